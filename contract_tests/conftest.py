@@ -1,0 +1,22 @@
+"""Options of the contract suite."""
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--update-goldens",
+        action="store_true",
+        default=False,
+        help="rewrite fixtures/*/*.expected.json from the current parsers (review the diff with git)",
+    )
+
+
+import pytest  # noqa: E402
+
+from websearch_sync.testing import no_network  # noqa: E402
+
+
+@pytest.fixture(autouse=True)
+def _offline():
+    """Contract cases replay recordings; any real connection is a bug."""
+    with no_network():
+        yield

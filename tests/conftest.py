@@ -1,0 +1,48 @@
+"""Shared fixtures: no network, a clean environment, a JSON backend for HTTP-layer tests."""
+
+import pytest
+
+from websearch_sync.backends import register, unregister
+from websearch_sync.backends.base import Backend, dig, json_body
+from websearch_sync.http import RequestSpec
+from websearch_sync.models import ParseResult
+from websearch_sync.testing import no_network
+
+ENV_PREFIXES = ("WEB_SEARCH_", "WEB_FETCH_", "SEARXNG_", "BRAVE_", "BOCHA_", "TAVILY_", "KAGI_", "JINA_")
+
+
+@pytest.fixture(autouse=True)
+def _offline_and_clean_env(monkeypatch):
+    """Every test runs without the developer's search settings and without internet."""
+    import os
+
+    for name in list(os.environ):
+        if name.startswith(ENV_PREFIXES):
+            monkeypatch.delenv(name)
+    with no_network():
+        yield
+
+
+class JsonTestBackend(Backend):
+    """A minimal JSON backend used to exercise the shared HTTP path."""
+
+    name = "testjson"
+    kind = "json"
+    summary = "test-only JSON backend"
+    env_vars = {"api_key": "TESTJSON_API_KEY"}
+
+    def build_request(self, params):
+        headers = {"Authorization": "Bearer %s" % self.config["api_key"]} if self.config.get("api_key") else {}
+        return RequestSpec("GET", self.endpoint_url(), params={"q": params.full_query}, headers=headers)
+
+    def parse(self, response, params):
+        data = json_body(response, self.name)
+        return ParseResult(items=[dict(r) for r in dig(data, ["results"], self.name)])
+
+
+@pytest.fixture
+def testjson():
+    """Registers the ``testjson`` backend for the duration of a test."""
+    register(JsonTestBackend)
+    yield JsonTestBackend
+    unregister(JsonTestBackend.name)

@@ -1,0 +1,58 @@
+"""decode_body: header charset, then <meta>, then detection."""
+
+import pytest
+
+from websearch_sync.charset import decode_body, declared_charset, meta_charset
+
+CHINESE = "<html><head>%s<title>百度一下，你就知道</title></head><body><p>北京天气预报，今天晴转多云，气温十五度。</p></body></html>"
+
+
+def test_gbk_from_header():
+    body = (CHINESE % "").encode("gbk")
+    assert "北京天气" in decode_body(body, "text/html; charset=GBK")
+
+
+def test_gbk_from_meta_when_header_has_no_charset():
+    body = (CHINESE % '<meta http-equiv="Content-Type" content="text/html; charset=gb2312">').encode("gbk")
+    assert "北京天气" in decode_body(body, "text/html")
+
+
+def test_html5_meta_charset():
+    body = (CHINESE % '<meta charset="gbk">').encode("gbk")
+    assert "你就知道" in decode_body(body, None)
+
+
+def test_header_lie_falls_back_to_meta():
+    body = (CHINESE % '<meta charset="gbk">').encode("gbk")
+    assert "北京天气" in decode_body(body, "text/html; charset=utf-8")
+
+
+def test_detection_without_any_label():
+    body = (CHINESE % "").encode("gb18030") * 3
+    assert "北京天气" in decode_body(body, "text/html")
+
+
+@pytest.mark.parametrize("codec, label", [("big5", "big5"), ("shift_jis", "Shift_JIS"), ("euc-kr", "euc-kr")])
+def test_other_cjk_encodings(codec, label):
+    text = {"big5": "臺灣的天氣很好", "shift_jis": "日本語のテキストです", "euc-kr": "한국어 텍스트"}[codec]
+    assert text in decode_body(("<p>%s</p>" % text).encode(codec), "text/html; charset=%s" % label)
+
+
+def test_latin1_label_on_utf8_bytes_is_read_as_utf8():
+    assert decode_body("café".encode("utf-8"), "text/html; charset=ISO-8859-1") == "café"
+
+
+def test_real_latin1_still_decodes():
+    assert decode_body("café".encode("latin-1"), "text/html; charset=ISO-8859-1") == "café"
+
+
+def test_bom_and_garbage():
+    assert decode_body("hello".encode("utf-8-sig"), None) == "hello"
+    assert isinstance(decode_body(bytes(range(256)) * 4, "text/html; charset=utf-8"), str)
+    assert decode_body(b"", "text/html") == ""
+
+
+def test_labels():
+    assert declared_charset("text/html; charset=\"GB2312\"") == "gb18030"
+    assert declared_charset("text/html; charset=bogus-charset") is None
+    assert meta_charset(b"<meta charset='utf-8'>") == "utf-8"

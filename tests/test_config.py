@@ -1,0 +1,86 @@
+"""Settings and the environment."""
+
+import logging
+
+import pytest
+
+import websearch_sync as ws
+
+
+def test_defaults_without_environment():
+    settings = ws.Settings.from_env(environ={})
+    assert (settings.backend, settings.timeout_ms, settings.max_results, settings.proxy) == (None, 15000, 5, None)
+    assert ws.search("q", settings=settings)["provider_meta"]["provider_name"] == "stub"
+
+
+def test_environment_is_read():
+    env = {
+        "WEB_SEARCH_BACKEND": "stub",
+        "WEB_SEARCH_TIMEOUT_MS": "3000",
+        "WEB_SEARCH_MAX_RESULTS": "2",
+        "WEB_SEARCH_PROXY": "http://user:pw-secret@proxy.example:8080",
+        "WEB_SEARCH_USER_AGENT": "agent/1",
+        "WEB_SEARCH_ENDPOINT_STUB": "http://mirror.example/stub",
+        "WEB_FETCH_SERVICE_URL": "https://reader.example/",
+        "WEB_FETCH_SERVICE_KEY": "fetch-secret-key",
+        "WEB_FETCH_ALLOW_PRIVATE": "1",
+    }
+    settings = ws.Settings.from_env(environ=env)
+    assert settings.backend == "stub"
+    assert settings.timeout_ms == 3000 and settings.max_results == 2
+    assert settings.user_agent == "agent/1"
+    assert settings.endpoints == {"stub": "http://mirror.example/stub"}
+    assert settings.allow_private is True
+    assert len(ws.search("q", settings=settings)["items"]) == 2
+    shown = repr(settings)
+    assert "fetch-secret-key" not in shown and "pw-secret" not in shown
+
+
+def test_unknown_environment_backend_warns_and_uses_stub(caplog):
+    with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+        settings = ws.Settings.from_env(environ={"WEB_SEARCH_BACKEND": "googel"})
+    assert settings.backend == "stub"
+    assert "googel" in caplog.text
+    assert ws.search("q", settings=settings)["provider_meta"]["provider_name"] == "stub"
+
+
+def test_process_environment_is_the_default(monkeypatch, caplog):
+    monkeypatch.setenv("WEB_SEARCH_BACKEND", "does-not-exist")
+    monkeypatch.setenv("WEB_SEARCH_MAX_RESULTS", "1")
+    with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+        result = ws.search("q")
+    assert result["provider_meta"]["provider_name"] == "stub"
+    assert len(result["items"]) == 1
+    assert "does-not-exist" in caplog.text
+
+
+@pytest.mark.parametrize("value", ["abc", "0", "-3", "99999999"])
+def test_malformed_numbers_warn_and_use_the_default(value, caplog):
+    with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+        settings = ws.Settings.from_env(environ={"WEB_SEARCH_TIMEOUT_MS": value})
+    assert settings.timeout_ms == 15000
+    assert "WEB_SEARCH_TIMEOUT_MS" in caplog.text
+
+
+def test_precedence_argument_over_settings_over_environment():
+    settings = ws.Settings.from_env(environ={"WEB_SEARCH_MAX_RESULTS": "1"}, max_results=2)
+    assert settings.max_results == 2
+    assert len(ws.search("q", settings=settings)["items"]) == 2
+    assert len(ws.search("q", settings=settings, max_results=3)["items"]) == 3
+
+
+def test_explicit_settings_ignore_the_environment(monkeypatch):
+    monkeypatch.setenv("WEB_SEARCH_MAX_RESULTS", "1")
+    assert len(ws.search("q", settings=ws.Settings())["items"]) == 3
+
+
+def test_provider_overrides_merge_with_environment():
+    settings = ws.Settings.from_env(environ={}, providers={"stub": {"note": "x"}}, endpoints={"stub": "http://e/"})
+    assert settings.provider("stub") == {"note": "x"}
+    assert settings.endpoints == {"stub": "http://e/"}
+
+
+def test_replace_returns_a_new_object():
+    settings = ws.Settings()
+    assert settings.replace(timeout_ms=10).timeout_ms == 10
+    assert settings.timeout_ms == 15000

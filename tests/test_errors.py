@@ -1,0 +1,50 @@
+"""The error taxonomy."""
+
+import pickle
+
+import pytest
+
+import websearch_sync as ws
+from websearch_sync.errors import ERROR_CLASSES, error_from_code, redact
+
+CODES = ["InvalidInput", "Timeout", "NetworkError", "WebBlocked", "AuthError", "BadGateway", "WebParseError",
+         "WebProviderError", "ToolNotFound"]
+
+
+def test_one_subclass_per_code_exported_under_its_name():
+    assert sorted(ERROR_CLASSES) == sorted(CODES)
+    for code in CODES:
+        cls = getattr(ws, code)
+        assert issubclass(cls, ws.WebSearchError)
+        assert cls.code == code
+
+
+def test_attributes_and_to_dict():
+    error = ws.WebBlocked("blocked", provider="ddg_html", detail_code="captcha_required", status=202)
+    assert (error.code, error.message, error.provider, error.detail_code, error.status) == (
+        "WebBlocked", "blocked", "ddg_html", "captcha_required", 202)
+    assert error.to_dict() == {"type": "WebBlocked", "message": "blocked", "retryable": False,
+                               "detail_code": "captcha_required", "provider": "ddg_html"}
+
+
+@pytest.mark.parametrize(
+    "cls, detail, retryable",
+    [(ws.Timeout, None, True), (ws.NetworkError, None, True), (ws.BadGateway, "http_502", True),
+     (ws.WebBlocked, "http_429", True), (ws.WebBlocked, "captcha_required", False), (ws.WebBlocked, "http_403", False),
+     (ws.AuthError, None, False), (ws.InvalidInput, None, False), (ws.WebParseError, None, False),
+     (ws.WebProviderError, None, False), (ws.ToolNotFound, None, False)],
+)
+def test_retryable_defaults(cls, detail, retryable):
+    assert cls("x", detail_code=detail).retryable is retryable
+
+
+def test_errors_survive_pickling():
+    error = ws.WebBlocked("b", provider="p", detail_code="http_429", status=429, retry_after=3.0)
+    copy = pickle.loads(pickle.dumps(error))
+    assert (type(copy), copy.message, copy.detail_code, copy.retry_after, copy.retryable) == (ws.WebBlocked, "b", "http_429", 3.0, True)
+
+
+def test_error_from_code_and_redact():
+    assert isinstance(error_from_code("BadGateway", "x"), ws.BadGateway)
+    assert isinstance(error_from_code("Nonsense", "x"), ws.WebProviderError)
+    assert redact("key=abcd1234 and abcd1234", ["abcd1234", None, "ab"]) == "key=*** and ***"

@@ -1,0 +1,59 @@
+"""normalize_items: the only writer of rank."""
+
+from websearch_sync.normalize import clean_text, clean_url, normalize_items, url_key
+
+
+def test_drops_non_http_urls_and_ranks_contiguously():
+    raw = [
+        {"title": "a", "url": "javascript:alert(1)"},
+        {"title": "b", "url": "https://b.example/"},
+        {"title": "c", "url": "/relative/path"},
+        {"title": "d", "url": "ftp://files.example/"},
+        {"title": "e", "url": "HTTP://E.example/x"},
+        {"title": "f", "url": "mailto:x@example.com"},
+        {"title": "g", "url": "https://"},
+        {"title": "h", "url": None},
+        {"title": "i", "url": "https://exa mple.com/"},
+        {"title": "j", "url": "//proto.relative/x"},
+    ]
+    items = normalize_items(raw, "p", 10)
+    assert [i["title"] for i in items] == ["b", "e"]
+    assert [i["rank"] for i in items] == [1, 2]
+    assert items[1]["url"] == "http://E.example/x"
+
+
+def test_text_is_cleaned():
+    raw = [{"title": "  A <b>bold</b>\n\ttitle &amp; more ", "url": "https://x.example/", "snippet": "x&nbsp;y &lt;tag&gt; \u200bz"}]
+    item = normalize_items(raw, "p", 5)[0]
+    assert item["title"] == "A bold title & more"
+    assert item["snippet"] == "x y <tag> z"
+
+
+def test_exact_duplicates_removed_first_wins_and_truncation_after_filtering():
+    raw = [{"title": str(i), "url": "https://x.example/%d" % (i // 2)} for i in range(20)]
+    items = normalize_items(raw, "p", 4)
+    assert [i["title"] for i in items] == ["0", "2", "4", "6"]
+    assert [i["rank"] for i in items] == [1, 2, 3, 4]
+
+
+def test_provider_and_extras():
+    raw = [{"title": "t", "url": "https://x.example/", "published_at": " 2024-01-01 ", "source": "", "content": "line1\nline2", "rank": 99}]
+    item = normalize_items(raw, "brave", 5)[0]
+    assert item == {"title": "t", "url": "https://x.example/", "snippet": "", "provider": "brave",
+                    "published_at": "2024-01-01", "content": "line1\nline2", "rank": 1}
+
+
+def test_clean_text_handles_odd_values():
+    assert clean_text(None) == ""
+    assert clean_text(42) == "42"
+    assert clean_text("a < b and c > d") == "a < b and c > d"
+
+
+def test_clean_url_rejects_bad_hosts():
+    assert clean_url("http://[::1") is None
+    assert clean_url(" https://ok.example/a?b=c ") == "https://ok.example/a?b=c"
+
+
+def test_url_key_ignores_cosmetic_differences():
+    assert url_key("https://www.Example.com/a/?utm_source=x&id=1#frag") == url_key("http://example.com/a?id=1&fbclid=abc")
+    assert url_key("https://example.com/a") != url_key("https://example.com/b")

@@ -1,0 +1,8 @@
+"""``python -m websearch_sync`` = the ``websearch-sync`` command."""
+
+import sys
+
+from .cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())

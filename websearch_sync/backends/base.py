@@ -1,0 +1,186 @@
+"""The base class every backend derives from.
+
+A backend is mostly declarative (name, endpoint, settings it reads) plus two pure
+functions: :meth:`Backend.build_request` (parameters -> request) and
+:meth:`Backend.parse` (response -> raw items). :meth:`Backend.classify` recognises
+bot walls and vendor error envelopes in a response; everything else (sending,
+deadline, status mapping, normalisation) is shared.
+"""
+
+import json
+from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple
+
+from ..config import Settings, is_secret_name
+from ..deadline import Deadline
+from ..errors import AuthError, InvalidInput, WebParseError, WebSearchError
+from ..http import HttpResponse, HttpTransport, RequestSpec, status_error
+from ..models import ParseResult, SearchParams
+
+__all__ = ["Backend", "json_body", "dig"]
+
+
+class Backend:
+    """One search service.
+
+    Class attributes (the declarative part):
+        name: registry name (``"ddg_html"``); also the ``provider`` of its items.
+        kind: ``"html"``, ``"json"`` or ``"offline"``.
+        summary: one line for ``websearch-sync backends`` and the README.
+        default_endpoint: the URL requests go to unless overridden.
+        env_vars: ``{provider_setting: ENV_VAR}`` read by ``Settings.from_env``.
+        required: provider settings without which the backend cannot work.
+        min_interval_s: default minimum spacing between requests (rate limit).
+        options: backend-specific ``search()`` options this backend understands.
+        max_query_chars: longest query the service accepts (checked before sending).
+    """
+
+    name: ClassVar[str] = ""
+    kind: ClassVar[str] = "html"
+    summary: ClassVar[str] = ""
+    default_endpoint: ClassVar[Optional[str]] = None
+    env_vars: ClassVar[Dict[str, str]] = {}
+    required: ClassVar[Tuple[str, ...]] = ()
+    min_interval_s: ClassVar[float] = 0.0
+    options: ClassVar[Tuple[str, ...]] = ()
+    max_query_chars: ClassVar[Optional[int]] = None
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        self.config: Dict[str, Any] = settings.provider(self.name)
+
+    def __repr__(self) -> str:
+        return "<%s backend %r>" % (type(self).__name__, self.name)
+
+    # -- configuration --------------------------------------------------------------------
+
+    def endpoint_url(self) -> str:
+        """The URL to send requests to: ``Settings.endpoints[name]`` or the default."""
+        url = self.settings.endpoints.get(self.name) or self.default_endpoint
+        if not url:
+            raise InvalidInput("backend %s has no endpoint configured" % self.name, provider=self.name, detail_code="not_configured")
+        return url
+
+    def timeout_ms(self, explicit: Optional[int] = None) -> int:
+        """The call's timeout: the explicit argument, else this backend's own setting, else the shared one."""
+        return explicit or self.config.get("timeout_ms") or self.settings.timeout_ms
+
+    def secrets(self) -> List[str]:
+        """Secret values this backend holds (redacted from every message)."""
+        return [str(v) for k, v in self.config.items() if v and is_secret_name(k) and isinstance(v, (str, int))]
+
+    def missing_settings(self) -> List[str]:
+        """Required provider settings that are not set."""
+        return [key for key in self.required if not self.config.get(key)]
+
+    def is_configured(self) -> bool:
+        """True when the backend has everything it needs to send a request."""
+        return not self.missing_settings()
+
+    def check_configured(self) -> None:
+        """Raise before any request when a required setting is missing.
+
+        A missing key is ``AuthError``; a missing URL is ``InvalidInput(not_configured)``.
+        """
+        for key in self.missing_settings():
+            var = self.env_vars.get(key, key)
+            if is_secret_name(key):
+                raise AuthError(
+                    "%s needs an API key: set %s (or Settings.providers[%r][%r])" % (self.name, var, self.name, key),
+                    provider=self.name,
+                    detail_code="missing_api_key",
+                )
+            raise InvalidInput(
+                "%s is not configured: set %s (or Settings.providers[%r][%r])" % (self.name, var, self.name, key),
+                provider=self.name,
+                detail_code="not_configured",
+            )
+
+    def check_params(self, params: SearchParams) -> None:
+        """Refuse parameters the service would refuse (before any request)."""
+        if self.max_query_chars is not None and len(params.full_query) >= self.max_query_chars:
+            raise InvalidInput(
+                "%s accepts queries shorter than %d characters (got %d)" % (self.name, self.max_query_chars, len(params.full_query)),
+                provider=self.name,
+                detail_code="query_too_long",
+            )
+
+    # -- the pure parts a backend implements ------------------------------------------------
+
+    def build_request(self, params: SearchParams) -> RequestSpec:
+        """The request for ``params`` (pure: no I/O)."""
+        raise NotImplementedError
+
+    def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
+        """An error recognised in the response (bot wall, vendor error envelope), or ``None``.
+
+        Runs before the generic status mapping, so a captcha page served with
+        HTTP 200 is still a block.
+        """
+        return None
+
+    def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
+        """Raw items from a successful response (pure). Raises ``WebParseError``
+        when the body is not recognisable; returns no items only for a page that
+        really says "no results"."""
+        raise NotImplementedError
+
+    # -- the shared path ------------------------------------------------------------------
+
+    def search(self, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
+        """Check configuration, send the request, classify and parse the answer."""
+        self.check_configured()
+        self.check_params(params)
+        spec = self.build_request(params)
+        response = transport.send(
+            spec,
+            deadline=deadline,
+            provider=self.name,
+            max_bytes=self.settings.max_response_bytes,
+            secrets=self.secrets(),
+        )
+        return self.interpret(response, params)
+
+    def interpret(self, response: HttpResponse, params: SearchParams) -> ParseResult:
+        """Turn a response into a parse result or the error it means."""
+        error = self.classify(response) or status_error(response, self.name)
+        if error is not None:
+            raise error
+        try:
+            return self.parse(response, params)
+        except WebSearchError:
+            raise
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
+            raise WebParseError(
+                "%s answered with a body of an unknown shape (%s: %s)" % (self.name, type(exc).__name__, exc),
+                provider=self.name,
+                detail_code="unexpected_shape",
+                status=response.status,
+            ) from exc
+
+
+def json_body(response: HttpResponse, provider: str) -> Any:
+    """The response parsed as JSON, or ``WebParseError`` naming what came instead."""
+    try:
+        return json.loads(response.text)
+    except ValueError:
+        kind = response.content_type or "unknown content type"
+        raise WebParseError(
+            "%s answered with %s instead of JSON" % (provider, kind),
+            provider=provider,
+            detail_code="not_json",
+            status=response.status,
+        ) from None
+
+
+def dig(data: Any, path: Sequence[str], provider: str) -> Any:
+    """``data[path[0]][path[1]]...`` or ``WebParseError`` naming the missing key."""
+    current = data
+    for i, key in enumerate(path):
+        if not isinstance(current, Mapping) or key not in current:
+            raise WebParseError(
+                "%s answered without %r in its JSON" % (provider, ".".join(path[: i + 1])),
+                provider=provider,
+                detail_code="unexpected_shape",
+            )
+        current = current[key]
+    return current

@@ -1,0 +1,46 @@
+"""Backend registry: maps names to backend classes."""
+
+from typing import Dict, List, Type
+
+from ..errors import InvalidInput
+from .base import Backend
+from .stub import Stub
+
+__all__ = ["backend_names", "backend_class", "register", "unregister", "DEFAULT_BACKEND"]
+
+DEFAULT_BACKEND = "stub"
+
+_REGISTRY: Dict[str, Type[Backend]] = {}
+
+
+def register(cls: Type[Backend]) -> Type[Backend]:
+    """Register a backend class under ``cls.name`` (usable as a class decorator)."""
+    if not (isinstance(cls, type) and issubclass(cls, Backend)) or not cls.name:
+        raise TypeError("register() expects a Backend subclass with a name")
+    _REGISTRY[cls.name] = cls
+    return cls
+
+
+def unregister(name: str) -> None:
+    """Remove a registered backend (for tests and plug-ins)."""
+    _REGISTRY.pop(name, None)
+
+
+def backend_names() -> List[str]:
+    """Names of every registered backend, in registration order."""
+    return list(_REGISTRY)
+
+
+def backend_class(name: str) -> Type[Backend]:
+    """The class registered as ``name``; ``InvalidInput`` for an unknown name."""
+    try:
+        return _REGISTRY[name]
+    except (KeyError, TypeError):
+        raise InvalidInput(
+            "unknown backend %r; known backends: %s" % (name, ", ".join(_REGISTRY)),
+            detail_code="unknown_backend",
+        ) from None
+
+
+for _cls in (Stub,):
+    register(_cls)

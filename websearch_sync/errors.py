@@ -1,0 +1,199 @@
+"""The one error vocabulary of websearch_sync.
+
+Every failure a caller can get from :func:`websearch_sync.search` or
+:func:`websearch_sync.fetch` is an instance of :class:`WebSearchError`, or of one
+of its subclasses, whose class name equals its ``code``.
+"""
+
+import re
+from typing import Any, Dict, Iterable, List, Optional
+
+__all__ = [
+    "WebSearchError",
+    "InvalidInput",
+    "Timeout",
+    "NetworkError",
+    "WebBlocked",
+    "AuthError",
+    "BadGateway",
+    "WebParseError",
+    "WebProviderError",
+    "ToolNotFound",
+    "ERROR_CLASSES",
+    "error_from_code",
+    "redact",
+]
+
+
+class WebSearchError(Exception):
+    """Base class of every error raised by websearch_sync.
+
+    Attributes:
+        code: the error code, equal to the class name (``"WebBlocked"`` ...).
+        message: a human-readable explanation (never contains API keys).
+        provider: name of the backend involved, or ``None``.
+        retryable: whether trying the same call again later may succeed.
+        detail_code: a finer machine-readable reason (``"captcha_required"``,
+            ``"http_429"``, ``"not_configured"`` ...), or ``None``.
+        status: the HTTP status of the upstream answer, if there was one.
+        retry_after: seconds the upstream asked us to wait (``Retry-After``), if any.
+        errors: other errors attached to this one (e.g. the failures of the
+            other backends of a fallback chain), as ``WebSearchError`` objects.
+    """
+
+    code = "WebSearchError"
+    default_retryable = False
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        provider: Optional[str] = None,
+        detail_code: Optional[str] = None,
+        status: Optional[int] = None,
+        retryable: Optional[bool] = None,
+        retry_after: Optional[float] = None,
+        errors: Optional[Iterable["WebSearchError"]] = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.provider = provider
+        self.detail_code = detail_code
+        self.status = status
+        self.retry_after = retry_after
+        self.retryable = self._default_retryable(detail_code) if retryable is None else bool(retryable)
+        self.errors: List[WebSearchError] = list(errors or [])
+
+    def _default_retryable(self, detail_code: Optional[str]) -> bool:
+        return self.default_retryable
+
+    def to_dict(self) -> Dict[str, Any]:
+        """Return ``{"type", "message", "retryable", "detail_code", "provider"}``."""
+        return {
+            "type": self.code,
+            "message": self.message,
+            "retryable": self.retryable,
+            "detail_code": self.detail_code,
+            "provider": self.provider,
+        }
+
+    def __str__(self) -> str:
+        return self.message
+
+    def __repr__(self) -> str:
+        parts = [repr(self.message)]
+        for name in ("provider", "detail_code", "status"):
+            value = getattr(self, name)
+            if value is not None:
+                parts.append("%s=%r" % (name, value))
+        return "%s(%s)" % (type(self).__name__, ", ".join(parts))
+
+    def __reduce__(self):  # keep keyword-only attributes when pickled (multiprocessing)
+        return (_rebuild_error, (type(self), self.message, self.__dict__.copy()))
+
+
+def _rebuild_error(cls, message, state):
+    error = cls.__new__(cls)
+    Exception.__init__(error, message)
+    error.__dict__.update(state)
+    return error
+
+
+class InvalidInput(WebSearchError):
+    """Bad input: blank or overlong query, max_results outside 1..10, unknown
+    backend, bad URL for fetch, missing configuration (``not_configured``) or a
+    refused private target (``private_address``)."""
+
+    code = "InvalidInput"
+
+
+class Timeout(WebSearchError):
+    """A connect or read timeout, or the whole-call deadline passed."""
+
+    code = "Timeout"
+    default_retryable = True
+
+
+class NetworkError(WebSearchError):
+    """DNS failure, refused or reset connection, TLS or proxy failure, broken body."""
+
+    code = "NetworkError"
+    default_retryable = True
+
+
+class WebBlocked(WebSearchError):
+    """The service refused us: a bot wall (``captcha_required``, even with HTTP 200),
+    ``http_403`` or ``http_429``. Only ``http_429`` is retryable."""
+
+    code = "WebBlocked"
+
+    def _default_retryable(self, detail_code: Optional[str]) -> bool:
+        return detail_code == "http_429"
+
+
+class AuthError(WebSearchError):
+    """Missing or rejected API key (or an instance that refuses our requests)."""
+
+    code = "AuthError"
+
+
+class BadGateway(WebSearchError):
+    """The upstream answered with a 5xx status."""
+
+    code = "BadGateway"
+    default_retryable = True
+
+
+class WebParseError(WebSearchError):
+    """A 200 answer whose body is not recognisable (DOM or JSON shape changed)."""
+
+    code = "WebParseError"
+
+
+class WebProviderError(WebSearchError):
+    """Any other backend failure (unexpected status, unsupported content, redirect loop...)."""
+
+    code = "WebProviderError"
+
+
+class ToolNotFound(WebSearchError):
+    """The tool adapter was asked for a tool name it does not serve."""
+
+    code = "ToolNotFound"
+
+
+ERROR_CLASSES: Dict[str, type] = {
+    cls.code: cls
+    for cls in (
+        InvalidInput,
+        Timeout,
+        NetworkError,
+        WebBlocked,
+        AuthError,
+        BadGateway,
+        WebParseError,
+        WebProviderError,
+        ToolNotFound,
+    )
+}
+
+
+def error_from_code(code: str, message: str, **kwargs: Any) -> WebSearchError:
+    """Build the error subclass named ``code`` (``WebProviderError`` if unknown)."""
+    return ERROR_CLASSES.get(code, WebProviderError)(message, **kwargs)
+
+
+_MIN_SECRET_LEN = 4
+
+
+def redact(text: str, secrets: Iterable[Optional[str]]) -> str:
+    """Replace every occurrence of each secret in ``text`` by ``***``.
+
+    Secrets shorter than four characters are ignored (they would mangle the text
+    and cannot identify an account anyway).
+    """
+    usable = sorted({s for s in secrets if s and len(s) >= _MIN_SECRET_LEN}, key=len, reverse=True)
+    if not usable:
+        return text
+    pattern = re.compile("|".join(re.escape(s) for s in usable))
+    return pattern.sub("***", text)

@@ -1,0 +1,398 @@
+"""The one HTTP layer: sessions, timeouts, the whole-call deadline, the byte cap,
+and the mapping of transport failures and status codes to errors.
+
+Every backend and fetch send their requests through :class:`HttpTransport`.
+"""
+
+import json
+import logging
+import socket
+import time
+import email.utils
+from dataclasses import dataclass, field
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from urllib.parse import urlsplit
+
+import requests
+import urllib3.exceptions
+from requests.adapters import HTTPAdapter
+from requests.structures import CaseInsensitiveDict
+
+from .charset import decode_body
+from .deadline import Deadline
+from .errors import (
+    AuthError,
+    BadGateway,
+    InvalidInput,
+    NetworkError,
+    Timeout,
+    WebBlocked,
+    WebProviderError,
+    WebSearchError,
+    redact,
+)
+
+__all__ = [
+    "DEFAULT_USER_AGENT",
+    "RequestSpec",
+    "HttpResponse",
+    "HttpTransport",
+    "status_error",
+    "retry_after_seconds",
+]
+
+logger = logging.getLogger("websearch_sync")
+
+DEFAULT_USER_AGENT = (
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 "
+    "(KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36"
+)
+_CHUNK = 65536
+_MAX_CONNECT_S = 10.0
+_POOL_SIZE = 32
+_MAX_REDIRECTS = 5
+
+Params = Union[None, Mapping[str, Any], Sequence[Tuple[str, Any]]]
+
+
+@dataclass
+class RequestSpec:
+    """A request a backend wants sent (built by a pure request builder)."""
+
+    method: str
+    url: str
+    params: Params = None
+    data: Optional[Mapping[str, Any]] = None
+    json: Any = None
+    headers: Dict[str, str] = field(default_factory=dict)
+    allow_redirects: bool = True
+
+
+@dataclass
+class HttpResponse:
+    """A fully read (or capped) response."""
+
+    status: int
+    headers: CaseInsensitiveDict
+    content: bytes
+    url: str
+    truncated: bool = False
+    elapsed_ms: float = 0.0
+    _text: Optional[str] = field(default=None, repr=False)
+
+    @property
+    def content_type(self) -> str:
+        """The media type without parameters, lower-case (``""`` when absent)."""
+        return (self.headers.get("Content-Type") or "").split(";", 1)[0].strip().lower()
+
+    @property
+    def text(self) -> str:
+        """The body decoded: header charset, then ``<meta>``, then detection."""
+        if self._text is None:
+            self._text = decode_body(self.content, self.headers.get("Content-Type"))
+        return self._text
+
+    def json(self) -> Any:
+        """The body parsed as JSON (raises ``ValueError`` when it is not JSON)."""
+        return json.loads(self.text)
+
+    @property
+    def location(self) -> Optional[str]:
+        """The ``Location`` header of a redirect, if any."""
+        return self.headers.get("Location")
+
+
+def retry_after_seconds(headers: Mapping[str, str]) -> Optional[float]:
+    """Seconds to wait from ``Retry-After`` (seconds or HTTP date) or ``X-RateLimit-Reset``."""
+    value = (headers.get("Retry-After") or "").strip()
+    if value:
+        try:
+            return max(0.0, float(value))
+        except ValueError:
+            parsed = email.utils.parsedate_to_datetime(value) if "," in value else None
+            if parsed is not None:
+                return max(0.0, parsed.timestamp() - time.time())
+    reset = (headers.get("X-RateLimit-Reset") or "").strip()
+    if reset:  # Brave: "1, 1419704" = seconds until the per-second and per-month windows reset
+        try:
+            return max(0.0, float(reset.split(",")[0]))
+        except ValueError:
+            return None
+    return None
+
+
+def status_error(response: HttpResponse, provider: Optional[str]) -> Optional[WebSearchError]:
+    """The generic error for a non-2xx status, or ``None`` for a success.
+
+    401 -> AuthError, 403 -> WebBlocked(http_403), 429 -> WebBlocked(http_429),
+    5xx -> BadGateway, any other status outside 2xx -> WebProviderError(http_<status>).
+    Backends refine this (body-based bot walls, vendor error envelopes) before it runs.
+    """
+    status = response.status
+    if 200 <= status < 300:
+        return None
+    host = urlsplit(response.url).hostname or "upstream"
+    detail = "http_%d" % status
+    if status == 401:
+        return AuthError("%s rejected the credentials (HTTP 401)" % host, provider=provider, detail_code=detail, status=status)
+    if status == 403:
+        return WebBlocked("%s refused the request (HTTP 403)" % host, provider=provider, detail_code=detail, status=status)
+    if status == 429:
+        wait = retry_after_seconds(response.headers)
+        hint = "; retry after %.0f s" % wait if wait is not None else ""
+        return WebBlocked(
+            "%s is rate-limiting us (HTTP 429)%s" % (host, hint),
+            provider=provider,
+            detail_code=detail,
+            status=status,
+            retry_after=wait,
+        )
+    if status >= 500:
+        return BadGateway("%s failed with HTTP %d" % (host, status), provider=provider, detail_code=detail, status=status)
+    return WebProviderError("%s answered with unexpected HTTP %d" % (host, status), provider=provider, detail_code=detail, status=status)
+
+
+def _cause_chain(exc: BaseException) -> List[BaseException]:
+    chain, seen = [], set()
+    stack: List[Optional[BaseException]] = [exc]
+    while stack:
+        item = stack.pop()
+        if item is None or id(item) in seen:
+            continue
+        seen.add(id(item))
+        chain.append(item)
+        stack.extend([item.__cause__, item.__context__])
+        stack.extend(a for a in getattr(item, "args", ()) if isinstance(a, BaseException))
+        reason = getattr(item, "reason", None)
+        if isinstance(reason, BaseException):
+            stack.append(reason)
+    return chain
+
+
+def _network_detail(exc: BaseException) -> Tuple[str, str]:
+    chain = _cause_chain(exc)
+    if any(isinstance(e, urllib3.exceptions.NameResolutionError) or isinstance(e, socket.gaierror) for e in chain):
+        return "dns_error", "could not resolve the host name"
+    if any(isinstance(e, ConnectionRefusedError) for e in chain):
+        return "connection_refused", "connection refused"
+    if any(isinstance(e, ConnectionResetError) for e in chain):
+        return "connection_reset", "connection reset by peer"
+    return "connection_error", "connection failed"
+
+
+class HttpTransport:
+    """Sends :class:`RequestSpec` objects with timeouts, a deadline and a byte cap.
+
+    Owns a ``requests.Session`` (keep-alive, pooled for multi-threaded use) unless
+    the caller passes one; a caller's session is used as is and never closed here.
+    """
+
+    def __init__(
+        self,
+        *,
+        session: Optional[requests.Session] = None,
+        proxy: Optional[str] = None,
+        user_agent: Optional[str] = None,
+    ) -> None:
+        self._owns_session = session is None
+        self.session = session if session is not None else self._new_session()
+        self.proxies = {"http": proxy, "https": proxy} if proxy else None
+        self.user_agent = user_agent or DEFAULT_USER_AGENT
+
+    @staticmethod
+    def _new_session() -> requests.Session:
+        session = requests.Session()
+        adapter = HTTPAdapter(pool_connections=_POOL_SIZE, pool_maxsize=_POOL_SIZE, max_retries=0)
+        session.mount("http://", adapter)
+        session.mount("https://", adapter)
+        session.max_redirects = _MAX_REDIRECTS
+        return session
+
+    def close(self) -> None:
+        """Close the session if this transport created it."""
+        if self._owns_session:
+            self.session.close()
+
+    def __repr__(self) -> str:
+        return "HttpTransport(proxy=%s, owns_session=%r)" % ("set" if self.proxies else "none", self._owns_session)
+
+    # -- sending --------------------------------------------------------------------------
+
+    def send(
+        self,
+        spec: RequestSpec,
+        *,
+        deadline: Deadline,
+        provider: Optional[str],
+        max_bytes: int,
+        truncate: bool = False,
+        secrets: Iterable[Optional[str]] = (),
+    ) -> HttpResponse:
+        """Send one request and read its body, within ``deadline``.
+
+        Reads at most ``max_bytes`` of (decompressed) body: beyond it, the body is
+        cut and flagged ``truncated`` when ``truncate`` is true, otherwise the call
+        fails with ``WebProviderError(response_too_large)``.
+        Raises ``Timeout``, ``NetworkError``, ``InvalidInput`` (bad endpoint URL) or
+        ``WebProviderError`` (redirect loop); it does not judge the status code
+        (see :func:`status_error`).
+        """
+        secret_list = [s for s in secrets if s]
+        host = urlsplit(spec.url).hostname or spec.url
+        started = time.monotonic()
+        try:
+            response = self._request(spec, deadline, host, provider)
+        except WebSearchError as error:
+            raise _redacted(error, secret_list)
+        try:
+            content, truncated = self._read_body(response, deadline, max_bytes, truncate, host, provider)
+        except WebSearchError as error:
+            raise _redacted(error, secret_list)
+        finally:
+            response.close()
+        elapsed = (time.monotonic() - started) * 1000.0
+        logger.debug(
+            "%s %s -> %d (%d bytes%s, %.0f ms)",
+            spec.method,
+            redact(host + urlsplit(spec.url).path, secret_list),
+            response.status_code,
+            len(content),
+            ", truncated" if truncated else "",
+            elapsed,
+        )
+        return HttpResponse(
+            status=response.status_code,
+            headers=CaseInsensitiveDict(response.headers),
+            content=content,
+            url=response.url or spec.url,
+            truncated=truncated,
+            elapsed_ms=elapsed,
+        )
+
+    def _request(self, spec: RequestSpec, deadline: Deadline, host: str, provider: Optional[str]) -> requests.Response:
+        remaining = deadline.remaining_s()
+        if remaining <= 0:
+            raise _deadline_error(deadline, host, provider)
+        headers = {"User-Agent": self.user_agent, "Accept-Encoding": "gzip, deflate"}
+        headers.update(spec.headers)
+        try:
+            return self.session.request(
+                spec.method,
+                spec.url,
+                params=spec.params,
+                data=spec.data,
+                json=spec.json,
+                headers=headers,
+                timeout=(min(_MAX_CONNECT_S, remaining), remaining),
+                allow_redirects=spec.allow_redirects,
+                stream=True,
+                proxies=self.proxies,
+            )
+        except requests.exceptions.ConnectTimeout:
+            raise Timeout(
+                "timed out connecting to %s (limit %.0f ms)" % (host, min(_MAX_CONNECT_S, remaining) * 1000),
+                provider=provider,
+                detail_code="connect_timeout",
+            ) from None
+        except requests.exceptions.ReadTimeout:
+            raise Timeout(
+                "%s did not answer within %.0f ms" % (host, deadline.timeout_ms), provider=provider, detail_code="read_timeout"
+            ) from None
+        except requests.exceptions.ProxyError as exc:
+            raise NetworkError("proxy failure while reaching %s" % host, provider=provider, detail_code="proxy_error") from exc
+        except requests.exceptions.SSLError as exc:
+            raise NetworkError("TLS failure with %s" % host, provider=provider, detail_code="tls_error") from exc
+        except requests.exceptions.TooManyRedirects:
+            raise WebProviderError(
+                "%s redirected more than %d times" % (host, _MAX_REDIRECTS), provider=provider, detail_code="redirect_loop"
+            ) from None
+        except requests.exceptions.InvalidSchema as exc:
+            if "socks" in str(exc).lower():
+                raise InvalidInput(
+                    "a socks5 proxy needs the `socks` extra: pip install 'websearch-sync[socks]'",
+                    provider=provider,
+                    detail_code="bad_proxy",
+                ) from None
+            raise InvalidInput("not an http(s) endpoint: %s" % host, provider=provider, detail_code="bad_endpoint") from None
+        except (requests.exceptions.MissingSchema, requests.exceptions.InvalidURL, requests.exceptions.InvalidHeader) as exc:
+            raise InvalidInput("invalid request for %s: %s" % (host, type(exc).__name__), provider=provider, detail_code="bad_endpoint") from None
+        except (requests.exceptions.ConnectionError, requests.exceptions.ChunkedEncodingError) as exc:
+            if deadline.expired():
+                raise _deadline_error(deadline, host, provider) from None
+            detail, what = _network_detail(exc)
+            raise NetworkError("%s: %s" % (what, host), provider=provider, detail_code=detail) from None
+        except requests.exceptions.ContentDecodingError:
+            raise NetworkError("%s sent a body that does not decompress" % host, provider=provider, detail_code="bad_content_encoding") from None
+        except requests.exceptions.RequestException as exc:
+            raise NetworkError("request to %s failed (%s)" % (host, type(exc).__name__), provider=provider, detail_code="request_failed") from None
+
+    def _read_body(
+        self,
+        response: requests.Response,
+        deadline: Deadline,
+        max_bytes: int,
+        truncate: bool,
+        host: str,
+        provider: Optional[str],
+    ) -> Tuple[bytes, bool]:
+        raw = response.raw
+        read = getattr(raw, "read1", None) or raw.read
+        chunks: List[bytes] = []
+        total = 0
+        try:
+            while True:
+                remaining = deadline.remaining_s()
+                if remaining <= 0:
+                    raise _deadline_error(deadline, host, provider)
+                _limit_socket_wait(raw, remaining)
+                chunk = read(min(_CHUNK, max_bytes - total + 1), decode_content=True)
+                if not chunk:
+                    return b"".join(chunks), False
+                chunks.append(chunk)
+                total += len(chunk)
+                if total > max_bytes:
+                    if not truncate:
+                        raise WebProviderError(
+                            "response from %s is larger than %d bytes" % (host, max_bytes),
+                            provider=provider,
+                            detail_code="response_too_large",
+                        )
+                    return b"".join(chunks)[:max_bytes], True
+        except urllib3.exceptions.ReadTimeoutError:
+            raise _deadline_error(deadline, host, provider) if deadline.expired() else Timeout(
+                "%s stopped sending the body" % host, provider=provider, detail_code="read_timeout"
+            ) from None
+        except urllib3.exceptions.DecodeError:
+            raise NetworkError("%s sent a body that does not decompress" % host, provider=provider, detail_code="bad_content_encoding") from None
+        except (urllib3.exceptions.ProtocolError, urllib3.exceptions.SSLError, OSError) as exc:
+            if deadline.expired():
+                raise _deadline_error(deadline, host, provider) from None
+            if isinstance(exc, (socket.timeout, TimeoutError)):
+                raise Timeout("%s stopped sending the body" % host, provider=provider, detail_code="read_timeout") from None
+            detail = "connection_reset" if any(isinstance(e, ConnectionResetError) for e in _cause_chain(exc)) else "incomplete_body"
+            raise NetworkError("connection to %s broke while reading the body" % host, provider=provider, detail_code=detail) from None
+
+
+def _limit_socket_wait(raw: Any, seconds: float) -> None:
+    """Bound the next socket read by the time left (so a stall cannot outlive the deadline)."""
+    sock = getattr(getattr(raw, "_connection", None), "sock", None)
+    if sock is not None:
+        try:
+            sock.settimeout(max(0.001, seconds))
+        except OSError:
+            pass
+
+
+def _deadline_error(deadline: Deadline, host: str, provider: Optional[str]) -> Timeout:
+    return Timeout(
+        "no complete answer from %s within the %.0f ms deadline" % (host, deadline.timeout_ms),
+        provider=provider,
+        detail_code="deadline_exceeded",
+    )
+
+
+def _redacted(error: WebSearchError, secrets: List[str]) -> WebSearchError:
+    if secrets:
+        error.message = redact(error.message, secrets)
+        error.args = (error.message,)
+    return error

@@ -1,0 +1,108 @@
+"""Normalization: the only code that writes ``rank``.
+
+Turns the raw items a backend parsed into canonical items: http(s) URLs only,
+clean single-line text, no exact duplicate URLs, at most ``max_results``, ranked 1..n.
+"""
+
+import html
+import re
+from typing import Any, Dict, Iterable, List, Optional
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+__all__ = ["clean_text", "clean_url", "normalize_items", "url_key", "OPTIONAL_FIELDS"]
+
+_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9:-]*(?:\s[^<>]*)?/?>|<!--.*?-->", re.S)
+_SPACE = re.compile(r"\s+")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+_TRACKING = re.compile(r"^(utm_[a-z0-9_]*|fbclid|gclid|dclid|msclkid|mc_eid|yclid)$", re.I)
+
+#: Optional item fields a backend may set, kept when they carry text.
+OPTIONAL_FIELDS = ("source", "published_at", "content")
+
+
+def clean_text(value: Any) -> str:
+    """Strip tags, unescape entities, drop control characters and collapse whitespace."""
+    if value is None:
+        return ""
+    text = str(value)
+    if "<" in text:
+        text = _TAG.sub(" ", text)
+    if "&" in text:
+        text = html.unescape(text)
+    text = _CONTROL.sub("", text)
+    return _SPACE.sub(" ", text).strip()
+
+
+def clean_url(value: Any) -> Optional[str]:
+    """The URL stripped, with a lower-case scheme, or ``None`` unless http(s) with a host."""
+    if not isinstance(value, str):
+        return None
+    url = value.strip()
+    scheme, sep, rest = url.partition("://")
+    if not sep or scheme.lower() not in ("http", "https") or _CONTROL.search(url) or any(c.isspace() for c in url):
+        return None
+    url = scheme.lower() + "://" + rest
+    try:
+        if not urlsplit(url).hostname:
+            return None
+    except ValueError:  # e.g. an invalid IPv6 literal
+        return None
+    return url
+
+
+def url_key(url: str) -> str:
+    """A key under which equivalent URLs collide (for merging result lists).
+
+    Ignores the scheme, a leading ``www.``, a trailing slash, the fragment and
+    tracking parameters (``utm_*``, ``fbclid``, ``gclid`` ...).
+    """
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    if host.startswith("www."):
+        host = host[4:]
+    if parts.port:
+        host = "%s:%d" % (host, parts.port)
+    path = parts.path.rstrip("/")
+    query = urlencode([(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _TRACKING.match(k)])
+    return urlunsplit(("", host, path, query, ""))
+
+
+def normalize_items(raw_items: Iterable[Dict[str, Any]], provider: str, max_results: int) -> List[Dict[str, Any]]:
+    """Canonical items from a backend's raw items.
+
+    Drops items whose URL is not http(s), cleans title/snippet/extras, removes
+    exact duplicate URLs (the first wins), keeps at most ``max_results`` and
+    writes ``rank`` 1..n. ``provider`` is used when an item does not name one.
+    """
+    items: List[Dict[str, Any]] = []
+    seen = set()
+    for raw in raw_items:
+        if len(items) >= max_results:
+            break
+        url = clean_url(raw.get("url"))
+        if url is None or url in seen:
+            continue
+        seen.add(url)
+        item: Dict[str, Any] = {
+            "title": clean_text(raw.get("title")),
+            "url": url,
+            "snippet": clean_text(raw.get("snippet")),
+            "provider": raw.get("provider") or provider,
+        }
+        for name in OPTIONAL_FIELDS:
+            value = raw.get(name)
+            if value:
+                text = _clean_content(value) if name == "content" else clean_text(value)
+                if text:
+                    item[name] = text
+        if raw.get("providers"):
+            item["providers"] = list(raw["providers"])
+        items.append(item)
+    for rank, item in enumerate(items, 1):
+        item["rank"] = rank
+    return items
+
+
+def _clean_content(value: Any) -> str:
+    """Page text keeps its line breaks; only control characters go."""
+    return _CONTROL.sub("", str(value)).strip()

@@ -1,0 +1,157 @@
+"""Input validation for search(): every bad input becomes ``InvalidInput``."""
+
+import re
+from typing import Any, Dict, Iterable, List, Optional, Union
+
+from .config import MAX_TIMEOUT_MS, Settings
+from .errors import InvalidInput
+from .models import SAFE_SEARCH_LEVELS, TIME_RANGES, SearchParams
+
+__all__ = [
+    "MAX_QUERY_CHARS",
+    "COMMON_OPTIONS",
+    "check_query",
+    "check_max_results",
+    "check_timeout_ms",
+    "search_params",
+    "backend_list",
+]
+
+MAX_QUERY_CHARS = 2000
+
+#: Options every backend receives (each uses what it supports).
+COMMON_OPTIONS = ("locale", "lang", "time_range", "site_filter", "safe_search", "trace_id", "include_content", "max_content_chars")
+
+_LOCALE = re.compile(r"^[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8}){0,3}$")
+_SITE = re.compile(r"^[A-Za-z0-9.-]+(?::\d+)?(?:/[^\s]*)?$")
+_HEADER_SAFE = re.compile(r"^[\x21-\x7e]{1,200}$")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_query(query: Any) -> str:
+    """The query stripped of surrounding whitespace; ``InvalidInput`` unless a non-blank str of <= 2000 characters."""
+    if not isinstance(query, str):
+        raise InvalidInput("query must be a string, got %s" % type(query).__name__, detail_code="bad_query")
+    text = query.strip()
+    if not text:
+        raise InvalidInput("query is empty or only whitespace", detail_code="empty_query")
+    if len(text) > MAX_QUERY_CHARS:
+        raise InvalidInput(
+            "query is %d characters long; the limit is %d" % (len(text), MAX_QUERY_CHARS), detail_code="query_too_long"
+        )
+    return text
+
+
+def check_max_results(value: Any, default: int) -> int:
+    """``value`` (or ``default`` when None) checked to be an int in 1..10 (a bool is not an int)."""
+    if value is None:
+        return default
+    if not _is_int(value):
+        raise InvalidInput("max_results must be an integer in 1..10, got %r" % (value,), detail_code="bad_max_results")
+    if not 1 <= value <= 10:
+        raise InvalidInput("max_results must be in 1..10, got %d" % value, detail_code="bad_max_results")
+    return value
+
+
+def check_timeout_ms(value: Any, name: str = "timeout_ms") -> Optional[int]:
+    """``None``, or a positive number of milliseconds up to 600000 (returned as int)."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
+        raise InvalidInput("%s must be a number of milliseconds, got %r" % (name, value), detail_code="bad_timeout")
+    if not 0 < value <= MAX_TIMEOUT_MS:
+        raise InvalidInput("%s must be in 1..%d, got %r" % (name, MAX_TIMEOUT_MS, value), detail_code="bad_timeout")
+    return max(1, int(value))
+
+
+def _check_choice(name: str, value: Any, choices: Iterable[str]) -> Optional[str]:
+    if value is None:
+        return None
+    choices = tuple(choices)
+    if not isinstance(value, str) or value.lower() not in choices:
+        raise InvalidInput("%s must be one of %s, got %r" % (name, ", ".join(choices), value), detail_code="bad_" + name)
+    return value.lower()
+
+
+def _check_pattern(name: str, value: Any, pattern: "re.Pattern[str]") -> Optional[str]:
+    if value is None:
+        return None
+    if not isinstance(value, str) or not pattern.match(value):
+        raise InvalidInput("invalid %s: %r" % (name, value), detail_code="bad_" + name)
+    return value
+
+
+def search_params(
+    query: Any,
+    max_results: Any,
+    options: Dict[str, Any],
+    settings: Settings,
+    backend_options: Iterable[str] = (),
+) -> SearchParams:
+    """Validate a search call's inputs into :class:`SearchParams`.
+
+    ``options`` are the extra keyword arguments of ``search()``; names that
+    neither the common options nor any backend (``backend_options``) know are a
+    caller's programming error and raise ``TypeError``, like any unknown keyword.
+    """
+    known_specific = set(backend_options)
+    unknown = sorted(k for k in options if k not in COMMON_OPTIONS and k not in known_specific)
+    if unknown:
+        raise TypeError(
+            "search() got unexpected keyword argument(s) %s; known options: %s"
+            % (", ".join(unknown), ", ".join(sorted(set(COMMON_OPTIONS) | known_specific)))
+        )
+    locale = options.get("locale")
+    lang = options.get("lang")
+    if locale is not None and lang is not None and locale != lang:
+        raise InvalidInput("give either locale or lang, not both", detail_code="bad_locale")
+    safe = options.get("safe_search")
+    if isinstance(safe, bool):
+        safe = "moderate" if safe else "off"
+    include_content = options.get("include_content", False)
+    if not isinstance(include_content, bool):
+        raise InvalidInput("include_content must be true or false", detail_code="bad_include_content")
+    max_content_chars = options.get("max_content_chars")
+    if max_content_chars is not None and (not _is_int(max_content_chars) or max_content_chars < 1):
+        raise InvalidInput("max_content_chars must be a positive integer", detail_code="bad_max_content_chars")
+    specific = {k: v for k, v in options.items() if k in known_specific and v is not None}
+    if max_content_chars is not None:
+        specific["max_content_chars"] = max_content_chars
+    return SearchParams(
+        query=check_query(query),
+        max_results=check_max_results(max_results, settings.max_results),
+        locale=_check_pattern("locale", locale if locale is not None else lang, _LOCALE),
+        time_range=_check_choice("time_range", options.get("time_range"), TIME_RANGES),
+        site_filter=_check_pattern("site_filter", options.get("site_filter"), _SITE),
+        safe_search=_check_choice("safe_search", safe, SAFE_SEARCH_LEVELS),
+        trace_id=_check_pattern("trace_id", options.get("trace_id"), _HEADER_SAFE),
+        include_content=include_content,
+        options=specific,
+    )
+
+
+def backend_list(backend: Union[None, str, Iterable[str]]) -> Optional[List[str]]:
+    """A backend argument as a list of names (``None`` stays ``None``); comma lists split.
+
+    Type errors are ``InvalidInput``; unknown names are checked by the registry.
+    """
+    if backend is None:
+        return None
+    if isinstance(backend, str):
+        names = [part.strip().lower() for part in backend.split(",")]
+    elif isinstance(backend, (list, tuple)):
+        names = []
+        for part in backend:
+            if not isinstance(part, str):
+                raise InvalidInput("backend names must be strings, got %r" % (part,), detail_code="unknown_backend")
+            names.append(part.strip().lower())
+    else:
+        raise InvalidInput("backend must be a name or a list of names, got %r" % (backend,), detail_code="unknown_backend")
+    if not names or not all(names):
+        raise InvalidInput("empty backend name in %r" % (backend,), detail_code="unknown_backend")
+    if len(set(names)) != len(names):
+        raise InvalidInput("backend %r lists a name twice" % (backend,), detail_code="unknown_backend")
+    return names

@@ -46,3 +46,22 @@ def testjson():
     register(JsonTestBackend)
     yield JsonTestBackend
     unregister(JsonTestBackend.name)
+
+
+@pytest.fixture
+def json_backends():
+    """``json_backends("a", "b")`` registers JSON test backends under those names."""
+    registered = []
+
+    def make(*names, **attributes):
+        classes = []
+        for name in names:
+            cls = type("JsonTestBackend_" + name, (JsonTestBackend,), dict(attributes, name=name))
+            register(cls)
+            registered.append(name)
+            classes.append(cls)
+        return classes
+
+    yield make
+    for name in registered:
+        unregister(name)

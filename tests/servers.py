@@ -289,3 +289,31 @@ def free_port() -> int:
     port = sock.getsockname()[1]
     sock.close()
     return port
+
+
+def sequence(*handlers: Handler) -> Handler:
+    """Answer the n-th request with the n-th handler (the last one repeats)."""
+    lock = threading.Lock()
+    count = [0]
+
+    def handler(conn, request, server):
+        with lock:
+            index = min(count[0], len(handlers) - 1)
+            count[0] += 1
+        handlers[index](conn, request, server)
+    return handler
+
+
+def delayed(seconds: float, inner: Handler) -> Handler:
+    """Wait ``seconds``, then answer with ``inner``."""
+    def handler(conn, request, server):
+        server.wait(seconds)
+        inner(conn, request, server)
+    return handler
+
+
+def json_results(*urls: str, status: int = 200) -> Handler:
+    """A JSON body ``{"results": [{title, url, snippet}, ...]}`` as the test backend expects."""
+    import json as _json
+    body = _json.dumps({"results": [{"title": "title %s" % u, "url": u, "snippet": "about %s" % u} for u in urls]}).encode()
+    return respond(status, body, content_type="application/json")

@@ -26,7 +26,10 @@ def search(
     """Search the web once and return ``{"items": [...], "provider_meta": {...}}``.
 
     ``backend`` defaults to ``settings.backend`` / ``WEB_SEARCH_BACKEND``, else the
-    offline ``stub``. See :meth:`SearchClient.search` for the options and errors.
+    offline ``stub``; a list (or ``"auto"``) is a fallback chain, or a parallel
+    merge with ``strategy="merge"``. Stateless: no cache, cool-down or rate-limit
+    memory survives the call (share a :class:`SearchClient` for that). See
+    :meth:`SearchClient.search` for the options and errors.
     """
-    with SearchClient(settings=settings) as client:
+    with SearchClient(settings=settings, cache_ttl_s=0) as client:
         return client.search(query, backend=backend, max_results=max_results, timeout_ms=timeout_ms, **options)

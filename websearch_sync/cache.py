@@ -1,0 +1,135 @@
+"""Result caches: an in-memory TTL cache and a persistent SQLite cache.
+
+Only successful answers are stored. Values are JSON-compatible dicts; every read
+returns a fresh copy, so a caller that edits a result never edits the cache.
+"""
+
+import json
+import os
+import random
+import sqlite3
+import threading
+import time
+from collections import OrderedDict
+from typing import Any, Dict, Hashable, Optional, Tuple
+
+__all__ = ["MemoryCache", "SqliteCache", "copy_result"]
+
+
+def copy_result(value: Dict[str, Any]) -> Dict[str, Any]:
+    """A copy of a search/fetch result deep enough that no list or dict is shared."""
+    out: Dict[str, Any] = {}
+    for key, item in value.items():
+        if isinstance(item, list):
+            out[key] = [_copy_any(x) for x in item]
+        elif isinstance(item, dict):
+            out[key] = _copy_any(item)
+        else:
+            out[key] = item
+    return out
+
+
+def _copy_any(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: (_copy_any(v) if isinstance(v, (dict, list)) else v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_copy_any(v) for v in value]
+    return value
+
+
+class MemoryCache:
+    """A thread-safe TTL cache with a bounded number of entries (least recently used evicted)."""
+
+    def __init__(self, ttl_s: float, max_entries: int = 1024) -> None:
+        self.ttl_s = ttl_s
+        self.max_entries = max_entries
+        self._data: "OrderedDict[Hashable, Tuple[float, Dict[str, Any]]]" = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> Optional[Dict[str, Any]]:
+        """A copy of the cached value, or ``None`` when absent or expired."""
+        with self._lock:
+            entry = self._data.get(key)
+            if entry is None:
+                return None
+            expires, value = entry
+            if expires <= time.monotonic():
+                del self._data[key]
+                return None
+            self._data.move_to_end(key)
+        return copy_result(value)
+
+    def set(self, key: Hashable, value: Dict[str, Any], ttl_s: Optional[float] = None) -> None:
+        """Store a copy of ``value`` for ``ttl_s`` seconds (default: the cache's TTL)."""
+        stored = copy_result(value)
+        with self._lock:
+            self._data[key] = (time.monotonic() + (self.ttl_s if ttl_s is None else ttl_s), stored)
+            self._data.move_to_end(key)
+            while len(self._data) > self.max_entries:
+                self._data.popitem(last=False)
+
+    def clear(self) -> None:
+        """Forget everything."""
+        with self._lock:
+            self._data.clear()
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+
+class SqliteCache:
+    """A persistent TTL cache in one SQLite file, safe across threads and processes.
+
+    Each thread uses its own connection; writes use WAL mode and a busy timeout,
+    so several processes can share the file (scripts that re-run).
+    """
+
+    def __init__(self, path: "os.PathLike[str] | str", ttl_s: float) -> None:
+        self.path = os.fspath(path)
+        self.ttl_s = ttl_s
+        self._local = threading.local()
+        self._connection().execute(
+            "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, expires REAL NOT NULL, value TEXT NOT NULL)"
+        )
+
+    def _connection(self) -> sqlite3.Connection:
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None, check_same_thread=False)
+            conn.execute("PRAGMA journal_mode=WAL")
+            conn.execute("PRAGMA busy_timeout=10000")
+            self._local.conn = conn
+        return conn
+
+    @staticmethod
+    def _key(key: Hashable) -> str:
+        return json.dumps(key, sort_keys=True, default=repr, ensure_ascii=False)
+
+    def get(self, key: Hashable) -> Optional[Dict[str, Any]]:
+        """The cached value (a fresh object), or ``None`` when absent or expired."""
+        row = self._connection().execute(
+            "SELECT value FROM results WHERE key = ? AND expires > ?", (self._key(key), time.time())
+        ).fetchone()
+        return json.loads(row[0]) if row else None
+
+    def set(self, key: Hashable, value: Dict[str, Any], ttl_s: Optional[float] = None) -> None:
+        """Store ``value`` for ``ttl_s`` seconds (default: the cache's TTL); expired rows are pruned now and then."""
+        conn = self._connection()
+        text_key = self._key(key)
+        conn.execute(
+            "INSERT OR REPLACE INTO results (key, expires, value) VALUES (?, ?, ?)",
+            (text_key, time.time() + (self.ttl_s if ttl_s is None else ttl_s), json.dumps(value, ensure_ascii=False)),
+        )
+        if random.random() < 0.02:
+            conn.execute("DELETE FROM results WHERE expires <= ?", (time.time(),))
+
+    def clear(self) -> None:
+        """Forget everything."""
+        self._connection().execute("DELETE FROM results")
+
+    def close(self) -> None:
+        """Close this thread's connection."""
+        conn = getattr(self._local, "conn", None)
+        if conn is not None:
+            conn.close()
+            self._local.conn = None

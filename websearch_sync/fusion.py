@@ -1,0 +1,40 @@
+"""Merging ranked result lists from several backends with reciprocal rank fusion."""
+
+from typing import Any, Dict, List, Sequence, Tuple
+
+from .normalize import url_key
+
+__all__ = ["fuse", "RRF_K"]
+
+RRF_K = 60
+
+
+def fuse(ranked_lists: Sequence[Tuple[str, List[Dict[str, Any]]]], k: int = RRF_K) -> List[Dict[str, Any]]:
+    """Fuse ``[(provider, items), ...]`` (each list in rank order) into one list.
+
+    Items whose URLs share a :func:`~websearch_sync.normalize.url_key` are one
+    result; its score is the sum of ``1 / (k + rank)`` over the lists it appears
+    in. The result keeps the item (and ``provider``) from the list that ranked it
+    best and lists every provider that returned it in ``providers``. Ties keep the
+    order of first appearance. ``rank`` is left to normalization.
+    """
+    scores: Dict[str, float] = {}
+    best: Dict[str, Tuple[int, int, Dict[str, Any]]] = {}
+    providers: Dict[str, List[str]] = {}
+    order: Dict[str, int] = {}
+    for list_index, (provider, items) in enumerate(ranked_lists):
+        for position, item in enumerate(items, 1):
+            key = url_key(item["url"])
+            scores[key] = scores.get(key, 0.0) + 1.0 / (k + position)
+            order.setdefault(key, len(order))
+            names = providers.setdefault(key, [])
+            if provider not in names:
+                names.append(provider)
+            if key not in best or (position, list_index) < best[key][:2]:
+                best[key] = (position, list_index, item)
+    fused = []
+    for key in sorted(scores, key=lambda key: (-scores[key], order[key])):
+        item = {name: value for name, value in best[key][2].items() if name != "rank"}
+        item["providers"] = providers[key]
+        fused.append(item)
+    return fused

@@ -5,6 +5,7 @@ returns a fresh copy, so a caller that edits a result never edits the cache.
 """
 
 import json
+import marshal
 import os
 import random
 import sqlite3
@@ -13,28 +14,7 @@ import time
 from collections import OrderedDict
 from typing import Any, Dict, Hashable, Optional, Tuple
 
-__all__ = ["MemoryCache", "SqliteCache", "copy_result"]
-
-
-def copy_result(value: Dict[str, Any]) -> Dict[str, Any]:
-    """A copy of a search/fetch result deep enough that no list or dict is shared."""
-    out: Dict[str, Any] = {}
-    for key, item in value.items():
-        if isinstance(item, list):
-            out[key] = [_copy_any(x) for x in item]
-        elif isinstance(item, dict):
-            out[key] = _copy_any(item)
-        else:
-            out[key] = item
-    return out
-
-
-def _copy_any(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {k: (_copy_any(v) if isinstance(v, (dict, list)) else v) for k, v in value.items()}
-    if isinstance(value, list):
-        return [_copy_any(v) for v in value]
-    return value
+__all__ = ["MemoryCache", "SqliteCache"]
 
 
 class MemoryCache:
@@ -43,7 +23,7 @@ class MemoryCache:
     def __init__(self, ttl_s: float, max_entries: int = 1024) -> None:
         self.ttl_s = ttl_s
         self.max_entries = max_entries
-        self._data: "OrderedDict[Hashable, Tuple[float, Dict[str, Any]]]" = OrderedDict()
+        self._data: "OrderedDict[Hashable, Tuple[float, bytes]]" = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, key: Hashable) -> Optional[Dict[str, Any]]:
@@ -57,11 +37,15 @@ class MemoryCache:
                 del self._data[key]
                 return None
             self._data.move_to_end(key)
-        return copy_result(value)
+        return marshal.loads(value)
 
     def set(self, key: Hashable, value: Dict[str, Any], ttl_s: Optional[float] = None) -> None:
-        """Store a copy of ``value`` for ``ttl_s`` seconds (default: the cache's TTL)."""
-        stored = copy_result(value)
+        """Store a copy of ``value`` for ``ttl_s`` seconds (default: the cache's TTL).
+
+        Values are kept serialized (``marshal``: plain JSON-like types only), so
+        every read builds a fresh, unshared copy quickly.
+        """
+        stored = marshal.dumps(value)
         with self._lock:
             self._data[key] = (time.monotonic() + (self.ttl_s if ttl_s is None else ttl_s), stored)
             self._data.move_to_end(key)

@@ -202,19 +202,21 @@ class SearchClient:
         """
         started = time.monotonic()
         try:
-            names = self._resolve_backends(backend)
             strategy = _check_strategy(strategy) if strategy is not None else self.strategy
-            params = search_params(query, max_results, options, self.settings, _all_backend_options())
             timeout = check_timeout_ms(timeout_ms)
             budget_ms = check_timeout_ms(budget_ms, "budget_ms") if budget_ms is not None else self.budget_ms
             retries = _check_number("retries", retries, 0, 10, integer=True) if retries is not None else self.retries
             ttl = _check_number("cache_ttl_s", cache_ttl_s, 0) if cache_ttl_s is not None else self.cache_ttl_s
-            key = ("search", tuple(names), strategy if len(names) > 1 else "", params.cache_key())
-            if ttl > 0:
+            # The key holds the call's own arguments: a hit means the very same call
+            # was validated and answered before, so the hit skips re-validation.
+            key = ("search", query, _frozen(backend), max_results, strategy, _frozen(options)) if ttl > 0 else None
+            if key is not None:
                 hit = self._cache_get(key)
                 if hit is not None:
                     hit["provider_meta"].update(cached=True, attempts=0, latency_ms=int(round((time.monotonic() - started) * 1000)))
                     return hit
+            names = self._resolve_backends(backend)
+            params = search_params(query, max_results, options, self.settings, _all_backend_options())
             backends = [registry.backend_class(name)(self.settings) for name in names]
             budget = Deadline(budget_ms or timeout or max(b.timeout_ms() for b in backends))
             state = _CallState()
@@ -224,7 +226,7 @@ class SearchClient:
                 response, cacheable = self._fallback(backends, params, timeout, budget, retries, state)
             response["provider_meta"]["latency_ms"] = int(round((time.monotonic() - started) * 1000))
             response["provider_meta"]["attempts"] = state.attempts
-            if ttl > 0 and cacheable:
+            if key is not None and cacheable:
                 self._cache_set(key, response, ttl)
             return response
         except WebSearchError as error:
@@ -405,6 +407,17 @@ class SearchClient:
             item.message = redact(item.message, secrets)
             item.args = (item.message,)
         return error
+
+
+def _frozen(value: Any) -> Any:
+    """A hashable, order-independent stand-in for an argument (for cache keys)."""
+    if value is None or type(value) in (str, int, float, bool):
+        return value
+    if isinstance(value, dict):
+        return tuple(sorted((str(k), _frozen(v)) for k, v in value.items()))
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    return repr(value)
 
 
 def _all_backend_options() -> List[str]:

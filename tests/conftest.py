@@ -65,3 +65,27 @@ def json_backends():
     yield make
     for name in registered:
         unregister(name)
+
+
+def pytest_addoption(parser):
+    parser.addoption("--update-snapshots", action="store_true", default=False,
+                     help="rewrite tests/snapshots/* from the current output (review with git diff)")
+
+
+@pytest.fixture
+def snapshot(request):
+    """``snapshot("name.txt", text)``: compare with tests/snapshots/name.txt (or rewrite it with --update-snapshots)."""
+    from pathlib import Path
+
+    folder = Path(__file__).parent / "snapshots"
+
+    def check(name, text):
+        path = folder / name
+        if request.config.getoption("--update-snapshots"):
+            folder.mkdir(exist_ok=True)
+            path.write_text(text, encoding="utf-8")
+            return
+        assert path.exists(), "no snapshot %s: run pytest --update-snapshots and review it" % name
+        assert text == path.read_text(encoding="utf-8")
+
+    return check

@@ -12,7 +12,7 @@ from websearch_sync.cli import main
 def test_search_prints_numbered_results(capsys):
     assert main(["search", "python requests timeout"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("1. python requests timeout - Overview\n   https://example.com/search?q=python+requests+timeout\n")
+    assert out.startswith("1. python requests timeout - Overview\n   URL: https://example.com/search?q=python+requests+timeout\n")
     assert "\n3. " in out
 
 
@@ -77,3 +77,65 @@ def test_module_runs_as_a_subprocess():
     assert json.loads(proc.stdout)["items"][0]["url"] == "https://example.com/search?q=hello+world"
     proc = subprocess.run([sys.executable, "-m", "websearch_sync", "search", " "], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2 and proc.stderr.startswith("error: InvalidInput")
+
+
+def test_search_options_and_formats(capsys):
+    assert main(["search", "q", "-b", "stub", "--strategy", "merge", "--locale", "en-US", "--time-range", "week",
+                 "--format", "jsonl", "-n", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and json.loads(out)["items"][0]["rank"] == 1
+    assert main(["search", "q", "--format", "markdown", "-n", "1"]) == 0
+    assert capsys.readouterr().out.startswith("1. [q - Overview](https://example.com/search?q=q)")
+    assert main(["search", "q", "--time-range", "decade"]) == 2
+
+
+def test_query_and_queries_file_are_exclusive(tmp_path, capsys):
+    queries = tmp_path / "q.txt"
+    queries.write_text("a\n")
+    assert main(["search"]) == 2
+    assert main(["search", "q", "--queries-file", str(queries)]) == 2
+    assert "either a QUERY or --queries-file" in capsys.readouterr().err
+    assert main(["search", "--queries-file", str(tmp_path / "missing.txt")]) == 2
+
+
+def test_batch_mode_writes_one_line_per_query_and_survives_failures(tmp_path, capsys):
+    queries = tmp_path / "queries.txt"
+    queries.write_text("first query\n\n   \n" + "x" * 2001 + "\nthird query\n", encoding="utf-8")
+    status = main(["search", "--queries-file", str(queries), "-n", "2", "--cache-path", str(tmp_path / "c.sqlite3")])
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["query"][:5] for line in lines] == ["first", "xxxxx", "third"]
+    assert len(lines[0]["items"]) == 2 and len(lines[2]["items"]) == 2
+    assert lines[1]["error"]["type"] == "InvalidInput" and lines[1]["error"]["detail_code"] == "query_too_long"
+    assert status == 2  # the status of the first failed query
+
+
+def test_backends_table(capsys):
+    assert main(["backends"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].split() == ["BACKEND", "KIND", "CONFIGURED", "RATE", "LIMIT", "ENVIRONMENT"]
+    assert "stub" in out
+    assert main(["backends", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {"name", "kind", "configured", "missing", "env", "min_interval_s", "summary"} <= set(rows[0])
+
+
+def test_backends_never_prints_values(monkeypatch, capsys, json_backends):
+    json_backends("keyed", required=("api_key",), env_vars={"api_key": "KEYED_API_KEY"})
+    monkeypatch.setenv("KEYED_API_KEY", "super-secret-value-123")
+    assert main(["backends"]) == 0
+    out = capsys.readouterr().out
+    assert "KEYED_API_KEY" in out and "super-secret-value-123" not in out
+    assert main(["backends", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert "super-secret-value-123" not in out and '"configured": true' in out
+
+
+def test_batch_mode_as_a_subprocess(tmp_path):
+    queries = tmp_path / "queries.txt"
+    queries.write_text("one\n" + "y" * 2001 + "\ntwo\n", encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "websearch_sync", "search", "--queries-file", str(queries)],
+                          capture_output=True, text=True, timeout=60)
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert proc.returncode == 2
+    assert ["items" in line for line in lines] == [True, False, True]
+    assert proc.stderr == ""  # no progress bar when stderr is not a terminal

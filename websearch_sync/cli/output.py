@@ -1,10 +1,8 @@
-"""Exit statuses, the one-line error format, and text rendering of results."""
-
-from typing import Any, Dict, List
+"""Exit statuses and the one-line error format."""
 
 from ..errors import WebSearchError
 
-__all__ = ["EXIT_OK", "EXIT_INVALID", "EXIT_BLOCKED", "EXIT_NETWORK", "EXIT_OTHER", "exit_status", "error_line", "format_text"]
+__all__ = ["EXIT_OK", "EXIT_INVALID", "EXIT_BLOCKED", "EXIT_NETWORK", "EXIT_OTHER", "exit_status", "error_line"]
 
 EXIT_OK = 0
 EXIT_INVALID = 2
@@ -30,18 +28,3 @@ def error_line(error: WebSearchError) -> str:
     """``error: <Code>[/<detail_code>]: <message>``."""
     code = error.code + ("/" + error.detail_code if error.detail_code else "")
     return "error: %s: %s" % (code, error.message)
-
-
-def format_text(response: Dict[str, Any]) -> str:
-    """Numbered plain-text listing of a search response."""
-    items = response.get("items") or []
-    if not items:
-        return "No results."
-    lines: List[str] = []
-    for item in items:
-        lines.append("%d. %s" % (item["rank"], item["title"] or "(no title)"))
-        lines.append("   %s" % item["url"])
-        if item.get("snippet"):
-            lines.append("   %s" % item["snippet"])
-        lines.append("")
-    return "\n".join(lines).rstrip()

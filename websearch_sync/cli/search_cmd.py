@@ -1,13 +1,19 @@
-"""``websearch-sync search``."""
+"""``websearch-sync search``: one query, or a batch from a file (JSONL out)."""
 
 import argparse
 import json
 import sys
+from typing import Any, Dict, Optional, TextIO
 
-from ..api import search
-from .output import EXIT_OK, format_text
+from ..client import STRATEGIES, SearchClient
+from ..errors import InvalidInput, WebSearchError
+from ..models import TIME_RANGES
+from ..tool import format_results
+from .output import EXIT_OK, exit_status
 
 __all__ = ["add_parser", "run"]
+
+FORMATS = ("text", "json", "jsonl", "markdown")
 
 
 def _int(text: str) -> int:
@@ -19,20 +25,88 @@ def _int(text: str) -> int:
 
 def add_parser(commands: "argparse._SubParsersAction") -> None:
     """Add the ``search`` sub-command."""
-    parser = commands.add_parser("search", help="search the web and print the results")
-    parser.add_argument("query", help="the search terms")
-    parser.add_argument("-b", "--backend", help="backend name (default: WEB_SEARCH_BACKEND, else stub)")
+    parser = commands.add_parser(
+        "search",
+        help="search the web and print the results",
+        description="Search the web. Give a QUERY, or --queries-file with one query per line (JSONL output).",
+        epilog='examples:\n  websearch-sync search "python requests timeout" -n 3\n'
+        '  websearch-sync search "rust async" -b brave,ddg_html --format json\n'
+        "  websearch-sync search --queries-file queries.txt -b auto > results.jsonl",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("query", nargs="?", help="the search terms")
+    parser.add_argument("-b", "--backend", help="backend name, comma-separated list, or auto (default: WEB_SEARCH_BACKEND, else stub)")
+    parser.add_argument("--strategy", choices=STRATEGIES, help="with several backends: fallback (default) or merge")
     parser.add_argument("-n", "--max-results", type=_int, help="number of results, 1..10 (default 5)")
-    parser.add_argument("--timeout-ms", type=_int, help="deadline for the whole call in milliseconds")
-    parser.add_argument("--json", action="store_true", help="print the canonical JSON response")
+    parser.add_argument("--timeout-ms", type=_int, help="deadline of one request in milliseconds")
+    parser.add_argument("--locale", help="language/region of the results, e.g. en-US")
+    parser.add_argument("--time-range", choices=TIME_RANGES, help="only results from the last day/week/month/year")
+    parser.add_argument("--include-content", action="store_true", help="also read each result page (slower)")
+    parser.add_argument("--format", choices=FORMATS, default=None, help="output format (default text; batches are always jsonl)")
+    parser.add_argument("--json", action="store_true", help="same as --format json")
+    parser.add_argument("--queries-file", metavar="FILE", help="run every non-blank line of FILE as a query ('-' = stdin)")
+    parser.add_argument("--cache-path", metavar="PATH", help="SQLite file caching answers across runs")
     parser.set_defaults(run=run)
 
 
+def _options(args: argparse.Namespace) -> Dict[str, Any]:
+    options: Dict[str, Any] = {"max_results": args.max_results, "timeout_ms": args.timeout_ms}
+    for name in ("strategy", "locale", "time_range"):
+        if getattr(args, name) is not None:
+            options[name] = getattr(args, name)
+    if args.include_content:
+        options["include_content"] = True
+    return options
+
+
+def _render(response: Dict[str, Any], fmt: str) -> str:
+    if fmt == "json":
+        return json.dumps(response, ensure_ascii=False, indent=2)
+    if fmt == "jsonl":
+        return json.dumps(response, ensure_ascii=False)
+    return format_results(response, "markdown" if fmt == "markdown" else "text", untrusted_notice=False)
+
+
 def run(args: argparse.Namespace) -> int:
-    """Run one search and print it."""
-    response = search(args.query, backend=args.backend, max_results=args.max_results, timeout_ms=args.timeout_ms)
-    if args.json:
-        sys.stdout.write(json.dumps(response, ensure_ascii=False, indent=2) + "\n")
-    else:
-        sys.stdout.write(format_text(response) + "\n")
+    """Run one search (or a batch) and print it."""
+    fmt = "json" if args.json else (args.format or "text")
+    if (args.query is None) == (args.queries_file is None):
+        raise InvalidInput("give either a QUERY or --queries-file, not both or neither", detail_code="bad_arguments")
+    with SearchClient(args.backend, cache_path=args.cache_path) as client:
+        if args.queries_file is not None:
+            return _run_batch(client, args, sys.stdout)
+        response = client.search(args.query, **_options(args))
+    sys.stdout.write(_render(response, fmt) + "\n")
     return EXIT_OK
+
+
+def _read_queries(path: str) -> list:
+    try:
+        if path == "-":
+            lines = sys.stdin.read().splitlines()
+        else:
+            with open(path, encoding="utf-8") as handle:
+                lines = handle.read().splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidInput("cannot read --queries-file %s: %s" % (path, exc), detail_code="bad_arguments") from None
+    return [line.strip() for line in lines if line.strip()]
+
+
+def _run_batch(client: SearchClient, args: argparse.Namespace, out: TextIO) -> int:
+    queries = _read_queries(args.queries_file)
+    progress = sys.stderr.isatty()
+    status: Optional[int] = None
+    for number, query in enumerate(queries, 1):
+        if progress:
+            sys.stderr.write("\r[%d/%d] %s\x1b[K" % (number, len(queries), query[:60]))
+            sys.stderr.flush()
+        try:
+            line: Dict[str, Any] = {"query": query, **client.search(query, **_options(args))}
+        except WebSearchError as error:
+            line = {"query": query, "error": error.to_dict()}
+            status = status or exit_status(error)
+        out.write(json.dumps(line, ensure_ascii=False) + "\n")
+        out.flush()
+    if progress:
+        sys.stderr.write("\r\x1b[K")
+    return status or EXIT_OK

@@ -60,10 +60,11 @@ def check_timeout_ms(value: Any, name: str = "timeout_ms") -> Optional[int]:
     """``None``, or a positive number of milliseconds up to 600000 (returned as int)."""
     if value is None:
         return None
+    detail = "bad_timeout" if name == "timeout_ms" else "bad_" + name
     if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-        raise InvalidInput("%s must be a number of milliseconds, got %r" % (name, value), detail_code="bad_timeout")
+        raise InvalidInput("%s must be a number of milliseconds, got %r" % (name, value), detail_code=detail)
     if not 0 < value <= MAX_TIMEOUT_MS:
-        raise InvalidInput("%s must be in 1..%d, got %r" % (name, MAX_TIMEOUT_MS, value), detail_code="bad_timeout")
+        raise InvalidInput("%s must be in 1..%d, got %r" % (name, MAX_TIMEOUT_MS, value), detail_code=detail)
     return max(1, int(value))
 
 

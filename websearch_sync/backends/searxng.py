@@ -8,7 +8,7 @@ reported in the response's ``errors`` without failing the call when results exis
 
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Type
 
-from ..errors import AuthError, InvalidInput, Timeout, WebBlocked, WebParseError, WebProviderError, WebSearchError
+from ..errors import AuthError, InvalidInput, Timeout, WebBlocked, WebParseError, WebProviderError, WebSearchError, redact
 from ..http import HttpResponse, RequestSpec
 from ..models import ParseResult, SearchParams
 from .base import dig
@@ -97,7 +97,7 @@ class SearXNG(JsonApiBackend):
             for result in results
             if isinstance(result, dict)
         ]
-        problems = [_engine_error(entry, self.name) for entry in data.get("unresponsive_engines") or ()]
+        problems = [_engine_error(entry, self.name, self.secrets()) for entry in data.get("unresponsive_engines") or ()]
         problems = [p for p in problems if p is not None]
         if not items and problems:
             raise _no_results_because(problems, response.status, self.name)
@@ -122,7 +122,7 @@ def _is_html(response: HttpResponse) -> bool:
     return response.content[:200].lstrip().lower().startswith((b"<!doctype html", b"<html"))
 
 
-def _engine_error(entry: Any, provider: str) -> Optional[WebSearchError]:
+def _engine_error(entry: Any, provider: str, secrets: List[str]) -> Optional[WebSearchError]:
     """One ``[engine, reason]`` pair as an error (``None`` for an unreadable entry)."""
     if not isinstance(entry, (list, tuple)) or not entry:
         return None
@@ -135,7 +135,8 @@ def _engine_error(entry: Any, provider: str) -> Optional[WebSearchError]:
         if needle in lowered:
             cls, detail = problem_cls, problem_detail
             break
-    return cls("searxng engine %r failed: %s" % (engine, reason), provider=provider, detail_code=detail)
+    message = redact("searxng engine %r failed: %s" % (engine, reason), secrets)
+    return cls(message, provider=provider, detail_code=detail)
 
 
 def _no_results_because(problems: List[WebSearchError], status: int, provider: str) -> WebSearchError:

@@ -221,3 +221,18 @@ def test_429_prefers_retry_after():
 def test_5xx_is_bad_gateway(status):
     error, _ = search("<html>down</html>", status=status, content_type="text/html")
     assert isinstance(error, ws.BadGateway) and error.status == status
+
+
+# -- documentation ------------------------------------------------------------------------
+
+
+def test_readme_documents_the_settings_and_every_detail_code_of_the_contract_cases():
+    readme = (FIXTURES.parent.parent / "README.md").read_text(encoding="utf-8")
+    for var in Brave.env_vars.values():
+        assert "| `%s` |" % var in readme, "%s missing from the README configuration table" % var
+    assert "| `brave` |" in readme
+    for golden in FIXTURES.glob("*.expected.json"):
+        outcome = json.loads(golden.read_text(encoding="utf-8"))
+        for entry in [outcome.get("error")] + outcome.get("errors", []):
+            if entry and entry.get("detail_code"):
+                assert "`%s`" % entry["detail_code"] in readme or entry["detail_code"].startswith("http_"), golden.name

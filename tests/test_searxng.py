@@ -259,3 +259,18 @@ def test_400_carries_searxng_s_own_message():
     error, _ = search({"error": "No query"}, status=400)
     assert isinstance(error, ws.WebProviderError) and error.detail_code == "http_400"
     assert "No query" in error.message
+
+
+# -- documentation ------------------------------------------------------------------------
+
+
+def test_readme_documents_the_settings_and_every_detail_code_of_the_contract_cases():
+    readme = (FIXTURES.parent.parent / "README.md").read_text(encoding="utf-8")
+    for var in SearXNG.env_vars.values():
+        assert "| `%s` |" % var in readme, "%s missing from the README configuration table" % var
+    assert "| `searxng` |" in readme
+    for golden in FIXTURES.glob("*.expected.json"):
+        outcome = json.loads(golden.read_text(encoding="utf-8"))
+        for entry in [outcome.get("error")] + outcome.get("errors", []):
+            if entry and entry.get("detail_code"):
+                assert "`%s`" % entry["detail_code"] in readme or entry["detail_code"].startswith("http_"), golden.name

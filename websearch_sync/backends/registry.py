@@ -4,6 +4,9 @@ from typing import Dict, List, Type
 
 from ..errors import InvalidInput
 from .base import Backend
+from .bocha import Bocha
+from .brave import Brave
+from .searxng import SearXNG
 from .stub import Stub
 
 __all__ = ["backend_names", "backend_class", "register", "unregister", "DEFAULT_BACKEND"]
@@ -42,5 +45,5 @@ def backend_class(name: str) -> Type[Backend]:
         ) from None
 
 
-for _cls in (Stub,):
+for _cls in (Stub, SearXNG, Brave, Bocha):
     register(_cls)

@@ -1,0 +1,95 @@
+"""``bocha``: the Bocha web-search API, ``POST {BOCHA_BASE_URL}/v1/web-search`` (JSON, Bearer key).
+
+Errors come as ``{"code": "403", "message": ..., "log_id": ...}`` (the code is a
+string on errors and the integer 200 on success), sometimes inside an HTTP 200:
+the body's code then decides. A 403 means the account has no money or package
+quota left (``AuthError`` with Bocha's own words).
+"""
+
+from typing import Any, Dict, Optional, Tuple
+
+from ..errors import InvalidInput, WebParseError
+from ..http import HttpResponse, RequestSpec
+from ..models import ParseResult, SearchParams
+from .json_api import JsonApiBackend
+
+__all__ = ["Bocha"]
+
+_FRESHNESS = {None: "noLimit", "day": "oneDay", "week": "oneWeek", "month": "oneMonth", "year": "oneYear"}
+_MAX_COUNT = 50
+
+
+class Bocha(JsonApiBackend):
+    """The Bocha (博查) web-search API."""
+
+    name = "bocha"
+    summary = "Bocha web-search API (needs BOCHA_API_KEY)"
+    default_base_url = "https://api.bochaai.com"
+    endpoint_path = "/v1/web-search"
+    env_vars = {
+        "api_key": "BOCHA_API_KEY",
+        "base_url": "BOCHA_BASE_URL",
+        "timeout_ms": "BOCHA_TIMEOUT_MS",
+        "top_k_default": "BOCHA_TOP_K_DEFAULT",
+    }
+    required = ("api_key",)
+    options = ("summary",)
+
+    def check_params(self, params: SearchParams) -> None:
+        """Also check the ``summary`` option (true/false) and the ``top_k_default`` setting."""
+        super().check_params(params)
+        if not isinstance(params.options.get("summary", False), bool):
+            raise InvalidInput("summary must be true or false", provider=self.name, detail_code="bad_summary")
+        self.int_setting("top_k_default", _MAX_COUNT)
+
+    def build_request(self, params: SearchParams) -> RequestSpec:
+        """JSON ``{query, count, freshness, summary}``; ``count`` is ``top_k_default`` when that
+        asks for more than ``max_results`` (the answer is still cut to ``max_results``)."""
+        count = max(params.max_results, self.int_setting("top_k_default", _MAX_COUNT) or 0)
+        body = {
+            "query": params.full_query,
+            "count": count,
+            "freshness": _FRESHNESS[params.time_range],
+            "summary": bool(params.options.get("summary", False)),
+        }
+        return RequestSpec("POST", self.endpoint_url(), json=body, headers=self.json_headers(self.bearer()))
+
+    def error_envelope(self, data: Any) -> Optional[Tuple[Any, Optional[str]]]:
+        """``{"code": "<status>", "message", "log_id"}`` whenever ``code`` is not 200."""
+        if not isinstance(data, dict) or "code" not in data or data["code"] in (200, "200"):
+            return None
+        message = data.get("message") or data.get("msg")
+        if data.get("log_id"):
+            message = "%s (log_id %s)" % (message or "no message", data["log_id"])
+        return data["code"], message
+
+    def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
+        """Items from ``data.webPages.value[]`` (or a gateway's top-level ``webPages``)."""
+        data = self.data(response)
+        if not isinstance(data, dict):
+            raise WebParseError("bocha answered with JSON that is not an object", provider=self.name, detail_code="unexpected_shape")
+        inner = data.get("data") if isinstance(data.get("data"), dict) else data
+        pages = inner.get("webPages")
+        if pages is None:
+            if inner.get("_type") == "SearchResponse":  # a search answer without web pages: no results
+                return ParseResult(items=[], request_id=_log_id(data))
+            raise WebParseError("bocha answered without `webPages`", provider=self.name, detail_code="unexpected_shape")
+        use_summary = bool(params.options.get("summary"))
+        items = [_item(page, use_summary) for page in pages["value"] if isinstance(page, dict)]
+        return ParseResult(items=items, request_id=_log_id(data))
+
+
+def _item(page: Dict[str, Any], use_summary: bool) -> Dict[str, Any]:
+    snippet = (page.get("summary") if use_summary else None) or page.get("snippet")
+    return {
+        "title": page.get("name"),
+        "url": page.get("url"),
+        "snippet": snippet,
+        "source": page.get("siteName"),
+        "published_at": page.get("datePublished"),
+    }
+
+
+def _log_id(data: Dict[str, Any]) -> Optional[str]:
+    value = data.get("log_id")
+    return str(value) if value else None

@@ -1,0 +1,122 @@
+"""``brave``: the Brave Search API, ``GET https://api.search.brave.com/res/v1/web/search``.
+
+Authenticated with ``X-Subscription-Token: <BRAVE_API_KEY>``. A rejected key is a
+422 ``SUBSCRIPTION_TOKEN_INVALID`` (sometimes 401/403): ``AuthError``; a 422
+``VALIDATION`` is ``InvalidInput``; a 429 carries the wait from ``Retry-After`` /
+``X-RateLimit-Reset`` (the free plan allows one request per second).
+"""
+
+import re
+from typing import Any, Dict, Optional, Tuple
+
+from ..errors import AuthError, InvalidInput, WebParseError
+from ..http import HttpResponse, RequestSpec
+from ..models import ParseResult, SearchParams
+from .base import dig
+from .json_api import JsonApiBackend
+
+__all__ = ["Brave"]
+
+_FRESHNESS = {"day": "pd", "week": "pw", "month": "pm", "year": "py"}
+_MAX_WORDS = 50
+#: Brave marks query words with <strong> inside text; removed without a space so
+#: that "<strong>Bostik</strong>, commonly" reads "Bostik, commonly".
+_HIGHLIGHT = re.compile(r"</?strong>", re.I)
+#: Brave's ``search_lang`` codes that are not the plain ISO 639-1 code.
+_LANG_EXCEPTIONS = {"ja": "jp", "no": "nb", "nn": "nb"}
+_LANG_WITH_REGION = {("en", "GB"): "en-gb", ("pt", "BR"): "pt-br", ("pt", "PT"): "pt-pt"}
+
+
+class Brave(JsonApiBackend):
+    """The Brave Search web-search API."""
+
+    name = "brave"
+    summary = "Brave Search API (needs BRAVE_API_KEY)"
+    default_endpoint = "https://api.search.brave.com/res/v1/web/search"
+    env_vars = {"api_key": "BRAVE_API_KEY"}
+    required = ("api_key",)
+    min_interval_s = 1.0
+    max_query_chars = 401  # Brave accepts at most 400 characters (and 50 words)
+    vendor_codes = {
+        "SUBSCRIPTION_TOKEN_INVALID": (AuthError, "invalid_api_key"),
+        "VALIDATION": (InvalidInput, "invalid_params"),
+    }
+
+    def check_params(self, params: SearchParams) -> None:
+        """Brave also refuses queries of more than 50 words."""
+        super().check_params(params)
+        words = len(params.full_query.split())
+        if words > _MAX_WORDS:
+            raise InvalidInput(
+                "brave accepts queries of at most %d words (got %d)" % (_MAX_WORDS, words),
+                provider=self.name,
+                detail_code="query_too_long",
+            )
+
+    def build_request(self, params: SearchParams) -> RequestSpec:
+        """``q``, ``count`` = max_results, ``country``/``search_lang`` from the locale,
+        ``freshness`` from the time range, ``safesearch``."""
+        query: Dict[str, Any] = {"q": params.full_query, "count": params.max_results}
+        if params.locale:
+            lang, country = _split_locale(params.locale)
+            query["search_lang"] = _LANG_WITH_REGION.get((lang, country or "")) or _search_lang(params.locale, lang)
+            if country:
+                query["country"] = country
+        if params.time_range:
+            query["freshness"] = _FRESHNESS[params.time_range]
+        if params.safe_search:
+            query["safesearch"] = params.safe_search
+        return RequestSpec(
+            "GET",
+            self.endpoint_url(),
+            params=query,
+            headers=self.json_headers(("X-Subscription-Token", str(self.config["api_key"]))),
+        )
+
+    def error_envelope(self, data: Any) -> Optional[Tuple[Any, Optional[str]]]:
+        """``{"type": "ErrorResponse", "error": {"code", "detail"}}`` (the docs also show ``errors: [...]``)."""
+        if not isinstance(data, dict) or data.get("type") != "ErrorResponse":
+            return None
+        error = data.get("error")
+        if error is None and isinstance(data.get("errors"), list) and data["errors"]:
+            error = data["errors"][0]
+        if not isinstance(error, dict):
+            return None, None
+        return error.get("code"), error.get("detail")
+
+    def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
+        """Items from ``web.results[]``; a search answer without ``web`` has no web results."""
+        data = self.data(response)
+        if not isinstance(data, dict) or data.get("type") != "search":
+            raise WebParseError("brave answered with JSON that is not a search response", provider=self.name, detail_code="unexpected_shape")
+        results = dig(data, ["web", "results"], self.name) if "web" in data else []
+        return ParseResult(
+            items=[
+                {
+                    "title": result.get("title"),
+                    "url": result.get("url"),
+                    "snippet": _unhighlight(result.get("description")),
+                    "published_at": result.get("page_age"),
+                }
+                for result in results
+                if isinstance(result, dict)
+            ]
+        )
+
+
+def _unhighlight(text: Any) -> Any:
+    return _HIGHLIGHT.sub("", text) if isinstance(text, str) else text
+
+
+def _split_locale(locale: str) -> Tuple[str, Optional[str]]:
+    """``"en-US"`` -> ``("en", "US")``; ``"zh-Hant-TW"`` -> ``("zh", "TW")``; ``"de"`` -> ``("de", None)``."""
+    parts = locale.replace("_", "-").split("-")
+    country = next((p.upper() for p in parts[1:] if len(p) == 2 and p.isalpha()), None)
+    return parts[0].lower(), country
+
+
+def _search_lang(locale: str, lang: str) -> str:
+    if lang == "zh":
+        traditional = any(tag in locale.lower().replace("_", "-").split("-") for tag in ("hant", "tw", "hk", "mo"))
+        return "zh-hant" if traditional else "zh-hans"
+    return _LANG_EXCEPTIONS.get(lang, lang)

@@ -1,0 +1,214 @@
+"""What JSON API backends share: base-URL endpoints, auth headers, and the one
+mapping from a vendor's error code or HTTP status to an error.
+
+A JSON API backend (searxng, brave, bocha; later tavily, kagi, jina, service)
+derives from :class:`JsonApiBackend` and declares:
+
+* ``default_base_url`` / ``endpoint_path``: the endpoint is
+  ``Settings.endpoints[name]`` if given, else ``base_url`` (provider setting, else
+  ``default_base_url``) + ``endpoint_path``;
+* ``auth_statuses``: statuses (HTTP or vendor code) meaning "the key or the
+  instance refused us" -> ``AuthError`` (401 and 403 by default: a 403 from an API
+  is a refused key or plan, not a bot wall);
+* ``vendor_codes``: the vendor's own string error codes that decide the error
+  whatever the status (``{"SUBSCRIPTION_TOKEN_INVALID": (AuthError, "invalid_api_key")}``);
+* :meth:`JsonApiBackend.error_envelope`: where the vendor puts its error code and
+  message in a JSON body.
+
+Everything else (429 with its wait time, 5xx, other statuses) is the shared
+:func:`websearch_sync.http.status_error`.
+"""
+
+import dataclasses
+import json
+from typing import Any, ClassVar, Dict, List, Mapping, Optional, Tuple, Type, Union
+from urllib.parse import urlsplit
+
+from ..errors import AuthError, InvalidInput, WebProviderError, WebSearchError
+from ..http import HttpResponse, status_error
+from .base import Backend, json_body
+
+__all__ = ["JsonApiBackend", "api_error", "try_json", "VendorCode"]
+
+#: A vendor error code: a string (``"SUBSCRIPTION_TOKEN_INVALID"``, ``"403"``) or an int.
+VendorCode = Union[None, str, int]
+
+_MAX_UPSTREAM_MESSAGE = 300
+
+
+def try_json(response: HttpResponse) -> Any:
+    """The body parsed as JSON, or ``None`` when it is not JSON (never raises)."""
+    try:
+        return json.loads(response.text)
+    except ValueError:
+        return None
+
+
+def _code_as_status(code: VendorCode) -> Optional[int]:
+    if isinstance(code, bool):
+        return None
+    if isinstance(code, int):
+        return code
+    if isinstance(code, str) and code.strip().isdigit():
+        return int(code.strip())
+    return None
+
+
+def api_error(
+    response: HttpResponse,
+    provider: str,
+    *,
+    code: VendorCode = None,
+    message: Optional[str] = None,
+    vendor_codes: Optional[Mapping[str, Tuple[Type[WebSearchError], str]]] = None,
+    auth_statuses: Tuple[int, ...] = (401, 403),
+) -> Optional[WebSearchError]:
+    """The error a JSON API answer means, or ``None`` for a success.
+
+    ``code`` is the vendor's error code from the body, if any: a string listed in
+    ``vendor_codes`` decides the error class and detail; a numeric code (Bocha's
+    ``"403"``) stands for an HTTP status, so a 200 whose body says ``"429"`` is a
+    429. Otherwise the HTTP status decides. ``auth_statuses`` become
+    ``AuthError(http_<n>)``; every other status goes through the shared
+    :func:`~websearch_sync.http.status_error` (429 -> ``WebBlocked`` with
+    ``retry_after``, 5xx -> ``BadGateway`` ...). ``message`` (the vendor's own
+    words) is appended to the error message. ``status`` on the error is always
+    the real HTTP status.
+    """
+    upstream = _upstream_words(code, message)
+    host = _host(response)
+    if isinstance(code, str) and vendor_codes and code in vendor_codes:
+        cls, detail = vendor_codes[code]
+        return cls(
+            "%s refused the request (HTTP %d)%s" % (host, response.status, upstream),
+            provider=provider,
+            detail_code=detail,
+            status=response.status,
+        )
+    effective = _code_as_status(code)
+    if effective is None:
+        effective = response.status
+        if code is not None and 200 <= effective < 300:
+            return WebProviderError(
+                "%s answered with an error envelope%s" % (host, upstream),
+                provider=provider,
+                detail_code="api_error",
+                status=response.status,
+            )
+    if 200 <= effective < 300:
+        return None
+    if effective in auth_statuses:
+        return AuthError(
+            "%s refused the API key or account (HTTP %d%s)%s"
+            % (host, response.status, "" if effective == response.status else ", code %d" % effective, upstream),
+            provider=provider,
+            detail_code="http_%d" % effective,
+            status=response.status,
+        )
+    error = status_error(dataclasses.replace(response, status=effective), provider)
+    if error is None:  # pragma: no cover - effective is outside 2xx here
+        return None
+    if effective != response.status:
+        error.message += " [HTTP %d with body code %d]" % (response.status, effective)
+    error.message += upstream
+    error.args = (error.message,)
+    error.status = response.status
+    return error
+
+
+def _upstream_words(code: VendorCode, message: Optional[str]) -> str:
+    parts = []
+    if isinstance(code, str) and _code_as_status(code) is None:
+        parts.append(code)
+    if message:
+        text = " ".join(str(message).split())
+        if len(text) > _MAX_UPSTREAM_MESSAGE:
+            text = text[:_MAX_UPSTREAM_MESSAGE] + "..."
+        parts.append(text)
+    return ": " + ": ".join(parts) if parts else ""
+
+
+def _host(response: HttpResponse) -> str:
+    return urlsplit(response.url).hostname or "upstream"
+
+
+class JsonApiBackend(Backend):
+    """Base class of backends that call a JSON API (see the module docstring)."""
+
+    kind = "json"
+    default_base_url: ClassVar[Optional[str]] = None
+    endpoint_path: ClassVar[str] = ""
+    auth_statuses: ClassVar[Tuple[int, ...]] = (401, 403)
+    vendor_codes: ClassVar[Dict[str, Tuple[Type[WebSearchError], str]]] = {}
+
+    # -- configuration --------------------------------------------------------------------
+
+    def endpoint_url(self) -> str:
+        """``Settings.endpoints[name]``, else the base URL + ``endpoint_path``."""
+        override = self.settings.endpoints.get(self.name)
+        if override:
+            return override
+        base = self.config.get("base_url") or self.default_base_url
+        if base:
+            return str(base).rstrip("/") + self.endpoint_path
+        return super().endpoint_url()
+
+    def missing_settings(self) -> List[str]:
+        """Required settings not set; an endpoint override stands in for ``base_url``."""
+        missing = super().missing_settings()
+        if self.settings.endpoints.get(self.name):
+            missing = [key for key in missing if key != "base_url"]
+        return missing
+
+    def int_setting(self, key: str, maximum: int) -> Optional[int]:
+        """A positive integer provider setting (capped at ``maximum``), or ``None`` when unset."""
+        value = self.config.get(key)
+        if value is None:
+            return None
+        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+            var = self.env_vars.get(key, key)
+            raise InvalidInput(
+                "%s: %s must be a positive integer, got %r" % (self.name, var, value),
+                provider=self.name,
+                detail_code="bad_setting",
+            )
+        return min(value, maximum)
+
+    def json_headers(self, auth: Optional[Tuple[str, str]] = None) -> Dict[str, str]:
+        """``Accept: application/json`` plus one auth header ``(name, value)`` if given."""
+        headers = {"Accept": "application/json"}
+        if auth is not None:
+            headers[auth[0]] = auth[1]
+        return headers
+
+    def bearer(self) -> Optional[Tuple[str, str]]:
+        """``("Authorization", "Bearer <api_key>")`` when a key is configured."""
+        key = self.config.get("api_key")
+        return ("Authorization", "Bearer %s" % key) if key else None
+
+    # -- answers --------------------------------------------------------------------------
+
+    def error_envelope(self, data: Any) -> Optional[Tuple[VendorCode, Optional[str]]]:
+        """``(vendor code, vendor message)`` found in a JSON body, or ``None``.
+
+        Override per vendor; the default knows no envelope.
+        """
+        return None
+
+    def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
+        """The vendor's error envelope or status, mapped by :func:`api_error`."""
+        data = try_json(response)
+        envelope = self.error_envelope(data) if data is not None else None
+        code, message = envelope if envelope is not None else (None, None)
+        return api_error(
+            response,
+            self.name,
+            code=code,
+            message=message,
+            vendor_codes=self.vendor_codes,
+            auth_statuses=self.auth_statuses,
+        )
+
+    def data(self, response: HttpResponse) -> Any:
+        """The JSON body of a successful answer (``WebParseError`` when it is not JSON)."""
+        return json_body(response, self.name)

@@ -155,6 +155,7 @@ def replay(case: Case) -> Dict[str, Any]:
                 backend=case.backend,
                 max_results=meta.get("max_results"),
                 settings=_settings_for(case),
+                retries=0,  # one recorded answer per exchange: a replay never retries
                 **(meta.get("options") or {}),
             )
         except WebSearchError as error:

@@ -33,7 +33,7 @@ def search(body, *, status=200, headers=None, query="q", url=URL, settings_=None
         payload = body if isinstance(body, (bytes, str)) else json.dumps(body, ensure_ascii=False)
         mock.add(responses.POST, url, body=payload, status=status, headers=headers or {}, content_type="application/json")
         try:
-            outcome = ws.search(query, backend="bocha", settings=settings_ or settings(), **kwargs)
+            outcome = ws.search(query, backend="bocha", settings=settings_ or settings(), **dict({"retries": 0}, **kwargs))
         except ws.WebSearchError as error:
             outcome = error
         return outcome, list(mock.calls)

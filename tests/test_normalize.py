@@ -57,3 +57,8 @@ def test_clean_url_rejects_bad_hosts():
 def test_url_key_ignores_cosmetic_differences():
     assert url_key("https://www.Example.com/a/?utm_source=x&id=1#frag") == url_key("http://example.com/a?id=1&fbclid=abc")
     assert url_key("https://example.com/a") != url_key("https://example.com/b")
+
+
+def test_inline_highlights_vanish_but_block_tags_separate_words():
+    assert clean_text("<strong>Bostik</strong>, commonly <b>used</b>") == "Bostik, commonly used"
+    assert clean_text("first<br>second<p>third</p>") == "first second third"

@@ -35,7 +35,7 @@ def search(body=None, *, status=200, headers=None, content_type="application/jso
         payload = body if isinstance(body, (bytes, str)) else json.dumps(body)
         mock.add(responses.GET, URL, body=payload, status=status, headers=headers or {}, content_type=content_type)
         try:
-            outcome = ws.search(query, backend="searxng", settings=settings_ or settings(), **kwargs)
+            outcome = ws.search(query, backend="searxng", settings=settings_ or settings(), **dict({"retries": 0}, **kwargs))
         except ws.WebSearchError as error:
             outcome = error
         return outcome, list(mock.calls)

@@ -11,7 +11,11 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 __all__ = ["clean_text", "clean_url", "normalize_items", "url_key", "OPTIONAL_FIELDS"]
 
-_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9:-]*(?:\s[^<>]*)?/?>|<!--.*?-->", re.S)
+_TAG = re.compile(r"</?([A-Za-z][A-Za-z0-9:-]*)(?:\s[^<>]*)?/?>|<!--.*?-->", re.S)
+#: Tags inside a run of text (search engines' highlights): removed without a space,
+#: so "<strong>Bostik</strong>, commonly" reads "Bostik, commonly". Other tags
+#: separate words and become a space.
+_INLINE_TAGS = frozenset("a abbr b bdi bdo cite code data dfn em font i kbd mark q s samp small span strong sub sup time u var wbr".split())
 _SPACE = re.compile(r"\s+")
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
 _TRACKING = re.compile(r"^(utm_[a-z0-9_]*|fbclid|gclid|dclid|msclkid|mc_eid|yclid)$", re.I)
@@ -26,11 +30,16 @@ def clean_text(value: Any) -> str:
         return ""
     text = str(value)
     if "<" in text:
-        text = _TAG.sub(" ", text)
+        text = _TAG.sub(_tag_replacement, text)
     if "&" in text:
         text = html.unescape(text)
     text = _CONTROL.sub("", text)
     return _SPACE.sub(" ", text).strip()
+
+
+def _tag_replacement(match: "re.Match[str]") -> str:
+    name = match.group(1)
+    return "" if name and name.lower() in _INLINE_TAGS else " "
 
 
 def clean_url(value: Any) -> Optional[str]:

@@ -6,7 +6,6 @@ Authenticated with ``X-Subscription-Token: <BRAVE_API_KEY>``. A rejected key is 
 ``X-RateLimit-Reset`` (the free plan allows one request per second).
 """
 
-import re
 from typing import Any, Dict, Optional, Tuple
 
 from ..errors import AuthError, InvalidInput, WebParseError
@@ -19,9 +18,6 @@ __all__ = ["Brave"]
 
 _FRESHNESS = {"day": "pd", "week": "pw", "month": "pm", "year": "py"}
 _MAX_WORDS = 50
-#: Brave marks query words with <strong> inside text; removed without a space so
-#: that "<strong>Bostik</strong>, commonly" reads "Bostik, commonly".
-_HIGHLIGHT = re.compile(r"</?strong>", re.I)
 #: Brave's ``search_lang`` codes that are not the plain ISO 639-1 code.
 _LANG_EXCEPTIONS = {"ja": "jp", "no": "nb", "nn": "nb"}
 _LANG_WITH_REGION = {("en", "GB"): "en-gb", ("pt", "BR"): "pt-br", ("pt", "PT"): "pt-pt"}
@@ -95,17 +91,13 @@ class Brave(JsonApiBackend):
                 {
                     "title": result.get("title"),
                     "url": result.get("url"),
-                    "snippet": _unhighlight(result.get("description")),
+                    "snippet": result.get("description"),
                     "published_at": result.get("page_age"),
                 }
                 for result in results
                 if isinstance(result, dict)
             ]
         )
-
-
-def _unhighlight(text: Any) -> Any:
-    return _HIGHLIGHT.sub("", text) if isinstance(text, str) else text
 
 
 def _split_locale(locale: str) -> Tuple[str, Optional[str]]:

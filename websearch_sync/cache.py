@@ -5,7 +5,6 @@ returns a fresh copy, so a caller that edits a result never edits the cache.
 """
 
 import json
-import marshal
 import os
 import random
 import sqlite3
@@ -14,7 +13,29 @@ import time
 from collections import OrderedDict
 from typing import Any, Dict, Hashable, Optional, Tuple
 
-__all__ = ["MemoryCache", "SqliteCache"]
+__all__ = ["MemoryCache", "SqliteCache", "copy_result"]
+
+
+def copy_result(value: Dict[str, Any]) -> Dict[str, Any]:
+    """A copy of a search or fetch result that shares no mutable part with ``value``.
+
+    Knows the result shapes (that is what makes it fast enough for a cache hit):
+    top-level scalars and strings are shared (immutable), ``items``/``errors`` are
+    lists of flat dicts whose only mutable values are lists of strings
+    (``providers``), ``provider_meta`` is a flat dict that may hold such a list.
+    """
+    out = dict(value)
+    for key, part in value.items():
+        if type(part) is list:
+            out[key] = copied = [dict(entry) if type(entry) is dict else entry for entry in part]
+            for entry in copied:
+                if type(entry) is dict and "providers" in entry:
+                    entry["providers"] = list(entry["providers"])
+        elif type(part) is dict:
+            out[key] = copied_meta = dict(part)
+            if "providers" in copied_meta:
+                copied_meta["providers"] = list(copied_meta["providers"])
+    return out
 
 
 class MemoryCache:
@@ -23,7 +44,7 @@ class MemoryCache:
     def __init__(self, ttl_s: float, max_entries: int = 1024) -> None:
         self.ttl_s = ttl_s
         self.max_entries = max_entries
-        self._data: "OrderedDict[Hashable, Tuple[float, bytes]]" = OrderedDict()
+        self._data: "OrderedDict[Hashable, Tuple[float, Dict[str, Any]]]" = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, key: Hashable) -> Optional[Dict[str, Any]]:
@@ -37,15 +58,11 @@ class MemoryCache:
                 del self._data[key]
                 return None
             self._data.move_to_end(key)
-        return marshal.loads(value)
+        return copy_result(value)
 
     def set(self, key: Hashable, value: Dict[str, Any], ttl_s: Optional[float] = None) -> None:
-        """Store a copy of ``value`` for ``ttl_s`` seconds (default: the cache's TTL).
-
-        Values are kept serialized (``marshal``: plain JSON-like types only), so
-        every read builds a fresh, unshared copy quickly.
-        """
-        stored = marshal.dumps(value)
+        """Store a copy of ``value`` for ``ttl_s`` seconds (default: the cache's TTL)."""
+        stored = copy_result(value)
         with self._lock:
             self._data[key] = (time.monotonic() + (self.ttl_s if ttl_s is None else ttl_s), stored)
             self._data.move_to_end(key)

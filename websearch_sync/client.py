@@ -209,7 +209,7 @@ class SearchClient:
             ttl = _check_number("cache_ttl_s", cache_ttl_s, 0) if cache_ttl_s is not None else self.cache_ttl_s
             # The key holds the call's own arguments: a hit means the very same call
             # was validated and answered before, so the hit skips re-validation.
-            key = ("search", query, _frozen(backend), max_results, strategy, _frozen(options)) if ttl > 0 else None
+            key = ("search", query, _frozen(backend), max_results, strategy, _frozen(options) if options else ()) if ttl > 0 else None
             if key is not None:
                 hit = self._cache_get(key)
                 if hit is not None:

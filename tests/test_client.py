@@ -368,3 +368,20 @@ def test_merge_respects_the_budget_with_a_backend_that_never_answers(json_backen
             assert time.monotonic() - started < 0.7 + 0.75
     assert [i["url"] for i in result["items"]] == ["https://b.example/"]
     assert result["errors"][0]["type"] == "Timeout" and result["errors"][0]["provider"] == "aa"
+
+
+def test_auto_uses_configured_api_backends_in_order_and_reports_who_answered():
+    import responses
+
+    settings = ws.Settings(providers={"searxng": {"base_url": "https://searx.example"},
+                                      "brave": {"api_key": "brave-key-123"}})
+    with responses.RequestsMock() as mock:
+        mock.add(responses.GET, "https://api.search.brave.com/res/v1/web/search", status=503)
+        mock.add(responses.GET, "https://searx.example/search",
+                 json={"query": "q", "results": [{"title": "S", "url": "https://s.example/", "content": "s"}]})
+        with ws.SearchClient("auto", settings=settings, retries=0) as client:
+            result = client.search("q")
+        assert [c.request.url.split("?")[0] for c in mock.calls] == [
+            "https://api.search.brave.com/res/v1/web/search", "https://searx.example/search"]
+    assert result["provider_meta"]["provider_name"] == "searxng"
+    assert result["errors"][0]["provider"] == "brave" and result["errors"][0]["type"] == "BadGateway"

@@ -314,6 +314,7 @@ def add_page_content(
     max_workers: int = 4,
     extract_mode: str = "text",
     resolver: Optional[Resolver] = None,
+    trusted_networks: Iterable[str] = (),
 ) -> List[Dict[str, Any]]:
     """Fetch every item's page in threads and put its text in ``item["content"]``.
 
@@ -322,6 +323,7 @@ def add_page_content(
     ``content`` are left alone. A failed page leaves ``content`` empty and adds
     an error entry ``{"type", "message", "retryable", "detail_code", "provider",
     "url"}`` to the returned list; nothing is raised for a page.
+    ``resolver`` and ``trusted_networks`` are passed to :func:`fetch_page`.
     """
     _positive_int("max_content_chars", max_content_chars)
     todo = [item for item in items if not item.get("content")]
@@ -343,6 +345,7 @@ def add_page_content(
                 allow_private=settings.allow_private,
                 deadline=deadline,
                 resolver=resolver,
+                trusted_networks=trusted_networks,
             )
             for item in todo
         ]

@@ -120,8 +120,7 @@ def forbidden_reason(address: Address) -> Optional[str]:
             embedded = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
         if embedded is not None:
             inner = forbidden_reason(embedded)
-            if inner:
-                return "%s (embedded IPv4 %s)" % (inner, embedded)
+            return "%s (embedded IPv4 %s)" % (inner, embedded) if inner else None
         if address.is_site_local:
             return "site-local"
     for attribute, reason in (
@@ -129,8 +128,8 @@ def forbidden_reason(address: Address) -> Optional[str]:
         ("is_unspecified", "unspecified"),
         ("is_link_local", "link-local"),
         ("is_multicast", "multicast"),
-        ("is_private", "private"),
         ("is_reserved", "reserved"),
+        ("is_private", "private"),
     ):
         if getattr(address, attribute):
             return reason

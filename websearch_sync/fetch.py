@@ -18,7 +18,7 @@ call; :func:`add_page_content` fills ``content`` for ``search(include_content=Tr
 
 import logging
 from concurrent.futures import ThreadPoolExecutor, wait
-from typing import Any, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 from urllib.parse import urljoin, urlsplit
 
 import requests
@@ -28,7 +28,7 @@ from .config import Settings
 from .deadline import Deadline
 from .errors import InvalidInput, NetworkError, Timeout, WebProviderError, WebSearchError, redact
 from .extract import EXTRACT_MODES
-from .fetch_content import PageText, client_redirect, page_text
+from .fetch_content import PageText, client_redirect, media_kind, page_text
 from .fetch_service import carries_credentials, read_with_service, reader_service
 from .http import HttpResponse, HttpTransport, RequestSpec, status_error
 from .ssrf import AddressGuard, ResolvedHost, Resolver, literal_address
@@ -245,13 +245,27 @@ def _get(url: str, resolved: ResolvedHost, transport: HttpTransport, deadline: D
     failure: Optional[NetworkError] = None
     for address in resolved.addresses[:_MAX_ADDRESSES]:
         try:
-            return transport.send(spec, deadline=deadline, provider=PROVIDER, max_bytes=max_bytes, truncate=True, connect_to=address)
+            return transport.send(
+                spec,
+                deadline=deadline,
+                provider=PROVIDER,
+                max_bytes=max_bytes,
+                truncate=True,
+                connect_to=address,
+                read_body=_worth_reading,
+            )
         except NetworkError as error:
             if error.detail_code not in ("connection_refused", "connection_error") or deadline.expired():
                 raise
             failure = error
     assert failure is not None
     raise failure
+
+
+def _worth_reading(status: int, headers: Mapping[str, str]) -> bool:
+    """False for a successful answer of a content type fetch refuses anyway (a PDF, an image...)."""
+    media = (headers.get("Content-Type") or "").split(";", 1)[0].strip().lower()
+    return not (200 <= status < 300 and media_kind(media) == "other")
 
 
 def _redirect_target(response: HttpResponse) -> Optional[str]:

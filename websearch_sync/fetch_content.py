@@ -15,12 +15,13 @@ from .errors import WebParseError, WebProviderError
 from .extract import extract_html, visible_text
 from .http import HttpResponse
 
-__all__ = ["PageText", "page_text", "content_kind", "client_redirect"]
+__all__ = ["PageText", "page_text", "content_kind", "media_kind", "client_redirect"]
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 TEXT_TYPES = ("text/plain", "text/markdown", "text/x-markdown")
 
-#: A page that redirects with JavaScript is followed only when it shows less text than this.
+#: A page that redirects with JavaScript is followed only when it is this small and shows little text.
+_STUB_BYTES = 32768
 _STUB_TEXT_CHARS = 300
 #: A meta refresh is a redirect when it fires within this many seconds.
 _MAX_REFRESH_DELAY_S = 10.0
@@ -46,17 +47,22 @@ class PageText:
     extractor: str
 
 
-def content_kind(response: HttpResponse) -> str:
-    """``"html"``, ``"json"``, ``"text"`` or ``"other"`` from the Content-Type (sniffed when absent)."""
-    media = response.content_type
+def media_kind(media: str) -> Optional[str]:
+    """``"html"``, ``"json"``, ``"text"`` or ``"other"`` for a media type; ``None`` when it is empty."""
     if media in HTML_TYPES:
         return "html"
     if media in ("application/json", "text/json") or media.endswith("+json"):
         return "json"
     if media in TEXT_TYPES:
         return "text"
-    if media:
-        return "other"
+    return "other" if media else None
+
+
+def content_kind(response: HttpResponse) -> str:
+    """``"html"``, ``"json"``, ``"text"`` or ``"other"`` from the Content-Type (sniffed when absent)."""
+    kind = media_kind(response.content_type)
+    if kind is not None:
+        return kind
     head = response.content[:1024].lstrip().lower()
     if head.startswith((b"<!doctype html", b"<html")) or b"<body" in head:
         return "html"
@@ -157,7 +163,7 @@ def client_redirect(response: HttpResponse) -> Optional[str]:
     target = _meta_refresh_target(head)
     if target is None:
         match = _JS_REDIRECT.search(head)
-        if match and len(visible_text(response.text)) < _STUB_TEXT_CHARS:
+        if match and len(response.content) <= _STUB_BYTES and len(visible_text(response.text)) < _STUB_TEXT_CHARS:
             target = _unescape_js(match.group(1)).strip()
     if not target:
         return None

@@ -10,7 +10,7 @@ import socket
 import time
 import email.utils
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 from urllib.parse import urlsplit
 
 import requests
@@ -232,6 +232,7 @@ class HttpTransport:
         truncate: bool = False,
         secrets: Iterable[Optional[str]] = (),
         connect_to: Optional[str] = None,
+        read_body: Optional[Callable[[int, Mapping[str, str]], bool]] = None,
     ) -> HttpResponse:
         """Send one request and read its body, within ``deadline``.
 
@@ -245,7 +246,9 @@ class HttpTransport:
         ``connect_to`` (an IP address, used by fetch's address guard) connects to
         that address instead of resolving the URL's host again; the Host header,
         TLS SNI and certificate check still use the host name. Such a request is
-        never redirected (the caller checks each hop).
+        never redirected (the caller checks each hop). ``read_body(status, headers)``
+        returning false skips reading the body (``content`` is then empty), e.g. for
+        a content type the caller will refuse anyway.
         """
         secret_list = [s for s in secrets if s]
         host = urlsplit(spec.url).hostname or spec.url
@@ -255,7 +258,10 @@ class HttpTransport:
         except WebSearchError as error:
             raise _redacted(error, secret_list)
         try:
-            content, truncated = self._read_body(response, deadline, max_bytes, truncate, host, provider)
+            if read_body is not None and not read_body(response.status_code, response.headers):
+                content, truncated = b"", False
+            else:
+                content, truncated = self._read_body(response, deadline, max_bytes, truncate, host, provider)
         except WebSearchError as error:
             raise _redacted(error, secret_list)
         finally:

@@ -15,7 +15,7 @@ import ipaddress
 import socket
 import threading
 from dataclasses import dataclass
-from typing import Callable, Iterable, List, Optional, Sequence, Union
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Union
 from urllib.parse import urlsplit
 
 from requests.adapters import HTTPAdapter
@@ -170,7 +170,7 @@ def system_resolver(host: str, port: int, timeout_s: float) -> List[str]:
     return addresses
 
 
-def static_resolver(table: "dict[str, Union[str, Sequence[str]]]") -> Resolver:
+def static_resolver(table: Dict[str, Union[str, Sequence[str]]]) -> Resolver:
     """A resolver answering from ``table`` (``{"name": "10.0.0.1"}`` or ``{"name": [...]}``).
 
     Unknown names fail like a DNS miss. Meant for tests and for pinning names

@@ -30,7 +30,7 @@ READER_ANSWER = {
 }
 
 
-def fetch(url, settings, page_port, **kwargs):
+def fetch(url, settings, **kwargs):
     """fetch_page where site.test is the local server (trusted), so it counts as public."""
     transport = HttpTransport()
     try:
@@ -39,7 +39,7 @@ def fetch(url, settings, page_port, **kwargs):
             transport=transport,
             settings=settings,
             timeout_ms=kwargs.pop("timeout_ms", 3000),
-            resolver=static_resolver({"site.test": "127.0.0.1", "intranet.test": "10.0.0.8"}),
+            resolver=static_resolver({"site.test": "127.0.0.1"}),
             trusted_networks=["127.0.0.1/32"],
             **kwargs
         )
@@ -55,7 +55,7 @@ def test_service_is_asked_first_with_the_documented_request():
     with FaultServer({"/read": reader(), "/page": respond(200, PAGE)}) as server:
         settings = ws.Settings(fetch_service_url=server.url("/read"), fetch_service_key="svc-secret-123")
         url = "http://site.test:%d/page" % server.port
-        result = fetch(url, settings, server.port, extract_mode="text")
+        result = fetch(url, settings, extract_mode="text")
         assert [r.route for r in server.requests] == ["/read"]
         request = server.requests[0]
     assert request.method == "POST"
@@ -80,7 +80,7 @@ def test_service_is_asked_first_with_the_documented_request():
 def test_jina_key_uses_jina_reader():
     with FaultServer({"/jina/": reader()}) as server:
         settings = ws.Settings(providers={"jina": {"api_key": "jina_test_key"}}, endpoints={"jina": server.url("/jina/")})
-        result = fetch("http://site.test:%d/page" % server.port, settings, server.port, max_chars=10)
+        result = fetch("http://site.test:%d/page" % server.port, settings, max_chars=10)
         request = server.requests[0]
     assert request.headers["authorization"] == "Bearer jina_test_key"
     assert request.headers["x-return-format"] == "markdown"
@@ -119,7 +119,7 @@ def test_any_service_failure_falls_back_to_the_page(service_route, caplog):
     with FaultServer({"/read": service_route, "/page": respond(200, PAGE)}) as server:
         settings = ws.Settings(fetch_service_url=server.url("/read"), fetch_service_key="svc-secret-123")
         with caplog.at_level(logging.WARNING, logger="websearch_sync"):
-            result = fetch("http://site.test:%d/page" % server.port, settings, server.port)
+            result = fetch("http://site.test:%d/page" % server.port, settings)
         assert [r.route for r in server.requests] == ["/read", "/page"]
     assert result["extractor"] == "readability" and result["title"] == "Direct"
     warnings = [r.getMessage() for r in caplog.records if r.levelno == logging.WARNING]
@@ -130,7 +130,7 @@ def test_any_service_failure_falls_back_to_the_page(service_route, caplog):
 def test_a_hanging_service_leaves_time_for_the_page():
     with FaultServer({"/read": never_answer(), "/page": respond(200, PAGE)}) as server:
         settings = ws.Settings(fetch_service_url=server.url("/read"))
-        result = fetch("http://site.test:%d/page" % server.port, settings, server.port, timeout_ms=1500)
+        result = fetch("http://site.test:%d/page" % server.port, settings, timeout_ms=1500)
     assert result["title"] == "Direct"
 
 
@@ -142,7 +142,7 @@ def test_a_hanging_service_leaves_time_for_the_page():
 def test_urls_with_credentials_are_never_sent_to_the_service(suffix):
     with FaultServer({"/read": reader(), "/page": respond(200, PAGE)}) as server:
         settings = ws.Settings(fetch_service_url=server.url("/read"))
-        result = fetch("http://site.test:%d/page%s" % (server.port, suffix), settings, server.port)
+        result = fetch("http://site.test:%d/page%s" % (server.port, suffix), settings)
         assert [r.route for r in server.requests] == ["/page"]
     assert result["title"] == "Direct"
 
@@ -150,7 +150,7 @@ def test_urls_with_credentials_are_never_sent_to_the_service(suffix):
 def test_userinfo_is_never_sent_to_the_service():
     with FaultServer({"/read": reader(), "/page": respond(200, PAGE)}) as server:
         settings = ws.Settings(fetch_service_url=server.url("/read"))
-        fetch("http://user:pw@site.test:%d/page" % server.port, settings, server.port)
+        fetch("http://user:pw@site.test:%d/page" % server.port, settings)
         assert [r.route for r in server.requests] == ["/page"]
         assert server.requests[0].headers["authorization"].startswith("Basic ")
 

@@ -29,7 +29,7 @@ from .deadline import Deadline
 from .errors import InvalidInput, NetworkError, Timeout, WebProviderError, WebSearchError, redact
 from .extract import EXTRACT_MODES
 from .fetch_content import PageText, client_redirect, media_kind, page_text
-from .fetch_service import carries_credentials, read_with_service, reader_service
+from .fetch_service import ReaderService, carries_credentials, read_with_service, reader_service
 from .http import HttpResponse, HttpTransport, RequestSpec, status_error
 from .ssrf import AddressGuard, ResolvedHost, Resolver, literal_address
 from .validate import check_timeout_ms
@@ -167,25 +167,34 @@ def fetch_page(
         )
         first = _check_host(guard, start, deadline)
         service = reader_service(settings)
-        if service is not None:
+        if service is not None and not first.private:
             secrets.append(service.key or "")
-            if first.private or carries_credentials(start):
-                logger.debug("not sending %s to %s (private target or credentials in the URL)", _shown(start), service.name)
-            else:
-                try:
-                    final_url, page = read_with_service(service, start, transport=transport, deadline=deadline, mode=mode, max_bytes=max_bytes)
-                except WebSearchError as error:
-                    logger.warning(
-                        "fetch service %s failed for %s (%s/%s: %s); reading the page directly",
-                        service.name, _shown(start), error.code, error.detail_code, redact(error.message, secrets),
-                    )
-                else:
-                    content_type = "text/markdown" if mode == "markdown" else "text/plain"
-                    return _result(url.strip(), final_url, 200, content_type, page, False, max_chars)
+            served = _via_service(service, start, transport, deadline, mode, max_bytes, secrets)
+            if served is not None:
+                final_url, page = served
+                content_type = "text/markdown" if mode == "markdown" else "text/plain"
+                return _result(url.strip(), final_url, 200, content_type, page, False, max_chars)
         response, page = _fetch_direct(start, first, guard, transport, deadline, mode, max_bytes)
         return _result(url.strip(), response.url, response.status, response.content_type, page, response.truncated, max_chars)
     except WebSearchError as error:
         raise _redacted(error, secrets)
+
+
+def _via_service(
+    service: ReaderService, url: str, transport: HttpTransport, deadline: Deadline, mode: str, max_bytes: int, secrets: List[str]
+) -> Optional[Tuple[str, PageText]]:
+    """The service's reading of ``url``, or ``None`` (not sendable, or the service failed: logged)."""
+    if carries_credentials(url):
+        logger.debug("not sending %s to %s: the URL carries credentials", _shown(url), service.name)
+        return None
+    try:
+        return read_with_service(service, url, transport=transport, deadline=deadline, mode=mode, max_bytes=max_bytes)
+    except WebSearchError as error:
+        logger.warning(
+            "fetch service %s failed for %s (%s/%s: %s); reading the page directly",
+            service.name, _shown(url), error.code, error.detail_code, redact(error.message, secrets),
+        )
+        return None
 
 
 def _check_host(guard: AddressGuard, url: str, deadline: Deadline) -> ResolvedHost:

@@ -31,10 +31,11 @@ _META_REFRESH = re.compile(r"<meta\b[^>]*?http-equiv\s*=\s*[\"']?refresh\b[^>]*>
 _CONTENT_ATTR = re.compile(r"\bcontent\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s>]+)", re.I)
 _REFRESH_VALUE = re.compile(r"^\s*(\d+(?:\.\d*)?)?\s*[;,]?\s*(?:url\s*=\s*)?(.*)$", re.I | re.S)
 _JS_REDIRECT = re.compile(
-    r"(?:(?<![\w$.])(?:window|document|top|self)\.|(?<![\w$.]))location"
-    r"(?:\.replace\(\s*|\.assign\(\s*|\.href\s*=\s*|\s*=\s*)"
+    r"location(?:\.replace\(\s*|\.assign\(\s*|\.href\s*=\s*|\s*=\s*)"
     r"(\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*')"
 )
+#: What may stand before ``location``: nothing word-like, or one of these objects.
+_JS_OWNER = re.compile(r"(?:^|[^\w$.])(?:(?:window|document|top|self)\.)?$")
 _JS_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|(.))", re.S)
 
 
@@ -148,6 +149,13 @@ def _meta_refresh_target(head: str) -> Optional[str]:
     return None
 
 
+def _js_redirect_target(script: str) -> Optional[str]:
+    for match in _JS_REDIRECT.finditer(script):
+        if _JS_OWNER.search(script[max(0, match.start() - 12):match.start()]):
+            return _unescape_js(match.group(1)).strip()
+    return None
+
+
 def client_redirect(response: HttpResponse) -> Optional[str]:
     """The absolute URL an HTML page sends the browser to at once, or ``None``.
 
@@ -161,10 +169,10 @@ def client_redirect(response: HttpResponse) -> Optional[str]:
         return None
     head = response.text[:_HEAD_SCAN_CHARS]
     target = _meta_refresh_target(head)
-    if target is None:
-        match = _JS_REDIRECT.search(head)
-        if match and len(response.content) <= _STUB_BYTES and len(visible_text(response.text)) < _STUB_TEXT_CHARS:
-            target = _unescape_js(match.group(1)).strip()
+    if target is None and len(response.content) <= _STUB_BYTES:
+        target = _js_redirect_target(head)
+        if target is not None and len(visible_text(response.text)) >= _STUB_TEXT_CHARS:
+            target = None
     if not target:
         return None
     absolute = urljoin(response.url, target)

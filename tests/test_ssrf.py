@@ -283,3 +283,46 @@ def test_numeric_host_allowed_connects_to_its_address():
         result = fetch("http://0x7f.1:%d/" % server.port, allow_private=True)
         assert server.requests[0].headers["host"] == "0x7f.1:%d" % server.port
     assert "Readable local text." in result["text"]
+
+
+def test_pinning_to_an_ipv6_address():
+    """A name resolving to ::1 is connected to over IPv6, Host header kept."""
+    import threading
+
+    try:
+        listener = socket.socket(socket.AF_INET6, socket.SOCK_STREAM)
+        listener.bind(("::1", 0))
+    except OSError:
+        pytest.skip("no IPv6 loopback here")
+    listener.listen(1)
+    listener.settimeout(5)
+    port = listener.getsockname()[1]
+    seen = []
+
+    def serve():
+        try:
+            conn, _ = listener.accept()
+        except OSError:
+            return
+        with conn:
+            conn.settimeout(5)
+            data = b""
+            while b"\r\n\r\n" not in data:
+                chunk = conn.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
+            seen.append(data.decode("latin-1"))
+            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(PAGE) + PAGE)
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    try:
+        result = fetch("http://v6only.test:%d/" % port, resolver=static_resolver({"v6only.test": "::1"}), allow_private=True)
+    finally:
+        thread.join(5)
+        listener.close()
+    assert "\r\nHost: v6only.test:%d\r\n" % port in seen[0]
+    assert "Readable local text." in result["text"]
+    with pytest.raises(ws.InvalidInput):
+        fetch("http://v6only.test:%d/" % port, resolver=static_resolver({"v6only.test": "::1"}))

@@ -6,7 +6,7 @@ and one error vocabulary.
     1
 """
 
-from .api import backend_names, search
+from .api import backend_names, fetch, search
 from .client import SearchClient
 from .config import Settings
 from .errors import (
@@ -26,6 +26,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "search",
+    "fetch",
     "backend_names",
     "SearchClient",
     "Settings",

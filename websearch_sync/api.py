@@ -10,8 +10,10 @@ from typing import Any, Dict, Iterable, Optional, Union
 from .backends.registry import backend_names
 from .client import SearchClient
 from .config import Settings
+from .fetch import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, fetch_page
+from .http import HttpTransport
 
-__all__ = ["search", "backend_names"]
+__all__ = ["search", "fetch", "backend_names"]
 
 
 def search(
@@ -33,3 +35,47 @@ def search(
     """
     with SearchClient(settings=settings, cache_ttl_s=0) as client:
         return client.search(query, backend=backend, max_results=max_results, timeout_ms=timeout_ms, **options)
+
+
+def fetch(
+    url: str,
+    *,
+    extract_mode: str = "markdown",
+    max_chars: int = DEFAULT_MAX_CHARS,
+    timeout_ms: Optional[int] = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    allow_private: bool = False,
+    settings: Optional[Settings] = None,
+) -> Dict[str, Any]:
+    """Read one web page and return its main content as markdown or text.
+
+    Returns ``{"url", "final_url", "status", "content_type", "extractor", "title",
+    "text", "truncated", "length"}``. Follows up to 5 redirects (meta refresh and
+    ``location.replace`` redirect pages included), refuses private/loopback/
+    link-local targets unless ``allow_private`` (or ``settings.allow_private``),
+    reads at most ``max_bytes`` and returns at most ``max_chars`` characters,
+    all within ``timeout_ms`` (default ``settings.timeout_ms``). When a fetch
+    service or a Jina key is configured it is asked first. See the README's
+    "Fetch" section.
+
+    Raises:
+        WebSearchError: a subclass named by the error code; nothing else
+        (except ``TypeError`` for a wrong keyword argument or ``settings`` type).
+    """
+    if settings is not None and not isinstance(settings, Settings):
+        raise TypeError("settings must be a websearch_sync.Settings, got %s" % type(settings).__name__)
+    settings = settings if settings is not None else Settings.from_env()
+    transport = HttpTransport(proxy=settings.proxy, user_agent=settings.user_agent)
+    try:
+        return fetch_page(
+            url,
+            transport=transport,
+            settings=settings,
+            extract_mode=extract_mode,
+            max_chars=max_chars,
+            timeout_ms=timeout_ms,
+            max_bytes=max_bytes,
+            allow_private=allow_private,
+        )
+    finally:
+        transport.close()

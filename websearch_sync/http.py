@@ -10,12 +10,13 @@ import socket
 import time
 import email.utils
 from dataclasses import dataclass, field
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 from urllib.parse import urlsplit
 
 import requests
 import urllib3.exceptions
 from requests.adapters import HTTPAdapter
+from requests.cookies import extract_cookies_to_jar
 from requests.structures import CaseInsensitiveDict
 
 from .charset import decode_body
@@ -31,6 +32,7 @@ from .errors import (
     WebSearchError,
     redact,
 )
+from .ssrf import PIN_ATTRIBUTE, PinnedAdapter
 
 __all__ = [
     "DEFAULT_USER_AGENT",
@@ -198,6 +200,7 @@ class HttpTransport:
         self.session = session if session is not None else self._new_session()
         self.proxies = {"http": proxy, "https": proxy} if proxy else None
         self.user_agent = user_agent or DEFAULT_USER_AGENT
+        self._pinned = PinnedAdapter(pool_connections=_POOL_SIZE, pool_maxsize=_POOL_SIZE, max_retries=0)
 
     @staticmethod
     def _new_session() -> requests.Session:
@@ -209,7 +212,8 @@ class HttpTransport:
         return session
 
     def close(self) -> None:
-        """Close the session if this transport created it."""
+        """Close the session if this transport created it (and the pinned connections)."""
+        self._pinned.close()
         if self._owns_session:
             self.session.close()
 
@@ -227,6 +231,8 @@ class HttpTransport:
         max_bytes: int,
         truncate: bool = False,
         secrets: Iterable[Optional[str]] = (),
+        connect_to: Optional[str] = None,
+        read_body: Optional[Callable[[int, Mapping[str, str]], bool]] = None,
     ) -> HttpResponse:
         """Send one request and read its body, within ``deadline``.
 
@@ -236,16 +242,26 @@ class HttpTransport:
         Raises ``Timeout``, ``NetworkError``, ``InvalidInput`` (bad endpoint URL) or
         ``WebProviderError`` (redirect loop); it does not judge the status code
         (see :func:`status_error`).
+
+        ``connect_to`` (an IP address, used by fetch's address guard) connects to
+        that address instead of resolving the URL's host again; the Host header,
+        TLS SNI and certificate check still use the host name. Such a request is
+        never redirected (the caller checks each hop). ``read_body(status, headers)``
+        returning false skips reading the body (``content`` is then empty), e.g. for
+        a content type the caller will refuse anyway.
         """
         secret_list = [s for s in secrets if s]
         host = urlsplit(spec.url).hostname or spec.url
         started = time.monotonic()
         try:
-            response = self._request(spec, deadline, host, provider)
+            response = self._request(spec, deadline, host, provider, connect_to)
         except WebSearchError as error:
             raise _redacted(error, secret_list)
         try:
-            content, truncated = self._read_body(response, deadline, max_bytes, truncate, host, provider)
+            if read_body is not None and not read_body(response.status_code, response.headers):
+                content, truncated = b"", False
+            else:
+                content, truncated = self._read_body(response, deadline, max_bytes, truncate, host, provider)
         except WebSearchError as error:
             raise _redacted(error, secret_list)
         finally:
@@ -269,13 +285,17 @@ class HttpTransport:
             elapsed_ms=elapsed,
         )
 
-    def _request(self, spec: RequestSpec, deadline: Deadline, host: str, provider: Optional[str]) -> requests.Response:
+    def _request(
+        self, spec: RequestSpec, deadline: Deadline, host: str, provider: Optional[str], connect_to: Optional[str] = None
+    ) -> requests.Response:
         remaining = deadline.remaining_s()
         if remaining <= 0:
             raise _deadline_error(deadline, host, provider)
         headers = {"User-Agent": self.user_agent, "Accept-Encoding": "gzip, deflate"}
         headers.update(spec.headers)
         try:
+            if connect_to is not None:
+                return self._send_pinned(spec, headers, (min(_MAX_CONNECT_S, remaining), remaining), connect_to)
             return self.session.request(
                 spec.method,
                 spec.url,
@@ -325,6 +345,16 @@ class HttpTransport:
             raise NetworkError("%s sent a body that does not decompress" % host, provider=provider, detail_code="bad_content_encoding") from None
         except requests.exceptions.RequestException as exc:
             raise NetworkError("request to %s failed (%s)" % (host, type(exc).__name__), provider=provider, detail_code="request_failed") from None
+
+    def _send_pinned(self, spec: RequestSpec, headers: Dict[str, str], timeout: Tuple[float, float], address: str) -> requests.Response:
+        """Send through the session's settings (cookies, verify, env proxies) over a pinned connection."""
+        request = requests.Request(spec.method, spec.url, params=spec.params, data=spec.data, json=spec.json, headers=headers)
+        prepared = self.session.prepare_request(request)
+        setattr(prepared, PIN_ATTRIBUTE, address)
+        options = self.session.merge_environment_settings(prepared.url, self.proxies or {}, True, None, None)
+        response = self._pinned.send(prepared, timeout=timeout, **options)
+        extract_cookies_to_jar(self.session.cookies, prepared, response.raw)
+        return response
 
     def _read_body(
         self,

@@ -1,0 +1,398 @@
+"""fetch: read one page as clean text or markdown — safely and within budget.
+
+The pipeline of one fetch:
+
+1. validate the inputs (``InvalidInput``: ``bad_url``, ``bad_extract_mode``, ...);
+2. resolve the host once and refuse non-public addresses (:mod:`.ssrf`);
+3. optionally ask a page-reading service first (:mod:`.fetch_service`), falling
+   back to the direct path on any failure;
+4. direct path: GET with redirects followed here (at most 5, each hop checked
+   by the address guard and connected to the checked address), including the
+   meta-refresh / ``location.replace`` pages Baidu's ``/link?url=`` serves;
+   bot walls -> ``WebBlocked(captcha_required)``; status -> errors;
+5. body -> text by content type (:mod:`.fetch_content`), capped at ``max_chars``.
+
+:func:`fetch_page` is what ``websearch_sync.fetch`` and ``SearchClient.fetch``
+call; :func:`add_page_content` fills ``content`` for ``search(include_content=True)``.
+"""
+
+import logging
+from concurrent.futures import ThreadPoolExecutor, wait
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
+from urllib.parse import urljoin, urlsplit
+
+import requests
+
+from .botwall import bot_wall_error
+from .config import Settings
+from .deadline import Deadline
+from .errors import InvalidInput, NetworkError, Timeout, WebProviderError, WebSearchError, redact
+from .extract import EXTRACT_MODES
+from .fetch_content import PageText, client_redirect, media_kind, page_text
+from .fetch_service import ReaderService, carries_credentials, read_with_service, reader_service
+from .http import HttpResponse, HttpTransport, RequestSpec, status_error
+from .ssrf import AddressGuard, ResolvedHost, Resolver, literal_address
+from .validate import check_timeout_ms
+
+__all__ = ["fetch_page", "add_page_content", "check_url", "PROVIDER", "MAX_REDIRECTS", "DEFAULT_MAX_CHARS", "DEFAULT_MAX_BYTES"]
+
+logger = logging.getLogger("websearch_sync")
+
+PROVIDER = "fetch"
+MAX_REDIRECTS = 5
+DEFAULT_MAX_CHARS = 50_000
+DEFAULT_MAX_BYTES = 5_000_000
+DEFAULT_CONTENT_CHARS = 4_000
+MAX_URL_CHARS = 8192
+_ACCEPT = "text/html,application/xhtml+xml,application/json;q=0.9,text/plain;q=0.8,text/markdown;q=0.8,*/*;q=0.5"
+#: How many of a host's addresses are tried when connecting fails outright.
+_MAX_ADDRESSES = 3
+#: Extra wait for page fetches of include_content beyond the deadline (threads wind down).
+_CONTENT_GRACE_S = 1.0
+
+
+# -- inputs ---------------------------------------------------------------------------------
+
+
+def check_url(url: Any) -> str:
+    """``url`` in canonical form (as ``requests`` will send it); ``InvalidInput(bad_url)``
+    unless it is an http(s) URL with a host."""
+    if not isinstance(url, str):
+        raise InvalidInput("url must be a string, got %s" % type(url).__name__, detail_code="bad_url")
+    text = url.strip()
+    if not text:
+        raise InvalidInput("url is empty", detail_code="bad_url")
+    if len(text) > MAX_URL_CHARS:
+        raise InvalidInput("url is %d characters long; the limit is %d" % (len(text), MAX_URL_CHARS), detail_code="bad_url")
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
+        raise InvalidInput("url contains control characters", detail_code="bad_url")
+    try:
+        parts = urlsplit(text)
+        host, _port = parts.hostname, parts.port
+    except ValueError as exc:
+        raise InvalidInput("malformed url %r: %s" % (text[:200], exc), detail_code="bad_url") from None
+    if parts.scheme.lower() not in ("http", "https"):
+        raise InvalidInput(
+            "only http and https URLs can be fetched, got %r" % (parts.scheme + ":" if parts.scheme else text[:200]),
+            detail_code="bad_url",
+        )
+    if not host:
+        raise InvalidInput("url %r has no host" % text[:200], detail_code="bad_url")
+    literal_address(host)  # an out-of-range numeric host is bad_url
+    prepared = requests.models.PreparedRequest()
+    try:
+        prepared.prepare_url(text, None)
+    except (requests.exceptions.RequestException, ValueError, UnicodeError) as exc:
+        raise InvalidInput("malformed url %r: %s" % (text[:200], exc), detail_code="bad_url") from None
+    return str(prepared.url)
+
+
+def _positive_int(name: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise InvalidInput("%s must be a positive integer, got %r" % (name, value), detail_code="bad_" + name)
+    return value
+
+
+def _check_mode(mode: Any) -> str:
+    if not isinstance(mode, str) or mode.lower() not in EXTRACT_MODES:
+        raise InvalidInput("extract_mode must be one of %s, got %r" % (", ".join(EXTRACT_MODES), mode), detail_code="bad_extract_mode")
+    return mode.lower()
+
+
+def _shown(url: str) -> str:
+    """A URL for messages: host and path only (queries may hold secrets)."""
+    parts = urlsplit(url)
+    path = parts.path if len(parts.path) <= 80 else parts.path[:77] + "..."
+    return "%s%s" % (parts.netloc.rsplit("@", 1)[-1], path)
+
+
+# -- one fetch ------------------------------------------------------------------------------
+
+
+def fetch_page(
+    url: str,
+    *,
+    transport: HttpTransport,
+    settings: Settings,
+    extract_mode: str = "markdown",
+    max_chars: int = DEFAULT_MAX_CHARS,
+    timeout_ms: Optional[int] = None,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+    allow_private: bool = False,
+    deadline: Optional[Deadline] = None,
+    resolver: Optional[Resolver] = None,
+    trusted_networks: Iterable[str] = (),
+) -> Dict[str, Any]:
+    """Read one page and return the fetch result dict.
+
+    Returns ``{"url", "final_url", "status", "content_type", "extractor", "title",
+    "text", "truncated", "length"}``.
+
+    Args:
+        url: an http(s) URL.
+        transport: the HTTP transport (session, proxy, user agent) to use.
+        settings: timeout default, ``allow_private``, the fetch service / Jina key.
+        extract_mode: ``"markdown"`` or ``"text"``.
+        max_chars: cap on the returned text (``truncated`` tells when it cut).
+        timeout_ms: deadline of the whole call (default ``settings.timeout_ms``).
+        max_bytes: cap on the bytes read from the page (the rest is not read).
+        allow_private: let loopback/private/link-local targets through
+            (``settings.allow_private`` does too).
+        deadline: an outer deadline to respect as well (e.g. a search's).
+        resolver: ``resolver(host, port, timeout_s) -> [ip, ...]``; default: the system's.
+        trusted_networks: networks allowed although not public (e.g. ``"10.1.0.0/16"``).
+
+    Raises:
+        WebSearchError: ``InvalidInput`` (``bad_url``, ``bad_extract_mode``,
+        ``bad_max_chars``, ``bad_max_bytes``, ``bad_timeout``, ``private_address``),
+        ``Timeout``, ``NetworkError``, ``AuthError``, ``WebBlocked``, ``BadGateway``,
+        ``WebParseError`` (``no_content``), ``WebProviderError`` (``http_<status>``,
+        ``redirect_loop``, ``bad_redirect``, ``unsupported_content``).
+    """
+    secrets = settings.secrets()
+    try:
+        mode = _check_mode(extract_mode)
+        max_chars = _positive_int("max_chars", max_chars)
+        max_bytes = _positive_int("max_bytes", max_bytes)
+        timeout = check_timeout_ms(timeout_ms)
+        if not isinstance(allow_private, bool):
+            raise InvalidInput("allow_private must be true or false", detail_code="bad_allow_private")
+        start = check_url(url)
+        if deadline is None:
+            deadline = Deadline(timeout or settings.timeout_ms)
+        else:
+            deadline = deadline.sooner(timeout)
+        guard = AddressGuard(
+            allow_private=allow_private or settings.allow_private, resolver=resolver, trusted_networks=trusted_networks
+        )
+        first = _check_host(guard, start, deadline)
+        service = reader_service(settings)
+        if service is not None and not first.private:
+            secrets.append(service.key or "")
+            served = _via_service(service, start, transport, deadline, mode, max_bytes, secrets)
+            if served is not None:
+                final_url, page = served
+                content_type = "text/markdown" if mode == "markdown" else "text/plain"
+                return _result(url.strip(), final_url, 200, content_type, page, False, max_chars)
+        response, page = _fetch_direct(start, first, guard, transport, deadline, mode, max_bytes)
+        return _result(url.strip(), response.url, response.status, response.content_type, page, response.truncated, max_chars)
+    except WebSearchError as error:
+        raise _redacted(error, secrets)
+
+
+def _via_service(
+    service: ReaderService, url: str, transport: HttpTransport, deadline: Deadline, mode: str, max_bytes: int, secrets: List[str]
+) -> Optional[Tuple[str, PageText]]:
+    """The service's reading of ``url``, or ``None`` (not sendable, or the service failed: logged)."""
+    if carries_credentials(url):
+        logger.debug("not sending %s to %s: the URL carries credentials", _shown(url), service.name)
+        return None
+    try:
+        return read_with_service(service, url, transport=transport, deadline=deadline, mode=mode, max_bytes=max_bytes)
+    except WebSearchError as error:
+        logger.warning(
+            "fetch service %s failed for %s (%s/%s: %s); reading the page directly",
+            service.name, _shown(url), error.code, error.detail_code, redact(error.message, secrets),
+        )
+        return None
+
+
+def _check_host(guard: AddressGuard, url: str, deadline: Deadline) -> ResolvedHost:
+    parts = urlsplit(url)
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    return guard.check(parts.hostname or "", port, deadline, PROVIDER)
+
+
+def _fetch_direct(
+    start: str,
+    first: ResolvedHost,
+    guard: AddressGuard,
+    transport: HttpTransport,
+    deadline: Deadline,
+    mode: str,
+    max_bytes: int,
+) -> Tuple[HttpResponse, PageText]:
+    current, resolved = start, first
+    visited = [start.split("#", 1)[0]]
+    for hop in range(MAX_REDIRECTS + 1):
+        response = _get(current, resolved, transport, deadline, max_bytes)
+        blocked = bot_wall_error(response, PROVIDER)
+        if blocked is not None:
+            raise blocked
+        target = _redirect_target(response)
+        if target is None:
+            break
+        if hop == MAX_REDIRECTS:
+            raise WebProviderError(
+                "%s: more than %d redirects" % (_shown(start), MAX_REDIRECTS), provider=PROVIDER, detail_code="redirect_loop"
+            )
+        try:
+            current = check_url(target)
+        except InvalidInput:
+            raise WebProviderError(
+                "%s redirected to %r, which fetch cannot follow" % (_shown(response.url), target[:100]),
+                provider=PROVIDER,
+                detail_code="bad_redirect",
+            ) from None
+        if current.split("#", 1)[0] in visited:
+            raise WebProviderError(
+                "redirect loop: %s leads back to %s" % (_shown(response.url), _shown(current)),
+                provider=PROVIDER,
+                detail_code="redirect_loop",
+            )
+        visited.append(current.split("#", 1)[0])
+        resolved = _check_host(guard, current, deadline)
+    error = status_error(response, PROVIDER)
+    if error is not None:
+        raise error
+    return response, _extract(response, mode)
+
+
+def _get(url: str, resolved: ResolvedHost, transport: HttpTransport, deadline: Deadline, max_bytes: int) -> HttpResponse:
+    """GET ``url`` over a connection to a checked address (the next one if connecting fails)."""
+    spec = RequestSpec("GET", url, headers={"Accept": _ACCEPT}, allow_redirects=False)
+    failure: Optional[NetworkError] = None
+    for address in resolved.addresses[:_MAX_ADDRESSES]:
+        try:
+            return transport.send(
+                spec,
+                deadline=deadline,
+                provider=PROVIDER,
+                max_bytes=max_bytes,
+                truncate=True,
+                connect_to=address,
+                read_body=_worth_reading,
+            )
+        except NetworkError as error:
+            if error.detail_code not in ("connection_refused", "connection_error") or deadline.expired():
+                raise
+            failure = error
+    assert failure is not None
+    raise failure
+
+
+def _worth_reading(status: int, headers: Mapping[str, str]) -> bool:
+    """False for a successful answer of a content type fetch refuses anyway (a PDF, an image...)."""
+    media = (headers.get("Content-Type") or "").split(";", 1)[0].strip().lower()
+    return not (200 <= status < 300 and media_kind(media) == "other")
+
+
+def _redirect_target(response: HttpResponse) -> Optional[str]:
+    if 300 <= response.status < 400 and response.location:
+        return urljoin(response.url, response.location.strip())
+    return client_redirect(response)
+
+
+def _extract(response: HttpResponse, mode: str) -> PageText:
+    """The page's text; a failure inside the third-party parsers is logged and typed."""
+    try:
+        return page_text(response, mode=mode, provider=PROVIDER)
+    except WebSearchError:
+        raise
+    except Exception as exc:  # a defect in extraction: report it loudly, typed
+        logger.error("extracting %s failed unexpectedly", _shown(response.url), exc_info=True)
+        raise WebProviderError(
+            "internal error while extracting %s: %s" % (_shown(response.url), type(exc).__name__),
+            provider=PROVIDER,
+            detail_code="internal_error",
+        ) from exc
+
+
+def _result(
+    url: str, final_url: str, status: int, content_type: str, page: PageText, truncated: bool, max_chars: int
+) -> Dict[str, Any]:
+    text = page.text
+    if len(text) > max_chars:
+        text, truncated = text[:max_chars], True
+    return {
+        "url": url,
+        "final_url": final_url,
+        "status": status,
+        "content_type": content_type,
+        "extractor": page.extractor,
+        "title": page.title,
+        "text": text,
+        "truncated": truncated,
+        "length": len(text),
+    }
+
+
+def _redacted(error: WebSearchError, secrets: List[str]) -> WebSearchError:
+    if secrets:
+        error.message = redact(error.message, secrets)
+        error.args = (error.message,)
+    return error
+
+
+# -- search(include_content=True) -----------------------------------------------------------
+
+
+def add_page_content(
+    items: List[Dict[str, Any]],
+    *,
+    transport: HttpTransport,
+    settings: Settings,
+    deadline: Deadline,
+    max_content_chars: int = DEFAULT_CONTENT_CHARS,
+    max_workers: int = 4,
+    extract_mode: str = "text",
+    resolver: Optional[Resolver] = None,
+    trusted_networks: Iterable[str] = (),
+) -> List[Dict[str, Any]]:
+    """Fetch every item's page in threads and put its text in ``item["content"]``.
+
+    At most ``max_workers`` pages at once, all within ``deadline``; each text is
+    capped at ``max_content_chars``. Items that already have a non-empty
+    ``content`` are left alone. A failed page leaves ``content`` empty and adds
+    an error entry ``{"type", "message", "retryable", "detail_code", "provider",
+    "url"}`` to the returned list; nothing is raised for a page.
+    ``resolver`` and ``trusted_networks`` are passed to :func:`fetch_page`.
+    """
+    _positive_int("max_content_chars", max_content_chars)
+    todo = [item for item in items if not item.get("content")]
+    for item in todo:
+        item["content"] = ""
+    if not todo:
+        return []
+    pool = ThreadPoolExecutor(max_workers=max(1, min(max_workers, len(todo))), thread_name_prefix="websearch-content")
+    try:
+        futures = [
+            pool.submit(
+                fetch_page,
+                item["url"],
+                transport=transport,
+                settings=settings,
+                extract_mode=extract_mode,
+                max_chars=max_content_chars,
+                max_bytes=settings.max_response_bytes,
+                allow_private=settings.allow_private,
+                deadline=deadline,
+                resolver=resolver,
+                trusted_networks=trusted_networks,
+            )
+            for item in todo
+        ]
+        wait(futures, timeout=max(0.0, deadline.remaining_s()) + _CONTENT_GRACE_S)
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)
+    errors: List[Dict[str, Any]] = []
+    for item, future in zip(todo, futures):
+        try:
+            if future.cancelled() or not future.done():
+                raise Timeout(
+                    "reading %s did not finish within the search's deadline" % _shown(item["url"]),
+                    provider=PROVIDER,
+                    detail_code="deadline_exceeded",
+                )
+            item["content"] = future.result()["text"]
+        except WebSearchError as error:
+            errors.append(dict(error.to_dict(), url=item["url"]))
+        except Exception as exc:  # a defect in fetch: logged loudly, reported typed, never fails the search
+            logger.error("reading %s for include_content failed unexpectedly", _shown(item["url"]), exc_info=exc)
+            entry = WebProviderError(
+                "internal error while reading %s: %s" % (_shown(item["url"]), type(exc).__name__),
+                provider=PROVIDER,
+                detail_code="internal_error",
+            ).to_dict()
+            errors.append(dict(entry, url=item["url"]))
+    return errors

@@ -1,0 +1,129 @@
+"""The optional service-first path of fetch: ask a page-reading service before
+reading the page ourselves (as agent frameworks do with Jina Reader).
+
+Both configurations speak the Jina Reader protocol (documented at
+https://jina.ai/reader; the open-source reader can be self-hosted):
+
+    POST <service URL>            (https://r.jina.ai/ for Jina)
+    Authorization: Bearer <key>   (when a key is set)
+    Accept: application/json
+    Content-Type: application/json
+    X-Return-Format: markdown | text
+    X-Timeout: <seconds>
+    {"url": "<page URL>"}
+
+    -> 200 {"code": 200, "status": 20000,
+            "data": {"title": "...", "url": "<final URL>", "content": "<page text>", ...}}
+
+A URL that carries credentials (user:password@, or key-like query or fragment
+parameters such as ``key``, ``api_key``, ``token``, ``access_token``,
+``password``, ``sig``, ``signature``) is never sent to the service.
+"""
+
+import os
+import re
+from dataclasses import dataclass
+from typing import Optional, Tuple
+from urllib.parse import parse_qsl, urlsplit
+
+from .config import Settings
+from .deadline import Deadline
+from .errors import WebParseError
+from .fetch_content import PageText
+from .http import HttpTransport, RequestSpec, status_error
+
+__all__ = ["ReaderService", "reader_service", "carries_credentials", "read_with_service", "JINA_READER_URL"]
+
+JINA_READER_URL = "https://r.jina.ai/"
+#: Share of the remaining time the service may use; the rest is kept for reading the page directly.
+SERVICE_SHARE = 0.6
+
+_CREDENTIAL_NAME = re.compile(
+    r"(?:key|token|secret|passw(?:or)?d|pwd|signature|credential|jwt)s?$"
+    r"|(?:^|[_\-.])(?:sig|auth|session|sessionid|sid)$",
+    re.I,
+)
+
+
+@dataclass(repr=False)
+class ReaderService:
+    """A configured page-reading service: ``name`` (``fetch_service`` or ``jina``), URL, key."""
+
+    name: str
+    url: str
+    key: Optional[str] = None
+
+    def __repr__(self) -> str:
+        return "ReaderService(name=%r, url=%r, key=%s)" % (self.name, self.url, "***" if self.key else None)
+
+
+def reader_service(settings: Settings) -> Optional[ReaderService]:
+    """The service fetch should try first, or ``None``.
+
+    ``Settings.fetch_service_url`` (``WEB_FETCH_SERVICE_URL``, key
+    ``WEB_FETCH_SERVICE_KEY``) wins; otherwise Jina Reader when a Jina key is set
+    (``Settings.providers["jina"]["api_key"]``, or ``JINA_API_KEY`` for settings
+    read from the environment). ``Settings.endpoints["jina"]`` overrides the Jina URL.
+    """
+    if settings.fetch_service_url:
+        return ReaderService("fetch_service", settings.fetch_service_url, settings.fetch_service_key)
+    key = settings.provider("jina").get("api_key")
+    if not key and settings.from_environment:
+        key = os.environ.get("JINA_API_KEY", "").strip() or None
+    if key:
+        return ReaderService("jina", settings.endpoints.get("jina") or JINA_READER_URL, str(key))
+    return None
+
+
+def carries_credentials(url: str) -> bool:
+    """True when ``url`` holds credentials: userinfo, or a key-like query/fragment parameter."""
+    parts = urlsplit(url)
+    if "@" in parts.netloc:
+        return True
+    for component in (parts.query, parts.fragment):
+        for name, _value in parse_qsl(component, keep_blank_values=True):
+            if _CREDENTIAL_NAME.search(name.strip()):
+                return True
+    return False
+
+
+def read_with_service(
+    service: ReaderService,
+    url: str,
+    *,
+    transport: HttpTransport,
+    deadline: Deadline,
+    mode: str,
+    max_bytes: int,
+) -> Tuple[str, PageText]:
+    """Ask ``service`` for ``url``; return ``(final_url, PageText)``.
+
+    Raises any ``WebSearchError`` (the caller falls back to reading the page).
+    """
+    budget = deadline.sooner(max(1.0, deadline.remaining_ms() * SERVICE_SHARE))
+    headers = {
+        "Accept": "application/json",
+        "X-Return-Format": mode,
+        "X-Timeout": str(max(1, int(budget.remaining_s()))),
+    }
+    if service.key:
+        headers["Authorization"] = "Bearer %s" % service.key
+    spec = RequestSpec("POST", service.url, json={"url": url}, headers=headers)
+    response = transport.send(spec, deadline=budget, provider=service.name, max_bytes=max_bytes, secrets=[service.key])
+    error = status_error(response, service.name)
+    if error is not None:
+        raise error
+    try:
+        body = response.json()
+    except ValueError:
+        raise WebParseError("%s did not answer with JSON" % service.name, provider=service.name, detail_code="not_json") from None
+    data = body.get("data") if isinstance(body, dict) else None
+    content = data.get("content") if isinstance(data, dict) else None
+    if not isinstance(content, str):
+        raise WebParseError("%s answered without data.content" % service.name, provider=service.name, detail_code="unexpected_shape")
+    if not content.strip():
+        raise WebParseError("%s returned no text for the page" % service.name, provider=service.name, detail_code="no_content")
+    title = data.get("title") if isinstance(data.get("title"), str) else ""
+    reported = data.get("url")
+    final_url = reported if isinstance(reported, str) and reported.startswith(("http://", "https://")) else url
+    return final_url, PageText(title.strip(), content.strip(), service.name)

@@ -1,0 +1,337 @@
+"""The address guard of fetch: which hosts a page may be read from, and connections
+pinned to the address that was checked.
+
+Before every hop fetch resolves the host once (:class:`AddressGuard`), refuses
+loopback, private, link-local, unspecified, multicast, reserved and otherwise
+non-public addresses (IPv4 and IPv6, IPv4-mapped/6to4/NAT64 forms included), and
+then connects to exactly that address (:class:`PinnedAdapter`), so a second DNS
+answer cannot differ from the one that was checked (DNS rebinding).
+
+Host names made only of numbers are read the way ``inet_aton`` and browsers read
+them (``2130706433``, ``0x7f.1``, ``0177.0.0.1`` are all 127.0.0.1).
+"""
+
+import ipaddress
+import socket
+import threading
+from dataclasses import dataclass
+from typing import Callable, Dict, Iterable, List, Optional, Sequence, Union
+from urllib.parse import urlsplit
+
+from requests.adapters import HTTPAdapter
+from requests.utils import select_proxy
+
+from .deadline import Deadline
+from .errors import InvalidInput, NetworkError, Timeout
+
+__all__ = [
+    "Address",
+    "Resolver",
+    "ResolvedHost",
+    "AddressGuard",
+    "PinnedAdapter",
+    "PIN_ATTRIBUTE",
+    "numeric_ipv4",
+    "literal_address",
+    "forbidden_reason",
+    "system_resolver",
+    "static_resolver",
+]
+
+Address = Union[ipaddress.IPv4Address, ipaddress.IPv6Address]
+
+#: ``resolver(host, port, timeout_s) -> [ip, ...]``; raises ``OSError`` (e.g.
+#: ``socket.gaierror``) when the name does not resolve, ``TimeoutError`` when it took too long.
+Resolver = Callable[[str, int, float], Sequence[str]]
+
+#: Attribute set on a ``requests.PreparedRequest`` to pin its connection to an address.
+PIN_ATTRIBUTE = "websearch_sync_connect_to"
+
+_MAX_DNS_S = 10.0
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")
+
+
+# -- reading host names ---------------------------------------------------------------------
+
+
+def _ipv4_part(part: str) -> Optional[int]:
+    """One dot-separated part as inet_aton reads it (hex ``0x..``, octal ``0..``, decimal)."""
+    if part[:2] in ("0x", "0X"):
+        digits = part[2:]
+        if digits == "":
+            return 0
+        return int(digits, 16) if all(c in "0123456789abcdefABCDEF" for c in digits) else None
+    if not part.isascii() or not part.isdigit():
+        return None
+    if len(part) > 1 and part.startswith("0"):
+        return int(part, 8) if all(c in "01234567" for c in part) else None
+    return int(part)
+
+
+def numeric_ipv4(host: str) -> Optional[ipaddress.IPv4Address]:
+    """The IPv4 address a host name made only of numbers stands for, else ``None``.
+
+    Follows ``inet_aton`` / the WHATWG URL standard: one to four parts, each
+    decimal, octal (leading ``0``) or hex (``0x``); the last part fills the
+    remaining bytes (``127.1`` = 127.0.0.1, ``2130706433`` = 127.0.0.1). A
+    trailing dot is ignored. Raises ``InvalidInput(bad_url)`` for a numeric host
+    that is out of range (``1.2.3.256``), which browsers reject too.
+    """
+    parts = host.split(".")
+    if len(parts) > 1 and parts[-1] == "":
+        parts.pop()
+    if not parts or len(parts) > 4 or any(p == "" for p in parts):
+        return None
+    numbers = [_ipv4_part(p) for p in parts]
+    if any(n is None for n in numbers):
+        return None
+    values: List[int] = [n for n in numbers if n is not None]
+    if any(n > 255 for n in values[:-1]) or values[-1] >= 256 ** (5 - len(values)):
+        raise InvalidInput("%r is not a valid IPv4 address" % host, detail_code="bad_url")
+    total = values[-1]
+    for index, number in enumerate(values[:-1]):
+        total += number << (8 * (3 - index))
+    return ipaddress.IPv4Address(total)
+
+
+def literal_address(host: str) -> Optional[Address]:
+    """The address a URL host names literally (IPv6, dotted or numeric IPv4), else ``None``."""
+    host = host.strip("[]")
+    if ":" in host:
+        try:
+            return ipaddress.IPv6Address(host.split("%", 1)[0])
+        except ValueError:
+            raise InvalidInput("%r is not a valid IPv6 address" % host, detail_code="bad_url") from None
+    return numeric_ipv4(host)
+
+
+# -- judging addresses ----------------------------------------------------------------------
+
+
+def forbidden_reason(address: Address) -> Optional[str]:
+    """Why ``address`` must not be fetched from (``"loopback"``, ``"private"`` ...), or ``None``.
+
+    IPv6 forms that embed an IPv4 address (IPv4-mapped ``::ffff:a.b.c.d``, 6to4
+    ``2002::/16``, NAT64 ``64:ff9b::/96``) are judged by the embedded address.
+    """
+    if isinstance(address, ipaddress.IPv6Address):
+        embedded = address.ipv4_mapped or address.sixtofour
+        if embedded is None and address in _NAT64:
+            embedded = ipaddress.IPv4Address(int(address) & 0xFFFFFFFF)
+        if embedded is not None:
+            inner = forbidden_reason(embedded)
+            return "%s (embedded IPv4 %s)" % (inner, embedded) if inner else None
+        if address.is_site_local:
+            return "site-local"
+    for attribute, reason in (
+        ("is_loopback", "loopback"),
+        ("is_unspecified", "unspecified"),
+        ("is_link_local", "link-local"),
+        ("is_multicast", "multicast"),
+        ("is_reserved", "reserved"),
+        ("is_private", "private"),
+    ):
+        if getattr(address, attribute):
+            return reason
+    if not address.is_global:
+        return "not publicly routable"
+    return None
+
+
+# -- resolving ------------------------------------------------------------------------------
+
+
+def system_resolver(host: str, port: int, timeout_s: float) -> List[str]:
+    """Resolve with the operating system (``getaddrinfo``), giving up after ``timeout_s``.
+
+    ``getaddrinfo`` cannot be interrupted, so it runs in a daemon thread that is
+    abandoned (and finishes on its own) when the time is up.
+    """
+    outcome: dict = {}
+
+    def run() -> None:
+        try:
+            outcome["infos"] = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        except Exception as exc:  # carried to the calling thread and re-raised there
+            outcome["error"] = exc
+
+    thread = threading.Thread(target=run, name="websearch-dns", daemon=True)
+    thread.start()
+    thread.join(max(0.0, timeout_s))
+    if thread.is_alive():
+        raise TimeoutError("resolving %s took longer than %.1f s" % (host, timeout_s))
+    if "error" in outcome:
+        raise outcome["error"]
+    addresses: List[str] = []
+    for info in outcome["infos"]:
+        address = str(info[4][0])
+        if address not in addresses:
+            addresses.append(address)
+    return addresses
+
+
+def static_resolver(table: Dict[str, Union[str, Sequence[str]]]) -> Resolver:
+    """A resolver answering from ``table`` (``{"name": "10.0.0.1"}`` or ``{"name": [...]}``).
+
+    Unknown names fail like a DNS miss. Meant for tests and for pinning names
+    to known addresses.
+    """
+    lookup = {name.lower(): ([value] if isinstance(value, str) else list(value)) for name, value in table.items()}
+
+    def resolve(host: str, port: int, timeout_s: float) -> List[str]:
+        try:
+            return list(lookup[host.lower().rstrip(".")])
+        except KeyError:
+            raise socket.gaierror(socket.EAI_NONAME, "unknown name %s" % host) from None
+
+    return resolve
+
+
+@dataclass
+class ResolvedHost:
+    """A host checked by :class:`AddressGuard`: its addresses, in connection order."""
+
+    host: str
+    addresses: List[str]
+    private: bool = False
+
+
+class AddressGuard:
+    """Resolves a host once and refuses non-public targets.
+
+    Args:
+        allow_private: let private/loopback/link-local targets through (trusted
+            local use and tests); they are still resolved once and pinned.
+        resolver: ``resolver(host, port, timeout_s) -> [ip, ...]``; default the
+            operating system's (bounded by the deadline).
+        trusted_networks: networks (``"10.1.2.0/24"``) allowed although not public.
+    """
+
+    def __init__(
+        self,
+        *,
+        allow_private: bool = False,
+        resolver: Optional[Resolver] = None,
+        trusted_networks: Iterable[str] = (),
+    ) -> None:
+        self.allow_private = allow_private
+        self.resolver = resolver or system_resolver
+        self.trusted = [ipaddress.ip_network(n, strict=False) for n in trusted_networks]
+
+    def check(self, host: str, port: int, deadline: Deadline, provider: Optional[str] = None) -> ResolvedHost:
+        """Resolve ``host`` and return its addresses, or raise.
+
+        Raises ``InvalidInput(private_address)`` when any address is not public
+        (unless allowed), ``NetworkError(dns_error)`` when the name does not
+        resolve, ``Timeout(deadline_exceeded)`` when resolving outlasts the deadline.
+        """
+        literal = literal_address(host)
+        addresses = [str(literal)] if literal is not None else self._resolve(host, port, deadline, provider)
+        private = False
+        for text in addresses:
+            try:
+                address = ipaddress.ip_address(text.split("%", 1)[0])
+            except ValueError:
+                raise NetworkError(
+                    "the resolver returned %r for %s, which is not an IP address" % (text, host),
+                    provider=provider,
+                    detail_code="dns_error",
+                ) from None
+            reason = forbidden_reason(address)
+            if reason is None or any(address in network for network in self.trusted):
+                continue
+            if not self.allow_private:
+                what = "it resolves to %s" % address if literal is None else "that is %s" % address
+                raise InvalidInput(
+                    "refusing to fetch from %s: %s, a %s address; pass allow_private=True "
+                    "(or set WEB_FETCH_ALLOW_PRIVATE=1) only for trusted local use" % (host, what, reason),
+                    provider=provider,
+                    detail_code="private_address",
+                )
+            private = True
+        return ResolvedHost(host=host, addresses=addresses, private=private)
+
+    def _resolve(self, host: str, port: int, deadline: Deadline, provider: Optional[str]) -> List[str]:
+        remaining = deadline.remaining_s()
+        if remaining <= 0:
+            raise Timeout("no time left to resolve %s" % host, provider=provider, detail_code="deadline_exceeded")
+        limit = min(remaining, _MAX_DNS_S)
+        try:
+            addresses = list(self.resolver(host, port, limit))
+        except TimeoutError:
+            if limit < _MAX_DNS_S:
+                raise Timeout(
+                    "resolving %s did not finish within the %.0f ms deadline" % (host, deadline.timeout_ms),
+                    provider=provider,
+                    detail_code="deadline_exceeded",
+                ) from None
+            raise Timeout("resolving %s took longer than %.0f s" % (host, _MAX_DNS_S), provider=provider, detail_code="dns_timeout") from None
+        except (OSError, UnicodeError) as exc:
+            raise NetworkError("could not resolve the host name %s (%s)" % (host, exc), provider=provider, detail_code="dns_error") from None
+        if not addresses:
+            raise NetworkError("the host name %s has no address" % host, provider=provider, detail_code="dns_error")
+        return addresses
+
+
+# -- connecting to the checked address ------------------------------------------------------
+
+
+def host_header(url: str) -> str:
+    """The ``Host`` header value for ``url`` (IPv6 in brackets, port only when not the default)."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if ":" in host:
+        host = "[%s]" % host
+    default = 443 if parts.scheme == "https" else 80
+    return host if parts.port in (None, default) else "%s:%d" % (host, parts.port)
+
+
+class PinnedAdapter(HTTPAdapter):
+    """A ``requests`` adapter that connects a request to a pre-checked address.
+
+    A request carrying the attribute :data:`PIN_ATTRIBUTE` (an IP address) is
+    sent over a connection to that address, while the ``Host`` header, TLS SNI
+    and certificate verification use the URL's host name. Requests without it
+    behave exactly as with ``HTTPAdapter``. When a proxy applies to the URL the
+    proxy connects by name (the address cannot be pinned through it).
+    """
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self._local = threading.local()
+
+    def send(self, request, stream=False, timeout=None, verify=True, cert=None, proxies=None):  # type: ignore[override]
+        """Send ``request``, over a connection pinned to its address when it has one."""
+        pin = getattr(request, PIN_ATTRIBUTE, None)
+        if pin and not select_proxy(request.url, proxies or {}):
+            request.headers["Host"] = host_header(request.url)
+            self._local.pin = pin
+        try:
+            return super().send(request, stream=stream, timeout=timeout, verify=verify, cert=cert, proxies=proxies)
+        finally:
+            self._local.pin = None
+
+    def get_connection_with_tls_context(self, request, verify, proxies=None, cert=None):  # type: ignore[override]
+        """requests >= 2.32: the pool for the pinned address (or the normal one)."""
+        pin = getattr(self._local, "pin", None)
+        if pin is None:
+            return super().get_connection_with_tls_context(request, verify, proxies=proxies, cert=cert)
+        host_params, pool_kwargs = self.build_connection_pool_key_attributes(request, verify, cert)
+        return self._pinned_pool(host_params, pool_kwargs, pin)
+
+    def get_connection(self, url, proxies=None):  # type: ignore[override]
+        """requests < 2.32: the pool for the pinned address (or the normal one)."""
+        pin = getattr(self._local, "pin", None)
+        if pin is None:
+            return super().get_connection(url, proxies)
+        parts = urlsplit(url)
+        port = parts.port or (443 if parts.scheme == "https" else 80)
+        return self._pinned_pool({"scheme": parts.scheme, "host": parts.hostname, "port": port}, {}, pin)
+
+    def _pinned_pool(self, host_params: dict, pool_kwargs: dict, pin: str):
+        pool_kwargs = dict(pool_kwargs)
+        if host_params["scheme"] == "https":
+            pool_kwargs["server_hostname"] = host_params["host"]
+        return self.poolmanager.connection_from_host(
+            host=pin, port=host_params["port"], scheme=host_params["scheme"], pool_kwargs=pool_kwargs
+        )

@@ -10,8 +10,7 @@ from typing import Any, Dict, Iterable, Optional, Union
 from .backends.registry import backend_names
 from .client import SearchClient
 from .config import Settings
-from .fetch import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, fetch_page
-from .http import HttpTransport
+from .fetch import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS
 
 __all__ = ["search", "fetch", "backend_names"]
 
@@ -62,20 +61,12 @@ def fetch(
         WebSearchError: a subclass named by the error code; nothing else
         (except ``TypeError`` for a wrong keyword argument or ``settings`` type).
     """
-    if settings is not None and not isinstance(settings, Settings):
-        raise TypeError("settings must be a websearch_sync.Settings, got %s" % type(settings).__name__)
-    settings = settings if settings is not None else Settings.from_env()
-    transport = HttpTransport(proxy=settings.proxy, user_agent=settings.user_agent)
-    try:
-        return fetch_page(
+    with SearchClient(settings=settings, cache_ttl_s=0) as client:
+        return client.fetch(
             url,
-            transport=transport,
-            settings=settings,
             extract_mode=extract_mode,
             max_chars=max_chars,
             timeout_ms=timeout_ms,
             max_bytes=max_bytes,
             allow_private=allow_private,
         )
-    finally:
-        transport.close()

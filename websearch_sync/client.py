@@ -13,6 +13,7 @@ import time
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 
 import requests
+from urllib.parse import urlsplit, urlunsplit
 
 from .backends import registry
 from .backends.base import Backend
@@ -21,6 +22,7 @@ from .config import Settings
 from .cooldown import Cooldowns
 from .deadline import Deadline
 from .errors import InvalidInput, Timeout, WebBlocked, WebProviderError, WebSearchError, redact
+from .fetch import DEFAULT_CONTENT_CHARS, DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, add_page_content, fetch_page
 from .fusion import fuse
 from .http import HttpTransport
 from .models import ParseResult, SearchParams
@@ -224,6 +226,17 @@ class SearchClient:
                 response, cacheable = self._merge(backends, params, timeout, budget, retries, state)
             else:
                 response, cacheable = self._fallback(backends, params, timeout, budget, retries, state)
+            if params.include_content:
+                page_errors = add_page_content(
+                    response["items"],
+                    transport=self._transport,
+                    settings=self.settings,
+                    deadline=budget,
+                    max_content_chars=params.options.get("max_content_chars", DEFAULT_CONTENT_CHARS),
+                )
+                if page_errors:
+                    response.setdefault("errors", []).extend(page_errors)
+                    cacheable = False
             response["provider_meta"]["latency_ms"] = int(round((time.monotonic() - started) * 1000))
             response["provider_meta"]["attempts"] = state.attempts
             if key is not None and cacheable:
@@ -231,6 +244,45 @@ class SearchClient:
             return response
         except WebSearchError as error:
             raise self._redacted(error)
+
+    # -- reading pages --------------------------------------------------------------------
+
+    def fetch(
+        self,
+        url: str,
+        *,
+        extract_mode: str = "markdown",
+        max_chars: int = DEFAULT_MAX_CHARS,
+        timeout_ms: Optional[int] = None,
+        max_bytes: int = DEFAULT_MAX_BYTES,
+        allow_private: bool = False,
+        cache_ttl_s: Optional[float] = None,
+    ) -> Dict[str, Any]:
+        """Read one web page with this client's session (see :func:`websearch_sync.fetch`).
+
+        Successful results are cached like searches, keyed by the normalised URL
+        and the fetch parameters (``cache_ttl_s=0`` bypasses the cache); a cached
+        result is a copy.
+        """
+        ttl = _check_number("cache_ttl_s", cache_ttl_s, 0) if cache_ttl_s is not None else self.cache_ttl_s
+        key = ("fetch", _page_key(url), extract_mode, max_chars, max_bytes, bool(allow_private)) if ttl > 0 else None
+        if key is not None:
+            hit = self._cache_get(key)
+            if hit is not None:
+                return hit
+        result = fetch_page(
+            url,
+            transport=self._transport,
+            settings=self.settings,
+            extract_mode=extract_mode,
+            max_chars=max_chars,
+            timeout_ms=timeout_ms,
+            max_bytes=max_bytes,
+            allow_private=allow_private,
+        )
+        if key is not None:
+            self._cache_set(key, result, ttl)
+        return result
 
     # -- strategies -----------------------------------------------------------------------
 
@@ -407,6 +459,17 @@ class SearchClient:
             item.message = redact(item.message, secrets)
             item.args = (item.message,)
         return error
+
+
+def _page_key(url: Any) -> Any:
+    """A URL with the cosmetic differences removed (case of scheme/host, fragment), for fetch cache keys."""
+    if not isinstance(url, str):
+        return repr(url)
+    try:
+        parts = urlsplit(url.strip())
+        return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), parts.path or "/", parts.query, ""))
+    except ValueError:
+        return url
 
 
 def _frozen(value: Any) -> Any:

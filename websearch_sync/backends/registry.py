@@ -3,7 +3,9 @@
 from typing import Dict, List, Type
 
 from ..errors import InvalidInput
+from .baidu import BaiduHtml
 from .base import Backend
+from .ddg import DuckDuckGoHtml, DuckDuckGoLite
 from .stub import Stub
 
 __all__ = ["backend_names", "backend_class", "register", "unregister", "DEFAULT_BACKEND"]
@@ -42,5 +44,5 @@ def backend_class(name: str) -> Type[Backend]:
         ) from None
 
 
-for _cls in (Stub,):
+for _cls in (Stub, DuckDuckGoHtml, DuckDuckGoLite, BaiduHtml):
     register(_cls)

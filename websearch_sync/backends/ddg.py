@@ -1,0 +1,224 @@
+"""``ddg_html`` and ``ddg_lite``: DuckDuckGo's server-rendered HTML and Lite pages.
+
+Both POST a form (``q``, plus ``kl`` region, ``df`` time range, ``kp`` safe search)
+and read a page. Either endpoint may answer with either template, so one parser
+reads both: HTML (``div.result`` blocks with ``a.result__a``) and Lite (table rows
+with ``a.result-link`` and ``td.result-snippet``). Links come direct, as
+``//duckduckgo.com/l/?uddg=<target>`` or as ``/l/?kh=-1&uddg=<target>``; the
+``uddg`` parameter is decoded exactly once. Ads (``result--ad``,
+``result-sponsored``, ``duckduckgo.com/y.js`` links) are dropped. The "anomaly"
+bot challenge is recognised from the body whatever the status.
+"""
+
+import re
+from typing import Any, Dict, List, Optional, Tuple
+from urllib.parse import unquote, urlsplit
+
+from ..errors import WebBlocked, WebParseError, WebSearchError
+from ..http import HttpResponse, RequestSpec
+from ..models import ParseResult, SearchParams
+from .base import Backend
+from .html_parsing import has_class, iso_datetime, parse_fragment, region, text_of
+
+__all__ = ["DuckDuckGoHtml", "DuckDuckGoLite", "decode_ddg_href", "parse_ddg_page", "is_ddg_challenge"]
+
+_TIME_RANGES = {"day": "d", "week": "w", "month": "m", "year": "y"}
+_SAFE_SEARCH = {"strict": "1", "moderate": "-1", "off": "-2"}
+# Structural markers of the anomaly page (quotes included: a query echoed in a
+# results page is HTML-escaped and cannot produce them).
+_CHALLENGE_MARKERS = ('class="anomaly-modal', 'action="//duckduckgo.com/anomaly.js', "action='//duckduckgo.com/anomaly.js")
+_NO_RESULTS_MARKERS = ('class="no-results"', "result--no-result", "No more results.", "No results.")
+_HTML_START = ('id="links"', "id='links'")
+_HTML_END = ('class="nav-link"', 'id="bottom_spacing2"')
+_LITE_MARKERS = ("class='result-link'", 'class="result-link"')
+
+
+def decode_ddg_href(href: str) -> str:
+    """The target of a DuckDuckGo result link.
+
+    Direct links are returned as they are; ``//duckduckgo.com/l/?uddg=...`` and
+    relative ``/l/?kh=-1&uddg=...`` redirect links give their ``uddg`` parameter,
+    percent-decoded exactly once (a second decoding would corrupt targets that
+    contain ``%2B``, ``%26`` or ``%25``).
+    """
+    href = (href or "").strip()
+    if href.startswith("//"):
+        href = "https:" + href
+    elif href.startswith("/"):
+        href = "https://duckduckgo.com" + href
+    parts = urlsplit(href)
+    host = (parts.hostname or "").lower()
+    if (host == "duckduckgo.com" or host.endswith(".duckduckgo.com")) and parts.path.rstrip("/") == "/l":
+        for pair in parts.query.split("&"):
+            key, _, value = pair.partition("=")
+            if key == "uddg" and value:
+                return unquote(value)
+    return href
+
+
+def _is_ad(url: str) -> bool:
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    return (host == "duckduckgo.com" or host.endswith(".duckduckgo.com")) and parts.path == "/y.js"
+
+
+def _is_eof(title: str, url: str) -> bool:
+    """DDG's fake result on a zero-result page: "EOF", linking to a Google search."""
+    return title.strip() == "EOF" and "google.com/search" in url
+
+
+def is_ddg_challenge(text: str) -> bool:
+    """True when ``text`` is DuckDuckGo's anomaly (bot challenge) page."""
+    return any(marker in text for marker in _CHALLENGE_MARKERS)
+
+
+def _parse_html_template(markup: str) -> Tuple[List[Dict[str, Any]], bool]:
+    soup = parse_fragment(markup)
+    items: List[Dict[str, Any]] = []
+    eof = False
+    for block in soup.find_all("div", class_="result"):
+        if has_class(block, "result--ad") or has_class(block, "result--no-result"):
+            continue
+        link = block.find("a", class_="result__a")
+        if link is None or not link.get("href"):
+            continue
+        url, title = decode_ddg_href(link["href"]), text_of(link)
+        if _is_ad(url):
+            continue
+        if _is_eof(title, url):
+            eof = True
+            continue
+        item = {"title": title, "url": url, "snippet": text_of(block.find(class_="result__snippet"))}
+        extras = block.find(class_="result__extras__url")
+        published = iso_datetime(text_of(extras)) if extras is not None else None
+        if published:
+            item["published_at"] = published
+        items.append(item)
+    return items, eof
+
+
+def _parse_lite_template(markup: str) -> Tuple[List[Dict[str, Any]], bool]:
+    soup = parse_fragment(markup)
+    items: List[Dict[str, Any]] = []
+    eof = False
+    current: Optional[Dict[str, Any]] = None
+    for row in soup.find_all("tr"):
+        link = row.find("a", class_="result-link")
+        if link is not None:
+            current = None
+            url, title = decode_ddg_href(link.get("href") or ""), text_of(link)
+            if has_class(row, "result-sponsored") or link.find_parent(class_="result-sponsored") or _is_ad(url):
+                continue
+            if _is_eof(title, url):
+                eof = True
+                continue
+            current = {"title": title, "url": url, "snippet": ""}
+            items.append(current)
+        elif current is not None:
+            snippet = row.find("td", class_="result-snippet")
+            if snippet is not None:
+                current["snippet"] = text_of(snippet)
+            stamp = row.find("span", class_="timestamp")
+            published = iso_datetime(text_of(stamp)) if stamp is not None else None
+            if published:
+                current["published_at"] = published
+    return items, eof
+
+
+def _lite_region(text: str) -> Optional[str]:
+    first = min((i for i in (text.find(m) for m in _LITE_MARKERS) if i >= 0), default=-1)
+    if first < 0:
+        return None
+    last = max(text.rfind(m) for m in _LITE_MARKERS)
+    begin = text.rfind("<table", 0, first)
+    end = text.find("</table>", last)
+    return text[max(begin, 0) : end if end >= 0 else len(text)]
+
+
+def parse_ddg_page(text: str, provider: str) -> List[Dict[str, Any]]:
+    """Raw items of a DuckDuckGo HTML or Lite results page (pure).
+
+    Returns ``[]`` for a page that says there are no (more) results (including
+    DDG's fake "EOF" result); raises ``WebParseError`` for a page with neither
+    results nor such a notice.
+    """
+    markup = region(text, _HTML_START, _HTML_END)
+    if markup is not None:
+        items, eof = _parse_html_template(markup)
+    else:
+        markup = _lite_region(text)
+        items, eof = _parse_lite_template(markup) if markup is not None else ([], False)
+    if items or eof or any(marker in text for marker in _NO_RESULTS_MARKERS):
+        return items
+    raise WebParseError(
+        "%s answered with a page that has neither results nor a no-results notice" % provider,
+        provider=provider,
+        detail_code="unexpected_shape",
+    )
+
+
+def ddg_region(locale: Optional[str]) -> Optional[str]:
+    """DDG's ``kl`` region for a locale: ``en-US`` -> ``us-en`` (``None`` without a country)."""
+    if not locale:
+        return None
+    parts = re.split(r"[-_]", locale)
+    if len(parts) < 2:
+        return None
+    return "%s-%s" % (parts[-1].lower(), parts[0].lower())
+
+
+class _DuckDuckGo(Backend):
+    """What both DuckDuckGo endpoints share: the form, the headers, the challenge, the parser."""
+
+    kind = "html"
+    max_query_chars = 500  # DDG refuses queries of 500+ characters
+
+    def build_request(self, params: SearchParams) -> RequestSpec:
+        """POST the search form, with the headers a browser on DDG's own page sends."""
+        form = {"q": params.full_query}
+        region_code = ddg_region(params.locale)
+        if region_code:
+            form["kl"] = region_code
+        if params.time_range:
+            form["df"] = _TIME_RANGES[params.time_range]
+        if params.safe_search:
+            form["kp"] = _SAFE_SEARCH[params.safe_search]
+        url = self.endpoint_url()
+        parts = urlsplit(url)
+        headers = {
+            "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
+            "Accept-Language": "en-US,en;q=0.9",
+            "Referer": "%s://%s/" % (parts.scheme, parts.netloc),
+        }
+        return RequestSpec("POST", url, data=form, headers=headers)
+
+    def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
+        """The anomaly page is a block, whether served with 200, 202 or 403."""
+        if is_ddg_challenge(response.text):
+            return WebBlocked(
+                "DuckDuckGo answered with its bot challenge (HTTP %d)" % response.status,
+                provider=self.name,
+                detail_code="captcha_required",
+                status=response.status,
+            )
+        return None
+
+    def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
+        """Items of the HTML or Lite page."""
+        return ParseResult(items=parse_ddg_page(response.text, self.name))
+
+
+class DuckDuckGoHtml(_DuckDuckGo):
+    """DuckDuckGo's HTML endpoint (``html.duckduckgo.com/html/``)."""
+
+    name = "ddg_html"
+    summary = "DuckDuckGo HTML endpoint, no key; decodes uddg links, drops ads"
+    default_endpoint = "https://html.duckduckgo.com/html/"
+
+
+class DuckDuckGoLite(_DuckDuckGo):
+    """DuckDuckGo's Lite endpoint (``lite.duckduckgo.com/lite/``)."""
+
+    name = "ddg_lite"
+    summary = "DuckDuckGo Lite endpoint, no key; same rules as ddg_html"
+    default_endpoint = "https://lite.duckduckgo.com/lite/"

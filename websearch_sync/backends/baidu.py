@@ -32,7 +32,7 @@ from ..http import HttpResponse, HttpTransport, RequestSpec
 from ..models import ParseResult, SearchParams
 from ..normalize import clean_url
 from .base import Backend
-from .html_parsing import find_class_prefix, has_class, parse_fragment, region, text_of
+from .html_parsing import classes, elements, has_class, parse_fragment, region, text_of
 
 __all__ = ["BaiduHtml", "parse_baidu_page", "is_baidu_challenge", "is_baidu_link", "link_target"]
 
@@ -41,7 +41,7 @@ logger = logging.getLogger("websearch_sync")
 _REGION_START = ('id="content_left"', "id='content_left'")
 _REGION_END = ('id="rs"', 'id="page"', 'id="foot"')
 _SNIPPET_PREFIXES = ("content-right_", "summary-text_")
-_DATE_PREFIX_CLASSES = ["newTimeFactor_before_abs"]  # 2020: date inside c-abstract
+_DATE_PREFIX_CLASS = "newTimeFactor_before_abs"  # 2020: the date inside c-abstract
 _NO_RESULTS = ('class="nors"', "抱歉没有找到与", "抱歉，没有找到与", "没有找到与您查询的")
 _CHALLENGE = re.compile(r"<title>\s*百度安全验证\s*</title>|/static/captcha/|mkdjump", re.I)
 _TOOLS_URL = re.compile(r"""['"]?url['"]?\s*:\s*(['"])(.*?)\1""", re.S)
@@ -67,10 +67,9 @@ def is_baidu_challenge(text: str) -> bool:
     return _CHALLENGE.search(text[:8192]) is not None
 
 
-def _source(container: Tag) -> Optional[str]:
+def _source(container: Tag, tools: Optional[Tag]) -> Optional[str]:
     """The real target a result block names (``mu``, else ``data-tools``), if http(s)."""
     candidates = [container.get("mu")]
-    tools = container.find(attrs={"data-tools": True})
     if tools is not None:
         match = _TOOLS_URL.search(tools["data-tools"])
         candidates.append(match.group(2) if match else None)
@@ -81,13 +80,36 @@ def _source(container: Tag) -> Optional[str]:
     return None
 
 
-def _snippet(container: Tag) -> str:
-    node = container.find(class_="c-abstract") or find_class_prefix(container, _SNIPPET_PREFIXES)
+def _snippet(node: Optional[Tag]) -> str:
     if node is None:
         return ""
-    for noise in node.find_all(class_=_DATE_PREFIX_CLASSES):
+    for noise in [tag for tag in elements(node) if _DATE_PREFIX_CLASS in classes(tag)]:
         noise.decompose()
     return text_of(node)
+
+
+def _item(container: Tag) -> Optional[Dict[str, Any]]:
+    """The item of one ``c-container`` block, or ``None`` when it has no title link."""
+    heading = abstract = styled = tools = None
+    for tag in elements(container):
+        if heading is None and tag.name == "h3":
+            heading = tag
+        if tools is None and "data-tools" in tag.attrs:
+            tools = tag
+        for name in classes(tag):
+            if abstract is None and name == "c-abstract":
+                abstract = tag
+            elif styled is None and name.startswith(_SNIPPET_PREFIXES):
+                styled = tag
+    link = next((tag for tag in elements(heading) if tag.name == "a" and "href" in tag.attrs), None) if heading else None
+    title = text_of(link)
+    if link is None or not link["href"].strip() or not title:
+        return None
+    item = {"title": title, "url": link["href"].strip(), "snippet": _snippet(abstract or styled)}
+    source = _source(container, tools)
+    if source:
+        item["source"] = source
+    return item
 
 
 def parse_baidu_page(text: str, provider: str) -> List[Dict[str, Any]]:
@@ -97,21 +119,9 @@ def parse_baidu_page(text: str, provider: str) -> List[Dict[str, Any]]:
     page with neither result blocks nor such a notice.
     """
     markup = region(text, _REGION_START, _REGION_END)
-    items: List[Dict[str, Any]] = []
     content = parse_fragment(markup).find(id="content_left") if markup is not None else None
-    for container in content.find_all("div", recursive=False) if content is not None else ():
-        if not has_class(container, "c-container"):
-            continue
-        heading = container.find("h3")
-        link = heading.find("a", href=True) if heading is not None else None
-        title = text_of(link)
-        if link is None or not link["href"].strip() or not title:
-            continue
-        item = {"title": title, "url": link["href"].strip(), "snippet": _snippet(container)}
-        source = _source(container)
-        if source:
-            item["source"] = source
-        items.append(item)
+    blocks = [child for child in content.children if isinstance(child, Tag) and has_class(child, "c-container")] if content else []
+    items = [item for item in map(_item, blocks) if item is not None]
     if items or any(marker in text for marker in _NO_RESULTS):
         return items
     raise WebParseError(

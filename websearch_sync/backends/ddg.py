@@ -14,11 +14,13 @@ import re
 from typing import Any, Dict, List, Optional, Tuple
 from urllib.parse import unquote, urlsplit
 
+from bs4 import Tag
+
 from ..errors import WebBlocked, WebParseError, WebSearchError
 from ..http import HttpResponse, RequestSpec
 from ..models import ParseResult, SearchParams
 from .base import Backend
-from .html_parsing import has_class, iso_datetime, parse_fragment, region, text_of
+from .html_parsing import classes, elements, has_class, iso_datetime, parse_fragment, region, text_of
 
 __all__ = ["DuckDuckGoHtml", "DuckDuckGoLite", "decode_ddg_href", "parse_ddg_page", "is_ddg_challenge"]
 
@@ -30,6 +32,7 @@ _CHALLENGE_MARKERS = ('class="anomaly-modal', 'action="//duckduckgo.com/anomaly.
 _NO_RESULTS_MARKERS = ('class="no-results"', "result--no-result", "No more results.", "No results.")
 _HTML_START = ('id="links"', "id='links'")
 _HTML_END = ('class="nav-link"', 'id="bottom_spacing2"')
+_HTML_FIELDS = ("result__a", "result__snippet", "result__extras__url")
 _LITE_MARKERS = ("class='result-link'", 'class="result-link"')
 
 
@@ -72,56 +75,72 @@ def is_ddg_challenge(text: str) -> bool:
     return any(marker in text for marker in _CHALLENGE_MARKERS)
 
 
+def _result(title_link: Tag, snippet: Optional[Tag], stamp: Optional[Tag]) -> Dict[str, Any]:
+    item = {"title": text_of(title_link), "url": decode_ddg_href(title_link.get("href") or ""), "snippet": text_of(snippet)}
+    published = iso_datetime(text_of(stamp)) if stamp is not None else None
+    if published:
+        item["published_at"] = published
+    return item
+
+
+def _keep(item: Dict[str, Any]) -> Tuple[bool, bool]:
+    """(keep the item, it is the EOF marker)."""
+    if not item["url"] or _is_ad(item["url"]):
+        return False, False
+    if _is_eof(item["title"], item["url"]):
+        return False, True
+    return True, False
+
+
 def _parse_html_template(markup: str) -> Tuple[List[Dict[str, Any]], bool]:
-    soup = parse_fragment(markup)
+    """``div.result`` blocks: ``a.result__a``, ``.result__snippet``, date in ``.result__extras__url``."""
     items: List[Dict[str, Any]] = []
     eof = False
-    for block in soup.find_all("div", class_="result"):
+    for block in parse_fragment(markup).find_all("div", class_="result"):
         if has_class(block, "result--ad") or has_class(block, "result--no-result"):
             continue
-        link = block.find("a", class_="result__a")
-        if link is None or not link.get("href"):
+        found: Dict[str, Tag] = {}
+        for tag in elements(block):
+            for name in classes(tag):
+                if name in _HTML_FIELDS and name not in found:
+                    found[name] = tag
+        if "result__a" not in found:
             continue
-        url, title = decode_ddg_href(link["href"]), text_of(link)
-        if _is_ad(url):
-            continue
-        if _is_eof(title, url):
-            eof = True
-            continue
-        item = {"title": title, "url": url, "snippet": text_of(block.find(class_="result__snippet"))}
-        extras = block.find(class_="result__extras__url")
-        published = iso_datetime(text_of(extras)) if extras is not None else None
-        if published:
-            item["published_at"] = published
-        items.append(item)
+        item = _result(found["result__a"], found.get("result__snippet"), found.get("result__extras__url"))
+        keep, is_eof = _keep(item)
+        eof = eof or is_eof
+        if keep:
+            items.append(item)
     return items, eof
 
 
 def _parse_lite_template(markup: str) -> Tuple[List[Dict[str, Any]], bool]:
-    soup = parse_fragment(markup)
+    """Table rows: ``a.result-link`` starts a result; the next rows hold
+    ``td.result-snippet`` and ``span.timestamp``; ``result-sponsored`` marks ads."""
+    rows: List[Dict[str, Any]] = []
+    current: Optional[Dict[str, Any]] = None
+    sponsored = False
+    for tag in elements(parse_fragment(markup)):
+        names = classes(tag)
+        if tag.name == "tr":
+            sponsored = "result-sponsored" in names
+        elif "result-sponsored" in names:
+            sponsored = True
+        if "result-link" in names:
+            current = {"link": tag, "snippet": None, "stamp": None, "sponsored": sponsored}
+            rows.append(current)
+        elif current is not None and "result-snippet" in names and current["snippet"] is None:
+            current["snippet"] = tag
+        elif current is not None and "timestamp" in names and current["stamp"] is None:
+            current["stamp"] = tag
     items: List[Dict[str, Any]] = []
     eof = False
-    current: Optional[Dict[str, Any]] = None
-    for row in soup.find_all("tr"):
-        link = row.find("a", class_="result-link")
-        if link is not None:
-            current = None
-            url, title = decode_ddg_href(link.get("href") or ""), text_of(link)
-            if has_class(row, "result-sponsored") or link.find_parent(class_="result-sponsored") or _is_ad(url):
-                continue
-            if _is_eof(title, url):
-                eof = True
-                continue
-            current = {"title": title, "url": url, "snippet": ""}
-            items.append(current)
-        elif current is not None:
-            snippet = row.find("td", class_="result-snippet")
-            if snippet is not None:
-                current["snippet"] = text_of(snippet)
-            stamp = row.find("span", class_="timestamp")
-            published = iso_datetime(text_of(stamp)) if stamp is not None else None
-            if published:
-                current["published_at"] = published
+    for row in rows:
+        item = _result(row["link"], row["snippet"], row["stamp"])
+        keep, is_eof = _keep(item)
+        eof = eof or is_eof
+        if keep and not row["sponsored"]:
+            items.append(item)
     return items, eof
 
 

@@ -11,11 +11,11 @@ them, and building a BeautifulSoup tree costs time per node. So a parser here:
 """
 
 import re
-from typing import Iterable, Optional, Sequence
+from typing import Iterator, Optional, Sequence
 
 from bs4 import BeautifulSoup, Tag
 
-__all__ = ["region", "reduce_markup", "parse_fragment", "text_of", "has_class", "find_class_prefix", "iso_datetime"]
+__all__ = ["region", "reduce_markup", "parse_fragment", "elements", "classes", "text_of", "has_class", "iso_datetime"]
 
 # One pass over the markup: every alternative starts with "<", so the regex engine
 # only tries at tag starts. <br> becomes a newline (kept as a word break), the rest
@@ -73,6 +73,23 @@ def parse_fragment(markup: str) -> BeautifulSoup:
     return BeautifulSoup(reduce_markup(markup), "lxml")
 
 
+def elements(node: Tag) -> Iterator[Tag]:
+    """Every element below ``node``, in document order.
+
+    A plain walk: BeautifulSoup's ``find``/``find_all`` build a filter object per
+    call, which costs more than the walk itself on small subtrees; parsers here
+    walk once and pick what they need.
+    """
+    for child in node.descendants:
+        if isinstance(child, Tag):
+            yield child
+
+
+def classes(node: Tag) -> Sequence[str]:
+    """``node``'s class list (empty when it has none)."""
+    return node.attrs.get("class") or ()
+
+
 def text_of(node: Optional[Tag]) -> str:
     """The text of ``node`` with child elements separated by a space (``""`` for ``None``).
 
@@ -85,21 +102,7 @@ def text_of(node: Optional[Tag]) -> str:
 
 def has_class(node: Tag, name: str) -> bool:
     """True when ``node``'s class list contains ``name``."""
-    return name in (node.get("class") or ())
-
-
-def find_class_prefix(node: Tag, prefixes: Iterable[str]) -> Optional[Tag]:
-    """The first descendant of ``node`` with a class starting with one of ``prefixes``.
-
-    For CSS-module class names such as ``summary-text_15QGa`` whose hash suffix
-    changes with every deployment: match the stable prefix, never the hash.
-    """
-    wanted = tuple(prefixes)
-
-    def matches(tag: Tag) -> bool:
-        return any(cls.startswith(wanted) for cls in (tag.get("class") or ()))
-
-    return node.find(matches)
+    return name in classes(node)
 
 
 def iso_datetime(text: str) -> Optional[str]:

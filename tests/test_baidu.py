@@ -15,7 +15,7 @@ import responses
 from responses import matchers
 
 import websearch_sync as ws
-from websearch_sync.backends.baidu import BaiduHtml, parse_baidu_page
+from websearch_sync.backends.baidu import BaiduHtml, is_baidu_link, parse_baidu_page
 from websearch_sync.deadline import Deadline
 from websearch_sync.http import HttpTransport
 
@@ -85,8 +85,10 @@ def test_security_check_page_is_blocked(status):
     assert isinstance(result, ws.WebBlocked) and result.detail_code == "captcha_required"
 
 
-def test_a_results_page_for_the_query_baidu_security_check_is_not_a_block():
-    body = page("BaiduSpider__2.html").replace("trdewersdtrewrsfdxgcrtd、_百度搜索", "百度安全验证_百度搜索")
+@pytest.mark.parametrize("query", ["百度安全验证", "mkdjump /static/captcha/"])
+def test_a_results_page_for_a_query_naming_the_wall_is_not_a_block(query):
+    body = page("BaiduSpider__2.html").replace("trdewersdtrewrsfdxgcrtd、", query)
+    assert body.count(query) > 3
     result, _ = search(body)
     assert len(result["items"]) == 2
 
@@ -144,6 +146,13 @@ def test_content_left_without_results_or_notice_is_a_parse_error():
 def test_unrecognised_pages_are_parse_errors(body):
     result, _ = search(body)
     assert isinstance(result, ws.WebParseError)
+
+
+def test_is_baidu_link():
+    assert is_baidu_link("http://www.baidu.com/link?url=abc")
+    assert is_baidu_link("https://baidu.com/link?url=abc")
+    assert not is_baidu_link("http://www.notbaidu.com/link?url=abc")
+    assert not is_baidu_link("http://www.baidu.com/s?wd=abc")
 
 
 def test_source_is_http_only_and_never_a_baidu_link():

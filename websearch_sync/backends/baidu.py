@@ -43,7 +43,9 @@ _REGION_END = ('id="rs"', 'id="page"', 'id="foot"')
 _SNIPPET_PREFIXES = ("content-right_", "summary-text_")
 _DATE_PREFIX_CLASS = "newTimeFactor_before_abs"  # 2020: the date inside c-abstract
 _NO_RESULTS = ('class="nors"', "抱歉没有找到与", "抱歉，没有找到与", "没有找到与您查询的")
-_CHALLENGE = re.compile(r"<title>\s*百度安全验证\s*</title>|/static/captcha/|mkdjump", re.I)
+# Structural markers only (a query echoed into a results page is escaped and cannot
+# produce a quoted src/href, nor a title that is exactly "百度安全验证").
+_CHALLENGE = re.compile(r"""<title>\s*百度安全验证\s*</title>|(?:src|href)\s*=\s*['"][^'"]*(?:mkdjump|/static/captcha/)""", re.I)
 _TOOLS_URL = re.compile(r"""['"]?url['"]?\s*:\s*(['"])(.*?)\1""", re.S)
 _JS_REDIRECT = re.compile(r"""(?:window\.)?location\.replace\(\s*(['"])(.+?)\1\s*\)""")
 _META_REFRESH = re.compile(r"""<meta[^>]+http-equiv\s*=\s*['"]?refresh['"]?[^>]*content\s*=\s*['"]?\s*\d*\s*;\s*url\s*=\s*['"]?([^'">\s]+)""", re.I)
@@ -54,7 +56,8 @@ _RESOLVE_WORKERS = 10
 def is_baidu_link(url: str) -> bool:
     """True for Baidu's opaque result redirect ``http(s)://www.baidu.com/link?url=...``."""
     parts = urlsplit(url or "")
-    return (parts.hostname or "").endswith("baidu.com") and parts.path == "/link" and parts.query.startswith("url=")
+    host = (parts.hostname or "").lower()
+    return (host == "baidu.com" or host.endswith(".baidu.com")) and parts.path == "/link" and parts.query.startswith("url=")
 
 
 def _is_captcha_url(url: str) -> bool:

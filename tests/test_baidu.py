@@ -254,3 +254,13 @@ def test_without_resolve_links_only_the_search_request_is_sent():
     result, calls = search(page("sluver__1.html"), max_results=10)
     assert len(calls) == 1
     assert result["items"] == golden_items("sluver__1.expected.json")
+
+
+def test_redirect_to_wappass_over_a_real_socket_is_not_followed():
+    location = "https://wappass.baidu.com/static/captcha/tuxing.html?&ak=x&backurl=y"
+    with FaultServer({"/s": respond(302, b"", {"Location": location})}) as server:
+        settings = ws.Settings(endpoints={"baidu_html": server.url("/s")})
+        with pytest.raises(ws.WebBlocked) as caught:
+            ws.search("q", backend="baidu_html", settings=settings)
+        assert len(server.requests) == 1
+    assert (caught.value.detail_code, caught.value.status) == ("captcha_required", 302)

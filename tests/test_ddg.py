@@ -14,6 +14,8 @@ import responses
 import websearch_sync as ws
 from websearch_sync.backends.ddg import decode_ddg_href, parse_ddg_page
 
+from servers import FaultServer, respond
+
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 URLS = {"ddg_html": "https://html.duckduckgo.com/html/", "ddg_lite": "https://lite.duckduckgo.com/lite/"}
 HTML = "text/html; charset=UTF-8"
@@ -229,3 +231,18 @@ def test_dates_become_published_at():
     items = parse_ddg_page(page("ddg_html/eino-ext__1.html"), "ddg_html")
     assert items[1]["published_at"] == "2025-06-23T00:00:00"
     assert "published_at" not in items[0]
+
+
+# -- through a real socket -------------------------------------------------------------------
+
+
+def test_form_post_over_a_real_socket():
+    body = (FIXTURES / "ddg_lite/nlos__1.html").read_bytes()
+    with FaultServer({"/lite/": respond(200, body)}) as server:
+        settings = ws.Settings(endpoints={"ddg_lite": server.url("/lite/")})
+        result = ws.search("lua os", backend="ddg_lite", max_results=10, settings=settings, time_range="month")
+        request = server.requests[0]
+    assert request.method == "POST"
+    assert dict(parse_qsl(request.body.decode())) == {"q": "lua os", "df": "m"}
+    assert request.headers["referer"] == server.url("/")
+    assert result["items"] == golden("ddg_lite/nlos__1.expected.json")["items"]

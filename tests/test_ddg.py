@@ -246,3 +246,11 @@ def test_form_post_over_a_real_socket():
     assert dict(parse_qsl(request.body.decode())) == {"q": "lua os", "df": "m"}
     assert request.headers["referer"] == server.url("/")
     assert result["items"] == golden("ddg_lite/nlos__1.expected.json")["items"]
+
+
+def test_a_date_inside_the_display_url_is_not_a_publication_date():
+    body = page("ddg_html/eino-ext__1.html")
+    display = "                  github.com/cloudwego/eino\n"  # the display URL of result 1, which has no date
+    assert body.count(display) == 1
+    items = parse_ddg_page(body.replace(display, "                  github.com/2024-01-02/eino\n"), "ddg_html")
+    assert "published_at" not in items[0]

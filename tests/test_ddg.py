@@ -13,6 +13,7 @@ import responses
 
 import websearch_sync as ws
 from websearch_sync.backends.ddg import decode_ddg_href, parse_ddg_page
+from websearch_sync.backends.html_parsing import iso_datetime, parse_fragment, reduce_markup, region, text_of
 
 from servers import FaultServer, respond
 
@@ -254,3 +255,35 @@ def test_a_date_inside_the_display_url_is_not_a_publication_date():
     assert body.count(display) == 1
     items = parse_ddg_page(body.replace(display, "                  github.com/2024-01-02/eino\n"), "ddg_html")
     assert "published_at" not in items[0]
+
+
+# -- the shared HTML helpers (websearch_sync/backends/html_parsing.py) ------------------------
+
+
+def test_reduce_markup_keeps_text_and_drops_noise():
+    markup = (
+        '<div class="a"><script>if (a < b) { x = "</div>"; }</script><!-- <p>gone</p> -->\n'
+        '   <p>The <b>Rust</b> <em>Programming</em><br/>Language<img src="x.png"><i class="icon"></i></p>\n'
+        "   <style>p { color: red }</style><i>kept</i></div>"
+    )
+    reduced = reduce_markup(markup)
+    assert "script" not in reduced and "gone" not in reduced and "style" not in reduced and "img" not in reduced
+    assert "\n   <" not in reduced
+    soup = parse_fragment(markup)
+    assert " ".join(text_of(soup.find("p")).split()) == "The Rust Programming Language"
+    assert soup.find("i").get_text() == "kept"
+
+
+def test_region_cuts_at_the_tags_holding_the_markers():
+    text = '<html><div class="x" id="links"><p>1</p></div><div class="nav-link">next</div></html>'
+    assert region(text, ['id="links"'], ['class="nav-link"']) == '<div class="x" id="links"><p>1</p></div>'
+    assert region(text, ['id="links"']) == text[text.index("<div") :]
+    assert region(text, ['id="nothing"']) is None
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [("\xa0 \xa0 2025-06-23T00:00:00.0000000", "2025-06-23T00:00:00"), ("2026-01-20T09:43", "2026-01-20T09:43"), ("on 2024-02-13", "2024-02-13"), ("none", None)],
+)
+def test_iso_datetime(text, expected):
+    assert iso_datetime(text) == expected

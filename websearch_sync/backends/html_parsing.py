@@ -5,8 +5,8 @@ them, and building a BeautifulSoup tree costs time per node. So a parser here:
 
 1. cuts the results region out of the page text (:func:`region`),
 2. drops markup that carries no result data: scripts, styles, comments, void tags
-   such as ``<img>``, inline emphasis tags (``<b>``, ``<em>``: their text stays) and
-   the newline indentation between tags (:func:`reduce_markup`),
+   such as ``<img>``, empty ``<i>`` icons, inline emphasis tags (``<b>``, ``<em>``:
+   their text stays) and the newline indentation between tags (:func:`reduce_markup`),
 3. parses what is left with BeautifulSoup and the lxml builder (:func:`parse_fragment`).
 """
 
@@ -25,6 +25,7 @@ _NOISE = re.compile(
     r"|!--.*?--"
     r"|(?:img|input|link|meta|source|wbr)\b[^>]*"
     r"|/?(?:b|em|strong|font|mark|u)\b[^>]*"
+    r"|i\b[^>]*>\s*</i"  # empty <i> (icon fonts)
     r"|(br)\b[^>]*"
     r")>",
     re.S | re.I,

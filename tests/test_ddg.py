@@ -199,7 +199,8 @@ def test_request_is_a_browser_like_form_post(backend):
 
 
 def test_locale_time_range_safe_search_and_site_filter_go_into_the_form():
-    _, calls = search(page("ddg_html/eino-ext__1.html"), query="eino", locale="de-DE", time_range="week", safe_search="strict", site_filter="github.com")
+    options = {"locale": "de-DE", "time_range": "week", "safe_search": "strict", "site_filter": "github.com"}
+    _, calls = search(page("ddg_html/eino-ext__1.html"), query="eino", **options)
     assert dict(parse_qsl(calls[0].request.body)) == {"q": "eino site:github.com", "kl": "de-de", "df": "w", "kp": "1"}
 
 
@@ -283,7 +284,12 @@ def test_region_cuts_at_the_tags_holding_the_markers():
 
 @pytest.mark.parametrize(
     "text, expected",
-    [("\xa0 \xa0 2025-06-23T00:00:00.0000000", "2025-06-23T00:00:00"), ("2026-01-20T09:43", "2026-01-20T09:43"), ("on 2024-02-13", "2024-02-13"), ("none", None)],
+    [
+        ("\xa0 \xa0 2025-06-23T00:00:00.0000000", "2025-06-23T00:00:00"),
+        ("2026-01-20T09:43", "2026-01-20T09:43"),
+        ("on 2024-02-13", "2024-02-13"),
+        ("none", None),
+    ],
 )
 def test_iso_datetime(text, expected):
     assert iso_datetime(text) == expected

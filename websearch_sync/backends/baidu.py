@@ -48,7 +48,9 @@ _NO_RESULTS = ('class="nors"', "抱歉没有找到与", "抱歉，没有找到�
 _CHALLENGE = re.compile(r"""<title>\s*百度安全验证\s*</title>|(?:src|href)\s*=\s*['"][^'"]*(?:mkdjump|/static/captcha/)""", re.I)
 _TOOLS_URL = re.compile(r"""['"]?url['"]?\s*:\s*(['"])(.*?)\1""", re.S)
 _JS_REDIRECT = re.compile(r"""(?:window\.)?location\.replace\(\s*(['"])(.+?)\1\s*\)""")
-_META_REFRESH = re.compile(r"""<meta[^>]+http-equiv\s*=\s*['"]?refresh['"]?[^>]*content\s*=\s*['"]?\s*\d*\s*;\s*url\s*=\s*['"]?([^'">\s]+)""", re.I)
+_META_REFRESH = re.compile(
+    r"""<meta[^>]+http-equiv\s*=\s*['"]?refresh['"]?[^>]*content\s*=\s*['"]?\s*\d*\s*;\s*url\s*=\s*['"]?([^'">\s]+)""", re.I
+)
 _RESOLVE_MAX_BYTES = 262_144
 _RESOLVE_WORKERS = 10
 
@@ -123,7 +125,8 @@ def parse_baidu_page(text: str, provider: str) -> List[Dict[str, Any]]:
     """
     markup = region(text, _REGION_START, _REGION_END)
     content = parse_fragment(markup).find(id="content_left") if markup is not None else None
-    blocks = [child for child in content.children if isinstance(child, Tag) and has_class(child, "c-container")] if content else []
+    children = content.children if content is not None else ()
+    blocks = [child for child in children if isinstance(child, Tag) and has_class(child, "c-container")]
     items = [item for item in map(_item, blocks) if item is not None]
     if items or any(marker in text for marker in _NO_RESULTS):
         return items

@@ -293,3 +293,20 @@ def test_region_cuts_at_the_tags_holding_the_markers():
 )
 def test_iso_datetime(text, expected):
     assert iso_datetime(text) == expected
+
+
+def _lite_without_results(notice):
+    body = page("ddg_lite/rafiki__1.html")
+    start = body.index("<!-- Web results are present -->")
+    end = body.index("</table>", start)
+    return body[:start] + notice + body[end:]
+
+
+def test_lite_page_saying_no_more_results_is_empty():
+    result, _ = search(_lite_without_results("<tr><td>No more results.</td></tr>"), backend="ddg_lite")
+    assert result["items"] == []
+
+
+def test_lite_page_without_results_or_notice_is_a_parse_error():
+    result, _ = search(_lite_without_results(""), backend="ddg_lite")
+    assert isinstance(result, ws.WebParseError)

@@ -3,10 +3,12 @@
 from typing import Dict, List, Type
 
 from ..errors import InvalidInput
+from .baidu import BaiduHtml
 from .base import Backend
 from .bocha import Bocha
 from .brave import Brave
 from .searxng import SearXNG
+from .ddg import DuckDuckGoHtml, DuckDuckGoLite
 from .stub import Stub
 
 __all__ = ["backend_names", "backend_class", "register", "unregister", "DEFAULT_BACKEND"]
@@ -45,5 +47,5 @@ def backend_class(name: str) -> Type[Backend]:
         ) from None
 
 
-for _cls in (Stub, SearXNG, Brave, Bocha):
+for _cls in (Stub, DuckDuckGoHtml, DuckDuckGoLite, BaiduHtml, SearXNG, Brave, Bocha):
     register(_cls)

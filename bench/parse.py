@@ -1,0 +1,135 @@
+"""Parse-time benchmark of the HTML backends over the recorded pages.
+
+    python bench/parse.py [--repeat N] [--per-page] [--cpu]
+
+Times the pure page parsers (``parse_ddg_page``, ``parse_baidu_page``; the body is
+decoded once beforehand, as ``HttpResponse.text`` does) on every recorded results
+page under ``fixtures/ddg_html``, ``fixtures/ddg_lite`` and ``fixtures/baidu_html``
+(contract cases whose golden holds items; a page replayed by a second case, from
+another folder, is counted once). Prints, per engine, the median and p90
+parse time per page (all samples of all pages pooled) and pages/second.
+
+If the optional ``ddgs`` package is importable (not a dependency of this project),
+its DuckDuckGo parser runs on the same ``ddg_html`` pages, interleaved run by run
+with ours so that a change in machine load hits both, and the ratio of medians is
+printed. ``--cpu`` measures process CPU time instead of wall-clock time (time spent
+waiting for a CPU on a busy machine is then not counted). The load average is printed with the figures.
+"""
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Callable, Dict, List, Optional, Tuple
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from websearch_sync.backends.baidu import parse_baidu_page  # noqa: E402
+from websearch_sync.backends.ddg import parse_ddg_page  # noqa: E402
+from websearch_sync.charset import decode_body  # noqa: E402
+from websearch_sync.contract import discover, load_golden  # noqa: E402
+
+FOLDERS = {"ddg_html": parse_ddg_page, "ddg_lite": parse_ddg_page, "baidu_html": parse_baidu_page}
+
+
+def results_pages() -> List[Tuple[str, str, str]]:
+    """(backend, case id, decoded text) of every recorded results page."""
+    pages = []
+    for backend in FOLDERS:
+        for case in discover(ROOT / "fixtures", backend):
+            golden = load_golden(case) or {}
+            exchanges = case.exchanges()
+            body = exchanges[0]["response"].get("body") if len(exchanges) == 1 else None
+            if "items" not in golden or not body or "/" in body:
+                continue
+            response = exchanges[0]["response"]
+            headers = {k.lower(): v for k, v in (response.get("headers") or {}).items()}
+            pages.append((backend, case.case_id, decode_body(case.body_bytes(response), headers.get("content-type"))))
+    return pages
+
+
+def timed(funcs: List[Callable[[str], object]], text: str, repeat: int, clock: Callable[[], float]) -> List[List[float]]:
+    """``repeat`` timings (ms) of each ``func(text)``, the functions interleaved run by run
+    (after one warm-up call each)."""
+    for func in funcs:
+        func(text)
+    samples: List[List[float]] = [[] for _ in funcs]
+    for _ in range(repeat):
+        for func, into in zip(funcs, samples):
+            start = clock()
+            func(text)
+            into.append((clock() - start) * 1000.0)
+    return samples
+
+
+def summary(samples: List[float]) -> str:
+    """Median, p90 and pages/second of a list of per-page timings (ms)."""
+    ordered = sorted(samples)
+    p90 = ordered[min(len(ordered) - 1, int(round(0.9 * (len(ordered) - 1))))]
+    return "median %6.2f ms   p90 %6.2f ms   %7.1f pages/s" % (
+        statistics.median(ordered),
+        p90,
+        1000.0 / statistics.fmean(ordered),
+    )
+
+
+def ddgs_parser() -> Optional[Callable[[str], object]]:
+    """ddgs's DuckDuckGo HTML parser, if ddgs is installed."""
+    try:
+        from ddgs.engines.duckduckgo import Duckduckgo
+    except ImportError:
+        return None
+    engine = Duckduckgo()
+    return lambda text: engine.post_extract_results(engine.extract_results(text))
+
+
+def main() -> int:
+    """Run the benchmark and print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--repeat", type=int, default=30, help="timed runs per page (default 30)")
+    parser.add_argument("--per-page", action="store_true", help="also print each page's median")
+    parser.add_argument("--cpu", action="store_true", help="measure process CPU time instead of wall-clock time")
+    args = parser.parse_args()
+    clock = time.process_time if args.cpu else time.perf_counter
+
+    pages = results_pages()
+    if not pages:
+        print("no recorded results pages found under %s" % (ROOT / "fixtures"))
+        return 1
+    other = ddgs_parser()
+    groups: Dict[str, List[float]] = {"DDG (html+lite)": [], "DDG html only": [], "Baidu": [], "ddgs (DDG html)": []}
+    for backend, case_id, text in pages:
+        ours = lambda t, parse=FOLDERS[backend], name=backend: parse(t, name)  # noqa: E731
+        compare = backend == "ddg_html" and other is not None
+        samples = timed([ours, other] if compare else [ours], text, args.repeat, clock)
+        groups["Baidu" if backend == "baidu_html" else "DDG (html+lite)"].extend(samples[0])
+        if backend == "ddg_html":
+            groups["DDG html only"].extend(samples[0])
+        if compare:
+            groups["ddgs (DDG html)"].extend(samples[1])
+        if args.per_page:
+            print("  %-45s %8d chars  median %6.2f ms" % (case_id, len(text), statistics.median(samples[0])))
+
+    load = "%.2f %.2f %.2f" % os.getloadavg() if hasattr(os, "getloadavg") else "n/a"
+    print(
+        "websearch_sync parsers, %d pages, %d runs each, %s time (python %s, %d CPUs, load average %s)"
+        % (len(pages), args.repeat, "CPU" if args.cpu else "wall-clock", sys.version.split()[0], os.cpu_count() or 0, load)
+    )
+    for name, samples in groups.items():
+        if samples:
+            print("  %-16s %s" % (name, summary(samples)))
+    if other is None:
+        print("ddgs not importable: no comparison")
+    else:
+        print(
+            "  ratio of medians on the same ddg_html pages: websearch_sync / ddgs = %.2f"
+            % (statistics.median(groups["DDG html only"]) / statistics.median(groups["ddgs (DDG html)"]))
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -253,6 +253,19 @@ def test_no_secret_reaches_any_written_file(backends, tmp_path, monkeypatch):
     assert result.outcome["request_id"] == "req-42"
 
 
+def test_credentials_in_an_endpoint_url_are_redacted_and_the_case_replays(backends, tmp_path):
+    with FaultServer({"/html": respond(200, result_page(PAGE_RESULTS))}) as server:
+        endpoint = server.url("/html").replace("http://", "http://reader:pw-93af0c11e2@")
+        result = record_case("testhtml", "q", fixtures_dir=tmp_path, settings=ws.Settings(endpoints={"testhtml": endpoint}))
+        assert server.requests[0].headers["authorization"].startswith("Basic ")  # requests sent the userinfo
+    assert result.ok, result.verdict.diff
+    for path in (tmp_path / "testhtml").iterdir():
+        assert b"pw-93af0c11e2" not in path.read_bytes() and b"reader" not in path.read_bytes()
+    meta = read_meta(tmp_path / "testhtml", "q")
+    assert meta["request"]["url"] == server.url("/html").replace("http://", "http://redacted:redacted@")
+    assert meta["request"]["headers"]["Authorization"] == "<redacted>"
+
+
 def test_a_redacted_header_must_still_be_sent(backends, tmp_path, monkeypatch):
     body = json_api_body(["https://a.example/1"])
     with FaultServer({"/api": respond(200, body, content_type="application/json")}) as server:

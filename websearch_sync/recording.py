@@ -194,6 +194,16 @@ class Redactor:
         self._note(where)
         return self._bytes_pattern.sub(PLACEHOLDER.encode("ascii"), data)
 
+    def url(self, value: str, where: str) -> str:
+        """A URL with its userinfo replaced by ``redacted:redacted`` (still a valid URL, so a
+        replay sends the same shape of request) and every known secret replaced."""
+        parts = urlsplit(value)
+        if "@" in parts.netloc:
+            userinfo, _, host = parts.netloc.rpartition("@")
+            self._note(where)
+            value = urlunsplit((parts.scheme, ("redacted:redacted" if ":" in userinfo else "redacted") + "@" + host, parts.path, parts.query, parts.fragment))
+        return self.text(value, where)
+
     def value(self, name: str, value: Any, where: str) -> Any:
         """A field value: wholly redacted when ``name`` is a credential, else secrets replaced inside."""
         if is_secret_field(name) and value not in (None, ""):
@@ -259,7 +269,7 @@ def _query_params(query: str) -> Dict[str, Any]:
 
 def _request_meta(prepared: requests.PreparedRequest, user_agent: str, redactor: Redactor, where: str) -> Dict[str, Any]:
     parts = urlsplit(prepared.url or "")
-    url = redactor.text(urlunsplit((parts.scheme, parts.netloc, parts.path, "", "")), where + ".url")
+    url = redactor.url(urlunsplit((parts.scheme, parts.netloc, parts.path, "", "")), where + ".url")
     meta: Dict[str, Any] = {"method": (prepared.method or "GET").upper(), "url": url}
     meta["query_params"] = {k: redactor.value(k, v, "%s.query_params.%s" % (where, k)) for k, v in _query_params(parts.query).items()}
     headers: Dict[str, str] = {}
@@ -326,7 +336,7 @@ def _settings_meta(backend: str, settings: Settings, redactor: Redactor) -> Dict
     """The settings a replay needs: this backend's endpoint and provider settings, secrets as placeholders."""
     meta: Dict[str, Any] = {}
     if settings.endpoints.get(backend):
-        meta["endpoints"] = {backend: redactor.text(settings.endpoints[backend], "settings.endpoints.%s" % backend)}
+        meta["endpoints"] = {backend: redactor.url(settings.endpoints[backend], "settings.endpoints.%s" % backend)}
     provider = settings.provider(backend)
     if provider:
         cleaned = {}
@@ -335,6 +345,8 @@ def _settings_meta(backend: str, settings: Settings, redactor: Redactor) -> Dict
             if is_secret_name(key) or is_secret_field(key):
                 redactor._note(where)
                 cleaned[key] = _placeholders(value)
+            elif isinstance(value, str) and "://" in value:
+                cleaned[key] = redactor.url(value, where)
             else:
                 cleaned[key] = redactor.value(key, value, where)
         meta["providers"] = {backend: cleaned}

@@ -239,7 +239,7 @@ class FixtureReplay:
             same_options = {k: v for k, v in (case.meta.get("options") or {}).items() if v is not None} == options
             return 2 * same_options + (case.meta.get("max_results") == params.max_results)
 
-        return max(candidates, key=score)  # max() keeps the first of equal scores: sorted by name
+        return max(sorted(candidates, key=lambda c: c.name), key=score)  # max() keeps the first of equal scores
 
 
 @contextlib.contextmanager

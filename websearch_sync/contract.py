@@ -19,8 +19,10 @@ import json
 import os
 import re
 from dataclasses import dataclass, field
+from itertools import groupby
 from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
+from urllib.parse import parse_qsl, urlsplit
 
 from .config import Settings
 from .errors import InvalidInput, WebSearchError
@@ -38,6 +40,8 @@ __all__ = [
     "outcome_of",
     "contract_violations",
     "compare",
+    "describe",
+    "query_params",
     "write_golden",
     "load_golden",
     "CaseResult",
@@ -189,10 +193,8 @@ def _same(expected: Any, actual: Any) -> bool:
     return bool(expected == actual)
 
 
-def _query_of(url: str) -> Dict[str, Any]:
-    from itertools import groupby
-    from urllib.parse import parse_qsl, urlsplit
-
+def query_params(url: str) -> Dict[str, Any]:
+    """The query string of ``url`` as the matchers see it: ``{name: value}``, a list for a repeated name."""
     params: Dict[str, Any] = {}
     for key, group in groupby(parse_qsl(urlsplit(url).query, keep_blank_values=True), lambda kv: kv[0]):
         values = [v for _, v in group]
@@ -214,8 +216,6 @@ def _redacted_matcher(what: str, expected: Any, actual_of: Any) -> Any:
 
 
 def _form_of(request: Any) -> Dict[str, Any]:
-    from urllib.parse import parse_qsl
-
     body = request.body or ""
     if isinstance(body, bytes):
         body = body.decode("utf-8")
@@ -237,7 +237,7 @@ def _matchers(request: Dict[str, Any]) -> List[Any]:
     if "query_params" in request:
         params = request["query_params"]
         if _has_placeholder(params):
-            match.append(_redacted_matcher("query parameters", {k: _str_values(v) for k, v in params.items()}, lambda r: _query_of(r.url)))
+            match.append(_redacted_matcher("query parameters", {k: _str_values(v) for k, v in params.items()}, lambda r: query_params(r.url)))
         else:
             match.append(matchers.query_param_matcher(params))
     if "form" in request:

@@ -33,7 +33,7 @@ from . import __version__
 from .backends import registry
 from .client import SearchClient
 from .config import Settings, is_secret_name
-from .contract import PLACEHOLDER, CaseResult, compare, load_case, outcome_of, require_responses, run_case, write_golden
+from .contract import PLACEHOLDER, CaseResult, compare, load_case, outcome_of, query_params, require_responses, run_case, write_golden
 from .errors import InvalidInput, WebSearchError
 from .http import DEFAULT_USER_AGENT, HttpResponse
 
@@ -122,6 +122,7 @@ class _RecordingAdapter(HTTPAdapter):
         self._recorder = recorder
 
     def build_response(self, req: requests.PreparedRequest, resp: Any) -> requests.Response:
+        """The usual response, its body teed into a new :class:`Exchange`."""
         response = super().build_response(req, resp)
         exchange = Exchange(request=req, status=response.status_code, headers=dict(response.headers), url=response.url or req.url or "")
         self._recorder.exchanges.append(exchange)
@@ -176,7 +177,8 @@ class Redactor:
         self._bytes_pattern = re.compile(b"|".join(re.escape(s.encode("utf-8")) for s in usable)) if usable else None
         self.notes: List[str] = []
 
-    def _note(self, text: str) -> None:
+    def note(self, text: str) -> None:
+        """Remember that something was removed at ``text`` (once)."""
         if text not in self.notes:
             self.notes.append(text)
 
@@ -184,14 +186,14 @@ class Redactor:
         """``value`` with every known secret replaced."""
         if self._pattern is None or not self._pattern.search(value):
             return value
-        self._note(where)
+        self.note(where)
         return self._pattern.sub(PLACEHOLDER, value)
 
     def body(self, data: bytes, where: str) -> bytes:
         """A body with every known secret replaced."""
         if self._bytes_pattern is None or not self._bytes_pattern.search(data):
             return data
-        self._note(where)
+        self.note(where)
         return self._bytes_pattern.sub(PLACEHOLDER.encode("ascii"), data)
 
     def url(self, value: str, where: str) -> str:
@@ -200,14 +202,14 @@ class Redactor:
         parts = urlsplit(value)
         if "@" in parts.netloc:
             userinfo, _, host = parts.netloc.rpartition("@")
-            self._note(where)
+            self.note(where)
             value = urlunsplit((parts.scheme, ("redacted:redacted" if ":" in userinfo else "redacted") + "@" + host, parts.path, parts.query, parts.fragment))
         return self.text(value, where)
 
     def value(self, name: str, value: Any, where: str) -> Any:
         """A field value: wholly redacted when ``name`` is a credential, else secrets replaced inside."""
         if is_secret_field(name) and value not in (None, ""):
-            self._note(where)
+            self.note(where)
             return _placeholders(value)
         if isinstance(value, str):
             return self.text(value, where)
@@ -222,7 +224,7 @@ class Redactor:
         secret (so nothing was replaced) is wholly redacted."""
         cleaned = self.text(value, where)
         if is_secret_field(name) and PLACEHOLDER not in cleaned:
-            self._note(where)
+            self.note(where)
             return PLACEHOLDER
         return cleaned
 
@@ -257,27 +259,17 @@ def _secrets_of(settings: Settings) -> List[str]:
 # -- turning exchanges into a case ----------------------------------------------------------------
 
 
-def _query_params(query: str) -> Dict[str, Any]:
-    from itertools import groupby
-
-    params: Dict[str, Any] = {}
-    for key, group in groupby(parse_qsl(query, keep_blank_values=True), lambda kv: kv[0]):
-        values = [v for _, v in group]
-        params[key] = values[0] if len(values) == 1 else values
-    return params
-
-
 def _request_meta(prepared: requests.PreparedRequest, user_agent: str, redactor: Redactor, where: str) -> Dict[str, Any]:
     parts = urlsplit(prepared.url or "")
     url = redactor.url(urlunsplit((parts.scheme, parts.netloc, parts.path, "", "")), where + ".url")
     meta: Dict[str, Any] = {"method": (prepared.method or "GET").upper(), "url": url}
-    meta["query_params"] = {k: redactor.value(k, v, "%s.query_params.%s" % (where, k)) for k, v in _query_params(parts.query).items()}
+    meta["query_params"] = {k: redactor.value(k, v, "%s.query_params.%s" % (where, k)) for k, v in query_params(prepared.url or "").items()}
     headers: Dict[str, str] = {}
     defaults = dict(_TRANSPORT_HEADERS, **{"user-agent": user_agent})
     for name, value in (prepared.headers or {}).items():
         lower = name.lower()
         if lower == "cookie":
-            redactor._note("%s.headers.%s (dropped)" % (where, name))
+            redactor.note("%s.headers.%s (dropped)" % (where, name))
             continue
         if lower in _ALWAYS_DROPPED_REQUEST or defaults.get(lower) == value:
             continue
@@ -291,7 +283,7 @@ def _request_meta(prepared: requests.PreparedRequest, user_agent: str, redactor:
         elif "json" in content_type:
             meta["json"] = redactor.value("", json.loads(text), where + ".json")
         else:
-            redactor._note("%s: a %s body (not stored, not matched on replay)" % (where, content_type or "raw"))
+            redactor.note("%s: a %s body (not stored, not matched on replay)" % (where, content_type or "raw"))
     if headers:
         meta["headers"] = headers
     return meta
@@ -313,13 +305,13 @@ def _response_meta(exchange: Exchange, redactor: Redactor, where: str) -> Tuple[
     for name, value in exchange.headers.items():
         lower = name.lower()
         if lower == "set-cookie":
-            redactor._note("%s.headers.%s (dropped)" % (where, name))
+            redactor.note("%s.headers.%s (dropped)" % (where, name))
             continue
         if lower in _DROPPED_RESPONSE:
             continue
         headers[name] = PLACEHOLDER if is_secret_field(name) else redactor.text(value, "%s.headers.%s" % (where, name))
         if headers[name] == PLACEHOLDER:
-            redactor._note("%s.headers.%s" % (where, name))
+            redactor.note("%s.headers.%s" % (where, name))
     body = redactor.body(bytes(exchange.body), where + ".body")
     return {"status": exchange.status, "headers": headers}, body
 
@@ -343,7 +335,7 @@ def _settings_meta(backend: str, settings: Settings, redactor: Redactor) -> Dict
         for key, value in provider.items():
             where = "settings.providers.%s.%s" % (backend, key)
             if is_secret_name(key) or is_secret_field(key):
-                redactor._note(where)
+                redactor.note(where)
                 cleaned[key] = _placeholders(value)
             elif isinstance(value, str) and "://" in value:
                 cleaned[key] = redactor.url(value, where)

@@ -178,7 +178,7 @@ class _ReplayAdapter(HTTPAdapter):
         self._case = case
         self._pending = list(case.exchanges())
 
-    def send(self, request: requests.PreparedRequest, stream: bool = False, timeout: Any = None, verify: Any = True, cert: Any = None, proxies: Any = None) -> requests.Response:  # noqa: D401
+    def send(self, request: requests.PreparedRequest, stream: bool = False, timeout: Any = None, verify: Any = True, cert: Any = None, proxies: Any = None) -> requests.Response:
         """The next recorded response (or recorded transport failure)."""
         if not self._pending:
             raise _no_answer(self._case.backend, "case %s recorded %d request(s); the backend sent one more: %s %s"

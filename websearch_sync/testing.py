@@ -1,15 +1,63 @@
-"""Helpers for test suites (ours and users'): keep tests off the network.
+"""Helpers for test suites (ours and users'): keep searches off the network.
 
-``no_network()`` makes any socket connection to a non-loopback address fail
-loudly, so a test that would reach the internet fails instead of passing by luck.
+- :func:`no_network` makes any socket connection to a non-loopback address fail
+  loudly, so a test that would reach the internet fails instead of passing by luck.
+- :func:`replay_fixtures` makes every (non-offline) backend answer from a folder of
+  recorded cases (``websearch-sync record`` writes them): the backend's real parser
+  runs on the recorded body, through the real HTTP layer, with no socket opened.
+- :func:`fake_results` makes backends answer with given items (or errors).
+- :func:`assert_contract` checks that a result honours the canonical shape.
+- pytest fixtures ``websearch_replay`` and ``websearch_fake`` wrap the two context
+  managers; get them with ``pytest_plugins = ["websearch_sync.testing"]`` in your
+  top-level ``conftest.py``, or import them into it:
+  ``from websearch_sync.testing import websearch_replay, websearch_fake``.
+
+Matching rule of :func:`replay_fixtures`: a search is answered by a recorded case
+of the same backend whose query is the same once whitespace is collapsed
+(case-sensitive). When several cases match, one recorded with the same options
+(``locale``, ``time_range``, ...) and ``max_results`` wins, then one with the same
+options, then the first by case name. A search no case matches fails with
+``WebProviderError(no_recorded_case)`` naming the recorded queries.
 """
 
 import contextlib
+import copy
+import io
 import ipaddress
+import os
 import socket
-from typing import Any, Iterator
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Type, Union
 
-__all__ = ["no_network", "NetworkAccessBlocked"]
+import requests
+import urllib3
+from requests.adapters import HTTPAdapter
+
+from .backends import registry
+from .backends.base import Backend
+from .config import Settings
+from .contract import Case, contract_violations, discover
+from .deadline import Deadline
+from .errors import WebProviderError, WebSearchError
+from .http import HttpTransport
+from .models import ParseResult, SearchParams
+
+try:  # the pytest fixtures exist only where pytest does
+    import pytest as _pytest
+except ImportError:  # pragma: no cover - pytest is in the test extra
+    _pytest = None
+
+__all__ = [
+    "no_network",
+    "NetworkAccessBlocked",
+    "replay_fixtures",
+    "fake_results",
+    "FixtureReplay",
+    "FakeResults",
+    "SearchCall",
+    "assert_contract",
+    "contract_problems",
+]
 
 
 class NetworkAccessBlocked(RuntimeError):
@@ -60,3 +108,316 @@ def no_network() -> Iterator[None]:
         socket.socket.connect = real_connect  # type: ignore[method-assign]
         socket.socket.connect_ex = real_connect_ex  # type: ignore[method-assign]
         socket.getaddrinfo = real_getaddrinfo
+
+
+# -- swapping backends for the duration of a block ------------------------------------------------
+
+
+@dataclass
+class SearchCall:
+    """One search a swapped backend answered."""
+
+    backend: str
+    query: str
+    max_results: int
+    options: Dict[str, Any]
+    case: Optional[str] = None  #: the ``<backend>/<case>`` that answered (replay only)
+
+
+def _call_options(params: SearchParams) -> Dict[str, Any]:
+    """The options of a call as ``search()`` keywords (what a case's ``options`` records)."""
+    options = {k: getattr(params, k) for k in ("locale", "time_range", "site_filter", "safe_search") if getattr(params, k) is not None}
+    if params.include_content:
+        options["include_content"] = True
+    options.update(params.options)
+    return options
+
+
+Answer = Callable[[Backend, SearchParams, Deadline], ParseResult]
+
+
+@contextlib.contextmanager
+def _swapped_backends(answers: Mapping[str, Answer], block_network: bool) -> Iterator[None]:
+    """Register, under each name, a subclass of the registered backend whose ``search`` is the answer."""
+    saved: Dict[str, Type[Backend]] = {}
+    try:
+        for name, answer in answers.items():
+            original = registry.backend_class(name)
+            saved[name] = original
+
+            def search(self: Backend, params: SearchParams, transport: HttpTransport, deadline: Deadline, _answer: Answer = answer) -> ParseResult:
+                return _answer(self, params, deadline)
+
+            swapped = type(original.__name__, (original,), {
+                "__module__": __name__,
+                "__doc__": "%s answering offline (websearch_sync.testing)." % original.__name__,
+                "search": search,
+                "required": (),
+                "min_interval_s": 0.0,
+            })
+            registry.register(swapped)
+        with no_network() if block_network else contextlib.nullcontext():
+            yield
+    finally:
+        for name, original in saved.items():
+            registry.register(original)
+
+
+def _no_answer(name: str, why: str) -> WebProviderError:
+    return WebProviderError(why, provider=name, detail_code="no_recorded_case")
+
+
+# -- replaying recorded cases ---------------------------------------------------------------------
+
+
+class _ReplayAdapter(HTTPAdapter):
+    """Answers the requests of one attempt with a case's recorded responses, in order."""
+
+    def __init__(self, case: Case) -> None:
+        super().__init__(max_retries=0)
+        self._case = case
+        self._pending = list(case.exchanges())
+
+    def send(self, request: requests.PreparedRequest, stream: bool = False, timeout: Any = None, verify: Any = True, cert: Any = None, proxies: Any = None) -> requests.Response:
+        """The next recorded response (or recorded transport failure)."""
+        if not self._pending:
+            raise _no_answer(self._case.backend, "case %s recorded %d request(s); the backend sent one more: %s %s"
+                             % (self._case.case_id, len(self._case.exchanges()), request.method, request.url))
+        response = self._pending.pop(0)["response"]
+        exception = response.get("exception")
+        if exception:
+            kind = getattr(requests.exceptions, str(exception), None)
+            if not (isinstance(kind, type) and issubclass(kind, requests.exceptions.RequestException)):
+                raise _no_answer(self._case.backend, "case %s records an unknown exception %r" % (self._case.case_id, exception))
+            raise kind("replayed %s" % exception, request=request)
+        body = self._case.body_bytes(response)
+        headers = {k: v for k, v in (response.get("headers") or {}).items() if k.lower() not in ("content-encoding", "transfer-encoding", "content-length")}
+        headers["Content-Length"] = str(len(body))
+        raw = urllib3.HTTPResponse(
+            body=io.BytesIO(body),
+            headers=headers,
+            status=int(response.get("status", 200)),
+            preload_content=False,
+            decode_content=False,
+            request_method=request.method,
+            request_url=request.url,
+        )
+        return self.build_response(request, raw)
+
+
+def _replay_transport(case: Case) -> HttpTransport:
+    session = requests.Session()
+    adapter = _ReplayAdapter(case)
+    session.mount("http://", adapter)
+    session.mount("https://", adapter)
+    session.trust_env = False
+    return HttpTransport(session=session)
+
+
+def _collapsed(text: Any) -> str:
+    return " ".join(str(text).split())
+
+
+@dataclass
+class FixtureReplay:
+    """What :func:`replay_fixtures` yields: the cases it answers from and the calls it answered."""
+
+    cases: List[Case]
+    calls: List[SearchCall] = field(default_factory=list)
+
+    def find(self, backend: str, params: SearchParams) -> Case:
+        """The case answering a search (see the module docstring for the rule)."""
+        query = _collapsed(params.query)
+        candidates = [c for c in self.cases if c.backend == backend and not c.problem and _collapsed(c.meta.get("query", "")) == query]
+        if not candidates:
+            known = sorted({repr(c.meta.get("query")) for c in self.cases if c.backend == backend})
+            hint = "recorded queries: %s" % ", ".join(known[:8]) if known else "no case of this backend is recorded"
+            raise _no_answer(backend, "no recorded case of %s for query %r (%s)" % (backend, params.query, hint))
+        options = _call_options(params)
+
+        def score(case: Case) -> int:
+            same_options = {k: v for k, v in (case.meta.get("options") or {}).items() if v is not None} == options
+            return 2 * same_options + (case.meta.get("max_results") == params.max_results)
+
+        return max(sorted(candidates, key=lambda c: c.name), key=score)  # max() keeps the first of equal scores
+
+
+@contextlib.contextmanager
+def replay_fixtures(
+    fixtures_dir: Union[str, "os.PathLike[str]"],
+    *,
+    backends: Optional[Iterable[str]] = None,
+    block_network: bool = True,
+) -> Iterator[FixtureReplay]:
+    """Within the block, backends answer from the recorded cases under ``fixtures_dir``.
+
+    Every registered backend except offline ones (``stub``) is swapped, or only
+    ``backends`` when given. The backend's own request builder, HTTP layer,
+    classifier and parser run on the recorded answer, so results (and errors:
+    a recorded captcha page is ``WebBlocked``) are what production would return
+    for that recording. Works with ``websearch_sync.search`` and with any
+    ``SearchClient``, created before or inside the block. No ``responses``
+    library needed. With ``block_network`` (default) no socket may reach
+    a non-loopback address meanwhile.
+
+    Yields a :class:`FixtureReplay` whose ``calls`` lists the searches answered.
+    """
+    if not os.path.isdir(fixtures_dir):
+        raise FileNotFoundError("fixture folder %s does not exist" % os.fspath(fixtures_dir))
+    replay = FixtureReplay(cases=discover(fixtures_dir))
+    names = list(backends) if backends is not None else [n for n in registry.backend_names() if registry.backend_class(n).kind != "offline"]
+
+    def answer_for(name: str) -> Answer:
+        original = registry.backend_class(name)
+
+        def answer(backend: Backend, params: SearchParams, deadline: Deadline) -> ParseResult:
+            case = replay.find(name, params)
+            replay.calls.append(SearchCall(name, params.query, params.max_results, _call_options(params), case.case_id))
+            recorded = original(Settings(**(case.meta.get("settings") or {})))
+            transport = _replay_transport(case)
+            try:
+                return recorded.search(params, transport, deadline)
+            finally:
+                transport.close()
+                transport.session.close()
+
+        return answer
+
+    with _swapped_backends({name: answer_for(name) for name in names}, block_network):
+        yield replay
+
+
+# -- given items ----------------------------------------------------------------------------------
+
+FakeAnswer = Union[Sequence[Mapping[str, Any]], WebSearchError, Callable[[SearchParams], Sequence[Mapping[str, Any]]]]
+
+
+@dataclass
+class FakeResults:
+    """What :func:`fake_results` yields: the calls the fake backends answered."""
+
+    calls: List[SearchCall] = field(default_factory=list)
+
+
+def _fake_items(name: str, value: Any, params: SearchParams) -> ParseResult:
+    if isinstance(value, WebSearchError):
+        error = copy.copy(value)
+        error.errors = []
+        if error.provider is None:
+            error.provider = name
+        raise error
+    if callable(value):
+        value = value(params)
+    return ParseResult(items=[{k: v for k, v in dict(item).items() if k not in ("rank", "provider")} for item in value])
+
+
+def _check_answer(name: str, value: Any) -> None:
+    if isinstance(value, WebSearchError) or callable(value):
+        return
+    if isinstance(value, (str, bytes, Mapping)) or not all(isinstance(item, Mapping) for item in value):
+        raise TypeError("fake_results: the answer for %s must be a list of item dicts, a WebSearchError or a callable" % name)
+
+
+@contextlib.contextmanager
+def fake_results(
+    results: Union[Sequence[Mapping[str, Any]], Mapping[str, FakeAnswer]],
+    *,
+    block_network: bool = True,
+) -> Iterator[FakeResults]:
+    """Within the block, backends answer with given items (or errors), without network.
+
+    ``results`` is either a list of raw items (``{"title", "url", "snippet"}``,
+    optionally ``source``/``published_at``) that every backend returns, or a
+    mapping ``{backend: answer}`` where an answer is such a list, a
+    ``WebSearchError`` to raise (e.g. ``WebBlocked("captcha", detail_code=
+    "captcha_required")``) or a callable ``(SearchParams) -> list``. With a
+    mapping, other network backends fail with ``WebProviderError(no_recorded_case)``
+    and offline ones (``stub``) keep working.
+
+    Items go through the normal normalization: ``rank`` and ``provider`` are
+    assigned by the library (given ones are ignored), non-http(s) URLs are
+    dropped, at most ``max_results`` are returned.
+    """
+    fake = FakeResults()
+    if isinstance(results, Mapping):
+        table: Dict[str, Any] = dict(results)
+        for name, value in table.items():
+            registry.backend_class(name)  # unknown names: InvalidInput(unknown_backend)
+            _check_answer(name, value)
+        names = [n for n in registry.backend_names() if n in table or registry.backend_class(n).kind != "offline"]
+    else:
+        _check_answer("every backend", results)
+        table = {name: list(results) for name in registry.backend_names()}
+        names = registry.backend_names()
+
+    def answer_for(name: str) -> Answer:
+        def answer(backend: Backend, params: SearchParams, deadline: Deadline) -> ParseResult:
+            fake.calls.append(SearchCall(name, params.query, params.max_results, _call_options(params)))
+            if name not in table:
+                raise _no_answer(name, "fake_results has no answer for backend %s (answers given for: %s)" % (name, ", ".join(table)))
+            return _fake_items(name, table[name], params)
+
+        return answer
+
+    with _swapped_backends({name: answer_for(name) for name in names}, block_network):
+        yield fake
+
+
+# -- the contract ---------------------------------------------------------------------------------
+
+_RESPONSE_KEYS = ("items", "provider_meta", "errors")
+_ITEM_KEYS = ("title", "url", "snippet", "provider", "rank", "source", "published_at", "providers", "content")
+
+
+def contract_problems(result: Any, max_results: Optional[int] = None, provider: Optional[str] = None) -> List[str]:
+    """Everything in a ``search()`` result that breaks the canonical contract (empty when it holds)."""
+    if not isinstance(result, Mapping):
+        return ["the result is a %s, not a dict with 'items'" % type(result).__name__]
+    if "items" not in result:
+        return ["the result has no 'items'"]
+    problems = ["unexpected top-level key %r" % k for k in result if k not in _RESPONSE_KEYS]
+    limit = max_results if max_results is not None else 10
+    problems.extend(contract_violations(dict(result), max_results=limit, provider=provider))
+    for position, item in enumerate(result["items"] if isinstance(result["items"], list) else [], 1):
+        if isinstance(item, Mapping):
+            problems.extend("item %d: unexpected key %r (raw upstream data?)" % (position, k) for k in item if k not in _ITEM_KEYS)
+    for position, error in enumerate(result.get("errors") or [], 1):
+        if not (isinstance(error, Mapping) and isinstance(error.get("type"), str) and isinstance(error.get("retryable"), bool)):
+            problems.append("errors[%d] is not {type, message, retryable, ...}" % position)
+    return problems
+
+
+def assert_contract(result: Any, max_results: Optional[int] = None, provider: Optional[str] = None) -> None:
+    """Assert that a ``search()`` result honours the canonical contract.
+
+    Checks: a dict with an ``items`` list (never a bare list) and no unknown
+    top-level keys; every item has string ``title``/``url``/``snippet``/``provider``,
+    an http(s) URL, whitespace-collapsed text, no unknown keys; ranks are 1..n;
+    no duplicate URLs; at most ``max_results`` items (default 10, the maximum);
+    every item's provider is ``provider`` when given. Raises ``AssertionError``
+    listing every problem.
+    """
+    problems = contract_problems(result, max_results, provider)
+    if problems:
+        raise AssertionError("the result breaks the websearch_sync contract:\n  " + "\n  ".join(problems))
+
+
+# -- pytest fixtures --------------------------------------------------------------------------------
+
+if _pytest is not None:
+
+    @_pytest.fixture
+    def websearch_replay() -> Iterator[Callable[..., FixtureReplay]]:
+        """``websearch_replay(fixtures_dir, backends=None)``: backends answer from recorded
+        cases until the test ends (see :func:`replay_fixtures`); returns the :class:`FixtureReplay`."""
+        with contextlib.ExitStack() as stack:
+            yield lambda fixtures_dir, **kwargs: stack.enter_context(replay_fixtures(fixtures_dir, **kwargs))
+
+    @_pytest.fixture
+    def websearch_fake() -> Iterator[Callable[..., FakeResults]]:
+        """``websearch_fake(items_or_mapping)``: backends answer with given items until the
+        test ends (see :func:`fake_results`); returns the :class:`FakeResults`."""
+        with contextlib.ExitStack() as stack:
+            yield lambda results, **kwargs: stack.enter_context(fake_results(results, **kwargs))
+
+    __all__ += ["websearch_replay", "websearch_fake"]

@@ -124,6 +124,23 @@ class Backend:
         really says "no results"."""
         raise NotImplementedError
 
+    def structure_report(self, response: HttpResponse, params: Optional[SearchParams] = None) -> Dict[str, bool]:
+        """Which parts of the page structure this parser relies on were found:
+        ``{check_name: found}``, all true when the page still looks as the parser knows it.
+
+        ``websearch-sync check-live`` shows it to notice drift. The default has one
+        check, ``recognised``: the response is no error (bot wall, vendor envelope,
+        HTTP status) and :meth:`parse` accepts it. HTML backends override it with
+        their own landmarks (e.g. ``results_container``, ``result_links``).
+        """
+        if self.classify(response) is not None or status_error(response, self.name) is not None:
+            return {"recognised": False}
+        try:
+            self.parse(response, params or SearchParams(query="structure check", max_results=10))
+        except (WebSearchError, ValueError, KeyError, TypeError, IndexError, AttributeError):
+            return {"recognised": False}
+        return {"recognised": True}
+
     # -- the shared path ------------------------------------------------------------------
 
     def search(self, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:

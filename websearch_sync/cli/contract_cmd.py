@@ -1,0 +1,194 @@
+"""``websearch-sync record``, ``verify`` and ``check-live``: keeping parsers honest.
+
+- ``record BACKEND QUERY``: one live search, written as a fixture case (body,
+  ``.meta.json`` with secrets redacted, golden from replaying it offline).
+- ``verify``: replay every case offline, compare with its golden, print a
+  PASS/DRIFT/ERROR/NEW table and the diffs; ``--update`` re-pins the goldens.
+- ``check-live BACKEND [QUERY...]``: live queries, reporting success / blocked /
+  parse error / timeout, item counts and whether the page structure still matches.
+
+Exit statuses besides the usual ones (see ``websearch_sync.cli``): 1 when
+``verify`` found a case that is not PASS, when ``check-live`` found a query that
+did not succeed, or when a recorded case does not replay.
+"""
+
+import argparse
+import json
+import sys
+from typing import Any, List, Sequence
+
+from ..config import Settings
+from ..contract import count_statuses, describe, orphan_files, run_cases, write_golden
+from ..errors import WebSearchError
+from ..livecheck import check_live
+from ..recording import record_case
+from .output import EXIT_OK, error_line, exit_status
+
+__all__ = ["add_parser", "run_record", "run_verify", "run_check_live", "EXIT_CHECK_FAILED"]
+
+#: verify found drift/errors/new cases, check-live found a failing query, a recording does not replay.
+EXIT_CHECK_FAILED = 1
+DEFAULT_FIXTURES = "fixtures"
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("expected an integer, got %r" % text) from None
+
+
+def add_parser(commands: "argparse._SubParsersAction") -> None:
+    """Add the ``record``, ``verify`` and ``check-live`` sub-commands."""
+    record = commands.add_parser(
+        "record",
+        help="search once live and write the answer as a fixture case (secrets redacted) with its golden",
+        description="One live request through the normal path (WEB_SEARCH_* settings, endpoints and keys apply), "
+        "written as fixtures/<backend>/<case>.{html,json}, <case>.meta.json and <case>.expected.json.",
+    )
+    record.add_argument("backend", help="backend name (see `websearch-sync backends`)")
+    record.add_argument("query", help="the search terms")
+    record.add_argument("--name", help="case name (default: derived from the query)")
+    record.add_argument("--fixtures", default=DEFAULT_FIXTURES, help="fixture folder (default: ./fixtures)")
+    record.add_argument("-n", "--max-results", type=_int, help="number of results, 1..10 (default 5)")
+    record.add_argument("--timeout-ms", type=_int, help="deadline of the live request in milliseconds")
+    record.add_argument("--force", action="store_true", help="overwrite an existing case of that name")
+    record.add_argument("--allow-error", action="store_true", help="also record an answer that is an error (bot wall, HTTP 5xx, unparsable page)")
+    record.set_defaults(run=run_record)
+
+    verify = commands.add_parser(
+        "verify",
+        help="replay every fixture case offline and compare with its golden (PASS/DRIFT/ERROR/NEW)",
+        description="Replays each case through the real request path with HTTP intercepted (needs the `responses` "
+        "library: pip install 'websearch-sync[test]'). Exit status 1 unless every case passes.",
+    )
+    verify.add_argument("--fixtures", default=DEFAULT_FIXTURES, help="fixture folder (default: ./fixtures)")
+    verify.add_argument("--backend", help="only this backend's cases")
+    verify.add_argument("--update", action="store_true", help="rewrite the goldens of DRIFT and NEW cases after showing the diff")
+    verify.set_defaults(run=run_verify)
+
+    live = commands.add_parser(
+        "check-live",
+        help="run live queries and report success/blocked/parse error/timeout and page-structure drift",
+        description="For scheduled jobs with network, never for CI. Exit status 1 unless every query succeeds "
+        "with its page structure intact.",
+    )
+    live.add_argument("backend", help="backend name")
+    live.add_argument("queries", nargs="*", metavar="QUERY", help="queries to run (default: two common ones)")
+    live.add_argument("-n", "--max-results", type=_int, help="number of results, 1..10 (default 5)")
+    live.add_argument("--timeout-ms", type=_int, help="deadline of each query in milliseconds")
+    live.add_argument("--json", action="store_true", help="print the report as JSON")
+    live.set_defaults(run=run_check_live)
+
+
+# -- record ----------------------------------------------------------------------------------------
+
+
+def run_record(args: argparse.Namespace) -> int:
+    """Record one live search as a fixture case."""
+    try:
+        result = record_case(
+            args.backend,
+            args.query,
+            fixtures_dir=args.fixtures,
+            name=args.name,
+            max_results=args.max_results,
+            timeout_ms=args.timeout_ms,
+            settings=Settings.from_env(),
+            overwrite=args.force,
+            allow_error=args.allow_error,
+        )
+    except WebSearchError as error:
+        if error.status is not None and not args.allow_error and error.code != "InvalidInput":
+            sys.stderr.write(error_line(error) + "\n")
+            sys.stderr.write("hint: the service answered (HTTP %s); use --allow-error to record this answer as a case\n" % error.status)
+            return exit_status(error)
+        raise
+    case = result.verdict.case
+    out = sys.stdout
+    out.write("recorded %s: live answer %s\n" % (case.case_id, describe(result.live_outcome)))
+    for path in result.files:
+        out.write("  wrote %s\n" % path)
+    if result.redacted:
+        out.write("  redacted: %s\n" % ", ".join(result.redacted))
+    if not result.ok:
+        sys.stderr.write("error: the recorded case does not replay (%s); no golden written\n" % result.verdict.status)
+        for line in result.verdict.diff:
+            sys.stderr.write("  %s\n" % line)
+        return EXIT_CHECK_FAILED
+    if result.live_diff:
+        sys.stderr.write("warning: replaying the case gives another answer than the live search (is the request non-deterministic?)\n")
+        for line in result.live_diff:
+            sys.stderr.write("  %s\n" % line)
+        return EXIT_CHECK_FAILED
+    out.write("review the golden against the page, then add a \"checked\" line to %s\n" % case.meta_path.name)
+    return EXIT_OK
+
+
+# -- verify ----------------------------------------------------------------------------------------
+
+
+def _indent(lines: Sequence[str]) -> List[str]:
+    return ["        " + line for line in lines]
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    """Replay every case and print the verdicts."""
+    results = run_cases(args.fixtures, args.backend)
+    width = max(len(r.case.case_id) for r in results)
+    out = sys.stdout
+    updated = 0
+    for result in results:
+        summary = describe(result.outcome) if result.outcome is not None else (result.diff[0] if result.diff else "")
+        if result.status == "DRIFT" and result.golden is not None:
+            summary = "%s (golden: %s)" % (summary, describe(result.golden))
+        out.write("%-6s %-*s  %s\n" % (result.status, width, result.case.case_id, summary))
+        details = result.diff if result.status in ("DRIFT", "ERROR") else []
+        if result.status == "ERROR" and result.outcome is None:
+            details = result.diff[1:]
+        for line in _indent(details):
+            out.write(line + "\n")
+        if args.update and result.status in ("DRIFT", "NEW") and result.outcome is not None:
+            write_golden(result.case, result.outcome)
+            updated += 1
+            out.write("        updated golden %s\n" % result.case.expected_path)
+    for path in orphan_files(args.fixtures):
+        if args.backend is None or path.parent.name == args.backend:
+            out.write("note: %s belongs to no case\n" % path)
+    counts = count_statuses(results)
+    out.write("%d case%s: %s\n" % (len(results), "" if len(results) == 1 else "s", ", ".join("%d %s" % (counts[s], s) for s in counts)))
+    if args.update:
+        out.write("%d golden%s updated; review them with your VCS diff\n" % (updated, "" if updated == 1 else "s"))
+        return EXIT_CHECK_FAILED if counts["ERROR"] else EXIT_OK
+    return EXIT_OK if counts["PASS"] == len(results) else EXIT_CHECK_FAILED
+
+
+# -- check-live ------------------------------------------------------------------------------------
+
+
+def _structure_text(check: Any) -> str:
+    if check.structure is None:
+        return "structure not checked"
+    missing = [name for name, found in check.structure.items() if not found]
+    if missing:
+        return "structure CHANGED (missing: %s)" % ", ".join(missing)
+    return "structure ok"
+
+
+def run_check_live(args: argparse.Namespace) -> int:
+    """Run live queries and report how each went."""
+    checks = check_live(args.backend, args.queries, settings=Settings.from_env(), max_results=args.max_results, timeout_ms=args.timeout_ms)
+    ok = all(check.ok for check in checks)
+    out = sys.stdout
+    if args.json:
+        out.write(json.dumps({"backend": args.backend, "ok": ok, "checks": [c.to_dict() for c in checks]}, ensure_ascii=False, indent=2) + "\n")
+    else:
+        for check in checks:
+            out.write("%-4s %s  %-13s %2d items  %-28s %6d ms  %s\n" % (
+                "ok" if check.ok else "FAIL", check.backend, check.status, check.items, _structure_text(check), check.latency_ms, check.query))
+            if check.error:
+                code = check.error["type"] + ("/" + check.error["detail_code"] if check.error.get("detail_code") else "")
+                out.write("     %s: %s\n" % (code, check.error["message"]))
+        failed = sum(1 for c in checks if not c.ok)
+        out.write("%d quer%s, %d failed\n" % (len(checks), "y" if len(checks) == 1 else "ies", failed))
+    return EXIT_OK if ok else EXIT_CHECK_FAILED

@@ -1,0 +1,119 @@
+"""Live health checks of a backend: does it still answer, and does its page still
+look the way the parser knows? A drift detector for scheduled jobs with network
+(never for CI, which replays recordings).
+
+Each query runs through the normal path (one :class:`~websearch_sync.SearchClient`,
+so rate limits and cool-downs apply, no retries, no cache); the last response is
+captured and handed to the backend's :meth:`~websearch_sync.backends.base.Backend.structure_report`.
+"""
+
+import time
+from dataclasses import dataclass
+from typing import Any, Dict, Iterable, List, Optional
+
+from .backends import registry
+from .client import SearchClient
+from .config import Settings
+from .errors import WebSearchError
+from .models import SearchParams
+from .recording import Recorder
+
+__all__ = ["LiveCheck", "check_live", "DEFAULT_QUERIES", "STATUS_BY_CODE"]
+
+#: Queries used when none are given: common enough that every engine has results.
+DEFAULT_QUERIES = ("python requests timeout", "open source web search engine")
+
+#: The check's status for each error code (a search that returned is ``success``).
+STATUS_BY_CODE = {
+    "WebBlocked": "blocked",
+    "AuthError": "auth_error",
+    "WebParseError": "parse_error",
+    "Timeout": "timeout",
+    "NetworkError": "network_error",
+    "BadGateway": "bad_gateway",
+    "InvalidInput": "invalid_input",
+    "WebProviderError": "provider_error",
+}
+
+
+@dataclass
+class LiveCheck:
+    """The verdict on one live query."""
+
+    backend: str
+    query: str
+    status: str  #: ``success`` or one of :data:`STATUS_BY_CODE`'s values
+    items: int
+    latency_ms: int
+    structure: Optional[Dict[str, bool]] = None  #: the backend's structure report; None without a complete response
+    error: Optional[Dict[str, Any]] = None  #: ``{type, detail_code, status, message}`` when the search failed
+
+    @property
+    def structure_ok(self) -> Optional[bool]:
+        """True when every structure check passed, False when one failed, None when not checked."""
+        if self.structure is None:
+            return None
+        return all(self.structure.values())
+
+    @property
+    def ok(self) -> bool:
+        """A success whose page structure (when checked) still matches."""
+        return self.status == "success" and self.structure_ok is not False
+
+    def to_dict(self) -> Dict[str, Any]:
+        """The check as JSON-ready data."""
+        return {
+            "backend": self.backend,
+            "query": self.query,
+            "ok": self.ok,
+            "status": self.status,
+            "items": self.items,
+            "latency_ms": self.latency_ms,
+            "structure": self.structure,
+            "structure_ok": self.structure_ok,
+            "error": self.error,
+        }
+
+
+def check_live(
+    backend: str,
+    queries: Iterable[str] = (),
+    *,
+    settings: Optional[Settings] = None,
+    max_results: Optional[int] = None,
+    timeout_ms: Optional[int] = None,
+) -> List[LiveCheck]:
+    """Run each query live against ``backend`` and report how it went.
+
+    ``settings`` default to ``Settings.from_env()``. Raises (before any request)
+    ``InvalidInput`` for an unknown backend and the configuration errors of the
+    backend (``AuthError(missing_api_key)``, ``InvalidInput(not_configured)``);
+    every failure of a query itself is reported in its :class:`LiveCheck`.
+    """
+    settings = settings if settings is not None else Settings.from_env()
+    checker = registry.backend_class(backend)(settings)
+    checker.check_configured()
+    checks: List[LiveCheck] = []
+    with Recorder() as recorder:
+        with SearchClient(backend, settings=settings, session=recorder.session, cache_ttl_s=0, retries=0) as client:
+            for query in list(queries) or list(DEFAULT_QUERIES):
+                recorder.reset()
+                started = time.monotonic()
+                items = 0
+                error: Optional[WebSearchError] = None
+                try:
+                    items = len(client.search(query, max_results=max_results, timeout_ms=timeout_ms)["items"])
+                except WebSearchError as exc:
+                    error = exc
+                latency = int(round((time.monotonic() - started) * 1000))
+                structure = None
+                last = recorder.exchanges[-1] if recorder.exchanges else None
+                if last is not None and last.complete:
+                    params = SearchParams(query=query.strip() or query, max_results=max_results or settings.max_results)
+                    structure = checker.structure_report(last.http_response(), params)
+                if error is None:
+                    checks.append(LiveCheck(backend, query, "success", items, latency, structure))
+                else:
+                    detail = {"type": error.code, "detail_code": error.detail_code, "status": error.status, "message": error.message}
+                    checks.append(LiveCheck(backend, query, STATUS_BY_CODE.get(error.code, "provider_error"), 0, latency, structure, detail))
+    return checks

@@ -1,0 +1,492 @@
+"""Recording live answers: one search through the normal request path, captured
+at the ``requests`` level and written as a fixture case.
+
+:class:`Recorder` owns a ``requests.Session`` whose adapter tees every exchange
+(the prepared request, the status, the headers and the body exactly as the
+transport read it, decompressed). The search itself runs through an ordinary
+:class:`~websearch_sync.SearchClient` given that session, so settings, endpoints,
+keys, the deadline and the byte cap all apply as in production.
+
+:func:`record_case` writes ``<backend>/<case>.<html|json|txt|bin>``, ``<case>.meta.json``
+and the golden ``<case>.expected.json`` (from replaying the written case offline).
+Secrets never reach a written file: cookies are dropped, headers and request
+fields named like credentials are stored as ``<redacted>`` (which matches any value
+when replaying), and every secret value the settings hold is replaced wherever it
+appears (URL, headers, fields, body).
+"""
+
+import datetime
+import hashlib
+import json
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+import os
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
+
+import requests
+from requests.adapters import HTTPAdapter
+from requests.structures import CaseInsensitiveDict
+
+from . import __version__
+from .backends import registry
+from .client import SearchClient
+from .config import Settings, is_secret_name
+from .contract import PLACEHOLDER, CaseResult, compare, load_case, outcome_of, query_params, require_responses, run_case, write_golden
+from .errors import InvalidInput, WebSearchError
+from .http import DEFAULT_USER_AGENT, HttpResponse
+
+__all__ = ["Exchange", "Recorder", "Redactor", "RecordResult", "record_case", "is_secret_field", "case_name_for"]
+
+RECORDED_BY = "websearch-sync record"
+
+#: Request headers that say nothing about the backend (transport and requests defaults).
+_TRANSPORT_HEADERS = {"accept-encoding": "gzip, deflate", "accept": "*/*", "connection": "keep-alive"}
+_ALWAYS_DROPPED_REQUEST = ("content-length", "host", "cookie")
+#: Response headers that describe the transfer, not the answer (the body is stored decoded).
+_DROPPED_RESPONSE = ("content-encoding", "transfer-encoding", "content-length", "connection", "keep-alive", "set-cookie")
+_SECRET_WORDS = ("auth", "authorization", "cookie", "credential", "credentials", "passwd", "pwd", "sig", "signature", "session", "sid")
+_SECRET_ENDINGS = ("key", "token", "secret", "password", "apikey")
+_CASE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
+
+
+def is_secret_field(name: str) -> bool:
+    """True for a header or field name that carries a credential.
+
+    The name is split into words (``X-Subscription-Token`` -> x, subscription,
+    token; ``apiKey`` -> api, key); a word ending in key/token/secret/password, or
+    one of auth/authorization/cookie/credential(s)/session/sid/sig(nature)/passwd,
+    marks a secret. ``keyword`` or ``q`` do not.
+    """
+    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
+    words = [w for w in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if w]
+    return any(w in _SECRET_WORDS or w.endswith(_SECRET_ENDINGS) for w in words)
+
+
+# -- capturing -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Exchange:
+    """One request sent and the response read, as the transport saw them."""
+
+    request: requests.PreparedRequest
+    status: int
+    headers: Dict[str, str]
+    url: str
+    body: bytearray = field(default_factory=bytearray)
+    complete: bool = False  #: the body was read to its end
+
+    def http_response(self) -> HttpResponse:
+        """The exchange as the :class:`~websearch_sync.http.HttpResponse` a backend parses."""
+        return HttpResponse(status=self.status, headers=CaseInsensitiveDict(self.headers), content=bytes(self.body), url=self.url)
+
+
+class _TeeRaw:
+    """Wraps a urllib3 response: every (decoded) byte read is also kept in the exchange."""
+
+    def __init__(self, raw: Any, exchange: Exchange) -> None:
+        self._raw = raw
+        self._exchange = exchange
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._raw, name)
+
+    def _keep(self, data: bytes, asked: Optional[int]) -> bytes:
+        if data:
+            self._exchange.body.extend(data)
+        if not data or asked is None:
+            self._exchange.complete = True
+        return data
+
+    def read(self, amt: Optional[int] = None, *args: Any, **kwargs: Any) -> bytes:
+        """``read()`` of the wrapped response, teed."""
+        return self._keep(self._raw.read(amt, *args, **kwargs), amt)
+
+    def read1(self, amt: Optional[int] = None, *args: Any, **kwargs: Any) -> bytes:
+        """``read1()`` of the wrapped response, teed."""
+        return self._keep(self._raw.read1(amt, *args, **kwargs), amt)
+
+    def stream(self, amt: int = 2 ** 16, decode_content: Optional[bool] = None) -> Iterator[bytes]:
+        """``stream()`` of the wrapped response (used by ``requests`` for ``.content``), teed."""
+        for chunk in self._raw.stream(amt, decode_content=decode_content):
+            self._keep(chunk, amt)
+            yield chunk
+        self._exchange.complete = True
+
+
+class _RecordingAdapter(HTTPAdapter):
+    def __init__(self, recorder: "Recorder", **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._recorder = recorder
+
+    def build_response(self, req: requests.PreparedRequest, resp: Any) -> requests.Response:
+        """The usual response, its body teed into a new :class:`Exchange`."""
+        response = super().build_response(req, resp)
+        exchange = Exchange(request=req, status=response.status_code, headers=dict(response.headers), url=response.url or req.url or "")
+        self._recorder.exchanges.append(exchange)
+        response.raw = _TeeRaw(response.raw, exchange)
+        return response
+
+
+class Recorder:
+    """A ``requests.Session`` that keeps every exchange it carries in :attr:`exchanges`.
+
+    Pass :attr:`session` to a :class:`~websearch_sync.SearchClient`; use it as a
+    context manager (or call :meth:`close`).
+    """
+
+    def __init__(self, max_redirects: int = 5) -> None:
+        self.exchanges: List[Exchange] = []
+        self.session = requests.Session()
+        adapter = _RecordingAdapter(self, max_retries=0)
+        self.session.mount("http://", adapter)
+        self.session.mount("https://", adapter)
+        self.session.max_redirects = max_redirects
+
+    def reset(self) -> None:
+        """Forget the exchanges captured so far."""
+        self.exchanges = []
+
+    def close(self) -> None:
+        """Close the session."""
+        self.session.close()
+
+    def __enter__(self) -> "Recorder":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        self.close()
+
+
+# -- redacting ------------------------------------------------------------------------------------
+
+
+class Redactor:
+    """Removes secrets from what is about to be written; :attr:`notes` says what it removed.
+
+    ``secrets`` are values replaced by ``<redacted>`` wherever they appear; names
+    matching :func:`is_secret_field` have their whole value replaced (or, for
+    cookies, are dropped).
+    """
+
+    def __init__(self, secrets: Sequence[str]) -> None:
+        usable = sorted({s for s in secrets if s and len(s) >= 4}, key=len, reverse=True)
+        self._pattern = re.compile("|".join(re.escape(s) for s in usable)) if usable else None
+        self._bytes_pattern = re.compile(b"|".join(re.escape(s.encode("utf-8")) for s in usable)) if usable else None
+        self.notes: List[str] = []
+
+    def note(self, text: str) -> None:
+        """Remember that something was removed at ``text`` (once)."""
+        if text not in self.notes:
+            self.notes.append(text)
+
+    def text(self, value: str, where: str) -> str:
+        """``value`` with every known secret replaced."""
+        if self._pattern is None or not self._pattern.search(value):
+            return value
+        self.note(where)
+        return self._pattern.sub(PLACEHOLDER, value)
+
+    def body(self, data: bytes, where: str) -> bytes:
+        """A body with every known secret replaced."""
+        if self._bytes_pattern is None or not self._bytes_pattern.search(data):
+            return data
+        self.note(where)
+        return self._bytes_pattern.sub(PLACEHOLDER.encode("ascii"), data)
+
+    def url(self, value: str, where: str) -> str:
+        """A URL with its userinfo replaced by ``redacted:redacted`` (still a valid URL, so a
+        replay sends the same shape of request) and every known secret replaced."""
+        parts = urlsplit(value)
+        if "@" in parts.netloc:
+            userinfo, _, host = parts.netloc.rpartition("@")
+            self.note(where)
+            value = urlunsplit((parts.scheme, ("redacted:redacted" if ":" in userinfo else "redacted") + "@" + host, parts.path, parts.query, parts.fragment))
+        return self.text(value, where)
+
+    def value(self, name: str, value: Any, where: str) -> Any:
+        """A field value: wholly redacted when ``name`` is a credential, else secrets replaced inside."""
+        if is_secret_field(name) and value not in (None, ""):
+            self.note(where)
+            return _placeholders(value)
+        if isinstance(value, str):
+            return self.text(value, where)
+        if isinstance(value, list):
+            return [self.value(name, v, where) for v in value]
+        if isinstance(value, dict):
+            return {k: self.value(k, v, "%s.%s" % (where, k)) for k, v in value.items()}
+        return value
+
+    def header(self, name: str, value: str, where: str) -> str:
+        """A header value: secrets replaced inside; a credential header not holding a known
+        secret (so nothing was replaced) is wholly redacted."""
+        cleaned = self.text(value, where)
+        if is_secret_field(name) and PLACEHOLDER not in cleaned:
+            self.note(where)
+            return PLACEHOLDER
+        return cleaned
+
+
+def _placeholders(value: Any) -> Any:
+    if isinstance(value, dict):
+        return {k: _placeholders(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_placeholders(v) for v in value]
+    return PLACEHOLDER
+
+
+def _url_secrets(url: Optional[str]) -> List[str]:
+    """The password (and user:password) in a URL's userinfo."""
+    if not url or "@" not in url.split("?", 1)[0]:
+        return []
+    userinfo = urlsplit(url).netloc.rpartition("@")[0]
+    return [part for part in (userinfo, userinfo.partition(":")[2]) if part]
+
+
+def _secrets_of(settings: Settings) -> List[str]:
+    found = list(settings.secrets())
+    for url in list(settings.endpoints.values()) + [settings.proxy]:
+        found.extend(_url_secrets(url))
+    for sub in settings.providers.values():
+        for key, value in sub.items():
+            if isinstance(value, str):
+                found.extend(_url_secrets(value))
+    return found
+
+
+# -- turning exchanges into a case ----------------------------------------------------------------
+
+
+def _request_meta(prepared: requests.PreparedRequest, user_agent: str, redactor: Redactor, where: str) -> Dict[str, Any]:
+    parts = urlsplit(prepared.url or "")
+    url = redactor.url(urlunsplit((parts.scheme, parts.netloc, parts.path, "", "")), where + ".url")
+    meta: Dict[str, Any] = {"method": (prepared.method or "GET").upper(), "url": url}
+    meta["query_params"] = {k: redactor.value(k, v, "%s.query_params.%s" % (where, k)) for k, v in query_params(prepared.url or "").items()}
+    headers: Dict[str, str] = {}
+    defaults = dict(_TRANSPORT_HEADERS, **{"user-agent": user_agent})
+    for name, value in (prepared.headers or {}).items():
+        lower = name.lower()
+        if lower == "cookie":
+            redactor.note("%s.headers.%s (dropped)" % (where, name))
+            continue
+        if lower in _ALWAYS_DROPPED_REQUEST or defaults.get(lower) == value:
+            continue
+        headers[name] = redactor.header(name, value, "%s.headers.%s" % (where, name))
+    body = prepared.body
+    if body:
+        text = body.decode("utf-8", "replace") if isinstance(body, bytes) else str(body)
+        content_type = (prepared.headers.get("Content-Type") or "").lower()
+        if "x-www-form-urlencoded" in content_type:
+            meta["form"] = {k: redactor.value(k, v, "%s.form.%s" % (where, k)) for k, v in parse_qsl(text, keep_blank_values=True)}
+        elif "json" in content_type:
+            meta["json"] = redactor.value("", json.loads(text), where + ".json")
+        else:
+            redactor.note("%s: a %s body (not stored, not matched on replay)" % (where, content_type or "raw"))
+    if headers:
+        meta["headers"] = headers
+    return meta
+
+
+def _suffix(content_type: str) -> str:
+    media = content_type.split(";", 1)[0].strip().lower()
+    if "json" in media:
+        return ".json"
+    if "html" in media or "xml" in media:
+        return ".html"
+    if media.startswith("text/"):
+        return ".txt"
+    return ".bin"
+
+
+def _response_meta(exchange: Exchange, redactor: Redactor, where: str) -> Tuple[Dict[str, Any], bytes]:
+    headers: Dict[str, str] = {}
+    for name, value in exchange.headers.items():
+        lower = name.lower()
+        if lower == "set-cookie":
+            redactor.note("%s.headers.%s (dropped)" % (where, name))
+            continue
+        if lower in _DROPPED_RESPONSE:
+            continue
+        headers[name] = PLACEHOLDER if is_secret_field(name) else redactor.text(value, "%s.headers.%s" % (where, name))
+        if headers[name] == PLACEHOLDER:
+            redactor.note("%s.headers.%s" % (where, name))
+    body = redactor.body(bytes(exchange.body), where + ".body")
+    return {"status": exchange.status, "headers": headers}, body
+
+
+def case_name_for(query: str) -> str:
+    """A file-name-safe case name derived from a query (``python-requests-timeout``)."""
+    slug = re.sub(r"[^a-z0-9]+", "-", query.lower()).strip("-")[:48].strip("-")
+    if slug:
+        return slug
+    return "case-" + hashlib.sha1(query.encode("utf-8")).hexdigest()[:8]
+
+
+def _settings_meta(backend: str, settings: Settings, redactor: Redactor) -> Dict[str, Any]:
+    """The settings a replay needs: this backend's endpoint and provider settings, secrets as placeholders."""
+    meta: Dict[str, Any] = {}
+    if settings.endpoints.get(backend):
+        meta["endpoints"] = {backend: redactor.url(settings.endpoints[backend], "settings.endpoints.%s" % backend)}
+    provider = settings.provider(backend)
+    if provider:
+        cleaned = {}
+        for key, value in provider.items():
+            where = "settings.providers.%s.%s" % (backend, key)
+            if is_secret_name(key) or is_secret_field(key):
+                redactor.note(where)
+                cleaned[key] = _placeholders(value)
+            elif isinstance(value, str) and "://" in value:
+                cleaned[key] = redactor.url(value, where)
+            else:
+                cleaned[key] = redactor.value(key, value, where)
+        meta["providers"] = {backend: cleaned}
+    return meta
+
+
+@dataclass
+class RecordResult:
+    """What :func:`record_case` did."""
+
+    verdict: CaseResult  #: the replay of the written case (``NEW`` became the golden; ``ERROR`` means it does not replay)
+    files: List[Path]  #: every file written, the golden included when there is one
+    live_outcome: Dict[str, Any]  #: what the live search returned (comparable form)
+    redacted: List[str]  #: where secrets were removed
+    live_diff: List[str]  #: differences between the live answer and its replay (empty when deterministic)
+
+    @property
+    def ok(self) -> bool:
+        """True when the case replays and its golden was written."""
+        return self.verdict.status in ("NEW", "PASS")
+
+
+def _clean_case_name(name: str) -> str:
+    if not _CASE_NAME.match(name) or name.endswith((".meta", ".expected")):
+        raise InvalidInput(
+            "case name %r: use letters, digits, '.', '_' and '-' (at most 100 characters)" % name, detail_code="bad_case_name"
+        )
+    return name
+
+
+def _remove_case_files(meta_path: Path) -> None:
+    case = load_case(meta_path)
+    for exchange in case.exchanges():
+        body = (exchange.get("response") or {}).get("body")
+        if body and (case.folder / body).is_file():
+            (case.folder / body).unlink()
+    for path in (case.expected_path, meta_path):
+        if path.exists():
+            path.unlink()
+
+
+def record_case(
+    backend: str,
+    query: str,
+    *,
+    fixtures_dir: Union[str, "os.PathLike[str]"],
+    name: Optional[str] = None,
+    max_results: Optional[int] = None,
+    settings: Optional[Settings] = None,
+    options: Optional[Mapping[str, Any]] = None,
+    timeout_ms: Optional[int] = None,
+    overwrite: bool = False,
+    allow_error: bool = False,
+    now: Optional[datetime.datetime] = None,
+) -> RecordResult:
+    """Search ``query`` live with ``backend`` once and write it as a fixture case.
+
+    The request goes through the normal path (``settings`` default to
+    ``Settings.from_env()``: endpoints, keys, proxy, user agent), without retries.
+    Writes the body file(s), ``<case>.meta.json`` and, after replaying the written
+    case offline, the golden ``<case>.expected.json``.
+
+    Raises:
+        InvalidInput: ``case_exists`` (the case is there and ``overwrite`` is false),
+            ``bad_case_name``, ``unknown_backend``, ``missing_test_extra``.
+        WebSearchError: the live search failed before a complete answer came
+            (timeout, network error, missing key ...), or it failed and
+            ``allow_error`` is false; nothing is written then.
+    """
+    settings = settings if settings is not None else Settings.from_env()
+    backend_cls = registry.backend_class(backend)
+    require_responses()
+    case_name = _clean_case_name(name) if name is not None else case_name_for(query)
+    folder = Path(fixtures_dir) / backend
+    meta_path = folder / (case_name + ".meta.json")
+    if meta_path.exists() and not overwrite:
+        raise InvalidInput("case %s/%s exists in %s (choose another --name, or --force)" % (backend, case_name, fixtures_dir), detail_code="case_exists")
+    options = dict(options or {})
+    captured = now or datetime.datetime.now(datetime.timezone.utc)
+
+    with Recorder() as recorder:
+        with SearchClient(backend, settings=settings, session=recorder.session, cache_ttl_s=0, retries=0) as client:
+            try:
+                live: Any = client.search(query, max_results=max_results, timeout_ms=timeout_ms, **options)
+            except WebSearchError as error:
+                live = error
+        exchanges = list(recorder.exchanges)
+    if isinstance(live, WebSearchError):
+        answered = bool(exchanges) and all(e.complete for e in exchanges) and live.code not in ("Timeout", "NetworkError")
+        if not (allow_error and answered):
+            raise live
+
+    redactor = Redactor(_secrets_of(settings))
+    user_agent = settings.user_agent or DEFAULT_USER_AGENT
+    recorded: List[Dict[str, Any]] = []
+    bodies: List[Tuple[bytes, str]] = []
+    for index, exchange in enumerate(exchanges):
+        prefix = "exchanges[%d]." % index if len(exchanges) > 1 else ""
+        request_meta = _request_meta(exchange.request, user_agent, redactor, prefix + "request")
+        response_meta, body = _response_meta(exchange, redactor, prefix + "response")
+        recorded.append({"request": request_meta, "response": response_meta})
+        bodies.append((body, _suffix(exchange.headers.get("Content-Type") or exchange.headers.get("content-type") or "")))
+
+    with_body = [i for i, (body, _) in enumerate(bodies) if body]
+    files: List[Path] = []
+    folder.mkdir(parents=True, exist_ok=True)
+    if meta_path.exists():
+        _remove_case_files(meta_path)
+    for index in with_body:
+        body, suffix = bodies[index]
+        file_name = case_name + ("" if len(with_body) == 1 else ".%d" % (index + 1)) + suffix
+        (folder / file_name).write_bytes(body)
+        files.append(folder / file_name)
+        recorded[index]["response"]["body"] = file_name
+    for index, (body, _) in enumerate(bodies):
+        if not body:
+            recorded[index]["response"]["body_text"] = ""
+
+    meta: Dict[str, Any] = {
+        "backend": backend,
+        "query": query,
+        "max_results": max_results if max_results is not None else settings.max_results,
+        "options": options,
+    }
+    settings_meta = _settings_meta(backend, settings, redactor)
+    if settings_meta:
+        meta["settings"] = settings_meta
+    if len(recorded) == 1:
+        meta.update(recorded[0])
+    elif recorded:
+        meta["exchanges"] = recorded
+    meta["captured_at"] = captured.astimezone(datetime.timezone.utc).isoformat(timespec="seconds")
+    meta["library_version"] = __version__
+    if backend_cls.kind == "offline" and not recorded:
+        meta["provenance"] = {"status": "offline-deterministic", "capture_date": captured.date().isoformat(), "recorded_by": RECORDED_BY,
+                              "note": "an offline backend sends no request; the golden pins its output"}
+    else:
+        meta["provenance"] = {"status": "recorded-live", "capture_date": captured.date().isoformat(), "recorded_by": RECORDED_BY}
+    if redactor.notes:
+        meta["redacted"] = list(redactor.notes)
+    meta_path.write_text(json.dumps(meta, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    files.append(meta_path)
+
+    live_outcome = outcome_of(live)
+    case = load_case(meta_path)
+    verdict = run_case(case)
+    if verdict.status == "NEW" and verdict.outcome is not None:
+        write_golden(case, verdict.outcome)
+        files.append(case.expected_path)
+    live_diff = compare(live_outcome, verdict.outcome) if verdict.outcome is not None else []
+    return RecordResult(verdict=verdict, files=files, live_outcome=live_outcome, redacted=list(redactor.notes), live_diff=live_diff)

@@ -1,7 +1,7 @@
 """Recognising bot walls (captcha / "are you a robot" pages) in any answer.
 
-One place for the signatures, so fetch and the search backends agree. Each
-signature comes from a recorded real page (see ``/work/shared/fixtures/blocked``):
+Fetch uses the search backends' own signatures, so fetch and search agree. Each
+signature comes from a recorded real page (see ``fixtures/*/`` blocked cases):
 
 - DuckDuckGo's anomaly page ("Unfortunately, bots use DuckDuckGo too."): the
   ``anomaly-modal`` markup and a form posting to ``anomaly.js``; served with
@@ -13,6 +13,8 @@ signature comes from a recorded real page (see ``/work/shared/fixtures/blocked``
 from typing import Optional
 from urllib.parse import urlsplit
 
+from .backends.baidu import is_baidu_captcha_url, is_baidu_challenge
+from .backends.ddg import is_ddg_challenge
 from .errors import WebBlocked
 from .http import HttpResponse
 
@@ -21,25 +23,19 @@ __all__ = ["bot_wall", "bot_wall_error"]
 _SCAN_CHARS = 200_000
 
 
-def _is_baidu_captcha_url(url: Optional[str]) -> bool:
-    if not url:
-        return False
-    parts = urlsplit(url)
-    return (parts.hostname or "").lower() == "wappass.baidu.com" and parts.path.startswith("/static/captcha")
-
-
 def bot_wall(url: str, text: str, location: Optional[str] = None) -> Optional[str]:
     """The name of the bot wall an answer is, or ``None``.
 
     ``url`` is where the answer came from, ``text`` its decoded body, ``location``
-    its ``Location`` header (a redirect to a captcha page is a wall too).
+    its ``Location`` header (a redirect to a captcha page is a wall too). The
+    signatures are the search backends' own, so fetch and search agree.
     """
-    if _is_baidu_captcha_url(location) or _is_baidu_captcha_url(url):
+    if is_baidu_captcha_url(location) or is_baidu_captcha_url(url):
         return "Baidu security check (wappass captcha)"
     head = text[:_SCAN_CHARS]
-    if "anomaly-modal" in head and "anomaly.js" in head:
+    if is_ddg_challenge(head):
         return "DuckDuckGo anomaly (bot check) page"
-    if "百度安全验证" in head and "wappass" in head:
+    if is_baidu_challenge(head):
         return "Baidu security check page"
     return None
 

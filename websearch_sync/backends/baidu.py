@@ -34,7 +34,7 @@ from ..normalize import clean_url
 from .base import Backend
 from .html_parsing import classes, elements, has_class, parse_fragment, region, text_of
 
-__all__ = ["BaiduHtml", "parse_baidu_page", "is_baidu_challenge", "is_baidu_link", "link_target"]
+__all__ = ["BaiduHtml", "parse_baidu_page", "is_baidu_challenge", "is_baidu_captcha_url", "is_baidu_link", "link_target"]
 
 logger = logging.getLogger("websearch_sync")
 
@@ -62,9 +62,11 @@ def is_baidu_link(url: str) -> bool:
     return (host == "baidu.com" or host.endswith(".baidu.com")) and parts.path == "/link" and parts.query.startswith("url=")
 
 
-def _is_captcha_url(url: str) -> bool:
+def is_baidu_captcha_url(url: Optional[str]) -> bool:
+    """True for Baidu's security-check address (``wappass.baidu.com``, ``/static/captcha/...``)."""
     parts = urlsplit(url or "")
-    return (parts.hostname or "").lower() == "wappass.baidu.com" or "/static/captcha" in parts.path
+    host = (parts.hostname or "").lower()
+    return host == "wappass.baidu.com" or ((host == "baidu.com" or host.endswith(".baidu.com")) and "/static/captcha" in parts.path)
 
 
 def is_baidu_challenge(text: str) -> bool:
@@ -137,6 +139,13 @@ def parse_baidu_page(text: str, provider: str) -> List[Dict[str, Any]]:
     )
 
 
+def _items_or_none(text: str, provider: str) -> Optional[List[Dict[str, Any]]]:
+    try:
+        return parse_baidu_page(text, provider)
+    except WebParseError:
+        return None
+
+
 def link_target(response: HttpResponse, link: str) -> Optional[str]:
     """Where a ``/link?url=`` answer points: ``Location``, else a JS / meta-refresh redirect."""
     target = None
@@ -150,7 +159,7 @@ def link_target(response: HttpResponse, link: str) -> Optional[str]:
             target = match.group(1) if match else None
         target = html.unescape(target) if target else None
     url = clean_url(target)
-    return url if url and not _is_captcha_url(url) and not is_baidu_link(url) else None
+    return url if url and not is_baidu_captcha_url(url) and not is_baidu_link(url) else None
 
 
 class BaiduHtml(Backend):
@@ -161,6 +170,7 @@ class BaiduHtml(Backend):
     summary = "Baidu results page, no key; /link?url= URLs (resolve_links=True resolves them)"
     default_endpoint = "https://www.baidu.com/s"
     options = ("resolve_links",)
+    min_interval_s = 1.0  # a scraper: one request a second keeps clear of the bot wall
 
     def _headers(self) -> Dict[str, str]:
         parts = urlsplit(self.endpoint_url())
@@ -184,7 +194,7 @@ class BaiduHtml(Backend):
     def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
         """A redirect to wappass.baidu.com, or the security-check page itself, is a block."""
         if 300 <= response.status < 400:
-            blocked = _is_captcha_url(response.location or "")
+            blocked = is_baidu_captcha_url(response.location or "")
         else:
             blocked = is_baidu_challenge(response.text)
         if not blocked:
@@ -199,6 +209,18 @@ class BaiduHtml(Backend):
     def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
         """Items of the results page."""
         return ParseResult(items=parse_baidu_page(response.text, self.name))
+
+    def structure_report(self, response: HttpResponse, params: Optional[SearchParams] = None) -> Dict[str, bool]:
+        """Landmarks: no bot wall, ``#content_left`` found, result blocks with a title
+        link (or a no-results notice), and snippets found in them."""
+        text = response.text
+        items = _items_or_none(text, self.name)
+        return {
+            "not_blocked": self.classify(response) is None,
+            "content_left": region(text, _REGION_START, _REGION_END) is not None,
+            "result_blocks": items is not None,
+            "snippets": not items or any(item["snippet"] for item in items),
+        }
 
     def search(self, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
         """The shared search, then (with ``resolve_links=True``) link resolution."""

@@ -198,6 +198,7 @@ class _DuckDuckGo(Backend):
 
     kind = "html"
     max_query_chars = 500  # DDG refuses queries of 500+ characters
+    min_interval_s = 1.0  # a scraper: one request a second keeps clear of the anomaly page
 
     def build_request(self, params: SearchParams) -> RequestSpec:
         """POST the search form, with the headers a browser on DDG's own page sends."""
@@ -232,6 +233,21 @@ class _DuckDuckGo(Backend):
     def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
         """Items of the HTML or Lite page."""
         return ParseResult(items=parse_ddg_page(response.text, self.name))
+
+    def structure_report(self, response: HttpResponse, params: Optional[SearchParams] = None) -> Dict[str, bool]:
+        """Landmarks: no challenge page, the results region (``#links`` or the Lite
+        table) found, result links parsed (or a no-results notice), snippets found."""
+        text = response.text
+        try:
+            items: Optional[List[Dict[str, Any]]] = parse_ddg_page(text, self.name)
+        except WebParseError:
+            items = None
+        return {
+            "not_blocked": not is_ddg_challenge(text),
+            "results_region": region(text, _HTML_START, _HTML_END) is not None or _lite_region(text) is not None,
+            "result_links": items is not None,
+            "snippets": not items or any(item["snippet"] for item in items),
+        }
 
 
 class DuckDuckGoHtml(_DuckDuckGo):

@@ -139,3 +139,28 @@ def test_batch_mode_as_a_subprocess(tmp_path):
     assert proc.returncode == 2
     assert ["items" in line for line in lines] == [True, False, True]
     assert proc.stderr == ""  # no progress bar when stderr is not a terminal
+
+
+ARTICLE = ("<html><head><title>Local article</title></head><body><nav>menu menu</nav><article><h1>Local article</h1>"
+           + "<p>This paragraph is the main content of a small article served on the loopback interface. " * 3
+           + "</p><p>A second paragraph with more words so that readability keeps it as the article body.</p>"
+           "</article></body></html>").encode()
+
+
+def test_fetch_command(capsys):
+    from servers import FaultServer, respond
+
+    with FaultServer({"/a": respond(200, ARTICLE), "/missing": respond(404, b"gone")}) as server:
+        assert main(["fetch", server.url("/a"), "--allow-private", "--mode", "text"]) == 0
+        out = capsys.readouterr().out
+        assert out.startswith("Local article\nURL: %s" % server.url("/a"))
+        assert "main content of a small article" in out
+        assert main(["fetch", server.url("/a"), "--allow-private", "--json", "--max-chars", "40"]) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert data["truncated"] is True and data["length"] == 40 and data["final_url"] == server.url("/a")
+        assert main(["fetch", server.url("/missing"), "--allow-private"]) == 5
+        assert capsys.readouterr().err.startswith("error: WebProviderError/http_404: ")
+        assert main(["fetch", server.url("/a")]) == 2  # loopback refused without --allow-private
+        assert capsys.readouterr().err.startswith("error: InvalidInput/private_address: ")
+    assert main(["fetch", "ftp://example.com/file"]) == 2
+    assert main(["fetch", "https://example.com/", "--mode", "pdf"]) == 2

@@ -385,3 +385,34 @@ def test_auto_uses_configured_api_backends_in_order_and_reports_who_answered():
             "https://api.search.brave.com/res/v1/web/search", "https://searx.example/search"]
     assert result["provider_meta"]["provider_name"] == "searxng"
     assert result["errors"][0]["provider"] == "brave" and result["errors"][0]["type"] == "BadGateway"
+
+
+def test_include_content_fills_items_and_reports_failed_pages(json_backends):
+    json_backends("aa")
+    page = (b"<html><head><title>P</title></head><body><article><p>"
+            + b"Content of the result page, long enough for the extractor to keep it. " * 4 + b"</p></article></body></html>")
+    with FaultServer({"/page": respond(200, page), "/gone": respond(404, b"")}) as server:
+        routes = {"/aa": json_results(server.url("/page"), server.url("/gone"))}
+        server.routes.update(routes)
+        settings = ws.Settings(endpoints={"aa": server.url("/aa")}, allow_private=True)
+        with ws.SearchClient("aa", settings=settings) as client:
+            result = client.search("q", include_content=True, max_content_chars=50)
+            again = client.search("q", include_content=True, max_content_chars=50)
+    first, second = result["items"]
+    assert first["content"].startswith("Content of the result page") and len(first["content"]) <= 50
+    assert second.get("content", "") == ""
+    assert result["errors"] == [dict(result["errors"][0], type="WebProviderError", detail_code="http_404")]
+    assert again["provider_meta"]["cached"] is False  # a partial answer is not cached
+
+
+def test_client_fetch_is_cached_by_normalised_url(json_backends):
+    page = b"<html><head><title>C</title></head><body><article><p>" + b"Cached page text for the fetch cache test. " * 4 + b"</p></article></body></html>"
+    with FaultServer({"/c": respond(200, page)}) as server:
+        with ws.SearchClient("stub", settings=ws.Settings(allow_private=True)) as client:
+            first = client.fetch(server.url("/c"))
+            second = client.fetch(server.url("/c") + "#section")
+            third = client.fetch(server.url("/c"), extract_mode="text")
+            client.fetch(server.url("/c"), cache_ttl_s=0)
+        assert len(server.requests) == 3
+    assert first == second  # the fragment is not part of the key
+    assert third["text"] != first["text"]  # markdown vs text: a separate request (3 in all)

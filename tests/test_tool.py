@@ -157,3 +157,29 @@ def test_format_snapshots(snapshot):
 def test_format_rejects_unknown_styles():
     with pytest.raises(ws.InvalidInput):
         tool.format_results({"items": []}, style="html")
+
+
+PAGE = ("<html><head><title>Tool page</title></head><body><article><h1>Tool page</h1>"
+        + "<p>Readable paragraph for the fetch tool, long enough to be the main content of the page. " * 3
+        + "</p></article></body></html>").encode()
+
+
+def test_fetch_tool_and_its_formatting(snapshot):
+    with FaultServer({"/page": respond(200, PAGE)}) as server:
+        client = ws.SearchClient("stub", settings=ws.Settings(allow_private=True))
+        result = tool.call_tool("web_fetch", {"url": server.url("/page"), "extract_mode": "text", "max_chars": 60}, client=client)
+        refused = tool.call_tool("web_fetch", {"url": server.url("/page")}, client=ws.SearchClient("stub", settings=ws.Settings()))
+    assert result["title"] == "Tool page" and result["truncated"] is True and result["length"] == 60
+    assert refused["error"]["detail_code"] == "private_address"
+    port = server.url("/").split(":")[2].split("/")[0]
+    shown = tool.format_results(result).replace(port, "PORT")
+    snapshot("fetch.txt", shown)
+    assert "<untrusted-web-content" in shown
+
+
+def test_fetch_tool_repeat_guard_uses_the_normalised_url():
+    session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings()), max_repeats=1)
+    first = session.call_tool("web_fetch", {"url": "http://127.0.0.1:9/a#x"})
+    assert first["error"]["detail_code"] == "private_address"  # ran, and failed for its own reason
+    again = session.call_tool("web_fetch", {"url": "http://127.0.0.1:9/a"})
+    assert again["error"]["detail_code"] == "repeated_lookup"

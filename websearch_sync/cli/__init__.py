@@ -15,20 +15,22 @@ from typing import Optional, Sequence
 
 from .. import __version__
 from ..errors import WebSearchError
-from . import backends_cmd, contract_cmd, search_cmd
+from . import backends_cmd, contract_cmd, fetch_cmd, search_cmd
 from .output import EXIT_BLOCKED, EXIT_INVALID, EXIT_NETWORK, EXIT_OK, EXIT_OTHER, error_line, exit_status
 
 __all__ = ["main", "build_parser", "exit_status", "EXIT_OK", "EXIT_INVALID", "EXIT_BLOCKED", "EXIT_NETWORK", "EXIT_OTHER"]
 
-COMMANDS = (search_cmd, backends_cmd, contract_cmd)
+COMMANDS = (search_cmd, fetch_cmd, backends_cmd, contract_cmd)
 
 EPILOG = """examples:
   websearch-sync search "python requests timeout" -n 3
   WEB_SEARCH_BACKEND=ddg_html websearch-sync search "rust async" --json
   websearch-sync search --queries-file queries.txt -b brave,ddg_html > results.jsonl
+  websearch-sync fetch https://example.com/article --mode text
   websearch-sync backends
 
-exit statuses: 0 ok, 2 invalid input, 3 blocked/auth, 4 timeout/network, 5 other failure"""
+exit statuses: 0 ok, 1 verify/check-live/record found a problem, 2 invalid input,
+3 blocked/auth, 4 timeout/network, 5 other failure"""
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,56 @@
+"""``websearch-sync fetch``: read one page as markdown or text."""
+
+import argparse
+import json
+import sys
+
+from ..client import SearchClient
+from ..tool import format_results
+from .output import EXIT_OK
+
+__all__ = ["add_parser", "run"]
+
+
+def _int(text: str) -> int:
+    try:
+        return int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("expected an integer, got %r" % text) from None
+
+
+def add_parser(commands: "argparse._SubParsersAction") -> None:
+    """Add the ``fetch`` sub-command."""
+    parser = commands.add_parser(
+        "fetch",
+        help="read one web page as markdown or text",
+        description="Read one web page (http or https) and print its main content.",
+        epilog="examples:\n  websearch-sync fetch https://example.com/article\n"
+        "  websearch-sync fetch https://example.com/article --mode text --max-chars 2000 --json",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("url", help="the page to read")
+    parser.add_argument("--mode", choices=("markdown", "text"), default="markdown", help="output of the extraction (default markdown)")
+    parser.add_argument("--max-chars", type=_int, default=50000, help="cap on the returned characters (default 50000)")
+    parser.add_argument("--max-bytes", type=_int, default=5_000_000, help="cap on the bytes read (default 5000000)")
+    parser.add_argument("--timeout-ms", type=_int, help="deadline for the whole call in milliseconds")
+    parser.add_argument("--allow-private", action="store_true", help="allow loopback/private addresses (trusted local use)")
+    parser.add_argument("--json", action="store_true", help="print the fetch result as JSON")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Fetch the page and print it."""
+    with SearchClient(cache_ttl_s=0) as client:
+        result = client.fetch(
+            args.url,
+            extract_mode=args.mode,
+            max_chars=args.max_chars,
+            max_bytes=args.max_bytes,
+            timeout_ms=args.timeout_ms,
+            allow_private=args.allow_private,
+        )
+    if args.json:
+        sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
+    else:
+        sys.stdout.write(format_results(result, "markdown" if args.mode == "markdown" else "text", untrusted_notice=False) + "\n")
+    return EXIT_OK

@@ -6,8 +6,12 @@ from ..errors import InvalidInput
 from .base import Backend
 from .bocha import Bocha
 from .brave import Brave
+from .jina import Jina
+from .kagi import Kagi
 from .searxng import SearXNG
+from .service import SearchService
 from .stub import Stub
+from .tavily import Tavily
 
 __all__ = ["backend_names", "backend_class", "register", "unregister", "DEFAULT_BACKEND"]
 
@@ -45,5 +49,5 @@ def backend_class(name: str) -> Type[Backend]:
         ) from None
 
 
-for _cls in (Stub, SearXNG, Brave, Bocha):
+for _cls in (Stub, SearXNG, Brave, Bocha, Tavily, Kagi, Jina, SearchService):
     register(_cls)

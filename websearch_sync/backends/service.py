@@ -32,8 +32,8 @@ DEFAULT_REQUEST_ID_HEADER = "X-Request-Id"
 #: Headers the extra headers may not set (lower case).
 RESERVED_HEADERS = ("authorization", "content-type", "content-length", "host")
 _MARGIN_MS = 1000
-_TOKEN = re.compile(r"^[!#$%&'*+.^_`|~0-9A-Za-z-]+$")
-_VALUE = re.compile(r"^[\t\x20-\x7e]*$")
+_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+_VALUE = re.compile(r"[\t\x20-\x7e]*")
 
 
 class SearchService(JsonApiBackend):
@@ -77,11 +77,11 @@ class SearchService(JsonApiBackend):
             raise self._bad_setting("headers", "must be a mapping (or a JSON object) of header names to values")
         headers = {}
         for name, header_value in value.items():
-            if not isinstance(name, str) or not _TOKEN.match(name):
+            if not isinstance(name, str) or not _TOKEN.fullmatch(name):
                 raise self._bad_setting("headers", "has an invalid header name %r" % (name,))
             if name.lower() in RESERVED_HEADERS:
                 raise self._bad_setting("headers", "may not set %s (the key goes in %s)" % (name, self.env_vars["api_key"]))
-            if not isinstance(header_value, str) or not _VALUE.match(header_value):
+            if not isinstance(header_value, str) or not _VALUE.fullmatch(header_value):
                 raise self._bad_setting("headers", "has an invalid value for %s (a single-line ASCII string is needed)" % name)
             headers[name] = header_value
         return headers
@@ -89,7 +89,7 @@ class SearchService(JsonApiBackend):
     def request_id_header(self) -> str:
         """The header that carries ``trace_id`` (default ``X-Request-Id``)."""
         name = self.config.get("request_id_header") or DEFAULT_REQUEST_ID_HEADER
-        if not isinstance(name, str) or not _TOKEN.match(name) or name.lower() in RESERVED_HEADERS:
+        if not isinstance(name, str) or not _TOKEN.fullmatch(name) or name.lower() in RESERVED_HEADERS:
             raise self._bad_setting("request_id_header", "must be a header name other than %s, got %r" % (", ".join(RESERVED_HEADERS), name))
         return name
 

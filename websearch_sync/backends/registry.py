@@ -7,9 +7,13 @@ from .baidu import BaiduHtml
 from .base import Backend
 from .bocha import Bocha
 from .brave import Brave
+from .jina import Jina
+from .kagi import Kagi
 from .searxng import SearXNG
 from .ddg import DuckDuckGoHtml, DuckDuckGoLite
+from .service import SearchService
 from .stub import Stub
+from .tavily import Tavily
 
 __all__ = ["backend_names", "backend_class", "register", "unregister", "DEFAULT_BACKEND"]
 
@@ -47,5 +51,5 @@ def backend_class(name: str) -> Type[Backend]:
         ) from None
 
 
-for _cls in (Stub, DuckDuckGoHtml, DuckDuckGoLite, BaiduHtml, SearXNG, Brave, Bocha):
+for _cls in (Stub, DuckDuckGoHtml, DuckDuckGoLite, BaiduHtml, SearXNG, Brave, Bocha, Tavily, Kagi, Jina, SearchService):
     register(_cls)

@@ -1,0 +1,70 @@
+"""``jina``: Jina AI's search endpoint, ``GET https://s.jina.ai/?q=…`` (Bearer key, JSON).
+
+s.jina.ai reads every result page by default (about 10k tokens per search);
+without ``include_content`` we ask for ``X-Respond-With: no-content`` so only the
+result list is billed. Errors come as ``{"code": 401, "name":
+"AuthenticationRequiredError", "status": 40103, "message": ..., "data": null}``:
+``code`` is the HTTP status; 402 (``InsufficientBalanceError``) is an account
+problem (``AuthError``). The free plan allows 40 requests per minute.
+"""
+
+from typing import Any, Dict, Optional, Tuple
+
+from ..errors import WebParseError
+from ..http import HttpResponse, RequestSpec
+from ..models import ParseResult, SearchParams
+from .json_api import JsonApiBackend
+
+__all__ = ["Jina"]
+
+#: A snippet taken from the page text (when a result has no description) is cut here.
+SNIPPET_FROM_CONTENT_CHARS = 300
+
+
+class Jina(JsonApiBackend):
+    """The Jina AI search API (s.jina.ai)."""
+
+    name = "jina"
+    summary = "Jina AI search, s.jina.ai (needs JINA_API_KEY)"
+    default_base_url = "https://s.jina.ai"
+    endpoint_path = "/"
+    env_vars = {"api_key": "JINA_API_KEY"}
+    required = ("api_key",)
+    min_interval_s = 1.5  # 40 requests per minute with a free key
+    auth_statuses = (401, 402, 403)
+
+    def build_request(self, params: SearchParams) -> RequestSpec:
+        """``GET /?q=…``; page texts only when ``include_content`` is asked."""
+        headers = self.json_headers(self.bearer())
+        if not params.include_content:
+            headers["X-Respond-With"] = "no-content"
+        return RequestSpec("GET", self.endpoint_url(), params={"q": params.full_query}, headers=headers)
+
+    def error_envelope(self, data: Any) -> Optional[Tuple[Any, Optional[str]]]:
+        """``{"code": <status>, "name", "message", "data": null}`` whenever ``code`` is not 200."""
+        if not isinstance(data, dict) or "code" not in data or data["code"] in (200, "200"):
+            return None
+        words = [str(data[key]) for key in ("name", "message") if data.get(key)]
+        return data["code"], ": ".join(words) or None
+
+    def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
+        """Items from ``data[]``: ``description`` (else the start of ``content``) is the
+        snippet; ``content`` is the page text when ``include_content`` was asked."""
+        data = self.data(response)
+        if not isinstance(data, dict) or "data" not in data:
+            raise WebParseError("jina answered without `data`", provider=self.name, detail_code="unexpected_shape")
+        results = data["data"]
+        if not isinstance(results, list):
+            raise WebParseError("jina answered with a non-list `data`", provider=self.name, detail_code="unexpected_shape")
+        return ParseResult(items=[_item(result, params.include_content) for result in results if isinstance(result, dict)])
+
+
+def _item(result: Dict[str, Any], include_content: bool) -> Dict[str, Any]:
+    content = result.get("content")
+    snippet = result.get("description")
+    if not snippet and isinstance(content, str):
+        snippet = content[:SNIPPET_FROM_CONTENT_CHARS]
+    item = {"title": result.get("title"), "url": result.get("url"), "snippet": snippet, "published_at": result.get("date")}
+    if include_content:
+        item["content"] = content
+    return item

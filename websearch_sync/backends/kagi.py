@@ -1,0 +1,83 @@
+"""``kagi``: the Kagi Search API (v0), ``GET https://kagi.com/api/v0/search?q=…&limit=…``.
+
+Authenticated with ``Authorization: Bot <KAGI_API_KEY>``. Every answer is an
+envelope ``{"meta": {"id", ...}, "data": ..., "error": [{"code", "msg"}]}``.
+Kagi's error codes are small integers (1 malformed request, 2 unauthorized,
+100 no billing information, 101 insufficient credit), not HTTP statuses, so they
+are passed on by name; insufficient credit comes with HTTP 400, yet it is an
+account problem (``AuthError``), not a bad request. ``data[]`` mixes search
+results (``t == 0``) with related searches (``t == 1``); only results become items.
+"""
+
+from typing import Any, Dict, Optional, Tuple
+
+from ..errors import AuthError, InvalidInput, WebParseError
+from ..http import HttpResponse, RequestSpec
+from ..models import ParseResult, SearchParams
+from .json_api import JsonApiBackend
+
+__all__ = ["Kagi"]
+
+#: Kagi's documented error codes, by the name passed to ``api_error``.
+_CODE_NAMES = {0: "INTERNAL_ERROR", 1: "MALFORMED_REQUEST", 2: "UNAUTHORIZED", 100: "NO_BILLING_INFORMATION", 101: "INSUFFICIENT_CREDIT"}
+_SEARCH_RESULT = 0
+
+
+class Kagi(JsonApiBackend):
+    """The Kagi search API."""
+
+    name = "kagi"
+    summary = "Kagi Search API v0 (needs KAGI_API_KEY)"
+    default_base_url = "https://kagi.com/api/v0"
+    endpoint_path = "/search"
+    env_vars = {"api_key": "KAGI_API_KEY"}
+    required = ("api_key",)
+    vendor_codes = {
+        "UNAUTHORIZED": (AuthError, "invalid_api_key"),
+        "NO_BILLING_INFORMATION": (AuthError, "no_billing"),
+        "INSUFFICIENT_CREDIT": (AuthError, "insufficient_credit"),
+        "MALFORMED_REQUEST": (InvalidInput, "invalid_params"),
+    }
+
+    def build_request(self, params: SearchParams) -> RequestSpec:
+        """``q`` and ``limit`` = max_results, ``Authorization: Bot <key>``."""
+        auth = ("Authorization", "Bot %s" % self.config["api_key"])
+        return RequestSpec(
+            "GET",
+            self.endpoint_url(),
+            params={"q": params.full_query, "limit": params.max_results},
+            headers=self.json_headers(auth),
+        )
+
+    def error_envelope(self, data: Any) -> Optional[Tuple[Any, Optional[str]]]:
+        """The first entry of ``error: [{"code", "msg"}]``, its code by name
+        (``INTERNAL_ERROR`` and unknown codes, ``KAGI_ERROR_<n>``, are left to the HTTP status;
+        with HTTP 200 they are ``WebProviderError(api_error)``)."""
+        if not isinstance(data, dict) or not isinstance(data.get("error"), list) or not data["error"]:
+            return None
+        first = data["error"][0] if isinstance(data["error"][0], dict) else {}
+        code = first.get("code")
+        known = isinstance(code, int) and not isinstance(code, bool)
+        name = _CODE_NAMES.get(code, "KAGI_ERROR_%d" % code) if known else "KAGI_ERROR"
+        message = first.get("msg")
+        if isinstance(data.get("meta"), dict) and data["meta"].get("id"):
+            message = "%s (request %s)" % (message or "no message", data["meta"]["id"])
+        return name, message
+
+    def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
+        """Items from ``data[]`` entries with ``t == 0``; ``meta.id`` is the request id."""
+        data = self.data(response)
+        if not isinstance(data, dict) or not isinstance(data.get("data"), list):
+            raise WebParseError("kagi answered without a `data` list", provider=self.name, detail_code="unexpected_shape")
+        items = [_item(entry) for entry in data["data"] if isinstance(entry, dict) and entry.get("t") == _SEARCH_RESULT]
+        meta = data.get("meta") if isinstance(data.get("meta"), dict) else {}
+        return ParseResult(items=items, request_id=str(meta["id"]) if meta.get("id") else None)
+
+
+def _item(entry: Dict[str, Any]) -> Dict[str, Any]:
+    return {
+        "title": entry.get("title"),
+        "url": entry.get("url"),
+        "snippet": entry.get("snippet"),
+        "published_at": entry.get("published"),
+    }

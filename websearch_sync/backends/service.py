@@ -1,0 +1,185 @@
+"""``service``: a company search gateway, ``POST {WEB_SEARCH_SERVICE_URL}`` (JSON, Bearer key).
+
+The contract (no public vendor; agent CLIs call such gateways):
+
+* request ``{"text_query", "limit", "enable_page_crawling", "timeout_seconds"}`` with
+  ``Authorization: Bearer <WEB_SEARCH_SERVICE_KEY>``, any extra headers from the
+  ``headers`` setting (``WEB_SEARCH_SERVICE_HEADERS``, a JSON object), and the
+  call's ``trace_id`` in a request-id header (``X-Request-Id`` unless
+  ``WEB_SEARCH_SERVICE_REQUEST_ID_HEADER`` names another);
+* answer ``{"search_results": [{"site_name", "title", "url", "snippet", "content", "date"}]}``.
+
+``enable_page_crawling`` is ``include_content``; ``timeout_seconds`` is the backend's
+configured deadline minus one second (so the gateway answers before we give up).
+Extra headers may not set ``Authorization`` (nor ``Content-Type``, ``Content-Length``,
+``Host``): such a setting is refused before any request. Header values are secrets:
+they never appear in messages.
+"""
+
+import json
+import re
+from typing import Any, Dict, List, Optional, Tuple
+
+from ..errors import InvalidInput, WebParseError, WebSearchError, redact
+from ..http import HttpResponse, RequestSpec
+from ..models import ParseResult, SearchParams
+from .base import dig
+from .json_api import JsonApiBackend
+
+__all__ = ["SearchService", "DEFAULT_REQUEST_ID_HEADER", "RESERVED_HEADERS"]
+
+DEFAULT_REQUEST_ID_HEADER = "X-Request-Id"
+#: Headers the extra headers may not set (lower case).
+RESERVED_HEADERS = ("authorization", "content-type", "content-length", "host")
+_MARGIN_MS = 1000
+_TOKEN = re.compile(r"[!#$%&'*+.^_`|~0-9A-Za-z-]+")
+_VALUE = re.compile(r"[\t\x20-\x7e]*")
+
+
+class SearchService(JsonApiBackend):
+    """A generic search gateway speaking the contract in the module docstring."""
+
+    name = "service"
+    summary = "generic search gateway, POST JSON (needs WEB_SEARCH_SERVICE_URL and WEB_SEARCH_SERVICE_KEY)"
+    env_vars = {
+        "url": "WEB_SEARCH_SERVICE_URL",
+        "api_key": "WEB_SEARCH_SERVICE_KEY",
+        "headers": "WEB_SEARCH_SERVICE_HEADERS",
+        "request_id_header": "WEB_SEARCH_SERVICE_REQUEST_ID_HEADER",
+        "timeout_ms": "WEB_SEARCH_SERVICE_TIMEOUT_MS",
+    }
+    required = ("url", "api_key")
+
+    # -- configuration --------------------------------------------------------------------
+
+    def endpoint_url(self) -> str:
+        """``Settings.endpoints["service"]``, else the ``url`` setting, used as it is."""
+        return self.settings.endpoints.get(self.name) or self.config.get("url") or super().endpoint_url()
+
+    def missing_settings(self) -> List[str]:
+        """Required settings not set; an endpoint override stands in for ``url``."""
+        missing = super().missing_settings()
+        if self.settings.endpoints.get(self.name):
+            missing = [key for key in missing if key != "url"]
+        return missing
+
+    def extra_headers(self) -> Dict[str, str]:
+        """The ``headers`` setting (a mapping, or a JSON object from the environment), checked."""
+        value = self.config.get("headers")
+        if value is None or value == "":
+            return {}
+        if isinstance(value, str):
+            try:
+                value = json.loads(value)
+            except ValueError:
+                raise self._bad_setting("headers", "must be a JSON object of header names to values") from None
+        if not isinstance(value, dict):
+            raise self._bad_setting("headers", "must be a mapping (or a JSON object) of header names to values")
+        headers = {}
+        for name, header_value in value.items():
+            if not isinstance(name, str) or not _TOKEN.fullmatch(name):
+                raise self._bad_setting("headers", "has an invalid header name %r" % (name,))
+            if name.lower() in RESERVED_HEADERS:
+                raise self._bad_setting("headers", "may not set %s (the key goes in %s)" % (name, self.env_vars["api_key"]))
+            if not isinstance(header_value, str) or not _VALUE.fullmatch(header_value):
+                raise self._bad_setting("headers", "has an invalid value for %s (a single-line ASCII string is needed)" % name)
+            headers[name] = header_value
+        return headers
+
+    def request_id_header(self) -> str:
+        """The header that carries ``trace_id`` (default ``X-Request-Id``)."""
+        name = self.config.get("request_id_header") or DEFAULT_REQUEST_ID_HEADER
+        if not isinstance(name, str) or not _TOKEN.fullmatch(name) or name.lower() in RESERVED_HEADERS:
+            raise self._bad_setting("request_id_header", "must be a header name other than %s, got %r" % (", ".join(RESERVED_HEADERS), name))
+        return name
+
+    def secrets(self) -> List[str]:
+        """The key and every extra header value (configuration mistakes aside)."""
+        found = super().secrets()
+        try:
+            found.extend(v for v in self.extra_headers().values() if v)
+        except InvalidInput:
+            found.extend(_loose_header_values(self.config.get("headers")))
+        return found
+
+    def check_params(self, params: SearchParams) -> None:
+        """Also check the header settings (before any request)."""
+        super().check_params(params)
+        self.extra_headers()
+        self.request_id_header()
+
+    def _bad_setting(self, key: str, problem: str) -> InvalidInput:
+        return InvalidInput(
+            "%s: %s %s" % (self.name, self.env_vars.get(key, key), problem), provider=self.name, detail_code="bad_setting"
+        )
+
+    # -- request and answer -------------------------------------------------------------------
+
+    def build_request(self, params: SearchParams) -> RequestSpec:
+        """JSON ``{text_query, limit, enable_page_crawling, timeout_seconds}``; the bearer key
+        is set after the extra headers, the trace id after both."""
+        headers = self.json_headers()
+        headers.update(self.extra_headers())
+        headers.update(self.json_headers(self.bearer()))
+        if params.trace_id:
+            headers[self.request_id_header()] = params.trace_id
+        body = {
+            "text_query": params.full_query,
+            "limit": params.max_results,
+            "enable_page_crawling": params.include_content,
+            "timeout_seconds": max(1, (self.timeout_ms() - _MARGIN_MS) // 1000),
+        }
+        return RequestSpec("POST", self.endpoint_url(), json=body, headers=headers)
+
+    def error_envelope(self, data: Any) -> Optional[Tuple[Any, Optional[str]]]:
+        """A gateway's own words: ``{"error": "..."}``, ``{"error": {"message"}}``, ``{"message"}`` or ``{"detail"}``."""
+        if not isinstance(data, dict) or "search_results" in data:
+            return None
+        for key in ("error", "message", "detail"):
+            value = data.get(key)
+            if isinstance(value, dict):
+                value = value.get("message")
+            if isinstance(value, str) and value:
+                return None, value
+        return None
+
+    def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
+        """The shared mapping, with header values redacted from the gateway's words."""
+        error = super().classify(response)
+        if error is not None:
+            error.message = redact(error.message, self.secrets())
+            error.args = (error.message,)
+        return error
+
+    def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
+        """Items from ``search_results[]``; the answer's request-id header, if any, is the request id."""
+        results = dig(self.data(response), ["search_results"], self.name)
+        if not isinstance(results, list):
+            raise WebParseError("service answered with a non-list `search_results`", provider=self.name, detail_code="unexpected_shape")
+        items = [_item(result, params.include_content) for result in results if isinstance(result, dict)]
+        return ParseResult(items=items, request_id=response.headers.get(self.request_id_header()) or None)
+
+
+def _item(result: Dict[str, Any], include_content: bool) -> Dict[str, Any]:
+    item = {
+        "title": result.get("title"),
+        "url": result.get("url"),
+        "snippet": result.get("snippet"),
+        "source": result.get("site_name"),
+        "published_at": result.get("date"),
+    }
+    if include_content:
+        item["content"] = result.get("content")
+    return item
+
+
+def _loose_header_values(value: Any) -> List[str]:
+    """Header values from a malformed setting, for redaction only."""
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except ValueError:
+            return [value]
+    if isinstance(value, dict):
+        return [str(v) for v in value.values() if isinstance(v, (str, int)) and str(v)]
+    return []

@@ -1,0 +1,84 @@
+"""``tavily``: the Tavily Search API, ``POST https://api.tavily.com/search`` (JSON, Bearer key).
+
+Errors come as ``{"detail": {"error": "..."}}``. Besides 401, Tavily answers 432
+when the plan's usage limit is used up and 433 when the pay-as-you-go limit is
+reached (its SDK treats 403, 432 and 433 alike): all are ``AuthError``, since
+retrying cannot help until the account changes.
+"""
+
+from typing import Any, Dict, Optional, Tuple
+
+from ..errors import InvalidInput, WebParseError
+from ..http import HttpResponse, RequestSpec
+from ..models import ParseResult, SearchParams
+from .base import dig
+from .json_api import JsonApiBackend
+
+__all__ = ["Tavily"]
+
+TOPICS = ("general", "news", "finance")
+
+
+class Tavily(JsonApiBackend):
+    """The Tavily search API (built for LLM agents)."""
+
+    name = "tavily"
+    summary = "Tavily Search API (needs TAVILY_API_KEY)"
+    default_base_url = "https://api.tavily.com"
+    endpoint_path = "/search"
+    env_vars = {"api_key": "TAVILY_API_KEY"}
+    required = ("api_key",)
+    options = ("topic",)
+    auth_statuses = (401, 403, 432, 433)
+
+    def check_params(self, params: SearchParams) -> None:
+        """Also check the ``topic`` option (general, news or finance)."""
+        super().check_params(params)
+        topic = params.options.get("topic")
+        if topic is not None and topic not in TOPICS:
+            raise InvalidInput(
+                "topic must be one of %s, got %r" % (", ".join(TOPICS), topic), provider=self.name, detail_code="bad_topic"
+            )
+
+    def build_request(self, params: SearchParams) -> RequestSpec:
+        """JSON ``{query, max_results}`` plus ``topic``, ``time_range`` and
+        ``include_raw_content`` (for ``include_content``) when asked."""
+        body: Dict[str, Any] = {"query": params.full_query, "max_results": params.max_results}
+        if params.options.get("topic"):
+            body["topic"] = params.options["topic"]
+        if params.time_range:
+            body["time_range"] = params.time_range
+        if params.include_content:
+            body["include_raw_content"] = True
+        return RequestSpec("POST", self.endpoint_url(), json=body, headers=self.json_headers(self.bearer()))
+
+    def error_envelope(self, data: Any) -> Optional[Tuple[Any, Optional[str]]]:
+        """``{"detail": {"error": "..."}}`` (FastAPI's ``{"detail": "..."}`` too)."""
+        if not isinstance(data, dict) or "detail" not in data:
+            return None
+        detail = data["detail"]
+        if isinstance(detail, dict):
+            detail = detail.get("error") or detail.get("message")
+        return None, detail if isinstance(detail, str) else None
+
+    def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
+        """Items from ``results[]``: ``content`` is the snippet, ``raw_content`` the page text."""
+        data = self.data(response)
+        results = dig(data, ["results"], self.name)
+        if not isinstance(results, list):
+            raise WebParseError("tavily answered with a non-list `results`", provider=self.name, detail_code="unexpected_shape")
+        items = [_item(result, params.include_content) for result in results if isinstance(result, dict)]
+        request_id = data.get("request_id")
+        return ParseResult(items=items, request_id=str(request_id) if request_id else None)
+
+
+def _item(result: Dict[str, Any], include_content: bool) -> Dict[str, Any]:
+    item = {
+        "title": result.get("title"),
+        "url": result.get("url"),
+        "snippet": result.get("content"),
+        "published_at": result.get("published_date"),
+    }
+    if include_content:
+        item["content"] = result.get("raw_content")
+    return item

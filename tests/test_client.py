@@ -406,7 +406,8 @@ def test_include_content_fills_items_and_reports_failed_pages(json_backends):
 
 
 def test_client_fetch_is_cached_by_normalised_url(json_backends):
-    page = b"<html><head><title>C</title></head><body><article><p>" + b"Cached page text for the fetch cache test. " * 4 + b"</p></article></body></html>"
+    page = (b"<html><head><title>C</title></head><body><article><h2>Section</h2><p>"
+            + b"Cached page text for the fetch cache test. " * 4 + b"</p></article></body></html>")
     with FaultServer({"/c": respond(200, page)}) as server:
         with ws.SearchClient("stub", settings=ws.Settings(allow_private=True)) as client:
             first = client.fetch(server.url("/c"))

@@ -79,7 +79,7 @@ def test_service_is_asked_first_with_the_documented_request():
 
 def test_jina_key_uses_jina_reader():
     with FaultServer({"/jina/": reader()}) as server:
-        settings = ws.Settings(providers={"jina": {"api_key": "jina_test_key"}}, endpoints={"jina": server.url("/jina/")})
+        settings = ws.Settings(providers={"jina": {"api_key": "jina_test_key", "reader_url": server.url("/jina/")}})
         result = fetch("http://site.test:%d/page" % server.port, settings, max_chars=10)
         request = server.requests[0]
     assert request.headers["authorization"] == "Bearer jina_test_key"

@@ -228,7 +228,7 @@ class SearchClient:
                 response, cacheable = self._fallback(backends, params, timeout, budget, retries, state)
             if params.include_content:
                 page_errors = add_page_content(
-                    response["items"],
+                    [item for item in response["items"] if not registry.backend_class(item["provider"]).provides_content],
                     transport=self._transport,
                     settings=self.settings,
                     deadline=budget,

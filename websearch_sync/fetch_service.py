@@ -20,7 +20,6 @@ parameters such as ``key``, ``api_key``, ``token``, ``access_token``,
 ``password``, ``sig``, ``signature``) is never sent to the service.
 """
 
-import os
 import re
 from dataclasses import dataclass
 from typing import Optional, Tuple
@@ -62,16 +61,15 @@ def reader_service(settings: Settings) -> Optional[ReaderService]:
 
     ``Settings.fetch_service_url`` (``WEB_FETCH_SERVICE_URL``, key
     ``WEB_FETCH_SERVICE_KEY``) wins; otherwise Jina Reader when a Jina key is set
-    (``Settings.providers["jina"]["api_key"]``, or ``JINA_API_KEY`` for settings
-    read from the environment). ``Settings.endpoints["jina"]`` overrides the Jina URL.
+    (``Settings.providers["jina"]["api_key"]``, ``JINA_API_KEY``: the key of the
+    ``jina`` search backend). ``Settings.providers["jina"]["reader_url"]`` overrides
+    the Reader's URL (``Settings.endpoints["jina"]`` is the search endpoint).
     """
     if settings.fetch_service_url:
         return ReaderService("fetch_service", settings.fetch_service_url, settings.fetch_service_key)
-    key = settings.provider("jina").get("api_key")
-    if not key and settings.from_environment:
-        key = os.environ.get("JINA_API_KEY", "").strip() or None
-    if key:
-        return ReaderService("jina", settings.endpoints.get("jina") or JINA_READER_URL, str(key))
+    jina = settings.provider("jina")
+    if jina.get("api_key"):
+        return ReaderService("jina", jina.get("reader_url") or JINA_READER_URL, str(jina["api_key"]))
     return None
 
 

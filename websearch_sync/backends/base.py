@@ -32,6 +32,8 @@ class Backend:
         min_interval_s: default minimum spacing between requests (rate limit).
         options: backend-specific ``search()`` options this backend understands.
         max_query_chars: longest query the service accepts (checked before sending).
+        provides_content: the service itself returns page text when
+            ``include_content`` is asked, so the client does not fetch those pages.
     """
 
     name: ClassVar[str] = ""
@@ -43,6 +45,7 @@ class Backend:
     min_interval_s: ClassVar[float] = 0.0
     options: ClassVar[Tuple[str, ...]] = ()
     max_query_chars: ClassVar[Optional[int]] = None
+    provides_content: ClassVar[bool] = False
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings

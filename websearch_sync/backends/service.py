@@ -40,6 +40,7 @@ class SearchService(JsonApiBackend):
     """A generic search gateway speaking the contract in the module docstring."""
 
     name = "service"
+    provides_content = True
     summary = "generic search gateway, POST JSON (needs WEB_SEARCH_SERVICE_URL and WEB_SEARCH_SERVICE_KEY)"
     env_vars = {
         "url": "WEB_SEARCH_SERVICE_URL",

@@ -23,6 +23,7 @@ class Tavily(JsonApiBackend):
     """The Tavily search API (built for LLM agents)."""
 
     name = "tavily"
+    provides_content = True
     summary = "Tavily Search API (needs TAVILY_API_KEY)"
     default_base_url = "https://api.tavily.com"
     endpoint_path = "/search"

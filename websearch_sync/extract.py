@@ -5,12 +5,15 @@ headings, lists, links, code blocks and tables as markdown (markdown mode).
 Pure functions, no I/O: ``extract_html(html, url=..., mode=...)``.
 """
 
+import copy
 import re
 from dataclasses import dataclass
 from typing import List, Optional
 
 import lxml.html
 from lxml import etree
+
+from .boilerplate import clean_article, preclean
 
 __all__ = ["Extraction", "extract_html", "render", "visible_text", "EXTRACT_MODES"]
 
@@ -145,9 +148,16 @@ def render(node: etree._Element, mode: str = "text") -> str:
     return renderer.result()
 
 
+_PARSER = lxml.html.HTMLParser(encoding="utf-8")
+
+
 def _parse(html: str) -> Optional[etree._Element]:
+    """Parses a page like readability does (as UTF-8 bytes, so a string that still
+    carries an XML encoding declaration parses too); None when there is nothing to parse."""
+    if not isinstance(html, str) or not html.strip():
+        return None
     try:
-        return lxml.html.document_fromstring(html)
+        return lxml.html.document_fromstring(html.encode("utf-8", "replace"), parser=_PARSER)
     except (etree.ParserError, ValueError):
         return None
 
@@ -161,36 +171,75 @@ def visible_text(html: str, mode: str = "text") -> str:
     return render(body if body is not None else root, mode)
 
 
-def _page_title(root: Optional[etree._Element]) -> str:
-    if root is None:
-        return ""
-    title = root.find(".//title")
-    return _collapse(title.text_content()).strip() if title is not None else ""
+_TITLE_SEPARATORS = re.compile(r"\s+(?:[|\u2013\u2014:\u00bb\u00b7/]|-|::)\s+")
+
+
+def _page_title(root: etree._Element) -> str:
+    """The article title: a heading that the ``<title>`` contains, else ``og:title``,
+    else the longest part of ``<title>`` split at site-name separators."""
+    element = root.find(".//title")
+    full = _collapse(element.text_content()).strip() if element is not None else ""
+    for level in ("h1", "h2"):
+        for heading in root.iter(level):
+            text = " ".join(heading.text_content().split())
+            if len(text) >= 10 and text in full:
+                return text
+    for meta in root.iter("meta"):
+        if meta.get("property") == "og:title" and (meta.get("content") or "").strip():
+            return " ".join(meta.get("content").split())
+    parts = _TITLE_SEPARATORS.split(full)
+    return max(parts, key=len) if parts else full
+
+
+def _article(root: etree._Element, url: Optional[str]) -> Optional[etree._Element]:
+    """Runs readability-lxml on an already parsed and pre-cleaned page and returns the
+    article element it selected (None when it finds none)."""
+    from readability import Document
+    from readability.readability import Unparseable
+
+    class _TreeDocument(Document):
+        # readability re-parses the page for each attempt; start from a copy of our
+        # pre-cleaned tree instead, and keep the article element rather than re-parsing
+        # the HTML string summary() serialises.
+        article = None
+
+        def _parse(self, input):  # noqa: A002 - readability's signature
+            return copy.deepcopy(input)
+
+        def get_clean_html(self):
+            self.article = self.html
+            return etree.tostring(self.html, encoding="unicode", method="html")
+
+    document = _TreeDocument(root, url=url)
+    try:
+        document.summary(html_partial=True)
+    except Unparseable:
+        return None
+    return document.article
 
 
 def extract_html(html: str, *, url: Optional[str] = None, mode: str = "markdown") -> Extraction:
     """Extract a page's main content.
 
-    Uses readability-lxml (``summary(html_partial=True)``) and renders the article
-    in ``mode`` (``"markdown"`` or ``"text"``). When that yields nothing (e.g. a
-    JavaScript-only page) falls back to the page's visible text
-    (``extractor="visible_text"``); the text may then be empty.
+    Parses the page once, removes what is never article text (scripts, hidden elements,
+    navigation), lets readability-lxml select the article, removes the boilerplate left
+    inside it (share bars, related links, bylines, captions) and renders it in ``mode``
+    (``"markdown"`` or ``"text"``). When that yields nothing (e.g. a JavaScript-only page)
+    falls back to the page's visible text (``extractor="visible_text"``); the text may
+    then be empty. Raises ``ValueError`` only for an unknown ``mode``.
     """
     if mode not in EXTRACT_MODES:
         raise ValueError("mode must be one of %s" % (EXTRACT_MODES,))
-    from readability import Document
-    from readability.readability import Unparseable
-
     root = _parse(html)
+    if root is None:
+        return Extraction(title="", text="", extractor="visible_text")
     title = _page_title(root)
+    preclean(root)
+    article = _article(root, url)
     text = ""
-    try:
-        document = Document(html, url=url)
-        title = _collapse(document.short_title() or "").strip() or title
-        article = lxml.html.fragment_fromstring(document.summary(html_partial=True), create_parent="div")
+    if article is not None:
+        clean_article(article)
         text = render(article, mode)
-    except (Unparseable, etree.ParserError, ValueError, TypeError):
-        text = ""
     if text.strip():
         return Extraction(title=title, text=text, extractor="readability")
     return Extraction(title=title, text=visible_text(html, mode), extractor="visible_text")

@@ -9,11 +9,11 @@ Rules are structural (tags, ``class``/``id`` words, link density), never site-sp
 """
 
 import re
-from typing import Iterable
+from typing import Iterable, Set
 
 from lxml import etree
 
-__all__ = ["preclean", "clean_article"]
+__all__ = ["preclean", "clean_article", "class_words"]
 
 # Elements whose content is never readable article text.
 JUNK_TAGS = (
@@ -22,6 +22,27 @@ JUNK_TAGS = (
 )
 
 _DISPLAY_NONE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)", re.I)
+_WORD = re.compile(r"[a-z]+")
+_CAMEL = re.compile(r"([a-z])([A-Z])")
+
+# class/id words of blocks inside an article that are not article text.
+ARTICLE_BOILERPLATE_WORDS = frozenset("""
+    caption captions credit credits gallery byline bylines author authors timestamp dateline
+    share sharing social related promo newsletter subscribe subscription advert advertisement
+    ad ads comment comments footer nav breadcrumb breadcrumbs tags cta print
+""".split())
+
+# Tags inside an article that are not article text.
+ARTICLE_BOILERPLATE_TAGS = ("figcaption", "nav", "aside", "footer", "h1")
+
+
+def class_words(element: etree._Element) -> Set[str]:
+    """Lower-case alphabetic words of an element's ``class`` and ``id``
+    (``article__media-caption`` -> {article, media, caption}; camelCase is split)."""
+    value = "%s %s" % (element.get("class") or "", element.get("id") or "")
+    if len(value) < 3:
+        return set()
+    return set(_WORD.findall(_CAMEL.sub(r"\1 \2", value).lower()))
 
 
 def _drop(element: etree._Element) -> None:
@@ -30,7 +51,7 @@ def _drop(element: etree._Element) -> None:
     if parent is None:
         return
     tail = element.tail
-    if tail:
+    if tail and tail.strip():
         previous = element.getprevious()
         if previous is not None:
             previous.tail = (previous.tail or "") + tail
@@ -44,13 +65,96 @@ def _drop_all(elements: Iterable[etree._Element]) -> None:
         _drop(element)
 
 
+def _text_length(element: etree._Element) -> int:
+    return len("".join(element.itertext()).strip())
+
+
 def preclean(root: etree._Element) -> None:
     """Removes non-content elements from a parsed page, in place."""
     etree.strip_elements(root, etree.Comment, etree.ProcessingInstruction, *JUNK_TAGS, with_tail=False)
     _drop_all(root.xpath("//*[@hidden]"))
     _drop_all(el for el in root.xpath("//*[@style]") if _DISPLAY_NONE.search(el.get("style")))
+    # A quotation is content even when its class names a social network (embedded posts
+    # keep their text in a <blockquote>); readability would discard it as "unlikely".
+    for quote in root.iter("blockquote"):
+        for name in ("class", "id"):
+            if name in quote.attrib:
+                del quote.attrib[name]
 
 
-def clean_article(node: etree._Element) -> None:
+_BLOCKS = ("p", "div", "li", "ul", "ol", "section", "h2", "h3", "h4", "h5", "h6", "dl", "table")
+
+# Whole-block texts that are labels or calls to action, never article text.
+_BOILERPLATE_LINE = re.compile(
+    r"^(?:advert(?:isement)?s?|ad|sponsored(?: content)?|close|comments?|read more|more|"
+    r"share(?: this)?(?: on \w+)?|sharing is caring!?|you may also like|don.t miss|"
+    r"related(?: articles| stories| posts)?|recommended(?: for you)?|image copyright|image caption|"
+    r"this slideshow requires javascript|tell us what you think|print|email)"
+    r"\W*$", re.I)
+
+# Leads of link lines to other articles ("Related: ...", "SEE MORE: ...").
+_LINK_LEAD = re.compile(r"^(?:related|see more|see also|read more|read also|more|also|also read|watch|listen|"
+                        r"most read|trending|recommended)\s*:", re.I)
+
+
+def _text(element: etree._Element) -> str:
+    return " ".join("".join(element.itertext()).split())
+
+
+def _link_text_length(element: etree._Element) -> int:
+    return sum(len(_text(a)) for a in element.iter("a"))
+
+
+def _looks_like_url(text: str) -> bool:
+    return text.startswith(("http://", "https://", "www."))
+
+
+def _class_rule(element, text, words):
+    return bool(words and class_words(element) & words)
+
+
+def _line_rule(element, text):
+    return len(text) < 60 and bool(_BOILERPLATE_LINE.match(text))
+
+
+def _link_lead_rule(element, text):
+    return len(text) < 200 and bool(_LINK_LEAD.match(text)) and element.find(".//a") is not None
+
+
+def _link_dense_rule(element, text, threshold=0.8):
+    if not text or _looks_like_url(text):
+        return False
+    return _link_text_length(element) >= threshold * len(text)
+
+
+RULES = ("class", "tag", "line", "link_lead", "link_dense")
+
+
+def clean_article(node: etree._Element, words: frozenset = ARTICLE_BOILERPLATE_WORDS,
+                  tags: tuple = ARTICLE_BOILERPLATE_TAGS, rules: tuple = RULES) -> None:
     """Removes boilerplate inside the article readability selected, in place."""
-    return None
+    total = max(1, _text_length(node))
+    doomed = []
+    for element in node.iterdescendants():
+        if not isinstance(element.tag, str):
+            continue
+        if any(a in doomed for a in element.iterancestors()):
+            continue
+        tag = element.tag
+        if "tag" in rules and tag in tags:
+            doomed.append(element)
+            continue
+        is_block = tag in _BLOCKS or (tag == "span" and len(element.findall(".//a")) >= 3)
+        if not ("class" in rules and class_words(element) & words) and not is_block:
+            continue
+        text = _text(element)
+        if len(text) > 0.5 * total:
+            continue
+        if "class" in rules and _class_rule(element, text, words):
+            doomed.append(element)
+        elif is_block and (("line" in rules and _line_rule(element, text))
+                           or ("link_lead" in rules and _link_lead_rule(element, text))
+                           or ("link_dense" in rules and _link_dense_rule(element, text))):
+            doomed.append(element)
+    for element in doomed:
+        _drop(element)

@@ -30,6 +30,9 @@ ARTICLE_BOILERPLATE_WORDS = frozenset("""
     caption captions credit credits gallery byline bylines author authors timestamp dateline
     share sharing social related promo newsletter subscribe subscription advert advertisement
     ad ads comment comments footer nav breadcrumb breadcrumbs tags cta print
+    standfirst dek subtitle kicker eyebrow meta
+    sidebar widget rail carousel slider swiper teaser trending popular recirc recirculation
+    outbrain taboola
 """.split())
 
 # Tags inside an article that are not article text.
@@ -76,12 +79,20 @@ def preclean(root: etree._Element) -> None:
     _drop_all(el for el in root.xpath("//*[@style]") if _DISPLAY_NONE.search(el.get("style")))
     # A quotation is content even when its class names a social network (embedded posts
     # keep their text in a <blockquote>); readability would discard it as "unlikely".
-    for quote in root.iter("blockquote"):
+    # Wrappers that hold nothing but the quotation ("social-media-embed") are unwrapped too.
+    for quote in list(root.iter("blockquote")):
         for name in ("class", "id"):
             if name in quote.attrib:
                 del quote.attrib[name]
+        size = len(_text(quote))
+        parent = quote.getparent()
+        while (parent is not None and parent.tag in _WRAPPERS and parent.getparent() is not None
+               and len(_text(parent)) <= size + 20):
+            parent.drop_tag()
+            parent = quote.getparent()
 
 
+_WRAPPERS = ("div", "figure", "section", "span", "aside")
 _BLOCKS = ("p", "div", "li", "ul", "ol", "section", "h2", "h3", "h4", "h5", "h6", "dl", "table")
 
 # Whole-block texts that are labels or calls to action, never article text.
@@ -110,7 +121,8 @@ def _looks_like_url(text: str) -> bool:
 
 
 def _class_rule(element, text, words):
-    return bool(words and class_words(element) & words)
+    # an embedded post (<blockquote>) keeps its wrapper even when it is called "social-embed"
+    return bool(words and class_words(element) & words) and element.find(".//blockquote") is None
 
 
 def _line_rule(element, text):

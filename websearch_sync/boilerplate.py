@@ -36,7 +36,7 @@ ARTICLE_BOILERPLATE_WORDS = frozenset("""
 """.split())
 
 # Tags inside an article that are not article text.
-ARTICLE_BOILERPLATE_TAGS = ("figcaption", "nav", "aside", "footer", "h1")
+ARTICLE_BOILERPLATE_TAGS = ("figcaption", "nav", "aside", "footer", "header", "h1")
 
 
 def class_words(element: etree._Element) -> Set[str]:
@@ -72,7 +72,15 @@ def _text_length(element: etree._Element) -> int:
     return len("".join(element.itertext()).strip())
 
 
-def preclean(root: etree._Element) -> None:
+PAGE_BOILERPLATE_TAGS = ("nav", "footer", "aside", "header")
+PAGE_BOILERPLATE_WORDS = frozenset("""
+    share sharing social related newsletter subscribe subscription comment comments breadcrumb
+    breadcrumbs sidebar widget outbrain taboola promo advert advertisement ad ads
+""".split())
+
+
+def preclean(root: etree._Element, tags: tuple = PAGE_BOILERPLATE_TAGS,
+             words: frozenset = PAGE_BOILERPLATE_WORDS) -> None:
     """Removes non-content elements from a parsed page, in place."""
     etree.strip_elements(root, etree.Comment, etree.ProcessingInstruction, *JUNK_TAGS, with_tail=False)
     _drop_all(root.xpath("//*[@hidden]"))
@@ -90,6 +98,22 @@ def preclean(root: etree._Element) -> None:
                and len(_text(parent)) <= size + 20):
             parent.drop_tag()
             parent = quote.getparent()
+    body = root.find("body")
+    if body is None or not (tags or words):
+        return
+    total = len(_text(body))
+    doomed = set()
+    for element in body.iterdescendants():
+        if not isinstance(element.tag, str):
+            continue
+        if element.tag in tags or (words and class_words(element) & words):
+            if element.find(".//blockquote") is not None or element.find(".//article") is not None:
+                continue
+            if len(_text(element)) > 0.3 * total:
+                continue
+            doomed.add(element)
+    for element in [e for e in doomed if not any(a in doomed for a in e.iterancestors())]:
+        _drop(element)
 
 
 _WRAPPERS = ("div", "figure", "section", "span", "aside")
@@ -105,7 +129,11 @@ _BOILERPLATE_LINE = re.compile(
 
 # Leads of link lines to other articles ("Related: ...", "SEE MORE: ...").
 _LINK_LEAD = re.compile(r"^(?:related|see more|see also|read more|read also|more|also|also read|watch|listen|"
-                        r"most read|trending|recommended)\s*:", re.I)
+                        r"most read|trending|recommended|filed under|tagged|tags|categories|category|"
+                        r"posted in)\s*:", re.I)
+
+# Publication-date lines ("Updated at 1:23 p.m.", "Published: 18 Nov 2019").
+_DATE_LINE = re.compile(r"^(?:last )?(?:updated|published|posted|modified)(?: on| at)?\b[^.!?]*\d", re.I)
 
 
 def _text(element: etree._Element) -> str:
@@ -126,7 +154,9 @@ def _class_rule(element, text, words):
 
 
 def _line_rule(element, text):
-    return len(text) < 60 and bool(_BOILERPLATE_LINE.match(text))
+    if len(text) < 60 and _BOILERPLATE_LINE.match(text):
+        return True
+    return len(text) < 80 and bool(_DATE_LINE.match(text))
 
 
 def _link_lead_rule(element, text):

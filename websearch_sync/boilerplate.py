@@ -13,7 +13,7 @@ from typing import Iterable, Set
 
 from lxml import etree
 
-__all__ = ["preclean", "clean_article", "class_words"]
+__all__ = ["strip_junk", "preclean", "clean_article", "class_words"]
 
 # Elements whose content is never readable article text.
 JUNK_TAGS = (
@@ -79,12 +79,20 @@ PAGE_BOILERPLATE_WORDS = frozenset("""
 """.split())
 
 
-def preclean(root: etree._Element, tags: tuple = PAGE_BOILERPLATE_TAGS,
-             words: frozenset = PAGE_BOILERPLATE_WORDS) -> None:
-    """Removes non-content elements from a parsed page, in place."""
+def strip_junk(root: etree._Element) -> None:
+    """Removes what a reader never sees (scripts, styles, comments, form controls, embeds,
+    elements hidden by the ``hidden`` attribute or an inline ``display: none``), in place."""
     etree.strip_elements(root, etree.Comment, etree.ProcessingInstruction, *JUNK_TAGS, with_tail=False)
     _drop_all(root.xpath("//*[@hidden]"))
     _drop_all(el for el in root.xpath("//*[@style]") if _DISPLAY_NONE.search(el.get("style")))
+
+
+def preclean(root: etree._Element, tags: tuple = PAGE_BOILERPLATE_TAGS,
+             words: frozenset = PAGE_BOILERPLATE_WORDS) -> None:
+    """Removes non-content elements from a parsed page before readability, in place:
+    ``strip_junk``, then navigation, asides, page headers/footers and share/related/
+    comment/ad blocks that hold less than 30% of the page's text."""
+    strip_junk(root)
     # A quotation is content even when its class names a social network (embedded posts
     # keep their text in a <blockquote>); readability would discard it as "unlikely".
     # Wrappers that hold nothing but the quotation ("social-media-embed") are unwrapped too.

@@ -1,15 +1,23 @@
 """Generic boilerplate removal on lxml trees, used around readability-lxml.
 
-``preclean(root)`` runs on the whole page before readability: it removes what is never
-article text (scripts, styles, hidden elements, navigation) so readability scores a smaller,
-cleaner tree. ``clean_article(node)`` runs on the article readability selected and removes
-the boilerplate readability keeps inside it (share bars, related links, bylines, captions).
+- ``strip_junk(root)``: what a reader never sees (scripts, styles, form controls, hidden
+  elements).
+- ``preclean(root)``: runs on the whole page before readability. ``strip_junk``, keeps
+  embedded posts (``<blockquote>``) as content, and removes navigation, asides, page
+  headers/footers and share/related/comment/ad blocks, so readability scores a smaller,
+  cleaner tree.
+- ``clean_article(node)``: runs on the article readability selected and removes what
+  readability keeps inside it: title, bylines, dates, captions and galleries, share bars,
+  related-article teasers, "Advertisement" / "Read more" lines and link lists.
 
-Rules are structural (tags, ``class``/``id`` words, link density), never site-specific.
+Every rule is structural or lexical-generic (tags, ``class``/``id`` words, link density,
+label phrases), never specific to a site; every removal is guarded so that a block holding
+a large part of the text, or several long paragraphs, is kept.
 """
 
+import functools
 import re
-from typing import Iterable, Set
+from typing import FrozenSet, Iterable
 
 from lxml import etree
 
@@ -21,11 +29,15 @@ JUNK_TAGS = (
     "link", "meta", "button", "select", "textarea", "input", "map", "audio", "video", "source",
 )
 
-_DISPLAY_NONE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)", re.I)
-_WORD = re.compile(r"[a-z]+")
-_CAMEL = re.compile(r"([a-z])([A-Z])")
+# Page-level boilerplate removed before readability.
+PAGE_BOILERPLATE_TAGS = ("nav", "footer", "aside", "header")
+PAGE_BOILERPLATE_WORDS = frozenset("""
+    share sharing social related newsletter subscribe subscription comment comments breadcrumb
+    breadcrumbs sidebar widget outbrain taboola promo advert advertisement ad ads
+""".split())
 
-# class/id words of blocks inside an article that are not article text.
+# Boilerplate inside the article readability selected.
+ARTICLE_BOILERPLATE_TAGS = ("figcaption", "nav", "aside", "footer", "header", "h1")
 ARTICLE_BOILERPLATE_WORDS = frozenset("""
     caption captions credit credits gallery byline bylines author authors timestamp dateline
     share sharing social related promo newsletter subscribe subscription advert advertisement
@@ -34,18 +46,65 @@ ARTICLE_BOILERPLATE_WORDS = frozenset("""
     sidebar widget rail carousel slider swiper teaser trending popular recirc recirculation
     outbrain taboola
 """.split())
+# Words of blocks that may legitimately hold several long paragraphs (slideshow captions).
+_LONG_BOILERPLATE_WORDS = frozenset("caption captions credit credits gallery".split())
 
-# Tags inside an article that are not article text.
-ARTICLE_BOILERPLATE_TAGS = ("figcaption", "nav", "aside", "footer", "header", "h1")
+# Whole-block texts that are labels or calls to action, never article text.
+_LABEL_LINE = re.compile(
+    r"^(?:advert(?:isement)?s?|ad|sponsored(?: content)?|close|comments?|read more|more|"
+    r"share(?: this)?(?: on \w+)?|sharing is caring!?|you may also like|don.t miss|"
+    r"related(?: articles| stories| posts)?|recommended(?: for you)?|image copyright|image caption|"
+    r"this slideshow requires javascript|tell us what you think|print|email)"
+    r"\W*$", re.I)
+# Publication-date lines ("Updated at 1:23 p.m.", "Published: 18 Nov 2019").
+_DATE_LINE = re.compile(r"^(?:last )?(?:updated|published|posted|modified)(?: on| at)?\b[^.!?]*\d", re.I)
+# Leads of link lines to other pages ("Related: ...", "SEE MORE: ...", "Filed under: ...").
+_LINK_LEAD = re.compile(
+    r"^(?:related|see more|see also|read more|read also|more|also|also read|watch|listen|most read|"
+    r"trending|recommended|filed under|tagged|tags|categories|category|posted in)\s*:", re.I)
+
+_DISPLAY_NONE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)", re.I)
+_WORD = re.compile(r"[a-z]+")
+_CAMEL = re.compile(r"([a-z])([A-Z])")
+_WRAPPERS = ("div", "figure", "section", "span", "aside")
+_BLOCKS = frozenset(("p", "div", "li", "ul", "ol", "section", "h2", "h3", "h4", "h5", "h6", "dl", "table"))
+_LONG_PARAGRAPH = 125   # non-space characters (about 150 characters)
 
 
-def class_words(element: etree._Element) -> Set[str]:
+# --------------------------------------------------------------------------- helpers
+
+def class_words(element: etree._Element) -> FrozenSet[str]:
     """Lower-case alphabetic words of an element's ``class`` and ``id``
     (``article__media-caption`` -> {article, media, caption}; camelCase is split)."""
-    value = "%s %s" % (element.get("class") or "", element.get("id") or "")
-    if len(value) < 3:
-        return set()
-    return set(_WORD.findall(_CAMEL.sub(r"\1 \2", value).lower()))
+    names = element.get("class"), element.get("id")
+    if not (names[0] or names[1]):
+        return _NO_WORDS
+    return _words("%s %s" % (names[0] or "", names[1] or ""))
+
+
+_NO_WORDS: FrozenSet[str] = frozenset()
+
+
+@functools.lru_cache(maxsize=4096)
+def _words(value: str) -> FrozenSet[str]:
+    return frozenset(_WORD.findall(_CAMEL.sub(r"\1 \2", value).lower()))
+
+
+def _text(element: etree._Element) -> str:
+    return " ".join("".join(element.itertext()).split())
+
+
+def _size(element: etree._Element) -> int:
+    """Number of non-space characters of the element's text (cheap, for size guards)."""
+    return len("".join(etree.tostring(element, method="text", encoding="unicode", with_tail=False).split()))
+
+
+def _link_text_length(element: etree._Element) -> int:
+    return sum(len(_text(a)) for a in element.iter("a"))
+
+
+def _long_paragraphs(element: etree._Element) -> int:
+    return sum(1 for p in element.iter("p") if _size(p) >= _LONG_PARAGRAPH)
 
 
 def _drop(element: etree._Element) -> None:
@@ -63,39 +122,26 @@ def _drop(element: etree._Element) -> None:
     parent.remove(element)
 
 
-def _drop_all(elements: Iterable[etree._Element]) -> None:
-    for element in list(elements):
+def _drop_outermost(doomed: Iterable[etree._Element]) -> None:
+    doomed = set(doomed)
+    for element in [e for e in doomed if not any(a in doomed for a in e.iterancestors())]:
         _drop(element)
 
 
-def _text_length(element: etree._Element) -> int:
-    return len("".join(element.itertext()).strip())
-
-
-PAGE_BOILERPLATE_TAGS = ("nav", "footer", "aside", "header")
-PAGE_BOILERPLATE_WORDS = frozenset("""
-    share sharing social related newsletter subscribe subscription comment comments breadcrumb
-    breadcrumbs sidebar widget outbrain taboola promo advert advertisement ad ads
-""".split())
-
+# --------------------------------------------------------------------------- page level
 
 def strip_junk(root: etree._Element) -> None:
     """Removes what a reader never sees (scripts, styles, comments, form controls, embeds,
     elements hidden by the ``hidden`` attribute or an inline ``display: none``), in place."""
     etree.strip_elements(root, etree.Comment, etree.ProcessingInstruction, *JUNK_TAGS, with_tail=False)
-    _drop_all(root.xpath("//*[@hidden]"))
-    _drop_all(el for el in root.xpath("//*[@style]") if _DISPLAY_NONE.search(el.get("style")))
+    _drop_outermost(root.xpath("//*[@hidden]"))
+    _drop_outermost(el for el in root.xpath("//*[@style]") if _DISPLAY_NONE.search(el.get("style")))
 
 
-def preclean(root: etree._Element, tags: tuple = PAGE_BOILERPLATE_TAGS,
-             words: frozenset = PAGE_BOILERPLATE_WORDS) -> None:
-    """Removes non-content elements from a parsed page before readability, in place:
-    ``strip_junk``, then navigation, asides, page headers/footers and share/related/
-    comment/ad blocks that hold less than 30% of the page's text."""
-    strip_junk(root)
-    # A quotation is content even when its class names a social network (embedded posts
-    # keep their text in a <blockquote>); readability would discard it as "unlikely".
-    # Wrappers that hold nothing but the quotation ("social-media-embed") are unwrapped too.
+def _keep_quotations(root: etree._Element) -> None:
+    """A quotation is content even when its class names a social network (an embedded post
+    keeps its text in a ``<blockquote class="twitter-tweet">``, which readability discards
+    as "unlikely"): drop the quotation's class/id and unwrap wrappers that hold nothing else."""
     for quote in list(root.iter("blockquote")):
         for name in ("class", "id"):
             if name in quote.attrib:
@@ -106,105 +152,86 @@ def preclean(root: etree._Element, tags: tuple = PAGE_BOILERPLATE_TAGS,
                and len(_text(parent)) <= size + 20):
             parent.drop_tag()
             parent = quote.getparent()
+
+
+def preclean(root: etree._Element, tags: Iterable[str] = PAGE_BOILERPLATE_TAGS,
+             words: frozenset = PAGE_BOILERPLATE_WORDS) -> None:
+    """Prepares a parsed page for readability, in place: ``strip_junk``, keeps quotations,
+    then removes ``tags`` and blocks whose class/id has one of ``words``, unless the block
+    holds 30% or more of the page's text, several long paragraphs, an ``<article>`` or a
+    quotation."""
+    strip_junk(root)
+    _keep_quotations(root)
     body = root.find("body")
     if body is None or not (tags or words):
         return
-    total = len(_text(body))
+    tags = frozenset(tags)
+    limit = 0.3 * _size(body)
     doomed = set()
     for element in body.iterdescendants():
-        if not isinstance(element.tag, str):
+        if not isinstance(element.tag, str) or not (element.tag in tags or class_words(element) & words):
             continue
-        if element.tag in tags or (words and class_words(element) & words):
-            if element.find(".//blockquote") is not None or element.find(".//article") is not None:
-                continue
-            if len(_text(element)) > 0.3 * total:
-                continue
-            doomed.add(element)
-    for element in [e for e in doomed if not any(a in doomed for a in e.iterancestors())]:
-        _drop(element)
+        if any(a in doomed for a in element.iterancestors()):
+            continue
+        if (_size(element) >= limit or element.find(".//article") is not None
+                or element.find(".//blockquote") is not None or _long_paragraphs(element) >= 2):
+            continue
+        doomed.add(element)
+    _drop_outermost(doomed)
 
 
-_WRAPPERS = ("div", "figure", "section", "span", "aside")
-_BLOCKS = ("p", "div", "li", "ul", "ol", "section", "h2", "h3", "h4", "h5", "h6", "dl", "table")
+# --------------------------------------------------------------------------- article level
 
-# Whole-block texts that are labels or calls to action, never article text.
-_BOILERPLATE_LINE = re.compile(
-    r"^(?:advert(?:isement)?s?|ad|sponsored(?: content)?|close|comments?|read more|more|"
-    r"share(?: this)?(?: on \w+)?|sharing is caring!?|you may also like|don.t miss|"
-    r"related(?: articles| stories| posts)?|recommended(?: for you)?|image copyright|image caption|"
-    r"this slideshow requires javascript|tell us what you think|print|email)"
-    r"\W*$", re.I)
-
-# Leads of link lines to other articles ("Related: ...", "SEE MORE: ...").
-_LINK_LEAD = re.compile(r"^(?:related|see more|see also|read more|read also|more|also|also read|watch|listen|"
-                        r"most read|trending|recommended|filed under|tagged|tags|categories|category|"
-                        r"posted in)\s*:", re.I)
-
-# Publication-date lines ("Updated at 1:23 p.m.", "Published: 18 Nov 2019").
-_DATE_LINE = re.compile(r"^(?:last )?(?:updated|published|posted|modified)(?: on| at)?\b[^.!?]*\d", re.I)
-
-
-def _text(element: etree._Element) -> str:
-    return " ".join("".join(element.itertext()).split())
-
-
-def _link_text_length(element: etree._Element) -> int:
-    return sum(len(_text(a)) for a in element.iter("a"))
-
-
-def _looks_like_url(text: str) -> bool:
-    return text.startswith(("http://", "https://", "www."))
-
-
-def _class_rule(element, text, words):
-    # an embedded post (<blockquote>) keeps its wrapper even when it is called "social-embed"
-    return bool(words and class_words(element) & words) and element.find(".//blockquote") is None
-
-
-def _line_rule(element, text):
-    if len(text) < 60 and _BOILERPLATE_LINE.match(text):
+def _label_line(element: etree._Element, text: str) -> bool:
+    """A short block that is only a label: "Advertisement", "Share this", "Updated at ..."."""
+    if len(text) < 60 and _LABEL_LINE.match(text):
         return True
     return len(text) < 80 and bool(_DATE_LINE.match(text))
 
 
-def _link_lead_rule(element, text):
+def _link_lead(element: etree._Element, text: str) -> bool:
+    """A short block that announces links elsewhere: "Related: <a>...</a>"."""
     return len(text) < 200 and bool(_LINK_LEAD.match(text)) and element.find(".//a") is not None
 
 
-def _link_dense_rule(element, text, threshold=0.8):
-    if not text or _looks_like_url(text):
+def _link_dense(element: etree._Element, text: str) -> bool:
+    """A block that is (nearly) all link text: teasers, link lists, promo links. A block
+    whose text is a URL is kept (sources quoted as bare links)."""
+    if not text or text.startswith(("http://", "https://", "www.")):
         return False
-    return _link_text_length(element) >= threshold * len(text)
+    return _link_text_length(element) >= 0.8 * len(text)
 
 
-RULES = ("class", "tag", "line", "link_lead", "link_dense")
+BLOCK_RULES = (_label_line, _link_lead, _link_dense)
 
 
 def clean_article(node: etree._Element, words: frozenset = ARTICLE_BOILERPLATE_WORDS,
-                  tags: tuple = ARTICLE_BOILERPLATE_TAGS, rules: tuple = RULES) -> None:
-    """Removes boilerplate inside the article readability selected, in place."""
-    total = max(1, _text_length(node))
-    doomed = []
+                  tags: Iterable[str] = ARTICLE_BOILERPLATE_TAGS) -> None:
+    """Removes boilerplate inside the article readability selected, in place: elements with
+    ``tags``; blocks whose class/id has one of ``words`` (unless they hold half of the
+    article's text, several long paragraphs or a quotation); label lines, link leads and
+    link-dense blocks (``BLOCK_RULES``)."""
+    tags = frozenset(tags)
+    total = max(1, len(_text(node)))
+    doomed = set()
     for element in node.iterdescendants():
-        if not isinstance(element.tag, str):
-            continue
-        if any(a in doomed for a in element.iterancestors()):
-            continue
         tag = element.tag
-        if "tag" in rules and tag in tags:
-            doomed.append(element)
+        if not isinstance(tag, str) or any(a in doomed for a in element.iterancestors()):
             continue
+        if tag in tags:
+            doomed.add(element)
+            continue
+        matched = class_words(element) & words
+        # a span of three or more links inside a paragraph is a widget (hover cards)
         is_block = tag in _BLOCKS or (tag == "span" and len(element.findall(".//a")) >= 3)
-        if not ("class" in rules and class_words(element) & words) and not is_block:
+        if not (matched or is_block):
             continue
         text = _text(element)
         if len(text) > 0.5 * total:
             continue
-        if "class" in rules and _class_rule(element, text, words):
-            doomed.append(element)
-        elif is_block and (("line" in rules and _line_rule(element, text))
-                           or ("link_lead" in rules and _link_lead_rule(element, text))
-                           or ("link_dense" in rules and _link_dense_rule(element, text))):
-            doomed.append(element)
-    for element in doomed:
-        _drop(element)
+        if matched and element.find(".//blockquote") is None and (
+                matched & _LONG_BOILERPLATE_WORDS or _long_paragraphs(element) < 3):
+            doomed.add(element)
+        elif is_block and any(rule(element, text) for rule in BLOCK_RULES):
+            doomed.add(element)
+    _drop_outermost(doomed)

@@ -268,3 +268,22 @@ def test_text_survives_odd_input():
 def test_invalid_mode_is_a_value_error(call):
     with pytest.raises(ValueError):
         call()
+
+
+def test_code_keeps_highlighted_comments_and_tags():
+    # syntax highlighters mark comments and tags with class names that are boilerplate words elsewhere
+    page = ("<html><body><article><h1>Doc</h1>" + "<p>Some explanation of the example that follows, long enough to "
+            "be an article paragraph for readability to score.</p>" * 3 +
+            '<pre><code><span class="comment">// keep this comment</span>\nlet x = <span class="tag">1</span>;'
+            '</code></pre></article></body></html>')
+    text = extract_html(page, mode="markdown").text
+    assert "```\n// keep this comment\nlet x = 1;\n```" in text
+
+
+def test_heading_self_anchors_keep_the_heading():
+    page = ("<html><body><main>" + "<p>An introduction paragraph that is long enough to count as article text "
+            "for the readability scorer, with commas, clauses, and detail.</p>" * 2 +
+            '<h2 id="usage"><a class="header" href="#usage">Usage</a></h2>'
+            "<p>Usage explanation that is long enough to count as article text for the scorer, with commas, "
+            "clauses, and detail.</p></main></body></html>")
+    assert "## Usage" in extract_html(page, mode="markdown").text.split("\n")

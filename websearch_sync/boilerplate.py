@@ -17,7 +17,7 @@ a large part of the text, or several long paragraphs, is kept.
 
 import functools
 import re
-from typing import FrozenSet, Iterable
+from typing import FrozenSet, Iterable, Set
 
 from lxml import etree
 
@@ -66,6 +66,7 @@ _LINK_LEAD = re.compile(
 _DISPLAY_NONE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)", re.I)
 _WORD = re.compile(r"[a-z]+")
 _CAMEL = re.compile(r"([a-z])([A-Z])")
+_CODE = frozenset(("pre", "code"))  # syntax highlighting uses class="comment", "tag", ...
 _WRAPPERS = ("div", "figure", "section", "span", "aside")
 _BLOCKS = frozenset(("p", "div", "li", "ul", "ol", "section", "h2", "h3", "h4", "h5", "h6", "dl", "table"))
 _LONG_PARAGRAPH = 125   # non-space characters (about 150 characters)
@@ -100,11 +101,17 @@ def _size(element: etree._Element) -> int:
 
 
 def _link_text_length(element: etree._Element) -> int:
-    return sum(len(_text(a)) for a in element.iter("a"))
+    """Length of the text of links that lead away from the page (not ``#anchors``)."""
+    return sum(len(_text(a)) for a in element.iter("a") if not (a.get("href") or "").startswith("#"))
 
 
 def _long_paragraphs(element: etree._Element) -> int:
     return sum(1 for p in element.iter("p") if _size(p) >= _LONG_PARAGRAPH)
+
+
+def _inside_code_or(element: etree._Element, doomed: Set[etree._Element]) -> bool:
+    """True for code (and what is inside it) and for what is inside a doomed element."""
+    return element.tag in _CODE or any(a in doomed or a.tag in _CODE for a in element.iterancestors())
 
 
 def _drop(element: etree._Element) -> None:
@@ -154,6 +161,15 @@ def _keep_quotations(root: etree._Element) -> None:
             parent = quote.getparent()
 
 
+def _unwrap_heading_anchors(root: etree._Element) -> None:
+    """Headings often wrap their text in a link to themselves (``<h2><a class="header"
+    href="#intro">Intro</a></h2>``); readability drops such links as "unlikely" or the
+    heading as link-dense. Keep the text, drop the in-page link."""
+    for anchor in root.xpath("//h1//a | //h2//a | //h3//a | //h4//a | //h5//a | //h6//a"):
+        if (anchor.get("href") or "").startswith("#"):
+            anchor.drop_tag()
+
+
 def preclean(root: etree._Element, tags: Iterable[str] = PAGE_BOILERPLATE_TAGS,
              words: frozenset = PAGE_BOILERPLATE_WORDS) -> None:
     """Prepares a parsed page for readability, in place: ``strip_junk``, keeps quotations,
@@ -162,6 +178,7 @@ def preclean(root: etree._Element, tags: Iterable[str] = PAGE_BOILERPLATE_TAGS,
     quotation."""
     strip_junk(root)
     _keep_quotations(root)
+    _unwrap_heading_anchors(root)
     body = root.find("body")
     if body is None or not (tags or words):
         return
@@ -171,7 +188,7 @@ def preclean(root: etree._Element, tags: Iterable[str] = PAGE_BOILERPLATE_TAGS,
     for element in body.iterdescendants():
         if not isinstance(element.tag, str) or not (element.tag in tags or class_words(element) & words):
             continue
-        if any(a in doomed for a in element.iterancestors()):
+        if _inside_code_or(element, doomed):
             continue
         if (_size(element) >= limit or element.find(".//article") is not None
                 or element.find(".//blockquote") is not None or _long_paragraphs(element) >= 2):
@@ -216,7 +233,7 @@ def clean_article(node: etree._Element, words: frozenset = ARTICLE_BOILERPLATE_W
     doomed = set()
     for element in node.iterdescendants():
         tag = element.tag
-        if not isinstance(tag, str) or any(a in doomed for a in element.iterancestors()):
+        if not isinstance(tag, str) or _inside_code_or(element, doomed):
             continue
         if tag in tags:
             doomed.add(element)

@@ -106,9 +106,14 @@ class _Renderer:
         self.line_start = text.endswith("\n")
 
     def result(self) -> str:
-        text = "".join(self.out)
-        lines = [line.rstrip() for line in text.split("\n")]
-        return re.sub(r"\n{3,}", "\n\n", "\n".join(lines)).strip("\n")
+        lines = [line.rstrip() for line in "".join(self.out).split("\n")]
+        # a rule (markdown "---") before or after everything separates nothing
+        edges = ("", "---") if self.markdown else ("",)
+        while lines and lines[-1] in edges:
+            lines.pop()
+        while lines and lines[0] in edges:
+            lines.pop(0)
+        return re.sub(r"\n{3,}", "\n\n", "\n".join(lines))
 
     # ------------------------------------------------------------------ walking
     def children(self, node: etree._Element) -> None:

@@ -22,9 +22,10 @@ from collections import Counter
 from typing import Callable, Dict, List, Optional, Sequence, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DEFAULT_DATA = os.path.normpath(os.path.join(HERE, "..", "..", "..", "shared", "extraction-benchmark"))
-if not os.path.isdir(DEFAULT_DATA):
-    DEFAULT_DATA = "/work/shared/extraction-benchmark"
+REPO = os.path.dirname(HERE)
+# ../shared/extraction-benchmark next to the checkout (or next to the worktree's parent)
+_CANDIDATES = [os.path.normpath(os.path.join(REPO, *[".."] * up, "shared", "extraction-benchmark")) for up in (1, 2)]
+DEFAULT_DATA = next((path for path in _CANDIDATES if os.path.isdir(path)), _CANDIDATES[0])
 
 _TOKEN = re.compile(r"\w+", re.UNICODE)
 
@@ -101,8 +102,12 @@ def baseline_text(html: str) -> str:
     """Plain readability-lxml: ``Document(html).summary()`` then lxml ``text_content()``."""
     import lxml.html
     from readability import Document
+    from readability.readability import Unparseable
 
-    summary = Document(html).summary()
+    try:
+        summary = Document(html).summary()
+    except Unparseable:
+        return ""
     return lxml.html.fromstring(summary).text_content() if summary.strip() else ""
 
 
@@ -151,7 +156,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--per-page", help="write per-page precision/recall of both systems as JSON here")
     args = parser.parse_args(argv)
 
-    sys.path.insert(0, os.path.dirname(HERE))
+    sys.path.insert(0, REPO)
     pages = load(args.data)
     systems = {"ours": ours_text, "baseline": baseline_text}
     results = run(pages, systems, max(1, args.repeat))

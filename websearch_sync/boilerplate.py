@@ -37,7 +37,7 @@ PAGE_BOILERPLATE_WORDS = frozenset("""
 """.split())
 
 # Boilerplate inside the article readability selected.
-ARTICLE_BOILERPLATE_TAGS = ("figcaption", "nav", "aside", "footer", "header", "h1")
+ARTICLE_BOILERPLATE_TAGS = ("figcaption", "nav", "aside", "footer", "header")
 ARTICLE_BOILERPLATE_WORDS = frozenset("""
     caption captions credit credits gallery byline bylines author authors timestamp dateline
     share sharing social related promo newsletter subscribe subscription advert advertisement
@@ -224,13 +224,16 @@ BLOCK_RULES = (_label_line, _link_lead, _link_dense)
 
 def clean_article(node: etree._Element, words: frozenset = ARTICLE_BOILERPLATE_WORDS,
                   tags: Iterable[str] = ARTICLE_BOILERPLATE_TAGS) -> None:
-    """Removes boilerplate inside the article readability selected, in place: elements with
-    ``tags``; blocks whose class/id has one of ``words`` (unless they hold half of the
+    """Removes boilerplate inside the article readability selected, in place: its title
+    (a single ``<h1>``); elements with ``tags``; blocks whose class/id has one of ``words`` (unless they hold half of the
     article's text, several long paragraphs or a quotation); label lines, link leads and
     link-dense blocks (``BLOCK_RULES``)."""
     tags = frozenset(tags)
     total = max(1, len(_text(node)))
     doomed = set()
+    titles = node.findall(".//h1")
+    if len(titles) == 1:  # the page title (returned separately); several h1 are section headings
+        doomed.add(titles[0])
     for element in node.iterdescendants():
         tag = element.tag
         if not isinstance(tag, str) or _inside_code_or(element, doomed):

@@ -287,3 +287,34 @@ def test_heading_self_anchors_keep_the_heading():
             "<p>Usage explanation that is long enough to count as article text for the scorer, with commas, "
             "clauses, and detail.</p></main></body></html>")
     assert "## Usage" in extract_html(page, mode="markdown").text.split("\n")
+
+
+def test_clean_article_rules_on_blocks():
+    from websearch_sync.boilerplate import clean_article
+
+    paragraph = "<p>%s</p>" % ("A real paragraph of the article, with enough words to matter. " * 4)
+    article = node(paragraph +
+                   "<p>Updated at 1:23 p.m. EST Nov. 19, 2019</p>"
+                   "<p>Published in 1998, the novel became a bestseller.</p>"
+                   "<p>Related: <a href='/x'>Another story about something else</a></p>"
+                   "<ul><li><a href='/a'>Teaser one</a></li><li><a href='/b'>Teaser two</a></li></ul>"
+                   "<p><a href='https://example.com/source'>https://example.com/source</a></p>"
+                   "<div class='social-embed'><blockquote><p>An embedded post.</p></blockquote></div>"
+                   "<p class='article__credit'>Photo: Agency</p>"
+                   "<p>Advertisement</p>" + paragraph)
+    clean_article(article)
+    text = render(article, "text")
+    assert text.count("A real paragraph of the article") == 8
+    for kept in ("Published in 1998", "https://example.com/source", "An embedded post."):
+        assert kept in text
+    for dropped in ("Updated at", "Related:", "Teaser", "Photo: Agency", "Advertisement"):
+        assert dropped not in text
+
+
+def test_clean_article_keeps_a_content_container_with_a_boilerplate_word():
+    from websearch_sync.boilerplate import clean_article
+
+    long = "<p>%s</p>" % ("Long article paragraph with plenty of words in it, clause after clause. " * 3)
+    article = node("<p>Intro.</p><div class='post-body has-share-tools'>" + long * 3 + "</div>" + long * 4)
+    clean_article(article)
+    assert render(article, "text").count("Long article paragraph") == 7 * 3

@@ -56,8 +56,15 @@ _LABEL_LINE = re.compile(
     r"related(?: articles| stories| posts)?|recommended(?: for you)?|image copyright|image caption|"
     r"this slideshow requires javascript|tell us what you think|print|email)"
     r"\W*$", re.I)
-# Publication-date lines ("Updated at 1:23 p.m.", "Published: 18 Nov 2019").
-_DATE_LINE = re.compile(r"^(?:last )?(?:updated|published|posted|modified)(?: on| at)?\b[^.!?]*\d", re.I)
+# Publication-date lines ("Updated at 1:23 p.m.", "Published: 18 Nov 2019"): a keyword
+# followed only by numbers, date/time words and time-zone abbreviations.
+_DATE_LEAD = re.compile(r"^(?:last )?(?:updated|published|posted|modified)\b", re.I)
+_DATE_WORDS = frozenset("""
+    on at ago am pm a m p the of st nd rd th min mins minute minutes hour hours hr hrs day days week
+    weeks month months year years jan feb mar apr may jun jul aug sep sept oct nov dec january
+    february march april june july august september october november december mon tue tues wed thu
+    thur thurs fri sat sun monday tuesday wednesday thursday friday saturday sunday today yesterday
+""".split())
 # Leads of link lines to other pages ("Related: ...", "SEE MORE: ...", "Filed under: ...").
 _LINK_LEAD = re.compile(
     r"^(?:related|see more|see also|read more|read also|more|also|also read|watch|listen|most read|"
@@ -199,11 +206,18 @@ def preclean(root: etree._Element, tags: Iterable[str] = PAGE_BOILERPLATE_TAGS,
 
 # --------------------------------------------------------------------------- article level
 
+def _date_line(text: str) -> bool:
+    lead = _DATE_LEAD.match(text)
+    if not lead or len(text) >= 80:
+        return False
+    words = re.findall(r"\w+", text[lead.end():])
+    return any(w.isdigit() for w in words) and all(
+        w.isdigit() or w.lower() in _DATE_WORDS or (w.isupper() and len(w) <= 4) for w in words)
+
+
 def _label_line(element: etree._Element, text: str) -> bool:
     """A short block that is only a label: "Advertisement", "Share this", "Updated at ..."."""
-    if len(text) < 60 and _LABEL_LINE.match(text):
-        return True
-    return len(text) < 80 and bool(_DATE_LINE.match(text))
+    return (len(text) < 60 and bool(_LABEL_LINE.match(text))) or _date_line(text)
 
 
 def _link_lead(element: etree._Element, text: str) -> bool:

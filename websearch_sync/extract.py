@@ -1,30 +1,32 @@
-"""Main-content extraction from an HTML page: readability-lxml for the article,
-then a renderer that keeps block boundaries as line breaks (text mode) or
-headings, lists, links, code blocks and tables as markdown (markdown mode).
+"""Main-content extraction from an HTML page.
+
+The page is parsed once; what is never article text (scripts, hidden elements, navigation,
+share/related blocks) is removed (``boilerplate.preclean``); readability-lxml selects the
+article on that tree; the boilerplate readability leaves inside the article (bylines,
+captions, "Read more" lines, link lists) is removed (``boilerplate.clean_article``); the
+article is rendered as text (block boundaries as line breaks) or markdown (headings,
+lists, links, code blocks and tables kept) by ``htmlrender``.
 
 Pure functions, no I/O: ``extract_html(html, url=..., mode=...)``.
 """
 
+import copy
 import re
 from dataclasses import dataclass
-from typing import List, Optional
+from typing import Optional, Union
 
 import lxml.html
 from lxml import etree
 
-__all__ = ["Extraction", "extract_html", "render", "visible_text", "EXTRACT_MODES"]
+from .boilerplate import clean_article, preclean, strip_junk
+from .htmlrender import BLOCK_TAGS, render_element
+
+__all__ = ["Extraction", "extract_html", "render", "visible_text", "EXTRACT_MODES", "BLOCK_TAGS"]
 
 EXTRACT_MODES = ("markdown", "text")
 
-BLOCK_TAGS = {
-    "address", "article", "aside", "blockquote", "body", "dd", "details", "dialog", "div", "dl", "dt",
-    "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4", "h5", "h6", "header",
-    "hgroup", "hr", "html", "li", "main", "nav", "ol", "p", "pre", "section", "summary", "table", "tbody",
-    "td", "tfoot", "th", "thead", "tr", "ul", "caption",
-}
-_SKIP_TAGS = {"script", "style", "noscript", "template", "svg", "canvas", "iframe", "object", "embed", "head", "title", "button", "select", "input", "textarea"}
-_SPACES = re.compile(r"[ \t\r\f\v\u00a0]+")
-_BLANK_LINES = re.compile(r"\n{3,}")
+_PARSER = lxml.html.HTMLParser(encoding="utf-8")
+_TITLE_SEPARATORS = re.compile(r"\s+(?:[|\u2013\u2014:\u00bb\u00b7/]|-|::)\s+")
 
 
 @dataclass
@@ -36,161 +38,115 @@ class Extraction:
     extractor: str
 
 
-def _collapse(text: str) -> str:
-    return _SPACES.sub(" ", text)
+def _check_mode(mode: str) -> None:
+    if mode not in EXTRACT_MODES:
+        raise ValueError("mode must be one of %s, not %r" % (EXTRACT_MODES, mode))
 
 
-class _Renderer:
-    def __init__(self, markdown: bool) -> None:
-        self.markdown = markdown
-        self.parts: List[str] = []
-
-    def newline(self, count: int = 1) -> None:
-        self.parts.append("\n" * count)
-
-    def text(self, value: Optional[str]) -> None:
-        if value:
-            self.parts.append(_collapse(value))
-
-    def walk(self, node: etree._Element, list_depth: int = 0) -> None:
-        tag = node.tag if isinstance(node.tag, str) else ""
-        tag = tag.lower()
-        if tag in _SKIP_TAGS or not isinstance(node.tag, str):
-            if not isinstance(node.tag, str):  # comments, processing instructions
-                self.text(node.tail)
-            return
-        md = self.markdown
-        if tag == "br":
-            self.newline()
-        elif tag in ("h1", "h2", "h3", "h4", "h5", "h6"):
-            self.newline(2)
-            if md:
-                self.parts.append("#" * int(tag[1]) + " ")
-            self._children(node, list_depth)
-            self.newline(2)
-        elif tag == "pre":
-            self.newline(2)
-            code = node.text_content()
-            if md:
-                self.parts.append("```\n" + code.strip("\n") + "\n```")
-            else:
-                self.parts.append(code.strip("\n"))
-            self.newline(2)
-        elif tag == "li":
-            self.newline()
-            if md:
-                self.parts.append("  " * max(0, list_depth - 1) + "- ")
-            self._children(node, list_depth)
-            self.newline()
-        elif tag in ("ul", "ol"):
-            self.newline()
-            self._children(node, list_depth + 1)
-            self.newline()
-        elif tag == "table" and md:
-            self._table(node)
-        elif tag == "a" and md and node.get("href", "").startswith(("http://", "https://")):
-            label = _collapse(node.text_content()).strip()
-            if label:
-                self.parts.append("[%s](%s)" % (label, node.get("href")))
-        elif tag == "code" and md and node.getparent() is not None and node.getparent().tag != "pre":
-            inner = node.text_content()
-            if inner.strip():
-                self.parts.append("`%s`" % inner.strip())
-        elif tag in ("strong", "b") and md:
-            inner = _collapse(node.text_content()).strip()
-            if inner:
-                self.parts.append("**%s**" % inner)
-        elif tag in ("td", "th"):
-            self._children(node, list_depth)
-            self.parts.append("\t")
-        elif tag in BLOCK_TAGS:
-            self.newline(2 if tag in ("p", "blockquote", "table", "figure", "section", "article") else 1)
-            self._children(node, list_depth)
-            self.newline(2 if tag in ("p", "blockquote", "table", "figure", "section", "article") else 1)
-        else:
-            self._children(node, list_depth)
-        self.text(node.tail)
-
-    def _children(self, node: etree._Element, list_depth: int) -> None:
-        self.text(node.text)
-        for child in node:
-            self.walk(child, list_depth)
-
-    def _table(self, table: etree._Element) -> None:
-        rows = []
-        for tr in table.iter("tr"):
-            cells = [_collapse(c.text_content()).strip().replace("|", "\\|") for c in tr if isinstance(c.tag, str) and c.tag.lower() in ("td", "th")]
-            if cells:
-                rows.append(cells)
-        self.newline(2)
-        if rows:
-            width = max(len(r) for r in rows)
-            rows = [r + [""] * (width - len(r)) for r in rows]
-            self.parts.append("| " + " | ".join(rows[0]) + " |\n")
-            self.parts.append("|" + "---|" * width + "\n")
-            for row in rows[1:]:
-                self.parts.append("| " + " | ".join(row) + " |\n")
-        self.newline(2)
-
-    def result(self) -> str:
-        text = "".join(self.parts)
-        lines = [line.strip(" \t") if not line.startswith(("- ", "  ")) else line.rstrip() for line in text.split("\n")]
-        return _BLANK_LINES.sub("\n\n", "\n".join(lines)).strip()
+def render(node: etree._Element, mode: str = "text", *, base_url: Optional[str] = None) -> str:
+    """Render an lxml element's content as text (block boundaries become line breaks) or
+    markdown (headings, lists, links, emphasis, code, block quotes and tables kept);
+    ``base_url`` makes relative links absolute in markdown."""
+    _check_mode(mode)
+    return render_element(node, mode, base_url=base_url)
 
 
-def render(node: etree._Element, mode: str = "text") -> str:
-    """Render an lxml element as text (block boundaries become line breaks) or markdown."""
-    renderer = _Renderer(markdown=(mode == "markdown"))
-    renderer._children(node, 0)
-    return renderer.result()
-
-
-def _parse(html: str) -> Optional[etree._Element]:
+def _parse(html: Union[str, bytes]) -> Optional[etree._Element]:
+    """Parses a page like readability does (as UTF-8 bytes, so a string that still carries
+    an XML encoding declaration parses too); None when there is nothing to parse."""
+    if isinstance(html, bytes):
+        html = html.decode("utf-8", "replace")
+    if not isinstance(html, str) or not html.strip():
+        return None
     try:
-        return lxml.html.document_fromstring(html)
+        return lxml.html.document_fromstring(html.encode("utf-8", "replace"), parser=_PARSER)
     except (etree.ParserError, ValueError):
         return None
 
 
+def _body(root: etree._Element) -> etree._Element:
+    body = root.find("body")
+    return body if body is not None else root
+
+
 def visible_text(html: str, mode: str = "text") -> str:
-    """All visible text of a page (scripts, styles and the head removed)."""
+    """All visible text of a page (scripts, styles, hidden elements and the head removed),
+    rendered like ``render``; empty when the page has none."""
+    _check_mode(mode)
     root = _parse(html)
     if root is None:
         return ""
-    body = root.find("body")
-    return render(body if body is not None else root, mode)
+    strip_junk(root)
+    return render_element(_body(root), mode)
 
 
-def _page_title(root: Optional[etree._Element]) -> str:
-    if root is None:
-        return ""
-    title = root.find(".//title")
-    return _collapse(title.text_content()).strip() if title is not None else ""
+def _page_title(root: etree._Element) -> str:
+    """The article title: a heading that ``<title>`` contains, else ``og:title``, else the
+    longest part of ``<title>`` split at site-name separators."""
+    element = root.find(".//title")
+    full = " ".join(element.text_content().split()) if element is not None else ""
+    for level in ("h1", "h2"):
+        for heading in root.iter(level):
+            text = " ".join(heading.text_content().split())
+            if len(text) >= 10 and text in full:
+                return text
+    for meta in root.iter("meta"):
+        if meta.get("property") == "og:title" and (meta.get("content") or "").strip():
+            return " ".join(meta.get("content").split())
+    parts = _TITLE_SEPARATORS.split(full)
+    return max(parts, key=len) if parts else full
+
+
+def _article(root: etree._Element) -> Optional[etree._Element]:
+    """Runs readability-lxml on an already parsed and pre-cleaned page; returns the article
+    element it selected (None when it finds none)."""
+    from readability import Document
+    from readability.readability import Unparseable
+
+    class _TreeDocument(Document):
+        # readability re-parses its input for each attempt and cleans it with lxml's
+        # Cleaner; start from a copy of our pre-cleaned tree instead (same result, much
+        # less work). summary() serialises the article; keep the element itself.
+        article = None
+
+        def _parse(self, input):  # noqa: A002 - readability's signature
+            return copy.deepcopy(input)
+
+        def get_clean_html(self):
+            self.article = self.html
+            return etree.tostring(self.html, encoding="unicode", method="html")
+
+    document = _TreeDocument(root)
+    try:
+        summary = document.summary(html_partial=True)
+    except Unparseable:
+        return None
+    if document.article is None and summary:  # a readability without the hook above
+        return lxml.html.fragment_fromstring(summary, create_parent="div")
+    return document.article
 
 
 def extract_html(html: str, *, url: Optional[str] = None, mode: str = "markdown") -> Extraction:
     """Extract a page's main content.
 
-    Uses readability-lxml (``summary(html_partial=True)``) and renders the article
-    in ``mode`` (``"markdown"`` or ``"text"``). When that yields nothing (e.g. a
-    JavaScript-only page) falls back to the page's visible text
-    (``extractor="visible_text"``); the text may then be empty.
+    Uses readability-lxml (``summary(html_partial=True)``) on the pre-cleaned page, removes
+    the boilerplate left inside the article, and renders it in ``mode`` (``"markdown"`` or
+    ``"text"``); ``url`` makes relative links absolute in markdown. When that yields nothing
+    (e.g. a JavaScript-only page) falls back to the page's visible text
+    (``extractor="visible_text"``); the text may then be empty. Never raises for any input
+    except ``ValueError`` for an unknown ``mode``.
     """
-    if mode not in EXTRACT_MODES:
-        raise ValueError("mode must be one of %s" % (EXTRACT_MODES,))
-    from readability import Document
-    from readability.readability import Unparseable
-
+    _check_mode(mode)
     root = _parse(html)
+    if root is None:
+        return Extraction(title="", text="", extractor="visible_text")
     title = _page_title(root)
+    preclean(root)
+    article = _article(root)
     text = ""
-    try:
-        document = Document(html, url=url)
-        title = _collapse(document.short_title() or "").strip() or title
-        article = lxml.html.fragment_fromstring(document.summary(html_partial=True), create_parent="div")
-        text = render(article, mode)
-    except (Unparseable, etree.ParserError, ValueError, TypeError):
-        text = ""
+    if article is not None:
+        clean_article(article)
+        text = render_element(article, mode, base_url=url)
     if text.strip():
         return Extraction(title=title, text=text, extractor="readability")
     return Extraction(title=title, text=visible_text(html, mode), extractor="visible_text")

@@ -1,0 +1,271 @@
+"""Generic boilerplate removal on lxml trees, used around readability-lxml.
+
+- ``strip_junk(root)``: what a reader never sees (scripts, styles, form controls, hidden
+  elements).
+- ``preclean(root)``: runs on the whole page before readability. ``strip_junk``, keeps
+  embedded posts (``<blockquote>``) as content, and removes navigation, asides, page
+  headers/footers and share/related/comment/ad blocks, so readability scores a smaller,
+  cleaner tree.
+- ``clean_article(node)``: runs on the article readability selected and removes what
+  readability keeps inside it: title, bylines, dates, captions and galleries, share bars,
+  related-article teasers, "Advertisement" / "Read more" lines and link lists.
+
+Every rule is structural or lexical-generic (tags, ``class``/``id`` words, link density,
+label phrases), never specific to a site; every removal is guarded so that a block holding
+a large part of the text, or several long paragraphs, is kept.
+"""
+
+import functools
+import re
+from typing import FrozenSet, Iterable, Set
+
+from lxml import etree
+
+__all__ = ["strip_junk", "preclean", "clean_article", "class_words"]
+
+# Elements whose content is never readable article text.
+JUNK_TAGS = (
+    "script", "style", "noscript", "template", "svg", "canvas", "iframe", "object", "embed",
+    "link", "meta", "button", "select", "textarea", "input", "map", "audio", "video", "source",
+)
+
+# Page-level boilerplate removed before readability.
+PAGE_BOILERPLATE_TAGS = ("nav", "footer", "aside", "header")
+PAGE_BOILERPLATE_WORDS = frozenset("""
+    share sharing social related newsletter subscribe subscription comment comments breadcrumb
+    breadcrumbs sidebar widget outbrain taboola promo advert advertisement ad ads
+""".split())
+
+# Boilerplate inside the article readability selected.
+ARTICLE_BOILERPLATE_TAGS = ("figcaption", "nav", "aside", "footer", "header")
+ARTICLE_BOILERPLATE_WORDS = frozenset("""
+    caption captions credit credits gallery byline bylines author authors timestamp dateline
+    share sharing social related promo newsletter subscribe subscription advert advertisement
+    ad ads comment comments footer nav breadcrumb breadcrumbs tags cta print
+    standfirst dek subtitle kicker eyebrow meta
+    sidebar widget rail carousel slider swiper teaser trending popular recirc recirculation
+    outbrain taboola
+""".split())
+# Words of blocks that may legitimately hold several long paragraphs (slideshow captions).
+_LONG_BOILERPLATE_WORDS = frozenset("caption captions credit credits gallery".split())
+
+# Whole-block texts that are labels or calls to action, never article text.
+_LABEL_LINE = re.compile(
+    r"^(?:advert(?:isement)?s?|ad|sponsored(?: content)?|close|comments?|read more|more|"
+    r"share(?: this)?(?: on \w+)?|sharing is caring!?|you may also like|don.t miss|"
+    r"related(?: articles| stories| posts)?|recommended(?: for you)?|image copyright|image caption|"
+    r"this slideshow requires javascript|tell us what you think|print|email)"
+    r"\W*$", re.I)
+# Publication-date lines ("Updated at 1:23 p.m.", "Published: 18 Nov 2019"): a keyword
+# followed only by numbers, date/time words and time-zone abbreviations.
+_DATE_LEAD = re.compile(r"^(?:last )?(?:updated|published|posted|modified)\b", re.I)
+_DATE_WORDS = frozenset("""
+    on at ago am pm a m p the of st nd rd th min mins minute minutes hour hours hr hrs day days week
+    weeks month months year years jan feb mar apr may jun jul aug sep sept oct nov dec january
+    february march april june july august september october november december mon tue tues wed thu
+    thur thurs fri sat sun monday tuesday wednesday thursday friday saturday sunday today yesterday
+""".split())
+# Leads of link lines to other pages ("Related: ...", "SEE MORE: ...", "Filed under: ...").
+_LINK_LEAD = re.compile(
+    r"^(?:related|see more|see also|read more|read also|more|also|also read|watch|listen|most read|"
+    r"trending|recommended|filed under|tagged|tags|categories|category|posted in)\s*:", re.I)
+
+_DISPLAY_NONE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)", re.I)
+_WORD = re.compile(r"[a-z]+")
+_CAMEL = re.compile(r"([a-z])([A-Z])")
+_CODE = frozenset(("pre", "code"))  # syntax highlighting uses class="comment", "tag", ...
+_WRAPPERS = ("div", "figure", "section", "span", "aside")
+_BLOCKS = frozenset(("p", "div", "li", "ul", "ol", "section", "h2", "h3", "h4", "h5", "h6", "dl", "table"))
+_LONG_PARAGRAPH = 125   # non-space characters (about 150 characters)
+
+
+# --------------------------------------------------------------------------- helpers
+
+def class_words(element: etree._Element) -> FrozenSet[str]:
+    """Lower-case alphabetic words of an element's ``class`` and ``id``
+    (``article__media-caption`` -> {article, media, caption}; camelCase is split)."""
+    names = element.get("class"), element.get("id")
+    if not (names[0] or names[1]):
+        return _NO_WORDS
+    return _words("%s %s" % (names[0] or "", names[1] or ""))
+
+
+_NO_WORDS: FrozenSet[str] = frozenset()
+
+
+@functools.lru_cache(maxsize=4096)
+def _words(value: str) -> FrozenSet[str]:
+    return frozenset(_WORD.findall(_CAMEL.sub(r"\1 \2", value).lower()))
+
+
+def _text(element: etree._Element) -> str:
+    return " ".join("".join(element.itertext()).split())
+
+
+def _size(element: etree._Element) -> int:
+    """Number of non-space characters of the element's text (cheap, for size guards)."""
+    return len("".join(etree.tostring(element, method="text", encoding="unicode", with_tail=False).split()))
+
+
+def _link_text_length(element: etree._Element) -> int:
+    """Length of the text of links that lead away from the page (not ``#anchors``)."""
+    return sum(len(_text(a)) for a in element.iter("a") if not (a.get("href") or "").startswith("#"))
+
+
+def _long_paragraphs(element: etree._Element) -> int:
+    return sum(1 for p in element.iter("p") if _size(p) >= _LONG_PARAGRAPH)
+
+
+def _inside_code_or(element: etree._Element, doomed: Set[etree._Element]) -> bool:
+    """True for code (and what is inside it) and for what is inside a doomed element."""
+    return element.tag in _CODE or any(a in doomed or a.tag in _CODE for a in element.iterancestors())
+
+
+def _drop(element: etree._Element) -> None:
+    """Removes ``element`` but keeps its tail text in the document."""
+    parent = element.getparent()
+    if parent is None:
+        return
+    tail = element.tail
+    if tail and tail.strip():
+        previous = element.getprevious()
+        if previous is not None:
+            previous.tail = (previous.tail or "") + tail
+        else:
+            parent.text = (parent.text or "") + tail
+    parent.remove(element)
+
+
+def _drop_outermost(doomed: Iterable[etree._Element]) -> None:
+    doomed = set(doomed)
+    for element in [e for e in doomed if not any(a in doomed for a in e.iterancestors())]:
+        _drop(element)
+
+
+# --------------------------------------------------------------------------- page level
+
+def strip_junk(root: etree._Element) -> None:
+    """Removes what a reader never sees (scripts, styles, comments, form controls, embeds,
+    elements hidden by the ``hidden`` attribute or an inline ``display: none``), in place."""
+    etree.strip_elements(root, etree.Comment, etree.ProcessingInstruction, *JUNK_TAGS, with_tail=False)
+    _drop_outermost(root.xpath("//*[@hidden]"))
+    _drop_outermost(el for el in root.xpath("//*[@style]") if _DISPLAY_NONE.search(el.get("style")))
+
+
+def _keep_quotations(root: etree._Element) -> None:
+    """A quotation is content even when its class names a social network (an embedded post
+    keeps its text in a ``<blockquote class="twitter-tweet">``, which readability discards
+    as "unlikely"): drop the quotation's class/id and unwrap wrappers that hold nothing else."""
+    for quote in list(root.iter("blockquote")):
+        for name in ("class", "id"):
+            if name in quote.attrib:
+                del quote.attrib[name]
+        size = len(_text(quote))
+        parent = quote.getparent()
+        while (parent is not None and parent.tag in _WRAPPERS and parent.getparent() is not None
+               and len(_text(parent)) <= size + 20):
+            parent.drop_tag()
+            parent = quote.getparent()
+
+
+def _unwrap_heading_anchors(root: etree._Element) -> None:
+    """Headings often wrap their text in a link to themselves (``<h2><a class="header"
+    href="#intro">Intro</a></h2>``); readability drops such links as "unlikely" or the
+    heading as link-dense. Keep the text, drop the in-page link."""
+    for anchor in root.xpath("//h1//a | //h2//a | //h3//a | //h4//a | //h5//a | //h6//a"):
+        if (anchor.get("href") or "").startswith("#"):
+            anchor.drop_tag()
+
+
+def preclean(root: etree._Element, tags: Iterable[str] = PAGE_BOILERPLATE_TAGS,
+             words: frozenset = PAGE_BOILERPLATE_WORDS) -> None:
+    """Prepares a parsed page for readability, in place: ``strip_junk``, keeps quotations,
+    then removes ``tags`` and blocks whose class/id has one of ``words``, unless the block
+    holds 30% or more of the page's text, several long paragraphs, an ``<article>`` or a
+    quotation."""
+    strip_junk(root)
+    _keep_quotations(root)
+    _unwrap_heading_anchors(root)
+    body = root.find("body")
+    if body is None or not (tags or words):
+        return
+    tags = frozenset(tags)
+    limit = 0.3 * _size(body)
+    doomed = set()
+    for element in body.iterdescendants():
+        if not isinstance(element.tag, str) or not (element.tag in tags or class_words(element) & words):
+            continue
+        if _inside_code_or(element, doomed):
+            continue
+        if (_size(element) >= limit or element.find(".//article") is not None
+                or element.find(".//blockquote") is not None or _long_paragraphs(element) >= 2):
+            continue
+        doomed.add(element)
+    _drop_outermost(doomed)
+
+
+# --------------------------------------------------------------------------- article level
+
+def _date_line(text: str) -> bool:
+    lead = _DATE_LEAD.match(text)
+    if not lead or len(text) >= 80:
+        return False
+    words = re.findall(r"\w+", text[lead.end():])
+    return any(w.isdigit() for w in words) and all(
+        w.isdigit() or w.lower() in _DATE_WORDS or (w.isupper() and len(w) <= 4) for w in words)
+
+
+def _label_line(element: etree._Element, text: str) -> bool:
+    """A short block that is only a label: "Advertisement", "Share this", "Updated at ..."."""
+    return (len(text) < 60 and bool(_LABEL_LINE.match(text))) or _date_line(text)
+
+
+def _link_lead(element: etree._Element, text: str) -> bool:
+    """A short block that announces links elsewhere: "Related: <a>...</a>"."""
+    return len(text) < 200 and bool(_LINK_LEAD.match(text)) and element.find(".//a") is not None
+
+
+def _link_dense(element: etree._Element, text: str) -> bool:
+    """A block that is (nearly) all link text: teasers, link lists, promo links. A block
+    whose text is a URL is kept (sources quoted as bare links)."""
+    if not text or text.startswith(("http://", "https://", "www.")):
+        return False
+    return _link_text_length(element) >= 0.8 * len(text)
+
+
+BLOCK_RULES = (_label_line, _link_lead, _link_dense)
+
+
+def clean_article(node: etree._Element, words: frozenset = ARTICLE_BOILERPLATE_WORDS,
+                  tags: Iterable[str] = ARTICLE_BOILERPLATE_TAGS) -> None:
+    """Removes boilerplate inside the article readability selected, in place: its title
+    (a single ``<h1>``); elements with ``tags``; blocks whose class/id has one of ``words`` (unless they hold half of the
+    article's text, several long paragraphs or a quotation); label lines, link leads and
+    link-dense blocks (``BLOCK_RULES``)."""
+    tags = frozenset(tags)
+    total = max(1, len(_text(node)))
+    doomed = set()
+    titles = node.findall(".//h1")
+    if len(titles) == 1:  # the page title (returned separately); several h1 are section headings
+        doomed.add(titles[0])
+    for element in node.iterdescendants():
+        tag = element.tag
+        if not isinstance(tag, str) or _inside_code_or(element, doomed):
+            continue
+        if tag in tags:
+            doomed.add(element)
+            continue
+        matched = class_words(element) & words
+        # a span of three or more links inside a paragraph is a widget (hover cards)
+        is_block = tag in _BLOCKS or (tag == "span" and len(element.findall(".//a")) >= 3)
+        if not (matched or is_block):
+            continue
+        text = _text(element)
+        if len(text) > 0.5 * total:
+            continue
+        if matched and element.find(".//blockquote") is None and (
+                matched & _LONG_BOILERPLATE_WORDS or _long_paragraphs(element) < 3):
+            doomed.add(element)
+        elif is_block and any(rule(element, text) for rule in BLOCK_RULES):
+            doomed.add(element)
+    _drop_outermost(doomed)

@@ -1,0 +1,316 @@
+"""Render an lxml element as plain text or markdown.
+
+Text mode keeps block boundaries as line breaks (paragraphs, headings, list items and
+table rows never run into each other: no "appearanceItaly"). Markdown mode also keeps
+headings (``#``), lists (``-`` / ``1.``), links (``[label](url)``), emphasis, inline
+code, fenced code blocks, block quotes (``>``) and tables (``| a | b |``).
+"""
+
+import re
+from typing import List, Optional
+
+from lxml import etree
+
+__all__ = ["render_element", "BLOCK_TAGS", "SKIP_TAGS"]
+
+BLOCK_TAGS = frozenset({
+    "address", "article", "aside", "blockquote", "body", "center", "dd", "details", "dialog", "dir",
+    "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4",
+    "h5", "h6", "header", "hgroup", "hr", "html", "li", "main", "menu", "nav", "ol", "p", "pre",
+    "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "caption",
+    "legend", "noframes", "option", "optgroup",
+})
+# Never rendered: not text a reader sees.
+SKIP_TAGS = frozenset({
+    "script", "style", "noscript", "template", "svg", "canvas", "iframe", "object", "embed", "head",
+    "title", "button", "select", "input", "textarea", "math", "audio", "video", "map", "link", "meta",
+})
+# Blocks separated by a blank line (the others by a single line break).
+_PARAGRAPH_TAGS = frozenset({
+    "p", "blockquote", "table", "figure", "section", "article", "main", "pre", "ul", "ol", "dl",
+    "h1", "h2", "h3", "h4", "h5", "h6", "hr", "header", "footer", "aside", "nav", "details",
+})
+_HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
+_EMPHASIS = {"strong": "**", "b": "**", "em": "*", "i": "*"}
+_CELL_BLOCKS = ("p", "div", "ul", "ol", "table", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote")
+_SPACES = re.compile(r"\s+")
+_CODE_LANGUAGE = re.compile(r"(?:^|\s)(?:language|lang)-([\w+#-]+)")
+
+
+def _tag(node: etree._Element) -> str:
+    return node.tag.lower() if isinstance(node.tag, str) else ""
+
+
+def _inline_text(node: etree._Element) -> str:
+    return _SPACES.sub(" ", "".join(_visible_strings(node))).strip()
+
+
+def _visible_strings(node: etree._Element):
+    if _tag(node) in SKIP_TAGS or not isinstance(node.tag, str):
+        return
+    if node.text:
+        yield node.text
+    for child in node:
+        yield from _visible_strings(child)
+        if child.tail:
+            yield child.tail
+
+
+class _Renderer:
+    """Accumulates output with pending block separations, so that consecutive block
+    boundaries collapse into one line break (or one blank line)."""
+
+    def __init__(self, markdown: bool, base_url: Optional[str] = None) -> None:
+        self.markdown = markdown
+        self.base_url = base_url
+        self.out: List[str] = []
+        self.pending = 0          # line breaks owed before the next text
+        self.line_start = True    # nothing written on the current line yet
+        self.prefix: List[str] = []   # blockquote markers / list indentation for new lines
+        self.marker: Optional[str] = None  # list marker waiting for the item's first text
+        self.list_stack: List[List[int]] = []  # per open list: [ordered, next number]
+        self.items = 0            # open list items
+        self.quote_depth = 0      # block quotes around the last text written
+
+    # ------------------------------------------------------------------ output
+    def block(self, count: int) -> None:
+        """Requests a block boundary of ``count`` line breaks before the next text
+        (at most one inside a list item, so items stay compact)."""
+        if self.items:
+            count = min(count, 1)
+        self.pending = max(self.pending, count)
+
+    def write(self, text: str, raw: bool = False) -> None:
+        """Writes inline text (whitespace collapsed unless ``raw``)."""
+        if not raw:
+            text = _SPACES.sub(" ", text)
+            if self.line_start or self.pending or (self.out and self.out[-1].endswith((" ", "\n"))):
+                text = text.lstrip(" ")
+            if not text:
+                return
+        depth = sum(1 for p in self.prefix if p.startswith(">"))
+        if self.pending and self.out:
+            # a blank line inside a block quote keeps the quote open
+            quote = ">" * min(depth, self.quote_depth)
+            self.out.append("\n" + (quote + "\n") * (self.pending - 1))
+            self.line_start = True
+        self.pending = 0
+        self.quote_depth = depth
+        if self.line_start:
+            if self.marker is not None:
+                self.out.append("".join(self.prefix[:-1]) + self.marker)
+                self.marker = None
+            else:
+                self.out.append("".join(self.prefix))
+        self.out.append(text)
+        self.line_start = text.endswith("\n")
+
+    def result(self) -> str:
+        lines = [line.rstrip() for line in "".join(self.out).split("\n")]
+        # a rule (markdown "---") before or after everything separates nothing
+        edges = ("", "---") if self.markdown else ("",)
+        while lines and lines[-1] in edges:
+            lines.pop()
+        while lines and lines[0] in edges:
+            lines.pop(0)
+        return re.sub(r"\n{3,}", "\n\n", "\n".join(lines))
+
+    # ------------------------------------------------------------------ walking
+    def children(self, node: etree._Element) -> None:
+        if node.text:
+            self.write(node.text)
+        for child in node:
+            self.walk(child)
+            if child.tail:
+                self.write(child.tail)
+
+    def walk(self, node: etree._Element) -> None:
+        tag = _tag(node)
+        if not tag or tag in SKIP_TAGS:
+            return
+        md = self.markdown
+        if tag == "br":
+            if md and not self.line_start:
+                self.write("\n", raw=True)
+            else:
+                self.block(1)
+        elif tag in _HEADINGS:
+            self.block(2)
+            text = _inline_text(node)
+            if text:
+                self.write(("#" * _HEADINGS[tag] + " " + text) if md else text)
+            self.block(2)
+        elif tag == "pre":
+            self._pre(node)
+        elif tag in ("ul", "ol", "menu", "dir"):
+            self._list(node, ordered=(tag == "ol"))
+        elif tag == "li":
+            self._item(node)
+        elif tag == "table":
+            self._table(node)
+        elif tag == "blockquote":
+            self.block(2)
+            if md:
+                self.prefix.append("> ")
+            self.children(node)
+            if md:
+                self.prefix.pop()
+            self.block(2)
+        elif tag == "hr":
+            self.block(2)
+            if md:
+                self.write("---")
+            self.block(2)
+        elif md and tag == "a":
+            self._link(node)
+        elif md and tag in _EMPHASIS and not self._has_structure(node):
+            self._wrapped(node, _EMPHASIS[tag], _EMPHASIS[tag])
+        elif md and tag == "code" and not any(_tag(a) == "pre" for a in node.iterancestors()):
+            text = _inline_text(node)
+            if text:
+                fence = "``" if "`" in text else "`"
+                self.write(fence + text + fence)
+        elif tag in ("td", "th"):
+            self.block(1)
+            self.children(node)
+            self.block(1)
+        elif tag in BLOCK_TAGS:
+            count = 2 if tag in _PARAGRAPH_TAGS else 1
+            self.block(count)
+            self.children(node)
+            self.block(count)
+        else:
+            self.children(node)
+
+    def _wrapped(self, node: etree._Element, before: str, after: str, escape: bool = False) -> None:
+        """Writes ``node``'s text between markers, keeping the spaces at its edges outside them."""
+        raw = "".join(_visible_strings(node))
+        text = _SPACES.sub(" ", raw).strip()
+        if not text:
+            self.write(raw)
+            return
+        if escape:
+            text = text.replace("[", "\\[").replace("]", "\\]")
+        if raw[:1].isspace():
+            self.write(" ")
+        self.write(before + text + after)
+        if raw[-1:].isspace():
+            self.write(" ")
+
+    @staticmethod
+    def _has_structure(node: etree._Element) -> bool:
+        return any(_tag(d) in BLOCK_TAGS or _tag(d) in ("a", "br", "code", "img") for d in node.iterdescendants())
+
+    def _link(self, node: etree._Element) -> None:
+        href = (node.get("href") or "").strip()
+        if self.base_url and href and not href.startswith(("#", "javascript:", "mailto:", "data:")):
+            from urllib.parse import urljoin
+
+            try:
+                href = urljoin(self.base_url, href)
+            except ValueError:
+                href = ""
+        if not href.startswith(("http://", "https://")) or any(_tag(d) in BLOCK_TAGS for d in node.iterdescendants()):
+            self.children(node)
+            return
+        self._wrapped(node, "[", "](%s)" % href.replace(" ", "%20").replace(")", "%29"), escape=True)
+
+    def _pre(self, node: etree._Element) -> None:
+        code = "".join(_visible_strings(node)).strip("\n")
+        self.block(2)
+        if code.strip():
+            if self.markdown:
+                classes = " ".join(filter(None, [node.get("class")] + [c.get("class") for c in node.iter("code")]))
+                language = _CODE_LANGUAGE.search(classes or "")
+                fence = "````" if "```" in code else "```"
+                self.write(fence + (language.group(1) if language else "") + "\n", raw=True)
+                self._raw_lines(code)
+                self.write("\n", raw=True)
+                self.write(fence, raw=True)
+            else:
+                self._raw_lines(code)
+        self.block(2)
+
+    def _raw_lines(self, code: str) -> None:
+        lines = code.split("\n")
+        for index, line in enumerate(lines):
+            self.write(line + ("\n" if index < len(lines) - 1 else ""), raw=True)
+
+    def _list(self, node: etree._Element, ordered: bool) -> None:
+        nested = bool(self.list_stack)
+        self.block(1 if nested else 2)
+        start = node.get("start") or "1"
+        self.list_stack.append([ordered, int(start) if start.isdigit() else 1])
+        self.children(node)
+        self.list_stack.pop()
+        self.block(1 if nested else 2)
+
+    def _item(self, node: etree._Element) -> None:
+        self.block(1)
+        if not self.markdown:
+            self.items += 1
+            self.children(node)
+            self.items -= 1
+            self.block(1)
+            return
+        if self.list_stack and self.list_stack[-1][0]:
+            marker = "%d. " % self.list_stack[-1][1]
+            self.list_stack[-1][1] += 1
+        else:
+            marker = "- "
+        # continuation lines of the item are indented under its text
+        self.prefix.append(" " * len(marker))
+        self.marker = marker
+        self.items += 1
+        self.children(node)
+        self.items -= 1
+        self.marker = None
+        self.prefix.pop()
+        self.block(1)
+
+    # ------------------------------------------------------------------ tables
+    def _table(self, table: etree._Element) -> None:
+        rows = [row for row in table.iter("tr") if self._owner(row) is table]
+        layout = not rows or any(
+            _tag(d) in _CELL_BLOCKS for row in rows for cell in row for d in cell.iterdescendants())
+        if layout:
+            # a layout table (cells hold paragraphs or other tables): render cells as blocks
+            self.block(2)
+            self.children(table)
+            self.block(2)
+            return
+        grid = []
+        for row in rows:
+            cells = [_inline_text(cell) for cell in row if _tag(cell) in ("td", "th")]
+            if any(cells):
+                grid.append(cells)
+        self.block(2)
+        if not grid:
+            return
+        if self.markdown:
+            width = max(len(r) for r in grid)
+            grid = [[c.replace("|", "\\|") for c in r] + [""] * (width - len(r)) for r in grid]
+            lines = ["| " + " | ".join(grid[0]) + " |", "|" + "---|" * width]
+            lines += ["| " + " | ".join(r) + " |" for r in grid[1:]]
+        else:
+            lines = ["\t".join(c for c in r) for r in grid]
+        for index, line in enumerate(lines):
+            if index:
+                self.block(1)
+            self.write(line, raw=True)
+        self.block(2)
+
+    @staticmethod
+    def _owner(row: etree._Element) -> Optional[etree._Element]:
+        for ancestor in row.iterancestors():
+            if _tag(ancestor) == "table":
+                return ancestor
+        return None
+
+
+def render_element(node: etree._Element, mode: str = "text", base_url: Optional[str] = None) -> str:
+    """Renders ``node``'s content as text (``mode="text"``) or markdown (``mode="markdown"``);
+    ``base_url`` makes relative links absolute in markdown."""
+    renderer = _Renderer(markdown=(mode == "markdown"), base_url=base_url)
+    renderer.children(node)
+    return renderer.result()

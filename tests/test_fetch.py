@@ -447,7 +447,7 @@ def test_markdown_structure_of_a_real_article():
         md = fetch(server.url("/article"))
         text = fetch(server.url("/article"), extract_mode="text")
     lines = md["text"].splitlines()
-    assert md["title"] == "Die elektronische Patientenakte (ePA) - der lange Marsch ins Digitale Gesundheitswesen"
+    assert md["title"] == "Die elektronische Patientenakte (ePA) – der lange Marsch ins Digitale Gesundheitswesen"
     assert "### Status Quo" in lines  # <h3>Status Quo</h3>
     assert "#### Analoge Prozesse" in lines  # <h4>
     assert "#### Varianten von Patientenakten" in lines

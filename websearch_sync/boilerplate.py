@@ -17,7 +17,7 @@ a large part of the text, or several long paragraphs, is kept.
 
 import functools
 import re
-from typing import FrozenSet, Iterable, Set
+from typing import FrozenSet, Iterable, Optional, Set
 
 from lxml import etree
 
@@ -236,17 +236,27 @@ def _link_dense(element: etree._Element, text: str) -> bool:
 BLOCK_RULES = (_label_line, _link_lead, _link_dense)
 
 
+def _repeats_title(heading: etree._Element, title: Optional[str]) -> bool:
+    """True when ``heading`` says the same as the page title (one contains the other)."""
+    if title is None:
+        return True
+    text = " ".join(heading.text_content().split()).casefold()
+    wanted = " ".join(title.split()).casefold()
+    return bool(text) and bool(wanted) and (text in wanted or wanted in text)
+
+
 def clean_article(node: etree._Element, words: frozenset = ARTICLE_BOILERPLATE_WORDS,
-                  tags: Iterable[str] = ARTICLE_BOILERPLATE_TAGS) -> None:
+                  tags: Iterable[str] = ARTICLE_BOILERPLATE_TAGS, title: Optional[str] = None) -> None:
     """Removes boilerplate inside the article readability selected, in place: its title
-    (a single ``<h1>``); elements with ``tags``; blocks whose class/id has one of ``words`` (unless they hold half of the
-    article's text, several long paragraphs or a quotation); label lines, link leads and
-    link-dense blocks (``BLOCK_RULES``)."""
+    (a single ``<h1>`` that repeats ``title``, the page title returned separately; with
+    ``title=None`` a single ``<h1>`` is taken for it); elements with ``tags``; blocks whose
+    class/id has one of ``words`` (unless they hold half of the article's text, several long
+    paragraphs or a quotation); label lines, link leads and link-dense blocks (``BLOCK_RULES``)."""
     tags = frozenset(tags)
     total = max(1, len(_text(node)))
     doomed = set()
     titles = node.findall(".//h1")
-    if len(titles) == 1:  # the page title (returned separately); several h1 are section headings
+    if len(titles) == 1 and _repeats_title(titles[0], title):  # several h1 are section headings
         doomed.add(titles[0])
     for element in node.iterdescendants():
         tag = element.tag

@@ -145,7 +145,7 @@ def extract_html(html: str, *, url: Optional[str] = None, mode: str = "markdown"
     article = _article(root)
     text = ""
     if article is not None:
-        clean_article(article)
+        clean_article(article, title=title)
         text = render_element(article, mode, base_url=url)
     if text.strip():
         return Extraction(title=title, text=text, extractor="readability")

@@ -345,16 +345,22 @@ def _data(name):
         return handle.read()
 
 
+def _fixture(name):
+    """A recorded page of the contract suite (fixtures/<backend>/...)."""
+    with open(os.path.join(os.path.dirname(__file__), "..", "fixtures", name), "rb") as handle:
+        return handle.read()
+
+
 @pytest.mark.parametrize("status", [200, 202, 403])
 def test_duckduckgo_anomaly_page_is_a_captcha(status):
-    with FaultServer({"/html/": respond(status, _data("meka__ddg_anomaly.html"))}) as server:
+    with FaultServer({"/html/": respond(status, _fixture("ddg_html/meka__ddg_anomaly.html"))}) as server:
         error = expect_error(server.url("/html/"), "WebBlocked", "captcha_required")
     assert error.retryable is False
     assert "DuckDuckGo" in error.message
 
 
 def test_baidu_security_check_page_is_a_captcha():
-    with FaultServer({"/s": respond(200, _data("search-engine-parser__baidu_captcha.html"))}) as server:
+    with FaultServer({"/s": respond(200, _fixture("baidu_html/search-engine-parser__baidu_captcha.html"))}) as server:
         expect_error(server.url("/s"), "WebBlocked", "captcha_required")
 
 

@@ -22,7 +22,7 @@ from ..contract import count_statuses, describe, orphan_files, run_cases, write_
 from ..errors import WebSearchError
 from ..livecheck import check_live
 from ..recording import record_case
-from .output import EXIT_OK, error_line, exit_status
+from .output import EXIT_OK, error_line, exit_status, int_arg
 
 __all__ = ["add_parser", "run_record", "run_verify", "run_check_live", "EXIT_CHECK_FAILED"]
 
@@ -30,12 +30,6 @@ __all__ = ["add_parser", "run_record", "run_verify", "run_check_live", "EXIT_CHE
 EXIT_CHECK_FAILED = 1
 DEFAULT_FIXTURES = "fixtures"
 
-
-def _int(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("expected an integer, got %r" % text) from None
 
 
 def add_parser(commands: "argparse._SubParsersAction") -> None:
@@ -50,8 +44,8 @@ def add_parser(commands: "argparse._SubParsersAction") -> None:
     record.add_argument("query", help="the search terms")
     record.add_argument("--name", help="case name (default: derived from the query)")
     record.add_argument("--fixtures", default=DEFAULT_FIXTURES, help="fixture folder (default: ./fixtures)")
-    record.add_argument("-n", "--max-results", type=_int, help="number of results, 1..10 (default 5)")
-    record.add_argument("--timeout-ms", type=_int, help="deadline of the live request in milliseconds")
+    record.add_argument("-n", "--max-results", type=int_arg, help="number of results, 1..10 (default 5)")
+    record.add_argument("--timeout-ms", type=int_arg, help="deadline of the live request in milliseconds")
     record.add_argument("--force", action="store_true", help="overwrite an existing case of that name")
     record.add_argument("--allow-error", action="store_true", help="also record an answer that is an error (bot wall, HTTP 5xx, unparsable page)")
     record.set_defaults(run=run_record)
@@ -75,8 +69,8 @@ def add_parser(commands: "argparse._SubParsersAction") -> None:
     )
     live.add_argument("backend", help="backend name")
     live.add_argument("queries", nargs="*", metavar="QUERY", help="queries to run (default: two common ones)")
-    live.add_argument("-n", "--max-results", type=_int, help="number of results, 1..10 (default 5)")
-    live.add_argument("--timeout-ms", type=_int, help="deadline of each query in milliseconds")
+    live.add_argument("-n", "--max-results", type=int_arg, help="number of results, 1..10 (default 5)")
+    live.add_argument("--timeout-ms", type=int_arg, help="deadline of each query in milliseconds")
     live.add_argument("--json", action="store_true", help="print the report as JSON")
     live.set_defaults(run=run_check_live)
 

@@ -6,16 +6,10 @@ import sys
 
 from ..client import SearchClient
 from ..tool import format_results
-from .output import EXIT_OK
+from .output import EXIT_OK, int_arg
 
 __all__ = ["add_parser", "run"]
 
-
-def _int(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("expected an integer, got %r" % text) from None
 
 
 def add_parser(commands: "argparse._SubParsersAction") -> None:
@@ -30,9 +24,9 @@ def add_parser(commands: "argparse._SubParsersAction") -> None:
     )
     parser.add_argument("url", help="the page to read")
     parser.add_argument("--mode", choices=("markdown", "text"), default="markdown", help="output of the extraction (default markdown)")
-    parser.add_argument("--max-chars", type=_int, default=50000, help="cap on the returned characters (default 50000)")
-    parser.add_argument("--max-bytes", type=_int, default=5_000_000, help="cap on the bytes read (default 5000000)")
-    parser.add_argument("--timeout-ms", type=_int, help="deadline for the whole call in milliseconds")
+    parser.add_argument("--max-chars", type=int_arg, default=50000, help="cap on the returned characters (default 50000)")
+    parser.add_argument("--max-bytes", type=int_arg, default=5_000_000, help="cap on the bytes read (default 5000000)")
+    parser.add_argument("--timeout-ms", type=int_arg, help="deadline for the whole call in milliseconds")
     parser.add_argument("--allow-private", action="store_true", help="allow loopback/private addresses (trusted local use)")
     parser.add_argument("--json", action="store_true", help="print the fetch result as JSON")
     parser.set_defaults(run=run)

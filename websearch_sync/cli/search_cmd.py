@@ -9,18 +9,12 @@ from ..client import STRATEGIES, SearchClient
 from ..errors import InvalidInput, WebSearchError
 from ..models import TIME_RANGES
 from ..tool import format_results
-from .output import EXIT_OK, exit_status
+from .output import EXIT_OK, exit_status, int_arg
 
 __all__ = ["add_parser", "run"]
 
 FORMATS = ("text", "json", "jsonl", "markdown")
 
-
-def _int(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("expected an integer, got %r" % text) from None
 
 
 def add_parser(commands: "argparse._SubParsersAction") -> None:
@@ -37,8 +31,8 @@ def add_parser(commands: "argparse._SubParsersAction") -> None:
     parser.add_argument("query", nargs="?", help="the search terms")
     parser.add_argument("-b", "--backend", help="backend name, comma-separated list, or auto (default: WEB_SEARCH_BACKEND, else stub)")
     parser.add_argument("--strategy", choices=STRATEGIES, help="with several backends: fallback (default) or merge")
-    parser.add_argument("-n", "--max-results", type=_int, help="number of results, 1..10 (default 5)")
-    parser.add_argument("--timeout-ms", type=_int, help="deadline of one request in milliseconds")
+    parser.add_argument("-n", "--max-results", type=int_arg, help="number of results, 1..10 (default 5)")
+    parser.add_argument("--timeout-ms", type=int_arg, help="deadline of one request in milliseconds")
     parser.add_argument("--locale", help="language/region of the results, e.g. en-US")
     parser.add_argument("--time-range", choices=TIME_RANGES, help="only results from the last day/week/month/year")
     parser.add_argument("--include-content", action="store_true", help="also read each result page (slower)")

@@ -142,7 +142,9 @@ class SearchClient:
         self._disk_cache = SqliteCache(cache_path, self.cache_ttl_s) if cache_path and self.cache_ttl_s > 0 else None
         self._limiter = RateLimiter()
         self._cooldowns = Cooldowns(dict(cooldowns or {}))
-        self._transport = HttpTransport(session=session, proxy=self.settings.proxy, user_agent=self.settings.user_agent)
+        self._transport = HttpTransport(
+            session=session, proxy=self.settings.proxy, user_agent=self.settings.user_agent, allow_private=self.settings.allow_private
+        )
         self._closed = False
 
     # -- lifecycle ------------------------------------------------------------------------

@@ -96,6 +96,8 @@ def page_text(response: HttpResponse, *, mode: str, provider: Optional[str] = No
             status=response.status,
         )
     if kind == "html":
+        if not _READABLE.search(response.text):  # nothing to extract: spare readability a page of NUL bytes
+            raise WebParseError("%s returned no readable text" % host, provider=provider, detail_code="no_content", status=response.status)
         extraction = extract_html(response.text, url=response.url, mode=mode)
         result = PageText(extraction.title, extraction.text.strip(), extraction.extractor)
         if not _READABLE.search(result.text):

@@ -5,6 +5,7 @@ Regression test for a defect the fault matrix found: a gzip bomb served as text/
 """
 
 import gzip
+import tracemalloc
 
 import pytest
 
@@ -19,11 +20,17 @@ def fetch(url, **kwargs):
     return ws.fetch(url, allow_private=True, timeout_ms=3000, **kwargs)
 
 
-def test_a_gzip_bomb_of_nul_bytes_is_no_content():
+def test_a_gzip_bomb_of_nul_bytes_is_no_content_without_extracting_it():
     with FaultServer({"/p": gzip_bomb(expanded_bytes=20_000_000)}) as server:
-        with pytest.raises(ws.WebParseError) as info:
-            fetch(server.url("/p"), max_bytes=500_000)
+        tracemalloc.start()
+        try:
+            with pytest.raises(ws.WebParseError) as info:
+                fetch(server.url("/p"), max_bytes=500_000)
+        finally:
+            peak = tracemalloc.get_traced_memory()[1]
+            tracemalloc.stop()
     assert info.value.detail_code == "no_content"
+    assert peak < 4 * 500_000, "peak %d bytes for a 500 KB cap (readability ran on the NUL page?)" % peak
 
 
 @pytest.mark.parametrize("content_type", ["text/plain", "text/html", "text/markdown"])

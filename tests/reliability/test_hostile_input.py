@@ -98,3 +98,58 @@ def test_control_characters_and_rtl_marks_reach_the_service_intact(lab_client):
     query = "a\x00b \u202eevil\u202c \u200f\r\nX-Injected: 1"
     result = lab_client.search(query, backend="searxng")
     assert result["items"]
+
+
+# -- normalize invariants ------------------------------------------------------------------------------
+
+
+URLS = st.one_of(
+    st.builds(lambda scheme, host, path: "%s://%s/%s" % (scheme, host, path),
+              st.sampled_from(["http", "https", "HTTP", "HtTpS", "ftp", "javascript", "data", "file", " http", "http "]),
+              st.sampled_from(["a.example", "b.example", "A.EXAMPLE", "", "[::1]", "[bad", "x y", "例え.jp", "a.example:99999", "a.example:80"]),
+              st.text(ALL_CHARS, max_size=12)),
+    st.text(ALL_CHARS, max_size=30),
+    st.none(), st.integers(), st.lists(st.text(max_size=3), max_size=2),
+)
+TEXTS = st.one_of(
+    st.none(), st.integers(), st.floats(allow_nan=True), st.lists(st.text(max_size=4), max_size=2),
+    st.text(ALL_CHARS, max_size=40),
+    st.lists(st.sampled_from(SPECIALS + ["<b>", "</b>", "<br>", "&amp;", "&#10;", "&#0;", "&lt;b&gt;", "<!-- c -->", "&nbsp;",
+                                         "\u2028", "\u00a0", "\x1c", "word"]), max_size=20).map("".join),
+)
+RAW_ITEMS = st.lists(
+    st.fixed_dictionaries(
+        {"url": URLS},
+        optional={"title": TEXTS, "snippet": TEXTS, "source": TEXTS, "published_at": TEXTS, "content": TEXTS},
+    ),
+    max_size=25,
+)
+
+
+@SETTINGS
+@given(raw=RAW_ITEMS, max_results=st.integers(1, 10))
+def test_normalize_invariants(raw, max_results):
+    items = normalize_items(raw, "lab", max_results)
+    assert contract_violations({"items": items}, max_results=max_results, provider="lab") == []
+    assert [item["rank"] for item in items] == list(range(1, len(items) + 1))
+    assert len({item["url"] for item in items}) == len(items) <= max_results
+    for item in items:
+        assert re.match(r"^https?://[^/?#\s]", item["url"])
+        for key in ("title", "snippet", "source", "published_at"):
+            if key in item:
+                value = item[key]
+                assert value == " ".join(value.split()) and not re.search(r"[\x00-\x1f\x7f]", value)
+        for value in item.values():
+            if isinstance(value, str):
+                value.encode("utf-8")  # no lone surrogates: printable, serialisable
+    valid = [r for r in raw if isinstance(r.get("url"), str) and re.match(r"^\s*https?://", r["url"], re.I)]
+    if not valid:
+        assert items == []
+
+
+def test_lone_surrogates_never_reach_an_item():
+    raw = [{"title": "A \ud800 B", "url": "https://a.example/x", "snippet": "c\udfffd", "source": "\ud83d"},
+           {"title": "t", "url": "https://b.example/\ud83d"}]
+    items = normalize_items(raw, "lab", 10)
+    assert [(i["title"], i["snippet"]) for i in items] == [("A B", "cd")]
+    assert "source" not in items[0]

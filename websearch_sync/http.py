@@ -102,8 +102,12 @@ class HttpResponse:
         return self._text
 
     def json(self) -> Any:
-        """The body parsed as JSON (raises ``ValueError`` when it is not JSON)."""
-        return json.loads(self.text)
+        """The body parsed as JSON (raises ``ValueError`` when it is not JSON, or nested
+        too deeply for the parser)."""
+        try:
+            return json.loads(self.text)
+        except RecursionError:
+            raise ValueError("JSON nested too deeply") from None
 
     @property
     def location(self) -> Optional[str]:

@@ -100,6 +100,135 @@ def test_control_characters_and_rtl_marks_reach_the_service_intact(lab_client):
     assert result["items"]
 
 
+# -- parsers on mutated recorded bodies --------------------------------------------------------------
+
+
+def _cases(backend: str) -> List[Any]:
+    found = []
+    for case in discover(faultlab.FIXTURES, backend):
+        if case.problem:
+            continue
+        for exchange in case.exchanges():
+            response = exchange.get("response") or {}
+            if response.get("body") or response.get("body_text"):
+                found.append((case, response))
+    return found
+
+
+CASES = {name: _cases(name) for name in BACKENDS}
+_TAG = re.compile(rb"<[^<>]{0,300}>")
+
+
+def _position(data: Any, body: bytes) -> int:
+    return data.draw(st.integers(0, len(body)), label="position")
+
+
+def _tag_span(data: Any, body: bytes):
+    tags = [m.span() for m in _TAG.finditer(body[:400_000])]
+    if not tags:
+        return None
+    first = data.draw(st.integers(0, len(tags) - 1), label="tag")
+    last = data.draw(st.integers(first, min(len(tags) - 1, first + 6)), label="tags")
+    return tags[first][0], tags[last][1]
+
+
+def _json_mutation(data: Any, body: bytes) -> bytes:
+    """Replace one value somewhere in the JSON document by a value of another type."""
+    try:
+        document = json.loads(body.decode("utf-8"))
+    except (ValueError, RecursionError):
+        return body
+    paths: List[List[Any]] = []
+
+    def walk(node: Any, path: List[Any]) -> None:
+        if len(paths) > 2000:
+            return
+        paths.append(path)
+        if isinstance(node, dict):
+            for key, value in node.items():
+                walk(value, path + [key])
+        elif isinstance(node, list):
+            for index, value in enumerate(node):
+                walk(value, path + [index])
+
+    walk(document, [])
+    path = data.draw(st.sampled_from(paths), label="json path")
+    replacement = data.draw(st.one_of(
+        st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(ALL_CHARS, max_size=20),
+        st.lists(st.integers(), max_size=3), st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
+        st.just({"url": "javascript:alert(1)", "title": ["x"], "description": {"a": 1}}),
+        st.just({"url": "https://dup.example/", "title": "\ud800<b>x</b>\u202e", "snippet": None}),
+    ), label="replacement")
+    if not path:
+        document = replacement
+    else:
+        parent = document
+        for key in path[:-1]:
+            parent = parent[key]
+        parent[path[-1]] = replacement
+    return json.dumps(document).encode("utf-8")
+
+
+MUTATIONS = {
+    "truncate": lambda data, body: body[: _position(data, body)],
+    "cut_span": lambda data, body: (lambda a, b: body[:min(a, b)] + body[max(a, b):])(_position(data, body), _position(data, body)),
+    "delete_tags": lambda data, body: (lambda span: body if span is None else body[:span[0]] + body[span[1]:])(_tag_span(data, body)),
+    "duplicate_tags": lambda data, body: (lambda span: body if span is None else body[:span[1]] + body[span[0]:span[1]] + body[span[1]:])(_tag_span(data, body)),
+    "random_bytes": lambda data, body: (lambda at, junk: body[:at] + junk + body[at:])(_position(data, body), data.draw(st.binary(min_size=1, max_size=64), label="junk")),
+    "overwrite_bytes": lambda data, body: (lambda at, junk: body[:at] + junk + body[at + len(junk):])(_position(data, body), data.draw(st.binary(min_size=1, max_size=64), label="junk")),
+    "deep_nesting": lambda data, body: (lambda at, token: body[:at] + token * 50_000 + body[at:])(_position(data, body), data.draw(st.sampled_from([b"<div>", b"<b><i>", b"[", b'{"a":']), label="nest")),
+    "json_value": _json_mutation,
+}
+
+
+def _mutated(data: Any, body: bytes) -> bytes:
+    for name in data.draw(st.lists(st.sampled_from(sorted(MUTATIONS)), min_size=1, max_size=3), label="mutations"):
+        body = MUTATIONS[name](data, body)
+    return body
+
+
+def _case_settings(case: Any, backend: str) -> ws.Settings:
+    values = dict(case.meta.get("settings") or {})
+    providers = {k: dict(v) for k, v in (values.pop("providers", None) or {}).items()}
+    mine = providers.setdefault(backend, {})
+    cls = registry.backend_class(backend)
+    for key in cls.required:
+        mine.setdefault(key, "lab-key" if is_secret_name(key) else "https://lab.example")
+    return ws.Settings(providers=providers, **{k: v for k, v in values.items() if k in ("max_results", "timeout_ms")})
+
+
+def _response(case: Any, recorded: Dict[str, Any], content: bytes) -> HttpResponse:
+    headers = CaseInsensitiveDict({k: v for k, v in (recorded.get("headers") or {}).items() if k.lower() not in ("content-encoding", "content-length")})
+    url = (case.meta.get("request") or {}).get("url") or "https://lab.example/search"
+    return HttpResponse(status=recorded.get("status") or 200, headers=headers, content=content, url=url)
+
+
+@pytest.mark.parametrize("backend", BACKENDS)
+@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data())
+def test_mutated_recorded_bodies_parse_or_fail_cleanly(backend, data):
+    assert CASES[backend], "fixtures/%s has no recorded body" % backend
+    case, recorded = data.draw(st.sampled_from(CASES[backend]), label="case")
+    content = _mutated(data, case.body_bytes(recorded))
+    instance = registry.backend_class(backend)(_case_settings(case, backend))
+    params = search_params(case.meta.get("query") or "q", case.meta.get("max_results"), dict(case.meta.get("options") or {}),
+                           ws.Settings(), registry.backend_class(backend).options)
+    response = _response(case, recorded, content)
+    report = instance.structure_report(response, params)
+    assert isinstance(report, dict) and all(isinstance(v, bool) for v in report.values())
+    try:
+        result = instance.interpret(response, params)
+    except ws.WebSearchError as error:
+        assert error.detail_code != "internal_error"
+        return
+    assert all(isinstance(item, dict) for item in result.items)
+    items = normalize_items(result.items, backend, params.max_results)
+    assert contract_violations({"items": items}, max_results=params.max_results, provider=backend) == []
+    for entry in result.errors:
+        assert isinstance(entry.get("type"), str) and isinstance(entry.get("retryable"), bool)
+    json.dumps({"items": items, "errors": result.errors}, ensure_ascii=False).encode("utf-8")
+
+
 # -- normalize invariants ------------------------------------------------------------------------------
 
 
@@ -153,3 +282,34 @@ def test_lone_surrogates_never_reach_an_item():
     items = normalize_items(raw, "lab", 10)
     assert [(i["title"], i["snippet"]) for i in items] == [("A B", "cd")]
     assert "source" not in items[0]
+
+
+# -- deep nesting (regression: RecursionError escaped the JSON parsers and call_tool) -------------------
+
+DEEP = b"[" * 100_000
+
+
+@pytest.mark.parametrize("backend", [n for n in BACKENDS if registry.backend_class(n).kind == "json"])
+def test_deeply_nested_json_is_a_parse_error(backend):
+    case, recorded = next((c, r) for c, r in CASES[backend] if r.get("status") == 200)
+    instance = registry.backend_class(backend)(_case_settings(case, backend))
+    with pytest.raises(ws.WebParseError) as info:
+        instance.interpret(_response(case, recorded, DEEP), search_params("q", 5, {}, ws.Settings()))
+    assert info.value.detail_code == "not_json"
+
+
+def test_deeply_nested_json_page_is_not_json_for_fetch():
+    response = HttpResponse(status=200, headers=CaseInsensitiveDict({"Content-Type": "application/json"}), content=DEEP,
+                            url="https://lab.example/data.json")
+    with pytest.raises(ws.WebParseError) as info:
+        page_text(response, mode="text", provider="fetch")
+    assert info.value.detail_code == "not_json"
+
+
+def test_call_tool_never_raises_for_deeply_nested_arguments():
+    from websearch_sync import tool
+
+    with ws.SearchClient("stub") as client:
+        for name in ("web_search", "web_fetch"):
+            result = tool.call_tool(name, DEEP.decode(), client=client)
+            assert result["error"]["detail_code"] == "bad_arguments"

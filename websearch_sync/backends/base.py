@@ -7,7 +7,6 @@ bot walls and vendor error envelopes in a response; everything else (sending,
 deadline, status mapping, normalisation) is shared.
 """
 
-import json
 from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from ..config import Settings, is_secret_name
@@ -178,7 +177,7 @@ class Backend:
 def json_body(response: HttpResponse, provider: str) -> Any:
     """The response parsed as JSON, or ``WebParseError`` naming what came instead."""
     try:
-        return json.loads(response.text)
+        return response.json()
     except ValueError:
         kind = response.content_type or "unknown content type"
         raise WebParseError(

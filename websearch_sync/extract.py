@@ -189,7 +189,9 @@ def extract_html(html: str, *, url: Optional[str] = None, mode: str = "markdown"
         title = _collapse(document.short_title() or "").strip() or title
         article = lxml.html.fragment_fromstring(document.summary(html_partial=True), create_parent="div")
         text = render(article, mode)
-    except (Unparseable, etree.ParserError, ValueError, TypeError):
+    except (Unparseable, etree.ParserError, ValueError, TypeError, AssertionError):
+        # AssertionError: lxml's fragment parser asserts on what readability makes of a
+        # near-empty page (a doctype and a comment); the visible text decides then.
         text = ""
     if text.strip():
         return Extraction(title=title, text=text, extractor="readability")

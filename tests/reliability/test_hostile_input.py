@@ -229,6 +229,23 @@ def test_mutated_recorded_bodies_parse_or_fail_cleanly(backend, data):
     json.dumps({"items": items, "errors": result.errors}, ensure_ascii=False).encode("utf-8")
 
 
+HTML_PAGES = [(case, recorded) for name in ("ddg_html", "baidu_html") if name in CASES for case, recorded in CASES[name][:3]]
+
+
+@settings(deadline=None, max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(data=st.data(), mode=st.sampled_from(["markdown", "text"]))
+def test_fetch_extraction_of_mutated_pages_gives_text_or_a_clean_error(data, mode):
+    case, recorded = data.draw(st.sampled_from(HTML_PAGES), label="page")
+    response = _response(case, recorded, _mutated(data, case.body_bytes(recorded)))
+    try:
+        page = page_text(response, mode=mode, provider="fetch")
+    except ws.WebSearchError as error:
+        assert error.code in ("WebParseError", "WebProviderError") and error.detail_code != "internal_error"
+        return
+    assert isinstance(page.text, str) and page.text.strip()
+    page.text.encode("utf-8")
+
+
 # -- normalize invariants ------------------------------------------------------------------------------
 
 

@@ -213,6 +213,31 @@ class LabServer(FaultServer):
         handler(conn, request, server)
 
 
+class AliasServer(FaultServer):
+    """A ``FaultServer`` listening on another loopback address (default 127.0.0.2), so a
+    test can trust that one address while 127.0.0.1 stays a forbidden target."""
+
+    def __init__(self, routes: Dict[str, Handler], host: str = "127.0.0.2", **kwargs: Any) -> None:
+        super().__init__(routes, **kwargs)
+        self.host = host
+
+    def url(self, path: str = "/") -> str:
+        return "http://%s:%d%s" % (self.host, self.port, path)
+
+    def __enter__(self) -> "AliasServer":
+        self._listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._listener.bind((self.host, 0))
+        self._listener.listen(64)
+        self._listener.settimeout(0.2)
+        self.port = self._listener.getsockname()[1]
+        self._started = time.monotonic()
+        thread = threading.Thread(target=self._accept_loop, name="alias-server", daemon=True)
+        thread.start()
+        self._threads.append(thread)
+        return self
+
+
 # -- behaviours (shaped per target) ---------------------------------------------------------------
 
 

@@ -361,7 +361,8 @@ class SearchClient:
         last_error: Optional[WebSearchError] = None
         for attempt in range(retries + 1):
             self._cooldowns.check(name)
-            self._wait_for_slot(backend, budget, last_error)
+            if self._wait_for_slot(backend, budget, last_error):
+                self._cooldowns.check(name)  # another thread may have been blocked while this one waited
             if budget.expired():
                 raise last_error or _budget_error(name, budget)
             state.count_attempt()
@@ -382,7 +383,8 @@ class SearchClient:
             return result
         raise last_error  # type: ignore[misc]  # pragma: no cover
 
-    def _wait_for_slot(self, backend: Backend, budget: Deadline, last_error: Optional[WebSearchError]) -> None:
+    def _wait_for_slot(self, backend: Backend, budget: Deadline, last_error: Optional[WebSearchError]) -> bool:
+        """Wait for the backend's next rate-limit slot; true when that took a wait."""
         interval = self._intervals.get(backend.name, backend.min_interval_s)
         wait = self._limiter.reserve(backend.name, interval, budget.remaining_s())
         if wait is None:  # budget first: do not wait for a slot that comes too late
@@ -394,6 +396,7 @@ class SearchClient:
             )
         if wait > 0:
             time.sleep(wait)
+        return wait > 0
 
     # -- helpers --------------------------------------------------------------------------
 

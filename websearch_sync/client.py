@@ -366,6 +366,7 @@ class SearchClient:
             if budget.expired():
                 raise last_error or _budget_error(name, budget)
             state.count_attempt()
+            sent = time.monotonic()
             try:
                 result = _call_backend(backend, params, self._transport, budget.sooner(backend.timeout_ms(timeout)))
             except WebSearchError as error:
@@ -379,7 +380,7 @@ class SearchClient:
                 if isinstance(error, WebBlocked):
                     self._cooldowns.record(error)
                 raise
-            self._cooldowns.clear(name)
+            self._cooldowns.clear(name, started=sent)
             return result
         raise last_error  # type: ignore[misc]  # pragma: no cover
 

@@ -1,8 +1,10 @@
-"""Cool-downs shared by threads: the races the concurrency test found, pinned down
+"""Cool-downs shared by threads: the two races the concurrency test found, pinned down
 with deterministic timings.
 
 1. A thread that passed the cool-down check and then slept for its rate-limit slot sent
    its request although another thread had met a block meanwhile.
+2. A request already under way when another thread met a block lifted the new cool-down
+   when it succeeded, so the next calls went to the blocked service again.
 """
 
 import threading
@@ -50,3 +52,29 @@ def test_a_thread_waiting_for_its_rate_limit_slot_does_not_send_into_a_new_cool_
         assert isinstance(second_outcome.get("error"), ws.WebBlocked), second_outcome
         assert "cooling down" in second_outcome["error"].message
         assert len(server.requests) == 1, "a request went out during the cool-down"
+
+
+def test_a_success_already_under_way_does_not_lift_a_newer_cool_down():
+    # request 1 succeeds after 0.3 s; request 2, sent 0.05 s later, is answered 429 at once
+    with FaultServer({"/s": sequence(delayed(0.3, OK), TOO_MANY, OK)}) as server:
+        with client_for(server, min_interval_s=0) as client:
+            first, first_outcome = in_thread(lambda: client.search("q", timeout_ms=3000))
+            time.sleep(0.05)
+            with pytest.raises(ws.WebBlocked):
+                client.search("q", timeout_ms=3000)
+            first.join(5)
+            assert first_outcome["result"]["items"]  # the stale success arrived after the block
+            with pytest.raises(ws.WebBlocked) as info:
+                client.search("q", timeout_ms=3000)
+        assert "cooling down" in info.value.message
+        assert len(server.requests) == 2
+
+
+def test_a_success_after_the_cool_down_ended_still_clears_it():
+    with FaultServer({"/s": sequence(TOO_MANY, OK)}) as server:
+        settings = ws.Settings(endpoints={"brave": server.url("/s")}, providers={"brave": {"api_key": "race-key-123"}})
+        with ws.SearchClient("brave", settings=settings, retries=0, cache_ttl_s=0, min_interval_s=0, cooldowns={"http_429": 0.2}) as client:
+            with pytest.raises(ws.WebBlocked):
+                client.search("q")
+            time.sleep(0.25)
+            assert client.search("q")["items"]

@@ -170,7 +170,8 @@ class LabServer(FaultServer):
 
     ``handlers[(target, fault)]`` answers; :meth:`url` builds the endpoint of a cell.
     The server stops by itself after ``max_lifetime_s`` and every behaviour ends when
-    it stops. ``log`` lists ``(monotonic time, target, fault)`` of every request.
+    it stops. ``log`` lists ``(monotonic time, target, fault answered, fault in the URL)``
+    of every request (they differ when ``chooser`` picks the fault).
     """
 
     def __init__(self, targets: Sequence[Target], *, max_connections: int = 64, max_lifetime_s: float = 300.0,
@@ -179,7 +180,7 @@ class LabServer(FaultServer):
         self.targets = {t.name: t for t in targets}
         self.handlers: Dict[Tuple[str, str], Handler] = {}
         self.slots = threading.BoundedSemaphore(max_connections)
-        self.log: List[Tuple[float, str, str]] = []
+        self.log: List[Tuple[float, str, str, str]] = []
         self.chooser = chooser  #: ``chooser(target, fault) -> fault``: e.g. random faults per request
 
     def cell_url(self, target: str, fault: str, tail: str = "") -> str:
@@ -189,7 +190,7 @@ class LabServer(FaultServer):
     def requests_for(self, target: str) -> int:
         """How many requests for ``target`` arrived so far."""
         with self._lock:
-            return sum(1 for _, name, _ in self.log if name == target)
+            return sum(1 for entry in self.log if entry[1] == target)
 
     def _serve(self, conn: socket.socket) -> None:
         if not self.slots.acquire(timeout=5):  # bounded: refuse work beyond max_connections
@@ -202,11 +203,10 @@ class LabServer(FaultServer):
 
     def _dispatch(self, conn: socket.socket, request: Any, server: FaultServer) -> None:
         parts = request.route.strip("/").split("/")
-        target, fault = (parts + ["", ""])[:2]
-        if self.chooser is not None:
-            fault = self.chooser(target, fault)
+        target, asked = (parts + ["", ""])[:2]
+        fault = self.chooser(target, asked) if self.chooser is not None else asked
         with self._lock:
-            self.log.append((time.monotonic(), target, fault))
+            self.log.append((time.monotonic(), target, fault, asked))
         handler = self.handlers.get((target, fault))
         if handler is None:
             handler = self.handlers[(target, fault)] = build_handler(FAULTS[fault], self.targets[target], self)

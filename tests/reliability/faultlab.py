@@ -361,6 +361,20 @@ def _loop_location(server: "LabServer", target: Target) -> str:
     return "/%s/redirect_loop" % target.name
 
 
+def _redirect_endless(target: Target) -> Handler:
+    """A 302 to the good answer whose own (chunked) body never ends."""
+    frame = b"%x\r\n%s\r\n" % (65536, b"r" * 65536)
+
+    def handler(conn, request, server):
+        conn.sendall(_head(302, {"Location": "/%s/good" % target.name, "Content-Type": "text/html",
+                                 "Transfer-Encoding": "chunked", "Connection": "close"}))
+        sent = 0
+        while not server.stopping.is_set() and sent < ENDLESS_CAP_BYTES:
+            conn.sendall(frame)
+            sent += len(frame)
+    return handler
+
+
 FAULT_LIST = [
     Fault("refused", "connection refused (nothing listens on the port)", lambda t, s: None,
           endpoint=lambda server, target: "http://127.0.0.1:%d/%s" % (free_port(), target.name)),
@@ -382,6 +396,7 @@ FAULT_LIST = [
     Fault("endless", "a chunked body that never ends", lambda t, s: _endless(t), memory=True),
     Fault("redirect_loop", "302 to itself, forever", _redirect_to(_loop_location)),
     Fault("redirect_private", "302 to the cloud metadata address", _redirect_to(lambda s, t: PRIVATE_TARGET)),
+    Fault("redirect_endless", "302 to the good answer, with an endless body", lambda t, s: _redirect_endless(t), memory=True),
     Fault("empty_200", "200 with an empty body", lambda t, s: answer(200, b"", {"Content-Type": t.good_type})),
     Fault("binary_garbage", "200 with random bytes and no Content-Type", lambda t, s: answer(200, _GARBAGE, {})),
     Fault("wrong_charset", "the good (UTF-8) body declared as windows-1252",
@@ -436,6 +451,8 @@ EXPECTED: Dict[str, Dict[str, Tuple[str, Optional[Tuple[str, ...]]]]] = {
                 "fetch": OK},
     # baidu never follows redirects (the bot wall is one): any other redirect is an unexpected status
     "redirect_loop": {"*": ("WebProviderError", ("redirect_loop",)), "baidu_html": ("WebProviderError", ("http_302",))},
+    # a redirect's body is not read beyond 64 KB (search) or the byte cap (fetch): the redirect is followed
+    "redirect_endless": {"*": OK, "baidu_html": ("WebProviderError", ("response_too_large",))},
     # a redirect to a non-public address is refused before any connection, search and fetch alike
     "redirect_private": {"*": ("InvalidInput", ("private_address",)), "baidu_html": ("WebProviderError", ("http_302",))},
     "empty_200": {"html": ("WebParseError", None), "json": ("WebParseError", ("not_json",)), "fetch": ("WebParseError", ("no_content",))},

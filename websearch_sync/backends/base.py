@@ -8,6 +8,7 @@ deadline, status mapping, normalisation) is shared.
 """
 
 from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple
+from urllib.parse import urlsplit
 
 from ..config import Settings, is_secret_name
 from ..deadline import Deadline
@@ -76,10 +77,27 @@ class Backend:
         return not self.missing_settings()
 
     def check_configured(self) -> None:
-        """Raise before any request when a required setting is missing.
+        """Raise before any request when a required setting is missing or the endpoint is unusable.
 
-        A missing key is ``AuthError``; a missing URL is ``InvalidInput(not_configured)``.
+        A missing key is ``AuthError``; a missing URL is ``InvalidInput(not_configured)``;
+        an endpoint that is not an http(s) URL with a host is ``InvalidInput(bad_endpoint)``.
         """
+        self._check_missing()
+        url = self.endpoint_url()
+        try:
+            parts = urlsplit(url.encode("utf-8").decode("utf-8"))
+            usable = parts.scheme.lower() in ("http", "https") and bool(parts.hostname) and parts.port != 0
+        except (ValueError, TypeError, AttributeError):  # a bad IPv6 literal or port, a lone surrogate, not a string
+            usable = False
+        if not usable:  # the URL itself is not shown: it may carry credentials
+            raise InvalidInput(
+                "%s: the endpoint is not an http(s) URL with a host (check Settings.endpoints[%r] or WEB_SEARCH_ENDPOINT_%s)"
+                % (self.name, self.name, self.name.upper()),
+                provider=self.name,
+                detail_code="bad_endpoint",
+            )
+
+    def _check_missing(self) -> None:
         for key in self.missing_settings():
             var = self.env_vars.get(key, key)
             if is_secret_name(key):

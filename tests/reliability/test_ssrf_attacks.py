@@ -15,14 +15,18 @@ fullwidth/circled digits, which IDNA turns into ``127.0.0.1``.
 """
 
 import ipaddress
+import re
 import socket
 
 import pytest
+from hypothesis import HealthCheck, given, settings, strategies as st
 
 import faultlab
 import websearch_sync as ws
 from websearch_sync.fetch import fetch_page
 from websearch_sync.http import HttpTransport
+from websearch_sync.ssrf import forbidden_reason
+from websearch_sync.testing import NetworkAccessBlocked
 
 from servers import FaultServer, respond
 
@@ -183,3 +187,43 @@ def test_allow_private_lets_local_targets_through(template):
         finally:
             transport.close()
         assert result["title"] == "Local"
+
+
+# -- any string at all -----------------------------------------------------------------------------
+
+
+HOST_PARTS = st.lists(st.sampled_from(["127", "0", "1", "0x7f", "0177", "255", "256", "4294967295", "4294967296", ".", ":",
+                                       "[", "]", "::", "ffff", "%25", "@", "a", "example", "localhost", "\u2460", "\uff11",
+                                       "\u3002", "xn--", "-", "_", " ", "\t", "#", "?", "/", "\\", "\x00", "\ud800"]),
+                      min_size=1, max_size=10).map("".join)
+URLS = st.one_of(
+    st.text(st.characters(exclude_categories=()), max_size=40),
+    st.builds(lambda scheme, host, port, path: "%s://%s%s/%s" % (scheme, host, port, path),
+              st.sampled_from(["http", "https", "HTTP", "ftp", "file", "javascript", "", "http:/"]), HOST_PARTS,
+              st.sampled_from(["", ":80", ":0", ":65535", ":65536", ":-1", ":x", ":"]), st.text(max_size=10)),
+)
+
+
+def everything_is_local(host, port, timeout_s):
+    return ["127.0.0.1"]
+
+
+@settings(deadline=None, max_examples=300, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(url=URLS)
+def test_any_string_as_a_fetch_url_is_refused_cleanly(url):
+    """Every name resolves to 127.0.0.1 here, so a URL fetch accepts must be refused as
+    private, unless its host is a public address literal (``http://17000000`` is
+    1.3.102.64): then the only thing allowed is a connection attempt to that public
+    address (which ``no_network`` stops)."""
+    transport = HttpTransport()
+    try:
+        fetch_page(url, transport=transport, settings=ws.Settings(), timeout_ms=1000, resolver=everything_is_local)
+    except ws.InvalidInput as error:
+        assert error.detail_code in ("bad_url", "private_address"), error
+    except NetworkAccessBlocked as blocked:
+        target = re.search(r"'([^']+)'", str(blocked)).group(1)
+        assert forbidden_reason(ipaddress.ip_address(target)) is None, "fetch tried to reach %s for %r" % (target, url)
+    else:
+        raise AssertionError("fetched %r" % url)
+    finally:
+        transport.close()

@@ -17,6 +17,7 @@ call; :func:`add_page_content` fills ``content`` for ``search(include_content=Tr
 """
 
 import logging
+import threading
 from concurrent.futures import ThreadPoolExecutor, wait
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 from urllib.parse import urljoin, urlsplit
@@ -49,6 +50,9 @@ _ACCEPT = "text/html,application/xhtml+xml,application/json;q=0.9,text/plain;q=0
 _MAX_ADDRESSES = 3
 #: Extra wait for page fetches of include_content beyond the deadline (threads wind down).
 _CONTENT_GRACE_S = 1.0
+#: Time extraction always gets, even when reading the page used up the deadline (a
+#: small page takes a few ms; refusing it for lack of time would waste the read).
+_MIN_EXTRACT_S = 0.05
 
 
 # -- inputs ---------------------------------------------------------------------------------
@@ -245,7 +249,7 @@ def _fetch_direct(
     error = status_error(response, PROVIDER)
     if error is not None:
         raise error
-    return response, _extract(response, mode)
+    return response, _extract(response, mode, deadline)
 
 
 def _get(url: str, resolved: ResolvedHost, transport: HttpTransport, deadline: Deadline, max_bytes: int) -> HttpResponse:
@@ -283,19 +287,41 @@ def _redirect_target(response: HttpResponse) -> Optional[str]:
     return client_redirect(response)
 
 
-def _extract(response: HttpResponse, mode: str) -> PageText:
-    """The page's text; a failure inside the third-party parsers is logged and typed."""
-    try:
-        return page_text(response, mode=mode, provider=PROVIDER)
-    except WebSearchError:
-        raise
-    except Exception as exc:  # a defect in extraction: report it loudly, typed
-        logger.error("extracting %s failed unexpectedly", _shown(response.url), exc_info=True)
-        raise WebProviderError(
-            "internal error while extracting %s: %s" % (_shown(response.url), type(exc).__name__),
+def _extract(response: HttpResponse, mode: str, deadline: Deadline) -> PageText:
+    """The page's text, within the deadline; a failure inside the third-party parsers is logged and typed.
+
+    Extraction cannot be interrupted and its cost varies a lot (readability takes
+    about 2 s for 5 MB of one endless paragraph), so it runs in a daemon thread that
+    is abandoned (it finishes on its own) when the deadline passes, as DNS lookups are.
+    """
+    outcome: Dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["page"] = page_text(response, mode=mode, provider=PROVIDER)
+        except Exception as exc:  # carried to the calling thread and handled there
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=run, name="websearch-extract", daemon=True)
+    worker.start()
+    worker.join(max(deadline.remaining_s(), _MIN_EXTRACT_S))
+    if worker.is_alive():
+        raise Timeout(
+            "extracting the text of %s did not finish within the %.0f ms deadline" % (_shown(response.url), deadline.timeout_ms),
             provider=PROVIDER,
-            detail_code="internal_error",
-        ) from exc
+            detail_code="deadline_exceeded",
+        )
+    error = outcome.get("error")
+    if error is None:
+        return outcome["page"]
+    if isinstance(error, WebSearchError):
+        raise error
+    logger.error("extracting %s failed unexpectedly", _shown(response.url), exc_info=error)  # a defect: loudly, typed
+    raise WebProviderError(
+        "internal error while extracting %s: %s" % (_shown(response.url), type(error).__name__),
+        provider=PROVIDER,
+        detail_code="internal_error",
+    ) from error
 
 
 def _result(

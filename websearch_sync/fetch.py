@@ -17,7 +17,6 @@ call; :func:`add_page_content` fills ``content`` for ``search(include_content=Tr
 """
 
 import logging
-import threading
 from concurrent.futures import ThreadPoolExecutor, wait
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
 from urllib.parse import urljoin, urlsplit
@@ -26,7 +25,7 @@ import requests
 
 from .botwall import bot_wall_error
 from .config import Settings
-from .deadline import Deadline
+from .deadline import Deadline, DeadlinePassed, run_within
 from .errors import InvalidInput, NetworkError, Timeout, WebProviderError, WebSearchError, redact
 from .extract import EXTRACT_MODES
 from .fetch_content import PageText, client_redirect, media_kind, page_text
@@ -50,9 +49,6 @@ _ACCEPT = "text/html,application/xhtml+xml,application/json;q=0.9,text/plain;q=0
 _MAX_ADDRESSES = 3
 #: Extra wait for page fetches of include_content beyond the deadline (threads wind down).
 _CONTENT_GRACE_S = 1.0
-#: Time extraction always gets, even when reading the page used up the deadline (a
-#: small page takes a few ms; refusing it for lack of time would waste the read).
-_MIN_EXTRACT_S = 0.05
 
 
 # -- inputs ---------------------------------------------------------------------------------
@@ -291,37 +287,26 @@ def _extract(response: HttpResponse, mode: str, deadline: Deadline) -> PageText:
     """The page's text, within the deadline; a failure inside the third-party parsers is logged and typed.
 
     Extraction cannot be interrupted and its cost varies a lot (readability takes
-    about 2 s for 5 MB of one endless paragraph), so it runs in a daemon thread that
-    is abandoned (it finishes on its own) when the deadline passes, as DNS lookups are.
+    about 2 s for 5 MB of one endless paragraph), so it runs in a thread that is
+    abandoned at the deadline (:func:`~websearch_sync.deadline.run_within`).
     """
-    outcome: Dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            outcome["page"] = page_text(response, mode=mode, provider=PROVIDER)
-        except Exception as exc:  # carried to the calling thread and handled there
-            outcome["error"] = exc
-
-    worker = threading.Thread(target=run, name="websearch-extract", daemon=True)
-    worker.start()
-    worker.join(max(deadline.remaining_s(), _MIN_EXTRACT_S))
-    if worker.is_alive():
+    try:
+        return run_within(deadline, lambda: page_text(response, mode=mode, provider=PROVIDER), name="websearch-extract")
+    except DeadlinePassed:
         raise Timeout(
             "extracting the text of %s did not finish within the %.0f ms deadline" % (_shown(response.url), deadline.timeout_ms),
             provider=PROVIDER,
             detail_code="deadline_exceeded",
-        )
-    error = outcome.get("error")
-    if error is None:
-        return outcome["page"]
-    if isinstance(error, WebSearchError):
-        raise error
-    logger.error("extracting %s failed unexpectedly", _shown(response.url), exc_info=error)  # a defect: loudly, typed
-    raise WebProviderError(
-        "internal error while extracting %s: %s" % (_shown(response.url), type(error).__name__),
-        provider=PROVIDER,
-        detail_code="internal_error",
-    ) from error
+        ) from None
+    except WebSearchError:
+        raise
+    except Exception as exc:  # a defect in extraction: report it loudly, typed
+        logger.error("extracting %s failed unexpectedly", _shown(response.url), exc_info=True)
+        raise WebProviderError(
+            "internal error while extracting %s: %s" % (_shown(response.url), type(exc).__name__),
+            provider=PROVIDER,
+            detail_code="internal_error",
+        ) from exc
 
 
 def _result(

@@ -11,8 +11,8 @@ from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple
 from urllib.parse import urlsplit
 
 from ..config import Settings, is_secret_name
-from ..deadline import Deadline
-from ..errors import AuthError, InvalidInput, WebParseError, WebSearchError
+from ..deadline import Deadline, DeadlinePassed, run_within
+from ..errors import AuthError, InvalidInput, Timeout, WebParseError, WebSearchError
 from ..http import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..models import ParseResult, SearchParams
 
@@ -161,7 +161,11 @@ class Backend:
     # -- the shared path ------------------------------------------------------------------
 
     def search(self, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
-        """Check configuration, send the request, classify and parse the answer."""
+        """Check configuration, send the request, classify and parse the answer, all within ``deadline``.
+
+        Parsing runs in a thread abandoned at the deadline: a page of tens of
+        thousands of results (still under the byte cap) takes seconds to parse.
+        """
         self.check_configured()
         self.check_params(params)
         spec = self.build_request(params)
@@ -172,7 +176,16 @@ class Backend:
             max_bytes=self.settings.max_response_bytes,
             secrets=self.secrets(),
         )
-        return self.interpret(response, params)
+        try:
+            return run_within(deadline, lambda: self.interpret(response, params), name="websearch-parse")
+        except DeadlinePassed:
+            raise Timeout(
+                "%s: parsing the answer (%d bytes) did not finish within the %.0f ms deadline"
+                % (self.name, len(response.content), deadline.timeout_ms),
+                provider=self.name,
+                detail_code="deadline_exceeded",
+                status=response.status,
+            ) from None
 
     def interpret(self, response: HttpResponse, params: SearchParams) -> ParseResult:
         """Turn a response into a parse result or the error it means."""

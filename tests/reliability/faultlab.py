@@ -24,7 +24,6 @@ import threading
 import time
 import tracemalloc
 import traceback
-import zlib
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -314,13 +313,12 @@ _BOMB_LOCK = threading.Lock()
 
 
 def gzip_bomb_payload() -> bytes:
-    """A ~200 KB gzip stream that expands to :data:`BOMB_EXPANDED_BYTES` (built once)."""
+    """~200 KB of gzip that expands to :data:`BOMB_EXPANDED_BYTES` of NUL bytes (built once):
+    one member of 1 MB of NUL bytes, repeated (a gzip body may hold many members)."""
     with _BOMB_LOCK:
         if "payload" not in _BOMB:
-            compressor = zlib.compressobj(9, zlib.DEFLATED, 31)
-            block = b"\0" * 1_000_000
-            parts = [compressor.compress(block) for _ in range(BOMB_EXPANDED_BYTES // len(block))]
-            _BOMB["payload"] = b"".join(parts) + compressor.flush()
+            member = gzip.compress(b"\0" * 1_000_000, 9)
+            _BOMB["payload"] = member * (BOMB_EXPANDED_BYTES // 1_000_000)
         return _BOMB["payload"]
 
 

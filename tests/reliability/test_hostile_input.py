@@ -204,7 +204,7 @@ def _response(case: Any, recorded: Dict[str, Any], content: bytes) -> HttpRespon
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@settings(deadline=None, max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(deadline=None, max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data())
 def test_mutated_recorded_bodies_parse_or_fail_cleanly(backend, data):
     assert CASES[backend], "fixtures/%s has no recorded body" % backend
@@ -232,7 +232,7 @@ def test_mutated_recorded_bodies_parse_or_fail_cleanly(backend, data):
 HTML_PAGES = [(case, recorded) for name in ("ddg_html", "baidu_html") if name in CASES for case, recorded in CASES[name][:3]]
 
 
-@settings(deadline=None, max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(deadline=None, max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(data=st.data(), mode=st.sampled_from(["markdown", "text"]))
 def test_fetch_extraction_of_mutated_pages_gives_text_or_a_clean_error(data, mode):
     case, recorded = data.draw(st.sampled_from(HTML_PAGES), label="page")

@@ -279,7 +279,10 @@ def _worth_reading(status: int, headers: Mapping[str, str]) -> bool:
 
 def _redirect_target(response: HttpResponse) -> Optional[str]:
     if 300 <= response.status < 400 and response.location:
-        return urljoin(response.url, response.location.strip())
+        try:
+            return urljoin(response.url, response.location.strip())
+        except ValueError:  # malformed (``http://[::1``): check_url refuses it as it is
+            return response.location.strip()
     return client_redirect(response)
 
 

@@ -180,7 +180,10 @@ def client_redirect(response: HttpResponse) -> Optional[str]:
             target = None
     if not target:
         return None
-    absolute = urljoin(response.url, target)
+    try:
+        absolute = urljoin(response.url, target)
+    except ValueError:  # malformed (``http://[::1``): the caller refuses it as it is
+        return target
     if absolute.split("#", 1)[0] == response.url.split("#", 1)[0]:
         return None
     return absolute

@@ -403,8 +403,7 @@ class HttpTransport:
                 raise WebProviderError(
                     "%s redirected more than %d times" % (host, _MAX_REDIRECTS), provider=provider, detail_code="redirect_loop"
                 )
-            target = urljoin(response.url, location)
-            parts = _redirect_parts(target, host, provider)
+            target, parts = _redirect_parts(response.url, location, host, provider)
             same_origin = _same_origin(origin, parts)
             if (parts.hostname or "").lower() != (origin.hostname or "").lower():
                 port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
@@ -474,9 +473,12 @@ def _no_auth(request: requests.PreparedRequest) -> requests.PreparedRequest:
     return request
 
 
-def _redirect_parts(target: str, host: str, provider: Optional[str]) -> Any:
-    """``urlsplit(target)``, or ``WebProviderError(bad_redirect)`` unless it is an http(s) URL with a host."""
+def _redirect_parts(base: str, location: str, host: str, provider: Optional[str]) -> Tuple[str, Any]:
+    """The absolute redirect target and its ``urlsplit``, or ``WebProviderError(bad_redirect)``
+    unless it is an http(s) URL with a host."""
+    target = location
     try:
+        target = urljoin(base, location)
         parts = urlsplit(target)
         ok = parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
         parts.port  # noqa: B018 - raises ValueError for a port out of range
@@ -486,7 +488,7 @@ def _redirect_parts(target: str, host: str, provider: Optional[str]) -> Any:
         raise WebProviderError(
             "%s redirected to %r, which cannot be followed" % (host, target[:100]), provider=provider, detail_code="bad_redirect"
         )
-    return parts
+    return target, parts
 
 
 def _same_origin(origin: Any, parts: Any) -> bool:

@@ -36,6 +36,7 @@ for _path in (ROOT / "tests", ROOT):
 
 import websearch_sync as ws  # noqa: E402
 from websearch_sync.backends import registry  # noqa: E402
+from websearch_sync.charset import decode_body  # noqa: E402
 from websearch_sync.config import is_secret_name  # noqa: E402
 from websearch_sync.contract import contract_violations, discover, load_golden  # noqa: E402
 from websearch_sync.fetch import fetch_page  # noqa: E402
@@ -395,6 +396,7 @@ FAULT_LIST = [
     Fault("redirect_loop", "302 to itself, forever", _redirect_to(_loop_location)),
     Fault("redirect_private", "302 to the cloud metadata address", _redirect_to(lambda s, t: PRIVATE_TARGET)),
     Fault("redirect_endless", "302 to the good answer, with an endless body", lambda t, s: _redirect_endless(t), memory=True),
+    Fault("redirect_malformed", "302 to 'http://[::1' (an invalid IPv6 literal)", _redirect_to(lambda s, t: "http://[::1")),
     Fault("empty_200", "200 with an empty body", lambda t, s: answer(200, b"", {"Content-Type": t.good_type})),
     Fault("binary_garbage", "200 with random bytes and no Content-Type", lambda t, s: answer(200, _GARBAGE, {})),
     Fault("wrong_charset", "the good (UTF-8) body declared as windows-1252",
@@ -451,6 +453,8 @@ EXPECTED: Dict[str, Dict[str, Tuple[str, Optional[Tuple[str, ...]]]]] = {
     "redirect_loop": {"*": ("WebProviderError", ("redirect_loop",)), "baidu_html": ("WebProviderError", ("http_302",))},
     # a redirect's body is not read beyond 64 KB (search) or the byte cap (fetch): the redirect is followed
     "redirect_endless": {"*": OK, "baidu_html": ("WebProviderError", ("response_too_large",))},
+    # a Location that is not a URL one can follow
+    "redirect_malformed": {"*": ("WebProviderError", ("bad_redirect",)), "baidu_html": ("WebProviderError", ("http_302",))},
     # a redirect to a non-public address is refused before any connection, search and fetch alike
     "redirect_private": {"*": ("InvalidInput", ("private_address",)), "baidu_html": ("WebProviderError", ("http_302",))},
     "empty_200": {"html": ("WebParseError", None), "json": ("WebParseError", ("not_json",)), "fetch": ("WebParseError", ("no_content",))},
@@ -673,6 +677,7 @@ def run_matrix(targets: Optional[Sequence[Target]] = None, faults: Optional[Sequ
     targets = list(targets) if targets is not None else all_targets()
     faults = list(faults) if faults is not None else [f.name for f in FAULT_LIST]
     gzip_bomb_payload()
+    decode_body(_GARBAGE, None)  # the first charset detection in a process loads its tables (~70 ms): not a cell's cost
     cells: List[Cell] = []
     with LabServer(targets) as server:
         plain = [f for f in faults if not FAULTS[f].memory]

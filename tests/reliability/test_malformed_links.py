@@ -49,3 +49,33 @@ def test_baidu_redirected_to_a_malformed_url_is_an_unexpected_status():
         with pytest.raises(ws.WebProviderError) as info:
             ws.search("q", backend="baidu_html", settings=ws.Settings(endpoints={"baidu_html": server.url("/s")}))
     assert info.value.detail_code == "http_302"
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        redirect("http://[::1"),
+        redirect("https://[zz/x", status=301),
+    ],
+)
+def test_fetch_redirected_to_a_malformed_url_is_bad_redirect(page):
+    with FaultServer({"/p": page}) as server:
+        with pytest.raises(ws.WebProviderError) as info:
+            ws.fetch(server.url("/p"), allow_private=True, timeout_ms=2000)
+    assert info.value.detail_code == "bad_redirect"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'<html><head><meta http-equiv="refresh" content="0; url=http://[::1/x"></head><body></body></html>',
+        b'<html><body><script>location.replace("http://[zz")</script></body></html>',
+    ],
+)
+def test_fetch_sent_to_a_malformed_url_by_the_page_is_bad_redirect(body):
+    from servers import respond
+
+    with FaultServer({"/p": respond(200, body)}) as server:
+        with pytest.raises(ws.WebProviderError) as info:
+            ws.fetch(server.url("/p"), allow_private=True, timeout_ms=2000)
+    assert info.value.detail_code == "bad_redirect"

@@ -13,6 +13,7 @@ import logging
 import os
 import re
 import threading
+import zlib
 from pathlib import Path
 from typing import Dict, List
 
@@ -43,7 +44,7 @@ def secret_settings(cls) -> List[str]:
 
 
 KEYS: Dict[str, Dict[str, str]] = {
-    name: {setting: "%s-%s-SECRET-%08x" % (name, setting, abs(hash((name, setting))) % 2 ** 32) for setting in secret_settings(registry.backend_class(name))}
+    name: {setting: "%s-%s-SECRET-%08x" % (name, setting, zlib.crc32(("%s/%s" % (name, setting)).encode())) for setting in secret_settings(registry.backend_class(name))}
     for name in registry.backend_names()
 }
 ALL_KEYS = [key for sub in KEYS.values() for key in sub.values()] + [SERVICE_KEY]

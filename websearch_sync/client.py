@@ -142,7 +142,9 @@ class SearchClient:
         self._disk_cache = SqliteCache(cache_path, self.cache_ttl_s) if cache_path and self.cache_ttl_s > 0 else None
         self._limiter = RateLimiter()
         self._cooldowns = Cooldowns(dict(cooldowns or {}))
-        self._transport = HttpTransport(session=session, proxy=self.settings.proxy, user_agent=self.settings.user_agent)
+        self._transport = HttpTransport(
+            session=session, proxy=self.settings.proxy, user_agent=self.settings.user_agent, allow_private=self.settings.allow_private
+        )
         self._closed = False
 
     # -- lifecycle ------------------------------------------------------------------------
@@ -359,10 +361,12 @@ class SearchClient:
         last_error: Optional[WebSearchError] = None
         for attempt in range(retries + 1):
             self._cooldowns.check(name)
-            self._wait_for_slot(backend, budget, last_error)
+            if self._wait_for_slot(backend, budget, last_error):
+                self._cooldowns.check(name)  # another thread may have been blocked while this one waited
             if budget.expired():
                 raise last_error or _budget_error(name, budget)
             state.count_attempt()
+            sent = time.monotonic()
             try:
                 result = _call_backend(backend, params, self._transport, budget.sooner(backend.timeout_ms(timeout)))
             except WebSearchError as error:
@@ -376,11 +380,12 @@ class SearchClient:
                 if isinstance(error, WebBlocked):
                     self._cooldowns.record(error)
                 raise
-            self._cooldowns.clear(name)
+            self._cooldowns.clear(name, started=sent)
             return result
         raise last_error  # type: ignore[misc]  # pragma: no cover
 
-    def _wait_for_slot(self, backend: Backend, budget: Deadline, last_error: Optional[WebSearchError]) -> None:
+    def _wait_for_slot(self, backend: Backend, budget: Deadline, last_error: Optional[WebSearchError]) -> bool:
+        """Wait for the backend's next rate-limit slot; true when that took a wait."""
         interval = self._intervals.get(backend.name, backend.min_interval_s)
         wait = self._limiter.reserve(backend.name, interval, budget.remaining_s())
         if wait is None:  # budget first: do not wait for a slot that comes too late
@@ -392,6 +397,7 @@ class SearchClient:
             )
         if wait > 0:
             time.sleep(wait)
+        return wait > 0
 
     # -- helpers --------------------------------------------------------------------------
 

@@ -19,7 +19,7 @@ class Cooldowns:
     def __init__(self, durations_s: Optional[Dict[str, float]] = None) -> None:
         self.durations_s = dict(DEFAULT_COOLDOWNS_S)
         self.durations_s.update(durations_s or {})
-        self._until: Dict[str, Tuple[float, float, WebBlocked]] = {}
+        self._until: Dict[str, Tuple[float, float, WebBlocked, float]] = {}
         self._lock = threading.Lock()
 
     def record(self, error: WebBlocked) -> None:
@@ -32,12 +32,20 @@ class Cooldowns:
         if duration <= 0:
             return
         with self._lock:
-            self._until[error.provider] = (time.monotonic() + duration, time.time() + duration, error)
+            now = time.monotonic()
+            self._until[error.provider] = (now + duration, time.time() + duration, error, now)
 
-    def clear(self, name: str) -> None:
-        """Lift a suspension (after a success)."""
+    def clear(self, name: str, started: Optional[float] = None) -> None:
+        """Lift a suspension (after a success).
+
+        ``started`` (``time.monotonic()`` when the successful request was sent) keeps
+        a block recorded after it: a request already under way when another thread
+        met the wall proves nothing about the wall.
+        """
         with self._lock:
-            self._until.pop(name, None)
+            entry = self._until.get(name)
+            if entry is not None and (started is None or entry[3] <= started):
+                del self._until[name]
 
     def check(self, name: str) -> None:
         """Raise the suspending ``WebBlocked`` again while ``name`` is cooling down."""
@@ -45,7 +53,7 @@ class Cooldowns:
             entry = self._until.get(name)
             if entry is None:
                 return
-            until, wall_until, cause = entry
+            until, wall_until, cause, _recorded = entry
             if until <= time.monotonic():
                 del self._until[name]
                 return

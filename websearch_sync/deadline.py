@@ -1,9 +1,12 @@
 """A whole-call deadline shared by every step of one search or fetch."""
 
+import threading
 import time
-from typing import Optional
+from typing import Any, Callable, Dict, Optional, TypeVar
 
-__all__ = ["Deadline"]
+__all__ = ["Deadline", "run_within", "DeadlinePassed"]
+
+T = TypeVar("T")
 
 
 class Deadline:
@@ -41,3 +44,33 @@ class Deadline:
 
     def __repr__(self) -> str:
         return "Deadline(timeout_ms=%r, remaining_ms=%.0f)" % (self.timeout_ms, self.remaining_ms())
+
+
+class DeadlinePassed(Exception):
+    """Raised by :func:`run_within` when the work outlasts the deadline (callers turn it into ``Timeout``)."""
+
+
+def run_within(deadline: Deadline, work: Callable[[], T], *, minimum_s: float = 0.05, name: str = "websearch-work") -> T:
+    """``work()``'s result, or :class:`DeadlinePassed` once ``deadline`` has passed.
+
+    For CPU-bound steps that cannot be interrupted (parsing, text extraction): the
+    work runs in a daemon thread that is abandoned at the deadline and finishes on
+    its own. It always gets ``minimum_s`` (a small answer read at the last moment is
+    still worth its few milliseconds). An exception raised by ``work`` is re-raised here.
+    """
+    outcome: Dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["result"] = work()
+        except BaseException as exc:  # carried to the calling thread, re-raised there
+            outcome["error"] = exc
+
+    worker = threading.Thread(target=run, name=name, daemon=True)
+    worker.start()
+    worker.join(max(deadline.remaining_s(), minimum_s))
+    if worker.is_alive():
+        raise DeadlinePassed(name)
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome["result"]

@@ -25,7 +25,7 @@ import requests
 
 from .botwall import bot_wall_error
 from .config import Settings
-from .deadline import Deadline
+from .deadline import Deadline, DeadlinePassed, run_within
 from .errors import InvalidInput, NetworkError, Timeout, WebProviderError, WebSearchError, redact
 from .extract import EXTRACT_MODES
 from .fetch_content import PageText, client_redirect, media_kind, page_text
@@ -245,7 +245,7 @@ def _fetch_direct(
     error = status_error(response, PROVIDER)
     if error is not None:
         raise error
-    return response, _extract(response, mode)
+    return response, _extract(response, mode, deadline)
 
 
 def _get(url: str, resolved: ResolvedHost, transport: HttpTransport, deadline: Deadline, max_bytes: int) -> HttpResponse:
@@ -279,14 +279,28 @@ def _worth_reading(status: int, headers: Mapping[str, str]) -> bool:
 
 def _redirect_target(response: HttpResponse) -> Optional[str]:
     if 300 <= response.status < 400 and response.location:
-        return urljoin(response.url, response.location.strip())
+        try:
+            return urljoin(response.url, response.location.strip())
+        except ValueError:  # malformed (``http://[::1``): check_url refuses it as it is
+            return response.location.strip()
     return client_redirect(response)
 
 
-def _extract(response: HttpResponse, mode: str) -> PageText:
-    """The page's text; a failure inside the third-party parsers is logged and typed."""
+def _extract(response: HttpResponse, mode: str, deadline: Deadline) -> PageText:
+    """The page's text, within the deadline; a failure inside the third-party parsers is logged and typed.
+
+    Extraction cannot be interrupted and its cost varies a lot (readability takes
+    about 2 s for 5 MB of one endless paragraph), so it runs in a thread that is
+    abandoned at the deadline (:func:`~websearch_sync.deadline.run_within`).
+    """
     try:
-        return page_text(response, mode=mode, provider=PROVIDER)
+        return run_within(deadline, lambda: page_text(response, mode=mode, provider=PROVIDER), name="websearch-extract")
+    except DeadlinePassed:
+        raise Timeout(
+            "extracting the text of %s did not finish within the %.0f ms deadline" % (_shown(response.url), deadline.timeout_ms),
+            provider=PROVIDER,
+            detail_code="deadline_exceeded",
+        ) from None
     except WebSearchError:
         raise
     except Exception as exc:  # a defect in extraction: report it loudly, typed

@@ -37,6 +37,9 @@ _JS_REDIRECT = re.compile(
 #: What may stand before ``location``: nothing word-like, or one of these objects.
 _JS_OWNER = re.compile(r"(?:^|[^\w$.])(?:(?:window|document|top|self)\.)?$")
 _JS_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|(.))", re.S)
+#: A character a reader can read: not whitespace, a control character or U+FFFD (what
+#: undecodable bytes and NUL bytes become).
+_READABLE = re.compile(r"[^\s\x00-\x1f\x7f\ufffd]")
 
 
 @dataclass
@@ -93,9 +96,11 @@ def page_text(response: HttpResponse, *, mode: str, provider: Optional[str] = No
             status=response.status,
         )
     if kind == "html":
+        if not _READABLE.search(response.text):  # nothing to extract: spare readability a page of NUL bytes
+            raise WebParseError("%s returned no readable text" % host, provider=provider, detail_code="no_content", status=response.status)
         extraction = extract_html(response.text, url=response.url, mode=mode)
         result = PageText(extraction.title, extraction.text.strip(), extraction.extractor)
-        if not result.text:
+        if not _READABLE.search(result.text):
             raise WebParseError(
                 "%s returned a page with no readable text; it likely needs JavaScript to show its content" % host,
                 provider=provider,
@@ -107,8 +112,8 @@ def page_text(response: HttpResponse, *, mode: str, provider: Optional[str] = No
         result = PageText("", _pretty_json(response, host, provider), "json")
     else:
         result = PageText("", response.text.strip(), "text")
-    if not result.text:
-        raise WebParseError("%s returned an empty body" % host, provider=provider, detail_code="no_content", status=response.status)
+    if not _READABLE.search(result.text):
+        raise WebParseError("%s returned no readable text" % host, provider=provider, detail_code="no_content", status=response.status)
     return result
 
 
@@ -175,7 +180,10 @@ def client_redirect(response: HttpResponse) -> Optional[str]:
             target = None
     if not target:
         return None
-    absolute = urljoin(response.url, target)
+    try:
+        absolute = urljoin(response.url, target)
+    except ValueError:  # malformed (``http://[::1``): the caller refuses it as it is
+        return target
     if absolute.split("#", 1)[0] == response.url.split("#", 1)[0]:
         return None
     return absolute

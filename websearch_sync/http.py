@@ -11,15 +11,17 @@ import time
 import email.utils
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 import requests
 import urllib3.exceptions
 from requests.adapters import HTTPAdapter
 from requests.cookies import extract_cookies_to_jar
+from requests.hooks import dispatch_hook
 from requests.structures import CaseInsensitiveDict
 
 from .charset import decode_body
+from .config import is_secret_name
 from .deadline import Deadline
 from .errors import (
     AuthError,
@@ -32,7 +34,7 @@ from .errors import (
     WebSearchError,
     redact,
 )
-from .ssrf import PIN_ATTRIBUTE, PinnedAdapter
+from .ssrf import PIN_ATTRIBUTE, AddressGuard, PinnedAdapter
 
 __all__ = [
     "DEFAULT_USER_AGENT",
@@ -53,6 +55,11 @@ _CHUNK = 65536
 _MAX_CONNECT_S = 10.0
 _POOL_SIZE = 32
 _MAX_REDIRECTS = 5
+#: How much of a redirect's body is read (then the connection is dropped): a redirect
+#: body carries nothing we use, and it may be endless.
+_REDIRECT_BODY_BYTES = 65536
+#: Headers that carry credentials whatever their value (besides secret-named ones).
+_CREDENTIAL_HEADERS = frozenset(("authorization", "proxy-authorization", "cookie"))
 
 Params = Union[None, Mapping[str, Any], Sequence[Tuple[str, Any]]]
 
@@ -95,8 +102,12 @@ class HttpResponse:
         return self._text
 
     def json(self) -> Any:
-        """The body parsed as JSON (raises ``ValueError`` when it is not JSON)."""
-        return json.loads(self.text)
+        """The body parsed as JSON (raises ``ValueError`` when it is not JSON, or nested
+        too deeply for the parser)."""
+        try:
+            return json.loads(self.text)
+        except RecursionError:
+            raise ValueError("JSON nested too deeply") from None
 
     @property
     def location(self) -> Optional[str]:
@@ -187,6 +198,12 @@ class HttpTransport:
 
     Owns a ``requests.Session`` (keep-alive, pooled for multi-threaded use) unless
     the caller passes one; a caller's session is used as is and never closed here.
+
+    Redirects (``RequestSpec.allow_redirects``) are followed here, not by ``requests``:
+    at most 5, all within the deadline, without reading more than 64 KB of a
+    redirect's body; a hop to another origin drops credential headers, and a hop to
+    another host is refused (``InvalidInput(private_address)``) when that host is a
+    non-public address, unless ``allow_private``.
     """
 
     def __init__(
@@ -195,11 +212,13 @@ class HttpTransport:
         session: Optional[requests.Session] = None,
         proxy: Optional[str] = None,
         user_agent: Optional[str] = None,
+        allow_private: bool = False,
     ) -> None:
         self._owns_session = session is None
         self.session = session if session is not None else self._new_session()
         self.proxies = {"http": proxy, "https": proxy} if proxy else None
         self.user_agent = user_agent or DEFAULT_USER_AGENT
+        self.allow_private = allow_private
         self._pinned = PinnedAdapter(pool_connections=_POOL_SIZE, pool_maxsize=_POOL_SIZE, max_retries=0)
 
     @staticmethod
@@ -255,6 +274,8 @@ class HttpTransport:
         started = time.monotonic()
         try:
             response = self._request(spec, deadline, host, provider, connect_to)
+            if spec.allow_redirects and connect_to is None:
+                response = self._follow_redirects(spec, response, deadline, provider, secret_list)
         except WebSearchError as error:
             raise _redacted(error, secret_list)
         try:
@@ -286,7 +307,13 @@ class HttpTransport:
         )
 
     def _request(
-        self, spec: RequestSpec, deadline: Deadline, host: str, provider: Optional[str], connect_to: Optional[str] = None
+        self,
+        spec: RequestSpec,
+        deadline: Deadline,
+        host: str,
+        provider: Optional[str],
+        connect_to: Optional[str] = None,
+        keep_auth: bool = True,
     ) -> requests.Response:
         remaining = deadline.remaining_s()
         if remaining <= 0:
@@ -294,20 +321,7 @@ class HttpTransport:
         headers = {"User-Agent": self.user_agent, "Accept-Encoding": "gzip, deflate"}
         headers.update(spec.headers)
         try:
-            if connect_to is not None:
-                return self._send_pinned(spec, headers, (min(_MAX_CONNECT_S, remaining), remaining), connect_to)
-            return self.session.request(
-                spec.method,
-                spec.url,
-                params=spec.params,
-                data=spec.data,
-                json=spec.json,
-                headers=headers,
-                timeout=(min(_MAX_CONNECT_S, remaining), remaining),
-                allow_redirects=spec.allow_redirects,
-                stream=True,
-                proxies=self.proxies,
-            )
+            return self._send_prepared(spec, headers, (min(_MAX_CONNECT_S, remaining), remaining), connect_to, keep_auth)
         except requests.exceptions.ConnectTimeout:
             raise Timeout(
                 "timed out connecting to %s (limit %.0f ms)" % (host, min(_MAX_CONNECT_S, remaining) * 1000),
@@ -322,10 +336,6 @@ class HttpTransport:
             raise NetworkError("proxy failure while reaching %s" % host, provider=provider, detail_code="proxy_error") from exc
         except requests.exceptions.SSLError as exc:
             raise NetworkError("TLS failure with %s" % host, provider=provider, detail_code="tls_error") from exc
-        except requests.exceptions.TooManyRedirects:
-            raise WebProviderError(
-                "%s redirected more than %d times" % (host, _MAX_REDIRECTS), provider=provider, detail_code="redirect_loop"
-            ) from None
         except requests.exceptions.InvalidSchema as exc:
             if "socks" in str(exc).lower():
                 raise InvalidInput(
@@ -346,15 +356,70 @@ class HttpTransport:
         except requests.exceptions.RequestException as exc:
             raise NetworkError("request to %s failed (%s)" % (host, type(exc).__name__), provider=provider, detail_code="request_failed") from None
 
-    def _send_pinned(self, spec: RequestSpec, headers: Dict[str, str], timeout: Tuple[float, float], address: str) -> requests.Response:
-        """Send through the session's settings (cookies, verify, env proxies) over a pinned connection."""
-        request = requests.Request(spec.method, spec.url, params=spec.params, data=spec.data, json=spec.json, headers=headers)
+    def _send_prepared(
+        self,
+        spec: RequestSpec,
+        headers: Dict[str, str],
+        timeout: Tuple[float, float],
+        address: Optional[str] = None,
+        keep_auth: bool = True,
+    ) -> requests.Response:
+        """Send one request (never following a redirect) with the session's settings
+        (cookies, auth, verify, env proxies, hooks), over a connection pinned to
+        ``address`` when given.
+
+        Goes to the adapter directly: ``Session.send`` reads the whole body of a
+        redirect answer, unbounded, even when it does not follow it.
+        ``keep_auth=False`` keeps the session's own auth (and .netrc) off the request.
+        """
+        request = requests.Request(
+            spec.method, spec.url, params=spec.params, data=spec.data, json=spec.json, headers=headers,
+            auth=None if keep_auth else _no_auth,
+        )
         prepared = self.session.prepare_request(request)
-        setattr(prepared, PIN_ATTRIBUTE, address)
+        if address is not None:
+            setattr(prepared, PIN_ATTRIBUTE, address)
+            adapter: HTTPAdapter = self._pinned
+        else:
+            adapter = self.session.get_adapter(prepared.url)
         options = self.session.merge_environment_settings(prepared.url, self.proxies or {}, True, None, None)
-        response = self._pinned.send(prepared, timeout=timeout, **options)
+        response = adapter.send(prepared, timeout=timeout, **options)
         extract_cookies_to_jar(self.session.cookies, prepared, response.raw)
-        return response
+        return dispatch_hook("response", prepared.hooks, response)
+
+    def _follow_redirects(
+        self, spec: RequestSpec, response: requests.Response, deadline: Deadline, provider: Optional[str], secrets: List[str]
+    ) -> requests.Response:
+        """Follow ``response``'s redirects (at most 5) within ``deadline``; the final response."""
+        origin = urlsplit(spec.url)
+        current = spec
+        for hop in range(_MAX_REDIRECTS + 1):
+            location = self.session.get_redirect_target(response)
+            if not location:
+                return response
+            host = urlsplit(response.url).hostname or "upstream"
+            self._drain(response, deadline, host, provider)
+            if hop == _MAX_REDIRECTS:
+                raise WebProviderError(
+                    "%s redirected more than %d times" % (host, _MAX_REDIRECTS), provider=provider, detail_code="redirect_loop"
+                )
+            target, parts = _redirect_parts(response.url, location, host, provider)
+            same_origin = _same_origin(origin, parts)
+            if (parts.hostname or "").lower() != (origin.hostname or "").lower():
+                port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
+                AddressGuard(allow_private=self.allow_private).check(parts.hostname or "", port, deadline, provider)
+            current = _redirected(current, response.status_code, target, secrets, same_origin)
+            response = self._request(current, deadline, parts.hostname or target, provider, keep_auth=same_origin)
+        return response  # pragma: no cover - the loop returns or raises
+
+    def _drain(self, response: requests.Response, deadline: Deadline, host: str, provider: Optional[str]) -> None:
+        """Read a little of a redirect's body (so recorders see it), then drop the connection."""
+        try:
+            self._read_body(response, deadline, _REDIRECT_BODY_BYTES, True, host, provider)
+        except NetworkError:
+            pass  # a broken redirect body does not matter: the Location header is what counts
+        finally:
+            response.close()
 
     def _read_body(
         self,
@@ -401,6 +466,64 @@ class HttpTransport:
                 raise Timeout("%s stopped sending the body" % host, provider=provider, detail_code="read_timeout") from None
             detail = "connection_reset" if any(isinstance(e, ConnectionResetError) for e in _cause_chain(exc)) else "incomplete_body"
             raise NetworkError("connection to %s broke while reading the body" % host, provider=provider, detail_code=detail) from None
+
+
+def _no_auth(request: requests.PreparedRequest) -> requests.PreparedRequest:
+    """An auth that adds nothing (keeps a session's own auth off a cross-origin redirect)."""
+    return request
+
+
+def _redirect_parts(base: str, location: str, host: str, provider: Optional[str]) -> Tuple[str, Any]:
+    """The absolute redirect target and its ``urlsplit``, or ``WebProviderError(bad_redirect)``
+    unless it is an http(s) URL with a host."""
+    target = location
+    try:
+        target = urljoin(base, location)
+        parts = urlsplit(target)
+        ok = parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
+        parts.port  # noqa: B018 - raises ValueError for a port out of range
+    except ValueError:
+        ok = False
+    if not ok:
+        raise WebProviderError(
+            "%s redirected to %r, which cannot be followed" % (host, target[:100]), provider=provider, detail_code="bad_redirect"
+        )
+    return target, parts
+
+
+def _same_origin(origin: Any, parts: Any) -> bool:
+    """True when credentials may go along: same host and port, or an upgrade from http to https on it."""
+    if (origin.hostname or "").lower() != (parts.hostname or "").lower():
+        return False
+    if origin.scheme.lower() == parts.scheme.lower():
+        return origin.port == parts.port
+    return origin.scheme.lower() == "http" and parts.scheme.lower() == "https" and origin.port in (None, 80) and parts.port in (None, 443)
+
+
+def _carries_credentials(name: str, value: Any, secrets: List[str]) -> bool:
+    text = str(value)
+    return name.lower() in _CREDENTIAL_HEADERS or is_secret_name(name) or any(secret in text for secret in secrets)
+
+
+def _redirected(spec: RequestSpec, status: int, url: str, secrets: List[str], same_origin: bool) -> RequestSpec:
+    """The request a redirect asks for: 303 (and 301/302 after a POST) become a GET
+    without a body, 307/308 repeat the request; credential headers stay behind when
+    the redirect leaves the origin."""
+    method = spec.method.upper()
+    if (status == 303 and method != "HEAD") or (status in (301, 302) and method == "POST"):
+        method = "GET"
+    keep_body = status in (307, 308)
+    headers = dict(spec.headers)
+    if not same_origin:
+        headers = {name: value for name, value in headers.items() if not _carries_credentials(name, value, secrets)}
+    return RequestSpec(
+        method,
+        url,
+        data=spec.data if keep_body else None,
+        json=spec.json if keep_body else None,
+        headers=headers,
+        allow_redirects=True,
+    )
 
 
 def _limit_socket_wait(raw: Any, seconds: float) -> None:

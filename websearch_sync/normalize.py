@@ -17,7 +17,9 @@ _TAG = re.compile(r"</?([A-Za-z][A-Za-z0-9:-]*)(?:\s[^<>]*)?/?>|<!--.*?-->", re.
 #: separate words and become a space.
 _INLINE_TAGS = frozenset("a abbr b bdi bdo cite code data dfn em font i kbd mark q s samp small span strong sub sup time u var wbr".split())
 _SPACE = re.compile(r"\s+")
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]")
+#: Control and invisible formatting characters, and lone surrogates (a JSON ``"\\ud800"``
+#: escape yields one: it is no text and cannot be encoded, e.g. printed as UTF-8).
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff]")
 _TRACKING = re.compile(r"^(utm_[a-z0-9_]*|fbclid|gclid|dclid|msclkid|mc_eid|yclid)$", re.I)
 
 #: Optional item fields a backend may set, kept when they carry text.
@@ -25,7 +27,7 @@ OPTIONAL_FIELDS = ("source", "published_at", "content")
 
 
 def clean_text(value: Any) -> str:
-    """Strip tags, unescape entities, drop control characters and collapse whitespace."""
+    """Strip tags, unescape entities, drop control characters (and lone surrogates) and collapse whitespace."""
     if value is None:
         return ""
     text = str(value)

@@ -175,7 +175,7 @@ def validate_arguments(tool: str, arguments: Any) -> Dict[str, Any]:
     if isinstance(arguments, (str, bytes)):
         try:
             arguments = json.loads(arguments or "{}")
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested too deeply
             raise InvalidInput("arguments are not valid JSON", detail_code="bad_arguments") from None
     if arguments is None:
         arguments = {}

@@ -32,12 +32,19 @@ def _is_int(value: Any) -> bool:
 
 
 def check_query(query: Any) -> str:
-    """The query stripped of surrounding whitespace; ``InvalidInput`` unless a non-blank str of <= 2000 characters."""
+    """The query stripped of surrounding whitespace; ``InvalidInput`` unless a non-blank str of <= 2000
+    characters that is valid Unicode (a lone surrogate cannot be encoded for any service)."""
     if not isinstance(query, str):
         raise InvalidInput("query must be a string, got %s" % type(query).__name__, detail_code="bad_query")
     text = query.strip()
     if not text:
         raise InvalidInput("query is empty or only whitespace", detail_code="empty_query")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:  # a lone surrogate: no service can be sent it
+        raise InvalidInput(
+            "query is not valid Unicode text: %r at position %d cannot be encoded" % (text[exc.start], exc.start), detail_code="bad_query"
+        ) from None
     if len(text) > MAX_QUERY_CHARS:
         raise InvalidInput(
             "query is %d characters long; the limit is %d" % (len(text), MAX_QUERY_CHARS), detail_code="query_too_long"

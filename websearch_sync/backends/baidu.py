@@ -22,7 +22,7 @@ import logging
 import re
 from concurrent.futures import ThreadPoolExecutor, wait
 from typing import Any, Dict, List, Optional
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import SplitResult, urljoin, urlsplit
 
 from bs4 import Tag
 
@@ -55,16 +55,28 @@ _RESOLVE_MAX_BYTES = 262_144
 _RESOLVE_WORKERS = 10
 
 
+def _split(url: Optional[str]) -> Optional[SplitResult]:
+    """``urlsplit(url)``, or ``None`` for a malformed URL (``http://[::1``)."""
+    try:
+        return urlsplit(url or "")
+    except ValueError:
+        return None
+
+
 def is_baidu_link(url: str) -> bool:
     """True for Baidu's opaque result redirect ``http(s)://www.baidu.com/link?url=...``."""
-    parts = urlsplit(url or "")
+    parts = _split(url)
+    if parts is None:
+        return False
     host = (parts.hostname or "").lower()
     return (host == "baidu.com" or host.endswith(".baidu.com")) and parts.path == "/link" and parts.query.startswith("url=")
 
 
 def is_baidu_captcha_url(url: Optional[str]) -> bool:
     """True for Baidu's security-check address (``wappass.baidu.com``, ``/static/captcha/...``)."""
-    parts = urlsplit(url or "")
+    parts = _split(url)
+    if parts is None:
+        return False
     host = (parts.hostname or "").lower()
     return host == "wappass.baidu.com" or ((host == "baidu.com" or host.endswith(".baidu.com")) and "/static/captcha" in parts.path)
 

@@ -7,12 +7,12 @@ bot walls and vendor error envelopes in a response; everything else (sending,
 deadline, status mapping, normalisation) is shared.
 """
 
-import json
 from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple
+from urllib.parse import urlsplit
 
 from ..config import Settings, is_secret_name
-from ..deadline import Deadline
-from ..errors import AuthError, InvalidInput, WebParseError, WebSearchError
+from ..deadline import Deadline, DeadlinePassed, run_within
+from ..errors import AuthError, InvalidInput, Timeout, WebParseError, WebSearchError
 from ..http import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..models import ParseResult, SearchParams
 
@@ -80,10 +80,27 @@ class Backend:
         return not self.missing_settings()
 
     def check_configured(self) -> None:
-        """Raise before any request when a required setting is missing.
+        """Raise before any request when a required setting is missing or the endpoint is unusable.
 
-        A missing key is ``AuthError``; a missing URL is ``InvalidInput(not_configured)``.
+        A missing key is ``AuthError``; a missing URL is ``InvalidInput(not_configured)``;
+        an endpoint that is not an http(s) URL with a host is ``InvalidInput(bad_endpoint)``.
         """
+        self._check_missing()
+        url = self.endpoint_url()
+        try:
+            parts = urlsplit(url.encode("utf-8").decode("utf-8"))
+            usable = parts.scheme.lower() in ("http", "https") and bool(parts.hostname) and parts.port != 0
+        except (ValueError, TypeError, AttributeError):  # a bad IPv6 literal or port, a lone surrogate, not a string
+            usable = False
+        if not usable:  # the URL itself is not shown: it may carry credentials
+            raise InvalidInput(
+                "%s: the endpoint is not an http(s) URL with a host (check Settings.endpoints[%r] or WEB_SEARCH_ENDPOINT_%s)"
+                % (self.name, self.name, self.name.upper()),
+                provider=self.name,
+                detail_code="bad_endpoint",
+            )
+
+    def _check_missing(self) -> None:
         for key in self.missing_settings():
             var = self.env_vars.get(key, key)
             if is_secret_name(key):
@@ -147,7 +164,11 @@ class Backend:
     # -- the shared path ------------------------------------------------------------------
 
     def search(self, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
-        """Check configuration, send the request, classify and parse the answer."""
+        """Check configuration, send the request, classify and parse the answer, all within ``deadline``.
+
+        Parsing runs in a thread abandoned at the deadline: a page of tens of
+        thousands of results (still under the byte cap) takes seconds to parse.
+        """
         self.check_configured()
         self.check_params(params)
         spec = self.build_request(params)
@@ -158,7 +179,16 @@ class Backend:
             max_bytes=self.settings.max_response_bytes,
             secrets=self.secrets(),
         )
-        return self.interpret(response, params)
+        try:
+            return run_within(deadline, lambda: self.interpret(response, params), name="websearch-parse")
+        except DeadlinePassed:
+            raise Timeout(
+                "%s: parsing the answer (%d bytes) did not finish within the %.0f ms deadline"
+                % (self.name, len(response.content), deadline.timeout_ms),
+                provider=self.name,
+                detail_code="deadline_exceeded",
+                status=response.status,
+            ) from None
 
     def interpret(self, response: HttpResponse, params: SearchParams) -> ParseResult:
         """Turn a response into a parse result or the error it means."""
@@ -181,7 +211,7 @@ class Backend:
 def json_body(response: HttpResponse, provider: str) -> Any:
     """The response parsed as JSON, or ``WebParseError`` naming what came instead."""
     try:
-        return json.loads(response.text)
+        return response.json()
     except ValueError:
         kind = response.content_type or "unknown content type"
         raise WebParseError(

@@ -54,8 +54,11 @@ def decode_ddg_href(href: str) -> str:
         href = "https:" + href
     elif href.startswith("/"):
         href = "https://duckduckgo.com" + href
-    parts = urlsplit(href)
-    host = (parts.hostname or "").lower()
+    try:
+        parts = urlsplit(href)
+        host = (parts.hostname or "").lower()
+    except ValueError:  # a malformed link (``http://[``): kept as it is, normalisation drops it
+        return href
     if (host == "duckduckgo.com" or host.endswith(".duckduckgo.com")) and parts.path.rstrip("/") == "/l":
         for pair in parts.query.split("&"):
             key, _, value = pair.partition("=")
@@ -65,8 +68,11 @@ def decode_ddg_href(href: str) -> str:
 
 
 def _is_ad(url: str) -> bool:
-    parts = urlsplit(url)
-    host = (parts.hostname or "").lower()
+    try:
+        parts = urlsplit(url)
+        host = (parts.hostname or "").lower()
+    except ValueError:  # malformed: not an ad link (normalisation drops it)
+        return False
     return (host == "duckduckgo.com" or host.endswith(".duckduckgo.com")) and parts.path == "/y.js"
 
 

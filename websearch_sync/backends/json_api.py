@@ -20,7 +20,6 @@ Everything else (429 with its wait time, 5xx, other statuses) is the shared
 """
 
 import dataclasses
-import json
 from typing import Any, ClassVar, Dict, List, Mapping, Optional, Tuple, Type, Union
 from urllib.parse import urlsplit
 
@@ -39,7 +38,7 @@ _MAX_UPSTREAM_MESSAGE = 300
 def try_json(response: HttpResponse) -> Any:
     """The body parsed as JSON, or ``None`` when it is not JSON (never raises)."""
     try:
-        return json.loads(response.text)
+        return response.json()
     except ValueError:
         return None
 

@@ -1,0 +1,697 @@
+"""The fault lab: a misbehaving HTTP server on 127.0.0.1 and the matrix that runs every
+registered network backend, and fetch, against every fault.
+
+Used by the reliability tests (``tests/reliability/test_fault_matrix.py``) and by
+``bench/reliability.py``, which prints the matrix. Nothing here asserts: a cell
+records what happened (error code, detail, wall time, peak memory, whether the same
+client still answers a good request afterwards) and whether that is what
+:data:`EXPECTED` says it must be.
+
+The server (:class:`LabServer`) is the raw-socket ``FaultServer`` of ``tests/servers.py``
+with a bound on concurrent connections and on every behaviour (an endless body stops
+after :data:`ENDLESS_CAP_BYTES` or when the server stops; the server stops by itself
+after ``max_lifetime_s``). A request for ``/<target>/<fault>`` is answered with that
+fault, shaped for the target (an HTML scraper, a JSON API, or fetch).
+"""
+
+import gzip
+import json
+import os
+import random
+import socket
+import sys
+import threading
+import time
+import tracemalloc
+import traceback
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+
+ROOT = Path(__file__).resolve().parents[2]
+for _path in (ROOT / "tests", ROOT):
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
+
+import websearch_sync as ws  # noqa: E402
+from websearch_sync.backends import registry  # noqa: E402
+from websearch_sync.charset import decode_body  # noqa: E402
+from websearch_sync.config import is_secret_name  # noqa: E402
+from websearch_sync.contract import contract_violations, discover, load_golden  # noqa: E402
+from websearch_sync.fetch import fetch_page  # noqa: E402
+from websearch_sync.http import HttpTransport  # noqa: E402
+from websearch_sync.ssrf import static_resolver  # noqa: E402
+
+from servers import FaultServer, _head, free_port  # noqa: E402
+
+FIXTURES = ROOT / "fixtures"
+FETCH_DATA = ROOT / "tests" / "data" / "fetch"
+
+#: Deadline of one call in the matrix (ms), and what a call may take beyond it.
+DEADLINE_MS = 600
+MARGIN_S = 0.3
+#: Byte caps of the matrix: search responses and fetch reads.
+MAX_BYTES = 1_000_000
+#: Peak traced memory allowed for the gzip bomb and the endless body. Search reads at most
+#: the cap and refuses the rest: about the cap. Fetch extracts what it read (readability
+#: and the renderer hold a few copies of the page): a small multiple of the cap.
+MEMORY_LIMITS = {"html": 2 * MAX_BYTES, "json": 2 * MAX_BYTES, "fetch": 10 * MAX_BYTES}
+#: An endless body ends after this many bytes (or when the server stops), whatever happens.
+ENDLESS_CAP_BYTES = 256_000_000
+#: What a gzip bomb expands to.
+BOMB_EXPANDED_BYTES = 200_000_000
+#: Retry-After of the "429 with Retry-After" fault (seconds).
+RETRY_AFTER_S = 1
+#: Dummy credential every keyed backend gets (tests check it never leaks).
+DUMMY_KEY = "lab-KEY-5e1f0c2b9a77d3"
+#: Fetch reads pages from this name, which the injected resolver maps to 127.0.0.1
+#: (trusted), so that a redirect to a *private* address is still refused.
+FETCH_HOST = "pages.faultlab.test"
+PRIVATE_TARGET = "http://169.254.169.254/latest/meta-data/"
+
+_GARBAGE = bytes(random.Random(9).getrandbits(8) for _ in range(4096)) + b"\x00\xff\xfe\x00"
+
+
+# -- targets: what a fault is shaped for ------------------------------------------------------------
+
+
+@dataclass
+class Target:
+    """One thing put under faults: a search backend (``kind`` html/json) or fetch."""
+
+    name: str
+    kind: str  #: "html", "json" or "fetch"
+    good_body: bytes
+    good_type: str
+    captcha_body: Optional[bytes] = None
+    query: str = "fault lab"
+    max_results: int = 5
+    options: Dict[str, Any] = field(default_factory=dict)
+    golden_items: Optional[List[Dict[str, Any]]] = None  #: what the good answer must give
+
+
+def _recorded_body(case: Any, response: Dict[str, Any]) -> bytes:
+    return case.body_bytes(response)
+
+
+def _content_type(response: Dict[str, Any]) -> str:
+    headers = {k.lower(): v for k, v in (response.get("headers") or {}).items()}
+    return headers.get("content-type", "text/html; charset=utf-8")
+
+
+def network_backends() -> List[str]:
+    """Every registered backend that sends requests (kind other than ``offline``)."""
+    return [name for name in registry.backend_names() if registry.backend_class(name).kind != "offline"]
+
+
+def search_target(name: str) -> Target:
+    """The target for backend ``name``: its best recorded success and its own recorded
+    bot wall (``WebBlocked/captcha_required`` with HTTP 200), from ``fixtures/<name>/``."""
+    cls = registry.backend_class(name)
+    good = None
+    captcha = None
+    for case in discover(FIXTURES, name):
+        if case.problem or len(case.exchanges()) != 1:
+            continue
+        response = case.exchanges()[0]["response"]
+        golden = load_golden(case) or {}
+        if response.get("status") != 200 or not (response.get("body") or response.get("body_text")):
+            continue
+        if golden.get("items"):
+            synthetic = (case.meta.get("provenance") or {}).get("status") == "synthetic"
+            rank = (not synthetic, len(golden["items"]), case.name)
+            if good is None or rank > good[0]:
+                good = (rank, case, response, golden)
+        error = golden.get("error") or {}
+        if captcha is None and error.get("detail_code") == "captcha_required":
+            captcha = _recorded_body(case, response)
+    if good is None:
+        raise LookupError("fixtures/%s has no recorded success with items: the fault matrix needs one" % name)
+    _, case, response, golden = good
+    return Target(
+        name=name,
+        kind="json" if cls.kind == "json" else "html",
+        good_body=_recorded_body(case, response),
+        good_type=_content_type(response),
+        captcha_body=captcha,
+        query=case.meta.get("query") or "fault lab",
+        max_results=case.meta.get("max_results") or 5,
+        options=dict(case.meta.get("options") or {}),
+        golden_items=golden["items"],
+    )
+
+
+def fetch_target() -> Target:
+    """Fetch reads a real recorded article; its bot walls are DuckDuckGo's and Baidu's recorded pages."""
+    article = gzip.decompress(next(FETCH_DATA.glob("*.html.gz")).read_bytes())
+    return Target(
+        name="fetch",
+        kind="fetch",
+        good_body=article,
+        good_type="text/html; charset=utf-8",
+        captcha_body=(FETCH_DATA / "meka__ddg_anomaly.html").read_bytes(),
+    )
+
+
+def all_targets() -> List[Target]:
+    """Every network backend, then fetch."""
+    return [search_target(name) for name in network_backends()] + [fetch_target()]
+
+
+# -- the server -----------------------------------------------------------------------------------
+
+
+Handler = Callable[[socket.socket, Any, FaultServer], None]
+
+
+class LabServer(FaultServer):
+    """``FaultServer`` with a bound on concurrent connections, answering ``/<target>/<fault>``.
+
+    ``handlers[(target, fault)]`` answers; :meth:`url` builds the endpoint of a cell.
+    The server stops by itself after ``max_lifetime_s`` and every behaviour ends when
+    it stops. ``log`` lists ``(monotonic time, target, fault answered, fault in the URL)``
+    of every request (they differ when ``chooser`` picks the fault).
+    """
+
+    def __init__(self, targets: Sequence[Target], *, max_connections: int = 64, max_lifetime_s: float = 300.0,
+                 chooser: Optional[Callable[[str, str], str]] = None) -> None:
+        super().__init__({"*": self._dispatch}, max_lifetime_s=max_lifetime_s)
+        self.targets = {t.name: t for t in targets}
+        self.handlers: Dict[Tuple[str, str], Handler] = {}
+        self.slots = threading.BoundedSemaphore(max_connections)
+        self.log: List[Tuple[float, str, str, str]] = []
+        self.chooser = chooser  #: ``chooser(target, fault) -> fault``: e.g. random faults per request
+
+    def cell_url(self, target: str, fault: str, tail: str = "") -> str:
+        """The URL whose requests are answered with ``fault`` shaped for ``target``."""
+        return self.url("/%s/%s%s" % (target, fault, tail))
+
+    def requests_for(self, target: str) -> int:
+        """How many requests for ``target`` arrived so far."""
+        with self._lock:
+            return sum(1 for entry in self.log if entry[1] == target)
+
+    def _serve(self, conn: socket.socket) -> None:
+        if not self.slots.acquire(timeout=5):  # bounded: refuse work beyond max_connections
+            conn.close()
+            return
+        try:
+            super()._serve(conn)
+        finally:
+            self.slots.release()
+
+    def _dispatch(self, conn: socket.socket, request: Any, server: FaultServer) -> None:
+        parts = request.route.strip("/").split("/")
+        target, asked = (parts + ["", ""])[:2]
+        fault = self.chooser(target, asked) if self.chooser is not None else asked
+        with self._lock:
+            self.log.append((time.monotonic(), target, fault, asked))
+        handler = self.handlers.get((target, fault))
+        if handler is None:
+            handler = self.handlers[(target, fault)] = build_handler(FAULTS[fault], self.targets[target], self)
+        handler(conn, request, server)
+
+
+class AliasServer(FaultServer):
+    """A ``FaultServer`` listening on another loopback address (default 127.0.0.2), so a
+    test can trust that one address while 127.0.0.1 stays a forbidden target."""
+
+    def __init__(self, routes: Dict[str, Handler], host: str = "127.0.0.2", **kwargs: Any) -> None:
+        super().__init__(routes, **kwargs)
+        self.host = host
+
+    def url(self, path: str = "/") -> str:
+        return "http://%s:%d%s" % (self.host, self.port, path)
+
+    def __enter__(self) -> "AliasServer":
+        self._listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self._listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        self._listener.bind((self.host, 0))
+        self._listener.listen(64)
+        self._listener.settimeout(0.2)
+        self.port = self._listener.getsockname()[1]
+        self._started = time.monotonic()
+        thread = threading.Thread(target=self._accept_loop, name="alias-server", daemon=True)
+        thread.start()
+        self._threads.append(thread)
+        return self
+
+
+# -- behaviours (shaped per target) ---------------------------------------------------------------
+
+
+def send_response(conn: socket.socket, status: int, body: bytes, headers: Dict[str, str]) -> None:
+    """One complete answer; ``Content-Length`` is added unless ``headers`` name one (or ``None``)."""
+    all_headers = {"Connection": "close"}
+    all_headers.update(headers)
+    if "Content-Length" not in all_headers:
+        all_headers["Content-Length"] = str(len(body))
+    elif all_headers["Content-Length"] is None:
+        del all_headers["Content-Length"]
+    conn.sendall(_head(status, all_headers) + body)
+
+
+def answer(status: int, body: bytes, headers: Dict[str, Optional[str]]) -> Handler:
+    """A handler sending one complete answer."""
+    def handler(conn, request, server):
+        send_response(conn, status, body, dict(headers))
+    return handler
+
+
+def _never(conn, request, server):
+    server.wait(30)
+
+
+def _stall(conn, request, server):
+    conn.sendall(_head(200, {"Content-Type": "text/html", "Content-Length": "100000", "Connection": "close"}))
+    server.wait(30)
+
+
+def _trickle(target: Target) -> Handler:
+    def handler(conn, request, server):
+        conn.sendall(_head(200, {"Content-Type": target.good_type, "Content-Length": str(len(target.good_body)), "Connection": "close"}))
+        for i in range(min(len(target.good_body), 3000)):
+            if server.stopping.is_set():
+                return
+            conn.sendall(target.good_body[i:i + 1])
+            server.wait(0.01)
+    return handler
+
+
+def _reset(target: Target) -> Handler:
+    def handler(conn, request, server):
+        half = target.good_body[: max(1, len(target.good_body) // 2)]
+        conn.sendall(_head(200, {"Content-Type": target.good_type, "Content-Length": str(len(target.good_body)), "Connection": "close"}) + half)
+        time.sleep(0.02)
+        conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+    return handler
+
+
+def _truncated_chunked(target: Target) -> Handler:
+    def handler(conn, request, server):
+        head = target.good_body[:200]
+        conn.sendall(_head(200, {"Content-Type": target.good_type, "Transfer-Encoding": "chunked", "Connection": "close"}))
+        conn.sendall(b"%x\r\n%s\r\n" % (len(head), head) + b"400\r\n" + target.good_body[200:300])
+    return handler
+
+
+def _endless(target: Target) -> Handler:
+    chunk = b"<p>" + b"a" * 65530 if target.kind != "json" else b'{"x": "' + b"a" * 65530
+    frame = b"%x\r\n%s\r\n" % (len(chunk), chunk)
+
+    def handler(conn, request, server):
+        conn.sendall(_head(200, {"Content-Type": target.good_type, "Transfer-Encoding": "chunked", "Connection": "close"}))
+        sent = 0
+        while not server.stopping.is_set() and sent < ENDLESS_CAP_BYTES:
+            conn.sendall(frame)
+            sent += len(frame)
+    return handler
+
+
+_BOMB: Dict[str, bytes] = {}
+_BOMB_LOCK = threading.Lock()
+
+
+def gzip_bomb_payload() -> bytes:
+    """~200 KB of gzip that expands to :data:`BOMB_EXPANDED_BYTES` of NUL bytes (built once):
+    one member of 1 MB of NUL bytes, repeated (a gzip body may hold many members)."""
+    with _BOMB_LOCK:
+        if "payload" not in _BOMB:
+            member = gzip.compress(b"\0" * 1_000_000, 9)
+            _BOMB["payload"] = member * (BOMB_EXPANDED_BYTES // 1_000_000)
+        return _BOMB["payload"]
+
+
+def _gzip_bomb(target: Target) -> Handler:
+    def handler(conn, request, server):
+        send_response(conn, 200, gzip_bomb_payload(), {"Content-Type": target.good_type, "Content-Encoding": "gzip"})
+    return handler
+
+
+def _wrong_format(target: Target) -> Tuple[bytes, str]:
+    """JSON where HTML is expected (scrapers), HTML where JSON is expected (APIs, and fetch told JSON)."""
+    if target.kind == "html":
+        return json.dumps({"results": [{"title": "t", "url": "https://example.com/"}]}).encode(), "application/json"
+    page = b"<!DOCTYPE html><html><head><title>Welcome</title></head><body><h1>Welcome</h1><p>Nothing to see.</p></body></html>"
+    return page, "application/json" if target.kind == "fetch" else "text/html; charset=utf-8"
+
+
+@dataclass
+class Fault:
+    """One misbehaviour: ``build(target, server)`` makes its handler (``None``: no server involved)."""
+
+    name: str
+    summary: str
+    build: Callable[[Target, "LabServer"], Optional[Handler]]
+    memory: bool = False  #: measure peak memory (the byte cap must hold)
+    endpoint: Optional[Callable[["LabServer", Target], str]] = None  #: a URL other than the server's
+
+
+def _redirect_to(location: Callable[[LabServer, Target], str]) -> Callable[[Target, LabServer], Handler]:
+    def build(target: Target, server: LabServer) -> Handler:
+        def handler(conn, request, srv):
+            send_response(conn, 302, b"", {"Location": location(server, target), "Content-Type": "text/html"})
+        return handler
+    return build
+
+
+def _loop_location(server: "LabServer", target: Target) -> str:
+    return "/%s/redirect_loop" % target.name
+
+
+def _redirect_endless(target: Target) -> Handler:
+    """A 302 to the good answer whose own (chunked) body never ends."""
+    frame = b"%x\r\n%s\r\n" % (65536, b"r" * 65536)
+
+    def handler(conn, request, server):
+        conn.sendall(_head(302, {"Location": "/%s/good" % target.name, "Content-Type": "text/html",
+                                 "Transfer-Encoding": "chunked", "Connection": "close"}))
+        sent = 0
+        while not server.stopping.is_set() and sent < ENDLESS_CAP_BYTES:
+            conn.sendall(frame)
+            sent += len(frame)
+    return handler
+
+
+FAULT_LIST = [
+    Fault("refused", "connection refused (nothing listens on the port)", lambda t, s: None,
+          endpoint=lambda server, target: "http://127.0.0.1:%d/%s" % (free_port(), target.name)),
+    Fault("never_answer", "accepts, reads the request, never answers", lambda t, s: _never),
+    Fault("headers_then_stall", "sends the headers, then nothing", lambda t, s: _stall),
+    Fault("trickle", "the good body, one byte every 10 ms", lambda t, s: _trickle(t)),
+    Fault("reset_mid_body", "half the body, then a TCP reset", lambda t, s: _reset(t)),
+    Fault("truncated_chunked", "a chunked body cut inside a chunk", lambda t, s: _truncated_chunked(t)),
+    Fault("length_too_long", "Content-Length larger than the body, then close",
+          lambda t, s: answer(200, t.good_body[:300], {"Content-Type": t.good_type, "Content-Length": str(len(t.good_body))})),
+    Fault("length_too_short", "Content-Length: 12 on the whole good body",
+          lambda t, s: answer(200, t.good_body, {"Content-Type": t.good_type, "Content-Length": "12"})),
+    Fault("no_length", "the good body without Content-Length, ended by close",
+          lambda t, s: answer(200, t.good_body, {"Content-Type": t.good_type, "Content-Length": None})),
+    Fault("invalid_gzip", "Content-Encoding: gzip on bytes that are not gzip",
+          lambda t, s: answer(200, b"this is not gzip at all" * 20, {"Content-Type": t.good_type, "Content-Encoding": "gzip"})),
+    Fault("gzip_bomb", "~200 KB of gzip expanding to %d MB of NUL bytes" % (BOMB_EXPANDED_BYTES // 1_000_000),
+          lambda t, s: _gzip_bomb(t), memory=True),
+    Fault("endless", "a chunked body that never ends", lambda t, s: _endless(t), memory=True),
+    Fault("redirect_loop", "302 to itself, forever", _redirect_to(_loop_location)),
+    Fault("redirect_private", "302 to the cloud metadata address", _redirect_to(lambda s, t: PRIVATE_TARGET)),
+    Fault("redirect_endless", "302 to the good answer, with an endless body", lambda t, s: _redirect_endless(t), memory=True),
+    Fault("redirect_malformed", "302 to 'http://[::1' (an invalid IPv6 literal)", _redirect_to(lambda s, t: "http://[::1")),
+    Fault("empty_200", "200 with an empty body", lambda t, s: answer(200, b"", {"Content-Type": t.good_type})),
+    Fault("binary_garbage", "200 with random bytes and no Content-Type", lambda t, s: answer(200, _GARBAGE, {})),
+    Fault("wrong_charset", "the good (UTF-8) body declared as windows-1252",
+          lambda t, s: answer(200, t.good_body, {"Content-Type": t.good_type.split(";")[0] + "; charset=windows-1252"})),
+    Fault("unknown_charset", "the good body declared in a charset that does not exist",
+          lambda t, s: answer(200, t.good_body, {"Content-Type": t.good_type.split(";")[0] + "; charset=x-no-such-charset"})),
+    Fault("wrong_format", "HTML where JSON is expected, JSON where HTML is expected",
+          lambda t, s: answer(200, _wrong_format(t)[0], {"Content-Type": _wrong_format(t)[1]})),
+    Fault("http_429_retry_after", "429 with Retry-After: %d" % RETRY_AFTER_S,
+          lambda t, s: answer(429, b"Too Many Requests", {"Content-Type": "text/plain", "Retry-After": str(RETRY_AFTER_S)})),
+    Fault("http_429", "429 without Retry-After", lambda t, s: answer(429, b"Too Many Requests", {"Content-Type": "text/plain"})),
+    Fault("http_503", "503 Service Unavailable", lambda t, s: answer(503, b"<html><body>down</body></html>", {"Content-Type": "text/html"})),
+    Fault("captcha_200", "a recorded captcha page served with 200",
+          lambda t, s: answer(200, t.captcha_body or (FETCH_DATA / "meka__ddg_anomaly.html").read_bytes(),
+                              {"Content-Type": "text/html; charset=utf-8"})),
+]
+FAULTS: Dict[str, Fault] = {f.name: f for f in FAULT_LIST}
+FAULTS["good"] = Fault("good", "the recorded good answer", lambda t, s: answer(200, t.good_body, {"Content-Type": t.good_type}))
+
+
+def build_handler(fault: Fault, target: Target, server: LabServer) -> Handler:
+    """The handler of ``fault`` for ``target``."""
+    handler = fault.build(target, server)
+    if handler is None:
+        raise LookupError("fault %s has no server behaviour" % fault.name)
+    return handler
+
+
+# -- what each cell must give ---------------------------------------------------------------------
+
+#: ``(code, detail_codes)``; code ``"ok"`` means a valid contract result (fetch: a page).
+#: ``detail_codes`` ``None`` means any detail. Keys: fault -> {kind or backend name: outcome};
+#: a backend name beats its kind.
+OK = ("ok", None)
+EXPECTED: Dict[str, Dict[str, Tuple[str, Optional[Tuple[str, ...]]]]] = {
+    "refused": {"*": ("NetworkError", ("connection_refused",))},
+    "never_answer": {"*": ("Timeout", ("read_timeout", "deadline_exceeded"))},
+    "headers_then_stall": {"*": ("Timeout", ("read_timeout", "deadline_exceeded"))},
+    "trickle": {"*": ("Timeout", ("deadline_exceeded",))},
+    "reset_mid_body": {"*": ("NetworkError", ("connection_reset", "incomplete_body"))},
+    "truncated_chunked": {"*": ("NetworkError", ("incomplete_body",))},
+    "length_too_long": {"*": ("NetworkError", ("incomplete_body",))},
+    # 12 bytes of a page: nothing a parser can recognise; fetch finds no readable text
+    "length_too_short": {"html": ("WebParseError", None), "json": ("WebParseError", ("not_json",)),
+                         "fetch": ("WebParseError", ("no_content",))},
+    "no_length": {"*": OK},
+    "invalid_gzip": {"*": ("NetworkError", ("bad_content_encoding",))},
+    # search refuses a body beyond the cap; fetch reads up to the cap and stops (a page of NUL bytes has no text)
+    "gzip_bomb": {"html": ("WebProviderError", ("response_too_large",)), "json": ("WebProviderError", ("response_too_large",)),
+                  "fetch": ("WebParseError", ("no_content",))},
+    "endless": {"html": ("WebProviderError", ("response_too_large",)), "json": ("WebProviderError", ("response_too_large",)),
+                "fetch": OK},
+    # baidu never follows redirects (the bot wall is one): any other redirect is an unexpected status
+    "redirect_loop": {"*": ("WebProviderError", ("redirect_loop",)), "baidu_html": ("WebProviderError", ("http_302",))},
+    # a redirect's body is not read beyond 64 KB (search) or the byte cap (fetch): the redirect is followed
+    "redirect_endless": {"*": OK, "baidu_html": ("WebProviderError", ("response_too_large",))},
+    # a Location that is not a URL one can follow
+    "redirect_malformed": {"*": ("WebProviderError", ("bad_redirect",)), "baidu_html": ("WebProviderError", ("http_302",))},
+    # a redirect to a non-public address is refused before any connection, search and fetch alike
+    "redirect_private": {"*": ("InvalidInput", ("private_address",)), "baidu_html": ("WebProviderError", ("http_302",))},
+    "empty_200": {"html": ("WebParseError", None), "json": ("WebParseError", ("not_json",)), "fetch": ("WebParseError", ("no_content",))},
+    "binary_garbage": {"html": ("WebParseError", None), "json": ("WebParseError", ("not_json",)),
+                       "fetch": ("WebProviderError", ("unsupported_content",))},
+    "wrong_charset": {"*": OK},
+    "unknown_charset": {"*": OK},
+    "wrong_format": {"html": ("WebParseError", None), "json": ("WebParseError", ("not_json",)), "fetch": ("WebParseError", ("not_json",))},
+    "http_429_retry_after": {"*": ("WebBlocked", ("http_429",))},
+    "http_429": {"*": ("WebBlocked", ("http_429",))},
+    "http_503": {"*": ("BadGateway", ("http_503",))},
+    # a bot wall served with 200 is a block, not a parse error and never "0 results". JSON APIs have
+    # no bot wall on record (they answer 401/403/429); the scrapers' walls served where JSON belongs
+    # are an HTML page instead of JSON: said so, never "0 results"
+    "captcha_200": {"html": ("WebBlocked", ("captcha_required",)), "fetch": ("WebBlocked", ("captcha_required",)),
+                    "json": ("WebParseError", ("not_json",))},
+}
+
+
+def expected(fault: str, target: Target) -> Tuple[str, Optional[Tuple[str, ...]]]:
+    """The outcome ``fault`` must have for ``target``."""
+    table = EXPECTED[fault]
+    return table.get(target.name) or table.get(target.kind) or table["*"]
+
+
+# -- running cells ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Cell:
+    """What one (target, fault) run did."""
+
+    target: str
+    fault: str
+    expected: Tuple[str, Optional[Tuple[str, ...]]]
+    code: str = ""  #: "ok", an error code, or "CRASH:<ExceptionType>"
+    detail: Optional[str] = None
+    message: str = ""
+    retry_after: Optional[float] = None
+    wall_s: float = 0.0
+    deadline_s: float = DEADLINE_MS / 1000.0
+    peak_bytes: Optional[int] = None
+    memory_limit: int = 0
+    contract_problems: List[str] = field(default_factory=list)
+    after_ok: Optional[bool] = None  #: a good request on the same client succeeded afterwards
+    after_problem: str = ""
+    crash: str = ""  #: traceback of an exception that is not a WebSearchError
+
+    @property
+    def classified(self) -> bool:
+        """The outcome is the expected one (code and detail) and, for a success, a valid result."""
+        code, details = self.expected
+        if self.code != code or self.contract_problems:
+            return False
+        return details is None or self.detail in details
+
+    @property
+    def in_time(self) -> bool:
+        """The call ended within its deadline plus :data:`MARGIN_S`."""
+        return self.wall_s <= self.deadline_s + MARGIN_S
+
+    @property
+    def crashed(self) -> bool:
+        """An exception other than ``WebSearchError`` escaped."""
+        return bool(self.crash)
+
+    @property
+    def memory_ok(self) -> bool:
+        """Peak memory under the target's limit in :data:`MEMORY_LIMITS` (true when not measured)."""
+        return self.peak_bytes is None or self.peak_bytes <= self.memory_limit
+
+    @property
+    def passed(self) -> bool:
+        """Everything the matrix promises held for this cell."""
+        return self.classified and self.in_time and not self.crashed and self.memory_ok and bool(self.after_ok)
+
+    def describe(self) -> str:
+        """One line for failure messages."""
+        return "%s x %s: got %s/%s (%s) in %.0f ms, expected %s/%s; peak %s; after=%s %s%s%s" % (
+            self.target, self.fault, self.code, self.detail, self.message[:160], self.wall_s * 1000, self.expected[0],
+            "|".join(self.expected[1] or ("*",)), self.peak_bytes, self.after_ok, self.after_problem,
+            "; ".join(self.contract_problems), "\n" + self.crash if self.crash else "")
+
+
+def lab_settings(server: LabServer, names: Sequence[str], **overrides: Any) -> ws.Settings:
+    """Settings where every backend in ``names`` has dummy credentials and points at the lab."""
+    providers: Dict[str, Dict[str, Any]] = {}
+    endpoints: Dict[str, str] = {}
+    for name in names:
+        cls = registry.backend_class(name)
+        config: Dict[str, Any] = {}
+        for key in set(cls.required) | {k for k in cls.env_vars if is_secret_name(k)}:
+            if is_secret_name(key):
+                config[key] = "%s-%s" % (DUMMY_KEY, name)
+            elif key.endswith("url"):
+                config[key] = server.cell_url(name, "good")
+            elif key not in config:
+                config[key] = "lab"
+        providers[name] = config
+        endpoints[name] = server.cell_url(name, "good")
+    values = dict(providers=providers, endpoints=endpoints, max_response_bytes=MAX_BYTES, timeout_ms=DEADLINE_MS)
+    values.update(overrides)
+    return ws.Settings(**values)
+
+
+class Runner:
+    """Runs faults against one target with one long-lived client (or transport, for fetch)."""
+
+    def __init__(self, server: LabServer, target: Target) -> None:
+        self.server = server
+        self.target = target
+        self.settings = lab_settings(server, [target.name] if target.kind != "fetch" else [])
+        if target.kind == "fetch":
+            self.transport = HttpTransport()
+            self.client = None
+        else:
+            self.client = ws.SearchClient(
+                target.name, settings=self.settings, retries=0, cache_ttl_s=0, min_interval_s=0,
+                cooldowns={"captcha_required": 0, "http_403": 0, "http_429": 0},
+            )
+
+    def close(self) -> None:
+        """Release the client (or transport)."""
+        if self.client is not None:
+            self.client.close()
+        else:
+            self.transport.close()
+
+    def url(self, fault: str) -> str:
+        spec = FAULTS[fault]
+        if spec.endpoint is not None:
+            return spec.endpoint(self.server, self.target)
+        if self.target.kind == "fetch":
+            return "http://%s:%d/fetch/%s" % (FETCH_HOST, self.server.port, fault)
+        return self.server.cell_url(self.target.name, fault)
+
+    def call(self, fault: str) -> Any:
+        """One search (or fetch) with the endpoint pointing at ``fault``."""
+        url = self.url(fault)
+        if self.client is None:
+            return fetch_page(
+                url, transport=self.transport, settings=self.settings, timeout_ms=DEADLINE_MS, max_bytes=MAX_BYTES,
+                resolver=static_resolver({FETCH_HOST: "127.0.0.1"}), trusted_networks=["127.0.0.1/32"],
+            )
+        self.settings.endpoints[self.target.name] = url
+        return self.client.search(self.target.query, max_results=self.target.max_results, timeout_ms=DEADLINE_MS, **self.target.options)
+
+    def check_result(self, result: Any) -> List[str]:
+        """Contract problems of a success (fetch: a page with text)."""
+        if self.client is None:
+            problems = [] if isinstance(result, dict) and isinstance(result.get("text"), str) and result["text"] else ["fetch gave no text"]
+            return problems
+        return contract_violations(result, max_results=self.target.max_results, provider=self.target.name)
+
+    def run(self, fault: str, measure_memory: bool = False) -> Cell:
+        """Run one cell: the fault, then a good request on the same client."""
+        cell = Cell(self.target.name, fault, expected(fault, self.target), memory_limit=MEMORY_LIMITS[self.target.kind])
+        if measure_memory:
+            tracemalloc.start()
+        started = time.monotonic()
+        try:
+            result = self.call(fault)
+        except ws.WebSearchError as error:
+            cell.code, cell.detail, cell.message, cell.retry_after = error.code, error.detail_code, error.message, error.retry_after
+        except Exception as exc:  # the matrix counts crashes instead of stopping at the first
+            cell.code = "CRASH:%s" % type(exc).__name__
+            cell.crash = traceback.format_exc()
+        else:
+            cell.code = "ok"
+            cell.contract_problems = self.check_result(result)
+        finally:
+            cell.wall_s = time.monotonic() - started
+            if measure_memory:
+                cell.peak_bytes = tracemalloc.get_traced_memory()[1]
+                tracemalloc.stop()
+        self._after(cell)
+        return cell
+
+    def _after(self, cell: Cell) -> None:
+        """The same client must still answer a good request (after a Retry-After has passed)."""
+        if cell.code == "WebBlocked" and cell.retry_after:
+            before = self.server.requests_for(self.target.name)
+            try:
+                self.call("good")
+            except ws.WebBlocked:
+                pass  # cooling down, as asked
+            else:
+                if self.client is not None:
+                    cell.after_ok, cell.after_problem = False, "a request went out during the Retry-After cool-down"
+                    return
+            if self.client is not None and self.server.requests_for(self.target.name) != before:
+                cell.after_ok, cell.after_problem = False, "the cool-down sent a request"
+                return
+            time.sleep(cell.retry_after + 0.05)
+        try:
+            result = self.call("good")
+        except Exception as exc:  # noqa: BLE001 - reported in the cell
+            cell.after_ok, cell.after_problem = False, "good request failed: %s: %s" % (type(exc).__name__, exc)
+            return
+        problems = self.check_result(result)
+        if not problems and self.client is not None and self.target.golden_items is not None:
+            if [i["url"] for i in result["items"]] != [i["url"] for i in self.target.golden_items]:
+                problems = ["the good answer gave other items than its golden"]
+        cell.after_ok, cell.after_problem = not problems, "; ".join(problems)
+
+
+def run_target(server: LabServer, target: Target, faults: Sequence[str], measure_memory: bool) -> List[Cell]:
+    """Run ``faults`` against one target, in order, with one client."""
+    runner = Runner(server, target)
+    try:
+        return [runner.run(fault, measure_memory=measure_memory and FAULTS[fault].memory) for fault in faults]
+    finally:
+        runner.close()
+
+
+def run_matrix(targets: Optional[Sequence[Target]] = None, faults: Optional[Sequence[str]] = None,
+               parallel: bool = True) -> List[Cell]:
+    """Every target against every fault. ``parallel`` runs targets in threads, except the
+    memory-measured cells, which always run one at a time (tracemalloc is process-wide)."""
+    targets = list(targets) if targets is not None else all_targets()
+    faults = list(faults) if faults is not None else [f.name for f in FAULT_LIST]
+    gzip_bomb_payload()
+    decode_body(_GARBAGE, None)  # the first charset detection in a process loads its tables (~70 ms): not a cell's cost
+    cells: List[Cell] = []
+    with LabServer(targets) as server:
+        plain = [f for f in faults if not FAULTS[f].memory]
+        heavy = [f for f in faults if FAULTS[f].memory]
+        if parallel:
+            with ThreadPoolExecutor(max_workers=len(targets)) as pool:
+                for found in pool.map(lambda t: run_target(server, t, plain, False), targets):
+                    cells.extend(found)
+        else:
+            for target in targets:
+                cells.extend(run_target(server, target, plain, True))
+        for target in targets:
+            cells.extend(run_target(server, target, heavy, True))
+    order = {f: i for i, f in enumerate(faults)}
+    names = [t.name for t in targets]
+    cells.sort(key=lambda c: (names.index(c.target), order[c.fault]))
+    return cells

@@ -1,0 +1,196 @@
+"""16 threads x 100 searches and fetches on one SearchClient, against the fault lab
+answering each request with a random fault (seeded).
+
+Asserts: no exception other than ``WebSearchError`` (and never an ``internal_error``);
+every success honours the contract; the per-backend rate limit holds at the server
+(arrival times); no request reaches a backend while it cools down after a block; the
+cache is consistent (after a key's first cached success every cached call is a hit
+with the same items, and callers mutating their results do not change what others get).
+"""
+
+import random
+import threading
+import time
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional, Tuple
+
+import faultlab
+import websearch_sync as ws
+from websearch_sync.testing import assert_contract
+
+from servers import delayed
+
+THREADS = 16
+OPS = 100
+INTERVAL_S = 0.01  #: min_interval_s of every backend
+COOLDOWNS = {"captcha_required": 1.0, "http_429": 0.8, "http_403": 0.8}
+#: A request whose cool-down check passed just before another thread recorded a block may
+#: reach the server this much later: with 16 threads on one GIL, scheduling alone takes
+#: up to ~150 ms here. The exact races are pinned down in test_cooldown_races.py.
+SCHEDULING_SLACK_S = 0.3
+TIMEOUT_MS = 400
+QUERIES = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta"]
+#: Faults in the mix and their weights (search, fetch). "slow_good" answers after 50 ms.
+SEARCH_MIX = {"good": 50, "slow_good": 4, "empty_200": 5, "http_503": 6, "http_429": 4, "captcha_200": 4, "reset_mid_body": 4,
+              "binary_garbage": 4, "wrong_format": 4, "invalid_gzip": 3, "length_too_long": 3, "truncated_chunked": 3,
+              "redirect_loop": 2, "never_answer": 1}
+FETCH_MIX = {"good": 60, "http_503": 8, "empty_200": 6, "reset_mid_body": 6, "binary_garbage": 6, "captcha_200": 6,
+             "redirect_loop": 4, "truncated_chunked": 4}
+ALLOWED = {"Timeout", "NetworkError", "WebBlocked", "BadGateway", "WebParseError", "WebProviderError"}
+SMALL_PAGE = (b"<html><head><title>Small</title></head><body><article><h1>Small page</h1><p>"
+              + b"A short article with a few readable sentences. " * 12 + b"</p></article></body></html>")
+
+
+@dataclass
+class Op:
+    thread: int
+    kind: str  #: "search" or "fetch"
+    target: str
+    key: Tuple[Any, ...]
+    cached_call: bool
+    started: float
+    ended: float = 0.0
+    code: str = ""
+    detail: Optional[str] = None
+    cached: bool = False
+    items: Any = None
+    crash: str = ""
+    contract: List[str] = field(default_factory=list)
+
+
+def weighted_chooser(seed: int):
+    rng = random.Random(seed)
+    lock = threading.Lock()
+    search = (list(SEARCH_MIX), list(SEARCH_MIX.values()))
+    fetch = (list(FETCH_MIX), list(FETCH_MIX.values()))
+
+    def choose(target: str, asked: str) -> str:
+        if asked != "random":
+            return asked  # a redirect hop, or an explicit fault
+        names, weights = fetch if target == "fetch" else search
+        with lock:
+            return rng.choices(names, weights)[0]
+    return choose
+
+
+def run_ops(client: ws.SearchClient, server: faultlab.LabServer, backends: List[str], index: int, ops: List[Op]) -> None:
+    rng = random.Random(1000 + index)
+    for _ in range(OPS):
+        if rng.random() < 0.25:
+            use_cache = rng.random() < 0.5
+            path = rng.choice(["a", "b", "c"])
+            url = server.cell_url("fetch", "random", "/" + path)
+            op = Op(index, "fetch", "fetch", ("fetch", path), use_cache, time.monotonic())
+            call = lambda: client.fetch(url, allow_private=True, timeout_ms=TIMEOUT_MS, cache_ttl_s=60 if use_cache else 0)  # noqa: E731
+        else:
+            backend = rng.choice(backends)
+            query = rng.choice(QUERIES)
+            use_cache = rng.random() < 0.5
+            op = Op(index, "search", backend, (backend, query), use_cache, time.monotonic())
+            call = lambda: client.search(query, backend=backend, max_results=5, timeout_ms=TIMEOUT_MS, cache_ttl_s=60 if use_cache else 0)  # noqa: E731
+        try:
+            result = call()
+        except ws.WebSearchError as error:
+            op.code, op.detail = error.code, error.detail_code
+        except Exception as exc:  # counted: the test fails on any
+            op.code, op.crash = "CRASH", "%s: %s" % (type(exc).__name__, exc)
+        else:
+            op.code = "ok"
+            if op.kind == "search":
+                op.cached = result["provider_meta"]["cached"]
+                op.items = [dict(item) for item in result["items"]]
+                try:
+                    assert_contract(result, max_results=5, provider=op.target)
+                except AssertionError as exc:
+                    op.contract = [str(exc)]
+                result["items"].append({"title": "MUTATED"})  # a caller editing its result must not edit the cache
+                if result["items"][:-1]:
+                    result["items"][0]["title"] = "MUTATED"
+            else:
+                op.items = (result["title"], result["text"])
+                result["text"] = "MUTATED"
+        op.ended = time.monotonic()
+        ops.append(op)
+
+
+def test_sixteen_threads_share_one_client_under_random_faults():
+    backends = faultlab.network_backends()
+    fetch_target = faultlab.fetch_target()
+    fetch_target.good_body = SMALL_PAGE
+    targets = [faultlab.search_target(name) for name in backends] + [fetch_target]
+    with faultlab.LabServer(targets, max_connections=128, chooser=weighted_chooser(7)) as server:
+        for target in targets:
+            good = faultlab.build_handler(faultlab.FAULTS["good"], target, server)
+            server.handlers[(target.name, "slow_good")] = delayed(0.05, good)
+        settings = faultlab.lab_settings(server, backends)
+        for name in backends:
+            settings.endpoints[name] = server.cell_url(name, "random")
+        ops: List[Op] = []
+        started = time.monotonic()
+        with ws.SearchClient(settings=settings, retries=0, cache_ttl_s=60, min_interval_s=INTERVAL_S, cooldowns=COOLDOWNS) as client:
+            recorded: List[Tuple[float, str, Optional[str]]] = []
+            record = client._cooldowns.record  # white box: when the client started a cool-down
+
+            def spy(error):
+                record(error)
+                recorded.append((time.monotonic(), error.provider, error.detail_code))
+            client._cooldowns.record = spy
+            threads = [threading.Thread(target=run_ops, args=(client, server, backends, i, ops)) for i in range(THREADS)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(120)
+            assert not any(thread.is_alive() for thread in threads), "a thread hung"
+        elapsed = time.monotonic() - started
+        log = list(server.log)
+
+    assert len(ops) == THREADS * OPS
+    # 1. only WebSearchError, only the kinds the faults can cause, never a defect
+    crashes = [op for op in ops if op.crash]
+    assert not crashes, [op.crash for op in crashes[:5]]
+    codes = {op.code for op in ops} - {"ok"}
+    assert codes <= ALLOWED, codes - ALLOWED
+    assert not [op for op in ops if op.detail == "internal_error"]
+    assert not [op.contract for op in ops if op.contract]
+    assert sum(op.code == "ok" for op in ops) > len(ops) // 3, "too few successes to check anything"
+
+    # 2. the rate limit holds at the server: K consecutive first requests to a backend span >= K intervals
+    arrivals: Dict[str, List[float]] = defaultdict(list)
+    for when, target, _fault, asked in log:
+        if target != "fetch" and asked == "random":
+            arrivals[target].append(when)
+    window, jitter = 10, 0.02
+    for target, times in arrivals.items():
+        times.sort()
+        tightest = min((times[i + window] - times[i] for i in range(len(times) - window)), default=None)
+        assert tightest is None or tightest >= window * INTERVAL_S - jitter, (
+            "%s: %d requests within %.0f ms (limit one per %.0f ms)" % (target, window + 1, tightest * 1000, INTERVAL_S * 1000))
+    assert sum(len(t) for t in arrivals.values()) > 200
+
+    # 3. cool-downs: once the client has recorded a block, no request reaches that backend until it ends
+    assert recorded, "no block happened: the cool-down check would prove nothing"
+    for when, target, detail in recorded:
+        duration = COOLDOWNS[detail]
+        inside = [t for t in arrivals[target] if when + SCHEDULING_SLACK_S < t < when + duration]
+        assert not inside, "%s: %d request(s) during the %.0f ms cool-down (first %.0f ms after it began)" % (
+            target, len(inside), duration * 1000, (inside[0] - when) * 1000)
+    assert any(op.code == "WebBlocked" and op.detail in ("captcha_required", "http_429") for op in ops)
+
+    # 4. the cache: after a key's first cached success, every cached call is a hit with the same items
+    first: Dict[Tuple[Any, ...], Op] = {}
+    for op in sorted(ops, key=lambda o: o.ended):
+        if op.code == "ok" and op.cached_call and op.key not in first:
+            first[op.key] = op
+    checked = 0
+    for op in ops:
+        origin = first.get(op.key)
+        if origin is None or not op.cached_call or op.started <= origin.ended:
+            continue
+        checked += 1
+        assert op.code == "ok", "%s %s: a cached call after a cached success failed: %s/%s" % (op.kind, op.key, op.code, op.detail)
+        if op.kind == "search":
+            assert op.cached, "%s: not served from the cache" % (op.key,)
+        assert op.items == origin.items, "%s: the cache changed (a caller's edit leaked?)" % (op.key,)
+    assert checked > 100
+    assert elapsed < 60

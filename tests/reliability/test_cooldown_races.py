@@ -1,0 +1,80 @@
+"""Cool-downs shared by threads: the two races the concurrency test found, pinned down
+with deterministic timings.
+
+1. A thread that passed the cool-down check and then slept for its rate-limit slot sent
+   its request although another thread had met a block meanwhile.
+2. A request already under way when another thread met a block lifted the new cool-down
+   when it succeeded, so the next calls went to the blocked service again.
+"""
+
+import threading
+import time
+
+import pytest
+
+import websearch_sync as ws
+
+from servers import FaultServer, delayed, respond, sequence
+
+GOOD = b'{"type": "search", "web": {"results": [{"title": "A", "url": "https://a.example/", "description": "a"}]}}'
+TOO_MANY = respond(429, b"slow down", content_type="text/plain")
+OK = respond(200, GOOD, content_type="application/json")
+
+
+def client_for(server, **kwargs):
+    settings = ws.Settings(endpoints={"brave": server.url("/s")}, providers={"brave": {"api_key": "race-key-123"}})
+    return ws.SearchClient("brave", settings=settings, retries=0, cache_ttl_s=0, cooldowns={"http_429": 5}, **kwargs)
+
+
+def in_thread(function):
+    outcome = {}
+
+    def run():
+        try:
+            outcome["result"] = function()
+        except ws.WebSearchError as error:
+            outcome["error"] = error
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread, outcome
+
+
+def test_a_thread_waiting_for_its_rate_limit_slot_does_not_send_into_a_new_cool_down():
+    # request 1 is answered 429 after 0.2 s; request 2's slot is 0.5 s after request 1's
+    with FaultServer({"/s": sequence(delayed(0.2, TOO_MANY), OK)}) as server:
+        with client_for(server, min_interval_s=0.5) as client:
+            first, first_outcome = in_thread(lambda: client.search("q", timeout_ms=3000))
+            time.sleep(0.05)
+            second, second_outcome = in_thread(lambda: client.search("q", timeout_ms=3000))
+            first.join(5)
+            second.join(5)
+        assert first_outcome["error"].detail_code == "http_429"
+        assert isinstance(second_outcome.get("error"), ws.WebBlocked), second_outcome
+        assert "cooling down" in second_outcome["error"].message
+        assert len(server.requests) == 1, "a request went out during the cool-down"
+
+
+def test_a_success_already_under_way_does_not_lift_a_newer_cool_down():
+    # request 1 succeeds after 0.3 s; request 2, sent 0.05 s later, is answered 429 at once
+    with FaultServer({"/s": sequence(delayed(0.3, OK), TOO_MANY, OK)}) as server:
+        with client_for(server, min_interval_s=0) as client:
+            first, first_outcome = in_thread(lambda: client.search("q", timeout_ms=3000))
+            time.sleep(0.05)
+            with pytest.raises(ws.WebBlocked):
+                client.search("q", timeout_ms=3000)
+            first.join(5)
+            assert first_outcome["result"]["items"]  # the stale success arrived after the block
+            with pytest.raises(ws.WebBlocked) as info:
+                client.search("q", timeout_ms=3000)
+        assert "cooling down" in info.value.message
+        assert len(server.requests) == 2
+
+
+def test_a_success_after_the_cool_down_ended_still_clears_it():
+    with FaultServer({"/s": sequence(TOO_MANY, OK)}) as server:
+        settings = ws.Settings(endpoints={"brave": server.url("/s")}, providers={"brave": {"api_key": "race-key-123"}})
+        with ws.SearchClient("brave", settings=settings, retries=0, cache_ttl_s=0, min_interval_s=0, cooldowns={"http_429": 0.2}) as client:
+            with pytest.raises(ws.WebBlocked):
+                client.search("q")
+            time.sleep(0.25)
+            assert client.search("q")["items"]

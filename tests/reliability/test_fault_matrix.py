@@ -1,0 +1,118 @@
+"""Every registered network backend, and fetch, against every fault of the fault lab.
+
+For each cell: the error code (and detail) the table :data:`faultlab.EXPECTED` gives,
+no exception other than ``WebSearchError``, the call ends within its deadline plus a
+small margin, peak memory stays near the byte cap for the gzip bomb and the endless
+body, and the same client answers a good request afterwards (with the recorded items).
+
+The matrix runs once per module (targets in parallel threads; the memory cells one at
+a time), with retries off and a 600 ms deadline; ``python bench/reliability.py``
+prints it.
+"""
+
+import socket
+import time
+
+import pytest
+
+import faultlab
+from websearch_sync.backends import registry
+from websearch_sync.testing import no_network
+
+TARGETS = faultlab.network_backends() + ["fetch"]
+FAULT_NAMES = [fault.name for fault in faultlab.FAULT_LIST]
+
+
+@pytest.fixture(scope="module")
+def matrix():
+    """``{(target, fault): Cell}``, or ``{(target, None): problem}`` for a target that cannot run."""
+    targets, found = [], {}
+    for name in TARGETS:
+        try:
+            targets.append(faultlab.fetch_target() if name == "fetch" else faultlab.search_target(name))
+        except LookupError as exc:
+            found[(name, None)] = str(exc)
+    with no_network():
+        for cell in faultlab.run_matrix(targets):
+            found[(cell.target, cell.fault)] = cell
+    return found
+
+
+@pytest.mark.parametrize("fault", FAULT_NAMES)
+@pytest.mark.parametrize("target", TARGETS)
+def test_fault(matrix, target, fault):
+    assert (target, None) not in matrix, matrix.get((target, None))
+    cell = matrix[(target, fault)]
+    assert not cell.crashed, "an exception other than WebSearchError escaped:\n" + cell.crash
+    assert cell.classified, cell.describe()
+    assert cell.in_time, "%s took %.0f ms (deadline %.0f ms + %.0f ms margin)" % (
+        cell.describe(), cell.wall_s * 1000, cell.deadline_s * 1000, faultlab.MARGIN_S * 1000)
+    assert cell.memory_ok, "peak memory %d bytes > %d: %s" % (cell.peak_bytes, cell.memory_limit, cell.describe())
+    assert cell.after_ok, "the client did not recover: " + cell.describe()
+
+
+def test_the_matrix_covers_every_network_backend_and_every_fault():
+    names = [n for n in registry.backend_names() if registry.backend_class(n).kind != "offline"]
+    assert names and set(names) <= set(TARGETS)
+    assert {"ddg_html", "baidu_html", "searxng", "brave", "bocha"} <= set(names)
+    for fault in FAULT_NAMES:
+        table = faultlab.EXPECTED[fault]
+        assert "*" in table or {"html", "json", "fetch"} <= set(table), "fault %s has no outcome for some kind" % fault
+
+
+def test_memory_is_measured_where_it_matters(matrix):
+    measured = {(c.target, c.fault) for c in matrix.values() if not isinstance(c, str) and c.peak_bytes is not None}
+    assert {(t, f) for t in TARGETS for f in ("gzip_bomb", "endless")} <= measured
+
+
+# -- the lab itself: threaded, bounded, stops by itself ---------------------------------------------
+
+
+def test_the_lab_server_stops_by_itself():
+    target = faultlab.fetch_target()
+    with faultlab.LabServer([target], max_lifetime_s=0.3) as server:
+        time.sleep(0.6)
+        assert server.stopping.is_set()
+        with pytest.raises(OSError):  # nobody answers any more
+            socket.create_connection(("127.0.0.1", server.port), timeout=0.3).recv(1)
+
+
+def test_the_lab_server_bounds_concurrent_connections():
+    target = faultlab.fetch_target()
+    with faultlab.LabServer([target], max_connections=2) as server:
+        server.routes["*"] = lambda conn, request, srv: srv.wait(30)  # hold every connection
+        held = [socket.create_connection(("127.0.0.1", server.port), timeout=2) for _ in range(2)]
+        for sock in held:
+            sock.sendall(b"GET /x HTTP/1.1\r\nHost: a\r\n\r\n")
+        time.sleep(0.2)
+        assert not server.slots.acquire(blocking=False)  # both slots taken
+        for sock in held:
+            sock.close()
+
+
+def test_an_endless_body_ends_when_the_server_stops():
+    target = faultlab.search_target("brave")
+    server = faultlab.LabServer([target]).__enter__()
+    sock = socket.create_connection(("127.0.0.1", server.port), timeout=2)
+    sock.sendall(b"GET /brave/endless HTTP/1.1\r\nHost: a\r\n\r\n")
+    assert sock.recv(100).startswith(b"HTTP/1.1 200")
+    started = time.monotonic()
+    server.__exit__(None, None, None)  # joins every handler thread (5 s at most each)
+    assert time.monotonic() - started < 5
+    sock.close()
+
+
+def test_the_lab_answers_a_good_request_per_target():
+    for target in [faultlab.search_target("ddg_html"), faultlab.fetch_target()]:
+        with faultlab.LabServer([target]) as server:
+            sock = socket.create_connection(("127.0.0.1", server.port), timeout=2)
+            sock.sendall(("GET /%s/good HTTP/1.1\r\nHost: a\r\n\r\n" % target.name).encode())
+            data = b""
+            while True:
+                chunk = sock.recv(65536)
+                if not chunk:
+                    break
+                data += chunk
+            sock.close()
+        assert data.startswith(b"HTTP/1.1 200") and data.endswith(target.good_body)
+

@@ -1,0 +1,45 @@
+"""fetch ends within its deadline, text extraction included.
+
+Regression test: with the default 5 MB cap, a page of one endless paragraph was read
+in ~50 ms and then extracted for ~2 s: fetch(timeout_ms=1000) returned after 2.2 s.
+"""
+
+import threading
+import time
+
+import websearch_sync as ws
+
+from servers import FaultServer, delayed, endless, respond
+
+MARGIN_S = 0.4  # extraction holds the GIL in long C calls: the caller wakes up a little late
+
+SMALL = b"<html><head><title>Small</title></head><body><article><p>" + b"Readable sentence number one. " * 10 + b"</p></article></body></html>"
+
+
+def test_extracting_a_huge_page_does_not_outlast_the_deadline():
+    with FaultServer({"/p": endless(chunk=b"<p>" + b"a" * 65530)}) as server:
+        started = time.monotonic()
+        try:  # ~1 s of extraction here; a much faster machine may finish in time, which is fine too
+            page = ws.fetch(server.url("/p"), allow_private=True, timeout_ms=300, max_bytes=5_000_000)
+        except ws.Timeout as error:
+            assert error.detail_code == "deadline_exceeded" and "extracting" in error.message
+        else:
+            assert page["truncated"]
+        elapsed = time.monotonic() - started
+    assert elapsed < 0.3 + MARGIN_S, "a 300 ms fetch took %.0f ms" % (elapsed * 1000)
+    for thread in threading.enumerate():  # the abandoned extraction finishes on its own; let it, for the next tests
+        if thread.name == "websearch-extract":
+            thread.join(10)
+
+
+def test_a_small_page_read_at_the_last_moment_is_still_extracted():
+    """Reading took almost the whole deadline: the page is small, extraction gets its few ms."""
+    with FaultServer({"/p": delayed(0.85, respond(200, SMALL))}) as server:
+        page = ws.fetch(server.url("/p"), allow_private=True, timeout_ms=1000)
+    assert page["title"] == "Small"
+
+
+def test_a_normal_page_is_unaffected():
+    with FaultServer({"/p": respond(200, SMALL)}) as server:
+        page = ws.fetch(server.url("/p"), allow_private=True, timeout_ms=1000)
+    assert "Readable sentence number one." in page["text"]

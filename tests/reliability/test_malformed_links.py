@@ -1,0 +1,81 @@
+"""Malformed URLs from upstream (``http://[::1``, an invalid IPv6 literal) are data, never a crash.
+
+Regression tests for defects the hostile-input tests found: ``urlsplit`` raises
+``ValueError`` on them, which escaped DuckDuckGo's link decoding (a whole page became a
+parse error, and ``structure_report``, used by check-live, raised), Baidu's bot-wall
+check of a ``Location`` header (internal_error) and fetch's redirect handling
+(``ws.fetch`` raised ``ValueError``).
+"""
+
+import pytest
+
+import websearch_sync as ws
+from websearch_sync.backends.baidu import is_baidu_captcha_url, is_baidu_link
+from websearch_sync.backends.ddg import decode_ddg_href, parse_ddg_page
+from websearch_sync.backends.registry import backend_class
+from websearch_sync.http import HttpResponse
+from requests.structures import CaseInsensitiveDict
+
+from servers import FaultServer, redirect
+
+MALFORMED = ["http://[::1", "https://[zz/x", "//[::1/l/?uddg=x", "http://a]b:80/"]
+
+
+@pytest.mark.parametrize("url", MALFORMED)
+def test_the_link_helpers_take_malformed_urls(url):
+    assert is_baidu_link(url) is False
+    assert is_baidu_captcha_url(url) is False
+    assert isinstance(decode_ddg_href(url), str)
+
+
+def test_a_malformed_result_link_drops_that_result_only():
+    page = ('<html><body><div id="links">'
+            '<div class="result"><a class="result__a" href="http://[::1">Broken</a></div>'
+            '<div class="result"><a class="result__a" href="https://good.example/">Good</a></div>'
+            '</div><div class="nav-link"></div></body></html>')
+    items = parse_ddg_page(page, "ddg_html")
+    assert [i["title"] for i in items] == ["Broken", "Good"]  # raw items; normalisation drops the broken URL
+    response = HttpResponse(200, CaseInsensitiveDict({"Content-Type": "text/html"}), page.encode(), "https://html.duckduckgo.com/html/")
+    backend = backend_class("ddg_html")(ws.Settings())
+    assert backend.structure_report(response)["result_links"] is True
+    with FaultServer({"/s": lambda conn, request, server: conn.sendall(
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(page), page.encode()))}) as server:
+        result = ws.search("q", backend="ddg_html", settings=ws.Settings(endpoints={"ddg_html": server.url("/s")}))
+    assert [i["url"] for i in result["items"]] == ["https://good.example/"]
+
+
+def test_baidu_redirected_to_a_malformed_url_is_an_unexpected_status():
+    with FaultServer({"/s": redirect("http://[::1")}) as server:
+        with pytest.raises(ws.WebProviderError) as info:
+            ws.search("q", backend="baidu_html", settings=ws.Settings(endpoints={"baidu_html": server.url("/s")}))
+    assert info.value.detail_code == "http_302"
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        redirect("http://[::1"),
+        redirect("https://[zz/x", status=301),
+    ],
+)
+def test_fetch_redirected_to_a_malformed_url_is_bad_redirect(page):
+    with FaultServer({"/p": page}) as server:
+        with pytest.raises(ws.WebProviderError) as info:
+            ws.fetch(server.url("/p"), allow_private=True, timeout_ms=2000)
+    assert info.value.detail_code == "bad_redirect"
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'<html><head><meta http-equiv="refresh" content="0; url=http://[::1/x"></head><body></body></html>',
+        b'<html><body><script>location.replace("http://[zz")</script></body></html>',
+    ],
+)
+def test_fetch_sent_to_a_malformed_url_by_the_page_is_bad_redirect(body):
+    from servers import respond
+
+    with FaultServer({"/p": respond(200, body)}) as server:
+        with pytest.raises(ws.WebProviderError) as info:
+            ws.fetch(server.url("/p"), allow_private=True, timeout_ms=2000)
+    assert info.value.detail_code == "bad_redirect"

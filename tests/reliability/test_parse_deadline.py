@@ -1,0 +1,59 @@
+"""A search ends within its deadline, parsing included.
+
+Regression test: a DuckDuckGo page of 40,000 small results (4.6 MB, under the 5 MB default
+byte cap) took 8.5 s to parse, so a 1 s search returned after 9 s. Here: 4,000 results
+(~1 s of parsing) against a 300 ms deadline.
+"""
+
+import re
+import threading
+import time
+
+import pytest
+
+import websearch_sync as ws
+
+from servers import FaultServer, respond
+
+MARGIN_S = 0.4  # parsing holds the GIL in long C calls: the caller wakes up a little late
+
+
+def huge_ddg_page(results=4000):
+    block = ('<div class="result results_links web-result"><div class="links_main">'
+             '<a class="result__a" href="https://r%d.example/">Result %d</a>'
+             '<a class="result__snippet" href="https://r%d.example/">snippet %d</a></div></div>')
+    body = "".join(block % (i, i, i, i) for i in range(results))
+    return ('<html><body><div id="links" class="results">%s</div><div class="nav-link"></div></body></html>' % body).encode()
+
+
+def huge_baidu_page(results=4000):
+    block = ('<div class="result c-container" id="%d"><h3 class="t"><a href="http://www.baidu.com/link?url=%d">Title %d</a></h3>'
+             '<div class="c-abstract">abstract %d</div></div>')
+    body = "".join(block % (i, i, i, i) for i in range(results))
+    return ('<html><body><div id="content_left">%s</div><div id="page"></div></body></html>' % body).encode()
+
+
+@pytest.mark.parametrize("backend, page", [("ddg_html", huge_ddg_page()), ("baidu_html", huge_baidu_page())])
+def test_parsing_a_huge_page_does_not_outlast_the_deadline(backend, page):
+    assert len(page) < 5_000_000
+    with FaultServer({"/s": respond(200, page)}) as server:
+        settings = ws.Settings(endpoints={backend: server.url("/s")})
+        started = time.monotonic()
+        try:  # ~1 s of parsing here; a much faster machine may finish in time, which is fine too
+            result = ws.search("q", backend=backend, settings=settings, timeout_ms=300)
+        except ws.Timeout as error:
+            assert error.detail_code == "deadline_exceeded" and "parsing" in error.message
+        else:
+            assert len(result["items"]) == 5
+        elapsed = time.monotonic() - started
+    assert elapsed < 0.3 + MARGIN_S, "a 300 ms search took %.0f ms" % (elapsed * 1000)
+    for thread in threading.enumerate():  # let the abandoned parse finish before the next tests
+        if thread.name == "websearch-parse":
+            thread.join(30)
+
+
+def test_a_normal_page_still_parses():
+    page = re.sub(rb"\n\s*", b"", huge_ddg_page(3))
+    with FaultServer({"/s": respond(200, page)}) as server:
+        result = ws.search("q", backend="ddg_html", settings=ws.Settings(endpoints={"ddg_html": server.url("/s")}), timeout_ms=2000)
+    assert [i["url"] for i in result["items"]] == ["https://r0.example/", "https://r1.example/", "https://r2.example/"]

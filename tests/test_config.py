@@ -84,3 +84,9 @@ def test_replace_returns_a_new_object():
     settings = ws.Settings()
     assert settings.replace(timeout_ms=10).timeout_ms == 10
     assert settings.timeout_ms == 15000
+
+
+def test_secret_header_values_given_as_json_text_are_secrets():
+    settings = ws.Settings(providers={"service": {"headers": '{"X-Tenant-Token": "tenant-secret-123"}'}})
+    assert "tenant-secret-123" in settings.secrets()
+    assert "tenant-secret-123" not in repr(settings)

@@ -6,6 +6,7 @@ reads it and lets keyword overrides win over it.
 """
 
 import dataclasses
+import json
 import logging
 import os
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
@@ -177,6 +178,8 @@ class Settings:
         for sub in self.providers.values():
             for key, value in sub.items():
                 if is_secret_name(key) and value:
+                    if isinstance(value, str) and value.lstrip().startswith("{"):
+                        value = _json_object(value) or value  # headers given as JSON text (environment)
                     if isinstance(value, Mapping):
                         found.extend(str(v) for v in value.values() if v)
                     else:
@@ -199,6 +202,14 @@ class Settings:
                 value = _mask(value)
             shown.append("%s=%r" % (field.name, value))
         return redact("Settings(%s)" % ", ".join(shown), self.secrets())
+
+
+def _json_object(text: str) -> Optional[Dict[str, Any]]:
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) else None
 
 
 def _check_positive_int(name: str, value: Any, maximum: Optional[int]) -> None:

@@ -48,6 +48,15 @@ KEYS: Dict[str, Dict[str, str]] = {
     for name in registry.backend_names()
 }
 ALL_KEYS = [key for sub in KEYS.values() for key in sub.values()] + [SERVICE_KEY]
+
+
+def setting_value(setting: str, secret: str) -> str:
+    """What goes into the setting: the secret itself, or for extra-header settings a JSON
+    object holding it as a header value (the service gateway's WEB_SEARCH_SERVICE_HEADERS)."""
+    return json.dumps({"X-Lab-Secret": secret}) if setting.endswith("headers") else secret
+
+
+SETTING_VALUES = {name: {setting: setting_value(setting, secret) for setting, secret in keys.items()} for name, keys in KEYS.items()}
 assert any(KEYS.values()), "no backend has a key setting"
 
 
@@ -92,8 +101,8 @@ def lab():
 
 def keyed_settings(server, **overrides) -> ws.Settings:
     settings = faultlab.lab_settings(server, BACKENDS, **overrides)
-    for name, keys in KEYS.items():
-        settings.providers.setdefault(name, {}).update(keys)
+    for name, values in SETTING_VALUES.items():
+        settings.providers.setdefault(name, {}).update(values)
     return settings
 
 
@@ -216,8 +225,8 @@ def _env_for(lab, fault: str) -> Dict[str, str]:
     for name in BACKENDS:
         cls = registry.backend_class(name)
         for setting, variable in cls.env_vars.items():
-            if setting in KEYS.get(name, {}):
-                env[variable] = KEYS[name][setting]
+            if setting in SETTING_VALUES.get(name, {}):
+                env[variable] = SETTING_VALUES[name][setting]
             elif setting == "base_url" or (setting in cls.required and setting.endswith("url")):
                 env[variable] = lab.cell_url(name, fault)
         env["WEB_SEARCH_ENDPOINT_%s" % name.upper()] = lab.cell_url(name, fault)

@@ -53,8 +53,9 @@ def main() -> None:
     faults = [f.name for f in faultlab.FAULT_LIST]
     grid = {(c.target, c.fault): c for c in cells}
 
-    print("websearch_sync reliability matrix: %d backends + fetch x %d faults; deadline %d ms, retries 0, byte cap %d"
-          % (len(names) - 1, len(faults), faultlab.DEADLINE_MS, faultlab.MAX_BYTES))
+    print("websearch_sync reliability matrix: %d backends + fetch x %d faults; deadline %d ms for the faults that must"
+          " time out, %d ms for the others; retries 0, byte cap %d"
+          % (len(names) - 1, len(faults), faultlab.DEADLINE_MS, faultlab.CLASSIFY_DEADLINE_MS, faultlab.MAX_BYTES))
     width = max(14, max(len(n) for n in names) + 1)
     print("%-22s" % "fault" + "".join("%-*s" % (width, n) for n in names))
     for fault in faults:

@@ -62,6 +62,7 @@ _REDIRECT_BODY_BYTES = 65536
 _CREDENTIAL_HEADERS = frozenset(("authorization", "proxy-authorization", "cookie"))
 
 Params = Union[None, Mapping[str, Any], Sequence[Tuple[str, Any]]]
+_NOT_PARSED = object()
 
 
 @dataclass
@@ -88,6 +89,7 @@ class HttpResponse:
     truncated: bool = False
     elapsed_ms: float = 0.0
     _text: Optional[str] = field(default=None, repr=False)
+    _json: Any = field(default=_NOT_PARSED, repr=False)
 
     @property
     def content_type(self) -> str:
@@ -103,11 +105,14 @@ class HttpResponse:
 
     def json(self) -> Any:
         """The body parsed as JSON (raises ``ValueError`` when it is not JSON, or nested
-        too deeply for the parser)."""
-        try:
-            return json.loads(self.text)
-        except RecursionError:
-            raise ValueError("JSON nested too deeply") from None
+        too deeply for the parser). Parsed once: classifying and parsing an answer both
+        read it, so treat the value as read-only."""
+        if self._json is _NOT_PARSED:
+            try:
+                self._json = json.loads(self.text)
+            except RecursionError:
+                raise ValueError("JSON nested too deeply") from None
+        return self._json
 
     @property
     def location(self) -> Optional[str]:

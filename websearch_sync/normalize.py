@@ -50,7 +50,7 @@ def clean_url(value: Any) -> Optional[str]:
         return None
     url = value.strip()
     scheme, sep, rest = url.partition("://")
-    if not sep or scheme.lower() not in ("http", "https") or _CONTROL.search(url) or any(c.isspace() for c in url):
+    if not sep or scheme.lower() not in ("http", "https") or _CONTROL.search(url) or _SPACE.search(url):
         return None
     url = scheme.lower() + "://" + rest
     try:

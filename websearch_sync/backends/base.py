@@ -16,7 +16,11 @@ from ..errors import AuthError, InvalidInput, Timeout, WebParseError, WebSearchE
 from ..http import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..models import ParseResult, SearchParams
 
-__all__ = ["Backend", "json_body", "dig"]
+__all__ = ["Backend", "json_body", "dig", "INLINE_PARSE_BYTES"]
+
+#: Answers smaller than this are parsed in the calling thread (a few milliseconds at most);
+#: larger ones in a thread abandoned at the deadline (see :meth:`Backend.search`).
+INLINE_PARSE_BYTES = 256 * 1024
 
 
 class Backend:
@@ -179,6 +183,8 @@ class Backend:
             max_bytes=self.settings.max_response_bytes,
             secrets=self.secrets(),
         )
+        if len(response.content) < INLINE_PARSE_BYTES:  # parses in milliseconds: no thread needed
+            return self.interpret(response, params)
         try:
             return run_within(deadline, lambda: self.interpret(response, params), name="websearch-parse")
         except DeadlinePassed:

@@ -11,8 +11,8 @@ import socket
 import threading
 import time
 import zlib
-from dataclasses import dataclass, field
-from typing import Callable, Dict, List, Optional, Tuple
+from dataclasses import dataclass
+from typing import Callable, Dict, List, Optional
 
 __all__ = ["Request", "FaultServer", "respond", "raw", "trickle", "stall_after_headers", "never_answer",
            "reset_mid_body", "truncated_chunked", "wrong_length", "redirect", "endless", "gzip_bomb", "invalid_gzip",

@@ -224,6 +224,7 @@ def test_cache_hit_is_a_copy_and_says_so(json_backends):
         assert len(server.requests) == 2  # max_results is part of the key
     assert first["provider_meta"]["cached"] is False
     assert second["provider_meta"]["cached"] is True
+    assert third["provider_meta"]["cached"] is False
     assert second["items"][0]["title"] == "title https://a.example/"
 
 

@@ -32,6 +32,7 @@ class Brave(JsonApiBackend):
     env_vars = {"api_key": "BRAVE_API_KEY"}
     required = ("api_key",)
     min_interval_s = 1.0
+    result_fields = {"title": "title", "url": "url", "snippet": "description", "published_at": "page_age"}
     max_query_chars = 401  # Brave accepts at most 400 characters (and 50 words)
     vendor_codes = {
         "SUBSCRIPTION_TOKEN_INVALID": (AuthError, "invalid_api_key"),
@@ -86,18 +87,7 @@ class Brave(JsonApiBackend):
         if not isinstance(data, dict) or data.get("type") != "search":
             raise WebParseError("brave answered with JSON that is not a search response", provider=self.name, detail_code="unexpected_shape")
         results = dig(data, ["web", "results"], self.name) if "web" in data else []
-        return ParseResult(
-            items=[
-                {
-                    "title": result.get("title"),
-                    "url": result.get("url"),
-                    "snippet": result.get("description"),
-                    "published_at": result.get("page_age"),
-                }
-                for result in results
-                if isinstance(result, dict)
-            ]
-        )
+        return ParseResult(items=self.items_from(results, params))
 
 
 def _split_locale(locale: str) -> Tuple[str, Optional[str]]:

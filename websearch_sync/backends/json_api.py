@@ -20,11 +20,12 @@ Everything else (429 with its wait time, 5xx, other statuses) is the shared
 """
 
 import dataclasses
-from typing import Any, ClassVar, Dict, List, Mapping, Optional, Tuple, Type, Union
+from typing import Any, ClassVar, Dict, Iterable, List, Mapping, Optional, Tuple, Type, Union
 from urllib.parse import urlsplit
 
 from ..errors import AuthError, InvalidInput, WebProviderError, WebSearchError
 from ..http import HttpResponse, status_error
+from ..models import SearchParams
 from .base import Backend, json_body
 
 __all__ = ["JsonApiBackend", "api_error", "try_json", "VendorCode"]
@@ -139,6 +140,22 @@ class JsonApiBackend(Backend):
     endpoint_path: ClassVar[str] = ""
     auth_statuses: ClassVar[Tuple[int, ...]] = (401, 403)
     vendor_codes: ClassVar[Dict[str, Tuple[Type[WebSearchError], str]]] = {}
+    #: How one vendor result becomes a raw item: ``{item field: vendor field}``.
+    result_fields: ClassVar[Dict[str, str]] = {"title": "title", "url": "url"}
+    #: The vendor field holding the page text, read when ``include_content`` was asked.
+    content_field: ClassVar[Optional[str]] = None
+
+    def items_from(self, results: Iterable[Any], params: SearchParams) -> List[Dict[str, Any]]:
+        """Raw items of vendor results by ``result_fields`` (and ``content_field``); entries
+        that are not JSON objects are skipped."""
+        items = []
+        for result in results:
+            if isinstance(result, dict):
+                item = {ours: result.get(theirs) for ours, theirs in self.result_fields.items()}
+                if params.include_content and self.content_field:
+                    item["content"] = result.get(self.content_field)
+                items.append(item)
+        return items
 
     # -- configuration --------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ account problem (``AuthError``), not a bad request. ``data[]`` mixes search
 results (``t == 0``) with related searches (``t == 1``); only results become items.
 """
 
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Optional, Tuple
 
 from ..errors import AuthError, InvalidInput, WebParseError
 from ..http import HttpResponse, RequestSpec
@@ -27,6 +27,7 @@ class Kagi(JsonApiBackend):
     """The Kagi search API."""
 
     name = "kagi"
+    result_fields = {"title": "title", "url": "url", "snippet": "snippet", "published_at": "published"}
     summary = "Kagi Search API v0 (needs KAGI_API_KEY)"
     default_base_url = "https://kagi.com/api/v0"
     endpoint_path = "/search"
@@ -69,15 +70,7 @@ class Kagi(JsonApiBackend):
         data = self.data(response)
         if not isinstance(data, dict) or not isinstance(data.get("data"), list):
             raise WebParseError("kagi answered without a `data` list", provider=self.name, detail_code="unexpected_shape")
-        items = [_item(entry) for entry in data["data"] if isinstance(entry, dict) and entry.get("t") == _SEARCH_RESULT]
+        items = self.items_from((entry for entry in data["data"] if isinstance(entry, dict) and entry.get("t") == _SEARCH_RESULT), params)
         meta = data.get("meta") if isinstance(data.get("meta"), dict) else {}
         return ParseResult(items=items, request_id=str(meta["id"]) if meta.get("id") else None)
 
-
-def _item(entry: Dict[str, Any]) -> Dict[str, Any]:
-    return {
-        "title": entry.get("title"),
-        "url": entry.get("url"),
-        "snippet": entry.get("snippet"),
-        "published_at": entry.get("published"),
-    }

@@ -31,6 +31,7 @@ class SearXNG(JsonApiBackend):
     """A SearXNG metasearch instance (self-hosted or public)."""
 
     name = "searxng"
+    result_fields = {"title": "title", "url": "url", "snippet": "content", "published_at": "publishedDate"}
     summary = "SearXNG instance, JSON API (needs SEARXNG_BASE_URL and `json` in search.formats)"
     endpoint_path = "/search"
     env_vars = {"base_url": "SEARXNG_BASE_URL", "api_key": "SEARXNG_API_KEY", "timeout_ms": "SEARXNG_TIMEOUT_MS"}
@@ -87,16 +88,7 @@ class SearXNG(JsonApiBackend):
         results = dig(data, ["results"], self.name)
         if not isinstance(results, list):
             raise WebParseError("searxng answered with a non-list `results`", provider=self.name, detail_code="unexpected_shape")
-        items = [
-            {
-                "title": result.get("title"),
-                "url": result.get("url"),
-                "snippet": result.get("content"),
-                "published_at": result.get("publishedDate"),
-            }
-            for result in results
-            if isinstance(result, dict)
-        ]
+        items = self.items_from(results, params)
         problems = [_engine_error(entry, self.name, self.secrets()) for entry in data.get("unresponsive_engines") or ()]
         problems = [p for p in problems if p is not None]
         if not items and problems:

@@ -41,6 +41,8 @@ class SearchService(JsonApiBackend):
 
     name = "service"
     provides_content = True
+    result_fields = {"title": "title", "url": "url", "snippet": "snippet", "source": "site_name", "published_at": "date"}
+    content_field = "content"
     summary = "generic search gateway, POST JSON (needs WEB_SEARCH_SERVICE_URL and WEB_SEARCH_SERVICE_KEY)"
     env_vars = {
         "url": "WEB_SEARCH_SERVICE_URL",
@@ -157,21 +159,9 @@ class SearchService(JsonApiBackend):
         results = dig(self.data(response), ["search_results"], self.name)
         if not isinstance(results, list):
             raise WebParseError("service answered with a non-list `search_results`", provider=self.name, detail_code="unexpected_shape")
-        items = [_item(result, params.include_content) for result in results if isinstance(result, dict)]
+        items = self.items_from(results, params)
         return ParseResult(items=items, request_id=response.headers.get(self.request_id_header()) or None)
 
-
-def _item(result: Dict[str, Any], include_content: bool) -> Dict[str, Any]:
-    item = {
-        "title": result.get("title"),
-        "url": result.get("url"),
-        "snippet": result.get("snippet"),
-        "source": result.get("site_name"),
-        "published_at": result.get("date"),
-    }
-    if include_content:
-        item["content"] = result.get("content")
-    return item
 
 
 def _loose_header_values(value: Any) -> List[str]:

@@ -24,6 +24,8 @@ class Tavily(JsonApiBackend):
 
     name = "tavily"
     provides_content = True
+    result_fields = {"title": "title", "url": "url", "snippet": "content", "published_at": "published_date"}
+    content_field = "raw_content"
     summary = "Tavily Search API (needs TAVILY_API_KEY)"
     default_base_url = "https://api.tavily.com"
     endpoint_path = "/search"
@@ -68,18 +70,7 @@ class Tavily(JsonApiBackend):
         results = dig(data, ["results"], self.name)
         if not isinstance(results, list):
             raise WebParseError("tavily answered with a non-list `results`", provider=self.name, detail_code="unexpected_shape")
-        items = [_item(result, params.include_content) for result in results if isinstance(result, dict)]
+        items = self.items_from(results, params)
         request_id = data.get("request_id")
         return ParseResult(items=items, request_id=str(request_id) if request_id else None)
 
-
-def _item(result: Dict[str, Any], include_content: bool) -> Dict[str, Any]:
-    item = {
-        "title": result.get("title"),
-        "url": result.get("url"),
-        "snippet": result.get("content"),
-        "published_at": result.get("published_date"),
-    }
-    if include_content:
-        item["content"] = result.get("raw_content")
-    return item

@@ -232,7 +232,6 @@ class HttpTransport:
         adapter = HTTPAdapter(pool_connections=_POOL_SIZE, pool_maxsize=_POOL_SIZE, max_retries=0)
         session.mount("http://", adapter)
         session.mount("https://", adapter)
-        session.max_redirects = _MAX_REDIRECTS
         return session
 
     def close(self) -> None:

@@ -137,13 +137,12 @@ class Recorder:
     context manager (or call :meth:`close`).
     """
 
-    def __init__(self, max_redirects: int = 5) -> None:
+    def __init__(self) -> None:
         self.exchanges: List[Exchange] = []
         self.session = requests.Session()
         adapter = _RecordingAdapter(self, max_retries=0)
         self.session.mount("http://", adapter)
         self.session.mount("https://", adapter)
-        self.session.max_redirects = max_redirects
 
     def reset(self) -> None:
         """Forget the exchanges captured so far."""

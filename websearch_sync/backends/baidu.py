@@ -17,7 +17,6 @@ request per link without following redirects (``Location``, else
 within the call's deadline; a link that cannot be resolved stays as it is.
 """
 
-import html
 import logging
 import re
 from concurrent.futures import ThreadPoolExecutor, wait
@@ -28,6 +27,7 @@ from bs4 import Tag
 
 from ..deadline import Deadline
 from ..errors import InvalidInput, WebBlocked, WebParseError, WebSearchError
+from ..fetch_content import client_redirect
 from ..http import HttpResponse, HttpTransport, RequestSpec
 from ..models import ParseResult, SearchParams
 from ..normalize import clean_url
@@ -47,10 +47,6 @@ _NO_RESULTS = ('class="nors"', "抱歉没有找到与", "抱歉，没有找到�
 # produce a quoted src/href, nor a title that is exactly "百度安全验证").
 _CHALLENGE = re.compile(r"""<title>\s*百度安全验证\s*</title>|(?:src|href)\s*=\s*['"][^'"]*(?:mkdjump|/static/captcha/)""", re.I)
 _TOOLS_URL = re.compile(r"""['"]?url['"]?\s*:\s*(['"])(.*?)\1""", re.S)
-_JS_REDIRECT = re.compile(r"""(?:window\.)?location\.replace\(\s*(['"])(.+?)\1\s*\)""")
-_META_REFRESH = re.compile(
-    r"""<meta[^>]+http-equiv\s*=\s*['"]?refresh['"]?[^>]*content\s*=\s*['"]?\s*\d*\s*;\s*url\s*=\s*['"]?([^'">\s]+)""", re.I
-)
 _RESOLVE_MAX_BYTES = 262_144
 _RESOLVE_WORKERS = 10
 
@@ -164,12 +160,7 @@ def link_target(response: HttpResponse, link: str) -> Optional[str]:
     if 300 <= response.status < 400 and response.location:
         target = urljoin(link, response.location.strip())
     elif response.status == 200:
-        match = _JS_REDIRECT.search(response.text)
-        target = match.group(2) if match else None
-        if target is None:
-            match = _META_REFRESH.search(response.text)
-            target = match.group(1) if match else None
-        target = html.unescape(target) if target else None
+        target = client_redirect(response)  # the same JS / meta-refresh reading fetch uses
     url = clean_url(target)
     return url if url and not is_baidu_captcha_url(url) and not is_baidu_link(url) else None
 

@@ -113,7 +113,7 @@ def baseline_text(html: str) -> str:
 
 def ours_text(html: str) -> str:
     """websearch_sync's extraction in text mode."""
-    from websearch_sync.extract import extract_html
+    from websearch_sync.extract.article import extract_html
 
     return extract_html(html, mode="text").text
 

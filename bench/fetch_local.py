@@ -17,10 +17,10 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 import websearch_sync as ws  # noqa: E402
-from websearch_sync.deadline import Deadline  # noqa: E402
-from websearch_sync.extract import extract_html  # noqa: E402
-from websearch_sync.fetch import add_page_content, fetch_page  # noqa: E402
-from websearch_sync.http import HttpTransport  # noqa: E402
+from websearch_sync.net.deadline import Deadline  # noqa: E402
+from websearch_sync.extract.article import extract_html  # noqa: E402
+from websearch_sync.reader.page import add_page_content, fetch_page  # noqa: E402
+from websearch_sync.net.transport import HttpTransport  # noqa: E402
 
 from servers import FaultServer, respond  # noqa: E402
 

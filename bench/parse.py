@@ -29,8 +29,8 @@ sys.path.insert(0, str(ROOT))
 
 from websearch_sync.backends.baidu import parse_baidu_page  # noqa: E402
 from websearch_sync.backends.ddg import parse_ddg_page  # noqa: E402
-from websearch_sync.charset import decode_body  # noqa: E402
-from websearch_sync.contract import discover, load_golden  # noqa: E402
+from websearch_sync.net.charset import decode_body  # noqa: E402
+from websearch_sync.contract.cases import discover, load_golden  # noqa: E402
 
 FOLDERS = {"ddg_html": parse_ddg_page, "ddg_lite": parse_ddg_page, "baidu_html": parse_baidu_page}
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from websearch_sync import backend_names
-from websearch_sync.contract import discover, orphan_files, run_case, write_golden
+from websearch_sync.contract.cases import discover, orphan_files, run_case, write_golden
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 CASES = discover(FIXTURES)

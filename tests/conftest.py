@@ -4,7 +4,7 @@ import pytest
 
 from websearch_sync.backends import register, unregister
 from websearch_sync.backends.base import Backend, dig, json_body
-from websearch_sync.http import RequestSpec
+from websearch_sync.net.transport import RequestSpec
 from websearch_sync.models import ParseResult
 from websearch_sync.testing import no_network
 

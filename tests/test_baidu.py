@@ -16,8 +16,8 @@ from responses import matchers
 
 import websearch_sync as ws
 from websearch_sync.backends.baidu import BaiduHtml, is_baidu_link, parse_baidu_page
-from websearch_sync.deadline import Deadline
-from websearch_sync.http import HttpTransport
+from websearch_sync.net.deadline import Deadline
+from websearch_sync.net.transport import HttpTransport
 
 from servers import FaultServer, never_answer, respond
 

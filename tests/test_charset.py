@@ -2,7 +2,7 @@
 
 import pytest
 
-from websearch_sync.charset import decode_body, declared_charset, meta_charset
+from websearch_sync.net.charset import decode_body, declared_charset, meta_charset
 
 CHINESE = "<html><head>%s<title>百度一下，你就知道</title></head><body><p>北京天气预报，今天晴转多云，气温十五度。</p></body></html>"
 

@@ -8,8 +8,8 @@ import pytest
 import websearch_sync as ws
 from websearch_sync.backends import register, unregister
 from websearch_sync.cli import main
-from websearch_sync.http import HttpResponse
-from websearch_sync.livecheck import check_live
+from websearch_sync.net.transport import HttpResponse
+from websearch_sync.contract.livecheck import check_live
 from requests.structures import CaseInsensitiveDict
 
 from fixture_backends import CAPTCHA_PAGE, PAGE_RESULTS, HtmlTestBackend, KeyedJsonBackend, json_api_body, query_of, result_page

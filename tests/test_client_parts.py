@@ -6,10 +6,10 @@ import time
 import pytest
 
 import websearch_sync as ws
-from websearch_sync.cache import MemoryCache, SqliteCache
-from websearch_sync.cooldown import Cooldowns
-from websearch_sync.fusion import fuse
-from websearch_sync.ratelimit import RateLimiter
+from websearch_sync.client.cache import MemoryCache, SqliteCache
+from websearch_sync.client.cooldown import Cooldowns
+from websearch_sync.client.fusion import fuse
+from websearch_sync.client.ratelimit import RateLimiter
 
 
 def item(url, title="t"):

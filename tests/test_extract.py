@@ -8,8 +8,8 @@ import pathlib
 import lxml.html
 import pytest
 
-from websearch_sync.boilerplate import class_words
-from websearch_sync.extract import Extraction, extract_html, render, visible_text
+from websearch_sync.extract.boilerplate import class_words
+from websearch_sync.extract.article import Extraction, extract_html, render, visible_text
 
 BENCH = pathlib.Path(__file__).resolve().parents[1] / "bench" / "extraction.py"
 
@@ -290,7 +290,7 @@ def test_heading_self_anchors_keep_the_heading():
 
 
 def test_clean_article_rules_on_blocks():
-    from websearch_sync.boilerplate import clean_article
+    from websearch_sync.extract.boilerplate import clean_article
 
     paragraph = "<p>%s</p>" % ("A real paragraph of the article, with enough words to matter. " * 4)
     article = node(paragraph +
@@ -312,7 +312,7 @@ def test_clean_article_rules_on_blocks():
 
 
 def test_clean_article_keeps_a_content_container_with_a_boilerplate_word():
-    from websearch_sync.boilerplate import clean_article
+    from websearch_sync.extract.boilerplate import clean_article
 
     long = "<p>%s</p>" % ("Long article paragraph with plenty of words in it, clause after clause. " * 3)
     article = node("<p>Intro.</p><div class='post-body has-share-tools'>" + long * 3 + "</div>" + long * 4)

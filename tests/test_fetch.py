@@ -9,8 +9,8 @@ import time
 import pytest
 
 import websearch_sync as ws
-from websearch_sync.fetch import fetch_page
-from websearch_sync.http import HttpTransport
+from websearch_sync.reader.page import fetch_page
+from websearch_sync.net.transport import HttpTransport
 
 from servers import FaultServer, endless, gzipped, never_answer, redirect, respond, stall_after_headers, trickle
 
@@ -423,7 +423,7 @@ def test_settings_from_environment_when_none_given(monkeypatch):
 
 
 def test_fetch_page_with_a_shared_transport_and_outer_deadline():
-    from websearch_sync.deadline import Deadline
+    from websearch_sync.net.deadline import Deadline
 
     transport = HttpTransport()
     try:
@@ -473,7 +473,7 @@ def test_pinned_requests_can_be_replayed_with_responses():
     path still goes through requests' HTTPAdapter.send."""
     import responses
 
-    from websearch_sync.ssrf import static_resolver
+    from websearch_sync.net.ssrf import static_resolver
 
     transport = HttpTransport()
     try:

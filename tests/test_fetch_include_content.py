@@ -7,10 +7,10 @@ import time
 import pytest
 
 import websearch_sync as ws
-from websearch_sync.deadline import Deadline
-from websearch_sync.fetch import add_page_content
-from websearch_sync.http import HttpTransport
-from websearch_sync.ssrf import static_resolver
+from websearch_sync.net.deadline import Deadline
+from websearch_sync.reader.page import add_page_content
+from websearch_sync.net.transport import HttpTransport
+from websearch_sync.net.ssrf import static_resolver
 
 from servers import FaultServer, never_answer, respond
 
@@ -111,7 +111,7 @@ def test_existing_content_is_kept(transport):
 def test_an_unexpected_defect_becomes_an_entry(transport, monkeypatch, caplog):
     import sys
 
-    fetch_module = sys.modules["websearch_sync.fetch"]  # the attribute websearch_sync.fetch is the function
+    fetch_module = sys.modules["websearch_sync.reader.page"]  # the attribute websearch_sync.reader.page is the function
 
     def broken(*args, **kwargs):
         raise ZeroDivisionError("bug")

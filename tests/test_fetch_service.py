@@ -8,10 +8,10 @@ import logging
 import pytest
 
 import websearch_sync as ws
-from websearch_sync.fetch import fetch_page
-from websearch_sync.fetch_service import carries_credentials, reader_service
-from websearch_sync.http import HttpTransport
-from websearch_sync.ssrf import static_resolver
+from websearch_sync.reader.page import fetch_page
+from websearch_sync.reader.service import carries_credentials, reader_service
+from websearch_sync.net.transport import HttpTransport
+from websearch_sync.net.ssrf import static_resolver
 
 from servers import FaultServer, never_answer, respond
 

@@ -8,10 +8,10 @@ import time
 import pytest
 
 import websearch_sync as ws
-from websearch_sync.deadline import Deadline
-from websearch_sync.fetch import fetch_page
-from websearch_sync.http import HttpTransport
-from websearch_sync.ssrf import AddressGuard, forbidden_reason, literal_address, numeric_ipv4, static_resolver
+from websearch_sync.net.deadline import Deadline
+from websearch_sync.reader.page import fetch_page
+from websearch_sync.net.transport import HttpTransport
+from websearch_sync.net.ssrf import AddressGuard, forbidden_reason, literal_address, numeric_ipv4, static_resolver
 
 from servers import FaultServer, redirect, respond
 

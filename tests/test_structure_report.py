@@ -7,7 +7,7 @@ from requests.structures import CaseInsensitiveDict
 
 import websearch_sync as ws
 from websearch_sync.backends import backend_class
-from websearch_sync.http import HttpResponse
+from websearch_sync.net.transport import HttpResponse
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 

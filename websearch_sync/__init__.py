@@ -7,7 +7,7 @@ and one error vocabulary.
 """
 
 from .api import backend_names, fetch, search
-from .client import SearchClient
+from .client.search_client import SearchClient
 from .config import Settings
 from .errors import (
     AuthError,

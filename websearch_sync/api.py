@@ -8,9 +8,9 @@ that search many times should share one ``SearchClient``.
 from typing import Any, Dict, Iterable, Optional, Union
 
 from .backends.registry import backend_names
-from .client import SearchClient
+from .client.search_client import SearchClient
 from .config import Settings
-from .fetch import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS
+from .reader.page import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS
 
 __all__ = ["search", "fetch", "backend_names"]
 

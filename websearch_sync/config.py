@@ -13,7 +13,7 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .errors import InvalidInput, redact
 
-__all__ = ["Settings", "DEFAULT_TIMEOUT_MS", "DEFAULT_MAX_RESULTS", "SHARED_ENV_VARS", "is_secret_name"]
+__all__ = ["Settings", "DEFAULT_TIMEOUT_MS", "DEFAULT_MAX_RESULTS", "SHARED_ENV_VARS", "is_secret_name", "declare_backend", "forget_backend"]
 
 logger = logging.getLogger("websearch_sync")
 
@@ -34,6 +34,22 @@ SHARED_ENV_VARS: Dict[str, Tuple[str, str]] = {
     "WEB_FETCH_SERVICE_KEY": ("fetch_service_key", "bearer key for WEB_FETCH_SERVICE_URL (secret)"),
     "WEB_FETCH_ALLOW_PRIVATE": ("allow_private", "`1` lets fetch read loopback/private addresses (trusted local use)"),
 }
+
+#: What each registered backend reads from the environment: ``{backend: {setting: ENV_VAR}}``.
+#: Filled by the backend registry when a backend registers, so that configuration
+#: never imports the backends (they sit above it).
+_BACKEND_ENV_VARS: Dict[str, Dict[str, str]] = {}
+
+
+def declare_backend(name: str, env_vars: Mapping[str, str]) -> None:
+    """Make ``Settings.from_env`` know backend ``name`` and the variables it reads."""
+    _BACKEND_ENV_VARS[name] = dict(env_vars)
+
+
+def forget_backend(name: str) -> None:
+    """Undo :func:`declare_backend` (a backend was unregistered)."""
+    _BACKEND_ENV_VARS.pop(name, None)
+
 
 _SECRET_SUFFIXES = ("key", "token", "secret", "password", "headers")
 
@@ -107,13 +123,11 @@ class Settings:
         ``WEB_SEARCH_BACKEND`` are logged as a warning and replaced by ``stub``.
         Malformed numbers are logged and replaced by the default.
         """
-        from .backends import registry  # late import: backends declare their variables
-
         env = os.environ if environ is None else environ
         values: Dict[str, Any] = {"from_environment": True}
         backend = _env_str(env, "WEB_SEARCH_BACKEND")
         if backend:
-            values["backend"] = _backend_from_env(backend, registry.backend_names())
+            values["backend"] = _backend_from_env(backend, list(_BACKEND_ENV_VARS))
         for var, field_name, maximum in (
             ("WEB_SEARCH_TIMEOUT_MS", "timeout_ms", MAX_TIMEOUT_MS),
             ("WEB_SEARCH_MAX_RESULTS", "max_results", 10),
@@ -135,11 +149,11 @@ class Settings:
 
         endpoints: Dict[str, str] = {}
         providers: Dict[str, Dict[str, Any]] = {}
-        for name in registry.backend_names():
+        for name, env_vars in _BACKEND_ENV_VARS.items():
             url = _env_str(env, "WEB_SEARCH_ENDPOINT_" + name.upper())
             if url:
                 endpoints[name] = url
-            for key, var in registry.backend_class(name).env_vars.items():
+            for key, var in env_vars.items():
                 if key.endswith("_ms") or key.endswith("_default"):
                     number = _env_int(env, var, None)
                     if number is not None:

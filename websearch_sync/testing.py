@@ -36,10 +36,10 @@ from requests.adapters import HTTPAdapter
 from .backends import registry
 from .backends.base import Backend
 from .config import Settings
-from .contract import Case, contract_violations, discover
-from .deadline import Deadline
+from .contract.cases import Case, contract_violations, discover
+from .net.deadline import Deadline
 from .errors import WebProviderError, WebSearchError
-from .http import HttpTransport
+from .net.transport import HttpTransport
 from .models import ParseResult, SearchParams
 
 try:  # the pytest fixtures exist only where pytest does

@@ -19,11 +19,11 @@ import threading
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
 from .backends import registry
-from .client import SearchClient
+from .client.search_client import SearchClient
 from .config import Settings
 from .errors import InvalidInput, ToolNotFound, WebSearchError
 from .models import TIME_RANGES
-from .normalize import url_key
+from .backends.normalize import url_key
 from .validate import MAX_QUERY_CHARS, backend_list
 
 __all__ = [

@@ -24,10 +24,10 @@ import faultlab
 import websearch_sync as ws
 from websearch_sync.backends import registry
 from websearch_sync.config import is_secret_name
-from websearch_sync.contract import contract_violations, discover
-from websearch_sync.fetch_content import page_text
-from websearch_sync.http import HttpResponse
-from websearch_sync.normalize import normalize_items
+from websearch_sync.contract.cases import contract_violations, discover
+from websearch_sync.reader.content import page_text
+from websearch_sync.net.transport import HttpResponse
+from websearch_sync.backends.normalize import normalize_items
 from websearch_sync.testing import assert_contract
 from websearch_sync.validate import search_params
 

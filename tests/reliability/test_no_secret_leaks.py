@@ -25,10 +25,10 @@ from websearch_sync import tool
 from websearch_sync.backends import registry
 from websearch_sync.cli import main
 from websearch_sync.config import is_secret_name
-from websearch_sync.fetch import fetch_page
-from websearch_sync.http import HttpTransport
-from websearch_sync.recording import record_case
-from websearch_sync.ssrf import static_resolver
+from websearch_sync.reader.page import fetch_page
+from websearch_sync.net.transport import HttpTransport
+from websearch_sync.contract.recording import record_case
+from websearch_sync.net.ssrf import static_resolver
 
 from servers import _head
 

@@ -15,8 +15,8 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import pytest
 
 import websearch_sync as ws
-from websearch_sync.deadline import Deadline
-from websearch_sync.http import HttpTransport, RequestSpec
+from websearch_sync.net.deadline import Deadline
+from websearch_sync.net.transport import HttpTransport, RequestSpec
 
 from servers import FaultServer, _head, delayed, redirect, respond
 

@@ -23,9 +23,9 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import faultlab
 import websearch_sync as ws
-from websearch_sync.fetch import fetch_page
-from websearch_sync.http import HttpTransport
-from websearch_sync.ssrf import forbidden_reason
+from websearch_sync.reader.page import fetch_page
+from websearch_sync.net.transport import HttpTransport
+from websearch_sync.net.ssrf import forbidden_reason
 from websearch_sync.testing import NetworkAccessBlocked
 
 from servers import FaultServer, respond

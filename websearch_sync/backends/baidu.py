@@ -25,16 +25,17 @@ from urllib.parse import SplitResult, urljoin, urlsplit
 
 from bs4 import Tag
 
-from ..deadline import Deadline
+from ..net.deadline import Deadline
 from ..errors import InvalidInput, WebBlocked, WebParseError, WebSearchError
-from ..fetch_content import client_redirect
-from ..http import HttpResponse, HttpTransport, RequestSpec
+from ..net.botwall import is_baidu_captcha_url, is_baidu_challenge
+from ..net.redirects import client_redirect
+from ..net.transport import HttpResponse, HttpTransport, RequestSpec
 from ..models import ParseResult, SearchParams
-from ..normalize import clean_url
+from .normalize import clean_url
 from .base import Backend
 from .html_parsing import classes, elements, has_class, parse_fragment, region, text_of
 
-__all__ = ["BaiduHtml", "parse_baidu_page", "is_baidu_challenge", "is_baidu_captcha_url", "is_baidu_link", "link_target"]
+__all__ = ["BaiduHtml", "parse_baidu_page", "is_baidu_link", "link_target"]
 
 logger = logging.getLogger("websearch_sync")
 
@@ -43,9 +44,6 @@ _REGION_END = ('id="rs"', 'id="page"', 'id="foot"')
 _SNIPPET_PREFIXES = ("content-right_", "summary-text_")
 _DATE_PREFIX_CLASS = "newTimeFactor_before_abs"  # 2020: the date inside c-abstract
 _NO_RESULTS = ('class="nors"', "抱歉没有找到与", "抱歉，没有找到与", "没有找到与您查询的")
-# Structural markers only (a query echoed into a results page is escaped and cannot
-# produce a quoted src/href, nor a title that is exactly "百度安全验证").
-_CHALLENGE = re.compile(r"""<title>\s*百度安全验证\s*</title>|(?:src|href)\s*=\s*['"][^'"]*(?:mkdjump|/static/captcha/)""", re.I)
 _TOOLS_URL = re.compile(r"""['"]?url['"]?\s*:\s*(['"])(.*?)\1""", re.S)
 _RESOLVE_MAX_BYTES = 262_144
 _RESOLVE_WORKERS = 10
@@ -66,20 +64,6 @@ def is_baidu_link(url: str) -> bool:
         return False
     host = (parts.hostname or "").lower()
     return (host == "baidu.com" or host.endswith(".baidu.com")) and parts.path == "/link" and parts.query.startswith("url=")
-
-
-def is_baidu_captcha_url(url: Optional[str]) -> bool:
-    """True for Baidu's security-check address (``wappass.baidu.com``, ``/static/captcha/...``)."""
-    parts = _split(url)
-    if parts is None:
-        return False
-    host = (parts.hostname or "").lower()
-    return host == "wappass.baidu.com" or ((host == "baidu.com" or host.endswith(".baidu.com")) and "/static/captcha" in parts.path)
-
-
-def is_baidu_challenge(text: str) -> bool:
-    """True when ``text`` is Baidu's security check page ("百度安全验证", mkdjump scripts)."""
-    return _CHALLENGE.search(text[:8192]) is not None
 
 
 def _source(container: Tag, tools: Optional[Tag]) -> Optional[str]:

@@ -11,9 +11,9 @@ from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple
 from urllib.parse import urlsplit
 
 from ..config import Settings, is_secret_name
-from ..deadline import Deadline, DeadlinePassed, run_within
+from ..net.deadline import Deadline, DeadlinePassed, run_within
 from ..errors import AuthError, InvalidInput, Timeout, WebParseError, WebSearchError
-from ..http import HttpResponse, HttpTransport, RequestSpec, status_error
+from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..models import ParseResult, SearchParams
 
 __all__ = ["Backend", "json_body", "dig", "INLINE_PARSE_BYTES"]

@@ -9,7 +9,7 @@ quota left (``AuthError`` with Bocha's own words).
 from typing import Any, Dict, Optional, Tuple
 
 from ..errors import InvalidInput, WebParseError
-from ..http import HttpResponse, RequestSpec
+from ..net.transport import HttpResponse, RequestSpec
 from ..models import ParseResult, SearchParams
 from .json_api import JsonApiBackend
 

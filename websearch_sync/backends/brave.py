@@ -9,7 +9,7 @@ Authenticated with ``X-Subscription-Token: <BRAVE_API_KEY>``. A rejected key is 
 from typing import Any, Dict, Optional, Tuple
 
 from ..errors import AuthError, InvalidInput, WebParseError
-from ..http import HttpResponse, RequestSpec
+from ..net.transport import HttpResponse, RequestSpec
 from ..models import ParseResult, SearchParams
 from .base import dig
 from .json_api import JsonApiBackend

@@ -17,18 +17,18 @@ from urllib.parse import unquote, urlsplit
 from bs4 import Tag
 
 from ..errors import WebBlocked, WebParseError, WebSearchError
-from ..http import HttpResponse, RequestSpec
+from ..net.transport import HttpResponse, RequestSpec
 from ..models import ParseResult, SearchParams
+from ..net.botwall import is_ddg_challenge
 from .base import Backend
 from .html_parsing import classes, elements, has_class, iso_datetime, parse_fragment, region, text_of
 
-__all__ = ["DuckDuckGoHtml", "DuckDuckGoLite", "decode_ddg_href", "parse_ddg_page", "is_ddg_challenge"]
+__all__ = ["DuckDuckGoHtml", "DuckDuckGoLite", "decode_ddg_href", "parse_ddg_page"]
 
 _TIME_RANGES = {"day": "d", "week": "w", "month": "m", "year": "y"}
 _SAFE_SEARCH = {"strict": "1", "moderate": "-1", "off": "-2"}
 # Structural markers of the anomaly page (quotes included: a query echoed in a
 # results page is HTML-escaped and cannot produce them).
-_CHALLENGE_MARKERS = ('class="anomaly-modal', 'action="//duckduckgo.com/anomaly.js', "action='//duckduckgo.com/anomaly.js")
 _NO_RESULTS_MARKERS = ('class="no-results"', "result--no-result", "No more results.", "No results.")
 _HTML_START = ('id="links"', "id='links'")
 _HTML_END = ('class="nav-link"', 'id="bottom_spacing2"')
@@ -79,11 +79,6 @@ def _is_ad(url: str) -> bool:
 def _is_eof(title: str, url: str) -> bool:
     """DDG's fake result on a zero-result page: "EOF", linking to a Google search."""
     return title.strip() == "EOF" and "google.com/search" in url
-
-
-def is_ddg_challenge(text: str) -> bool:
-    """True when ``text`` is DuckDuckGo's anomaly (bot challenge) page."""
-    return any(marker in text for marker in _CHALLENGE_MARKERS)
 
 
 def _result(title_link: Tag, snippet: Optional[Tag], stamp: Optional[Tag]) -> Dict[str, Any]:

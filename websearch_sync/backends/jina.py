@@ -11,7 +11,7 @@ problem (``AuthError``). The free plan allows 40 requests per minute.
 from typing import Any, Dict, Optional, Tuple
 
 from ..errors import WebParseError
-from ..http import HttpResponse, RequestSpec
+from ..net.transport import HttpResponse, RequestSpec
 from ..models import ParseResult, SearchParams
 from .json_api import JsonApiBackend
 

@@ -24,7 +24,7 @@ from typing import Any, ClassVar, Dict, Iterable, List, Mapping, Optional, Tuple
 from urllib.parse import urlsplit
 
 from ..errors import AuthError, InvalidInput, WebProviderError, WebSearchError
-from ..http import HttpResponse, status_error
+from ..net.transport import HttpResponse, status_error
 from ..models import SearchParams
 from .base import Backend, json_body
 

@@ -12,7 +12,7 @@ results (``t == 0``) with related searches (``t == 1``); only results become ite
 from typing import Any, Optional, Tuple
 
 from ..errors import AuthError, InvalidInput, WebParseError
-from ..http import HttpResponse, RequestSpec
+from ..net.transport import HttpResponse, RequestSpec
 from ..models import ParseResult, SearchParams
 from .json_api import JsonApiBackend
 

@@ -2,6 +2,7 @@
 
 from typing import Dict, List, Type
 
+from ..config import declare_backend, forget_backend
 from ..errors import InvalidInput
 from .baidu import BaiduHtml
 from .base import Backend
@@ -27,12 +28,14 @@ def register(cls: Type[Backend]) -> Type[Backend]:
     if not (isinstance(cls, type) and issubclass(cls, Backend)) or not cls.name:
         raise TypeError("register() expects a Backend subclass with a name")
     _REGISTRY[cls.name] = cls
+    declare_backend(cls.name, cls.env_vars)
     return cls
 
 
 def unregister(name: str) -> None:
     """Remove a registered backend (for tests and plug-ins)."""
     _REGISTRY.pop(name, None)
+    forget_backend(name)
 
 
 def backend_names() -> List[str]:

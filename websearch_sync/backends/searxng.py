@@ -9,7 +9,7 @@ reported in the response's ``errors`` without failing the call when results exis
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Type
 
 from ..errors import AuthError, InvalidInput, Timeout, WebBlocked, WebParseError, WebProviderError, WebSearchError, redact
-from ..http import HttpResponse, RequestSpec
+from ..net.transport import HttpResponse, RequestSpec
 from ..models import ParseResult, SearchParams
 from .base import dig
 from .json_api import JsonApiBackend

@@ -21,7 +21,7 @@ import re
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..errors import InvalidInput, WebParseError, WebSearchError, redact
-from ..http import HttpResponse, RequestSpec
+from ..net.transport import HttpResponse, RequestSpec
 from ..models import ParseResult, SearchParams
 from .base import dig
 from .json_api import JsonApiBackend

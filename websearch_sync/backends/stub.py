@@ -7,8 +7,8 @@ that scripts, CI and examples run anywhere. Set ``WEB_SEARCH_BACKEND`` (or pass
 
 from urllib.parse import quote, quote_plus
 
-from ..deadline import Deadline
-from ..http import HttpTransport
+from ..net.deadline import Deadline
+from ..net.transport import HttpTransport
 from ..models import ParseResult, SearchParams
 from .base import Backend
 

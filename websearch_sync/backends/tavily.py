@@ -9,7 +9,7 @@ retrying cannot help until the account changes.
 from typing import Any, Dict, Optional, Tuple
 
 from ..errors import InvalidInput, WebParseError
-from ..http import HttpResponse, RequestSpec
+from ..net.transport import HttpResponse, RequestSpec
 from ..models import ParseResult, SearchParams
 from .base import dig
 from .json_api import JsonApiBackend

@@ -18,10 +18,10 @@ import sys
 from typing import Any, List, Sequence
 
 from ..config import Settings
-from ..contract import count_statuses, describe, orphan_files, run_cases, write_golden
+from ..contract.cases import count_statuses, describe, orphan_files, run_cases, write_golden
 from ..errors import WebSearchError
-from ..livecheck import check_live
-from ..recording import record_case
+from ..contract.livecheck import check_live
+from ..contract.recording import record_case
 from .output import EXIT_OK, error_line, exit_status, int_arg
 
 __all__ = ["add_parser", "run_record", "run_verify", "run_check_live", "EXIT_CHECK_FAILED"]

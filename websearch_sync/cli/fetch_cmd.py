@@ -4,7 +4,7 @@ import argparse
 import json
 import sys
 
-from ..client import SearchClient
+from ..client.search_client import SearchClient
 from ..tool import format_results
 from .output import EXIT_OK, int_arg
 

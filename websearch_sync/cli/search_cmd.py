@@ -5,7 +5,7 @@ import json
 import sys
 from typing import Any, Dict, Optional, TextIO
 
-from ..client import STRATEGIES, SearchClient
+from ..client.search_client import STRATEGIES, SearchClient
 from ..errors import InvalidInput, WebSearchError
 from ..models import TIME_RANGES
 from ..tool import format_results

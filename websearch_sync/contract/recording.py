@@ -29,13 +29,13 @@ import requests
 from requests.adapters import HTTPAdapter
 from requests.structures import CaseInsensitiveDict
 
-from . import __version__
-from .backends import registry
-from .client import SearchClient
-from .config import Settings, is_secret_name
-from .contract import PLACEHOLDER, CaseResult, compare, load_case, outcome_of, query_params, require_responses, run_case, write_golden
-from .errors import InvalidInput, WebSearchError
-from .http import DEFAULT_USER_AGENT, HttpResponse
+from .. import __version__
+from ..backends import registry
+from ..client.search_client import SearchClient
+from ..config import Settings, is_secret_name
+from .cases import PLACEHOLDER, CaseResult, compare, load_case, outcome_of, query_params, require_responses, run_case, write_golden
+from ..errors import InvalidInput, WebSearchError
+from ..net.transport import DEFAULT_USER_AGENT, HttpResponse
 
 __all__ = ["Exchange", "Recorder", "Redactor", "RecordResult", "record_case", "is_secret_field", "case_name_for"]
 

@@ -11,11 +11,11 @@ import time
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Optional
 
-from .backends import registry
-from .client import SearchClient
-from .config import Settings
-from .errors import WebSearchError
-from .models import SearchParams
+from ..backends import registry
+from ..client.search_client import SearchClient
+from ..config import Settings
+from ..errors import WebSearchError
+from ..models import SearchParams
 from .recording import Recorder
 
 __all__ = ["LiveCheck", "check_live", "DEFAULT_QUERIES", "STATUS_BY_CODE"]

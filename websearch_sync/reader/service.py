@@ -25,11 +25,11 @@ from dataclasses import dataclass
 from typing import Optional, Tuple
 from urllib.parse import parse_qsl, urlsplit
 
-from .config import Settings
-from .deadline import Deadline
-from .errors import WebParseError
-from .fetch_content import PageText
-from .http import HttpTransport, RequestSpec, status_error
+from ..config import Settings
+from ..net.deadline import Deadline
+from ..errors import WebParseError
+from .content import PageText
+from ..net.transport import HttpTransport, RequestSpec, status_error
 
 __all__ = ["ReaderService", "reader_service", "carries_credentials", "read_with_service", "JINA_READER_URL"]
 

@@ -15,20 +15,20 @@ from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple, Union
 import requests
 from urllib.parse import urlsplit, urlunsplit
 
-from .backends import registry
-from .backends.base import Backend
+from ..backends import registry
+from ..backends.base import Backend
 from .cache import MemoryCache, SqliteCache
-from .config import Settings
+from ..config import Settings
 from .cooldown import Cooldowns
-from .deadline import Deadline
-from .errors import InvalidInput, Timeout, WebBlocked, WebProviderError, WebSearchError, redact
-from .fetch import DEFAULT_CONTENT_CHARS, DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, add_page_content, fetch_page
+from ..net.deadline import Deadline
+from ..errors import InvalidInput, Timeout, WebBlocked, WebProviderError, WebSearchError, redact
+from ..reader.page import DEFAULT_CONTENT_CHARS, DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, add_page_content, fetch_page
 from .fusion import fuse
-from .http import HttpTransport
-from .models import ParseResult, SearchParams
-from .normalize import normalize_items
+from ..net.transport import HttpTransport
+from ..models import ParseResult, SearchParams
+from ..backends.normalize import normalize_items
 from .ratelimit import RateLimiter
-from .validate import backend_list, check_timeout_ms, search_params
+from ..validate import backend_list, check_timeout_ms, search_params
 
 __all__ = ["SearchClient", "STRATEGIES", "AUTO_ORDER"]
 

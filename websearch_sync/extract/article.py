@@ -19,7 +19,7 @@ import lxml.html
 from lxml import etree
 
 from .boilerplate import clean_article, preclean, strip_junk
-from .htmlrender import BLOCK_TAGS, render_element
+from .render import BLOCK_TAGS, render_element
 
 __all__ = ["Extraction", "extract_html", "render", "visible_text", "EXTRACT_MODES", "BLOCK_TAGS"]
 

@@ -1,6 +1,6 @@
 """Recognising bot walls (captcha / "are you a robot" pages) in any answer.
 
-Fetch uses the search backends' own signatures, so fetch and search agree. Each
+Search backends and fetch use the same signatures, so they agree. Each
 signature comes from a recorded real page (see ``fixtures/*/`` blocked cases):
 
 - DuckDuckGo's anomaly page ("Unfortunately, bots use DuckDuckGo too."): the
@@ -10,15 +10,19 @@ signature comes from a recorded real page (see ``fixtures/*/`` blocked cases):
   ``wappass.baidu.com/static/captcha``; the page itself loads wappass scripts.
 """
 
+import re
 from typing import Optional
 from urllib.parse import urlsplit
 
-from .backends.baidu import is_baidu_captcha_url, is_baidu_challenge
-from .backends.ddg import is_ddg_challenge
-from .errors import WebBlocked
-from .http import HttpResponse
+from ..errors import WebBlocked
+from .transport import HttpResponse
 
-__all__ = ["bot_wall", "bot_wall_error"]
+__all__ = ["bot_wall", "bot_wall_error", "is_ddg_challenge", "is_baidu_challenge", "is_baidu_captcha_url"]
+
+_CHALLENGE_MARKERS = ('class="anomaly-modal', 'action="//duckduckgo.com/anomaly.js', "action='//duckduckgo.com/anomaly.js")
+# Structural markers only (a query echoed into a results page is escaped and cannot
+# produce a quoted src/href, nor a title that is exactly "百度安全验证").
+_CHALLENGE = re.compile(r"""<title>\s*百度安全验证\s*</title>|(?:src|href)\s*=\s*['"][^'"]*(?:mkdjump|/static/captcha/)""", re.I)
 
 _SCAN_CHARS = 200_000
 
@@ -57,3 +61,23 @@ def bot_wall_error(response: HttpResponse, provider: Optional[str]) -> Optional[
         detail_code="captcha_required",
         status=response.status,
     )
+
+
+def is_ddg_challenge(text: str) -> bool:
+    """True when ``text`` is DuckDuckGo's anomaly (bot challenge) page."""
+    return any(marker in text for marker in _CHALLENGE_MARKERS)
+
+
+def is_baidu_captcha_url(url: Optional[str]) -> bool:
+    """True for Baidu's security-check address (``wappass.baidu.com``, ``/static/captcha/...``)."""
+    try:
+        parts = urlsplit(url or "")
+    except ValueError:  # malformed (``http://[::1``)
+        return False
+    host = (parts.hostname or "").lower()
+    return host == "wappass.baidu.com" or ((host == "baidu.com" or host.endswith(".baidu.com")) and "/static/captcha" in parts.path)
+
+
+def is_baidu_challenge(text: str) -> bool:
+    """True when ``text`` is Baidu's security check page ("百度安全验证", mkdjump scripts)."""
+    return _CHALLENGE.search(text[:8192]) is not None

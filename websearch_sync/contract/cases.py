@@ -24,8 +24,9 @@ from pathlib import Path
 from typing import Any, Dict, List, Optional, Tuple
 from urllib.parse import parse_qsl, urlsplit
 
-from .config import Settings
-from .errors import InvalidInput, WebSearchError
+from ..client import SearchClient
+from ..config import Settings
+from ..errors import InvalidInput, WebSearchError
 
 __all__ = [
     "PLACEHOLDER",
@@ -298,21 +299,19 @@ def replay(case: Case) -> Dict[str, Any]:
     """
     responses = require_responses()
 
-    from .api import search
-
     meta = case.meta
     with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
         for exchange in case.exchanges():
             _register(mock, exchange, case)
         try:
-            result: Any = search(
-                meta["query"],
-                backend=case.backend,
-                max_results=meta.get("max_results"),
-                settings=_settings_for(case),
-                retries=meta.get("retries", 0),  # one recorded answer per exchange: no retries unless the case says so
-                **(meta.get("options") or {}),
-            )
+            with SearchClient(settings=_settings_for(case), cache_ttl_s=0) as client:
+                result: Any = client.search(
+                    meta["query"],
+                    backend=case.backend,
+                    max_results=meta.get("max_results"),
+                    retries=meta.get("retries", 0),  # one recorded answer per exchange: no retries unless the case says so
+                    **(meta.get("options") or {}),
+                )
         except WebSearchError as error:
             result = error
         unmatched = [c for c in mock.calls if "Connection refused by Responses" in str(c.response)]

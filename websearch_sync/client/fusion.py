@@ -2,7 +2,7 @@
 
 from typing import Any, Dict, List, Sequence, Tuple
 
-from .normalize import url_key
+from ..backends.normalize import url_key
 
 __all__ = ["fuse", "RRF_K"]
 

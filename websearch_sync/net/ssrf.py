@@ -22,7 +22,7 @@ from requests.adapters import HTTPAdapter
 from requests.utils import select_proxy
 
 from .deadline import Deadline
-from .errors import InvalidInput, NetworkError, Timeout
+from ..errors import InvalidInput, NetworkError, Timeout
 
 __all__ = [
     "Address",

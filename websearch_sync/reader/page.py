@@ -23,16 +23,18 @@ from urllib.parse import urljoin, urlsplit
 
 import requests
 
-from .botwall import bot_wall_error
-from .config import Settings
-from .deadline import Deadline, DeadlinePassed, run_within
-from .errors import InvalidInput, NetworkError, Timeout, WebProviderError, WebSearchError, redact
-from .extract import EXTRACT_MODES
-from .fetch_content import PageText, client_redirect, media_kind, page_text
-from .fetch_service import ReaderService, carries_credentials, read_with_service, reader_service
-from .http import HttpResponse, HttpTransport, RequestSpec, status_error
-from .ssrf import AddressGuard, ResolvedHost, Resolver, literal_address
-from .validate import check_timeout_ms
+from ..net.botwall import bot_wall_error
+from ..config import Settings
+from ..net.deadline import Deadline, DeadlinePassed, run_within
+from ..errors import InvalidInput, NetworkError, Timeout, WebProviderError, WebSearchError, redact
+from ..extract.article import EXTRACT_MODES
+from ..net.media import media_kind
+from ..net.redirects import client_redirect
+from .content import PageText, page_text
+from .service import ReaderService, carries_credentials, read_with_service, reader_service
+from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
+from ..net.ssrf import AddressGuard, ResolvedHost, Resolver, literal_address
+from ..validate import check_timeout_ms
 
 __all__ = ["fetch_page", "add_page_content", "check_url", "PROVIDER", "MAX_REDIRECTS", "DEFAULT_MAX_CHARS", "DEFAULT_MAX_BYTES"]
 

@@ -4,7 +4,7 @@ import threading
 import time
 from typing import Dict, Optional, Tuple
 
-from .errors import WebBlocked
+from ..errors import WebBlocked
 
 __all__ = ["Cooldowns", "DEFAULT_COOLDOWNS_S"]
 

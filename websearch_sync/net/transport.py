@@ -21,9 +21,9 @@ from requests.hooks import dispatch_hook
 from requests.structures import CaseInsensitiveDict
 
 from .charset import decode_body
-from .config import is_secret_name
+from ..config import is_secret_name
 from .deadline import Deadline
-from .errors import (
+from ..errors import (
     AuthError,
     BadGateway,
     InvalidInput,

@@ -1,0 +1,2 @@
+"""The contract kit: recorded cases, their replay and comparison with goldens,
+recording new cases and checking the live services for drift."""

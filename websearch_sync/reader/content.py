@@ -1,0 +1,80 @@
+"""What fetch makes of a response body: text by content type.
+
+Pure functions over :class:`~websearch_sync.net.transport.HttpResponse`; no I/O.
+"""
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Optional
+from urllib.parse import urlsplit
+
+from ..errors import WebParseError, WebProviderError
+from ..extract.article import extract_html
+from ..net.media import content_kind
+from ..net.transport import HttpResponse
+
+__all__ = ["PageText", "page_text"]
+
+#: A character a reader can read: not whitespace, a control character or U+FFFD (what
+#: undecodable bytes and NUL bytes become).
+_READABLE = re.compile(r"[^\s\x00-\x1f\x7f\ufffd]")
+
+
+@dataclass
+class PageText:
+    """The readable part of a page."""
+
+    title: str
+    text: str
+    extractor: str
+
+
+def page_text(response: HttpResponse, *, mode: str, provider: Optional[str] = None) -> PageText:
+    """Turn a successful response into text (``mode``: ``"markdown"`` or ``"text"``).
+
+    HTML -> main content (readability; visible text as the fallback), JSON ->
+    pretty-printed, text/plain and text/markdown -> as is. Raises
+    ``WebProviderError(unsupported_content)`` for other types and
+    ``WebParseError(no_content)`` when nothing readable is left.
+    """
+    host = urlsplit(response.url).hostname or "the site"
+    kind = content_kind(response)
+    if kind == "other":
+        raise WebProviderError(
+            "%s served %s content, which fetch cannot read (only HTML, JSON, plain text and markdown)"
+            % (host, response.content_type or "binary"),
+            provider=provider,
+            detail_code="unsupported_content",
+            status=response.status,
+        )
+    if kind == "html":
+        if not _READABLE.search(response.text):  # nothing to extract: spare readability a page of NUL bytes
+            raise WebParseError("%s returned no readable text" % host, provider=provider, detail_code="no_content", status=response.status)
+        extraction = extract_html(response.text, url=response.url, mode=mode)
+        result = PageText(extraction.title, extraction.text.strip(), extraction.extractor)
+        if not _READABLE.search(result.text):
+            raise WebParseError(
+                "%s returned a page with no readable text; it likely needs JavaScript to show its content" % host,
+                provider=provider,
+                detail_code="no_content",
+                status=response.status,
+            )
+        return result
+    if kind == "json":
+        result = PageText("", _pretty_json(response, host, provider), "json")
+    else:
+        result = PageText("", response.text.strip(), "text")
+    if not _READABLE.search(result.text):
+        raise WebParseError("%s returned no readable text" % host, provider=provider, detail_code="no_content", status=response.status)
+    return result
+
+
+def _pretty_json(response: HttpResponse, host: str, provider: Optional[str]) -> str:
+    try:
+        data = response.json()
+    except ValueError:
+        if response.truncated:  # cut by max_bytes: show what arrived
+            return response.text
+        raise WebParseError("%s declared JSON but sent something else" % host, provider=provider, detail_code="not_json", status=response.status) from None
+    return json.dumps(data, indent=2, ensure_ascii=False)

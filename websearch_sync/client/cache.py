@@ -13,7 +13,7 @@ import time
 from collections import OrderedDict
 from typing import Any, Dict, Hashable, Optional, Tuple
 
-__all__ = ["MemoryCache", "SqliteCache", "copy_result"]
+__all__ = ["MemoryCache", "SqliteCache", "ResultCache", "copy_result"]
 
 
 def copy_result(value: Dict[str, Any]) -> Dict[str, Any]:
@@ -134,3 +134,40 @@ class SqliteCache:
         if conn is not None:
             conn.close()
             self._local.conn = None
+
+
+class ResultCache:
+    """The client's cache: memory in front of an optional SQLite file.
+
+    ``get`` looks in memory, then on disk (a disk hit is copied to memory);
+    ``set`` writes to both. Either tier may be absent.
+    """
+
+    def __init__(self, memory: Optional[MemoryCache], disk: Optional[SqliteCache]) -> None:
+        self.memory = memory
+        self.disk = disk
+
+    def get(self, key: Hashable) -> Optional[Dict[str, Any]]:
+        """A copy of the cached answer, or ``None``."""
+        if self.memory is not None:
+            hit = self.memory.get(key)
+            if hit is not None:
+                return hit
+        if self.disk is not None:
+            hit = self.disk.get(key)
+            if hit is not None and self.memory is not None:
+                self.memory.set(key, hit)
+            return hit
+        return None
+
+    def set(self, key: Hashable, value: Dict[str, Any], ttl_s: float) -> None:
+        """Store ``value`` for ``ttl_s`` seconds in every tier."""
+        if self.memory is not None:
+            self.memory.set(key, value, ttl_s)
+        if self.disk is not None:
+            self.disk.set(key, value, ttl_s)
+
+    def close(self) -> None:
+        """Close the SQLite file, if any."""
+        if self.disk is not None:
+            self.disk.close()

@@ -5,6 +5,7 @@ import time
 from typing import Dict, Optional, Tuple
 
 from ..errors import WebBlocked
+from .clock import SYSTEM_CLOCK, Clock
 
 __all__ = ["Cooldowns", "DEFAULT_COOLDOWNS_S"]
 
@@ -16,7 +17,8 @@ DEFAULT_COOLDOWNS_S: Dict[str, float] = {"captcha_required": 600.0, "http_429": 
 class Cooldowns:
     """Remembers which backends are suspended, until when, and why (thread-safe)."""
 
-    def __init__(self, durations_s: Optional[Dict[str, float]] = None) -> None:
+    def __init__(self, durations_s: Optional[Dict[str, float]] = None, clock: Clock = SYSTEM_CLOCK) -> None:
+        self._clock = clock
         self.durations_s = dict(DEFAULT_COOLDOWNS_S)
         self.durations_s.update(durations_s or {})
         self._until: Dict[str, Tuple[float, float, WebBlocked, float]] = {}
@@ -32,13 +34,13 @@ class Cooldowns:
         if duration <= 0:
             return
         with self._lock:
-            now = time.monotonic()
-            self._until[error.provider] = (now + duration, time.time() + duration, error, now)
+            now = self._clock.monotonic()
+            self._until[error.provider] = (now + duration, self._clock.time() + duration, error, now)
 
     def clear(self, name: str, started: Optional[float] = None) -> None:
         """Lift a suspension (after a success).
 
-        ``started`` (``time.monotonic()`` when the successful request was sent) keeps
+        ``started`` (``self._clock.monotonic()`` when the successful request was sent) keeps
         a block recorded after it: a request already under way when another thread
         met the wall proves nothing about the wall.
         """
@@ -54,14 +56,14 @@ class Cooldowns:
             if entry is None:
                 return
             until, wall_until, cause, _recorded = entry
-            if until <= time.monotonic():
+            if until <= self._clock.monotonic():
                 del self._until[name]
                 return
         raise WebBlocked(
             "%s is cooling down after %s until %s (%.0f s left); not contacting it"
-            % (name, cause.detail_code, time.strftime("%H:%M:%S", time.localtime(wall_until)), until - time.monotonic()),
+            % (name, cause.detail_code, time.strftime("%H:%M:%S", time.localtime(wall_until)), until - self._clock.monotonic()),
             provider=name,
             detail_code=cause.detail_code,
             status=cause.status,
-            retry_after=max(0.0, until - time.monotonic()),
+            retry_after=max(0.0, until - self._clock.monotonic()),
         )

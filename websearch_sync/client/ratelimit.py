@@ -1,8 +1,9 @@
 """Per-backend minimum spacing between requests, shared by all threads of a client."""
 
 import threading
-import time
 from typing import Dict, Optional
+
+from .clock import SYSTEM_CLOCK, Clock
 
 __all__ = ["RateLimiter"]
 
@@ -15,7 +16,8 @@ class RateLimiter:
     ``max_wait_s`` (budget first: the caller fails now instead of waiting in vain).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, clock: Clock = SYSTEM_CLOCK) -> None:
+        self._clock = clock
         self._next: Dict[str, float] = {}
         self._lock = threading.Lock()
 
@@ -24,7 +26,7 @@ class RateLimiter:
         if interval <= 0:
             return 0.0
         with self._lock:
-            now = time.monotonic()
+            now = self._clock.monotonic()
             slot = max(now, self._next.get(name, now))
             wait = slot - now
             if wait > max_wait_s:
@@ -35,4 +37,4 @@ class RateLimiter:
     def next_free_in(self, name: str) -> float:
         """Seconds until ``name`` has a free slot (0 when it has one now)."""
         with self._lock:
-            return max(0.0, self._next.get(name, 0.0) - time.monotonic())
+            return max(0.0, self._next.get(name, 0.0) - self._clock.monotonic())

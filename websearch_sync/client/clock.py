@@ -1,0 +1,30 @@
+"""The client's clock: where it reads the time and how it waits.
+
+Retries, rate-limit slots and cool-downs wait through a :class:`Clock`, so a test
+(or a caller with its own scheduler) can pass one that does not really sleep.
+"""
+
+import time
+
+__all__ = ["Clock", "SYSTEM_CLOCK"]
+
+
+class Clock:
+    """Monotonic time, wall time and sleeping, from the ``time`` module."""
+
+    def monotonic(self) -> float:
+        """Seconds on a clock that never goes back."""
+        return time.monotonic()
+
+    def time(self) -> float:
+        """Seconds since the epoch (for messages that show a time of day)."""
+        return time.time()
+
+    def sleep(self, seconds: float) -> None:
+        """Wait ``seconds`` (nothing for zero or less)."""
+        if seconds > 0:
+            time.sleep(seconds)
+
+
+#: The clock every client uses unless it is given another.
+SYSTEM_CLOCK = Clock()

@@ -1,0 +1,120 @@
+"""How several backends answer one call: a fallback chain or a parallel merge.
+
+Both take a ``run`` callable (one backend -> its :class:`ParseResult` or a
+``WebSearchError``) and return ``(response, cacheable)``; a response with any
+failure in it is not cached.
+"""
+
+import concurrent.futures
+import logging
+from typing import Any, Callable, Dict, List, Tuple
+
+from ..backends.base import Backend
+from ..backends.normalize import normalize_items
+from ..errors import Timeout, WebSearchError
+from ..models import ParseResult, SearchParams
+from ..net.deadline import Deadline
+from .fusion import fuse
+
+__all__ = ["STRATEGIES", "fallback", "merge", "most_informative"]
+
+logger = logging.getLogger("websearch_sync")
+
+STRATEGIES = ("fallback", "merge")
+
+#: Errors after which a fallback chain moves on to the next backend.
+FALL_THROUGH = ("WebBlocked", "Timeout", "NetworkError", "BadGateway", "AuthError", "WebParseError")
+#: Most informative first, when every backend failed.
+_PRECEDENCE = ("WebBlocked", "AuthError", "WebParseError", "BadGateway", "NetworkError", "Timeout", "WebProviderError", "InvalidInput")
+_MERGE_MARGIN_S = 0.25
+
+Run = Callable[[Backend], ParseResult]
+Outcome = Tuple[Dict[str, Any], bool]
+
+
+def fallback(backends: List[Backend], params: SearchParams, budget: Deadline, run: Run) -> Outcome:
+    """Try ``backends`` in order; the first success answers, the failures before it go to ``errors``."""
+    failures: List[WebSearchError] = []
+    for position, backend in enumerate(backends):
+        try:
+            result = run(backend)
+        except WebSearchError as error:
+            if len(backends) == 1:
+                raise
+            failures.append(error)
+            if error.code not in FALL_THROUGH:  # fallback cannot fix it: say so
+                error.errors = failures[:-1]
+                raise error
+            if position == len(backends) - 1 or budget.expired():
+                raise most_informative(failures)
+            logger.info("backend %s failed (%s); falling back to %s", backend.name, error.code, backends[position + 1].name)
+            continue
+        items = normalize_items(result.items, backend.name, params.max_results)
+        return _response(items, backend.name, result, failures), not failures
+    raise most_informative(failures)  # pragma: no cover - the loop always returns or raises
+
+
+def merge(backends: List[Backend], params: SearchParams, budget: Deadline, run: Run) -> Outcome:
+    """Ask every backend in parallel and fuse their lists (reciprocal rank fusion)."""
+    executor = concurrent.futures.ThreadPoolExecutor(max_workers=len(backends), thread_name_prefix="websearch-merge")
+    try:
+        futures = [executor.submit(run, b) for b in backends]
+        concurrent.futures.wait(futures, timeout=max(0.0, budget.remaining_s()) + _MERGE_MARGIN_S)
+    finally:
+        executor.shutdown(wait=False)
+    lists: List[Tuple[str, List[Dict[str, Any]]]] = []
+    failures: List[WebSearchError] = []
+    soft_errors: List[Dict[str, Any]] = []
+    request_ids = []
+    for backend, future in zip(backends, futures):
+        result = _merged_result(backend, future, failures)
+        if result is None:
+            continue
+        lists.append((backend.name, normalize_items(result.items, backend.name, 10)))
+        soft_errors.extend(result.errors)
+        if result.request_id:
+            request_ids.append(result.request_id)
+    if not lists:
+        raise most_informative(failures)
+    items = normalize_items(fuse(lists), lists[0][0], params.max_results)
+    answered = [name for name, _ in lists]
+    meta: Dict[str, Any] = {"provider_name": "+".join(answered), "providers": answered, "cached": False}
+    if request_ids:
+        meta["request_id"] = ",".join(request_ids)
+    response: Dict[str, Any] = {"items": items, "provider_meta": meta}
+    errors = [e.to_dict() for e in failures] + soft_errors
+    if errors:
+        response["errors"] = errors
+    return response, not failures
+
+
+def _merged_result(backend: Backend, future: "concurrent.futures.Future[ParseResult]", failures: List[WebSearchError]) -> Any:
+    """The backend's result, or ``None`` after adding its failure to ``failures``."""
+    if not future.done():
+        failures.append(Timeout("%s did not answer within the budget" % backend.name, provider=backend.name, detail_code="deadline_exceeded"))
+        return None
+    error = future.exception()
+    if error is None:
+        return future.result()
+    if not isinstance(error, WebSearchError):  # pragma: no cover - the runner wraps everything
+        raise error
+    failures.append(error)
+    return None
+
+
+def most_informative(failures: List[WebSearchError]) -> WebSearchError:
+    """The failure that says most (a block beats an auth error beats ... a timeout); the others attached."""
+    best = min(failures, key=lambda e: _PRECEDENCE.index(e.code) if e.code in _PRECEDENCE else len(_PRECEDENCE))
+    best.errors = [e for e in failures if e is not best]
+    return best
+
+
+def _response(items: List[Dict[str, Any]], name: str, result: ParseResult, failures: List[WebSearchError]) -> Dict[str, Any]:
+    meta: Dict[str, Any] = {"provider_name": name, "cached": False}
+    if result.request_id:
+        meta["request_id"] = result.request_id
+    response: Dict[str, Any] = {"items": items, "provider_meta": meta}
+    errors = [e.to_dict() for e in failures] + list(result.errors)
+    if errors:
+        response["errors"] = errors
+    return response

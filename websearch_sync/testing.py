@@ -22,21 +22,17 @@ options, then the first by case name. A search no case matches fails with
 
 import contextlib
 import copy
-import io
 import ipaddress
 import os
 import socket
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Type, Union
 
-import requests
-import urllib3
-from requests.adapters import HTTPAdapter
-
 from .backends import registry
 from .backends.base import Backend
 from .config import Settings
 from .contract.cases import Case, contract_violations, discover
+from .contract.replay import ReplayAdapter, replay_session
 from .net.deadline import Deadline
 from .errors import WebProviderError, WebSearchError
 from .net.transport import HttpTransport
@@ -170,48 +166,15 @@ def _no_answer(name: str, why: str) -> WebProviderError:
 # -- replaying recorded cases ---------------------------------------------------------------------
 
 
-class _ReplayAdapter(HTTPAdapter):
-    """Answers the requests of one attempt with a case's recorded responses, in order."""
-
-    def __init__(self, case: Case) -> None:
-        super().__init__(max_retries=0)
-        self._case = case
-        self._pending = list(case.exchanges())
-
-    def send(self, request: requests.PreparedRequest, stream: bool = False, timeout: Any = None, verify: Any = True, cert: Any = None, proxies: Any = None) -> requests.Response:
-        """The next recorded response (or recorded transport failure)."""
-        if not self._pending:
-            raise _no_answer(self._case.backend, "case %s recorded %d request(s); the backend sent one more: %s %s"
-                             % (self._case.case_id, len(self._case.exchanges()), request.method, request.url))
-        response = self._pending.pop(0)["response"]
-        exception = response.get("exception")
-        if exception:
-            kind = getattr(requests.exceptions, str(exception), None)
-            if not (isinstance(kind, type) and issubclass(kind, requests.exceptions.RequestException)):
-                raise _no_answer(self._case.backend, "case %s records an unknown exception %r" % (self._case.case_id, exception))
-            raise kind("replayed %s" % exception, request=request)
-        body = self._case.body_bytes(response)
-        headers = {k: v for k, v in (response.get("headers") or {}).items() if k.lower() not in ("content-encoding", "transfer-encoding", "content-length")}
-        headers["Content-Length"] = str(len(body))
-        raw = urllib3.HTTPResponse(
-            body=io.BytesIO(body),
-            headers=headers,
-            status=int(response.get("status", 200)),
-            preload_content=False,
-            decode_content=False,
-            request_method=request.method,
-            request_url=request.url,
-        )
-        return self.build_response(request, raw)
-
-
 def _replay_transport(case: Case) -> HttpTransport:
-    session = requests.Session()
-    adapter = _ReplayAdapter(case)
-    session.mount("http://", adapter)
-    session.mount("https://", adapter)
-    session.trust_env = False
-    return HttpTransport(session=session)
+    """A transport answering one attempt with the case's recorded responses, in order."""
+    adapter = ReplayAdapter(
+        case.exchanges(),
+        case.body_bytes,
+        check_requests=False,
+        refuse=lambda why: _no_answer(case.backend, "case %s: %s" % (case.case_id, why)),
+    )
+    return HttpTransport(session=replay_session(adapter))
 
 
 def _collapsed(text: Any) -> str:
@@ -256,8 +219,8 @@ def replay_fixtures(
     classifier and parser run on the recorded answer, so results (and errors:
     a recorded captcha page is ``WebBlocked``) are what production would return
     for that recording. Works with ``websearch_sync.search`` and with any
-    ``SearchClient``, created before or inside the block. No ``responses``
-    library needed. With ``block_network`` (default) no socket may reach
+    ``SearchClient``, created before or inside the block. It uses the same replay
+    engine as the contract suite (:mod:`websearch_sync.contract.replay`). With ``block_network`` (default) no socket may reach
     a non-loopback address meanwhile.
 
     Yields a :class:`FixtureReplay` whose ``calls`` lists the searches answered.

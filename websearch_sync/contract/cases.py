@@ -4,29 +4,27 @@ the real request path, compare with goldens, check the contract's invariants.
 A case is ``fixtures/<backend>/<case>.meta.json`` (what to send, what the service
 answered, where the recording comes from), an optional body file
 ``<case>.html`` / ``<case>.json`` and the golden ``<case>.expected.json``.
-Replaying uses the ``responses`` library (in the ``test`` extra) to intercept
-``requests``: URL, method, query parameters, form/JSON body and headers our
-backend sends are asserted against the meta file.
+Replaying mounts the replay adapter (:mod:`.replay`) on the library's own
+transport: URL, method, query parameters, form/JSON body and headers our
+backend sends are checked against the meta file. No test extra is needed.
 
 Used by ``contract_tests/``, by ``websearch-sync verify`` and ``record``.
 
-Recorded secrets: a request value stored as ``<redacted>`` (or containing it, as in
-``Bearer <redacted>``) matches any non-empty value in its place when replaying,
-so a case recorded with a real API key replays without it.
+Recorded secrets: a request value stored as ``<redacted>`` matches any non-empty
+value in its place when replaying, so a case recorded with a real API key replays
+without it.
 """
 
 import json
 import os
-import re
 from dataclasses import dataclass, field
-from itertools import groupby
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
-from urllib.parse import parse_qsl, urlsplit
+from typing import Any, Dict, List, Optional
 
 from ..client import SearchClient
 from ..config import Settings
 from ..errors import InvalidInput, WebSearchError
+from .replay import PLACEHOLDER, ReplayAdapter, ReplayMismatch, query_params, replay_session
 
 __all__ = [
     "PLACEHOLDER",
@@ -36,7 +34,6 @@ __all__ = [
     "discover",
     "load_case",
     "orphan_files",
-    "require_responses",
     "replay",
     "outcome_of",
     "contract_violations",
@@ -51,8 +48,6 @@ __all__ = [
     "count_statuses",
 ]
 
-#: What a redacted secret is stored as; matches any non-empty value on replay.
-PLACEHOLDER = "<redacted>"
 #: The verdicts of :func:`run_case`, best first.
 STATUSES = ("PASS", "NEW", "DRIFT", "ERROR")
 
@@ -153,173 +148,34 @@ def _settings_for(case: Case) -> Settings:
     return Settings(**values)
 
 
-def require_responses() -> Any:
-    """The ``responses`` module, or ``InvalidInput(missing_test_extra)`` telling how to install it."""
-    try:
-        import responses
-    except ImportError:
-        raise InvalidInput(
-            "replaying fixture cases needs the 'responses' library: pip install 'websearch-sync[test]'",
-            detail_code="missing_test_extra",
-        ) from None
-    return responses
-
-
-# -- matching requests against a recording ----------------------------------------------------
-
-
-def _has_placeholder(value: Any) -> bool:
-    if isinstance(value, str):
-        return PLACEHOLDER in value
-    if isinstance(value, dict):
-        return any(_has_placeholder(v) for v in value.values())
-    if isinstance(value, list):
-        return any(_has_placeholder(v) for v in value)
-    return False
-
-
-def _pattern(text: str) -> "re.Pattern[str]":
-    """``text`` as an anchored regex in which each placeholder stands for any non-empty value."""
-    return re.compile("".join(".+" if part == PLACEHOLDER else re.escape(part) for part in re.split("(%s)" % re.escape(PLACEHOLDER), text)) + r"\Z", re.S)
-
-
-def _same(expected: Any, actual: Any) -> bool:
-    """Equality in which strings holding the placeholder match any non-empty value in its place."""
-    if isinstance(expected, str) and PLACEHOLDER in expected:
-        return isinstance(actual, str) and _pattern(expected).match(actual) is not None
-    if isinstance(expected, dict):
-        return isinstance(actual, dict) and set(expected) == set(actual) and all(_same(v, actual[k]) for k, v in expected.items())
-    if isinstance(expected, list):
-        return isinstance(actual, list) and len(expected) == len(actual) and all(_same(e, a) for e, a in zip(expected, actual))
-    return bool(expected == actual)
-
-
-def query_params(url: str) -> Dict[str, Any]:
-    """The query string of ``url`` as the matchers see it: ``{name: value}``, a list for a repeated name."""
-    params: Dict[str, Any] = {}
-    for key, group in groupby(parse_qsl(urlsplit(url).query, keep_blank_values=True), lambda kv: kv[0]):
-        values = [v for _, v in group]
-        params[key] = values[0] if len(values) == 1 else values
-    return params
-
-
-def _redacted_matcher(what: str, expected: Any, actual_of: Any) -> Any:
-    def match(request: Any) -> Tuple[bool, str]:
-        try:
-            actual = actual_of(request)
-        except ValueError as exc:
-            return False, "%s of the request unreadable: %s" % (what, exc)
-        if _same(expected, actual):
-            return True, ""
-        return False, "%s do not match. %r doesn't match %r" % (what, actual, expected)
-
-    return match
-
-
-def _form_of(request: Any) -> Dict[str, Any]:
-    body = request.body or ""
-    if isinstance(body, bytes):
-        body = body.decode("utf-8")
-    return dict(parse_qsl(body, keep_blank_values=True))
-
-
-def _json_of(request: Any) -> Any:
-    body = request.body or b""
-    if isinstance(body, bytes):
-        body = body.decode("utf-8")
-    return json.loads(body) if body else None
-
-
-def _matchers(request: Dict[str, Any]) -> List[Any]:
-    """responses matchers for a recorded request (placeholder-aware where secrets were redacted)."""
-    from responses import matchers
-
-    match = []
-    if "query_params" in request:
-        params = request["query_params"]
-        if _has_placeholder(params):
-            match.append(_redacted_matcher("query parameters", {k: _str_values(v) for k, v in params.items()}, lambda r: query_params(r.url)))
-        else:
-            match.append(matchers.query_param_matcher(params))
-    if "form" in request:
-        form = request["form"]
-        if _has_placeholder(form):
-            match.append(_redacted_matcher("form fields", form, _form_of))
-        else:
-            match.append(matchers.urlencoded_params_matcher(form, allow_blank=any(v == "" for v in form.values())))
-    if "json" in request:
-        if _has_placeholder(request["json"]):
-            match.append(_redacted_matcher("JSON body", request["json"], _json_of))
-        else:
-            match.append(matchers.json_params_matcher(request["json"]))
-    if request.get("headers"):
-        headers = {k: (_pattern(v) if isinstance(v, str) and PLACEHOLDER in v else v) for k, v in request["headers"].items()}
-        match.append(matchers.header_matcher(headers))
-    return match
-
-
-def _str_values(value: Any) -> Any:
-    if isinstance(value, list):
-        return [_str_values(v) for v in value]
-    return str(value) if isinstance(value, (int, float)) else value
-
-
-def _register(mock: Any, exchange: Dict[str, Any], case: Case) -> None:
-    import requests
-
-    request = exchange.get("request") or {}
-    response = exchange["response"]
-    exception = response.get("exception")
-    if exception:
-        body: Any = getattr(requests.exceptions, exception)("replayed %s" % exception)
-    else:
-        body = case.body_bytes(response)
-    headers = dict(response.get("headers") or {})
-    content_type = headers.pop("Content-Type", headers.pop("content-type", None))
-    mock.add(
-        request.get("method", "GET"),
-        request["url"],
-        body=body,
-        status=response.get("status", 200),
-        headers=headers,
-        content_type=content_type,
-        match=_matchers(request),
-    )
-
-
-class ReplayMismatch(Exception):
-    """The backend sent a request the recording does not describe."""
-
-
 def replay(case: Case) -> Dict[str, Any]:
-    """Run the case's search through ``websearch_sync.search`` with HTTP replayed; return its outcome.
+    """Run the case's search through a :class:`SearchClient` whose HTTP is replayed
+    from the recording (:mod:`.replay`); return its outcome.
 
     Retries are off (``retries`` in the meta file turns them on), so that one
-    recorded exchange answers one request.
+    recorded exchange answers one request. Raises :class:`ReplayMismatch` when
+    the backend sent a request the recording does not describe, or another
+    number of requests.
     """
-    responses = require_responses()
-
     meta = case.meta
-    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
-        for exchange in case.exchanges():
-            _register(mock, exchange, case)
-        try:
-            with SearchClient(settings=_settings_for(case), cache_ttl_s=0) as client:
-                result: Any = client.search(
-                    meta["query"],
-                    backend=case.backend,
-                    max_results=meta.get("max_results"),
-                    retries=meta.get("retries", 0),  # one recorded answer per exchange: no retries unless the case says so
-                    **(meta.get("options") or {}),
-                )
-        except WebSearchError as error:
-            result = error
-        unmatched = [c for c in mock.calls if "Connection refused by Responses" in str(c.response)]
-        if unmatched:
-            raise ReplayMismatch(str(unmatched[0].response))
-        expected_calls = len(case.exchanges())
-        if len(mock.calls) != expected_calls:
-            raise ReplayMismatch("expected %d request(s), the backend sent %d" % (expected_calls, len(mock.calls)))
+    exchanges = case.exchanges()
+    bodies = {id(e["response"]): case.body_bytes(e["response"]) for e in exchanges if not e["response"].get("exception")}  # OSError now, not mid-search
+    adapter = ReplayAdapter(exchanges, lambda response: bodies[id(response)])
+    session = replay_session(adapter)
+    try:
+        with SearchClient(settings=_settings_for(case), session=session, cache_ttl_s=0) as client:
+            result: Any = client.search(
+                meta["query"],
+                backend=case.backend,
+                max_results=meta.get("max_results"),
+                retries=meta.get("retries", 0),  # one recorded answer per exchange: no retries unless the case says so
+                **(meta.get("options") or {}),
+            )
+    except WebSearchError as error:
+        result = error
+    finally:
+        session.close()
+    adapter.check_complete()
     return outcome_of(result)
 
 
@@ -466,8 +322,7 @@ class CaseResult:
 def run_case(case: Case) -> CaseResult:
     """Replay one case and judge it against its golden and the contract.
 
-    Raises ``InvalidInput(missing_test_extra)`` when ``responses`` is not installed;
-    every problem of the case itself is an ``ERROR`` verdict.
+    Every problem of the case itself is an ``ERROR`` verdict.
     """
     if case.problem:
         return CaseResult(case, "ERROR", [case.problem])
@@ -499,8 +354,7 @@ def run_cases(fixtures_dir: "os.PathLike[str]", backend: Optional[str] = None) -
     """Replay every case under ``fixtures_dir`` (optionally one backend's).
 
     Raises ``InvalidInput(no_cases)`` when there is nothing to replay (a CI job
-    pointed at the wrong folder must not pass), ``InvalidInput(missing_test_extra)``
-    without ``responses``.
+    pointed at the wrong folder must not pass).
     """
     root = Path(fixtures_dir)
     if not root.is_dir():
@@ -509,7 +363,6 @@ def run_cases(fixtures_dir: "os.PathLike[str]", backend: Optional[str] = None) -
     if not cases:
         where = "%s/%s" % (root, backend) if backend else str(root)
         raise InvalidInput("no fixture cases (*/<case>.meta.json) under %s" % where, detail_code="no_cases")
-    require_responses()
     return [run_case(case) for case in cases]
 
 

@@ -33,7 +33,8 @@ from .. import __version__
 from ..backends import registry
 from ..client.search_client import SearchClient
 from ..config import Settings, is_secret_name
-from .cases import PLACEHOLDER, CaseResult, compare, load_case, outcome_of, query_params, require_responses, run_case, write_golden
+from .cases import CaseResult, compare, load_case, outcome_of, run_case, write_golden
+from .replay import PLACEHOLDER, query_params
 from ..errors import InvalidInput, WebSearchError
 from ..net.transport import DEFAULT_USER_AGENT, HttpResponse
 
@@ -402,14 +403,13 @@ def record_case(
 
     Raises:
         InvalidInput: ``case_exists`` (the case is there and ``overwrite`` is false),
-            ``bad_case_name``, ``unknown_backend``, ``missing_test_extra``.
+            ``bad_case_name``, ``unknown_backend``.
         WebSearchError: the live search failed before a complete answer came
             (timeout, network error, missing key ...), or it failed and
             ``allow_error`` is false; nothing is written then.
     """
     settings = settings if settings is not None else Settings.from_env()
     backend_cls = registry.backend_class(backend)
-    require_responses()
     case_name = _clean_case_name(name) if name is not None else case_name_for(query)
     folder = Path(fixtures_dir) / backend
     meta_path = folder / (case_name + ".meta.json")

@@ -1,0 +1,223 @@
+"""The one replay engine: a ``requests`` adapter that answers from a recorded case.
+
+Mounted on the session of the library's own transport, so a replayed search runs
+the real request builder, transport (deadline, byte cap, redirects, decoding),
+classifier and parser; only the socket is replaced. Used by the contract suite,
+``websearch-sync verify`` / ``record`` and :mod:`websearch_sync.testing`; needs
+nothing beyond the runtime dependencies.
+
+Two modes:
+
+- ``check_requests=True`` (contract cases): each request must match one of the
+  recorded ones (method, URL, query parameters, form or JSON body, the recorded
+  headers); a request that matches none is refused (the transport sees a
+  connection error) and remembered in :attr:`ReplayAdapter.mismatches`.
+- ``check_requests=False`` (``replay_fixtures``): requests are answered with the
+  recorded responses in order, whatever they ask.
+
+Recorded secrets: a request value stored as ``<redacted>`` (or containing it, as
+in ``Bearer <redacted>``) matches any non-empty value in its place.
+"""
+
+import io
+import json
+import re
+import threading
+from itertools import groupby
+from typing import Any, Callable, Dict, List, Optional
+from urllib.parse import parse_qsl, urlsplit
+
+import requests
+import urllib3
+from requests.adapters import HTTPAdapter
+
+__all__ = ["PLACEHOLDER", "ReplayAdapter", "ReplayMismatch", "replay_session", "query_params", "request_mismatch"]
+
+#: What a redacted secret is stored as; matches any non-empty value on replay.
+PLACEHOLDER = "<redacted>"
+
+#: Response headers that describe the bytes on the wire, not the recorded (decoded) body.
+_WIRE_HEADERS = ("content-encoding", "transfer-encoding", "content-length")
+
+
+class ReplayMismatch(Exception):
+    """The backend sent a request the recording does not describe."""
+
+
+def query_params(url: str) -> Dict[str, Any]:
+    """The query string of ``url``: ``{name: value}``, a list for a repeated name."""
+    params: Dict[str, Any] = {}
+    for key, group in groupby(parse_qsl(urlsplit(url).query, keep_blank_values=True), lambda kv: kv[0]):
+        values = [v for _, v in group]
+        params[key] = values[0] if len(values) == 1 else values
+    return params
+
+
+def _pattern(text: str) -> "re.Pattern[str]":
+    """``text`` as an anchored regex in which each placeholder stands for any non-empty value."""
+    parts = re.split("(%s)" % re.escape(PLACEHOLDER), text)
+    return re.compile("".join(".+" if part == PLACEHOLDER else re.escape(part) for part in parts) + r"\Z", re.S)
+
+
+def _same(expected: Any, actual: Any) -> bool:
+    """Equality in which strings holding the placeholder match any non-empty value in its place."""
+    if isinstance(expected, str) and PLACEHOLDER in expected:
+        return isinstance(actual, str) and _pattern(expected).match(actual) is not None
+    if isinstance(expected, dict):
+        return isinstance(actual, dict) and set(expected) == set(actual) and all(_same(v, actual[k]) for k, v in expected.items())
+    if isinstance(expected, list):
+        return isinstance(actual, list) and len(expected) == len(actual) and all(_same(e, a) for e, a in zip(expected, actual))
+    return bool(expected == actual)
+
+
+def _as_strings(value: Any) -> Any:
+    """Recorded query values as the URL carries them (numbers become strings)."""
+    if isinstance(value, list):
+        return [_as_strings(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _as_strings(v) for k, v in value.items()}
+    return str(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else value
+
+
+def _body_text(request: requests.PreparedRequest) -> str:
+    body = request.body or ""
+    return body.decode("utf-8") if isinstance(body, bytes) else body
+
+
+def _form(request: requests.PreparedRequest, keep_blank: bool) -> Dict[str, str]:
+    return dict(parse_qsl(_body_text(request), keep_blank_values=keep_blank))
+
+
+def _json(request: requests.PreparedRequest) -> Any:
+    text = _body_text(request)
+    return json.loads(text) if text else None
+
+
+def _without_query(url: str) -> str:
+    parts = urlsplit(url)
+    return "%s://%s%s" % (parts.scheme.lower(), parts.netloc.lower(), parts.path or "/")
+
+
+def _check(what: str, expected: Any, actual_of: Callable[[], Any]) -> Optional[str]:
+    try:
+        actual = actual_of()
+    except ValueError as exc:
+        return "%s of the request unreadable: %s" % (what, exc)
+    if _same(expected, actual):
+        return None
+    return "%s do not match: sent %r, recorded %r" % (what, actual, expected)
+
+
+def request_mismatch(recorded: Dict[str, Any], request: requests.PreparedRequest) -> Optional[str]:
+    """Why ``request`` is not the ``recorded`` one, or ``None`` when it is.
+
+    Compared: method, URL without its query, then (where recorded) the query
+    parameters, the form fields, the JSON body and each recorded header.
+    """
+    method = recorded.get("method", "GET").upper()
+    if (request.method or "GET").upper() != method or _without_query(request.url or "") != _without_query(recorded["url"]):
+        return "sent %s %s, recorded %s %s" % (request.method, _without_query(request.url or ""), method, _without_query(recorded["url"]))
+    checks = []
+    if "query_params" in recorded:
+        checks.append(("query parameters", _as_strings(recorded["query_params"]), lambda: query_params(request.url or "")))
+    if "form" in recorded:
+        form = recorded["form"]
+        keep_blank = any(v == "" for v in form.values())
+        checks.append(("form fields", form, lambda: _form(request, keep_blank)))
+    if "json" in recorded:
+        checks.append(("JSON body", recorded["json"], lambda: _json(request)))
+    for what, expected, actual_of in checks:
+        problem = _check(what, expected, actual_of)
+        if problem:
+            return problem
+    for name, value in (recorded.get("headers") or {}).items():
+        sent = request.headers.get(name)
+        if sent is None or not _same(value, sent):
+            return "header %s does not match: sent %r, recorded %r" % (name, sent, value)
+    return None
+
+
+class ReplayAdapter(HTTPAdapter):
+    """Answers requests with the responses of ``exchanges`` (see the module docstring).
+
+    ``body_of(response)`` returns a recorded response's body bytes; ``refuse(why)``
+    builds the exception raised for a request there is no answer for in the
+    in-order mode (default: ``requests.ConnectionError``).
+    """
+
+    def __init__(
+        self,
+        exchanges: List[Dict[str, Any]],
+        body_of: Callable[[Dict[str, Any]], bytes],
+        *,
+        check_requests: bool = True,
+        refuse: Optional[Callable[[str], Exception]] = None,
+    ) -> None:
+        super().__init__(max_retries=0)
+        self._pending = list(exchanges)
+        self._body_of = body_of
+        self._check_requests = check_requests
+        self._refuse = refuse or requests.exceptions.ConnectionError
+        self._lock = threading.Lock()
+        self.recorded_count = len(self._pending)
+        self.sent = 0
+        self.mismatches: List[str] = []
+
+    def send(self, request: requests.PreparedRequest, stream: bool = False, timeout: Any = None, verify: Any = True, cert: Any = None, proxies: Any = None) -> requests.Response:
+        """The recorded response for ``request`` (or the recorded transport failure)."""
+        with self._lock:
+            self.sent += 1
+            response = self._take(request)
+        exception = response.get("exception")
+        if exception:
+            kind = getattr(requests.exceptions, str(exception), None)
+            if not (isinstance(kind, type) and issubclass(kind, requests.exceptions.RequestException)):
+                raise self._refuse("the recording names an unknown exception %r" % exception)
+            raise kind("replayed %s" % exception, request=request)
+        body = self._body_of(response)
+        headers = {k: v for k, v in (response.get("headers") or {}).items() if k.lower() not in _WIRE_HEADERS}
+        headers["Content-Length"] = str(len(body))
+        raw = urllib3.HTTPResponse(
+            body=io.BytesIO(body),
+            headers=headers,
+            status=int(response.get("status", 200)),
+            preload_content=False,
+            decode_content=False,
+            request_method=request.method,
+            request_url=request.url,
+        )
+        return self.build_response(request, raw)
+
+    def _take(self, request: requests.PreparedRequest) -> Dict[str, Any]:
+        """Remove and return the recorded response that answers ``request`` (lock held)."""
+        if not self._pending:
+            why = "%d request(s) recorded; the backend sent one more: %s %s" % (self.recorded_count, request.method, request.url)
+            self.mismatches.append(why)
+            raise self._refuse(why)
+        if not self._check_requests:
+            return self._pending.pop(0)["response"]
+        problems = []
+        for position, exchange in enumerate(self._pending):
+            problem = request_mismatch(exchange.get("request") or {}, request)
+            if problem is None:
+                return self._pending.pop(position)["response"]
+            problems.append(problem)
+        why = "%s %s matches no recorded request (%s)" % (request.method, request.url, problems[0])
+        self.mismatches.append(why)
+        raise requests.exceptions.ConnectionError("replay refused the request: " + why, request=request)
+
+    def check_complete(self) -> None:
+        """Raise :class:`ReplayMismatch` for a refused request or a count other than the recorded one."""
+        if self.mismatches:
+            raise ReplayMismatch(self.mismatches[0])
+        if self.sent != self.recorded_count:
+            raise ReplayMismatch("expected %d request(s), the backend sent %d" % (self.recorded_count, self.sent))
+
+
+def replay_session(adapter: ReplayAdapter) -> requests.Session:
+    """A session whose every http(s) request goes to ``adapter`` (no proxies from the environment)."""
+    session = requests.Session()
+    session.mount("http://", adapter)
+    session.mount("https://", adapter)
+    session.trust_env = False
+    return session

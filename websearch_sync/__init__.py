@@ -7,6 +7,7 @@ and one error vocabulary.
 """
 
 from .api import backend_names, fetch, search
+from .backends.registry import load_plugins
 from .client.search_client import SearchClient
 from .config import Settings
 from .errors import (
@@ -23,6 +24,10 @@ from .errors import (
 )
 
 __version__ = "0.1.0"
+
+# Third-party backends (entry points in ``websearch_sync.backends``) register last,
+# once the whole package is importable for them.
+load_plugins()
 
 __all__ = [
     "search",

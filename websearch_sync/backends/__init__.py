@@ -1,6 +1,25 @@
-"""Search backends: one small module per service, registered by name."""
+"""Search backends: one small module per service, registered by name.
 
+The plugin API for third-party backends (see docs/backends.md, "Writing a
+backend"): subclass :class:`Backend`, build a :class:`RequestSpec` from
+:class:`SearchParams`, read the :class:`HttpResponse` into a :class:`ParseResult`,
+and declare the class in the ``websearch_sync.backends`` entry-point group.
+"""
+
+from ..models import ParseResult, SearchParams
+from ..net.transport import HttpResponse, RequestSpec
 from .base import Backend
-from .registry import backend_class, backend_names, register, unregister
+from .registry import backend_class, backend_names, load_plugins, register, unregister
 
-__all__ = ["Backend", "backend_class", "backend_names", "register", "unregister"]
+__all__ = [
+    "Backend",
+    "RequestSpec",
+    "HttpResponse",
+    "ParseResult",
+    "SearchParams",
+    "backend_class",
+    "backend_names",
+    "register",
+    "unregister",
+    "load_plugins",
+]

@@ -13,7 +13,8 @@ import websearch_sync as ws
 from websearch_sync.backends import register, unregister
 from websearch_sync.cli import main
 from websearch_sync.contract.cases import compare, discover, load_golden, outcome_of, run_case
-from websearch_sync.contract.recording import case_name_for, is_secret_field, record_case
+from websearch_sync.contract.recording import case_name_for, record_case
+from websearch_sync.secrets import is_secret_name as is_secret_field
 
 from fixture_backends import (
     CAPTCHA_PAGE,

@@ -11,7 +11,8 @@ import logging
 import os
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
 
-from .errors import InvalidInput, redact
+from .errors import InvalidInput
+from .secrets import is_secret_name, mask as _mask, redact
 
 __all__ = ["Settings", "DEFAULT_TIMEOUT_MS", "DEFAULT_MAX_RESULTS", "SHARED_ENV_VARS", "is_secret_name", "declare_backend", "forget_backend"]
 
@@ -49,18 +50,6 @@ def declare_backend(name: str, env_vars: Mapping[str, str]) -> None:
 def forget_backend(name: str) -> None:
     """Undo :func:`declare_backend` (a backend was unregistered)."""
     _BACKEND_ENV_VARS.pop(name, None)
-
-
-_SECRET_SUFFIXES = ("key", "token", "secret", "password", "headers")
-
-
-def is_secret_name(name: str) -> bool:
-    """True when a setting called ``name`` holds a secret that must never be shown."""
-    return name.lower().endswith(_SECRET_SUFFIXES)
-
-
-def _mask(value: Any) -> str:
-    return "<unset>" if not value else "***"
 
 
 BackendSpec = Union[None, str, Sequence[str]]

@@ -5,8 +5,9 @@ Every failure a caller can get from :func:`websearch_sync.search` or
 of its subclasses, whose class name equals its ``code``.
 """
 
-import re
 from typing import Any, Dict, Iterable, List, Optional
+
+from .secrets import redact  # re-exported: part of this module's public names
 
 __all__ = [
     "WebSearchError",
@@ -181,19 +182,3 @@ ERROR_CLASSES: Dict[str, type] = {
 def error_from_code(code: str, message: str, **kwargs: Any) -> WebSearchError:
     """Build the error subclass named ``code`` (``WebProviderError`` if unknown)."""
     return ERROR_CLASSES.get(code, WebProviderError)(message, **kwargs)
-
-
-_MIN_SECRET_LEN = 4
-
-
-def redact(text: str, secrets: Iterable[Optional[str]]) -> str:
-    """Replace every occurrence of each secret in ``text`` by ``***``.
-
-    Secrets shorter than four characters are ignored (they would mangle the text
-    and cannot identify an account anyway).
-    """
-    usable = sorted({s for s in secrets if s and len(s) >= _MIN_SECRET_LEN}, key=len, reverse=True)
-    if not usable:
-        return text
-    pattern = re.compile("|".join(re.escape(s) for s in usable))
-    return pattern.sub("***", text)

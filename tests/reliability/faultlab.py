@@ -37,7 +37,7 @@ for _path in (ROOT / "tests", ROOT):
 import websearch_sync as ws  # noqa: E402
 from websearch_sync.backends import registry  # noqa: E402
 from websearch_sync.net.charset import decode_body  # noqa: E402
-from websearch_sync.config import is_secret_name  # noqa: E402
+from websearch_sync.secrets import is_secret_name  # noqa: E402
 from websearch_sync.contract.cases import contract_violations, discover, load_golden  # noqa: E402
 from websearch_sync.reader.page import fetch_page  # noqa: E402
 from websearch_sync.net.transport import HttpTransport  # noqa: E402

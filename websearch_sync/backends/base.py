@@ -10,7 +10,8 @@ deadline, status mapping, normalisation) is shared.
 from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple
 from urllib.parse import urlsplit
 
-from ..config import Settings, is_secret_name
+from ..config import Settings
+from ..secrets import is_secret_name
 from ..net.deadline import Deadline, DeadlinePassed, run_within
 from ..errors import AuthError, InvalidInput, Timeout, WebParseError, WebSearchError
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error

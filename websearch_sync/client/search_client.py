@@ -14,10 +14,11 @@ from urllib.parse import urlsplit, urlunsplit
 from ..backends import registry
 from ..backends.base import Backend
 from ..config import Settings
-from ..errors import InvalidInput, WebSearchError, redact
+from ..errors import InvalidInput, WebSearchError
 from ..models import SearchParams
 from ..net.deadline import Deadline
 from ..net.transport import HttpTransport
+from ..secrets import redact_error
 from ..reader.page import DEFAULT_CONTENT_CHARS, DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, add_page_content, fetch_page
 from ..validate import backend_list, check_timeout_ms, search_params
 from .attempts import BackendRunner, CallState
@@ -185,7 +186,7 @@ class SearchClient:
                 self._cache.set(key, response, call.ttl)
             return response
         except WebSearchError as error:
-            raise self._redacted(error)
+            raise redact_error(error, self.settings.secrets())
 
     def _search_uncached(
         self, query: str, backend: BackendArg, max_results: Optional[int], options: Dict[str, Any], call: "_CallSettings"
@@ -259,12 +260,6 @@ class SearchClient:
             self._cache.set(key, result, ttl)
         return result
 
-    def _redacted(self, error: WebSearchError) -> WebSearchError:
-        secrets = self.settings.secrets()
-        for item in [error] + error.errors:
-            item.message = redact(item.message, secrets)
-            item.args = (item.message,)
-        return error
 
 
 class _CallSettings:

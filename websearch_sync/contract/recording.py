@@ -32,13 +32,14 @@ from requests.structures import CaseInsensitiveDict
 from .. import __version__
 from ..backends import registry
 from ..client.search_client import SearchClient
-from ..config import Settings, is_secret_name
+from ..config import Settings
+from ..secrets import is_secret_name
 from .cases import CaseResult, compare, load_case, outcome_of, run_case, write_golden
 from .replay import PLACEHOLDER, query_params
 from ..errors import InvalidInput, WebSearchError
 from ..net.transport import DEFAULT_USER_AGENT, HttpResponse
 
-__all__ = ["Exchange", "Recorder", "Redactor", "RecordResult", "record_case", "is_secret_field", "case_name_for"]
+__all__ = ["Exchange", "Recorder", "Redactor", "RecordResult", "record_case", "case_name_for"]
 
 RECORDED_BY = "websearch-sync record"
 
@@ -47,22 +48,7 @@ _TRANSPORT_HEADERS = {"accept-encoding": "gzip, deflate", "accept": "*/*", "conn
 _ALWAYS_DROPPED_REQUEST = ("content-length", "host", "cookie")
 #: Response headers that describe the transfer, not the answer (the body is stored decoded).
 _DROPPED_RESPONSE = ("content-encoding", "transfer-encoding", "content-length", "connection", "keep-alive", "set-cookie")
-_SECRET_WORDS = ("auth", "authorization", "cookie", "credential", "credentials", "passwd", "pwd", "sig", "signature", "session", "sid")
-_SECRET_ENDINGS = ("key", "token", "secret", "password", "apikey")
 _CASE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
-
-
-def is_secret_field(name: str) -> bool:
-    """True for a header or field name that carries a credential.
-
-    The name is split into words (``X-Subscription-Token`` -> x, subscription,
-    token; ``apiKey`` -> api, key); a word ending in key/token/secret/password, or
-    one of auth/authorization/cookie/credential(s)/session/sid/sig(nature)/passwd,
-    marks a secret. ``keyword`` or ``q`` do not.
-    """
-    spaced = re.sub(r"([a-z0-9])([A-Z])", r"\1 \2", name)
-    words = [w for w in re.split(r"[^A-Za-z0-9]+", spaced.lower()) if w]
-    return any(w in _SECRET_WORDS or w.endswith(_SECRET_ENDINGS) for w in words)
 
 
 # -- capturing -------------------------------------------------------------------------------------
@@ -167,7 +153,7 @@ class Redactor:
     """Removes secrets from what is about to be written; :attr:`notes` says what it removed.
 
     ``secrets`` are values replaced by ``<redacted>`` wherever they appear; names
-    matching :func:`is_secret_field` have their whole value replaced (or, for
+    matching :func:`~websearch_sync.secrets.is_secret_name` have their whole value replaced (or, for
     cookies, are dropped).
     """
 
@@ -208,7 +194,7 @@ class Redactor:
 
     def value(self, name: str, value: Any, where: str) -> Any:
         """A field value: wholly redacted when ``name`` is a credential, else secrets replaced inside."""
-        if is_secret_field(name) and value not in (None, ""):
+        if is_secret_name(name) and value not in (None, ""):
             self.note(where)
             return _placeholders(value)
         if isinstance(value, str):
@@ -223,7 +209,7 @@ class Redactor:
         """A header value: secrets replaced inside; a credential header not holding a known
         secret (so nothing was replaced) is wholly redacted."""
         cleaned = self.text(value, where)
-        if is_secret_field(name) and PLACEHOLDER not in cleaned:
+        if is_secret_name(name) and PLACEHOLDER not in cleaned:
             self.note(where)
             return PLACEHOLDER
         return cleaned
@@ -309,7 +295,7 @@ def _response_meta(exchange: Exchange, redactor: Redactor, where: str) -> Tuple[
             continue
         if lower in _DROPPED_RESPONSE:
             continue
-        headers[name] = PLACEHOLDER if is_secret_field(name) else redactor.text(value, "%s.headers.%s" % (where, name))
+        headers[name] = PLACEHOLDER if is_secret_name(name) else redactor.text(value, "%s.headers.%s" % (where, name))
         if headers[name] == PLACEHOLDER:
             redactor.note("%s.headers.%s" % (where, name))
     body = redactor.body(bytes(exchange.body), where + ".body")
@@ -334,7 +320,7 @@ def _settings_meta(backend: str, settings: Settings, redactor: Redactor) -> Dict
         cleaned = {}
         for key, value in provider.items():
             where = "settings.providers.%s.%s" % (backend, key)
-            if is_secret_name(key) or is_secret_field(key):
+            if is_secret_name(key):
                 redactor.note(where)
                 cleaned[key] = _placeholders(value)
             elif isinstance(value, str) and "://" in value:

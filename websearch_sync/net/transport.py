@@ -21,7 +21,6 @@ from requests.hooks import dispatch_hook
 from requests.structures import CaseInsensitiveDict
 
 from .charset import decode_body
-from ..config import is_secret_name
 from .deadline import Deadline
 from ..errors import (
     AuthError,
@@ -32,8 +31,8 @@ from ..errors import (
     WebBlocked,
     WebProviderError,
     WebSearchError,
-    redact,
 )
+from ..secrets import is_secret_name, redact, redact_error
 from .ssrf import PIN_ATTRIBUTE, AddressGuard, PinnedAdapter
 
 __all__ = [
@@ -281,14 +280,14 @@ class HttpTransport:
             if spec.allow_redirects and connect_to is None:
                 response = self._follow_redirects(spec, response, deadline, provider, secret_list)
         except WebSearchError as error:
-            raise _redacted(error, secret_list)
+            raise redact_error(error, secret_list)
         try:
             if read_body is not None and not read_body(response.status_code, response.headers):
                 content, truncated = b"", False
             else:
                 content, truncated = self._read_body(response, deadline, max_bytes, truncate, host, provider)
         except WebSearchError as error:
-            raise _redacted(error, secret_list)
+            raise redact_error(error, secret_list)
         finally:
             response.close()
         elapsed = (time.monotonic() - started) * 1000.0
@@ -548,8 +547,3 @@ def _deadline_error(deadline: Deadline, host: str, provider: Optional[str]) -> T
     )
 
 
-def _redacted(error: WebSearchError, secrets: List[str]) -> WebSearchError:
-    if secrets:
-        error.message = redact(error.message, secrets)
-        error.args = (error.message,)
-    return error

@@ -26,7 +26,8 @@ import requests
 from ..net.botwall import bot_wall_error
 from ..config import Settings
 from ..net.deadline import Deadline, DeadlinePassed, run_within
-from ..errors import InvalidInput, NetworkError, Timeout, WebProviderError, WebSearchError, redact
+from ..errors import InvalidInput, NetworkError, Timeout, WebProviderError, WebSearchError
+from ..secrets import redact, redact_error
 from ..extract.article import EXTRACT_MODES
 from ..net.media import media_kind
 from ..net.redirects import client_redirect
@@ -179,7 +180,7 @@ def fetch_page(
         response, page = _fetch_direct(start, first, guard, transport, deadline, mode, max_bytes)
         return _result(url.strip(), response.url, response.status, response.content_type, page, response.truncated, max_chars)
     except WebSearchError as error:
-        raise _redacted(error, secrets)
+        raise redact_error(error, secrets)
 
 
 def _via_service(
@@ -332,12 +333,6 @@ def _result(
         "length": len(text),
     }
 
-
-def _redacted(error: WebSearchError, secrets: List[str]) -> WebSearchError:
-    if secrets:
-        error.message = redact(error.message, secrets)
-        error.args = (error.message,)
-    return error
 
 
 # -- search(include_content=True) -----------------------------------------------------------

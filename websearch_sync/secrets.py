@@ -1,0 +1,58 @@
+"""The one place that knows what a secret is and how it is hidden.
+
+- :func:`is_secret_name`: the one rule for which setting, header, query or form
+  field names hold a credential;
+- :func:`redact`: the one redaction of known secret values from any text;
+- :func:`redact_error`: that redaction applied to an error's message.
+
+Imports nothing from the package, so every layer can use it.
+"""
+
+import re
+from typing import Any, Iterable, Optional
+
+__all__ = ["is_secret_name", "redact", "redact_error", "mask", "MIN_SECRET_LEN"]
+
+#: Secrets shorter than this are not redacted: they would mangle the text and cannot identify an account.
+MIN_SECRET_LEN = 4
+#: A name word ending in one of these marks a secret (``api_key``, ``X-Subscription-Token``, ``apiKey``).
+_SECRET_ENDINGS = ("key", "token", "secret", "password", "apikey", "headers")
+#: Name words that are secrets by themselves.
+_SECRET_WORDS = ("auth", "authorization", "cookie", "credential", "credentials", "passwd", "pwd", "sig", "signature", "session", "sid")
+_CAMEL = re.compile(r"([a-z0-9])([A-Z])")
+_NON_WORD = re.compile(r"[^A-Za-z0-9]+")
+
+
+def is_secret_name(name: str) -> bool:
+    """True for a setting, header or field name that carries a credential.
+
+    The name is split into words (``X-Subscription-Token`` -> x, subscription,
+    token; ``apiKey`` -> api, key); a word ending in key/token/secret/password/
+    headers, or one of auth/authorization/cookie/credential(s)/session/sid/
+    sig(nature)/passwd/pwd, marks a secret. ``keyword``, ``q`` or ``max_results`` do not.
+    """
+    words = [w for w in _NON_WORD.split(_CAMEL.sub(r"\1 \2", str(name)).lower()) if w]
+    return any(w in _SECRET_WORDS or w.endswith(_SECRET_ENDINGS) for w in words)
+
+
+def redact(text: str, secrets: Iterable[Optional[str]]) -> str:
+    """Replace every occurrence of each secret in ``text`` by ``***`` (longest first)."""
+    usable = sorted({s for s in secrets if s and len(s) >= MIN_SECRET_LEN}, key=len, reverse=True)
+    if not usable:
+        return text
+    return re.compile("|".join(re.escape(s) for s in usable)).sub("***", text)
+
+
+def redact_error(error: Any, secrets: Iterable[Optional[str]]) -> Any:
+    """Redact ``secrets`` from the message of ``error`` and of the errors attached to it; returns ``error``."""
+    secret_list = [s for s in secrets if s]
+    if secret_list:
+        for item in [error] + list(getattr(error, "errors", [])):
+            item.message = redact(item.message, secret_list)
+            item.args = (item.message,)
+    return error
+
+
+def mask(value: Any) -> str:
+    """How a secret setting is shown: ``***`` when set, ``<unset>`` when not."""
+    return "<unset>" if not value else "***"

@@ -20,7 +20,9 @@ logger = logging.getLogger("websearch_sync")
 
 DEFAULT_TIMEOUT_MS = 15000
 DEFAULT_MAX_RESULTS = 5
-DEFAULT_MAX_RESPONSE_BYTES = 5_000_000
+#: The one byte cap default: of a search response and of a fetched page.
+DEFAULT_MAX_BYTES = 5_000_000
+DEFAULT_MAX_RESPONSE_BYTES = DEFAULT_MAX_BYTES
 MAX_TIMEOUT_MS = 600_000
 
 #: Environment variables shared by every backend and by fetch: name -> (Settings field, meaning).

@@ -5,6 +5,7 @@ import json
 import sys
 
 from ..client.search_client import SearchClient
+from ..reader.page import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS
 from ..tool import format_results
 from .output import EXIT_OK, int_arg
 
@@ -24,8 +25,8 @@ def add_parser(commands: "argparse._SubParsersAction") -> None:
     )
     parser.add_argument("url", help="the page to read")
     parser.add_argument("--mode", choices=("markdown", "text"), default="markdown", help="output of the extraction (default markdown)")
-    parser.add_argument("--max-chars", type=int_arg, default=50000, help="cap on the returned characters (default 50000)")
-    parser.add_argument("--max-bytes", type=int_arg, default=5_000_000, help="cap on the bytes read (default 5000000)")
+    parser.add_argument("--max-chars", type=int_arg, default=DEFAULT_MAX_CHARS, help="cap on the returned characters (default %d)" % DEFAULT_MAX_CHARS)
+    parser.add_argument("--max-bytes", type=int_arg, default=DEFAULT_MAX_BYTES, help="cap on the bytes read (default %d)" % DEFAULT_MAX_BYTES)
     parser.add_argument("--timeout-ms", type=int_arg, help="deadline for the whole call in milliseconds")
     parser.add_argument("--allow-private", action="store_true", help="allow loopback/private addresses (trusted local use)")
     parser.add_argument("--json", action="store_true", help="print the fetch result as JSON")

@@ -53,7 +53,8 @@ DEFAULT_USER_AGENT = (
 _CHUNK = 65536
 _MAX_CONNECT_S = 10.0
 _POOL_SIZE = 32
-_MAX_REDIRECTS = 5
+#: The one redirect limit of search and fetch (HTTP and client-side redirects alike).
+MAX_REDIRECTS = 5
 #: How much of a redirect's body is read (then the connection is dropped): a redirect
 #: body carries nothing we use, and it may be endless.
 _REDIRECT_BODY_BYTES = 65536
@@ -396,24 +397,31 @@ class HttpTransport:
         """Follow ``response``'s redirects (at most 5) within ``deadline``; the final response."""
         origin = urlsplit(spec.url)
         current = spec
-        for hop in range(_MAX_REDIRECTS + 1):
+        for hop in range(MAX_REDIRECTS + 1):
             location = self.session.get_redirect_target(response)
             if not location:
                 return response
             host = urlsplit(response.url).hostname or "upstream"
             self._drain(response, deadline, host, provider)
-            if hop == _MAX_REDIRECTS:
+            if hop == MAX_REDIRECTS:
                 raise WebProviderError(
-                    "%s redirected more than %d times" % (host, _MAX_REDIRECTS), provider=provider, detail_code="redirect_loop"
+                    "%s redirected more than %d times" % (host, MAX_REDIRECTS), provider=provider, detail_code="redirect_loop"
                 )
             target, parts = _redirect_parts(response.url, location, host, provider)
             same_origin = _same_origin(origin, parts)
-            if (parts.hostname or "").lower() != (origin.hostname or "").lower():
-                port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
-                AddressGuard(allow_private=self.allow_private).check(parts.hostname or "", port, deadline, provider)
+            address = self._checked_address(parts, origin, deadline, provider)
             current = _redirected(current, response.status_code, target, secrets, same_origin)
-            response = self._request(current, deadline, parts.hostname or target, provider, keep_auth=same_origin)
+            response = self._request(current, deadline, parts.hostname or target, provider, connect_to=address, keep_auth=same_origin)
         return response  # pragma: no cover - the loop returns or raises
+
+    def _checked_address(self, parts: Any, origin: Any, deadline: Deadline, provider: Optional[str]) -> Optional[str]:
+        """For a hop to another host: the address the guard checked, which the hop connects to
+        (no second lookup, so no DNS-rebinding window); ``None`` for the configured host itself."""
+        if (parts.hostname or "").lower() == (origin.hostname or "").lower():
+            return None
+        port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
+        resolved = AddressGuard(allow_private=self.allow_private).check(parts.hostname or "", port, deadline, provider)
+        return resolved.addresses[0]
 
     def _drain(self, response: requests.Response, deadline: Deadline, host: str, provider: Optional[str]) -> None:
         """Read a little of a redirect's body (so recorders see it), then drop the connection."""

@@ -24,7 +24,7 @@ from urllib.parse import urljoin, urlsplit
 import requests
 
 from ..net.botwall import bot_wall_error
-from ..config import Settings
+from ..config import DEFAULT_MAX_BYTES, Settings
 from ..net.deadline import Deadline, DeadlinePassed, run_within
 from ..errors import InvalidInput, NetworkError, Timeout, WebProviderError, WebSearchError
 from ..secrets import redact, redact_error
@@ -33,7 +33,7 @@ from ..net.media import media_kind
 from ..net.redirects import client_redirect
 from .content import PageText, page_text
 from .service import ReaderService, carries_credentials, read_with_service, reader_service
-from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
+from ..net.transport import MAX_REDIRECTS, HttpResponse, HttpTransport, RequestSpec, status_error
 from ..net.ssrf import AddressGuard, ResolvedHost, Resolver, literal_address
 from ..validate import check_timeout_ms
 
@@ -42,9 +42,7 @@ __all__ = ["fetch_page", "add_page_content", "check_url", "PROVIDER", "MAX_REDIR
 logger = logging.getLogger("websearch_sync")
 
 PROVIDER = "fetch"
-MAX_REDIRECTS = 5
 DEFAULT_MAX_CHARS = 50_000
-DEFAULT_MAX_BYTES = 5_000_000
 DEFAULT_CONTENT_CHARS = 4_000
 MAX_URL_CHARS = 8192
 _ACCEPT = "text/html,application/xhtml+xml,application/json;q=0.9,text/plain;q=0.8,text/markdown;q=0.8,*/*;q=0.5"

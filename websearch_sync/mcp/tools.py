@@ -50,7 +50,9 @@ class McpTools:
     def definitions(self) -> List[Dict[str, Any]]:
         """``tool_definitions("json_schema")`` under the MCP names, decided once per server.
 
-        The search tool is left out when its backend is not configured (logged once).
+        The search tool is left out when its backend is not configured (logged once);
+        that is decided by ``client.settings.backend``, so give the backend there
+        (as ``websearch-sync mcp --backend`` does), not only as ``SearchClient(backend)``.
         """
         with self._lock:
             if self._definitions is None:

@@ -15,12 +15,12 @@ from typing import Optional, Sequence
 
 from .. import __version__
 from ..errors import WebSearchError
-from . import backends_cmd, contract_cmd, fetch_cmd, search_cmd
+from . import backends_cmd, contract_cmd, fetch_cmd, mcp_cmd, search_cmd
 from .output import EXIT_BLOCKED, EXIT_INVALID, EXIT_NETWORK, EXIT_OK, EXIT_OTHER, error_line, exit_status
 
 __all__ = ["main", "build_parser", "exit_status", "EXIT_OK", "EXIT_INVALID", "EXIT_BLOCKED", "EXIT_NETWORK", "EXIT_OTHER"]
 
-COMMANDS = (search_cmd, fetch_cmd, backends_cmd, contract_cmd)
+COMMANDS = (search_cmd, fetch_cmd, backends_cmd, contract_cmd, mcp_cmd)
 
 EPILOG = """examples:
   websearch-sync search "python requests timeout" -n 3

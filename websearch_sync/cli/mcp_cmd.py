@@ -1,0 +1,75 @@
+"""``websearch-sync mcp``: serve ``web_search`` and ``web_fetch`` to an MCP client over stdio.
+
+Needs the ``mcp`` extra; without it the command exits 2 with one line saying how
+to install it. Configuration comes from the environment as everywhere, plus the
+flags below. Logging goes to stderr: stdout carries the protocol only.
+"""
+
+import argparse
+import logging
+import sys
+from typing import Any, Dict
+
+from ..client.search_client import STRATEGIES, SearchClient
+from ..config import Settings
+from ..mcp import DEFAULT_MAX_CONCURRENT, McpTools, require_mcp, serve_stdio
+from .output import EXIT_OK, int_arg
+
+__all__ = ["add_parser", "run", "CLIENT_FLAGS"]
+
+#: Flags handed to ``SearchClient`` as keyword arguments when given:
+#: ``(flag, SearchClient keyword, argparse options)``. A new client option is one line here.
+CLIENT_FLAGS = (
+    ("--backend", "backend", {"help": "backend name, comma-separated list, or auto (default: WEB_SEARCH_BACKEND, else stub)"}),
+    ("--strategy", "strategy", {"choices": STRATEGIES, "help": "with several backends: fallback (default) or merge"}),
+    ("--cache-path", "cache_path", {"metavar": "PATH", "help": "SQLite file caching answers across server runs"}),
+)
+
+LOG_LEVELS = ("debug", "info", "warning", "error")
+
+EPILOG = """examples:
+  websearch-sync mcp
+  WEB_SEARCH_BACKEND=brave BRAVE_API_KEY=... websearch-sync mcp --cache-path ~/.cache/websearch.sqlite
+  websearch-sync mcp --backend auto --strategy merge
+
+MCP client configuration (command, args, env): see docs/mcp.md."""
+
+
+def add_parser(commands: "argparse._SubParsersAction") -> None:
+    """Add the ``mcp`` sub-command."""
+    parser = commands.add_parser(
+        "mcp",
+        help="serve web_search and web_fetch to an MCP client over stdio",
+        description="Run an MCP server on stdin/stdout offering web_search and web_fetch (needs the mcp extra: "
+        "pip install 'websearch-sync[mcp]'). It runs until the client closes stdin.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    for flag, keyword, options in CLIENT_FLAGS:
+        parser.add_argument(flag, dest=keyword, **options)
+    parser.add_argument("--allow-private", action="store_true", help="let web_fetch read loopback/private addresses (trusted local use only)")
+    parser.add_argument("--max-concurrent", type=int_arg, default=DEFAULT_MAX_CONCURRENT, help="tool calls running at once (default %d)" % DEFAULT_MAX_CONCURRENT)
+    parser.add_argument("--max-repeats", type=int_arg, default=2, help="times one query or URL may be looked up per server run (default 2)")
+    parser.add_argument("--log-level", choices=LOG_LEVELS, default="warning", help="logging on stderr (default warning)")
+    parser.set_defaults(run=run)
+
+
+def _client_options(args: argparse.Namespace) -> Dict[str, Any]:
+    options = {keyword: getattr(args, keyword) for _, keyword, _ in CLIENT_FLAGS if getattr(args, keyword) is not None}
+    overrides: Dict[str, Any] = {}
+    if args.backend is not None:
+        overrides["backend"] = args.backend  # the settings decide which tools are offered
+    if args.allow_private:
+        overrides["allow_private"] = True
+    options["settings"] = Settings.from_env(**overrides)
+    return options
+
+
+def run(args: argparse.Namespace) -> int:
+    """Serve until the MCP client closes stdin."""
+    require_mcp()
+    logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(), format="websearch-sync mcp: %(levelname)s %(name)s: %(message)s")
+    with SearchClient(**_client_options(args)) as client:
+        tools = McpTools(client, max_repeats=args.max_repeats)
+        serve_stdio(tools, max_concurrent=args.max_concurrent)
+    return EXIT_OK

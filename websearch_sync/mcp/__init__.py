@@ -1,0 +1,61 @@
+"""An MCP server offering ``web_search`` and ``web_fetch`` over stdio (``websearch-sync mcp``).
+
+The server is built on the official MCP Python SDK, an optional extra
+(``pip install 'websearch-sync[mcp]'``). Importing this package does not import
+the SDK: :mod:`.tools` is plain synchronous code, and only :func:`serve_stdio`
+loads :mod:`.server`, after :func:`require_mcp` has checked that the SDK is there.
+"""
+
+import sys
+
+from ..errors import InvalidInput
+from .tools import TOOL_NAMES, McpTools, ToolOutcome
+
+__all__ = ["McpTools", "ToolOutcome", "TOOL_NAMES", "MIN_MCP_VERSION", "require_mcp", "serve_stdio", "DEFAULT_MAX_CONCURRENT"]
+
+#: The SDK generation the server is written for (its low-level ``Server`` API changed in 2.0).
+MIN_MCP_VERSION = (2, 3)
+#: Tool calls running at once; more wait for a free worker thread.
+DEFAULT_MAX_CONCURRENT = 8
+
+_INSTALL = "pip install 'websearch-sync[mcp]'"
+
+
+def require_mcp() -> None:
+    """Check that the MCP SDK (``mcp>=2.3``, Python 3.10+) is installed.
+
+    Raises:
+        InvalidInput: ``missing_mcp_extra``, with the command that installs it.
+    """
+    if sys.version_info < (3, 10):
+        raise InvalidInput("the MCP server needs Python 3.10 or later (so does the MCP SDK)", detail_code="missing_mcp_extra")
+    try:
+        import mcp  # noqa: F401  (the official SDK, not this package: imports are absolute)
+    except ImportError:
+        raise InvalidInput("the MCP server needs the 'mcp' package: " + _INSTALL, detail_code="missing_mcp_extra") from None
+    from importlib import metadata
+
+    try:
+        found = tuple(int(part) for part in metadata.version("mcp").split(".")[:2])
+    except (metadata.PackageNotFoundError, ValueError):
+        return  # a source checkout or an unusual version string: let the import decide
+    if found < MIN_MCP_VERSION:
+        raise InvalidInput(
+            "the MCP server needs mcp>=%d.%d, found %s: %s" % (MIN_MCP_VERSION + (metadata.version("mcp"), _INSTALL)),
+            detail_code="missing_mcp_extra",
+        )
+
+
+def serve_stdio(tools: McpTools, *, max_concurrent: int = DEFAULT_MAX_CONCURRENT) -> None:
+    """Serve ``tools`` to one MCP client over stdin/stdout until the client closes stdin.
+
+    Each tool call runs the synchronous library in a worker thread, at most
+    ``max_concurrent`` at once. Raises ``InvalidInput``: ``bad_max_concurrent``,
+    or ``missing_mcp_extra`` when the SDK is not installed.
+    """
+    if isinstance(max_concurrent, bool) or not isinstance(max_concurrent, int) or max_concurrent < 1:
+        raise InvalidInput("max_concurrent must be a positive integer, got %r" % (max_concurrent,), detail_code="bad_max_concurrent")
+    require_mcp()
+    from .server import run_stdio
+
+    run_stdio(tools, max_concurrent=max_concurrent)

@@ -250,6 +250,15 @@ def _request_meta(prepared: requests.PreparedRequest, user_agent: str, redactor:
     url = redactor.url(urlunsplit((parts.scheme, parts.netloc, parts.path, "", "")), where + ".url")
     meta: Dict[str, Any] = {"method": (prepared.method or "GET").upper(), "url": url}
     meta["query_params"] = {k: redactor.value(k, v, "%s.query_params.%s" % (where, k)) for k, v in query_params(prepared.url or "").items()}
+    meta.update(_request_body(prepared, redactor, where))
+    headers = _request_headers(prepared, user_agent, redactor, where)
+    if headers:
+        meta["headers"] = headers
+    return meta
+
+
+def _request_headers(prepared: requests.PreparedRequest, user_agent: str, redactor: Redactor, where: str) -> Dict[str, str]:
+    """The headers the backend chose (not the transport's defaults), secrets redacted, cookies dropped."""
     headers: Dict[str, str] = {}
     defaults = dict(_TRANSPORT_HEADERS, **{"user-agent": user_agent})
     for name, value in (prepared.headers or {}).items():
@@ -260,19 +269,22 @@ def _request_meta(prepared: requests.PreparedRequest, user_agent: str, redactor:
         if lower in _ALWAYS_DROPPED_REQUEST or defaults.get(lower) == value:
             continue
         headers[name] = redactor.header(name, value, "%s.headers.%s" % (where, name))
+    return headers
+
+
+def _request_body(prepared: requests.PreparedRequest, redactor: Redactor, where: str) -> Dict[str, Any]:
+    """``{"form": ...}`` or ``{"json": ...}`` for a body replay can match; nothing for other bodies."""
     body = prepared.body
-    if body:
-        text = body.decode("utf-8", "replace") if isinstance(body, bytes) else str(body)
-        content_type = (prepared.headers.get("Content-Type") or "").lower()
-        if "x-www-form-urlencoded" in content_type:
-            meta["form"] = {k: redactor.value(k, v, "%s.form.%s" % (where, k)) for k, v in parse_qsl(text, keep_blank_values=True)}
-        elif "json" in content_type:
-            meta["json"] = redactor.value("", json.loads(text), where + ".json")
-        else:
-            redactor.note("%s: a %s body (not stored, not matched on replay)" % (where, content_type or "raw"))
-    if headers:
-        meta["headers"] = headers
-    return meta
+    if not body:
+        return {}
+    text = body.decode("utf-8", "replace") if isinstance(body, bytes) else str(body)
+    content_type = (prepared.headers.get("Content-Type") or "").lower()
+    if "x-www-form-urlencoded" in content_type:
+        return {"form": {k: redactor.value(k, v, "%s.form.%s" % (where, k)) for k, v in parse_qsl(text, keep_blank_values=True)}}
+    if "json" in content_type:
+        return {"json": redactor.value("", json.loads(text), where + ".json")}
+    redactor.note("%s: a %s body (not stored, not matched on replay)" % (where, content_type or "raw"))
+    return {}
 
 
 def _suffix(content_type: str) -> str:
@@ -404,44 +416,13 @@ def record_case(
     options = dict(options or {})
     captured = now or datetime.datetime.now(datetime.timezone.utc)
 
-    with Recorder() as recorder:
-        with SearchClient(backend, settings=settings, session=recorder.session, cache_ttl_s=0, retries=0) as client:
-            try:
-                live: Any = client.search(query, max_results=max_results, timeout_ms=timeout_ms, **options)
-            except WebSearchError as error:
-                live = error
-        exchanges = list(recorder.exchanges)
-    if isinstance(live, WebSearchError):
-        answered = bool(exchanges) and all(e.complete for e in exchanges) and live.code not in ("Timeout", "NetworkError")
-        if not (allow_error and answered):
-            raise live
-
+    live, exchanges = _capture(backend, query, settings, max_results, timeout_ms, options, allow_error)
     redactor = Redactor(_secrets_of(settings))
-    user_agent = settings.user_agent or DEFAULT_USER_AGENT
-    recorded: List[Dict[str, Any]] = []
-    bodies: List[Tuple[bytes, str]] = []
-    for index, exchange in enumerate(exchanges):
-        prefix = "exchanges[%d]." % index if len(exchanges) > 1 else ""
-        request_meta = _request_meta(exchange.request, user_agent, redactor, prefix + "request")
-        response_meta, body = _response_meta(exchange, redactor, prefix + "response")
-        recorded.append({"request": request_meta, "response": response_meta})
-        bodies.append((body, _suffix(exchange.headers.get("Content-Type") or exchange.headers.get("content-type") or "")))
-
-    with_body = [i for i, (body, _) in enumerate(bodies) if body]
-    files: List[Path] = []
+    recorded, bodies = _redacted_exchanges(exchanges, settings.user_agent or DEFAULT_USER_AGENT, redactor)
     folder.mkdir(parents=True, exist_ok=True)
     if meta_path.exists():
         _remove_case_files(meta_path)
-    for index in with_body:
-        body, suffix = bodies[index]
-        file_name = case_name + ("" if len(with_body) == 1 else ".%d" % (index + 1)) + suffix
-        (folder / file_name).write_bytes(body)
-        files.append(folder / file_name)
-        recorded[index]["response"]["body"] = file_name
-    for index, (body, _) in enumerate(bodies):
-        if not body:
-            recorded[index]["response"]["body_text"] = ""
-
+    files = _write_bodies(folder, case_name, recorded, bodies)
     meta: Dict[str, Any] = {
         "backend": backend,
         "query": query,
@@ -455,18 +436,79 @@ def record_case(
         meta.update(recorded[0])
     elif recorded:
         meta["exchanges"] = recorded
-    meta["captured_at"] = captured.astimezone(datetime.timezone.utc).isoformat(timespec="seconds")
-    meta["library_version"] = __version__
-    if backend_cls.kind == "offline" and not recorded:
-        meta["provenance"] = {"status": "offline-deterministic", "capture_date": captured.date().isoformat(), "recorded_by": RECORDED_BY,
-                              "note": "an offline backend sends no request; the golden pins its output"}
-    else:
-        meta["provenance"] = {"status": "recorded-live", "capture_date": captured.date().isoformat(), "recorded_by": RECORDED_BY}
+    meta.update(_provenance(captured, offline=backend_cls.kind == "offline" and not recorded))
     if redactor.notes:
         meta["redacted"] = list(redactor.notes)
     meta_path.write_text(json.dumps(meta, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
     files.append(meta_path)
+    return _replayed(meta_path, live, files, redactor)
 
+
+def _capture(
+    backend: str, query: str, settings: Settings, max_results: Optional[int], timeout_ms: Optional[int], options: Dict[str, Any], allow_error: bool
+) -> Tuple[Any, List[Exchange]]:
+    """Search live once through a recording session: the result (or error) and the exchanges.
+
+    Raises the live error unless ``allow_error`` and the upstream answered completely.
+    """
+    with Recorder() as recorder:
+        with SearchClient(backend, settings=settings, session=recorder.session, cache_ttl_s=0, retries=0) as client:
+            try:
+                live: Any = client.search(query, max_results=max_results, timeout_ms=timeout_ms, **options)
+            except WebSearchError as error:
+                live = error
+        exchanges = list(recorder.exchanges)
+    if isinstance(live, WebSearchError):
+        answered = bool(exchanges) and all(e.complete for e in exchanges) and live.code not in ("Timeout", "NetworkError")
+        if not (allow_error and answered):
+            raise live
+    return live, exchanges
+
+
+def _redacted_exchanges(exchanges: List[Exchange], user_agent: str, redactor: Redactor) -> Tuple[List[Dict[str, Any]], List[Tuple[bytes, str]]]:
+    """Each exchange as meta (secrets as placeholders) and its body with the file suffix it gets."""
+    recorded: List[Dict[str, Any]] = []
+    bodies: List[Tuple[bytes, str]] = []
+    for index, exchange in enumerate(exchanges):
+        prefix = "exchanges[%d]." % index if len(exchanges) > 1 else ""
+        request_meta = _request_meta(exchange.request, user_agent, redactor, prefix + "request")
+        response_meta, body = _response_meta(exchange, redactor, prefix + "response")
+        recorded.append({"request": request_meta, "response": response_meta})
+        bodies.append((body, _suffix(exchange.headers.get("Content-Type") or exchange.headers.get("content-type") or "")))
+    return recorded, bodies
+
+
+def _write_bodies(folder: Path, case_name: str, recorded: List[Dict[str, Any]], bodies: List[Tuple[bytes, str]]) -> List[Path]:
+    """Write the non-empty bodies next to the meta file and name them in ``recorded``; the files written."""
+    with_body = [i for i, (body, _) in enumerate(bodies) if body]
+    files: List[Path] = []
+    for index in with_body:
+        body, suffix = bodies[index]
+        file_name = case_name + ("" if len(with_body) == 1 else ".%d" % (index + 1)) + suffix
+        (folder / file_name).write_bytes(body)
+        files.append(folder / file_name)
+        recorded[index]["response"]["body"] = file_name
+    for index, (body, _) in enumerate(bodies):
+        if not body:
+            recorded[index]["response"]["body_text"] = ""
+    return files
+
+
+def _provenance(captured: datetime.datetime, offline: bool) -> Dict[str, Any]:
+    """``captured_at``, ``library_version`` and ``provenance`` of a recorded case."""
+    provenance = {"status": "recorded-live", "capture_date": captured.date().isoformat(), "recorded_by": RECORDED_BY}
+    if offline:
+        provenance = {"status": "offline-deterministic", "capture_date": captured.date().isoformat(), "recorded_by": RECORDED_BY,
+                      "note": "an offline backend sends no request; the golden pins its output"}
+    return {
+        "captured_at": captured.astimezone(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "library_version": __version__,
+        "provenance": provenance,
+    }
+
+
+def _replayed(meta_path: Path, live: Any, files: List[Path], redactor: Redactor) -> RecordResult:
+    """Replay the written case offline, write its golden when it is new, and compare with the live answer."""
     live_outcome = outcome_of(live)
     case = load_case(meta_path)
     verdict = run_case(case)

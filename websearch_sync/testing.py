@@ -341,12 +341,19 @@ def contract_problems(result: Any, max_results: Optional[int] = None, provider: 
     problems = ["unexpected top-level key %r" % k for k in result if k not in _RESPONSE_KEYS]
     limit = max_results if max_results is not None else 10
     problems.extend(contract_violations(dict(result), max_results=limit, provider=provider))
-    for position, item in enumerate(result["items"] if isinstance(result["items"], list) else [], 1):
-        if isinstance(item, Mapping):
-            problems.extend("item %d: unexpected key %r (raw upstream data?)" % (position, k) for k in item if k not in _ITEM_KEYS)
+    problems.extend(_unknown_item_keys(result["items"]))
     for position, error in enumerate(result.get("errors") or [], 1):
         if not (isinstance(error, Mapping) and isinstance(error.get("type"), str) and isinstance(error.get("retryable"), bool)):
             problems.append("errors[%d] is not {type, message, retryable, ...}" % position)
+    return problems
+
+
+def _unknown_item_keys(items: Any) -> List[str]:
+    """Item keys outside the canonical shape (raw upstream data leaking through)."""
+    problems = []
+    for position, item in enumerate(items if isinstance(items, list) else [], 1):
+        if isinstance(item, Mapping):
+            problems.extend("item %d: unexpected key %r (raw upstream data?)" % (position, k) for k in item if k not in _ITEM_KEYS)
     return problems
 
 

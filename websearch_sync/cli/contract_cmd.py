@@ -133,15 +133,7 @@ def run_verify(args: argparse.Namespace) -> int:
     out = sys.stdout
     updated = 0
     for result in results:
-        summary = describe(result.outcome) if result.outcome is not None else (result.diff[0] if result.diff else "")
-        if result.status == "DRIFT" and result.golden is not None:
-            summary = "%s (golden: %s)" % (summary, describe(result.golden))
-        out.write("%-6s %-*s  %s\n" % (result.status, width, result.case.case_id, summary))
-        details = result.diff if result.status in ("DRIFT", "ERROR") else []
-        if result.status == "ERROR" and result.outcome is None:
-            details = result.diff[1:]
-        for line in _indent(details):
-            out.write(line + "\n")
+        _print_verdict(out, result, width)
         if args.update and result.status in ("DRIFT", "NEW") and result.outcome is not None:
             write_golden(result.case, result.outcome)
             updated += 1
@@ -155,6 +147,19 @@ def run_verify(args: argparse.Namespace) -> int:
         out.write("%d golden%s updated; review them with your VCS diff\n" % (updated, "" if updated == 1 else "s"))
         return EXIT_CHECK_FAILED if counts["ERROR"] else EXIT_OK
     return EXIT_OK if counts["PASS"] == len(results) else EXIT_CHECK_FAILED
+
+
+def _print_verdict(out: Any, result: Any, width: int) -> None:
+    """One line per case (status, id, summary), then the diff or the error details, indented."""
+    summary = describe(result.outcome) if result.outcome is not None else (result.diff[0] if result.diff else "")
+    if result.status == "DRIFT" and result.golden is not None:
+        summary = "%s (golden: %s)" % (summary, describe(result.golden))
+    out.write("%-6s %-*s  %s\n" % (result.status, width, result.case.case_id, summary))
+    details = result.diff if result.status in ("DRIFT", "ERROR") else []
+    if result.status == "ERROR" and result.outcome is None:
+        details = result.diff[1:]
+    for line in _indent(details):
+        out.write(line + "\n")
 
 
 # -- check-live ------------------------------------------------------------------------------------

@@ -197,33 +197,37 @@ def outcome_of(result: Any) -> Dict[str, Any]:
 
 def contract_violations(outcome: Dict[str, Any], *, max_results: int, provider: Optional[str] = None) -> List[str]:
     """What in a success outcome breaks the canonical contract (empty when it holds)."""
-    problems = []
     items = outcome.get("items")
     if not isinstance(items, list):
         return ["items is not a list"]
+    problems = []
     if len(items) > max_results:
         problems.append("%d items > max_results %d" % (len(items), max_results))
     for position, item in enumerate(items, 1):
-        if not isinstance(item, dict):
-            problems.append("item %d is not a dict" % position)
-            continue
-        for key in ("title", "url", "snippet", "provider"):
-            if not isinstance(item.get(key), str):
-                problems.append("item %d: %s is not a string" % (position, key))
-        if item.get("rank") != position:
-            problems.append("item %d: rank is %r" % (position, item.get("rank")))
-        url = item.get("url") or ""
-        if not isinstance(url, str) or not url.startswith(("http://", "https://")):
-            problems.append("item %d: url %r is not http(s)" % (position, url))
-        for key in ("title", "snippet"):
-            text = item.get(key) or ""
-            if isinstance(text, str) and (text != text.strip() or "\n" in text or "  " in text):
-                problems.append("item %d: %s is not whitespace-collapsed" % (position, key))
-        if provider is not None and item.get("provider") != provider and provider not in (item.get("providers") or []):
-            problems.append("item %d: provider %r, expected %r" % (position, item.get("provider"), provider))
+        problems.extend("item %d: %s" % (position, p) if isinstance(item, dict) else "item %d is not a dict" % position
+                        for p in (_item_violations(item, position, provider) if isinstance(item, dict) else [None]))
     urls = [item.get("url") for item in items if isinstance(item, dict)]
     if len(set(map(str, urls))) != len(urls):
         problems.append("duplicate URLs")
+    return problems
+
+
+def _collapsed(text: Any) -> bool:
+    """True unless ``text`` is a string with outer, doubled or line-break whitespace."""
+    return not isinstance(text, str) or (text == text.strip() and "\n" not in text and "  " not in text)
+
+
+def _item_violations(item: Dict[str, Any], rank: int, provider: Optional[str]) -> List[str]:
+    """What in one item breaks the contract: string fields, its rank, an http(s) URL, collapsed text, its provider."""
+    problems = ["%s is not a string" % key for key in ("title", "url", "snippet", "provider") if not isinstance(item.get(key), str)]
+    if item.get("rank") != rank:
+        problems.append("rank is %r" % (item.get("rank"),))
+    url = item.get("url") or ""
+    if not isinstance(url, str) or not url.startswith(("http://", "https://")):
+        problems.append("url %r is not http(s)" % (url,))
+    problems.extend("%s is not whitespace-collapsed" % key for key in ("title", "snippet") if not _collapsed(item.get(key) or ""))
+    if provider is not None and item.get("provider") != provider and provider not in (item.get("providers") or []):
+        problems.append("provider %r, expected %r" % (item.get("provider"), provider))
     return problems
 
 
@@ -267,14 +271,16 @@ def compare(expected: Any, actual: Any) -> List[str]:
     if expected == actual:
         return []
     if "error" in expected or "error" in actual:
-        lines = ["- expected %s" % describe(expected), "+ got      %s" % describe(actual)]
-        for side, outcome in (("-", expected), ("+", actual)):
-            error = outcome.get("error")
-            if error and "error" in expected and "error" in actual:
-                lines.append("%s %s" % (side, _shown(error)))
-        return lines
-    old_list = expected.get("items") or []
-    new_list = actual.get("items") or []
+        return _error_diff(expected, actual)
+    lines = _items_diff(expected.get("items") or [], actual.get("items") or [])
+    for key in sorted((set(expected) | set(actual)) - {"items"}):
+        if expected.get(key) != actual.get(key):
+            lines.append("~ %s: %s -> %s" % (key, _shown(expected.get(key)), _shown(actual.get(key))))
+    return lines
+
+
+def _items_diff(old_list: List[Dict[str, Any]], new_list: List[Dict[str, Any]]) -> List[str]:
+    """The item lines of :func:`compare`: a count line, then removed, added and changed items."""
     old_items = {item.get("url"): item for item in old_list}
     new_items = {item.get("url"): item for item in new_list}
     removed = [u for u in old_items if u not in new_items]
@@ -283,24 +289,31 @@ def compare(expected: Any, actual: Any) -> List[str]:
     lines = [
         "items: %d -> %d (%d removed, %d added, %d changed)" % (len(old_list), len(new_list), len(removed), len(added), len(changed))
     ]
-    for url in removed:
-        item = old_items[url]
-        lines.append("- removed #%s %s  %s" % (item.get("rank"), url, _shown(item.get("title"))))
-    for url in added:
-        item = new_items[url]
-        lines.append("+ added   #%s %s  %s" % (item.get("rank"), url, _shown(item.get("title"))))
+    lines.extend("- removed #%s %s  %s" % (old_items[u].get("rank"), u, _shown(old_items[u].get("title"))) for u in removed)
+    lines.extend("+ added   #%s %s  %s" % (new_items[u].get("rank"), u, _shown(new_items[u].get("title"))) for u in added)
     for url in changed:
-        before, after = old_items[url], new_items[url]
-        if before.get("rank") != after.get("rank"):
-            lines.append("~ moved   %s  #%s -> #%s" % (url, before.get("rank"), after.get("rank")))
-        for key in sorted((set(before) | set(after)) - {"rank"}):
-            if before.get(key) != after.get(key):
-                lines.append("~ changed %s %s:" % (url, key))
-                lines.append("      was %s" % ("(absent)" if key not in before else _shown(before[key])))
-                lines.append("      now %s" % ("(absent)" if key not in after else _shown(after[key])))
-    for key in sorted((set(expected) | set(actual)) - {"items"}):
-        if expected.get(key) != actual.get(key):
-            lines.append("~ %s: %s -> %s" % (key, _shown(expected.get(key)), _shown(actual.get(key))))
+        lines.extend(_item_diff(url, old_items[url], new_items[url]))
+    return lines
+
+
+def _error_diff(expected: Dict[str, Any], actual: Dict[str, Any]) -> List[str]:
+    """The diff when either side is an error: both summaries, and both errors when both are errors."""
+    lines = ["- expected %s" % describe(expected), "+ got      %s" % describe(actual)]
+    if "error" in expected and "error" in actual:
+        lines.extend("%s %s" % (side, _shown(outcome["error"])) for side, outcome in (("-", expected), ("+", actual)) if outcome.get("error"))
+    return lines
+
+
+def _item_diff(url: str, before: Dict[str, Any], after: Dict[str, Any]) -> List[str]:
+    """How one item (matched by URL) moved and which of its fields changed."""
+    lines = []
+    if before.get("rank") != after.get("rank"):
+        lines.append("~ moved   %s  #%s -> #%s" % (url, before.get("rank"), after.get("rank")))
+    for key in sorted((set(before) | set(after)) - {"rank"}):
+        if before.get(key) != after.get(key):
+            lines.append("~ changed %s %s:" % (url, key))
+            lines.append("      was %s" % ("(absent)" if key not in before else _shown(before[key])))
+            lines.append("      now %s" % ("(absent)" if key not in after else _shown(after[key])))
     return lines
 
 

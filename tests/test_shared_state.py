@@ -308,3 +308,17 @@ def test_module_level_search_uses_the_environments_state(redis_db, redis_server,
     monkeypatch.setenv("WEB_SEARCH_STATE_URL", redis_server.url)
     assert ws.search("module level")["provider_meta"]["cached"] is False
     assert ws.search("module level")["provider_meta"]["cached"] is True
+
+
+def test_the_docs_list_the_settings_and_the_error_codes():
+    from pathlib import Path
+
+    from websearch_sync.config import SHARED_ENV_VARS
+
+    docs = Path(__file__).resolve().parent.parent / "docs"
+    configuration, errors = (docs / "configuration.md").read_text(), (docs / "errors.md").read_text()
+    for var in [v for v in SHARED_ENV_VARS if v.startswith("WEB_SEARCH_STATE_")]:
+        assert "| `%s` |" % var in configuration
+    for code in ("state_unavailable", "bad_state_url", "bad_state_prefix", "missing_redis_extra"):
+        assert "`%s`" % code in errors
+    assert "--state-url" in (docs / "cli.md").read_text() and "[Scaling](docs/scaling.md)" in (docs.parent / "README.md").read_text()

@@ -33,12 +33,15 @@ class FakeClock(Clock):
         self.now = 1000.0
 
     def monotonic(self) -> float:
+        """The fake time."""
         return self.now
 
     def time(self) -> float:
+        """The fake time as a wall-clock time."""
         return 1.7e9 + self.now
 
     def sleep(self, seconds: float) -> None:
+        """Move the fake time on, at once."""
         self.now += max(0.0, seconds)
 
 

@@ -17,7 +17,7 @@ WORKERS = 4
 QUERIES_EACH = 10
 #: How much sooner than the rate allows 11 consecutive requests may arrive (process
 #: scheduling and connection set-up between the slot and the arrival).
-SCHEDULING_SLACK_S = 0.1
+SCHEDULING_SLACK_S = 0.15
 
 
 def _jobs():

@@ -18,9 +18,9 @@ DEFAULT_COOLDOWNS_S: Dict[str, float] = {"captcha_required": 600.0, "http_429": 
 class Cooldowns:
     """Remembers which backends are suspended, until when, and why (thread-safe).
 
-    With a ``shared`` tier, a suspension is also written there and those other
-    processes wrote are obeyed here; a success lifts only this process's own record
-    (a shared one ends when its key expires).
+    With a ``shared`` tier, each suspension is also written there, and the ones
+    other processes wrote are obeyed here; a success lifts only this process's own
+    record (a shared one ends when its key expires).
     """
 
     def __init__(self, durations_s: Optional[Dict[str, float]] = None, clock: Clock = SYSTEM_CLOCK, shared: Any = None) -> None:

@@ -2,7 +2,10 @@
 
 Each call builds a fresh :class:`SearchClient` and closes it: nothing (cache,
 cool-downs, rate-limit memory) carries over from one call to the next. Scripts
-that search many times should share one ``SearchClient``.
+that search many times should share one ``SearchClient``. With a shared state
+(``WEB_SEARCH_STATE_URL`` / ``Settings.state_url``) those three live in Redis and are
+shared by every call and process (docs/scaling.md): that is how RQ or Celery
+workers calling these functions keep one pace and one cache.
 """
 
 from typing import Any, Dict, Iterable, Optional, Union
@@ -13,6 +16,9 @@ from .config import Settings
 from .reader.page import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS
 
 __all__ = ["search", "fetch", "backend_names"]
+
+#: Seconds an answer stays in the shared cache when these functions use one.
+SHARED_CACHE_TTL_S = 300
 
 
 def search(
@@ -29,11 +35,18 @@ def search(
     ``backend`` defaults to ``settings.backend`` / ``WEB_SEARCH_BACKEND``, else the
     offline ``stub``; a list (or ``"auto"``) is a fallback chain, or a parallel
     merge with ``strategy="merge"``. Stateless: no cache, cool-down or rate-limit
-    memory survives the call (share a :class:`SearchClient` for that). See
-    :meth:`SearchClient.search` for the options and errors.
+    memory survives the call (share a :class:`SearchClient` for that), unless a
+    shared state URL is set. See :meth:`SearchClient.search` for the options and errors.
     """
-    with SearchClient(settings=settings, cache_ttl_s=0) as client:
+    with _one_call_client(settings) as client:
         return client.search(query, backend=backend, max_results=max_results, timeout_ms=timeout_ms, **options)
+
+
+def _one_call_client(settings: Optional[Settings]) -> SearchClient:
+    """A client for one call: no cache of its own; the shared one when a state URL is set."""
+    settings = settings if settings is not None else Settings.from_env()
+    shared = isinstance(settings, Settings) and bool(settings.state_url)  # a wrong type: SearchClient says so
+    return SearchClient(settings=settings, cache_ttl_s=SHARED_CACHE_TTL_S if shared else 0)
 
 
 def fetch(
@@ -61,7 +74,7 @@ def fetch(
         WebSearchError: a subclass named by the error code; nothing else
         (except ``TypeError`` for a wrong keyword argument or ``settings`` type).
     """
-    with SearchClient(settings=settings, cache_ttl_s=0) as client:
+    with _one_call_client(settings) as client:
         return client.fetch(
             url,
             extract_mode=extract_mode,

@@ -36,6 +36,9 @@ SHARED_ENV_VARS: Dict[str, Tuple[str, str]] = {
     "WEB_FETCH_SERVICE_URL": ("fetch_service_url", "optional page-reading service tried before local fetch"),
     "WEB_FETCH_SERVICE_KEY": ("fetch_service_key", "bearer key for WEB_FETCH_SERVICE_URL (secret)"),
     "WEB_FETCH_ALLOW_PRIVATE": ("allow_private", "`1` lets fetch read loopback/private addresses (trusted local use)"),
+    "WEB_SEARCH_STATE_URL": ("state_url", "Redis URL (`redis://host:port/db`) sharing cache, rate limits and cool-downs between processes"),
+    "WEB_SEARCH_STATE_PREFIX": ("state_prefix", "extra namespace of the shared state's keys (after `websearch_sync:`)"),
+    "WEB_SEARCH_STATE_REQUIRED": ("state_required", "`1`: an unreachable shared state fails the call instead of falling back to local state"),
 }
 
 #: What each registered backend reads from the environment: ``{backend: {setting: ENV_VAR}}``.
@@ -74,6 +77,12 @@ class Settings:
         max_response_bytes: cap on the bytes read from one search response.
         fetch_service_url, fetch_service_key: optional page-reading service for fetch.
         allow_private: let fetch read loopback/private/link-local addresses.
+        state_url: a Redis URL (``redis://host:port/db``, ``rediss://``, ``unix://``)
+            where clients share their cache, rate-limit slots and cool-downs
+            (needs the ``redis`` extra); ``None``: each client keeps its own.
+        state_prefix: extra namespace for the shared keys (``websearch_sync:<prefix>:``).
+        state_required: fail calls with ``NetworkError(state_unavailable)`` when the
+            shared state cannot be reached, instead of using local state for them.
         from_environment: set by :meth:`from_env`; tells whether the backend name
             came from ``WEB_SEARCH_BACKEND`` (unknown names then fall back to ``stub``).
     """
@@ -89,6 +98,9 @@ class Settings:
     fetch_service_url: Optional[str] = None
     fetch_service_key: Optional[str] = None
     allow_private: bool = False
+    state_url: Optional[str] = None
+    state_prefix: str = ""
+    state_required: bool = False
     from_environment: bool = False
 
     def __post_init__(self) -> None:
@@ -132,11 +144,14 @@ class Settings:
             ("WEB_SEARCH_USER_AGENT", "user_agent"),
             ("WEB_FETCH_SERVICE_URL", "fetch_service_url"),
             ("WEB_FETCH_SERVICE_KEY", "fetch_service_key"),
+            ("WEB_SEARCH_STATE_URL", "state_url"),
+            ("WEB_SEARCH_STATE_PREFIX", "state_prefix"),
         ):
             text = _env_str(env, var)
             if text:
                 values[field_name] = text
-        values["allow_private"] = _env_str(env, "WEB_FETCH_ALLOW_PRIVATE").lower() in ("1", "true", "yes", "on")
+        values["allow_private"] = _env_flag(env, "WEB_FETCH_ALLOW_PRIVATE")
+        values["state_required"] = _env_flag(env, "WEB_SEARCH_STATE_REQUIRED")
 
         endpoints: Dict[str, str] = {}
         providers: Dict[str, Dict[str, Any]] = {}
@@ -190,6 +205,7 @@ class Settings:
                     else:
                         found.append(str(value))
         found.extend(_userinfo_secret(self.proxy))
+        found.extend(_userinfo_secret(self.state_url))
         return found
 
     def __repr__(self) -> str:
@@ -226,6 +242,10 @@ def _check_positive_int(name: str, value: Any, maximum: Optional[int]) -> None:
 
 def _env_str(env: Mapping[str, str], name: str) -> str:
     return (env.get(name) or "").strip()
+
+
+def _env_flag(env: Mapping[str, str], name: str) -> bool:
+    return _env_str(env, name).lower() in ("1", "true", "yes", "on")
 
 
 def _env_int(env: Mapping[str, str], name: str, maximum: Optional[int]) -> Optional[int]:

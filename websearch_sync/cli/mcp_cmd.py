@@ -23,6 +23,7 @@ CLIENT_FLAGS = (
     ("--backend", "backend", {"help": "backend name, comma-separated list, or auto (default: WEB_SEARCH_BACKEND, else stub)"}),
     ("--strategy", "strategy", {"choices": STRATEGIES, "help": "with several backends: fallback (default) or merge"}),
     ("--cache-path", "cache_path", {"metavar": "PATH", "help": "SQLite file caching answers across server runs"}),
+    ("--state-url", "state_url", {"metavar": "URL", "help": "redis://host:port/db: share cache, rate limits and cool-downs with other processes (default: WEB_SEARCH_STATE_URL)"}),
 )
 
 LOG_LEVELS = ("debug", "info", "warning", "error")

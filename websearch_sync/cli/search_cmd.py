@@ -40,6 +40,8 @@ def add_parser(commands: "argparse._SubParsersAction") -> None:
     parser.add_argument("--json", action="store_true", help="same as --format json")
     parser.add_argument("--queries-file", metavar="FILE", help="run every non-blank line of FILE as a query ('-' = stdin)")
     parser.add_argument("--cache-path", metavar="PATH", help="SQLite file caching answers across runs")
+    parser.add_argument("--state-url", metavar="URL",
+                        help="Redis URL sharing cache, rate limits and cool-downs with other processes (default: WEB_SEARCH_STATE_URL)")
     parser.set_defaults(run=run)
 
 
@@ -66,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
     fmt = "json" if args.json else (args.format or "text")
     if (args.query is None) == (args.queries_file is None):
         raise InvalidInput("give either a QUERY or --queries-file, not both or neither", detail_code="bad_arguments")
-    with SearchClient(args.backend, cache_path=args.cache_path) as client:
+    with SearchClient(args.backend, cache_path=args.cache_path, state_url=args.state_url) as client:
         if args.queries_file is not None:
             return _run_batch(client, args, sys.stdout)
         response = client.search(args.query, **_options(args))

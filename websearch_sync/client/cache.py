@@ -1,4 +1,6 @@
-"""Result caches: an in-memory TTL cache and a persistent SQLite cache.
+"""Result caches: an in-memory TTL cache, a persistent SQLite cache, and the client's
+tiered cache in front of them (plus, with a state URL, a shared tier in Redis:
+``state/results.py``).
 
 Only successful answers are stored. Values are JSON-compatible dicts; every read
 returns a fresh copy, so a caller that edits a result never edits the cache.
@@ -13,7 +15,12 @@ import time
 from collections import OrderedDict
 from typing import Any, Dict, Hashable, Optional, Tuple
 
-__all__ = ["MemoryCache", "SqliteCache", "ResultCache", "copy_result"]
+__all__ = ["MemoryCache", "SqliteCache", "ResultCache", "copy_result", "cache_key_text"]
+
+
+def cache_key_text(key: Hashable) -> str:
+    """A cache key as text: the one serialization of every tier that leaves the process."""
+    return json.dumps(key, sort_keys=True, default=repr, ensure_ascii=False)
 
 
 def copy_result(value: Dict[str, Any]) -> Dict[str, Any]:
@@ -102,16 +109,20 @@ class SqliteCache:
             self._local.conn = conn
         return conn
 
-    @staticmethod
-    def _key(key: Hashable) -> str:
-        return json.dumps(key, sort_keys=True, default=repr, ensure_ascii=False)
+    _key = staticmethod(cache_key_text)
 
     def get(self, key: Hashable) -> Optional[Dict[str, Any]]:
         """The cached value (a fresh object), or ``None`` when absent or expired."""
+        entry = self.get_entry(key)
+        return entry[0] if entry else None
+
+    def get_entry(self, key: Hashable) -> Optional[Tuple[Dict[str, Any], float]]:
+        """``(value, seconds it has left)``, or ``None`` when absent or expired."""
+        now = time.time()
         row = self._connection().execute(
-            "SELECT value FROM results WHERE key = ? AND expires > ?", (self._key(key), time.time())
+            "SELECT value, expires FROM results WHERE key = ? AND expires > ?", (self._key(key), now)
         ).fetchone()
-        return json.loads(row[0]) if row else None
+        return (json.loads(row[0]), row[1] - now) if row else None
 
     def set(self, key: Hashable, value: Dict[str, Any], ttl_s: Optional[float] = None) -> None:
         """Store ``value`` for ``ttl_s`` seconds (default: the cache's TTL); expired rows are pruned now and then."""
@@ -137,15 +148,18 @@ class SqliteCache:
 
 
 class ResultCache:
-    """The client's cache: memory in front of an optional SQLite file.
+    """The client's cache: memory in front of an optional SQLite file and an optional
+    shared tier (``state/results.py``: Redis, shared by many processes).
 
-    ``get`` looks in memory, then on disk (a disk hit is copied to memory);
-    ``set`` writes to both. Either tier may be absent.
+    ``get`` looks in memory, then on disk, then in the shared tier; a hit below memory
+    is copied to memory for the time it has left. ``set`` writes to every tier. Any
+    tier may be absent.
     """
 
-    def __init__(self, memory: Optional[MemoryCache], disk: Optional[SqliteCache]) -> None:
+    def __init__(self, memory: Optional[MemoryCache], disk: Optional[SqliteCache], shared: Any = None) -> None:
         self.memory = memory
         self.disk = disk
+        self.shared = shared
 
     def get(self, key: Hashable) -> Optional[Dict[str, Any]]:
         """A copy of the cached answer, or ``None``."""
@@ -153,19 +167,19 @@ class ResultCache:
             hit = self.memory.get(key)
             if hit is not None:
                 return hit
-        if self.disk is not None:
-            hit = self.disk.get(key)
-            if hit is not None and self.memory is not None:
-                self.memory.set(key, hit)
-            return hit
+        for tier in (self.disk, self.shared):
+            entry = tier.get_entry(key) if tier is not None else None
+            if entry is not None:
+                if self.memory is not None:
+                    self.memory.set(key, entry[0], entry[1])
+                return entry[0]
         return None
 
     def set(self, key: Hashable, value: Dict[str, Any], ttl_s: float) -> None:
         """Store ``value`` for ``ttl_s`` seconds in every tier."""
-        if self.memory is not None:
-            self.memory.set(key, value, ttl_s)
-        if self.disk is not None:
-            self.disk.set(key, value, ttl_s)
+        for tier in (self.memory, self.disk, self.shared):
+            if tier is not None:
+                tier.set(key, value, ttl_s)
 
     def close(self) -> None:
         """Close the SQLite file, if any."""

@@ -1,8 +1,9 @@
-"""Cool-downs: after a block, a backend is left alone for a while."""
+"""Cool-downs: after a block, a backend is left alone for a while (by every process of a
+shared state, ``state/cooldowns.py``, when there is one)."""
 
 import threading
 import time
-from typing import Dict, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 
 from ..errors import WebBlocked
 from .clock import SYSTEM_CLOCK, Clock
@@ -15,10 +16,16 @@ DEFAULT_COOLDOWNS_S: Dict[str, float] = {"captcha_required": 600.0, "http_429": 
 
 
 class Cooldowns:
-    """Remembers which backends are suspended, until when, and why (thread-safe)."""
+    """Remembers which backends are suspended, until when, and why (thread-safe).
 
-    def __init__(self, durations_s: Optional[Dict[str, float]] = None, clock: Clock = SYSTEM_CLOCK) -> None:
+    With a ``shared`` tier, each suspension is also written there, and the ones
+    other processes wrote are obeyed here; a success lifts only this process's own
+    record (a shared one ends when its key expires).
+    """
+
+    def __init__(self, durations_s: Optional[Dict[str, float]] = None, clock: Clock = SYSTEM_CLOCK, shared: Any = None) -> None:
         self._clock = clock
+        self._shared = shared
         self.durations_s = dict(DEFAULT_COOLDOWNS_S)
         self.durations_s.update(durations_s or {})
         self._until: Dict[str, Tuple[float, float, WebBlocked, float]] = {}
@@ -33,9 +40,15 @@ class Cooldowns:
             duration = error.retry_after
         if duration <= 0:
             return
+        wall_until = self._clock.time() + duration
+        self._suspend(error.provider, duration, wall_until, error)
+        if self._shared is not None:
+            self._shared.record(error.provider, error.detail_code, error.status, duration, wall_until)
+
+    def _suspend(self, name: str, duration: float, wall_until: float, cause: WebBlocked) -> None:
         with self._lock:
             now = self._clock.monotonic()
-            self._until[error.provider] = (now + duration, self._clock.time() + duration, error, now)
+            self._until[name] = (now + duration, wall_until, cause, now)
 
     def clear(self, name: str, started: Optional[float] = None) -> None:
         """Lift a suspension (after a success).
@@ -53,17 +66,25 @@ class Cooldowns:
         """Raise the suspending ``WebBlocked`` again while ``name`` is cooling down."""
         with self._lock:
             entry = self._until.get(name)
-            if entry is None:
-                return
-            until, wall_until, cause, _recorded = entry
-            if until <= self._clock.monotonic():
+            if entry is not None and entry[0] <= self._clock.monotonic():
                 del self._until[name]
-                return
-        raise WebBlocked(
-            "%s is cooling down after %s until %s (%.0f s left); not contacting it"
-            % (name, cause.detail_code, time.strftime("%H:%M:%S", time.localtime(wall_until)), until - self._clock.monotonic()),
-            provider=name,
-            detail_code=cause.detail_code,
-            status=cause.status,
-            retry_after=max(0.0, until - self._clock.monotonic()),
-        )
+                entry = None
+        if entry is not None:
+            until, wall_until, cause, _recorded = entry
+            raise _cooling_down(name, cause.detail_code, cause.status, wall_until, until - self._clock.monotonic())
+        shared = self._shared.lookup(name) if self._shared is not None else None
+        if shared is not None:  # another process met the wall: remember it here too, and obey
+            error = _cooling_down(name, shared.detail_code, shared.status, shared.until, shared.left_s)
+            self._suspend(name, shared.left_s, shared.until, error)
+            raise error
+
+
+def _cooling_down(name: str, detail_code: Optional[str], status: Optional[int], wall_until: float, left_s: float) -> WebBlocked:
+    return WebBlocked(
+        "%s is cooling down after %s until %s (%.0f s left); not contacting it"
+        % (name, detail_code, time.strftime("%H:%M:%S", time.localtime(wall_until)), left_s),
+        provider=name,
+        detail_code=detail_code,
+        status=status,
+        retry_after=max(0.0, left_s),
+    )

@@ -1,7 +1,8 @@
-"""Per-backend minimum spacing between requests, shared by all threads of a client."""
+"""Per-backend minimum spacing between requests, shared by all threads of a client,
+and by all processes of a shared state (``state/slots.py``) when there is one."""
 
 import threading
-from typing import Dict, Optional
+from typing import Any, Dict, Optional
 
 from .clock import SYSTEM_CLOCK, Clock
 
@@ -14,17 +15,29 @@ class RateLimiter:
     :meth:`reserve` books the next free slot and returns how long to wait for it;
     it books nothing and returns ``None`` when the wait would not fit in
     ``max_wait_s`` (budget first: the caller fails now instead of waiting in vain).
+    With a ``shared`` tier the slots are booked there, for every process; when it
+    cannot be reached they are booked here, for this client.
     """
 
-    def __init__(self, clock: Clock = SYSTEM_CLOCK) -> None:
+    def __init__(self, clock: Clock = SYSTEM_CLOCK, shared: Any = None) -> None:
         self._clock = clock
+        self._shared = shared
         self._next: Dict[str, float] = {}
+        self._shared_next: Dict[str, float] = {}  # when a shared slot was refused: when it comes
         self._lock = threading.Lock()
 
     def reserve(self, name: str, interval: float, max_wait_s: float) -> Optional[float]:
         """Book a slot for ``name``; the seconds to wait, or ``None`` if over ``max_wait_s``."""
         if interval <= 0:
             return 0.0
+        answer = self._shared.reserve(name, interval, max_wait_s) if self._shared is not None else None
+        if answer is not None:
+            booked, wait = answer
+            if booked:
+                return wait
+            with self._lock:
+                self._shared_next[name] = self._clock.monotonic() + wait
+            return None
         with self._lock:
             now = self._clock.monotonic()
             slot = max(now, self._next.get(name, now))
@@ -37,4 +50,5 @@ class RateLimiter:
     def next_free_in(self, name: str) -> float:
         """Seconds until ``name`` has a free slot (0 when it has one now)."""
         with self._lock:
-            return max(0.0, self._next.get(name, 0.0) - self._clock.monotonic())
+            soonest = max(self._next.get(name, 0.0), self._shared_next.get(name, 0.0))
+            return max(0.0, soonest - self._clock.monotonic())

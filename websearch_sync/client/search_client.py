@@ -27,6 +27,7 @@ from .clock import SYSTEM_CLOCK, Clock
 from .cooldown import Cooldowns
 from .ratelimit import RateLimiter
 from .selection import AUTO_ORDER, BackendArg, check_backends, default_backends, resolve_backends
+from .state import shared_tiers
 from .strategies import STRATEGIES, fallback, merge
 
 __all__ = ["SearchClient", "STRATEGIES", "AUTO_ORDER"]
@@ -73,6 +74,10 @@ class SearchClient:
             (``http_429`` uses Retry-After when the service sent one).
         clock: where waits (retries, rate-limit slots) and cool-downs read the
             time and sleep; default the system clock. Tests pass a fake one.
+        state_url: a Redis URL (``redis://host:port/db``) where the cache,
+            rate-limit slots and cool-downs are shared with every process using it
+            (needs the ``redis`` extra); default ``settings.state_url``; ``""``: none.
+            See docs/scaling.md.
 
     Every ``search()`` argument of the same name overrides these per call.
     Use the client as a context manager, or call :meth:`close` when done.
@@ -92,6 +97,7 @@ class SearchClient:
         min_interval_s: Union[None, float, Mapping[str, float]] = None,
         cooldowns: Optional[Mapping[str, float]] = None,
         clock: Clock = SYSTEM_CLOCK,
+        state_url: Optional[str] = None,
     ) -> None:
         if settings is not None and not isinstance(settings, Settings):
             raise TypeError("settings must be a websearch_sync.Settings, got %s" % type(settings).__name__)
@@ -101,15 +107,19 @@ class SearchClient:
         self.cache_ttl_s = _check_number("cache_ttl_s", cache_ttl_s, 0)
         self.retries = _check_number("retries", retries, 0, 10, integer=True)
         self.budget_ms = check_timeout_ms(budget_ms, "budget_ms")
+        shared = shared_tiers(self.settings, state_url, clock, self.budget_ms or self.settings.timeout_ms)
         self._cache = ResultCache(
             MemoryCache(self.cache_ttl_s) if self.cache_ttl_s > 0 else None,
             SqliteCache(cache_path, self.cache_ttl_s) if cache_path and self.cache_ttl_s > 0 else None,
+            shared.cache if self.cache_ttl_s > 0 else None,
         )
         self._transport = HttpTransport(
             session=session, proxy=self.settings.proxy, user_agent=self.settings.user_agent, allow_private=self.settings.allow_private
         )
-        self._cooldowns = Cooldowns(dict(cooldowns or {}), clock=clock)
-        self._runner = BackendRunner(self._transport, RateLimiter(clock), self._cooldowns, _check_intervals(min_interval_s), clock)
+        self._cooldowns = Cooldowns(dict(cooldowns or {}), clock=clock, shared=shared.cooldowns)
+        self._runner = BackendRunner(
+            self._transport, RateLimiter(clock, shared=shared.slots), self._cooldowns, _check_intervals(min_interval_s), clock
+        )
         self._clock = clock
         self._closed = False
 

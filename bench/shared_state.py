@@ -1,0 +1,101 @@
+"""What the shared state (Redis) costs and what it buys, on a throw-away local redis-server.
+
+    python bench/shared_state.py [--searches 2000] [--skip-workers]
+
+1. The extra time per search: the same searches (the offline ``stub`` backend, so that
+   only the client's own work is timed, with a rate limit of 1 us so that a slot is
+   booked each time) through a client with local state and one with a shared state,
+   alternately. Printed: medians and 90th percentiles per search, and the median of
+   the per-pair difference, for a miss (every shared tier is asked: cache read,
+   cool-down, slot, cache write), for a hit another process cached (one Redis read,
+   against a hit in local memory) and for a hit in each client's memory (no Redis).
+2. The four-process run of the tests: four worker processes x 10 queries against a
+   local SearXNG with ``min_interval_s=0.1``, with and without the shared state.
+   Printed: the tightest span of 11 consecutive requests at the upstream (the rate
+   allows no less than 1.0 s), the whole run's span and the number of requests.
+
+Needs ``redis-server`` on PATH and redis-py (``pip install '.[redis]'``). Not a test:
+nothing is asserted.
+"""
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from typing import Callable, List, Tuple
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "tests"))
+
+from redis_server import RedisServer, redis_server_binary  # noqa: E402
+from shared_state_worker import Upstream, run_workers, worker_env  # noqa: E402
+import websearch_sync as ws  # noqa: E402
+
+RATE = {"stub": 1e-6}
+
+
+def _timed(call: Callable[[], object]) -> float:
+    started = time.perf_counter()
+    call()
+    return time.perf_counter() - started
+
+
+def _pairs(count: int, local: Callable[[int], object], shared: Callable[[int], object]) -> Tuple[List[float], List[float]]:
+    local_s, shared_s = [], []
+    for i in range(count):
+        local_s.append(_timed(lambda: local(i)))
+        shared_s.append(_timed(lambda: shared(i)))
+    return local_s, shared_s
+
+
+def _row(name: str, local_s: List[float], shared_s: List[float]) -> None:
+    def ms(values: List[float], q: float) -> float:
+        return sorted(values)[int(q * (len(values) - 1))] * 1000
+
+    extra = statistics.median(s - l for l, s in zip(local_s, shared_s)) * 1000
+    print("%-34s %8.3f %8.3f %8.3f %8.3f %10.3f" % (name, ms(local_s, 0.5), ms(local_s, 0.9), ms(shared_s, 0.5), ms(shared_s, 0.9), extra))
+
+
+def overhead(url: str, count: int) -> None:
+    """Print the per-search cost of the shared state against local state."""
+    print("per search, ms                      local p50    p90 | shared p50    p90 | extra (median of pairs)")
+    with ws.SearchClient("stub", min_interval_s=RATE, state_url="") as local, \
+            ws.SearchClient("stub", min_interval_s=RATE, state_url=url) as shared:
+        for i in range(50):  # warm both (connections, script cache)
+            local.search("warm %d" % i)
+            shared.search("warm %d" % i)
+        _row("miss (all tiers asked)", *_pairs(count, lambda i: local.search("miss %d" % i), lambda i: shared.search("miss %d" % i)))
+        with ws.SearchClient("stub", min_interval_s=RATE, state_url=url) as other:  # its memory is empty: Redis answers
+            _row("hit: Redis vs local memory", *_pairs(count, lambda i: local.search("warm 0"), lambda i: other.search("miss %d" % i)))
+        _row("hit in memory, both", *_pairs(count, lambda i: local.search("miss %d" % (i % 100)), lambda i: shared.search("miss %d" % (i % 100))))
+
+
+def spacing(url: str) -> None:
+    """Print the four-process run with and without the shared state."""
+    jobs = [{"queries": ["bench %d-%d" % (w, i) for i in range(10)], "options": {"max_results": 10, "retries": 0}} for w in range(4)]
+    print("\nfour processes x 10 queries, min_interval_s=0.1      tightest 11 in a row   whole run   requests")
+    for label, state_url in (("shared state (Redis)", url), ("local state only", "")):
+        with Upstream("browse-API__1") as upstream:
+            run_workers(jobs, worker_env(upstream, state_url, 0.1))
+        times = sorted(upstream.arrivals)
+        tightest = min(times[i + 10] - times[i] for i in range(len(times) - 10))
+        print("%-50s %10.3f s %13.3f s %8d" % (label, tightest, times[-1] - times[0], len(times)))
+
+
+def main() -> None:
+    """Start a redis-server, run both measurements, stop it."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--searches", type=int, default=2000, help="searches per measurement (default 2000)")
+    parser.add_argument("--skip-workers", action="store_true", help="only the per-search cost")
+    args = parser.parse_args()
+    if redis_server_binary() is None:
+        sys.exit("no redis-server on PATH (Debian: apt-get install redis-server)")
+    with RedisServer() as server:
+        overhead(server.url, args.searches)
+        if not args.skip_workers:
+            spacing(server.url)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,111 @@
+"""A real ``redis-server`` on a free loopback port, for the shared-state tests and bench.
+
+``RedisServer`` starts the Debian package's binary with no persistence
+(``--save '' --appendonly no``), waits (bounded) until it answers PING, and stops it
+on exit. :func:`redis_server_binary` says where the binary is (``None`` when there is
+none: the tests are then skipped with that reason).
+"""
+
+import os
+import shutil
+import socket
+import subprocess
+import time
+from typing import List, Optional
+
+from servers import free_port
+
+__all__ = ["RedisServer", "redis_server_binary", "free_port", "NO_REDIS_REASON"]
+
+START_WAIT_S = 10.0
+STOP_WAIT_S = 5.0
+
+NO_REDIS_REASON = "no redis-server binary on PATH (Debian: apt-get install redis-server; .ci/run installs it)"
+
+
+def redis_server_binary() -> Optional[str]:
+    """The path of ``redis-server``, or ``None``."""
+    return shutil.which("redis-server")
+
+
+def _ping(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.2) as sock:
+            sock.settimeout(0.5)
+            sock.sendall(b"PING\r\n")
+            return sock.recv(64).startswith(b"+PONG")
+    except OSError:
+        return False
+
+
+class RedisServer:
+    """``with RedisServer() as server: server.url`` — a private, throw-away Redis."""
+
+    def __init__(self, port: Optional[int] = None) -> None:
+        self.port = port or free_port()
+        self.process: Optional[subprocess.Popen] = None
+
+    @property
+    def url(self) -> str:
+        """``redis://127.0.0.1:<port>/0``."""
+        return "redis://127.0.0.1:%d/0" % self.port
+
+    def command(self) -> List[str]:
+        """The command line that starts the server."""
+        binary = redis_server_binary()
+        if binary is None:
+            raise RuntimeError(NO_REDIS_REASON)
+        return [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
+                "--daemonize", "no", "--loglevel", "warning"]
+
+    def start(self) -> "RedisServer":
+        """Start the server and wait until it answers (at most ``START_WAIT_S``)."""
+        self.process = subprocess.Popen(self.command(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                        cwd=os.path.abspath(os.sep))
+        deadline = time.monotonic() + START_WAIT_S
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError("redis-server exited at start: %s" % self.process.stderr.read().decode(errors="replace"))
+            if _ping(self.port):
+                return self
+            time.sleep(0.02)
+        self.stop()
+        raise RuntimeError("redis-server did not answer on port %d within %.0f s" % (self.port, START_WAIT_S))
+
+    def stop(self) -> None:
+        """Stop the server (terminate, then kill if it lingers); idempotent."""
+        process, self.process = self.process, None
+        if process is None:
+            return
+        if process.poll() is None:
+            process.terminate()
+            try:
+                process.wait(STOP_WAIT_S)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait(STOP_WAIT_S)
+        if process.stderr is not None:
+            process.stderr.close()
+
+    def __enter__(self) -> "RedisServer":
+        return self.start()
+
+    def __exit__(self, *exc_info) -> None:
+        self.stop()
+
+
+try:  # the fixtures exist where pytest does (the tests); the bench uses RedisServer alone
+    import pytest
+except ImportError:  # pragma: no cover
+    pytest = None
+
+if pytest is not None:
+
+    @pytest.fixture(scope="module")
+    def redis_server():
+        """A real redis-server for the module's tests (skipped, with the reason, where there is none)."""
+        if redis_server_binary() is None:
+            pytest.skip(NO_REDIS_REASON)
+        pytest.importorskip("redis", reason="redis-py is not installed: pip install 'websearch-sync[redis]'")
+        with RedisServer() as server:
+            yield server

@@ -1,0 +1,45 @@
+"""Shared state: the cache, rate-limit slots and cool-downs of many processes, in Redis.
+
+Without a state URL a client keeps all three in its own process (memory, and the
+optional SQLite cache file) and nothing here is used. With one
+(``SearchClient(state_url=...)``, ``Settings.state_url``, ``WEB_SEARCH_STATE_URL``),
+each part gets a shared tier; when Redis fails, the parts use their local state for
+that call (see :class:`~.server.SharedState`).
+"""
+
+from typing import NamedTuple, Optional
+
+from ...config import Settings
+from ..clock import Clock
+from .cooldowns import SharedCooldowns
+from .results import RedisCache
+from .server import DEFAULT_TIMEOUT_S, SharedState, check_state_prefix, check_state_url, state_server
+from .slots import SharedSlots
+
+__all__ = ["SharedTiers", "shared_tiers", "SharedState", "RedisCache", "SharedSlots", "SharedCooldowns"]
+
+
+class SharedTiers(NamedTuple):
+    """The shared tier of each part of a client (all ``None`` without a state URL)."""
+
+    cache: Optional[RedisCache] = None
+    slots: Optional[SharedSlots] = None
+    cooldowns: Optional[SharedCooldowns] = None
+
+
+def shared_tiers(settings: Settings, state_url: Optional[str], clock: Clock, deadline_ms: int) -> SharedTiers:
+    """The shared tiers for a client: ``state_url`` if given (``""``: none), else ``settings.state_url``.
+
+    Every Redis command is bounded by a short timeout, at most a tenth of the client's
+    deadline (``deadline_ms``), so that a dead Redis costs a call little of its time.
+
+    Raises:
+        InvalidInput: ``bad_state_url``, ``bad_state_prefix``, or ``missing_redis_extra``
+            when redis-py is not installed.
+    """
+    url = settings.state_url if state_url is None else state_url
+    if not url:
+        return SharedTiers()
+    server = state_server(check_state_url(url), min(DEFAULT_TIMEOUT_S, deadline_ms / 10000.0))
+    state = SharedState(server, check_state_prefix(settings.state_prefix), bool(settings.state_required), clock)
+    return SharedTiers(RedisCache(state, settings.secrets()), SharedSlots(state), SharedCooldowns(state))

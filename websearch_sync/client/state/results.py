@@ -1,0 +1,44 @@
+"""The shared tier of the result cache: answers in Redis, their TTL the key's expiry.
+
+Keys are the local cache's keys, serialized as the SQLite tier does
+(:func:`~websearch_sync.client.cache.cache_key_text`) and hashed (SHA-256), so a key
+never shows what it holds; values are the answers' JSON with every secret of the
+client's settings redacted.
+"""
+
+import hashlib
+import json
+from typing import Any, Dict, Hashable, List, Optional, Tuple
+
+from ...errors import redact
+from ..cache import cache_key_text
+from .server import SharedState
+
+__all__ = ["RedisCache"]
+
+
+class RedisCache:
+    """Answers shared by every process using the same Redis."""
+
+    def __init__(self, state: SharedState, secrets: List[str]) -> None:
+        self.state = state
+        self.secrets = list(secrets)
+
+    def key_name(self, key: Hashable) -> str:
+        """The Redis key of a cache key."""
+        return self.state.key("cache", hashlib.sha256(cache_key_text(key).encode("utf-8")).hexdigest())
+
+    def get_entry(self, key: Hashable) -> Optional[Tuple[Dict[str, Any], float]]:
+        """``(answer, seconds it has left)``, or ``None`` when absent, unreadable or Redis is down."""
+        value, left_s = self.state.get_with_ttl(self.key_name(key))
+        if value is None:
+            return None
+        try:
+            answer = json.loads(value)
+        except ValueError:
+            return None
+        return (answer, left_s) if isinstance(answer, dict) else None
+
+    def set(self, key: Hashable, value: Dict[str, Any], ttl_s: float) -> None:
+        """Store ``value`` for ``ttl_s`` seconds (nothing when Redis is down)."""
+        self.state.set_for(self.key_name(key), redact(json.dumps(value, ensure_ascii=False), self.secrets), ttl_s)

@@ -9,7 +9,7 @@ and one error vocabulary.
 from .api import backend_names, fetch, search
 from .backends.registry import load_plugins
 from .client.search_client import SearchClient
-from .config import Settings
+from .config import VERSION, Settings
 from .errors import (
     AuthError,
     BadGateway,
@@ -23,7 +23,7 @@ from .errors import (
     WebSearchError,
 )
 
-__version__ = "0.1.0"
+__version__ = VERSION
 
 # Third-party backends (entry points in ``websearch_sync.backends``) register last,
 # once the whole package is importable for them.

@@ -67,8 +67,7 @@ def fetch(
     link-local targets unless ``allow_private`` (or ``settings.allow_private``),
     reads at most ``max_bytes`` and returns at most ``max_chars`` characters,
     all within ``timeout_ms`` (default ``settings.timeout_ms``). When a fetch
-    service or a Jina key is configured it is asked first. See the README's
-    "Fetch" section.
+    service or a Jina key is configured it is asked first. See docs/fetch.md.
 
     Raises:
         WebSearchError: a subclass named by the error code; nothing else

@@ -18,6 +18,9 @@ __all__ = ["Settings", "DEFAULT_TIMEOUT_MS", "DEFAULT_MAX_RESULTS", "SHARED_ENV_
 
 logger = logging.getLogger("websearch_sync")
 
+#: The package version (``websearch_sync.__version__``; setup.cfg reads it from here).
+VERSION = "0.1.0"
+
 DEFAULT_TIMEOUT_MS = 15000
 DEFAULT_MAX_RESULTS = 5
 #: The one byte cap default: of a search response and of a fetched page.

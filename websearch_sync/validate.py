@@ -106,22 +106,7 @@ def search_params(
     caller's programming error and raise ``TypeError``, like any unknown keyword.
     """
     known_specific = set(backend_options)
-    unknown = sorted(k for k in options if k not in COMMON_OPTIONS and k not in known_specific)
-    if unknown:
-        raise TypeError(
-            "search() got unexpected keyword argument(s) %s; known options: %s"
-            % (", ".join(unknown), ", ".join(sorted(set(COMMON_OPTIONS) | known_specific)))
-        )
-    locale = options.get("locale")
-    lang = options.get("lang")
-    if locale is not None and lang is not None and locale != lang:
-        raise InvalidInput("give either locale or lang, not both", detail_code="bad_locale")
-    safe = options.get("safe_search")
-    if isinstance(safe, bool):
-        safe = "moderate" if safe else "off"
-    include_content = options.get("include_content", False)
-    if not isinstance(include_content, bool):
-        raise InvalidInput("include_content must be true or false", detail_code="bad_include_content")
+    _check_known(options, known_specific)
     max_content_chars = options.get("max_content_chars")
     if max_content_chars is not None and (not _is_int(max_content_chars) or max_content_chars < 1):
         raise InvalidInput("max_content_chars must be a positive integer", detail_code="bad_max_content_chars")
@@ -131,14 +116,43 @@ def search_params(
     return SearchParams(
         query=check_query(query),
         max_results=check_max_results(max_results, settings.max_results),
-        locale=_check_pattern("locale", locale if locale is not None else lang, _LOCALE),
+        locale=_check_pattern("locale", _locale(options), _LOCALE),
         time_range=_check_choice("time_range", options.get("time_range"), TIME_RANGES),
         site_filter=_check_pattern("site_filter", options.get("site_filter"), _SITE),
-        safe_search=_check_choice("safe_search", safe, SAFE_SEARCH_LEVELS),
+        safe_search=_check_choice("safe_search", _safe_search(options.get("safe_search")), SAFE_SEARCH_LEVELS),
         trace_id=_check_pattern("trace_id", options.get("trace_id"), _HEADER_SAFE),
-        include_content=include_content,
+        include_content=_include_content(options.get("include_content", False)),
         options=specific,
     )
+
+
+def _check_known(options: Dict[str, Any], known_specific: Iterable[str]) -> None:
+    """``TypeError`` for an option neither the common ones nor any backend knows (a programming error)."""
+    known = set(COMMON_OPTIONS) | set(known_specific)
+    unknown = sorted(k for k in options if k not in known)
+    if unknown:
+        raise TypeError("search() got unexpected keyword argument(s) %s; known options: %s" % (", ".join(unknown), ", ".join(sorted(known))))
+
+
+def _locale(options: Dict[str, Any]) -> Any:
+    """``locale``, or its alias ``lang``; both given and different is ``InvalidInput``."""
+    locale, lang = options.get("locale"), options.get("lang")
+    if locale is not None and lang is not None and locale != lang:
+        raise InvalidInput("give either locale or lang, not both", detail_code="bad_locale")
+    return locale if locale is not None else lang
+
+
+def _safe_search(value: Any) -> Any:
+    """``True``/``False`` mean ``moderate``/``off``; anything else is checked as a level."""
+    if isinstance(value, bool):
+        return "moderate" if value else "off"
+    return value
+
+
+def _include_content(value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise InvalidInput("include_content must be true or false", detail_code="bad_include_content")
+    return value
 
 
 def backend_list(backend: Union[None, str, Iterable[str]]) -> Optional[List[str]]:

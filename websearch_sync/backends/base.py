@@ -30,7 +30,7 @@ class Backend:
     Class attributes (the declarative part):
         name: registry name (``"ddg_html"``); also the ``provider`` of its items.
         kind: ``"html"``, ``"json"`` or ``"offline"``.
-        summary: one line for ``websearch-sync backends`` and the README.
+        summary: one line for ``websearch-sync backends`` and docs/backends.md.
         default_endpoint: the URL requests go to unless overridden.
         env_vars: ``{provider_setting: ENV_VAR}`` read by ``Settings.from_env``.
         required: provider settings without which the backend cannot work.

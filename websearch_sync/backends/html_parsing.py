@@ -94,7 +94,7 @@ def classes(node: Tag) -> Sequence[str]:
 def text_of(node: Optional[Tag]) -> str:
     """The text of ``node`` with child elements separated by a space (``""`` for ``None``).
 
-    Whitespace is not collapsed here; :func:`websearch_sync.normalize.clean_text` does that.
+    Whitespace is not collapsed here; :func:`websearch_sync.backends.normalize.clean_text` does that.
     """
     if node is None:
         return ""

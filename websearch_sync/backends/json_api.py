@@ -16,7 +16,7 @@ derives from :class:`JsonApiBackend` and declares:
   message in a JSON body.
 
 Everything else (429 with its wait time, 5xx, other statuses) is the shared
-:func:`websearch_sync.http.status_error`.
+:func:`websearch_sync.net.transport.status_error`.
 """
 
 import dataclasses
@@ -70,7 +70,7 @@ def api_error(
     ``"403"``) stands for an HTTP status, so a 200 whose body says ``"429"`` is a
     429. Otherwise the HTTP status decides. ``auth_statuses`` become
     ``AuthError(http_<n>)``; every other status goes through the shared
-    :func:`~websearch_sync.http.status_error` (429 -> ``WebBlocked`` with
+    :func:`~websearch_sync.net.transport.status_error` (429 -> ``WebBlocked`` with
     ``retry_after``, 5xx -> ``BadGateway`` ...). ``message`` (the vendor's own
     words) is appended to the error message. ``status`` on the error is always
     the real HTTP status.

@@ -13,7 +13,7 @@ import argparse
 import sys
 from typing import Optional, Sequence
 
-from .. import __version__
+from ..config import VERSION as __version__
 from ..errors import WebSearchError
 from . import backends_cmd, contract_cmd, fetch_cmd, mcp_cmd, search_cmd
 from .output import EXIT_BLOCKED, EXIT_INVALID, EXIT_NETWORK, EXIT_OK, EXIT_OTHER, error_line, exit_status

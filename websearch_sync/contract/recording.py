@@ -29,7 +29,7 @@ import requests
 from requests.adapters import HTTPAdapter
 from requests.structures import CaseInsensitiveDict
 
-from .. import __version__
+from ..config import VERSION as __version__
 from ..backends import registry
 from ..client.search_client import SearchClient
 from ..config import Settings
@@ -66,7 +66,7 @@ class Exchange:
     complete: bool = False  #: the body was read to its end
 
     def http_response(self) -> HttpResponse:
-        """The exchange as the :class:`~websearch_sync.http.HttpResponse` a backend parses."""
+        """The exchange as the :class:`~websearch_sync.net.transport.HttpResponse` a backend parses."""
         return HttpResponse(status=self.status, headers=CaseInsensitiveDict(self.headers), content=bytes(self.body), url=self.url)
 
 

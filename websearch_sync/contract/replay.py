@@ -24,7 +24,7 @@ import json
 import re
 import threading
 from itertools import groupby
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Optional, Tuple
 from urllib.parse import parse_qsl, urlsplit
 
 import requests
@@ -117,16 +117,7 @@ def request_mismatch(recorded: Dict[str, Any], request: requests.PreparedRequest
     method = recorded.get("method", "GET").upper()
     if (request.method or "GET").upper() != method or _without_query(request.url or "") != _without_query(recorded["url"]):
         return "sent %s %s, recorded %s %s" % (request.method, _without_query(request.url or ""), method, _without_query(recorded["url"]))
-    checks = []
-    if "query_params" in recorded:
-        checks.append(("query parameters", _as_strings(recorded["query_params"]), lambda: query_params(request.url or "")))
-    if "form" in recorded:
-        form = recorded["form"]
-        keep_blank = any(v == "" for v in form.values())
-        checks.append(("form fields", form, lambda: _form(request, keep_blank)))
-    if "json" in recorded:
-        checks.append(("JSON body", recorded["json"], lambda: _json(request)))
-    for what, expected, actual_of in checks:
+    for what, expected, actual_of in _body_checks(recorded, request):
         problem = _check(what, expected, actual_of)
         if problem:
             return problem
@@ -135,6 +126,20 @@ def request_mismatch(recorded: Dict[str, Any], request: requests.PreparedRequest
         if sent is None or not _same(value, sent):
             return "header %s does not match: sent %r, recorded %r" % (name, sent, value)
     return None
+
+
+def _body_checks(recorded: Dict[str, Any], request: requests.PreparedRequest) -> List[Tuple[str, Any, Callable[[], Any]]]:
+    """``(what, recorded value, how to read the request's)`` for the query, form and JSON the recording has."""
+    checks: List[Tuple[str, Any, Callable[[], Any]]] = []
+    if "query_params" in recorded:
+        checks.append(("query parameters", _as_strings(recorded["query_params"]), lambda: query_params(request.url or "")))
+    if "form" in recorded:
+        form = recorded["form"]
+        keep_blank = any(v == "" for v in form.values())
+        checks.append(("form fields", form, lambda: _form(request, keep_blank)))
+    if "json" in recorded:
+        checks.append(("JSON body", recorded["json"], lambda: _json(request)))
+    return checks
 
 
 class ReplayAdapter(HTTPAdapter):

@@ -17,7 +17,7 @@ import mcp.types as types
 from mcp.server.lowlevel import Server
 from mcp.server.stdio import stdio_server
 
-from .. import __version__
+from ..config import VERSION as __version__
 from .tools import TOOL_NAMES, McpTools
 
 __all__ = ["mcp_tools", "build_server", "serve", "run_stdio"]

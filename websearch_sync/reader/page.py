@@ -292,7 +292,7 @@ def _extract(response: HttpResponse, mode: str, deadline: Deadline) -> PageText:
 
     Extraction cannot be interrupted and its cost varies a lot (readability takes
     about 2 s for 5 MB of one endless paragraph), so it runs in a thread that is
-    abandoned at the deadline (:func:`~websearch_sync.deadline.run_within`).
+    abandoned at the deadline (:func:`~websearch_sync.net.deadline.run_within`).
     """
     try:
         return run_within(deadline, lambda: page_text(response, mode=mode, provider=PROVIDER), name="websearch-extract")

@@ -5,16 +5,20 @@ from typing import Dict, List, Type
 from ..config import declare_backend, forget_backend
 from ..errors import InvalidInput
 from .baidu import BaiduHtml
+from .bing import BingHtml
 from .base import Backend
 from .bocha import Bocha
 from .brave import Brave
 from .jina import Jina
 from .kagi import Kagi
+from .mojeek import MojeekHtml
 from .searxng import SearXNG
 from .ddg import DuckDuckGoHtml, DuckDuckGoLite
 from .service import SearchService
 from .stub import Stub
 from .tavily import Tavily
+from .wikipedia import Wikipedia
+from .yahoo import YahooHtml
 
 __all__ = ["backend_names", "backend_class", "register", "unregister", "DEFAULT_BACKEND"]
 
@@ -54,5 +58,6 @@ def backend_class(name: str) -> Type[Backend]:
         ) from None
 
 
-for _cls in (Stub, DuckDuckGoHtml, DuckDuckGoLite, BaiduHtml, SearXNG, Brave, Bocha, Tavily, Kagi, Jina, SearchService):
+for _cls in (Stub, DuckDuckGoHtml, DuckDuckGoLite, BaiduHtml, SearXNG, Brave, Bocha, Tavily, Kagi, Jina, SearchService,
+             BingHtml, YahooHtml, MojeekHtml, Wikipedia):
     register(_cls)

@@ -9,8 +9,8 @@ What the recorded pages (2015 → 2026) show:
 
 * 2015 (de.search.yahoo.com): ``div#web > ol > li > div.res``, title ``h3 > a.yschttl``,
   snippet ``div.abstr``. ``div.res.sc`` blocks are cards of Yahoo's own verticals
-  (image and video search), not results; the sponsored block (``div.ads`` with
-  ``li.res.rais``) follows ``#web`` and is never read.
+  (image and video search), not results; nothing inside a sponsored container
+  (``div.ads``, whose entries are ``li.res.rais``) is read.
 * 2020 → 2026: ``div.dd.algo.algo-sr`` (with ``Sr``, ``relsrch``, ``richAlgo``,
   ``fst``/``lst`` variants), title in ``div.compTitle``, snippet ``div.compText``. In
   2020 the link is inside the heading (``h3.title > a.ac-algo``); in 2026 the ``<a>``
@@ -56,10 +56,13 @@ def decode_yahoo_href(href: str) -> Optional[str]:
     return unquote(target) or None
 
 
-def _block_kind(tag: Tag) -> bool:
-    """True for a result block: ``div.algo`` (2020 →) or ``div.res`` without ``sc`` (2015)."""
+def _is_result(tag: Tag) -> bool:
+    """True for a result block: ``div.algo`` (2020 →) or ``div.res`` without ``sc`` (2015),
+    outside any sponsored (``ads``) container."""
     names = classes(tag)
-    return tag.name == "div" and ("algo" in names or ("res" in names and "sc" not in names))
+    if tag.name != "div" or not ("algo" in names or ("res" in names and "sc" not in names)):
+        return False
+    return not any("ads" in classes(parent) for parent in tag.parents)
 
 
 def _title_link(heading: Tag, block: Tag) -> Optional[Tag]:
@@ -100,9 +103,9 @@ class YahooHtml(HtmlEngine):
     name = "yahoo_html"
     summary = "Yahoo results page, no key; decodes RU= redirect links, drops sponsored blocks"
     default_endpoint = "https://search.yahoo.com/search"
-    # A full page: #web up to the sponsored block or the right column; a bare fragment: its first block.
+    # A full page: #web up to the right column; a bare fragment: from its first block.
     region_start = ('id="web"', "algo-sr")
-    region_end = ('class="ads ', 'id="right"')
+    region_end = ('id="right"',)
     no_results = ("We did not find results for",)
 
     def query(self, params: SearchParams) -> Dict[str, str]:
@@ -130,5 +133,5 @@ class YahooHtml(HtmlEngine):
     def items(self, markup: str, params: SearchParams) -> List[Dict[str, Any]]:
         """Result blocks of both layouts, never Yahoo's own vertical cards or ads."""
         order = month_first(params.locale)
-        blocks = [tag for tag in elements(parse_fragment(markup)) if _block_kind(tag)]
+        blocks = [tag for tag in elements(parse_fragment(markup)) if _is_result(tag)]
         return [item for item in (_item(block, order) for block in blocks) if item is not None]

@@ -8,6 +8,7 @@ import pytest
 import responses
 
 import websearch_sync as ws
+from websearch_sync.backends import registry
 from websearch_sync.cli import main
 from websearch_sync.client.clock import Clock
 from websearch_sync.client.selection import KEYLESS_CHAIN, auto_backends
@@ -182,3 +183,23 @@ def test_ddg_answering_keeps_the_chain_at_its_first_engine():
         assert hosts(mock) == ["html.duckduckgo.com"]
     assert result["provider_meta"]["provider_name"] == "ddg_html" and "errors" not in result
     assert [item["url"] for item in result["items"]] == golden_urls("ddg_html/meka__1.expected.json")
+
+
+# -- documentation ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["bing_html", "yahoo_html", "mojeek_html", "wikipedia"])
+def test_each_keyless_engine_its_settings_and_its_detail_codes_are_documented(name):
+    docs = "\n".join(p.read_text(encoding="utf-8") for p in sorted((FIXTURES.parent / "docs").glob("*.md")))
+    assert "| `%s` |" % name in docs
+    for var in registry.backend_class(name).env_vars.values():
+        assert "| `%s` |" % var in docs, "%s missing from the configuration table in docs/" % var
+    for golden in (FIXTURES / name).glob("*.expected.json"):
+        error = json.loads(golden.read_text(encoding="utf-8")).get("error") or {}
+        if error.get("detail_code"):
+            assert "`%s`" % error["detail_code"] in docs, golden.name
+
+
+def test_the_documented_chain_is_the_chain():
+    client_doc = (FIXTURES.parent / "docs" / "client.md").read_text(encoding="utf-8")
+    assert " → ".join("`%s`" % name for name in KEYLESS_CHAIN) in client_doc

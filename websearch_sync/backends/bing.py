@@ -36,7 +36,7 @@ from bs4 import Tag
 from ..models import SearchParams
 from .base import page_number, split_locale
 from .html_engine import HtmlEngine
-from .html_parsing import classes, elements, has_class, leading_date, month_first, parse_fragment, text_of
+from .html_parsing import classes, dated_item, elements, first_of, has_class, month_first, parse_fragment, text_of
 
 __all__ = ["BingHtml", "decode_bing_href"]
 
@@ -65,26 +65,27 @@ def decode_bing_href(href: str) -> Optional[str]:
     return target or None
 
 
+#: The parts of an ``li.b_algo`` read: the title link, the caption, the 2026 site name.
+_PARTS = {
+    "link": lambda tag: tag.name == "a" and tag.parent is not None and tag.parent.name == "h2" and bool(tag.get("href")),
+    "caption": lambda tag: has_class(tag, "b_caption"),
+    "site": lambda tag: has_class(tag, "tptt"),
+}
+
+
 def _item(block: Tag, order: Optional[bool]) -> Optional[Dict[str, Any]]:
     """The item of one ``li.b_algo``, or ``None`` without a usable title link."""
-    link = caption = site = None
-    for tag in elements(block):
-        if link is None and tag.name == "a" and tag.parent is not None and tag.parent.name == "h2" and tag.get("href"):
-            link = tag
-        elif caption is None and has_class(tag, "b_caption"):
-            caption = tag
-        elif site is None and has_class(tag, "tptt"):
-            site = tag
+    parts = first_of(block, _PARTS)
+    link = parts.get("link")
     url = decode_bing_href(link["href"]) if link is not None else None
     if not url:
         return None
+    caption = parts.get("caption")
     paragraph = next((tag for tag in elements(caption) if tag.name == "p"), None) if caption is not None else None
-    published, snippet = leading_date(text_of(paragraph), order)
-    item = {"title": text_of(link), "url": url, "snippet": snippet}
-    if published:
-        item["published_at"] = published
-    if site is not None and text_of(site):
-        item["source"] = text_of(site)
+    item = dated_item(text_of(link), url, text_of(paragraph), order)
+    site = text_of(parts.get("site"))
+    if site:
+        item["source"] = site
     return item
 
 

@@ -12,7 +12,7 @@ them, and building a BeautifulSoup tree costs time per node. So a parser here:
 
 import datetime
 import re
-from typing import Iterator, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, Iterator, Mapping, Optional, Sequence, Tuple
 
 from bs4 import BeautifulSoup, Tag
 
@@ -27,6 +27,8 @@ __all__ = [
     "iso_datetime",
     "leading_date",
     "month_first",
+    "dated_item",
+    "first_of",
 ]
 
 # One pass over the markup: every alternative starts with "<", so the regex engine
@@ -110,6 +112,17 @@ def classes(node: Tag) -> Sequence[str]:
     return node.attrs.get("class") or ()
 
 
+def first_of(node: Tag, tests: Mapping[str, Callable[[Tag], bool]]) -> Dict[str, Tag]:
+    """``{name: the first element below node that passes tests[name]}`` (one walk; names
+    without a match are absent)."""
+    found: Dict[str, Tag] = {}
+    for tag in elements(node):
+        for name, test in tests.items():
+            if name not in found and test(tag):
+                found[name] = tag
+    return found
+
+
 def text_of(node: Optional[Tag]) -> str:
     """The text of ``node`` with child elements separated by a space (``""`` for ``None``).
 
@@ -159,6 +172,16 @@ def leading_date(text: str, month_first: Optional[bool] = None) -> Tuple[Optiona
         return datetime.date(*ymd).isoformat(), text[match.end() :]
     except ValueError:  # 31.02.2014
         return None, text
+
+
+def dated_item(title: str, url: str, snippet: str, order: Optional[bool] = None) -> Dict[str, Any]:
+    """A raw item; a date opening ``snippet`` becomes ``published_at`` and leaves the snippet
+    (``order``: see :func:`leading_date`'s ``month_first``)."""
+    published, rest = leading_date(snippet, order)
+    item: Dict[str, Any] = {"title": title, "url": url, "snippet": rest}
+    if published:
+        item["published_at"] = published
+    return item
 
 
 def month_first(locale: Optional[str]) -> Optional[bool]:

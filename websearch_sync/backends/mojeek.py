@@ -26,22 +26,25 @@ from bs4 import Tag
 from ..models import SearchParams
 from .base import page_number, split_locale
 from .html_engine import HtmlEngine
-from .html_parsing import classes, elements, has_class, parse_fragment, text_of
+from .html_parsing import classes, elements, first_of, has_class, parse_fragment, text_of
 
 __all__ = ["MojeekHtml"]
 
 
+#: The parts of a result read: the title link ``a.title`` and the snippet ``p.s``.
+_PARTS = {
+    "link": lambda tag: tag.name == "a" and has_class(tag, "title") and bool(tag.get("href")),
+    "snippet": lambda tag: tag.name == "p" and has_class(tag, "s"),
+}
+
+
 def _item(block: Tag) -> Optional[Dict[str, Any]]:
     """The item of one ``li`` of the results list, or ``None`` without a title link."""
-    link = snippet = None
-    for tag in elements(block):
-        if link is None and tag.name == "a" and has_class(tag, "title") and tag.get("href"):
-            link = tag
-        elif snippet is None and tag.name == "p" and has_class(tag, "s"):
-            snippet = tag
+    parts = first_of(block, _PARTS)
+    link = parts.get("link")
     if link is None:
         return None
-    return {"title": text_of(link), "url": link["href"].strip(), "snippet": text_of(snippet)}
+    return {"title": text_of(link), "url": link["href"].strip(), "snippet": text_of(parts.get("snippet"))}
 
 
 class MojeekHtml(HtmlEngine):

@@ -31,13 +31,12 @@ from bs4 import Tag
 from ..models import SearchParams
 from .base import page_number, split_locale
 from .html_engine import HtmlEngine
-from .html_parsing import classes, elements, leading_date, month_first, parse_fragment, text_of
+from .html_parsing import classes, dated_item, elements, first_of, month_first, parse_fragment, text_of
 
 __all__ = ["YahooHtml", "decode_yahoo_href"]
 
 _TIME_RANGES = {"day": "d", "week": "w", "month": "m"}
 _SAFE_SEARCH = {"strict": "r", "moderate": "i", "off": "p"}
-_SNIPPET_CLASSES = ("compText", "abstr")
 
 
 def decode_yahoo_href(href: str) -> Optional[str]:
@@ -78,23 +77,22 @@ def _title_link(heading: Tag, block: Tag) -> Optional[Tag]:
     return None
 
 
+#: The parts of a result block read: the heading and the snippet (2015 ``abstr``, then ``compText``).
+_PARTS = {
+    "heading": lambda tag: tag.name == "h3",
+    "snippet": lambda tag: any(name in ("compText", "abstr") for name in classes(tag)),
+}
+
+
 def _item(block: Tag, order: Optional[bool]) -> Optional[Dict[str, Any]]:
     """The item of one result block, or ``None`` without a usable title link."""
-    heading = snippet = None
-    for tag in elements(block):
-        if heading is None and tag.name == "h3":
-            heading = tag
-        elif snippet is None and any(name in _SNIPPET_CLASSES for name in classes(tag)):
-            snippet = tag
+    parts = first_of(block, _PARTS)
+    heading = parts.get("heading")
     link = _title_link(heading, block) if heading is not None else None
     url = decode_yahoo_href(link["href"]) if link is not None else None
     if not url:
         return None
-    published, text = leading_date(text_of(snippet), order)
-    item = {"title": text_of(heading), "url": url, "snippet": text}
-    if published:
-        item["published_at"] = published
-    return item
+    return dated_item(text_of(heading), url, text_of(parts.get("snippet")), order)
 
 
 class YahooHtml(HtmlEngine):

@@ -29,14 +29,14 @@ What the recorded pages (2015 → 2026) show:
 import base64
 import binascii
 from typing import Any, Dict, List, Optional
-from urllib.parse import parse_qsl, urlsplit
+from urllib.parse import parse_qsl
 
 from bs4 import Tag
 
 from ..models import SearchParams
 from .base import page_number, split_locale
 from .html_engine import HtmlEngine
-from .html_parsing import classes, dated_item, elements, first_of, has_class, month_first, parse_fragment, text_of
+from .html_parsing import classes, dated_item, elements, first_of, has_class, month_first, parse_fragment, text_of, url_parts
 
 __all__ = ["BingHtml", "decode_bing_href"]
 
@@ -47,11 +47,10 @@ def decode_bing_href(href: str) -> Optional[str]:
     """The target of a Bing result link: direct links as they are, ``bing.com/ck/a?…&u=a1<base64url>``
     decoded, ``None`` for a ``ck/a`` link without a decodable target."""
     href = (href or "").strip()
-    try:
-        parts = urlsplit(href)
-        host = (parts.hostname or "").lower()
-    except ValueError:  # a malformed link: kept as it is, normalisation drops it
+    split = url_parts(href)
+    if split is None:  # a malformed link: kept as it is, normalisation drops it
         return href
+    parts, host = split
     if not ((host == "bing.com" or host.endswith(".bing.com")) and parts.path == "/ck/a"):
         return href
     encoded = next((value for key, value in parse_qsl(parts.query) if key == "u"), "")

@@ -12,6 +12,7 @@ them, and building a BeautifulSoup tree costs time per node. So a parser here:
 
 import datetime
 import re
+from urllib.parse import SplitResult, urlsplit
 from typing import Any, Callable, Dict, Iterator, Mapping, Optional, Sequence, Tuple
 
 from bs4 import BeautifulSoup, Tag
@@ -29,6 +30,7 @@ __all__ = [
     "month_first",
     "dated_item",
     "first_of",
+    "url_parts",
 ]
 
 # One pass over the markup: every alternative starts with "<", so the regex engine
@@ -172,6 +174,15 @@ def leading_date(text: str, month_first: Optional[bool] = None) -> Tuple[Optiona
         return datetime.date(*ymd).isoformat(), text[match.end() :]
     except ValueError:  # 31.02.2014
         return None, text
+
+
+def url_parts(url: str) -> Optional[Tuple[SplitResult, str]]:
+    """``(urlsplit(url), its lower-case host)``, or ``None`` for a malformed URL (``http://[::1``)."""
+    try:
+        parts = urlsplit(url)
+        return parts, (parts.hostname or "").lower()
+    except ValueError:
+        return None
 
 
 def dated_item(title: str, url: str, snippet: str, order: Optional[bool] = None) -> Dict[str, Any]:

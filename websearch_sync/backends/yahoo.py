@@ -24,14 +24,14 @@ What the recorded pages (2015 → 2026) show:
 """
 
 from typing import Any, Dict, List, Optional
-from urllib.parse import unquote, urlencode, urlsplit
+from urllib.parse import unquote, urlencode
 
 from bs4 import Tag
 
 from ..models import SearchParams
 from .base import page_number, split_locale
 from .html_engine import HtmlEngine
-from .html_parsing import classes, dated_item, elements, first_of, month_first, parse_fragment, text_of
+from .html_parsing import classes, dated_item, elements, first_of, month_first, parse_fragment, text_of, url_parts
 
 __all__ = ["YahooHtml", "decode_yahoo_href"]
 
@@ -43,11 +43,10 @@ def decode_yahoo_href(href: str) -> Optional[str]:
     """The target of a Yahoo result link: ``…/RU=<target>/RK=…`` decoded once, direct links as
     they are, ``None`` for an ``r.search.yahoo.com`` link without ``RU``."""
     href = (href or "").strip()
-    try:
-        parts = urlsplit(href)
-        host = (parts.hostname or "").lower()
-    except ValueError:  # a malformed link: kept as it is, normalisation drops it
+    split = url_parts(href)
+    if split is None:  # a malformed link: kept as it is, normalisation drops it
         return href
+    parts, host = split
     if host != "r.search.yahoo.com":
         return href
     _, found, tail = parts.path.partition("/RU=")

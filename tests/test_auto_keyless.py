@@ -203,3 +203,30 @@ def test_each_keyless_engine_its_settings_and_its_detail_codes_are_documented(na
 def test_the_documented_chain_is_the_chain():
     client_doc = (FIXTURES.parent / "docs" / "client.md").read_text(encoding="utf-8")
     assert " → ".join("`%s`" % name for name in KEYLESS_CHAIN) in client_doc
+
+
+# -- each engine by name: in code, from the environment, on the command line -------------------------
+
+ENGINES = {
+    "bing_html": (BING, BING_PAGE, "bing_html/web-search-mcp__http-bing.expected.json"),
+    "yahoo_html": (YAHOO, YAHOO_PAGE, "yahoo_html/web-search-mcp__yahoo.expected.json"),
+    "mojeek_html": (MOJEEK, MOJEEK_PAGE, "mojeek_html/web-search-mcp__mojeek.expected.json"),
+    "wikipedia": (("GET", "https://en.wikipedia.org/w/api.php"), (FIXTURES / "wikipedia" / "perito-moreno__list-search.json").read_bytes(),
+                  "wikipedia/perito-moreno__list-search.expected.json"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ENGINES))
+def test_each_engine_answers_by_name_from_the_environment_and_on_the_command_line(name, monkeypatch, capsys):
+    endpoint, answer, expected = ENGINES[name]
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        serve(mock, {endpoint: answer})
+        in_code = ws.search("q", backend=name, max_results=3, settings=ws.Settings())
+        assert main(["search", "q", "-b", name, "-n", "3", "--json"]) == 0
+        monkeypatch.setenv("WEB_SEARCH_BACKEND", name)
+        from_env = ws.search("q", max_results=3)
+        assert len(mock.calls) == 3
+    on_cli = json.loads(capsys.readouterr().out)
+    for result in (in_code, on_cli, from_env):
+        assert result["provider_meta"]["provider_name"] == name
+        assert [item["url"] for item in result["items"]] == golden_urls(expected)[:3]

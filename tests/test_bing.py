@@ -178,6 +178,15 @@ def test_turnstile_page_is_a_captcha_whatever_the_status(status):
     assert (result.detail_code, result.status, result.retryable) == ("captcha_required", status, False)
 
 
+def test_a_turnstile_page_with_more_inline_script_before_the_box_is_still_a_captcha():
+    text = page("web-search-mcp__turnstile.html")
+    assert 150_000 < text.index('<div class="captcha_header">') < 200_000
+    padded = text.replace("</head>", "<script>%s</script></head>" % ("var x = 1;" * 20_000), 1)
+    assert 350_000 < padded.index('<div class="captcha_header">') < 500_000
+    result, _ = search(padded)
+    assert isinstance(result, ws.WebBlocked) and result.detail_code == "captcha_required"
+
+
 def test_another_engines_wall_is_recognised_too():
     result, _ = search((FIXTURES / "ddg_html" / "meka__ddg_anomaly.html").read_bytes())
     assert isinstance(result, ws.WebBlocked) and result.detail_code == "captcha_required"

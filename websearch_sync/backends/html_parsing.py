@@ -12,10 +12,12 @@ them, and building a BeautifulSoup tree costs time per node. So a parser here:
 
 import datetime
 import re
-from urllib.parse import SplitResult, urlsplit
 from typing import Any, Callable, Dict, Iterator, Mapping, Optional, Sequence, Tuple
+from urllib.parse import SplitResult, urlsplit
 
 from bs4 import BeautifulSoup, Tag
+
+from .base import split_locale
 
 __all__ = [
     "region",
@@ -200,8 +202,7 @@ def month_first(locale: Optional[str]) -> Optional[bool]:
     without a locale (the engine then picks the market, and the order is unknown)."""
     if not locale:
         return None
-    parts = locale.replace("_", "-").split("-")
-    return any(part.upper() == "US" for part in parts[1:])
+    return split_locale(locale)[1] == "US"
 
 
 def _numeric_date(first: int, separator: str, second: int, year: int, month_first: Optional[bool]) -> Optional[Tuple[int, int, int]]:

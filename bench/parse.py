@@ -2,12 +2,13 @@
 
     python bench/parse.py [--repeat N] [--per-page] [--cpu]
 
-Times the pure page parsers (``parse_ddg_page``, ``parse_baidu_page``; the body is
-decoded once beforehand, as ``HttpResponse.text`` does) on every recorded results
-page under ``fixtures/ddg_html``, ``fixtures/ddg_lite`` and ``fixtures/baidu_html``
-(contract cases whose golden holds items; a page replayed by a second case, from
-another folder, is counted once). Prints, per engine, the median and p90
-parse time per page (all samples of all pages pooled) and pages/second.
+Times the pure page parsers (``parse_ddg_page``, ``parse_baidu_page``, the keyless
+engines' ``read_page``; the body is decoded once beforehand, as ``HttpResponse.text``
+does) on every recorded results page under ``fixtures/ddg_html``, ``fixtures/ddg_lite``,
+``fixtures/baidu_html``, ``fixtures/bing_html``, ``fixtures/yahoo_html`` and
+``fixtures/mojeek_html`` (contract cases whose golden holds items; a page replayed by
+a second case, from another folder, is counted once). Prints, per engine, the median
+and p90 parse time per page (all samples of all pages pooled) and pages/second.
 
 If the optional ``ddgs`` package is importable (not a dependency of this project),
 its DuckDuckGo parser runs on the same ``ddg_html`` pages, interleaved run by run
@@ -28,11 +29,32 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from websearch_sync.backends.baidu import parse_baidu_page  # noqa: E402
+from websearch_sync.backends.bing import BingHtml  # noqa: E402
 from websearch_sync.backends.ddg import parse_ddg_page  # noqa: E402
-from websearch_sync.net.charset import decode_body  # noqa: E402
+from websearch_sync.backends.mojeek import MojeekHtml  # noqa: E402
+from websearch_sync.backends.yahoo import YahooHtml  # noqa: E402
+from websearch_sync.config import Settings  # noqa: E402
 from websearch_sync.contract.cases import discover, load_golden  # noqa: E402
+from websearch_sync.models import SearchParams  # noqa: E402
+from websearch_sync.net.charset import decode_body  # noqa: E402
 
-FOLDERS = {"ddg_html": parse_ddg_page, "ddg_lite": parse_ddg_page, "baidu_html": parse_baidu_page}
+_PARAMS = SearchParams(query="bench", max_results=10)
+
+
+def _engine(cls: type) -> Callable[[str, str], object]:
+    engine = cls(Settings())
+    return lambda text, name: engine.read_page(text, _PARAMS)
+
+
+#: backend folder -> (parser(text, name), the group its timings are pooled in)
+FOLDERS = {
+    "ddg_html": (parse_ddg_page, "DDG (html+lite)"),
+    "ddg_lite": (parse_ddg_page, "DDG (html+lite)"),
+    "baidu_html": (parse_baidu_page, "Baidu"),
+    "bing_html": (_engine(BingHtml), "Bing"),
+    "yahoo_html": (_engine(YahooHtml), "Yahoo"),
+    "mojeek_html": (_engine(MojeekHtml), "Mojeek"),
+}
 
 
 def results_pages() -> List[Tuple[str, str, str]]:
@@ -100,12 +122,13 @@ def main() -> int:
         print("no recorded results pages found under %s" % (ROOT / "fixtures"))
         return 1
     other = ddgs_parser()
-    groups: Dict[str, List[float]] = {"DDG (html+lite)": [], "DDG html only": [], "Baidu": [], "ddgs (DDG html)": []}
+    groups: Dict[str, List[float]] = {group: [] for _, group in FOLDERS.values()}
+    groups.update({"DDG html only": [], "ddgs (DDG html)": []})
     for backend, case_id, text in pages:
-        ours = lambda t, parse=FOLDERS[backend], name=backend: parse(t, name)  # noqa: E731
+        ours = lambda t, parse=FOLDERS[backend][0], name=backend: parse(t, name)  # noqa: E731
         compare = backend == "ddg_html" and other is not None
         samples = timed([ours, other] if compare else [ours], text, args.repeat, clock)
-        groups["Baidu" if backend == "baidu_html" else "DDG (html+lite)"].extend(samples[0])
+        groups[FOLDERS[backend][1]].extend(samples[0])
         if backend == "ddg_html":
             groups["DDG html only"].extend(samples[0])
         if compare:

@@ -17,7 +17,7 @@ from ..errors import AuthError, InvalidInput, Timeout, WebParseError, WebSearchE
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..models import ParseResult, SearchParams
 
-__all__ = ["Backend", "json_body", "dig", "INLINE_PARSE_BYTES"]
+__all__ = ["Backend", "json_body", "dig", "split_locale", "page_number", "INLINE_PARSE_BYTES"]
 
 #: Answers smaller than this are parsed in the calling thread (a few milliseconds at most);
 #: larger ones in a thread abandoned at the deadline (see :meth:`Backend.search`).
@@ -241,3 +241,20 @@ def dig(data: Any, path: Sequence[str], provider: str) -> Any:
             )
         current = current[key]
     return current
+
+
+def split_locale(locale: str) -> Tuple[str, Optional[str]]:
+    """``"en-US"`` -> ``("en", "US")``; ``"zh-Hant-TW"`` -> ``("zh", "TW")``; ``"de"`` -> ``("de", None)``."""
+    parts = locale.replace("_", "-").split("-")
+    country = next((p.upper() for p in parts[1:] if len(p) == 2 and p.isalpha()), None)
+    return parts[0].lower(), country
+
+
+def page_number(params: SearchParams, provider: str) -> int:
+    """The ``pageno`` option (1 when unset); ``InvalidInput(bad_pageno)`` unless an integer >= 1."""
+    pageno = params.options.get("pageno")
+    if pageno is None:
+        return 1
+    if isinstance(pageno, bool) or not isinstance(pageno, int) or pageno < 1:
+        raise InvalidInput("pageno must be an integer >= 1, got %r" % (pageno,), provider=provider, detail_code="bad_pageno")
+    return pageno

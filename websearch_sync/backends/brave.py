@@ -11,7 +11,7 @@ from typing import Any, Dict, Optional, Tuple
 from ..errors import AuthError, InvalidInput, WebParseError
 from ..net.transport import HttpResponse, RequestSpec
 from ..models import ParseResult, SearchParams
-from .base import dig
+from .base import dig, split_locale
 from .json_api import JsonApiBackend
 
 __all__ = ["Brave"]
@@ -55,7 +55,7 @@ class Brave(JsonApiBackend):
         ``freshness`` from the time range, ``safesearch``."""
         query: Dict[str, Any] = {"q": params.full_query, "count": params.max_results}
         if params.locale:
-            lang, country = _split_locale(params.locale)
+            lang, country = split_locale(params.locale)
             query["search_lang"] = _LANG_WITH_REGION.get((lang, country or "")) or _search_lang(params.locale, lang)
             if country:
                 query["country"] = country
@@ -88,13 +88,6 @@ class Brave(JsonApiBackend):
             raise WebParseError("brave answered with JSON that is not a search response", provider=self.name, detail_code="unexpected_shape")
         results = dig(data, ["web", "results"], self.name) if "web" in data else []
         return ParseResult(items=self.items_from(results, params))
-
-
-def _split_locale(locale: str) -> Tuple[str, Optional[str]]:
-    """``"en-US"`` -> ``("en", "US")``; ``"zh-Hant-TW"`` -> ``("zh", "TW")``; ``"de"`` -> ``("de", None)``."""
-    parts = locale.replace("_", "-").split("-")
-    country = next((p.upper() for p in parts[1:] if len(p) == 2 and p.isalpha()), None)
-    return parts[0].lower(), country
 
 
 def _search_lang(locale: str, lang: str) -> str:

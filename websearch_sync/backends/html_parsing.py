@@ -1,4 +1,4 @@
-"""Shared helpers of the HTML backends (DuckDuckGo, Baidu).
+"""Shared helpers of the HTML backends (DuckDuckGo, Baidu, Bing, Yahoo, Mojeek).
 
 Search pages are large (Baidu: up to ~900 KB) while the results are a small part of
 them, and building a BeautifulSoup tree costs time per node. So a parser here:
@@ -10,12 +10,30 @@ them, and building a BeautifulSoup tree costs time per node. So a parser here:
 3. parses what is left with BeautifulSoup and the lxml builder (:func:`parse_fragment`).
 """
 
+import datetime
 import re
-from typing import Iterator, Optional, Sequence
+from typing import Any, Callable, Dict, Iterator, Mapping, Optional, Sequence, Tuple
+from urllib.parse import SplitResult, urlsplit
 
 from bs4 import BeautifulSoup, Tag
 
-__all__ = ["region", "reduce_markup", "parse_fragment", "elements", "classes", "text_of", "has_class", "iso_datetime"]
+from .base import split_locale
+
+__all__ = [
+    "region",
+    "reduce_markup",
+    "parse_fragment",
+    "elements",
+    "classes",
+    "text_of",
+    "has_class",
+    "iso_datetime",
+    "leading_date",
+    "month_first",
+    "dated_item",
+    "first_of",
+    "url_parts",
+]
 
 # One pass over the markup: every alternative starts with "<", so the regex engine
 # only tries at tag starts. <br> becomes a newline (kept as a word break), the rest
@@ -32,6 +50,13 @@ _NOISE = re.compile(
 )
 _INDENT = re.compile(r">[ \t\r]*\n\s*<")
 _ISO_DATE = re.compile(r"(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?))?")
+# A date opening a snippet, then " · ", " - " or a space: 18.03.2013, 10/18/2019, 2014-12-20,
+# Nov 5, 2012 (English month names: the en pages of Bing and Yahoo). Anchored, bounded.
+_LEADING_DATE = re.compile(
+    r"\s*(?:(\d{1,2})([./])(\d{1,2})\2(\d{4})|(\d{4})-(\d{2})-(\d{2})|([A-Za-z]{3})[a-z]{0,6}\.? (\d{1,2}), (\d{4}))"
+    r"(?:\s*[\u00b7\-\u2013\u2014]\s*|\s+|$)"
+)
+_MONTHS = {name: number for number, name in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}
 
 
 def _noise_replacement(match: "re.Match[str]") -> str:
@@ -91,6 +116,17 @@ def classes(node: Tag) -> Sequence[str]:
     return node.attrs.get("class") or ()
 
 
+def first_of(node: Tag, tests: Mapping[str, Callable[[Tag], bool]]) -> Dict[str, Tag]:
+    """``{name: the first element below node that passes tests[name]}`` (one walk; names
+    without a match are absent)."""
+    found: Dict[str, Tag] = {}
+    for tag in elements(node):
+        for name, test in tests.items():
+            if name not in found and test(tag):
+                found[name] = tag
+    return found
+
+
 def text_of(node: Optional[Tag]) -> str:
     """The text of ``node`` with child elements separated by a space (``""`` for ``None``).
 
@@ -113,3 +149,68 @@ def iso_datetime(text: str) -> Optional[str]:
         return None
     date, time = match.groups()
     return "%sT%s" % (date, time) if time else date
+
+
+def leading_date(text: str, month_first: Optional[bool] = None) -> Tuple[Optional[str], str]:
+    """``(YYYY-MM-DD, the rest)`` when ``text`` opens with a date, else ``(None, text)``.
+
+    Reads ``18.03.2013`` (day first), ``2014-12-20``, ``Nov 5, 2012`` and slashed dates:
+    ``22/06/2011`` and ``10/18/2019`` are unambiguous; ``6/10/2016`` is read month first
+    when ``month_first`` is true (the en-US market), day first when false, and not at all
+    when ``None`` (the market is unknown). A date that does not exist is not read.
+    """
+    match = _LEADING_DATE.match(text or "")
+    if match is None:
+        return None, text
+    groups = match.groups()
+    if groups[0] is not None:
+        ymd = _numeric_date(int(groups[0]), groups[1], int(groups[2]), int(groups[3]), month_first)
+    elif groups[4] is not None:
+        ymd = (int(groups[4]), int(groups[5]), int(groups[6]))
+    else:
+        month = _MONTHS.get(groups[7].lower())
+        ymd = (int(groups[9]), month, int(groups[8])) if month else None
+    if ymd is None:
+        return None, text
+    try:
+        return datetime.date(*ymd).isoformat(), text[match.end() :]
+    except ValueError:  # 31.02.2014
+        return None, text
+
+
+def url_parts(url: str) -> Optional[Tuple[SplitResult, str]]:
+    """``(urlsplit(url), its lower-case host)``, or ``None`` for a malformed URL (``http://[::1``)."""
+    try:
+        parts = urlsplit(url)
+        return parts, (parts.hostname or "").lower()
+    except ValueError:
+        return None
+
+
+def dated_item(title: str, url: str, snippet: str, order: Optional[bool] = None) -> Dict[str, Any]:
+    """A raw item; a date opening ``snippet`` becomes ``published_at`` and leaves the snippet
+    (``order``: see :func:`leading_date`'s ``month_first``)."""
+    published, rest = leading_date(snippet, order)
+    item: Dict[str, Any] = {"title": title, "url": url, "snippet": rest}
+    if published:
+        item["published_at"] = published
+    return item
+
+
+def month_first(locale: Optional[str]) -> Optional[bool]:
+    """Whether pages for ``locale`` write slashed dates month first (the US market): ``None``
+    without a locale (the engine then picks the market, and the order is unknown)."""
+    if not locale:
+        return None
+    return split_locale(locale)[1] == "US"
+
+
+def _numeric_date(first: int, separator: str, second: int, year: int, month_first: Optional[bool]) -> Optional[Tuple[int, int, int]]:
+    """(year, month, day) of ``first<sep>second<sep>year``, or ``None`` when the order is unknown."""
+    if separator == "." or first > 12:
+        return year, second, first
+    if second > 12:
+        return year, first, second
+    if month_first is None:
+        return None
+    return (year, first, second) if month_first else (year, second, first)

@@ -11,7 +11,7 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple, Type
 from ..errors import AuthError, InvalidInput, Timeout, WebBlocked, WebParseError, WebProviderError, WebSearchError, redact
 from ..net.transport import HttpResponse, RequestSpec
 from ..models import ParseResult, SearchParams
-from .base import dig
+from .base import dig, page_number
 from .json_api import JsonApiBackend
 
 __all__ = ["SearXNG"]
@@ -43,9 +43,7 @@ class SearXNG(JsonApiBackend):
         super().check_params(params)
         for name in ("categories", "engines"):
             _names(params.options.get(name), name, self.name)
-        pageno = params.options.get("pageno")
-        if pageno is not None and (isinstance(pageno, bool) or not isinstance(pageno, int) or pageno < 1):
-            raise InvalidInput("pageno must be an integer >= 1, got %r" % (pageno,), provider=self.name, detail_code="bad_pageno")
+        page_number(params, self.name)
 
     def build_request(self, params: SearchParams) -> RequestSpec:
         """``GET /search?q=…&format=json`` with language, time range, safe search and options."""

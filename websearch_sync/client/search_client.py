@@ -201,8 +201,8 @@ class SearchClient:
     def _search_uncached(
         self, query: str, backend: BackendArg, max_results: Optional[int], options: Dict[str, Any], call: "_CallSettings"
     ) -> Tuple[Dict[str, Any], bool, int]:
-        names = resolve_backends(backend, self._backend, self.settings)
         params = search_params(query, max_results, options, self.settings, _all_backend_options())
+        names = resolve_backends(backend, self._backend, self.settings, params.locale)
         backends = [registry.backend_class(name)(self.settings) for name in names]
         budget = Deadline(call.budget_ms or call.timeout or max(b.timeout_ms() for b in backends))
         state = CallState()

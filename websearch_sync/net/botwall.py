@@ -8,6 +8,13 @@ signature comes from a recorded real page (see ``fixtures/*/`` blocked cases):
   HTTP 200, 202 or 403.
 - Baidu's security check ("百度安全验证"): a redirect to, or a page from,
   ``wappass.baidu.com/static/captcha``; the page itself loads wappass scripts.
+- Bing's Cloudflare Turnstile challenge ("One last step"): a results-page shell
+  with ``div.captcha_header`` and the Turnstile widget (``#turnstile-widget``, or
+  the ``challenges.cloudflare.com/turnstile/`` script); served with 200 or 403.
+- Mojeek's ALTCHA captcha: ``div.captcha-wrap`` and the ``altcha.js`` script.
+
+Every marker starts at a tag's ``<``: a query echoed into a results page is
+HTML-escaped and cannot produce one.
 """
 
 import re
@@ -17,14 +24,30 @@ from urllib.parse import urlsplit
 from ..errors import WebBlocked
 from .transport import HttpResponse
 
-__all__ = ["bot_wall", "bot_wall_error", "is_ddg_challenge", "is_baidu_challenge", "is_baidu_captcha_url"]
+__all__ = [
+    "bot_wall",
+    "bot_wall_error",
+    "is_ddg_challenge",
+    "is_baidu_challenge",
+    "is_baidu_captcha_url",
+    "is_bing_turnstile",
+    "is_mojeek_altcha",
+]
 
 _CHALLENGE_MARKERS = ('class="anomaly-modal', 'action="//duckduckgo.com/anomaly.js', "action='//duckduckgo.com/anomaly.js")
 # Structural markers only (a query echoed into a results page is escaped and cannot
 # produce a quoted src/href, nor a title that is exactly "百度安全验证").
 _CHALLENGE = re.compile(r"""<title>\s*百度安全验证\s*</title>|(?:src|href)\s*=\s*['"][^'"]*(?:mkdjump|/static/captcha/)""", re.I)
+# Each needs both of its markers: a Turnstile widget or an ALTCHA script alone may sit
+# in an ordinary page's form; with the captcha box around it, it is the wall.
+_TURNSTILE_BOX = re.compile(r"""<div class=["']?captcha_header\b""")
+_TURNSTILE_WIDGET = re.compile(r"""<div id=["']?turnstile-widget\b|<script[^>]{0,200}?src=["']?https://challenges\.cloudflare\.com/turnstile/""")
+_ALTCHA_BOX = re.compile(r"""<div class=["']?captcha-wrap\b""")
+_ALTCHA_SCRIPT = re.compile(r"""<script[^>]{0,200}?src=["']?[^"'\s>]{0,200}/altcha\.js""")
 
-_SCAN_CHARS = 200_000
+# How much of a page is scanned: Bing's Turnstile shell (341 KB recorded) has its captcha box
+# ~190 KB in, and a raw page with inline scripts can put it further (1.5 ms on 875 KB of Baidu).
+_SCAN_CHARS = 500_000
 
 
 def bot_wall(url: str, text: str, location: Optional[str] = None) -> Optional[str]:
@@ -41,6 +64,10 @@ def bot_wall(url: str, text: str, location: Optional[str] = None) -> Optional[st
         return "DuckDuckGo anomaly (bot check) page"
     if is_baidu_challenge(head):
         return "Baidu security check page"
+    if is_bing_turnstile(head):
+        return "Bing's Cloudflare Turnstile challenge ('One last step')"
+    if is_mojeek_altcha(head):
+        return "Mojeek's ALTCHA captcha"
     return None
 
 
@@ -81,3 +108,13 @@ def is_baidu_captcha_url(url: Optional[str]) -> bool:
 def is_baidu_challenge(text: str) -> bool:
     """True when ``text`` is Baidu's security check page ("百度安全验证", mkdjump scripts)."""
     return _CHALLENGE.search(text[:8192]) is not None
+
+
+def is_bing_turnstile(text: str) -> bool:
+    """True when ``text`` is Bing's Cloudflare Turnstile challenge ("One last step")."""
+    return _TURNSTILE_BOX.search(text) is not None and _TURNSTILE_WIDGET.search(text) is not None
+
+
+def is_mojeek_altcha(text: str) -> bool:
+    """True when ``text`` is Mojeek's ALTCHA captcha page."""
+    return _ALTCHA_BOX.search(text) is not None and _ALTCHA_SCRIPT.search(text) is not None

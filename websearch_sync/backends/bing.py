@@ -1,0 +1,122 @@
+"""``bing_html``: Bing's results page (``GET https://www.bing.com/search?q=…``).
+
+Sends ``q``, ``count`` (= ``max_results``), ``first`` for later pages (option
+``pageno``), ``setlang``/``cc`` from the locale, ``filters=ex1:"ez1|2|3"`` for a
+day/week/month time range (Bing's "past year" needs dates: not sent) and ``adlt``
+for safe search.
+
+What the recorded pages (2015 → 2026) show:
+
+* Organic results are ``ol#b_results > li.b_algo`` in every era, the title link is
+  ``h2 > a``, the snippet the first ``<p>`` of ``div.b_caption`` (2015: directly in it;
+  2020-21: inside ``div.b_snippet``; 2026: ``p.b_lineclamp2|3``). Ads (``li.b_ad``)
+  are never read. A zero-result page has ``li.b_no`` ("There are no results for …").
+* 2026 pages use unquoted attribute values (``<li class="b_algo" data-id iid=SERP.5318>``)
+  and a ``div.b_tpcn`` header whose ``div.tptt`` names the site (the item's ``source``).
+* The 2026 en-US page routes every link through
+  ``https://www.bing.com/ck/a?!&&p=…&u=a1<base64url(target)>&ntb=1``: the target is the
+  ``u`` parameter without ``a1``, base64url-decoded. A ``ck/a`` link that does not decode
+  is dropped, never returned as a bing.com URL. Earlier pages link directly.
+* A snippet may open with the page's date, ``18.03.2013 · …`` (2015, de),
+  ``10/18/2019 · …`` (2020, en-US), ``22/06/2011 · …`` (fr), ``Nov 5, 2012 …``: it
+  becomes ``published_at`` and leaves the snippet. Bing writes dates in its market's
+  order, so a slashed date such as ``6/10/2016`` is read month first only for an
+  ``en-US`` locale, day first for another locale, and not at all without one.
+* The bot wall is Cloudflare Turnstile inside a results-page shell ("One last step"),
+  recognised by the shared bot-wall table whatever the status.
+"""
+
+import base64
+import binascii
+from typing import Any, Dict, List, Optional
+from urllib.parse import parse_qsl
+
+from bs4 import Tag
+
+from ..models import SearchParams
+from .base import page_number, split_locale
+from .html_engine import HtmlEngine
+from .html_parsing import classes, dated_item, elements, first_of, has_class, month_first, parse_fragment, text_of, url_parts
+
+__all__ = ["BingHtml", "decode_bing_href"]
+
+_FRESHNESS = {"day": 'ex1:"ez1"', "week": 'ex1:"ez2"', "month": 'ex1:"ez3"'}
+
+
+def decode_bing_href(href: str) -> Optional[str]:
+    """The target of a Bing result link: direct links as they are, ``bing.com/ck/a?…&u=a1<base64url>``
+    decoded, ``None`` for a ``ck/a`` link without a decodable target."""
+    href = (href or "").strip()
+    split = url_parts(href)
+    if split is None:  # a malformed link: kept as it is, normalisation drops it
+        return href
+    parts, host = split
+    if not ((host == "bing.com" or host.endswith(".bing.com")) and parts.path == "/ck/a"):
+        return href
+    encoded = next((value for key, value in parse_qsl(parts.query) if key == "u"), "")
+    if not encoded.startswith("a1"):
+        return None
+    payload = encoded[2:]
+    try:
+        target = base64.urlsafe_b64decode(payload + "=" * (-len(payload) % 4)).decode("utf-8")
+    except (binascii.Error, ValueError):  # not base64, or not UTF-8 text
+        return None
+    return target or None
+
+
+#: The parts of an ``li.b_algo`` read: the title link, the caption, the 2026 site name.
+_PARTS = {
+    "link": lambda tag: tag.name == "a" and tag.parent is not None and tag.parent.name == "h2" and bool(tag.get("href")),
+    "caption": lambda tag: has_class(tag, "b_caption"),
+    "site": lambda tag: has_class(tag, "tptt"),
+}
+
+
+def _item(block: Tag, order: Optional[bool]) -> Optional[Dict[str, Any]]:
+    """The item of one ``li.b_algo``, or ``None`` without a usable title link."""
+    parts = first_of(block, _PARTS)
+    link = parts.get("link")
+    url = decode_bing_href(link["href"]) if link is not None else None
+    if not url:
+        return None
+    caption = parts.get("caption")
+    paragraph = next((tag for tag in elements(caption) if tag.name == "p"), None) if caption is not None else None
+    item = dated_item(text_of(link), url, text_of(paragraph), order)
+    site = text_of(parts.get("site"))
+    if site:
+        item["source"] = site
+    return item
+
+
+class BingHtml(HtmlEngine):
+    """Bing web search, parsed from the results page."""
+
+    name = "bing_html"
+    summary = "Bing results page, no key; decodes ck/a redirect links, drops ads"
+    default_endpoint = "https://www.bing.com/search"
+    region_start = ('id="b_results"', "id=b_results")
+    region_end = ('id="b_context"', "id=b_context", 'id="b_footer"', "id=b_footer")
+    no_results = ('<li class="b_no"', "<li class=b_no")
+
+    def query(self, params: SearchParams) -> Dict[str, str]:
+        """``q``, ``count``, ``first`` (page > 1), ``setlang``/``cc``, ``filters``, ``adlt``."""
+        query = {"q": params.full_query, "count": str(params.max_results)}
+        page = page_number(params, self.name)
+        if page > 1:
+            query["first"] = str((page - 1) * params.max_results + 1)
+        if params.locale:
+            lang, country = split_locale(params.locale)
+            query["setlang"] = "%s-%s" % (lang, country) if country else lang
+            if country:
+                query["cc"] = country
+        if params.time_range in _FRESHNESS:
+            query["filters"] = _FRESHNESS[params.time_range]
+        if params.safe_search:
+            query["adlt"] = params.safe_search
+        return query
+
+    def items(self, markup: str, params: SearchParams) -> List[Dict[str, Any]]:
+        """``li.b_algo`` blocks (never ``li.b_ad``)."""
+        order = month_first(params.locale)
+        blocks = [tag for tag in elements(parse_fragment(markup)) if tag.name == "li" and "b_algo" in classes(tag) and "b_ad" not in classes(tag)]
+        return [item for item in (_item(block, order) for block in blocks) if item is not None]

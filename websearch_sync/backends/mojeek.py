@@ -1,0 +1,75 @@
+"""``mojeek_html``: Mojeek's results page (``GET https://www.mojeek.com/search?q=…``).
+
+Mojeek runs its own crawler and index (its results are not Bing's or Google's). Sends
+``q``, ``s`` (the first result's position) for later pages only (option ``pageno``;
+sending it on the first page trips Mojeek's rate limit), ``safe=1|0`` for safe
+search and ``lb=<language>`` (language bias) from the locale. Mojeek's time filter
+takes a calendar date (``since=YYYYMMDD``), which a pure request builder cannot
+compute: ``time_range`` is not sent.
+
+What the recorded pages (2025-2026; ``style.css?v=2.105`` → ``2.117``) show:
+
+* ``ul.results-standard`` holds one ``li.rN`` per result (``clu-result`` for a
+  clustered host), between ``<!--rs-->``/``<!--re-->`` comments; each has the display
+  URL (``a.ob > p.i > span.url``), the title link ``h2 > a.title``, the snippet ``p.s``
+  and maybe ``p.more`` ("See more results from …"). Links are direct.
+* The bot wall is an ALTCHA captcha page (``<title>Captcha</title>``,
+  ``div.captcha-wrap``, ``altcha.js``), recognised by the shared bot-wall table.
+* No zero-result page is on record: such a page is reported as ``WebParseError``
+  (``unexpected_shape``) rather than guessed at.
+"""
+
+from typing import Any, Dict, List, Optional
+
+from bs4 import Tag
+
+from ..models import SearchParams
+from .base import page_number, split_locale
+from .html_engine import HtmlEngine
+from .html_parsing import classes, elements, first_of, has_class, parse_fragment, text_of
+
+__all__ = ["MojeekHtml"]
+
+
+#: The parts of a result read: the title link ``a.title`` and the snippet ``p.s``.
+_PARTS = {
+    "link": lambda tag: tag.name == "a" and has_class(tag, "title") and bool(tag.get("href")),
+    "snippet": lambda tag: tag.name == "p" and has_class(tag, "s"),
+}
+
+
+def _item(block: Tag) -> Optional[Dict[str, Any]]:
+    """The item of one ``li`` of the results list, or ``None`` without a title link."""
+    parts = first_of(block, _PARTS)
+    link = parts.get("link")
+    if link is None:
+        return None
+    return {"title": text_of(link), "url": link["href"].strip(), "snippet": text_of(parts.get("snippet"))}
+
+
+class MojeekHtml(HtmlEngine):
+    """Mojeek web search, parsed from the results page."""
+
+    name = "mojeek_html"
+    summary = "Mojeek results page (independent index), no key"
+    default_endpoint = "https://www.mojeek.com/search"
+    region_start = ('class="results-standard"',)
+    region_end = ("<!--le-->", 'class="pagination"')
+
+    def query(self, params: SearchParams) -> Dict[str, str]:
+        """``q``, ``s`` (page > 1), ``safe``, ``lb``."""
+        query = {"q": params.full_query}
+        page = page_number(params, self.name)
+        if page > 1:
+            query["s"] = str((page - 1) * 10 + 1)
+        if params.safe_search:
+            query["safe"] = "0" if params.safe_search == "off" else "1"
+        if params.locale:
+            query["lb"] = split_locale(params.locale)[0]
+        return query
+
+    def items(self, markup: str, params: SearchParams) -> List[Dict[str, Any]]:
+        """The ``li`` children of ``ul.results-standard``."""
+        lists = [tag for tag in elements(parse_fragment(markup)) if tag.name == "ul" and "results-standard" in classes(tag)]
+        blocks = [child for results in lists[:1] for child in results.children if isinstance(child, Tag) and child.name == "li"]
+        return [item for item in map(_item, blocks) if item is not None]

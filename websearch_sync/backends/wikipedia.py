@@ -1,0 +1,137 @@
+"""``wikipedia``: Wikipedia's keyless search, the MediaWiki Action API ``list=search``.
+
+``GET https://{lang}.wikipedia.org/w/api.php?action=query&list=search&srsearch=…&srlimit=…
+&format=json&formatversion=2&utf8=1`` (``sroffset`` for later pages, option ``pageno``).
+The edition is the ``wiki`` option (``"de"``, ``"simple"``), else the locale's language,
+else the ``lang`` setting (``WIKIPEDIA_LANG``), else ``en``. An encyclopedia, not web
+search: ``site_filter``, ``time_range`` and ``safe_search`` do not apply and are not sent.
+
+Wikimedia's User-Agent policy asks every client for a descriptive User-Agent with a
+way to reach its operator (a browser User-Agent may be blocked): ours names this
+library and its home; ``WIKIPEDIA_USER_AGENT`` replaces it (put your contact in it).
+
+The answer: ``query.search[]`` entries ``{ns, title, pageid, size, wordcount, snippet,
+timestamp}`` (``formatversion=1`` answers, as recorded, have the same fields; with
+``srprop=""`` only ``ns``/``title``). The item URL is built from the title
+(``https://{lang}.wikipedia.org/wiki/Title_With_Underscores``, percent-encoded as
+MediaWiki does); the snippet is the search-match HTML (``<span class="searchmatch">``)
+as text; ``timestamp`` (the page's last edit) becomes ``published_at``.
+
+Errors come as ``{"error": {"code", "info"}}``, usually with HTTP 200: ``maxlag``
+(replication lag; ``Retry-After`` says how long) is ``BadGateway(maxlag)``,
+``ratelimited`` is ``WebBlocked(http_429)``, refused parameters are
+``InvalidInput(invalid_params)``, any other code ``WebProviderError(api_error)``.
+"""
+
+import re
+from typing import Any, Optional, Tuple
+from urllib.parse import quote
+
+from ..errors import BadGateway, InvalidInput, WebBlocked, WebParseError, WebSearchError
+from ..models import ParseResult, SearchParams
+from ..net.transport import HttpResponse, RequestSpec, retry_after_seconds
+from .base import dig, page_number, split_locale
+from .json_api import JsonApiBackend
+
+__all__ = ["Wikipedia", "article_url"]
+
+#: Our descriptive User-Agent (client/version and where to find it), as Wikimedia's policy asks.
+DEFAULT_USER_AGENT = "websearch-sync/0.1 (https://pypi.org/project/websearch-sync/)"
+_EDITION = re.compile(r"^[a-z][a-z0-9-]{1,30}$")
+_API = "https://%s.wikipedia.org/w/api.php"
+#: MediaWiki's own URL encoding of titles keeps these characters (``wfUrlencode``).
+_TITLE_SAFE = ";@$!*(),/~:"
+
+
+def article_url(edition: str, title: str) -> str:
+    """``https://{edition}.wikipedia.org/wiki/Title_With_Underscores``, percent-encoded as MediaWiki does."""
+    return "https://%s.wikipedia.org/wiki/%s" % (edition, quote(title.replace(" ", "_"), safe=_TITLE_SAFE))
+
+
+class Wikipedia(JsonApiBackend):
+    """Wikipedia's full-text search (MediaWiki Action API, no key)."""
+
+    name = "wikipedia"
+    summary = "Wikipedia full-text search (MediaWiki API), no key; an encyclopedia, not in auto"
+    env_vars = {"lang": "WIKIPEDIA_LANG", "user_agent": "WIKIPEDIA_USER_AGENT"}
+    options = ("wiki", "pageno")
+    min_interval_s = 0.5  # API etiquette: requests in series, not in bursts
+    max_query_chars = 301  # CirrusSearch refuses queries over 300 characters
+    auth_statuses = ()  # a 403 from Wikimedia is a blocked client (User-Agent policy), not a key problem
+    result_fields = {"title": "title", "snippet": "snippet", "published_at": "timestamp"}
+    vendor_codes = {
+        "maxlag": (BadGateway, "maxlag"),
+        "ratelimited": (WebBlocked, "http_429"),
+        "badvalue": (InvalidInput, "invalid_params"),
+        "badinteger": (InvalidInput, "invalid_params"),
+        "missingparam": (InvalidInput, "invalid_params"),
+        "invalidparammix": (InvalidInput, "invalid_params"),
+        "cirrussearch-query-too-long": (InvalidInput, "query_too_long"),
+    }
+
+    def edition(self, params: Optional[SearchParams] = None) -> str:
+        """The Wikipedia edition asked for: option ``wiki``, else the locale's language, else the setting, else ``en``."""
+        chosen = params.options.get("wiki") if params is not None else None
+        if chosen is not None:
+            return _edition(chosen, "the wiki option", "bad_wiki", self.name)
+        if params is not None and params.locale:
+            return split_locale(params.locale)[0]
+        return _edition(self.config.get("lang") or "en", "WIKIPEDIA_LANG", "bad_setting", self.name)
+
+    def endpoint_url(self, params: Optional[SearchParams] = None) -> str:
+        """``Settings.endpoints["wikipedia"]`` as it is, else the edition's ``/w/api.php``."""
+        return self.settings.endpoints.get(self.name) or _API % self.edition(params)
+
+    def check_params(self, params: SearchParams) -> None:
+        """Also check ``wiki`` and ``pageno``."""
+        super().check_params(params)
+        self.edition(params)
+        page_number(params, self.name)
+
+    def build_request(self, params: SearchParams) -> RequestSpec:
+        """``action=query&list=search`` with a descriptive User-Agent."""
+        query = {
+            "action": "query",
+            "list": "search",
+            "srsearch": params.query,
+            "srlimit": str(params.max_results),
+            "format": "json",
+            "formatversion": "2",
+            "utf8": "1",
+        }
+        page = page_number(params, self.name)
+        if page > 1:
+            query["sroffset"] = str((page - 1) * params.max_results)
+        headers = self.json_headers()
+        headers["User-Agent"] = str(self.config.get("user_agent") or DEFAULT_USER_AGENT)
+        return RequestSpec("GET", self.endpoint_url(params), params=query, headers=headers)
+
+    def error_envelope(self, data: Any) -> Optional[Tuple[Any, Optional[str]]]:
+        """``{"error": {"code", "info"}}``."""
+        if isinstance(data, dict) and isinstance(data.get("error"), dict):
+            return data["error"].get("code"), data["error"].get("info")
+        return None
+
+    def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
+        """The shared API mapping; a ``maxlag`` error keeps the wait ``Retry-After`` asked for."""
+        error = super().classify(response)
+        if error is not None and error.retry_after is None:
+            error.retry_after = retry_after_seconds(response.headers)
+        return error
+
+    def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
+        """Items from ``query.search[]``; an answer without that list is ``WebParseError``."""
+        data = self.data(response)
+        results = dig(data, ["query", "search"], self.name) if isinstance(data, dict) else None
+        if not isinstance(results, list):
+            raise WebParseError("wikipedia answered with JSON that is not a list=search answer", provider=self.name, detail_code="unexpected_shape")
+        edition = self.edition(params)
+        items = [item for item in self.items_from(results, params) if isinstance(item.get("title"), str) and item["title"]]
+        return ParseResult(items=[dict(item, url=article_url(edition, item["title"])) for item in items])
+
+
+def _edition(value: Any, what: str, detail: str, provider: str) -> str:
+    """``value`` as an edition code (``en``, ``simple``, ``zh-yue``), or ``InvalidInput(detail)``."""
+    if not isinstance(value, str) or not _EDITION.match(value.lower()):
+        raise InvalidInput("%s must be a Wikipedia edition code such as 'en' or 'simple', got %r" % (what, value), provider=provider, detail_code=detail)
+    return value.lower()

@@ -1,0 +1,134 @@
+"""``yahoo_html``: Yahoo's results page (``GET https://search.yahoo.com/search?p=…``).
+
+Sends ``p``, ``b`` (the first result's position) for later pages (option ``pageno``)
+and ``btf=d|w|m`` for a day/week/month time range (the page's own time filter; no
+"past year"). Safe search and the locale's language go in Yahoo's ``sB`` preference
+cookie (``vm=r|i|p``, ``vl=lang_<xx>``), only when asked for.
+
+What the recorded pages (2015 → 2026) show:
+
+* 2015 (de.search.yahoo.com): ``div#web > ol > li > div.res``, title ``h3 > a.yschttl``,
+  snippet ``div.abstr``. ``div.res.sc`` blocks are cards of Yahoo's own verticals
+  (image and video search), not results; nothing inside a sponsored container
+  (``div.ads``, whose entries are ``li.res.rais``) is read.
+* 2020 → 2026: ``div.dd.algo.algo-sr`` (with ``Sr``, ``relsrch``, ``richAlgo``,
+  ``fst``/``lst`` variants), title in ``div.compTitle``, snippet ``div.compText``. In
+  2020 the link is inside the heading (``h3.title > a.ac-algo``); in 2026 the ``<a>``
+  wraps a favicon, the site name and the ``h3``: the title is the heading's text only.
+* Links go through ``r.search.yahoo.com/…/RU=<percent-encoded target>/RK=…/RS=…``: the
+  ``RU`` segment is decoded once. Direct links (the Apr 2026 browser capture) are kept;
+  a redirect link without ``RU`` is dropped, never returned as a Yahoo URL.
+* A snippet may open with a date (``Apr 14, 2006 · …``): it becomes ``published_at``.
+* A page that says "We did not find results for" has no results (the wording seen on
+  copies of Yahoo's zero-result page; no recording of one is on file).
+"""
+
+from typing import Any, Dict, List, Optional
+from urllib.parse import unquote, urlencode
+
+from bs4 import Tag
+
+from ..models import SearchParams
+from .base import page_number, split_locale
+from .html_engine import HtmlEngine
+from .html_parsing import classes, dated_item, elements, first_of, month_first, parse_fragment, text_of, url_parts
+
+__all__ = ["YahooHtml", "decode_yahoo_href"]
+
+_TIME_RANGES = {"day": "d", "week": "w", "month": "m"}
+_SAFE_SEARCH = {"strict": "r", "moderate": "i", "off": "p"}
+
+
+def decode_yahoo_href(href: str) -> Optional[str]:
+    """The target of a Yahoo result link: ``…/RU=<target>/RK=…`` decoded once, direct links as
+    they are, ``None`` for an ``r.search.yahoo.com`` link without ``RU``."""
+    href = (href or "").strip()
+    split = url_parts(href)
+    if split is None:  # a malformed link: kept as it is, normalisation drops it
+        return href
+    parts, host = split
+    if host != "r.search.yahoo.com":
+        return href
+    _, found, tail = parts.path.partition("/RU=")
+    target = tail.split("/", 1)[0] if found else ""
+    return unquote(target) or None
+
+
+def _is_result(tag: Tag) -> bool:
+    """True for a result block: ``div.algo`` (2020 →) or ``div.res`` without ``sc`` (2015),
+    outside any sponsored (``ads``) container."""
+    names = classes(tag)
+    if tag.name != "div" or not ("algo" in names or ("res" in names and "sc" not in names)):
+        return False
+    return not any("ads" in classes(parent) for parent in tag.parents)
+
+
+def _title_link(heading: Tag, block: Tag) -> Optional[Tag]:
+    """The link of a heading: inside it (2015, 2020), else the ``<a>`` around it (2026)."""
+    inner = next((tag for tag in elements(heading) if tag.name == "a" and tag.get("href")), None)
+    if inner is not None:
+        return inner
+    for parent in heading.parents:
+        if parent is block:
+            return None
+        if parent.name == "a" and parent.get("href"):
+            return parent
+    return None
+
+
+#: The parts of a result block read: the heading and the snippet (2015 ``abstr``, then ``compText``).
+_PARTS = {
+    "heading": lambda tag: tag.name == "h3",
+    "snippet": lambda tag: any(name in ("compText", "abstr") for name in classes(tag)),
+}
+
+
+def _item(block: Tag, order: Optional[bool]) -> Optional[Dict[str, Any]]:
+    """The item of one result block, or ``None`` without a usable title link."""
+    parts = first_of(block, _PARTS)
+    heading = parts.get("heading")
+    link = _title_link(heading, block) if heading is not None else None
+    url = decode_yahoo_href(link["href"]) if link is not None else None
+    if not url:
+        return None
+    return dated_item(text_of(heading), url, text_of(parts.get("snippet")), order)
+
+
+class YahooHtml(HtmlEngine):
+    """Yahoo web search, parsed from the results page."""
+
+    name = "yahoo_html"
+    summary = "Yahoo results page, no key; decodes RU= redirect links, drops sponsored blocks"
+    default_endpoint = "https://search.yahoo.com/search"
+    # A full page: #web up to the right column; a bare fragment: from its first block.
+    region_start = ('id="web"', "algo-sr")
+    region_end = ('id="right"',)
+    no_results = ("We did not find results for",)
+
+    def query(self, params: SearchParams) -> Dict[str, str]:
+        """``p``, ``b`` (page > 1), ``btf``."""
+        query = {"p": params.full_query}
+        page = page_number(params, self.name)
+        if page > 1:
+            query["b"] = str((page - 1) * 10 + 1)
+        if params.time_range in _TIME_RANGES:
+            query["btf"] = _TIME_RANGES[params.time_range]
+        return query
+
+    def headers(self, params: SearchParams) -> Dict[str, str]:
+        """Browser headers, plus the ``sB`` preference cookie for safe search and language."""
+        headers = super().headers(params)
+        preferences = {}
+        if params.safe_search:
+            preferences["vm"] = _SAFE_SEARCH[params.safe_search]
+        if params.locale:
+            preferences["vl"] = "lang_" + split_locale(params.locale)[0]
+        if preferences:
+            headers["Cookie"] = "sB=" + urlencode(dict(preferences, v="1"))
+        return headers
+
+    def items(self, markup: str, params: SearchParams) -> List[Dict[str, Any]]:
+        """Result blocks of both layouts, never Yahoo's own vertical cards or ads."""
+        order = month_first(params.locale)
+        blocks = [tag for tag in elements(parse_fragment(markup)) if _is_result(tag)]
+        return [item for item in (_item(block, order) for block in blocks) if item is not None]

@@ -6,7 +6,7 @@ of its subclasses, whose class name equals its ``code``.
 """
 
 import re
-from typing import Any, Dict, Iterable, List, Optional
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 __all__ = [
     "WebSearchError",
@@ -43,6 +43,8 @@ class WebSearchError(Exception):
 
     code = "WebSearchError"
     default_retryable = False
+    #: Detail codes of this class that no retry heals, although the class is retryable.
+    final_details: Tuple[str, ...] = ()
 
     def __init__(
         self,
@@ -65,7 +67,7 @@ class WebSearchError(Exception):
         self.errors: List[WebSearchError] = list(errors or [])
 
     def _default_retryable(self, detail_code: Optional[str]) -> bool:
-        return self.default_retryable
+        return self.default_retryable and detail_code not in self.final_details
 
     def to_dict(self) -> Dict[str, Any]:
         """Return ``{"type", "message", "retryable", "detail_code", "provider"}``."""
@@ -108,17 +110,24 @@ class InvalidInput(WebSearchError):
 
 
 class Timeout(WebSearchError):
-    """A connect or read timeout, or the whole-call deadline passed."""
+    """A connect or read timeout, or the whole-call deadline passed.
+
+    Not retryable: ``budget_exhausted`` (the next rate-limit slot comes after the
+    call's budget; a later call with a fresh budget may pass)."""
 
     code = "Timeout"
     default_retryable = True
+    final_details = ("budget_exhausted",)
 
 
 class NetworkError(WebSearchError):
-    """DNS failure, refused or reset connection, TLS or proxy failure, broken body."""
+    """DNS failure, refused or reset connection, TLS or proxy failure, broken body.
+
+    Not retryable: ``dns_error`` (the host name does not resolve)."""
 
     code = "NetworkError"
     default_retryable = True
+    final_details = ("dns_error",)
 
 
 class WebBlocked(WebSearchError):

@@ -23,7 +23,7 @@ from ..validate import backend_list, check_timeout_ms, search_params
 from .attempts import BackendRunner, CallState
 from .cache import MemoryCache, ResultCache, SqliteCache
 from .clock import SYSTEM_CLOCK, Clock
-from .cooldown import Cooldowns
+from .cooldown import DEFAULT_COOLDOWNS_S, Cooldowns
 from .ratelimit import RateLimiter
 from .selection import AUTO_ORDER, BackendArg, check_backends, default_backends, resolve_backends
 from .strategies import STRATEGIES, fallback, merge
@@ -31,14 +31,31 @@ from .strategies import STRATEGIES, fallback, merge
 __all__ = ["SearchClient", "STRATEGIES", "AUTO_ORDER"]
 
 
-def _check_number(name: str, value: Any, minimum: float, maximum: Optional[float] = None, integer: bool = False) -> Any:
+def _check_number(
+    name: str, value: Any, minimum: float, maximum: Optional[float] = None, integer: bool = False, detail: Optional[str] = None
+) -> Any:
     ok = isinstance(value, int) if integer else isinstance(value, (int, float))
     if isinstance(value, bool) or not ok or value != value or value < minimum or (maximum is not None and value > maximum):
         raise InvalidInput(
             "%s must be %s >= %s%s, got %r" % (name, "an integer" if integer else "a number", minimum, "" if maximum is None else " and <= %s" % maximum, value),
-            detail_code="bad_" + name,
+            detail_code=detail or "bad_" + name,
         )
     return value
+
+
+def _check_cooldowns(value: Optional[Mapping[str, float]]) -> Dict[str, float]:
+    """``{kind: seconds}`` with known kinds and non-negative numbers; ``InvalidInput(bad_cooldowns)`` naming the key."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise InvalidInput("cooldowns must be a mapping {kind: seconds}, got %r" % (value,), detail_code="bad_cooldowns")
+    for kind, seconds in value.items():
+        if kind not in DEFAULT_COOLDOWNS_S:
+            raise InvalidInput(
+                "cooldowns has no kind %r; the kinds are %s" % (kind, ", ".join(DEFAULT_COOLDOWNS_S)), detail_code="bad_cooldowns"
+            )
+        _check_number("cooldowns[%r]" % kind, seconds, 0, detail="bad_cooldowns")
+    return {kind: float(seconds) for kind, seconds in value.items()}
 
 
 def _check_strategy(strategy: Any) -> str:
@@ -107,7 +124,7 @@ class SearchClient:
         self._transport = HttpTransport(
             session=session, proxy=self.settings.proxy, user_agent=self.settings.user_agent, allow_private=self.settings.allow_private
         )
-        self._cooldowns = Cooldowns(dict(cooldowns or {}), clock=clock)
+        self._cooldowns = Cooldowns(_check_cooldowns(cooldowns), clock=clock)
         self._runner = BackendRunner(self._transport, RateLimiter(clock), self._cooldowns, _check_intervals(min_interval_s), clock)
         self._clock = clock
         self._closed = False
@@ -284,6 +301,13 @@ def _check_intervals(value: Union[None, float, Mapping[str, float]]) -> Dict[str
     if value is None:
         return {}
     if isinstance(value, Mapping):
+        known = registry.backend_names()
+        for name in value:
+            if name not in known:
+                raise InvalidInput(
+                    "min_interval_s names %r, which is not a backend; known backends: %s" % (name, ", ".join(known)),
+                    detail_code="bad_min_interval_s",
+                )
         return {str(k): float(_check_number("min_interval_s", v, 0)) for k, v in value.items()}
     interval = float(_check_number("min_interval_s", value, 0))
     return {name: interval for name in registry.backend_names()}

@@ -386,7 +386,7 @@ def test_verify_without_the_test_extra_says_how_to_install_it(monkeypatch, capsy
     monkeypatch.setitem(sys.modules, "responses", None)  # import responses -> ImportError
     assert main(["verify", "--fixtures", str(Path(__file__).resolve().parent.parent / "fixtures")]) == 2
     err = capsys.readouterr().err
-    assert err.startswith("error: InvalidInput/missing_test_extra: ") and "pip install 'websearch-sync[test]'" in err
+    assert err.startswith("error: InvalidInput/missing_test_extra: ") and "pip install -e '.[test]'" in err
     assert err.count("\n") == 1
 
 

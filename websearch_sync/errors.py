@@ -70,14 +70,18 @@ class WebSearchError(Exception):
         return self.default_retryable and detail_code not in self.final_details
 
     def to_dict(self) -> Dict[str, Any]:
-        """Return ``{"type", "message", "retryable", "detail_code", "provider"}``."""
-        return {
+        """Return ``{"type", "message", "retryable", "detail_code", "provider"}``, plus
+        ``"errors"`` (the attached errors in the same form) when there are any."""
+        data: Dict[str, Any] = {
             "type": self.code,
             "message": self.message,
             "retryable": self.retryable,
             "detail_code": self.detail_code,
             "provider": self.provider,
         }
+        if self.errors:
+            data["errors"] = [error.to_dict() for error in self.errors]
+        return data
 
     def __str__(self) -> str:
         return self.message

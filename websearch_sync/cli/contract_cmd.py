@@ -13,7 +13,6 @@ did not succeed, or when a recorded case does not replay.
 """
 
 import argparse
-import json
 import sys
 from typing import Any, List, Sequence
 
@@ -22,7 +21,7 @@ from ..contract.cases import count_statuses, describe, orphan_files, run_cases, 
 from ..errors import WebSearchError
 from ..contract.livecheck import check_live
 from ..contract.recording import record_case
-from .output import EXIT_OK, error_line, exit_status, int_arg
+from .output import EXIT_OK, error_line, exit_status, int_arg, json_text
 
 __all__ = ["add_parser", "run_record", "run_verify", "run_check_live", "EXIT_CHECK_FAILED"]
 
@@ -54,7 +53,7 @@ def add_parser(commands: "argparse._SubParsersAction") -> None:
         "verify",
         help="replay every fixture case offline and compare with its golden (PASS/DRIFT/ERROR/NEW)",
         description="Replays each case through the real request path with HTTP intercepted (needs the `responses` "
-        "library: pip install 'websearch-sync[test]'). Exit status 1 unless every case passes.",
+        "library: pip install responses, or pip install -e '.[test]' from a checkout). Exit status 1 unless every case passes.",
     )
     verify.add_argument("--fixtures", default=DEFAULT_FIXTURES, help="fixture folder (default: ./fixtures)")
     verify.add_argument("--backend", help="only this backend's cases")
@@ -88,7 +87,7 @@ def run_record(args: argparse.Namespace) -> int:
             name=args.name,
             max_results=args.max_results,
             timeout_ms=args.timeout_ms,
-            settings=Settings.from_env(),
+            settings=Settings.from_env(backend=args.backend),
             overwrite=args.force,
             allow_error=args.allow_error,
         )
@@ -171,11 +170,13 @@ def _structure_text(check: Any) -> str:
 
 def run_check_live(args: argparse.Namespace) -> int:
     """Run live queries and report how each went."""
-    checks = check_live(args.backend, args.queries, settings=Settings.from_env(), max_results=args.max_results, timeout_ms=args.timeout_ms)
+    checks = check_live(
+        args.backend, args.queries, settings=Settings.from_env(backend=args.backend), max_results=args.max_results, timeout_ms=args.timeout_ms
+    )
     ok = all(check.ok for check in checks)
     out = sys.stdout
     if args.json:
-        out.write(json.dumps({"backend": args.backend, "ok": ok, "checks": [c.to_dict() for c in checks]}, ensure_ascii=False, indent=2) + "\n")
+        out.write(json_text({"backend": args.backend, "ok": ok, "checks": [c.to_dict() for c in checks]}, out, indent=2) + "\n")
     else:
         for check in checks:
             out.write("%-4s %s  %-13s %2d items  %-28s %6d ms  %s\n" % (

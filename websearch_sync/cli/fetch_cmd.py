@@ -1,12 +1,11 @@
 """``websearch-sync fetch``: read one page as markdown or text."""
 
 import argparse
-import json
 import sys
 
 from ..client.search_client import SearchClient
 from ..tool import format_results
-from .output import EXIT_OK, int_arg
+from .output import EXIT_OK, int_arg, json_text
 
 __all__ = ["add_parser", "run"]
 
@@ -26,7 +25,7 @@ def add_parser(commands: "argparse._SubParsersAction") -> None:
     parser.add_argument("--mode", choices=("markdown", "text"), default="markdown", help="output of the extraction (default markdown)")
     parser.add_argument("--max-chars", type=int_arg, default=50000, help="cap on the returned characters (default 50000)")
     parser.add_argument("--max-bytes", type=int_arg, default=5_000_000, help="cap on the bytes read (default 5000000)")
-    parser.add_argument("--timeout-ms", type=int_arg, help="deadline for the whole call in milliseconds")
+    parser.add_argument("--timeout-ms", type=int_arg, help="deadline of the whole call in milliseconds (redirects and reading included)")
     parser.add_argument("--allow-private", action="store_true", help="allow loopback/private addresses (trusted local use)")
     parser.add_argument("--json", action="store_true", help="print the fetch result as JSON")
     parser.set_defaults(run=run)
@@ -44,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
             allow_private=args.allow_private,
         )
     if args.json:
-        sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json_text(result, sys.stdout, indent=2) + "\n")
     else:
         sys.stdout.write(format_results(result, "markdown" if args.mode == "markdown" else "text", untrusted_notice=False) + "\n")
     return EXIT_OK

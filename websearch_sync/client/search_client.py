@@ -168,7 +168,9 @@ class SearchClient:
             query: the search terms (non-blank, at most 2000 characters).
             backend: backend name(s) or ``"auto"`` for this call.
             max_results: 1..10 (default ``settings.max_results``, 5).
-            timeout_ms: deadline of one backend's request (default from settings).
+            timeout_ms: deadline of the whole call, retries, waits and fallbacks
+                included, unless ``budget_ms`` is given (then it caps each backend's
+                requests); default: the backend's or the settings' timeout.
             strategy, retries, budget_ms, cache_ttl_s: per-call overrides of the
                 client's settings (``cache_ttl_s=0`` bypasses the cache).
             **options: ``locale``/``lang``, ``time_range`` (day/week/month/year),

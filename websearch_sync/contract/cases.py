@@ -159,7 +159,8 @@ def require_responses() -> Any:
         import responses
     except ImportError:
         raise InvalidInput(
-            "replaying fixture cases needs the 'responses' library: pip install 'websearch-sync[test]'",
+            "replaying fixture cases needs the 'responses' library: pip install responses "
+            "(or, from a checkout of websearch-sync, pip install -e '.[test]')",
             detail_code="missing_test_extra",
         ) from None
     return responses

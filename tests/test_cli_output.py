@@ -59,7 +59,7 @@ def test_text_failures_keep_stdout_empty(capsys):
 @pytest.fixture
 def failing_chain(json_backends, monkeypatch):
     json_backends("aa", "bb", "cc")
-    routes = {"/aa": respond(403, b""), "/bb": respond(502, b""), "/cc": respond(401, b"")}
+    routes = {"/aa": respond(403, b""), "/bb": respond(200, b"<html>not json</html>"), "/cc": respond(401, b"")}
     with FaultServer(routes) as server:
         for name in ("aa", "bb", "cc"):
             monkeypatch.setenv("WEB_SEARCH_ENDPOINT_" + name.upper(), server.url("/" + name))
@@ -71,7 +71,7 @@ def test_a_failed_chain_lists_every_backend_on_stderr(failing_chain, capsys):
     err = capsys.readouterr().err
     lines = err.splitlines()
     assert lines[0].startswith("error: WebBlocked/http_403: ")
-    for name, code in (("aa", "WebBlocked/http_403"), ("bb", "BadGateway/http_502"), ("cc", "AuthError/http_401")):
+    for name, code in (("aa", "WebBlocked/http_403"), ("bb", "WebParseError/not_json"), ("cc", "AuthError/http_401")):
         assert any(line.lstrip().startswith("%s: %s: " % (name, code)) for line in lines), (name, err)
 
 
@@ -79,7 +79,7 @@ def test_a_failed_chain_lists_every_backend_in_json(failing_chain, capsys):
     assert main(["search", "q", "-b", "aa,bb,cc", "--json"]) == 3
     error = json.loads(capsys.readouterr().out)["error"]
     assert error["type"] == "WebBlocked"
-    assert sorted((e["provider"], e["type"]) for e in error["errors"]) == [("bb", "BadGateway"), ("cc", "AuthError")]
+    assert sorted((e["provider"], e["type"]) for e in error["errors"]) == [("bb", "WebParseError"), ("cc", "AuthError")]
 
 
 # -- the offline stub says so --------------------------------------------------------------------

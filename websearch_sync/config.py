@@ -108,7 +108,8 @@ class Settings:
     (``bad_setting``), ``proxy`` is a proxy URL (``bad_proxy``), and each known
     backend's ``providers`` section holds only settings that backend reads
     (its environment settings, ``timeout_ms``, and ``reader_url`` for ``jina``;
-    ``bad_setting``, naming the key).
+    ``bad_setting``, naming the key); a provider ``*_ms`` setting is a whole number
+    of milliseconds up to 600000.
     """
 
     backend: BackendSpec = None
@@ -230,7 +231,7 @@ def accepted_provider_settings(name: str) -> Optional[List[str]]:
 
 
 def _check_providers(providers: Mapping[str, Mapping[str, Any]], endpoints: Mapping[str, Any]) -> None:
-    """Refuse a provider setting its backend does not read, or a number that is not a positive integer."""
+    """Refuse a provider setting its backend does not read, or a ``*_ms`` that is not whole milliseconds."""
     for name in sorted(set(endpoints) - set(_BACKEND_ENV_VARS)):
         logger.warning("Settings.endpoints names %r, which no registered backend is called; known: %s", name, ", ".join(_BACKEND_ENV_VARS))
     for name, sub in providers.items():
@@ -248,8 +249,9 @@ def _check_providers(providers: Mapping[str, Mapping[str, Any]], endpoints: Mapp
                     provider=name,
                     detail_code="bad_setting",
                 )
-            if value is not None and str(key).endswith(("_ms", "_default")):
-                _check_positive_int(where, value, MAX_TIMEOUT_MS if str(key).endswith("_ms") else None)
+            if value is not None and str(key).endswith("_ms"):  # other numbers are checked by their backend
+                variable = _BACKEND_ENV_VARS[name].get(key)
+                _check_positive_int(where + (" (%s)" % variable if variable else ""), value, MAX_TIMEOUT_MS)
 
 
 _PROXY_SCHEMES = ("http", "https", "socks4", "socks4a", "socks5", "socks5h")

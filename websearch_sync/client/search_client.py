@@ -18,10 +18,11 @@ from ..errors import InvalidInput, WebSearchError, redact
 from ..models import SearchParams
 from ..net.deadline import Deadline
 from ..net.transport import HttpTransport
-from ..reader.page import DEFAULT_CONTENT_CHARS, DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, add_page_content, fetch_page
-from ..validate import backend_list, check_timeout_ms, search_params
+from ..reader.page import DEFAULT_CONTENT_CHARS, DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, add_page_content, check_url, fetch_page
+from ..validate import COMMON_OPTIONS, backend_list, check_timeout_ms, search_params
 from .attempts import BackendRunner, CallState
 from .cache import MemoryCache, ResultCache, SqliteCache
+from .cachekey import Fingerprints, fetch_key, search_key
 from .clock import SYSTEM_CLOCK, Clock
 from .cooldown import DEFAULT_COOLDOWNS_S, Cooldowns
 from .ratelimit import RateLimiter
@@ -117,15 +118,18 @@ class SearchClient:
         self.cache_ttl_s = _check_number("cache_ttl_s", cache_ttl_s, 0)
         self.retries = _check_number("retries", retries, 0, 10, integer=True)
         self.budget_ms = check_timeout_ms(budget_ms, "budget_ms")
+        cooldown_s = _check_cooldowns(cooldowns)
+        intervals = _check_intervals(min_interval_s)
+        # Both tiers exist whatever the default TTL: a call may ask for caching with its own cache_ttl_s.
         self._cache = ResultCache(
-            MemoryCache(self.cache_ttl_s) if self.cache_ttl_s > 0 else None,
-            SqliteCache(cache_path, self.cache_ttl_s) if cache_path and self.cache_ttl_s > 0 else None,
+            MemoryCache(self.cache_ttl_s, clock=clock), SqliteCache(cache_path, self.cache_ttl_s, clock=clock) if cache_path else None
         )
+        self._fingerprints = Fingerprints()
         self._transport = HttpTransport(
             session=session, proxy=self.settings.proxy, user_agent=self.settings.user_agent, allow_private=self.settings.allow_private
         )
-        self._cooldowns = Cooldowns(_check_cooldowns(cooldowns), clock=clock)
-        self._runner = BackendRunner(self._transport, RateLimiter(clock), self._cooldowns, _check_intervals(min_interval_s), clock)
+        self._cooldowns = Cooldowns(cooldown_s, clock=clock)
+        self._runner = BackendRunner(self._transport, RateLimiter(clock), self._cooldowns, intervals, clock)
         self._clock = clock
         self._closed = False
 
@@ -190,37 +194,44 @@ class SearchClient:
         started = self._clock.monotonic()
         try:
             call = _CallSettings(self, strategy, timeout_ms, budget_ms, retries, cache_ttl_s)
-            # The key holds the call's own arguments: a hit means the very same call
-            # was validated and answered before, so the hit skips re-validation.
-            key = ("search", query, _frozen(backend), max_results, call.strategy, _frozen(options) if options else ()) if call.ttl > 0 else None
-            hit = self._cache.get(key) if key is not None else None
+            plan = self._plan(query, backend, max_results, options, call)  # validation first: a cache hit never skips it
+            key = self._search_key(plan, call) if call.ttl > 0 else None
+            hit = self._cache.get(key, plan.budget.remaining_s()) if key is not None else None
             if hit is not None:
                 hit["provider_meta"].update(cached=True, attempts=0, latency_ms=self._elapsed_ms(started))
                 return hit
-            response, cacheable, attempts = self._search_uncached(query, backend, max_results, options, call)
+            response, cacheable, attempts = self._run(plan, call)
             response["provider_meta"]["latency_ms"] = self._elapsed_ms(started)
             response["provider_meta"]["attempts"] = attempts
             if key is not None and cacheable:
-                self._cache.set(key, response, call.ttl)
+                self._cache.set(key, response, call.ttl, plan.budget.remaining_s())
             return response
         except WebSearchError as error:
             raise self._redacted(error)
 
-    def _search_uncached(
-        self, query: str, backend: BackendArg, max_results: Optional[int], options: Dict[str, Any], call: "_CallSettings"
-    ) -> Tuple[Dict[str, Any], bool, int]:
+    def _plan(self, query: str, backend: BackendArg, max_results: Optional[int], options: Dict[str, Any], call: "_CallSettings") -> "_Plan":
+        """The validated call: backend names, parameters, backend objects and the budget (starting now)."""
         names = resolve_backends(backend, self._backend, self.settings)
-        params = search_params(query, max_results, options, self.settings, _all_backend_options())
+        specific = _all_backend_options() if any(name not in COMMON_OPTIONS for name in options) else ()
+        params = search_params(query, max_results, options, self.settings, specific)
         backends = [registry.backend_class(name)(self.settings) for name in names]
         budget = Deadline(call.budget_ms or call.timeout or max(b.timeout_ms() for b in backends))
+        return _Plan(names, params, backends, budget)
+
+    def _search_key(self, plan: "_Plan", call: "_CallSettings") -> Hashable:
+        fingerprint = self._fingerprints.get(self.settings, plan.names, plan.params.include_content)
+        return search_key(plan.params, plan.names, call.strategy, fingerprint)
+
+    def _run(self, plan: "_Plan", call: "_CallSettings") -> Tuple[Dict[str, Any], bool, int]:
+        """Ask the backends by the call's strategy; ``(response, cacheable, requests sent)``."""
         state = CallState()
 
         def run(one: Backend) -> Any:
-            return self._runner.run(one, params, call.timeout, budget, call.retries, state)
+            return self._runner.run(one, plan.params, call.timeout, plan.budget, call.retries, state)
 
-        strategy = merge if call.strategy == "merge" and len(backends) > 1 else fallback
-        response, cacheable = strategy(backends, params, budget, run)
-        if params.include_content and not self._add_content(response, params, budget):
+        strategy = merge if call.strategy == "merge" and len(plan.backends) > 1 else fallback
+        response, cacheable = strategy(plan.backends, plan.params, plan.budget, run)
+        if plan.params.include_content and not self._add_content(response, plan.params, plan.budget):
             cacheable = False
         return response, cacheable, state.attempts
 
@@ -260,8 +271,12 @@ class SearchClient:
         result is a copy.
         """
         ttl = _check_number("cache_ttl_s", cache_ttl_s, 0) if cache_ttl_s is not None else self.cache_ttl_s
-        key: Optional[Hashable] = ("fetch", _page_key(url), extract_mode, max_chars, max_bytes, bool(allow_private)) if ttl > 0 else None
-        hit = self._cache.get(key) if key is not None else None
+        deadline = Deadline(check_timeout_ms(timeout_ms) or self.settings.timeout_ms)
+        key: Optional[Hashable] = None
+        if ttl > 0:  # the URL is checked before the cache is consulted; other arguments are keyed by type and value
+            fingerprint = self._fingerprints.get(self.settings, (), True)
+            key = fetch_key(_page_key(check_url(url)), extract_mode, max_chars, max_bytes, allow_private, fingerprint)
+        hit = self._cache.get(key, deadline.remaining_s()) if key is not None else None
         if hit is not None:
             return hit
         result = fetch_page(
@@ -273,9 +288,10 @@ class SearchClient:
             timeout_ms=timeout_ms,
             max_bytes=max_bytes,
             allow_private=allow_private,
+            deadline=deadline,
         )
         if key is not None:
-            self._cache.set(key, result, ttl)
+            self._cache.set(key, result, ttl, deadline.remaining_s())
         return result
 
     def _redacted(self, error: WebSearchError) -> WebSearchError:
@@ -284,6 +300,16 @@ class SearchClient:
             item.message = redact(item.message, secrets)
             item.args = (item.message,)
         return error
+
+
+class _Plan:
+    """One validated search call: backend names, parameters, backend objects, budget."""
+
+    def __init__(self, names: List[str], params: SearchParams, backends: List[Backend], budget: Deadline) -> None:
+        self.names = names
+        self.params = params
+        self.backends = backends
+        self.budget = budget
 
 
 class _CallSettings:
@@ -324,17 +350,6 @@ def _page_key(url: Any) -> Any:
         return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), parts.path or "/", parts.query, ""))
     except ValueError:
         return url
-
-
-def _frozen(value: Any) -> Any:
-    """A hashable, order-independent stand-in for an argument (for cache keys)."""
-    if value is None or type(value) in (str, int, float, bool):
-        return value
-    if isinstance(value, dict):
-        return tuple(sorted((str(k), _frozen(v)) for k, v in value.items()))
-    if isinstance(value, (list, tuple)):
-        return tuple(_frozen(v) for v in value)
-    return repr(value)
 
 
 def _all_backend_options() -> List[str]:

@@ -72,3 +72,18 @@ def test_a_name_that_does_not_resolve_is_tried_once(testjson, monkeypatch):
     assert info.value.detail_code == "dns_error"
     assert info.value.retryable is False
     assert lookups == ["no-such-host.invalid"] and [s for s in clock.slept if s > 0] == []
+
+
+def test_a_failed_chain_keeps_every_backends_failure_for_tools_and_json():
+    from websearch_sync import tool
+
+    first = ws.WebBlocked("blocked by a", provider="aa", detail_code="http_403")
+    first.errors = [ws.AuthError("key refused by b", provider="bb", detail_code="http_401"),
+                    ws.Timeout("c was slow", provider="cc", detail_code="read_timeout")]
+    data = first.to_dict()
+    assert [(e["provider"], e["type"], e["detail_code"]) for e in data["errors"]] == [
+        ("bb", "AuthError", "http_401"), ("cc", "Timeout", "read_timeout")]
+    line = tool.format_results({"error": data})
+    for word in ("blocked by a", "bb", "AuthError", "cc", "Timeout"):
+        assert word in line
+    assert "errors" not in ws.Timeout("alone").to_dict()

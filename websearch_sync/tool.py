@@ -308,12 +308,19 @@ _MARKER = re.compile("untrusted" + _SEPARATOR + "web" + _SEPARATOR + "content", 
 _DEFUSED = "[wrapper tag removed]"
 
 
+def _error_code(error: Mapping[str, Any]) -> str:
+    code = str(error.get("type", "WebSearchError"))
+    return code + (" (%s)" % error["detail_code"] if error.get("detail_code") else "")
+
+
 def _error_line(error: Mapping[str, Any]) -> str:
-    code = error.get("type", "WebSearchError")
-    if error.get("detail_code"):
-        code += " (%s)" % error["detail_code"]
     advice = "Retrying later may help." if error.get("retryable") else "Retrying the same call will not help."
-    return "Error: %s: %s. %s" % (code, str(error.get("message", "")).rstrip("."), advice)
+    line = "Error: %s: %s. %s" % (_error_code(error), str(error.get("message", "")).rstrip("."), advice)
+    others = [e for e in error.get("errors") or [] if isinstance(e, Mapping)]
+    if others:  # a chain or a merge: every backend's failure
+        line += " Other backends failed too: %s." % "; ".join(
+            "%s %s: %s" % (e.get("provider") or "?", _error_code(e), str(e.get("message", "")).rstrip(".")) for e in others)
+    return line
 
 
 def format_results(result: Mapping[str, Any], style: str = "text", *, untrusted_notice: bool = True) -> str:

@@ -191,16 +191,21 @@ def validate_arguments(tool: str, arguments: Any) -> Dict[str, Any]:
         spec = schema["properties"].get(key)
         if spec is None:
             raise InvalidInput("unknown argument %r (allowed: %s)" % (key, ", ".join(schema["properties"])), detail_code="bad_arguments")
-        expected = _TYPES[spec["type"]]
-        if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
-            raise InvalidInput("argument %r must be of type %s" % (key, spec["type"]), detail_code="bad_arguments")
-        if "enum" in spec and value not in spec["enum"]:
-            raise InvalidInput("argument %r must be one of %s" % (key, ", ".join(spec["enum"])), detail_code="bad_arguments")
-        if spec["type"] == "string" and not spec.get("minLength", 0) <= len(value) <= spec.get("maxLength", len(value)):
-            raise InvalidInput("argument %r has a bad length" % key, detail_code="bad_arguments")
-        if spec["type"] == "integer" and not spec.get("minimum", value) <= value <= spec.get("maximum", value):
-            raise InvalidInput("argument %r must be in %s..%s" % (key, spec.get("minimum"), spec.get("maximum")), detail_code="bad_arguments")
+        _check_argument(key, value, spec)
     return dict(arguments)
+
+
+def _check_argument(key: str, value: Any, spec: Mapping[str, Any]) -> None:
+    """``InvalidInput(bad_arguments)`` unless ``value`` fits its schema ``spec``."""
+    expected = _TYPES[spec["type"]]
+    if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
+        raise InvalidInput("argument %r must be of type %s" % (key, spec["type"]), detail_code="bad_arguments")
+    if "enum" in spec and value not in spec["enum"]:
+        raise InvalidInput("argument %r must be one of %s" % (key, ", ".join(spec["enum"])), detail_code="bad_arguments")
+    if spec["type"] == "string" and not spec.get("minLength", 0) <= len(value) <= spec.get("maxLength", len(value)):
+        raise InvalidInput("argument %r has a bad length" % key, detail_code="bad_arguments")
+    if spec["type"] == "integer" and not spec.get("minimum", value) <= value <= spec.get("maximum", value):
+        raise InvalidInput("argument %r must be in %s..%s" % (key, spec.get("minimum"), spec.get("maximum")), detail_code="bad_arguments")
 
 
 # -- calling ----------------------------------------------------------------------------------------

@@ -125,6 +125,24 @@ def _indent(lines: Sequence[str]) -> List[str]:
     return ["        " + line for line in lines]
 
 
+def _verdict_lines(result: Any, width: int) -> List[str]:
+    """The verdict line of one replayed case, then its diff (for DRIFT and ERROR)."""
+    summary = describe(result.outcome) if result.outcome is not None else (result.diff[0] if result.diff else "")
+    if result.status == "DRIFT" and result.golden is not None:
+        summary = "%s (golden: %s)" % (summary, describe(result.golden))
+    details = result.diff if result.status in ("DRIFT", "ERROR") else []
+    if result.status == "ERROR" and result.outcome is None:
+        details = result.diff[1:]
+    return ["%-6s %-*s  %s" % (result.status, width, result.case.case_id, summary)] + _indent(details)
+
+
+def _note_orphans(fixtures: str, backend: Any) -> None:
+    """A note for each fixture file that belongs to no case (of ``backend``, if given)."""
+    for path in orphan_files(fixtures):
+        if backend is None or path.parent.name == backend:
+            sys.stdout.write("note: %s belongs to no case\n" % path)
+
+
 def run_verify(args: argparse.Namespace) -> int:
     """Replay every case and print the verdicts."""
     results = run_cases(args.fixtures, args.backend)
@@ -132,22 +150,13 @@ def run_verify(args: argparse.Namespace) -> int:
     out = sys.stdout
     updated = 0
     for result in results:
-        summary = describe(result.outcome) if result.outcome is not None else (result.diff[0] if result.diff else "")
-        if result.status == "DRIFT" and result.golden is not None:
-            summary = "%s (golden: %s)" % (summary, describe(result.golden))
-        out.write("%-6s %-*s  %s\n" % (result.status, width, result.case.case_id, summary))
-        details = result.diff if result.status in ("DRIFT", "ERROR") else []
-        if result.status == "ERROR" and result.outcome is None:
-            details = result.diff[1:]
-        for line in _indent(details):
+        for line in _verdict_lines(result, width):
             out.write(line + "\n")
         if args.update and result.status in ("DRIFT", "NEW") and result.outcome is not None:
             write_golden(result.case, result.outcome)
             updated += 1
             out.write("        updated golden %s\n" % result.case.expected_path)
-    for path in orphan_files(args.fixtures):
-        if args.backend is None or path.parent.name == args.backend:
-            out.write("note: %s belongs to no case\n" % path)
+    _note_orphans(args.fixtures, args.backend)
     counts = count_statuses(results)
     out.write("%d case%s: %s\n" % (len(results), "" if len(results) == 1 else "s", ", ".join("%d %s" % (counts[s], s) for s in counts)))
     if args.update:

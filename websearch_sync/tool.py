@@ -306,7 +306,7 @@ UNTRUSTED_CLOSE = "\n</untrusted-web-content>"
 #: underscores, soft hyphens and zero-width characters, or their HTML entities (bounded: linear time).
 _SEPARATOR = (
     r"(?:[\s\-_\u00ad\u200b-\u200f\u2010-\u2015\u2060\ufeff]"
-    r"|&(?:#0*(?:45|95|173|8203)|#x0*(?:2d|5f|ad|200b)|hyphen|dash|minus|lowbar|shy|nbsp|ZeroWidthSpace);?){0,8}"
+    r"|&(?:#0{0,4}(?:45|95|173|8203)|#x0{0,4}(?:2d|5f|ad|200b)|hyphen|dash|minus|lowbar|shy|nbsp|ZeroWidthSpace);?){0,8}"
 )
 #: The wrapper's tag name in any case and spelling a reader could take for it.
 _MARKER = re.compile("untrusted" + _SEPARATOR + "web" + _SEPARATOR + "content", re.IGNORECASE)

@@ -164,3 +164,21 @@ def test_no_message_or_doc_names_the_unpublished_package():
     files = list((ROOT / "websearch_sync").rglob("*.py")) + list((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]
     offenders = [str(p.relative_to(ROOT)) for p in files if "websearch-sync[" in p.read_text(encoding="utf-8")]
     assert offenders == []
+
+
+@pytest.mark.parametrize("argv", [["search", "q"], ["search", "q", "--json"], ["backends"]])
+def test_a_reader_gone_before_the_output_is_quiet_too(argv):
+    proc = subprocess.Popen([sys.executable, "-m", "websearch_sync", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.wait(60)
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+    assert proc.returncode == 141
+
+
+def test_backends_still_lists_the_backends_when_the_environment_names_an_unknown_one(monkeypatch, capsys):
+    monkeypatch.setenv("WEB_SEARCH_BACKEND", "nope")
+    assert main(["backends"]) == 0
+    captured = capsys.readouterr()
+    assert "ddg_html" in captured.out
+    assert "WEB_SEARCH_BACKEND" in captured.err and "nope" in captured.err

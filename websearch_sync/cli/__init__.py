@@ -78,7 +78,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     stdout, stderr = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = TerminalStream(stdout), TerminalStream(stderr)
     try:
-        return _run(args)
+        status = _run(args)
+        sys.stdout.flush()  # here, where a closed pipe is handled, not at interpreter exit
+        return status
     except BrokenPipeError:
         _discard_output(stdout)
         return EXIT_BROKEN_PIPE

@@ -76,8 +76,12 @@ class SearchClient:
             success wins) or ``"merge"`` (query all in parallel, fuse the lists).
         settings: explicit :class:`~websearch_sync.Settings`; default ``Settings.from_env()``.
         session: a ``requests.Session`` to use (not closed by :meth:`close`).
-        cache_ttl_s: seconds a successful answer is reused (0 disables caching).
-        cache_path: a SQLite file for a cache that outlives the process.
+        cache_ttl_s: seconds a successful answer is reused by default (0: not cached,
+            unless a call passes its own ``cache_ttl_s``).
+        cache_path: a SQLite file for a cache that outlives the process (and may be
+            shared: keys hold a fingerprint of the settings, never a secret).
+            ``InvalidInput(bad_cache_path)`` when it cannot hold a SQLite database; a
+            locked or corrupt file is skipped with a warning, never failing a call.
         retries: retries per backend for retryable errors (Timeout, NetworkError,
             BadGateway, HTTP 429), with exponential backoff and jitter.
         budget_ms: bound on the whole call, retries, waits and fan-out included
@@ -266,16 +270,20 @@ class SearchClient:
     ) -> Dict[str, Any]:
         """Read one web page with this client's session (see :func:`websearch_sync.fetch`).
 
-        Successful results are cached like searches, keyed by the normalised URL
-        and the fetch parameters (``cache_ttl_s=0`` bypasses the cache); a cached
-        result is a copy.
+        Successful results are cached like searches, keyed by the checked and
+        normalised URL, the fetch parameters and the settings' fingerprint
+        (``allow_private``, the fetch service...; ``cache_ttl_s=0`` bypasses the
+        cache); a cached result is a copy.
         """
         ttl = _check_number("cache_ttl_s", cache_ttl_s, 0) if cache_ttl_s is not None else self.cache_ttl_s
         deadline = Deadline(check_timeout_ms(timeout_ms) or self.settings.timeout_ms)
         key: Optional[Hashable] = None
         if ttl > 0:  # the URL is checked before the cache is consulted; other arguments are keyed by type and value
-            fingerprint = self._fingerprints.get(self.settings, (), True)
-            key = fetch_key(_page_key(check_url(url)), extract_mode, max_chars, max_bytes, allow_private, fingerprint)
+            try:
+                page = _page_key(check_url(url))
+            except WebSearchError as error:
+                raise self._redacted(error)
+            key = fetch_key(page, extract_mode, max_chars, max_bytes, allow_private, self._fingerprints.get(self.settings, (), True))
         hit = self._cache.get(key, deadline.remaining_s()) if key is not None else None
         if hit is not None:
             return hit

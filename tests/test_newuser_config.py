@@ -132,3 +132,8 @@ def test_an_explicit_backend_overrides_a_bad_environment_backend(monkeypatch, ca
 def test_known_and_auto_environment_backends_are_kept():
     assert ws.Settings.from_env(environ={"WEB_SEARCH_BACKEND": "auto"}).backend == "auto"
     assert ws.Settings.from_env(environ={"WEB_SEARCH_BACKEND": "Brave, ddg_html"}).backend == ["brave", "ddg_html"]
+
+
+def test_an_overridden_proxy_is_not_checked_from_the_environment():
+    settings = ws.Settings.from_env(environ={"WEB_SEARCH_PROXY": "notaurl"}, proxy="http://proxy.example:3128")
+    assert settings.proxy == "http://proxy.example:3128"

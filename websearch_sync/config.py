@@ -10,7 +10,7 @@ import difflib
 import json
 import logging
 import os
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
 from urllib.parse import urlsplit
 
 from .errors import InvalidInput, redact
@@ -152,7 +152,7 @@ class Settings:
         the default.
         """
         env = os.environ if environ is None else environ
-        values = _shared_from_env(env, check_backend="backend" not in overrides)
+        values = _shared_from_env(env, overridden=set(overrides))
         values["endpoints"], values["providers"] = _backends_from_env(env)
         for key, value in overrides.items():
             if key in ("endpoints", "providers"):
@@ -285,11 +285,12 @@ def _check_proxy(url: Any, where: str) -> None:
         raise InvalidInput("%s must be a proxy URL such as http://proxy.example:3128: %s (got %r)" % (where, problem, shown), detail_code="bad_proxy")
 
 
-def _shared_from_env(env: Mapping[str, str], check_backend: bool) -> Dict[str, Any]:
-    """The settings every backend shares, read from ``env`` (``WEB_SEARCH_*``, ``WEB_FETCH_*``)."""
+def _shared_from_env(env: Mapping[str, str], overridden: Set[str]) -> Dict[str, Any]:
+    """The settings every backend shares, read from ``env`` (``WEB_SEARCH_*``, ``WEB_FETCH_*``);
+    the backend names and the proxy are checked unless an override replaces them."""
     values: Dict[str, Any] = {"from_environment": True}
     backend = _env_str(env, "WEB_SEARCH_BACKEND")
-    if backend and check_backend:
+    if backend and "backend" not in overridden:
         values["backend"] = _backend_from_env(backend, list(_BACKEND_ENV_VARS))
     for var, field_name, maximum in (
         ("WEB_SEARCH_TIMEOUT_MS", "timeout_ms", MAX_TIMEOUT_MS),
@@ -308,7 +309,8 @@ def _shared_from_env(env: Mapping[str, str], check_backend: bool) -> Dict[str, A
         text = _env_str(env, var)
         if text:
             values[field_name] = text
-    _check_proxy(values.get("proxy"), "WEB_SEARCH_PROXY")
+    if "proxy" not in overridden:
+        _check_proxy(values.get("proxy"), "WEB_SEARCH_PROXY")
     values["allow_private"] = _env_str(env, "WEB_FETCH_ALLOW_PRIVATE").lower() in ("1", "true", "yes", "on")
     return values
 

@@ -106,6 +106,6 @@ if pytest is not None:
         """A real redis-server for the module's tests (skipped, with the reason, where there is none)."""
         if redis_server_binary() is None:
             pytest.skip(NO_REDIS_REASON)
-        pytest.importorskip("redis", reason="redis-py is not installed: pip install 'websearch-sync[redis]'")
+        pytest.importorskip("redis", reason="redis-py is not installed: pip install -e '.[redis]' from a checkout")
         with RedisServer() as server:
             yield server

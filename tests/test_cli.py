@@ -138,7 +138,8 @@ def test_batch_mode_as_a_subprocess(tmp_path):
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
     assert proc.returncode == 2
     assert ["items" in line for line in lines] == [True, False, True]
-    assert proc.stderr == ""  # no progress bar when stderr is not a terminal
+    assert "\r" not in proc.stderr  # no progress bar when stderr is not a terminal
+    assert proc.stderr.splitlines()[-1] == "2 ok, 1 failed"
 
 
 ARTICLE = ("<html><head><title>Local article</title></head><body><nav>menu menu</nav><article><h1>Local article</h1>"

@@ -36,22 +36,18 @@ def test_environment_is_read():
     assert "fetch-secret-key" not in shown and "pw-secret" not in shown
 
 
-def test_unknown_environment_backend_warns_and_uses_stub(caplog):
-    with caplog.at_level(logging.WARNING, logger="websearch_sync"):
-        settings = ws.Settings.from_env(environ={"WEB_SEARCH_BACKEND": "googel"})
-    assert settings.backend == "stub"
-    assert "googel" in caplog.text
-    assert ws.search("q", settings=settings)["provider_meta"]["provider_name"] == "stub"
+def test_unknown_environment_backend_is_an_error():
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.Settings.from_env(environ={"WEB_SEARCH_BACKEND": "googel"})
+    assert info.value.detail_code == "unknown_backend" and "googel" in info.value.message
 
 
-def test_process_environment_is_the_default(monkeypatch, caplog):
-    monkeypatch.setenv("WEB_SEARCH_BACKEND", "does-not-exist")
+def test_process_environment_is_the_default(monkeypatch):
+    monkeypatch.setenv("WEB_SEARCH_BACKEND", "stub")
     monkeypatch.setenv("WEB_SEARCH_MAX_RESULTS", "1")
-    with caplog.at_level(logging.WARNING, logger="websearch_sync"):
-        result = ws.search("q")
+    result = ws.search("q")
     assert result["provider_meta"]["provider_name"] == "stub"
     assert len(result["items"]) == 1
-    assert "does-not-exist" in caplog.text
 
 
 @pytest.mark.parametrize("value", ["abc", "0", "-3", "99999999"])
@@ -75,8 +71,8 @@ def test_explicit_settings_ignore_the_environment(monkeypatch):
 
 
 def test_provider_overrides_merge_with_environment():
-    settings = ws.Settings.from_env(environ={}, providers={"stub": {"note": "x"}}, endpoints={"stub": "http://e/"})
-    assert settings.provider("stub") == {"note": "x"}
+    settings = ws.Settings.from_env(environ={"BRAVE_API_KEY": "k-env"}, providers={"brave": {"timeout_ms": 5}}, endpoints={"stub": "http://e/"})
+    assert settings.provider("brave") == {"api_key": "k-env", "timeout_ms": 5}
     assert settings.endpoints == {"stub": "http://e/"}
 
 

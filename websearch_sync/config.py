@@ -6,15 +6,28 @@ reads it and lets keyword overrides win over it.
 """
 
 import dataclasses
+import difflib
 import json
 import logging
 import os
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
+from urllib.parse import urlsplit
 
 from .errors import InvalidInput
 from .secrets import is_secret_name, mask as _mask, redact
 
-__all__ = ["Settings", "DEFAULT_TIMEOUT_MS", "DEFAULT_MAX_RESULTS", "SHARED_ENV_VARS", "is_secret_name", "declare_backend", "forget_backend"]
+__all__ = [
+    "Settings",
+    "DEFAULT_TIMEOUT_MS",
+    "DEFAULT_MAX_RESULTS",
+    "SHARED_ENV_VARS",
+    "COMMON_PROVIDER_SETTINGS",
+    "FETCH_PROVIDER_SETTINGS",
+    "is_secret_name",
+    "declare_backend",
+    "forget_backend",
+    "accepted_provider_settings",
+]
 
 logger = logging.getLogger("websearch_sync")
 
@@ -38,16 +51,22 @@ SHARED_ENV_VARS: Dict[str, Tuple[str, str]] = {
     "WEB_SEARCH_MAX_BYTES": ("max_response_bytes", "cap on bytes read from one search response (default 5000000)"),
     "WEB_FETCH_SERVICE_URL": ("fetch_service_url", "optional page-reading service tried before local fetch"),
     "WEB_FETCH_SERVICE_KEY": ("fetch_service_key", "bearer key for WEB_FETCH_SERVICE_URL (secret)"),
-    "WEB_FETCH_ALLOW_PRIVATE": ("allow_private", "`1` lets fetch read loopback/private addresses (trusted local use)"),
     "WEB_SEARCH_STATE_URL": ("state_url", "Redis URL (`redis://host:port/db`) sharing cache, rate limits and cool-downs between processes"),
     "WEB_SEARCH_STATE_PREFIX": ("state_prefix", "extra namespace of the shared state's keys (after `websearch_sync:`)"),
     "WEB_SEARCH_STATE_REQUIRED": ("state_required", "`1`: an unreachable shared state fails the call instead of falling back to local state"),
+    "WEB_FETCH_ALLOW_PRIVATE": ("allow_private", "`1` lets fetch read loopback/private addresses (trusted local use)"),
 }
 
 #: What each registered backend reads from the environment: ``{backend: {setting: ENV_VAR}}``.
 #: Filled by the backend registry when a backend registers, so that configuration
 #: never imports the backends (they sit above it).
 _BACKEND_ENV_VARS: Dict[str, Dict[str, str]] = {}
+
+
+#: Provider settings every backend accepts besides the ones it reads from the environment.
+COMMON_PROVIDER_SETTINGS: Tuple[str, ...] = ("timeout_ms",)
+#: Provider settings that fetch reads from a backend's section (see docs/fetch.md).
+FETCH_PROVIDER_SETTINGS: Dict[str, Tuple[str, ...]] = {"jina": ("reader_url",)}
 
 
 def declare_backend(name: str, env_vars: Mapping[str, str]) -> None:
@@ -86,8 +105,14 @@ class Settings:
         state_prefix: extra namespace for the shared keys (``websearch_sync:<prefix>:``).
         state_required: fail calls with ``NetworkError(state_unavailable)`` when the
             shared state cannot be reached, instead of using local state for them.
-        from_environment: set by :meth:`from_env`; tells whether the backend name
-            came from ``WEB_SEARCH_BACKEND`` (unknown names then fall back to ``stub``).
+        from_environment: set by :meth:`from_env` (the values came from the environment).
+
+    Checked at construction (``InvalidInput``): numbers are positive integers
+    (``bad_setting``), ``proxy`` is a proxy URL (``bad_proxy``), and each known
+    backend's ``providers`` section holds only settings that backend reads
+    (its environment settings, ``timeout_ms``, and ``reader_url`` for ``jina``;
+    ``bad_setting``, naming the key); a provider ``*_ms`` setting is a whole number
+    of milliseconds up to 600000.
     """
 
     backend: BackendSpec = None
@@ -107,15 +132,16 @@ class Settings:
     from_environment: bool = False
 
     def __post_init__(self) -> None:
-        _check_positive_int("timeout_ms", self.timeout_ms, MAX_TIMEOUT_MS)
-        _check_positive_int("max_results", self.max_results, 10)
-        _check_positive_int("max_response_bytes", self.max_response_bytes, None)
+        for name, maximum in (("timeout_ms", MAX_TIMEOUT_MS), ("max_results", 10), ("max_response_bytes", None)):
+            _check_positive_int("Settings." + name, getattr(self, name), maximum)
         if not isinstance(self.endpoints, Mapping):
-            raise InvalidInput("Settings.endpoints must be a mapping {backend: url}")
-        if not isinstance(self.providers, Mapping):
-            raise InvalidInput("Settings.providers must be a mapping {backend: {setting: value}}")
+            raise InvalidInput("Settings.endpoints must be a mapping {backend: url}", detail_code="bad_setting")
+        if not isinstance(self.providers, Mapping) or not all(isinstance(v, Mapping) or v is None for v in self.providers.values()):
+            raise InvalidInput("Settings.providers must be a mapping {backend: {setting: value}}", detail_code="bad_setting")
         self.endpoints = {str(k).lower(): v for k, v in self.endpoints.items() if v}
         self.providers = {str(k).lower(): dict(v or {}) for k, v in self.providers.items()}
+        _check_providers(self.providers, self.endpoints)
+        _check_proxy(self.proxy, "Settings.proxy")
         if isinstance(self.backend, str):
             self.backend = self.backend.strip() or None
 
@@ -125,55 +151,15 @@ class Settings:
     def from_env(cls, environ: Optional[Mapping[str, str]] = None, **overrides: Any) -> "Settings":
         """Build settings from environment variables (``os.environ`` by default).
 
-        Keyword ``overrides`` beat the environment. Unknown names in
-        ``WEB_SEARCH_BACKEND`` are logged as a warning and replaced by ``stub``.
-        Malformed numbers are logged and replaced by the default.
+        Keyword ``overrides`` beat the environment. A name in ``WEB_SEARCH_BACKEND``
+        that no backend is registered under is ``InvalidInput(unknown_backend)``
+        (unless ``backend`` is overridden); a malformed ``WEB_SEARCH_PROXY`` is
+        ``InvalidInput(bad_proxy)``. Malformed numbers are logged and replaced by
+        the default.
         """
         env = os.environ if environ is None else environ
-        values: Dict[str, Any] = {"from_environment": True}
-        backend = _env_str(env, "WEB_SEARCH_BACKEND")
-        if backend:
-            values["backend"] = _backend_from_env(backend, list(_BACKEND_ENV_VARS))
-        for var, field_name, maximum in (
-            ("WEB_SEARCH_TIMEOUT_MS", "timeout_ms", MAX_TIMEOUT_MS),
-            ("WEB_SEARCH_MAX_RESULTS", "max_results", 10),
-            ("WEB_SEARCH_MAX_BYTES", "max_response_bytes", None),
-        ):
-            number = _env_int(env, var, maximum)
-            if number is not None:
-                values[field_name] = number
-        for var, field_name in (
-            ("WEB_SEARCH_PROXY", "proxy"),
-            ("WEB_SEARCH_USER_AGENT", "user_agent"),
-            ("WEB_FETCH_SERVICE_URL", "fetch_service_url"),
-            ("WEB_FETCH_SERVICE_KEY", "fetch_service_key"),
-            ("WEB_SEARCH_STATE_URL", "state_url"),
-            ("WEB_SEARCH_STATE_PREFIX", "state_prefix"),
-        ):
-            text = _env_str(env, var)
-            if text:
-                values[field_name] = text
-        values["allow_private"] = _env_flag(env, "WEB_FETCH_ALLOW_PRIVATE")
-        values["state_required"] = _env_flag(env, "WEB_SEARCH_STATE_REQUIRED")
-
-        endpoints: Dict[str, str] = {}
-        providers: Dict[str, Dict[str, Any]] = {}
-        for name, env_vars in _BACKEND_ENV_VARS.items():
-            url = _env_str(env, "WEB_SEARCH_ENDPOINT_" + name.upper())
-            if url:
-                endpoints[name] = url
-            for key, var in env_vars.items():
-                if key.endswith("_ms") or key.endswith("_default"):
-                    number = _env_int(env, var, None)
-                    if number is not None:
-                        providers.setdefault(name, {})[key] = number
-                else:
-                    text = _env_str(env, var)
-                    if text:
-                        providers.setdefault(name, {})[key] = text
-        values["endpoints"] = endpoints
-        values["providers"] = providers
-
+        values = _shared_from_env(env, overridden=set(overrides))
+        values["endpoints"], values["providers"] = _backends_from_env(env)
         for key, value in overrides.items():
             if key in ("endpoints", "providers"):
                 merged = dict(values[key])
@@ -238,9 +224,120 @@ def _json_object(text: str) -> Optional[Dict[str, Any]]:
 
 def _check_positive_int(name: str, value: Any, maximum: Optional[int]) -> None:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidInput("Settings.%s must be a positive integer, got %r" % (name, value))
+        raise InvalidInput("%s must be a positive integer, got %r" % (name, value), detail_code="bad_setting")
     if maximum is not None and value > maximum:
-        raise InvalidInput("Settings.%s must be at most %d, got %r" % (name, maximum, value))
+        raise InvalidInput("%s must be at most %d, got %r" % (name, maximum, value), detail_code="bad_setting")
+
+
+def accepted_provider_settings(name: str) -> Optional[List[str]]:
+    """The provider settings backend ``name`` reads (``None`` when no backend of that name is declared)."""
+    declared = _BACKEND_ENV_VARS.get(name)
+    if declared is None:
+        return None
+    return sorted(set(declared) | set(COMMON_PROVIDER_SETTINGS) | set(FETCH_PROVIDER_SETTINGS.get(name, ())))
+
+
+def _check_providers(providers: Mapping[str, Mapping[str, Any]], endpoints: Mapping[str, Any]) -> None:
+    """Refuse a provider setting its backend does not read, or a ``*_ms`` that is not whole milliseconds."""
+    for name in sorted(set(endpoints) - set(_BACKEND_ENV_VARS)):
+        logger.warning("Settings.endpoints names %r, which no registered backend is called; known: %s", name, ", ".join(_BACKEND_ENV_VARS))
+    for name, sub in providers.items():
+        accepted = accepted_provider_settings(name)
+        if accepted is None:
+            logger.warning("Settings.providers names %r, which no registered backend is called; known: %s", name, ", ".join(_BACKEND_ENV_VARS))
+            continue
+        for key, value in sub.items():
+            where = "Settings.providers[%r][%r]" % (name, key)
+            if key not in accepted:
+                close = difflib.get_close_matches(str(key), accepted, n=1)
+                raise InvalidInput(
+                    "%s: backend %s has no setting %r%s; it reads: %s"
+                    % (where, name, key, " (did you mean %r?)" % close[0] if close else "", ", ".join(accepted)),
+                    provider=name,
+                    detail_code="bad_setting",
+                )
+            if value is not None and str(key).endswith("_ms"):  # other numbers are checked by their backend
+                variable = _BACKEND_ENV_VARS[name].get(key)
+                _check_positive_int(where + (" (%s)" % variable if variable else ""), value, MAX_TIMEOUT_MS)
+
+
+_PROXY_SCHEMES = ("http", "https", "socks4", "socks4a", "socks5", "socks5h")
+
+
+def _proxy_problem(url: Any) -> Optional[str]:
+    """What makes ``url`` unusable as a proxy URL, or ``None``."""
+    if not isinstance(url, str):
+        return "not a string"
+    if any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in url):
+        return "it contains whitespace or control characters"
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number in 0..65535
+    except ValueError:
+        return "its port is not a number in 0..65535"
+    if parts.scheme not in _PROXY_SCHEMES:
+        return "its scheme must be one of %s" % ", ".join(_PROXY_SCHEMES)
+    if not parts.hostname:
+        return "it has no host"
+    return None
+
+
+def _check_proxy(url: Any, where: str) -> None:
+    """``InvalidInput(bad_proxy)`` unless ``url`` is empty or a usable proxy URL (before any request)."""
+    if url is None or url == "":
+        return
+    problem = _proxy_problem(url)
+    if problem is not None:
+        shown = _mask_proxy(url) if isinstance(url, str) else type(url).__name__
+        raise InvalidInput("%s must be a proxy URL such as http://proxy.example:3128: %s (got %r)" % (where, problem, shown), detail_code="bad_proxy")
+
+
+def _shared_from_env(env: Mapping[str, str], overridden: Set[str]) -> Dict[str, Any]:
+    """The settings every backend shares, read from ``env`` (``WEB_SEARCH_*``, ``WEB_FETCH_*``);
+    the backend names and the proxy are checked unless an override replaces them."""
+    values: Dict[str, Any] = {"from_environment": True}
+    backend = _env_str(env, "WEB_SEARCH_BACKEND")
+    if backend and "backend" not in overridden:
+        values["backend"] = _backend_from_env(backend, list(_BACKEND_ENV_VARS))
+    for var, field_name, maximum in (
+        ("WEB_SEARCH_TIMEOUT_MS", "timeout_ms", MAX_TIMEOUT_MS),
+        ("WEB_SEARCH_MAX_RESULTS", "max_results", 10),
+        ("WEB_SEARCH_MAX_BYTES", "max_response_bytes", None),
+    ):
+        number = _env_int(env, var, maximum)
+        if number is not None:
+            values[field_name] = number
+    for var, field_name in (
+        ("WEB_SEARCH_PROXY", "proxy"),
+        ("WEB_SEARCH_USER_AGENT", "user_agent"),
+        ("WEB_FETCH_SERVICE_URL", "fetch_service_url"),
+        ("WEB_FETCH_SERVICE_KEY", "fetch_service_key"),
+        ("WEB_SEARCH_STATE_URL", "state_url"),
+        ("WEB_SEARCH_STATE_PREFIX", "state_prefix"),
+    ):
+        text = _env_str(env, var)
+        if text:
+            values[field_name] = text
+    if "proxy" not in overridden:
+        _check_proxy(values.get("proxy"), "WEB_SEARCH_PROXY")
+    values["allow_private"] = _env_flag(env, "WEB_FETCH_ALLOW_PRIVATE")
+    values["state_required"] = _env_flag(env, "WEB_SEARCH_STATE_REQUIRED")
+    return values
+
+
+def _backends_from_env(env: Mapping[str, str]) -> Tuple[Dict[str, str], Dict[str, Dict[str, Any]]]:
+    """``(endpoints, providers)`` of every declared backend, read from ``env``."""
+    endpoints: Dict[str, str] = {}
+    providers: Dict[str, Dict[str, Any]] = {}
+    for name, env_vars in _BACKEND_ENV_VARS.items():
+        url = _env_str(env, "WEB_SEARCH_ENDPOINT_" + name.upper())
+        if url:
+            endpoints[name] = url
+        for key, var in env_vars.items():
+            value: Any = _env_int(env, var, None) if key.endswith(("_ms", "_default")) else (_env_str(env, var) or None)
+            if value is not None:
+                providers.setdefault(name, {})[key] = value
+    return endpoints, providers
 
 
 def _env_str(env: Mapping[str, str], name: str) -> str:
@@ -266,19 +363,16 @@ def _env_int(env: Mapping[str, str], name: str, maximum: Optional[int]) -> Optio
 
 
 def _backend_from_env(text: str, known: Sequence[str]) -> Union[str, List[str]]:
+    """The names of ``WEB_SEARCH_BACKEND``; ``InvalidInput(unknown_backend)`` for a name nobody registered."""
     names = [part.strip().lower() for part in text.split(",") if part.strip()]
-    valid = [n for n in names if n in known or n == "auto"]
-    for name in names:
-        if name not in valid:
-            logger.warning(
-                "WEB_SEARCH_BACKEND names unknown backend %r; known: %s. Using %s.",
-                name,
-                ", ".join(known),
-                ",".join(valid) or "stub",
-            )
-    if not valid:
-        return "stub"
-    return valid[0] if len(valid) == 1 else valid
+    unknown = [n for n in names if n not in known and n != "auto"]
+    if unknown or not names:
+        raise InvalidInput(
+            "WEB_SEARCH_BACKEND=%r names unknown backend %s; known backends: %s, or auto"
+            % (text, ", ".join(repr(n) for n in unknown) or "''", ", ".join(known)),
+            detail_code="unknown_backend",
+        )
+    return names[0] if len(names) == 1 else names
 
 
 def _userinfo_secret(url: Optional[str]) -> List[str]:

@@ -5,7 +5,7 @@ Every failure a caller can get from :func:`websearch_sync.search` or
 of its subclasses, whose class name equals its ``code``.
 """
 
-from typing import Any, Dict, Iterable, List, Optional
+from typing import Any, Dict, Iterable, List, Optional, Tuple
 
 from .secrets import redact  # re-exported: part of this module's public names
 
@@ -44,6 +44,8 @@ class WebSearchError(Exception):
 
     code = "WebSearchError"
     default_retryable = False
+    #: Detail codes of this class that no retry heals, although the class is retryable.
+    final_details: Tuple[str, ...] = ()
 
     def __init__(
         self,
@@ -66,17 +68,21 @@ class WebSearchError(Exception):
         self.errors: List[WebSearchError] = list(errors or [])
 
     def _default_retryable(self, detail_code: Optional[str]) -> bool:
-        return self.default_retryable
+        return self.default_retryable and detail_code not in self.final_details
 
     def to_dict(self) -> Dict[str, Any]:
-        """Return ``{"type", "message", "retryable", "detail_code", "provider"}``."""
-        return {
+        """Return ``{"type", "message", "retryable", "detail_code", "provider"}``, plus
+        ``"errors"`` (the attached errors in the same form) when there are any."""
+        data: Dict[str, Any] = {
             "type": self.code,
             "message": self.message,
             "retryable": self.retryable,
             "detail_code": self.detail_code,
             "provider": self.provider,
         }
+        if self.errors:
+            data["errors"] = [error.to_dict() for error in self.errors]
+        return data
 
     def __str__(self) -> str:
         return self.message
@@ -109,17 +115,24 @@ class InvalidInput(WebSearchError):
 
 
 class Timeout(WebSearchError):
-    """A connect or read timeout, or the whole-call deadline passed."""
+    """A connect or read timeout, or the whole-call deadline passed.
+
+    Not retryable: ``budget_exhausted`` (the next rate-limit slot comes after the
+    call's budget; a later call with a fresh budget may pass)."""
 
     code = "Timeout"
     default_retryable = True
+    final_details = ("budget_exhausted",)
 
 
 class NetworkError(WebSearchError):
-    """DNS failure, refused or reset connection, TLS or proxy failure, broken body."""
+    """DNS failure, refused or reset connection, TLS or proxy failure, broken body.
+
+    Not retryable: ``dns_error`` (the host name does not resolve)."""
 
     code = "NetworkError"
     default_retryable = True
+    final_details = ("dns_error",)
 
 
 class WebBlocked(WebSearchError):

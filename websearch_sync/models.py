@@ -37,6 +37,19 @@ class SearchParams:
             return "%s site:%s" % (self.query, self.site_filter)
         return self.query
 
+    def cache_key(self) -> tuple:
+        """Every parameter that can change the answer, hashable."""
+        return (
+            self.query,
+            self.max_results,
+            self.locale,
+            self.time_range,
+            self.site_filter,
+            self.safe_search,
+            self.include_content,
+            tuple(sorted((k, repr(v)) for k, v in self.options.items())),
+        )
+
 
 @dataclasses.dataclass
 class ParseResult:

@@ -3,22 +3,36 @@
 Exit statuses: 0 success, 2 invalid input (also bad command-line usage),
 3 blocked or refused credentials (WebBlocked, AuthError), 4 timeout or network
 failure (Timeout, NetworkError), 5 any other failure (BadGateway, WebParseError,
-WebProviderError, ToolNotFound), 130 interrupted.
+WebProviderError, ToolNotFound), 130 interrupted, 141 stdout closed by its reader.
 
 Each sub-command lives in its own module with ``add_parser(subparsers)``; the
 parser it adds carries the function to run (``set_defaults(run=...)``).
 """
 
 import argparse
+import io
+import os
 import sys
-from typing import Optional, Sequence
+from typing import Optional, Sequence, TextIO
 
 from ..config import VERSION as __version__
 from ..errors import WebSearchError
 from . import backends_cmd, contract_cmd, fetch_cmd, mcp_cmd, search_cmd
-from .output import EXIT_BLOCKED, EXIT_INVALID, EXIT_NETWORK, EXIT_OK, EXIT_OTHER, error_line, exit_status
+from .output import (
+    EXIT_BLOCKED,
+    EXIT_BROKEN_PIPE,
+    EXIT_INVALID,
+    EXIT_NETWORK,
+    EXIT_OK,
+    EXIT_OTHER,
+    TerminalStream,
+    error_lines,
+    exit_status,
+    json_text,
+    wants_json,
+)
 
-__all__ = ["main", "build_parser", "exit_status", "EXIT_OK", "EXIT_INVALID", "EXIT_BLOCKED", "EXIT_NETWORK", "EXIT_OTHER"]
+__all__ = ["main", "build_parser", "exit_status", "EXIT_OK", "EXIT_INVALID", "EXIT_BLOCKED", "EXIT_NETWORK", "EXIT_OTHER", "EXIT_BROKEN_PIPE"]
 
 COMMANDS = (search_cmd, fetch_cmd, backends_cmd, contract_cmd, mcp_cmd)
 
@@ -30,7 +44,7 @@ EPILOG = """examples:
   websearch-sync backends
 
 exit statuses: 0 ok, 1 verify/check-live/record found a problem, 2 invalid input,
-3 blocked/auth, 4 timeout/network, 5 other failure"""
+3 blocked/auth, 4 timeout/network, 5 other failure, 141 output pipe closed"""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -50,17 +64,53 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit status."""
+    """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit status.
+
+    While it runs, ``sys.stdout`` and ``sys.stderr`` are :class:`~.output.TerminalStream`
+    wrappers (no control characters, no encoding crash), except for a command whose
+    stdout carries a protocol (``mcp``). A reader that closes the
+    pipe (``| head -1``) ends the command quietly with status 141.
+    """
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse: --help/--version (0) or usage error (2)
         return int(exc.code or 0)
+    if getattr(args, "protocol_on_stdout", False):  # mcp: stdout carries a protocol, not text for a terminal
+        return _run(args)
+    stdout, stderr = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = TerminalStream(stdout), TerminalStream(stderr)
+    try:
+        status = _run(args)
+        sys.stdout.flush()  # here, where a closed pipe is handled, not at interpreter exit
+        return status
+    except BrokenPipeError:
+        _discard_output(stdout)
+        return EXIT_BROKEN_PIPE
+    finally:
+        sys.stdout, sys.stderr = stdout, stderr
+
+
+def _run(args: argparse.Namespace) -> int:
     try:
         return args.run(args)
     except WebSearchError as error:
-        sys.stderr.write(error_line(error) + "\n")
+        for line in error_lines(error):
+            sys.stderr.write(line + "\n")
+        indent = wants_json(args)
+        if indent is not None:  # the error form, as a batch line or call_tool gives it
+            sys.stdout.write(json_text({"error": error.to_dict()}, sys.stdout, indent or None) + "\n")
         return exit_status(error)
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         return 130
+
+
+def _discard_output(stream: TextIO) -> None:
+    """Point ``stream``'s descriptor at /dev/null, so that flushing it at exit cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, stream.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, io.UnsupportedOperation):  # not a real file (tests capture it): nothing to flush
+        pass

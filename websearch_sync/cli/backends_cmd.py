@@ -1,13 +1,13 @@
 """``websearch-sync backends``: what exists, what is configured, what it reads."""
 
 import argparse
-import json
 import sys
 from typing import Any, Dict, List
 
 from ..backends import registry
 from ..config import Settings
-from .output import EXIT_OK
+from ..errors import InvalidInput
+from .output import EXIT_OK, json_text
 
 __all__ = ["add_parser", "run", "backend_rows"]
 
@@ -40,11 +40,22 @@ def backend_rows(settings: Settings) -> List[Dict[str, Any]]:
     return rows
 
 
+def _settings() -> Settings:
+    """The environment's settings; a bad ``WEB_SEARCH_BACKEND`` is reported but does not hide the table."""
+    try:
+        return Settings.from_env()
+    except InvalidInput as error:
+        if error.detail_code != "unknown_backend":
+            raise
+        sys.stderr.write("warning: %s\n" % error.message)
+        return Settings.from_env(backend=None)
+
+
 def run(args: argparse.Namespace) -> int:
     """Print the backend table."""
-    rows = backend_rows(Settings.from_env())
+    rows = backend_rows(_settings())
     if args.json:
-        sys.stdout.write(json.dumps(rows, indent=2) + "\n")
+        sys.stdout.write(json_text(rows, sys.stdout, indent=2) + "\n")
         return EXIT_OK
     header = ("BACKEND", "KIND", "CONFIGURED", "RATE LIMIT", "ENVIRONMENT")
     table = [header] + [

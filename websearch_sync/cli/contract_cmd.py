@@ -13,7 +13,6 @@ did not succeed, or when a recorded case does not replay.
 """
 
 import argparse
-import json
 import sys
 from typing import Any, List, Sequence
 
@@ -22,7 +21,7 @@ from ..contract.cases import count_statuses, describe, orphan_files, run_cases, 
 from ..errors import WebSearchError
 from ..contract.livecheck import check_live
 from ..contract.recording import record_case
-from .output import EXIT_OK, error_line, exit_status, int_arg
+from .output import EXIT_OK, error_line, exit_status, int_arg, json_text
 
 __all__ = ["add_parser", "run_record", "run_verify", "run_check_live", "EXIT_CHECK_FAILED"]
 
@@ -88,7 +87,7 @@ def run_record(args: argparse.Namespace) -> int:
             name=args.name,
             max_results=args.max_results,
             timeout_ms=args.timeout_ms,
-            settings=Settings.from_env(),
+            settings=Settings.from_env(backend=args.backend),
             overwrite=args.force,
             allow_error=args.allow_error,
         )
@@ -126,6 +125,24 @@ def _indent(lines: Sequence[str]) -> List[str]:
     return ["        " + line for line in lines]
 
 
+def _verdict_lines(result: Any, width: int) -> List[str]:
+    """The verdict line of one replayed case, then its diff (for DRIFT and ERROR)."""
+    summary = describe(result.outcome) if result.outcome is not None else (result.diff[0] if result.diff else "")
+    if result.status == "DRIFT" and result.golden is not None:
+        summary = "%s (golden: %s)" % (summary, describe(result.golden))
+    details = result.diff if result.status in ("DRIFT", "ERROR") else []
+    if result.status == "ERROR" and result.outcome is None:
+        details = result.diff[1:]
+    return ["%-6s %-*s  %s" % (result.status, width, result.case.case_id, summary)] + _indent(details)
+
+
+def _note_orphans(fixtures: str, backend: Any) -> None:
+    """A note for each fixture file that belongs to no case (of ``backend``, if given)."""
+    for path in orphan_files(fixtures):
+        if backend is None or path.parent.name == backend:
+            sys.stdout.write("note: %s belongs to no case\n" % path)
+
+
 def run_verify(args: argparse.Namespace) -> int:
     """Replay every case and print the verdicts."""
     results = run_cases(args.fixtures, args.backend)
@@ -133,33 +150,19 @@ def run_verify(args: argparse.Namespace) -> int:
     out = sys.stdout
     updated = 0
     for result in results:
-        _print_verdict(out, result, width)
+        for line in _verdict_lines(result, width):
+            out.write(line + "\n")
         if args.update and result.status in ("DRIFT", "NEW") and result.outcome is not None:
             write_golden(result.case, result.outcome)
             updated += 1
             out.write("        updated golden %s\n" % result.case.expected_path)
-    for path in orphan_files(args.fixtures):
-        if args.backend is None or path.parent.name == args.backend:
-            out.write("note: %s belongs to no case\n" % path)
+    _note_orphans(args.fixtures, args.backend)
     counts = count_statuses(results)
     out.write("%d case%s: %s\n" % (len(results), "" if len(results) == 1 else "s", ", ".join("%d %s" % (counts[s], s) for s in counts)))
     if args.update:
         out.write("%d golden%s updated; review them with your VCS diff\n" % (updated, "" if updated == 1 else "s"))
         return EXIT_CHECK_FAILED if counts["ERROR"] else EXIT_OK
     return EXIT_OK if counts["PASS"] == len(results) else EXIT_CHECK_FAILED
-
-
-def _print_verdict(out: Any, result: Any, width: int) -> None:
-    """One line per case (status, id, summary), then the diff or the error details, indented."""
-    summary = describe(result.outcome) if result.outcome is not None else (result.diff[0] if result.diff else "")
-    if result.status == "DRIFT" and result.golden is not None:
-        summary = "%s (golden: %s)" % (summary, describe(result.golden))
-    out.write("%-6s %-*s  %s\n" % (result.status, width, result.case.case_id, summary))
-    details = result.diff if result.status in ("DRIFT", "ERROR") else []
-    if result.status == "ERROR" and result.outcome is None:
-        details = result.diff[1:]
-    for line in _indent(details):
-        out.write(line + "\n")
 
 
 # -- check-live ------------------------------------------------------------------------------------
@@ -176,11 +179,13 @@ def _structure_text(check: Any) -> str:
 
 def run_check_live(args: argparse.Namespace) -> int:
     """Run live queries and report how each went."""
-    checks = check_live(args.backend, args.queries, settings=Settings.from_env(), max_results=args.max_results, timeout_ms=args.timeout_ms)
+    checks = check_live(
+        args.backend, args.queries, settings=Settings.from_env(backend=args.backend), max_results=args.max_results, timeout_ms=args.timeout_ms
+    )
     ok = all(check.ok for check in checks)
     out = sys.stdout
     if args.json:
-        out.write(json.dumps({"backend": args.backend, "ok": ok, "checks": [c.to_dict() for c in checks]}, ensure_ascii=False, indent=2) + "\n")
+        out.write(json_text({"backend": args.backend, "ok": ok, "checks": [c.to_dict() for c in checks]}, out, indent=2) + "\n")
     else:
         for check in checks:
             out.write("%-4s %s  %-13s %2d items  %-28s %6d ms  %s\n" % (

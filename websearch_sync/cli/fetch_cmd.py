@@ -1,13 +1,12 @@
 """``websearch-sync fetch``: read one page as markdown or text."""
 
 import argparse
-import json
 import sys
 
 from ..client.search_client import SearchClient
 from ..reader.page import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS
 from ..tool import format_results
-from .output import EXIT_OK, int_arg
+from .output import EXIT_OK, int_arg, json_text
 
 __all__ = ["add_parser", "run"]
 
@@ -27,7 +26,7 @@ def add_parser(commands: "argparse._SubParsersAction") -> None:
     parser.add_argument("--mode", choices=("markdown", "text"), default="markdown", help="output of the extraction (default markdown)")
     parser.add_argument("--max-chars", type=int_arg, default=DEFAULT_MAX_CHARS, help="cap on the returned characters (default %d)" % DEFAULT_MAX_CHARS)
     parser.add_argument("--max-bytes", type=int_arg, default=DEFAULT_MAX_BYTES, help="cap on the bytes read (default %d)" % DEFAULT_MAX_BYTES)
-    parser.add_argument("--timeout-ms", type=int_arg, help="deadline for the whole call in milliseconds")
+    parser.add_argument("--timeout-ms", type=int_arg, help="deadline of the whole call in milliseconds (redirects and reading included)")
     parser.add_argument("--allow-private", action="store_true", help="allow loopback/private addresses (trusted local use)")
     parser.add_argument("--json", action="store_true", help="print the fetch result as JSON")
     parser.set_defaults(run=run)
@@ -45,7 +44,7 @@ def run(args: argparse.Namespace) -> int:
             allow_private=args.allow_private,
         )
     if args.json:
-        sys.stdout.write(json.dumps(result, ensure_ascii=False, indent=2) + "\n")
+        sys.stdout.write(json_text(result, sys.stdout, indent=2) + "\n")
     else:
         sys.stdout.write(format_results(result, "markdown" if args.mode == "markdown" else "text", untrusted_notice=False) + "\n")
     return EXIT_OK

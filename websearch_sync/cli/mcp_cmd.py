@@ -42,7 +42,7 @@ def add_parser(commands: "argparse._SubParsersAction") -> None:
         "mcp",
         help="serve web_search and web_fetch to an MCP client over stdio",
         description="Run an MCP server on stdin/stdout offering web_search and web_fetch (needs the mcp extra: "
-        "pip install 'websearch-sync[mcp]'). It runs until the client closes stdin.",
+        "pip install -e '.[mcp]' from a checkout). It runs until the client closes stdin.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
@@ -52,7 +52,7 @@ def add_parser(commands: "argparse._SubParsersAction") -> None:
     parser.add_argument("--max-concurrent", type=int_arg, default=DEFAULT_MAX_CONCURRENT, help="tool calls running at once (default %d)" % DEFAULT_MAX_CONCURRENT)
     parser.add_argument("--max-repeats", type=int_arg, default=2, help="times one query or URL may be looked up per server run (default 2)")
     parser.add_argument("--log-level", choices=LOG_LEVELS, default="warning", help="logging on stderr (default warning)")
-    parser.set_defaults(run=run)
+    parser.set_defaults(run=run, protocol_on_stdout=True)
 
 
 def _client_options(args: argparse.Namespace) -> Dict[str, Any]:

@@ -1,16 +1,48 @@
-"""Exit statuses, the one-line error format, and argument types shared by the sub-commands."""
+"""Exit statuses, how errors are shown, argument types, and what reaches the terminal.
+
+Everything the command line prints goes through :class:`TerminalStream`: control
+characters other than newline and tab are removed (a page cannot move the cursor,
+retitle the window or clear the screen), and text the stream's encoding cannot
+represent is written as backslash escapes instead of crashing. JSON needs neither:
+its escaping already keeps control characters out, and :func:`json_text` falls
+back to ``\\uXXXX`` escapes when the stream is not UTF-8.
+"""
 
 import argparse
+import io
+import json
+import re
+from typing import Any, List, Optional, TextIO
 
-from ..errors import WebSearchError
+from ..backends import registry
+from ..errors import InvalidInput, WebSearchError
 
-__all__ = ["EXIT_OK", "EXIT_INVALID", "EXIT_BLOCKED", "EXIT_NETWORK", "EXIT_OTHER", "exit_status", "error_line", "int_arg"]
+__all__ = [
+    "EXIT_OK",
+    "EXIT_INVALID",
+    "EXIT_BLOCKED",
+    "EXIT_NETWORK",
+    "EXIT_OTHER",
+    "EXIT_BROKEN_PIPE",
+    "exit_status",
+    "error_line",
+    "error_lines",
+    "int_arg",
+    "positive_arg",
+    "terminal_text",
+    "TerminalStream",
+    "json_text",
+    "wants_json",
+    "offline_notice",
+]
 
 EXIT_OK = 0
 EXIT_INVALID = 2
 EXIT_BLOCKED = 3
 EXIT_NETWORK = 4
 EXIT_OTHER = 5
+#: stdout was closed by the reader (``| head -1``): 128 + SIGPIPE, as a shell tool ends.
+EXIT_BROKEN_PIPE = 141
 
 _EXIT_BY_CODE = {
     "InvalidInput": EXIT_INVALID,
@@ -20,16 +52,32 @@ _EXIT_BY_CODE = {
     "NetworkError": EXIT_NETWORK,
 }
 
+#: C0 controls but tab and newline, DEL, and the C1 controls (``\x9b`` is a CSI on many terminals).
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
 
 def exit_status(error: WebSearchError) -> int:
     """The process exit status for an error (see the package docstring)."""
     return _EXIT_BY_CODE.get(error.code, EXIT_OTHER)
 
 
+def _code(error: WebSearchError) -> str:
+    return error.code + ("/" + error.detail_code if error.detail_code else "")
+
+
 def error_line(error: WebSearchError) -> str:
     """``error: <Code>[/<detail_code>]: <message>``."""
-    code = error.code + ("/" + error.detail_code if error.detail_code else "")
-    return "error: %s: %s" % (code, error.message)
+    return "error: %s: %s" % (_code(error), error.message)
+
+
+def error_lines(error: WebSearchError) -> List[str]:
+    """:func:`error_line`, then one line per backend of a failed chain: ``  <provider>: <Code>[/<detail>]: <message>``."""
+    if not error.errors:
+        return [error_line(error)]
+    lines = [error_line(error)]
+    for item in [error] + list(error.errors):
+        lines.append("  %s: %s: %s" % (item.provider or "?", _code(item), item.message))
+    return lines
 
 
 def int_arg(text: str) -> int:
@@ -38,3 +86,82 @@ def int_arg(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError("expected an integer, got %r" % text) from None
+
+
+def positive_arg(name: str, value: Optional[int], maximum: int) -> Optional[int]:
+    """``value`` unless it is outside 1..``maximum`` (``InvalidInput(bad_arguments)`` naming the option)."""
+    if value is not None and not 1 <= value <= maximum:
+        raise InvalidInput("%s must be in 1..%d, got %d" % (name, maximum, value), detail_code="bad_arguments")
+    return value
+
+
+def terminal_text(text: str) -> str:
+    """``text`` without control characters other than newline and tab."""
+    return _CONTROL.sub("", text)
+
+
+class TerminalStream(io.TextIOBase):
+    """A text stream in front of another that removes control characters and never fails to encode."""
+
+    def __init__(self, stream: TextIO) -> None:
+        super().__init__()
+        self.stream = stream
+
+    @property
+    def encoding(self) -> str:  # type: ignore[override]
+        """The wrapped stream's encoding (UTF-8 when it does not say)."""
+        return getattr(self.stream, "encoding", None) or "utf-8"
+
+    def write(self, text: str) -> int:
+        """Write ``text`` cleaned for a terminal, unencodable characters as backslash escapes."""
+        cleaned = terminal_text(text)
+        self.stream.write(cleaned.encode(self.encoding, "backslashreplace").decode(self.encoding, "replace"))
+        return len(text)
+
+    def write_controls(self, text: str) -> None:
+        """Write ``text`` as it is (our own cursor controls, e.g. the progress line)."""
+        self.stream.write(text)
+
+    def flush(self) -> None:
+        """Flush the wrapped stream."""
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        """Whether the wrapped stream is a terminal."""
+        return bool(getattr(self.stream, "isatty", lambda: False)())
+
+    def fileno(self) -> int:
+        """The wrapped stream's file descriptor."""
+        return self.stream.fileno()
+
+    def writable(self) -> bool:
+        """Always true."""
+        return True
+
+
+def json_text(value: Any, stream: Optional[TextIO] = None, indent: Optional[int] = None) -> str:
+    """``value`` as JSON for ``stream``: non-ASCII as is on a UTF-8 stream, else as ``\\uXXXX`` escapes."""
+    encoding = (getattr(stream, "encoding", None) or "utf-8").lower().replace("-", "").replace("_", "")
+    return json.dumps(value, ensure_ascii=not encoding.startswith("utf"), indent=indent)
+
+
+def wants_json(args: argparse.Namespace) -> Optional[int]:
+    """``None`` for text output; else the JSON indent of the command's output (0 = one line)."""
+    if getattr(args, "queries_file", None) is not None or getattr(args, "format", None) == "jsonl":
+        return 0
+    if getattr(args, "json", False) or getattr(args, "format", None) == "json":
+        return 2
+    return None
+
+
+def offline_notice(response: Any) -> Optional[str]:
+    """A one-line notice when some results of ``response`` come from an offline backend (the stub)."""
+    meta = (response.get("provider_meta") or {}) if isinstance(response, dict) else {}
+    names = meta.get("providers") or [meta.get("provider_name")]
+    offline = [n for n in names if n in registry.backend_names() and registry.backend_class(n).kind == "offline"]
+    if not offline:
+        return None
+    return (
+        "note: these results come from the offline %s backend, not from the web; choose a backend with "
+        "-b NAME or WEB_SEARCH_BACKEND (see `websearch-sync backends`)" % ", ".join(offline)
+    )

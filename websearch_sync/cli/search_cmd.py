@@ -1,19 +1,22 @@
 """``websearch-sync search``: one query, or a batch from a file (JSONL out)."""
 
 import argparse
-import json
 import sys
-from typing import Any, Dict, Optional, TextIO
+from typing import Any, Dict, List
 
 from ..client.search_client import STRATEGIES, SearchClient
-from ..errors import InvalidInput, WebSearchError
+from ..config import Settings
+from ..errors import InvalidInput
 from ..models import TIME_RANGES
 from ..tool import format_results
-from .output import EXIT_OK, exit_status, int_arg
+from .batch import run_batch
+from .output import EXIT_OK, int_arg, json_text, offline_notice, positive_arg
 
 __all__ = ["add_parser", "run"]
 
 FORMATS = ("text", "json", "jsonl", "markdown")
+#: Most threads a batch may use.
+MAX_WORKERS = 64
 
 
 
@@ -25,14 +28,15 @@ def add_parser(commands: "argparse._SubParsersAction") -> None:
         description="Search the web. Give a QUERY, or --queries-file with one query per line (JSONL output).",
         epilog='examples:\n  websearch-sync search "python requests timeout" -n 3\n'
         '  websearch-sync search "rust async" -b brave,ddg_html --format json\n'
-        "  websearch-sync search --queries-file queries.txt -b auto > results.jsonl",
+        "  websearch-sync search --queries-file queries.txt -b auto > results.jsonl\n"
+        "  websearch-sync search --queries-file queries.txt -b brave --workers 4 --stop-after-failures 5 > out.jsonl",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("query", nargs="?", help="the search terms")
     parser.add_argument("-b", "--backend", help="backend name, comma-separated list, or auto (default: WEB_SEARCH_BACKEND, else stub)")
     parser.add_argument("--strategy", choices=STRATEGIES, help="with several backends: fallback (default) or merge")
     parser.add_argument("-n", "--max-results", type=int_arg, help="number of results, 1..10 (default 5)")
-    parser.add_argument("--timeout-ms", type=int_arg, help="deadline of one request in milliseconds")
+    parser.add_argument("--timeout-ms", type=int_arg, help="deadline of the whole call in milliseconds (retries and fallbacks included)")
     parser.add_argument("--locale", help="language/region of the results, e.g. en-US")
     parser.add_argument("--time-range", choices=TIME_RANGES, help="only results from the last day/week/month/year")
     parser.add_argument("--include-content", action="store_true", help="also read each result page (slower)")
@@ -42,6 +46,10 @@ def add_parser(commands: "argparse._SubParsersAction") -> None:
     parser.add_argument("--cache-path", metavar="PATH", help="SQLite file caching answers across runs")
     parser.add_argument("--state-url", metavar="URL",
                         help="Redis URL sharing cache, rate limits and cool-downs with other processes (default: WEB_SEARCH_STATE_URL)")
+    parser.add_argument("--workers", type=int_arg, default=1, metavar="N",
+                        help="batch: run N queries at a time in threads sharing one client (default 1)")
+    parser.add_argument("--stop-after-failures", type=int_arg, metavar="K",
+                        help="batch: stop after K consecutive failed queries")
     parser.set_defaults(run=run)
 
 
@@ -57,9 +65,9 @@ def _options(args: argparse.Namespace) -> Dict[str, Any]:
 
 def _render(response: Dict[str, Any], fmt: str) -> str:
     if fmt == "json":
-        return json.dumps(response, ensure_ascii=False, indent=2)
+        return json_text(response, sys.stdout, indent=2)
     if fmt == "jsonl":
-        return json.dumps(response, ensure_ascii=False)
+        return json_text(response, sys.stdout)
     return format_results(response, "markdown" if fmt == "markdown" else "text", untrusted_notice=False)
 
 
@@ -68,15 +76,22 @@ def run(args: argparse.Namespace) -> int:
     fmt = "json" if args.json else (args.format or "text")
     if (args.query is None) == (args.queries_file is None):
         raise InvalidInput("give either a QUERY or --queries-file, not both or neither", detail_code="bad_arguments")
-    with SearchClient(args.backend, cache_path=args.cache_path, state_url=args.state_url) as client:
+    workers = positive_arg("--workers", args.workers, MAX_WORKERS)
+    stop_after = positive_arg("--stop-after-failures", args.stop_after_failures, 1_000_000)
+    queries = _read_queries(args.queries_file) if args.queries_file is not None else []
+    settings = Settings.from_env(**({"backend": args.backend} if args.backend else {}))
+    with SearchClient(args.backend, settings=settings, cache_path=args.cache_path, state_url=args.state_url) as client:
         if args.queries_file is not None:
-            return _run_batch(client, args, sys.stdout)
+            return run_batch(client, queries, _options(args), sys.stdout, workers=workers, stop_after=stop_after)
         response = client.search(args.query, **_options(args))
     sys.stdout.write(_render(response, fmt) + "\n")
+    notice = offline_notice(response)
+    if notice:
+        sys.stderr.write(notice + "\n")
     return EXIT_OK
 
 
-def _read_queries(path: str) -> list:
+def _read_queries(path: str) -> List[str]:
     try:
         if path == "-":
             lines = sys.stdin.read().splitlines()
@@ -86,23 +101,3 @@ def _read_queries(path: str) -> list:
     except (OSError, UnicodeDecodeError) as exc:
         raise InvalidInput("cannot read --queries-file %s: %s" % (path, exc), detail_code="bad_arguments") from None
     return [line.strip() for line in lines if line.strip()]
-
-
-def _run_batch(client: SearchClient, args: argparse.Namespace, out: TextIO) -> int:
-    queries = _read_queries(args.queries_file)
-    progress = sys.stderr.isatty()
-    status: Optional[int] = None
-    for number, query in enumerate(queries, 1):
-        if progress:
-            sys.stderr.write("\r[%d/%d] %s\x1b[K" % (number, len(queries), query[:60]))
-            sys.stderr.flush()
-        try:
-            line: Dict[str, Any] = {"query": query, **client.search(query, **_options(args))}
-        except WebSearchError as error:
-            line = {"query": query, "error": error.to_dict()}
-            status = status or exit_status(error)
-        out.write(json.dumps(line, ensure_ascii=False) + "\n")
-        out.flush()
-    if progress:
-        sys.stderr.write("\r\x1b[K")
-    return status or EXIT_OK

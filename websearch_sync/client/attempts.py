@@ -27,10 +27,9 @@ _BACKOFF_CAP_S = 8.0
 
 
 def is_retryable(error: WebSearchError) -> bool:
-    """Retry only what can heal by itself: timeouts, network errors, 5xx, HTTP 429."""
-    if error.code in ("Timeout", "NetworkError", "BadGateway"):
-        return error.detail_code != "budget_exhausted"
-    return error.code == "WebBlocked" and error.detail_code == "http_429"
+    """Retry exactly what the error says may heal by itself (``error.retryable``:
+    timeouts, network errors, 5xx, HTTP 429; not ``budget_exhausted`` nor a DNS miss)."""
+    return error.retryable
 
 
 def backoff_s(attempt: int, error: WebSearchError) -> float:

@@ -1,21 +1,40 @@
-"""Result caches: an in-memory TTL cache, a persistent SQLite cache, and the client's
-tiered cache in front of them (plus, with a state URL, a shared tier in Redis:
-``state/results.py``).
+"""Result caches: an in-memory TTL cache and a persistent SQLite cache.
 
 Only successful answers are stored. Values are JSON-compatible dicts; every read
 returns a fresh copy, so a caller that edits a result never edits the cache.
+
+The cache never fails a call: SQLite I/O waits for a lock at most as long as the
+call has left, and a locked, corrupt or unwritable file is skipped with a
+warning. Only a path that cannot hold a cache at all (missing folder, a folder, a
+file that is not a SQLite database) is refused, when the cache is built.
 """
 
 import json
+import logging
 import os
 import random
 import sqlite3
 import threading
-import time
 from collections import OrderedDict
 from typing import Any, Dict, Hashable, Optional, Tuple
 
-__all__ = ["MemoryCache", "SqliteCache", "ResultCache", "copy_result", "cache_key_text"]
+from ..errors import InvalidInput
+from .clock import SYSTEM_CLOCK, Clock
+
+__all__ = ["MemoryCache", "SqliteCache", "ResultCache", "copy_result", "check_cache_path", "cache_key_text"]
+
+logger = logging.getLogger("websearch_sync")
+
+_SQLITE_HEADER = b"SQLite format 3\x00"
+#: How long building a cache may wait for a lock held by another process.
+_OPEN_WAIT_S = 0.5
+#: A call's cache I/O waits for a lock at most this share of the time the call has left, and at most
+#: ``_MAX_CALL_WAIT_S``: the cache saves time, it must not spend the search's.
+_CALL_WAIT_SHARE = 0.1
+_MAX_CALL_WAIT_S = 0.5
+#: How long a read or write may wait for a lock when the caller gives no deadline.
+_DEFAULT_WAIT_S = 10.0
+_SQLITE_BUSY = (5, 6)  # SQLITE_BUSY, SQLITE_LOCKED
 
 
 def cache_key_text(key: Hashable) -> str:
@@ -48,9 +67,10 @@ def copy_result(value: Dict[str, Any]) -> Dict[str, Any]:
 class MemoryCache:
     """A thread-safe TTL cache with a bounded number of entries (least recently used evicted)."""
 
-    def __init__(self, ttl_s: float, max_entries: int = 1024) -> None:
+    def __init__(self, ttl_s: float, max_entries: int = 1024, clock: Clock = SYSTEM_CLOCK) -> None:
         self.ttl_s = ttl_s
         self.max_entries = max_entries
+        self._clock = clock
         self._data: "OrderedDict[Hashable, Tuple[float, Dict[str, Any]]]" = OrderedDict()
         self._lock = threading.Lock()
 
@@ -61,7 +81,7 @@ class MemoryCache:
             if entry is None:
                 return None
             expires, value = entry
-            if expires <= time.monotonic():
+            if expires <= self._clock.monotonic():
                 del self._data[key]
                 return None
             self._data.move_to_end(key)
@@ -71,7 +91,7 @@ class MemoryCache:
         """Store a copy of ``value`` for ``ttl_s`` seconds (default: the cache's TTL)."""
         stored = copy_result(value)
         with self._lock:
-            self._data[key] = (time.monotonic() + (self.ttl_s if ttl_s is None else ttl_s), stored)
+            self._data[key] = (self._clock.monotonic() + (self.ttl_s if ttl_s is None else ttl_s), stored)
             self._data.move_to_end(key)
             while len(self._data) > self.max_entries:
                 self._data.popitem(last=False)
@@ -85,59 +105,111 @@ class MemoryCache:
         return len(self._data)
 
 
+def check_cache_path(path: Any) -> str:
+    """``path`` as a string, or ``InvalidInput(bad_cache_path)`` when it cannot hold a SQLite cache:
+    its folder does not exist, it is a folder, or it is a file that is not a SQLite database."""
+    try:
+        text = os.fspath(path)
+    except TypeError:
+        raise InvalidInput("cache_path must be a file path, got %r" % (path,), detail_code="bad_cache_path") from None
+    if not isinstance(text, str) or not text:
+        raise InvalidInput("cache_path must be a file path, got %r" % (path,), detail_code="bad_cache_path")
+    if text == ":memory:":
+        return text
+    folder = os.path.dirname(os.path.abspath(text))
+    problem = None
+    if os.path.isdir(text):
+        problem = "it is a folder"
+    elif not os.path.isdir(folder):
+        problem = "its folder %s does not exist" % folder
+    elif os.path.isfile(text) and os.path.getsize(text) > 0:
+        try:
+            with open(text, "rb") as handle:
+                header = handle.read(len(_SQLITE_HEADER))
+        except OSError as exc:
+            raise InvalidInput("cannot use cache file %s: %s" % (text, exc.strerror or exc), detail_code="bad_cache_path") from None
+        if header != _SQLITE_HEADER:
+            problem = "it is not a SQLite database"
+    if problem is not None:
+        raise InvalidInput("cannot use %s as a cache file: %s" % (text, problem), detail_code="bad_cache_path")
+    return text
+
+
+def _is_busy(error: sqlite3.Error) -> bool:
+    """True when ``error`` means another connection holds a lock (it may pass), not a broken file."""
+    code = getattr(error, "sqlite_errorcode", None)
+    return code in _SQLITE_BUSY if code is not None else "locked" in str(error) or "busy" in str(error)
+
+
 class SqliteCache:
     """A persistent TTL cache in one SQLite file, safe across threads and processes.
 
-    Each thread uses its own connection; writes use WAL mode and a busy timeout,
-    so several processes can share the file (scripts that re-run).
+    Each thread uses its own connection; writes use WAL mode, so several processes
+    can share the file (scripts that re-run). Every read or write waits for a lock
+    at most ``wait_s`` seconds (the caller's remaining deadline), then raises
+    ``sqlite3.Error`` for :class:`ResultCache` to skip. A path that cannot hold a
+    cache is ``InvalidInput(bad_cache_path)`` here, at construction; a file locked
+    by another process is not (its table is made at the first use).
     """
 
-    def __init__(self, path: "os.PathLike[str] | str", ttl_s: float) -> None:
-        self.path = os.fspath(path)
+    def __init__(self, path: "os.PathLike[str] | str", ttl_s: float, clock: Clock = SYSTEM_CLOCK) -> None:
+        self.path = check_cache_path(path)
         self.ttl_s = ttl_s
+        self._clock = clock
         self._local = threading.local()
-        self._connection().execute(
-            "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, expires REAL NOT NULL, value TEXT NOT NULL)"
-        )
+        self._ready = False
+        try:
+            self._connection(_OPEN_WAIT_S)
+        except sqlite3.Error as exc:
+            if not _is_busy(exc):
+                self.close()
+                raise InvalidInput("cannot use %s as a cache file: %s" % (self.path, exc), detail_code="bad_cache_path") from None
+            logger.warning("cache file %s is locked by another process; trying again at the next call", self.path)
 
-    def _connection(self) -> sqlite3.Connection:
+    def _connection(self, wait_s: Optional[float]) -> sqlite3.Connection:
+        """This thread's connection, waiting at most ``wait_s`` for a lock; the table made on first use."""
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            conn = sqlite3.connect(self.path, timeout=10.0, isolation_level=None, check_same_thread=False)
-            conn.execute("PRAGMA journal_mode=WAL")
-            conn.execute("PRAGMA busy_timeout=10000")
+            conn = sqlite3.connect(self.path, timeout=0, isolation_level=None, check_same_thread=False)
             self._local.conn = conn
+        conn.execute("PRAGMA busy_timeout=%d" % max(0, int((_DEFAULT_WAIT_S if wait_s is None else wait_s) * 1000)))
+        if not getattr(self._local, "wal", False):
+            conn.execute("PRAGMA journal_mode=WAL")
+            self._local.wal = True
+        if not self._ready:
+            conn.execute("CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, expires REAL NOT NULL, value TEXT NOT NULL)")
+            self._ready = True
         return conn
 
     _key = staticmethod(cache_key_text)
 
-    def get(self, key: Hashable) -> Optional[Dict[str, Any]]:
-        """The cached value (a fresh object), or ``None`` when absent or expired."""
-        entry = self.get_entry(key)
-        return entry[0] if entry else None
-
-    def get_entry(self, key: Hashable) -> Optional[Tuple[Dict[str, Any], float]]:
+    def lookup(self, key: Hashable, wait_s: Optional[float] = None) -> Optional[Tuple[Dict[str, Any], float]]:
         """``(value, seconds it has left)``, or ``None`` when absent or expired."""
-        now = time.time()
-        row = self._connection().execute(
+        now = self._clock.time()
+        row = self._connection(wait_s).execute(
             "SELECT value, expires FROM results WHERE key = ? AND expires > ?", (self._key(key), now)
         ).fetchone()
         return (json.loads(row[0]), row[1] - now) if row else None
 
-    def set(self, key: Hashable, value: Dict[str, Any], ttl_s: Optional[float] = None) -> None:
+    def get(self, key: Hashable, wait_s: Optional[float] = None) -> Optional[Dict[str, Any]]:
+        """The cached value (a fresh object), or ``None`` when absent or expired."""
+        found = self.lookup(key, wait_s)
+        return found[0] if found else None
+
+    def set(self, key: Hashable, value: Dict[str, Any], ttl_s: Optional[float] = None, wait_s: Optional[float] = None) -> None:
         """Store ``value`` for ``ttl_s`` seconds (default: the cache's TTL); expired rows are pruned now and then."""
-        conn = self._connection()
-        text_key = self._key(key)
+        conn = self._connection(wait_s)
+        now = self._clock.time()
         conn.execute(
             "INSERT OR REPLACE INTO results (key, expires, value) VALUES (?, ?, ?)",
-            (text_key, time.time() + (self.ttl_s if ttl_s is None else ttl_s), json.dumps(value, ensure_ascii=False)),
+            (self._key(key), now + (self.ttl_s if ttl_s is None else ttl_s), json.dumps(value, ensure_ascii=False)),
         )
         if random.random() < 0.02:
-            conn.execute("DELETE FROM results WHERE expires <= ?", (time.time(),))
+            conn.execute("DELETE FROM results WHERE expires <= ?", (now,))
 
     def clear(self) -> None:
         """Forget everything."""
-        self._connection().execute("DELETE FROM results")
+        self._connection(None).execute("DELETE FROM results")
 
     def close(self) -> None:
         """Close this thread's connection."""
@@ -145,41 +217,81 @@ class SqliteCache:
         if conn is not None:
             conn.close()
             self._local.conn = None
+            self._local.wal = False
+
+
+def _lock_wait_s(left_s: Optional[float]) -> float:
+    """How long a call with ``left_s`` seconds left may wait for a cache file lock."""
+    if left_s is None:
+        return _MAX_CALL_WAIT_S
+    return min(_MAX_CALL_WAIT_S, max(0.0, left_s) * _CALL_WAIT_SHARE)
 
 
 class ResultCache:
     """The client's cache: memory in front of an optional SQLite file and an optional
     shared tier (``state/results.py``: Redis, shared by many processes).
 
-    ``get`` looks in memory, then on disk, then in the shared tier; a hit below memory
-    is copied to memory for the time it has left. ``set`` writes to every tier. Any
-    tier may be absent.
+    ``get`` looks in memory, then on disk, then in the shared tier; a hit below
+    memory is copied to memory for the time it has left. ``set`` writes to every
+    tier. Any tier may be absent; the shared tier degrades by itself.
+    ``left_s`` is the time the call has left: disk I/O waits for a lock at most a
+    tenth of it (and at most 0.5 s), and any SQLite failure is logged and skipped,
+    so the cache never fails a call nor spends its deadline.
     """
 
     def __init__(self, memory: Optional[MemoryCache], disk: Optional[SqliteCache], shared: Any = None) -> None:
         self.memory = memory
         self.disk = disk
         self.shared = shared
+        self._disk_failing = False
 
-    def get(self, key: Hashable) -> Optional[Dict[str, Any]]:
+    def get(self, key: Hashable, left_s: Optional[float] = None) -> Optional[Dict[str, Any]]:
         """A copy of the cached answer, or ``None``."""
         if self.memory is not None:
             hit = self.memory.get(key)
             if hit is not None:
                 return hit
-        for tier in (self.disk, self.shared):
-            entry = tier.get_entry(key) if tier is not None else None
-            if entry is not None:
-                if self.memory is not None:
-                    self.memory.set(key, entry[0], entry[1])
-                return entry[0]
-        return None
+        found = self._disk_lookup(key, left_s)
+        if found is None and self.shared is not None:
+            found = self.shared.get_entry(key)
+        if found is None:
+            return None
+        value, value_left_s = found
+        if self.memory is not None:
+            self.memory.set(key, value, value_left_s)
+        return value
 
-    def set(self, key: Hashable, value: Dict[str, Any], ttl_s: float) -> None:
+    def _disk_lookup(self, key: Hashable, left_s: Optional[float]) -> Optional[Tuple[Dict[str, Any], float]]:
+        if self.disk is None:
+            return None
+        try:
+            found = self.disk.lookup(key, _lock_wait_s(left_s))
+        except (sqlite3.Error, ValueError) as exc:  # locked, corrupt, or a value that is not JSON
+            self._disk_failed("reading", exc)
+            return None
+        self._disk_failing = False
+        return found
+
+    def set(self, key: Hashable, value: Dict[str, Any], ttl_s: float, left_s: Optional[float] = None) -> None:
         """Store ``value`` for ``ttl_s`` seconds in every tier."""
-        for tier in (self.memory, self.disk, self.shared):
-            if tier is not None:
-                tier.set(key, value, ttl_s)
+        if self.memory is not None:
+            self.memory.set(key, value, ttl_s)
+        if self.shared is not None:
+            self.shared.set(key, value, ttl_s)
+        if self.disk is None:
+            return
+        try:
+            self.disk.set(key, value, ttl_s, _lock_wait_s(left_s))
+        except sqlite3.Error as exc:
+            self._disk_failed("writing", exc)
+            return
+        self._disk_failing = False
+
+    def _disk_failed(self, doing: str, exc: Exception) -> None:
+        """Log a cache file failure: a warning when it starts, then quietly until the file works again."""
+        level = logging.DEBUG if self._disk_failing else logging.WARNING
+        self._disk_failing = True
+        logger.log(level, "skipping the cache file %s: %s it failed (%s)", self.disk.path if self.disk else "?", doing, exc)
 
     def close(self) -> None:
         """Close the SQLite file, if any."""

@@ -19,12 +19,13 @@ from ..models import SearchParams
 from ..net.deadline import Deadline
 from ..net.transport import HttpTransport
 from ..secrets import redact_error
-from ..reader.page import DEFAULT_CONTENT_CHARS, DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, add_page_content, fetch_page
-from ..validate import backend_list, check_timeout_ms, search_params
+from ..reader.page import DEFAULT_CONTENT_CHARS, DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, add_page_content, check_url, fetch_page
+from ..validate import COMMON_OPTIONS, backend_list, check_timeout_ms, search_params
 from .attempts import BackendRunner, CallState
 from .cache import MemoryCache, ResultCache, SqliteCache
+from .cachekey import Fingerprints, fetch_key, search_key
 from .clock import SYSTEM_CLOCK, Clock
-from .cooldown import Cooldowns
+from .cooldown import DEFAULT_COOLDOWNS_S, Cooldowns
 from .ratelimit import RateLimiter
 from .selection import AUTO_ORDER, BackendArg, check_backends, default_backends, resolve_backends
 from .state import shared_tiers
@@ -33,14 +34,31 @@ from .strategies import STRATEGIES, fallback, merge
 __all__ = ["SearchClient", "STRATEGIES", "AUTO_ORDER"]
 
 
-def _check_number(name: str, value: Any, minimum: float, maximum: Optional[float] = None, integer: bool = False) -> Any:
+def _check_number(
+    name: str, value: Any, minimum: float, maximum: Optional[float] = None, integer: bool = False, detail: Optional[str] = None
+) -> Any:
     ok = isinstance(value, int) if integer else isinstance(value, (int, float))
     if isinstance(value, bool) or not ok or value != value or value < minimum or (maximum is not None and value > maximum):
         raise InvalidInput(
             "%s must be %s >= %s%s, got %r" % (name, "an integer" if integer else "a number", minimum, "" if maximum is None else " and <= %s" % maximum, value),
-            detail_code="bad_" + name,
+            detail_code=detail or "bad_" + name,
         )
     return value
+
+
+def _check_cooldowns(value: Optional[Mapping[str, float]]) -> Dict[str, float]:
+    """``{kind: seconds}`` with known kinds and non-negative numbers; ``InvalidInput(bad_cooldowns)`` naming the key."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise InvalidInput("cooldowns must be a mapping {kind: seconds}, got %r" % (value,), detail_code="bad_cooldowns")
+    for kind, seconds in value.items():
+        if kind not in DEFAULT_COOLDOWNS_S:
+            raise InvalidInput(
+                "cooldowns has no kind %r; the kinds are %s" % (kind, ", ".join(DEFAULT_COOLDOWNS_S)), detail_code="bad_cooldowns"
+            )
+        _check_number("cooldowns[%r]" % kind, seconds, 0, detail="bad_cooldowns")
+    return {kind: float(seconds) for kind, seconds in value.items()}
 
 
 def _check_strategy(strategy: Any) -> str:
@@ -60,8 +78,12 @@ class SearchClient:
             success wins) or ``"merge"`` (query all in parallel, fuse the lists).
         settings: explicit :class:`~websearch_sync.Settings`; default ``Settings.from_env()``.
         session: a ``requests.Session`` to use (not closed by :meth:`close`).
-        cache_ttl_s: seconds a successful answer is reused (0 disables caching).
-        cache_path: a SQLite file for a cache that outlives the process.
+        cache_ttl_s: seconds a successful answer is reused by default (0: not cached,
+            unless a call passes its own ``cache_ttl_s``).
+        cache_path: a SQLite file for a cache that outlives the process (and may be
+            shared: keys hold a fingerprint of the settings, never a secret).
+            ``InvalidInput(bad_cache_path)`` when it cannot hold a SQLite database; a
+            locked or corrupt file is skipped with a warning, never failing a call.
         retries: retries per backend for retryable errors (Timeout, NetworkError,
             BadGateway, HTTP 429), with exponential backoff and jitter.
         budget_ms: bound on the whole call, retries, waits and fan-out included
@@ -72,12 +94,12 @@ class SearchClient:
         cooldowns: seconds a backend is suspended after a block, by kind:
             ``{"captcha_required": 600, "http_429": 60, "http_403": 300}``
             (``http_429`` uses Retry-After when the service sent one).
-        clock: where waits (retries, rate-limit slots) and cool-downs read the
-            time and sleep; default the system clock. Tests pass a fake one.
         state_url: a Redis URL (``redis://host:port/db``) where the cache,
             rate-limit slots and cool-downs are shared with every process using it
             (needs the ``redis`` extra); default ``settings.state_url``; ``""``: none.
             See docs/scaling.md.
+        clock: where waits (retries, rate-limit slots) and cool-downs read the
+            time and sleep; default the system clock. Tests pass a fake one.
 
     Every ``search()`` argument of the same name overrides these per call.
     Use the client as a context manager, or call :meth:`close` when done.
@@ -107,19 +129,21 @@ class SearchClient:
         self.cache_ttl_s = _check_number("cache_ttl_s", cache_ttl_s, 0)
         self.retries = _check_number("retries", retries, 0, 10, integer=True)
         self.budget_ms = check_timeout_ms(budget_ms, "budget_ms")
+        cooldown_s = _check_cooldowns(cooldowns)
+        intervals = _check_intervals(min_interval_s)
+        # Both tiers exist whatever the default TTL: a call may ask for caching with its own cache_ttl_s.
         shared = shared_tiers(self.settings, state_url, clock, self.budget_ms or self.settings.timeout_ms)
         self._cache = ResultCache(
-            MemoryCache(self.cache_ttl_s) if self.cache_ttl_s > 0 else None,
-            SqliteCache(cache_path, self.cache_ttl_s) if cache_path and self.cache_ttl_s > 0 else None,
-            shared.cache if self.cache_ttl_s > 0 else None,
+            MemoryCache(self.cache_ttl_s, clock=clock),
+            SqliteCache(cache_path, self.cache_ttl_s, clock=clock) if cache_path else None,
+            shared.cache,
         )
+        self._fingerprints = Fingerprints()
         self._transport = HttpTransport(
             session=session, proxy=self.settings.proxy, user_agent=self.settings.user_agent, allow_private=self.settings.allow_private
         )
-        self._cooldowns = Cooldowns(dict(cooldowns or {}), clock=clock, shared=shared.cooldowns)
-        self._runner = BackendRunner(
-            self._transport, RateLimiter(clock, shared=shared.slots), self._cooldowns, _check_intervals(min_interval_s), clock
-        )
+        self._cooldowns = Cooldowns(cooldown_s, clock=clock, shared=shared.cooldowns)
+        self._runner = BackendRunner(self._transport, RateLimiter(clock, shared=shared.slots), self._cooldowns, intervals, clock)
         self._clock = clock
         self._closed = False
 
@@ -162,7 +186,9 @@ class SearchClient:
             query: the search terms (non-blank, at most 2000 characters).
             backend: backend name(s) or ``"auto"`` for this call.
             max_results: 1..10 (default ``settings.max_results``, 5).
-            timeout_ms: deadline of one backend's request (default from settings).
+            timeout_ms: deadline of the whole call, retries, waits and fallbacks
+                included, unless ``budget_ms`` is given (then it caps each backend's
+                requests); default: the backend's or the settings' timeout.
             strategy, retries, budget_ms, cache_ttl_s: per-call overrides of the
                 client's settings (``cache_ttl_s=0`` bypasses the cache).
             **options: ``locale``/``lang``, ``time_range`` (day/week/month/year),
@@ -182,37 +208,44 @@ class SearchClient:
         started = self._clock.monotonic()
         try:
             call = _CallSettings(self, strategy, timeout_ms, budget_ms, retries, cache_ttl_s)
-            # The key holds the call's own arguments: a hit means the very same call
-            # was validated and answered before, so the hit skips re-validation.
-            key = ("search", query, _frozen(backend), max_results, call.strategy, _frozen(options) if options else ()) if call.ttl > 0 else None
-            hit = self._cache.get(key) if key is not None else None
+            plan = self._plan(query, backend, max_results, options, call)  # validation first: a cache hit never skips it
+            key = self._search_key(plan, call) if call.ttl > 0 else None
+            hit = self._cache.get(key, plan.budget.remaining_s()) if key is not None else None
             if hit is not None:
                 hit["provider_meta"].update(cached=True, attempts=0, latency_ms=self._elapsed_ms(started))
                 return hit
-            response, cacheable, attempts = self._search_uncached(query, backend, max_results, options, call)
+            response, cacheable, attempts = self._run(plan, call)
             response["provider_meta"]["latency_ms"] = self._elapsed_ms(started)
             response["provider_meta"]["attempts"] = attempts
             if key is not None and cacheable:
-                self._cache.set(key, response, call.ttl)
+                self._cache.set(key, response, call.ttl, plan.budget.remaining_s())
             return response
         except WebSearchError as error:
             raise redact_error(error, self.settings.secrets())
 
-    def _search_uncached(
-        self, query: str, backend: BackendArg, max_results: Optional[int], options: Dict[str, Any], call: "_CallSettings"
-    ) -> Tuple[Dict[str, Any], bool, int]:
-        params = search_params(query, max_results, options, self.settings, _all_backend_options())
+    def _plan(self, query: str, backend: BackendArg, max_results: Optional[int], options: Dict[str, Any], call: "_CallSettings") -> "_Plan":
+        """The validated call: backend names, parameters, backend objects and the budget (starting now)."""
+        specific = _all_backend_options() if any(name not in COMMON_OPTIONS for name in options) else ()
+        params = search_params(query, max_results, options, self.settings, specific)
         names = resolve_backends(backend, self._backend, self.settings, params.locale)
         backends = [registry.backend_class(name)(self.settings) for name in names]
         budget = Deadline(call.budget_ms or call.timeout or max(b.timeout_ms() for b in backends))
+        return _Plan(names, params, backends, budget)
+
+    def _search_key(self, plan: "_Plan", call: "_CallSettings") -> Hashable:
+        fingerprint = self._fingerprints.get(self.settings, plan.names, plan.params.include_content)
+        return search_key(plan.params, plan.names, call.strategy, fingerprint)
+
+    def _run(self, plan: "_Plan", call: "_CallSettings") -> Tuple[Dict[str, Any], bool, int]:
+        """Ask the backends by the call's strategy; ``(response, cacheable, requests sent)``."""
         state = CallState()
 
         def run(one: Backend) -> Any:
-            return self._runner.run(one, params, call.timeout, budget, call.retries, state)
+            return self._runner.run(one, plan.params, call.timeout, plan.budget, call.retries, state)
 
-        strategy = merge if call.strategy == "merge" and len(backends) > 1 else fallback
-        response, cacheable = strategy(backends, params, budget, run)
-        if params.include_content and not self._add_content(response, params, budget):
+        strategy = merge if call.strategy == "merge" and len(plan.backends) > 1 else fallback
+        response, cacheable = strategy(plan.backends, plan.params, plan.budget, run)
+        if plan.params.include_content and not self._add_content(response, plan.params, plan.budget):
             cacheable = False
         return response, cacheable, state.attempts
 
@@ -247,13 +280,21 @@ class SearchClient:
     ) -> Dict[str, Any]:
         """Read one web page with this client's session (see :func:`websearch_sync.fetch`).
 
-        Successful results are cached like searches, keyed by the normalised URL
-        and the fetch parameters (``cache_ttl_s=0`` bypasses the cache); a cached
-        result is a copy.
+        Successful results are cached like searches, keyed by the checked and
+        normalised URL, the fetch parameters and the settings' fingerprint
+        (``allow_private``, the fetch service...; ``cache_ttl_s=0`` bypasses the
+        cache); a cached result is a copy.
         """
         ttl = _check_number("cache_ttl_s", cache_ttl_s, 0) if cache_ttl_s is not None else self.cache_ttl_s
-        key: Optional[Hashable] = ("fetch", _page_key(url), extract_mode, max_chars, max_bytes, bool(allow_private)) if ttl > 0 else None
-        hit = self._cache.get(key) if key is not None else None
+        deadline = Deadline(check_timeout_ms(timeout_ms) or self.settings.timeout_ms)
+        key: Optional[Hashable] = None
+        if ttl > 0:  # the URL is checked before the cache is consulted; other arguments are keyed by type and value
+            try:
+                page = _page_key(check_url(url))
+            except WebSearchError as error:
+                raise redact_error(error, self.settings.secrets())
+            key = fetch_key(page, extract_mode, max_chars, max_bytes, allow_private, self._fingerprints.get(self.settings, (), True))
+        hit = self._cache.get(key, deadline.remaining_s()) if key is not None else None
         if hit is not None:
             return hit
         result = fetch_page(
@@ -265,11 +306,21 @@ class SearchClient:
             timeout_ms=timeout_ms,
             max_bytes=max_bytes,
             allow_private=allow_private,
+            deadline=deadline,
         )
         if key is not None:
-            self._cache.set(key, result, ttl)
+            self._cache.set(key, result, ttl, deadline.remaining_s())
         return result
 
+
+class _Plan:
+    """One validated search call: backend names, parameters, backend objects, budget."""
+
+    def __init__(self, names: List[str], params: SearchParams, backends: List[Backend], budget: Deadline) -> None:
+        self.names = names
+        self.params = params
+        self.backends = backends
+        self.budget = budget
 
 
 class _CallSettings:
@@ -289,6 +340,13 @@ def _check_intervals(value: Union[None, float, Mapping[str, float]]) -> Dict[str
     if value is None:
         return {}
     if isinstance(value, Mapping):
+        known = registry.backend_names()
+        for name in value:
+            if name not in known:
+                raise InvalidInput(
+                    "min_interval_s names %r, which is not a backend; known backends: %s" % (name, ", ".join(known)),
+                    detail_code="bad_min_interval_s",
+                )
         return {str(k): float(_check_number("min_interval_s", v, 0)) for k, v in value.items()}
     interval = float(_check_number("min_interval_s", value, 0))
     return {name: interval for name in registry.backend_names()}
@@ -303,17 +361,6 @@ def _page_key(url: Any) -> Any:
         return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), parts.path or "/", parts.query, ""))
     except ValueError:
         return url
-
-
-def _frozen(value: Any) -> Any:
-    """A hashable, order-independent stand-in for an argument (for cache keys)."""
-    if value is None or type(value) in (str, int, float, bool):
-        return value
-    if isinstance(value, dict):
-        return tuple(sorted((str(k), _frozen(v)) for k, v in value.items()))
-    if isinstance(value, (list, tuple)):
-        return tuple(_frozen(v) for v in value)
-    return repr(value)
 
 
 def _all_backend_options() -> List[str]:

@@ -1,7 +1,7 @@
 """An MCP server offering ``web_search`` and ``web_fetch`` over stdio (``websearch-sync mcp``).
 
 The server is built on the official MCP Python SDK, an optional extra
-(``pip install 'websearch-sync[mcp]'``). Importing this package does not import
+(``pip install -e '.[mcp]'`` from a checkout). Importing this package does not import
 the SDK: :mod:`.tools` is plain synchronous code, and only :func:`serve_stdio`
 loads :mod:`.server`, after :func:`require_mcp` has checked that the SDK is there.
 """
@@ -18,7 +18,7 @@ MIN_MCP_VERSION = (2, 3)
 #: Tool calls running at once; more wait for a free worker thread.
 DEFAULT_MAX_CONCURRENT = 8
 
-_INSTALL = "pip install 'websearch-sync[mcp]'"
+_INSTALL = "pip install -e '.[mcp]' from a checkout"
 
 
 def require_mcp() -> None:

@@ -343,7 +343,7 @@ class HttpTransport:
         except requests.exceptions.InvalidSchema as exc:
             if "socks" in str(exc).lower():
                 raise InvalidInput(
-                    "a socks5 proxy needs the `socks` extra: pip install 'websearch-sync[socks]'",
+                    "a socks5 proxy needs PySocks: pip install 'requests[socks]' (from a checkout: pip install -e '.[socks]')",
                     provider=provider,
                     detail_code="bad_proxy",
                 ) from None

@@ -39,7 +39,7 @@ def _redis_module() -> Any:
         from redis.retry import Retry
     except ImportError:
         raise InvalidInput(
-            "a shared state URL needs redis-py, the `redis` extra: pip install 'websearch-sync[redis]'",
+            "a shared state URL needs redis-py, the `redis` extra: pip install -e '.[redis]' from a checkout",
             detail_code="missing_redis_extra",
         ) from None
     return redis, Retry(NoBackoff(), 0)

@@ -1,0 +1,162 @@
+"""A new user's walk through the cache: bad paths are refused, TTLs do what the docs say,
+and a locked or corrupt cache file slows no call past its deadline and fails no search."""
+
+import logging
+import sqlite3
+import time
+
+import pytest
+
+import websearch_sync as ws
+from websearch_sync.cli import main
+
+
+class FakeClock:
+    """Monotonic and wall time that move only when told (nothing really sleeps)."""
+
+    def __init__(self):
+        self.now = 1000.0
+
+    def monotonic(self):
+        return self.now
+
+    def time(self):
+        return 1_700_000_000.0 + self.now
+
+    def sleep(self, seconds):
+        self.now += max(0.0, seconds)
+
+
+# -- bad paths -----------------------------------------------------------------------------------
+
+
+def bad_paths(tmp_path):
+    not_a_database = tmp_path / "notes.txt"
+    not_a_database.write_text("hello, I am a text file and not a database\n" * 20)
+    return {
+        "missing folder": str(tmp_path / "no" / "such" / "folder" / "cache.sqlite3"),
+        "not a database": str(not_a_database),
+        "a folder": str(tmp_path),
+    }
+
+
+@pytest.mark.parametrize("case", ["missing folder", "not a database", "a folder"])
+def test_a_bad_cache_path_is_invalid_input_at_construction(tmp_path, case):
+    path = bad_paths(tmp_path)[case]
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.SearchClient("stub", settings=ws.Settings(), cache_path=path)
+    assert info.value.detail_code == "bad_cache_path" and path in info.value.message
+
+
+@pytest.mark.parametrize("case", ["missing folder", "not a database"])
+def test_a_bad_cache_path_exits_2_in_the_cli(tmp_path, capsys, case):
+    assert main(["search", "q", "--cache-path", bad_paths(tmp_path)[case]]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: InvalidInput/bad_cache_path: ") and "Traceback" not in err
+
+
+def test_a_new_file_in_an_existing_folder_is_fine(tmp_path):
+    with ws.SearchClient("stub", settings=ws.Settings(), cache_path=str(tmp_path / "new.sqlite3")) as client:
+        client.search("q")
+        assert client.search("q")["provider_meta"]["cached"] is True
+
+
+# -- TTLs ----------------------------------------------------------------------------------------
+
+
+def test_a_per_call_ttl_caches_although_the_client_default_is_zero():
+    with ws.SearchClient("stub", settings=ws.Settings(), cache_ttl_s=0) as client:
+        assert client.search("q", cache_ttl_s=60)["provider_meta"]["cached"] is False
+        assert client.search("q", cache_ttl_s=60)["provider_meta"]["cached"] is True
+        assert client.search("q")["provider_meta"]["cached"] is False  # the default (0) still bypasses the cache
+
+
+def test_a_per_call_ttl_reaches_the_file_too(tmp_path):
+    db = str(tmp_path / "c.sqlite3")
+    with ws.SearchClient("stub", settings=ws.Settings(), cache_ttl_s=0, cache_path=db) as client:
+        client.search("q", cache_ttl_s=60)
+    with ws.SearchClient("stub", settings=ws.Settings(), cache_path=db) as other:
+        assert other.search("q")["provider_meta"]["cached"] is True
+
+
+def test_a_hit_from_the_file_lives_no_longer_in_memory_than_on_disk(tmp_path):
+    db = str(tmp_path / "c.sqlite3")
+    clock = FakeClock()
+    with ws.SearchClient("stub", settings=ws.Settings(), cache_path=db, clock=clock) as writer:
+        writer.search("q", cache_ttl_s=10)
+    with ws.SearchClient("stub", settings=ws.Settings(), cache_path=db, cache_ttl_s=3600, clock=clock) as reader:
+        assert reader.search("q")["provider_meta"]["cached"] is True  # from the file, now also in memory
+        clock.now += 5
+        assert reader.search("q")["provider_meta"]["cached"] is True
+        clock.now += 6  # the disk entry has expired: so has its memory copy
+        assert reader.search("q")["provider_meta"]["cached"] is False
+
+
+def test_memory_entries_expire_on_the_clients_clock():
+    clock = FakeClock()
+    with ws.SearchClient("stub", settings=ws.Settings(), cache_ttl_s=30, clock=clock) as client:
+        client.search("q")
+        clock.now += 29
+        assert client.search("q")["provider_meta"]["cached"] is True
+        clock.now += 2
+        assert client.search("q")["provider_meta"]["cached"] is False
+
+
+# -- a locked or corrupt file degrades -------------------------------------------------------------
+
+
+def test_a_locked_cache_file_costs_no_more_than_the_deadline(tmp_path, caplog):
+    db = str(tmp_path / "c.sqlite3")
+    with ws.SearchClient("stub", settings=ws.Settings(), cache_path=db) as client:
+        client.search("warm")  # the file exists, in WAL mode
+        holder = sqlite3.connect(db, isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")  # another process is writing and does not let go
+        try:
+            started = time.monotonic()
+            with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+                answer = client.search("fresh query", timeout_ms=300)
+            elapsed = time.monotonic() - started
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+    assert answer["items"] and answer["provider_meta"]["cached"] is False
+    assert elapsed < 1.5, elapsed  # was 10 s: the busy timeout ignored the call's deadline
+    assert "cache" in caplog.text.lower()
+
+
+def test_a_cache_file_locked_for_reading_costs_no_more_than_the_deadline(tmp_path, caplog):
+    db = str(tmp_path / "c.sqlite3")
+    holder = sqlite3.connect(db, isolation_level=None)
+    holder.execute("CREATE TABLE t (x)")
+    holder.execute("BEGIN EXCLUSIVE")
+    holder.execute("INSERT INTO t VALUES (1)")  # a rollback-journal writer: nobody may even read
+    try:
+        started = time.monotonic()
+        with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+            with ws.SearchClient("stub", settings=ws.Settings(), cache_path=db) as client:
+                answer = client.search("q", timeout_ms=300)
+        elapsed = time.monotonic() - started
+    finally:
+        holder.execute("ROLLBACK")
+        holder.close()
+    assert answer["items"]
+    assert elapsed < 2.5, elapsed
+    assert "cache" in caplog.text.lower()
+
+
+def test_a_cache_file_corrupted_while_in_use_does_not_fail_searches(tmp_path, caplog):
+    db = tmp_path / "c.sqlite3"
+    with ws.SearchClient("stub", settings=ws.Settings(), cache_path=str(db)) as client:
+        for i in range(50):
+            client.search("query %d" % i)
+        client._cache.memory.clear()
+        client._cache.disk.close()
+        for path in tmp_path.iterdir():  # scribble over everything after the header
+            data = bytearray(path.read_bytes())
+            data[100:] = b"\xa5" * (len(data) - 100)
+            path.write_bytes(bytes(data))
+        with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+            answer = client.search("query 3")
+            again = client.search("query 3")
+    assert answer["items"] and again["items"]
+    assert "cache" in caplog.text.lower()

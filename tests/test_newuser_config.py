@@ -1,0 +1,139 @@
+"""A new user's walk: configuration mistakes are refused up front, naming what is wrong."""
+
+import logging
+import time
+
+import pytest
+
+import websearch_sync as ws
+from websearch_sync.cli import main
+
+
+def refused(call, detail, *words):
+    with pytest.raises(ws.InvalidInput) as info:
+        call()
+    assert info.value.detail_code == detail, info.value
+    for word in words:
+        assert word in info.value.message, (word, info.value.message)
+    return info.value
+
+
+# -- proxy ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("proxy", ["notaurl", "proxy.example:8080", "http://", "ftp://proxy.example:21",
+                                   "http://proxy.example:notaport", "http://proxy.example:99999", "http://pro xy:80",
+                                   "//proxy.example:8080", "http://user:pw@:8080"])
+def test_a_malformed_proxy_is_refused_at_construction(proxy):
+    refused(lambda: ws.Settings(proxy=proxy), "bad_proxy", "proxy")
+    refused(lambda: ws.Settings.from_env(environ={"WEB_SEARCH_PROXY": proxy}), "bad_proxy", "WEB_SEARCH_PROXY")
+
+
+@pytest.mark.parametrize("proxy", ["http://proxy.example:8080", "https://proxy.example", "socks5://u:p@127.0.0.1:1080",
+                                   "socks5h://proxy.example:1080", "http://[::1]:3128", "HTTP://Proxy.Example:80"])
+def test_well_formed_proxies_are_accepted(proxy):
+    assert ws.Settings(proxy=proxy).proxy == proxy
+
+
+def test_the_proxy_password_is_not_in_the_refusal():
+    error = refused(lambda: ws.Settings(proxy="ftp://alice:hunter2-secret@proxy.example:21"), "bad_proxy")
+    assert "hunter2-secret" not in error.message
+
+
+def test_a_malformed_proxy_fails_at_once_in_the_cli_without_a_request(monkeypatch, capsys):
+    monkeypatch.setenv("WEB_SEARCH_PROXY", "notaurl")
+    started = time.monotonic()
+    assert main(["search", "q", "-b", "ddg_html"]) == 2
+    assert time.monotonic() - started < 1.0
+    assert capsys.readouterr().err.startswith("error: InvalidInput/bad_proxy: ")
+
+
+# -- provider settings ---------------------------------------------------------------------------
+
+
+def test_a_misspelled_provider_setting_is_refused_with_a_suggestion():
+    error = refused(lambda: ws.Settings(providers={"brave": {"apikey": "k-123456"}}), "bad_setting", "apikey", "brave", "api_key")
+    assert "k-123456" not in error.message
+
+
+@pytest.mark.parametrize("backend, key", [("searxng", "baseurl"), ("service", "header"), ("bocha", "top_k"),
+                                          ("ddg_html", "api_key"), ("stub", "note"), ("kagi", "timeout")])
+def test_any_setting_a_backend_does_not_read_is_refused(backend, key):
+    refused(lambda: ws.Settings(providers={backend: {key: "x"}}), "bad_setting", key)
+
+
+def test_provider_overrides_of_from_env_are_checked_too():
+    refused(lambda: ws.Settings.from_env(environ={}, providers={"tavily": {"api-key": "x"}}), "bad_setting", "api-key")
+
+
+@pytest.mark.parametrize("backend, key", [("brave", "api_key"), ("brave", "timeout_ms"), ("searxng", "base_url"),
+                                          ("service", "request_id_header"), ("jina", "reader_url"), ("bocha", "top_k_default")])
+def test_documented_provider_settings_are_accepted(backend, key):
+    value = 5 if key.endswith(("_ms", "_default")) else "https://x.example/"
+    assert ws.Settings(providers={backend: {key: value}}).provider(backend) == {key: value}
+
+
+@pytest.mark.parametrize("value", [1.5, 0, -100, True, "8000", 10 ** 9])
+def test_a_provider_timeout_must_be_whole_milliseconds(value):
+    refused(lambda: ws.Settings(providers={"searxng": {"timeout_ms": value}}), "bad_setting", "timeout_ms")
+
+
+@pytest.mark.parametrize("field, value", [("timeout_ms", 1500.5), ("timeout_ms", 0), ("max_results", 2.0), ("max_response_bytes", -1)])
+def test_settings_numbers_are_whole_and_positive(field, value):
+    refused(lambda: ws.Settings(**{field: value}), "bad_setting", field)
+
+
+def test_settings_for_a_backend_nobody_registered_are_reported(caplog):
+    with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+        ws.Settings(providers={"brvae": {"api_key": "k"}}, endpoints={"dgg_html": "http://x.example/"})
+    assert "brvae" in caplog.text and "dgg_html" in caplog.text
+
+
+# -- client arguments ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("cooldowns, word", [({"nope": 5}, "nope"), ({"http_429": -1}, "http_429"),
+                                             ({"captcha_required": "600"}, "captcha_required"),
+                                             ({"http_403": float("nan")}, "http_403"), ([("http_429", 5)], "cooldowns")])
+def test_cooldowns_are_checked(cooldowns, word):
+    refused(lambda: ws.SearchClient("stub", settings=ws.Settings(), cooldowns=cooldowns), "bad_cooldowns", word)
+
+
+def test_cooldowns_accept_the_known_kinds_and_zero():
+    with ws.SearchClient("stub", settings=ws.Settings(), cooldowns={"captcha_required": 0, "http_429": 1.5, "http_403": 60}):
+        pass
+
+
+def test_per_backend_intervals_name_known_backends():
+    refused(lambda: ws.SearchClient("stub", settings=ws.Settings(), min_interval_s={"brvae": 1.0}), "bad_min_interval_s", "brvae")
+
+
+# -- WEB_SEARCH_BACKEND --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["nope", "brave,nope", "ddg-html"])
+def test_an_unknown_backend_in_the_environment_is_an_error(value):
+    refused(lambda: ws.Settings.from_env(environ={"WEB_SEARCH_BACKEND": value}), "unknown_backend", "WEB_SEARCH_BACKEND", "known")
+
+
+def test_an_unknown_environment_backend_fails_the_search(monkeypatch):
+    monkeypatch.setenv("WEB_SEARCH_BACKEND", "nope")
+    refused(lambda: ws.search("q"), "unknown_backend", "nope")
+
+
+def test_an_explicit_backend_overrides_a_bad_environment_backend(monkeypatch, capsys):
+    monkeypatch.setenv("WEB_SEARCH_BACKEND", "nope")
+    assert ws.Settings.from_env(backend="stub").backend == "stub"
+    assert main(["search", "q", "-b", "stub", "-n", "1"]) == 0
+    assert main(["search", "q", "-n", "1"]) == 2
+    assert "error: InvalidInput/unknown_backend: " in capsys.readouterr().err
+
+
+def test_known_and_auto_environment_backends_are_kept():
+    assert ws.Settings.from_env(environ={"WEB_SEARCH_BACKEND": "auto"}).backend == "auto"
+    assert ws.Settings.from_env(environ={"WEB_SEARCH_BACKEND": "Brave, ddg_html"}).backend == ["brave", "ddg_html"]
+
+
+def test_an_overridden_proxy_is_not_checked_from_the_environment():
+    settings = ws.Settings.from_env(environ={"WEB_SEARCH_PROXY": "notaurl"}, proxy="http://proxy.example:3128")
+    assert settings.proxy == "http://proxy.example:3128"

@@ -1,0 +1,103 @@
+"""Cache keys: everything that can change an answer, and nothing secret.
+
+A cached answer may be read by another client (a SQLite file shared by several
+processes or tenants), so a key holds, besides the call's validated parameters, a
+fingerprint of the settings that shape the answer: the endpoints and provider
+settings of the backends asked (which keys are set, gateway URLs and headers), and
+every shared setting (proxy, user agent, byte cap, ``allow_private``, the fetch
+service...). Reading pages (fetch, ``include_content``) may consult any backend's
+settings (e.g. a Jina key), so those keys cover all of them. Secret values enter
+the fingerprint only as hashes, and the fingerprint itself is a hash.
+
+A search key is made from the validated parameters (a call is validated before the
+cache is consulted); fetch arguments are keyed by type and value (``5`` and
+``5.0``, ``1`` and ``True`` are different keys), so a call can only hit an entry
+that an identical, validated call stored.
+"""
+
+import dataclasses
+import hashlib
+import json
+import threading
+from typing import Any, Dict, Hashable, Sequence, Tuple
+
+from ..config import Settings, is_secret_name
+from ..models import SearchParams
+
+__all__ = ["Fingerprints", "settings_fingerprint", "search_key", "fetch_key"]
+
+#: Settings fields that never change an answer or are keyed on their own (the resolved backend names,
+#: the resolved ``max_results``, the deadline), or are handled per backend (``endpoints``, ``providers``).
+_NOT_SHARED = ("backend", "timeout_ms", "max_results", "from_environment", "endpoints", "providers")
+
+
+def _digest(value: Any) -> str:
+    return hashlib.sha256(json.dumps(value, sort_keys=True, default=repr, ensure_ascii=False).encode("utf-8")).hexdigest()
+
+
+def _hidden(value: Any, name: str, secrets: Sequence[str]) -> Any:
+    """``value`` with every secret in it replaced by its hash (secret-named settings as a whole)."""
+    if is_secret_name(name) and value:
+        return "sha256:" + _digest(value)
+    if isinstance(value, dict):
+        return {str(k): _hidden(v, str(k), secrets) for k, v in value.items()}
+    if isinstance(value, str):
+        for secret in secrets:
+            if secret and secret in value:
+                value = value.replace(secret, "sha256:" + _digest(secret))
+    return value
+
+
+def settings_fingerprint(settings: Settings, backends: Sequence[str], reads_pages: bool) -> str:
+    """A hash of every setting that can change the answer of a call to ``backends``."""
+    shared = {f.name: getattr(settings, f.name) for f in dataclasses.fields(settings) if f.name not in _NOT_SHARED}
+    names = sorted(set(settings.endpoints) | set(settings.providers) | set(backends)) if reads_pages else sorted(backends)
+    per_backend = {name: {"endpoint": settings.endpoints.get(name), "settings": settings.providers.get(name) or {}} for name in names}
+    secrets = [s for s in settings.secrets() if s]
+    document = {"shared": _hidden(shared, "", secrets), "backends": _hidden(per_backend, "", secrets)}
+    return _digest(document)[:32]
+
+
+class Fingerprints:
+    """Fingerprints of one client's settings, computed once per set of backends (thread-safe).
+
+    A client whose ``settings`` attribute is replaced by another object starts afresh.
+    """
+
+    def __init__(self) -> None:
+        self._settings: Any = None
+        self._known: Dict[Tuple[Tuple[str, ...], bool], str] = {}
+        self._lock = threading.Lock()
+
+    def get(self, settings: Settings, backends: Sequence[str], reads_pages: bool) -> str:
+        """The fingerprint of ``settings`` for a call to ``backends``."""
+        key = (tuple(backends), reads_pages)
+        found = self._known.get(key) if settings is self._settings else None
+        if found is None:
+            found = settings_fingerprint(settings, backends, reads_pages)
+            with self._lock:
+                if settings is not self._settings:
+                    self._settings, self._known = settings, {}
+                self._known[key] = found
+        return found
+
+
+def _typed(value: Any) -> Any:
+    """A hashable stand-in for ``value`` that tells apart equal values of other types."""
+    if isinstance(value, dict):
+        return ("dict", tuple(sorted((str(k), _typed(v)) for k, v in value.items())))
+    if isinstance(value, (list, tuple)):
+        return (type(value).__name__, tuple(_typed(v) for v in value))
+    if value is None or isinstance(value, str):
+        return value
+    return (type(value).__name__, repr(value))
+
+
+def search_key(params: SearchParams, backends: Sequence[str], strategy: str, fingerprint: str) -> Hashable:
+    """The cache key of a validated search (validation made its parameters canonical: typed and normalised)."""
+    return ("search", params.cache_key(), tuple(backends), strategy, fingerprint)
+
+
+def fetch_key(url: str, mode: Any, max_chars: Any, max_bytes: Any, allow_private: Any, fingerprint: str) -> Hashable:
+    """The cache key of a fetch (``url`` already checked and canonical)."""
+    return ("fetch", url, _typed(mode), _typed(max_chars), _typed(max_bytes), _typed(allow_private), fingerprint)

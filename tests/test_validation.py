@@ -89,3 +89,11 @@ def test_settings_validate_their_numbers():
     for kwargs in ({"timeout_ms": 0}, {"max_results": 11}, {"timeout_ms": True}, {"max_response_bytes": -1}):
         with pytest.raises(ws.InvalidInput):
             ws.Settings(**kwargs)
+
+
+@pytest.mark.parametrize("name", ["timeout_ms", "budget_ms"])
+@pytest.mark.parametrize("value", [1500.5, 2000.0, float("nan"), float("inf"), True, "2000"])
+def test_a_per_call_timeout_must_be_a_whole_number_of_milliseconds(name, value):
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.search("q", **{name: value})
+    assert info.value.detail_code == ("bad_timeout" if name == "timeout_ms" else "bad_budget_ms")

@@ -64,15 +64,15 @@ def check_max_results(value: Any, default: int) -> int:
 
 
 def check_timeout_ms(value: Any, name: str = "timeout_ms") -> Optional[int]:
-    """``None``, or a positive number of milliseconds up to 600000 (returned as int)."""
+    """``None``, or a whole number of milliseconds in 1..600000 (a fraction or a bool is refused, not truncated)."""
     if value is None:
         return None
     detail = "bad_timeout" if name == "timeout_ms" else "bad_" + name
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value:
-        raise InvalidInput("%s must be a number of milliseconds, got %r" % (name, value), detail_code=detail)
+    if not _is_int(value):
+        raise InvalidInput("%s must be a whole number of milliseconds, got %r" % (name, value), detail_code=detail)
     if not 0 < value <= MAX_TIMEOUT_MS:
         raise InvalidInput("%s must be in 1..%d, got %r" % (name, MAX_TIMEOUT_MS, value), detail_code=detail)
-    return max(1, int(value))
+    return value
 
 
 def _check_choice(name: str, value: Any, choices: Iterable[str]) -> Optional[str]:

@@ -8,6 +8,8 @@ from websearch_sync.net.transport import RequestSpec
 from websearch_sync.models import ParseResult
 from websearch_sync.testing import no_network
 
+from clocks import FakeClock
+
 ENV_PREFIXES = ("WEB_SEARCH_", "WEB_FETCH_", "SEARXNG_", "BRAVE_", "BOCHA_", "TAVILY_", "KAGI_", "JINA_")
 
 
@@ -21,6 +23,19 @@ def _offline_and_clean_env(monkeypatch):
             monkeypatch.delenv(name)
     with no_network():
         yield
+
+
+@pytest.fixture
+def fake_clock(monkeypatch):
+    """A :class:`FakeClock` behind the default clock for the test: every client made without
+    its own clock (``websearch_sync.search``, the CLI) waits on it, so retries, Retry-After,
+    rate-limit slots and cool-downs take no real time and are checked on ``fake_clock.sleeps``."""
+    from websearch_sync.client.clock import SYSTEM_CLOCK
+
+    clock = FakeClock()
+    for name in ("monotonic", "time", "sleep"):
+        monkeypatch.setattr(SYSTEM_CLOCK, name, getattr(clock, name))
+    return clock
 
 
 class JsonTestBackend(Backend):

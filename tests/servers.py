@@ -103,6 +103,10 @@ class FaultServer:
     def __exit__(self, *exc) -> None:
         self.stopping.set()
         if self._listener is not None:
+            try:  # wakes the accept loop now instead of at its next 0.2 s accept timeout
+                self._listener.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
             self._listener.close()
         for thread in list(self._threads):
             thread.join(timeout=5)
@@ -308,6 +312,17 @@ def delayed(seconds: float, inner: Handler) -> Handler:
     """Wait ``seconds``, then answer with ``inner``."""
     def handler(conn, request, server):
         server.wait(seconds)
+        inner(conn, request, server)
+    return handler
+
+
+def gated(event: threading.Event, inner: Handler) -> Handler:
+    """Wait until ``event`` is set (at most :data:`MAX_WAIT_S`, or until the server stops), then answer with ``inner``:
+    a test orders what happens on the server against what its threads do."""
+    def handler(conn, request, server):
+        deadline = time.monotonic() + MAX_WAIT_S
+        while not event.wait(0.05) and not server.stopping.is_set() and time.monotonic() < deadline:
+            pass
         inner(conn, request, server)
     return handler
 

@@ -52,7 +52,7 @@ def test_version_and_help(capsys):
     assert "example" in capsys.readouterr().out
 
 
-def test_upstream_failures_have_their_own_statuses(testjson, capsys):
+def test_upstream_failures_have_their_own_statuses(testjson, capsys, fake_clock):
     from servers import FaultServer, respond, free_port
     import os
 

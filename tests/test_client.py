@@ -12,6 +12,7 @@ import pytest
 import websearch_sync as ws
 from websearch_sync.errors import WebSearchError
 
+from clocks import FakeClock
 from servers import FaultServer, delayed, json_results, never_answer, respond, sequence
 
 
@@ -59,7 +60,7 @@ def test_total_failure_raises_the_most_informative_error_with_the_others_attache
         settings = ws.Settings(endpoints={n: server.url("/" + n) for n in ("aa", "bb", "cc")})
         with ws.SearchClient(["aa", "bb", "cc"], settings=settings, retries=0) as client:
             with pytest.raises(ws.WebBlocked) as info:
-                client.search("q", timeout_ms=500, budget_ms=3000)
+                client.search("q", timeout_ms=300, budget_ms=3000)
     assert info.value.provider == "bb"
     assert sorted(e.code for e in info.value.errors) == ["BadGateway", "Timeout"]
 
@@ -137,20 +138,24 @@ def test_merge_runs_backends_in_parallel(json_backends):
 
 def test_retryable_errors_are_retried(json_backends):
     json_backends("aa")
+    clock = FakeClock()
     with FaultServer({"/aa": sequence(respond(503, b""), respond(502, b""), json_results("https://a.example/"))}) as server:
-        with client_for(server, ["aa"], retries=2) as client:
+        with client_for(server, ["aa"], retries=2, clock=clock) as client:
             result = client.search("q")
     assert result["provider_meta"]["attempts"] == 3
     assert len(server.requests) == 3
+    assert len(clock.sleeps) == 2 and 0.25 <= clock.sleeps[0] <= 0.5 and 0.5 <= clock.sleeps[1] <= 1.0  # backoff with jitter
 
 
 def test_retries_are_bounded(json_backends):
     json_backends("aa")
+    clock = FakeClock()
     with FaultServer({"/aa": respond(503, b"")}) as server:
-        with client_for(server, ["aa"], retries=1) as client:
+        with client_for(server, ["aa"], retries=1, clock=clock) as client:
             with pytest.raises(ws.BadGateway):
                 client.search("q")
         assert len(server.requests) == 2
+    assert len(clock.sleeps) == 1
 
 
 @pytest.mark.parametrize("handler_status, body", [(401, b""), (200, b"not json")])
@@ -165,23 +170,25 @@ def test_non_retryable_errors_are_not_retried(json_backends, handler_status, bod
 
 def test_retry_after_is_honoured_when_it_fits(json_backends):
     json_backends("aa")
+    clock = FakeClock()
     with FaultServer({"/aa": sequence(respond(429, b"", {"Retry-After": "1"}), json_results("https://a.example/"))}) as server:
-        with client_for(server, ["aa"], retries=1) as client:
-            started = time.monotonic()
-            client.search("q")
-            assert time.monotonic() - started >= 0.95
+        with client_for(server, ["aa"], retries=1, clock=clock) as client:
+            assert client.search("q")["provider_meta"]["attempts"] == 2
+    assert clock.sleeps == [1.0]  # the backoff (at most 0.5 s) is stretched to the Retry-After
 
 
 def test_retry_after_beyond_the_budget_fails_now_with_the_real_error(json_backends):
     json_backends("aa")
+    clock = FakeClock()
     with FaultServer({"/aa": respond(429, b"", {"Retry-After": "30"})}) as server:
-        with client_for(server, ["aa"], retries=2) as client:
+        with client_for(server, ["aa"], retries=2, clock=clock) as client:
             started = time.monotonic()
             with pytest.raises(ws.WebBlocked) as info:
                 client.search("q", budget_ms=2000)
             assert time.monotonic() - started < 0.5
     assert info.value.detail_code == "http_429"
     assert len(server.requests) == 1
+    assert clock.sleeps == []
 
 
 # -- cool-downs ----------------------------------------------------------------------------
@@ -191,7 +198,8 @@ def test_blocked_backend_cools_down_and_fails_fast(json_backends):
     json_backends("aa", "bb")
     with FaultServer({"/aa": respond(403, b""), "/bb": json_results("https://b.example/")}) as server:
         settings = ws.Settings(endpoints={"aa": server.url("/aa"), "bb": server.url("/bb")})
-        with ws.SearchClient("aa", settings=settings, cooldowns={"http_403": 0.5}) as client:
+        clock = FakeClock()
+        with ws.SearchClient("aa", settings=settings, cooldowns={"http_403": 0.5}, clock=clock) as client:
             with pytest.raises(ws.WebBlocked):
                 client.search("one")
             started = time.monotonic()
@@ -204,7 +212,7 @@ def test_blocked_backend_cools_down_and_fails_fast(json_backends):
             result = client.search("three", backend=["aa", "bb"])
             assert result["provider_meta"]["provider_name"] == "bb"
             assert [r.route for r in server.requests] == ["/aa", "/bb"]
-            time.sleep(0.6)
+            clock.advance(0.6)
             with pytest.raises(ws.WebBlocked):
                 client.search("four")
             assert [r.route for r in server.requests] == ["/aa", "/bb", "/aa"]
@@ -286,25 +294,20 @@ def test_persistent_cache_is_shared_across_processes(tmp_path):
 
 def test_rate_limit_spacing_under_eight_threads(json_backends):
     json_backends("aa")
+    clock = FakeClock()
     with FaultServer({"/aa": json_results("https://a.example/")}) as server:
-        arrivals = []
-        original = server.routes["/aa"]
-
-        def stamping(conn, request, srv):
-            arrivals.append(time.monotonic())
-            original(conn, request, srv)
-
-        server.routes["/aa"] = stamping
-        with client_for(server, ["aa"], min_interval_s={"aa": 0.1}, cache_ttl_s=0, timeout_ms=5000) as client:
+        with client_for(server, ["aa"], min_interval_s={"aa": 0.1}, cache_ttl_s=0, timeout_ms=5000, clock=clock) as client:
             threads = [threading.Thread(target=client.search, args=("q%d" % i,)) for i in range(8)]
             for t in threads:
                 t.start()
             for t in threads:
                 t.join(10)
-    assert len(arrivals) == 8
-    arrivals.sort()
-    gaps = [b - a for a, b in zip(arrivals, arrivals[1:])]
-    assert min(gaps) >= 0.08, gaps
+        assert len(server.requests) == 8
+    # each request left when its slot came (the end of its wait): eight slots, 0.1 s apart
+    departures = sorted(wakes for _asleep, wakes in clock.wakeups)
+    assert len(departures) == 8
+    gaps = [b - a for a, b in zip(departures, departures[1:])]
+    assert min(gaps) >= 0.1 - 1e-9, gaps
 
 
 def test_rate_limit_slot_beyond_the_budget_fails_now(json_backends):
@@ -325,8 +328,8 @@ def test_budget_bounds_a_chain_of_slow_backends(json_backends):
         with client_for(server, ["aa", "bb"], timeout_ms=10000) as client:
             started = time.monotonic()
             with pytest.raises(ws.Timeout):
-                client.search("q", budget_ms=800)
-            assert time.monotonic() - started < 0.8 + 0.75
+                client.search("q", budget_ms=400)
+            assert time.monotonic() - started < 0.4 + 0.75
 
 
 def test_sixteen_threads_share_one_client(json_backends):
@@ -365,8 +368,8 @@ def test_merge_respects_the_budget_with_a_backend_that_never_answers(json_backen
     with FaultServer({"/aa": never_answer(), "/bb": json_results("https://b.example/")}) as server:
         with client_for(server, ["aa", "bb"], strategy="merge", timeout_ms=10000) as client:
             started = time.monotonic()
-            result = client.search("q", budget_ms=700)
-            assert time.monotonic() - started < 0.7 + 0.75
+            result = client.search("q", budget_ms=400)
+            assert time.monotonic() - started < 0.4 + 0.75
     assert [i["url"] for i in result["items"]] == ["https://b.example/"]
     assert result["errors"][0]["type"] == "Timeout" and result["errors"][0]["provider"] == "aa"
 

@@ -11,6 +11,8 @@ from websearch_sync.client.cooldown import Cooldowns
 from websearch_sync.client.fusion import fuse
 from websearch_sync.client.ratelimit import RateLimiter
 
+from clocks import FakeClock
+
 
 def item(url, title="t"):
     return {"title": title, "url": url, "snippet": "", "provider": "x", "rank": 0}
@@ -64,17 +66,19 @@ def test_sqlite_cache_threads_and_expiry(tmp_path):
 
 
 def test_rate_limiter_books_spaced_slots_and_refuses_late_ones():
-    limiter = RateLimiter()
+    clock = FakeClock()
+    limiter = RateLimiter(clock)
     assert limiter.reserve("a", 1.0, 10) == 0.0
-    wait = limiter.reserve("a", 1.0, 10)
-    assert 0.9 < wait <= 1.0
-    assert limiter.reserve("a", 1.0, 0.5) is None  # the next slot is ~2 s away
+    clock.advance(0.25)
+    assert limiter.reserve("a", 1.0, 10) == 0.75
+    assert limiter.reserve("a", 1.0, 0.5) is None  # the next slot is 1.75 s away
     assert limiter.reserve("b", 1.0, 0) == 0.0  # other backends are independent
     assert limiter.reserve("c", 0.0, 0) == 0.0
 
 
 def test_cooldown_durations_and_retry_after():
-    cooldowns = Cooldowns({"captcha_required": 0.2})
+    clock = FakeClock()
+    cooldowns = Cooldowns({"captcha_required": 0.2}, clock=clock)
     cooldowns.record(ws.WebBlocked("x", provider="a", detail_code="captcha_required"))
     cooldowns.record(ws.WebBlocked("x", provider="b", detail_code="http_429", retry_after=0.1))
     with pytest.raises(ws.WebBlocked) as info:
@@ -82,6 +86,6 @@ def test_cooldown_durations_and_retry_after():
     assert info.value.detail_code == "captcha_required" and info.value.retryable is False
     with pytest.raises(ws.WebBlocked):
         cooldowns.check("b")
-    time.sleep(0.25)
+    clock.advance(0.25)
     cooldowns.check("a")
     cooldowns.check("b")

@@ -172,10 +172,11 @@ def test_403_without_challenge_is_http_403():
     assert isinstance(result, ws.WebBlocked) and result.detail_code == "http_403"
 
 
-def test_429_without_challenge_is_retryable_http_429():
-    result, _ = search("Too Many Requests", status=429, headers={"Retry-After": "7"})
+def test_429_without_challenge_is_retryable_http_429(fake_clock):
+    result, calls = search("Too Many Requests", status=429, headers={"Retry-After": "7"})
     assert isinstance(result, ws.WebBlocked)
     assert (result.detail_code, result.retryable, result.retry_after) == ("http_429", True, 7.0)
+    assert fake_clock.sleeps == [7.0, 7.0] and len(calls) == 3  # two retries, each after the Retry-After
 
 
 def test_a_results_page_mentioning_the_challenge_text_is_not_a_block():

@@ -9,15 +9,18 @@ configuration for backend X" and "X's best recorded answer" mean one thing every
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Dict, List, Mapping, Optional, Type, Union
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple, Type, Union
 
+import responses
+
+import websearch_sync as ws
 from websearch_sync.backends import registry
 from websearch_sync.backends.base import Backend
 from websearch_sync.config import is_secret_name
 from websearch_sync.contract.cases import Case, discover, load_golden
 
 __all__ = ["FIXTURES", "Recorded", "network_backends", "secret_settings", "dummy_config", "declared_endpoint",
-           "recorded_exchanges", "recorded_success", "env_for"]
+           "recorded_exchanges", "recorded_success", "env_for", "recorded_json", "replay_search"]
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
@@ -40,11 +43,10 @@ def dummy_config(cls: Type[Backend], url: str, secret: Union[str, Mapping[str, s
     """
     config: Dict[str, Any] = {}
     for key in sorted(set(cls.required) | set(secret_settings(cls))):
-        value = secret if isinstance(secret, str) else secret[key]
         if key.endswith("headers"):  # extra headers whose values are secrets (the service gateway)
-            config[key] = {"X-Lab-Secret": value}
+            config[key] = {"X-Lab-Secret": secret if isinstance(secret, str) else secret[key]}
         elif is_secret_name(key):
-            config[key] = value
+            config[key] = secret if isinstance(secret, str) else secret[key]
         elif key.endswith("url"):
             config[key] = url
         else:
@@ -131,3 +133,34 @@ def recorded_success(name: str) -> Recorded:
     if best is None:
         raise LookupError("fixtures/%s has no recorded success with items: the tests need one" % name)
     return best[1]
+
+
+def recorded_json(name: str, file: str) -> Any:
+    """A recorded JSON body of ``fixtures/<name>/<file>``, parsed (tests edit copies of real answers)."""
+    return json.loads((FIXTURES / name / file).read_text(encoding="utf-8"))
+
+
+def replay_search(backend: str, url: str, body: Any, *, status: int = 200, headers: Optional[Mapping[str, str]] = None,
+                  content_type: str = "application/json", query: str = "q", settings: Optional[ws.Settings] = None,
+                  client: Optional[ws.SearchClient] = None, extra: Iterable[Callable[[Any], None]] = (),
+                  **options: Any) -> Tuple[Any, List[Any]]:
+    """One search of ``backend`` against one replayed answer at ``url`` (GET or POST): ``(result or error, calls)``.
+
+    ``body`` is bytes, text, an exception to raise, or JSON data; ``extra`` registers more answers
+    on the mock. Through ``client`` if given, else ``websearch_sync.search`` with ``settings``
+    and no retries (unless ``retries`` is given).
+    """
+    payload = body if isinstance(body, (bytes, str, BaseException)) else json.dumps(body, ensure_ascii=False)
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        for method in ("GET", "POST"):
+            mock.add(method, url, body=payload, status=status, headers=dict(headers or {}), content_type=content_type)
+        for register in extra:
+            register(mock)
+        try:
+            if client is not None:
+                outcome = client.search(query, backend=backend, **options)
+            else:
+                outcome = ws.search(query, backend=backend, settings=settings or ws.Settings(), **dict({"retries": 0}, **options))
+        except ws.WebSearchError as error:
+            outcome = error
+        return outcome, list(mock.calls)

@@ -332,3 +332,16 @@ def json_results(*urls: str, status: int = 200) -> Handler:
     import json as _json
     body = _json.dumps({"results": [{"title": "title %s" % u, "url": u, "snippet": "about %s" % u} for u in urls]}).encode()
     return respond(status, body, content_type="application/json")
+
+
+def fetch_once(url: str, timeout_ms: int = 3000, **kwargs):
+    """``fetch_page`` with a fresh transport (closed afterwards) and empty settings."""
+    import websearch_sync as ws
+    from websearch_sync.net.transport import HttpTransport
+    from websearch_sync.reader.page import fetch_page
+
+    transport = HttpTransport()
+    try:
+        return fetch_page(url, transport=transport, settings=ws.Settings(), timeout_ms=timeout_ms, **kwargs)
+    finally:
+        transport.close()

@@ -16,7 +16,6 @@ fault, shaped for the target (an HTML scraper, a JSON API, or fetch).
 
 import gzip
 import json
-import os
 import random
 import socket
 import sys

@@ -24,7 +24,6 @@ import websearch_sync as ws
 from websearch_sync import tool
 from websearch_sync.backends import registry
 from websearch_sync.cli import main
-from websearch_sync.config import is_secret_name
 from websearch_sync.reader.page import fetch_page
 from websearch_sync.net.transport import HttpTransport
 from websearch_sync.contract.recording import record_case

@@ -3,18 +3,16 @@ contract, extra headers that can never replace Authorization, the trace-id heade
 parsing, the status mapping and secrets (key and header values) never showing."""
 
 import json
-import logging
-import time
 
 import pytest
-import requests
 import responses
 
 import websearch_sync as ws
 from websearch_sync.backends.service import DEFAULT_REQUEST_ID_HEADER, SearchService
 from websearch_sync.models import SearchParams
 
-from servers import FaultServer, never_answer, respond
+
+from backend_kit import replay_search
 
 URL = "https://search-gw.example.com/v1/search"
 KEY = "svc-SECRET-77aa88bb99cc"
@@ -34,16 +32,9 @@ def settings(**provider):
     return ws.Settings(providers={"service": values})
 
 
-def search(body, *, status=200, headers=None, query="q", settings_=None, url=URL, **kwargs):
+def search(body, *, url=URL, settings_=None, **kwargs):
     """One service search against a replayed answer; returns (result or error, calls)."""
-    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
-        payload = body if isinstance(body, (bytes, str)) else json.dumps(body, ensure_ascii=False)
-        mock.add(responses.POST, url, body=payload, status=status, headers=headers or {}, content_type="application/json")
-        try:
-            outcome = ws.search(query, backend="service", settings=settings_ or settings(), **dict({"retries": 0}, **kwargs))
-        except ws.WebSearchError as error:
-            outcome = error
-        return outcome, list(mock.calls)
+    return replay_search("service", url, body, settings=settings_ or settings(), **kwargs)
 
 
 def sent_json(call):
@@ -55,22 +46,6 @@ def answer(results=RESULTS):
 
 
 # -- configuration ----------------------------------------------------------------------
-
-
-def test_missing_url_is_invalid_input_naming_the_variable_before_any_request():
-    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
-        with pytest.raises(ws.InvalidInput) as info:
-            ws.search("q", backend="service", settings=ws.Settings(providers={"service": {"api_key": KEY}}))
-        assert len(mock.calls) == 0
-    assert info.value.detail_code == "not_configured" and "WEB_SEARCH_SERVICE_URL" in info.value.message
-
-
-def test_missing_key_is_auth_error_before_any_request():
-    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
-        with pytest.raises(ws.AuthError) as info:
-            ws.search("q", backend="service", settings=ws.Settings(providers={"service": {"url": URL}}))
-        assert len(mock.calls) == 0
-    assert info.value.detail_code == "missing_api_key" and "WEB_SEARCH_SERVICE_KEY" in info.value.message
 
 
 def test_is_configured_needs_url_and_key_and_an_endpoint_override_stands_in_for_the_url():
@@ -102,17 +77,6 @@ def test_environment_selects_and_configures_the_service(monkeypatch):
     assert json.loads(sent.body) == {"text_query": "eino", "limit": 5, "enable_page_crawling": False, "timeout_seconds": 7}
     assert result["provider_meta"]["provider_name"] == "service"
     assert result["provider_meta"]["request_id"] == "t-42"
-
-
-def test_service_timeout_ms_beats_the_shared_timeout():
-    with FaultServer({"/search": never_answer()}) as server:
-        env = {"WEB_SEARCH_SERVICE_URL": server.url("/search"), "WEB_SEARCH_SERVICE_KEY": KEY,
-               "WEB_SEARCH_TIMEOUT_MS": "20000", "WEB_SEARCH_SERVICE_TIMEOUT_MS": "300"}
-        started = time.monotonic()
-        with pytest.raises(ws.Timeout):
-            ws.search("q", backend="service", settings=ws.Settings.from_env(environ=env), retries=0)
-        assert time.monotonic() - started < 3.0
-        assert server.requests[0].method == "POST"
 
 
 # -- the request ------------------------------------------------------------------------
@@ -201,20 +165,6 @@ def test_bad_request_id_header_name_is_invalid_input_before_any_request(name):
     assert calls == []
 
 
-def test_headers_on_the_wire_through_a_real_socket():
-    body = json.dumps(answer()).encode()
-    with FaultServer({"/search": respond(200, body, {"X-Request-Id": "wire-1"}, content_type="application/json")}) as server:
-        config = ws.Settings(providers={"service": {"url": server.url("/search"), "api_key": KEY, "headers": {"X-Tenant": "acme"}}})
-        result = ws.search("eino", backend="service", settings=config, trace_id="wire-1", include_content=True)
-        request = server.requests[0]
-    assert request.method == "POST"
-    assert request.headers["authorization"] == "Bearer " + KEY
-    assert request.headers["x-tenant"] == "acme" and request.headers["x-request-id"] == "wire-1"
-    assert request.headers["content-type"] == "application/json"
-    assert json.loads(request.body) == {"text_query": "eino", "limit": 5, "enable_page_crawling": True, "timeout_seconds": 14}
-    assert result["provider_meta"]["request_id"] == "wire-1"
-
-
 # -- parsing ----------------------------------------------------------------------------
 
 
@@ -248,12 +198,6 @@ def test_refused_key_is_auth_error_with_the_gateways_words(status):
     assert "tenant acme is not allowed" in error.message
 
 
-def test_429_is_blocked_and_retryable_with_retry_after():
-    error, _ = search({"message": "rate limit exceeded"}, status=429, headers={"Retry-After": "5"})
-    assert isinstance(error, ws.WebBlocked) and error.detail_code == "http_429"
-    assert error.retryable is True and error.retry_after == 5.0
-
-
 @pytest.mark.parametrize("status", [500, 502, 503, 504])
 def test_5xx_is_bad_gateway(status):
     error, _ = search({"error": "engine down"}, status=status)
@@ -272,61 +216,6 @@ def _assert_clean(text):
     assert KEY not in text and HEADER_SECRET not in text, text
 
 
-@pytest.mark.parametrize(
-    "status, body",
-    [
-        (401, {"error": "token %s and gateway token %s rejected" % (KEY, HEADER_SECRET)}),
-        (403, {"error": {"message": "X-Gateway-Token %s is revoked" % HEADER_SECRET}}),
-        (500, {"message": "crash dumping headers: %s" % HEADER_SECRET}),
-        (200, "<html>%s %s</html>" % (KEY, HEADER_SECRET)),
-    ],
-)
-@pytest.mark.parametrize("from_env", [False, True])
-def test_key_and_header_values_never_show(status, body, from_env, monkeypatch, caplog):
-    caplog.set_level(logging.DEBUG)
-    headers = {"X-Tenant": "acme", "X-Gateway-Token": HEADER_SECRET}
-    if from_env:
-        monkeypatch.setenv("WEB_SEARCH_SERVICE_URL", URL)
-        monkeypatch.setenv("WEB_SEARCH_SERVICE_KEY", KEY)
-        monkeypatch.setenv("WEB_SEARCH_SERVICE_HEADERS", json.dumps(headers))
-        config = ws.Settings.from_env()
-    else:
-        config = settings(headers=headers)
-    with ws.SearchClient(settings=config) as client:
-        with responses.RequestsMock() as mock:
-            mock.add(responses.POST, URL, body=body if isinstance(body, str) else json.dumps(body), status=status)
-            with pytest.raises(ws.WebSearchError) as info:
-                client.search("q", backend="service", retries=0)
-            sent = mock.calls[0].request.headers
-            assert sent["Authorization"] == "Bearer " + KEY and sent["X-Gateway-Token"] == HEADER_SECRET
-        _assert_clean(repr(client))
-    for item in [info.value] + info.value.errors:
-        for text in (str(item), repr(item), json.dumps(item.to_dict())):
-            _assert_clean(text)
-    _assert_clean(caplog.text)
-
-
-def test_transport_errors_never_show_secrets():
-    with responses.RequestsMock() as mock:
-        mock.add(responses.POST, URL, body=requests.exceptions.ConnectionError("reset sending %s / %s" % (KEY, HEADER_SECRET)))
-        with pytest.raises(ws.NetworkError) as info:
-            ws.search("q", backend="service", settings=settings(headers={"X-Gateway-Token": HEADER_SECRET}), retries=0)
-    _assert_clean(str(info.value))
-
-
-def test_reprs_mask_the_key_and_the_headers(monkeypatch):
-    monkeypatch.setenv("WEB_SEARCH_SERVICE_URL", URL)
-    monkeypatch.setenv("WEB_SEARCH_SERVICE_KEY", KEY)
-    monkeypatch.setenv("WEB_SEARCH_SERVICE_HEADERS", json.dumps({"X-Gateway-Token": HEADER_SECRET}))
-    from_env = ws.Settings.from_env()
-    code = settings(headers={"X-Gateway-Token": HEADER_SECRET})
-    for config in (from_env, code):
-        for text in (repr(config), repr(SearchService(config)), repr(ws.SearchClient("service", settings=config))):
-            _assert_clean(text)
-        assert KEY in SearchService(config).secrets() and HEADER_SECRET in SearchService(config).secrets()
-    assert HEADER_SECRET in code.secrets()  # Settings.secrets() reads a dict of headers
-
-
 def test_header_values_of_a_refused_setting_are_still_secrets():
     backend = SearchService(settings(headers={"Authorization": "Bearer " + HEADER_SECRET}))
     assert "Bearer " + HEADER_SECRET in backend.secrets()
@@ -335,12 +224,11 @@ def test_header_values_of_a_refused_setting_are_still_secrets():
 # -- documentation ------------------------------------------------------------------------
 
 
-def test_readme_documents_every_setting_and_the_contract():
+def test_the_docs_describe_the_gateway_contract():
+    """(The settings' rows are checked for every backend by tests/conformance/test_docs_tables.py.)"""
     from pathlib import Path
 
-    readme = "\n".join(p.read_text(encoding="utf-8") for p in sorted((Path(__file__).resolve().parent.parent / "docs").glob("*.md")))
-    for var in SearchService.env_vars.values():
-        assert "| `%s` |" % var in readme, "%s missing from the configuration table in docs/" % var
-    assert "| `service` |" in readme and "### Search service gateway" in readme
+    readme = (Path(__file__).resolve().parents[3] / "docs" / "backends.md").read_text(encoding="utf-8")
+    assert "### Search service gateway" in readme
     for field in ("text_query", "limit", "enable_page_crawling", "timeout_seconds", "search_results", "site_name"):
         assert field in readme

@@ -11,7 +11,7 @@ import pytest
 from websearch_sync.extract.boilerplate import class_words
 from websearch_sync.extract.article import Extraction, extract_html, render, visible_text
 
-BENCH = pathlib.Path(__file__).resolve().parents[1] / "bench" / "extraction.py"
+BENCH = pathlib.Path(__file__).resolve().parents[2] / "bench" / "extraction.py"
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from websearch_sync.reader.page import fetch_page
 from websearch_sync.net.transport import HttpTransport
 from websearch_sync.net.ssrf import static_resolver
 
-TLS_DIR = os.path.join(os.path.dirname(__file__), "data", "tls")
+TLS_DIR = os.path.join(os.path.dirname(__file__), "..", "data", "tls")
 CERT = os.path.join(TLS_DIR, "pinned.test.crt")
 KEY = os.path.join(TLS_DIR, "pinned.test.key")
 BODY = b"<html><head><title>TLS page</title></head><body><p>" + b"Served over TLS to the pinned address. " * 10 + b"</p></body></html>"

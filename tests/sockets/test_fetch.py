@@ -14,7 +14,7 @@ from websearch_sync.net.transport import HttpTransport
 
 from servers import FaultServer, endless, gzipped, never_answer, redirect, respond, stall_after_headers, trickle
 
-DATA = os.path.join(os.path.dirname(__file__), "data", "fetch")
+DATA = os.path.join(os.path.dirname(__file__), "..", "data", "fetch")
 MARGIN_S = 0.75
 ARTICLE = (
     b"<html><head><title>A small article</title></head><body><nav><a href='/'>Home</a></nav>"
@@ -347,7 +347,7 @@ def _data(name):
 
 def _fixture(name):
     """A recorded page of the contract suite (fixtures/<backend>/...)."""
-    with open(os.path.join(os.path.dirname(__file__), "..", "fixtures", name), "rb") as handle:
+    with open(os.path.join(os.path.dirname(__file__), "..", "..", "fixtures", name), "rb") as handle:
         return handle.read()
 
 

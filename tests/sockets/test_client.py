@@ -275,7 +275,7 @@ with ws.SearchClient("testjson", settings=settings, cache_path=sys.argv[2]) as c
 
 def test_persistent_cache_is_shared_across_processes(tmp_path):
     script = tmp_path / "run.py"
-    script.write_text(CACHE_SCRIPT.format(tests=str(Path(__file__).parent)))
+    script.write_text(CACHE_SCRIPT.format(tests=str(Path(__file__).resolve().parents[1])))
     db = str(tmp_path / "cache.sqlite3")
     with FaultServer({"/s": json_results("https://a.example/")}) as server:
         url = server.url("/s")

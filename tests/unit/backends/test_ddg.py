@@ -15,9 +15,10 @@ import websearch_sync as ws
 from websearch_sync.backends.ddg import decode_ddg_href, parse_ddg_page
 from websearch_sync.backends.html_parsing import iso_datetime, parse_fragment, reduce_markup, region, text_of
 
-from servers import FaultServer, respond
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+from backend_kit import replay_search
+
+FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
 URLS = {"ddg_html": "https://html.duckduckgo.com/html/", "ddg_lite": "https://lite.duckduckgo.com/lite/"}
 HTML = "text/html; charset=UTF-8"
 
@@ -30,15 +31,9 @@ def golden(name):
     return json.loads((FIXTURES / name).read_text(encoding="utf-8"))
 
 
-def search(body, *, backend="ddg_html", status=200, headers=None, query="q", **kwargs):
+def search(body, *, backend="ddg_html", **kwargs):
     """Run ws.search against one replayed answer; return (result or error, calls)."""
-    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
-        mock.add("POST", URLS[backend], body=body, status=status, headers=headers or {}, content_type=HTML)
-        try:
-            result = ws.search(query, backend=backend, settings=ws.Settings(), **kwargs)
-        except ws.WebSearchError as error:
-            result = error
-        return result, list(mock.calls)
+    return replay_search(backend, URLS[backend], body, content_type=HTML, **kwargs)
 
 
 # -- uddg decoding ---------------------------------------------------------------------------
@@ -167,18 +162,6 @@ def test_challenge_page_is_blocked_whatever_the_status(backend, status):
     assert len(calls) == 1
 
 
-def test_403_without_challenge_is_http_403():
-    result, _ = search("<html><body>Forbidden</body></html>", status=403)
-    assert isinstance(result, ws.WebBlocked) and result.detail_code == "http_403"
-
-
-def test_429_without_challenge_is_retryable_http_429(fake_clock):
-    result, calls = search("Too Many Requests", status=429, headers={"Retry-After": "7"})
-    assert isinstance(result, ws.WebBlocked)
-    assert (result.detail_code, result.retryable, result.retry_after) == ("http_429", True, 7.0)
-    assert fake_clock.sleeps == [7.0, 7.0] and len(calls) == 3  # two retries, each after the Retry-After
-
-
 def test_a_results_page_mentioning_the_challenge_text_is_not_a_block():
     body = page("ddg_html/meka__1.html").replace("Rust is a fast", "Unfortunately, bots use DuckDuckGo too. Rust is a fast")
     result, _ = search(body, max_results=10)
@@ -237,18 +220,6 @@ def test_dates_become_published_at():
 
 
 # -- through a real socket -------------------------------------------------------------------
-
-
-def test_form_post_over_a_real_socket():
-    body = (FIXTURES / "ddg_lite/nlos__1.html").read_bytes()
-    with FaultServer({"/lite/": respond(200, body)}) as server:
-        settings = ws.Settings(endpoints={"ddg_lite": server.url("/lite/")})
-        result = ws.search("lua os", backend="ddg_lite", max_results=10, settings=settings, time_range="month")
-        request = server.requests[0]
-    assert request.method == "POST"
-    assert dict(parse_qsl(request.body.decode())) == {"q": "lua os", "df": "m"}
-    assert request.headers["referer"] == server.url("/")
-    assert result["items"] == golden("ddg_lite/nlos__1.expected.json")["items"]
 
 
 def test_a_date_inside_the_display_url_is_not_a_publication_date():

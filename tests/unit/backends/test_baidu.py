@@ -11,17 +11,15 @@ from pathlib import Path
 
 import pytest
 import requests
-import responses
 from responses import matchers
 
 import websearch_sync as ws
-from websearch_sync.backends.baidu import BaiduHtml, is_baidu_link, parse_baidu_page
-from websearch_sync.net.deadline import Deadline
-from websearch_sync.net.transport import HttpTransport
+from websearch_sync.backends.baidu import is_baidu_link, parse_baidu_page
 
-from servers import FaultServer, never_answer, respond
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+from backend_kit import replay_search
+
+FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
 SEARCH_URL = "https://www.baidu.com/s"
 UTF8 = "text/html; charset=utf-8"
 
@@ -34,17 +32,9 @@ def golden_items(name):
     return json.loads((FIXTURES / "baidu_html" / name).read_text(encoding="utf-8"))["items"]
 
 
-def search(body, *, status=200, headers=None, content_type=UTF8, query="q", extra=(), **kwargs):
+def search(body, *, content_type=UTF8, **kwargs):
     """ws.search against one replayed /s answer (plus ``extra`` registrations)."""
-    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
-        mock.add("GET", SEARCH_URL, body=body, status=status, headers=headers or {}, content_type=content_type)
-        for register in extra:
-            register(mock)
-        try:
-            result = ws.search(query, backend="baidu_html", settings=ws.Settings(), **kwargs)
-        except ws.WebSearchError as error:
-            result = error
-        return result, list(mock.calls)
+    return replay_search("baidu_html", SEARCH_URL, body, content_type=content_type, **kwargs)
 
 
 # -- request and bot wall --------------------------------------------------------------------
@@ -91,11 +81,6 @@ def test_a_results_page_for_a_query_naming_the_wall_is_not_a_block(query):
     assert body.count(query) > 3
     result, _ = search(body)
     assert len(result["items"]) == 2
-
-
-def test_403_without_security_check_is_http_403():
-    result, _ = search("<html><body>forbidden</body></html>", status=403)
-    assert isinstance(result, ws.WebBlocked) and result.detail_code == "http_403"
 
 
 # -- charsets --------------------------------------------------------------------------------
@@ -231,19 +216,6 @@ def test_resolve_links_stops_at_the_deadline_and_keeps_what_is_unresolved():
     assert [item["url"] for item in result["items"]] == [targets[0], links[1], targets[2]]
 
 
-def test_resolve_link_requests_honour_the_deadline_on_a_real_socket():
-    backend = BaiduHtml(ws.Settings())
-    transport = HttpTransport()
-    with FaultServer({"/link": never_answer(), "/ok": respond(302, b"", {"Location": "https://target.example/a"})}) as server:
-        items = [{"url": server.url("/link?url=stuck")}, {"url": server.url("/ok?url=fine")}]
-        started = time.monotonic()
-        backend.resolve_links(items, transport, Deadline(500))
-        elapsed = time.monotonic() - started
-    transport.close()
-    assert elapsed < 0.5 + 0.75
-    assert [item["url"] for item in items] == [server.url("/link?url=stuck"), "https://target.example/a"]
-
-
 def test_resolve_links_must_be_a_bool_and_is_checked_before_any_request():
     result, calls = search(page("sluver__1.html"), resolve_links="yes")
     assert isinstance(result, ws.InvalidInput) and result.detail_code == "bad_resolve_links"
@@ -256,11 +228,3 @@ def test_without_resolve_links_only_the_search_request_is_sent():
     assert result["items"] == golden_items("sluver__1.expected.json")
 
 
-def test_redirect_to_wappass_over_a_real_socket_is_not_followed():
-    location = "https://wappass.baidu.com/static/captcha/tuxing.html?&ak=x&backurl=y"
-    with FaultServer({"/s": respond(302, b"", {"Location": location})}) as server:
-        settings = ws.Settings(endpoints={"baidu_html": server.url("/s")})
-        with pytest.raises(ws.WebBlocked) as caught:
-            ws.search("q", backend="baidu_html", settings=settings)
-        assert len(server.requests) == 1
-    assert (caught.value.detail_code, caught.value.status) == ("captcha_required", 302)

@@ -384,14 +384,14 @@ def test_verify_with_nothing_to_verify_fails(tmp_path, capsys):
 
 def test_verify_without_the_test_extra_says_how_to_install_it(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "responses", None)  # import responses -> ImportError
-    assert main(["verify", "--fixtures", str(Path(__file__).resolve().parent.parent / "fixtures")]) == 2
+    assert main(["verify", "--fixtures", str(Path(__file__).resolve().parents[2] / "fixtures")]) == 2
     err = capsys.readouterr().err
     assert err.startswith("error: InvalidInput/missing_test_extra: ") and "pip install 'websearch-sync[test]'" in err
     assert err.count("\n") == 1
 
 
 def test_the_project_fixtures_verify(capsys):
-    fixtures = Path(__file__).resolve().parent.parent / "fixtures"
+    fixtures = Path(__file__).resolve().parents[2] / "fixtures"
     assert main(["verify", "--fixtures", str(fixtures)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[:-1] and all(line.startswith("PASS ") for line in lines[:-1])

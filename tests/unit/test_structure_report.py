@@ -9,7 +9,7 @@ import websearch_sync as ws
 from websearch_sync.backends import backend_class
 from websearch_sync.net.transport import HttpResponse
 
-FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 
 def response(path, text=None, status=200):

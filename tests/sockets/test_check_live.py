@@ -63,6 +63,13 @@ def test_each_failure_is_reported_with_its_kind(live, capsys):
     report = json.loads(capsys.readouterr().out)
     assert report["backend"] == "testhtml" and report["ok"] is False
     checks = {c["query"]: c for c in report["checks"]}
+    assert_parsed_checks(checks)
+    assert_failed_checks(checks)
+    assert [query_of(r.path)["q"][0] for r in live.requests][-1] == "captcha"
+
+
+def assert_parsed_checks(checks):
+    """The good query, a changed page (parse error) and a page that lost a landmark."""
     assert checks["good"]["ok"] and checks["good"]["status"] == "success" and checks["good"]["items"] == 3
     assert checks["good"]["structure"] == {"results_container": True, "result_links": True, "next_page_form": True}
 
@@ -74,6 +81,9 @@ def test_each_failure_is_reported_with_its_kind(live, capsys):
     assert (drifted["status"], drifted["items"], drifted["ok"]) == ("success", 3, False)
     assert drifted["structure"]["next_page_form"] is False
 
+
+def assert_failed_checks(checks):
+    """An upstream error, a timeout, a bot wall, and the query refused during the cool-down after it."""
     assert checks["broken"]["status"] == "bad_gateway" and checks["broken"]["error"]["status"] == 502
     slow = checks["slow"]
     assert slow["status"] == "timeout" and slow["structure"] is None and slow["structure_ok"] is None
@@ -86,7 +96,6 @@ def test_each_failure_is_reported_with_its_kind(live, capsys):
     # after a bot wall the backend cools down: the next query is reported, not sent
     cooled = checks["limited"]
     assert cooled["status"] == "blocked" and "cooling down" in cooled["error"]["message"] and cooled["structure"] is None
-    assert [query_of(r.path)["q"][0] for r in live.requests][-1] == "captcha"
 
 
 def test_rate_limiting_is_blocked_with_its_detail(live, capsys):

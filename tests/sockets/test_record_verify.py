@@ -67,7 +67,19 @@ def test_record_writes_body_meta_and_golden_and_verify_passes(html_server, tmp_p
     assert len(html_server.requests) == 1  # one live request
     assert (folder / "rust-async.html").read_bytes() == result_page(PAGE_RESULTS)
 
-    meta = read_meta(folder, "rust-async")
+    assert_recorded_meta(read_meta(folder, "rust-async"), html_server)
+
+    golden = json.loads((folder / "rust-async.expected.json").read_text(encoding="utf-8"))
+    assert golden == outcome_of(live)  # the golden is what the live search returned
+
+    assert main(["verify", "--fixtures", str(tmp_path)]) == 0
+    out = capsys.readouterr().out
+    assert "PASS   testhtml/rust-async  3 items" in out
+    assert out.rstrip().endswith("1 case: 1 PASS, 0 NEW, 0 DRIFT, 0 ERROR")
+
+
+def assert_recorded_meta(meta, html_server):
+    """What ``record`` wrote about the exchange: the request as the backend built it, the answer, the provenance."""
     assert meta["backend"] == "testhtml" and meta["query"] == "rust async" and meta["max_results"] == 3
     assert meta["request"] == {
         "method": "GET",
@@ -81,14 +93,6 @@ def test_record_writes_body_meta_and_golden_and_verify_passes(html_server, tmp_p
     assert meta["library_version"] == ws.__version__
     assert meta["captured_at"].endswith("+00:00")
     assert meta["provenance"] == {"status": "recorded-live", "capture_date": meta["captured_at"][:10], "recorded_by": "websearch-sync record"}
-
-    golden = json.loads((folder / "rust-async.expected.json").read_text(encoding="utf-8"))
-    assert golden == outcome_of(live)  # the golden is what the live search returned
-
-    assert main(["verify", "--fixtures", str(tmp_path)]) == 0
-    out = capsys.readouterr().out
-    assert "PASS   testhtml/rust-async  3 items" in out
-    assert out.rstrip().endswith("1 case: 1 PASS, 0 NEW, 0 DRIFT, 0 ERROR")
 
 
 def test_a_recorded_case_replays_without_the_server(html_server, tmp_path):
@@ -198,25 +202,32 @@ def test_recording_the_offline_stub(tmp_path, capsys):
 # -- redaction --------------------------------------------------------------------------------------
 
 
-def test_no_secret_reaches_any_written_file(backends, tmp_path, monkeypatch):
-    """The key travels in two headers, the query string and is echoed in the body; a cookie is set on a
-    redirect and sent back; a credential header carries a value the settings do not know."""
-    seen = []
-
+def cookie_redirect(seen):
+    """A 302 to /api (same query) that sets a session cookie."""
     def start(conn, request, server):
         seen.append(request)
         location = "/api?" + request.path.split("?", 1)[1]
         conn.sendall(_head(302, {"Location": location, "Set-Cookie": "sid=%s; Path=/; HttpOnly" % COOKIE_VALUE,
                                  "Content-Length": "0", "Connection": "close"}))
+    return start
 
+
+def key_echo(seen):
+    """A ``testkeyed`` answer that echoes the key of the query string in its body."""
     def api(conn, request, server):
         seen.append(request)
         key = query_of(request.path)["api_key"][0]
         body = json_api_body(["https://a.example/1", "https://b.example/2"], echo="key=%s" % key)
         conn.sendall(_head(200, {"Content-Type": "application/json", "Content-Length": str(len(body)), "Connection": "close",
                                  "X-Request-Id": "req-42"}) + body)
+    return api
 
-    with FaultServer({"/start": start, "/api": api}) as server:
+
+def test_no_secret_reaches_any_written_file(backends, tmp_path, monkeypatch):
+    """The key travels in two headers, the query string and is echoed in the body; a cookie is set on a
+    redirect and sent back; a credential header carries a value the settings do not know."""
+    seen = []
+    with FaultServer({"/start": cookie_redirect(seen), "/api": key_echo(seen)}) as server:
         monkeypatch.setenv("WEB_SEARCH_ENDPOINT_TESTKEYED", server.url("/start"))
         monkeypatch.setenv("TESTKEYED_API_KEY", API_KEY)
         assert main(["record", "testkeyed", "secret handling", "--fixtures", str(tmp_path), "-n", "2"]) == 0
@@ -225,23 +236,8 @@ def test_no_secret_reaches_any_written_file(backends, tmp_path, monkeypatch):
     assert seen[0].headers["authorization"] == "Bearer " + API_KEY and seen[0].headers["x-subscription-token"] == API_KEY
     assert COOKIE_VALUE in seen[1].headers.get("cookie", "")
     # ... and none of them reached the disk
-    written = list((tmp_path / "testkeyed").iterdir())
-    assert {p.suffix for p in written} == {".json"} and len(written) == 3
-    for path in written:
-        data = path.read_bytes()
-        for secret in (API_KEY, COOKIE_VALUE, SESSION_HEADER[1]):
-            assert secret.encode() not in data, "%s leaked into %s" % (secret, path.name)
-
-    meta = read_meta(tmp_path / "testkeyed", "secret-handling")
-    first, second = meta["exchanges"]
-    assert first["response"]["status"] == 302 and "Set-Cookie" not in first["response"]["headers"]
-    assert first["request"]["query_params"] == {"q": "secret handling", "count": "2", "api_key": "<redacted>"}
-    assert first["request"]["headers"] == {"Authorization": "Bearer <redacted>", "X-Subscription-Token": "<redacted>",
-                                           SESSION_HEADER[0]: "<redacted>", "Accept": "application/json"}
-    assert "Cookie" not in second["request"]["headers"]
-    assert second["response"]["headers"]["X-Request-Id"] == "req-42"
-    assert meta["settings"]["providers"] == {"testkeyed": {"api_key": "<redacted>"}}
-    assert "request" not in meta and meta["redacted"]
+    assert_no_secret_written(tmp_path / "testkeyed")
+    assert_redacted_exchanges(read_meta(tmp_path / "testkeyed", "secret-handling"))
     assert b'"echo": "key=<redacted>"' in (tmp_path / "testkeyed" / "secret-handling.json").read_bytes()
 
     # the redacted case still replays, without the key in the environment
@@ -251,6 +247,29 @@ def test_no_secret_reaches_any_written_file(backends, tmp_path, monkeypatch):
     assert result.status == "PASS", result.diff
     assert [i["url"] for i in result.outcome["items"]] == ["https://a.example/1", "https://b.example/2"]
     assert result.outcome["request_id"] == "req-42"
+
+
+def assert_no_secret_written(folder):
+    """Three JSON files (meta, body, golden), none holding the key, the cookie or the session header's value."""
+    written = list(folder.iterdir())
+    assert {p.suffix for p in written} == {".json"} and len(written) == 3
+    for path in written:
+        data = path.read_bytes()
+        for secret in (API_KEY, COOKIE_VALUE, SESSION_HEADER[1]):
+            assert secret.encode() not in data, "%s leaked into %s" % (secret, path.name)
+
+
+def assert_redacted_exchanges(meta):
+    """Both exchanges recorded, secrets as ``<redacted>``, cookies left out."""
+    first, second = meta["exchanges"]
+    assert first["response"]["status"] == 302 and "Set-Cookie" not in first["response"]["headers"]
+    assert first["request"]["query_params"] == {"q": "secret handling", "count": "2", "api_key": "<redacted>"}
+    assert first["request"]["headers"] == {"Authorization": "Bearer <redacted>", "X-Subscription-Token": "<redacted>",
+                                           SESSION_HEADER[0]: "<redacted>", "Accept": "application/json"}
+    assert "Cookie" not in second["request"]["headers"]
+    assert second["response"]["headers"]["X-Request-Id"] == "req-42"
+    assert meta["settings"]["providers"] == {"testkeyed": {"api_key": "<redacted>"}}
+    assert "request" not in meta and meta["redacted"]
 
 
 def test_credentials_in_an_endpoint_url_are_redacted_and_the_case_replays(backends, tmp_path):
@@ -307,15 +326,7 @@ def test_a_modified_page_is_reported_as_drift_with_a_diff(html_server, tmp_path,
     capsys.readouterr()
 
     assert main(["verify", "--fixtures", str(tmp_path)]) == 1
-    out = capsys.readouterr().out
-    assert out.startswith("DRIFT  testhtml/page  3 items (golden: 3 items)\n")
-    assert "items: 3 -> 3 (1 removed, 1 added, 1 changed)" in out
-    assert "- removed #2 https://tokio.rs/  \"Tokio - An asynchronous Rust runtime\"" in out
-    assert "+ added   #1 https://without.boats/  \"Without boats\"" in out
-    assert "~ changed https://rust-lang.github.io/async-book/ title:" in out
-    assert 'was "Rust async book"' in out and 'now "The Rust Async Book"' in out
-    assert "~ moved   https://rust-lang.github.io/async-book/  #1 -> #2" in out
-    assert out.rstrip().endswith("1 case: 0 PASS, 0 NEW, 1 DRIFT, 0 ERROR")
+    assert_drift_report(capsys.readouterr().out)
     assert json.loads((tmp_path / "testhtml" / "page.expected.json").read_text()) == golden  # untouched without --update
 
     assert main(["verify", "--fixtures", str(tmp_path), "--update"]) == 0
@@ -324,6 +335,18 @@ def test_a_modified_page_is_reported_as_drift_with_a_diff(html_server, tmp_path,
     assert "updated golden " in out and "1 golden updated" in out
     assert main(["verify", "--fixtures", str(tmp_path)]) == 0
     assert "PASS   testhtml/page" in capsys.readouterr().out
+
+
+def assert_drift_report(out):
+    """``verify``'s report of the changed page: one removed, one added, one changed and moved."""
+    assert out.startswith("DRIFT  testhtml/page  3 items (golden: 3 items)\n")
+    assert "items: 3 -> 3 (1 removed, 1 added, 1 changed)" in out
+    assert "- removed #2 https://tokio.rs/  \"Tokio - An asynchronous Rust runtime\"" in out
+    assert "+ added   #1 https://without.boats/  \"Without boats\"" in out
+    assert "~ changed https://rust-lang.github.io/async-book/ title:" in out
+    assert 'was "Rust async book"' in out and 'now "The Rust Async Book"' in out
+    assert "~ moved   https://rust-lang.github.io/async-book/  #1 -> #2" in out
+    assert out.rstrip().endswith("1 case: 0 PASS, 0 NEW, 1 DRIFT, 0 ERROR")
 
 
 def test_a_page_whose_structure_changed_drifts_to_a_parse_error(html_server, tmp_path, capsys):

@@ -18,12 +18,22 @@ def check_schema(schema, path="schema"):
     assert isinstance(schema, dict), path
     assert schema.get("type") in SCHEMA_TYPES, path
     if schema["type"] == "object":
-        assert isinstance(schema.get("properties"), dict), path
-        assert set(schema.get("required", [])) <= set(schema["properties"]), path
-        assert isinstance(schema.get("additionalProperties", False), bool), path
-        for name, sub in schema["properties"].items():
-            assert isinstance(sub.get("description"), str) and sub["description"], "%s.%s needs a description" % (path, name)
-            check_schema(sub, "%s.%s" % (path, name))
+        check_object_schema(schema, path)
+    check_value_keywords(schema, path)
+
+
+def check_object_schema(schema, path):
+    """An object schema: described properties (each checked), required ones among them."""
+    assert isinstance(schema.get("properties"), dict), path
+    assert set(schema.get("required", [])) <= set(schema["properties"]), path
+    assert isinstance(schema.get("additionalProperties", False), bool), path
+    for name, sub in schema["properties"].items():
+        assert isinstance(sub.get("description"), str) and sub["description"], "%s.%s needs a description" % (path, name)
+        check_schema(sub, "%s.%s" % (path, name))
+
+
+def check_value_keywords(schema, path):
+    """Enums of strings, consistent bounds, no keyword outside the accepted subset."""
     if "enum" in schema:
         assert schema["enum"] and all(isinstance(v, str) for v in schema["enum"]), path
     for low, high in (("minimum", "maximum"), ("minLength", "maxLength")):

@@ -1,26 +1,57 @@
-"""Shared fixtures: no network, a clean environment, a JSON backend for HTTP-layer tests."""
+"""Shared fixtures: no network, a clean environment, a fake clock, JSON backends for HTTP-layer tests.
+
+The suite, by kind (``pytest`` runs all of it, offline):
+
+* ``unit/``: no connection at all (answers replayed with ``responses``; ``unit/conftest.py``
+  fails a test that connects); ``unit/backends/test_<name>.py``: one backend's own quirks.
+* ``conformance/``: what every registered backend must do, from its declaration and its
+  recorded cases, and the docs' tables against the code.
+* ``sockets/``: real local servers (``servers.py``): the HTTP layer, fetch, the client, the CLI.
+* ``reliability/``: the fault lab (``reliability/faultlab.py``), hostile input, races.
+* ``../contract_tests/``: every recorded case against its golden.
+
+Helpers at this level: ``servers.py`` (fault server), ``clocks.py`` (``FakeClock``),
+``backend_kit.py`` (a backend's dummy settings and recorded answers), ``fixture_backends.py``.
+"""
 
 import pytest
 
-from websearch_sync.backends import register, unregister
+from websearch_sync.backends import backend_class, backend_names, register, unregister
 from websearch_sync.backends.base import Backend, dig, json_body
 from websearch_sync.net.transport import RequestSpec
 from websearch_sync.models import ParseResult
 from websearch_sync.testing import no_network
+
+from clocks import FakeClock
 
 ENV_PREFIXES = ("WEB_SEARCH_", "WEB_FETCH_", "SEARXNG_", "BRAVE_", "BOCHA_", "TAVILY_", "KAGI_", "JINA_")
 
 
 @pytest.fixture(autouse=True)
 def _offline_and_clean_env(monkeypatch):
-    """Every test runs without the developer's search settings and without internet."""
+    """Every test runs without the developer's search settings (every registered backend's
+    variables included) and without internet."""
     import os
 
+    declared = {var for name in backend_names() for var in backend_class(name).env_vars.values()}
     for name in list(os.environ):
-        if name.startswith(ENV_PREFIXES):
+        if name.startswith(ENV_PREFIXES) or name in declared:
             monkeypatch.delenv(name)
     with no_network():
         yield
+
+
+@pytest.fixture
+def fake_clock(monkeypatch):
+    """A :class:`FakeClock` behind the default clock for the test: every client made without
+    its own clock (``websearch_sync.search``, the CLI) waits on it, so retries, Retry-After,
+    rate-limit slots and cool-downs take no real time and are checked on ``fake_clock.sleeps``."""
+    from websearch_sync.client.clock import SYSTEM_CLOCK
+
+    clock = FakeClock()
+    for name in ("monotonic", "time", "sleep"):
+        monkeypatch.setattr(SYSTEM_CLOCK, name, getattr(clock, name))
+    return clock
 
 
 class JsonTestBackend(Backend):

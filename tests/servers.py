@@ -103,6 +103,10 @@ class FaultServer:
     def __exit__(self, *exc) -> None:
         self.stopping.set()
         if self._listener is not None:
+            try:  # wakes the accept loop now instead of at its next 0.2 s accept timeout
+                self._listener.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
             self._listener.close()
         for thread in list(self._threads):
             thread.join(timeout=5)
@@ -312,8 +316,32 @@ def delayed(seconds: float, inner: Handler) -> Handler:
     return handler
 
 
+def gated(event: threading.Event, inner: Handler) -> Handler:
+    """Wait until ``event`` is set (at most :data:`MAX_WAIT_S`, or until the server stops), then answer with ``inner``:
+    a test orders what happens on the server against what its threads do."""
+    def handler(conn, request, server):
+        deadline = time.monotonic() + MAX_WAIT_S
+        while not event.wait(0.05) and not server.stopping.is_set() and time.monotonic() < deadline:
+            pass
+        inner(conn, request, server)
+    return handler
+
+
 def json_results(*urls: str, status: int = 200) -> Handler:
     """A JSON body ``{"results": [{title, url, snippet}, ...]}`` as the test backend expects."""
     import json as _json
     body = _json.dumps({"results": [{"title": "title %s" % u, "url": u, "snippet": "about %s" % u} for u in urls]}).encode()
     return respond(status, body, content_type="application/json")
+
+
+def fetch_once(url: str, timeout_ms: int = 3000, **kwargs):
+    """``fetch_page`` with a fresh transport (closed afterwards) and empty settings."""
+    import websearch_sync as ws
+    from websearch_sync.net.transport import HttpTransport
+    from websearch_sync.reader.page import fetch_page
+
+    transport = HttpTransport()
+    try:
+        return fetch_page(url, transport=transport, settings=ws.Settings(), timeout_ms=timeout_ms, **kwargs)
+    finally:
+        transport.close()

@@ -16,7 +16,6 @@ fault, shaped for the target (an HTML scraper, a JSON API, or fetch).
 
 import gzip
 import json
-import os
 import random
 import socket
 import sys
@@ -37,12 +36,13 @@ for _path in (ROOT / "tests", ROOT):
 import websearch_sync as ws  # noqa: E402
 from websearch_sync.backends import registry  # noqa: E402
 from websearch_sync.net.charset import decode_body  # noqa: E402
-from websearch_sync.secrets import is_secret_name  # noqa: E402
-from websearch_sync.contract.cases import contract_violations, discover, load_golden  # noqa: E402
+from websearch_sync.contract.cases import contract_violations  # noqa: E402
 from websearch_sync.reader.page import fetch_page  # noqa: E402
 from websearch_sync.net.transport import HttpTransport  # noqa: E402
 from websearch_sync.net.ssrf import static_resolver  # noqa: E402
 
+from backend_kit import dummy_config, network_backends, recorded_exchanges, recorded_success  # noqa: E402,F401
+from clocks import FakeClock  # noqa: E402
 from servers import FaultServer, _head, free_port  # noqa: E402
 
 FIXTURES = ROOT / "fixtures"
@@ -96,54 +96,23 @@ class Target:
     golden_items: Optional[List[Dict[str, Any]]] = None  #: what the good answer must give
 
 
-def _recorded_body(case: Any, response: Dict[str, Any]) -> bytes:
-    return case.body_bytes(response)
-
-
-def _content_type(response: Dict[str, Any]) -> str:
-    headers = {k.lower(): v for k, v in (response.get("headers") or {}).items()}
-    return headers.get("content-type", "text/html; charset=utf-8")
-
-
-def network_backends() -> List[str]:
-    """Every registered backend that sends requests (kind other than ``offline``)."""
-    return [name for name in registry.backend_names() if registry.backend_class(name).kind != "offline"]
-
-
 def search_target(name: str) -> Target:
     """The target for backend ``name``: its best recorded success and its own recorded
     bot wall (``WebBlocked/captcha_required`` with HTTP 200), from ``fixtures/<name>/``."""
     cls = registry.backend_class(name)
-    good = None
-    captcha = None
-    for case in discover(FIXTURES, name):
-        if case.problem or len(case.exchanges()) != 1:
-            continue
-        response = case.exchanges()[0]["response"]
-        golden = load_golden(case) or {}
-        if response.get("status") != 200 or not (response.get("body") or response.get("body_text")):
-            continue
-        if golden.get("items"):
-            synthetic = (case.meta.get("provenance") or {}).get("status") == "synthetic"
-            rank = (not synthetic, len(golden["items"]), case.name)
-            if good is None or rank > good[0]:
-                good = (rank, case, response, golden)
-        error = golden.get("error") or {}
-        if captcha is None and error.get("detail_code") == "captcha_required":
-            captcha = _recorded_body(case, response)
-    if good is None:
-        raise LookupError("fixtures/%s has no recorded success with items: the fault matrix needs one" % name)
-    _, case, response, golden = good
+    good = recorded_success(name)
+    captcha = next((r.body for r in recorded_exchanges(name)
+                    if r.response.get("status") == 200 and r.body and r.error.get("detail_code") == "captcha_required"), None)
     return Target(
         name=name,
         kind="json" if cls.kind == "json" else "html",
-        good_body=_recorded_body(case, response),
-        good_type=_content_type(response),
+        good_body=good.body,
+        good_type=good.content_type,
         captcha_body=captcha,
-        query=case.meta.get("query") or "fault lab",
-        max_results=case.meta.get("max_results") or 5,
-        options=dict(case.meta.get("options") or {}),
-        golden_items=golden["items"],
+        query=good.case.meta.get("query") or "fault lab",
+        max_results=good.case.meta.get("max_results") or 5,
+        options=dict(good.case.meta.get("options") or {}),
+        golden_items=good.golden["items"],
     )
 
 
@@ -551,18 +520,7 @@ def lab_settings(server: LabServer, names: Sequence[str], **overrides: Any) -> w
     providers: Dict[str, Dict[str, Any]] = {}
     endpoints: Dict[str, str] = {}
     for name in names:
-        cls = registry.backend_class(name)
-        config: Dict[str, Any] = {}
-        for key in set(cls.required) | {k for k in cls.env_vars if is_secret_name(k)}:
-            if key.endswith("headers"):  # extra headers whose values are secrets (the service gateway)
-                config[key] = {"X-Lab-Secret": "%s-%s" % (DUMMY_KEY, name)}
-            elif is_secret_name(key):
-                config[key] = "%s-%s" % (DUMMY_KEY, name)
-            elif key.endswith("url"):
-                config[key] = server.cell_url(name, "good")
-            elif key not in config:
-                config[key] = "lab"
-        providers[name] = config
+        providers[name] = dummy_config(registry.backend_class(name), server.cell_url(name, "good"), "%s-%s" % (DUMMY_KEY, name))
         endpoints[name] = server.cell_url(name, "good")
     values = dict(providers=providers, endpoints=endpoints, max_response_bytes=MAX_BYTES, timeout_ms=DEADLINE_MS)
     values.update(overrides)
@@ -576,13 +534,14 @@ class Runner:
         self.server = server
         self.target = target
         self.settings = lab_settings(server, [target.name] if target.kind != "fetch" else [])
+        self.clock = FakeClock()  #: the client's cool-downs run on it: a Retry-After passes without waiting
         if target.kind == "fetch":
             self.transport = HttpTransport()
             self.client = None
         else:
             self.client = ws.SearchClient(
                 target.name, settings=self.settings, retries=0, cache_ttl_s=0, min_interval_s=0,
-                cooldowns={"captcha_required": 0, "http_403": 0, "http_429": 0},
+                cooldowns={"captcha_required": 0, "http_403": 0, "http_429": 0}, clock=self.clock,
             )
 
     def close(self) -> None:
@@ -659,7 +618,7 @@ class Runner:
             if self.client is not None and self.server.requests_for(self.target.name) != before:
                 cell.after_ok, cell.after_problem = False, "the cool-down sent a request"
                 return
-            time.sleep(cell.retry_after + 0.05)
+            self.clock.advance(cell.retry_after + 0.05)
         try:  # recovery is about state, not speed: a generous deadline, so a loaded machine cannot fail it
             result = self.call("good", timeout_ms=RECOVERY_DEADLINE_MS)
         except Exception as exc:  # noqa: BLE001 - reported in the cell

@@ -3,7 +3,8 @@ answering each request with a random fault (seeded).
 
 Asserts: no exception other than ``WebSearchError`` (and never an ``internal_error``);
 every success honours the contract; the per-backend rate limit holds at the server
-(arrival times); no request reaches a backend while it cools down after a block; the
+(the slots booked are an interval apart, and the k-th request to reach a backend
+arrives no earlier than its k-th slot); no request reaches a backend while it cools down after a block; the
 cache is consistent (after a key's first cached success every cached call is a hit
 with the same items, and callers mutating their results do not change what others get).
 """
@@ -19,6 +20,7 @@ import faultlab
 import websearch_sync as ws
 from websearch_sync.testing import assert_contract
 
+from clocks import ThreadClock
 from servers import delayed
 
 THREADS = 16
@@ -114,11 +116,44 @@ def run_ops(client: ws.SearchClient, server: faultlab.LabServer, backends: List[
         ops.append(op)
 
 
-def test_sixteen_threads_share_one_client_under_random_faults():
+@dataclass
+class Run:
+    """What the sixteen threads did, and what the client and the server saw."""
+
+    ops: List[Op]
+    log: List[Tuple[float, str, str, str]]  #: the lab server's requests
+    blocks: List[Tuple[float, str, Optional[str]]]  #: (when, backend, detail) of every cool-down the client started
+    slots: Dict[str, List[float]]  #: the rate-limit slots the client booked, per backend
+    elapsed: float
+
+
+def spy_on(client: ws.SearchClient, clock: ThreadClock, blocks: List[Tuple[float, str, Optional[str]]], slots: Dict[str, List[float]]) -> None:
+    """White box: note when the client starts a cool-down and which rate-limit slots it books."""
+    record = client._cooldowns.record
+    reserve = client._runner.limiter.reserve
+
+    def recording(error):
+        record(error)
+        blocks.append((time.monotonic(), error.provider, error.detail_code))
+
+    def booking(name, interval, max_wait_s):
+        wait = reserve(name, interval, max_wait_s)
+        if wait is not None and interval > 0:
+            slots[name].append(clock.last() + wait)  # reserve read the clock once: slot = now + wait
+        return wait
+    client._cooldowns.record = recording
+    client._runner.limiter.reserve = booking
+
+
+def run_threads() -> Run:
+    """Sixteen threads share one client against the lab answering random faults."""
     backends = faultlab.network_backends()
     fetch_target = faultlab.fetch_target()
     fetch_target.good_body = SMALL_PAGE
     targets = [faultlab.search_target(name) for name in backends] + [fetch_target]
+    ops: List[Op] = []
+    blocks: List[Tuple[float, str, Optional[str]]] = []
+    slots: Dict[str, List[float]] = defaultdict(list)
     with faultlab.LabServer(targets, max_connections=128, chooser=weighted_chooser(7)) as server:
         for target in targets:
             good = faultlab.build_handler(faultlab.FAULTS["good"], target, server)
@@ -126,27 +161,23 @@ def test_sixteen_threads_share_one_client_under_random_faults():
         settings = faultlab.lab_settings(server, backends)
         for name in backends:
             settings.endpoints[name] = server.cell_url(name, "random")
-        ops: List[Op] = []
         started = time.monotonic()
-        with ws.SearchClient(settings=settings, retries=0, cache_ttl_s=60, min_interval_s=INTERVAL_S, cooldowns=COOLDOWNS) as client:
-            recorded: List[Tuple[float, str, Optional[str]]] = []
-            record = client._cooldowns.record  # white box: when the client started a cool-down
-
-            def spy(error):
-                record(error)
-                recorded.append((time.monotonic(), error.provider, error.detail_code))
-            client._cooldowns.record = spy
+        clock = ThreadClock()
+        with ws.SearchClient(settings=settings, retries=0, cache_ttl_s=60, min_interval_s=INTERVAL_S, cooldowns=COOLDOWNS,
+                             clock=clock) as client:
+            spy_on(client, clock, blocks, slots)
             threads = [threading.Thread(target=run_ops, args=(client, server, backends, i, ops)) for i in range(THREADS)]
             for thread in threads:
                 thread.start()
             for thread in threads:
                 thread.join(120)
             assert not any(thread.is_alive() for thread in threads), "a thread hung"
-        elapsed = time.monotonic() - started
-        log = list(server.log)
+        return Run(ops, list(server.log), blocks, slots, time.monotonic() - started)
 
+
+def check_outcomes(ops: List[Op]) -> None:
+    """1. only WebSearchError, only the kinds the faults can cause, never a defect."""
     assert len(ops) == THREADS * OPS
-    # 1. only WebSearchError, only the kinds the faults can cause, never a defect
     crashes = [op for op in ops if op.crash]
     assert not crashes, [op.crash for op in crashes[:5]]
     codes = {op.code for op in ops} - {"ok"}
@@ -155,42 +186,62 @@ def test_sixteen_threads_share_one_client_under_random_faults():
     assert not [op.contract for op in ops if op.contract]
     assert sum(op.code == "ok" for op in ops) > len(ops) // 3, "too few successes to check anything"
 
-    # 2. the rate limit holds at the server: K consecutive first requests to a backend span >= K intervals
+
+def arrivals_of(log: List[Tuple[float, str, str, str]]) -> Dict[str, List[float]]:
+    """When each backend's first requests (not redirect hops) reached the server, in order."""
     arrivals: Dict[str, List[float]] = defaultdict(list)
-    for when, target, _fault, asked in log:
+    for when, target, _fault, asked in sorted(log):
         if target != "fetch" and asked == "random":
             arrivals[target].append(when)
-    window, jitter = 10, 0.02
-    for target, times in arrivals.items():
-        times.sort()
-        tightest = min((times[i + window] - times[i] for i in range(len(times) - window)), default=None)
-        assert tightest is None or tightest >= window * INTERVAL_S - jitter, (
-            "%s: %d requests within %.0f ms (limit one per %.0f ms)" % (target, window + 1, tightest * 1000, INTERVAL_S * 1000))
-    assert sum(len(t) for t in arrivals.values()) > 200
+    return arrivals
 
-    # 3. cool-downs: once the client has recorded a block, no request reaches that backend until it ends
-    assert recorded, "no block happened: the cool-down check would prove nothing"
-    for when, target, detail in recorded:
+
+def check_rate_limit(arrivals: Dict[str, List[float]], slots: Dict[str, List[float]]) -> None:
+    """2. the rate limit holds at the server: the slots booked for a backend are an interval apart, and
+    the k-th request to reach it arrives no earlier than the k-th slot (so by any time, no more
+    requests arrived than slots had begun; scheduling may delay a request, never hurry it)."""
+    for target, times in arrivals.items():
+        booked = sorted(slots[target])
+        gaps = [b - a for a, b in zip(booked, booked[1:])]
+        assert not gaps or min(gaps) >= INTERVAL_S - 1e-9, "%s: two slots %.1f ms apart" % (target, min(gaps) * 1000)
+        assert len(booked) >= len(times), "%s: %d requests arrived, %d slots booked" % (target, len(times), len(booked))
+        early = [(i, arrived, booked[i]) for i, arrived in enumerate(times) if arrived < booked[i]]
+        assert not early, "%s: request %d arrived %.1f ms before its slot" % (target, early[0][0], (early[0][2] - early[0][1]) * 1000)
+    assert sum(len(t) for t in arrivals.values()) > 150  # enough requests for the check to mean something
+
+
+def check_cooldowns(arrivals: Dict[str, List[float]], blocks: List[Tuple[float, str, Optional[str]]], ops: List[Op]) -> None:
+    """3. cool-downs: once the client has recorded a block, no request reaches that backend until it ends
+    (a newer block of the same backend replaces the cool-down, possibly with a shorter one)."""
+    assert blocks, "no block happened: the cool-down check would prove nothing"
+    for when, target, detail in blocks:
         duration = COOLDOWNS[detail]
-        inside = [t for t in arrivals[target] if when + SCHEDULING_SLACK_S < t < when + duration]
+        ends = [when + duration] + [later + COOLDOWNS[d] for later, t, d in blocks if t == target and when < later < when + duration]
+        inside = [t for t in arrivals[target] if when + SCHEDULING_SLACK_S < t < min(ends)]
         assert not inside, "%s: %d request(s) during the %.0f ms cool-down (first %.0f ms after it began)" % (
             target, len(inside), duration * 1000, (inside[0] - when) * 1000)
     assert any(op.code == "WebBlocked" and op.detail in ("captcha_required", "http_429") for op in ops)
 
-    # 4. the cache: after a key's first cached success, every cached call is a hit with the same items
+
+def check_cache(ops: List[Op]) -> None:
+    """4. the cache: after a key's first cached success, every cached call is a hit with the same items."""
     first: Dict[Tuple[Any, ...], Op] = {}
     for op in sorted(ops, key=lambda o: o.ended):
         if op.code == "ok" and op.cached_call and op.key not in first:
             first[op.key] = op
-    checked = 0
-    for op in ops:
-        origin = first.get(op.key)
-        if origin is None or not op.cached_call or op.started <= origin.ended:
-            continue
-        checked += 1
+    later = [(op, first[op.key]) for op in ops if op.key in first and op.cached_call and op.started > first[op.key].ended]
+    for op, origin in later:
         assert op.code == "ok", "%s %s: a cached call after a cached success failed: %s/%s" % (op.kind, op.key, op.code, op.detail)
-        if op.kind == "search":
-            assert op.cached, "%s: not served from the cache" % (op.key,)
+        assert op.cached or op.kind != "search", "%s: not served from the cache" % (op.key,)
         assert op.items == origin.items, "%s: the cache changed (a caller's edit leaked?)" % (op.key,)
-    assert checked > 100
-    assert elapsed < 60
+    assert len(later) > 100
+
+
+def test_sixteen_threads_share_one_client_under_random_faults():
+    run = run_threads()
+    check_outcomes(run.ops)
+    arrivals = arrivals_of(run.log)
+    check_rate_limit(arrivals, run.slots)
+    check_cooldowns(arrivals, run.blocks, run.ops)
+    check_cache(run.ops)
+    assert run.elapsed < 60

@@ -1,5 +1,6 @@
 """Cool-downs shared by threads: the two races the concurrency test found, pinned down
-with deterministic timings.
+with a deterministic order of events (the server holds an answer until a thread got
+where the race needs it; the rate-limit wait runs on a fake clock).
 
 1. A thread that passed the cool-down check and then slept for its rate-limit slot sent
    its request although another thread had met a block meanwhile.
@@ -8,13 +9,13 @@ with deterministic timings.
 """
 
 import threading
-import time
 
 import pytest
 
 import websearch_sync as ws
 
-from servers import FaultServer, delayed, respond, sequence
+from clocks import FakeClock
+from servers import FaultServer, gated, respond, sequence
 
 GOOD = b'{"type": "search", "web": {"results": [{"title": "A", "url": "https://a.example/", "description": "a"}]}}'
 TOO_MANY = respond(429, b"slow down", content_type="text/plain")
@@ -39,12 +40,27 @@ def in_thread(function):
     return thread, outcome
 
 
+def received(event, inner):
+    """A handler that says the request arrived, then answers with ``inner``."""
+    def handler(conn, request, server):
+        event.set()
+        inner(conn, request, server)
+    return handler
+
+
 def test_a_thread_waiting_for_its_rate_limit_slot_does_not_send_into_a_new_cool_down():
-    # request 1 is answered 429 after 0.2 s; request 2's slot is 0.5 s after request 1's
-    with FaultServer({"/s": sequence(delayed(0.2, TOO_MANY), OK)}) as server:
-        with client_for(server, min_interval_s=0.5) as client:
+    # request 2's slot is 0.5 s after request 1's; request 1 is answered 429 while thread 2 waits for it
+    arrived, waiting, threads = threading.Event(), threading.Event(), {}
+
+    def meanwhile(seconds):
+        waiting.set()  # thread 2 passed the cool-down check and waits for its slot ...
+        threads["first"].join(5)  # ... while thread 1 meets the block
+
+    with FaultServer({"/s": sequence(received(arrived, gated(waiting, TOO_MANY)), OK)}) as server:
+        with client_for(server, min_interval_s=0.5, clock=FakeClock(on_sleep=meanwhile)) as client:
             first, first_outcome = in_thread(lambda: client.search("q", timeout_ms=3000))
-            time.sleep(0.05)
+            threads["first"] = first
+            assert arrived.wait(5)
             second, second_outcome = in_thread(lambda: client.search("q", timeout_ms=3000))
             first.join(5)
             second.join(5)
@@ -55,13 +71,15 @@ def test_a_thread_waiting_for_its_rate_limit_slot_does_not_send_into_a_new_cool_
 
 
 def test_a_success_already_under_way_does_not_lift_a_newer_cool_down():
-    # request 1 succeeds after 0.3 s; request 2, sent 0.05 s later, is answered 429 at once
-    with FaultServer({"/s": sequence(delayed(0.3, OK), TOO_MANY, OK)}) as server:
+    # request 1 is under way; request 2 is answered 429 at once; then request 1 succeeds
+    arrived, blocked = threading.Event(), threading.Event()
+    with FaultServer({"/s": sequence(received(arrived, gated(blocked, OK)), TOO_MANY, OK)}) as server:
         with client_for(server, min_interval_s=0) as client:
             first, first_outcome = in_thread(lambda: client.search("q", timeout_ms=3000))
-            time.sleep(0.05)
+            assert arrived.wait(5)
             with pytest.raises(ws.WebBlocked):
                 client.search("q", timeout_ms=3000)
+            blocked.set()
             first.join(5)
             assert first_outcome["result"]["items"]  # the stale success arrived after the block
             with pytest.raises(ws.WebBlocked) as info:
@@ -73,8 +91,10 @@ def test_a_success_already_under_way_does_not_lift_a_newer_cool_down():
 def test_a_success_after_the_cool_down_ended_still_clears_it():
     with FaultServer({"/s": sequence(TOO_MANY, OK)}) as server:
         settings = ws.Settings(endpoints={"brave": server.url("/s")}, providers={"brave": {"api_key": "race-key-123"}})
-        with ws.SearchClient("brave", settings=settings, retries=0, cache_ttl_s=0, min_interval_s=0, cooldowns={"http_429": 0.2}) as client:
+        clock = FakeClock()
+        with ws.SearchClient("brave", settings=settings, retries=0, cache_ttl_s=0, min_interval_s=0, cooldowns={"http_429": 0.2},
+                             clock=clock) as client:
             with pytest.raises(ws.WebBlocked):
                 client.search("q")
-            time.sleep(0.25)
+            clock.advance(0.25)
             assert client.search("q")["items"]

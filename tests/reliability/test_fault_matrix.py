@@ -70,9 +70,8 @@ def test_memory_is_measured_where_it_matters(matrix):
 
 def test_the_lab_server_stops_by_itself():
     target = faultlab.fetch_target()
-    with faultlab.LabServer([target], max_lifetime_s=0.3) as server:
-        time.sleep(0.6)
-        assert server.stopping.is_set()
+    with faultlab.LabServer([target], max_lifetime_s=0.1) as server:
+        assert server.stopping.wait(2)
         with pytest.raises(OSError):  # nobody answers any more
             socket.create_connection(("127.0.0.1", server.port), timeout=0.3).recv(1)
 
@@ -84,7 +83,9 @@ def test_the_lab_server_bounds_concurrent_connections():
         held = [socket.create_connection(("127.0.0.1", server.port), timeout=2) for _ in range(2)]
         for sock in held:
             sock.sendall(b"GET /x HTTP/1.1\r\nHost: a\r\n\r\n")
-        time.sleep(0.2)
+        deadline = time.monotonic() + 5
+        while len(server.requests) < 2 and time.monotonic() < deadline:  # both handlers hold their slot
+            time.sleep(0.01)
         assert not server.slots.acquire(blocking=False)  # both slots taken
         for sock in held:
             sock.close()

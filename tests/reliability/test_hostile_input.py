@@ -272,6 +272,18 @@ RAW_ITEMS = st.lists(
 )
 
 
+def assert_clean_item(item):
+    """An http(s) URL, text fields on one line without control characters, no lone surrogate anywhere."""
+    assert re.match(r"^https?://[^/?#\s]", item["url"])
+    for key in ("title", "snippet", "source", "published_at"):
+        if key in item:
+            value = item[key]
+            assert value == " ".join(value.split()) and not re.search(r"[\x00-\x1f\x7f]", value)
+    for value in item.values():
+        if isinstance(value, str):
+            value.encode("utf-8")  # no lone surrogates: printable, serialisable
+
+
 @SETTINGS
 @given(raw=RAW_ITEMS, max_results=st.integers(1, 10))
 def test_normalize_invariants(raw, max_results):
@@ -280,14 +292,7 @@ def test_normalize_invariants(raw, max_results):
     assert [item["rank"] for item in items] == list(range(1, len(items) + 1))
     assert len({item["url"] for item in items}) == len(items) <= max_results
     for item in items:
-        assert re.match(r"^https?://[^/?#\s]", item["url"])
-        for key in ("title", "snippet", "source", "published_at"):
-            if key in item:
-                value = item[key]
-                assert value == " ".join(value.split()) and not re.search(r"[\x00-\x1f\x7f]", value)
-        for value in item.values():
-            if isinstance(value, str):
-                value.encode("utf-8")  # no lone surrogates: printable, serialisable
+        assert_clean_item(item)
     valid = [r for r in raw if isinstance(r.get("url"), str) and re.match(r"^\s*https?://", r["url"], re.I)]
     if not valid:
         assert items == []

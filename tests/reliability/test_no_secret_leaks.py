@@ -30,17 +30,13 @@ from websearch_sync.net.transport import HttpTransport
 from websearch_sync.contract.recording import record_case
 from websearch_sync.net.ssrf import static_resolver
 
+from backend_kit import secret_settings
 from servers import _head
 
 BACKENDS = faultlab.network_backends()
 FAST_FAULTS = [f.name for f in faultlab.FAULT_LIST if f.name not in ("never_answer", "headers_then_stall", "trickle")]
 ECHO_STATUSES = (200, 400, 401, 403, 422, 429, 500)
 SERVICE_KEY = "svc-SECRET-77aa66bb55cc"
-
-
-def secret_settings(cls) -> List[str]:
-    """The secret provider settings of a backend class (its keys)."""
-    return sorted({k for k in cls.env_vars if is_secret_name(k)} | {k for k in cls.required if is_secret_name(k)})
 
 
 KEYS: Dict[str, Dict[str, str]] = {

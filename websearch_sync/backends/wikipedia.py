@@ -54,6 +54,7 @@ class Wikipedia(JsonApiBackend):
     name = "wikipedia"
     summary = "Wikipedia full-text search (MediaWiki API), no key; an encyclopedia, not in auto"
     env_vars = {"lang": "WIKIPEDIA_LANG", "user_agent": "WIKIPEDIA_USER_AGENT"}
+    default_endpoint = _API % "en"  # the default edition's; the locale, ``wiki`` or ``lang`` choose another
     options = ("wiki", "pageno")
     min_interval_s = 0.5  # API etiquette: requests in series, not in bursts
     max_query_chars = 301  # CirrusSearch refuses queries over 300 characters

@@ -1,0 +1,166 @@
+"""Registered backends as the tests see them: what a backend declares (its settings, its
+secrets, where its requests go) and what was recorded for it under ``fixtures/<name>/``.
+
+Shared by the conformance suite (``tests/conformance/``), the fault lab
+(``tests/reliability/faultlab.py``) and the secret-leak tests, so that "a dummy
+configuration for backend X" and "X's best recorded answer" mean one thing everywhere.
+"""
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple, Type, Union
+
+import responses
+
+import websearch_sync as ws
+from websearch_sync.backends import registry
+from websearch_sync.backends.base import Backend
+from websearch_sync.secrets import is_secret_name
+from websearch_sync.contract.cases import Case, discover, load_golden
+
+__all__ = ["FIXTURES", "Recorded", "network_backends", "secret_settings", "dummy_config", "declared_endpoint",
+           "recorded_exchanges", "recorded_success", "env_for", "recorded_json", "replay_search"]
+
+FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+def network_backends() -> List[str]:
+    """Every registered backend that sends requests (kind other than ``offline``)."""
+    return [name for name in registry.backend_names() if registry.backend_class(name).kind != "offline"]
+
+
+def secret_settings(cls: Type[Backend]) -> List[str]:
+    """The secret provider settings of a backend class (its keys, and header settings whose values are secret)."""
+    return sorted({k for k in cls.env_vars if is_secret_name(k)} | {k for k in cls.required if is_secret_name(k)})
+
+
+def dummy_config(cls: Type[Backend], url: str, secret: Union[str, Mapping[str, str]]) -> Dict[str, Any]:
+    """Provider settings that make ``cls`` usable: every required and every secret setting.
+
+    A secret setting gets ``secret`` (or ``secret[setting]``), a settings of extra headers a
+    mapping holding it as a header value; a URL setting gets ``url``; anything else ``"lab"``.
+    """
+    config: Dict[str, Any] = {}
+    for key in sorted(set(cls.required) | set(secret_settings(cls))):
+        if key.endswith("headers"):  # extra headers whose values are secrets (the service gateway)
+            config[key] = {"X-Lab-Secret": secret if isinstance(secret, str) else secret[key]}
+        elif is_secret_name(key):
+            config[key] = secret if isinstance(secret, str) else secret[key]
+        elif key.endswith("url"):
+            config[key] = url
+        else:
+            config[key] = "lab"
+    return config
+
+
+def env_for(cls: Type[Backend], config: Mapping[str, Any]) -> Dict[str, str]:
+    """The environment variables that give ``config`` (header mappings as JSON objects)."""
+    env = {}
+    for key, value in config.items():
+        env[cls.env_vars[key]] = json.dumps(value) if isinstance(value, dict) else str(value)
+    return env
+
+
+def declared_endpoint(cls: Type[Backend], config: Mapping[str, Any], endpoints: Optional[Mapping[str, str]] = None) -> str:
+    """Where the declaration says requests go, for provider settings ``config``.
+
+    ``Settings.endpoints[name]`` if given; a required ``url`` setting as it is (a gateway);
+    else the ``base_url`` setting or ``default_base_url`` plus ``endpoint_path``; else
+    ``default_endpoint``.
+    """
+    if endpoints and endpoints.get(cls.name):
+        return endpoints[cls.name]
+    if "url" in cls.required:
+        return config["url"]
+    base = config.get("base_url") or getattr(cls, "default_base_url", None)
+    if base:
+        return str(base).rstrip("/") + getattr(cls, "endpoint_path", "")
+    return cls.default_endpoint or ""
+
+
+@dataclass
+class Recorded:
+    """One recorded single-exchange case of a backend: what was sent, what came back, the golden."""
+
+    case: Case
+    request: Dict[str, Any]
+    response: Dict[str, Any]
+    golden: Dict[str, Any]
+
+    @property
+    def body(self) -> bytes:
+        """The recorded body (empty when none was recorded)."""
+        return self.case.body_bytes(self.response) if (self.response.get("body") or self.response.get("body_text")) else b""
+
+    @property
+    def content_type(self) -> str:
+        """The recorded Content-Type (``text/html; charset=utf-8`` when none was recorded)."""
+        headers = {k.lower(): v for k, v in (self.response.get("headers") or {}).items()}
+        return headers.get("content-type", "text/html; charset=utf-8")
+
+    @property
+    def error(self) -> Dict[str, Any]:
+        """The golden's error (empty for a success)."""
+        return self.golden.get("error") or {}
+
+
+def recorded_exchanges(name: str) -> List[Recorded]:
+    """The backend's readable cases of exactly one recorded HTTP exchange (transport failures excluded)."""
+    found = []
+    for case in discover(FIXTURES, name):
+        if case.problem or len(case.exchanges()) != 1:
+            continue
+        exchange = case.exchanges()[0]
+        response = exchange.get("response") or {}
+        if response.get("status") is None:  # a recorded connection failure or timeout
+            continue
+        found.append(Recorded(case, exchange.get("request") or {}, response, load_golden(case) or {}))
+    return found
+
+
+def recorded_success(name: str) -> Recorded:
+    """The backend's best recorded success: HTTP 200 with items, a real recording before a
+    synthetic one, then the most items. ``LookupError`` when there is none."""
+    best = None
+    for recorded in recorded_exchanges(name):
+        if recorded.response.get("status") != 200 or not recorded.body or not recorded.golden.get("items"):
+            continue
+        synthetic = (recorded.case.meta.get("provenance") or {}).get("status") == "synthetic"
+        rank = (not synthetic, len(recorded.golden["items"]), recorded.case.name)
+        if best is None or rank > best[0]:
+            best = (rank, recorded)
+    if best is None:
+        raise LookupError("fixtures/%s has no recorded success with items: the tests need one" % name)
+    return best[1]
+
+
+def recorded_json(name: str, file: str) -> Any:
+    """A recorded JSON body of ``fixtures/<name>/<file>``, parsed (tests edit copies of real answers)."""
+    return json.loads((FIXTURES / name / file).read_text(encoding="utf-8"))
+
+
+def replay_search(backend: str, url: str, body: Any, *, status: int = 200, headers: Optional[Mapping[str, str]] = None,
+                  content_type: str = "application/json", query: str = "q", settings: Optional[ws.Settings] = None,
+                  client: Optional[ws.SearchClient] = None, extra: Iterable[Callable[[Any], None]] = (),
+                  **options: Any) -> Tuple[Any, List[Any]]:
+    """One search of ``backend`` against one replayed answer at ``url`` (GET or POST): ``(result or error, calls)``.
+
+    ``body`` is bytes, text, an exception to raise, or JSON data; ``extra`` registers more answers
+    on the mock. Through ``client`` if given, else ``websearch_sync.search`` with ``settings``
+    and no retries (unless ``retries`` is given).
+    """
+    payload = body if isinstance(body, (bytes, str, BaseException)) else json.dumps(body, ensure_ascii=False)
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        for method in ("GET", "POST"):
+            mock.add(method, url, body=payload, status=status, headers=dict(headers or {}), content_type=content_type)
+        for register in extra:
+            register(mock)
+        try:
+            if client is not None:
+                outcome = client.search(query, backend=backend, **options)
+            else:
+                outcome = ws.search(query, backend=backend, settings=settings or ws.Settings(), **dict({"retries": 0}, **options))
+        except ws.WebSearchError as error:
+            outcome = error
+        return outcome, list(mock.calls)

@@ -1,0 +1,34 @@
+"""Over a real local socket, for every backend with a timeout setting of its own
+(``<BACKEND>_TIMEOUT_MS``): a server that never answers ends the call at that timeout,
+not at the shared ``WEB_SEARCH_TIMEOUT_MS``, and a call's explicit ``timeout_ms`` beats both.
+Deadlines are real time: these are the only conformance tests that wait (200 ms each).
+"""
+
+import time
+
+import pytest
+
+import websearch_sync as ws
+from websearch_sync.backends import registry
+
+from backend_kit import dummy_config, env_for, network_backends
+from servers import FaultServer, never_answer
+
+OWN_TIMEOUT = [name for name in network_backends() if "timeout_ms" in registry.backend_class(name).env_vars]
+SHORT_MS, LONG_MS = 200, 20000
+
+
+@pytest.mark.parametrize("explicit", [False, True], ids=["own-setting", "explicit"])
+@pytest.mark.parametrize("name", OWN_TIMEOUT)
+def test_a_silent_server_ends_the_call_at_the_backends_own_timeout(name, explicit):
+    cls = registry.backend_class(name)
+    with FaultServer({"*": never_answer()}) as server:
+        environ = env_for(cls, dummy_config(cls, server.url("/api"), "deadline-check-key"))
+        environ.update({"WEB_SEARCH_ENDPOINT_%s" % name.upper(): server.url("/api"), "WEB_SEARCH_TIMEOUT_MS": str(LONG_MS),
+                        cls.env_vars["timeout_ms"]: str(LONG_MS if explicit else SHORT_MS)})
+        started = time.monotonic()
+        with pytest.raises(ws.Timeout):
+            ws.search("q", backend=name, settings=ws.Settings.from_env(environ=environ), retries=0,
+                      timeout_ms=SHORT_MS if explicit else None)
+        assert time.monotonic() - started < 3.0
+        assert len(server.requests) == 1

@@ -1,0 +1,56 @@
+"""The documentation's tables against the code, for every registered backend: its row in
+docs/backends.md, each of its environment variables in docs/configuration.md, and each
+detail code its recorded cases give (fixtures/<name>/*.expected.json) in docs/errors.md.
+"""
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from websearch_sync.backends import registry
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+FIXTURES = DOCS.parent / "fixtures"
+
+
+def table_names(text):
+    """The backquoted names that start the rows of the tables in ``text``."""
+    return set(re.findall(r"^\| `([^`]+)`", text, re.M))
+
+
+def error_rows(text):
+    """``{error type: the text of its row}`` of the error table."""
+    return dict(re.findall(r"^\| `(\w+)` \|(.*)$", text, re.M))
+
+
+def documented(detail, error_type, rows):
+    """A detail code is documented when its error's row names it, or names the pattern it follows
+    (``http_5xx`` for any 5xx, ``http_<status>`` for any status)."""
+    row = rows.get(error_type, "")
+    if "`%s`" % detail in row:
+        return True
+    status = re.fullmatch(r"http_(\d{3})", detail)
+    return bool(status) and ("`http_<status>`" in row or (status.group(1).startswith("5") and "`http_5xx`" in row))
+
+
+def golden_errors(name):
+    """``(file name, error type, detail code)`` of every error in the backend's goldens (soft errors included)."""
+    for golden in sorted((FIXTURES / name).glob("*.expected.json")):
+        outcome = json.loads(golden.read_text(encoding="utf-8"))
+        for entry in [outcome.get("error")] + list(outcome.get("errors") or []):
+            if entry and entry.get("detail_code"):
+                yield golden.name, entry["type"], entry["detail_code"]
+
+
+@pytest.mark.parametrize("name", registry.backend_names())
+def test_the_docs_tables_cover_the_backend(name):
+    cls = registry.backend_class(name)
+    assert name in table_names((DOCS / "backends.md").read_text(encoding="utf-8")), "no row for %s in docs/backends.md" % name
+    variables = table_names((DOCS / "configuration.md").read_text(encoding="utf-8"))
+    missing = [var for var in cls.env_vars.values() if var not in variables]
+    assert not missing, "docs/configuration.md has no row for %s" % missing
+    rows = error_rows((DOCS / "errors.md").read_text(encoding="utf-8"))
+    undocumented = [(file, kind, detail) for file, kind, detail in golden_errors(name) if not documented(detail, kind, rows)]
+    assert not undocumented, "docs/errors.md does not list %s" % undocumented

@@ -1,0 +1,167 @@
+"""The command line, through main(argv) and as a real subprocess."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from websearch_sync.cli import main
+
+
+def test_search_prints_numbered_results(capsys):
+    assert main(["search", "python requests timeout"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("1. python requests timeout - Overview\n   URL: https://example.com/search?q=python+requests+timeout\n")
+    assert "\n3. " in out
+
+
+def test_json_output_is_the_canonical_shape(capsys):
+    assert main(["search", "q", "-n", "2", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [i["rank"] for i in data["items"]] == [1, 2]
+    assert data["provider_meta"]["provider_name"] == "stub"
+
+
+@pytest.mark.parametrize(
+    "argv, status, line",
+    [
+        (["search", "   "], 2, "error: InvalidInput/empty_query: "),
+        (["search", "q", "-n", "11"], 2, "error: InvalidInput/bad_max_results: "),
+        (["search", "q", "-b", "nope"], 2, "error: InvalidInput/unknown_backend: "),
+        (["search", "q", "--timeout-ms", "0"], 2, "error: InvalidInput/bad_timeout: "),
+    ],
+)
+def test_errors_are_one_line_on_stderr_with_a_status(capsys, argv, status, line):
+    assert main(argv) == status
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith(line) and captured.err.count("\n") == 1
+
+
+def test_usage_errors_exit_2(capsys):
+    assert main([]) == 2
+    assert main(["search"]) == 2
+    assert main(["search", "q", "-n", "many"]) == 2
+
+
+def test_version_and_help(capsys):
+    assert main(["--version"]) == 0
+    assert "websearch-sync" in capsys.readouterr().out
+    assert main(["--help"]) == 0
+    assert "example" in capsys.readouterr().out
+
+
+def test_upstream_failures_have_their_own_statuses(testjson, capsys, fake_clock):
+    from servers import FaultServer, respond, free_port
+    import os
+
+    os.environ["WEB_SEARCH_ENDPOINT_TESTJSON"] = "http://127.0.0.1:%d/s" % free_port()
+    try:
+        assert main(["search", "q", "-b", "testjson"]) == 4
+        assert capsys.readouterr().err.startswith("error: NetworkError/connection_refused: ")
+        with FaultServer({"/s": respond(429, b"")}) as server:
+            os.environ["WEB_SEARCH_ENDPOINT_TESTJSON"] = server.url("/s")
+            assert main(["search", "q", "-b", "testjson"]) == 3
+        with FaultServer({"/s": respond(502, b"")}) as server:
+            os.environ["WEB_SEARCH_ENDPOINT_TESTJSON"] = server.url("/s")
+            assert main(["search", "q", "-b", "testjson"]) == 5
+    finally:
+        del os.environ["WEB_SEARCH_ENDPOINT_TESTJSON"]
+
+
+def test_module_runs_as_a_subprocess():
+    proc = subprocess.run([sys.executable, "-m", "websearch_sync", "search", "hello world", "--json"],
+                          capture_output=True, text=True, timeout=60, env={"PATH": "", "PYTHONIOENCODING": "utf-8"})
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["items"][0]["url"] == "https://example.com/search?q=hello+world"
+    proc = subprocess.run([sys.executable, "-m", "websearch_sync", "search", " "], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2 and proc.stderr.startswith("error: InvalidInput")
+
+
+def test_search_options_and_formats(capsys):
+    assert main(["search", "q", "-b", "stub", "--strategy", "merge", "--locale", "en-US", "--time-range", "week",
+                 "--format", "jsonl", "-n", "1"]) == 0
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and json.loads(out)["items"][0]["rank"] == 1
+    assert main(["search", "q", "--format", "markdown", "-n", "1"]) == 0
+    assert capsys.readouterr().out.startswith("1. [q - Overview](https://example.com/search?q=q)")
+    assert main(["search", "q", "--time-range", "decade"]) == 2
+
+
+def test_query_and_queries_file_are_exclusive(tmp_path, capsys):
+    queries = tmp_path / "q.txt"
+    queries.write_text("a\n")
+    assert main(["search"]) == 2
+    assert main(["search", "q", "--queries-file", str(queries)]) == 2
+    assert "either a QUERY or --queries-file" in capsys.readouterr().err
+    assert main(["search", "--queries-file", str(tmp_path / "missing.txt")]) == 2
+
+
+def test_batch_mode_writes_one_line_per_query_and_survives_failures(tmp_path, capsys):
+    queries = tmp_path / "queries.txt"
+    queries.write_text("first query\n\n   \n" + "x" * 2001 + "\nthird query\n", encoding="utf-8")
+    status = main(["search", "--queries-file", str(queries), "-n", "2", "--cache-path", str(tmp_path / "c.sqlite3")])
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["query"][:5] for line in lines] == ["first", "xxxxx", "third"]
+    assert len(lines[0]["items"]) == 2 and len(lines[2]["items"]) == 2
+    assert lines[1]["error"]["type"] == "InvalidInput" and lines[1]["error"]["detail_code"] == "query_too_long"
+    assert status == 2  # the status of the first failed query
+
+
+def test_backends_table(capsys):
+    assert main(["backends"]) == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[0].split() == ["BACKEND", "KIND", "CONFIGURED", "RATE", "LIMIT", "ENVIRONMENT"]
+    assert "stub" in out
+    assert main(["backends", "--json"]) == 0
+    rows = json.loads(capsys.readouterr().out)
+    assert {"name", "kind", "configured", "missing", "env", "min_interval_s", "summary"} <= set(rows[0])
+
+
+def test_backends_never_prints_values(monkeypatch, capsys, json_backends):
+    json_backends("keyed", required=("api_key",), env_vars={"api_key": "KEYED_API_KEY"})
+    monkeypatch.setenv("KEYED_API_KEY", "super-secret-value-123")
+    assert main(["backends"]) == 0
+    out = capsys.readouterr().out
+    assert "KEYED_API_KEY" in out and "super-secret-value-123" not in out
+    assert main(["backends", "--json"]) == 0
+    out = capsys.readouterr().out
+    assert "super-secret-value-123" not in out and '"configured": true' in out
+
+
+def test_batch_mode_as_a_subprocess(tmp_path):
+    queries = tmp_path / "queries.txt"
+    queries.write_text("one\n" + "y" * 2001 + "\ntwo\n", encoding="utf-8")
+    proc = subprocess.run([sys.executable, "-m", "websearch_sync", "search", "--queries-file", str(queries)],
+                          capture_output=True, text=True, timeout=60)
+    lines = [json.loads(line) for line in proc.stdout.splitlines()]
+    assert proc.returncode == 2
+    assert ["items" in line for line in lines] == [True, False, True]
+    assert "\r" not in proc.stderr  # no progress bar when stderr is not a terminal
+    assert proc.stderr.splitlines()[-1] == "2 ok, 1 failed"
+
+
+ARTICLE = ("<html><head><title>Local article</title></head><body><nav>menu menu</nav><article><h1>Local article</h1>"
+           + "<p>This paragraph is the main content of a small article served on the loopback interface. " * 3
+           + "</p><p>A second paragraph with more words so that readability keeps it as the article body.</p>"
+           "</article></body></html>").encode()
+
+
+def test_fetch_command(capsys):
+    from servers import FaultServer, respond
+
+    with FaultServer({"/a": respond(200, ARTICLE), "/missing": respond(404, b"gone")}) as server:
+        assert main(["fetch", server.url("/a"), "--allow-private", "--mode", "text"]) == 0
+        out = capsys.readouterr().out
+        assert out.startswith("Local article\nURL: %s" % server.url("/a"))
+        assert "main content of a small article" in out
+        assert main(["fetch", server.url("/a"), "--allow-private", "--json", "--max-chars", "40"]) == 0
+        data = json.loads(capsys.readouterr().out)
+        assert data["truncated"] is True and data["length"] == 40 and data["final_url"] == server.url("/a")
+        assert main(["fetch", server.url("/missing"), "--allow-private"]) == 5
+        assert capsys.readouterr().err.startswith("error: WebProviderError/http_404: ")
+        assert main(["fetch", server.url("/a")]) == 2  # loopback refused without --allow-private
+        assert capsys.readouterr().err.startswith("error: InvalidInput/private_address: ")
+    assert main(["fetch", "ftp://example.com/file"]) == 2
+    assert main(["fetch", "https://example.com/", "--mode", "pdf"]) == 2

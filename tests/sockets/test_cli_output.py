@@ -1,0 +1,184 @@
+"""The command line's output: JSON errors, every backend's failure, notices, pipes, encodings, control characters."""
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from websearch_sync.cli import build_parser, main
+
+from servers import FaultServer, respond
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run_cli(*argv, env=None, **kwargs):
+    """``python -m websearch_sync ARGV`` in a clean environment (no network settings)."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("WEB_SEARCH_", "WEB_FETCH_"))}
+    base.update(env or {})
+    return subprocess.run([sys.executable, "-m", "websearch_sync", *argv], capture_output=True, timeout=60, env=base, **kwargs)
+
+
+# -- JSON output of failures ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("argv, status, detail", [
+    (["search", "   ", "--json"], 2, "empty_query"),
+    (["search", "q", "-n", "11", "--format", "json"], 2, "bad_max_results"),
+    (["search", "q", "-b", "nope", "--format", "jsonl"], 2, "unknown_backend"),
+    (["fetch", "ftp://example.com/file", "--json"], 2, "bad_url"),
+])
+def test_json_failures_print_the_error_form_on_stdout(capsys, argv, status, detail):
+    assert main(argv) == status
+    captured = capsys.readouterr()
+    data = json.loads(captured.out)
+    assert set(data) == {"error"}
+    assert data["error"]["type"] == "InvalidInput" and data["error"]["detail_code"] == detail
+    assert data["error"]["retryable"] is False
+    assert captured.err.startswith("error: InvalidInput/%s: " % detail)
+
+
+def test_jsonl_failure_is_one_line(capsys):
+    assert main(["search", "  ", "--format", "jsonl"]) == 2
+    out = capsys.readouterr().out
+    assert out.count("\n") == 1 and json.loads(out)["error"]["detail_code"] == "empty_query"
+
+
+def test_text_failures_keep_stdout_empty(capsys):
+    assert main(["search", "  "]) == 2
+    assert capsys.readouterr().out == ""
+
+
+# -- every backend's failure ---------------------------------------------------------------------
+
+
+@pytest.fixture
+def failing_chain(json_backends, monkeypatch):
+    json_backends("aa", "bb", "cc")
+    routes = {"/aa": respond(403, b""), "/bb": respond(200, b"<html>not json</html>"), "/cc": respond(401, b"")}
+    with FaultServer(routes) as server:
+        for name in ("aa", "bb", "cc"):
+            monkeypatch.setenv("WEB_SEARCH_ENDPOINT_" + name.upper(), server.url("/" + name))
+        yield server
+
+
+def test_a_failed_chain_lists_every_backend_on_stderr(failing_chain, capsys):
+    assert main(["search", "q", "-b", "aa,bb,cc"]) == 3
+    err = capsys.readouterr().err
+    lines = err.splitlines()
+    assert lines[0].startswith("error: WebBlocked/http_403: ")
+    for name, code in (("aa", "WebBlocked/http_403"), ("bb", "WebParseError/not_json"), ("cc", "AuthError/http_401")):
+        assert any(line.lstrip().startswith("%s: %s: " % (name, code)) for line in lines), (name, err)
+
+
+def test_a_failed_chain_lists_every_backend_in_json(failing_chain, capsys):
+    assert main(["search", "q", "-b", "aa,bb,cc", "--json"]) == 3
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert error["type"] == "WebBlocked"
+    assert sorted((e["provider"], e["type"]) for e in error["errors"]) == [("bb", "WebParseError"), ("cc", "AuthError")]
+
+
+# -- the offline stub says so --------------------------------------------------------------------
+
+
+def test_stub_results_come_with_a_notice_on_stderr(capsys):
+    assert main(["search", "q", "-n", "1"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("1. ")
+    notice = [line for line in captured.err.splitlines() if "stub" in line]
+    assert len(notice) == 1 and "offline" in notice[0]
+
+
+def test_real_backends_have_no_stub_notice(testjson, monkeypatch, capsys):
+    body = json.dumps({"results": [{"title": "t", "url": "https://a.example/", "snippet": "s"}]}).encode()
+    with FaultServer({"/s": respond(200, body, content_type="application/json")}) as server:
+        monkeypatch.setenv("WEB_SEARCH_ENDPOINT_TESTJSON", server.url("/s"))
+        assert main(["search", "q", "-b", "testjson"]) == 0
+    assert "stub" not in capsys.readouterr().err
+
+
+# -- pipes and encodings -------------------------------------------------------------------------
+
+
+def test_a_closed_pipe_ends_the_batch_quietly(tmp_path):
+    queries = tmp_path / "q.txt"
+    queries.write_text("".join("query number %d\n" % i for i in range(3000)), encoding="utf-8")
+    proc = subprocess.Popen([sys.executable, "-m", "websearch_sync", "search", "--queries-file", str(queries)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    first = proc.stdout.readline()
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.wait(60)
+    assert json.loads(first)["query"] == "query number 0"
+    assert "Traceback" not in err and "BrokenPipe" not in err and "Exception ignored" not in err, err
+    assert proc.returncode == 141
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "cp1252"])
+def test_a_stdout_that_cannot_encode_the_text_does_not_crash(encoding):
+    proc = run_cli("search", "北京 天气 ☃", "-n", "1", env={"PYTHONIOENCODING": encoding})
+    assert proc.returncode == 0, proc.stderr.decode(encoding, "replace")
+    assert b"1. " in proc.stdout
+    proc = run_cli("search", "北京 天气 ☃ \U0001F600", "-n", "1", "--json", env={"PYTHONIOENCODING": encoding})
+    assert proc.returncode == 0
+    assert json.loads(proc.stdout.decode(encoding))["items"][0]["title"].startswith("北京 天气 ☃ \U0001F600")
+
+
+ESCAPES = "\x1b[31mRED\x1b[0m \x1b]0;pwned\x07 \x9b2J \x08\x7f\r"
+ARTICLE = ("<html><head><title>Title \x1b[2J here</title></head><body><article><h1>Heading</h1>"
+           + ("<p>Paragraph with %s and enough ordinary words to be kept as the article body text.</p>" % ESCAPES) * 4
+           + "</article></body></html>").encode("utf-8")
+
+
+def test_fetch_strips_control_characters_for_the_terminal(capsys):
+    with FaultServer({"/a": respond(200, ARTICLE)}) as server:
+        assert main(["fetch", server.url("/a"), "--allow-private", "--mode", "text"]) == 0
+        out = capsys.readouterr().out
+        assert "RED" in out and "Paragraph with" in out and "\n" in out
+        assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", out), repr(out[:300])
+        assert main(["fetch", server.url("/a"), "--allow-private", "--json"]) == 0
+        data = json.loads(capsys.readouterr().out)
+    assert "\x1b[31mRED" in data["text"]  # JSON keeps the text; its escaping makes it harmless
+
+
+def test_search_text_strips_control_characters(capsys):
+    assert main(["search", "a \x1b]0;x\x07 b", "-n", "1"]) == 0
+    assert not re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", capsys.readouterr().out)
+
+
+# -- help and hints ------------------------------------------------------------------------------
+
+
+def test_timeout_help_says_it_bounds_the_whole_call():
+    commands = build_parser()._subparsers._group_actions[0].choices
+    for name in ("search", "fetch"):
+        help_text = [a.help for a in commands[name]._actions if "--timeout-ms" in a.option_strings][0]
+        assert "whole call" in help_text and "one request" not in help_text
+
+
+def test_no_message_or_doc_names_the_unpublished_package():
+    files = list((ROOT / "websearch_sync").rglob("*.py")) + list((ROOT / "docs").glob("*.md")) + [ROOT / "README.md"]
+    offenders = [str(p.relative_to(ROOT)) for p in files if "websearch-sync[" in p.read_text(encoding="utf-8")]
+    assert offenders == []
+
+
+@pytest.mark.parametrize("argv", [["search", "q"], ["search", "q", "--json"], ["backends"]])
+def test_a_reader_gone_before_the_output_is_quiet_too(argv):
+    proc = subprocess.Popen([sys.executable, "-m", "websearch_sync", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc.stdout.close()
+    err = proc.stderr.read().decode()
+    proc.wait(60)
+    assert "Traceback" not in err and "Exception ignored" not in err, err
+    assert proc.returncode == 141
+
+
+def test_backends_still_lists_the_backends_when_the_environment_names_an_unknown_one(monkeypatch, capsys):
+    monkeypatch.setenv("WEB_SEARCH_BACKEND", "nope")
+    assert main(["backends"]) == 0
+    captured = capsys.readouterr()
+    assert "ddg_html" in captured.out
+    assert "WEB_SEARCH_BACKEND" in captured.err and "nope" in captured.err

@@ -1,0 +1,423 @@
+"""SearchClient: fallback, merge, retries, cool-downs, cache, rate limits, deadlines, threads."""
+
+import json
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+import websearch_sync as ws
+from websearch_sync.errors import WebSearchError
+
+from clocks import FakeClock
+from servers import FaultServer, delayed, json_results, never_answer, respond, sequence
+
+
+def client_for(server, names, **kwargs):
+    endpoints = {name: server.url("/" + name) for name in names}
+    settings = ws.Settings(endpoints=endpoints, timeout_ms=kwargs.pop("timeout_ms", 3000))
+    return ws.SearchClient(names if len(names) > 1 else names[0], settings=settings, **kwargs)
+
+
+# -- fallback ------------------------------------------------------------------------------
+
+
+def test_fallback_moves_on_and_reports_the_failure(json_backends):
+    json_backends("aa", "bb")
+    with FaultServer({"/aa": respond(429, b"", {"Retry-After": "120"}), "/bb": json_results("https://b.example/1")}) as server:
+        with client_for(server, ["aa", "bb"], retries=0) as client:
+            result = client.search("q")
+    assert result["provider_meta"]["provider_name"] == "bb"
+    assert [i["url"] for i in result["items"]] == ["https://b.example/1"]
+    assert result["errors"] == [{"type": "WebBlocked", "message": result["errors"][0]["message"], "retryable": True,
+                                 "detail_code": "http_429", "provider": "aa"}]
+    assert result["provider_meta"]["attempts"] == 2
+
+
+@pytest.mark.parametrize("status", [403, 500, 401])
+def test_fallback_moves_on_after_each_fall_through_error(json_backends, status):
+    json_backends("aa", "bb")
+    with FaultServer({"/aa": respond(status, b""), "/bb": json_results("https://b.example/1")}) as server:
+        with client_for(server, ["aa", "bb"], retries=0) as client:
+            assert client.search("q")["provider_meta"]["provider_name"] == "bb"
+
+
+def test_fallback_stops_on_errors_that_fallback_cannot_fix(json_backends):
+    json_backends("aa", "bb")
+    with FaultServer({"/aa": respond(404, b""), "/bb": json_results("https://b.example/1")}) as server:
+        with client_for(server, ["aa", "bb"], retries=0) as client:
+            with pytest.raises(ws.WebProviderError):
+                client.search("q")
+        assert [r.route for r in server.requests] == ["/aa"]
+
+
+def test_total_failure_raises_the_most_informative_error_with_the_others_attached(json_backends):
+    json_backends("aa", "bb", "cc")
+    with FaultServer({"/aa": respond(502, b""), "/bb": respond(403, b""), "/cc": never_answer()}) as server:
+        settings = ws.Settings(endpoints={n: server.url("/" + n) for n in ("aa", "bb", "cc")})
+        with ws.SearchClient(["aa", "bb", "cc"], settings=settings, retries=0) as client:
+            with pytest.raises(ws.WebBlocked) as info:
+                client.search("q", timeout_ms=300, budget_ms=3000)
+    assert info.value.provider == "bb"
+    assert sorted(e.code for e in info.value.errors) == ["BadGateway", "Timeout"]
+
+
+def test_no_fallback_unless_several_backends_were_asked_for(json_backends):
+    json_backends("aa")
+    with FaultServer({"/aa": respond(503, b"")}) as server:
+        with client_for(server, ["aa"], retries=0) as client:
+            with pytest.raises(ws.BadGateway):
+                client.search("q")
+        assert len(server.requests) == 1
+
+
+def test_module_level_search_accepts_a_chain_and_a_strategy(json_backends):
+    json_backends("aa", "bb")
+    with FaultServer({"/aa": respond(500, b""), "/bb": json_results("https://b.example/1")}) as server:
+        settings = ws.Settings(endpoints={"aa": server.url("/aa"), "bb": server.url("/bb")})
+        result = ws.search("q", backend=["aa", "bb"], strategy="fallback", retries=0, settings=settings)
+    assert result["provider_meta"]["provider_name"] == "bb"
+
+
+# -- merge ---------------------------------------------------------------------------------
+
+
+def test_merge_fuses_with_rrf_and_lists_providers(json_backends):
+    json_backends("aa", "bb")
+    routes = {
+        "/aa": json_results("https://x.example/1", "https://shared.example/page?utm_source=aa", "https://x.example/3"),
+        "/bb": json_results("https://www.shared.example/page/", "https://y.example/2"),
+    }
+    with FaultServer(routes) as server:
+        with client_for(server, ["aa", "bb"], strategy="merge") as client:
+            result = client.search("q", max_results=10)
+    urls = [i["url"] for i in result["items"]]
+    # shared: 1/62 + 1/61 beats every single-list item; then rank-1 items (aa before bb), then rank 2, 3.
+    assert urls == ["https://www.shared.example/page/", "https://x.example/1", "https://y.example/2", "https://x.example/3"]
+    shared = result["items"][0]
+    assert shared["provider"] == "bb" and shared["providers"] == ["aa", "bb"]
+    assert [i["rank"] for i in result["items"]] == [1, 2, 3, 4]
+    assert result["provider_meta"]["providers"] == ["aa", "bb"]
+
+
+def test_merge_partial_failure_returns_the_others_with_errors(json_backends):
+    json_backends("aa", "bb")
+    with FaultServer({"/aa": respond(503, b""), "/bb": json_results("https://b.example/1")}) as server:
+        with client_for(server, ["aa", "bb"], strategy="merge", retries=0) as client:
+            result = client.search("q")
+    assert [i["url"] for i in result["items"]] == ["https://b.example/1"]
+    assert result["errors"][0]["type"] == "BadGateway" and result["errors"][0]["provider"] == "aa"
+
+
+def test_merge_total_failure_raises(json_backends):
+    json_backends("aa", "bb")
+    with FaultServer({"/aa": respond(503, b""), "/bb": respond(403, b"")}) as server:
+        with client_for(server, ["aa", "bb"], strategy="merge", retries=0) as client:
+            with pytest.raises(ws.WebBlocked) as info:
+                client.search("q")
+    assert [e.code for e in info.value.errors] == ["BadGateway"]
+
+
+def test_merge_runs_backends_in_parallel(json_backends):
+    json_backends("aa", "bb", "cc")
+    routes = {"/%s" % n: delayed(0.4, json_results("https://%s.example/" % n)) for n in ("aa", "bb", "cc")}
+    with FaultServer(routes) as server:
+        with client_for(server, ["aa", "bb", "cc"], strategy="merge") as client:
+            started = time.monotonic()
+            result = client.search("q")
+            elapsed = time.monotonic() - started
+    assert len(result["items"]) == 3
+    assert elapsed < 1.0, "three 0.4 s backends took %.2f s: not parallel" % elapsed
+
+
+# -- retries -------------------------------------------------------------------------------
+
+
+def test_retryable_errors_are_retried(json_backends):
+    json_backends("aa")
+    clock = FakeClock()
+    with FaultServer({"/aa": sequence(respond(503, b""), respond(502, b""), json_results("https://a.example/"))}) as server:
+        with client_for(server, ["aa"], retries=2, clock=clock) as client:
+            result = client.search("q")
+    assert result["provider_meta"]["attempts"] == 3
+    assert len(server.requests) == 3
+    assert len(clock.sleeps) == 2 and 0.25 <= clock.sleeps[0] <= 0.5 and 0.5 <= clock.sleeps[1] <= 1.0  # backoff with jitter
+
+
+def test_retries_are_bounded(json_backends):
+    json_backends("aa")
+    clock = FakeClock()
+    with FaultServer({"/aa": respond(503, b"")}) as server:
+        with client_for(server, ["aa"], retries=1, clock=clock) as client:
+            with pytest.raises(ws.BadGateway):
+                client.search("q")
+        assert len(server.requests) == 2
+    assert len(clock.sleeps) == 1
+
+
+@pytest.mark.parametrize("handler_status, body", [(401, b""), (200, b"not json")])
+def test_non_retryable_errors_are_not_retried(json_backends, handler_status, body):
+    json_backends("aa")
+    with FaultServer({"/aa": respond(handler_status, body)}) as server:
+        with client_for(server, ["aa"], retries=2) as client:
+            with pytest.raises(WebSearchError):
+                client.search("q")
+        assert len(server.requests) == 1
+
+
+def test_retry_after_is_honoured_when_it_fits(json_backends):
+    json_backends("aa")
+    clock = FakeClock()
+    with FaultServer({"/aa": sequence(respond(429, b"", {"Retry-After": "1"}), json_results("https://a.example/"))}) as server:
+        with client_for(server, ["aa"], retries=1, clock=clock) as client:
+            assert client.search("q")["provider_meta"]["attempts"] == 2
+    assert clock.sleeps == [1.0]  # the backoff (at most 0.5 s) is stretched to the Retry-After
+
+
+def test_retry_after_beyond_the_budget_fails_now_with_the_real_error(json_backends):
+    json_backends("aa")
+    clock = FakeClock()
+    with FaultServer({"/aa": respond(429, b"", {"Retry-After": "30"})}) as server:
+        with client_for(server, ["aa"], retries=2, clock=clock) as client:
+            started = time.monotonic()
+            with pytest.raises(ws.WebBlocked) as info:
+                client.search("q", budget_ms=2000)
+            assert time.monotonic() - started < 0.5
+    assert info.value.detail_code == "http_429"
+    assert len(server.requests) == 1
+    assert clock.sleeps == []
+
+
+# -- cool-downs ----------------------------------------------------------------------------
+
+
+def test_blocked_backend_cools_down_and_fails_fast(json_backends):
+    json_backends("aa", "bb")
+    with FaultServer({"/aa": respond(403, b""), "/bb": json_results("https://b.example/")}) as server:
+        settings = ws.Settings(endpoints={"aa": server.url("/aa"), "bb": server.url("/bb")})
+        clock = FakeClock()
+        with ws.SearchClient("aa", settings=settings, cooldowns={"http_403": 0.5}, clock=clock) as client:
+            with pytest.raises(ws.WebBlocked):
+                client.search("one")
+            started = time.monotonic()
+            with pytest.raises(ws.WebBlocked) as info:
+                client.search("two")
+            assert time.monotonic() - started < 0.1
+            assert "cooling down" in info.value.message and "until" in info.value.message
+            assert len(server.requests) == 1
+            # a fallback chain skips the suspended backend without contacting it
+            result = client.search("three", backend=["aa", "bb"])
+            assert result["provider_meta"]["provider_name"] == "bb"
+            assert [r.route for r in server.requests] == ["/aa", "/bb"]
+            clock.advance(0.6)
+            with pytest.raises(ws.WebBlocked):
+                client.search("four")
+            assert [r.route for r in server.requests] == ["/aa", "/bb", "/aa"]
+
+
+# -- cache ---------------------------------------------------------------------------------
+
+
+def test_cache_hit_is_a_copy_and_says_so(json_backends):
+    json_backends("aa")
+    with FaultServer({"/aa": json_results("https://a.example/")}) as server:
+        with client_for(server, ["aa"]) as client:
+            first = client.search("q")
+            first["items"][0]["title"] = "edited by the caller"
+            second = client.search("q")
+            third = client.search("q", max_results=3)
+        assert len(server.requests) == 2  # max_results is part of the key
+    assert first["provider_meta"]["cached"] is False
+    assert second["provider_meta"]["cached"] is True
+    assert third["provider_meta"]["cached"] is False
+    assert second["items"][0]["title"] == "title https://a.example/"
+
+
+def test_cache_expires_and_can_be_disabled(json_backends):
+    json_backends("aa")
+    with FaultServer({"/aa": json_results("https://a.example/")}) as server:
+        with client_for(server, ["aa"], cache_ttl_s=0.2) as client:
+            client.search("q")
+            client.search("q")
+            time.sleep(0.3)
+            client.search("q")
+            client.search("q", cache_ttl_s=0)
+        assert len(server.requests) == 3
+        with client_for(server, ["aa"], cache_ttl_s=0) as client:
+            client.search("q")
+            client.search("q")
+        assert len(server.requests) == 5
+
+
+def test_errors_are_never_cached(json_backends):
+    json_backends("aa")
+    with FaultServer({"/aa": sequence(respond(200, b"<html>captcha</html>"), json_results("https://a.example/"))}) as server:
+        with client_for(server, ["aa"]) as client:
+            with pytest.raises(ws.WebParseError):
+                client.search("q")
+            assert client.search("q")["items"]
+
+
+CACHE_SCRIPT = """
+import json, sys
+sys.path.insert(0, {tests!r})
+import websearch_sync as ws
+from conftest import JsonTestBackend
+ws.backends.register(JsonTestBackend)
+settings = ws.Settings(endpoints={{"testjson": sys.argv[1]}})
+with ws.SearchClient("testjson", settings=settings, cache_path=sys.argv[2]) as client:
+    print(json.dumps(client.search("persistent query")))
+"""
+
+
+def test_persistent_cache_is_shared_across_processes(tmp_path):
+    script = tmp_path / "run.py"
+    script.write_text(CACHE_SCRIPT.format(tests=str(Path(__file__).resolve().parents[1])))
+    db = str(tmp_path / "cache.sqlite3")
+    with FaultServer({"/s": json_results("https://a.example/")}) as server:
+        url = server.url("/s")
+        first = subprocess.run([sys.executable, str(script), url, db], capture_output=True, text=True, timeout=60)
+        assert first.returncode == 0, first.stderr
+    # the server is gone: the second process can only answer from the cache file
+    second = subprocess.run([sys.executable, str(script), url, db], capture_output=True, text=True, timeout=60)
+    assert second.returncode == 0, second.stderr
+    assert json.loads(first.stdout)["provider_meta"]["cached"] is False
+    assert json.loads(second.stdout)["provider_meta"]["cached"] is True
+    assert json.loads(second.stdout)["items"] == json.loads(first.stdout)["items"]
+
+
+# -- rate limits, deadlines, threads --------------------------------------------------------
+
+
+def test_rate_limit_spacing_under_eight_threads(json_backends):
+    json_backends("aa")
+    clock = FakeClock()
+    with FaultServer({"/aa": json_results("https://a.example/")}) as server:
+        with client_for(server, ["aa"], min_interval_s={"aa": 0.1}, cache_ttl_s=0, timeout_ms=5000, clock=clock) as client:
+            threads = [threading.Thread(target=client.search, args=("q%d" % i,)) for i in range(8)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(10)
+        assert len(server.requests) == 8
+    # each request left when its slot came (the end of its wait): eight slots, 0.1 s apart
+    departures = sorted(wakes for _asleep, wakes in clock.wakeups)
+    assert len(departures) == 8
+    gaps = [b - a for a, b in zip(departures, departures[1:])]
+    assert min(gaps) >= 0.1 - 1e-9, gaps
+
+
+def test_rate_limit_slot_beyond_the_budget_fails_now(json_backends):
+    json_backends("aa")
+    with FaultServer({"/aa": json_results("https://a.example/")}) as server:
+        with client_for(server, ["aa"], min_interval_s=5.0, cache_ttl_s=0) as client:
+            client.search("one")
+            started = time.monotonic()
+            with pytest.raises(ws.Timeout) as info:
+                client.search("two", budget_ms=1000)
+            assert time.monotonic() - started < 0.2
+    assert info.value.detail_code == "budget_exhausted"
+
+
+def test_budget_bounds_a_chain_of_slow_backends(json_backends):
+    json_backends("aa", "bb")
+    with FaultServer({"/aa": never_answer(), "/bb": never_answer()}) as server:
+        with client_for(server, ["aa", "bb"], timeout_ms=10000) as client:
+            started = time.monotonic()
+            with pytest.raises(ws.Timeout):
+                client.search("q", budget_ms=400)
+            assert time.monotonic() - started < 0.4 + 0.75
+
+
+def test_sixteen_threads_share_one_client(json_backends):
+    json_backends("aa")
+    errors = []
+    with FaultServer({"/aa": json_results("https://a.example/", "https://b.example/")}) as server:
+        with client_for(server, ["aa"], cache_ttl_s=0) as client:
+            def work(n):
+                for i in range(10):
+                    try:
+                        result = client.search("thread %d query %d" % (n, i))
+                        assert [x["rank"] for x in result["items"]] == [1, 2]
+                    except Exception as exc:  # collected and asserted below
+                        errors.append(exc)
+            threads = [threading.Thread(target=work, args=(n,)) for n in range(16)]
+            for t in threads:
+                t.start()
+            for t in threads:
+                t.join(60)
+        assert len(server.requests) == 160
+    assert errors == []
+
+
+# -- argument checks -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("kwargs", [{"strategy": "best"}, {"retries": -1}, {"retries": 1.5}, {"cache_ttl_s": -1},
+                                    {"budget_ms": 0}, {"min_interval_s": -1}])
+def test_bad_client_arguments(kwargs):
+    with pytest.raises(ws.InvalidInput):
+        ws.SearchClient("stub", **kwargs)
+
+
+def test_merge_respects_the_budget_with_a_backend_that_never_answers(json_backends):
+    json_backends("aa", "bb")
+    with FaultServer({"/aa": never_answer(), "/bb": json_results("https://b.example/")}) as server:
+        with client_for(server, ["aa", "bb"], strategy="merge", timeout_ms=10000) as client:
+            started = time.monotonic()
+            result = client.search("q", budget_ms=400)
+            assert time.monotonic() - started < 0.4 + 0.75
+    assert [i["url"] for i in result["items"]] == ["https://b.example/"]
+    assert result["errors"][0]["type"] == "Timeout" and result["errors"][0]["provider"] == "aa"
+
+
+def test_auto_uses_configured_api_backends_in_order_and_reports_who_answered():
+    import responses
+
+    settings = ws.Settings(providers={"searxng": {"base_url": "https://searx.example"},
+                                      "brave": {"api_key": "brave-key-123"}})
+    with responses.RequestsMock() as mock:
+        mock.add(responses.GET, "https://api.search.brave.com/res/v1/web/search", status=503)
+        mock.add(responses.GET, "https://searx.example/search",
+                 json={"query": "q", "results": [{"title": "S", "url": "https://s.example/", "content": "s"}]})
+        with ws.SearchClient("auto", settings=settings, retries=0) as client:
+            result = client.search("q")
+        assert [c.request.url.split("?")[0] for c in mock.calls] == [
+            "https://api.search.brave.com/res/v1/web/search", "https://searx.example/search"]
+    assert result["provider_meta"]["provider_name"] == "searxng"
+    assert result["errors"][0]["provider"] == "brave" and result["errors"][0]["type"] == "BadGateway"
+
+
+def test_include_content_fills_items_and_reports_failed_pages(json_backends):
+    json_backends("aa")
+    page = (b"<html><head><title>P</title></head><body><article><p>"
+            + b"Content of the result page, long enough for the extractor to keep it. " * 4 + b"</p></article></body></html>")
+    with FaultServer({"/page": respond(200, page), "/gone": respond(404, b"")}) as server:
+        routes = {"/aa": json_results(server.url("/page"), server.url("/gone"))}
+        server.routes.update(routes)
+        settings = ws.Settings(endpoints={"aa": server.url("/aa")}, allow_private=True)
+        with ws.SearchClient("aa", settings=settings) as client:
+            result = client.search("q", include_content=True, max_content_chars=50)
+            again = client.search("q", include_content=True, max_content_chars=50)
+    first, second = result["items"]
+    assert first["content"].startswith("Content of the result page") and len(first["content"]) <= 50
+    assert second.get("content", "") == ""
+    assert result["errors"] == [dict(result["errors"][0], type="WebProviderError", detail_code="http_404")]
+    assert again["provider_meta"]["cached"] is False  # a partial answer is not cached
+
+
+def test_client_fetch_is_cached_by_normalised_url(json_backends):
+    page = (b"<html><head><title>C</title></head><body><article><h2>Section</h2><p>"
+            + b"Cached page text for the fetch cache test. " * 4 + b"</p></article></body></html>")
+    with FaultServer({"/c": respond(200, page)}) as server:
+        with ws.SearchClient("stub", settings=ws.Settings(allow_private=True)) as client:
+            first = client.fetch(server.url("/c"))
+            second = client.fetch(server.url("/c") + "#section")
+            third = client.fetch(server.url("/c"), extract_mode="text")
+            client.fetch(server.url("/c"), cache_ttl_s=0)
+        assert len(server.requests) == 3
+    assert first == second  # the fragment is not part of the key
+    assert third["text"] != first["text"]  # markdown vs text: a separate request (3 in all)

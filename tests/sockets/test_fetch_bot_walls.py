@@ -1,0 +1,22 @@
+"""Fetch recognises the keyless engines' bot walls (the signatures search uses), served
+by a real local server: Bing's Cloudflare Turnstile and Mojeek's ALTCHA page."""
+
+from pathlib import Path
+
+import pytest
+
+import websearch_sync as ws
+from servers import FaultServer, respond
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+
+
+@pytest.mark.parametrize("page, wall", [
+    (FIXTURES / "bing_html" / "web-search-mcp__turnstile.html", "Turnstile"),
+    (FIXTURES / "mojeek_html" / "argos-engine__altcha.html", "ALTCHA"),
+])
+def test_fetch_recognises_the_bot_wall(page, wall):
+    with FaultServer({"/search": respond(200, page.read_bytes())}) as server:
+        with pytest.raises(ws.WebBlocked) as info:
+            ws.fetch(server.url("/search"), allow_private=True, settings=ws.Settings(), timeout_ms=3000)
+    assert info.value.detail_code == "captcha_required" and wall in info.value.message

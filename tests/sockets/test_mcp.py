@@ -1,0 +1,287 @@
+"""The MCP server (``websearch-sync mcp``), driven by the official SDK's own stdio client.
+
+Each server test starts the real command as a subprocess and talks to it through
+``mcp.client.stdio.stdio_client`` + ``ClientSession``; every test is bounded in time.
+Expected texts and results come from the library itself (``call_tool`` and
+``format_results`` on the same input), so the server is checked against the tool
+adapter it promises to mirror.
+"""
+
+import gzip
+import json
+import os
+import subprocess
+import sys
+import threading
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import pytest
+
+if sys.version_info < (3, 10):  # the SDK (and so the mcp extra) needs Python 3.10+
+    pytest.skip("the MCP SDK needs Python 3.10 or later", allow_module_level=True)
+
+import anyio
+from mcp import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+import websearch_sync as ws
+from websearch_sync import tool
+from websearch_sync.cli import main
+from websearch_sync.client.search_client import SearchClient
+from websearch_sync.mcp import TOOL_NAMES, McpTools, serve_stdio
+
+from servers import FaultServer, respond
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTICLE = ROOT / "tests" / "data" / "fetch" / "57b4dafd18cfd0531b69f81e87158648227c673ef159f8d8c87d34e34bdb21f2.html.gz"
+SESSION_LIMIT_S = 30  # generous: a session normally takes about a second
+
+
+def article_html() -> bytes:
+    """A real recorded article page (provenance: tests/data/fetch/SOURCES.md)."""
+    return gzip.decompress(ARTICLE.read_bytes())
+
+
+@asynccontextmanager
+async def mcp_session(*args, modern=False):
+    """A ready ClientSession with ``websearch-sync mcp ARGS`` (``python -m websearch_sync``): the
+    ``initialize`` handshake, or with ``modern`` the 2026-07-28 ``server/discover``. The server's
+    environment is the SDK's default (PATH, HOME ...): no search settings."""
+    params = StdioServerParameters(command=sys.executable, args=["-m", "websearch_sync", "mcp", *args], cwd=str(ROOT))
+    with open(os.devnull, "w") as log:
+        async with stdio_client(params, errlog=log) as (read, write):
+            async with ClientSession(read, write) as session:
+                if modern:
+                    session.adopt(await session.discover())
+                else:
+                    await session.initialize()
+                yield session
+
+
+def run_bounded(scenario, *args):
+    """Run an async scenario with a hard time limit."""
+
+    async def bounded():
+        with anyio.fail_after(SESSION_LIMIT_S):
+            return await scenario(*args)
+
+    return anyio.run(bounded)
+
+
+def text_of(result):
+    assert len(result.content) == 1 and result.content[0].type == "text"
+    return result.content[0].text
+
+
+# -- through the official client ---------------------------------------------------------------------
+
+
+def test_lists_both_tools_with_the_adapters_schemas_and_searches_the_stub():
+    expected_definitions = tool.tool_definitions("json_schema", names=TOOL_NAMES, settings=ws.Settings())
+    with SearchClient() as client:
+        expected = tool.call_tool("web_search", {"query": "mcp stub", "max_results": 2}, client=client)
+
+    async def scenario():
+        async with mcp_session() as session:
+            listed = (await session.list_tools()).tools
+            first = await session.call_tool("web_search", {"query": "mcp stub", "max_results": 2})
+            again = await session.call_tool("web_search", {"query": "mcp stub", "max_results": 2})
+            third = await session.call_tool("web_search", {"query": "MCP  Stub"})
+            return session.server_info, listed, first, again, third
+
+    server_info, listed, first, again, third = run_bounded(scenario)
+    assert (server_info.name, server_info.version) == ("websearch-sync", ws.__version__)
+    assert [t.name for t in listed] == ["web_search", "web_fetch"]
+    for mcp_tool, definition in zip(listed, expected_definitions):
+        assert mcp_tool.description == definition["description"]
+        assert mcp_tool.input_schema == definition["parameters"]
+        assert mcp_tool.annotations.read_only_hint is True
+    assert first.is_error is False
+    assert text_of(first) == tool.format_results(expected)
+    assert text_of(first).startswith("1. mcp stub - Overview\n   URL: https://example.com/search?q=mcp+stub\n")
+    assert first.structured_content["items"] == expected["items"]
+    assert first.structured_content["provider_meta"]["cached"] is False
+    # one SearchClient for the server's lifetime: the second call is answered from its cache
+    assert again.is_error is False and again.structured_content["provider_meta"]["cached"] is True
+    # one ToolSession: the third lookup of the same normalised query is refused
+    assert third.is_error is True
+    assert third.structured_content["error"]["detail_code"] == "repeated_lookup"
+    assert text_of(third).startswith("Error: InvalidInput (repeated_lookup): ")
+
+
+def test_failures_are_error_results_never_protocol_errors():
+    async def scenario():
+        async with mcp_session() as session:
+            return [
+                await session.call_tool("web_search", {"query": 5}),
+                await session.call_tool("web_search", {"query": "x", "max_results": 11}),
+                await session.call_tool("web_search", None),
+                await session.call_tool("web_fetch", {"url": "http://127.0.0.1:9/"}),
+                await session.call_tool("web_lookup", {"query": "x"}),
+                await session.call_tool("web.search", {"query": "x"}),
+            ]
+
+    results = run_bounded(scenario)
+    assert all(result.is_error is True for result in results)
+    errors = [result.structured_content["error"] for result in results]
+    assert [(e["type"], e["detail_code"]) for e in errors] == [
+        ("InvalidInput", "bad_arguments"),
+        ("InvalidInput", "bad_arguments"),
+        ("InvalidInput", "bad_arguments"),
+        ("InvalidInput", "private_address"),  # --allow-private is off by default
+        ("ToolNotFound", "unknown_tool"),
+        ("ToolNotFound", "unknown_tool"),  # only the listed names are served
+    ]
+    assert all(e["retryable"] is False and e["message"] for e in errors)
+    assert text_of(results[0]) == "Error: InvalidInput (bad_arguments): argument 'query' must be of type string. " \
+                                  "Retrying the same call will not help."
+    assert "web_search, web_fetch" in text_of(results[4])
+
+
+def test_fetch_and_eight_concurrent_calls_with_allow_private():
+    html = article_html()
+    gate = threading.Barrier(8, timeout=10)
+
+    def gated(conn, request, server):
+        gate.wait()  # answers only once 8 requests are waiting at the same time
+        respond(200, html)(conn, request, server)
+
+    with FaultServer({"/article": respond(200, html), "*": gated}) as server:
+        with SearchClient(settings=ws.Settings(allow_private=True)) as client:
+            expected = tool.call_tool("web_fetch", {"url": server.url("/article")}, client=client)
+
+        async def scenario():
+            async with mcp_session("--allow-private") as session:
+                single = await session.call_tool("web_fetch", {"url": server.url("/article")})
+                parallel = [None] * 8
+
+                async def fetch(index):
+                    parallel[index] = await session.call_tool("web_fetch", {"url": server.url("/gate/%d" % index), "max_chars": 500})
+
+                async with anyio.create_task_group() as group:
+                    for index in range(8):
+                        group.start_soon(fetch, index)
+                return single, parallel
+
+        single, parallel = run_bounded(scenario)
+    assert "error" not in expected
+    assert single.is_error is False
+    assert text_of(single) == tool.format_results(expected)
+    assert text_of(single).startswith("Die elektronische Patientenakte (ePA)")
+    assert tool.UNTRUSTED_OPEN % server.url("/article") in text_of(single)
+    assert single.structured_content["text"] == expected["text"]
+    assert [result.is_error for result in parallel] == [False] * 8, [text_of(r) for r in parallel if r.is_error]
+    assert [result.structured_content["url"] for result in parallel] == [server.url("/gate/%d" % i) for i in range(8)]
+    assert all(result.structured_content["truncated"] for result in parallel)
+    assert not gate.broken
+
+
+def test_modern_protocol_discovery_serves_the_same_tools():
+    """A client of the 2026-07-28 protocol (``server/discover``, no handshake) gets the same tools and results."""
+
+    async def scenario():
+        async with mcp_session(modern=True) as session:
+            listed = (await session.list_tools()).tools
+            return session.protocol_version, listed, await session.call_tool("web_search", {"query": "x", "max_results": 1})
+
+    version, listed, result = run_bounded(scenario)
+    assert version == "2026-07-28"
+    assert [t.name for t in listed] == ["web_search", "web_fetch"]
+    assert result.is_error is False and result.structured_content["items"][0]["title"] == "x - Overview"
+
+
+# -- the raw protocol on stdio -----------------------------------------------------------------------
+
+
+def _jsonrpc(*messages):
+    return "".join(json.dumps(message) + "\n" for message in messages)
+
+
+def test_unconfigured_search_backend_is_left_out_stdout_is_protocol_only_and_eof_exits_cleanly():
+    env = {"PATH": os.environ.get("PATH", ""), "WEB_SEARCH_BACKEND": "brave"}  # no BRAVE_API_KEY
+    process = subprocess.Popen(
+        [sys.executable, "-m", "websearch_sync", "mcp", "--log-level", "info"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=str(ROOT), env=env, text=True,
+    )
+    try:
+        process.stdin.write(_jsonrpc(
+            {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+             "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}},
+            {"jsonrpc": "2.0", "method": "notifications/initialized"},
+            {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+            {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "web_search", "arguments": {"query": "x"}}},
+        ))
+        process.stdin.flush()
+        answers = {}
+        while len(answers) < 3:  # bounded by the communicate() timeout below if the server stalls
+            line = process.stdout.readline()
+            assert line, "the server closed stdout early"
+            message = json.loads(line)
+            assert message["jsonrpc"] == "2.0"
+            answers[message["id"]] = message
+        out, err = process.communicate("", timeout=SESSION_LIMIT_S)  # closes stdin: the client is gone
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+    assert process.returncode == 0
+    assert out == ""
+    assert [t["name"] for t in answers[2]["result"]["tools"]] == ["web_fetch"]
+    assert answers[3]["result"]["isError"] is True
+    assert answers[3]["result"]["structuredContent"]["error"]["type"] == "ToolNotFound"
+    assert "not offering the search tool: backend brave is not configured" in err
+    assert "MCP client closed the connection" in err
+
+
+# -- without the SDK, and the pieces ------------------------------------------------------------------
+
+
+def test_without_the_mcp_extra_the_command_exits_2_with_one_line(monkeypatch, capsys):
+    monkeypatch.setitem(sys.modules, "mcp", None)  # import mcp -> ImportError
+    assert main(["mcp"]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("error: InvalidInput/missing_mcp_extra: ")
+    assert "pip install -e '.[mcp]' from a checkout" in captured.err and captured.err.count("\n") == 1
+
+
+def test_an_old_sdk_is_refused_with_the_same_line(monkeypatch, capsys):
+    from importlib import metadata
+
+    real_version = metadata.version
+    monkeypatch.setattr(metadata, "version", lambda name: "1.26.0" if name == "mcp" else real_version(name))
+    assert main(["mcp"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: InvalidInput/missing_mcp_extra: the MCP server needs mcp>=2.3, found 1.26.0: ")
+    assert err.count("\n") == 1
+
+
+def test_importing_the_library_and_its_cli_does_not_import_the_sdk():
+    code = "import sys, websearch_sync, websearch_sync.cli, websearch_sync.mcp; " \
+           "print(sorted(m for m in sys.modules if m == 'mcp' or m.startswith(('mcp.', 'mcp_types', 'anyio'))))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=str(ROOT))
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "[]"
+
+
+def test_bad_concurrency_is_invalid_input(capsys):
+    with SearchClient() as client:
+        with pytest.raises(ws.InvalidInput) as caught:
+            serve_stdio(McpTools(client), max_concurrent=0)
+    assert caught.value.detail_code == "bad_max_concurrent"
+    assert main(["mcp", "--max-repeats", "0"]) == 2
+    assert capsys.readouterr().err.startswith("error: InvalidInput/bad_max_repeats: ")
+
+
+def test_mcp_tools_mirror_the_tool_adapter():
+    with SearchClient() as client:
+        tools = McpTools(client)
+        assert tools.definitions() == tool.tool_definitions("json_schema", names=TOOL_NAMES, settings=ws.Settings())
+        outcome = tools.call("web_search", {"query": "q", "max_results": 1})
+        assert outcome.is_error is False and outcome.text == tool.format_results(outcome.result)
+        assert outcome.result["items"][0]["url"] == "https://example.com/search?q=q"
+        refused = tools.call("web_fetch", '{"url": "ftp://example.com/"}')
+        assert refused.is_error is True and refused.result["error"]["detail_code"] == "bad_url"
+    with SearchClient(settings=ws.Settings(backend="brave")) as client:
+        assert [d["name"] for d in McpTools(client).definitions()] == ["web_fetch"]

@@ -1,0 +1,167 @@
+"""Third-party backends as plugins: an installed distribution's entry point in the
+group ``websearch_sync.backends`` becomes a backend like a built-in one; a broken
+plugin is skipped with a warning naming it.
+
+Each test installs real distributions (a module plus its ``.dist-info`` with
+``entry_points.txt``) into a temporary folder on ``PYTHONPATH`` and runs a fresh
+interpreter, so entry-point discovery is the real ``importlib.metadata`` one.
+"""
+
+import json
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+PLUGIN_SOURCE = '''
+"""A complete third-party backend, as docs/backends.md shows it."""
+
+from websearch_sync.backends import Backend, HttpResponse, ParseResult, RequestSpec, SearchParams
+
+
+class DemoSearch(Backend):
+    name = "demo"
+    kind = "json"
+    summary = "Demo search API (plugin)"
+    default_endpoint = "https://search.demo.example/api"
+    env_vars = {"api_key": "DEMO_API_KEY"}
+    required = ("api_key",)
+
+    def build_request(self, params: SearchParams) -> RequestSpec:
+        return RequestSpec(
+            "GET",
+            self.endpoint_url(),
+            params={"q": params.full_query, "n": params.max_results},
+            headers={"Authorization": "Bearer " + self.config["api_key"]},
+        )
+
+    def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
+        hits = response.json()["hits"]
+        return ParseResult(items=[{"title": h["name"], "url": h["link"], "snippet": h["text"]} for h in hits])
+'''
+
+
+def _distribution(site: Path, dist: str, module: str, source: str, entry_points: str) -> None:
+    (site / (module + ".py")).write_text(textwrap.dedent(source), encoding="utf-8")
+    info = site / ("%s-1.0.dist-info" % dist)
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: %s\nVersion: 1.0\n" % dist, encoding="utf-8")
+    (info / "entry_points.txt").write_text("[websearch_sync.backends]\n" + entry_points, encoding="utf-8")
+
+
+class _DemoApi(BaseHTTPRequestHandler):
+    """The demo upstream: hits as JSON, or HTTP 429 for the query ``limited``."""
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server's name
+        if "q=limited" in self.path:
+            self.send_response(429)
+            self.send_header("Retry-After", "30")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        body = json.dumps({"hits": [
+            {"name": "  First   hit ", "link": "https://example.org/a#top", "text": "one\n two"},
+            {"name": "Second", "link": "ftp://not-http.example/", "text": "dropped: not http(s)"},
+            {"name": "Third", "link": "https://example.org/c", "text": self.headers.get("Authorization", "")[:6]},
+        ]}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+
+@pytest.fixture
+def demo_api():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _DemoApi)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    try:
+        yield "http://127.0.0.1:%d/api" % server.server_address[1]
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def _run(site: Path, code: str, **env: str) -> subprocess.CompletedProcess:
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(("WEB_SEARCH_", "DEMO_"))}
+    environ.update(env)
+    environ["PYTHONPATH"] = os.pathsep.join([str(site), str(ROOT)])
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=environ)
+
+
+def test_an_installed_plugin_is_a_backend_like_a_built_in_one(tmp_path, demo_api):
+    _distribution(tmp_path, "demo_search", "demo_search", PLUGIN_SOURCE, "demo = demo_search:DemoSearch\n")
+    code = """
+import json, websearch_sync as ws
+out = {"names": ws.backend_names()}
+out["result"] = ws.search("python", backend="demo", max_results=5)
+try:
+    ws.search("limited", backend="demo", retries=0)
+except ws.WebSearchError as error:
+    out["error"] = [error.code, error.detail_code, error.retry_after]
+print(json.dumps(out))
+"""
+    done = _run(tmp_path, code, WEB_SEARCH_ENDPOINT_DEMO=demo_api, DEMO_API_KEY="k-123")
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert "demo" in out["names"] and out["names"][0] == "stub"
+    items = out["result"]["items"]
+    # normalised like any backend: whitespace collapsed, a non-http(s) URL dropped, ranks without
+    # gaps, provider set
+    assert [i["title"] for i in items] == ["First hit", "Third"]
+    assert items[0]["url"].startswith("https://example.org/a") and items[0]["snippet"] == "one two"
+    assert [i["rank"] for i in items] == [1, 2] and {i["provider"] for i in items} == {"demo"}
+    assert items[1]["snippet"] == "Bearer"  # the key from DEMO_API_KEY (declared env_vars) reached the request
+    assert out["result"]["provider_meta"]["provider_name"] == "demo"
+    # errors classified by the shared status mapping
+    assert out["error"] == ["WebBlocked", "http_429", 30.0]
+
+
+def test_a_plugin_missing_its_key_fails_before_any_request(tmp_path):
+    _distribution(tmp_path, "demo_search", "demo_search", PLUGIN_SOURCE, "demo = demo_search:DemoSearch\n")
+    code = """
+import websearch_sync as ws
+try:
+    ws.search("python", backend="demo")
+except ws.AuthError as error:
+    print(error.detail_code, "DEMO_API_KEY" in error.message)
+"""
+    done = _run(tmp_path, code)
+    assert done.stdout.split() == ["missing_api_key", "True"], done.stderr
+
+
+def test_the_cli_lists_an_installed_plugin(tmp_path):
+    _distribution(tmp_path, "demo_search", "demo_search", PLUGIN_SOURCE, "demo = demo_search:DemoSearch\n")
+    done = _run(tmp_path, "import sys; from websearch_sync.cli import main; sys.exit(main(['backends']))")
+    assert done.returncode == 0, done.stderr
+    assert any(line.split()[:1] == ["demo"] for line in done.stdout.splitlines()), done.stdout
+
+
+def test_broken_plugins_are_skipped_with_a_warning_naming_them(tmp_path):
+    _distribution(tmp_path, "broken_import", "broken_import", "raise ImportError('no such dependency: fancylib')\n", "broken = broken_import:Backend\n")
+    _distribution(tmp_path, "not_a_backend", "not_a_backend", "class Thing:\n    name = 'thing'\n", "thing = not_a_backend:Thing\n")
+    _distribution(tmp_path, "bad_attr", "bad_attr", "X = 1\n", "missing = bad_attr:DoesNotExist\n")
+    _distribution(tmp_path, "impostor", "impostor", "from websearch_sync.backends import Backend\nclass Fake(Backend):\n    name = 'ddg_html'\n", "ddg = impostor:Fake\n")
+    code = """
+import websearch_sync as ws
+from websearch_sync.backends import backend_class
+print(sorted(ws.backend_names()) == sorted(set(ws.backend_names())), "thing" in ws.backend_names(), backend_class("ddg_html").__module__)
+print(ws.search("still works")["items"][0]["provider"])
+"""
+    done = _run(tmp_path, code)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["True", "False", "websearch_sync.backends.ddg", "stub"]
+    for name in ("'broken'", "'thing'", "'missing'", "'ddg'"):
+        assert "skipping backend plugin %s" % name in done.stderr, done.stderr
+    assert "fancylib" in done.stderr and "replace the built-in backend 'ddg_html'" in done.stderr

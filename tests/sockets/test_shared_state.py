@@ -1,0 +1,327 @@
+"""Shared state in one process: the three shared tiers against a real redis-server, the
+namespace, secrets, and what happens when Redis is missing, dead or hanging."""
+
+import hashlib
+import json
+import logging
+import subprocess
+import sys
+import time
+
+import pytest
+
+import websearch_sync as ws
+from redis_server import RedisServer, redis_server  # noqa: F401  (fixture)
+from servers import FaultServer, free_port, listener_that_never_accepts, respond
+from websearch_sync.backends import register, unregister
+from websearch_sync.backends.stub import Stub
+from websearch_sync.cli import main as cli_main
+from websearch_sync.client.cache import SqliteCache
+from websearch_sync.client.clock import Clock
+from websearch_sync.client.cooldown import Cooldowns
+from websearch_sync.client.ratelimit import RateLimiter
+from websearch_sync.client.state import SharedCooldowns, SharedSlots, SharedState, shared_tiers
+from websearch_sync.client.state.server import RETRY_AFTER_S, state_server
+
+SECRET = "sk-live-0123456789abcdef"
+
+
+class FakeClock(Clock):
+    """Time that moves only when slept through or advanced."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def monotonic(self) -> float:
+        """The fake time."""
+        return self.now
+
+    def time(self) -> float:
+        """The fake time as a wall-clock time."""
+        return 1.7e9 + self.now
+
+    def sleep(self, seconds: float) -> None:
+        """Move the fake time on, at once."""
+        self.now += max(0.0, seconds)
+
+
+@pytest.fixture
+def redis_db(redis_server):  # noqa: F811
+    """A redis-py client on the test server, its database emptied first."""
+    import redis
+
+    client = redis.Redis.from_url(redis_server.url)
+    client.flushdb()
+    yield client
+    client.close()
+
+
+def _state(url, prefix="", required=False, clock=None):
+    return SharedState(state_server(url, 0.25), prefix, required, clock or Clock())
+
+
+def _warnings(caplog):
+    return [r for r in caplog.records if r.levelno == logging.WARNING and "shared state" in r.getMessage()]
+
+
+# -- configuration ----------------------------------------------------------------------------
+
+
+def test_redis_is_imported_only_when_a_state_url_is_used(redis_server):  # noqa: F811
+    code = (
+        "import sys, websearch_sync as ws, websearch_sync.cli, websearch_sync.tool\n"
+        "ws.SearchClient().search('q'); ws.search('q')\n"
+        "print('redis' in sys.modules)\n"
+        "ws.SearchClient(state_url=%r).search('q')\n"
+        "print('redis' in sys.modules)\n" % redis_server.url
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert out.stdout.split() == ["False", "True"], out.stderr
+
+
+def test_without_redis_py_a_state_url_is_invalid_input_naming_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "redis", None)  # what an environment without redis-py looks like
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.SearchClient(state_url="redis://127.0.0.1:%d/0" % free_port())
+    assert info.value.detail_code == "missing_redis_extra"
+    assert "pip install -e '.[redis]' from a checkout" in info.value.message
+
+
+@pytest.mark.parametrize("url, detail", [
+    ("http://127.0.0.1:6379/0", "bad_state_url"),
+    ("127.0.0.1:6379", "bad_state_url"),
+    ("redis://127.0.0.1:6379/0?socket_timeout=soon", "bad_state_url"),
+])
+def test_a_bad_state_url_is_invalid_input(redis_server, url, detail):  # noqa: F811
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.SearchClient(state_url=url)
+    assert info.value.detail_code == detail
+
+
+@pytest.mark.parametrize("prefix", ["has space", "x" * 65, "a/b", "\n"])
+def test_a_bad_prefix_is_invalid_input(redis_server, prefix):  # noqa: F811
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.SearchClient(settings=ws.Settings(state_url=redis_server.url, state_prefix=prefix))
+    assert info.value.detail_code == "bad_state_prefix"
+
+
+def test_settings_read_the_state_from_the_environment_and_hide_the_password():
+    settings = ws.Settings.from_env({
+        "WEB_SEARCH_STATE_URL": "redis://:hunter2-pass@cache.internal:6379/3",
+        "WEB_SEARCH_STATE_PREFIX": "crawler",
+        "WEB_SEARCH_STATE_REQUIRED": "1",
+    })
+    assert (settings.state_url, settings.state_prefix, settings.state_required) == (
+        "redis://:hunter2-pass@cache.internal:6379/3", "crawler", True)
+    assert "hunter2-pass" not in repr(settings)
+    assert ws.Settings.from_env({}).state_url is None
+
+
+def test_an_empty_state_url_turns_the_settings_one_off(redis_server):  # noqa: F811
+    settings = ws.Settings(state_url=redis_server.url)
+    assert shared_tiers(settings, "", Clock(), 15000).cache is None
+    assert shared_tiers(settings, None, Clock(), 15000).cache is not None
+
+
+# -- the cache --------------------------------------------------------------------------------
+
+
+def test_clients_share_answers_with_their_ttl_under_the_namespace(redis_db, redis_server):  # noqa: F811
+    with ws.SearchClient(state_url=redis_server.url, cache_ttl_s=120) as first:
+        fresh = first.search("shared cache", max_results=2)
+    with ws.SearchClient(state_url=redis_server.url) as second:
+        hit = second.search("shared cache", max_results=2)
+        other = second.search("shared cache", max_results=3)  # another call: another key
+    assert fresh["provider_meta"]["cached"] is False
+    assert hit["provider_meta"]["cached"] is True and hit["provider_meta"]["attempts"] == 0
+    assert hit["items"] == fresh["items"]
+    assert other["provider_meta"]["cached"] is False
+    keys = redis_db.keys("*")
+    assert len(keys) == 2 and all(k.startswith(b"websearch_sync:cache:") for k in keys)
+    ttls = sorted(redis_db.pttl(k) for k in keys)
+    assert 110_000 < ttls[0] <= 120_000 and 290_000 < ttls[1] <= 300_000  # each as its writer's TTL said
+
+
+def test_cache_keys_are_the_local_keys_serialized_as_sqlite_does_then_hashed(redis_db, redis_server, tmp_path):  # noqa: F811
+    tiers = shared_tiers(ws.Settings(state_url=redis_server.url), None, Clock(), 15000)
+    key = ("search", "q", ("a", "b"), 3, "fallback", (("locale", "de-DE"),))
+    expected = hashlib.sha256(SqliteCache._key(key).encode("utf-8")).hexdigest()
+    assert tiers.cache.key_name(key) == "websearch_sync:cache:" + expected
+    tiers.cache.set(key, {"items": [], "provider_meta": {}}, 60)
+    assert redis_db.keys("*") == [("websearch_sync:cache:" + expected).encode()]
+
+
+def test_a_prefix_separates_applications(redis_db, redis_server):  # noqa: F811
+    with ws.SearchClient(settings=ws.Settings(state_url=redis_server.url, state_prefix="app-one")) as one:
+        one.search("same question")
+    with ws.SearchClient(settings=ws.Settings(state_url=redis_server.url, state_prefix="app-two")) as two:
+        assert two.search("same question")["provider_meta"]["cached"] is False
+    assert sorted(k.split(b":")[1] for k in redis_db.keys("*")) == [b"app-one", b"app-two"]
+
+
+class EchoKeyStub(Stub):
+    """An offline backend with an API key that a careless upstream echoes into a snippet."""
+
+    name = "echokey"
+    env_vars = {"api_key": "ECHOKEY_API_KEY"}
+
+    def search(self, params, transport, deadline):
+        result = super().search(params, transport, deadline)
+        result.items[0]["snippet"] = "request made with key %s" % self.config["api_key"]
+        return result
+
+
+def test_secrets_are_never_stored(redis_db, redis_server):  # noqa: F811
+    register(EchoKeyStub)
+    try:
+        settings = ws.Settings(providers={"echokey": {"api_key": SECRET}}, state_url=redis_server.url)
+        with ws.SearchClient("echokey", settings=settings) as client:
+            client.search("leak check")
+        with ws.SearchClient("echokey", settings=settings) as client:
+            hit = client.search("leak check")
+        stored = [(k, redis_db.get(k)) for k in redis_db.keys("*")]
+    finally:
+        unregister("echokey")
+    assert hit["provider_meta"]["cached"] is True and hit["items"][0]["snippet"] == "request made with key ***"
+    assert stored and not any(SECRET.encode() in k or SECRET.encode() in v for k, v in stored)
+
+
+# -- rate-limit slots and cool-downs ----------------------------------------------------------
+
+
+def test_rate_limit_slots_are_booked_for_every_limiter_and_refused_ones_book_nothing(redis_db, redis_server):  # noqa: F811
+    clock = FakeClock()  # waits are handed back, not slept: the Redis clock does not move
+    first = RateLimiter(clock, shared=SharedSlots(_state(redis_server.url)))
+    second = RateLimiter(clock, shared=SharedSlots(_state(redis_server.url)))
+    assert first.reserve("brave", 1.0, 10) == 0.0
+    assert 0.9 < second.reserve("brave", 1.0, 10) <= 1.0
+    assert second.reserve("brave", 1.0, 0.5) is None  # the next slot is ~2 s away
+    assert 1.9 < second.next_free_in("brave") <= 2.0
+    assert 1.9 < first.reserve("brave", 1.0, 10) <= 2.0  # the refused reservation took no slot
+    assert first.reserve("ddg_html", 1.0, 0) == 0.0  # backends are independent
+    assert 3_000 < redis_db.pttl("websearch_sync:slot:brave") <= 4_000  # the key expires by itself
+
+
+def test_a_block_one_client_met_is_obeyed_by_another_until_its_key_expires(redis_db, redis_server):  # noqa: F811
+    recorder = Cooldowns(clock=FakeClock(), shared=SharedCooldowns(_state(redis_server.url)))
+    recorder.record(ws.WebBlocked("429", provider="brave", detail_code="http_429", status=429, retry_after=30))
+    obeyer = Cooldowns(shared=SharedCooldowns(_state(redis_server.url)))
+    obeyer.clear("brave")  # a success here lifts only this process's own record
+    with pytest.raises(ws.WebBlocked) as info:
+        obeyer.check("brave")
+    error = info.value
+    assert (error.provider, error.detail_code, error.status, error.retryable) == ("brave", "http_429", 429, True)
+    assert 29 < error.retry_after <= 30
+    assert 29_000 < redis_db.pttl("websearch_sync:cooldown:brave") <= 30_000
+    assert json.loads(redis_db.get("websearch_sync:cooldown:brave")) == {"detail_code": "http_429", "status": 429, "until": 1.7e9 + 1030.0}
+    redis_db.pexpire("websearch_sync:cooldown:brave", 1)
+    time.sleep(0.01)
+    Cooldowns(shared=SharedCooldowns(_state(redis_server.url))).check("brave")  # expired: nothing raised
+
+
+def test_a_client_skips_a_backend_another_client_saw_blocked_without_a_request(redis_db, redis_server):  # noqa: F811
+    page = respond(429, b"Too Many Requests", {"Retry-After": "30"}, content_type="text/plain")
+    with FaultServer({"/search": page}) as upstream:
+        settings = ws.Settings(providers={"searxng": {"base_url": upstream.url("")}}, state_url=redis_server.url)
+        with ws.SearchClient(["searxng", "stub"], settings=settings) as first, ws.SearchClient(["searxng", "stub"], settings=settings) as second:
+            assert first.search("one")["errors"][0]["detail_code"] == "http_429"
+            answer = second.search("two")
+        assert len(upstream.requests) == 1
+    assert answer["provider_meta"]["provider_name"] == "stub"
+    assert answer["errors"][0]["type"] == "WebBlocked" and "cooling down" in answer["errors"][0]["message"]
+
+
+# -- when Redis fails -------------------------------------------------------------------------
+
+
+def test_a_dead_redis_degrades_to_local_state_with_one_warning(caplog):
+    url = "redis://:pw-%s@127.0.0.1:%d/0" % (SECRET[-6:], free_port())  # nothing listens there
+    caplog.set_level(logging.INFO, logger="websearch_sync")
+    clock = FakeClock()
+    answers = []
+    for _ in range(2):  # two clients of one process: one outage, one warning
+        with ws.SearchClient(state_url=url, min_interval_s={"stub": 0.05}, clock=clock) as client:
+            answers += [client.search("q%d" % (i % 3)) for i in range(6)]
+            clock.sleep(RETRY_AFTER_S)  # Redis is tried again (and fails again)
+            answers.append(client.search("after the retry time"))
+    assert [a["provider_meta"]["cached"] for a in answers[:7]] == [False] * 3 + [True] * 3 + [False]  # the local cache works
+    warnings = _warnings(caplog)
+    assert len(warnings) == 1
+    assert "127.0.0.1" in warnings[0].getMessage() and SECRET[-6:] not in caplog.text
+
+
+def test_a_hanging_redis_costs_one_short_timeout_within_the_budget(caplog):
+    with listener_that_never_accepts() as listener:
+        url = "redis://127.0.0.1:%d/0" % listener.port
+        started = time.monotonic()
+        with ws.SearchClient(state_url=url, budget_ms=2000) as client:
+            answers = [client.search("q%d" % i) for i in range(5)]
+        elapsed = time.monotonic() - started
+    assert all(a["items"] for a in answers)
+    assert len(_warnings(caplog)) == 1
+    assert elapsed < 1.0  # one 0.2 s connect timeout, then local state until the retry time
+
+
+def test_redis_is_tried_again_later_and_used_when_back(caplog):
+    caplog.set_level(logging.INFO, logger="websearch_sync")
+    clock = FakeClock()
+    server = RedisServer()
+    with ws.SearchClient(state_url=server.url, clock=clock) as client:
+        client.search("while down")
+        with server:
+            import redis
+
+            probe = redis.Redis.from_url(server.url)
+            client.search("still resting")
+            assert probe.keys("*") == []  # not tried before the retry time
+            clock.sleep(RETRY_AFTER_S)
+            client.search("back again")
+            assert len(probe.keys("websearch_sync:cache:*")) == 1
+            probe.close()
+    assert len(_warnings(caplog)) == 1
+    assert any("answers again" in r.getMessage() for r in caplog.records)
+
+
+def test_with_state_required_an_unreachable_redis_fails_the_call_before_any_request():
+    with FaultServer({"/search": respond(200, b'{"results": []}', content_type="application/json")}) as upstream:
+        settings = ws.Settings(providers={"searxng": {"base_url": upstream.url("")}},
+                               state_url="redis://127.0.0.1:%d/0" % free_port(), state_required=True)
+        with ws.SearchClient("searxng", settings=settings) as client:
+            for _ in range(2):
+                with pytest.raises(ws.NetworkError) as info:
+                    client.search("q")
+                assert info.value.detail_code == "state_unavailable" and info.value.retryable is True
+        assert upstream.requests == []
+
+
+# -- the CLI and the module-level functions ---------------------------------------------------
+
+
+def test_the_cli_flag_shares_the_state(redis_db, redis_server, capsys):  # noqa: F811
+    assert cli_main(["search", "cli question", "--state-url", redis_server.url, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["provider_meta"]["cached"] is False
+    assert len(redis_db.keys("websearch_sync:cache:*")) == 1
+    assert cli_main(["search", "cli question", "--state-url", redis_server.url, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["provider_meta"]["cached"] is True
+
+
+def test_module_level_search_uses_the_environments_state(redis_db, redis_server, monkeypatch):  # noqa: F811
+    assert ws.search("module level")["provider_meta"]["cached"] is False
+    assert redis_db.keys("*") == []  # no state URL: stateless as before
+    monkeypatch.setenv("WEB_SEARCH_STATE_URL", redis_server.url)
+    assert ws.search("module level")["provider_meta"]["cached"] is False
+    assert ws.search("module level")["provider_meta"]["cached"] is True
+
+
+def test_the_docs_list_the_settings_and_the_error_codes():
+    from pathlib import Path
+
+    from websearch_sync.config import SHARED_ENV_VARS
+
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    configuration, errors = (docs / "configuration.md").read_text(), (docs / "errors.md").read_text()
+    for var in [v for v in SHARED_ENV_VARS if v.startswith("WEB_SEARCH_STATE_")]:
+        assert "| `%s` |" % var in configuration
+    for code in ("state_unavailable", "bad_state_url", "bad_state_prefix", "missing_redis_extra"):
+        assert "`%s`" % code in errors
+    assert "--state-url" in (docs / "cli.md").read_text() and "[Scaling](docs/scaling.md)" in (docs.parent / "README.md").read_text()

@@ -1,0 +1,207 @@
+"""The searxng backend: configuration, request building, parsing, error mapping.
+
+Bodies come from the recorded responses in fixtures/searxng/ (edited copies where
+a test needs a field the recordings lack, e.g. publishedDate)."""
+
+import json
+
+import pytest
+
+import websearch_sync as ws
+from websearch_sync.backends.searxng import SearXNG
+from websearch_sync.models import SearchParams
+
+
+from backend_kit import recorded_json, replay_search
+
+BASE = "https://searx.example.org"
+URL = BASE + "/search"
+
+
+def recorded(name):
+    return recorded_json("searxng", name)
+
+
+def settings(**provider):
+    return ws.Settings(providers={"searxng": {"base_url": BASE, **provider}})
+
+
+def search(body=None, *, url=URL, settings_=None, **kwargs):
+    """One searxng search against a replayed answer; returns (result or error, calls)."""
+    return replay_search("searxng", url, body, settings=settings_ or settings(), **kwargs)
+
+
+def sent_params(call):
+    from urllib.parse import parse_qs, urlsplit
+
+    return {k: v[0] for k, v in parse_qs(urlsplit(call.request.url).query).items()}
+
+
+# -- configuration ----------------------------------------------------------------------
+
+
+def test_base_url_with_a_path_and_trailing_slash():
+    backend = SearXNG(ws.Settings(providers={"searxng": {"base_url": "https://host.example/searx/"}}))
+    assert backend.build_request(SearchParams("q", 5)).url == "https://host.example/searx/search"
+
+
+def test_endpoint_override_replaces_the_url_and_stands_in_for_the_base_url():
+    backend = SearXNG(ws.Settings(endpoints={"searxng": "http://mirror.example/s"}))
+    assert backend.is_configured()
+    assert backend.build_request(SearchParams("q", 5)).url == "http://mirror.example/s"
+
+
+# -- the request ------------------------------------------------------------------------
+
+
+def test_request_carries_language_time_range_safesearch_and_options():
+    _, calls = search(
+        recorded("shortlist__1.json"),
+        locale="en_US",
+        time_range="week",
+        safe_search="strict",
+        categories=["general", "news"],
+        engines="google,bing",
+        pageno=2,
+    )
+    assert sent_params(calls[0]) == {
+        "q": "q",
+        "format": "json",
+        "language": "en-US",
+        "time_range": "week",
+        "safesearch": "2",
+        "categories": "general,news",
+        "engines": "google,bing",
+        "pageno": "2",
+    }
+    assert calls[0].request.headers["Accept"] == "application/json"
+    assert "Authorization" not in calls[0].request.headers
+
+
+def test_api_key_is_sent_as_a_bearer_token():
+    _, calls = search(recorded("shortlist__1.json"), settings_=settings(api_key="sx-key-123"))
+    assert calls[0].request.headers["Authorization"] == "Bearer sx-key-123"
+
+
+@pytest.mark.parametrize(
+    "option, value, detail",
+    [("categories", [], "bad_categories"), ("engines", [1], "bad_engines"), ("engines", " ", "bad_engines"), ("pageno", 0, "bad_pageno"), ("pageno", True, "bad_pageno")],
+)
+def test_bad_option_values_are_invalid_input_before_any_request(option, value, detail):
+    outcome, calls = search(recorded("shortlist__1.json"), **{option: value})
+    assert isinstance(outcome, ws.InvalidInput) and outcome.detail_code == detail
+    assert calls == []
+
+
+# -- parsing ----------------------------------------------------------------------------
+
+
+def test_published_date_becomes_published_at_and_unknown_fields_are_ignored():
+    body = recorded("shortlist__1.json")
+    body["results"][0]["publishedDate"] = "2025-01-30T00:00:00"
+    body["results"][1].pop("content")
+    body["results"][1]["brand_new_field"] = {"x": 1}
+    body["number_of_results"] = 0  # older instances send it (often 0): ignored
+    body["another_new_top_level_key"] = []
+    del body["unresponsive_engines"]
+    result, _ = search(body)
+    assert result["items"][0]["published_at"] == "2025-01-30T00:00:00"
+    assert "published_at" not in result["items"][1]
+    assert result["items"][1]["snippet"] == ""
+    assert "errors" not in result
+
+
+def test_unresponsive_engines_are_reported_without_failing_the_call():
+    result, _ = search(recorded("shortlist__1.json"), max_results=5)
+    assert len(result["items"]) == 5
+    errors = result["errors"]
+    assert [(e["type"], e["detail_code"], e["retryable"]) for e in errors] == [
+        ("WebBlocked", "http_429", True),
+        ("WebBlocked", "captcha_required", False),
+        ("WebBlocked", "captcha_required", False),
+    ]
+    assert all(e["provider"] == "searxng" for e in errors)
+    assert "'brave'" in errors[0]["message"] and "too many requests" in errors[0]["message"]
+    assert set(errors[0]) >= {"type", "message", "retryable"}
+
+
+def test_connection_errors_of_engines_are_provider_errors():
+    result, _ = search(recorded("browse-API__1.json"))
+    assert {(e["type"], e["detail_code"]) for e in result["errors"]} == {("WebProviderError", "engine_error")}
+    assert len(result["errors"]) == 4
+
+
+@pytest.mark.parametrize(
+    "engines, code, detail",
+    [
+        ([["duckduckgo", "CAPTCHA"], ["google", "timeout"]], "WebBlocked", "captcha_required"),
+        ([["bing", "HTTP connection error"], ["google", "timeout"]], "Timeout", "engine_timeout"),
+        ([["bing", "HTTP connection error"]], "WebProviderError", "engine_error"),
+        ([["qwant", "access denied"]], "WebBlocked", "http_403"),
+    ],
+)
+def test_no_results_while_engines_failed_is_an_error_not_an_empty_list(engines, code, detail):
+    body = recorded("shortlist__1.json")
+    body["results"] = []
+    body["unresponsive_engines"] = engines
+    error, _ = search(body)
+    assert isinstance(error, ws.WebSearchError)
+    assert (error.code, error.detail_code) == (code, detail)
+    assert len(error.errors) == len(engines) - 1
+    assert all(name in error.message for name, _ in engines)
+
+
+def test_genuinely_empty_answer_is_success_with_no_items():
+    body = recorded("shortlist__1.json")
+    body["results"] = []
+    body["unresponsive_engines"] = []
+    result, _ = search(body)
+    assert result["items"] == []
+
+
+@pytest.mark.parametrize("body", [{"answers": []}, {"results": {"url": "x"}}, ["results"]])
+def test_json_of_another_shape_is_a_parse_error(body):
+    error, _ = search(body)
+    assert isinstance(error, ws.WebParseError) and error.detail_code == "unexpected_shape"
+
+
+def test_html_answer_with_200_is_a_parse_error():
+    error, _ = search("<!DOCTYPE html><html><body>results</body></html>", content_type="text/html")
+    assert isinstance(error, ws.WebParseError) and error.detail_code == "not_json"
+
+
+# -- errors -----------------------------------------------------------------------------
+
+
+def test_403_with_html_says_to_enable_json_in_search_formats():
+    page = "<!doctype html>\n<html lang=en>\n<title>403 Forbidden</title>\n<h1>Forbidden</h1>\n"
+    error, _ = search(page, status=403, content_type="text/html; charset=utf-8")
+    assert isinstance(error, ws.AuthError) and error.status == 403
+    assert "`json`" in error.message and "search.formats" in error.message
+
+
+def test_403_without_html_is_auth_error_without_the_formats_hint():
+    error, _ = search("Forbidden", status=403, content_type="text/plain")
+    assert isinstance(error, ws.AuthError) and error.detail_code == "http_403"
+    assert "search.formats" not in error.message
+
+
+def test_400_carries_searxng_s_own_message():
+    error, _ = search({"error": "No query"}, status=400)
+    assert isinstance(error, ws.WebProviderError) and error.detail_code == "http_400"
+    assert "No query" in error.message
+
+
+# -- documentation ------------------------------------------------------------------------
+
+
+def test_soft_errors_of_a_successful_search_never_show_the_key():
+    key = "sx-SECRET-9f8e7d6c5b4a"
+    body = {
+        "query": "q",
+        "results": [{"title": "A", "url": "https://a.example/", "content": "a"}],
+        "unresponsive_engines": [["google", "rejected token %s" % key]],
+    }
+    result, _ = search(body, settings_=settings(api_key=key))
+    assert result["errors"] and result["items"]
+    assert key not in json.dumps(result)

@@ -1,0 +1,146 @@
+"""The tavily backend: key handling, the request body, parsing, Tavily's statuses and
+error bodies, and keys never showing."""
+
+import json
+
+import pytest
+import responses
+
+import websearch_sync as ws
+from websearch_sync.backends.tavily import Tavily
+from websearch_sync.models import SearchParams
+
+from backend_kit import recorded_json, replay_search
+
+URL = "https://api.tavily.com/search"
+KEY = "tvly-SECRET-0a1b2c3d4e5f"
+
+
+def recorded(name):
+    return recorded_json("tavily", name)
+
+
+def doc_example():
+    return recorded("tavily-python-docs__leo_messi.json")
+
+
+def settings(**provider):
+    return ws.Settings(providers={"tavily": {"api_key": KEY, **provider}})
+
+
+def search(body, *, url=URL, settings_=None, **kwargs):
+    """One tavily search against a replayed answer; returns (result or error, calls)."""
+    return replay_search("tavily", url, body, settings=settings_ or settings(), **kwargs)
+
+
+def sent_json(call):
+    return json.loads(call.request.body)
+
+
+def error_body(message):
+    return {"detail": {"error": message}}
+
+
+# -- configuration ----------------------------------------------------------------------
+
+
+def test_auto_picks_tavily_once_its_key_is_set(monkeypatch):
+    monkeypatch.setenv("TAVILY_API_KEY", KEY)
+    with responses.RequestsMock() as mock:
+        mock.add(responses.POST, URL, json=doc_example())
+        result = ws.search("q", backend="auto")
+    assert result["provider_meta"]["provider_name"] == "tavily"
+
+
+# -- the request ------------------------------------------------------------------------
+
+
+def test_request_shape():
+    spec = Tavily(settings()).build_request(SearchParams("who is leo messi", 7))
+    assert spec.method == "POST" and spec.url == URL
+    assert spec.json == {"query": "who is leo messi", "max_results": 7}
+    assert spec.headers["Authorization"] == "Bearer " + KEY and spec.headers["Accept"] == "application/json"
+
+
+def test_options_map_to_tavily_fields():
+    params = SearchParams("q", 3, time_range="month", site_filter="fifa.com", include_content=True, options={"topic": "news"})
+    assert Tavily(settings()).build_request(params).json == {
+        "query": "q site:fifa.com",
+        "max_results": 3,
+        "topic": "news",
+        "time_range": "month",
+        "include_raw_content": True,
+    }
+
+
+def test_topic_travels_through_search():
+    _, calls = search(doc_example(), topic="finance")
+    assert sent_json(calls[0])["topic"] == "finance"
+
+
+@pytest.mark.parametrize("topic", ["sports", "", 3, True])
+def test_bad_topic_is_invalid_input_before_any_request(topic):
+    outcome, calls = search(doc_example(), topic=topic)
+    assert isinstance(outcome, ws.InvalidInput) and outcome.detail_code == "bad_topic"
+    assert calls == []
+
+
+# -- parsing ----------------------------------------------------------------------------
+
+
+def test_content_is_the_snippet_and_raw_content_only_when_asked():
+    body = doc_example()
+    body["results"][0]["raw_content"] = "Page text\n\nwith paragraphs"
+    plain, _ = search(body)
+    assert "content" not in plain["items"][0]
+    assert plain["items"][0]["snippet"] == " ".join(body["results"][0]["content"].split())
+    with_content, calls = search(body, include_content=True)
+    assert sent_json(calls[0])["include_raw_content"] is True
+    assert with_content["items"][0]["content"] == "Page text\n\nwith paragraphs"
+    assert "content" not in with_content["items"][1]  # raw_content null: no content
+
+
+def test_published_date_and_request_id():
+    body = doc_example()
+    body["results"][1]["published_date"] = "Mon, 15 Jul 2024 10:00:00 GMT"
+    body["request_id"] = "123e4567-e89b-12d3-a456-426614174111"
+    result, _ = search(body)
+    assert result["items"][1]["published_at"] == "Mon, 15 Jul 2024 10:00:00 GMT"
+    assert "published_at" not in result["items"][0]
+    assert result["provider_meta"]["request_id"] == "123e4567-e89b-12d3-a456-426614174111"
+
+
+def test_empty_results_is_success_with_no_items():
+    result, _ = search({"query": "q", "results": [], "response_time": 0.3})
+    assert result["items"] == []
+
+
+@pytest.mark.parametrize("body", [{"query": "q"}, {"results": "x"}, ["x"], "not json at all"])
+def test_unknown_shapes_are_parse_errors(body):
+    error, _ = search(body)
+    assert isinstance(error, ws.WebParseError)
+
+
+# -- statuses and error bodies ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("status", [401, 403, 432, 433])
+def test_refused_key_or_exhausted_plan_is_auth_error_with_tavilys_words(status):
+    error, _ = search(error_body("This request exceeds your plan's set usage limit."), status=status)
+    assert isinstance(error, ws.AuthError) and error.detail_code == "http_%d" % status and error.status == status
+    assert "exceeds your plan's set usage limit" in error.message
+    assert error.retryable is False
+
+
+def test_400_is_a_provider_error_carrying_fastapi_detail():
+    error, _ = search({"detail": "Invalid topic"}, status=400)
+    assert isinstance(error, ws.WebProviderError) and error.detail_code == "http_400"
+    assert "Invalid topic" in error.message
+
+
+# -- secrets ------------------------------------------------------------------------------
+
+
+# -- documentation ------------------------------------------------------------------------
+
+

@@ -1,0 +1,176 @@
+"""wikipedia: the request (edition, User-Agent), article URLs, the answer, the error envelope.
+
+Answers come from fixtures/wikipedia (real recordings); a variant edits one.
+"""
+
+import json
+from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+import responses
+
+import websearch_sync as ws
+from websearch_sync.backends.wikipedia import DEFAULT_USER_AGENT, article_url
+from websearch_sync.client.clock import Clock
+
+FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "wikipedia"
+JSON = "application/json; charset=utf-8"
+
+
+def body(name):
+    return (FIXTURES / name).read_text(encoding="utf-8")
+
+
+def search(answer, *, status=200, headers=None, edition="en", settings=None, query="q", **kwargs):
+    """ws.search (no retries) against one replayed answer of ``edition``'s API; (result or error, the request sent)."""
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        mock.add("GET", "https://%s.wikipedia.org/w/api.php" % edition, body=answer, status=status, headers=headers or {}, content_type=JSON)
+        try:
+            result = ws.search(query, backend="wikipedia", settings=settings or ws.Settings(), retries=0, **kwargs)
+        except ws.WebSearchError as error:
+            result = error
+        return result, (mock.calls[0].request if mock.calls else None)
+
+
+# -- article URLs --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["opensearch_elon.json", "mediawiki__opensearch_new-york_resolve.json", "mediawiki__opensearch_new-york_return.json"])
+def test_article_urls_are_built_as_wikipedia_builds_them(name):
+    _, titles, _, urls = json.loads(body(name))  # opensearch answers pair each title with Wikipedia's own URL
+    assert [article_url("en", title) for title in titles] == urls
+
+
+def test_article_url_of_other_editions_and_characters():
+    assert article_url("de", "C++") == "https://de.wikipedia.org/wiki/C%2B%2B"
+    assert article_url("zh", "搜索引擎") == "https://zh.wikipedia.org/wiki/%E6%90%9C%E7%B4%A2%E5%BC%95%E6%93%8E"
+    assert article_url("en", "Rust (programming language)") == "https://en.wikipedia.org/wiki/Rust_(programming_language)"
+
+
+# -- the request -----------------------------------------------------------------------------------
+
+
+def test_request_is_list_search_with_a_descriptive_user_agent():
+    _, request = search(body("perito-moreno__list-search.json"), query="perito moreno", max_results=4)
+    assert request.url.startswith("https://en.wikipedia.org/w/api.php?")
+    assert dict(parse_qsl(urlsplit(request.url).query)) == {
+        "action": "query", "list": "search", "srsearch": "perito moreno", "srlimit": "4",
+        "format": "json", "formatversion": "2", "utf8": "1"}
+    assert request.headers["User-Agent"] == DEFAULT_USER_AGENT
+    assert "Mozilla" not in request.headers["User-Agent"] and "(https://" in request.headers["User-Agent"]
+    assert request.headers["Accept"] == "application/json"
+
+
+def test_user_agent_and_edition_from_the_environment(monkeypatch):
+    monkeypatch.setenv("WIKIPEDIA_USER_AGENT", "MyAgent/1.0 (https://example.org/bot; bot@example.org)")
+    monkeypatch.setenv("WIKIPEDIA_LANG", "de")
+    result, request = search(body("celina__wiki_search.json"), edition="de", settings=ws.Settings.from_env())
+    assert request.headers["User-Agent"] == "MyAgent/1.0 (https://example.org/bot; bot@example.org)"
+    assert result["items"][0]["url"] == "https://de.wikipedia.org/wiki/Caffeine-induced_sleep_disorder"
+
+
+@pytest.mark.parametrize(
+    "options, edition",
+    [({"locale": "fr-FR"}, "fr"), ({"lang": "zh-Hant-TW"}, "zh"), ({"wiki": "simple"}, "simple"), ({"wiki": "de", "locale": "fr-FR"}, "de")],
+)
+def test_the_edition_follows_the_wiki_option_then_the_locale(options, edition):
+    result, request = search(body("celina__wiki_search.json"), edition=edition, **options)
+    assert request.url.startswith("https://%s.wikipedia.org/w/api.php?" % edition)
+    assert result["items"][0]["url"].startswith("https://%s.wikipedia.org/wiki/" % edition)
+
+
+@pytest.mark.parametrize("wiki", ["", "en.wikipedia.org/", "../x", 7])
+def test_a_bad_wiki_option_is_refused_before_any_request(wiki):
+    result, request = search(body("celina__wiki_search.json"), wiki=wiki)
+    assert isinstance(result, ws.InvalidInput) and result.detail_code == "bad_wiki" and request is None
+
+
+def test_site_filter_does_not_reach_the_search_and_pageno_sets_the_offset():
+    _, request = search(body("celina__wiki_search.json"), query="glacier", site_filter="example.com", pageno=3, max_results=5)
+    query = dict(parse_qsl(urlsplit(request.url).query))
+    assert (query["srsearch"], query["sroffset"], query["srlimit"]) == ("glacier", "10", "5")
+
+
+def test_queries_over_300_characters_are_refused_before_any_request():
+    result, request = search(body("celina__wiki_search.json"), query="a" * 301)
+    assert isinstance(result, ws.InvalidInput) and result.detail_code == "query_too_long" and request is None
+
+
+# -- the answer ------------------------------------------------------------------------------------
+
+
+def test_a_formatversion_2_answer_reads_like_the_recorded_formatversion_1_one():
+    recorded = json.loads(body("perito-moreno__list-search.json"))
+    v1, _ = search(json.dumps(recorded), max_results=10)
+    recorded["batchcomplete"] = True  # what formatversion=2 changes in a list=search answer
+    v2, _ = search(json.dumps(recorded), max_results=10)
+    expected = json.loads(body("perito-moreno__list-search.expected.json"))["items"]
+    assert v1["items"] == v2["items"] == expected
+
+
+def test_an_empty_search_list_is_zero_results():
+    recorded = json.loads(body("celina__wiki_search.json"))
+    recorded["query"]["search"] = []
+    result, _ = search(json.dumps(recorded))
+    assert result["items"] == []
+
+
+@pytest.mark.parametrize("answer", ['{"batchcomplete": ""}', "[]", '{"query": {"search": {}}}'])
+def test_answers_without_a_search_list_are_parse_errors(answer):
+    result, _ = search(answer)
+    assert isinstance(result, ws.WebParseError) and result.detail_code == "unexpected_shape"
+
+
+def test_an_html_page_where_json_belongs_is_not_json():
+    result, _ = search((FIXTURES.parent / "ddg_html" / "meka__ddg_anomaly.html").read_bytes())
+    assert isinstance(result, ws.WebParseError) and result.detail_code == "not_json"
+
+
+def test_a_403_is_a_blocked_client_not_an_api_key_problem():
+    result, _ = search("<html><body>Please set a user-agent and respect our robot policy</body></html>", status=403)
+    assert isinstance(result, ws.WebBlocked) and result.detail_code == "http_403"
+
+
+# -- the error envelope ------------------------------------------------------------------------------
+
+
+def test_maxlag_is_a_retryable_bad_gateway_with_the_wait_wikimedia_asked_for():
+    result, _ = search(body("maxlag.json"), headers={"Retry-After": "5"})
+    assert isinstance(result, ws.BadGateway)
+    assert (result.detail_code, result.status, result.retryable, result.retry_after) == ("maxlag", 200, True, 5.0)
+    assert "seconds lagged" in result.message
+
+
+class FakeClock(Clock):
+    def __init__(self):
+        self.now, self.slept = 0.0, []
+
+    def monotonic(self):
+        return self.now
+
+    def sleep(self, seconds):
+        self.slept.append(seconds)
+        self.now += seconds
+
+
+def test_the_client_waits_out_maxlag_and_asks_again():
+    clock = FakeClock()
+    with responses.RequestsMock() as mock:
+        mock.add("GET", "https://en.wikipedia.org/w/api.php", body=body("maxlag.json"), headers={"Retry-After": "5"}, content_type=JSON)
+        mock.add("GET", "https://en.wikipedia.org/w/api.php", body=body("celina__wiki_search.json"), content_type=JSON)
+        with ws.SearchClient("wikipedia", settings=ws.Settings(), retries=1, cache_ttl_s=0, clock=clock, budget_ms=60000) as client:
+            result = client.search("caffeine sleep")
+    assert result["provider_meta"]["attempts"] == 2 and len(result["items"]) == 1
+    assert 5.0 in clock.slept
+
+
+@pytest.mark.parametrize(
+    "code, error, detail",
+    [("ratelimited", ws.WebBlocked, "http_429"), ("badvalue", ws.InvalidInput, "invalid_params"),
+     ("cirrussearch-query-too-long", ws.InvalidInput, "query_too_long"), ("internal_api_error_DBQueryError", ws.WebProviderError, "api_error")],
+)
+def test_other_error_codes(code, error, detail):
+    answer = body("maxlag.json").replace('"code":"maxlag"', '"code":"%s"' % code)
+    result, _ = search(answer)
+    assert type(result) is error and result.detail_code == detail

@@ -1,0 +1,150 @@
+"""yahoo_html: the request, RU= link decoding, both layouts, sponsored and vertical blocks,
+no-result pages, bot walls. Pages come from fixtures/ (real recordings); a variant edits one.
+"""
+
+import json
+from pathlib import Path
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+import responses
+
+import websearch_sync as ws
+from websearch_sync.backends.yahoo import decode_yahoo_href
+
+FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
+URL = "https://search.yahoo.com/search"
+HTML = "text/html; charset=utf-8"
+
+
+def page(name):
+    return (FIXTURES / "yahoo_html" / name).read_text(encoding="utf-8")
+
+
+def golden(name):
+    return json.loads((FIXTURES / "yahoo_html" / name).read_text(encoding="utf-8"))["items"]
+
+
+def search(body, *, status=200, query="q", **kwargs):
+    """ws.search against one replayed Yahoo answer; (result or error, the request sent)."""
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        mock.add("GET", URL, body=body, status=status, content_type=HTML)
+        try:
+            result = ws.search(query, backend="yahoo_html", settings=ws.Settings(), **kwargs)
+        except ws.WebSearchError as error:
+            result = error
+        return result, (mock.calls[0].request if mock.calls else None)
+
+
+@pytest.mark.parametrize(
+    "href, target",
+    [
+        # 2020 (search-engine-parser): RU decoded once, the target's own '+' stays
+        ("https://r.search.yahoo.com/_ylt=AwrJ6yicGOVeiaMAByZXNyoA;_ylu=X3oDMTByOHZyb21tBGNvbG8DYmYxBHBvcwMxBHZ0aWQDBHNlYwNzcg--"
+         "/RV=2/RE=1592101149/RO=10/RU=https%3a%2f%2fidioms.thefreedictionary.com%2fpreach%2bto%2bthe%2bchoir/RK=2/RS=fsLS4TIU3gkRANSkuXzCBIO1Dzk-",
+         "https://idioms.thefreedictionary.com/preach+to+the+choir"),
+        # 2015 (GoogleScraper), http scheme and RK=0
+        ("http://r.search.yahoo.com/_ylt=A9mSs2o5V7ZUWFEAIYQzCQx.;_ylu=X3oDMTBydWpobjZlBHNlYwNzcgRwb3MDMQRjb2xvA2lyMgR2dGlkAw--"
+         "/RV=2/RE=1421264826/RO=10/RU=http%3a%2f%2fminecraft.gamepedia.com%2fSnow/RK=0/RS=EawNpGTTVTmR4cm4KGTzxmk_7dE-",
+         "http://minecraft.gamepedia.com/Snow"),
+        # a doubly encoded character in the target stays encoded once
+        ("https://r.search.yahoo.com/_ylt=x/RV=2/RU=https%3a%2f%2fx.example%2fs%3fq%3da%252Bb/RK=2/RS=y-", "https://x.example/s?q=a%2Bb"),
+        ("https://www.w3schools.com/Js/", "https://www.w3schools.com/Js/"),  # direct (Apr 2026 capture)
+        ("https://r.search.yahoo.com/_ylt=x/RV=2/RE=1/RO=10/RK=2/RS=y-", None),  # no RU: dropped
+        ("http://[::1", "http://[::1"),
+    ],
+)
+def test_decode_yahoo_href(href, target):
+    assert decode_yahoo_href(href) == target
+
+
+# -- the request -------------------------------------------------------------------------------
+
+
+def test_request_is_a_get_with_p_and_browser_headers():
+    _, request = search(page("web-search-mcp__yahoo.html"), query="javascript tutorial")
+    assert dict(parse_qsl(urlsplit(request.url).query)) == {"p": "javascript tutorial"}
+    assert request.headers["Referer"] == "https://search.yahoo.com/"
+    assert "Cookie" not in request.headers
+
+
+@pytest.mark.parametrize(
+    "options, sent",
+    [
+        ({"time_range": "week"}, {"btf": "w"}),
+        ({"time_range": "year"}, {}),
+        ({"pageno": 2}, {"b": "11"}),
+        ({"site_filter": "w3schools.com"}, {"p": "q site:w3schools.com"}),
+    ],
+)
+def test_request_parameters(options, sent):
+    _, request = search(page("web-search-mcp__yahoo.html"), **options)
+    assert dict(parse_qsl(urlsplit(request.url).query)) == dict({"p": "q"}, **sent)
+
+
+def test_safe_search_and_language_go_in_the_preference_cookie():
+    _, request = search(page("web-search-mcp__yahoo.html"), safe_search="strict", locale="de-DE")
+    assert request.headers["Cookie"] == "sB=vm=r&vl=lang_de&v=1"
+
+
+# -- the page ----------------------------------------------------------------------------------
+
+
+def test_the_2026_title_is_the_heading_only_not_the_site_name_and_address_around_it():
+    text = page("web-search-mcp__yahoo.html")
+    assert "W3School</span>https://www.w3schools.com" in text.replace("\n", "").replace("  ", "")
+    result, _ = search(text, max_results=10)
+    assert result["items"][0]["title"] == "JavaScript Tutorial - W3Schools"
+
+
+def test_vertical_cards_and_the_sponsored_block_are_never_items():
+    snow = page("GoogleScraper__snow_de_ip.html")
+    assert snow.count('class="res sc') == 2
+    result, _ = search(snow, max_results=10)
+    assert not any("search.yahoo.com" in item["url"] for item in result["items"])
+    literal = page("GoogleScraper__no_results_literal.html")
+    assert 'class="ads horiz' in literal and "RU=http%3a%2f%2fde.yahoo.com" in literal
+    result, _ = search(literal, max_results=10)
+    assert not any("de.yahoo.com" in item["url"] for item in result["items"])
+
+
+def test_a_result_shaped_block_inside_a_sponsored_container_is_skipped():
+    text = page("GoogleScraper__no_results_literal.html")
+    ads = text[text.index('<div  class="ads horiz') :]
+    ads = ads[: ads.index("</ul></div>") + len("</ul></div>")]
+    shaped = ads.replace('<li  class="res rais last">', '<li><div class="res">').replace("</div></li></ul>", "</div></div></li></ul>")
+    assert shaped.count('<div class="res">') == 1
+    moved = text.replace(ads, "").replace('<ol start="1" data-bns="API">', shaped + '<ol start="1" data-bns="API">')
+    result, _ = search(moved, max_results=10)
+    assert [item["url"] for item in result["items"]] == [item["url"] for item in golden("GoogleScraper__no_results_literal.expected.json")]
+
+
+def _without_results(text):
+    start = text.index('<div id="web"')
+    end = text.index('<div id="right"')
+    return text[:start], text[end:]
+
+
+def test_no_results_notice_gives_an_empty_list():
+    head, tail = _without_results(page("search-engine-parser__30464b2.html"))
+    notice = '<div id="web"><ol><li><div class="dd zrp"><p>We did not find results for: <b>q</b></p>' \
+             "<p>Check spelling or type a new query.</p></div></li></ol></div>"
+    result, _ = search(head + notice + tail)
+    assert result["items"] == []
+
+
+def test_a_results_region_without_results_or_notice_is_a_parse_error():
+    head, tail = _without_results(page("search-engine-parser__30464b2.html"))
+    result, _ = search(head + '<div id="web"><ol></ol></div>' + tail)
+    assert isinstance(result, ws.WebParseError) and result.detail_code == "unexpected_shape"
+
+
+@pytest.mark.parametrize("name", ["ddg_html/meka__ddg_anomaly.html", "bing_html/web-search-mcp__turnstile.html"])
+def test_recorded_bot_walls_are_blocks(name):
+    result, _ = search((FIXTURES / name).read_bytes(), status=200)
+    assert isinstance(result, ws.WebBlocked) and result.detail_code == "captcha_required"
+
+
+def test_a_blocked_status_without_a_wall_page_is_the_generic_status_error():
+    result, _ = search("<html><body>Forbidden</body></html>", status=403)
+    assert isinstance(result, ws.WebBlocked) and result.detail_code == "http_403"

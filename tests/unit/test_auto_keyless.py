@@ -1,0 +1,232 @@
+"""``auto`` without API keys: a fallback chain over the keyless engines that keeps working
+when DuckDuckGo shows its challenge. Answers are real recorded pages from fixtures/."""
+
+import json
+from pathlib import Path
+
+import pytest
+import responses
+
+import websearch_sync as ws
+from websearch_sync.backends import registry
+from websearch_sync.cli import main
+from websearch_sync.client.clock import Clock
+from websearch_sync.client.selection import KEYLESS_CHAIN, auto_backends
+from websearch_sync.tool import call_tool
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+HTML = "text/html; charset=utf-8"
+DDG = ("POST", "https://html.duckduckgo.com/html/")
+DDG_LITE = ("POST", "https://lite.duckduckgo.com/lite/")
+BING = ("GET", "https://www.bing.com/search")
+MOJEEK = ("GET", "https://www.mojeek.com/search")
+YAHOO = ("GET", "https://search.yahoo.com/search")
+
+ANOMALY = (FIXTURES / "ddg_html" / "meka__ddg_anomaly.html").read_bytes()
+TURNSTILE = (FIXTURES / "bing_html" / "web-search-mcp__turnstile.html").read_bytes()
+ALTCHA = (FIXTURES / "mojeek_html" / "argos-engine__altcha.html").read_bytes()
+BING_PAGE = (FIXTURES / "bing_html" / "web-search-mcp__http-bing.html").read_bytes()
+MOJEEK_PAGE = (FIXTURES / "mojeek_html" / "web-search-mcp__mojeek.html").read_bytes()
+YAHOO_PAGE = (FIXTURES / "yahoo_html" / "web-search-mcp__yahoo.html").read_bytes()
+DDG_PAGE = (FIXTURES / "ddg_html" / "meka__1.html").read_bytes()
+LITE_PAGE = (FIXTURES / "ddg_lite" / "rafiki__1.html").read_bytes()
+
+
+def golden_urls(name):
+    return [item["url"] for item in json.loads((FIXTURES / name).read_text(encoding="utf-8"))["items"]]
+
+
+class FakeClock(Clock):
+    """A clock whose sleeps only move its time on (no test waits for a rate-limit slot)."""
+
+    def __init__(self):
+        self.now = 1000.0
+        self.slept = []
+
+    def monotonic(self):
+        return self.now
+
+    def time(self):
+        return self.now
+
+    def sleep(self, seconds):
+        if seconds > 0:
+            self.slept.append(seconds)
+            self.now += seconds
+
+
+def serve(mock, answers):
+    """Register ``{(method, url): body}`` answers (HTTP 200 HTML)."""
+    for (method, url), body in answers.items():
+        mock.add(method, url, body=body, status=200, content_type=HTML)
+
+
+def hosts(mock):
+    """The hosts asked so far (read inside the ``with`` block: the mock forgets its calls on exit)."""
+    return [call.request.url.split("/")[2] for call in mock.calls]
+
+
+# -- the chain -------------------------------------------------------------------------------------
+
+
+def test_auto_without_keys_is_the_keyless_chain_in_its_documented_order():
+    assert KEYLESS_CHAIN == ("ddg_html", "bing_html", "mojeek_html", "yahoo_html", "ddg_lite")
+    assert auto_backends(ws.Settings()) == list(KEYLESS_CHAIN)
+    assert "wikipedia" not in auto_backends(ws.Settings(), "en-US")
+    assert "baidu_html" not in auto_backends(ws.Settings(), "en-US")
+
+
+@pytest.mark.parametrize("locale", ["zh", "zh-CN", "zh_TW", "zh-Hant-TW"])
+def test_a_chinese_locale_puts_baidu_first_among_the_keyless_engines(locale):
+    assert auto_backends(ws.Settings(), locale) == ["baidu_html"] + list(KEYLESS_CHAIN)
+
+
+def test_configured_api_backends_come_before_the_keyless_chain():
+    settings = ws.Settings(providers={"brave": {"api_key": "brave-key-123"}})
+    assert auto_backends(settings) == ["brave"] + list(KEYLESS_CHAIN)
+
+
+def test_a_chinese_call_through_the_client_asks_baidu_first():
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        serve(mock, {("GET", "https://www.baidu.com/s"): (FIXTURES / "baidu_html" / "sluver__1.html").read_bytes()})
+        with ws.SearchClient("auto", settings=ws.Settings(), cache_ttl_s=0) as client:
+            result = client.search("搜索引擎测试", locale="zh-CN", max_results=3)
+        assert hosts(mock) == ["www.baidu.com"]
+    assert result["provider_meta"]["provider_name"] == "baidu_html"
+
+
+# -- DuckDuckGo blocked ----------------------------------------------------------------------------
+
+
+def test_ddg_challenge_moves_on_to_bing_at_once_and_its_cooldown_skips_ddg_next_time():
+    clock = FakeClock()
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        serve(mock, {DDG: ANOMALY, BING: BING_PAGE})
+        with ws.SearchClient("auto", settings=ws.Settings(), cache_ttl_s=0, clock=clock) as client:
+            first = client.search("javascript tutorial", max_results=10)
+            assert hosts(mock) == ["html.duckduckgo.com", "www.bing.com"]  # no retry of the captcha
+            second = client.search("javascript tutorial", max_results=10)
+        assert hosts(mock) == ["html.duckduckgo.com", "www.bing.com", "www.bing.com"]  # DuckDuckGo not asked again
+    for result in (first, second):
+        assert result["provider_meta"]["provider_name"] == "bing_html"
+        assert [item["url"] for item in result["items"]] == golden_urls("bing_html/web-search-mcp__http-bing.expected.json")
+        [error] = result["errors"]
+        assert (error["provider"], error["type"], error["detail_code"]) == ("ddg_html", "WebBlocked", "captcha_required")
+    assert "cooling down" in second["errors"][0]["message"]
+    assert (first["provider_meta"]["attempts"], second["provider_meta"]["attempts"]) == (2, 1)
+    assert clock.slept == [1.0]  # Bing's own 1 s spacing, waited on the fake clock; no backoff
+
+
+def test_every_wall_in_the_chain_is_reported_and_the_first_engine_that_answers_wins():
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        serve(mock, {DDG: ANOMALY, BING: TURNSTILE, MOJEEK: ALTCHA, YAHOO: YAHOO_PAGE})
+        with ws.SearchClient("auto", settings=ws.Settings(), cache_ttl_s=0, clock=FakeClock()) as client:
+            result = client.search("javascript tutorial", max_results=10)
+        assert hosts(mock) == ["html.duckduckgo.com", "www.bing.com", "www.mojeek.com", "search.yahoo.com"]
+    assert result["provider_meta"]["provider_name"] == "yahoo_html"
+    assert [item["url"] for item in result["items"]] == golden_urls("yahoo_html/web-search-mcp__yahoo.expected.json")
+    assert [(e["provider"], e["detail_code"]) for e in result["errors"]] == [
+        ("ddg_html", "captcha_required"), ("bing_html", "captcha_required"), ("mojeek_html", "captcha_required")]
+
+
+def test_when_every_engine_is_blocked_the_call_fails_with_a_block_naming_all():
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        serve(mock, {DDG: ANOMALY, BING: TURNSTILE, MOJEEK: ALTCHA, YAHOO: ANOMALY, DDG_LITE: ANOMALY})
+        with ws.SearchClient("auto", settings=ws.Settings(), cache_ttl_s=0, clock=FakeClock()) as client:
+            with pytest.raises(ws.WebBlocked) as info:
+                client.search("javascript tutorial")
+        assert len(mock.calls) == 5
+    assert info.value.detail_code == "captcha_required"
+    assert sorted([info.value.provider] + [e.provider for e in info.value.errors]) == sorted(KEYLESS_CHAIN)
+
+
+# -- merge, tool, CLI ------------------------------------------------------------------------------
+
+
+def test_merge_over_the_keyless_engines_fuses_the_answers_and_reports_the_blocked_one():
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        serve(mock, {DDG: ANOMALY, BING: BING_PAGE, MOJEEK: MOJEEK_PAGE, YAHOO: YAHOO_PAGE, DDG_LITE: LITE_PAGE})
+        with ws.SearchClient("auto", strategy="merge", settings=ws.Settings(), cache_ttl_s=0, clock=FakeClock()) as client:
+            result = client.search("javascript tutorial", max_results=10)
+        assert len(mock.calls) == 5
+    assert result["provider_meta"]["providers"] == ["bing_html", "mojeek_html", "yahoo_html", "ddg_lite"]
+    assert [(e["provider"], e["detail_code"]) for e in result["errors"]] == [("ddg_html", "captcha_required")]
+    # w3schools.com/Js/ is ranked first by Bing and Yahoo (Mojeek's /js/ is another URL): it leads the fusion
+    assert result["items"][0]["url"] == "https://www.w3schools.com/Js/"
+    assert set(result["items"][0]["providers"]) == {"bing_html", "yahoo_html"}
+
+
+def test_the_agent_tool_uses_the_same_chain():
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        serve(mock, {DDG: ANOMALY, BING: BING_PAGE})
+        with ws.SearchClient(settings=ws.Settings(backend="auto"), cache_ttl_s=0, clock=FakeClock()) as client:
+            result = call_tool("web_search", {"query": "javascript tutorial"}, client=client)
+        assert hosts(mock) == ["html.duckduckgo.com", "www.bing.com"]
+    assert result["provider_meta"]["provider_name"] == "bing_html"
+    assert result["errors"][0]["provider"] == "ddg_html"
+
+
+def test_the_cli_uses_the_same_chain(capsys):
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        serve(mock, {DDG: ANOMALY, BING: BING_PAGE})
+        assert main(["search", "javascript tutorial", "-b", "auto", "-n", "3", "--json"]) == 0
+        assert hosts(mock) == ["html.duckduckgo.com", "www.bing.com"]
+    data = json.loads(capsys.readouterr().out)
+    assert data["provider_meta"]["provider_name"] == "bing_html"
+    assert [item["url"] for item in data["items"]] == golden_urls("bing_html/web-search-mcp__http-bing.expected.json")[:3]
+
+
+def test_ddg_answering_keeps_the_chain_at_its_first_engine():
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        serve(mock, {DDG: DDG_PAGE, BING: BING_PAGE})
+        result = ws.search("rust programming language", backend="auto", max_results=10)
+        assert hosts(mock) == ["html.duckduckgo.com"]
+    assert result["provider_meta"]["provider_name"] == "ddg_html" and "errors" not in result
+    assert [item["url"] for item in result["items"]] == golden_urls("ddg_html/meka__1.expected.json")
+
+
+# -- documentation ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["bing_html", "yahoo_html", "mojeek_html", "wikipedia"])
+def test_each_keyless_engine_its_settings_and_its_detail_codes_are_documented(name):
+    docs = "\n".join(p.read_text(encoding="utf-8") for p in sorted((FIXTURES.parent / "docs").glob("*.md")))
+    assert "| `%s` |" % name in docs
+    for var in registry.backend_class(name).env_vars.values():
+        assert "| `%s` |" % var in docs, "%s missing from the configuration table in docs/" % var
+    for golden in (FIXTURES / name).glob("*.expected.json"):
+        error = json.loads(golden.read_text(encoding="utf-8")).get("error") or {}
+        if error.get("detail_code"):
+            assert "`%s`" % error["detail_code"] in docs, golden.name
+
+
+def test_the_documented_chain_is_the_chain():
+    client_doc = (FIXTURES.parent / "docs" / "client.md").read_text(encoding="utf-8")
+    assert " → ".join("`%s`" % name for name in KEYLESS_CHAIN) in client_doc
+
+
+# -- each engine by name: in code, from the environment, on the command line -------------------------
+
+ENGINES = {
+    "bing_html": (BING, BING_PAGE, "bing_html/web-search-mcp__http-bing.expected.json"),
+    "yahoo_html": (YAHOO, YAHOO_PAGE, "yahoo_html/web-search-mcp__yahoo.expected.json"),
+    "mojeek_html": (MOJEEK, MOJEEK_PAGE, "mojeek_html/web-search-mcp__mojeek.expected.json"),
+    "wikipedia": (("GET", "https://en.wikipedia.org/w/api.php"), (FIXTURES / "wikipedia" / "perito-moreno__list-search.json").read_bytes(),
+                  "wikipedia/perito-moreno__list-search.expected.json"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ENGINES))
+def test_each_engine_answers_by_name_from_the_environment_and_on_the_command_line(name, monkeypatch, capsys):
+    endpoint, answer, expected = ENGINES[name]
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        serve(mock, {endpoint: answer})
+        in_code = ws.search("q", backend=name, max_results=3, settings=ws.Settings())
+        assert main(["search", "q", "-b", name, "-n", "3", "--json"]) == 0
+        monkeypatch.setenv("WEB_SEARCH_BACKEND", name)
+        from_env = ws.search("q", max_results=3)
+        assert len(mock.calls) == 3
+    on_cli = json.loads(capsys.readouterr().out)
+    for result in (in_code, on_cli, from_env):
+        assert result["provider_meta"]["provider_name"] == name
+        assert [item["url"] for item in result["items"]] == golden_urls(expected)[:3]

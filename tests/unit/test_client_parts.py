@@ -1,0 +1,91 @@
+"""The client's parts on their own: fusion, caches, rate limiter, cool-downs."""
+
+import threading
+import time
+
+import pytest
+
+import websearch_sync as ws
+from websearch_sync.client.cache import MemoryCache, SqliteCache
+from websearch_sync.client.cooldown import Cooldowns
+from websearch_sync.client.fusion import fuse
+from websearch_sync.client.ratelimit import RateLimiter
+
+from clocks import FakeClock
+
+
+def item(url, title="t"):
+    return {"title": title, "url": url, "snippet": "", "provider": "x", "rank": 0}
+
+
+def test_rrf_scores_and_tie_order():
+    fused = fuse([("a", [item("https://1.example/"), item("https://2.example/")]),
+                  ("b", [item("https://2.example/#frag"), item("https://3.example/")])])
+    assert [f["url"] for f in fused] == ["https://2.example/#frag", "https://1.example/", "https://3.example/"]
+    assert fused[0]["providers"] == ["a", "b"]
+    assert "rank" not in fused[0]
+
+
+def test_memory_cache_ttl_lru_and_copies():
+    cache = MemoryCache(ttl_s=0.2, max_entries=2)
+    value = {"items": [{"url": "u", "providers": ["a"]}], "provider_meta": {"cached": False}}
+    cache.set("k1", value)
+    value["items"][0]["providers"].append("mutated")
+    got = cache.get("k1")
+    assert got["items"][0]["providers"] == ["a"]
+    got["provider_meta"]["cached"] = True
+    assert cache.get("k1")["provider_meta"]["cached"] is False
+    cache.set("k2", value)
+    cache.set("k3", value)
+    assert cache.get("k1") is None and len(cache) == 2
+    time.sleep(0.25)
+    assert cache.get("k2") is None
+
+
+def test_sqlite_cache_threads_and_expiry(tmp_path):
+    cache = SqliteCache(tmp_path / "c.sqlite3", ttl_s=5)
+    errors = []
+
+    def work(n):
+        try:
+            for i in range(20):
+                cache.set(("k", n, i), {"items": [{"n": n, "i": i}]})
+                assert cache.get(("k", n, i)) == {"items": [{"n": n, "i": i}]}
+        except Exception as exc:  # collected and asserted below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=work, args=(n,)) for n in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert errors == []
+    cache.set("short", {"items": []}, ttl_s=0.05)
+    time.sleep(0.1)
+    assert cache.get("short") is None
+
+
+def test_rate_limiter_books_spaced_slots_and_refuses_late_ones():
+    clock = FakeClock()
+    limiter = RateLimiter(clock)
+    assert limiter.reserve("a", 1.0, 10) == 0.0
+    clock.advance(0.25)
+    assert limiter.reserve("a", 1.0, 10) == 0.75
+    assert limiter.reserve("a", 1.0, 0.5) is None  # the next slot is 1.75 s away
+    assert limiter.reserve("b", 1.0, 0) == 0.0  # other backends are independent
+    assert limiter.reserve("c", 0.0, 0) == 0.0
+
+
+def test_cooldown_durations_and_retry_after():
+    clock = FakeClock()
+    cooldowns = Cooldowns({"captcha_required": 0.2}, clock=clock)
+    cooldowns.record(ws.WebBlocked("x", provider="a", detail_code="captcha_required"))
+    cooldowns.record(ws.WebBlocked("x", provider="b", detail_code="http_429", retry_after=0.1))
+    with pytest.raises(ws.WebBlocked) as info:
+        cooldowns.check("a")
+    assert info.value.detail_code == "captcha_required" and info.value.retryable is False
+    with pytest.raises(ws.WebBlocked):
+        cooldowns.check("b")
+    clock.advance(0.25)
+    cooldowns.check("a")
+    cooldowns.check("b")

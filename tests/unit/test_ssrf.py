@@ -1,0 +1,211 @@
+"""The address guard: numeric host forms, every refused address class, resolution
+bounded by the deadline, and refusals through fetch before any connection. Redirects and
+connections to the checked address: tests/sockets/test_ssrf_connections.py."""
+
+import ipaddress
+import socket
+import time
+
+import pytest
+
+import websearch_sync as ws
+from websearch_sync.net.deadline import Deadline
+from websearch_sync.net.ssrf import AddressGuard, forbidden_reason, literal_address, numeric_ipv4, static_resolver
+
+from servers import fetch_once as fetch
+
+PAGE = b"<html><head><title>Local</title></head><body><p>" + b"Readable local text. " * 20 + b"</p></body></html>"
+
+# One address of every class the guard refuses (IPv4 and IPv6), with the reason it gives.
+REFUSED = {
+    "loopback4.test": ("127.0.0.1", "loopback"),
+    "loopback4b.test": ("127.254.0.9", "loopback"),
+    "private10.test": ("10.1.2.3", "private"),
+    "private172.test": ("172.16.5.4", "private"),
+    "private192.test": ("192.168.0.10", "private"),
+    "metadata.test": ("169.254.169.254", "link-local"),
+    "unspecified4.test": ("0.0.0.0", "unspecified"),
+    "multicast4.test": ("224.0.0.251", "multicast"),
+    "reserved4.test": ("240.0.0.1", "reserved"),
+    "broadcast.test": ("255.255.255.255", "reserved"),
+    "cgnat.test": ("100.100.100.200", "not publicly routable"),
+    "loopback6.test": ("::1", "loopback"),
+    "unspecified6.test": ("::", "unspecified"),
+    "linklocal6.test": ("fe80::1", "link-local"),
+    "ula6.test": ("fd00::1", "private"),
+    "multicast6.test": ("ff02::1", "multicast"),
+    "sitelocal6.test": ("fec0::1", "site-local"),
+    "mapped6.test": ("::ffff:127.0.0.1", "loopback (embedded IPv4 127.0.0.1)"),
+    "mapped6meta.test": ("::ffff:169.254.169.254", "link-local (embedded IPv4 169.254.169.254)"),
+    "sixtofour.test": ("2002:c0a8:1::1", "private (embedded IPv4 192.168.0.1)"),
+    "nat64.test": ("64:ff9b::a00:1", "private (embedded IPv4 10.0.0.1)"),
+}
+PUBLIC = {"public4.test": "93.184.216.34", "public6.test": "2606:2800:220:1:248:1893:25c8:1946"}
+RESOLVER = static_resolver(dict({name: addr for name, (addr, _) in REFUSED.items()}, **PUBLIC))
+
+
+# -- numeric host forms --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "host, expected",
+    [
+        ("2130706433", "127.0.0.1"),
+        ("0x7f.1", "127.0.0.1"),
+        ("0x7f000001", "127.0.0.1"),
+        ("0177.0.0.1", "127.0.0.1"),
+        ("017700000001", "127.0.0.1"),
+        ("127.1", "127.0.0.1"),
+        ("127.0.1", "127.0.0.1"),
+        ("0x7F.0X0.0.01", "127.0.0.1"),
+        ("169.254.43518", "169.254.169.254"),
+        ("0xa9fea9fe", "169.254.169.254"),
+        ("10.0.0.1.", "10.0.0.1"),
+        ("0", "0.0.0.0"),
+        ("8.8.8.8", "8.8.8.8"),
+    ],
+)
+def test_numeric_ipv4_forms(host, expected):
+    assert numeric_ipv4(host) == ipaddress.IPv4Address(expected)
+    # the C library reads these the same way (inet_aton), which is what a connection would use
+    assert socket.inet_ntoa(socket.inet_aton(host.rstrip("."))) == expected
+
+
+@pytest.mark.parametrize("host", ["example.com", "1.2.3.4.5", "0x7g.1", "08.1", "a.1", "1..2", ""])
+def test_names_that_are_not_numeric(host):
+    assert numeric_ipv4(host) is None
+
+
+@pytest.mark.parametrize("host", ["1.2.3.256", "4294967296", "256.1", "1.65536.1"])
+def test_out_of_range_numeric_hosts_are_bad_urls(host):
+    with pytest.raises(ws.InvalidInput) as info:
+        numeric_ipv4(host)
+    assert info.value.detail_code == "bad_url"
+
+
+def test_ipv6_literals():
+    assert literal_address("[::ffff:127.0.0.1]") == ipaddress.IPv6Address("::ffff:127.0.0.1")
+    assert literal_address("fe80::1%eth0") == ipaddress.IPv6Address("fe80::1")
+    with pytest.raises(ws.InvalidInput):
+        literal_address("[::zz]")
+
+
+# -- classes of addresses ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_every_refused_class_has_its_reason(name):
+    address, reason = REFUSED[name]
+    assert forbidden_reason(ipaddress.ip_address(address)) == reason
+
+
+@pytest.mark.parametrize("address", sorted(PUBLIC.values()) + ["1.1.1.1", "2001:4860:4860::8888", "::ffff:8.8.8.8"])
+def test_public_addresses_pass(address):
+    assert forbidden_reason(ipaddress.ip_address(address)) is None
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_guard_refuses_names_resolving_to_each_class(name):
+    guard = AddressGuard(resolver=RESOLVER)
+    with pytest.raises(ws.InvalidInput) as info:
+        guard.check(name, 80, Deadline(1000))
+    assert info.value.detail_code == "private_address"
+    assert str(ipaddress.ip_address(REFUSED[name][0])) in info.value.message and name in info.value.message
+
+
+def test_guard_refuses_when_any_answer_is_private():
+    guard = AddressGuard(resolver=static_resolver({"mixed.test": ["93.184.216.34", "10.0.0.7"]}))
+    with pytest.raises(ws.InvalidInput) as info:
+        guard.check("mixed.test", 443, Deadline(1000))
+    assert "10.0.0.7" in info.value.message
+
+
+def test_guard_allow_private_and_trusted_networks():
+    resolved = AddressGuard(resolver=RESOLVER, allow_private=True).check("metadata.test", 80, Deadline(1000))
+    assert resolved.addresses == ["169.254.169.254"] and resolved.private is True
+    trusted = AddressGuard(resolver=RESOLVER, trusted_networks=["10.0.0.0/8"]).check("private10.test", 80, Deadline(1000))
+    assert trusted.addresses == ["10.1.2.3"] and trusted.private is False
+    public = AddressGuard(resolver=RESOLVER).check("public6.test", 443, Deadline(1000))
+    assert public.addresses == [PUBLIC["public6.test"]] and public.private is False
+
+
+def test_unknown_name_is_dns_error():
+    with pytest.raises(ws.NetworkError) as info:
+        AddressGuard(resolver=RESOLVER).check("nowhere.test", 80, Deadline(1000))
+    assert info.value.detail_code == "dns_error"
+
+
+def test_resolution_cannot_outlast_the_deadline():
+    calls = []
+
+    def stuck_resolver(host, port, timeout_s):
+        calls.append(timeout_s)
+        time.sleep(timeout_s)  # what a bounded wait on a hanging lookup does
+        raise TimeoutError("stuck")
+
+    started = time.monotonic()
+    with pytest.raises(ws.Timeout) as info:
+        AddressGuard(resolver=stuck_resolver).check("slow.test", 80, Deadline(300))
+    assert info.value.detail_code == "deadline_exceeded"
+    assert calls and calls[0] <= 0.31
+    assert time.monotonic() - started < 1.0
+
+
+def test_system_resolver_gives_up_on_a_hanging_lookup(monkeypatch):
+    release = []
+
+    def hanging_getaddrinfo(*args, **kwargs):
+        for _ in range(100):  # ends by itself after 5 s at most
+            if release:
+                break
+            time.sleep(0.05)
+        raise socket.gaierror("released")
+
+    monkeypatch.setattr(socket, "getaddrinfo", hanging_getaddrinfo)
+    started = time.monotonic()
+    try:
+        with pytest.raises(ws.Timeout):
+            AddressGuard().check("hangs.test", 80, Deadline(300))
+        assert time.monotonic() - started < 1.0
+    finally:
+        release.append(True)
+
+
+# -- through fetch -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1/",
+        "http://localhost/",
+        "http://2130706433/",
+        "http://0x7f.1/",
+        "http://0177.0.0.1/",
+        "http://127.1:8080/x",
+        "http://[::1]/",
+        "http://[::ffff:127.0.0.1]/",
+        "http://[::ffff:7f00:1]/",
+        "http://169.254.169.254/latest/meta-data/",
+        "http://0xa9fea9fe/latest/meta-data/",
+        "http://10.0.0.1/",
+        "http://192.168.1.1/",
+        "http://[fd12::1]/",
+        "http://0.0.0.0:8000/",
+        "https://[fe80::1]/",
+    ],
+)
+def test_fetch_refuses_private_targets(url):
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.fetch(url, settings=ws.Settings())
+    assert info.value.detail_code == "private_address"
+    assert info.value.provider == "fetch"
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_fetch_refuses_names_resolving_to_private_addresses(name):
+    with pytest.raises(ws.InvalidInput) as info:
+        fetch("http://%s/page" % name, resolver=RESOLVER)
+    assert info.value.detail_code == "private_address"
+
+

@@ -1,0 +1,173 @@
+"""The LLM tool adapter: definitions, call_tool's error forms, formatting, the repeat guard."""
+
+import json
+import re
+
+import pytest
+
+import websearch_sync as ws
+from websearch_sync import tool
+
+
+VENDOR_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
+SCHEMA_TYPES = {"object", "string", "integer", "boolean", "number", "array", "null"}
+
+
+def check_schema(schema, path="schema"):
+    """A structural check of the JSON Schema subset tool vendors accept."""
+    assert isinstance(schema, dict), path
+    assert schema.get("type") in SCHEMA_TYPES, path
+    if schema["type"] == "object":
+        check_object_schema(schema, path)
+    check_value_keywords(schema, path)
+
+
+def check_object_schema(schema, path):
+    """An object schema: described properties (each checked), required ones among them."""
+    assert isinstance(schema.get("properties"), dict), path
+    assert set(schema.get("required", [])) <= set(schema["properties"]), path
+    assert isinstance(schema.get("additionalProperties", False), bool), path
+    for name, sub in schema["properties"].items():
+        assert isinstance(sub.get("description"), str) and sub["description"], "%s.%s needs a description" % (path, name)
+        check_schema(sub, "%s.%s" % (path, name))
+
+
+def check_value_keywords(schema, path):
+    """Enums of strings, consistent bounds, no keyword outside the accepted subset."""
+    if "enum" in schema:
+        assert schema["enum"] and all(isinstance(v, str) for v in schema["enum"]), path
+    for low, high in (("minimum", "maximum"), ("minLength", "maxLength")):
+        if low in schema and high in schema:
+            assert schema[low] <= schema[high], path
+    allowed = {"type", "properties", "required", "additionalProperties", "description", "enum", "minimum", "maximum",
+               "minLength", "maxLength", "$schema"}
+    assert set(schema) <= allowed, "%s has unknown keywords %s" % (path, set(schema) - allowed)
+
+
+def stub_settings():
+    return ws.Settings()
+
+
+@pytest.mark.parametrize("style", ["openai", "anthropic", "json_schema"])
+def test_definitions_are_well_formed(style):
+    definitions = tool.tool_definitions(style, settings=stub_settings())
+    assert len(definitions) == 2
+    for definition in definitions:
+        if style == "openai":
+            assert definition["type"] == "function" and set(definition) == {"type", "function"}
+            body = definition["function"]
+            assert set(body) == {"name", "description", "parameters"}
+            schema = body["parameters"]
+        elif style == "anthropic":
+            body = definition
+            assert set(body) == {"name", "description", "input_schema"}
+            schema = body["input_schema"]
+        else:
+            body = definition
+            schema = body["parameters"]
+            assert schema.pop("$schema").startswith("https://json-schema.org/")
+        if style != "json_schema":
+            assert VENDOR_NAME.match(body["name"])
+        assert body["description"]
+        check_schema(schema)
+        json.dumps(definition)
+
+
+def test_names_are_configurable_and_checked():
+    names = [d["function"]["name"] for d in tool.tool_definitions("openai", names={"search": "search_web"}, settings=stub_settings())]
+    assert names == ["search_web", "web_fetch"]
+    assert [d["name"] for d in tool.tool_definitions("json_schema", settings=stub_settings())] == ["web.search", "web.fetch"]
+    with pytest.raises(ws.InvalidInput):
+        tool.tool_definitions("anthropic", names={"search": "web.search"}, settings=stub_settings())
+    with pytest.raises(ws.InvalidInput):
+        tool.tool_definitions("gemini")
+
+
+def test_unconfigured_search_backend_is_not_offered(json_backends, caplog):
+    json_backends("keyed", required=("api_key",))
+    definitions = tool.tool_definitions("anthropic", settings=ws.Settings(backend="keyed"))
+    assert [d["name"] for d in definitions] == ["web_fetch"]
+    assert "not configured" in caplog.text
+    configured = ws.Settings(backend="keyed", providers={"keyed": {"api_key": "k-123456"}})
+    assert [d["name"] for d in tool.tool_definitions("anthropic", settings=configured)] == ["web_search", "web_fetch"]
+
+
+def test_call_tool_search_returns_the_canonical_shape():
+    with ws.SearchClient("stub", settings=stub_settings()) as client:
+        for name in ("web.search", "web_search"):
+            result = tool.call_tool(name, {"query": "python", "max_results": 2}, client=client)
+            assert [i["rank"] for i in result["items"]] == [1, 2]
+        result = tool.call_tool("web_search", '{"query": "json text arguments"}', client=client)
+        assert len(result["items"]) == 3
+
+
+@pytest.mark.parametrize(
+    "name, arguments, code, detail",
+    [
+        ("web_search", {}, "InvalidInput", "bad_arguments"),
+        ("web_search", {"query": ""}, "InvalidInput", "bad_arguments"),
+        ("web_search", {"query": "q", "max_results": 0}, "InvalidInput", "bad_arguments"),
+        ("web_search", {"query": "q", "max_results": True}, "InvalidInput", "bad_arguments"),
+        ("web_search", {"query": "q", "max_results": "3"}, "InvalidInput", "bad_arguments"),
+        ("web_search", {"query": "q", "time_range": "decade"}, "InvalidInput", "bad_arguments"),
+        ("web_search", {"query": "q", "colour": "red"}, "InvalidInput", "bad_arguments"),
+        ("web_search", "{not json", "InvalidInput", "bad_arguments"),
+        ("web_search", ["q"], "InvalidInput", "bad_arguments"),
+        ("web_search", {"query": "   "}, "InvalidInput", "empty_query"),
+        ("web_search", {"query": "q", "locale": "not a locale"}, "InvalidInput", "bad_locale"),
+        ("web_fetch", {"url": "q", "extract_mode": "pdf"}, "InvalidInput", "bad_arguments"),
+        ("web_fetch", {"url": "q", "max_chars": 10**9}, "InvalidInput", "bad_arguments"),
+        ("web_browse", {"query": "q"}, "ToolNotFound", "unknown_tool"),
+        (None, {}, "ToolNotFound", "unknown_tool"),
+    ],
+)
+def test_every_error_path_returns_the_error_form(name, arguments, code, detail):
+    result = tool.call_tool(name, arguments, client=ws.SearchClient("stub", settings=stub_settings()))
+    assert set(result) == {"error"}
+    assert set(result["error"]) == {"type", "message", "retryable", "detail_code", "provider"}
+    assert (result["error"]["type"], result["error"]["detail_code"]) == (code, detail)
+
+
+def test_repeated_lookups_are_refused_after_the_limit():
+    session = tool.ToolSession(ws.SearchClient("stub", settings=stub_settings()), max_repeats=2)
+    assert "items" in session.call_tool("web_search", {"query": "Same  Query"})
+    assert "items" in session.call_tool("web_search", {"query": "same query", "max_results": 3})
+    refused = session.call_tool("web_search", {"query": "  SAME query "})
+    assert refused["error"]["detail_code"] == "repeated_lookup"
+    assert "use the results you already have" in refused["error"]["message"]
+    assert "items" in session.call_tool("web_search", {"query": "another query"})
+    assert session.call_tool("nope", {})["error"]["type"] == "ToolNotFound"
+
+
+def test_format_snapshots(snapshot):
+    with ws.SearchClient("stub", settings=stub_settings()) as client:
+        result = tool.call_tool("web_search", {"query": "python requests timeout", "max_results": 2}, client=client)
+    snapshot("search.txt", tool.format_results(result))
+    snapshot("search.md", tool.format_results(result, "markdown"))
+    snapshot("empty.txt", tool.format_results({"items": []}))
+    blocked = {"error": ws.WebBlocked("html.duckduckgo.com served a bot challenge", provider="ddg_html",
+                                      detail_code="captcha_required").to_dict()}
+    snapshot("error_blocked.txt", tool.format_results(blocked))
+    timeout = {"error": ws.Timeout("no answer within 15000 ms", provider="brave", detail_code="read_timeout").to_dict()}
+    snapshot("error_timeout.txt", tool.format_results(timeout))
+    with_content = {"items": [dict(result["items"][0], content="Page text.\nSecond line.")]}
+    snapshot("search_content.txt", tool.format_results(with_content))
+    snapshot("search_content_plain.txt", tool.format_results(with_content, untrusted_notice=False))
+
+
+def test_format_rejects_unknown_styles():
+    with pytest.raises(ws.InvalidInput):
+        tool.format_results({"items": []}, style="html")
+
+
+PAGE = ("<html><head><title>Tool page</title></head><body><article><h1>Tool page</h1>"
+        + "<p>Readable paragraph for the fetch tool, long enough to be the main content of the page. " * 3
+        + "</p></article></body></html>").encode()
+
+
+def test_fetch_tool_repeat_guard_uses_the_normalised_url():
+    session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings()), max_repeats=1)
+    first = session.call_tool("web_fetch", {"url": "http://127.0.0.1:9/a#x"})
+    assert first["error"]["detail_code"] == "private_address"  # ran, and failed for its own reason
+    again = session.call_tool("web_fetch", {"url": "http://127.0.0.1:9/a"})
+    assert again["error"]["detail_code"] == "repeated_lookup"

@@ -2,9 +2,9 @@
 
 Items are the ``c-container`` blocks directly under ``#content_left`` that carry a
 title link (``h3 a``; 2026: ``h3.cosc-title > a``): organic results and cards alike.
-The URL is Baidu's ``/link?url=`` redirect as given (fetch follows it); the real
-target, when the block names it (``mu`` attribute or ``data-tools`` JSON), becomes
-the item extra ``source``. Snippets come from ``c-abstract`` (2015-2020) or from
+The URL is Baidu's ``/link?url=`` redirect as given (fetch follows it); when the
+block names the real target (``mu`` attribute or ``data-tools`` JSON), its host
+becomes the item extra ``source`` (the site, as for every backend). Snippets come from ``c-abstract`` (2015-2020) or from
 CSS-module classes matched by their stable prefix (``content-right_`` 2022,
 ``summary-text_`` 2026), never by their hash suffix.
 
@@ -20,7 +20,7 @@ within the call's deadline; a link that cannot be resolved stays as it is.
 import logging
 import re
 from concurrent.futures import ThreadPoolExecutor, wait
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 from urllib.parse import SplitResult, urljoin, urlsplit
 
 from bs4 import Tag
@@ -87,8 +87,8 @@ def _snippet(node: Optional[Tag]) -> str:
     return text_of(node)
 
 
-def _item(container: Tag) -> Optional[Dict[str, Any]]:
-    """The item of one ``c-container`` block, or ``None`` when it has no title link."""
+def _parts(container: Tag) -> Tuple[Optional[Tag], Optional[Tag], Optional[Tag]]:
+    """The block's heading (``h3``), snippet node (``c-abstract``, else a styled snippet) and ``data-tools`` node."""
     heading = abstract = styled = tools = None
     for tag in elements(container):
         if heading is None and tag.name == "h3":
@@ -100,14 +100,20 @@ def _item(container: Tag) -> Optional[Dict[str, Any]]:
                 abstract = tag
             elif styled is None and name.startswith(_SNIPPET_PREFIXES):
                 styled = tag
+    return heading, abstract or styled, tools
+
+
+def _item(container: Tag) -> Optional[Dict[str, Any]]:
+    """The item of one ``c-container`` block, or ``None`` when it has no title link."""
+    heading, snippet, tools = _parts(container)
     link = next((tag for tag in elements(heading) if tag.name == "a" and "href" in tag.attrs), None) if heading else None
     title = text_of(link)
     if link is None or not link["href"].strip() or not title:
         return None
-    item = {"title": title, "url": link["href"].strip(), "snippet": _snippet(abstract or styled)}
-    source = _source(container, tools)
-    if source:
-        item["source"] = source
+    item = {"title": title, "url": link["href"].strip(), "snippet": _snippet(snippet)}
+    target = _source(container, tools)
+    if target:
+        item["source"] = urlsplit(target).hostname or ""  # the site, as everywhere; resolve_links gives the URL
     return item
 
 

@@ -68,6 +68,19 @@ def _ipv4_part(part: str) -> Optional[int]:
     return int(part)
 
 
+def _ipv4_parts(host: str) -> Optional[List[int]]:
+    """The numbers of a host made of one to four numeric parts (a trailing dot ignored), else ``None``."""
+    parts = host.split(".")
+    if len(parts) > 1 and parts[-1] == "":
+        parts.pop()
+    if not parts or len(parts) > 4 or any(p == "" for p in parts):
+        return None
+    numbers = [_ipv4_part(p) for p in parts]
+    if any(n is None for n in numbers):
+        return None
+    return [n for n in numbers if n is not None]
+
+
 def numeric_ipv4(host: str) -> Optional[ipaddress.IPv4Address]:
     """The IPv4 address a host name made only of numbers stands for, else ``None``.
 
@@ -77,15 +90,9 @@ def numeric_ipv4(host: str) -> Optional[ipaddress.IPv4Address]:
     trailing dot is ignored. Raises ``InvalidInput(bad_url)`` for a numeric host
     that is out of range (``1.2.3.256``), which browsers reject too.
     """
-    parts = host.split(".")
-    if len(parts) > 1 and parts[-1] == "":
-        parts.pop()
-    if not parts or len(parts) > 4 or any(p == "" for p in parts):
+    values = _ipv4_parts(host)
+    if values is None:
         return None
-    numbers = [_ipv4_part(p) for p in parts]
-    if any(n is None for n in numbers):
-        return None
-    values: List[int] = [n for n in numbers if n is not None]
     if any(n > 255 for n in values[:-1]) or values[-1] >= 256 ** (5 - len(values)):
         raise InvalidInput("%r is not a valid IPv4 address" % host, detail_code="bad_url")
     total = values[-1]

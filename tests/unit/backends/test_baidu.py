@@ -14,7 +14,12 @@ import requests
 from responses import matchers
 
 import websearch_sync as ws
-from websearch_sync.backends.baidu import is_baidu_link, parse_baidu_page
+from urllib.parse import urlsplit
+
+from bs4 import Tag
+
+from websearch_sync.backends.baidu import _item, _source, is_baidu_link, parse_baidu_page
+from websearch_sync.backends.html_parsing import elements, has_class, parse_fragment
 
 
 from backend_kit import replay_search
@@ -140,11 +145,11 @@ def test_is_baidu_link():
     assert not is_baidu_link("http://www.baidu.com/s?wd=abc")
 
 
-def test_source_is_http_only_and_never_a_baidu_link():
+def test_source_is_the_host_of_an_http_target_never_a_baidu_link():
     text = page("GoogleScraper__1.html").replace('mu="http://fanyi.baidu.com/#en/zh/number"', 'mu="javascript:void(0)"')
     items = {item["title"]: item for item in parse_baidu_page(text, "baidu_html")}
     # data-tools in JS notation {title:'…',url:'…'} is the fallback when mu is unusable
-    assert items["number_百度翻译"]["source"] == "http://fanyi.baidu.com/#en/zh/number"
+    assert items["number_百度翻译"]["source"] == "fanyi.baidu.com"
     # organic results name only the /link?url= URL in data-tools: no source
     assert "source" not in items["number的缩写。_百度知道"]
 
@@ -159,8 +164,13 @@ def test_max_results_truncates_with_ranks():
 
 
 def _links_and_targets(name, count):
+    """The first items' /link URLs (from the golden) and the targets their blocks name (from the page)."""
     items = golden_items(name)[:count]
-    return [item["url"] for item in items], [item["source"] for item in items]
+    content = parse_fragment(page(name.replace(".expected.json", ".html"))).find(id="content_left")
+    blocks = [b for b in content.children if isinstance(b, Tag) and has_class(b, "c-container")]
+    targets = [_source(b, next((t for t in elements(b) if "data-tools" in t.attrs), None)) for b in blocks if _item(b)][:count]
+    assert [urlsplit(t).hostname for t in targets] == [item["source"] for item in items]
+    return [item["url"] for item in items], targets
 
 
 def test_resolve_links_reads_location_without_following():

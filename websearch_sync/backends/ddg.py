@@ -198,6 +198,7 @@ class _DuckDuckGo(Backend):
     """What both DuckDuckGo endpoints share: the form, the headers, the challenge, the parser."""
 
     kind = "html"
+    text_format = "text"  # read from the parsed DOM: entities decoded, tags gone
     max_query_chars = 500  # DDG refuses queries of 500+ characters
     min_interval_s = 1.0  # a scraper: one request a second keeps clear of the anomaly page
 

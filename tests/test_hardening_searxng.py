@@ -138,6 +138,13 @@ def test_a_suspended_engine_is_not_asked_again_at_once_and_cools_down(reason):
     assert calls == []
 
 
+def test_a_suspended_engine_after_a_timeout_is_asked_again_only_after_its_suspension():
+    error, _ = run(_failed(["Suspended: timeout"]))
+    assert (error.code, error.retryable, error.retry_after) == ("Timeout", False, 5.0)
+    error, _ = run(_failed(["timeout"]))
+    assert (error.code, error.retryable, error.retry_after) == ("Timeout", True, None)
+
+
 def test_soft_engine_errors_say_they_are_not_retryable_at_once():
     result, _ = run(recorded())
     assert [(e["detail_code"], e["retryable"]) for e in result["errors"]] == [

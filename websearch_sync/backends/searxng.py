@@ -49,6 +49,8 @@ _ENGINE_PROBLEMS: Dict[str, Tuple[Type[WebSearchError], str, Optional[float]]] =
     "access_denied": (WebBlocked, "http_403", 180.0),
     "timeout": (Timeout, "engine_timeout", None),
 }
+#: Seconds SearXNG suspends an engine after any other failure (settings.yml ``search.ban_time_on_fail``).
+_FAILURE_SUSPENSION_S = 5.0
 
 
 class SearXNG(JsonApiBackend):
@@ -229,7 +231,7 @@ def _engine_error(entry: Any, provider: str, secrets: List[str]) -> Optional[Web
 
     A blocked engine (CAPTCHA, too many requests, access denied) or a suspended one
     is not retryable at once: the instance has suspended it (``retry_after`` is
-    SearXNG's default suspension for a block).
+    SearXNG's default suspension for that failure).
     """
     if not isinstance(entry, (list, tuple)) or not entry:
         return None
@@ -238,13 +240,15 @@ def _engine_error(entry: Any, provider: str, secrets: List[str]) -> Optional[Web
     kind, suspended = read_reason(reason)
     cls, detail, suspension = _ENGINE_PROBLEMS.get(kind or "", (WebProviderError, "engine_error", None))
     blocked = cls is WebBlocked
+    if suspended and not blocked:
+        suspension = _FAILURE_SUSPENSION_S
     message = redact("searxng engine %r failed: %s" % (engine, reason), secrets)
     return cls(
         message,
         provider=provider,
         detail_code=detail,
         retryable=False if blocked or suspended else None,
-        retry_after=suspension if blocked else None,
+        retry_after=suspension if blocked or suspended else None,
     )
 
 

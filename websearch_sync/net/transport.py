@@ -43,6 +43,7 @@ __all__ = [
     "HttpTransport",
     "status_error",
     "retry_after_seconds",
+    "MAX_RETRY_AFTER_S",
 ]
 
 logger = logging.getLogger("websearch_sync")
@@ -120,23 +121,49 @@ class HttpResponse:
         return self.headers.get("Location")
 
 
+#: The longest wait a service may ask for: Retry-After and X-RateLimit-Reset are capped here
+#: (a hostile ``inf`` or ``1e18`` would otherwise become a cool-down no clock can add).
+MAX_RETRY_AFTER_S = 86400.0
+
+
 def retry_after_seconds(headers: Mapping[str, str]) -> Optional[float]:
-    """Seconds to wait from ``Retry-After`` (seconds or HTTP date) or ``X-RateLimit-Reset``."""
+    """Seconds to wait from ``Retry-After`` (seconds or HTTP date) or ``X-RateLimit-Reset``.
+
+    Always ``None`` or a number in ``0..MAX_RETRY_AFTER_S`` (one day): a value that is
+    not a duration or a date (``nan``, a malformed date) is ignored, a longer one capped.
+    """
     value = (headers.get("Retry-After") or "").strip()
     if value:
-        try:
-            return max(0.0, float(value))
-        except ValueError:
-            parsed = email.utils.parsedate_to_datetime(value) if "," in value else None
-            if parsed is not None:
-                return max(0.0, parsed.timestamp() - time.time())
+        wait = _seconds(value)
+        if wait is None and "," in value:
+            wait = _until_date(value)
+        if wait is not None:
+            return wait
     reset = (headers.get("X-RateLimit-Reset") or "").strip()
     if reset:  # Brave: "1, 1419704" = seconds until the per-second and per-month windows reset
-        try:
-            return max(0.0, float(reset.split(",")[0]))
-        except ValueError:
-            return None
+        return _seconds(reset.split(",")[0])
     return None
+
+
+def _seconds(text: str) -> Optional[float]:
+    """A number of seconds within ``0..MAX_RETRY_AFTER_S``, or ``None`` (not a number, or NaN)."""
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    if value != value:  # NaN
+        return None
+    return min(MAX_RETRY_AFTER_S, max(0.0, value))
+
+
+def _until_date(text: str) -> Optional[float]:
+    """Seconds until an HTTP date (``Wed, 21 Oct 2015 07:28:00 GMT``), capped; ``None`` when it is no date."""
+    try:
+        parsed = email.utils.parsedate_to_datetime(text)
+        wait = parsed.timestamp() - time.time()
+    except (ValueError, TypeError, OverflowError, IndexError):
+        return None
+    return min(MAX_RETRY_AFTER_S, max(0.0, wait))
 
 
 def status_error(response: HttpResponse, provider: Optional[str]) -> Optional[WebSearchError]:

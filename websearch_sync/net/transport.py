@@ -21,6 +21,7 @@ from requests.hooks import dispatch_hook
 from requests.structures import CaseInsensitiveDict
 
 from .charset import decode_body
+from .headers import check_headers, check_proxy
 from ..config import is_secret_name
 from .deadline import Deadline
 from ..errors import (
@@ -352,7 +353,7 @@ class HttpTransport:
         headers = {"User-Agent": self.user_agent, "Accept-Encoding": "gzip, deflate"}
         headers.update(spec.headers)
         try:
-            return self._send_prepared(spec, headers, (min(_MAX_CONNECT_S, remaining), remaining), connect_to, keep_auth)
+            return self._send_prepared(spec, headers, (min(_MAX_CONNECT_S, remaining), remaining), connect_to, keep_auth, provider)
         except requests.exceptions.ConnectTimeout:
             raise Timeout(
                 "timed out connecting to %s (limit %.0f ms)" % (host, min(_MAX_CONNECT_S, remaining) * 1000),
@@ -394,6 +395,7 @@ class HttpTransport:
         timeout: Tuple[float, float],
         address: Optional[str] = None,
         keep_auth: bool = True,
+        provider: Optional[str] = None,
     ) -> requests.Response:
         """Send one request (never following a redirect) with the session's settings
         (cookies, auth, verify, env proxies, hooks), over a connection pinned to
@@ -402,18 +404,30 @@ class HttpTransport:
         Goes to the adapter directly: ``Session.send`` reads the whole body of a
         redirect answer, unbounded, even when it does not follow it.
         ``keep_auth=False`` keeps the session's own auth (and .netrc) off the request.
+        Headers (ours and the session's) and proxy credentials that cannot be sent are
+        ``InvalidInput`` (:mod:`.headers`) before anything is sent.
         """
+        check_headers(dict(self.session.headers, **headers), provider)
         request = requests.Request(
             spec.method, spec.url, params=spec.params, data=spec.data, json=spec.json, headers=headers,
             auth=None if keep_auth else _no_auth,
         )
-        prepared = self.session.prepare_request(request)
+        try:
+            prepared = self.session.prepare_request(request)
+        except (UnicodeEncodeError, requests.exceptions.InvalidHeader):  # the session's auth; a value with leading space
+            raise InvalidInput(
+                "a request header cannot be sent (leading whitespace in a value, or credentials outside Latin-1)",
+                provider=provider,
+                detail_code="bad_header",
+            ) from None
+        check_headers(prepared.headers, provider)
+        options = self.session.merge_environment_settings(prepared.url, self.proxies or {}, True, None, None)
+        check_proxy(prepared.url or spec.url, options.get("proxies") or {}, provider)
         if address is not None:
             setattr(prepared, PIN_ATTRIBUTE, address)
             adapter: HTTPAdapter = self._pinned
         else:
             adapter = self.session.get_adapter(prepared.url)
-        options = self.session.merge_environment_settings(prepared.url, self.proxies or {}, True, None, None)
         response = adapter.send(prepared, timeout=timeout, **options)
         extract_cookies_to_jar(self.session.cookies, prepared, response.raw)
         return dispatch_hook("response", prepared.hooks, response)

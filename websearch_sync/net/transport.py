@@ -376,8 +376,12 @@ class HttpTransport:
                     detail_code="bad_proxy",
                 ) from None
             raise InvalidInput("not an http(s) endpoint: %s" % host, provider=provider, detail_code="bad_endpoint") from None
-        except (requests.exceptions.MissingSchema, requests.exceptions.InvalidURL, requests.exceptions.InvalidHeader) as exc:
+        except (requests.exceptions.MissingSchema, requests.exceptions.InvalidURL) as exc:
             raise InvalidInput("invalid request for %s: %s" % (host, type(exc).__name__), provider=provider, detail_code="bad_endpoint") from None
+        except requests.exceptions.InvalidHeader:  # our headers are checked before sending: this one is the answer's
+            raise NetworkError(
+                "%s answered with malformed headers (e.g. conflicting Content-Length)" % host, provider=provider, detail_code="malformed_response"
+            ) from None
         except (requests.exceptions.ConnectionError, requests.exceptions.ChunkedEncodingError) as exc:
             if deadline.expired():
                 raise _deadline_error(deadline, host, provider) from None

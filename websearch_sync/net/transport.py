@@ -15,6 +15,7 @@ from urllib.parse import urljoin, urlsplit
 
 import requests
 import urllib3.exceptions
+import urllib3.response
 from requests.adapters import HTTPAdapter
 from requests.cookies import extract_cookies_to_jar
 from requests.hooks import dispatch_hook
@@ -314,6 +315,7 @@ class HttpTransport:
             if read_body is not None and not read_body(response.status_code, response.headers):
                 content, truncated = b"", False
             else:
+                _refuse_undecodable(response, host, provider)
                 content, truncated = self._read_body(response, deadline, max_bytes, truncate, host, provider)
         except WebSearchError as error:
             raise _redacted(error, secret_list)
@@ -515,6 +517,24 @@ class HttpTransport:
                 raise Timeout("%s stopped sending the body" % host, provider=provider, detail_code="read_timeout") from None
             detail = "connection_reset" if any(isinstance(e, ConnectionResetError) for e in _cause_chain(exc)) else "incomplete_body"
             raise NetworkError("connection to %s broke while reading the body" % host, provider=provider, detail_code=detail) from None
+
+
+def _refuse_undecodable(response: requests.Response, host: str, provider: Optional[str]) -> None:
+    """``NetworkError(bad_content_encoding)`` when a body is coming in a ``Content-Encoding``
+    that cannot be decoded here (``br`` without a brotli decoder, ``compress``, anything
+    unknown): urllib3 hands such bytes on undecoded, and they are no page."""
+    if response.status_code in (204, 304) or response.request.method == "HEAD":
+        return
+    decoders = urllib3.response.HTTPResponse.CONTENT_DECODERS
+    for token in (response.headers.get("Content-Encoding") or "").split(","):
+        name = token.strip().lower()
+        if name and name != "identity" and name not in decoders:
+            raise NetworkError(
+                "%s sent a body in Content-Encoding %r, which cannot be decoded here (decodable: %s)"
+                % (host, name[:40], ", ".join(decoders)),
+                provider=provider,
+                detail_code="bad_content_encoding",
+            )
 
 
 def _no_auth(request: requests.PreparedRequest) -> requests.PreparedRequest:

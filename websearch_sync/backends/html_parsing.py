@@ -20,14 +20,17 @@ __all__ = ["region", "reduce_markup", "parse_fragment", "elements", "classes", "
 # One pass over the markup: every alternative starts with "<", so the regex engine
 # only tries at tag starts. <br> becomes a newline (kept as a word break), the rest
 # is removed. A <script>/<style> ends at its first closing tag, as in an HTML parser.
+# Linear time on any page: a tag's attributes are scanned up to the next "<" or ">"
+# only, and a comment, script or style left unclosed runs to the end of the markup (as
+# in an HTML parser), so a page of repeated "<!--" is one scan, not one per opener.
 _NOISE = re.compile(
-    r"<(?:(script|style)\b[^>]*>.*?</\1\s*"
-    r"|!--.*?--"
-    r"|(?:img|input|link|meta|source|wbr)\b[^>]*"
-    r"|/?(?:b|em|strong|font|mark|u)\b[^>]*"
-    r"|i\b[^>]*>\s*</i"  # empty <i> (icon fonts)
-    r"|(br)\b[^>]*"
-    r")>",
+    r"<(?:(script|style)\b[^<>]*>.*?(?:</\1\s*>|\Z)"
+    r"|!--.*?(?:-->|\Z)"
+    r"|(?:img|input|link|meta|source|wbr)\b[^<>]*>"
+    r"|/?(?:b|em|strong|font|mark|u)\b[^<>]*>"
+    r"|i\b[^<>]*>\s*</i>"  # empty <i> (icon fonts)
+    r"|(br)\b[^<>]*>"
+    r")",
     re.S | re.I,
 )
 _INDENT = re.compile(r">[ \t\r]*\n\s*<")

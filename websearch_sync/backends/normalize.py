@@ -24,7 +24,10 @@ __all__ = [
     "forget_text_format",
 ]
 
-_TAG = re.compile(r"</?([A-Za-z][A-Za-z0-9:-]*)(?:\s[^<>]*)?/?>|<!--.*?-->", re.S)
+# Linear time on any input: a tag's scan stops at the next "<" or ">", and a comment
+# ends at "-->" or, unclosed, at the end of the text (as in HTML), so no position is
+# rescanned from every earlier "<!--".
+_TAG = re.compile(r"</?([A-Za-z][A-Za-z0-9:-]*)(?:\s[^<>]*)?/?>|<!--.*?(?:-->|\Z)", re.S)
 #: Tags inside a run of text (search engines' highlights): removed without a space,
 #: so "<strong>Bostik</strong>, commonly" reads "Bostik, commonly". Other tags
 #: separate words and become a space.

@@ -7,7 +7,7 @@ from typing import Optional
 __all__ = ["decode_body", "declared_charset", "meta_charset"]
 
 _CHARSET_PARAM = re.compile(r"charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:\-]+)", re.I)
-_META_CHARSET = re.compile(rb"<meta[^>]{0,300}?charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:\-]+)", re.I)
+_META_CHARSET = re.compile(rb"<meta[^<>]{0,300}?charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:\-]+)", re.I)
 _META_SCAN_BYTES = 16384
 
 #: Labels of the WHATWG Encoding Standard that Python does not know by that name.

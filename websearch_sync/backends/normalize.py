@@ -112,7 +112,7 @@ def url_key(url: str) -> str:
     if parts.port:
         host = "%s:%d" % (host, parts.port)
     path = parts.path.rstrip("/")
-    query = urlencode([(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _TRACKING.match(k)])
+    query = urlencode([(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _TRACKING.fullmatch(k)])
     return urlunsplit(("", host, path, query, ""))
 
 

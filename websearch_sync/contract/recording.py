@@ -361,7 +361,7 @@ class RecordResult:
 
 
 def _clean_case_name(name: str) -> str:
-    if not _CASE_NAME.match(name) or name.endswith((".meta", ".expected")):
+    if not _CASE_NAME.fullmatch(name) or name.endswith((".meta", ".expected")):
         raise InvalidInput(
             "case name %r: use letters, digits, '.', '_' and '-' (at most 100 characters)" % name, detail_code="bad_case_name"
         )

@@ -38,7 +38,7 @@ _HTML_FIELDS = ("result__a", "result__snippet", "result__extras__url")
 # every element costs tree-building time. A variant they miss is only parsed slower.
 # (Linear time: the icon's scan stops at the next <span or </span, the URL tag's at the next < or >.)
 _HTML_SKIP = re.compile(
-    r"""<span class="result__icon">(?:[^<]|<(?!/?span\b))*</span>|<a class="result__url"[^<>]*>[^<]*</a>|<div class="clear"></div>"""
+    r"""<span class="result__icon">[^<]*(?:<(?!/?span\b)[^<]*)*</span>|<a class="result__url"[^<>]*>[^<]*</a>|<div class="clear"></div>"""
 )
 _LITE_SKIP = re.compile(r"""<span class=['"]link-text['"]>[^<]*</span>|<td(?: valign=['"]top['"])?>(?:\s|&nbsp;|\d+\.)*</td>""")
 _LITE_MARKERS = ("class='result-link'", 'class="result-link"')

@@ -4,7 +4,7 @@
 
 Uses the audit of ``tests/test_hardening_regex.py``: every compiled pattern of the
 package, adversarial inputs built from its own parse tree (repeated witness prefixes,
-unclosed openers), screened at 16 KB; the worst candidate of each pattern is then
+unclosed openers), screened at 8 KB; the worst candidate of each pattern is then
 timed at ``--size`` (default 1 MB, CPU time of this thread). Prints one line per
 pattern, slowest first, and the load average.
 """

@@ -12,8 +12,8 @@ from the pattern itself, and times the worst of them at 1 MB:
   (``<!--<!--<!--``, ``<meta http-equiv=refresh <meta http-equiv=refresh ``);
 - a prefix followed by filler that never closes it.
 
-Each candidate is screened at 16 KB (where a quadratic pattern already costs ~50x a
-linear one) and the worst one per pattern is then timed at 1 MB; it must finish in
+Each candidate is screened at 8 KB (where a quadratic pattern already costs ~25x a
+linear one) and the two worst per pattern are then timed at 1 MB; each must finish in
 under a second (a quadratic pattern takes minutes there). A second test keeps literal
 patterns out of function bodies, so none escapes the audit.
 """
@@ -42,7 +42,7 @@ except ImportError:  # pragma: no cover - Python < 3.11
 from servers import FaultServer, respond
 
 PACKAGE = Path(websearch_sync.__file__).resolve().parent
-SCREEN_CHARS = 16 * 1024
+SCREEN_CHARS = 8 * 1024
 TARGET_CHARS = 1024 * 1024
 LIMIT_S = 1.0
 MAX_WITNESSES = 12
@@ -206,7 +206,7 @@ def test_the_audit_sees_the_package_s_patterns():
 def test_every_pattern_runs_in_linear_time_on_adversarial_input(key):
     name, pattern = PATTERNS[key]
     screened = sorted(((_scan(pattern, text), i, text) for i, text in enumerate(candidates(pattern))), key=lambda t: t[0])
-    worst = [text for _, _, text in screened[-3:]]
+    worst = [text for _, _, text in screened[-2:]]
     for text in worst:
         big = _grow(text, TARGET_CHARS)
         elapsed = _scan(pattern, big)

@@ -53,7 +53,11 @@ ALPHABET = "a<>\"'= -/.;:0A_x&#\\\n\t中"
 def _modules() -> Iterator[Any]:
     yield websearch_sync
     for info in pkgutil.walk_packages(websearch_sync.__path__, "websearch_sync."):
-        yield importlib.import_module(info.name)
+        try:
+            yield importlib.import_module(info.name)
+        except ModuleNotFoundError as exc:  # a module of an optional extra that is not installed
+            if (exc.name or "").startswith("websearch_sync"):
+                raise
 
 
 def _patterns_in(value: Any, depth: int = 0) -> Iterator["re.Pattern[Any]"]:

@@ -87,7 +87,7 @@ def _check_choice(name: str, value: Any, choices: Iterable[str]) -> Optional[str
 def _check_pattern(name: str, value: Any, pattern: "re.Pattern[str]") -> Optional[str]:
     if value is None:
         return None
-    if not isinstance(value, str) or not pattern.match(value):
+    if not isinstance(value, str) or not pattern.fullmatch(value):
         raise InvalidInput("invalid %s: %r" % (name, value), detail_code="bad_" + name)
     return value
 

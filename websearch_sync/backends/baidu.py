@@ -160,6 +160,7 @@ class BaiduHtml(Backend):
 
     name = "baidu_html"
     kind = "html"
+    text_format = "text"  # read from the parsed DOM: entities decoded, tags gone
     summary = "Baidu results page, no key; /link?url= URLs (resolve_links=True resolves them)"
     default_endpoint = "https://www.baidu.com/s"
     options = ("resolve_links",)

@@ -39,6 +39,11 @@ class Backend:
         max_query_chars: longest query the service accepts (checked before sending).
         provides_content: the service itself returns page text when
             ``include_content`` is asked, so the client does not fetch those pages.
+        text_format: what the raw items' text fields (title, snippet, source,
+            published_at) are: ``"html"`` (fragments: tags are markup, entities are
+            escapes; normalization strips and unescapes them) or ``"text"`` (plain
+            text, shown as it is: ``C++ template <typename T>`` is a title). Every
+            backend declares it; an HTML page parsed into a DOM yields ``"text"``.
     """
 
     name: ClassVar[str] = ""
@@ -51,6 +56,7 @@ class Backend:
     options: ClassVar[Tuple[str, ...]] = ()
     max_query_chars: ClassVar[Optional[int]] = None
     provides_content: ClassVar[bool] = False
+    text_format: ClassVar[str] = "html"
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings

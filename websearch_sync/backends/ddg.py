@@ -36,7 +36,10 @@ _HTML_FIELDS = ("result__a", "result__snippet", "result__extras__url")
 # Per-result elements no field is read from (favicon link, display URL, float clear;
 # Lite: display URL, numbering and spacer cells). Cut from the text before parsing:
 # every element costs tree-building time. A variant they miss is only parsed slower.
-_HTML_SKIP = re.compile(r"""<span class="result__icon">.*?</span>|<a class="result__url"[^>]*>[^<]*</a>|<div class="clear"></div>""", re.S)
+# (Linear time: the icon's scan stops at the next <span or </span, the URL tag's at the next < or >.)
+_HTML_SKIP = re.compile(
+    r"""<span class="result__icon">[^<]*(?:<(?!/?span\b)[^<]*)*</span>|<a class="result__url"[^<>]*>[^<]*</a>|<div class="clear"></div>"""
+)
 _LITE_SKIP = re.compile(r"""<span class=['"]link-text['"]>[^<]*</span>|<td(?: valign=['"]top['"])?>(?:\s|&nbsp;|\d+\.)*</td>""")
 _LITE_MARKERS = ("class='result-link'", 'class="result-link"')
 
@@ -188,7 +191,7 @@ def ddg_region(locale: Optional[str]) -> Optional[str]:
     """DDG's ``kl`` region for a locale: ``en-US`` -> ``us-en`` (``None`` without a country)."""
     if not locale:
         return None
-    parts = re.split(r"[-_]", locale)
+    parts = locale.replace("_", "-").split("-")
     if len(parts) < 2:
         return None
     return "%s-%s" % (parts[-1].lower(), parts[0].lower())
@@ -198,6 +201,7 @@ class _DuckDuckGo(Backend):
     """What both DuckDuckGo endpoints share: the form, the headers, the challenge, the parser."""
 
     kind = "html"
+    text_format = "text"  # read from the parsed DOM: entities decoded, tags gone
     max_query_chars = 500  # DDG refuses queries of 500+ characters
     min_interval_s = 1.0  # a scraper: one request a second keeps clear of the anomaly page
 

@@ -32,6 +32,7 @@ class HtmlEngine(Backend):
     """A keyless web engine read from its HTML results page (see the module docstring)."""
 
     kind = "html"
+    text_format = "text"  # titles and snippets are read as text from the parsed page (entities already decoded)
     min_interval_s = 1.0  # a scraper: one request a second keeps clear of the bot walls
     options = ("pageno",)
     accept_language: ClassVar[str] = "en-US,en;q=0.9"

@@ -27,6 +27,7 @@ class Kagi(JsonApiBackend):
     """The Kagi search API."""
 
     name = "kagi"
+    text_format = "html"  # snippets carry <b> highlights and entities (&quot;, &nbsp;)
     result_fields = {"title": "title", "url": "url", "snippet": "snippet", "published_at": "published"}
     summary = "Kagi Search API v0 (needs KAGI_API_KEY)"
     default_base_url = "https://kagi.com/api/v0"

@@ -2,16 +2,32 @@
 
 Turns the raw items a backend parsed into canonical items: http(s) URLs only,
 clean single-line text, no exact duplicate URLs, at most ``max_results``, ranked 1..n.
+
+Markup is stripped only from the text of providers whose text is HTML
+(``Backend.text_format``, declared here by the registry): a plain-text title such
+as ``C++ template <typename T>`` is kept as it is.
 """
 
 import html
 import re
-from typing import Any, Dict, Iterable, List, Optional
+from typing import Any, Dict, Iterable, List, Optional, Set
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-__all__ = ["clean_text", "clean_url", "normalize_items", "url_key", "OPTIONAL_FIELDS"]
+__all__ = [
+    "clean_text",
+    "clean_url",
+    "normalize_items",
+    "url_key",
+    "OPTIONAL_FIELDS",
+    "TEXT_FORMATS",
+    "declare_text_format",
+    "forget_text_format",
+]
 
-_TAG = re.compile(r"</?([A-Za-z][A-Za-z0-9:-]*)(?:\s[^<>]*)?/?>|<!--.*?-->", re.S)
+# Linear time on any input: a tag's scan stops at the next "<" or ">", and a comment
+# ends at "-->" or, unclosed, at the end of the text (as in HTML), so no position is
+# rescanned from every earlier "<!--".
+_TAG = re.compile(r"</?([A-Za-z][A-Za-z0-9:-]*)(?:\s[^<>]*)?/?>|<!--.*?(?:-->|\Z)", re.S)
 #: Tags inside a run of text (search engines' highlights): removed without a space,
 #: so "<strong>Bostik</strong>, commonly" reads "Bostik, commonly". Other tags
 #: separate words and become a space.
@@ -25,15 +41,37 @@ _TRACKING = re.compile(r"^(utm_[a-z0-9_]*|fbclid|gclid|dclid|msclkid|mc_eid|ycli
 #: Optional item fields a backend may set, kept when they carry text.
 OPTIONAL_FIELDS = ("source", "published_at", "content")
 
+#: The formats a provider's text fields can have (``Backend.text_format``).
+TEXT_FORMATS = ("html", "text")
+#: Providers whose text fields are plain text (the registry declares them); any
+#: other provider's text is HTML, the historic default.
+_PLAIN_TEXT_PROVIDERS: Set[str] = set()
 
-def clean_text(value: Any) -> str:
-    """Strip tags, unescape entities, drop control characters (and lone surrogates) and collapse whitespace."""
+
+def declare_text_format(provider: str, text_format: str) -> None:
+    """Record whether ``provider``'s text fields are ``"html"`` or plain ``"text"`` (the registry calls this)."""
+    if text_format not in TEXT_FORMATS:
+        raise TypeError("text_format of %s must be one of %s, got %r" % (provider, TEXT_FORMATS, text_format))
+    if text_format == "text":
+        _PLAIN_TEXT_PROVIDERS.add(provider)
+    else:
+        _PLAIN_TEXT_PROVIDERS.discard(provider)
+
+
+def forget_text_format(provider: str) -> None:
+    """Drop what :func:`declare_text_format` recorded for ``provider``."""
+    _PLAIN_TEXT_PROVIDERS.discard(provider)
+
+
+def clean_text(value: Any, markup: bool = True) -> str:
+    """Strip tags and unescape entities (only when ``markup``: the value is HTML), drop
+    control characters (and lone surrogates) and collapse whitespace."""
     if value is None:
         return ""
     text = str(value)
-    if "<" in text:
+    if markup and "<" in text:
         text = _TAG.sub(_tag_replacement, text)
-    if "&" in text:
+    if markup and "&" in text:
         text = html.unescape(text)
     text = _CONTROL.sub("", text)
     return _SPACE.sub(" ", text).strip()
@@ -74,16 +112,17 @@ def url_key(url: str) -> str:
     if parts.port:
         host = "%s:%d" % (host, parts.port)
     path = parts.path.rstrip("/")
-    query = urlencode([(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _TRACKING.match(k)])
+    query = urlencode([(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _TRACKING.fullmatch(k)])
     return urlunsplit(("", host, path, query, ""))
 
 
 def normalize_items(raw_items: Iterable[Dict[str, Any]], provider: str, max_results: int) -> List[Dict[str, Any]]:
     """Canonical items from a backend's raw items.
 
-    Drops items whose URL is not http(s), cleans title/snippet/extras, removes
-    exact duplicate URLs (the first wins), keeps at most ``max_results`` and
-    writes ``rank`` 1..n. ``provider`` is used when an item does not name one.
+    Drops items whose URL is not http(s), cleans title/snippet/extras (markup is
+    stripped only when the item's provider declared HTML text), removes exact
+    duplicate URLs (the first wins), keeps at most ``max_results`` and writes
+    ``rank`` 1..n. ``provider`` is used when an item does not name one.
     """
     items: List[Dict[str, Any]] = []
     seen = set()
@@ -94,16 +133,18 @@ def normalize_items(raw_items: Iterable[Dict[str, Any]], provider: str, max_resu
         if url is None or url in seen:
             continue
         seen.add(url)
+        source = raw.get("provider") or provider
+        markup = source not in _PLAIN_TEXT_PROVIDERS
         item: Dict[str, Any] = {
-            "title": clean_text(raw.get("title")),
+            "title": clean_text(raw.get("title"), markup),
             "url": url,
-            "snippet": clean_text(raw.get("snippet")),
-            "provider": raw.get("provider") or provider,
+            "snippet": clean_text(raw.get("snippet"), markup),
+            "provider": source,
         }
         for name in OPTIONAL_FIELDS:
             value = raw.get(name)
             if value:
-                text = _clean_content(value) if name == "content" else clean_text(value)
+                text = _clean_content(value) if name == "content" else clean_text(value, markup)
                 if text:
                     item[name] = text
         if raw.get("providers"):

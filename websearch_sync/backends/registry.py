@@ -19,6 +19,7 @@ from typing import Any, Dict, Iterator, List, Type
 from ..config import declare_backend, forget_backend
 from ..errors import InvalidInput
 from .base import Backend
+from .normalize import declare_text_format, forget_text_format
 
 __all__ = ["backend_names", "backend_class", "register", "unregister", "load_plugins", "DEFAULT_BACKEND", "PLUGIN_GROUP"]
 
@@ -38,6 +39,7 @@ def register(cls: Type[Backend]) -> Type[Backend]:
     """Register a backend class under ``cls.name`` (usable as a class decorator)."""
     if not (isinstance(cls, type) and issubclass(cls, Backend)) or not cls.name:
         raise TypeError("register() expects a Backend subclass with a name")
+    declare_text_format(cls.name, cls.text_format)
     _REGISTRY[cls.name] = cls
     declare_backend(cls.name, cls.env_vars)
     return cls
@@ -47,6 +49,7 @@ def unregister(name: str) -> None:
     """Remove a registered backend (for tests and plug-ins)."""
     _REGISTRY.pop(name, None)
     forget_backend(name)
+    forget_text_format(name)
 
 
 def backend_names() -> List[str]:

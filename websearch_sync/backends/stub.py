@@ -18,6 +18,7 @@ class Stub(Backend):
 
     name = "stub"
     kind = "offline"
+    text_format = "text"  # built from the query: plain text
     summary = "offline, deterministic: 3 items built from the query (the default)"
 
     def search(self, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:

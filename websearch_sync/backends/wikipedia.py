@@ -56,6 +56,7 @@ class Wikipedia(JsonApiBackend):
     env_vars = {"lang": "WIKIPEDIA_LANG", "user_agent": "WIKIPEDIA_USER_AGENT"}
     default_endpoint = _API % "en"  # the default edition's; the locale, ``wiki`` or ``lang`` choose another
     options = ("wiki", "pageno")
+    text_format = "html"  # the snippet is search-match HTML (<span class="searchmatch">)
     min_interval_s = 0.5  # API etiquette: requests in series, not in bursts
     max_query_chars = 301  # CirrusSearch refuses queries over 300 characters
     auth_statuses = ()  # a 403 from Wikimedia is a blocked client (User-Agent policy), not a key problem

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 import os
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple, Union
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import requests
@@ -34,7 +34,7 @@ from ..backends import registry
 from ..client.search_client import SearchClient
 from ..config import Settings
 from ..secrets import is_secret_name
-from .cases import CaseResult, compare, load_case, outcome_of, run_case, write_golden
+from .cases import Case, CaseResult, compare, load_case, outcome_of, run_case, write_golden
 from .replay import PLACEHOLDER, query_params
 from ..errors import InvalidInput, WebSearchError
 from ..net.transport import DEFAULT_USER_AGENT, HttpResponse
@@ -360,7 +360,7 @@ class RecordResult:
 
 
 def _clean_case_name(name: str) -> str:
-    if not _CASE_NAME.match(name) or name.endswith((".meta", ".expected")):
+    if not _CASE_NAME.fullmatch(name) or name.endswith((".meta", ".expected")):
         raise InvalidInput(
             "case name %r: use letters, digits, '.', '_' and '-' (at most 100 characters)" % name, detail_code="bad_case_name"
         )
@@ -368,14 +368,38 @@ def _clean_case_name(name: str) -> str:
 
 
 def _remove_case_files(meta_path: Path) -> None:
+    """Delete an existing case before it is recorded again: its meta file, its golden and
+    the body files its meta file names, but only files of the case's own folder that no
+    other case's meta file names (a meta file may name any path: it is data)."""
     case = load_case(meta_path)
-    for exchange in case.exchanges():
-        body = (exchange.get("response") or {}).get("body")
-        if body and (case.folder / body).is_file():
-            (case.folder / body).unlink()
+    folder = case.folder.resolve()
+    keep = _named_by_other_cases(folder, meta_path.resolve())
+    for body in _body_names(case):
+        path = (case.folder / body).resolve()
+        if path.parent == folder and path.is_file() and path not in keep and not path.name.endswith((".meta.json", ".expected.json")):
+            path.unlink()
     for path in (case.expected_path, meta_path):
         if path.exists():
             path.unlink()
+
+
+def _named_by_other_cases(folder: Path, meta_path: Path) -> Set[Path]:
+    """Body files that the other cases of ``folder`` name."""
+    named: Set[Path] = set()
+    for other in folder.glob("*.meta.json"):
+        if other.resolve() == meta_path:
+            continue
+        named.update((folder / body).resolve() for body in _body_names(load_case(other)))
+    return named
+
+
+def _body_names(case: Case) -> List[str]:
+    """The body file names a case's meta file gives (whatever its shape: it is data)."""
+    if case.problem is not None or not isinstance(case.meta.get("exchanges", []), list):
+        return []
+    responses = [e.get("response") for e in case.exchanges() if isinstance(e, dict)]
+    names = [r.get("body") for r in responses if isinstance(r, dict)]
+    return [name for name in names if isinstance(name, str) and name and "\x00" not in name]
 
 
 def record_case(

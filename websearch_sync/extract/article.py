@@ -26,7 +26,9 @@ __all__ = ["Extraction", "extract_html", "render", "visible_text", "EXTRACT_MODE
 EXTRACT_MODES = ("markdown", "text")
 
 _PARSER = lxml.html.HTMLParser(encoding="utf-8")
-_TITLE_SEPARATORS = re.compile(r"\s+(?:[|\u2013\u2014:\u00bb\u00b7/]|-|::)\s+")
+# A match may only start where a run of whitespace starts: without the look-behind, each
+# position of a long run would rescan the run (quadratic).
+_TITLE_SEPARATORS = re.compile(r"(?<!\s)\s+(?:[|\u2013\u2014:\u00bb\u00b7/]|-|::)\s+")
 
 
 @dataclass

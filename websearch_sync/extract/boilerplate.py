@@ -72,6 +72,7 @@ _LINK_LEAD = re.compile(
 
 _DISPLAY_NONE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)", re.I)
 _WORD = re.compile(r"[a-z]+")
+_WORDS = re.compile(r"\w+")
 _CAMEL = re.compile(r"([a-z])([A-Z])")
 _CODE = frozenset(("pre", "code"))  # syntax highlighting uses class="comment", "tag", ...
 _WRAPPERS = ("div", "figure", "section", "span", "aside")
@@ -210,7 +211,7 @@ def _date_line(text: str) -> bool:
     lead = _DATE_LEAD.match(text)
     if not lead or len(text) >= 80:
         return False
-    words = re.findall(r"\w+", text[lead.end():])
+    words = _WORDS.findall(text[lead.end():])
     return any(w.isdigit() for w in words) and all(
         w.isdigit() or w.lower() in _DATE_WORDS or (w.isupper() and len(w) <= 4) for w in words)
 

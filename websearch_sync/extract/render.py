@@ -34,6 +34,7 @@ _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _EMPHASIS = {"strong": "**", "b": "**", "em": "*", "i": "*"}
 _CELL_BLOCKS = ("p", "div", "ul", "ol", "table", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote")
 _SPACES = re.compile(r"\s+")
+_BLANK_LINES = re.compile(r"\n{3,}")
 _CODE_LANGUAGE = re.compile(r"(?:^|\s)(?:language|lang)-([\w+#-]+)")
 
 
@@ -113,7 +114,7 @@ class _Renderer:
             lines.pop()
         while lines and lines[0] in edges:
             lines.pop(0)
-        return re.sub(r"\n{3,}", "\n\n", "\n".join(lines))
+        return _BLANK_LINES.sub("\n\n", "\n".join(lines))
 
     # ------------------------------------------------------------------ walking
     def children(self, node: etree._Element) -> None:

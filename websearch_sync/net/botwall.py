@@ -43,7 +43,7 @@ _CHALLENGE = re.compile(r"""<title>\s*百度安全验证\s*</title>|(?:src|href)
 _TURNSTILE_BOX = re.compile(r"""<div class=["']?captcha_header\b""")
 _TURNSTILE_WIDGET = re.compile(r"""<div id=["']?turnstile-widget\b|<script[^>]{0,200}?src=["']?https://challenges\.cloudflare\.com/turnstile/""")
 _ALTCHA_BOX = re.compile(r"""<div class=["']?captcha-wrap\b""")
-_ALTCHA_SCRIPT = re.compile(r"""<script[^>]{0,200}?src=["']?[^"'\s>]{0,200}/altcha\.js""")
+_ALTCHA_SCRIPT = re.compile(r"<script\b[^<>]{0,400}/altcha\.js")  # one bounded class: linear on any page
 
 # How much of a page is scanned: Bing's Turnstile shell (341 KB recorded) has its captcha box
 # ~190 KB in, and a raw page with inline scripts can put it further (1.5 ms on 875 KB of Baidu).

@@ -7,38 +7,65 @@ from typing import Optional
 __all__ = ["decode_body", "declared_charset", "meta_charset"]
 
 _CHARSET_PARAM = re.compile(r"charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:\-]+)", re.I)
-_META_CHARSET = re.compile(rb"<meta[^>]{0,300}?charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:\-]+)", re.I)
+_META_CHARSET = re.compile(rb"<meta[^<>]{0,300}?charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:\-]+)", re.I)
 _META_SCAN_BYTES = 16384
 
-# Labels whose real-world meaning is a superset (what browsers do, per the WHATWG Encoding spec).
+#: Labels of the WHATWG Encoding Standard that Python does not know by that name.
+_LABELS = {
+    "windows-874": "cp874",
+    "x-mac-cyrillic": "mac-cyrillic",
+    "x-mac-ukrainian": "mac-cyrillic",
+    "windows-31j": "cp932",
+    "x-sjis": "cp932",
+    "iso-8859-8-i": "iso8859-8",
+    "iso8859-8-i": "iso8859-8",
+    "csiso88598i": "iso8859-8",
+    "x-gbk": "gb18030",
+    "csgb2312": "gb18030",
+    "unicode-1-1-utf-8": "utf-8",
+    "unicode11utf8": "utf-8",
+    "unicode20utf8": "utf-8",
+    "x-unicode20utf8": "utf-8",
+}
+
+#: Codecs whose real-world meaning is a superset (what browsers do, per the WHATWG Encoding
+#: Standard), by Python's codec name (so every alias of a label maps the same way).
 _SUPERSETS = {
     "gb2312": "gb18030",
     "gbk": "gb18030",
-    "x-gbk": "gb18030",
-    "gb_2312-80": "gb18030",
-    "iso-8859-1": "cp1252",
-    "latin1": "cp1252",
-    "latin-1": "cp1252",
-    "us-ascii": "cp1252",
+    "iso8859-1": "cp1252",
     "ascii": "cp1252",
+    "iso8859-9": "cp1254",
+    "iso8859-11": "cp874",
+    "tis-620": "cp874",
     "big5": "big5hkscs",
     "shift_jis": "cp932",
-    "shift-jis": "cp932",
-    "sjis": "cp932",
-    "x-sjis": "cp932",
-    "euc-kr": "cp949",
+    "euc_kr": "cp949",
 }
+
+#: The only encodings a page may name: the WHATWG Encoding Standard's, as Python codecs. Any
+#: other label (a Python codec that is no text encoding, such as ``rot13`` or ``zlib``; one
+#: that fails on most bytes, such as ``punycode``, ``idna`` or ``undefined``; ``utf-7``,
+#: which browsers refuse; ``unicode_escape``...) is ignored like an unknown one.
+_WEB_ENCODINGS = frozenset(
+    ["utf-8", "utf-16", "utf-16-le", "utf-16-be", "cp866", "koi8-r", "koi8-u", "mac-roman", "mac-cyrillic", "cp874"]
+    + ["iso8859-%d" % n for n in (2, 3, 4, 5, 6, 7, 8, 10, 13, 14, 15, 16)]
+    + ["cp%d" % n for n in range(1250, 1259)]
+    + ["gb18030", "big5hkscs", "euc_jp", "iso2022_jp", "cp932", "cp949"]
+)
 
 
 def _codec(label: Optional[str]) -> Optional[str]:
+    """The Python codec for an encoding label, or ``None`` unless it names a web encoding."""
     if not label:
         return None
     label = label.strip().strip("\"'").lower()
-    label = _SUPERSETS.get(label, label)
     try:
-        return codecs.lookup(label).name
-    except LookupError:
+        name = codecs.lookup(_LABELS.get(label, label)).name
+    except (LookupError, ValueError):
         return None
+    name = _SUPERSETS.get(name, name)
+    return name if name in _WEB_ENCODINGS else None
 
 
 def declared_charset(content_type: Optional[str]) -> Optional[str]:
@@ -68,7 +95,7 @@ def _strict(content: bytes, codec: Optional[str]) -> Optional[str]:
         return None
     try:
         return content.decode(codec)
-    except (UnicodeDecodeError, LookupError):
+    except (UnicodeError, LookupError):  # UnicodeError: what some codecs raise instead of UnicodeDecodeError
         return None
 
 
@@ -108,5 +135,7 @@ def decode_body(content: bytes, content_type: Optional[str] = None) -> str:
     text = _strict(content, detected)
     if text is not None:
         return text
-    fallback = header or detected or "utf-8"
-    return content.decode(fallback, errors="replace")
+    try:
+        return content.decode(header or detected or "utf-8", errors="replace")
+    except (UnicodeError, LookupError):  # pragma: no cover - web encodings decode anything with "replace"
+        return content.decode("utf-8", errors="replace")

@@ -21,7 +21,8 @@ _STUB_TEXT_CHARS = 300
 _MAX_REFRESH_DELAY_S = 10.0
 _HEAD_SCAN_CHARS = 65536
 
-_META_REFRESH = re.compile(r"<meta\b[^>]*?http-equiv\s*=\s*[\"']?refresh\b[^>]*>", re.I)
+# A tag's scan stops at the next "<" or ">": linear time on a page of unclosed "<meta" tags.
+_META_REFRESH = re.compile(r"<meta\b[^<>]*?http-equiv\s*=\s*[\"']?refresh\b[^<>]*>", re.I)
 _CONTENT_ATTR = re.compile(r"\bcontent\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s>]+)", re.I)
 _REFRESH_VALUE = re.compile(r"^\s*(\d+(?:\.\d*)?)?\s*[;,]?\s*(?:url\s*=\s*)?(.*)$", re.I | re.S)
 _JS_REDIRECT = re.compile(

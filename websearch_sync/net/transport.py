@@ -15,12 +15,14 @@ from urllib.parse import urljoin, urlsplit
 
 import requests
 import urllib3.exceptions
+import urllib3.response
 from requests.adapters import HTTPAdapter
 from requests.cookies import extract_cookies_to_jar
 from requests.hooks import dispatch_hook
 from requests.structures import CaseInsensitiveDict
 
 from .charset import decode_body
+from .headers import check_headers, check_proxy
 from .deadline import Deadline
 from ..errors import (
     AuthError,
@@ -42,6 +44,7 @@ __all__ = [
     "HttpTransport",
     "status_error",
     "retry_after_seconds",
+    "MAX_RETRY_AFTER_S",
 ]
 
 logger = logging.getLogger("websearch_sync")
@@ -120,23 +123,49 @@ class HttpResponse:
         return self.headers.get("Location")
 
 
+#: The longest wait a service may ask for: Retry-After and X-RateLimit-Reset are capped here
+#: (a hostile ``inf`` or ``1e18`` would otherwise become a cool-down no clock can add).
+MAX_RETRY_AFTER_S = 86400.0
+
+
 def retry_after_seconds(headers: Mapping[str, str]) -> Optional[float]:
-    """Seconds to wait from ``Retry-After`` (seconds or HTTP date) or ``X-RateLimit-Reset``."""
+    """Seconds to wait from ``Retry-After`` (seconds or HTTP date) or ``X-RateLimit-Reset``.
+
+    Always ``None`` or a number in ``0..MAX_RETRY_AFTER_S`` (one day): a value that is
+    not a duration or a date (``nan``, a malformed date) is ignored, a longer one capped.
+    """
     value = (headers.get("Retry-After") or "").strip()
     if value:
-        try:
-            return max(0.0, float(value))
-        except ValueError:
-            parsed = email.utils.parsedate_to_datetime(value) if "," in value else None
-            if parsed is not None:
-                return max(0.0, parsed.timestamp() - time.time())
+        wait = _seconds(value)
+        if wait is None and "," in value:
+            wait = _until_date(value)
+        if wait is not None:
+            return wait
     reset = (headers.get("X-RateLimit-Reset") or "").strip()
     if reset:  # Brave: "1, 1419704" = seconds until the per-second and per-month windows reset
-        try:
-            return max(0.0, float(reset.split(",")[0]))
-        except ValueError:
-            return None
+        return _seconds(reset.split(",")[0])
     return None
+
+
+def _seconds(text: str) -> Optional[float]:
+    """A number of seconds within ``0..MAX_RETRY_AFTER_S``, or ``None`` (not a number, or NaN)."""
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    if value != value:  # NaN
+        return None
+    return min(MAX_RETRY_AFTER_S, max(0.0, value))
+
+
+def _until_date(text: str) -> Optional[float]:
+    """Seconds until an HTTP date (``Wed, 21 Oct 2015 07:28:00 GMT``), capped; ``None`` when it is no date."""
+    try:
+        parsed = email.utils.parsedate_to_datetime(text)
+        wait = parsed.timestamp() - time.time()
+    except (ValueError, TypeError, OverflowError, IndexError):
+        return None
+    return min(MAX_RETRY_AFTER_S, max(0.0, wait))
 
 
 def status_error(response: HttpResponse, provider: Optional[str]) -> Optional[WebSearchError]:
@@ -286,6 +315,7 @@ class HttpTransport:
             if read_body is not None and not read_body(response.status_code, response.headers):
                 content, truncated = b"", False
             else:
+                _refuse_undecodable(response, host, provider)
                 content, truncated = self._read_body(response, deadline, max_bytes, truncate, host, provider)
         except WebSearchError as error:
             raise redact_error(error, secret_list)
@@ -325,7 +355,7 @@ class HttpTransport:
         headers = {"User-Agent": self.user_agent, "Accept-Encoding": "gzip, deflate"}
         headers.update(spec.headers)
         try:
-            return self._send_prepared(spec, headers, (min(_MAX_CONNECT_S, remaining), remaining), connect_to, keep_auth)
+            return self._send_prepared(spec, headers, (min(_MAX_CONNECT_S, remaining), remaining), connect_to, keep_auth, provider)
         except requests.exceptions.ConnectTimeout:
             raise Timeout(
                 "timed out connecting to %s (limit %.0f ms)" % (host, min(_MAX_CONNECT_S, remaining) * 1000),
@@ -348,8 +378,12 @@ class HttpTransport:
                     detail_code="bad_proxy",
                 ) from None
             raise InvalidInput("not an http(s) endpoint: %s" % host, provider=provider, detail_code="bad_endpoint") from None
-        except (requests.exceptions.MissingSchema, requests.exceptions.InvalidURL, requests.exceptions.InvalidHeader) as exc:
+        except (requests.exceptions.MissingSchema, requests.exceptions.InvalidURL) as exc:
             raise InvalidInput("invalid request for %s: %s" % (host, type(exc).__name__), provider=provider, detail_code="bad_endpoint") from None
+        except requests.exceptions.InvalidHeader:  # our headers are checked before sending: this one is the answer's
+            raise NetworkError(
+                "%s answered with malformed headers (e.g. conflicting Content-Length)" % host, provider=provider, detail_code="malformed_response"
+            ) from None
         except (requests.exceptions.ConnectionError, requests.exceptions.ChunkedEncodingError) as exc:
             if deadline.expired():
                 raise _deadline_error(deadline, host, provider) from None
@@ -367,6 +401,7 @@ class HttpTransport:
         timeout: Tuple[float, float],
         address: Optional[str] = None,
         keep_auth: bool = True,
+        provider: Optional[str] = None,
     ) -> requests.Response:
         """Send one request (never following a redirect) with the session's settings
         (cookies, auth, verify, env proxies, hooks), over a connection pinned to
@@ -375,18 +410,30 @@ class HttpTransport:
         Goes to the adapter directly: ``Session.send`` reads the whole body of a
         redirect answer, unbounded, even when it does not follow it.
         ``keep_auth=False`` keeps the session's own auth (and .netrc) off the request.
+        Headers (ours and the session's) and proxy credentials that cannot be sent are
+        ``InvalidInput`` (:mod:`.headers`) before anything is sent.
         """
+        check_headers(dict(self.session.headers, **headers), provider)
         request = requests.Request(
             spec.method, spec.url, params=spec.params, data=spec.data, json=spec.json, headers=headers,
             auth=None if keep_auth else _no_auth,
         )
-        prepared = self.session.prepare_request(request)
+        try:
+            prepared = self.session.prepare_request(request)
+        except (UnicodeEncodeError, requests.exceptions.InvalidHeader):  # the session's auth; a value with leading space
+            raise InvalidInput(
+                "a request header cannot be sent (leading whitespace in a value, or credentials outside Latin-1)",
+                provider=provider,
+                detail_code="bad_header",
+            ) from None
+        check_headers(prepared.headers, provider)
+        options = self.session.merge_environment_settings(prepared.url, self.proxies or {}, True, None, None)
+        check_proxy(prepared.url or spec.url, options.get("proxies") or {}, provider)
         if address is not None:
             setattr(prepared, PIN_ATTRIBUTE, address)
             adapter: HTTPAdapter = self._pinned
         else:
             adapter = self.session.get_adapter(prepared.url)
-        options = self.session.merge_environment_settings(prepared.url, self.proxies or {}, True, None, None)
         response = adapter.send(prepared, timeout=timeout, **options)
         extract_cookies_to_jar(self.session.cookies, prepared, response.raw)
         return dispatch_hook("response", prepared.hooks, response)
@@ -477,6 +524,24 @@ class HttpTransport:
                 raise Timeout("%s stopped sending the body" % host, provider=provider, detail_code="read_timeout") from None
             detail = "connection_reset" if any(isinstance(e, ConnectionResetError) for e in _cause_chain(exc)) else "incomplete_body"
             raise NetworkError("connection to %s broke while reading the body" % host, provider=provider, detail_code=detail) from None
+
+
+def _refuse_undecodable(response: requests.Response, host: str, provider: Optional[str]) -> None:
+    """``NetworkError(bad_content_encoding)`` when a body is coming in a ``Content-Encoding``
+    that cannot be decoded here (``br`` without a brotli decoder, ``compress``, anything
+    unknown): urllib3 hands such bytes on undecoded, and they are no page."""
+    if response.status_code in (204, 304) or response.request.method == "HEAD":
+        return
+    decoders = urllib3.response.HTTPResponse.CONTENT_DECODERS
+    for token in (response.headers.get("Content-Encoding") or "").split(","):
+        name = token.strip().lower()
+        if name and name != "identity" and name not in decoders:
+            raise NetworkError(
+                "%s sent a body in Content-Encoding %r, which cannot be decoded here (decodable: %s)"
+                % (host, name[:40], ", ".join(decoders)),
+                provider=provider,
+                detail_code="bad_content_encoding",
+            )
 
 
 def _no_auth(request: requests.PreparedRequest) -> requests.PreparedRequest:

@@ -67,6 +67,7 @@ def test_request_carries_language_time_range_safesearch_and_options():
     assert sent_params(calls[0]) == {
         "q": "q",
         "format": "json",
+        "locale": "en",
         "language": "en-US",
         "time_range": "week",
         "safesearch": "2",
@@ -74,7 +75,8 @@ def test_request_carries_language_time_range_safesearch_and_options():
         "engines": "google,bing",
         "pageno": "2",
     }
-    assert calls[0].request.headers["Accept"] == "application/json"
+    assert calls[0].request.headers["Accept"] == "application/json, text/html;q=0.9"
+    assert calls[0].request.headers["Accept-Language"] == "en-US,en;q=0.9"
     assert "Authorization" not in calls[0].request.headers
 
 
@@ -116,7 +118,7 @@ def test_unresponsive_engines_are_reported_without_failing_the_call():
     assert len(result["items"]) == 5
     errors = result["errors"]
     assert [(e["type"], e["detail_code"], e["retryable"]) for e in errors] == [
-        ("WebBlocked", "http_429", True),
+        ("WebBlocked", "http_429", False),
         ("WebBlocked", "captcha_required", False),
         ("WebBlocked", "captcha_required", False),
     ]

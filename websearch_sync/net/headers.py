@@ -1,0 +1,72 @@
+"""Refusing request headers that cannot go on the wire, before anything is sent.
+
+HTTP/1.1 header values are bytes; ``http.client`` encodes them as Latin-1 and refuses
+line breaks. A User-Agent, an API key or proxy credentials with a character outside
+Latin-1 made ``http.client`` raise ``UnicodeEncodeError`` in the middle of sending;
+a line break would split the header. Both are configuration mistakes:
+``InvalidInput`` naming the header (never its value, which may be a key).
+"""
+
+from typing import Mapping, Optional
+from urllib.parse import unquote, urlsplit
+
+from requests.utils import select_proxy
+
+from ..errors import InvalidInput
+
+__all__ = ["check_headers", "check_proxy"]
+
+_LINE_BREAKS = ("\r", "\n", "\x00")
+
+
+def _problem(value: str) -> Optional[str]:
+    """Why ``value`` cannot be sent as a header value, or ``None``."""
+    if any(mark in value for mark in _LINE_BREAKS):
+        return "a line break or NUL"
+    try:
+        value.encode("latin-1")
+    except UnicodeEncodeError as exc:
+        return "the character %s at position %d, outside Latin-1 (HTTP headers carry Latin-1 only)" % (
+            "U+%04X" % ord(value[exc.start]), exc.start)
+    return None
+
+
+def check_headers(headers: Mapping[str, object], provider: Optional[str]) -> None:
+    """``InvalidInput(bad_header)`` when a header name or value cannot be sent as it is."""
+    for name, value in headers.items():
+        problem = _problem(name) if isinstance(name, str) else None
+        if problem is None and isinstance(value, str):
+            problem = _problem(value)
+        if problem is not None:
+            raise InvalidInput(
+                "the %s header cannot be sent: its value has %s; check the setting it comes from "
+                "(user_agent, an API key, WEB_SEARCH_SERVICE_HEADERS...)" % (_shown_name(name), problem),
+                provider=provider,
+                detail_code="bad_header",
+            )
+
+
+def check_proxy(url: str, proxies: Mapping[str, str], provider: Optional[str]) -> None:
+    """``InvalidInput(bad_proxy)`` when the proxy ``url`` would go through has credentials
+    that cannot be sent (``requests`` encodes them as Latin-1 for ``Proxy-Authorization``)."""
+    proxy = select_proxy(url, dict(proxies)) if proxies else None
+    if not proxy:
+        return
+    try:
+        parts = urlsplit(proxy)
+        credentials = [unquote(parts.username or ""), unquote(parts.password or "")]
+    except ValueError:
+        return  # a malformed proxy URL is refused by requests itself (bad_proxy / bad_endpoint)
+    if any(_problem(part) for part in credentials):
+        raise InvalidInput(
+            "the proxy's user name or password cannot be sent: HTTP proxy credentials carry Latin-1 only "
+            "(percent-encoding does not help: they are decoded before sending)",
+            provider=provider,
+            detail_code="bad_proxy",
+        )
+
+
+def _shown_name(name: object) -> str:
+    """A header name for a message (a bad name itself is shown escaped)."""
+    text = str(name)
+    return text if _problem(text) is None and len(text) <= 100 else ascii(text[:100])

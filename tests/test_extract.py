@@ -11,13 +11,13 @@ import pytest
 from websearch_sync.extract.boilerplate import class_words
 from websearch_sync.extract.article import Extraction, extract_html, render, visible_text
 
-BENCH = pathlib.Path(__file__).resolve().parents[1] / "bench" / "extraction.py"
+BENCH = pathlib.Path(__file__).resolve().parents[1] / "bench" / "extraction_metric.py"
 
 
 @pytest.fixture(scope="module")
 def metric():
-    """bench/extraction.py loaded as a module (bench/ is not a package)."""
-    spec = importlib.util.spec_from_file_location("bench_extraction", str(BENCH))
+    """bench/extraction_metric.py loaded as a module (bench/ is not a package)."""
+    spec = importlib.util.spec_from_file_location("bench_extraction_metric", str(BENCH))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module

@@ -3,12 +3,11 @@
 - ``strip_junk(root)``: what a reader never sees (scripts, styles, form controls, hidden
   elements).
 - ``preclean(root, rules)``: runs on the whole page before readability. ``strip_junk``, keeps
-  embedded posts (``<blockquote>``) as content, and removes navigation, asides, page
-  headers/footers and share/related/comment/ad blocks, so readability scores a smaller,
-  cleaner tree.
+  embedded posts (``<blockquote>``) as content, and removes the page's navigation, asides,
+  headers and footers (HTML5 landmarks), so readability scores a smaller, cleaner tree.
 - ``clean_article(node, rules)``: runs on the article readability selected and removes what
-  readability keeps inside it: title, bylines, dates, captions and galleries, share bars,
-  related-article teasers, "Advertisement" / "Read more" lines and link lists.
+  readability keeps inside it: title, bylines, dates, captions and galleries, related-article
+  teasers, navigation, "Advertisement" / "Read more" lines and link lists.
 
 Which rules run is a set of rule names (``rules.DEFAULT_RULES`` by default; the table
 is ``rules.RULES``). Every rule is structural or lexical-generic (tags, ``class``/``id`` words, link density,
@@ -31,9 +30,6 @@ JUNK_TAGS = (
     "script", "style", "noscript", "template", "svg", "canvas", "iframe", "object", "embed",
     "link", "meta", "button", "select", "textarea", "input", "map", "audio", "video", "source",
 )
-
-# Words of blocks that may legitimately hold several long paragraphs (slideshow captions).
-_LONG_BOILERPLATE_WORDS = frozenset("caption captions credit credits gallery".split())
 
 # Whole-block texts that are labels or calls to action, never article text.
 _LABEL_LINE = re.compile(
@@ -61,7 +57,8 @@ _WORD = re.compile(r"[a-z]+")
 _CAMEL = re.compile(r"([a-z])([A-Z])")
 _CODE = frozenset(("pre", "code"))  # syntax highlighting uses class="comment", "tag", ...
 _WRAPPERS = ("div", "figure", "section", "span", "aside")
-_BLOCKS = frozenset(("p", "div", "li", "ul", "ol", "section", "h2", "h3", "h4", "h5", "h6", "dl", "table"))
+_HEADINGS = frozenset(("h2", "h3", "h4", "h5", "h6"))
+_BLOCKS = frozenset(("p", "div", "li", "ul", "ol", "section", "dl", "table")) | _HEADINGS
 _LONG_PARAGRAPH = 125   # non-space characters (about 150 characters)
 
 
@@ -69,7 +66,9 @@ _LONG_PARAGRAPH = 125   # non-space characters (about 150 characters)
 
 def class_words(element: etree._Element) -> FrozenSet[str]:
     """Lower-case alphabetic words of an element's ``class`` and ``id``
-    (``article__media-caption`` -> {article, media, caption}; camelCase is split)."""
+    (``article__media-caption`` -> {article, media, caption}; camelCase is split). A class
+    name that is a negation (``no_caption``, ``no-ads``, ``without-sidebar``) says what the
+    element is not: its words are left out."""
     names = element.get("class"), element.get("id")
     if not (names[0] or names[1]):
         return _NO_WORDS
@@ -79,9 +78,17 @@ def class_words(element: etree._Element) -> FrozenSet[str]:
 _NO_WORDS: FrozenSet[str] = frozenset()
 
 
+_NEGATIONS = frozenset(("no", "non", "not", "without"))
+
+
 @functools.lru_cache(maxsize=4096)
 def _words(value: str) -> FrozenSet[str]:
-    return frozenset(_WORD.findall(_CAMEL.sub(r"\1 \2", value).lower()))
+    words = set()
+    for name in value.split():
+        found = _WORD.findall(_CAMEL.sub(r"\1 \2", name).lower())
+        if found and found[0] not in _NEGATIONS:
+            words.update(found)
+    return frozenset(words)
 
 
 def _text(element: etree._Element) -> str:
@@ -219,8 +226,9 @@ def _link_lead(element: etree._Element, text: str) -> bool:
 
 def _link_dense(element: etree._Element, text: str) -> bool:
     """A block that is (nearly) all link text: teasers, link lists, promo links. A block
-    whose text is a URL is kept (sources quoted as bare links)."""
-    if not text or text.startswith(("http://", "https://", "www.")):
+    whose text is a URL is kept (sources quoted as bare links), and so is a heading (a
+    section named after what it links to; a teaser's heading goes with its block)."""
+    if not text or element.tag in _HEADINGS or text.startswith(("http://", "https://", "www.")):
         return False
     return _link_text_length(element) >= 0.8 * len(text)
 
@@ -256,7 +264,7 @@ def _boilerplate_block(element: etree._Element, words: FrozenSet[str], block_rul
     """Whether ``clean_article`` removes ``element``: a block whose class/id has one of
     ``words``, or a block one of ``block_rules`` condemns; never a block holding half of the
     article's ``total`` text, and (by class/id) not one holding a quotation or several long
-    paragraphs unless its words allow several (captions)."""
+    paragraphs unless its words are those of a ``long_blocks`` rule (captions)."""
     matched = class_words(element) & words
     is_block = bool(block_rules) and _is_block(element, rules)
     if not (matched or is_block):
@@ -265,7 +273,7 @@ def _boilerplate_block(element: etree._Element, words: FrozenSet[str], block_rul
     if len(text) > 0.5 * total:
         return False
     if matched and element.find(".//blockquote") is None and (
-            matched & _LONG_BOILERPLATE_WORDS or _long_paragraphs(element) < 3):
+            matched & stage_words("article", rules, True) or _long_paragraphs(element) < 3):
         return True
     return is_block and any(rule(element, text) for rule in block_rules)
 

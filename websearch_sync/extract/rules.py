@@ -24,67 +24,46 @@ __all__ = ["Rule", "RULES", "RULE_NAMES", "DEFAULT_RULES", "check_rules", "stage
 class Rule:
     """One switchable cleaning rule: ``stage`` is ``page`` (before readability),
     ``readability`` (readability's own cleaning), ``article`` (inside the selected
-    article) or ``recovery``; ``tags`` and ``words``
-    are what it removes (both empty for a behaviour looked up by name)."""
+    article) or ``recovery``; ``tags`` and ``words`` are what it removes (both empty for a
+    behaviour looked up by name); ``long_blocks``: its words remove a block even when it
+    holds several long paragraphs (slideshow captions)."""
 
     name: str
     stage: str
     summary: str
     tags: FrozenSet[str] = frozenset()
     words: FrozenSet[str] = frozenset()
+    long_blocks: bool = False
 
 
-def _rule(name: str, stage: str, summary: str, tags: str = "", words: str = "") -> Rule:
-    return Rule(name, stage, summary, frozenset(tags.split()), frozenset(words.split()))
+def _rule(name: str, stage: str, summary: str, tags: str = "", words: str = "", long_blocks: bool = False) -> Rule:
+    return Rule(name, stage, summary, frozenset(tags.split()), frozenset(words.split()), long_blocks)
 
 
 RULES = (
-    # --- before readability: what is never the article, on the whole page
+    # --- before readability, on the whole page
     _rule("page.quotations", "page", "keep <blockquote> (embedded posts) as content"),
     _rule("page.heading_anchors", "page", "unwrap in-page links inside headings"),
-    _rule("page.nav", "page", "<nav>", tags="nav"),
-    _rule("page.header", "page", "<header>", tags="header"),
-    _rule("page.footer", "page", "<footer>", tags="footer"),
-    _rule("page.aside", "page", "<aside>", tags="aside"),
-    _rule("page.share", "page", "share/social blocks", words="share sharing social"),
-    _rule("page.related", "page", "related/promo blocks", words="related promo outbrain taboola"),
-    _rule("page.sidebar", "page", "sidebars and widgets", words="sidebar widget"),
-    _rule("page.newsletter", "page", "newsletter sign-up", words="newsletter subscribe subscription"),
-    _rule("page.ads", "page", "ad blocks", words="advert advertisement ad ads"),
-    _rule("page.comments", "page", "comment sections", words="comment comments"),
-    _rule("page.breadcrumbs", "page", "breadcrumbs", words="breadcrumb breadcrumbs"),
+    _rule("page.landmarks", "page", "<nav>, <header>, <footer>, <aside>", tags="nav header footer aside"),
     # --- readability's own cleaning of the article it selected
     _rule("readability.keep_lists", "readability", "readability's cleaning keeps lists and tables"),
     _rule("readability.no_retry", "readability", "a short article is kept, not selected again without "
           "readability's filter of unlikely blocks"),
     # --- inside the article readability selected
     _rule("article.title", "article", "a single <h1> repeating the page title"),
-    _rule("article.figcaption", "article", "<figcaption>", tags="figcaption"),
-    _rule("article.nav", "article", "<nav>", tags="nav"),
-    _rule("article.aside", "article", "<aside>", tags="aside"),
-    _rule("article.header", "article", "<header>", tags="header"),
-    _rule("article.footer", "article", "<footer>", tags="footer"),
     _rule("article.captions", "article", "captions, credits, galleries",
-          words="caption captions credit credits gallery"),
+          words="caption captions credit credits gallery", long_blocks=True),
     _rule("article.bylines", "article", "bylines and datelines",
           words="byline bylines author authors timestamp dateline"),
-    _rule("article.share", "article", "share bars", words="share sharing social"),
     _rule("article.related", "article", "related/teaser/recirculation blocks",
           words="related promo teaser trending popular recirc recirculation outbrain taboola "
                 "carousel slider swiper rail"),
-    _rule("article.sidebar", "article", "sidebars and widgets", words="sidebar widget"),
-    _rule("article.newsletter", "article", "newsletter sign-up and calls to action",
-          words="newsletter subscribe subscription cta"),
-    _rule("article.ads", "article", "ad blocks", words="advert advertisement ad ads"),
-    _rule("article.comments", "article", "comment blocks", words="comment comments"),
     _rule("article.navigation", "article", "navigation, tags, print links",
           words="footer nav breadcrumb breadcrumbs tags print"),
-    _rule("article.deks", "article", "standfirsts, deks, kickers, meta lines",
-          words="standfirst dek subtitle kicker eyebrow meta"),
     _rule("article.labels", "article", 'label lines ("Advertisement", "Share this", "Read more")'),
     _rule("article.dates", "article", 'publication-date lines ("Updated at 1:23 p.m.")'),
     _rule("article.link_leads", "article", 'link leads ("Related: <a>...</a>")'),
-    _rule("article.link_dense", "article", "blocks that are (nearly) all link text"),
+    _rule("article.link_dense", "article", "blocks (not headings) that are (nearly) all link text"),
     _rule("article.link_spans", "article", "a <span> of three or more links inside a paragraph"),
     # --- after readability
     _rule("recovery.fragment", "recovery", "an implausibly small extraction is widened to the main text region "
@@ -112,6 +91,9 @@ def stage_tags(stage: str, rules: FrozenSet[str]) -> FrozenSet[str]:
 
 
 @functools.lru_cache(maxsize=256)
-def stage_words(stage: str, rules: FrozenSet[str]) -> FrozenSet[str]:
-    """The class/id words whose blocks are removed at ``stage`` by the enabled ``rules``."""
-    return frozenset(word for rule in RULES if rule.stage == stage and rule.name in rules for word in rule.words)
+def stage_words(stage: str, rules: FrozenSet[str], long_blocks_only: bool = False) -> FrozenSet[str]:
+    """The class/id words whose blocks are removed at ``stage`` by the enabled ``rules``
+    (with ``long_blocks_only``: the words of rules with ``long_blocks``)."""
+    return frozenset(word for rule in RULES
+                     if rule.stage == stage and rule.name in rules and (rule.long_blocks or not long_blocks_only)
+                     for word in rule.words)

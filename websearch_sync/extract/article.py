@@ -108,8 +108,8 @@ def _article(root: etree._Element, rules: frozenset = DEFAULT_RULES) -> Optional
     """Runs readability-lxml on an already parsed and pre-cleaned page; returns the article
     element it selected (None when it finds none). With ``readability.keep_lists``,
     readability's own cleaning of the article keeps lists and tables (its "more list items
-    than paragraphs" and link-density tests drop article text written as lists); the
-    ``article.*`` rules judge them afterwards. With ``readability.no_retry``, an article
+    than paragraphs" and 20% link-density tests drop article text written as lists, and
+    publication lists); the ``article.*`` rules judge them afterwards. With ``readability.no_retry``, an article
     shorter than 250 characters is kept: readability would select again without its filter
     of unlikely blocks, which on a short page selects the comments (fragments are recovered
     from the page's main text region instead)."""

@@ -13,8 +13,9 @@ benchmark README's (``extraction_metric.py``).
 Prints per set: F1/P/R of both systems, bootstrap std (1,000 page resamples), the paired
 bootstrap of ours minus readability-lxml, empty pages, pages under 0.2 recall, pages under
 0.5 recall that readability-lxml gets above 0.8, median and total ms/page and the time
-ratios; then the cross-set figure (rules tuned on one set, scored on the other, see
-``extraction_ablation.py``) and, with ``--ablate``, the per-rule table.
+ratios; then the generalization figures (rules tuned on one set and scored on the other;
+tuned on 4/5 of a set's pages and scored on the rest; see ``extraction_ablation.py``) and,
+with ``--ablate``, the per-rule table.
 """
 
 import argparse
@@ -165,7 +166,8 @@ def _parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
                         help="a benchmark directory (repeatable; default: both development sets)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per page; the fastest counts (default: 3)")
     parser.add_argument("--ablate", action="store_true", help="print the per-rule table")
-    parser.add_argument("--no-cross", action="store_true", help="skip the ablation runs and the cross-set figure")
+    parser.add_argument("--no-cross", action="store_true",
+                        help="skip the ablation runs and the generalization figures")
     parser.add_argument("--rules-off", default="", help="comma-separated rules to switch off for 'ours'")
     parser.add_argument("--worst", type=int, default=0, help="list the N worst pages of each set")
     parser.add_argument("--per-page", help="write per-page precision/recall/ms of both systems as JSON here")
@@ -191,28 +193,41 @@ def _per_page(pages: Pages, scores: Dict[str, List[Scored]], times: Dict[str, Li
             for system in scores}
 
 
-def _cross(sets: Dict[str, Pages], rules: FrozenSet[str], reference: Dict[str, List[Scored]],
-           baseline: Dict[str, List[Scored]], ablate: bool) -> None:
-    from extraction_ablation import cross_set, print_ablation
-    from extraction_ablation import ablate as run_ablation
+def _generalization_rows(tuned_on: str, dropped: FrozenSet[str], scored: List[Scored],
+                         reference: List[Scored], baseline: List[Scored]) -> List[Tuple[str, str]]:
+    return [
+        ("  rules tuned on", tuned_on),
+        ("  F1 / P / R", _prf(scored)),
+        ("  bootstrap std of F1", "%.4f" % bootstrap_std(scored)),
+        ("  minus all rules (paired)", _paired(scored, reference)),
+        ("  minus readability-lxml (paired)", _paired(scored, baseline)),
+        ("  rules dropped by the tuning", ", ".join(sorted(dropped)) or "-"),
+    ]
+
+
+def _generalization(sets: Dict[str, Pages], rules: FrozenSet[str], reference: Dict[str, List[Scored]],
+                    baseline: Dict[str, List[Scored]], ablate: bool) -> None:
+    """Ablation runs, then the cross-set and 5-fold figures (and the per-rule table with ``ablate``)."""
+    import extraction_ablation as ablation
     from websearch_sync.extract.rules import RULES
 
-    names = [rule.name for rule in RULES if rule.name in rules]
-    effects = run_ablation(sets, ours_text, rules, names, reference)
-    columns = {}
-    for scored_on, (tuned_on, chosen, scored) in cross_set(sets, ours_text, rules, effects).items():
-        columns[scored_on] = [
-            ("cross-set: rules tuned on", "%s (%d of %d rules kept)" % (tuned_on, len(chosen), len(rules))),
-            ("  F1 / P / R", _prf(scored)),
-            ("  bootstrap std of F1", "%.4f" % bootstrap_std(scored)),
-            ("  minus all rules (paired)", _paired(scored, reference[scored_on])),
-            ("  minus readability-lxml (paired)", _paired(scored, baseline[scored_on])),
-            ("  rules dropped by the tuning", ", ".join(sorted(rules - chosen)) or "-"),
-        ]
-    print()
-    print_side_by_side(columns)
+    ablated = ablation.ablate(sets, ours_text, rules, [rule.name for rule in RULES if rule.name in rules])
+    cross, folds = {}, {}
+    for scored_on, (tuned_on, chosen, scored) in ablation.cross_set(sets, ours_text, rules, reference, ablated).items():
+        cross[scored_on] = _generalization_rows("%s (%d of %d rules kept)" % (tuned_on, len(chosen), len(rules)),
+                                                rules - chosen, scored, reference[scored_on], baseline[scored_on])
+    for name, pages in sets.items():
+        scored, chosen = ablation.k_fold(pages, name, ours_text, rules, reference[name], ablated)
+        dropped = frozenset().union(*(rules - c for c in chosen))
+        folds[name] = _generalization_rows("other 4 folds; %d rules dropped in a fold" % len(dropped),
+                                           dropped, scored, reference[name], baseline[name])
+    print("\ncross-set: rules tuned on one set, scored on the other")
+    print_side_by_side(cross)
+    print("\n5-fold: rules tuned on 4/5 of a set's pages, scored on the other 1/5")
+    print_side_by_side(folds)
     if ablate:
-        print_ablation(effects, list(sets), {rule.name: rule.summary for rule in RULES})
+        ablation.print_ablation(ablation.effects(reference, ablated), list(sets),
+                                {rule.name: rule.summary for rule in RULES})
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -237,8 +252,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             print("\nworst pages of %s:" % name)
             print_worst(pages, scores[name], args.worst)
     if not args.no_cross and len(sets) > 1:
-        _cross(sets, rules, {n: s["ours"] for n, s in scores.items()}, {n: s["baseline"] for n, s in scores.items()},
-               args.ablate)
+        _generalization(sets, rules, {n: s["ours"] for n, s in scores.items()},
+                        {n: s["baseline"] for n, s in scores.items()}, args.ablate)
     if args.per_page:
         with open(args.per_page, "w", encoding="utf-8") as handle:
             json.dump(per_page, handle, indent=1, sort_keys=True)

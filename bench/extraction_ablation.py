@@ -5,9 +5,12 @@
   set is F1/P/R with the rule minus F1/P/R without it, with the paired bootstrap spread of
   the F1 difference, and the pages it hurts or helps (per-page F1 lower or higher by more
   than ``PAGE_MARGIN`` with the rule than without).
-- Cross-set figure: the rules are *tuned* on one set (a rule is dropped when switching it
-  off raises that set's F1; a rule that changes nothing there stays) and the tuned rule set
-  is *scored* on the other set, which had no say in it; and the other way round.
+- Tuning: a rule is dropped when switching it off raises F1 on the tuning pages by
+  ``TOLERANCE`` or more; a rule that changes nothing there stays.
+- Cross-set figure: the rules are tuned on one set and the tuned rule set is scored on the
+  other set, which had no say in it; and the other way round.
+- K-fold figure: within each set, the rules are tuned on k-1 folds of its pages and scored
+  on the remaining fold; the held-out folds' predictions are scored together.
 """
 
 from typing import Callable, Dict, FrozenSet, List, Sequence, Tuple
@@ -16,6 +19,8 @@ from extraction_metric import Scored, aggregate, page_f1, paired_bootstrap, scor
 
 #: Per-page F1 difference that counts a page as hurt (or helped) by a rule.
 PAGE_MARGIN = 0.01
+#: Corpus F1 difference under which switching a rule off changes nothing (rounding noise).
+TOLERANCE = 0.0001
 
 #: extract(html, rules) -> text
 Extractor = Callable[[str, FrozenSet[str]], str]
@@ -41,26 +46,33 @@ def rule_effect(with_rule: Sequence[Scored], without: Sequence[Scored], samples:
     }
 
 
-def ablate(sets: Dict[str, Pages], extract: Extractor, rules: FrozenSet[str], names: Sequence[str],
-           reference: Dict[str, List[Scored]], samples: int = 200) -> Dict[str, Dict[str, Dict[str, float]]]:
-    """{rule: {set: effect}} for every rule in ``names``, against ``reference`` (the scores
-    of each set with all ``rules``)."""
-    effects = {}
-    for name in names:
-        effects[name] = {
-            set_name: rule_effect(reference[set_name], extract_set(pages, extract, rules - {name}), samples)
-            for set_name, pages in sets.items()
-        }
-    return effects
+#: {rule: {set: per-page scores with that rule switched off}}
+Ablated = Dict[str, Dict[str, List[Scored]]]
 
 
-def tuned_rules(effects: Dict[str, Dict[str, Dict[str, float]]], rules: FrozenSet[str], on_set: str) -> FrozenSet[str]:
-    """The rules tuned on ``on_set``: the rules minus those whose removal raises its F1."""
-    return frozenset(name for name in rules if name not in effects or effects[name][on_set]["f1"] >= 0)
+def ablate(sets: Dict[str, Pages], extract: Extractor, rules: FrozenSet[str], names: Sequence[str]) -> Ablated:
+    """Per-page scores of every set with each rule of ``names`` switched off in turn."""
+    return {name: {set_name: extract_set(pages, extract, rules - {name}) for set_name, pages in sets.items()}
+            for name in names}
+
+
+def effects(reference: Dict[str, List[Scored]], ablated: Ablated, samples: int = 200) -> Dict[str, Dict[str, Dict[str, float]]]:
+    """{rule: {set: effect}} against ``reference`` (the scores of each set with all rules)."""
+    return {name: {set_name: rule_effect(reference[set_name], without, samples) for set_name, without in per_set.items()}
+            for name, per_set in ablated.items()}
+
+
+def tuned_rules(reference: List[Scored], ablated: Ablated, set_name: str, rules: FrozenSet[str],
+                pages: Sequence[int]) -> FrozenSet[str]:
+    """The rules tuned on ``pages`` (indexes) of ``set_name``: the rules minus those whose
+    removal raises F1 on those pages by ``TOLERANCE`` or more."""
+    with_all = aggregate([reference[i] for i in pages])["f1"]
+    return frozenset(name for name in rules if name not in ablated or
+                     aggregate([ablated[name][set_name][i] for i in pages])["f1"] - with_all < TOLERANCE)
 
 
 def cross_set(sets: Dict[str, Pages], extract: Extractor, rules: FrozenSet[str],
-              effects: Dict[str, Dict[str, Dict[str, float]]]) -> Dict[str, Tuple[str, FrozenSet[str], List[Scored]]]:
+              reference: Dict[str, List[Scored]], ablated: Ablated) -> Dict[str, Tuple[str, FrozenSet[str], List[Scored]]]:
     """{scored set: (tuned on set, tuned rules, scores)} for every pair of distinct sets
     (with two sets: each one scored with the rules tuned on the other)."""
     out = {}
@@ -68,9 +80,26 @@ def cross_set(sets: Dict[str, Pages], extract: Extractor, rules: FrozenSet[str],
         for tuned_on in sets:
             if tuned_on == scored_on:
                 continue
-            chosen = tuned_rules(effects, rules, tuned_on)
-            out[scored_on] = (tuned_on, chosen, extract_set(sets[scored_on], extract, chosen))
+            chosen = tuned_rules(reference[tuned_on], ablated, tuned_on, rules, range(len(sets[tuned_on])))
+            scored = reference[scored_on] if chosen == rules else extract_set(sets[scored_on], extract, chosen)
+            out[scored_on] = (tuned_on, chosen, scored)
     return out
+
+
+def k_fold(pages: Pages, set_name: str, extract: Extractor, rules: FrozenSet[str], reference: List[Scored],
+           ablated: Ablated, k: int = 5) -> Tuple[List[Scored], List[FrozenSet[str]]]:
+    """Scores of every page of one set when predicted with the rules tuned on the other
+    folds (page i is in fold i mod k), and the rules tuned for each fold."""
+    scored = list(reference)
+    chosen_per_fold = []
+    for fold in range(k):
+        held_out = [i for i in range(len(pages)) if i % k == fold]
+        chosen = tuned_rules(reference, ablated, set_name, rules, [i for i in range(len(pages)) if i % k != fold])
+        chosen_per_fold.append(chosen)
+        if chosen != rules:
+            for i, result in zip(held_out, extract_set([pages[i] for i in held_out], extract, chosen)):
+                scored[i] = result
+    return scored, chosen_per_fold
 
 
 def print_ablation(effects: Dict[str, Dict[str, Dict[str, float]]], set_names: Sequence[str],

@@ -13,7 +13,7 @@ benchmark README's (``extraction_metric.py``).
 Prints per set: F1/P/R of both systems, bootstrap std (1,000 page resamples), the paired
 bootstrap of ours minus readability-lxml, empty pages, pages under 0.2 recall, pages under
 0.5 recall that readability-lxml gets above 0.8, median and total ms/page and the time
-ratios; then the generalization figures (rules tuned on one set and scored on the other;
+ratios, and the pages whose markdown extraction carries other words than the text one; then the generalization figures (rules tuned on one set and scored on the other;
 tuned on 4/5 of a set's pages and scored on the rest; see ``extraction_ablation.py``) and,
 with ``--ablate``, the per-rule table.
 """
@@ -33,7 +33,7 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, REPO)
 
 from extraction_metric import (  # noqa: E402
-    Scored, aggregate, bootstrap_std, page_f1, paired_bootstrap, score_pages)
+    Scored, aggregate, bootstrap_std, markdown_words, page_f1, paired_bootstrap, score_pages, text_words)
 
 
 def _shared(name: str) -> str:
@@ -63,12 +63,18 @@ def baseline_text(html: str) -> str:
     return lxml.html.fromstring(summary).text_content() if summary.strip() else ""
 
 
-def ours_text(html: str, rules: Optional[FrozenSet[str]] = None) -> str:
+def ours_text(html: str, rules: Optional[FrozenSet[str]] = None, mode: str = "text") -> str:
     """websearch_sync's extraction in text mode (with all rules, or with ``rules``)."""
     from websearch_sync.extract.article import extract_html
     from websearch_sync.extract.rules import DEFAULT_RULES
 
-    return extract_html(html, mode="text", rules=DEFAULT_RULES if rules is None else rules).text
+    return extract_html(html, mode=mode, rules=DEFAULT_RULES if rules is None else rules).text
+
+
+def mode_mismatches(pages: Pages, text_predictions: Sequence[str], rules: FrozenSet[str]) -> int:
+    """Pages whose markdown extraction carries other words than their text extraction."""
+    return sum(1 for (_, html, _), text in zip(pages, text_predictions)
+               if markdown_words(ours_text(html, rules, "markdown")) != text_words(text))
 
 
 # --------------------------------------------------------------------------- runner
@@ -180,11 +186,12 @@ def _sets(args: argparse.Namespace) -> Dict[str, str]:
 
 
 def measure_set(pages: Pages, rules: FrozenSet[str], repeat: int):
-    """Runs both systems on one set. Returns ({system: scores}, {system: ms per page})."""
+    """Runs both systems on one set. Returns ({system: scores}, {system: ms per page},
+    pages whose text and markdown extractions differ in words)."""
     results = run(pages, {"ours": lambda html: ours_text(html, rules), "baseline": baseline_text}, repeat)
     truths = [truth for _, _, truth in pages]
     scores = {system: score_pages(truths, preds) for system, (preds, _) in results.items()}
-    return scores, {system: ms for system, (_, ms) in results.items()}
+    return scores, {system: ms for system, (_, ms) in results.items()}, mode_mismatches(pages, results["ours"][0], rules)
 
 
 def _per_page(pages: Pages, scores: Dict[str, List[Scored]], times: Dict[str, List[float]]):
@@ -240,8 +247,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     sets = {name: load(path) for name, path in directories.items()}
     columns, scores, per_page = {}, {}, {}
     for name, pages in sets.items():
-        scores[name], times = measure_set(pages, rules, max(1, args.repeat))
-        columns["%s (%d pages)" % (name, len(pages))] = set_rows(scores[name], times)
+        scores[name], times, mismatches = measure_set(pages, rules, max(1, args.repeat))
+        columns["%s (%d pages)" % (name, len(pages))] = set_rows(scores[name], times) + [
+            ("text vs markdown: pages with other words", "%d" % mismatches)]
         per_page[name] = _per_page(pages, scores[name], times)
     print("fastest of %d runs per page; %s" % (args.repeat, ", ".join("%s: %s" % item for item in directories.items())))
     if rules != DEFAULT_RULES:

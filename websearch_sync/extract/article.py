@@ -1,7 +1,7 @@
 """Main-content extraction from an HTML page.
 
-The page is parsed once; what is never article text (scripts, hidden elements, navigation,
-share/related blocks) is removed (``boilerplate.preclean``); readability-lxml selects the
+The page is parsed once; what is never article text (scripts, hidden elements, the page's
+navigation, header, footer and asides) is removed (``boilerplate.preclean``); readability-lxml selects the
 article on that tree; the boilerplate readability leaves inside the article (bylines,
 captions, "Read more" lines, link lists) is removed (``boilerplate.clean_article``); the
 article is rendered as text (block boundaries as line breaks) or markdown (headings,
@@ -18,12 +18,12 @@ Pure functions, no I/O: ``extract_html(html, url=..., mode=...)``.
 import copy
 import re
 from dataclasses import dataclass
-from typing import Iterable, Optional, Union
+from typing import FrozenSet, Iterable, Optional, Union
 
 import lxml.html
 from lxml import etree
 
-from .boilerplate import clean_article, preclean, strip_junk
+from .boilerplate import clean_article, preclean, strip_junk, text_size
 from .region import FRAGMENT_MIN_MISSING, FRAGMENT_SHARE, is_fragment, main_region
 from .render import BLOCK_TAGS, render_element
 from .rules import DEFAULT_RULES, check_rules, stage_words
@@ -104,15 +104,17 @@ def _page_title(root: etree._Element) -> str:
     return max(parts, key=len) if parts else full
 
 
-def _article(root: etree._Element, rules: frozenset = DEFAULT_RULES) -> Optional[etree._Element]:
+def _article(root: etree._Element, rules: FrozenSet[str] = DEFAULT_RULES) -> Optional[etree._Element]:
     """Runs readability-lxml on an already parsed and pre-cleaned page; returns the article
-    element it selected (None when it finds none). With ``readability.keep_lists``,
-    readability's own cleaning of the article keeps lists and tables (its "more list items
-    than paragraphs" and 20% link-density tests drop article text written as lists, and
-    publication lists); the ``article.*`` rules judge them afterwards. With ``readability.no_retry``, an article
-    shorter than 250 characters is kept: readability would select again without its filter
-    of unlikely blocks, which on a short page selects the comments (fragments are recovered
-    from the page's main text region instead)."""
+    element it selected (None when it finds none).
+
+    With ``readability.keep_lists``, readability's own cleaning of the article keeps lists
+    and tables (its "more list items than paragraphs" and 20% link-density tests drop
+    article text written as lists, and publication lists); the ``article.*`` rules judge
+    them afterwards. With ``readability.no_retry``, an article shorter than 250 characters
+    is kept: readability would select again without its filter of unlikely blocks, which on
+    a short page selects the comments (fragments are recovered from the page's main text
+    region instead)."""
     from readability import Document
     from readability.readability import Unparseable
 
@@ -148,11 +150,6 @@ def _article(root: etree._Element, rules: frozenset = DEFAULT_RULES) -> Optional
     return document.article
 
 
-def _chars(element: etree._Element) -> int:
-    """Non-space characters of an element's text."""
-    return len("".join(etree.tostring(element, method="text", encoding="unicode", with_tail=False).split()))
-
-
 def _inside(article: etree._Element, region: etree._Element) -> bool:
     """True when the article's longest text lies in ``region`` (readability works on a copy
     of the page, so the elements themselves cannot be compared)."""
@@ -162,12 +159,12 @@ def _inside(article: etree._Element, region: etree._Element) -> bool:
     return sample in " ".join(" ".join(region.itertext()).split())
 
 
-def _recover_fragment(root: etree._Element, article: etree._Element, rules: frozenset,
+def _recover_fragment(root: etree._Element, article: etree._Element, rules: FrozenSet[str],
                       title: str) -> etree._Element:
     """``article``, or the page's main text region (cleaned like an article) when the article
     is an implausibly small part of it. ``root`` is the pre-cleaned page; it is used up."""
     body = _body(root)
-    extracted, page = _chars(article), _chars(body)
+    extracted, page = text_size(article), text_size(body)
     if page - extracted < FRAGMENT_MIN_MISSING or extracted >= FRAGMENT_SHARE * page:
         return article  # too large a part of the whole page to be a fragment of any region
     region = main_region(body, stage_words("recovery", rules))

@@ -23,7 +23,7 @@ from lxml import etree
 
 from .rules import DEFAULT_RULES, stage_tags, stage_words
 
-__all__ = ["strip_junk", "preclean", "clean_article", "class_words", "JUNK_TAGS"]
+__all__ = ["strip_junk", "preclean", "clean_article", "class_words", "text_size", "JUNK_TAGS"]
 
 # Elements whose content is never readable article text.
 JUNK_TAGS = (
@@ -95,7 +95,7 @@ def _text(element: etree._Element) -> str:
     return " ".join("".join(element.itertext()).split())
 
 
-def _size(element: etree._Element) -> int:
+def text_size(element: etree._Element) -> int:
     """Number of non-space characters of the element's text (cheap, for size guards)."""
     return len("".join(etree.tostring(element, method="text", encoding="unicode", with_tail=False).split()))
 
@@ -106,7 +106,7 @@ def _link_text_length(element: etree._Element) -> int:
 
 
 def _long_paragraphs(element: etree._Element) -> int:
-    return sum(1 for p in element.iter("p") if _size(p) >= _LONG_PARAGRAPH)
+    return sum(1 for p in element.iter("p") if text_size(p) >= _LONG_PARAGRAPH)
 
 
 def _inside_code_or(element: etree._Element, doomed: Set[etree._Element]) -> bool:
@@ -184,14 +184,14 @@ def preclean(root: etree._Element, rules: FrozenSet[str] = DEFAULT_RULES) -> Non
     tags, words = stage_tags("page", rules), stage_words("page", rules)
     if body is None or not (tags or words):
         return
-    limit = 0.3 * _size(body)
+    limit = 0.3 * text_size(body)
     doomed = set()
     for element in body.iterdescendants():
         if not isinstance(element.tag, str) or not (element.tag in tags or class_words(element) & words):
             continue
         if _inside_code_or(element, doomed):
             continue
-        if (_size(element) >= limit or element.find(".//article") is not None
+        if (text_size(element) >= limit or element.find(".//article") is not None
                 or element.find(".//blockquote") is not None or _long_paragraphs(element) >= 2):
             continue
         doomed.add(element)

@@ -92,7 +92,8 @@ def _own_text(body: etree._Element, skip_words: FrozenSet[str]):
 def main_region(body: etree._Element, skip_words: FrozenSet[str] = frozenset()) -> Region:
     """The element of ``body`` (``body`` itself included) whose text blocks weigh the most:
     running text for it, link text of link-heavy blocks against it (of equal weights, the
-    outermost: it keeps the headings around the text); subtrees whose class/id has one of ``skip_words`` are left out."""
+    outermost: it keeps the headings around the text); subtrees whose class/id has one of
+    ``skip_words`` are left out."""
     own, order = _own_text(body, skip_words)
     weight: Dict[etree._Element, float] = {}
     dense: Dict[etree._Element, int] = {}

@@ -185,6 +185,15 @@ def _sets(args: argparse.Namespace) -> Dict[str, str]:
     return dict(item.split("=", 1) for item in args.set) if args.set else dict(DEFAULT_SETS)
 
 
+def _present(directories: Dict[str, str]) -> bool:
+    """True when every benchmark directory is there; else says which are not."""
+    missing = [path for path in directories.values() if not os.path.isfile(os.path.join(path, "ground-truth.json"))]
+    if missing:
+        print("no benchmark at %s (ground-truth.json and html/); give one with --set NAME=DIR" % ", ".join(missing),
+              file=sys.stderr)
+    return not missing
+
+
 def measure_set(pages: Pages, rules: FrozenSet[str], repeat: int):
     """Runs both systems on one set. Returns ({system: scores}, {system: ms per page},
     pages whose text and markdown extractions differ in words)."""
@@ -244,6 +253,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     rules = DEFAULT_RULES - check_rules(filter(None, args.rules_off.split(",")))
     directories = _sets(args)
+    if not _present(directories):
+        return 2
     sets = {name: load(path) for name, path in directories.items()}
     columns, scores, per_page = {}, {}, {}
     for name, pages in sets.items():

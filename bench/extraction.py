@@ -1,99 +1,51 @@
-"""Extraction-quality benchmark: scores ``extract_html`` (text mode, from the HTML
-string, no network) on the article-extraction benchmark's development split, with
-the metric defined in its README, against plain readability-lxml
+"""Extraction-quality benchmark: scores ``extract_html`` (text mode, from the HTML string,
+no network) on both development sets side by side, against plain readability-lxml
 (``Document(html).summary()`` + lxml ``text_content()``) measured in the same run.
 
-    python bench/extraction.py [--data DIR] [--repeat N] [--per-page FILE]
+    python bench/extraction.py [--set NAME=DIR ...] [--repeat N] [--ablate] [--no-cross]
+                               [--rules-off RULE,...] [--worst N] [--per-page FILE]
 
-Prints F1, precision, recall, bootstrap std (1,000 page resamples), median ms/page for
-both systems, and the time ratio ours/baseline.
+Sets (default): ``articles`` = ../shared/extraction-benchmark (91 pages of the
+article-extraction benchmark), ``readability`` = ../shared/extraction-benchmark-readability
+(73 test pages of Readability.js; its truth is Readability.js's output). Metric: the
+benchmark README's (``extraction_metric.py``).
+
+Prints per set: F1/P/R of both systems, bootstrap std (1,000 page resamples), the paired
+bootstrap of ours minus readability-lxml, empty pages, pages under 0.2 recall, pages under
+0.5 recall that readability-lxml gets above 0.8, median and total ms/page and the time
+ratios, and the pages whose markdown extraction carries other words than the text one; then the generalization figures (rules tuned on one set and scored on the other;
+tuned on 4/5 of a set's pages and scored on the rest; see ``extraction_ablation.py``) and,
+with ``--ablate``, the per-rule table.
 """
 
 import argparse
 import gzip
 import json
 import os
-import random
-import re
 import statistics
 import sys
 import time
-from collections import Counter
-from typing import Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
-# ../shared/extraction-benchmark next to the checkout (or next to the worktree's parent)
-_CANDIDATES = [os.path.normpath(os.path.join(REPO, *[".."] * up, "shared", "extraction-benchmark")) for up in (1, 2)]
-DEFAULT_DATA = next((path for path in _CANDIDATES if os.path.isdir(path)), _CANDIDATES[0])
+sys.path.insert(0, HERE)
+sys.path.insert(0, REPO)
 
-_TOKEN = re.compile(r"\w+", re.UNICODE)
-
-
-# --------------------------------------------------------------------------- metric
-
-def tokens(text: str) -> List[str]:
-    """Every maximal match of ``\\w+`` in ``text`` (case kept, punctuation dropped)."""
-    return _TOKEN.findall(text or "")
+from extraction_metric import (  # noqa: E402
+    Scored, aggregate, bootstrap_std, markdown_words, page_f1, paired_bootstrap, score_pages, text_words)
 
 
-def shingles(text: str, n: int = 4) -> Counter:
-    """Multiset of windows of ``n`` consecutive tokens; 1..n-1 tokens give one shorter
-    shingle, an empty text gives none."""
-    toks = tokens(text)
-    if not toks:
-        return Counter()
-    if len(toks) < n:
-        return Counter([tuple(toks)])
-    return Counter(tuple(toks[i:i + n]) for i in range(len(toks) - n + 1))
+def _shared(name: str) -> str:
+    """../shared/<name> next to the checkout (or next to the worktree's parent)."""
+    candidates = [os.path.normpath(os.path.join(REPO, *[".."] * up, "shared", name)) for up in (1, 2)]
+    return next((path for path in candidates if os.path.isdir(path)), candidates[0])
 
 
-def page_counts(truth: str, prediction: str, n: int = 4) -> Tuple[float, float, float]:
-    """Normalised (tp, fp, fn) of one page over the union of shingles."""
-    t_sh, p_sh = shingles(truth, n), shingles(prediction, n)
-    tp = fp = fn = 0
-    for key in set(t_sh) | set(p_sh):
-        t, p = t_sh.get(key, 0), p_sh.get(key, 0)
-        tp += min(t, p)
-        fp += max(0, p - t)
-        fn += max(0, t - p)
-    total = tp + fp + fn
-    if total == 0:
-        return 0.0, 0.0, 0.0
-    return tp / total, fp / total, fn / total
+DEFAULT_SETS = (("articles", _shared("extraction-benchmark")),
+                ("readability", _shared("extraction-benchmark-readability")))
 
-
-def page_precision_recall(truth: str, prediction: str, n: int = 4) -> Tuple[float, float]:
-    """Per-page (precision, recall): both 1 without errors, both 0 when nothing matches."""
-    tp, fp, fn = page_counts(truth, prediction, n)
-    if fp == 0 and fn == 0:
-        return 1.0, 1.0
-    if tp == 0:
-        return 0.0, 0.0
-    return tp / (tp + fp), tp / (tp + fn)
-
-
-def corpus_scores(pages: Sequence[Tuple[str, str]], n: int = 4) -> Dict[str, float]:
-    """Corpus precision (mean over pages with a non-empty prediction), recall (mean over all
-    pages) and F1 = 2PR/(P+R) of those means, for ``pages`` = [(truth, prediction), ...]."""
-    return _aggregate([(page_precision_recall(t, p, n), bool(p.strip())) for t, p in pages])
-
-
-def _aggregate(scored: Sequence[Tuple[Tuple[float, float], bool]]) -> Dict[str, float]:
-    precisions = [pr[0] for pr, non_empty in scored if non_empty]
-    recalls = [pr[1] for pr, _ in scored]
-    p = sum(precisions) / len(precisions) if precisions else 0.0
-    r = sum(recalls) / len(recalls) if recalls else 0.0
-    f1 = 2 * p * r / (p + r) if p + r else 0.0
-    return {"f1": f1, "precision": p, "recall": r}
-
-
-def bootstrap_std(scored: Sequence[Tuple[Tuple[float, float], bool]], samples: int = 1000, seed: int = 0) -> float:
-    """Standard deviation of corpus F1 over ``samples`` resamples of the pages (with replacement)."""
-    rng = random.Random(seed)
-    size = len(scored)
-    f1s = [_aggregate([scored[rng.randrange(size)] for _ in range(size)])["f1"] for _ in range(samples)]
-    return statistics.pstdev(f1s)
+Pages = List[Tuple[str, str, str]]
 
 
 # --------------------------------------------------------------------------- systems
@@ -111,16 +63,23 @@ def baseline_text(html: str) -> str:
     return lxml.html.fromstring(summary).text_content() if summary.strip() else ""
 
 
-def ours_text(html: str) -> str:
-    """websearch_sync's extraction in text mode."""
+def ours_text(html: str, rules: Optional[FrozenSet[str]] = None, mode: str = "text") -> str:
+    """websearch_sync's extraction in text mode (with all rules, or with ``rules``)."""
     from websearch_sync.extract.article import extract_html
+    from websearch_sync.extract.rules import DEFAULT_RULES
 
-    return extract_html(html, mode="text").text
+    return extract_html(html, mode=mode, rules=DEFAULT_RULES if rules is None else rules).text
+
+
+def mode_mismatches(pages: Pages, text_predictions: Sequence[str], rules: FrozenSet[str]) -> int:
+    """Pages whose markdown extraction carries other words than their text extraction."""
+    return sum(1 for (_, html, _), text in zip(pages, text_predictions)
+               if markdown_words(ours_text(html, rules, "markdown")) != text_words(text))
 
 
 # --------------------------------------------------------------------------- runner
 
-def load(data_dir: str) -> List[Tuple[str, str, str]]:
+def load(data_dir: str) -> Pages:
     """[(page id, html, truth text)] sorted by id."""
     with open(os.path.join(data_dir, "ground-truth.json"), encoding="utf-8") as handle:
         truth = json.load(handle)
@@ -132,7 +91,7 @@ def load(data_dir: str) -> List[Tuple[str, str, str]]:
     return pages
 
 
-def run(pages, systems: Dict[str, Callable[[str], str]], repeat: int):
+def run(pages: Pages, systems: Dict[str, Callable[[str], str]], repeat: int):
     """Runs every system on every page, interleaved so both see the same machine load.
     Returns {name: (predictions, per-page best ms)}."""
     out = {name: ([""] * len(pages), [float("inf")] * len(pages)) for name in systems}
@@ -150,34 +109,170 @@ def run(pages, systems: Dict[str, Callable[[str], str]], repeat: int):
     return out
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
-    """Command-line entry point: prints the scores of both systems."""
+# --------------------------------------------------------------------------- report
+
+def _lost(ours: Sequence[Scored], baseline: Sequence[Scored]) -> int:
+    """Pages under 0.5 recall that readability-lxml gets above 0.8."""
+    return sum(1 for (o, _), (b, _) in zip(ours, baseline) if o[1] < 0.5 and b[1] > 0.8)
+
+
+def _prf(scored: Sequence[Scored]) -> str:
+    scores = aggregate(scored)
+    return "%.4f / %.4f / %.4f" % (scores["f1"], scores["precision"], scores["recall"])
+
+
+def _paired(first: Sequence[Scored], second: Sequence[Scored]) -> str:
+    spread = paired_bootstrap(first, second)
+    return "%+.4f (std %.4f, 95%% %+.4f..%+.4f)" % (spread["delta"], spread["std"], spread["low"], spread["high"])
+
+
+def set_rows(scores: Dict[str, List[Scored]], times: Dict[str, List[float]]) -> List[Tuple[str, str]]:
+    """(label, value) rows of one set."""
+    ours, base = scores["ours"], scores["baseline"]
+    ratio_median = statistics.median(times["ours"]) / statistics.median(times["baseline"])
+    ratio_total = sum(times["ours"]) / sum(times["baseline"])
+    return [
+        ("ours F1 / P / R", _prf(ours)),
+        ("  bootstrap std of F1", "%.4f" % bootstrap_std(ours)),
+        ("readability-lxml F1 / P / R", _prf(base)),
+        ("  bootstrap std of F1", "%.4f" % bootstrap_std(base)),
+        ("ours - readability-lxml (paired)", _paired(ours, base)),
+        ("empty: ours / readability-lxml", "%d / %d" % (sum(not s[1] for s in ours), sum(not s[1] for s in base))),
+        ("recall < 0.2: ours / readability-lxml", "%d / %d" % (sum(s[0][1] < 0.2 for s in ours),
+                                                               sum(s[0][1] < 0.2 for s in base))),
+        ("ours recall < 0.5 where r-lxml > 0.8", "%d" % _lost(ours, base)),
+        ("median ms/page: ours / readability-lxml", "%.2f / %.2f" % (statistics.median(times["ours"]),
+                                                                     statistics.median(times["baseline"]))),
+        ("time ratio ours/r-lxml: median, total", "%.2f, %.2f" % (ratio_median, ratio_total)),
+    ]
+
+
+def print_side_by_side(columns: Dict[str, List[Tuple[str, str]]]) -> None:
+    """Prints rows of several sets next to each other."""
+    names = list(columns)
+    print("%-42s%s" % ("", "".join("%-48s" % name for name in names)))
+    for index, (label, _) in enumerate(columns[names[0]]):
+        print("%-42s%s" % (label, "".join("%-48s" % columns[name][index][1] for name in names)))
+
+
+def print_worst(pages: Pages, scores: Dict[str, List[Scored]], count: int) -> None:
+    """The ``count`` pages where ours has the lowest F1, with readability-lxml's figures."""
+    order = sorted(range(len(pages)), key=lambda i: page_f1(scores["ours"][i]))
+    for index in order[:count]:
+        (op, orec), _ = scores["ours"][index]
+        (bp, brec), _ = scores["baseline"][index]
+        print("  %-44s ours P %.2f R %.2f   r-lxml P %.2f R %.2f" % (pages[index][0][:44], op, orec, bp, brec))
+
+
+# --------------------------------------------------------------------------- main
+
+def _parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--data", default=DEFAULT_DATA, help="benchmark directory (default: %(default)s)")
+    parser.add_argument("--set", action="append", metavar="NAME=DIR",
+                        help="a benchmark directory (repeatable; default: both development sets)")
     parser.add_argument("--repeat", type=int, default=3, help="runs per page; the fastest counts (default: 3)")
-    parser.add_argument("--per-page", help="write per-page precision/recall of both systems as JSON here")
-    args = parser.parse_args(argv)
+    parser.add_argument("--ablate", action="store_true", help="print the per-rule table")
+    parser.add_argument("--no-cross", action="store_true",
+                        help="skip the ablation runs and the generalization figures")
+    parser.add_argument("--rules-off", default="", help="comma-separated rules to switch off for 'ours'")
+    parser.add_argument("--worst", type=int, default=0, help="list the N worst pages of each set")
+    parser.add_argument("--per-page", help="write per-page precision/recall/ms of both systems as JSON here")
+    return parser.parse_args(argv)
 
-    sys.path.insert(0, REPO)
-    pages = load(args.data)
-    systems = {"ours": ours_text, "baseline": baseline_text}
-    results = run(pages, systems, max(1, args.repeat))
 
-    print("pages: %d  (data: %s, fastest of %d runs per page)" % (len(pages), args.data, args.repeat))
-    medians = {}
-    per_page = {}
-    for name in systems:
-        preds, times = results[name]
-        scored = [(page_precision_recall(truth, pred), bool(pred.strip())) for (_, _, truth), pred in zip(pages, preds)]
-        scores = _aggregate(scored)
-        medians[name] = statistics.median(times)
-        empty = sum(1 for _, non_empty in scored if not non_empty)
-        print("%-9s F1 %.4f  P %.4f  R %.4f  bootstrap std %.4f  median %.2f ms/page  empty %d"
-              % (name, scores["f1"], scores["precision"], scores["recall"], bootstrap_std(scored),
-                 medians[name], empty))
-        per_page[name] = {pid: {"p": pr[0], "r": pr[1], "ms": ms}
-                          for (pid, _, _), (pr, _), ms in zip(pages, scored, times)}
-    print("time ratio ours/baseline (median ms/page): %.2f" % (medians["ours"] / medians["baseline"]))
+def _sets(args: argparse.Namespace) -> Dict[str, str]:
+    """{set name: directory}: the ``--set`` options, or both development sets."""
+    return dict(item.split("=", 1) for item in args.set) if args.set else dict(DEFAULT_SETS)
+
+
+def _present(directories: Dict[str, str]) -> bool:
+    """True when every benchmark directory is there; else says which are not."""
+    missing = [path for path in directories.values() if not os.path.isfile(os.path.join(path, "ground-truth.json"))]
+    if missing:
+        print("no benchmark at %s (ground-truth.json and html/); give one with --set NAME=DIR" % ", ".join(missing),
+              file=sys.stderr)
+    return not missing
+
+
+def measure_set(pages: Pages, rules: FrozenSet[str], repeat: int):
+    """Runs both systems on one set. Returns ({system: scores}, {system: ms per page},
+    pages whose text and markdown extractions differ in words)."""
+    results = run(pages, {"ours": lambda html: ours_text(html, rules), "baseline": baseline_text}, repeat)
+    truths = [truth for _, _, truth in pages]
+    scores = {system: score_pages(truths, preds) for system, (preds, _) in results.items()}
+    return scores, {system: ms for system, (_, ms) in results.items()}, mode_mismatches(pages, results["ours"][0], rules)
+
+
+def _per_page(pages: Pages, scores: Dict[str, List[Scored]], times: Dict[str, List[float]]):
+    return {system: {pid: {"p": s[0][0], "r": s[0][1], "ms": ms}
+                     for (pid, _, _), s, ms in zip(pages, scores[system], times[system])}
+            for system in scores}
+
+
+def _generalization_rows(tuned_on: str, dropped: FrozenSet[str], scored: List[Scored],
+                         reference: List[Scored], baseline: List[Scored]) -> List[Tuple[str, str]]:
+    return [
+        ("  rules tuned on", tuned_on),
+        ("  F1 / P / R", _prf(scored)),
+        ("  bootstrap std of F1", "%.4f" % bootstrap_std(scored)),
+        ("  minus all rules (paired)", _paired(scored, reference)),
+        ("  minus readability-lxml (paired)", _paired(scored, baseline)),
+        ("  rules dropped by the tuning", ", ".join(sorted(dropped)) or "-"),
+    ]
+
+
+def _generalization(sets: Dict[str, Pages], rules: FrozenSet[str], reference: Dict[str, List[Scored]],
+                    baseline: Dict[str, List[Scored]], ablate: bool) -> None:
+    """Ablation runs, then the cross-set and 5-fold figures (and the per-rule table with ``ablate``)."""
+    import extraction_ablation as ablation
+    from websearch_sync.extract.rules import RULES
+
+    ablated = ablation.ablate(sets, ours_text, rules, [rule.name for rule in RULES if rule.name in rules])
+    cross, folds = {}, {}
+    for scored_on, (tuned_on, chosen, scored) in ablation.cross_set(sets, ours_text, rules, reference, ablated).items():
+        cross[scored_on] = _generalization_rows("%s (%d of %d rules kept)" % (tuned_on, len(chosen), len(rules)),
+                                                rules - chosen, scored, reference[scored_on], baseline[scored_on])
+    for name, pages in sets.items():
+        scored, chosen = ablation.k_fold(pages, name, ours_text, rules, reference[name], ablated)
+        dropped = frozenset().union(*(rules - c for c in chosen))
+        folds[name] = _generalization_rows("other 4 folds; %d rules dropped in a fold" % len(dropped),
+                                           dropped, scored, reference[name], baseline[name])
+    print("\ncross-set: rules tuned on one set, scored on the other")
+    print_side_by_side(cross)
+    print("\n5-fold: rules tuned on 4/5 of a set's pages, scored on the other 1/5")
+    print_side_by_side(folds)
+    if ablate:
+        ablation.print_ablation(ablation.effects(reference, ablated), list(sets),
+                                {rule.name: rule.summary for rule in RULES})
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Command-line entry point: prints both sets side by side (see the module docstring)."""
+    args = _parse_args(argv)
+    from websearch_sync.extract.rules import DEFAULT_RULES, check_rules
+
+    rules = DEFAULT_RULES - check_rules(filter(None, args.rules_off.split(",")))
+    directories = _sets(args)
+    if not _present(directories):
+        return 2
+    sets = {name: load(path) for name, path in directories.items()}
+    columns, scores, per_page = {}, {}, {}
+    for name, pages in sets.items():
+        scores[name], times, mismatches = measure_set(pages, rules, max(1, args.repeat))
+        columns["%s (%d pages)" % (name, len(pages))] = set_rows(scores[name], times) + [
+            ("text vs markdown: pages with other words", "%d" % mismatches)]
+        per_page[name] = _per_page(pages, scores[name], times)
+    print("fastest of %d runs per page; %s" % (args.repeat, ", ".join("%s: %s" % item for item in directories.items())))
+    if rules != DEFAULT_RULES:
+        print("rules off: %s" % ", ".join(sorted(DEFAULT_RULES - rules)))
+    print_side_by_side(columns)
+    for name, pages in sets.items():
+        if args.worst:
+            print("\nworst pages of %s:" % name)
+            print_worst(pages, scores[name], args.worst)
+    if not args.no_cross and len(sets) > 1:
+        _generalization(sets, rules, {n: s["ours"] for n, s in scores.items()},
+                        {n: s["baseline"] for n, s in scores.items()}, args.ablate)
     if args.per_page:
         with open(args.per_page, "w", encoding="utf-8") as handle:
             json.dump(per_page, handle, indent=1, sort_keys=True)

@@ -1,11 +1,16 @@
 """Main-content extraction from an HTML page.
 
-The page is parsed once; what is never article text (scripts, hidden elements, navigation,
-share/related blocks) is removed (``boilerplate.preclean``); readability-lxml selects the
+The page is parsed once; what is never article text (scripts, hidden elements, the page's
+navigation, header, footer and asides) is removed (``boilerplate.preclean``); readability-lxml selects the
 article on that tree; the boilerplate readability leaves inside the article (bylines,
 captions, "Read more" lines, link lists) is removed (``boilerplate.clean_article``); the
 article is rendered as text (block boundaries as line breaks) or markdown (headings,
-lists, links, code blocks and tables kept) by ``htmlrender``.
+lists, links, code blocks and tables kept) by ``render``. When what readability selected is
+an implausibly small part of the page's main text region (``region.is_fragment``: one
+caption, one notice), the region is taken instead, cleaned the same way.
+
+Every cleaning rule is switchable by name (``rules.RULES``); text and markdown mode render
+the same element, so they carry the same words.
 
 Pure functions, no I/O: ``extract_html(html, url=..., mode=...)``.
 """
@@ -13,13 +18,15 @@ Pure functions, no I/O: ``extract_html(html, url=..., mode=...)``.
 import copy
 import re
 from dataclasses import dataclass
-from typing import Optional, Union
+from typing import FrozenSet, Iterable, Optional, Union
 
 import lxml.html
 from lxml import etree
 
-from .boilerplate import clean_article, preclean, strip_junk
+from .boilerplate import clean_article, preclean, strip_junk, text_size
+from .region import FRAGMENT_MIN_MISSING, FRAGMENT_SHARE, is_fragment, main_region
 from .render import BLOCK_TAGS, render_element
+from .rules import DEFAULT_RULES, check_rules, stage_words
 
 __all__ = ["Extraction", "extract_html", "render", "visible_text", "EXTRACT_MODES", "BLOCK_TAGS"]
 
@@ -99,11 +106,21 @@ def _page_title(root: etree._Element) -> str:
     return max(parts, key=len) if parts else full
 
 
-def _article(root: etree._Element) -> Optional[etree._Element]:
+def _article(root: etree._Element, rules: FrozenSet[str] = DEFAULT_RULES) -> Optional[etree._Element]:
     """Runs readability-lxml on an already parsed and pre-cleaned page; returns the article
-    element it selected (None when it finds none)."""
+    element it selected (None when it finds none).
+
+    With ``readability.keep_lists``, readability's own cleaning of the article keeps lists
+    and tables (its "more list items than paragraphs" and 20% link-density tests drop
+    article text written as lists, and publication lists); the ``article.*`` rules judge
+    them afterwards. With ``readability.no_retry``, an article shorter than 250 characters
+    is kept: readability would select again without its filter of unlikely blocks, which on
+    a short page selects the comments (fragments are recovered from the page's main text
+    region instead)."""
     from readability import Document
     from readability.readability import Unparseable
+
+    keep_lists = "readability.keep_lists" in rules
 
     class _TreeDocument(Document):
         # readability re-parses its input for each attempt and cleans it with lxml's
@@ -118,7 +135,14 @@ def _article(root: etree._Element) -> Optional[etree._Element]:
             self.article = self.html
             return etree.tostring(self.html, encoding="unicode", method="html")
 
-    document = _TreeDocument(root)
+        def get_preserved_elements(self, node):
+            # readability >= 0.9: elements its conditional cleaning leaves alone
+            preserved = super().get_preserved_elements(node)
+            if keep_lists:
+                preserved.update((element, True) for element in node.iter("ul", "ol", "dl", "table"))
+            return preserved
+
+    document = _TreeDocument(root, **({"retry_length": 0} if "readability.no_retry" in rules else {}))
     try:
         summary = document.summary(html_partial=True)
     except Unparseable:
@@ -128,26 +152,56 @@ def _article(root: etree._Element) -> Optional[etree._Element]:
     return document.article
 
 
-def extract_html(html: str, *, url: Optional[str] = None, mode: str = "markdown") -> Extraction:
+def _inside(article: etree._Element, region: etree._Element) -> bool:
+    """True when the article's longest text lies in ``region`` (readability works on a copy
+    of the page, so the elements themselves cannot be compared)."""
+    sample = max((" ".join(text.split()) for text in article.itertext()), key=len, default="")
+    if not sample:
+        return True
+    return sample in " ".join(" ".join(region.itertext()).split())
+
+
+def _recover_fragment(root: etree._Element, article: etree._Element, rules: FrozenSet[str],
+                      title: str) -> etree._Element:
+    """``article``, or the page's main text region (cleaned like an article) when the article
+    is an implausibly small part of it. ``root`` is the pre-cleaned page; it is used up."""
+    body = _body(root)
+    extracted, page = text_size(article), text_size(body)
+    if page - extracted < FRAGMENT_MIN_MISSING or extracted >= FRAGMENT_SHARE * page:
+        return article  # too large a part of the whole page to be a fragment of any region
+    region = main_region(body, stage_words("recovery", rules))
+    if not is_fragment(extracted, region, _inside(article, region.element)):
+        return article
+    clean_article(region.element, rules, title=title)
+    return region.element
+
+
+def extract_html(html: str, *, url: Optional[str] = None, mode: str = "markdown",
+                 rules: Iterable[str] = DEFAULT_RULES) -> Extraction:
     """Extract a page's main content.
 
     Uses readability-lxml (``summary(html_partial=True)``) on the pre-cleaned page, removes
     the boilerplate left inside the article, and renders it in ``mode`` (``"markdown"`` or
-    ``"text"``); ``url`` makes relative links absolute in markdown. When that yields nothing
-    (e.g. a JavaScript-only page) falls back to the page's visible text
-    (``extractor="visible_text"``); the text may then be empty. Never raises for any input
-    except ``ValueError`` for an unknown ``mode``.
+    ``"text"``); ``url`` makes relative links absolute in markdown. When the article is an
+    implausibly small part of the page's main text region, that region is returned instead.
+    When there is no article (e.g. a JavaScript-only page) falls back to the page's visible
+    text (``extractor="visible_text"``); the text may then be empty. ``rules`` names the
+    cleaning rules to apply (``rules.RULES``; all by default; for benchmarks). Never raises
+    for any input except ``ValueError`` for an unknown ``mode`` or rule name.
     """
     _check_mode(mode)
+    rules = check_rules(rules)
     root = _parse(html)
     if root is None:
         return Extraction(title="", text="", extractor="visible_text")
     title = _page_title(root)
-    preclean(root)
-    article = _article(root)
+    preclean(root, rules)
+    article = _article(root, rules)
     text = ""
     if article is not None:
-        clean_article(article, title=title)
+        clean_article(article, rules, title=title)
+        if "recovery.fragment" in rules:
+            article = _recover_fragment(root, article, rules, title)
         text = render_element(article, mode, base_url=url)
     if text.strip():
         return Extraction(title=title, text=text, extractor="readability")

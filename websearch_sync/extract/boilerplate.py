@@ -2,52 +2,34 @@
 
 - ``strip_junk(root)``: what a reader never sees (scripts, styles, form controls, hidden
   elements).
-- ``preclean(root)``: runs on the whole page before readability. ``strip_junk``, keeps
-  embedded posts (``<blockquote>``) as content, and removes navigation, asides, page
-  headers/footers and share/related/comment/ad blocks, so readability scores a smaller,
-  cleaner tree.
-- ``clean_article(node)``: runs on the article readability selected and removes what
-  readability keeps inside it: title, bylines, dates, captions and galleries, share bars,
-  related-article teasers, "Advertisement" / "Read more" lines and link lists.
+- ``preclean(root, rules)``: runs on the whole page before readability. ``strip_junk``, keeps
+  embedded posts (``<blockquote>``) as content, and removes the page's navigation, asides,
+  headers and footers (HTML5 landmarks), so readability scores a smaller, cleaner tree.
+- ``clean_article(node, rules)``: runs on the article readability selected and removes what
+  readability keeps inside it: title, bylines, dates, captions and galleries, related-article
+  teasers, navigation, "Advertisement" / "Read more" lines and link lists.
 
-Every rule is structural or lexical-generic (tags, ``class``/``id`` words, link density,
+Which rules run is a set of rule names (``rules.DEFAULT_RULES`` by default; the table
+is ``rules.RULES``). Every rule is structural or lexical-generic (tags, ``class``/``id`` words, link density,
 label phrases), never specific to a site; every removal is guarded so that a block holding
 a large part of the text, or several long paragraphs, is kept.
 """
 
 import functools
 import re
-from typing import FrozenSet, Iterable, Optional, Set
+from typing import Callable, Dict, FrozenSet, Iterable, Optional, Set
 
 from lxml import etree
 
-__all__ = ["strip_junk", "preclean", "clean_article", "class_words"]
+from .rules import DEFAULT_RULES, stage_tags, stage_words
+
+__all__ = ["strip_junk", "preclean", "clean_article", "class_words", "text_size", "JUNK_TAGS"]
 
 # Elements whose content is never readable article text.
 JUNK_TAGS = (
     "script", "style", "noscript", "template", "svg", "canvas", "iframe", "object", "embed",
     "link", "meta", "button", "select", "textarea", "input", "map", "audio", "video", "source",
 )
-
-# Page-level boilerplate removed before readability.
-PAGE_BOILERPLATE_TAGS = ("nav", "footer", "aside", "header")
-PAGE_BOILERPLATE_WORDS = frozenset("""
-    share sharing social related newsletter subscribe subscription comment comments breadcrumb
-    breadcrumbs sidebar widget outbrain taboola promo advert advertisement ad ads
-""".split())
-
-# Boilerplate inside the article readability selected.
-ARTICLE_BOILERPLATE_TAGS = ("figcaption", "nav", "aside", "footer", "header")
-ARTICLE_BOILERPLATE_WORDS = frozenset("""
-    caption captions credit credits gallery byline bylines author authors timestamp dateline
-    share sharing social related promo newsletter subscribe subscription advert advertisement
-    ad ads comment comments footer nav breadcrumb breadcrumbs tags cta print
-    standfirst dek subtitle kicker eyebrow meta
-    sidebar widget rail carousel slider swiper teaser trending popular recirc recirculation
-    outbrain taboola
-""".split())
-# Words of blocks that may legitimately hold several long paragraphs (slideshow captions).
-_LONG_BOILERPLATE_WORDS = frozenset("caption captions credit credits gallery".split())
 
 # Whole-block texts that are labels or calls to action, never article text.
 _LABEL_LINE = re.compile(
@@ -76,7 +58,8 @@ _WORDS = re.compile(r"\w+")
 _CAMEL = re.compile(r"([a-z])([A-Z])")
 _CODE = frozenset(("pre", "code"))  # syntax highlighting uses class="comment", "tag", ...
 _WRAPPERS = ("div", "figure", "section", "span", "aside")
-_BLOCKS = frozenset(("p", "div", "li", "ul", "ol", "section", "h2", "h3", "h4", "h5", "h6", "dl", "table"))
+_HEADINGS = frozenset(("h2", "h3", "h4", "h5", "h6"))
+_BLOCKS = frozenset(("p", "div", "li", "ul", "ol", "section", "dl", "table")) | _HEADINGS
 _LONG_PARAGRAPH = 125   # non-space characters (about 150 characters)
 
 
@@ -84,7 +67,9 @@ _LONG_PARAGRAPH = 125   # non-space characters (about 150 characters)
 
 def class_words(element: etree._Element) -> FrozenSet[str]:
     """Lower-case alphabetic words of an element's ``class`` and ``id``
-    (``article__media-caption`` -> {article, media, caption}; camelCase is split)."""
+    (``article__media-caption`` -> {article, media, caption}; camelCase is split). A class
+    name that is a negation (``no_caption``, ``no-ads``, ``without-sidebar``) says what the
+    element is not: its words are left out."""
     names = element.get("class"), element.get("id")
     if not (names[0] or names[1]):
         return _NO_WORDS
@@ -94,16 +79,24 @@ def class_words(element: etree._Element) -> FrozenSet[str]:
 _NO_WORDS: FrozenSet[str] = frozenset()
 
 
+_NEGATIONS = frozenset(("no", "non", "not", "without"))
+
+
 @functools.lru_cache(maxsize=4096)
 def _words(value: str) -> FrozenSet[str]:
-    return frozenset(_WORD.findall(_CAMEL.sub(r"\1 \2", value).lower()))
+    words = set()
+    for name in value.split():
+        found = _WORD.findall(_CAMEL.sub(r"\1 \2", name).lower())
+        if found and found[0] not in _NEGATIONS:
+            words.update(found)
+    return frozenset(words)
 
 
 def _text(element: etree._Element) -> str:
     return " ".join("".join(element.itertext()).split())
 
 
-def _size(element: etree._Element) -> int:
+def text_size(element: etree._Element) -> int:
     """Number of non-space characters of the element's text (cheap, for size guards)."""
     return len("".join(etree.tostring(element, method="text", encoding="unicode", with_tail=False).split()))
 
@@ -114,7 +107,7 @@ def _link_text_length(element: etree._Element) -> int:
 
 
 def _long_paragraphs(element: etree._Element) -> int:
-    return sum(1 for p in element.iter("p") if _size(p) >= _LONG_PARAGRAPH)
+    return sum(1 for p in element.iter("p") if text_size(p) >= _LONG_PARAGRAPH)
 
 
 def _inside_code_or(element: etree._Element, doomed: Set[etree._Element]) -> bool:
@@ -178,27 +171,28 @@ def _unwrap_heading_anchors(root: etree._Element) -> None:
             anchor.drop_tag()
 
 
-def preclean(root: etree._Element, tags: Iterable[str] = PAGE_BOILERPLATE_TAGS,
-             words: frozenset = PAGE_BOILERPLATE_WORDS) -> None:
+def preclean(root: etree._Element, rules: FrozenSet[str] = DEFAULT_RULES) -> None:
     """Prepares a parsed page for readability, in place: ``strip_junk``, keeps quotations,
-    then removes ``tags`` and blocks whose class/id has one of ``words``, unless the block
-    holds 30% or more of the page's text, several long paragraphs, an ``<article>`` or a
-    quotation."""
+    then removes the tags and the blocks whose class/id has one of the words of the enabled
+    ``page.*`` rules, unless the block holds 30% or more of the page's text, several long
+    paragraphs, an ``<article>`` or a quotation."""
     strip_junk(root)
-    _keep_quotations(root)
-    _unwrap_heading_anchors(root)
+    if "page.quotations" in rules:
+        _keep_quotations(root)
+    if "page.heading_anchors" in rules:
+        _unwrap_heading_anchors(root)
     body = root.find("body")
+    tags, words = stage_tags("page", rules), stage_words("page", rules)
     if body is None or not (tags or words):
         return
-    tags = frozenset(tags)
-    limit = 0.3 * _size(body)
+    limit = 0.3 * text_size(body)
     doomed = set()
     for element in body.iterdescendants():
         if not isinstance(element.tag, str) or not (element.tag in tags or class_words(element) & words):
             continue
         if _inside_code_or(element, doomed):
             continue
-        if (_size(element) >= limit or element.find(".//article") is not None
+        if (text_size(element) >= limit or element.find(".//article") is not None
                 or element.find(".//blockquote") is not None or _long_paragraphs(element) >= 2):
             continue
         doomed.add(element)
@@ -217,8 +211,13 @@ def _date_line(text: str) -> bool:
 
 
 def _label_line(element: etree._Element, text: str) -> bool:
-    """A short block that is only a label: "Advertisement", "Share this", "Updated at ..."."""
-    return (len(text) < 60 and bool(_LABEL_LINE.match(text))) or _date_line(text)
+    """A short block that is only a label: "Advertisement", "Share this", "Read more"."""
+    return len(text) < 60 and bool(_LABEL_LINE.match(text))
+
+
+def _date_block(element: etree._Element, text: str) -> bool:
+    """A short block that is only a publication date: "Updated at 1:23 p.m. EST"."""
+    return _date_line(text)
 
 
 def _link_lead(element: etree._Element, text: str) -> bool:
@@ -228,13 +227,20 @@ def _link_lead(element: etree._Element, text: str) -> bool:
 
 def _link_dense(element: etree._Element, text: str) -> bool:
     """A block that is (nearly) all link text: teasers, link lists, promo links. A block
-    whose text is a URL is kept (sources quoted as bare links)."""
-    if not text or text.startswith(("http://", "https://", "www.")):
+    whose text is a URL is kept (sources quoted as bare links), and so is a heading (a
+    section named after what it links to; a teaser's heading goes with its block)."""
+    if not text or element.tag in _HEADINGS or text.startswith(("http://", "https://", "www.")):
         return False
     return _link_text_length(element) >= 0.8 * len(text)
 
 
-BLOCK_RULES = (_label_line, _link_lead, _link_dense)
+#: Rules on whole blocks of the article, by rule name.
+BLOCK_RULES: Dict[str, Callable[[etree._Element, str], bool]] = {
+    "article.labels": _label_line,
+    "article.dates": _date_block,
+    "article.link_leads": _link_lead,
+    "article.link_dense": _link_dense,
+}
 
 
 def _repeats_title(heading: etree._Element, title: Optional[str]) -> bool:
@@ -246,37 +252,51 @@ def _repeats_title(heading: etree._Element, title: Optional[str]) -> bool:
     return bool(text) and bool(wanted) and (text in wanted or wanted in text)
 
 
-def clean_article(node: etree._Element, words: frozenset = ARTICLE_BOILERPLATE_WORDS,
-                  tags: Iterable[str] = ARTICLE_BOILERPLATE_TAGS, title: Optional[str] = None) -> None:
-    """Removes boilerplate inside the article readability selected, in place: its title
-    (a single ``<h1>`` that repeats ``title``, the page title returned separately; with
-    ``title=None`` a single ``<h1>`` is taken for it); elements with ``tags``; blocks whose
-    class/id has one of ``words`` (unless they hold half of the article's text, several long
-    paragraphs or a quotation); label lines, link leads and link-dense blocks (``BLOCK_RULES``)."""
-    tags = frozenset(tags)
+def _is_block(element: etree._Element, rules: FrozenSet[str]) -> bool:
+    """A block the block rules judge: a paragraph-like element, or (``article.link_spans``) a
+    span of three or more links inside a paragraph (a widget such as hover cards)."""
+    if element.tag in _BLOCKS:
+        return True
+    return ("article.link_spans" in rules and element.tag == "span" and len(element.findall(".//a")) >= 3)
+
+
+def _boilerplate_block(element: etree._Element, words: FrozenSet[str], block_rules: list,
+                       rules: FrozenSet[str], total: int) -> bool:
+    """Whether ``clean_article`` removes ``element``: a block whose class/id has one of
+    ``words``, or a block one of ``block_rules`` condemns; never a block holding half of the
+    article's ``total`` text, and (by class/id) not one holding a quotation or several long
+    paragraphs unless its words are those of a ``long_blocks`` rule (captions)."""
+    matched = class_words(element) & words
+    is_block = bool(block_rules) and _is_block(element, rules)
+    if not (matched or is_block):
+        return False
+    text = _text(element)
+    if len(text) > 0.5 * total:
+        return False
+    if matched and element.find(".//blockquote") is None and (
+            matched & stage_words("article", rules, True) or _long_paragraphs(element) < 3):
+        return True
+    return is_block and any(rule(element, text) for rule in block_rules)
+
+
+def clean_article(node: etree._Element, rules: FrozenSet[str] = DEFAULT_RULES,
+                  title: Optional[str] = None) -> None:
+    """Removes boilerplate inside the article readability selected, in place, by the enabled
+    ``article.*`` rules: its title (a single ``<h1>`` that repeats ``title``, the page title
+    returned separately; with ``title=None`` a single ``<h1>`` is taken for it); the rules'
+    tags; blocks whose class/id has one of their words (unless they hold half of the
+    article's text, several long paragraphs or a quotation); label lines, date lines, link
+    leads and link-dense blocks (``BLOCK_RULES``)."""
+    tags, words = stage_tags("article", rules), stage_words("article", rules)
+    block_rules = [rule for name, rule in BLOCK_RULES.items() if name in rules]
     total = max(1, len(_text(node)))
     doomed = set()
-    titles = node.findall(".//h1")
+    titles = node.findall(".//h1") if "article.title" in rules else ()
     if len(titles) == 1 and _repeats_title(titles[0], title):  # several h1 are section headings
         doomed.add(titles[0])
     for element in node.iterdescendants():
-        tag = element.tag
-        if not isinstance(tag, str) or _inside_code_or(element, doomed):
+        if not isinstance(element.tag, str) or _inside_code_or(element, doomed):
             continue
-        if tag in tags:
-            doomed.add(element)
-            continue
-        matched = class_words(element) & words
-        # a span of three or more links inside a paragraph is a widget (hover cards)
-        is_block = tag in _BLOCKS or (tag == "span" and len(element.findall(".//a")) >= 3)
-        if not (matched or is_block):
-            continue
-        text = _text(element)
-        if len(text) > 0.5 * total:
-            continue
-        if matched and element.find(".//blockquote") is None and (
-                matched & _LONG_BOILERPLATE_WORDS or _long_paragraphs(element) < 3):
-            doomed.add(element)
-        elif is_block and any(rule(element, text) for rule in BLOCK_RULES):
+        if element.tag in tags or _boilerplate_block(element, words, block_rules, rules, total):
             doomed.add(element)
     _drop_outermost(doomed)

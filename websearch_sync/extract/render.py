@@ -42,6 +42,11 @@ def _tag(node: etree._Element) -> str:
     return node.tag.lower() if isinstance(node.tag, str) else ""
 
 
+def _layout(rows: List[etree._Element]) -> bool:
+    """A layout table: no rows, or cells holding paragraphs, lists or other tables."""
+    return not rows or any(_tag(d) in _CELL_BLOCKS for row in rows for cell in row for d in cell.iterdescendants())
+
+
 def _inline_text(node: etree._Element) -> str:
     return _SPACES.sub(" ", "".join(_visible_strings(node))).strip()
 
@@ -126,62 +131,66 @@ class _Renderer:
                 self.write(child.tail)
 
     def walk(self, node: etree._Element) -> None:
+        """Renders one element: structural tags by their handler, inline markdown (links,
+        emphasis, code), other blocks as line-separated blocks, inline elements as text."""
         tag = _tag(node)
         if not tag or tag in SKIP_TAGS:
             return
-        md = self.markdown
-        if tag == "br":
-            if md and not self.line_start:
-                self.write("\n", raw=True)
-            else:
-                self.block(1)
-        elif tag in _HEADINGS:
-            self.block(2)
-            text = _inline_text(node)
-            if text:
-                self.write(("#" * _HEADINGS[tag] + " " + text) if md else text)
-            self.block(2)
-        elif tag == "pre":
-            self._pre(node)
-        elif tag in ("ul", "ol", "menu", "dir"):
-            self._list(node, ordered=(tag == "ol"))
-        elif tag == "li":
-            self._item(node)
-        elif tag == "table":
-            self._table(node)
-        elif tag == "blockquote":
-            self.block(2)
-            if md:
-                self.prefix.append("> ")
+        handler = _HANDLERS.get(tag)
+        if handler is not None:
+            handler(self, node)
+        elif self.markdown and self._inline_markdown(node, tag):
+            return
+        elif tag in BLOCK_TAGS:
+            self._block(node, 2 if tag in _PARAGRAPH_TAGS else 1)
+        else:
             self.children(node)
-            if md:
-                self.prefix.pop()
-            self.block(2)
-        elif tag == "hr":
-            self.block(2)
-            if md:
-                self.write("---")
-            self.block(2)
-        elif md and tag == "a":
+
+    def _block(self, node: etree._Element, count: int, prefix: Optional[str] = None) -> None:
+        """Renders ``node``'s content as a block, ``count`` line breaks around it (markdown:
+        its lines start with ``prefix``)."""
+        self.block(count)
+        if prefix and self.markdown:
+            self.prefix.append(prefix)
+            self.children(node)
+            self.prefix.pop()
+        else:
+            self.children(node)
+        self.block(count)
+
+    def _br(self, node: etree._Element) -> None:
+        if self.markdown and not self.line_start:
+            self.write("\n", raw=True)
+        else:
+            self.block(1)
+
+    def _heading(self, node: etree._Element) -> None:
+        self.block(2)
+        text = _inline_text(node)
+        if text:
+            self.write(("#" * _HEADINGS[_tag(node)] + " " + text) if self.markdown else text)
+        self.block(2)
+
+    def _rule(self, node: etree._Element) -> None:
+        self.block(2)
+        if self.markdown:
+            self.write("---")
+        self.block(2)
+
+    def _inline_markdown(self, node: etree._Element, tag: str) -> bool:
+        """Links, emphasis and inline code in markdown; False for anything else."""
+        if tag == "a":
             self._link(node)
-        elif md and tag in _EMPHASIS and not self._has_structure(node):
+        elif tag in _EMPHASIS and not self._has_structure(node):
             self._wrapped(node, _EMPHASIS[tag], _EMPHASIS[tag])
-        elif md and tag == "code" and not any(_tag(a) == "pre" for a in node.iterancestors()):
+        elif tag == "code" and not any(_tag(a) == "pre" for a in node.iterancestors()):
             text = _inline_text(node)
             if text:
                 fence = "``" if "`" in text else "`"
                 self.write(fence + text + fence)
-        elif tag in ("td", "th"):
-            self.block(1)
-            self.children(node)
-            self.block(1)
-        elif tag in BLOCK_TAGS:
-            count = 2 if tag in _PARAGRAPH_TAGS else 1
-            self.block(count)
-            self.children(node)
-            self.block(count)
         else:
-            self.children(node)
+            return False
+        return True
 
     def _wrapped(self, node: etree._Element, before: str, after: str, escape: bool = False) -> None:
         """Writes ``node``'s text between markers, keeping the spaces at its edges outside them."""
@@ -237,7 +246,7 @@ class _Renderer:
         for index, line in enumerate(lines):
             self.write(line + ("\n" if index < len(lines) - 1 else ""), raw=True)
 
-    def _list(self, node: etree._Element, ordered: bool) -> None:
+    def _list(self, node: etree._Element, ordered: bool = False) -> None:
         nested = bool(self.list_stack)
         self.block(1 if nested else 2)
         start = node.get("start") or "1"
@@ -272,34 +281,28 @@ class _Renderer:
     # ------------------------------------------------------------------ tables
     def _table(self, table: etree._Element) -> None:
         rows = [row for row in table.iter("tr") if self._owner(row) is table]
-        layout = not rows or any(
-            _tag(d) in _CELL_BLOCKS for row in rows for cell in row for d in cell.iterdescendants())
-        if layout:
-            # a layout table (cells hold paragraphs or other tables): render cells as blocks
-            self.block(2)
-            self.children(table)
-            self.block(2)
+        if _layout(rows):
+            self._block(table, 2)  # cells as blocks
             return
-        grid = []
-        for row in rows:
-            cells = [_inline_text(cell) for cell in row if _tag(cell) in ("td", "th")]
-            if any(cells):
-                grid.append(cells)
+        grid = [cells for cells in ([_inline_text(cell) for cell in row if _tag(cell) in ("td", "th")] for row in rows)
+                if any(cells)]
         self.block(2)
         if not grid:
             return
-        if self.markdown:
-            width = max(len(r) for r in grid)
-            grid = [[c.replace("|", "\\|") for c in r] + [""] * (width - len(r)) for r in grid]
-            lines = ["| " + " | ".join(grid[0]) + " |", "|" + "---|" * width]
-            lines += ["| " + " | ".join(r) + " |" for r in grid[1:]]
-        else:
-            lines = ["\t".join(c for c in r) for r in grid]
-        for index, line in enumerate(lines):
+        for index, line in enumerate(self._grid_lines(grid)):
             if index:
                 self.block(1)
             self.write(line, raw=True)
         self.block(2)
+
+    def _grid_lines(self, grid: List[List[str]]) -> List[str]:
+        """A data table's lines: markdown rows with a header rule, or tab-separated text."""
+        if not self.markdown:
+            return ["\t".join(row) for row in grid]
+        width = max(len(row) for row in grid)
+        grid = [[cell.replace("|", "\\|") for cell in row] + [""] * (width - len(row)) for row in grid]
+        lines = ["| " + " | ".join(grid[0]) + " |", "|" + "---|" * width]
+        return lines + ["| " + " | ".join(row) + " |" for row in grid[1:]]
 
     @staticmethod
     def _owner(row: etree._Element) -> Optional[etree._Element]:
@@ -307,6 +310,17 @@ class _Renderer:
             if _tag(ancestor) == "table":
                 return ancestor
         return None
+
+
+#: Structural tags and how they render.
+_HANDLERS = {
+    "br": _Renderer._br, "pre": _Renderer._pre, "li": _Renderer._item, "table": _Renderer._table,
+    "hr": _Renderer._rule, "ul": _Renderer._list, "menu": _Renderer._list, "dir": _Renderer._list,
+    "ol": lambda renderer, node: renderer._list(node, ordered=True),
+    "blockquote": lambda renderer, node: renderer._block(node, 2, prefix="> "),
+    "td": lambda renderer, node: renderer._block(node, 1), "th": lambda renderer, node: renderer._block(node, 1),
+    **{heading: _Renderer._heading for heading in _HEADINGS},
+}
 
 
 def render_element(node: etree._Element, mode: str = "text", base_url: Optional[str] = None) -> str:

@@ -1,0 +1,99 @@
+"""The cleaning rules of extraction, by name, each one switchable.
+
+``extract_html(..., rules=...)`` takes a set of rule names (default ``DEFAULT_RULES``:
+all of them); ``bench/extraction.py --ablate`` switches each one off in turn and
+measures what it is worth on each development set. A rule is one of:
+
+- a tag or a group of ``class``/``id`` words removed before readability (stage
+  ``page``) or inside the article readability selected (stage ``article``);
+- a named behaviour of ``boilerplate`` or ``region`` (no tags, no words), looked up
+  by its name where it runs.
+
+Every rule is generic: tags, class/id words, link density, label phrases; none
+names a site, a page or a URL.
+"""
+
+import functools
+from dataclasses import dataclass
+from typing import FrozenSet, Iterable
+
+__all__ = ["Rule", "RULES", "RULE_NAMES", "DEFAULT_RULES", "check_rules", "stage_tags", "stage_words"]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One switchable cleaning rule: ``stage`` is ``page`` (before readability),
+    ``readability`` (readability's own cleaning), ``article`` (inside the selected
+    article) or ``recovery``; ``tags`` and ``words`` are what it removes (both empty for a
+    behaviour looked up by name); ``long_blocks``: its words remove a block even when it
+    holds several long paragraphs (slideshow captions)."""
+
+    name: str
+    stage: str
+    summary: str
+    tags: FrozenSet[str] = frozenset()
+    words: FrozenSet[str] = frozenset()
+    long_blocks: bool = False
+
+
+def _rule(name: str, stage: str, summary: str, tags: str = "", words: str = "", long_blocks: bool = False) -> Rule:
+    return Rule(name, stage, summary, frozenset(tags.split()), frozenset(words.split()), long_blocks)
+
+
+RULES = (
+    # --- before readability, on the whole page
+    _rule("page.quotations", "page", "keep <blockquote> (embedded posts) as content"),
+    _rule("page.heading_anchors", "page", "unwrap in-page links inside headings"),
+    _rule("page.landmarks", "page", "<nav>, <header>, <footer>, <aside>", tags="nav header footer aside"),
+    # --- readability's own cleaning of the article it selected
+    _rule("readability.keep_lists", "readability", "readability's cleaning keeps lists and tables"),
+    _rule("readability.no_retry", "readability", "a short article is kept, not selected again without "
+          "readability's filter of unlikely blocks"),
+    # --- inside the article readability selected
+    _rule("article.title", "article", "a single <h1> repeating the page title"),
+    _rule("article.captions", "article", "captions, credits, galleries",
+          words="caption captions credit credits gallery", long_blocks=True),
+    _rule("article.bylines", "article", "bylines and datelines",
+          words="byline bylines author authors timestamp dateline"),
+    _rule("article.related", "article", "related/teaser/recirculation blocks",
+          words="related promo teaser trending popular recirc recirculation outbrain taboola "
+                "carousel slider swiper rail"),
+    _rule("article.navigation", "article", "navigation, tags, print links",
+          words="footer nav breadcrumb breadcrumbs tags print"),
+    _rule("article.labels", "article", 'label lines ("Advertisement", "Share this", "Read more")'),
+    _rule("article.dates", "article", 'publication-date lines ("Updated at 1:23 p.m.")'),
+    _rule("article.link_leads", "article", 'link leads ("Related: <a>...</a>")'),
+    _rule("article.link_dense", "article", "blocks (not headings) that are (nearly) all link text"),
+    _rule("article.link_spans", "article", "a <span> of three or more links inside a paragraph"),
+    # --- after readability
+    _rule("recovery.fragment", "recovery", "an implausibly small extraction is widened to the main text region "
+          "(which leaves out comments and reviews)",
+          words="comment comments review reviews reply replies respond discussion"),
+)
+
+RULE_NAMES = frozenset(rule.name for rule in RULES)
+DEFAULT_RULES = RULE_NAMES
+
+
+def check_rules(rules: Iterable[str]) -> FrozenSet[str]:
+    """``rules`` as a frozenset; ``ValueError`` naming the first unknown rule."""
+    rules = frozenset(rules)
+    unknown = sorted(rules - RULE_NAMES)
+    if unknown:
+        raise ValueError("unknown extraction rule %r (known: %s)" % (unknown[0], ", ".join(sorted(RULE_NAMES))))
+    return rules
+
+
+@functools.lru_cache(maxsize=256)
+def stage_tags(stage: str, rules: FrozenSet[str]) -> FrozenSet[str]:
+    """The tags removed at ``stage`` by the enabled ``rules``."""
+    return frozenset(tag for rule in RULES if rule.stage == stage and rule.name in rules for tag in rule.tags)
+
+
+@functools.lru_cache(maxsize=256)
+def stage_words(stage: str, rules: FrozenSet[str], long_blocks_only: bool = False) -> FrozenSet[str]:
+    """The class/id words whose blocks are removed at ``stage`` by the enabled ``rules``
+    (with ``long_blocks_only``: the words of rules with ``long_blocks``)."""
+    return frozenset(word for rule in RULES
+                     if rule.stage == stage and rule.name in rules and (rule.long_blocks or not long_blocks_only)
+                     for word in rule.words)

@@ -159,6 +159,8 @@ class BaiduHtml(Backend):
     """Baidu web search, parsed from the desktop results page."""
 
     name = "baidu_html"
+    auto_rank = 100
+    auto_languages = ("zh",)  # in auto only for Chinese, then ahead of the other keyless engines
     kind = "html"
     text_format = "text"  # read from the parsed DOM: entities decoded, tags gone
     summary = "Baidu results page, no key; /link?url= URLs (resolve_links=True resolves them)"

@@ -37,6 +37,9 @@ class Backend:
         min_interval_s: default minimum spacing between requests (rate limit).
         options: backend-specific ``search()`` options this backend understands.
         max_query_chars: longest query the service accepts (checked before sending).
+        auto_rank: its place in ``backend="auto"`` (lower first), ``None`` for never:
+            API backends rank 10-99 and join when configured, keyless web engines 100-199.
+        auto_languages: languages (``"zh"``) for which alone it joins ``auto``; empty: all.
         provides_content: the service itself returns page text when
             ``include_content`` is asked, so the client does not fetch those pages.
         text_format: what the raw items' text fields (title, snippet, source,
@@ -56,6 +59,8 @@ class Backend:
     options: ClassVar[Tuple[str, ...]] = ()
     max_query_chars: ClassVar[Optional[int]] = None
     provides_content: ClassVar[bool] = False
+    auto_rank: ClassVar[Optional[int]] = None
+    auto_languages: ClassVar[Tuple[str, ...]] = ()
     text_format: ClassVar[str] = "html"
 
     def __init__(self, settings: Settings) -> None:

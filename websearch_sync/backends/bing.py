@@ -92,6 +92,7 @@ class BingHtml(HtmlEngine):
     """Bing web search, parsed from the results page."""
 
     name = "bing_html"
+    auto_rank = 120
     summary = "Bing results page, no key; decodes ck/a redirect links, drops ads"
     default_endpoint = "https://www.bing.com/search"
     region_start = ('id="b_results"', "id=b_results")

@@ -27,6 +27,7 @@ class Brave(JsonApiBackend):
     """The Brave Search web-search API."""
 
     name = "brave"
+    auto_rank = 10
     text_format = "html"  # descriptions carry <strong> highlights and entities (&#x27;, &quot;)
     summary = "Brave Search API (needs BRAVE_API_KEY)"
     default_endpoint = "https://api.search.brave.com/res/v1/web/search"

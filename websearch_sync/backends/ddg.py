@@ -259,6 +259,7 @@ class DuckDuckGoHtml(_DuckDuckGo):
     """DuckDuckGo's HTML endpoint (``html.duckduckgo.com/html/``)."""
 
     name = "ddg_html"
+    auto_rank = 110
     summary = "DuckDuckGo HTML endpoint, no key; decodes uddg links, drops ads"
     default_endpoint = "https://html.duckduckgo.com/html/"
 
@@ -267,5 +268,6 @@ class DuckDuckGoLite(_DuckDuckGo):
     """DuckDuckGo's Lite endpoint (``lite.duckduckgo.com/lite/``)."""
 
     name = "ddg_lite"
+    auto_rank = 150
     summary = "DuckDuckGo Lite endpoint, no key; same rules as ddg_html"
     default_endpoint = "https://lite.duckduckgo.com/lite/"

@@ -25,6 +25,7 @@ class Jina(JsonApiBackend):
     """The Jina AI search API (s.jina.ai)."""
 
     name = "jina"
+    auto_rank = 60
     text_format = "text"  # titles and descriptions are plain text (a bare "&" in the recording)
     provides_content = True
     summary = "Jina AI search, s.jina.ai (needs JINA_API_KEY)"

@@ -27,6 +27,7 @@ class Kagi(JsonApiBackend):
     """The Kagi search API."""
 
     name = "kagi"
+    auto_rank = 50
     text_format = "html"  # snippets carry <b> highlights and entities (&quot;, &nbsp;)
     result_fields = {"title": "title", "url": "url", "snippet": "snippet", "published_at": "published"}
     summary = "Kagi Search API v0 (needs KAGI_API_KEY)"

@@ -51,6 +51,7 @@ class MojeekHtml(HtmlEngine):
     """Mojeek web search, parsed from the results page."""
 
     name = "mojeek_html"
+    auto_rank = 130
     summary = "Mojeek results page (independent index), no key"
     default_endpoint = "https://www.mojeek.com/search"
     region_start = ('class="results-standard"',)

@@ -57,6 +57,7 @@ class SearXNG(JsonApiBackend):
     """A SearXNG metasearch instance (self-hosted or public)."""
 
     name = "searxng"
+    auto_rank = 30
     text_format = "text"  # SearXNG escapes title/content in its HTML page: the JSON holds plain text
     result_fields = {"title": "title", "url": "url", "snippet": "content", "published_at": "publishedDate"}
     summary = "SearXNG instance, JSON API (needs SEARXNG_BASE_URL and `json` in search.formats)"

@@ -40,6 +40,7 @@ class SearchService(JsonApiBackend):
     """A generic search gateway speaking the contract in the module docstring."""
 
     name = "service"
+    auto_rank = 70
     text_format = "html"  # the gateway contract's snippets carry <em> highlights and entities
     provides_content = True
     result_fields = {"title": "title", "url": "url", "snippet": "snippet", "source": "site_name", "published_at": "date"}

@@ -23,6 +23,7 @@ class Tavily(JsonApiBackend):
     """The Tavily search API (built for LLM agents)."""
 
     name = "tavily"
+    auto_rank = 40
     text_format = "text"  # content is extracted page text, no markup
     provides_content = True
     result_fields = {"title": "title", "url": "url", "snippet": "content", "published_at": "published_date"}

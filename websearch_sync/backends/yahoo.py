@@ -98,6 +98,7 @@ class YahooHtml(HtmlEngine):
     """Yahoo web search, parsed from the results page."""
 
     name = "yahoo_html"
+    auto_rank = 140
     summary = "Yahoo results page, no key; decodes RU= redirect links, drops sponsored blocks"
     default_endpoint = "https://search.yahoo.com/search"
     # A full page: #web up to the right column; a bare fragment: from its first block.

@@ -8,20 +8,33 @@ from ..config import Settings
 from ..errors import InvalidInput
 from ..validate import backend_list
 
-__all__ = ["AUTO_ORDER", "KEYLESS_CHAIN", "check_backends", "resolve_backends", "auto_backends", "default_backends"]
+__all__ = ["AUTO_ORDER", "KEYLESS_CHAIN", "KEYLESS_RANKS", "check_backends", "resolve_backends", "auto_backends", "default_backends"]
 
 BackendArg = Union[None, str, Iterable[str]]
 
-#: ``backend="auto"``: the configured API backends in this order, then :data:`KEYLESS_CHAIN`.
-AUTO_ORDER = ("brave", "bocha", "searxng", "tavily", "kagi", "jina", "service")
-#: The keyless web engines of ``auto``, tried in this order (see docs/client.md for why):
-#: DuckDuckGo first, then the engines that block it least alike (Bing; Mojeek's own index;
-#: Yahoo, a Bing-fed front end with its own walls), DuckDuckGo Lite last (DuckDuckGo's
-#: rate limit often covers both of its endpoints). Wikipedia is an encyclopedia, not web
-#: search: never in ``auto``.
-KEYLESS_CHAIN = ("ddg_html", "bing_html", "mojeek_html", "yahoo_html", "ddg_lite")
-#: For a Chinese locale (``zh``, ``zh-CN``, ``zh-Hant-TW``...) Baidu leads the keyless engines.
-CHINESE_FIRST = "baidu_html"
+#: Where ``auto`` is declared: each backend's ``auto_rank`` (lower first, ``None``: never)
+#: and ``auto_languages``. API backends (ranks 10-99) join when configured; the keyless web
+#: engines (100-199) always: DuckDuckGo first, then the engines that block it least alike
+#: (Bing; Mojeek's own index; Yahoo, a Bing-fed front end with its own walls), DuckDuckGo
+#: Lite last (DuckDuckGo's rate limit often covers both of its endpoints); Baidu leads them
+#: for a Chinese locale only. Wikipedia is an encyclopedia, not web search: never in ``auto``.
+KEYLESS_RANKS = range(100, 200)
+
+
+def _auto_candidates(locale: Optional[str]) -> List[str]:
+    """Registered backends that declare a place in ``auto`` for ``locale``'s language, by rank."""
+    language = split_locale(str(locale))[0] if locale else None
+    ranked = []
+    for name in registry.backend_names():
+        cls = registry.backend_class(name)
+        if cls.auto_rank is not None and (not cls.auto_languages or language in cls.auto_languages):
+            ranked.append((cls.auto_rank, name))
+    return [name for _, name in sorted(ranked)]
+
+
+#: The API backends of ``auto`` (when configured) and its keyless chain, as declared (built-ins; a default locale).
+AUTO_ORDER = tuple(n for n in _auto_candidates(None) if registry.backend_class(n).auto_rank not in KEYLESS_RANKS)
+KEYLESS_CHAIN = tuple(n for n in _auto_candidates(None) if registry.backend_class(n).auto_rank in KEYLESS_RANKS)
 
 
 def check_backends(names: Optional[List[str]]) -> Optional[List[str]]:
@@ -40,11 +53,7 @@ def default_backends(settings: Settings) -> List[str]:
 def auto_backends(settings: Settings, locale: Optional[str] = None) -> List[str]:
     """The chain ``"auto"`` stands for under ``settings`` (and the call's ``locale``): configured
     API backends, then the keyless engines (Baidu first among them for a Chinese locale)."""
-    known = registry.backend_names()
-    chosen = [n for n in AUTO_ORDER if n in known and registry.backend_class(n)(settings).is_configured()]
-    chinese = bool(locale) and split_locale(str(locale))[0] == "zh"
-    keyless = ((CHINESE_FIRST,) if chinese else ()) + KEYLESS_CHAIN
-    chosen.extend(n for n in keyless if n in known)
+    chosen = [n for n in _auto_candidates(locale) if registry.backend_class(n)(settings).is_configured()]
     if not chosen:
         raise InvalidInput("backend 'auto' found no configured backend", detail_code="not_configured")
     return chosen

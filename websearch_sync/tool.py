@@ -99,7 +99,7 @@ def _names(names: Optional[Mapping[str, str]], style: str) -> Dict[str, str]:
             raise InvalidInput("names keys are 'search' and 'fetch', got %r" % (key,), detail_code="bad_tool_name")
         chosen[canonical] = value
     for value in chosen.values():
-        if not isinstance(value, str) or (vendor and not _VENDOR_NAME.match(value)) or not value:
+        if not isinstance(value, str) or (vendor and not _VENDOR_NAME.fullmatch(value)) or not value:
             raise InvalidInput(
                 "tool name %r is not accepted by %s (allowed: letters, digits, _ and -, at most 64)" % (value, style),
                 detail_code="bad_tool_name",

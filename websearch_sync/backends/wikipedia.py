@@ -134,6 +134,6 @@ class Wikipedia(JsonApiBackend):
 
 def _edition(value: Any, what: str, detail: str, provider: str) -> str:
     """``value`` as an edition code (``en``, ``simple``, ``zh-yue``), or ``InvalidInput(detail)``."""
-    if not isinstance(value, str) or not _EDITION.match(value.lower()):
+    if not isinstance(value, str) or not _EDITION.fullmatch(value.lower()):
         raise InvalidInput("%s must be a Wikipedia edition code such as 'en' or 'simple', got %r" % (what, value), provider=provider, detail_code=detail)
     return value.lower()

@@ -188,3 +188,46 @@ def test_private_targets_are_not_sent_to_the_service():
 )
 def test_credential_detection(url, expected):
     assert carries_credentials(url) is expected
+
+
+def _no_dns(host, port, timeout_s):
+    raise OSError("[Errno -3] Temporary failure in name resolution")
+
+
+def test_the_service_is_asked_when_the_local_dns_cannot_resolve_the_page():
+    """A sandbox without DNS is the main reason to configure a reader service: the page's host
+    need not resolve here for the service to read it."""
+    with FaultServer({"/read": reader()}) as server:
+        settings = ws.Settings(fetch_service_url=server.url("/read"))
+        transport = HttpTransport()
+        try:
+            result = fetch_page("https://unresolvable.example/article", transport=transport, settings=settings,
+                                timeout_ms=3000, resolver=_no_dns, extract_mode="text")
+        finally:
+            transport.close()
+        assert [r.route for r in server.requests] == ["/read"]
+        assert json.loads(server.requests[0].body) == {"url": "https://unresolvable.example/article"}
+    assert result["extractor"] == "fetch_service" and result["title"].startswith("Jina AI")
+
+
+def test_when_the_service_fails_too_the_local_dns_error_is_raised():
+    with FaultServer({"/read": respond(503, b"down")}) as server:
+        settings = ws.Settings(fetch_service_url=server.url("/read"))
+        transport = HttpTransport()
+        try:
+            with pytest.raises(ws.NetworkError) as info:
+                fetch_page("https://unresolvable.example/article", transport=transport, settings=settings, timeout_ms=3000, resolver=_no_dns)
+        finally:
+            transport.close()
+        assert [r.route for r in server.requests] == ["/read"]
+    assert info.value.detail_code == "dns_error"
+
+
+def test_without_a_service_an_unresolvable_page_is_a_dns_error_at_once():
+    transport = HttpTransport()
+    try:
+        with pytest.raises(ws.NetworkError) as info:
+            fetch_page("https://unresolvable.example/article", transport=transport, settings=ws.Settings(), timeout_ms=3000, resolver=_no_dns)
+    finally:
+        transport.close()
+    assert info.value.detail_code == "dns_error"

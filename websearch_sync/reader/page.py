@@ -166,15 +166,17 @@ def fetch_page(
         guard = AddressGuard(
             allow_private=allow_private or settings.allow_private, resolver=resolver, trusted_networks=trusted_networks
         )
-        first = _check_host(guard, start, deadline)
         service = reader_service(settings)
-        if service is not None and not first.private:
+        first, unresolved = _first_host(guard, start, deadline, service is not None)
+        if service is not None and (first is None or not first.private):
             secrets.append(service.key or "")
             served = _via_service(service, start, transport, deadline, mode, max_bytes, secrets)
             if served is not None:
                 final_url, page = served
                 content_type = "text/markdown" if mode == "markdown" else "text/plain"
                 return _result(url.strip(), final_url, 200, content_type, page, False, max_chars)
+        if first is None:
+            raise unresolved  # type: ignore[misc]  # the local fallback needs the name resolved here
         response, page = _fetch_direct(start, first, guard, transport, deadline, mode, max_bytes)
         return _result(url.strip(), response.url, response.status, response.content_type, page, response.truncated, max_chars)
     except WebSearchError as error:
@@ -196,6 +198,20 @@ def _via_service(
             service.name, _shown(url), error.code, error.detail_code, redact(error.message, secrets),
         )
         return None
+
+
+def _first_host(guard: AddressGuard, url: str, deadline: Deadline, service: bool) -> Tuple[Optional[ResolvedHost], Optional[WebSearchError]]:
+    """The page's checked host, or (with a reader service) ``(None, the DNS error)`` when the
+    local resolver cannot resolve it: the service resolves names itself, so a sandbox
+    without DNS still reads pages; only the local fallback needs the name resolved here.
+    A private address is refused (or kept off the service) as always."""
+    try:
+        return _check_host(guard, url, deadline), None
+    except (NetworkError, Timeout) as error:
+        if not service or error.detail_code not in ("dns_error", "dns_timeout"):
+            raise
+        logger.debug("%s does not resolve here (%s); asking the fetch service", _shown(url), error.detail_code)
+        return None, error
 
 
 def _check_host(guard: AddressGuard, url: str, deadline: Deadline) -> ResolvedHost:

@@ -1,13 +1,16 @@
 """``websearch-sync search``: one query, or a batch from a file (JSONL out)."""
 
 import argparse
+import json
 import sys
 from typing import Any, Dict, List
 
 from ..client.search_client import STRATEGIES, SearchClient
 from ..config import Settings
 from ..errors import InvalidInput
-from ..models import TIME_RANGES
+from ..backends import registry
+from ..models import SAFE_SEARCH_LEVELS, TIME_RANGES
+from ..validate import COMMON_OPTIONS
 from ..tool import format_results
 from .batch import run_batch
 from .output import EXIT_OK, int_arg, json_text, offline_notice, positive_arg
@@ -28,6 +31,8 @@ def add_parser(commands: "argparse._SubParsersAction") -> None:
         description="Search the web. Give a QUERY, or --queries-file with one query per line (JSONL output).",
         epilog='examples:\n  websearch-sync search "python requests timeout" -n 3\n'
         '  websearch-sync search "rust async" -b brave,ddg_html --format json\n'
+        '  websearch-sync search "sqlite wal" --site sqlite.org --time-range year --safe-search strict\n'
+        '  websearch-sync search "llama" -b searxng --option engines=google,bing --option pageno=2\n'
         "  websearch-sync search --queries-file queries.txt -b auto > results.jsonl\n"
         "  websearch-sync search --queries-file queries.txt -b brave --workers 4 --stop-after-failures 5 > out.jsonl",
         formatter_class=argparse.RawDescriptionHelpFormatter,
@@ -39,6 +44,11 @@ def add_parser(commands: "argparse._SubParsersAction") -> None:
     parser.add_argument("--timeout-ms", type=int_arg, help="deadline of the whole call in milliseconds (retries and fallbacks included)")
     parser.add_argument("--locale", help="language/region of the results, e.g. en-US")
     parser.add_argument("--time-range", choices=TIME_RANGES, help="only results from the last day/week/month/year")
+    parser.add_argument("--safe-search", choices=SAFE_SEARCH_LEVELS, help="filter adult content: off, moderate or strict")
+    parser.add_argument("--site", dest="site_filter", metavar="DOMAIN", help="only results from this site (site_filter), e.g. docs.python.org")
+    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
+                        help="a backend option, repeatable: --option engines=google,bing --option pageno=2 "
+                        "(VALUE is read as JSON when it is a number, true/false or a list, else as text)")
     parser.add_argument("--include-content", action="store_true", help="also read each result page (slower)")
     parser.add_argument("--format", choices=FORMATS, default=None, help="output format (default text; batches are always jsonl)")
     parser.add_argument("--json", action="store_true", help="same as --format json")
@@ -55,12 +65,39 @@ def add_parser(commands: "argparse._SubParsersAction") -> None:
 
 def _options(args: argparse.Namespace) -> Dict[str, Any]:
     options: Dict[str, Any] = {"max_results": args.max_results, "timeout_ms": args.timeout_ms}
-    for name in ("strategy", "locale", "time_range"):
+    for name in ("strategy", "locale", "time_range", "safe_search", "site_filter"):
         if getattr(args, name) is not None:
             options[name] = getattr(args, name)
     if args.include_content:
         options["include_content"] = True
+    options.update(backend_options(args.option))
     return options
+
+
+def backend_options(pairs: List[str]) -> Dict[str, Any]:
+    """``--option KEY=VALUE`` pairs as search() keywords; ``InvalidInput(bad_arguments)`` for a
+    pair without ``=`` or a key no backend (nor the common options) knows."""
+    known = set(COMMON_OPTIONS) | {name for backend in registry.backend_names() for name in registry.backend_class(backend).options}
+    options: Dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, text = pair.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise InvalidInput("--option takes KEY=VALUE, got %r" % pair, detail_code="bad_arguments")
+        if key not in known:
+            raise InvalidInput("--option %s: no backend knows this option; known: %s" % (key, ", ".join(sorted(known))), detail_code="bad_arguments")
+        options[key] = _option_value(text.strip())
+    return options
+
+
+def _option_value(text: str) -> Any:
+    """A number, ``true``/``false`` or a JSON list as such; anything else as the text itself."""
+    if text in ("true", "false") or text[:1] in "[-0123456789" and text:
+        try:
+            return json.loads(text)
+        except ValueError:
+            return text
+    return text
 
 
 def _render(response: Dict[str, Any], fmt: str) -> str:

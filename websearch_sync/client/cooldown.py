@@ -8,11 +8,14 @@ from typing import Any, Dict, Optional, Tuple
 from ..errors import WebBlocked
 from .clock import SYSTEM_CLOCK, Clock
 
-__all__ = ["Cooldowns", "DEFAULT_COOLDOWNS_S"]
+__all__ = ["Cooldowns", "DEFAULT_COOLDOWNS_S", "MAX_COOLDOWN_S"]
 
 #: Seconds a backend is suspended after each kind of block (``http_429`` uses
 #: the service's Retry-After when it gave one).
 DEFAULT_COOLDOWNS_S: Dict[str, float] = {"captcha_required": 600.0, "http_429": 60.0, "http_403": 300.0}
+#: No suspension lasts longer than a day, whatever a service or a setting asks (a huge
+#: duration would overflow the clock arithmetic of every later call).
+MAX_COOLDOWN_S = 86400.0
 
 
 class Cooldowns:
@@ -38,7 +41,8 @@ class Cooldowns:
         duration = self.durations_s.get(error.detail_code or "", 0.0)
         if error.detail_code == "http_429" and error.retry_after is not None:
             duration = error.retry_after
-        if duration <= 0:
+        duration = min(duration, MAX_COOLDOWN_S)
+        if not duration > 0:  # also NaN
             return
         wall_until = self._clock.time() + duration
         self._suspend(error.provider, duration, wall_until, error)

@@ -1,0 +1,46 @@
+"""The CLI's search carries the common options (--safe-search, --site, --time-range) and any
+backend option (--option KEY=VALUE) to the backend's request; a bad option is exit 2."""
+
+import json
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+import responses
+
+from websearch_sync.cli import main
+
+BASE = "https://searx.example"
+ANSWER = {"query": "q", "results": [{"title": "A", "url": "https://a.example/", "content": "a"}]}
+
+
+@pytest.fixture
+def searxng(monkeypatch):
+    monkeypatch.setenv("SEARXNG_BASE_URL", BASE)
+    with responses.RequestsMock() as mock:
+        mock.add(responses.GET, BASE + "/search", json=ANSWER)
+        yield mock
+
+
+def _sent(mock):
+    return dict(parse_qsl(urlsplit(mock.calls[0].request.url).query))
+
+
+def test_common_flags_and_backend_options_reach_the_request(searxng, capsys):
+    argv = ["search", "llama", "-b", "searxng", "--site", "example.org", "--safe-search", "strict", "--time-range", "week",
+            "--option", "engines=google,bing", "--option", "pageno=2", "--option", "categories=general", "--json"]
+    assert main(argv) == 0
+    sent = _sent(searxng)
+    assert sent["q"] == "llama site:example.org"
+    assert (sent["safesearch"], sent["time_range"], sent["engines"], sent["pageno"], sent["categories"]) == ("2", "week", "google,bing", "2", "general")
+    assert json.loads(capsys.readouterr().out)["items"][0]["url"] == "https://a.example/"
+
+
+@pytest.mark.parametrize("pair", ["nope=1", "engines", "=google"])
+def test_a_bad_option_is_invalid_input_with_exit_2(pair, capsys):
+    assert main(["search", "q", "--option", pair]) == 2
+    assert "InvalidInput/bad_arguments" in capsys.readouterr().err
+
+
+def test_option_values_are_typed(searxng):
+    assert main(["search", "q", "-b", "searxng", "--option", "pageno=3"]) == 0
+    assert _sent(searxng)["pageno"] == "3"

@@ -1,0 +1,38 @@
+"""No cool-down outlives a day: a huge duration (a setting, or a Retry-After from a service)
+must not overflow the time arithmetic of every later call."""
+
+import math
+
+import pytest
+
+import websearch_sync as ws
+from websearch_sync.client.cooldown import MAX_COOLDOWN_S, Cooldowns
+
+from clocks import FakeClock
+
+
+@pytest.mark.parametrize("retry_after", [1e18, math.inf, 10 * MAX_COOLDOWN_S])
+def test_a_huge_retry_after_is_capped_at_a_day(retry_after):
+    clock = FakeClock()
+    cooldowns = Cooldowns(clock=clock)
+    cooldowns.record(ws.WebBlocked("slow down", provider="brave", detail_code="http_429", retry_after=retry_after))
+    with pytest.raises(ws.WebBlocked) as info:
+        cooldowns.check("brave")
+    assert info.value.retry_after == pytest.approx(MAX_COOLDOWN_S)
+    clock.advance(MAX_COOLDOWN_S + 1)
+    cooldowns.check("brave")  # over: no error
+
+
+def test_a_huge_configured_cool_down_is_capped_too():
+    clock = FakeClock()
+    cooldowns = Cooldowns({"captcha_required": 1e300}, clock=clock)
+    cooldowns.record(ws.WebBlocked("captcha", provider="ddg_html", detail_code="captcha_required"))
+    with pytest.raises(ws.WebBlocked) as info:
+        cooldowns.check("ddg_html")
+    assert info.value.retry_after <= MAX_COOLDOWN_S
+
+
+def test_a_nan_retry_after_suspends_nothing():
+    cooldowns = Cooldowns(clock=FakeClock())
+    cooldowns.record(ws.WebBlocked("slow down", provider="brave", detail_code="http_429", retry_after=math.nan))
+    cooldowns.check("brave")

@@ -42,6 +42,12 @@ def redirect_to_query(conn, request, server):
     redirect(query["to"][0], status=int(query.get("status", ["302"])[0]))(conn, request, server)
 
 
+def redirect_chain(conn, request, server):
+    """``/chain?n=k``: a redirect to ``/chain?n=k+1`` (an endless chain of distinct URLs)."""
+    n = int(parse_qs(urlsplit(request.path).query).get("n", ["0"])[0])
+    redirect("/chain?n=%d" % (n + 1))(conn, request, server)
+
+
 DDG_PAGE = b"<html><body><div id=\"links\"><div class=\"no-results\">No results.</div></div></body></html>"
 
 
@@ -59,6 +65,7 @@ def server(other):
         "/good": respond(200, GOOD_JSON, content_type="application/json"),
         "/endless_to_elsewhere": endless_redirect("/elsewhere"),
         "/loop": redirect("/loop"),
+        "/chain": redirect_chain,
         "/same_origin": redirect("/good"),
         "/go": redirect_to_query,
         "/ddg_page": respond(200, DDG_PAGE),
@@ -116,8 +123,17 @@ def test_a_chain_of_slow_redirects_ends_at_the_deadline(server):
 def test_more_than_five_redirects_is_a_redirect_loop(server):
     before = len(server.requests)
     with pytest.raises(ws.WebProviderError) as info:
-        ws.search("q", backend="brave", settings=brave_settings(server.url("/loop")), timeout_ms=2000)
+        ws.search("q", backend="brave", settings=brave_settings(server.url("/chain")), timeout_ms=2000)
     assert len(server.requests) - before == 6  # the first request and five redirects
+    assert info.value.detail_code == "redirect_loop"
+
+
+def test_a_redirect_back_to_a_visited_url_is_a_loop_at_once(server):
+    """The one redirect policy (shared with fetch) knows the URLs of the call: a hop back is not sent again."""
+    before = len(server.requests)
+    with pytest.raises(ws.WebProviderError) as info:
+        ws.search("q", backend="brave", settings=brave_settings(server.url("/loop")), timeout_ms=2000)
+    assert len(server.requests) - before == 1
     assert info.value.detail_code == "redirect_loop"
 
 

@@ -11,7 +11,7 @@ import time
 import email.utils
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urlsplit
 
 import requests
 import urllib3.exceptions
@@ -35,6 +35,7 @@ from ..errors import (
     WebSearchError,
 )
 from ..secrets import is_secret_name, redact, redact_error
+from .hops import RedirectPolicy
 from .ssrf import PIN_ATTRIBUTE, AddressGuard, PinnedAdapter
 
 __all__ = [
@@ -56,8 +57,6 @@ DEFAULT_USER_AGENT = (
 _CHUNK = 65536
 _MAX_CONNECT_S = 10.0
 _POOL_SIZE = 32
-#: The one redirect limit of search and fetch (HTTP and client-side redirects alike).
-MAX_REDIRECTS = 5
 #: How much of a redirect's body is read (then the connection is dropped): a redirect
 #: body carries nothing we use, and it may be endless.
 _REDIRECT_BODY_BYTES = 65536
@@ -441,34 +440,18 @@ class HttpTransport:
     def _follow_redirects(
         self, spec: RequestSpec, response: requests.Response, deadline: Deadline, provider: Optional[str], secrets: List[str]
     ) -> requests.Response:
-        """Follow ``response``'s redirects (at most 5) within ``deadline``; the final response."""
-        origin = urlsplit(spec.url)
+        """Follow ``response``'s redirects by the one redirect policy (:mod:`.hops`) within
+        ``deadline``; the final response. The endpoint's own host is trusted."""
+        policy = RedirectPolicy(spec.url, AddressGuard(allow_private=self.allow_private), provider=provider, trust_start_host=True)
         current = spec
-        for hop in range(MAX_REDIRECTS + 1):
+        while True:
             location = self.session.get_redirect_target(response)
             if not location:
                 return response
-            host = urlsplit(response.url).hostname or "upstream"
-            self._drain(response, deadline, host, provider)
-            if hop == MAX_REDIRECTS:
-                raise WebProviderError(
-                    "%s redirected more than %d times" % (host, MAX_REDIRECTS), provider=provider, detail_code="redirect_loop"
-                )
-            target, parts = _redirect_parts(response.url, location, host, provider)
-            same_origin = _same_origin(origin, parts)
-            address = self._checked_address(parts, origin, deadline, provider)
-            current = _redirected(current, response.status_code, target, secrets, same_origin)
-            response = self._request(current, deadline, parts.hostname or target, provider, connect_to=address, keep_auth=same_origin)
-        return response  # pragma: no cover - the loop returns or raises
-
-    def _checked_address(self, parts: Any, origin: Any, deadline: Deadline, provider: Optional[str]) -> Optional[str]:
-        """For a hop to another host: the address the guard checked, which the hop connects to
-        (no second lookup, so no DNS-rebinding window); ``None`` for the configured host itself."""
-        if (parts.hostname or "").lower() == (origin.hostname or "").lower():
-            return None
-        port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
-        resolved = AddressGuard(allow_private=self.allow_private).check(parts.hostname or "", port, deadline, provider)
-        return resolved.addresses[0]
+            self._drain(response, deadline, urlsplit(response.url).hostname or "upstream", provider)
+            hop = policy.follow(response.url, location, deadline)
+            current = _redirected(current, response.status_code, hop.url, secrets, hop.same_origin)
+            response = self._request(current, deadline, hop.parts.hostname or hop.url, provider, connect_to=hop.address, keep_auth=hop.same_origin)
 
     def _drain(self, response: requests.Response, deadline: Deadline, host: str, provider: Optional[str]) -> None:
         """Read a little of a redirect's body (so recorders see it), then drop the connection."""
@@ -547,33 +530,6 @@ def _refuse_undecodable(response: requests.Response, host: str, provider: Option
 def _no_auth(request: requests.PreparedRequest) -> requests.PreparedRequest:
     """An auth that adds nothing (keeps a session's own auth off a cross-origin redirect)."""
     return request
-
-
-def _redirect_parts(base: str, location: str, host: str, provider: Optional[str]) -> Tuple[str, Any]:
-    """The absolute redirect target and its ``urlsplit``, or ``WebProviderError(bad_redirect)``
-    unless it is an http(s) URL with a host."""
-    target = location
-    try:
-        target = urljoin(base, location)
-        parts = urlsplit(target)
-        ok = parts.scheme.lower() in ("http", "https") and bool(parts.hostname)
-        parts.port  # noqa: B018 - raises ValueError for a port out of range
-    except ValueError:
-        ok = False
-    if not ok:
-        raise WebProviderError(
-            "%s redirected to %r, which cannot be followed" % (host, target[:100]), provider=provider, detail_code="bad_redirect"
-        )
-    return target, parts
-
-
-def _same_origin(origin: Any, parts: Any) -> bool:
-    """True when credentials may go along: same host and port, or an upgrade from http to https on it."""
-    if (origin.hostname or "").lower() != (parts.hostname or "").lower():
-        return False
-    if origin.scheme.lower() == parts.scheme.lower():
-        return origin.port == parts.port
-    return origin.scheme.lower() == "http" and parts.scheme.lower() == "https" and origin.port in (None, 80) and parts.port in (None, 443)
 
 
 def _carries_credentials(name: str, value: Any, secrets: List[str]) -> bool:

@@ -19,7 +19,7 @@ call; :func:`add_page_content` fills ``content`` for ``search(include_content=Tr
 import logging
 from concurrent.futures import ThreadPoolExecutor, wait
 from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urlsplit
 
 import requests
 
@@ -33,7 +33,8 @@ from ..net.media import media_kind
 from ..net.redirects import client_redirect
 from .content import PageText, page_text
 from .service import ReaderService, carries_credentials, read_with_service, reader_service
-from ..net.transport import MAX_REDIRECTS, HttpResponse, HttpTransport, RequestSpec, status_error
+from ..net.hops import MAX_REDIRECTS, RedirectPolicy
+from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..net.ssrf import AddressGuard, ResolvedHost, Resolver, literal_address
 from ..validate import check_timeout_ms
 
@@ -229,9 +230,9 @@ def _fetch_direct(
     mode: str,
     max_bytes: int,
 ) -> Tuple[HttpResponse, PageText]:
+    policy = RedirectPolicy(start, guard, provider=PROVIDER, canonical=check_url)
     current, resolved = start, first
-    visited = [start.split("#", 1)[0]]
-    for hop in range(MAX_REDIRECTS + 1):
+    while True:
         response = _get(current, resolved, transport, deadline, max_bytes)
         blocked = bot_wall_error(response, PROVIDER)
         if blocked is not None:
@@ -239,26 +240,9 @@ def _fetch_direct(
         target = _redirect_target(response)
         if target is None:
             break
-        if hop == MAX_REDIRECTS:
-            raise WebProviderError(
-                "%s: more than %d redirects" % (_shown(start), MAX_REDIRECTS), provider=PROVIDER, detail_code="redirect_loop"
-            )
-        try:
-            current = check_url(target)
-        except InvalidInput:
-            raise WebProviderError(
-                "%s redirected to %r, which fetch cannot follow" % (_shown(response.url), target[:100]),
-                provider=PROVIDER,
-                detail_code="bad_redirect",
-            ) from None
-        if current.split("#", 1)[0] in visited:
-            raise WebProviderError(
-                "redirect loop: %s leads back to %s" % (_shown(response.url), _shown(current)),
-                provider=PROVIDER,
-                detail_code="redirect_loop",
-            )
-        visited.append(current.split("#", 1)[0])
-        resolved = _check_host(guard, current, deadline)
+        hop = policy.follow(response.url, target, deadline)
+        assert hop.resolved is not None  # fetch trusts no host: every hop is checked
+        current, resolved = hop.url, hop.resolved
     error = status_error(response, PROVIDER)
     if error is not None:
         raise error
@@ -295,11 +279,9 @@ def _worth_reading(status: int, headers: Mapping[str, str]) -> bool:
 
 
 def _redirect_target(response: HttpResponse) -> Optional[str]:
+    """Where the answer sends the browser: its ``Location`` (on a 3xx) or a client-side redirect."""
     if 300 <= response.status < 400 and response.location:
-        try:
-            return urljoin(response.url, response.location.strip())
-        except ValueError:  # malformed (``http://[::1``): check_url refuses it as it is
-            return response.location.strip()
+        return response.location.strip()
     return client_redirect(response)
 
 

@@ -1,0 +1,132 @@
+"""The one redirect policy of search and fetch.
+
+Every hop, whether an HTTP ``Location`` (search and fetch) or a client-side
+redirect (fetch), goes through :meth:`RedirectPolicy.follow`:
+
+- at most :data:`MAX_REDIRECTS` hops, and no hop back to a URL already visited
+  (``WebProviderError(redirect_loop)``);
+- the target must be an http(s) URL with a host (``WebProviderError(bad_redirect)``);
+- the target's host is checked by the :class:`~.ssrf.AddressGuard` (private,
+  loopback, link-local and metadata addresses are refused unless allowed) and the
+  hop connects to the address that was checked (no second lookup, so no DNS
+  rebinding between check and connection). Search trusts the host of its
+  configured endpoint (a local SearXNG is a private address on purpose), so hops
+  on that host are not re-checked; fetch checks every host.
+"""
+
+from dataclasses import dataclass
+from typing import Callable, List, Optional
+from urllib.parse import SplitResult, urljoin, urlsplit
+
+from ..errors import InvalidInput, WebProviderError
+from .deadline import Deadline
+from .ssrf import AddressGuard, ResolvedHost
+
+__all__ = ["MAX_REDIRECTS", "Hop", "RedirectPolicy", "same_origin"]
+
+#: The one redirect limit of search and fetch (HTTP and client-side redirects alike).
+MAX_REDIRECTS = 5
+
+
+@dataclass
+class Hop:
+    """Where one redirect goes: the absolute URL, its parts, and the checked host to connect to."""
+
+    url: str
+    parts: SplitResult
+    resolved: Optional[ResolvedHost]  #: ``None`` for a host the policy trusts (search's own endpoint)
+    same_origin: bool  #: credentials may go along (see :func:`same_origin`)
+
+    @property
+    def address(self) -> Optional[str]:
+        """The checked address to connect to, or ``None`` to resolve as usual (a trusted host)."""
+        return self.resolved.addresses[0] if self.resolved is not None else None
+
+
+def same_origin(origin: SplitResult, parts: SplitResult) -> bool:
+    """True when credentials may go along: same host and port, or an upgrade from http to https on it."""
+    if (origin.hostname or "").lower() != (parts.hostname or "").lower():
+        return False
+    if origin.scheme.lower() == parts.scheme.lower():
+        return origin.port == parts.port
+    return origin.scheme.lower() == "http" and parts.scheme.lower() == "https" and origin.port in (None, 80) and parts.port in (None, 443)
+
+
+def _http_url(url: str) -> str:
+    """``url`` unchanged when it is an http(s) URL with a host and a valid port, else ``InvalidInput``."""
+    parts = urlsplit(url)
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        raise InvalidInput("not an http(s) URL with a host", detail_code="bad_url")
+    parts.port  # noqa: B018 - raises ValueError for a port out of range
+    return url
+
+
+def _without_fragment(url: str) -> str:
+    return url.split("#", 1)[0]
+
+
+class RedirectPolicy:
+    """Follows the redirects of one call that started at ``start_url`` (see the module docstring).
+
+    ``canonical(url)`` validates a target and returns it in the form it will be sent
+    (fetch's stricter URL check); ``InvalidInput`` or ``ValueError`` from it makes the
+    hop ``bad_redirect``. ``trust_start_host`` leaves hops on the starting host
+    unchecked (search: the endpoint is configuration, not input).
+    """
+
+    def __init__(
+        self,
+        start_url: str,
+        guard: AddressGuard,
+        *,
+        provider: Optional[str],
+        trust_start_host: bool = False,
+        canonical: Callable[[str], str] = _http_url,
+    ) -> None:
+        self.origin = urlsplit(start_url)
+        self.guard = guard
+        self.provider = provider
+        self.trust_start_host = trust_start_host
+        self.canonical = canonical
+        self.visited: List[str] = [_without_fragment(start_url)]
+
+    @property
+    def hops(self) -> int:
+        """How many redirects were followed so far."""
+        return len(self.visited) - 1
+
+    def follow(self, base_url: str, location: str, deadline: Deadline) -> Hop:
+        """The next hop from the answer at ``base_url`` to ``location``, or the error it is."""
+        shown = urlsplit(base_url).hostname or "upstream"
+        if self.hops >= MAX_REDIRECTS:
+            raise WebProviderError(
+                "%s: more than %d redirects" % (shown, MAX_REDIRECTS), provider=self.provider, detail_code="redirect_loop"
+            )
+        target = self._target(base_url, location, shown)
+        if _without_fragment(target) in self.visited:
+            raise WebProviderError(
+                "redirect loop: %s leads back to %s" % (shown, urlsplit(target).hostname or target[:100]),
+                provider=self.provider,
+                detail_code="redirect_loop",
+            )
+        self.visited.append(_without_fragment(target))
+        parts = urlsplit(target)
+        return Hop(target, parts, self._checked(parts, deadline), same_origin(self.origin, parts))
+
+    def _target(self, base_url: str, location: str, shown: str) -> str:
+        target = location.strip()
+        try:
+            target = urljoin(base_url, target)
+            return self.canonical(target)
+        except (InvalidInput, ValueError):
+            raise WebProviderError(
+                "%s redirected to %r, which cannot be followed" % (shown, target[:100]), provider=self.provider, detail_code="bad_redirect"
+            ) from None
+
+    def _checked(self, parts: SplitResult, deadline: Deadline) -> Optional[ResolvedHost]:
+        host = (parts.hostname or "").lower()
+        if self.trust_start_host and host == (self.origin.hostname or "").lower():
+            return None
+        port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
+        return self.guard.check(parts.hostname or "", port, deadline, self.provider)
+

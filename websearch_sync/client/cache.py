@@ -252,7 +252,7 @@ class ResultCache:
             if hit is not None:
                 return hit
         found = self._disk_lookup(key, left_s)
-        if found is None and self.shared is not None:
+        if found is None and self._shared_fits(left_s):
             found = self.shared.get_entry(key)
         if found is None:
             return None
@@ -260,6 +260,11 @@ class ResultCache:
         if self.memory is not None:
             self.memory.set(key, value, value_left_s)
         return value
+
+    def _shared_fits(self, left_s: Optional[float]) -> bool:
+        """True when there is a shared tier and one call to it fits in the time the call has left
+        (a call with less left skips it: the cache never spends the search's deadline)."""
+        return self.shared is not None and (left_s is None or left_s > self.shared.timeout_s)
 
     def _disk_lookup(self, key: Hashable, left_s: Optional[float]) -> Optional[Tuple[Dict[str, Any], float]]:
         if self.disk is None:
@@ -276,7 +281,7 @@ class ResultCache:
         """Store ``value`` for ``ttl_s`` seconds in every tier."""
         if self.memory is not None:
             self.memory.set(key, value, ttl_s)
-        if self.shared is not None:
+        if self._shared_fits(left_s):
             self.shared.set(key, value, ttl_s)
         if self.disk is None:
             return

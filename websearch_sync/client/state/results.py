@@ -24,6 +24,11 @@ class RedisCache:
         self.state = state
         self.secrets = list(secrets)
 
+    @property
+    def timeout_s(self) -> float:
+        """The longest one Redis call may take (the connection's socket timeout)."""
+        return self.state.server.timeout_s
+
     def key_name(self, key: Hashable) -> str:
         """The Redis key of a cache key."""
         return self.state.key("cache", hashlib.sha256(cache_key_text(key).encode("utf-8")).hexdigest())

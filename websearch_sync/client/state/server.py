@@ -85,6 +85,7 @@ class StateServer:
         except ValueError as exc:
             raise InvalidInput("bad state_url %s: %s" % (shown_url(url), exc), detail_code="bad_state_url") from None
         self.errors: Tuple[type, ...] = (redis.RedisError, OSError)
+        self.timeout_s = timeout_s
         self.shown = shown_url(url)
         self._secrets = [urlsplit(url).password]
         self._lock = threading.Lock()

@@ -21,7 +21,7 @@ from ..errors import InvalidInput
 from .base import Backend
 from .normalize import declare_text_format, forget_text_format
 
-__all__ = ["backend_names", "backend_class", "register", "unregister", "load_plugins", "DEFAULT_BACKEND", "PLUGIN_GROUP"]
+__all__ = ["backend_names", "backend_class", "backend_options", "register", "unregister", "load_plugins", "DEFAULT_BACKEND", "PLUGIN_GROUP"]
 
 logger = logging.getLogger("websearch_sync")
 
@@ -55,6 +55,11 @@ def unregister(name: str) -> None:
 def backend_names() -> List[str]:
     """Names of every registered backend: built-ins (offline, HTML, JSON), then plugins."""
     return list(_REGISTRY)
+
+
+def backend_options() -> List[str]:
+    """Every backend-specific ``search()`` option some registered backend understands (sorted, no repeats)."""
+    return sorted({option for cls in _REGISTRY.values() for option in cls.options})
 
 
 def backend_class(name: str) -> Type[Backend]:

@@ -77,7 +77,7 @@ def _options(args: argparse.Namespace) -> Dict[str, Any]:
 def backend_options(pairs: List[str]) -> Dict[str, Any]:
     """``--option KEY=VALUE`` pairs as search() keywords; ``InvalidInput(bad_arguments)`` for a
     pair without ``=`` or a key no backend (nor the common options) knows."""
-    known = set(COMMON_OPTIONS) | {name for backend in registry.backend_names() for name in registry.backend_class(backend).options}
+    known = set(COMMON_OPTIONS) | set(registry.backend_options())
     options: Dict[str, Any] = {}
     for pair in pairs:
         key, sep, text = pair.partition("=")

@@ -6,6 +6,7 @@ import time
 from typing import Any, Dict, Optional, Tuple
 
 from ..errors import WebBlocked
+from ..net.transport import MAX_RETRY_AFTER_S
 from .clock import SYSTEM_CLOCK, Clock
 
 __all__ = ["Cooldowns", "DEFAULT_COOLDOWNS_S", "MAX_COOLDOWN_S"]
@@ -13,9 +14,9 @@ __all__ = ["Cooldowns", "DEFAULT_COOLDOWNS_S", "MAX_COOLDOWN_S"]
 #: Seconds a backend is suspended after each kind of block (``http_429`` uses
 #: the service's Retry-After when it gave one).
 DEFAULT_COOLDOWNS_S: Dict[str, float] = {"captcha_required": 600.0, "http_429": 60.0, "http_403": 300.0}
-#: No suspension lasts longer than a day, whatever a service or a setting asks (a huge
-#: duration would overflow the clock arithmetic of every later call).
-MAX_COOLDOWN_S = 86400.0
+#: No suspension lasts longer than the longest wait a service may ask for (one day), whatever
+#: a setting asks (a huge duration would overflow the clock arithmetic of every later call).
+MAX_COOLDOWN_S = MAX_RETRY_AFTER_S
 
 
 class Cooldowns:

@@ -225,7 +225,7 @@ class SearchClient:
 
     def _plan(self, query: str, backend: BackendArg, max_results: Optional[int], options: Dict[str, Any], call: "_CallSettings") -> "_Plan":
         """The validated call: backend names, parameters, backend objects and the budget (starting now)."""
-        specific = _all_backend_options() if any(name not in COMMON_OPTIONS for name in options) else ()
+        specific = registry.backend_options() if any(name not in COMMON_OPTIONS for name in options) else ()
         params = search_params(query, max_results, options, self.settings, specific)
         names = resolve_backends(backend, self._backend, self.settings, params.locale)
         backends = [registry.backend_class(name)(self.settings) for name in names]
@@ -362,9 +362,3 @@ def _page_key(url: Any) -> Any:
     except ValueError:
         return url
 
-
-def _all_backend_options() -> List[str]:
-    names: List[str] = []
-    for name in registry.backend_names():
-        names.extend(registry.backend_class(name).options)
-    return names

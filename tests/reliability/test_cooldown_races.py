@@ -98,3 +98,26 @@ def test_a_success_after_the_cool_down_ended_still_clears_it():
                 client.search("q")
             clock.advance(0.25)
             assert client.search("q")["items"]
+
+
+def test_a_block_met_right_after_this_threads_check_is_not_lifted_by_its_success():
+    """3. Another thread may record a block between this thread's cool-down check and its
+    send: this request was already under way, so its success must not lift that block."""
+    with FaultServer({"/s": OK}) as server:
+        with client_for(server) as client:
+            cooldowns = client._cooldowns
+            check = cooldowns.check
+            raced = []
+
+            def check_then_another_thread_blocks(name):
+                check(name)
+                if not raced:  # the other thread meets the wall just after this check passed
+                    raced.append(name)
+                    cooldowns.record(ws.WebBlocked("slow down", provider=name, detail_code="http_429", status=429))
+
+            cooldowns.check = check_then_another_thread_blocks
+            assert client.search("q")["items"]  # this request was under way: it succeeds
+            cooldowns.check = check
+            with pytest.raises(ws.WebBlocked):  # and the block still stands
+                client.search("q2")
+    assert len(server.requests) == 1

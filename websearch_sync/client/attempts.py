@@ -68,9 +68,9 @@ class BackendRunner:
         name = backend.name
         last_error: Optional[WebSearchError] = None
         for attempt in range(retries + 1):
+            under_way = self.clock.monotonic()  # before the checks: a block recorded after it is news to this request
             self._check_ready(backend, budget, last_error)
             state.count_attempt()
-            sent = self.clock.monotonic()
             try:
                 result = call_backend(backend, params, self.transport, budget.sooner(backend.timeout_ms(timeout)))
             except WebSearchError as error:
@@ -80,7 +80,7 @@ class BackendRunner:
                 if isinstance(error, WebBlocked):
                     self.cooldowns.record(error)
                 raise
-            self.cooldowns.clear(name, started=sent)
+            self.cooldowns.clear(name, started=under_way)
             return result
         raise last_error  # type: ignore[misc]  # pragma: no cover
 

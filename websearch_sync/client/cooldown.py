@@ -58,7 +58,7 @@ class Cooldowns:
     def clear(self, name: str, started: Optional[float] = None) -> None:
         """Lift a suspension (after a success).
 
-        ``started`` (``self._clock.monotonic()`` when the successful request was sent) keeps
+        ``started`` (the clock's reading before the successful request's cool-down check) keeps
         a block recorded after it: a request already under way when another thread
         met the wall proves nothing about the wall.
         """

@@ -53,8 +53,14 @@ class SearchParams:
 
 @dataclasses.dataclass
 class ParseResult:
-    """What a backend's parser returns: raw items (no ``rank``), soft errors, meta."""
+    """What a backend's parser returns: raw items (no ``rank``), soft errors, meta.
+
+    ``extras`` is what the service answered besides results (SearXNG's answers,
+    infoboxes, suggestions, corrections: ``{kind: entries}``), shown as
+    ``provider_meta["extras"]``.
+    """
 
     items: List[Dict[str, Any]]
     errors: List[Dict[str, Any]] = dataclasses.field(default_factory=list)
     request_id: Optional[str] = None
+    extras: Dict[str, List[Any]] = dataclasses.field(default_factory=dict)

@@ -87,7 +87,7 @@ _WERKZEUG_403 = (b"<title>403 Forbidden</title>", b"<h1>Forbidden</h1>")
 #: ``timeout_limit`` leaves this much of the call's remaining time for the round trip,
 #: the instance's own merging and our parsing: a fixed part plus a share of what is left.
 _MARGIN_S = 0.25
-_MARGIN_SHARE = 0.1
+_MARGIN_SHARE = 0.15
 #: The smallest ``timeout_limit`` sent (SearXNG reads it as seconds).
 _MIN_TIMEOUT_LIMIT_S = 0.1
 

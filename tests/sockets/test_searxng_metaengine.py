@@ -23,7 +23,7 @@ def client(sx, clock=None, **settings):
 
 def search(c, **options):
     try:
-        return c.search("q", backend="searxng", **options)
+        return c.search("q", **dict({"backend": "searxng"}, **options))
     except ws.WebSearchError as error:
         return error
 
@@ -176,6 +176,14 @@ def test_answers_infoboxes_suggestions_and_corrections_reach_provider_meta():
     assert "errors" not in result
 
 
+def test_merged_backends_put_their_extras_together():
+    with FakeSearXNG([Engine("google")], answers=[ANSWER], suggestions=["searxng docker"]) as sx:
+        result = search(client(sx), backend=["searxng", "stub"], strategy="merge")
+    assert result["provider_meta"]["providers"] == ["searxng", "stub"]
+    assert result["provider_meta"]["extras"] == {
+        "answers": [{"text": "Your IP is: 127.0.0.1", "url": None, "engine": "plugin: self_info"}], "suggestions": ["searxng docker"]}
+
+
 def test_an_answer_only_query_says_so():
     with FakeSearXNG([Engine("google", results=0)], answers=[ANSWER]) as sx:
         result = search(client(sx))
@@ -274,3 +282,15 @@ def test_the_extras_shape_is_what_docs_backends_md_documents():
         extras = search(client(sx))["provider_meta"]["extras"]
     assert {k: sorted(v[0]) if isinstance(v[0], dict) else "str" for k, v in extras.items()} == {
         k: sorted(v[0]) if isinstance(v[0], dict) else "str" for k, v in documented.items()}
+
+
+def test_a_recorded_case_replays_whatever_timeout_limit_it_sends(tmp_path):
+    """record writes timeout_limit (its value depends on the moment) as the placeholder."""
+    from websearch_sync.contract.recording import record_case
+
+    with FakeSearXNG([Engine("google")]) as sx:
+        settings = ws.Settings(providers={"searxng": {"base_url": sx.url}})
+        result = record_case("searxng", "q", fixtures_dir=tmp_path, settings=settings, timeout_ms=5000)
+    assert result.ok, result.verdict.diff
+    meta = json.loads((tmp_path / "searxng" / "q.meta.json").read_text(encoding="utf-8"))
+    assert meta["request"]["query_params"]["timeout_limit"] == "<redacted>"

@@ -5,12 +5,11 @@ that answers like the real one."""
 import json
 
 import pytest
+from clocks import FakeClock
+from fake_searxng import Engine, FakeSearXNG
 
 import websearch_sync as ws
 from websearch_sync.cli import main as cli_main
-
-from clocks import FakeClock
-from fake_searxng import Engine, FakeSearXNG
 
 #: The limiter's window for JSON requests (searx/botdetection/ip_limit.py: API_WINDOW).
 LIMITER_WINDOW_S = 3600.0
@@ -132,9 +131,9 @@ def test_a_public_instance_sending_us_home_is_a_block():
 @pytest.mark.parametrize(
     "instance, code, detail, words",
     [
-        (dict(formats=("html",)), "AuthError", "http_403", "enable `json`"),
-        (dict(front="cloudflare"), "WebBlocked", "captcha_required", "Cloudflare challenge"),
-        (dict(front="proxy"), "AuthError", "http_403", "HTTP 403 from something in front of the instance"),
+        ({"formats": ("html",)}, "AuthError", "http_403", "enable `json`"),
+        ({"front": "cloudflare"}, "WebBlocked", "captcha_required", "Cloudflare challenge"),
+        ({"front": "proxy"}, "AuthError", "http_403", "HTTP 403 from something in front of the instance"),
     ],
     ids=["json-disabled", "cloudflare", "proxy"],
 )
@@ -160,7 +159,7 @@ INFOBOX = {
 
 
 def test_answers_infoboxes_suggestions_and_corrections_reach_provider_meta():
-    extras = dict(answers=[ANSWER], infoboxes=[INFOBOX], suggestions=["searxng docker"], corrections=["searxng"])
+    extras = {"answers": [ANSWER], "infoboxes": [INFOBOX], "suggestions": ["searxng docker"], "corrections": ["searxng"]}
     with FakeSearXNG([Engine("google")], **extras) as sx:
         result = search(client(sx))
     assert result["provider_meta"]["extras"] == {

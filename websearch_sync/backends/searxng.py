@@ -37,11 +37,20 @@ import dataclasses
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Type
 from urllib.parse import urlsplit, urlunsplit
 
-from ..errors import AuthError, InvalidInput, Timeout, WebBlocked, WebParseError, WebProviderError, WebSearchError, redact
+from ..errors import (
+    AuthError,
+    InvalidInput,
+    Timeout,
+    WebBlocked,
+    WebParseError,
+    WebProviderError,
+    WebSearchError,
+    redact,
+)
+from ..models import ParseResult, SearchParams
 from ..net.botwall import bot_wall_error
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse, RequestSpec, retry_after_seconds
-from ..models import ParseResult, SearchParams
 from .base import dig, page_number
 from .json_api import JsonApiBackend
 from .searxng_extras import extras_of, ignored_names

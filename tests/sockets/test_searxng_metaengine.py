@@ -183,12 +183,15 @@ def test_merged_backends_put_their_extras_together():
         "answers": [{"text": "Your IP is: 127.0.0.1", "url": None, "engine": "plugin: self_info"}], "suggestions": ["searxng docker"]}
 
 
-def test_an_answer_only_query_says_so():
+def test_an_answer_only_query_says_so(capsys, monkeypatch, fake_clock):
     with FakeSearXNG([Engine("google", results=0)], answers=[ANSWER]) as sx:
         result = search(client(sx))
+        monkeypatch.setenv("SEARXNG_BASE_URL", sx.url)
+        assert cli_main(["search", "q", "-b", "searxng"]) == 0
     assert result["items"] == []
     assert [(e["type"], e["detail_code"]) for e in result["errors"]] == [("WebProviderError", "answer_only")]
-    assert "1 answers" in result["errors"][0]["message"]
+    assert "1 answers" in result["errors"][0]["message"] and "Your IP is: 127.0.0.1" in result["errors"][0]["message"]
+    assert "Your IP is: 127.0.0.1" in capsys.readouterr().err  # the CLI's "No results found." says why
 
 
 @pytest.mark.parametrize("option, value, hint", [("engines", "Google", "did you mean 'google'"), ("engines", "go", ""),

@@ -465,8 +465,9 @@ def _no_results_because(problems: Sequence[WebSearchError], status: int, provide
 def _answer_only(extras: Dict[str, Any]) -> WebSearchError:
     """The note for an answer without web results (a calculator, a unit conversion, an infobox)."""
     kinds = ", ".join("%d %s" % (len(extras[k]), k) for k in ("answers", "infoboxes") if extras.get(k))
+    texts = [a["text"] for a in extras.get("answers", ()) if a.get("text")] + [i["title"] for i in extras.get("infoboxes", ())]
     return WebProviderError(
-        "searxng answered with no web results, only %s: see provider_meta['extras']" % kinds,
+        "searxng answered with no web results, only %s (in provider_meta['extras']): %s" % (kinds, "; ".join(texts[:3])),
         provider="searxng",
         detail_code="answer_only",
     )

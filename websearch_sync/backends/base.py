@@ -17,11 +17,7 @@ from ..errors import AuthError, InvalidInput, Timeout, WebParseError, WebSearchE
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..models import ParseResult, SearchParams
 
-__all__ = ["Backend", "json_body", "dig", "split_locale", "page_number", "INLINE_PARSE_BYTES"]
-
-#: Answers smaller than this are parsed in the calling thread (a few milliseconds at most);
-#: larger ones in a thread abandoned at the deadline (see :meth:`Backend.search`).
-INLINE_PARSE_BYTES = 256 * 1024
+__all__ = ["Backend", "json_body", "dig", "split_locale", "page_number"]
 
 
 class Backend:
@@ -182,8 +178,10 @@ class Backend:
     def search(self, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
         """Check configuration, send the request, classify and parse the answer, all within ``deadline``.
 
-        Parsing runs in a thread abandoned at the deadline: a page of tens of
-        thousands of results (still under the byte cap) takes seconds to parse.
+        Parsing, whatever the body's size, runs in a thread abandoned at the deadline
+        (:func:`~websearch_sync.net.deadline.run_within`): a page of tens of thousands
+        of results (still under the byte cap) takes seconds to parse, and the parsers'
+        checkpoints stop an abandoned parse instead of letting it run on.
         """
         self.check_configured()
         self.check_params(params)
@@ -195,8 +193,6 @@ class Backend:
             max_bytes=self.settings.max_response_bytes,
             secrets=self.secrets(),
         )
-        if len(response.content) < INLINE_PARSE_BYTES:  # parses in milliseconds: no thread needed
-            return self.interpret(response, params)
         try:
             return run_within(deadline, lambda: self.interpret(response, params), name="websearch-parse")
         except DeadlinePassed:

@@ -10,6 +10,7 @@ adapter it promises to mirror.
 import gzip
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -44,12 +45,12 @@ def article_html() -> bytes:
 
 
 @asynccontextmanager
-async def mcp_session(*args, modern=False):
+async def mcp_session(*args, modern=False, errlog=os.devnull):
     """A ready ClientSession with ``websearch-sync mcp ARGS`` (``python -m websearch_sync``): the
     ``initialize`` handshake, or with ``modern`` the 2026-07-28 ``server/discover``. The server's
     environment is the SDK's default (PATH, HOME ...): no search settings."""
     params = StdioServerParameters(command=sys.executable, args=["-m", "websearch_sync", "mcp", *args], cwd=str(ROOT))
-    with open(os.devnull, "w") as log:
+    with open(errlog, "w") as log:
         async with stdio_client(params, errlog=log) as (read, write):
             async with ClientSession(read, write) as session:
                 if modern:
@@ -72,6 +73,11 @@ def run_bounded(scenario, *args):
 def text_of(result):
     assert len(result.content) == 1 and result.content[0].type == "text"
     return result.content[0].text
+
+
+def same_wrapper(text):
+    """``text`` with the untrusted-content block's random code (new for every rendering) replaced by a fixed one."""
+    return re.sub(r"(untrusted-web-content-|the code )[0-9a-f]{16}", r"\g<1>CODE", text)
 
 
 # -- through the official client ---------------------------------------------------------------------
@@ -98,7 +104,7 @@ def test_lists_both_tools_with_the_adapters_schemas_and_searches_the_stub():
         assert mcp_tool.input_schema == definition["parameters"]
         assert mcp_tool.annotations.read_only_hint is True
     assert first.is_error is False
-    assert text_of(first) == tool.format_results(expected)
+    assert same_wrapper(text_of(first)) == same_wrapper(tool.format_results(expected))
     assert text_of(first).startswith("1. mcp stub - Overview\n   URL: https://example.com/search?q=mcp+stub\n")
     assert first.structured_content["items"] == expected["items"]
     assert first.structured_content["provider_meta"]["cached"] is False
@@ -167,14 +173,30 @@ def test_fetch_and_eight_concurrent_calls_with_allow_private():
         single, parallel = run_bounded(scenario)
     assert "error" not in expected
     assert single.is_error is False
-    assert text_of(single) == tool.format_results(expected)
+    assert same_wrapper(text_of(single)) == same_wrapper(tool.format_results(expected))
     assert text_of(single).startswith("Die elektronische Patientenakte (ePA)")
-    assert tool.UNTRUSTED_OPEN % server.url("/article") in text_of(single)
+    assert '<untrusted-web-content-CODE source="%s">' % server.url("/article") in same_wrapper(text_of(single))
     assert single.structured_content["text"] == expected["text"]
     assert [result.is_error for result in parallel] == [False] * 8, [text_of(r) for r in parallel if r.is_error]
     assert [result.structured_content["url"] for result in parallel] == [server.url("/gate/%d" % i) for i in range(8)]
     assert all(result.structured_content["truncated"] for result in parallel)
     assert not gate.broken
+
+
+def test_the_server_says_on_stderr_when_it_serves_offline_stub_results(tmp_path):
+    from websearch_sync.backends.stub import OFFLINE_WARNING
+
+    async def scenario(log, *args):
+        async with mcp_session(*args, errlog=log) as session:
+            listed = await session.list_tools()
+            return await session.call_tool("web_search", {"query": "offline"}) if not args else listed
+
+    stub_result = run_bounded(scenario, str(tmp_path / "stub.log"))
+    run_bounded(scenario, str(tmp_path / "web.log"), "--backend", "ddg_html")  # nothing searched: no network
+    assert (tmp_path / "stub.log").read_text().splitlines() == [
+        "websearch-sync mcp: warning: %s (backend: stub)" % OFFLINE_WARNING]
+    assert OFFLINE_WARNING not in (tmp_path / "web.log").read_text()
+    assert text_of(stub_result).endswith(tool.OFFLINE_NOTE)
 
 
 def test_modern_protocol_discovery_serves_the_same_tools():
@@ -279,7 +301,7 @@ def test_mcp_tools_mirror_the_tool_adapter():
         tools = McpTools(client)
         assert tools.definitions() == tool.tool_definitions("json_schema", names=TOOL_NAMES, settings=ws.Settings())
         outcome = tools.call("web_search", {"query": "q", "max_results": 1})
-        assert outcome.is_error is False and outcome.text == tool.format_results(outcome.result)
+        assert outcome.is_error is False and same_wrapper(outcome.text) == same_wrapper(tool.format_results(outcome.result))
         assert outcome.result["items"][0]["url"] == "https://example.com/search?q=q"
         refused = tools.call("web_fetch", '{"url": "ftp://example.com/"}')
         assert refused.is_error is True and refused.result["error"]["detail_code"] == "bad_url"

@@ -307,3 +307,69 @@ def test_mcp_tools_mirror_the_tool_adapter():
         assert refused.is_error is True and refused.result["error"]["detail_code"] == "bad_url"
     with SearchClient(settings=ws.Settings(backend="brave")) as client:
         assert [d["name"] for d in McpTools(client).definitions()] == ["web_fetch"]
+
+
+# -- every line gets an answer (issue 23, point 11) ---------------------------------------------------
+
+
+class RawServer:
+    """``websearch-sync mcp`` driven line by line, for input no well-behaved client sends."""
+
+    def __init__(self):
+        self.process = subprocess.Popen([sys.executable, "-m", "websearch_sync", "mcp"], cwd=str(ROOT),
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.lines = []
+        self.arrived = threading.Condition()
+        threading.Thread(target=self._collect, daemon=True).start()
+
+    def _collect(self):
+        for line in self.process.stdout:
+            with self.arrived:
+                self.lines.append(json.loads(line))
+                self.arrived.notify_all()
+
+    def send(self, text):
+        self.process.stdin.write(text.encode("utf-8") + b"\n")
+        self.process.stdin.flush()
+
+    def answer(self, count):
+        """The ``count``-th message from the server (1-based), waiting up to SESSION_LIMIT_S for it."""
+        with self.arrived:
+            assert self.arrived.wait_for(lambda: len(self.lines) >= count, SESSION_LIMIT_S), "no answer: %s" % self.lines
+            return self.lines[count - 1]
+
+    def close(self):
+        self.process.stdin.close()
+        assert self.process.wait(SESSION_LIMIT_S) == 0
+
+
+def call_line(request_id, arguments_json):
+    return '{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"web_search","arguments":%s}}' % (
+        request_id, arguments_json)
+
+
+def test_every_request_gets_an_answer_even_one_the_sdk_cannot_parse():
+    server = RawServer()
+    try:
+        server.send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}))
+        assert server.answer(1)["id"] == 1
+        server.send('{"jsonrpc":"2.0","method":"notifications/initialized"}')
+        server.send(call_line(2, '{"query":"a\\ud800b"}'))  # a lone surrogate escape
+        server.send(call_line(3, '{"query":"x","locale":%s}' % ("[" * 300 + "]" * 300)))  # nested 300 deep
+        server.send("this line is not JSON")
+        server.send('{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"web_search",}')  # cut short
+        server.send('["not", "a", "message"]')
+        server.send(call_line(5, '{"query":"still serving"}'))
+        answers = [server.answer(n) for n in range(2, 8)]  # tool calls run in threads: answers come in any order
+    finally:
+        server.close()
+    by_id = {answer["id"]: answer for answer in answers if answer["id"] is not None}
+    anonymous = sorted((answer["error"]["code"], answer["error"]["message"]) for answer in answers if answer["id"] is None)
+    assert sorted(by_id) == [2, 3, 5]
+    assert by_id[2]["error"]["code"] == -32602  # the lone surrogate
+    assert by_id[3]["result"]["isError"] is True  # nested 300 deep: the tool's own answer
+    assert "Error: InvalidInput (bad_arguments): argument 'locale'" in by_id[3]["result"]["content"][0]["text"]
+    assert by_id[5]["result"]["isError"] is False  # and the server still serves
+    assert anonymous == [(-32700, "Parse error: the line is not JSON")] * 2 + [
+        (-32600, "Invalid Request: not a JSON-RPC 2.0 message")]

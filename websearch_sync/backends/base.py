@@ -17,11 +17,7 @@ from ..errors import AuthError, InvalidInput, Timeout, WebBlocked, WebParseError
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..models import ParseResult, SearchParams
 
-__all__ = ["Backend", "json_body", "dig", "split_locale", "page_number", "INLINE_PARSE_BYTES"]
-
-#: Answers smaller than this are parsed in the calling thread (a few milliseconds at most);
-#: larger ones in a thread abandoned at the deadline (see :meth:`Backend.search`).
-INLINE_PARSE_BYTES = 256 * 1024
+__all__ = ["Backend", "json_body", "dig", "split_locale", "page_number"]
 
 
 class Backend:
@@ -201,8 +197,10 @@ class Backend:
     def search(self, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
         """Check configuration, send the request, classify and parse the answer, all within ``deadline``.
 
-        Parsing runs in a thread abandoned at the deadline: a page of tens of
-        thousands of results (still under the byte cap) takes seconds to parse.
+        Parsing, whatever the body's size, runs in a thread abandoned at the deadline
+        (:func:`~websearch_sync.net.deadline.run_within`): a page of tens of thousands
+        of results (still under the byte cap) takes seconds to parse, and the parsers'
+        checkpoints stop an abandoned parse instead of letting it run on.
         """
         self.check_configured()
         self.check_params(params)
@@ -220,10 +218,8 @@ class Backend:
                 error.message += " (the cap is WEB_SEARCH_MAX_BYTES, Settings.max_response_bytes)"
                 error.args = (error.message,)
             raise
-        if len(response.content) < INLINE_PARSE_BYTES:  # parses in milliseconds: no thread needed
-            return _without_secrets(self.interpret(response, params), self.secrets())
         try:
-            return _without_secrets(run_within(deadline, lambda: self.interpret(response, params), name="websearch-parse"), self.secrets())
+            parsed = run_within(deadline, lambda: self.interpret(response, params), name="websearch-parse")
         except DeadlinePassed:
             raise Timeout(
                 "%s: parsing the answer (%d bytes) did not finish within the %.0f ms deadline"
@@ -232,6 +228,7 @@ class Backend:
                 detail_code="deadline_exceeded",
                 status=response.status,
             ) from None
+        return _without_secrets(parsed, self.secrets())
 
     def interpret(self, response: HttpResponse, params: SearchParams) -> ParseResult:
         """Turn a response into a parse result or the error it means."""

@@ -10,6 +10,7 @@ import threading
 from typing import Dict, Optional, Tuple
 
 from ..backends.base import Backend
+from ..backends.registry import checked_result
 from ..errors import Timeout, WebBlocked, WebProviderError, WebSearchError
 from ..models import ParseResult, SearchParams
 from ..net.deadline import Deadline
@@ -126,9 +127,10 @@ class BackendRunner:
 
 
 def call_backend(backend: Backend, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
-    """Run one backend; a bug inside it becomes a logged ``WebProviderError``, never a stray exception."""
+    """Run one backend; a bug inside it (a parse result of the wrong shape too) becomes a
+    logged ``WebProviderError``, never a stray exception."""
     try:
-        return backend.search(params, transport, deadline)
+        return checked_result(backend.search(params, transport, deadline), backend.name)
     except WebSearchError:
         raise
     except Exception as exc:  # a defect in a backend (or a plugin): report it loudly, typed

@@ -8,11 +8,12 @@ shared by every call and process (docs/scaling.md): that is how RQ or Celery
 workers calling these functions keep one pace and one cache.
 """
 
-from typing import Any, Dict, Iterable, Optional, Union
+from typing import Any, Iterable, Optional, Union
 
 from .backends.registry import backend_names
 from .client.search_client import SearchClient
 from .config import Settings
+from .models import ExtractMode, FetchResult, SafeSearch, SearchResponse, TimeRange
 from .reader.page import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS
 
 __all__ = ["search", "fetch", "backend_names"]
@@ -28,8 +29,10 @@ def search(
     max_results: Optional[int] = None,
     timeout_ms: Optional[int] = None,
     settings: Optional[Settings] = None,
+    time_range: Optional[TimeRange] = None,
+    safe_search: Optional[SafeSearch] = None,
     **options: Any,
-) -> Dict[str, Any]:
+) -> SearchResponse:
     """Search the web once and return ``{"items": [...], "provider_meta": {...}}``.
 
     ``backend`` defaults to ``settings.backend`` / ``WEB_SEARCH_BACKEND``, else the
@@ -39,7 +42,9 @@ def search(
     shared state URL is set. See :meth:`SearchClient.search` for the options and errors.
     """
     with _one_call_client(settings) as client:
-        return client.search(query, backend=backend, max_results=max_results, timeout_ms=timeout_ms, **options)
+        return client.search(
+            query, backend=backend, max_results=max_results, timeout_ms=timeout_ms, time_range=time_range, safe_search=safe_search, **options
+        )
 
 
 def _one_call_client(settings: Optional[Settings]) -> SearchClient:
@@ -52,13 +57,13 @@ def _one_call_client(settings: Optional[Settings]) -> SearchClient:
 def fetch(
     url: str,
     *,
-    extract_mode: str = "markdown",
+    extract_mode: ExtractMode = "markdown",
     max_chars: int = DEFAULT_MAX_CHARS,
     timeout_ms: Optional[int] = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
     allow_private: bool = False,
     settings: Optional[Settings] = None,
-) -> Dict[str, Any]:
+) -> FetchResult:
     """Read one web page and return its main content as markdown or text.
 
     Returns ``{"url", "final_url", "status", "content_type", "extractor", "title",

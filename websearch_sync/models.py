@@ -5,7 +5,10 @@ The result shape users see is documented in docs/api.md and checked by
 """
 
 import dataclasses
-from typing import Any, Dict, List, Optional, TypedDict
+import os
+from typing import Any, Dict, List, Literal, Optional, Tuple, TypedDict, Union
+
+from .errors import ErrorInfo  # defined beside WebSearchError.to_dict, which builds it
 
 __all__ = [
     "SearchParams",
@@ -17,10 +20,26 @@ __all__ = [
     "ErrorInfo",
     "SearchResponse",
     "FetchResult",
+    "ToolError",
+    "ToolResult",
+    "TimeRange",
+    "SafeSearch",
+    "ExtractMode",
+    "Strategy",
+    "StrPath",
 ]
 
 TIME_RANGES = ("day", "week", "month", "year")
 SAFE_SEARCH_LEVELS = ("off", "moderate", "strict")
+
+#: The values of ``time_range``, ``safe_search``, ``extract_mode`` and ``strategy`` (a type checker
+#: catches ``time_range="weak"``; the call still checks them at run time).
+TimeRange = Literal["day", "week", "month", "year"]
+SafeSearch = Literal["off", "moderate", "strict"]
+ExtractMode = Literal["markdown", "text"]
+Strategy = Literal["fallback", "merge"]
+#: A file or folder name: ``str`` or ``pathlib.Path``.
+StrPath = Union[str, "os.PathLike[str]"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,7 +66,7 @@ class SearchParams:
             return "%s site:%s" % (self.query, self.site_filter)
         return self.query
 
-    def cache_key(self) -> tuple:
+    def cache_key(self) -> Tuple[Any, ...]:
         """Every parameter that can change the answer, hashable."""
         return (
             self.query,
@@ -71,7 +90,7 @@ class ParseResult:
     """
 
     items: List[Dict[str, Any]]
-    errors: List[Dict[str, Any]] = dataclasses.field(default_factory=list)
+    errors: List[ErrorInfo] = dataclasses.field(default_factory=list)
     request_id: Optional[str] = None
     extras: Dict[str, List[Any]] = dataclasses.field(default_factory=dict)
 
@@ -113,22 +132,6 @@ class ProviderMeta(_ProviderMetaKeys, total=False):
     extras: Dict[str, List[Any]]  #: what the service answered besides results (SearXNG's answers, infoboxes ...)
 
 
-class _ErrorInfoKeys(TypedDict):
-    type: str
-    message: str
-    retryable: bool
-    detail_code: Optional[str]
-    provider: Optional[str]
-
-
-class ErrorInfo(_ErrorInfoKeys, total=False):
-    """One failure in ``WebSearchError.to_dict()`` form, e.g. in a response's ``errors``."""
-
-    errors: List["ErrorInfo"]
-    engine: str  #: the engine of a meta-engine (SearXNG) that failed
-    retry_after: float  #: seconds until that engine is asked again (it is suspended)
-
-
 class _SearchResponseKeys(TypedDict):
     items: List[SearchItem]
     provider_meta: ProviderMeta
@@ -138,6 +141,12 @@ class SearchResponse(_SearchResponseKeys, total=False):
     """What ``search()`` returns: never a bare list."""
 
     errors: List[ErrorInfo]
+
+
+class ToolError(TypedDict):
+    """What a tool call answers instead of raising: ``{"error": ErrorInfo}``."""
+
+    error: ErrorInfo
 
 
 class FetchResult(TypedDict):
@@ -152,3 +161,7 @@ class FetchResult(TypedDict):
     text: str
     truncated: bool
     length: int
+
+
+#: What ``tool.call_tool`` returns: the search response, the fetch result, or the error.
+ToolResult = Union[SearchResponse, FetchResult, ToolError]

@@ -36,12 +36,12 @@ from .contract.replay import ReplayAdapter, replay_session
 from .net.deadline import Deadline
 from .errors import WebProviderError, WebSearchError
 from .net.transport import HttpTransport
-from .models import ParseResult, SearchParams
+from .models import ParseResult, SearchParams, StrPath
 
 try:  # the pytest fixtures exist only where pytest does
     import pytest as _pytest
 except ImportError:  # pragma: no cover - pytest is in the test extra
-    _pytest = None
+    _pytest = None  # type: ignore[assignment]  # fixtures below are defined only when it is set
 
 __all__ = [
     "no_network",
@@ -95,8 +95,8 @@ def no_network() -> Iterator[None]:
             raise NetworkAccessBlocked("test tried to resolve %r" % (host,))
         return real_getaddrinfo(host, *args, **kwargs)
 
-    socket.socket.connect = connect  # type: ignore[method-assign]
-    socket.socket.connect_ex = connect_ex  # type: ignore[method-assign]
+    socket.socket.connect = connect  # type: ignore[method-assign,assignment]  # a deliberate patch of the class
+    socket.socket.connect_ex = connect_ex  # type: ignore[method-assign,assignment]
     socket.getaddrinfo = getaddrinfo
     try:
         yield
@@ -207,7 +207,7 @@ class FixtureReplay:
 
 @contextlib.contextmanager
 def replay_fixtures(
-    fixtures_dir: Union[str, "os.PathLike[str]"],
+    fixtures_dir: StrPath,
     *,
     backends: Optional[Iterable[str]] = None,
     block_network: bool = True,
@@ -350,7 +350,7 @@ def contract_problems(result: Any, max_results: Optional[int] = None, provider: 
 
 def _unknown_item_keys(items: Any) -> List[str]:
     """Item keys outside the canonical shape (raw upstream data leaking through)."""
-    problems = []
+    problems: List[str] = []
     for position, item in enumerate(items if isinstance(items, list) else [], 1):
         if isinstance(item, Mapping):
             problems.extend("item %d: unexpected key %r (raw upstream data?)" % (position, k) for k in item if k not in _ITEM_KEYS)

@@ -17,14 +17,14 @@ import logging
 import re
 import secrets
 import threading
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple, Union, cast
 from urllib.parse import quote
 
 from .backends import registry
 from .client.search_client import SearchClient
 from .config import Settings
 from .errors import InvalidInput, ToolNotFound, WebSearchError
-from .models import TIME_RANGES
+from .models import TIME_RANGES, FetchResult, SearchResponse, ToolResult
 from .backends.normalize import url_key
 from .validate import MAX_QUERY_CHARS, backend_list
 
@@ -91,7 +91,8 @@ _SCHEMAS: Dict[str, Dict[str, Any]] = {
 
 def tool_schema(tool: str) -> Dict[str, Any]:
     """The JSON Schema of a tool's arguments (``"web.search"`` or ``"web.fetch"``), a copy."""
-    return json.loads(json.dumps(_SCHEMAS[tool]))
+    schema: Dict[str, Any] = json.loads(json.dumps(_SCHEMAS[tool]))
+    return schema
 
 
 def _names(names: Optional[Mapping[str, str]], style: str) -> Dict[str, str]:
@@ -206,7 +207,7 @@ def _check_argument(key: str, value: Any, spec: Mapping[str, Any]) -> None:
         raise InvalidInput("argument %r must be of type %s" % (key, spec["type"]), detail_code="bad_arguments")
     if "enum" in spec and value not in spec["enum"]:
         raise InvalidInput("argument %r must be one of %s" % (key, ", ".join(spec["enum"])), detail_code="bad_arguments")
-    if spec["type"] == "string" and not spec.get("minLength", 0) <= len(value) <= spec.get("maxLength", len(value)):
+    if spec["type"] == "string" and not spec.get("minLength", 0) <= len(cast(str, value)) <= spec.get("maxLength", len(cast(str, value))):
         raise InvalidInput("argument %r has a bad length" % key, detail_code="bad_arguments")
     if spec["type"] == "integer" and not spec.get("minimum", value) <= value <= spec.get("maximum", value):
         raise InvalidInput("argument %r must be in %s..%s" % (key, spec.get("minimum"), spec.get("maximum")), detail_code="bad_arguments")
@@ -224,7 +225,7 @@ def _resolve_tool(name: Any, names: Optional[Mapping[str, str]]) -> str:
     raise ToolNotFound("no tool named %r; available: %s" % (name, ", ".join(sorted(aliases))), detail_code="unknown_tool")
 
 
-def _run(tool: str, args: Dict[str, Any], client: SearchClient) -> Dict[str, Any]:
+def _run(tool: str, args: Dict[str, Any], client: SearchClient) -> Union[SearchResponse, FetchResult]:
     if tool == SEARCH_TOOL:
         return client.search(args.pop("query"), **args)
     return client.fetch(args.pop("url"), **args)
@@ -232,7 +233,7 @@ def _run(tool: str, args: Dict[str, Any], client: SearchClient) -> Dict[str, Any
 
 def call_tool(
     name: str, arguments: Any, *, client: Optional[SearchClient] = None, names: Optional[Mapping[str, str]] = None
-) -> Dict[str, Any]:
+) -> ToolResult:
     """Run a tool call from a model and return a JSON-ready dict.
 
     Returns the search response (``{"items": [...], ...}``), the fetch result, or
@@ -270,7 +271,7 @@ class ToolSession:
         self._seen: Dict[Tuple[str, str], int] = {}
         self._lock = threading.Lock()
 
-    def call_tool(self, name: str, arguments: Any) -> Dict[str, Any]:
+    def call_tool(self, name: str, arguments: Any) -> ToolResult:
         """Like :func:`call_tool`, with the repeated-lookup guard."""
         try:
             tool = _resolve_tool(name, self.names)
@@ -282,12 +283,12 @@ class ToolSession:
             count = self._seen.get(key, 0)
             if count >= self.max_repeats:
                 what = "query" if tool == SEARCH_TOOL else "page"
-                error = InvalidInput(
+                refusal = InvalidInput(
                     "this %s was already looked up %d times in this session; use the results you already have "
                     "instead of repeating the same lookup" % (what, count),
                     detail_code="repeated_lookup",
                 )
-                return {"error": error.to_dict()}
+                return {"error": refusal.to_dict()}
             self._seen[key] = count + 1
         return call_tool(tool, args, client=self.client)
 
@@ -298,7 +299,7 @@ def _lookup_key(tool: str, args: Dict[str, Any]) -> str:
     try:
         return url_key(args["url"].strip())
     except ValueError:
-        return args["url"].strip()
+        return str(args["url"]).strip()
 
 
 # -- formatting -------------------------------------------------------------------------------------

@@ -70,7 +70,7 @@ def _source(container: Tag, tools: Optional[Tag]) -> Optional[str]:
     """The real target a result block names (``mu``, else ``data-tools``), if http(s)."""
     candidates = [container.get("mu")]
     if tools is not None:
-        match = _TOOLS_URL.search(tools["data-tools"])
+        match = _TOOLS_URL.search(str(tools["data-tools"]))
         candidates.append(match.group(2) if match else None)
     for candidate in candidates:
         url = clean_url(candidate)
@@ -108,9 +108,9 @@ def _item(container: Tag) -> Optional[Dict[str, Any]]:
     heading, snippet, tools = _parts(container)
     link = next((tag for tag in elements(heading) if tag.name == "a" and "href" in tag.attrs), None) if heading else None
     title = text_of(link)
-    if link is None or not link["href"].strip() or not title:
+    if link is None or not str(link["href"]).strip() or not title:
         return None
-    item = {"title": title, "url": link["href"].strip(), "snippet": _snippet(snippet)}
+    item = {"title": title, "url": str(link["href"]).strip(), "snippet": _snippet(snippet)}
     target = _source(container, tools)
     if target:
         item["source"] = urlsplit(target).hostname or ""  # the site, as everywhere; resolve_links gives the URL

@@ -81,7 +81,7 @@ def _is_block(tag: Tag) -> bool:
 def _item(block: Block, order: Optional[bool]) -> Optional[Dict[str, Any]]:
     """The item of one ``li.b_algo``, or ``None`` for an ad or without a usable title link."""
     link = block.parts.get("link")
-    url = decode_bing_href(link["href"]) if link is not None and "b_ad" not in classes(block.tag) else None
+    url = decode_bing_href(str(link["href"])) if link is not None and "b_ad" not in classes(block.tag) else None
     if not url:
         return None
     item = dated_item(block.text("link"), url, block.text("paragraph"), order)

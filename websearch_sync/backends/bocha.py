@@ -70,7 +70,7 @@ class Bocha(JsonApiBackend):
         data = self.data(response)
         if not isinstance(data, dict):
             raise WebParseError("bocha answered with JSON that is not an object", provider=self.name, detail_code="unexpected_shape")
-        inner = data.get("data") if isinstance(data.get("data"), dict) else data
+        inner: Dict[str, Any] = data["data"] if isinstance(data.get("data"), dict) else data
         pages = inner.get("webPages")
         if pages is None:
             if inner.get("_type") == "SearchResponse":  # a search answer without web pages: no results

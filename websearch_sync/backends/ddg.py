@@ -105,10 +105,14 @@ def _is_html_block(tag: Tag) -> bool:
     return tag.name == "div" and "result" in classes(tag)
 
 
+def _class_test(name: str) -> PartTest:
+    return lambda tag, inside: name in classes(tag)
+
+
 #: The parts of a ``div.result`` read; the date is an unclassed span in ``.result__extras__url``
 #: (after the icon and the display URL).
 _HTML_PARTS: Dict[str, PartTest] = {
-    **{name: (lambda tag, inside, name=name: name in classes(tag)) for name in _HTML_FIELDS},
+    **{name: _class_test(name) for name in _HTML_FIELDS},
     "stamp": lambda tag, inside: tag.name == "span" and not classes(tag) and "result__extras__url" in inside,
 }
 
@@ -121,7 +125,7 @@ def _parse_html_template(markup: str) -> Tuple[List[Dict[str, Any]], bool]:
         link = block.parts.get("result__a")
         if link is None or has_class(block.tag, "result--ad") or has_class(block.tag, "result--no-result"):
             continue
-        item = _result(block.text("result__a"), link.get("href") or "", block.text("result__snippet"), block.text("stamp"))
+        item = _result(block.text("result__a"), str(link.get("href") or ""), block.text("result__snippet"), block.text("stamp"))
         keep, is_eof = _keep(item)
         eof = eof or is_eof
         if keep:

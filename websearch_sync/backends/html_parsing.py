@@ -19,10 +19,11 @@ deadline stops instead of running on.
 
 import datetime
 import re
-from typing import AbstractSet, Any, Callable, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Tuple
+from typing import AbstractSet, Any, Callable, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Tuple, cast
 from urllib.parse import SplitResult, urlsplit
 
-from bs4 import BeautifulSoup, CData, NavigableString, PageElement, Tag
+from bs4 import BeautifulSoup, CData, Tag
+from bs4.element import NavigableString, PageElement
 from bs4.builder._lxml import LXMLTreeBuilder
 
 from ..net.deadline import checkpoint
@@ -226,7 +227,7 @@ def walk_blocks(
             stack.pop()
         elif not isinstance(child, Tag):
             if block is not None and inside and type(child) in _TEXT_TYPES:
-                block.add_text(inside, child)
+                block.add_text(inside, cast(NavigableString, child))  # type(child) in _TEXT_TYPES: a string
         elif skip is None or not skip(child):
             visited += 1
             if not visited % _CHECK_EVERY:

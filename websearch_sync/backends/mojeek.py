@@ -44,7 +44,7 @@ def _item(block: Tag) -> Optional[Dict[str, Any]]:
     link = parts.get("link")
     if link is None:
         return None
-    return {"title": text_of(link), "url": link["href"].strip(), "snippet": text_of(parts.get("snippet"))}
+    return {"title": text_of(link), "url": str(link["href"]).strip(), "snippet": text_of(parts.get("snippet"))}
 
 
 class MojeekHtml(HtmlEngine):

@@ -10,8 +10,10 @@ as ``C++ template <typename T>`` is kept as it is.
 
 import html
 import re
-from typing import Any, Dict, Iterable, List, Optional, Set
+from typing import Any, Dict, Iterable, List, Optional, Set, cast
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from ..models import SearchItem
 
 __all__ = [
     "clean_text",
@@ -124,7 +126,7 @@ def url_key(url: str) -> str:
     return urlunsplit(("", host, path, query, ""))
 
 
-def normalize_items(raw_items: Iterable[Dict[str, Any]], provider: str, max_results: int) -> List[Dict[str, Any]]:
+def normalize_items(raw_items: Iterable[Dict[str, Any]], provider: str, max_results: int) -> List[SearchItem]:
     """Canonical items from a backend's raw items.
 
     Drops items whose URL is not http(s), cleans title/snippet/extras (markup is
@@ -161,7 +163,7 @@ def normalize_items(raw_items: Iterable[Dict[str, Any]], provider: str, max_resu
         items.append(item)
     for rank, item in enumerate(items, 1):
         item["rank"] = rank
-    return items
+    return cast(List[SearchItem], items)  # every key of SearchItem is written above
 
 
 def _clean_content(value: Any) -> str:

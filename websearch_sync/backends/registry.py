@@ -20,7 +20,7 @@ import numbers
 import pkgutil
 import re
 import sys
-from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Tuple, Type
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Tuple, Type, cast
 
 from ..config import declare_backend, forget_backend
 from ..errors import InvalidInput, WebProviderError
@@ -74,7 +74,7 @@ _DECLARATIONS: Tuple[Tuple[str, str, Callable[[Any], bool]], ...] = (
     ("required", "a tuple of strings", _strings),
     ("options", "a tuple of strings", _strings),
     ("auto_languages", "a tuple of strings", _strings),
-    ("min_interval_s", "a number >= 0", lambda v: isinstance(v, numbers.Real) and not isinstance(v, bool) and 0 <= v < float("inf")),
+    ("min_interval_s", "a number >= 0", lambda v: isinstance(v, numbers.Real) and not isinstance(v, bool) and 0 <= cast(float, v) < float("inf")),
     ("max_query_chars", "an int or None", _optional_int),
     ("auto_rank", "an int or None", _optional_int),
     ("provides_content", "True or False", lambda v: isinstance(v, bool)),

@@ -47,7 +47,7 @@ from ..errors import (
     WebSearchError,
     redact,
 )
-from ..models import ParseResult, SearchParams
+from ..models import ErrorInfo, ParseResult, SearchParams
 from ..net.botwall import bot_wall_error
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse, RequestSpec, retry_after_seconds
@@ -426,7 +426,7 @@ def _engine_error(entry: Any, provider: str, secrets: List[str]) -> Optional[Tup
     )
 
 
-def _engine_entry(engine: str, error: WebSearchError) -> Dict[str, Any]:
+def _engine_entry(engine: str, error: WebSearchError) -> ErrorInfo:
     """An ``errors`` entry for one failed engine: its name, and how long the instance leaves it alone."""
     entry = error.to_dict()
     entry["engine"] = engine

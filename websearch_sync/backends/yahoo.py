@@ -94,7 +94,7 @@ def _title_link(block: Block) -> Optional[Tag]:
 def _item(block: Block, order: Optional[bool]) -> Optional[Dict[str, Any]]:
     """The item of one result block, or ``None`` without a usable title link."""
     link = _title_link(block)
-    url = decode_yahoo_href(link["href"]) if link is not None else None
+    url = decode_yahoo_href(str(link["href"])) if link is not None else None
     if not url:
         return None
     return dated_item(block.text("heading"), url, block.text("snippet"), order)

@@ -13,7 +13,7 @@ import argparse
 import io
 import os
 import sys
-from typing import Optional, Sequence, TextIO
+from typing import Callable, Optional, Sequence, TextIO
 
 from ..config import VERSION as __version__
 from ..errors import WebSearchError
@@ -94,8 +94,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    run: Callable[[argparse.Namespace], int] = args.run  # set by each sub-command's parser
     try:
-        return args.run(args)
+        return run(args)
     except WebSearchError as error:
         for line in error_lines(error):
             sys.stderr.write(line + "\n")

@@ -12,7 +12,7 @@ from .output import EXIT_OK, json_text
 __all__ = ["add_parser", "run", "backend_rows"]
 
 
-def add_parser(commands: "argparse._SubParsersAction") -> None:
+def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     """Add the ``backends`` sub-command."""
     parser = commands.add_parser("backends", help="list the backends, whether each is configured, and what it reads")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")

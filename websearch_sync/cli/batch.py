@@ -9,7 +9,7 @@ always ends with a summary line on stderr: ``N ok, M failed``.
 import sys
 import threading
 from contextlib import closing
-from typing import Any, Callable, Dict, Iterator, List, Optional, TextIO, Tuple
+from typing import Any, Callable, Dict, Generator, List, Optional, TextIO, Tuple
 
 from ..client.search_client import SearchClient
 from ..errors import WebSearchError
@@ -21,7 +21,7 @@ __all__ = ["run_batch", "in_order", "BatchCounts"]
 Outcome = Tuple[Dict[str, Any], Optional[int]]
 
 
-def in_order(work: Callable[[str], Outcome], queries: List[str], workers: int) -> Iterator[Outcome]:
+def in_order(work: Callable[[str], Outcome], queries: List[str], workers: int) -> Generator[Outcome, None, None]:
     """``work(query)`` for every query, yielded in input order, computed by ``workers`` threads.
 
     Closing the iterator stops handing out queries; queries already running finish

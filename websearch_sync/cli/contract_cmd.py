@@ -31,7 +31,7 @@ DEFAULT_FIXTURES = "fixtures"
 
 
 
-def add_parser(commands: "argparse._SubParsersAction") -> None:
+def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     """Add the ``record``, ``verify`` and ``check-live`` sub-commands."""
     record = commands.add_parser(
         "record",

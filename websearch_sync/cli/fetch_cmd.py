@@ -12,7 +12,7 @@ __all__ = ["add_parser", "run"]
 
 
 
-def add_parser(commands: "argparse._SubParsersAction") -> None:
+def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     """Add the ``fetch`` sub-command."""
     parser = commands.add_parser(
         "fetch",

@@ -35,7 +35,7 @@ def is_retryable(error: WebSearchError) -> bool:
 
 def backoff_s(attempt: int, error: WebSearchError) -> float:
     """Exponential backoff with jitter; never shorter than the service's Retry-After."""
-    delay = min(_BACKOFF_CAP_S, _BACKOFF_BASE_S * (2 ** attempt)) * random.uniform(0.5, 1.0)
+    delay: float = min(_BACKOFF_CAP_S, _BACKOFF_BASE_S * (2 ** attempt)) * random.uniform(0.5, 1.0)
     if error.retry_after is not None:
         delay = max(delay, error.retry_after)
     return delay

@@ -19,6 +19,7 @@ from collections import OrderedDict
 from typing import Any, Dict, Hashable, Optional, Tuple
 
 from ..errors import InvalidInput
+from ..models import StrPath
 from .clock import SYSTEM_CLOCK, Clock
 
 __all__ = ["MemoryCache", "SqliteCache", "ResultCache", "copy_result", "check_cache_path", "cache_key_text"]
@@ -152,7 +153,7 @@ class SqliteCache:
     by another process is not (its table is made at the first use).
     """
 
-    def __init__(self, path: "os.PathLike[str] | str", ttl_s: float, clock: Clock = SYSTEM_CLOCK) -> None:
+    def __init__(self, path: StrPath, ttl_s: float, clock: Clock = SYSTEM_CLOCK) -> None:
         self.path = check_cache_path(path)
         self.ttl_s = ttl_s
         self._clock = clock

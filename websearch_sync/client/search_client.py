@@ -6,7 +6,7 @@ A client is safe to share between threads: the HTTP connection pool is sized for
 it, and the cache, rate limiter and cool-down table are locked.
 """
 
-from typing import Any, Dict, Hashable, List, Mapping, Optional, Tuple, Union
+from typing import Any, Dict, Hashable, List, Mapping, Optional, Tuple, Union, cast
 
 import requests
 from urllib.parse import urlsplit, urlunsplit
@@ -15,7 +15,7 @@ from ..backends import registry
 from ..backends.base import Backend
 from ..config import Settings
 from ..errors import InvalidInput, WebSearchError
-from ..models import SearchParams
+from ..models import ExtractMode, FetchResult, SafeSearch, SearchParams, SearchResponse, Strategy, StrPath, TimeRange
 from ..net.deadline import Deadline
 from ..net.transport import HttpTransport
 from ..secrets import redact_error
@@ -61,10 +61,15 @@ def _check_cooldowns(value: Optional[Mapping[str, float]]) -> Dict[str, float]:
     return {kind: float(seconds) for kind, seconds in value.items()}
 
 
-def _check_strategy(strategy: Any) -> str:
+def _check_strategy(strategy: Any) -> Strategy:
     if strategy not in STRATEGIES:
         raise InvalidInput("strategy must be one of %s, got %r" % (", ".join(STRATEGIES), strategy), detail_code="bad_strategy")
-    return strategy
+    return cast(Strategy, strategy)
+
+
+def _given(**values: Any) -> Dict[str, Any]:
+    """The options passed as typed keyword arguments, without those left at ``None``."""
+    return {name: value for name, value in values.items() if value is not None}
 
 
 class SearchClient:
@@ -109,11 +114,11 @@ class SearchClient:
         self,
         backend: BackendArg = None,
         *,
-        strategy: str = "fallback",
+        strategy: Strategy = "fallback",
         settings: Optional[Settings] = None,
         session: Optional[requests.Session] = None,
         cache_ttl_s: float = 300,
-        cache_path: Optional[str] = None,
+        cache_path: Optional[StrPath] = None,
         retries: int = 2,
         budget_ms: Optional[int] = None,
         min_interval_s: Union[None, float, Mapping[str, float]] = None,
@@ -174,12 +179,14 @@ class SearchClient:
         backend: BackendArg = None,
         max_results: Optional[int] = None,
         timeout_ms: Optional[int] = None,
-        strategy: Optional[str] = None,
+        strategy: Optional[Strategy] = None,
         retries: Optional[int] = None,
         budget_ms: Optional[int] = None,
         cache_ttl_s: Optional[float] = None,
+        time_range: Optional[TimeRange] = None,
+        safe_search: Optional[SafeSearch] = None,
         **options: Any,
-    ) -> Dict[str, Any]:
+    ) -> SearchResponse:
         """Search the web and return ``{"items": [...], "provider_meta": {...}}``.
 
         Args:
@@ -206,19 +213,20 @@ class SearchClient:
             (except ``TypeError`` for an unknown keyword argument).
         """
         started = self._clock.monotonic()
+        options.update(_given(time_range=time_range, safe_search=safe_search))
         try:
             call = _CallSettings(self, strategy, timeout_ms, budget_ms, retries, cache_ttl_s)
             plan = self._plan(query, backend, max_results, options, call)  # validation first: a cache hit never skips it
             key = self._search_key(plan, call) if call.ttl > 0 else None
-            hit = self._cache.get(key, plan.budget.remaining_s()) if key is not None else None
+            hit = cast(Optional[SearchResponse], self._cache.get(key, plan.budget.remaining_s()) if key is not None else None)
             if hit is not None:
-                hit["provider_meta"].update(cached=True, attempts=0, latency_ms=self._elapsed_ms(started))
+                hit["provider_meta"].update({"cached": True, "attempts": 0, "latency_ms": self._elapsed_ms(started)})
                 return hit
             response, cacheable, attempts = self._run(plan, call)
             response["provider_meta"]["latency_ms"] = self._elapsed_ms(started)
             response["provider_meta"]["attempts"] = attempts
             if key is not None and cacheable:
-                self._cache.set(key, response, call.ttl, plan.budget.remaining_s())
+                self._cache.set(key, cast(Dict[str, Any], response), call.ttl, plan.budget.remaining_s())
             return response
         except WebSearchError as error:
             raise redact_error(error, self.settings.secrets())
@@ -239,7 +247,7 @@ class SearchClient:
         fingerprint = self._fingerprints.get(self.settings, plan.names, plan.params.include_content)
         return search_key(plan.params, plan.names, call.strategy, fingerprint)
 
-    def _run(self, plan: "_Plan", call: "_CallSettings") -> Tuple[Dict[str, Any], bool, int]:
+    def _run(self, plan: "_Plan", call: "_CallSettings") -> Tuple[SearchResponse, bool, int]:
         """Ask the backends by the call's strategy; ``(response, cacheable, requests sent)``."""
         state = CallState()
 
@@ -252,7 +260,7 @@ class SearchClient:
             cacheable = False
         return response, cacheable, state.attempts
 
-    def _add_content(self, response: Dict[str, Any], params: SearchParams, budget: Deadline) -> bool:
+    def _add_content(self, response: SearchResponse, params: SearchParams, budget: Deadline) -> bool:
         """Read the result pages into ``content``; false when some page could not be read."""
         page_errors = add_page_content(
             [item for item in response["items"] if not registry.backend_class(item["provider"]).provides_content],
@@ -274,13 +282,13 @@ class SearchClient:
         self,
         url: str,
         *,
-        extract_mode: str = "markdown",
+        extract_mode: ExtractMode = "markdown",
         max_chars: int = DEFAULT_MAX_CHARS,
         timeout_ms: Optional[int] = None,
         max_bytes: int = DEFAULT_MAX_BYTES,
         allow_private: bool = False,
         cache_ttl_s: Optional[float] = None,
-    ) -> Dict[str, Any]:
+    ) -> FetchResult:
         """Read one web page with this client's session (see :func:`websearch_sync.fetch`).
 
         Successful results are cached like searches, keyed by the checked and
@@ -297,7 +305,7 @@ class SearchClient:
             except WebSearchError as error:
                 raise redact_error(error, self.settings.secrets())
             key = fetch_key(page, extract_mode, max_chars, max_bytes, allow_private, self._fingerprints.get(self.settings, (), True))
-        hit = self._cache.get(key, deadline.remaining_s()) if key is not None else None
+        hit = cast(Optional[FetchResult], self._cache.get(key, deadline.remaining_s()) if key is not None else None)
         if hit is not None:
             return hit
         result = fetch_page(
@@ -312,7 +320,7 @@ class SearchClient:
             deadline=deadline,
         )
         if key is not None:
-            self._cache.set(key, result, ttl, deadline.remaining_s())
+            self._cache.set(key, cast(Dict[str, Any], result), ttl, deadline.remaining_s())
         return result
 
 

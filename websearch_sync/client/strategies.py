@@ -11,8 +11,8 @@ from typing import Any, Callable, Dict, List, Tuple
 
 from ..backends.base import Backend
 from ..backends.normalize import normalize_items
-from ..errors import Timeout, WebSearchError
-from ..models import ParseResult, SearchParams
+from ..errors import ErrorInfo, Timeout, WebSearchError
+from ..models import ParseResult, ProviderMeta, SearchItem, SearchParams, SearchResponse
 from ..net.deadline import Deadline
 from .fusion import fuse
 
@@ -29,7 +29,7 @@ _PRECEDENCE = ("WebBlocked", "AuthError", "WebParseError", "BadGateway", "Networ
 _MERGE_MARGIN_S = 0.25
 
 Run = Callable[[Backend], ParseResult]
-Outcome = Tuple[Dict[str, Any], bool]
+Outcome = Tuple[SearchResponse, bool]
 
 
 def fallback(backends: List[Backend], params: SearchParams, budget: Deadline, run: Run) -> Outcome:
@@ -62,9 +62,9 @@ def merge(backends: List[Backend], params: SearchParams, budget: Deadline, run: 
         concurrent.futures.wait(futures, timeout=max(0.0, budget.remaining_s()) + _MERGE_MARGIN_S)
     finally:
         executor.shutdown(wait=False)
-    lists: List[Tuple[str, List[Dict[str, Any]]]] = []
+    lists: List[Tuple[str, List[SearchItem]]] = []
     failures: List[WebSearchError] = []
-    soft_errors: List[Dict[str, Any]] = []
+    soft_errors: List[ErrorInfo] = []
     request_ids = []
     extras: Dict[str, List[Any]] = {}
     for backend, future in zip(backends, futures):
@@ -80,12 +80,12 @@ def merge(backends: List[Backend], params: SearchParams, budget: Deadline, run: 
         raise most_informative(failures)
     items = normalize_items(fuse(lists), lists[0][0], params.max_results)
     answered = [name for name, _ in lists]
-    meta: Dict[str, Any] = {"provider_name": "+".join(answered), "providers": answered, "cached": False}
+    meta: ProviderMeta = {"provider_name": "+".join(answered), "providers": answered, "cached": False}
     if request_ids:
         meta["request_id"] = ",".join(request_ids)
     if extras:
         meta["extras"] = extras
-    response: Dict[str, Any] = {"items": items, "provider_meta": meta}
+    response: SearchResponse = {"items": items, "provider_meta": meta}
     errors = [e.to_dict() for e in failures] + soft_errors
     if errors:
         response["errors"] = errors
@@ -119,15 +119,15 @@ def most_informative(failures: List[WebSearchError]) -> WebSearchError:
     return best
 
 
-def _response(items: List[Dict[str, Any]], name: str, result: ParseResult, failures: List[WebSearchError]) -> Dict[str, Any]:
-    meta: Dict[str, Any] = {"provider_name": name, "cached": False}
+def _response(items: List[SearchItem], name: str, result: ParseResult, failures: List[WebSearchError]) -> SearchResponse:
+    meta: ProviderMeta = {"provider_name": name, "cached": False}
     if result.request_id:
         meta["request_id"] = result.request_id
     extras: Dict[str, List[Any]] = {}
     add_extras(extras, result)
     if extras:
         meta["extras"] = extras
-    response: Dict[str, Any] = {"items": items, "provider_meta": meta}
+    response: SearchResponse = {"items": items, "provider_meta": meta}
     errors = [e.to_dict() for e in failures] + list(result.errors)
     if errors:
         response["errors"] = errors

@@ -37,6 +37,7 @@ from ..secrets import is_secret_name
 from .cases import Case, CaseResult, compare, load_case, outcome_of, run_case, write_golden
 from .replay import PLACEHOLDER, query_params
 from ..errors import InvalidInput, WebSearchError
+from ..models import StrPath
 from ..net.transport import DEFAULT_USER_AGENT, HttpResponse
 
 __all__ = ["Exchange", "Recorder", "Redactor", "RecordResult", "record_case", "case_name_for"]
@@ -412,7 +413,7 @@ def record_case(
     backend: str,
     query: str,
     *,
-    fixtures_dir: Union[str, "os.PathLike[str]"],
+    fixtures_dir: StrPath,
     name: Optional[str] = None,
     max_results: Optional[int] = None,
     settings: Optional[Settings] = None,

@@ -17,7 +17,7 @@ a large part of the text, or several long paragraphs, is kept.
 
 import functools
 import re
-from typing import Callable, Dict, FrozenSet, Iterable, Optional, Set
+from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set
 
 from lxml import etree
 
@@ -186,7 +186,7 @@ def preclean(root: etree._Element, rules: FrozenSet[str] = DEFAULT_RULES) -> Non
     if body is None or not (tags or words):
         return
     limit = 0.3 * text_size(body)
-    doomed = set()
+    doomed: Set[etree._Element] = set()
     for element in body.iterdescendants():
         if not isinstance(element.tag, str) or not (element.tag in tags or class_words(element) & words):
             continue
@@ -260,7 +260,7 @@ def _is_block(element: etree._Element, rules: FrozenSet[str]) -> bool:
     return ("article.link_spans" in rules and element.tag == "span" and len(element.findall(".//a")) >= 3)
 
 
-def _boilerplate_block(element: etree._Element, words: FrozenSet[str], block_rules: list,
+def _boilerplate_block(element: etree._Element, words: FrozenSet[str], block_rules: List[Callable[[etree._Element, str], bool]],
                        rules: FrozenSet[str], total: int) -> bool:
     """Whether ``clean_article`` removes ``element``: a block whose class/id has one of
     ``words``, or a block one of ``block_rules`` condemns; never a block holding half of the
@@ -290,8 +290,8 @@ def clean_article(node: etree._Element, rules: FrozenSet[str] = DEFAULT_RULES,
     tags, words = stage_tags("article", rules), stage_words("article", rules)
     block_rules = [rule for name, rule in BLOCK_RULES.items() if name in rules]
     total = max(1, len(_text(node)))
-    doomed = set()
-    titles = node.findall(".//h1") if "article.title" in rules else ()
+    doomed: Set[etree._Element] = set()
+    titles: Sequence[etree._Element] = node.findall(".//h1") if "article.title" in rules else ()
     if len(titles) == 1 and _repeats_title(titles[0], title):  # several h1 are section headings
         doomed.add(titles[0])
     for element in node.iterdescendants():

@@ -7,7 +7,7 @@ code, fenced code blocks, block quotes (``>``) and tables (``| a | b |``).
 """
 
 import re
-from typing import List, Optional
+from typing import Iterator, List, Optional
 
 from lxml import etree
 
@@ -51,7 +51,7 @@ def _inline_text(node: etree._Element) -> str:
     return _SPACES.sub(" ", "".join(_visible_strings(node))).strip()
 
 
-def _visible_strings(node: etree._Element):
+def _visible_strings(node: etree._Element) -> Iterator[str]:
     if _tag(node) in SKIP_TAGS or not isinstance(node.tag, str):
         return
     if node.text:

@@ -14,6 +14,7 @@ from typing import Any, Dict, List, Optional
 
 from ..client.search_client import SearchClient
 from ..errors import ToolNotFound
+from ..models import ToolResult
 from ..tool import ToolSession, format_results, tool_definitions
 
 __all__ = ["McpTools", "ToolOutcome", "TOOL_NAMES"]
@@ -27,7 +28,7 @@ class ToolOutcome:
     """What one tool call gives back: the text for the model, the JSON result, and whether it failed."""
 
     text: str
-    result: Dict[str, Any]
+    result: ToolResult
     is_error: bool
 
 

@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 import requests
 import urllib3.exceptions
 import urllib3.response
-from requests.adapters import HTTPAdapter
+from requests.adapters import BaseAdapter, HTTPAdapter
 from requests.cookies import extract_cookies_to_jar
 from requests.hooks import dispatch_hook
 from requests.structures import CaseInsensitiveDict
@@ -85,7 +85,7 @@ class HttpResponse:
     """A fully read (or capped) response."""
 
     status: int
-    headers: CaseInsensitiveDict
+    headers: "CaseInsensitiveDict[str]"
     content: bytes
     url: str
     truncated: bool = False
@@ -426,16 +426,18 @@ class HttpTransport:
                 detail_code="bad_header",
             ) from None
         check_headers(prepared.headers, provider)
-        options = self.session.merge_environment_settings(prepared.url, self.proxies or {}, True, None, None)
+        options: Mapping[str, Any] = self.session.merge_environment_settings(prepared.url or spec.url, self.proxies or {}, True, None, None)
         check_proxy(prepared.url or spec.url, options.get("proxies") or {}, provider)
         if address is not None:
             setattr(prepared, PIN_ATTRIBUTE, address)
-            adapter: HTTPAdapter = self._pinned
+            adapter: BaseAdapter = self._pinned
         else:
-            adapter = self.session.get_adapter(prepared.url)
+            adapter = self.session.get_adapter(prepared.url or spec.url)
         response = adapter.send(prepared, timeout=timeout, **options)
-        extract_cookies_to_jar(self.session.cookies, prepared, response.raw)
-        return dispatch_hook("response", prepared.hooks, response)
+        # types-requests declares these two without annotations
+        extract_cookies_to_jar(self.session.cookies, prepared, response.raw)  # type: ignore[no-untyped-call]
+        hooked: requests.Response = dispatch_hook("response", prepared.hooks, response)  # type: ignore[no-untyped-call]
+        return hooked
 
     def _follow_redirects(
         self, spec: RequestSpec, response: requests.Response, deadline: Deadline, provider: Optional[str], secrets: List[str]

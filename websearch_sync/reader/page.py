@@ -26,7 +26,8 @@ import requests
 from ..net.botwall import bot_wall_error
 from ..config import DEFAULT_MAX_BYTES, Settings
 from ..net.deadline import Deadline, DeadlinePassed, run_within
-from ..errors import InvalidInput, NetworkError, Timeout, WebProviderError, WebSearchError
+from ..errors import ErrorInfo, InvalidInput, NetworkError, Timeout, WebProviderError, WebSearchError
+from ..models import ExtractMode, FetchResult, SearchItem
 from ..secrets import redact, redact_error
 from ..extract.article import EXTRACT_MODES
 from ..net.media import media_kind
@@ -116,7 +117,7 @@ def fetch_page(
     *,
     transport: HttpTransport,
     settings: Settings,
-    extract_mode: str = "markdown",
+    extract_mode: ExtractMode = "markdown",
     max_chars: int = DEFAULT_MAX_CHARS,
     timeout_ms: Optional[int] = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
@@ -124,7 +125,7 @@ def fetch_page(
     deadline: Optional[Deadline] = None,
     resolver: Optional[Resolver] = None,
     trusted_networks: Iterable[str] = (),
-) -> Dict[str, Any]:
+) -> FetchResult:
     """Read one page and return the fetch result dict.
 
     Returns ``{"url", "final_url", "status", "content_type", "extractor", "title",
@@ -313,7 +314,7 @@ def _extract(response: HttpResponse, mode: str, deadline: Deadline) -> PageText:
 
 def _result(
     url: str, final_url: str, status: int, content_type: str, page: PageText, truncated: bool, max_chars: int
-) -> Dict[str, Any]:
+) -> FetchResult:
     text = page.text
     if len(text) > max_chars:
         text, truncated = text[:max_chars], True
@@ -335,17 +336,17 @@ def _result(
 
 
 def add_page_content(
-    items: List[Dict[str, Any]],
+    items: List[SearchItem],
     *,
     transport: HttpTransport,
     settings: Settings,
     deadline: Deadline,
     max_content_chars: int = DEFAULT_CONTENT_CHARS,
     max_workers: int = 4,
-    extract_mode: str = "text",
+    extract_mode: ExtractMode = "text",
     resolver: Optional[Resolver] = None,
     trusted_networks: Iterable[str] = (),
-) -> List[Dict[str, Any]]:
+) -> List[ErrorInfo]:
     """Fetch every item's page in threads and put its text in ``item["content"]``.
 
     At most ``max_workers`` pages at once, all within ``deadline``; each text is
@@ -382,7 +383,7 @@ def add_page_content(
         wait(futures, timeout=max(0.0, deadline.remaining_s()) + _CONTENT_GRACE_S)
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
-    errors: List[Dict[str, Any]] = []
+    errors: List[ErrorInfo] = []
     for item, future in zip(todo, futures):
         try:
             if future.cancelled() or not future.done():
@@ -393,7 +394,7 @@ def add_page_content(
                 )
             item["content"] = future.result()["text"]
         except WebSearchError as error:
-            errors.append(dict(error.to_dict(), url=item["url"]))
+            errors.append({**error.to_dict(), "url": item["url"]})
         except Exception as exc:  # a defect in fetch: logged loudly, reported typed, never fails the search
             logger.error("reading %s for include_content failed unexpectedly", _shown(item["url"]), exc_info=exc)
             entry = WebProviderError(
@@ -401,5 +402,5 @@ def add_page_content(
                 provider=PROVIDER,
                 detail_code="internal_error",
             ).to_dict()
-            errors.append(dict(entry, url=item["url"]))
+            errors.append({**entry, "url": item["url"]})
     return errors

@@ -22,7 +22,7 @@ parameters such as ``key``, ``api_key``, ``token``, ``access_token``,
 
 import re
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 from urllib.parse import parse_qsl, urlsplit
 
 from ..config import Settings
@@ -115,13 +115,13 @@ def read_with_service(
         body = response.json()
     except ValueError:
         raise WebParseError("%s did not answer with JSON" % service.name, provider=service.name, detail_code="not_json") from None
-    data = body.get("data") if isinstance(body, dict) else None
+    data: Dict[str, Any] = body["data"] if isinstance(body, dict) and isinstance(body.get("data"), dict) else {}
     content = data.get("content") if isinstance(data, dict) else None
     if not isinstance(content, str):
         raise WebParseError("%s answered without data.content" % service.name, provider=service.name, detail_code="unexpected_shape")
     if not content.strip():
         raise WebParseError("%s returned no text for the page" % service.name, provider=service.name, detail_code="no_content")
-    title = data.get("title") if isinstance(data.get("title"), str) else ""
+    title: str = data["title"] if isinstance(data.get("title"), str) else ""
     reported = data.get("url")
     final_url = reported if isinstance(reported, str) and reported.startswith(("http://", "https://")) else url
     return final_url, PageText(title.strip(), content.strip(), service.name)

@@ -8,7 +8,7 @@ never when websearch_sync is imported.
 import logging
 import re
 import threading
-from typing import Any, Callable, Dict, Optional, Tuple, TypeVar
+from typing import Any, Callable, Dict, Optional, Tuple, Type, TypeVar
 from urllib.parse import urlsplit, urlunsplit
 
 from ...errors import InvalidInput, NetworkError, redact
@@ -84,7 +84,7 @@ class StateServer:
             self.redis = redis.Redis.from_url(url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s, retry=no_retry)
         except ValueError as exc:
             raise InvalidInput("bad state_url %s: %s" % (shown_url(url), exc), detail_code="bad_state_url") from None
-        self.errors: Tuple[type, ...] = (redis.RedisError, OSError)
+        self.errors: Tuple[Type[BaseException], ...] = (redis.RedisError, OSError)
         self.timeout_s = timeout_s
         self.shown = shown_url(url)
         self._secrets = [urlsplit(url).password]

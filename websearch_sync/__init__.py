@@ -22,6 +22,7 @@ from .errors import (
     WebProviderError,
     WebSearchError,
 )
+from .models import ErrorInfo, FetchResult, ProviderMeta, SearchItem, SearchResponse
 
 __version__ = VERSION
 
@@ -45,5 +46,10 @@ __all__ = [
     "WebParseError",
     "WebProviderError",
     "ToolNotFound",
+    "SearchResponse",
+    "SearchItem",
+    "ProviderMeta",
+    "ErrorInfo",
+    "FetchResult",
     "__version__",
 ]

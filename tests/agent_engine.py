@@ -7,13 +7,13 @@ from the recorded page's golden, not from the code under test.
 """
 
 import json
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Tuple
-
-import websearch_sync as ws
 
 from servers import FaultServer, respond
+
+import websearch_sync as ws
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "ddg_html"
 RESULTS_PAGE = (FIXTURES / "meka__1.html").read_bytes()
@@ -21,8 +21,12 @@ CAPTCHA_PAGE = (FIXTURES / "meka__ddg_anomaly.html").read_bytes()
 _GOLDEN = json.loads((FIXTURES / "meka__1.expected.json").read_text(encoding="utf-8"))
 FIRST_TITLE = _GOLDEN["items"][0]["title"]
 FIRST_URL = _GOLDEN["items"][0]["url"]
-ARTICLE = b"<html><head><title>Loopback article</title></head><body><article><h1>Loopback article</h1>" + \
-    b"<p>" + b"A paragraph the reader keeps as the page's main text. " * 8 + b"</p></article></body></html>"
+ARTICLE = (
+    b"<html><head><title>Loopback article</title></head><body><article><h1>Loopback article</h1>"
+    + b"<p>"
+    + b"A paragraph the reader keeps as the page's main text. " * 8
+    + b"</p></article></body></html>"
+)
 
 
 def engine_settings(url: str) -> ws.Settings:
@@ -31,10 +35,12 @@ def engine_settings(url: str) -> ws.Settings:
 
 
 @contextmanager
-def ddg_engine(page: bytes = RESULTS_PAGE) -> Iterator[Tuple[FaultServer, ws.SearchClient]]:
+def ddg_engine(page: bytes = RESULTS_PAGE) -> Iterator[tuple[FaultServer, ws.SearchClient]]:
     """A loopback engine answering every search with ``page`` (and ``/article``), and a client for it."""
-    routes = {"/html/": respond(200, page, content_type="text/html; charset=UTF-8"),
-              "/article": respond(200, ARTICLE, content_type="text/html; charset=utf-8")}
+    routes = {
+        "/html/": respond(200, page, content_type="text/html; charset=UTF-8"),
+        "/article": respond(200, ARTICLE, content_type="text/html; charset=utf-8"),
+    }
     with FaultServer(routes) as server:
         settings = engine_settings(server.url("/html/"))
         with ws.SearchClient(settings=settings, min_interval_s=0, retries=0) as client:

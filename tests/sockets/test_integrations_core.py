@@ -8,14 +8,13 @@ import sys
 import threading
 
 import pytest
+from agent_engine import CAPTCHA_PAGE, FIRST_TITLE, RESULTS_PAGE, ddg_engine, searches
+from servers import FaultServer, respond
 
 import websearch_sync as ws
 from websearch_sync import tool
 from websearch_sync.client.default_client import close_default_client, default_client
 from websearch_sync.integrations.agent_tool import agent_tools
-
-from agent_engine import CAPTCHA_PAGE, FIRST_TITLE, RESULTS_PAGE, ddg_engine, searches
-from servers import FaultServer, respond
 
 
 def test_call_tool_without_a_client_remembers_a_block_across_calls(monkeypatch):
@@ -89,13 +88,16 @@ def test_the_async_call_leaves_the_event_loop_free():
     assert outcome.result["items"][0]["title"] == FIRST_TITLE
 
 
-@pytest.mark.parametrize("integration, framework, extra", [
-    ("langchain", "langchain_core", "langchain"),
-    ("llama_index", "llama_index", "llama-index"),
-    ("smolagents", "smolagents", "smolagents"),
-    ("pydantic_ai", "pydantic_ai", "pydantic-ai"),
-    ("openai_agents", "agents", "openai-agents"),
-])
+@pytest.mark.parametrize(
+    "integration, framework, extra",
+    [
+        ("langchain", "langchain_core", "langchain"),
+        ("llama_index", "llama_index", "llama-index"),
+        ("smolagents", "smolagents", "smolagents"),
+        ("pydantic_ai", "pydantic_ai", "pydantic-ai"),
+        ("openai_agents", "agents", "openai-agents"),
+    ],
+)
 def test_an_integration_without_its_framework_names_the_extra(monkeypatch, integration, framework, extra):
     module = "websearch_sync.integrations." + integration
     monkeypatch.delitem(sys.modules, module, raising=False)

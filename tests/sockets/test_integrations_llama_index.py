@@ -7,13 +7,12 @@ import pytest
 
 pytest.importorskip("llama_index.core")
 
+from agent_engine import CAPTCHA_PAGE, FIRST_TITLE, ddg_engine, searches  # noqa: E402
 from llama_index.core.agent.workflow import FunctionAgent, ToolCallResult  # noqa: E402
 from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock  # noqa: E402
 from llama_index.core.llms.mock import MockFunctionCallingLLM  # noqa: E402
 
 from websearch_sync.integrations import llama_index  # noqa: E402
-
-from agent_engine import CAPTCHA_PAGE, FIRST_TITLE, ddg_engine, searches  # noqa: E402
 
 
 def agent_run(tools, *calls):
@@ -26,7 +25,10 @@ def agent_run(tools, *calls):
         turn = sum(1 for m in messages if m.role == MessageRole.ASSISTANT)
         if turn < len(calls):
             name, arguments = calls[turn]
-            return ChatMessage(role="assistant", blocks=[ToolCallBlock(tool_call_id="call_%d" % turn, tool_name=name, tool_kwargs=arguments)])
+            return ChatMessage(
+                role="assistant",
+                blocks=[ToolCallBlock(tool_call_id="call_%d" % turn, tool_name=name, tool_kwargs=arguments)],
+            )
         return ChatMessage(role="assistant", content="done")
 
     agent = FunctionAgent(tools=tools, llm=MockFunctionCallingLLM(response_generator=respond))
@@ -42,7 +44,9 @@ def agent_run(tools, *calls):
 
 def test_a_search_through_the_agent():
     with ddg_engine() as (server, client):
-        outputs, shown, final = agent_run(llama_index.tools(client), ("web_search", {"query": "rust programming language", "max_results": 2}))
+        outputs, shown, final = agent_run(
+            llama_index.tools(client), ("web_search", {"query": "rust programming language", "max_results": 2})
+        )
     assert final == "done"
     assert not outputs[0].is_error
     assert outputs[0].content.startswith("1. %s" % FIRST_TITLE) and "\n\n3. " not in outputs[0].content
@@ -51,11 +55,15 @@ def test_a_search_through_the_agent():
 
 def test_a_blocked_search_is_an_error_output_with_our_line():
     with ddg_engine(CAPTCHA_PAGE) as (server, client):
-        outputs, shown, final = agent_run(llama_index.tools(client), ("web_search", {"query": "rust"}), ("web_search", {"query": "go"}))
+        outputs, shown, final = agent_run(
+            llama_index.tools(client), ("web_search", {"query": "rust"}), ("web_search", {"query": "go"})
+        )
         assert searches(server) == 1
     assert final == "done"
     assert [o.is_error for o in outputs] == [True, True]
-    assert outputs[0].content.startswith("Error: WebBlocked (captcha_required): DuckDuckGo answered with its bot challenge")
+    assert outputs[0].content.startswith(
+        "Error: WebBlocked (captcha_required): DuckDuckGo answered with its bot challenge"
+    )
     assert outputs[1].content.startswith("Error: WebBlocked (captcha_required): ddg_html is cooling down")
     assert shown == [o.content for o in outputs]
 

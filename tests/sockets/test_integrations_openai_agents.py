@@ -7,17 +7,22 @@ import pytest
 
 pytest.importorskip("agents")
 
+from agent_engine import CAPTCHA_PAGE, FIRST_TITLE, FIRST_URL, ddg_engine, searches  # noqa: E402
 from agents import Agent, Runner  # noqa: E402
-from agents.tracing import TracingProcessor, set_trace_processors  # noqa: E402
-from agents.tracing.processors import default_processor  # noqa: E402
 from agents.strict_schema import ensure_strict_json_schema  # noqa: E402
 from agents.testing import ScriptedModel, assistant_message, function_call  # noqa: E402
+from agents.tracing import TracingProcessor, set_trace_processors  # noqa: E402
+from agents.tracing.processors import default_processor  # noqa: E402
 
 from websearch_sync.integrations import openai_agents  # noqa: E402
 
-from agent_engine import CAPTCHA_PAGE, FIRST_TITLE, FIRST_URL, ddg_engine, searches  # noqa: E402
-
-STRICT_CALL = {"query": "rust programming language", "max_results": 2, "locale": None, "time_range": None, "include_content": None}
+STRICT_CALL = {
+    "query": "rust programming language",
+    "max_results": 2,
+    "locale": None,
+    "time_range": None,
+    "include_content": None,
+}
 
 
 class SpanErrors(TracingProcessor):
@@ -56,8 +61,10 @@ def span_errors():
 
 def run(client, *calls):
     """One run: the scripted model asks for ``calls`` (name, arguments), then answers "done"."""
-    model = ScriptedModel([[function_call(name, arguments, call_id="call_%d" % i)] for i, (name, arguments) in enumerate(calls)]
-                          + [[assistant_message("done")]])
+    model = ScriptedModel(
+        [[function_call(name, arguments, call_id="call_%d" % i)] for i, (name, arguments) in enumerate(calls)]
+        + [[assistant_message("done")]]
+    )
     agent = Agent(name="researcher", model=model, tools=openai_agents.tools(client))
     result = Runner.run_sync(agent, "find rust")
     outputs = [item.output for item in result.new_items if item.type == "tool_call_output_item"]
@@ -83,14 +90,20 @@ def test_a_blocked_search_reaches_the_model_as_our_line_and_the_run_goes_on(span
     assert outputs[0].startswith("Error: WebBlocked (captcha_required): DuckDuckGo answered with its bot challenge")
     assert outputs[1].startswith("Error: WebBlocked (captcha_required): ddg_html is cooling down")
     # what the model is sent next holds the line as the call's output
-    replayed = [item for item in model.calls[1].input if isinstance(item, dict) and item.get("type") == "function_call_output"]
+    replayed = [
+        item for item in model.calls[1].input if isinstance(item, dict) and item.get("type") == "function_call_output"
+    ]
     assert replayed[0]["output"] == outputs[0]
     assert [(e["message"], e["data"]["tool_name"], e["data"]["error"]) for e in span_errors] == [
-        ("Error running tool (non-fatal)", "web_search", outputs[0]), ("Error running tool (non-fatal)", "web_search", outputs[1])]
+        ("Error running tool (non-fatal)", "web_search", outputs[0]),
+        ("Error running tool (non-fatal)", "web_search", outputs[1]),
+    ]
 
 
 def test_fetch_through_the_runner():
     with ddg_engine() as (server, client):
-        result, outputs, model = run(client, ("web_fetch", {"url": server.url("/article"), "extract_mode": None, "max_chars": None}))
+        result, outputs, model = run(
+            client, ("web_fetch", {"url": server.url("/article"), "extract_mode": None, "max_chars": None})
+        )
     assert outputs[0].startswith("Loopback article\nURL: %s" % server.url("/article"))
     assert "<untrusted-web-content" in outputs[0]

@@ -6,14 +6,19 @@ import pytest
 
 pytest.importorskip("smolagents")
 
+from agent_engine import CAPTCHA_PAGE, FIRST_TITLE, ddg_engine, searches  # noqa: E402
 from smolagents import ToolCallingAgent  # noqa: E402
 from smolagents.memory import ActionStep  # noqa: E402
-from smolagents.models import ChatMessage, ChatMessageToolCall, ChatMessageToolCallFunction, MessageRole, Model  # noqa: E402
-from smolagents.models import get_tool_json_schema  # noqa: E402
+from smolagents.models import (  # noqa: E402
+    ChatMessage,
+    ChatMessageToolCall,
+    ChatMessageToolCallFunction,
+    MessageRole,
+    Model,
+    get_tool_json_schema,  # noqa: E402
+)
 
 from websearch_sync.integrations import smolagents  # noqa: E402
-
-from agent_engine import CAPTCHA_PAGE, FIRST_TITLE, ddg_engine, searches  # noqa: E402
 
 
 class ScriptedModel(Model):
@@ -27,7 +32,9 @@ class ScriptedModel(Model):
     def generate(self, messages, stop_sequences=None, response_format=None, tools_to_call_from=None, **kwargs):
         name, arguments = self.calls[self.step]
         self.step += 1
-        call = ChatMessageToolCall(ChatMessageToolCallFunction(arguments, name), id="call_%d" % self.step, type="function")
+        call = ChatMessageToolCall(
+            ChatMessageToolCallFunction(arguments, name), id="call_%d" % self.step, type="function"
+        )
         return ChatMessage(role=MessageRole.ASSISTANT, content="", tool_calls=[call])
 
 
@@ -40,8 +47,13 @@ def agent_run(tools, *calls):
 
 def test_a_search_with_none_arguments_through_the_agent():
     with ddg_engine() as (server, client):
-        final, steps = agent_run(smolagents.tools(client), ("web_search", {"query": "rust programming language", "max_results": 2,
-                                                                          "locale": None, "time_range": None}))
+        final, steps = agent_run(
+            smolagents.tools(client),
+            (
+                "web_search",
+                {"query": "rust programming language", "max_results": 2, "locale": None, "time_range": None},
+            ),
+        )
     assert final == "done"
     assert steps[0].error is None
     assert steps[0].observations.startswith("1. %s" % FIRST_TITLE) and "\n\n3. " not in steps[0].observations
@@ -49,7 +61,9 @@ def test_a_search_with_none_arguments_through_the_agent():
 
 def test_a_blocked_search_reaches_the_model_as_a_tool_error_with_our_line():
     with ddg_engine(CAPTCHA_PAGE) as (server, client):
-        final, steps = agent_run(smolagents.tools(client), ("web_search", {"query": "rust"}), ("web_search", {"query": "go"}))
+        final, steps = agent_run(
+            smolagents.tools(client), ("web_search", {"query": "rust"}), ("web_search", {"query": "go"})
+        )
         assert searches(server) == 1
     assert final == "done"  # the agent went on
     errors = [str(step.error) for step in steps[:2]]

@@ -20,11 +20,29 @@ import pytest
 import websearch_sync as ws
 from websearch_sync import tool
 
-STRUCTURE = {"type", "properties", "required", "additionalProperties", "items", "anyOf", "$defs", "$ref", "enum",
-             "const", "description", "title"}
-BY_TYPE = {"string": {"pattern", "format"}, "number": {"multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"},
-           "integer": {"multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"},
-           "array": {"minItems", "maxItems"}, "object": set(), "boolean": set(), "null": set()}
+STRUCTURE = {
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "anyOf",
+    "$defs",
+    "$ref",
+    "enum",
+    "const",
+    "description",
+    "title",
+}
+BY_TYPE = {
+    "string": {"pattern", "format"},
+    "number": {"multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"},
+    "integer": {"multipleOf", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"},
+    "array": {"minItems", "maxItems"},
+    "object": set(),
+    "boolean": set(),
+    "null": set(),
+}
 FORMATS = {"date-time", "time", "date", "duration", "email", "hostname", "ipv4", "ipv6", "uuid"}
 PYTHON_TYPES = {"string": str, "integer": int, "number": (int, float), "boolean": bool, "null": type(None)}
 
@@ -48,8 +66,11 @@ def strict_problems(schema, path="$", depth=1, counts=None):
     if "format" in schema and schema["format"] not in FORMATS:
         problems.append("%s: format %r is not supported" % (path, schema["format"]))
     for value in schema.get("enum", []):
-        if not any(isinstance(value, PYTHON_TYPES[k]) and not (k in ("integer", "number") and isinstance(value, bool))
-                   for k in kinds if k in PYTHON_TYPES):
+        if not any(
+            isinstance(value, PYTHON_TYPES[k]) and not (k in ("integer", "number") and isinstance(value, bool))
+            for k in kinds
+            if k in PYTHON_TYPES
+        ):
             problems.append("%s: enum value %r is not of type %s" % (path, value, kinds))
     if "object" in kinds:
         properties = schema.get("properties", {})
@@ -87,19 +108,27 @@ def test_the_rule_check_rejects_the_plain_schemas():
     assert "$: every property must be required" in problems
     assert "$.query: keyword 'minLength' is not supported in strict mode" in problems
     assert "$.query: keyword 'maxLength' is not supported in strict mode" in problems
-    assert strict_problems({"type": "object", "properties": {"a": {"type": "string", "enum": ["x", None]}},
-                            "required": ["a"]}) == ["$: additionalProperties must be false",
-                                                    "$.a: enum value None is not of type ['string']"]
+    assert strict_problems(
+        {"type": "object", "properties": {"a": {"type": "string", "enum": ["x", None]}}, "required": ["a"]}
+    ) == ["$: additionalProperties must be false", "$.a: enum value None is not of type ['string']"]
 
 
 def test_optional_arguments_become_nullable_and_refused_keywords_move_into_descriptions():
     search = tool.tool_schema("web.search", strict=True)
     plain = tool.tool_schema("web.search")
     assert search["required"] == list(plain["properties"])
-    assert search["properties"]["query"] == {"type": "string", "description": "What to search for. Not empty, at most 2000 characters."}
+    assert search["properties"]["query"] == {
+        "type": "string",
+        "description": "What to search for. Not empty, at most 2000 characters.",
+    }
     assert search["properties"]["max_results"] == {
-        "anyOf": [{"type": "integer", "minimum": 1, "maximum": 10}, {"type": "null"}], "description": "How many results (1-10, default 5)."}
-    assert search["properties"]["time_range"]["anyOf"] == [{"type": "string", "enum": ["day", "week", "month", "year"]}, {"type": "null"}]
+        "anyOf": [{"type": "integer", "minimum": 1, "maximum": 10}, {"type": "null"}],
+        "description": "How many results (1-10, default 5).",
+    }
+    assert search["properties"]["time_range"]["anyOf"] == [
+        {"type": "string", "enum": ["day", "week", "month", "year"]},
+        {"type": "null"},
+    ]
     fetch = tool.tool_schema("web.fetch", strict=True)
     assert fetch["properties"]["url"]["type"] == "string"  # required: not nullable
     assert fetch["properties"]["extract_mode"]["anyOf"][1] == {"type": "null"}
@@ -137,6 +166,7 @@ def test_the_stated_limit_is_what_the_backend_takes():
     limit = tool.query_limit(ws.Settings(backend="ddg_html"))
     backend = ws.backends.backend_class("ddg_html")(ws.Settings())
     from websearch_sync.validate import search_params
+
     backend.check_params(search_params("q" * limit, None, {}, ws.Settings(), ()))
     with pytest.raises(ws.InvalidInput):
         backend.check_params(search_params("q" * (limit + 1), None, {}, ws.Settings(), ()))

@@ -12,14 +12,14 @@ process (after ``fork``) builds its own rather than share the parent's connectio
 
 import os
 import threading
-from typing import Optional, Tuple
+from typing import Optional
 
 from .search_client import SearchClient
 
 __all__ = ["default_client", "close_default_client"]
 
 _lock = threading.Lock()
-_current: Optional[Tuple[int, SearchClient]] = None  # (the owning process id, its client)
+_current: Optional[tuple[int, SearchClient]] = None  # (the owning process id, its client)
 
 
 def default_client() -> SearchClient:

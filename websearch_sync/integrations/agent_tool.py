@@ -12,11 +12,11 @@ during a search.
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional
+from typing import Any, Optional
 
+from ..client.default_client import default_client
 from ..client.search_client import SearchClient
 from ..config import Settings
-from ..client.default_client import default_client
 from ..errors import InvalidInput
 from ..tool import FETCH_TOOL, SEARCH_TOOL, call_tool, format_results, tool_definitions
 
@@ -26,10 +26,20 @@ _CANONICAL = {"web_search": SEARCH_TOOL, "web_fetch": FETCH_TOOL}
 
 #: ``InvalidInput`` detail codes that mean the model's arguments were wrong (so the model can
 #: correct them), as opposed to the configuration or a refused target.
-ARGUMENT_ERRORS = frozenset({
-    "bad_arguments", "empty_query", "bad_query", "query_too_long", "bad_locale", "bad_max_results", "bad_url",
-    "bad_extract_mode", "bad_include_content", "bad_max_content_chars",
-})
+ARGUMENT_ERRORS = frozenset(
+    {
+        "bad_arguments",
+        "empty_query",
+        "bad_query",
+        "query_too_long",
+        "bad_locale",
+        "bad_max_results",
+        "bad_url",
+        "bad_extract_mode",
+        "bad_include_content",
+        "bad_max_content_chars",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -37,7 +47,7 @@ class ToolOutcome:
     """One finished call: the text for the model, the JSON result, and whether it failed."""
 
     text: str
-    result: Dict[str, Any]
+    result: dict[str, Any]
     is_error: bool
 
     @property
@@ -48,7 +58,9 @@ class ToolOutcome:
     @property
     def bad_arguments(self) -> bool:
         """Whether the call failed on the model's arguments (see :data:`ARGUMENT_ERRORS`)."""
-        return self.is_error and self.result["error"].get("type") == "InvalidInput" and self.detail_code in ARGUMENT_ERRORS
+        return (
+            self.is_error and self.result["error"].get("type") == "InvalidInput" and self.detail_code in ARGUMENT_ERRORS
+        )
 
 
 @dataclass(frozen=True)
@@ -61,7 +73,7 @@ class AgentTool:
 
     name: str
     description: str
-    parameters: Dict[str, Any]
+    parameters: dict[str, Any]
     client: SearchClient
     style: str = "text"
 
@@ -76,8 +88,12 @@ class AgentTool:
 
 
 def agent_tools(
-    client: Optional[SearchClient] = None, settings: Optional[Settings] = None, style: str = "text", *, strict: bool = False
-) -> List[AgentTool]:
+    client: Optional[SearchClient] = None,
+    settings: Optional[Settings] = None,
+    style: str = "text",
+    *,
+    strict: bool = False,
+) -> list[AgentTool]:
     """The tools that can work with the configuration, all over one client.
 
     Args:
@@ -93,7 +109,9 @@ def agent_tools(
         raise InvalidInput("style must be 'text' or 'markdown', got %r" % (style,), detail_code="bad_style")
     if client is None:
         client = SearchClient(settings=settings) if settings is not None else default_client()
-    definitions = tool_definitions("openai", settings=settings if settings is not None else client.settings, strict=strict)
+    definitions = tool_definitions(
+        "openai", settings=settings if settings is not None else client.settings, strict=strict
+    )
     return [
         AgentTool(d["function"]["name"], d["function"]["description"], d["function"]["parameters"], client, style)
         for d in definitions
@@ -107,4 +125,3 @@ def missing_extra(integration: str, package: str) -> ImportError:
         "websearch_sync.integrations.%s needs %s, which is not installed: the `%s` extra (pip install -e '.[%s]' from a checkout)"
         % (integration, package, integration.replace("_", "-"), integration.replace("_", "-"))
     )
-

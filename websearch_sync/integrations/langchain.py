@@ -9,7 +9,7 @@ The async path (``ainvoke``, LangGraph) runs the search in a worker thread.
 Needs the ``langchain`` extra (langchain-core).
 """
 
-from typing import Any, List, Optional
+from typing import Any, Optional
 
 from ..client.search_client import SearchClient
 from ..config import Settings
@@ -24,8 +24,12 @@ __all__ = ["tools"]
 
 
 def tools(
-    client: Optional[SearchClient] = None, settings: Optional[Settings] = None, style: str = "text", *, strict: bool = False
-) -> List[StructuredTool]:
+    client: Optional[SearchClient] = None,
+    settings: Optional[Settings] = None,
+    style: str = "text",
+    *,
+    strict: bool = False,
+) -> list[StructuredTool]:
     """``web_search`` and ``web_fetch`` as LangChain tools sharing one client.
 
     Args:

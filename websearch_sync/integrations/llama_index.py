@@ -14,7 +14,7 @@ Needs the ``llama-index`` extra (llama-index-core).
 import copy
 import json
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional
+from typing import Any, Optional
 
 from ..client.search_client import SearchClient
 from ..config import Settings
@@ -32,9 +32,9 @@ __all__ = ["tools", "WebTool"]
 class _SchemaMetadata(ToolMetadata):
     """Tool metadata whose parameters are a JSON Schema given as it is (no pydantic model)."""
 
-    parameters: Dict[str, Any] = field(default_factory=dict)
+    parameters: dict[str, Any] = field(default_factory=dict)
 
-    def get_parameters_dict(self) -> Dict[str, Any]:
+    def get_parameters_dict(self) -> dict[str, Any]:
         """The tool's JSON Schema, a copy."""
         return copy.deepcopy(self.parameters)
 
@@ -49,7 +49,9 @@ class WebTool(AsyncBaseTool):
 
     def __init__(self, tool: AgentTool) -> None:
         self._tool = tool
-        self._metadata = _SchemaMetadata(description=tool.description, name=tool.name, fn_schema=None, parameters=tool.parameters)
+        self._metadata = _SchemaMetadata(
+            description=tool.description, name=tool.name, fn_schema=None, parameters=tool.parameters
+        )
 
     @property
     def metadata(self) -> ToolMetadata:
@@ -64,19 +66,28 @@ class WebTool(AsyncBaseTool):
         """Run the call in a worker thread."""
         return self._output(kwargs, await self._tool.arun(_arguments(args, kwargs)))
 
-    def _output(self, kwargs: Dict[str, Any], outcome: ToolOutcome) -> ToolOutput:
-        return ToolOutput(content=outcome.text, tool_name=self._tool.name, raw_input=kwargs, raw_output=outcome.result,
-                          is_error=outcome.is_error)
+    def _output(self, kwargs: dict[str, Any], outcome: ToolOutcome) -> ToolOutput:
+        return ToolOutput(
+            content=outcome.text,
+            tool_name=self._tool.name,
+            raw_input=kwargs,
+            raw_output=outcome.result,
+            is_error=outcome.is_error,
+        )
 
 
-def _arguments(args: Any, kwargs: Dict[str, Any]) -> Any:
+def _arguments(args: Any, kwargs: dict[str, Any]) -> Any:
     """The call's arguments: keywords, or one positional dict / JSON text (as ``BaseTool.__call__`` allows)."""
     return args[0] if len(args) == 1 and not kwargs else (kwargs if not args else list(args))
 
 
 def tools(
-    client: Optional[SearchClient] = None, settings: Optional[Settings] = None, style: str = "text", *, strict: bool = False
-) -> List[WebTool]:
+    client: Optional[SearchClient] = None,
+    settings: Optional[Settings] = None,
+    style: str = "text",
+    *,
+    strict: bool = False,
+) -> list[WebTool]:
     """``web_search`` and ``web_fetch`` as LlamaIndex tools sharing one client.
 
     Args:

@@ -13,7 +13,7 @@ agent's other tool calls) keep going during a search.
 Needs the ``openai-agents`` extra.
 """
 
-from typing import Any, List, Optional
+from typing import Any, Optional
 
 from ..client.search_client import SearchClient
 from ..config import Settings
@@ -29,8 +29,12 @@ __all__ = ["tools"]
 
 
 def tools(
-    client: Optional[SearchClient] = None, settings: Optional[Settings] = None, style: str = "text", *, strict: bool = True
-) -> List[FunctionTool]:
+    client: Optional[SearchClient] = None,
+    settings: Optional[Settings] = None,
+    style: str = "text",
+    *,
+    strict: bool = True,
+) -> list[FunctionTool]:
     """``web_search`` and ``web_fetch`` as OpenAI Agents SDK tools sharing one client.
 
     Args:
@@ -45,7 +49,11 @@ def _function_tool(tool: AgentTool, strict: bool) -> FunctionTool:
         outcome = await tool.arun(arguments)
         span = get_current_span()
         if outcome.is_error and span is not None:
-            span.set_error(SpanError(message="Error running tool (non-fatal)", data={"tool_name": tool.name, "error": outcome.text}))
+            span.set_error(
+                SpanError(
+                    message="Error running tool (non-fatal)", data={"tool_name": tool.name, "error": outcome.text}
+                )
+            )
         return outcome.text
 
     return FunctionTool(

@@ -14,7 +14,7 @@ ending when the retry budget is spent. Calls run in a worker thread.
 Needs the ``pydantic_ai`` extra (pydantic-ai-slim).
 """
 
-from typing import Any, List, Optional
+from typing import Any, Optional
 
 from ..client.search_client import SearchClient
 from ..config import Settings
@@ -30,8 +30,12 @@ __all__ = ["tools"]
 
 
 def tools(
-    client: Optional[SearchClient] = None, settings: Optional[Settings] = None, style: str = "text", *, strict: bool = True
-) -> List["Tool[Any]"]:
+    client: Optional[SearchClient] = None,
+    settings: Optional[Settings] = None,
+    style: str = "text",
+    *,
+    strict: bool = True,
+) -> list["Tool[Any]"]:
     """``web_search`` and ``web_fetch`` as pydantic-ai tools sharing one client.
 
     Args:
@@ -51,4 +55,5 @@ def _pydantic_tool(tool: AgentTool) -> "Tool[Any]":
             raise ToolFailed(outcome.text)
         return outcome.text
 
-    return Tool.from_schema(run, name=tool.name, description=tool.description, json_schema=tool.parameters)
+    made: Tool[Any] = Tool.from_schema(run, name=tool.name, description=tool.description, json_schema=tool.parameters)
+    return made

@@ -11,7 +11,7 @@ one-line error: smolagents reports a raising tool to the model as a tool error
 Needs the ``smolagents`` extra.
 """
 
-from typing import Any, Dict, List, Optional
+from typing import Any, Optional
 
 from ..client.search_client import SearchClient
 from ..config import Settings
@@ -54,13 +54,18 @@ class WebTool(Tool):  # type: ignore[misc]  # smolagents is not typed
         return outcome.text
 
 
-def _inputs(schema: Dict[str, Any]) -> Dict[str, Dict[str, Any]]:
+def _inputs(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
     """smolagents ``inputs`` from a JSON Schema: each property as it is, optional ones ``nullable``."""
     required = set(schema["required"])
-    return {name: dict(spec, **({} if name in required else {"nullable": True})) for name, spec in schema["properties"].items()}
+    return {
+        name: dict(spec, **({} if name in required else {"nullable": True}))
+        for name, spec in schema["properties"].items()
+    }
 
 
-def tools(client: Optional[SearchClient] = None, settings: Optional[Settings] = None, style: str = "text") -> List[WebTool]:
+def tools(
+    client: Optional[SearchClient] = None, settings: Optional[Settings] = None, style: str = "text"
+) -> list[WebTool]:
     """``web_search`` and ``web_fetch`` as smolagents tools sharing one client.
 
     See :func:`websearch_sync.integrations.agent_tool.agent_tools` for the arguments.

@@ -51,8 +51,9 @@ class SpanErrors(TracingProcessor):
         pass
 
 
-@pytest.fixture
+@pytest.fixture(autouse=True)
 def span_errors():
+    """Every run's spans go to a collector (not to the exporter, which would want an API key)."""
     collector = SpanErrors()
     set_trace_processors([collector])
     yield collector.errors

@@ -6,8 +6,7 @@ as the framework's own tool objects.
 
 Each module needs its framework, installed by the extra of the same name
 (``pip install -e '.[langchain]'`` from a checkout); importing it without the framework
-raises an ``ImportError`` naming that extra. This package itself imports no framework.
+raises an ``ImportError`` naming that extra. This package itself imports no framework
+(and names no module in ``__all__``, so ``import *`` imports none either).
 See docs/agent-tools.md.
 """
-
-__all__ = ["langchain", "llama_index", "smolagents", "pydantic_ai", "openai_agents"]

@@ -108,3 +108,10 @@ def test_an_integration_without_its_framework_names_the_extra(monkeypatch, integ
         importlib.import_module(module)
     assert "the `%s` extra (pip install -e '.[%s]' from a checkout)" % (extra, extra) in str(caught.value)
     assert module in str(caught.value)
+
+
+def test_an_unconfigured_search_backend_leaves_only_fetch_and_markdown_is_passed_on():
+    assert [t.name for t in agent_tools(settings=ws.Settings(backend="brave"))] == ["web_fetch"]
+    with ddg_engine() as (server, client):
+        outcome = agent_tools(client, style="markdown")[0].run({"query": "rust programming language", "max_results": 1})
+    assert outcome.text.startswith("1. [%s](" % FIRST_TITLE)

@@ -3,8 +3,8 @@ a ``call_tool`` that never raises for anything a model or the network can do, an
 output formatting a model reads well.
 
     from websearch_sync import tool
-    tools = tool.tool_definitions("openai")            # pass to the chat API
-    result = tool.call_tool(name, arguments)            # arguments: dict or JSON text
+    tools = tool.tool_definitions("openai")            # pass to the chat API (strict=True: OpenAI strict mode)
+    result = tool.call_tool(name, arguments)            # arguments: dict or JSON text; null = absent
     text = tool.format_results(result)                  # what to give back to the model
 
 OpenAI and Anthropic accept tool names matching ``^[a-zA-Z0-9_-]{1,64}$``, so the
@@ -17,11 +17,13 @@ import logging
 import re
 import secrets
 import threading
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 from urllib.parse import quote
 
 from .backends import registry
+from .client.default_client import default_client
 from .client.search_client import SearchClient
+from .client.selection import resolve_backends
 from .config import Settings
 from .errors import InvalidInput, ToolNotFound, WebSearchError
 from .models import TIME_RANGES
@@ -33,6 +35,8 @@ __all__ = [
     "FETCH_TOOL",
     "tool_definitions",
     "tool_schema",
+    "strict_schema",
+    "query_limit",
     "call_tool",
     "format_results",
     "ToolSession",
@@ -89,9 +93,90 @@ _SCHEMAS: Dict[str, Dict[str, Any]] = {
 }
 
 
-def tool_schema(tool: str) -> Dict[str, Any]:
-    """The JSON Schema of a tool's arguments (``"web.search"`` or ``"web.fetch"``), a copy."""
-    return json.loads(json.dumps(_SCHEMAS[tool]))
+def tool_schema(tool: str, *, strict: bool = False, settings: Optional[Settings] = None) -> Dict[str, Any]:
+    """The JSON Schema of a tool's arguments (``"web.search"`` or ``"web.fetch"``), a copy.
+
+    ``strict=True`` gives the form OpenAI's strict mode accepts (see :func:`strict_schema`).
+    With ``settings``, the search query's ``maxLength`` is what the configured backends take
+    (see :func:`query_limit`) instead of the library's own limit.
+    """
+    schema: Dict[str, Any] = json.loads(json.dumps(_SCHEMAS[tool]))
+    if tool == SEARCH_TOOL and settings is not None:
+        schema["properties"]["query"]["maxLength"] = query_limit(settings)
+    return strict_schema(schema) if strict else schema
+
+
+def query_limit(settings: Settings) -> int:
+    """The longest query (in characters) the configured backends accept.
+
+    A fallback chain (and ``auto``) goes on to the next engine when one refuses a
+    query as too long, so the chain takes what its most accepting engine takes;
+    never more than the library's own limit (2000).
+    """
+    try:
+        names = resolve_backends(None, None, settings)
+    except WebSearchError:  # an unknown name or an empty auto chain: no search tool is offered then
+        return MAX_QUERY_CHARS
+    known = registry.backend_names()
+    limits = [registry.backend_class(name).max_query_chars for name in names if name in known]
+    if not limits or None in limits:
+        return MAX_QUERY_CHARS
+    return min(MAX_QUERY_CHARS, max(limit - 1 for limit in limits if limit is not None))
+
+
+#: Keywords OpenAI's strict mode supports besides structure (``type``, ``properties``, ``required``,
+#: ``additionalProperties``, ``items``, ``anyOf``, ``$defs``/``$ref``, ``enum``, ``const``,
+#: ``description``, ``title``): its documented subset for strings, numbers and arrays.
+STRICT_KEYWORDS = frozenset({
+    "type", "properties", "required", "additionalProperties", "items", "anyOf", "$defs", "$ref", "enum", "const",
+    "description", "title", "pattern", "format", "multipleOf", "minimum", "maximum", "exclusiveMinimum",
+    "exclusiveMaximum", "minItems", "maxItems",
+})
+#: What a refused keyword means, in words for the description it is moved into.
+_KEYWORD_WORDS: Dict[str, Callable[[Any], str]] = {
+    "minLength": lambda value: "not empty" if value == 1 else "at least %d characters" % value,
+    "maxLength": lambda value: "at most %d characters" % value,
+}
+
+
+def strict_schema(schema: Mapping[str, Any]) -> Dict[str, Any]:
+    """``schema`` in the form OpenAI's strict mode accepts as it is, a new dict.
+
+    Every object lists all its properties as required and sets ``additionalProperties:
+    false``; a property that was optional becomes nullable (``null`` in its ``type`` and
+    ``enum``), and :func:`call_tool` reads ``null`` as "not given". Keywords strict mode
+    refuses (``minLength``, ``maxLength``, ...) are moved into the description, so the
+    model still reads them and :func:`call_tool` still checks them.
+    """
+    result = {key: value for key, value in schema.items() if key in STRICT_KEYWORDS or key == "$schema"}
+    refused = [(key, value) for key, value in schema.items() if key not in result]
+    if refused:
+        result["description"] = _described(result.get("description"), refused)
+    if "items" in schema:
+        result["items"] = strict_schema(schema["items"])
+    if "properties" in schema or schema.get("type") == "object":
+        properties, required = schema.get("properties", {}), set(schema.get("required", ()))
+        result["properties"] = {
+            name: strict_schema(spec) if name in required else _nullable(strict_schema(spec)) for name, spec in properties.items()
+        }
+        result["required"] = list(properties)
+        result["additionalProperties"] = False
+    return result
+
+
+def _described(description: Optional[str], refused: List[Tuple[str, Any]]) -> str:
+    """``description`` followed by what the ``refused`` keywords said, in words."""
+    words = ", ".join(_KEYWORD_WORDS[key](value) if key in _KEYWORD_WORDS else "%s: %s" % (key, json.dumps(value))
+                      for key, value in refused)
+    words = words[0].upper() + words[1:] + "."
+    return "%s %s" % (description, words) if description else words
+
+
+def _nullable(schema: Dict[str, Any]) -> Dict[str, Any]:
+    """``schema`` or ``null``, as ``anyOf`` (the form pydantic writes for ``Optional``, which
+    strict mode and the frameworks' schema readers all take), description kept outside."""
+    outside: Dict[str, Any] = {key: schema.pop(key) for key in ("description", "title") if key in schema}
+    return {"anyOf": [schema, {"type": "null"}], **outside}
 
 
 def _names(names: Optional[Mapping[str, str]], style: str) -> Dict[str, str]:
@@ -127,6 +212,7 @@ def tool_definitions(
     names: Optional[Mapping[str, str]] = None,
     settings: Optional[Settings] = None,
     tools: Sequence[str] = ("search", "fetch"),
+    strict: bool = False,
 ) -> List[Dict[str, Any]]:
     """Definitions of the tools that can work with the current configuration.
 
@@ -139,7 +225,11 @@ def tool_definitions(
         names: rename tools, e.g. ``{"search": "search_web"}``.
         settings: configuration deciding which tools can work (default: environment).
         tools: which tools to consider (``"search"``, ``"fetch"``).
+        strict: schemas OpenAI's strict mode accepts as they are (every property
+            required, optional ones nullable; see :func:`strict_schema`). With
+            ``"openai"`` the definitions also carry ``"strict": true``.
 
+    The search query's ``maxLength`` is the longest query the configured backends take.
     The search tool is left out (with a logged warning) when its backend is not
     configured, e.g. ``WEB_SEARCH_BACKEND=brave`` without ``BRAVE_API_KEY``.
     """
@@ -157,9 +247,12 @@ def tool_definitions(
         wanted.append(canonical)
     definitions = []
     for tool in wanted:
-        name, description, schema = chosen[tool], _DESCRIPTIONS[tool], tool_schema(tool)
+        name, description, schema = chosen[tool], _DESCRIPTIONS[tool], tool_schema(tool, strict=strict, settings=settings)
         if style == "openai":
-            definitions.append({"type": "function", "function": {"name": name, "description": description, "parameters": schema}})
+            function: Dict[str, Any] = {"name": name, "description": description, "parameters": schema}
+            if strict:
+                function["strict"] = True
+            definitions.append({"type": "function", "function": function})
         elif style == "anthropic":
             definitions.append({"name": name, "description": description, "input_schema": schema})
         else:
@@ -176,7 +269,8 @@ _TYPES = {"string": str, "integer": int, "boolean": bool, "object": dict}
 def validate_arguments(tool: str, arguments: Any) -> Dict[str, Any]:
     """Check ``arguments`` (a dict, or JSON text as OpenAI sends it) against a tool's schema.
 
-    Returns the arguments as a dict; raises ``InvalidInput`` naming the first problem.
+    Returns the arguments as a dict without ``null`` values (``null`` means "not given", as
+    strict schemas have the model send it); raises ``InvalidInput`` naming the first problem.
     """
     if isinstance(arguments, (str, bytes)):
         try:
@@ -187,6 +281,7 @@ def validate_arguments(tool: str, arguments: Any) -> Dict[str, Any]:
         arguments = {}
     if not isinstance(arguments, dict):
         raise InvalidInput("arguments must be a JSON object", detail_code="bad_arguments")
+    arguments = {key: value for key, value in arguments.items() if value is not None}
     schema = _SCHEMAS[tool]
     for key in schema["required"]:
         if key not in arguments:
@@ -238,16 +333,15 @@ def call_tool(
     Returns the search response (``{"items": [...], ...}``), the fetch result, or
     ``{"error": {"type", "message", "retryable", "detail_code", "provider"}}`` —
     for invalid arguments, an unknown tool (``ToolNotFound``) and every search or
-    fetch failure. ``client`` is the :class:`SearchClient` to use (default: a
-    temporary one configured from the environment).
+    fetch failure. An argument given as ``null`` counts as not given. ``client`` is
+    the :class:`SearchClient` to use (default: the process's shared
+    :func:`~websearch_sync.client.default_client.default_client`, so blocks and cool-downs
+    are remembered from one call to the next).
     """
     try:
         tool = _resolve_tool(name, names)
         args = validate_arguments(tool, arguments)
-        if client is not None:
-            return _run(tool, args, client)
-        with SearchClient() as temporary:
-            return _run(tool, args, temporary)
+        return _run(tool, args, client if client is not None else default_client())
     except WebSearchError as error:
         return {"error": error.to_dict()}
 

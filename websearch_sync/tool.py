@@ -255,8 +255,8 @@ def call_tool(
 class ToolSession:
     """Tool calls of one agent session, with a guard against repeated lookups.
 
-    Refuses the same normalised query (or the same URL) more than
-    ``max_repeats`` times in the session, answering with an ``InvalidInput``
+    Refuses the same normalised query (or the same URL) after ``max_repeats``
+    successful lookups in the session (a failed or interrupted one does not count), answering with an ``InvalidInput``
     error (``detail_code="repeated_lookup"``) that tells the model to use the
     results it already has. Thread-safe.
     """
@@ -289,7 +289,18 @@ class ToolSession:
                 )
                 return {"error": error.to_dict()}
             self._seen[key] = count + 1
-        return call_tool(tool, args, client=self.client)
+        try:
+            result = call_tool(tool, args, client=self.client)
+        except BaseException:  # the call was interrupted (e.g. cancelled): it looked nothing up
+            self._release(key)
+            raise
+        if "error" in result:  # a failed lookup gave the model nothing to reuse: it does not count
+            self._release(key)
+        return result
+
+    def _release(self, key: Tuple[str, str]) -> None:
+        with self._lock:
+            self._seen[key] -= 1
 
 
 def _lookup_key(tool: str, args: Dict[str, Any]) -> str:

@@ -14,6 +14,7 @@ import re
 import subprocess
 import sys
 import threading
+import time
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -45,11 +46,15 @@ def article_html() -> bytes:
 
 
 @asynccontextmanager
-async def mcp_session(*args, modern=False, errlog=os.devnull):
+async def mcp_session(*args, modern=False, errlog=os.devnull, env=None):
     """A ready ClientSession with ``websearch-sync mcp ARGS`` (``python -m websearch_sync``): the
     ``initialize`` handshake, or with ``modern`` the 2026-07-28 ``server/discover``. The server's
-    environment is the SDK's default (PATH, HOME ...): no search settings."""
-    params = StdioServerParameters(command=sys.executable, args=["-m", "websearch_sync", "mcp", *args], cwd=str(ROOT))
+    environment is the SDK's default (PATH, HOME ...) plus ``env``: no search settings unless given."""
+    if env is not None:
+        from mcp.client.stdio import get_default_environment
+
+        env = dict(get_default_environment(), **env)
+    params = StdioServerParameters(command=sys.executable, args=["-m", "websearch_sync", "mcp", *args], cwd=str(ROOT), env=env)
     with open(errlog, "w") as log:
         async with stdio_client(params, errlog=log) as (read, write):
             async with ClientSession(read, write) as session:
@@ -373,3 +378,45 @@ def test_every_request_gets_an_answer_even_one_the_sdk_cannot_parse():
     assert by_id[5]["result"]["isError"] is False  # and the server still serves
     assert anonymous == [(-32700, "Parse error: the line is not JSON")] * 2 + [
         (-32600, "Invalid Request: not a JSON-RPC 2.0 message")]
+
+
+# -- cancelled and failed calls (issue 25, point 7) ---------------------------------------------------
+
+
+def test_a_cancelled_call_stops_before_the_upstream_and_frees_its_worker():
+    arrivals = {"engine": [], "site": []}
+
+    def recorded(name, handler):
+        def record(conn, request, server):
+            arrivals[name].append(time.monotonic())
+            handler(conn, request, server)
+        return record
+
+    engine_answer = respond(200, b'{"type": "search", "web": {"results": []}}', content_type="application/json")
+    with FaultServer({"*": recorded("engine", engine_answer)}) as engine, \
+            FaultServer({"*": recorded("site", respond(200, article_html()))}) as site:
+        env = {"WEB_SEARCH_BACKEND": "brave", "BRAVE_API_KEY": "test-key", "WEB_SEARCH_ENDPOINT_BRAVE": engine.url("/search")}
+
+        async def scenario():
+            async with mcp_session("--max-concurrent", "1", "--allow-private", env=env) as session:
+                first = await session.call_tool("web_search", {"query": "first"})  # takes Brave's one-per-second slot
+                with anyio.move_on_after(0.3):  # the next call waits ~1 s for its slot: cancel it while it waits
+                    await session.call_tool("web_search", {"query": "second"})
+                page = await session.call_tool("web_fetch", {"url": site.url("/page")})
+                await anyio.sleep(1.5)  # past the slot the cancelled call was waiting for
+                return first, page
+
+        first, page = run_bounded(scenario)
+    assert first.is_error is False and page.is_error is False
+    assert len(arrivals["engine"]) == 1, "the cancelled search reached the engine"
+    # the only worker was free for the fetch at once, not when the cancelled call's 1 s slot came
+    assert arrivals["site"][0] < arrivals["engine"][0] + 1.0
+
+
+def test_failed_lookups_do_not_use_up_max_repeats():
+    with FaultServer({"*": respond(500, b"upstream broke")}) as broken:
+        with SearchClient(settings=ws.Settings(allow_private=True)) as client:
+            tools = McpTools(client, max_repeats=1)
+            failures = [tools.call("web_fetch", {"url": broken.url("/page")}) for _ in range(2)]
+        assert len(broken.requests) == 2  # the second lookup was made, not refused as a repeat
+    assert [(outcome.is_error, outcome.result["error"]["detail_code"]) for outcome in failures] == [(True, "http_500")] * 2

@@ -35,6 +35,7 @@ __all__ = [
     "tool_schema",
     "call_tool",
     "format_results",
+    "format_for_model",
     "ToolSession",
     "validate_arguments",
     "offline_backends",
@@ -379,9 +380,36 @@ def format_results(result: Mapping[str, Any], style: str = "text", *, untrusted_
     """
     if style not in ("text", "markdown"):
         raise InvalidInput("style must be 'text' or 'markdown', got %r" % (style,), detail_code="bad_style")
+    return _render(result, style, _new_tag() if untrusted_notice else None)
+
+
+def format_for_model(result: Mapping[str, Any], style: str = "text") -> Tuple[str, Optional[Dict[str, Any]]]:
+    """What a model may be shown of one ``call_tool`` result, on every channel a client uses:
+    ``(text, json)``, the text of :func:`format_results` and a copy of the result whose page
+    text (a fetch's ``text``, each item's ``content``) sits in the same untrusted-content block,
+    under the same random tag. ``json`` is None for an error: its one line of text says it all.
+    """
+    if style not in ("text", "markdown"):
+        raise InvalidInput("style must be 'text' or 'markdown', got %r" % (style,), detail_code="bad_style")
+    if "error" in result:
+        return _error_line(result["error"]), None
+    tag = _new_tag()
+    copy = dict(result)
+    if "items" in result:
+        copy["items"] = [dict(item, content=_wrap(item["content"], str(item.get("url") or ""), tag)) if item.get("content") else item
+                         for item in result.get("items") or []]
+    elif "text" in result:
+        copy["text"] = _wrap(result["text"], str(result.get("final_url") or result.get("url", "")), tag)
+    return _render(result, style, tag), copy
+
+
+def _new_tag() -> str:
+    return "%s-%s" % (UNTRUSTED_TAG, _new_nonce())
+
+
+def _render(result: Mapping[str, Any], style: str, tag: Optional[str]) -> str:
     if "error" in result:
         return _error_line(result["error"])
-    tag = "%s-%s" % (UNTRUSTED_TAG, _new_nonce()) if untrusted_notice else None
     if "items" in result:
         return _format_search(result, style, tag)
     return _format_fetch(result, style, tag)

@@ -116,8 +116,7 @@ def test_lists_both_tools_with_the_adapters_schemas_and_searches_the_stub():
     # one SearchClient for the server's lifetime: the second call is answered from its cache
     assert again.is_error is False and again.structured_content["provider_meta"]["cached"] is True
     # one ToolSession: the third lookup of the same normalised query is refused
-    assert third.is_error is True
-    assert third.structured_content["error"]["detail_code"] == "repeated_lookup"
+    assert third.is_error is True and third.structured_content is None  # an error is its one line of text
     assert text_of(third).startswith("Error: InvalidInput (repeated_lookup): ")
 
 
@@ -134,17 +133,17 @@ def test_failures_are_error_results_never_protocol_errors():
             ]
 
     results = run_bounded(scenario)
-    assert all(result.is_error is True for result in results)
-    errors = [result.structured_content["error"] for result in results]
-    assert [(e["type"], e["detail_code"]) for e in errors] == [
-        ("InvalidInput", "bad_arguments"),
-        ("InvalidInput", "bad_arguments"),
-        ("InvalidInput", "bad_arguments"),
-        ("InvalidInput", "private_address"),  # --allow-private is off by default
-        ("ToolNotFound", "unknown_tool"),
-        ("ToolNotFound", "unknown_tool"),  # only the listed names are served
+    assert all(result.is_error is True and result.structured_content is None for result in results)
+    # plain text, not JSON inside text: one line naming the type and detail code
+    assert [text_of(result).split(":")[1].strip() for result in results] == [
+        "InvalidInput (bad_arguments)",
+        "InvalidInput (bad_arguments)",
+        "InvalidInput (bad_arguments)",
+        "InvalidInput (private_address)",  # --allow-private is off by default
+        "ToolNotFound (unknown_tool)",
+        "ToolNotFound (unknown_tool)",  # only the listed names are served
     ]
-    assert all(e["retryable"] is False and e["message"] for e in errors)
+    assert all(text_of(result).endswith("Retrying the same call will not help.") for result in results)
     assert text_of(results[0]) == "Error: InvalidInput (bad_arguments): argument 'query' must be of type string. " \
                                   "Retrying the same call will not help."
     assert "web_search, web_fetch" in text_of(results[4])
@@ -181,7 +180,11 @@ def test_fetch_and_eight_concurrent_calls_with_allow_private():
     assert same_wrapper(text_of(single)) == same_wrapper(tool.format_results(expected))
     assert text_of(single).startswith("Die elektronische Patientenakte (ePA)")
     assert '<untrusted-web-content-CODE source="%s">' % server.url("/article") in same_wrapper(text_of(single))
-    assert single.structured_content["text"] == expected["text"]
+    # the structured channel carries the same untrusted-content block, under the same tag, as the text
+    tag = re.search(r"<(untrusted-web-content-[0-9a-f]{16}) ", text_of(single)).group(1)
+    assert single.structured_content["text"].startswith('<%s source="%s">\n' % (tag, server.url("/article")))
+    assert single.structured_content["text"].endswith(expected["text"] + "\n</%s>" % tag)
+    assert dict(single.structured_content, text=None) == dict(expected, text=None)
     assert [result.is_error for result in parallel] == [False] * 8, [text_of(r) for r in parallel if r.is_error]
     assert [result.structured_content["url"] for result in parallel] == [server.url("/gate/%d" % i) for i in range(8)]
     assert all(result.structured_content["truncated"] for result in parallel)
@@ -256,7 +259,8 @@ def test_unconfigured_search_backend_is_left_out_stdout_is_protocol_only_and_eof
     assert out == ""
     assert [t["name"] for t in answers[2]["result"]["tools"]] == ["web_fetch"]
     assert answers[3]["result"]["isError"] is True
-    assert answers[3]["result"]["structuredContent"]["error"]["type"] == "ToolNotFound"
+    assert "structuredContent" not in answers[3]["result"]
+    assert answers[3]["result"]["content"][0]["text"].startswith("Error: ToolNotFound (unknown_tool): ")
     assert "not offering the search tool: backend brave is not configured" in err
     assert "MCP client closed the connection" in err
 

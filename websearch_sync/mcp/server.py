@@ -71,7 +71,7 @@ def build_server(tools: McpTools, limiter: anyio.CapacityLimiter) -> "Server[Any
             raise
         return types.CallToolResult(
             content=[types.TextContent(text=outcome.text)],
-            structured_content=outcome.result,
+            structured_content=outcome.structured,  # page text wrapped like the text; none for an error
             is_error=outcome.is_error,
         )
 

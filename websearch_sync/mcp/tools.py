@@ -4,8 +4,9 @@ One :class:`McpTools` lives as long as the server: it owns the server's
 :class:`~websearch_sync.client.search_client.SearchClient` (so cache, rate limits
 and cool-downs carry over between calls) and a
 :class:`~websearch_sync.tool.ToolSession` (the repeated-lookup guard). Definitions
-and results are exactly the tool adapter's: the ``json_schema`` definitions, the
-``call_tool`` result as structured content, and ``format_results`` text.
+and results are exactly the tool adapter's: the ``json_schema`` definitions, and
+``format_for_model``: the ``format_results`` text and the ``call_tool`` result as
+structured content, page text wrapped in the untrusted-content block on both.
 """
 
 import threading
@@ -16,7 +17,7 @@ from typing import Any, Dict, Iterator, List, Optional
 from ..client.clock import Clock
 from ..client.search_client import SearchClient
 from ..errors import ToolNotFound
-from ..tool import ToolSession, format_results, tool_definitions
+from ..tool import ToolSession, format_for_model, tool_definitions
 
 __all__ = ["McpTools", "ToolOutcome", "TOOL_NAMES", "CancellableClock", "CallCancelled"]
 
@@ -61,11 +62,14 @@ class CancellableClock(Clock):
 
 @dataclass(frozen=True)
 class ToolOutcome:
-    """What one tool call gives back: the text for the model, the JSON result, and whether it failed."""
+    """What one tool call gives back: the text for the model, the JSON result (``call_tool``'s,
+    as it is), whether it failed, and ``structured``: the JSON a client may show the model, page
+    text wrapped like in ``text`` (None for an error, whose text is the whole answer)."""
 
     text: str
     result: Dict[str, Any]
     is_error: bool
+    structured: Optional[Dict[str, Any]] = None
 
 
 class McpTools:
@@ -117,4 +121,5 @@ class McpTools:
                 result = self.session.call_tool(name, arguments)
         else:
             result = self.session.call_tool(name, arguments)
-        return ToolOutcome(format_results(result), result, "error" in result)
+        text, structured = format_for_model(result)
+        return ToolOutcome(text, result, "error" in result, structured)

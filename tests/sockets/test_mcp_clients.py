@@ -85,3 +85,53 @@ def test_llama_index_mcp_tool_spec_over_one_session():
     assert names == ["web_fetch", "web_search"]
     assert first.structured_content["provider_meta"]["cached"] is False
     assert again.structured_content["provider_meta"]["cached"] is True
+
+
+#: A Python whose environment holds an MCP client on SDK 1.x (langchain-mcp-adapters pins ``mcp<2``),
+#: kept apart from the server's as docs/mcp.md says; .ci/run builds it. Without it the test skips.
+MCP1_CLIENT_PYTHON = os.environ.get("WEBSEARCH_MCP1_CLIENT_PYTHON")
+
+LANGCHAIN_CLIENT = r'''
+import asyncio, json, sys
+from datetime import timedelta
+from importlib.metadata import version
+from langchain_mcp_adapters.client import MultiServerMCPClient
+from langchain_mcp_adapters.tools import load_mcp_tools
+
+server_python, cwd, path = sys.argv[1:4]
+
+async def main():
+    client = MultiServerMCPClient({"websearch": {
+        "transport": "stdio", "command": server_python, "args": ["-m", "websearch_sync", "mcp"], "cwd": cwd,
+        "env": {"PYTHONPATH": cwd, "PATH": path}, "session_kwargs": {"read_timeout_seconds": timedelta(seconds=30)}}})
+    async with client.session("websearch") as session:  # one server for the session
+        tools = {t.name: t for t in await load_mcp_tools(session)}
+        calls = [("web_search", {"query": "sdk one"}), ("web_search", {"query": "sdk one"}), ("web_fetch", {"url": "ftp://x/"})]
+        answers = []
+        for number, (name, args) in enumerate(calls):
+            message = await tools[name].ainvoke({"type": "tool_call", "name": name, "args": args, "id": str(number)})
+            structured = (message.artifact or {}).get("structured_content") or {}
+            answers.append({"status": message.status, "text": message.content[0]["text"],
+                            "cached": structured.get("provider_meta", {}).get("cached")})
+    print(json.dumps({"mcp": version("mcp"), "tools": sorted(tools), "answers": answers}))
+
+asyncio.run(main())
+'''
+
+
+@pytest.mark.skipif(not MCP1_CLIENT_PYTHON, reason="no SDK 1.x client environment (WEBSEARCH_MCP1_CLIENT_PYTHON; .ci/run builds one)")
+def test_langchain_mcp_adapters_on_sdk_1_drives_the_server_from_its_own_environment():
+    import json
+    import subprocess
+
+    done = subprocess.run([MCP1_CLIENT_PYTHON, "-c", LANGCHAIN_CLIENT, sys.executable, str(ROOT), os.environ["PATH"]],
+                          capture_output=True, text=True, timeout=LIMIT_S)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["mcp"].startswith("1.")  # the client's SDK is 1.x; the server's (this environment) is 2.x
+    assert report["tools"] == ["web_fetch", "web_search"]
+    first, again, error = report["answers"]
+    assert (first["status"], first["cached"], again["cached"]) == ("success", False, True)
+    assert first["text"].startswith("1. sdk one - Overview\n")
+    assert error == {"status": "error", "cached": None,
+                     "text": tool.format_results(tool.call_tool("web_fetch", {"url": "ftp://x/"}))}

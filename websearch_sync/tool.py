@@ -283,12 +283,12 @@ class ToolSession:
             count = self._seen.get(key, 0)
             if count >= self.max_repeats:
                 what = "query" if tool == SEARCH_TOOL else "page"
-                error = InvalidInput(
+                refusal = InvalidInput(
                     "this %s was already looked up %d times in this session; use the results you already have "
                     "instead of repeating the same lookup" % (what, count),
                     detail_code="repeated_lookup",
                 )
-                return {"error": error.to_dict()}
+                return {"error": refusal.to_dict()}
             self._seen[key] = count + 1
         try:
             result = call_tool(tool, args, client=self.client)
@@ -306,11 +306,12 @@ class ToolSession:
 
 def _lookup_key(tool: str, args: Dict[str, Any]) -> str:
     if tool == SEARCH_TOOL:
-        return " ".join(args["query"].lower().split())
+        return " ".join(str(args["query"]).lower().split())
+    url = str(args["url"]).strip()
     try:
-        return url_key(args["url"].strip())
+        return url_key(url)
     except ValueError:
-        return args["url"].strip()
+        return url
 
 
 # -- formatting -------------------------------------------------------------------------------------

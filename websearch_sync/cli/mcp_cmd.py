@@ -39,7 +39,7 @@ EPILOG = """examples:
 MCP client configuration (command, args, env): see docs/mcp.md."""
 
 
-def add_parser(commands: "argparse._SubParsersAction") -> None:
+def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     """Add the ``mcp`` sub-command."""
     parser = commands.add_parser(
         "mcp",

@@ -333,6 +333,9 @@ OFFLINE_NOTE = (
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#!|~&])")
 #: Line starts that open a block (list item, heading, quote, setext underline) when they begin a line.
 _LINE_START = re.compile(r"^(\d{1,9}(?=[.)])|[-+=])")
+#: Where GitHub's markdown would turn plain text into a link (``https://...``, ``www.``): the ``:``
+#: or ``.`` that an escape keeps out of its autolink rule (an e-mail address stays a mailto link).
+_AUTOLINK = re.compile(r"(?i):(?=//)|(?<=\bwww)\.")
 #: Characters a link destination in ``<...>`` must escape.
 _DESTINATION_SPECIAL = re.compile(r"([<>&\\])")
 _WHITESPACE = re.compile(r"\s")
@@ -439,8 +442,9 @@ def markdown_text(text: Any) -> str:
     ``<script>`` not a tag and ``&amp;`` not an entity; line breaks become spaces.
     """
     flat = " ".join(str(text or "").split())
+    escaped = _AUTOLINK.sub(lambda match: "\\" + match.group(), _MARKDOWN_SPECIAL.sub(r"\\\1", flat))
     return _LINE_START.sub(lambda match: "\\" + match.group(1) if not match.group(1).isdigit() else match.group(1) + "\\",
-                           _MARKDOWN_SPECIAL.sub(r"\\\1", flat), count=1)
+                           escaped, count=1)
 
 
 def markdown_destination(url: Any) -> str:

@@ -63,11 +63,17 @@ class SearchParams:
 
 @dataclasses.dataclass
 class ParseResult:
-    """What a backend's parser returns: raw items (no ``rank``), soft errors, meta."""
+    """What a backend's parser returns: raw items (no ``rank``), soft errors, meta.
+
+    ``extras`` is what the service answered besides results (SearXNG's answers,
+    infoboxes, suggestions, corrections: ``{kind: entries}``), shown as
+    ``provider_meta["extras"]``.
+    """
 
     items: List[Dict[str, Any]]
     errors: List[Dict[str, Any]] = dataclasses.field(default_factory=list)
     request_id: Optional[str] = None
+    extras: Dict[str, List[Any]] = dataclasses.field(default_factory=dict)
 
 
 # The canonical shapes (../shared/DESIGN.md, docs/api.md). ``search()`` and ``fetch()`` return plain
@@ -104,6 +110,7 @@ class ProviderMeta(_ProviderMetaKeys, total=False):
     attempts: int
     request_id: Optional[str]
     providers: List[str]
+    extras: Dict[str, List[Any]]  #: what the service answered besides results (SearXNG's answers, infoboxes ...)
 
 
 class _ErrorInfoKeys(TypedDict):
@@ -118,6 +125,8 @@ class ErrorInfo(_ErrorInfoKeys, total=False):
     """One failure in ``WebSearchError.to_dict()`` form, e.g. in a response's ``errors``."""
 
     errors: List["ErrorInfo"]
+    engine: str  #: the engine of a meta-engine (SearXNG) that failed
+    retry_after: float  #: seconds until that engine is asked again (it is suspended)
 
 
 class _SearchResponseKeys(TypedDict):

@@ -14,4 +14,8 @@ def test_a_nested_option_value_is_refused_with_exit_2(capsys, depth):
 
 
 def test_flat_values_still_work(capsys):
-    assert main(["search", "q", "-b", "stub", "--option", "pageno=2", "--option", "engines=[\"a\", \"b\"]", "--json"]) == 0
+    # Flat values parse; the stub then refuses the SearXNG options as options of another backend.
+    assert main(["search", "q", "-b", "stub", "--option", "pageno=2", "--option", "engines=[\"a\", \"b\"]", "--json"]) == 2
+    err = capsys.readouterr().err
+    assert "bad_arguments" not in err
+    assert "bad_option" in err

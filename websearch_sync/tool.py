@@ -39,6 +39,7 @@ __all__ = [
     "query_limit",
     "call_tool",
     "format_results",
+    "format_for_model",
     "ToolSession",
     "validate_arguments",
     "offline_backends",
@@ -349,8 +350,8 @@ def call_tool(
 class ToolSession:
     """Tool calls of one agent session, with a guard against repeated lookups.
 
-    Refuses the same normalised query (or the same URL) more than
-    ``max_repeats`` times in the session, answering with an ``InvalidInput``
+    Refuses the same normalised query (or the same URL) after ``max_repeats``
+    successful lookups in the session (a failed or interrupted one does not count), answering with an ``InvalidInput``
     error (``detail_code="repeated_lookup"``) that tells the model to use the
     results it already has. Thread-safe.
     """
@@ -376,23 +377,35 @@ class ToolSession:
             count = self._seen.get(key, 0)
             if count >= self.max_repeats:
                 what = "query" if tool == SEARCH_TOOL else "page"
-                error = InvalidInput(
+                refusal = InvalidInput(
                     "this %s was already looked up %d times in this session; use the results you already have "
                     "instead of repeating the same lookup" % (what, count),
                     detail_code="repeated_lookup",
                 )
-                return {"error": error.to_dict()}
+                return {"error": refusal.to_dict()}
             self._seen[key] = count + 1
-        return call_tool(tool, args, client=self.client)
+        try:
+            result = call_tool(tool, args, client=self.client)
+        except BaseException:  # the call was interrupted (e.g. cancelled): it looked nothing up
+            self._release(key)
+            raise
+        if "error" in result:  # a failed lookup gave the model nothing to reuse: it does not count
+            self._release(key)
+        return result
+
+    def _release(self, key: Tuple[str, str]) -> None:
+        with self._lock:
+            self._seen[key] -= 1
 
 
 def _lookup_key(tool: str, args: Dict[str, Any]) -> str:
     if tool == SEARCH_TOOL:
-        return " ".join(args["query"].lower().split())
+        return " ".join(str(args["query"]).lower().split())
+    url = str(args["url"]).strip()
     try:
-        return url_key(args["url"].strip())
+        return url_key(url)
     except ValueError:
-        return args["url"].strip()
+        return url
 
 
 # -- formatting -------------------------------------------------------------------------------------
@@ -414,6 +427,9 @@ OFFLINE_NOTE = (
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#!|~&])")
 #: Line starts that open a block (list item, heading, quote, setext underline) when they begin a line.
 _LINE_START = re.compile(r"^(\d{1,9}(?=[.)])|[-+=])")
+#: Where GitHub's markdown would turn plain text into a link (``https://...``, ``www.``): the ``:``
+#: or ``.`` that an escape keeps out of its autolink rule (an e-mail address stays a mailto link).
+_AUTOLINK = re.compile(r"(?i):(?=//)|(?<=\bwww)\.")
 #: Characters a link destination in ``<...>`` must escape.
 _DESTINATION_SPECIAL = re.compile(r"([<>&\\])")
 _WHITESPACE = re.compile(r"\s")
@@ -462,9 +478,36 @@ def format_results(result: Mapping[str, Any], style: str = "text", *, untrusted_
     """
     if style not in ("text", "markdown"):
         raise InvalidInput("style must be 'text' or 'markdown', got %r" % (style,), detail_code="bad_style")
+    return _render(result, style, _new_tag() if untrusted_notice else None)
+
+
+def format_for_model(result: Mapping[str, Any], style: str = "text") -> Tuple[str, Optional[Dict[str, Any]]]:
+    """What a model may be shown of one ``call_tool`` result, on every channel a client uses:
+    ``(text, json)``, the text of :func:`format_results` and a copy of the result whose page
+    text (a fetch's ``text``, each item's ``content``) sits in the same untrusted-content block,
+    under the same random tag. ``json`` is None for an error: its one line of text says it all.
+    """
+    if style not in ("text", "markdown"):
+        raise InvalidInput("style must be 'text' or 'markdown', got %r" % (style,), detail_code="bad_style")
+    if "error" in result:
+        return _error_line(result["error"]), None
+    tag = _new_tag()
+    copy = dict(result)
+    if "items" in result:
+        copy["items"] = [dict(item, content=_wrap(item["content"], str(item.get("url") or ""), tag)) if item.get("content") else item
+                         for item in result.get("items") or []]
+    elif "text" in result:
+        copy["text"] = _wrap(result["text"], str(result.get("final_url") or result.get("url", "")), tag)
+    return _render(result, style, tag), copy
+
+
+def _new_tag() -> str:
+    return "%s-%s" % (UNTRUSTED_TAG, _new_nonce())
+
+
+def _render(result: Mapping[str, Any], style: str, tag: Optional[str]) -> str:
     if "error" in result:
         return _error_line(result["error"])
-    tag = "%s-%s" % (UNTRUSTED_TAG, _new_nonce()) if untrusted_notice else None
     if "items" in result:
         return _format_search(result, style, tag)
     return _format_fetch(result, style, tag)
@@ -493,8 +536,9 @@ def markdown_text(text: Any) -> str:
     ``<script>`` not a tag and ``&amp;`` not an entity; line breaks become spaces.
     """
     flat = " ".join(str(text or "").split())
+    escaped = _AUTOLINK.sub(lambda match: "\\" + match.group(), _MARKDOWN_SPECIAL.sub(r"\\\1", flat))
     return _LINE_START.sub(lambda match: "\\" + match.group(1) if not match.group(1).isdigit() else match.group(1) + "\\",
-                           _MARKDOWN_SPECIAL.sub(r"\\\1", flat), count=1)
+                           escaped, count=1)
 
 
 def markdown_destination(url: Any) -> str:

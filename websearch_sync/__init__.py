@@ -6,8 +6,8 @@ and one error vocabulary.
     1
 """
 
-from .api import backend_names, fetch, search
-from .backends.registry import load_plugins
+from .api import fetch, search
+from .backends.registry import backend_names, load_plugins
 from .client.search_client import SearchClient
 from .config import VERSION, Settings
 from .errors import (

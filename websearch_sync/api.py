@@ -10,13 +10,12 @@ workers calling these functions keep one pace and one cache.
 
 from typing import Any, Iterable, Optional, Union
 
-from .backends.registry import backend_names
 from .client.search_client import SearchClient
 from .config import Settings
 from .models import ExtractMode, FetchResult, SafeSearch, SearchResponse, TimeRange
 from .reader.page import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS
 
-__all__ = ["search", "fetch", "backend_names"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: Seconds an answer stays in the shared cache when these functions use one.
 SHARED_CACHE_TTL_S = 300

@@ -14,20 +14,9 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Uni
 from urllib.parse import urlsplit
 
 from .errors import InvalidInput
-from .secrets import is_secret_name, mask as _mask, redact
+from .secrets import is_secret_name as is_secret_name, mask as _mask, redact  # is_secret_name: cachekey imports it here
 
-__all__ = [
-    "Settings",
-    "DEFAULT_TIMEOUT_MS",
-    "DEFAULT_MAX_RESULTS",
-    "SHARED_ENV_VARS",
-    "COMMON_PROVIDER_SETTINGS",
-    "FETCH_PROVIDER_SETTINGS",
-    "is_secret_name",
-    "declare_backend",
-    "forget_backend",
-    "accepted_provider_settings",
-]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 logger = logging.getLogger("websearch_sync")
 

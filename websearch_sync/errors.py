@@ -7,7 +7,7 @@ of its subclasses, whose class name equals its ``code``.
 
 from typing import Any, Dict, Iterable, List, Optional, Tuple, Type, TypedDict, TypeVar
 
-from .secrets import redact  # re-exported: part of this module's public names
+from .secrets import redact as redact  # the backends and state tiers import errors and redaction from here
 
 __all__ = [
     "WebSearchError",
@@ -20,9 +20,6 @@ __all__ = [
     "WebParseError",
     "WebProviderError",
     "ToolNotFound",
-    "ERROR_CLASSES",
-    "error_from_code",
-    "redact",
 ]
 
 

@@ -8,26 +8,9 @@ import dataclasses
 import os
 from typing import Any, Dict, List, Literal, Optional, Tuple, TypedDict, Union
 
-from .errors import ErrorInfo  # defined beside WebSearchError.to_dict, which builds it
+from .errors import ErrorInfo as ErrorInfo  # defined beside WebSearchError.to_dict, which builds it
 
-__all__ = [
-    "SearchParams",
-    "ParseResult",
-    "TIME_RANGES",
-    "SAFE_SEARCH_LEVELS",
-    "SearchItem",
-    "ProviderMeta",
-    "ErrorInfo",
-    "SearchResponse",
-    "FetchResult",
-    "ToolError",
-    "ToolResult",
-    "TimeRange",
-    "SafeSearch",
-    "ExtractMode",
-    "Strategy",
-    "StrPath",
-]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 TIME_RANGES = ("day", "week", "month", "year")
 SAFE_SEARCH_LEVELS = ("off", "moderate", "strict")

@@ -8,9 +8,8 @@
 - :func:`fake_results` makes backends answer with given items (or errors).
 - :func:`assert_contract` checks that a result honours the canonical shape.
 - pytest fixtures ``websearch_replay`` and ``websearch_fake`` wrap the two context
-  managers; get them with ``pytest_plugins = ["websearch_sync.testing"]`` in your
-  top-level ``conftest.py``, or import them into it:
-  ``from websearch_sync.testing import websearch_replay, websearch_fake``.
+  managers; this module is a pytest plugin (the ``pytest11`` entry point
+  ``websearch_sync.testing``), so installed, its fixtures are there in every test.
 
 Matching rule of :func:`replay_fixtures`: a search is answered by a recorded case
 of the same backend whose query is the same once whitespace is collapsed
@@ -44,13 +43,8 @@ except ImportError:  # pragma: no cover - pytest is in the test extra
     _pytest = None  # type: ignore[assignment]  # fixtures below are defined only when it is set
 
 __all__ = [
-    "no_network",
-    "NetworkAccessBlocked",
     "replay_fixtures",
     "fake_results",
-    "FixtureReplay",
-    "FakeResults",
-    "SearchCall",
     "assert_contract",
     "contract_problems",
 ]

@@ -31,21 +31,13 @@ from .backends.normalize import url_key
 from .validate import MAX_QUERY_CHARS, backend_list
 
 __all__ = [
-    "SEARCH_TOOL",
-    "FETCH_TOOL",
     "tool_definitions",
     "tool_schema",
-    "strict_schema",
     "query_limit",
     "call_tool",
     "format_results",
     "format_for_model",
     "ToolSession",
-    "validate_arguments",
-    "offline_backends",
-    "markdown_text",
-    "markdown_destination",
-    "UNTRUSTED_TAG",
 ]
 
 logger = logging.getLogger("websearch_sync")

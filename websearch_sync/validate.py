@@ -7,15 +7,7 @@ from .config import MAX_TIMEOUT_MS, Settings
 from .errors import InvalidInput
 from .models import SAFE_SEARCH_LEVELS, TIME_RANGES, SearchParams
 
-__all__ = [
-    "MAX_QUERY_CHARS",
-    "COMMON_OPTIONS",
-    "check_query",
-    "check_max_results",
-    "check_timeout_ms",
-    "search_params",
-    "backend_list",
-]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 MAX_QUERY_CHARS = 2000
 

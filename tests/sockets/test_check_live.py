@@ -6,7 +6,7 @@ import json
 import pytest
 
 import websearch_sync as ws
-from websearch_sync.backends import register, unregister
+from websearch_sync.backends.registry import register, unregister
 from websearch_sync.cli import main
 from websearch_sync.net.transport import HttpResponse
 from websearch_sync.contract.livecheck import check_live

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from websearch_sync.backends import register, unregister
+from websearch_sync.backends.registry import register, unregister
 from websearch_sync.cli import main
 
 from fixture_backends import PAGE_RESULTS, HtmlTestBackend, result_page

@@ -31,7 +31,8 @@ import websearch_sync as ws
 from websearch_sync import tool
 from websearch_sync.cli import main
 from websearch_sync.client.search_client import SearchClient
-from websearch_sync.mcp import TOOL_NAMES, McpTools, serve_stdio
+from websearch_sync.mcp import McpTools, serve_stdio
+from websearch_sync.mcp.tools import TOOL_NAMES
 
 from servers import FaultServer, respond
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import websearch_sync as ws
-from websearch_sync.backends import register, unregister
+from websearch_sync.backends.registry import register, unregister
 from websearch_sync.cli import main
 from websearch_sync.contract.cases import compare, discover, load_golden, outcome_of, run_case
 from websearch_sync.contract.recording import case_name_for, record_case

@@ -13,7 +13,7 @@ import pytest
 import websearch_sync as ws
 from redis_server import RedisServer, redis_server  # noqa: F401  (fixture)
 from servers import FaultServer, free_port, listener_that_never_accepts, respond
-from websearch_sync.backends import register, unregister
+from websearch_sync.backends.registry import register, unregister
 from websearch_sync.backends.stub import Stub
 from websearch_sync.cli import main as cli_main
 from websearch_sync.client.cache import SqliteCache

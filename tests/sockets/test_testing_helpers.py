@@ -22,7 +22,7 @@ import textwrap
 import pytest
 
 import websearch_sync as ws
-from websearch_sync.backends import backend_class, register, unregister
+from websearch_sync.backends.registry import backend_class, register, unregister
 from websearch_sync.contract.cases import discover, load_golden
 from websearch_sync.contract.recording import record_case
 from websearch_sync.testing import (  # noqa: F401  (importing the fixtures makes them available here)

@@ -8,7 +8,7 @@ import pytest
 import responses
 
 import websearch_sync as ws
-from websearch_sync.backends import register, unregister
+from websearch_sync.backends.registry import register, unregister
 from websearch_sync.backends.normalize import url_key
 from websearch_sync.contract.recording import record_case
 

@@ -9,7 +9,6 @@ and declare the class in the ``websearch_sync.backends`` entry-point group.
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
 from .base import Backend
-from .registry import backend_class, backend_names, load_plugins, register, unregister
 
 __all__ = [
     "Backend",
@@ -17,9 +16,4 @@ __all__ = [
     "HttpResponse",
     "ParseResult",
     "SearchParams",
-    "backend_class",
-    "backend_names",
-    "register",
-    "unregister",
-    "load_plugins",
 ]

@@ -35,7 +35,7 @@ from .normalize import clean_url
 from .base import Backend
 from .html_parsing import classes, elements, has_class, parse_fragment, region, text_of
 
-__all__ = ["BaiduHtml", "parse_baidu_page", "is_baidu_link", "link_target"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 logger = logging.getLogger("websearch_sync")
 

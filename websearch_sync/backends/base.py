@@ -17,7 +17,7 @@ from ..errors import AuthError, InvalidInput, Timeout, WebBlocked, WebParseError
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..models import ParseResult, SearchParams
 
-__all__ = ["Backend", "json_body", "dig", "split_locale", "page_number"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 
 class Backend:

@@ -38,7 +38,7 @@ from .base import page_number, split_locale
 from .html_engine import HtmlEngine
 from .html_parsing import Block, PartTest, classes, dated_item, has_class, month_first, parse_fragment, url_parts, walk_blocks
 
-__all__ = ["BingHtml", "decode_bing_href"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _FRESHNESS = {"day": 'ex1:"ez1"', "week": 'ex1:"ez2"', "month": 'ex1:"ez3"'}
 

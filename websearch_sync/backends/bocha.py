@@ -13,7 +13,7 @@ from ..net.transport import HttpResponse, RequestSpec
 from ..models import ParseResult, SearchParams
 from .json_api import JsonApiBackend
 
-__all__ = ["Bocha"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _FRESHNESS = {None: "noLimit", "day": "oneDay", "week": "oneWeek", "month": "oneMonth", "year": "oneYear"}
 _MAX_COUNT = 50

@@ -14,7 +14,7 @@ from ..models import ParseResult, SearchParams
 from .base import dig, split_locale
 from .json_api import JsonApiBackend
 
-__all__ = ["Brave"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _FRESHNESS = {"day": "pd", "week": "pw", "month": "pm", "year": "py"}
 _MAX_WORDS = 50

@@ -23,7 +23,7 @@ from ..net.botwall import is_ddg_challenge
 from .base import Backend
 from .html_parsing import PartTest, classes, elements, has_class, iso_datetime, parse_fragment, region, text_of, walk_blocks
 
-__all__ = ["DuckDuckGoHtml", "DuckDuckGoLite", "decode_ddg_href", "parse_ddg_page"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _TIME_RANGES = {"day": "d", "week": "w", "month": "m", "year": "y"}
 _SAFE_SEARCH = {"strict": "1", "moderate": "-1", "off": "-2"}

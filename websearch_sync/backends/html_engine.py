@@ -23,7 +23,7 @@ from ..net.transport import HttpResponse, RequestSpec
 from .base import Backend, page_number
 from .html_parsing import region
 
-__all__ = ["HtmlEngine"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 

@@ -15,7 +15,7 @@ from ..net.transport import HttpResponse, RequestSpec
 from ..models import ParseResult, SearchParams
 from .json_api import JsonApiBackend
 
-__all__ = ["Jina"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: A snippet taken from the page text (when a result has no description) is cut here.
 SNIPPET_FROM_CONTENT_CHARS = 300

@@ -28,7 +28,7 @@ from ..net.transport import HttpResponse, status_error
 from ..models import SearchParams
 from .base import Backend, json_body
 
-__all__ = ["JsonApiBackend", "api_error", "try_json", "VendorCode"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: A vendor error code: a string (``"SUBSCRIPTION_TOKEN_INVALID"``, ``"403"``) or an int.
 VendorCode = Union[None, str, int]

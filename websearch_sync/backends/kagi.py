@@ -16,7 +16,7 @@ from ..net.transport import HttpResponse, RequestSpec
 from ..models import ParseResult, SearchParams
 from .json_api import JsonApiBackend
 
-__all__ = ["Kagi"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: Kagi's documented error codes, by the name passed to ``api_error``.
 _CODE_NAMES = {0: "INTERNAL_ERROR", 1: "MALFORMED_REQUEST", 2: "UNAUTHORIZED", 100: "NO_BILLING_INFORMATION", 101: "INSUFFICIENT_CREDIT"}

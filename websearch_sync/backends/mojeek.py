@@ -28,7 +28,7 @@ from .base import page_number, split_locale
 from .html_engine import HtmlEngine
 from .html_parsing import classes, elements, first_of, has_class, parse_fragment, text_of
 
-__all__ = ["MojeekHtml"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 
 #: The parts of a result read: the title link ``a.title`` and the snippet ``p.s``.

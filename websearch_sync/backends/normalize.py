@@ -15,16 +15,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from ..models import SearchItem
 
-__all__ = [
-    "clean_text",
-    "clean_url",
-    "normalize_items",
-    "url_key",
-    "OPTIONAL_FIELDS",
-    "TEXT_FORMATS",
-    "declare_text_format",
-    "forget_text_format",
-]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 # Linear time on any input: a tag's scan stops at the next "<" or ">", and a comment
 # ends at "-->" or, unclosed, at the end of the text (as in HTML), so no position is

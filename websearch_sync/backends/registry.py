@@ -28,18 +28,7 @@ from ..models import ParseResult
 from .base import Backend
 from .normalize import TEXT_FORMATS, declare_text_format, forget_text_format
 
-__all__ = [
-    "backend_names",
-    "backend_class",
-    "backend_options",
-    "register",
-    "unregister",
-    "load_plugins",
-    "declaration_problem",
-    "checked_result",
-    "DEFAULT_BACKEND",
-    "PLUGIN_GROUP",
-]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 logger = logging.getLogger("websearch_sync")
 

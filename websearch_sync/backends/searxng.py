@@ -56,7 +56,7 @@ from .json_api import JsonApiBackend
 from .searxng_extras import extras_of, ignored_names
 from .searxng_reasons import MAX_REASON_CHARS, read_reason
 
-__all__ = ["SearXNG", "searxng_language", "instance_root", "LIMITER_WINDOW_S"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _SAFESEARCH = {"off": "0", "moderate": "1", "strict": "2"}
 

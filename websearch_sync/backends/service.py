@@ -26,7 +26,7 @@ from ..models import ParseResult, SearchParams
 from .base import dig
 from .json_api import JsonApiBackend
 
-__all__ = ["SearchService", "DEFAULT_REQUEST_ID_HEADER", "RESERVED_HEADERS"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 DEFAULT_REQUEST_ID_HEADER = "X-Request-Id"
 #: Headers the extra headers may not set (lower case).

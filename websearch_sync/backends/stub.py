@@ -21,7 +21,7 @@ from ..net.transport import HttpTransport
 from ..models import ParseResult, SearchParams
 from .base import Backend
 
-__all__ = ["Stub", "OfflineResultsWarning", "OFFLINE_WARNING", "offline_warning_given"]
+__all__ = ["OfflineResultsWarning"]
 
 logger = logging.getLogger("websearch_sync")
 

@@ -14,7 +14,7 @@ from ..models import ParseResult, SearchParams
 from .base import dig
 from .json_api import JsonApiBackend
 
-__all__ = ["Tavily"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 TOPICS = ("general", "news", "finance")
 

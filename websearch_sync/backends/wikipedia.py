@@ -33,7 +33,7 @@ from ..net.transport import HttpResponse, RequestSpec, retry_after_seconds
 from .base import dig, page_number, split_locale
 from .json_api import JsonApiBackend
 
-__all__ = ["Wikipedia", "article_url"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: Our descriptive User-Agent (client/version and where to find it), as Wikimedia's policy asks.
 DEFAULT_USER_AGENT = "websearch-sync/0.1 (https://pypi.org/project/websearch-sync/)"

@@ -33,7 +33,7 @@ from .base import page_number, split_locale
 from .html_engine import HtmlEngine
 from .html_parsing import Block, PartTest, classes, dated_item, month_first, parse_fragment, url_parts, walk_blocks
 
-__all__ = ["YahooHtml", "decode_yahoo_href"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _TIME_RANGES = {"day": "d", "week": "w", "month": "m"}
 _SAFE_SEARCH = {"strict": "r", "moderate": "i", "off": "p"}

@@ -9,7 +9,7 @@ from ..config import Settings
 from ..errors import InvalidInput
 from .output import EXIT_OK, json_text
 
-__all__ = ["add_parser", "run", "backend_rows"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 
 def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:

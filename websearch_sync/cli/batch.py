@@ -15,7 +15,7 @@ from ..client.search_client import SearchClient
 from ..errors import WebSearchError
 from .output import EXIT_OK, exit_status, json_text, offline_notice, terminal_text
 
-__all__ = ["run_batch", "in_order", "BatchCounts"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: What one query gives: its JSON line and its exit status (``None`` when it succeeded).
 Outcome = Tuple[Dict[str, Any], Optional[int]]

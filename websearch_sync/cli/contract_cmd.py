@@ -23,7 +23,7 @@ from ..contract.livecheck import check_live
 from ..contract.recording import record_case
 from .output import EXIT_OK, error_line, exit_status, int_arg, json_text
 
-__all__ = ["add_parser", "run_record", "run_verify", "run_check_live", "EXIT_CHECK_FAILED"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: verify found drift/errors/new cases, check-live found a failing query, a recording does not replay.
 EXIT_CHECK_FAILED = 1

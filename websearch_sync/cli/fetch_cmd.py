@@ -8,7 +8,7 @@ from ..reader.page import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS
 from ..tool import format_results
 from .output import EXIT_OK, int_arg, json_text
 
-__all__ = ["add_parser", "run"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 
 

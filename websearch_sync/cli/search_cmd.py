@@ -15,7 +15,7 @@ from ..tool import format_results
 from .batch import run_batch
 from .output import EXIT_OK, empty_notice, int_arg, json_text, offline_notice, positive_arg
 
-__all__ = ["add_parser", "run"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 FORMATS = ("text", "json", "jsonl", "markdown")
 #: Most threads a batch may use.

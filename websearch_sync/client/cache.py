@@ -22,7 +22,7 @@ from ..errors import InvalidInput
 from ..models import StrPath
 from .clock import SYSTEM_CLOCK, Clock
 
-__all__ = ["MemoryCache", "SqliteCache", "ResultCache", "copy_result", "check_cache_path", "cache_key_text"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 logger = logging.getLogger("websearch_sync")
 

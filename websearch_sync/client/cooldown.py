@@ -9,7 +9,7 @@ from ..errors import WebBlocked
 from ..net.transport import MAX_RETRY_AFTER_S
 from .clock import SYSTEM_CLOCK, Clock
 
-__all__ = ["Cooldowns", "DEFAULT_COOLDOWNS_S", "MAX_COOLDOWN_S"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: Seconds a backend is suspended after each kind of block (``http_429`` uses
 #: the service's Retry-After when it gave one).

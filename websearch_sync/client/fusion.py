@@ -4,7 +4,7 @@ from typing import Any, Dict, List, Mapping, Sequence, Tuple
 
 from ..backends.normalize import url_key
 
-__all__ = ["fuse", "RRF_K"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 RRF_K = 60
 

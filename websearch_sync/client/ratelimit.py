@@ -6,7 +6,7 @@ from typing import Any, Dict, Optional, Tuple
 
 from .clock import SYSTEM_CLOCK, Clock
 
-__all__ = ["RateLimiter"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 
 class RateLimiter:

@@ -27,11 +27,11 @@ from .cachekey import Fingerprints, fetch_key, search_key
 from .clock import SYSTEM_CLOCK, Clock
 from .cooldown import DEFAULT_COOLDOWNS_S, Cooldowns
 from .ratelimit import RateLimiter
-from .selection import AUTO_ORDER, BackendArg, check_backends, default_backends, resolve_backends
+from .selection import BackendArg, check_backends, default_backends, resolve_backends
 from .state import shared_tiers
-from .strategies import STRATEGIES, fallback, merge
+from .strategies import STRATEGIES as STRATEGIES, fallback, merge  # STRATEGIES: the CLI imports it here
 
-__all__ = ["SearchClient", "STRATEGIES", "AUTO_ORDER"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 
 def _check_number(

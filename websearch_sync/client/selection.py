@@ -8,7 +8,7 @@ from ..config import Settings
 from ..errors import InvalidInput
 from ..validate import backend_list
 
-__all__ = ["AUTO_ORDER", "KEYLESS_CHAIN", "KEYLESS_RANKS", "check_backends", "resolve_backends", "auto_backends", "default_backends"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 BackendArg = Union[None, str, Iterable[str]]
 

@@ -16,7 +16,7 @@ from ..models import ParseResult, ProviderMeta, SearchItem, SearchParams, Search
 from ..net.deadline import Deadline
 from .fusion import fuse
 
-__all__ = ["STRATEGIES", "fallback", "merge", "most_informative", "add_extras"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 logger = logging.getLogger("websearch_sync")
 

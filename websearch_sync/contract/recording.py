@@ -40,7 +40,7 @@ from ..errors import InvalidInput, WebSearchError
 from ..models import StrPath
 from ..net.transport import DEFAULT_USER_AGENT, HttpResponse
 
-__all__ = ["Exchange", "Recorder", "Redactor", "RecordResult", "record_case", "case_name_for"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 RECORDED_BY = "websearch-sync record"
 

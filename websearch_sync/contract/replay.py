@@ -31,7 +31,7 @@ import requests
 import urllib3
 from requests.adapters import HTTPAdapter
 
-__all__ = ["PLACEHOLDER", "ReplayAdapter", "ReplayMismatch", "replay_session", "query_params", "request_mismatch"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: What a redacted secret is stored as; matches any non-empty value on replay.
 PLACEHOLDER = "<redacted>"

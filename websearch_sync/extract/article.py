@@ -28,7 +28,7 @@ from .region import FRAGMENT_MIN_MISSING, FRAGMENT_SHARE, is_fragment, main_regi
 from .render import BLOCK_TAGS, render_element
 from .rules import DEFAULT_RULES, check_rules, stage_words
 
-__all__ = ["Extraction", "extract_html", "render", "visible_text", "EXTRACT_MODES", "BLOCK_TAGS"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 EXTRACT_MODES = ("markdown", "text")
 

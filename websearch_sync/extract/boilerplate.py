@@ -23,7 +23,7 @@ from lxml import etree
 
 from .rules import DEFAULT_RULES, stage_tags, stage_words
 
-__all__ = ["strip_junk", "preclean", "clean_article", "class_words", "text_size", "JUNK_TAGS"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 # Elements whose content is never readable article text.
 JUNK_TAGS = (

@@ -25,7 +25,7 @@ from lxml import etree
 from .boilerplate import class_words
 from .render import BLOCK_TAGS, SKIP_TAGS
 
-__all__ = ["Region", "main_region", "is_fragment", "FRAGMENT_SHARE", "FRAGMENT_MIN_MISSING"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: A block needs this many non-space characters outside links to be running text.
 DENSE_MIN_CHARS = 25

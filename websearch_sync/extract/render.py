@@ -11,7 +11,7 @@ from typing import Iterator, List, Optional
 
 from lxml import etree
 
-__all__ = ["render_element", "BLOCK_TAGS", "SKIP_TAGS"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 BLOCK_TAGS = frozenset({
     "address", "article", "aside", "blockquote", "body", "center", "dd", "details", "dialog", "dir",

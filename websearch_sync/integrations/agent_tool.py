@@ -20,7 +20,7 @@ from ..config import Settings
 from ..errors import InvalidInput
 from ..tool import FETCH_TOOL, SEARCH_TOOL, call_tool, format_results, tool_definitions
 
-__all__ = ["AgentTool", "ToolOutcome", "ARGUMENT_ERRORS", "agent_tools", "missing_extra"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _CANONICAL = {"web_search": SEARCH_TOOL, "web_fetch": FETCH_TOOL}
 

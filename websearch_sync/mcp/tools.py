@@ -20,7 +20,7 @@ from ..errors import ToolNotFound
 from ..models import ToolResult
 from ..tool import ToolSession, format_for_model, tool_definitions
 
-__all__ = ["McpTools", "ToolOutcome", "TOOL_NAMES", "CancellableClock", "CallCancelled"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: MCP tool names (the vendor spelling, which every MCP client accepts).
 TOOL_NAMES = {"search": "web_search", "fetch": "web_fetch"}

@@ -26,15 +26,7 @@ from urllib.parse import urlsplit
 from ..errors import WebBlocked
 from .transport import HttpResponse
 
-__all__ = [
-    "bot_wall",
-    "bot_wall_error",
-    "is_ddg_challenge",
-    "is_baidu_challenge",
-    "is_baidu_captcha_url",
-    "is_bing_turnstile",
-    "is_mojeek_altcha",
-]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _CHALLENGE_MARKERS = ('class="anomaly-modal', 'action="//duckduckgo.com/anomaly.js', "action='//duckduckgo.com/anomaly.js")
 # Structural markers only (a query echoed into a results page is escaped and cannot

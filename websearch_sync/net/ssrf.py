@@ -26,19 +26,7 @@ from requests.utils import select_proxy
 from .deadline import Deadline
 from ..errors import InvalidInput, NetworkError, Timeout
 
-__all__ = [
-    "Address",
-    "Resolver",
-    "ResolvedHost",
-    "AddressGuard",
-    "PinnedAdapter",
-    "PIN_ATTRIBUTE",
-    "numeric_ipv4",
-    "literal_address",
-    "forbidden_reason",
-    "system_resolver",
-    "static_resolver",
-]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 Address = Union[ipaddress.IPv4Address, ipaddress.IPv6Address]
 

@@ -38,15 +38,7 @@ from ..secrets import is_secret_name, redact, redact_error
 from .hops import RedirectPolicy
 from .ssrf import PIN_ATTRIBUTE, AddressGuard, PinnedAdapter
 
-__all__ = [
-    "DEFAULT_USER_AGENT",
-    "RequestSpec",
-    "HttpResponse",
-    "HttpTransport",
-    "status_error",
-    "retry_after_seconds",
-    "MAX_RETRY_AFTER_S",
-]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 logger = logging.getLogger("websearch_sync")
 

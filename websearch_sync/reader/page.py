@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 import requests
 
 from ..net.botwall import bot_wall_error
-from ..config import DEFAULT_MAX_BYTES, Settings
+from ..config import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES, Settings  # DEFAULT_MAX_BYTES: fetch's default, imported here
 from ..net.deadline import Deadline, DeadlinePassed, run_within
 from ..errors import ErrorInfo, InvalidInput, NetworkError, Timeout, WebProviderError, WebSearchError
 from ..models import ExtractMode, FetchResult, SearchItem
@@ -39,7 +39,7 @@ from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_err
 from ..net.ssrf import AddressGuard, ResolvedHost, Resolver, literal_address
 from ..validate import check_timeout_ms
 
-__all__ = ["fetch_page", "add_page_content", "check_url", "PROVIDER", "MAX_REDIRECTS", "DEFAULT_MAX_CHARS", "DEFAULT_MAX_BYTES"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 logger = logging.getLogger("websearch_sync")
 

@@ -31,7 +31,7 @@ from ..errors import WebParseError
 from .content import PageText
 from ..net.transport import HttpTransport, RequestSpec, status_error
 
-__all__ = ["ReaderService", "reader_service", "carries_credentials", "read_with_service", "JINA_READER_URL"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 JINA_READER_URL = "https://r.jina.ai/"
 #: Share of the remaining time the service may use; the rest is kept for reading the page directly.

@@ -207,7 +207,7 @@ def test_a_results_page_for_a_query_naming_the_wall_is_not_a_block():
 def _report(text):
     from requests.structures import CaseInsensitiveDict
 
-    from websearch_sync.backends import backend_class
+    from websearch_sync.backends.registry import backend_class
     from websearch_sync.net.transport import HttpResponse
 
     response = HttpResponse(status=200, headers=CaseInsensitiveDict({"Content-Type": HTML}), content=text.encode("utf-8"), url=URL)

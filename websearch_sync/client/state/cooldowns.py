@@ -9,7 +9,7 @@ from typing import Any, NamedTuple, Optional
 
 from .server import SharedState
 
-__all__ = ["SharedCooldowns", "SharedBlock"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 
 class SharedBlock(NamedTuple):

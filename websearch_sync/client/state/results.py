@@ -14,7 +14,7 @@ from ...errors import redact
 from ..cache import cache_key_text
 from .server import SharedState
 
-__all__ = ["RedisCache"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 
 class RedisCache:

@@ -14,7 +14,7 @@ from urllib.parse import urlsplit, urlunsplit
 from ...errors import InvalidInput, NetworkError, redact
 from ..clock import Clock
 
-__all__ = ["StateServer", "SharedState", "state_server", "shown_url", "DEFAULT_TIMEOUT_S", "RETRY_AFTER_S", "NAMESPACE"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 logger = logging.getLogger("websearch_sync")
 

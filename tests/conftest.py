@@ -20,7 +20,8 @@ from websearch_sync.backends.registry import backend_class, backend_names, regis
 from websearch_sync.backends.base import Backend, dig, json_body
 from websearch_sync.net.transport import RequestSpec
 from websearch_sync.models import ParseResult
-from websearch_sync.testing import no_network
+# The fixtures (websearch_replay, websearch_fake) also where the pytest11 plugin is not installed.
+from websearch_sync.testing import no_network, websearch_fake, websearch_replay  # noqa: F401
 
 from clocks import FakeClock
 

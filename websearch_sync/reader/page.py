@@ -30,8 +30,8 @@ from ..errors import InvalidInput, NetworkError, Timeout, WebProviderError, WebS
 from ..secrets import redact, redact_error
 from ..extract.article import EXTRACT_MODES
 from ..net.media import media_kind
-from ..net.redirects import client_redirect
 from .content import PageText, page_text
+from .refresh import RefreshChain
 from .service import ReaderService, carries_credentials, read_with_service, reader_service
 from ..net.hops import MAX_REDIRECTS, RedirectPolicy
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
@@ -232,17 +232,25 @@ def _fetch_direct(
 ) -> Tuple[HttpResponse, PageText]:
     policy = RedirectPolicy(start, guard, provider=PROVIDER, canonical=check_url)
     current, resolved = start, first
+    refreshes = RefreshChain()
     while True:
-        response = _get(current, resolved, transport, deadline, max_bytes)
+        try:
+            response = _get(current, resolved, transport, deadline, max_bytes)
+        except NetworkError:
+            if refreshes.carrier is None:
+                raise
+            response = refreshes.carrier  # the refresh target is unreachable: stay on the page
+            break
         blocked = bot_wall_error(response, PROVIDER)
         if blocked is not None:
             raise blocked
-        target = _redirect_target(response)
+        target = _redirect_target(response, refreshes)
         if target is None:
             break
         hop = policy.follow(response.url, target, deadline)
         assert hop.resolved is not None  # fetch trusts no host: every hop is checked
         current, resolved = hop.url, hop.resolved
+    response = refreshes.settle(response)
     error = status_error(response, PROVIDER)
     if error is not None:
         raise error
@@ -278,11 +286,11 @@ def _worth_reading(status: int, headers: Mapping[str, str]) -> bool:
     return not (200 <= status < 300 and media_kind(media) == "other")
 
 
-def _redirect_target(response: HttpResponse) -> Optional[str]:
+def _redirect_target(response: HttpResponse, refreshes: RefreshChain) -> Optional[str]:
     """Where the answer sends the browser: its ``Location`` (on a 3xx) or a client-side redirect."""
     if 300 <= response.status < 400 and response.location:
         return response.location.strip()
-    return client_redirect(response)
+    return refreshes.client_redirect(response)
 
 
 def _extract(response: HttpResponse, mode: str, deadline: Deadline) -> PageText:

@@ -55,6 +55,12 @@ class Refresh:
     noscript: bool
 
 
+def _ascii_lower(text: str) -> str:
+    """``text`` lower-cased in ASCII, every other character as ``?``: the same length, so
+    positions carry over (``str.lower`` can change the length)."""
+    return text.encode("ascii", "replace").lower().decode("ascii")
+
+
 def _spans(lowered: str, pairs: Tuple[Tuple[str, str], ...]) -> List[Tuple[int, int, str]]:
     """(start, end, opener) of every block of ``pairs`` in ``lowered``, outermost first and
     not nested (an unclosed block runs to the end). Linear: each opener's next position is
@@ -105,7 +111,7 @@ def meta_refresh(response: HttpResponse) -> Optional[Refresh]:
     if content_kind(response) != "html" or not (200 <= response.status < 300):
         return None
     markup = response.text[:_SCAN_CHARS]
-    comments = _spans(markup.lower(), _UNSEEN)
+    comments = _spans(_ascii_lower(markup), _UNSEEN)
     for tag in _META_REFRESH.finditer(markup):
         block = next((opener for start, end, opener in comments if start <= tag.start() < end), None)
         if block == "<!--":
@@ -126,7 +132,7 @@ def _without(markup: str, pattern: "re.Pattern[str]") -> str:
     """``markup`` with comments, ``<noscript>`` blocks and matches of ``pattern`` blanked."""
     kept: List[str] = []
     position = 0
-    for start, end, _ in _spans(markup.lower(), _UNSEEN):
+    for start, end, _ in _spans(_ascii_lower(markup), _UNSEEN):
         kept.append(pattern.sub(" ", markup[position:start]))
         position = end
     kept.append(pattern.sub(" ", markup[position:]))
@@ -159,8 +165,8 @@ class RefreshChain:
             return refresh.target
         if content_kind(response) != "html":
             return None
-        scripts = _without(response.text[:_SCAN_CHARS], _META_REFRESH) + response.text[_SCAN_CHARS:]
-        return client_redirect(replace(response, _text=scripts))
+        # net.redirects reads the first 64 KB only (and a stub's whole text, which is shorter)
+        return client_redirect(replace(response, _text=_without(response.text[:_SCAN_CHARS], _META_REFRESH)))
 
     def settle(self, response: HttpResponse) -> HttpResponse:
         """``response``, or the page whose refresh led to it when it is an error (4xx, 5xx)."""

@@ -103,17 +103,18 @@ def table_cells(title: str, paras: List[str], i: int) -> str:
 
 
 def table_split(title: str, paras: List[str], i: int) -> str:
-    """The article's paragraphs in <p> across three tables, one per section, stacked in one
-    cell of the layout table: readability scores each section's cell on its own and keeps one."""
+    """The article's paragraphs in <p> across rows of one table (two, then one per row):
+    readability keeps the cell with the most text and only the rows that score high enough
+    beside it."""
     site = SITES[i % 5]
-    parts = [paras[:2], paras[2:3], paras[3:]]
-    sections = "".join('<table width="100%%" cellpadding="2"><tr><td valign="top" class="text">%s</td></tr></table>'
-                       '<img src="/spacer.gif" width="1" height="12">\n'
-                       % "".join("<p>%s</p>" % esc(p) for p in part) for part in parts)
+    parts = [paras[:2]] + [[p] for p in paras[2:]]
+    rows = "".join('<tr><td valign="top" class="text">%s</td></tr>\n' % "".join("<p>%s</p>" % esc(p) for p in part)
+                   for part in parts)
     return (head(title, site) + '<body><table width="760" align="center"><tr><td colspan="2" class="banner">%s</td></tr>\n'
-            '<tr><td width="170" valign="top" class="nav">%s</td><td valign="top"><h2>%s</h2>\n%s</td></tr>\n'
+            '<tr><td width="170" valign="top" class="nav">%s</td><td valign="top"><h2>%s</h2>\n'
+            '<table width="100%%" cellpadding="2">%s</table></td></tr>\n'
             '<tr><td colspan="2"><small>%s</small></td></tr></table></body></html>\n'
-            % (esc(site), links(NAV + SIDEBAR_LINKS), esc(title), sections, esc(FOOTER)))
+            % (esc(site), links(NAV + SIDEBAR_LINKS), esc(title), rows, esc(FOOTER)))
 
 
 def table_br(title: str, paras: List[str], i: int) -> str:

@@ -109,8 +109,8 @@ def test_a_block_met_right_after_this_threads_check_is_not_lifted_by_its_success
             check = cooldowns.check
             raced = []
 
-            def check_then_another_thread_blocks(name):
-                check(name)
+            def check_then_another_thread_blocks(name, *args):
+                check(name, *args)
                 if not raced:  # the other thread meets the wall just after this check passed
                     raced.append(name)
                     cooldowns.record(ws.WebBlocked("slow down", provider=name, detail_code="http_429", status=429))

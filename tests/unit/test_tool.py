@@ -139,7 +139,8 @@ def test_repeated_lookups_are_refused_after_the_limit():
     assert session.call_tool("nope", {})["error"]["type"] == "ToolNotFound"
 
 
-def test_format_snapshots(snapshot):
+def test_format_snapshots(snapshot, monkeypatch):
+    monkeypatch.setattr(tool, "_new_nonce", lambda: "0123456789abcdef")  # the wrapper's random code, fixed here
     with ws.SearchClient("stub", settings=stub_settings()) as client:
         result = tool.call_tool("web_search", {"query": "python requests timeout", "max_results": 2}, client=client)
     snapshot("search.txt", tool.format_results(result))

@@ -14,8 +14,8 @@ import json
 import re
 from typing import Any, List, Optional, TextIO
 
-from ..backends import registry
 from ..errors import InvalidInput, WebSearchError
+from ..tool import offline_backends
 
 __all__ = [
     "EXIT_OK",
@@ -156,9 +156,7 @@ def wants_json(args: argparse.Namespace) -> Optional[int]:
 
 def offline_notice(response: Any) -> Optional[str]:
     """A one-line notice when some results of ``response`` come from an offline backend (the stub)."""
-    meta = (response.get("provider_meta") or {}) if isinstance(response, dict) else {}
-    names = meta.get("providers") or [meta.get("provider_name")]
-    offline = [n for n in names if n in registry.backend_names() and registry.backend_class(n).kind == "offline"]
+    offline = offline_backends(response)
     if not offline:
         return None
     return (

@@ -86,17 +86,24 @@ def backend_options(pairs: List[str]) -> Dict[str, Any]:
             raise InvalidInput("--option takes KEY=VALUE, got %r" % pair, detail_code="bad_arguments")
         if key not in known:
             raise InvalidInput("--option %s: no backend knows this option; known: %s" % (key, ", ".join(sorted(known))), detail_code="bad_arguments")
-        options[key] = _option_value(text.strip())
+        options[key] = _option_value(key, text.strip())
     return options
 
 
-def _option_value(text: str) -> Any:
-    """A number, ``true``/``false`` or a JSON list as such; anything else as the text itself."""
+def _option_value(key: str, text: str) -> Any:
+    """A number, ``true``/``false`` or a flat JSON list as such; anything else as the text itself.
+    A nested list (however deep) is ``InvalidInput(bad_arguments)``: no option takes one."""
     if text in ("true", "false") or text[:1] in "[-0123456789" and text:
         try:
-            return json.loads(text)
+            value = json.loads(text)
         except ValueError:
             return text
+        except RecursionError:
+            value = [[]]  # nested too deeply for the parser: refused below like any nested list
+        if isinstance(value, list) and any(isinstance(item, (list, dict)) for item in value):
+            raise InvalidInput("--option %s takes a number, true/false, text or a flat JSON list, not a nested list" % key,
+                               detail_code="bad_arguments")
+        return value
     return text
 
 

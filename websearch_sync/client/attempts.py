@@ -6,9 +6,10 @@ call's budget (budget first: a wait that cannot fit fails at once).
 
 import logging
 import threading
-from typing import Callable, Dict, Optional
+from typing import Callable, Dict, Optional, Tuple
 
 from ..backends.base import Backend
+from ..backends.registry import checked_result
 from ..errors import Timeout, WebBlocked, WebProviderError, WebSearchError
 from ..models import ParseResult, SearchParams
 from ..net.deadline import Deadline
@@ -78,11 +79,12 @@ class BackendRunner:
         after a wait for a rate-limit slot (see :data:`Recheck`).
         """
         name = backend.name
+        keys = backend.cooldown_keys(params)  # the whole backend, or also the part of it this call asks for
         last_error: Optional[WebSearchError] = None
         own: Optional[str] = None  # the cool-down this request recorded before waiting to retry
         for attempt in range(policy.total + 1):
             under_way = self.clock.monotonic()  # before the checks: a block recorded after it is news to this request
-            self._check_ready(backend, budget, last_error, own, recheck if attempt == 0 else None)
+            self._check_ready(backend, keys, budget, last_error, own, recheck if attempt == 0 else None)
             state.count_attempt()
             try:
                 result = call_backend(backend, params, self.transport, budget.sooner(backend.timeout_ms(timeout)))
@@ -90,27 +92,31 @@ class BackendRunner:
                 last_error = error
                 delay = self._retry_delay(policy, attempt, error, budget)
                 if isinstance(error, WebBlocked):  # shared first, then the wait
-                    own = self.cooldowns.record(error, delay, budget.remaining_s())
+                    own = self.cooldowns.record(error, backend.cooldown_key(params, error), delay, budget.remaining_s())
                 if delay is None:
                     raise
                 logger.info("%s: %s, retrying in %.2f s", name, error.code, delay)
                 self.clock.sleep(delay)
                 continue
-            self.cooldowns.clear(name, started=under_way)
+            for key in keys:
+                self.cooldowns.clear(key, started=under_way)
             return result
         raise last_error  # type: ignore[misc]  # pragma: no cover
 
     def _check_ready(
-        self, backend: Backend, budget: Deadline, last_error: Optional[WebSearchError], own: Optional[str], recheck: Optional[Recheck]
+        self, backend: Backend, keys: Tuple[str, ...], budget: Deadline, last_error: Optional[WebSearchError], own: Optional[str],
+        recheck: Optional[Recheck],
     ) -> None:
-        self.cooldowns.check(backend.name, own, budget.remaining_s())
+        for key in keys:
+            self.cooldowns.check(key, own, budget.remaining_s())
         wait = self._book_slot(backend, budget, last_error)
         slot_at = self.clock.monotonic() + wait
         self.clock.sleep(max(0.0, wait - self.check_ahead_s))  # a request leaves at its slot: it wakes there (0: now)
         if wait > 0:
             if recheck is not None:
                 recheck()
-            self.cooldowns.check(backend.name, own, budget.remaining_s())  # another thread may have been blocked meanwhile
+            for key in keys:  # another thread may have been blocked meanwhile
+                self.cooldowns.check(key, own, budget.remaining_s())
             rest = slot_at - self.clock.monotonic()
             if rest > 0:
                 self.clock.sleep(rest)
@@ -145,9 +151,10 @@ class BackendRunner:
 
 
 def call_backend(backend: Backend, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
-    """Run one backend; a bug inside it becomes a logged ``WebProviderError``, never a stray exception."""
+    """Run one backend; a bug inside it (a parse result of the wrong shape too) becomes a
+    logged ``WebProviderError``, never a stray exception."""
     try:
-        return backend.search(params, transport, deadline)
+        return checked_result(backend.search(params, transport, deadline), backend.name)
     except WebSearchError:
         raise
     except Exception as exc:  # a defect in a backend (or a plugin): report it loudly, typed

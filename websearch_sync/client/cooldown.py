@@ -53,20 +53,25 @@ class Cooldowns:
             duration = error.retry_after
         return min(duration, MAX_COOLDOWN_S) if duration > 0 else 0.0  # NaN is not > 0
 
-    def record(self, error: WebBlocked, duration_s: Optional[float] = None, left_s: Optional[float] = None) -> Optional[str]:
-        """Suspend the error's backend, here and in the shared tier at once, for ``duration_s``
-        (default: the duration its kind calls for); a token naming the record, or ``None``
-        when nothing was recorded. ``left_s``: the time the call has left (bounds the shared write)."""
-        if not error.provider:
+    def record(
+        self, error: WebBlocked, key: Optional[str] = None, duration_s: Optional[float] = None, left_s: Optional[float] = None
+    ) -> Optional[str]:
+        """Suspend ``key`` (default: the error's backend; a backend may name a part of itself,
+        :meth:`~websearch_sync.backends.base.Backend.cooldown_key`), here and in the shared tier
+        at once, for ``duration_s`` (default: the duration the error's kind calls for); a token
+        naming the record, or ``None`` when nothing was recorded. ``left_s``: the time the
+        call has left (bounds the shared write)."""
+        key = key or error.provider
+        if not key:
             return None
         duration = self.duration_s(error) if duration_s is None else min(duration_s, MAX_COOLDOWN_S)
         if not duration > 0:  # also NaN
             return None
         token = uuid.uuid4().hex
         wall_until = self._clock.time() + duration
-        self._suspend(error.provider, duration, wall_until, error, token)
+        self._suspend(key, duration, wall_until, error, token)
         if self._shared is not None:
-            self._shared.record(error.provider, error.detail_code, error.status, duration, wall_until, token, left_s)
+            self._shared.record(key, error.detail_code, error.status, duration, wall_until, token, left_s)
         return token
 
     def _suspend(self, name: str, duration: float, wall_until: float, cause: WebBlocked, token: str) -> None:
@@ -87,7 +92,8 @@ class Cooldowns:
                 del self._until[name]
 
     def check(self, name: str, own: Optional[str] = None, left_s: Optional[float] = None) -> None:
-        """Raise the suspending ``WebBlocked`` again while ``name`` is cooling down.
+        """Raise the suspending ``WebBlocked`` again while ``name`` (a backend, or a part of one:
+        ``searxng[engines=brave]``) is cooling down.
 
         ``own``: the token of a record this request made itself before waiting out its
         Retry-After (ignored: the wait was the record's point). ``left_s``: the time the
@@ -121,7 +127,7 @@ def cooling_down(name: str, detail_code: Optional[str], status: Optional[int], w
     left = max(0.0, left_s) if math.isfinite(left_s) else 0.0
     return WebBlocked(
         "%s is cooling down after %s until %s (%.0f s left); not contacting it" % (name, detail_code, _clock_text(wall_until), left),
-        provider=name,
+        provider=name.partition("[")[0],  # a part of a backend is keyed "<backend>[<part>]"
         detail_code=detail_code,
         status=status,
         retry_after=left,

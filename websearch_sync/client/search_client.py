@@ -21,7 +21,7 @@ from ..net.deadline import Deadline
 from ..net.transport import HttpTransport
 from ..secrets import redact_error
 from ..reader.page import DEFAULT_CONTENT_CHARS, DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, add_page_content, check_url, fetch_page
-from ..validate import COMMON_OPTIONS, backend_list, check_timeout_ms, search_params
+from ..validate import COMMON_OPTIONS, backend_list, check_options_taken, check_timeout_ms, search_params
 from .answers import valid_page_answer, valid_search_answer
 from .attempts import BackendRunner, CallState
 from .cache import MemoryCache, ResultCache, SqliteCache
@@ -269,6 +269,9 @@ class SearchClient:
             params = search_params(query, max_results, options, self.settings, specific)
             names = resolve_backends(backend, self._backend, self.settings, params.locale)
             classes = tuple(registry.backend_class(name) for name in names)
+            if params.options:  # an option no backend of this call takes would be dropped without a word
+                every = {name: registry.backend_class(name).options for name in registry.backend_names()}
+                check_options_taken(params.options, {cls.name: cls.options for cls in classes}, every)
             timeout_ms = max(cls(self.settings).timeout_ms() for cls in classes)
             valid = Validated(self.settings, names, params, classes, timeout_ms, {}, partial(valid_search_answer, max_results=params.max_results))
             self._plans.put(memo_key, valid)

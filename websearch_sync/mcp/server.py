@@ -4,8 +4,9 @@ Imported only when the server runs (see :func:`websearch_sync.mcp.serve_stdio`).
 The protocol side is asynchronous; the library is not: each ``tools/call`` runs
 :meth:`McpTools.call` in a worker thread through one capacity limiter, so
 concurrent calls proceed side by side, at most ``max_concurrent`` at once.
-Nothing is written to stdout but protocol messages (the SDK's stdio transport
-points fd 1 at stderr while it serves); logging goes to stderr.
+Nothing is written to stdout but protocol messages (the transport, :mod:`.transport`,
+points fd 1 at stderr while it serves, and answers every line, even one the SDK
+would drop); logging goes to stderr.
 """
 
 import logging
@@ -15,10 +16,10 @@ import anyio
 import anyio.to_thread
 import mcp.types as types
 from mcp.server.lowlevel import Server
-from mcp.server.stdio import stdio_server
 
 from ..config import VERSION as __version__
 from .tools import TOOL_NAMES, McpTools
+from .transport import stdio_streams
 
 __all__ = ["mcp_tools", "build_server", "serve", "run_stdio"]
 
@@ -77,7 +78,7 @@ def build_server(tools: McpTools, limiter: anyio.CapacityLimiter) -> "Server[Any
 async def serve(tools: McpTools, *, max_concurrent: int) -> None:
     """Serve ``tools`` over this process's stdin/stdout until the client closes stdin."""
     server = build_server(tools, anyio.CapacityLimiter(max_concurrent))
-    async with stdio_server() as (read_stream, write_stream):
+    async with stdio_streams() as (read_stream, write_stream):
         logger.info("MCP server ready: %s", ", ".join(definition["name"] for definition in tools.definitions()))
         await server.run(read_stream, write_stream, server.create_initialization_options())
     logger.info("MCP client closed the connection")

@@ -197,7 +197,10 @@ def test_a_slow_redis_never_makes_a_call_outlast_its_budget():
     with FakeRedis(_by_command(GET=b"$-1\r\n", PTTL=b":-2\r\n", EXISTS=b":0\r\n"), delay_s=reply_s) as fake, \
             ws.SearchClient("stub", state_url=fake.url) as client:
         started = time.monotonic()
-        client.search("q", timeout_ms=int(budget_s * 1000))
+        try:
+            client.search("q", timeout_ms=int(budget_s * 1000))
+        except ws.Timeout:  # a loaded machine may spend the budget before the stub is asked: bounded all the same
+            pass
         elapsed = time.monotonic() - started
     assert elapsed < budget_s + reply_s, "a %d ms search took %.3f s" % (budget_s * 1000, elapsed)
 

@@ -245,3 +245,19 @@ def test_one_query_is_one_cache_entry_however_the_state_is_configured(redis_db, 
     assert cli_main(["search", "one query", "--backend", "stub", "--state-url", url, "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["provider_meta"]["cached"] is True
     assert len(_cache_keys(redis_db)) == 1
+
+
+def test_the_outage_warning_says_what_calls_do_meanwhile(caplog):
+    """With state_required the calls fail: the warning must not say they use local state."""
+    from servers import free_port
+
+    for required, says in ((True, "fail with state_unavailable"), (False, "own cache, rate limits and cool-downs")):
+        caplog.clear()
+        settings = ws.Settings(state_url="redis://127.0.0.1:%d/0" % free_port(), state_required=required)
+        with ws.SearchClient("stub", settings=settings) as client:
+            try:
+                client.search("q")
+            except ws.NetworkError as error:
+                assert required and error.detail_code == "state_unavailable"
+        (warning,) = [r.getMessage() for r in caplog.records if "unavailable" in r.getMessage() and r.levelname == "WARNING"]
+        assert says in warning and ("own cache" in warning) is not required

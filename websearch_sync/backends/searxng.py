@@ -37,11 +37,20 @@ import dataclasses
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Type
 from urllib.parse import urlsplit, urlunsplit
 
-from ..errors import AuthError, InvalidInput, Timeout, WebBlocked, WebParseError, WebProviderError, WebSearchError, redact
+from ..errors import (
+    AuthError,
+    InvalidInput,
+    Timeout,
+    WebBlocked,
+    WebParseError,
+    WebProviderError,
+    WebSearchError,
+    redact,
+)
+from ..models import ParseResult, SearchParams
 from ..net.botwall import bot_wall_error
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse, RequestSpec, retry_after_seconds
-from ..models import ParseResult, SearchParams
 from .base import dig, page_number
 from .json_api import JsonApiBackend
 from .searxng_extras import extras_of, ignored_names
@@ -87,7 +96,7 @@ _WERKZEUG_403 = (b"<title>403 Forbidden</title>", b"<h1>Forbidden</h1>")
 #: ``timeout_limit`` leaves this much of the call's remaining time for the round trip,
 #: the instance's own merging and our parsing: a fixed part plus a share of what is left.
 _MARGIN_S = 0.25
-_MARGIN_SHARE = 0.1
+_MARGIN_SHARE = 0.15
 #: The smallest ``timeout_limit`` sent (SearXNG reads it as seconds).
 _MIN_TIMEOUT_LIMIT_S = 0.1
 
@@ -456,8 +465,9 @@ def _no_results_because(problems: Sequence[WebSearchError], status: int, provide
 def _answer_only(extras: Dict[str, Any]) -> WebSearchError:
     """The note for an answer without web results (a calculator, a unit conversion, an infobox)."""
     kinds = ", ".join("%d %s" % (len(extras[k]), k) for k in ("answers", "infoboxes") if extras.get(k))
+    texts = [a["text"] for a in extras.get("answers", ()) if a.get("text")] + [i["title"] for i in extras.get("infoboxes", ())]
     return WebProviderError(
-        "searxng answered with no web results, only %s: see provider_meta['extras']" % kinds,
+        "searxng answered with no web results, only %s (in provider_meta['extras']): %s" % (kinds, "; ".join(texts[:3])),
         provider="searxng",
         detail_code="answer_only",
     )

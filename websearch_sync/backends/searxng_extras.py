@@ -120,10 +120,10 @@ def ignored_names(option: str, asked: Optional[str], results: Sequence[Any], fai
         return None
     others = sorted(set(came))
     near = sorted({c for c in others for n in names if c.lower() == n.lower()})
-    hint = " (names are exact and lower case: did you mean %s?)" % ", ".join(repr(n) for n in near) if near else ""
+    hint = "; names are exact and lower case: did you mean %s?" % ", ".join(repr(n) for n in near) if near else ""
     return InvalidInput(
-        "searxng: no result came from the %s asked for (%s): the instance ignores names it does not know "
-        "(shortcuts too)%s and answered from %s" % (option, ", ".join(names), hint, ", ".join(others[:10])),
+        "searxng: no result came from the %s asked for (%s), only from %s: the instance ignores names it does not "
+        "know, shortcuts included, and runs its default engines%s" % (option, ", ".join(names), ", ".join(others[:10]), hint),
         provider="searxng",
         detail_code="unknown_" + option,
     )

@@ -154,6 +154,14 @@ def wants_json(args: argparse.Namespace) -> Optional[int]:
     return None
 
 
+def empty_notice(response: Any) -> Optional[str]:
+    """Why a response has no items, when it says (its ``errors``: an engine's failure, an answer
+    without web results), one ``note:`` line each; ``None`` when it has items or says nothing."""
+    if not isinstance(response, dict) or response.get("items") or not response.get("errors"):
+        return None
+    return "\n".join("note: %s: %s" % (e.get("provider") or "?", e.get("message")) for e in response["errors"] if isinstance(e, dict))
+
+
 def offline_notice(response: Any) -> Optional[str]:
     """A one-line notice when some results of ``response`` come from an offline backend (the stub)."""
     offline = offline_backends(response)

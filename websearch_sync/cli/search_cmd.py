@@ -13,7 +13,7 @@ from ..models import SAFE_SEARCH_LEVELS, TIME_RANGES
 from ..validate import COMMON_OPTIONS
 from ..tool import format_results
 from .batch import run_batch
-from .output import EXIT_OK, int_arg, json_text, offline_notice, positive_arg
+from .output import EXIT_OK, empty_notice, int_arg, json_text, offline_notice, positive_arg
 
 __all__ = ["add_parser", "run"]
 
@@ -129,9 +129,9 @@ def run(args: argparse.Namespace) -> int:
             return run_batch(client, queries, _options(args), sys.stdout, workers=workers, stop_after=stop_after)
         response = client.search(args.query, **_options(args))
     sys.stdout.write(_render(response, fmt) + "\n")
-    notice = offline_notice(response)
-    if notice:
-        sys.stderr.write(notice + "\n")
+    for notice in (offline_notice(response), empty_notice(response) if fmt not in ("json", "jsonl") else None):
+        if notice:
+            sys.stderr.write(notice + "\n")
     return EXIT_OK
 
 

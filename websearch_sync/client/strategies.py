@@ -123,9 +123,10 @@ def _response(items: List[Dict[str, Any]], name: str, result: ParseResult, failu
     meta: Dict[str, Any] = {"provider_name": name, "cached": False}
     if result.request_id:
         meta["request_id"] = result.request_id
-    add_extras(meta.setdefault("extras", {}), result)
-    if not meta["extras"]:
-        del meta["extras"]
+    extras: Dict[str, List[Any]] = {}
+    add_extras(extras, result)
+    if extras:
+        meta["extras"] = extras
     response: Dict[str, Any] = {"items": items, "provider_meta": meta}
     errors = [e.to_dict() for e in failures] + list(result.errors)
     if errors:

@@ -9,13 +9,12 @@ import re
 import shlex
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-
 from redis_server import NO_REDIS_REASON, RedisServer, redis_server_binary
 from shared_state_worker import Upstream
+
 from websearch_sync.contract.cases import load_golden, outcome_of
 
 ROOT = Path(__file__).resolve().parent.parent.parent

@@ -10,13 +10,13 @@ local SearXNG answering with recorded responses.
 
 import threading
 import time
-from typing import Any, Dict, List
+from typing import Any
 
 import pytest
-
 from redis_server import redis_db, redis_server  # noqa: F401  (fixtures)
 from servers import free_port
 from shared_state_worker import WORKER_WAIT_S, Upstream, Workers, run_workers, worker_env
+
 from websearch_sync.contract.cases import load_golden
 
 RETRY_AFTER_S = 3.0
@@ -34,7 +34,7 @@ def test_a_429_is_shared_before_the_worker_that_met_it_waits(redis_db, redis_ser
         upstream.answer_next_with("http_429_retry_after", retry_after="%g" % RETRY_AFTER_S)
         env = worker_env(upstream, redis_server.url, MIN_INTERVAL_S)
         with Workers(jobs, env) as others, Workers([holder_job], env) as holder:
-            result: List[List[Dict[str, Any]]] = []
+            result: list[list[dict[str, Any]]] = []
             thread = threading.Thread(target=lambda: result.extend(holder.go()))
             thread.start()
             try:

@@ -9,19 +9,19 @@ import socket
 import sqlite3
 import threading
 import time
-from typing import Callable, List, Optional
+from typing import Callable, Optional
 
 import pytest
+from redis_server import redis_db, redis_server  # noqa: F401  (fixtures)
 
 import websearch_sync as ws
-from redis_server import redis_db, redis_server  # noqa: F401  (fixtures)
 from websearch_sync.cli import main as cli_main
 
 DEEP = "[" * 100_000 + "]" * 100_000
 
 
-def _cache_keys(redis_db) -> List[bytes]:
-    return sorted(redis_db.keys("websearch_sync:cache:*"))
+def _cache_keys(db) -> list[bytes]:
+    return sorted(db.keys("websearch_sync:cache:*"))
 
 
 def _good_answer():
@@ -118,10 +118,10 @@ class FakeRedis:
     (``None``: ``+OK``). A round trip (the first command of a pipeline: GET, SET, EVALSHA,
     EXISTS) is answered after ``delay_s``. ``commands`` lists what arrived."""
 
-    def __init__(self, reply: Callable[[List[bytes]], Optional[bytes]], delay_s: float = 0.0) -> None:
+    def __init__(self, reply: Callable[[list[bytes]], Optional[bytes]], delay_s: float = 0.0) -> None:
         self.reply = reply
         self.delay_s = delay_s
-        self.commands: List[List[bytes]] = []
+        self.commands: list[list[bytes]] = []
         self.stopping = threading.Event()
         self.listener = socket.create_server(("127.0.0.1", 0))
         self.listener.settimeout(0.2)
@@ -166,8 +166,8 @@ class FakeRedis:
             conn.close()
 
 
-def _by_command(**replies: bytes) -> Callable[[List[bytes]], Optional[bytes]]:
-    def reply(command: List[bytes]) -> Optional[bytes]:
+def _by_command(**replies: bytes) -> Callable[[list[bytes]], Optional[bytes]]:
+    def reply(command: list[bytes]) -> Optional[bytes]:
         return replies.get(command[0].decode().upper())
     return reply
 

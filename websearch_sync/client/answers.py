@@ -7,7 +7,7 @@ from there is untrusted input: before it is returned it must have the result sha
 that does not is a miss. Answers from the process's own memory are not checked again.
 """
 
-from typing import Any, Dict, Optional
+from typing import Any, Optional
 
 __all__ = ["valid_search_answer", "valid_page_answer"]
 

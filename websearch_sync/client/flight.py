@@ -12,8 +12,9 @@ waiter's budget.
 
 import threading
 import time
+from collections.abc import Hashable, Iterator
 from contextlib import contextmanager
-from typing import Any, Callable, Dict, Hashable, Iterator, Optional
+from typing import Any, Callable, Optional
 
 from ..net.deadline import Deadline
 from .tiers import SharedFlightsTier
@@ -23,7 +24,7 @@ __all__ = ["Flights", "POLL_S"]
 #: How often a waiter in another process looks for the answer in the shared cache.
 POLL_S = 0.02
 
-Lookup = Callable[[], Optional[Dict[str, Any]]]
+Lookup = Callable[[], Optional[dict[str, Any]]]
 
 
 class Flights:
@@ -31,11 +32,11 @@ class Flights:
 
     def __init__(self, shared: Optional[SharedFlightsTier] = None) -> None:
         self._shared = shared
-        self._asking: Dict[Hashable, threading.Event] = {}
+        self._asking: dict[Hashable, threading.Event] = {}
         self._lock = threading.Lock()
 
     @contextmanager
-    def turn(self, key: Hashable, budget: Deadline, lookup: Lookup) -> Iterator[Optional[Dict[str, Any]]]:
+    def turn(self, key: Hashable, budget: Deadline, lookup: Lookup) -> Iterator[Optional[dict[str, Any]]]:
         """Yields the answer another caller found (read with ``lookup``), or ``None``: then
         this caller asks the upstream, and the others wait until the block ends."""
         with self._lock:
@@ -53,7 +54,7 @@ class Flights:
                 del self._asking[key]
             mine.set()
 
-    def _shared_turn(self, key: Hashable, budget: Deadline, lookup: Lookup) -> Iterator[Optional[Dict[str, Any]]]:
+    def _shared_turn(self, key: Hashable, budget: Deadline, lookup: Lookup) -> Iterator[Optional[dict[str, Any]]]:
         if self._shared is None:
             yield None
             return
@@ -68,7 +69,7 @@ class Flights:
         finally:
             self._shared.release(key, token, budget.remaining_s())
 
-    def _wait_for_answer(self, key: Hashable, budget: Deadline, lookup: Lookup) -> Optional[Dict[str, Any]]:
+    def _wait_for_answer(self, key: Hashable, budget: Deadline, lookup: Lookup) -> Optional[dict[str, Any]]:
         assert self._shared is not None
         while True:
             time.sleep(max(0.0, min(POLL_S, budget.remaining_s())))

@@ -10,7 +10,8 @@ validated afresh. This keeps a memory-cache hit at a few microseconds.
 
 import threading
 from collections import OrderedDict
-from typing import Any, Callable, Dict, Hashable, List, NamedTuple, Optional, Tuple, Type
+from collections.abc import Hashable
+from typing import Any, Callable, NamedTuple, Optional
 
 from ..backends import registry
 from ..backends.base import Backend
@@ -28,12 +29,12 @@ class Validated(NamedTuple):
     """A validated call: what does not depend on the moment it is made."""
 
     settings: Settings
-    names: List[str]
+    names: list[str]
     params: SearchParams
-    classes: Tuple[Type[Backend], ...]
+    classes: tuple[type[Backend], ...]
     timeout_ms: int  #: the longest timeout of the backends (the default budget)
-    keys: Dict[str, Hashable]  #: search cache keys by strategy, filled on first use
-    check: Callable[[Dict[str, Any]], bool]  #: accepts a stored answer for this call (see ``answers.py``)
+    keys: dict[str, Hashable]  #: search cache keys by strategy, filled on first use
+    check: Callable[[dict[str, Any]], bool]  #: accepts a stored answer for this call (see ``answers.py``)
 
 
 def _typed(value: Any) -> Hashable:
@@ -46,7 +47,7 @@ def _typed(value: Any) -> Hashable:
 _SCALARS = frozenset((str, int, float, bool, type(None)))
 
 
-def call_key(query: Any, backend: Any, max_results: Any, options: Dict[str, Any]) -> Optional[Hashable]:
+def call_key(query: Any, backend: Any, max_results: Any, options: dict[str, Any]) -> Optional[Hashable]:
     """The arguments of a search call by type and value; ``None`` when one cannot be hashed."""
     query_type, backend_type, max_type = type(query), type(backend), type(max_results)
     if not options and query_type in _SCALARS and backend_type in _SCALARS and max_type in _SCALARS:  # the usual call, fast
@@ -61,7 +62,7 @@ class PlanMemo:
     """The calls one client validated lately (thread-safe)."""
 
     def __init__(self) -> None:
-        self._plans: "OrderedDict[Hashable, Validated]" = OrderedDict()
+        self._plans: OrderedDict[Hashable, Validated] = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, key: Optional[Hashable], settings: Settings) -> Optional[Validated]:

@@ -9,7 +9,7 @@ limiter, one cool-down table and one single-flight table for the whole process.
 
 import threading
 from collections import OrderedDict
-from typing import Dict, Hashable, Tuple
+from collections.abc import Hashable
 
 from ..config import Settings
 from .cachekey import settings_fingerprint
@@ -21,7 +21,7 @@ from .state import SharedTiers
 
 __all__ = ["process_parts", "forget_process_parts"]
 
-Parts = Tuple[RateLimiter, Cooldowns, Flights]
+Parts = tuple[RateLimiter, Cooldowns, Flights]
 
 #: Settings kept at once (least recently used forgotten): a process uses a few.
 _MAX_SETTINGS = 64
@@ -37,7 +37,7 @@ def _settings_key(settings: Settings) -> Hashable:
     )
 
 
-def process_parts(settings: Settings, cooldown_s: Dict[str, float], clock: Clock, shared: SharedTiers) -> Parts:
+def process_parts(settings: Settings, cooldown_s: dict[str, float], clock: Clock, shared: SharedTiers) -> Parts:
     """The process's rate limiter, cool-downs and single-flight table for ``settings``
     (made at the first call with these settings, from ``shared``)."""
     key = _settings_key(settings)

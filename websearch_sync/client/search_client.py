@@ -69,7 +69,7 @@ def _check_cooldowns(value: Optional[Mapping[str, float]]) -> Dict[str, float]:
 def _check_strategy(strategy: Any) -> str:
     if strategy not in STRATEGIES:
         raise InvalidInput("strategy must be one of %s, got %r" % (", ".join(STRATEGIES), strategy), detail_code="bad_strategy")
-    return strategy
+    return str(strategy)
 
 
 class SearchClient:

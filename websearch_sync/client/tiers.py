@@ -8,7 +8,8 @@ tier that cannot be used answers as if it held nothing (or raises
 ``NetworkError(state_unavailable)`` when the shared state is required).
 """
 
-from typing import Any, Dict, Hashable, NamedTuple, Optional, Protocol, Tuple
+from collections.abc import Hashable
+from typing import Any, NamedTuple, Optional, Protocol
 
 __all__ = ["SharedBlock", "SharedCacheTier", "SharedSlotsTier", "SharedCooldownsTier", "SharedFlightsTier"]
 
@@ -30,17 +31,17 @@ class SharedCacheTier(Protocol):
     def timeout_s(self) -> float:
         """The longest one call may take."""
 
-    def get_entry(self, key: Hashable, left_s: Optional[float] = None) -> Optional[Tuple[Dict[str, Any], float]]:
+    def get_entry(self, key: Hashable, left_s: Optional[float] = None) -> Optional[tuple[dict[str, Any], float]]:
         """``(answer, seconds it has left)`` or ``None``."""
 
-    def set(self, key: Hashable, value: Dict[str, Any], ttl_s: float, left_s: Optional[float] = None) -> None:
+    def set(self, key: Hashable, value: dict[str, Any], ttl_s: float, left_s: Optional[float] = None) -> None:
         """Store ``value`` for ``ttl_s`` seconds."""
 
 
 class SharedSlotsTier(Protocol):
     """Rate-limit slots booked for many processes."""
 
-    def reserve(self, name: str, interval: float, max_wait_s: float) -> Optional[Tuple[bool, float]]:
+    def reserve(self, name: str, interval: float, max_wait_s: float) -> Optional[tuple[bool, float]]:
         """``(booked, seconds to wait)``; ``None`` when the tier cannot be used."""
 
 

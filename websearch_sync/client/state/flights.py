@@ -7,7 +7,8 @@ is done, only if it still holds it (its token).
 """
 
 import uuid
-from typing import Hashable, Optional
+from collections.abc import Hashable
+from typing import Optional
 
 from .results import hashed_key
 from .server import SharedState

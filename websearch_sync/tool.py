@@ -3,8 +3,8 @@ a ``call_tool`` that never raises for anything a model or the network can do, an
 output formatting a model reads well.
 
     from websearch_sync import tool
-    tools = tool.tool_definitions("openai")            # pass to the chat API
-    result = tool.call_tool(name, arguments)            # arguments: dict or JSON text
+    tools = tool.tool_definitions("openai")            # pass to the chat API (strict=True: OpenAI strict mode)
+    result = tool.call_tool(name, arguments)            # arguments: dict or JSON text; null = absent
     text = tool.format_results(result)                  # what to give back to the model
 
 OpenAI and Anthropic accept tool names matching ``^[a-zA-Z0-9_-]{1,64}$``, so the
@@ -17,11 +17,13 @@ import logging
 import re
 import secrets
 import threading
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 from urllib.parse import quote
 
 from .backends import registry
+from .client.default_client import default_client
 from .client.search_client import SearchClient
+from .client.selection import resolve_backends
 from .config import Settings
 from .errors import InvalidInput, ToolNotFound, WebSearchError
 from .models import TIME_RANGES
@@ -33,8 +35,11 @@ __all__ = [
     "FETCH_TOOL",
     "tool_definitions",
     "tool_schema",
+    "strict_schema",
+    "query_limit",
     "call_tool",
     "format_results",
+    "format_for_model",
     "ToolSession",
     "validate_arguments",
     "offline_backends",
@@ -89,9 +94,90 @@ _SCHEMAS: Dict[str, Dict[str, Any]] = {
 }
 
 
-def tool_schema(tool: str) -> Dict[str, Any]:
-    """The JSON Schema of a tool's arguments (``"web.search"`` or ``"web.fetch"``), a copy."""
-    return json.loads(json.dumps(_SCHEMAS[tool]))
+def tool_schema(tool: str, *, strict: bool = False, settings: Optional[Settings] = None) -> Dict[str, Any]:
+    """The JSON Schema of a tool's arguments (``"web.search"`` or ``"web.fetch"``), a copy.
+
+    ``strict=True`` gives the form OpenAI's strict mode accepts (see :func:`strict_schema`).
+    With ``settings``, the search query's ``maxLength`` is what the configured backends take
+    (see :func:`query_limit`) instead of the library's own limit.
+    """
+    schema: Dict[str, Any] = json.loads(json.dumps(_SCHEMAS[tool]))
+    if tool == SEARCH_TOOL and settings is not None:
+        schema["properties"]["query"]["maxLength"] = query_limit(settings)
+    return strict_schema(schema) if strict else schema
+
+
+def query_limit(settings: Settings) -> int:
+    """The longest query (in characters) the configured backends accept.
+
+    A fallback chain (and ``auto``) goes on to the next engine when one refuses a
+    query as too long, so the chain takes what its most accepting engine takes;
+    never more than the library's own limit (2000).
+    """
+    try:
+        names = resolve_backends(None, None, settings)
+    except WebSearchError:  # an unknown name or an empty auto chain: no search tool is offered then
+        return MAX_QUERY_CHARS
+    known = registry.backend_names()
+    limits = [registry.backend_class(name).max_query_chars for name in names if name in known]
+    if not limits or None in limits:
+        return MAX_QUERY_CHARS
+    return min(MAX_QUERY_CHARS, max(limit - 1 for limit in limits if limit is not None))
+
+
+#: Keywords OpenAI's strict mode supports besides structure (``type``, ``properties``, ``required``,
+#: ``additionalProperties``, ``items``, ``anyOf``, ``$defs``/``$ref``, ``enum``, ``const``,
+#: ``description``, ``title``): its documented subset for strings, numbers and arrays.
+STRICT_KEYWORDS = frozenset({
+    "type", "properties", "required", "additionalProperties", "items", "anyOf", "$defs", "$ref", "enum", "const",
+    "description", "title", "pattern", "format", "multipleOf", "minimum", "maximum", "exclusiveMinimum",
+    "exclusiveMaximum", "minItems", "maxItems",
+})
+#: What a refused keyword means, in words for the description it is moved into.
+_KEYWORD_WORDS: Dict[str, Callable[[Any], str]] = {
+    "minLength": lambda value: "not empty" if value == 1 else "at least %d characters" % value,
+    "maxLength": lambda value: "at most %d characters" % value,
+}
+
+
+def strict_schema(schema: Mapping[str, Any]) -> Dict[str, Any]:
+    """``schema`` in the form OpenAI's strict mode accepts as it is, a new dict.
+
+    Every object lists all its properties as required and sets ``additionalProperties:
+    false``; a property that was optional becomes nullable (``null`` in its ``type`` and
+    ``enum``), and :func:`call_tool` reads ``null`` as "not given". Keywords strict mode
+    refuses (``minLength``, ``maxLength``, ...) are moved into the description, so the
+    model still reads them and :func:`call_tool` still checks them.
+    """
+    result = {key: value for key, value in schema.items() if key in STRICT_KEYWORDS or key == "$schema"}
+    refused = [(key, value) for key, value in schema.items() if key not in result]
+    if refused:
+        result["description"] = _described(result.get("description"), refused)
+    if "items" in schema:
+        result["items"] = strict_schema(schema["items"])
+    if "properties" in schema or schema.get("type") == "object":
+        properties, required = schema.get("properties", {}), set(schema.get("required", ()))
+        result["properties"] = {
+            name: strict_schema(spec) if name in required else _nullable(strict_schema(spec)) for name, spec in properties.items()
+        }
+        result["required"] = list(properties)
+        result["additionalProperties"] = False
+    return result
+
+
+def _described(description: Optional[str], refused: List[Tuple[str, Any]]) -> str:
+    """``description`` followed by what the ``refused`` keywords said, in words."""
+    words = ", ".join(_KEYWORD_WORDS[key](value) if key in _KEYWORD_WORDS else "%s: %s" % (key, json.dumps(value))
+                      for key, value in refused)
+    words = words[0].upper() + words[1:] + "."
+    return "%s %s" % (description, words) if description else words
+
+
+def _nullable(schema: Dict[str, Any]) -> Dict[str, Any]:
+    """``schema`` or ``null``, as ``anyOf`` (the form pydantic writes for ``Optional``, which
+    strict mode and the frameworks' schema readers all take), description kept outside."""
+    outside: Dict[str, Any] = {key: schema.pop(key) for key in ("description", "title") if key in schema}
+    return {"anyOf": [schema, {"type": "null"}], **outside}
 
 
 def _names(names: Optional[Mapping[str, str]], style: str) -> Dict[str, str]:
@@ -127,6 +213,7 @@ def tool_definitions(
     names: Optional[Mapping[str, str]] = None,
     settings: Optional[Settings] = None,
     tools: Sequence[str] = ("search", "fetch"),
+    strict: bool = False,
 ) -> List[Dict[str, Any]]:
     """Definitions of the tools that can work with the current configuration.
 
@@ -139,7 +226,11 @@ def tool_definitions(
         names: rename tools, e.g. ``{"search": "search_web"}``.
         settings: configuration deciding which tools can work (default: environment).
         tools: which tools to consider (``"search"``, ``"fetch"``).
+        strict: schemas OpenAI's strict mode accepts as they are (every property
+            required, optional ones nullable; see :func:`strict_schema`). With
+            ``"openai"`` the definitions also carry ``"strict": true``.
 
+    The search query's ``maxLength`` is the longest query the configured backends take.
     The search tool is left out (with a logged warning) when its backend is not
     configured, e.g. ``WEB_SEARCH_BACKEND=brave`` without ``BRAVE_API_KEY``.
     """
@@ -157,9 +248,12 @@ def tool_definitions(
         wanted.append(canonical)
     definitions = []
     for tool in wanted:
-        name, description, schema = chosen[tool], _DESCRIPTIONS[tool], tool_schema(tool)
+        name, description, schema = chosen[tool], _DESCRIPTIONS[tool], tool_schema(tool, strict=strict, settings=settings)
         if style == "openai":
-            definitions.append({"type": "function", "function": {"name": name, "description": description, "parameters": schema}})
+            function: Dict[str, Any] = {"name": name, "description": description, "parameters": schema}
+            if strict:
+                function["strict"] = True
+            definitions.append({"type": "function", "function": function})
         elif style == "anthropic":
             definitions.append({"name": name, "description": description, "input_schema": schema})
         else:
@@ -176,7 +270,8 @@ _TYPES = {"string": str, "integer": int, "boolean": bool, "object": dict}
 def validate_arguments(tool: str, arguments: Any) -> Dict[str, Any]:
     """Check ``arguments`` (a dict, or JSON text as OpenAI sends it) against a tool's schema.
 
-    Returns the arguments as a dict; raises ``InvalidInput`` naming the first problem.
+    Returns the arguments as a dict without ``null`` values (``null`` means "not given", as
+    strict schemas have the model send it); raises ``InvalidInput`` naming the first problem.
     """
     if isinstance(arguments, (str, bytes)):
         try:
@@ -187,6 +282,7 @@ def validate_arguments(tool: str, arguments: Any) -> Dict[str, Any]:
         arguments = {}
     if not isinstance(arguments, dict):
         raise InvalidInput("arguments must be a JSON object", detail_code="bad_arguments")
+    arguments = {key: value for key, value in arguments.items() if value is not None}
     schema = _SCHEMAS[tool]
     for key in schema["required"]:
         if key not in arguments:
@@ -238,16 +334,15 @@ def call_tool(
     Returns the search response (``{"items": [...], ...}``), the fetch result, or
     ``{"error": {"type", "message", "retryable", "detail_code", "provider"}}`` —
     for invalid arguments, an unknown tool (``ToolNotFound``) and every search or
-    fetch failure. ``client`` is the :class:`SearchClient` to use (default: a
-    temporary one configured from the environment).
+    fetch failure. An argument given as ``null`` counts as not given. ``client`` is
+    the :class:`SearchClient` to use (default: the process's shared
+    :func:`~websearch_sync.client.default_client.default_client`, so blocks and cool-downs
+    are remembered from one call to the next).
     """
     try:
         tool = _resolve_tool(name, names)
         args = validate_arguments(tool, arguments)
-        if client is not None:
-            return _run(tool, args, client)
-        with SearchClient() as temporary:
-            return _run(tool, args, temporary)
+        return _run(tool, args, client if client is not None else default_client())
     except WebSearchError as error:
         return {"error": error.to_dict()}
 
@@ -255,8 +350,8 @@ def call_tool(
 class ToolSession:
     """Tool calls of one agent session, with a guard against repeated lookups.
 
-    Refuses the same normalised query (or the same URL) more than
-    ``max_repeats`` times in the session, answering with an ``InvalidInput``
+    Refuses the same normalised query (or the same URL) after ``max_repeats``
+    successful lookups in the session (a failed or interrupted one does not count), answering with an ``InvalidInput``
     error (``detail_code="repeated_lookup"``) that tells the model to use the
     results it already has. Thread-safe.
     """
@@ -282,23 +377,35 @@ class ToolSession:
             count = self._seen.get(key, 0)
             if count >= self.max_repeats:
                 what = "query" if tool == SEARCH_TOOL else "page"
-                error = InvalidInput(
+                refusal = InvalidInput(
                     "this %s was already looked up %d times in this session; use the results you already have "
                     "instead of repeating the same lookup" % (what, count),
                     detail_code="repeated_lookup",
                 )
-                return {"error": error.to_dict()}
+                return {"error": refusal.to_dict()}
             self._seen[key] = count + 1
-        return call_tool(tool, args, client=self.client)
+        try:
+            result = call_tool(tool, args, client=self.client)
+        except BaseException:  # the call was interrupted (e.g. cancelled): it looked nothing up
+            self._release(key)
+            raise
+        if "error" in result:  # a failed lookup gave the model nothing to reuse: it does not count
+            self._release(key)
+        return result
+
+    def _release(self, key: Tuple[str, str]) -> None:
+        with self._lock:
+            self._seen[key] -= 1
 
 
 def _lookup_key(tool: str, args: Dict[str, Any]) -> str:
     if tool == SEARCH_TOOL:
-        return " ".join(args["query"].lower().split())
+        return " ".join(str(args["query"]).lower().split())
+    url = str(args["url"]).strip()
     try:
-        return url_key(args["url"].strip())
+        return url_key(url)
     except ValueError:
-        return args["url"].strip()
+        return url
 
 
 # -- formatting -------------------------------------------------------------------------------------
@@ -320,6 +427,9 @@ OFFLINE_NOTE = (
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#!|~&])")
 #: Line starts that open a block (list item, heading, quote, setext underline) when they begin a line.
 _LINE_START = re.compile(r"^(\d{1,9}(?=[.)])|[-+=])")
+#: Where GitHub's markdown would turn plain text into a link (``https://...``, ``www.``): the ``:``
+#: or ``.`` that an escape keeps out of its autolink rule (an e-mail address stays a mailto link).
+_AUTOLINK = re.compile(r"(?i):(?=//)|(?<=\bwww)\.")
 #: Characters a link destination in ``<...>`` must escape.
 _DESTINATION_SPECIAL = re.compile(r"([<>&\\])")
 _WHITESPACE = re.compile(r"\s")
@@ -368,9 +478,36 @@ def format_results(result: Mapping[str, Any], style: str = "text", *, untrusted_
     """
     if style not in ("text", "markdown"):
         raise InvalidInput("style must be 'text' or 'markdown', got %r" % (style,), detail_code="bad_style")
+    return _render(result, style, _new_tag() if untrusted_notice else None)
+
+
+def format_for_model(result: Mapping[str, Any], style: str = "text") -> Tuple[str, Optional[Dict[str, Any]]]:
+    """What a model may be shown of one ``call_tool`` result, on every channel a client uses:
+    ``(text, json)``, the text of :func:`format_results` and a copy of the result whose page
+    text (a fetch's ``text``, each item's ``content``) sits in the same untrusted-content block,
+    under the same random tag. ``json`` is None for an error: its one line of text says it all.
+    """
+    if style not in ("text", "markdown"):
+        raise InvalidInput("style must be 'text' or 'markdown', got %r" % (style,), detail_code="bad_style")
+    if "error" in result:
+        return _error_line(result["error"]), None
+    tag = _new_tag()
+    copy = dict(result)
+    if "items" in result:
+        copy["items"] = [dict(item, content=_wrap(item["content"], str(item.get("url") or ""), tag)) if item.get("content") else item
+                         for item in result.get("items") or []]
+    elif "text" in result:
+        copy["text"] = _wrap(result["text"], str(result.get("final_url") or result.get("url", "")), tag)
+    return _render(result, style, tag), copy
+
+
+def _new_tag() -> str:
+    return "%s-%s" % (UNTRUSTED_TAG, _new_nonce())
+
+
+def _render(result: Mapping[str, Any], style: str, tag: Optional[str]) -> str:
     if "error" in result:
         return _error_line(result["error"])
-    tag = "%s-%s" % (UNTRUSTED_TAG, _new_nonce()) if untrusted_notice else None
     if "items" in result:
         return _format_search(result, style, tag)
     return _format_fetch(result, style, tag)
@@ -399,8 +536,9 @@ def markdown_text(text: Any) -> str:
     ``<script>`` not a tag and ``&amp;`` not an entity; line breaks become spaces.
     """
     flat = " ".join(str(text or "").split())
+    escaped = _AUTOLINK.sub(lambda match: "\\" + match.group(), _MARKDOWN_SPECIAL.sub(r"\\\1", flat))
     return _LINE_START.sub(lambda match: "\\" + match.group(1) if not match.group(1).isdigit() else match.group(1) + "\\",
-                           _MARKDOWN_SPECIAL.sub(r"\\\1", flat), count=1)
+                           escaped, count=1)
 
 
 def markdown_destination(url: Any) -> str:

@@ -10,6 +10,7 @@ would drop); logging goes to stderr.
 """
 
 import logging
+import threading
 from typing import Any, List, Optional
 
 import anyio
@@ -59,10 +60,18 @@ def build_server(tools: McpTools, limiter: anyio.CapacityLimiter) -> "Server[Any
         return types.ListToolsResult(tools=listed)
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        outcome = await anyio.to_thread.run_sync(tools.call, params.name, params.arguments, limiter=limiter)
+        cancelled = threading.Event()
+        try:
+            # abandon_on_cancel: a cancelled call frees its worker slot at once; the event stops the
+            # thread at its next wait (see CancellableClock), and the SDK drops its answer
+            outcome = await anyio.to_thread.run_sync(
+                tools.call, params.name, params.arguments, cancelled, limiter=limiter, abandon_on_cancel=True)
+        except anyio.get_cancelled_exc_class():
+            cancelled.set()
+            raise
         return types.CallToolResult(
             content=[types.TextContent(text=outcome.text)],
-            structured_content=outcome.result,
+            structured_content=outcome.structured,  # page text wrapped like the text; none for an error
             is_error=outcome.is_error,
         )
 

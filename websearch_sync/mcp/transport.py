@@ -21,8 +21,9 @@ import json
 import os
 import re
 import sys
+from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
-from typing import Any, AsyncIterator, BinaryIO, Dict, Iterator, List, Optional, Tuple, Union
+from typing import Any, BinaryIO, Optional, Union
 
 import anyio
 from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
@@ -38,7 +39,7 @@ INVALID_PARAMS = -32602
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 #: What the writer sends: a message from the SDK's server, or an error answer of our own.
-Outgoing = Union[SessionMessage, Dict[str, Any]]
+Outgoing = Union[SessionMessage, dict[str, Any]]
 
 
 def _validate(value: Any) -> Any:
@@ -46,7 +47,7 @@ def _validate(value: Any) -> Any:
     return jsonrpc_message_adapter.validate_python(value, by_name=False)
 
 
-def _error(request_id: Any, code: int, message: str) -> Dict[str, Any]:
+def _error(request_id: Any, code: int, message: str) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
 
 
@@ -58,7 +59,7 @@ def _request_id(value: Any) -> Any:
 
 def _holds_lone_surrogate(value: Any) -> bool:
     """Whether any string (or key) in ``value`` holds a lone surrogate; iterative, so any depth is fine."""
-    pending: List[Any] = [value]
+    pending: list[Any] = [value]
     while pending:
         item = pending.pop()
         if isinstance(item, str):
@@ -72,7 +73,7 @@ def _holds_lone_surrogate(value: Any) -> bool:
     return False
 
 
-def parse_line(line: str) -> Tuple[Optional[Any], Optional[Dict[str, Any]]]:
+def parse_line(line: str) -> tuple[Optional[Any], Optional[dict[str, Any]]]:
     """One line from the client: ``(message, None)`` for the SDK, ``(None, answer)`` to send back,
     or ``(None, None)`` for a blank line or an invalid notification (JSON-RPC answers neither)."""
     if not line.strip():
@@ -95,7 +96,7 @@ def parse_line(line: str) -> Tuple[Optional[Any], Optional[Dict[str, Any]]]:
 
 
 @contextmanager
-def _claimed_stdio() -> Iterator[Tuple[BinaryIO, BinaryIO]]:
+def _claimed_stdio() -> Iterator[tuple[BinaryIO, BinaryIO]]:
     """Private copies of stdin and stdout for the protocol; fd 0 reads the null device and fd 1
     goes to stderr until the block ends (streams without a file descriptor are used as they are)."""
     try:
@@ -142,7 +143,7 @@ async def _write(wire_out: BinaryIO, outgoing: MemoryObjectReceiveStream[Outgoin
 
 
 @asynccontextmanager
-async def stdio_streams() -> AsyncIterator[Tuple[MemoryObjectReceiveStream[Any], MemoryObjectSendStream[Any]]]:
+async def stdio_streams() -> AsyncIterator[tuple[MemoryObjectReceiveStream[Any], MemoryObjectSendStream[Any]]]:
     """``(read_stream, write_stream)`` for the SDK's ``Server.run`` over this process's stdin/stdout."""
     with _claimed_stdio() as (wire_in, wire_out):
         incoming_send, incoming = anyio.create_memory_object_stream[Any](0)

@@ -32,10 +32,10 @@ from .backends.base import Backend
 from .config import Settings
 from .contract.cases import Case, contract_violations, discover
 from .contract.replay import ReplayAdapter, replay_session
-from .net.deadline import Deadline
 from .errors import WebProviderError, WebSearchError
-from .net.transport import HttpTransport
 from .models import ParseResult, SearchParams, StrPath
+from .net.deadline import Deadline
+from .net.transport import HttpTransport
 
 try:  # the pytest fixtures exist only where pytest does
     import pytest as _pytest
@@ -149,7 +149,7 @@ def _swapped_backends(answers: Mapping[str, Answer], block_network: bool) -> Ite
         with no_network() if block_network else contextlib.nullcontext():
             yield
     finally:
-        for name, original in saved.items():
+        for original in saved.values():
             registry.register(original)
 
 

@@ -16,6 +16,18 @@ from urllib.parse import unquote_plus, urlsplit
 import pytest
 import requests
 import responses
+from backend_kit import (
+    FIXTURES,
+    declared_endpoint,
+    dummy_config,
+    env_for,
+    network_backends,
+    recorded_exchanges,
+    recorded_success,
+    replay_search,
+    secret_settings,
+)
+from clocks import FakeClock
 
 import websearch_sync as ws
 from websearch_sync.backends import registry
@@ -26,10 +38,6 @@ from websearch_sync.errors import WebSearchError
 from websearch_sync.models import SearchParams
 from websearch_sync.net.transport import RequestSpec
 from websearch_sync.validate import search_params
-
-from backend_kit import (FIXTURES, declared_endpoint, dummy_config, env_for, network_backends, recorded_exchanges,
-                         recorded_success, replay_search, secret_settings)
-from clocks import FakeClock
 
 ALL = registry.backend_names()
 NETWORK = network_backends()

@@ -13,9 +13,9 @@ prints it.
 import socket
 import time
 
+import faultlab
 import pytest
 
-import faultlab
 from websearch_sync.backends import registry
 from websearch_sync.testing import no_network
 

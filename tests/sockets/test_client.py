@@ -8,12 +8,11 @@ import time
 from pathlib import Path
 
 import pytest
+from clocks import FakeClock
+from servers import FaultServer, delayed, json_results, never_answer, respond, sequence
 
 import websearch_sync as ws
 from websearch_sync.errors import WebSearchError
-
-from clocks import FakeClock
-from servers import FaultServer, delayed, json_results, never_answer, respond, sequence
 
 
 def client_for(server, names, **kwargs):

@@ -5,10 +5,6 @@ import json
 import time
 
 import pytest
-
-import websearch_sync as ws
-from websearch_sync.errors import WebSearchError
-
 from servers import (
     FaultServer,
     free_port,
@@ -24,6 +20,9 @@ from servers import (
     truncated_chunked,
     wrong_length,
 )
+
+import websearch_sync as ws
+from websearch_sync.errors import WebSearchError
 
 # retries back off on a fake clock: these tests are about what one request meets
 pytestmark = pytest.mark.usefixtures("fake_clock")

@@ -206,10 +206,11 @@ WRONG_SHAPES = {
 @pytest.mark.parametrize("shape", sorted(WRONG_SHAPES))
 def test_a_plugin_parse_of_the_wrong_shape_is_a_typed_error_naming_it(shape):
     """Issue 23.5: before, a raw AttributeError/TypeError escaped from normalisation."""
+    from servers import FaultServer, respond
+
     import websearch_sync as ws
     from websearch_sync.backends import Backend, ParseResult, RequestSpec
     from websearch_sync.backends.registry import register, unregister
-    from servers import FaultServer, respond
 
     namespace = {"Backend": Backend, "ParseResult": ParseResult, "RequestSpec": RequestSpec}
     exec(textwrap.dedent("""

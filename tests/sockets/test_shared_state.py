@@ -9,10 +9,10 @@ import sys
 import time
 
 import pytest
-
-import websearch_sync as ws
 from redis_server import RedisServer, redis_db, redis_server  # noqa: F401  (fixtures)
 from servers import FaultServer, free_port, listener_that_never_accepts, respond
+
+import websearch_sync as ws
 from websearch_sync.backends.registry import register, unregister
 from websearch_sync.backends.stub import Stub
 from websearch_sync.cli import main as cli_main

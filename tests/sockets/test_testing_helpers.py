@@ -17,6 +17,16 @@ recorded from a local server at the start of the module, exactly as `record` wou
 import socket
 
 import pytest
+from fixture_backends import (
+    CAPTCHA_PAGE,
+    PAGE_RESULTS,
+    HtmlTestBackend,
+    KeyedJsonBackend,
+    json_api_body,
+    query_of,
+    result_page,
+)
+from servers import FaultServer, free_port, respond
 
 import websearch_sync as ws
 from websearch_sync.backends.registry import backend_class, register, unregister
@@ -29,10 +39,6 @@ from websearch_sync.testing import (
     fake_results,
     replay_fixtures,
 )
-
-from fixture_backends import CAPTCHA_PAGE, PAGE_RESULTS, HtmlTestBackend, KeyedJsonBackend, json_api_body, query_of, result_page
-from servers import FaultServer, free_port, respond
-
 
 # -- the application code under test ----------------------------------------------------------------
 

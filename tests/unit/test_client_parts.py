@@ -4,14 +4,13 @@ import threading
 import time
 
 import pytest
+from clocks import FakeClock
 
 import websearch_sync as ws
 from websearch_sync.client.cache import MemoryCache, SqliteCache
 from websearch_sync.client.cooldown import Cooldowns
 from websearch_sync.client.fusion import fuse
 from websearch_sync.client.ratelimit import RateLimiter
-
-from clocks import FakeClock
 
 
 def item(url, title="t"):

@@ -25,15 +25,15 @@ from urllib.parse import SplitResult, urljoin, urlsplit
 
 from bs4 import Tag
 
-from ..net.deadline import Deadline
 from ..errors import InvalidInput, WebBlocked, WebParseError, WebSearchError
+from ..models import ParseResult, SearchParams
 from ..net.botwall import is_baidu_captcha_url, is_baidu_challenge
+from ..net.deadline import Deadline
 from ..net.redirects import client_redirect
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec
-from ..models import ParseResult, SearchParams
-from .normalize import clean_url
 from .base import Backend
 from .html_parsing import classes, elements, has_class, parse_fragment, region, text_of
+from .normalize import clean_url
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 

@@ -11,11 +11,11 @@ from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple
 from urllib.parse import urlsplit
 
 from ..config import Settings
-from ..secrets import is_secret_name, redact
-from ..net.deadline import Deadline, DeadlinePassed, run_within
 from ..errors import AuthError, InvalidInput, Timeout, WebBlocked, WebParseError, WebProviderError, WebSearchError
-from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..models import ParseResult, SearchParams
+from ..net.deadline import Deadline, DeadlinePassed, run_within
+from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
+from ..secrets import is_secret_name, redact
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 

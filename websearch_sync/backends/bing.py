@@ -36,7 +36,17 @@ from bs4 import Tag
 from ..models import SearchParams
 from .base import page_number, split_locale
 from .html_engine import HtmlEngine
-from .html_parsing import Block, PartTest, classes, dated_item, has_class, month_first, parse_fragment, url_parts, walk_blocks
+from .html_parsing import (
+    Block,
+    PartTest,
+    classes,
+    dated_item,
+    has_class,
+    month_first,
+    parse_fragment,
+    url_parts,
+    walk_blocks,
+)
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 

@@ -9,8 +9,8 @@ quota left (``AuthError`` with Bocha's own words).
 from typing import Any, Dict, Optional, Tuple
 
 from ..errors import InvalidInput, WebParseError
-from ..net.transport import HttpResponse, RequestSpec
 from ..models import ParseResult, SearchParams
+from ..net.transport import HttpResponse, RequestSpec
 from .json_api import JsonApiBackend
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README

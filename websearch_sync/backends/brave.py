@@ -9,8 +9,8 @@ Authenticated with ``X-Subscription-Token: <BRAVE_API_KEY>``. A rejected key is 
 from typing import Any, Dict, Optional, Tuple
 
 from ..errors import AuthError, InvalidInput, WebParseError
-from ..net.transport import HttpResponse, RequestSpec
 from ..models import ParseResult, SearchParams
+from ..net.transport import HttpResponse, RequestSpec
 from .base import dig, split_locale
 from .json_api import JsonApiBackend
 

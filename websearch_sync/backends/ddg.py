@@ -17,11 +17,21 @@ from urllib.parse import unquote, urlsplit
 from bs4 import Tag
 
 from ..errors import WebBlocked, WebParseError, WebSearchError
-from ..net.transport import HttpResponse, RequestSpec
 from ..models import ParseResult, SearchParams
 from ..net.botwall import is_ddg_challenge
+from ..net.transport import HttpResponse, RequestSpec
 from .base import Backend
-from .html_parsing import PartTest, classes, elements, has_class, iso_datetime, parse_fragment, region, text_of, walk_blocks
+from .html_parsing import (
+    PartTest,
+    classes,
+    elements,
+    has_class,
+    iso_datetime,
+    parse_fragment,
+    region,
+    text_of,
+    walk_blocks,
+)
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 

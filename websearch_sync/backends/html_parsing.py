@@ -23,8 +23,8 @@ from typing import AbstractSet, Any, Callable, Dict, FrozenSet, Iterator, List, 
 from urllib.parse import SplitResult, urlsplit
 
 from bs4 import BeautifulSoup, CData, Tag
-from bs4.element import NavigableString, PageElement
 from bs4.builder._lxml import LXMLTreeBuilder
+from bs4.element import NavigableString, PageElement
 
 from ..net.deadline import checkpoint
 from .base import split_locale

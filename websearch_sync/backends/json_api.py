@@ -24,8 +24,8 @@ from typing import Any, ClassVar, Dict, Iterable, List, Mapping, Optional, Tuple
 from urllib.parse import urlsplit
 
 from ..errors import AuthError, InvalidInput, WebProviderError, WebSearchError
-from ..net.transport import HttpResponse, status_error
 from ..models import SearchParams
+from ..net.transport import HttpResponse, status_error
 from .base import Backend, json_body
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README

@@ -12,8 +12,8 @@ results (``t == 0``) with related searches (``t == 1``); only results become ite
 from typing import Any, Dict, Optional, Tuple, cast
 
 from ..errors import AuthError, InvalidInput, WebParseError
-from ..net.transport import HttpResponse, RequestSpec
 from ..models import ParseResult, SearchParams
+from ..net.transport import HttpResponse, RequestSpec
 from .json_api import JsonApiBackend
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README

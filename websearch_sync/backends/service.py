@@ -21,8 +21,8 @@ import re
 from typing import Any, Dict, List, Optional, Tuple
 
 from ..errors import InvalidInput, WebParseError, WebSearchError, redact
-from ..net.transport import HttpResponse, RequestSpec
 from ..models import ParseResult, SearchParams
+from ..net.transport import HttpResponse, RequestSpec
 from .base import dig
 from .json_api import JsonApiBackend
 

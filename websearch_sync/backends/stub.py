@@ -16,9 +16,9 @@ import threading
 import warnings
 from urllib.parse import quote, quote_plus
 
+from ..models import ParseResult, SearchParams
 from ..net.deadline import Deadline
 from ..net.transport import HttpTransport
-from ..models import ParseResult, SearchParams
 from .base import Backend
 
 __all__ = ["OfflineResultsWarning"]

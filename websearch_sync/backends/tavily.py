@@ -9,8 +9,8 @@ retrying cannot help until the account changes.
 from typing import Any, Dict, Optional, Tuple
 
 from ..errors import InvalidInput, WebParseError
-from ..net.transport import HttpResponse, RequestSpec
 from ..models import ParseResult, SearchParams
+from ..net.transport import HttpResponse, RequestSpec
 from .base import dig
 from .json_api import JsonApiBackend
 

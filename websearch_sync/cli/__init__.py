@@ -15,9 +15,9 @@ import os
 import sys
 from typing import Callable, Optional, Sequence, TextIO
 
+from ..backends.stub import offline_warning_given
 from ..config import VERSION as __version__
 from ..errors import WebSearchError
-from ..backends.stub import offline_warning_given
 from . import backends_cmd, contract_cmd, fetch_cmd, mcp_cmd, search_cmd
 from .output import (
     EXIT_BROKEN_PIPE,

@@ -18,9 +18,9 @@ from typing import Any, List, Sequence
 
 from ..config import Settings
 from ..contract.cases import count_statuses, describe, orphan_files, run_cases, write_golden
-from ..errors import WebSearchError
 from ..contract.livecheck import check_live
 from ..contract.recording import record_case
+from ..errors import WebSearchError
 from .output import EXIT_OK, error_line, exit_status, int_arg, json_text
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README

@@ -5,13 +5,13 @@ import json
 import sys
 from typing import Any, Dict, List
 
+from ..backends import registry
 from ..client.search_client import STRATEGIES, SearchClient
 from ..config import Settings
 from ..errors import InvalidInput
-from ..backends import registry
 from ..models import SAFE_SEARCH_LEVELS, TIME_RANGES, SearchResponse
-from ..validate import COMMON_OPTIONS
 from ..tool import format_results
+from ..validate import COMMON_OPTIONS
 from .batch import run_batch
 from .output import EXIT_OK, empty_notice, int_arg, json_text, offline_notice, positive_arg
 

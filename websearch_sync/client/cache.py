@@ -73,7 +73,7 @@ class MemoryCache:
         self.ttl_s = ttl_s
         self.max_entries = max_entries
         self._clock = clock
-        self._data: "OrderedDict[Hashable, Tuple[float, Dict[str, Any]]]" = OrderedDict()
+        self._data: OrderedDict[Hashable, Tuple[float, Dict[str, Any]]] = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, key: Hashable) -> Optional[Dict[str, Any]]:

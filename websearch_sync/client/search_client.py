@@ -7,10 +7,10 @@ it, and the cache, rate limiter and cool-down table are locked.
 """
 
 from functools import partial
-from typing import Any, Dict, Hashable, List, Mapping, Optional, Tuple, Union, cast
+from typing import Any, Dict, Hashable, Mapping, Optional, Tuple, Union, cast
+from urllib.parse import urlsplit, urlunsplit
 
 import requests
-from urllib.parse import urlsplit, urlunsplit
 
 from ..backends import registry
 from ..backends.base import Backend
@@ -19,8 +19,15 @@ from ..errors import InvalidInput, WebSearchError
 from ..models import ExtractMode, FetchResult, SafeSearch, SearchParams, SearchResponse, Strategy, StrPath, TimeRange
 from ..net.deadline import Deadline
 from ..net.transport import HttpTransport
+from ..reader.page import (
+    DEFAULT_CONTENT_CHARS,
+    DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_CHARS,
+    add_page_content,
+    check_url,
+    fetch_page,
+)
 from ..secrets import redact_error
-from ..reader.page import DEFAULT_CONTENT_CHARS, DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, add_page_content, check_url, fetch_page
 from ..validate import COMMON_OPTIONS, backend_list, check_options_taken, check_timeout_ms, search_params
 from .answers import valid_page_answer, valid_search_answer
 from .attempts import BackendRunner, CallState
@@ -34,7 +41,8 @@ from .ratelimit import RateLimiter
 from .retry import DEFAULT_RETRY, RetryPolicy
 from .selection import BackendArg, check_backends, default_backends, resolve_backends
 from .state import SharedTiers, shared_tiers
-from .strategies import STRATEGIES as STRATEGIES, fallback, merge  # STRATEGIES: the CLI imports it here
+from .strategies import STRATEGIES as STRATEGIES  # STRATEGIES: the CLI imports it here
+from .strategies import fallback, merge
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -248,7 +256,8 @@ class SearchClient:
             hit["provider_meta"].update({"cached": True, "attempts": 0, "latency_ms": self._elapsed_ms(started)})
             return hit
         except WebSearchError as error:
-            raise redact_error(error, self.settings.secrets())
+            redact_error(error, self.settings.secrets())  # in place
+            raise
 
     def _cached(self, plan: "_Plan", key: Hashable) -> Optional[SearchResponse]:
         """The answer to ``key`` in the cache (one from outside the process checked first), or ``None``."""
@@ -357,7 +366,8 @@ class SearchClient:
             try:
                 page = _page_key(check_url(url))
             except WebSearchError as error:
-                raise redact_error(error, self.settings.secrets())
+                redact_error(error, self.settings.secrets())  # in place
+                raise
             key = fetch_key(page, (extract_mode, include_comments), max_chars, max_bytes, allow_private, self._fingerprints.get(self.settings, (), True))
         hit = cast(
             Optional[FetchResult],
@@ -430,7 +440,7 @@ def _check_intervals(value: Union[None, float, Mapping[str, float]]) -> Dict[str
                 )
         return {str(k): float(_check_number("min_interval_s", v, 0)) for k, v in value.items()}
     interval = float(_check_number("min_interval_s", value, 0))
-    return {name: interval for name in registry.backend_names()}
+    return dict.fromkeys(registry.backend_names(), interval)
 
 
 def _page_key(url: Any) -> Any:

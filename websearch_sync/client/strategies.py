@@ -46,7 +46,7 @@ def fallback(backends: List[Backend], params: SearchParams, budget: Deadline, ru
                 error.errors = failures[:-1]
                 raise error
             if position == len(backends) - 1 or budget.expired():
-                raise most_informative(failures)
+                raise most_informative(failures)  # noqa: B904 - one of the failures, with its own cause
             logger.info("backend %s failed (%s); falling back to %s", backend.name, error.code, backends[position + 1].name)
             continue
         items = normalize_items(result.items, backend.name, params.max_results)

@@ -16,7 +16,6 @@ without it.
 """
 
 import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional
@@ -25,7 +24,7 @@ from ..client.search_client import SearchClient
 from ..config import Settings
 from ..errors import InvalidInput, WebSearchError
 from ..models import StrPath
-from .replay import PLACEHOLDER, ReplayAdapter, ReplayMismatch, query_params, replay_session
+from .replay import ReplayAdapter, ReplayMismatch, replay_session
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -363,7 +362,7 @@ def run_cases(fixtures_dir: StrPath, backend: Optional[str] = None) -> List[Case
 
 def count_statuses(results: List[CaseResult]) -> Dict[str, int]:
     """``{"PASS": n, "NEW": n, "DRIFT": n, "ERROR": n}``."""
-    counts = {status: 0 for status in STATUSES}
+    counts = dict.fromkeys(STATUSES, 0)
     for result in results:
         counts[result.status] = counts.get(result.status, 0) + 1
     return counts

@@ -21,24 +21,23 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-import os
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import requests
 from requests.adapters import HTTPAdapter
 from requests.structures import CaseInsensitiveDict
 
-from ..config import VERSION as __version__
 from ..backends import registry
 from ..client.search_client import SearchClient
+from ..config import VERSION as __version__
 from ..config import Settings
-from ..secrets import is_secret_name
-from .cases import Case, CaseResult, compare, load_case, outcome_of, run_case, write_golden
-from .replay import PLACEHOLDER, query_params
 from ..errors import InvalidInput, WebSearchError
 from ..models import StrPath
 from ..net.transport import DEFAULT_USER_AGENT, HttpResponse
+from ..secrets import is_secret_name
+from .cases import Case, CaseResult, compare, load_case, outcome_of, run_case, write_golden
+from .replay import PLACEHOLDER, query_params
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -243,7 +242,7 @@ def _secrets_of(settings: Settings) -> List[str]:
     for url in list(settings.endpoints.values()) + [settings.proxy]:
         found.extend(_url_secrets(url))
     for sub in settings.providers.values():
-        for key, value in sub.items():
+        for value in sub.values():
             if isinstance(value, str):
                 found.extend(_url_secrets(value))
     return found

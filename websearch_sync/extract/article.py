@@ -24,9 +24,9 @@ import lxml.html
 from lxml import etree
 
 from .boilerplate import clean_article, preclean, strip_junk, text_size
-from .repair import repair_markup
 from .region import FRAGMENT_MIN_MISSING, FRAGMENT_SHARE, is_fragment, main_region
-from .render import BLOCK_TAGS, render_element
+from .render import render_element
+from .repair import repair_markup
 from .rules import COMMENT_RULE, DEFAULT_RULES, check_rules, stage_words
 from .second import EXTRACTOR as SECOND_EXTRACTOR
 from .second import NEAR_EMPTY_CHARS, near_empty, second_opinion

@@ -319,7 +319,7 @@ _HANDLERS = {
     "ol": lambda renderer, node: renderer._list(node, ordered=True),
     "blockquote": lambda renderer, node: renderer._block(node, 2, prefix="> "),
     "td": lambda renderer, node: renderer._block(node, 1), "th": lambda renderer, node: renderer._block(node, 1),
-    **{heading: _Renderer._heading for heading in _HEADINGS},
+    **dict.fromkeys(_HEADINGS, _Renderer._heading),
 }
 
 

@@ -20,11 +20,11 @@ from urllib.parse import urlsplit
 
 from requests import PreparedRequest, Response
 from requests.adapters import HTTPAdapter
-from urllib3.connectionpool import ConnectionPool
 from requests.utils import select_proxy
+from urllib3.connectionpool import ConnectionPool
 
-from .deadline import Deadline
 from ..errors import InvalidInput, NetworkError, Timeout
+from .deadline import Deadline
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 

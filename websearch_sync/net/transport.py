@@ -4,11 +4,11 @@ and the mapping of transport failures and status codes to errors.
 Every backend and fetch send their requests through :class:`HttpTransport`.
 """
 
+import email.utils
 import json
 import logging
 import socket
 import time
-import email.utils
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 from urllib.parse import urlsplit
@@ -21,9 +21,6 @@ from requests.cookies import extract_cookies_to_jar
 from requests.hooks import dispatch_hook
 from requests.structures import CaseInsensitiveDict
 
-from .charset import decode_body
-from .headers import check_headers, check_proxy
-from .deadline import Deadline
 from ..errors import (
     AuthError,
     BadGateway,
@@ -35,6 +32,9 @@ from ..errors import (
     WebSearchError,
 )
 from ..secrets import is_secret_name, redact, redact_error
+from .charset import decode_body
+from .deadline import Deadline
+from .headers import check_headers, check_proxy
 from .hops import RedirectPolicy
 from .ssrf import PIN_ATTRIBUTE, AddressGuard, PinnedAdapter
 
@@ -301,7 +301,8 @@ class HttpTransport:
             if spec.allow_redirects and connect_to is None:
                 response = self._follow_redirects(spec, response, deadline, provider, secret_list)
         except WebSearchError as error:
-            raise redact_error(error, secret_list)
+            redact_error(error, secret_list)  # in place
+            raise
         try:
             if read_body is not None and not read_body(response.status_code, response.headers):
                 content, truncated = b"", False
@@ -309,7 +310,8 @@ class HttpTransport:
                 _refuse_undecodable(response, host, provider)
                 content, truncated = self._read_body(response, deadline, max_bytes, truncate, host, provider)
         except WebSearchError as error:
-            raise redact_error(error, secret_list)
+            redact_error(error, secret_list)  # in place
+            raise
         finally:
             response.close()
         elapsed = (time.monotonic() - started) * 1000.0

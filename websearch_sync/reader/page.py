@@ -18,26 +18,27 @@ call; :func:`add_page_content` fills ``content`` for ``search(include_content=Tr
 
 import logging
 from concurrent.futures import ThreadPoolExecutor, wait
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
+from typing import Any, Iterable, List, Mapping, Optional, Tuple
 from urllib.parse import urlsplit
 
 import requests
 
-from ..net.botwall import bot_wall_error
-from ..config import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES, Settings  # DEFAULT_MAX_BYTES: fetch's default, imported here
-from ..net.deadline import Deadline, DeadlinePassed, run_within
+from ..config import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES  # DEFAULT_MAX_BYTES: fetch's default, imported here
+from ..config import Settings
 from ..errors import ErrorInfo, InvalidInput, NetworkError, Timeout, WebProviderError, WebSearchError
-from ..models import ExtractMode, FetchResult, SearchItem
-from ..secrets import redact, redact_error
 from ..extract.article import EXTRACT_MODES
+from ..models import ExtractMode, FetchResult, SearchItem
+from ..net.botwall import bot_wall_error
+from ..net.deadline import Deadline, DeadlinePassed, run_within
+from ..net.hops import RedirectPolicy
 from ..net.media import media_kind
+from ..net.ssrf import AddressGuard, ResolvedHost, Resolver, literal_address
+from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
+from ..secrets import redact, redact_error
+from ..validate import check_timeout_ms
 from .content import PageText, page_text
 from .refresh import RefreshChain
 from .service import ReaderService, carries_credentials, read_with_service, reader_service
-from ..net.hops import MAX_REDIRECTS, RedirectPolicy
-from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
-from ..net.ssrf import AddressGuard, ResolvedHost, Resolver, literal_address
-from ..validate import check_timeout_ms
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -186,7 +187,8 @@ def fetch_page(
         response, page = _fetch_direct(start, first, guard, transport, deadline, mode, max_bytes, include_comments)
         return _result(url.strip(), response.url, response.status, response.content_type, page, response.truncated, max_chars)
     except WebSearchError as error:
-        raise redact_error(error, secrets)
+        redact_error(error, secrets)  # in place
+        raise
 
 
 def _via_service(

@@ -26,10 +26,10 @@ from typing import Any, Dict, Optional, Tuple
 from urllib.parse import parse_qsl, urlsplit
 
 from ..config import Settings
-from ..net.deadline import Deadline
 from ..errors import WebParseError
-from .content import PageText
+from ..net.deadline import Deadline
 from ..net.transport import HttpTransport, RequestSpec, status_error
+from .content import PageText
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 

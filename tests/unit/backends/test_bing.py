@@ -15,8 +15,6 @@ import websearch_sync as ws
 from websearch_sync.backends.bing import decode_bing_href
 from websearch_sync.net.botwall import bot_wall
 
-from servers import FaultServer, respond
-
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
 URL = "https://www.bing.com/search"
 HTML = "text/html; charset=utf-8"

@@ -11,8 +11,6 @@ import responses
 import websearch_sync as ws
 from websearch_sync.net.botwall import bot_wall
 
-from servers import FaultServer, respond
-
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
 URL = "https://www.mojeek.com/search"
 HTML = "text/html; charset=utf-8"

@@ -60,8 +60,6 @@ _POOL_SIZE = 32
 #: How much of a redirect's body is read (then the connection is dropped): a redirect
 #: body carries nothing we use, and it may be endless.
 _REDIRECT_BODY_BYTES = 65536
-#: Headers that carry credentials whatever their value (besides secret-named ones).
-_CREDENTIAL_HEADERS = frozenset(("authorization", "proxy-authorization", "cookie"))
 
 Params = Union[None, Mapping[str, Any], Sequence[Tuple[str, Any]]]
 _NOT_PARSED = object()
@@ -534,7 +532,7 @@ def _no_auth(request: requests.PreparedRequest) -> requests.PreparedRequest:
 
 def _carries_credentials(name: str, value: Any, secrets: List[str]) -> bool:
     text = str(value)
-    return name.lower() in _CREDENTIAL_HEADERS or is_secret_name(name) or any(secret in text for secret in secrets)
+    return is_secret_name(name) or any(secret in text for secret in secrets)
 
 
 def _redirected(spec: RequestSpec, status: int, url: str, secrets: List[str], same_origin: bool) -> RequestSpec:

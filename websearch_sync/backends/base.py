@@ -7,6 +7,7 @@ bot walls and vendor error envelopes in a response; everything else (sending,
 deadline, status mapping, normalisation) is shared.
 """
 
+import dataclasses
 from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple
 from urllib.parse import urlsplit
 
@@ -188,6 +189,8 @@ class Backend:
         self.check_configured()
         self.check_params(params)
         spec = self.build_request(params)
+        if self.kind == "html" and not spec.browser:  # a web page a browser would ask for: the browser wire
+            spec = dataclasses.replace(spec, browser=True)
         response = transport.send(
             spec,
             deadline=deadline,

@@ -140,7 +140,12 @@ class SearchClient:
         )
         self._fingerprints = Fingerprints()
         self._transport = HttpTransport(
-            session=session, proxy=self.settings.proxy, user_agent=self.settings.user_agent, allow_private=self.settings.allow_private
+            session=session,
+            proxy=self.settings.proxy,
+            user_agent=self.settings.user_agent,
+            allow_private=self.settings.allow_private,
+            impersonate=self.settings.impersonate,
+            ca_bundle=self.settings.ca_bundle,
         )
         self._cooldowns = Cooldowns(cooldown_s, clock=clock, shared=shared.cooldowns)
         self._runner = BackendRunner(self._transport, RateLimiter(clock, shared=shared.slots), self._cooldowns, intervals, clock)

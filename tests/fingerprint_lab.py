@@ -18,7 +18,7 @@ import socket
 import ssl
 import threading
 import time
-from typing import Any, Dict, List
+from typing import Any
 
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 
@@ -31,17 +31,17 @@ PSEUDO_LETTERS = {":method": "m", ":authority": "a", ":scheme": "s", ":path": "p
 
 
 PAGE = (
-    "<!doctype html><html><head><meta charset=\"utf-8\"><title>fingerprint lab</title></head><body>\n"
-    "<div id=\"links\" class=\"results\">\n"
-    "<div class=\"result results_links web-result\"><div class=\"links_main links_deep result__body\">\n"
-    "<h2 class=\"result__title\"><a class=\"result__a\" href=\"https://example.com/fingerprint-lab\">Fingerprint lab</a></h2>\n"
-    "<a class=\"result__snippet\" href=\"https://example.com/fingerprint-lab\">This answer came from the loopback fingerprint lab.</a>\n"
-    "</div></div>\n</div>\n<div class=\"nav-link\"></div>\n"
-    "<article><h1>Fingerprint lab</h1><p>This page came from the loopback fingerprint lab. It records how a bot "
-    "detector sees the client: the TLS ClientHello (JA3, JA4), the HTTP/2 preface (Akamai fingerprint) and the "
-    "order of the request headers.</p></article>\n"
-    "</body></html>\n"
-).encode("utf-8")
+    b"<!doctype html><html><head><meta charset=\"utf-8\"><title>fingerprint lab</title></head><body>\n"
+    b"<div id=\"links\" class=\"results\">\n"
+    b"<div class=\"result results_links web-result\"><div class=\"links_main links_deep result__body\">\n"
+    b"<h2 class=\"result__title\"><a class=\"result__a\" href=\"https://example.com/fingerprint-lab\">Fingerprint lab</a></h2>\n"
+    b"<a class=\"result__snippet\" href=\"https://example.com/fingerprint-lab\">This answer came from the loopback fingerprint lab.</a>\n"
+    b"</div></div>\n</div>\n<div class=\"nav-link\"></div>\n"
+    b"<article><h1>Fingerprint lab</h1><p>This page came from the loopback fingerprint lab. It records how a bot "
+    b"detector sees the client: the TLS ClientHello (JA3, JA4), the HTTP/2 preface (Akamai fingerprint) and the "
+    b"order of the request headers.</p></article>\n"
+    b"</body></html>\n"
+)
 
 
 def is_grease(value):
@@ -388,14 +388,14 @@ class FingerprintServer:
         self.ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         self.ctx.load_cert_chain(CERT, KEY)
         self.ctx.set_alpn_protocols(["h2", "http/1.1"])
-        self.records: List[Dict[str, Any]] = []
+        self.records: list[dict[str, Any]] = []
         self._listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
         self._listener.bind(("127.0.0.1", 0))
         self._listener.listen(16)
         self._listener.settimeout(0.2)
         self.port = self._listener.getsockname()[1]
         self._stop = threading.Event()
-        self._threads: List[threading.Thread] = []
+        self._threads: list[threading.Thread] = []
 
     def url(self, path: str = "/") -> str:
         return "https://localhost:%d%s" % (self.port, path)
@@ -423,7 +423,7 @@ class FingerprintServer:
             self._threads.append(handler)
 
     def _handle(self, sock: socket.socket) -> None:
-        record: Dict[str, Any] = {}
+        record: dict[str, Any] = {}
         sock.settimeout(5.0)
         try:
             message, _, _ = peek_client_hello(sock)

@@ -9,7 +9,8 @@ Imports nothing from the package, so every layer can use it.
 """
 
 import re
-from typing import Any, Iterable, Optional
+from collections.abc import Iterable
+from typing import Any, Optional
 
 __all__ = ["is_secret_name", "redact", "redact_error", "mask", "MIN_SECRET_LEN"]
 

@@ -11,13 +11,12 @@ import threading
 import time
 
 import pytest
+from servers import FaultServer, trickle
+from transports import BOTH
 
 import websearch_sync as ws
 from websearch_sync.net.transport import HttpTransport
 from websearch_sync.reader.page import fetch_page
-
-from servers import FaultServer, trickle
-from transports import BOTH
 
 DEADLINE_MS = 2000
 LIMIT_S = 1.5 * DEADLINE_MS / 1000

@@ -2,11 +2,10 @@
 ``Settings.ca_bundle`` / ``WEB_SEARCH_CA_BUNDLE``, else ``REQUESTS_CA_BUNDLE``, else ``SSL_CERT_FILE``."""
 
 import pytest
-
-import websearch_sync as ws
-
 from fingerprint_lab import CERT, FingerprintServer
 from transports import BOTH
+
+import websearch_sync as ws
 
 SOURCES = ["setting", "WEB_SEARCH_CA_BUNDLE", "REQUESTS_CA_BUNDLE", "SSL_CERT_FILE"]
 

@@ -8,13 +8,11 @@ they send the plain ``requests`` handshake over HTTP/1.1.
 """
 
 import pytest
-
 import requests
+from fingerprint_lab import CERT, FingerprintServer
 
 import websearch_sync as ws
 from websearch_sync.net.browser import browser_available
-
-from fingerprint_lab import CERT, FingerprintServer
 
 #: Real Chromium 156 (headless) in the fingerprint lab, 2026-11-26.
 CHROMIUM_JA4 = "t13d1517h2_8daaf6152771_cb7bf5808d99"

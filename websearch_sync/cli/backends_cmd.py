@@ -2,7 +2,7 @@
 
 import argparse
 import sys
-from typing import Any, Dict, List
+from typing import Any
 
 from ..backends import registry
 from ..config import Settings
@@ -28,7 +28,7 @@ def transport_of(kind: str, profile: str) -> str:
     return "curl_cffi/%s" % profile if kind == "html" and profile != "off" else "requests"
 
 
-def backend_rows(settings: Settings) -> List[Dict[str, Any]]:
+def backend_rows(settings: Settings) -> list[dict[str, Any]]:
     """One row per registered backend (environment variable names only, never values)."""
     profile = resolve_impersonate(settings.impersonate)
     rows = []

@@ -11,7 +11,7 @@ with the lab's finding (a browser that is wrong in one layer is worse than none)
 import importlib.util
 import os
 import sys
-from typing import TYPE_CHECKING, Optional, Tuple
+from typing import TYPE_CHECKING, Optional
 
 from ..errors import BAD_IMPERSONATE, MISSING_BROWSER_EXTRA, InvalidInput
 
@@ -21,9 +21,9 @@ if TYPE_CHECKING:
 __all__ = ["PROFILES", "IMPERSONATE_CHOICES", "browser_available", "resolve_impersonate", "browser_wire", "ca_bundle_path", "EXTRA_HINT"]
 
 #: The browser profiles offered (each checked consistent in the fingerprint lab).
-PROFILES: Tuple[str, ...] = ("chrome",)
+PROFILES: tuple[str, ...] = ("chrome",)
 #: Every value ``impersonate`` accepts.
-IMPERSONATE_CHOICES: Tuple[str, ...] = PROFILES + ("off",)
+IMPERSONATE_CHOICES: tuple[str, ...] = PROFILES + ("off",)
 #: How to turn browser requests on.
 EXTRA_HINT = "install the browser extra (Python >= 3.10): pip install -e '.[browser]' from a checkout"
 #: Profiles curl_cffi has but the lab does not find consistent (docs/configuration.md#transports).

@@ -18,7 +18,7 @@ class HttpResponse:
     """A fully read (or capped) response."""
 
     status: int
-    headers: CaseInsensitiveDict
+    headers: "CaseInsensitiveDict[str]"
     content: bytes
     url: str
     truncated: bool = False

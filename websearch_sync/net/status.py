@@ -3,7 +3,8 @@ service asks us to wait (``Retry-After``, ``X-RateLimit-Reset``)."""
 
 import email.utils
 import time
-from typing import Mapping, Optional
+from collections.abc import Mapping
+from typing import Optional
 from urllib.parse import urlsplit
 
 from ..errors import AuthError, BadGateway, WebBlocked, WebProviderError, WebSearchError

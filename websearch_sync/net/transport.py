@@ -8,18 +8,19 @@ a browser for the requests a browser would make).
 
 import logging
 import time
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Optional, Union
 from urllib.parse import urlsplit
 
 import requests
 from requests.structures import CaseInsensitiveDict
 
-from .browser import browser_wire, ca_bundle_path
-from .headers import check_headers
-from .deadline import Deadline
 from ..errors import InvalidInput, NetworkError, WebProviderError, WebSearchError
 from ..secrets import is_secret_name, redact, redact_error
+from .browser import browser_wire, ca_bundle_path
+from .deadline import Deadline
+from .headers import check_headers
 from .hops import RedirectPolicy
 from .response import HttpResponse
 from .ssrf import AddressGuard
@@ -48,7 +49,7 @@ _REDIRECT_STATUSES = (301, 302, 303, 307, 308)
 #: body carries nothing we use, and it may be endless.
 _REDIRECT_BODY_BYTES = 65536
 
-Params = Union[None, Mapping[str, Any], Sequence[Tuple[str, Any]]]
+Params = Union[None, Mapping[str, Any], Sequence[tuple[str, Any]]]
 
 
 @dataclass
@@ -60,7 +61,7 @@ class RequestSpec:
     params: Params = None
     data: Optional[Mapping[str, Any]] = None
     json: Any = None
-    headers: Dict[str, str] = field(default_factory=dict)
+    headers: dict[str, str] = field(default_factory=dict)
     allow_redirects: bool = True
     #: A browser's navigation or form post (keyless HTML engines, fetch): sent by the browser
     #: wire when impersonation is on; engine headers merge into the profile's (:mod:`.wire_curl`).
@@ -87,9 +88,9 @@ class _Body:
         self.max_bytes, self.truncate, self.read_body, self.follow = max_bytes, truncate, read_body, follow
         self.method, self.decoders, self.host, self.provider = method.upper(), decoders, host, provider
         self.status = 0
-        self.headers: CaseInsensitiveDict = CaseInsensitiveDict()
+        self.headers: CaseInsensitiveDict[str] = CaseInsensitiveDict()
         self.url = ""
-        self.chunks: List[bytes] = []
+        self.chunks: list[bytes] = []
         self.total = 0
         self.truncated = False
         self.redirect = False
@@ -221,7 +222,7 @@ class HttpTransport:
             if follow:
                 body = self._follow_redirects(spec, body, deadline, provider, secret_list, (max_bytes, truncate, read_body))
         except WebSearchError as error:
-            raise redact_error(error, secret_list)
+            raise redact_error(error, secret_list)  # noqa: B904 - the same error, redacted in place
         content = body.content()
         elapsed = (time.monotonic() - started) * 1000.0
         logger.debug(
@@ -270,8 +271,8 @@ class HttpTransport:
         body: _Body,
         deadline: Deadline,
         provider: Optional[str],
-        secrets: List[str],
-        reading: Tuple[int, bool, Optional[Callable[[int, Mapping[str, str]], bool]]],
+        secrets: list[str],
+        reading: tuple[int, bool, Optional[Callable[[int, Mapping[str, str]], bool]]],
     ) -> _Body:
         """Follow ``body``'s redirects by the one redirect policy (:mod:`.hops`) within
         ``deadline``; the final answer. The endpoint's own host is trusted."""
@@ -292,7 +293,7 @@ def wire_request(spec: RequestSpec, user_agent: Optional[str], provider: Optiona
     Headers that cannot be sent are ``InvalidInput(bad_header)``; a URL that is no
     http(s) URL is ``InvalidInput(bad_endpoint)``.
     """
-    headers: Dict[str, str] = {"User-Agent": user_agent, "Accept-Encoding": "gzip, deflate"} if user_agent else {}
+    headers: dict[str, str] = {"User-Agent": user_agent, "Accept-Encoding": "gzip, deflate"} if user_agent else {}
     headers.update(spec.headers)
     check_headers(headers, provider)
     host = urlsplit(spec.url).hostname or spec.url
@@ -311,12 +312,12 @@ def wire_request(spec: RequestSpec, user_agent: Optional[str], provider: Optiona
     return WireRequest(spec.method.upper(), prepared.url or spec.url, sent, body, browser=spec.browser)
 
 
-def _carries_credentials(name: str, value: Any, secrets: List[str]) -> bool:
+def _carries_credentials(name: str, value: Any, secrets: list[str]) -> bool:
     text = str(value)
     return is_secret_name(name) or any(secret in text for secret in secrets)
 
 
-def _redirected(spec: RequestSpec, status: int, url: str, secrets: List[str], same_origin: bool) -> RequestSpec:
+def _redirected(spec: RequestSpec, status: int, url: str, secrets: list[str], same_origin: bool) -> RequestSpec:
     """The request a redirect asks for: 303 (and 301/302 after a POST) become a GET
     without a body, 307/308 repeat the request; credential headers stay behind when
     the redirect leaves the origin."""

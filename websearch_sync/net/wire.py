@@ -14,8 +14,9 @@ per decoded chunk (returning false stops reading). Push rather than pull because
 libcurl runs the whole exchange inside one call; ``requests`` reads in a loop.
 """
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Callable, List, Mapping, Optional, Protocol, Tuple, Union
+from typing import Callable, Optional, Protocol, Union
 
 from .deadline import Deadline
 
@@ -24,7 +25,7 @@ __all__ = ["WireRequest", "BodySink", "Wire", "BROWSER_OWNED_HEADERS", "browser_
 #: Called with each host (or pinned address) a wire connects to without Python's ``socket``
 #: module (libcurl), before connecting; one that raises stops the request.
 #: :func:`websearch_sync.testing.no_network` adds one, so it covers both wires.
-CONNECTION_CHECKS: List[Callable[[str], None]] = []
+CONNECTION_CHECKS: list[Callable[[str], None]] = []
 
 #: Headers a browser profile always decides (its identity): an engine's value never replaces them.
 BROWSER_OWNED_HEADERS = ("user-agent", "accept-encoding")
@@ -51,7 +52,7 @@ class WireRequest:
 
     method: str
     url: str
-    headers: List[Tuple[str, str]] = field(default_factory=list)
+    headers: list[tuple[str, str]] = field(default_factory=list)
     body: Union[str, bytes, None] = None
     connect_to: Optional[str] = None
     keep_auth: bool = True
@@ -80,7 +81,7 @@ class Wire(Protocol):
 
     name: str
     profile: Optional[str]
-    decoders: Tuple[str, ...]
+    decoders: tuple[str, ...]
 
     def exchange(self, request: WireRequest, sink: BodySink, *, deadline: Deadline, provider: Optional[str]) -> None:
         """Send ``request`` and feed its answer into ``sink``."""

@@ -17,7 +17,7 @@ is not kept, so the address that was checked is the one connected to.
 import errno
 import math
 import threading
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Optional
 from urllib.parse import urlsplit
 
 from curl_cffi import Curl, CurlError, CurlInfo, CurlOpt
@@ -55,7 +55,7 @@ class _Exchange:
     def __init__(self, sink: BodySink, url: str) -> None:
         self.sink, self.url = sink, url
         self.status = 0
-        self.lines: List[Tuple[str, str]] = []
+        self.lines: list[tuple[str, str]] = []
         self.headed = False
         self.stopped = False  # the sink wanted no more: not an error
         self.error: Optional[WebSearchError] = None  # what the sink raised (libcurl only sees "write error")
@@ -91,10 +91,10 @@ class _Exchange:
         return int(CURL_WRITEFUNC_ERROR)
 
 
-def _joined(lines: List[Tuple[str, str]]) -> Dict[str, str]:
+def _joined(lines: list[tuple[str, str]]) -> dict[str, str]:
     """Header lines as one mapping (a repeated name's values joined by commas, as ``requests`` does)."""
-    headers: Dict[str, str] = {}
-    index: Dict[str, str] = {}
+    headers: dict[str, str] = {}
+    index: dict[str, str] = {}
     for name, value in lines:
         key = index.setdefault(name.lower(), name)
         headers[key] = headers[key] + ", " + value if key in headers else value
@@ -109,7 +109,7 @@ class CurlWire:
     """
 
     name = "curl_cffi"
-    decoders: Tuple[str, ...] = ("gzip", "deflate", "br", "zstd")
+    decoders: tuple[str, ...] = ("gzip", "deflate", "br", "zstd")
 
     def __init__(self, profile: str, *, proxy: Optional[str] = None, ca_bundle: Optional[str] = None) -> None:
         self.profile: Optional[str] = profile
@@ -119,7 +119,7 @@ class CurlWire:
         self.ca_bundle = ca_bundle
         self._share = CurlShare(connect=False, dns=False, ssl_session=True)
         self._share.share(CurlLockData.COOKIE)
-        self._idle: List[Curl] = []
+        self._idle: list[Curl] = []
         self._lock = threading.Lock()
 
     def close(self) -> None:
@@ -231,13 +231,13 @@ def _port(url: str) -> int:
 
 
 #: libcurl failures by code: (detail code, what happened). Timeouts, refusals and broken bodies are decided in :func:`_error`.
-_FAILURES: Dict[int, Tuple[str, str]] = {
+_FAILURES: dict[int, tuple[str, str]] = {
     CurlECode.COULDNT_RESOLVE_HOST: ("dns_error", "could not resolve the host name"),
     CurlECode.COULDNT_RESOLVE_PROXY: ("proxy_error", "proxy failure while reaching"),
     CurlECode.PROXY: ("proxy_error", "proxy failure while reaching"),
     CurlECode.BAD_CONTENT_ENCODING: ("bad_content_encoding", "a body that does not decompress from"),
     CurlECode.WEIRD_SERVER_REPLY: ("malformed_response", "a malformed response from"),
-    **{code: ("tls_error", "TLS failure with") for code in _TLS_CODES},
+    **dict.fromkeys(_TLS_CODES, ("tls_error", "TLS failure with")),
 }
 
 

@@ -13,7 +13,7 @@ import itertools
 import socket
 import threading
 import time
-from typing import Any, Dict, List, Optional, Tuple, Type
+from typing import Any, Optional
 
 import requests
 import urllib3.connection
@@ -79,7 +79,7 @@ class _Watchdogs:
     would cost a thread start on every call)."""
 
     def __init__(self) -> None:
-        self._due: List[Tuple[float, int, _Watchdog]] = []
+        self._due: list[tuple[float, int, _Watchdog]] = []
         self._wake = threading.Condition()
         self._order = itertools.count()
         self._thread: Optional[threading.Thread] = None
@@ -157,7 +157,7 @@ class _HTTPSPool(urllib3.connectionpool.HTTPSConnectionPool):
 
 def _bounded(adapter: HTTPAdapter) -> HTTPAdapter:
     """``adapter`` with connections whose DNS and header reading the deadline bounds."""
-    pools: Dict[str, Type[urllib3.connectionpool.HTTPConnectionPool]] = {"http": _HTTPPool, "https": _HTTPSPool}
+    pools: dict[str, type[urllib3.connectionpool.HTTPConnectionPool]] = {"http": _HTTPPool, "https": _HTTPSPool}
     adapter.poolmanager.pool_classes_by_scheme = pools
     return adapter
 
@@ -167,7 +167,7 @@ class RequestsWire:
 
     name = "requests"
     profile: Optional[str] = None
-    decoders: Tuple[str, ...] = tuple(urllib3.response.HTTPResponse.CONTENT_DECODERS)
+    decoders: tuple[str, ...] = tuple(urllib3.response.HTTPResponse.CONTENT_DECODERS)
 
     def __init__(self, *, session: Optional[requests.Session] = None, proxy: Optional[str] = None, ca_bundle: Optional[str] = None) -> None:
         self._owns_session = session is None
@@ -218,7 +218,7 @@ class RequestsWire:
             error = _request_error(exc, host, connect, deadline, provider)
             raise error from (exc if isinstance(exc, (requests.exceptions.ProxyError, requests.exceptions.SSLError)) else None)
 
-    def _send_prepared(self, request: WireRequest, timeout: Tuple[float, float], provider: Optional[str]) -> requests.Response:
+    def _send_prepared(self, request: WireRequest, timeout: tuple[float, float], provider: Optional[str]) -> requests.Response:
         """Send one request (never following a redirect) with the session's settings
         (cookies, auth, verify, env proxies, hooks), pinned to ``request.connect_to`` when set.
 
@@ -249,9 +249,9 @@ class RequestsWire:
             adapter: BaseAdapter = self._pinned
         else:
             adapter = self.session.get_adapter(url)
-        response = adapter.send(prepared, timeout=timeout, **options)
-        extract_cookies_to_jar(self.session.cookies, prepared, response.raw)
-        hooked: requests.Response = dispatch_hook("response", prepared.hooks, response)
+        response = adapter.send(prepared, timeout=timeout, **options)  # type: ignore[arg-type]  # verify: requests' own value
+        extract_cookies_to_jar(self.session.cookies, prepared, response.raw)  # type: ignore[no-untyped-call]
+        hooked: requests.Response = dispatch_hook("response", prepared.hooks, response)  # type: ignore[no-untyped-call]
         return hooked
 
     def _read(self, response: requests.Response, sink: BodySink, deadline: Deadline, host: str, provider: Optional[str]) -> None:
@@ -333,10 +333,10 @@ def _limit_socket_wait(raw: Any, seconds: float) -> None:
             pass
 
 
-def _cause_chain(exc: BaseException) -> List[BaseException]:
-    chain: List[BaseException] = []
+def _cause_chain(exc: BaseException) -> list[BaseException]:
+    chain: list[BaseException] = []
     seen = set()
-    stack: List[Optional[BaseException]] = [exc]
+    stack: list[Optional[BaseException]] = [exc]
     while stack:
         item = stack.pop()
         if item is None or id(item) in seen:
@@ -351,7 +351,7 @@ def _cause_chain(exc: BaseException) -> List[BaseException]:
     return chain
 
 
-def _network_detail(exc: BaseException) -> Tuple[str, str]:
+def _network_detail(exc: BaseException) -> tuple[str, str]:
     chain = _cause_chain(exc)
     if any(isinstance(e, (urllib3.exceptions.NameResolutionError, socket.gaierror)) for e in chain):
         return "dns_error", "could not resolve the host name"

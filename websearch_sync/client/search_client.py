@@ -337,6 +337,7 @@ class SearchClient:
         max_bytes: int = DEFAULT_MAX_BYTES,
         allow_private: bool = False,
         cache_ttl_s: Optional[float] = None,
+        include_comments: bool = False,
     ) -> Dict[str, Any]:
         """Read one web page with this client's session (see :func:`websearch_sync.fetch`).
 
@@ -353,7 +354,7 @@ class SearchClient:
                 page = _page_key(check_url(url))
             except WebSearchError as error:
                 raise redact_error(error, self.settings.secrets())
-            key = fetch_key(page, extract_mode, max_chars, max_bytes, allow_private, self._fingerprints.get(self.settings, (), True))
+            key = fetch_key(page, (extract_mode, include_comments), max_chars, max_bytes, allow_private, self._fingerprints.get(self.settings, (), True))
         hit = self._cache.get(key, deadline.remaining_s(), lambda answer: valid_page_answer(answer, max_chars)) if key is not None else None
         if hit is not None:
             return hit
@@ -367,6 +368,7 @@ class SearchClient:
             max_bytes=max_bytes,
             allow_private=allow_private,
             deadline=deadline,
+            include_comments=include_comments,
         )
         if key is not None:
             self._cache.set(key, result, ttl, deadline.remaining_s())

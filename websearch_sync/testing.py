@@ -36,6 +36,7 @@ from .errors import WebProviderError, WebSearchError
 from .models import ParseResult, SearchParams, StrPath
 from .net.deadline import Deadline
 from .net.transport import HttpTransport
+from .net.wire import CONNECTION_CHECKS
 
 try:  # the pytest fixtures exist only where pytest does
     import pytest as _pytest
@@ -89,15 +90,21 @@ def no_network() -> Iterator[None]:
             raise NetworkAccessBlocked("test tried to resolve %r" % (host,))
         return real_getaddrinfo(host, *args, **kwargs)
 
+    def wire_check(host: str) -> None:  # the browser wire (libcurl) opens its sockets itself
+        if not _is_loopback(host) and host not in ("localhost", "127.0.0.1", "::1"):
+            raise NetworkAccessBlocked("test tried to connect to %r" % (host,))
+
     socket.socket.connect = connect  # type: ignore[method-assign,assignment]  # a deliberate patch of the class
     socket.socket.connect_ex = connect_ex  # type: ignore[method-assign,assignment]
     socket.getaddrinfo = getaddrinfo
+    CONNECTION_CHECKS.append(wire_check)
     try:
         yield
     finally:
         socket.socket.connect = real_connect  # type: ignore[method-assign]
         socket.socket.connect_ex = real_connect_ex  # type: ignore[method-assign]
         socket.getaddrinfo = real_getaddrinfo
+        CONNECTION_CHECKS.remove(wire_check)
 
 
 # -- swapping backends for the duration of a block ------------------------------------------------

@@ -154,3 +154,12 @@ def offline_notice(response: Any) -> Optional[str]:
         "note: these results come from the offline %s backend, not from the web; choose a backend with "
         "-b NAME or WEB_SEARCH_BACKEND (see `websearch-sync backends`)" % ", ".join(offline)
     )
+
+
+def add_impersonate(parser: argparse.ArgumentParser) -> None:
+    """The ``--impersonate`` option (``Settings.impersonate``) of the commands that send requests."""
+    parser.add_argument(
+        "--impersonate",
+        metavar="PROFILE",
+        help="browser whose requests keyless engines and fetch send: chrome (default with the browser extra), safari, off",
+    )

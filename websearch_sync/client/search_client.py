@@ -162,7 +162,12 @@ class SearchClient:
         self._fingerprints = Fingerprints()
         self._plans = PlanMemo()
         self._transport = HttpTransport(
-            session=session, proxy=self.settings.proxy, user_agent=self.settings.user_agent, allow_private=self.settings.allow_private
+            session=session,
+            proxy=self.settings.proxy,
+            user_agent=self.settings.user_agent,
+            allow_private=self.settings.allow_private,
+            impersonate=self.settings.impersonate,
+            ca_bundle=self.settings.ca_bundle,
         )
         limiter, self._cooldowns, self._flights = self._state_parts(cooldown_s, clock, shared)
         ahead = 2 * shared.cache.timeout_s if shared.cache is not None else 0.0  # two round trips: cache and cool-down

@@ -267,7 +267,7 @@ def _fetch_direct(
 
 def _get(url: str, resolved: ResolvedHost, transport: HttpTransport, deadline: Deadline, max_bytes: int) -> HttpResponse:
     """GET ``url`` over a connection to a checked address (the next one if connecting fails)."""
-    spec = RequestSpec("GET", url, headers={"Accept": _ACCEPT}, allow_redirects=False)
+    spec = RequestSpec("GET", url, headers={"Accept": _ACCEPT}, allow_redirects=False, browser=True)
     failure: Optional[NetworkError] = None
     for address in resolved.addresses[:_MAX_ADDRESSES]:
         try:

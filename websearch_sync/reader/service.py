@@ -20,7 +20,6 @@ parameters such as ``key``, ``api_key``, ``token``, ``access_token``,
 ``password``, ``sig``, ``signature``) is never sent to the service.
 """
 
-import re
 from dataclasses import dataclass
 from typing import Any, Dict, Optional, Tuple
 from urllib.parse import parse_qsl, urlsplit
@@ -29,6 +28,7 @@ from ..config import Settings
 from ..errors import WebParseError
 from ..net.deadline import Deadline
 from ..net.transport import HttpTransport, RequestSpec, status_error
+from ..secrets import is_secret_name
 from .content import PageText
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -36,13 +36,6 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 JINA_READER_URL = "https://r.jina.ai/"
 #: Share of the remaining time the service may use; the rest is kept for reading the page directly.
 SERVICE_SHARE = 0.6
-
-_CREDENTIAL_NAME = re.compile(
-    r"(?:key|token|secret|passw(?:or)?d|pwd|signature|credential|jwt)s?$"
-    r"|(?:^|[_\-.])(?:sig|auth|session|sessionid|sid)$",
-    re.I,
-)
-
 
 @dataclass(repr=False)
 class ReaderService:
@@ -80,7 +73,7 @@ def carries_credentials(url: str) -> bool:
         return True
     for component in (parts.query, parts.fragment):
         for name, _value in parse_qsl(component, keep_blank_values=True):
-            if _CREDENTIAL_NAME.search(name.strip()):
+            if is_secret_name(name.strip()):
                 return True
     return False
 

@@ -41,7 +41,7 @@ def parsers() -> Dict[str, Callable[[str], object]]:
     """engine -> a function reading a page's raw items (the engine's own page parser)."""
     from requests.structures import CaseInsensitiveDict
 
-    from websearch_sync.backends import registry
+    from websearch_sync.engine import registry
     from websearch_sync.config import Settings
     from websearch_sync.models import SearchParams
     from websearch_sync.net.transport import HttpResponse

@@ -28,7 +28,7 @@ from typing import Any, Dict, List
 from servers import FaultServer, respond
 
 from websearch_sync import search
-from websearch_sync.backends.registry import register
+from websearch_sync.engine.registry import register
 from websearch_sync.backends.searxng import SearXNG
 from websearch_sync.contract.cases import Case, load_case, outcome_of
 from websearch_sync.errors import WebSearchError

@@ -10,7 +10,7 @@ workers calling these functions keep one pace and one cache.
 
 from typing import Any, Dict, Iterable, Optional, Union
 
-from .backends.registry import backend_names
+from .engine.registry import backend_names
 from .client.search_client import SearchClient
 from .config import Settings
 from .reader.page import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS

@@ -20,12 +20,12 @@ import threading
 import unicodedata
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from .backends import registry
+from .engine import registry
 from .client.search_client import SearchClient
 from .config import Settings
 from .errors import InvalidInput, ToolNotFound, WebSearchError
 from .models import TIME_RANGES
-from .backends.normalize import url_key
+from .engine.normalize import url_key
 from .validate import MAX_QUERY_CHARS, backend_list
 
 __all__ = [

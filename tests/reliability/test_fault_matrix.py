@@ -16,7 +16,7 @@ import time
 import pytest
 
 import faultlab
-from websearch_sync.backends import registry
+from websearch_sync.engine import registry
 from websearch_sync.testing import no_network
 
 TARGETS = faultlab.network_backends() + ["fetch"]

@@ -13,7 +13,7 @@ import websearch_sync as ws
 from websearch_sync.backends.baidu import is_baidu_link
 from websearch_sync.net.botwall import is_baidu_captcha_url
 from websearch_sync.backends.ddg import decode_ddg_href, parse_ddg_page
-from websearch_sync.backends.registry import backend_class
+from websearch_sync.engine.registry import backend_class
 from websearch_sync.net.transport import HttpResponse
 from requests.structures import CaseInsensitiveDict
 

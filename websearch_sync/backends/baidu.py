@@ -31,9 +31,9 @@ from ..net.botwall import is_baidu_captcha_url, is_baidu_challenge
 from ..net.redirects import client_redirect
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec
 from ..models import ParseResult, SearchParams
-from .normalize import clean_url
-from .base import Backend
-from .html_parsing import classes, elements, has_class, parse_fragment, region, text_of
+from ..engine.normalize import clean_url
+from ..engine.base import Backend
+from ..engine.html_parsing import classes, elements, has_class, parse_fragment, region, text_of
 
 __all__ = ["BaiduHtml", "parse_baidu_page", "is_baidu_link", "link_target"]
 

@@ -34,9 +34,9 @@ from urllib.parse import parse_qsl
 from bs4 import Tag
 
 from ..models import SearchParams
-from .base import page_number, split_locale
-from .html_engine import HtmlEngine
-from .html_parsing import Block, PartTest, classes, dated_item, has_class, month_first, parse_fragment, url_parts, walk_blocks
+from ..engine.base import page_number, split_locale
+from ..engine.html_engine import HtmlEngine
+from ..engine.html_parsing import Block, PartTest, classes, dated_item, has_class, month_first, parse_fragment, url_parts, walk_blocks
 
 __all__ = ["BingHtml", "decode_bing_href"]
 

@@ -20,8 +20,8 @@ from ..errors import WebBlocked, WebParseError, WebSearchError
 from ..net.transport import HttpResponse, RequestSpec
 from ..models import ParseResult, SearchParams
 from ..net.botwall import is_ddg_challenge
-from .base import Backend
-from .html_parsing import PartTest, classes, elements, has_class, iso_datetime, parse_fragment, region, text_of, walk_blocks
+from ..engine.base import Backend
+from ..engine.html_parsing import PartTest, classes, elements, has_class, iso_datetime, parse_fragment, region, text_of, walk_blocks
 
 __all__ = ["DuckDuckGoHtml", "DuckDuckGoLite", "decode_ddg_href", "parse_ddg_page"]
 

@@ -24,9 +24,9 @@ from typing import Any, Dict, List, Optional
 from bs4 import Tag
 
 from ..models import SearchParams
-from .base import page_number, split_locale
-from .html_engine import HtmlEngine
-from .html_parsing import classes, elements, first_of, has_class, parse_fragment, text_of
+from ..engine.base import page_number, split_locale
+from ..engine.html_engine import HtmlEngine
+from ..engine.html_parsing import classes, elements, first_of, has_class, parse_fragment, text_of
 
 __all__ = ["MojeekHtml"]
 

@@ -22,8 +22,8 @@ from urllib.parse import urlsplit, urlunsplit
 from ..errors import AuthError, InvalidInput, Timeout, WebBlocked, WebParseError, WebProviderError, WebSearchError, redact
 from ..net.transport import HttpResponse, RequestSpec
 from ..models import ParseResult, SearchParams
-from .base import dig, page_number
-from .json_api import JsonApiBackend
+from ..engine.base import dig, page_number
+from ..engine.json_api import JsonApiBackend
 from .searxng_reasons import MAX_REASON_CHARS, read_reason
 
 __all__ = ["SearXNG", "searxng_language", "instance_root"]

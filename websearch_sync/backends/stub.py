@@ -10,7 +10,7 @@ from urllib.parse import quote, quote_plus
 from ..net.deadline import Deadline
 from ..net.transport import HttpTransport
 from ..models import ParseResult, SearchParams
-from .base import Backend
+from ..engine.base import Backend
 
 
 class Stub(Backend):

@@ -29,9 +29,9 @@ from urllib.parse import unquote, urlencode
 from bs4 import Tag
 
 from ..models import SearchParams
-from .base import page_number, split_locale
-from .html_engine import HtmlEngine
-from .html_parsing import Block, PartTest, classes, dated_item, month_first, parse_fragment, url_parts, walk_blocks
+from ..engine.base import page_number, split_locale
+from ..engine.html_engine import HtmlEngine
+from ..engine.html_parsing import Block, PartTest, classes, dated_item, month_first, parse_fragment, url_parts, walk_blocks
 
 __all__ = ["YahooHtml", "decode_yahoo_href"]
 

@@ -14,7 +14,7 @@ import json
 import re
 from typing import Any, List, Optional, TextIO
 
-from ..backends import registry
+from ..engine import registry
 from ..errors import InvalidInput, WebSearchError
 
 __all__ = [

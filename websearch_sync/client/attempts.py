@@ -9,8 +9,8 @@ import random
 import threading
 from typing import Dict, Optional
 
-from ..backends.base import Backend
-from ..backends.registry import checked_result
+from ..engine.base import Backend
+from ..engine.registry import checked_result
 from ..errors import Timeout, WebBlocked, WebProviderError, WebSearchError
 from ..models import ParseResult, SearchParams
 from ..net.deadline import Deadline

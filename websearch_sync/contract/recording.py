@@ -30,7 +30,7 @@ from requests.adapters import HTTPAdapter
 from requests.structures import CaseInsensitiveDict
 
 from ..config import VERSION as __version__
-from ..backends import registry
+from ..engine import registry
 from ..client.search_client import SearchClient
 from ..config import Settings
 from ..secrets import is_secret_name

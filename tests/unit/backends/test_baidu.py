@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 from bs4 import Tag
 
 from websearch_sync.backends.baidu import _item, _source, is_baidu_link, parse_baidu_page
-from websearch_sync.backends.html_parsing import elements, has_class, parse_fragment
+from websearch_sync.engine.html_parsing import elements, has_class, parse_fragment
 
 
 from backend_kit import replay_search

@@ -13,7 +13,7 @@ import responses
 
 import websearch_sync as ws
 from websearch_sync.backends.ddg import decode_ddg_href, parse_ddg_page
-from websearch_sync.backends.html_parsing import iso_datetime, parse_fragment, reduce_markup, region, text_of
+from websearch_sync.engine.html_parsing import iso_datetime, parse_fragment, reduce_markup, region, text_of
 
 
 from backend_kit import replay_search
@@ -230,7 +230,7 @@ def test_a_date_inside_the_display_url_is_not_a_publication_date():
     assert "published_at" not in items[0]
 
 
-# -- the shared HTML helpers (websearch_sync/backends/html_parsing.py) ------------------------
+# -- the shared HTML helpers (websearch_sync/engine/html_parsing.py) ------------------------
 
 
 def test_reduce_markup_keeps_text_and_drops_noise():

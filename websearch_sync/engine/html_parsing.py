@@ -242,7 +242,7 @@ def walk_blocks(
 def text_of(node: Optional[Tag]) -> str:
     """The text of ``node`` with child elements separated by a space (``""`` for ``None``).
 
-    Whitespace is not collapsed here; :func:`websearch_sync.backends.normalize.clean_text` does that.
+    Whitespace is not collapsed here; :func:`websearch_sync.engine.normalize.clean_text` does that.
     """
     if node is None:
         return ""

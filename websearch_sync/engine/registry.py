@@ -1,8 +1,9 @@
 """Backend registry: maps names to backend classes.
 
-Built-in backends register themselves by being here: every module of this package
-is imported and each :class:`Backend` subclass it defines with a ``name`` is
-registered (no hand-kept list). Third-party backends are plugins: a distribution
+Built-in backends register themselves by being in ``websearch_sync.backends``: that
+package calls :func:`register_package`, which imports each of its modules and
+registers each :class:`Backend` subclass it defines with a ``name`` (no hand-kept
+list). Third-party backends are plugins: a distribution
 declares an entry point in the group ``websearch_sync.backends``
 (``name = package.module:Class``) naming a ``Backend`` subclass;
 :func:`load_plugins` registers them. A plugin that fails to load (whatever its
@@ -20,7 +21,7 @@ import numbers
 import pkgutil
 import re
 import sys
-from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Tuple, Type
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Set, Tuple, Type
 
 from ..config import declare_backend, forget_backend
 from ..errors import InvalidInput, WebProviderError
@@ -35,6 +36,7 @@ __all__ = [
     "register",
     "unregister",
     "load_plugins",
+    "register_package",
     "declaration_problem",
     "checked_result",
     "DEFAULT_BACKEND",
@@ -50,6 +52,8 @@ PLUGIN_GROUP = "websearch_sync.backends"
 _KIND_ORDER = ("offline", "html", "json")
 
 _REGISTRY: Dict[str, Type[Backend]] = {}
+#: Names registered by :func:`register_package` (a plugin may not replace them).
+_BUILT_IN: Set[str] = set()
 _PLUGINS_LOADED = False
 #: A backend name: what users type (``backend="ddg_html"``) and what items carry as ``provider``.
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
@@ -140,14 +144,22 @@ def backend_class(name: str) -> Type[Backend]:
         ) from None
 
 
-def _builtin_classes() -> Iterator[Type[Backend]]:
-    """Every named ``Backend`` subclass defined in a module of this package."""
-    package = sys.modules[__package__]
+def _package_classes(package_name: str) -> Iterator[Type[Backend]]:
+    """Every named ``Backend`` subclass defined in a module of the package ``package_name``."""
+    package = sys.modules[package_name]
     for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
-        module = importlib.import_module("%s.%s" % (__package__, info.name))
+        module = importlib.import_module("%s.%s" % (package_name, info.name))
         for value in vars(module).values():
             if isinstance(value, type) and issubclass(value, Backend) and value.name and value.__module__ == module.__name__:
                 yield value
+
+
+def register_package(package_name: str) -> None:
+    """Register the built-in backends: every backend class defined in the modules of
+    ``package_name`` (an imported package), offline first, then scrapers, then APIs."""
+    for cls in sorted(_package_classes(package_name), key=_kind_rank):
+        register(cls)
+        _BUILT_IN.add(cls.name)
 
 
 def _kind_rank(cls: Type[Backend]) -> int:
@@ -172,7 +184,7 @@ def _load_plugin(entry: Any) -> None:
     problem = declaration_problem(cls)
     if problem is not None:
         _skip(entry, problem)
-    elif cls.name in _REGISTRY and _REGISTRY[cls.name].__module__.startswith(__package__ + "."):
+    elif cls.name in _BUILT_IN:
         _skip(entry, "it would replace the built-in backend %r" % cls.name)
     else:
         register(cls)
@@ -223,6 +235,3 @@ def load_plugins() -> None:
     for entry in _entry_points():
         _load_plugin(entry)
 
-
-for _cls in sorted(_builtin_classes(), key=_kind_rank):
-    register(_cls)

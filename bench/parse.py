@@ -2,8 +2,7 @@
 
     python bench/parse.py [--repeat N] [--per-page] [--cpu]
 
-Times the pure page parsers (``parse_ddg_page``, ``parse_baidu_page``, the keyless
-engines' ``read_page``; the body is decoded once beforehand, as ``HttpResponse.text``
+Times the pure page parsers (the keyless engines' ``read_page``; the body is decoded once beforehand, as ``HttpResponse.text``
 does) on every recorded results page under ``fixtures/ddg_html``, ``fixtures/ddg_lite``,
 ``fixtures/baidu_html``, ``fixtures/bing_html``, ``fixtures/yahoo_html`` and
 ``fixtures/mojeek_html`` (contract cases whose golden holds items; a page replayed by
@@ -28,9 +27,9 @@ from typing import Callable, Dict, List, Optional, Tuple
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from websearch_sync.backends.baidu import parse_baidu_page  # noqa: E402
+from websearch_sync.backends.baidu import BaiduHtml  # noqa: E402
 from websearch_sync.backends.bing import BingHtml  # noqa: E402
-from websearch_sync.backends.ddg import parse_ddg_page  # noqa: E402
+from websearch_sync.backends.ddg import DuckDuckGoHtml, DuckDuckGoLite  # noqa: E402
 from websearch_sync.backends.mojeek import MojeekHtml  # noqa: E402
 from websearch_sync.backends.yahoo import YahooHtml  # noqa: E402
 from websearch_sync.config import Settings  # noqa: E402
@@ -48,9 +47,9 @@ def _engine(cls: type) -> Callable[[str, str], object]:
 
 #: backend folder -> (parser(text, name), the group its timings are pooled in)
 FOLDERS = {
-    "ddg_html": (parse_ddg_page, "DDG (html+lite)"),
-    "ddg_lite": (parse_ddg_page, "DDG (html+lite)"),
-    "baidu_html": (parse_baidu_page, "Baidu"),
+    "ddg_html": (_engine(DuckDuckGoHtml), "DDG (html+lite)"),
+    "ddg_lite": (_engine(DuckDuckGoLite), "DDG (html+lite)"),
+    "baidu_html": (_engine(BaiduHtml), "Baidu"),
     "bing_html": (_engine(BingHtml), "Bing"),
     "yahoo_html": (_engine(YahooHtml), "Yahoo"),
     "mojeek_html": (_engine(MojeekHtml), "Mojeek"),

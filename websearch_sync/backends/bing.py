@@ -22,23 +22,36 @@ What the recorded pages (2015 → 2026) show:
   becomes ``published_at`` and leaves the snippet. Bing writes dates in its market's
   order, so a slashed date such as ``6/10/2016`` is read month first only for an
   ``en-US`` locale, day first for another locale, and not at all without one.
-* The bot wall is Cloudflare Turnstile inside a results-page shell ("One last step"),
-  recognised by the shared bot-wall table whatever the status.
+* The bot wall is Cloudflare Turnstile inside a results-page shell ("One last step"):
+  :data:`TURNSTILE`, recognised whatever the status.
 """
 
 import base64
 import binascii
+import re
 from typing import Any, Dict, List, Optional
 from urllib.parse import parse_qsl
 
 from bs4 import Tag
 
 from ..models import SearchParams
+from ..net.botwall import BotWall
 from ..engine.base import page_number, split_locale
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import Block, PartTest, classes, dated_item, has_class, month_first, parse_fragment, url_parts, walk_blocks
 
-__all__ = ["BingHtml", "decode_bing_href"]
+__all__ = ["BingHtml", "decode_bing_href", "TURNSTILE"]
+
+#: Bing's Cloudflare Turnstile challenge ("One last step", recorded with 200 and 403): a
+#: results-page shell with ``div.captcha_header`` and the Turnstile widget
+#: (``#turnstile-widget``, or the ``challenges.cloudflare.com/turnstile/`` script). Both
+#: are needed: a Turnstile widget alone may sit in an ordinary page's form.
+_TURNSTILE_BOX = re.compile(r"""<div class=["']?captcha_header\b""")
+_TURNSTILE_WIDGET = re.compile(r"""<div id=["']?turnstile-widget\b|<script[^>]{0,200}?src=["']?https://challenges\.cloudflare\.com/turnstile/""")
+TURNSTILE = BotWall(
+    "Bing's Cloudflare Turnstile challenge ('One last step')",
+    patterns=(_TURNSTILE_BOX, _TURNSTILE_WIDGET),  # the box's literal start is the cheap test
+)
 
 _FRESHNESS = {"day": 'ex1:"ez1"', "week": 'ex1:"ez2"', "month": 'ex1:"ez3"'}
 
@@ -101,6 +114,7 @@ class BingHtml(HtmlEngine):
     region_start = ('id="b_results"', "id=b_results")
     region_end = ('id="b_context"', "id=b_context", 'id="b_footer"', "id=b_footer")
     no_results = ('<li class="b_no"', "<li class=b_no")
+    bot_walls = (TURNSTILE,)
 
     def query(self, params: SearchParams) -> Dict[str, str]:
         """``q``, ``count``, ``first`` (page > 1), ``setlang``/``cc``, ``filters``, ``adlt``."""

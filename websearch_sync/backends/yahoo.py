@@ -122,17 +122,14 @@ class YahooHtml(HtmlEngine):
             query["btf"] = _TIME_RANGES[params.time_range]
         return query
 
-    def headers(self, params: SearchParams) -> Dict[str, str]:
-        """Browser headers, plus the ``sB`` preference cookie for safe search and language."""
-        headers = super().headers(params)
+    def cookies(self, params: SearchParams) -> Dict[str, str]:
+        """The ``sB`` preference cookie for safe search and language (only when asked for)."""
         preferences = {}
         if params.safe_search:
             preferences["vm"] = _SAFE_SEARCH[params.safe_search]
         if params.locale:
             preferences["vl"] = "lang_" + split_locale(params.locale)[0]
-        if preferences:
-            headers["Cookie"] = "sB=" + urlencode(dict(preferences, v="1"))
-        return headers
+        return {"sB": urlencode(dict(preferences, v="1"))} if preferences else {}
 
     def items(self, markup: str, params: SearchParams) -> List[Dict[str, Any]]:
         """Result blocks of both layouts, never Yahoo's own vertical cards or ads."""

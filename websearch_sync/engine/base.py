@@ -12,12 +12,16 @@ from urllib.parse import urlsplit
 
 from ..config import Settings
 from ..secrets import is_secret_name
+from ..net.botwall import BotWall
 from ..net.deadline import Deadline, DeadlinePassed, run_within
 from ..errors import AuthError, InvalidInput, Timeout, WebParseError, WebSearchError
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..models import ParseResult, SearchParams
 
-__all__ = ["Backend", "json_body", "dig", "split_locale", "page_number"]
+__all__ = ["Backend", "json_body", "dig", "split_locale", "page_number", "TEXT_FORMATS"]
+
+#: The formats a provider's text fields can have (``Backend.text_format``).
+TEXT_FORMATS = ("html", "text")
 
 
 class Backend:
@@ -43,6 +47,9 @@ class Backend:
             escapes; normalization strips and unescapes them) or ``"text"`` (plain
             text, shown as it is: ``C++ template <typename T>`` is a title). Every
             backend declares it; an HTML page parsed into a DOM yields ``"text"``.
+        bot_walls: the bot walls of this service (:class:`~websearch_sync.net.botwall.BotWall`),
+            from its recorded blocked pages; every search and fetch recognises every
+            registered backend's walls.
     """
 
     name: ClassVar[str] = ""
@@ -58,6 +65,7 @@ class Backend:
     auto_rank: ClassVar[Optional[int]] = None
     auto_languages: ClassVar[Tuple[str, ...]] = ()
     text_format: ClassVar[str] = "html"
+    bot_walls: ClassVar[Tuple[BotWall, ...]] = ()
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings

@@ -26,8 +26,8 @@ from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Set, 
 from ..config import declare_backend, forget_backend
 from ..errors import InvalidInput, WebProviderError
 from ..models import ParseResult
-from .base import Backend
-from .normalize import TEXT_FORMATS, declare_text_format, forget_text_format
+from ..net.botwall import BotWall
+from .base import TEXT_FORMATS, Backend
 
 __all__ = [
     "backend_names",
@@ -39,6 +39,8 @@ __all__ = [
     "register_package",
     "declaration_problem",
     "checked_result",
+    "bot_walls",
+    "text_is_markup",
     "DEFAULT_BACKEND",
     "PLUGIN_GROUP",
 ]
@@ -82,6 +84,7 @@ _DECLARATIONS: Tuple[Tuple[str, str, Callable[[Any], bool]], ...] = (
     ("max_query_chars", "an int or None", _optional_int),
     ("auto_rank", "an int or None", _optional_int),
     ("provides_content", "True or False", lambda v: isinstance(v, bool)),
+    ("bot_walls", "a tuple of BotWall", lambda v: isinstance(v, tuple) and all(isinstance(wall, BotWall) for wall in v)),
 )
 
 
@@ -110,7 +113,6 @@ def register(cls: Type[Backend]) -> Type[Backend]:
     problem = declaration_problem(cls)
     if problem is not None:
         raise TypeError("register(%r): %s" % (cls, problem))
-    declare_text_format(cls.name, cls.text_format)
     _REGISTRY[cls.name] = cls
     declare_backend(cls.name, cls.env_vars)
     return cls
@@ -120,12 +122,27 @@ def unregister(name: str) -> None:
     """Remove a registered backend (for tests and plug-ins)."""
     _REGISTRY.pop(name, None)
     forget_backend(name)
-    forget_text_format(name)
 
 
 def backend_names() -> List[str]:
     """Names of every registered backend: built-ins (offline, HTML, JSON), then plugins."""
     return list(_REGISTRY)
+
+
+def bot_walls() -> List[BotWall]:
+    """The bot walls every registered backend declares, in registration order (each once)."""
+    walls: List[BotWall] = []
+    for cls in _REGISTRY.values():
+        walls.extend(wall for wall in cls.bot_walls if wall not in walls)
+    return walls
+
+
+def text_is_markup(provider: str) -> bool:
+    """Whether ``provider``'s text fields are HTML (its ``text_format``); a name no
+    backend is registered under (only outside a search: a search's items are checked by
+    :func:`checked_result`) is read as HTML, which strips the most."""
+    cls = _REGISTRY.get(provider)
+    return cls is None or cls.text_format == "html"
 
 
 def backend_options() -> List[str]:

@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 
 import requests
 
+from ..engine import registry
 from ..net.botwall import bot_wall_error
 from ..config import DEFAULT_MAX_BYTES, Settings
 from ..net.deadline import Deadline, DeadlinePassed, run_within
@@ -30,7 +31,7 @@ from ..errors import InvalidInput, NetworkError, Timeout, WebProviderError, WebS
 from ..secrets import redact, redact_error
 from ..extract.article import EXTRACT_MODES
 from ..net.media import media_kind
-from ..net.redirects import client_redirect
+from ..engine.redirects import client_redirect
 from .content import PageText, page_text
 from .service import ReaderService, carries_credentials, read_with_service, reader_service
 from ..net.hops import MAX_REDIRECTS, RedirectPolicy
@@ -234,7 +235,7 @@ def _fetch_direct(
     current, resolved = start, first
     while True:
         response = _get(current, resolved, transport, deadline, max_bytes)
-        blocked = bot_wall_error(response, PROVIDER)
+        blocked = bot_wall_error(response, PROVIDER, registry.bot_walls())
         if blocked is not None:
             raise blocked
         target = _redirect_target(response)

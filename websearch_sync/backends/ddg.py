@@ -121,10 +121,21 @@ def _is_html_block(tag: Tag) -> bool:
     return tag.name == "div" and "result" in classes(tag)
 
 
+def _href(link: Tag) -> str:
+    """A link's ``href`` (``""`` when it has none)."""
+    href = link.get("href")
+    return href if isinstance(href, str) else ""
+
+
+def _has_class_test(name: str) -> PartTest:
+    """A part test: the element has class ``name``."""
+    return lambda tag, inside: name in classes(tag)
+
+
 #: The parts of a ``div.result`` read; the date is an unclassed span in ``.result__extras__url``
 #: (after the icon and the display URL).
 _HTML_PARTS: Dict[str, PartTest] = {
-    **{name: (lambda tag, inside, name=name: name in classes(tag)) for name in _HTML_FIELDS},
+    **{name: _has_class_test(name) for name in _HTML_FIELDS},
     "stamp": lambda tag, inside: tag.name == "span" and not classes(tag) and "result__extras__url" in inside,
 }
 
@@ -137,7 +148,7 @@ def _parse_html_template(markup: str) -> Tuple[List[Dict[str, Any]], bool]:
         link = block.parts.get("result__a")
         if link is None or has_class(block.tag, "result--ad") or has_class(block.tag, "result--no-result"):
             continue
-        item = _result(block.text("result__a"), link.get("href") or "", block.text("result__snippet"), block.text("stamp"))
+        item = _result(block.text("result__a"), _href(link), block.text("result__snippet"), block.text("stamp"))
         keep, is_eof = _keep(item)
         eof = eof or is_eof
         if keep:
@@ -147,7 +158,7 @@ def _parse_html_template(markup: str) -> Tuple[List[Dict[str, Any]], bool]:
 
 def _lite_result(row: Dict[str, Any]) -> Dict[str, Any]:
     """The item of one Lite row (its link, snippet and timestamp elements)."""
-    return _result(text_of(row["link"]), row["link"].get("href") or "", text_of(row["snippet"]), text_of(row["stamp"]))
+    return _result(text_of(row["link"]), _href(row["link"]), text_of(row["snippet"]), text_of(row["stamp"]))
 
 
 def _parse_lite_template(markup: str) -> Tuple[List[Dict[str, Any]], bool]:

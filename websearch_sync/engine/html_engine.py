@@ -57,7 +57,7 @@ class HtmlEngine(Backend):
     kind = "html"
     text_format = "text"  # titles and snippets are read as text from the parsed page (entities already decoded)
     min_interval_s = 1.0  # a scraper: one request a second keeps clear of the bot walls
-    options = ("pageno",)
+    options: ClassVar[Tuple[str, ...]] = ("pageno",)
     accept_language: ClassVar[str] = "en-US,en;q=0.9"
     #: ``GET`` (the query in the URL) or ``POST`` (the query as a form).
     method: ClassVar[str] = "GET"

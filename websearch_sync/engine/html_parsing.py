@@ -22,7 +22,8 @@ import re
 from typing import AbstractSet, Any, Callable, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Tuple
 from urllib.parse import SplitResult, urlsplit
 
-from bs4 import BeautifulSoup, CData, NavigableString, PageElement, Tag
+from bs4 import BeautifulSoup, Tag
+from bs4.element import CData, NavigableString, PageElement
 from bs4.builder._lxml import LXMLTreeBuilder
 
 from ..net.deadline import checkpoint
@@ -225,7 +226,7 @@ def walk_blocks(
         if child is None:
             stack.pop()
         elif not isinstance(child, Tag):
-            if block is not None and inside and type(child) in _TEXT_TYPES:
+            if block is not None and inside and isinstance(child, NavigableString) and type(child) in _TEXT_TYPES:
                 block.add_text(inside, child)
         elif skip is None or not skip(child):
             visited += 1

@@ -30,15 +30,20 @@ ENV_PREFIXES = ("WEB_SEARCH_", "WEB_FETCH_", "SEARXNG_", "BRAVE_", "BOCHA_", "TA
 @pytest.fixture(autouse=True)
 def _offline_and_clean_env(monkeypatch):
     """Every test runs without the developer's search settings (every registered backend's
-    variables included) and without internet."""
+    variables included) and without internet, and with a fresh shared default client
+    (``call_tool(client=None)``, the integrations), so no cool-down or cache outlives a test."""
     import os
+
+    from websearch_sync.client.default_client import close_default_client
 
     declared = {var for name in backend_names() for var in backend_class(name).env_vars.values()}
     for name in list(os.environ):
         if name.startswith(ENV_PREFIXES) or name in declared:
             monkeypatch.delenv(name)
+    close_default_client()
     with no_network():
         yield
+    close_default_client()
 
 
 @pytest.fixture

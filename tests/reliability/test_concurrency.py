@@ -144,8 +144,8 @@ def spy_on(client: ws.SearchClient, clock: ThreadClock, blocks: List[Tuple[float
         sends.append((cleared[threading.get_ident()], backend.name))
         return send(backend, params, transport, deadline)
 
-    def recording(error):
-        record(error)
+    def recording(error, key=None):
+        record(error, key)
         blocks.append((time.monotonic(), error.provider, error.detail_code))
 
     def booking(name, interval, max_wait_s):

@@ -31,6 +31,7 @@ LAYERS: Dict[str, int] = {
     "api": 9,
     "testing": 9,
     "mcp": 9,
+    "integrations": 9,
     "cli": 10,
     "__main__": 11,
     "__init__": 11,

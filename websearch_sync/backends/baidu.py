@@ -174,6 +174,7 @@ class BaiduHtml(HtmlEngine):
     accept_language = "zh-CN,zh;q=0.9,en;q=0.8"
     follow_redirects = False  # the bot wall is a redirect: read it, never follow it
     bot_walls = (SECURITY_CHECK,)
+    volatile_params = ("gpc",)  # a span ending at the search's time: recorded as a placeholder
     region_start = ('id="content_left"', "id='content_left'")
     region_end = ('id="rs"', 'id="page"', 'id="foot"')
     no_results = ('class="nors"', "抱歉没有找到与", "抱歉，没有找到与", "没有找到与您查询的")

@@ -81,6 +81,7 @@ class MojeekHtml(HtmlEngine):
     region_start = ('class="results-standard"',)
     region_end = ("<!--le-->", 'class="pagination"')
     bot_walls = (ALTCHA,)
+    volatile_params = ("since",)  # a date from the search's time: recorded as a placeholder
 
     def query(self, params: SearchParams) -> Dict[str, str]:
         """``q``, ``s`` (page > 1), ``safe``, ``lb``, ``since``."""

@@ -7,7 +7,7 @@ call's budget (budget first: a wait that cannot fit fails at once).
 import logging
 import random
 import threading
-from typing import Dict, Optional
+from typing import Dict, Optional, Tuple
 
 from ..engine.base import Backend
 from ..engine.registry import checked_result
@@ -67,10 +67,11 @@ class BackendRunner:
     def run(self, backend: Backend, params: SearchParams, timeout: Optional[int], budget: Deadline, retries: int, state: CallState) -> ParseResult:
         """Ask ``backend`` with up to ``retries`` retries of retryable errors; its result or the last error."""
         name = backend.name
+        keys = backend.cooldown_keys(params)  # the whole backend, or also the part of it this call asks for
         last_error: Optional[WebSearchError] = None
         for attempt in range(retries + 1):
             under_way = self.clock.monotonic()  # before the checks: a block recorded after it is news to this request
-            self._check_ready(backend, budget, last_error)
+            self._check_ready(backend, keys, budget, last_error)
             state.count_attempt()
             try:
                 result = call_backend(backend, params, self.transport, budget.sooner(backend.timeout_ms(timeout)))
@@ -79,16 +80,19 @@ class BackendRunner:
                 if attempt < retries and self._backed_off(name, attempt, error, budget):
                     continue
                 if isinstance(error, WebBlocked):
-                    self.cooldowns.record(error)
+                    self.cooldowns.record(error, backend.cooldown_key(params, error))
                 raise
-            self.cooldowns.clear(name, started=under_way)
+            for key in keys:
+                self.cooldowns.clear(key, started=under_way)
             return result
         raise last_error  # type: ignore[misc]  # pragma: no cover
 
-    def _check_ready(self, backend: Backend, budget: Deadline, last_error: Optional[WebSearchError]) -> None:
-        self.cooldowns.check(backend.name)
+    def _check_ready(self, backend: Backend, keys: Tuple[str, ...], budget: Deadline, last_error: Optional[WebSearchError]) -> None:
+        for key in keys:
+            self.cooldowns.check(key)
         if self._wait_for_slot(backend, budget, last_error):
-            self.cooldowns.check(backend.name)  # another thread may have been blocked while this one waited
+            for key in keys:  # another thread may have been blocked while this one waited
+                self.cooldowns.check(key)
         if budget.expired():
             raise last_error or Timeout(
                 "the %.0f ms budget ran out before %s could be asked" % (budget.timeout_ms, backend.name),

@@ -35,9 +35,12 @@ class Cooldowns:
         self._until: Dict[str, Tuple[float, float, WebBlocked, float]] = {}
         self._lock = threading.Lock()
 
-    def record(self, error: WebBlocked) -> None:
-        """Suspend the error's backend for the duration its kind calls for."""
-        if not error.provider:
+    def record(self, error: WebBlocked, key: Optional[str] = None) -> None:
+        """Suspend ``key`` (default: the error's backend; a backend may name a part of
+        itself, :meth:`~websearch_sync.engine.base.Backend.cooldown_key`) for the
+        duration the error's kind calls for."""
+        key = key or error.provider
+        if not key:
             return
         duration = self.durations_s.get(error.detail_code or "", 0.0)
         if error.detail_code == "http_429" and error.retry_after is not None:
@@ -46,9 +49,9 @@ class Cooldowns:
         if not duration > 0:  # also NaN
             return
         wall_until = self._clock.time() + duration
-        self._suspend(error.provider, duration, wall_until, error)
+        self._suspend(key, duration, wall_until, error)
         if self._shared is not None:
-            self._shared.record(error.provider, error.detail_code, error.status, duration, wall_until)
+            self._shared.record(key, error.detail_code, error.status, duration, wall_until)
 
     def _suspend(self, name: str, duration: float, wall_until: float, cause: WebBlocked) -> None:
         with self._lock:
@@ -68,7 +71,8 @@ class Cooldowns:
                 del self._until[name]
 
     def check(self, name: str) -> None:
-        """Raise the suspending ``WebBlocked`` again while ``name`` is cooling down."""
+        """Raise the suspending ``WebBlocked`` again while ``name`` (a backend, or a part of one:
+        ``searxng[engines=brave]``) is cooling down."""
         with self._lock:
             entry = self._until.get(name)
             if entry is not None and entry[0] <= self._clock.monotonic():
@@ -88,7 +92,7 @@ def _cooling_down(name: str, detail_code: Optional[str], status: Optional[int], 
     return WebBlocked(
         "%s is cooling down after %s until %s (%.0f s left); not contacting it"
         % (name, detail_code, time.strftime("%H:%M:%S", time.localtime(wall_until)), left_s),
-        provider=name,
+        provider=name.partition("[")[0],  # a part of a backend is keyed "<backend>[<part>]"
         detail_code=detail_code,
         status=status,
         retry_after=max(0.0, left_s),

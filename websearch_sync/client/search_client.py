@@ -20,7 +20,7 @@ from ..net.deadline import Deadline
 from ..net.transport import HttpTransport
 from ..secrets import redact_error
 from ..reader.page import DEFAULT_CONTENT_CHARS, DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, add_page_content, check_url, fetch_page
-from ..validate import COMMON_OPTIONS, backend_list, check_timeout_ms, search_params
+from ..validate import COMMON_OPTIONS, backend_list, check_options_taken, check_timeout_ms, search_params
 from .attempts import BackendRunner, CallState
 from .cache import MemoryCache, ResultCache, SqliteCache
 from .cachekey import Fingerprints, fetch_key, search_key
@@ -229,6 +229,9 @@ class SearchClient:
         params = search_params(query, max_results, options, self.settings, specific)
         names = resolve_backends(backend, self._backend, self.settings, params.locale)
         backends = [registry.backend_class(name)(self.settings) for name in names]
+        if params.options:  # an option no backend of this call takes would be dropped without a word
+            every = {name: registry.backend_class(name).options for name in registry.backend_names()}
+            check_options_taken(params.options, {b.name: b.options for b in backends}, every)
         budget = Deadline(call.budget_ms or call.timeout or max(b.timeout_ms() for b in backends))
         return _Plan(names, params, backends, budget)
 

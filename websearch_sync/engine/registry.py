@@ -79,6 +79,7 @@ _DECLARATIONS: Tuple[Tuple[str, str, Callable[[Any], bool]], ...] = (
     ("required", "a tuple of strings", _strings),
     ("options", "a tuple of strings", _strings),
     ("auto_languages", "a tuple of strings", _strings),
+    ("volatile_params", "a tuple of strings", _strings),
     ("min_interval_s", "a number >= 0", lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v < float("inf")),
     ("max_query_chars", "an int or None", _optional_int),
     ("auto_rank", "an int or None", _optional_int),

@@ -5,6 +5,8 @@ substring hints first, then structural patterns), or the address of the answer o
 its redirect. Each search engine declares its own walls (``Backend.bot_walls``, from
 its recorded blocked pages); this module names no engine. Search and fetch hand every
 wall the registry knows to :func:`bot_wall_error`, so they agree on what a wall is.
+One generic wall is read from a header, not the body: Cloudflare's challenge ("Just a
+moment..."), in front of any site, carries ``cf-mitigated: challenge`` (its documented marker).
 """
 
 import dataclasses
@@ -81,14 +83,16 @@ def bot_wall(url: str, text: str, walls: Iterable[BotWall], location: Optional[s
     return None
 
 
-def bot_wall_error(response: HttpResponse, provider: Optional[str], walls: Iterable[BotWall]) -> Optional[WebBlocked]:
-    """``WebBlocked(captcha_required)`` when ``response`` is one of ``walls``, else ``None``.
+def bot_wall_error(response: HttpResponse, provider: Optional[str], walls: Iterable[BotWall] = ()) -> Optional[WebBlocked]:
+    """``WebBlocked(captcha_required)`` when ``response`` is one of ``walls`` or a generic wall, else ``None``.
 
     Only HTML-ish bodies are scanned (JSON APIs and binaries never are).
     """
     content_type = response.content_type
     scan = content_type in ("", "text/html", "application/xhtml+xml", "text/plain")
     name = bot_wall(response.url, response.text if scan else "", walls, response.location)
+    if name is None and (response.headers.get("cf-mitigated") or "").strip().lower() == "challenge":
+        name = "Cloudflare challenge ('Just a moment...')"
     if name is None:
         return None
     host = urlsplit(response.url).hostname or "the site"

@@ -8,6 +8,10 @@ becomes the item extra ``source`` (the site, as for every backend). Snippets com
 CSS-module classes matched by their stable prefix (``content-right_`` 2022,
 ``summary-text_`` 2026), never by their hash suffix.
 
+The request is SearXNG's (``searx/engines/baidu.py``): ``GET /s?wd=…&rn=…`` with
+``allow_redirects=False``, a time range as ``gpc=stf=<from>,<to>|stftype=1`` ending at
+the search's ``SearchParams.now``.
+
 The bot wall (a 302 to ``wappass.baidu.com``, or its "百度安全验证" page served
 directly) is ``WebBlocked(captcha_required)``; the redirect is never followed.
 

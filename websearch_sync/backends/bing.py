@@ -3,7 +3,9 @@
 Sends ``q``, ``count`` (= ``max_results``), ``first`` for later pages (option
 ``pageno``), ``setlang``/``cc`` from the locale, ``filters=ex1:"ez1|2|3"`` for a
 day/week/month time range (Bing's "past year" needs dates: not sent) and ``adlt``
-for safe search.
+for safe search. The same parameters SearXNG's ``searx/engines/bing.py`` and ddgs's
+``ddgs/engines/bing.py`` send (``q``, ``adlt``, the market; ``first`` and the ``ez1..3``
+filters as ddgs); headers: those every keyless engine sends (``engine/html_engine.py``).
 
 What the recorded pages (2015 → 2026) show:
 

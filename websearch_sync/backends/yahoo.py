@@ -3,7 +3,8 @@
 Sends ``p``, ``b`` (the first result's position) for later pages (option ``pageno``)
 and ``btf=d|w|m`` for a day/week/month time range (the page's own time filter; no
 "past year"). Safe search and the locale's language go in Yahoo's ``sB`` preference
-cookie (``vm=r|i|p``, ``vl=lang_<xx>``), only when asked for.
+cookie (``vm=r|i|p``, ``vl=lang_<xx>``), only when asked for: the parameters and the
+cookie SearXNG's ``searx/engines/yahoo.py`` sends (``btf``, ``sB``), ddgs's ``b`` offset.
 
 What the recorded pages (2015 → 2026) show:
 

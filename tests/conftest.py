@@ -16,6 +16,7 @@ Helpers at this level: ``servers.py`` (fault server), ``clocks.py`` (``FakeClock
 
 import pytest
 
+from websearch_sync.client.processwide import forget_process_parts
 from websearch_sync.backends import backend_class, backend_names, register, unregister
 from websearch_sync.engine.base import Backend, dig, json_body
 from websearch_sync.net.transport import RequestSpec
@@ -40,6 +41,7 @@ def _offline_and_clean_env(monkeypatch):
     for name in list(os.environ):
         if name.startswith(ENV_PREFIXES) or name in declared:
             monkeypatch.delenv(name)
+    forget_process_parts()  # each test starts without the module-level calls' cool-downs and slots
     close_default_client()
     with no_network():
         yield

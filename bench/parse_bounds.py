@@ -21,7 +21,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Callable, Tuple
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -48,7 +48,7 @@ def cpu_s(read: Callable[[str], object], text: str, repeat: int = 3) -> float:
     return best
 
 
-def after_timeout(thread: threading.Thread) -> Tuple[float, float]:
+def after_timeout(thread: threading.Thread) -> tuple[float, float]:
     """(wall s, CPU s) ``thread`` spends from now until it ends (CPU polled every 5 ms)."""
     clock = time.pthread_getcpuclockid(thread.ident)
     started, cpu_start = time.monotonic(), time.clock_gettime(clock)
@@ -62,7 +62,7 @@ def after_timeout(thread: threading.Thread) -> Tuple[float, float]:
     return time.monotonic() - started, cpu - cpu_start
 
 
-def abandoned(page: str, stoppable: bool) -> Tuple[float, float]:
+def abandoned(page: str, stoppable: bool) -> tuple[float, float]:
     """Wall and CPU seconds a parse abandoned at the deadline runs on."""
     work = lambda: parse_ddg_page(page, "ddg_html")  # noqa: E731
     if stoppable:
@@ -94,7 +94,10 @@ def main() -> None:
         print("%-12s %10.1f %10.1f %7.2f" % (engine, flat * 1000, nested * 1000, nested / flat))
     page = huge_ddg_page(args.results).decode()
     whole = cpu_s(lambda text: parse_ddg_page(text, "ddg_html"), page, repeat=1)
-    print("\n2. a %.1f MB DuckDuckGo page (whole parse %.2f s CPU) abandoned at %d ms" % (len(page) / 1e6, whole, DEADLINE_MS))
+    print(
+        "\n2. a %.1f MB DuckDuckGo page (whole parse %.2f s CPU) abandoned at %d ms"
+        % (len(page) / 1e6, whole, DEADLINE_MS)
+    )
     print("%-28s %12s %12s" % ("", "wall after s", "CPU after s"))
     for label, stoppable in (("checkpoints (today)", True), ("no checkpoints (before)", False)):
         wall, cpu = abandoned(page, stoppable)

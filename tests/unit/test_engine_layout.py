@@ -11,7 +11,6 @@
 
 import ast
 import dataclasses
-import importlib
 import pkgutil
 import re
 from pathlib import Path
@@ -31,7 +30,9 @@ ENGINE_WORDS = re.compile(r"duckduckgo|\bddg|baidu|\bbing\b|mojeek|yahoo|wappass
 def test_backends_lists_engines_only():
     modules = [info.name for info in pkgutil.iter_modules(websearch_sync.backends.__path__)]
     engines = {registry.backend_class(name).__module__.rsplit(".", 1)[1] for name in registry.backend_names()}
-    others = [name for name in modules if name not in engines and not any(name.startswith(engine + "_") for engine in engines)]
+    others = [
+        name for name in modules if name not in engines and not any(name.startswith(engine + "_") for engine in engines)
+    ]
     assert not others, "modules of websearch_sync/backends that define no backend: %s" % others
 
 
@@ -39,7 +40,9 @@ def test_net_names_no_engine_and_does_not_import_extract():
     for path in sorted((PACKAGE / "net").glob("*.py")):
         tree = ast.parse(path.read_text(encoding="utf-8"))
         imported = [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
-        assert not [name for name in imported if name.split(".")[-1] == "extract" or ".extract." in "." + name + "."], path.name
+        assert not [name for name in imported if name.split(".")[-1] == "extract" or ".extract." in "." + name + "."], (
+            path.name
+        )
     text = (PACKAGE / "net" / "botwall.py").read_text(encoding="utf-8")
     assert ENGINE_WORDS.findall(text) == []
 
@@ -53,10 +56,16 @@ def test_every_keyless_engine_is_on_the_one_html_path(name):
 
 
 def test_each_recorded_wall_is_declared_by_its_engine():
-    walls = {name: registry.backend_class(name).bot_walls for name in ("ddg_html", "baidu_html", "bing_html", "mojeek_html")}
+    walls = {
+        name: registry.backend_class(name).bot_walls for name in ("ddg_html", "baidu_html", "bing_html", "mojeek_html")
+    }
     assert all(walls.values()), walls
-    pages = {"ddg_html": "ddg_html/meka__ddg_anomaly.html", "baidu_html": "baidu_html/search-engine-parser__baidu_captcha.html",
-             "bing_html": "bing_html/web-search-mcp__turnstile.html", "mojeek_html": "mojeek_html/argos-engine__altcha.html"}
+    pages = {
+        "ddg_html": "ddg_html/meka__ddg_anomaly.html",
+        "baidu_html": "baidu_html/search-engine-parser__baidu_captcha.html",
+        "bing_html": "bing_html/web-search-mcp__turnstile.html",
+        "mojeek_html": "mojeek_html/argos-engine__altcha.html",
+    }
     for name, page in pages.items():
         text = (FIXTURES / page).read_text(encoding="utf-8")
         assert bot_wall("https://e.example/", text, walls[name]) == walls[name][0].name, name
@@ -77,8 +86,11 @@ class _CountingPattern:
 def test_no_wall_regex_runs_on_an_ordinary_results_page(folder):
     """Walls whose first pattern does not start with a literal (Baidu's alternation) have hints."""
     calls = []
-    walls = [dataclasses.replace(wall, patterns=tuple(_CountingPattern(p, calls) for p in wall.patterns))
-             for wall in registry.bot_walls() if wall.hints]
+    walls = [
+        dataclasses.replace(wall, patterns=tuple(_CountingPattern(p, calls) for p in wall.patterns))
+        for wall in registry.bot_walls()
+        if wall.hints
+    ]
     from websearch_sync.backends.baidu import SECURITY_CHECK
 
     assert SECURITY_CHECK.hints and SECURITY_CHECK.patterns

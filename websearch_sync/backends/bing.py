@@ -31,16 +31,26 @@ What the recorded pages (2015 → 2026) show:
 import base64
 import binascii
 import re
-from typing import Any, Dict, List, Optional
+from typing import Any, Optional
 from urllib.parse import parse_qsl
 
 from bs4 import Tag
 
-from ..models import SearchParams
-from ..net.botwall import BotWall
 from ..engine.base import page_number, split_locale
 from ..engine.html_engine import HtmlEngine
-from ..engine.html_parsing import Block, PartTest, classes, dated_item, has_class, month_first, parse_fragment, url_parts, walk_blocks
+from ..engine.html_parsing import (
+    Block,
+    PartTest,
+    classes,
+    dated_item,
+    has_class,
+    month_first,
+    parse_fragment,
+    url_parts,
+    walk_blocks,
+)
+from ..models import SearchParams
+from ..net.botwall import BotWall
 
 __all__ = ["BingHtml", "decode_bing_href", "TURNSTILE"]
 
@@ -49,7 +59,9 @@ __all__ = ["BingHtml", "decode_bing_href", "TURNSTILE"]
 #: (``#turnstile-widget``, or the ``challenges.cloudflare.com/turnstile/`` script). Both
 #: are needed: a Turnstile widget alone may sit in an ordinary page's form.
 _TURNSTILE_BOX = re.compile(r"""<div class=["']?captcha_header\b""")
-_TURNSTILE_WIDGET = re.compile(r"""<div id=["']?turnstile-widget\b|<script[^>]{0,200}?src=["']?https://challenges\.cloudflare\.com/turnstile/""")
+_TURNSTILE_WIDGET = re.compile(
+    r"""<div id=["']?turnstile-widget\b|<script[^>]{0,200}?src=["']?https://challenges\.cloudflare\.com/turnstile/"""
+)
 TURNSTILE = BotWall(
     "Bing's Cloudflare Turnstile challenge ('One last step')",
     patterns=(_TURNSTILE_BOX, _TURNSTILE_WIDGET),  # the box's literal start is the cheap test
@@ -81,8 +93,10 @@ def decode_bing_href(href: str) -> Optional[str]:
 
 #: The parts of an ``li.b_algo`` read: the title link, the caption and its first
 #: paragraph (the snippet), the 2026 site name.
-_PARTS: Dict[str, PartTest] = {
-    "link": lambda tag, inside: tag.name == "a" and tag.parent is not None and tag.parent.name == "h2" and bool(tag.get("href")),
+_PARTS: dict[str, PartTest] = {
+    "link": lambda tag, inside: (
+        tag.name == "a" and tag.parent is not None and tag.parent.name == "h2" and bool(tag.get("href"))
+    ),
     "caption": lambda tag, inside: has_class(tag, "b_caption"),
     "paragraph": lambda tag, inside: tag.name == "p" and "caption" in inside,
     "site": lambda tag, inside: has_class(tag, "tptt"),
@@ -93,7 +107,7 @@ def _is_block(tag: Tag) -> bool:
     return tag.name == "li" and "b_algo" in classes(tag)
 
 
-def _item(block: Block, order: Optional[bool]) -> Optional[Dict[str, Any]]:
+def _item(block: Block, order: Optional[bool]) -> Optional[dict[str, Any]]:
     """The item of one ``li.b_algo``, or ``None`` for an ad or without a usable title link."""
     link = block.parts.get("link")
     url = decode_bing_href(link["href"]) if link is not None and "b_ad" not in classes(block.tag) else None
@@ -118,7 +132,7 @@ class BingHtml(HtmlEngine):
     no_results = ('<li class="b_no"', "<li class=b_no")
     bot_walls = (TURNSTILE,)
 
-    def query(self, params: SearchParams) -> Dict[str, str]:
+    def query(self, params: SearchParams) -> dict[str, str]:
         """``q``, ``count``, ``first`` (page > 1), ``setlang``/``cc``, ``filters``, ``adlt``."""
         query = {"q": params.full_query, "count": str(params.max_results)}
         page = page_number(params, self.name)
@@ -135,7 +149,7 @@ class BingHtml(HtmlEngine):
             query["adlt"] = params.safe_search
         return query
 
-    def items(self, markup: str, params: SearchParams) -> List[Dict[str, Any]]:
+    def items(self, markup: str, params: SearchParams) -> list[dict[str, Any]]:
         """``li.b_algo`` blocks (never ``li.b_ad``)."""
         order = month_first(params.locale)
         blocks = walk_blocks(parse_fragment(markup), _is_block, _PARTS)

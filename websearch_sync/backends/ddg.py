@@ -21,7 +21,7 @@ bot challenge (:data:`ANOMALY`) is recognised from the body whatever the status.
 """
 
 import re
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Optional
 from urllib.parse import unquote, urlsplit
 
 from bs4 import Tag
@@ -29,7 +29,17 @@ from bs4 import Tag
 from ..config import Settings
 from ..engine import registry
 from ..engine.html_engine import HtmlEngine
-from ..engine.html_parsing import PartTest, classes, elements, has_class, iso_datetime, parse_fragment, region, text_of, walk_blocks
+from ..engine.html_parsing import (
+    PartTest,
+    classes,
+    elements,
+    has_class,
+    iso_datetime,
+    parse_fragment,
+    region,
+    text_of,
+    walk_blocks,
+)
 from ..models import SearchParams
 from ..net.botwall import BotWall
 
@@ -56,7 +66,9 @@ _HTML_FIELDS = ("result__a", "result__snippet", "result__extras__url")
 _HTML_SKIP = re.compile(
     r"""<span class="result__icon">[^<]*(?:<(?!/?span\b)[^<]*)*</span>|<a class="result__url"[^<>]*>[^<]*</a>|<div class="clear"></div>"""
 )
-_LITE_SKIP = re.compile(r"""<span class=['"]link-text['"]>[^<]*</span>|<td(?: valign=['"]top['"])?>(?:\s|&nbsp;|\d+\.)*</td>""")
+_LITE_SKIP = re.compile(
+    r"""<span class=['"]link-text['"]>[^<]*</span>|<td(?: valign=['"]top['"])?>(?:\s|&nbsp;|\d+\.)*</td>"""
+)
 _LITE_MARKERS = ("class='result-link'", 'class="result-link"')
 
 
@@ -100,7 +112,7 @@ def _is_eof(title: str, url: str) -> bool:
     return title.strip() == "EOF" and "google.com/search" in url
 
 
-def _result(title: str, href: str, snippet: str, stamp: str) -> Dict[str, Any]:
+def _result(title: str, href: str, snippet: str, stamp: str) -> dict[str, Any]:
     item = {"title": title, "url": decode_ddg_href(href), "snippet": snippet}
     published = iso_datetime(stamp) if stamp else None
     if published:
@@ -108,7 +120,7 @@ def _result(title: str, href: str, snippet: str, stamp: str) -> Dict[str, Any]:
     return item
 
 
-def _keep(item: Dict[str, Any]) -> Tuple[bool, bool]:
+def _keep(item: dict[str, Any]) -> tuple[bool, bool]:
     """(keep the item, it is the EOF marker)."""
     if not item["url"] or _is_ad(item["url"]):
         return False, False
@@ -134,15 +146,15 @@ def _has_class_test(name: str) -> PartTest:
 
 #: The parts of a ``div.result`` read; the date is an unclassed span in ``.result__extras__url``
 #: (after the icon and the display URL).
-_HTML_PARTS: Dict[str, PartTest] = {
+_HTML_PARTS: dict[str, PartTest] = {
     **{name: _has_class_test(name) for name in _HTML_FIELDS},
     "stamp": lambda tag, inside: tag.name == "span" and not classes(tag) and "result__extras__url" in inside,
 }
 
 
-def _parse_html_template(markup: str) -> Tuple[List[Dict[str, Any]], bool]:
+def _parse_html_template(markup: str) -> tuple[list[dict[str, Any]], bool]:
     """``div.result`` blocks: ``a.result__a``, ``.result__snippet``, a date span in ``.result__extras__url``."""
-    items: List[Dict[str, Any]] = []
+    items: list[dict[str, Any]] = []
     eof = False
     for block in walk_blocks(parse_fragment(_HTML_SKIP.sub("", markup)), _is_html_block, _HTML_PARTS):
         link = block.parts.get("result__a")
@@ -156,16 +168,16 @@ def _parse_html_template(markup: str) -> Tuple[List[Dict[str, Any]], bool]:
     return items, eof
 
 
-def _lite_result(row: Dict[str, Any]) -> Dict[str, Any]:
+def _lite_result(row: dict[str, Any]) -> dict[str, Any]:
     """The item of one Lite row (its link, snippet and timestamp elements)."""
     return _result(text_of(row["link"]), _href(row["link"]), text_of(row["snippet"]), text_of(row["stamp"]))
 
 
-def _parse_lite_template(markup: str) -> Tuple[List[Dict[str, Any]], bool]:
+def _parse_lite_template(markup: str) -> tuple[list[dict[str, Any]], bool]:
     """Table rows: ``a.result-link`` starts a result; the next rows hold
     ``td.result-snippet`` and ``span.timestamp``; ``result-sponsored`` marks ads."""
-    rows: List[Dict[str, Any]] = []
-    current: Optional[Dict[str, Any]] = None
+    rows: list[dict[str, Any]] = []
+    current: Optional[dict[str, Any]] = None
     sponsored = False
     for tag in elements(parse_fragment(_LITE_SKIP.sub("", markup))):
         names = classes(tag)
@@ -180,7 +192,7 @@ def _parse_lite_template(markup: str) -> Tuple[List[Dict[str, Any]], bool]:
             current["snippet"] = tag
         elif current is not None and "timestamp" in names and current["stamp"] is None:
             current["stamp"] = tag
-    items: List[Dict[str, Any]] = []
+    items: list[dict[str, Any]] = []
     eof = False
     for row in rows:
         item = _lite_result(row)
@@ -201,7 +213,7 @@ def _lite_region(text: str) -> Optional[str]:
     return text[max(begin, 0) : end if end >= 0 else len(text)]
 
 
-def parse_ddg_page(text: str, provider: str = "ddg_html") -> List[Dict[str, Any]]:
+def parse_ddg_page(text: str, provider: str = "ddg_html") -> list[dict[str, Any]]:
     """Raw items of a DuckDuckGo HTML or Lite results page (pure), as ``provider`` reads it.
 
     Returns ``[]`` for a page that says there are no (more) results (including
@@ -233,9 +245,9 @@ class _DuckDuckGo(HtmlEngine):
     no_results = _NO_RESULTS_MARKERS
 
     #: The fields of the page's search form, in order (a submit button with a name sends it).
-    form_fields: Tuple[str, ...] = ("q", "kl", "df")
+    form_fields: tuple[str, ...] = ("q", "kl", "df")
 
-    def query(self, params: SearchParams) -> Dict[str, str]:
+    def query(self, params: SearchParams) -> dict[str, str]:
         """The search form as a browser submits it: every field, ``kl`` region and ``df`` time
         range empty when not chosen (the selects' first option)."""
         chosen = {
@@ -245,7 +257,7 @@ class _DuckDuckGo(HtmlEngine):
         }
         return {name: chosen.get(name, "") for name in self.form_fields}
 
-    def cookies(self, params: SearchParams) -> Dict[str, str]:
+    def cookies(self, params: SearchParams) -> dict[str, str]:
         """DDG keeps its settings in cookies named like its URL parameters: ``kl`` and ``df``
         as chosen in the form, ``kp`` for safe search (not a form field)."""
         form = self.query(params)
@@ -259,13 +271,13 @@ class _DuckDuckGo(HtmlEngine):
         markup = region(text, _HTML_START, _HTML_END)
         return markup if markup is not None else _lite_region(text)
 
-    def region_items(self, markup: str, params: SearchParams) -> Tuple[List[Dict[str, Any]], bool]:
+    def region_items(self, markup: str, params: SearchParams) -> tuple[list[dict[str, Any]], bool]:
         """Items of either template, and whether DDG's "EOF" result said there are no more."""
         if any(marker in markup for marker in _HTML_START):
             return _parse_html_template(markup)
         return _parse_lite_template(markup)
 
-    def items(self, markup: str, params: SearchParams) -> List[Dict[str, Any]]:
+    def items(self, markup: str, params: SearchParams) -> list[dict[str, Any]]:
         """Items of the results region (either template)."""
         return self.region_items(markup, params)[0]
 

@@ -23,15 +23,15 @@ What the recorded pages (2025-2026; ``style.css?v=2.105`` → ``2.117``) show:
 import calendar
 import datetime
 import re
-from typing import Any, Dict, List, Optional
+from typing import Any, Optional
 
 from bs4 import Tag
 
-from ..models import SearchParams
-from ..net.botwall import BotWall
 from ..engine.base import page_number, split_locale
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import classes, elements, first_of, has_class, parse_fragment, text_of
+from ..models import SearchParams
+from ..net.botwall import BotWall
 
 __all__ = ["MojeekHtml", "ALTCHA", "since"]
 
@@ -39,7 +39,9 @@ __all__ = ["MojeekHtml", "ALTCHA", "since"]
 #: ALTCHA script alone may sit in an ordinary page's form).
 _ALTCHA_BOX = re.compile(r"""<div class=["']?captcha-wrap\b""")
 _ALTCHA_SCRIPT = re.compile(r"<script\b[^<>]{0,400}/altcha\.js")  # one bounded class: linear on any page
-ALTCHA = BotWall("Mojeek's ALTCHA captcha", patterns=(_ALTCHA_BOX, _ALTCHA_SCRIPT))  # the box's literal start is the cheap test
+ALTCHA = BotWall(
+    "Mojeek's ALTCHA captcha", patterns=(_ALTCHA_BOX, _ALTCHA_SCRIPT)
+)  # the box's literal start is the cheap test
 
 
 #: The parts of a result read: the title link ``a.title`` and the snippet ``p.s``.
@@ -49,7 +51,7 @@ _PARTS = {
 }
 
 
-def _item(block: Tag) -> Optional[Dict[str, Any]]:
+def _item(block: Tag) -> Optional[dict[str, Any]]:
     """The item of one ``li`` of the results list, or ``None`` without a title link."""
     parts = first_of(block, _PARTS)
     link = parts.get("link")
@@ -83,7 +85,7 @@ class MojeekHtml(HtmlEngine):
     bot_walls = (ALTCHA,)
     volatile_params = ("since",)  # a date from the search's time: recorded as a placeholder
 
-    def query(self, params: SearchParams) -> Dict[str, str]:
+    def query(self, params: SearchParams) -> dict[str, str]:
         """``q``, ``s`` (page > 1), ``safe``, ``lb``, ``since``."""
         query = {"q": params.full_query}
         page = page_number(params, self.name)
@@ -97,8 +99,15 @@ class MojeekHtml(HtmlEngine):
             query["since"] = since(params.now, params.time_range)
         return query
 
-    def items(self, markup: str, params: SearchParams) -> List[Dict[str, Any]]:
+    def items(self, markup: str, params: SearchParams) -> list[dict[str, Any]]:
         """The ``li`` children of ``ul.results-standard``."""
-        lists = [tag for tag in elements(parse_fragment(markup)) if tag.name == "ul" and "results-standard" in classes(tag)]
-        blocks = [child for results in lists[:1] for child in results.children if isinstance(child, Tag) and child.name == "li"]
+        lists = [
+            tag for tag in elements(parse_fragment(markup)) if tag.name == "ul" and "results-standard" in classes(tag)
+        ]
+        blocks = [
+            child
+            for results in lists[:1]
+            for child in results.children
+            if isinstance(child, Tag) and child.name == "li"
+        ]
         return [item for item in map(_item, blocks) if item is not None]

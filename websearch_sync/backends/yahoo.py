@@ -24,15 +24,24 @@ What the recorded pages (2015 → 2026) show:
   copies of Yahoo's zero-result page; no recording of one is on file).
 """
 
-from typing import Any, Dict, List, Optional
+from typing import Any, Optional
 from urllib.parse import unquote, urlencode
 
 from bs4 import Tag
 
-from ..models import SearchParams
 from ..engine.base import page_number, split_locale
 from ..engine.html_engine import HtmlEngine
-from ..engine.html_parsing import Block, PartTest, classes, dated_item, month_first, parse_fragment, url_parts, walk_blocks
+from ..engine.html_parsing import (
+    Block,
+    PartTest,
+    classes,
+    dated_item,
+    month_first,
+    parse_fragment,
+    url_parts,
+    walk_blocks,
+)
+from ..models import SearchParams
 
 __all__ = ["YahooHtml", "decode_yahoo_href"]
 
@@ -68,7 +77,7 @@ def _is_ads(tag: Tag) -> bool:
 
 #: The parts of a result block read: the heading, a link inside it (2015, 2020) and the
 #: snippet (2015 ``abstr``, then ``compText``).
-_PARTS: Dict[str, PartTest] = {
+_PARTS: dict[str, PartTest] = {
     "heading": lambda tag, inside: tag.name == "h3",
     "heading_link": lambda tag, inside: tag.name == "a" and "heading" in inside and bool(tag.get("href")),
     "snippet": lambda tag, inside: any(name in ("compText", "abstr") for name in classes(tag)),
@@ -92,7 +101,7 @@ def _title_link(block: Block) -> Optional[Tag]:
     return None
 
 
-def _item(block: Block, order: Optional[bool]) -> Optional[Dict[str, Any]]:
+def _item(block: Block, order: Optional[bool]) -> Optional[dict[str, Any]]:
     """The item of one result block, or ``None`` without a usable title link."""
     link = _title_link(block)
     url = decode_yahoo_href(link["href"]) if link is not None else None
@@ -113,7 +122,7 @@ class YahooHtml(HtmlEngine):
     region_end = ('id="right"',)
     no_results = ("We did not find results for",)
 
-    def query(self, params: SearchParams) -> Dict[str, str]:
+    def query(self, params: SearchParams) -> dict[str, str]:
         """``p``, ``b`` (page > 1), ``btf``."""
         query = {"p": params.full_query}
         page = page_number(params, self.name)
@@ -123,7 +132,7 @@ class YahooHtml(HtmlEngine):
             query["btf"] = _TIME_RANGES[params.time_range]
         return query
 
-    def cookies(self, params: SearchParams) -> Dict[str, str]:
+    def cookies(self, params: SearchParams) -> dict[str, str]:
         """The ``sB`` preference cookie for safe search and language (only when asked for)."""
         preferences = {}
         if params.safe_search:
@@ -132,7 +141,7 @@ class YahooHtml(HtmlEngine):
             preferences["vl"] = "lang_" + split_locale(params.locale)[0]
         return {"sB": urlencode(dict(preferences, v="1"))} if preferences else {}
 
-    def items(self, markup: str, params: SearchParams) -> List[Dict[str, Any]]:
+    def items(self, markup: str, params: SearchParams) -> list[dict[str, Any]]:
         """Result blocks of both layouts, never Yahoo's own vertical cards or ads."""
         order = month_first(params.locale)
         blocks = walk_blocks(parse_fragment(markup), _is_result, _PARTS, skip=_is_ads)

@@ -26,7 +26,7 @@ and fetch agree); no items and no "no results" notice is ``WebParseError``, neve
 "0 results"; the structure report of ``check-live``.
 """
 
-from typing import Any, ClassVar, Dict, List, Optional, Tuple
+from typing import Any, ClassVar, Optional
 from urllib.parse import urlsplit
 
 from ..errors import WebParseError, WebSearchError
@@ -57,30 +57,30 @@ class HtmlEngine(Backend):
     kind = "html"
     text_format = "text"  # titles and snippets are read as text from the parsed page (entities already decoded)
     min_interval_s = 1.0  # a scraper: one request a second keeps clear of the bot walls
-    options: ClassVar[Tuple[str, ...]] = ("pageno",)
+    options: ClassVar[tuple[str, ...]] = ("pageno",)
     accept_language: ClassVar[str] = "en-US,en;q=0.9"
     #: ``GET`` (the query in the URL) or ``POST`` (the query as a form).
     method: ClassVar[str] = "GET"
     #: False when a redirect is an answer to read (e.g. to a captcha page), not a hop to follow.
     follow_redirects: ClassVar[bool] = True
     #: Markers of the tag that opens the results region (the first one found is used).
-    region_start: ClassVar[Tuple[str, ...]] = ()
+    region_start: ClassVar[tuple[str, ...]] = ()
     #: Markers of the first tag after the results region.
-    region_end: ClassVar[Tuple[str, ...]] = ()
+    region_end: ClassVar[tuple[str, ...]] = ()
     #: Markers (on the whole page) of a page that really says there are no results.
-    no_results: ClassVar[Tuple[str, ...]] = ()
+    no_results: ClassVar[tuple[str, ...]] = ()
 
     # -- what an engine declares ----------------------------------------------------------
 
-    def query(self, params: SearchParams) -> Dict[str, str]:
+    def query(self, params: SearchParams) -> dict[str, str]:
         """The query parameters (``GET``) or form fields (``POST``) for ``params`` (pure)."""
         raise NotImplementedError
 
-    def items(self, markup: str, params: SearchParams) -> List[Dict[str, Any]]:
+    def items(self, markup: str, params: SearchParams) -> list[dict[str, Any]]:
         """Raw items of the results region ``markup`` (pure)."""
         raise NotImplementedError
 
-    def cookies(self, params: SearchParams) -> Dict[str, str]:
+    def cookies(self, params: SearchParams) -> dict[str, str]:
         """The preference cookies a browser set up for ``params`` would send (none by default)."""
         return {}
 
@@ -89,7 +89,7 @@ class HtmlEngine(Backend):
         ``region_start`` to ``region_end``."""
         return region(text, self.region_start, self.region_end)
 
-    def region_items(self, markup: str, params: SearchParams) -> Tuple[List[Dict[str, Any]], bool]:
+    def region_items(self, markup: str, params: SearchParams) -> tuple[list[dict[str, Any]], bool]:
         """``(raw items, the region itself says there are no more results)``; an engine
         whose "no results" notice is a result of its own (DuckDuckGo's EOF) overrides it."""
         return self.items(markup, params), False
@@ -102,7 +102,7 @@ class HtmlEngine(Backend):
         if "pageno" in self.options:
             page_number(params, self.name)
 
-    def headers(self, params: SearchParams) -> Dict[str, str]:
+    def headers(self, params: SearchParams) -> dict[str, str]:
         """What a browser submitting the search from the engine's own page adds (see the module docstring)."""
         parts = urlsplit(self.endpoint_url())
         origin = "%s://%s" % (parts.scheme, parts.netloc)
@@ -124,14 +124,26 @@ class HtmlEngine(Backend):
         """``GET <endpoint>?<query>`` or ``POST <endpoint>`` with the query as a form, with browser headers."""
         fields = self.query(params)
         if self.method == "POST":
-            return RequestSpec("POST", self.endpoint_url(), data=fields, headers=self.headers(params), allow_redirects=self.follow_redirects)
-        return RequestSpec("GET", self.endpoint_url(), params=fields, headers=self.headers(params), allow_redirects=self.follow_redirects)
+            return RequestSpec(
+                "POST",
+                self.endpoint_url(),
+                data=fields,
+                headers=self.headers(params),
+                allow_redirects=self.follow_redirects,
+            )
+        return RequestSpec(
+            "GET",
+            self.endpoint_url(),
+            params=fields,
+            headers=self.headers(params),
+            allow_redirects=self.follow_redirects,
+        )
 
     def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
         """Any registered bot wall is ``WebBlocked(captcha_required)``, whatever the status."""
         return bot_wall_error(response, self.name, registry.bot_walls())
 
-    def read_page(self, text: str, params: SearchParams) -> List[Dict[str, Any]]:
+    def read_page(self, text: str, params: SearchParams) -> list[dict[str, Any]]:
         """Raw items of a results page; ``[]`` only for a page with a "no results" notice,
         else ``WebParseError`` when no result is found."""
         markup = self.results_region(text)
@@ -148,12 +160,14 @@ class HtmlEngine(Backend):
         """Items of the results page."""
         return ParseResult(items=self.read_page(response.text, params))
 
-    def structure_report(self, response: HttpResponse, params: Optional[SearchParams] = None) -> Dict[str, bool]:
+    def structure_report(self, response: HttpResponse, params: Optional[SearchParams] = None) -> dict[str, bool]:
         """Landmarks: no bot wall, the results region found, result blocks with a title
         link (or a no-results notice), and snippets found in them."""
         text = response.text
         try:
-            items: Optional[List[Dict[str, Any]]] = self.read_page(text, params or SearchParams(query="structure check", max_results=10))
+            items: Optional[list[dict[str, Any]]] = self.read_page(
+                text, params or SearchParams(query="structure check", max_results=10)
+            )
         except WebParseError:
             items = None
         return {

@@ -20,7 +20,8 @@ import logging
 import pkgutil
 import re
 import sys
-from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Set, Tuple, Type
+from collections.abc import Iterator, Mapping
+from typing import Any, Callable, Optional
 
 from ..config import declare_backend, forget_backend
 from ..errors import InvalidInput, WebProviderError
@@ -52,9 +53,9 @@ PLUGIN_GROUP = "websearch_sync.backends"
 #: Listing order of the built-in backends: offline first, then scrapers, then APIs.
 _KIND_ORDER = ("offline", "html", "json")
 
-_REGISTRY: Dict[str, Type[Backend]] = {}
+_REGISTRY: dict[str, type[Backend]] = {}
 #: Names registered by :func:`register_package` (a plugin may not replace them).
-_BUILT_IN: Set[str] = set()
+_BUILT_IN: set[str] = set()
 _PLUGINS_LOADED = False
 #: A backend name: what users type (``backend="ddg_html"``) and what items carry as ``provider``.
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
@@ -69,22 +70,38 @@ def _optional_int(value: object) -> bool:
 
 
 #: Each class declaration a backend makes, and what a usable value of it is.
-_DECLARATIONS: Tuple[Tuple[str, str, Callable[[Any], bool]], ...] = (
-    ("name", "lower-case letters, digits and _, starting with a letter", lambda v: isinstance(v, str) and _NAME.fullmatch(v) is not None),
+_DECLARATIONS: tuple[tuple[str, str, Callable[[Any], bool]], ...] = (
+    (
+        "name",
+        "lower-case letters, digits and _, starting with a letter",
+        lambda v: isinstance(v, str) and _NAME.fullmatch(v) is not None,
+    ),
     ("kind", "one of %s" % ", ".join(_KIND_ORDER), lambda v: v in _KIND_ORDER),
     ("text_format", "one of %s" % ", ".join(TEXT_FORMATS), lambda v: v in TEXT_FORMATS),
     ("summary", "a string", lambda v: isinstance(v, str)),
     ("default_endpoint", "a string or None", lambda v: v is None or isinstance(v, str)),
-    ("env_vars", "a dict of strings", lambda v: isinstance(v, Mapping) and _strings(list(v)) and _strings(list(v.values()))),
+    (
+        "env_vars",
+        "a dict of strings",
+        lambda v: isinstance(v, Mapping) and _strings(list(v)) and _strings(list(v.values())),
+    ),
     ("required", "a tuple of strings", _strings),
     ("options", "a tuple of strings", _strings),
     ("auto_languages", "a tuple of strings", _strings),
     ("volatile_params", "a tuple of strings", _strings),
-    ("min_interval_s", "a number >= 0", lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v < float("inf")),
+    (
+        "min_interval_s",
+        "a number >= 0",
+        lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v < float("inf"),
+    ),
     ("max_query_chars", "an int or None", _optional_int),
     ("auto_rank", "an int or None", _optional_int),
     ("provides_content", "True or False", lambda v: isinstance(v, bool)),
-    ("bot_walls", "a tuple of BotWall", lambda v: isinstance(v, tuple) and all(isinstance(wall, BotWall) for wall in v)),
+    (
+        "bot_walls",
+        "a tuple of BotWall",
+        lambda v: isinstance(v, tuple) and all(isinstance(wall, BotWall) for wall in v),
+    ),
 )
 
 
@@ -107,7 +124,7 @@ def declaration_problem(cls: object) -> Optional[str]:
     return None
 
 
-def register(cls: Type[Backend]) -> Type[Backend]:
+def register(cls: type[Backend]) -> type[Backend]:
     """Register a backend class under ``cls.name`` (usable as a class decorator);
     ``TypeError`` naming the problem when its declarations are unusable."""
     problem = declaration_problem(cls)
@@ -124,14 +141,14 @@ def unregister(name: str) -> None:
     forget_backend(name)
 
 
-def backend_names() -> List[str]:
+def backend_names() -> list[str]:
     """Names of every registered backend: built-ins (offline, HTML, JSON), then plugins."""
     return list(_REGISTRY)
 
 
-def bot_walls() -> List[BotWall]:
+def bot_walls() -> list[BotWall]:
     """The bot walls every registered backend declares, in registration order (each once)."""
-    walls: List[BotWall] = []
+    walls: list[BotWall] = []
     for cls in _REGISTRY.values():
         walls.extend(wall for wall in cls.bot_walls if wall not in walls)
     return walls
@@ -145,12 +162,12 @@ def text_is_markup(provider: str) -> bool:
     return cls is None or cls.text_format == "html"
 
 
-def backend_options() -> List[str]:
+def backend_options() -> list[str]:
     """Every backend-specific ``search()`` option some registered backend understands (sorted, no repeats)."""
     return sorted({option for cls in _REGISTRY.values() for option in cls.options})
 
 
-def backend_class(name: str) -> Type[Backend]:
+def backend_class(name: str) -> type[Backend]:
     """The class registered as ``name``; ``InvalidInput`` for an unknown name."""
     try:
         return _REGISTRY[name]
@@ -161,13 +178,18 @@ def backend_class(name: str) -> Type[Backend]:
         ) from None
 
 
-def _package_classes(package_name: str) -> Iterator[Type[Backend]]:
+def _package_classes(package_name: str) -> Iterator[type[Backend]]:
     """Every named ``Backend`` subclass defined in a module of the package ``package_name``."""
     package = sys.modules[package_name]
     for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
         module = importlib.import_module("%s.%s" % (package_name, info.name))
         for value in vars(module).values():
-            if isinstance(value, type) and issubclass(value, Backend) and value.name and value.__module__ == module.__name__:
+            if (
+                isinstance(value, type)
+                and issubclass(value, Backend)
+                and value.name
+                and value.__module__ == module.__name__
+            ):
                 yield value
 
 
@@ -179,11 +201,11 @@ def register_package(package_name: str) -> None:
         _BUILT_IN.add(cls.name)
 
 
-def _kind_rank(cls: Type[Backend]) -> int:
+def _kind_rank(cls: type[Backend]) -> int:
     return _KIND_ORDER.index(cls.kind) if cls.kind in _KIND_ORDER else len(_KIND_ORDER)
 
 
-def _entry_points() -> List[Any]:
+def _entry_points() -> list[Any]:
     from importlib import metadata
 
     found = metadata.entry_points()
@@ -251,4 +273,3 @@ def load_plugins() -> None:
     _PLUGINS_LOADED = True
     for entry in _entry_points():
         _load_plugin(entry)
-

@@ -10,8 +10,9 @@ moment..."), in front of any site, carries ``cf-mitigated: challenge`` (its docu
 """
 
 import dataclasses
-import re
-from typing import Callable, Iterable, Optional, Pattern, Tuple
+from collections.abc import Iterable
+from re import Pattern
+from typing import Callable, Optional
 from urllib.parse import urlsplit
 
 from ..errors import WebBlocked
@@ -40,8 +41,8 @@ class BotWall:
     """
 
     name: str
-    hints: Tuple[str, ...] = ()
-    patterns: Tuple[Pattern[str], ...] = ()
+    hints: tuple[str, ...] = ()
+    patterns: tuple[Pattern[str], ...] = ()
     scan_chars: int = SCAN_CHARS
     address: Optional[Callable[[str], bool]] = None
 
@@ -83,7 +84,9 @@ def bot_wall(url: str, text: str, walls: Iterable[BotWall], location: Optional[s
     return None
 
 
-def bot_wall_error(response: HttpResponse, provider: Optional[str], walls: Iterable[BotWall] = ()) -> Optional[WebBlocked]:
+def bot_wall_error(
+    response: HttpResponse, provider: Optional[str], walls: Iterable[BotWall] = ()
+) -> Optional[WebBlocked]:
     """``WebBlocked(captcha_required)`` when ``response`` is one of ``walls`` or a generic wall, else ``None``.
 
     Only HTML-ish bodies are scanned (JSON APIs and binaries never are).

@@ -74,6 +74,7 @@ def fetch(
     max_bytes: int = DEFAULT_MAX_BYTES,
     allow_private: bool = False,
     settings: Optional[Settings] = None,
+    include_comments: bool = False,
 ) -> Dict[str, Any]:
     """Read one web page and return its main content as markdown or text.
 
@@ -83,7 +84,8 @@ def fetch(
     link-local targets unless ``allow_private`` (or ``settings.allow_private``),
     reads at most ``max_bytes`` and returns at most ``max_chars`` characters,
     all within ``timeout_ms`` (default ``settings.timeout_ms``). When a fetch
-    service or a Jina key is configured it is asked first. See docs/fetch.md.
+    service or a Jina key is configured it is asked first. ``include_comments``
+    keeps the page's reader comment threads. See docs/fetch.md.
 
     Raises:
         WebSearchError: a subclass named by the error code; nothing else
@@ -97,4 +99,5 @@ def fetch(
             timeout_ms=timeout_ms,
             max_bytes=max_bytes,
             allow_private=allow_private,
+            include_comments=include_comments,
         )

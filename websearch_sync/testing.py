@@ -36,6 +36,7 @@ from .contract.replay import ReplayAdapter, replay_session
 from .net.deadline import Deadline
 from .errors import WebProviderError, WebSearchError
 from .net.transport import HttpTransport
+from .net.wire import CONNECTION_CHECKS
 from .models import ParseResult, SearchParams
 
 try:  # the pytest fixtures exist only where pytest does
@@ -95,15 +96,21 @@ def no_network() -> Iterator[None]:
             raise NetworkAccessBlocked("test tried to resolve %r" % (host,))
         return real_getaddrinfo(host, *args, **kwargs)
 
+    def wire_check(host: str) -> None:  # the browser wire (libcurl) opens its sockets itself
+        if not _is_loopback(host) and host not in ("localhost", "127.0.0.1", "::1"):
+            raise NetworkAccessBlocked("test tried to connect to %r" % (host,))
+
     socket.socket.connect = connect  # type: ignore[method-assign]
     socket.socket.connect_ex = connect_ex  # type: ignore[method-assign]
     socket.getaddrinfo = getaddrinfo
+    CONNECTION_CHECKS.append(wire_check)
     try:
         yield
     finally:
         socket.socket.connect = real_connect  # type: ignore[method-assign]
         socket.socket.connect_ex = real_connect_ex  # type: ignore[method-assign]
         socket.getaddrinfo = real_getaddrinfo
+        CONNECTION_CHECKS.remove(wire_check)
 
 
 # -- swapping backends for the duration of a block ------------------------------------------------

@@ -87,6 +87,7 @@ _SCHEMAS: Dict[str, Dict[str, Any]] = {
             "url": {"type": "string", "minLength": 1, "description": "The http(s) URL of the page to read."},
             "extract_mode": {"type": "string", "enum": ["markdown", "text"], "description": "markdown (default) keeps headings, lists, links and tables; text is plain."},
             "max_chars": {"type": "integer", "minimum": 1, "maximum": MAX_FETCH_CHARS, "description": "Cap on the returned characters (default 50000)."},
+            "include_comments": {"type": "boolean", "description": "Also keep the page's reader comments (default false)."},
         },
         "required": ["url"],
         "additionalProperties": False,

@@ -216,7 +216,7 @@ class BaiduHtml(HtmlEngine):
 
     def resolve_link(self, link: str, transport: HttpTransport, deadline: Deadline, headers: Dict[str, str]) -> str:
         """The target of one ``/link?url=`` URL, or the link itself when that fails."""
-        spec = RequestSpec("GET", link, headers=headers, allow_redirects=False)
+        spec = RequestSpec("GET", link, headers=headers, allow_redirects=False, browser=True)
         try:
             response = transport.send(
                 spec, deadline=deadline, provider=self.name, max_bytes=_RESOLVE_MAX_BYTES, truncate=True, secrets=self.secrets()

@@ -6,7 +6,8 @@ import sys
 from ..client.search_client import SearchClient
 from ..reader.page import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS
 from ..tool import format_results
-from .output import EXIT_OK, int_arg, json_text
+from ..config import Settings
+from .output import EXIT_OK, add_impersonate, int_arg, json_text
 
 __all__ = ["add_parser", "run"]
 
@@ -28,13 +29,16 @@ def add_parser(commands: "argparse._SubParsersAction") -> None:
     parser.add_argument("--max-bytes", type=int_arg, default=DEFAULT_MAX_BYTES, help="cap on the bytes read (default %d)" % DEFAULT_MAX_BYTES)
     parser.add_argument("--timeout-ms", type=int_arg, help="deadline of the whole call in milliseconds (redirects and reading included)")
     parser.add_argument("--allow-private", action="store_true", help="allow loopback/private addresses (trusted local use)")
+    parser.add_argument("--include-comments", action="store_true", help="keep the page's reader comment threads")
     parser.add_argument("--json", action="store_true", help="print the fetch result as JSON")
+    add_impersonate(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Fetch the page and print it."""
-    with SearchClient(cache_ttl_s=0) as client:
+    settings = Settings.from_env(impersonate=args.impersonate) if args.impersonate else None
+    with SearchClient(cache_ttl_s=0, settings=settings) as client:
         result = client.fetch(
             args.url,
             extract_mode=args.mode,
@@ -42,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
             max_bytes=args.max_bytes,
             timeout_ms=args.timeout_ms,
             allow_private=args.allow_private,
+            include_comments=args.include_comments,
         )
     if args.json:
         sys.stdout.write(json_text(result, sys.stdout, indent=2) + "\n")

@@ -13,7 +13,7 @@ from ..models import SAFE_SEARCH_LEVELS, TIME_RANGES
 from ..validate import COMMON_OPTIONS
 from ..tool import format_results
 from .batch import run_batch
-from .output import EXIT_OK, empty_notice, int_arg, json_text, offline_notice, positive_arg
+from .output import EXIT_OK, add_impersonate, empty_notice, int_arg, json_text, offline_notice, positive_arg
 
 __all__ = ["add_parser", "run"]
 
@@ -60,6 +60,7 @@ def add_parser(commands: "argparse._SubParsersAction") -> None:
                         help="batch: run N queries at a time in threads sharing one client (default 1)")
     parser.add_argument("--stop-after-failures", type=int_arg, metavar="K",
                         help="batch: stop after K consecutive failed queries")
+    add_impersonate(parser)
     parser.set_defaults(run=run)
 
 
@@ -123,7 +124,8 @@ def run(args: argparse.Namespace) -> int:
     workers = positive_arg("--workers", args.workers, MAX_WORKERS)
     stop_after = positive_arg("--stop-after-failures", args.stop_after_failures, 1_000_000)
     queries = _read_queries(args.queries_file) if args.queries_file is not None else []
-    settings = Settings.from_env(**({"backend": args.backend} if args.backend else {}))
+    overrides = {name: value for name, value in (("backend", args.backend), ("impersonate", args.impersonate)) if value}
+    settings = Settings.from_env(**overrides)
     with SearchClient(args.backend, settings=settings, cache_path=args.cache_path, state_url=args.state_url) as client:
         if args.queries_file is not None:
             return run_batch(client, queries, _options(args), sys.stdout, workers=workers, stop_after=stop_after)

@@ -149,7 +149,12 @@ class SearchClient:
         self._fingerprints = Fingerprints()
         self._plans = PlanMemo()
         self._transport = HttpTransport(
-            session=session, proxy=self.settings.proxy, user_agent=self.settings.user_agent, allow_private=self.settings.allow_private
+            session=session,
+            proxy=self.settings.proxy,
+            user_agent=self.settings.user_agent,
+            allow_private=self.settings.allow_private,
+            impersonate=self.settings.impersonate,
+            ca_bundle=self.settings.ca_bundle,
         )
         limiter, self._cooldowns, self._flights = self._state_parts(cooldown_s, clock, shared)
         ahead = 2 * shared.cache.timeout_s if shared.cache is not None else 0.0  # two round trips: cache and cool-down
@@ -332,6 +337,7 @@ class SearchClient:
         max_bytes: int = DEFAULT_MAX_BYTES,
         allow_private: bool = False,
         cache_ttl_s: Optional[float] = None,
+        include_comments: bool = False,
     ) -> Dict[str, Any]:
         """Read one web page with this client's session (see :func:`websearch_sync.fetch`).
 
@@ -348,7 +354,7 @@ class SearchClient:
                 page = _page_key(check_url(url))
             except WebSearchError as error:
                 raise redact_error(error, self.settings.secrets())
-            key = fetch_key(page, extract_mode, max_chars, max_bytes, allow_private, self._fingerprints.get(self.settings, (), True))
+            key = fetch_key(page, (extract_mode, include_comments), max_chars, max_bytes, allow_private, self._fingerprints.get(self.settings, (), True))
         hit = self._cache.get(key, deadline.remaining_s(), lambda answer: valid_page_answer(answer, max_chars)) if key is not None else None
         if hit is not None:
             return hit
@@ -362,6 +368,7 @@ class SearchClient:
             max_bytes=max_bytes,
             allow_private=allow_private,
             deadline=deadline,
+            include_comments=include_comments,
         )
         if key is not None:
             self._cache.set(key, result, ttl, deadline.remaining_s())

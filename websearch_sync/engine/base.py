@@ -7,6 +7,7 @@ bot walls and vendor error envelopes in a response; everything else (sending,
 deadline, status mapping, normalisation) is shared.
 """
 
+import dataclasses
 from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple
 from urllib.parse import urlsplit
 
@@ -213,6 +214,8 @@ class Backend:
         self.check_configured()
         self.check_params(params)
         spec = self.fit_request(self.build_request(params), deadline)
+        if self.kind == "html" and not spec.browser:  # a web page a browser would ask for: the browser wire
+            spec = dataclasses.replace(spec, browser=True)
         try:
             response = transport.send(
                 spec,

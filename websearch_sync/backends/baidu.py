@@ -31,7 +31,7 @@ from bs4 import Tag
 
 from ..config import Settings
 from ..engine.html_engine import HtmlEngine
-from ..engine.html_parsing import classes, elements, has_class, parse_fragment, text_of
+from ..engine.html_parsing import attribute, classes, elements, has_class, parse_fragment, text_of
 from ..engine.normalize import clean_url
 from ..errors import InvalidInput, WebSearchError
 from ..models import ParseResult, SearchParams
@@ -95,7 +95,7 @@ def _source(container: Tag, tools: Optional[Tag]) -> Optional[str]:
     """The real target a result block names (``mu``, else ``data-tools``), if http(s)."""
     candidates = [container.get("mu")]
     if tools is not None:
-        match = _TOOLS_URL.search(tools["data-tools"])
+        match = _TOOLS_URL.search(attribute(tools, "data-tools"))
         candidates.append(match.group(2) if match else None)
     for candidate in candidates:
         url = clean_url(candidate)
@@ -133,9 +133,9 @@ def _item(container: Tag) -> Optional[Dict[str, Any]]:
     heading, snippet, tools = _parts(container)
     link = next((tag for tag in elements(heading) if tag.name == "a" and "href" in tag.attrs), None) if heading else None
     title = text_of(link)
-    if link is None or not link["href"].strip() or not title:
+    if link is None or not attribute(link, "href").strip() or not title:
         return None
-    item = {"title": title, "url": link["href"].strip(), "snippet": _snippet(snippet)}
+    item = {"title": title, "url": attribute(link, "href").strip(), "snippet": _snippet(snippet)}
     target = _source(container, tools)
     if target:
         item["source"] = urlsplit(target).hostname or ""  # the site, as everywhere; resolve_links gives the URL
@@ -203,7 +203,7 @@ class BaiduHtml(HtmlEngine):
         """The ``c-container`` children of ``#content_left`` that have a title link."""
         content = parse_fragment(markup).find(id="content_left")
         blocks = [child for child in content.children if _is_block(child)] if isinstance(content, Tag) else []
-        return [item for item in map(_item, blocks) if item is not None]
+        return [item for item in (_item(block) for block in blocks if isinstance(block, Tag)) if item is not None]
 
     def search(self, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
         """The shared search, then (with ``resolve_links=True``) link resolution."""

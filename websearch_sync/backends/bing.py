@@ -41,6 +41,7 @@ from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import (
     Block,
     PartTest,
+    attribute,
     classes,
     dated_item,
     has_class,
@@ -110,7 +111,7 @@ def _is_block(tag: Tag) -> bool:
 def _item(block: Block, order: Optional[bool]) -> Optional[dict[str, Any]]:
     """The item of one ``li.b_algo``, or ``None`` for an ad or without a usable title link."""
     link = block.parts.get("link")
-    url = decode_bing_href(link["href"]) if link is not None and "b_ad" not in classes(block.tag) else None
+    url = decode_bing_href(attribute(link, "href")) if link is not None and "b_ad" not in classes(block.tag) else None
     if not url:
         return None
     item = dated_item(block.text("link"), url, block.text("paragraph"), order)

@@ -31,6 +31,7 @@ from ..engine import registry
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import (
     PartTest,
+    attribute,
     classes,
     elements,
     has_class,
@@ -133,12 +134,6 @@ def _is_html_block(tag: Tag) -> bool:
     return tag.name == "div" and "result" in classes(tag)
 
 
-def _href(link: Tag) -> str:
-    """A link's ``href`` (``""`` when it has none)."""
-    href = link.get("href")
-    return href if isinstance(href, str) else ""
-
-
 def _has_class_test(name: str) -> PartTest:
     """A part test: the element has class ``name``."""
     return lambda tag, inside: name in classes(tag)
@@ -160,7 +155,9 @@ def _parse_html_template(markup: str) -> tuple[list[dict[str, Any]], bool]:
         link = block.parts.get("result__a")
         if link is None or has_class(block.tag, "result--ad") or has_class(block.tag, "result--no-result"):
             continue
-        item = _result(block.text("result__a"), _href(link), block.text("result__snippet"), block.text("stamp"))
+        item = _result(
+            block.text("result__a"), attribute(link, "href"), block.text("result__snippet"), block.text("stamp")
+        )
         keep, is_eof = _keep(item)
         eof = eof or is_eof
         if keep:
@@ -170,7 +167,7 @@ def _parse_html_template(markup: str) -> tuple[list[dict[str, Any]], bool]:
 
 def _lite_result(row: dict[str, Any]) -> dict[str, Any]:
     """The item of one Lite row (its link, snippet and timestamp elements)."""
-    return _result(text_of(row["link"]), _href(row["link"]), text_of(row["snippet"]), text_of(row["stamp"]))
+    return _result(text_of(row["link"]), attribute(row["link"], "href"), text_of(row["snippet"]), text_of(row["stamp"]))
 
 
 def _parse_lite_template(markup: str) -> tuple[list[dict[str, Any]], bool]:

@@ -29,7 +29,7 @@ from bs4 import Tag
 
 from ..engine.base import page_number, split_locale
 from ..engine.html_engine import HtmlEngine
-from ..engine.html_parsing import classes, elements, first_of, has_class, parse_fragment, text_of
+from ..engine.html_parsing import attribute, classes, elements, first_of, has_class, parse_fragment, text_of
 from ..models import SearchParams
 from ..net.botwall import BotWall
 
@@ -57,7 +57,7 @@ def _item(block: Tag) -> Optional[dict[str, Any]]:
     link = parts.get("link")
     if link is None:
         return None
-    return {"title": text_of(link), "url": link["href"].strip(), "snippet": text_of(parts.get("snippet"))}
+    return {"title": text_of(link), "url": attribute(link, "href").strip(), "snippet": text_of(parts.get("snippet"))}
 
 
 def since(now: datetime.datetime, time_range: str) -> str:

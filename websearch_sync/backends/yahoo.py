@@ -34,6 +34,7 @@ from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import (
     Block,
     PartTest,
+    attribute,
     classes,
     dated_item,
     month_first,
@@ -104,7 +105,7 @@ def _title_link(block: Block) -> Optional[Tag]:
 def _item(block: Block, order: Optional[bool]) -> Optional[dict[str, Any]]:
     """The item of one result block, or ``None`` without a usable title link."""
     link = _title_link(block)
-    url = decode_yahoo_href(link["href"]) if link is not None else None
+    url = decode_yahoo_href(attribute(link, "href")) if link is not None else None
     if not url:
         return None
     return dated_item(block.text("heading"), url, block.text("snippet"), order)

@@ -39,6 +39,7 @@ __all__ = [
     "classes",
     "text_of",
     "has_class",
+    "attribute",
     "iso_datetime",
     "leading_date",
     "month_first",
@@ -252,6 +253,14 @@ def text_of(node: Optional[Tag]) -> str:
     if node is None:
         return ""
     return node.get_text(" ").strip()
+
+
+def attribute(node: Tag, name: str) -> str:
+    """``node``'s attribute ``name`` as a string (``""`` when absent; a multi-valued one joined by spaces)."""
+    value = node.get(name)
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else " ".join(value)
 
 
 def has_class(node: Tag, name: str) -> bool:

@@ -17,9 +17,9 @@ Helpers at this level: ``servers.py`` (fault server), ``clocks.py`` (``FakeClock
 import pytest
 from clocks import FakeClock
 
-from websearch_sync.backends.base import Backend, dig, json_body
-from websearch_sync.backends.registry import backend_class, backend_names, register, unregister
 from websearch_sync.client.processwide import forget_process_parts
+from websearch_sync.engine.base import Backend, dig, json_body
+from websearch_sync.engine.registry import backend_class, backend_names, register, unregister
 from websearch_sync.models import ParseResult
 from websearch_sync.net.transport import RequestSpec
 

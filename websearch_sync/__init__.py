@@ -6,10 +6,11 @@ and one error vocabulary.
     1
 """
 
+from . import backends  # noqa: F401 - registers the built-in backends
 from .api import fetch, search
-from .backends.registry import backend_names, load_plugins
 from .client.search_client import SearchClient
 from .config import VERSION, Settings
+from .engine.registry import backend_names, load_plugins
 from .errors import (
     AuthError,
     BadGateway,

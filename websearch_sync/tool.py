@@ -20,12 +20,12 @@ import threading
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union, cast
 from urllib.parse import quote
 
-from .backends import registry
-from .backends.normalize import url_key
 from .client.default_client import default_client
 from .client.search_client import SearchClient
 from .client.selection import resolve_backends
 from .config import Settings
+from .engine import registry
+from .engine.normalize import url_key
 from .errors import InvalidInput, ToolNotFound, WebSearchError
 from .models import TIME_RANGES, FetchResult, SearchResponse, ToolResult
 from .validate import MAX_QUERY_CHARS, backend_list

@@ -11,7 +11,7 @@ from backend_kit import dummy_config, env_for, network_backends
 from servers import FaultServer, never_answer
 
 import websearch_sync as ws
-from websearch_sync.backends import registry
+from websearch_sync.engine import registry
 
 OWN_TIMEOUT = [name for name in network_backends() if "timeout_ms" in registry.backend_class(name).env_vars]
 SHORT_MS, LONG_MS = 200, 20000

@@ -30,10 +30,10 @@ from backend_kit import (
 from clocks import FakeClock
 
 import websearch_sync as ws
-from websearch_sync.backends import registry
 from websearch_sync.cli.backends_cmd import backend_rows
 from websearch_sync.config import is_secret_name
 from websearch_sync.contract.cases import discover
+from websearch_sync.engine import registry
 from websearch_sync.errors import WebSearchError
 from websearch_sync.models import SearchParams
 from websearch_sync.net.transport import RequestSpec

@@ -40,8 +40,8 @@ from clocks import FakeClock  # noqa: E402
 from servers import FaultServer, _head, free_port  # noqa: E402
 
 import websearch_sync as ws  # noqa: E402
-from websearch_sync.backends import registry  # noqa: E402
 from websearch_sync.contract.cases import contract_violations  # noqa: E402
+from websearch_sync.engine import registry  # noqa: E402
 from websearch_sync.net.charset import decode_body  # noqa: E402
 from websearch_sync.net.ssrf import static_resolver  # noqa: E402
 from websearch_sync.net.transport import HttpTransport  # noqa: E402

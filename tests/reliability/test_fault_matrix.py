@@ -18,7 +18,7 @@ import faultlab
 import pytest
 from transports import BOTH
 
-from websearch_sync.backends import registry
+from websearch_sync.engine import registry
 from websearch_sync.testing import no_network
 
 TARGETS = faultlab.network_backends() + ["fetch"]

@@ -24,9 +24,9 @@ from servers import _head
 
 import websearch_sync as ws
 from websearch_sync import tool
-from websearch_sync.backends import registry
 from websearch_sync.cli import main
 from websearch_sync.contract.recording import record_case
+from websearch_sync.engine import registry
 from websearch_sync.net.ssrf import static_resolver
 from websearch_sync.net.transport import HttpTransport
 from websearch_sync.reader.page import fetch_page

@@ -17,9 +17,9 @@ from requests.structures import CaseInsensitiveDict
 from servers import FaultServer, _head, respond
 
 import websearch_sync as ws
-from websearch_sync.backends.registry import register, unregister
 from websearch_sync.cli import main
 from websearch_sync.contract.livecheck import check_live
+from websearch_sync.engine.registry import register, unregister
 from websearch_sync.net.transport import HttpResponse
 
 #: What the stand-in service answers, by query.

@@ -265,7 +265,7 @@ import json, sys
 sys.path.insert(0, {tests!r})
 import websearch_sync as ws
 from conftest import JsonTestBackend
-ws.backends.registry.register(JsonTestBackend)
+ws.engine.registry.register(JsonTestBackend)
 settings = ws.Settings(endpoints={{"testjson": sys.argv[1]}})
 with ws.SearchClient("testjson", settings=settings, cache_path=sys.argv[2]) as client:
     print(json.dumps(client.search("persistent query")))

@@ -11,8 +11,8 @@ import pytest
 from fixture_backends import PAGE_RESULTS, HtmlTestBackend, result_page
 from servers import FaultServer, respond
 
-from websearch_sync.backends.registry import register, unregister
 from websearch_sync.cli import main
+from websearch_sync.engine.registry import register, unregister
 
 
 @pytest.fixture

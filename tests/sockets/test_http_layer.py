@@ -216,7 +216,7 @@ def test_nothing_but_websearch_errors_escape(testjson):
         def parse(self, response, params):
             raise RuntimeError("bug in a backend")
 
-    from websearch_sync.backends.registry import register, unregister
+    from websearch_sync.engine.registry import register, unregister
 
     register(Broken)
     try:

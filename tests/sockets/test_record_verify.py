@@ -21,10 +21,10 @@ from fixture_backends import (
 from servers import FaultServer, _head, free_port, respond
 
 import websearch_sync as ws
-from websearch_sync.backends.registry import register, unregister
 from websearch_sync.cli import main
 from websearch_sync.contract.cases import compare, discover, load_golden, outcome_of, run_case
 from websearch_sync.contract.recording import case_name_for, record_case
+from websearch_sync.engine.registry import register, unregister
 from websearch_sync.secrets import is_secret_name as is_secret_field
 
 API_KEY = "sk-live-7f3a9c2e51b04d8e"

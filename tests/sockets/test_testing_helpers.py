@@ -29,9 +29,9 @@ from fixture_backends import (
 from servers import FaultServer, free_port, respond
 
 import websearch_sync as ws
-from websearch_sync.backends.registry import backend_class, register, unregister
 from websearch_sync.contract.cases import discover, load_golden
 from websearch_sync.contract.recording import record_case
+from websearch_sync.engine.registry import backend_class, register, unregister
 from websearch_sync.testing import (
     NetworkAccessBlocked,
     assert_contract,

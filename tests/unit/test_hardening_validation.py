@@ -9,9 +9,9 @@ import responses
 from fixture_backends import HtmlTestBackend
 
 import websearch_sync as ws
-from websearch_sync.backends.normalize import url_key
-from websearch_sync.backends.registry import register, unregister
 from websearch_sync.contract.recording import record_case
+from websearch_sync.engine.normalize import url_key
+from websearch_sync.engine.registry import register, unregister
 
 
 @pytest.mark.parametrize(

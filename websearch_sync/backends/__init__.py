@@ -1,14 +1,19 @@
 """Search backends: one small module per service, registered by name.
 
+Each module here is an engine (the shared plumbing they build on is
+``websearch_sync.engine``); importing this package registers every backend class its
+modules define.
+
 The plugin API for third-party backends (see docs/backends.md, "Writing a
 backend"): subclass :class:`Backend`, build a :class:`RequestSpec` from
 :class:`SearchParams`, read the :class:`HttpResponse` into a :class:`ParseResult`,
 and declare the class in the ``websearch_sync.backends`` entry-point group.
 """
 
+from ..engine.base import Backend
+from ..engine.registry import register_package
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
-from .base import Backend
 
 __all__ = [
     "Backend",
@@ -17,3 +22,5 @@ __all__ = [
     "ParseResult",
     "SearchParams",
 ]
+
+register_package(__name__)

@@ -8,10 +8,10 @@ quota left (``AuthError`` with Bocha's own words).
 
 from typing import Any, Dict, Optional, Tuple
 
+from ..engine.json_api import JsonApiBackend
 from ..errors import InvalidInput, WebParseError
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
-from .json_api import JsonApiBackend
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 

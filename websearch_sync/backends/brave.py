@@ -8,11 +8,11 @@ Authenticated with ``X-Subscription-Token: <BRAVE_API_KEY>``. A rejected key is 
 
 from typing import Any, Dict, Optional, Tuple
 
+from ..engine.base import dig, split_locale
+from ..engine.json_api import JsonApiBackend
 from ..errors import AuthError, InvalidInput, WebParseError
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
-from .base import dig, split_locale
-from .json_api import JsonApiBackend
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 

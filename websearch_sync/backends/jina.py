@@ -10,10 +10,10 @@ problem (``AuthError``). The free plan allows 40 requests per minute.
 
 from typing import Any, Dict, Optional, Tuple
 
+from ..engine.json_api import JsonApiBackend
 from ..errors import WebParseError
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
-from .json_api import JsonApiBackend
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 

@@ -11,10 +11,10 @@ results (``t == 0``) with related searches (``t == 1``); only results become ite
 
 from typing import Any, Dict, Optional, Tuple, cast
 
+from ..engine.json_api import JsonApiBackend
 from ..errors import AuthError, InvalidInput, WebParseError
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
-from .json_api import JsonApiBackend
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 

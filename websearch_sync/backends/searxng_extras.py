@@ -24,8 +24,8 @@ another case such as ``Google``) and runs its default engines instead.
 
 from typing import Any, Dict, List, Optional, Sequence
 
+from ..engine.normalize import clean_text, clean_url
 from ..errors import InvalidInput
-from .normalize import clean_text, clean_url
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 

@@ -20,11 +20,11 @@ import json
 import re
 from typing import Any, Dict, List, Optional, Tuple
 
+from ..engine.base import dig
+from ..engine.json_api import JsonApiBackend
 from ..errors import InvalidInput, WebParseError, WebSearchError, redact
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
-from .base import dig
-from .json_api import JsonApiBackend
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 

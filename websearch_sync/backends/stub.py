@@ -16,10 +16,10 @@ import threading
 import warnings
 from urllib.parse import quote, quote_plus
 
+from ..engine.base import Backend
 from ..models import ParseResult, SearchParams
 from ..net.deadline import Deadline
 from ..net.transport import HttpTransport
-from .base import Backend
 
 __all__ = ["OfflineResultsWarning"]
 

@@ -27,11 +27,11 @@ import re
 from typing import Any, Optional, Tuple
 from urllib.parse import quote
 
+from ..engine.base import dig, page_number, split_locale
+from ..engine.json_api import JsonApiBackend
 from ..errors import BadGateway, InvalidInput, WebBlocked, WebParseError, WebSearchError
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec, retry_after_seconds
-from .base import dig, page_number, split_locale
-from .json_api import JsonApiBackend
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 

@@ -4,8 +4,8 @@ import argparse
 import sys
 from typing import Any
 
-from ..backends import registry
 from ..config import Settings
+from ..engine import registry
 from ..errors import InvalidInput
 from ..net import browser
 from ..net.browser import EXTRA_HINT, resolve_impersonate

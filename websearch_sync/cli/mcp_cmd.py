@@ -10,11 +10,11 @@ import logging
 import sys
 from typing import Any, Dict, List
 
-from ..backends import registry
 from ..backends.stub import OFFLINE_WARNING
 from ..client.search_client import STRATEGIES, SearchClient
 from ..client.selection import default_backends
 from ..config import Settings
+from ..engine import registry
 from ..mcp import DEFAULT_MAX_CONCURRENT, CancellableClock, McpTools, require_mcp, serve_stdio
 from .output import EXIT_OK, int_arg
 

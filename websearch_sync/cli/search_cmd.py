@@ -5,9 +5,9 @@ import json
 import sys
 from typing import Any, Dict, List
 
-from ..backends import registry
 from ..client.search_client import STRATEGIES, SearchClient
 from ..config import Settings
+from ..engine import registry
 from ..errors import InvalidInput
 from ..models import SAFE_SEARCH_LEVELS, TIME_RANGES, SearchResponse
 from ..tool import format_results

@@ -13,9 +13,9 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Any, Callable, NamedTuple, Optional
 
-from ..backends import registry
-from ..backends.base import Backend
 from ..config import Settings
+from ..engine import registry
+from ..engine.base import Backend
 from ..errors import InvalidInput
 from ..models import SearchParams
 

@@ -12,9 +12,9 @@ from urllib.parse import urlsplit, urlunsplit
 
 import requests
 
-from ..backends import registry
-from ..backends.base import Backend
 from ..config import Settings
+from ..engine import registry
+from ..engine.base import Backend
 from ..errors import InvalidInput, WebSearchError
 from ..models import ExtractMode, FetchResult, SafeSearch, SearchParams, SearchResponse, Strategy, StrPath, TimeRange
 from ..net.deadline import Deadline

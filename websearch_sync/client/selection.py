@@ -2,9 +2,9 @@
 
 from typing import Iterable, List, Optional, Union
 
-from ..backends import registry
-from ..backends.base import split_locale
 from ..config import Settings
+from ..engine import registry
+from ..engine.base import split_locale
 from ..errors import InvalidInput
 from ..validate import backend_list
 

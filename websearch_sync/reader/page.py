@@ -25,6 +25,7 @@ import requests
 
 from ..config import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES  # DEFAULT_MAX_BYTES: fetch's default, imported here
 from ..config import Settings
+from ..engine import registry
 from ..errors import ErrorInfo, InvalidInput, NetworkError, Timeout, WebProviderError, WebSearchError
 from ..extract.article import EXTRACT_MODES
 from ..models import ExtractMode, FetchResult, SearchItem
@@ -249,7 +250,7 @@ def _fetch_direct(
                 raise
             response = refreshes.carrier  # the refresh target is unreachable: stay on the page
             break
-        blocked = bot_wall_error(response, PROVIDER)
+        blocked = bot_wall_error(response, PROVIDER, registry.bot_walls())
         if blocked is not None:
             raise blocked
         target = _redirect_target(response, refreshes)

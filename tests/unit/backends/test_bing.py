@@ -13,6 +13,7 @@ import responses
 
 import websearch_sync as ws
 from websearch_sync.backends.bing import decode_bing_href
+from websearch_sync.engine.registry import bot_walls
 from websearch_sync.net.botwall import bot_wall
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
@@ -194,7 +195,7 @@ def test_a_results_page_for_a_query_naming_the_wall_is_not_a_block():
     query = '<div class="captcha_header">One last step</div><div id="turnstile-widget"></div>'
     text = page("web-search-mcp__http-bing.html").replace("javascript tutorial", html.escape(query))
     assert text.count("captcha_header") >= 3
-    assert bot_wall(URL, text) is None
+    assert bot_wall(URL, text, bot_walls()) is None
     result, _ = search(text, max_results=10)
     assert len(result["items"]) == 10
 
@@ -205,7 +206,7 @@ def test_a_results_page_for_a_query_naming_the_wall_is_not_a_block():
 def _report(text):
     from requests.structures import CaseInsensitiveDict
 
-    from websearch_sync.backends.registry import backend_class
+    from websearch_sync.engine.registry import backend_class
     from websearch_sync.net.transport import HttpResponse
 
     response = HttpResponse(status=200, headers=CaseInsensitiveDict({"Content-Type": HTML}), content=text.encode("utf-8"), url=URL)

@@ -28,8 +28,8 @@ import socket
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Type, Union
 
-from .backends import registry
-from .backends.base import Backend
+from .engine import registry
+from .engine.base import Backend
 from .config import Settings
 from .contract.cases import Case, contract_violations, discover
 from .contract.replay import ReplayAdapter, replay_session

@@ -9,8 +9,8 @@ import concurrent.futures
 import logging
 from typing import Any, Callable, Dict, List, Tuple
 
-from ..backends.base import Backend
-from ..backends.normalize import normalize_items
+from ..engine.base import Backend
+from ..engine.normalize import normalize_items
 from ..errors import Timeout, WebSearchError
 from ..models import ParseResult, SearchParams
 from ..net.deadline import Deadline

@@ -6,7 +6,6 @@ from typing import Any, Dict, List
 
 from ..backends import registry
 from ..config import Settings
-from ..errors import InvalidInput
 from .output import EXIT_OK, json_text
 
 __all__ = ["add_parser", "run", "backend_rows"]
@@ -42,13 +41,10 @@ def backend_rows(settings: Settings) -> List[Dict[str, Any]]:
 
 def _settings() -> Settings:
     """The environment's settings; a bad ``WEB_SEARCH_BACKEND`` is reported but does not hide the table."""
-    try:
-        return Settings.from_env()
-    except InvalidInput as error:
-        if error.detail_code != "unknown_backend":
-            raise
-        sys.stderr.write("warning: %s\n" % error.message)
-        return Settings.from_env(backend=None)
+    settings = Settings.from_env()
+    if settings.env_backend_problem:
+        sys.stderr.write("warning: %s\n" % settings.env_backend_problem)
+    return settings
 
 
 def run(args: argparse.Namespace) -> int:

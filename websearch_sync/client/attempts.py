@@ -102,7 +102,8 @@ class BackendRunner:
         delay = backoff_s(attempt, error)
         if delay >= budget.remaining_s():
             return False
-        logger.info("%s: %s, retrying in %.2f s", name, error.code, delay)
+        logger.info("%s: %s%s, retry %d in %.2f s", name, error.code, "/" + error.detail_code if error.detail_code else "", attempt + 1, delay,
+                    extra={"retry_wait_s": delay})
         self.clock.sleep(delay)
         return True
 

@@ -27,11 +27,11 @@ from websearch_sync.models import SearchParams
 from websearch_sync.net.transport import RequestSpec
 from websearch_sync.validate import search_params
 
-from backend_kit import (FIXTURES, declared_endpoint, dummy_config, env_for, network_backends, recorded_exchanges,
+from backend_kit import (FIXTURES, declared_endpoint, dummy_config, env_for, network_backends, project_backends, recorded_exchanges,
                          recorded_success, replay_search, secret_settings)
 from clocks import FakeClock
 
-ALL = registry.backend_names()
+ALL = project_backends()
 NETWORK = network_backends()
 KEYED = [name for name in NETWORK if secret_settings(registry.backend_class(name))]
 REQUIRED = [(name, key) for name in ALL for key in registry.backend_class(name).required]

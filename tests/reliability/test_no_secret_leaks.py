@@ -24,13 +24,12 @@ import websearch_sync as ws
 from websearch_sync import tool
 from websearch_sync.backends import registry
 from websearch_sync.cli import main
-from websearch_sync.secrets import is_secret_name
 from websearch_sync.reader.page import fetch_page
 from websearch_sync.net.transport import HttpTransport
 from websearch_sync.contract.recording import record_case
 from websearch_sync.net.ssrf import static_resolver
 
-from backend_kit import secret_settings
+from backend_kit import project_backends, secret_settings
 from servers import _head
 
 BACKENDS = faultlab.network_backends()
@@ -41,7 +40,7 @@ SERVICE_KEY = "svc-SECRET-77aa66bb55cc"
 
 KEYS: Dict[str, Dict[str, str]] = {
     name: {setting: "%s-%s-SECRET-%08x" % (name, setting, zlib.crc32(("%s/%s" % (name, setting)).encode())) for setting in secret_settings(registry.backend_class(name))}
-    for name in registry.backend_names()
+    for name in project_backends()
 }
 ALL_KEYS = [key for sub in KEYS.values() for key in sub.values()] + [SERVICE_KEY]
 
@@ -176,7 +175,7 @@ def test_reprs_never_show_a_key(lab):
     settings = keyed_settings(lab, fetch_service_url="http://127.0.0.1:1/", fetch_service_key=SERVICE_KEY)
     assert_no_key(repr(settings))
     assert_no_key(str(settings))
-    for name in registry.backend_names():
+    for name in project_backends():
         assert_no_key(repr(registry.backend_class(name)(settings)))
     with ws.SearchClient(BACKENDS, settings=settings) as client:
         assert_no_key(repr(client))

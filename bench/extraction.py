@@ -7,7 +7,9 @@ no network) on both development sets side by side, against plain readability-lxm
 
 Sets (default): ``articles`` = ../shared/extraction-benchmark (91 pages of the
 article-extraction benchmark), ``readability`` = ../shared/extraction-benchmark-readability
-(73 test pages of Readability.js; its truth is Readability.js's output). Metric: the
+(73 test pages of Readability.js; its truth is Readability.js's output), ``structures`` =
+bench/extraction-structures (37 pages written for this benchmark: table layouts, ``<br>``
+text, broken markup, comments inside the article, short articles, tabs). Metric: the
 benchmark README's (``extraction_metric.py``).
 
 Prints per set: F1/P/R of both systems, bootstrap std (1,000 page resamples), the paired
@@ -43,7 +45,8 @@ def _shared(name: str) -> str:
 
 
 DEFAULT_SETS = (("articles", _shared("extraction-benchmark")),
-                ("readability", _shared("extraction-benchmark-readability")))
+                ("readability", _shared("extraction-benchmark-readability")),
+                ("structures", os.path.join(HERE, "extraction-structures")))
 
 Pages = List[Tuple[str, str, str]]
 
@@ -237,7 +240,7 @@ def _generalization(sets: Dict[str, Pages], rules: FrozenSet[str], reference: Di
         dropped = frozenset().union(*(rules - c for c in chosen))
         folds[name] = _generalization_rows("other 4 folds; %d rules dropped in a fold" % len(dropped),
                                            dropped, scored, reference[name], baseline[name])
-    print("\ncross-set: rules tuned on one set, scored on the other")
+    print("\ncross-set: rules tuned on the other sets together, scored on this one")
     print_side_by_side(cross)
     print("\n5-fold: rules tuned on 4/5 of a set's pages, scored on the other 1/5")
     print_side_by_side(folds)

@@ -7,8 +7,8 @@
   than ``PAGE_MARGIN`` with the rule than without).
 - Tuning: a rule is dropped when switching it off raises F1 on the tuning pages by
   ``TOLERANCE`` or more; a rule that changes nothing there stays.
-- Cross-set figure: the rules are tuned on one set and the tuned rule set is scored on the
-  other set, which had no say in it; and the other way round.
+- Cross-set figure: the rules are tuned on the pages of all the other sets together and
+  the tuned rule set is scored on the remaining set, which had no say in it; for each set.
 - K-fold figure: within each set, the rules are tuned on k-1 folds of its pages and scored
   on the remaining fold; the held-out folds' predictions are scored together.
 """
@@ -71,18 +71,26 @@ def tuned_rules(reference: List[Scored], ablated: Ablated, set_name: str, rules:
                      aggregate([ablated[name][set_name][i] for i in pages])["f1"] - with_all < TOLERANCE)
 
 
+def _pooled(names: Sequence[str], reference: Dict[str, List[Scored]],
+            ablated: Ablated) -> Tuple[List[Scored], Ablated]:
+    """The per-page scores of several sets as one set named ``"+".join(names)``."""
+    pooled = "+".join(names)
+    return ([s for n in names for s in reference[n]],
+            {rule: {pooled: [s for n in names for s in per_set[n]]} for rule, per_set in ablated.items()})
+
+
 def cross_set(sets: Dict[str, Pages], extract: Extractor, rules: FrozenSet[str],
               reference: Dict[str, List[Scored]], ablated: Ablated) -> Dict[str, Tuple[str, FrozenSet[str], List[Scored]]]:
-    """{scored set: (tuned on set, tuned rules, scores)} for every pair of distinct sets
-    (with two sets: each one scored with the rules tuned on the other)."""
+    """{scored set: (tuned on, tuned rules, scores)}: each set scored with the rules tuned on
+    the pages of all the other sets together."""
     out = {}
     for scored_on in sets:
-        for tuned_on in sets:
-            if tuned_on == scored_on:
-                continue
-            chosen = tuned_rules(reference[tuned_on], ablated, tuned_on, rules, range(len(sets[tuned_on])))
-            scored = reference[scored_on] if chosen == rules else extract_set(sets[scored_on], extract, chosen)
-            out[scored_on] = (tuned_on, chosen, scored)
+        others = [name for name in sets if name != scored_on]
+        tuned_on = "+".join(others)
+        pooled, pooled_ablated = _pooled(others, reference, ablated)
+        chosen = tuned_rules(pooled, pooled_ablated, tuned_on, rules, range(len(pooled)))
+        scored = reference[scored_on] if chosen == rules else extract_set(sets[scored_on], extract, chosen)
+        out[scored_on] = (tuned_on, chosen, scored)
     return out
 
 

@@ -13,6 +13,12 @@
    local SearXNG with ``min_interval_s=0.1``, with and without the shared state.
    Printed: the tightest span of 11 consecutive requests at the upstream (the rate
    allows no less than 1.0 s), the whole run's span and the number of requests.
+3. The 429-sharing window: one worker meets a 429 with a 2 s Retry-After and waits it
+   out to retry; three workers started meanwhile ask 5 queries each. Printed: requests
+   from the other processes inside the Retry-After (target 0).
+4. The duplicate-collapse ratio: four workers ask the same 20 queries at once (the
+   upstream answers after 0.1 s). Printed: upstream requests / distinct queries
+   (target 1.0), with and without the shared state.
 
 Needs ``redis-server`` on PATH and redis-py (``pip install '.[redis]'``). Not a test:
 nothing is asserted.
@@ -83,6 +89,41 @@ def spacing(url: str) -> None:
         print("%-50s %10.3f s %13.3f s %8d" % (label, tightest, times[-1] - times[0], len(times)))
 
 
+def sharing_window(url: str) -> None:
+    """Print how many requests other processes sent inside a Retry-After one worker met."""
+    import threading
+
+    import redis
+
+    retry_after = 2.0
+    redis.Redis.from_url(url).flushdb()
+    with Upstream("browse-API__1") as upstream:
+        upstream.answer_next_with("http_429_retry_after", retry_after="%g" % retry_after)
+        env = worker_env(upstream, url, 0.05)
+        holder = threading.Thread(target=run_workers, args=([{"queries": ["holder"], "options": {"retries": 1}}], env))
+        holder.start()
+        while not upstream.log:
+            time.sleep(0.01)
+        run_workers([{"queries": ["w%d-%d" % (w, i) for i in range(5)]} for w in range(3)], env)
+        holder.join()
+    met = upstream.log[0][0]
+    inside = sum(1 for t, q, _ in upstream.log[1:] if t < met + retry_after and q != "holder")
+    print("\n429-sharing window: %d requests from other processes inside a %.0f s Retry-After (target 0)" % (inside, retry_after))
+
+
+def collapse(url: str) -> None:
+    """Print upstream requests / distinct queries for four workers asking the same queries at once."""
+    import redis
+
+    queries = ["same %d" % i for i in range(20)]
+    for label, state_url in (("shared state (Redis)", url), ("local state only", "")):
+        redis.Redis.from_url(url).flushdb()
+        with Upstream("browse-API__1", delay_s=0.1) as upstream:
+            run_workers([{"queries": queries} for _ in range(4)], worker_env(upstream, state_url, 0))
+        print("duplicate collapse, %-22s %3d upstream requests / %d distinct queries = %.2f (target 1.0)"
+              % (label + ":", len(upstream.log), len(queries), len(upstream.log) / len(queries)))
+
+
 def main() -> None:
     """Start a redis-server, run both measurements, stop it."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -95,6 +136,8 @@ def main() -> None:
         overhead(server.url, args.searches)
         if not args.skip_workers:
             spacing(server.url)
+            sharing_window(server.url)
+            collapse(server.url)
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ Helpers at this level: ``servers.py`` (fault server), ``clocks.py`` (``FakeClock
 
 import pytest
 
+from websearch_sync.client.processwide import forget_process_parts
 from websearch_sync.backends import backend_class, backend_names, register, unregister
 from websearch_sync.backends.base import Backend, dig, json_body
 from websearch_sync.net.transport import RequestSpec
@@ -30,15 +31,21 @@ ENV_PREFIXES = ("WEB_SEARCH_", "WEB_FETCH_", "SEARXNG_", "BRAVE_", "BOCHA_", "TA
 @pytest.fixture(autouse=True)
 def _offline_and_clean_env(monkeypatch):
     """Every test runs without the developer's search settings (every registered backend's
-    variables included) and without internet."""
+    variables included) and without internet, and with a fresh shared default client
+    (``call_tool(client=None)``, the integrations), so no cool-down or cache outlives a test."""
     import os
+
+    from websearch_sync.client.default_client import close_default_client
 
     declared = {var for name in backend_names() for var in backend_class(name).env_vars.values()}
     for name in list(os.environ):
         if name.startswith(ENV_PREFIXES) or name in declared:
             monkeypatch.delenv(name)
+    forget_process_parts()  # each test starts without the module-level calls' cool-downs and slots
+    close_default_client()
     with no_network():
         yield
+    close_default_client()
 
 
 @pytest.fixture

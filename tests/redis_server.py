@@ -109,3 +109,13 @@ if pytest is not None:
         pytest.importorskip("redis", reason="redis-py is not installed: pip install -e '.[redis]' from a checkout")
         with RedisServer() as server:
             yield server
+
+    @pytest.fixture
+    def redis_db(redis_server):
+        """A redis-py client on the module's server, its database emptied first."""
+        import redis
+
+        client = redis.Redis.from_url(redis_server.url)
+        client.flushdb()
+        yield client
+        client.close()

@@ -4,12 +4,11 @@
 
 It searches with the module-level ``websearch_sync.search`` and nothing but the
 environment (``WEB_SEARCH_STATE_URL``, ``WEB_SEARCH_BACKEND=searxng``,
-``SEARXNG_BASE_URL`` pointing at the test's local upstream). ``searxng`` is registered
-again with ``min_interval_s`` taken from ``WS_TEST_MIN_INTERVAL_S`` (the real backend
-has none). The worker prints ``ready``, waits for one line on stdin (so that all
-workers start together), then prints one JSON line per query:
-``{"query", "outcome", "cached"}`` where ``outcome`` is the contract's comparable form
-of the answer or error.
+``SEARXNG_BASE_URL`` pointing at the test's local upstream, the pace in
+``WEB_SEARCH_MIN_INTERVAL_S_SEARXNG``). The worker prints ``ready``, waits for one line
+on stdin (so that all workers start together), then prints one JSON line per query:
+``{"query", "outcome", "cached", "detail_code"}`` where ``outcome`` is the contract's
+comparable form of the answer or error.
 
 The parent side: :class:`Upstream` (a local SearXNG answering with a recorded case and
 noting when each request arrived) and :func:`run_workers`.
@@ -23,13 +22,12 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional, Tuple
+from urllib.parse import parse_qsl, urlsplit
 
 from servers import FaultServer, respond
 
 from websearch_sync import search
-from websearch_sync.backends.registry import register
-from websearch_sync.backends.searxng import SearXNG
 from websearch_sync.contract.cases import Case, load_case, outcome_of
 from websearch_sync.errors import WebSearchError
 
@@ -37,7 +35,6 @@ from websearch_sync.errors import WebSearchError
 def main() -> None:
     """Run the queries given in ``argv[1]``."""
     job = json.loads(sys.argv[1])
-    register(type("SpacedSearXNG", (SearXNG,), {"min_interval_s": float(os.environ.get("WS_TEST_MIN_INTERVAL_S", "0"))}))
     print("ready", flush=True)
     sys.stdin.readline()
     for query in job["queries"]:
@@ -47,7 +44,8 @@ def main() -> None:
             cached = result["provider_meta"]["cached"]
         except WebSearchError as error:
             result = error
-        print(json.dumps({"query": query, "outcome": outcome_of(result), "cached": cached}), flush=True)
+        detail = getattr(result, "detail_code", None)
+        print(json.dumps({"query": query, "outcome": outcome_of(result), "cached": cached, "detail_code": detail}), flush=True)
 
 
 # -- the parent side ---------------------------------------------------------------------------
@@ -59,30 +57,54 @@ WORKER_WAIT_S = 60.0
 class Upstream:
     """A local SearXNG on 127.0.0.1 answering every ``/search`` with one recorded case.
 
-    ``arrivals`` holds the ``time.monotonic()`` of each request's arrival; :meth:`answer_with`
-    switches the recorded case served from now on.
+    ``arrivals`` holds the ``time.monotonic()`` of each request's arrival and ``log`` the
+    ``(arrival, query, status)`` of each; :meth:`answer_with` switches the recorded case
+    served from now on, :meth:`answer_next_with` serves one for the next request only.
+    ``delay_s`` holds every answer back that long (so that identical queries overlap).
     """
 
-    def __init__(self, case_name: str = "browse-API__1") -> None:
+    def __init__(self, case_name: str = "browse-API__1", delay_s: float = 0.0) -> None:
         self.arrivals: List[float] = []
+        self.log: List[Tuple[float, str, int]] = []
+        self.delay_s = delay_s
         self._lock = threading.Lock()
-        self._handler = None
-        self.answer_with(case_name)
+        self._handler: Any = None
+        self._next: Optional[Tuple[Any, int]] = None
+        self._status = 200
+        self._handler, self._status = self._case_handler(case_name)[1:]
         self.server = FaultServer({"/search": self._serve})
 
-    def answer_with(self, case_name: str) -> Case:
-        """Serve the recorded response of ``fixtures/searxng/<case_name>`` from now on; the case."""
+    @staticmethod
+    def _case_handler(case_name: str, retry_after: Optional[str] = None) -> Tuple[Case, Any, int]:
         case = load_case(FIXTURES / (case_name + ".meta.json"))
         response = case.exchanges()[0]["response"]
         headers = dict(response.get("headers") or {})
         content_type = headers.pop("Content-Type", "application/json")
-        self._handler = respond(response["status"], case.body_bytes(response), headers, content_type=content_type)
+        if retry_after is not None:
+            headers["Retry-After"] = retry_after
+        return case, respond(response["status"], case.body_bytes(response), headers, content_type=content_type), response["status"]
+
+    def answer_with(self, case_name: str) -> Case:
+        """Serve the recorded response of ``fixtures/searxng/<case_name>`` from now on; the case."""
+        case, self._handler, self._status = self._case_handler(case_name)
+        return case
+
+    def answer_next_with(self, case_name: str, retry_after: Optional[str] = None) -> Case:
+        """Serve ``case_name`` (its Retry-After replaced when given) to the next request only."""
+        case, handler, status = self._case_handler(case_name, retry_after)
+        self._next = (handler, status)
         return case
 
     def _serve(self, conn: Any, request: Any, server: FaultServer) -> None:
         with self._lock:
-            self.arrivals.append(time.monotonic())
-        self._handler(conn, request, server)
+            now = time.monotonic()
+            handler, status = self._next or (self._handler, self._status)
+            self._next = None
+            self.arrivals.append(now)
+            self.log.append((now, dict(parse_qsl(urlsplit(request.path).query)).get("q", ""), status))
+        if self.delay_s:
+            server.wait(self.delay_s)
+        handler(conn, request, server)
 
     @property
     def base_url(self) -> str:
@@ -99,36 +121,56 @@ class Upstream:
 
 def worker_env(upstream: Upstream, state_url: str, min_interval_s: float) -> Dict[str, str]:
     """The environment of a worker: this one, plus the state URL, the backend and its spacing."""
-    env = dict(os.environ)
-    env.update(WEB_SEARCH_BACKEND="searxng", SEARXNG_BASE_URL=upstream.base_url, WS_TEST_MIN_INTERVAL_S=str(min_interval_s))
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WEB_SEARCH_")}
+    env.update(WEB_SEARCH_BACKEND="searxng", SEARXNG_BASE_URL=upstream.base_url, WEB_SEARCH_MIN_INTERVAL_S_SEARXNG=str(min_interval_s))
     if state_url:
         env["WEB_SEARCH_STATE_URL"] = state_url
     return env
 
 
-def run_workers(jobs: List[Dict[str, Any]], env: Dict[str, str]) -> List[List[Dict[str, Any]]]:
-    """Start one worker per job, let them all begin together, and return each one's JSON lines."""
-    procs = [
-        subprocess.Popen([sys.executable, __file__, json.dumps(job)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         env=env, text=True)
-        for job in jobs
-    ]
-    try:
-        deadline = time.monotonic() + WORKER_WAIT_S
-        for proc in procs:
-            ready, _, _ = select.select([proc.stdout], [], [], max(0.0, deadline - time.monotonic()))
-            if not ready or proc.stdout.readline().strip() != "ready":
-                raise RuntimeError("a worker did not start (exit status %s)" % proc.poll())
-        for proc in procs:
+class Workers:
+    """Worker processes started and ready (``with Workers(jobs, env) as workers``); :meth:`go`
+    lets them all begin together and returns each one's JSON lines."""
+
+    def __init__(self, jobs: List[Dict[str, Any]], env: Dict[str, str]) -> None:
+        self.deadline = time.monotonic() + WORKER_WAIT_S
+        self.procs = [
+            subprocess.Popen([sys.executable, __file__, json.dumps(job)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             env=env, text=True)
+            for job in jobs
+        ]
+
+    def __enter__(self) -> "Workers":
+        try:
+            for proc in self.procs:
+                ready, _, _ = select.select([proc.stdout], [], [], max(0.0, self.deadline - time.monotonic()))
+                if not ready or proc.stdout.readline().strip() != "ready":
+                    raise RuntimeError("a worker did not start (exit status %s)" % proc.poll())
+        except BaseException:
+            self.__exit__()
+            raise
+        return self
+
+    def go(self) -> List[List[Dict[str, Any]]]:
+        """Start every worker's queries; each one's JSON lines once all are done."""
+        for proc in self.procs:
             proc.stdin.write("go\n")
             proc.stdin.flush()
-        outputs = [proc.communicate(timeout=max(1.0, deadline - time.monotonic()))[0] for proc in procs]
-    finally:
-        for proc in procs:
+        self.deadline = time.monotonic() + WORKER_WAIT_S
+        outputs = [proc.communicate(timeout=max(1.0, self.deadline - time.monotonic()))[0] for proc in self.procs]
+        return [[json.loads(line) for line in out.splitlines() if line.strip()] for out in outputs]
+
+    def __exit__(self, *exc_info: Any) -> None:
+        for proc in self.procs:
             if proc.poll() is None:
                 proc.kill()
                 proc.wait()
-    return [[json.loads(line) for line in out.splitlines() if line.strip()] for out in outputs]
+
+
+def run_workers(jobs: List[Dict[str, Any]], env: Dict[str, str]) -> List[List[Dict[str, Any]]]:
+    """Start one worker per job, let them all begin together, and return each one's JSON lines."""
+    with Workers(jobs, env) as workers:
+        return workers.go()
 
 
 if __name__ == "__main__":

@@ -1,17 +1,25 @@
-"""The module-level API: stateless one-call functions.
+"""The module-level API: one-call functions.
 
-Each call builds a fresh :class:`SearchClient` and closes it: nothing (cache,
-cool-downs, rate-limit memory) carries over from one call to the next. Scripts
-that search many times should share one ``SearchClient``. With a shared state
-(``WEB_SEARCH_STATE_URL`` / ``Settings.state_url``) those three live in Redis and are
-shared by every call and process (docs/scaling.md): that is how RQ or Celery
+Each call builds a fresh :class:`SearchClient` and closes it; no cache carries over
+from one call to the next (scripts that search many times should share one
+``SearchClient``). The rate-limit slots, cool-downs and single-flight table are
+process-wide, per settings, so a worker calling these functions in a loop keeps its
+pace and obeys its blocks, also while a shared state is unreachable. With a shared
+state (``WEB_SEARCH_STATE_URL`` / ``Settings.state_url``) all of it, and a cache,
+lives in Redis for every call and process (docs/scaling.md): that is how RQ or Celery
 workers calling these functions keep one pace and one cache.
 """
 
-from typing import Any, Dict, Iterable, Optional, Union
+from typing import Any, Dict, Iterable, Optional, Tuple, Union
 
 from .backends.registry import backend_names
+from .client.clock import Clock
+from .client.cooldown import Cooldowns
+from .client.flight import Flights
+from .client.processwide import process_parts
+from .client.ratelimit import RateLimiter
 from .client.search_client import SearchClient
+from .client.state import SharedTiers
 from .config import Settings
 from .reader.page import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS
 
@@ -34,19 +42,27 @@ def search(
 
     ``backend`` defaults to ``settings.backend`` / ``WEB_SEARCH_BACKEND``, else the
     offline ``stub``; a list (or ``"auto"``) is a fallback chain, or a parallel
-    merge with ``strategy="merge"``. Stateless: no cache, cool-down or rate-limit
-    memory survives the call (share a :class:`SearchClient` for that), unless a
-    shared state URL is set. See :meth:`SearchClient.search` for the options and errors.
+    merge with ``strategy="merge"``. No cache survives the call (share a
+    :class:`SearchClient` for that) unless a shared state URL is set; rate-limit slots
+    and cool-downs are kept for the process. See :meth:`SearchClient.search` for the
+    options and errors.
     """
     with _one_call_client(settings) as client:
         return client.search(query, backend=backend, max_results=max_results, timeout_ms=timeout_ms, **options)
+
+
+class _OneCallClient(SearchClient):
+    """A client for one call, on the process-wide rate limiter, cool-downs and single-flight table."""
+
+    def _state_parts(self, cooldown_s: Dict[str, float], clock: Clock, shared: SharedTiers) -> Tuple[RateLimiter, Cooldowns, Flights]:
+        return process_parts(self.settings, cooldown_s, clock, shared)
 
 
 def _one_call_client(settings: Optional[Settings]) -> SearchClient:
     """A client for one call: no cache of its own; the shared one when a state URL is set."""
     settings = settings if settings is not None else Settings.from_env()
     shared = isinstance(settings, Settings) and bool(settings.state_url)  # a wrong type: SearchClient says so
-    return SearchClient(settings=settings, cache_ttl_s=SHARED_CACHE_TTL_S if shared else 0)
+    return _OneCallClient(settings=settings, cache_ttl_s=SHARED_CACHE_TTL_S if shared else 0)
 
 
 def fetch(
@@ -58,6 +74,7 @@ def fetch(
     max_bytes: int = DEFAULT_MAX_BYTES,
     allow_private: bool = False,
     settings: Optional[Settings] = None,
+    include_comments: bool = False,
 ) -> Dict[str, Any]:
     """Read one web page and return its main content as markdown or text.
 
@@ -67,7 +84,8 @@ def fetch(
     link-local targets unless ``allow_private`` (or ``settings.allow_private``),
     reads at most ``max_bytes`` and returns at most ``max_chars`` characters,
     all within ``timeout_ms`` (default ``settings.timeout_ms``). When a fetch
-    service or a Jina key is configured it is asked first. See docs/fetch.md.
+    service or a Jina key is configured it is asked first. ``include_comments``
+    keeps the page's reader comment threads. See docs/fetch.md.
 
     Raises:
         WebSearchError: a subclass named by the error code; nothing else
@@ -81,4 +99,5 @@ def fetch(
             timeout_ms=timeout_ms,
             max_bytes=max_bytes,
             allow_private=allow_private,
+            include_comments=include_comments,
         )

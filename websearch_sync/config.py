@@ -11,7 +11,7 @@ import json
 import logging
 import os
 from typing import Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
-from urllib.parse import urlsplit
+from urllib.parse import parse_qsl, urlsplit
 
 from .errors import InvalidInput
 from .secrets import is_secret_name, mask as _mask, redact
@@ -54,6 +54,10 @@ SHARED_ENV_VARS: Dict[str, Tuple[str, str]] = {
     "WEB_SEARCH_STATE_URL": ("state_url", "Redis URL (`redis://host:port/db`) sharing cache, rate limits and cool-downs between processes"),
     "WEB_SEARCH_STATE_PREFIX": ("state_prefix", "extra namespace of the shared state's keys (after `websearch_sync:`)"),
     "WEB_SEARCH_STATE_REQUIRED": ("state_required", "`1`: an unreachable shared state fails the call instead of falling back to local state"),
+    "WEB_SEARCH_MIN_INTERVAL_S": (
+        "min_interval_s",
+        "minimum seconds between two requests to one backend, for every backend; per backend: `WEB_SEARCH_MIN_INTERVAL_S_<BACKEND>`",
+    ),
     "WEB_FETCH_ALLOW_PRIVATE": ("allow_private", "`1` lets fetch read loopback/private addresses (trusted local use)"),
 }
 
@@ -105,6 +109,9 @@ class Settings:
         state_prefix: extra namespace for the shared keys (``websearch_sync:<prefix>:``).
         state_required: fail calls with ``NetworkError(state_unavailable)`` when the
             shared state cannot be reached, instead of using local state for them.
+        min_interval_s: the pace: minimum seconds between two requests to one backend,
+            for every backend (a number) or per backend (``{"searxng": 0.5}``); ``None``:
+            each backend's own. A client's ``min_interval_s`` argument overrides it.
         from_environment: set by :meth:`from_env` (the values came from the environment).
         env_backend_problem: set by :meth:`from_env` when ``WEB_SEARCH_BACKEND`` names a
             backend nobody registered: the message of the ``InvalidInput(unknown_backend)``
@@ -134,6 +141,7 @@ class Settings:
     state_url: Optional[str] = None
     state_prefix: str = ""
     state_required: bool = False
+    min_interval_s: Union[None, float, Dict[str, float]] = None
     from_environment: bool = False
     env_backend_problem: Optional[str] = dataclasses.field(default=None, repr=False, compare=False)
 
@@ -148,6 +156,7 @@ class Settings:
         self.providers = {str(k).lower(): dict(v or {}) for k, v in self.providers.items()}
         _check_providers(self.providers, self.endpoints)
         _check_proxy(self.proxy, "Settings.proxy")
+        self.min_interval_s = _check_pace(self.min_interval_s)
         if isinstance(self.backend, str):
             self.backend = self.backend.strip() or None
         if self.backend is not None:
@@ -210,8 +219,9 @@ class Settings:
                         found.extend(str(v) for v in value.values() if v)
                     else:
                         found.append(str(value))
-        found.extend(_userinfo_secret(self.proxy))
-        found.extend(_userinfo_secret(self.state_url))
+        for url in (self.proxy, self.state_url):
+            found.extend(_userinfo_secret(url))
+            found.extend(_query_secrets(url))
         return found
 
     def __repr__(self) -> str:
@@ -223,7 +233,7 @@ class Settings:
                     name: {k: (_mask(v) if is_secret_name(k) else v) for k, v in sub.items()}
                     for name, sub in value.items()
                 }
-            elif field.name == "proxy" and value:
+            elif field.name in ("proxy", "state_url") and isinstance(value, str) and value:
                 value = _mask_proxy(value)
             elif is_secret_name(field.name):
                 value = _mask(value)
@@ -344,7 +354,67 @@ def _shared_from_env(env: Mapping[str, str], overridden: Set[str]) -> Dict[str, 
         _check_proxy(values.get("proxy"), "WEB_SEARCH_PROXY")
     values["allow_private"] = _env_flag(env, "WEB_FETCH_ALLOW_PRIVATE")
     values["state_required"] = _env_flag(env, "WEB_SEARCH_STATE_REQUIRED")
+    pace = _pace_from_env(env)
+    if pace is not None:
+        values["min_interval_s"] = pace
     return values
+
+
+def _env_seconds(env: Mapping[str, str], name: str) -> Optional[float]:
+    """A number of seconds >= 0 from ``env``; a malformed one is logged and ignored."""
+    text = _env_str(env, name)
+    if not text:
+        return None
+    try:
+        number = float(text)
+    except ValueError:
+        number = -1.0
+    if not 0 <= number <= MAX_PACE_S:
+        logger.warning("ignoring %s=%r: expected a number of seconds in 0..%g", name, text, MAX_PACE_S)
+        return None
+    return number
+
+
+def _pace_from_env(env: Mapping[str, str]) -> Union[None, float, Dict[str, float]]:
+    """``WEB_SEARCH_MIN_INTERVAL_S`` (every backend) and ``WEB_SEARCH_MIN_INTERVAL_S_<BACKEND>``:
+    a number, a ``{backend: seconds}`` mapping when some backend has its own, or ``None``."""
+    every = _env_seconds(env, "WEB_SEARCH_MIN_INTERVAL_S")
+    own = {name: _env_seconds(env, "WEB_SEARCH_MIN_INTERVAL_S_" + name.upper()) for name in _BACKEND_ENV_VARS}
+    own_set = {name: seconds for name, seconds in own.items() if seconds is not None}
+    if not own_set:
+        return every
+    base = {name: every for name in _BACKEND_ENV_VARS} if every is not None else {}
+    base.update(own_set)
+    return base
+
+
+#: The longest pace a setting may ask (one request a day).
+MAX_PACE_S = 86400.0
+
+
+def _seconds_problem(value: Any) -> bool:
+    return isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= MAX_PACE_S
+
+
+def _check_pace(value: Any) -> Union[None, float, Dict[str, float]]:
+    """``Settings.min_interval_s`` checked: ``None``, seconds, or ``{backend: seconds}``
+    (``InvalidInput(bad_min_interval_s)``; backend names are checked by the client)."""
+    if value is None:
+        return None
+    if isinstance(value, Mapping):
+        for name, seconds in value.items():
+            if not isinstance(name, str) or _seconds_problem(seconds):
+                raise InvalidInput(
+                    "Settings.min_interval_s[%r] must be a number of seconds in 0..%g, got %r" % (name, MAX_PACE_S, seconds),
+                    detail_code="bad_min_interval_s",
+                )
+        return {name.lower(): float(seconds) for name, seconds in value.items()}
+    if _seconds_problem(value):
+        raise InvalidInput(
+            "Settings.min_interval_s must be a number of seconds in 0..%g or {backend: seconds}, got %r" % (MAX_PACE_S, value),
+            detail_code="bad_min_interval_s",
+        )
+    return float(value)
 
 
 def _backends_from_env(env: Mapping[str, str]) -> Tuple[Dict[str, str], Dict[str, Dict[str, Any]]]:
@@ -421,7 +491,16 @@ def _userinfo_secret(url: Optional[str]) -> List[str]:
     return [part for part in (userinfo, userinfo.split(":", 1)[-1]) if part]
 
 
+def _query_secrets(url: Optional[str]) -> List[str]:
+    """The values of ``url``'s secret-named query parameters (``?password=...``)."""
+    if not url or "?" not in url:
+        return []
+    query = url.split("?", 1)[1].split("#", 1)[0]
+    return [value for name, value in parse_qsl(query, keep_blank_values=False) if value and is_secret_name(name)]
+
+
 def _mask_proxy(url: str) -> str:
-    for secret in _userinfo_secret(url)[:1]:
-        return url.replace(secret, "***")
+    """``url`` with its password and the values of secret-named query parameters masked."""
+    for secret in _userinfo_secret(url)[:1] + _query_secrets(url):
+        url = url.replace(secret, "***")
     return url

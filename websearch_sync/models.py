@@ -5,9 +5,19 @@ The result shape users see is documented in docs/api.md and checked by
 """
 
 import dataclasses
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, TypedDict
 
-__all__ = ["SearchParams", "ParseResult", "TIME_RANGES", "SAFE_SEARCH_LEVELS"]
+__all__ = [
+    "SearchParams",
+    "ParseResult",
+    "TIME_RANGES",
+    "SAFE_SEARCH_LEVELS",
+    "SearchItem",
+    "ProviderMeta",
+    "ErrorInfo",
+    "SearchResponse",
+    "FetchResult",
+]
 
 TIME_RANGES = ("day", "week", "month", "year")
 SAFE_SEARCH_LEVELS = ("off", "moderate", "strict")
@@ -53,8 +63,92 @@ class SearchParams:
 
 @dataclasses.dataclass
 class ParseResult:
-    """What a backend's parser returns: raw items (no ``rank``), soft errors, meta."""
+    """What a backend's parser returns: raw items (no ``rank``), soft errors, meta.
+
+    ``extras`` is what the service answered besides results (SearXNG's answers,
+    infoboxes, suggestions, corrections: ``{kind: entries}``), shown as
+    ``provider_meta["extras"]``.
+    """
 
     items: List[Dict[str, Any]]
     errors: List[Dict[str, Any]] = dataclasses.field(default_factory=list)
     request_id: Optional[str] = None
+    extras: Dict[str, List[Any]] = dataclasses.field(default_factory=dict)
+
+
+# The canonical shapes (../shared/DESIGN.md, docs/api.md). ``search()`` and ``fetch()`` return plain
+# dicts of these shapes; the TypedDicts let a user's type checker catch ``item["ulr"]``. Optional keys
+# sit in a ``total=False`` subclass (``NotRequired`` needs Python 3.11).
+
+
+class _SearchItemKeys(TypedDict):
+    title: str
+    url: str
+    snippet: str
+    provider: str
+    rank: int
+
+
+class SearchItem(_SearchItemKeys, total=False):
+    """One search result; ``rank`` is written only by normalisation (1..n, no gaps)."""
+
+    source: str
+    published_at: str
+    providers: List[str]
+    content: str
+
+
+class _ProviderMetaKeys(TypedDict):
+    provider_name: str
+
+
+class ProviderMeta(_ProviderMetaKeys, total=False):
+    """Who answered and how: ``provider_name`` always; the rest as the call produced them."""
+
+    latency_ms: int
+    cached: bool
+    attempts: int
+    request_id: Optional[str]
+    providers: List[str]
+    extras: Dict[str, List[Any]]  #: what the service answered besides results (SearXNG's answers, infoboxes ...)
+
+
+class _ErrorInfoKeys(TypedDict):
+    type: str
+    message: str
+    retryable: bool
+    detail_code: Optional[str]
+    provider: Optional[str]
+
+
+class ErrorInfo(_ErrorInfoKeys, total=False):
+    """One failure in ``WebSearchError.to_dict()`` form, e.g. in a response's ``errors``."""
+
+    errors: List["ErrorInfo"]
+    engine: str  #: the engine of a meta-engine (SearXNG) that failed
+    retry_after: float  #: seconds until that engine is asked again (it is suspended)
+
+
+class _SearchResponseKeys(TypedDict):
+    items: List[SearchItem]
+    provider_meta: ProviderMeta
+
+
+class SearchResponse(_SearchResponseKeys, total=False):
+    """What ``search()`` returns: never a bare list."""
+
+    errors: List[ErrorInfo]
+
+
+class FetchResult(TypedDict):
+    """What ``fetch()`` returns."""
+
+    url: str
+    final_url: str
+    status: int
+    content_type: str
+    extractor: str
+    title: str
+    text: str
+    truncated: bool
+    length: int

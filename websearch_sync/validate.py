@@ -1,7 +1,7 @@
 """Input validation for search(): every bad input becomes ``InvalidInput``."""
 
 import re
-from typing import Any, Dict, Iterable, List, Optional, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Union
 
 from .config import MAX_TIMEOUT_MS, Settings
 from .errors import InvalidInput
@@ -184,3 +184,20 @@ def backend_list(backend: Union[None, str, Iterable[str]]) -> Optional[List[str]
     if len(set(names)) != len(names):
         raise InvalidInput("backend %r lists a name twice" % (backend,), detail_code="unknown_backend")
     return names
+
+
+def check_options_taken(options: Iterable[str], chosen: Mapping[str, Iterable[str]], every: Mapping[str, Iterable[str]]) -> None:
+    """``InvalidInput(bad_option)`` for a backend-specific option that no backend of the call
+    takes (``wiki`` with ``backend="searxng"``): it would be dropped without a word.
+
+    ``chosen`` and ``every`` map backend names to their options (the call's backends, all of them).
+    """
+    taken = {option for names in chosen.values() for option in names}
+    stray = sorted(o for o in options if o not in taken and o != "max_content_chars")
+    if stray:
+        owners = {o: sorted(name for name, names in every.items() if o in names) for o in stray}
+        raise InvalidInput(
+            "option(s) %s belong to other backends (%s), not to %s; pass them with that backend or drop them"
+            % (", ".join(stray), "; ".join("%s: %s" % (o, ", ".join(owners[o])) for o in stray), ", ".join(chosen)),
+            detail_code="bad_option",
+        )

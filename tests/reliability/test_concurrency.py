@@ -135,18 +135,19 @@ def spy_on(client: ws.SearchClient, clock: ThreadClock, blocks: List[Tuple[float
     cleared: Dict[int, float] = {}
     send = attempts.call_backend
 
-    def checking(name):
+    def checking(name, *args):
         began = time.monotonic()  # before the check reads the table: a block recorded after this may be missed
-        check(name)
+        check(name, *args)
         cleared[threading.get_ident()] = began
 
     def sending(backend, params, transport, deadline):
         sends.append((cleared[threading.get_ident()], backend.name))
         return send(backend, params, transport, deadline)
 
-    def recording(error):
-        record(error)
+    def recording(error, *args):
+        token = record(error, *args)
         blocks.append((time.monotonic(), error.provider, error.detail_code))
+        return token
 
     def booking(name, interval, max_wait_s):
         wait = reserve(name, interval, max_wait_s)

@@ -77,13 +77,13 @@ def test_a_success_already_under_way_does_not_lift_a_newer_cool_down():
         with client_for(server, min_interval_s=0) as client:
             first, first_outcome = in_thread(lambda: client.search("q", timeout_ms=3000))
             assert arrived.wait(5)
-            with pytest.raises(ws.WebBlocked):
-                client.search("q", timeout_ms=3000)
+            with pytest.raises(ws.WebBlocked):  # another question: an identical one would wait for the first's answer
+                client.search("q2", timeout_ms=3000)
             blocked.set()
             first.join(5)
             assert first_outcome["result"]["items"]  # the stale success arrived after the block
             with pytest.raises(ws.WebBlocked) as info:
-                client.search("q", timeout_ms=3000)
+                client.search("q3", timeout_ms=3000)
         assert "cooling down" in info.value.message
         assert len(server.requests) == 2
 
@@ -109,8 +109,8 @@ def test_a_block_met_right_after_this_threads_check_is_not_lifted_by_its_success
             check = cooldowns.check
             raced = []
 
-            def check_then_another_thread_blocks(name):
-                check(name)
+            def check_then_another_thread_blocks(name, *args):
+                check(name, *args)
                 if not raced:  # the other thread meets the wall just after this check passed
                     raced.append(name)
                     cooldowns.record(ws.WebBlocked("slow down", provider=name, detail_code="http_429", status=429))

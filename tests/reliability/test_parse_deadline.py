@@ -1,9 +1,13 @@
-"""A search ends within its deadline, parsing included.
+"""A search ends within its deadline, parsing included, and a parse it abandons stops.
 
 Regression test: a DuckDuckGo page of 40,000 small results (4.6 MB, under the 5 MB default
 byte cap) took 8.5 s to parse, so a 1 s search returned after 9 s. Here: 20,000 results
 (~1.5 s of parsing since the parsers got faster; 4,000 took 0.25 s, within the deadline)
 against a 300 ms deadline.
+
+Issue 23: answers under 256 KB were parsed in the calling thread, outside the deadline
+(a hostile 100 KB page took seconds), and an abandoned parse ran on to its end (minutes
+on a hostile page at the byte cap), a core busy per abandoned call.
 """
 
 import re
@@ -13,6 +17,9 @@ import time
 import pytest
 
 import websearch_sync as ws
+
+from websearch_sync.backends.ddg import DuckDuckGoHtml
+from websearch_sync.net.deadline import checkpoint
 
 from clocks import deadline_margin_s, machine_pace
 from servers import FaultServer, respond
@@ -66,3 +73,53 @@ def test_a_normal_page_still_parses():
     with FaultServer({"/s": respond(200, page)}) as server:
         result = ws.search("q", backend="ddg_html", settings=ws.Settings(endpoints={"ddg_html": server.url("/s")}), timeout_ms=2000)
     assert [i["url"] for i in result["items"]] == ["https://r0.example/", "https://r1.example/", "https://r2.example/"]
+
+
+def _parse_threads():
+    return [thread for thread in threading.enumerate() if thread.name == "websearch-parse"]
+
+
+def test_a_small_answer_is_parsed_within_the_deadline_too(monkeypatch):
+    """A parse that would take 10 s on a 1 KB answer: the search ends at its deadline and
+    the parse stops at its next checkpoint (before: parsed inline, the search took 10 s)."""
+    ran = threading.Event()
+
+    def slow_parse(self, response, params):
+        ran.set()
+        end = time.monotonic() + 10
+        while time.monotonic() < end:
+            checkpoint()
+            time.sleep(0.001)
+        raise AssertionError("the parse was not stopped")
+
+    monkeypatch.setattr(DuckDuckGoHtml, "parse", slow_parse)
+    with FaultServer({"/s": respond(200, huge_ddg_page(3))}) as server:
+        started = time.monotonic()
+        with pytest.raises(ws.Timeout) as caught:
+            ws.search("q", backend="ddg_html", settings=ws.Settings(endpoints={"ddg_html": server.url("/s")}), timeout_ms=300)
+        elapsed = time.monotonic() - started
+    assert ran.is_set() and caught.value.detail_code == "deadline_exceeded"
+    assert elapsed < 0.3 + MARGIN_S, "a 300 ms search took %.0f ms" % (elapsed * 1000)
+    for thread in _parse_threads():
+        thread.join(MARGIN_S)
+        assert not thread.is_alive(), "the abandoned parse kept running"
+
+
+def test_an_abandoned_parse_stops():
+    """A 9 MB page takes seconds to parse; abandoned at a 300 ms deadline, its thread ends
+    within a second (a checkpoint comes every 512 elements, well under a millisecond of
+    work), where it used to run the whole parse to the end."""
+    page = huge_ddg_page(40_000)
+    with FaultServer({"/s": respond(200, page)}) as server:
+        settings = ws.Settings(endpoints={"ddg_html": server.url("/s")}, max_response_bytes=len(page) + 1)
+        with pytest.raises(ws.Timeout):
+            ws.search("q", backend="ddg_html", settings=settings, timeout_ms=300)
+        abandoned = time.monotonic()
+        threads = _parse_threads()
+        for thread in threads:
+            thread.join(MARGIN_S)
+        stopped_after = time.monotonic() - abandoned
+        alive = [thread for thread in threads if thread.is_alive()]
+        for thread in alive:  # the old behaviour: let it finish before the next tests
+            thread.join(60)
+    assert not alive, "the abandoned parse was still running %.1f s after the timeout" % stopped_after

@@ -87,7 +87,7 @@ def test_search_options_and_formats(capsys):
     out = capsys.readouterr().out
     assert out.count("\n") == 1 and json.loads(out)["items"][0]["rank"] == 1
     assert main(["search", "q", "--format", "markdown", "-n", "1"]) == 0
-    assert capsys.readouterr().out.startswith("1. [q - Overview](https://example.com/search?q=q)")
+    assert capsys.readouterr().out.startswith("1. [q - Overview](<https://example.com/search?q=q>)")
     assert main(["search", "q", "--time-range", "decade"]) == 2
 
 

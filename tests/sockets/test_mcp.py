@@ -10,9 +10,11 @@ adapter it promises to mirror.
 import gzip
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
+import time
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -44,12 +46,16 @@ def article_html() -> bytes:
 
 
 @asynccontextmanager
-async def mcp_session(*args, modern=False):
+async def mcp_session(*args, modern=False, errlog=os.devnull, env=None):
     """A ready ClientSession with ``websearch-sync mcp ARGS`` (``python -m websearch_sync``): the
     ``initialize`` handshake, or with ``modern`` the 2026-07-28 ``server/discover``. The server's
-    environment is the SDK's default (PATH, HOME ...): no search settings."""
-    params = StdioServerParameters(command=sys.executable, args=["-m", "websearch_sync", "mcp", *args], cwd=str(ROOT))
-    with open(os.devnull, "w") as log:
+    environment is the SDK's default (PATH, HOME ...) plus ``env``: no search settings unless given."""
+    if env is not None:
+        from mcp.client.stdio import get_default_environment
+
+        env = dict(get_default_environment(), **env)
+    params = StdioServerParameters(command=sys.executable, args=["-m", "websearch_sync", "mcp", *args], cwd=str(ROOT), env=env)
+    with open(errlog, "w") as log:
         async with stdio_client(params, errlog=log) as (read, write):
             async with ClientSession(read, write) as session:
                 if modern:
@@ -72,6 +78,11 @@ def run_bounded(scenario, *args):
 def text_of(result):
     assert len(result.content) == 1 and result.content[0].type == "text"
     return result.content[0].text
+
+
+def same_wrapper(text):
+    """``text`` with the untrusted-content block's random code (new for every rendering) replaced by a fixed one."""
+    return re.sub(r"(untrusted-web-content-|the code )[0-9a-f]{16}", r"\g<1>CODE", text)
 
 
 # -- through the official client ---------------------------------------------------------------------
@@ -98,15 +109,14 @@ def test_lists_both_tools_with_the_adapters_schemas_and_searches_the_stub():
         assert mcp_tool.input_schema == definition["parameters"]
         assert mcp_tool.annotations.read_only_hint is True
     assert first.is_error is False
-    assert text_of(first) == tool.format_results(expected)
+    assert same_wrapper(text_of(first)) == same_wrapper(tool.format_results(expected))
     assert text_of(first).startswith("1. mcp stub - Overview\n   URL: https://example.com/search?q=mcp+stub\n")
     assert first.structured_content["items"] == expected["items"]
     assert first.structured_content["provider_meta"]["cached"] is False
     # one SearchClient for the server's lifetime: the second call is answered from its cache
     assert again.is_error is False and again.structured_content["provider_meta"]["cached"] is True
     # one ToolSession: the third lookup of the same normalised query is refused
-    assert third.is_error is True
-    assert third.structured_content["error"]["detail_code"] == "repeated_lookup"
+    assert third.is_error is True and third.structured_content is None  # an error is its one line of text
     assert text_of(third).startswith("Error: InvalidInput (repeated_lookup): ")
 
 
@@ -123,17 +133,17 @@ def test_failures_are_error_results_never_protocol_errors():
             ]
 
     results = run_bounded(scenario)
-    assert all(result.is_error is True for result in results)
-    errors = [result.structured_content["error"] for result in results]
-    assert [(e["type"], e["detail_code"]) for e in errors] == [
-        ("InvalidInput", "bad_arguments"),
-        ("InvalidInput", "bad_arguments"),
-        ("InvalidInput", "bad_arguments"),
-        ("InvalidInput", "private_address"),  # --allow-private is off by default
-        ("ToolNotFound", "unknown_tool"),
-        ("ToolNotFound", "unknown_tool"),  # only the listed names are served
+    assert all(result.is_error is True and result.structured_content is None for result in results)
+    # plain text, not JSON inside text: one line naming the type and detail code
+    assert [text_of(result).split(":")[1].strip() for result in results] == [
+        "InvalidInput (bad_arguments)",
+        "InvalidInput (bad_arguments)",
+        "InvalidInput (bad_arguments)",
+        "InvalidInput (private_address)",  # --allow-private is off by default
+        "ToolNotFound (unknown_tool)",
+        "ToolNotFound (unknown_tool)",  # only the listed names are served
     ]
-    assert all(e["retryable"] is False and e["message"] for e in errors)
+    assert all(text_of(result).endswith("Retrying the same call will not help.") for result in results)
     assert text_of(results[0]) == "Error: InvalidInput (bad_arguments): argument 'query' must be of type string. " \
                                   "Retrying the same call will not help."
     assert "web_search, web_fetch" in text_of(results[4])
@@ -167,14 +177,34 @@ def test_fetch_and_eight_concurrent_calls_with_allow_private():
         single, parallel = run_bounded(scenario)
     assert "error" not in expected
     assert single.is_error is False
-    assert text_of(single) == tool.format_results(expected)
+    assert same_wrapper(text_of(single)) == same_wrapper(tool.format_results(expected))
     assert text_of(single).startswith("Die elektronische Patientenakte (ePA)")
-    assert tool.UNTRUSTED_OPEN % server.url("/article") in text_of(single)
-    assert single.structured_content["text"] == expected["text"]
+    assert '<untrusted-web-content-CODE source="%s">' % server.url("/article") in same_wrapper(text_of(single))
+    # the structured channel carries the same untrusted-content block, under the same tag, as the text
+    tag = re.search(r"<(untrusted-web-content-[0-9a-f]{16}) ", text_of(single)).group(1)
+    assert single.structured_content["text"].startswith('<%s source="%s">\n' % (tag, server.url("/article")))
+    assert single.structured_content["text"].endswith(expected["text"] + "\n</%s>" % tag)
+    assert dict(single.structured_content, text=None) == dict(expected, text=None)
     assert [result.is_error for result in parallel] == [False] * 8, [text_of(r) for r in parallel if r.is_error]
     assert [result.structured_content["url"] for result in parallel] == [server.url("/gate/%d" % i) for i in range(8)]
     assert all(result.structured_content["truncated"] for result in parallel)
     assert not gate.broken
+
+
+def test_the_server_says_on_stderr_when_it_serves_offline_stub_results(tmp_path):
+    from websearch_sync.backends.stub import OFFLINE_WARNING
+
+    async def scenario(log, *args):
+        async with mcp_session(*args, errlog=log) as session:
+            listed = await session.list_tools()
+            return await session.call_tool("web_search", {"query": "offline"}) if not args else listed
+
+    stub_result = run_bounded(scenario, str(tmp_path / "stub.log"))
+    run_bounded(scenario, str(tmp_path / "web.log"), "--backend", "ddg_html")  # nothing searched: no network
+    assert (tmp_path / "stub.log").read_text().splitlines() == [
+        "websearch-sync mcp: warning: %s (backend: stub)" % OFFLINE_WARNING]
+    assert OFFLINE_WARNING not in (tmp_path / "web.log").read_text()
+    assert text_of(stub_result).endswith(tool.OFFLINE_NOTE)
 
 
 def test_modern_protocol_discovery_serves_the_same_tools():
@@ -229,7 +259,8 @@ def test_unconfigured_search_backend_is_left_out_stdout_is_protocol_only_and_eof
     assert out == ""
     assert [t["name"] for t in answers[2]["result"]["tools"]] == ["web_fetch"]
     assert answers[3]["result"]["isError"] is True
-    assert answers[3]["result"]["structuredContent"]["error"]["type"] == "ToolNotFound"
+    assert "structuredContent" not in answers[3]["result"]
+    assert answers[3]["result"]["content"][0]["text"].startswith("Error: ToolNotFound (unknown_tool): ")
     assert "not offering the search tool: backend brave is not configured" in err
     assert "MCP client closed the connection" in err
 
@@ -279,9 +310,117 @@ def test_mcp_tools_mirror_the_tool_adapter():
         tools = McpTools(client)
         assert tools.definitions() == tool.tool_definitions("json_schema", names=TOOL_NAMES, settings=ws.Settings())
         outcome = tools.call("web_search", {"query": "q", "max_results": 1})
-        assert outcome.is_error is False and outcome.text == tool.format_results(outcome.result)
+        assert outcome.is_error is False and same_wrapper(outcome.text) == same_wrapper(tool.format_results(outcome.result))
         assert outcome.result["items"][0]["url"] == "https://example.com/search?q=q"
         refused = tools.call("web_fetch", '{"url": "ftp://example.com/"}')
         assert refused.is_error is True and refused.result["error"]["detail_code"] == "bad_url"
     with SearchClient(settings=ws.Settings(backend="brave")) as client:
         assert [d["name"] for d in McpTools(client).definitions()] == ["web_fetch"]
+
+
+# -- every line gets an answer (issue 23, point 11) ---------------------------------------------------
+
+
+class RawServer:
+    """``websearch-sync mcp`` driven line by line, for input no well-behaved client sends."""
+
+    def __init__(self):
+        self.process = subprocess.Popen([sys.executable, "-m", "websearch_sync", "mcp"], cwd=str(ROOT),
+                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.lines = []
+        self.arrived = threading.Condition()
+        threading.Thread(target=self._collect, daemon=True).start()
+
+    def _collect(self):
+        for line in self.process.stdout:
+            with self.arrived:
+                self.lines.append(json.loads(line))
+                self.arrived.notify_all()
+
+    def send(self, text):
+        self.process.stdin.write(text.encode("utf-8") + b"\n")
+        self.process.stdin.flush()
+
+    def answer(self, count):
+        """The ``count``-th message from the server (1-based), waiting up to SESSION_LIMIT_S for it."""
+        with self.arrived:
+            assert self.arrived.wait_for(lambda: len(self.lines) >= count, SESSION_LIMIT_S), "no answer: %s" % self.lines
+            return self.lines[count - 1]
+
+    def close(self):
+        self.process.stdin.close()
+        assert self.process.wait(SESSION_LIMIT_S) == 0
+
+
+def call_line(request_id, arguments_json):
+    return '{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"web_search","arguments":%s}}' % (
+        request_id, arguments_json)
+
+
+def test_every_request_gets_an_answer_even_one_the_sdk_cannot_parse():
+    server = RawServer()
+    try:
+        server.send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}))
+        assert server.answer(1)["id"] == 1
+        server.send('{"jsonrpc":"2.0","method":"notifications/initialized"}')
+        server.send(call_line(2, '{"query":"a\\ud800b"}'))  # a lone surrogate escape
+        server.send(call_line(3, '{"query":"x","locale":%s}' % ("[" * 300 + "]" * 300)))  # nested 300 deep
+        server.send("this line is not JSON")
+        server.send('{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"web_search",}')  # cut short
+        server.send('["not", "a", "message"]')
+        server.send(call_line(5, '{"query":"still serving"}'))
+        answers = [server.answer(n) for n in range(2, 8)]  # tool calls run in threads: answers come in any order
+    finally:
+        server.close()
+    by_id = {answer["id"]: answer for answer in answers if answer["id"] is not None}
+    anonymous = sorted((answer["error"]["code"], answer["error"]["message"]) for answer in answers if answer["id"] is None)
+    assert sorted(by_id) == [2, 3, 5]
+    assert by_id[2]["error"]["code"] == -32602  # the lone surrogate
+    assert by_id[3]["result"]["isError"] is True  # nested 300 deep: the tool's own answer
+    assert "Error: InvalidInput (bad_arguments): argument 'locale'" in by_id[3]["result"]["content"][0]["text"]
+    assert by_id[5]["result"]["isError"] is False  # and the server still serves
+    assert anonymous == [(-32700, "Parse error: the line is not JSON")] * 2 + [
+        (-32600, "Invalid Request: not a JSON-RPC 2.0 message")]
+
+
+# -- cancelled and failed calls (issue 25, point 7) ---------------------------------------------------
+
+
+def test_a_cancelled_call_stops_before_the_upstream_and_frees_its_worker():
+    arrivals = {"engine": [], "site": []}
+
+    def recorded(name, handler):
+        def record(conn, request, server):
+            arrivals[name].append(time.monotonic())
+            handler(conn, request, server)
+        return record
+
+    engine_answer = respond(200, b'{"type": "search", "web": {"results": []}}', content_type="application/json")
+    with FaultServer({"*": recorded("engine", engine_answer)}) as engine, \
+            FaultServer({"*": recorded("site", respond(200, article_html()))}) as site:
+        env = {"WEB_SEARCH_BACKEND": "brave", "BRAVE_API_KEY": "test-key", "WEB_SEARCH_ENDPOINT_BRAVE": engine.url("/search")}
+
+        async def scenario():
+            async with mcp_session("--max-concurrent", "1", "--allow-private", env=env) as session:
+                first = await session.call_tool("web_search", {"query": "first"})  # takes Brave's one-per-second slot
+                with anyio.move_on_after(0.3):  # the next call waits ~1 s for its slot: cancel it while it waits
+                    await session.call_tool("web_search", {"query": "second"})
+                page = await session.call_tool("web_fetch", {"url": site.url("/page")})
+                await anyio.sleep(1.5)  # past the slot the cancelled call was waiting for
+                return first, page
+
+        first, page = run_bounded(scenario)
+    assert first.is_error is False and page.is_error is False
+    assert len(arrivals["engine"]) == 1, "the cancelled search reached the engine"
+    # the only worker was free for the fetch at once, not when the cancelled call's 1 s slot came
+    assert arrivals["site"][0] < arrivals["engine"][0] + 1.0
+
+
+def test_failed_lookups_do_not_use_up_max_repeats():
+    with FaultServer({"*": respond(500, b"upstream broke")}) as broken:
+        with SearchClient(settings=ws.Settings(allow_private=True)) as client:
+            tools = McpTools(client, max_repeats=1)
+            failures = [tools.call("web_fetch", {"url": broken.url("/page")}) for _ in range(2)]
+        assert len(broken.requests) == 2  # the second lookup was made, not refused as a repeat
+    assert [(outcome.is_error, outcome.result["error"]["detail_code"]) for outcome in failures] == [(True, "http_500")] * 2

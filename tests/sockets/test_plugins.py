@@ -207,3 +207,68 @@ def test_the_contract_coverage_check_is_about_the_projects_backends():
         module.test_there_are_cases_for_every_registered_backend()
     finally:
         unregister("demo")
+
+
+def test_plugins_with_unusable_declarations_or_imports_never_break_the_host(tmp_path):
+    """Issue 23.5: bad class attributes, sys.exit() / KeyboardInterrupt / BaseException at
+    import: each plugin is skipped with a warning naming it; the library imports and works."""
+    base = "from websearch_sync.backends import Backend\n"
+    plugins = {
+        "bad_format": base + "class P(Backend):\n    name = 'bad_format'\n    text_format = 'markdown'\n",
+        "no_env": base + "class P(Backend):\n    name = 'no_env'\n    env_vars = None\n",
+        "raising_name": base + ("class Meta(type(Backend)):\n    @property\n    def name(cls):\n        raise RuntimeError('no name today')\n"
+                                "class P(Backend, metaclass=Meta):\n    pass\n"),
+        "capitals": base + "class P(Backend):\n    name = 'MySearch'\n",
+        "exits": "import sys\nsys.exit(3)\n",
+        "interrupts": "raise KeyboardInterrupt\n",
+        "base_exception": "raise BaseException('plugin gave up')\n",
+    }
+    for name, source in plugins.items():
+        _distribution(tmp_path, name, name, source, "%s = %s:P\n" % (name, name))
+    code = """
+import websearch_sync as ws
+print(sorted(set(ws.backend_names()) & {%s}), ws.search("still works")["items"][0]["provider"])
+""" % ", ".join(repr(name) for name in list(plugins) + ["MySearch", "mysearch"])
+    done = _run(tmp_path, code)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["[]", "stub"], done.stdout
+    for name in plugins:
+        assert "skipping backend plugin %r" % name in done.stderr, (name, done.stderr)
+    assert "SystemExit" in done.stderr and "KeyboardInterrupt" in done.stderr and "plugin gave up" in done.stderr
+    assert "'markdown'" in done.stderr and "no name today" in done.stderr and "'MySearch'" in done.stderr
+
+
+WRONG_SHAPES = {
+    "a list, not a ParseResult": "return [{'title': 't', 'url': 'https://e.example/'}]",
+    "strings as items": "return ParseResult(items=['https://e.example/'])",
+    "an unregistered provider": "return ParseResult(items=[{'title': 't', 'url': 'https://e.example/', 'provider': 'nobody'}])",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(WRONG_SHAPES))
+def test_a_plugin_parse_of_the_wrong_shape_is_a_typed_error_naming_it(shape):
+    """Issue 23.5: before, a raw AttributeError/TypeError escaped from normalisation."""
+    import websearch_sync as ws
+    from websearch_sync.backends import Backend, ParseResult, RequestSpec, register, unregister
+    from servers import FaultServer, respond
+
+    namespace = {"Backend": Backend, "ParseResult": ParseResult, "RequestSpec": RequestSpec}
+    exec(textwrap.dedent("""
+        class Shaped(Backend):
+            name = "shaped_plugin"
+            kind = "json"
+            def build_request(self, params):
+                return RequestSpec("GET", self.endpoint_url())
+            def parse(self, response, params):
+                %s
+    """ % WRONG_SHAPES[shape]), namespace)
+    register(namespace["Shaped"])
+    try:
+        with FaultServer({"/api": respond(200, b"{}", {"Content-Type": "application/json"})}) as server:
+            settings = ws.Settings(endpoints={"shaped_plugin": server.url("/api")})
+            with pytest.raises(ws.WebProviderError) as caught:
+                ws.search("q", backend="shaped_plugin", settings=settings, retries=0)
+    finally:
+        unregister("shaped_plugin")
+    assert caught.value.detail_code == "bad_parse_result" and caught.value.provider == "shaped_plugin"
+    assert "shaped_plugin" in caught.value.message

@@ -11,7 +11,7 @@ import time
 import pytest
 
 import websearch_sync as ws
-from redis_server import RedisServer, redis_server  # noqa: F401  (fixture)
+from redis_server import RedisServer, redis_db, redis_server  # noqa: F401  (fixtures)
 from servers import FaultServer, free_port, listener_that_never_accepts, respond
 from websearch_sync.backends import register, unregister
 from websearch_sync.backends.stub import Stub
@@ -43,17 +43,6 @@ class FakeClock(Clock):
     def sleep(self, seconds: float) -> None:
         """Move the fake time on, at once."""
         self.now += max(0.0, seconds)
-
-
-@pytest.fixture
-def redis_db(redis_server):  # noqa: F811
-    """A redis-py client on the test server, its database emptied first."""
-    import redis
-
-    client = redis.Redis.from_url(redis_server.url)
-    client.flushdb()
-    yield client
-    client.close()
 
 
 def _state(url, prefix="", required=False, clock=None):
@@ -213,7 +202,8 @@ def test_a_block_one_client_met_is_obeyed_by_another_until_its_key_expires(redis
     assert (error.provider, error.detail_code, error.status, error.retryable) == ("brave", "http_429", 429, True)
     assert 29 < error.retry_after <= 30
     assert 29_000 < redis_db.pttl("websearch_sync:cooldown:brave") <= 30_000
-    assert json.loads(redis_db.get("websearch_sync:cooldown:brave")) == {"detail_code": "http_429", "status": 429, "until": 1.7e9 + 1030.0}
+    stored = json.loads(redis_db.get("websearch_sync:cooldown:brave"))
+    assert stored == {"detail_code": "http_429", "status": 429, "until": 1.7e9 + 1030.0, "token": stored["token"]}
     redis_db.pexpire("websearch_sync:cooldown:brave", 1)
     time.sleep(0.01)
     Cooldowns(shared=SharedCooldowns(_state(redis_server.url))).check("brave")  # expired: nothing raised

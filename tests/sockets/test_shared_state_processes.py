@@ -5,6 +5,8 @@ environment (``WEB_SEARCH_STATE_URL`` set), as RQ workers do. The upstream answe
 with recorded SearXNG responses; the answers are compared with the recorded goldens.
 """
 
+import time
+
 import pytest
 
 from redis_server import redis_server  # noqa: F401  (fixture)
@@ -15,9 +17,23 @@ from websearch_sync.contract.cases import load_golden, outcome_of
 MIN_INTERVAL_S = 0.1
 WORKERS = 4
 QUERIES_EACH = 10
-#: How much sooner than the rate allows 11 consecutive requests may arrive (process
-#: scheduling and connection set-up between the slot and the arrival).
+#: How much sooner than the rate allows 11 consecutive requests may arrive on an idle machine
+#: (process scheduling and connection set-up between the slot and the arrival).
 SCHEDULING_SLACK_S = 0.15
+
+
+def _wake_up_lateness(samples=20, nap_s=0.02):
+    """How late this machine wakes a sleeping process right now: the worst overshoot of a short sleep.
+
+    On a loaded machine a worker wakes for its slot late by about this much, so the first request of a
+    window can arrive that much after its slot while the last arrives on time.
+    """
+    worst = 0.0
+    for _ in range(samples):
+        started = time.perf_counter()
+        time.sleep(nap_s)
+        worst = max(worst, time.perf_counter() - started - nap_s)
+    return worst
 
 
 def _jobs():
@@ -41,7 +57,8 @@ def test_four_workers_share_rate_limit_cache_and_cooldowns(redis_server):  # noq
         assert all(line["outcome"] == golden and line["cached"] is False for line in lines)
         assert len(upstream.arrivals) == WORKERS * QUERIES_EACH
         window = _tightest_window(upstream.arrivals)
-        assert window >= 10 * MIN_INTERVAL_S - SCHEDULING_SLACK_S, "11 consecutive requests within %.3f s" % window
+        slack = SCHEDULING_SLACK_S + 2 * _wake_up_lateness()
+        assert window >= 10 * MIN_INTERVAL_S - slack, "11 consecutive requests within %.3f s (slack %.3f s)" % (window, slack)
 
         # this process meets a 429 with Retry-After (one request) ...
         blocked = load_golden(upstream.answer_with("http_429_retry_after"))

@@ -20,7 +20,8 @@ def test_network_failures_return_the_error_form(testjson):
     assert result["error"]["provider"] == "testjson"
 
 
-def test_fetch_tool_and_its_formatting(snapshot):
+def test_fetch_tool_and_its_formatting(snapshot, monkeypatch):
+    monkeypatch.setattr(tool, "_new_nonce", lambda: "0123456789abcdef")  # the wrapper's random code, fixed here
     with FaultServer({"/page": respond(200, PAGE)}) as server:
         client = ws.SearchClient("stub", settings=ws.Settings(allow_private=True))
         result = tool.call_tool("web_fetch", {"url": server.url("/page"), "extract_mode": "text", "max_chars": 60}, client=client)

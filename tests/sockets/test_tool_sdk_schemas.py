@@ -35,6 +35,7 @@ VARIANTS = [
     pytest.param({}, ws.Settings(), id="default"),
     pytest.param({"names": {"search": "search_the_web", "fetch": "read-page"}}, ws.Settings(), id="renamed"),
     pytest.param({}, ws.Settings(backend="brave"), id="search-unconfigured"),
+    pytest.param({"strict": True}, ws.Settings(backend="ddg_html"), id="strict"),
 ]
 
 

@@ -80,7 +80,7 @@ PRODUCT_PAGE = ("<html><head><title>Steel kettle 1.7 l | Example Shop</title></h
 
 
 def _without_recovery():
-    return DEFAULT_RULES - {"recovery.fragment"}
+    return DEFAULT_RULES - {"recovery.fragment", "recovery.tiny", "recovery.second_opinion"}
 
 
 def test_readability_alone_returns_a_fragment_of_the_list_post():

@@ -60,6 +60,9 @@ BLOCK_CASES = {
     "article.link_spans": ("<p>Text of the paragraph <span><a href='/a'>one</a> <a href='/b'>two</a> "
                            "<a href='/c'>three</a></span> and more text of it, long enough.</p>" + PARAGRAPH,
                            "one two three", {}),
+    # a compound class word ("commentlist") names a comment thread inside the article
+    "article.comments": (PARAGRAPH * 3 + "<ol class='commentlist main'><li><p>Great post, thanks for writing "
+                         "it all down so clearly.</p></li></ol>", "Great post", {}),
 }
 
 
@@ -87,18 +90,65 @@ PAGE_CASES = {
     # without it, readability selects again without its filter and returns the comments
     "readability.no_retry": (VIDEO_PAGE, "A time-lapse of the sun setting"),
     "recovery.fragment": (LIST_POST, "Printing now supports page ranges"),
+    # the second tab's panel is hidden until its tab is clicked
+    "page.tab_panels": ("<html><body><div class='story'>" + PARAGRAPH * 2 + "<div class='tab-pane' "
+                        "style='display:none'><p>Opening hours of the museum, from Tuesday to Sunday, "
+                        "ten until five.</p></div></div></body></html>", "Opening hours"),
+    # readability keeps one short notice of this page; the main region holds the post
+    "recovery.tiny": (LIST_POST, "Printing now supports page ranges"),
+    # without the repair, libxml2 reads the page after an unclosed <title> as the title
+    "markup.repair": ("<html><head><title>Notes<link rel='stylesheet' href='/s.css'></head><body>"
+                      + PARAGRAPH * 2 + "</body></html>", "A real paragraph"),
 }
+
+
+#: Rules switched off for a case's both runs: another rule that would recover the same text.
+ALSO_OFF = {"recovery.fragment": {"recovery.tiny", "recovery.second_opinion"},
+            "recovery.tiny": {"recovery.fragment", "recovery.second_opinion"}}
 
 
 @pytest.mark.parametrize("name", sorted(PAGE_CASES))
 def test_page_and_readability_rules_apply_only_when_on(name):
     page, marker = PAGE_CASES[name]
-    assert marker in _extracted(page, DEFAULT_RULES)
-    assert marker not in _extracted(page, DEFAULT_RULES - {name})
+    rules = DEFAULT_RULES - ALSO_OFF.get(name, set())
+    assert marker in _extracted(page, rules)
+    assert marker not in _extracted(page, rules - {name})
+
+
+SIDEBAR = "Family run garage, servicing and repairs at fair prices, call today for a free quote."
+REMOVAL_CASES = {
+    # a <br><br>-text cell is one paragraph for readability: the row with the sidebar cell wins
+    "page.br_paragraphs": ("<html><body><table><tr><td><font>" + "<br><br>".join(
+        ["Text of the article in a table cell, sentence after sentence, with commas, clauses, and words."] * 4)
+        + "</font></td><td>" + SIDEBAR + "</td></tr></table></body></html>", SIDEBAR),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REMOVAL_CASES))
+def test_page_rules_that_narrow_the_article_apply_only_when_on(name):
+    page, marker = REMOVAL_CASES[name]
+    assert marker not in _extracted(page, DEFAULT_RULES)
+    assert marker in _extracted(page, DEFAULT_RULES - {name})
+
+
+KEEP_CASES = {
+    # an article that is mostly short link lines: link_dense removes each, together most of it
+    "article.removal_cap": ("<p>Sources for this article, in the order cited:</p>" + "".join(
+        "<p><a href='/s%d'>Annual report of the harbour board, volume %d</a></p>" % (n, n) for n in range(6)),
+        "volume 3"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(KEEP_CASES))
+def test_guard_rules_keep_their_blocks_only_when_on(name):
+    html, marker = KEEP_CASES[name]
+    assert marker in _clean(html, DEFAULT_RULES)
+    assert marker not in _clean(html, DEFAULT_RULES - {name})
 
 
 def test_every_rule_has_a_switch_test():
-    covered = {rule.name for rule in TABLE_RULES} | set(BLOCK_CASES) | set(PAGE_CASES)
+    covered = ({rule.name for rule in TABLE_RULES} | set(BLOCK_CASES) | set(PAGE_CASES) | set(REMOVAL_CASES)
+               | set(KEEP_CASES) | {"recovery.second_opinion"})  # test_extract_second.py
     assert covered == RULE_NAMES
 
 

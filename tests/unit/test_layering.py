@@ -29,6 +29,7 @@ LAYERS: Dict[str, int] = {
     "api": 8,
     "testing": 8,
     "mcp": 8,
+    "integrations": 8,
     "cli": 9,
     "__main__": 10,
     "__init__": 10,

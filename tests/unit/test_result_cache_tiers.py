@@ -13,11 +13,11 @@ class CountingTier:
         self.calls = []
         self.stored = {}
 
-    def get_entry(self, key):
+    def get_entry(self, key, left_s=None):
         self.calls.append(("get", key))
         return self.stored.get(key)
 
-    def set(self, key, value, ttl_s):
+    def set(self, key, value, ttl_s, left_s=None):
         self.calls.append(("set", key))
         self.stored[key] = (value, ttl_s)
 

@@ -139,7 +139,8 @@ def test_repeated_lookups_are_refused_after_the_limit():
     assert session.call_tool("nope", {})["error"]["type"] == "ToolNotFound"
 
 
-def test_format_snapshots(snapshot):
+def test_format_snapshots(snapshot, monkeypatch):
+    monkeypatch.setattr(tool, "_new_nonce", lambda: "0123456789abcdef")  # the wrapper's random code, fixed here
     with ws.SearchClient("stub", settings=stub_settings()) as client:
         result = tool.call_tool("web_search", {"query": "python requests timeout", "max_results": 2}, client=client)
     snapshot("search.txt", tool.format_results(result))
@@ -165,9 +166,19 @@ PAGE = ("<html><head><title>Tool page</title></head><body><article><h1>Tool page
         + "</p></article></body></html>").encode()
 
 
-def test_fetch_tool_repeat_guard_uses_the_normalised_url():
+def test_fetch_tool_repeat_guard_uses_the_normalised_url(monkeypatch):
+    fetched = []
+    monkeypatch.setattr(tool, "call_tool", lambda name, args, client=None: fetched.append(args["url"]) or {"url": args["url"]})
     session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings()), max_repeats=1)
-    first = session.call_tool("web_fetch", {"url": "http://127.0.0.1:9/a#x"})
-    assert first["error"]["detail_code"] == "private_address"  # ran, and failed for its own reason
-    again = session.call_tool("web_fetch", {"url": "http://127.0.0.1:9/a"})
-    assert again["error"]["detail_code"] == "repeated_lookup"
+    assert "error" not in session.call_tool("web_fetch", {"url": "https://a.example/a#x"})
+    again = session.call_tool("web_fetch", {"url": "https://A.example/a"})
+    assert again["error"]["detail_code"] == "repeated_lookup" and fetched == ["https://a.example/a#x"]
+
+
+def test_failed_lookups_do_not_count_as_repeats(monkeypatch):
+    answers = iter([{"error": {"type": "Timeout", "message": "slow", "retryable": True}}] * 2 + [{"items": []}])
+    monkeypatch.setattr(tool, "call_tool", lambda name, args, client=None: next(answers))
+    session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings()), max_repeats=1)
+    results = [session.call_tool("web_search", {"query": "same"}) for _ in range(4)]
+    assert [r.get("error", {}).get("type") or "ok" for r in results[:3]] == ["Timeout", "Timeout", "ok"]
+    assert results[3]["error"]["detail_code"] == "repeated_lookup"

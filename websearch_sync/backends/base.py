@@ -11,17 +11,13 @@ from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple
 from urllib.parse import urlsplit
 
 from ..config import Settings
-from ..secrets import is_secret_name
+from ..secrets import is_secret_name, redact
 from ..net.deadline import Deadline, DeadlinePassed, run_within
-from ..errors import AuthError, InvalidInput, Timeout, WebParseError, WebSearchError
+from ..errors import AuthError, InvalidInput, Timeout, WebBlocked, WebParseError, WebProviderError, WebSearchError
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..models import ParseResult, SearchParams
 
-__all__ = ["Backend", "json_body", "dig", "split_locale", "page_number", "INLINE_PARSE_BYTES"]
-
-#: Answers smaller than this are parsed in the calling thread (a few milliseconds at most);
-#: larger ones in a thread abandoned at the deadline (see :meth:`Backend.search`).
-INLINE_PARSE_BYTES = 256 * 1024
+__all__ = ["Backend", "json_body", "dig", "split_locale", "page_number"]
 
 
 class Backend:
@@ -62,6 +58,9 @@ class Backend:
     auto_rank: ClassVar[Optional[int]] = None
     auto_languages: ClassVar[Tuple[str, ...]] = ()
     text_format: ClassVar[str] = "html"
+    #: Request parameters whose value depends on the moment (a time limit from the deadline):
+    #: ``record`` writes them as the placeholder, so that a replay accepts any value.
+    volatile_params: ClassVar[Tuple[str, ...]] = ()
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -154,6 +153,22 @@ class Backend:
         """The request for ``params`` (pure: no I/O)."""
         raise NotImplementedError
 
+    def fit_request(self, spec: RequestSpec, deadline: Deadline) -> RequestSpec:
+        """The request adjusted to the call's deadline (pure; default: unchanged). A service
+        that takes a time limit of its own (SearXNG's ``timeout_limit``) is told it here."""
+        return spec
+
+    def cooldown_keys(self, params: SearchParams) -> Tuple[str, ...]:
+        """The cool-down keys whose suspension stops a call with ``params`` (default: the
+        backend's name). A meta-engine adds a narrower key for the engines the call asks for,
+        spelt ``<name>[<part>]`` (the cool-down's error names the backend before the ``[``)."""
+        return (self.name,)
+
+    def cooldown_key(self, params: SearchParams, error: WebBlocked) -> str:
+        """The key a block met by a call with ``params`` is recorded under: one of
+        :meth:`cooldown_keys` (default: the backend's name, i.e. all of it)."""
+        return self.name
+
     def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
         """An error recognised in the response (bot wall, vendor error envelope), or ``None``.
 
@@ -190,23 +205,29 @@ class Backend:
     def search(self, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
         """Check configuration, send the request, classify and parse the answer, all within ``deadline``.
 
-        Parsing runs in a thread abandoned at the deadline: a page of tens of
-        thousands of results (still under the byte cap) takes seconds to parse.
+        Parsing, whatever the body's size, runs in a thread abandoned at the deadline
+        (:func:`~websearch_sync.net.deadline.run_within`): a page of tens of thousands
+        of results (still under the byte cap) takes seconds to parse, and the parsers'
+        checkpoints stop an abandoned parse instead of letting it run on.
         """
         self.check_configured()
         self.check_params(params)
-        spec = self.build_request(params)
-        response = transport.send(
-            spec,
-            deadline=deadline,
-            provider=self.name,
-            max_bytes=self.settings.max_response_bytes,
-            secrets=self.secrets(),
-        )
-        if len(response.content) < INLINE_PARSE_BYTES:  # parses in milliseconds: no thread needed
-            return self.interpret(response, params)
+        spec = self.fit_request(self.build_request(params), deadline)
         try:
-            return run_within(deadline, lambda: self.interpret(response, params), name="websearch-parse")
+            response = transport.send(
+                spec,
+                deadline=deadline,
+                provider=self.name,
+                max_bytes=self.settings.max_response_bytes,
+                secrets=self.secrets(),
+            )
+        except WebProviderError as error:
+            if error.detail_code == "response_too_large":  # name the setting that raises the cap
+                error.message += " (the cap is WEB_SEARCH_MAX_BYTES, Settings.max_response_bytes)"
+                error.args = (error.message,)
+            raise
+        try:
+            parsed = run_within(deadline, lambda: self.interpret(response, params), name="websearch-parse")
         except DeadlinePassed:
             raise Timeout(
                 "%s: parsing the answer (%d bytes) did not finish within the %.0f ms deadline"
@@ -215,6 +236,7 @@ class Backend:
                 detail_code="deadline_exceeded",
                 status=response.status,
             ) from None
+        return _without_secrets(parsed, self.secrets())
 
     def interpret(self, response: HttpResponse, params: SearchParams) -> ParseResult:
         """Turn a response into a parse result or the error it means."""
@@ -232,6 +254,17 @@ class Backend:
                 detail_code="unexpected_shape",
                 status=response.status,
             ) from exc
+
+
+def _without_secrets(result: ParseResult, secrets: List[str]) -> ParseResult:
+    """``result`` with our secrets removed from the items' text: a service that echoes the
+    request into its results (the key in a header dump) must not show the key."""
+    if secrets:
+        for item in result.items:
+            for name, value in item.items():
+                if isinstance(value, str):
+                    item[name] = redact(value, secrets)
+    return result
 
 
 def json_body(response: HttpResponse, provider: str) -> Any:

@@ -36,7 +36,7 @@ from bs4 import Tag
 from ..models import SearchParams
 from .base import page_number, split_locale
 from .html_engine import HtmlEngine
-from .html_parsing import classes, dated_item, elements, first_of, has_class, month_first, parse_fragment, text_of, url_parts
+from .html_parsing import Block, PartTest, classes, dated_item, has_class, month_first, parse_fragment, url_parts, walk_blocks
 
 __all__ = ["BingHtml", "decode_bing_href"]
 
@@ -64,25 +64,28 @@ def decode_bing_href(href: str) -> Optional[str]:
     return target or None
 
 
-#: The parts of an ``li.b_algo`` read: the title link, the caption, the 2026 site name.
-_PARTS = {
-    "link": lambda tag: tag.name == "a" and tag.parent is not None and tag.parent.name == "h2" and bool(tag.get("href")),
-    "caption": lambda tag: has_class(tag, "b_caption"),
-    "site": lambda tag: has_class(tag, "tptt"),
+#: The parts of an ``li.b_algo`` read: the title link, the caption and its first
+#: paragraph (the snippet), the 2026 site name.
+_PARTS: Dict[str, PartTest] = {
+    "link": lambda tag, inside: tag.name == "a" and tag.parent is not None and tag.parent.name == "h2" and bool(tag.get("href")),
+    "caption": lambda tag, inside: has_class(tag, "b_caption"),
+    "paragraph": lambda tag, inside: tag.name == "p" and "caption" in inside,
+    "site": lambda tag, inside: has_class(tag, "tptt"),
 }
 
 
-def _item(block: Tag, order: Optional[bool]) -> Optional[Dict[str, Any]]:
-    """The item of one ``li.b_algo``, or ``None`` without a usable title link."""
-    parts = first_of(block, _PARTS)
-    link = parts.get("link")
-    url = decode_bing_href(link["href"]) if link is not None else None
+def _is_block(tag: Tag) -> bool:
+    return tag.name == "li" and "b_algo" in classes(tag)
+
+
+def _item(block: Block, order: Optional[bool]) -> Optional[Dict[str, Any]]:
+    """The item of one ``li.b_algo``, or ``None`` for an ad or without a usable title link."""
+    link = block.parts.get("link")
+    url = decode_bing_href(link["href"]) if link is not None and "b_ad" not in classes(block.tag) else None
     if not url:
         return None
-    caption = parts.get("caption")
-    paragraph = next((tag for tag in elements(caption) if tag.name == "p"), None) if caption is not None else None
-    item = dated_item(text_of(link), url, text_of(paragraph), order)
-    site = text_of(parts.get("site"))
+    item = dated_item(block.text("link"), url, block.text("paragraph"), order)
+    site = block.text("site")
     if site:
         item["source"] = site
     return item
@@ -119,5 +122,5 @@ class BingHtml(HtmlEngine):
     def items(self, markup: str, params: SearchParams) -> List[Dict[str, Any]]:
         """``li.b_algo`` blocks (never ``li.b_ad``)."""
         order = month_first(params.locale)
-        blocks = [tag for tag in elements(parse_fragment(markup)) if tag.name == "li" and "b_algo" in classes(tag) and "b_ad" not in classes(tag)]
+        blocks = walk_blocks(parse_fragment(markup), _is_block, _PARTS)
         return [item for item in (_item(block, order) for block in blocks) if item is not None]

@@ -21,7 +21,7 @@ from ..net.transport import HttpResponse, RequestSpec
 from ..models import ParseResult, SearchParams
 from ..net.botwall import is_ddg_challenge
 from .base import Backend
-from .html_parsing import classes, elements, has_class, iso_datetime, parse_fragment, region, text_of
+from .html_parsing import PartTest, classes, elements, has_class, iso_datetime, parse_fragment, region, text_of, walk_blocks
 
 __all__ = ["DuckDuckGoHtml", "DuckDuckGoLite", "decode_ddg_href", "parse_ddg_page"]
 
@@ -84,9 +84,9 @@ def _is_eof(title: str, url: str) -> bool:
     return title.strip() == "EOF" and "google.com/search" in url
 
 
-def _result(title_link: Tag, snippet: Optional[Tag], stamp: Optional[Tag]) -> Dict[str, Any]:
-    item = {"title": text_of(title_link), "url": decode_ddg_href(title_link.get("href") or ""), "snippet": text_of(snippet)}
-    published = iso_datetime(text_of(stamp)) if stamp is not None else None
+def _result(title: str, href: str, snippet: str, stamp: str) -> Dict[str, Any]:
+    item = {"title": title, "url": decode_ddg_href(href), "snippet": snippet}
+    published = iso_datetime(stamp) if stamp else None
     if published:
         item["published_at"] = published
     return item
@@ -101,28 +101,37 @@ def _keep(item: Dict[str, Any]) -> Tuple[bool, bool]:
     return True, False
 
 
+def _is_html_block(tag: Tag) -> bool:
+    return tag.name == "div" and "result" in classes(tag)
+
+
+#: The parts of a ``div.result`` read; the date is an unclassed span in ``.result__extras__url``
+#: (after the icon and the display URL).
+_HTML_PARTS: Dict[str, PartTest] = {
+    **{name: (lambda tag, inside, name=name: name in classes(tag)) for name in _HTML_FIELDS},
+    "stamp": lambda tag, inside: tag.name == "span" and not classes(tag) and "result__extras__url" in inside,
+}
+
+
 def _parse_html_template(markup: str) -> Tuple[List[Dict[str, Any]], bool]:
     """``div.result`` blocks: ``a.result__a``, ``.result__snippet``, a date span in ``.result__extras__url``."""
     items: List[Dict[str, Any]] = []
     eof = False
-    for block in parse_fragment(_HTML_SKIP.sub("", markup)).find_all("div", class_="result"):
-        if has_class(block, "result--ad") or has_class(block, "result--no-result"):
+    for block in walk_blocks(parse_fragment(_HTML_SKIP.sub("", markup)), _is_html_block, _HTML_PARTS):
+        link = block.parts.get("result__a")
+        if link is None or has_class(block.tag, "result--ad") or has_class(block.tag, "result--no-result"):
             continue
-        found: Dict[str, Tag] = {}
-        for tag in elements(block):
-            for name in classes(tag):
-                if name in _HTML_FIELDS and name not in found:
-                    found[name] = tag
-        if "result__a" not in found:
-            continue
-        extras = found.get("result__extras__url")  # icon, display URL, then an unclassed span with the date
-        stamp = next((tag for tag in elements(extras) if tag.name == "span" and not classes(tag)), None) if extras else None
-        item = _result(found["result__a"], found.get("result__snippet"), stamp)
+        item = _result(block.text("result__a"), link.get("href") or "", block.text("result__snippet"), block.text("stamp"))
         keep, is_eof = _keep(item)
         eof = eof or is_eof
         if keep:
             items.append(item)
     return items, eof
+
+
+def _lite_result(row: Dict[str, Any]) -> Dict[str, Any]:
+    """The item of one Lite row (its link, snippet and timestamp elements)."""
+    return _result(text_of(row["link"]), row["link"].get("href") or "", text_of(row["snippet"]), text_of(row["stamp"]))
 
 
 def _parse_lite_template(markup: str) -> Tuple[List[Dict[str, Any]], bool]:
@@ -147,7 +156,7 @@ def _parse_lite_template(markup: str) -> Tuple[List[Dict[str, Any]], bool]:
     items: List[Dict[str, Any]] = []
     eof = False
     for row in rows:
-        item = _result(row["link"], row["snippet"], row["stamp"])
+        item = _lite_result(row)
         keep, is_eof = _keep(item)
         eof = eof or is_eof
         if keep and not row["sponsored"]:

@@ -7,16 +7,25 @@ them, and building a BeautifulSoup tree costs time per node. So a parser here:
 2. drops markup that carries no result data: scripts, styles, comments, void tags
    such as ``<img>``, empty ``<i>`` icons, inline emphasis tags (``<b>``, ``<em>``:
    their text stays) and the newline indentation between tags (:func:`reduce_markup`),
-3. parses what is left with BeautifulSoup and the lxml builder (:func:`parse_fragment`).
+3. parses what is left with BeautifulSoup and the lxml builder (:func:`parse_fragment`),
+4. reads result blocks in one walk over the tree (:func:`walk_blocks`).
+
+Every step is linear in the page size, whatever the page nests inside what (a
+result block inside a result block inside ...): no step searches below or above an
+element once per candidate. Tree building and walks call
+:func:`~websearch_sync.net.deadline.checkpoint`, so a parse abandoned at the
+deadline stops instead of running on.
 """
 
 import datetime
 import re
-from typing import Any, Callable, Dict, Iterator, Mapping, Optional, Sequence, Tuple
+from typing import AbstractSet, Any, Callable, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Tuple
 from urllib.parse import SplitResult, urlsplit
 
-from bs4 import BeautifulSoup, Tag
+from bs4 import BeautifulSoup, CData, NavigableString, PageElement, Tag
+from bs4.builder._lxml import LXMLTreeBuilder
 
+from ..net.deadline import checkpoint
 from .base import split_locale
 
 __all__ = [
@@ -33,7 +42,14 @@ __all__ = [
     "dated_item",
     "first_of",
     "url_parts",
+    "Block",
+    "walk_blocks",
 ]
+
+#: How many elements a walk or the tree builder handles between two checkpoints.
+_CHECK_EVERY = 512
+#: The string types ``Tag.get_text`` reads by default (no comments, no declarations).
+_TEXT_TYPES = (NavigableString, CData)
 
 # One pass over the markup: every alternative starts with "<", so the regex engine
 # only tries at tag starts. <br> becomes a newline (kept as a word break), the rest
@@ -99,9 +115,24 @@ def reduce_markup(markup: str) -> str:
     return _INDENT.sub("><", _NOISE.sub(_noise_replacement, markup))
 
 
+class _StoppableBuilder(LXMLTreeBuilder):
+    """BeautifulSoup's lxml builder, calling :func:`checkpoint` every few hundred tags
+    (an exception in a parser-target callback stops lxml's parse)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._tags = 0
+
+    def start(self, tag: Any, attrib: Any, nsmap: Any = {}) -> None:  # noqa: B006 - the signature of the base class
+        self._tags += 1
+        if not self._tags % _CHECK_EVERY:
+            checkpoint()
+        super().start(tag, attrib, nsmap)
+
+
 def parse_fragment(markup: str) -> BeautifulSoup:
     """Reduce ``markup`` and parse it with BeautifulSoup and the lxml builder."""
-    return BeautifulSoup(reduce_markup(markup), "lxml")
+    return BeautifulSoup(reduce_markup(markup), builder=_StoppableBuilder())
 
 
 def elements(node: Tag) -> Iterator[Tag]:
@@ -123,13 +154,89 @@ def classes(node: Tag) -> Sequence[str]:
 
 def first_of(node: Tag, tests: Mapping[str, Callable[[Tag], bool]]) -> Dict[str, Tag]:
     """``{name: the first element below node that passes tests[name]}`` (one walk; names
-    without a match are absent)."""
+    without a match are absent). For blocks that cannot nest (children of one list);
+    result blocks that may nest are read with :func:`walk_blocks`."""
     found: Dict[str, Tag] = {}
     for tag in elements(node):
         for name, test in tests.items():
             if name not in found and test(tag):
                 found[name] = tag
     return found
+
+
+#: A test for a part of a block: ``test(element, parts_around_it)`` where the second
+#: argument names the parts of the same block the element is inside.
+PartTest = Callable[[Tag, AbstractSet[str]], bool]
+
+
+class Block:
+    """One result block found by :func:`walk_blocks`: its element, the first element of
+    each part, and each part's text (the text of its own block only)."""
+
+    __slots__ = ("tag", "parts", "_texts")
+
+    def __init__(self, tag: Tag) -> None:
+        self.tag = tag
+        self.parts: Dict[str, Tag] = {}
+        self._texts: Dict[str, List[str]] = {}
+
+    def enter(self, tag: Tag, inside: FrozenSet[str], tests: Mapping[str, PartTest]) -> FrozenSet[str]:
+        """Record ``tag`` as each part it is the first of; the parts its descendants are inside."""
+        matched = [name for name, test in tests.items() if name not in self.parts and test(tag, inside)]
+        for name in matched:
+            self.parts[name] = tag
+            self._texts[name] = []
+        return inside.union(matched) if matched else inside
+
+    def add_text(self, inside: AbstractSet[str], string: str) -> None:
+        """Add a string below the parts named ``inside`` to their text."""
+        for name in inside:
+            self._texts[name].append(string)
+
+    def text(self, name: str) -> str:
+        """The part's text as :func:`text_of` reads it (``""`` when the part is absent),
+        without the text of result blocks nested inside it."""
+        return " ".join(self._texts.get(name, ())).strip()
+
+
+_Frame = Tuple[Iterator[PageElement], Optional[Block], FrozenSet[str]]
+
+
+def walk_blocks(
+    root: Tag,
+    is_block: Callable[[Tag], bool],
+    parts: Mapping[str, PartTest],
+    skip: Optional[Callable[[Tag], bool]] = None,
+) -> List[Block]:
+    """The result blocks below ``root`` with their parts, in one walk over the tree.
+
+    An element passing ``is_block`` opens a block; each element below it (and not
+    inside a block nested in it) is tested against ``parts``, the first element
+    passing ``parts[name]`` is that part, and the text below it is gathered on the
+    way. A subtree passing ``skip`` (e.g. an ads container) is not entered. Each
+    element and string is visited once, so the walk is linear whatever nests in what.
+    """
+    blocks: List[Block] = []
+    stack: List[_Frame] = [(iter(root.contents), None, frozenset())]
+    visited = 0
+    while stack:
+        children, block, inside = stack[-1]
+        child = next(children, None)
+        if child is None:
+            stack.pop()
+        elif not isinstance(child, Tag):
+            if block is not None and inside and type(child) in _TEXT_TYPES:
+                block.add_text(inside, child)
+        elif skip is None or not skip(child):
+            visited += 1
+            if not visited % _CHECK_EVERY:
+                checkpoint()
+            if is_block(child):
+                blocks.append(Block(child))
+                stack.append((iter(child.contents), blocks[-1], frozenset()))
+            else:
+                stack.append((iter(child.contents), block, block.enter(child, inside, parts) if block is not None else inside))
+    return blocks
 
 
 def text_of(node: Optional[Tag]) -> str:

@@ -83,18 +83,26 @@ def _tag_replacement(match: "re.Match[str]") -> str:
 
 
 def clean_url(value: Any) -> Optional[str]:
-    """The URL stripped, with a lower-case scheme, or ``None`` unless http(s) with a host."""
+    """The URL stripped, with a lower-case scheme, or ``None`` unless http(s) with a host.
+
+    Spaces after the host are percent-encoded (``%20``, as a browser does: engines return
+    such URLs); a space in the host, or other whitespace, still disqualifies the URL.
+    """
     if not isinstance(value, str):
         return None
     url = value.strip()
     scheme, sep, rest = url.partition("://")
+    host_end = min((i for i in (rest.find("/"), rest.find("?"), rest.find("#")) if i >= 0), default=len(rest))
+    rest = rest[:host_end] + rest[host_end:].replace(" ", "%20")
+    url = scheme + sep + rest
     if not sep or scheme.lower() not in ("http", "https") or _CONTROL.search(url) or _SPACE.search(url):
         return None
     url = scheme.lower() + "://" + rest
     try:
-        if not urlsplit(url).hostname:
+        parts = urlsplit(url)
+        if not parts.hostname or parts.port == 0:
             return None
-    except ValueError:  # e.g. an invalid IPv6 literal
+    except ValueError:  # e.g. an invalid IPv6 literal or port
         return None
     return url
 
@@ -120,8 +128,9 @@ def normalize_items(raw_items: Iterable[Dict[str, Any]], provider: str, max_resu
     """Canonical items from a backend's raw items.
 
     Drops items whose URL is not http(s), cleans title/snippet/extras (markup is
-    stripped only when the item's provider declared HTML text), removes exact
-    duplicate URLs (the first wins), keeps at most ``max_results`` and writes
+    stripped only when the item's provider declared HTML text), removes duplicate
+    URLs by :func:`url_key` (trailing slash, fragment, ``utm_*``, host case: the first
+    wins), keeps at most ``max_results`` and writes
     ``rank`` 1..n. ``provider`` is used when an item does not name one.
     """
     items: List[Dict[str, Any]] = []
@@ -130,9 +139,9 @@ def normalize_items(raw_items: Iterable[Dict[str, Any]], provider: str, max_resu
         if len(items) >= max_results:
             break
         url = clean_url(raw.get("url"))
-        if url is None or url in seen:
+        if url is None or url_key(url) in seen:
             continue
-        seen.add(url)
+        seen.add(url_key(url))
         source = raw.get("provider") or provider
         markup = source not in _PLAIN_TEXT_PROVIDERS
         item: Dict[str, Any] = {

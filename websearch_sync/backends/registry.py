@@ -5,23 +5,41 @@ is imported and each :class:`Backend` subclass it defines with a ``name`` is
 registered (no hand-kept list). Third-party backends are plugins: a distribution
 declares an entry point in the group ``websearch_sync.backends``
 (``name = package.module:Class``) naming a ``Backend`` subclass;
-:func:`load_plugins` registers them. A plugin that fails to load is skipped with a
-logged warning naming it; it never breaks the library.
+:func:`load_plugins` registers them. A plugin that fails to load (whatever its
+import raises, ``sys.exit()`` and ``KeyboardInterrupt`` included) or whose class
+declarations are unusable (:func:`declaration_problem`) is skipped with a logged
+warning naming it; it never breaks the library. What a backend's parser returns is
+checked too (:func:`checked_result`), so a plugin answering the wrong shape is a
+``WebProviderError`` naming it.
 """
 
 import importlib
 import inspect
 import logging
+import numbers
 import pkgutil
+import re
 import sys
-from typing import Any, Dict, Iterator, List, Type
+from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Tuple, Type
 
 from ..config import declare_backend, forget_backend
-from ..errors import InvalidInput
+from ..errors import InvalidInput, WebProviderError
+from ..models import ParseResult
 from .base import Backend
-from .normalize import declare_text_format, forget_text_format
+from .normalize import TEXT_FORMATS, declare_text_format, forget_text_format
 
-__all__ = ["backend_names", "backend_class", "backend_options", "register", "unregister", "load_plugins", "DEFAULT_BACKEND", "PLUGIN_GROUP"]
+__all__ = [
+    "backend_names",
+    "backend_class",
+    "backend_options",
+    "register",
+    "unregister",
+    "load_plugins",
+    "declaration_problem",
+    "checked_result",
+    "DEFAULT_BACKEND",
+    "PLUGIN_GROUP",
+]
 
 logger = logging.getLogger("websearch_sync")
 
@@ -33,12 +51,61 @@ _KIND_ORDER = ("offline", "html", "json")
 
 _REGISTRY: Dict[str, Type[Backend]] = {}
 _PLUGINS_LOADED = False
+#: A backend name: what users type (``backend="ddg_html"``) and what items carry as ``provider``.
+_NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
+
+
+def _strings(value: object) -> bool:
+    return isinstance(value, (tuple, list)) and all(isinstance(item, str) for item in value)
+
+
+def _optional_int(value: object) -> bool:
+    return value is None or (isinstance(value, int) and not isinstance(value, bool))
+
+
+#: Each class declaration a backend makes, and what a usable value of it is.
+_DECLARATIONS: Tuple[Tuple[str, str, Callable[[Any], bool]], ...] = (
+    ("name", "lower-case letters, digits and _, starting with a letter", lambda v: isinstance(v, str) and _NAME.fullmatch(v) is not None),
+    ("kind", "one of %s" % ", ".join(_KIND_ORDER), lambda v: v in _KIND_ORDER),
+    ("text_format", "one of %s" % ", ".join(TEXT_FORMATS), lambda v: v in TEXT_FORMATS),
+    ("summary", "a string", lambda v: isinstance(v, str)),
+    ("default_endpoint", "a string or None", lambda v: v is None or isinstance(v, str)),
+    ("env_vars", "a dict of strings", lambda v: isinstance(v, Mapping) and _strings(list(v)) and _strings(list(v.values()))),
+    ("required", "a tuple of strings", _strings),
+    ("options", "a tuple of strings", _strings),
+    ("auto_languages", "a tuple of strings", _strings),
+    ("min_interval_s", "a number >= 0", lambda v: isinstance(v, numbers.Real) and not isinstance(v, bool) and 0 <= v < float("inf")),
+    ("max_query_chars", "an int or None", _optional_int),
+    ("auto_rank", "an int or None", _optional_int),
+    ("provides_content", "True or False", lambda v: isinstance(v, bool)),
+)
+
+
+def declaration_problem(cls: object) -> Optional[str]:
+    """What makes ``cls`` unusable as a backend (``None`` when nothing does): not a
+    :class:`Backend` subclass, or a class declaration of the wrong kind, e.g. a
+    ``text_format`` that is not ``"html"``/``"text"``, ``env_vars=None``, a name with
+    capitals (``"MySearch"``: users type names, items carry them, so they are refused
+    rather than listed and unusable), or a declaration that raises when read."""
+    if not (inspect.isclass(cls) and issubclass(cls, Backend)):
+        return "not a websearch_sync.backends.Backend subclass"
+    for attribute, expected, usable in _DECLARATIONS:
+        try:
+            value = getattr(cls, attribute)
+            ok = usable(value)
+        except Exception as exc:  # a property of a third-party class: anything may come out of it
+            return "reading its %s raised %s: %s" % (attribute, type(exc).__name__, exc)
+        if not ok:
+            return "its %s is %r, not %s" % (attribute, value, expected)
+    return None
 
 
 def register(cls: Type[Backend]) -> Type[Backend]:
-    """Register a backend class under ``cls.name`` (usable as a class decorator)."""
-    if not (isinstance(cls, type) and issubclass(cls, Backend)) or not cls.name:
-        raise TypeError("register() expects a Backend subclass with a name")
+    """Register a backend class under ``cls.name`` (usable as a class decorator);
+    ``TypeError`` naming the problem when its declarations are unusable."""
+    problem = declaration_problem(cls)
+    if problem is not None:
+        raise TypeError("register(%r): %s" % (cls, problem))
     declare_text_format(cls.name, cls.text_format)
     _REGISTRY[cls.name] = cls
     declare_backend(cls.name, cls.env_vars)
@@ -99,16 +166,52 @@ def _entry_points() -> List[Any]:
 def _load_plugin(entry: Any) -> None:
     try:
         cls = entry.load()
-    except Exception as exc:  # any failure inside a third-party import: skip it, keep the host working
-        logger.warning("websearch_sync: skipping backend plugin %r (%s): it failed to load: %s: %s", entry.name, entry.value, type(exc).__name__, exc)
+    except BaseException as exc:  # noqa: B036 - a third-party import may raise anything, SystemExit too: skip it, keep the host
+        _skip(entry, "it failed to load: %s: %s" % (type(exc).__name__, exc))
         return
-    if not (inspect.isclass(cls) and issubclass(cls, Backend) and isinstance(cls.name, str) and cls.name):
-        logger.warning("websearch_sync: skipping backend plugin %r (%s): not a websearch_sync.backends.Backend subclass with a name", entry.name, entry.value)
-        return
-    if cls.name in _REGISTRY and _REGISTRY[cls.name].__module__.startswith(__package__ + "."):
-        logger.warning("websearch_sync: skipping backend plugin %r (%s): it would replace the built-in backend %r", entry.name, entry.value, cls.name)
-        return
-    register(cls)
+    problem = declaration_problem(cls)
+    if problem is not None:
+        _skip(entry, problem)
+    elif cls.name in _REGISTRY and _REGISTRY[cls.name].__module__.startswith(__package__ + "."):
+        _skip(entry, "it would replace the built-in backend %r" % cls.name)
+    else:
+        register(cls)
+
+
+def _skip(entry: Any, reason: str) -> None:
+    logger.warning("websearch_sync: skipping backend plugin %r (%s): %s", entry.name, entry.value, reason)
+
+
+def checked_result(result: object, provider: str) -> ParseResult:
+    """``result`` when it has the shape a backend's parse must return: a
+    :class:`ParseResult` whose items are dicts naming, if any, a registered
+    ``provider`` (and a list of them as ``providers``); else ``WebProviderError(bad_parse_result)`` naming
+    the backend (a defect in it, typically a plugin, never a stray ``TypeError`` later)."""
+    problem = _result_problem(result)
+    if problem is None:
+        return result  # type: ignore[return-value]  # _result_problem checked the type
+    raise WebProviderError(
+        "backend %s returned a parse result of the wrong shape: %s" % (provider, problem),
+        provider=provider,
+        detail_code="bad_parse_result",
+    )
+
+
+def _result_problem(result: object) -> Optional[str]:
+    if not isinstance(result, ParseResult):
+        return "a %s instead of a ParseResult" % type(result).__name__
+    if not isinstance(result.items, list) or not isinstance(result.errors, list):
+        return "items or errors is not a list"
+    for position, item in enumerate(result.items, 1):
+        if not isinstance(item, dict):
+            return "item %d is a %s, not a dict" % (position, type(item).__name__)
+        named = item.get("provider")
+        if named is not None and (not isinstance(named, str) or named not in _REGISTRY):
+            return "item %d names the provider %r, which is not a registered backend" % (position, named)
+        also = item.get("providers")
+        if also is not None and not (_strings(also) and all(name in _REGISTRY for name in also)):
+            return "item %d names providers %r that are not registered backends" % (position, also)
+    return None
 
 
 def load_plugins() -> None:

@@ -1,32 +1,62 @@
 """``searxng``: a SearXNG instance's JSON API, ``GET {SEARXNG_BASE_URL}/search?format=json``.
 
-JSON output is off on a fresh instance (``search.formats: [html]``): the instance
-then answers 403 with an HTML page, reported as ``AuthError`` telling what to
-enable. Engines that failed inside the instance (``unresponsive_engines``) are
-reported in the response's ``errors`` without failing the call when results exist.
+SearXNG is a meta-engine: one request asks many engines inside the instance, and
+each of them may fail alone. What a real instance does (see UPSTREAMS.md and
+docs/backends.md):
 
-What a real instance needs (see UPSTREAMS.md): its limiter (on by default on public
-instances) answers 429 to a ``/search`` request without ``text/html`` in ``Accept``
-or without ``Accept-Language``, and, over https, redirects a browser User-Agent that
-sends no ``Sec-Fetch-Mode`` to its home page; so the request carries those headers.
-``language`` must match ``^[a-z]{2,3}(-[a-zA-Z]{2})?$`` (else HTTP 400): locales are
-mapped to that form (``zh-Hant-TW`` -> ``zh-TW``) or refused before sending. Engine
-failure reasons are asked for in English (``locale=en``) and read in any language
-the instance speaks (:mod:`.searxng_reasons`); a blocked or suspended engine is a
-block that asking again at once cannot lift.
+* **Its own refusals.** JSON output is off on a fresh instance (``search.formats:
+  [html]``): ``/search`` then answers with Werkzeug's standard 403 page, an
+  ``AuthError`` telling what to enable. Its limiter (on by default on public
+  instances, ``searx/botdetection``) answers 429 ``Too Many Requests`` without
+  ``Retry-After``: it counts JSON requests per IP in a one-hour sliding window, so
+  asking again at once only extends the block; on a public instance it redirects a
+  client it takes for a bot from ``/search`` to its home page. A 403 that is not
+  SearXNG's page came from something in front of it (a Cloudflare challenge, a
+  proxy's access rule).
+* **Its engines' failures** (``unresponsive_engines``, ``[engine, reason]``) are
+  listed in ``errors`` (with the engine's name and, for a blocked or suspended one,
+  ``retry_after``: how long the instance leaves it alone) without failing a call
+  that has results. No results while engines failed is that failure; a block of
+  engines cools down only the engines/categories that call asked for
+  (:meth:`SearXNG.cooldown_keys`), since the instance keeps answering with its
+  other engines.
+* **Its deadline.** The instance waits for its slowest engine (its
+  ``outgoing.request_timeout``) unless told ``timeout_limit``; each request says
+  what is left of the call's deadline minus a margin for the round trip and parsing.
+* **Its extras.** Answers, infoboxes, suggestions and corrections go to
+  ``provider_meta["extras"]``; engine/category names it ignored are a warning.
+
+The request carries the headers a real instance's limiter and Sec-Fetch check let
+through. ``language`` must match ``^[a-z]{2,3}(-[a-zA-Z]{2})?$`` (else HTTP 400):
+locales are mapped to that form (``zh-Hant-TW`` -> ``zh-TW``) or refused before
+sending. Engine failure reasons are asked for in English (``locale=en``) and read in
+any language the instance speaks (:mod:`.searxng_reasons`).
 """
 
-from typing import Any, Dict, List, Optional, Tuple, Type
+import dataclasses
+from typing import Any, Dict, List, Optional, Sequence, Tuple, Type
 from urllib.parse import urlsplit, urlunsplit
 
-from ..errors import AuthError, InvalidInput, Timeout, WebBlocked, WebParseError, WebProviderError, WebSearchError, redact
-from ..net.transport import HttpResponse, RequestSpec
+from ..errors import (
+    AuthError,
+    InvalidInput,
+    Timeout,
+    WebBlocked,
+    WebParseError,
+    WebProviderError,
+    WebSearchError,
+    redact,
+)
 from ..models import ParseResult, SearchParams
+from ..net.botwall import bot_wall_error
+from ..net.deadline import Deadline
+from ..net.transport import HttpResponse, RequestSpec, retry_after_seconds
 from .base import dig, page_number
 from .json_api import JsonApiBackend
+from .searxng_extras import extras_of, ignored_names
 from .searxng_reasons import MAX_REASON_CHARS, read_reason
 
-__all__ = ["SearXNG", "searxng_language", "instance_root"]
+__all__ = ["SearXNG", "searxng_language", "instance_root", "LIMITER_WINDOW_S"]
 
 _SAFESEARCH = {"off": "0", "moderate": "1", "strict": "2"}
 
@@ -52,6 +82,24 @@ _ENGINE_PROBLEMS: Dict[str, Tuple[Type[WebSearchError], str, Optional[float]]] =
 #: Seconds SearXNG suspends an engine after any other failure (settings.yml ``search.ban_time_on_fail``).
 _FAILURE_SUSPENSION_S = 5.0
 
+#: The limiter's window for JSON requests (``searx/botdetection/ip_limit.py``: ``API_WINDOW``,
+#: at most ``API_MAX`` = 4 requests per IP in it): how long a client it refused stays away.
+LIMITER_WINDOW_S = 3600.0
+#: The bodies of the limiter's 429 (``flask.make_response(('Too Many Requests', 429))`` in
+#: ``searx/botdetection/_helpers.py``; ``'IP is on BLOCKLIST - ...'`` in ``searx/limiter.py``).
+_LIMITER_BODIES = (b"Too Many Requests", b"IP is on BLOCKLIST")
+#: Werkzeug's standard 403 page (``flask.abort(403)``, what ``/search`` answers for a format
+#: not in ``search.formats``): its title and its bare ``<h1>`` (a proxy's page says
+#: ``<h1>403 Forbidden</h1>``).
+_WERKZEUG_403 = (b"<title>403 Forbidden</title>", b"<h1>Forbidden</h1>")
+
+#: ``timeout_limit`` leaves this much of the call's remaining time for the round trip,
+#: the instance's own merging and our parsing: a fixed part plus a share of what is left.
+_MARGIN_S = 0.25
+_MARGIN_SHARE = 0.15
+#: The smallest ``timeout_limit`` sent (SearXNG reads it as seconds).
+_MIN_TIMEOUT_LIMIT_S = 0.1
+
 
 class SearXNG(JsonApiBackend):
     """A SearXNG metasearch instance (self-hosted or public)."""
@@ -65,6 +113,7 @@ class SearXNG(JsonApiBackend):
     env_vars = {"base_url": "SEARXNG_BASE_URL", "api_key": "SEARXNG_API_KEY", "timeout_ms": "SEARXNG_TIMEOUT_MS"}
     required = ("base_url",)
     options = ("categories", "engines", "pageno")
+    volatile_params = ("timeout_limit",)
 
     def endpoint_url(self) -> str:
         """``Settings.endpoints["searxng"]`` as it is, else the instance's root (``base_url``,
@@ -73,6 +122,23 @@ class SearXNG(JsonApiBackend):
         if self.settings.endpoints.get(self.name) or not base:
             return super().endpoint_url()
         return instance_root(str(base)) + self.endpoint_path
+
+    def check_configured(self) -> None:
+        """Also refuse credentials given twice: a user name/password in ``SEARXNG_BASE_URL``
+        (sent as HTTP Basic auth) beside ``SEARXNG_API_KEY`` (a bearer token): only one
+        ``Authorization`` header can be sent, so one of them would be lost without a word."""
+        super().check_configured()
+        try:
+            userinfo = urlsplit(self.endpoint_url()).username is not None
+        except ValueError:  # pragma: no cover - check_configured refused a malformed URL already
+            userinfo = False
+        if userinfo and self.config.get("api_key"):
+            raise InvalidInput(
+                "searxng: SEARXNG_BASE_URL carries a user name (HTTP Basic auth) and SEARXNG_API_KEY is set "
+                "(a bearer token); only one Authorization header can be sent: keep one of them",
+                provider=self.name,
+                detail_code="bad_setting",
+            )
 
     def check_params(self, params: SearchParams) -> None:
         """Also check the SearXNG options: ``categories``/``engines`` (names), ``pageno`` (int >= 1),
@@ -106,26 +172,108 @@ class SearXNG(JsonApiBackend):
         headers["Accept-Language"] = _accept_language(language)
         return RequestSpec("GET", self.endpoint_url(), params=query, headers=headers)
 
+    def fit_request(self, spec: RequestSpec, deadline: Deadline) -> RequestSpec:
+        """Add ``timeout_limit``: what is left of the deadline, minus a margin for the round
+        trip and parsing, so the instance answers with the engines that made it in time
+        instead of waiting for its slowest one past our deadline."""
+        left = deadline.remaining_s()
+        limit = max(_MIN_TIMEOUT_LIMIT_S, left - _MARGIN_S - _MARGIN_SHARE * left)
+        query = dict(spec.params or {})
+        query["timeout_limit"] = "%.2f" % limit
+        return dataclasses.replace(spec, params=query)
+
+    def cooldown_keys(self, params: SearchParams) -> Tuple[str, ...]:
+        """The instance (its limiter, its 403) and the engines/categories this call asks for."""
+        return (self.name, self._engines_key(params))
+
+    def cooldown_key(self, params: SearchParams, error: WebBlocked) -> str:
+        """A block of the engines asked (no results, engines failed: the error lists them)
+        cools down only those engines/categories; a block of the instance, all of it."""
+        return self._engines_key(params) if error.errors else self.name
+
+    def _engines_key(self, params: SearchParams) -> str:
+        asked = [
+            "%s=%s" % (name, ",".join(sorted(names.split(","))))
+            for name in ("engines", "categories")
+            for names in [_names(params.options.get(name), name, self.name)]
+            if names
+        ]
+        return "%s[%s]" % (self.name, "; ".join(asked) or "default engines")
+
     def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
-        """A 403 HTML page means JSON output is disabled; a 404 that the base URL looks
-        wrong; else the shared API mapping."""
-        if response.status == 404 and not self.settings.endpoints.get(self.name):
-            return WebProviderError(
-                "searxng: %s answered 404 Not Found; check SEARXNG_BASE_URL: it must be the instance's root URL "
-                "(the one that shows its search page), requests go to <base URL>/search" % _shown(response.url),
+        """The instance's own refusals (a 404 at the base URL, Werkzeug's 403, the limiter's
+        429 and its redirect to the home page), a 403 from something in front of it, else
+        the shared API mapping."""
+        if response.status == 404:
+            return self._not_found(response)
+        if response.status == 403:
+            return self._forbidden(response)
+        error = super().classify(response)
+        if response.status == 429 and error is not None and _is_limiter_429(response):
+            return _reworded(
+                error,
+                "searxng: the instance's limiter refused the request (HTTP 429, no Retry-After): it allows "
+                "4 JSON requests per IP per hour and each new request extends the block; on your own instance add "
+                "your address to `pass_ip` in limiter.toml or set `server.limiter: false` in settings.yml",
+                retryable=False,
+                retry_after=LIMITER_WINDOW_S,
+            )
+        if error is None and self._sent_home(response):
+            return WebBlocked(
+                "searxng: %s redirected the search to its home page: the limiter treats this client as a bot "
+                "(a public instance does this to API clients); use an instance you run" % _shown(response.url),
                 provider=self.name,
-                detail_code="http_404",
+                detail_code="captcha_required",
                 status=response.status,
             )
-        if response.status == 403 and _is_html(response):
+        return error
+
+    def _not_found(self, response: HttpResponse) -> WebSearchError:
+        setting = (
+            "Settings.endpoints['searxng'] (WEB_SEARCH_ENDPOINT_SEARXNG): it is used as it is, so it must be the "
+            "instance's /search URL"
+            if self.settings.endpoints.get(self.name)
+            else "SEARXNG_BASE_URL: it must be the instance's root URL (the one that shows its search page), "
+            "requests go to <base URL>/search"
+        )
+        return WebProviderError(
+            "searxng: %s answered 404 Not Found; check %s" % (_shown(response.url), setting),
+            provider=self.name,
+            detail_code="http_404",
+            status=response.status,
+        )
+
+    def _forbidden(self, response: HttpResponse) -> WebSearchError:
+        """SearXNG's own 403 (JSON disabled), a Cloudflare challenge, or a 403 from a proxy."""
+        if all(marker in response.content[:4096] for marker in _WERKZEUG_403):
             return AuthError(
-                "SearXNG instance refused JSON output (HTTP 403 with an HTML page): enable `json` in the "
+                "SearXNG instance refused JSON output (HTTP 403 with its standard page): enable `json` in the "
                 "instance's settings.yml `search.formats` (e.g. `formats: [html, json]`) and restart it",
                 provider=self.name,
                 detail_code="http_403",
                 status=response.status,
             )
-        return super().classify(response)
+        wall = bot_wall_error(response, self.name)
+        if wall is not None:
+            return wall
+        error = super().classify(response)
+        assert error is not None  # a 403 is never a success
+        return _reworded(
+            error,
+            "searxng: HTTP 403 from something in front of the instance at %s (a reverse proxy, firewall or access "
+            "rule), not SearXNG's own page: check its access rules (and SEARXNG_API_KEY if it wants a token)"
+            % _shown(response.url),
+        )
+
+    def _sent_home(self, response: HttpResponse) -> bool:
+        """True when the answer came from the instance's home page instead of ``/search``
+        (the redirects of ``searx/botdetection``: ``link_token``, ``http_sec_fetch``)."""
+        try:
+            asked, came = urlsplit(self.endpoint_url()), urlsplit(response.url)
+        except ValueError:
+            return False
+        root = urlsplit(instance_root(self.endpoint_url())).path.rstrip("/")
+        return came.path != asked.path and came.path.rstrip("/") == root and came.hostname == asked.hostname
 
     def error_envelope(self, data: Any) -> Optional[Tuple[Any, Optional[str]]]:
         """SearXNG's ``{"error": "No query"}``."""
@@ -133,18 +281,37 @@ class SearXNG(JsonApiBackend):
             return None, data["error"]
         return None
 
+    def structure_report(self, response: HttpResponse, params: Optional[SearchParams] = None) -> Dict[str, bool]:
+        """No structure checks on a refusal (JSON disabled, limiter, 403): there is no answer to
+        compare, and ``check-live`` reports the refusal itself."""
+        error = self.classify(response)
+        if isinstance(error, (AuthError, WebBlocked)):
+            return {}
+        return super().structure_report(response, params)
+
     def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
-        """Items from ``results[]``; ``unresponsive_engines`` become ``errors``."""
+        """Items from ``results[]``; ``unresponsive_engines`` and ignored names become ``errors``;
+        answers, infoboxes, suggestions and corrections become ``extras``."""
         data = self.data(response)
         results = dig(data, ["results"], self.name)
         if not isinstance(results, list):
             raise WebParseError("searxng answered with a non-list `results`", provider=self.name, detail_code="unexpected_shape")
         items = self.items_from(results, params)
-        problems = [_engine_error(entry, self.name, self.secrets()) for entry in data.get("unresponsive_engines") or ()]
-        problems = [p for p in problems if p is not None]
+        failures = [_engine_error(entry, self.name, self.secrets()) for entry in data.get("unresponsive_engines") or ()]
+        problems = [failure for failure in failures if failure is not None]
         if not items and problems:
-            raise _no_results_because(problems, response.status, self.name)
-        return ParseResult(items=items, errors=[p.to_dict() for p in problems])
+            raise _no_results_because([error for _, error in problems], response.status, self.name)
+        extras = extras_of(data)
+        errors = [_engine_entry(engine, error) for engine, error in problems]
+        errors.extend(warning.to_dict() for warning in self._warnings(params, results, [e for e, _ in problems]))
+        if not items and (extras.get("answers") or extras.get("infoboxes")):
+            errors.append(_answer_only(extras).to_dict())
+        return ParseResult(items=items, errors=errors, extras=extras)
+
+    def _warnings(self, params: SearchParams, results: List[Any], failed: List[str]) -> List[WebSearchError]:
+        """A warning for each of ``engines``/``categories`` whose names the instance ignored."""
+        warnings = (ignored_names(o, _names(params.options.get(o), o, self.name), results, failed) for o in ("engines", "categories"))
+        return [warning for warning in warnings if warning is not None]
 
 
 def _names(value: Any, option: str, provider: str) -> Optional[str]:
@@ -159,10 +326,18 @@ def _names(value: Any, option: str, provider: str) -> Optional[str]:
     return ",".join(p.strip() for p in parts)
 
 
-def _is_html(response: HttpResponse) -> bool:
-    if response.content_type in ("text/html", "application/xhtml+xml"):
-        return True
-    return response.content[:200].lstrip().lower().startswith((b"<!doctype html", b"<html"))
+def _is_limiter_429(response: HttpResponse) -> bool:
+    """SearXNG's limiter: a 429 without ``Retry-After`` whose body is its own few words."""
+    return retry_after_seconds(response.headers) is None and response.content.strip().startswith(_LIMITER_BODIES)
+
+
+def _reworded(error: WebSearchError, message: str, **changes: Any) -> WebSearchError:
+    """``error`` (from the shared status mapping) with this backend's words, and ``changes``."""
+    error.message = message
+    error.args = (message,)
+    for name, value in changes.items():
+        setattr(error, name, value)
+    return error
 
 
 def searxng_language(locale: str) -> str:
@@ -225,8 +400,8 @@ def _shown(url: str) -> str:
     return "%s://%s%s%s" % (parts.scheme, host, port, parts.path)
 
 
-def _engine_error(entry: Any, provider: str, secrets: List[str]) -> Optional[WebSearchError]:
-    """One ``[engine, reason]`` pair as an error (``None`` for an unreadable entry).
+def _engine_error(entry: Any, provider: str, secrets: List[str]) -> Optional[Tuple[str, WebSearchError]]:
+    """One ``[engine, reason]`` pair as ``(engine, error)`` (``None`` for an unreadable entry).
 
     A blocked engine (CAPTCHA, too many requests, access denied) or a suspended one
     is not retryable at once: the instance has suspended it (``retry_after`` is
@@ -242,7 +417,7 @@ def _engine_error(entry: Any, provider: str, secrets: List[str]) -> Optional[Web
     if suspended and not blocked:
         suspension = _FAILURE_SUSPENSION_S
     message = redact("searxng engine %r failed: %s" % (engine, reason), secrets)
-    return cls(
+    return engine, cls(
         message,
         provider=provider,
         detail_code=detail,
@@ -251,17 +426,48 @@ def _engine_error(entry: Any, provider: str, secrets: List[str]) -> Optional[Web
     )
 
 
-def _no_results_because(problems: List[WebSearchError], status: int, provider: str) -> WebSearchError:
-    """No results while engines failed: an error, not "0 results" (a block must not look empty)."""
-    order = (WebBlocked, Timeout)
-    primary = next((p for cls in order for p in problems if isinstance(p, cls)), problems[0])
-    reasons = "; ".join(p.message.replace("searxng engine ", "") for p in problems)
+def _engine_entry(engine: str, error: WebSearchError) -> Dict[str, Any]:
+    """An ``errors`` entry for one failed engine: its name, and how long the instance leaves it alone."""
+    entry = error.to_dict()
+    entry["engine"] = engine
+    if error.retry_after is not None:
+        entry["retry_after"] = error.retry_after
+    return entry
+
+
+def _no_results_because(problems: Sequence[WebSearchError], status: int, provider: str) -> WebSearchError:
+    """No results while engines failed: an error, not "0 results" (a block must not look empty).
+
+    Blocked (or suspended) only when every engine asked is: then it may be asked again
+    when the first of them is back (``retry_after``); otherwise the failure that may heal
+    at once (a timeout first) decides. Every engine's own failure is attached once in
+    ``errors`` (which also marks the error as the engines', see :meth:`SearXNG.cooldown_key`).
+    """
+    waiting = [p.retry_after for p in problems if p.retry_after is not None]
+    if len(waiting) == len(problems):  # every engine is blocked or suspended: back when the first one is
+        primary = next((p for p in problems if isinstance(p, WebBlocked)), problems[0])
+        retry_after: Optional[float] = min(waiting)
+    else:  # some engine may answer at once (a timeout): that failure decides
+        healing = [p for p in problems if p.retry_after is None]
+        primary = next((p for p in healing if isinstance(p, Timeout)), healing[0])
+        retry_after = None
     return type(primary)(
-        "searxng returned no results and %d engine(s) failed: %s" % (len(problems), reasons),
+        "searxng returned no results: the %d engine(s) it asked failed" % len(problems),
         provider=provider,
         detail_code=primary.detail_code,
         status=status,
         retryable=primary.retryable,
-        retry_after=primary.retry_after,
-        errors=[p for p in problems if p is not primary],
+        retry_after=retry_after,
+        errors=problems,
+    )
+
+
+def _answer_only(extras: Dict[str, Any]) -> WebSearchError:
+    """The note for an answer without web results (a calculator, a unit conversion, an infobox)."""
+    kinds = ", ".join("%d %s" % (len(extras[k]), k) for k in ("answers", "infoboxes") if extras.get(k))
+    texts = [a["text"] for a in extras.get("answers", ()) if a.get("text")] + [i["title"] for i in extras.get("infoboxes", ())]
+    return WebProviderError(
+        "searxng answered with no web results, only %s (in provider_meta['extras']): %s" % (kinds, "; ".join(texts[:3])),
+        provider="searxng",
+        detail_code="answer_only",
     )

@@ -31,7 +31,7 @@ from bs4 import Tag
 from ..models import SearchParams
 from .base import page_number, split_locale
 from .html_engine import HtmlEngine
-from .html_parsing import classes, dated_item, elements, first_of, month_first, parse_fragment, text_of, url_parts
+from .html_parsing import Block, PartTest, classes, dated_item, month_first, parse_fragment, url_parts, walk_blocks
 
 __all__ = ["YahooHtml", "decode_yahoo_href"]
 
@@ -55,43 +55,49 @@ def decode_yahoo_href(href: str) -> Optional[str]:
 
 
 def _is_result(tag: Tag) -> bool:
-    """True for a result block: ``div.algo`` (2020 →) or ``div.res`` without ``sc`` (2015),
-    outside any sponsored (``ads``) container."""
+    """True for a result block: ``div.algo`` (2020 →) or ``div.res`` without ``sc`` (2015)."""
     names = classes(tag)
-    if tag.name != "div" or not ("algo" in names or ("res" in names and "sc" not in names)):
-        return False
-    return not any("ads" in classes(parent) for parent in tag.parents)
+    return tag.name == "div" and ("algo" in names or ("res" in names and "sc" not in names))
 
 
-def _title_link(heading: Tag, block: Tag) -> Optional[Tag]:
-    """The link of a heading: inside it (2015, 2020), else the ``<a>`` around it (2026)."""
-    inner = next((tag for tag in elements(heading) if tag.name == "a" and tag.get("href")), None)
+def _is_ads(tag: Tag) -> bool:
+    """A sponsored container: nothing inside it is read."""
+    return "ads" in classes(tag)
+
+
+#: The parts of a result block read: the heading, a link inside it (2015, 2020) and the
+#: snippet (2015 ``abstr``, then ``compText``).
+_PARTS: Dict[str, PartTest] = {
+    "heading": lambda tag, inside: tag.name == "h3",
+    "heading_link": lambda tag, inside: tag.name == "a" and "heading" in inside and bool(tag.get("href")),
+    "snippet": lambda tag, inside: any(name in ("compText", "abstr") for name in classes(tag)),
+}
+
+
+def _title_link(block: Block) -> Optional[Tag]:
+    """The link of the heading: inside it (2015, 2020), else the ``<a>`` around it (2026).
+
+    The walk up from the heading stays inside the block's own elements (a nested block
+    holds its own heading), so all blocks' walks together are linear in the page."""
+    inner = block.parts.get("heading_link")
     if inner is not None:
         return inner
-    for parent in heading.parents:
-        if parent is block:
+    heading = block.parts.get("heading")
+    for parent in heading.parents if heading is not None else ():
+        if parent is block.tag:
             return None
         if parent.name == "a" and parent.get("href"):
             return parent
     return None
 
 
-#: The parts of a result block read: the heading and the snippet (2015 ``abstr``, then ``compText``).
-_PARTS = {
-    "heading": lambda tag: tag.name == "h3",
-    "snippet": lambda tag: any(name in ("compText", "abstr") for name in classes(tag)),
-}
-
-
-def _item(block: Tag, order: Optional[bool]) -> Optional[Dict[str, Any]]:
+def _item(block: Block, order: Optional[bool]) -> Optional[Dict[str, Any]]:
     """The item of one result block, or ``None`` without a usable title link."""
-    parts = first_of(block, _PARTS)
-    heading = parts.get("heading")
-    link = _title_link(heading, block) if heading is not None else None
+    link = _title_link(block)
     url = decode_yahoo_href(link["href"]) if link is not None else None
     if not url:
         return None
-    return dated_item(text_of(heading), url, text_of(parts.get("snippet")), order)
+    return dated_item(block.text("heading"), url, block.text("snippet"), order)
 
 
 class YahooHtml(HtmlEngine):
@@ -131,5 +137,5 @@ class YahooHtml(HtmlEngine):
     def items(self, markup: str, params: SearchParams) -> List[Dict[str, Any]]:
         """Result blocks of both layouts, never Yahoo's own vertical cards or ads."""
         order = month_first(params.locale)
-        blocks = [tag for tag in elements(parse_fragment(markup)) if _is_result(tag)]
+        blocks = walk_blocks(parse_fragment(markup), _is_result, _PARTS, skip=_is_ads)
         return [item for item in (_item(block, order) for block in blocks) if item is not None]

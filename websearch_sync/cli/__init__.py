@@ -17,6 +17,7 @@ from typing import Optional, Sequence, TextIO
 
 from ..config import VERSION as __version__
 from ..errors import WebSearchError
+from ..backends.stub import offline_warning_given
 from . import backends_cmd, contract_cmd, fetch_cmd, mcp_cmd, search_cmd
 from .output import (
     EXIT_BLOCKED,
@@ -72,6 +73,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     stdout carries a protocol (``mcp``). A reader that closes the
     pipe (``| head -1``) ends the command quietly with status 141.
     """
+    offline_warning_given()  # the commands say it themselves when results come from the offline stub
     parser = build_parser()
     try:
         args = parser.parse_args(argv)

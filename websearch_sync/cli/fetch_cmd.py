@@ -28,6 +28,7 @@ def add_parser(commands: "argparse._SubParsersAction") -> None:
     parser.add_argument("--max-bytes", type=int_arg, default=DEFAULT_MAX_BYTES, help="cap on the bytes read (default %d)" % DEFAULT_MAX_BYTES)
     parser.add_argument("--timeout-ms", type=int_arg, help="deadline of the whole call in milliseconds (redirects and reading included)")
     parser.add_argument("--allow-private", action="store_true", help="allow loopback/private addresses (trusted local use)")
+    parser.add_argument("--include-comments", action="store_true", help="keep the page's reader comment threads")
     parser.add_argument("--json", action="store_true", help="print the fetch result as JSON")
     parser.set_defaults(run=run)
 
@@ -42,6 +43,7 @@ def run(args: argparse.Namespace) -> int:
             max_bytes=args.max_bytes,
             timeout_ms=args.timeout_ms,
             allow_private=args.allow_private,
+            include_comments=args.include_comments,
         )
     if args.json:
         sys.stdout.write(json_text(result, sys.stdout, indent=2) + "\n")

@@ -8,11 +8,14 @@ flags below. Logging goes to stderr: stdout carries the protocol only.
 import argparse
 import logging
 import sys
-from typing import Any, Dict
+from typing import Any, Dict, List
 
+from ..backends import registry
+from ..backends.stub import OFFLINE_WARNING
 from ..client.search_client import STRATEGIES, SearchClient
+from ..client.selection import default_backends
 from ..config import Settings
-from ..mcp import DEFAULT_MAX_CONCURRENT, McpTools, require_mcp, serve_stdio
+from ..mcp import DEFAULT_MAX_CONCURRENT, CancellableClock, McpTools, require_mcp, serve_stdio
 from .output import EXIT_OK, int_arg
 
 __all__ = ["add_parser", "run", "CLIENT_FLAGS"]
@@ -36,7 +39,7 @@ EPILOG = """examples:
 MCP client configuration (command, args, env): see docs/mcp.md."""
 
 
-def add_parser(commands: "argparse._SubParsersAction") -> None:
+def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     """Add the ``mcp`` sub-command."""
     parser = commands.add_parser(
         "mcp",
@@ -66,11 +69,22 @@ def _client_options(args: argparse.Namespace) -> Dict[str, Any]:
     return options
 
 
+def offline_default(settings: Settings) -> List[str]:
+    """The offline backends (the stub) among the backends ``settings`` search with."""
+    names = [name for name in default_backends(settings) if name != "auto"]
+    return [name for name in names if registry.backend_class(name).kind == "offline"]
+
+
 def run(args: argparse.Namespace) -> int:
     """Serve until the MCP client closes stdin."""
     require_mcp()
     logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(), format="websearch-sync mcp: %(levelname)s %(name)s: %(message)s")
-    with SearchClient(**_client_options(args)) as client:
-        tools = McpTools(client, max_repeats=args.max_repeats)
+    clock = CancellableClock()  # a cancelled call stops at its next wait instead of reaching the upstream
+    with SearchClient(clock=clock, **_client_options(args)) as client:
+        tools = McpTools(client, max_repeats=args.max_repeats, clock=clock)
+        offline = offline_default(client.settings)
+        if offline:  # made-up results must not pass for real ones: the server's log says so from the start
+            sys.stderr.write("websearch-sync mcp: warning: %s (backend: %s)\n" % (OFFLINE_WARNING, ", ".join(offline)))
+            sys.stderr.flush()
         serve_stdio(tools, max_concurrent=args.max_concurrent)
     return EXIT_OK

@@ -17,9 +17,9 @@ import re
 import sys
 from typing import Any, Iterator, List, Optional, TextIO
 
-from ..backends import registry
 from ..config import DEFAULT_TIMEOUT_MS
 from ..errors import InvalidInput, WebSearchError
+from ..tool import offline_backends
 
 __all__ = [
     "EXIT_OK",
@@ -208,11 +208,17 @@ def wants_json(args: argparse.Namespace) -> Optional[int]:
     return None
 
 
+def empty_notice(response: Any) -> Optional[str]:
+    """Why a response has no items, when it says (its ``errors``: an engine's failure, an answer
+    without web results), one ``note:`` line each; ``None`` when it has items or says nothing."""
+    if not isinstance(response, dict) or response.get("items") or not response.get("errors"):
+        return None
+    return "\n".join("note: %s: %s" % (e.get("provider") or "?", e.get("message")) for e in response["errors"] if isinstance(e, dict))
+
+
 def offline_notice(response: Any) -> Optional[str]:
     """A one-line notice when some results of ``response`` come from an offline backend (the stub)."""
-    meta = (response.get("provider_meta") or {}) if isinstance(response, dict) else {}
-    names = meta.get("providers") or [meta.get("provider_name")]
-    offline = [n for n in names if n in registry.backend_names() and registry.backend_class(n).kind == "offline"]
+    offline = offline_backends(response)
     if not offline:
         return None
     return (

@@ -13,7 +13,7 @@ from ..models import SAFE_SEARCH_LEVELS, TIME_RANGES
 from ..validate import COMMON_OPTIONS
 from ..tool import format_results
 from .batch import PROGRESS_EVERY_S, done_queries, run_batch
-from .output import EXIT_OK, int_arg, json_text, offline_notice, positive_arg, retry_lines
+from .output import EXIT_OK, empty_notice, int_arg, json_text, offline_notice, positive_arg, retry_lines
 
 __all__ = ["add_parser", "run"]
 
@@ -95,17 +95,24 @@ def backend_options(pairs: List[str]) -> Dict[str, Any]:
             raise InvalidInput("--option takes KEY=VALUE, got %r" % pair, detail_code="bad_arguments")
         if key not in known:
             raise InvalidInput("--option %s: no backend knows this option; known: %s" % (key, ", ".join(sorted(known))), detail_code="bad_arguments")
-        options[key] = _option_value(text.strip())
+        options[key] = _option_value(key, text.strip())
     return options
 
 
-def _option_value(text: str) -> Any:
-    """A number, ``true``/``false`` or a JSON list as such; anything else as the text itself."""
+def _option_value(key: str, text: str) -> Any:
+    """A number, ``true``/``false`` or a flat JSON list as such; anything else as the text itself.
+    A nested list (however deep) is ``InvalidInput(bad_arguments)``: no option takes one."""
     if text in ("true", "false") or text[:1] in "[-0123456789" and text:
         try:
-            return json.loads(text)
+            value = json.loads(text)
         except ValueError:
             return text
+        except RecursionError:
+            value = [[]]  # nested too deeply for the parser: refused below like any nested list
+        if isinstance(value, list) and any(isinstance(item, (list, dict)) for item in value):
+            raise InvalidInput("--option %s takes a number, true/false, text or a flat JSON list, not a nested list" % key,
+                               detail_code="bad_arguments")
+        return value
     return text
 
 
@@ -143,9 +150,9 @@ def run(args: argparse.Namespace) -> int:
             return run_batch(client, queries, _options(args), sys.stdout, workers=workers, stop_after=stop_after, progress_every_s=args.progress_every)
         response = client.search(args.query, **_options(args))
     sys.stdout.write(_render(response, fmt) + "\n")
-    notice = offline_notice(response)
-    if notice:
-        sys.stderr.write(notice + "\n")
+    for notice in (offline_notice(response), empty_notice(response) if fmt not in ("json", "jsonl") else None):
+        if notice:
+            sys.stderr.write(notice + "\n")
     return EXIT_OK
 
 

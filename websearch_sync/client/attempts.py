@@ -5,11 +5,11 @@ call's budget (budget first: a wait that cannot fit fails at once).
 """
 
 import logging
-import random
 import threading
-from typing import Dict, Optional
+from typing import Callable, Dict, Optional, Tuple
 
 from ..backends.base import Backend
+from ..backends.registry import checked_result
 from ..errors import Timeout, WebBlocked, WebProviderError, WebSearchError
 from ..models import ParseResult, SearchParams
 from ..net.deadline import Deadline
@@ -17,27 +17,25 @@ from ..net.transport import HttpTransport
 from .clock import Clock
 from .cooldown import Cooldowns
 from .ratelimit import RateLimiter
+from .retry import DEFAULT_RETRY, RetryPolicy
 
 __all__ = ["BackendRunner", "CallState", "is_retryable", "backoff_s"]
 
 logger = logging.getLogger("websearch_sync")
 
-_BACKOFF_BASE_S = 0.5
-_BACKOFF_CAP_S = 8.0
+#: Called after a wait for a rate-limit slot, before the request: it may end the call
+#: (an answer someone else put in the cache meanwhile) by raising.
+Recheck = Callable[[], None]
 
 
 def is_retryable(error: WebSearchError) -> bool:
-    """Retry exactly what the error says may heal by itself (``error.retryable``:
-    timeouts, network errors, 5xx, HTTP 429; not ``budget_exhausted`` nor a DNS miss)."""
-    return error.retryable
+    """Retry exactly what the error says may heal by itself (see :meth:`RetryPolicy.is_retry`)."""
+    return DEFAULT_RETRY.is_retry(error)
 
 
 def backoff_s(attempt: int, error: WebSearchError) -> float:
-    """Exponential backoff with jitter; never shorter than the service's Retry-After."""
-    delay = min(_BACKOFF_CAP_S, _BACKOFF_BASE_S * (2 ** attempt)) * random.uniform(0.5, 1.0)
-    if error.retry_after is not None:
-        delay = max(delay, error.retry_after)
-    return delay
+    """The default policy's wait before retrying after ``error`` (see :meth:`RetryPolicy.delay_s`)."""
+    return DEFAULT_RETRY.delay_s(attempt, error)
 
 
 class CallState:
@@ -56,38 +54,73 @@ class CallState:
 class BackendRunner:
     """Runs backends for a client: its transport, rate limiter, cool-downs and clock."""
 
-    def __init__(self, transport: HttpTransport, limiter: RateLimiter, cooldowns: Cooldowns, intervals: Dict[str, float], clock: Clock) -> None:
+    def __init__(
+        self, transport: HttpTransport, limiter: RateLimiter, cooldowns: Cooldowns, intervals: Dict[str, float], clock: Clock,
+        check_ahead_s: float = 0.0,
+    ) -> None:
         self.transport = transport
         self.limiter = limiter
         self.cooldowns = cooldowns
         self.intervals = intervals
         self.clock = clock
+        #: How long before a rate-limit slot the checks after the wait (cache, cool-down) run: with a
+        #: shared state they are round trips, and a request must leave at its slot, not after them.
+        self.check_ahead_s = check_ahead_s
 
-    def run(self, backend: Backend, params: SearchParams, timeout: Optional[int], budget: Deadline, retries: int, state: CallState) -> ParseResult:
-        """Ask ``backend`` with up to ``retries`` retries of retryable errors; its result or the last error."""
+    def run(
+        self, backend: Backend, params: SearchParams, timeout: Optional[int], budget: Deadline, policy: RetryPolicy, state: CallState,
+        recheck: Optional[Recheck] = None,
+    ) -> ParseResult:
+        """Ask ``backend``, retrying retryable errors as ``policy`` says; its result or the last error.
+
+        A block (``WebBlocked``) is recorded as a cool-down at once, here and in the shared
+        state, before any wait: when this request waits out a Retry-After to try again, the
+        cool-down covers that wait, so no other process asks meanwhile. ``recheck`` runs
+        after a wait for a rate-limit slot (see :data:`Recheck`).
+        """
         name = backend.name
+        keys = backend.cooldown_keys(params)  # the whole backend, or also the part of it this call asks for
         last_error: Optional[WebSearchError] = None
-        for attempt in range(retries + 1):
+        own: Optional[str] = None  # the cool-down this request recorded before waiting to retry
+        for attempt in range(policy.total + 1):
             under_way = self.clock.monotonic()  # before the checks: a block recorded after it is news to this request
-            self._check_ready(backend, budget, last_error)
+            self._check_ready(backend, keys, budget, last_error, own, recheck if attempt == 0 else None)
             state.count_attempt()
             try:
                 result = call_backend(backend, params, self.transport, budget.sooner(backend.timeout_ms(timeout)))
             except WebSearchError as error:
                 last_error = error
-                if attempt < retries and self._backed_off(name, attempt, error, budget):
-                    continue
-                if isinstance(error, WebBlocked):
-                    self.cooldowns.record(error)
-                raise
-            self.cooldowns.clear(name, started=under_way)
+                delay = self._retry_delay(policy, attempt, error, budget)
+                if isinstance(error, WebBlocked):  # shared first, then the wait
+                    own = self.cooldowns.record(error, backend.cooldown_key(params, error), delay, budget.remaining_s())
+                if delay is None:
+                    raise
+                logger.info("%s: %s%s, retry %d in %.2f s", name, error.code, "/" + error.detail_code if error.detail_code else "", attempt + 1, delay,
+                            extra={"retry_wait_s": delay})  # one stderr line each on the command line (cli.output.retry_lines)
+                self.clock.sleep(delay)
+                continue
+            for key in keys:
+                self.cooldowns.clear(key, started=under_way)
             return result
         raise last_error  # type: ignore[misc]  # pragma: no cover
 
-    def _check_ready(self, backend: Backend, budget: Deadline, last_error: Optional[WebSearchError]) -> None:
-        self.cooldowns.check(backend.name)
-        if self._wait_for_slot(backend, budget, last_error):
-            self.cooldowns.check(backend.name)  # another thread may have been blocked while this one waited
+    def _check_ready(
+        self, backend: Backend, keys: Tuple[str, ...], budget: Deadline, last_error: Optional[WebSearchError], own: Optional[str],
+        recheck: Optional[Recheck],
+    ) -> None:
+        for key in keys:
+            self.cooldowns.check(key, own, budget.remaining_s())
+        wait = self._book_slot(backend, budget, last_error)
+        slot_at = self.clock.monotonic() + wait
+        self.clock.sleep(max(0.0, wait - self.check_ahead_s))  # a request leaves at its slot: it wakes there (0: now)
+        if wait > 0:
+            if recheck is not None:
+                recheck()
+            for key in keys:  # another thread may have been blocked meanwhile
+                self.cooldowns.check(key, own, budget.remaining_s())
+            rest = slot_at - self.clock.monotonic()
+            if rest > 0:
+                self.clock.sleep(rest)
         if budget.expired():
             raise last_error or Timeout(
                 "the %.0f ms budget ran out before %s could be asked" % (budget.timeout_ms, backend.name),
@@ -95,20 +128,17 @@ class BackendRunner:
                 detail_code="deadline_exceeded",
             )
 
-    def _backed_off(self, name: str, attempt: int, error: WebSearchError, budget: Deadline) -> bool:
-        """Sleep before a retry when the error is retryable and the wait fits; true when it did."""
-        if not is_retryable(error):
-            return False
-        delay = backoff_s(attempt, error)
-        if delay >= budget.remaining_s():
-            return False
-        logger.info("%s: %s%s, retry %d in %.2f s", name, error.code, "/" + error.detail_code if error.detail_code else "", attempt + 1, delay,
-                    extra={"retry_wait_s": delay})
-        self.clock.sleep(delay)
-        return True
+    @staticmethod
+    def _retry_delay(policy: RetryPolicy, attempt: int, error: WebSearchError, budget: Deadline) -> Optional[float]:
+        """The wait before retrying after ``error``; ``None`` when there is no retry (not
+        retryable, no retry left, or the wait does not fit in the budget)."""
+        if attempt >= policy.total or not policy.is_retry(error):
+            return None
+        delay = policy.delay_s(attempt, error)
+        return delay if delay < budget.remaining_s() else None
 
-    def _wait_for_slot(self, backend: Backend, budget: Deadline, last_error: Optional[WebSearchError]) -> bool:
-        """Wait for the backend's next rate-limit slot; true when that took a wait."""
+    def _book_slot(self, backend: Backend, budget: Deadline, last_error: Optional[WebSearchError]) -> float:
+        """Book the backend's next rate-limit slot; the seconds until it comes."""
         interval = self.intervals.get(backend.name, backend.min_interval_s)
         wait = self.limiter.reserve(backend.name, interval, budget.remaining_s())
         if wait is None:  # budget first: do not wait for a slot that comes too late
@@ -118,14 +148,14 @@ class BackendRunner:
                 provider=backend.name,
                 detail_code="budget_exhausted",
             )
-        self.clock.sleep(wait)
-        return wait > 0
+        return wait
 
 
 def call_backend(backend: Backend, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
-    """Run one backend; a bug inside it becomes a logged ``WebProviderError``, never a stray exception."""
+    """Run one backend; a bug inside it (a parse result of the wrong shape too) becomes a
+    logged ``WebProviderError``, never a stray exception."""
     try:
-        return backend.search(params, transport, deadline)
+        return checked_result(backend.search(params, transport, deadline), backend.name)
     except WebSearchError:
         raise
     except Exception as exc:  # a defect in a backend (or a plugin): report it loudly, typed

@@ -16,10 +16,11 @@ import random
 import sqlite3
 import threading
 from collections import OrderedDict
-from typing import Any, Dict, Hashable, Optional, Tuple
+from typing import Any, Callable, Dict, Hashable, Optional, Tuple
 
 from ..errors import InvalidInput
 from .clock import SYSTEM_CLOCK, Clock
+from .tiers import SharedCacheTier
 
 __all__ = ["MemoryCache", "SqliteCache", "ResultCache", "copy_result", "check_cache_path", "cache_key_text"]
 
@@ -236,24 +237,32 @@ class ResultCache:
     tier. Any tier may be absent; the shared tier degrades by itself.
     ``left_s`` is the time the call has left: disk I/O waits for a lock at most a
     tenth of it (and at most 0.5 s), and any SQLite failure is logged and skipped,
-    so the cache never fails a call nor spends its deadline.
+    so the cache never fails a call nor spends its deadline. A hit from the disk or
+    the shared tier (untrusted: others can write there) is returned only when
+    ``check`` accepts it.
     """
 
-    def __init__(self, memory: Optional[MemoryCache], disk: Optional[SqliteCache], shared: Any = None) -> None:
+    def __init__(self, memory: Optional[MemoryCache], disk: Optional[SqliteCache], shared: Optional[SharedCacheTier] = None) -> None:
         self.memory = memory
         self.disk = disk
         self.shared = shared
         self._disk_failing = False
 
-    def get(self, key: Hashable, left_s: Optional[float] = None) -> Optional[Dict[str, Any]]:
+    def get(
+        self, key: Hashable, left_s: Optional[float] = None, check: Optional[Callable[[Dict[str, Any]], bool]] = None
+    ) -> Optional[Dict[str, Any]]:
         """A copy of the cached answer, or ``None``."""
         if self.memory is not None:
             hit = self.memory.get(key)
             if hit is not None:
                 return hit
         found = self._disk_lookup(key, left_s)
-        if found is None and self._shared_fits(left_s):
-            found = self.shared.get_entry(key)
+        if found is not None and check is not None and not check(found[0]):
+            found = None
+        if found is None and self.shared is not None and self._shared_fits(left_s):
+            found = self.shared.get_entry(key, left_s)
+            if found is not None and check is not None and not check(found[0]):
+                found = None
         if found is None:
             return None
         value, value_left_s = found
@@ -271,7 +280,7 @@ class ResultCache:
             return None
         try:
             found = self.disk.lookup(key, _lock_wait_s(left_s))
-        except (sqlite3.Error, ValueError) as exc:  # locked, corrupt, or a value that is not JSON
+        except (sqlite3.Error, ValueError, RecursionError) as exc:  # locked, corrupt, a value that is not JSON or too deep
             self._disk_failed("reading", exc)
             return None
         self._disk_failing = False
@@ -281,8 +290,8 @@ class ResultCache:
         """Store ``value`` for ``ttl_s`` seconds in every tier."""
         if self.memory is not None:
             self.memory.set(key, value, ttl_s)
-        if self._shared_fits(left_s):
-            self.shared.set(key, value, ttl_s)
+        if self.shared is not None and self._shared_fits(left_s):
+            self.shared.set(key, value, ttl_s, left_s)
         if self.disk is None:
             return
         try:

@@ -28,11 +28,16 @@ __all__ = ["Fingerprints", "settings_fingerprint", "search_key", "fetch_key"]
 
 #: Settings fields that never change an answer or are keyed on their own (the resolved backend names,
 #: the resolved ``max_results``, the deadline), or are handled per backend (``endpoints``, ``providers``).
-_NOT_SHARED = ("backend", "timeout_ms", "max_results", "from_environment", "endpoints", "providers")
+#: Where the state is kept and the pace do not change an answer either: one Redis is one cache,
+#: however its URL is spelt and whether it is required (``state_*``).
+_NOT_SHARED = (
+    "backend", "timeout_ms", "max_results", "from_environment", "endpoints", "providers",
+    "state_url", "state_prefix", "state_required", "min_interval_s",
+)
 
 
 def _digest(value: Any) -> str:
-    return hashlib.sha256(json.dumps(value, sort_keys=True, default=repr, ensure_ascii=False).encode("utf-8")).hexdigest()
+    return hashlib.sha256(json.dumps(value, sort_keys=True, default=repr, ensure_ascii=False).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _hidden(value: Any, name: str, secrets: Sequence[str]) -> Any:

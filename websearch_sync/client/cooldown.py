@@ -1,15 +1,18 @@
 """Cool-downs: after a block, a backend is left alone for a while (by every process of a
 shared state, ``state/cooldowns.py``, when there is one)."""
 
+import math
 import threading
 import time
-from typing import Any, Dict, Optional, Tuple
+import uuid
+from typing import Dict, NamedTuple, Optional
 
 from ..errors import WebBlocked
 from ..net.transport import MAX_RETRY_AFTER_S
 from .clock import SYSTEM_CLOCK, Clock
+from .tiers import SharedCooldownsTier
 
-__all__ = ["Cooldowns", "DEFAULT_COOLDOWNS_S", "MAX_COOLDOWN_S"]
+__all__ = ["Cooldowns", "DEFAULT_COOLDOWNS_S", "MAX_COOLDOWN_S", "cooling_down"]
 
 #: Seconds a backend is suspended after each kind of block (``http_429`` uses
 #: the service's Retry-After when it gave one).
@@ -17,6 +20,14 @@ DEFAULT_COOLDOWNS_S: Dict[str, float] = {"captcha_required": 600.0, "http_429": 
 #: No suspension lasts longer than the longest wait a service may ask for (one day), whatever
 #: a setting asks (a huge duration would overflow the clock arithmetic of every later call).
 MAX_COOLDOWN_S = MAX_RETRY_AFTER_S
+
+
+class _Entry(NamedTuple):
+    until: float  #: monotonic end
+    wall_until: float  #: wall-clock end, for messages
+    cause: WebBlocked
+    recorded: float  #: monotonic time of the record
+    token: str  #: names the record (see :meth:`Cooldowns.record`)
 
 
 class Cooldowns:
@@ -27,33 +38,46 @@ class Cooldowns:
     record (a shared one ends when its key expires).
     """
 
-    def __init__(self, durations_s: Optional[Dict[str, float]] = None, clock: Clock = SYSTEM_CLOCK, shared: Any = None) -> None:
+    def __init__(self, durations_s: Optional[Dict[str, float]] = None, clock: Clock = SYSTEM_CLOCK, shared: Optional[SharedCooldownsTier] = None) -> None:
         self._clock = clock
         self._shared = shared
         self.durations_s = dict(DEFAULT_COOLDOWNS_S)
         self.durations_s.update(durations_s or {})
-        self._until: Dict[str, Tuple[float, float, WebBlocked, float]] = {}
+        self._until: Dict[str, _Entry] = {}
         self._lock = threading.Lock()
 
-    def record(self, error: WebBlocked) -> None:
-        """Suspend the error's backend for the duration its kind calls for."""
-        if not error.provider:
-            return
+    def duration_s(self, error: WebBlocked) -> float:
+        """How long ``error`` suspends its backend (Retry-After for a 429 that has one), capped at one day."""
         duration = self.durations_s.get(error.detail_code or "", 0.0)
         if error.detail_code == "http_429" and error.retry_after is not None:
             duration = error.retry_after
-        duration = min(duration, MAX_COOLDOWN_S)
-        if not duration > 0:  # also NaN
-            return
-        wall_until = self._clock.time() + duration
-        self._suspend(error.provider, duration, wall_until, error)
-        if self._shared is not None:
-            self._shared.record(error.provider, error.detail_code, error.status, duration, wall_until)
+        return min(duration, MAX_COOLDOWN_S) if duration > 0 else 0.0  # NaN is not > 0
 
-    def _suspend(self, name: str, duration: float, wall_until: float, cause: WebBlocked) -> None:
+    def record(
+        self, error: WebBlocked, key: Optional[str] = None, duration_s: Optional[float] = None, left_s: Optional[float] = None
+    ) -> Optional[str]:
+        """Suspend ``key`` (default: the error's backend; a backend may name a part of itself,
+        :meth:`~websearch_sync.backends.base.Backend.cooldown_key`), here and in the shared tier
+        at once, for ``duration_s`` (default: the duration the error's kind calls for); a token
+        naming the record, or ``None`` when nothing was recorded. ``left_s``: the time the
+        call has left (bounds the shared write)."""
+        key = key or error.provider
+        if not key:
+            return None
+        duration = self.duration_s(error) if duration_s is None else min(duration_s, MAX_COOLDOWN_S)
+        if not duration > 0:  # also NaN
+            return None
+        token = uuid.uuid4().hex
+        wall_until = self._clock.time() + duration
+        self._suspend(key, duration, wall_until, error, token)
+        if self._shared is not None:
+            self._shared.record(key, error.detail_code, error.status, duration, wall_until, token, left_s)
+        return token
+
+    def _suspend(self, name: str, duration: float, wall_until: float, cause: WebBlocked, token: str) -> None:
         with self._lock:
             now = self._clock.monotonic()
-            self._until[name] = (now + duration, wall_until, cause, now)
+            self._until[name] = _Entry(now + duration, wall_until, cause, now, token)
 
     def clear(self, name: str, started: Optional[float] = None) -> None:
         """Lift a suspension (after a success).
@@ -64,32 +88,47 @@ class Cooldowns:
         """
         with self._lock:
             entry = self._until.get(name)
-            if entry is not None and (started is None or entry[3] <= started):
+            if entry is not None and (started is None or entry.recorded <= started):
                 del self._until[name]
 
-    def check(self, name: str) -> None:
-        """Raise the suspending ``WebBlocked`` again while ``name`` is cooling down."""
+    def check(self, name: str, own: Optional[str] = None, left_s: Optional[float] = None) -> None:
+        """Raise the suspending ``WebBlocked`` again while ``name`` (a backend, or a part of one:
+        ``searxng[engines=brave]``) is cooling down.
+
+        ``own``: the token of a record this request made itself before waiting out its
+        Retry-After (ignored: the wait was the record's point). ``left_s``: the time the
+        call has left (bounds the shared read).
+        """
         with self._lock:
             entry = self._until.get(name)
-            if entry is not None and entry[0] <= self._clock.monotonic():
+            if entry is not None and entry.until <= self._clock.monotonic():
                 del self._until[name]
                 entry = None
-        if entry is not None:
-            until, wall_until, cause, _recorded = entry
-            raise _cooling_down(name, cause.detail_code, cause.status, wall_until, until - self._clock.monotonic())
-        shared = self._shared.lookup(name) if self._shared is not None else None
-        if shared is not None:  # another process met the wall: remember it here too, and obey
-            error = _cooling_down(name, shared.detail_code, shared.status, shared.until, shared.left_s)
-            self._suspend(name, shared.left_s, shared.until, error)
+        if entry is not None and (own is None or entry.token != own):
+            raise cooling_down(name, entry.cause.detail_code, entry.cause.status, entry.wall_until, entry.until - self._clock.monotonic())
+        shared = self._shared.lookup(name, left_s) if self._shared is not None else None
+        if shared is not None and (own is None or shared.token != own):  # another process met the wall: remember it, obey
+            left = min(shared.left_s, MAX_COOLDOWN_S)
+            error = cooling_down(name, shared.detail_code, shared.status, shared.until, left)
+            self._suspend(name, left, shared.until, error, shared.token or "")
             raise error
 
 
-def _cooling_down(name: str, detail_code: Optional[str], status: Optional[int], wall_until: float, left_s: float) -> WebBlocked:
+def _clock_text(wall_until: float) -> str:
+    """``HH:MM:SS`` of a wall-clock time, or ``?`` for one no clock can show."""
+    try:
+        return time.strftime("%H:%M:%S", time.localtime(wall_until))
+    except (OverflowError, ValueError, OSError):
+        return "?"
+
+
+def cooling_down(name: str, detail_code: Optional[str], status: Optional[int], wall_until: float, left_s: float) -> WebBlocked:
+    """The ``WebBlocked`` a suspended backend raises (``retry_after``: the seconds left)."""
+    left = max(0.0, left_s) if math.isfinite(left_s) else 0.0
     return WebBlocked(
-        "%s is cooling down after %s until %s (%.0f s left); not contacting it"
-        % (name, detail_code, time.strftime("%H:%M:%S", time.localtime(wall_until)), left_s),
-        provider=name,
+        "%s is cooling down after %s until %s (%.0f s left); not contacting it" % (name, detail_code, _clock_text(wall_until), left),
+        provider=name.partition("[")[0],  # a part of a backend is keyed "<backend>[<part>]"
         detail_code=detail_code,
         status=status,
-        retry_after=max(0.0, left_s),
+        retry_after=left,
     )

@@ -2,9 +2,10 @@
 and by all processes of a shared state (``state/slots.py``) when there is one."""
 
 import threading
-from typing import Any, Dict, Optional
+from typing import Dict, Optional
 
 from .clock import SYSTEM_CLOCK, Clock
+from .tiers import SharedSlotsTier
 
 __all__ = ["RateLimiter"]
 
@@ -19,7 +20,7 @@ class RateLimiter:
     cannot be reached they are booked here, for this client.
     """
 
-    def __init__(self, clock: Clock = SYSTEM_CLOCK, shared: Any = None) -> None:
+    def __init__(self, clock: Clock = SYSTEM_CLOCK, shared: Optional[SharedSlotsTier] = None) -> None:
         self._clock = clock
         self._shared = shared
         self._next: Dict[str, float] = {}

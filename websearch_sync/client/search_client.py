@@ -6,6 +6,7 @@ A client is safe to share between threads: the HTTP connection pool is sized for
 it, and the cache, rate limiter and cool-down table are locked.
 """
 
+from functools import partial
 from typing import Any, Dict, Hashable, List, Mapping, Optional, Tuple, Union
 
 import requests
@@ -20,15 +21,19 @@ from ..net.deadline import Deadline
 from ..net.transport import HttpTransport
 from ..secrets import redact_error
 from ..reader.page import DEFAULT_CONTENT_CHARS, DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, add_page_content, check_url, fetch_page
-from ..validate import COMMON_OPTIONS, backend_list, check_timeout_ms, search_params
+from ..validate import COMMON_OPTIONS, backend_list, check_options_taken, check_timeout_ms, search_params
+from .answers import valid_page_answer, valid_search_answer
 from .attempts import BackendRunner, CallState
 from .cache import MemoryCache, ResultCache, SqliteCache
 from .cachekey import Fingerprints, fetch_key, search_key
 from .clock import SYSTEM_CLOCK, Clock
 from .cooldown import DEFAULT_COOLDOWNS_S, Cooldowns
+from .flight import Flights
+from .plancache import PlanMemo, Validated, call_key
 from .ratelimit import RateLimiter
+from .retry import DEFAULT_RETRY, RetryPolicy
 from .selection import AUTO_ORDER, BackendArg, check_backends, default_backends, resolve_backends
-from .state import shared_tiers
+from .state import SharedTiers, shared_tiers
 from .strategies import STRATEGIES, fallback, merge
 
 __all__ = ["SearchClient", "STRATEGIES", "AUTO_ORDER"]
@@ -64,7 +69,7 @@ def _check_cooldowns(value: Optional[Mapping[str, float]]) -> Dict[str, float]:
 def _check_strategy(strategy: Any) -> str:
     if strategy not in STRATEGIES:
         raise InvalidInput("strategy must be one of %s, got %r" % (", ".join(STRATEGIES), strategy), detail_code="bad_strategy")
-    return strategy
+    return str(strategy)
 
 
 class SearchClient:
@@ -90,7 +95,8 @@ class SearchClient:
             (default: the timeout).
         min_interval_s: minimum seconds between two requests to one backend, for
             all backends (a number) or per backend (``{"brave": 1.0}``); default:
-            each backend's own (1 s for the HTML scrapers and Brave, else 0).
+            ``settings.min_interval_s`` (``WEB_SEARCH_MIN_INTERVAL_S``), else each
+            backend's own (1 s for the HTML scrapers and Brave, else 0).
         cooldowns: seconds a backend is suspended after a block, by kind:
             ``{"captcha_required": 600, "http_429": 60, "http_403": 300}``
             (``http_429`` uses Retry-After when the service sent one).
@@ -130,7 +136,9 @@ class SearchClient:
         self.retries = _check_number("retries", retries, 0, 10, integer=True)
         self.budget_ms = check_timeout_ms(budget_ms, "budget_ms")
         cooldown_s = _check_cooldowns(cooldowns)
-        intervals = _check_intervals(min_interval_s)
+        intervals = _check_intervals(self.settings.min_interval_s)
+        intervals.update(_check_intervals(min_interval_s))
+        self._retry: RetryPolicy = DEFAULT_RETRY.with_total(self.retries)
         # Both tiers exist whatever the default TTL: a call may ask for caching with its own cache_ttl_s.
         shared = shared_tiers(self.settings, state_url, clock, self.budget_ms or self.settings.timeout_ms)
         self._cache = ResultCache(
@@ -139,13 +147,24 @@ class SearchClient:
             shared.cache,
         )
         self._fingerprints = Fingerprints()
+        self._plans = PlanMemo()
         self._transport = HttpTransport(
             session=session, proxy=self.settings.proxy, user_agent=self.settings.user_agent, allow_private=self.settings.allow_private
         )
-        self._cooldowns = Cooldowns(cooldown_s, clock=clock, shared=shared.cooldowns)
-        self._runner = BackendRunner(self._transport, RateLimiter(clock, shared=shared.slots), self._cooldowns, intervals, clock)
+        limiter, self._cooldowns, self._flights = self._state_parts(cooldown_s, clock, shared)
+        ahead = 2 * shared.cache.timeout_s if shared.cache is not None else 0.0  # two round trips: cache and cool-down
+        self._runner = BackendRunner(self._transport, limiter, self._cooldowns, intervals, clock, ahead)
         self._clock = clock
         self._closed = False
+
+    def _state_parts(self, cooldown_s: Dict[str, float], clock: Clock, shared: SharedTiers) -> Tuple[RateLimiter, Cooldowns, Flights]:
+        """The client's rate limiter, cool-downs and single-flight table (its own; the
+        module-level functions keep process-wide ones instead, see ``api.py``)."""
+        return (
+            RateLimiter(clock, shared=shared.slots),
+            Cooldowns(cooldown_s, clock=clock, shared=shared.cooldowns),
+            Flights(shared.flights),
+        )
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -209,42 +228,78 @@ class SearchClient:
         try:
             call = _CallSettings(self, strategy, timeout_ms, budget_ms, retries, cache_ttl_s)
             plan = self._plan(query, backend, max_results, options, call)  # validation first: a cache hit never skips it
-            key = self._search_key(plan, call) if call.ttl > 0 else None
-            hit = self._cache.get(key, plan.budget.remaining_s()) if key is not None else None
-            if hit is not None:
-                hit["provider_meta"].update(cached=True, attempts=0, latency_ms=self._elapsed_ms(started))
-                return hit
-            response, cacheable, attempts = self._run(plan, call)
-            response["provider_meta"]["latency_ms"] = self._elapsed_ms(started)
-            response["provider_meta"]["attempts"] = attempts
-            if key is not None and cacheable:
-                self._cache.set(key, response, call.ttl, plan.budget.remaining_s())
-            return response
+            if call.ttl <= 0:
+                return self._answer(plan, call, None, started)
+            key = self._search_key(plan, call)
+            hit = self._cached(plan, key)
+            if hit is None:
+                with self._flights.turn(key, plan.budget, lambda: self._cached(plan, key)) as hit:
+                    if hit is None:
+                        return self._answer(plan, call, key, started)
+            hit["provider_meta"].update(cached=True, attempts=0, latency_ms=self._elapsed_ms(started))
+            return hit
         except WebSearchError as error:
             raise redact_error(error, self.settings.secrets())
 
+    def _cached(self, plan: "_Plan", key: Hashable) -> Optional[Dict[str, Any]]:
+        """The answer to ``key`` in the cache (one from outside the process checked first), or ``None``."""
+        return self._cache.get(key, plan.budget.remaining_s(), plan.valid.check)
+
+    def _answer(self, plan: "_Plan", call: "_CallSettings", key: Optional[Hashable], started: float) -> Dict[str, Any]:
+        """Ask the backends and cache the answer under ``key`` (when cacheable); an answer
+        cached meanwhile (seen after a rate-limit wait) is returned instead."""
+        try:
+            response, cacheable, attempts = self._run(plan, call, key)
+        except _AnsweredMeanwhile as found:
+            found.answer["provider_meta"].update(cached=True, attempts=0, latency_ms=self._elapsed_ms(started))
+            return found.answer
+        response["provider_meta"]["latency_ms"] = self._elapsed_ms(started)
+        response["provider_meta"]["attempts"] = attempts
+        if key is not None and cacheable:
+            self._cache.set(key, response, call.ttl, plan.budget.remaining_s())
+        return response
+
     def _plan(self, query: str, backend: BackendArg, max_results: Optional[int], options: Dict[str, Any], call: "_CallSettings") -> "_Plan":
-        """The validated call: backend names, parameters, backend objects and the budget (starting now)."""
-        specific = registry.backend_options() if any(name not in COMMON_OPTIONS for name in options) else ()
-        params = search_params(query, max_results, options, self.settings, specific)
-        names = resolve_backends(backend, self._backend, self.settings, params.locale)
-        backends = [registry.backend_class(name)(self.settings) for name in names]
-        budget = Deadline(call.budget_ms or call.timeout or max(b.timeout_ms() for b in backends))
-        return _Plan(names, params, backends, budget)
+        """The validated call (backend names, parameters; an exact repeat reuses its validation)
+        and its budget, starting now."""
+        memo_key = call_key(query, backend, max_results, options)
+        valid = self._plans.get(memo_key, self.settings)
+        if valid is None:
+            specific = registry.backend_options() if any(name not in COMMON_OPTIONS for name in options) else ()
+            params = search_params(query, max_results, options, self.settings, specific)
+            names = resolve_backends(backend, self._backend, self.settings, params.locale)
+            classes = tuple(registry.backend_class(name) for name in names)
+            if params.options:  # an option no backend of this call takes would be dropped without a word
+                every = {name: registry.backend_class(name).options for name in registry.backend_names()}
+                check_options_taken(params.options, {cls.name: cls.options for cls in classes}, every)
+            timeout_ms = max(cls(self.settings).timeout_ms() for cls in classes)
+            valid = Validated(self.settings, names, params, classes, timeout_ms, {}, partial(valid_search_answer, max_results=params.max_results))
+            self._plans.put(memo_key, valid)
+        return _Plan(valid, Deadline(call.budget_ms or call.timeout or valid.timeout_ms))
 
     def _search_key(self, plan: "_Plan", call: "_CallSettings") -> Hashable:
-        fingerprint = self._fingerprints.get(self.settings, plan.names, plan.params.include_content)
-        return search_key(plan.params, plan.names, call.strategy, fingerprint)
+        key = plan.valid.keys.get(call.strategy)
+        if key is None:
+            fingerprint = self._fingerprints.get(self.settings, plan.names, plan.params.include_content)
+            key = plan.valid.keys[call.strategy] = search_key(plan.params, plan.names, call.strategy, fingerprint)
+        return key
 
-    def _run(self, plan: "_Plan", call: "_CallSettings") -> Tuple[Dict[str, Any], bool, int]:
+    def _run(self, plan: "_Plan", call: "_CallSettings", key: Optional[Hashable]) -> Tuple[Dict[str, Any], bool, int]:
         """Ask the backends by the call's strategy; ``(response, cacheable, requests sent)``."""
         state = CallState()
+        policy = self._retry.with_total(call.retries)
+
+        def recheck() -> None:
+            found = self._cached(plan, key) if key is not None else None
+            if found is not None:
+                raise _AnsweredMeanwhile(found)
 
         def run(one: Backend) -> Any:
-            return self._runner.run(one, plan.params, call.timeout, plan.budget, call.retries, state)
+            return self._runner.run(one, plan.params, call.timeout, plan.budget, policy, state, recheck)
 
-        strategy = merge if call.strategy == "merge" and len(plan.backends) > 1 else fallback
-        response, cacheable = strategy(plan.backends, plan.params, plan.budget, run)
+        backends = [cls(self.settings) for cls in plan.valid.classes]
+        strategy = merge if call.strategy == "merge" and len(backends) > 1 else fallback
+        response, cacheable = strategy(backends, plan.params, plan.budget, run)
         if plan.params.include_content and not self._add_content(response, plan.params, plan.budget):
             cacheable = False
         return response, cacheable, state.attempts
@@ -277,6 +332,7 @@ class SearchClient:
         max_bytes: int = DEFAULT_MAX_BYTES,
         allow_private: bool = False,
         cache_ttl_s: Optional[float] = None,
+        include_comments: bool = False,
     ) -> Dict[str, Any]:
         """Read one web page with this client's session (see :func:`websearch_sync.fetch`).
 
@@ -293,8 +349,8 @@ class SearchClient:
                 page = _page_key(check_url(url))
             except WebSearchError as error:
                 raise redact_error(error, self.settings.secrets())
-            key = fetch_key(page, extract_mode, max_chars, max_bytes, allow_private, self._fingerprints.get(self.settings, (), True))
-        hit = self._cache.get(key, deadline.remaining_s()) if key is not None else None
+            key = fetch_key(page, (extract_mode, include_comments), max_chars, max_bytes, allow_private, self._fingerprints.get(self.settings, (), True))
+        hit = self._cache.get(key, deadline.remaining_s(), lambda answer: valid_page_answer(answer, max_chars)) if key is not None else None
         if hit is not None:
             return hit
         result = fetch_page(
@@ -307,19 +363,31 @@ class SearchClient:
             max_bytes=max_bytes,
             allow_private=allow_private,
             deadline=deadline,
+            include_comments=include_comments,
         )
         if key is not None:
             self._cache.set(key, result, ttl, deadline.remaining_s())
         return result
 
 
-class _Plan:
-    """One validated search call: backend names, parameters, backend objects, budget."""
+class _AnsweredMeanwhile(Exception):
+    """Ends a call whose answer reached the cache while it waited for a rate-limit slot
+    (not a ``WebSearchError``: the strategies let it through)."""
 
-    def __init__(self, names: List[str], params: SearchParams, backends: List[Backend], budget: Deadline) -> None:
-        self.names = names
-        self.params = params
-        self.backends = backends
+    def __init__(self, answer: Dict[str, Any]) -> None:
+        super().__init__("answered meanwhile")
+        self.answer = answer
+
+
+class _Plan:
+    """One validated search call and its budget."""
+
+    __slots__ = ("valid", "names", "params", "budget")
+
+    def __init__(self, valid: Validated, budget: Deadline) -> None:
+        self.valid = valid
+        self.names = valid.names
+        self.params = valid.params
         self.budget = budget
 
 
@@ -337,6 +405,7 @@ class _CallSettings:
 
 
 def _check_intervals(value: Union[None, float, Mapping[str, float]]) -> Dict[str, float]:
+    """``{backend: seconds}`` from a number (every backend) or a mapping; ``InvalidInput(bad_min_interval_s)``."""
     if value is None:
         return {}
     if isinstance(value, Mapping):

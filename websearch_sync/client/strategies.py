@@ -16,7 +16,7 @@ from ..models import ParseResult, SearchParams
 from ..net.deadline import Deadline
 from .fusion import fuse
 
-__all__ = ["STRATEGIES", "fallback", "merge", "most_informative", "cannot_take"]
+__all__ = ["STRATEGIES", "fallback", "merge", "most_informative", "add_extras", "cannot_take"]
 
 logger = logging.getLogger("websearch_sync")
 
@@ -72,12 +72,14 @@ def merge(backends: List[Backend], params: SearchParams, budget: Deadline, run: 
     failures: List[WebSearchError] = []
     soft_errors: List[Dict[str, Any]] = []
     request_ids = []
+    extras: Dict[str, List[Any]] = {}
     for backend, future in zip(backends, futures):
         result = _merged_result(backend, future, failures)
         if result is None:
             continue
         lists.append((backend.name, normalize_items(result.items, backend.name, 10)))
         soft_errors.extend(result.errors)
+        add_extras(extras, result)
         if result.request_id:
             request_ids.append(result.request_id)
     if not lists:
@@ -87,6 +89,8 @@ def merge(backends: List[Backend], params: SearchParams, budget: Deadline, run: 
     meta: Dict[str, Any] = {"provider_name": "+".join(answered), "providers": answered, "cached": False}
     if request_ids:
         meta["request_id"] = ",".join(request_ids)
+    if extras:
+        meta["extras"] = extras
     response: Dict[str, Any] = {"items": items, "provider_meta": meta}
     errors = [e.to_dict() for e in failures] + soft_errors
     if errors:
@@ -108,6 +112,12 @@ def _merged_result(backend: Backend, future: "concurrent.futures.Future[ParseRes
     return None
 
 
+def add_extras(extras: Dict[str, List[Any]], result: ParseResult) -> None:
+    """Add what a backend answered besides results (``ParseResult.extras``) to ``extras``, kind by kind."""
+    for kind, entries in result.extras.items():
+        extras.setdefault(kind, []).extend(entries)
+
+
 def most_informative(failures: List[WebSearchError]) -> WebSearchError:
     """The failure that says most (a block beats an auth error beats ... a timeout); the others attached."""
     best = min(failures, key=lambda e: _PRECEDENCE.index(e.code) if e.code in _PRECEDENCE else len(_PRECEDENCE))
@@ -119,6 +129,10 @@ def _response(items: List[Dict[str, Any]], name: str, result: ParseResult, failu
     meta: Dict[str, Any] = {"provider_name": name, "cached": False}
     if result.request_id:
         meta["request_id"] = result.request_id
+    extras: Dict[str, List[Any]] = {}
+    add_extras(extras, result)
+    if extras:
+        meta["extras"] = extras
     response: Dict[str, Any] = {"items": items, "provider_meta": meta}
     errors = [e.to_dict() for e in failures] + list(result.errors)
     if errors:

@@ -110,7 +110,7 @@ def check_live(
                 last = recorder.exchanges[-1] if recorder.exchanges else None
                 if last is not None and last.complete:
                     params = SearchParams(query=query.strip() or query, max_results=max_results or settings.max_results)
-                    structure = checker.structure_report(last.http_response(), params)
+                    structure = checker.structure_report(last.http_response(), params) or None  # {}: nothing to check
                 if error is None:
                     checks.append(LiveCheck(backend, query, "success", items, latency, structure))
                 else:

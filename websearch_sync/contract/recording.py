@@ -154,10 +154,14 @@ class Redactor:
 
     ``secrets`` are values replaced by ``<redacted>`` wherever they appear; names
     matching :func:`~websearch_sync.secrets.is_secret_name` have their whole value replaced (or, for
-    cookies, are dropped).
+    cookies, are dropped). Fields named in ``volatile`` (a backend's
+    :attr:`~websearch_sync.backends.base.Backend.volatile_params`: their value depends on
+    the moment, e.g. a time limit taken from the deadline) are written as the placeholder
+    too, so that a replay accepts any value there.
     """
 
-    def __init__(self, secrets: Sequence[str]) -> None:
+    def __init__(self, secrets: Sequence[str], volatile: Sequence[str] = ()) -> None:
+        self._volatile = frozenset(volatile)
         usable = sorted({s for s in secrets if s and len(s) >= 4}, key=len, reverse=True)
         self._pattern = re.compile("|".join(re.escape(s) for s in usable)) if usable else None
         self._bytes_pattern = re.compile(b"|".join(re.escape(s.encode("utf-8")) for s in usable)) if usable else None
@@ -197,6 +201,8 @@ class Redactor:
         if is_secret_name(name) and value not in (None, ""):
             self.note(where)
             return _placeholders(value)
+        if name in self._volatile and value not in (None, ""):
+            return PLACEHOLDER
         if isinstance(value, str):
             return self.text(value, where)
         if isinstance(value, list):
@@ -441,7 +447,7 @@ def record_case(
     captured = now or datetime.datetime.now(datetime.timezone.utc)
 
     live, exchanges = _capture(backend, query, settings, max_results, timeout_ms, options, allow_error)
-    redactor = Redactor(_secrets_of(settings))
+    redactor = Redactor(_secrets_of(settings), volatile=backend_cls.volatile_params)
     recorded, bodies = _redacted_exchanges(exchanges, settings.user_agent or DEFAULT_USER_AGENT, redactor)
     folder.mkdir(parents=True, exist_ok=True)
     if meta_path.exists():

@@ -24,9 +24,12 @@ import lxml.html
 from lxml import etree
 
 from .boilerplate import clean_article, preclean, strip_junk, text_size
+from .repair import repair_markup
 from .region import FRAGMENT_MIN_MISSING, FRAGMENT_SHARE, is_fragment, main_region
 from .render import BLOCK_TAGS, render_element
-from .rules import DEFAULT_RULES, check_rules, stage_words
+from .rules import COMMENT_RULE, DEFAULT_RULES, check_rules, stage_words
+from .second import EXTRACTOR as SECOND_EXTRACTOR
+from .second import NEAR_EMPTY_CHARS, near_empty, second_opinion
 
 __all__ = ["Extraction", "extract_html", "render", "visible_text", "EXTRACT_MODES", "BLOCK_TAGS"]
 
@@ -60,13 +63,16 @@ def render(node: etree._Element, mode: str = "text", *, base_url: Optional[str] 
     return render_element(node, mode, base_url=base_url)
 
 
-def _parse(html: Union[str, bytes]) -> Optional[etree._Element]:
+def _parse(html: Union[str, bytes], repair: bool = True) -> Optional[etree._Element]:
     """Parses a page like readability does (as UTF-8 bytes, so a string that still carries
-    an XML encoding declaration parses too); None when there is nothing to parse."""
+    an XML encoding declaration parses too), with ``repair``: after ``repair_markup``; None
+    when there is nothing to parse."""
     if isinstance(html, bytes):
         html = html.decode("utf-8", "replace")
     if not isinstance(html, str) or not html.strip():
         return None
+    if repair:
+        html = repair_markup(html)
     try:
         return lxml.html.document_fromstring(html.encode("utf-8", "replace"), parser=_PARSER)
     except (etree.ParserError, ValueError):
@@ -82,7 +88,11 @@ def visible_text(html: str, mode: str = "text") -> str:
     """All visible text of a page (scripts, styles, hidden elements and the head removed),
     rendered like ``render``; empty when the page has none."""
     _check_mode(mode)
-    root = _parse(html)
+    return _visible_text(html, mode, repair=True)
+
+
+def _visible_text(html: str, mode: str, repair: bool) -> str:
+    root = _parse(html, repair)
     if root is None:
         return ""
     strip_junk(root)
@@ -176,6 +186,28 @@ def _recover_fragment(root: etree._Element, article: etree._Element, rules: Froz
     return region.element
 
 
+def _chars(text: str) -> int:
+    """Non-space characters of ``text``."""
+    return len("".join(text.split()))
+
+
+#: An article with fewer non-space characters than this is tiny (``recovery.tiny``).
+TINY_ARTICLE_CHARS = 100
+
+
+def _recover_tiny(root: etree._Element, article: Optional[etree._Element], rules: FrozenSet[str],
+                  title: str) -> Optional[etree._Element]:
+    """The page's main text region (cleaned like an article) instead of a tiny or missing
+    ``article`` when it holds more text: a notice or a caption left after cleaning is not
+    the page, and the whole page is a worse answer than its main region."""
+    extracted = 0 if article is None else text_size(article)
+    region = main_region(_body(root), stage_words("recovery", rules))
+    if region.dense_chars <= max(extracted, TINY_ARTICLE_CHARS):
+        return article
+    clean_article(region.element, rules, title=title)
+    return region.element if text_size(region.element) > extracted else article
+
+
 def extract_html(html: str, *, url: Optional[str] = None, mode: str = "markdown",
                  rules: Iterable[str] = DEFAULT_RULES) -> Extraction:
     """Extract a page's main content.
@@ -184,6 +216,8 @@ def extract_html(html: str, *, url: Optional[str] = None, mode: str = "markdown"
     the boilerplate left inside the article, and renders it in ``mode`` (``"markdown"`` or
     ``"text"``); ``url`` makes relative links absolute in markdown. When the article is an
     implausibly small part of the page's main text region, that region is returned instead.
+    When the article keeps almost nothing of a page that has text, trafilatura (an optional
+    extra) is asked for a second opinion (``extractor="trafilatura"``, see ``second``).
     When there is no article (e.g. a JavaScript-only page) falls back to the page's visible
     text (``extractor="visible_text"``); the text may then be empty. ``rules`` names the
     cleaning rules to apply (``rules.RULES``; all by default; for benchmarks). Never raises
@@ -191,18 +225,26 @@ def extract_html(html: str, *, url: Optional[str] = None, mode: str = "markdown"
     """
     _check_mode(mode)
     rules = check_rules(rules)
-    root = _parse(html)
+    root = _parse(html, "markup.repair" in rules)
     if root is None:
         return Extraction(title="", text="", extractor="visible_text")
     title = _page_title(root)
     preclean(root, rules)
+    page_chars = text_size(_body(root))
     article = _article(root, rules)
     text = ""
     if article is not None:
         clean_article(article, rules, title=title)
-        if "recovery.fragment" in rules:
-            article = _recover_fragment(root, article, rules, title)
+    if "recovery.tiny" in rules and (article is None or text_size(article) < TINY_ARTICLE_CHARS):
+        article = _recover_tiny(root, article, rules, title)
+    elif article is not None and "recovery.fragment" in rules:
+        article = _recover_fragment(root, article, rules, title)
+    if article is not None:
         text = render_element(article, mode, base_url=url)
+    if "recovery.second_opinion" in rules and near_empty(_chars(text), page_chars):
+        other = second_opinion(html, url=url, mode=mode, include_comments=COMMENT_RULE not in rules)
+        if other is not None and _chars(other) >= max(2 * _chars(text), NEAR_EMPTY_CHARS):
+            return Extraction(title=title, text=other, extractor=SECOND_EXTRACTOR)
     if text.strip():
         return Extraction(title=title, text=text, extractor="readability")
-    return Extraction(title=title, text=visible_text(html, mode), extractor="visible_text")
+    return Extraction(title=title, text=_visible_text(html, mode, "markup.repair" in rules), extractor="visible_text")

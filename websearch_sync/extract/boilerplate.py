@@ -17,11 +17,12 @@ a large part of the text, or several long paragraphs, is kept.
 
 import functools
 import re
-from typing import Callable, Dict, FrozenSet, Iterable, Optional, Set
+from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
 
 from lxml import etree
 
-from .rules import DEFAULT_RULES, stage_tags, stage_words
+from .paragraphs import split_br_runs
+from .rules import DEFAULT_RULES, RULES, stage_tags, stage_words
 
 __all__ = ["strip_junk", "preclean", "clean_article", "class_words", "text_size", "JUNK_TAGS"]
 
@@ -138,12 +139,22 @@ def _drop_outermost(doomed: Iterable[etree._Element]) -> None:
 
 # --------------------------------------------------------------------------- page level
 
-def strip_junk(root: etree._Element) -> None:
+def _tab_panel(element: etree._Element) -> bool:
+    """A tab panel (``role="tabpanel"``, or a class/id word ``tab``/``tabpanel``): hidden
+    until its tab is clicked, but page content all the same."""
+    return element.get("role") == "tabpanel" or bool(class_words(element) & _TAB_WORDS)
+
+
+_TAB_WORDS = frozenset(("tab", "tabpanel"))
+
+
+def strip_junk(root: etree._Element, keep_tab_panels: bool = False) -> None:
     """Removes what a reader never sees (scripts, styles, comments, form controls, embeds,
-    elements hidden by the ``hidden`` attribute or an inline ``display: none``), in place."""
+    elements hidden by the ``hidden`` attribute or an inline ``display: none``), in place;
+    with ``keep_tab_panels``, hidden tab panels stay (a reader opens them with a click)."""
     etree.strip_elements(root, etree.Comment, etree.ProcessingInstruction, *JUNK_TAGS, with_tail=False)
-    _drop_outermost(root.xpath("//*[@hidden]"))
-    _drop_outermost(el for el in root.xpath("//*[@style]") if _DISPLAY_NONE.search(el.get("style")))
+    hidden = root.xpath("//*[@hidden]") + [el for el in root.xpath("//*[@style]") if _DISPLAY_NONE.search(el.get("style"))]
+    _drop_outermost(el for el in hidden if not (keep_tab_panels and _tab_panel(el)))
 
 
 def _keep_quotations(root: etree._Element) -> None:
@@ -171,16 +182,23 @@ def _unwrap_heading_anchors(root: etree._Element) -> None:
             anchor.drop_tag()
 
 
+#: Rewrites of the page before readability, by rule name (run in this order).
+_PAGE_REWRITES: Dict[str, Callable[[etree._Element], None]] = {
+    "page.br_paragraphs": split_br_runs,
+    "page.quotations": _keep_quotations,
+    "page.heading_anchors": _unwrap_heading_anchors,
+}
+
+
 def preclean(root: etree._Element, rules: FrozenSet[str] = DEFAULT_RULES) -> None:
     """Prepares a parsed page for readability, in place: ``strip_junk``, keeps quotations,
     then removes the tags and the blocks whose class/id has one of the words of the enabled
     ``page.*`` rules, unless the block holds 30% or more of the page's text, several long
     paragraphs, an ``<article>`` or a quotation."""
-    strip_junk(root)
-    if "page.quotations" in rules:
-        _keep_quotations(root)
-    if "page.heading_anchors" in rules:
-        _unwrap_heading_anchors(root)
+    strip_junk(root, keep_tab_panels="page.tab_panels" in rules)
+    for name, rewrite in _PAGE_REWRITES.items():
+        if name in rules:
+            rewrite(root)
     body = root.find("body")
     tags, words = stage_tags("page", rules), stage_words("page", rules)
     if body is None or not (tags or words):
@@ -235,7 +253,9 @@ def _link_dense(element: etree._Element, text: str) -> bool:
 
 
 #: Rules on whole blocks of the article, by rule name.
-BLOCK_RULES: Dict[str, Callable[[etree._Element, str], bool]] = {
+BlockRule = Callable[[etree._Element, str], bool]
+BlockRules = List[Tuple[str, BlockRule]]
+BLOCK_RULES: Dict[str, BlockRule] = {
     "article.labels": _label_line,
     "article.dates": _date_block,
     "article.link_leads": _link_lead,
@@ -260,23 +280,93 @@ def _is_block(element: etree._Element, rules: FrozenSet[str]) -> bool:
     return ("article.link_spans" in rules and element.tag == "span" and len(element.findall(".//a")) >= 3)
 
 
-def _boilerplate_block(element: etree._Element, words: FrozenSet[str], block_rules: list,
-                       rules: FrozenSet[str], total: int) -> bool:
-    """Whether ``clean_article`` removes ``element``: a block whose class/id has one of
-    ``words``, or a block one of ``block_rules`` condemns; never a block holding half of the
-    article's ``total`` text, and (by class/id) not one holding a quotation or several long
-    paragraphs unless its words are those of a ``long_blocks`` rule (captions)."""
+def _word_rule(matched: FrozenSet[str], rules: FrozenSet[str]) -> str:
+    """The name of the enabled article rule one of whose words is in ``matched``."""
+    return next(rule.name for rule in RULES if rule.stage == "article" and rule.name in rules and rule.words & matched)
+
+
+def _boilerplate_block(element: etree._Element, words: FrozenSet[str], block_rules: BlockRules,
+                       rules: FrozenSet[str], total: int) -> Optional[str]:
+    """The name of the rule by which ``clean_article`` removes ``element`` (None: kept): a
+    block whose class/id has one of ``words``, or a block one of ``block_rules`` condemns;
+    never a block holding half of the article's ``total`` text, and (by class/id) not one
+    holding a quotation or several long paragraphs unless its words are those of a
+    ``long_blocks`` rule (captions)."""
     matched = class_words(element) & words
     is_block = bool(block_rules) and _is_block(element, rules)
     if not (matched or is_block):
-        return False
+        return None
     text = _text(element)
     if len(text) > 0.5 * total:
-        return False
+        return None
     if matched and element.find(".//blockquote") is None and (
             matched & stage_words("article", rules, True) or _long_paragraphs(element) < 3):
-        return True
-    return is_block and any(rule(element, text) for rule in block_rules)
+        return _word_rule(matched, rules)
+    if is_block:
+        return next((name for name, rule in block_rules if rule(element, text)), None)
+    return None
+
+
+#: Class/id words of reader comment threads; a word that starts with ``comment`` or ends
+#: with ``comment(s)`` counts too (``commentlist``, ``usercomments``).
+_COMMENT_WORDS = frozenset(("reply", "replies", "responses", "discussion", "disqus"))
+#: A comment thread is removed only when the article keeps this many characters outside it.
+_MIN_LEFT_WITHOUT_COMMENTS = 200
+
+
+#: A class/id name of more words than this is a slug of a heading (``id="gmail-scriptable-responses"``),
+#: not a name for a kind of block.
+_MAX_NAME_WORDS = 3
+
+
+def _comment_words(element: etree._Element) -> bool:
+    """True when a class/id name of ``element`` names a comment thread (module docstring)."""
+    names = "%s %s" % (element.get("class") or "", element.get("id") or "")
+    return any(len(words) <= _MAX_NAME_WORDS and any(
+        word in _COMMENT_WORDS or word.startswith("comment") or word.endswith(("comment", "comments"))
+        for word in words) for words in (_words(name) for name in names.split()))
+
+
+def _comment_threads(node: etree._Element) -> Set[etree._Element]:
+    """The reader comment threads inside ``node`` (outermost blocks whose class/id says so),
+    or none when removing them would leave less than ``_MIN_LEFT_WITHOUT_COMMENTS``
+    characters (then the page is its comments)."""
+    threads = {element for element in node.iterdescendants()
+               if isinstance(element.tag, str) and _comment_words(element) and not _inside_code_or(element, set())}
+    outermost = {e for e in threads if not any(a in threads for a in e.iterancestors())}
+    removed = sum(text_size(e) for e in outermost)
+    return outermost if text_size(node) - removed >= _MIN_LEFT_WITHOUT_COMMENTS else set()
+
+
+#: A rule whose removals hold more than this share of the article is cancelled for the page.
+REMOVAL_CAP = 0.5
+
+
+def _cap_removals(removals: Dict[str, Set[etree._Element]], total: int) -> None:
+    """Cancels, in place, every rule whose removals add up to more than ``REMOVAL_CAP`` of the
+    article's ``total`` characters: many small blocks that each pass the per-block guard
+    (bylines, link-dense lines) can together be most of an article written that way."""
+    for name, elements in list(removals.items()):
+        outermost = [e for e in elements if not any(a in elements for a in e.iterancestors())]
+        if sum(text_size(e) for e in outermost) > REMOVAL_CAP * total:
+            del removals[name]
+
+
+def _removals(node: etree._Element, rules: FrozenSet[str], doomed: Set[etree._Element]) -> Dict[str, Set[etree._Element]]:
+    """{rule name: the blocks of ``node`` it removes} for the tag, word and block rules
+    (what is inside code or inside ``doomed`` is left alone)."""
+    tags, words = stage_tags("article", rules), stage_words("article", rules)
+    block_rules = [(name, rule) for name, rule in BLOCK_RULES.items() if name in rules]
+    total = max(1, len(_text(node)))
+    removals: Dict[str, Set[etree._Element]] = {}
+    for element in node.iterdescendants():
+        if not isinstance(element.tag, str) or _inside_code_or(element, doomed):
+            continue
+        name = (next(r.name for r in RULES if r.stage == "article" and r.name in rules and element.tag in r.tags)
+                if element.tag in tags else _boilerplate_block(element, words, block_rules, rules, total))
+        if name is not None:
+            removals.setdefault(name, set()).add(element)
+    return removals
 
 
 def clean_article(node: etree._Element, rules: FrozenSet[str] = DEFAULT_RULES,
@@ -286,17 +376,17 @@ def clean_article(node: etree._Element, rules: FrozenSet[str] = DEFAULT_RULES,
     returned separately; with ``title=None`` a single ``<h1>`` is taken for it); the rules'
     tags; blocks whose class/id has one of their words (unless they hold half of the
     article's text, several long paragraphs or a quotation); label lines, date lines, link
-    leads and link-dense blocks (``BLOCK_RULES``)."""
-    tags, words = stage_tags("article", rules), stage_words("article", rules)
-    block_rules = [rule for name, rule in BLOCK_RULES.items() if name in rules]
-    total = max(1, len(_text(node)))
+    leads and link-dense blocks (``BLOCK_RULES``); reader comment threads. With
+    ``article.removal_cap``, a rule whose removals hold most of the article is cancelled."""
     doomed = set()
     titles = node.findall(".//h1") if "article.title" in rules else ()
     if len(titles) == 1 and _repeats_title(titles[0], title):  # several h1 are section headings
         doomed.add(titles[0])
-    for element in node.iterdescendants():
-        if not isinstance(element.tag, str) or _inside_code_or(element, doomed):
-            continue
-        if element.tag in tags or _boilerplate_block(element, words, block_rules, rules, total):
-            doomed.add(element)
+    if "article.comments" in rules:
+        doomed.update(_comment_threads(node))
+    removals = _removals(node, rules, doomed)
+    if "article.removal_cap" in rules:
+        _cap_removals(removals, text_size(node))
+    for elements in removals.values():
+        doomed.update(elements)
     _drop_outermost(doomed)

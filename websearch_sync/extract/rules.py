@@ -6,6 +6,7 @@ measures what it is worth on each development set. A rule is one of:
 
 - a tag or a group of ``class``/``id`` words removed before readability (stage
   ``page``) or inside the article readability selected (stage ``article``);
+- a repair of the markup before it is parsed (stage ``markup``);
 - a named behaviour of ``boilerplate`` or ``region`` (no tags, no words), looked up
   by its name where it runs.
 
@@ -17,12 +18,13 @@ import functools
 from dataclasses import dataclass
 from typing import FrozenSet, Iterable
 
-__all__ = ["Rule", "RULES", "RULE_NAMES", "DEFAULT_RULES", "check_rules", "stage_tags", "stage_words"]
+__all__ = ["Rule", "RULES", "RULE_NAMES", "DEFAULT_RULES", "COMMENT_RULE", "check_rules", "stage_tags", "stage_words"]
 
 
 @dataclass(frozen=True)
 class Rule:
-    """One switchable cleaning rule: ``stage`` is ``page`` (before readability),
+    """One switchable cleaning rule: ``stage`` is ``markup`` (the text, before parsing),
+    ``page`` (before readability),
     ``readability`` (readability's own cleaning), ``article`` (inside the selected
     article) or ``recovery``; ``tags`` and ``words`` are what it removes (both empty for a
     behaviour looked up by name); ``long_blocks``: its words remove a block even when it
@@ -41,7 +43,11 @@ def _rule(name: str, stage: str, summary: str, tags: str = "", words: str = "", 
 
 
 RULES = (
+    # --- on the markup, before parsing
+    _rule("markup.repair", "markup", "close an unclosed <title>, drop early </body>/</html> (libxml2 loses the page)"),
     # --- before readability, on the whole page
+    _rule("page.br_paragraphs", "page", "<br><br> runs inside td/th/div split into paragraphs"),
+    _rule("page.tab_panels", "page", "hidden tab panels (role=tabpanel, class word 'tab') are kept"),
     _rule("page.quotations", "page", "keep <blockquote> (embedded posts) as content"),
     _rule("page.heading_anchors", "page", "unwrap in-page links inside headings"),
     _rule("page.landmarks", "page", "<nav>, <header>, <footer>, <aside>", tags="nav header footer aside"),
@@ -65,13 +71,24 @@ RULES = (
     _rule("article.link_leads", "article", 'link leads ("Related: <a>...</a>")'),
     _rule("article.link_dense", "article", "blocks (not headings) that are (nearly) all link text"),
     _rule("article.link_spans", "article", "a <span> of three or more links inside a paragraph"),
+    _rule("article.removal_cap", "article", "a rule whose removals hold over half of the article is cancelled "
+          "for the page"),
+    _rule("article.comments", "article", "reader comment threads (class/id words, compounds such as "
+          "'commentlist' split) unless little else is left"),
     # --- after readability
+    _rule("recovery.tiny", "recovery", "an article under 100 characters (or none) is replaced by the main text "
+          "region when that holds more, before the whole-page fallback (comments and reviews left out)",
+          words="comment comments review reviews reply replies respond discussion"),
+    _rule("recovery.second_opinion", "recovery", "a near-empty extraction of a page with text is asked of "
+          "trafilatura (optional extra) before the whole-page fallback"),
     _rule("recovery.fragment", "recovery", "an implausibly small extraction is widened to the main text region "
           "(which leaves out comments and reviews)",
           words="comment comments review reviews reply replies respond discussion"),
 )
 
 RULE_NAMES = frozenset(rule.name for rule in RULES)
+#: The rule ``include_comments`` switches off.
+COMMENT_RULE = "article.comments"
 DEFAULT_RULES = RULE_NAMES
 
 

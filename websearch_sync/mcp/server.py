@@ -4,21 +4,23 @@ Imported only when the server runs (see :func:`websearch_sync.mcp.serve_stdio`).
 The protocol side is asynchronous; the library is not: each ``tools/call`` runs
 :meth:`McpTools.call` in a worker thread through one capacity limiter, so
 concurrent calls proceed side by side, at most ``max_concurrent`` at once.
-Nothing is written to stdout but protocol messages (the SDK's stdio transport
-points fd 1 at stderr while it serves); logging goes to stderr.
+Nothing is written to stdout but protocol messages (the transport, :mod:`.transport`,
+points fd 1 at stderr while it serves, and answers every line, even one the SDK
+would drop); logging goes to stderr.
 """
 
 import logging
+import threading
 from typing import Any, List, Optional
 
 import anyio
 import anyio.to_thread
 import mcp.types as types
 from mcp.server.lowlevel import Server
-from mcp.server.stdio import stdio_server
 
 from ..config import VERSION as __version__
 from .tools import TOOL_NAMES, McpTools
+from .transport import stdio_streams
 
 __all__ = ["mcp_tools", "build_server", "serve", "run_stdio"]
 
@@ -58,10 +60,18 @@ def build_server(tools: McpTools, limiter: anyio.CapacityLimiter) -> "Server[Any
         return types.ListToolsResult(tools=listed)
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
-        outcome = await anyio.to_thread.run_sync(tools.call, params.name, params.arguments, limiter=limiter)
+        cancelled = threading.Event()
+        try:
+            # abandon_on_cancel: a cancelled call frees its worker slot at once; the event stops the
+            # thread at its next wait (see CancellableClock), and the SDK drops its answer
+            outcome = await anyio.to_thread.run_sync(
+                tools.call, params.name, params.arguments, cancelled, limiter=limiter, abandon_on_cancel=True)
+        except anyio.get_cancelled_exc_class():
+            cancelled.set()
+            raise
         return types.CallToolResult(
             content=[types.TextContent(text=outcome.text)],
-            structured_content=outcome.result,
+            structured_content=outcome.structured,  # page text wrapped like the text; none for an error
             is_error=outcome.is_error,
         )
 
@@ -77,7 +87,7 @@ def build_server(tools: McpTools, limiter: anyio.CapacityLimiter) -> "Server[Any
 async def serve(tools: McpTools, *, max_concurrent: int) -> None:
     """Serve ``tools`` over this process's stdin/stdout until the client closes stdin."""
     server = build_server(tools, anyio.CapacityLimiter(max_concurrent))
-    async with stdio_server() as (read_stream, write_stream):
+    async with stdio_streams() as (read_stream, write_stream):
         logger.info("MCP server ready: %s", ", ".join(definition["name"] for definition in tools.definitions()))
         await server.run(read_stream, write_stream, server.create_initialization_options())
     logger.info("MCP client closed the connection")

@@ -4,31 +4,72 @@ One :class:`McpTools` lives as long as the server: it owns the server's
 :class:`~websearch_sync.client.search_client.SearchClient` (so cache, rate limits
 and cool-downs carry over between calls) and a
 :class:`~websearch_sync.tool.ToolSession` (the repeated-lookup guard). Definitions
-and results are exactly the tool adapter's: the ``json_schema`` definitions, the
-``call_tool`` result as structured content, and ``format_results`` text.
+and results are exactly the tool adapter's: the ``json_schema`` definitions, and
+``format_for_model``: the ``format_results`` text and the ``call_tool`` result as
+structured content, page text wrapped in the untrusted-content block on both.
 """
 
 import threading
+from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, Iterator, List, Optional
 
+from ..client.clock import Clock
 from ..client.search_client import SearchClient
 from ..errors import ToolNotFound
-from ..tool import ToolSession, format_results, tool_definitions
+from ..tool import ToolSession, format_for_model, tool_definitions
 
-__all__ = ["McpTools", "ToolOutcome", "TOOL_NAMES"]
+__all__ = ["McpTools", "ToolOutcome", "TOOL_NAMES", "CancellableClock", "CallCancelled"]
 
 #: MCP tool names (the vendor spelling, which every MCP client accepts).
 TOOL_NAMES = {"search": "web_search", "fetch": "web_fetch"}
 
 
+class CallCancelled(BaseException):
+    """Raised inside a tool call whose MCP request was cancelled, at its next wait.
+
+    A ``BaseException`` (like ``KeyboardInterrupt``), so the library's error handling
+    passes it through instead of turning it into a search error.
+    """
+
+
+class CancellableClock(Clock):
+    """The system clock, except that a wait inside :meth:`cancellable` ends the call when its
+    event is set: a cancelled call stops at its next rate-limit, retry or cool-down wait (a zero
+    wait included, which the client takes right before each request) instead of reaching the
+    upstream. Waits of other threads, and outside :meth:`cancellable`, are ordinary sleeps."""
+
+    def __init__(self) -> None:
+        self._local = threading.local()
+
+    @contextmanager
+    def cancellable(self, cancelled: threading.Event) -> Iterator[None]:
+        """Waits of this thread inside the block raise :class:`CallCancelled` once ``cancelled`` is set."""
+        self._local.cancelled = cancelled
+        try:
+            yield
+        finally:
+            self._local.cancelled = None
+
+    def sleep(self, seconds: float) -> None:
+        """Wait ``seconds``, or raise :class:`CallCancelled` as soon as this thread's call is cancelled."""
+        cancelled: Optional[threading.Event] = getattr(self._local, "cancelled", None)
+        if cancelled is None:
+            super().sleep(seconds)
+        elif cancelled.wait(max(0.0, seconds)):
+            raise CallCancelled()
+
+
 @dataclass(frozen=True)
 class ToolOutcome:
-    """What one tool call gives back: the text for the model, the JSON result, and whether it failed."""
+    """What one tool call gives back: the text for the model, the JSON result (``call_tool``'s,
+    as it is), whether it failed, and ``structured``: the JSON a client may show the model, page
+    text wrapped like in ``text`` (None for an error, whose text is the whole answer)."""
 
     text: str
     result: Dict[str, Any]
     is_error: bool
+    structured: Optional[Dict[str, Any]] = None
 
 
 class McpTools:
@@ -37,12 +78,15 @@ class McpTools:
     Args:
         client: the :class:`SearchClient` every call uses (not closed here).
         max_repeats: how often one query or URL may be looked up (see :class:`ToolSession`).
+        clock: the :class:`CancellableClock` ``client`` was built with, so that a cancelled
+            call stops at its next wait (without it a cancelled call runs to its end).
 
     Thread-safe: the server calls :meth:`call` from several worker threads at once.
     """
 
-    def __init__(self, client: SearchClient, *, max_repeats: int = 2) -> None:
+    def __init__(self, client: SearchClient, *, max_repeats: int = 2, clock: Optional[CancellableClock] = None) -> None:
         self.client = client
+        self.clock = clock
         self.session = ToolSession(client, max_repeats=max_repeats, names=TOOL_NAMES)
         self._definitions: Optional[List[Dict[str, Any]]] = None
         self._lock = threading.Lock()
@@ -59,12 +103,23 @@ class McpTools:
                 self._definitions = tool_definitions("json_schema", names=TOOL_NAMES, settings=self.client.settings)
             return [dict(definition) for definition in self._definitions]
 
-    def call(self, name: str, arguments: Optional[Dict[str, Any]]) -> ToolOutcome:
-        """Run one tool call; every failure (bad arguments, unknown tool, search or fetch error) is an outcome."""
+    def call(self, name: str, arguments: Optional[Dict[str, Any]], cancelled: Optional[threading.Event] = None) -> ToolOutcome:
+        """Run one tool call; every failure (bad arguments, unknown tool, search or fetch error) is an outcome.
+
+        ``cancelled``: set when the client cancels the call; with ``clock`` given (the
+        client's clock) the call then stops at its next wait and raises
+        :class:`CallCancelled` (a lookup that did not happen: it does not count as a repeat).
+        """
         offered = [definition["name"] for definition in self.definitions()]
-        if name in offered:
-            result = self.session.call_tool(name, arguments)
-        else:
+        if name not in offered:
             error = ToolNotFound("no tool named %r; available: %s" % (name, ", ".join(offered)), detail_code="unknown_tool")
-            result = {"error": error.to_dict()}
-        return ToolOutcome(format_results(result), result, "error" in result)
+            result: Dict[str, Any] = {"error": error.to_dict()}
+        elif cancelled is not None and self.clock is not None:
+            if cancelled.is_set():  # cancelled while it waited for a worker thread
+                raise CallCancelled()
+            with self.clock.cancellable(cancelled):
+                result = self.session.call_tool(name, arguments)
+        else:
+            result = self.session.call_tool(name, arguments)
+        text, structured = format_for_model(result)
+        return ToolOutcome(text, result, "error" in result, structured)

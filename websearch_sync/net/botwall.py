@@ -12,6 +12,8 @@ signature comes from a recorded real page (see ``fixtures/*/`` blocked cases):
   with ``div.captcha_header`` and the Turnstile widget (``#turnstile-widget``, or
   the ``challenges.cloudflare.com/turnstile/`` script); served with 200 or 403.
 - Mojeek's ALTCHA captcha: ``div.captcha-wrap`` and the ``altcha.js`` script.
+- Cloudflare's challenge ("Just a moment..."), in front of any site: the
+  ``cf-mitigated: challenge`` header Cloudflare sets on it (its documented marker).
 
 Every marker starts at a tag's ``<``: a query echoed into a results page is
 HTML-escaped and cannot produce one.
@@ -79,6 +81,8 @@ def bot_wall_error(response: HttpResponse, provider: Optional[str]) -> Optional[
     content_type = response.content_type
     scan = content_type in ("", "text/html", "application/xhtml+xml", "text/plain")
     name = bot_wall(response.url, response.text if scan else "", response.location)
+    if name is None and (response.headers.get("cf-mitigated") or "").strip().lower() == "challenge":
+        name = "Cloudflare challenge ('Just a moment...')"
     if name is None:
         return None
     host = urlsplit(response.url).hostname or "the site"

@@ -1,10 +1,17 @@
-"""A whole-call deadline shared by every step of one search or fetch."""
+"""A whole-call deadline shared by every step of one search or fetch.
+
+CPU-bound steps (parsing a results page, extracting a page's text) run through
+:func:`run_within`, which abandons them at the deadline. Abandoned work must not keep
+a core busy afterwards, so such steps call :func:`checkpoint` as they go (the HTML
+tree builder and the parsers' walks do, every few hundred elements): once the caller
+has given up, the next checkpoint raises :class:`WorkAbandoned` and the thread ends.
+"""
 
 import threading
 import time
 from typing import Any, Callable, Dict, Optional, TypeVar
 
-__all__ = ["Deadline", "run_within", "DeadlinePassed"]
+__all__ = ["Deadline", "run_within", "DeadlinePassed", "WorkAbandoned", "checkpoint"]
 
 T = TypeVar("T")
 
@@ -50,17 +57,35 @@ class DeadlinePassed(Exception):
     """Raised by :func:`run_within` when the work outlasts the deadline (callers turn it into ``Timeout``)."""
 
 
+class WorkAbandoned(DeadlinePassed):
+    """Raised by :func:`checkpoint` in work its caller has abandoned (nobody reads it: it only ends the thread)."""
+
+
+_WORKER = threading.local()
+
+
+def checkpoint() -> None:
+    """Raise :class:`WorkAbandoned` when the work running in this thread was abandoned
+    by :func:`run_within`; a no-op anywhere else. Cheap: one thread-local read."""
+    abandoned: Optional[threading.Event] = getattr(_WORKER, "abandoned", None)
+    if abandoned is not None and abandoned.is_set():
+        raise WorkAbandoned("work abandoned at its deadline")
+
+
 def run_within(deadline: Deadline, work: Callable[[], T], *, minimum_s: float = 0.05, name: str = "websearch-work") -> T:
     """``work()``'s result, or :class:`DeadlinePassed` once ``deadline`` has passed.
 
     For CPU-bound steps that cannot be interrupted (parsing, text extraction): the
-    work runs in a daemon thread that is abandoned at the deadline and finishes on
-    its own. It always gets ``minimum_s`` (a small answer read at the last moment is
-    still worth its few milliseconds). An exception raised by ``work`` is re-raised here.
+    work runs in a daemon thread that is abandoned at the deadline; it stops at its
+    next :func:`checkpoint`. It always gets ``minimum_s`` (a small answer read at the
+    last moment is still worth its few milliseconds). An exception raised by ``work``
+    is re-raised here.
     """
     outcome: Dict[str, Any] = {}
+    abandoned = threading.Event()
 
     def run() -> None:
+        _WORKER.abandoned = abandoned
         try:
             outcome["result"] = work()
         except BaseException as exc:  # carried to the calling thread, re-raised there
@@ -70,6 +95,7 @@ def run_within(deadline: Deadline, work: Callable[[], T], *, minimum_s: float = 
     worker.start()
     worker.join(max(deadline.remaining_s(), minimum_s))
     if worker.is_alive():
+        abandoned.set()
         raise DeadlinePassed(name)
     if "error" in outcome:
         raise outcome["error"]

@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 
 from ..errors import WebParseError, WebProviderError
 from ..extract.article import extract_html
+from ..extract.rules import COMMENT_RULE, DEFAULT_RULES
 from ..net.media import content_kind
 from ..net.transport import HttpResponse
 
@@ -30,8 +31,10 @@ class PageText:
     extractor: str
 
 
-def page_text(response: HttpResponse, *, mode: str, provider: Optional[str] = None) -> PageText:
-    """Turn a successful response into text (``mode``: ``"markdown"`` or ``"text"``).
+def page_text(response: HttpResponse, *, mode: str, provider: Optional[str] = None,
+              include_comments: bool = False) -> PageText:
+    """Turn a successful response into text (``mode``: ``"markdown"`` or ``"text"``;
+    ``include_comments`` keeps an HTML page's reader comment threads).
 
     HTML -> main content (readability; visible text as the fallback), JSON ->
     pretty-printed, text/plain and text/markdown -> as is. Raises
@@ -51,7 +54,8 @@ def page_text(response: HttpResponse, *, mode: str, provider: Optional[str] = No
     if kind == "html":
         if not _READABLE.search(response.text):  # nothing to extract: spare readability a page of NUL bytes
             raise _no_readable_text(response, host, provider, "%s returned no readable text" % host)
-        extraction = extract_html(response.text, url=response.url, mode=mode)
+        rules = DEFAULT_RULES - {COMMENT_RULE} if include_comments else DEFAULT_RULES
+        extraction = extract_html(response.text, url=response.url, mode=mode, rules=rules)
         result = PageText(extraction.title, extraction.text.strip(), extraction.extractor)
         if not _READABLE.search(result.text):
             raise _no_readable_text(

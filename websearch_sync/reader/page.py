@@ -30,8 +30,8 @@ from ..errors import InvalidInput, NetworkError, Timeout, WebProviderError, WebS
 from ..secrets import redact, redact_error
 from ..extract.article import EXTRACT_MODES
 from ..net.media import media_kind
-from ..net.redirects import client_redirect
 from .content import PageText, page_text
+from .refresh import RefreshChain
 from .service import ReaderService, carries_credentials, read_with_service, reader_service
 from ..net.hops import MAX_REDIRECTS, RedirectPolicy
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
@@ -124,6 +124,7 @@ def fetch_page(
     deadline: Optional[Deadline] = None,
     resolver: Optional[Resolver] = None,
     trusted_networks: Iterable[str] = (),
+    include_comments: bool = False,
 ) -> Dict[str, Any]:
     """Read one page and return the fetch result dict.
 
@@ -143,6 +144,7 @@ def fetch_page(
         deadline: an outer deadline to respect as well (e.g. a search's).
         resolver: ``resolver(host, port, timeout_s) -> [ip, ...]``; default: the system's.
         trusted_networks: networks allowed although not public (e.g. ``"10.1.0.0/16"``).
+        include_comments: keep the page's reader comment threads (left out by default).
 
     Raises:
         WebSearchError: ``InvalidInput`` (``bad_url``, ``bad_extract_mode``,
@@ -159,6 +161,8 @@ def fetch_page(
         timeout = check_timeout_ms(timeout_ms)
         if not isinstance(allow_private, bool):
             raise InvalidInput("allow_private must be true or false", detail_code="bad_allow_private")
+        if not isinstance(include_comments, bool):
+            raise InvalidInput("include_comments must be true or false", detail_code="bad_include_comments")
         start = check_url(url)
         if deadline is None:
             deadline = Deadline(timeout or settings.timeout_ms)
@@ -178,7 +182,7 @@ def fetch_page(
                 return _result(url.strip(), final_url, 200, content_type, page, False, max_chars)
         if first is None:
             raise unresolved  # type: ignore[misc]  # the local fallback needs the name resolved here
-        response, page = _fetch_direct(start, first, guard, transport, deadline, mode, max_bytes)
+        response, page = _fetch_direct(start, first, guard, transport, deadline, mode, max_bytes, include_comments)
         return _result(url.strip(), response.url, response.status, response.content_type, page, response.truncated, max_chars)
     except WebSearchError as error:
         raise redact_error(error, secrets)
@@ -229,24 +233,33 @@ def _fetch_direct(
     deadline: Deadline,
     mode: str,
     max_bytes: int,
+    include_comments: bool = False,
 ) -> Tuple[HttpResponse, PageText]:
     policy = RedirectPolicy(start, guard, provider=PROVIDER, canonical=check_url)
     current, resolved = start, first
+    refreshes = RefreshChain()
     while True:
-        response = _get(current, resolved, transport, deadline, max_bytes)
+        try:
+            response = _get(current, resolved, transport, deadline, max_bytes)
+        except NetworkError:
+            if refreshes.carrier is None:
+                raise
+            response = refreshes.carrier  # the refresh target is unreachable: stay on the page
+            break
         blocked = bot_wall_error(response, PROVIDER)
         if blocked is not None:
             raise blocked
-        target = _redirect_target(response)
+        target = _redirect_target(response, refreshes)
         if target is None:
             break
         hop = policy.follow(response.url, target, deadline)
         assert hop.resolved is not None  # fetch trusts no host: every hop is checked
         current, resolved = hop.url, hop.resolved
+    response = refreshes.settle(response)
     error = status_error(response, PROVIDER)
     if error is not None:
         raise error
-    return response, _extract(response, mode, deadline)
+    return response, _extract(response, mode, deadline, include_comments)
 
 
 def _get(url: str, resolved: ResolvedHost, transport: HttpTransport, deadline: Deadline, max_bytes: int) -> HttpResponse:
@@ -278,14 +291,14 @@ def _worth_reading(status: int, headers: Mapping[str, str]) -> bool:
     return not (200 <= status < 300 and media_kind(media) == "other")
 
 
-def _redirect_target(response: HttpResponse) -> Optional[str]:
+def _redirect_target(response: HttpResponse, refreshes: RefreshChain) -> Optional[str]:
     """Where the answer sends the browser: its ``Location`` (on a 3xx) or a client-side redirect."""
     if 300 <= response.status < 400 and response.location:
         return response.location.strip()
-    return client_redirect(response)
+    return refreshes.client_redirect(response)
 
 
-def _extract(response: HttpResponse, mode: str, deadline: Deadline) -> PageText:
+def _extract(response: HttpResponse, mode: str, deadline: Deadline, include_comments: bool = False) -> PageText:
     """The page's text, within the deadline; a failure inside the third-party parsers is logged and typed.
 
     Extraction cannot be interrupted and its cost varies a lot (readability takes
@@ -293,7 +306,8 @@ def _extract(response: HttpResponse, mode: str, deadline: Deadline) -> PageText:
     abandoned at the deadline (:func:`~websearch_sync.net.deadline.run_within`).
     """
     try:
-        return run_within(deadline, lambda: page_text(response, mode=mode, provider=PROVIDER), name="websearch-extract")
+        return run_within(deadline, lambda: page_text(response, mode=mode, provider=PROVIDER, include_comments=include_comments),
+                          name="websearch-extract")
     except DeadlinePassed:
         raise Timeout(
             "extracting the text of %s did not finish within the %.0f ms deadline" % (_shown(response.url), deadline.timeout_ms),

@@ -12,11 +12,12 @@ from typing import NamedTuple, Optional
 from ...config import Settings
 from ..clock import Clock
 from .cooldowns import SharedCooldowns
+from .flights import SharedFlights
 from .results import RedisCache
 from .server import DEFAULT_TIMEOUT_S, SharedState, check_state_prefix, check_state_url, state_server
 from .slots import SharedSlots
 
-__all__ = ["SharedTiers", "shared_tiers", "SharedState", "RedisCache", "SharedSlots", "SharedCooldowns"]
+__all__ = ["SharedTiers", "shared_tiers", "SharedState", "RedisCache", "SharedSlots", "SharedCooldowns", "SharedFlights"]
 
 
 class SharedTiers(NamedTuple):
@@ -25,6 +26,7 @@ class SharedTiers(NamedTuple):
     cache: Optional[RedisCache] = None
     slots: Optional[SharedSlots] = None
     cooldowns: Optional[SharedCooldowns] = None
+    flights: Optional[SharedFlights] = None
 
 
 def shared_tiers(settings: Settings, state_url: Optional[str], clock: Clock, deadline_ms: int) -> SharedTiers:
@@ -42,4 +44,4 @@ def shared_tiers(settings: Settings, state_url: Optional[str], clock: Clock, dea
         return SharedTiers()
     server = state_server(check_state_url(url), min(DEFAULT_TIMEOUT_S, deadline_ms / 10000.0))
     state = SharedState(server, check_state_prefix(settings.state_prefix), bool(settings.state_required), clock)
-    return SharedTiers(RedisCache(state, settings.secrets()), SharedSlots(state), SharedCooldowns(state))
+    return SharedTiers(RedisCache(state, settings.secrets()), SharedSlots(state), SharedCooldowns(state), SharedFlights(state))

@@ -1,41 +1,48 @@
 """Cool-downs in Redis: a block one process met makes every process leave that backend alone.
 
 The value holds what :meth:`~websearch_sync.client.cooldown.Cooldowns.check` raises
-again (detail code, status, until when); the key's expiry is the cool-down itself.
+again (detail code, status, until when) and the token of the record; the key's expiry
+is the cool-down itself. A record is untrusted input: anything but the expected
+shape, or a time no clock can hold, is ignored; what is left is capped at one day.
 """
 
 import json
-from typing import Any, NamedTuple, Optional
+import math
+from typing import Any, Optional
 
+from ..tiers import SharedBlock
 from .server import SharedState
 
-__all__ = ["SharedCooldowns", "SharedBlock"]
+__all__ = ["SharedCooldowns", "SharedBlock", "MAX_SHARED_COOLDOWN_S"]
+
+#: No shared cool-down lasts longer than a local one may (one day).
+MAX_SHARED_COOLDOWN_S = 86400.0
+#: A wall-clock time a message can show (year 1970..9999).
+_MAX_WALL_S = 253402300799.0
 
 
-class SharedBlock(NamedTuple):
-    """A cool-down read from Redis."""
-
-    detail_code: Optional[str]
-    status: Optional[int]
-    until: float  #: wall-clock end (seconds since the epoch), for messages
-    left_s: float  #: seconds left, from the key's expiry
+def _text(value: Any) -> Optional[str]:
+    return value[:64] if isinstance(value, str) else None
 
 
-def _block(value: Any, left_s: float) -> Optional[SharedBlock]:
-    if value is None:
+def _block(value: Optional[bytes], left_s: float) -> Optional[SharedBlock]:
+    if value is None or len(value) > 4096:
         return None
     try:
         data = json.loads(value)
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if not isinstance(data, dict):
         return None
-    detail, status, until = data.get("detail_code"), data.get("status"), data.get("until")
+    status, until = data.get("status"), data.get("until")
+    if not (isinstance(until, (int, float)) and not isinstance(until, bool) and math.isfinite(until) and 0 <= until <= _MAX_WALL_S):
+        return None
     return SharedBlock(
-        detail if isinstance(detail, str) else None,
-        status if isinstance(status, int) and not isinstance(status, bool) else None,
-        float(until) if isinstance(until, (int, float)) else 0.0,
-        left_s,
+        _text(data.get("detail_code")),
+        status if isinstance(status, int) and not isinstance(status, bool) and 100 <= status <= 599 else None,
+        float(until),
+        min(left_s, MAX_SHARED_COOLDOWN_S),
+        _text(data.get("token")),
     )
 
 
@@ -45,12 +52,15 @@ class SharedCooldowns:
     def __init__(self, state: SharedState) -> None:
         self.state = state
 
-    def record(self, name: str, detail_code: Optional[str], status: Optional[int], duration_s: float, until: float) -> None:
-        """Suspend ``name`` for every process for ``duration_s`` seconds (nothing when Redis is down)."""
+    def record(
+        self, name: str, detail_code: Optional[str], status: Optional[int], duration_s: float, until: float,
+        token: str, left_s: Optional[float] = None,
+    ) -> None:
+        """Suspend ``name`` for every process for ``duration_s`` seconds (at most a day; nothing when Redis is down)."""
         key = self.state.key("cooldown", name)
-        value = json.dumps({"detail_code": detail_code, "status": status, "until": until})
-        self.state.set_for(key, value, duration_s)
+        value = json.dumps({"detail_code": detail_code, "status": status, "until": until, "token": token})
+        self.state.set_for(key, value, min(duration_s, MAX_SHARED_COOLDOWN_S), left_s)
 
-    def lookup(self, name: str) -> Optional[SharedBlock]:
-        """The cool-down of ``name`` another process (or this one) recorded; ``None`` if none or Redis is down."""
-        return _block(*self.state.get_with_ttl(self.state.key("cooldown", name)))
+    def lookup(self, name: str, left_s: Optional[float] = None) -> Optional[SharedBlock]:
+        """The cool-down of ``name`` another process (or this one) recorded; ``None`` if none, unreadable or Redis is down."""
+        return _block(*self.state.get_with_ttl(self.state.key("cooldown", name), left_s))

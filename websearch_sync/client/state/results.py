@@ -3,7 +3,9 @@
 Keys are the local cache's keys, serialized as the SQLite tier does
 (:func:`~websearch_sync.client.cache.cache_key_text`) and hashed (SHA-256), so a key
 never shows what it holds; values are the answers' JSON with every secret of the
-client's settings redacted.
+client's settings redacted. A value is untrusted input: one that does not parse
+(not JSON, nested too deep, not an object) is a miss; the client checks the answer's
+shape before returning it (:func:`~websearch_sync.client.answers.valid_answer`).
 """
 
 import hashlib
@@ -14,7 +16,12 @@ from ...errors import redact
 from ..cache import cache_key_text
 from .server import SharedState
 
-__all__ = ["RedisCache"]
+__all__ = ["RedisCache", "hashed_key"]
+
+
+def hashed_key(key: Hashable) -> str:
+    """A cache key as a SHA-256 hex digest of its serialization (what a Redis key holds)."""
+    return hashlib.sha256(cache_key_text(key).encode("utf-8")).hexdigest()
 
 
 class RedisCache:
@@ -31,19 +38,19 @@ class RedisCache:
 
     def key_name(self, key: Hashable) -> str:
         """The Redis key of a cache key."""
-        return self.state.key("cache", hashlib.sha256(cache_key_text(key).encode("utf-8")).hexdigest())
+        return self.state.key("cache", hashed_key(key))
 
-    def get_entry(self, key: Hashable) -> Optional[Tuple[Dict[str, Any], float]]:
+    def get_entry(self, key: Hashable, left_s: Optional[float] = None) -> Optional[Tuple[Dict[str, Any], float]]:
         """``(answer, seconds it has left)``, or ``None`` when absent, unreadable or Redis is down."""
-        value, left_s = self.state.get_with_ttl(self.key_name(key))
+        value, left = self.state.get_with_ttl(self.key_name(key), left_s)
         if value is None:
             return None
         try:
             answer = json.loads(value)
-        except ValueError:
+        except (ValueError, RecursionError):
             return None
-        return (answer, left_s) if isinstance(answer, dict) else None
+        return (answer, left) if isinstance(answer, dict) else None
 
-    def set(self, key: Hashable, value: Dict[str, Any], ttl_s: float) -> None:
+    def set(self, key: Hashable, value: Dict[str, Any], ttl_s: float, left_s: Optional[float] = None) -> None:
         """Store ``value`` for ``ttl_s`` seconds (nothing when Redis is down)."""
-        self.state.set_for(self.key_name(key), redact(json.dumps(value, ensure_ascii=False), self.secrets), ttl_s)
+        self.state.set_for(self.key_name(key), redact(json.dumps(value, ensure_ascii=False), self.secrets), ttl_s, left_s)

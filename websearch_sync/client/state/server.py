@@ -8,13 +8,17 @@ never when websearch_sync is imported.
 import logging
 import re
 import threading
-from typing import Any, Callable, Dict, Optional, Tuple, TypeVar
-from urllib.parse import urlsplit, urlunsplit
+from typing import Any, Callable, Dict, List, Optional, Tuple, Type, TypeVar
+from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
-from ...errors import InvalidInput, NetworkError, redact
+from ...errors import InvalidInput, NetworkError, Timeout, redact
+from ...secrets import is_secret_name
 from ..clock import Clock
 
-__all__ = ["StateServer", "SharedState", "state_server", "shown_url", "DEFAULT_TIMEOUT_S", "RETRY_AFTER_S", "NAMESPACE"]
+__all__ = [
+    "StateServer", "SharedState", "BadReply", "state_server", "shown_url", "check_state_url", "check_state_prefix",
+    "DEFAULT_TIMEOUT_S", "RETRY_AFTER_S", "NAMESPACE",
+]
 
 logger = logging.getLogger("websearch_sync")
 
@@ -28,6 +32,16 @@ RETRY_AFTER_S = 5.0
 
 SCHEMES = ("redis", "rediss", "unix")
 _PREFIX = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
+#: The query options a state URL may carry: name -> the check of its value (redis-py passes
+#: unknown ones to the connection, which fails at every command instead of once, here).
+_POSITIVE = "a positive number"
+_URL_OPTIONS: Dict[str, str] = {
+    "socket_timeout": _POSITIVE, "socket_connect_timeout": _POSITIVE, "timeout": _POSITIVE,
+    "db": "a whole number >= 0", "max_connections": "a whole number >= 1", "health_check_interval": "a whole number >= 0",
+    "socket_keepalive": "a flag", "password": "text", "username": "text", "client_name": "text",
+    "ssl_cert_reqs": "text", "ssl_ca_certs": "text", "ssl_ca_path": "text", "ssl_certfile": "text", "ssl_keyfile": "text",
+    "ssl_check_hostname": "a flag",
+}
 
 T = TypeVar("T")
 
@@ -47,18 +61,82 @@ def _redis_module() -> Any:
 
 def shown_url(url: str) -> str:
     """``url`` without user name, password and query (for messages and logs)."""
-    parts = urlsplit(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "<unparsable URL>"
     return urlunsplit((parts.scheme, parts.netloc.rsplit("@", 1)[-1], parts.path, "", ""))
 
 
+class BadReply(Exception):
+    """Redis answered something no command of this library gets back (a broken or hostile server)."""
+
+
+def url_secrets(url: Optional[str]) -> List[str]:
+    """The password of ``url`` and the values of its secret-named query options (``?password=``)."""
+    if not url:
+        return []
+    try:
+        parts = urlsplit(url)
+        found = [parts.password] if parts.password else []
+    except ValueError:
+        return []
+    return found + [value for name, value in parse_qsl(parts.query) if value and is_secret_name(name)]
+
+
+def _option_problem(name: str, value: str) -> Optional[str]:
+    kind = _URL_OPTIONS.get(name)
+    if kind is None:
+        return "unknown option %r (known: %s)" % (name, ", ".join(sorted(_URL_OPTIONS)))
+    try:
+        if kind == _POSITIVE:
+            ok = 0 < float(value) < float("inf")
+        elif kind.startswith("a whole number"):
+            ok = int(value) >= int(kind[-1])
+        elif kind == "a flag":
+            ok = value.lower() in ("0", "1", "true", "false", "yes", "no", "on", "off")
+        else:
+            ok = True
+    except ValueError:
+        ok = False
+    return None if ok else "%s must be %s" % (name, kind)
+
+
+def _url_problem(url: str) -> Optional[str]:
+    """What makes ``url`` unusable as a state URL, or ``None``."""
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - raises ValueError for a port that is not a number in 0..65535
+        parts.hostname  # noqa: B018
+    except ValueError as exc:
+        return str(exc)
+    if parts.scheme.lower() not in SCHEMES:
+        return "its scheme must be redis://, rediss:// or unix://"
+    if any(ch.isspace() or ord(ch) < 32 for ch in url):
+        return "it contains whitespace or control characters"
+    if parts.scheme.lower() == "unix" and not parts.path:
+        return "a unix:// URL needs a socket path"
+    path_db = parts.path.strip("/")
+    if parts.scheme.lower() != "unix" and path_db and not path_db.isdigit():
+        return "its path must be a database number, got %r" % path_db
+    for name, value in parse_qsl(parts.query, keep_blank_values=True):
+        problem = _option_problem(name, value)
+        if problem is not None:
+            return problem
+    return None
+
+
 def check_state_url(url: Any) -> str:
-    """``url`` when it is a Redis URL; else ``InvalidInput(bad_state_url)``."""
-    if not isinstance(url, str) or urlsplit(url.strip()).scheme.lower() not in SCHEMES:
+    """``url`` when it is a usable Redis URL; else ``InvalidInput(bad_state_url)`` saying why
+    (when the client is built, not at every search)."""
+    problem = _url_problem(url.strip()) if isinstance(url, str) else "not a string"
+    if problem is not None:
+        shown = shown_url(url) if isinstance(url, str) else url
         raise InvalidInput(
-            "state_url must be a redis://, rediss:// or unix:// URL, got %r" % (shown_url(url) if isinstance(url, str) else url,),
+            "state_url must be a redis://, rediss:// or unix:// URL such as redis://host:6379/0: %s (got %r)" % (problem, shown),
             detail_code="bad_state_url",
         )
-    return url.strip()
+    return str(url).strip()
 
 
 def check_state_prefix(prefix: Any) -> str:
@@ -81,13 +159,18 @@ class StateServer:
     def __init__(self, url: str, timeout_s: float) -> None:
         redis, no_retry = _redis_module()
         try:
-            self.redis = redis.Redis.from_url(url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s, retry=no_retry)
+            # RESP2 (redis-py >= 5 would say HELLO 3): the replies this library reads are checked by it, not reshaped
+            protocol = {"protocol": 2} if int(redis.__version__.split(".")[0]) >= 5 else {}
+            self.redis = redis.Redis.from_url(
+                url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s, retry=no_retry, **protocol
+            )
         except ValueError as exc:
             raise InvalidInput("bad state_url %s: %s" % (shown_url(url), exc), detail_code="bad_state_url") from None
-        self.errors: Tuple[type, ...] = (redis.RedisError, OSError)
+        self.errors: Tuple[Type[BaseException], ...] = (redis.RedisError, OSError, BadReply)
+        self.response_error: Type[BaseException] = redis.ResponseError
         self.timeout_s = timeout_s
         self.shown = shown_url(url)
-        self._secrets = [urlsplit(url).password]
+        self._secrets = url_secrets(url)
         self._lock = threading.Lock()
         self._retry_at: Optional[float] = None
         self.last_error = ""
@@ -97,18 +180,21 @@ class StateServer:
         retry_at = self._retry_at
         return retry_at is None or now >= retry_at
 
-    def failed(self, error: BaseException, now: float) -> None:
-        """Note a failure: local state until ``now + RETRY_AFTER_S``; warn unless already down."""
+    def failed(self, error: BaseException, now: float, required: bool = False) -> None:
+        """Note a failure: no Redis until ``now + RETRY_AFTER_S``; warn unless already down
+        (saying what the calls do meanwhile: use local state, or fail when ``required``)."""
         with self._lock:
             was_down = self._retry_at is not None
             self._retry_at = now + RETRY_AFTER_S
             self.last_error = redact("%s: %s" % (type(error).__name__, error), self._secrets)
         if not was_down:
             logger.warning(
-                "shared state %s unavailable (%s); this process uses its own cache, rate limits and cool-downs "
-                "and tries again in %.0f s",
+                "shared state %s unavailable (%s); %s; trying again in %.0f s (this is logged once until it answers)",
                 self.shown,
                 self.last_error,
+                "calls with state_required fail with state_unavailable meanwhile"
+                if required
+                else "calls use this process's own cache, rate limits and cool-downs meanwhile",
                 RETRY_AFTER_S,
             )
 
@@ -149,21 +235,41 @@ class SharedState:
         """``websearch_sync:[prefix:]<kind>:<name>``."""
         return "%s%s:%s" % (self.namespace, kind, name)
 
-    def run(self, operation: Callable[[Any], T], default: T) -> T:
-        """``operation(redis)``; ``default`` when Redis fails or is resting after a failure.
+    def run(self, operation: Callable[[Any], T], default: T, left_s: Optional[float] = None, write: bool = False) -> T:
+        """``operation(redis)``; ``default`` when Redis fails or is resting after a failure, when
+        the key holds a value of the wrong type (unusable for that key only), or when the call
+        has less time left (``left_s``) than one command may take.
 
         Raises:
             NetworkError: ``state_unavailable``, instead of returning ``default``, when required.
+            Timeout: ``deadline_exceeded`` when required and the call has no time left for a
+                read (a ``write`` that does not fit is skipped: what it records expires anyway).
         """
+        if left_s is not None and left_s < self.server.timeout_s:
+            if self.required and not write:
+                raise Timeout(
+                    "%.0f ms left: too little for the shared state (state_required is set)" % (max(0.0, left_s) * 1000),
+                    detail_code="deadline_exceeded",
+                )
+            return default
         now = self.clock.monotonic()
         if self.server.usable(now):
             try:
                 result = operation(self.server.redis)
+            except self.server.response_error as error:
+                if "WRONGTYPE" not in str(error):
+                    self.server.failed(error, now, self.required)
+                    return self._unavailable(default)
+                logger.debug("shared state: a key holds a value of the wrong type (%s); treated as absent", error)
+                return default
             except self.server.errors as error:
-                self.server.failed(error, now)
+                self.server.failed(error, now, self.required)
             else:
                 self.server.answered()
                 return result
+        return self._unavailable(default)
+
+    def _unavailable(self, default: T) -> T:
         if self.required:
             raise NetworkError(
                 "the shared state %s is unavailable (%s) and state_required is set" % (self.server.shown, self.server.last_error),
@@ -171,20 +277,28 @@ class SharedState:
             )
         return default
 
-    def get_with_ttl(self, key: str) -> Tuple[Any, float]:
-        """``(value, seconds it has left)`` of ``key`` in one round trip; ``(None, 0)`` when absent or Redis is down."""
+    def get_with_ttl(self, key: str, left_s: Optional[float] = None) -> Tuple[Optional[bytes], float]:
+        """``(value, seconds it has left)`` of ``key`` in one round trip; ``(None, 0)`` when absent,
+        unusable or Redis is down. A reply of the wrong shape is a failing Redis."""
 
-        def read(redis: Any) -> Any:
+        def read(redis: Any) -> Tuple[Optional[bytes], int]:
             pipe = redis.pipeline(transaction=False)
             pipe.get(key)
             pipe.pttl(key)
-            return pipe.execute()
+            reply = pipe.execute()
+            if not isinstance(reply, list) or len(reply) != 2:
+                raise BadReply("GET/PTTL answered %s" % type(reply).__name__)
+            value, ttl_ms = reply
+            if not (value is None or isinstance(value, bytes)) or isinstance(ttl_ms, bool) or not isinstance(ttl_ms, int):
+                raise BadReply("GET/PTTL answered %s/%s" % (type(value).__name__, type(ttl_ms).__name__))
+            return value, ttl_ms
 
-        value, ttl_ms = self.run(read, [None, -2])
-        if value is None or not isinstance(ttl_ms, int) or ttl_ms <= 0:
+        absent: Tuple[Optional[bytes], int] = (None, -2)
+        value, ttl_ms = self.run(read, absent, left_s)
+        if value is None or ttl_ms <= 0:
             return None, 0.0
         return value, ttl_ms / 1000.0
 
-    def set_for(self, key: str, value: str, seconds: float) -> None:
+    def set_for(self, key: str, value: str, seconds: float, left_s: Optional[float] = None) -> None:
         """Set ``key`` to ``value``, expiring in ``seconds`` (nothing when Redis is down)."""
-        self.run(lambda redis: redis.set(key, value, px=max(1, int(seconds * 1000))), None)
+        self.run(lambda redis: redis.set(key, value, px=max(1, int(seconds * 1000))), None, left_s, write=True)

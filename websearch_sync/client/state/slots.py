@@ -1,8 +1,8 @@
 """Rate-limit slots in Redis: each backend's next free slot, booked atomically for every process."""
 
-from typing import Optional, Tuple
+from typing import Any, Optional, Tuple
 
-from .server import SharedState
+from .server import BadReply, SharedState
 
 __all__ = ["SharedSlots"]
 
@@ -28,6 +28,17 @@ return {1, wait}
 _MAX_WAIT_US = 3600 * 1000000
 
 
+def _answer(reply: Any, max_wait_us: int) -> Tuple[bool, float]:
+    """The script's ``{booked, wait}``; a reply of another shape, or a booked wait longer than
+    the caller allowed, is a failing Redis (never a wait past the budget)."""
+    if not isinstance(reply, list) or len(reply) != 2 or not all(type(part) is int for part in reply):
+        raise BadReply("the slot script answered %r" % (reply,))
+    booked, wait_us = reply
+    if booked not in (0, 1) or wait_us < 0 or (booked and wait_us > max_wait_us):
+        raise BadReply("the slot script answered booked=%r wait=%r us (at most %d allowed)" % (booked, wait_us, max_wait_us))
+    return bool(booked), wait_us / 1e6
+
+
 class SharedSlots:
     """Books rate-limit slots in Redis, in one round trip (a Lua script)."""
 
@@ -36,10 +47,9 @@ class SharedSlots:
         self._book = state.server.redis.register_script(_BOOK)
 
     def reserve(self, name: str, interval: float, max_wait_s: float) -> Optional[Tuple[bool, float]]:
-        """``(booked, seconds to wait for the slot)``; ``None`` when Redis cannot be used."""
+        """``(booked, seconds to wait for the slot)``; ``None`` when Redis cannot be used
+        (the call's budget, ``max_wait_s``, bounds the command too)."""
         key = self.state.key("slot", name)
-        args = [int(round(interval * 1e6)), int(min(max(0.0, max_wait_s) * 1e6, _MAX_WAIT_US))]
-        answer = self.state.run(lambda redis: self._book(keys=[key], args=args), None)
-        if answer is None:
-            return None
-        return bool(int(answer[0])), int(answer[1]) / 1e6
+        max_wait_us = int(min(max(0.0, max_wait_s) * 1e6, _MAX_WAIT_US))
+        args = [int(round(interval * 1e6)), max_wait_us]
+        return self.state.run(lambda redis: _answer(self._book(keys=[key], args=args), max_wait_us), None, max_wait_s)

@@ -1,0 +1,212 @@
+"""The hand-written article texts of the structures set (see README.md): one entry per page,
+``(name, structure, title, paragraphs)``. The paragraphs are the page's ground truth; the
+page around them is built by ``build.py`` from the structure's template."""
+
+ARTICLES = [
+    # ------------------------------------------------------------------ table rows / cells
+    ("table-rows-1", "table_rows", "Restoring the old mill wheel", [
+        "After three winters of standing still, the wheel of the old corn mill turned again on Saturday morning. Volunteers from the heritage society spent most of the summer replacing the oak paddles, which had rotted where the water struck them hardest.",
+        "The new paddles were cut from a single tree felled on the estate in 2019 and left to season in the barn. Each one was shaped by hand, because the original drawings were lost when the mill office flooded in the sixties.",
+        "The society now hopes to grind flour on open days from next spring. Before that can happen, the millstones need to be dressed, a slow job that only two people in the county still know how to do properly.",
+        "Visitors are welcome on the first Sunday of every month. The path from the car park is steep and can be muddy after rain, so sensible shoes are recommended.",
+    ]),
+    ("table-rows-2", "table_rows", "Minutes of the allotment committee, March meeting", [
+        "Present were the chair, the treasurer, the secretary and seven plot holders. Apologies were received from the water officer, who is recovering from an operation and sends his thanks for the cards.",
+        "The treasurer reported that rents for the coming year have been paid on all but four plots. Reminder letters will go out this week, and plots with rent still unpaid at the end of April will be offered to the waiting list.",
+        "A long discussion followed about the state of the main path. It was agreed to spend up to four hundred pounds on bark chippings and to hold a working party on the second Saturday of April to spread them.",
+        "The meeting closed at half past nine. The next meeting will be held in the church hall on the fourteenth of May.",
+    ]),
+    ("table-rows-3", "table_cells", "Field notes: a week of birds on the estuary", [
+        "Monday began grey and still, with a large raft of wigeon on the far side of the channel. A single spotted redshank fed among the common redshanks at the outflow, its darker legs easy to miss in the poor light.",
+        "By Wednesday the wind had turned to the north and the numbers of knot rose sharply. At high tide several thousand packed onto the shingle spit, lifting and settling again every time a gull flew over.",
+        "Thursday brought the highlight of the week: a short-eared owl quartering the saltmarsh in the late afternoon. It hunted for nearly twenty minutes before drifting inland over the sea wall.",
+        "The rest of the week was quieter. Counts of curlew and grey plover were close to the ten-year average, and the brent geese had mostly moved on to the fields behind the village.",
+    ]),
+    ("table-rows-4", "table_cells", "How we built a kiln from recycled bricks", [
+        "The kiln stands behind the workshop on a base of old paving slabs. We collected the bricks over two years from a demolished chimney, a garden wall and a neighbour who was clearing out his shed.",
+        "Firebricks line the chamber, while the outer layer is ordinary house brick bedded in a mix of clay and sand. We avoided cement because it cracks and crumbles once it has been heated and cooled a few dozen times.",
+        "The first firing took eleven hours and reached about nine hundred degrees. Most of the pots survived, although two bowls near the burner port slumped and one lid fused to its jar.",
+        "If you try this yourself, build the arch over a wooden former and leave it in place until the mortar has dried for a week. Our first attempt collapsed because we were impatient.",
+    ]),
+    ("table-rows-5", "table_rows", "Parish history: the school on Chapel Lane", [
+        "The school on Chapel Lane opened in 1874 with one teacher and forty-two pupils. Children walked in from the outlying farms, and in winter many of them stayed at home for weeks at a time when the lanes were flooded.",
+        "The log book kept by the head teachers survives in the county record office. It records outbreaks of measles, a visit from the inspector who found the arithmetic poor, and the day the stove set fire to a cupboard of slates.",
+        "A second classroom was added in 1911, paid for by a bequest from the family at the manor. The building served the village until 1968, when the pupils moved to the new primary school beside the main road.",
+        "Today the old schoolroom is a private house, but the bell still hangs above the porch. The current owners ring it once a year on the anniversary of the opening.",
+    ]),
+    ("table-split-1", "table_split", "Annual report of the footpaths group", [
+        "This year the group's volunteers spent more than six hundred hours on the parish footpaths. Most of that time went on clearing overgrown sections, but we also replaced eleven stiles with gates, which walkers with dogs and older members have welcomed.",
+        "The worst problem remains the path across the water meadows, which floods every winter and turns to deep mud for weeks afterwards. We have asked the county council to consider a raised boardwalk, and a surveyor visited in October.",
+        "Our thanks go to the farmers who allowed us onto their land with machinery, and to the brewery for the loan of a trailer. Without them the new bridge over the stream near the mill could not have been built.",
+        "Next year we hope to waymark the circular route around the village and publish a leaflet. New volunteers are always welcome, and no experience is needed.",
+    ]),
+    ("table-split-2", "table_split", "How the church clock was put right", [
+        "For almost a year the church clock had been running slow, losing up to ten minutes a week and striking at odd moments in the night. The parish council finally called in a clockmaker from the city in the spring.",
+        "He found that the pendulum rod had warped, probably because rain had been getting in through a broken louvre in the tower. The pivots of the going train were also badly worn and needed new bushes.",
+        "The repairs took three weeks. The clockmaker made a new rod from seasoned pine, which changes its length less with the temperature than the old steel one, and the louvre was mended by a local builder.",
+        "The clock has now kept time to within a few seconds for two months, and the night-time striking has stopped, to the relief of the houses nearest the churchyard.",
+    ]),
+    ("table-split-3", "table_split", "Report from the cider making weekend", [
+        "Around forty people came to the orchard over the weekend to help press this year's apples. The crop was smaller than last year's after a late frost in May, but the fruit was sweet and clean.",
+        "The old screw press was brought out of the barn and cleaned on Friday evening. On Saturday the children took turns washing apples in tin baths while the adults fed the scratter and built the cheeses of pulp and straw.",
+        "By Sunday afternoon we had filled nine barrels. The juice will ferment in the cellar of the farmhouse over the winter and should be ready to drink at the wassail in January.",
+        "Thank you to everyone who came, and especially to those who stayed to scrub the press before it went back into the barn.",
+    ]),
+    # ------------------------------------------------------------------ <br> text in table cells
+    ("table-br-1", "table_br", "Walking the ridge path in winter", [
+        "We set out from the village just after eight, with frost still on the stiles and the sun only beginning to reach the valley floor. The climb to the ridge takes about an hour at a steady pace.",
+        "On top the wind was sharp but the views were clear in every direction. To the west we could see the line of the estuary, and to the north the snow on the higher hills looked close enough to touch.",
+        "The path along the ridge is well marked, though it becomes boggy near the second cairn. We kept to the left of the fence there and stayed dry, which was not the case on our last visit.",
+        "We came down through the beech woods and were back at the pub by two. The whole round is a little over eleven miles and is best done with a map, as several paths branch off without signs.",
+    ]),
+    ("table-br-2", "table_br", "Notes on repairing a sash window", [
+        "The window in the back bedroom had not opened for years. When we finally freed it, both sash cords snapped at once and the lower sash dropped into the frame with a crash that shook the whole wall.",
+        "Replacing the cords means removing the staff beads, lifting out the sashes and opening the pockets to reach the weights. The weights in our window were cast iron and weighed a little under four kilograms each.",
+        "New cord is cheap, but it must be waxed cotton rather than nylon, which stretches and slips. Tie the cord to the weight with a figure of eight and fix the other end into the groove of the sash with three clout nails.",
+        "With the beads back in place and a little candle wax rubbed on the runners, the window now slides up and down with one finger. The whole job took an afternoon.",
+    ]),
+    ("table-br-3", "table_br", "Club news: results of the autumn chess congress", [
+        "The autumn congress drew sixty-four players to the community centre, the largest entry since the tournament began. Play ran over two days with five rounds in the open section and six in the minor.",
+        "The open was won outright by a junior from the university club, who finished on four and a half points after a nervous draw in the final round. Three players shared second place half a point behind.",
+        "In the minor section our own club secretary took first place with five wins and a single loss. She said afterwards that she had been lucky in the third round, when her opponent overlooked a simple mate in two.",
+        "Thanks go to the arbiters, to the volunteers who ran the kitchen, and to everyone who stayed behind to stack the chairs.",
+    ]),
+    ("table-br-4", "table_br", "A recipe for plain oatcakes", [
+        "Oatcakes need very few ingredients: medium oatmeal, a pinch of salt, a little baking soda, melted butter or dripping, and enough hot water to bring everything together into a stiff dough.",
+        "Mix the dry ingredients in a bowl, pour in the fat and then the water a spoonful at a time. Work quickly, because the dough becomes crumbly as it cools and is then very hard to roll.",
+        "Roll it out on a board dusted with oatmeal until it is about as thick as a coin. Cut into rounds or triangles and bake in a moderate oven for around twenty minutes, until the edges just begin to colour.",
+        "Let them cool on a rack and keep them in a tin. They are best with a sharp cheese, but they go well with butter and honey too.",
+    ]),
+    ("table-br-5", "table_br", "Software notice: version 3.2 of the survey tool", [
+        "Version 3.2 of the survey tool is now available for download. This release fixes the problem where long free-text answers were cut off at two hundred and fifty-five characters when exported to a spreadsheet.",
+        "The export dialog also gains an option to write dates in the international format, which several users have asked for. The old format remains the default so that existing macros keep working.",
+        "Users of the network edition should update the server before the clients. Clients of version 3.1 can still connect to a 3.2 server, but not the other way round.",
+        "As always, please back up your survey files before installing. Questions can be sent to the support address listed on the contact page.",
+    ]),
+    # ------------------------------------------------------------------ <br> / <div> text without <p>
+    ("br-text-1", "br_text", "Letter from the lighthouse", [
+        "The supply boat was late again this week, held in the harbour for three days by a gale that did not want to end. We ran low on fresh milk but had plenty of tinned food and more than enough coal.",
+        "The lamp itself has given no trouble since the new bulbs were fitted. The clockwork that turns the lens still needs winding every four hours, which keeps at least one of us awake through the night.",
+        "On calm evenings seals come up onto the rocks below the tower and call to each other. My daughter, who is visiting for the summer, has given every one of them a name.",
+        "We expect the relief crew at the end of the month, weather permitting. I will write again when I am back on the mainland.",
+    ]),
+    ("br-text-2", "br_text", "Why our bus timetable is changing", [
+        "From the first of next month the number seven bus will run every twenty minutes instead of every fifteen during the middle of the day. Early morning and evening services are not affected.",
+        "The change follows a survey of passenger numbers last autumn, which showed that many midday buses carried fewer than five people. The drivers and vehicles saved will be used to add a late service on Friday and Saturday nights.",
+        "We know that some passengers, especially those travelling to the hospital, will find the longer gap inconvenient. We will review the timetable again after six months and would like to hear from anyone affected.",
+        "Printed timetables will be available at the library and the bus station from next week.",
+    ]),
+    ("div-text-1", "div_text", "The village show returns after two years", [
+        "The village show returned to the recreation ground on Saturday after two years away, and the weather held until the very last class had been judged. Organisers estimated that well over a thousand people came through the gate.",
+        "The vegetable tent was as competitive as ever. The prize for the heaviest marrow went to a grower from the next parish, whose entry tipped the scales at just under twenty kilograms.",
+        "In the baking classes the judges singled out a lemon drizzle cake that they described as close to perfect. The children's classes drew a record number of entries, including a remarkable model of the church made from egg boxes.",
+        "The committee thanked the many volunteers who set up the tents on Friday evening and took them down again before dark on Saturday.",
+    ]),
+    ("div-text-2", "div_text", "Understanding your water meter", [
+        "Your water meter is usually found in a small chamber under a metal or plastic cover near the boundary of your property. Some newer homes have the meter inside, often under the kitchen sink.",
+        "The black numbers on the dial show cubic metres, and these are the figures used for your bill. The red numbers show smaller amounts and can be ignored when you send us a reading.",
+        "To check for a leak, turn off every tap in the house and make a note of the reading. Leave everything off for an hour and read the meter again. If the number has moved, water is escaping somewhere.",
+        "If you think you have a leak on your side of the meter, contact a plumber. Leaks on our side are our responsibility and will be repaired free of charge.",
+    ]),
+    ("div-text-3", "div_text", "Learning to sail at forty", [
+        "I had never set foot on a sailing boat until last spring, when a friend persuaded me to sign up for a beginners' course at the reservoir club. I was easily the oldest person in the group by twenty years.",
+        "The first lesson was spent almost entirely on land, rigging the dinghy and learning the names of ropes that I promptly forgot. On the water the boom swung across and caught me on the shoulder within five minutes.",
+        "By the end of the course I could tack and gybe without capsizing, most of the time. The instructor said my steering was better than my knots, which I chose to take as a compliment.",
+        "I now sail most weekends from April to October. It is the most absorbing thing I have done in years, and I would recommend it to anyone who thinks they have left it too late.",
+    ]),
+    # ------------------------------------------------------------------ broken markup
+    ("broken-title-1", "unclosed_title", "Repair cafe helps keep toasters out of landfill", [
+        "The repair cafe in the old library has fixed more than three hundred items since it opened eighteen months ago. Lamps, toasters and vacuum cleaners make up the bulk of the work, but volunteers have also mended clocks, bicycles and a child's rocking horse.",
+        "Everything is repaired for free, although visitors are asked to pay for any spare parts. The organisers say the point is not only to save money but to show people that broken things can often be brought back to life.",
+        "The cafe opens on the last Saturday of every month from ten until one. Volunteers with an interest in electrics or sewing are especially welcome.",
+    ]),
+    ("broken-title-2", "unclosed_title", "Guide to composting kitchen waste", [
+        "Almost half of what goes into a typical kitchen bin could be composted instead. Vegetable peelings, tea leaves, coffee grounds and egg shells all break down well, along with torn-up cardboard and paper.",
+        "A good heap needs a mixture of green material, which is wet and rich in nitrogen, and brown material, which is dry and woody. Too much of the first turns the heap into a smelly sludge, while too much of the second means nothing happens for months.",
+        "Turn the heap every few weeks to let air in, and keep it about as damp as a wrung-out sponge. After six months to a year you should have a dark, crumbly compost ready for the garden.",
+        "Avoid adding meat, fish and cooked food, which attract rats, and never add the waste of cats or dogs.",
+    ]),
+    ("broken-html-1", "stray_html_end", "Cycling route opens along the old railway", [
+        "A new cycling and walking route opened on Friday along the line of the railway that closed in 1964. The path runs for nine miles between the two market towns and is almost completely flat.",
+        "Most of the route follows the original trackbed, but a short section near the river had to be rebuilt after the embankment collapsed in the floods of 2007. A new bridge carries the path over the main road.",
+        "The council says it expects around a hundred thousand trips a year on the route once it is established. Benches and information boards about the history of the railway will be added over the summer.",
+    ]),
+    ("broken-html-2", "stray_html_end", "Support note: syncing calendars between devices", [
+        "If events you add on your phone do not appear on your computer, first check that both devices are signed in to the same account. It is surprisingly common for a phone to be using an older account that was never removed.",
+        "Next, open the calendar settings on each device and make sure that syncing is turned on for the calendar in question. Shared calendars are sometimes turned off by default when they are first added.",
+        "If the problem continues, remove the account from the device that is out of date and add it again. This forces a full download of all events and usually clears any stuck changes.",
+    ]),
+    ("broken-head-1", "unclosed_head", "The secret life of hedgehogs", [
+        "Hedgehogs travel surprisingly far for such small animals, covering a mile or more in a single night as they search for beetles, worms and caterpillars. Gardens connected by small gaps in fences make this much easier for them.",
+        "From late autumn they look for a sheltered place to hibernate, often under a pile of leaves or logs. During this time their heart rate drops from around two hundred beats a minute to fewer than ten.",
+        "If you want to help hedgehogs, leave a wild corner in your garden, avoid slug pellets, and check bonfires carefully before lighting them. A shallow dish of water is welcome in dry weather, but never give them milk.",
+    ]),
+    ("broken-head-2", "unclosed_head", "What to expect at your first blood donation", [
+        "When you arrive you will be asked to read some information and answer a short set of questions about your health and recent travel. A nurse will then check your iron level with a small drop of blood from your finger.",
+        "The donation itself takes around ten minutes. You will lie on a reclining chair while a needle is placed in a vein in your arm, and you will be asked to clench and relax your hand from time to time.",
+        "Afterwards you should rest for a while and have a drink and a snack. Avoid heavy lifting and strenuous exercise for the rest of the day, and drink plenty of fluids.",
+    ]),
+    # ------------------------------------------------------------------ comments inside the article container
+    ("comments-1", "comments_inside", "Five mistakes I made with my first sourdough", [
+        "My first loaf was a brick. It was dense, pale and so sour that nobody in the house would eat more than one slice. Looking back, almost everything went wrong because I was in too much of a hurry.",
+        "The biggest mistake was using a starter that was only a week old. It bubbled enthusiastically, but it did not have the strength to raise a whole loaf. Two more weeks of regular feeding made all the difference.",
+        "I also followed the timings in the recipe instead of watching the dough. My kitchen is cold in winter, and the first rise needed nearly twice as long as the book suggested.",
+        "Finally, I cut the loaf while it was still warm. The crumb was gummy and I assumed it was underbaked, when in fact it simply needed another hour to set.",
+    ]),
+    ("comments-2", "comments_inside", "Review: a week with a secondhand film camera", [
+        "I bought the camera at a car boot sale for the price of a sandwich, with no idea whether it worked. The shutter fired, the light meter needle moved, and the seller assured me it had been his father's pride and joy.",
+        "The first roll came back from the lab with twenty of thirty-six frames properly exposed. The others were dark at one edge, which turned out to be a sticky shutter curtain that loosened up after a few more rolls.",
+        "What surprised me most was how differently I took pictures. With only thirty-six frames and no screen to check them, I waited for the right moment instead of firing away and sorting it out later.",
+        "It will not replace my digital camera, but it has earned a place in my bag on weekends.",
+    ]),
+    ("comments-3", "comments_inside", "Planting a hedge that wildlife will love", [
+        "A mixed native hedge is one of the best things you can plant for birds and insects. Hawthorn makes a good backbone, with blackthorn, hazel, field maple and dog rose added for variety and a longer season of flowers and fruit.",
+        "Plant bare-root whips between November and March, when the plants are dormant. Set them in a double staggered row, about five plants to every metre, and keep the ground around them clear of grass for the first two years.",
+        "Cut the hedge in late winter rather than in autumn, so that birds can feed on the berries through the coldest months. Trimming every other year, and only one side at a time, leaves plenty of flowers for insects.",
+    ]),
+    ("comments-4", "comments_inside", "My notes from the regional archives open day", [
+        "The county archives opened their strongrooms to the public on Saturday for the first time in several years. Visitors were taken in small groups past shelves of parish registers, estate maps and court papers going back to the fourteenth century.",
+        "The conservators showed how they repair torn documents with Japanese tissue and wheat starch paste. One of them was working on a tithe map so large that it had to be unrolled across three tables.",
+        "In the search room, staff helped visitors find their own family names in the census returns. Several people left with copies of entries for their great-grandparents.",
+        "The archives hope to make the open day a yearly event if volunteers can be found to help.",
+    ]),
+    ("comments-5", "comments_inside", "Fixing a dripping outdoor tap", [
+        "A dripping outdoor tap wastes a surprising amount of water over a year, and in winter the drips can freeze and split the pipe. Fortunately the repair usually takes less than half an hour.",
+        "Turn off the water supply to the tap, either at the isolating valve on the pipe inside the house or at the main stopcock. Open the tap fully to drain any water left in it.",
+        "Unscrew the head of the tap with an adjustable spanner, take out the old washer and fit a new one of the same size. Put a little plumbers' grease on the thread before reassembling.",
+        "Turn the water back on slowly and check for leaks. If it still drips, the seat of the tap may be worn and will need reseating or the whole tap replaced.",
+    ]),
+    # ------------------------------------------------------------------ short articles next to boilerplate boxes
+    ("short-1", "short_boxes", "Road closed for resurfacing next week", [
+        "The high street will be closed between the bridge and the war memorial from Monday to Wednesday next week while the road is resurfaced. Buses will be diverted along Station Road, and the Tuesday market will move to the school car park.",
+    ]),
+    ("short-2", "short_boxes", "Library extends its opening hours", [
+        "From the start of next month the central library will stay open until eight in the evening on Tuesdays and Thursdays. The extra hours are being funded by the friends of the library group for a trial period of one year.",
+    ]),
+    ("short-3", "short_boxes", "Lost dog found safe on the moor", [
+        "A spaniel missing for four days was found safe and well on the moor on Sunday morning by a pair of walkers. The dog had run off after a deer and is thought to have sheltered in an old sheepfold. Her owners said they were overjoyed.",
+    ]),
+    ("short-4", "short_boxes", "Choir seeks new tenors", [
+        "The town choir is looking for tenors to join in time for the Christmas concert. No audition is needed, although being able to read music helps. Rehearsals are on Wednesday evenings in the Methodist church.",
+        "Anyone interested can simply turn up at half past seven.",
+    ]),
+    ("short-5", "short_boxes", "Swimming pool reopens after repairs", [
+        "The leisure centre pool reopened on Monday after six weeks of repairs to its roof. Swimming lessons will restart next week, and all members have been given an extra month of membership free of charge.",
+    ]),
+    # ------------------------------------------------------------------ tabbed panels
+    ("tabs-1", "tabs", "Guide to the coastal path, stage four", [
+        "Stage four runs for fourteen miles from the harbour to the lifeboat station on the point. It is one of the most demanding sections of the whole path, with several steep climbs in and out of wooded valleys.",
+        "The path is well waymarked, but the cliff edge is unfenced in places and can be dangerous in strong winds. Allow at least seven hours and carry plenty of water, as there is nowhere to buy food after the first village.",
+        "Buses run back to the harbour from the main road above the point every two hours in summer. In winter there is no Sunday service, so plan your walk for a weekday or arrange a lift.",
+    ]),
+    ("tabs-2", "tabs", "Choosing a first telescope", [
+        "For most beginners a good pair of binoculars is a better first purchase than a cheap telescope. They are easy to use, show the Moon's craters and the moons of Jupiter, and are useful for birdwatching too.",
+        "If you do want a telescope, a simple reflector on a Dobsonian mount gives the most light-gathering power for the money. Avoid models sold by their magnification, which is rarely usable at the figures printed on the box.",
+        "Whatever you buy, spend your first nights learning the sky with a star chart. Knowing where to point the instrument matters far more than its size.",
+    ]),
+    ("tabs-3", "tabs", "Product notes: the folding workbench", [
+        "The folding workbench sets up in under a minute and folds flat enough to hang on a garage wall. Its steel frame supports loads of up to one hundred and fifty kilograms when the legs are fully locked.",
+        "The top is made of two bamboo boards that move apart to act as a vice. Pegs fitted into the holes in the boards hold awkward shapes such as pipes and round timber.",
+        "Keep the hinges free of sawdust and put a drop of light oil on the locking pins from time to time. The bamboo boards can be sanded and oiled if they become stained.",
+    ]),
+]

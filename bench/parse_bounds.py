@@ -1,0 +1,101 @@
+"""What a hostile results page costs: parse time on nested pages, and CPU after a timeout.
+
+    python bench/parse_bounds.py [--blocks N] [--results N]
+
+1. Linear parsers (issue 23.1): for each HTML engine, the CPU time (this thread's) to
+   read a page of N result blocks side by side and a page of the same blocks nested
+   inside each other (tests/hostile_pages.py), and their ratio. Linear: about 1.
+2. Abandoned work (issue 23.2): a DuckDuckGo page of R results (~9 MB at 40,000) parsed
+   under a 300 ms deadline through ``run_within``, which abandons it; printed: the
+   wall and CPU time its thread spends after the timeout, with checkpoints (today) and
+   without them (the same parse in a thread nobody can stop: the behaviour before), side
+   by side in one run.
+"""
+
+import argparse
+import os
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Callable, Tuple
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "tests" / "reliability"))
+
+from hostile_pages import ENGINES, flat_page, nested_page, parsers  # noqa: E402
+from test_parse_deadline import huge_ddg_page  # noqa: E402
+
+from websearch_sync.backends.ddg import parse_ddg_page  # noqa: E402
+from websearch_sync.net.deadline import Deadline, DeadlinePassed, run_within  # noqa: E402
+
+DEADLINE_MS = 300
+
+
+def cpu_s(read: Callable[[str], object], text: str, repeat: int = 3) -> float:
+    """Least thread CPU time of ``repeat`` reads."""
+    best = float("inf")
+    for _ in range(repeat):
+        started = time.thread_time()
+        read(text)
+        best = min(best, time.thread_time() - started)
+    return best
+
+
+def after_timeout(thread: threading.Thread) -> Tuple[float, float]:
+    """(wall s, CPU s) ``thread`` spends from now until it ends (CPU polled every 5 ms)."""
+    clock = time.pthread_getcpuclockid(thread.ident)
+    started, cpu_start = time.monotonic(), time.clock_gettime(clock)
+    cpu = cpu_start
+    while thread.is_alive():
+        try:
+            cpu = time.clock_gettime(clock)
+        except OSError:  # the thread ended between the check and the read
+            break
+        thread.join(0.005)
+    return time.monotonic() - started, cpu - cpu_start
+
+
+def abandoned(page: str, stoppable: bool) -> Tuple[float, float]:
+    """Wall and CPU seconds a parse abandoned at the deadline runs on."""
+    work = lambda: parse_ddg_page(page, "ddg_html")  # noqa: E731
+    if stoppable:
+        try:
+            run_within(Deadline(DEADLINE_MS), work, name="bench-parse")
+        except DeadlinePassed:
+            pass
+        thread = next(t for t in threading.enumerate() if t.name == "bench-parse")
+    else:  # before: a daemon thread the caller stops waiting for, and nothing stops
+        thread = threading.Thread(target=work, name="bench-parse-unstoppable", daemon=True)
+        thread.start()
+        thread.join(DEADLINE_MS / 1000)
+    return after_timeout(thread)
+
+
+def main() -> None:
+    """Print both tables."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--blocks", type=int, default=2000)
+    parser.add_argument("--results", type=int, default=40_000)
+    args = parser.parse_args()
+    print("load average: %.2f %.2f %.2f" % os.getloadavg())
+    print("\n1. parse CPU, %d result blocks: side by side vs nested" % args.blocks)
+    print("%-12s %10s %10s %7s" % ("engine", "flat ms", "nested ms", "ratio"))
+    readers = parsers()
+    for engine in sorted(ENGINES):
+        flat = cpu_s(readers[engine], flat_page(engine, args.blocks))
+        nested = cpu_s(readers[engine], nested_page(engine, args.blocks))
+        print("%-12s %10.1f %10.1f %7.2f" % (engine, flat * 1000, nested * 1000, nested / flat))
+    page = huge_ddg_page(args.results).decode()
+    whole = cpu_s(lambda text: parse_ddg_page(text, "ddg_html"), page, repeat=1)
+    print("\n2. a %.1f MB DuckDuckGo page (whole parse %.2f s CPU) abandoned at %d ms" % (len(page) / 1e6, whole, DEADLINE_MS))
+    print("%-28s %12s %12s" % ("", "wall after s", "CPU after s"))
+    for label, stoppable in (("checkpoints (today)", True), ("no checkpoints (before)", False)):
+        wall, cpu = abandoned(page, stoppable)
+        print("%-28s %12.3f %12.3f" % (label, wall, cpu))
+
+
+if __name__ == "__main__":
+    main()

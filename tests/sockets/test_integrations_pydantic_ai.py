@@ -1,0 +1,101 @@
+"""pydantic-ai: ``pydantic_ai.tools()`` driven by an Agent run with pydantic-ai's own
+FunctionModel test double, against the loopback engine (no network, no model)."""
+
+import pytest
+
+pytest.importorskip("pydantic_ai")
+
+from agent_engine import CAPTCHA_PAGE, FIRST_TITLE, ddg_engine, searches  # noqa: E402
+from pydantic_ai import Agent  # noqa: E402
+from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart, ToolReturnPart  # noqa: E402
+from pydantic_ai.models.function import AgentInfo, FunctionModel  # noqa: E402
+from pydantic_ai.models.test import TestModel  # noqa: E402
+from pydantic_ai.profiles.openai import OpenAIJsonSchemaTransformer  # noqa: E402
+
+from websearch_sync.integrations import pydantic_ai  # noqa: E402
+
+
+def scripted(*calls):
+    """A FunctionModel asking for ``calls`` (name, arguments) one per turn, then answering "done";
+    ``seen`` collects the tool results each turn showed the model."""
+    seen = []
+
+    def respond(messages, info: AgentInfo):
+        seen.extend(part for part in messages[-1].parts if isinstance(part, ToolReturnPart))
+        turn = sum(1 for m in messages if isinstance(m, ModelResponse))
+        if turn < len(calls):
+            name, arguments = calls[turn]
+            return ModelResponse(parts=[ToolCallPart(name, arguments, tool_call_id="call_%d" % turn)])
+        return ModelResponse(parts=[TextPart("done")])
+
+    return FunctionModel(respond), seen
+
+
+def test_the_tools_are_strict_compatible_for_openai():
+    for tool in pydantic_ai.tools():
+        definition = tool.tool_def
+        transformer = OpenAIJsonSchemaTransformer(dict(definition.parameters_json_schema), strict=definition.strict)
+        assert transformer.walk() == definition.parameters_json_schema
+        assert transformer.is_strict_compatible
+
+
+def test_a_search_with_nulls_through_an_agent_run():
+    model, seen = scripted(
+        (
+            "web_search",
+            {
+                "query": "rust programming language",
+                "max_results": 2,
+                "locale": None,
+                "time_range": None,
+                "include_content": None,
+            },
+        )
+    )
+    with ddg_engine() as (server, client):
+        result = Agent(model, tools=pydantic_ai.tools(client)).run_sync("find rust")
+    assert result.output == "done"
+    assert seen[0].outcome == "success"
+    assert seen[0].content.startswith("1. %s" % FIRST_TITLE) and "\n\n3. " not in seen[0].content
+
+
+def test_blocked_searches_reach_the_model_as_our_line_and_do_not_end_the_run():
+    """Two blocked searches in a row (the issue's default-retry failure) and the run still ends normally."""
+    model, seen = scripted(
+        ("web_search", {"query": "rust"}), ("web_search", {"query": "rust"}), ("web_search", {"query": "go"})
+    )
+    with ddg_engine(CAPTCHA_PAGE) as (server, client):
+        result = Agent(model, tools=pydantic_ai.tools(client)).run_sync("find rust")
+        assert searches(server) == 1
+    assert result.output == "done"
+    assert len(seen) == 3
+    assert [part.outcome for part in seen] == ["failed"] * 3  # ToolFailed: no retry budget spent
+    assert seen[0].content.startswith(
+        "Error: WebBlocked (captcha_required): DuckDuckGo answered with its bot challenge"
+    )
+    assert seen[1].content.startswith("Error: WebBlocked (captcha_required): ddg_html is cooling down")
+    assert seen[0].content in seen[0].model_response_str()  # what the model is shown
+
+
+def test_bad_arguments_ask_the_model_to_correct_them():
+    model, seen = scripted(
+        ("web_search", {"query": "rust", "max_results": 50}), ("web_search", {"query": "rust", "max_results": 5})
+    )
+    with ddg_engine() as (server, client):
+        result = Agent(model, tools=pydantic_ai.tools(client)).run_sync("find rust")
+    assert result.output == "done"
+    assert seen[0].outcome == "retried"
+    assert (
+        "Error: InvalidInput (bad_arguments): argument 'max_results' must be in 1..10" in seen[0].model_response_str()
+    )
+    assert seen[1].outcome == "success" and seen[1].content.startswith("1. ")
+
+
+def test_pydantic_ais_test_model_reads_the_nullable_schema():
+    """TestModel makes arguments up from the schema: with seed 1 it picks ``null`` for every option."""
+    with ddg_engine() as (server, client):
+        result = Agent(TestModel(call_tools=["web_search"], seed=1), tools=pydantic_ai.tools(client)).run_sync(
+            "find rust"
+        )
+        assert searches(server) == 1
+    assert result.output.startswith('{"web_search":"1. %s' % FIRST_TITLE)

@@ -1,0 +1,87 @@
+"""smolagents: ``smolagents.tools()`` driven by a ToolCallingAgent run with a scripted model
+(a ``smolagents.Model`` answering with tool calls), against the loopback engine (no network,
+no model)."""
+
+import pytest
+
+pytest.importorskip("smolagents")
+
+from agent_engine import CAPTCHA_PAGE, FIRST_TITLE, ddg_engine, searches  # noqa: E402
+from smolagents import ToolCallingAgent  # noqa: E402
+from smolagents.memory import ActionStep  # noqa: E402
+from smolagents.models import (  # noqa: E402
+    ChatMessage,
+    ChatMessageToolCall,
+    ChatMessageToolCallFunction,
+    MessageRole,
+    Model,
+    get_tool_json_schema,  # noqa: E402
+)
+
+from websearch_sync.integrations import smolagents  # noqa: E402
+
+
+class ScriptedModel(Model):
+    """Answers each step with the next tool call of its script, then with ``final_answer("done")``."""
+
+    def __init__(self, *calls):
+        super().__init__(model_id="scripted")
+        self.calls = list(calls) + [("final_answer", {"answer": "done"})]
+        self.step = 0
+
+    def generate(self, messages, stop_sequences=None, response_format=None, tools_to_call_from=None, **kwargs):
+        name, arguments = self.calls[self.step]
+        self.step += 1
+        call = ChatMessageToolCall(
+            ChatMessageToolCallFunction(arguments, name), id="call_%d" % self.step, type="function"
+        )
+        return ChatMessage(role=MessageRole.ASSISTANT, content="", tool_calls=[call])
+
+
+def agent_run(tools, *calls):
+    """The run's final answer and its action steps (observations or errors, as the model reads them)."""
+    agent = ToolCallingAgent(tools=tools, model=ScriptedModel(*calls), max_steps=len(calls) + 2, verbosity_level=0)
+    final = agent.run("find rust")
+    return final, [step for step in agent.memory.steps if isinstance(step, ActionStep)]
+
+
+def test_a_search_with_none_arguments_through_the_agent():
+    with ddg_engine() as (server, client):
+        final, steps = agent_run(
+            smolagents.tools(client),
+            (
+                "web_search",
+                {"query": "rust programming language", "max_results": 2, "locale": None, "time_range": None},
+            ),
+        )
+    assert final == "done"
+    assert steps[0].error is None
+    assert steps[0].observations.startswith("1. %s" % FIRST_TITLE) and "\n\n3. " not in steps[0].observations
+
+
+def test_a_blocked_search_reaches_the_model_as_a_tool_error_with_our_line():
+    with ddg_engine(CAPTCHA_PAGE) as (server, client):
+        final, steps = agent_run(
+            smolagents.tools(client), ("web_search", {"query": "rust"}), ("web_search", {"query": "go"})
+        )
+        assert searches(server) == 1
+    assert final == "done"  # the agent went on
+    errors = [str(step.error) for step in steps[:2]]
+    assert type(steps[0].error).__name__ == "AgentToolExecutionError"
+    assert "WebToolError: Error: WebBlocked (captcha_required): DuckDuckGo answered with its bot challenge" in errors[0]
+    assert "WebToolError: Error: WebBlocked (captcha_required): ddg_html is cooling down" in errors[1]
+    shown = "\n".join(str(m) for step in steps[:2] for m in step.to_messages())
+    assert "Error: WebBlocked (captcha_required): DuckDuckGo answered" in shown  # what the model is sent next
+
+
+def test_fetch_directly_and_the_schema_the_model_gets():
+    with ddg_engine() as (server, client):
+        search, fetch = smolagents.tools(client)
+        assert "<untrusted-web-content" in fetch(url=server.url("/article"), extract_mode=None)
+        with pytest.raises(smolagents.WebToolError) as caught:
+            fetch(url="ftp://example.com/")
+    assert str(caught.value).startswith("Error: InvalidInput (bad_url): ")
+    assert caught.value.outcome.detail_code == "bad_url"
+    parameters = get_tool_json_schema(search)["function"]["parameters"]
+    assert parameters["required"] == ["query"]
+    assert parameters["properties"]["time_range"]["enum"] == ["day", "week", "month", "year"]

@@ -1,0 +1,147 @@
+"""docs/scaling.md's RQ and Celery recipes, run as written: the code blocks and command lines are
+read from the page; only the host names change (two local redis-servers: the queue's and the
+shared state's), the backend is a local SearXNG answering recorded responses, and the RQ worker
+line gets ``--burst`` so that the worker stops when the queue is empty."""
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from redis_server import NO_REDIS_REASON, RedisServer, redis_server_binary
+from shared_state_worker import Upstream
+
+from websearch_sync.contract.cases import load_golden, outcome_of
+
+ROOT = Path(__file__).resolve().parent.parent.parent
+DOC = (ROOT / "docs" / "scaling.md").read_text(encoding="utf-8")
+WAIT_S = 120.0
+
+pytestmark = pytest.mark.skipif(redis_server_binary() is None, reason=NO_REDIS_REASON)
+
+
+def _block(first_line: str) -> str:
+    """The fenced code block of the page whose first line is ``first_line``."""
+    for block in re.findall(r"```(?:python|sh)\n(.*?)```", DOC, re.S):
+        if block.startswith(first_line):
+            return block
+    raise AssertionError("docs/scaling.md has no block starting with %r" % first_line)
+
+
+def _command(prefix: str) -> str:
+    lines = [line for line in DOC.splitlines() if line.startswith(prefix)]
+    assert lines, "docs/scaling.md has no line starting with %r" % prefix
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def servers():
+    pytest.importorskip("redis")
+    with RedisServer() as queue, RedisServer() as state:
+        yield queue, state
+
+
+def _as_written(text: str, queue: RedisServer, state: RedisServer) -> str:
+    return text.replace("redis://queue.internal:6379/0", queue.url).replace("redis://state.internal:6379/0", state.url)
+
+
+def _env(upstream: Upstream, tmp_path: Path, state: RedisServer):
+    """The documented exports, the backend line replaced by the local SearXNG."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WEB_SEARCH_")}
+    exported = re.search(r"^export WEB_SEARCH_STATE_URL=(\S+)", DOC, re.M).group(1)
+    assert exported == "redis://state.internal:6379/0"
+    env.update(WEB_SEARCH_STATE_URL=state.url, WEB_SEARCH_BACKEND="searxng", SEARXNG_BASE_URL=upstream.base_url,
+               PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
+    return env
+
+
+def _first(golden, count):
+    """The recorded case's expected outcome (for ten results) cut to the recipe's ``max_results``."""
+    return dict(golden, items=golden["items"][:count])
+
+
+def _program(name: str) -> str:
+    return os.path.join(os.path.dirname(sys.executable), name)
+
+
+def test_the_rq_recipe_runs_as_written(servers, tmp_path, monkeypatch):
+    pytest.importorskip("rq")
+    queue, state = servers
+    monkeypatch.chdir(tmp_path)
+    queries = ["rq %d" % i for i in range(6)]
+    (tmp_path / "queries.txt").write_text("\n".join(queries) + "\n")
+    with Upstream("browse-API__1") as upstream:
+        golden = load_golden(upstream.answer_with("browse-API__1"))
+        scope: dict = {}
+        exec(_as_written(_block("# enqueue.py"), queue, state), scope)  # noqa: S102 - the documented script
+        line = shlex.split(_as_written(_command("rq worker "), queue, state)) + ["--burst"]
+        workers = [subprocess.Popen([_program("rq")] + line[1:], env=_env(upstream, tmp_path, state), cwd=tmp_path,
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) for _ in range(2)]
+        try:
+            for worker in workers:
+                assert worker.wait(WAIT_S) == 0, worker.stderr.read().decode(errors="replace")[-2000:]
+        finally:
+            for worker in workers:
+                if worker.poll() is None:
+                    worker.kill()
+                    worker.wait()
+                worker.stderr.close()
+        exec(_block("# collect.py"), scope)  # noqa: S102
+        answers = [job.return_value() for job in scope["jobs"]]
+    assert len(answers) == len(queries) and all(outcome_of(answer) == _first(golden, 5) for answer in answers)
+    assert sorted(q for _, q, _ in upstream.log) == sorted(queries)
+
+
+def test_the_celery_recipe_retries_when_the_cool_down_ends_and_returns_errors_as_data(servers, tmp_path, monkeypatch):
+    pytest.importorskip("celery")
+    queue, state = servers
+    (tmp_path / "tasks.py").write_text(_as_written(_block("# tasks.py"), queue, state))
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import tasks  # the documented module
+
+    with Upstream("browse-API__1") as upstream:
+        golden = load_golden(upstream.answer_with("browse-API__1"))
+        line = shlex.split(_command("celery -A tasks worker"))
+        worker = subprocess.Popen([_program("celery")] + line[1:] + ["--loglevel", "WARNING"], env=_env(upstream, tmp_path, state),
+                                  cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        try:
+            upstream.answer_next_with("http_429_retry_after", retry_after="2")
+            answer = tasks.search.delay("celery one").get(timeout=WAIT_S)
+            assert outcome_of(answer) == _first(golden, 5)  # retried once the 2 s cool-down was over, and answered
+            (met, _, status), (retried, _, _) = upstream.log[:2]
+            assert status == 429 and retried - met >= 2.0
+
+            refused = load_golden(upstream.answer_with("http_403_json_format_disabled"))
+            answer = tasks.search.delay("celery two").get(timeout=WAIT_S)
+        finally:
+            worker.terminate()
+            try:
+                worker.wait(30)
+            except subprocess.TimeoutExpired:
+                worker.kill()
+                worker.wait()
+    scope: dict = {"search": type("Done", (), {"delay": staticmethod(lambda q: type("R", (), {"get": lambda self, timeout: answer})())})}
+    with pytest.raises(Exception) as info:
+        exec(_block("from websearch_sync.errors import error_from_code"), scope)  # noqa: S102 - the documented caller
+    assert outcome_of(info.value) == refused  # type, detail code, retryable: as the error was raised in the worker
+    assert info.value.retry_after is None and "retry_after" in answer["error"]
+
+
+def test_an_error_form_survives_celerys_json_serializer():
+    pytest.importorskip("celery")
+    from kombu.serialization import dumps, loads
+
+    import websearch_sync as ws
+    from websearch_sync.errors import error_from_code
+
+    error = ws.WebBlocked("cooling down", provider="brave", detail_code="http_429", status=429, retry_after=27.5)
+    content_type, encoding, data = dumps({"error": dict(error.to_dict(), status=error.status, retry_after=error.retry_after)}, serializer="json")
+    form = loads(data, content_type, encoding)["error"]
+    back = error_from_code(form["type"], form["message"], provider=form["provider"], detail_code=form["detail_code"],
+                           retryable=form["retryable"], status=form["status"], retry_after=form["retry_after"])
+    assert (type(back), back.code, back.detail_code, back.retryable, back.retry_after) == (ws.WebBlocked, "WebBlocked", "http_429", True, 27.5)
+    assert json.loads(json.dumps(form)) == form

@@ -1,0 +1,92 @@
+"""Issue 25's promises across processes: real worker processes (the module-level
+``websearch_sync.search`` configured by the environment only), a real redis-server, a
+local SearXNG answering with recorded responses.
+
+1. a 429 is shared when it happens: nobody else asks inside its Retry-After;
+2. a pace survives a Redis outage (process-wide local state of the module-level calls);
+3. the pace is set without code (``WEB_SEARCH_MIN_INTERVAL_S_SEARXNG``);
+5. identical queries in flight at once send one request.
+"""
+
+import threading
+import time
+from typing import Any
+
+import pytest
+from redis_server import redis_db, redis_server  # noqa: F401  (fixtures)
+from servers import free_port
+from shared_state_worker import WORKER_WAIT_S, Upstream, Workers, run_workers, worker_env
+
+from websearch_sync.contract.cases import load_golden
+
+RETRY_AFTER_S = 3.0
+MIN_INTERVAL_S = 0.05
+
+
+def test_a_429_is_shared_before_the_worker_that_met_it_waits(redis_db, redis_server):  # noqa: F811
+    """One worker meets a 429 and waits out its Retry-After to try again; while it waits, the
+    shared cool-down is already in Redis, and three workers (started before, let go then) send
+    nothing before the window ends: they fail fast with the cool-down."""
+    holder_job = {"queries": ["holder"], "options": {"retries": 1, "max_results": 10}}
+    jobs = [{"queries": ["w%d-%d" % (w, i) for i in range(5)], "options": {"max_results": 10}} for w in range(3)]
+    with Upstream("browse-API__1") as upstream:
+        golden = load_golden(upstream.answer_with("browse-API__1"))
+        upstream.answer_next_with("http_429_retry_after", retry_after="%g" % RETRY_AFTER_S)
+        env = worker_env(upstream, redis_server.url, MIN_INTERVAL_S)
+        with Workers(jobs, env) as others, Workers([holder_job], env) as holder:
+            result: list[list[dict[str, Any]]] = []
+            thread = threading.Thread(target=lambda: result.extend(holder.go()))
+            thread.start()
+            try:
+                deadline = time.monotonic() + WORKER_WAIT_S
+                while not (upstream.log and redis_db.exists("websearch_sync:cooldown:searxng")):
+                    assert thread.is_alive() and time.monotonic() < deadline, "no shared cool-down while the worker waits"
+                    time.sleep(0.01)
+                met = upstream.log[0][0]
+                lines = [line for out in others.go() for line in out]
+            finally:
+                thread.join(WORKER_WAIT_S)
+    assert upstream.log[0][1:] == ("holder", 429)
+    assert result[0][0]["outcome"] == golden  # the holder waited and got its answer
+    inside = [(round(t - met, 3), q) for t, q, _ in upstream.log[1:] if t < met + RETRY_AFTER_S]
+    assert inside == [], "requests inside the Retry-After window: %r" % inside
+    if all(line["detail_code"] != "http_429" for line in lines):  # a machine too slow to ask inside the window
+        pytest.skip("the other workers only asked after the %.0f s window (machine too slow)" % RETRY_AFTER_S)
+
+
+def test_module_level_calls_keep_their_pace_and_cool_downs_through_a_redis_outage():
+    """Redis is down (nothing listens on its port): one worker's module-level calls keep the
+    pace set by WEB_SEARCH_MIN_INTERVAL_S_SEARXNG, and a 429 one call met stops the next ones."""
+    pace = 0.3
+    dead_state_url = "redis://127.0.0.1:%d/0" % free_port()
+    with Upstream("browse-API__1") as upstream:
+        run_workers([{"queries": ["p%d" % i for i in range(6)], "options": {"retries": 0}}], worker_env(upstream, dead_state_url, pace))
+        times = sorted(upstream.arrivals)
+        assert len(times) == 6
+        # five intervals at the pace; one interval of it spared for scheduling between a slot and its arrival
+        assert times[-1] - times[0] >= 4 * pace, "six requests within %.3f s" % (times[-1] - times[0])
+
+        upstream.answer_next_with("http_429_retry_after", retry_after="30")
+        lines = run_workers([{"queries": ["c1", "c2", "c3"], "options": {"retries": 0}}], worker_env(upstream, dead_state_url, 0))[0]
+    assert [line["detail_code"] for line in lines] == ["http_429", "http_429", "http_429"]
+    assert len(upstream.arrivals) == 7  # the first call met the 429; the next two obeyed its cool-down
+
+
+def test_identical_queries_in_flight_send_one_request(redis_db, redis_server):  # noqa: F811
+    """Four workers ask the same ten questions at the same moments (the upstream takes 0.2 s):
+    one request per question reaches it (collapse ratio 1.0)."""
+    queries = ["same %d" % i for i in range(10)]
+    jobs = [{"queries": queries, "options": {"max_results": 10}} for _ in range(4)]
+    with Upstream("browse-API__1", delay_s=0.2) as upstream:
+        golden = load_golden(upstream.answer_with("browse-API__1"))
+        lines = [line for out in run_workers(jobs, worker_env(upstream, redis_server.url, 0)) for line in out]
+    assert len(lines) == 40 and all(line["outcome"] == golden for line in lines)
+    assert sorted(q for _, q, _ in upstream.log) == sorted(queries)
+
+
+def test_without_shared_state_the_same_workers_ask_every_copy():
+    """The control: separate processes without a shared state cannot collapse (the test above can fail)."""
+    queries = ["same %d" % i for i in range(5)]
+    with Upstream("browse-API__1", delay_s=0.2) as upstream:
+        run_workers([{"queries": queries} for _ in range(3)], worker_env(upstream, "", 0))
+    assert len(upstream.log) == 15

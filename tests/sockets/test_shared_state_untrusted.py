@@ -1,0 +1,263 @@
+"""Shared state is untrusted input (issue 23.6, 23.9) and one Redis is one cache (issue 25.4).
+
+Crafted entries are written into a real redis-server (and a shared SQLite file); replies
+of the wrong shape come from a tiny RESP server on loopback that answers what a test says.
+"""
+
+import json
+import socket
+import sqlite3
+import threading
+import time
+from typing import Callable, Optional
+
+import pytest
+from redis_server import redis_db, redis_server  # noqa: F401  (fixtures)
+
+import websearch_sync as ws
+from websearch_sync.cli import main as cli_main
+
+DEEP = "[" * 100_000 + "]" * 100_000
+
+
+def _cache_keys(db) -> list[bytes]:
+    return sorted(db.keys("websearch_sync:cache:*"))
+
+
+def _good_answer():
+    with ws.SearchClient("stub", state_url="") as client:
+        answer = client.search("crafted", max_results=3)
+    answer["provider_meta"].pop("latency_ms")
+    return answer
+
+
+CRAFTED_ANSWERS = {
+    "empty object": "{}",
+    "a list": "[]",
+    "provider_meta a list": json.dumps({"items": [], "provider_meta": []}),
+    "deep JSON": DEEP,
+    "a javascript: URL": json.dumps({"items": [{"title": "t", "url": "javascript:alert(1)", "snippet": "", "provider": "stub", "rank": 1}],
+                                     "provider_meta": {}}),
+    "more items than asked": None,  # filled below: the good answer with ten items
+    "an item missing its title": None,
+}
+
+
+def _crafted(name: str) -> str:
+    good = _good_answer()
+    if name == "more items than asked":
+        good["items"] = [dict(good["items"][0], url="https://a.example/%d" % i, rank=i) for i in range(1, 11)]
+        return json.dumps(good)
+    if name == "an item missing its title":
+        del good["items"][0]["title"]
+        return json.dumps(good)
+    return CRAFTED_ANSWERS[name]
+
+
+@pytest.mark.parametrize("name", sorted(CRAFTED_ANSWERS))
+def test_a_crafted_cache_entry_in_redis_is_a_miss(redis_db, redis_server, name):  # noqa: F811
+    with ws.SearchClient("stub", state_url=redis_server.url) as writer:
+        writer.search("crafted", max_results=3)
+    (key,) = _cache_keys(redis_db)
+    redis_db.set(key, _crafted(name), ex=60)
+    with ws.SearchClient("stub", state_url=redis_server.url) as reader:
+        answer = reader.search("crafted", max_results=3)
+    assert answer["provider_meta"]["cached"] is False
+    assert len(answer["items"]) == 3 and all(item["url"].startswith("https://") for item in answer["items"])
+
+
+@pytest.mark.parametrize("name", ["deep JSON", "a javascript: URL", "more items than asked", "provider_meta a list"])
+def test_a_crafted_entry_in_a_shared_sqlite_file_is_a_miss(tmp_path, name):
+    path = str(tmp_path / "cache.sqlite")
+    with ws.SearchClient("stub", cache_path=path, state_url="") as writer:
+        writer.search("crafted", max_results=3)
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE results SET value = ?", (_crafted(name),))
+    with ws.SearchClient("stub", cache_path=path, state_url="") as reader:
+        assert reader.search("crafted", max_results=3)["provider_meta"]["cached"] is False
+
+
+CRAFTED_COOLDOWNS = {
+    "until 1e300": '{"detail_code": "http_429", "status": 429, "until": 1e300}',
+    "until Infinity": '{"detail_code": "http_429", "status": 429, "until": Infinity}',
+    "until NaN": '{"detail_code": "http_429", "status": 429, "until": NaN}',
+    "deep JSON": DEEP,
+    "a list": "[1, 2]",
+    "not JSON": "\xff\xfe",
+}
+
+
+@pytest.mark.parametrize("name", sorted(CRAFTED_COOLDOWNS))
+def test_a_crafted_cool_down_record_is_ignored(redis_db, redis_server, name):  # noqa: F811
+    redis_db.set("websearch_sync:cooldown:stub", CRAFTED_COOLDOWNS[name], ex=3600)
+    with ws.SearchClient("stub", state_url=redis_server.url) as client:
+        assert client.search("q")["items"]
+
+
+def test_a_shared_cool_down_lasts_at_most_a_day_whatever_its_key_says(redis_db, redis_server):  # noqa: F811
+    until = time.time() + 5 * 86400
+    redis_db.set("websearch_sync:cooldown:stub", json.dumps({"detail_code": "http_429", "status": 429, "until": until}), ex=5 * 86400)
+    with ws.SearchClient("stub", state_url=redis_server.url) as client, pytest.raises(ws.WebBlocked) as info:
+        client.search("q")
+    assert 86400 - 60 < info.value.retry_after <= 86400
+
+
+def test_a_key_of_the_wrong_type_is_unusable_for_that_key_only(redis_db, redis_server):  # noqa: F811
+    redis_db.lpush("websearch_sync:cooldown:stub", "x")
+    with ws.SearchClient("stub", state_url=redis_server.url) as first:
+        assert first.search("wrong type")["provider_meta"]["cached"] is False
+    with ws.SearchClient("stub", state_url=redis_server.url) as second:  # Redis was not given up: the answer is there
+        assert second.search("wrong type")["provider_meta"]["cached"] is True
+
+
+# -- a Redis that answers what the test says ---------------------------------------------------
+
+
+class FakeRedis:
+    """A RESP server on 127.0.0.1: ``reply(command)`` gives the bytes each command gets back
+    (``None``: ``+OK``). A round trip (the first command of a pipeline: GET, SET, EVALSHA,
+    EXISTS) is answered after ``delay_s``. ``commands`` lists what arrived."""
+
+    def __init__(self, reply: Callable[[list[bytes]], Optional[bytes]], delay_s: float = 0.0) -> None:
+        self.reply = reply
+        self.delay_s = delay_s
+        self.commands: list[list[bytes]] = []
+        self.stopping = threading.Event()
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.listener.settimeout(0.2)
+        self.url = "redis://127.0.0.1:%d/0" % self.listener.getsockname()[1]
+
+    def __enter__(self) -> "FakeRedis":
+        threading.Thread(target=self._accept, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stopping.set()
+        self.listener.close()
+
+    def _accept(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:
+                continue
+            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
+
+    def _serve(self, conn: socket.socket) -> None:
+        conn.settimeout(10)
+        reader = conn.makefile("rb")
+        try:
+            while not self.stopping.is_set():
+                head = reader.readline()
+                if not head.startswith(b"*"):
+                    return
+                command = []
+                for _ in range(int(head[1:])):
+                    length = int(reader.readline()[1:])
+                    command.append(reader.read(length + 2)[:-2])
+                self.commands.append(command)
+                if self.delay_s and command[0].upper() in (b"GET", b"SET", b"EVALSHA", b"EXISTS"):
+                    self.stopping.wait(self.delay_s)
+                answer = self.reply(command)
+                conn.sendall(b"+OK\r\n" if answer is None else answer)
+        except (OSError, ValueError):
+            return
+        finally:
+            conn.close()
+
+
+def _by_command(**replies: bytes) -> Callable[[list[bytes]], Optional[bytes]]:
+    def reply(command: list[bytes]) -> Optional[bytes]:
+        return replies.get(command[0].decode().upper())
+    return reply
+
+
+WRONG_REPLIES = {
+    "GET answers an integer": _by_command(GET=b":42\r\n", PTTL=b":5000\r\n", EXISTS=b":0\r\n"),
+    "GET answers a one-element array": _by_command(GET=b"*1\r\n:1\r\n", PTTL=b":5000\r\n", EXISTS=b":0\r\n"),
+    "PTTL answers text": _by_command(GET=b"$2\r\n{}\r\n", PTTL=b"+soon\r\n", EXISTS=b":0\r\n"),
+    "the slot script answers text": _by_command(GET=b"$-1\r\n", PTTL=b":-2\r\n", EVALSHA=b"+wait\r\n", EXISTS=b":0\r\n"),
+    "the slot script says wait 3600 s": _by_command(GET=b"$-1\r\n", PTTL=b":-2\r\n", EVALSHA=b"*2\r\n:1\r\n:3600000000\r\n", EXISTS=b":0\r\n"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(WRONG_REPLIES))
+def test_a_reply_of_the_wrong_shape_is_a_failing_redis_never_an_escape_nor_a_long_wait(name):
+    with FakeRedis(WRONG_REPLIES[name]) as fake, ws.SearchClient("stub", state_url=fake.url, min_interval_s={"stub": 0.001}) as client:
+        started = time.monotonic()
+        answer = client.search("q", timeout_ms=2000)
+        assert time.monotonic() - started < 2.0
+    assert answer["provider_meta"]["cached"] is False and answer["items"]
+
+
+def test_a_slow_redis_never_makes_a_call_outlast_its_budget():
+    """Every reply takes 0.2 s (under the 0.25 s command timeout): a 300 ms search asks Redis only
+    while it has the time for one more command, so it ends within its budget plus that one reply."""
+    budget_s, reply_s = 0.3, 0.2
+    with FakeRedis(_by_command(GET=b"$-1\r\n", PTTL=b":-2\r\n", EXISTS=b":0\r\n"), delay_s=reply_s) as fake, \
+            ws.SearchClient("stub", state_url=fake.url) as client:
+        started = time.monotonic()
+        try:
+            client.search("q", timeout_ms=int(budget_s * 1000))
+        except ws.Timeout:  # a loaded machine may spend the budget before the stub is asked: bounded all the same
+            pass
+        elapsed = time.monotonic() - started
+    assert elapsed < budget_s + reply_s, "a %d ms search took %.3f s" % (budget_s * 1000, elapsed)
+
+
+# -- state URLs: checked when the client is built, secrets hidden -------------------------------
+
+
+@pytest.mark.parametrize("url", ["redis://[::1", "redis://h:6379/0?bogus=1", "redis://h/0?socket_timeout=-1",
+                                 "redis://h/0?socket_timeout=nan", "redis://h/zero", "redis://h:99999/0"])
+def test_a_malformed_state_url_is_refused_when_the_client_is_built(url):
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.SearchClient("stub", state_url=url)
+    assert info.value.detail_code == "bad_state_url"
+
+
+def test_a_password_in_the_state_urls_query_is_masked_and_redacted():
+    settings = ws.Settings(state_url="redis://cache.internal/0?password=s3cr3t-pass&socket_timeout=1")
+    assert "s3cr3t-pass" not in repr(settings)
+    assert "s3cr3t-pass" in settings.secrets()
+
+
+# -- one Redis, one cache ----------------------------------------------------------------------
+
+
+def test_one_query_is_one_cache_entry_however_the_state_is_configured(redis_db, redis_server, monkeypatch, capsys):  # noqa: F811
+    url = redis_server.url
+    with ws.SearchClient("stub", state_url=url) as client:
+        assert client.search("one query")["provider_meta"]["cached"] is False
+    localhost = url.replace("127.0.0.1", "localhost")
+    clients = [
+        ws.SearchClient("stub", settings=ws.Settings(state_url=url)),
+        ws.SearchClient("stub", settings=ws.Settings(state_url=url + "?socket_timeout=0.5")),
+        ws.SearchClient("stub", settings=ws.Settings(state_url=localhost)),
+        ws.SearchClient("stub", settings=ws.Settings(state_url=url, state_required=True)),
+    ]
+    monkeypatch.setenv("WEB_SEARCH_STATE_URL", url)
+    clients.append(ws.SearchClient("stub", settings=ws.Settings.from_env()))
+    for client in clients:
+        with client:
+            assert client.search("one query")["provider_meta"]["cached"] is True
+    monkeypatch.delenv("WEB_SEARCH_STATE_URL")
+    assert cli_main(["search", "one query", "--backend", "stub", "--state-url", url, "--format", "json"]) == 0
+    assert json.loads(capsys.readouterr().out)["provider_meta"]["cached"] is True
+    assert len(_cache_keys(redis_db)) == 1
+
+
+def test_the_outage_warning_says_what_calls_do_meanwhile(caplog):
+    """With state_required the calls fail: the warning must not say they use local state."""
+    from servers import free_port
+
+    for required, says in ((True, "fail with state_unavailable"), (False, "own cache, rate limits and cool-downs")):
+        caplog.clear()
+        settings = ws.Settings(state_url="redis://127.0.0.1:%d/0" % free_port(), state_required=required)
+        with ws.SearchClient("stub", settings=settings) as client:
+            try:
+                client.search("q")
+            except ws.NetworkError as error:
+                assert required and error.detail_code == "state_unavailable"
+        (warning,) = [r.getMessage() for r in caplog.records if "unavailable" in r.getMessage() and r.levelname == "WARNING"]
+        assert says in warning and ("own cache" in warning) is not required

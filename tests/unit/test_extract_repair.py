@@ -1,0 +1,52 @@
+"""Markup repairs before parsing and <br><br> paragraphs: what libxml2 would lose is kept,
+and markup that needs no repair is left as it is."""
+
+import lxml.html
+
+from websearch_sync.extract.article import extract_html
+from websearch_sync.extract.paragraphs import split_br_runs
+from websearch_sync.extract.repair import repair_markup
+
+TEXT = "The council met on Tuesday and agreed the budget for the coming year after a long debate. " * 3
+
+
+def test_unclosed_title_is_closed_at_the_next_tag():
+    page = "<html><head><TITLE>Budget news<meta charset='utf-8'></head><body><p>%s</p></body></html>" % TEXT
+    assert "agreed the budget" in extract_html(page, mode="text").text
+    assert repair_markup(page).startswith("<html><head><TITLE>Budget news</title><meta")
+
+
+def test_misspelt_title_end_is_closed_too():
+    page = "<html><head><title>Budget news</titel><body><p>%s</p></body></html>" % TEXT
+    assert "agreed the budget" in extract_html(page, mode="text").text
+
+
+def test_stray_early_html_end_keeps_the_rest_of_the_page():
+    page = "<html><body><div>Menu</div></body></html><div><p>%s</p></div>" % TEXT
+    assert "agreed the budget" in extract_html(page, mode="text").text
+
+
+def test_well_formed_markup_is_unchanged():
+    page = "<html><head><title>T</title></head><body><p>%s</p></body></html>\n" % TEXT
+    assert repair_markup(page) == page
+    trailing = page + "<!-- served in 12 ms -->"
+    assert repair_markup(trailing) == trailing
+
+
+def test_repair_is_linear_on_many_openers():
+    page = "<title>" + "<title " * 50_000
+    assert repair_markup(page).count("</title>") == 1
+
+
+def test_br_runs_become_paragraphs_and_single_breaks_stay():
+    root = lxml.html.fromstring("<div><td>one<br>two<br><br>three <b>bold</b><br> <br>four<ul><li>x</li></ul>five</td></div>")
+    split_br_runs(root)
+    cell = root.find(".//td")
+    assert [p.text_content() for p in cell.findall("p")] == ["onetwo", "three bold", "four", "five"]
+    assert cell.find("ul") is not None and cell.find("p").find("br") is not None
+
+
+def test_br_runs_in_a_paragraph_are_left_alone():
+    root = lxml.html.fromstring("<div><p>one<br><br>two</p></div>")
+    split_br_runs(root)
+    assert root.find(".//p").find("p") is None

@@ -1,0 +1,62 @@
+"""Offline stub results never pass for web results (issue 23, point 12).
+
+Python callers get one ``OfflineResultsWarning`` and one logged warning per process, the
+formatted tool output says the results are made up, and ``include_content`` never reads the
+stub's made-up pages. (The MCP server's start-up line is checked in tests/sockets/test_mcp.py.)
+"""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import responses
+
+import websearch_sync as ws
+from websearch_sync import tool
+from websearch_sync.backends.stub import OFFLINE_WARNING
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def clean_env():
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("WEB_SEARCH_", "WEB_FETCH_"))}
+    env["PYTHONPATH"] = str(ROOT)
+    return env
+
+
+def test_python_callers_are_warned_once_per_process():
+    script = (
+        "import warnings, websearch_sync as ws\n"
+        "with warnings.catch_warnings(record=True) as seen:\n"
+        "    warnings.simplefilter('always')\n"
+        "    for query in ('one', 'two', 'three'):\n"
+        "        ws.search(query)\n"
+        "    ws.SearchClient().search('four')\n"
+        "print([(w.category.__name__, str(w.message)) for w in seen])\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], env=clean_env(), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == repr([("OfflineResultsWarning", OFFLINE_WARNING)])
+    assert done.stderr.count(OFFLINE_WARNING) == 1  # the log record (the last-resort handler writes it to stderr)
+
+
+def test_the_formatted_tool_output_says_the_results_are_made_up():
+    with ws.SearchClient("stub", settings=ws.Settings()) as client:
+        result = tool.call_tool("web_search", {"query": "anything"}, client=client)
+    for style in ("text", "markdown"):
+        assert tool.format_results(result, style).endswith(tool.OFFLINE_NOTE)
+
+
+def test_web_results_carry_no_offline_note():
+    result = {"items": [{"title": "T", "url": "https://a.example/", "snippet": "S", "provider": "brave", "rank": 1}],
+              "provider_meta": {"provider_name": "brave"}}
+    assert tool.OFFLINE_NOTE not in tool.format_results(result)
+
+
+def test_include_content_never_reads_the_stubs_made_up_pages():
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mocked:
+        with ws.SearchClient("stub", settings=ws.Settings()) as client:
+            result = client.search("anything", include_content=True, timeout_ms=2000)
+        assert len(mocked.calls) == 0
+    assert "errors" not in result and all("content" not in item for item in result["items"])

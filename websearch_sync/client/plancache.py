@@ -1,0 +1,90 @@
+"""Validated calls remembered: a repeated call (a cache hit's usual case) is validated once.
+
+Validation stays in front of every cache lookup: a call's arguments are looked up
+here by type and value (``5``, ``5.0`` and ``True`` are different arguments, so a
+value validation would refuse never matches one it accepted), and only an exact
+repeat of a call validated before, with the same settings object and the same
+registered backend classes, reuses that validation. Anything unhashable is
+validated afresh. This keeps a memory-cache hit at a few microseconds.
+"""
+
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable
+from typing import Any, Callable, NamedTuple, Optional
+
+from ..backends import registry
+from ..backends.base import Backend
+from ..config import Settings
+from ..errors import InvalidInput
+from ..models import SearchParams
+
+__all__ = ["Validated", "PlanMemo", "call_key"]
+
+#: Validated calls kept per client (least recently used forgotten).
+MAX_PLANS = 256
+
+
+class Validated(NamedTuple):
+    """A validated call: what does not depend on the moment it is made."""
+
+    settings: Settings
+    names: list[str]
+    params: SearchParams
+    classes: tuple[type[Backend], ...]
+    timeout_ms: int  #: the longest timeout of the backends (the default budget)
+    keys: dict[str, Hashable]  #: search cache keys by strategy, filled on first use
+    check: Callable[[dict[str, Any]], bool]  #: accepts a stored answer for this call (see ``answers.py``)
+
+
+def _typed(value: Any) -> Hashable:
+    if isinstance(value, (list, tuple)):
+        return (type(value), tuple(_typed(v) for v in value))
+    hash(value)  # TypeError for an unhashable value: the call is not remembered
+    return (type(value), value)
+
+
+_SCALARS = frozenset((str, int, float, bool, type(None)))
+
+
+def call_key(query: Any, backend: Any, max_results: Any, options: dict[str, Any]) -> Optional[Hashable]:
+    """The arguments of a search call by type and value; ``None`` when one cannot be hashed."""
+    query_type, backend_type, max_type = type(query), type(backend), type(max_results)
+    if not options and query_type in _SCALARS and backend_type in _SCALARS and max_type in _SCALARS:  # the usual call, fast
+        return (query_type, query, backend_type, backend, max_type, max_results)
+    try:
+        return (_typed(query), _typed(backend), _typed(max_results), tuple(sorted((k, _typed(v)) for k, v in options.items())))
+    except TypeError:
+        return None
+
+
+class PlanMemo:
+    """The calls one client validated lately (thread-safe)."""
+
+    def __init__(self) -> None:
+        self._plans: OrderedDict[Hashable, Validated] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Optional[Hashable], settings: Settings) -> Optional[Validated]:
+        """The validation of the call ``key`` with ``settings``, if still true."""
+        if key is None:
+            return None
+        found = self._plans.get(key)
+        if found is None or found.settings is not settings:
+            return None
+        try:
+            for name, cls in zip(found.names, found.classes):
+                if registry.backend_class(name) is not cls:  # a backend was registered again since
+                    return None
+        except InvalidInput:  # ... or unregistered
+            return None
+        return found
+
+    def put(self, key: Optional[Hashable], validated: Validated) -> None:
+        """Remember ``validated`` as the validation of the call ``key``."""
+        if key is None:
+            return
+        with self._lock:
+            self._plans[key] = validated
+            while len(self._plans) > MAX_PLANS:
+                self._plans.popitem(last=False)

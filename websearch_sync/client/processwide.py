@@ -1,0 +1,61 @@
+"""Process-wide local state for the module-level functions (``websearch_sync.search``).
+
+Each module-level call builds a fresh client, so a client's own rate-limit slots and
+cool-downs would last one call: during a Redis outage (or with no shared state at all)
+a worker calling ``websearch_sync.search`` in a loop would keep no pace. These calls
+therefore share, per settings (their fingerprint plus the state settings), one rate
+limiter, one cool-down table and one single-flight table for the whole process.
+"""
+
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable
+
+from ..config import Settings
+from .cachekey import settings_fingerprint
+from .clock import Clock
+from .cooldown import Cooldowns
+from .flight import Flights
+from .ratelimit import RateLimiter
+from .state import SharedTiers
+
+__all__ = ["process_parts", "forget_process_parts"]
+
+Parts = tuple[RateLimiter, Cooldowns, Flights]
+
+#: Settings kept at once (least recently used forgotten): a process uses a few.
+_MAX_SETTINGS = 64
+_PARTS: "OrderedDict[Hashable, Parts]" = OrderedDict()
+_LOCK = threading.Lock()
+
+
+def _settings_key(settings: Settings) -> Hashable:
+    every_backend = sorted(set(settings.endpoints) | set(settings.providers))
+    return (
+        settings_fingerprint(settings, every_backend, True),
+        settings.state_url or "", settings.state_prefix, settings.state_required, settings.timeout_ms,
+    )
+
+
+def process_parts(settings: Settings, cooldown_s: dict[str, float], clock: Clock, shared: SharedTiers) -> Parts:
+    """The process's rate limiter, cool-downs and single-flight table for ``settings``
+    (made at the first call with these settings, from ``shared``)."""
+    key = _settings_key(settings)
+    with _LOCK:
+        parts = _PARTS.get(key)
+        if parts is None:
+            parts = _PARTS[key] = (
+                RateLimiter(clock, shared=shared.slots),
+                Cooldowns(cooldown_s, clock=clock, shared=shared.cooldowns),
+                Flights(shared.flights),
+            )
+        _PARTS.move_to_end(key)
+        while len(_PARTS) > _MAX_SETTINGS:
+            _PARTS.popitem(last=False)
+        return parts
+
+
+def forget_process_parts() -> None:
+    """Forget every process-wide part (tests start afresh with it)."""
+    with _LOCK:
+        _PARTS.clear()

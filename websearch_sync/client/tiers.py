@@ -1,0 +1,72 @@
+"""What the client's parts ask of a shared tier (``state/`` implements them in Redis).
+
+The cache, rate limiter, cool-downs and single-flight each take an optional shared
+tier; these protocols say exactly what they call, so another store (or a test
+double) can stand in, and type checking sees the calls. Every method takes
+``left_s``, the time the call has left: a tier never spends more than that, and a
+tier that cannot be used answers as if it held nothing (or raises
+``NetworkError(state_unavailable)`` when the shared state is required).
+"""
+
+from collections.abc import Hashable
+from typing import Any, NamedTuple, Optional, Protocol
+
+__all__ = ["SharedBlock", "SharedCacheTier", "SharedSlotsTier", "SharedCooldownsTier", "SharedFlightsTier"]
+
+
+class SharedBlock(NamedTuple):
+    """A cool-down read from a shared tier."""
+
+    detail_code: Optional[str]
+    status: Optional[int]
+    until: float  #: wall-clock end (seconds since the epoch), for messages
+    left_s: float  #: seconds left, from the key's expiry
+    token: Optional[str] = None  #: names the record (the recording request ignores its own)
+
+
+class SharedCacheTier(Protocol):
+    """Answers shared by many processes."""
+
+    @property
+    def timeout_s(self) -> float:
+        """The longest one call may take."""
+
+    def get_entry(self, key: Hashable, left_s: Optional[float] = None) -> Optional[tuple[dict[str, Any], float]]:
+        """``(answer, seconds it has left)`` or ``None``."""
+
+    def set(self, key: Hashable, value: dict[str, Any], ttl_s: float, left_s: Optional[float] = None) -> None:
+        """Store ``value`` for ``ttl_s`` seconds."""
+
+
+class SharedSlotsTier(Protocol):
+    """Rate-limit slots booked for many processes."""
+
+    def reserve(self, name: str, interval: float, max_wait_s: float) -> Optional[tuple[bool, float]]:
+        """``(booked, seconds to wait)``; ``None`` when the tier cannot be used."""
+
+
+class SharedCooldownsTier(Protocol):
+    """Cool-downs obeyed by many processes."""
+
+    def record(
+        self, name: str, detail_code: Optional[str], status: Optional[int], duration_s: float, until: float,
+        token: str, left_s: Optional[float] = None,
+    ) -> None:
+        """Suspend ``name`` for ``duration_s`` seconds."""
+
+    def lookup(self, name: str, left_s: Optional[float] = None) -> Optional[SharedBlock]:
+        """The cool-down of ``name``, or ``None``."""
+
+
+class SharedFlightsTier(Protocol):
+    """Who is already asking the upstream a question (single-flight across processes)."""
+
+    def claim(self, key: Hashable, hold_s: float, left_s: Optional[float] = None) -> Optional[str]:
+        """A token when this caller now asks the question (``""`` when the tier cannot be
+        used: nothing to release); ``None`` when another caller already does."""
+
+    def busy(self, key: Hashable, left_s: Optional[float] = None) -> bool:
+        """True while another caller owns the question."""
+
+    def release(self, key: Hashable, token: str, left_s: Optional[float] = None) -> None:
+        """Give the question up (only if ``token`` still owns it; else it expires by itself)."""

@@ -1,0 +1,60 @@
+"""Markup repairs made before parsing, for mistakes that make libxml2 lose the whole page.
+
+A browser and libxml2 both read an unclosed ``<title>`` as text up to ``</title>``; with no
+``</title>`` (or one written after ``</head>``/``<body>``, e.g. ``</titel>``) libxml2 makes
+the whole page the title and the body is empty. libxml2 also drops everything after an
+early ``</html>``, where browsers keep reading into the body. Both are repaired on the
+text: the title is closed at the first tag after it, and end tags of ``body``/``html``
+followed by more elements are removed (the parser closes both at the end anyway).
+Linear time: plain ``find`` calls and one tag pattern that cannot backtrack.
+"""
+
+import re
+from typing import Optional
+
+__all__ = ["repair_markup"]
+
+_END_TAG = re.compile(r"</(?:body|html)\s*>", re.I)
+_ELEMENT = re.compile(r"<[a-zA-Z]")
+# Literal patterns (no backtracking), case-insensitive: a lower-cased copy of a large page
+# would cost more than the search.
+_TITLE_OPEN = re.compile(r"<title", re.I)
+_TITLE_CLOSE = re.compile(r"</title", re.I)
+_TITLE_LIMIT = re.compile(r"<body|</head", re.I)
+
+
+def _find(pattern: "re.Pattern[str]", text: str, start: int) -> Optional[int]:
+    match = pattern.search(text, start)
+    return match.start() if match else None
+
+
+def _close_title(html: str) -> str:
+    """``html`` with an unclosed ``<title>`` closed at the first tag after it."""
+    start = _find(_TITLE_OPEN, html, 0)
+    if start is None:
+        return html
+    opened = html.find(">", start)
+    if opened < 0:
+        return html
+    closed = _find(_TITLE_CLOSE, html, opened)
+    limit = _find(_TITLE_LIMIT, html, opened)
+    if closed is not None and (limit is None or closed < limit):
+        return html
+    first_tag = html.find("<", opened + 1)
+    if first_tag < 0:
+        return html
+    return html[:first_tag] + "</title>" + html[first_tag:]
+
+
+def _drop_early_ends(html: str) -> str:
+    """``html`` without ``</body>``/``</html>`` end tags that have elements after them."""
+    first = _END_TAG.search(html)
+    if first is None or not _ELEMENT.search(html, first.end()):
+        return html
+    return _END_TAG.sub("", html)
+
+
+def repair_markup(html: str) -> str:
+    """``html`` with an unclosed ``<title>`` closed and early ``</body>``/``</html>`` end tags
+    removed (module docstring); unchanged when neither occurs."""
+    return _drop_early_ends(_close_title(html))

@@ -1,0 +1,127 @@
+"""What every integration shares: the tools as plain objects over one client.
+
+An :class:`AgentTool` is one tool (name, description, JSON Schema of its
+arguments) bound to a :class:`~websearch_sync.client.search_client.SearchClient`.
+:meth:`AgentTool.run` is ``tool.call_tool`` plus ``tool.format_results``: it never
+raises for anything a model or the network can do and returns the text the model
+reads together with whether the call failed; each framework module turns that
+into the framework's own success or error signal. :meth:`AgentTool.arun` runs the
+same blocking call in a worker thread, so an async agent's event loop keeps going
+during a search.
+"""
+
+import asyncio
+from dataclasses import dataclass
+from typing import Any, Optional
+
+from ..client.default_client import default_client
+from ..client.search_client import SearchClient
+from ..config import Settings
+from ..errors import InvalidInput
+from ..tool import FETCH_TOOL, SEARCH_TOOL, call_tool, format_results, tool_definitions
+
+__all__ = ["AgentTool", "ToolOutcome", "ARGUMENT_ERRORS", "agent_tools", "missing_extra"]
+
+_CANONICAL = {"web_search": SEARCH_TOOL, "web_fetch": FETCH_TOOL}
+
+#: ``InvalidInput`` detail codes that mean the model's arguments were wrong (so the model can
+#: correct them), as opposed to the configuration or a refused target.
+ARGUMENT_ERRORS = frozenset(
+    {
+        "bad_arguments",
+        "empty_query",
+        "bad_query",
+        "query_too_long",
+        "bad_locale",
+        "bad_max_results",
+        "bad_url",
+        "bad_extract_mode",
+        "bad_include_content",
+        "bad_max_content_chars",
+    }
+)
+
+
+@dataclass(frozen=True)
+class ToolOutcome:
+    """One finished call: the text for the model, the JSON result, and whether it failed."""
+
+    text: str
+    result: dict[str, Any]
+    is_error: bool
+
+    @property
+    def detail_code(self) -> Optional[str]:
+        """The error's ``detail_code`` (``None`` on success)."""
+        return self.result["error"].get("detail_code") if self.is_error else None
+
+    @property
+    def bad_arguments(self) -> bool:
+        """Whether the call failed on the model's arguments (see :data:`ARGUMENT_ERRORS`)."""
+        return (
+            self.is_error and self.result["error"].get("type") == "InvalidInput" and self.detail_code in ARGUMENT_ERRORS
+        )
+
+
+@dataclass(frozen=True)
+class AgentTool:
+    """One tool (``web_search`` or ``web_fetch``) over a shared client.
+
+    ``parameters`` is the JSON Schema of the arguments (the strict form when the
+    integration asked for it); ``style`` is :func:`~websearch_sync.tool.format_results`'s.
+    """
+
+    name: str
+    description: str
+    parameters: dict[str, Any]
+    client: SearchClient
+    style: str = "text"
+
+    def run(self, arguments: Any) -> ToolOutcome:
+        """Call the tool with the model's arguments (a dict or JSON text; ``None`` values count as absent)."""
+        result = call_tool(_CANONICAL[self.name], arguments, client=self.client)
+        return ToolOutcome(format_results(result, self.style), result, "error" in result)
+
+    async def arun(self, arguments: Any) -> ToolOutcome:
+        """:meth:`run` in a worker thread, so the event loop is not held up by the search."""
+        return await asyncio.to_thread(self.run, arguments)
+
+
+def agent_tools(
+    client: Optional[SearchClient] = None,
+    settings: Optional[Settings] = None,
+    style: str = "text",
+    *,
+    strict: bool = False,
+) -> list[AgentTool]:
+    """The tools that can work with the configuration, all over one client.
+
+    Args:
+        client: the client every call uses (not closed here). Default: a new client
+            with ``settings`` when given, else the process's shared
+            :func:`~websearch_sync.client.default_client.default_client`.
+        settings: the configuration deciding which tools are offered and the query
+            limit stated in the schema (default: the client's settings).
+        style: ``"text"`` or ``"markdown"`` output (see ``format_results``).
+        strict: OpenAI strict-mode schemas (every property required, optional ones nullable).
+    """
+    if style not in ("text", "markdown"):  # refused here rather than at the model's first call
+        raise InvalidInput("style must be 'text' or 'markdown', got %r" % (style,), detail_code="bad_style")
+    if client is None:
+        client = SearchClient(settings=settings) if settings is not None else default_client()
+    definitions = tool_definitions(
+        "openai", settings=settings if settings is not None else client.settings, strict=strict
+    )
+    return [
+        AgentTool(d["function"]["name"], d["function"]["description"], d["function"]["parameters"], client, style)
+        for d in definitions
+    ]
+
+
+def missing_extra(integration: str, package: str) -> ImportError:
+    """The ``ImportError`` for an integration whose framework is not installed, naming the extra
+    (the integration's name spelt with dashes, as pip spells extras)."""
+    return ImportError(
+        "websearch_sync.integrations.%s needs %s, which is not installed: the `%s` extra (pip install -e '.[%s]' from a checkout)"
+        % (integration, package, integration.replace("_", "-"), integration.replace("_", "-"))
+    )

@@ -1,0 +1,97 @@
+"""LlamaIndex tools: ``tools()`` gives ``web_search`` and ``web_fetch`` as LlamaIndex tools.
+
+    from websearch_sync.integrations import llama_index
+    agent = FunctionAgent(tools=llama_index.tools(), llm=llm)
+
+Each tool's ``ToolOutput`` carries our text and ``is_error=True`` when the call
+failed (the agent shows the model the same one-line error either way). The
+metadata hands LLMs our JSON Schema as it is, ``additionalProperties: false``
+included (LlamaIndex's own metadata keeps only a few keys of a pydantic schema).
+``acall`` (what the agents use) runs the search in a worker thread.
+Needs the ``llama-index`` extra (llama-index-core).
+"""
+
+import copy
+import json
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from ..client.search_client import SearchClient
+from ..config import Settings
+from .agent_tool import AgentTool, ToolOutcome, agent_tools, missing_extra
+
+try:
+    from llama_index.core.tools import AsyncBaseTool, ToolMetadata, ToolOutput
+except ImportError as error:  # pragma: no cover - exercised with the module hidden
+    raise missing_extra("llama_index", "llama-index-core") from error
+
+__all__ = ["tools", "WebTool"]
+
+
+@dataclass
+class _SchemaMetadata(ToolMetadata):
+    """Tool metadata whose parameters are a JSON Schema given as it is (no pydantic model)."""
+
+    parameters: dict[str, Any] = field(default_factory=dict)
+
+    def get_parameters_dict(self) -> dict[str, Any]:
+        """The tool's JSON Schema, a copy."""
+        return copy.deepcopy(self.parameters)
+
+    @property
+    def fn_schema_str(self) -> str:
+        """The JSON Schema as text (what ReAct prompts show)."""
+        return json.dumps(self.parameters, ensure_ascii=False)
+
+
+class WebTool(AsyncBaseTool):
+    """One of our tools as a LlamaIndex tool (keyword arguments as the schema names them)."""
+
+    def __init__(self, tool: AgentTool) -> None:
+        self._tool = tool
+        self._metadata = _SchemaMetadata(
+            description=tool.description, name=tool.name, fn_schema=None, parameters=tool.parameters
+        )
+
+    @property
+    def metadata(self) -> ToolMetadata:
+        """Name, description and JSON Schema."""
+        return self._metadata
+
+    def call(self, *args: Any, **kwargs: Any) -> ToolOutput:
+        """Run the call in this thread."""
+        return self._output(kwargs, self._tool.run(_arguments(args, kwargs)))
+
+    async def acall(self, *args: Any, **kwargs: Any) -> ToolOutput:
+        """Run the call in a worker thread."""
+        return self._output(kwargs, await self._tool.arun(_arguments(args, kwargs)))
+
+    def _output(self, kwargs: dict[str, Any], outcome: ToolOutcome) -> ToolOutput:
+        return ToolOutput(
+            content=outcome.text,
+            tool_name=self._tool.name,
+            raw_input=kwargs,
+            raw_output=outcome.result,
+            is_error=outcome.is_error,
+        )
+
+
+def _arguments(args: Any, kwargs: dict[str, Any]) -> Any:
+    """The call's arguments: keywords, or one positional dict / JSON text (as ``BaseTool.__call__`` allows)."""
+    return args[0] if len(args) == 1 and not kwargs else (kwargs if not args else list(args))
+
+
+def tools(
+    client: Optional[SearchClient] = None,
+    settings: Optional[Settings] = None,
+    style: str = "text",
+    *,
+    strict: bool = False,
+) -> list[WebTool]:
+    """``web_search`` and ``web_fetch`` as LlamaIndex tools sharing one client.
+
+    Args:
+        client, settings, style: see :func:`websearch_sync.integrations.agent_tool.agent_tools`.
+        strict: schemas in OpenAI's strict form (for ``OpenAI(..., strict=True)``).
+    """
+    return [WebTool(tool) for tool in agent_tools(client, settings, style, strict=strict)]

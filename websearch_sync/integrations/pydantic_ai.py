@@ -1,0 +1,59 @@
+"""pydantic-ai tools: ``tools()`` gives ``web_search`` and ``web_fetch`` as ``pydantic_ai.Tool``s.
+
+    from websearch_sync.integrations import pydantic_ai
+    agent = Agent(model, tools=pydantic_ai.tools())
+
+The schemas are in OpenAI's strict form, which pydantic-ai's OpenAI transformer
+rates strict-compatible (so OpenAI models call the tools in strict mode); ``null``
+arguments count as not given. Arguments the model got wrong (a malformed call, a bad
+locale or URL, an overlong query) raise ``ModelRetry``
+(the model is asked to correct them, within the tool's retry budget); every other
+failure — a block, a timeout, a page that cannot be read — raises ``ToolFailed``:
+the model reads our one-line error and adapts, and the run goes on instead of
+ending when the retry budget is spent. Calls run in a worker thread.
+Needs the ``pydantic_ai`` extra (pydantic-ai-slim).
+"""
+
+from typing import Any, Optional
+
+from ..client.search_client import SearchClient
+from ..config import Settings
+from .agent_tool import AgentTool, agent_tools, missing_extra
+
+try:
+    from pydantic_ai import Tool
+    from pydantic_ai.exceptions import ModelRetry, ToolFailed
+except ImportError as error:  # pragma: no cover - exercised with the module hidden
+    raise missing_extra("pydantic_ai", "pydantic-ai-slim") from error
+
+__all__ = ["tools"]
+
+
+def tools(
+    client: Optional[SearchClient] = None,
+    settings: Optional[Settings] = None,
+    style: str = "text",
+    *,
+    strict: bool = True,
+) -> list["Tool[Any]"]:
+    """``web_search`` and ``web_fetch`` as pydantic-ai tools sharing one client.
+
+    Args:
+        client, settings, style: see :func:`websearch_sync.integrations.agent_tool.agent_tools`.
+        strict: schemas in OpenAI's strict form (default, as pydantic-ai uses strict
+            mode with OpenAI whenever the schema allows it).
+    """
+    return [_pydantic_tool(tool) for tool in agent_tools(client, settings, style, strict=strict)]
+
+
+def _pydantic_tool(tool: AgentTool) -> "Tool[Any]":
+    async def run(**arguments: Any) -> str:
+        outcome = await tool.arun(arguments)
+        if outcome.bad_arguments:
+            raise ModelRetry(outcome.text)
+        if outcome.is_error:
+            raise ToolFailed(outcome.text)
+        return outcome.text
+
+    made: Tool[Any] = Tool.from_schema(run, name=tool.name, description=tool.description, json_schema=tool.parameters)
+    return made

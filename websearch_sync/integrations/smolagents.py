@@ -1,0 +1,73 @@
+"""smolagents tools: ``tools()`` gives ``web_search`` and ``web_fetch`` as smolagents ``Tool``s.
+
+    from websearch_sync.integrations import smolagents
+    agent = ToolCallingAgent(tools=smolagents.tools(), model=model)   # or CodeAgent
+
+Optional inputs are ``nullable``: the ``None`` an agent passes for them counts as
+not given. A failed call raises :class:`WebToolError`, whose message is our
+one-line error: smolagents reports a raising tool to the model as a tool error
+(``AgentToolExecutionError``, that line included) and lets the agent go on; a
+``CodeAgent``'s code can catch it.
+Needs the ``smolagents`` extra.
+"""
+
+from typing import Any, Optional
+
+from ..client.search_client import SearchClient
+from ..config import Settings
+from .agent_tool import AgentTool, ToolOutcome, agent_tools, missing_extra
+
+try:
+    from smolagents import Tool  # type: ignore[import-untyped]
+except ImportError as error:  # pragma: no cover - exercised with the module hidden
+    raise missing_extra("smolagents", "smolagents") from error
+
+__all__ = ["tools", "WebTool", "WebToolError"]
+
+
+class WebToolError(RuntimeError):
+    """A failed search or fetch; ``str()`` is the line the model reads, ``outcome`` the whole result."""
+
+    def __init__(self, outcome: ToolOutcome) -> None:
+        super().__init__(outcome.text)
+        self.outcome = outcome
+
+
+class WebTool(Tool):  # type: ignore[misc]  # smolagents is not typed
+    """One of our tools as a smolagents tool."""
+
+    skip_forward_signature_validation = True  # forward takes the schema's arguments as keywords
+    output_type = "string"
+
+    def __init__(self, tool: AgentTool) -> None:
+        self.name = tool.name
+        self.description = tool.description
+        self.inputs = _inputs(tool.parameters)
+        self._tool = tool
+        super().__init__()
+
+    def forward(self, **arguments: Any) -> str:
+        """Run the call; raises :class:`WebToolError` when it failed."""
+        outcome = self._tool.run(arguments)
+        if outcome.is_error:
+            raise WebToolError(outcome)
+        return outcome.text
+
+
+def _inputs(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """smolagents ``inputs`` from a JSON Schema: each property as it is, optional ones ``nullable``."""
+    required = set(schema["required"])
+    return {
+        name: dict(spec, **({} if name in required else {"nullable": True}))
+        for name, spec in schema["properties"].items()
+    }
+
+
+def tools(
+    client: Optional[SearchClient] = None, settings: Optional[Settings] = None, style: str = "text"
+) -> list[WebTool]:
+    """``web_search`` and ``web_fetch`` as smolagents tools sharing one client.
+
+    See :func:`websearch_sync.integrations.agent_tool.agent_tools` for the arguments.
+    """
+    return [WebTool(tool) for tool in agent_tools(client, settings, style)]

@@ -1,0 +1,156 @@
+"""The MCP server's stdio transport: every line the client sends gets an answer.
+
+The SDK's own stdio reader parses each line with pydantic's JSON parser, which refuses
+a lone surrogate escape (``"\\ud800"``) and nesting past about 128 levels; such a line,
+like one that is not JSON at all, is logged and dropped, and the client waits for an
+answer that never comes. This reader parses with Python's ``json`` instead, hands every
+valid message to the SDK's server, and answers the rest itself with a JSON-RPC error:
+
+- ``-32700`` (parse error, ``id: null``) for a line that is not JSON or is nested past
+  what the parser reads;
+- ``-32600`` (invalid request) for JSON that is not a JSON-RPC message;
+- ``-32602`` (invalid params) for a request whose text holds a lone surrogate, which is
+  not Unicode text (a notification gets no answer, as JSON-RPC says).
+
+While it serves, fd 0 reads from the null device and fd 1 writes to stderr, so stray
+output of the library cannot corrupt the protocol; both are restored on exit.
+"""
+
+import io
+import json
+import os
+import re
+import sys
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager
+from typing import Any, BinaryIO, Optional, Union
+
+import anyio
+from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStream
+from mcp.shared.message import SessionMessage
+from mcp_types import jsonrpc_message_adapter
+
+__all__ = ["PARSE_ERROR", "INVALID_REQUEST", "INVALID_PARAMS", "parse_line", "stdio_streams"]
+
+PARSE_ERROR = -32700
+INVALID_REQUEST = -32600
+INVALID_PARAMS = -32602
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+#: What the writer sends: a message from the SDK's server, or an error answer of our own.
+Outgoing = Union[SessionMessage, dict[str, Any]]
+
+
+def _validate(value: Any) -> Any:
+    """``value`` as the SDK's JSON-RPC message model (``ValueError`` when it is not one)."""
+    return jsonrpc_message_adapter.validate_python(value, by_name=False)
+
+
+def _error(request_id: Any, code: int, message: str) -> dict[str, Any]:
+    return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
+
+
+def _request_id(value: Any) -> Any:
+    """The ``id`` of a request, or None when ``value`` has none JSON-RPC allows (a notification)."""
+    request_id = value.get("id") if isinstance(value, dict) else None
+    return request_id if isinstance(request_id, (str, int)) and not isinstance(request_id, bool) else None
+
+
+def _holds_lone_surrogate(value: Any) -> bool:
+    """Whether any string (or key) in ``value`` holds a lone surrogate; iterative, so any depth is fine."""
+    pending: list[Any] = [value]
+    while pending:
+        item = pending.pop()
+        if isinstance(item, str):
+            if _SURROGATE.search(item):
+                return True
+        elif isinstance(item, dict):
+            pending.extend(item.keys())
+            pending.extend(item.values())
+        elif isinstance(item, list):
+            pending.extend(item)
+    return False
+
+
+def parse_line(line: str) -> tuple[Optional[Any], Optional[dict[str, Any]]]:
+    """One line from the client: ``(message, None)`` for the SDK, ``(None, answer)`` to send back,
+    or ``(None, None)`` for a blank line or an invalid notification (JSON-RPC answers neither)."""
+    if not line.strip():
+        return None, None
+    try:
+        value = json.loads(line)
+    except RecursionError:
+        return None, _error(None, PARSE_ERROR, "Parse error: the message is nested too deeply")
+    except ValueError:
+        return None, _error(None, PARSE_ERROR, "Parse error: the line is not JSON")
+    request_id = _request_id(value)
+    if _holds_lone_surrogate(value):
+        if request_id is None:
+            return None, None
+        return None, _error(request_id, INVALID_PARAMS, "Invalid params: text holds a lone surrogate escape, which is not Unicode")
+    try:
+        return _validate(value), None
+    except (ValueError, RecursionError):  # pydantic's ValidationError is a ValueError
+        return None, _error(request_id, INVALID_REQUEST, "Invalid Request: not a JSON-RPC 2.0 message")
+
+
+@contextmanager
+def _claimed_stdio() -> Iterator[tuple[BinaryIO, BinaryIO]]:
+    """Private copies of stdin and stdout for the protocol; fd 0 reads the null device and fd 1
+    goes to stderr until the block ends (streams without a file descriptor are used as they are)."""
+    try:
+        fds = (sys.stdin.fileno(), sys.stdout.fileno())
+    except (AttributeError, OSError, ValueError):
+        yield sys.stdin.buffer, sys.stdout.buffer
+        return
+    sys.stdout.flush()
+    saved = [os.dup(fd) for fd in fds]
+    null = os.open(os.devnull, os.O_RDONLY)
+    try:
+        os.dup2(null, fds[0])
+        os.dup2(sys.stderr.fileno(), fds[1])
+        with os.fdopen(os.dup(saved[0]), "rb") as wire_in, os.fdopen(os.dup(saved[1]), "wb") as wire_out:
+            yield wire_in, wire_out
+    finally:
+        for fd, copy in zip(fds, saved):
+            os.dup2(copy, fd)
+            os.close(copy)
+        os.close(null)
+
+
+async def _read(wire_in: BinaryIO, messages: MemoryObjectSendStream[Any], answers: MemoryObjectSendStream[Outgoing]) -> None:
+    lines = anyio.wrap_file(io.TextIOWrapper(wire_in, encoding="utf-8", errors="replace"))
+    async with messages, answers:  # end of input: the server stops, and the writer once it has said all
+        async for line in lines:
+            message, answer = parse_line(line)
+            if message is not None:
+                await messages.send(SessionMessage(message))
+            elif answer is not None:
+                await answers.send(answer)
+
+
+async def _write(wire_out: BinaryIO, outgoing: MemoryObjectReceiveStream[Outgoing]) -> None:
+    out = anyio.wrap_file(io.TextIOWrapper(wire_out, encoding="utf-8", errors="replace"))
+    async with outgoing:
+        async for item in outgoing:
+            if isinstance(item, dict):
+                text = json.dumps(item, separators=(",", ":"))
+            else:
+                text = item.message.model_dump_json(by_alias=True, exclude_unset=True)
+            await out.write(text + "\n")
+            await out.flush()
+
+
+@asynccontextmanager
+async def stdio_streams() -> AsyncIterator[tuple[MemoryObjectReceiveStream[Any], MemoryObjectSendStream[Any]]]:
+    """``(read_stream, write_stream)`` for the SDK's ``Server.run`` over this process's stdin/stdout."""
+    with _claimed_stdio() as (wire_in, wire_out):
+        incoming_send, incoming = anyio.create_memory_object_stream[Any](0)
+        outgoing_send, outgoing = anyio.create_memory_object_stream[Outgoing](16)
+        async with anyio.create_task_group() as group:
+            group.start_soon(_read, wire_in, incoming_send, outgoing_send.clone())
+            group.start_soon(_write, wire_out, outgoing)
+            async with outgoing_send:
+                yield incoming, outgoing_send
+            # the writer ends after the last answer, once the reader has seen the end of input

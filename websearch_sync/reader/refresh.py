@@ -1,0 +1,175 @@
+"""Meta refresh as a browser acts on it, for fetch's redirect loop.
+
+A browser with scripting on acts on the first ``<meta http-equiv="refresh">`` of the
+markup it parses. It never sees one inside a comment (IE conditional comments
+``<!--[if lt IE 9]>…<![endif]-->`` are comments to every other browser) or inside
+``<noscript>`` (raw text when scripts run). When the target cannot be loaded, the reader
+is left with the page that carried the refresh, so fetch returns that page instead of
+the target's error.
+
+Where the line between a redirect and content lies: a refresh within
+``REDIRECT_DELAY_S`` (1 s) is a redirect: 0 is the instant redirect of WCAG technique
+H76 and redirect stubs write 0 or 1. A longer delay is given so that the page is read
+first: a page with text (an article that reloads itself, a news front page that
+refreshes every few minutes) is content and is not left. Only a notice with almost no
+text ("You will be redirected in 5 seconds", under ``NOTICE_TEXT_CHARS`` readable
+characters) is followed, up to ``NOTICE_DELAY_S`` (10 s); beyond that a refresh is a
+reload timer. A noscript refresh is followed only from a page with no readable text at
+all (a redirect stub whose script fetch does not run; a browser without scripts goes
+there too).
+"""
+
+import html
+import re
+from dataclasses import dataclass, replace
+from typing import List, Optional, Tuple
+from urllib.parse import urljoin
+
+from ..extract.article import visible_text
+from ..net.media import content_kind
+from ..net.redirects import _CONTENT_ATTR, _META_REFRESH, client_redirect  # one reading of the tag for both
+from ..net.transport import HttpResponse
+
+__all__ = ["Refresh", "RefreshChain", "meta_refresh", "REDIRECT_DELAY_S", "NOTICE_DELAY_S", "NOTICE_TEXT_CHARS"]
+
+#: A refresh within this many seconds is a redirect from any page.
+REDIRECT_DELAY_S = 1.0
+#: A slower refresh is followed only from a notice page (less readable text than
+#: ``NOTICE_TEXT_CHARS``), and only within this many seconds.
+NOTICE_DELAY_S = 10.0
+NOTICE_TEXT_CHARS = 300
+#: How much of the page is searched for a refresh (the ``<head>`` and the start of the body).
+_SCAN_CHARS = 65536
+
+#: Markup a browser with scripting on never acts on: (opener, closer), lower case.
+_UNSEEN = (("<!--", "-->"), ("<noscript", "</noscript"))
+
+
+@dataclass(frozen=True)
+class Refresh:
+    """A meta refresh: its absolute ``target``, its ``delay_s``, and whether it sits in a
+    ``<noscript>`` block (``noscript``)."""
+
+    target: str
+    delay_s: float
+    noscript: bool
+
+
+def _ascii_lower(text: str) -> str:
+    """``text`` lower-cased in ASCII, every other character as ``?``: the same length, so
+    positions carry over (``str.lower`` can change the length)."""
+    return text.encode("ascii", "replace").lower().decode("ascii")
+
+
+def _spans(lowered: str, pairs: Tuple[Tuple[str, str], ...]) -> List[Tuple[int, int, str]]:
+    """(start, end, opener) of every block of ``pairs`` in ``lowered``, outermost first and
+    not nested (an unclosed block runs to the end). Linear: each opener's next position is
+    searched again only once the scan has passed it."""
+    spans: List[Tuple[int, int, str]] = []
+    position = 0
+    nexts = {opener: lowered.find(opener) for opener, _ in pairs}
+    closers = dict(pairs)
+    while True:
+        for opener, found in nexts.items():
+            if 0 <= found < position:
+                nexts[opener] = lowered.find(opener, position)
+        live = [(found, opener) for opener, found in nexts.items() if found >= 0]
+        if not live:
+            return spans
+        start, opener = min(live)
+        end = lowered.find(closers[opener], start + len(opener))
+        end = len(lowered) if end < 0 else end + len(closers[opener])
+        spans.append((start, end, opener))
+        position = end
+
+
+def _delay_and_url(value: str) -> Optional[Tuple[float, str]]:
+    """(delay in seconds, URL) of a refresh's ``content`` as the HTML standard's declarative
+    refresh steps read it; None when it has no time or no URL (a reload of the same page)."""
+    value = value.strip()
+    digits = len(value) - len(value.lstrip("0123456789"))
+    if not digits and not value.startswith("."):
+        return None
+    delay = float(value[:digits] or 0)
+    rest = value[digits:].lstrip("0123456789.").lstrip()
+    if rest[:1] in (";", ","):
+        rest = rest[1:].lstrip()
+    if rest[:3].lower() == "url":
+        after = rest[3:].lstrip()
+        if after.startswith("="):
+            rest = after[1:].lstrip()
+    if rest[:1] in ("'", '"'):
+        quote, rest = rest[0], rest[1:]
+        rest = rest.split(quote, 1)[0]
+    rest = rest.strip()
+    return (delay, rest) if rest else None
+
+
+def meta_refresh(response: HttpResponse) -> Optional[Refresh]:
+    """The first meta refresh of an HTML page outside comments, with a URL; None when the
+    page has none (or its first one only reloads the page, as a browser acts on the first)."""
+    if content_kind(response) != "html" or not (200 <= response.status < 300):
+        return None
+    markup = response.text[:_SCAN_CHARS]
+    comments = _spans(_ascii_lower(markup), _UNSEEN)
+    for tag in _META_REFRESH.finditer(markup):
+        block = next((opener for start, end, opener in comments if start <= tag.start() < end), None)
+        if block == "<!--":
+            continue
+        content = _CONTENT_ATTR.search(tag.group(0))
+        parsed = _delay_and_url(html.unescape(content.group(1).strip("\"'"))) if content else None
+        if parsed is None:
+            return None
+        try:
+            target = urljoin(response.url, parsed[1])
+        except ValueError:  # malformed (``http://[::1``): the redirect policy refuses it as it is
+            target = parsed[1]
+        return Refresh(target, parsed[0], block is not None)
+    return None
+
+
+def _without(markup: str, pattern: "re.Pattern[str]") -> str:
+    """``markup`` with comments, ``<noscript>`` blocks and matches of ``pattern`` blanked."""
+    kept: List[str] = []
+    position = 0
+    for start, end, _ in _spans(_ascii_lower(markup), _UNSEEN):
+        kept.append(pattern.sub(" ", markup[position:start]))
+        position = end
+    kept.append(pattern.sub(" ", markup[position:]))
+    return " ".join(kept)
+
+
+class RefreshChain:
+    """What fetch follows from one page to the next, as a browser would, and the last page
+    whose meta refresh it followed (``carrier``: what a reader is left with when the
+    refresh target fails)."""
+
+    def __init__(self) -> None:
+        self.carrier: Optional[HttpResponse] = None
+
+    def client_redirect(self, response: HttpResponse) -> Optional[str]:
+        """Where a 2xx HTML page sends the browser: a meta refresh it acts on (module
+        docstring), else a script redirect of a near-empty stub (``net.redirects``, asked
+        about the markup a browser runs: no comments, no ``<noscript>``)."""
+        refresh = meta_refresh(response)
+        if refresh is not None:
+            if refresh.target.split("#", 1)[0] == response.url.split("#", 1)[0]:
+                return None
+            readable = len(visible_text(response.text)) if refresh.noscript or refresh.delay_s > REDIRECT_DELAY_S else 0
+            if refresh.noscript and readable:
+                return None
+            if refresh.delay_s > REDIRECT_DELAY_S and (refresh.delay_s > NOTICE_DELAY_S or readable >= NOTICE_TEXT_CHARS):
+                return None
+            if readable or visible_text(response.text).strip():
+                self.carrier = response
+            return refresh.target
+        if content_kind(response) != "html":
+            return None
+        # net.redirects reads the first 64 KB only (and a stub's whole text, which is shorter)
+        return client_redirect(replace(response, _text=_without(response.text[:_SCAN_CHARS], _META_REFRESH)))
+
+    def settle(self, response: HttpResponse) -> HttpResponse:
+        """``response``, or the page whose refresh led to it when it is an error (4xx, 5xx)."""
+        if response.status >= 400 and self.carrier is not None:
+            return self.carrier
+        return response

@@ -167,10 +167,9 @@ print(ws.search("still works")["items"][0]["provider"])
     assert "fancylib" in done.stderr and "replace the built-in backend 'ddg_html'" in done.stderr
 
 
-#: The test modules that sweep over the registered backends.
-#: (The reliability modules sweep through ``faultlab.network_backends()``, which
-#: ``tests/reliability/test_bad_endpoints.py`` stands for.)
-SWEEPING = ["tests/conformance", "tests/reliability/test_bad_endpoints.py", "contract_tests"]
+#: Test modules that sweep over the registered backends. The reliability modules sweep through
+#: ``backend_kit.network_backends()`` as the conformance suite does, which stands for them here.
+SWEEPING = ["tests/conformance", "contract_tests"]
 
 
 def test_an_installed_plugin_does_not_enter_the_projects_own_sweeping_tests(tmp_path):

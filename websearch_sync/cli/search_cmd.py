@@ -133,19 +133,9 @@ def run(args: argparse.Namespace) -> int:
     stop_after = positive_arg("--stop-after-failures", args.stop_after_failures, 1_000_000)
     if args.progress_every < 0:
         raise InvalidInput("--progress-every must be 0 or more seconds, got %g" % args.progress_every, detail_code="bad_arguments")
-    queries = _read_queries(args.queries_file) if args.queries_file is not None else []
-    if args.skip_done is not None:
-        done = done_queries(args.skip_done)
-        remaining = [query for query in queries if query not in done]
-        sys.stderr.write("skipping %d quer%s done in %s\n" % (len(queries) - len(remaining), "y" if len(queries) - len(remaining) == 1 else "ies", args.skip_done))
-        queries = remaining
+    queries = _batch_queries(args) if args.queries_file is not None else []
     settings = Settings.from_env(**({"backend": args.backend} if args.backend else {}))
-    client_options: Dict[str, Any] = {"cache_path": args.cache_path, "state_url": args.state_url}
-    if args.retries is not None:
-        client_options["retries"] = args.retries
-    if args.cache_ttl is not None:
-        client_options["cache_ttl_s"] = args.cache_ttl
-    with SearchClient(args.backend, settings=settings, **client_options) as client, retry_lines():
+    with SearchClient(args.backend, settings=settings, **_client_options(args)) as client, retry_lines():
         if args.queries_file is not None:
             return run_batch(client, queries, _options(args), sys.stdout, workers=workers, stop_after=stop_after, progress_every_s=args.progress_every)
         response = client.search(args.query, **_options(args))
@@ -154,6 +144,28 @@ def run(args: argparse.Namespace) -> int:
         if notice:
             sys.stderr.write(notice + "\n")
     return EXIT_OK
+
+
+def _client_options(args: argparse.Namespace) -> Dict[str, Any]:
+    """The client's own arguments the command line sets (the client's defaults for the rest)."""
+    options: Dict[str, Any] = {"cache_path": args.cache_path, "state_url": args.state_url}
+    if args.retries is not None:
+        options["retries"] = args.retries
+    if args.cache_ttl is not None:
+        options["cache_ttl_s"] = args.cache_ttl
+    return options
+
+
+def _batch_queries(args: argparse.Namespace) -> List[str]:
+    """The queries of ``--queries-file``, less those ``--skip-done`` names as done (said on stderr)."""
+    queries = _read_queries(args.queries_file)
+    if args.skip_done is None:
+        return queries
+    done = done_queries(args.skip_done)
+    remaining = [query for query in queries if query not in done]
+    skipped = len(queries) - len(remaining)
+    sys.stderr.write("skipping %d quer%s done in %s\n" % (skipped, "y" if skipped == 1 else "ies", args.skip_done))
+    return remaining
 
 
 def _read_queries(path: str) -> List[str]:

@@ -620,8 +620,8 @@ class Runner:
         """The same client must still answer a good request (after a Retry-After has passed)."""
         if cell.code == "WebBlocked" and cell.retry_after:
             before = self.server.requests_for(self.target.name)
-            try:
-                self.call("good")
+            try:  # a generous deadline: on a loaded machine a fetch (no cool-down) must not time out here
+                self.call("good", timeout_ms=RECOVERY_DEADLINE_MS)
             except ws.WebBlocked:
                 pass  # cooling down, as asked
             else:

@@ -47,7 +47,9 @@ SHARED_ENV_VARS: Dict[str, Tuple[str, str]] = {
     "WEB_SEARCH_TIMEOUT_MS": ("timeout_ms", "per-call deadline in milliseconds (default 15000)"),
     "WEB_SEARCH_MAX_RESULTS": ("max_results", "default number of results, 1..10 (default 5)"),
     "WEB_SEARCH_PROXY": ("proxy", "proxy URL for search and fetch (http, https, or socks5 with the `socks` extra)"),
-    "WEB_SEARCH_USER_AGENT": ("user_agent", "User-Agent for search and fetch (default: a current desktop browser)"),
+    "WEB_SEARCH_USER_AGENT": ("user_agent", "User-Agent of the requests transport (API calls; all calls with `WEB_SEARCH_IMPERSONATE=off`)"),
+    "WEB_SEARCH_IMPERSONATE": ("impersonate", "browser sent by keyless engines and fetch: `chrome` (default with the `browser` extra), `safari`, `off`"),
+    "WEB_SEARCH_CA_BUNDLE": ("ca_bundle", "CA bundle file for both transports (else REQUESTS_CA_BUNDLE, else SSL_CERT_FILE)"),
     "WEB_SEARCH_MAX_BYTES": ("max_response_bytes", "cap on bytes read from one search response (default 5000000)"),
     "WEB_FETCH_SERVICE_URL": ("fetch_service_url", "optional page-reading service tried before local fetch"),
     "WEB_FETCH_SERVICE_KEY": ("fetch_service_key", "bearer key for WEB_FETCH_SERVICE_URL (secret)"),
@@ -96,7 +98,14 @@ class Settings:
         timeout_ms: whole-call deadline for one search or fetch (default 15000).
         max_results: default number of results (1..10, default 5).
         proxy: proxy URL used for every request (``http://``, ``https://``, ``socks5://``).
-        user_agent: User-Agent header; ``None`` uses a current desktop browser string.
+        user_agent: User-Agent of the ``requests`` transport (API calls, and every call
+            with ``impersonate="off"``); ``None`` uses a current desktop browser string.
+            An impersonated browser always sends its own.
+        impersonate: the browser whose requests keyless HTML engines and fetch send
+            (``"chrome"``, ``"safari"``, ``"off"``); ``None``: ``chrome`` when the
+            ``browser`` extra is installed, else ``off``. Checked when a client is built.
+        ca_bundle: CA bundle file both transports verify against (corporate networks);
+            ``None``: ``REQUESTS_CA_BUNDLE``, else ``SSL_CERT_FILE``, else the default store.
         endpoints: ``{backend_name: url}`` overriding a backend's endpoint URL.
         providers: per-backend settings, e.g. ``{"brave": {"api_key": "..."},
             "searxng": {"base_url": "https://searx.example", "timeout_ms": 8000}}``.
@@ -132,6 +141,8 @@ class Settings:
     max_results: int = DEFAULT_MAX_RESULTS
     proxy: Optional[str] = None
     user_agent: Optional[str] = None
+    impersonate: Optional[str] = None
+    ca_bundle: Optional[str] = None
     endpoints: Dict[str, str] = dataclasses.field(default_factory=dict)
     providers: Dict[str, Dict[str, Any]] = dataclasses.field(default_factory=dict)
     max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
@@ -156,6 +167,7 @@ class Settings:
         self.providers = {str(k).lower(): dict(v or {}) for k, v in self.providers.items()}
         _check_providers(self.providers, self.endpoints)
         _check_proxy(self.proxy, "Settings.proxy")
+        _check_optional_strings(self, ("impersonate", "ca_bundle"))
         self.min_interval_s = _check_pace(self.min_interval_s)
         if isinstance(self.backend, str):
             self.backend = self.backend.strip() or None
@@ -309,6 +321,13 @@ def _proxy_problem(url: Any) -> Optional[str]:
     return None
 
 
+def _check_optional_strings(settings: "Settings", names: Tuple[str, ...]) -> None:
+    """``InvalidInput(bad_setting)`` unless each named setting is ``None`` or a string."""
+    for name in names:
+        if getattr(settings, name) is not None and not isinstance(getattr(settings, name), str):
+            raise InvalidInput("Settings.%s must be a string" % name, detail_code="bad_setting")
+
+
 def _check_proxy(url: Any, where: str) -> None:
     """``InvalidInput(bad_proxy)`` unless ``url`` is empty or a usable proxy URL (before any request)."""
     if url is None or url == "":
@@ -342,6 +361,8 @@ def _shared_from_env(env: Mapping[str, str], overridden: Set[str]) -> Dict[str, 
     for var, field_name in (
         ("WEB_SEARCH_PROXY", "proxy"),
         ("WEB_SEARCH_USER_AGENT", "user_agent"),
+        ("WEB_SEARCH_IMPERSONATE", "impersonate"),
+        ("WEB_SEARCH_CA_BUNDLE", "ca_bundle"),
         ("WEB_FETCH_SERVICE_URL", "fetch_service_url"),
         ("WEB_FETCH_SERVICE_KEY", "fetch_service_key"),
         ("WEB_SEARCH_STATE_URL", "state_url"),

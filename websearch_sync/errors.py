@@ -25,6 +25,11 @@ __all__ = [
     "redact",
 ]
 
+#: Detail code: a browser profile asked for without the ``browser`` extra (or on Python < 3.10).
+MISSING_BROWSER_EXTRA = "missing_browser_extra"
+#: Detail code: an ``impersonate`` value that is no offered profile.
+BAD_IMPERSONATE = "bad_impersonate"
+
 
 class WebSearchError(Exception):
     """Base class of every error raised by websearch_sync.

@@ -9,16 +9,18 @@ Imports nothing from the package, so every layer can use it.
 """
 
 import re
-from typing import Any, Iterable, Optional
+from collections.abc import Iterable
+from typing import Any, Optional
 
 __all__ = ["is_secret_name", "redact", "redact_error", "mask", "MIN_SECRET_LEN"]
 
 #: Secrets shorter than this are not redacted: they would mangle the text and cannot identify an account.
 MIN_SECRET_LEN = 4
-#: A name word ending in one of these marks a secret (``api_key``, ``X-Subscription-Token``, ``apiKey``).
-_SECRET_ENDINGS = ("key", "token", "secret", "password", "apikey", "headers")
-#: Name words that are secrets by themselves.
-_SECRET_WORDS = ("auth", "authorization", "cookie", "credential", "credentials", "passwd", "pwd", "sig", "signature", "session", "sid")
+#: A name word ending in one of these (or its plural) marks a secret (``api_key``, ``X-Subscription-Token``,
+#: ``apiKey``, ``keys``, ``passwords``).
+_SECRET_ENDINGS = ("key", "token", "secret", "password", "passwd", "apikey", "headers", "credential", "jwt", "sessid", "sessionid")
+#: Name words that are secrets by themselves (or in the plural).
+_SECRET_WORDS = ("auth", "authorization", "cookie", "pwd", "sig", "signature", "session", "sid")
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 _NON_WORD = re.compile(r"[^A-Za-z0-9]+")
 
@@ -26,13 +28,19 @@ _NON_WORD = re.compile(r"[^A-Za-z0-9]+")
 def is_secret_name(name: str) -> bool:
     """True for a setting, header or field name that carries a credential.
 
-    The name is split into words (``X-Subscription-Token`` -> x, subscription,
-    token; ``apiKey`` -> api, key); a word ending in key/token/secret/password/
-    headers, or one of auth/authorization/cookie/credential(s)/session/sid/
-    sig(nature)/passwd/pwd, marks a secret. ``keyword``, ``q`` or ``max_results`` do not.
+    The one rule of the package (settings, recorded fixtures, redirects, the fetch
+    service's URL check all use it). The name is split into words
+    (``X-Subscription-Token`` -> x, subscription, token; ``apiKey`` -> api, key);
+    a word, singular or plural, ending in key/token/secret/password/passwd/
+    headers/credential/jwt/sessid/sessionid, or one of auth/authorization/cookie/session/
+    sid/sig(nature)/pwd, marks a secret. ``keyword``, ``q`` or ``max_results`` do not.
     """
     words = [w for w in _NON_WORD.split(_CAMEL.sub(r"\1 \2", str(name)).lower()) if w]
-    return any(w in _SECRET_WORDS or w.endswith(_SECRET_ENDINGS) for w in words)
+    return any(_secret_word(w) or (w.endswith("s") and _secret_word(w[:-1])) for w in words)
+
+
+def _secret_word(word: str) -> bool:
+    return word in _SECRET_WORDS or word.endswith(_SECRET_ENDINGS)
 
 
 def redact(text: str, secrets: Iterable[Optional[str]]) -> str:

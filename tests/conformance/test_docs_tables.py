@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from websearch_sync.backends import registry
+from websearch_sync.engine import registry
 
 from backend_kit import project_backends
 

@@ -18,10 +18,12 @@ import gzip
 import json
 import random
 import socket
+import struct
 import sys
 import threading
 import time
 import tracemalloc
+import zlib
 import traceback
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
@@ -34,7 +36,7 @@ for _path in (ROOT / "tests", ROOT):
         sys.path.insert(0, str(_path))
 
 import websearch_sync as ws  # noqa: E402
-from websearch_sync.backends import registry  # noqa: E402
+from websearch_sync.engine import registry  # noqa: E402
 from websearch_sync.net.charset import decode_body  # noqa: E402
 from websearch_sync.contract.cases import contract_violations  # noqa: E402
 from websearch_sync.reader.page import fetch_page  # noqa: E402
@@ -290,12 +292,20 @@ _BOMB_LOCK = threading.Lock()
 
 
 def gzip_bomb_payload() -> bytes:
-    """~200 KB of gzip that expands to :data:`BOMB_EXPANDED_BYTES` of NUL bytes (built once):
-    one member of 1 MB of NUL bytes, repeated (a gzip body may hold many members)."""
+    """~200 KB of gzip that expands to :data:`BOMB_EXPANDED_BYTES` of NUL bytes (built once): one gzip
+    member (libcurl, like browsers, decodes only single-member gzip) made of one fully flushed deflate
+    block of 1 MB of NUL bytes, repeated (a full flush resets the compressor, so the block is the same
+    every time), then the trailer's CRC and size of the whole."""
     with _BOMB_LOCK:
         if "payload" not in _BOMB:
-            member = gzip.compress(b"\0" * 1_000_000, 9)
-            _BOMB["payload"] = member * (BOMB_EXPANDED_BYTES // 1_000_000)
+            zeros, count = b"\0" * 1_000_000, BOMB_EXPANDED_BYTES // 1_000_000
+            deflate = zlib.compressobj(9, zlib.DEFLATED, -15)
+            block = deflate.compress(zeros) + deflate.flush(zlib.Z_FULL_FLUSH)
+            crc = 0
+            for _ in range(count):
+                crc = zlib.crc32(zeros, crc)
+            trailer = struct.pack("<II", crc, (count * 1_000_000) & 0xFFFFFFFF)
+            _BOMB["payload"] = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff" + block * count + deflate.flush(zlib.Z_FINISH) + trailer
         return _BOMB["payload"]
 
 
@@ -541,13 +551,13 @@ def lab_settings(server: LabServer, names: Sequence[str], **overrides: Any) -> w
 class Runner:
     """Runs faults against one target with one long-lived client (or transport, for fetch)."""
 
-    def __init__(self, server: LabServer, target: Target) -> None:
+    def __init__(self, server: LabServer, target: Target, impersonate: Optional[str] = None) -> None:
         self.server = server
         self.target = target
-        self.settings = lab_settings(server, [target.name] if target.kind != "fetch" else [])
+        self.settings = lab_settings(server, [target.name] if target.kind != "fetch" else [], impersonate=impersonate)
         self.clock = FakeClock()  #: the client's cool-downs run on it: a Retry-After passes without waiting
         if target.kind == "fetch":
-            self.transport = HttpTransport()
+            self.transport = HttpTransport(impersonate=impersonate)
             self.client = None
         else:
             self.client = ws.SearchClient(
@@ -644,9 +654,10 @@ class Runner:
         cell.after_ok, cell.after_problem = not problems, "; ".join(problems)
 
 
-def run_target(server: LabServer, target: Target, faults: Sequence[str], measure_memory: bool) -> List[Cell]:
+def run_target(server: LabServer, target: Target, faults: Sequence[str], measure_memory: bool,
+               impersonate: Optional[str] = None) -> List[Cell]:
     """Run ``faults`` against one target, in order, with one client."""
-    runner = Runner(server, target)
+    runner = Runner(server, target, impersonate)
     try:
         return [runner.run(fault, measure_memory=measure_memory and FAULTS[fault].memory) for fault in faults]
     finally:
@@ -654,9 +665,11 @@ def run_target(server: LabServer, target: Target, faults: Sequence[str], measure
 
 
 def run_matrix(targets: Optional[Sequence[Target]] = None, faults: Optional[Sequence[str]] = None,
-               parallel: bool = True) -> List[Cell]:
+               parallel: bool = True, impersonate: Optional[str] = None) -> List[Cell]:
     """Every target against every fault. ``parallel`` runs targets in threads, except the
-    memory-measured cells, which always run one at a time (tracemalloc is process-wide)."""
+    memory-measured cells, which always run one at a time (tracemalloc is process-wide).
+    ``impersonate`` picks the transport of keyless engines and fetch (``None``: the default,
+    the browser one when the extra is installed; ``"off"``: ``requests``)."""
     targets = list(targets) if targets is not None else all_targets()
     faults = list(faults) if faults is not None else [f.name for f in FAULT_LIST]
     gzip_bomb_payload()
@@ -667,13 +680,13 @@ def run_matrix(targets: Optional[Sequence[Target]] = None, faults: Optional[Sequ
         heavy = [f for f in faults if FAULTS[f].memory]
         if parallel:
             with ThreadPoolExecutor(max_workers=len(targets)) as pool:
-                for found in pool.map(lambda t: run_target(server, t, plain, False), targets):
+                for found in pool.map(lambda t: run_target(server, t, plain, False, impersonate), targets):
                     cells.extend(found)
         else:
             for target in targets:
-                cells.extend(run_target(server, target, plain, True))
+                cells.extend(run_target(server, target, plain, True, impersonate))
         for target in targets:
-            cells.extend(run_target(server, target, heavy, True))
+            cells.extend(run_target(server, target, heavy, True, impersonate))
     order = {f: i for i, f in enumerate(faults)}
     names = [t.name for t in targets]
     cells.sort(key=lambda c: (names.index(c.target), order[c.fault]))

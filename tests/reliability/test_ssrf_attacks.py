@@ -25,6 +25,7 @@ import faultlab
 import websearch_sync as ws
 from websearch_sync.reader.page import fetch_page
 from websearch_sync.net.transport import HttpTransport
+from transports import BOTH
 from websearch_sync.net.ssrf import forbidden_reason
 from websearch_sync.testing import NetworkAccessBlocked
 
@@ -105,8 +106,8 @@ ATTACKS = [
 REDIRECTABLE = [(url, detail) for url, detail in ATTACKS if detail == P]
 
 
-def fetch(url, **kwargs):
-    transport = HttpTransport()
+def fetch(url, impersonate=None, **kwargs):
+    transport = HttpTransport(impersonate=impersonate)
     try:
         return fetch_page(url, transport=transport, settings=ws.Settings(), timeout_ms=2000, resolver=resolver, **kwargs)
     finally:
@@ -118,10 +119,11 @@ def test_the_table_is_large_and_covers_every_notation():
     assert len(REDIRECTABLE) >= 40
 
 
+@pytest.mark.parametrize("impersonate", BOTH)
 @pytest.mark.parametrize("url, detail", ATTACKS, ids=[repr(u)[1:-1][:60] for u, _ in ATTACKS])
-def test_fetch_refuses_the_attack(url, detail):
+def test_fetch_refuses_the_attack(url, detail, impersonate):
     with pytest.raises(ws.InvalidInput) as info:
-        fetch(url)
+        fetch(url, impersonate)
     assert info.value.detail_code == detail, info.value.message
     assert info.value.provider in ("fetch", None)
 
@@ -156,15 +158,16 @@ def redirector():
         yield server
 
 
+@pytest.mark.parametrize("impersonate", BOTH)
 @pytest.mark.parametrize("kind", ["302", "meta_refresh", "location_replace"])
 @pytest.mark.parametrize("url, detail", REDIRECTABLE, ids=[u[:60] for u, _ in REDIRECTABLE])
-def test_fetch_refuses_to_be_redirected_there(redirector, kind, url, detail):
+def test_fetch_refuses_to_be_redirected_there(redirector, kind, url, detail, impersonate):
     from urllib.parse import urlencode
 
     start = "http://%s:%d/go?%s" % (faultlab.FETCH_HOST, redirector.port, urlencode({"kind": kind, "to": url.strip()}))
     before = len(redirector.requests)
     with pytest.raises(ws.InvalidInput) as info:
-        fetch(start, trusted_networks=["127.0.0.2/32"])
+        fetch(start, impersonate, trusted_networks=["127.0.0.2/32"])
     assert info.value.detail_code == detail, info.value.message
     assert len(redirector.requests) == before + 1  # the trusted page was read, the target never
 
@@ -174,14 +177,15 @@ def test_fetch_refuses_to_be_redirected_there(redirector, kind, url, detail):
     ["http://127.0.0.1:{port}/p", "http://2130706433:{port}/p", "http://0x7f.1:{port}/p", "http://0177.0.0.1:{port}/p",
      "http://localhost:{port}/p", "http://evil.example@127.0.0.1:{port}/p"],
 )
-def test_allow_private_lets_local_targets_through(template):
+@pytest.mark.parametrize("impersonate", BOTH)
+def test_allow_private_lets_local_targets_through(template, impersonate):
     page = b"<html><head><title>Local</title></head><body><p>" + b"Readable local text. " * 20 + b"</p></body></html>"
     with FaultServer({"/p": respond(200, page)}) as server:
         url = template.format(port=server.port)
-        assert fetch(url, allow_private=True)["title"] == "Local"
+        assert fetch(url, impersonate, allow_private=True)["title"] == "Local"
         with pytest.raises(ws.InvalidInput):
-            fetch(url)
-        transport = HttpTransport()
+            fetch(url, impersonate)
+        transport = HttpTransport(impersonate=impersonate)
         try:  # the setting (WEB_FETCH_ALLOW_PRIVATE) lifts the refusal too
             result = fetch_page(url, transport=transport, settings=ws.Settings(allow_private=True), timeout_ms=2000, resolver=resolver)
         finally:

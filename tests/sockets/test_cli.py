@@ -6,7 +6,10 @@ import sys
 
 import pytest
 
+import websearch_sync as ws
 from websearch_sync.cli import main
+from websearch_sync.net import browser
+from websearch_sync.net.browser import browser_available
 
 
 def test_search_prints_numbered_results(capsys):
@@ -114,11 +117,32 @@ def test_batch_mode_writes_one_line_per_query_and_survives_failures(tmp_path, ca
 def test_backends_table(capsys):
     assert main(["backends"]) == 0
     out = capsys.readouterr().out
-    assert out.splitlines()[0].split() == ["BACKEND", "KIND", "CONFIGURED", "RATE", "LIMIT", "ENVIRONMENT"]
+    assert out.splitlines()[0].split() == ["BACKEND", "KIND", "CONFIGURED", "RATE", "LIMIT", "TRANSPORT", "ENVIRONMENT"]
     assert "stub" in out
     assert main(["backends", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
-    assert {"name", "kind", "configured", "missing", "env", "min_interval_s", "summary"} <= set(rows[0])
+    assert {"name", "kind", "configured", "missing", "env", "min_interval_s", "transport", "summary"} <= set(rows[0])
+
+
+@pytest.mark.parametrize("impersonate, html, api", [("chrome", "curl_cffi/chrome", "requests"), ("off", "requests", "requests")])
+def test_backends_shows_the_transport_and_profile(impersonate, html, api, capsys):
+    if impersonate != "off" and not browser_available():
+        pytest.skip("needs the browser extra")
+    assert main(["backends", "--json", "--impersonate", impersonate]) == 0
+    captured = capsys.readouterr()
+    rows = {row["name"]: row for row in json.loads(captured.out)}
+    assert rows["ddg_html"]["transport"] == html and rows["brave"]["transport"] == api
+    assert ("to turn them on" in captured.err) == (impersonate == "off")
+
+
+def test_without_the_extra_backends_says_how_to_turn_browser_requests_on(monkeypatch, capsys):
+    monkeypatch.setattr(browser, "browser_available", lambda: False)
+    assert main(["backends"]) == 0
+    out = capsys.readouterr().out
+    assert "pip install -e '.[browser]'" in out and "curl_cffi" not in out.split("TRANSPORT")[1]
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.SearchClient("stub", settings=ws.Settings(impersonate="chrome"))
+    assert info.value.detail_code == "missing_browser_extra" and "[browser]" in info.value.message
 
 
 def test_backends_never_prints_values(monkeypatch, capsys, json_backends):

@@ -475,12 +475,13 @@ def test_markdown_structure_of_a_real_article():
 
 def test_pinned_requests_can_be_replayed_with_responses():
     """Users' tests (and ours) can replay fetch with the `responses` library: the pinned
-    path still goes through requests' HTTPAdapter.send."""
+    path still goes through requests' HTTPAdapter.send (on the requests transport: `responses`
+    patches requests, so such tests use impersonate="off")."""
     import responses
 
     from websearch_sync.net.ssrf import static_resolver
 
-    transport = HttpTransport()
+    transport = HttpTransport(impersonate="off")
     try:
         with responses.RequestsMock() as mock:
             mock.add(responses.GET, "https://news.example/a", status=301, headers={"Location": "https://news.example/b"})

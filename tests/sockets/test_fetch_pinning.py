@@ -12,6 +12,7 @@ import requests
 import websearch_sync as ws
 from websearch_sync.reader.page import fetch_page
 from websearch_sync.net.transport import HttpTransport
+from transports import BOTH
 from websearch_sync.net.ssrf import static_resolver
 
 TLS_DIR = os.path.join(os.path.dirname(__file__), "..", "data", "tls")
@@ -78,10 +79,12 @@ class TlsServer:
                 conn.close()
 
 
-def fetch_tls(url, resolver):
+def fetch_tls(url, resolver, impersonate="off"):
+    """Over a caller's session trusting the test certificate (requests), or with it as the CA
+    bundle on the browser transport (curl's RESOLVE pins the address)."""
     session = requests.Session()
     session.verify = CERT  # trust the test certificate (its own CA)
-    transport = HttpTransport(session=session)
+    transport = HttpTransport(session=session) if impersonate == "off" else HttpTransport(impersonate=impersonate, ca_bundle=CERT)
     try:
         return fetch_page(url, transport=transport, settings=ws.Settings(), timeout_ms=5000, resolver=resolver, allow_private=True)
     finally:
@@ -89,18 +92,20 @@ def fetch_tls(url, resolver):
         session.close()
 
 
-def test_https_pinned_connection_keeps_sni_host_and_certificate_name():
+@pytest.mark.parametrize("impersonate", BOTH)
+def test_https_pinned_connection_keeps_sni_host_and_certificate_name(impersonate):
     with TlsServer() as server:
-        result = fetch_tls("https://pinned.test:%d/page" % server.port, static_resolver({"pinned.test": "127.0.0.1"}))
+        result = fetch_tls("https://pinned.test:%d/page" % server.port, static_resolver({"pinned.test": "127.0.0.1"}), impersonate or "chrome")
     assert server.server_names == ["pinned.test"]
     assert server.hosts == ["pinned.test:%d" % server.port]
     assert result["title"] == "TLS page"
     assert "Served over TLS to the pinned address." in result["text"]
 
 
-def test_certificate_is_checked_against_the_url_host_not_the_address():
+@pytest.mark.parametrize("impersonate", BOTH)
+def test_certificate_is_checked_against_the_url_host_not_the_address(impersonate):
     with TlsServer() as server:
         with pytest.raises(ws.NetworkError) as info:
-            fetch_tls("https://other.test:%d/page" % server.port, static_resolver({"other.test": "127.0.0.1"}))
+            fetch_tls("https://other.test:%d/page" % server.port, static_resolver({"other.test": "127.0.0.1"}), impersonate or "chrome")
     assert info.value.detail_code == "tls_error"
     assert server.server_names == ["other.test"]

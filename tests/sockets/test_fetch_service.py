@@ -180,7 +180,7 @@ def test_private_targets_are_not_sent_to_the_service():
         ("https://example.com/a?q=python", False),
         ("https://example.com/a?keyword=python&page=2", False),
         ("https://example.com/a?apikey=1", True),
-        ("https://example.com/a?session_id=1", False),
+        ("https://example.com/a?session_id=1", True),
         ("https://example.com/a?sessionid=1", True),
         ("https://u@example.com/", True),
         ("https://example.com/#section-2", False),

@@ -10,8 +10,8 @@ from pathlib import Path
 import responses
 
 import websearch_sync as ws
-from websearch_sync.backends import registry
-from websearch_sync.backends.base import Backend
+from websearch_sync.engine import registry
+from websearch_sync.engine.base import Backend
 
 from backend_kit import project_backends
 
@@ -66,9 +66,10 @@ def test_html_backends_still_lose_their_markup():
     assert (item["title"], item["snippet"]) == ("A & B", "Bostik, commonly <T>")
 
 
-def test_a_scraped_page_s_escaped_text_is_shown_as_the_page_shows_it():
+def test_a_scraped_page_s_escaped_text_is_shown_as_the_page_shows_it(monkeypatch):
     """DuckDuckGo's HTML parser reads text from the DOM: "&lt;typename T&gt;" in the page is
-    the text "<typename T>", not a tag."""
+    the text "<typename T>", not a tag. (``responses`` replays inside requests: impersonate=off.)"""
+    monkeypatch.setenv("WEB_SEARCH_IMPERSONATE", "off")
     page = (FIXTURES / "ddg_html" / "eino-ext__1.html").read_text(encoding="utf-8")
     start = page.index('class="result__a"')
     start = page.index(">", start) + 1

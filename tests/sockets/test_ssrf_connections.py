@@ -9,6 +9,7 @@ import socket
 import pytest
 
 import websearch_sync as ws
+from websearch_sync.net.browser import resolve_impersonate
 from websearch_sync.net.ssrf import static_resolver
 
 from servers import FaultServer, redirect, respond
@@ -80,7 +81,9 @@ def test_the_checked_address_is_the_one_connected_to(monkeypatch):
 def test_numeric_host_allowed_connects_to_its_address():
     with FaultServer({"/": respond(200, PAGE)}) as server:
         result = fetch("http://0x7f.1:%d/" % server.port, allow_private=True)
-        assert server.requests[0].headers["host"] == "0x7f.1:%d" % server.port
+        # a browser (and so the browser transport) names the host in its canonical form
+        shown = "127.0.0.1" if resolve_impersonate(None) != "off" else "0x7f.1"
+        assert server.requests[0].headers["host"] == "%s:%d" % (shown, server.port)
     assert "Readable local text." in result["text"]
 
 

@@ -5,6 +5,8 @@ import socket
 
 import pytest
 
+from websearch_sync.net import browser
+
 
 @pytest.fixture(autouse=True)
 def _no_connections(monkeypatch):
@@ -14,3 +16,11 @@ def _no_connections(monkeypatch):
 
     monkeypatch.setattr(socket.socket, "connect", refuse)
     monkeypatch.setattr(socket.socket, "connect_ex", refuse)
+
+
+@pytest.fixture(autouse=True)
+def _requests_transport(monkeypatch):
+    """``responses`` replays HTTP inside ``requests``, so unit tests run keyless engines and fetch
+    on the requests transport (as without the browser extra). The browser transport is tested
+    against real loopback servers in tests/sockets/ and tests/reliability/."""
+    monkeypatch.setattr(browser, "browser_available", lambda: False)

@@ -34,8 +34,8 @@ from ..config import VERSION
 from ..errors import BadGateway, InvalidInput, WebBlocked, WebParseError, WebSearchError
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec, retry_after_seconds
-from .base import dig, page_number, split_locale
-from .json_api import JsonApiBackend
+from ..engine.base import dig, page_number, split_locale
+from ..engine.json_api import JsonApiBackend
 
 __all__ = ["Wikipedia", "article_url"]
 

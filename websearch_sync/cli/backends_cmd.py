@@ -2,11 +2,14 @@
 
 import argparse
 import sys
-from typing import Any, Dict, List
+from typing import Any
 
-from ..backends import registry
+from ..engine import registry
 from ..config import Settings
-from .output import EXIT_OK, json_text
+from ..errors import InvalidInput
+from ..net import browser
+from ..net.browser import EXTRA_HINT, resolve_impersonate
+from .output import EXIT_OK, add_impersonate, json_text
 
 __all__ = ["add_parser", "run", "backend_rows"]
 
@@ -15,11 +18,19 @@ def add_parser(commands: "argparse._SubParsersAction") -> None:
     """Add the ``backends`` sub-command."""
     parser = commands.add_parser("backends", help="list the backends, whether each is configured, and what it reads")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    add_impersonate(parser)
     parser.set_defaults(run=run)
 
 
-def backend_rows(settings: Settings) -> List[Dict[str, Any]]:
+def transport_of(kind: str, profile: str) -> str:
+    """The transport a backend of ``kind`` uses: keyless web pages go as the browser would
+    ask for them (``curl_cffi/chrome``), API calls and everything with ``off`` over ``requests``."""
+    return "curl_cffi/%s" % profile if kind == "html" and profile != "off" else "requests"
+
+
+def backend_rows(settings: Settings) -> list[dict[str, Any]]:
     """One row per registered backend (environment variable names only, never values)."""
+    profile = resolve_impersonate(settings.impersonate)
     rows = []
     for name in registry.backend_names():
         cls = registry.backend_class(name)
@@ -34,6 +45,7 @@ def backend_rows(settings: Settings) -> List[Dict[str, Any]]:
             "missing": [cls.env_vars.get(key, key) for key in backend.missing_settings()],
             "env": variables,
             "min_interval_s": cls.min_interval_s,
+            "transport": transport_of(cls.kind, profile) if cls.kind != "offline" else "-",
             "summary": cls.summary,
         })
     return rows
@@ -47,19 +59,33 @@ def _settings() -> Settings:
     return settings
 
 
+def transport_note(settings: Settings) -> str:
+    """One line: the transport of web pages and fetch, and how to turn browser requests on when off."""
+    profile = resolve_impersonate(settings.impersonate)
+    if profile != "off":
+        return "transport: web pages and fetch as %s (curl_cffi); API backends over requests" % profile
+    how = "set WEB_SEARCH_IMPERSONATE=chrome" if browser.browser_available() else EXTRA_HINT
+    return "transport: requests for everything (browser requests off; to turn them on: %s)" % how
+
+
 def run(args: argparse.Namespace) -> int:
-    """Print the backend table."""
-    rows = backend_rows(_settings())
-    if args.json:
+    """Print the backend table, with the active transport and browser profile."""
+    settings = _settings()
+    if args.impersonate:
+        settings = settings.replace(impersonate=args.impersonate)
+    rows = backend_rows(settings)
+    if args.json:  # each row names its transport ("curl_cffi/chrome" or "requests"); the hint goes to stderr
         sys.stdout.write(json_text(rows, sys.stdout, indent=2) + "\n")
+        sys.stderr.write(transport_note(settings) + "\n")
         return EXIT_OK
-    header = ("BACKEND", "KIND", "CONFIGURED", "RATE LIMIT", "ENVIRONMENT")
+    header = ("BACKEND", "KIND", "CONFIGURED", "RATE LIMIT", "TRANSPORT", "ENVIRONMENT")
     table = [header] + [
         (
             r["name"],
             r["kind"],
             "yes" if r["configured"] else "no (set %s)" % ", ".join(r["missing"]),
             "%.1f s" % r["min_interval_s"] if r["min_interval_s"] else "-",
+            r["transport"],
             ", ".join(r["env"]) or "-",
         )
         for r in rows
@@ -67,4 +93,5 @@ def run(args: argparse.Namespace) -> int:
     widths = [max(len(row[i]) for row in table) for i in range(len(header) - 1)]
     for row in table:
         sys.stdout.write("  ".join(cell.ljust(width) for cell, width in zip(row, widths)) + "  " + row[-1] + "\n")
+    sys.stdout.write("\n" + transport_note(settings) + "\n")
     return EXIT_OK

@@ -6,7 +6,8 @@ import sys
 from ..client.search_client import SearchClient
 from ..reader.page import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS
 from ..tool import format_results
-from .output import EXIT_OK, int_arg, json_text
+from ..config import Settings
+from .output import EXIT_OK, add_impersonate, int_arg, json_text
 
 __all__ = ["add_parser", "run"]
 
@@ -30,12 +31,14 @@ def add_parser(commands: "argparse._SubParsersAction") -> None:
     parser.add_argument("--allow-private", action="store_true", help="allow loopback/private addresses (trusted local use)")
     parser.add_argument("--include-comments", action="store_true", help="keep the page's reader comment threads")
     parser.add_argument("--json", action="store_true", help="print the fetch result as JSON")
+    add_impersonate(parser)
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Fetch the page and print it."""
-    with SearchClient(cache_ttl_s=0) as client:
+    settings = Settings.from_env(impersonate=args.impersonate) if args.impersonate else None
+    with SearchClient(cache_ttl_s=0, settings=settings) as client:
         result = client.fetch(
             args.url,
             extract_mode=args.mode,

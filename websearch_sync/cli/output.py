@@ -18,6 +18,7 @@ import sys
 from typing import Any, Iterator, List, Optional, TextIO
 
 from ..config import DEFAULT_TIMEOUT_MS
+from ..engine import registry
 from ..errors import InvalidInput, WebSearchError
 from ..tool import offline_backends
 
@@ -38,6 +39,7 @@ __all__ = [
     "terminal_text",
     "TerminalStream",
     "json_text",
+    "add_impersonate",
     "wants_json",
     "offline_notice",
 ]
@@ -224,4 +226,13 @@ def offline_notice(response: Any) -> Optional[str]:
     return (
         "note: these results come from the offline %s backend, not from the web; choose a backend with "
         "-b NAME or WEB_SEARCH_BACKEND (see `websearch-sync backends`)" % ", ".join(offline)
+    )
+
+
+def add_impersonate(parser: argparse.ArgumentParser) -> None:
+    """The ``--impersonate`` option (``Settings.impersonate``) of the commands that send requests."""
+    parser.add_argument(
+        "--impersonate",
+        metavar="PROFILE",
+        help="browser whose requests keyless engines and fetch send: chrome (default with the browser extra), safari, off",
     )

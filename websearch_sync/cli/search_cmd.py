@@ -8,12 +8,12 @@ from typing import Any, Dict, List
 from ..client.search_client import STRATEGIES, SearchClient
 from ..config import Settings
 from ..errors import InvalidInput
-from ..backends import registry
+from ..engine import registry
 from ..models import SAFE_SEARCH_LEVELS, TIME_RANGES
 from ..validate import COMMON_OPTIONS
 from ..tool import format_results
 from .batch import PROGRESS_EVERY_S, done_queries, run_batch
-from .output import EXIT_OK, empty_notice, int_arg, json_text, offline_notice, positive_arg, retry_lines
+from .output import EXIT_OK, add_impersonate, empty_notice, int_arg, json_text, offline_notice, positive_arg, retry_lines
 
 __all__ = ["add_parser", "run"]
 
@@ -69,6 +69,7 @@ def add_parser(commands: "argparse._SubParsersAction") -> None:
     parser.add_argument("--retries", type=int_arg, metavar="N", help="retries per backend of a retryable failure, 0..10 (default 2)")
     parser.add_argument("--cache-ttl", type=float, metavar="SECONDS",
                         help="seconds an answer is reused within this run, and across runs with --cache-path (default 300; 0: no cache)")
+    add_impersonate(parser)
     parser.set_defaults(run=run)
 
 
@@ -134,7 +135,8 @@ def run(args: argparse.Namespace) -> int:
     if args.progress_every < 0:
         raise InvalidInput("--progress-every must be 0 or more seconds, got %g" % args.progress_every, detail_code="bad_arguments")
     queries = _batch_queries(args) if args.queries_file is not None else []
-    settings = Settings.from_env(**({"backend": args.backend} if args.backend else {}))
+    overrides = {name: value for name, value in (("backend", args.backend), ("impersonate", args.impersonate)) if value}
+    settings = Settings.from_env(**overrides)
     with SearchClient(args.backend, settings=settings, **_client_options(args)) as client, retry_lines():
         if args.queries_file is not None:
             return run_batch(client, queries, _options(args), sys.stdout, workers=workers, stop_after=stop_after, progress_every_s=args.progress_every)

@@ -12,8 +12,8 @@ from typing import Any, Dict, Hashable, List, Mapping, Optional, Tuple, Union
 import requests
 from urllib.parse import urlsplit, urlunsplit
 
-from ..backends import registry
-from ..backends.base import Backend
+from ..engine import registry
+from ..engine.base import Backend
 from ..config import Settings
 from ..errors import InvalidInput, WebSearchError
 from ..models import SearchParams
@@ -149,7 +149,12 @@ class SearchClient:
         self._fingerprints = Fingerprints()
         self._plans = PlanMemo()
         self._transport = HttpTransport(
-            session=session, proxy=self.settings.proxy, user_agent=self.settings.user_agent, allow_private=self.settings.allow_private
+            session=session,
+            proxy=self.settings.proxy,
+            user_agent=self.settings.user_agent,
+            allow_private=self.settings.allow_private,
+            impersonate=self.settings.impersonate,
+            ca_bundle=self.settings.ca_bundle,
         )
         limiter, self._cooldowns, self._flights = self._state_parts(cooldown_s, clock, shared)
         ahead = 2 * shared.cache.timeout_s if shared.cache is not None else 0.0  # two round trips: cache and cool-down

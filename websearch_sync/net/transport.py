@@ -1,42 +1,32 @@
-"""The one HTTP layer: sessions, timeouts, the whole-call deadline, the byte cap,
-and the mapping of transport failures and status codes to errors.
+"""The one HTTP layer's policy: redirects, the whole-call deadline, the byte cap,
+charset decoding, and the mapping of status codes to errors.
 
-Every backend and fetch send their requests through :class:`HttpTransport`.
+Every backend and fetch send their requests through :class:`HttpTransport`, which
+sends them over a :class:`~.wire.Wire` (``requests``, or ``curl_cffi`` impersonating
+a browser for the requests a browser would make).
 """
 
-import json
 import logging
-import socket
 import time
-import email.utils
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Callable, Optional, Union
 from urllib.parse import urlsplit
 
 import requests
-import urllib3.exceptions
-import urllib3.response
-from requests.adapters import HTTPAdapter
-from requests.cookies import extract_cookies_to_jar
-from requests.hooks import dispatch_hook
 from requests.structures import CaseInsensitiveDict
 
-from .charset import decode_body
-from .headers import check_headers, check_proxy
-from .deadline import Deadline
-from ..errors import (
-    AuthError,
-    BadGateway,
-    InvalidInput,
-    NetworkError,
-    Timeout,
-    WebBlocked,
-    WebProviderError,
-    WebSearchError,
-)
+from ..errors import InvalidInput, NetworkError, WebProviderError, WebSearchError
 from ..secrets import is_secret_name, redact, redact_error
+from .browser import browser_wire, ca_bundle_path
+from .deadline import Deadline
+from .headers import check_headers
 from .hops import RedirectPolicy
-from .ssrf import PIN_ATTRIBUTE, AddressGuard, PinnedAdapter
+from .response import HttpResponse
+from .ssrf import AddressGuard
+from .status import MAX_RETRY_AFTER_S, retry_after_seconds, status_error
+from .wire import Wire, WireRequest
+from .wire_requests import RequestsWire, deadline_error
 
 __all__ = [
     "DEFAULT_USER_AGENT",
@@ -54,17 +44,12 @@ DEFAULT_USER_AGENT = (
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 "
     "(KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36"
 )
-_CHUNK = 65536
-_MAX_CONNECT_S = 10.0
-_POOL_SIZE = 32
+_REDIRECT_STATUSES = (301, 302, 303, 307, 308)
 #: How much of a redirect's body is read (then the connection is dropped): a redirect
 #: body carries nothing we use, and it may be endless.
 _REDIRECT_BODY_BYTES = 65536
-#: Headers that carry credentials whatever their value (besides secret-named ones).
-_CREDENTIAL_HEADERS = frozenset(("authorization", "proxy-authorization", "cookie"))
 
-Params = Union[None, Mapping[str, Any], Sequence[Tuple[str, Any]]]
-_NOT_PARSED = object()
+Params = Union[None, Mapping[str, Any], Sequence[tuple[str, Any]]]
 
 
 @dataclass
@@ -76,164 +61,96 @@ class RequestSpec:
     params: Params = None
     data: Optional[Mapping[str, Any]] = None
     json: Any = None
-    headers: Dict[str, str] = field(default_factory=dict)
+    headers: dict[str, str] = field(default_factory=dict)
     allow_redirects: bool = True
+    #: A browser's navigation or form post (keyless HTML engines, fetch): sent by the browser
+    #: wire when impersonation is on; engine headers merge into the profile's (:mod:`.wire_curl`).
+    browser: bool = False
 
 
-@dataclass
-class HttpResponse:
-    """A fully read (or capped) response."""
+class _Body:
+    """The policy's :class:`~.wire.BodySink`: the byte cap on decoded bytes (so also the
+    decompression-bomb guard), the caller's ``read_body`` test, undecodable encodings,
+    and the 64 KB look at a redirect's body (which may be endless)."""
 
-    status: int
-    headers: CaseInsensitiveDict
-    content: bytes
-    url: str
-    truncated: bool = False
-    elapsed_ms: float = 0.0
-    _text: Optional[str] = field(default=None, repr=False)
-    _json: Any = field(default=_NOT_PARSED, repr=False)
+    def __init__(
+        self,
+        *,
+        max_bytes: int,
+        truncate: bool,
+        read_body: Optional[Callable[[int, Mapping[str, str]], bool]],
+        follow: bool,
+        method: str,
+        decoders: Sequence[str],
+        host: str,
+        provider: Optional[str],
+    ) -> None:
+        self.max_bytes, self.truncate, self.read_body, self.follow = max_bytes, truncate, read_body, follow
+        self.method, self.decoders, self.host, self.provider = method.upper(), decoders, host, provider
+        self.status = 0
+        self.headers: CaseInsensitiveDict[str] = CaseInsensitiveDict()
+        self.url = ""
+        self.chunks: list[bytes] = []
+        self.total = 0
+        self.truncated = False
+        self.redirect = False
 
-    @property
-    def content_type(self) -> str:
-        """The media type without parameters, lower-case (``""`` when absent)."""
-        return (self.headers.get("Content-Type") or "").split(";", 1)[0].strip().lower()
+    def head(self, status: int, headers: Mapping[str, str], url: str) -> bool:
+        """Keep the status line and headers; say whether the body is wanted."""
+        self.status, self.headers, self.url = status, CaseInsensitiveDict(headers), url
+        self.redirect = self.follow and status in _REDIRECT_STATUSES and bool(headers.get("Location"))
+        if self.redirect:
+            self.max_bytes, self.truncate = min(self.max_bytes, _REDIRECT_BODY_BYTES), True
+        elif self.read_body is not None and not self.read_body(status, headers):
+            return False
+        if status not in (204, 304) and self.method != "HEAD":
+            self._refuse_undecodable()
+        return True
 
-    @property
-    def text(self) -> str:
-        """The body decoded: header charset, then ``<meta>``, then detection."""
-        if self._text is None:
-            self._text = decode_body(self.content, self.headers.get("Content-Type"))
-        return self._text
+    def data(self, chunk: bytes) -> bool:
+        """Keep a decoded chunk; false once the cap is reached (or the error when cutting is not allowed)."""
+        self.chunks.append(chunk)
+        self.total += len(chunk)
+        if self.total <= self.max_bytes:
+            return True
+        if not self.truncate:
+            raise WebProviderError(
+                "response from %s is larger than %d bytes" % (self.host, self.max_bytes),
+                provider=self.provider,
+                detail_code="response_too_large",
+            )
+        self.truncated = True
+        return False
 
-    def json(self) -> Any:
-        """The body parsed as JSON (raises ``ValueError`` when it is not JSON, or nested
-        too deeply for the parser). Parsed once: classifying and parsing an answer both
-        read it, so treat the value as read-only."""
-        if self._json is _NOT_PARSED:
-            try:
-                self._json = json.loads(self.text)
-            except RecursionError:
-                raise ValueError("JSON nested too deeply") from None
-        return self._json
+    def content(self) -> bytes:
+        """The body read, cut at the cap."""
+        data = b"".join(self.chunks)
+        return data[: self.max_bytes] if self.truncated else data
 
-    @property
-    def location(self) -> Optional[str]:
-        """The ``Location`` header of a redirect, if any."""
-        return self.headers.get("Location")
-
-
-#: The longest wait a service may ask for: Retry-After and X-RateLimit-Reset are capped here
-#: (a hostile ``inf`` or ``1e18`` would otherwise become a cool-down no clock can add).
-MAX_RETRY_AFTER_S = 86400.0
-
-
-def retry_after_seconds(headers: Mapping[str, str]) -> Optional[float]:
-    """Seconds to wait from ``Retry-After`` (seconds or HTTP date) or ``X-RateLimit-Reset``.
-
-    Always ``None`` or a number in ``0..MAX_RETRY_AFTER_S`` (one day): a value that is
-    not a duration or a date (``nan``, a malformed date) is ignored, a longer one capped.
-    """
-    value = (headers.get("Retry-After") or "").strip()
-    if value:
-        wait = _seconds(value)
-        if wait is None and "," in value:
-            wait = _until_date(value)
-        if wait is not None:
-            return wait
-    reset = (headers.get("X-RateLimit-Reset") or "").strip()
-    if reset:  # Brave: "1, 1419704" = seconds until the per-second and per-month windows reset
-        return _seconds(reset.split(",")[0])
-    return None
-
-
-def _seconds(text: str) -> Optional[float]:
-    """A number of seconds within ``0..MAX_RETRY_AFTER_S``, or ``None`` (not a number, or NaN)."""
-    try:
-        value = float(text)
-    except ValueError:
-        return None
-    if value != value:  # NaN
-        return None
-    return min(MAX_RETRY_AFTER_S, max(0.0, value))
-
-
-def _until_date(text: str) -> Optional[float]:
-    """Seconds until an HTTP date (``Wed, 21 Oct 2015 07:28:00 GMT``), capped; ``None`` when it is no date."""
-    try:
-        parsed = email.utils.parsedate_to_datetime(text)
-        wait = parsed.timestamp() - time.time()
-    except (ValueError, TypeError, OverflowError, IndexError):
-        return None
-    return min(MAX_RETRY_AFTER_S, max(0.0, wait))
-
-
-def status_error(response: HttpResponse, provider: Optional[str]) -> Optional[WebSearchError]:
-    """The generic error for a non-2xx status, or ``None`` for a success.
-
-    401 -> AuthError, 403 -> WebBlocked(http_403), 429 -> WebBlocked(http_429),
-    5xx -> BadGateway, any other status outside 2xx -> WebProviderError(http_<status>).
-    Backends refine this (body-based bot walls, vendor error envelopes) before it runs.
-    """
-    status = response.status
-    if 200 <= status < 300:
-        return None
-    host = urlsplit(response.url).hostname or "upstream"
-    detail = "http_%d" % status
-    if status == 401:
-        return AuthError("%s rejected the credentials (HTTP 401)" % host, provider=provider, detail_code=detail, status=status)
-    if status == 403:
-        return WebBlocked("%s refused the request (HTTP 403)" % host, provider=provider, detail_code=detail, status=status)
-    if status == 429:
-        wait = retry_after_seconds(response.headers)
-        hint = "; retry after %.0f s" % wait if wait is not None else ""
-        return WebBlocked(
-            "%s is rate-limiting us (HTTP 429)%s" % (host, hint),
-            provider=provider,
-            detail_code=detail,
-            status=status,
-            retry_after=wait,
-        )
-    if status >= 500:
-        return BadGateway("%s failed with HTTP %d" % (host, status), provider=provider, detail_code=detail, status=status)
-    return WebProviderError("%s answered with unexpected HTTP %d" % (host, status), provider=provider, detail_code=detail, status=status)
-
-
-def _cause_chain(exc: BaseException) -> List[BaseException]:
-    chain, seen = [], set()
-    stack: List[Optional[BaseException]] = [exc]
-    while stack:
-        item = stack.pop()
-        if item is None or id(item) in seen:
-            continue
-        seen.add(id(item))
-        chain.append(item)
-        stack.extend([item.__cause__, item.__context__])
-        stack.extend(a for a in getattr(item, "args", ()) if isinstance(a, BaseException))
-        reason = getattr(item, "reason", None)
-        if isinstance(reason, BaseException):
-            stack.append(reason)
-    return chain
-
-
-def _network_detail(exc: BaseException) -> Tuple[str, str]:
-    chain = _cause_chain(exc)
-    if any(isinstance(e, urllib3.exceptions.NameResolutionError) or isinstance(e, socket.gaierror) for e in chain):
-        return "dns_error", "could not resolve the host name"
-    if any(isinstance(e, ConnectionRefusedError) for e in chain):
-        return "connection_refused", "connection refused"
-    if any(isinstance(e, ConnectionResetError) for e in chain):
-        return "connection_reset", "connection reset by peer"
-    return "connection_error", "connection failed"
+    def _refuse_undecodable(self) -> None:
+        """``NetworkError(bad_content_encoding)`` for a body in a ``Content-Encoding`` the wire cannot
+        decode (``br`` without a decoder, ``compress``, anything unknown): such bytes are no page."""
+        for token in (self.headers.get("Content-Encoding") or "").split(","):
+            name = token.strip().lower()
+            if name and name != "identity" and name not in self.decoders:
+                raise NetworkError(
+                    "%s sent a body in Content-Encoding %r, which cannot be decoded here (decodable: %s)"
+                    % (self.host, name[:40], ", ".join(self.decoders)),
+                    provider=self.provider,
+                    detail_code="bad_content_encoding",
+                )
 
 
 class HttpTransport:
-    """Sends :class:`RequestSpec` objects with timeouts, a deadline and a byte cap.
+    """Sends :class:`RequestSpec` objects by the library's policy over a :class:`~.wire.Wire`.
 
-    Owns a ``requests.Session`` (keep-alive, pooled for multi-threaded use) unless
-    the caller passes one; a caller's session is used as is and never closed here.
+    Two wires: ``requests`` for API calls, and for a ``browser`` request (keyless HTML
+    engines, fetch) the browser wire of ``impersonate`` (:mod:`.wire_curl`; ``"off"``:
+    ``requests`` too). A caller's ``session`` (the replay engine, the recorder, a test)
+    carries every request, browser or not, and is never closed here.
 
-    Redirects (``RequestSpec.allow_redirects``) are followed here, not by ``requests``:
-    at most 5, all within the deadline, without reading more than 64 KB of a
+    Redirects (``RequestSpec.allow_redirects``) are followed here, by the one policy
+    (:mod:`.hops`): at most 5, all within the deadline, reading at most 64 KB of a
     redirect's body; a hop to another origin drops credential headers, and a hop to
     another host is refused (``InvalidInput(private_address)``) when that host is a
     non-public address, unless ``allow_private``.
@@ -246,32 +163,28 @@ class HttpTransport:
         proxy: Optional[str] = None,
         user_agent: Optional[str] = None,
         allow_private: bool = False,
+        impersonate: Optional[str] = None,
+        ca_bundle: Optional[str] = None,
     ) -> None:
-        self._owns_session = session is None
-        self.session = session if session is not None else self._new_session()
-        self.proxies = {"http": proxy, "https": proxy} if proxy else None
         self.user_agent = user_agent or DEFAULT_USER_AGENT
         self.allow_private = allow_private
-        self._pinned = PinnedAdapter(pool_connections=_POOL_SIZE, pool_maxsize=_POOL_SIZE, max_retries=0)
+        bundle = ca_bundle_path(ca_bundle)
+        self.api: Wire = RequestsWire(session=session, proxy=proxy, ca_bundle=bundle)
+        self.browser: Wire = self.api if session is not None else browser_wire(impersonate, proxy=proxy, ca_bundle=bundle) or self.api
 
-    @staticmethod
-    def _new_session() -> requests.Session:
-        session = requests.Session()
-        adapter = HTTPAdapter(pool_connections=_POOL_SIZE, pool_maxsize=_POOL_SIZE, max_retries=0)
-        session.mount("http://", adapter)
-        session.mount("https://", adapter)
-        return session
+    @property
+    def session(self) -> requests.Session:
+        """The ``requests`` session of API calls (and of browser requests without impersonation)."""
+        return self.api.session  # type: ignore[attr-defined, no-any-return]
 
     def close(self) -> None:
-        """Close the session if this transport created it (and the pinned connections)."""
-        self._pinned.close()
-        if self._owns_session:
-            self.session.close()
+        """Release both wires' connections (a caller's session stays open)."""
+        self.api.close()
+        if self.browser is not self.api:
+            self.browser.close()
 
     def __repr__(self) -> str:
-        return "HttpTransport(proxy=%s, owns_session=%r)" % ("set" if self.proxies else "none", self._owns_session)
-
-    # -- sending --------------------------------------------------------------------------
+        return "HttpTransport(browser=%s%s)" % (self.browser.name, "/" + self.browser.profile if self.browser.profile else "")
 
     def send(
         self,
@@ -302,242 +215,109 @@ class HttpTransport:
         a content type the caller will refuse anyway.
         """
         secret_list = [s for s in secrets if s]
-        host = urlsplit(spec.url).hostname or spec.url
         started = time.monotonic()
+        follow = spec.allow_redirects and connect_to is None
         try:
-            response = self._request(spec, deadline, host, provider, connect_to)
-            if spec.allow_redirects and connect_to is None:
-                response = self._follow_redirects(spec, response, deadline, provider, secret_list)
+            body = self._exchange(spec, deadline, provider, max_bytes, truncate, read_body, follow, connect_to, True)
+            if follow:
+                body = self._follow_redirects(spec, body, deadline, provider, secret_list, (max_bytes, truncate, read_body))
         except WebSearchError as error:
-            raise redact_error(error, secret_list)
-        try:
-            if read_body is not None and not read_body(response.status_code, response.headers):
-                content, truncated = b"", False
-            else:
-                _refuse_undecodable(response, host, provider)
-                content, truncated = self._read_body(response, deadline, max_bytes, truncate, host, provider)
-        except WebSearchError as error:
-            raise redact_error(error, secret_list)
-        finally:
-            response.close()
+            raise redact_error(error, secret_list)  # noqa: B904 - the same error, redacted in place
+        content = body.content()
         elapsed = (time.monotonic() - started) * 1000.0
         logger.debug(
             "%s %s -> %d (%d bytes%s, %.0f ms)",
             spec.method,
-            redact(host + urlsplit(spec.url).path, secret_list),
-            response.status_code,
+            redact(body.host + urlsplit(spec.url).path, secret_list),
+            body.status,
             len(content),
-            ", truncated" if truncated else "",
+            ", truncated" if body.truncated else "",
             elapsed,
         )
-        return HttpResponse(
-            status=response.status_code,
-            headers=CaseInsensitiveDict(response.headers),
-            content=content,
-            url=response.url or spec.url,
-            truncated=truncated,
-            elapsed_ms=elapsed,
-        )
+        return HttpResponse(body.status, body.headers, content, body.url or spec.url, body.truncated, elapsed)
 
-    def _request(
+    def _exchange(
         self,
         spec: RequestSpec,
         deadline: Deadline,
-        host: str,
         provider: Optional[str],
-        connect_to: Optional[str] = None,
-        keep_auth: bool = True,
-    ) -> requests.Response:
-        remaining = deadline.remaining_s()
-        if remaining <= 0:
-            raise _deadline_error(deadline, host, provider)
-        headers = {"User-Agent": self.user_agent, "Accept-Encoding": "gzip, deflate"}
-        headers.update(spec.headers)
-        try:
-            return self._send_prepared(spec, headers, (min(_MAX_CONNECT_S, remaining), remaining), connect_to, keep_auth, provider)
-        except requests.exceptions.ConnectTimeout:
-            raise Timeout(
-                "timed out connecting to %s (limit %.0f ms)" % (host, min(_MAX_CONNECT_S, remaining) * 1000),
-                provider=provider,
-                detail_code="connect_timeout",
-            ) from None
-        except requests.exceptions.ReadTimeout:
-            raise Timeout(
-                "%s did not answer within %.0f ms" % (host, deadline.timeout_ms), provider=provider, detail_code="read_timeout"
-            ) from None
-        except requests.exceptions.ProxyError as exc:
-            raise NetworkError("proxy failure while reaching %s" % host, provider=provider, detail_code="proxy_error") from exc
-        except requests.exceptions.SSLError as exc:
-            raise NetworkError("TLS failure with %s" % host, provider=provider, detail_code="tls_error") from exc
-        except requests.exceptions.InvalidSchema as exc:
-            if "socks" in str(exc).lower():
-                raise InvalidInput(
-                    "a socks5 proxy needs PySocks: pip install 'requests[socks]' (from a checkout: pip install -e '.[socks]')",
-                    provider=provider,
-                    detail_code="bad_proxy",
-                ) from None
-            raise InvalidInput("not an http(s) endpoint: %s" % host, provider=provider, detail_code="bad_endpoint") from None
-        except (requests.exceptions.MissingSchema, requests.exceptions.InvalidURL) as exc:
-            raise InvalidInput("invalid request for %s: %s" % (host, type(exc).__name__), provider=provider, detail_code="bad_endpoint") from None
-        except requests.exceptions.InvalidHeader:  # our headers are checked before sending: this one is the answer's
-            raise NetworkError(
-                "%s answered with malformed headers (e.g. conflicting Content-Length)" % host, provider=provider, detail_code="malformed_response"
-            ) from None
-        except (requests.exceptions.ConnectionError, requests.exceptions.ChunkedEncodingError) as exc:
-            if deadline.expired():
-                raise _deadline_error(deadline, host, provider) from None
-            detail, what = _network_detail(exc)
-            raise NetworkError("%s: %s" % (what, host), provider=provider, detail_code=detail) from None
-        except requests.exceptions.ContentDecodingError:
-            raise NetworkError("%s sent a body that does not decompress" % host, provider=provider, detail_code="bad_content_encoding") from None
-        except requests.exceptions.RequestException as exc:
-            raise NetworkError("request to %s failed (%s)" % (host, type(exc).__name__), provider=provider, detail_code="request_failed") from None
-
-    def _send_prepared(
-        self,
-        spec: RequestSpec,
-        headers: Dict[str, str],
-        timeout: Tuple[float, float],
-        address: Optional[str] = None,
-        keep_auth: bool = True,
-        provider: Optional[str] = None,
-    ) -> requests.Response:
-        """Send one request (never following a redirect) with the session's settings
-        (cookies, auth, verify, env proxies, hooks), over a connection pinned to
-        ``address`` when given.
-
-        Goes to the adapter directly: ``Session.send`` reads the whole body of a
-        redirect answer, unbounded, even when it does not follow it.
-        ``keep_auth=False`` keeps the session's own auth (and .netrc) off the request.
-        Headers (ours and the session's) and proxy credentials that cannot be sent are
-        ``InvalidInput`` (:mod:`.headers`) before anything is sent.
-        """
-        check_headers(dict(self.session.headers, **headers), provider)
-        request = requests.Request(
-            spec.method, spec.url, params=spec.params, data=spec.data, json=spec.json, headers=headers,
-            auth=None if keep_auth else _no_auth,
-        )
-        try:
-            prepared = self.session.prepare_request(request)
-        except (UnicodeEncodeError, requests.exceptions.InvalidHeader):  # the session's auth; a value with leading space
-            raise InvalidInput(
-                "a request header cannot be sent (leading whitespace in a value, or credentials outside Latin-1)",
-                provider=provider,
-                detail_code="bad_header",
-            ) from None
-        check_headers(prepared.headers, provider)
-        options = self.session.merge_environment_settings(prepared.url, self.proxies or {}, True, None, None)
-        check_proxy(prepared.url or spec.url, options.get("proxies") or {}, provider)
-        if address is not None:
-            setattr(prepared, PIN_ATTRIBUTE, address)
-            adapter: HTTPAdapter = self._pinned
-        else:
-            adapter = self.session.get_adapter(prepared.url)
-        response = adapter.send(prepared, timeout=timeout, **options)
-        extract_cookies_to_jar(self.session.cookies, prepared, response.raw)
-        return dispatch_hook("response", prepared.hooks, response)
-
-    def _follow_redirects(
-        self, spec: RequestSpec, response: requests.Response, deadline: Deadline, provider: Optional[str], secrets: List[str]
-    ) -> requests.Response:
-        """Follow ``response``'s redirects by the one redirect policy (:mod:`.hops`) within
-        ``deadline``; the final response. The endpoint's own host is trusted."""
-        policy = RedirectPolicy(spec.url, AddressGuard(allow_private=self.allow_private), provider=provider, trust_start_host=True)
-        current = spec
-        while True:
-            location = self.session.get_redirect_target(response)
-            if not location:
-                return response
-            self._drain(response, deadline, urlsplit(response.url).hostname or "upstream", provider)
-            hop = policy.follow(response.url, location, deadline)
-            current = _redirected(current, response.status_code, hop.url, secrets, hop.same_origin)
-            response = self._request(current, deadline, hop.parts.hostname or hop.url, provider, connect_to=hop.address, keep_auth=hop.same_origin)
-
-    def _drain(self, response: requests.Response, deadline: Deadline, host: str, provider: Optional[str]) -> None:
-        """Read a little of a redirect's body (so recorders see it), then drop the connection."""
-        try:
-            self._read_body(response, deadline, _REDIRECT_BODY_BYTES, True, host, provider)
-        except NetworkError:
-            pass  # a broken redirect body does not matter: the Location header is what counts
-        finally:
-            response.close()
-
-    def _read_body(
-        self,
-        response: requests.Response,
-        deadline: Deadline,
         max_bytes: int,
         truncate: bool,
-        host: str,
-        provider: Optional[str],
-    ) -> Tuple[bytes, bool]:
-        raw = response.raw
-        read = getattr(raw, "read1", None) or raw.read
-        chunks: List[bytes] = []
-        total = 0
+        read_body: Optional[Callable[[int, Mapping[str, str]], bool]],
+        follow: bool,
+        connect_to: Optional[str],
+        keep_auth: bool,
+    ) -> _Body:
+        host = urlsplit(spec.url).hostname or spec.url
+        if deadline.remaining_s() <= 0:
+            raise deadline_error(deadline, host, provider)
+        wire = self.browser if spec.browser else self.api
+        body = _Body(
+            max_bytes=max_bytes, truncate=truncate, read_body=read_body, follow=follow,
+            method=spec.method, decoders=wire.decoders, host=host, provider=provider,
+        )
+        request = wire_request(spec, self.user_agent if wire.profile is None else None, provider)
+        request.connect_to, request.keep_auth = connect_to, keep_auth
         try:
-            while True:
-                remaining = deadline.remaining_s()
-                if remaining <= 0:
-                    raise _deadline_error(deadline, host, provider)
-                _limit_socket_wait(raw, remaining)
-                chunk = read(min(_CHUNK, max_bytes - total + 1), decode_content=True)
-                if not chunk:
-                    return b"".join(chunks), False
-                chunks.append(chunk)
-                total += len(chunk)
-                if total > max_bytes:
-                    if not truncate:
-                        raise WebProviderError(
-                            "response from %s is larger than %d bytes" % (host, max_bytes),
-                            provider=provider,
-                            detail_code="response_too_large",
-                        )
-                    return b"".join(chunks)[:max_bytes], True
-        except urllib3.exceptions.ReadTimeoutError:
-            raise _deadline_error(deadline, host, provider) if deadline.expired() else Timeout(
-                "%s stopped sending the body" % host, provider=provider, detail_code="read_timeout"
-            ) from None
-        except urllib3.exceptions.DecodeError:
-            raise NetworkError("%s sent a body that does not decompress" % host, provider=provider, detail_code="bad_content_encoding") from None
-        except (urllib3.exceptions.ProtocolError, urllib3.exceptions.SSLError, OSError) as exc:
-            if deadline.expired():
-                raise _deadline_error(deadline, host, provider) from None
-            if isinstance(exc, (socket.timeout, TimeoutError)):
-                raise Timeout("%s stopped sending the body" % host, provider=provider, detail_code="read_timeout") from None
-            detail = "connection_reset" if any(isinstance(e, ConnectionResetError) for e in _cause_chain(exc)) else "incomplete_body"
-            raise NetworkError("connection to %s broke while reading the body" % host, provider=provider, detail_code=detail) from None
+            wire.exchange(request, body, deadline=deadline, provider=provider)
+        except NetworkError:
+            if not (body.redirect and body.status):
+                raise  # a broken redirect body does not matter: the Location header is what counts
+        return body
+
+    def _follow_redirects(
+        self,
+        spec: RequestSpec,
+        body: _Body,
+        deadline: Deadline,
+        provider: Optional[str],
+        secrets: list[str],
+        reading: tuple[int, bool, Optional[Callable[[int, Mapping[str, str]], bool]]],
+    ) -> _Body:
+        """Follow ``body``'s redirects by the one redirect policy (:mod:`.hops`) within
+        ``deadline``; the final answer. The endpoint's own host is trusted."""
+        policy = RedirectPolicy(spec.url, AddressGuard(allow_private=self.allow_private), provider=provider, trust_start_host=True)
+        current = spec
+        while body.redirect:
+            hop = policy.follow(body.url, body.headers["Location"], deadline)
+            current = _redirected(current, body.status, hop.url, secrets, hop.same_origin)
+            body = self._exchange(current, deadline, provider, *reading, True, hop.address, hop.same_origin)
+        return body
 
 
-def _refuse_undecodable(response: requests.Response, host: str, provider: Optional[str]) -> None:
-    """``NetworkError(bad_content_encoding)`` when a body is coming in a ``Content-Encoding``
-    that cannot be decoded here (``br`` without a brotli decoder, ``compress``, anything
-    unknown): urllib3 hands such bytes on undecoded, and they are no page."""
-    if response.status_code in (204, 304) or response.request.method == "HEAD":
-        return
-    decoders = urllib3.response.HTTPResponse.CONTENT_DECODERS
-    for token in (response.headers.get("Content-Encoding") or "").split(","):
-        name = token.strip().lower()
-        if name and name != "identity" and name not in decoders:
-            raise NetworkError(
-                "%s sent a body in Content-Encoding %r, which cannot be decoded here (decodable: %s)"
-                % (host, name[:40], ", ".join(decoders)),
-                provider=provider,
-                detail_code="bad_content_encoding",
-            )
+def wire_request(spec: RequestSpec, user_agent: Optional[str], provider: Optional[str]) -> WireRequest:
+    """``spec`` encoded for the wire: query in the URL, form or JSON body, its headers.
+
+    ``user_agent`` (the library's own client) goes first with ``Accept-Encoding``;
+    a browser wire gets the engine's headers only and merges them with its profile.
+    Headers that cannot be sent are ``InvalidInput(bad_header)``; a URL that is no
+    http(s) URL is ``InvalidInput(bad_endpoint)``.
+    """
+    headers: dict[str, str] = {"User-Agent": user_agent, "Accept-Encoding": "gzip, deflate"} if user_agent else {}
+    headers.update(spec.headers)
+    check_headers(headers, provider)
+    host = urlsplit(spec.url).hostname or spec.url
+    try:
+        prepared = requests.Request(spec.method, spec.url, params=spec.params, data=spec.data, json=spec.json, headers=headers).prepare()
+    except (requests.exceptions.MissingSchema, requests.exceptions.InvalidURL, requests.exceptions.InvalidSchema) as exc:
+        raise InvalidInput("invalid request for %s: %s" % (host, type(exc).__name__), provider=provider, detail_code="bad_endpoint") from None
+    except (UnicodeEncodeError, requests.exceptions.InvalidHeader):
+        raise InvalidInput(
+            "a request header cannot be sent (leading whitespace in a value, or characters outside Latin-1)",
+            provider=provider,
+            detail_code="bad_header",
+        ) from None
+    sent = [(name, str(value)) for name, value in prepared.headers.items() if name.lower() != "content-length"]
+    body = prepared.body if isinstance(prepared.body, (str, bytes)) else None  # a form (text) or JSON (bytes)
+    return WireRequest(spec.method.upper(), prepared.url or spec.url, sent, body, browser=spec.browser)
 
 
-def _no_auth(request: requests.PreparedRequest) -> requests.PreparedRequest:
-    """An auth that adds nothing (keeps a session's own auth off a cross-origin redirect)."""
-    return request
-
-
-def _carries_credentials(name: str, value: Any, secrets: List[str]) -> bool:
+def _carries_credentials(name: str, value: Any, secrets: list[str]) -> bool:
     text = str(value)
-    return name.lower() in _CREDENTIAL_HEADERS or is_secret_name(name) or any(secret in text for secret in secrets)
+    return is_secret_name(name) or any(secret in text for secret in secrets)
 
 
-def _redirected(spec: RequestSpec, status: int, url: str, secrets: List[str], same_origin: bool) -> RequestSpec:
+def _redirected(spec: RequestSpec, status: int, url: str, secrets: list[str], same_origin: bool) -> RequestSpec:
     """The request a redirect asks for: 303 (and 301/302 after a POST) become a GET
     without a body, 307/308 repeat the request; credential headers stay behind when
     the redirect leaves the origin."""
@@ -555,24 +335,5 @@ def _redirected(spec: RequestSpec, status: int, url: str, secrets: List[str], sa
         json=spec.json if keep_body else None,
         headers=headers,
         allow_redirects=True,
+        browser=spec.browser,
     )
-
-
-def _limit_socket_wait(raw: Any, seconds: float) -> None:
-    """Bound the next socket read by the time left (so a stall cannot outlive the deadline)."""
-    sock = getattr(getattr(raw, "_connection", None), "sock", None)
-    if sock is not None:
-        try:
-            sock.settimeout(max(0.001, seconds))
-        except OSError:
-            pass
-
-
-def _deadline_error(deadline: Deadline, host: str, provider: Optional[str]) -> Timeout:
-    return Timeout(
-        "no complete answer from %s within the %.0f ms deadline" % (host, deadline.timeout_ms),
-        provider=provider,
-        detail_code="deadline_exceeded",
-    )
-
-

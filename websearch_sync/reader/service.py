@@ -20,7 +20,6 @@ parameters such as ``key``, ``api_key``, ``token``, ``access_token``,
 ``password``, ``sig``, ``signature``) is never sent to the service.
 """
 
-import re
 from dataclasses import dataclass
 from typing import Optional, Tuple
 from urllib.parse import parse_qsl, urlsplit
@@ -30,19 +29,13 @@ from ..net.deadline import Deadline
 from ..errors import WebParseError
 from .content import PageText
 from ..net.transport import HttpTransport, RequestSpec, status_error
+from ..secrets import is_secret_name
 
 __all__ = ["ReaderService", "reader_service", "carries_credentials", "read_with_service", "JINA_READER_URL"]
 
 JINA_READER_URL = "https://r.jina.ai/"
 #: Share of the remaining time the service may use; the rest is kept for reading the page directly.
 SERVICE_SHARE = 0.6
-
-_CREDENTIAL_NAME = re.compile(
-    r"(?:key|token|secret|passw(?:or)?d|pwd|signature|credential|jwt)s?$"
-    r"|(?:^|[_\-.])(?:sig|auth|session|sessionid|sid)$",
-    re.I,
-)
-
 
 @dataclass(repr=False)
 class ReaderService:
@@ -80,7 +73,7 @@ def carries_credentials(url: str) -> bool:
         return True
     for component in (parts.query, parts.fragment):
         for name, _value in parse_qsl(component, keep_blank_values=True):
-            if _CREDENTIAL_NAME.search(name.strip()):
+            if is_secret_name(name.strip()):
                 return True
     return False
 

@@ -1,0 +1,45 @@
+"""A corporate network's CA bundle reaches both transports (issue 21 point 4):
+``Settings.ca_bundle`` / ``WEB_SEARCH_CA_BUNDLE``, else ``REQUESTS_CA_BUNDLE``, else ``SSL_CERT_FILE``."""
+
+import pytest
+from fingerprint_lab import CERT, FingerprintServer
+from transports import BOTH
+
+import websearch_sync as ws
+
+SOURCES = ["setting", "WEB_SEARCH_CA_BUNDLE", "REQUESTS_CA_BUNDLE", "SSL_CERT_FILE"]
+
+
+def fetch(url, impersonate):
+    settings = ws.Settings.from_env(impersonate=impersonate, allow_private=True)
+    with ws.SearchClient("stub", settings=settings, cache_ttl_s=0) as client:
+        return client.fetch(url, allow_private=True, extract_mode="text")
+
+
+@pytest.fixture
+def no_bundle(monkeypatch):
+    for name in ("WEB_SEARCH_CA_BUNDLE", "REQUESTS_CA_BUNDLE", "SSL_CERT_FILE", "CURL_CA_BUNDLE", "SSL_CERT_DIR"):
+        monkeypatch.delenv(name, raising=False)
+    return monkeypatch
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+def test_a_certificate_from_an_unknown_ca_is_refused(impersonate, no_bundle):
+    with FingerprintServer() as server:
+        with pytest.raises(ws.NetworkError) as info:
+            fetch(server.url("/page"), impersonate)
+    assert info.value.detail_code == "tls_error"
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+@pytest.mark.parametrize("source", SOURCES)
+def test_the_bundle_is_trusted_from_each_source(source, impersonate, no_bundle):
+    if source == "setting":
+        settings = ws.Settings(impersonate=impersonate, ca_bundle=CERT)
+    else:
+        no_bundle.setenv(source, CERT)
+        settings = ws.Settings.from_env(impersonate=impersonate)
+    with FingerprintServer() as server:
+        with ws.SearchClient("stub", settings=settings, cache_ttl_s=0) as client:
+            page = client.fetch(server.url("/page"), allow_private=True, extract_mode="text")
+    assert "loopback fingerprint lab" in page["text"]

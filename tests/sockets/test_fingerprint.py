@@ -1,0 +1,79 @@
+"""What a bot detector sees of search and fetch (issue 21), measured on a loopback TLS server.
+
+With the ``browser`` extra, keyless search and fetch send Chrome's TLS ClientHello (JA4),
+HTTP/2 preface and header order: the same as curl_cffi's own Chrome (measured here, as the
+reference) and as the real Chromium 156 the fingerprint lab measured (its JA4 and HTTP/2
+string are quoted below from ../shared/fingerprint/README.md). With ``impersonate="off"``
+they send the plain ``requests`` handshake over HTTP/1.1.
+"""
+
+import pytest
+import requests
+from fingerprint_lab import CERT, FingerprintServer
+
+import websearch_sync as ws
+from websearch_sync.net.browser import browser_available
+
+#: Real Chromium 156 (headless) in the fingerprint lab, 2026-11-26.
+CHROMIUM_JA4 = "t13d1517h2_8daaf6152771_cb7bf5808d99"
+CHROMIUM_H2 = "1:65536;2:0;4:6291456;6:262144|15663105|0|m,a,s,p"
+#: Headers a form post adds to a navigation, placed by the browser's own rule.
+FORM_HEADERS = ("origin", "content-type", "content-length", "cookie", "referer")
+
+browser = pytest.mark.skipif(not browser_available(), reason="needs the browser extra (curl_cffi, Python >= 3.10)")
+
+
+def _settings(server, impersonate):
+    return ws.Settings(endpoints={"ddg_html": server.url("/html/")}, ca_bundle=CERT, impersonate=impersonate, allow_private=True)
+
+
+def _search_and_fetch(impersonate):
+    with FingerprintServer() as server:
+        # one client each: a client resumes its TLS sessions (as Chrome does), which adds the
+        # pre_shared_key extension to the next ClientHello; the references are first connections
+        with ws.SearchClient("ddg_html", settings=_settings(server, impersonate), cache_ttl_s=0, retries=0) as client:
+            found = client.search("fingerprint lab", max_results=3)
+        with ws.SearchClient("ddg_html", settings=_settings(server, impersonate), cache_ttl_s=0, retries=0) as client:
+            page = client.fetch(server.url("/page"), allow_private=True, extract_mode="text")
+    assert found["items"] and found["items"][0]["url"] == "https://example.com/fingerprint-lab"
+    assert "loopback fingerprint lab" in page["text"]
+    by_method = {r["method"]: r for r in server.records if "method" in r}  # recorded as connections close
+    assert sorted(by_method) == ["GET", "POST"]
+    return by_method["POST"], by_method["GET"]
+
+
+def _reference_chrome():
+    from curl_cffi import requests as curl_requests
+
+    with FingerprintServer() as server:
+        curl_requests.get(server.url("/page"), impersonate="chrome", verify=CERT, timeout=10)
+    return server.records[0]
+
+
+@browser
+def test_search_and_fetch_send_chromes_tls_http2_and_header_order():
+    reference = _reference_chrome()
+    search, fetch = _search_and_fetch(None)  # the default with the extra: chrome
+    for record in (search, fetch):
+        assert record["ja4"] == reference["ja4"] == CHROMIUM_JA4
+        assert record["http"] == "h2"
+        assert record["h2"]["akamai"] == reference["h2"]["akamai"] == CHROMIUM_H2
+        assert "Chrome/" in record["user_agent"] and record["user_agent"] == reference["user_agent"]
+    assert fetch["header_order"] == reference["header_order"]  # a navigation: exactly the browser's
+    navigation = [name for name in search["header_order"] if name not in FORM_HEADERS]
+    assert navigation == [name for name in reference["header_order"] if name in navigation]
+    order = search["header_order"]  # Chrome's form post: content-type (after origin) between the client hints and user-agent
+    assert order.index("sec-ch-ua-platform") < order.index("content-type") < order.index("user-agent")
+    assert "origin" not in order or order.index("sec-ch-ua-platform") < order.index("origin") < order.index("content-type")
+    assert order.index("sec-fetch-dest") < order.index("referer") < order.index("accept-encoding")
+
+
+def test_impersonate_off_sends_the_plain_requests_handshake():
+    with FingerprintServer() as server:
+        requests.get(server.url("/page"), verify=CERT, timeout=10)
+    plain = server.records[0]
+    search, fetch = _search_and_fetch("off")
+    for record in (search, fetch):
+        assert record["ja4"] == plain["ja4"] != CHROMIUM_JA4
+        assert record["http"] == "http/1.1"
+        assert record["user_agent"] == ws.Settings().user_agent or record["user_agent"].startswith("Mozilla/5.0")

@@ -1,0 +1,24 @@
+"""One credential-name rule: settings, redirects, recorded fixtures and the fetch service's
+URL check all ask :func:`websearch_sync.secrets.is_secret_name` (issue 22 point 4)."""
+
+import pytest
+
+from websearch_sync.reader.service import carries_credentials
+from websearch_sync.secrets import is_secret_name
+
+#: Names the three former lists disagreed on, and the plain names none of them may take for secrets.
+SECRET = ["jwt", "sessionid", "session_id", "keys", "api_keys", "passwords", "access_tokens", "Proxy-Authorization",
+          "Cookie", "X-Subscription-Token", "apiKey", "credentials", "PHPSESSID", "sig"]
+PLAIN = ["q", "keyword", "keywords", "max_results", "page", "Accept", "User-Agent", "Referer", "kl", "s", "dc"]
+
+
+@pytest.mark.parametrize("name", SECRET)
+def test_credential_names_are_secret_everywhere(name):
+    assert is_secret_name(name)
+    assert carries_credentials("https://example.com/a?%s=1" % name)
+
+
+@pytest.mark.parametrize("name", PLAIN)
+def test_plain_names_are_not(name):
+    assert not is_secret_name(name)
+    assert not carries_credentials("https://example.com/a?%s=1" % name)

@@ -1,0 +1,81 @@
+"""Which wire carries a browser's requests, and where certificates come from.
+
+``impersonate`` (``Settings.impersonate``, ``WEB_SEARCH_IMPERSONATE``, ``--impersonate``):
+``chrome`` (the default when the ``browser`` extra is installed) or ``off`` (the
+library's own ``requests`` client, the default without the extra). Only profiles the
+fingerprint lab finds consistent are offered: ``firefox`` and ``safari`` are refused
+with the lab's finding (a browser that is wrong in one layer is worse than none).
+``curl_cffi`` is imported only when a browser wire is built.
+"""
+
+import importlib.util
+import os
+import sys
+from typing import TYPE_CHECKING, Optional
+
+from ..errors import BAD_IMPERSONATE, MISSING_BROWSER_EXTRA, InvalidInput
+
+if TYPE_CHECKING:
+    from .wire import Wire
+
+__all__ = ["PROFILES", "IMPERSONATE_CHOICES", "browser_available", "resolve_impersonate", "browser_wire", "ca_bundle_path", "EXTRA_HINT"]
+
+#: The browser profiles offered (each checked consistent in the fingerprint lab).
+PROFILES: tuple[str, ...] = ("chrome",)
+#: Every value ``impersonate`` accepts.
+IMPERSONATE_CHOICES: tuple[str, ...] = PROFILES + ("off",)
+#: How to turn browser requests on.
+EXTRA_HINT = "install the browser extra (Python >= 3.10): pip install -e '.[browser]' from a checkout"
+#: Profiles curl_cffi has but the lab does not find consistent (docs/configuration.md#transports).
+_REFUSED = {
+    "firefox": "curl_cffi 0.17's Firefox profile sends a TLS fingerprint (JA4) no real Firefox sends",
+    "safari": "curl_cffi 0.17's Safari profile has an HTTP/2 fingerprint the lab cannot verify against a real Safari",
+}
+
+
+def browser_available() -> bool:
+    """True when the ``browser`` extra (``curl_cffi`` on Python >= 3.10) is installed."""
+    return sys.version_info >= (3, 10) and importlib.util.find_spec("curl_cffi") is not None
+
+
+def resolve_impersonate(value: Optional[str]) -> str:
+    """The profile to use (``"off"`` for none). ``None`` means the default: ``WEB_SEARCH_IMPERSONATE``
+    when set (a process-wide switch, like ``HTTPS_PROXY``: it also reaches settings built in
+    code), else ``chrome`` when the extra is installed, else ``off``. ``InvalidInput(bad_impersonate)``
+    for an unknown or refused value, ``InvalidInput(missing_browser_extra)`` for a profile without the extra."""
+    if value is None or value == "":
+        value = os.environ.get("WEB_SEARCH_IMPERSONATE", "").strip() or None
+    if value is None:
+        return "chrome" if browser_available() else "off"
+    name = str(value).strip().lower()
+    if name in _REFUSED:
+        raise InvalidInput("impersonate=%s is not offered: %s" % (name, _REFUSED[name]), detail_code=BAD_IMPERSONATE)
+    if name not in IMPERSONATE_CHOICES:
+        raise InvalidInput(
+            "impersonate must be one of %s, got %r" % (", ".join(IMPERSONATE_CHOICES), str(value)[:40]), detail_code=BAD_IMPERSONATE
+        )
+    if name != "off" and not browser_available():
+        raise InvalidInput(
+            "impersonate=%s needs the browser extra: %s; or set impersonate=off" % (name, EXTRA_HINT), detail_code=MISSING_BROWSER_EXTRA
+        )
+    return name
+
+
+def browser_wire(impersonate: Optional[str], *, proxy: Optional[str], ca_bundle: Optional[str]) -> Optional["Wire"]:
+    """The browser wire for ``impersonate``, or ``None`` when impersonation is off."""
+    profile = resolve_impersonate(impersonate)
+    if profile == "off":
+        return None
+    from .wire_curl import CurlWire  # the optional dependency, imported only when used
+
+    return CurlWire(profile, proxy=proxy, ca_bundle=ca_bundle)
+
+
+def ca_bundle_path(configured: Optional[str]) -> Optional[str]:
+    """The CA bundle both wires verify against: the configured one (``Settings.ca_bundle``,
+    ``WEB_SEARCH_CA_BUNDLE``), else ``REQUESTS_CA_BUNDLE``, else ``SSL_CERT_FILE``, else
+    ``None`` (each wire's default store)."""
+    for value in (configured, os.environ.get("REQUESTS_CA_BUNDLE"), os.environ.get("SSL_CERT_FILE")):
+        if value:
+            return value
+    return None

@@ -1,0 +1,55 @@
+"""A response as the policy hands it to backends and fetch: read (or capped), decoded on demand."""
+
+import json
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from requests.structures import CaseInsensitiveDict
+
+from .charset import decode_body
+
+__all__ = ["HttpResponse"]
+
+_NOT_PARSED = object()
+
+
+@dataclass
+class HttpResponse:
+    """A fully read (or capped) response."""
+
+    status: int
+    headers: "CaseInsensitiveDict[str]"
+    content: bytes
+    url: str
+    truncated: bool = False
+    elapsed_ms: float = 0.0
+    _text: Optional[str] = field(default=None, repr=False)
+    _json: Any = field(default=_NOT_PARSED, repr=False)
+
+    @property
+    def content_type(self) -> str:
+        """The media type without parameters, lower-case (``""`` when absent)."""
+        return (self.headers.get("Content-Type") or "").split(";", 1)[0].strip().lower()
+
+    @property
+    def text(self) -> str:
+        """The body decoded: header charset, then ``<meta>``, then detection."""
+        if self._text is None:
+            self._text = decode_body(self.content, self.headers.get("Content-Type"))
+        return self._text
+
+    def json(self) -> Any:
+        """The body parsed as JSON (raises ``ValueError`` when it is not JSON, or nested
+        too deeply for the parser). Parsed once: classifying and parsing an answer both
+        read it, so treat the value as read-only."""
+        if self._json is _NOT_PARSED:
+            try:
+                self._json = json.loads(self.text)
+            except RecursionError:
+                raise ValueError("JSON nested too deeply") from None
+        return self._json
+
+    @property
+    def location(self) -> Optional[str]:
+        """The ``Location`` header of a redirect, if any."""
+        return self.headers.get("Location")

@@ -1,0 +1,89 @@
+"""What an HTTP status means: the generic error of a non-2xx answer, and how long a
+service asks us to wait (``Retry-After``, ``X-RateLimit-Reset``)."""
+
+import email.utils
+import time
+from collections.abc import Mapping
+from typing import Optional
+from urllib.parse import urlsplit
+
+from ..errors import AuthError, BadGateway, WebBlocked, WebProviderError, WebSearchError
+from .response import HttpResponse
+
+__all__ = ["status_error", "retry_after_seconds", "MAX_RETRY_AFTER_S"]
+
+
+#: The longest wait a service may ask for: Retry-After and X-RateLimit-Reset are capped here
+#: (a hostile ``inf`` or ``1e18`` would otherwise become a cool-down no clock can add).
+MAX_RETRY_AFTER_S = 86400.0
+
+
+def retry_after_seconds(headers: Mapping[str, str]) -> Optional[float]:
+    """Seconds to wait from ``Retry-After`` (seconds or HTTP date) or ``X-RateLimit-Reset``.
+
+    Always ``None`` or a number in ``0..MAX_RETRY_AFTER_S`` (one day): a value that is
+    not a duration or a date (``nan``, a malformed date) is ignored, a longer one capped.
+    """
+    value = (headers.get("Retry-After") or "").strip()
+    if value:
+        wait = _seconds(value)
+        if wait is None and "," in value:
+            wait = _until_date(value)
+        if wait is not None:
+            return wait
+    reset = (headers.get("X-RateLimit-Reset") or "").strip()
+    if reset:  # Brave: "1, 1419704" = seconds until the per-second and per-month windows reset
+        return _seconds(reset.split(",")[0])
+    return None
+
+
+def _seconds(text: str) -> Optional[float]:
+    """A number of seconds within ``0..MAX_RETRY_AFTER_S``, or ``None`` (not a number, or NaN)."""
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    if value != value:  # NaN
+        return None
+    return min(MAX_RETRY_AFTER_S, max(0.0, value))
+
+
+def _until_date(text: str) -> Optional[float]:
+    """Seconds until an HTTP date (``Wed, 21 Oct 2015 07:28:00 GMT``), capped; ``None`` when it is no date."""
+    try:
+        parsed = email.utils.parsedate_to_datetime(text)
+        wait = parsed.timestamp() - time.time()
+    except (ValueError, TypeError, OverflowError, IndexError):
+        return None
+    return min(MAX_RETRY_AFTER_S, max(0.0, wait))
+
+
+def status_error(response: HttpResponse, provider: Optional[str]) -> Optional[WebSearchError]:
+    """The generic error for a non-2xx status, or ``None`` for a success.
+
+    401 -> AuthError, 403 -> WebBlocked(http_403), 429 -> WebBlocked(http_429),
+    5xx -> BadGateway, any other status outside 2xx -> WebProviderError(http_<status>).
+    Backends refine this (body-based bot walls, vendor error envelopes) before it runs.
+    """
+    status = response.status
+    if 200 <= status < 300:
+        return None
+    host = urlsplit(response.url).hostname or "upstream"
+    detail = "http_%d" % status
+    if status == 401:
+        return AuthError("%s rejected the credentials (HTTP 401)" % host, provider=provider, detail_code=detail, status=status)
+    if status == 403:
+        return WebBlocked("%s refused the request (HTTP 403)" % host, provider=provider, detail_code=detail, status=status)
+    if status == 429:
+        wait = retry_after_seconds(response.headers)
+        hint = "; retry after %.0f s" % wait if wait is not None else ""
+        return WebBlocked(
+            "%s is rate-limiting us (HTTP 429)%s" % (host, hint),
+            provider=provider,
+            detail_code=detail,
+            status=status,
+            retry_after=wait,
+        )
+    if status >= 500:
+        return BadGateway("%s failed with HTTP %d" % (host, status), provider=provider, detail_code=detail, status=status)
+    return WebProviderError("%s answered with unexpected HTTP %d" % (host, status), provider=provider, detail_code=detail, status=status)

@@ -25,9 +25,17 @@ __all__ = ["FIXTURES", "Recorded", "network_backends", "secret_settings", "dummy
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
 
+def project_backends() -> List[str]:
+    """The registered backends this project ships (defined in ``websearch_sync``): what the
+    sweeping tests cover. A third-party plugin installed in the same environment registers
+    too, but its fixtures, docs rows and dummy settings are its own: it runs the conformance
+    kit on itself (docs/backends.md), never inside this project's suite."""
+    return [name for name in registry.backend_names() if registry.backend_class(name).__module__.startswith("websearch_sync.")]
+
+
 def network_backends() -> List[str]:
-    """Every registered backend that sends requests (kind other than ``offline``)."""
-    return [name for name in registry.backend_names() if registry.backend_class(name).kind != "offline"]
+    """Every backend of the project that sends requests (kind other than ``offline``)."""
+    return [name for name in project_backends() if registry.backend_class(name).kind != "offline"]
 
 
 def secret_settings(cls: Type[Backend]) -> List[str]:

@@ -9,12 +9,14 @@ cool-downs then cost no real time, and a test asserts on what was waited
 (``websearch_sync.net.deadline``) are not the client's clock: they stay real.
 """
 
+import contextlib
 import threading
-from typing import Callable, Dict, List, Optional, Tuple
+import time
+from typing import Callable, Dict, Iterator, List, Optional, Tuple
 
 from websearch_sync.client.clock import Clock
 
-__all__ = ["FakeClock", "ThreadClock"]
+__all__ = ["FakeClock", "ThreadClock", "machine_pace", "slowdown", "deadline_margin_s"]
 
 
 class FakeClock(Clock):
@@ -86,3 +88,52 @@ class ThreadClock(Clock):
     def last(self) -> float:
         """The calling thread's last reading."""
         return self._last[threading.get_ident()]
+
+
+# -- where real time is the subject: a margin from the machine, not a guess ------------------------
+
+#: What a call may add to its deadline on an idle machine: noticing the deadline, closing the
+#: connection, building the error.
+IDLE_MARGIN_S = 0.3
+#: CPU time spun to measure the machine's pace (see :func:`slowdown`): long enough that the
+#: scheduler's head start for a thread that just slept (a few ms) does not hide the load.
+_PACE_CPU_S = 0.01
+
+
+def slowdown(cpu_s: float = _PACE_CPU_S) -> float:
+    """How many times slower than an idle CPU this thread runs right now (1.0 at best).
+
+    Spins until the thread has used ``cpu_s`` of CPU and divides the wall time that took by
+    it: on 2 cores shared by 6 busy processes about 3, on an idle machine 1. The work a call
+    does after its deadline (waking up, closing, raising) is slowed alike.
+    """
+    wall, cpu = time.perf_counter(), time.thread_time()
+    while time.thread_time() - cpu < cpu_s:
+        pass
+    return max(1.0, (time.perf_counter() - wall) / max(time.thread_time() - cpu, 1e-9))
+
+
+class Pace:
+    """What :func:`machine_pace` measured: ``slowdown``, the higher of before and after the block."""
+
+    slowdown = 1.0
+
+
+@contextlib.contextmanager
+def machine_pace() -> Iterator[Pace]:
+    """``with machine_pace() as pace: <timed call>``; then ``deadline_margin_s(pace.slowdown)``.
+
+    Measured before and after the call, keeping the higher (one sample is noisy; the load
+    that slowed the call may have come and gone on either side of it).
+    """
+    pace = Pace()
+    before = slowdown()
+    yield pace
+    pace.slowdown = max(before, slowdown())
+
+
+def deadline_margin_s(pace_slowdown: float, idle_margin_s: float = IDLE_MARGIN_S) -> float:
+    """What a call may take beyond its deadline: ``idle_margin_s`` on an idle machine, that many
+    times more on a machine running ``pace_slowdown`` times slower. A call that ignores its
+    deadline overruns by far more (the bugs these tests caught ran seconds to minutes late)."""
+    return idle_margin_s * max(1.0, pace_slowdown)

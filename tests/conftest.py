@@ -128,3 +128,17 @@ def snapshot(request):
         assert text == path.read_text(encoding="utf-8")
 
     return check
+
+
+@pytest.fixture
+def testhtml_server(monkeypatch):
+    """The ``testhtml`` backend registered and pointed (``WEB_SEARCH_ENDPOINT_TESTHTML``) at a
+    local server answering a results page of ``fixture_backends.PAGE_RESULTS``."""
+    from fixture_backends import PAGE_RESULTS, HtmlTestBackend, result_page
+    from servers import FaultServer, respond
+
+    register(HtmlTestBackend)
+    with FaultServer({"/html": respond(200, result_page(PAGE_RESULTS))}) as server:
+        monkeypatch.setenv("WEB_SEARCH_ENDPOINT_TESTHTML", server.url("/html"))
+        yield server
+    unregister(HtmlTestBackend.name)

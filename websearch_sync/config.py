@@ -113,9 +113,14 @@ class Settings:
             for every backend (a number) or per backend (``{"searxng": 0.5}``); ``None``:
             each backend's own. A client's ``min_interval_s`` argument overrides it.
         from_environment: set by :meth:`from_env` (the values came from the environment).
+        env_backend_problem: set by :meth:`from_env` when ``WEB_SEARCH_BACKEND`` names a
+            backend nobody registered: the message of the ``InvalidInput(unknown_backend)``
+            a call gets when it falls back on that variable (:meth:`default_backend`). A call
+            naming its backend, and fetch, never read it.
 
     Checked at construction (``InvalidInput``): numbers are positive integers
-    (``bad_setting``), ``proxy`` is a proxy URL (``bad_proxy``), and each known
+    (``bad_setting``), ``proxy`` is a proxy URL (``bad_proxy``), ``backend`` names
+    registered backends or ``auto`` (``unknown_backend``, with the closest name), and each known
     backend's ``providers`` section holds only settings that backend reads
     (its environment settings, ``timeout_ms``, and ``reader_url`` for ``jina``;
     ``bad_setting``, naming the key); a provider ``*_ms`` setting is a whole number
@@ -140,6 +145,7 @@ class Settings:
     state_required: bool = False
     min_interval_s: Union[None, float, Dict[str, float]] = None
     from_environment: bool = False
+    env_backend_problem: Optional[str] = dataclasses.field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         for name, maximum in (("timeout_ms", MAX_TIMEOUT_MS), ("max_results", 10), ("max_response_bytes", None)):
@@ -156,6 +162,9 @@ class Settings:
         self.min_interval_s = _check_pace(self.min_interval_s)
         if isinstance(self.backend, str):
             self.backend = self.backend.strip() or None
+        if self.backend is not None:
+            self.env_backend_problem = None  # an explicit backend wins over the environment's
+            _check_backend_names(self.backend, "Settings.backend")
 
     # -- reading -------------------------------------------------------------------------
 
@@ -164,8 +173,9 @@ class Settings:
         """Build settings from environment variables (``os.environ`` by default).
 
         Keyword ``overrides`` beat the environment. A name in ``WEB_SEARCH_BACKEND``
-        that no backend is registered under is ``InvalidInput(unknown_backend)``
-        (unless ``backend`` is overridden); a malformed ``WEB_SEARCH_PROXY`` is
+        that no backend is registered under is kept as ``env_backend_problem``: a
+        search that falls back on it fails with ``InvalidInput(unknown_backend)``, a
+        search naming its backend and a fetch work; a malformed ``WEB_SEARCH_PROXY`` is
         ``InvalidInput(bad_proxy)``. Malformed numbers are logged and replaced by
         the default.
         """
@@ -184,6 +194,13 @@ class Settings:
             else:
                 values[key] = value
         return cls(**values)
+
+    def default_backend(self) -> BackendSpec:
+        """``backend``, the default of a call that names none; ``InvalidInput(unknown_backend)``
+        when it came from a ``WEB_SEARCH_BACKEND`` that names an unknown backend."""
+        if self.backend is None and self.env_backend_problem:
+            raise InvalidInput(self.env_backend_problem, detail_code="unknown_backend")
+        return self.backend
 
     def replace(self, **changes: Any) -> "Settings":
         """Return a copy with some fields changed."""
@@ -318,7 +335,12 @@ def _shared_from_env(env: Mapping[str, str], overridden: Set[str]) -> Dict[str, 
     values: Dict[str, Any] = {"from_environment": True}
     backend = _env_str(env, "WEB_SEARCH_BACKEND")
     if backend and "backend" not in overridden:
-        values["backend"] = _backend_from_env(backend, list(_BACKEND_ENV_VARS))
+        names = [part.strip().lower() for part in backend.split(",") if part.strip()]
+        problem = _unknown_backend_problem("WEB_SEARCH_BACKEND=%r" % backend, names)
+        if problem:
+            values["env_backend_problem"] = problem
+        else:
+            values["backend"] = names[0] if len(names) == 1 else names
     for var, field_name, maximum in (
         ("WEB_SEARCH_TIMEOUT_MS", "timeout_ms", MAX_TIMEOUT_MS),
         ("WEB_SEARCH_MAX_RESULTS", "max_results", 10),
@@ -444,17 +466,34 @@ def _env_int(env: Mapping[str, str], name: str, maximum: Optional[int]) -> Optio
     return number
 
 
-def _backend_from_env(text: str, known: Sequence[str]) -> Union[str, List[str]]:
-    """The names of ``WEB_SEARCH_BACKEND``; ``InvalidInput(unknown_backend)`` for a name nobody registered."""
-    names = [part.strip().lower() for part in text.split(",") if part.strip()]
-    unknown = [n for n in names if n not in known and n != "auto"]
-    if unknown or not names:
-        raise InvalidInput(
-            "WEB_SEARCH_BACKEND=%r names unknown backend %s; known backends: %s, or auto"
-            % (text, ", ".join(repr(n) for n in unknown) or "''", ", ".join(known)),
-            detail_code="unknown_backend",
-        )
-    return names[0] if len(names) == 1 else names
+def _unknown_backend_problem(where: str, names: Sequence[str]) -> Optional[str]:
+    """Why ``names`` (from ``where``) are not all registered backends or ``auto``, with the
+    closest known name for each unknown one; ``None`` when they are."""
+    known = list(_BACKEND_ENV_VARS)
+    if not names:
+        return "%s names no backend; known backends: %s, or auto" % (where, ", ".join(known))
+    unknown = [name for name in names if name not in known and name != "auto"]
+    if not unknown:
+        return None
+    guesses = []
+    for name in unknown:
+        close = difflib.get_close_matches(name, known + ["auto"], n=1)
+        guesses.append("%r%s" % (name, " (did you mean %s?)" % close[0] if close else ""))
+    return "%s names unknown backend %s; known backends: %s, or auto" % (where, ", ".join(guesses), ", ".join(known))
+
+
+def _check_backend_names(backend: Any, where: str) -> None:
+    """``InvalidInput(unknown_backend)`` when ``backend`` (a name, comma list or list of names)
+    names an unregistered backend; other types are refused where the backend is used."""
+    if isinstance(backend, str):
+        names = [part.strip().lower() for part in backend.split(",")]
+    elif isinstance(backend, (list, tuple)) and all(isinstance(name, str) for name in backend):
+        names = [name.strip().lower() for name in backend]
+    else:
+        return
+    problem = _unknown_backend_problem("%s=%r" % (where, backend), [name for name in names if name])
+    if problem:
+        raise InvalidInput(problem, detail_code="unknown_backend")
 
 
 def _userinfo_secret(url: Optional[str]) -> List[str]:

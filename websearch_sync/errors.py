@@ -59,6 +59,10 @@ class WebSearchError(Exception):
         retry_after: seconds the upstream asked us to wait (``Retry-After``), if any.
         errors: other errors attached to this one (e.g. the failures of the
             other backends of a fallback chain), as ``WebSearchError`` objects.
+        hint: what a Python caller can do about it (``"pass allow_private=True ..."``),
+            or ``None``. Kept out of ``message`` and ``to_dict()`` (a model reading a
+            tool result cannot act on it; the command line gives its own flags
+            instead); ``str(error)`` shows it after the message.
     """
 
     code = "WebSearchError"
@@ -76,6 +80,7 @@ class WebSearchError(Exception):
         retryable: Optional[bool] = None,
         retry_after: Optional[float] = None,
         errors: Optional[Iterable["WebSearchError"]] = None,
+        hint: Optional[str] = None,
     ) -> None:
         super().__init__(message)
         self.message = message
@@ -85,6 +90,7 @@ class WebSearchError(Exception):
         self.retry_after = retry_after
         self.retryable = self._default_retryable(detail_code) if retryable is None else bool(retryable)
         self.errors: List[WebSearchError] = list(errors or [])
+        self.hint = hint
 
     def _default_retryable(self, detail_code: Optional[str]) -> bool:
         return self.default_retryable and detail_code not in self.final_details
@@ -104,7 +110,7 @@ class WebSearchError(Exception):
         return data
 
     def __str__(self) -> str:
-        return self.message
+        return "%s; %s" % (self.message, self.hint) if self.hint else self.message
 
     def __repr__(self) -> str:
         parts = [repr(self.message)]

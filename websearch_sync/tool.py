@@ -191,7 +191,7 @@ def _names(names: Optional[Mapping[str, str]], style: str) -> Dict[str, str]:
 
 
 def _search_available(settings: Settings) -> bool:
-    names = backend_list(settings.backend) or [registry.DEFAULT_BACKEND]
+    names = backend_list(settings.default_backend()) or [registry.DEFAULT_BACKEND]
     known = registry.backend_names()
     for name in names:
         if name == "auto" or (name in known and registry.backend_class(name)(settings).is_configured()):

@@ -14,7 +14,9 @@ MAX_QUERY_CHARS = 2000
 #: Options every backend receives (each uses what it supports).
 COMMON_OPTIONS = ("locale", "lang", "time_range", "site_filter", "safe_search", "trace_id", "include_content", "max_content_chars")
 
-_LOCALE = re.compile(r"^[A-Za-z]{2,8}(?:[-_][A-Za-z0-9]{1,8}){0,3}$")
+#: A BCP 47 language tag: a 2-3 letter ISO 639 language, then script, region or variant subtags
+#: (``en``, ``en-US``, ``zh-Hant-TW``, ``es-419``); a language name (``english``) is not one.
+_LOCALE = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8}){0,3}$")
 _SITE = re.compile(r"^[A-Za-z0-9.-]+(?::\d+)?(?:/[^\s]*)?$")
 _HEADER_SAFE = re.compile(r"^[\x21-\x7e]{1,200}$")
 
@@ -76,11 +78,16 @@ def _check_choice(name: str, value: Any, choices: Iterable[str]) -> Optional[str
     return value.lower()
 
 
+#: What a valid value looks like, for the message of a refused one.
+_EXAMPLES = {"locale": "a language tag such as en, en-US or zh-Hant-TW", "site_filter": "a domain such as docs.python.org"}
+
+
 def _check_pattern(name: str, value: Any, pattern: "re.Pattern[str]") -> Optional[str]:
     if value is None:
         return None
     if not isinstance(value, str) or not pattern.fullmatch(value):
-        raise InvalidInput("invalid %s: %r" % (name, value), detail_code="bad_" + name)
+        example = _EXAMPLES.get(name)
+        raise InvalidInput("invalid %s: %r%s" % (name, value, " (expected %s)" % example if example else ""), detail_code="bad_" + name)
     return value
 
 

@@ -22,6 +22,7 @@ from backend_kit import (
     dummy_config,
     env_for,
     network_backends,
+    project_backends,
     recorded_exchanges,
     recorded_success,
     replay_search,
@@ -39,7 +40,7 @@ from websearch_sync.models import SearchParams
 from websearch_sync.net.transport import RequestSpec
 from websearch_sync.validate import search_params
 
-ALL = registry.backend_names()
+ALL = project_backends()
 NETWORK = network_backends()
 KEYED = [name for name in NETWORK if secret_settings(registry.backend_class(name))]
 REQUIRED = [(name, key) for name in ALL for key in registry.backend_class(name).required]

@@ -8,6 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
+from backend_kit import project_backends
 
 from websearch_sync.engine import registry
 
@@ -44,7 +45,7 @@ def golden_errors(name):
                 yield golden.name, entry["type"], entry["detail_code"]
 
 
-@pytest.mark.parametrize("name", registry.backend_names())
+@pytest.mark.parametrize("name", project_backends())
 def test_the_docs_tables_cover_the_backend(name):
     cls = registry.backend_class(name)
     assert name in table_names((DOCS / "backends.md").read_text(encoding="utf-8")), "no row for %s in docs/backends.md" % name

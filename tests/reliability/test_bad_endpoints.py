@@ -26,7 +26,9 @@ def settings_with(name, endpoint):
 @pytest.mark.parametrize("name", faultlab.network_backends())
 def test_an_unusable_endpoint_is_refused_before_any_request(name, endpoint):
     with pytest.raises(ws.InvalidInput) as info:
-        ws.search("q", backend=name, settings=settings_with(name, endpoint), timeout_ms=1000)
+        # No request is made, so no deadline is the subject: a long one, which a machine that
+        # stalls this process for seconds cannot use up before the endpoint is checked.
+        ws.search("q", backend=name, settings=settings_with(name, endpoint), timeout_ms=60_000)
     assert info.value.detail_code == "bad_endpoint"
     assert info.value.provider == name
 

@@ -19,7 +19,7 @@ from typing import Dict, List
 
 import faultlab
 import pytest
-from backend_kit import secret_settings
+from backend_kit import project_backends, secret_settings
 from servers import _head
 
 import websearch_sync as ws
@@ -39,7 +39,7 @@ SERVICE_KEY = "svc-SECRET-77aa66bb55cc"
 
 KEYS: Dict[str, Dict[str, str]] = {
     name: {setting: "%s-%s-SECRET-%08x" % (name, setting, zlib.crc32(("%s/%s" % (name, setting)).encode())) for setting in secret_settings(registry.backend_class(name))}
-    for name in registry.backend_names()
+    for name in project_backends()
 }
 ALL_KEYS = [key for sub in KEYS.values() for key in sub.values()] + [SERVICE_KEY]
 
@@ -174,7 +174,7 @@ def test_reprs_never_show_a_key(lab):
     settings = keyed_settings(lab, fetch_service_url="http://127.0.0.1:1/", fetch_service_key=SERVICE_KEY)
     assert_no_key(repr(settings))
     assert_no_key(str(settings))
-    for name in registry.backend_names():
+    for name in project_backends():
         assert_no_key(repr(registry.backend_class(name)(settings)))
     with ws.SearchClient(BACKENDS, settings=settings) as client:
         assert_no_key(repr(client))

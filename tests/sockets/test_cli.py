@@ -63,7 +63,9 @@ def test_upstream_failures_have_their_own_statuses(testjson, capsys, fake_clock)
     os.environ["WEB_SEARCH_ENDPOINT_TESTJSON"] = "http://127.0.0.1:%d/s" % free_port()
     try:
         assert main(["search", "q", "-b", "testjson"]) == 4
-        assert capsys.readouterr().err.startswith("error: NetworkError/connection_refused: ")
+        lines = capsys.readouterr().err.splitlines()  # each retry wait is a line, then the error
+        assert lines[-1].startswith("error: NetworkError/connection_refused: ")
+        assert [line.split(", retry ")[0] for line in lines[:-1]] == ["retry: testjson: NetworkError/connection_refused"] * 2
         with FaultServer({"/s": respond(429, b"")}) as server:
             os.environ["WEB_SEARCH_ENDPOINT_TESTJSON"] = server.url("/s")
             assert main(["search", "q", "-b", "testjson"]) == 3

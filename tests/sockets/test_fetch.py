@@ -7,6 +7,7 @@ import os
 import time
 
 import pytest
+from clocks import deadline_margin_s, machine_pace
 from servers import FaultServer, endless, gzipped, never_answer, redirect, respond, stall_after_headers, trickle
 
 import websearch_sync as ws
@@ -31,14 +32,16 @@ def fetch(url, **kwargs):
 
 
 def expect_error(url, code, detail=None, timeout_ms=3000, **kwargs):
-    started = time.monotonic()
-    with pytest.raises(ws.WebSearchError) as info:
-        fetch(url, timeout_ms=timeout_ms, **kwargs)
-    elapsed = time.monotonic() - started
+    with machine_pace() as pace:
+        started = time.monotonic()
+        with pytest.raises(ws.WebSearchError) as info:
+            fetch(url, timeout_ms=timeout_ms, **kwargs)
+        elapsed = time.monotonic() - started
     assert type(info.value).__name__ == code, repr(info.value)
     if detail is not None:
         assert info.value.detail_code == detail, repr(info.value)
-    assert elapsed < timeout_ms / 1000 + MARGIN_S, "took %.2fs for a %d ms deadline" % (elapsed, timeout_ms)
+    margin = deadline_margin_s(pace.slowdown, MARGIN_S)
+    assert elapsed < timeout_ms / 1000 + margin, "took %.2fs for a %d ms deadline (margin %.2fs)" % (elapsed, timeout_ms, margin)
     return info.value
 
 
@@ -429,11 +432,13 @@ def test_fetch_page_with_a_shared_transport_and_outer_deadline():
         with FaultServer({"/a": respond(200, ARTICLE), "/slow": trickle(ARTICLE, 0.05)}) as server:
             page = fetch_page(server.url("/a"), transport=transport, settings=ws.Settings(allow_private=True))
             assert page["status"] == 200
-            started = time.monotonic()
-            with pytest.raises(ws.Timeout):
-                fetch_page(server.url("/slow"), transport=transport, settings=ws.Settings(allow_private=True),
-                           timeout_ms=10_000, deadline=Deadline(500))
-            assert time.monotonic() - started < 0.5 + MARGIN_S
+            with machine_pace() as pace:
+                started = time.monotonic()
+                with pytest.raises(ws.Timeout):
+                    fetch_page(server.url("/slow"), transport=transport, settings=ws.Settings(allow_private=True),
+                               timeout_ms=10_000, deadline=Deadline(500))
+                elapsed = time.monotonic() - started
+            assert elapsed < 0.5 + deadline_margin_s(pace.slowdown, MARGIN_S)
     finally:
         transport.close()
 

@@ -8,20 +8,8 @@ import json
 from pathlib import Path
 
 import pytest
-from fixture_backends import PAGE_RESULTS, HtmlTestBackend, result_page
-from servers import FaultServer, respond
 
 from websearch_sync.cli import main
-from websearch_sync.engine.registry import register, unregister
-
-
-@pytest.fixture
-def html_server(monkeypatch):
-    register(HtmlTestBackend)
-    with FaultServer({"/html": respond(200, result_page(PAGE_RESULTS))}) as server:
-        monkeypatch.setenv("WEB_SEARCH_ENDPOINT_TESTHTML", server.url("/html"))
-        yield server
-    unregister(HtmlTestBackend.name)
 
 
 def _point_body_at(meta_path: Path, body: str) -> None:
@@ -31,7 +19,7 @@ def _point_body_at(meta_path: Path, body: str) -> None:
 
 
 @pytest.mark.parametrize("where", ["outside", "absolute", "sibling_case", "other_backend"])
-def test_force_never_deletes_a_file_outside_the_case(html_server, tmp_path, where):
+def test_force_never_deletes_a_file_outside_the_case(testhtml_server, tmp_path, where):
     fixtures = tmp_path / "fixtures"
     argv = ["record", "testhtml", "rust async", "--fixtures", str(fixtures), "--name", "one"]
     assert main(argv) == 0
@@ -58,7 +46,7 @@ def test_force_never_deletes_a_file_outside_the_case(html_server, tmp_path, wher
     assert (fixtures / "testhtml" / "one.meta.json").exists()
 
 
-def test_force_still_replaces_the_case_s_own_files(html_server, tmp_path):
+def test_force_still_replaces_the_case_s_own_files(testhtml_server, tmp_path):
     argv = ["record", "testhtml", "rust async", "--fixtures", str(tmp_path), "--name", "one"]
     assert main(argv) == 0
     stale = tmp_path / "testhtml" / "one.old.html"

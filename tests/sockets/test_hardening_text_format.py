@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import responses
+from backend_kit import project_backends
 
 import websearch_sync as ws
 from websearch_sync.engine import registry
@@ -80,7 +81,7 @@ def test_a_scraped_page_s_escaped_text_is_shown_as_the_page_shows_it(monkeypatch
 
 
 def test_every_backend_declares_whether_its_text_is_html():
-    for name in registry.backend_names():
+    for name in project_backends():
         cls = registry.backend_class(name)
         declared = next(klass.__dict__["text_format"] for klass in cls.__mro__ if "text_format" in klass.__dict__)
         assert declared in ("html", "text"), name

@@ -167,6 +167,48 @@ print(ws.search("still works")["items"][0]["provider"])
     assert "fancylib" in done.stderr and "replace the built-in backend 'ddg_html'" in done.stderr
 
 
+#: Test modules that sweep over the registered backends. The reliability modules sweep through
+#: ``backend_kit.network_backends()`` as the conformance suite does, which stands for them here.
+SWEEPING = ["tests/conformance", "contract_tests"]
+
+
+def test_an_installed_plugin_does_not_enter_the_projects_own_sweeping_tests(tmp_path):
+    """A third-party plugin in the same environment registers, but the suite's sweeps cover
+    the project's backends only: its fixtures, docs rows and settings are not this project's."""
+    _distribution(tmp_path, "demo_search", "demo_search", PLUGIN_SOURCE, "demo = demo_search:DemoSearch\n")
+    environ = {k: v for k, v in os.environ.items() if not k.startswith(("WEB_SEARCH_", "DEMO_", "PYTEST_"))}
+    environ["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(ROOT)])
+    listed = subprocess.run([sys.executable, "-c", "import websearch_sync as ws; print('demo' in ws.backend_names())"],
+                            capture_output=True, text=True, timeout=120, env=environ, cwd=str(ROOT))
+    assert listed.stdout.strip() == "True", listed.stderr  # the plugin is installed and registered
+    collected = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-n", "0", "-p", "no:cacheprovider", *SWEEPING],
+        capture_output=True, text=True, timeout=600, env=environ, cwd=str(ROOT))
+    assert collected.returncode == 0, collected.stdout[-2000:] + collected.stderr[-2000:]
+    ids = [line for line in collected.stdout.splitlines() if "::" in line]
+    assert len(ids) > 500
+    assert not [test_id for test_id in ids if "demo" in test_id.split("::", 1)[1]]
+
+
+def test_the_contract_coverage_check_is_about_the_projects_backends():
+    """``contract_tests`` asks every backend the project ships for recorded cases, not a plugin."""
+    import importlib.util
+
+    from websearch_sync.backends import Backend
+    from websearch_sync.engine.registry import register, unregister
+
+    spec = importlib.util.spec_from_file_location("contract_coverage", ROOT / "contract_tests" / "test_contract.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    plugin = type("DemoSearch", (Backend,), {"name": "demo", "kind": "json", "summary": "a plugin", "text_format": "text",
+                                             "__module__": "demo_search"})
+    register(plugin)
+    try:
+        module.test_there_are_cases_for_every_registered_backend()
+    finally:
+        unregister("demo")
+
+
 def test_plugins_with_unusable_declarations_or_imports_never_break_the_host(tmp_path):
     """Issue 23.5: bad class attributes, sys.exit() / KeyboardInterrupt / BaseException at
     import: each plugin is skipped with a warning naming it; the library imports and works."""

@@ -75,7 +75,7 @@ def test_record_writes_body_meta_and_golden_and_verify_passes(html_server, tmp_p
     assert main(["verify", "--fixtures", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "PASS   testhtml/rust-async  3 items" in out
-    assert out.rstrip().endswith("1 case: 1 PASS, 0 NEW, 0 DRIFT, 0 ERROR")
+    assert out.rstrip().endswith("1 case: 1 PASS, 0 NEW, 0 DRIFT, 0 ERROR\nby provenance: 1 recorded, 0 provider-docs, 0 synthetic")
 
 
 def assert_recorded_meta(meta, html_server):
@@ -92,7 +92,7 @@ def assert_recorded_meta(meta, html_server):
     assert meta["settings"] == {"endpoints": {"testhtml": html_server.url("/html")}}
     assert meta["library_version"] == ws.__version__
     assert meta["captured_at"].endswith("+00:00")
-    assert meta["provenance"] == {"status": "recorded-live", "capture_date": meta["captured_at"][:10], "recorded_by": "websearch-sync record"}
+    assert meta["provenance"] == {"status": "recorded", "form": "complete", "capture_date": meta["captured_at"][:10], "recorded_by": "websearch-sync record"}
 
 
 def test_a_recorded_case_replays_without_the_server(html_server, tmp_path):
@@ -193,7 +193,7 @@ def test_recording_the_offline_stub(tmp_path, capsys):
     assert main(["record", "stub", "hello world", "--fixtures", str(tmp_path)]) == 0
     meta = read_meta(tmp_path / "stub", "hello-world")
     assert "request" not in meta and "response" not in meta
-    assert meta["provenance"]["status"] == "offline-deterministic"
+    assert meta["provenance"]["status"] == "synthetic" and meta["provenance"]["why"]
     golden = json.loads((tmp_path / "stub" / "hello-world.expected.json").read_text())
     assert golden == outcome_of(ws.search("hello world"))
     assert main(["verify", "--fixtures", str(tmp_path), "--backend", "stub"]) == 0
@@ -346,7 +346,7 @@ def assert_drift_report(out):
     assert "~ changed https://rust-lang.github.io/async-book/ title:" in out
     assert 'was "Rust async book"' in out and 'now "The Rust Async Book"' in out
     assert "~ moved   https://rust-lang.github.io/async-book/  #1 -> #2" in out
-    assert out.rstrip().endswith("1 case: 0 PASS, 0 NEW, 1 DRIFT, 0 ERROR")
+    assert "\n1 case: 0 PASS, 0 NEW, 1 DRIFT, 0 ERROR\n" in out
 
 
 def test_a_page_whose_structure_changed_drifts_to_a_parse_error(html_server, tmp_path, capsys):
@@ -410,11 +410,20 @@ def test_verify_works_without_the_test_extra(monkeypatch, capsys):
     monkeypatch.setitem(sys.modules, "responses", None)  # import responses -> ImportError
     assert main(["verify", "--fixtures", str(Path(__file__).resolve().parents[2] / "fixtures")]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[:-1] and all(line.startswith("PASS ") for line in out[:-1])
+    assert out[:-2] and all(line.startswith("PASS ") for line in out[:-2])
 
 
 def test_the_project_fixtures_verify(capsys):
     fixtures = Path(__file__).resolve().parents[2] / "fixtures"
     assert main(["verify", "--fixtures", str(fixtures)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[:-1] and all(line.startswith("PASS ") for line in lines[:-1])
+    assert lines[:-2] and all(line.startswith("PASS ") for line in lines[:-2])
+
+
+def test_verify_counts_the_cases_by_provenance(capsys):
+    fixtures = Path(__file__).resolve().parents[2] / "fixtures"
+    kinds = [json.loads(path.read_text(encoding="utf-8"))["provenance"]["status"] for path in sorted(fixtures.glob("*/*.meta.json"))]
+    assert main(["verify", "--fixtures", str(fixtures)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "by provenance: %d recorded, %d provider-docs, %d synthetic" % (
+        kinds.count("recorded"), kinds.count("provider-docs"), kinds.count("synthetic"))
+    assert len(kinds) == kinds.count("recorded") + kinds.count("provider-docs") + kinds.count("synthetic")

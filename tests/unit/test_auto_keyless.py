@@ -230,3 +230,27 @@ def test_each_engine_answers_by_name_from_the_environment_and_on_the_command_lin
     for result in (in_code, on_cli, from_env):
         assert result["provider_meta"]["provider_name"] == name
         assert [item["url"] for item in result["items"]] == golden_urls(expected)[:3]
+
+
+# -- a query one engine cannot take (issue 23, point 14) -------------------------------------------
+
+
+def test_auto_skips_an_engine_that_cannot_take_the_query_and_goes_on():
+    query = "javascript tutorial " + "x" * 600  # DuckDuckGo refuses 500 characters and more; Bing takes it
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        serve(mock, {BING: BING_PAGE})
+        with ws.SearchClient("auto", settings=ws.Settings(), cache_ttl_s=0, clock=FakeClock()) as client:
+            result = client.search(query, max_results=10)
+        assert hosts(mock) == ["www.bing.com"]  # DuckDuckGo is not asked a query it refuses
+    assert result["provider_meta"]["provider_name"] == "bing_html"
+    [error] = result["errors"]
+    assert (error["provider"], error["type"], error["detail_code"]) == ("ddg_html", "InvalidInput", "query_too_long")
+
+
+def test_a_fallback_chain_skips_it_too_and_only_a_query_no_engine_takes_is_refused():
+    result = ws.search("x" * 600, backend=["ddg_html", "stub"])
+    assert result["provider_meta"]["provider_name"] == "stub"
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.search("x" * 600, backend=["ddg_html", "wikipedia"])  # Wikipedia takes 300 characters at most
+    assert info.value.detail_code == "query_too_long"
+    assert sorted([info.value.provider] + [e.provider for e in info.value.errors]) == ["ddg_html", "wikipedia"]

@@ -36,9 +36,10 @@ def test_environment_is_read():
     assert "fetch-secret-key" not in shown and "pw-secret" not in shown
 
 
-def test_unknown_environment_backend_is_an_error():
+def test_unknown_environment_backend_is_an_error_when_used():
+    settings = ws.Settings.from_env(environ={"WEB_SEARCH_BACKEND": "googel"})
     with pytest.raises(ws.InvalidInput) as info:
-        ws.Settings.from_env(environ={"WEB_SEARCH_BACKEND": "googel"})
+        settings.default_backend()
     assert info.value.detail_code == "unknown_backend" and "googel" in info.value.message
 
 

@@ -112,8 +112,33 @@ def test_per_backend_intervals_name_known_backends():
 
 
 @pytest.mark.parametrize("value", ["nope", "brave,nope", "ddg-html"])
-def test_an_unknown_backend_in_the_environment_is_an_error(value):
-    refused(lambda: ws.Settings.from_env(environ={"WEB_SEARCH_BACKEND": value}), "unknown_backend", "WEB_SEARCH_BACKEND", "known")
+def test_an_unknown_backend_in_the_environment_fails_the_call_that_uses_it(value):
+    settings = ws.Settings.from_env(environ={"WEB_SEARCH_BACKEND": value})
+    refused(lambda: ws.search("q", settings=settings), "unknown_backend", "WEB_SEARCH_BACKEND", "known")
+    refused(lambda: ws.SearchClient(settings=settings).search("q"), "unknown_backend", "WEB_SEARCH_BACKEND")
+
+
+def test_an_explicit_backend_wins_over_a_misspelt_environment_backend(monkeypatch):
+    monkeypatch.setenv("WEB_SEARCH_BACKEND", "ddg_htm")
+    assert ws.SearchClient("stub").search("q")["provider_meta"]["provider_name"] == "stub"
+    assert ws.search("q", backend="stub")["provider_meta"]["provider_name"] == "stub"
+    with ws.SearchClient() as client:
+        assert client.search("q", backend="stub")["provider_meta"]["provider_name"] == "stub"
+    refused(lambda: ws.search("q"), "unknown_backend", "did you mean ddg_html?")
+
+
+def test_fetch_does_not_read_the_search_backend_variable(monkeypatch):
+    monkeypatch.setenv("WEB_SEARCH_BACKEND", "ddg_htm")
+    # Refused for its address, not for a search setting it does not use.
+    refused(lambda: ws.fetch("http://127.0.0.1:9/"), "private_address")
+
+
+@pytest.mark.parametrize("backend, guess", [("ddg_htm", "ddg_html"), (["stub", "bravee"], "brave"), ("stub,duckduckgo", None)])
+def test_a_misspelt_settings_backend_is_refused_when_built(backend, guess):
+    error = refused(lambda: ws.Settings(backend=backend), "unknown_backend", "Settings.backend", "known backends")
+    if guess:
+        assert "did you mean %s?" % guess in error.message
+    refused(lambda: ws.Settings().replace(backend=backend), "unknown_backend")
 
 
 def test_an_unknown_environment_backend_fails_the_search(monkeypatch):

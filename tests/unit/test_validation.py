@@ -97,3 +97,15 @@ def test_a_per_call_timeout_must_be_a_whole_number_of_milliseconds(name, value):
     with pytest.raises(ws.InvalidInput) as info:
         ws.search("q", **{name: value})
     assert info.value.detail_code == ("bad_timeout" if name == "timeout_ms" else "bad_budget_ms")
+
+
+@pytest.mark.parametrize("locale", ["english", "English", "deutsch", "e", "en-"])
+def test_a_language_name_is_not_a_locale(locale):
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.search("q", locale=locale)
+    assert info.value.detail_code == "bad_locale" and "en-US" in info.value.message
+
+
+@pytest.mark.parametrize("locale", ["en", "en-US", "en_GB", "zh-Hant-TW", "es-419", "fil-PH", "pt-br"])
+def test_language_tags_are_locales(locale):
+    assert ws.search("q", locale=locale)["items"]

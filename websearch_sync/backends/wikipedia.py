@@ -7,8 +7,11 @@ else the ``lang`` setting (``WIKIPEDIA_LANG``), else ``en``. An encyclopedia, no
 search: ``site_filter``, ``time_range`` and ``safe_search`` do not apply and are not sent.
 
 Wikimedia's User-Agent policy asks every client for a descriptive User-Agent with a
-way to reach its operator (a browser User-Agent may be blocked): ours names this
-library and its home; ``WIKIPEDIA_USER_AGENT`` replaces it (put your contact in it).
+way to reach its operator (a browser User-Agent may be blocked). This library has no
+public page to name, and the operator to reach is whoever runs it: ours names the
+library and the contact set in ``WIKIPEDIA_CONTACT`` (an e-mail address or URL); without
+one it says that none is set rather than naming a page that does not exist.
+``WIKIPEDIA_USER_AGENT`` replaces the whole User-Agent.
 
 The answer: ``query.search[]`` entries ``{ns, title, pageid, size, wordcount, snippet,
 timestamp}`` (``formatversion=1`` answers, as recorded, have the same fields; with
@@ -27,6 +30,7 @@ import re
 from typing import Any, Optional, Tuple
 from urllib.parse import quote
 
+from ..config import VERSION
 from ..engine.base import dig, page_number, split_locale
 from ..engine.json_api import JsonApiBackend
 from ..errors import BadGateway, InvalidInput, WebBlocked, WebParseError, WebSearchError
@@ -35,8 +39,11 @@ from ..net.transport import HttpResponse, RequestSpec, retry_after_seconds
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
-#: Our descriptive User-Agent (client/version and where to find it), as Wikimedia's policy asks.
-DEFAULT_USER_AGENT = "websearch-sync/0.1 (https://pypi.org/project/websearch-sync/)"
+#: Our descriptive User-Agent, as Wikimedia's policy asks: client/version, then how to reach the operator.
+USER_AGENT = "websearch-sync/%s (%%s)" % VERSION
+#: Where the contact goes while none is set (``WIKIPEDIA_CONTACT``).
+NO_CONTACT = "contact not set; see WIKIPEDIA_CONTACT"
+DEFAULT_USER_AGENT = USER_AGENT % NO_CONTACT
 _EDITION = re.compile(r"^[a-z][a-z0-9-]{1,30}$")
 _API = "https://%s.wikipedia.org/w/api.php"
 #: MediaWiki's own URL encoding of titles keeps these characters (``wfUrlencode``).
@@ -53,7 +60,7 @@ class Wikipedia(JsonApiBackend):
 
     name = "wikipedia"
     summary = "Wikipedia full-text search (MediaWiki API), no key; an encyclopedia, not in auto"
-    env_vars = {"lang": "WIKIPEDIA_LANG", "user_agent": "WIKIPEDIA_USER_AGENT"}
+    env_vars = {"lang": "WIKIPEDIA_LANG", "contact": "WIKIPEDIA_CONTACT", "user_agent": "WIKIPEDIA_USER_AGENT"}
     default_endpoint = _API % "en"  # the default edition's; the locale, ``wiki`` or ``lang`` choose another
     options = ("wiki", "pageno")
     text_format = "html"  # the snippet is search-match HTML (<span class="searchmatch">)
@@ -105,7 +112,7 @@ class Wikipedia(JsonApiBackend):
         if page > 1:
             query["sroffset"] = str((page - 1) * params.max_results)
         headers = self.json_headers()
-        headers["User-Agent"] = str(self.config.get("user_agent") or DEFAULT_USER_AGENT)
+        headers["User-Agent"] = str(self.config.get("user_agent") or USER_AGENT % (self.config.get("contact") or NO_CONTACT))
         return RequestSpec("GET", self.endpoint_url(params), params=query, headers=headers)
 
     def error_envelope(self, data: Any) -> Optional[Tuple[Any, Optional[str]]]:

@@ -22,6 +22,7 @@ from . import backends_cmd, contract_cmd, fetch_cmd, mcp_cmd, search_cmd
 from .output import (
     EXIT_BROKEN_PIPE,
     TerminalStream,
+    cli_hint,
     error_lines,
     exit_status,
     json_text,
@@ -95,6 +96,9 @@ def _run(args: argparse.Namespace) -> int:
     except WebSearchError as error:
         for line in error_lines(error):
             sys.stderr.write(line + "\n")
+        hint = cli_hint(error, getattr(args, "timeout_ms", None))
+        if hint:
+            sys.stderr.write("hint: %s\n" % hint)
         indent = wants_json(args)
         if indent is not None:  # the error form, as a batch line or call_tool gives it
             sys.stdout.write(json_text({"error": error.to_dict()}, sys.stdout, indent or None) + "\n")

@@ -6,7 +6,6 @@ from typing import Any
 
 from ..config import Settings
 from ..engine import registry
-from ..errors import InvalidInput
 from ..net import browser
 from ..net.browser import EXTRA_HINT, resolve_impersonate
 from .output import EXIT_OK, add_impersonate, json_text
@@ -53,13 +52,10 @@ def backend_rows(settings: Settings) -> list[dict[str, Any]]:
 
 def _settings() -> Settings:
     """The environment's settings; a bad ``WEB_SEARCH_BACKEND`` is reported but does not hide the table."""
-    try:
-        return Settings.from_env()
-    except InvalidInput as error:
-        if error.detail_code != "unknown_backend":
-            raise
-        sys.stderr.write("warning: %s\n" % error.message)
-        return Settings.from_env(backend=None)
+    settings = Settings.from_env()
+    if settings.env_backend_problem:
+        sys.stderr.write("warning: %s\n" % settings.env_backend_problem)
+    return settings
 
 
 def transport_note(settings: Settings) -> str:

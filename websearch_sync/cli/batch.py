@@ -3,19 +3,28 @@
 With ``workers`` > 1 the queries run in that many threads sharing one client (its
 rate limits, cool-downs and cache hold across them); lines are still written in
 the order of the input. The batch can stop after K consecutive failures, and it
-always ends with a summary line on stderr: ``N ok, M failed``.
+always ends with a summary line on stderr: ``N ok, M failed`` (also when Ctrl-C
+stops it). While it runs, a progress line on stderr says how far it got: redrawn
+after each query on a terminal, printed every ``progress_every_s`` seconds
+otherwise (a log file, a CI job). ``--skip-done FILE`` resumes a batch: the queries
+that succeeded in a previous run's JSONL output (:func:`done_queries`) are not run again.
 """
 
+import json
 import sys
 import threading
 from contextlib import closing
-from typing import Any, Callable, Dict, Generator, List, Optional, TextIO, Tuple
+from typing import Any, Callable, Dict, Generator, List, Optional, Set, TextIO, Tuple
 
+from ..client.clock import SYSTEM_CLOCK, Clock
 from ..client.search_client import SearchClient
-from ..errors import WebSearchError
+from ..errors import InvalidInput, WebSearchError
 from .output import EXIT_OK, exit_status, json_text, offline_notice, terminal_text
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+#: Seconds between two progress lines when stderr is not a terminal.
+PROGRESS_EVERY_S = 10.0
 
 #: What one query gives: its JSON line and its exit status (``None`` when it succeeded).
 Outcome = Tuple[Dict[str, Any], Optional[int]]
@@ -85,19 +94,96 @@ class BatchCounts:
             self.consecutive += 1
             self.status = self.status or status
 
-    def summary(self, total: int, stop_after: Optional[int]) -> str:
+    def summary(self, total: int, stop_after: Optional[int], interrupted: bool = False) -> str:
         """``N ok, M failed`` (and what was not run when the batch stopped early)."""
         line = "%d ok, %d failed" % (self.ok, self.failed)
         skipped = total - self.ok - self.failed
-        if skipped:
+        if interrupted:
+            line = "interrupted: %s, %d not run" % (line, skipped)
+        elif skipped:
             line += "; stopped after %d consecutive failures, %d not run" % (stop_after or 0, skipped)
         return line
 
 
+class Progress:
+    """The progress line of a batch on stderr: ``[done/total] ok, failed, rate, query``.
+
+    On a terminal it is redrawn after every query; otherwise one line is printed when
+    ``every_s`` seconds have passed since the last one (``0``: after every query).
+    """
+
+    def __init__(self, total: int, *, terminal: bool, every_s: float = PROGRESS_EVERY_S, clock: Clock = SYSTEM_CLOCK) -> None:
+        self.total = total
+        self.terminal = terminal
+        self.every_s = every_s
+        self.clock = clock
+        self.started = clock.monotonic()
+        self._last = self.started
+
+    def text(self, counts: BatchCounts, query: str) -> str:
+        """``[12/100] 11 ok, 1 failed, 0.8 queries/s, last: <query>``."""
+        done = counts.ok + counts.failed
+        elapsed = self.clock.monotonic() - self.started
+        rate = "%.1f queries/s" % (done / elapsed) if elapsed > 0 else "- queries/s"
+        return "[%d/%d] %d ok, %d failed, %s, last: %s" % (done, self.total, counts.ok, counts.failed, rate, terminal_text(query[:60]))
+
+    def update(self, counts: BatchCounts, query: str) -> None:
+        """Show the state after one more query (when it is time to)."""
+        if self.terminal:
+            getattr(sys.stderr, "write_controls", sys.stderr.write)("\r%s\x1b[K" % self.text(counts, query))
+            sys.stderr.flush()
+            return
+        now = self.clock.monotonic()
+        if now - self._last >= self.every_s:
+            self._last = now
+            sys.stderr.write("progress: %s\n" % self.text(counts, query))
+            sys.stderr.flush()
+
+    def clear(self) -> None:
+        """Remove the redrawn line before the summary (terminal only)."""
+        if self.terminal:
+            getattr(sys.stderr, "write_controls", sys.stderr.write)("\r\x1b[K")
+            sys.stderr.flush()
+
+
+def done_queries(path: str) -> Set[str]:
+    """The queries that succeeded in a batch's JSONL output at ``path`` (``--skip-done``).
+
+    A line that is not a JSON object with a ``query`` (a line cut short when the batch was
+    killed) is ignored, as is a failed query's line: those queries run again.
+    ``InvalidInput(bad_arguments)`` when the file cannot be read.
+    """
+    try:
+        with open(path, encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InvalidInput("cannot read --skip-done %s: %s" % (path, exc), detail_code="bad_arguments") from None
+    done: Set[str] = set()
+    for text in lines:
+        try:
+            line = json.loads(text)
+        except ValueError:
+            continue
+        if isinstance(line, dict) and isinstance(line.get("query"), str) and "error" not in line:
+            done.add(line["query"])
+    return done
+
+
 def run_batch(
-    client: SearchClient, queries: List[str], options: Dict[str, Any], out: TextIO, workers: int = 1, stop_after: Optional[int] = None
+    client: SearchClient,
+    queries: List[str],
+    options: Dict[str, Any],
+    out: TextIO,
+    workers: int = 1,
+    stop_after: Optional[int] = None,
+    progress_every_s: float = PROGRESS_EVERY_S,
+    clock: Clock = SYSTEM_CLOCK,
 ) -> int:
-    """Search every query and write one JSON line each; the exit status of the first failure, else 0."""
+    """Search every query and write one JSON line each; the exit status of the first failure, else 0.
+
+    Ctrl-C ends the batch with the summary line (``interrupted: N ok, M failed, K not
+    run``) and raises ``KeyboardInterrupt`` again for the caller's exit status.
+    """
 
     def work(query: str) -> Outcome:
         try:
@@ -106,28 +192,24 @@ def run_batch(
             return {"query": query, "error": error.to_dict()}, exit_status(error)
 
     counts = BatchCounts()
-    progress = sys.stderr.isatty()
+    progress = Progress(len(queries), terminal=sys.stderr.isatty(), every_s=progress_every_s, clock=clock)
     notice: Optional[str] = None
-    with closing(in_order(work, queries, workers)) as outcomes:
-        for number, (line, status) in enumerate(outcomes, 1):
-            if progress:
-                _progress(number, len(queries), line["query"])
-            out.write(json_text(line, out) + "\n")
-            out.flush()
-            counts.add(status)
-            notice = notice or (offline_notice(line) if status is None else None)
-            if stop_after is not None and counts.consecutive >= stop_after:
-                break
-    if progress:
-        _progress(0, 0, "")
+    try:
+        with closing(in_order(work, queries, workers)) as outcomes:
+            for line, status in outcomes:
+                out.write(json_text(line, out) + "\n")
+                out.flush()
+                counts.add(status)
+                progress.update(counts, line["query"])
+                notice = notice or (offline_notice(line) if status is None else None)
+                if stop_after is not None and counts.consecutive >= stop_after:
+                    break
+    except KeyboardInterrupt:
+        progress.clear()
+        sys.stderr.write(counts.summary(len(queries), stop_after, interrupted=True) + "\n")
+        raise
+    progress.clear()
     if notice:
         sys.stderr.write(notice + "\n")
     sys.stderr.write(counts.summary(len(queries), stop_after) + "\n")
     return counts.status or EXIT_OK
-
-
-def _progress(number: int, total: int, query: str) -> None:
-    """Redraw the progress line on stderr (a terminal); ``total`` 0 clears it."""
-    text = "\r\x1b[K" if not total else "\r[%d/%d] %s\x1b[K" % (number, total, terminal_text(query[:60]))
-    getattr(sys.stderr, "write_controls", sys.stderr.write)(text)
-    sys.stderr.flush()

@@ -17,7 +17,7 @@ import sys
 from typing import Any, List, Sequence
 
 from ..config import Settings
-from ..contract.cases import count_statuses, describe, orphan_files, run_cases, write_golden
+from ..contract.cases import count_provenances, count_statuses, describe, orphan_files, run_cases, write_golden
 from ..contract.livecheck import check_live
 from ..contract.recording import record_case
 from ..errors import WebSearchError
@@ -159,6 +159,8 @@ def run_verify(args: argparse.Namespace) -> int:
     _note_orphans(args.fixtures, args.backend)
     counts = count_statuses(results)
     out.write("%d case%s: %s\n" % (len(results), "" if len(results) == 1 else "s", ", ".join("%d %s" % (counts[s], s) for s in counts)))
+    kinds = count_provenances([result.case for result in results])
+    out.write("by provenance: %s\n" % ", ".join("%d %s" % (n, kind) for kind, n in kinds.items()))
     if args.update:
         out.write("%d golden%s updated; review them with your VCS diff\n" % (updated, "" if updated == 1 else "s"))
         return EXIT_CHECK_FAILED if counts["ERROR"] else EXIT_OK

@@ -9,11 +9,15 @@ back to ``\\uXXXX`` escapes when the stream is not UTF-8.
 """
 
 import argparse
+import contextlib
 import io
 import json
+import logging
 import re
-from typing import Any, List, Optional, TextIO
+import sys
+from typing import Any, Iterator, List, Optional, TextIO
 
+from ..config import DEFAULT_TIMEOUT_MS
 from ..errors import InvalidInput, WebSearchError
 from ..tool import offline_backends
 
@@ -51,6 +55,54 @@ def _code(error: WebSearchError) -> str:
 def error_line(error: WebSearchError) -> str:
     """``error: <Code>[/<detail_code>]: <message>``."""
     return "error: %s: %s" % (_code(error), error.message)
+
+
+#: The command line's own words for a remedy the library offers (``error.hint`` is set), by detail code.
+_CLI_HINTS = {
+    "private_address": "pass --allow-private only for trusted local use",
+    "no_content": "raise --max-bytes",
+}
+#: Below this a deadline cannot cover one request over the network (DNS, TLS and a reply).
+_USABLE_TIMEOUT_MS = 1000
+
+
+def cli_hint(error: WebSearchError, timeout_ms: Optional[int]) -> Optional[str]:
+    """What to do about ``error`` in command-line terms (flags, not Python arguments), or ``None``.
+
+    ``timeout_ms`` is the ``--timeout-ms`` the command was given: a deadline too small to
+    reach any service is said to be too small.
+    """
+    if error.code == "Timeout" and timeout_ms is not None and timeout_ms < _USABLE_TIMEOUT_MS:
+        return "--timeout-ms %d is too small for a request over the network; allow a few seconds (default %d)" % (timeout_ms, DEFAULT_TIMEOUT_MS)
+    if error.hint is not None:
+        return _CLI_HINTS.get(error.detail_code or "")
+    return None
+
+
+class _RetryLines(logging.Handler):
+    """Writes each retry the client announces (a log record with ``retry_wait_s``) as one
+    ``retry: ...`` line on stderr."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if hasattr(record, "retry_wait_s"):
+            sys.stderr.write("retry: %s\n" % record.getMessage())
+            sys.stderr.flush()
+
+
+@contextlib.contextmanager
+def retry_lines() -> Iterator[None]:
+    """While it is open, every retry wait of the client is one line on stderr (a long wait
+    is never silent); the library's other log records are left as they were."""
+    library = logging.getLogger("websearch_sync")
+    handler, level = _RetryLines(logging.INFO), library.level
+    library.addHandler(handler)
+    if library.getEffectiveLevel() > logging.INFO:
+        library.setLevel(logging.INFO)
+    try:
+        yield
+    finally:
+        library.removeHandler(handler)
+        library.setLevel(level)
 
 
 def error_lines(error: WebSearchError) -> List[str]:

@@ -12,8 +12,17 @@ from ..errors import InvalidInput
 from ..models import SAFE_SEARCH_LEVELS, TIME_RANGES, SearchResponse
 from ..tool import format_results
 from ..validate import COMMON_OPTIONS
-from .batch import run_batch
-from .output import EXIT_OK, add_impersonate, empty_notice, int_arg, json_text, offline_notice, positive_arg
+from .batch import PROGRESS_EVERY_S, done_queries, run_batch
+from .output import (
+    EXIT_OK,
+    add_impersonate,
+    empty_notice,
+    int_arg,
+    json_text,
+    offline_notice,
+    positive_arg,
+    retry_lines,
+)
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -34,7 +43,8 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         '  websearch-sync search "sqlite wal" --site sqlite.org --time-range year --safe-search strict\n'
         '  websearch-sync search "llama" -b searxng --option engines=google,bing --option pageno=2\n'
         "  websearch-sync search --queries-file queries.txt -b auto > results.jsonl\n"
-        "  websearch-sync search --queries-file queries.txt -b brave --workers 4 --stop-after-failures 5 > out.jsonl",
+        "  websearch-sync search --queries-file queries.txt -b brave --workers 4 --stop-after-failures 5 > out.jsonl\n"
+        "  websearch-sync search --queries-file queries.txt -b brave --skip-done out.jsonl >> out.jsonl   # resume",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("query", nargs="?", help="the search terms")
@@ -60,6 +70,14 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
                         help="batch: run N queries at a time in threads sharing one client (default 1)")
     parser.add_argument("--stop-after-failures", type=int_arg, metavar="K",
                         help="batch: stop after K consecutive failed queries")
+    parser.add_argument("--skip-done", metavar="FILE",
+                        help="batch: skip the queries that succeeded in FILE, an earlier run's JSONL output "
+                        "(resume with: --skip-done out.jsonl >> out.jsonl)")
+    parser.add_argument("--progress-every", type=float, default=PROGRESS_EVERY_S, metavar="SECONDS",
+                        help="batch: seconds between progress lines on stderr when it is not a terminal (default %g; 0: every query)" % PROGRESS_EVERY_S)
+    parser.add_argument("--retries", type=int_arg, metavar="N", help="retries per backend of a retryable failure, 0..10 (default 2)")
+    parser.add_argument("--cache-ttl", type=float, metavar="SECONDS",
+                        help="seconds an answer is reused within this run, and across runs with --cache-path (default 300; 0: no cache)")
     add_impersonate(parser)
     parser.set_defaults(run=run)
 
@@ -123,18 +141,45 @@ def run(args: argparse.Namespace) -> int:
         raise InvalidInput("give either a QUERY or --queries-file, not both or neither", detail_code="bad_arguments")
     workers = positive_arg("--workers", args.workers, MAX_WORKERS)
     stop_after = positive_arg("--stop-after-failures", args.stop_after_failures, 1_000_000)
-    queries = _read_queries(args.queries_file) if args.queries_file is not None else []
+    if args.progress_every < 0:
+        raise InvalidInput("--progress-every must be 0 or more seconds, got %g" % args.progress_every, detail_code="bad_arguments")
+    queries = _batch_queries(args) if args.queries_file is not None else []
     overrides = {name: value for name, value in (("backend", args.backend), ("impersonate", args.impersonate)) if value}
     settings = Settings.from_env(**overrides)
-    with SearchClient(args.backend, settings=settings, cache_path=args.cache_path, state_url=args.state_url) as client:
+    with SearchClient(args.backend, settings=settings, **_client_options(args)) as client, retry_lines():
         if args.queries_file is not None:
-            return run_batch(client, queries, _options(args), sys.stdout, workers=workers or 1, stop_after=stop_after)
+            return run_batch(
+                client, queries, _options(args), sys.stdout, workers=workers or 1, stop_after=stop_after,
+                progress_every_s=args.progress_every,
+            )
         response = client.search(args.query, **_options(args))
     sys.stdout.write(_render(response, fmt) + "\n")
     for notice in (offline_notice(response), empty_notice(response) if fmt not in ("json", "jsonl") else None):
         if notice:
             sys.stderr.write(notice + "\n")
     return EXIT_OK
+
+
+def _client_options(args: argparse.Namespace) -> Dict[str, Any]:
+    """The client's own arguments the command line sets (the client's defaults for the rest)."""
+    options: Dict[str, Any] = {"cache_path": args.cache_path, "state_url": args.state_url}
+    if args.retries is not None:
+        options["retries"] = args.retries
+    if args.cache_ttl is not None:
+        options["cache_ttl_s"] = args.cache_ttl
+    return options
+
+
+def _batch_queries(args: argparse.Namespace) -> List[str]:
+    """The queries of ``--queries-file``, less those ``--skip-done`` names as done (said on stderr)."""
+    queries = _read_queries(args.queries_file)
+    if args.skip_done is None:
+        return queries
+    done = done_queries(args.skip_done)
+    remaining = [query for query in queries if query not in done]
+    skipped = len(queries) - len(remaining)
+    sys.stderr.write("skipping %d quer%s done in %s\n" % (skipped, "y" if skipped == 1 else "ies", args.skip_done))
+    return remaining
 
 
 def _read_queries(path: str) -> List[str]:

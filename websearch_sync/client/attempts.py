@@ -95,7 +95,8 @@ class BackendRunner:
                     own = self.cooldowns.record(error, backend.cooldown_key(params, error), delay, budget.remaining_s())
                 if delay is None:
                     raise
-                logger.info("%s: %s, retrying in %.2f s", name, error.code, delay)
+                logger.info("%s: %s%s, retry %d in %.2f s", name, error.code, "/" + error.detail_code if error.detail_code else "", attempt + 1, delay,
+                            extra={"retry_wait_s": delay})  # one stderr line each on the command line (cli.output.retry_lines)
                 self.clock.sleep(delay)
                 continue
             for key in keys:

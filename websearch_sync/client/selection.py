@@ -46,8 +46,9 @@ def check_backends(names: Optional[List[str]]) -> Optional[List[str]]:
 
 
 def default_backends(settings: Settings) -> List[str]:
-    """The backends of ``settings.backend``, else the offline default."""
-    return check_backends(backend_list(settings.backend)) or [registry.DEFAULT_BACKEND]
+    """The backends of ``settings.backend``, else the offline default (``InvalidInput`` for a
+    misspelt ``WEB_SEARCH_BACKEND``: see :meth:`Settings.default_backend`)."""
+    return check_backends(backend_list(settings.default_backend())) or [registry.DEFAULT_BACKEND]
 
 
 def auto_backends(settings: Settings, locale: Optional[str] = None) -> List[str]:

@@ -43,7 +43,7 @@ def fallback(backends: List[Backend], params: SearchParams, budget: Deadline, ru
             if len(backends) == 1:
                 raise
             failures.append(error)
-            if error.code not in FALL_THROUGH:  # fallback cannot fix it: say so
+            if error.code not in FALL_THROUGH and not cannot_take(error):  # fallback cannot fix it: say so
                 error.errors = failures[:-1]
                 raise error
             if position == len(backends) - 1 or budget.expired():
@@ -53,6 +53,12 @@ def fallback(backends: List[Backend], params: SearchParams, budget: Deadline, ru
         items = normalize_items(result.items, backend.name, params.max_results)
         return _response(items, backend.name, result, failures), not failures
     raise most_informative(failures)  # pragma: no cover - the loop always returns or raises
+
+
+def cannot_take(error: WebSearchError) -> bool:
+    """True when ``error`` says this backend cannot take the query (longer than its own
+    limit, e.g. DuckDuckGo's 500 characters): another backend of a chain may."""
+    return error.code == "InvalidInput" and error.detail_code == "query_too_long" and error.provider is not None
 
 
 def merge(backends: List[Backend], params: SearchParams, budget: Deadline, run: Run) -> Outcome:

@@ -16,9 +16,11 @@ without it.
 """
 
 import json
+import os
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from ..client.search_client import SearchClient
 from ..config import Settings
@@ -30,6 +32,16 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 
 #: The verdicts of :func:`run_case`, best first.
 STATUSES = ("PASS", "NEW", "DRIFT", "ERROR")
+
+#: Where a case's answer comes from (``provenance.status`` of its meta file):
+#: ``recorded`` from a live service (``capture_date`` and a source: the repository and path
+#: it was copied from, a ``url``, or ``recorded_by`` for ``websearch-sync record``; ``form``
+#: says whether it is complete, truncated, transcribed...), ``provider-docs`` an example
+#: response the provider publishes in its documentation (its ``url`` or repository and
+#: path), ``synthetic`` written by hand (``why`` no recording covers it).
+PROVENANCES = ("recorded", "provider-docs", "synthetic")
+#: What :func:`provenance_of` calls a case whose meta file states none of :data:`PROVENANCES`.
+UNSTATED = "unstated"
 
 _BODY_SUFFIXES = (".html", ".json", ".txt", ".bin")
 _VOLATILE_META = ("latency_ms",)
@@ -62,17 +74,34 @@ class Case:
         return self.folder / (self.name + ".expected.json")
 
     def exchanges(self) -> List[Dict[str, Any]]:
-        """The request/response pairs to replay, in order (may be empty for offline backends)."""
+        """The request/response pairs to replay, in order (may be empty for offline backends).
+
+        Only for a case without ``problem`` (:func:`load_case` checks the shapes)."""
         if "exchanges" in self.meta:
             return list(self.meta["exchanges"])
         if "response" in self.meta:
-            return [{"request": self.meta.get("request", {}), "response": self.meta["response"]}]
+            return [{"request": self.meta.get("request") or {}, "response": self.meta["response"]}]
         return []
+
+    def body_path(self, response: Dict[str, Any]) -> Optional[Path]:
+        """The file a response's ``body`` names, inside the case's folder; ``None`` when the
+        body is inline. ``OSError`` for a name that leads out of the folder (an absolute
+        path, ``..``, a symbolic link to elsewhere): a meta file is data, never a licence to
+        read any file."""
+        name = response.get("body")
+        if not name:
+            return None
+        folder = self.folder.resolve()
+        path = (self.folder / str(name)).resolve()
+        if path.parent != folder:
+            raise OSError("the body %r is not a file of the case's folder %s" % (name, self.folder))
+        return path
 
     def body_bytes(self, response: Dict[str, Any]) -> bytes:
         """The recorded body of one response (file named by ``body``, else inline ``body_text``)."""
-        if response.get("body"):
-            return (self.folder / str(response["body"])).read_bytes()
+        path = self.body_path(response)
+        if path is not None:
+            return path.read_bytes()
         return (response.get("body_text") or "").encode("utf-8")
 
 
@@ -102,7 +131,65 @@ def load_case(meta_path: StrPath) -> Case:
         return Case(backend=folder_backend, name=name, meta_path=path, meta={}, problem="unreadable meta file: %s" % exc)
     if not isinstance(meta, dict):
         return Case(backend=folder_backend, name=name, meta_path=path, meta={}, problem="the meta file is not a JSON object")
-    return Case(backend=meta.get("backend", folder_backend), name=name, meta_path=path, meta=meta)
+    backend = meta.get("backend", folder_backend)
+    return Case(backend=backend if isinstance(backend, str) else folder_backend, name=name, meta_path=path, meta=meta,
+                problem=meta_problem(meta))
+
+
+#: The JSON type each top-level meta field must have when present.
+_META_TYPES: Dict[str, Tuple[type, ...]] = {
+    "backend": (str,), "query": (str,), "max_results": (int, type(None)), "retries": (int,),
+    "options": (dict, type(None)), "settings": (dict, type(None)), "request": (dict,), "response": (dict,),
+    "exchanges": (list,), "provenance": (dict,),
+}
+_JSON_NAMES = {str: "a string", int: "an integer", dict: "an object", list: "a list", type(None): "null"}
+
+
+def meta_problem(meta: Dict[str, Any]) -> Optional[str]:
+    """What makes a meta file's shape unusable (a field of the wrong JSON type, an exchange
+    that is not ``{"request": {...}, "response": {...}}``), or ``None``."""
+    for key, types in _META_TYPES.items():
+        if key in meta and (not isinstance(meta[key], types) or isinstance(meta[key], bool)):
+            return "malformed meta file: %r must be %s, not %s" % (key, " or ".join(_JSON_NAMES[t] for t in types), type(meta[key]).__name__)
+    for position, exchange in enumerate(meta.get("exchanges") or []):
+        if not isinstance(exchange, dict) or not isinstance(exchange.get("response"), dict) or not isinstance(exchange.get("request", {}), dict):
+            return "malformed meta file: exchanges[%d] must be an object with a \"response\" object (and a \"request\" object)" % position
+    return None
+
+
+def provenance_of(case: Case) -> str:
+    """The case's provenance, one of :data:`PROVENANCES`, else :data:`UNSTATED`."""
+    provenance = case.meta.get("provenance")
+    status = provenance.get("status") if isinstance(provenance, dict) else None
+    return status if status in PROVENANCES else UNSTATED
+
+
+def provenance_problems(case: Case) -> List[str]:
+    """What the case's provenance lacks (empty when it says honestly what the case is)."""
+    kind = provenance_of(case)
+    if kind == UNSTATED:
+        return ["provenance.status is not one of %s" % ", ".join(PROVENANCES)]
+    provenance = case.meta["provenance"]
+    has_source = bool(provenance.get("url") or provenance.get("recorded_by") or (provenance.get("repository") and provenance.get("path")))
+    problems = []
+    if kind == "synthetic" and not provenance.get("why"):
+        problems.append("a synthetic case must say why no recording covers it (provenance.why)")
+    if kind != "synthetic" and not has_source:
+        problems.append("a %s case must name its source (provenance.url, repository and path, or recorded_by)" % kind)
+    if kind == "recorded" and not provenance.get("capture_date"):
+        problems.append("a recorded case must give its capture_date")
+    if kind != "synthetic" and not case.exchanges():
+        problems.append("a %s case must hold the recorded exchange" % kind)
+    return problems
+
+
+def count_provenances(cases: List[Case]) -> Dict[str, int]:
+    """``{"recorded": n, "provider-docs": n, "synthetic": n}``, plus ``"unstated"`` when some say none."""
+    counts = dict.fromkeys(PROVENANCES, 0)
+    for case in cases:
+        kind = provenance_of(case)
+        counts[kind] = counts.get(kind, 0) + 1
+    return counts
 
 
 def orphan_files(fixtures_dir: StrPath) -> List[Path]:
@@ -112,10 +199,13 @@ def orphan_files(fixtures_dir: StrPath) -> List[Path]:
     for case in discover(root):
         referenced.add(case.meta_path)
         referenced.add(case.expected_path)
-        for exchange in case.exchanges():
-            body = exchange.get("response", {}).get("body")
-            if body:
-                referenced.add((case.folder / body).resolve())
+        for exchange in case.exchanges() if case.problem is None else []:
+            try:
+                body = case.body_path(exchange["response"])
+            except OSError:  # a body outside the folder: reported as the case's ERROR
+                continue
+            if body is not None:
+                referenced.add(body)
     orphans = []
     for path in sorted(root.glob("*/*")):
         if path.is_file() and path.name != "README.md" and path.resolve() not in referenced and path not in referenced:
@@ -123,8 +213,13 @@ def orphan_files(fixtures_dir: StrPath) -> List[Path]:
     return orphans
 
 
+#: Settings a replay never takes from a meta file: it is offline, so it reaches no shared
+#: state (Redis) and no proxy, whatever the recording was made with.
+_NOT_REPLAYED = ("proxy", "state_url", "state_prefix", "state_required")
+
+
 def _settings_for(case: Case) -> Settings:
-    values = dict(case.meta.get("settings") or {})
+    values = {key: value for key, value in (case.meta.get("settings") or {}).items() if key not in _NOT_REPLAYED}
     return Settings(**values)
 
 
@@ -143,7 +238,7 @@ def replay(case: Case) -> Dict[str, Any]:
     adapter = ReplayAdapter(exchanges, lambda response: bodies[id(response)])
     session = replay_session(adapter)
     try:
-        with SearchClient(settings=_settings_for(case), session=session, cache_ttl_s=0) as client:
+        with SearchClient(settings=_settings_for(case), session=session, cache_ttl_s=0, state_url="") as client:
             result: Any = client.search(
                 meta["query"],
                 backend=case.backend,
@@ -212,16 +307,34 @@ def _item_violations(item: Dict[str, Any], rank: int, provider: Optional[str]) -
 
 
 def load_golden(case: Case) -> Optional[Dict[str, Any]]:
-    """The case's golden, or ``None`` when it has none yet."""
+    """The case's golden, or ``None`` when it has none yet; ``ValueError`` for one that is a
+    link to a file outside the case's folder (it is not read)."""
     if not case.expected_path.exists():
         return None
+    if case.expected_path.resolve().parent != case.folder.resolve():
+        raise ValueError("it is a link to a file outside the case's folder")
     golden: Dict[str, Any] = json.loads(case.expected_path.read_text(encoding="utf-8"))
     return golden
 
 
 def write_golden(case: Case, outcome: Dict[str, Any]) -> None:
     """(Re)write the case's golden from an outcome."""
-    case.expected_path.write_text(json.dumps(outcome, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    write_case_file(case.expected_path, (json.dumps(outcome, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
+
+
+def write_case_file(path: Path, data: bytes) -> None:
+    """Write ``data`` as the file ``path`` without following a symbolic link there: a new file
+    is written beside it and renamed over it, so a link planted in a fixture folder is
+    replaced, never written through."""
+    handle, temporary = tempfile.mkstemp(dir=str(path.parent), prefix="." + path.name + ".", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+        os.chmod(temporary, 0o644)
+        os.replace(temporary, str(path))
+    finally:
+        if os.path.lexists(temporary):  # the write failed: leave no stray file
+            os.unlink(temporary)
 
 
 # -- the readable diff --------------------------------------------------------------------------

@@ -36,7 +36,7 @@ from ..errors import InvalidInput, WebSearchError
 from ..models import StrPath
 from ..net.transport import DEFAULT_USER_AGENT, HttpResponse
 from ..secrets import is_secret_name
-from .cases import Case, CaseResult, compare, load_case, outcome_of, run_case, write_golden
+from .cases import Case, CaseResult, compare, load_case, outcome_of, run_case, write_case_file, write_golden
 from .replay import PLACEHOLDER, query_params
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -469,7 +469,7 @@ def record_case(
     meta.update(_provenance(captured, offline=backend_cls.kind == "offline" and not recorded))
     if redactor.notes:
         meta["redacted"] = list(redactor.notes)
-    meta_path.write_text(json.dumps(meta, ensure_ascii=False, indent=2) + "\n", encoding="utf-8")
+    write_case_file(meta_path, (json.dumps(meta, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
     files.append(meta_path)
     return _replayed(meta_path, live, files, redactor)
 
@@ -515,7 +515,7 @@ def _write_bodies(folder: Path, case_name: str, recorded: List[Dict[str, Any]], 
     for index in with_body:
         body, suffix = bodies[index]
         file_name = case_name + ("" if len(with_body) == 1 else ".%d" % (index + 1)) + suffix
-        (folder / file_name).write_bytes(body)
+        write_case_file(folder / file_name, body)
         files.append(folder / file_name)
         recorded[index]["response"]["body"] = file_name
     for index, (body, _) in enumerate(bodies):
@@ -526,10 +526,10 @@ def _write_bodies(folder: Path, case_name: str, recorded: List[Dict[str, Any]], 
 
 def _provenance(captured: datetime.datetime, offline: bool) -> Dict[str, Any]:
     """``captured_at``, ``library_version`` and ``provenance`` of a recorded case."""
-    provenance = {"status": "recorded-live", "capture_date": captured.date().isoformat(), "recorded_by": RECORDED_BY}
+    provenance = {"status": "recorded", "form": "complete", "capture_date": captured.date().isoformat(), "recorded_by": RECORDED_BY}
     if offline:
-        provenance = {"status": "offline-deterministic", "capture_date": captured.date().isoformat(), "recorded_by": RECORDED_BY,
-                      "note": "an offline backend sends no request; the golden pins its output"}
+        provenance = {"status": "synthetic", "capture_date": captured.date().isoformat(), "recorded_by": RECORDED_BY,
+                      "why": "an offline backend sends no request; the golden pins its output"}
     return {
         "captured_at": captured.astimezone(datetime.timezone.utc).isoformat(timespec="seconds"),
         "library_version": __version__,

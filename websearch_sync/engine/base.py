@@ -118,11 +118,19 @@ class Backend:
             usable = False
         if not usable:  # the URL itself is not shown: it may carry credentials
             raise InvalidInput(
-                "%s: the endpoint is not an http(s) URL with a host (check Settings.endpoints[%r] or WEB_SEARCH_ENDPOINT_%s)"
-                % (self.name, self.name, self.name.upper()),
+                "%s: the endpoint is not an http(s) URL with a host (check %s)" % (self.name, self._endpoint_origin()),
                 provider=self.name,
                 detail_code="bad_endpoint",
             )
+
+    def _endpoint_origin(self) -> str:
+        """Where the endpoint URL was set, in the terms of both ways to set it: the endpoint
+        override, else the required URL setting it is built from (SearXNG's ``base_url``)."""
+        if not self.settings.endpoints.get(self.name):
+            for key in self.required:
+                if key.endswith("url") and self.config.get(key):
+                    return "Settings.providers[%r][%r] or %s" % (self.name, key, self.env_vars.get(key, key))
+        return "Settings.endpoints[%r] or WEB_SEARCH_ENDPOINT_%s" % (self.name, self.name.upper())
 
     def _check_missing(self) -> None:
         for key in self.missing_settings():

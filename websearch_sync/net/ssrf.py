@@ -240,10 +240,10 @@ class AddressGuard:
             if not self.allow_private:
                 what = "it resolves to %s" % address if literal is None else "that is %s" % address
                 raise InvalidInput(
-                    "refusing to fetch from %s: %s, a %s address; pass allow_private=True "
-                    "(or set WEB_FETCH_ALLOW_PRIVATE=1) only for trusted local use" % (host, what, reason),
+                    "refusing to fetch from %s: %s, a %s address" % (host, what, reason),
                     provider=provider,
                     detail_code="private_address",
+                    hint="pass allow_private=True (or set WEB_FETCH_ALLOW_PRIVATE=1) only for trusted local use",
                 )
             private = True
         return ResolvedHost(host=host, addresses=addresses, private=private)

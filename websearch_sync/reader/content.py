@@ -53,16 +53,13 @@ def page_text(response: HttpResponse, *, mode: str, provider: Optional[str] = No
         )
     if kind == "html":
         if not _READABLE.search(response.text):  # nothing to extract: spare readability a page of NUL bytes
-            raise WebParseError("%s returned no readable text" % host, provider=provider, detail_code="no_content", status=response.status)
+            raise _no_readable_text(response, host, provider, "%s returned no readable text" % host)
         rules = DEFAULT_RULES - {COMMENT_RULE} if include_comments else DEFAULT_RULES
         extraction = extract_html(response.text, url=response.url, mode=mode, rules=rules)
         result = PageText(extraction.title, extraction.text.strip(), extraction.extractor)
         if not _READABLE.search(result.text):
-            raise WebParseError(
-                "%s returned a page with no readable text; it likely needs JavaScript to show its content" % host,
-                provider=provider,
-                detail_code="no_content",
-                status=response.status,
+            raise _no_readable_text(
+                response, host, provider, "%s returned a page with no readable text; it likely needs JavaScript to show its content" % host
             )
         return result
     if kind == "json":
@@ -72,6 +69,20 @@ def page_text(response: HttpResponse, *, mode: str, provider: Optional[str] = No
     if not _READABLE.search(result.text):
         raise WebParseError("%s returned no readable text" % host, provider=provider, detail_code="no_content", status=response.status)
     return result
+
+
+def _no_readable_text(response: HttpResponse, host: str, provider: Optional[str], whole_page: str) -> WebParseError:
+    """``no_content``: the byte cap cut the page before its text began (``hint``: raise it),
+    else ``whole_page``, the reason for a page read to its end."""
+    if response.truncated:
+        return WebParseError(
+            "%s sent no readable text in the first %d bytes, where the byte cap cut the page" % (host, len(response.content)),
+            provider=provider,
+            detail_code="no_content",
+            status=response.status,
+            hint="raise max_bytes",
+        )
+    return WebParseError(whole_page, provider=provider, detail_code="no_content", status=response.status)
 
 
 def _pretty_json(response: HttpResponse, host: str, provider: Optional[str]) -> str:

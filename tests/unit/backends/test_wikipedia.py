@@ -57,8 +57,8 @@ def test_request_is_list_search_with_a_descriptive_user_agent():
     assert dict(parse_qsl(urlsplit(request.url).query)) == {
         "action": "query", "list": "search", "srsearch": "perito moreno", "srlimit": "4",
         "format": "json", "formatversion": "2", "utf8": "1"}
-    assert request.headers["User-Agent"] == DEFAULT_USER_AGENT
-    assert "Mozilla" not in request.headers["User-Agent"] and "(https://" in request.headers["User-Agent"]
+    assert request.headers["User-Agent"] == DEFAULT_USER_AGENT == "websearch-sync/%s (contact not set; see WIKIPEDIA_CONTACT)" % ws.__version__
+    assert "Mozilla" not in request.headers["User-Agent"]
     assert request.headers["Accept"] == "application/json"
 
 
@@ -68,6 +68,15 @@ def test_user_agent_and_edition_from_the_environment(monkeypatch):
     result, request = search(body("celina__wiki_search.json"), edition="de", settings=ws.Settings.from_env())
     assert request.headers["User-Agent"] == "MyAgent/1.0 (https://example.org/bot; bot@example.org)"
     assert result["items"][0]["url"] == "https://de.wikipedia.org/wiki/Caffeine-induced_sleep_disorder"
+
+
+def test_the_user_agent_names_no_page_that_does_not_exist_and_carries_the_operators_contact(monkeypatch):
+    """The project is published nowhere: a made-up home page (the old pypi.org one) is no contact."""
+    _, request = search(body("perito-moreno__list-search.json"), query="perito moreno", max_results=4)
+    assert "http" not in request.headers["User-Agent"]
+    monkeypatch.setenv("WIKIPEDIA_CONTACT", "https://ops.example.org/bot; bot@example.org")
+    _, request = search(body("perito-moreno__list-search.json"), query="perito moreno", max_results=4, settings=ws.Settings.from_env())
+    assert request.headers["User-Agent"] == "websearch-sync/%s (https://ops.example.org/bot; bot@example.org)" % ws.__version__
 
 
 @pytest.mark.parametrize(

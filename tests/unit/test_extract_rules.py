@@ -77,7 +77,24 @@ def _extracted(page, rules):
     return extract_html(page, mode="text", rules=rules).text
 
 
+def _row_split_page():
+    """A layout table whose article column is split over three rows (paragraphs wrapped in
+    <font>), navigation and sidebar cells spanning them: readability keeps one row."""
+    def cell(*texts):
+        return "<td valign='top'><font face='Verdana'>%s</font></td>" % "".join("<p>%s</p>" % t for t in texts)
+    def part(word):
+        return "The %s part of the article, with commas, clauses, and words enough to be a paragraph. " % word * 4
+    links = "<br>".join("<a href='/s%d'>Section number %d</a>" % (n, n) for n in range(8))
+    return ("<html><body><table><tr><td colspan='3'>Banner</td></tr><tr><td rowspan='3'>%s</td>%s"
+            "<td rowspan='3'>%s<br>Site news: our new look site went live this month, tell us what moved.</td></tr>"
+            "<tr>%s</tr><tr>%s</tr><tr><td colspan='3'>Copyright the publishers, all rights reserved, "
+            "no reproduction without permission.</td></tr></table></body></html>"
+            % (links, cell(part("first")), links, cell(part("second"), part("third")),
+               cell(part("fourth"), "The closing paragraph of it.")))
+
+
 PAGE_CASES = {
+    "recovery.table_column": (_row_split_page(), "The closing paragraph"),
     # an embedded post's <blockquote class="twitter-tweet"> is "unlikely" for readability
     "page.quotations": (ARTICLE_PAGE, "The Danube at sunset"),
     "page.heading_anchors": ("<html><body><main>" + PARAGRAPH * 2 + "<h2 id='usage'><a class='header' "

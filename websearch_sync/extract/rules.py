@@ -76,6 +76,8 @@ RULES = (
     _rule("article.comments", "article", "reader comment threads (class/id words, compounds such as "
           "'commentlist' split) unless little else is left"),
     # --- after readability
+    _rule("recovery.table_column", "recovery", "an article whose table cell holds under 60% of its column's "
+          "running text is widened to the column's text cells (navigation, sidebar and link-dense cells left out)"),
     _rule("recovery.tiny", "recovery", "an article under 100 characters (or none) is replaced by the main text "
           "region when that holds more, before the whole-page fallback (comments and reviews left out)",
           words="comment comments review reviews reply replies respond discussion"),

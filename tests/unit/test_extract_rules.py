@@ -133,7 +133,12 @@ def test_page_and_readability_rules_apply_only_when_on(name):
 
 
 SIDEBAR = "Family run garage, servicing and repairs at fair prices, call today for a free quote."
+PITCH = "Sign up to our free weekly newsletter, delivered to your inbox every Friday, and never miss a story again."
 REMOVAL_CASES = {
+    # readability drops the form and keeps the sign-up box's pitch as a sibling of a short article
+    "page.form_boxes": ("<html><body><div id='wrap'><div><h1>Road closed</h1>" + PARAGRAPH * 3 + "</div>"
+                        "<div><h3>Never miss a story</h3><p>" + PITCH + "</p><form><input type='email'></form></div>"
+                        "</div></body></html>", "Sign up to our free"),
     # a <br><br>-text cell is one paragraph for readability: the row with the sidebar cell wins
     "page.br_paragraphs": ("<html><body><table><tr><td><font>" + "<br><br>".join(
         ["Text of the article in a table cell, sentence after sentence, with commas, clauses, and words."] * 4)

@@ -2,12 +2,10 @@
 
     python bench/parse.py [--repeat N] [--per-page] [--cpu]
 
-Times the pure page parsers (``parse_ddg_page``, ``parse_baidu_page``, the keyless
-engines' ``read_page``; the body is decoded once beforehand, as ``HttpResponse.text``
-does) on every recorded results page under ``fixtures/ddg_html``, ``fixtures/ddg_lite``,
-``fixtures/baidu_html``, ``fixtures/bing_html``, ``fixtures/yahoo_html`` and
-``fixtures/mojeek_html`` (contract cases whose golden holds items; a page replayed by
-a second case, from another folder, is counted once). Prints, per engine, the median
+Times the pure page parsers (every registered HTML engine's ``read_page``; the body is
+decoded once beforehand, as ``HttpResponse.text`` does) on every recorded results page
+under ``fixtures/<engine>`` (contract cases whose golden holds items; a page replayed by
+a second case, from another folder, is counted once). Prints, per engine module, the median
 and p90 parse time per page (all samples of all pages pooled) and pages/second.
 
 If the optional ``ddgs`` package is importable (not a dependency of this project),
@@ -28,12 +26,10 @@ from typing import Callable, Dict, List, Optional, Tuple
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from websearch_sync.backends.baidu import parse_baidu_page  # noqa: E402
-from websearch_sync.backends.bing import BingHtml  # noqa: E402
-from websearch_sync.backends.ddg import parse_ddg_page  # noqa: E402
-from websearch_sync.backends.mojeek import MojeekHtml  # noqa: E402
-from websearch_sync.backends.yahoo import YahooHtml  # noqa: E402
+import websearch_sync  # noqa: E402,F401 - registers the backends
 from websearch_sync.config import Settings  # noqa: E402
+from websearch_sync.engine import registry  # noqa: E402
+from websearch_sync.engine.html_engine import HtmlEngine  # noqa: E402
 from websearch_sync.contract.cases import discover, load_golden  # noqa: E402
 from websearch_sync.models import SearchParams  # noqa: E402
 from websearch_sync.net.charset import decode_body  # noqa: E402
@@ -46,14 +42,12 @@ def _engine(cls: type) -> Callable[[str, str], object]:
     return lambda text, name: engine.read_page(text, _PARAMS)
 
 
-#: backend folder -> (parser(text, name), the group its timings are pooled in)
+#: backend folder -> (parser(text, name), the group its timings are pooled in: the engine's
+#: module, so ddg_html and ddg_lite pool) for every registered HTML engine
 FOLDERS = {
-    "ddg_html": (parse_ddg_page, "DDG (html+lite)"),
-    "ddg_lite": (parse_ddg_page, "DDG (html+lite)"),
-    "baidu_html": (parse_baidu_page, "Baidu"),
-    "bing_html": (_engine(BingHtml), "Bing"),
-    "yahoo_html": (_engine(YahooHtml), "Yahoo"),
-    "mojeek_html": (_engine(MojeekHtml), "Mojeek"),
+    name: (_engine(cls), cls.__module__.rsplit(".", 1)[-1])
+    for name, cls in ((name, registry.backend_class(name)) for name in registry.backend_names())
+    if issubclass(cls, HtmlEngine)
 }
 
 

@@ -10,6 +10,9 @@
    wall and CPU time its thread spends after the timeout, with checkpoints (today) and
    without them (the same parse in a thread nobody can stop: the behaviour before), side
    by side in one run.
+3. Cheap checks first (issue 23.4): per recorded Bing/Yahoo/Mojeek results page and
+   per bot wall with regexes, the wall's check (substring hints first, today) and its
+   regexes alone (before: the Baidu test ran its regex on every answer).
 """
 
 import argparse
@@ -18,7 +21,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Callable, Tuple
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -29,6 +32,7 @@ from hostile_pages import ENGINES, flat_page, nested_page, parsers  # noqa: E402
 from test_parse_deadline import huge_ddg_page  # noqa: E402
 
 from websearch_sync.backends.ddg import parse_ddg_page  # noqa: E402
+from websearch_sync.engine.registry import bot_walls  # noqa: E402
 from websearch_sync.net.deadline import Deadline, DeadlinePassed, run_within  # noqa: E402
 
 DEADLINE_MS = 300
@@ -44,7 +48,7 @@ def cpu_s(read: Callable[[str], object], text: str, repeat: int = 3) -> float:
     return best
 
 
-def after_timeout(thread: threading.Thread) -> Tuple[float, float]:
+def after_timeout(thread: threading.Thread) -> tuple[float, float]:
     """(wall s, CPU s) ``thread`` spends from now until it ends (CPU polled every 5 ms)."""
     clock = time.pthread_getcpuclockid(thread.ident)
     started, cpu_start = time.monotonic(), time.clock_gettime(clock)
@@ -58,7 +62,7 @@ def after_timeout(thread: threading.Thread) -> Tuple[float, float]:
     return time.monotonic() - started, cpu - cpu_start
 
 
-def abandoned(page: str, stoppable: bool) -> Tuple[float, float]:
+def abandoned(page: str, stoppable: bool) -> tuple[float, float]:
     """Wall and CPU seconds a parse abandoned at the deadline runs on."""
     work = lambda: parse_ddg_page(page, "ddg_html")  # noqa: E731
     if stoppable:
@@ -90,11 +94,37 @@ def main() -> None:
         print("%-12s %10.1f %10.1f %7.2f" % (engine, flat * 1000, nested * 1000, nested / flat))
     page = huge_ddg_page(args.results).decode()
     whole = cpu_s(lambda text: parse_ddg_page(text, "ddg_html"), page, repeat=1)
-    print("\n2. a %.1f MB DuckDuckGo page (whole parse %.2f s CPU) abandoned at %d ms" % (len(page) / 1e6, whole, DEADLINE_MS))
+    print(
+        "\n2. a %.1f MB DuckDuckGo page (whole parse %.2f s CPU) abandoned at %d ms"
+        % (len(page) / 1e6, whole, DEADLINE_MS)
+    )
     print("%-28s %12s %12s" % ("", "wall after s", "CPU after s"))
     for label, stoppable in (("checkpoints (today)", True), ("no checkpoints (before)", False)):
         wall, cpu = abandoned(page, stoppable)
         print("%-28s %12.3f %12.3f" % (label, wall, cpu))
+    wall_checks()
+
+
+def wall_checks() -> None:
+    """Table 3: each wall's check on ordinary results pages, in microseconds per page."""
+    print("\n3. a wall's check per ordinary results page (us): hints first (today) | its regexes alone (before)")
+    print("%-12s %-40s %9s %9s" % ("pages", "wall", "today", "before"))
+    for folder in ("bing_html", "yahoo_html", "mojeek_html"):
+        pages = [p.read_text(encoding="utf-8") for p in sorted((ROOT / "fixtures" / folder).glob("*.html"))]
+        for wall in bot_walls():
+            if not wall.patterns:
+                continue
+            today = _per_page_us(wall.is_in, pages)
+            before = _per_page_us(lambda text: all(p.search(text[: wall.scan_chars]) for p in wall.patterns), pages)  # noqa: B023
+            print("%-12s %-40s %9.1f %9.1f" % (folder, wall.name[:40], today, before))
+
+
+def _per_page_us(check: Callable[[str], object], pages: "list[str]", repeat: int = 50) -> float:
+    started = time.perf_counter()
+    for _ in range(repeat):
+        for text in pages:
+            check(text)
+    return (time.perf_counter() - started) / (repeat * len(pages)) * 1e6
 
 
 if __name__ == "__main__":

@@ -14,8 +14,8 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
 import responses
 
 import websearch_sync as ws
-from websearch_sync.backends import registry
-from websearch_sync.backends.base import Backend
+from websearch_sync.engine import registry
+from websearch_sync.engine.base import Backend
 from websearch_sync.secrets import is_secret_name
 from websearch_sync.contract.cases import Case, discover, load_golden
 

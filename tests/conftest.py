@@ -18,7 +18,7 @@ import pytest
 
 from websearch_sync.client.processwide import forget_process_parts
 from websearch_sync.backends import backend_class, backend_names, register, unregister
-from websearch_sync.backends.base import Backend, dig, json_body
+from websearch_sync.engine.base import Backend, dig, json_body
 from websearch_sync.net.transport import RequestSpec
 from websearch_sync.models import ParseResult
 from websearch_sync.testing import no_network

@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, urlsplit
 
 from bs4 import BeautifulSoup
 
-from websearch_sync.backends.base import Backend, dig, json_body
+from websearch_sync.engine.base import Backend, dig, json_body
 from websearch_sync.errors import WebBlocked, WebParseError
 from websearch_sync.net.transport import RequestSpec
 from websearch_sync.models import ParseResult

@@ -5,23 +5,44 @@ same time; one that searches below or above each block once per block is quadrat
 the nested page. Used by tests/unit/backends/test_linear_parsers.py and bench/parse_bounds.py.
 """
 
-from typing import Callable, Dict, Tuple
+from typing import Callable
 
 __all__ = ["ENGINES", "nested_page", "flat_page", "parsers"]
 
 #: engine -> (page head, block opening, block closing, page tail); every block is a full
 #: result (title link and snippet), so a parser reads one item per block.
-ENGINES: Dict[str, Tuple[str, str, str, str]] = {
-    "bing_html": ('<ol id="b_results">', '<li class="b_algo"><h2><a href="https://e.example/%d">t<div class="b_caption"><p>s',
-                  "</p></div></a></h2></li>", "</ol>"),
-    "yahoo_html": ('<div id="web">', '<div class="algo"><a href="https://e.example/%d"><h3>t<div class="compText">s',
-                   "</div></h3></a></div>", "</div>"),
-    "ddg_html": ('<div id="links">', '<div class="result"><a class="result__a" href="https://e.example/%d">t<div class="result__snippet">s',
-                 "</div></a></div>", '</div><div class="nav-link"></div>'),
-    "mojeek_html": ('<ul class="results-standard">', '<li><h2><a class="title" href="https://e.example/%d">t</a></h2><p class="s">s<div>',
-                    "</div></p></li>", "</ul>"),
-    "baidu_html": ('<div id="content_left">', '<div class="c-container"><h3><a href="https://www.baidu.com/link?url=%d">t</a></h3>'
-                   '<div class="c-abstract">s<div>', "</div></div></div>", "</div>"),
+ENGINES: dict[str, tuple[str, str, str, str]] = {
+    "bing_html": (
+        '<ol id="b_results">',
+        '<li class="b_algo"><h2><a href="https://e.example/%d">t<div class="b_caption"><p>s',
+        "</p></div></a></h2></li>",
+        "</ol>",
+    ),
+    "yahoo_html": (
+        '<div id="web">',
+        '<div class="algo"><a href="https://e.example/%d"><h3>t<div class="compText">s',
+        "</div></h3></a></div>",
+        "</div>",
+    ),
+    "ddg_html": (
+        '<div id="links">',
+        '<div class="result"><a class="result__a" href="https://e.example/%d">t<div class="result__snippet">s',
+        "</div></a></div>",
+        '</div><div class="nav-link"></div>',
+    ),
+    "mojeek_html": (
+        '<ul class="results-standard">',
+        '<li><h2><a class="title" href="https://e.example/%d">t</a></h2><p class="s">s<div>',
+        "</div></p></li>",
+        "</ul>",
+    ),
+    "baidu_html": (
+        '<div id="content_left">',
+        '<div class="c-container"><h3><a href="https://www.baidu.com/link?url=%d">t</a></h3>'
+        '<div class="c-abstract">s<div>',
+        "</div></div></div>",
+        "</div>",
+    ),
 }
 
 
@@ -37,12 +58,12 @@ def flat_page(engine: str, blocks: int) -> str:
     return head + "".join(opening % i + closing for i in range(blocks)) + tail
 
 
-def parsers() -> Dict[str, Callable[[str], object]]:
+def parsers() -> dict[str, Callable[[str], object]]:
     """engine -> a function reading a page's raw items (the engine's own page parser)."""
     from requests.structures import CaseInsensitiveDict
 
-    from websearch_sync.backends import registry
     from websearch_sync.config import Settings
+    from websearch_sync.engine import registry
     from websearch_sync.models import SearchParams
     from websearch_sync.net.transport import HttpResponse
 
@@ -50,6 +71,16 @@ def parsers() -> Dict[str, Callable[[str], object]]:
 
     def reader(name: str) -> Callable[[str], object]:
         backend = registry.backend_class(name)(Settings())
-        return lambda text: backend.parse(HttpResponse(200, CaseInsensitiveDict({"Content-Type": "text/html; charset=utf-8"}), text.encode(), "https://e.example/"), params).items
+        return lambda text: (
+            backend.parse(
+                HttpResponse(
+                    200,
+                    CaseInsensitiveDict({"Content-Type": "text/html; charset=utf-8"}),
+                    text.encode(),
+                    "https://e.example/",
+                ),
+                params,
+            ).items
+        )
 
     return {name: reader(name) for name in ENGINES}

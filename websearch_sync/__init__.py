@@ -6,8 +6,9 @@ and one error vocabulary.
     1
 """
 
+from . import backends  # noqa: F401 - registers the built-in backends
 from .api import backend_names, fetch, search
-from .backends.registry import load_plugins
+from .engine.registry import load_plugins
 from .client.search_client import SearchClient
 from .config import VERSION, Settings
 from .errors import (

@@ -12,7 +12,7 @@ workers calling these functions keep one pace and one cache.
 
 from typing import Any, Dict, Iterable, Optional, Tuple, Union
 
-from .backends.registry import backend_names
+from .engine.registry import backend_names
 from .client.clock import Clock
 from .client.cooldown import Cooldowns
 from .client.flight import Flights

@@ -5,6 +5,7 @@ The result shape users see is documented in docs/api.md and checked by
 """
 
 import dataclasses
+import datetime
 from typing import Any, Dict, List, Optional, TypedDict
 
 __all__ = [
@@ -28,6 +29,8 @@ class SearchParams:
     """Validated parameters of one search, as backends see them.
 
     ``options`` holds backend-specific options (e.g. SearXNG ``categories``).
+    ``now`` is when the search was asked for (UTC; set when the parameters are made):
+    request builders stay pure and still send dates (Mojeek's ``since``).
     """
 
     query: str
@@ -39,6 +42,7 @@ class SearchParams:
     trace_id: Optional[str] = None
     include_content: bool = False
     options: Dict[str, Any] = dataclasses.field(default_factory=dict)
+    now: datetime.datetime = dataclasses.field(default_factory=lambda: datetime.datetime.now(datetime.timezone.utc), compare=False)
 
     @property
     def full_query(self) -> str:

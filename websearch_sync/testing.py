@@ -25,11 +25,12 @@ import copy
 import ipaddress
 import os
 import socket
+import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Type, Union
 
-from .backends import registry
-from .backends.base import Backend
+from .engine import registry
+from .engine.base import Backend
 from .config import Settings
 from .contract.cases import Case, contract_violations, discover
 from .contract.replay import ReplayAdapter, replay_session
@@ -71,46 +72,70 @@ def _is_loopback(address: Any) -> bool:
         return host in ("localhost",)
 
 
+_BLOCK_LOCK = threading.Lock()
+_block_depth = 0
+_real_socket_calls: Dict[str, Any] = {}
+
+
+def _blocked_connect(self: socket.socket, address: Any) -> None:
+    if not _is_loopback(address):
+        raise NetworkAccessBlocked("test tried to connect to %r" % (address,))
+    return _real_socket_calls["connect"](self, address)  # type: ignore[no-any-return]
+
+
+def _blocked_connect_ex(self: socket.socket, address: Any) -> int:
+    if not _is_loopback(address):
+        raise NetworkAccessBlocked("test tried to connect to %r" % (address,))
+    return _real_socket_calls["connect_ex"](self, address)  # type: ignore[no-any-return]
+
+
+def _blocked_getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
+    if isinstance(host, bytes):
+        host = host.decode("ascii", "replace")
+    if host is not None and not _is_loopback(host) and host not in ("localhost", "127.0.0.1", "::1"):
+        raise NetworkAccessBlocked("test tried to resolve %r" % (host,))
+    return _real_socket_calls["getaddrinfo"](host, *args, **kwargs)
+
+
+def _blocked_wire(host: str) -> None:  # the browser wire (libcurl) opens its sockets itself
+    if not _is_loopback(host) and host not in ("localhost", "127.0.0.1", "::1"):
+        raise NetworkAccessBlocked("test tried to connect to %r" % (host,))
+
+
 @contextlib.contextmanager
 def no_network() -> Iterator[None]:
     """Within the block, connecting a socket anywhere but loopback raises
-    :class:`NetworkAccessBlocked` (name resolution of other hosts too)."""
-    real_connect = socket.socket.connect
-    real_connect_ex = socket.socket.connect_ex
-    real_getaddrinfo = socket.getaddrinfo
+    :class:`NetworkAccessBlocked` (name resolution of other hosts too).
 
-    def connect(self: socket.socket, address: Any) -> None:
-        if not _is_loopback(address):
-            raise NetworkAccessBlocked("test tried to connect to %r" % (address,))
-        return real_connect(self, address)
-
-    def connect_ex(self: socket.socket, address: Any) -> int:
-        if not _is_loopback(address):
-            raise NetworkAccessBlocked("test tried to connect to %r" % (address,))
-        return real_connect_ex(self, address)
-
-    def getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
-        if isinstance(host, bytes):
-            host = host.decode("ascii", "replace")
-        if host is not None and not _is_loopback(host) and host not in ("localhost", "127.0.0.1", "::1"):
-            raise NetworkAccessBlocked("test tried to resolve %r" % (host,))
-        return real_getaddrinfo(host, *args, **kwargs)
-
-    def wire_check(host: str) -> None:  # the browser wire (libcurl) opens its sockets itself
-        if not _is_loopback(host) and host not in ("localhost", "127.0.0.1", "::1"):
-            raise NetworkAccessBlocked("test tried to connect to %r" % (host,))
-
-    socket.socket.connect = connect  # type: ignore[method-assign]
-    socket.socket.connect_ex = connect_ex  # type: ignore[method-assign]
-    socket.getaddrinfo = getaddrinfo
-    CONNECTION_CHECKS.append(wire_check)
+    Blocks may nest and overlap across threads: the first one in patches the socket
+    functions, the last one out restores the real ones (patching per block and restoring
+    out of order would leave wrappers wrapping wrappers). A blocking function found in place
+    on entry (a test's monkeypatch restored it after its block ended) is never taken for the
+    real one."""
+    global _block_depth
+    with _BLOCK_LOCK:
+        if _block_depth == 0:
+            current = {"connect": socket.socket.connect, "connect_ex": socket.socket.connect_ex,
+                       "getaddrinfo": socket.getaddrinfo}
+            for name, function in current.items():
+                # one of ours left behind (a monkeypatch undone after the block ended): keep the real one
+                if function not in (_blocked_connect, _blocked_connect_ex, _blocked_getaddrinfo):
+                    _real_socket_calls[name] = function
+            socket.socket.connect = _blocked_connect  # type: ignore[method-assign]
+            socket.socket.connect_ex = _blocked_connect_ex  # type: ignore[method-assign]
+            socket.getaddrinfo = _blocked_getaddrinfo
+            CONNECTION_CHECKS.append(_blocked_wire)
+        _block_depth += 1
     try:
         yield
     finally:
-        socket.socket.connect = real_connect  # type: ignore[method-assign]
-        socket.socket.connect_ex = real_connect_ex  # type: ignore[method-assign]
-        socket.getaddrinfo = real_getaddrinfo
-        CONNECTION_CHECKS.remove(wire_check)
+        with _BLOCK_LOCK:
+            _block_depth -= 1
+            if _block_depth == 0:
+                socket.socket.connect = _real_socket_calls["connect"]  # type: ignore[method-assign]
+                socket.socket.connect_ex = _real_socket_calls["connect_ex"]  # type: ignore[method-assign]
+                socket.getaddrinfo = _real_socket_calls["getaddrinfo"]
+                CONNECTION_CHECKS.remove(_blocked_wire)
 
 
 # -- swapping backends for the duration of a block ------------------------------------------------

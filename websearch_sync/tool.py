@@ -20,14 +20,14 @@ import threading
 from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 from urllib.parse import quote
 
-from .backends import registry
+from .engine import registry
 from .client.default_client import default_client
 from .client.search_client import SearchClient
 from .client.selection import resolve_backends
 from .config import Settings
 from .errors import InvalidInput, ToolNotFound, WebSearchError
 from .models import TIME_RANGES
-from .backends.normalize import url_key
+from .engine.normalize import url_key
 from .validate import MAX_QUERY_CHARS, backend_list
 
 __all__ = [

@@ -9,7 +9,7 @@ import time
 import pytest
 
 import websearch_sync as ws
-from websearch_sync.backends import registry
+from websearch_sync.engine import registry
 
 from backend_kit import dummy_config, env_for, network_backends
 from servers import FaultServer, never_answer

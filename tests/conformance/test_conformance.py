@@ -18,7 +18,7 @@ import requests
 import responses
 
 import websearch_sync as ws
-from websearch_sync.backends import registry
+from websearch_sync.engine import registry
 from websearch_sync.cli.backends_cmd import backend_rows
 from websearch_sync.config import is_secret_name
 from websearch_sync.contract.cases import discover

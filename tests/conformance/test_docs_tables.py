@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from websearch_sync.backends import registry
+from websearch_sync.engine import registry
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 FIXTURES = DOCS.parent / "fixtures"

@@ -36,7 +36,7 @@ for _path in (ROOT / "tests", ROOT):
         sys.path.insert(0, str(_path))
 
 import websearch_sync as ws  # noqa: E402
-from websearch_sync.backends import registry  # noqa: E402
+from websearch_sync.engine import registry  # noqa: E402
 from websearch_sync.net.charset import decode_body  # noqa: E402
 from websearch_sync.contract.cases import contract_violations  # noqa: E402
 from websearch_sync.reader.page import fetch_page  # noqa: E402

@@ -9,7 +9,7 @@ import pytest
 
 import faultlab
 import websearch_sync as ws
-from websearch_sync.backends import registry
+from websearch_sync.engine import registry
 from websearch_sync.secrets import is_secret_name
 
 BAD = ["not a url", "ftp://files.example/", "http://[::1", "http://", "//127.0.0.1/x", "http://127.0.0.1:99999/",

@@ -17,7 +17,7 @@ import time
 import pytest
 
 import faultlab
-from websearch_sync.backends import registry
+from websearch_sync.engine import registry
 from websearch_sync.testing import no_network
 from transports import BOTH
 

@@ -11,9 +11,9 @@ import pytest
 
 import websearch_sync as ws
 from websearch_sync.backends.baidu import is_baidu_link
-from websearch_sync.net.botwall import is_baidu_captcha_url
+from websearch_sync.backends.baidu import is_baidu_captcha_url
 from websearch_sync.backends.ddg import decode_ddg_href, parse_ddg_page
-from websearch_sync.backends.registry import backend_class
+from websearch_sync.engine.registry import backend_class
 from websearch_sync.net.transport import HttpResponse
 from requests.structures import CaseInsensitiveDict
 
@@ -38,7 +38,7 @@ def test_a_malformed_result_link_drops_that_result_only():
     assert [i["title"] for i in items] == ["Broken", "Good"]  # raw items; normalisation drops the broken URL
     response = HttpResponse(200, CaseInsensitiveDict({"Content-Type": "text/html"}), page.encode(), "https://html.duckduckgo.com/html/")
     backend = backend_class("ddg_html")(ws.Settings())
-    assert backend.structure_report(response)["result_links"] is True
+    assert backend.structure_report(response)["result_blocks"] is True
     with FaultServer({"/s": lambda conn, request, server: conn.sendall(
             b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(page), page.encode()))}) as server:
         result = ws.search("q", backend="ddg_html", settings=ws.Settings(endpoints={"ddg_html": server.url("/s")}))

@@ -22,7 +22,7 @@ import pytest
 import faultlab
 import websearch_sync as ws
 from websearch_sync import tool
-from websearch_sync.backends import registry
+from websearch_sync.engine import registry
 from websearch_sync.cli import main
 from websearch_sync.secrets import is_secret_name
 from websearch_sync.reader.page import fetch_page

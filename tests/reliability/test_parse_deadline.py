@@ -23,9 +23,9 @@ from websearch_sync.net.deadline import checkpoint
 
 from servers import FaultServer, respond
 
-#: Parsing holds the GIL in long C calls (lxml parses the page in one): the caller wakes up late,
-#: later on a loaded machine. The exact check is that the parse is abandoned, still running, when
-#: the search returns; this bound only catches a search that waits for the whole parse.
+#: Parsing holds the GIL in C calls (the markup reduction, lxml between two callbacks): the caller
+#: wakes up late, later on a loaded machine; this bound only catches a search that waits for the
+#: whole parse.
 MARGIN_S = 1.0
 RESULTS = 20_000
 
@@ -54,8 +54,9 @@ def test_parsing_a_huge_page_does_not_outlast_the_deadline(backend, page):
         try:  # ~1.5 s of parsing here; a much faster machine may finish in time, which is fine too
             result = ws.search("q", backend=backend, settings=settings, timeout_ms=300)
         except ws.Timeout as error:
+            # (the abandoned parse stops at its next checkpoint: whether its thread is still alive
+            # here is a race; that the search did not wait for it is the elapsed time below)
             assert error.detail_code == "deadline_exceeded" and "parsing" in error.message
-            assert any(t.name == "websearch-parse" and t.is_alive() for t in threading.enumerate()), "the search waited for the parse"
         else:
             assert len(result["items"]) == 5
         elapsed = time.monotonic() - started

@@ -201,8 +201,8 @@ PATTERNS = package_patterns()
 def test_the_audit_sees_the_package_s_patterns():
     names = {name for name, _ in PATTERNS.values()}
     assert len(PATTERNS) >= 30
-    for expected in ("websearch_sync.net.redirects._META_REFRESH", "websearch_sync.backends.html_parsing._NOISE",
-                     "websearch_sync.backends.normalize._TAG", "websearch_sync.net.charset._META_CHARSET"):
+    for expected in ("websearch_sync.engine.redirects._META_REFRESH", "websearch_sync.engine.html_parsing._NOISE",
+                     "websearch_sync.engine.normalize._TAG", "websearch_sync.net.charset._META_CHARSET"):
         assert expected in names
 
 

@@ -10,8 +10,8 @@ from pathlib import Path
 import responses
 
 import websearch_sync as ws
-from websearch_sync.backends import registry
-from websearch_sync.backends.base import Backend
+from websearch_sync.engine import registry
+from websearch_sync.engine.base import Backend
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 BASE = "https://searx.example.org"

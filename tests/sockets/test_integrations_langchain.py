@@ -63,7 +63,7 @@ def test_a_blocked_search_gives_an_error_message_with_our_line(asynchronous):
         assert searches(server) == 1  # the tools share the client and its cool-down
     assert [m.status for m in messages] == ["error", "error"]
     contents = [m.content for m in messages]
-    assert contents[0].startswith("Error: WebBlocked (captcha_required): DuckDuckGo answered with its bot challenge")
+    assert contents[0].startswith("Error: WebBlocked (captcha_required): 127.0.0.1 answered with a bot wall (DuckDuckGo anomaly (bot check) page)")
     assert contents[1].startswith("Error: WebBlocked (captcha_required): ddg_html is cooling down")
 
 
@@ -107,6 +107,6 @@ def test_langgraph_tool_node_runs_the_tools_and_reports_the_block():
         assert searches(server) == 1
     assert [m.status for m in first + second] == ["error", "error"]
     assert first[0].content.startswith(
-        "Error: WebBlocked (captcha_required): DuckDuckGo answered with its bot challenge"
+        "Error: WebBlocked (captcha_required): 127.0.0.1 answered with a bot wall (DuckDuckGo anomaly (bot check) page)"
     )
     assert second[0].content.startswith("Error: WebBlocked (captcha_required): ddg_html is cooling down")

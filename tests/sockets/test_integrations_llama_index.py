@@ -62,7 +62,7 @@ def test_a_blocked_search_is_an_error_output_with_our_line():
     assert final == "done"
     assert [o.is_error for o in outputs] == [True, True]
     assert outputs[0].content.startswith(
-        "Error: WebBlocked (captcha_required): DuckDuckGo answered with its bot challenge"
+        "Error: WebBlocked (captcha_required): 127.0.0.1 answered with a bot wall (DuckDuckGo anomaly (bot check) page)"
     )
     assert outputs[1].content.startswith("Error: WebBlocked (captcha_required): ddg_html is cooling down")
     assert shown == [o.content for o in outputs]

@@ -71,7 +71,7 @@ def test_blocked_searches_reach_the_model_as_our_line_and_do_not_end_the_run():
     assert len(seen) == 3
     assert [part.outcome for part in seen] == ["failed"] * 3  # ToolFailed: no retry budget spent
     assert seen[0].content.startswith(
-        "Error: WebBlocked (captcha_required): DuckDuckGo answered with its bot challenge"
+        "Error: WebBlocked (captcha_required): 127.0.0.1 answered with a bot wall (DuckDuckGo anomaly (bot check) page)"
     )
     assert seen[1].content.startswith("Error: WebBlocked (captcha_required): ddg_html is cooling down")
     assert seen[0].content in seen[0].model_response_str()  # what the model is shown

@@ -417,6 +417,37 @@ def test_a_cancelled_call_stops_before_the_upstream_and_frees_its_worker():
     assert arrivals["site"][0] < arrivals["engine"][0] + 1.0
 
 
+def test_a_cancelled_merge_stops_every_backend_before_the_upstream():
+    """With ``--strategy merge`` each backend waits in a thread of its own: the cancellation reaches them too."""
+    arrivals = {"brave": [], "searxng": []}
+
+    def recorded(name, fixture, content_type):
+        body = (ROOT / "fixtures" / name / fixture).read_bytes()
+        answer = respond(200, body, content_type=content_type)
+
+        def record(conn, request, server):
+            arrivals[name].append(time.monotonic())
+            answer(conn, request, server)
+        return record
+
+    with FaultServer({"*": recorded("brave", "brave-api__minimal_trimmed.json", "application/json")}) as brave, \
+            FaultServer({"*": recorded("searxng", "shortlist__1.json", "application/json")}) as searxng:
+        env = {"BRAVE_API_KEY": "test-key", "WEB_SEARCH_ENDPOINT_BRAVE": brave.url("/search"),
+               "WEB_SEARCH_ENDPOINT_SEARXNG": searxng.url("/search"), "WEB_SEARCH_MIN_INTERVAL_S_SEARXNG": "1"}
+
+        async def scenario():
+            async with mcp_session("--backend", "brave,searxng", "--strategy", "merge", env=env) as session:
+                first = await session.call_tool("web_search", {"query": "first"})  # takes both engines' 1 s slots
+                with anyio.move_on_after(0.3):  # the next call's backends wait ~1 s for their slots: cancel it
+                    await session.call_tool("web_search", {"query": "second"})
+                await anyio.sleep(1.5)  # past the slots the cancelled call's backends were waiting for
+                return first
+
+        first = run_bounded(scenario)
+    assert first.is_error is False, first
+    assert (len(arrivals["brave"]), len(arrivals["searxng"])) == (1, 1), "the cancelled merge reached an engine"
+
+
 def test_failed_lookups_do_not_use_up_max_repeats():
     with FaultServer({"*": respond(500, b"upstream broke")}) as broken:
         with SearchClient(settings=ws.Settings(allow_private=True)) as client:

@@ -4,7 +4,8 @@ third-party backend takes its place in the chain like a built-in one."""
 import pytest
 
 import websearch_sync as ws
-from websearch_sync.backends import Backend, registry
+from websearch_sync.backends import Backend
+from websearch_sync.engine import registry
 from websearch_sync.client.selection import auto_backends
 
 

@@ -89,3 +89,30 @@ def test_cooldown_durations_and_retry_after():
     clock.advance(0.25)
     cooldowns.check("a")
     cooldowns.check("b")
+
+
+def test_merged_backends_wait_in_the_callers_context():
+    """A cancelled MCP call's merged backends stop at their next wait: ``merge`` runs each backend in
+    a copy of the caller's context, where ``CancellableClock`` keeps the call's cancel event."""
+    from types import SimpleNamespace
+
+    from websearch_sync.client.strategies import merge
+    from websearch_sync.mcp import CallCancelled, CancellableClock
+    from websearch_sync.net.deadline import Deadline
+
+    clock = CancellableClock()
+    cancelled = threading.Event()
+    waited = []
+
+    def run(backend):
+        waited.append(backend.name)
+        clock.sleep(3.0)  # a rate-limit slot: cancelled, it ends at once
+        raise AssertionError("%s went on after its call was cancelled" % backend.name)
+
+    backends = [SimpleNamespace(name="a"), SimpleNamespace(name="b")]
+    cancelled.set()
+    started = time.monotonic()
+    with clock.cancellable(cancelled), pytest.raises(CallCancelled):
+        merge(backends, SimpleNamespace(max_results=5), Deadline(1000), run)
+    assert sorted(waited) == ["a", "b"]
+    assert time.monotonic() - started < 3.0  # neither backend slept its slot out

@@ -9,7 +9,7 @@ import responses
 
 import websearch_sync as ws
 from websearch_sync.backends import register, unregister
-from websearch_sync.backends.normalize import url_key
+from websearch_sync.engine.normalize import url_key
 from websearch_sync.contract.recording import record_case
 
 from fixture_backends import HtmlTestBackend

@@ -12,7 +12,8 @@ PACKAGE = Path(__file__).resolve().parents[2] / "websearch_sync"
 
 #: Each unit's layer: a unit may import units of lower layers only (and itself).
 #: Units of the same layer are siblings that must not import each other
-#: (a backend must not import fetch code: backends and reader are siblings).
+#: (a backend must not import fetch code: backends and reader are siblings; both
+#: build on engine, the plumbing the backends share).
 LAYERS: Dict[str, int] = {
     "secrets": 0,
     "errors": 1,
@@ -21,18 +22,19 @@ LAYERS: Dict[str, int] = {
     "validate": 3,
     "extract": 3,
     "net": 4,
-    "backends": 5,
-    "reader": 5,
-    "client": 6,
-    "contract": 7,
-    "tool": 7,
-    "api": 8,
-    "testing": 8,
-    "mcp": 8,
-    "integrations": 8,
-    "cli": 9,
-    "__main__": 10,
-    "__init__": 10,
+    "engine": 5,
+    "reader": 6,
+    "backends": 6,
+    "client": 7,
+    "contract": 8,
+    "tool": 8,
+    "api": 9,
+    "testing": 9,
+    "mcp": 9,
+    "integrations": 9,
+    "cli": 10,
+    "__main__": 11,
+    "__init__": 11,
 }
 MAX_ROOT_MODULES = 10
 MAX_COMPLEXITY = 15

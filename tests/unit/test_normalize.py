@@ -1,6 +1,6 @@
 """normalize_items: the only writer of rank."""
 
-from websearch_sync.backends.normalize import clean_text, clean_url, normalize_items, url_key
+from websearch_sync.engine.normalize import clean_text, clean_url, normalize_items, url_key
 
 
 def test_drops_non_http_urls_and_ranks_contiguously():

@@ -39,7 +39,7 @@ def test_challenge_pages_are_reported_as_blocked():
 def test_renamed_snippet_classes_are_noticed():
     page = (FIXTURES / "ddg_html/meka__1.html").read_text(encoding="utf-8").replace("result__snippet", "result__summary")
     found = report("ddg_html", "ddg_html/meka__1.html", page)
-    assert found["result_links"] is True and found["snippets"] is False
+    assert found["result_blocks"] is True and found["snippets"] is False
     page = (FIXTURES / "baidu_html/sluver__1.html").read_text(encoding="utf-8").replace("summary-text_", "abstract-text_")
     found = report("baidu_html", "baidu_html/sluver__1.html", page)
     assert found["result_blocks"] is True and found["snippets"] is False
@@ -47,4 +47,4 @@ def test_renamed_snippet_classes_are_noticed():
 
 def test_a_page_without_the_results_region_is_noticed():
     found = report("ddg_html", "ddg_html/meka__1.html", "<html><body><p>new design</p></body></html>")
-    assert found["results_region"] is False and found["result_links"] is False
+    assert found["results_region"] is False and found["result_blocks"] is False

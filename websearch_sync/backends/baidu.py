@@ -8,6 +8,10 @@ becomes the item extra ``source`` (the site, as for every backend). Snippets com
 CSS-module classes matched by their stable prefix (``content-right_`` 2022,
 ``summary-text_`` 2026), never by their hash suffix.
 
+The request is SearXNG's (``searx/engines/baidu.py``): ``GET /s?wd=…&rn=…`` with
+``allow_redirects=False``, a time range as ``gpc=stf=<from>,<to>|stftype=1`` ending at
+the search's ``SearchParams.now``.
+
 The bot wall (a 302 to ``wappass.baidu.com``, or its "百度安全验证" page served
 directly) is ``WebBlocked(captcha_required)``; the redirect is never followed.
 
@@ -25,26 +29,29 @@ from urllib.parse import SplitResult, urljoin, urlsplit
 
 from bs4 import Tag
 
-from ..net.deadline import Deadline
-from ..errors import InvalidInput, WebBlocked, WebParseError, WebSearchError
-from ..net.botwall import is_baidu_captcha_url, is_baidu_challenge
-from ..net.redirects import client_redirect
-from ..net.transport import HttpResponse, HttpTransport, RequestSpec
+from ..config import Settings
+from ..engine.html_engine import HtmlEngine
+from ..engine.html_parsing import attribute, classes, elements, has_class, parse_fragment, text_of
+from ..engine.normalize import clean_url
+from ..errors import InvalidInput, WebSearchError
 from ..models import ParseResult, SearchParams
-from .normalize import clean_url
-from .base import Backend
-from .html_parsing import classes, elements, has_class, parse_fragment, region, text_of
+from ..net.botwall import BotWall, host_in
+from ..net.deadline import Deadline
+from ..engine.redirects import client_redirect
+from ..net.transport import HttpResponse, HttpTransport, RequestSpec
 
-__all__ = ["BaiduHtml", "parse_baidu_page", "is_baidu_link", "link_target"]
+__all__ = ["BaiduHtml", "parse_baidu_page", "is_baidu_link", "link_target", "is_baidu_captcha_url", "SECURITY_CHECK"]
 
 logger = logging.getLogger("websearch_sync")
 
-_REGION_START = ('id="content_left"', "id='content_left'")
-_REGION_END = ('id="rs"', 'id="page"', 'id="foot"')
 _SNIPPET_PREFIXES = ("content-right_", "summary-text_")
 _DATE_PREFIX_CLASS = "newTimeFactor_before_abs"  # 2020: the date inside c-abstract
-_NO_RESULTS = ('class="nors"', "抱歉没有找到与", "抱歉，没有找到与", "没有找到与您查询的")
+# The security check page: structural markers only (a query echoed into a results page is
+# escaped and cannot produce a quoted src/href, nor a title that is exactly "百度安全验证").
+_CHALLENGE = re.compile(r"""<title>\s*百度安全验证\s*</title>|(?:src|href)\s*=\s*['"][^'"]*(?:mkdjump|/static/captcha/)""", re.I)
 _TOOLS_URL = re.compile(r"""['"]?url['"]?\s*:\s*(['"])(.*?)\1""", re.S)
+#: A time range's length in seconds (SearXNG's baidu engine: a month is 30 days, a year 365).
+_TIME_RANGE_S = {"day": 86_400, "week": 604_800, "month": 2_592_000, "year": 31_536_000}
 _RESOLVE_MAX_BYTES = 262_144
 _RESOLVE_WORKERS = 10
 
@@ -55,6 +62,24 @@ def _split(url: Optional[str]) -> Optional[SplitResult]:
         return urlsplit(url or "")
     except ValueError:
         return None
+
+
+def is_baidu_captcha_url(url: str) -> bool:
+    """True for Baidu's security-check address (``wappass.baidu.com``, ``/static/captcha/...``)."""
+    parts = _split(url)
+    return parts is not None and (host_in(url, "wappass.baidu.com") or (host_in(url, "baidu.com") and "/static/captcha" in parts.path))
+
+
+#: Baidu's security check ("百度安全验证"): a redirect to, or a page from,
+#: ``wappass.baidu.com/static/captcha``; the page itself loads wappass scripts (recorded:
+#: fixtures/baidu_html blocked cases). The regex runs only on a head holding a hint.
+SECURITY_CHECK = BotWall(
+    "Baidu security check (wappass captcha)",
+    hints=("百度安全验证", "mkdjump", "/static/captcha/"),
+    patterns=(_CHALLENGE,),
+    scan_chars=8192,
+    address=is_baidu_captcha_url,
+)
 
 
 def is_baidu_link(url: str) -> bool:
@@ -70,7 +95,7 @@ def _source(container: Tag, tools: Optional[Tag]) -> Optional[str]:
     """The real target a result block names (``mu``, else ``data-tools``), if http(s)."""
     candidates = [container.get("mu")]
     if tools is not None:
-        match = _TOOLS_URL.search(tools["data-tools"])
+        match = _TOOLS_URL.search(attribute(tools, "data-tools"))
         candidates.append(match.group(2) if match else None)
     for candidate in candidates:
         url = clean_url(candidate)
@@ -108,40 +133,26 @@ def _item(container: Tag) -> Optional[Dict[str, Any]]:
     heading, snippet, tools = _parts(container)
     link = next((tag for tag in elements(heading) if tag.name == "a" and "href" in tag.attrs), None) if heading else None
     title = text_of(link)
-    if link is None or not link["href"].strip() or not title:
+    if link is None or not attribute(link, "href").strip() or not title:
         return None
-    item = {"title": title, "url": link["href"].strip(), "snippet": _snippet(snippet)}
+    item = {"title": title, "url": attribute(link, "href").strip(), "snippet": _snippet(snippet)}
     target = _source(container, tools)
     if target:
         item["source"] = urlsplit(target).hostname or ""  # the site, as everywhere; resolve_links gives the URL
     return item
 
 
-def parse_baidu_page(text: str, provider: str) -> List[Dict[str, Any]]:
+def _is_block(child: object) -> bool:
+    return isinstance(child, Tag) and has_class(child, "c-container")
+
+
+def parse_baidu_page(text: str) -> List[Dict[str, Any]]:
     """Raw items of a Baidu results page (pure).
 
     Returns ``[]`` for a page saying "抱歉没有找到…"; raises ``WebParseError`` for a
     page with neither result blocks nor such a notice.
     """
-    markup = region(text, _REGION_START, _REGION_END)
-    content = parse_fragment(markup).find(id="content_left") if markup is not None else None
-    children = content.children if content is not None else ()
-    blocks = [child for child in children if isinstance(child, Tag) and has_class(child, "c-container")]
-    items = [item for item in map(_item, blocks) if item is not None]
-    if items or any(marker in text for marker in _NO_RESULTS):
-        return items
-    raise WebParseError(
-        "%s answered with a page that has neither result blocks nor a no-results notice" % provider,
-        provider=provider,
-        detail_code="unexpected_shape",
-    )
-
-
-def _items_or_none(text: str, provider: str) -> Optional[List[Dict[str, Any]]]:
-    try:
-        return parse_baidu_page(text, provider)
-    except WebParseError:
-        return None
+    return BaiduHtml(Settings()).read_page(text, SearchParams(query="page", max_results=10))
 
 
 def link_target(response: HttpResponse, link: str) -> Optional[str]:
@@ -155,26 +166,22 @@ def link_target(response: HttpResponse, link: str) -> Optional[str]:
     return url if url and not is_baidu_captcha_url(url) and not is_baidu_link(url) else None
 
 
-class BaiduHtml(Backend):
+class BaiduHtml(HtmlEngine):
     """Baidu web search, parsed from the desktop results page."""
 
     name = "baidu_html"
     auto_rank = 100
     auto_languages = ("zh",)  # in auto only for Chinese, then ahead of the other keyless engines
-    kind = "html"
-    text_format = "text"  # read from the parsed DOM: entities decoded, tags gone
     summary = "Baidu results page, no key; /link?url= URLs (resolve_links=True resolves them)"
     default_endpoint = "https://www.baidu.com/s"
     options = ("resolve_links",)
-    min_interval_s = 1.0  # a scraper: one request a second keeps clear of the bot wall
-
-    def _headers(self) -> Dict[str, str]:
-        parts = urlsplit(self.endpoint_url())
-        return {
-            "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
-            "Accept-Language": "zh-CN,zh;q=0.9,en;q=0.8",
-            "Referer": "%s://%s/" % (parts.scheme, parts.netloc),
-        }
+    accept_language = "zh-CN,zh;q=0.9,en;q=0.8"
+    follow_redirects = False  # the bot wall is a redirect: read it, never follow it
+    bot_walls = (SECURITY_CHECK,)
+    volatile_params = ("gpc",)  # a span ending at the search's time: recorded as a placeholder
+    region_start = ('id="content_left"', "id='content_left'")
+    region_end = ('id="rs"', 'id="page"', 'id="foot"')
+    no_results = ('class="nors"', "抱歉没有找到与", "抱歉，没有找到与", "没有找到与您查询的")
 
     def check_params(self, params: SearchParams) -> None:
         """Also refuse a ``resolve_links`` that is not a bool."""
@@ -182,53 +189,34 @@ class BaiduHtml(Backend):
         if not isinstance(params.options.get("resolve_links", False), bool):
             raise InvalidInput("resolve_links must be true or false", provider=self.name, detail_code="bad_resolve_links")
 
-    def build_request(self, params: SearchParams) -> RequestSpec:
-        """GET ``/s?wd=…&rn=<max_results>&ie=utf-8``; redirects are not followed (the bot wall is one)."""
+    def query(self, params: SearchParams) -> Dict[str, str]:
+        """``wd``, ``rn`` (= ``max_results``), ``ie=utf-8``; a time range as ``gpc``: the span
+        from that long before the search's time to it, in Unix seconds (as SearXNG's
+        ``searx/engines/baidu.py`` sends it)."""
         query = {"wd": params.full_query, "rn": str(params.max_results), "ie": "utf-8"}
-        return RequestSpec("GET", self.endpoint_url(), params=query, headers=self._headers(), allow_redirects=False)
+        if params.time_range:
+            end = int(params.now.timestamp())
+            query["gpc"] = "stf=%d,%d|stftype=1" % (end - _TIME_RANGE_S[params.time_range], end)
+        return query
 
-    def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
-        """A redirect to wappass.baidu.com, or the security-check page itself, is a block."""
-        if 300 <= response.status < 400:
-            blocked = is_baidu_captcha_url(response.location or "")
-        else:
-            blocked = is_baidu_challenge(response.text)
-        if not blocked:
-            return None
-        return WebBlocked(
-            "Baidu answered with its security check (HTTP %d)" % response.status,
-            provider=self.name,
-            detail_code="captcha_required",
-            status=response.status,
-        )
-
-    def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
-        """Items of the results page."""
-        return ParseResult(items=parse_baidu_page(response.text, self.name))
-
-    def structure_report(self, response: HttpResponse, params: Optional[SearchParams] = None) -> Dict[str, bool]:
-        """Landmarks: no bot wall, ``#content_left`` found, result blocks with a title
-        link (or a no-results notice), and snippets found in them."""
-        text = response.text
-        items = _items_or_none(text, self.name)
-        return {
-            "not_blocked": self.classify(response) is None,
-            "content_left": region(text, _REGION_START, _REGION_END) is not None,
-            "result_blocks": items is not None,
-            "snippets": not items or any(item["snippet"] for item in items),
-        }
+    def items(self, markup: str, params: SearchParams) -> List[Dict[str, Any]]:
+        """The ``c-container`` children of ``#content_left`` that have a title link."""
+        content = parse_fragment(markup).find(id="content_left")
+        blocks = [child for child in content.children if _is_block(child)] if isinstance(content, Tag) else []
+        return [item for item in (_item(block) for block in blocks if isinstance(block, Tag)) if item is not None]
 
     def search(self, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
         """The shared search, then (with ``resolve_links=True``) link resolution."""
         result = super().search(params, transport, deadline)
         if params.options.get("resolve_links"):
             wanted = [item for item in result.items if clean_url(item["url"])][: params.max_results]
-            self.resolve_links([item for item in wanted if is_baidu_link(item["url"])], transport, deadline)
+            headers = self.headers(params)
+            self.resolve_links([item for item in wanted if is_baidu_link(item["url"])], transport, deadline, headers)
         return result
 
-    def resolve_link(self, link: str, transport: HttpTransport, deadline: Deadline) -> str:
+    def resolve_link(self, link: str, transport: HttpTransport, deadline: Deadline, headers: Dict[str, str]) -> str:
         """The target of one ``/link?url=`` URL, or the link itself when that fails."""
-        spec = RequestSpec("GET", link, headers=self._headers(), allow_redirects=False, browser=True)
+        spec = RequestSpec("GET", link, headers=headers, allow_redirects=False, browser=True)
         try:
             response = transport.send(
                 spec, deadline=deadline, provider=self.name, max_bytes=_RESOLVE_MAX_BYTES, truncate=True, secrets=self.secrets()
@@ -238,13 +226,18 @@ class BaiduHtml(Backend):
             return link
         return link_target(response, link) or link
 
-    def resolve_links(self, items: List[Dict[str, Any]], transport: HttpTransport, deadline: Deadline) -> None:
-        """Resolve the items' URLs in parallel, in place; what is unresolved by the deadline stays."""
+    def resolve_links(
+        self, items: List[Dict[str, Any]], transport: HttpTransport, deadline: Deadline, headers: Optional[Dict[str, str]] = None
+    ) -> None:
+        """Resolve the items' URLs in parallel, in place; what is unresolved by the deadline stays.
+        ``headers``: those of the search (a click on a result of its page), by default a plain search's."""
         if not items:
             return
+        if headers is None:
+            headers = self.headers(SearchParams(query="link", max_results=len(items)))
         pool = ThreadPoolExecutor(max_workers=min(len(items), _RESOLVE_WORKERS), thread_name_prefix="baidu-resolve")
         try:
-            futures = {pool.submit(self.resolve_link, item["url"], transport, deadline): item for item in items}
+            futures = {pool.submit(self.resolve_link, item["url"], transport, deadline, headers): item for item in items}
             done, _ = wait(futures, timeout=max(0.0, deadline.remaining_s()))
             for future in done:
                 futures[future]["url"] = future.result()

@@ -3,7 +3,9 @@
 Sends ``q``, ``count`` (= ``max_results``), ``first`` for later pages (option
 ``pageno``), ``setlang``/``cc`` from the locale, ``filters=ex1:"ez1|2|3"`` for a
 day/week/month time range (Bing's "past year" needs dates: not sent) and ``adlt``
-for safe search.
+for safe search. The same parameters SearXNG's ``searx/engines/bing.py`` and ddgs's
+``ddgs/engines/bing.py`` send (``q``, ``adlt``, the market; ``first`` and the ``ez1..3``
+filters as ddgs); headers: those every keyless engine sends (``engine/html_engine.py``).
 
 What the recorded pages (2015 → 2026) show:
 
@@ -22,23 +24,49 @@ What the recorded pages (2015 → 2026) show:
   becomes ``published_at`` and leaves the snippet. Bing writes dates in its market's
   order, so a slashed date such as ``6/10/2016`` is read month first only for an
   ``en-US`` locale, day first for another locale, and not at all without one.
-* The bot wall is Cloudflare Turnstile inside a results-page shell ("One last step"),
-  recognised by the shared bot-wall table whatever the status.
+* The bot wall is Cloudflare Turnstile inside a results-page shell ("One last step"):
+  :data:`TURNSTILE`, recognised whatever the status.
 """
 
 import base64
 import binascii
-from typing import Any, Dict, List, Optional
+import re
+from typing import Any, Optional
 from urllib.parse import parse_qsl
 
 from bs4 import Tag
 
+from ..engine.base import page_number, split_locale
+from ..engine.html_engine import HtmlEngine
+from ..engine.html_parsing import (
+    Block,
+    PartTest,
+    attribute,
+    classes,
+    dated_item,
+    has_class,
+    month_first,
+    parse_fragment,
+    url_parts,
+    walk_blocks,
+)
 from ..models import SearchParams
-from .base import page_number, split_locale
-from .html_engine import HtmlEngine
-from .html_parsing import Block, PartTest, classes, dated_item, has_class, month_first, parse_fragment, url_parts, walk_blocks
+from ..net.botwall import BotWall
 
-__all__ = ["BingHtml", "decode_bing_href"]
+__all__ = ["BingHtml", "decode_bing_href", "TURNSTILE"]
+
+#: Bing's Cloudflare Turnstile challenge ("One last step", recorded with 200 and 403): a
+#: results-page shell with ``div.captcha_header`` and the Turnstile widget
+#: (``#turnstile-widget``, or the ``challenges.cloudflare.com/turnstile/`` script). Both
+#: are needed: a Turnstile widget alone may sit in an ordinary page's form.
+_TURNSTILE_BOX = re.compile(r"""<div class=["']?captcha_header\b""")
+_TURNSTILE_WIDGET = re.compile(
+    r"""<div id=["']?turnstile-widget\b|<script[^>]{0,200}?src=["']?https://challenges\.cloudflare\.com/turnstile/"""
+)
+TURNSTILE = BotWall(
+    "Bing's Cloudflare Turnstile challenge ('One last step')",
+    patterns=(_TURNSTILE_BOX, _TURNSTILE_WIDGET),  # the box's literal start is the cheap test
+)
 
 _FRESHNESS = {"day": 'ex1:"ez1"', "week": 'ex1:"ez2"', "month": 'ex1:"ez3"'}
 
@@ -66,8 +94,10 @@ def decode_bing_href(href: str) -> Optional[str]:
 
 #: The parts of an ``li.b_algo`` read: the title link, the caption and its first
 #: paragraph (the snippet), the 2026 site name.
-_PARTS: Dict[str, PartTest] = {
-    "link": lambda tag, inside: tag.name == "a" and tag.parent is not None and tag.parent.name == "h2" and bool(tag.get("href")),
+_PARTS: dict[str, PartTest] = {
+    "link": lambda tag, inside: (
+        tag.name == "a" and tag.parent is not None and tag.parent.name == "h2" and bool(tag.get("href"))
+    ),
     "caption": lambda tag, inside: has_class(tag, "b_caption"),
     "paragraph": lambda tag, inside: tag.name == "p" and "caption" in inside,
     "site": lambda tag, inside: has_class(tag, "tptt"),
@@ -78,10 +108,10 @@ def _is_block(tag: Tag) -> bool:
     return tag.name == "li" and "b_algo" in classes(tag)
 
 
-def _item(block: Block, order: Optional[bool]) -> Optional[Dict[str, Any]]:
+def _item(block: Block, order: Optional[bool]) -> Optional[dict[str, Any]]:
     """The item of one ``li.b_algo``, or ``None`` for an ad or without a usable title link."""
     link = block.parts.get("link")
-    url = decode_bing_href(link["href"]) if link is not None and "b_ad" not in classes(block.tag) else None
+    url = decode_bing_href(attribute(link, "href")) if link is not None and "b_ad" not in classes(block.tag) else None
     if not url:
         return None
     item = dated_item(block.text("link"), url, block.text("paragraph"), order)
@@ -101,8 +131,9 @@ class BingHtml(HtmlEngine):
     region_start = ('id="b_results"', "id=b_results")
     region_end = ('id="b_context"', "id=b_context", 'id="b_footer"', "id=b_footer")
     no_results = ('<li class="b_no"', "<li class=b_no")
+    bot_walls = (TURNSTILE,)
 
-    def query(self, params: SearchParams) -> Dict[str, str]:
+    def query(self, params: SearchParams) -> dict[str, str]:
         """``q``, ``count``, ``first`` (page > 1), ``setlang``/``cc``, ``filters``, ``adlt``."""
         query = {"q": params.full_query, "count": str(params.max_results)}
         page = page_number(params, self.name)
@@ -119,7 +150,7 @@ class BingHtml(HtmlEngine):
             query["adlt"] = params.safe_search
         return query
 
-    def items(self, markup: str, params: SearchParams) -> List[Dict[str, Any]]:
+    def items(self, markup: str, params: SearchParams) -> list[dict[str, Any]]:
         """``li.b_algo`` blocks (never ``li.b_ad``)."""
         order = month_first(params.locale)
         blocks = walk_blocks(parse_fragment(markup), _is_block, _PARTS)

@@ -1,34 +1,61 @@
 """``ddg_html`` and ``ddg_lite``: DuckDuckGo's server-rendered HTML and Lite pages.
 
-Both POST a form (``q``, plus ``kl`` region, ``df`` time range, ``kp`` safe search)
-and read a page. Either endpoint may answer with either template, so one parser
+The request is what a browser sends when the search form of DDG's no-JS page is
+submitted (the forms of the recorded pages, and SearXNG's 2025-2026
+``searx/engines/duckduckgo.py``): ``POST`` to the endpoint with its trailing slash
+(``/html/``, ``/lite/``: the forms' ``action``), the form's fields in order, empty when
+not chosen: HTML ``q``, ``b`` (the named search button), ``kl`` (region select), ``df``
+(time select); Lite ``q``, ``kl``, ``df``. DDG keeps its settings in cookies named like
+its parameters: ``kl`` and ``df`` when chosen (as SearXNG sends them) and ``kp`` for safe
+search (no form field). A same-origin form post: ``Origin``, ``Referer`` = the origin
+(DDG sets ``Referrer-Policy: origin``), ``Sec-Fetch-Site: same-origin``,
+``Content-Type: application/x-www-form-urlencoded``. No ``pageno``: DDG serves page 2
+only to a form carrying the ``vqd`` token of page 1 (SearXNG: asking without it gets the
+address blocked), which a stateless request cannot hold. Both endpoints read the page. Either endpoint may answer with either template, so one parser
 reads both: HTML (``div.result`` blocks with ``a.result__a``) and Lite (table rows
 with ``a.result-link`` and ``td.result-snippet``). Links come direct, as
 ``//duckduckgo.com/l/?uddg=<target>`` or as ``/l/?kh=-1&uddg=<target>``; the
 ``uddg`` parameter is decoded exactly once. Ads (``result--ad``,
 ``result-sponsored``, ``duckduckgo.com/y.js`` links) are dropped. The "anomaly"
-bot challenge is recognised from the body whatever the status.
+bot challenge (:data:`ANOMALY`) is recognised from the body whatever the status.
 """
 
 import re
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Optional
 from urllib.parse import unquote, urlsplit
 
 from bs4 import Tag
 
-from ..errors import WebBlocked, WebParseError, WebSearchError
-from ..net.transport import HttpResponse, RequestSpec
-from ..models import ParseResult, SearchParams
-from ..net.botwall import is_ddg_challenge
-from .base import Backend
-from .html_parsing import PartTest, classes, elements, has_class, iso_datetime, parse_fragment, region, text_of, walk_blocks
+from ..config import Settings
+from ..engine import registry
+from ..engine.html_engine import HtmlEngine
+from ..engine.html_parsing import (
+    PartTest,
+    attribute,
+    classes,
+    elements,
+    has_class,
+    iso_datetime,
+    parse_fragment,
+    region,
+    text_of,
+    walk_blocks,
+)
+from ..models import SearchParams
+from ..net.botwall import BotWall
 
-__all__ = ["DuckDuckGoHtml", "DuckDuckGoLite", "decode_ddg_href", "parse_ddg_page"]
+__all__ = ["DuckDuckGoHtml", "DuckDuckGoLite", "decode_ddg_href", "parse_ddg_page", "ANOMALY"]
 
 _TIME_RANGES = {"day": "d", "week": "w", "month": "m", "year": "y"}
 _SAFE_SEARCH = {"strict": "1", "moderate": "-1", "off": "-2"}
-# Structural markers of the anomaly page (quotes included: a query echoed in a
-# results page is HTML-escaped and cannot produce them).
+#: The anomaly page ("Unfortunately, bots use DuckDuckGo too."): the ``anomaly-modal``
+#: markup and a form posting to ``anomaly.js``; served with HTTP 200, 202 or 403
+#: (recorded: fixtures/ddg_html blocked cases). Quotes included: a query echoed in a
+#: results page is HTML-escaped and cannot produce them.
+ANOMALY = BotWall(
+    "DuckDuckGo anomaly (bot check) page",
+    hints=('class="anomaly-modal', 'action="//duckduckgo.com/anomaly.js', "action='//duckduckgo.com/anomaly.js"),
+)
 _NO_RESULTS_MARKERS = ('class="no-results"', "result--no-result", "No more results.", "No results.")
 _HTML_START = ('id="links"', "id='links'")
 _HTML_END = ('class="nav-link"', 'id="bottom_spacing2"')
@@ -40,7 +67,9 @@ _HTML_FIELDS = ("result__a", "result__snippet", "result__extras__url")
 _HTML_SKIP = re.compile(
     r"""<span class="result__icon">[^<]*(?:<(?!/?span\b)[^<]*)*</span>|<a class="result__url"[^<>]*>[^<]*</a>|<div class="clear"></div>"""
 )
-_LITE_SKIP = re.compile(r"""<span class=['"]link-text['"]>[^<]*</span>|<td(?: valign=['"]top['"])?>(?:\s|&nbsp;|\d+\.)*</td>""")
+_LITE_SKIP = re.compile(
+    r"""<span class=['"]link-text['"]>[^<]*</span>|<td(?: valign=['"]top['"])?>(?:\s|&nbsp;|\d+\.)*</td>"""
+)
 _LITE_MARKERS = ("class='result-link'", 'class="result-link"')
 
 
@@ -84,7 +113,7 @@ def _is_eof(title: str, url: str) -> bool:
     return title.strip() == "EOF" and "google.com/search" in url
 
 
-def _result(title: str, href: str, snippet: str, stamp: str) -> Dict[str, Any]:
+def _result(title: str, href: str, snippet: str, stamp: str) -> dict[str, Any]:
     item = {"title": title, "url": decode_ddg_href(href), "snippet": snippet}
     published = iso_datetime(stamp) if stamp else None
     if published:
@@ -92,7 +121,7 @@ def _result(title: str, href: str, snippet: str, stamp: str) -> Dict[str, Any]:
     return item
 
 
-def _keep(item: Dict[str, Any]) -> Tuple[bool, bool]:
+def _keep(item: dict[str, Any]) -> tuple[bool, bool]:
     """(keep the item, it is the EOF marker)."""
     if not item["url"] or _is_ad(item["url"]):
         return False, False
@@ -105,23 +134,30 @@ def _is_html_block(tag: Tag) -> bool:
     return tag.name == "div" and "result" in classes(tag)
 
 
+def _has_class_test(name: str) -> PartTest:
+    """A part test: the element has class ``name``."""
+    return lambda tag, inside: name in classes(tag)
+
+
 #: The parts of a ``div.result`` read; the date is an unclassed span in ``.result__extras__url``
 #: (after the icon and the display URL).
-_HTML_PARTS: Dict[str, PartTest] = {
-    **{name: (lambda tag, inside, name=name: name in classes(tag)) for name in _HTML_FIELDS},
+_HTML_PARTS: dict[str, PartTest] = {
+    **{name: _has_class_test(name) for name in _HTML_FIELDS},
     "stamp": lambda tag, inside: tag.name == "span" and not classes(tag) and "result__extras__url" in inside,
 }
 
 
-def _parse_html_template(markup: str) -> Tuple[List[Dict[str, Any]], bool]:
+def _parse_html_template(markup: str) -> tuple[list[dict[str, Any]], bool]:
     """``div.result`` blocks: ``a.result__a``, ``.result__snippet``, a date span in ``.result__extras__url``."""
-    items: List[Dict[str, Any]] = []
+    items: list[dict[str, Any]] = []
     eof = False
     for block in walk_blocks(parse_fragment(_HTML_SKIP.sub("", markup)), _is_html_block, _HTML_PARTS):
         link = block.parts.get("result__a")
         if link is None or has_class(block.tag, "result--ad") or has_class(block.tag, "result--no-result"):
             continue
-        item = _result(block.text("result__a"), link.get("href") or "", block.text("result__snippet"), block.text("stamp"))
+        item = _result(
+            block.text("result__a"), attribute(link, "href"), block.text("result__snippet"), block.text("stamp")
+        )
         keep, is_eof = _keep(item)
         eof = eof or is_eof
         if keep:
@@ -129,16 +165,16 @@ def _parse_html_template(markup: str) -> Tuple[List[Dict[str, Any]], bool]:
     return items, eof
 
 
-def _lite_result(row: Dict[str, Any]) -> Dict[str, Any]:
+def _lite_result(row: dict[str, Any]) -> dict[str, Any]:
     """The item of one Lite row (its link, snippet and timestamp elements)."""
-    return _result(text_of(row["link"]), row["link"].get("href") or "", text_of(row["snippet"]), text_of(row["stamp"]))
+    return _result(text_of(row["link"]), attribute(row["link"], "href"), text_of(row["snippet"]), text_of(row["stamp"]))
 
 
-def _parse_lite_template(markup: str) -> Tuple[List[Dict[str, Any]], bool]:
+def _parse_lite_template(markup: str) -> tuple[list[dict[str, Any]], bool]:
     """Table rows: ``a.result-link`` starts a result; the next rows hold
     ``td.result-snippet`` and ``span.timestamp``; ``result-sponsored`` marks ads."""
-    rows: List[Dict[str, Any]] = []
-    current: Optional[Dict[str, Any]] = None
+    rows: list[dict[str, Any]] = []
+    current: Optional[dict[str, Any]] = None
     sponsored = False
     for tag in elements(parse_fragment(_LITE_SKIP.sub("", markup))):
         names = classes(tag)
@@ -153,7 +189,7 @@ def _parse_lite_template(markup: str) -> Tuple[List[Dict[str, Any]], bool]:
             current["snippet"] = tag
         elif current is not None and "timestamp" in names and current["stamp"] is None:
             current["stamp"] = tag
-    items: List[Dict[str, Any]] = []
+    items: list[dict[str, Any]] = []
     eof = False
     for row in rows:
         item = _lite_result(row)
@@ -174,26 +210,16 @@ def _lite_region(text: str) -> Optional[str]:
     return text[max(begin, 0) : end if end >= 0 else len(text)]
 
 
-def parse_ddg_page(text: str, provider: str) -> List[Dict[str, Any]]:
-    """Raw items of a DuckDuckGo HTML or Lite results page (pure).
+def parse_ddg_page(text: str, provider: str = "ddg_html") -> list[dict[str, Any]]:
+    """Raw items of a DuckDuckGo HTML or Lite results page (pure), as ``provider`` reads it.
 
     Returns ``[]`` for a page that says there are no (more) results (including
     DDG's fake "EOF" result); raises ``WebParseError`` for a page with neither
     results nor such a notice.
     """
-    markup = region(text, _HTML_START, _HTML_END)
-    if markup is not None:
-        items, eof = _parse_html_template(markup)
-    else:
-        markup = _lite_region(text)
-        items, eof = _parse_lite_template(markup) if markup is not None else ([], False)
-    if items or eof or any(marker in text for marker in _NO_RESULTS_MARKERS):
-        return items
-    raise WebParseError(
-        "%s answered with a page that has neither results nor a no-results notice" % provider,
-        provider=provider,
-        detail_code="unexpected_shape",
-    )
+    engine = registry.backend_class(provider)(Settings())
+    assert isinstance(engine, _DuckDuckGo), provider
+    return engine.read_page(text, SearchParams(query="page", max_results=10))
 
 
 def ddg_region(locale: Optional[str]) -> Optional[str]:
@@ -206,62 +232,51 @@ def ddg_region(locale: Optional[str]) -> Optional[str]:
     return "%s-%s" % (parts[-1].lower(), parts[0].lower())
 
 
-class _DuckDuckGo(Backend):
-    """What both DuckDuckGo endpoints share: the form, the headers, the challenge, the parser."""
+class _DuckDuckGo(HtmlEngine):
+    """What both DuckDuckGo endpoints share: the form, the anomaly wall, the parser of both templates."""
 
-    kind = "html"
-    text_format = "text"  # read from the parsed DOM: entities decoded, tags gone
     max_query_chars = 500  # DDG refuses queries of 500+ characters
-    min_interval_s = 1.0  # a scraper: one request a second keeps clear of the anomaly page
+    options = ()
+    method = "POST"
+    bot_walls = (ANOMALY,)
+    no_results = _NO_RESULTS_MARKERS
 
-    def build_request(self, params: SearchParams) -> RequestSpec:
-        """POST the search form, with the headers a browser on DDG's own page sends."""
-        form = {"q": params.full_query}
-        region_code = ddg_region(params.locale)
-        if region_code:
-            form["kl"] = region_code
-        if params.time_range:
-            form["df"] = _TIME_RANGES[params.time_range]
+    #: The fields of the page's search form, in order (a submit button with a name sends it).
+    form_fields: tuple[str, ...] = ("q", "kl", "df")
+
+    def query(self, params: SearchParams) -> dict[str, str]:
+        """The search form as a browser submits it: every field, ``kl`` region and ``df`` time
+        range empty when not chosen (the selects' first option)."""
+        chosen = {
+            "q": params.full_query,
+            "kl": ddg_region(params.locale) or "",
+            "df": _TIME_RANGES[params.time_range] if params.time_range else "",
+        }
+        return {name: chosen.get(name, "") for name in self.form_fields}
+
+    def cookies(self, params: SearchParams) -> dict[str, str]:
+        """DDG keeps its settings in cookies named like its URL parameters: ``kl`` and ``df``
+        as chosen in the form, ``kp`` for safe search (not a form field)."""
+        form = self.query(params)
+        cookies = {name: form[name] for name in ("kl", "df") if form.get(name)}
         if params.safe_search:
-            form["kp"] = _SAFE_SEARCH[params.safe_search]
-        url = self.endpoint_url()
-        parts = urlsplit(url)
-        headers = {
-            "Accept": "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8",
-            "Accept-Language": "en-US,en;q=0.9",
-            "Referer": "%s://%s/" % (parts.scheme, parts.netloc),
-        }
-        return RequestSpec("POST", url, data=form, headers=headers)
+            cookies["kp"] = _SAFE_SEARCH[params.safe_search]
+        return cookies
 
-    def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
-        """The anomaly page is a block, whether served with 200, 202 or 403."""
-        if is_ddg_challenge(response.text):
-            return WebBlocked(
-                "DuckDuckGo answered with its bot challenge (HTTP %d)" % response.status,
-                provider=self.name,
-                detail_code="captcha_required",
-                status=response.status,
-            )
-        return None
+    def results_region(self, text: str) -> Optional[str]:
+        """``#links`` (the HTML template), else the table of Lite results."""
+        markup = region(text, _HTML_START, _HTML_END)
+        return markup if markup is not None else _lite_region(text)
 
-    def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
-        """Items of the HTML or Lite page."""
-        return ParseResult(items=parse_ddg_page(response.text, self.name))
+    def region_items(self, markup: str, params: SearchParams) -> tuple[list[dict[str, Any]], bool]:
+        """Items of either template, and whether DDG's "EOF" result said there are no more."""
+        if any(marker in markup for marker in _HTML_START):
+            return _parse_html_template(markup)
+        return _parse_lite_template(markup)
 
-    def structure_report(self, response: HttpResponse, params: Optional[SearchParams] = None) -> Dict[str, bool]:
-        """Landmarks: no challenge page, the results region (``#links`` or the Lite
-        table) found, result links parsed (or a no-results notice), snippets found."""
-        text = response.text
-        try:
-            items: Optional[List[Dict[str, Any]]] = parse_ddg_page(text, self.name)
-        except WebParseError:
-            items = None
-        return {
-            "not_blocked": not is_ddg_challenge(text),
-            "results_region": region(text, _HTML_START, _HTML_END) is not None or _lite_region(text) is not None,
-            "result_links": items is not None,
-            "snippets": not items or any(item["snippet"] for item in items),
-        }
+    def items(self, markup: str, params: SearchParams) -> list[dict[str, Any]]:
+        """Items of the results region (either template)."""
+        return self.region_items(markup, params)[0]
 
 
 class DuckDuckGoHtml(_DuckDuckGo):
@@ -271,6 +286,7 @@ class DuckDuckGoHtml(_DuckDuckGo):
     auto_rank = 110
     summary = "DuckDuckGo HTML endpoint, no key; decodes uddg links, drops ads"
     default_endpoint = "https://html.duckduckgo.com/html/"
+    form_fields = ("q", "b", "kl", "df")  # "b": the search button, named, value ""
 
 
 class DuckDuckGoLite(_DuckDuckGo):

@@ -13,7 +13,7 @@ from typing import Any, Dict, Optional, Tuple
 from ..errors import WebParseError
 from ..net.transport import HttpResponse, RequestSpec
 from ..models import ParseResult, SearchParams
-from .json_api import JsonApiBackend
+from ..engine.json_api import JsonApiBackend
 
 __all__ = ["Jina"]
 

@@ -14,7 +14,7 @@ from typing import Any, Optional, Tuple
 from ..errors import AuthError, InvalidInput, WebParseError
 from ..net.transport import HttpResponse, RequestSpec
 from ..models import ParseResult, SearchParams
-from .json_api import JsonApiBackend
+from ..engine.json_api import JsonApiBackend
 
 __all__ = ["Kagi"]
 

@@ -3,9 +3,10 @@
 Mojeek runs its own crawler and index (its results are not Bing's or Google's). Sends
 ``q``, ``s`` (the first result's position) for later pages only (option ``pageno``;
 sending it on the first page trips Mojeek's rate limit), ``safe=1|0`` for safe
-search and ``lb=<language>`` (language bias) from the locale. Mojeek's time filter
-takes a calendar date (``since=YYYYMMDD``), which a pure request builder cannot
-compute: ``time_range`` is not sent.
+search and ``lb=<language>`` (language bias) from the locale. ``time_range`` is
+Mojeek's ``since=YYYYMMDD``: the UTC date one day, week, calendar month or year before
+the search's ``SearchParams.now`` (as SearXNG's ``searx/engines/mojeek.py`` sends it,
+``datetime.now() - relativedelta(<range>=1)``).
 
 What the recorded pages (2025-2026; ``style.css?v=2.105`` → ``2.117``) show:
 
@@ -14,21 +15,33 @@ What the recorded pages (2025-2026; ``style.css?v=2.105`` → ``2.117``) show:
   URL (``a.ob > p.i > span.url``), the title link ``h2 > a.title``, the snippet ``p.s``
   and maybe ``p.more`` ("See more results from …"). Links are direct.
 * The bot wall is an ALTCHA captcha page (``<title>Captcha</title>``,
-  ``div.captcha-wrap``, ``altcha.js``), recognised by the shared bot-wall table.
+  ``div.captcha-wrap``, ``altcha.js``): :data:`ALTCHA`.
 * No zero-result page is on record: such a page is reported as ``WebParseError``
   (``unexpected_shape``) rather than guessed at.
 """
 
-from typing import Any, Dict, List, Optional
+import calendar
+import datetime
+import re
+from typing import Any, Optional
 
 from bs4 import Tag
 
+from ..engine.base import page_number, split_locale
+from ..engine.html_engine import HtmlEngine
+from ..engine.html_parsing import attribute, classes, elements, first_of, has_class, parse_fragment, text_of
 from ..models import SearchParams
-from .base import page_number, split_locale
-from .html_engine import HtmlEngine
-from .html_parsing import classes, elements, first_of, has_class, parse_fragment, text_of
+from ..net.botwall import BotWall
 
-__all__ = ["MojeekHtml"]
+__all__ = ["MojeekHtml", "ALTCHA", "since"]
+
+#: Mojeek's ALTCHA captcha: ``div.captcha-wrap`` and the ``altcha.js`` script (both: an
+#: ALTCHA script alone may sit in an ordinary page's form).
+_ALTCHA_BOX = re.compile(r"""<div class=["']?captcha-wrap\b""")
+_ALTCHA_SCRIPT = re.compile(r"<script\b[^<>]{0,400}/altcha\.js")  # one bounded class: linear on any page
+ALTCHA = BotWall(
+    "Mojeek's ALTCHA captcha", patterns=(_ALTCHA_BOX, _ALTCHA_SCRIPT)
+)  # the box's literal start is the cheap test
 
 
 #: The parts of a result read: the title link ``a.title`` and the snippet ``p.s``.
@@ -38,13 +51,26 @@ _PARTS = {
 }
 
 
-def _item(block: Tag) -> Optional[Dict[str, Any]]:
+def _item(block: Tag) -> Optional[dict[str, Any]]:
     """The item of one ``li`` of the results list, or ``None`` without a title link."""
     parts = first_of(block, _PARTS)
     link = parts.get("link")
     if link is None:
         return None
-    return {"title": text_of(link), "url": link["href"].strip(), "snippet": text_of(parts.get("snippet"))}
+    return {"title": text_of(link), "url": attribute(link, "href").strip(), "snippet": text_of(parts.get("snippet"))}
+
+
+def since(now: datetime.datetime, time_range: str) -> str:
+    """Mojeek's ``since`` for ``time_range`` ending at ``now``: ``YYYYMMDD`` in UTC; a month or
+    year back keeps the day of the month where it exists (31 March -> 28/29 February)."""
+    today = now.astimezone(datetime.timezone.utc).date() if now.tzinfo else now.date()
+    if time_range in ("day", "week"):
+        start = today - datetime.timedelta(days=1 if time_range == "day" else 7)
+    else:
+        months = today.year * 12 + today.month - 1 - (1 if time_range == "month" else 12)
+        year, month = months // 12, months % 12 + 1
+        start = datetime.date(year, month, min(today.day, calendar.monthrange(year, month)[1]))
+    return start.strftime("%Y%m%d")
 
 
 class MojeekHtml(HtmlEngine):
@@ -56,9 +82,11 @@ class MojeekHtml(HtmlEngine):
     default_endpoint = "https://www.mojeek.com/search"
     region_start = ('class="results-standard"',)
     region_end = ("<!--le-->", 'class="pagination"')
+    bot_walls = (ALTCHA,)
+    volatile_params = ("since",)  # a date from the search's time: recorded as a placeholder
 
-    def query(self, params: SearchParams) -> Dict[str, str]:
-        """``q``, ``s`` (page > 1), ``safe``, ``lb``."""
+    def query(self, params: SearchParams) -> dict[str, str]:
+        """``q``, ``s`` (page > 1), ``safe``, ``lb``, ``since``."""
         query = {"q": params.full_query}
         page = page_number(params, self.name)
         if page > 1:
@@ -67,10 +95,19 @@ class MojeekHtml(HtmlEngine):
             query["safe"] = "0" if params.safe_search == "off" else "1"
         if params.locale:
             query["lb"] = split_locale(params.locale)[0]
+        if params.time_range:
+            query["since"] = since(params.now, params.time_range)
         return query
 
-    def items(self, markup: str, params: SearchParams) -> List[Dict[str, Any]]:
+    def items(self, markup: str, params: SearchParams) -> list[dict[str, Any]]:
         """The ``li`` children of ``ul.results-standard``."""
-        lists = [tag for tag in elements(parse_fragment(markup)) if tag.name == "ul" and "results-standard" in classes(tag)]
-        blocks = [child for results in lists[:1] for child in results.children if isinstance(child, Tag) and child.name == "li"]
+        lists = [
+            tag for tag in elements(parse_fragment(markup)) if tag.name == "ul" and "results-standard" in classes(tag)
+        ]
+        blocks = [
+            child
+            for results in lists[:1]
+            for child in results.children
+            if isinstance(child, Tag) and child.name == "li"
+        ]
         return [item for item in map(_item, blocks) if item is not None]

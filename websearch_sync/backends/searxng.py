@@ -51,8 +51,8 @@ from ..models import ParseResult, SearchParams
 from ..net.botwall import bot_wall_error
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse, RequestSpec, retry_after_seconds
-from .base import dig, page_number
-from .json_api import JsonApiBackend
+from ..engine.base import dig, page_number
+from ..engine.json_api import JsonApiBackend
 from .searxng_extras import extras_of, ignored_names
 from .searxng_reasons import MAX_REASON_CHARS, read_reason
 

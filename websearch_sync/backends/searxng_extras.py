@@ -25,7 +25,7 @@ another case such as ``Google``) and runs its default engines instead.
 from typing import Any, Dict, List, Optional, Sequence
 
 from ..errors import InvalidInput
-from .normalize import clean_text, clean_url
+from ..engine.normalize import clean_text, clean_url
 
 __all__ = ["extras_of", "ignored_names", "EXTRAS_KINDS", "MAX_EXTRAS", "MAX_EXTRA_CHARS"]
 

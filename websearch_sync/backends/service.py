@@ -23,8 +23,8 @@ from typing import Any, Dict, List, Optional, Tuple
 from ..errors import InvalidInput, WebParseError, WebSearchError, redact
 from ..net.transport import HttpResponse, RequestSpec
 from ..models import ParseResult, SearchParams
-from .base import dig
-from .json_api import JsonApiBackend
+from ..engine.base import dig
+from ..engine.json_api import JsonApiBackend
 
 __all__ = ["SearchService", "DEFAULT_REQUEST_ID_HEADER", "RESERVED_HEADERS"]
 

@@ -19,7 +19,7 @@ from urllib.parse import quote, quote_plus
 from ..net.deadline import Deadline
 from ..net.transport import HttpTransport
 from ..models import ParseResult, SearchParams
-from .base import Backend
+from ..engine.base import Backend
 
 __all__ = ["Stub", "OfflineResultsWarning", "OFFLINE_WARNING", "offline_warning_given"]
 

@@ -11,8 +11,8 @@ from typing import Any, Dict, Optional, Tuple
 from ..errors import InvalidInput, WebParseError
 from ..net.transport import HttpResponse, RequestSpec
 from ..models import ParseResult, SearchParams
-from .base import dig
-from .json_api import JsonApiBackend
+from ..engine.base import dig
+from ..engine.json_api import JsonApiBackend
 
 __all__ = ["Tavily"]
 

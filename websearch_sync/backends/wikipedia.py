@@ -30,8 +30,8 @@ from urllib.parse import quote
 from ..errors import BadGateway, InvalidInput, WebBlocked, WebParseError, WebSearchError
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec, retry_after_seconds
-from .base import dig, page_number, split_locale
-from .json_api import JsonApiBackend
+from ..engine.base import dig, page_number, split_locale
+from ..engine.json_api import JsonApiBackend
 
 __all__ = ["Wikipedia", "article_url"]
 

@@ -3,7 +3,8 @@
 Sends ``p``, ``b`` (the first result's position) for later pages (option ``pageno``)
 and ``btf=d|w|m`` for a day/week/month time range (the page's own time filter; no
 "past year"). Safe search and the locale's language go in Yahoo's ``sB`` preference
-cookie (``vm=r|i|p``, ``vl=lang_<xx>``), only when asked for.
+cookie (``vm=r|i|p``, ``vl=lang_<xx>``), only when asked for: the parameters and the
+cookie SearXNG's ``searx/engines/yahoo.py`` sends (``btf``, ``sB``), ddgs's ``b`` offset.
 
 What the recorded pages (2015 → 2026) show:
 
@@ -23,15 +24,25 @@ What the recorded pages (2015 → 2026) show:
   copies of Yahoo's zero-result page; no recording of one is on file).
 """
 
-from typing import Any, Dict, List, Optional
+from typing import Any, Optional
 from urllib.parse import unquote, urlencode
 
 from bs4 import Tag
 
+from ..engine.base import page_number, split_locale
+from ..engine.html_engine import HtmlEngine
+from ..engine.html_parsing import (
+    Block,
+    PartTest,
+    attribute,
+    classes,
+    dated_item,
+    month_first,
+    parse_fragment,
+    url_parts,
+    walk_blocks,
+)
 from ..models import SearchParams
-from .base import page_number, split_locale
-from .html_engine import HtmlEngine
-from .html_parsing import Block, PartTest, classes, dated_item, month_first, parse_fragment, url_parts, walk_blocks
 
 __all__ = ["YahooHtml", "decode_yahoo_href"]
 
@@ -67,7 +78,7 @@ def _is_ads(tag: Tag) -> bool:
 
 #: The parts of a result block read: the heading, a link inside it (2015, 2020) and the
 #: snippet (2015 ``abstr``, then ``compText``).
-_PARTS: Dict[str, PartTest] = {
+_PARTS: dict[str, PartTest] = {
     "heading": lambda tag, inside: tag.name == "h3",
     "heading_link": lambda tag, inside: tag.name == "a" and "heading" in inside and bool(tag.get("href")),
     "snippet": lambda tag, inside: any(name in ("compText", "abstr") for name in classes(tag)),
@@ -91,10 +102,10 @@ def _title_link(block: Block) -> Optional[Tag]:
     return None
 
 
-def _item(block: Block, order: Optional[bool]) -> Optional[Dict[str, Any]]:
+def _item(block: Block, order: Optional[bool]) -> Optional[dict[str, Any]]:
     """The item of one result block, or ``None`` without a usable title link."""
     link = _title_link(block)
-    url = decode_yahoo_href(link["href"]) if link is not None else None
+    url = decode_yahoo_href(attribute(link, "href")) if link is not None else None
     if not url:
         return None
     return dated_item(block.text("heading"), url, block.text("snippet"), order)
@@ -112,7 +123,7 @@ class YahooHtml(HtmlEngine):
     region_end = ('id="right"',)
     no_results = ("We did not find results for",)
 
-    def query(self, params: SearchParams) -> Dict[str, str]:
+    def query(self, params: SearchParams) -> dict[str, str]:
         """``p``, ``b`` (page > 1), ``btf``."""
         query = {"p": params.full_query}
         page = page_number(params, self.name)
@@ -122,19 +133,16 @@ class YahooHtml(HtmlEngine):
             query["btf"] = _TIME_RANGES[params.time_range]
         return query
 
-    def headers(self, params: SearchParams) -> Dict[str, str]:
-        """Browser headers, plus the ``sB`` preference cookie for safe search and language."""
-        headers = super().headers(params)
+    def cookies(self, params: SearchParams) -> dict[str, str]:
+        """The ``sB`` preference cookie for safe search and language (only when asked for)."""
         preferences = {}
         if params.safe_search:
             preferences["vm"] = _SAFE_SEARCH[params.safe_search]
         if params.locale:
             preferences["vl"] = "lang_" + split_locale(params.locale)[0]
-        if preferences:
-            headers["Cookie"] = "sB=" + urlencode(dict(preferences, v="1"))
-        return headers
+        return {"sB": urlencode(dict(preferences, v="1"))} if preferences else {}
 
-    def items(self, markup: str, params: SearchParams) -> List[Dict[str, Any]]:
+    def items(self, markup: str, params: SearchParams) -> list[dict[str, Any]]:
         """Result blocks of both layouts, never Yahoo's own vertical cards or ads."""
         order = month_first(params.locale)
         blocks = walk_blocks(parse_fragment(markup), _is_result, _PARTS, skip=_is_ads)

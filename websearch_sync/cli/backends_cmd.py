@@ -4,7 +4,7 @@ import argparse
 import sys
 from typing import Any
 
-from ..backends import registry
+from ..engine import registry
 from ..config import Settings
 from ..errors import InvalidInput
 from ..net import browser

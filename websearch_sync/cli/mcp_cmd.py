@@ -10,7 +10,7 @@ import logging
 import sys
 from typing import Any, Dict, List
 
-from ..backends import registry
+from ..engine import registry
 from ..backends.stub import OFFLINE_WARNING
 from ..client.search_client import STRATEGIES, SearchClient
 from ..client.selection import default_backends

@@ -14,6 +14,7 @@ import json
 import re
 from typing import Any, List, Optional, TextIO
 
+from ..engine import registry
 from ..errors import InvalidInput, WebSearchError
 from ..tool import offline_backends
 

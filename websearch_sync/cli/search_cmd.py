@@ -8,7 +8,7 @@ from typing import Any, Dict, List
 from ..client.search_client import STRATEGIES, SearchClient
 from ..config import Settings
 from ..errors import InvalidInput
-from ..backends import registry
+from ..engine import registry
 from ..models import SAFE_SEARCH_LEVELS, TIME_RANGES
 from ..validate import COMMON_OPTIONS
 from ..tool import format_results

@@ -8,8 +8,8 @@ import logging
 import threading
 from typing import Callable, Dict, Optional, Tuple
 
-from ..backends.base import Backend
-from ..backends.registry import checked_result
+from ..engine.base import Backend
+from ..engine.registry import checked_result
 from ..errors import Timeout, WebBlocked, WebProviderError, WebSearchError
 from ..models import ParseResult, SearchParams
 from ..net.deadline import Deadline

@@ -57,7 +57,7 @@ class Cooldowns:
         self, error: WebBlocked, key: Optional[str] = None, duration_s: Optional[float] = None, left_s: Optional[float] = None
     ) -> Optional[str]:
         """Suspend ``key`` (default: the error's backend; a backend may name a part of itself,
-        :meth:`~websearch_sync.backends.base.Backend.cooldown_key`), here and in the shared tier
+        :meth:`~websearch_sync.engine.base.Backend.cooldown_key`), here and in the shared tier
         at once, for ``duration_s`` (default: the duration the error's kind calls for); a token
         naming the record, or ``None`` when nothing was recorded. ``left_s``: the time the
         call has left (bounds the shared write)."""

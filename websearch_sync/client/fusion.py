@@ -2,7 +2,7 @@
 
 from typing import Any, Dict, List, Sequence, Tuple
 
-from ..backends.normalize import url_key
+from ..engine.normalize import url_key
 
 __all__ = ["fuse", "RRF_K"]
 
@@ -12,7 +12,7 @@ RRF_K = 60
 def fuse(ranked_lists: Sequence[Tuple[str, List[Dict[str, Any]]]], k: int = RRF_K) -> List[Dict[str, Any]]:
     """Fuse ``[(provider, items), ...]`` (each list in rank order) into one list.
 
-    Items whose URLs share a :func:`~websearch_sync.backends.normalize.url_key` are one
+    Items whose URLs share a :func:`~websearch_sync.engine.normalize.url_key` are one
     result; its score is the sum of ``1 / (k + rank)`` over the lists it appears
     in. The result keeps the item (and ``provider``) from the list that ranked it
     best and lists every provider that returned it in ``providers``. Ties keep the

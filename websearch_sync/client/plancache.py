@@ -13,8 +13,8 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Any, Callable, NamedTuple, Optional
 
-from ..backends import registry
-from ..backends.base import Backend
+from ..engine import registry
+from ..engine.base import Backend
 from ..config import Settings
 from ..errors import InvalidInput
 from ..models import SearchParams

@@ -12,8 +12,8 @@ from typing import Any, Dict, Hashable, List, Mapping, Optional, Tuple, Union
 import requests
 from urllib.parse import urlsplit, urlunsplit
 
-from ..backends import registry
-from ..backends.base import Backend
+from ..engine import registry
+from ..engine.base import Backend
 from ..config import Settings
 from ..errors import InvalidInput, WebSearchError
 from ..models import SearchParams

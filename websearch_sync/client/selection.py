@@ -2,8 +2,8 @@
 
 from typing import Iterable, List, Optional, Union
 
-from ..backends import registry
-from ..backends.base import split_locale
+from ..engine import registry
+from ..engine.base import split_locale
 from ..config import Settings
 from ..errors import InvalidInput
 from ..validate import backend_list

@@ -6,11 +6,12 @@ failure in it is not cached.
 """
 
 import concurrent.futures
+import contextvars
 import logging
 from typing import Any, Callable, Dict, List, Tuple
 
-from ..backends.base import Backend
-from ..backends.normalize import normalize_items
+from ..engine.base import Backend
+from ..engine.normalize import normalize_items
 from ..errors import Timeout, WebSearchError
 from ..models import ParseResult, SearchParams
 from ..net.deadline import Deadline
@@ -55,10 +56,16 @@ def fallback(backends: List[Backend], params: SearchParams, budget: Deadline, ru
 
 
 def merge(backends: List[Backend], params: SearchParams, budget: Deadline, run: Run) -> Outcome:
-    """Ask every backend in parallel and fuse their lists (reciprocal rank fusion)."""
+    """Ask every backend in parallel and fuse their lists (reciprocal rank fusion).
+
+    Each backend runs in a copy of the caller's context (``contextvars``), as if it ran in the
+    caller's thread: what the caller's waits obey (e.g. the MCP server's cancellation, see
+    ``mcp.CancellableClock``) its backends' waits obey too. A backend that raises something
+    other than a ``WebSearchError`` (such a cancellation) ends the call with it.
+    """
     executor = concurrent.futures.ThreadPoolExecutor(max_workers=len(backends), thread_name_prefix="websearch-merge")
-    try:
-        futures = [executor.submit(run, b) for b in backends]
+    try:  # one context copy per backend: a context cannot be entered by two threads at once
+        futures = [executor.submit(contextvars.copy_context().run, run, b) for b in backends]
         concurrent.futures.wait(futures, timeout=max(0.0, budget.remaining_s()) + _MERGE_MARGIN_S)
     finally:
         executor.shutdown(wait=False)
@@ -100,7 +107,7 @@ def _merged_result(backend: Backend, future: "concurrent.futures.Future[ParseRes
     error = future.exception()
     if error is None:
         return future.result()
-    if not isinstance(error, WebSearchError):  # pragma: no cover - the runner wraps everything
+    if not isinstance(error, WebSearchError):  # a cancellation (a BaseException), or a bug: not a backend failure
         raise error
     failures.append(error)
     return None

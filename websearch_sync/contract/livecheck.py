@@ -4,14 +4,14 @@ look the way the parser knows? A drift detector for scheduled jobs with network
 
 Each query runs through the normal path (one :class:`~websearch_sync.SearchClient`,
 so rate limits and cool-downs apply, no retries, no cache); the last response is
-captured and handed to the backend's :meth:`~websearch_sync.backends.base.Backend.structure_report`.
+captured and handed to the backend's :meth:`~websearch_sync.engine.base.Backend.structure_report`.
 """
 
 import time
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Optional
 
-from ..backends import registry
+from ..engine import registry
 from ..client.search_client import SearchClient
 from ..config import Settings
 from ..errors import WebSearchError

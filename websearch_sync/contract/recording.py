@@ -30,7 +30,7 @@ from requests.adapters import HTTPAdapter
 from requests.structures import CaseInsensitiveDict
 
 from ..config import VERSION as __version__
-from ..backends import registry
+from ..engine import registry
 from ..client.search_client import SearchClient
 from ..config import Settings
 from ..secrets import is_secret_name
@@ -155,7 +155,7 @@ class Redactor:
     ``secrets`` are values replaced by ``<redacted>`` wherever they appear; names
     matching :func:`~websearch_sync.secrets.is_secret_name` have their whole value replaced (or, for
     cookies, are dropped). Fields named in ``volatile`` (a backend's
-    :attr:`~websearch_sync.backends.base.Backend.volatile_params`: their value depends on
+    :attr:`~websearch_sync.engine.base.Backend.volatile_params`: their value depends on
     the moment, e.g. a time limit taken from the deadline) are written as the placeholder
     too, so that a replay accepts any value there.
     """

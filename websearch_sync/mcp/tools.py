@@ -11,6 +11,7 @@ structured content, page text wrapped in the untrusted-content block on both.
 
 import threading
 from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any, Dict, Iterator, List, Optional
 
@@ -37,23 +38,25 @@ class CancellableClock(Clock):
     """The system clock, except that a wait inside :meth:`cancellable` ends the call when its
     event is set: a cancelled call stops at its next rate-limit, retry or cool-down wait (a zero
     wait included, which the client takes right before each request) instead of reaching the
-    upstream. Waits of other threads, and outside :meth:`cancellable`, are ordinary sleeps."""
+    upstream. The event lives in a context variable, so it reaches the threads a call runs its
+    backends in (``strategy="merge"`` runs each in a copy of the caller's context); waits of
+    other calls, and outside :meth:`cancellable`, are ordinary sleeps."""
 
     def __init__(self) -> None:
-        self._local = threading.local()
+        self._cancelled: ContextVar[Optional[threading.Event]] = ContextVar("websearch_sync_mcp_cancelled", default=None)
 
     @contextmanager
     def cancellable(self, cancelled: threading.Event) -> Iterator[None]:
-        """Waits of this thread inside the block raise :class:`CallCancelled` once ``cancelled`` is set."""
-        self._local.cancelled = cancelled
+        """Waits of this call inside the block raise :class:`CallCancelled` once ``cancelled`` is set."""
+        token = self._cancelled.set(cancelled)
         try:
             yield
         finally:
-            self._local.cancelled = None
+            self._cancelled.reset(token)
 
     def sleep(self, seconds: float) -> None:
-        """Wait ``seconds``, or raise :class:`CallCancelled` as soon as this thread's call is cancelled."""
-        cancelled: Optional[threading.Event] = getattr(self._local, "cancelled", None)
+        """Wait ``seconds``, or raise :class:`CallCancelled` as soon as this call is cancelled."""
+        cancelled = self._cancelled.get()
         if cancelled is None:
             super().sleep(seconds)
         elif cancelled.wait(max(0.0, seconds)):

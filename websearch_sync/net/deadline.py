@@ -99,4 +99,5 @@ def run_within(deadline: Deadline, work: Callable[[], T], *, minimum_s: float = 
         raise DeadlinePassed(name)
     if "error" in outcome:
         raise outcome["error"]
-    return outcome["result"]
+    result: T = outcome["result"]
+    return result

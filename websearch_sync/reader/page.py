@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 
 import requests
 
+from ..engine import registry
 from ..net.botwall import bot_wall_error
 from ..config import DEFAULT_MAX_BYTES, Settings
 from ..net.deadline import Deadline, DeadlinePassed, run_within
@@ -246,7 +247,7 @@ def _fetch_direct(
                 raise
             response = refreshes.carrier  # the refresh target is unreachable: stay on the page
             break
-        blocked = bot_wall_error(response, PROVIDER)
+        blocked = bot_wall_error(response, PROVIDER, registry.bot_walls())
         if blocked is not None:
             raise blocked
         target = _redirect_target(response, refreshes)

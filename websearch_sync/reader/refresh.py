@@ -27,7 +27,7 @@ from urllib.parse import urljoin
 
 from ..extract.article import visible_text
 from ..net.media import content_kind
-from ..net.redirects import _CONTENT_ATTR, _META_REFRESH, client_redirect  # one reading of the tag for both
+from ..engine.redirects import _CONTENT_ATTR, _META_REFRESH, client_redirect  # one reading of the tag for both
 from ..net.transport import HttpResponse
 
 __all__ = ["Refresh", "RefreshChain", "meta_refresh", "REDIRECT_DELAY_S", "NOTICE_DELAY_S", "NOTICE_TEXT_CHARS"]
@@ -149,7 +149,7 @@ class RefreshChain:
 
     def client_redirect(self, response: HttpResponse) -> Optional[str]:
         """Where a 2xx HTML page sends the browser: a meta refresh it acts on (module
-        docstring), else a script redirect of a near-empty stub (``net.redirects``, asked
+        docstring), else a script redirect of a near-empty stub (``engine.redirects``, asked
         about the markup a browser runs: no comments, no ``<noscript>``)."""
         refresh = meta_refresh(response)
         if refresh is not None:
@@ -165,7 +165,7 @@ class RefreshChain:
             return refresh.target
         if content_kind(response) != "html":
             return None
-        # net.redirects reads the first 64 KB only (and a stub's whole text, which is shorter)
+        # engine.redirects reads the first 64 KB only (and a stub's whole text, which is shorter)
         return client_redirect(replace(response, _text=_without(response.text[:_SCAN_CHARS], _META_REFRESH)))
 
     def settle(self, response: HttpResponse) -> HttpResponse:

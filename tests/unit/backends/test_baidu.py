@@ -19,7 +19,7 @@ from urllib.parse import urlsplit
 from bs4 import Tag
 
 from websearch_sync.backends.baidu import _item, _source, is_baidu_link, parse_baidu_page
-from websearch_sync.backends.html_parsing import elements, has_class, parse_fragment
+from websearch_sync.engine.html_parsing import elements, has_class, parse_fragment
 
 
 from backend_kit import replay_search
@@ -147,7 +147,7 @@ def test_is_baidu_link():
 
 def test_source_is_the_host_of_an_http_target_never_a_baidu_link():
     text = page("GoogleScraper__1.html").replace('mu="http://fanyi.baidu.com/#en/zh/number"', 'mu="javascript:void(0)"')
-    items = {item["title"]: item for item in parse_baidu_page(text, "baidu_html")}
+    items = {item["title"]: item for item in parse_baidu_page(text)}
     # data-tools in JS notation {title:'…',url:'…'} is the fallback when mu is unusable
     assert items["number_百度翻译"]["source"] == "fanyi.baidu.com"
     # organic results name only the /link?url= URL in data-tools: no source
@@ -238,3 +238,19 @@ def test_without_resolve_links_only_the_search_request_is_sent():
     assert result["items"] == golden_items("sluver__1.expected.json")
 
 
+
+
+@pytest.mark.parametrize("time_range, span", [("day", 86_400), ("week", 604_800), ("month", 2_592_000), ("year", 31_536_000)])
+def test_time_range_is_baidus_gpc_span_ending_at_the_searchs_time(time_range, span):
+    """Issue 22.3: with the search's time in its parameters the builder sends Baidu's time
+    filter (``gpc=stf=<from>,<to>|stftype=1``, as SearXNG's baidu engine does)."""
+    import datetime
+
+    from websearch_sync.backends.baidu import BaiduHtml
+    from websearch_sync.models import SearchParams
+
+    now = datetime.datetime(2026, 4, 1, 12, 0, tzinfo=datetime.timezone.utc)
+    spec = BaiduHtml(ws.Settings()).build_request(SearchParams(query="q", max_results=10, time_range=time_range, now=now))
+    end = int(now.timestamp())
+    assert spec.params == {"wd": "q", "rn": "10", "ie": "utf-8", "gpc": "stf=%d,%d|stftype=1" % (end - span, end)}
+    assert spec.allow_redirects is False

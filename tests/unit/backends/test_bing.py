@@ -13,6 +13,7 @@ import responses
 
 import websearch_sync as ws
 from websearch_sync.backends.bing import decode_bing_href
+from websearch_sync.engine.registry import bot_walls
 from websearch_sync.net.botwall import bot_wall
 
 from servers import FaultServer, respond
@@ -196,7 +197,7 @@ def test_a_results_page_for_a_query_naming_the_wall_is_not_a_block():
     query = '<div class="captcha_header">One last step</div><div id="turnstile-widget"></div>'
     text = page("web-search-mcp__http-bing.html").replace("javascript tutorial", html.escape(query))
     assert text.count("captcha_header") >= 3
-    assert bot_wall(URL, text) is None
+    assert bot_wall(URL, text, bot_walls()) is None
     result, _ = search(text, max_results=10)
     assert len(result["items"]) == 10
 

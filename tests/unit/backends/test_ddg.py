@@ -13,7 +13,7 @@ import responses
 
 import websearch_sync as ws
 from websearch_sync.backends.ddg import decode_ddg_href, parse_ddg_page
-from websearch_sync.backends.html_parsing import iso_datetime, parse_fragment, reduce_markup, region, text_of
+from websearch_sync.engine.html_parsing import iso_datetime, parse_fragment, reduce_markup, region, text_of
 
 
 from backend_kit import replay_search
@@ -182,15 +182,29 @@ def test_request_is_a_browser_like_form_post(backend):
     assert "Mozilla/5.0" in request.headers["User-Agent"]
 
 
-def test_locale_time_range_safe_search_and_site_filter_go_into_the_form():
+def test_locale_time_range_safe_search_and_site_filter_go_into_the_form_and_cookies():
+    """Issue 21.5: the form a browser submits from the results page (q, the named search
+    button b, the kl and df selects), DDG's setting cookies (kl, df as chosen, kp for safe
+    search: not a form field), and what a browser adds on that same-origin form post."""
     options = {"locale": "de-DE", "time_range": "week", "safe_search": "strict", "site_filter": "github.com"}
     _, calls = search(page("ddg_html/eino-ext__1.html"), query="eino", **options)
-    assert dict(parse_qsl(calls[0].request.body)) == {"q": "eino site:github.com", "kl": "de-de", "df": "w", "kp": "1"}
+    request = calls[0].request
+    assert parse_qsl(request.body, keep_blank_values=True) == [("q", "eino site:github.com"), ("b", ""), ("kl", "de-de"), ("df", "w")]
+    assert request.headers["Cookie"] == "kl=de-de; df=w; kp=1"
+    assert request.headers["Origin"] == "https://html.duckduckgo.com" and request.headers["Referer"] == "https://html.duckduckgo.com/"
+    assert request.headers["Sec-Fetch-Site"] == "same-origin" and request.headers["Accept-Language"] == "de-DE,de;q=0.9"
+    assert request.headers["Content-Type"] == "application/x-www-form-urlencoded"
+
+
+def test_the_lite_form_has_no_search_button_field():
+    _, calls = search(page("ddg_html/eino-ext__1.html"), backend="ddg_lite", query="eino")
+    assert parse_qsl(calls[0].request.body, keep_blank_values=True) == [("q", "eino"), ("kl", ""), ("df", "")]
+    assert "Cookie" not in calls[0].request.headers
 
 
 def test_a_language_without_country_sends_no_region():
     _, calls = search(page("ddg_html/eino-ext__1.html"), query="eino", locale="en")
-    assert dict(parse_qsl(calls[0].request.body)) == {"q": "eino"}
+    assert dict(parse_qsl(calls[0].request.body, keep_blank_values=True)) == {"q": "eino", "b": "", "kl": "", "df": ""}
 
 
 @pytest.mark.parametrize("backend", ["ddg_html", "ddg_lite"])
@@ -230,7 +244,7 @@ def test_a_date_inside_the_display_url_is_not_a_publication_date():
     assert "published_at" not in items[0]
 
 
-# -- the shared HTML helpers (websearch_sync/backends/html_parsing.py) ------------------------
+# -- the shared HTML helpers (websearch_sync/engine/html_parsing.py) ------------------------
 
 
 def test_reduce_markup_keeps_text_and_drops_noise():

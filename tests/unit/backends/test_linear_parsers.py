@@ -12,7 +12,6 @@ quadratic parsers took 20-60 times as long.
 import time
 
 import pytest
-
 from hostile_pages import ENGINES, flat_page, nested_page, parsers
 
 BLOCKS = 1200

@@ -9,6 +9,7 @@ import pytest
 import responses
 
 import websearch_sync as ws
+from websearch_sync.engine.registry import bot_walls
 from websearch_sync.net.botwall import bot_wall
 
 from servers import FaultServer, respond
@@ -38,8 +39,8 @@ def sent(request):
 
 
 def test_request_is_a_get_with_q_only_on_the_first_page():
-    _, request = search(page("web-search-mcp__mojeek.html"), query="javascript tutorial", time_range="week")
-    assert sent(request) == {"q": "javascript tutorial"}  # no s= on page 1 (it trips the rate limit); no time filter
+    _, request = search(page("web-search-mcp__mojeek.html"), query="javascript tutorial")
+    assert sent(request) == {"q": "javascript tutorial"}  # no s= on page 1 (it trips the rate limit)
     assert request.headers["Referer"] == "https://www.mojeek.com/"
 
 
@@ -80,7 +81,7 @@ def test_a_results_page_for_a_query_naming_the_wall_is_not_a_block():
     query = '<div class="captcha-wrap"></div><script src="/js/page_specific/altcha.js"></script>'
     text = page("web-search-mcp__mojeek.html").replace("javascript tutorial", html.escape(query))
     assert "captcha-wrap" in text and "altcha.js" in text
-    assert bot_wall(URL, text) is None
+    assert bot_wall(URL, text, bot_walls()) is None
     result, _ = search(text, max_results=10)
     assert len(result["items"]) == 10
 
@@ -100,3 +101,23 @@ def test_structure_report():
     assert report(page("argos-engine__altcha.html")) == {"not_blocked": False, "results_region": False, "result_blocks": False, "snippets": True}
     renamed = report(page("web-search-mcp__mojeek.html").replace('class="s"', 'class="summary"'))
     assert renamed["result_blocks"] is True and renamed["snippets"] is False
+
+
+@pytest.mark.parametrize("now, time_range, expected", [
+    ("2026-03-31T23:30:00+00:00", "day", "20260330"),
+    ("2026-03-31T23:30:00+00:00", "week", "20260324"),
+    ("2026-03-31T23:30:00+00:00", "month", "20260228"),  # no 31 February: the month's last day
+    ("2024-02-29T08:00:00+00:00", "year", "20230228"),
+    ("2026-01-15T01:00:00+09:00", "month", "20251214"),  # the UTC date of "now"
+])
+def test_time_range_is_mojeeks_since_date_from_the_searchs_time(now, time_range, expected):
+    """Issue 22.3: the request builder gets the search's time, so Mojeek's date filter is sent
+    (as SearXNG's mojeek engine does: since = now - 1 day/week/month/year, YYYYMMDD)."""
+    import datetime
+
+    from websearch_sync.backends.mojeek import MojeekHtml
+    from websearch_sync.models import SearchParams
+
+    params = SearchParams(query="q", max_results=10, time_range=time_range, now=datetime.datetime.fromisoformat(now))
+    spec = MojeekHtml(ws.Settings()).build_request(params)
+    assert spec.params == {"q": "q", "since": expected}

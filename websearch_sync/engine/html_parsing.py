@@ -19,11 +19,14 @@ deadline stops instead of running on.
 
 import datetime
 import re
-from typing import AbstractSet, Any, Callable, Dict, FrozenSet, Iterator, List, Mapping, Optional, Sequence, Tuple
+from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from typing import Any, Callable, Optional
 from urllib.parse import SplitResult, urlsplit
 
-from bs4 import BeautifulSoup, CData, NavigableString, PageElement, Tag
+from bs4 import BeautifulSoup, Tag
 from bs4.builder._lxml import LXMLTreeBuilder
+from bs4.element import CData, NavigableString, PageElement
 
 from ..net.deadline import checkpoint
 from .base import split_locale
@@ -36,6 +39,7 @@ __all__ = [
     "classes",
     "text_of",
     "has_class",
+    "attribute",
     "iso_datetime",
     "leading_date",
     "month_first",
@@ -152,11 +156,11 @@ def classes(node: Tag) -> Sequence[str]:
     return node.attrs.get("class") or ()
 
 
-def first_of(node: Tag, tests: Mapping[str, Callable[[Tag], bool]]) -> Dict[str, Tag]:
+def first_of(node: Tag, tests: Mapping[str, Callable[[Tag], bool]]) -> dict[str, Tag]:
     """``{name: the first element below node that passes tests[name]}`` (one walk; names
     without a match are absent). For blocks that cannot nest (children of one list);
     result blocks that may nest are read with :func:`walk_blocks`."""
-    found: Dict[str, Tag] = {}
+    found: dict[str, Tag] = {}
     for tag in elements(node):
         for name, test in tests.items():
             if name not in found and test(tag):
@@ -177,10 +181,10 @@ class Block:
 
     def __init__(self, tag: Tag) -> None:
         self.tag = tag
-        self.parts: Dict[str, Tag] = {}
-        self._texts: Dict[str, List[str]] = {}
+        self.parts: dict[str, Tag] = {}
+        self._texts: dict[str, list[str]] = {}
 
-    def enter(self, tag: Tag, inside: FrozenSet[str], tests: Mapping[str, PartTest]) -> FrozenSet[str]:
+    def enter(self, tag: Tag, inside: frozenset[str], tests: Mapping[str, PartTest]) -> frozenset[str]:
         """Record ``tag`` as each part it is the first of; the parts its descendants are inside."""
         matched = [name for name, test in tests.items() if name not in self.parts and test(tag, inside)]
         for name in matched:
@@ -199,7 +203,7 @@ class Block:
         return " ".join(self._texts.get(name, ())).strip()
 
 
-_Frame = Tuple[Iterator[PageElement], Optional[Block], FrozenSet[str]]
+_Frame = tuple[Iterator[PageElement], Optional[Block], frozenset[str]]
 
 
 def walk_blocks(
@@ -207,7 +211,7 @@ def walk_blocks(
     is_block: Callable[[Tag], bool],
     parts: Mapping[str, PartTest],
     skip: Optional[Callable[[Tag], bool]] = None,
-) -> List[Block]:
+) -> list[Block]:
     """The result blocks below ``root`` with their parts, in one walk over the tree.
 
     An element passing ``is_block`` opens a block; each element below it (and not
@@ -216,8 +220,8 @@ def walk_blocks(
     way. A subtree passing ``skip`` (e.g. an ads container) is not entered. Each
     element and string is visited once, so the walk is linear whatever nests in what.
     """
-    blocks: List[Block] = []
-    stack: List[_Frame] = [(iter(root.contents), None, frozenset())]
+    blocks: list[Block] = []
+    stack: list[_Frame] = [(iter(root.contents), None, frozenset())]
     visited = 0
     while stack:
         children, block, inside = stack[-1]
@@ -225,7 +229,7 @@ def walk_blocks(
         if child is None:
             stack.pop()
         elif not isinstance(child, Tag):
-            if block is not None and inside and type(child) in _TEXT_TYPES:
+            if block is not None and inside and isinstance(child, NavigableString) and type(child) in _TEXT_TYPES:
                 block.add_text(inside, child)
         elif skip is None or not skip(child):
             visited += 1
@@ -235,18 +239,28 @@ def walk_blocks(
                 blocks.append(Block(child))
                 stack.append((iter(child.contents), blocks[-1], frozenset()))
             else:
-                stack.append((iter(child.contents), block, block.enter(child, inside, parts) if block is not None else inside))
+                stack.append(
+                    (iter(child.contents), block, block.enter(child, inside, parts) if block is not None else inside)
+                )
     return blocks
 
 
 def text_of(node: Optional[Tag]) -> str:
     """The text of ``node`` with child elements separated by a space (``""`` for ``None``).
 
-    Whitespace is not collapsed here; :func:`websearch_sync.backends.normalize.clean_text` does that.
+    Whitespace is not collapsed here; :func:`websearch_sync.engine.normalize.clean_text` does that.
     """
     if node is None:
         return ""
     return node.get_text(" ").strip()
+
+
+def attribute(node: Tag, name: str) -> str:
+    """``node``'s attribute ``name`` as a string (``""`` when absent; a multi-valued one joined by spaces)."""
+    value = node.get(name)
+    if value is None:
+        return ""
+    return value if isinstance(value, str) else " ".join(value)
 
 
 def has_class(node: Tag, name: str) -> bool:
@@ -263,7 +277,7 @@ def iso_datetime(text: str) -> Optional[str]:
     return "%sT%s" % (date, time) if time else date
 
 
-def leading_date(text: str, month_first: Optional[bool] = None) -> Tuple[Optional[str], str]:
+def leading_date(text: str, month_first: Optional[bool] = None) -> tuple[Optional[str], str]:
     """``(YYYY-MM-DD, the rest)`` when ``text`` opens with a date, else ``(None, text)``.
 
     Reads ``18.03.2013`` (day first), ``2014-12-20``, ``Nov 5, 2012`` and slashed dates:
@@ -290,7 +304,7 @@ def leading_date(text: str, month_first: Optional[bool] = None) -> Tuple[Optiona
         return None, text
 
 
-def url_parts(url: str) -> Optional[Tuple[SplitResult, str]]:
+def url_parts(url: str) -> Optional[tuple[SplitResult, str]]:
     """``(urlsplit(url), its lower-case host)``, or ``None`` for a malformed URL (``http://[::1``)."""
     try:
         parts = urlsplit(url)
@@ -299,11 +313,11 @@ def url_parts(url: str) -> Optional[Tuple[SplitResult, str]]:
         return None
 
 
-def dated_item(title: str, url: str, snippet: str, order: Optional[bool] = None) -> Dict[str, Any]:
+def dated_item(title: str, url: str, snippet: str, order: Optional[bool] = None) -> dict[str, Any]:
     """A raw item; a date opening ``snippet`` becomes ``published_at`` and leaves the snippet
     (``order``: see :func:`leading_date`'s ``month_first``)."""
     published, rest = leading_date(snippet, order)
-    item: Dict[str, Any] = {"title": title, "url": url, "snippet": rest}
+    item: dict[str, Any] = {"title": title, "url": url, "snippet": rest}
     if published:
         item["published_at"] = published
     return item
@@ -317,7 +331,9 @@ def month_first(locale: Optional[str]) -> Optional[bool]:
     return split_locale(locale)[1] == "US"
 
 
-def _numeric_date(first: int, separator: str, second: int, year: int, month_first: Optional[bool]) -> Optional[Tuple[int, int, int]]:
+def _numeric_date(
+    first: int, separator: str, second: int, year: int, month_first: Optional[bool]
+) -> Optional[tuple[int, int, int]]:
     """(year, month, day) of ``first<sep>second<sep>year``, or ``None`` when the order is unknown."""
     if separator == "." or first > 12:
         return year, second, first

@@ -12,13 +12,17 @@ from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple
 from urllib.parse import urlsplit
 
 from ..config import Settings
+from ..net.botwall import BotWall
 from ..secrets import is_secret_name, redact
 from ..net.deadline import Deadline, DeadlinePassed, run_within
 from ..errors import AuthError, InvalidInput, Timeout, WebBlocked, WebParseError, WebProviderError, WebSearchError
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..models import ParseResult, SearchParams
 
-__all__ = ["Backend", "json_body", "dig", "split_locale", "page_number"]
+__all__ = ["Backend", "json_body", "dig", "split_locale", "page_number", "TEXT_FORMATS"]
+
+#: The formats a provider's text fields can have (``Backend.text_format``).
+TEXT_FORMATS = ("html", "text")
 
 
 class Backend:
@@ -44,6 +48,9 @@ class Backend:
             escapes; normalization strips and unescapes them) or ``"text"`` (plain
             text, shown as it is: ``C++ template <typename T>`` is a title). Every
             backend declares it; an HTML page parsed into a DOM yields ``"text"``.
+        bot_walls: the bot walls of this service (:class:`~websearch_sync.net.botwall.BotWall`),
+            from its recorded blocked pages; every search and fetch recognises every
+            registered backend's walls.
     """
 
     name: ClassVar[str] = ""
@@ -59,6 +66,7 @@ class Backend:
     auto_rank: ClassVar[Optional[int]] = None
     auto_languages: ClassVar[Tuple[str, ...]] = ()
     text_format: ClassVar[str] = "html"
+    bot_walls: ClassVar[Tuple[BotWall, ...]] = ()
     #: Request parameters whose value depends on the moment (a time limit from the deadline):
     #: ``record`` writes them as the placeholder, so that a replay accepts any value.
     volatile_params: ClassVar[Tuple[str, ...]] = ()

@@ -4,14 +4,16 @@ Turns the raw items a backend parsed into canonical items: http(s) URLs only,
 clean single-line text, no exact duplicate URLs, at most ``max_results``, ranked 1..n.
 
 Markup is stripped only from the text of providers whose text is HTML
-(``Backend.text_format``, declared here by the registry): a plain-text title such
-as ``C++ template <typename T>`` is kept as it is.
+(``Backend.text_format``, read through :func:`~.registry.text_is_markup`): a
+plain-text title such as ``C++ template <typename T>`` is kept as it is.
 """
 
 import html
 import re
-from typing import Any, Dict, Iterable, List, Optional, Set
+from typing import Any, Dict, Iterable, List, Optional
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from .registry import text_is_markup
 
 __all__ = [
     "clean_text",
@@ -19,9 +21,6 @@ __all__ = [
     "normalize_items",
     "url_key",
     "OPTIONAL_FIELDS",
-    "TEXT_FORMATS",
-    "declare_text_format",
-    "forget_text_format",
 ]
 
 # Linear time on any input: a tag's scan stops at the next "<" or ">", and a comment
@@ -40,28 +39,6 @@ _TRACKING = re.compile(r"^(utm_[a-z0-9_]*|fbclid|gclid|dclid|msclkid|mc_eid|ycli
 
 #: Optional item fields a backend may set, kept when they carry text.
 OPTIONAL_FIELDS = ("source", "published_at", "content")
-
-#: The formats a provider's text fields can have (``Backend.text_format``).
-TEXT_FORMATS = ("html", "text")
-#: Providers whose text fields are plain text (the registry declares them); any
-#: other provider's text is HTML, the historic default.
-_PLAIN_TEXT_PROVIDERS: Set[str] = set()
-
-
-def declare_text_format(provider: str, text_format: str) -> None:
-    """Record whether ``provider``'s text fields are ``"html"`` or plain ``"text"`` (the registry calls this)."""
-    if text_format not in TEXT_FORMATS:
-        raise TypeError("text_format of %s must be one of %s, got %r" % (provider, TEXT_FORMATS, text_format))
-    if text_format == "text":
-        _PLAIN_TEXT_PROVIDERS.add(provider)
-    else:
-        _PLAIN_TEXT_PROVIDERS.discard(provider)
-
-
-def forget_text_format(provider: str) -> None:
-    """Drop what :func:`declare_text_format` recorded for ``provider``."""
-    _PLAIN_TEXT_PROVIDERS.discard(provider)
-
 
 def clean_text(value: Any, markup: bool = True) -> str:
     """Strip tags and unescape entities (only when ``markup``: the value is HTML), drop
@@ -143,7 +120,7 @@ def normalize_items(raw_items: Iterable[Dict[str, Any]], provider: str, max_resu
             continue
         seen.add(url_key(url))
         source = raw.get("provider") or provider
-        markup = source not in _PLAIN_TEXT_PROVIDERS
+        markup = text_is_markup(source)
         item: Dict[str, Any] = {
             "title": clean_text(raw.get("title"), markup),
             "url": url,

@@ -9,8 +9,8 @@ from typing import Optional
 from urllib.parse import urljoin
 
 from ..extract.article import visible_text
-from .media import content_kind
-from .transport import HttpResponse
+from ..net.media import content_kind
+from ..net.transport import HttpResponse
 
 __all__ = ["client_redirect"]
 

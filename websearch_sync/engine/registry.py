@@ -1,8 +1,9 @@
 """Backend registry: maps names to backend classes.
 
-Built-in backends register themselves by being here: every module of this package
-is imported and each :class:`Backend` subclass it defines with a ``name`` is
-registered (no hand-kept list). Third-party backends are plugins: a distribution
+Built-in backends register themselves by being in ``websearch_sync.backends``: that
+package calls :func:`register_package`, which imports each of its modules and
+registers each :class:`Backend` subclass it defines with a ``name`` (no hand-kept
+list). Third-party backends are plugins: a distribution
 declares an entry point in the group ``websearch_sync.backends``
 (``name = package.module:Class``) naming a ``Backend`` subclass;
 :func:`load_plugins` registers them. A plugin that fails to load (whatever its
@@ -16,17 +17,17 @@ checked too (:func:`checked_result`), so a plugin answering the wrong shape is a
 import importlib
 import inspect
 import logging
-import numbers
 import pkgutil
 import re
 import sys
-from typing import Any, Callable, Dict, Iterator, List, Mapping, Optional, Tuple, Type
+from collections.abc import Iterator, Mapping
+from typing import Any, Callable, Optional
 
 from ..config import declare_backend, forget_backend
 from ..errors import InvalidInput, WebProviderError
 from ..models import ParseResult
-from .base import Backend
-from .normalize import TEXT_FORMATS, declare_text_format, forget_text_format
+from ..net.botwall import BotWall
+from .base import TEXT_FORMATS, Backend
 
 __all__ = [
     "backend_names",
@@ -35,8 +36,11 @@ __all__ = [
     "register",
     "unregister",
     "load_plugins",
+    "register_package",
     "declaration_problem",
     "checked_result",
+    "bot_walls",
+    "text_is_markup",
     "DEFAULT_BACKEND",
     "PLUGIN_GROUP",
 ]
@@ -49,7 +53,9 @@ PLUGIN_GROUP = "websearch_sync.backends"
 #: Listing order of the built-in backends: offline first, then scrapers, then APIs.
 _KIND_ORDER = ("offline", "html", "json")
 
-_REGISTRY: Dict[str, Type[Backend]] = {}
+_REGISTRY: dict[str, type[Backend]] = {}
+#: Names registered by :func:`register_package` (a plugin may not replace them).
+_BUILT_IN: set[str] = set()
 _PLUGINS_LOADED = False
 #: A backend name: what users type (``backend="ddg_html"``) and what items carry as ``provider``.
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
@@ -64,20 +70,38 @@ def _optional_int(value: object) -> bool:
 
 
 #: Each class declaration a backend makes, and what a usable value of it is.
-_DECLARATIONS: Tuple[Tuple[str, str, Callable[[Any], bool]], ...] = (
-    ("name", "lower-case letters, digits and _, starting with a letter", lambda v: isinstance(v, str) and _NAME.fullmatch(v) is not None),
+_DECLARATIONS: tuple[tuple[str, str, Callable[[Any], bool]], ...] = (
+    (
+        "name",
+        "lower-case letters, digits and _, starting with a letter",
+        lambda v: isinstance(v, str) and _NAME.fullmatch(v) is not None,
+    ),
     ("kind", "one of %s" % ", ".join(_KIND_ORDER), lambda v: v in _KIND_ORDER),
     ("text_format", "one of %s" % ", ".join(TEXT_FORMATS), lambda v: v in TEXT_FORMATS),
     ("summary", "a string", lambda v: isinstance(v, str)),
     ("default_endpoint", "a string or None", lambda v: v is None or isinstance(v, str)),
-    ("env_vars", "a dict of strings", lambda v: isinstance(v, Mapping) and _strings(list(v)) and _strings(list(v.values()))),
+    (
+        "env_vars",
+        "a dict of strings",
+        lambda v: isinstance(v, Mapping) and _strings(list(v)) and _strings(list(v.values())),
+    ),
     ("required", "a tuple of strings", _strings),
     ("options", "a tuple of strings", _strings),
     ("auto_languages", "a tuple of strings", _strings),
-    ("min_interval_s", "a number >= 0", lambda v: isinstance(v, numbers.Real) and not isinstance(v, bool) and 0 <= v < float("inf")),
+    ("volatile_params", "a tuple of strings", _strings),
+    (
+        "min_interval_s",
+        "a number >= 0",
+        lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v < float("inf"),
+    ),
     ("max_query_chars", "an int or None", _optional_int),
     ("auto_rank", "an int or None", _optional_int),
     ("provides_content", "True or False", lambda v: isinstance(v, bool)),
+    (
+        "bot_walls",
+        "a tuple of BotWall",
+        lambda v: isinstance(v, tuple) and all(isinstance(wall, BotWall) for wall in v),
+    ),
 )
 
 
@@ -100,13 +124,12 @@ def declaration_problem(cls: object) -> Optional[str]:
     return None
 
 
-def register(cls: Type[Backend]) -> Type[Backend]:
+def register(cls: type[Backend]) -> type[Backend]:
     """Register a backend class under ``cls.name`` (usable as a class decorator);
     ``TypeError`` naming the problem when its declarations are unusable."""
     problem = declaration_problem(cls)
     if problem is not None:
         raise TypeError("register(%r): %s" % (cls, problem))
-    declare_text_format(cls.name, cls.text_format)
     _REGISTRY[cls.name] = cls
     declare_backend(cls.name, cls.env_vars)
     return cls
@@ -116,20 +139,35 @@ def unregister(name: str) -> None:
     """Remove a registered backend (for tests and plug-ins)."""
     _REGISTRY.pop(name, None)
     forget_backend(name)
-    forget_text_format(name)
 
 
-def backend_names() -> List[str]:
+def backend_names() -> list[str]:
     """Names of every registered backend: built-ins (offline, HTML, JSON), then plugins."""
     return list(_REGISTRY)
 
 
-def backend_options() -> List[str]:
+def bot_walls() -> list[BotWall]:
+    """The bot walls every registered backend declares, in registration order (each once)."""
+    walls: list[BotWall] = []
+    for cls in _REGISTRY.values():
+        walls.extend(wall for wall in cls.bot_walls if wall not in walls)
+    return walls
+
+
+def text_is_markup(provider: str) -> bool:
+    """Whether ``provider``'s text fields are HTML (its ``text_format``); a name no
+    backend is registered under (only outside a search: a search's items are checked by
+    :func:`checked_result`) is read as HTML, which strips the most."""
+    cls = _REGISTRY.get(provider)
+    return cls is None or cls.text_format == "html"
+
+
+def backend_options() -> list[str]:
     """Every backend-specific ``search()`` option some registered backend understands (sorted, no repeats)."""
     return sorted({option for cls in _REGISTRY.values() for option in cls.options})
 
 
-def backend_class(name: str) -> Type[Backend]:
+def backend_class(name: str) -> type[Backend]:
     """The class registered as ``name``; ``InvalidInput`` for an unknown name."""
     try:
         return _REGISTRY[name]
@@ -140,21 +178,34 @@ def backend_class(name: str) -> Type[Backend]:
         ) from None
 
 
-def _builtin_classes() -> Iterator[Type[Backend]]:
-    """Every named ``Backend`` subclass defined in a module of this package."""
-    package = sys.modules[__package__]
+def _package_classes(package_name: str) -> Iterator[type[Backend]]:
+    """Every named ``Backend`` subclass defined in a module of the package ``package_name``."""
+    package = sys.modules[package_name]
     for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
-        module = importlib.import_module("%s.%s" % (__package__, info.name))
+        module = importlib.import_module("%s.%s" % (package_name, info.name))
         for value in vars(module).values():
-            if isinstance(value, type) and issubclass(value, Backend) and value.name and value.__module__ == module.__name__:
+            if (
+                isinstance(value, type)
+                and issubclass(value, Backend)
+                and value.name
+                and value.__module__ == module.__name__
+            ):
                 yield value
 
 
-def _kind_rank(cls: Type[Backend]) -> int:
+def register_package(package_name: str) -> None:
+    """Register the built-in backends: every backend class defined in the modules of
+    ``package_name`` (an imported package), offline first, then scrapers, then APIs."""
+    for cls in sorted(_package_classes(package_name), key=_kind_rank):
+        register(cls)
+        _BUILT_IN.add(cls.name)
+
+
+def _kind_rank(cls: type[Backend]) -> int:
     return _KIND_ORDER.index(cls.kind) if cls.kind in _KIND_ORDER else len(_KIND_ORDER)
 
 
-def _entry_points() -> List[Any]:
+def _entry_points() -> list[Any]:
     from importlib import metadata
 
     found = metadata.entry_points()
@@ -172,7 +223,7 @@ def _load_plugin(entry: Any) -> None:
     problem = declaration_problem(cls)
     if problem is not None:
         _skip(entry, problem)
-    elif cls.name in _REGISTRY and _REGISTRY[cls.name].__module__.startswith(__package__ + "."):
+    elif cls.name in _BUILT_IN:
         _skip(entry, "it would replace the built-in backend %r" % cls.name)
     else:
         register(cls)
@@ -222,7 +273,3 @@ def load_plugins() -> None:
     _PLUGINS_LOADED = True
     for entry in _entry_points():
         _load_plugin(entry)
-
-
-for _cls in sorted(_builtin_classes(), key=_kind_rank):
-    register(_cls)

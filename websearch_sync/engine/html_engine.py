@@ -1,0 +1,178 @@
+"""What the keyless engines read from an HTML results page share (DuckDuckGo, Baidu,
+Bing, Yahoo, Mojeek).
+
+An engine derives from :class:`HtmlEngine` and declares:
+
+* the request: ``method`` (``GET`` sends :meth:`HtmlEngine.query` as the URL's query,
+  ``POST`` as a form, as a browser submitting the engine's no-JS form does),
+  ``follow_redirects`` (Baidu's bot wall is a redirect, never followed), the
+  preference cookies a browser holds (:meth:`HtmlEngine.cookies`);
+* its bot walls (``bot_walls``, see :mod:`websearch_sync.net.botwall`);
+* where its results region starts and ends on the page (``region_start`` /
+  ``region_end`` markers, see :func:`~.html_parsing.region`, or its own
+  :meth:`HtmlEngine.results_region`) and which markers mean a real "no results" page
+  (``no_results``);
+* :meth:`HtmlEngine.items`: the raw items of the results region.
+
+The headers are what a browser adds on that navigation or form post, and nothing a
+browser transport's profile owns (User-Agent, ``sec-ch-ua*``, Accept-Encoding): the
+search is submitted from the engine's own page, so ``Referer`` is the engine's origin
+(their pages set ``Referrer-Policy: origin``) and ``Sec-Fetch-Site: same-origin``; a
+form POST adds ``Origin`` and ``Content-Type``; ``Accept-Language`` follows the locale;
+cookies carry the engine's preferences.
+
+The rest is shared: every registered wall is recognised whatever the status (search
+and fetch agree); no items and no "no results" notice is ``WebParseError``, never
+"0 results"; the structure report of ``check-live``.
+"""
+
+from typing import Any, ClassVar, Optional
+from urllib.parse import urlsplit
+
+from ..errors import WebParseError, WebSearchError
+from ..models import ParseResult, SearchParams
+from ..net.botwall import bot_wall_error
+from ..net.transport import HttpResponse, RequestSpec
+from . import registry
+from .base import Backend, page_number, split_locale
+from .html_parsing import region
+
+__all__ = ["HtmlEngine", "accept_language"]
+
+_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+def accept_language(locale: Optional[str]) -> Optional[str]:
+    """The ``Accept-Language`` a browser set to ``locale`` sends: ``de-DE`` -> ``de-DE,de;q=0.9``,
+    ``de`` -> ``de`` (``None`` without a locale)."""
+    if not locale:
+        return None
+    lang, country = split_locale(locale)
+    return "%s-%s,%s;q=0.9" % (lang, country, lang) if country else lang
+
+
+class HtmlEngine(Backend):
+    """A keyless web engine read from its HTML results page (see the module docstring)."""
+
+    kind = "html"
+    text_format = "text"  # titles and snippets are read as text from the parsed page (entities already decoded)
+    min_interval_s = 1.0  # a scraper: one request a second keeps clear of the bot walls
+    options: ClassVar[tuple[str, ...]] = ("pageno",)
+    accept_language: ClassVar[str] = "en-US,en;q=0.9"
+    #: ``GET`` (the query in the URL) or ``POST`` (the query as a form).
+    method: ClassVar[str] = "GET"
+    #: False when a redirect is an answer to read (e.g. to a captcha page), not a hop to follow.
+    follow_redirects: ClassVar[bool] = True
+    #: Markers of the tag that opens the results region (the first one found is used).
+    region_start: ClassVar[tuple[str, ...]] = ()
+    #: Markers of the first tag after the results region.
+    region_end: ClassVar[tuple[str, ...]] = ()
+    #: Markers (on the whole page) of a page that really says there are no results.
+    no_results: ClassVar[tuple[str, ...]] = ()
+
+    # -- what an engine declares ----------------------------------------------------------
+
+    def query(self, params: SearchParams) -> dict[str, str]:
+        """The query parameters (``GET``) or form fields (``POST``) for ``params`` (pure)."""
+        raise NotImplementedError
+
+    def items(self, markup: str, params: SearchParams) -> list[dict[str, Any]]:
+        """Raw items of the results region ``markup`` (pure)."""
+        raise NotImplementedError
+
+    def cookies(self, params: SearchParams) -> dict[str, str]:
+        """The preference cookies a browser set up for ``params`` would send (none by default)."""
+        return {}
+
+    def results_region(self, text: str) -> Optional[str]:
+        """The results region of a page (``None`` when absent): by default from
+        ``region_start`` to ``region_end``."""
+        return region(text, self.region_start, self.region_end)
+
+    def region_items(self, markup: str, params: SearchParams) -> tuple[list[dict[str, Any]], bool]:
+        """``(raw items, the region itself says there are no more results)``; an engine
+        whose "no results" notice is a result of its own (DuckDuckGo's EOF) overrides it."""
+        return self.items(markup, params), False
+
+    # -- the shared part ------------------------------------------------------------------
+
+    def check_params(self, params: SearchParams) -> None:
+        """Also refuse a ``pageno`` that is not an integer >= 1."""
+        super().check_params(params)
+        if "pageno" in self.options:
+            page_number(params, self.name)
+
+    def headers(self, params: SearchParams) -> dict[str, str]:
+        """What a browser submitting the search from the engine's own page adds (see the module docstring)."""
+        parts = urlsplit(self.endpoint_url())
+        origin = "%s://%s" % (parts.scheme, parts.netloc)
+        headers = {
+            "Accept": _ACCEPT,
+            "Accept-Language": accept_language(params.locale) or self.accept_language,
+            "Referer": origin + "/",
+            "Sec-Fetch-Site": "same-origin",
+        }
+        if self.method == "POST":
+            headers["Origin"] = origin
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        cookies = self.cookies(params)
+        if cookies:
+            headers["Cookie"] = "; ".join("%s=%s" % pair for pair in cookies.items())
+        return headers
+
+    def build_request(self, params: SearchParams) -> RequestSpec:
+        """``GET <endpoint>?<query>`` or ``POST <endpoint>`` with the query as a form, with browser headers."""
+        fields = self.query(params)
+        if self.method == "POST":
+            return RequestSpec(
+                "POST",
+                self.endpoint_url(),
+                data=fields,
+                headers=self.headers(params),
+                allow_redirects=self.follow_redirects,
+            )
+        return RequestSpec(
+            "GET",
+            self.endpoint_url(),
+            params=fields,
+            headers=self.headers(params),
+            allow_redirects=self.follow_redirects,
+        )
+
+    def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
+        """Any registered bot wall is ``WebBlocked(captcha_required)``, whatever the status."""
+        return bot_wall_error(response, self.name, registry.bot_walls())
+
+    def read_page(self, text: str, params: SearchParams) -> list[dict[str, Any]]:
+        """Raw items of a results page; ``[]`` only for a page with a "no results" notice,
+        else ``WebParseError`` when no result is found."""
+        markup = self.results_region(text)
+        items, empty = self.region_items(markup, params) if markup is not None else ([], False)
+        if items or empty or any(marker in text for marker in self.no_results):
+            return items
+        raise WebParseError(
+            "%s answered with a page that has neither results nor a no-results notice" % self.name,
+            provider=self.name,
+            detail_code="unexpected_shape",
+        )
+
+    def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
+        """Items of the results page."""
+        return ParseResult(items=self.read_page(response.text, params))
+
+    def structure_report(self, response: HttpResponse, params: Optional[SearchParams] = None) -> dict[str, bool]:
+        """Landmarks: no bot wall, the results region found, result blocks with a title
+        link (or a no-results notice), and snippets found in them."""
+        text = response.text
+        try:
+            items: Optional[list[dict[str, Any]]] = self.read_page(
+                text, params or SearchParams(query="structure check", max_results=10)
+            )
+        except WebParseError:
+            items = None
+        return {
+            "not_blocked": self.classify(response) is None,
+            "results_region": self.results_region(text) is not None,
+            "result_blocks": items is not None,
+            "snippets": not items or any(item["snippet"] for item in items),
+        }

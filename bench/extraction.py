@@ -35,7 +35,15 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, REPO)
 
 from extraction_metric import (  # noqa: E402
-    Scored, aggregate, bootstrap_std, markdown_words, page_f1, paired_bootstrap, score_pages, text_words)
+    Scored,
+    aggregate,
+    bootstrap_std,
+    markdown_words,
+    page_f1,
+    paired_bootstrap,
+    score_pages,
+    text_words,
+)
 
 
 def _shared(name: str) -> str:
@@ -228,6 +236,7 @@ def _generalization(sets: Dict[str, Pages], rules: FrozenSet[str], reference: Di
                     baseline: Dict[str, List[Scored]], ablate: bool) -> None:
     """Ablation runs, then the cross-set and 5-fold figures (and the per-rule table with ``ablate``)."""
     import extraction_ablation as ablation
+
     from websearch_sync.extract.rules import RULES
 
     ablated = ablation.ablate(sets, ours_text, rules, [rule.name for rule in RULES if rule.name in rules])

@@ -16,13 +16,13 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 
-import websearch_sync as ws  # noqa: E402
-from websearch_sync.net.deadline import Deadline  # noqa: E402
-from websearch_sync.extract.article import extract_html  # noqa: E402
-from websearch_sync.reader.page import add_page_content, fetch_page  # noqa: E402
-from websearch_sync.net.transport import HttpTransport  # noqa: E402
-
 from servers import FaultServer, respond  # noqa: E402
+
+import websearch_sync as ws  # noqa: E402
+from websearch_sync.extract.article import extract_html  # noqa: E402
+from websearch_sync.net.deadline import Deadline  # noqa: E402
+from websearch_sync.net.transport import HttpTransport  # noqa: E402
+from websearch_sync.reader.page import add_page_content, fetch_page  # noqa: E402
 
 ARTICLE = os.path.join(ROOT, "tests", "data", "fetch", "57b4dafd18cfd0531b69f81e87158648227c673ef159f8d8c87d34e34bdb21f2.html.gz")
 

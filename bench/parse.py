@@ -28,9 +28,9 @@ sys.path.insert(0, str(ROOT))
 
 import websearch_sync  # noqa: E402,F401 - registers the backends
 from websearch_sync.config import Settings  # noqa: E402
+from websearch_sync.contract.cases import discover, load_golden  # noqa: E402
 from websearch_sync.engine import registry  # noqa: E402
 from websearch_sync.engine.html_engine import HtmlEngine  # noqa: E402
-from websearch_sync.contract.cases import discover, load_golden  # noqa: E402
 from websearch_sync.models import SearchParams  # noqa: E402
 from websearch_sync.net.charset import decode_body  # noqa: E402
 

@@ -22,6 +22,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests", "reliability"))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 import faultlab  # noqa: E402
+
 from websearch_sync.testing import no_network  # noqa: E402
 
 SHORT = {"ok": "ok", "NetworkError": "NetErr", "Timeout": "Timeout", "WebParseError": "Parse", "WebBlocked": "Blocked",

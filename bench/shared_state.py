@@ -29,6 +29,7 @@ import os
 import statistics
 import sys
 import time
+from functools import partial
 from typing import Callable, List, Tuple
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -36,6 +37,7 @@ sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 from redis_server import RedisServer, redis_server_binary  # noqa: E402
 from shared_state_worker import Upstream, run_workers, worker_env  # noqa: E402
+
 import websearch_sync as ws  # noqa: E402
 
 RATE = {"stub": 1e-6}
@@ -50,8 +52,8 @@ def _timed(call: Callable[[], object]) -> float:
 def _pairs(count: int, local: Callable[[int], object], shared: Callable[[int], object]) -> Tuple[List[float], List[float]]:
     local_s, shared_s = [], []
     for i in range(count):
-        local_s.append(_timed(lambda: local(i)))
-        shared_s.append(_timed(lambda: shared(i)))
+        local_s.append(_timed(partial(local, i)))
+        shared_s.append(_timed(partial(shared, i)))
     return local_s, shared_s
 
 
@@ -59,7 +61,7 @@ def _row(name: str, local_s: List[float], shared_s: List[float]) -> None:
     def ms(values: List[float], q: float) -> float:
         return sorted(values)[int(q * (len(values) - 1))] * 1000
 
-    extra = statistics.median(s - l for l, s in zip(local_s, shared_s)) * 1000
+    extra = statistics.median(shared - local for local, shared in zip(local_s, shared_s)) * 1000
     print("%-34s %8.3f %8.3f %8.3f %8.3f %10.3f" % (name, ms(local_s, 0.5), ms(local_s, 0.9), ms(shared_s, 0.5), ms(shared_s, 0.9), extra))
 
 

@@ -14,10 +14,10 @@ from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple
 import responses
 
 import websearch_sync as ws
+from websearch_sync.contract.cases import Case, discover, load_golden
 from websearch_sync.engine import registry
 from websearch_sync.engine.base import Backend
 from websearch_sync.secrets import is_secret_name
-from websearch_sync.contract.cases import Case, discover, load_golden
 
 __all__ = ["FIXTURES", "Recorded", "network_backends", "secret_settings", "dummy_config", "declared_endpoint",
            "recorded_exchanges", "recorded_success", "env_for", "recorded_json", "replay_search"]

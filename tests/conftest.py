@@ -15,15 +15,16 @@ Helpers at this level: ``servers.py`` (fault server), ``clocks.py`` (``FakeClock
 """
 
 import pytest
+from clocks import FakeClock
 
 from websearch_sync.client.processwide import forget_process_parts
-from websearch_sync.backends import backend_class, backend_names, register, unregister
 from websearch_sync.engine.base import Backend, dig, json_body
-from websearch_sync.net.transport import RequestSpec
+from websearch_sync.engine.registry import backend_class, backend_names, register, unregister
 from websearch_sync.models import ParseResult
-from websearch_sync.testing import no_network
+from websearch_sync.net.transport import RequestSpec
 
-from clocks import FakeClock
+# The fixtures (websearch_replay, websearch_fake) also where the pytest11 plugin is not installed.
+from websearch_sync.testing import no_network, websearch_fake, websearch_replay  # noqa: F401
 
 ENV_PREFIXES = ("WEB_SEARCH_", "WEB_FETCH_", "SEARXNG_", "BRAVE_", "BOCHA_", "TAVILY_", "KAGI_", "JINA_")
 

@@ -16,8 +16,8 @@ from bs4 import BeautifulSoup
 
 from websearch_sync.engine.base import Backend, dig, json_body
 from websearch_sync.errors import WebBlocked, WebParseError
-from websearch_sync.net.transport import RequestSpec
 from websearch_sync.models import ParseResult
+from websearch_sync.net.transport import RequestSpec
 
 #: A credential header whose value does not come from the settings (so only its name says it is secret).
 SESSION_HEADER = ("X-Session-Token", "sess-constant-0451-do-not-store")

@@ -7,10 +7,10 @@ and one error vocabulary.
 """
 
 from . import backends  # noqa: F401 - registers the built-in backends
-from .api import backend_names, fetch, search
-from .engine.registry import load_plugins
+from .api import fetch, search
 from .client.search_client import SearchClient
 from .config import VERSION, Settings
+from .engine.registry import backend_names, load_plugins
 from .errors import (
     AuthError,
     BadGateway,
@@ -23,6 +23,7 @@ from .errors import (
     WebProviderError,
     WebSearchError,
 )
+from .models import ErrorInfo, FetchResult, ProviderMeta, SearchItem, SearchResponse
 
 __version__ = VERSION
 
@@ -46,5 +47,10 @@ __all__ = [
     "WebParseError",
     "WebProviderError",
     "ToolNotFound",
+    "SearchResponse",
+    "SearchItem",
+    "ProviderMeta",
+    "ErrorInfo",
+    "FetchResult",
     "__version__",
 ]

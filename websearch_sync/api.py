@@ -12,7 +12,6 @@ workers calling these functions keep one pace and one cache.
 
 from typing import Any, Dict, Iterable, Optional, Tuple, Union
 
-from .engine.registry import backend_names
 from .client.clock import Clock
 from .client.cooldown import Cooldowns
 from .client.flight import Flights
@@ -21,9 +20,10 @@ from .client.ratelimit import RateLimiter
 from .client.search_client import SearchClient
 from .client.state import SharedTiers
 from .config import Settings
+from .models import ExtractMode, FetchResult, SafeSearch, SearchResponse, TimeRange
 from .reader.page import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS
 
-__all__ = ["search", "fetch", "backend_names"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: Seconds an answer stays in the shared cache when these functions use one.
 SHARED_CACHE_TTL_S = 300
@@ -36,8 +36,10 @@ def search(
     max_results: Optional[int] = None,
     timeout_ms: Optional[int] = None,
     settings: Optional[Settings] = None,
+    time_range: Optional[TimeRange] = None,
+    safe_search: Optional[SafeSearch] = None,
     **options: Any,
-) -> Dict[str, Any]:
+) -> SearchResponse:
     """Search the web once and return ``{"items": [...], "provider_meta": {...}}``.
 
     ``backend`` defaults to ``settings.backend`` / ``WEB_SEARCH_BACKEND``, else the
@@ -48,7 +50,9 @@ def search(
     options and errors.
     """
     with _one_call_client(settings) as client:
-        return client.search(query, backend=backend, max_results=max_results, timeout_ms=timeout_ms, **options)
+        return client.search(
+            query, backend=backend, max_results=max_results, timeout_ms=timeout_ms, time_range=time_range, safe_search=safe_search, **options
+        )
 
 
 class _OneCallClient(SearchClient):
@@ -68,14 +72,14 @@ def _one_call_client(settings: Optional[Settings]) -> SearchClient:
 def fetch(
     url: str,
     *,
-    extract_mode: str = "markdown",
+    extract_mode: ExtractMode = "markdown",
     max_chars: int = DEFAULT_MAX_CHARS,
     timeout_ms: Optional[int] = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
     allow_private: bool = False,
     settings: Optional[Settings] = None,
     include_comments: bool = False,
-) -> Dict[str, Any]:
+) -> FetchResult:
     """Read one web page and return its main content as markdown or text.
 
     Returns ``{"url", "final_url", "status", "content_type", "extractor", "title",

@@ -14,20 +14,11 @@ from typing import Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Uni
 from urllib.parse import parse_qsl, urlsplit
 
 from .errors import InvalidInput
-from .secrets import is_secret_name, mask as _mask, redact
+from .secrets import is_secret_name as is_secret_name  # is_secret_name: cachekey imports it here
+from .secrets import mask as _mask
+from .secrets import redact
 
-__all__ = [
-    "Settings",
-    "DEFAULT_TIMEOUT_MS",
-    "DEFAULT_MAX_RESULTS",
-    "SHARED_ENV_VARS",
-    "COMMON_PROVIDER_SETTINGS",
-    "FETCH_PROVIDER_SETTINGS",
-    "is_secret_name",
-    "declare_backend",
-    "forget_backend",
-    "accepted_provider_settings",
-]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 logger = logging.getLogger("websearch_sync")
 
@@ -382,7 +373,7 @@ def _pace_from_env(env: Mapping[str, str]) -> Union[None, float, Dict[str, float
     own_set = {name: seconds for name, seconds in own.items() if seconds is not None}
     if not own_set:
         return every
-    base = {name: every for name in _BACKEND_ENV_VARS} if every is not None else {}
+    base = dict.fromkeys(_BACKEND_ENV_VARS, every) if every is not None else {}
     base.update(own_set)
     return base
 

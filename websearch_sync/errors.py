@@ -5,9 +5,9 @@ Every failure a caller can get from :func:`websearch_sync.search` or
 of its subclasses, whose class name equals its ``code``.
 """
 
-from typing import Any, Dict, Iterable, List, Optional, Tuple
+from typing import Any, Dict, Iterable, List, Optional, Tuple, Type, TypedDict, TypeVar
 
-from .secrets import redact  # re-exported: part of this module's public names
+from .secrets import redact as redact  # the backends and state tiers import errors and redaction from here
 
 __all__ = [
     "WebSearchError",
@@ -20,15 +20,29 @@ __all__ = [
     "WebParseError",
     "WebProviderError",
     "ToolNotFound",
-    "ERROR_CLASSES",
-    "error_from_code",
-    "redact",
 ]
 
 #: Detail code: a browser profile asked for without the ``browser`` extra (or on Python < 3.10).
 MISSING_BROWSER_EXTRA = "missing_browser_extra"
 #: Detail code: an ``impersonate`` value that is no offered profile.
 BAD_IMPERSONATE = "bad_impersonate"
+
+
+class _ErrorInfoKeys(TypedDict):
+    type: str
+    message: str
+    retryable: bool
+    detail_code: Optional[str]
+    provider: Optional[str]
+
+
+class ErrorInfo(_ErrorInfoKeys, total=False):
+    """One failure in ``WebSearchError.to_dict()`` form, e.g. in a response's ``errors``."""
+
+    errors: List["ErrorInfo"]
+    engine: str  #: the engine of a meta-engine (SearXNG) that failed
+    retry_after: float  #: seconds until that engine is asked again (it is suspended)
+    url: str  #: the page of a result that ``include_content`` could not read
 
 
 class WebSearchError(Exception):
@@ -75,10 +89,10 @@ class WebSearchError(Exception):
     def _default_retryable(self, detail_code: Optional[str]) -> bool:
         return self.default_retryable and detail_code not in self.final_details
 
-    def to_dict(self) -> Dict[str, Any]:
+    def to_dict(self) -> ErrorInfo:
         """Return ``{"type", "message", "retryable", "detail_code", "provider"}``, plus
         ``"errors"`` (the attached errors in the same form) when there are any."""
-        data: Dict[str, Any] = {
+        data: ErrorInfo = {
             "type": self.code,
             "message": self.message,
             "retryable": self.retryable,
@@ -100,11 +114,14 @@ class WebSearchError(Exception):
                 parts.append("%s=%r" % (name, value))
         return "%s(%s)" % (type(self).__name__, ", ".join(parts))
 
-    def __reduce__(self):  # keep keyword-only attributes when pickled (multiprocessing)
+    def __reduce__(self) -> Tuple[Any, ...]:  # keep keyword-only attributes when pickled (multiprocessing)
         return (_rebuild_error, (type(self), self.message, self.__dict__.copy()))
 
 
-def _rebuild_error(cls, message, state):
+_E = TypeVar("_E", bound=WebSearchError)
+
+
+def _rebuild_error(cls: Type[_E], message: str, state: Dict[str, Any]) -> _E:
     error = cls.__new__(cls)
     Exception.__init__(error, message)
     error.__dict__.update(state)
@@ -181,7 +198,7 @@ class ToolNotFound(WebSearchError):
     code = "ToolNotFound"
 
 
-ERROR_CLASSES: Dict[str, type] = {
+ERROR_CLASSES: Dict[str, Type[WebSearchError]] = {
     cls.code: cls
     for cls in (
         InvalidInput,

@@ -6,22 +6,24 @@ The result shape users see is documented in docs/api.md and checked by
 
 import dataclasses
 import datetime
-from typing import Any, Dict, List, Optional, TypedDict
+import os
+from typing import Any, Dict, List, Literal, Optional, Tuple, TypedDict, Union
 
-__all__ = [
-    "SearchParams",
-    "ParseResult",
-    "TIME_RANGES",
-    "SAFE_SEARCH_LEVELS",
-    "SearchItem",
-    "ProviderMeta",
-    "ErrorInfo",
-    "SearchResponse",
-    "FetchResult",
-]
+from .errors import ErrorInfo as ErrorInfo  # defined beside WebSearchError.to_dict, which builds it
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 TIME_RANGES = ("day", "week", "month", "year")
 SAFE_SEARCH_LEVELS = ("off", "moderate", "strict")
+
+#: The values of ``time_range``, ``safe_search``, ``extract_mode`` and ``strategy`` (a type checker
+#: catches ``time_range="weak"``; the call still checks them at run time).
+TimeRange = Literal["day", "week", "month", "year"]
+SafeSearch = Literal["off", "moderate", "strict"]
+ExtractMode = Literal["markdown", "text"]
+Strategy = Literal["fallback", "merge"]
+#: A file or folder name: ``str`` or ``pathlib.Path``.
+StrPath = Union[str, "os.PathLike[str]"]
 
 
 @dataclasses.dataclass(frozen=True)
@@ -51,7 +53,7 @@ class SearchParams:
             return "%s site:%s" % (self.query, self.site_filter)
         return self.query
 
-    def cache_key(self) -> tuple:
+    def cache_key(self) -> Tuple[Any, ...]:
         """Every parameter that can change the answer, hashable."""
         return (
             self.query,
@@ -75,7 +77,7 @@ class ParseResult:
     """
 
     items: List[Dict[str, Any]]
-    errors: List[Dict[str, Any]] = dataclasses.field(default_factory=list)
+    errors: List[ErrorInfo] = dataclasses.field(default_factory=list)
     request_id: Optional[str] = None
     extras: Dict[str, List[Any]] = dataclasses.field(default_factory=dict)
 
@@ -117,22 +119,6 @@ class ProviderMeta(_ProviderMetaKeys, total=False):
     extras: Dict[str, List[Any]]  #: what the service answered besides results (SearXNG's answers, infoboxes ...)
 
 
-class _ErrorInfoKeys(TypedDict):
-    type: str
-    message: str
-    retryable: bool
-    detail_code: Optional[str]
-    provider: Optional[str]
-
-
-class ErrorInfo(_ErrorInfoKeys, total=False):
-    """One failure in ``WebSearchError.to_dict()`` form, e.g. in a response's ``errors``."""
-
-    errors: List["ErrorInfo"]
-    engine: str  #: the engine of a meta-engine (SearXNG) that failed
-    retry_after: float  #: seconds until that engine is asked again (it is suspended)
-
-
 class _SearchResponseKeys(TypedDict):
     items: List[SearchItem]
     provider_meta: ProviderMeta
@@ -142,6 +128,12 @@ class SearchResponse(_SearchResponseKeys, total=False):
     """What ``search()`` returns: never a bare list."""
 
     errors: List[ErrorInfo]
+
+
+class ToolError(TypedDict):
+    """What a tool call answers instead of raising: ``{"error": ErrorInfo}``."""
+
+    error: ErrorInfo
 
 
 class FetchResult(TypedDict):
@@ -156,3 +148,7 @@ class FetchResult(TypedDict):
     text: str
     truncated: bool
     length: int
+
+
+#: What ``tool.call_tool`` returns: the search response, the fetch result, or the error.
+ToolResult = Union[SearchResponse, FetchResult, ToolError]

@@ -12,7 +12,7 @@ import re
 from collections.abc import Iterable
 from typing import Any, Optional
 
-__all__ = ["is_secret_name", "redact", "redact_error", "mask", "MIN_SECRET_LEN"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: Secrets shorter than this are not redacted: they would mangle the text and cannot identify an account.
 MIN_SECRET_LEN = 4

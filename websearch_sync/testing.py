@@ -8,9 +8,8 @@
 - :func:`fake_results` makes backends answer with given items (or errors).
 - :func:`assert_contract` checks that a result honours the canonical shape.
 - pytest fixtures ``websearch_replay`` and ``websearch_fake`` wrap the two context
-  managers; get them with ``pytest_plugins = ["websearch_sync.testing"]`` in your
-  top-level ``conftest.py``, or import them into it:
-  ``from websearch_sync.testing import websearch_replay, websearch_fake``.
+  managers; this module is a pytest plugin (the ``pytest11`` entry point
+  ``websearch_sync.testing``), so installed, its fixtures are there in every test.
 
 Matching rule of :func:`replay_fixtures`: a search is answered by a recorded case
 of the same backend whose query is the same once whitespace is collapsed
@@ -29,30 +28,25 @@ import threading
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Type, Union
 
-from .engine import registry
-from .engine.base import Backend
 from .config import Settings
 from .contract.cases import Case, contract_violations, discover
 from .contract.replay import ReplayAdapter, replay_session
-from .net.deadline import Deadline
+from .engine import registry
+from .engine.base import Backend
 from .errors import WebProviderError, WebSearchError
+from .models import ParseResult, SearchParams, StrPath
+from .net.deadline import Deadline
 from .net.transport import HttpTransport
 from .net.wire import CONNECTION_CHECKS
-from .models import ParseResult, SearchParams
 
 try:  # the pytest fixtures exist only where pytest does
     import pytest as _pytest
 except ImportError:  # pragma: no cover - pytest is in the test extra
-    _pytest = None
+    _pytest = None  # type: ignore[assignment]  # fixtures below are defined only when it is set
 
 __all__ = [
-    "no_network",
-    "NetworkAccessBlocked",
     "replay_fixtures",
     "fake_results",
-    "FixtureReplay",
-    "FakeResults",
-    "SearchCall",
     "assert_contract",
     "contract_problems",
 ]
@@ -121,8 +115,8 @@ def no_network() -> Iterator[None]:
                 # one of ours left behind (a monkeypatch undone after the block ended): keep the real one
                 if function not in (_blocked_connect, _blocked_connect_ex, _blocked_getaddrinfo):
                     _real_socket_calls[name] = function
-            socket.socket.connect = _blocked_connect  # type: ignore[method-assign]
-            socket.socket.connect_ex = _blocked_connect_ex  # type: ignore[method-assign]
+            socket.socket.connect = _blocked_connect  # type: ignore[method-assign,assignment]  # a deliberate patch of the class
+            socket.socket.connect_ex = _blocked_connect_ex  # type: ignore[method-assign,assignment]
             socket.getaddrinfo = _blocked_getaddrinfo
             CONNECTION_CHECKS.append(_blocked_wire)
         _block_depth += 1
@@ -187,7 +181,7 @@ def _swapped_backends(answers: Mapping[str, Answer], block_network: bool) -> Ite
         with no_network() if block_network else contextlib.nullcontext():
             yield
     finally:
-        for name, original in saved.items():
+        for original in saved.values():
             registry.register(original)
 
 
@@ -239,7 +233,7 @@ class FixtureReplay:
 
 @contextlib.contextmanager
 def replay_fixtures(
-    fixtures_dir: Union[str, "os.PathLike[str]"],
+    fixtures_dir: StrPath,
     *,
     backends: Optional[Iterable[str]] = None,
     block_network: bool = True,
@@ -382,7 +376,7 @@ def contract_problems(result: Any, max_results: Optional[int] = None, provider: 
 
 def _unknown_item_keys(items: Any) -> List[str]:
     """Item keys outside the canonical shape (raw upstream data leaking through)."""
-    problems = []
+    problems: List[str] = []
     for position, item in enumerate(items if isinstance(items, list) else [], 1):
         if isinstance(item, Mapping):
             problems.extend("item %d: unexpected key %r (raw upstream data?)" % (position, k) for k in item if k not in _ITEM_KEYS)

@@ -17,35 +17,27 @@ import logging
 import re
 import secrets
 import threading
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union, cast
 from urllib.parse import quote
 
-from .engine import registry
 from .client.default_client import default_client
 from .client.search_client import SearchClient
 from .client.selection import resolve_backends
 from .config import Settings
-from .errors import InvalidInput, ToolNotFound, WebSearchError
-from .models import TIME_RANGES
+from .engine import registry
 from .engine.normalize import url_key
+from .errors import InvalidInput, ToolNotFound, WebSearchError
+from .models import TIME_RANGES, FetchResult, SearchResponse, ToolResult
 from .validate import MAX_QUERY_CHARS, backend_list
 
 __all__ = [
-    "SEARCH_TOOL",
-    "FETCH_TOOL",
     "tool_definitions",
     "tool_schema",
-    "strict_schema",
     "query_limit",
     "call_tool",
     "format_results",
     "format_for_model",
     "ToolSession",
-    "validate_arguments",
-    "offline_backends",
-    "markdown_text",
-    "markdown_destination",
-    "UNTRUSTED_TAG",
 ]
 
 logger = logging.getLogger("websearch_sync")
@@ -303,7 +295,7 @@ def _check_argument(key: str, value: Any, spec: Mapping[str, Any]) -> None:
         raise InvalidInput("argument %r must be of type %s" % (key, spec["type"]), detail_code="bad_arguments")
     if "enum" in spec and value not in spec["enum"]:
         raise InvalidInput("argument %r must be one of %s" % (key, ", ".join(spec["enum"])), detail_code="bad_arguments")
-    if spec["type"] == "string" and not spec.get("minLength", 0) <= len(value) <= spec.get("maxLength", len(value)):
+    if spec["type"] == "string" and not spec.get("minLength", 0) <= len(cast(str, value)) <= spec.get("maxLength", len(cast(str, value))):
         raise InvalidInput("argument %r has a bad length" % key, detail_code="bad_arguments")
     if spec["type"] == "integer" and not spec.get("minimum", value) <= value <= spec.get("maximum", value):
         raise InvalidInput("argument %r must be in %s..%s" % (key, spec.get("minimum"), spec.get("maximum")), detail_code="bad_arguments")
@@ -321,7 +313,7 @@ def _resolve_tool(name: Any, names: Optional[Mapping[str, str]]) -> str:
     raise ToolNotFound("no tool named %r; available: %s" % (name, ", ".join(sorted(aliases))), detail_code="unknown_tool")
 
 
-def _run(tool: str, args: Dict[str, Any], client: SearchClient) -> Dict[str, Any]:
+def _run(tool: str, args: Dict[str, Any], client: SearchClient) -> Union[SearchResponse, FetchResult]:
     if tool == SEARCH_TOOL:
         return client.search(args.pop("query"), **args)
     return client.fetch(args.pop("url"), **args)
@@ -329,7 +321,7 @@ def _run(tool: str, args: Dict[str, Any], client: SearchClient) -> Dict[str, Any
 
 def call_tool(
     name: str, arguments: Any, *, client: Optional[SearchClient] = None, names: Optional[Mapping[str, str]] = None
-) -> Dict[str, Any]:
+) -> ToolResult:
     """Run a tool call from a model and return a JSON-ready dict.
 
     Returns the search response (``{"items": [...], ...}``), the fetch result, or
@@ -366,7 +358,7 @@ class ToolSession:
         self._seen: Dict[Tuple[str, str], int] = {}
         self._lock = threading.Lock()
 
-    def call_tool(self, name: str, arguments: Any) -> Dict[str, Any]:
+    def call_tool(self, name: str, arguments: Any) -> ToolResult:
         """Like :func:`call_tool`, with the repeated-lookup guard."""
         try:
             tool = _resolve_tool(name, self.names)

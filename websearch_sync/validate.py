@@ -1,21 +1,13 @@
 """Input validation for search(): every bad input becomes ``InvalidInput``."""
 
 import re
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Union
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Union, cast
 
 from .config import MAX_TIMEOUT_MS, Settings
 from .errors import InvalidInput
 from .models import SAFE_SEARCH_LEVELS, TIME_RANGES, SearchParams
 
-__all__ = [
-    "MAX_QUERY_CHARS",
-    "COMMON_OPTIONS",
-    "check_query",
-    "check_max_results",
-    "check_timeout_ms",
-    "search_params",
-    "backend_list",
-]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 MAX_QUERY_CHARS = 2000
 
@@ -60,7 +52,7 @@ def check_max_results(value: Any, default: int) -> int:
         raise InvalidInput("max_results must be an integer in 1..10, got %r" % (value,), detail_code="bad_max_results")
     if not 1 <= value <= 10:
         raise InvalidInput("max_results must be in 1..10, got %d" % value, detail_code="bad_max_results")
-    return value
+    return cast(int, value)
 
 
 def check_timeout_ms(value: Any, name: str = "timeout_ms") -> Optional[int]:
@@ -72,7 +64,7 @@ def check_timeout_ms(value: Any, name: str = "timeout_ms") -> Optional[int]:
         raise InvalidInput("%s must be a whole number of milliseconds, got %r" % (name, value), detail_code=detail)
     if not 0 < value <= MAX_TIMEOUT_MS:
         raise InvalidInput("%s must be in 1..%d, got %r" % (name, MAX_TIMEOUT_MS, value), detail_code=detail)
-    return value
+    return cast(int, value)
 
 
 def _check_choice(name: str, value: Any, choices: Iterable[str]) -> Optional[str]:

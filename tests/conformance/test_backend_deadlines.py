@@ -7,12 +7,11 @@ Deadlines are real time: these are the only conformance tests that wait (200 ms 
 import time
 
 import pytest
+from backend_kit import dummy_config, env_for, network_backends
+from servers import FaultServer, never_answer
 
 import websearch_sync as ws
 from websearch_sync.engine import registry
-
-from backend_kit import dummy_config, env_for, network_backends
-from servers import FaultServer, never_answer
 
 OWN_TIMEOUT = [name for name in network_backends() if "timeout_ms" in registry.backend_class(name).env_vars]
 SHORT_MS, LONG_MS = 200, 20000

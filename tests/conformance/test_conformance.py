@@ -16,20 +16,28 @@ from urllib.parse import unquote_plus, urlsplit
 import pytest
 import requests
 import responses
+from backend_kit import (
+    FIXTURES,
+    declared_endpoint,
+    dummy_config,
+    env_for,
+    network_backends,
+    recorded_exchanges,
+    recorded_success,
+    replay_search,
+    secret_settings,
+)
+from clocks import FakeClock
 
 import websearch_sync as ws
-from websearch_sync.engine import registry
 from websearch_sync.cli.backends_cmd import backend_rows
 from websearch_sync.config import is_secret_name
 from websearch_sync.contract.cases import discover
+from websearch_sync.engine import registry
 from websearch_sync.errors import WebSearchError
 from websearch_sync.models import SearchParams
 from websearch_sync.net.transport import RequestSpec
 from websearch_sync.validate import search_params
-
-from backend_kit import (FIXTURES, declared_endpoint, dummy_config, env_for, network_backends, recorded_exchanges,
-                         recorded_success, replay_search, secret_settings)
-from clocks import FakeClock
 
 ALL = registry.backend_names()
 NETWORK = network_backends()

@@ -22,9 +22,9 @@ import struct
 import sys
 import threading
 import time
+import traceback
 import tracemalloc
 import zlib
-import traceback
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,17 +35,17 @@ for _path in (ROOT / "tests", ROOT):
     if str(_path) not in sys.path:
         sys.path.insert(0, str(_path))
 
-import websearch_sync as ws  # noqa: E402
-from websearch_sync.engine import registry  # noqa: E402
-from websearch_sync.net.charset import decode_body  # noqa: E402
-from websearch_sync.contract.cases import contract_violations  # noqa: E402
-from websearch_sync.reader.page import fetch_page  # noqa: E402
-from websearch_sync.net.transport import HttpTransport  # noqa: E402
-from websearch_sync.net.ssrf import static_resolver  # noqa: E402
-
 from backend_kit import dummy_config, network_backends, recorded_exchanges, recorded_success  # noqa: E402,F401
 from clocks import FakeClock  # noqa: E402
 from servers import FaultServer, _head, free_port  # noqa: E402
+
+import websearch_sync as ws  # noqa: E402
+from websearch_sync.contract.cases import contract_violations  # noqa: E402
+from websearch_sync.engine import registry  # noqa: E402
+from websearch_sync.net.charset import decode_body  # noqa: E402
+from websearch_sync.net.ssrf import static_resolver  # noqa: E402
+from websearch_sync.net.transport import HttpTransport  # noqa: E402
+from websearch_sync.reader.page import fetch_page  # noqa: E402
 
 FIXTURES = ROOT / "fixtures"
 FETCH_DATA = ROOT / "tests" / "data" / "fetch"
@@ -532,7 +532,7 @@ def lab_settings(server: LabServer, names: Sequence[str], **overrides: Any) -> w
     for name in names:
         providers[name] = dummy_config(registry.backend_class(name), server.cell_url(name, "good"), "%s-%s" % (DUMMY_KEY, name))
         endpoints[name] = server.cell_url(name, "good")
-    values = dict(providers=providers, endpoints=endpoints, max_response_bytes=MAX_BYTES, timeout_ms=DEADLINE_MS)
+    values: Dict[str, Any] = {"providers": providers, "endpoints": endpoints, "max_response_bytes": MAX_BYTES, "timeout_ms": DEADLINE_MS}
     values.update(overrides)
     return ws.Settings(**values)
 

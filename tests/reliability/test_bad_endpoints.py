@@ -5,9 +5,9 @@ Regression test: an endpoint such as ``http://[::1`` (a broken IPv6 literal) mad
 ``socks5://host`` as an endpoint was reported as a missing SOCKS extra for the proxy.
 """
 
+import faultlab
 import pytest
 
-import faultlab
 import websearch_sync as ws
 from websearch_sync.engine import registry
 from websearch_sync.secrets import is_secret_name

@@ -14,15 +14,16 @@ import threading
 import time
 from collections import defaultdict
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Dict, List, Optional, Tuple
 
 import faultlab
+from clocks import ThreadClock
+from servers import delayed
+
 import websearch_sync as ws
 from websearch_sync.client import attempts
 from websearch_sync.testing import assert_contract
-
-from clocks import ThreadClock
-from servers import delayed
 
 THREADS = 16
 OPS = 100
@@ -81,13 +82,13 @@ def run_ops(client: ws.SearchClient, server: faultlab.LabServer, backends: List[
             path = rng.choice(["a", "b", "c"])
             url = server.cell_url("fetch", "random", "/" + path)
             op = Op(index, "fetch", "fetch", ("fetch", path), use_cache, time.monotonic())
-            call = lambda: client.fetch(url, allow_private=True, timeout_ms=TIMEOUT_MS, cache_ttl_s=60 if use_cache else 0)  # noqa: E731
+            call = partial(client.fetch, url, allow_private=True, timeout_ms=TIMEOUT_MS, cache_ttl_s=60 if use_cache else 0)
         else:
             backend = rng.choice(backends)
             query = rng.choice(QUERIES)
             use_cache = rng.random() < 0.5
             op = Op(index, "search", backend, (backend, query), use_cache, time.monotonic())
-            call = lambda: client.search(query, backend=backend, max_results=5, timeout_ms=TIMEOUT_MS, cache_ttl_s=60 if use_cache else 0)  # noqa: E731
+            call = partial(client.search, query, backend=backend, max_results=5, timeout_ms=TIMEOUT_MS, cache_ttl_s=60 if use_cache else 0)
         try:
             result = call()
         except ws.WebSearchError as error:

@@ -11,11 +11,10 @@ where the race needs it; the rate-limit wait runs on a fake clock).
 import threading
 
 import pytest
-
-import websearch_sync as ws
-
 from clocks import FakeClock
 from servers import FaultServer, gated, respond, sequence
+
+import websearch_sync as ws
 
 GOOD = b'{"type": "search", "web": {"results": [{"title": "A", "url": "https://a.example/", "description": "a"}]}}'
 TOO_MANY = respond(429, b"slow down", content_type="text/plain")

@@ -14,12 +14,12 @@ import socket
 import threading
 import time
 
-import pytest
-
 import faultlab
+import pytest
+from transports import BOTH
+
 from websearch_sync.engine import registry
 from websearch_sync.testing import no_network
-from transports import BOTH
 
 TARGETS = faultlab.network_backends() + ["fetch"]
 FAULT_NAMES = [fault.name for fault in faultlab.FAULT_LIST]

@@ -7,9 +7,9 @@ in ~50 ms and then extracted for ~2 s: fetch(timeout_ms=1000) returned after 2.2
 import threading
 import time
 
-import websearch_sync as ws
-
 from servers import FaultServer, delayed, endless, respond
+
+import websearch_sync as ws
 
 MARGIN_S = 0.4  # extraction holds the GIL in long C calls: the caller wakes up a little late
 

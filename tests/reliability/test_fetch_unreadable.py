@@ -8,10 +8,9 @@ import gzip
 import tracemalloc
 
 import pytest
+from servers import FaultServer, gzip_bomb, respond
 
 import websearch_sync as ws
-
-from servers import FaultServer, gzip_bomb, respond
 
 ARTICLE = b"<html><head><title>T</title></head><body><article><p>" + b"Readable words here. " * 30 + b"</p></article></body></html>"
 

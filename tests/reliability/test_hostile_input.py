@@ -16,18 +16,19 @@ import json
 import re
 from typing import Any, Dict, List
 
+import faultlab
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from requests.structures import CaseInsensitiveDict
 
-import faultlab
 import websearch_sync as ws
-from websearch_sync.engine import registry
-from websearch_sync.secrets import is_secret_name
 from websearch_sync.contract.cases import contract_violations, discover
-from websearch_sync.reader.content import page_text
-from websearch_sync.net.transport import HttpResponse
+from websearch_sync.engine import registry
 from websearch_sync.engine.normalize import normalize_items
+from websearch_sync.net.transport import HttpResponse
+from websearch_sync.reader.content import page_text
+from websearch_sync.secrets import is_secret_name
 from websearch_sync.testing import assert_contract
 from websearch_sync.validate import search_params
 

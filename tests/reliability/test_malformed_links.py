@@ -8,16 +8,14 @@ check of a ``Location`` header (internal_error) and fetch's redirect handling
 """
 
 import pytest
+from requests.structures import CaseInsensitiveDict
+from servers import FaultServer, redirect
 
 import websearch_sync as ws
-from websearch_sync.backends.baidu import is_baidu_link
-from websearch_sync.backends.baidu import is_baidu_captcha_url
+from websearch_sync.backends.baidu import is_baidu_captcha_url, is_baidu_link
 from websearch_sync.backends.ddg import decode_ddg_href, parse_ddg_page
 from websearch_sync.engine.registry import backend_class
 from websearch_sync.net.transport import HttpResponse
-from requests.structures import CaseInsensitiveDict
-
-from servers import FaultServer, redirect
 
 MALFORMED = ["http://[::1", "https://[zz/x", "//[::1/l/?uddg=x", "http://a]b:80/"]
 

@@ -17,21 +17,19 @@ import zlib
 from pathlib import Path
 from typing import Dict, List
 
-import pytest
-
 import faultlab
-import websearch_sync as ws
-from websearch_sync import tool
-from websearch_sync.engine import registry
-from websearch_sync.cli import main
-from websearch_sync.secrets import is_secret_name
-from websearch_sync.reader.page import fetch_page
-from websearch_sync.net.transport import HttpTransport
-from websearch_sync.contract.recording import record_case
-from websearch_sync.net.ssrf import static_resolver
-
+import pytest
 from backend_kit import secret_settings
 from servers import _head
+
+import websearch_sync as ws
+from websearch_sync import tool
+from websearch_sync.cli import main
+from websearch_sync.contract.recording import record_case
+from websearch_sync.engine import registry
+from websearch_sync.net.ssrf import static_resolver
+from websearch_sync.net.transport import HttpTransport
+from websearch_sync.reader.page import fetch_page
 
 BACKENDS = faultlab.network_backends()
 FAST_FAULTS = [f.name for f in faultlab.FAULT_LIST if f.name not in ("never_answer", "headers_then_stall", "trickle")]

@@ -15,13 +15,11 @@ import threading
 import time
 
 import pytest
+from servers import FaultServer, respond
 
 import websearch_sync as ws
-
 from websearch_sync.backends.ddg import DuckDuckGoHtml
 from websearch_sync.net.deadline import checkpoint
-
-from servers import FaultServer, respond
 
 #: Parsing holds the GIL in C calls (the markup reduction, lxml between two callbacks): the caller
 #: wakes up late, later on a loaded machine; this bound only catches a search that waits for the

@@ -13,12 +13,11 @@ import tracemalloc
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
+from servers import FaultServer, _head, delayed, redirect, respond
 
 import websearch_sync as ws
 from websearch_sync.net.deadline import Deadline
 from websearch_sync.net.transport import HttpTransport, RequestSpec
-
-from servers import FaultServer, _head, delayed, redirect, respond
 
 GOOD_JSON = b'{"type": "search", "web": {"results": [{"title": "A", "url": "https://a.example/", "description": "a"}]}}'
 KEY = "br-SECRET-5d6e7f8a9b0c"

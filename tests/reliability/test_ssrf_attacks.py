@@ -18,18 +18,18 @@ import ipaddress
 import re
 import socket
 
-import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
-
 import faultlab
-import websearch_sync as ws
-from websearch_sync.reader.page import fetch_page
-from websearch_sync.net.transport import HttpTransport
-from transports import BOTH
-from websearch_sync.net.ssrf import forbidden_reason
-from websearch_sync.testing import NetworkAccessBlocked
-
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from servers import FaultServer, respond
+from transports import BOTH
+
+import websearch_sync as ws
+from websearch_sync.net.ssrf import forbidden_reason
+from websearch_sync.net.transport import HttpTransport
+from websearch_sync.reader.page import fetch_page
+from websearch_sync.testing import NetworkAccessBlocked
 
 #: The resolver's view of the world (names -> addresses).
 DNS = {

@@ -10,13 +10,12 @@ from pathlib import Path
 from urllib.parse import parse_qsl
 
 import pytest
+from servers import FaultServer, never_answer, respond
 
 import websearch_sync as ws
 from websearch_sync.backends.baidu import BaiduHtml
 from websearch_sync.net.deadline import Deadline
 from websearch_sync.net.transport import HttpTransport
-
-from servers import FaultServer, never_answer, respond
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 

@@ -4,10 +4,9 @@ secrets only as hashes, and arguments are validated before the cache is consulte
 import json
 
 import pytest
+from servers import FaultServer, json_results, respond
 
 import websearch_sync as ws
-
-from servers import FaultServer, json_results, respond
 
 SECRET_A = "sk-tenant-A-0123456789"
 SECRET_B = "sk-tenant-B-9876543210"

@@ -4,16 +4,23 @@ service (endpoint pointed at 127.0.0.1 through WEB_SEARCH_ENDPOINT_<NAME>)."""
 import json
 
 import pytest
+from fixture_backends import (
+    CAPTCHA_PAGE,
+    PAGE_RESULTS,
+    HtmlTestBackend,
+    KeyedJsonBackend,
+    json_api_body,
+    query_of,
+    result_page,
+)
+from requests.structures import CaseInsensitiveDict
+from servers import FaultServer, _head, respond
 
 import websearch_sync as ws
-from websearch_sync.backends import register, unregister
 from websearch_sync.cli import main
-from websearch_sync.net.transport import HttpResponse
 from websearch_sync.contract.livecheck import check_live
-from requests.structures import CaseInsensitiveDict
-
-from fixture_backends import CAPTCHA_PAGE, PAGE_RESULTS, HtmlTestBackend, KeyedJsonBackend, json_api_body, query_of, result_page
-from servers import FaultServer, _head, respond
+from websearch_sync.engine.registry import register, unregister
+from websearch_sync.net.transport import HttpResponse
 
 #: What the stand-in service answers, by query.
 PAGES = {

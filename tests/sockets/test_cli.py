@@ -56,8 +56,9 @@ def test_version_and_help(capsys):
 
 
 def test_upstream_failures_have_their_own_statuses(testjson, capsys, fake_clock):
-    from servers import FaultServer, respond, free_port
     import os
+
+    from servers import FaultServer, free_port, respond
 
     os.environ["WEB_SEARCH_ENDPOINT_TESTJSON"] = "http://127.0.0.1:%d/s" % free_port()
     try:

@@ -6,10 +6,9 @@ import time
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from servers import FaultServer, _head
 
 from websearch_sync.cli import main
-
-from servers import FaultServer, _head
 
 TOO_LONG = "x" * 2001
 

@@ -8,10 +8,9 @@ import sys
 from pathlib import Path
 
 import pytest
+from servers import FaultServer, respond
 
 from websearch_sync.cli import build_parser, main
-
-from servers import FaultServer, respond
 
 ROOT = Path(__file__).resolve().parents[2]
 

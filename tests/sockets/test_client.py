@@ -8,12 +8,11 @@ import time
 from pathlib import Path
 
 import pytest
+from clocks import FakeClock
+from servers import FaultServer, delayed, json_results, never_answer, respond, sequence
 
 import websearch_sync as ws
 from websearch_sync.errors import WebSearchError
-
-from clocks import FakeClock
-from servers import FaultServer, delayed, json_results, never_answer, respond, sequence
 
 
 def client_for(server, names, **kwargs):
@@ -266,7 +265,7 @@ import json, sys
 sys.path.insert(0, {tests!r})
 import websearch_sync as ws
 from conftest import JsonTestBackend
-ws.backends.register(JsonTestBackend)
+ws.engine.registry.register(JsonTestBackend)
 settings = ws.Settings(endpoints={{"testjson": sys.argv[1]}})
 with ws.SearchClient("testjson", settings=settings, cache_path=sys.argv[2]) as client:
     print(json.dumps(client.search("persistent query")))

@@ -7,12 +7,11 @@ import os
 import time
 
 import pytest
+from servers import FaultServer, endless, gzipped, never_answer, redirect, respond, stall_after_headers, trickle
 
 import websearch_sync as ws
-from websearch_sync.reader.page import fetch_page
 from websearch_sync.net.transport import HttpTransport
-
-from servers import FaultServer, endless, gzipped, never_answer, redirect, respond, stall_after_headers, trickle
+from websearch_sync.reader.page import fetch_page
 
 DATA = os.path.join(os.path.dirname(__file__), "..", "data", "fetch")
 MARGIN_S = 0.75
@@ -278,7 +277,7 @@ def test_empty_body_has_no_content():
 
 
 def test_page_without_article_falls_back_to_visible_text():
-    page = "<html><body><div>Short line one.</div><div>Short line two.</div></body></html>".encode()
+    page = b"<html><body><div>Short line one.</div><div>Short line two.</div></body></html>"
     with FaultServer({"/v": respond(200, page)}) as server:
         result = fetch(server.url("/v"), extract_mode="text")
     assert "Short line one." in result["text"] and "Short line two." in result["text"]

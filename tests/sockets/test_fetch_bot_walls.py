@@ -4,9 +4,9 @@ by a real local server: Bing's Cloudflare Turnstile and Mojeek's ALTCHA page."""
 from pathlib import Path
 
 import pytest
+from servers import FaultServer, respond
 
 import websearch_sync as ws
-from servers import FaultServer, respond
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 

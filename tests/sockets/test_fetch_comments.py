@@ -5,12 +5,11 @@ article are left out by default and kept on request."""
 import json
 
 import pytest
+from servers import FaultServer, respond
 
 import websearch_sync as ws
 from websearch_sync import tool
 from websearch_sync.cli import main
-
-from servers import FaultServer, respond
 
 POST = ("<html><head><title>Mending a sash window</title></head><body><div class='post'><h1>Mending a sash window</h1>"
         + "".join("<p>Paragraph %d of the post: the cords snapped, the weights fell, and the beads had to come off "

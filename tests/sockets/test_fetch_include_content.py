@@ -5,14 +5,13 @@ import threading
 import time
 
 import pytest
+from servers import FaultServer, never_answer, respond
 
 import websearch_sync as ws
 from websearch_sync.net.deadline import Deadline
-from websearch_sync.reader.page import add_page_content
-from websearch_sync.net.transport import HttpTransport
 from websearch_sync.net.ssrf import static_resolver
-
-from servers import FaultServer, never_answer, respond
+from websearch_sync.net.transport import HttpTransport
+from websearch_sync.reader.page import add_page_content
 
 PAGE = b"<html><head><title>P</title></head><body><article><p>" + b"Content of a result page. " * 40 + b"</p></article></body></html>"
 ERROR_KEYS = {"type", "message", "retryable", "detail_code", "provider", "url"}

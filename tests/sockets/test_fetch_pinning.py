@@ -8,12 +8,12 @@ import threading
 
 import pytest
 import requests
+from transports import BOTH
 
 import websearch_sync as ws
-from websearch_sync.reader.page import fetch_page
-from websearch_sync.net.transport import HttpTransport
-from transports import BOTH
 from websearch_sync.net.ssrf import static_resolver
+from websearch_sync.net.transport import HttpTransport
+from websearch_sync.reader.page import fetch_page
 
 TLS_DIR = os.path.join(os.path.dirname(__file__), "..", "data", "tls")
 CERT = os.path.join(TLS_DIR, "pinned.test.crt")

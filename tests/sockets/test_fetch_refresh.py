@@ -2,9 +2,9 @@
 followed (not in a comment, an IE conditional comment or <noscript>; not a slow refresh on a
 page with text), and a refresh whose target fails leaves fetch on the page that carried it."""
 
-import websearch_sync as ws
-
 from servers import FaultServer, free_port, redirect, respond
+
+import websearch_sync as ws
 
 ARTICLE = (
     b"<html><head><title>Harbour works</title>%s</head><body><article><h1>Harbour works</h1><p>"

@@ -6,14 +6,13 @@ import json
 import logging
 
 import pytest
+from servers import FaultServer, never_answer, respond
 
 import websearch_sync as ws
+from websearch_sync.net.ssrf import static_resolver
+from websearch_sync.net.transport import HttpTransport
 from websearch_sync.reader.page import fetch_page
 from websearch_sync.reader.service import carries_credentials, reader_service
-from websearch_sync.net.transport import HttpTransport
-from websearch_sync.net.ssrf import static_resolver
-
-from servers import FaultServer, never_answer, respond
 
 PAGE = b"<html><head><title>Direct</title></head><body><article><p>" + b"Read directly from the site. " * 20 + b"</p></article></body></html>"
 # The example answer of Jina Reader's documentation, shortened (https://jina.ai/reader).
@@ -163,7 +162,7 @@ def test_private_targets_are_not_sent_to_the_service():
         url = "http://intranet.test:%d/page" % server.port
         transport = HttpTransport()
         try:
-            options = dict(transport=transport, timeout_ms=3000, resolver=static_resolver({"intranet.test": "127.0.0.1"}))
+            options = {"transport": transport, "timeout_ms": 3000, "resolver": static_resolver({"intranet.test": "127.0.0.1"})}
             with pytest.raises(ws.InvalidInput) as info:
                 fetch_page(url, settings=settings, **options)
             assert info.value.detail_code == "private_address"

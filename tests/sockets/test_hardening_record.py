@@ -8,12 +8,11 @@ import json
 from pathlib import Path
 
 import pytest
-
-from websearch_sync.backends import register, unregister
-from websearch_sync.cli import main
-
 from fixture_backends import PAGE_RESULTS, HtmlTestBackend, result_page
 from servers import FaultServer, respond
+
+from websearch_sync.cli import main
+from websearch_sync.engine.registry import register, unregister
 
 
 @pytest.fixture

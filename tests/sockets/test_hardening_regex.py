@@ -20,8 +20,8 @@ patterns out of function bodies, so none escapes the audit.
 
 import gc
 import importlib
-import json
 import itertools
+import json
 import pkgutil
 import re
 import time
@@ -34,7 +34,8 @@ import websearch_sync
 import websearch_sync as ws
 
 try:  # Python >= 3.11
-    from re import _constants as sre_constants, _parser as sre_parse
+    from re import _constants as sre_constants
+    from re import _parser as sre_parse
 except ImportError:  # pragma: no cover - Python < 3.11
     import sre_constants  # type: ignore[no-redef]
     import sre_parse  # type: ignore[no-redef]
@@ -73,7 +74,7 @@ def _patterns_in(value: Any, depth: int = 0) -> Iterator["re.Pattern[Any]"]:
 
 def package_patterns() -> Dict[Tuple[Any, int], Tuple[str, "re.Pattern[Any]"]]:
     """Every compiled pattern reachable from a module or class of the package, by (source, flags)."""
-    found: Dict[Tuple[Any, int], Tuple[str, "re.Pattern[Any]"]] = {}
+    found: Dict[Tuple[Any, int], Tuple[str, re.Pattern[Any]]] = {}
     for module in _modules():
         for name, value in vars(module).items():
             owners = [(name, value)]

@@ -11,12 +11,11 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import responses
+from servers import FaultServer, respond
 
 import websearch_sync as ws
 from websearch_sync.backends.searxng import SearXNG, searxng_language
 from websearch_sync.models import SearchParams
-
-from servers import FaultServer, respond
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 BASE = "https://searx.example.org"

@@ -10,14 +10,13 @@ import math
 
 import pytest
 import responses
+from servers import FaultServer, respond
 
 import websearch_sync as ws
-from websearch_sync.net.charset import decode_body, declared_charset, meta_charset
+from websearch_sync.net.charset import declared_charset, decode_body, meta_charset
 from websearch_sync.net.ssrf import static_resolver
+from websearch_sync.net.transport import MAX_RETRY_AFTER_S, HttpTransport, retry_after_seconds
 from websearch_sync.reader.page import fetch_page
-from websearch_sync.net.transport import HttpTransport, MAX_RETRY_AFTER_S, retry_after_seconds
-
-from servers import FaultServer, respond
 
 RESULTS = json.dumps({"results": [{"title": "Grüße", "url": "https://a.example/", "snippet": "first"}]}).encode("utf-8")
 PAGE = ("<html><head><title>Café</title></head><body><article><h1>Grüße</h1><p>" + "Ein langer Absatz über Käse. " * 20

@@ -5,10 +5,6 @@ import json
 import time
 
 import pytest
-
-import websearch_sync as ws
-from websearch_sync.errors import WebSearchError
-
 from servers import (
     FaultServer,
     free_port,
@@ -24,6 +20,9 @@ from servers import (
     truncated_chunked,
     wrong_length,
 )
+
+import websearch_sync as ws
+from websearch_sync.errors import WebSearchError
 
 # retries back off on a fake clock: these tests are about what one request meets
 pytestmark = pytest.mark.usefixtures("fake_clock")
@@ -217,7 +216,7 @@ def test_nothing_but_websearch_errors_escape(testjson):
         def parse(self, response, params):
             raise RuntimeError("bug in a backend")
 
-    from websearch_sync.backends import register, unregister
+    from websearch_sync.engine.registry import register, unregister
 
     register(Broken)
     try:

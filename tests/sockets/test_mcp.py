@@ -26,14 +26,14 @@ if sys.version_info < (3, 10):  # the SDK (and so the mcp extra) needs Python 3.
 import anyio
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
+from servers import FaultServer, respond
 
 import websearch_sync as ws
 from websearch_sync import tool
 from websearch_sync.cli import main
 from websearch_sync.client.search_client import SearchClient
-from websearch_sync.mcp import TOOL_NAMES, McpTools, serve_stdio
-
-from servers import FaultServer, respond
+from websearch_sync.mcp import McpTools, serve_stdio
+from websearch_sync.mcp.tools import TOOL_NAMES
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTICLE = ROOT / "tests" / "data" / "fetch" / "57b4dafd18cfd0531b69f81e87158648227c673ef159f8d8c87d34e34bdb21f2.html.gz"

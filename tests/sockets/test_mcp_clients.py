@@ -1,10 +1,12 @@
 """The MCP server through the client libraries of agent frameworks, with docs/mcp.md's settings.
 
 One test per client library that installs beside the server's SDK (openai-agents'
-``MCPServerStdio``, LlamaIndex's ``McpToolSpec`` over one ``ClientSession``): one server for the
-session, so the second identical search is answered from the server's cache (cool-downs survive
-the same way); a client timeout longer than our deadline; an error that reaches the client as
-one plain line with ``isError``. A client library that is not installed skips its test.
+``MCPServerStdio``, LlamaIndex's ``McpToolSpec`` over one ``ClientSession``, pydantic-ai's
+``MCPToolset``): one server for the session, so the second identical search is answered from the
+server's cache and a captcha's cool-down keeps later searches off the engine; a client timeout
+longer than our deadline; an error that reaches the client (and the model) as one plain line.
+Clients on SDK 1.x (langchain-mcp-adapters, smolagents' mcpadapt) run from an environment of
+their own. A client library that is not installed skips its test.
 """
 
 import os
@@ -17,6 +19,7 @@ if sys.version_info < (3, 10):
     pytest.skip("the MCP SDK needs Python 3.10 or later", allow_module_level=True)
 
 import anyio
+from agent_engine import CAPTCHA_PAGE, ddg_engine, searches
 
 import websearch_sync as ws
 from websearch_sync import tool
@@ -37,6 +40,23 @@ def run_bounded(scenario):
 
 def server_command():
     return {"command": sys.executable, "args": ["-m", "websearch_sync", "mcp"], "cwd": str(ROOT)}
+
+
+def engine_env(engine):
+    """The server's environment: ``ddg_html`` at the loopback engine, unpaced (a client passes only this)."""
+    return {"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT), "WEB_SEARCH_BACKEND": "ddg_html",
+            "WEB_SEARCH_ENDPOINT_DDG_HTML": engine.url("/html/"), "WEB_SEARCH_MIN_INTERVAL_S": "0"}
+
+
+def blocked_line():
+    """The line the model must read for the first blocked search: the library's own, in process."""
+    with ddg_engine(CAPTCHA_PAGE) as (_, client):
+        return tool.format_results(tool.call_tool("web_search", {"query": "rust"}, client=client))
+
+
+#: The start of the line for the searches the cool-down then refuses.
+COOLING_DOWN = "Error: WebBlocked (captcha_required): ddg_html is cooling down"
+BLOCKED_SEARCHES = [("web_search", {"query": "rust"}), ("web_search", {"query": "rust"}), ("web_search", {"query": "go"})]
 
 
 def test_client_timeout_in_the_docs_is_longer_than_the_deadline():
@@ -87,8 +107,65 @@ def test_llama_index_mcp_tool_spec_over_one_session():
     assert again.structured_content["provider_meta"]["cached"] is True
 
 
-#: A Python whose environment holds an MCP client on SDK 1.x (langchain-mcp-adapters pins ``mcp<2``),
-#: kept apart from the server's as docs/mcp.md says; .ci/run builds it. Without it the test skips.
+def pydantic_ai_run(engine, **toolset_options):
+    """An agent run over ``MCPToolset`` (one server, entered once with ``async with agent``) whose
+    FunctionModel asks for three blocked searches; returns its output (or the exception that
+    ended it) and the tool results the model was shown."""
+    pytest.importorskip("fastmcp")
+    pydantic_ai_mcp = pytest.importorskip("pydantic_ai.mcp")
+    from fastmcp.client.transports import StdioTransport
+    from pydantic_ai import Agent
+    from pydantic_ai.messages import ModelResponse, RetryPromptPart, TextPart, ToolCallPart, ToolReturnPart
+    from pydantic_ai.models.function import FunctionModel
+
+    seen = []
+
+    def respond(messages, info):
+        seen.extend(part for part in messages[-1].parts if isinstance(part, (ToolReturnPart, RetryPromptPart)))
+        turn = sum(1 for message in messages if isinstance(message, ModelResponse))
+        if turn < len(BLOCKED_SEARCHES):
+            name, arguments = BLOCKED_SEARCHES[turn]
+            return ModelResponse(parts=[ToolCallPart(name, arguments, tool_call_id="call_%d" % turn)])
+        return ModelResponse(parts=[TextPart("done")])
+
+    transport = StdioTransport(sys.executable, ["-m", "websearch_sync", "mcp"], env=engine_env(engine), cwd=str(ROOT))
+    # init_timeout: starting the server takes ~1-3 s, more on a loaded machine; pydantic-ai allows 5 s.
+    toolset = pydantic_ai_mcp.MCPToolset(transport, init_timeout=CLIENT_TIMEOUT_S, **toolset_options)
+    agent = Agent(FunctionModel(respond), toolsets=[toolset])
+
+    async def scenario():
+        async with agent:  # one server for all the agent's runs
+            try:
+                return (await agent.run("find rust")).output
+            except Exception as ended:  # what ends the run is the subject here
+                return ended
+
+    return run_bounded(scenario), seen
+
+
+def test_pydantic_ai_mcp_toolset_with_failed_tool_errors_keeps_the_run_going():
+    with ddg_engine(CAPTCHA_PAGE) as (engine, _):
+        output, seen = pydantic_ai_run(engine, tool_error_behavior="failed")
+        assert searches(engine) == 1  # the captcha's cool-down held in the one server: later searches stayed off the engine
+    assert output == "done"
+    assert [part.outcome for part in seen] == ["failed"] * 3  # ToolFailed: the model reads the line, no retry spent
+    assert seen[0].content == blocked_line() and seen[1].content.startswith(COOLING_DOWN)
+    assert all("\n" not in part.content for part in seen)  # one plain line, not our JSON
+    assert seen[0].content in seen[0].model_response_str()  # what the model is shown
+
+
+def test_pydantic_ai_mcp_toolset_default_retry_ends_the_run_on_the_second_blocked_search():
+    """docs/mcp.md's warning: with the default ``tool_error_behavior='retry'`` and one retry, the run ends."""
+    unexpected = pytest.importorskip("pydantic_ai.exceptions").UnexpectedModelBehavior
+    with ddg_engine(CAPTCHA_PAGE) as (engine, _):
+        output, seen = pydantic_ai_run(engine)
+    assert isinstance(output, unexpected) and "exceeded max retries" in str(output)
+    assert [part.content for part in seen] == [blocked_line()]
+
+
+#: A Python whose environment holds the MCP clients on SDK 1.x (langchain-mcp-adapters pins ``mcp<2``;
+#: smolagents' mcpadapt imports names SDK 2.x removed), kept apart from the server's as docs/mcp.md
+#: says; .ci/run builds it. Without it these tests skip.
 MCP1_CLIENT_PYTHON = os.environ.get("WEBSEARCH_MCP1_CLIENT_PYTHON")
 
 LANGCHAIN_CLIENT = r'''
@@ -119,19 +196,84 @@ asyncio.run(main())
 '''
 
 
-@pytest.mark.skipif(not MCP1_CLIENT_PYTHON, reason="no SDK 1.x client environment (WEBSEARCH_MCP1_CLIENT_PYTHON; .ci/run builds one)")
-def test_langchain_mcp_adapters_on_sdk_1_drives_the_server_from_its_own_environment():
+needs_mcp1_client = pytest.mark.skipif(
+    not MCP1_CLIENT_PYTHON, reason="no SDK 1.x client environment (WEBSEARCH_MCP1_CLIENT_PYTHON; .ci/run builds one)")
+
+
+def run_mcp1_client(script, *arguments):
+    """Run ``script`` in the SDK 1.x client environment; its JSON report (its last line: smolagents prints)."""
     import json
     import subprocess
 
-    done = subprocess.run([MCP1_CLIENT_PYTHON, "-c", LANGCHAIN_CLIENT, sys.executable, str(ROOT), os.environ["PATH"]],
+    done = subprocess.run([MCP1_CLIENT_PYTHON, "-c", script, sys.executable, str(ROOT), *arguments],
                           capture_output=True, text=True, timeout=LIMIT_S)
     assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout)
+    report = json.loads(done.stdout.splitlines()[-1])
     assert report["mcp"].startswith("1.")  # the client's SDK is 1.x; the server's (this environment) is 2.x
+    return report
+
+
+@needs_mcp1_client
+def test_langchain_mcp_adapters_on_sdk_1_drives_the_server_from_its_own_environment():
+    report = run_mcp1_client(LANGCHAIN_CLIENT, os.environ["PATH"])
     assert report["tools"] == ["web_fetch", "web_search"]
     first, again, error = report["answers"]
     assert (first["status"], first["cached"], again["cached"]) == ("success", False, True)
     assert first["text"].startswith("1. sdk one - Overview\n")
     assert error == {"status": "error", "cached": None,
                      "text": tool.format_results(tool.call_tool("web_fetch", {"url": "ftp://x/"}))}
+
+
+SMOLAGENTS_CLIENT = r'''
+import json, sys
+from importlib.metadata import version
+from mcp import StdioServerParameters
+from smolagents import MCPClient, Model, ToolCallingAgent
+from smolagents.memory import ActionStep
+from smolagents.models import ChatMessage, ChatMessageToolCall, ChatMessageToolCallFunction, MessageRole
+
+server_python, cwd, env, calls = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), json.loads(sys.argv[4])
+
+class ScriptedModel(Model):
+    def __init__(self):
+        super().__init__(model_id="scripted")
+        self.calls = calls + [["final_answer", {"answer": "done"}]]
+
+    def generate(self, messages, stop_sequences=None, response_format=None, tools_to_call_from=None, **kwargs):
+        name, arguments = self.calls.pop(0)
+        call = ChatMessageToolCall(ChatMessageToolCallFunction(arguments, name), id=str(len(self.calls)), type="function")
+        return ChatMessage(role=MessageRole.ASSISTANT, content="", tool_calls=[call])
+
+params = StdioServerParameters(command=server_python, args=["-m", "websearch_sync", "mcp"], env=env, cwd=cwd)
+client = MCPClient(params, structured_output=False, adapter_kwargs={"client_session_timeout_seconds": 30.0})
+with client as tools:  # one server for the agent's runs
+    timeout = client._adapter.sessions[0]._session_read_timeout_seconds
+    agent = ToolCallingAgent(tools=tools, model=ScriptedModel(), max_steps=len(calls) + 2, verbosity_level=0)
+    final = agent.run("find rust")
+steps = [step for step in agent.memory.steps if isinstance(step, ActionStep)]
+print(json.dumps({"mcp": version("mcp"), "tools": sorted(t.name for t in tools), "final": final,
+                  "timeout_s": timeout and timeout.total_seconds(), "observations": [step.observations for step in steps], "errors": [str(step.error) if step.error else None for step in steps]}))
+'''
+
+
+#: smolagents takes an argument as optional only when its schema says ``"nullable": true`` (mcpadapt
+#: passes the MCP ``inputSchema`` properties through), so through ``MCPClient`` the model must give them all.
+EVERY_ARGUMENT = {"max_results": 5, "locale": "en-US", "time_range": "year", "include_content": False}
+
+
+@needs_mcp1_client
+def test_smolagents_mcp_client_on_sdk_1_keeps_the_run_going_on_blocked_searches():
+    import json
+
+    calls = [("web_search", {"query": "rust"})] + [(name, dict(arguments, **EVERY_ARGUMENT)) for name, arguments in BLOCKED_SEARCHES]
+    with ddg_engine(CAPTCHA_PAGE) as (engine, _):
+        report = run_mcp1_client(SMOLAGENTS_CLIENT, json.dumps(engine_env(engine)), json.dumps(calls))
+        assert searches(engine) == 1  # one server for the agent: the captcha's cool-down held
+    assert report["tools"] == ["web_fetch", "web_search"]
+    assert report["timeout_s"] == CLIENT_TIMEOUT_S  # mcpadapt's read timeout, as docs/mcp.md sets it (a float)
+    assert report["final"] == "done"
+    assert "Argument max_results is required" in report["errors"][0]  # smolagents refused the call: no server call
+    assert report["errors"][1:] == [None] * 4
+    blocked, cooling, other, final = report["observations"][1:]
+    assert blocked == blocked_line() and cooling.startswith(COOLING_DOWN) and other.startswith(COOLING_DOWN)
+    assert "\n" not in blocked + cooling + other  # our line as the tool's observation

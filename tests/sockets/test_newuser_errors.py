@@ -3,12 +3,11 @@
 import socket
 
 import pytest
+from servers import FaultServer, json_results
 
 import websearch_sync as ws
 from websearch_sync.client.attempts import is_retryable
 from websearch_sync.errors import ERROR_CLASSES
-
-from servers import FaultServer, json_results
 
 
 class FakeClock:

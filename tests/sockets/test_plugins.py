@@ -155,7 +155,7 @@ def test_broken_plugins_are_skipped_with_a_warning_naming_them(tmp_path):
     _distribution(tmp_path, "impostor", "impostor", "from websearch_sync.backends import Backend\nclass Fake(Backend):\n    name = 'ddg_html'\n", "ddg = impostor:Fake\n")
     code = """
 import websearch_sync as ws
-from websearch_sync.backends import backend_class
+from websearch_sync.engine.registry import backend_class
 print(sorted(ws.backend_names()) == sorted(set(ws.backend_names())), "thing" in ws.backend_names(), backend_class("ddg_html").__module__)
 print(ws.search("still works")["items"][0]["provider"])
 """
@@ -206,9 +206,11 @@ WRONG_SHAPES = {
 @pytest.mark.parametrize("shape", sorted(WRONG_SHAPES))
 def test_a_plugin_parse_of_the_wrong_shape_is_a_typed_error_naming_it(shape):
     """Issue 23.5: before, a raw AttributeError/TypeError escaped from normalisation."""
-    import websearch_sync as ws
-    from websearch_sync.backends import Backend, ParseResult, RequestSpec, register, unregister
     from servers import FaultServer, respond
+
+    import websearch_sync as ws
+    from websearch_sync.backends import Backend, ParseResult, RequestSpec
+    from websearch_sync.engine.registry import register, unregister
 
     namespace = {"Backend": Backend, "ParseResult": ParseResult, "RequestSpec": RequestSpec}
     exec(textwrap.dedent("""

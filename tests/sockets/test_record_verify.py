@@ -8,14 +8,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
-import websearch_sync as ws
-from websearch_sync.backends import register, unregister
-from websearch_sync.cli import main
-from websearch_sync.contract.cases import compare, discover, load_golden, outcome_of, run_case
-from websearch_sync.contract.recording import case_name_for, record_case
-from websearch_sync.secrets import is_secret_name as is_secret_field
-
 from fixture_backends import (
     CAPTCHA_PAGE,
     PAGE_RESULTS,
@@ -27,6 +19,13 @@ from fixture_backends import (
     result_page,
 )
 from servers import FaultServer, _head, free_port, respond
+
+import websearch_sync as ws
+from websearch_sync.cli import main
+from websearch_sync.contract.cases import compare, discover, load_golden, outcome_of, run_case
+from websearch_sync.contract.recording import case_name_for, record_case
+from websearch_sync.engine.registry import register, unregister
+from websearch_sync.secrets import is_secret_name as is_secret_field
 
 API_KEY = "sk-live-7f3a9c2e51b04d8e"
 COOKIE_VALUE = "sid-93af0c11e2d84b7c"

@@ -9,11 +9,10 @@ import sys
 import time
 
 import pytest
-
-import websearch_sync as ws
 from redis_server import RedisServer, redis_db, redis_server  # noqa: F401  (fixtures)
 from servers import FaultServer, free_port, listener_that_never_accepts, respond
-from websearch_sync.backends import register, unregister
+
+import websearch_sync as ws
 from websearch_sync.backends.stub import Stub
 from websearch_sync.cli import main as cli_main
 from websearch_sync.client.cache import SqliteCache
@@ -22,6 +21,7 @@ from websearch_sync.client.cooldown import Cooldowns
 from websearch_sync.client.ratelimit import RateLimiter
 from websearch_sync.client.state import SharedCooldowns, SharedSlots, SharedState, shared_tiers
 from websearch_sync.client.state.server import RETRY_AFTER_S, state_server
+from websearch_sync.engine.registry import register, unregister
 
 SECRET = "sk-live-0123456789abcdef"
 

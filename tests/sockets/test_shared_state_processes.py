@@ -8,9 +8,9 @@ with recorded SearXNG responses; the answers are compared with the recorded gold
 import time
 
 import pytest
-
 from redis_server import redis_server  # noqa: F401  (fixture)
 from shared_state_worker import Upstream, run_workers, worker_env
+
 from websearch_sync import SearchClient, Settings, WebBlocked
 from websearch_sync.contract.cases import load_golden, outcome_of
 

@@ -7,13 +7,12 @@ import ipaddress
 import socket
 
 import pytest
+from servers import FaultServer, redirect, respond
+from servers import fetch_once as fetch
 
 import websearch_sync as ws
 from websearch_sync.net.browser import resolve_impersonate
 from websearch_sync.net.ssrf import static_resolver
-
-from servers import FaultServer, redirect, respond
-from servers import fetch_once as fetch
 
 PAGE = b"<html><head><title>Local</title></head><body><p>" + b"Readable local text. " * 20 + b"</p></body></html>"
 METADATA = {"metadata.test": "169.254.169.254"}

@@ -3,8 +3,8 @@
 In your own project:
 
     # conftest.py (top level)
-    pytest_plugins = ["websearch_sync.testing"]     # fixtures websearch_replay, websearch_fake
-    # ... or: from websearch_sync.testing import websearch_replay, websearch_fake  # noqa: F401
+    # nothing: installed, websearch_sync.testing is a pytest plugin (fixtures websearch_replay,
+    # websearch_fake); tests/sockets/test_pytest_plugin.py runs a user's suite that uses them
 
     # record real answers once, with network, and commit them:
     #   websearch-sync record ddg_html "rust async" --fixtures tests/search_fixtures
@@ -15,29 +15,30 @@ recorded from a local server at the start of the module, exactly as `record` wou
 """
 
 import socket
-import subprocess
-import sys
-import textwrap
 
 import pytest
+from fixture_backends import (
+    CAPTCHA_PAGE,
+    PAGE_RESULTS,
+    HtmlTestBackend,
+    KeyedJsonBackend,
+    json_api_body,
+    query_of,
+    result_page,
+)
+from servers import FaultServer, free_port, respond
 
 import websearch_sync as ws
-from websearch_sync.backends import backend_class, register, unregister
 from websearch_sync.contract.cases import discover, load_golden
 from websearch_sync.contract.recording import record_case
-from websearch_sync.testing import (  # noqa: F401  (importing the fixtures makes them available here)
+from websearch_sync.engine.registry import backend_class, register, unregister
+from websearch_sync.testing import (
     NetworkAccessBlocked,
     assert_contract,
     contract_problems,
     fake_results,
     replay_fixtures,
-    websearch_fake,
-    websearch_replay,
 )
-
-from fixture_backends import CAPTCHA_PAGE, PAGE_RESULTS, HtmlTestBackend, KeyedJsonBackend, json_api_body, query_of, result_page
-from servers import FaultServer, free_port, respond
-
 
 # -- the application code under test ----------------------------------------------------------------
 
@@ -229,27 +230,3 @@ def test_assert_contract_checks_max_results_and_provider():
     assert contract_problems({"items": items}, max_results=3, provider="stub") == []
     assert contract_problems({"items": items}, max_results=2) == ["3 items > max_results 2"]
     assert contract_problems({"items": items}, provider="brave")[0] == "item 1: provider 'stub', expected 'brave'"
-
-
-# -- the plugin entry ------------------------------------------------------------------------------
-
-
-def test_pytest_plugins_entry_gives_the_fixtures(tmp_path):
-    (tmp_path / "conftest.py").write_text('pytest_plugins = ["websearch_sync.testing"]\n')
-    (tmp_path / "test_user.py").write_text(textwrap.dedent('''
-        import websearch_sync as ws
-        from websearch_sync.testing import assert_contract
-
-        def test_fake(websearch_fake):
-            websearch_fake([{"title": "T", "url": "https://t.example/"}])
-            result = ws.search("q")
-            assert_contract(result, max_results=5)
-            assert result["items"][0]["url"] == "https://t.example/"
-
-        def test_replay_fixture_exists(websearch_replay):
-            assert callable(websearch_replay)
-    '''))
-    proc = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
-                          capture_output=True, text=True, timeout=120, cwd=str(tmp_path))
-    assert proc.returncode == 0, proc.stdout + proc.stderr
-    assert "2 passed" in proc.stdout

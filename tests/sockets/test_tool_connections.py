@@ -2,10 +2,10 @@
 error form, and the fetch tool reads (and refuses) pages. The rest of the tools is in
 tests/unit/test_tool.py."""
 
+from servers import FaultServer, respond
+
 import websearch_sync as ws
 from websearch_sync import tool
-
-from servers import FaultServer, respond
 
 PAGE = ("<html><head><title>Tool page</title></head><body><article><h1>Tool page</h1>"
         + "<p>Readable paragraph for the fetch tool, long enough to be the main content of the page. " * 3

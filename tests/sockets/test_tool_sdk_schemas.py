@@ -20,11 +20,10 @@ from anthropic.types import ToolParam
 from anthropic.types.tool_param import InputSchemaTyped
 from openai.types.chat import ChatCompletionToolParam
 from pydantic import TypeAdapter, ValidationError
+from servers import FaultServer, respond
 
 import websearch_sync as ws
 from websearch_sync import tool
-
-from servers import FaultServer, respond
 
 OPENAI_TOOL = TypeAdapter(ChatCompletionToolParam)
 ANTHROPIC_TOOL = TypeAdapter(ToolParam)

@@ -5,8 +5,8 @@ import pytest
 
 import websearch_sync as ws
 from websearch_sync.backends import Backend
-from websearch_sync.engine import registry
 from websearch_sync.client.selection import auto_backends
+from websearch_sync.engine import registry
 
 
 @pytest.fixture

@@ -8,10 +8,10 @@ import pytest
 import responses
 
 import websearch_sync as ws
-from websearch_sync.engine import registry
 from websearch_sync.cli import main
 from websearch_sync.client.clock import Clock
 from websearch_sync.client.selection import KEYLESS_CHAIN, auto_backends
+from websearch_sync.engine import registry
 from websearch_sync.tool import call_tool
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"

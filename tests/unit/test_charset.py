@@ -2,7 +2,7 @@
 
 import pytest
 
-from websearch_sync.net.charset import decode_body, declared_charset, meta_charset
+from websearch_sync.net.charset import declared_charset, decode_body, meta_charset
 
 CHINESE = "<html><head>%s<title>百度一下，你就知道</title></head><body><p>北京天气预报，今天晴转多云，气温十五度。</p></body></html>"
 
@@ -39,7 +39,7 @@ def test_other_cjk_encodings(codec, label):
 
 
 def test_latin1_label_on_utf8_bytes_is_read_as_utf8():
-    assert decode_body("café".encode("utf-8"), "text/html; charset=ISO-8859-1") == "café"
+    assert decode_body("café".encode(), "text/html; charset=ISO-8859-1") == "café"
 
 
 def test_real_latin1_still_decodes():

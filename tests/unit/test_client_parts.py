@@ -4,14 +4,13 @@ import threading
 import time
 
 import pytest
+from clocks import FakeClock
 
 import websearch_sync as ws
 from websearch_sync.client.cache import MemoryCache, SqliteCache
 from websearch_sync.client.cooldown import Cooldowns
 from websearch_sync.client.fusion import fuse
 from websearch_sync.client.ratelimit import RateLimiter
-
-from clocks import FakeClock
 
 
 def item(url, title="t"):
@@ -97,7 +96,8 @@ def test_merged_backends_wait_in_the_callers_context():
     from types import SimpleNamespace
 
     from websearch_sync.client.strategies import merge
-    from websearch_sync.mcp import CallCancelled, CancellableClock
+    from websearch_sync.mcp import CancellableClock
+    from websearch_sync.mcp.tools import CallCancelled
     from websearch_sync.net.deadline import Deadline
 
     clock = CancellableClock()

@@ -4,11 +4,10 @@ must not overflow the time arithmetic of every later call."""
 import math
 
 import pytest
+from clocks import FakeClock
 
 import websearch_sync as ws
 from websearch_sync.client.cooldown import MAX_COOLDOWN_S, Cooldowns
-
-from clocks import FakeClock
 
 
 @pytest.mark.parametrize("retry_after", [1e18, math.inf, 10 * MAX_COOLDOWN_S])

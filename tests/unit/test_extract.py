@@ -8,8 +8,8 @@ import pathlib
 import lxml.html
 import pytest
 
-from websearch_sync.extract.boilerplate import class_words
 from websearch_sync.extract.article import Extraction, extract_html, render, visible_text
+from websearch_sync.extract.boilerplate import class_words
 
 BENCH = pathlib.Path(__file__).resolve().parents[2] / "bench" / "extraction_metric.py"
 

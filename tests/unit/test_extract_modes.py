@@ -1,11 +1,10 @@
 """Text and markdown mode carry the same content: the same words, markdown adding markup only."""
 
 import pytest
-
-from websearch_sync.extract.article import extract_html
-
 from test_extract import ARTICLE_PAGE, metric  # noqa: F401 - metric: bench/extraction_metric.py as a fixture
 from test_extract_recovery import LIST_POST, PRODUCT_PAGE, VIDEO_PAGE
+
+from websearch_sync.extract.article import extract_html
 
 MARKUP_PAGE = """<html><head><title>Notes on parsers</title></head><body><div id="content">
 <h1>Notes on parsers</h1>

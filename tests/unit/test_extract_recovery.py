@@ -5,7 +5,7 @@ Pages are small synthetic HTML written here, shaped like the layouts that fail."
 import lxml.html
 
 from websearch_sync.extract.article import extract_html
-from websearch_sync.extract.region import is_fragment, main_region, Region
+from websearch_sync.extract.region import Region, is_fragment, main_region
 from websearch_sync.extract.rules import DEFAULT_RULES
 
 NAV = ("<header><nav><a href='/'>Home</a> <a href='/news'>News</a> <a href='/blog'>Blog</a> "

@@ -3,13 +3,12 @@ relies on), class names are read generically, and unknown rule names are refused
 
 import lxml.html
 import pytest
+from test_extract import ARTICLE_PAGE
+from test_extract_recovery import LIST_POST, VIDEO_PAGE
 
 from websearch_sync.extract.article import extract_html, render
 from websearch_sync.extract.boilerplate import class_words, clean_article, preclean
 from websearch_sync.extract.rules import DEFAULT_RULES, RULE_NAMES, RULES, check_rules
-
-from test_extract import ARTICLE_PAGE
-from test_extract_recovery import LIST_POST, VIDEO_PAGE
 
 PARAGRAPH = "<p>%s</p>" % ("A real paragraph of the article, with enough words in it to matter. " * 3)
 

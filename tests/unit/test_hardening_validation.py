@@ -6,13 +6,12 @@ final ``\\n``): ``trace_id="abc\\n"`` went out as a header, ``locale="en\\n"`` i
 
 import pytest
 import responses
+from fixture_backends import HtmlTestBackend
 
 import websearch_sync as ws
-from websearch_sync.backends import register, unregister
-from websearch_sync.engine.normalize import url_key
 from websearch_sync.contract.recording import record_case
-
-from fixture_backends import HtmlTestBackend
+from websearch_sync.engine.normalize import url_key
+from websearch_sync.engine.registry import register, unregister
 
 
 @pytest.mark.parametrize(

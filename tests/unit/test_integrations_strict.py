@@ -164,7 +164,7 @@ def test_the_search_schema_states_the_configured_query_limit(backend, limit):
 def test_the_stated_limit_is_what_the_backend_takes():
     """A query at the stated limit passes ddg's own check; one character more is refused."""
     limit = tool.query_limit(ws.Settings(backend="ddg_html"))
-    backend = ws.backends.backend_class("ddg_html")(ws.Settings())
+    backend = ws.engine.registry.backend_class("ddg_html")(ws.Settings())
     from websearch_sync.validate import search_params
 
     backend.check_params(search_params("q" * limit, None, {}, ws.Settings(), ()))

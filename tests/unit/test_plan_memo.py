@@ -3,8 +3,8 @@
 import pytest
 
 import websearch_sync as ws
-from websearch_sync.backends import register, unregister
 from websearch_sync.backends.stub import Stub
+from websearch_sync.engine.registry import register, unregister
 
 
 @pytest.mark.parametrize("bad", [True, 1.0, "1", 0, 11])

@@ -7,12 +7,11 @@ import socket
 import time
 
 import pytest
+from servers import fetch_once as fetch
 
 import websearch_sync as ws
 from websearch_sync.net.deadline import Deadline
 from websearch_sync.net.ssrf import AddressGuard, forbidden_reason, literal_address, numeric_ipv4, static_resolver
-
-from servers import fetch_once as fetch
 
 PAGE = b"<html><head><title>Local</title></head><body><p>" + b"Readable local text. " * 20 + b"</p></body></html>"
 

@@ -6,7 +6,7 @@ import pytest
 from requests.structures import CaseInsensitiveDict
 
 import websearch_sync as ws
-from websearch_sync.backends import backend_class
+from websearch_sync.engine.registry import backend_class
 from websearch_sync.net.transport import HttpResponse
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"

@@ -8,7 +8,6 @@ import pytest
 import websearch_sync as ws
 from websearch_sync import tool
 
-
 VENDOR_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 SCHEMA_TYPES = {"object", "string", "integer", "boolean", "number", "array", "null"}
 

@@ -10,10 +10,10 @@ backend"): subclass :class:`Backend`, build a :class:`RequestSpec` from
 and declare the class in the ``websearch_sync.backends`` entry-point group.
 """
 
+from ..engine.base import Backend
+from ..engine.registry import register_package
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
-from ..engine.base import Backend
-from ..engine.registry import backend_class, backend_names, load_plugins, register, register_package, unregister
 
 __all__ = [
     "Backend",
@@ -21,11 +21,6 @@ __all__ = [
     "HttpResponse",
     "ParseResult",
     "SearchParams",
-    "backend_class",
-    "backend_names",
-    "register",
-    "unregister",
-    "load_plugins",
 ]
 
 register_package(__name__)

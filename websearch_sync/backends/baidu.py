@@ -33,14 +33,14 @@ from ..config import Settings
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import attribute, classes, elements, has_class, parse_fragment, text_of
 from ..engine.normalize import clean_url
+from ..engine.redirects import client_redirect
 from ..errors import InvalidInput, WebSearchError
 from ..models import ParseResult, SearchParams
 from ..net.botwall import BotWall, host_in
 from ..net.deadline import Deadline
-from ..engine.redirects import client_redirect
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec
 
-__all__ = ["BaiduHtml", "parse_baidu_page", "is_baidu_link", "link_target", "is_baidu_captcha_url", "SECURITY_CHECK"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 logger = logging.getLogger("websearch_sync")
 

@@ -53,7 +53,7 @@ from ..engine.html_parsing import (
 from ..models import SearchParams
 from ..net.botwall import BotWall
 
-__all__ = ["BingHtml", "decode_bing_href", "TURNSTILE"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: Bing's Cloudflare Turnstile challenge ("One last step", recorded with 200 and 403): a
 #: results-page shell with ``div.captcha_header`` and the Turnstile widget

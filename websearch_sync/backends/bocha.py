@@ -8,12 +8,12 @@ quota left (``AuthError`` with Bocha's own words).
 
 from typing import Any, Dict, Optional, Tuple
 
-from ..errors import InvalidInput, WebParseError
-from ..net.transport import HttpResponse, RequestSpec
-from ..models import ParseResult, SearchParams
 from ..engine.json_api import JsonApiBackend
+from ..errors import InvalidInput, WebParseError
+from ..models import ParseResult, SearchParams
+from ..net.transport import HttpResponse, RequestSpec
 
-__all__ = ["Bocha"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _FRESHNESS = {None: "noLimit", "day": "oneDay", "week": "oneWeek", "month": "oneMonth", "year": "oneYear"}
 _MAX_COUNT = 50
@@ -70,7 +70,7 @@ class Bocha(JsonApiBackend):
         data = self.data(response)
         if not isinstance(data, dict):
             raise WebParseError("bocha answered with JSON that is not an object", provider=self.name, detail_code="unexpected_shape")
-        inner = data.get("data") if isinstance(data.get("data"), dict) else data
+        inner: Dict[str, Any] = data["data"] if isinstance(data.get("data"), dict) else data
         pages = inner.get("webPages")
         if pages is None:
             if inner.get("_type") == "SearchResponse":  # a search answer without web pages: no results

@@ -8,13 +8,13 @@ Authenticated with ``X-Subscription-Token: <BRAVE_API_KEY>``. A rejected key is 
 
 from typing import Any, Dict, Optional, Tuple
 
-from ..errors import AuthError, InvalidInput, WebParseError
-from ..net.transport import HttpResponse, RequestSpec
-from ..models import ParseResult, SearchParams
 from ..engine.base import dig, split_locale
 from ..engine.json_api import JsonApiBackend
+from ..errors import AuthError, InvalidInput, WebParseError
+from ..models import ParseResult, SearchParams
+from ..net.transport import HttpResponse, RequestSpec
 
-__all__ = ["Brave"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _FRESHNESS = {"day": "pd", "week": "pw", "month": "pm", "year": "py"}
 _MAX_WORDS = 50

@@ -44,7 +44,7 @@ from ..engine.html_parsing import (
 from ..models import SearchParams
 from ..net.botwall import BotWall
 
-__all__ = ["DuckDuckGoHtml", "DuckDuckGoLite", "decode_ddg_href", "parse_ddg_page", "ANOMALY"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _TIME_RANGES = {"day": "d", "week": "w", "month": "m", "year": "y"}
 _SAFE_SEARCH = {"strict": "1", "moderate": "-1", "off": "-2"}

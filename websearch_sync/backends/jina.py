@@ -10,12 +10,12 @@ problem (``AuthError``). The free plan allows 40 requests per minute.
 
 from typing import Any, Dict, Optional, Tuple
 
-from ..errors import WebParseError
-from ..net.transport import HttpResponse, RequestSpec
-from ..models import ParseResult, SearchParams
 from ..engine.json_api import JsonApiBackend
+from ..errors import WebParseError
+from ..models import ParseResult, SearchParams
+from ..net.transport import HttpResponse, RequestSpec
 
-__all__ = ["Jina"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: A snippet taken from the page text (when a result has no description) is cut here.
 SNIPPET_FROM_CONTENT_CHARS = 300

@@ -9,14 +9,14 @@ account problem (``AuthError``), not a bad request. ``data[]`` mixes search
 results (``t == 0``) with related searches (``t == 1``); only results become items.
 """
 
-from typing import Any, Optional, Tuple
+from typing import Any, Dict, Optional, Tuple, cast
 
-from ..errors import AuthError, InvalidInput, WebParseError
-from ..net.transport import HttpResponse, RequestSpec
-from ..models import ParseResult, SearchParams
 from ..engine.json_api import JsonApiBackend
+from ..errors import AuthError, InvalidInput, WebParseError
+from ..models import ParseResult, SearchParams
+from ..net.transport import HttpResponse, RequestSpec
 
-__all__ = ["Kagi"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: Kagi's documented error codes, by the name passed to ``api_error``.
 _CODE_NAMES = {0: "INTERNAL_ERROR", 1: "MALFORMED_REQUEST", 2: "UNAUTHORIZED", 100: "NO_BILLING_INFORMATION", 101: "INSUFFICIENT_CREDIT"}
@@ -61,7 +61,7 @@ class Kagi(JsonApiBackend):
         first = data["error"][0] if isinstance(data["error"][0], dict) else {}
         code = first.get("code")
         known = isinstance(code, int) and not isinstance(code, bool)
-        name = _CODE_NAMES.get(code, "KAGI_ERROR_%d" % code) if known else "KAGI_ERROR"
+        name = _CODE_NAMES.get(cast(int, code), "KAGI_ERROR_%d" % cast(int, code)) if known else "KAGI_ERROR"
         message = first.get("msg")
         if isinstance(data.get("meta"), dict) and data["meta"].get("id"):
             message = "%s (request %s)" % (message or "no message", data["meta"]["id"])
@@ -73,6 +73,6 @@ class Kagi(JsonApiBackend):
         if not isinstance(data, dict) or not isinstance(data.get("data"), list):
             raise WebParseError("kagi answered without a `data` list", provider=self.name, detail_code="unexpected_shape")
         items = self.items_from((entry for entry in data["data"] if isinstance(entry, dict) and entry.get("t") == _SEARCH_RESULT), params)
-        meta = data.get("meta") if isinstance(data.get("meta"), dict) else {}
+        meta: Dict[str, Any] = data["meta"] if isinstance(data.get("meta"), dict) else {}
         return ParseResult(items=items, request_id=str(meta["id"]) if meta.get("id") else None)
 

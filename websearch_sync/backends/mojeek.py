@@ -33,7 +33,7 @@ from ..engine.html_parsing import attribute, classes, elements, first_of, has_cl
 from ..models import SearchParams
 from ..net.botwall import BotWall
 
-__all__ = ["MojeekHtml", "ALTCHA", "since"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: Mojeek's ALTCHA captcha: ``div.captcha-wrap`` and the ``altcha.js`` script (both: an
 #: ALTCHA script alone may sit in an ordinary page's form).

@@ -37,6 +37,8 @@ import dataclasses
 from typing import Any, Dict, List, Optional, Sequence, Tuple, Type
 from urllib.parse import urlsplit, urlunsplit
 
+from ..engine.base import dig, page_number
+from ..engine.json_api import JsonApiBackend
 from ..errors import (
     AuthError,
     InvalidInput,
@@ -47,16 +49,14 @@ from ..errors import (
     WebSearchError,
     redact,
 )
-from ..models import ParseResult, SearchParams
+from ..models import ErrorInfo, ParseResult, SearchParams
 from ..net.botwall import bot_wall_error
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse, RequestSpec, retry_after_seconds
-from ..engine.base import dig, page_number
-from ..engine.json_api import JsonApiBackend
 from .searxng_extras import extras_of, ignored_names
 from .searxng_reasons import MAX_REASON_CHARS, read_reason
 
-__all__ = ["SearXNG", "searxng_language", "instance_root", "LIMITER_WINDOW_S"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _SAFESEARCH = {"off": "0", "moderate": "1", "strict": "2"}
 
@@ -426,7 +426,7 @@ def _engine_error(entry: Any, provider: str, secrets: List[str]) -> Optional[Tup
     )
 
 
-def _engine_entry(engine: str, error: WebSearchError) -> Dict[str, Any]:
+def _engine_entry(engine: str, error: WebSearchError) -> ErrorInfo:
     """An ``errors`` entry for one failed engine: its name, and how long the instance leaves it alone."""
     entry = error.to_dict()
     entry["engine"] = engine

@@ -24,10 +24,10 @@ another case such as ``Google``) and runs its default engines instead.
 
 from typing import Any, Dict, List, Optional, Sequence
 
-from ..errors import InvalidInput
 from ..engine.normalize import clean_text, clean_url
+from ..errors import InvalidInput
 
-__all__ = ["extras_of", "ignored_names", "EXTRAS_KINDS", "MAX_EXTRAS", "MAX_EXTRA_CHARS"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: The kinds of extras, in the order of SearXNG's answer.
 EXTRAS_KINDS = ("answers", "infoboxes", "suggestions", "corrections")

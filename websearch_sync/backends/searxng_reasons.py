@@ -12,7 +12,7 @@ at 9fea412, August 2026), case-folded; a reason matches when it is one of them.
 
 from typing import Optional, Tuple
 
-__all__ = ["read_reason", "KINDS"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 TIMEOUT = frozenset(
     {

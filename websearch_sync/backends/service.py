@@ -20,13 +20,13 @@ import json
 import re
 from typing import Any, Dict, List, Optional, Tuple
 
-from ..errors import InvalidInput, WebParseError, WebSearchError, redact
-from ..net.transport import HttpResponse, RequestSpec
-from ..models import ParseResult, SearchParams
 from ..engine.base import dig
 from ..engine.json_api import JsonApiBackend
+from ..errors import InvalidInput, WebParseError, WebSearchError, redact
+from ..models import ParseResult, SearchParams
+from ..net.transport import HttpResponse, RequestSpec
 
-__all__ = ["SearchService", "DEFAULT_REQUEST_ID_HEADER", "RESERVED_HEADERS"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 DEFAULT_REQUEST_ID_HEADER = "X-Request-Id"
 #: Headers the extra headers may not set (lower case).

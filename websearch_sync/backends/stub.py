@@ -16,12 +16,12 @@ import threading
 import warnings
 from urllib.parse import quote, quote_plus
 
+from ..engine.base import Backend
+from ..models import ParseResult, SearchParams
 from ..net.deadline import Deadline
 from ..net.transport import HttpTransport
-from ..models import ParseResult, SearchParams
-from ..engine.base import Backend
 
-__all__ = ["Stub", "OfflineResultsWarning", "OFFLINE_WARNING", "offline_warning_given"]
+__all__ = ["OfflineResultsWarning"]
 
 logger = logging.getLogger("websearch_sync")
 

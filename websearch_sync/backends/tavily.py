@@ -8,13 +8,13 @@ retrying cannot help until the account changes.
 
 from typing import Any, Dict, Optional, Tuple
 
-from ..errors import InvalidInput, WebParseError
-from ..net.transport import HttpResponse, RequestSpec
-from ..models import ParseResult, SearchParams
 from ..engine.base import dig
 from ..engine.json_api import JsonApiBackend
+from ..errors import InvalidInput, WebParseError
+from ..models import ParseResult, SearchParams
+from ..net.transport import HttpResponse, RequestSpec
 
-__all__ = ["Tavily"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 TOPICS = ("general", "news", "finance")
 

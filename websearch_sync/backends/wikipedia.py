@@ -27,13 +27,13 @@ import re
 from typing import Any, Optional, Tuple
 from urllib.parse import quote
 
+from ..engine.base import dig, page_number, split_locale
+from ..engine.json_api import JsonApiBackend
 from ..errors import BadGateway, InvalidInput, WebBlocked, WebParseError, WebSearchError
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec, retry_after_seconds
-from ..engine.base import dig, page_number, split_locale
-from ..engine.json_api import JsonApiBackend
 
-__all__ = ["Wikipedia", "article_url"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: Our descriptive User-Agent (client/version and where to find it), as Wikimedia's policy asks.
 DEFAULT_USER_AGENT = "websearch-sync/0.1 (https://pypi.org/project/websearch-sync/)"

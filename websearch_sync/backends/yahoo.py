@@ -44,7 +44,7 @@ from ..engine.html_parsing import (
 )
 from ..models import SearchParams
 
-__all__ = ["YahooHtml", "decode_yahoo_href"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _TIME_RANGES = {"day": "d", "week": "w", "month": "m"}
 _SAFE_SEARCH = {"strict": "r", "moderate": "i", "off": "p"}

@@ -13,19 +13,14 @@ import argparse
 import io
 import os
 import sys
-from typing import Optional, Sequence, TextIO
+from typing import Callable, Optional, Sequence, TextIO
 
+from ..backends.stub import offline_warning_given
 from ..config import VERSION as __version__
 from ..errors import WebSearchError
-from ..backends.stub import offline_warning_given
 from . import backends_cmd, contract_cmd, fetch_cmd, mcp_cmd, search_cmd
 from .output import (
-    EXIT_BLOCKED,
     EXIT_BROKEN_PIPE,
-    EXIT_INVALID,
-    EXIT_NETWORK,
-    EXIT_OK,
-    EXIT_OTHER,
     TerminalStream,
     error_lines,
     exit_status,
@@ -33,7 +28,7 @@ from .output import (
     wants_json,
 )
 
-__all__ = ["main", "build_parser", "exit_status", "EXIT_OK", "EXIT_INVALID", "EXIT_BLOCKED", "EXIT_NETWORK", "EXIT_OTHER", "EXIT_BROKEN_PIPE"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 COMMANDS = (search_cmd, fetch_cmd, backends_cmd, contract_cmd, mcp_cmd)
 
@@ -94,8 +89,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
+    run: Callable[[argparse.Namespace], int] = args.run  # set by each sub-command's parser
     try:
-        return args.run(args)
+        return run(args)
     except WebSearchError as error:
         for line in error_lines(error):
             sys.stderr.write(line + "\n")

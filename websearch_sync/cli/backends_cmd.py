@@ -4,17 +4,17 @@ import argparse
 import sys
 from typing import Any
 
-from ..engine import registry
 from ..config import Settings
+from ..engine import registry
 from ..errors import InvalidInput
 from ..net import browser
 from ..net.browser import EXTRA_HINT, resolve_impersonate
 from .output import EXIT_OK, add_impersonate, json_text
 
-__all__ = ["add_parser", "run", "backend_rows"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 
-def add_parser(commands: "argparse._SubParsersAction") -> None:
+def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     """Add the ``backends`` sub-command."""
     parser = commands.add_parser("backends", help="list the backends, whether each is configured, and what it reads")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")

@@ -9,19 +9,19 @@ always ends with a summary line on stderr: ``N ok, M failed``.
 import sys
 import threading
 from contextlib import closing
-from typing import Any, Callable, Dict, Iterator, List, Optional, TextIO, Tuple
+from typing import Any, Callable, Dict, Generator, List, Optional, TextIO, Tuple
 
 from ..client.search_client import SearchClient
 from ..errors import WebSearchError
 from .output import EXIT_OK, exit_status, json_text, offline_notice, terminal_text
 
-__all__ = ["run_batch", "in_order", "BatchCounts"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: What one query gives: its JSON line and its exit status (``None`` when it succeeded).
 Outcome = Tuple[Dict[str, Any], Optional[int]]
 
 
-def in_order(work: Callable[[str], Outcome], queries: List[str], workers: int) -> Iterator[Outcome]:
+def in_order(work: Callable[[str], Outcome], queries: List[str], workers: int) -> Generator[Outcome, None, None]:
     """``work(query)`` for every query, yielded in input order, computed by ``workers`` threads.
 
     Closing the iterator stops handing out queries; queries already running finish

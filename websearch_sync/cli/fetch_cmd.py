@@ -4,16 +4,16 @@ import argparse
 import sys
 
 from ..client.search_client import SearchClient
+from ..config import Settings
 from ..reader.page import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS
 from ..tool import format_results
-from ..config import Settings
 from .output import EXIT_OK, add_impersonate, int_arg, json_text
 
-__all__ = ["add_parser", "run"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 
 
-def add_parser(commands: "argparse._SubParsersAction") -> None:
+def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     """Add the ``fetch`` sub-command."""
     parser = commands.add_parser(
         "fetch",

@@ -10,15 +10,15 @@ import logging
 import sys
 from typing import Any, Dict, List
 
-from ..engine import registry
 from ..backends.stub import OFFLINE_WARNING
 from ..client.search_client import STRATEGIES, SearchClient
 from ..client.selection import default_backends
 from ..config import Settings
+from ..engine import registry
 from ..mcp import DEFAULT_MAX_CONCURRENT, CancellableClock, McpTools, require_mcp, serve_stdio
 from .output import EXIT_OK, int_arg
 
-__all__ = ["add_parser", "run", "CLIENT_FLAGS"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: Flags handed to ``SearchClient`` as keyword arguments when given:
 #: ``(flag, SearchClient keyword, argparse options)``. A new client option is one line here.

@@ -14,29 +14,10 @@ import json
 import re
 from typing import Any, List, Optional, TextIO
 
-from ..engine import registry
 from ..errors import InvalidInput, WebSearchError
 from ..tool import offline_backends
 
-__all__ = [
-    "EXIT_OK",
-    "EXIT_INVALID",
-    "EXIT_BLOCKED",
-    "EXIT_NETWORK",
-    "EXIT_OTHER",
-    "EXIT_BROKEN_PIPE",
-    "exit_status",
-    "error_line",
-    "error_lines",
-    "int_arg",
-    "positive_arg",
-    "terminal_text",
-    "TerminalStream",
-    "json_text",
-    "add_impersonate",
-    "wants_json",
-    "offline_notice",
-]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 EXIT_OK = 0
 EXIT_INVALID = 2

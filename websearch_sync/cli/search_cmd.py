@@ -7,15 +7,15 @@ from typing import Any, Dict, List
 
 from ..client.search_client import STRATEGIES, SearchClient
 from ..config import Settings
-from ..errors import InvalidInput
 from ..engine import registry
-from ..models import SAFE_SEARCH_LEVELS, TIME_RANGES
-from ..validate import COMMON_OPTIONS
+from ..errors import InvalidInput
+from ..models import SAFE_SEARCH_LEVELS, TIME_RANGES, SearchResponse
 from ..tool import format_results
+from ..validate import COMMON_OPTIONS
 from .batch import run_batch
 from .output import EXIT_OK, add_impersonate, empty_notice, int_arg, json_text, offline_notice, positive_arg
 
-__all__ = ["add_parser", "run"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 FORMATS = ("text", "json", "jsonl", "markdown")
 #: Most threads a batch may use.
@@ -23,7 +23,7 @@ MAX_WORKERS = 64
 
 
 
-def add_parser(commands: "argparse._SubParsersAction") -> None:
+def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     """Add the ``search`` sub-command."""
     parser = commands.add_parser(
         "search",
@@ -108,7 +108,7 @@ def _option_value(key: str, text: str) -> Any:
     return text
 
 
-def _render(response: Dict[str, Any], fmt: str) -> str:
+def _render(response: SearchResponse, fmt: str) -> str:
     if fmt == "json":
         return json_text(response, sys.stdout, indent=2)
     if fmt == "jsonl":
@@ -128,7 +128,7 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings.from_env(**overrides)
     with SearchClient(args.backend, settings=settings, cache_path=args.cache_path, state_url=args.state_url) as client:
         if args.queries_file is not None:
-            return run_batch(client, queries, _options(args), sys.stdout, workers=workers, stop_after=stop_after)
+            return run_batch(client, queries, _options(args), sys.stdout, workers=workers or 1, stop_after=stop_after)
         response = client.search(args.query, **_options(args))
     sys.stdout.write(_render(response, fmt) + "\n")
     for notice in (offline_notice(response), empty_notice(response) if fmt not in ("json", "jsonl") else None):

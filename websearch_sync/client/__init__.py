@@ -1,5 +1,3 @@
 """The search client and its parts: caches, rate limits, cool-downs and result fusion."""
 
-from .search_client import AUTO_ORDER, STRATEGIES, SearchClient
-
-__all__ = ["SearchClient", "STRATEGIES", "AUTO_ORDER"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README

@@ -9,7 +9,7 @@ that does not is a miss. Answers from the process's own memory are not checked a
 
 from typing import Any, Optional
 
-__all__ = ["valid_search_answer", "valid_page_answer"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _ITEM_TEXT = ("title", "url", "snippet", "provider")
 _ITEM_OPTIONAL_TEXT = ("source", "published_at", "content")

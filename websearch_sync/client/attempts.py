@@ -19,7 +19,7 @@ from .cooldown import Cooldowns
 from .ratelimit import RateLimiter
 from .retry import DEFAULT_RETRY, RetryPolicy
 
-__all__ = ["BackendRunner", "CallState", "is_retryable", "backoff_s"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 logger = logging.getLogger("websearch_sync")
 

@@ -19,10 +19,11 @@ from collections import OrderedDict
 from typing import Any, Callable, Dict, Hashable, Optional, Tuple
 
 from ..errors import InvalidInput
+from ..models import StrPath
 from .clock import SYSTEM_CLOCK, Clock
 from .tiers import SharedCacheTier
 
-__all__ = ["MemoryCache", "SqliteCache", "ResultCache", "copy_result", "check_cache_path", "cache_key_text"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 logger = logging.getLogger("websearch_sync")
 
@@ -72,7 +73,7 @@ class MemoryCache:
         self.ttl_s = ttl_s
         self.max_entries = max_entries
         self._clock = clock
-        self._data: "OrderedDict[Hashable, Tuple[float, Dict[str, Any]]]" = OrderedDict()
+        self._data: OrderedDict[Hashable, Tuple[float, Dict[str, Any]]] = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, key: Hashable) -> Optional[Dict[str, Any]]:
@@ -153,7 +154,7 @@ class SqliteCache:
     by another process is not (its table is made at the first use).
     """
 
-    def __init__(self, path: "os.PathLike[str] | str", ttl_s: float, clock: Clock = SYSTEM_CLOCK) -> None:
+    def __init__(self, path: StrPath, ttl_s: float, clock: Clock = SYSTEM_CLOCK) -> None:
         self.path = check_cache_path(path)
         self.ttl_s = ttl_s
         self._clock = clock

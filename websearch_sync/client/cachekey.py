@@ -24,7 +24,7 @@ from typing import Any, Dict, Hashable, Sequence, Tuple
 from ..config import Settings, is_secret_name
 from ..models import SearchParams
 
-__all__ = ["Fingerprints", "settings_fingerprint", "search_key", "fetch_key"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: Settings fields that never change an answer or are keyed on their own (the resolved backend names,
 #: the resolved ``max_results``, the deadline), or are handled per backend (``endpoints``, ``providers``).

@@ -12,7 +12,7 @@ from ..net.transport import MAX_RETRY_AFTER_S
 from .clock import SYSTEM_CLOCK, Clock
 from .tiers import SharedCooldownsTier
 
-__all__ = ["Cooldowns", "DEFAULT_COOLDOWNS_S", "MAX_COOLDOWN_S", "cooling_down"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: Seconds a backend is suspended after each kind of block (``http_429`` uses
 #: the service's Retry-After when it gave one).

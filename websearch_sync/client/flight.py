@@ -19,7 +19,7 @@ from typing import Any, Callable, Optional
 from ..net.deadline import Deadline
 from .tiers import SharedFlightsTier
 
-__all__ = ["Flights", "POLL_S"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: How often a waiter in another process looks for the answer in the shared cache.
 POLL_S = 0.02

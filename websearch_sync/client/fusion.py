@@ -1,15 +1,15 @@
 """Merging ranked result lists from several backends with reciprocal rank fusion."""
 
-from typing import Any, Dict, List, Sequence, Tuple
+from typing import Any, Dict, List, Mapping, Sequence, Tuple
 
 from ..engine.normalize import url_key
 
-__all__ = ["fuse", "RRF_K"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 RRF_K = 60
 
 
-def fuse(ranked_lists: Sequence[Tuple[str, List[Dict[str, Any]]]], k: int = RRF_K) -> List[Dict[str, Any]]:
+def fuse(ranked_lists: Sequence[Tuple[str, Sequence[Mapping[str, Any]]]], k: int = RRF_K) -> List[Dict[str, Any]]:
     """Fuse ``[(provider, items), ...]`` (each list in rank order) into one list.
 
     Items whose URLs share a :func:`~websearch_sync.engine.normalize.url_key` are one
@@ -19,7 +19,7 @@ def fuse(ranked_lists: Sequence[Tuple[str, List[Dict[str, Any]]]], k: int = RRF_
     order of first appearance. ``rank`` is left to normalization.
     """
     scores: Dict[str, float] = {}
-    best: Dict[str, Tuple[int, int, Dict[str, Any]]] = {}
+    best: Dict[str, Tuple[int, int, Mapping[str, Any]]] = {}
     providers: Dict[str, List[str]] = {}
     order: Dict[str, int] = {}
     for list_index, (provider, items) in enumerate(ranked_lists):

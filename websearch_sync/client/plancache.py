@@ -13,13 +13,13 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Any, Callable, NamedTuple, Optional
 
+from ..config import Settings
 from ..engine import registry
 from ..engine.base import Backend
-from ..config import Settings
 from ..errors import InvalidInput
 from ..models import SearchParams
 
-__all__ = ["Validated", "PlanMemo", "call_key"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: Validated calls kept per client (least recently used forgotten).
 MAX_PLANS = 256

@@ -19,7 +19,7 @@ from .flight import Flights
 from .ratelimit import RateLimiter
 from .state import SharedTiers
 
-__all__ = ["process_parts", "forget_process_parts"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 Parts = tuple[RateLimiter, Cooldowns, Flights]
 

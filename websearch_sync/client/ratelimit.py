@@ -2,12 +2,12 @@
 and by all processes of a shared state (``state/slots.py``) when there is one."""
 
 import threading
-from typing import Dict, Optional
+from typing import Dict, Optional, Tuple
 
 from .clock import SYSTEM_CLOCK, Clock
 from .tiers import SharedSlotsTier
 
-__all__ = ["RateLimiter"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 
 class RateLimiter:
@@ -31,7 +31,7 @@ class RateLimiter:
         """Book a slot for ``name``; the seconds to wait, or ``None`` if over ``max_wait_s``."""
         if interval <= 0:
             return 0.0
-        answer = self._shared.reserve(name, interval, max_wait_s) if self._shared is not None else None
+        answer: Optional[Tuple[bool, float]] = self._shared.reserve(name, interval, max_wait_s) if self._shared is not None else None
         if answer is not None:
             booked, wait = answer
             if booked:

@@ -12,7 +12,7 @@ from typing import Callable
 
 from ..errors import WebSearchError
 
-__all__ = ["RetryPolicy", "DEFAULT_RETRY"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 
 @dataclasses.dataclass(frozen=True)

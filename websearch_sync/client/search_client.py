@@ -7,20 +7,27 @@ it, and the cache, rate limiter and cool-down table are locked.
 """
 
 from functools import partial
-from typing import Any, Dict, Hashable, List, Mapping, Optional, Tuple, Union
-
-import requests
+from typing import Any, Dict, Hashable, Mapping, Optional, Tuple, Union, cast
 from urllib.parse import urlsplit, urlunsplit
 
+import requests
+
+from ..config import Settings
 from ..engine import registry
 from ..engine.base import Backend
-from ..config import Settings
 from ..errors import InvalidInput, WebSearchError
-from ..models import SearchParams
+from ..models import ExtractMode, FetchResult, SafeSearch, SearchParams, SearchResponse, Strategy, StrPath, TimeRange
 from ..net.deadline import Deadline
 from ..net.transport import HttpTransport
+from ..reader.page import (
+    DEFAULT_CONTENT_CHARS,
+    DEFAULT_MAX_BYTES,
+    DEFAULT_MAX_CHARS,
+    add_page_content,
+    check_url,
+    fetch_page,
+)
 from ..secrets import redact_error
-from ..reader.page import DEFAULT_CONTENT_CHARS, DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, add_page_content, check_url, fetch_page
 from ..validate import COMMON_OPTIONS, backend_list, check_options_taken, check_timeout_ms, search_params
 from .answers import valid_page_answer, valid_search_answer
 from .attempts import BackendRunner, CallState
@@ -32,11 +39,12 @@ from .flight import Flights
 from .plancache import PlanMemo, Validated, call_key
 from .ratelimit import RateLimiter
 from .retry import DEFAULT_RETRY, RetryPolicy
-from .selection import AUTO_ORDER, BackendArg, check_backends, default_backends, resolve_backends
+from .selection import BackendArg, check_backends, default_backends, resolve_backends
 from .state import SharedTiers, shared_tiers
-from .strategies import STRATEGIES, fallback, merge
+from .strategies import STRATEGIES as STRATEGIES  # STRATEGIES: the CLI imports it here
+from .strategies import fallback, merge
 
-__all__ = ["SearchClient", "STRATEGIES", "AUTO_ORDER"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 
 def _check_number(
@@ -66,10 +74,15 @@ def _check_cooldowns(value: Optional[Mapping[str, float]]) -> Dict[str, float]:
     return {kind: float(seconds) for kind, seconds in value.items()}
 
 
-def _check_strategy(strategy: Any) -> str:
+def _check_strategy(strategy: Any) -> Strategy:
     if strategy not in STRATEGIES:
         raise InvalidInput("strategy must be one of %s, got %r" % (", ".join(STRATEGIES), strategy), detail_code="bad_strategy")
-    return str(strategy)
+    return cast(Strategy, strategy)
+
+
+def _given(**values: Any) -> Dict[str, Any]:
+    """The options passed as typed keyword arguments, without those left at ``None``."""
+    return {name: value for name, value in values.items() if value is not None}
 
 
 class SearchClient:
@@ -115,11 +128,11 @@ class SearchClient:
         self,
         backend: BackendArg = None,
         *,
-        strategy: str = "fallback",
+        strategy: Strategy = "fallback",
         settings: Optional[Settings] = None,
         session: Optional[requests.Session] = None,
         cache_ttl_s: float = 300,
-        cache_path: Optional[str] = None,
+        cache_path: Optional[StrPath] = None,
         retries: int = 2,
         budget_ms: Optional[int] = None,
         min_interval_s: Union[None, float, Mapping[str, float]] = None,
@@ -198,12 +211,14 @@ class SearchClient:
         backend: BackendArg = None,
         max_results: Optional[int] = None,
         timeout_ms: Optional[int] = None,
-        strategy: Optional[str] = None,
+        strategy: Optional[Strategy] = None,
         retries: Optional[int] = None,
         budget_ms: Optional[int] = None,
         cache_ttl_s: Optional[float] = None,
+        time_range: Optional[TimeRange] = None,
+        safe_search: Optional[SafeSearch] = None,
         **options: Any,
-    ) -> Dict[str, Any]:
+    ) -> SearchResponse:
         """Search the web and return ``{"items": [...], "provider_meta": {...}}``.
 
         Args:
@@ -230,6 +245,7 @@ class SearchClient:
             (except ``TypeError`` for an unknown keyword argument).
         """
         started = self._clock.monotonic()
+        options.update(_given(time_range=time_range, safe_search=safe_search))
         try:
             call = _CallSettings(self, strategy, timeout_ms, budget_ms, retries, cache_ttl_s)
             plan = self._plan(query, backend, max_results, options, call)  # validation first: a cache hit never skips it
@@ -238,30 +254,32 @@ class SearchClient:
             key = self._search_key(plan, call)
             hit = self._cached(plan, key)
             if hit is None:
-                with self._flights.turn(key, plan.budget, lambda: self._cached(plan, key)) as hit:
-                    if hit is None:
+                with self._flights.turn(key, plan.budget, lambda: cast(Optional[Dict[str, Any]], self._cached(plan, key))) as found:
+                    if found is None:
                         return self._answer(plan, call, key, started)
-            hit["provider_meta"].update(cached=True, attempts=0, latency_ms=self._elapsed_ms(started))
+                    hit = cast(SearchResponse, found)
+            hit["provider_meta"].update({"cached": True, "attempts": 0, "latency_ms": self._elapsed_ms(started)})
             return hit
         except WebSearchError as error:
-            raise redact_error(error, self.settings.secrets())
+            redact_error(error, self.settings.secrets())  # in place
+            raise
 
-    def _cached(self, plan: "_Plan", key: Hashable) -> Optional[Dict[str, Any]]:
+    def _cached(self, plan: "_Plan", key: Hashable) -> Optional[SearchResponse]:
         """The answer to ``key`` in the cache (one from outside the process checked first), or ``None``."""
-        return self._cache.get(key, plan.budget.remaining_s(), plan.valid.check)
+        return cast(Optional[SearchResponse], self._cache.get(key, plan.budget.remaining_s(), plan.valid.check))
 
-    def _answer(self, plan: "_Plan", call: "_CallSettings", key: Optional[Hashable], started: float) -> Dict[str, Any]:
+    def _answer(self, plan: "_Plan", call: "_CallSettings", key: Optional[Hashable], started: float) -> SearchResponse:
         """Ask the backends and cache the answer under ``key`` (when cacheable); an answer
         cached meanwhile (seen after a rate-limit wait) is returned instead."""
         try:
             response, cacheable, attempts = self._run(plan, call, key)
         except _AnsweredMeanwhile as found:
-            found.answer["provider_meta"].update(cached=True, attempts=0, latency_ms=self._elapsed_ms(started))
+            found.answer["provider_meta"].update({"cached": True, "attempts": 0, "latency_ms": self._elapsed_ms(started)})
             return found.answer
         response["provider_meta"]["latency_ms"] = self._elapsed_ms(started)
         response["provider_meta"]["attempts"] = attempts
         if key is not None and cacheable:
-            self._cache.set(key, response, call.ttl, plan.budget.remaining_s())
+            self._cache.set(key, cast(Dict[str, Any], response), call.ttl, plan.budget.remaining_s())
         return response
 
     def _plan(self, query: str, backend: BackendArg, max_results: Optional[int], options: Dict[str, Any], call: "_CallSettings") -> "_Plan":
@@ -289,7 +307,7 @@ class SearchClient:
             key = plan.valid.keys[call.strategy] = search_key(plan.params, plan.names, call.strategy, fingerprint)
         return key
 
-    def _run(self, plan: "_Plan", call: "_CallSettings", key: Optional[Hashable]) -> Tuple[Dict[str, Any], bool, int]:
+    def _run(self, plan: "_Plan", call: "_CallSettings", key: Optional[Hashable]) -> Tuple[SearchResponse, bool, int]:
         """Ask the backends by the call's strategy; ``(response, cacheable, requests sent)``."""
         state = CallState()
         policy = self._retry.with_total(call.retries)
@@ -309,7 +327,7 @@ class SearchClient:
             cacheable = False
         return response, cacheable, state.attempts
 
-    def _add_content(self, response: Dict[str, Any], params: SearchParams, budget: Deadline) -> bool:
+    def _add_content(self, response: SearchResponse, params: SearchParams, budget: Deadline) -> bool:
         """Read the result pages into ``content``; false when some page could not be read."""
         page_errors = add_page_content(
             [item for item in response["items"] if not registry.backend_class(item["provider"]).provides_content],
@@ -331,14 +349,14 @@ class SearchClient:
         self,
         url: str,
         *,
-        extract_mode: str = "markdown",
+        extract_mode: ExtractMode = "markdown",
         max_chars: int = DEFAULT_MAX_CHARS,
         timeout_ms: Optional[int] = None,
         max_bytes: int = DEFAULT_MAX_BYTES,
         allow_private: bool = False,
         cache_ttl_s: Optional[float] = None,
         include_comments: bool = False,
-    ) -> Dict[str, Any]:
+    ) -> FetchResult:
         """Read one web page with this client's session (see :func:`websearch_sync.fetch`).
 
         Successful results are cached like searches, keyed by the checked and
@@ -353,9 +371,13 @@ class SearchClient:
             try:
                 page = _page_key(check_url(url))
             except WebSearchError as error:
-                raise redact_error(error, self.settings.secrets())
+                redact_error(error, self.settings.secrets())  # in place
+                raise
             key = fetch_key(page, (extract_mode, include_comments), max_chars, max_bytes, allow_private, self._fingerprints.get(self.settings, (), True))
-        hit = self._cache.get(key, deadline.remaining_s(), lambda answer: valid_page_answer(answer, max_chars)) if key is not None else None
+        hit = cast(
+            Optional[FetchResult],
+            self._cache.get(key, deadline.remaining_s(), lambda answer: valid_page_answer(answer, max_chars)) if key is not None else None,
+        )
         if hit is not None:
             return hit
         result = fetch_page(
@@ -371,7 +393,7 @@ class SearchClient:
             include_comments=include_comments,
         )
         if key is not None:
-            self._cache.set(key, result, ttl, deadline.remaining_s())
+            self._cache.set(key, cast(Dict[str, Any], result), ttl, deadline.remaining_s())
         return result
 
 
@@ -379,7 +401,7 @@ class _AnsweredMeanwhile(Exception):
     """Ends a call whose answer reached the cache while it waited for a rate-limit slot
     (not a ``WebSearchError``: the strategies let it through)."""
 
-    def __init__(self, answer: Dict[str, Any]) -> None:
+    def __init__(self, answer: SearchResponse) -> None:
         super().__init__("answered meanwhile")
         self.answer = answer
 
@@ -423,7 +445,7 @@ def _check_intervals(value: Union[None, float, Mapping[str, float]]) -> Dict[str
                 )
         return {str(k): float(_check_number("min_interval_s", v, 0)) for k, v in value.items()}
     interval = float(_check_number("min_interval_s", value, 0))
-    return {name: interval for name in registry.backend_names()}
+    return dict.fromkeys(registry.backend_names(), interval)
 
 
 def _page_key(url: Any) -> Any:

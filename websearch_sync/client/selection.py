@@ -2,13 +2,13 @@
 
 from typing import Iterable, List, Optional, Union
 
+from ..config import Settings
 from ..engine import registry
 from ..engine.base import split_locale
-from ..config import Settings
 from ..errors import InvalidInput
 from ..validate import backend_list
 
-__all__ = ["AUTO_ORDER", "KEYLESS_CHAIN", "KEYLESS_RANKS", "check_backends", "resolve_backends", "auto_backends", "default_backends"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 BackendArg = Union[None, str, Iterable[str]]
 

@@ -12,12 +12,12 @@ from typing import Any, Callable, Dict, List, Tuple
 
 from ..engine.base import Backend
 from ..engine.normalize import normalize_items
-from ..errors import Timeout, WebSearchError
-from ..models import ParseResult, SearchParams
+from ..errors import ErrorInfo, Timeout, WebSearchError
+from ..models import ParseResult, ProviderMeta, SearchItem, SearchParams, SearchResponse
 from ..net.deadline import Deadline
 from .fusion import fuse
 
-__all__ = ["STRATEGIES", "fallback", "merge", "most_informative", "add_extras"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 logger = logging.getLogger("websearch_sync")
 
@@ -30,7 +30,7 @@ _PRECEDENCE = ("WebBlocked", "AuthError", "WebParseError", "BadGateway", "Networ
 _MERGE_MARGIN_S = 0.25
 
 Run = Callable[[Backend], ParseResult]
-Outcome = Tuple[Dict[str, Any], bool]
+Outcome = Tuple[SearchResponse, bool]
 
 
 def fallback(backends: List[Backend], params: SearchParams, budget: Deadline, run: Run) -> Outcome:
@@ -47,7 +47,7 @@ def fallback(backends: List[Backend], params: SearchParams, budget: Deadline, ru
                 error.errors = failures[:-1]
                 raise error
             if position == len(backends) - 1 or budget.expired():
-                raise most_informative(failures)
+                raise most_informative(failures)  # noqa: B904 - one of the failures, with its own cause
             logger.info("backend %s failed (%s); falling back to %s", backend.name, error.code, backends[position + 1].name)
             continue
         items = normalize_items(result.items, backend.name, params.max_results)
@@ -69,9 +69,9 @@ def merge(backends: List[Backend], params: SearchParams, budget: Deadline, run: 
         concurrent.futures.wait(futures, timeout=max(0.0, budget.remaining_s()) + _MERGE_MARGIN_S)
     finally:
         executor.shutdown(wait=False)
-    lists: List[Tuple[str, List[Dict[str, Any]]]] = []
+    lists: List[Tuple[str, List[SearchItem]]] = []
     failures: List[WebSearchError] = []
-    soft_errors: List[Dict[str, Any]] = []
+    soft_errors: List[ErrorInfo] = []
     request_ids = []
     extras: Dict[str, List[Any]] = {}
     for backend, future in zip(backends, futures):
@@ -87,12 +87,12 @@ def merge(backends: List[Backend], params: SearchParams, budget: Deadline, run: 
         raise most_informative(failures)
     items = normalize_items(fuse(lists), lists[0][0], params.max_results)
     answered = [name for name, _ in lists]
-    meta: Dict[str, Any] = {"provider_name": "+".join(answered), "providers": answered, "cached": False}
+    meta: ProviderMeta = {"provider_name": "+".join(answered), "providers": answered, "cached": False}
     if request_ids:
         meta["request_id"] = ",".join(request_ids)
     if extras:
         meta["extras"] = extras
-    response: Dict[str, Any] = {"items": items, "provider_meta": meta}
+    response: SearchResponse = {"items": items, "provider_meta": meta}
     errors = [e.to_dict() for e in failures] + soft_errors
     if errors:
         response["errors"] = errors
@@ -126,15 +126,15 @@ def most_informative(failures: List[WebSearchError]) -> WebSearchError:
     return best
 
 
-def _response(items: List[Dict[str, Any]], name: str, result: ParseResult, failures: List[WebSearchError]) -> Dict[str, Any]:
-    meta: Dict[str, Any] = {"provider_name": name, "cached": False}
+def _response(items: List[SearchItem], name: str, result: ParseResult, failures: List[WebSearchError]) -> SearchResponse:
+    meta: ProviderMeta = {"provider_name": name, "cached": False}
     if result.request_id:
         meta["request_id"] = result.request_id
     extras: Dict[str, List[Any]] = {}
     add_extras(extras, result)
     if extras:
         meta["extras"] = extras
-    response: Dict[str, Any] = {"items": items, "provider_meta": meta}
+    response: SearchResponse = {"items": items, "provider_meta": meta}
     errors = [e.to_dict() for e in failures] + list(result.errors)
     if errors:
         response["errors"] = errors

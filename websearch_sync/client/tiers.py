@@ -11,7 +11,7 @@ tier that cannot be used answers as if it held nothing (or raises
 from collections.abc import Hashable
 from typing import Any, NamedTuple, Optional, Protocol
 
-__all__ = ["SharedBlock", "SharedCacheTier", "SharedSlotsTier", "SharedCooldownsTier", "SharedFlightsTier"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 
 class SharedBlock(NamedTuple):

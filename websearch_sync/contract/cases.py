@@ -16,37 +16,17 @@ without it.
 """
 
 import json
-import os
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Dict, List, Optional
 
-from ..client import SearchClient
+from ..client.search_client import SearchClient
 from ..config import Settings
 from ..errors import InvalidInput, WebSearchError
-from .replay import PLACEHOLDER, ReplayAdapter, ReplayMismatch, query_params, replay_session
+from ..models import StrPath
+from .replay import ReplayAdapter, ReplayMismatch, replay_session
 
-__all__ = [
-    "PLACEHOLDER",
-    "STATUSES",
-    "Case",
-    "ReplayMismatch",
-    "discover",
-    "load_case",
-    "orphan_files",
-    "replay",
-    "outcome_of",
-    "contract_violations",
-    "compare",
-    "describe",
-    "query_params",
-    "write_golden",
-    "load_golden",
-    "CaseResult",
-    "run_case",
-    "run_cases",
-    "count_statuses",
-]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: The verdicts of :func:`run_case`, best first.
 STATUSES = ("PASS", "NEW", "DRIFT", "ERROR")
@@ -92,11 +72,11 @@ class Case:
     def body_bytes(self, response: Dict[str, Any]) -> bytes:
         """The recorded body of one response (file named by ``body``, else inline ``body_text``)."""
         if response.get("body"):
-            return (self.folder / response["body"]).read_bytes()
+            return (self.folder / str(response["body"])).read_bytes()
         return (response.get("body_text") or "").encode("utf-8")
 
 
-def discover(fixtures_dir: "os.PathLike[str]", backend: Optional[str] = None) -> List[Case]:
+def discover(fixtures_dir: StrPath, backend: Optional[str] = None) -> List[Case]:
     """Every case under ``fixtures_dir`` (optionally one backend's), sorted by id.
 
     A meta file that is not valid JSON still yields a case (with ``problem`` set),
@@ -111,7 +91,7 @@ def discover(fixtures_dir: "os.PathLike[str]", backend: Optional[str] = None) ->
     return cases
 
 
-def load_case(meta_path: "os.PathLike[str]") -> Case:
+def load_case(meta_path: StrPath) -> Case:
     """The case described by one ``<case>.meta.json`` file."""
     path = Path(meta_path)
     folder_backend = path.parent.name
@@ -125,7 +105,7 @@ def load_case(meta_path: "os.PathLike[str]") -> Case:
     return Case(backend=meta.get("backend", folder_backend), name=name, meta_path=path, meta=meta)
 
 
-def orphan_files(fixtures_dir: "os.PathLike[str]") -> List[Path]:
+def orphan_files(fixtures_dir: StrPath) -> List[Path]:
     """Body files that no case's meta refers to, and goldens without a meta."""
     root = Path(fixtures_dir)
     referenced = set()
@@ -182,7 +162,7 @@ def replay(case: Case) -> Dict[str, Any]:
 def outcome_of(result: Any) -> Dict[str, Any]:
     """The comparable part of a search result or error (no latency, no messages)."""
     if isinstance(result, WebSearchError):
-        error = {"type": result.code, "detail_code": result.detail_code, "retryable": result.retryable}
+        error: Dict[str, Any] = {"type": result.code, "detail_code": result.detail_code, "retryable": result.retryable}
         if result.status is not None:
             error["status"] = result.status
         return {"error": error}
@@ -235,7 +215,8 @@ def load_golden(case: Case) -> Optional[Dict[str, Any]]:
     """The case's golden, or ``None`` when it has none yet."""
     if not case.expected_path.exists():
         return None
-    return json.loads(case.expected_path.read_text(encoding="utf-8"))
+    golden: Dict[str, Any] = json.loads(case.expected_path.read_text(encoding="utf-8"))
+    return golden
 
 
 def write_golden(case: Case, outcome: Dict[str, Any]) -> None:
@@ -304,7 +285,7 @@ def _error_diff(expected: Dict[str, Any], actual: Dict[str, Any]) -> List[str]:
     return lines
 
 
-def _item_diff(url: str, before: Dict[str, Any], after: Dict[str, Any]) -> List[str]:
+def _item_diff(url: Optional[str], before: Dict[str, Any], after: Dict[str, Any]) -> List[str]:
     """How one item (matched by URL) moved and which of its fields changed."""
     lines = []
     if before.get("rank") != after.get("rank"):
@@ -363,7 +344,7 @@ def run_case(case: Case) -> CaseResult:
     return CaseResult(case, "DRIFT" if diff else "PASS", diff, outcome, golden)
 
 
-def run_cases(fixtures_dir: "os.PathLike[str]", backend: Optional[str] = None) -> List[CaseResult]:
+def run_cases(fixtures_dir: StrPath, backend: Optional[str] = None) -> List[CaseResult]:
     """Replay every case under ``fixtures_dir`` (optionally one backend's).
 
     Raises ``InvalidInput(no_cases)`` when there is nothing to replay (a CI job
@@ -381,7 +362,7 @@ def run_cases(fixtures_dir: "os.PathLike[str]", backend: Optional[str] = None) -
 
 def count_statuses(results: List[CaseResult]) -> Dict[str, int]:
     """``{"PASS": n, "NEW": n, "DRIFT": n, "ERROR": n}``."""
-    counts = {status: 0 for status in STATUSES}
+    counts = dict.fromkeys(STATUSES, 0)
     for result in results:
         counts[result.status] = counts.get(result.status, 0) + 1
     return counts

@@ -11,14 +11,14 @@ import time
 from dataclasses import dataclass
 from typing import Any, Dict, Iterable, List, Optional
 
-from ..engine import registry
 from ..client.search_client import SearchClient
 from ..config import Settings
+from ..engine import registry
 from ..errors import WebSearchError
 from ..models import SearchParams
 from .recording import Recorder
 
-__all__ = ["LiveCheck", "check_live", "DEFAULT_QUERIES", "STATUS_BY_CODE"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: Queries used when none are given: common enough that every engine has results.
 DEFAULT_QUERIES = ("python requests timeout", "open source web search engine")

@@ -21,25 +21,25 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-import os
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple, Union
+from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import requests
 from requests.adapters import HTTPAdapter
 from requests.structures import CaseInsensitiveDict
 
-from ..config import VERSION as __version__
-from ..engine import registry
 from ..client.search_client import SearchClient
+from ..config import VERSION as __version__
 from ..config import Settings
+from ..engine import registry
+from ..errors import InvalidInput, WebSearchError
+from ..models import StrPath
+from ..net.transport import DEFAULT_USER_AGENT, HttpResponse
 from ..secrets import is_secret_name
 from .cases import Case, CaseResult, compare, load_case, outcome_of, run_case, write_golden
 from .replay import PLACEHOLDER, query_params
-from ..errors import InvalidInput, WebSearchError
-from ..net.transport import DEFAULT_USER_AGENT, HttpResponse
 
-__all__ = ["Exchange", "Recorder", "Redactor", "RecordResult", "record_case", "case_name_for"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 RECORDED_BY = "websearch-sync record"
 
@@ -242,7 +242,7 @@ def _secrets_of(settings: Settings) -> List[str]:
     for url in list(settings.endpoints.values()) + [settings.proxy]:
         found.extend(_url_secrets(url))
     for sub in settings.providers.values():
-        for key, value in sub.items():
+        for value in sub.values():
             if isinstance(value, str):
                 found.extend(_url_secrets(value))
     return found
@@ -412,7 +412,7 @@ def record_case(
     backend: str,
     query: str,
     *,
-    fixtures_dir: Union[str, "os.PathLike[str]"],
+    fixtures_dir: StrPath,
     name: Optional[str] = None,
     max_results: Optional[int] = None,
     settings: Optional[Settings] = None,

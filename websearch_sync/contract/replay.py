@@ -31,7 +31,7 @@ import requests
 import urllib3
 from requests.adapters import HTTPAdapter
 
-__all__ = ["PLACEHOLDER", "ReplayAdapter", "ReplayMismatch", "replay_session", "query_params", "request_mismatch"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: What a redacted secret is stored as; matches any non-empty value on replay.
 PLACEHOLDER = "<redacted>"
@@ -152,14 +152,14 @@ class ReplayAdapter(HTTPAdapter):
 
     def __init__(
         self,
-        exchanges: List[Dict[str, Any]],
+        exchanges: List[Dict[str, Dict[str, Any]]],
         body_of: Callable[[Dict[str, Any]], bytes],
         *,
         check_requests: bool = True,
         refuse: Optional[Callable[[str], Exception]] = None,
     ) -> None:
         super().__init__(max_retries=0)
-        self._pending = list(exchanges)
+        self._pending: List[Dict[str, Dict[str, Any]]] = list(exchanges)
         self._body_of = body_of
         self._check_requests = check_requests
         self._refuse = refuse or requests.exceptions.ConnectionError

@@ -12,14 +12,14 @@ from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple
 from urllib.parse import urlsplit
 
 from ..config import Settings
-from ..net.botwall import BotWall
-from ..secrets import is_secret_name, redact
-from ..net.deadline import Deadline, DeadlinePassed, run_within
 from ..errors import AuthError, InvalidInput, Timeout, WebBlocked, WebParseError, WebProviderError, WebSearchError
-from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..models import ParseResult, SearchParams
+from ..net.botwall import BotWall
+from ..net.deadline import Deadline, DeadlinePassed, run_within
+from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
+from ..secrets import is_secret_name, redact
 
-__all__ = ["Backend", "json_body", "dig", "split_locale", "page_number", "TEXT_FORMATS"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: The formats a provider's text fields can have (``Backend.text_format``).
 TEXT_FORMATS = ("html", "text")

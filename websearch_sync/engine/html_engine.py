@@ -37,7 +37,7 @@ from . import registry
 from .base import Backend, page_number, split_locale
 from .html_parsing import region
 
-__all__ = ["HtmlEngine", "accept_language"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 

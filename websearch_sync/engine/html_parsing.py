@@ -31,24 +31,7 @@ from bs4.element import CData, NavigableString, PageElement
 from ..net.deadline import checkpoint
 from .base import split_locale
 
-__all__ = [
-    "region",
-    "reduce_markup",
-    "parse_fragment",
-    "elements",
-    "classes",
-    "text_of",
-    "has_class",
-    "attribute",
-    "iso_datetime",
-    "leading_date",
-    "month_first",
-    "dated_item",
-    "first_of",
-    "url_parts",
-    "Block",
-    "walk_blocks",
-]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: How many elements a walk or the tree builder handles between two checkpoints.
 _CHECK_EVERY = 512

@@ -24,11 +24,11 @@ from typing import Any, ClassVar, Dict, Iterable, List, Mapping, Optional, Tuple
 from urllib.parse import urlsplit
 
 from ..errors import AuthError, InvalidInput, WebProviderError, WebSearchError
-from ..net.transport import HttpResponse, status_error
 from ..models import SearchParams
+from ..net.transport import HttpResponse, status_error
 from .base import Backend, json_body
 
-__all__ = ["JsonApiBackend", "api_error", "try_json", "VendorCode"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: A vendor error code: a string (``"SUBSCRIPTION_TOKEN_INVALID"``, ``"403"``) or an int.
 VendorCode = Union[None, str, int]

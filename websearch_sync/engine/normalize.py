@@ -10,18 +10,13 @@ plain-text title such as ``C++ template <typename T>`` is kept as it is.
 
 import html
 import re
-from typing import Any, Dict, Iterable, List, Optional
+from typing import Any, Dict, Iterable, List, Optional, cast
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
+from ..models import SearchItem
 from .registry import text_is_markup
 
-__all__ = [
-    "clean_text",
-    "clean_url",
-    "normalize_items",
-    "url_key",
-    "OPTIONAL_FIELDS",
-]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 # Linear time on any input: a tag's scan stops at the next "<" or ">", and a comment
 # ends at "-->" or, unclosed, at the end of the text (as in HTML), so no position is
@@ -101,7 +96,7 @@ def url_key(url: str) -> str:
     return urlunsplit(("", host, path, query, ""))
 
 
-def normalize_items(raw_items: Iterable[Dict[str, Any]], provider: str, max_results: int) -> List[Dict[str, Any]]:
+def normalize_items(raw_items: Iterable[Dict[str, Any]], provider: str, max_results: int) -> List[SearchItem]:
     """Canonical items from a backend's raw items.
 
     Drops items whose URL is not http(s), cleans title/snippet/extras (markup is
@@ -138,7 +133,7 @@ def normalize_items(raw_items: Iterable[Dict[str, Any]], provider: str, max_resu
         items.append(item)
     for rank, item in enumerate(items, 1):
         item["rank"] = rank
-    return items
+    return cast(List[SearchItem], items)  # every key of SearchItem is written above
 
 
 def _clean_content(value: Any) -> str:

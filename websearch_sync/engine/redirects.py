@@ -12,7 +12,7 @@ from ..extract.article import visible_text
 from ..net.media import content_kind
 from ..net.transport import HttpResponse
 
-__all__ = ["client_redirect"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: A page that redirects with JavaScript is followed only when it is this small and shows little text.
 _STUB_BYTES = 32768

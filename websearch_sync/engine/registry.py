@@ -29,21 +29,7 @@ from ..models import ParseResult
 from ..net.botwall import BotWall
 from .base import TEXT_FORMATS, Backend
 
-__all__ = [
-    "backend_names",
-    "backend_class",
-    "backend_options",
-    "register",
-    "unregister",
-    "load_plugins",
-    "register_package",
-    "declaration_problem",
-    "checked_result",
-    "bot_walls",
-    "text_is_markup",
-    "DEFAULT_BACKEND",
-    "PLUGIN_GROUP",
-]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 logger = logging.getLogger("websearch_sync")
 

@@ -2,7 +2,6 @@
 switchable by name, see ``rules``) and recovery of fragmentary extractions from the page's
 main text region, rendered as markdown or plain text. Pure functions over HTML text; no I/O."""
 
-from .article import EXTRACT_MODES, Extraction, extract_html, visible_text
-from .rules import DEFAULT_RULES, RULES
+from .article import extract_html
 
-__all__ = ["extract_html", "visible_text", "Extraction", "EXTRACT_MODES", "RULES", "DEFAULT_RULES"]
+__all__ = ["extract_html"]

@@ -18,21 +18,21 @@ Pure functions, no I/O: ``extract_html(html, url=..., mode=...)``.
 import copy
 import re
 from dataclasses import dataclass
-from typing import FrozenSet, Iterable, Optional, Union
+from typing import Dict, FrozenSet, Iterable, Optional, Union
 
 import lxml.html
 from lxml import etree
 
 from .boilerplate import clean_article, preclean, strip_junk, text_size
-from .repair import repair_markup
 from .region import FRAGMENT_MIN_MISSING, FRAGMENT_SHARE, is_fragment, main_region
-from .render import BLOCK_TAGS, render_element
+from .render import render_element
+from .repair import repair_markup
 from .rules import COMMENT_RULE, DEFAULT_RULES, check_rules, stage_words
 from .second import EXTRACTOR as SECOND_EXTRACTOR
 from .second import NEAR_EMPTY_CHARS, near_empty, second_opinion
 from .tables import widen_to_column
 
-__all__ = ["Extraction", "extract_html", "render", "visible_text", "EXTRACT_MODES", "BLOCK_TAGS"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 EXTRACT_MODES = ("markdown", "text")
 
@@ -133,22 +133,22 @@ def _article(root: etree._Element, rules: FrozenSet[str] = DEFAULT_RULES) -> Opt
 
     keep_lists = "readability.keep_lists" in rules
 
-    class _TreeDocument(Document):
+    class _TreeDocument(Document):  # type: ignore[misc]  # readability has no type information
         # readability re-parses its input for each attempt and cleans it with lxml's
         # Cleaner; start from a copy of our pre-cleaned tree instead (same result, much
         # less work). summary() serialises the article; keep the element itself.
         article = None
 
-        def _parse(self, input):  # noqa: A002 - readability's signature
+        def _parse(self, input: etree._Element) -> etree._Element:  # noqa: A002 - readability's signature
             return copy.deepcopy(input)
 
-        def get_clean_html(self):
+        def get_clean_html(self) -> str:
             self.article = self.html
-            return etree.tostring(self.html, encoding="unicode", method="html")
+            return str(etree.tostring(self.html, encoding="unicode", method="html"))
 
-        def get_preserved_elements(self, node):
+        def get_preserved_elements(self, node: etree._Element) -> Dict[etree._Element, bool]:
             # readability >= 0.9: elements its conditional cleaning leaves alone
-            preserved = super().get_preserved_elements(node)
+            preserved: Dict[etree._Element, bool] = super().get_preserved_elements(node)
             if keep_lists:
                 preserved.update((element, True) for element in node.iter("ul", "ol", "dl", "table"))
             return preserved

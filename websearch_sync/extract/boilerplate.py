@@ -17,14 +17,14 @@ a large part of the text, or several long paragraphs, is kept.
 
 import functools
 import re
-from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Set, Tuple
+from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
 
 from lxml import etree
 
 from .paragraphs import split_br_runs
 from .rules import DEFAULT_RULES, RULES, stage_tags, stage_words
 
-__all__ = ["strip_junk", "preclean", "clean_article", "class_words", "text_size", "JUNK_TAGS"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 # Elements whose content is never readable article text.
 JUNK_TAGS = (
@@ -225,7 +225,7 @@ def preclean(root: etree._Element, rules: FrozenSet[str] = DEFAULT_RULES) -> Non
     if body is None or not (tags or words):
         return
     limit = 0.3 * text_size(body)
-    doomed = set()
+    doomed: Set[etree._Element] = set()
     for element in body.iterdescendants():
         if not isinstance(element.tag, str) or not (element.tag in tags or class_words(element) & words):
             continue
@@ -399,8 +399,8 @@ def clean_article(node: etree._Element, rules: FrozenSet[str] = DEFAULT_RULES,
     article's text, several long paragraphs or a quotation); label lines, date lines, link
     leads and link-dense blocks (``BLOCK_RULES``); reader comment threads. With
     ``article.removal_cap``, a rule whose removals hold most of the article is cancelled."""
-    doomed = set()
-    titles = node.findall(".//h1") if "article.title" in rules else ()
+    doomed: Set[etree._Element] = set()
+    titles: Sequence[etree._Element] = node.findall(".//h1") if "article.title" in rules else ()
     if len(titles) == 1 and _repeats_title(titles[0], title):  # several h1 are section headings
         doomed.add(titles[0])
     if "article.comments" in rules:

@@ -13,7 +13,7 @@ from typing import List, Optional
 
 from lxml import etree
 
-__all__ = ["split_br_runs"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: Elements whose ``<br><br>`` runs separate paragraphs (directly, or through inline wrappers).
 _CONTAINERS = frozenset(("td", "th", "div"))

@@ -18,14 +18,14 @@ left out. One pass over the tree.
 """
 
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, List, Optional
+from typing import Dict, FrozenSet, List, Optional, Tuple
 
 from lxml import etree
 
 from .boilerplate import class_words
 from .render import BLOCK_TAGS, SKIP_TAGS
 
-__all__ = ["Region", "main_region", "is_fragment", "FRAGMENT_SHARE", "FRAGMENT_MIN_MISSING"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: A block needs this many non-space characters outside links to be running text.
 DENSE_MIN_CHARS = 25
@@ -55,7 +55,7 @@ def _chars(text: Optional[str]) -> int:
     return len(text) - text.count(" ") - text.count("\n") - text.count("\t") - text.count("\r")
 
 
-def _own_text(body: etree._Element, skip_words: FrozenSet[str]):
+def _own_text(body: etree._Element, skip_words: FrozenSet[str]) -> Tuple[Dict[etree._Element, List[int]], List[etree._Element]]:
     """Per block element, [characters, link characters] of the text it owns, and the
     elements in document order (skipped subtrees left out)."""
     owner = {body: body}

@@ -7,11 +7,11 @@ code, fenced code blocks, block quotes (``>``) and tables (``| a | b |``).
 """
 
 import re
-from typing import List, Optional
+from typing import Iterator, List, Optional
 
 from lxml import etree
 
-__all__ = ["render_element", "BLOCK_TAGS", "SKIP_TAGS"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 BLOCK_TAGS = frozenset({
     "address", "article", "aside", "blockquote", "body", "center", "dd", "details", "dialog", "dir",
@@ -51,7 +51,7 @@ def _inline_text(node: etree._Element) -> str:
     return _SPACES.sub(" ", "".join(_visible_strings(node))).strip()
 
 
-def _visible_strings(node: etree._Element):
+def _visible_strings(node: etree._Element) -> Iterator[str]:
     if _tag(node) in SKIP_TAGS or not isinstance(node.tag, str):
         return
     if node.text:
@@ -319,7 +319,7 @@ _HANDLERS = {
     "ol": lambda renderer, node: renderer._list(node, ordered=True),
     "blockquote": lambda renderer, node: renderer._block(node, 2, prefix="> "),
     "td": lambda renderer, node: renderer._block(node, 1), "th": lambda renderer, node: renderer._block(node, 1),
-    **{heading: _Renderer._heading for heading in _HEADINGS},
+    **dict.fromkeys(_HEADINGS, _Renderer._heading),
 }
 
 

@@ -12,7 +12,7 @@ Linear time: plain ``find`` calls and one tag pattern that cannot backtrack.
 import re
 from typing import Optional
 
-__all__ = ["repair_markup"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _END_TAG = re.compile(r"</(?:body|html)\s*>", re.I)
 _ELEMENT = re.compile(r"<[a-zA-Z]")

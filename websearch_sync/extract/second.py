@@ -10,7 +10,7 @@ without it, ``second_opinion`` returns None and extraction behaves as before.
 
 from typing import Optional
 
-__all__ = ["second_opinion", "near_empty", "NEAR_EMPTY_CHARS", "NEAR_EMPTY_SHARE", "EXTRACTOR"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: An extraction is near-empty when it has fewer non-space characters than this ...
 NEAR_EMPTY_CHARS = 250

@@ -12,7 +12,7 @@ during a search.
 
 import asyncio
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Mapping, Optional
 
 from ..client.default_client import default_client
 from ..client.search_client import SearchClient
@@ -20,7 +20,7 @@ from ..config import Settings
 from ..errors import InvalidInput
 from ..tool import FETCH_TOOL, SEARCH_TOOL, call_tool, format_results, tool_definitions
 
-__all__ = ["AgentTool", "ToolOutcome", "ARGUMENT_ERRORS", "agent_tools", "missing_extra"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _CANONICAL = {"web_search": SEARCH_TOOL, "web_fetch": FETCH_TOOL}
 
@@ -47,7 +47,7 @@ class ToolOutcome:
     """One finished call: the text for the model, the JSON result, and whether it failed."""
 
     text: str
-    result: dict[str, Any]
+    result: Mapping[str, Any]  #: a ``websearch_sync.models.ToolResult``
     is_error: bool
 
     @property

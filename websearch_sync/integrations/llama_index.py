@@ -25,7 +25,7 @@ try:
 except ImportError as error:  # pragma: no cover - exercised with the module hidden
     raise missing_extra("llama_index", "llama-index-core") from error
 
-__all__ = ["tools", "WebTool"]
+__all__ = ["tools"]
 
 
 @dataclass

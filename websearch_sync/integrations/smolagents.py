@@ -22,7 +22,7 @@ try:
 except ImportError as error:  # pragma: no cover - exercised with the module hidden
     raise missing_extra("smolagents", "smolagents") from error
 
-__all__ = ["tools", "WebTool", "WebToolError"]
+__all__ = ["tools", "WebToolError"]
 
 
 class WebToolError(RuntimeError):

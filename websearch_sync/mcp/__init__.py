@@ -9,9 +9,9 @@ loads :mod:`.server`, after :func:`require_mcp` has checked that the SDK is ther
 import sys
 
 from ..errors import InvalidInput
-from .tools import TOOL_NAMES, CallCancelled, CancellableClock, McpTools, ToolOutcome
+from .tools import CancellableClock, McpTools
 
-__all__ = ["McpTools", "ToolOutcome", "CancellableClock", "CallCancelled", "TOOL_NAMES", "MIN_MCP_VERSION", "require_mcp", "serve_stdio", "DEFAULT_MAX_CONCURRENT"]
+__all__ = ["McpTools", "CancellableClock", "serve_stdio"]
 
 #: The SDK generation the server is written for (its low-level ``Server`` API changed in 2.0).
 MIN_MCP_VERSION = (2, 3)

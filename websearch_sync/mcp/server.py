@@ -22,7 +22,7 @@ from ..config import VERSION as __version__
 from .tools import TOOL_NAMES, McpTools
 from .transport import stdio_streams
 
-__all__ = ["mcp_tools", "build_server", "serve", "run_stdio"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 logger = logging.getLogger("websearch_sync")
 

@@ -18,9 +18,10 @@ from typing import Any, Dict, Iterator, List, Optional
 from ..client.clock import Clock
 from ..client.search_client import SearchClient
 from ..errors import ToolNotFound
+from ..models import ToolResult
 from ..tool import ToolSession, format_for_model, tool_definitions
 
-__all__ = ["McpTools", "ToolOutcome", "TOOL_NAMES", "CancellableClock", "CallCancelled"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: MCP tool names (the vendor spelling, which every MCP client accepts).
 TOOL_NAMES = {"search": "web_search", "fetch": "web_fetch"}
@@ -70,7 +71,7 @@ class ToolOutcome:
     text wrapped like in ``text`` (None for an error, whose text is the whole answer)."""
 
     text: str
-    result: Dict[str, Any]
+    result: ToolResult
     is_error: bool
     structured: Optional[Dict[str, Any]] = None
 
@@ -116,7 +117,7 @@ class McpTools:
         offered = [definition["name"] for definition in self.definitions()]
         if name not in offered:
             error = ToolNotFound("no tool named %r; available: %s" % (name, ", ".join(offered)), detail_code="unknown_tool")
-            result: Dict[str, Any] = {"error": error.to_dict()}
+            result: ToolResult = {"error": error.to_dict()}
         elif cancelled is not None and self.clock is not None:
             if cancelled.is_set():  # cancelled while it waited for a worker thread
                 raise CallCancelled()

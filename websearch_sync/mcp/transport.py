@@ -30,7 +30,7 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from mcp.shared.message import SessionMessage
 from mcp_types import jsonrpc_message_adapter
 
-__all__ = ["PARSE_ERROR", "INVALID_REQUEST", "INVALID_PARAMS", "parse_line", "stdio_streams"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600

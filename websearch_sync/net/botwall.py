@@ -18,7 +18,7 @@ from urllib.parse import urlsplit
 from ..errors import WebBlocked
 from .transport import HttpResponse
 
-__all__ = ["BotWall", "bot_wall", "bot_wall_error", "host_in"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: How much of a page is scanned by default: a results-page shell can put its captcha box
 #: ~190 KB in (a recorded 341 KB Turnstile page), a page with inline scripts further.

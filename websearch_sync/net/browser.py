@@ -18,7 +18,7 @@ from ..errors import BAD_IMPERSONATE, MISSING_BROWSER_EXTRA, InvalidInput
 if TYPE_CHECKING:
     from .wire import Wire
 
-__all__ = ["PROFILES", "IMPERSONATE_CHOICES", "browser_available", "resolve_impersonate", "browser_wire", "ca_bundle_path", "EXTRA_HINT"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: The browser profiles offered (each checked consistent in the fingerprint lab).
 PROFILES: tuple[str, ...] = ("chrome",)

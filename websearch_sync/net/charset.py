@@ -4,7 +4,7 @@ import codecs
 import re
 from typing import Optional
 
-__all__ = ["decode_body", "declared_charset", "meta_charset"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _CHARSET_PARAM = re.compile(r"charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:\-]+)", re.I)
 _META_CHARSET = re.compile(rb"<meta[^<>]{0,300}?charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:\-]+)", re.I)

@@ -14,7 +14,7 @@ from requests.utils import select_proxy
 
 from ..errors import InvalidInput
 
-__all__ = ["check_headers", "check_proxy"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _LINE_BREAKS = ("\r", "\n", "\x00")
 

@@ -22,7 +22,7 @@ from ..errors import InvalidInput, WebProviderError
 from .deadline import Deadline
 from .ssrf import AddressGuard, ResolvedHost
 
-__all__ = ["MAX_REDIRECTS", "Hop", "RedirectPolicy", "same_origin"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: The one redirect limit of search and fetch (HTTP and client-side redirects alike).
 MAX_REDIRECTS = 5

@@ -4,7 +4,7 @@ from typing import Optional
 
 from .transport import HttpResponse
 
-__all__ = ["media_kind", "content_kind", "HTML_TYPES", "TEXT_TYPES"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 TEXT_TYPES = ("text/plain", "text/markdown", "text/x-markdown")

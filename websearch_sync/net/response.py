@@ -8,7 +8,7 @@ from requests.structures import CaseInsensitiveDict
 
 from .charset import decode_body
 
-__all__ = ["HttpResponse"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _NOT_PARSED = object()
 

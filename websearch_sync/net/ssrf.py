@@ -15,28 +15,18 @@ import ipaddress
 import socket
 import threading
 from dataclasses import dataclass
-from typing import Callable, Dict, Iterable, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Union
 from urllib.parse import urlsplit
 
+from requests import PreparedRequest, Response
 from requests.adapters import HTTPAdapter
 from requests.utils import select_proxy
+from urllib3.connectionpool import ConnectionPool
 
-from .deadline import Deadline
 from ..errors import InvalidInput, NetworkError, Timeout
+from .deadline import Deadline
 
-__all__ = [
-    "Address",
-    "Resolver",
-    "ResolvedHost",
-    "AddressGuard",
-    "PinnedAdapter",
-    "PIN_ATTRIBUTE",
-    "numeric_ipv4",
-    "literal_address",
-    "forbidden_reason",
-    "system_resolver",
-    "static_resolver",
-]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 Address = Union[ipaddress.IPv4Address, ipaddress.IPv6Address]
 
@@ -154,7 +144,7 @@ def system_resolver(host: str, port: int, timeout_s: float) -> List[str]:
     ``getaddrinfo`` cannot be interrupted, so it runs in a daemon thread that is
     abandoned (and finishes on its own) when the time is up.
     """
-    outcome: dict = {}
+    outcome: Dict[str, Any] = {}
 
     def run() -> None:
         try:
@@ -307,10 +297,18 @@ class PinnedAdapter(HTTPAdapter):
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self._local = threading.local()
 
-    def send(self, request, stream=False, timeout=None, verify=True, cert=None, proxies=None):  # type: ignore[override]
+    def send(
+        self,
+        request: PreparedRequest,
+        stream: bool = False,
+        timeout: Any = None,
+        verify: Any = True,
+        cert: Any = None,
+        proxies: Optional[Mapping[str, str]] = None,
+    ) -> Response:
         """Send ``request``, over a connection pinned to its address when it has one."""
         pin = getattr(request, PIN_ATTRIBUTE, None)
-        if pin and not select_proxy(request.url, proxies or {}):
+        if pin and request.url and not select_proxy(request.url, proxies or {}):
             request.headers["Host"] = host_header(request.url)
             self._local.pin = pin
         try:
@@ -318,7 +316,9 @@ class PinnedAdapter(HTTPAdapter):
         finally:
             self._local.pin = None
 
-    def get_connection_with_tls_context(self, request, verify, proxies=None, cert=None):  # type: ignore[override]
+    def get_connection_with_tls_context(
+        self, request: PreparedRequest, verify: Any, proxies: Optional[Mapping[str, str]] = None, cert: Any = None
+    ) -> ConnectionPool:
         """requests >= 2.32: the pool for the pinned address (or the normal one)."""
         pin = getattr(self._local, "pin", None)
         if pin is None:
@@ -326,7 +326,8 @@ class PinnedAdapter(HTTPAdapter):
         host_params, pool_kwargs = self.build_connection_pool_key_attributes(request, verify, cert)
         return self._pinned_pool(host_params, pool_kwargs, pin)
 
-    def get_connection(self, url, proxies=None):  # type: ignore[override]
+    # requests < 2.32 calls this with the request's (str) URL; its annotation says str | bytes
+    def get_connection(self, url: str, proxies: Optional[Mapping[str, str]] = None) -> ConnectionPool:  # type: ignore[override]
         """requests < 2.32: the pool for the pinned address (or the normal one)."""
         pin = getattr(self._local, "pin", None)
         if pin is None:
@@ -335,10 +336,11 @@ class PinnedAdapter(HTTPAdapter):
         port = parts.port or (443 if parts.scheme == "https" else 80)
         return self._pinned_pool({"scheme": parts.scheme, "host": parts.hostname, "port": port}, {}, pin)
 
-    def _pinned_pool(self, host_params: dict, pool_kwargs: dict, pin: str):
+    def _pinned_pool(self, host_params: Mapping[str, Any], pool_kwargs: Mapping[str, Any], pin: str) -> ConnectionPool:
         pool_kwargs = dict(pool_kwargs)
         if host_params["scheme"] == "https":
             pool_kwargs["server_hostname"] = host_params["host"]
-        return self.poolmanager.connection_from_host(
+        pool: ConnectionPool = self.poolmanager.connection_from_host(
             host=pin, port=host_params["port"], scheme=host_params["scheme"], pool_kwargs=pool_kwargs
         )
+        return pool

@@ -10,7 +10,7 @@ from urllib.parse import urlsplit
 from ..errors import AuthError, BadGateway, WebBlocked, WebProviderError, WebSearchError
 from .response import HttpResponse
 
-__all__ = ["status_error", "retry_after_seconds", "MAX_RETRY_AFTER_S"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 
 #: The longest wait a service may ask for: Retry-After and X-RateLimit-Reset are capped here

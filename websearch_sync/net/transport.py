@@ -22,21 +22,15 @@ from .browser import browser_wire, ca_bundle_path
 from .deadline import Deadline
 from .headers import check_headers
 from .hops import RedirectPolicy
-from .response import HttpResponse
+from .response import HttpResponse as HttpResponse
 from .ssrf import AddressGuard
-from .status import MAX_RETRY_AFTER_S, retry_after_seconds, status_error
+from .status import MAX_RETRY_AFTER_S as MAX_RETRY_AFTER_S
+from .status import retry_after_seconds as retry_after_seconds
+from .status import status_error as status_error
 from .wire import Wire, WireRequest
 from .wire_requests import RequestsWire, deadline_error
 
-__all__ = [
-    "DEFAULT_USER_AGENT",
-    "RequestSpec",
-    "HttpResponse",
-    "HttpTransport",
-    "status_error",
-    "retry_after_seconds",
-    "MAX_RETRY_AFTER_S",
-]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 logger = logging.getLogger("websearch_sync")
 

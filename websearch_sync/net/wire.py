@@ -20,7 +20,7 @@ from typing import Callable, Optional, Protocol, Union
 
 from .deadline import Deadline
 
-__all__ = ["WireRequest", "BodySink", "Wire", "BROWSER_OWNED_HEADERS", "browser_owned", "CONNECTION_CHECKS"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: Called with each host (or pinned address) a wire connects to without Python's ``socket``
 #: module (libcurl), before connecting; one that raises stops the request.

@@ -30,7 +30,7 @@ from .deadline import Deadline
 from .wire import CONNECTION_CHECKS, BodySink, WireRequest, browser_owned
 from .wire_requests import deadline_error
 
-__all__ = ["CurlWire"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _MAX_CONNECT_S = 10.0
 _CLOCK_SLACK_S = 0.005

@@ -30,7 +30,7 @@ from .headers import check_headers, check_proxy
 from .ssrf import PIN_ATTRIBUTE, PinnedAdapter, literal_address, system_resolver
 from .wire import BodySink, WireRequest
 
-__all__ = ["RequestsWire", "deadline_error"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _CHUNK = 65536
 _MAX_CONNECT_S = 10.0

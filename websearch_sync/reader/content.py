@@ -15,7 +15,7 @@ from ..extract.rules import COMMENT_RULE, DEFAULT_RULES
 from ..net.media import content_kind
 from ..net.transport import HttpResponse
 
-__all__ = ["PageText", "page_text"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: A character a reader can read: not whitespace, a control character or U+FFFD (what
 #: undecodable bytes and NUL bytes become).

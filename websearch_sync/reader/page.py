@@ -18,28 +18,30 @@ call; :func:`add_page_content` fills ``content`` for ``search(include_content=Tr
 
 import logging
 from concurrent.futures import ThreadPoolExecutor, wait
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Tuple
+from typing import Any, Iterable, List, Mapping, Optional, Tuple
 from urllib.parse import urlsplit
 
 import requests
 
+from ..config import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES  # DEFAULT_MAX_BYTES: fetch's default, imported here
+from ..config import Settings
 from ..engine import registry
-from ..net.botwall import bot_wall_error
-from ..config import DEFAULT_MAX_BYTES, Settings
-from ..net.deadline import Deadline, DeadlinePassed, run_within
-from ..errors import InvalidInput, NetworkError, Timeout, WebProviderError, WebSearchError
-from ..secrets import redact, redact_error
+from ..errors import ErrorInfo, InvalidInput, NetworkError, Timeout, WebProviderError, WebSearchError
 from ..extract.article import EXTRACT_MODES
+from ..models import ExtractMode, FetchResult, SearchItem
+from ..net.botwall import bot_wall_error
+from ..net.deadline import Deadline, DeadlinePassed, run_within
+from ..net.hops import RedirectPolicy
 from ..net.media import media_kind
+from ..net.ssrf import AddressGuard, ResolvedHost, Resolver, literal_address
+from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
+from ..secrets import redact, redact_error
+from ..validate import check_timeout_ms
 from .content import PageText, page_text
 from .refresh import RefreshChain
 from .service import ReaderService, carries_credentials, read_with_service, reader_service
-from ..net.hops import MAX_REDIRECTS, RedirectPolicy
-from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
-from ..net.ssrf import AddressGuard, ResolvedHost, Resolver, literal_address
-from ..validate import check_timeout_ms
 
-__all__ = ["fetch_page", "add_page_content", "check_url", "PROVIDER", "MAX_REDIRECTS", "DEFAULT_MAX_CHARS", "DEFAULT_MAX_BYTES"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 logger = logging.getLogger("websearch_sync")
 
@@ -117,7 +119,7 @@ def fetch_page(
     *,
     transport: HttpTransport,
     settings: Settings,
-    extract_mode: str = "markdown",
+    extract_mode: ExtractMode = "markdown",
     max_chars: int = DEFAULT_MAX_CHARS,
     timeout_ms: Optional[int] = None,
     max_bytes: int = DEFAULT_MAX_BYTES,
@@ -126,7 +128,7 @@ def fetch_page(
     resolver: Optional[Resolver] = None,
     trusted_networks: Iterable[str] = (),
     include_comments: bool = False,
-) -> Dict[str, Any]:
+) -> FetchResult:
     """Read one page and return the fetch result dict.
 
     Returns ``{"url", "final_url", "status", "content_type", "extractor", "title",
@@ -186,7 +188,8 @@ def fetch_page(
         response, page = _fetch_direct(start, first, guard, transport, deadline, mode, max_bytes, include_comments)
         return _result(url.strip(), response.url, response.status, response.content_type, page, response.truncated, max_chars)
     except WebSearchError as error:
-        raise redact_error(error, secrets)
+        redact_error(error, secrets)  # in place
+        raise
 
 
 def _via_service(
@@ -328,7 +331,7 @@ def _extract(response: HttpResponse, mode: str, deadline: Deadline, include_comm
 
 def _result(
     url: str, final_url: str, status: int, content_type: str, page: PageText, truncated: bool, max_chars: int
-) -> Dict[str, Any]:
+) -> FetchResult:
     text = page.text
     if len(text) > max_chars:
         text, truncated = text[:max_chars], True
@@ -350,17 +353,17 @@ def _result(
 
 
 def add_page_content(
-    items: List[Dict[str, Any]],
+    items: List[SearchItem],
     *,
     transport: HttpTransport,
     settings: Settings,
     deadline: Deadline,
     max_content_chars: int = DEFAULT_CONTENT_CHARS,
     max_workers: int = 4,
-    extract_mode: str = "text",
+    extract_mode: ExtractMode = "text",
     resolver: Optional[Resolver] = None,
     trusted_networks: Iterable[str] = (),
-) -> List[Dict[str, Any]]:
+) -> List[ErrorInfo]:
     """Fetch every item's page in threads and put its text in ``item["content"]``.
 
     At most ``max_workers`` pages at once, all within ``deadline``; each text is
@@ -397,7 +400,7 @@ def add_page_content(
         wait(futures, timeout=max(0.0, deadline.remaining_s()) + _CONTENT_GRACE_S)
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
-    errors: List[Dict[str, Any]] = []
+    errors: List[ErrorInfo] = []
     for item, future in zip(todo, futures):
         try:
             if future.cancelled() or not future.done():
@@ -408,7 +411,7 @@ def add_page_content(
                 )
             item["content"] = future.result()["text"]
         except WebSearchError as error:
-            errors.append(dict(error.to_dict(), url=item["url"]))
+            errors.append({**error.to_dict(), "url": item["url"]})
         except Exception as exc:  # a defect in fetch: logged loudly, reported typed, never fails the search
             logger.error("reading %s for include_content failed unexpectedly", _shown(item["url"]), exc_info=exc)
             entry = WebProviderError(
@@ -416,5 +419,5 @@ def add_page_content(
                 provider=PROVIDER,
                 detail_code="internal_error",
             ).to_dict()
-            errors.append(dict(entry, url=item["url"]))
+            errors.append({**entry, "url": item["url"]})
     return errors

@@ -25,12 +25,12 @@ from dataclasses import dataclass, replace
 from typing import List, Optional, Tuple
 from urllib.parse import urljoin
 
+from ..engine.redirects import _CONTENT_ATTR, _META_REFRESH, client_redirect  # one reading of the tag for both
 from ..extract.article import visible_text
 from ..net.media import content_kind
-from ..engine.redirects import _CONTENT_ATTR, _META_REFRESH, client_redirect  # one reading of the tag for both
 from ..net.transport import HttpResponse
 
-__all__ = ["Refresh", "RefreshChain", "meta_refresh", "REDIRECT_DELAY_S", "NOTICE_DELAY_S", "NOTICE_TEXT_CHARS"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: A refresh within this many seconds is a redirect from any page.
 REDIRECT_DELAY_S = 1.0

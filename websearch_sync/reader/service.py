@@ -21,17 +21,17 @@ parameters such as ``key``, ``api_key``, ``token``, ``access_token``,
 """
 
 from dataclasses import dataclass
-from typing import Optional, Tuple
+from typing import Any, Dict, Optional, Tuple
 from urllib.parse import parse_qsl, urlsplit
 
 from ..config import Settings
-from ..net.deadline import Deadline
 from ..errors import WebParseError
-from .content import PageText
+from ..net.deadline import Deadline
 from ..net.transport import HttpTransport, RequestSpec, status_error
 from ..secrets import is_secret_name
+from .content import PageText
 
-__all__ = ["ReaderService", "reader_service", "carries_credentials", "read_with_service", "JINA_READER_URL"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 JINA_READER_URL = "https://r.jina.ai/"
 #: Share of the remaining time the service may use; the rest is kept for reading the page directly.
@@ -108,13 +108,13 @@ def read_with_service(
         body = response.json()
     except ValueError:
         raise WebParseError("%s did not answer with JSON" % service.name, provider=service.name, detail_code="not_json") from None
-    data = body.get("data") if isinstance(body, dict) else None
+    data: Dict[str, Any] = body["data"] if isinstance(body, dict) and isinstance(body.get("data"), dict) else {}
     content = data.get("content") if isinstance(data, dict) else None
     if not isinstance(content, str):
         raise WebParseError("%s answered without data.content" % service.name, provider=service.name, detail_code="unexpected_shape")
     if not content.strip():
         raise WebParseError("%s returned no text for the page" % service.name, provider=service.name, detail_code="no_content")
-    title = data.get("title") if isinstance(data.get("title"), str) else ""
+    title: str = data["title"] if isinstance(data.get("title"), str) else ""
     reported = data.get("url")
     final_url = reported if isinstance(reported, str) and reported.startswith(("http://", "https://")) else url
     return final_url, PageText(title.strip(), content.strip(), service.name)

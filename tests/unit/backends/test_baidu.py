@@ -8,21 +8,17 @@ import re
 import threading
 import time
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 import requests
+from backend_kit import replay_search
+from bs4 import Tag
 from responses import matchers
 
 import websearch_sync as ws
-from urllib.parse import urlsplit
-
-from bs4 import Tag
-
 from websearch_sync.backends.baidu import _item, _source, is_baidu_link, parse_baidu_page
 from websearch_sync.engine.html_parsing import elements, has_class, parse_fragment
-
-
-from backend_kit import replay_search
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
 SEARCH_URL = "https://www.baidu.com/s"
@@ -61,7 +57,10 @@ def test_request_is_a_get_with_wd_rn_ie_and_browser_headers():
 
 def test_redirect_to_wappass_is_blocked_and_not_followed():
     location = "https://wappass.baidu.com/static/captcha/tuxing.html?&ak=x&backurl=y&logid=1&signature=s&timestamp=1"
-    followed = lambda mock: mock.add("GET", location.split("?")[0], body=page("search-engine-parser__baidu_captcha.html"))
+
+    def followed(mock):
+        mock.add("GET", location.split("?")[0], body=page("search-engine-parser__baidu_captcha.html"))
+
     result, calls = search("", status=302, headers={"Location": location}, extra=[followed])
     assert isinstance(result, ws.WebBlocked)
     assert (result.detail_code, result.status) == ("captcha_required", 302)

@@ -16,8 +16,6 @@ from websearch_sync.backends.bing import decode_bing_href
 from websearch_sync.engine.registry import bot_walls
 from websearch_sync.net.botwall import bot_wall
 
-from servers import FaultServer, respond
-
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
 URL = "https://www.bing.com/search"
 HTML = "text/html; charset=utf-8"
@@ -208,7 +206,7 @@ def test_a_results_page_for_a_query_naming_the_wall_is_not_a_block():
 def _report(text):
     from requests.structures import CaseInsensitiveDict
 
-    from websearch_sync.backends import backend_class
+    from websearch_sync.engine.registry import backend_class
     from websearch_sync.net.transport import HttpResponse
 
     response = HttpResponse(status=200, headers=CaseInsensitiveDict({"Content-Type": HTML}), content=text.encode("utf-8"), url=URL)

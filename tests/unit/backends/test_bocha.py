@@ -5,13 +5,11 @@ import json
 
 import pytest
 import responses
+from backend_kit import recorded_json, replay_search
 
 import websearch_sync as ws
 from websearch_sync.backends.bocha import Bocha
 from websearch_sync.models import SearchParams
-
-
-from backend_kit import recorded_json, replay_search
 
 URL = "https://api.bochaai.com/v1/web-search"
 KEY = "bocha-test-key-0001"

@@ -3,12 +3,11 @@
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from backend_kit import recorded_json, replay_search
 
 import websearch_sync as ws
 from websearch_sync.backends.brave import Brave
 from websearch_sync.models import SearchParams
-
-from backend_kit import recorded_json, replay_search
 
 URL = "https://api.search.brave.com/res/v1/web/search"
 KEY = "brave-test-key-0001"

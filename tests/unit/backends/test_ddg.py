@@ -10,13 +10,11 @@ from urllib.parse import parse_qsl
 
 import pytest
 import responses
+from backend_kit import replay_search
 
 import websearch_sync as ws
 from websearch_sync.backends.ddg import decode_ddg_href, parse_ddg_page
 from websearch_sync.engine.html_parsing import iso_datetime, parse_fragment, reduce_markup, region, text_of
-
-
-from backend_kit import replay_search
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
 URLS = {"ddg_html": "https://html.duckduckgo.com/html/", "ddg_lite": "https://lite.duckduckgo.com/lite/"}

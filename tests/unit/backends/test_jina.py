@@ -4,12 +4,11 @@ Jina's error envelope and keys never showing."""
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from backend_kit import recorded_json, replay_search
 
 import websearch_sync as ws
 from websearch_sync.backends.jina import SNIPPET_FROM_CONTENT_CHARS, Jina
 from websearch_sync.models import SearchParams
-
-from backend_kit import recorded_json, replay_search
 
 URL = "https://s.jina.ai/"
 KEY = "jina_SECRET_1122334455aa"

@@ -4,12 +4,11 @@ error envelope (codes by name, also inside HTTP 200) and keys never showing."""
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from backend_kit import recorded_json, replay_search
 
 import websearch_sync as ws
 from websearch_sync.backends.kagi import Kagi
 from websearch_sync.models import SearchParams
-
-from backend_kit import recorded_json, replay_search
 
 URL = "https://kagi.com/api/v0/search"
 KEY = "kg-SECRET-9f8e7d6c5b4a"

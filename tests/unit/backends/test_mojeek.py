@@ -12,8 +12,6 @@ import websearch_sync as ws
 from websearch_sync.engine.registry import bot_walls
 from websearch_sync.net.botwall import bot_wall
 
-from servers import FaultServer, respond
-
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
 URL = "https://www.mojeek.com/search"
 HTML = "text/html; charset=utf-8"
@@ -89,7 +87,7 @@ def test_a_results_page_for_a_query_naming_the_wall_is_not_a_block():
 def test_structure_report():
     from requests.structures import CaseInsensitiveDict
 
-    from websearch_sync.backends import backend_class
+    from websearch_sync.engine.registry import backend_class
     from websearch_sync.net.transport import HttpResponse
 
     def report(text):

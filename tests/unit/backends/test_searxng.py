@@ -6,13 +6,11 @@ a test needs a field the recordings lack, e.g. publishedDate)."""
 import json
 
 import pytest
+from backend_kit import recorded_json, replay_search
 
 import websearch_sync as ws
 from websearch_sync.backends.searxng import SearXNG
 from websearch_sync.models import SearchParams
-
-
-from backend_kit import recorded_json, replay_search
 
 BASE = "https://searx.example.org"
 URL = BASE + "/search"

@@ -6,13 +6,11 @@ import json
 
 import pytest
 import responses
+from backend_kit import replay_search
 
 import websearch_sync as ws
 from websearch_sync.backends.service import DEFAULT_REQUEST_ID_HEADER, SearchService
 from websearch_sync.models import SearchParams
-
-
-from backend_kit import replay_search
 
 URL = "https://search-gw.example.com/v1/search"
 KEY = "svc-SECRET-77aa88bb99cc"

@@ -5,12 +5,11 @@ import json
 
 import pytest
 import responses
+from backend_kit import recorded_json, replay_search
 
 import websearch_sync as ws
 from websearch_sync.backends.tavily import Tavily
 from websearch_sync.models import SearchParams
-
-from backend_kit import recorded_json, replay_search
 
 URL = "https://api.tavily.com/search"
 KEY = "tvly-SECRET-0a1b2c3d4e5f"

@@ -17,7 +17,7 @@ from .results import RedisCache
 from .server import DEFAULT_TIMEOUT_S, SharedState, check_state_prefix, check_state_url, state_server
 from .slots import SharedSlots
 
-__all__ = ["SharedTiers", "shared_tiers", "SharedState", "RedisCache", "SharedSlots", "SharedCooldowns", "SharedFlights"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 
 class SharedTiers(NamedTuple):

@@ -13,7 +13,7 @@ from typing import Any, Optional
 from ..tiers import SharedBlock
 from .server import SharedState
 
-__all__ = ["SharedCooldowns", "SharedBlock", "MAX_SHARED_COOLDOWN_S"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: No shared cool-down lasts longer than a local one may (one day).
 MAX_SHARED_COOLDOWN_S = 86400.0

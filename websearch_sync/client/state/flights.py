@@ -13,7 +13,7 @@ from typing import Optional
 from .results import hashed_key
 from .server import SharedState
 
-__all__ = ["SharedFlights"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: Deletes KEYS[1] only while it holds ARGV[1] (the owner's token).
 _RELEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0"

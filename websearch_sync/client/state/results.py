@@ -16,7 +16,7 @@ from ...errors import redact
 from ..cache import cache_key_text
 from .server import SharedState
 
-__all__ = ["RedisCache", "hashed_key"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 
 def hashed_key(key: Hashable) -> str:

@@ -15,10 +15,7 @@ from ...errors import InvalidInput, NetworkError, Timeout, redact
 from ...secrets import is_secret_name
 from ..clock import Clock
 
-__all__ = [
-    "StateServer", "SharedState", "BadReply", "state_server", "shown_url", "check_state_url", "check_state_prefix",
-    "DEFAULT_TIMEOUT_S", "RETRY_AFTER_S", "NAMESPACE",
-]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 logger = logging.getLogger("websearch_sync")
 

@@ -4,7 +4,7 @@ from typing import Any, Optional, Tuple
 
 from .server import BadReply, SharedState
 
-__all__ = ["SharedSlots"]
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: KEYS[1]: the backend's next free slot, in microseconds on the Redis clock (the one
 #: clock every process agrees on). ARGV[1]: the interval, ARGV[2]: the longest wait

@@ -209,4 +209,26 @@ ARTICLES = [
         "The top is made of two bamboo boards that move apart to act as a vice. Pegs fitted into the holes in the boards hold awkward shapes such as pipes and round timber.",
         "Keep the hinges free of sawdust and put a drop of light oil on the locking pins from time to time. The bamboo boards can be sanded and oiled if they become stained.",
     ]),
+    # ------------------------------------------------------------------ article rows of a layout table
+    ("table-rowspan-1", "table_row_split", "The lifeboat station's busiest summer", [
+        "The volunteer crew of the lifeboat station answered sixty-one calls between June and September, more than in any summer since the station opened. Most were to swimmers and paddleboarders carried out by the ebb tide beyond the headland.",
+        "On the busiest weekend the boat launched five times in two days. The coxswain, a fisherman who has served on the crew for twenty-six years, said he could not remember the pagers going off so often.",
+        "Two of the rescues were at night. In one, a yacht with a fouled propeller was towed in from eight miles out; in the other, a teenager stranded on a ledge below the cliffs was lifted off by the inshore boat.",
+        "The station is asking visitors to check the tide times before they go into the water and to carry a phone in a waterproof pouch. Many of this year's calls came from people who had not realised how fast the tide turns in the bay.",
+        "Three new volunteers finished their training in August, and the station is now looking for shore crew to help with launching. No sailing experience is needed, only a willingness to turn out at short notice in any weather.",
+    ]),
+    ("table-rowspan-2", "table_row_split", "A short history of the market cross", [
+        "The market cross stands where the two main streets of the town meet. It was put up in the fifteenth century, when the town was granted the right to hold a weekly market and an annual fair on the feast of its patron saint.",
+        "The cross was damaged during the civil war, when soldiers quartered in the town used its steps as a mounting block and broke off the carved head. For almost two hundred years only the shaft remained.",
+        "In 1862 a new head was carved by a mason from the cathedral works, copied from a drawing of a similar cross in the next county. The stone came from the same quarry as the original, which had reopened for the building of the railway viaduct.",
+        "The market itself has moved several times since then. Today the stalls are set out in the square behind the cross every Thursday, and the annual fair has become a summer festival with music, dancing and a procession.",
+        "Lichen and traffic fumes have blackened the stone, and the town council has applied for a grant to have it cleaned by specialists. Until that work is done, visitors are asked not to climb the steps.",
+    ]),
+    ("table-rowspan-3", "table_row_split", "Beekeeping notes for October", [
+        "October is the month to make sure every colony has enough food for the winter. Heft each hive from behind: a hive that lifts easily needs feeding now, while the bees can still take down syrup and store it.",
+        "Fit mouse guards before the first hard frosts. Mice look for warm, dry places as the nights get colder, and a hive full of comb and honey is an easy home if the entrance is left open.",
+        "Check that the roofs are weatherproof and that the hives lean slightly forward, so that rain runs out of the entrance rather than pooling on the floor. Damp kills more colonies in winter than cold does.",
+        "Varroa treatment should be finished by now in most areas. If your mite counts are still high, speak to the local bee inspector before using anything that is not approved for use at this time of year.",
+        "Finally, clean and store the supers you have taken off. Wax moth larvae will ruin stored comb within weeks if it is left somewhere warm, so keep it cold, dry and sealed.",
+    ]),
 ]

@@ -129,6 +129,25 @@ def table_br(title: str, paras: List[str], i: int) -> str:
                links(RELATED), esc(FOOTER)))
 
 
+def table_row_split(title: str, paras: List[str], i: int) -> str:
+    """The article's paragraphs in <p> (wrapped in a <div> or <font>) across three rows of the
+    layout table itself, the navigation and sidebar cells spanning those rows: readability
+    keeps the wrapper with the most text, a third to a half of the article, and nothing of
+    the other rows."""
+    site = SITES[i % 5]
+    parts = [paras[:2], paras[2:3], paras[3:]] if i % 2 else [paras[:1], paras[1:3], paras[3:]]
+    wrap = '<font face="Verdana">%s</font>' if i % 3 else '<div class="text">%s</div>'
+    cells = ['<td valign="top">%s</td>' % (wrap % "".join("<p>%s</p>" % esc(p) for p in part)) for part in parts]
+    cells[0] = cells[0].replace(">", "><h2>%s</h2>" % esc(title), 1)
+    return (head(title, site) + '<body><table width="100%%" cellpadding="4">'
+            '<tr><td colspan="3"><font size="6">%s</font></td></tr>\n'
+            '<tr><td width="150" valign="top" rowspan="3">%s</td>%s\n'
+            '<td width="180" valign="top" rowspan="3"><b>Links</b><br>%s<br><br><b>Site news</b><br>%s</td></tr>\n'
+            '<tr>%s</tr>\n<tr>%s</tr>\n'
+            '<tr><td colspan="3"><small>%s</small></td></tr></table></body></html>\n'
+            % (esc(site), links(NAV), cells[0], links(SIDEBAR_LINKS), esc(SITE_NEWS), cells[1], cells[2], esc(FOOTER)))
+
+
 def _page(title: str, i: int, main: str) -> str:
     site = SITES[i % 5]
     return (head(title, site) + '<body><div id="header"><div class="logo">%s</div><div class="menu">%s</div></div>\n'
@@ -192,7 +211,8 @@ def tabs(title: str, paras: List[str], i: int) -> str:
 
 
 TEMPLATES: Dict[str, Callable[[str, List[str], int], str]] = {
-    "table_rows": table_rows, "table_cells": table_cells, "table_split": table_split, "table_br": table_br, "br_text": br_text,
+    "table_rows": table_rows, "table_cells": table_cells, "table_split": table_split, "table_br": table_br,
+    "table_row_split": table_row_split, "br_text": br_text,
     "div_text": div_text, "unclosed_title": unclosed_title, "stray_html_end": stray_html_end,
     "unclosed_head": unclosed_head, "comments_inside": comments_inside, "short_boxes": short_boxes, "tabs": tabs,
 }

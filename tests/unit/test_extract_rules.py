@@ -76,7 +76,24 @@ def _extracted(page, rules):
     return extract_html(page, mode="text", rules=rules).text
 
 
+def _row_split_page():
+    """A layout table whose article column is split over three rows (paragraphs wrapped in
+    <font>), navigation and sidebar cells spanning them: readability keeps one row."""
+    def cell(*texts):
+        return "<td valign='top'><font face='Verdana'>%s</font></td>" % "".join("<p>%s</p>" % t for t in texts)
+    def part(word):
+        return "The %s part of the article, with commas, clauses, and words enough to be a paragraph. " % word * 4
+    links = "<br>".join("<a href='/s%d'>Section number %d</a>" % (n, n) for n in range(8))
+    return ("<html><body><table><tr><td colspan='3'>Banner</td></tr><tr><td rowspan='3'>%s</td>%s"
+            "<td rowspan='3'>%s<br>Site news: our new look site went live this month, tell us what moved.</td></tr>"
+            "<tr>%s</tr><tr>%s</tr><tr><td colspan='3'>Copyright the publishers, all rights reserved, "
+            "no reproduction without permission.</td></tr></table></body></html>"
+            % (links, cell(part("first")), links, cell(part("second"), part("third")),
+               cell(part("fourth"), "The closing paragraph of it.")))
+
+
 PAGE_CASES = {
+    "recovery.table_column": (_row_split_page(), "The closing paragraph"),
     # an embedded post's <blockquote class="twitter-tweet"> is "unlikely" for readability
     "page.quotations": (ARTICLE_PAGE, "The Danube at sunset"),
     "page.heading_anchors": ("<html><body><main>" + PARAGRAPH * 2 + "<h2 id='usage'><a class='header' "
@@ -115,7 +132,12 @@ def test_page_and_readability_rules_apply_only_when_on(name):
 
 
 SIDEBAR = "Family run garage, servicing and repairs at fair prices, call today for a free quote."
+PITCH = "Sign up to our free weekly newsletter, delivered to your inbox every Friday, and never miss a story again."
 REMOVAL_CASES = {
+    # readability drops the form and keeps the sign-up box's pitch as a sibling of a short article
+    "page.form_boxes": ("<html><body><div id='wrap'><div><h1>Road closed</h1>" + PARAGRAPH * 3 + "</div>"
+                        "<div><h3>Never miss a story</h3><p>" + PITCH + "</p><form><input type='email'></form></div>"
+                        "</div></body></html>", "Sign up to our free"),
     # a <br><br>-text cell is one paragraph for readability: the row with the sidebar cell wins
     "page.br_paragraphs": ("<html><body><table><tr><td><font>" + "<br><br>".join(
         ["Text of the article in a table cell, sentence after sentence, with commas, clauses, and words."] * 4)

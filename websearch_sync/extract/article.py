@@ -30,6 +30,7 @@ from .repair import repair_markup
 from .rules import COMMENT_RULE, DEFAULT_RULES, check_rules, stage_words
 from .second import EXTRACTOR as SECOND_EXTRACTOR
 from .second import NEAR_EMPTY_CHARS, near_empty, second_opinion
+from .tables import widen_to_column
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -208,6 +209,32 @@ def _recover_tiny(root: etree._Element, article: Optional[etree._Element], rules
     return region.element if text_size(region.element) > extracted else article
 
 
+def _widen_to_column(root: etree._Element, article: etree._Element, rules: FrozenSet[str],
+                     title: str) -> etree._Element:
+    """``article``, or the text cells of its layout-table column (cleaned like an article) when
+    its cell is a fraction of them (``tables.widen_to_column``)."""
+    widened = widen_to_column(_body(root), article)
+    if widened is None:
+        return article
+    clean_article(widened, rules, title=title)
+    return widened
+
+
+def _recover(root: etree._Element, article: Optional[etree._Element], rules: FrozenSet[str],
+             title: str) -> Optional[etree._Element]:
+    """The article readability selected, cleaned, or what the ``recovery.*`` rules take instead
+    (its table column, the main region for a tiny or a fragmentary article)."""
+    if article is not None:
+        clean_article(article, rules, title=title)
+    if article is not None and "recovery.table_column" in rules:
+        article = _widen_to_column(root, article, rules, title)
+    if "recovery.tiny" in rules and (article is None or text_size(article) < TINY_ARTICLE_CHARS):
+        return _recover_tiny(root, article, rules, title)
+    if article is not None and "recovery.fragment" in rules:
+        return _recover_fragment(root, article, rules, title)
+    return article
+
+
 def extract_html(html: str, *, url: Optional[str] = None, mode: str = "markdown",
                  rules: Iterable[str] = DEFAULT_RULES) -> Extraction:
     """Extract a page's main content.
@@ -233,12 +260,7 @@ def extract_html(html: str, *, url: Optional[str] = None, mode: str = "markdown"
     page_chars = text_size(_body(root))
     article = _article(root, rules)
     text = ""
-    if article is not None:
-        clean_article(article, rules, title=title)
-    if "recovery.tiny" in rules and (article is None or text_size(article) < TINY_ARTICLE_CHARS):
-        article = _recover_tiny(root, article, rules, title)
-    elif article is not None and "recovery.fragment" in rules:
-        article = _recover_fragment(root, article, rules, title)
+    article = _recover(root, article, rules, title)
     if article is not None:
         text = render_element(article, mode, base_url=url)
     if "recovery.second_opinion" in rules and near_empty(_chars(text), page_chars):

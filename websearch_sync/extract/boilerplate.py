@@ -182,11 +182,32 @@ def _unwrap_heading_anchors(root: etree._Element) -> None:
             anchor.drop_tag()
 
 
+_BOX_TAGS = frozenset(("div", "section", "aside", "td"))
+
+
+def _drop_form_boxes(root: etree._Element) -> None:
+    """Removes the box around each form (a newsletter sign-up, a search or a contact box:
+    readability drops the form and keeps the box's pitch as an article sibling), unless the
+    box holds 30% or more of the page's text or several long paragraphs (then the form is part
+    of the article or of a page-wide wrapper)."""
+    body = root.find("body")
+    if body is None:
+        return
+    limit = 0.3 * text_size(body)
+    boxes: List[etree._Element] = []
+    for form in body.iter("form"):
+        box = next(form.iterancestors(*_BOX_TAGS), None)
+        if box is not None and text_size(box) < limit and _long_paragraphs(box) < 2 and box.find(".//article") is None:
+            boxes.append(box)
+    _drop_outermost(boxes)
+
+
 #: Rewrites of the page before readability, by rule name (run in this order).
 _PAGE_REWRITES: Dict[str, Callable[[etree._Element], None]] = {
     "page.br_paragraphs": split_br_runs,
     "page.quotations": _keep_quotations,
     "page.heading_anchors": _unwrap_heading_anchors,
+    "page.form_boxes": _drop_form_boxes,
 }
 
 

@@ -50,6 +50,8 @@ RULES = (
     _rule("page.tab_panels", "page", "hidden tab panels (role=tabpanel, class word 'tab') are kept"),
     _rule("page.quotations", "page", "keep <blockquote> (embedded posts) as content"),
     _rule("page.heading_anchors", "page", "unwrap in-page links inside headings"),
+    _rule("page.form_boxes", "page", "the box around a form (newsletter sign-up, search, contact) unless it holds "
+          "30% of the page's text"),
     _rule("page.landmarks", "page", "<nav>, <header>, <footer>, <aside>", tags="nav header footer aside"),
     # --- readability's own cleaning of the article it selected
     _rule("readability.keep_lists", "readability", "readability's cleaning keeps lists and tables"),
@@ -76,6 +78,8 @@ RULES = (
     _rule("article.comments", "article", "reader comment threads (class/id words, compounds such as "
           "'commentlist' split) unless little else is left"),
     # --- after readability
+    _rule("recovery.table_column", "recovery", "an article whose table cell holds under 60% of its column's "
+          "running text is widened to the column's text cells (navigation, sidebar and link-dense cells left out)"),
     _rule("recovery.tiny", "recovery", "an article under 100 characters (or none) is replaced by the main text "
           "region when that holds more, before the whole-page fallback (comments and reviews left out)",
           words="comment comments review reviews reply replies respond discussion"),

@@ -1,0 +1,136 @@
+"""Table-aware widening: an article split across the rows of a layout table.
+
+Old layout-table pages put the navigation, the article and a sidebar in the columns of one
+table, and often split the article across several rows of its column (a heading row, one row
+per section). readability-lxml scores each row's paragraphs separately and keeps the best
+wrapper (one cell's text) or the best row (that cell plus the navigation and sidebar cells
+beside it); the other rows of the article are lost. When the article holds less than
+``WIDEN_SHARE`` of the running text of the column of the cell that holds its longest text,
+the article is that column instead: the cells of the same table that occupy the same grid columns (``rowspan``
+and ``colspan`` counted) and are running text rather than links. Navigation and sidebar
+cells sit in other columns or are link-dense; a banner or footer row spans other columns.
+"""
+
+import copy
+from typing import Dict, List, Optional, Tuple
+
+from lxml import etree
+
+from .region import DENSE_MIN_CHARS
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+#: The article is widened when its cell holds less than this share of its column's running text.
+WIDEN_SHARE = 0.6
+#: A cell is running text with at least ``region.DENSE_MIN_CHARS`` characters outside links
+#: and at most this share of link text.
+CELL_MAX_LINK_SHARE = 0.3
+
+_CELLS = ("td", "th")
+
+
+def _chars(text: str) -> int:
+    return len("".join(text.split()))
+
+
+def _sizes(cell: etree._Element) -> Tuple[int, int]:
+    """(non-space characters, of them inside links) of ``cell``'s text."""
+    total = _chars("".join(cell.itertext()))
+    linked = sum(_chars("".join(a.itertext())) for a in cell.iter("a"))
+    return total, linked
+
+
+def _rows(table: etree._Element) -> List[etree._Element]:
+    """The table's own rows (not those of nested tables), in document order."""
+    return list(table.xpath("./tr | ./thead/tr | ./tbody/tr | ./tfoot/tr"))
+
+
+def _span(cell: etree._Element, name: str) -> int:
+    value = (cell.get(name) or "").strip()
+    return max(1, min(int(value), 1000)) if value.isdigit() else 1
+
+
+def _grid(table: etree._Element) -> Dict[etree._Element, Tuple[int, int]]:
+    """{cell: (first grid column, number of columns)}, cells spanning rows from above counted."""
+    taken: Dict[int, int] = {}  # grid column -> rows it stays occupied below the current row
+    columns: Dict[etree._Element, Tuple[int, int]] = {}
+    for row in _rows(table):
+        column = 0
+        below = {c: n - 1 for c, n in taken.items() if n > 1}
+        for cell in row:
+            if not isinstance(cell.tag, str) or cell.tag not in _CELLS:
+                continue
+            while column in taken:
+                column += 1
+            width = _span(cell, "colspan")
+            columns[cell] = (column, width)
+            for c in range(column, column + width):
+                below[c] = _span(cell, "rowspan") - 1
+            column += width
+        taken = {c: n for c, n in below.items() if n > 0}
+    return columns
+
+
+def _normal(text: Optional[str]) -> str:
+    return " ".join(text.split()) if text else ""
+
+
+def _cell_holding(body: etree._Element, sample: str) -> Optional[etree._Element]:
+    """The innermost table cell of ``body`` whose own text (or a child's tail) contains ``sample``."""
+    for element in body.iter():
+        if not isinstance(element.tag, str):
+            continue
+        if sample in _normal(element.text):
+            holder = element
+        elif sample in _normal(element.tail):
+            holder = element.getparent()
+        else:
+            continue
+        return next((a for a in holder.iterancestors(*_CELLS)), None) if holder.tag not in _CELLS else holder
+    return None
+
+
+def _running_text(cell: etree._Element) -> int:
+    """Non-space characters outside links of a cell of running text, else 0."""
+    total, linked = _sizes(cell)
+    plain = total - linked
+    return plain if plain >= DENSE_MIN_CHARS and linked <= CELL_MAX_LINK_SHARE * total else 0
+
+
+def _longest(element: etree._Element) -> str:
+    """The longest text piece of ``element``, whitespace normalised."""
+    return max((_normal(text) for text in element.itertext()), key=len, default="")
+
+
+def _column(body: etree._Element, article: etree._Element) -> List[etree._Element]:
+    """The text cells of the grid column of the table cell of ``body`` that holds the
+    article's longest text (that cell among them), in document order; empty when there is
+    no such cell."""
+    sample = _longest(article)
+    if len(sample) < 25 or body.find(".//td") is None:
+        return []
+    cell = _cell_holding(body, sample)
+    table = next(cell.iterancestors("table"), None) if cell is not None else None
+    grid = _grid(table) if table is not None else {}
+    if cell not in grid:
+        return []
+    siblings = [c for c, place in grid.items() if place == grid[cell] and _running_text(c)]
+    return siblings if cell in siblings else []
+
+
+def widen_to_column(body: etree._Element, article: etree._Element) -> Optional[etree._Element]:
+    """A new ``<div>`` holding (copies of) the cells of the article's column (``_column``) when
+    the article holds less than ``WIDEN_SHARE`` of their running text (a cell whose longest
+    text piece is in the article counts as held); None otherwise."""
+    siblings = _column(body, article)
+    text = _normal(" ".join(article.itertext()))
+    held = sum(_running_text(c) for c in siblings if _longest(c) in text)
+    if not siblings or held >= WIDEN_SHARE * sum(_running_text(c) for c in siblings):
+        return None
+    widened = etree.Element("div")
+    for sibling in siblings:
+        part = etree.SubElement(widened, "div")
+        part.text = sibling.text
+        for child in sibling:
+            part.append(copy.deepcopy(child))
+    return widened

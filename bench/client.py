@@ -75,21 +75,24 @@ def base(server: http.server.ThreadingHTTPServer) -> str:
 
 
 def configure(searxng, brave, bocha) -> ws.Settings:
-    os.environ.update({
-        "SEARXNG_BASE_URL": base(searxng) + "/searxng",
-        "WEB_SEARCH_ENDPOINT_BRAVE": base(brave) + "/brave/web",
-        "BRAVE_API_KEY": "bench-brave-key",
-        "BOCHA_BASE_URL": base(bocha) + "/bocha",
-        "BOCHA_API_KEY": "bench-bocha-key",
-    })
+    os.environ.update(
+        {
+            "SEARXNG_BASE_URL": base(searxng) + "/searxng",
+            "WEB_SEARCH_ENDPOINT_BRAVE": base(brave) + "/brave/web",
+            "BRAVE_API_KEY": "bench-brave-key",
+            "BOCHA_BASE_URL": base(bocha) + "/bocha",
+            "BOCHA_API_KEY": "bench-bocha-key",
+        }
+    )
     return ws.Settings.from_env()
 
 
 def bench_merge(rounds: int) -> None:
     servers = [make_server(d) for d in (0.1, 0.2, 0.3)]
     settings = configure(*servers)
-    with ws.SearchClient(["searxng", "brave", "bocha"], strategy="merge", settings=settings,
-                         cache_ttl_s=0, min_interval_s=0) as client:
+    with ws.SearchClient(
+        ["searxng", "brave", "bocha"], strategy="merge", settings=settings, cache_ttl_s=0, min_interval_s=0
+    ) as client:
         client.search("warm up")
         alone = []
         for i in range(max(3, rounds // 3)):  # the slowest backend on its own, same path
@@ -103,9 +106,11 @@ def bench_merge(rounds: int) -> None:
             walls.append(time.perf_counter() - started)
         assert result["provider_meta"]["providers"] == ["searxng", "brave", "bocha"], result["provider_meta"]
     median, slowest = statistics.median(walls), statistics.median(alone)
-    print("1. merge of 3 backends at 100/200/300 ms: median wall %.1f ms over %d rounds; slowest backend alone %.1f ms;"
-          " wall / slowest alone = %.3f, wall / 300 ms = %.3f (target <= 1.05)"
-          % (median * 1000, rounds, slowest * 1000, median / slowest, median / 0.3))
+    print(
+        "1. merge of 3 backends at 100/200/300 ms: median wall %.1f ms over %d rounds; slowest backend alone %.1f ms;"
+        " wall / slowest alone = %.3f, wall / 300 ms = %.3f (target <= 1.05)"
+        % (median * 1000, rounds, slowest * 1000, median / slowest, median / 0.3)
+    )
     for server in servers:
         server.shutdown()
 
@@ -128,8 +133,10 @@ def bench_warm(rounds: int) -> None:
             json.loads(response.content)
             bare.append(time.perf_counter() - started)
     ratio = statistics.median(ours) / statistics.median(bare)
-    print("2. warm search vs bare requests.get + json.loads at 50 ms: %.2f ms vs %.2f ms (medians of %d); ratio %.3f (target <= 1.02)"
-          % (statistics.median(ours) * 1000, statistics.median(bare) * 1000, rounds, ratio))
+    print(
+        "2. warm search vs bare requests.get + json.loads at 50 ms: %.2f ms vs %.2f ms (medians of %d); ratio %.3f (target <= 1.02)"
+        % (statistics.median(ours) * 1000, statistics.median(bare) * 1000, rounds, ratio)
+    )
     session.close()
     server.shutdown()
 
@@ -146,8 +153,10 @@ def bench_cache_hit(rounds: int) -> None:
             times.append(time.perf_counter() - started)
         assert result["provider_meta"]["cached"] is True
     times.sort()
-    print("3. cache hit: median %.1f us, p90 %.1f us over %d calls (target <= 5 us)"
-          % (statistics.median(times) * 1e6, times[int(len(times) * 0.9)] * 1e6, rounds))
+    print(
+        "3. cache hit: median %.1f us, p90 %.1f us over %d calls (target <= 5 us)"
+        % (statistics.median(times) * 1e6, times[int(len(times) * 0.9)] * 1e6, rounds)
+    )
     server.shutdown()
 
 

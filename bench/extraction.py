@@ -27,7 +27,8 @@ import os
 import statistics
 import sys
 import time
-from typing import Callable, Dict, FrozenSet, List, Optional, Sequence, Tuple
+from collections.abc import Sequence
+from typing import Callable, Optional
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -52,14 +53,17 @@ def _shared(name: str) -> str:
     return next((path for path in candidates if os.path.isdir(path)), candidates[0])
 
 
-DEFAULT_SETS = (("articles", _shared("extraction-benchmark")),
-                ("readability", _shared("extraction-benchmark-readability")),
-                ("structures", os.path.join(HERE, "extraction-structures")))
+DEFAULT_SETS = (
+    ("articles", _shared("extraction-benchmark")),
+    ("readability", _shared("extraction-benchmark-readability")),
+    ("structures", os.path.join(HERE, "extraction-structures")),
+)
 
-Pages = List[Tuple[str, str, str]]
+Pages = list[tuple[str, str, str]]
 
 
 # --------------------------------------------------------------------------- systems
+
 
 def baseline_text(html: str) -> str:
     """Plain readability-lxml: ``Document(html).summary()`` then lxml ``text_content()``."""
@@ -74,7 +78,7 @@ def baseline_text(html: str) -> str:
     return lxml.html.fromstring(summary).text_content() if summary.strip() else ""
 
 
-def ours_text(html: str, rules: Optional[FrozenSet[str]] = None, mode: str = "text") -> str:
+def ours_text(html: str, rules: Optional[frozenset[str]] = None, mode: str = "text") -> str:
     """websearch_sync's extraction in text mode (with all rules, or with ``rules``)."""
     from websearch_sync.extract.article import extract_html
     from websearch_sync.extract.rules import DEFAULT_RULES
@@ -82,13 +86,17 @@ def ours_text(html: str, rules: Optional[FrozenSet[str]] = None, mode: str = "te
     return extract_html(html, mode=mode, rules=DEFAULT_RULES if rules is None else rules).text
 
 
-def mode_mismatches(pages: Pages, text_predictions: Sequence[str], rules: FrozenSet[str]) -> int:
+def mode_mismatches(pages: Pages, text_predictions: Sequence[str], rules: frozenset[str]) -> int:
     """Pages whose markdown extraction carries other words than their text extraction."""
-    return sum(1 for (_, html, _), text in zip(pages, text_predictions)
-               if markdown_words(ours_text(html, rules, "markdown")) != text_words(text))
+    return sum(
+        1
+        for (_, html, _), text in zip(pages, text_predictions)
+        if markdown_words(ours_text(html, rules, "markdown")) != text_words(text)
+    )
 
 
 # --------------------------------------------------------------------------- runner
+
 
 def load(data_dir: str) -> Pages:
     """[(page id, html, truth text)] sorted by id."""
@@ -102,7 +110,7 @@ def load(data_dir: str) -> Pages:
     return pages
 
 
-def run(pages: Pages, systems: Dict[str, Callable[[str], str]], repeat: int):
+def run(pages: Pages, systems: dict[str, Callable[[str], str]], repeat: int):
     """Runs every system on every page, interleaved so both see the same machine load.
     Returns {name: (predictions, per-page best ms)}."""
     out = {name: ([""] * len(pages), [float("inf")] * len(pages)) for name in systems}
@@ -122,6 +130,7 @@ def run(pages: Pages, systems: Dict[str, Callable[[str], str]], repeat: int):
 
 # --------------------------------------------------------------------------- report
 
+
 def _lost(ours: Sequence[Scored], baseline: Sequence[Scored]) -> int:
     """Pages under 0.5 recall that readability-lxml gets above 0.8."""
     return sum(1 for (o, _), (b, _) in zip(ours, baseline) if o[1] < 0.5 and b[1] > 0.8)
@@ -137,7 +146,7 @@ def _paired(first: Sequence[Scored], second: Sequence[Scored]) -> str:
     return "%+.4f (std %.4f, 95%% %+.4f..%+.4f)" % (spread["delta"], spread["std"], spread["low"], spread["high"])
 
 
-def set_rows(scores: Dict[str, List[Scored]], times: Dict[str, List[float]]) -> List[Tuple[str, str]]:
+def set_rows(scores: dict[str, list[Scored]], times: dict[str, list[float]]) -> list[tuple[str, str]]:
     """(label, value) rows of one set."""
     ours, base = scores["ours"], scores["baseline"]
     ratio_median = statistics.median(times["ours"]) / statistics.median(times["baseline"])
@@ -149,16 +158,20 @@ def set_rows(scores: Dict[str, List[Scored]], times: Dict[str, List[float]]) -> 
         ("  bootstrap std of F1", "%.4f" % bootstrap_std(base)),
         ("ours - readability-lxml (paired)", _paired(ours, base)),
         ("empty: ours / readability-lxml", "%d / %d" % (sum(not s[1] for s in ours), sum(not s[1] for s in base))),
-        ("recall < 0.2: ours / readability-lxml", "%d / %d" % (sum(s[0][1] < 0.2 for s in ours),
-                                                               sum(s[0][1] < 0.2 for s in base))),
+        (
+            "recall < 0.2: ours / readability-lxml",
+            "%d / %d" % (sum(s[0][1] < 0.2 for s in ours), sum(s[0][1] < 0.2 for s in base)),
+        ),
         ("ours recall < 0.5 where r-lxml > 0.8", "%d" % _lost(ours, base)),
-        ("median ms/page: ours / readability-lxml", "%.2f / %.2f" % (statistics.median(times["ours"]),
-                                                                     statistics.median(times["baseline"]))),
+        (
+            "median ms/page: ours / readability-lxml",
+            "%.2f / %.2f" % (statistics.median(times["ours"]), statistics.median(times["baseline"])),
+        ),
         ("time ratio ours/r-lxml: median, total", "%.2f, %.2f" % (ratio_median, ratio_total)),
     ]
 
 
-def print_side_by_side(columns: Dict[str, List[Tuple[str, str]]]) -> None:
+def print_side_by_side(columns: dict[str, list[tuple[str, str]]]) -> None:
     """Prints rows of several sets next to each other."""
     names = list(columns)
     print("%-42s%s" % ("", "".join("%-48s" % name for name in names)))
@@ -166,7 +179,7 @@ def print_side_by_side(columns: Dict[str, List[Tuple[str, str]]]) -> None:
         print("%-42s%s" % (label, "".join("%-48s" % columns[name][index][1] for name in names)))
 
 
-def print_worst(pages: Pages, scores: Dict[str, List[Scored]], count: int) -> None:
+def print_worst(pages: Pages, scores: dict[str, list[Scored]], count: int) -> None:
     """The ``count`` pages where ours has the lowest F1, with readability-lxml's figures."""
     order = sorted(range(len(pages)), key=lambda i: page_f1(scores["ours"][i]))
     for index in order[:count]:
@@ -177,51 +190,66 @@ def print_worst(pages: Pages, scores: Dict[str, List[Scored]], count: int) -> No
 
 # --------------------------------------------------------------------------- main
 
+
 def _parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--set", action="append", metavar="NAME=DIR",
-                        help="a benchmark directory (repeatable; default: both development sets)")
+    parser.add_argument(
+        "--set",
+        action="append",
+        metavar="NAME=DIR",
+        help="a benchmark directory (repeatable; default: both development sets)",
+    )
     parser.add_argument("--repeat", type=int, default=3, help="runs per page; the fastest counts (default: 3)")
     parser.add_argument("--ablate", action="store_true", help="print the per-rule table")
-    parser.add_argument("--no-cross", action="store_true",
-                        help="skip the ablation runs and the generalization figures")
+    parser.add_argument("--no-cross", action="store_true", help="skip the ablation runs and the generalization figures")
     parser.add_argument("--rules-off", default="", help="comma-separated rules to switch off for 'ours'")
     parser.add_argument("--worst", type=int, default=0, help="list the N worst pages of each set")
     parser.add_argument("--per-page", help="write per-page precision/recall/ms of both systems as JSON here")
     return parser.parse_args(argv)
 
 
-def _sets(args: argparse.Namespace) -> Dict[str, str]:
+def _sets(args: argparse.Namespace) -> dict[str, str]:
     """{set name: directory}: the ``--set`` options, or both development sets."""
     return dict(item.split("=", 1) for item in args.set) if args.set else dict(DEFAULT_SETS)
 
 
-def _present(directories: Dict[str, str]) -> bool:
+def _present(directories: dict[str, str]) -> bool:
     """True when every benchmark directory is there; else says which are not."""
     missing = [path for path in directories.values() if not os.path.isfile(os.path.join(path, "ground-truth.json"))]
     if missing:
-        print("no benchmark at %s (ground-truth.json and html/); give one with --set NAME=DIR" % ", ".join(missing),
-              file=sys.stderr)
+        print(
+            "no benchmark at %s (ground-truth.json and html/); give one with --set NAME=DIR" % ", ".join(missing),
+            file=sys.stderr,
+        )
     return not missing
 
 
-def measure_set(pages: Pages, rules: FrozenSet[str], repeat: int):
+def measure_set(pages: Pages, rules: frozenset[str], repeat: int):
     """Runs both systems on one set. Returns ({system: scores}, {system: ms per page},
     pages whose text and markdown extractions differ in words)."""
     results = run(pages, {"ours": lambda html: ours_text(html, rules), "baseline": baseline_text}, repeat)
     truths = [truth for _, _, truth in pages]
     scores = {system: score_pages(truths, preds) for system, (preds, _) in results.items()}
-    return scores, {system: ms for system, (_, ms) in results.items()}, mode_mismatches(pages, results["ours"][0], rules)
+    return (
+        scores,
+        {system: ms for system, (_, ms) in results.items()},
+        mode_mismatches(pages, results["ours"][0], rules),
+    )
 
 
-def _per_page(pages: Pages, scores: Dict[str, List[Scored]], times: Dict[str, List[float]]):
-    return {system: {pid: {"p": s[0][0], "r": s[0][1], "ms": ms}
-                     for (pid, _, _), s, ms in zip(pages, scores[system], times[system])}
-            for system in scores}
+def _per_page(pages: Pages, scores: dict[str, list[Scored]], times: dict[str, list[float]]):
+    return {
+        system: {
+            pid: {"p": s[0][0], "r": s[0][1], "ms": ms}
+            for (pid, _, _), s, ms in zip(pages, scores[system], times[system])
+        }
+        for system in scores
+    }
 
 
-def _generalization_rows(tuned_on: str, dropped: FrozenSet[str], scored: List[Scored],
-                         reference: List[Scored], baseline: List[Scored]) -> List[Tuple[str, str]]:
+def _generalization_rows(
+    tuned_on: str, dropped: frozenset[str], scored: list[Scored], reference: list[Scored], baseline: list[Scored]
+) -> list[tuple[str, str]]:
     return [
         ("  rules tuned on", tuned_on),
         ("  F1 / P / R", _prf(scored)),
@@ -232,8 +260,13 @@ def _generalization_rows(tuned_on: str, dropped: FrozenSet[str], scored: List[Sc
     ]
 
 
-def _generalization(sets: Dict[str, Pages], rules: FrozenSet[str], reference: Dict[str, List[Scored]],
-                    baseline: Dict[str, List[Scored]], ablate: bool) -> None:
+def _generalization(
+    sets: dict[str, Pages],
+    rules: frozenset[str],
+    reference: dict[str, list[Scored]],
+    baseline: dict[str, list[Scored]],
+    ablate: bool,
+) -> None:
     """Ablation runs, then the cross-set and 5-fold figures (and the per-rule table with ``ablate``)."""
     import extraction_ablation as ablation
 
@@ -242,20 +275,27 @@ def _generalization(sets: Dict[str, Pages], rules: FrozenSet[str], reference: Di
     ablated = ablation.ablate(sets, ours_text, rules, [rule.name for rule in RULES if rule.name in rules])
     cross, folds = {}, {}
     for scored_on, (tuned_on, chosen, scored) in ablation.cross_set(sets, ours_text, rules, reference, ablated).items():
-        cross[scored_on] = _generalization_rows("%s (%d of %d rules kept)" % (tuned_on, len(chosen), len(rules)),
-                                                rules - chosen, scored, reference[scored_on], baseline[scored_on])
+        cross[scored_on] = _generalization_rows(
+            "%s (%d of %d rules kept)" % (tuned_on, len(chosen), len(rules)),
+            rules - chosen,
+            scored,
+            reference[scored_on],
+            baseline[scored_on],
+        )
     for name, pages in sets.items():
         scored, chosen = ablation.k_fold(pages, name, ours_text, rules, reference[name], ablated)
         dropped = frozenset().union(*(rules - c for c in chosen))
-        folds[name] = _generalization_rows("other 4 folds; %d rules dropped in a fold" % len(dropped),
-                                           dropped, scored, reference[name], baseline[name])
+        folds[name] = _generalization_rows(
+            "other 4 folds; %d rules dropped in a fold" % len(dropped), dropped, scored, reference[name], baseline[name]
+        )
     print("\ncross-set: rules tuned on the other sets together, scored on this one")
     print_side_by_side(cross)
     print("\n5-fold: rules tuned on 4/5 of a set's pages, scored on the other 1/5")
     print_side_by_side(folds)
     if ablate:
-        ablation.print_ablation(ablation.effects(reference, ablated), list(sets),
-                                {rule.name: rule.summary for rule in RULES})
+        ablation.print_ablation(
+            ablation.effects(reference, ablated), list(sets), {rule.name: rule.summary for rule in RULES}
+        )
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -272,7 +312,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     for name, pages in sets.items():
         scores[name], times, mismatches = measure_set(pages, rules, max(1, args.repeat))
         columns["%s (%d pages)" % (name, len(pages))] = set_rows(scores[name], times) + [
-            ("text vs markdown: pages with other words", "%d" % mismatches)]
+            ("text vs markdown: pages with other words", "%d" % mismatches)
+        ]
         per_page[name] = _per_page(pages, scores[name], times)
     print("fastest of %d runs per page; %s" % (args.repeat, ", ".join("%s: %s" % item for item in directories.items())))
     if rules != DEFAULT_RULES:
@@ -283,8 +324,13 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             print("\nworst pages of %s:" % name)
             print_worst(pages, scores[name], args.worst)
     if not args.no_cross and len(sets) > 1:
-        _generalization(sets, rules, {n: s["ours"] for n, s in scores.items()},
-                        {n: s["baseline"] for n, s in scores.items()}, args.ablate)
+        _generalization(
+            sets,
+            rules,
+            {n: s["ours"] for n, s in scores.items()},
+            {n: s["baseline"] for n, s in scores.items()},
+            args.ablate,
+        )
     if args.per_page:
         with open(args.per_page, "w", encoding="utf-8") as handle:
             json.dump(per_page, handle, indent=1, sort_keys=True)

@@ -10,15 +10,15 @@ import random
 import re
 import statistics
 from collections import Counter
-from typing import Dict, List, Sequence, Tuple
+from collections.abc import Sequence
 
 _TOKEN = re.compile(r"\w+", re.UNICODE)
 
 #: One scored page: ((precision, recall), prediction is non-empty).
-Scored = Tuple[Tuple[float, float], bool]
+Scored = tuple[tuple[float, float], bool]
 
 
-def tokens(text: str) -> List[str]:
+def tokens(text: str) -> list[str]:
     """Every maximal match of ``\\w+`` in ``text`` (case kept, punctuation dropped)."""
     return _TOKEN.findall(text or "")
 
@@ -31,10 +31,10 @@ def shingles(text: str, n: int = 4) -> Counter:
         return Counter()
     if len(toks) < n:
         return Counter([tuple(toks)])
-    return Counter(tuple(toks[i:i + n]) for i in range(len(toks) - n + 1))
+    return Counter(tuple(toks[i : i + n]) for i in range(len(toks) - n + 1))
 
 
-def page_counts(truth: str, prediction: str, n: int = 4) -> Tuple[float, float, float]:
+def page_counts(truth: str, prediction: str, n: int = 4) -> tuple[float, float, float]:
     """Normalised (tp, fp, fn) of one page over the union of shingles."""
     t_sh, p_sh = shingles(truth, n), shingles(prediction, n)
     tp = fp = fn = 0
@@ -49,7 +49,7 @@ def page_counts(truth: str, prediction: str, n: int = 4) -> Tuple[float, float, 
     return tp / total, fp / total, fn / total
 
 
-def page_precision_recall(truth: str, prediction: str, n: int = 4) -> Tuple[float, float]:
+def page_precision_recall(truth: str, prediction: str, n: int = 4) -> tuple[float, float]:
     """Per-page (precision, recall): both 1 without errors, both 0 when nothing matches."""
     tp, fp, fn = page_counts(truth, prediction, n)
     if fp == 0 and fn == 0:
@@ -65,12 +65,12 @@ def page_f1(scored: Scored) -> float:
     return 2 * p * r / (p + r) if p + r else 0.0
 
 
-def score_pages(truths: Sequence[str], predictions: Sequence[str], n: int = 4) -> List[Scored]:
+def score_pages(truths: Sequence[str], predictions: Sequence[str], n: int = 4) -> list[Scored]:
     """[((precision, recall), non-empty)] of each page."""
     return [(page_precision_recall(t, p, n), bool(p.strip())) for t, p in zip(truths, predictions)]
 
 
-def aggregate(scored: Sequence[Scored]) -> Dict[str, float]:
+def aggregate(scored: Sequence[Scored]) -> dict[str, float]:
     """Corpus precision (mean over non-empty predictions), recall (mean over all pages), F1."""
     precisions = [pr[0] for pr, non_empty in scored if non_empty]
     recalls = [pr[1] for pr, _ in scored]
@@ -80,7 +80,7 @@ def aggregate(scored: Sequence[Scored]) -> Dict[str, float]:
     return {"f1": f1, "precision": p, "recall": r}
 
 
-def corpus_scores(pages: Sequence[Tuple[str, str]], n: int = 4) -> Dict[str, float]:
+def corpus_scores(pages: Sequence[tuple[str, str]], n: int = 4) -> dict[str, float]:
     """Corpus scores of ``pages`` = [(truth, prediction), ...]."""
     return aggregate(score_pages([t for t, _ in pages], [p for _, p in pages], n))
 
@@ -97,16 +97,19 @@ def bootstrap_std(scored: Sequence[Scored], samples: int = 1000, seed: int = 0) 
     return statistics.pstdev(f1s)
 
 
-def paired_bootstrap(first: Sequence[Scored], second: Sequence[Scored], samples: int = 1000,
-                     seed: int = 0) -> Dict[str, float]:
+def paired_bootstrap(
+    first: Sequence[Scored], second: Sequence[Scored], samples: int = 1000, seed: int = 0
+) -> dict[str, float]:
     """Spread of F1(first) - F1(second) on the same pages: the same resample of pages is
     scored for both systems. Returns the observed ``delta``, the ``std`` of the resampled
     deltas, their 2.5/97.5 percentiles ``low``/``high`` and ``wins``, the share of
     resamples where ``first`` scores higher."""
     if len(first) != len(second):
         raise ValueError("paired_bootstrap needs the same pages for both systems")
-    deltas = sorted(aggregate([first[i] for i in picks])["f1"] - aggregate([second[i] for i in picks])["f1"]
-                    for picks in _resamples(len(first), samples, seed))
+    deltas = sorted(
+        aggregate([first[i] for i in picks])["f1"] - aggregate([second[i] for i in picks])["f1"]
+        for picks in _resamples(len(first), samples, seed)
+    )
     return {
         "delta": aggregate(first)["f1"] - aggregate(second)["f1"],
         "std": statistics.pstdev(deltas),

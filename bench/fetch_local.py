@@ -24,7 +24,9 @@ from websearch_sync.net.deadline import Deadline  # noqa: E402
 from websearch_sync.net.transport import HttpTransport  # noqa: E402
 from websearch_sync.reader.page import add_page_content, fetch_page  # noqa: E402
 
-ARTICLE = os.path.join(ROOT, "tests", "data", "fetch", "57b4dafd18cfd0531b69f81e87158648227c673ef159f8d8c87d34e34bdb21f2.html.gz")
+ARTICLE = os.path.join(
+    ROOT, "tests", "data", "fetch", "57b4dafd18cfd0531b69f81e87158648227c673ef159f8d8c87d34e34bdb21f2.html.gz"
+)
 
 
 def median_ms(samples):
@@ -70,8 +72,10 @@ def main() -> None:
     print("extract_html alone (markdown, url=):   median %6.1f ms" % median_ms(extract))
     print("ws.fetch, new transport per call:        median %6.1f ms" % median_ms(fresh))
     print("fetch_page, shared transport:            median %6.1f ms" % median_ms(shared))
-    print("add_page_content, 8 pages x 200 ms server delay, 4 workers: %.0f ms total, %d errors (sequential would be >= 1600 ms)"
-          % (content_s * 1000, len(errors)))
+    print(
+        "add_page_content, 8 pages x 200 ms server delay, 4 workers: %.0f ms total, %d errors (sequential would be >= 1600 ms)"
+        % (content_s * 1000, len(errors))
+    )
 
 
 if __name__ == "__main__":

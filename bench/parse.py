@@ -21,7 +21,7 @@ import statistics
 import sys
 import time
 from pathlib import Path
-from typing import Callable, Dict, List, Optional, Tuple
+from typing import Callable, Optional
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -51,7 +51,7 @@ FOLDERS = {
 }
 
 
-def results_pages() -> List[Tuple[str, str, str]]:
+def results_pages() -> list[tuple[str, str, str]]:
     """(backend, case id, decoded text) of every recorded results page."""
     pages = []
     for backend in FOLDERS:
@@ -67,12 +67,14 @@ def results_pages() -> List[Tuple[str, str, str]]:
     return pages
 
 
-def timed(funcs: List[Callable[[str], object]], text: str, repeat: int, clock: Callable[[], float]) -> List[List[float]]:
+def timed(
+    funcs: list[Callable[[str], object]], text: str, repeat: int, clock: Callable[[], float]
+) -> list[list[float]]:
     """``repeat`` timings (ms) of each ``func(text)``, the functions interleaved run by run
     (after one warm-up call each)."""
     for func in funcs:
         func(text)
-    samples: List[List[float]] = [[] for _ in funcs]
+    samples: list[list[float]] = [[] for _ in funcs]
     for _ in range(repeat):
         for func, into in zip(funcs, samples):
             start = clock()
@@ -81,7 +83,7 @@ def timed(funcs: List[Callable[[str], object]], text: str, repeat: int, clock: C
     return samples
 
 
-def summary(samples: List[float]) -> str:
+def summary(samples: list[float]) -> str:
     """Median, p90 and pages/second of a list of per-page timings (ms)."""
     ordered = sorted(samples)
     p90 = ordered[min(len(ordered) - 1, int(round(0.9 * (len(ordered) - 1))))]
@@ -116,7 +118,7 @@ def main() -> int:
         print("no recorded results pages found under %s" % (ROOT / "fixtures"))
         return 1
     other = ddgs_parser()
-    groups: Dict[str, List[float]] = {group: [] for _, group in FOLDERS.values()}
+    groups: dict[str, list[float]] = {group: [] for _, group in FOLDERS.values()}
     groups.update({"DDG html only": [], "ddgs (DDG html)": []})
     for backend, case_id, text in pages:
         ours = lambda t, parse=FOLDERS[backend][0], name=backend: parse(t, name)  # noqa: E731
@@ -133,7 +135,14 @@ def main() -> int:
     load = "%.2f %.2f %.2f" % os.getloadavg() if hasattr(os, "getloadavg") else "n/a"
     print(
         "websearch_sync parsers, %d pages, %d runs each, %s time (python %s, %d CPUs, load average %s)"
-        % (len(pages), args.repeat, "CPU" if args.cpu else "wall-clock", sys.version.split()[0], os.cpu_count() or 0, load)
+        % (
+            len(pages),
+            args.repeat,
+            "CPU" if args.cpu else "wall-clock",
+            sys.version.split()[0],
+            os.cpu_count() or 0,
+            load,
+        )
     )
     for name, samples in groups.items():
         if samples:

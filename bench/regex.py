@@ -24,15 +24,19 @@ import test_hardening_regex as audit  # noqa: E402
 def main() -> None:
     """Print the worst-case scan time of each pattern."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--size", type=int, default=audit.TARGET_CHARS, help="size of the timed input (characters or bytes)")
+    parser.add_argument(
+        "--size", type=int, default=audit.TARGET_CHARS, help="size of the timed input (characters or bytes)"
+    )
     args = parser.parse_args()
     rows = []
     for name, pattern in audit.PATTERNS.values():
         screened = max((audit._scan(pattern, text), text) for text in audit.candidates(pattern))
         big = audit._grow(screened[1], args.size)
         rows.append((audit._scan(pattern, big), name, big[:32]))
-    print("%d patterns, worst input of each at %d characters (python %s, load average %s)"
-          % (len(rows), args.size, sys.version.split()[0], " ".join("%.2f" % v for v in os.getloadavg())))
+    print(
+        "%d patterns, worst input of each at %d characters (python %s, load average %s)"
+        % (len(rows), args.size, sys.version.split()[0], " ".join("%.2f" % v for v in os.getloadavg()))
+    )
     for seconds, name, head in sorted(rows, reverse=True):
         print("  %8.1f ms  %-55s %r..." % (seconds * 1000, name, head))
 

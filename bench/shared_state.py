@@ -30,7 +30,7 @@ import statistics
 import sys
 import time
 from functools import partial
-from typing import Callable, List, Tuple
+from typing import Callable
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
@@ -49,7 +49,9 @@ def _timed(call: Callable[[], object]) -> float:
     return time.perf_counter() - started
 
 
-def _pairs(count: int, local: Callable[[int], object], shared: Callable[[int], object]) -> Tuple[List[float], List[float]]:
+def _pairs(
+    count: int, local: Callable[[int], object], shared: Callable[[int], object]
+) -> tuple[list[float], list[float]]:
     local_s, shared_s = [], []
     for i in range(count):
         local_s.append(_timed(partial(local, i)))
@@ -57,31 +59,50 @@ def _pairs(count: int, local: Callable[[int], object], shared: Callable[[int], o
     return local_s, shared_s
 
 
-def _row(name: str, local_s: List[float], shared_s: List[float]) -> None:
-    def ms(values: List[float], q: float) -> float:
+def _row(name: str, local_s: list[float], shared_s: list[float]) -> None:
+    def ms(values: list[float], q: float) -> float:
         return sorted(values)[int(q * (len(values) - 1))] * 1000
 
     extra = statistics.median(shared - local for local, shared in zip(local_s, shared_s)) * 1000
-    print("%-34s %8.3f %8.3f %8.3f %8.3f %10.3f" % (name, ms(local_s, 0.5), ms(local_s, 0.9), ms(shared_s, 0.5), ms(shared_s, 0.9), extra))
+    print(
+        "%-34s %8.3f %8.3f %8.3f %8.3f %10.3f"
+        % (name, ms(local_s, 0.5), ms(local_s, 0.9), ms(shared_s, 0.5), ms(shared_s, 0.9), extra)
+    )
 
 
 def overhead(url: str, count: int) -> None:
     """Print the per-search cost of the shared state against local state."""
     print("per search, ms                      local p50    p90 | shared p50    p90 | extra (median of pairs)")
-    with ws.SearchClient("stub", min_interval_s=RATE, state_url="") as local, \
-            ws.SearchClient("stub", min_interval_s=RATE, state_url=url) as shared:
+    with (
+        ws.SearchClient("stub", min_interval_s=RATE, state_url="") as local,
+        ws.SearchClient("stub", min_interval_s=RATE, state_url=url) as shared,
+    ):
         for i in range(50):  # warm both (connections, script cache)
             local.search("warm %d" % i)
             shared.search("warm %d" % i)
-        _row("miss (all tiers asked)", *_pairs(count, lambda i: local.search("miss %d" % i), lambda i: shared.search("miss %d" % i)))
+        _row(
+            "miss (all tiers asked)",
+            *_pairs(count, lambda i: local.search("miss %d" % i), lambda i: shared.search("miss %d" % i)),
+        )
         with ws.SearchClient("stub", min_interval_s=RATE, state_url=url) as other:  # its memory is empty: Redis answers
-            _row("hit: Redis vs local memory", *_pairs(count, lambda i: local.search("warm 0"), lambda i: other.search("miss %d" % i)))
-        _row("hit in memory, both", *_pairs(count, lambda i: local.search("miss %d" % (i % 100)), lambda i: shared.search("miss %d" % (i % 100))))
+            _row(
+                "hit: Redis vs local memory",
+                *_pairs(count, lambda i: local.search("warm 0"), lambda i: other.search("miss %d" % i)),
+            )
+        _row(
+            "hit in memory, both",
+            *_pairs(
+                count, lambda i: local.search("miss %d" % (i % 100)), lambda i: shared.search("miss %d" % (i % 100))
+            ),
+        )
 
 
 def spacing(url: str) -> None:
     """Print the four-process run with and without the shared state."""
-    jobs = [{"queries": ["bench %d-%d" % (w, i) for i in range(10)], "options": {"max_results": 10, "retries": 0}} for w in range(4)]
+    jobs = [
+        {"queries": ["bench %d-%d" % (w, i) for i in range(10)], "options": {"max_results": 10, "retries": 0}}
+        for w in range(4)
+    ]
     print("\nfour processes x 10 queries, min_interval_s=0.1      tightest 11 in a row   whole run   requests")
     for label, state_url in (("shared state (Redis)", url), ("local state only", "")):
         with Upstream("browse-API__1") as upstream:
@@ -110,7 +131,10 @@ def sharing_window(url: str) -> None:
         holder.join()
     met = upstream.log[0][0]
     inside = sum(1 for t, q, _ in upstream.log[1:] if t < met + retry_after and q != "holder")
-    print("\n429-sharing window: %d requests from other processes inside a %.0f s Retry-After (target 0)" % (inside, retry_after))
+    print(
+        "\n429-sharing window: %d requests from other processes inside a %.0f s Retry-After (target 0)"
+        % (inside, retry_after)
+    )
 
 
 def collapse(url: str) -> None:
@@ -122,8 +146,10 @@ def collapse(url: str) -> None:
         redis.Redis.from_url(url).flushdb()
         with Upstream("browse-API__1", delay_s=0.1) as upstream:
             run_workers([{"queries": queries} for _ in range(4)], worker_env(upstream, state_url, 0))
-        print("duplicate collapse, %-22s %3d upstream requests / %d distinct queries = %.2f (target 1.0)"
-              % (label + ":", len(upstream.log), len(queries), len(upstream.log) / len(queries)))
+        print(
+            "duplicate collapse, %-22s %3d upstream requests / %d distinct queries = %.2f (target 1.0)"
+            % (label + ":", len(upstream.log), len(queries), len(upstream.log) / len(queries))
+        )
 
 
 def main() -> None:

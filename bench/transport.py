@@ -81,8 +81,10 @@ def bench_warm(rounds: int) -> None:
             browser = warm_median(url, "chrome", rounds)
         finally:
             server.shutdown()
-        print("1. warm ddg_html search at 50 ms over %s: browser %.2f ms, requests %.2f ms (medians of %d); ratio %.3f (target <= 1.05)"
-              % ("https" if tls else "http ", browser * 1000, plain * 1000, rounds, browser / plain))
+        print(
+            "1. warm ddg_html search at 50 ms over %s: browser %.2f ms, requests %.2f ms (medians of %d); ratio %.3f (target <= 1.05)"
+            % ("https" if tls else "http ", browser * 1000, plain * 1000, rounds, browser / plain)
+        )
 
 
 def import_medians(codes: list, runs: int) -> list:
@@ -99,14 +101,19 @@ def import_medians(codes: list, runs: int) -> list:
 
 
 def bench_import(runs: int) -> None:
-    bare, package, browser = import_medians([
-        "pass",
-        "import websearch_sync, sys; assert 'curl_cffi' not in sys.modules",
-        "import websearch_sync as ws; ws.SearchClient('stub', settings=ws.Settings(impersonate='chrome')).close()",
-    ], runs)
-    print("2. import (fresh interpreter, medians of %d, interpreter start %.0f ms subtracted): websearch_sync %.0f ms "
-          "(curl_cffi not imported); with the first browser client %.0f ms (+%.0f ms for curl_cffi)"
-          % (runs, bare * 1000, (package - bare) * 1000, (browser - bare) * 1000, (browser - package) * 1000))
+    bare, package, browser = import_medians(
+        [
+            "pass",
+            "import websearch_sync, sys; assert 'curl_cffi' not in sys.modules",
+            "import websearch_sync as ws; ws.SearchClient('stub', settings=ws.Settings(impersonate='chrome')).close()",
+        ],
+        runs,
+    )
+    print(
+        "2. import (fresh interpreter, medians of %d, interpreter start %.0f ms subtracted): websearch_sync %.0f ms "
+        "(curl_cffi not imported); with the first browser client %.0f ms (+%.0f ms for curl_cffi)"
+        % (runs, bare * 1000, (package - bare) * 1000, (browser - bare) * 1000, (browser - package) * 1000)
+    )
 
 
 def main() -> None:

@@ -27,7 +27,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Optional
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
@@ -50,7 +50,7 @@ PRELOADED_FORK = "import websearch_sync  # noqa: F401 - imported once, before ea
 WORKER_WAIT_S = 600.0  # bounded: a forked job costs about a second on a loaded machine
 
 
-def _warm(queries: List[str], env: Dict[str, str]) -> None:
+def _warm(queries: list[str], env: dict[str, str]) -> None:
     """Search every query once in this process, with the workers' settings, into the shared cache."""
     saved = dict(os.environ)
     os.environ.clear()
@@ -63,7 +63,7 @@ def _warm(queries: List[str], env: Dict[str, str]) -> None:
         os.environ.update(saved)
 
 
-def _run_worker(worker_class: str, queue_url: str, env: Dict[str, str], cwd: str) -> float:
+def _run_worker(worker_class: str, queue_url: str, env: dict[str, str], cwd: str) -> float:
     """Run ``rq worker --burst`` until the queue is empty; its wall time in seconds."""
     program = os.path.join(os.path.dirname(sys.executable), "rq")
     command = [program, "worker", "--url", queue_url, "--worker-class", worker_class, "--burst", "search"]
@@ -76,14 +76,16 @@ def _run_worker(worker_class: str, queue_url: str, env: Dict[str, str], cwd: str
         worker.communicate()
         raise SystemExit("%s did not finish within %.0f s" % (worker_class, WORKER_WAIT_S)) from None
     if worker.returncode != 0:
-        raise SystemExit("%s exited with %d: %s" % (worker_class, worker.returncode, stderr.decode(errors="replace")[-2000:]))
+        raise SystemExit(
+            "%s exited with %d: %s" % (worker_class, worker.returncode, stderr.decode(errors="replace")[-2000:])
+        )
     return time.perf_counter() - started
 
 
-def _per_job(jobs: List[Optional[Job]]) -> Tuple[float, int]:
+def _per_job(jobs: list[Optional[Job]]) -> tuple[float, int]:
     """Seconds per job in the steady state (first job's end to last job's end, over the jobs in
     between: the first job's import and the worker's start-up are left out) and the cache hits."""
-    answers: List[Any] = [job.return_value() if job is not None else None for job in jobs]
+    answers: list[Any] = [job.return_value() if job is not None else None for job in jobs]
     ends = sorted(job.ended_at for job in jobs if job is not None and job.ended_at is not None)
     missing = sum(1 for answer in answers if answer is None)
     if missing or len(ends) != len(jobs):
@@ -101,8 +103,12 @@ def main() -> None:
         parser.error("--jobs must be at least 2 (the steady state is measured between jobs)")
     queries = ["worker fork %d" % i for i in range(args.jobs)]
     rows = []
-    with RedisServer() as queue_redis, RedisServer() as state_redis, Upstream("browse-API__1") as upstream, \
-            tempfile.TemporaryDirectory() as cwd:
+    with (
+        RedisServer() as queue_redis,
+        RedisServer() as state_redis,
+        Upstream("browse-API__1") as upstream,
+        tempfile.TemporaryDirectory() as cwd,
+    ):
         env = worker_env(upstream, state_redis.url, 0.0)
         _warm(queries, env)
         env["PYTHONPATH"] = os.pathsep.join([cwd, ROOT])  # this checkout's websearch_sync, and preloaded_fork
@@ -121,8 +127,10 @@ def main() -> None:
     print("%-40s %11s %14s %12s" % ("worker", "ms per job", "worker run, s", "cache hits"))
     for label, per_job_s, wall_s, hits in rows:
         print("%-40s %11.1f %14.1f %9d/%d" % (label, per_job_s * 1000, wall_s, hits, args.jobs))
-    print("forked / preloaded, per job: %.1fx (forked with websearch_sync imported first / preloaded: %.1fx)"
-          % (rows[0][1] / rows[2][1], rows[1][1] / rows[2][1]))
+    print(
+        "forked / preloaded, per job: %.1fx (forked with websearch_sync imported first / preloaded: %.1fx)"
+        % (rows[0][1] / rows[2][1], rows[1][1] / rows[2][1])
+    )
 
 
 if __name__ == "__main__":

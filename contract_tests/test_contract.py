@@ -28,7 +28,11 @@ CASES = discover(FIXTURES)
 def test_there_are_cases_for_every_registered_backend():
     """Every backend this project ships (a third-party plugin keeps its cases in its own project)."""
     covered = {case.backend for case in CASES}
-    missing = [name for name in backend_names() if name not in covered and backend_class(name).__module__.startswith("websearch_sync.")]
+    missing = [
+        name
+        for name in backend_names()
+        if name not in covered and backend_class(name).__module__.startswith("websearch_sync.")
+    ]
     assert not missing, "backends without any contract case: %s" % missing
 
 

@@ -7,9 +7,10 @@ configuration for backend X" and "X's best recorded answer" mean one thing every
 """
 
 import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Tuple, Type, Union
+from typing import Any, Callable, Optional, Union
 
 import responses
 
@@ -19,37 +20,52 @@ from websearch_sync.engine import registry
 from websearch_sync.engine.base import Backend
 from websearch_sync.secrets import is_secret_name
 
-__all__ = ["FIXTURES", "Recorded", "network_backends", "secret_settings", "dummy_config", "declared_endpoint",
-           "recorded_exchanges", "recorded_success", "env_for", "recorded_json", "replay_search"]
+__all__ = [
+    "FIXTURES",
+    "Recorded",
+    "network_backends",
+    "secret_settings",
+    "dummy_config",
+    "declared_endpoint",
+    "recorded_exchanges",
+    "recorded_success",
+    "env_for",
+    "recorded_json",
+    "replay_search",
+]
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 
 
-def project_backends() -> List[str]:
+def project_backends() -> list[str]:
     """The registered backends this project ships (defined in ``websearch_sync``): what the
     sweeping tests cover. A third-party plugin installed in the same environment registers
     too, but its fixtures, docs rows and dummy settings are its own: it runs the conformance
     kit on itself (docs/backends.md), never inside this project's suite."""
-    return [name for name in registry.backend_names() if registry.backend_class(name).__module__.startswith("websearch_sync.")]
+    return [
+        name
+        for name in registry.backend_names()
+        if registry.backend_class(name).__module__.startswith("websearch_sync.")
+    ]
 
 
-def network_backends() -> List[str]:
+def network_backends() -> list[str]:
     """Every backend of the project that sends requests (kind other than ``offline``)."""
     return [name for name in project_backends() if registry.backend_class(name).kind != "offline"]
 
 
-def secret_settings(cls: Type[Backend]) -> List[str]:
+def secret_settings(cls: type[Backend]) -> list[str]:
     """The secret provider settings of a backend class (its keys, and header settings whose values are secret)."""
     return sorted({k for k in cls.env_vars if is_secret_name(k)} | {k for k in cls.required if is_secret_name(k)})
 
 
-def dummy_config(cls: Type[Backend], url: str, secret: Union[str, Mapping[str, str]]) -> Dict[str, Any]:
+def dummy_config(cls: type[Backend], url: str, secret: Union[str, Mapping[str, str]]) -> dict[str, Any]:
     """Provider settings that make ``cls`` usable: every required and every secret setting.
 
     A secret setting gets ``secret`` (or ``secret[setting]``), a settings of extra headers a
     mapping holding it as a header value; a URL setting gets ``url``; anything else ``"lab"``.
     """
-    config: Dict[str, Any] = {}
+    config: dict[str, Any] = {}
     for key in sorted(set(cls.required) | set(secret_settings(cls))):
         if key.endswith("headers"):  # extra headers whose values are secrets (the service gateway)
             config[key] = {"X-Lab-Secret": secret if isinstance(secret, str) else secret[key]}
@@ -62,7 +78,7 @@ def dummy_config(cls: Type[Backend], url: str, secret: Union[str, Mapping[str, s
     return config
 
 
-def env_for(cls: Type[Backend], config: Mapping[str, Any]) -> Dict[str, str]:
+def env_for(cls: type[Backend], config: Mapping[str, Any]) -> dict[str, str]:
     """The environment variables that give ``config`` (header mappings as JSON objects)."""
     env = {}
     for key, value in config.items():
@@ -70,7 +86,9 @@ def env_for(cls: Type[Backend], config: Mapping[str, Any]) -> Dict[str, str]:
     return env
 
 
-def declared_endpoint(cls: Type[Backend], config: Mapping[str, Any], endpoints: Optional[Mapping[str, str]] = None) -> str:
+def declared_endpoint(
+    cls: type[Backend], config: Mapping[str, Any], endpoints: Optional[Mapping[str, str]] = None
+) -> str:
     """Where the declaration says requests go, for provider settings ``config``.
 
     ``Settings.endpoints[name]`` if given; a required ``url`` setting as it is (a gateway);
@@ -92,14 +110,18 @@ class Recorded:
     """One recorded single-exchange case of a backend: what was sent, what came back, the golden."""
 
     case: Case
-    request: Dict[str, Any]
-    response: Dict[str, Any]
-    golden: Dict[str, Any]
+    request: dict[str, Any]
+    response: dict[str, Any]
+    golden: dict[str, Any]
 
     @property
     def body(self) -> bytes:
         """The recorded body (empty when none was recorded)."""
-        return self.case.body_bytes(self.response) if (self.response.get("body") or self.response.get("body_text")) else b""
+        return (
+            self.case.body_bytes(self.response)
+            if (self.response.get("body") or self.response.get("body_text"))
+            else b""
+        )
 
     @property
     def content_type(self) -> str:
@@ -108,12 +130,12 @@ class Recorded:
         return headers.get("content-type", "text/html; charset=utf-8")
 
     @property
-    def error(self) -> Dict[str, Any]:
+    def error(self) -> dict[str, Any]:
         """The golden's error (empty for a success)."""
         return self.golden.get("error") or {}
 
 
-def recorded_exchanges(name: str) -> List[Recorded]:
+def recorded_exchanges(name: str) -> list[Recorded]:
     """The backend's readable cases of exactly one recorded HTTP exchange (transport failures excluded)."""
     found = []
     for case in discover(FIXTURES, name):
@@ -148,10 +170,20 @@ def recorded_json(name: str, file: str) -> Any:
     return json.loads((FIXTURES / name / file).read_text(encoding="utf-8"))
 
 
-def replay_search(backend: str, url: str, body: Any, *, status: int = 200, headers: Optional[Mapping[str, str]] = None,
-                  content_type: str = "application/json", query: str = "q", settings: Optional[ws.Settings] = None,
-                  client: Optional[ws.SearchClient] = None, extra: Iterable[Callable[[Any], None]] = (),
-                  **options: Any) -> Tuple[Any, List[Any]]:
+def replay_search(
+    backend: str,
+    url: str,
+    body: Any,
+    *,
+    status: int = 200,
+    headers: Optional[Mapping[str, str]] = None,
+    content_type: str = "application/json",
+    query: str = "q",
+    settings: Optional[ws.Settings] = None,
+    client: Optional[ws.SearchClient] = None,
+    extra: Iterable[Callable[[Any], None]] = (),
+    **options: Any,
+) -> tuple[Any, list[Any]]:
     """One search of ``backend`` against one replayed answer at ``url`` (GET or POST): ``(result or error, calls)``.
 
     ``body`` is bytes, text, an exception to raise, or JSON data; ``extra`` registers more answers
@@ -168,7 +200,9 @@ def replay_search(backend: str, url: str, body: Any, *, status: int = 200, heade
             if client is not None:
                 outcome = client.search(query, backend=backend, **options)
             else:
-                outcome = ws.search(query, backend=backend, settings=settings or ws.Settings(), **dict({"retries": 0}, **options))
+                outcome = ws.search(
+                    query, backend=backend, settings=settings or ws.Settings(), **dict({"retries": 0}, **options)
+                )
         except ws.WebSearchError as error:
             outcome = error
         return outcome, list(mock.calls)

@@ -12,7 +12,8 @@ cool-downs then cost no real time, and a test asserts on what was waited
 import contextlib
 import threading
 import time
-from typing import Callable, Dict, Iterator, List, Optional, Tuple
+from collections.abc import Iterator
+from typing import Callable, Optional
 
 from websearch_sync.client.clock import Clock
 
@@ -27,14 +28,18 @@ class FakeClock(Clock):
     Thread-safe: threads sharing a client share the clock.
     """
 
-    def __init__(self, start: float = 1000.0, wall_start: float = 1_700_000_000.0,
-                 on_sleep: Optional[Callable[[float], None]] = None) -> None:
+    def __init__(
+        self,
+        start: float = 1000.0,
+        wall_start: float = 1_700_000_000.0,
+        on_sleep: Optional[Callable[[float], None]] = None,
+    ) -> None:
         self._now = start
         self.on_sleep = on_sleep  #: called with every positive wait before the time moves on (to order threads)
         self._wall_offset = wall_start - start
         self._lock = threading.Lock()
-        self.sleeps: List[float] = []
-        self.wakeups: List[Tuple[float, float]] = []
+        self.sleeps: list[float] = []
+        self.wakeups: list[tuple[float, float]] = []
 
     def monotonic(self) -> float:
         """The fake monotonic time."""
@@ -77,7 +82,7 @@ class ThreadClock(Clock):
     """
 
     def __init__(self) -> None:
-        self._last: Dict[int, float] = {}
+        self._last: dict[int, float] = {}
 
     def monotonic(self) -> float:
         """Real monotonic time, remembered for the calling thread."""

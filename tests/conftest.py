@@ -107,8 +107,12 @@ def json_backends():
 
 
 def pytest_addoption(parser):
-    parser.addoption("--update-snapshots", action="store_true", default=False,
-                     help="rewrite tests/snapshots/* from the current output (review with git diff)")
+    parser.addoption(
+        "--update-snapshots",
+        action="store_true",
+        default=False,
+        help="rewrite tests/snapshots/* from the current output (review with git diff)",
+    )
 
 
 @pytest.fixture

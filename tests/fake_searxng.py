@@ -26,9 +26,10 @@ answers of fixtures/searxng/ (shortlist__1.json, browse-API__1.json):
 import copy
 import json
 import threading
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Sequence
+from typing import Any, Optional
 from urllib.parse import parse_qs, urlsplit
 
 from servers import FaultServer, respond
@@ -42,17 +43,17 @@ WERKZEUG_403 = (
 )
 #: Cloudflare's managed challenge (its title and the header Cloudflare documents for it).
 CLOUDFLARE_CHALLENGE = (
-    b"<!DOCTYPE html><html lang=\"en-US\"><head><title>Just a moment...</title>"
-    b"<meta http-equiv=\"refresh\" content=\"390\"></head><body><div class=\"main-wrapper\" role=\"main\">"
+    b'<!DOCTYPE html><html lang="en-US"><head><title>Just a moment...</title>'
+    b'<meta http-equiv="refresh" content="390"></head><body><div class="main-wrapper" role="main">'
     b"<noscript>Enable JavaScript and cookies to continue</noscript></div></body></html>"
 )
 #: nginx's own 403 page (an access rule in front of the instance).
 NGINX_403 = b"<html>\r\n<head><title>403 Forbidden</title></head>\r\n<body>\r\n<center><h1>403 Forbidden</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n"
 #: The instance's home page (what a redirect to ``/`` shows).
-HOME_PAGE = b"<!DOCTYPE html>\n<html class=\"no-js\" lang=\"en\"><head><title>SearXNG</title></head><body><form id=\"search\" action=\"/search\"></form></body></html>"
+HOME_PAGE = b'<!DOCTYPE html>\n<html class="no-js" lang="en"><head><title>SearXNG</title></head><body><form id="search" action="/search"></form></body></html>'
 
 
-def recorded(name: str = "shortlist__1.json") -> Dict[str, Any]:
+def recorded(name: str = "shortlist__1.json") -> dict[str, Any]:
     """A recorded SearXNG answer from fixtures/searxng/."""
     return json.loads((FIXTURES / name).read_text(encoding="utf-8"))
 
@@ -72,7 +73,7 @@ class Engine:
     default: bool = True  #: runs when a search names no engine or category
     asked: int = 0
 
-    def result(self, position: int, query: str) -> Dict[str, Any]:
+    def result(self, position: int, query: str) -> dict[str, Any]:
         url = "https://%s.example/%d?q=%s" % (self.name.replace(" ", "-"), position, query.replace(" ", "+"))
         result = copy.deepcopy(_RESULT)
         parts = urlsplit(url)
@@ -93,20 +94,20 @@ class Engine:
 class FakeSearXNG:
     """``with FakeSearXNG([Engine("google"), Engine("brave", fails="too many requests")]) as sx: sx.url``."""
 
-    engines: List[Engine]
+    engines: list[Engine]
     formats: Sequence[str] = ("html", "json")
     request_timeout_s: float = 3.0  #: settings.yml ``outgoing.request_timeout``
     limiter: bool = False
     public_instance: bool = False
     front: Optional[str] = None
-    answers: List[Dict[str, Any]] = field(default_factory=list)
-    infoboxes: List[Dict[str, Any]] = field(default_factory=list)
-    suggestions: List[str] = field(default_factory=list)
-    corrections: List[str] = field(default_factory=list)
-    extra_results: List[Dict[str, Any]] = field(default_factory=list)  #: raw results added as they are
+    answers: list[dict[str, Any]] = field(default_factory=list)
+    infoboxes: list[dict[str, Any]] = field(default_factory=list)
+    suggestions: list[str] = field(default_factory=list)
+    corrections: list[str] = field(default_factory=list)
+    extra_results: list[dict[str, Any]] = field(default_factory=list)  #: raw results added as they are
 
     def __post_init__(self) -> None:
-        self._suspended: Dict[str, str] = {}
+        self._suspended: dict[str, str] = {}
         self._json_requests = 0
         self._lock = threading.Lock()
         self.server = FaultServer({"/search": self._search, "/": respond(200, HOME_PAGE)})
@@ -124,15 +125,21 @@ class FakeSearXNG:
         return self.server.url("")
 
     @property
-    def searches(self) -> List[Dict[str, str]]:
+    def searches(self) -> list[dict[str, str]]:
         """The query parameters of every ``/search`` request that arrived."""
-        return [{k: v[0] for k, v in parse_qs(urlsplit(r.path).query).items()} for r in self.server.requests if r.route == "/search"]
+        return [
+            {k: v[0] for k, v in parse_qs(urlsplit(r.path).query).items()}
+            for r in self.server.requests
+            if r.route == "/search"
+        ]
 
     # -- /search ----------------------------------------------------------------------------
 
     def _search(self, conn: Any, request: Any, server: FaultServer) -> None:
         if self.front == "cloudflare":
-            return respond(403, CLOUDFLARE_CHALLENGE, {"cf-mitigated": "challenge", "Server": "cloudflare"})(conn, request, server)
+            return respond(403, CLOUDFLARE_CHALLENGE, {"cf-mitigated": "challenge", "Server": "cloudflare"})(
+                conn, request, server
+            )
         if self.front == "proxy":
             return respond(403, NGINX_403, {"Server": "nginx"})(conn, request, server)
         form = {k: v[0] for k, v in parse_qs(urlsplit(request.path).query).items()}
@@ -144,7 +151,7 @@ class FakeSearXNG:
         body = self._answer(form, server)
         return respond(200, json.dumps(body).encode("utf-8"), content_type="application/json")(conn, request, server)
 
-    def _limiter(self, form: Dict[str, str]) -> Any:
+    def _limiter(self, form: dict[str, str]) -> Any:
         if not (self.limiter or self.public_instance) or form.get("format", "html") == "html":
             return None
         with self._lock:
@@ -156,20 +163,20 @@ class FakeSearXNG:
             return respond(429, b"Too Many Requests")
         return None
 
-    def _selected(self, form: Dict[str, str]) -> List[Engine]:
+    def _selected(self, form: dict[str, str]) -> list[Engine]:
         known = {e.name: e for e in self.engines}
         named = [known[n.strip()] for n in form.get("engines", "").split(",") if n.strip() in known]
         categories = [c.strip() for c in form.get("categories", "").split(",") if c.strip()]
         by_category = [e for e in self.engines if set(e.categories) & set(categories)]
         return named or by_category or [e for e in self.engines if e.default]
 
-    def _answer(self, form: Dict[str, str], server: FaultServer) -> Dict[str, Any]:
+    def _answer(self, form: dict[str, str], server: FaultServer) -> dict[str, Any]:
         engines = self._selected(form)
         timeout = self.request_timeout_s
         if form.get("timeout_limit"):
             timeout = min(timeout, float(form["timeout_limit"]))
-        results: List[Dict[str, Any]] = list(self.extra_results)
-        unresponsive: List[List[str]] = []
+        results: list[dict[str, Any]] = list(self.extra_results)
+        unresponsive: list[list[str]] = []
         waited = 0.0
         for engine in engines:
             if engine.name in self._suspended:

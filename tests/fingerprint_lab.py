@@ -23,20 +23,38 @@ from typing import Any
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 
 
-H2_SETTING_NAMES = {1: "HEADER_TABLE_SIZE", 2: "ENABLE_PUSH", 3: "MAX_CONCURRENT_STREAMS", 4: "INITIAL_WINDOW_SIZE",
-                    5: "MAX_FRAME_SIZE", 6: "MAX_HEADER_LIST_SIZE", 8: "ENABLE_CONNECT_PROTOCOL", 9: "NO_RFC7540_PRIORITIES"}
-H2_FRAME_NAMES = {0: "DATA", 1: "HEADERS", 2: "PRIORITY", 3: "RST_STREAM", 4: "SETTINGS", 5: "PUSH_PROMISE",
-                  6: "PING", 7: "GOAWAY", 8: "WINDOW_UPDATE", 9: "CONTINUATION"}
+H2_SETTING_NAMES = {
+    1: "HEADER_TABLE_SIZE",
+    2: "ENABLE_PUSH",
+    3: "MAX_CONCURRENT_STREAMS",
+    4: "INITIAL_WINDOW_SIZE",
+    5: "MAX_FRAME_SIZE",
+    6: "MAX_HEADER_LIST_SIZE",
+    8: "ENABLE_CONNECT_PROTOCOL",
+    9: "NO_RFC7540_PRIORITIES",
+}
+H2_FRAME_NAMES = {
+    0: "DATA",
+    1: "HEADERS",
+    2: "PRIORITY",
+    3: "RST_STREAM",
+    4: "SETTINGS",
+    5: "PUSH_PROMISE",
+    6: "PING",
+    7: "GOAWAY",
+    8: "WINDOW_UPDATE",
+    9: "CONTINUATION",
+}
 PSEUDO_LETTERS = {":method": "m", ":authority": "a", ":scheme": "s", ":path": "p", ":protocol": "P"}
 
 
 PAGE = (
-    b"<!doctype html><html><head><meta charset=\"utf-8\"><title>fingerprint lab</title></head><body>\n"
-    b"<div id=\"links\" class=\"results\">\n"
-    b"<div class=\"result results_links web-result\"><div class=\"links_main links_deep result__body\">\n"
-    b"<h2 class=\"result__title\"><a class=\"result__a\" href=\"https://example.com/fingerprint-lab\">Fingerprint lab</a></h2>\n"
-    b"<a class=\"result__snippet\" href=\"https://example.com/fingerprint-lab\">This answer came from the loopback fingerprint lab.</a>\n"
-    b"</div></div>\n</div>\n<div class=\"nav-link\"></div>\n"
+    b'<!doctype html><html><head><meta charset="utf-8"><title>fingerprint lab</title></head><body>\n'
+    b'<div id="links" class="results">\n'
+    b'<div class="result results_links web-result"><div class="links_main links_deep result__body">\n'
+    b'<h2 class="result__title"><a class="result__a" href="https://example.com/fingerprint-lab">Fingerprint lab</a></h2>\n'
+    b'<a class="result__snippet" href="https://example.com/fingerprint-lab">This answer came from the loopback fingerprint lab.</a>\n'
+    b'</div></div>\n</div>\n<div class="nav-link"></div>\n'
     b"<article><h1>Fingerprint lab</h1><p>This page came from the loopback fingerprint lab. It records how a bot "
     b"detector sees the client: the TLS ClientHello (JA3, JA4), the HTTP/2 preface (Akamai fingerprint) and the "
     b"order of the request headers.</p></article>\n"
@@ -60,7 +78,7 @@ class _Reader:
     def take(self, n):
         if self.pos + n > len(self.data):
             raise ValueError("truncated ClientHello")
-        out = self.data[self.pos:self.pos + n]
+        out = self.data[self.pos : self.pos + n]
         self.pos += n
         return out
 
@@ -78,7 +96,7 @@ class _Reader:
 
 
 def u16_list(data):
-    return [int.from_bytes(data[i:i + 2], "big") for i in range(0, len(data) - 1, 2)]
+    return [int.from_bytes(data[i : i + 2], "big") for i in range(0, len(data) - 1, 2)]
 
 
 def hello_from_records(data):
@@ -89,11 +107,11 @@ def hello_from_records(data):
         if data[off] != 0x16:
             raise NotTLS("first byte %#x is not a TLS handshake record" % data[off])
         if record_version is None:
-            record_version = int.from_bytes(data[off + 1:off + 3], "big")
-        length = int.from_bytes(data[off + 3:off + 5], "big")
+            record_version = int.from_bytes(data[off + 1 : off + 3], "big")
+        length = int.from_bytes(data[off + 3 : off + 5], "big")
         if off + 5 + length > len(data):
             return None
-        message += data[off + 5:off + 5 + length]
+        message += data[off + 5 : off + 5 + length]
         off += 5 + length
         if len(message) >= 4:
             if message[0] != 1:
@@ -112,8 +130,19 @@ def parse_client_hello(message):
     hello["session_id_len"] = len(r.vec(1))
     hello["ciphers"] = u16_list(r.vec(2))
     hello["compression"] = list(r.vec(1))
-    hello.update(extensions=[], groups=[], point_formats=[], sig_algs=[], alpn=[], versions=[],
-                 key_shares=[], sni=None, cert_compression=[], alps=[], psk_modes=[])
+    hello.update(
+        extensions=[],
+        groups=[],
+        point_formats=[],
+        sig_algs=[],
+        alpn=[],
+        versions=[],
+        key_shares=[],
+        sni=None,
+        cert_compression=[],
+        alps=[],
+        psk_modes=[],
+    )
     if r.left() >= 2:
         ext_block = _Reader(r.vec(2))
         while ext_block.left() >= 4:
@@ -127,11 +156,11 @@ def parse_client_hello(message):
 def _parse_extension(hello, ext_type, data):
     try:
         if ext_type == 0 and len(data) >= 5:
-            hello["sni"] = data[5:5 + int.from_bytes(data[3:5], "big")].decode("ascii", "replace")
+            hello["sni"] = data[5 : 5 + int.from_bytes(data[3:5], "big")].decode("ascii", "replace")
         elif ext_type == 10:
             hello["groups"] = u16_list(data[2:])
         elif ext_type == 11:
-            hello["point_formats"] = list(data[1:1 + data[0]])
+            hello["point_formats"] = list(data[1 : 1 + data[0]])
         elif ext_type == 13:
             hello["sig_algs"] = u16_list(data[2:])
         elif ext_type == 16:
@@ -139,11 +168,11 @@ def _parse_extension(hello, ext_type, data):
         elif ext_type in (17513, 17613):
             hello["alps"] = _name_list(data[2:])
         elif ext_type == 43:
-            hello["versions"] = u16_list(data[1:1 + data[0]])
+            hello["versions"] = u16_list(data[1 : 1 + data[0]])
         elif ext_type == 45:
-            hello["psk_modes"] = list(data[1:1 + data[0]])
+            hello["psk_modes"] = list(data[1 : 1 + data[0]])
         elif ext_type == 27:
-            hello["cert_compression"] = u16_list(data[1:1 + data[0]])
+            hello["cert_compression"] = u16_list(data[1 : 1 + data[0]])
         elif ext_type == 51:
             shares, rest = [], _Reader(data[2:])
             while rest.left() >= 4:
@@ -158,13 +187,22 @@ def _name_list(data):
     names, pos = [], 0
     while pos < len(data):
         length = data[pos]
-        names.append(data[pos + 1:pos + 1 + length])
+        names.append(data[pos + 1 : pos + 1 + length])
         pos += 1 + length
     return names
 
 
-_VERSION_CODES = {0x0304: "13", 0x0303: "12", 0x0302: "11", 0x0301: "10", 0x0300: "s3", 0x0002: "s2",
-                  0xFEFF: "d1", 0xFEFD: "d2", 0xFEFC: "d3"}
+_VERSION_CODES = {
+    0x0304: "13",
+    0x0303: "12",
+    0x0302: "11",
+    0x0301: "10",
+    0x0300: "s3",
+    0x0002: "s2",
+    0xFEFF: "d1",
+    0xFEFD: "d2",
+    0xFEFC: "d3",
+}
 
 
 def _alpn_code(alpn):
@@ -189,8 +227,14 @@ def ja4(hello, transport="t"):
     ciphers = [c for c in hello["ciphers"] if not is_grease(c)]
     exts = [e for e in hello["extensions"] if not is_grease(e)]
     sigs = [s for s in hello["sig_algs"] if not is_grease(s)]
-    part_a = "%s%s%s%02d%02d%s" % (transport, version, "d" if 0 in exts else "i", min(len(ciphers), 99),
-                                   min(len(exts), 99), _alpn_code(hello["alpn"]))
+    part_a = "%s%s%s%02d%02d%s" % (
+        transport,
+        version,
+        "d" if 0 in exts else "i",
+        min(len(ciphers), 99),
+        min(len(exts), 99),
+        _alpn_code(hello["alpn"]),
+    )
     cipher_list = ",".join("%04x" % c for c in sorted(ciphers))
     ext_list = ",".join("%04x" % e for e in sorted(exts) if e not in (0x0000, 0x0010))
     sig_list = ",".join("%04x" % s for s in sigs)
@@ -224,12 +268,12 @@ def parse_h2_frames(data):
     """Whole frames in ``data`` (after the preface): list of (type, flags, stream, payload), bytes used."""
     frames, off = [], 0
     while off + 9 <= len(data):
-        length = int.from_bytes(data[off:off + 3], "big")
+        length = int.from_bytes(data[off : off + 3], "big")
         if off + 9 + length > len(data):
             break
         ftype, flags = data[off + 3], data[off + 4]
-        stream = int.from_bytes(data[off + 5:off + 9], "big") & 0x7FFFFFFF
-        frames.append((ftype, flags, stream, data[off + 9:off + 9 + length]))
+        stream = int.from_bytes(data[off + 5 : off + 9], "big") & 0x7FFFFFFF
+        frames.append((ftype, flags, stream, data[off + 9 : off + 9 + length]))
         off += 9 + length
     return frames, off
 
@@ -245,8 +289,10 @@ def h2_fingerprint(frames, headers):
     for ftype, flags, stream, payload in frames:
         entry = {"type": H2_FRAME_NAMES.get(ftype, str(ftype)), "stream": stream, "flags": flags, "len": len(payload)}
         if ftype == 4 and not flags & 0x1 and not settings:
-            settings = [(int.from_bytes(payload[i:i + 2], "big"), int.from_bytes(payload[i + 2:i + 6], "big"))
-                        for i in range(0, len(payload) - 5, 6)]
+            settings = [
+                (int.from_bytes(payload[i : i + 2], "big"), int.from_bytes(payload[i + 2 : i + 6], "big"))
+                for i in range(0, len(payload) - 5, 6)
+            ]
             entry["settings"] = ["%s=%d" % (H2_SETTING_NAMES.get(k, str(k)), v) for k, v in settings]
         elif ftype == 8 and stream == 0 and window is None:
             window = int.from_bytes(payload[0:4], "big") & 0x7FFFFFFF
@@ -255,7 +301,7 @@ def h2_fingerprint(frames, headers):
             excl, dep, weight = _priority_fields(payload)
             priorities.append("%d:%d:%d:%d" % (stream, int(excl), dep, weight))
         elif ftype == 1 and flags & 0x20:  # HEADERS with PRIORITY flag
-            excl, dep, weight = _priority_fields(payload[1 if flags & 0x8 else 0:])  # skip the pad length
+            excl, dep, weight = _priority_fields(payload[1 if flags & 0x8 else 0 :])  # skip the pad length
             headers_priority = {"exclusive": excl, "depends_on": dep, "weight": weight}
         frame_log.append(entry)
     pseudo = [name for name, _ in headers if name.startswith(":")]
@@ -282,8 +328,9 @@ def serve_h2(tls, record):
     import h2.connection
     import h2.events
 
-    conn = h2.connection.H2Connection(config=h2.config.H2Configuration(client_side=False, header_encoding="utf-8",
-                                                                       validate_inbound_headers=False))
+    conn = h2.connection.H2Connection(
+        config=h2.config.H2Configuration(client_side=False, header_encoding="utf-8", validate_inbound_headers=False)
+    )
     conn.initiate_connection()
     tls.sendall(conn.data_to_send())
     raw, first_headers, done, requests_seen = b"", None, False, []
@@ -301,10 +348,10 @@ def serve_h2(tls, record):
                 if not raw.startswith(PREFACE):
                     record["error"] = "no HTTP/2 preface"
                     return
-                frames, _ = parse_h2_frames(raw[len(PREFACE):])
+                frames, _ = parse_h2_frames(raw[len(PREFACE) :])
                 upto = next((i for i, f in enumerate(frames) if f[0] == 1), None)
                 if upto is not None:
-                    fp_frames = frames[:upto + 1]
+                    fp_frames = frames[: upto + 1]
         for event in conn.receive_data(chunk):
             if isinstance(event, h2.events.RequestReceived):
                 hdrs = [(str(k), str(v)) for k, v in event.headers]
@@ -314,8 +361,14 @@ def serve_h2(tls, record):
             elif isinstance(event, h2.events.DataReceived):
                 conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
             elif isinstance(event, h2.events.StreamEnded):
-                conn.send_headers(event.stream_id, [(":status", "200"), ("content-type", "text/html; charset=utf-8"),
-                                                    ("content-length", str(len(PAGE)))])
+                conn.send_headers(
+                    event.stream_id,
+                    [
+                        (":status", "200"),
+                        ("content-type", "text/html; charset=utf-8"),
+                        ("content-length", str(len(PAGE))),
+                    ],
+                )
                 conn.send_data(event.stream_id, PAGE, end_stream=True)
                 if event.stream_id == (requests_seen[0] if requests_seen else None):
                     tls.settimeout(1.0)  # after the first answer, wait briefly for more requests
@@ -329,7 +382,6 @@ def serve_h2(tls, record):
         record["h2"] = h2_fingerprint(fp_frames or [], first_headers)
         _record_request(record, first_headers, "h2")
         record["requests_on_connection"] = len(requests_seen)
-
 
 
 def serve_h1(stream, record, first=b""):
@@ -359,8 +411,10 @@ def serve_h1(stream, record, first=b""):
         if not chunk:
             break
         body += chunk
-    stream.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: %d\r\n"
-                   b"Connection: close\r\n\r\n" % len(PAGE) + PAGE)
+    stream.sendall(
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: %d\r\n"
+        b"Connection: close\r\n\r\n" % len(PAGE) + PAGE
+    )
 
 
 def _record_request(record, headers, version):

@@ -11,7 +11,7 @@ import shutil
 import socket
 import subprocess
 import time
-from typing import List, Optional
+from typing import Optional
 
 from servers import free_port
 
@@ -50,22 +50,38 @@ class RedisServer:
         """``redis://127.0.0.1:<port>/0``."""
         return "redis://127.0.0.1:%d/0" % self.port
 
-    def command(self) -> List[str]:
+    def command(self) -> list[str]:
         """The command line that starts the server."""
         binary = redis_server_binary()
         if binary is None:
             raise RuntimeError(NO_REDIS_REASON)
-        return [binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-                "--daemonize", "no", "--loglevel", "warning"]
+        return [
+            binary,
+            "--port",
+            str(self.port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--appendonly",
+            "no",
+            "--daemonize",
+            "no",
+            "--loglevel",
+            "warning",
+        ]
 
     def start(self) -> "RedisServer":
         """Start the server and wait until it answers (at most ``START_WAIT_S``)."""
-        self.process = subprocess.Popen(self.command(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                        cwd=os.path.abspath(os.sep))
+        self.process = subprocess.Popen(
+            self.command(), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=os.path.abspath(os.sep)
+        )
         deadline = time.monotonic() + START_WAIT_S
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError("redis-server exited at start: %s" % self.process.stderr.read().decode(errors="replace"))
+                raise RuntimeError(
+                    "redis-server exited at start: %s" % self.process.stderr.read().decode(errors="replace")
+                )
             if _ping(self.port):
                 return self
             time.sleep(0.02)

@@ -12,11 +12,25 @@ import threading
 import time
 import zlib
 from dataclasses import dataclass
-from typing import Callable, Dict, List, Optional
+from typing import Callable, Optional
 
-__all__ = ["Request", "FaultServer", "respond", "raw", "trickle", "stall_after_headers", "never_answer",
-           "reset_mid_body", "truncated_chunked", "wrong_length", "redirect", "endless", "gzip_bomb", "invalid_gzip",
-           "listener_that_never_accepts"]
+__all__ = [
+    "Request",
+    "FaultServer",
+    "respond",
+    "raw",
+    "trickle",
+    "stall_after_headers",
+    "never_answer",
+    "reset_mid_body",
+    "truncated_chunked",
+    "wrong_length",
+    "redirect",
+    "endless",
+    "gzip_bomb",
+    "invalid_gzip",
+    "listener_that_never_accepts",
+]
 
 MAX_WAIT_S = 30.0
 
@@ -27,7 +41,7 @@ class Request:
 
     method: str
     path: str
-    headers: Dict[str, str]
+    headers: dict[str, str]
     body: bytes
 
     @property
@@ -70,13 +84,13 @@ class FaultServer:
     Unknown paths answer 404. ``server.requests`` lists what arrived.
     """
 
-    def __init__(self, routes: Dict[str, Handler], *, max_lifetime_s: float = 120.0) -> None:
+    def __init__(self, routes: dict[str, Handler], *, max_lifetime_s: float = 120.0) -> None:
         self.routes = dict(routes)
-        self.requests: List[Request] = []
+        self.requests: list[Request] = []
         self.stopping = threading.Event()
         self.max_lifetime_s = max_lifetime_s
         self._listener: Optional[socket.socket] = None
-        self._threads: List[threading.Thread] = []
+        self._threads: list[threading.Thread] = []
         self._lock = threading.Lock()
         self.port = 0
 
@@ -147,80 +161,118 @@ class FaultServer:
 # -- behaviours -------------------------------------------------------------------------------
 
 
-def _head(status: int, headers: Dict[str, str]) -> bytes:
-    reason = {200: "OK", 202: "Accepted", 301: "Moved", 302: "Found", 403: "Forbidden", 404: "Not Found",
-              429: "Too Many Requests", 500: "Internal Server Error", 502: "Bad Gateway", 503: "Unavailable"}.get(status, "X")
+def _head(status: int, headers: dict[str, str]) -> bytes:
+    reason = {
+        200: "OK",
+        202: "Accepted",
+        301: "Moved",
+        302: "Found",
+        403: "Forbidden",
+        404: "Not Found",
+        429: "Too Many Requests",
+        500: "Internal Server Error",
+        502: "Bad Gateway",
+        503: "Unavailable",
+    }.get(status, "X")
     lines = ["HTTP/1.1 %d %s" % (status, reason)] + ["%s: %s" % kv for kv in headers.items()]
     return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1")
 
 
-def respond(status: int = 200, body: bytes = b"", headers: Optional[Dict[str, str]] = None,
-            content_type: str = "text/html; charset=utf-8") -> Handler:
+def respond(
+    status: int = 200,
+    body: bytes = b"",
+    headers: Optional[dict[str, str]] = None,
+    content_type: str = "text/html; charset=utf-8",
+) -> Handler:
     """A well-formed response."""
+
     def handler(conn, request, server):
         all_headers = {"Content-Type": content_type, "Content-Length": str(len(body)), "Connection": "close"}
         all_headers.update(headers or {})
         conn.sendall(_head(status, all_headers) + body)
+
     return handler
 
 
 def raw(data: bytes) -> Handler:
     """Send exactly these bytes, then close."""
+
     def handler(conn, request, server):
         conn.sendall(data)
+
     return handler
 
 
 def trickle(body: bytes, delay_s: float, content_type: str = "text/html; charset=utf-8") -> Handler:
     """Headers at once, then the body one byte every ``delay_s`` seconds."""
+
     def handler(conn, request, server):
-        conn.sendall(_head(200, {"Content-Type": content_type, "Content-Length": str(len(body)), "Connection": "close"}))
+        conn.sendall(
+            _head(200, {"Content-Type": content_type, "Content-Length": str(len(body)), "Connection": "close"})
+        )
         for i in range(len(body)):
             if server.stopping.is_set():
                 return
-            conn.sendall(body[i:i + 1])
+            conn.sendall(body[i : i + 1])
             server.wait(delay_s)
+
     return handler
 
 
 def stall_after_headers(seconds: float = MAX_WAIT_S) -> Handler:
     """Send the headers, then nothing."""
+
     def handler(conn, request, server):
         conn.sendall(_head(200, {"Content-Type": "text/html", "Content-Length": "1000", "Connection": "close"}))
         server.wait(seconds)
+
     return handler
 
 
 def never_answer(seconds: float = MAX_WAIT_S) -> Handler:
     """Read the request, answer nothing."""
+
     def handler(conn, request, server):
         server.wait(seconds)
+
     return handler
 
 
 def reset_mid_body(body: bytes = b"<html><body>" + b"x" * 5000) -> Handler:
     """Send half the body, then reset the connection (RST)."""
+
     def handler(conn, request, server):
-        conn.sendall(_head(200, {"Content-Type": "text/html", "Content-Length": str(len(body) * 2), "Connection": "close"}))
+        conn.sendall(
+            _head(200, {"Content-Type": "text/html", "Content-Length": str(len(body) * 2), "Connection": "close"})
+        )
         conn.sendall(body)
         time.sleep(0.05)
         conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+
     return handler
 
 
 def truncated_chunked() -> Handler:
     """A chunked body that ends in the middle of a chunk."""
+
     def handler(conn, request, server):
-        conn.sendall(_head(200, {"Content-Type": "application/json", "Transfer-Encoding": "chunked", "Connection": "close"}))
+        conn.sendall(
+            _head(200, {"Content-Type": "application/json", "Transfer-Encoding": "chunked", "Connection": "close"})
+        )
         first = b'{"results": [1, '
-        conn.sendall(b"%x\r\n%s\r\n" % (len(first), first) + b"40\r\n{\"tit")
+        conn.sendall(b"%x\r\n%s\r\n" % (len(first), first) + b'40\r\n{"tit')
+
     return handler
 
 
 def wrong_length(declared: int, body: bytes, content_type: str = "application/json") -> Handler:
     """Declare ``declared`` bytes, send ``body``, close."""
+
     def handler(conn, request, server):
-        conn.sendall(_head(200, {"Content-Type": content_type, "Content-Length": str(declared), "Connection": "close"}) + body)
+        conn.sendall(
+            _head(200, {"Content-Type": content_type, "Content-Length": str(declared), "Connection": "close"}) + body
+        )
+
     return handler
 
 
@@ -231,11 +283,13 @@ def redirect(location: str, status: int = 302) -> Handler:
 
 def endless(content_type: str = "text/html", chunk: bytes = b"<p>" + b"a" * 8189) -> Handler:
     """A chunked body that never ends (until the client hangs up or the server stops)."""
+
     def handler(conn, request, server):
         conn.sendall(_head(200, {"Content-Type": content_type, "Transfer-Encoding": "chunked", "Connection": "close"}))
         frame = b"%x\r\n%s\r\n" % (len(chunk), chunk)
         while not server.stopping.is_set():
             conn.sendall(frame)
+
     return handler
 
 
@@ -266,7 +320,7 @@ class listener_that_never_accepts:
         self.sock.bind(("127.0.0.1", 0))
         self.sock.listen(0)
         self.port = self.sock.getsockname()[1]
-        self.fillers: List[socket.socket] = []
+        self.fillers: list[socket.socket] = []
         for _ in range(8):  # fill the backlog
             filler = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
             filler.setblocking(False)
@@ -305,32 +359,40 @@ def sequence(*handlers: Handler) -> Handler:
             index = min(count[0], len(handlers) - 1)
             count[0] += 1
         handlers[index](conn, request, server)
+
     return handler
 
 
 def delayed(seconds: float, inner: Handler) -> Handler:
     """Wait ``seconds``, then answer with ``inner``."""
+
     def handler(conn, request, server):
         server.wait(seconds)
         inner(conn, request, server)
+
     return handler
 
 
 def gated(event: threading.Event, inner: Handler) -> Handler:
     """Wait until ``event`` is set (at most :data:`MAX_WAIT_S`, or until the server stops), then answer with ``inner``:
     a test orders what happens on the server against what its threads do."""
+
     def handler(conn, request, server):
         deadline = time.monotonic() + MAX_WAIT_S
         while not event.wait(0.05) and not server.stopping.is_set() and time.monotonic() < deadline:
             pass
         inner(conn, request, server)
+
     return handler
 
 
 def json_results(*urls: str, status: int = 200) -> Handler:
     """A JSON body ``{"results": [{title, url, snippet}, ...]}`` as the test backend expects."""
     import json as _json
-    body = _json.dumps({"results": [{"title": "title %s" % u, "url": u, "snippet": "about %s" % u} for u in urls]}).encode()
+
+    body = _json.dumps(
+        {"results": [{"title": "title %s" % u, "url": u, "snippet": "about %s" % u} for u in urls]}
+    ).encode()
     return respond(status, body, content_type="application/json")
 
 

@@ -22,7 +22,7 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Optional
 from urllib.parse import parse_qsl, urlsplit
 
 from servers import FaultServer, respond
@@ -45,7 +45,10 @@ def main() -> None:
         except WebSearchError as error:
             result = error
         detail = getattr(result, "detail_code", None)
-        print(json.dumps({"query": query, "outcome": outcome_of(result), "cached": cached, "detail_code": detail}), flush=True)
+        print(
+            json.dumps({"query": query, "outcome": outcome_of(result), "cached": cached, "detail_code": detail}),
+            flush=True,
+        )
 
 
 # -- the parent side ---------------------------------------------------------------------------
@@ -64,25 +67,29 @@ class Upstream:
     """
 
     def __init__(self, case_name: str = "browse-API__1", delay_s: float = 0.0) -> None:
-        self.arrivals: List[float] = []
-        self.log: List[Tuple[float, str, int]] = []
+        self.arrivals: list[float] = []
+        self.log: list[tuple[float, str, int]] = []
         self.delay_s = delay_s
         self._lock = threading.Lock()
         self._handler: Any = None
-        self._next: Optional[Tuple[Any, int]] = None
+        self._next: Optional[tuple[Any, int]] = None
         self._status = 200
         self._handler, self._status = self._case_handler(case_name)[1:]
         self.server = FaultServer({"/search": self._serve})
 
     @staticmethod
-    def _case_handler(case_name: str, retry_after: Optional[str] = None) -> Tuple[Case, Any, int]:
+    def _case_handler(case_name: str, retry_after: Optional[str] = None) -> tuple[Case, Any, int]:
         case = load_case(FIXTURES / (case_name + ".meta.json"))
         response = case.exchanges()[0]["response"]
         headers = dict(response.get("headers") or {})
         content_type = headers.pop("Content-Type", "application/json")
         if retry_after is not None:
             headers["Retry-After"] = retry_after
-        return case, respond(response["status"], case.body_bytes(response), headers, content_type=content_type), response["status"]
+        return (
+            case,
+            respond(response["status"], case.body_bytes(response), headers, content_type=content_type),
+            response["status"],
+        )
 
     def answer_with(self, case_name: str) -> Case:
         """Serve the recorded response of ``fixtures/searxng/<case_name>`` from now on; the case."""
@@ -119,10 +126,14 @@ class Upstream:
         self.server.__exit__(*exc_info)
 
 
-def worker_env(upstream: Upstream, state_url: str, min_interval_s: float) -> Dict[str, str]:
+def worker_env(upstream: Upstream, state_url: str, min_interval_s: float) -> dict[str, str]:
     """The environment of a worker: this one, plus the state URL, the backend and its spacing."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("WEB_SEARCH_")}
-    env.update(WEB_SEARCH_BACKEND="searxng", SEARXNG_BASE_URL=upstream.base_url, WEB_SEARCH_MIN_INTERVAL_S_SEARXNG=str(min_interval_s))
+    env.update(
+        WEB_SEARCH_BACKEND="searxng",
+        SEARXNG_BASE_URL=upstream.base_url,
+        WEB_SEARCH_MIN_INTERVAL_S_SEARXNG=str(min_interval_s),
+    )
     if state_url:
         env["WEB_SEARCH_STATE_URL"] = state_url
     return env
@@ -132,11 +143,16 @@ class Workers:
     """Worker processes started and ready (``with Workers(jobs, env) as workers``); :meth:`go`
     lets them all begin together and returns each one's JSON lines."""
 
-    def __init__(self, jobs: List[Dict[str, Any]], env: Dict[str, str]) -> None:
+    def __init__(self, jobs: list[dict[str, Any]], env: dict[str, str]) -> None:
         self.deadline = time.monotonic() + WORKER_WAIT_S
         self.procs = [
-            subprocess.Popen([sys.executable, __file__, json.dumps(job)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             env=env, text=True)
+            subprocess.Popen(
+                [sys.executable, __file__, json.dumps(job)],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                env=env,
+                text=True,
+            )
             for job in jobs
         ]
 
@@ -151,7 +167,7 @@ class Workers:
             raise
         return self
 
-    def go(self) -> List[List[Dict[str, Any]]]:
+    def go(self) -> list[list[dict[str, Any]]]:
         """Start every worker's queries; each one's JSON lines once all are done."""
         for proc in self.procs:
             proc.stdin.write("go\n")
@@ -167,7 +183,7 @@ class Workers:
                 proc.wait()
 
 
-def run_workers(jobs: List[Dict[str, Any]], env: Dict[str, str]) -> List[List[Dict[str, Any]]]:
+def run_workers(jobs: list[dict[str, Any]], env: dict[str, str]) -> list[list[dict[str, Any]]]:
     """Start one worker per job, let them all begin together, and return each one's JSON lines."""
     with Workers(jobs, env) as workers:
         return workers.go()

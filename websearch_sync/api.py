@@ -10,7 +10,8 @@ lives in Redis for every call and process (docs/scaling.md): that is how RQ or C
 workers calling these functions keep one pace and one cache.
 """
 
-from typing import Any, Dict, Iterable, Optional, Tuple, Union
+from collections.abc import Iterable
+from typing import Any, Optional, Union
 
 from .client.clock import Clock
 from .client.cooldown import Cooldowns
@@ -51,14 +52,22 @@ def search(
     """
     with _one_call_client(settings) as client:
         return client.search(
-            query, backend=backend, max_results=max_results, timeout_ms=timeout_ms, time_range=time_range, safe_search=safe_search, **options
+            query,
+            backend=backend,
+            max_results=max_results,
+            timeout_ms=timeout_ms,
+            time_range=time_range,
+            safe_search=safe_search,
+            **options,
         )
 
 
 class _OneCallClient(SearchClient):
     """A client for one call, on the process-wide rate limiter, cool-downs and single-flight table."""
 
-    def _state_parts(self, cooldown_s: Dict[str, float], clock: Clock, shared: SharedTiers) -> Tuple[RateLimiter, Cooldowns, Flights]:
+    def _state_parts(
+        self, cooldown_s: dict[str, float], clock: Clock, shared: SharedTiers
+    ) -> tuple[RateLimiter, Cooldowns, Flights]:
         return process_parts(self.settings, cooldown_s, clock, shared)
 
 

@@ -10,7 +10,8 @@ import difflib
 import json
 import logging
 import os
-from typing import Any, Dict, List, Mapping, Optional, Sequence, Set, Tuple, Union
+from collections.abc import Mapping, Sequence
+from typing import Any, Optional, Union
 from urllib.parse import parse_qsl, urlsplit
 
 from .errors import InvalidInput
@@ -33,20 +34,35 @@ DEFAULT_MAX_RESPONSE_BYTES = DEFAULT_MAX_BYTES
 MAX_TIMEOUT_MS = 600_000
 
 #: Environment variables shared by every backend and by fetch: name -> (Settings field, meaning).
-SHARED_ENV_VARS: Dict[str, Tuple[str, str]] = {
+SHARED_ENV_VARS: dict[str, tuple[str, str]] = {
     "WEB_SEARCH_BACKEND": ("backend", "backend name, comma-separated list, or `auto`; unset = `stub`"),
     "WEB_SEARCH_TIMEOUT_MS": ("timeout_ms", "per-call deadline in milliseconds (default 15000)"),
     "WEB_SEARCH_MAX_RESULTS": ("max_results", "default number of results, 1..10 (default 5)"),
     "WEB_SEARCH_PROXY": ("proxy", "proxy URL for search and fetch (http, https, or socks5 with the `socks` extra)"),
-    "WEB_SEARCH_USER_AGENT": ("user_agent", "User-Agent of the requests transport (API calls; all calls with `WEB_SEARCH_IMPERSONATE=off`)"),
-    "WEB_SEARCH_IMPERSONATE": ("impersonate", "browser sent by keyless engines and fetch: `chrome` (default with the `browser` extra), `safari`, `off`"),
-    "WEB_SEARCH_CA_BUNDLE": ("ca_bundle", "CA bundle file for both transports (else REQUESTS_CA_BUNDLE, else SSL_CERT_FILE)"),
+    "WEB_SEARCH_USER_AGENT": (
+        "user_agent",
+        "User-Agent of the requests transport (API calls; all calls with `WEB_SEARCH_IMPERSONATE=off`)",
+    ),
+    "WEB_SEARCH_IMPERSONATE": (
+        "impersonate",
+        "browser sent by keyless engines and fetch: `chrome` (default with the `browser` extra), `safari`, `off`",
+    ),
+    "WEB_SEARCH_CA_BUNDLE": (
+        "ca_bundle",
+        "CA bundle file for both transports (else REQUESTS_CA_BUNDLE, else SSL_CERT_FILE)",
+    ),
     "WEB_SEARCH_MAX_BYTES": ("max_response_bytes", "cap on bytes read from one search response (default 5000000)"),
     "WEB_FETCH_SERVICE_URL": ("fetch_service_url", "optional page-reading service tried before local fetch"),
     "WEB_FETCH_SERVICE_KEY": ("fetch_service_key", "bearer key for WEB_FETCH_SERVICE_URL (secret)"),
-    "WEB_SEARCH_STATE_URL": ("state_url", "Redis URL (`redis://host:port/db`) sharing cache, rate limits and cool-downs between processes"),
+    "WEB_SEARCH_STATE_URL": (
+        "state_url",
+        "Redis URL (`redis://host:port/db`) sharing cache, rate limits and cool-downs between processes",
+    ),
     "WEB_SEARCH_STATE_PREFIX": ("state_prefix", "extra namespace of the shared state's keys (after `websearch_sync:`)"),
-    "WEB_SEARCH_STATE_REQUIRED": ("state_required", "`1`: an unreachable shared state fails the call instead of falling back to local state"),
+    "WEB_SEARCH_STATE_REQUIRED": (
+        "state_required",
+        "`1`: an unreachable shared state fails the call instead of falling back to local state",
+    ),
     "WEB_SEARCH_MIN_INTERVAL_S": (
         "min_interval_s",
         "minimum seconds between two requests to one backend, for every backend; per backend: `WEB_SEARCH_MIN_INTERVAL_S_<BACKEND>`",
@@ -57,13 +73,13 @@ SHARED_ENV_VARS: Dict[str, Tuple[str, str]] = {
 #: What each registered backend reads from the environment: ``{backend: {setting: ENV_VAR}}``.
 #: Filled by the backend registry when a backend registers, so that configuration
 #: never imports the backends (they sit above it).
-_BACKEND_ENV_VARS: Dict[str, Dict[str, str]] = {}
+_BACKEND_ENV_VARS: dict[str, dict[str, str]] = {}
 
 
 #: Provider settings every backend accepts besides the ones it reads from the environment.
-COMMON_PROVIDER_SETTINGS: Tuple[str, ...] = ("timeout_ms",)
+COMMON_PROVIDER_SETTINGS: tuple[str, ...] = ("timeout_ms",)
 #: Provider settings that fetch reads from a backend's section (see docs/fetch.md).
-FETCH_PROVIDER_SETTINGS: Dict[str, Tuple[str, ...]] = {"jina": ("reader_url",)}
+FETCH_PROVIDER_SETTINGS: dict[str, tuple[str, ...]] = {"jina": ("reader_url",)}
 
 
 def declare_backend(name: str, env_vars: Mapping[str, str]) -> None:
@@ -134,8 +150,8 @@ class Settings:
     user_agent: Optional[str] = None
     impersonate: Optional[str] = None
     ca_bundle: Optional[str] = None
-    endpoints: Dict[str, str] = dataclasses.field(default_factory=dict)
-    providers: Dict[str, Dict[str, Any]] = dataclasses.field(default_factory=dict)
+    endpoints: dict[str, str] = dataclasses.field(default_factory=dict)
+    providers: dict[str, dict[str, Any]] = dataclasses.field(default_factory=dict)
     max_response_bytes: int = DEFAULT_MAX_RESPONSE_BYTES
     fetch_service_url: Optional[str] = None
     fetch_service_key: Optional[str] = None
@@ -143,7 +159,7 @@ class Settings:
     state_url: Optional[str] = None
     state_prefix: str = ""
     state_required: bool = False
-    min_interval_s: Union[None, float, Dict[str, float]] = None
+    min_interval_s: Union[None, float, dict[str, float]] = None
     from_environment: bool = False
     env_backend_problem: Optional[str] = dataclasses.field(default=None, repr=False, compare=False)
 
@@ -152,8 +168,12 @@ class Settings:
             _check_positive_int("Settings." + name, getattr(self, name), maximum)
         if not isinstance(self.endpoints, Mapping):
             raise InvalidInput("Settings.endpoints must be a mapping {backend: url}", detail_code="bad_setting")
-        if not isinstance(self.providers, Mapping) or not all(isinstance(v, Mapping) or v is None for v in self.providers.values()):
-            raise InvalidInput("Settings.providers must be a mapping {backend: {setting: value}}", detail_code="bad_setting")
+        if not isinstance(self.providers, Mapping) or not all(
+            isinstance(v, Mapping) or v is None for v in self.providers.values()
+        ):
+            raise InvalidInput(
+                "Settings.providers must be a mapping {backend: {setting: value}}", detail_code="bad_setting"
+            )
         self.endpoints = {str(k).lower(): v for k, v in self.endpoints.items() if v}
         self.providers = {str(k).lower(): dict(v or {}) for k, v in self.providers.items()}
         _check_providers(self.providers, self.endpoints)
@@ -206,11 +226,11 @@ class Settings:
         """Return a copy with some fields changed."""
         return dataclasses.replace(self, **changes)
 
-    def provider(self, name: str) -> Dict[str, Any]:
+    def provider(self, name: str) -> dict[str, Any]:
         """Settings of one backend (a copy; empty when none were given)."""
         return dict(self.providers.get(name, {}))
 
-    def secrets(self) -> List[str]:
+    def secrets(self) -> list[str]:
         """Every secret value these settings hold (for redaction)."""
         found = [self.fetch_service_key] if self.fetch_service_key else []
         for sub in self.providers.values():
@@ -244,7 +264,7 @@ class Settings:
         return redact("Settings(%s)" % ", ".join(shown), self.secrets())
 
 
-def _json_object(text: str) -> Optional[Dict[str, Any]]:
+def _json_object(text: str) -> Optional[dict[str, Any]]:
     try:
         value = json.loads(text)
     except ValueError:
@@ -259,7 +279,7 @@ def _check_positive_int(name: str, value: Any, maximum: Optional[int]) -> None:
         raise InvalidInput("%s must be at most %d, got %r" % (name, maximum, value), detail_code="bad_setting")
 
 
-def accepted_provider_settings(name: str) -> Optional[List[str]]:
+def accepted_provider_settings(name: str) -> Optional[list[str]]:
     """The provider settings backend ``name`` reads (``None`` when no backend of that name is declared)."""
     declared = _BACKEND_ENV_VARS.get(name)
     if declared is None:
@@ -270,11 +290,19 @@ def accepted_provider_settings(name: str) -> Optional[List[str]]:
 def _check_providers(providers: Mapping[str, Mapping[str, Any]], endpoints: Mapping[str, Any]) -> None:
     """Refuse a provider setting its backend does not read, or a ``*_ms`` that is not whole milliseconds."""
     for name in sorted(set(endpoints) - set(_BACKEND_ENV_VARS)):
-        logger.warning("Settings.endpoints names %r, which no registered backend is called; known: %s", name, ", ".join(_BACKEND_ENV_VARS))
+        logger.warning(
+            "Settings.endpoints names %r, which no registered backend is called; known: %s",
+            name,
+            ", ".join(_BACKEND_ENV_VARS),
+        )
     for name, sub in providers.items():
         accepted = accepted_provider_settings(name)
         if accepted is None:
-            logger.warning("Settings.providers names %r, which no registered backend is called; known: %s", name, ", ".join(_BACKEND_ENV_VARS))
+            logger.warning(
+                "Settings.providers names %r, which no registered backend is called; known: %s",
+                name,
+                ", ".join(_BACKEND_ENV_VARS),
+            )
             continue
         for key, value in sub.items():
             where = "Settings.providers[%r][%r]" % (name, key)
@@ -312,7 +340,7 @@ def _proxy_problem(url: Any) -> Optional[str]:
     return None
 
 
-def _check_optional_strings(settings: "Settings", names: Tuple[str, ...]) -> None:
+def _check_optional_strings(settings: "Settings", names: tuple[str, ...]) -> None:
     """``InvalidInput(bad_setting)`` unless each named setting is ``None`` or a string."""
     for name in names:
         if getattr(settings, name) is not None and not isinstance(getattr(settings, name), str):
@@ -326,13 +354,16 @@ def _check_proxy(url: Any, where: str) -> None:
     problem = _proxy_problem(url)
     if problem is not None:
         shown = _mask_proxy(url) if isinstance(url, str) else type(url).__name__
-        raise InvalidInput("%s must be a proxy URL such as http://proxy.example:3128: %s (got %r)" % (where, problem, shown), detail_code="bad_proxy")
+        raise InvalidInput(
+            "%s must be a proxy URL such as http://proxy.example:3128: %s (got %r)" % (where, problem, shown),
+            detail_code="bad_proxy",
+        )
 
 
-def _shared_from_env(env: Mapping[str, str], overridden: Set[str]) -> Dict[str, Any]:
+def _shared_from_env(env: Mapping[str, str], overridden: set[str]) -> dict[str, Any]:
     """The settings every backend shares, read from ``env`` (``WEB_SEARCH_*``, ``WEB_FETCH_*``);
     the backend names and the proxy are checked unless an override replaces them."""
-    values: Dict[str, Any] = {"from_environment": True}
+    values: dict[str, Any] = {"from_environment": True}
     backend = _env_str(env, "WEB_SEARCH_BACKEND")
     if backend and "backend" not in overridden:
         names = [part.strip().lower() for part in backend.split(",") if part.strip()]
@@ -387,7 +418,7 @@ def _env_seconds(env: Mapping[str, str], name: str) -> Optional[float]:
     return number
 
 
-def _pace_from_env(env: Mapping[str, str]) -> Union[None, float, Dict[str, float]]:
+def _pace_from_env(env: Mapping[str, str]) -> Union[None, float, dict[str, float]]:
     """``WEB_SEARCH_MIN_INTERVAL_S`` (every backend) and ``WEB_SEARCH_MIN_INTERVAL_S_<BACKEND>``:
     a number, a ``{backend: seconds}`` mapping when some backend has its own, or ``None``."""
     every = _env_seconds(env, "WEB_SEARCH_MIN_INTERVAL_S")
@@ -408,7 +439,7 @@ def _seconds_problem(value: Any) -> bool:
     return isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= MAX_PACE_S
 
 
-def _check_pace(value: Any) -> Union[None, float, Dict[str, float]]:
+def _check_pace(value: Any) -> Union[None, float, dict[str, float]]:
     """``Settings.min_interval_s`` checked: ``None``, seconds, or ``{backend: seconds}``
     (``InvalidInput(bad_min_interval_s)``; backend names are checked by the client)."""
     if value is None:
@@ -417,22 +448,24 @@ def _check_pace(value: Any) -> Union[None, float, Dict[str, float]]:
         for name, seconds in value.items():
             if not isinstance(name, str) or _seconds_problem(seconds):
                 raise InvalidInput(
-                    "Settings.min_interval_s[%r] must be a number of seconds in 0..%g, got %r" % (name, MAX_PACE_S, seconds),
+                    "Settings.min_interval_s[%r] must be a number of seconds in 0..%g, got %r"
+                    % (name, MAX_PACE_S, seconds),
                     detail_code="bad_min_interval_s",
                 )
         return {name.lower(): float(seconds) for name, seconds in value.items()}
     if _seconds_problem(value):
         raise InvalidInput(
-            "Settings.min_interval_s must be a number of seconds in 0..%g or {backend: seconds}, got %r" % (MAX_PACE_S, value),
+            "Settings.min_interval_s must be a number of seconds in 0..%g or {backend: seconds}, got %r"
+            % (MAX_PACE_S, value),
             detail_code="bad_min_interval_s",
         )
     return float(value)
 
 
-def _backends_from_env(env: Mapping[str, str]) -> Tuple[Dict[str, str], Dict[str, Dict[str, Any]]]:
+def _backends_from_env(env: Mapping[str, str]) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
     """``(endpoints, providers)`` of every declared backend, read from ``env``."""
-    endpoints: Dict[str, str] = {}
-    providers: Dict[str, Dict[str, Any]] = {}
+    endpoints: dict[str, str] = {}
+    providers: dict[str, dict[str, Any]] = {}
     for name, env_vars in _BACKEND_ENV_VARS.items():
         url = _env_str(env, "WEB_SEARCH_ENDPOINT_" + name.upper())
         if url:
@@ -496,14 +529,14 @@ def _check_backend_names(backend: Any, where: str) -> None:
         raise InvalidInput(problem, detail_code="unknown_backend")
 
 
-def _userinfo_secret(url: Optional[str]) -> List[str]:
+def _userinfo_secret(url: Optional[str]) -> list[str]:
     if not url or "@" not in url:
         return []
     userinfo = url.split("://", 1)[-1].split("@", 1)[0]
     return [part for part in (userinfo, userinfo.split(":", 1)[-1]) if part]
 
 
-def _query_secrets(url: Optional[str]) -> List[str]:
+def _query_secrets(url: Optional[str]) -> list[str]:
     """The values of ``url``'s secret-named query parameters (``?password=...``)."""
     if not url or "?" not in url:
         return []

@@ -5,7 +5,8 @@ Every failure a caller can get from :func:`websearch_sync.search` or
 of its subclasses, whose class name equals its ``code``.
 """
 
-from typing import Any, Dict, Iterable, List, Optional, Tuple, Type, TypedDict, TypeVar
+from collections.abc import Iterable
+from typing import Any, Optional, TypedDict, TypeVar
 
 from .secrets import redact as redact  # the backends and state tiers import errors and redaction from here
 
@@ -39,7 +40,7 @@ class _ErrorInfoKeys(TypedDict):
 class ErrorInfo(_ErrorInfoKeys, total=False):
     """One failure in ``WebSearchError.to_dict()`` form, e.g. in a response's ``errors``."""
 
-    errors: List["ErrorInfo"]
+    errors: list["ErrorInfo"]
     engine: str  #: the engine of a meta-engine (SearXNG) that failed
     retry_after: float  #: seconds until that engine is asked again (it is suspended)
     url: str  #: the page of a result that ``include_content`` could not read
@@ -68,7 +69,7 @@ class WebSearchError(Exception):
     code = "WebSearchError"
     default_retryable = False
     #: Detail codes of this class that no retry heals, although the class is retryable.
-    final_details: Tuple[str, ...] = ()
+    final_details: tuple[str, ...] = ()
 
     def __init__(
         self,
@@ -89,7 +90,7 @@ class WebSearchError(Exception):
         self.status = status
         self.retry_after = retry_after
         self.retryable = self._default_retryable(detail_code) if retryable is None else bool(retryable)
-        self.errors: List[WebSearchError] = list(errors or [])
+        self.errors: list[WebSearchError] = list(errors or [])
         self.hint = hint
 
     def _default_retryable(self, detail_code: Optional[str]) -> bool:
@@ -120,14 +121,14 @@ class WebSearchError(Exception):
                 parts.append("%s=%r" % (name, value))
         return "%s(%s)" % (type(self).__name__, ", ".join(parts))
 
-    def __reduce__(self) -> Tuple[Any, ...]:  # keep keyword-only attributes when pickled (multiprocessing)
+    def __reduce__(self) -> tuple[Any, ...]:  # keep keyword-only attributes when pickled (multiprocessing)
         return (_rebuild_error, (type(self), self.message, self.__dict__.copy()))
 
 
 _E = TypeVar("_E", bound=WebSearchError)
 
 
-def _rebuild_error(cls: Type[_E], message: str, state: Dict[str, Any]) -> _E:
+def _rebuild_error(cls: type[_E], message: str, state: dict[str, Any]) -> _E:
     error = cls.__new__(cls)
     Exception.__init__(error, message)
     error.__dict__.update(state)
@@ -204,7 +205,7 @@ class ToolNotFound(WebSearchError):
     code = "ToolNotFound"
 
 
-ERROR_CLASSES: Dict[str, Type[WebSearchError]] = {
+ERROR_CLASSES: dict[str, type[WebSearchError]] = {
     cls.code: cls
     for cls in (
         InvalidInput,

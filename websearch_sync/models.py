@@ -7,7 +7,7 @@ The result shape users see is documented in docs/api.md and checked by
 import dataclasses
 import datetime
 import os
-from typing import Any, Dict, List, Literal, Optional, Tuple, TypedDict, Union
+from typing import Any, Literal, Optional, TypedDict, Union
 
 from .errors import ErrorInfo as ErrorInfo  # defined beside WebSearchError.to_dict, which builds it
 
@@ -43,8 +43,10 @@ class SearchParams:
     safe_search: Optional[str] = None
     trace_id: Optional[str] = None
     include_content: bool = False
-    options: Dict[str, Any] = dataclasses.field(default_factory=dict)
-    now: datetime.datetime = dataclasses.field(default_factory=lambda: datetime.datetime.now(datetime.timezone.utc), compare=False)
+    options: dict[str, Any] = dataclasses.field(default_factory=dict)
+    now: datetime.datetime = dataclasses.field(
+        default_factory=lambda: datetime.datetime.now(datetime.timezone.utc), compare=False
+    )
 
     @property
     def full_query(self) -> str:
@@ -53,7 +55,7 @@ class SearchParams:
             return "%s site:%s" % (self.query, self.site_filter)
         return self.query
 
-    def cache_key(self) -> Tuple[Any, ...]:
+    def cache_key(self) -> tuple[Any, ...]:
         """Every parameter that can change the answer, hashable."""
         return (
             self.query,
@@ -76,10 +78,10 @@ class ParseResult:
     ``provider_meta["extras"]``.
     """
 
-    items: List[Dict[str, Any]]
-    errors: List[ErrorInfo] = dataclasses.field(default_factory=list)
+    items: list[dict[str, Any]]
+    errors: list[ErrorInfo] = dataclasses.field(default_factory=list)
     request_id: Optional[str] = None
-    extras: Dict[str, List[Any]] = dataclasses.field(default_factory=dict)
+    extras: dict[str, list[Any]] = dataclasses.field(default_factory=dict)
 
 
 # The canonical shapes (../shared/DESIGN.md, docs/api.md). ``search()`` and ``fetch()`` return plain
@@ -100,7 +102,7 @@ class SearchItem(_SearchItemKeys, total=False):
 
     source: str
     published_at: str
-    providers: List[str]
+    providers: list[str]
     content: str
 
 
@@ -115,19 +117,19 @@ class ProviderMeta(_ProviderMetaKeys, total=False):
     cached: bool
     attempts: int
     request_id: Optional[str]
-    providers: List[str]
-    extras: Dict[str, List[Any]]  #: what the service answered besides results (SearXNG's answers, infoboxes ...)
+    providers: list[str]
+    extras: dict[str, list[Any]]  #: what the service answered besides results (SearXNG's answers, infoboxes ...)
 
 
 class _SearchResponseKeys(TypedDict):
-    items: List[SearchItem]
+    items: list[SearchItem]
     provider_meta: ProviderMeta
 
 
 class SearchResponse(_SearchResponseKeys, total=False):
     """What ``search()`` returns: never a bare list."""
 
-    errors: List[ErrorInfo]
+    errors: list[ErrorInfo]
 
 
 class ToolError(TypedDict):

@@ -18,7 +18,19 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 MIN_SECRET_LEN = 4
 #: A name word ending in one of these (or its plural) marks a secret (``api_key``, ``X-Subscription-Token``,
 #: ``apiKey``, ``keys``, ``passwords``).
-_SECRET_ENDINGS = ("key", "token", "secret", "password", "passwd", "apikey", "headers", "credential", "jwt", "sessid", "sessionid")
+_SECRET_ENDINGS = (
+    "key",
+    "token",
+    "secret",
+    "password",
+    "passwd",
+    "apikey",
+    "headers",
+    "credential",
+    "jwt",
+    "sessid",
+    "sessionid",
+)
 #: Name words that are secrets by themselves (or in the plural).
 _SECRET_WORDS = ("auth", "authorization", "cookie", "pwd", "sig", "signature", "session", "sid")
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")

@@ -25,8 +25,9 @@ import ipaddress
 import os
 import socket
 import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, Iterable, Iterator, List, Mapping, Optional, Sequence, Type, Union
+from typing import Any, Callable, Optional, Union
 
 from .config import Settings
 from .contract.cases import Case, contract_violations, discover
@@ -68,7 +69,7 @@ def _is_loopback(address: Any) -> bool:
 
 _BLOCK_LOCK = threading.Lock()
 _block_depth = 0
-_real_socket_calls: Dict[str, Any] = {}
+_real_socket_calls: dict[str, Any] = {}
 
 
 def _blocked_connect(self: socket.socket, address: Any) -> None:
@@ -109,8 +110,11 @@ def no_network() -> Iterator[None]:
     global _block_depth
     with _BLOCK_LOCK:
         if _block_depth == 0:
-            current = {"connect": socket.socket.connect, "connect_ex": socket.socket.connect_ex,
-                       "getaddrinfo": socket.getaddrinfo}
+            current = {
+                "connect": socket.socket.connect,
+                "connect_ex": socket.socket.connect_ex,
+                "getaddrinfo": socket.getaddrinfo,
+            }
             for name, function in current.items():
                 # one of ours left behind (a monkeypatch undone after the block ended): keep the real one
                 if function not in (_blocked_connect, _blocked_connect_ex, _blocked_getaddrinfo):
@@ -142,13 +146,17 @@ class SearchCall:
     backend: str
     query: str
     max_results: int
-    options: Dict[str, Any]
+    options: dict[str, Any]
     case: Optional[str] = None  #: the ``<backend>/<case>`` that answered (replay only)
 
 
-def _call_options(params: SearchParams) -> Dict[str, Any]:
+def _call_options(params: SearchParams) -> dict[str, Any]:
     """The options of a call as ``search()`` keywords (what a case's ``options`` records)."""
-    options = {k: getattr(params, k) for k in ("locale", "time_range", "site_filter", "safe_search") if getattr(params, k) is not None}
+    options = {
+        k: getattr(params, k)
+        for k in ("locale", "time_range", "site_filter", "safe_search")
+        if getattr(params, k) is not None
+    }
     if params.include_content:
         options["include_content"] = True
     options.update(params.options)
@@ -161,22 +169,32 @@ Answer = Callable[[Backend, SearchParams, Deadline], ParseResult]
 @contextlib.contextmanager
 def _swapped_backends(answers: Mapping[str, Answer], block_network: bool) -> Iterator[None]:
     """Register, under each name, a subclass of the registered backend whose ``search`` is the answer."""
-    saved: Dict[str, Type[Backend]] = {}
+    saved: dict[str, type[Backend]] = {}
     try:
         for name, answer in answers.items():
             original = registry.backend_class(name)
             saved[name] = original
 
-            def search(self: Backend, params: SearchParams, transport: HttpTransport, deadline: Deadline, _answer: Answer = answer) -> ParseResult:
+            def search(
+                self: Backend,
+                params: SearchParams,
+                transport: HttpTransport,
+                deadline: Deadline,
+                _answer: Answer = answer,
+            ) -> ParseResult:
                 return _answer(self, params, deadline)
 
-            swapped = type(original.__name__, (original,), {
-                "__module__": __name__,
-                "__doc__": "%s answering offline (websearch_sync.testing)." % original.__name__,
-                "search": search,
-                "required": (),
-                "min_interval_s": 0.0,
-            })
+            swapped = type(
+                original.__name__,
+                (original,),
+                {
+                    "__module__": __name__,
+                    "__doc__": "%s answering offline (websearch_sync.testing)." % original.__name__,
+                    "search": search,
+                    "required": (),
+                    "min_interval_s": 0.0,
+                },
+            )
             registry.register(swapped)
         with no_network() if block_network else contextlib.nullcontext():
             yield
@@ -211,13 +229,17 @@ def _collapsed(text: Any) -> str:
 class FixtureReplay:
     """What :func:`replay_fixtures` yields: the cases it answers from and the calls it answered."""
 
-    cases: List[Case]
-    calls: List[SearchCall] = field(default_factory=list)
+    cases: list[Case]
+    calls: list[SearchCall] = field(default_factory=list)
 
     def find(self, backend: str, params: SearchParams) -> Case:
         """The case answering a search (see the module docstring for the rule)."""
         query = _collapsed(params.query)
-        candidates = [c for c in self.cases if c.backend == backend and not c.problem and _collapsed(c.meta.get("query", "")) == query]
+        candidates = [
+            c
+            for c in self.cases
+            if c.backend == backend and not c.problem and _collapsed(c.meta.get("query", "")) == query
+        ]
         if not candidates:
             known = sorted({repr(c.meta.get("query")) for c in self.cases if c.backend == backend})
             hint = "recorded queries: %s" % ", ".join(known[:8]) if known else "no case of this backend is recorded"
@@ -254,7 +276,11 @@ def replay_fixtures(
     if not os.path.isdir(fixtures_dir):
         raise FileNotFoundError("fixture folder %s does not exist" % os.fspath(fixtures_dir))
     replay = FixtureReplay(cases=discover(fixtures_dir))
-    names = list(backends) if backends is not None else [n for n in registry.backend_names() if registry.backend_class(n).kind != "offline"]
+    names = (
+        list(backends)
+        if backends is not None
+        else [n for n in registry.backend_names() if registry.backend_class(n).kind != "offline"]
+    )
 
     def answer_for(name: str) -> Answer:
         original = registry.backend_class(name)
@@ -285,7 +311,7 @@ FakeAnswer = Union[Sequence[Mapping[str, Any]], WebSearchError, Callable[[Search
 class FakeResults:
     """What :func:`fake_results` yields: the calls the fake backends answered."""
 
-    calls: List[SearchCall] = field(default_factory=list)
+    calls: list[SearchCall] = field(default_factory=list)
 
 
 def _fake_items(name: str, value: Any, params: SearchParams) -> ParseResult:
@@ -304,7 +330,9 @@ def _check_answer(name: str, value: Any) -> None:
     if isinstance(value, WebSearchError) or callable(value):
         return
     if isinstance(value, (str, bytes, Mapping)) or not all(isinstance(item, Mapping) for item in value):
-        raise TypeError("fake_results: the answer for %s must be a list of item dicts, a WebSearchError or a callable" % name)
+        raise TypeError(
+            "fake_results: the answer for %s must be a list of item dicts, a WebSearchError or a callable" % name
+        )
 
 
 @contextlib.contextmanager
@@ -329,7 +357,7 @@ def fake_results(
     """
     fake = FakeResults()
     if isinstance(results, Mapping):
-        table: Dict[str, Any] = dict(results)
+        table: dict[str, Any] = dict(results)
         for name, value in table.items():
             registry.backend_class(name)  # unknown names: InvalidInput(unknown_backend)
             _check_answer(name, value)
@@ -343,7 +371,9 @@ def fake_results(
         def answer(backend: Backend, params: SearchParams, deadline: Deadline) -> ParseResult:
             fake.calls.append(SearchCall(name, params.query, params.max_results, _call_options(params)))
             if name not in table:
-                raise _no_answer(name, "fake_results has no answer for backend %s (answers given for: %s)" % (name, ", ".join(table)))
+                raise _no_answer(
+                    name, "fake_results has no answer for backend %s (answers given for: %s)" % (name, ", ".join(table))
+                )
             return _fake_items(name, table[name], params)
 
         return answer
@@ -358,7 +388,7 @@ _RESPONSE_KEYS = ("items", "provider_meta", "errors")
 _ITEM_KEYS = ("title", "url", "snippet", "provider", "rank", "source", "published_at", "providers", "content")
 
 
-def contract_problems(result: Any, max_results: Optional[int] = None, provider: Optional[str] = None) -> List[str]:
+def contract_problems(result: Any, max_results: Optional[int] = None, provider: Optional[str] = None) -> list[str]:
     """Everything in a ``search()`` result that breaks the canonical contract (empty when it holds)."""
     if not isinstance(result, Mapping):
         return ["the result is a %s, not a dict with 'items'" % type(result).__name__]
@@ -369,17 +399,23 @@ def contract_problems(result: Any, max_results: Optional[int] = None, provider: 
     problems.extend(contract_violations(dict(result), max_results=limit, provider=provider))
     problems.extend(_unknown_item_keys(result["items"]))
     for position, error in enumerate(result.get("errors") or [], 1):
-        if not (isinstance(error, Mapping) and isinstance(error.get("type"), str) and isinstance(error.get("retryable"), bool)):
+        if not (
+            isinstance(error, Mapping)
+            and isinstance(error.get("type"), str)
+            and isinstance(error.get("retryable"), bool)
+        ):
             problems.append("errors[%d] is not {type, message, retryable, ...}" % position)
     return problems
 
 
-def _unknown_item_keys(items: Any) -> List[str]:
+def _unknown_item_keys(items: Any) -> list[str]:
     """Item keys outside the canonical shape (raw upstream data leaking through)."""
-    problems: List[str] = []
+    problems: list[str] = []
     for position, item in enumerate(items if isinstance(items, list) else [], 1):
         if isinstance(item, Mapping):
-            problems.extend("item %d: unexpected key %r (raw upstream data?)" % (position, k) for k in item if k not in _ITEM_KEYS)
+            problems.extend(
+                "item %d: unexpected key %r (raw upstream data?)" % (position, k) for k in item if k not in _ITEM_KEYS
+            )
     return problems
 
 

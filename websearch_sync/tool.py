@@ -17,7 +17,8 @@ import logging
 import re
 import secrets
 import threading
-from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence, Tuple, Union, cast
+from collections.abc import Mapping, Sequence
+from typing import Any, Callable, Optional, Union, cast
 from urllib.parse import quote
 
 from .client.default_client import default_client
@@ -60,15 +61,32 @@ _DESCRIPTIONS = {
     ),
 }
 
-_SCHEMAS: Dict[str, Dict[str, Any]] = {
+_SCHEMAS: dict[str, dict[str, Any]] = {
     SEARCH_TOOL: {
         "type": "object",
         "properties": {
-            "query": {"type": "string", "minLength": 1, "maxLength": MAX_QUERY_CHARS, "description": "What to search for."},
-            "max_results": {"type": "integer", "minimum": 1, "maximum": 10, "description": "How many results (1-10, default 5)."},
+            "query": {
+                "type": "string",
+                "minLength": 1,
+                "maxLength": MAX_QUERY_CHARS,
+                "description": "What to search for.",
+            },
+            "max_results": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": 10,
+                "description": "How many results (1-10, default 5).",
+            },
             "locale": {"type": "string", "description": "Language/region of the results, e.g. en-US or zh-CN."},
-            "time_range": {"type": "string", "enum": list(TIME_RANGES), "description": "Only results from the last day, week, month or year."},
-            "include_content": {"type": "boolean", "description": "Also read each result page and include its text (slower)."},
+            "time_range": {
+                "type": "string",
+                "enum": list(TIME_RANGES),
+                "description": "Only results from the last day, week, month or year.",
+            },
+            "include_content": {
+                "type": "boolean",
+                "description": "Also read each result page and include its text (slower).",
+            },
         },
         "required": ["query"],
         "additionalProperties": False,
@@ -77,9 +95,21 @@ _SCHEMAS: Dict[str, Dict[str, Any]] = {
         "type": "object",
         "properties": {
             "url": {"type": "string", "minLength": 1, "description": "The http(s) URL of the page to read."},
-            "extract_mode": {"type": "string", "enum": ["markdown", "text"], "description": "markdown (default) keeps headings, lists, links and tables; text is plain."},
-            "max_chars": {"type": "integer", "minimum": 1, "maximum": MAX_FETCH_CHARS, "description": "Cap on the returned characters (default 50000)."},
-            "include_comments": {"type": "boolean", "description": "Also keep the page's reader comments (default false)."},
+            "extract_mode": {
+                "type": "string",
+                "enum": ["markdown", "text"],
+                "description": "markdown (default) keeps headings, lists, links and tables; text is plain.",
+            },
+            "max_chars": {
+                "type": "integer",
+                "minimum": 1,
+                "maximum": MAX_FETCH_CHARS,
+                "description": "Cap on the returned characters (default 50000).",
+            },
+            "include_comments": {
+                "type": "boolean",
+                "description": "Also keep the page's reader comments (default false).",
+            },
         },
         "required": ["url"],
         "additionalProperties": False,
@@ -87,14 +117,14 @@ _SCHEMAS: Dict[str, Dict[str, Any]] = {
 }
 
 
-def tool_schema(tool: str, *, strict: bool = False, settings: Optional[Settings] = None) -> Dict[str, Any]:
+def tool_schema(tool: str, *, strict: bool = False, settings: Optional[Settings] = None) -> dict[str, Any]:
     """The JSON Schema of a tool's arguments (``"web.search"`` or ``"web.fetch"``), a copy.
 
     ``strict=True`` gives the form OpenAI's strict mode accepts (see :func:`strict_schema`).
     With ``settings``, the search query's ``maxLength`` is what the configured backends take
     (see :func:`query_limit`) instead of the library's own limit.
     """
-    schema: Dict[str, Any] = json.loads(json.dumps(_SCHEMAS[tool]))
+    schema: dict[str, Any] = json.loads(json.dumps(_SCHEMAS[tool]))
     if tool == SEARCH_TOOL and settings is not None:
         schema["properties"]["query"]["maxLength"] = query_limit(settings)
     return strict_schema(schema) if strict else schema
@@ -121,19 +151,39 @@ def query_limit(settings: Settings) -> int:
 #: Keywords OpenAI's strict mode supports besides structure (``type``, ``properties``, ``required``,
 #: ``additionalProperties``, ``items``, ``anyOf``, ``$defs``/``$ref``, ``enum``, ``const``,
 #: ``description``, ``title``): its documented subset for strings, numbers and arrays.
-STRICT_KEYWORDS = frozenset({
-    "type", "properties", "required", "additionalProperties", "items", "anyOf", "$defs", "$ref", "enum", "const",
-    "description", "title", "pattern", "format", "multipleOf", "minimum", "maximum", "exclusiveMinimum",
-    "exclusiveMaximum", "minItems", "maxItems",
-})
+STRICT_KEYWORDS = frozenset(
+    {
+        "type",
+        "properties",
+        "required",
+        "additionalProperties",
+        "items",
+        "anyOf",
+        "$defs",
+        "$ref",
+        "enum",
+        "const",
+        "description",
+        "title",
+        "pattern",
+        "format",
+        "multipleOf",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "minItems",
+        "maxItems",
+    }
+)
 #: What a refused keyword means, in words for the description it is moved into.
-_KEYWORD_WORDS: Dict[str, Callable[[Any], str]] = {
+_KEYWORD_WORDS: dict[str, Callable[[Any], str]] = {
     "minLength": lambda value: "not empty" if value == 1 else "at least %d characters" % value,
     "maxLength": lambda value: "at most %d characters" % value,
 }
 
 
-def strict_schema(schema: Mapping[str, Any]) -> Dict[str, Any]:
+def strict_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
     """``schema`` in the form OpenAI's strict mode accepts as it is, a new dict.
 
     Every object lists all its properties as required and sets ``additionalProperties:
@@ -151,29 +201,32 @@ def strict_schema(schema: Mapping[str, Any]) -> Dict[str, Any]:
     if "properties" in schema or schema.get("type") == "object":
         properties, required = schema.get("properties", {}), set(schema.get("required", ()))
         result["properties"] = {
-            name: strict_schema(spec) if name in required else _nullable(strict_schema(spec)) for name, spec in properties.items()
+            name: strict_schema(spec) if name in required else _nullable(strict_schema(spec))
+            for name, spec in properties.items()
         }
         result["required"] = list(properties)
         result["additionalProperties"] = False
     return result
 
 
-def _described(description: Optional[str], refused: List[Tuple[str, Any]]) -> str:
+def _described(description: Optional[str], refused: list[tuple[str, Any]]) -> str:
     """``description`` followed by what the ``refused`` keywords said, in words."""
-    words = ", ".join(_KEYWORD_WORDS[key](value) if key in _KEYWORD_WORDS else "%s: %s" % (key, json.dumps(value))
-                      for key, value in refused)
+    words = ", ".join(
+        _KEYWORD_WORDS[key](value) if key in _KEYWORD_WORDS else "%s: %s" % (key, json.dumps(value))
+        for key, value in refused
+    )
     words = words[0].upper() + words[1:] + "."
     return "%s %s" % (description, words) if description else words
 
 
-def _nullable(schema: Dict[str, Any]) -> Dict[str, Any]:
+def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
     """``schema`` or ``null``, as ``anyOf`` (the form pydantic writes for ``Optional``, which
     strict mode and the frameworks' schema readers all take), description kept outside."""
-    outside: Dict[str, Any] = {key: schema.pop(key) for key in ("description", "title") if key in schema}
+    outside: dict[str, Any] = {key: schema.pop(key) for key in ("description", "title") if key in schema}
     return {"anyOf": [schema, {"type": "null"}], **outside}
 
 
-def _names(names: Optional[Mapping[str, str]], style: str) -> Dict[str, str]:
+def _names(names: Optional[Mapping[str, str]], style: str) -> dict[str, str]:
     vendor = style in ("openai", "anthropic")
     chosen = {SEARCH_TOOL: "web_search" if vendor else SEARCH_TOOL, FETCH_TOOL: "web_fetch" if vendor else FETCH_TOOL}
     for key, value in (names or {}).items():
@@ -207,7 +260,7 @@ def tool_definitions(
     settings: Optional[Settings] = None,
     tools: Sequence[str] = ("search", "fetch"),
     strict: bool = False,
-) -> List[Dict[str, Any]]:
+) -> list[dict[str, Any]]:
     """Definitions of the tools that can work with the current configuration.
 
     Args:
@@ -241,9 +294,13 @@ def tool_definitions(
         wanted.append(canonical)
     definitions = []
     for tool in wanted:
-        name, description, schema = chosen[tool], _DESCRIPTIONS[tool], tool_schema(tool, strict=strict, settings=settings)
+        name, description, schema = (
+            chosen[tool],
+            _DESCRIPTIONS[tool],
+            tool_schema(tool, strict=strict, settings=settings),
+        )
         if style == "openai":
-            function: Dict[str, Any] = {"name": name, "description": description, "parameters": schema}
+            function: dict[str, Any] = {"name": name, "description": description, "parameters": schema}
             if strict:
                 function["strict"] = True
             definitions.append({"type": "function", "function": function})
@@ -260,7 +317,7 @@ def tool_definitions(
 _TYPES = {"string": str, "integer": int, "boolean": bool, "object": dict}
 
 
-def validate_arguments(tool: str, arguments: Any) -> Dict[str, Any]:
+def validate_arguments(tool: str, arguments: Any) -> dict[str, Any]:
     """Check ``arguments`` (a dict, or JSON text as OpenAI sends it) against a tool's schema.
 
     Returns the arguments as a dict without ``null`` values (``null`` means "not given", as
@@ -283,7 +340,10 @@ def validate_arguments(tool: str, arguments: Any) -> Dict[str, Any]:
     for key, value in arguments.items():
         spec = schema["properties"].get(key)
         if spec is None:
-            raise InvalidInput("unknown argument %r (allowed: %s)" % (key, ", ".join(schema["properties"])), detail_code="bad_arguments")
+            raise InvalidInput(
+                "unknown argument %r (allowed: %s)" % (key, ", ".join(schema["properties"])),
+                detail_code="bad_arguments",
+            )
         _check_argument(key, value, spec)
     return dict(arguments)
 
@@ -294,11 +354,18 @@ def _check_argument(key: str, value: Any, spec: Mapping[str, Any]) -> None:
     if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
         raise InvalidInput("argument %r must be of type %s" % (key, spec["type"]), detail_code="bad_arguments")
     if "enum" in spec and value not in spec["enum"]:
-        raise InvalidInput("argument %r must be one of %s" % (key, ", ".join(spec["enum"])), detail_code="bad_arguments")
-    if spec["type"] == "string" and not spec.get("minLength", 0) <= len(cast(str, value)) <= spec.get("maxLength", len(cast(str, value))):
+        raise InvalidInput(
+            "argument %r must be one of %s" % (key, ", ".join(spec["enum"])), detail_code="bad_arguments"
+        )
+    if spec["type"] == "string" and not spec.get("minLength", 0) <= len(cast(str, value)) <= spec.get(
+        "maxLength", len(cast(str, value))
+    ):
         raise InvalidInput("argument %r has a bad length" % key, detail_code="bad_arguments")
     if spec["type"] == "integer" and not spec.get("minimum", value) <= value <= spec.get("maximum", value):
-        raise InvalidInput("argument %r must be in %s..%s" % (key, spec.get("minimum"), spec.get("maximum")), detail_code="bad_arguments")
+        raise InvalidInput(
+            "argument %r must be in %s..%s" % (key, spec.get("minimum"), spec.get("maximum")),
+            detail_code="bad_arguments",
+        )
 
 
 # -- calling ----------------------------------------------------------------------------------------
@@ -310,10 +377,12 @@ def _resolve_tool(name: Any, names: Optional[Mapping[str, str]]) -> str:
         aliases[value] = {"search": SEARCH_TOOL, "fetch": FETCH_TOOL}.get(key, key)
     if isinstance(name, str) and name in aliases:
         return aliases[name]
-    raise ToolNotFound("no tool named %r; available: %s" % (name, ", ".join(sorted(aliases))), detail_code="unknown_tool")
+    raise ToolNotFound(
+        "no tool named %r; available: %s" % (name, ", ".join(sorted(aliases))), detail_code="unknown_tool"
+    )
 
 
-def _run(tool: str, args: Dict[str, Any], client: SearchClient) -> Union[SearchResponse, FetchResult]:
+def _run(tool: str, args: dict[str, Any], client: SearchClient) -> Union[SearchResponse, FetchResult]:
     if tool == SEARCH_TOOL:
         return client.search(args.pop("query"), **args)
     return client.fetch(args.pop("url"), **args)
@@ -349,13 +418,15 @@ class ToolSession:
     results it already has. Thread-safe.
     """
 
-    def __init__(self, client: Optional[SearchClient] = None, *, max_repeats: int = 2, names: Optional[Mapping[str, str]] = None) -> None:
+    def __init__(
+        self, client: Optional[SearchClient] = None, *, max_repeats: int = 2, names: Optional[Mapping[str, str]] = None
+    ) -> None:
         if isinstance(max_repeats, bool) or not isinstance(max_repeats, int) or max_repeats < 1:
             raise InvalidInput("max_repeats must be a positive integer", detail_code="bad_max_repeats")
         self.client = client
         self.max_repeats = max_repeats
         self.names = dict(names or {})
-        self._seen: Dict[Tuple[str, str], int] = {}
+        self._seen: dict[tuple[str, str], int] = {}
         self._lock = threading.Lock()
 
     def call_tool(self, name: str, arguments: Any) -> ToolResult:
@@ -386,12 +457,12 @@ class ToolSession:
             self._release(key)
         return result
 
-    def _release(self, key: Tuple[str, str]) -> None:
+    def _release(self, key: tuple[str, str]) -> None:
         with self._lock:
             self._seen[key] -= 1
 
 
-def _lookup_key(tool: str, args: Dict[str, Any]) -> str:
+def _lookup_key(tool: str, args: dict[str, Any]) -> str:
     if tool == SEARCH_TOOL:
         return " ".join(str(args["query"]).lower().split())
     url = str(args["url"]).strip()
@@ -433,7 +504,7 @@ def _new_nonce() -> str:
     return secrets.token_hex(_NONCE_BYTES)
 
 
-def offline_backends(response: Any) -> List[str]:
+def offline_backends(response: Any) -> list[str]:
     """The offline backends (the stub) that produced ``response``'s results, in order; empty for web results."""
     meta = response.get("provider_meta") if isinstance(response, Mapping) else None
     meta = meta if isinstance(meta, Mapping) else {}
@@ -453,7 +524,9 @@ def _error_line(error: Mapping[str, Any]) -> str:
     others = [e for e in error.get("errors") or [] if isinstance(e, Mapping)]
     if others:  # a chain or a merge: every backend's failure
         line += " Other backends failed too: %s." % "; ".join(
-            "%s %s: %s" % (e.get("provider") or "?", _error_code(e), str(e.get("message", "")).rstrip(".")) for e in others)
+            "%s %s: %s" % (e.get("provider") or "?", _error_code(e), str(e.get("message", "")).rstrip("."))
+            for e in others
+        )
     return line
 
 
@@ -474,7 +547,7 @@ def format_results(result: Mapping[str, Any], style: str = "text", *, untrusted_
     return _render(result, style, _new_tag() if untrusted_notice else None)
 
 
-def format_for_model(result: Mapping[str, Any], style: str = "text") -> Tuple[str, Optional[Dict[str, Any]]]:
+def format_for_model(result: Mapping[str, Any], style: str = "text") -> tuple[str, Optional[dict[str, Any]]]:
     """What a model may be shown of one ``call_tool`` result, on every channel a client uses:
     ``(text, json)``, the text of :func:`format_results` and a copy of the result whose page
     text (a fetch's ``text``, each item's ``content``) sits in the same untrusted-content block,
@@ -487,8 +560,10 @@ def format_for_model(result: Mapping[str, Any], style: str = "text") -> Tuple[st
     tag = _new_tag()
     copy = dict(result)
     if "items" in result:
-        copy["items"] = [dict(item, content=_wrap(item["content"], str(item.get("url") or ""), tag)) if item.get("content") else item
-                         for item in result.get("items") or []]
+        copy["items"] = [
+            dict(item, content=_wrap(item["content"], str(item.get("url") or ""), tag)) if item.get("content") else item
+            for item in result.get("items") or []
+        ]
     elif "text" in result:
         copy["text"] = _wrap(result["text"], str(result.get("final_url") or result.get("url", "")), tag)
     return _render(result, style, tag), copy
@@ -518,7 +593,13 @@ def _wrap(text: Any, source: str, tag: Optional[str]) -> str:
     body = str(text or "")
     if tag is None:
         return body
-    return '<%s source="%s">\n%s%s\n</%s>' % (tag, _attribute(source), UNTRUSTED_NOTICE % tag.rsplit("-", 1)[1], body, tag)
+    return '<%s source="%s">\n%s%s\n</%s>' % (
+        tag,
+        _attribute(source),
+        UNTRUSTED_NOTICE % tag.rsplit("-", 1)[1],
+        body,
+        tag,
+    )
 
 
 def markdown_text(text: Any) -> str:
@@ -530,8 +611,9 @@ def markdown_text(text: Any) -> str:
     """
     flat = " ".join(str(text or "").split())
     escaped = _AUTOLINK.sub(lambda match: "\\" + match.group(), _MARKDOWN_SPECIAL.sub(r"\\\1", flat))
-    return _LINE_START.sub(lambda match: "\\" + match.group(1) if not match.group(1).isdigit() else match.group(1) + "\\",
-                           escaped, count=1)
+    return _LINE_START.sub(
+        lambda match: "\\" + match.group(1) if not match.group(1).isdigit() else match.group(1) + "\\", escaped, count=1
+    )
 
 
 def markdown_destination(url: Any) -> str:
@@ -548,8 +630,10 @@ def _format_search(result: Mapping[str, Any], style: str, tag: Optional[str]) ->
     blocks = [_format_item(item, style, tag) for item in items]
     failures = result.get("errors") or []
     if failures:
-        blocks.append("Note: %d source(s) failed: %s" % (len(failures), "; ".join(
-            "%s %s" % (e.get("provider") or "?", e.get("type")) for e in failures)))
+        blocks.append(
+            "Note: %d source(s) failed: %s"
+            % (len(failures), "; ".join("%s %s" % (e.get("provider") or "?", e.get("type")) for e in failures))
+        )
     if offline_backends(result):
         blocks.append(OFFLINE_NOTE)
     return "\n\n".join(blocks)

@@ -1,7 +1,8 @@
 """Input validation for search(): every bad input becomes ``InvalidInput``."""
 
 import re
-from typing import Any, Dict, Iterable, List, Mapping, Optional, Union, cast
+from collections.abc import Iterable, Mapping
+from typing import Any, Optional, Union, cast
 
 from .config import MAX_TIMEOUT_MS, Settings
 from .errors import InvalidInput
@@ -12,7 +13,16 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 MAX_QUERY_CHARS = 2000
 
 #: Options every backend receives (each uses what it supports).
-COMMON_OPTIONS = ("locale", "lang", "time_range", "site_filter", "safe_search", "trace_id", "include_content", "max_content_chars")
+COMMON_OPTIONS = (
+    "locale",
+    "lang",
+    "time_range",
+    "site_filter",
+    "safe_search",
+    "trace_id",
+    "include_content",
+    "max_content_chars",
+)
 
 #: A BCP 47 language tag: a 2-3 letter ISO 639 language, then script, region or variant subtags
 #: (``en``, ``en-US``, ``zh-Hant-TW``, ``es-419``); a language name (``english``) is not one.
@@ -37,7 +47,8 @@ def check_query(query: Any) -> str:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:  # a lone surrogate: no service can be sent it
         raise InvalidInput(
-            "query is not valid Unicode text: %r at position %d cannot be encoded" % (text[exc.start], exc.start), detail_code="bad_query"
+            "query is not valid Unicode text: %r at position %d cannot be encoded" % (text[exc.start], exc.start),
+            detail_code="bad_query",
         ) from None
     if len(text) > MAX_QUERY_CHARS:
         raise InvalidInput(
@@ -74,12 +85,17 @@ def _check_choice(name: str, value: Any, choices: Iterable[str]) -> Optional[str
         return None
     choices = tuple(choices)
     if not isinstance(value, str) or value.lower() not in choices:
-        raise InvalidInput("%s must be one of %s, got %r" % (name, ", ".join(choices), value), detail_code="bad_" + name)
+        raise InvalidInput(
+            "%s must be one of %s, got %r" % (name, ", ".join(choices), value), detail_code="bad_" + name
+        )
     return value.lower()
 
 
 #: What a valid value looks like, for the message of a refused one.
-_EXAMPLES = {"locale": "a language tag such as en, en-US or zh-Hant-TW", "site_filter": "a domain such as docs.python.org"}
+_EXAMPLES = {
+    "locale": "a language tag such as en, en-US or zh-Hant-TW",
+    "site_filter": "a domain such as docs.python.org",
+}
 
 
 def _check_pattern(name: str, value: Any, pattern: "re.Pattern[str]") -> Optional[str]:
@@ -87,14 +103,16 @@ def _check_pattern(name: str, value: Any, pattern: "re.Pattern[str]") -> Optiona
         return None
     if not isinstance(value, str) or not pattern.fullmatch(value):
         example = _EXAMPLES.get(name)
-        raise InvalidInput("invalid %s: %r%s" % (name, value, " (expected %s)" % example if example else ""), detail_code="bad_" + name)
+        raise InvalidInput(
+            "invalid %s: %r%s" % (name, value, " (expected %s)" % example if example else ""), detail_code="bad_" + name
+        )
     return value
 
 
 def search_params(
     query: Any,
     max_results: Any,
-    options: Dict[str, Any],
+    options: dict[str, Any],
     settings: Settings,
     backend_options: Iterable[str] = (),
 ) -> SearchParams:
@@ -125,15 +143,18 @@ def search_params(
     )
 
 
-def _check_known(options: Dict[str, Any], known_specific: Iterable[str]) -> None:
+def _check_known(options: dict[str, Any], known_specific: Iterable[str]) -> None:
     """``TypeError`` for an option neither the common ones nor any backend knows (a programming error)."""
     known = set(COMMON_OPTIONS) | set(known_specific)
     unknown = sorted(k for k in options if k not in known)
     if unknown:
-        raise TypeError("search() got unexpected keyword argument(s) %s; known options: %s" % (", ".join(unknown), ", ".join(sorted(known))))
+        raise TypeError(
+            "search() got unexpected keyword argument(s) %s; known options: %s"
+            % (", ".join(unknown), ", ".join(sorted(known)))
+        )
 
 
-def _locale(options: Dict[str, Any]) -> Any:
+def _locale(options: dict[str, Any]) -> Any:
     """``locale``, or its alias ``lang``; both given and different is ``InvalidInput``."""
     locale, lang = options.get("locale"), options.get("lang")
     if locale is not None and lang is not None and locale != lang:
@@ -154,7 +175,7 @@ def _include_content(value: Any) -> bool:
     return value
 
 
-def backend_list(backend: Union[None, str, Iterable[str]]) -> Optional[List[str]]:
+def backend_list(backend: Union[None, str, Iterable[str]]) -> Optional[list[str]]:
     """A backend argument as a list of names (``None`` stays ``None``); comma lists split.
 
     Type errors are ``InvalidInput``; unknown names are checked by the registry.
@@ -170,7 +191,9 @@ def backend_list(backend: Union[None, str, Iterable[str]]) -> Optional[List[str]
                 raise InvalidInput("backend names must be strings, got %r" % (part,), detail_code="unknown_backend")
             names.append(part.strip().lower())
     else:
-        raise InvalidInput("backend must be a name or a list of names, got %r" % (backend,), detail_code="unknown_backend")
+        raise InvalidInput(
+            "backend must be a name or a list of names, got %r" % (backend,), detail_code="unknown_backend"
+        )
     if not names or not all(names):
         raise InvalidInput("empty backend name in %r" % (backend,), detail_code="unknown_backend")
     if len(set(names)) != len(names):
@@ -178,7 +201,9 @@ def backend_list(backend: Union[None, str, Iterable[str]]) -> Optional[List[str]
     return names
 
 
-def check_options_taken(options: Iterable[str], chosen: Mapping[str, Iterable[str]], every: Mapping[str, Iterable[str]]) -> None:
+def check_options_taken(
+    options: Iterable[str], chosen: Mapping[str, Iterable[str]], every: Mapping[str, Iterable[str]]
+) -> None:
     """``InvalidInput(bad_option)`` for a backend-specific option that no backend of the call
     takes (``wiki`` with ``backend="searxng"``): it would be dropped without a word.
 

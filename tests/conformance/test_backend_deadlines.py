@@ -23,11 +23,21 @@ def test_a_silent_server_ends_the_call_at_the_backends_own_timeout(name, explici
     cls = registry.backend_class(name)
     with FaultServer({"*": never_answer()}) as server:
         environ = env_for(cls, dummy_config(cls, server.url("/api"), "deadline-check-key"))
-        environ.update({"WEB_SEARCH_ENDPOINT_%s" % name.upper(): server.url("/api"), "WEB_SEARCH_TIMEOUT_MS": str(LONG_MS),
-                        cls.env_vars["timeout_ms"]: str(LONG_MS if explicit else SHORT_MS)})
+        environ.update(
+            {
+                "WEB_SEARCH_ENDPOINT_%s" % name.upper(): server.url("/api"),
+                "WEB_SEARCH_TIMEOUT_MS": str(LONG_MS),
+                cls.env_vars["timeout_ms"]: str(LONG_MS if explicit else SHORT_MS),
+            }
+        )
         started = time.monotonic()
         with pytest.raises(ws.Timeout):
-            ws.search("q", backend=name, settings=ws.Settings.from_env(environ=environ), retries=0,
-                      timeout_ms=SHORT_MS if explicit else None)
+            ws.search(
+                "q",
+                backend=name,
+                settings=ws.Settings.from_env(environ=environ),
+                retries=0,
+                timeout_ms=SHORT_MS if explicit else None,
+            )
         assert time.monotonic() - started < 3.0
         assert len(server.requests) == 1

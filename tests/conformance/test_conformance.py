@@ -10,7 +10,7 @@ is tested in ``tests/unit/backends/test_<name>.py``. Answers are replayed with
 
 import json
 import logging
-from typing import Any, Dict, List, Tuple, Type
+from typing import Any
 from urllib.parse import unquote_plus, urlsplit
 
 import pytest
@@ -50,21 +50,21 @@ SPACED = [name for name in NETWORK if registry.backend_class(name).min_interval_
 STATUSES = (400, 401, 402, 403, 404, 422, 429, 432, 433, 500, 502, 503, 504)
 #: ``{backend: {status: (error class, why)}}`` for a backend whose bare status really means something
 #: else than its declaration says. Empty: every backend maps statuses as declared.
-STATUS_EXCEPTIONS: Dict[str, Dict[int, Tuple[Type[WebSearchError], str]]] = {}
+STATUS_EXCEPTIONS: dict[str, dict[int, tuple[type[WebSearchError], str]]] = {}
 QUERY = "conformance check"
 OVERRIDE = "http://override.conformance.test/search"
 
 
-def cls_of(name: str) -> Type[Any]:
+def cls_of(name: str) -> type[Any]:
     return registry.backend_class(name)
 
 
-def secrets_of(name: str) -> Dict[str, str]:
+def secrets_of(name: str) -> dict[str, str]:
     """A distinct secret per secret setting of the backend."""
     return {key: "%s-%s-SECRET-0451" % (name, key.replace("_", "-")) for key in secret_settings(cls_of(name))}
 
 
-def config_of(name: str) -> Dict[str, Any]:
+def config_of(name: str) -> dict[str, Any]:
     return dummy_config(cls_of(name), "https://%s.conformance.test/api" % name, secrets_of(name))
 
 
@@ -80,7 +80,7 @@ def endpoint_of(name: str) -> str:
 NO_SITE_FILTER = {"wikipedia": "an encyclopedia: the search covers one wiki, site: does not apply"}
 
 
-def declared_error(name: str, status: int) -> Type[WebSearchError]:
+def declared_error(name: str, status: int) -> type[WebSearchError]:
     """The error class a bare ``status`` must give: the backend's auth statuses are ``AuthError``
     (401 alone unless it declares others), else the shared table (403 and 429 blocked, 5xx bad gateway)."""
     if status in STATUS_EXCEPTIONS.get(name, {}):
@@ -92,9 +92,9 @@ def declared_error(name: str, status: int) -> Type[WebSearchError]:
     return ws.BadGateway if status >= 500 else ws.WebProviderError
 
 
-def sent_values(spec: RequestSpec) -> List[str]:
+def sent_values(spec: RequestSpec) -> list[str]:
     """Every value of the query string, form and top-level JSON body of a request, as text."""
-    values: List[Any] = []
+    values: list[Any] = []
     for part in (spec.params, spec.data, spec.json):
         if isinstance(part, dict):
             values.extend(part.values())
@@ -103,11 +103,19 @@ def sent_values(spec: RequestSpec) -> List[str]:
     return [str(value) for value in values]
 
 
-def replay(name: str, *, body: Any = b"status conformance", content_type: str = "text/plain", **kwargs: Any) -> Tuple[Any, List[Any]]:
+def replay(
+    name: str, *, body: Any = b"status conformance", content_type: str = "text/plain", **kwargs: Any
+) -> tuple[Any, list[Any]]:
     """One search of ``name`` (no retries, unless through a ``client``) against one replayed answer at
     its declared endpoint: (result or error, calls)."""
-    return replay_search(name, endpoint_of(name), body, content_type=content_type, settings=settings_of(name),
-                         **dict({"query": QUERY}, **kwargs))
+    return replay_search(
+        name,
+        endpoint_of(name),
+        body,
+        content_type=content_type,
+        settings=settings_of(name),
+        **dict({"query": QUERY}, **kwargs),
+    )
 
 
 # -- the request ------------------------------------------------------------------------------------
@@ -119,7 +127,9 @@ def test_the_request_goes_to_the_declared_endpoint_with_the_query(name):
     assert spec.url == endpoint_of(name)
     assert spec.method in ("GET", "POST")
     full_query = QUERY if name in NO_SITE_FILTER else QUERY + " site:example.org"
-    assert full_query in sent_values(spec) or full_query in unquote_plus(urlsplit(spec.url).path), "the query is not sent"
+    assert full_query in sent_values(spec) or full_query in unquote_plus(urlsplit(spec.url).path), (
+        "the query is not sent"
+    )
 
 
 @pytest.mark.parametrize("name", KEYED)
@@ -245,7 +255,9 @@ def test_its_rate_limit_spaces_two_searches_of_one_client(name):
     clock = FakeClock()
     with ws.SearchClient(name, settings=settings_of(name), retries=0, cache_ttl_s=0, clock=clock) as client:
         for query in ("first", "second"):
-            result, calls = replay(name, body=recorded.body, content_type=recorded.content_type, client=client, query=query)
+            result, calls = replay(
+                name, body=recorded.body, content_type=recorded.content_type, client=client, query=query
+            )
             assert len(calls) == 1 and result["items"], result
     assert clock.sleeps == [cls_of(name).min_interval_s]
 
@@ -253,7 +265,7 @@ def test_its_rate_limit_spaces_two_searches_of_one_client(name):
 # -- secrets ------------------------------------------------------------------------------------------
 
 
-def with_secrets(body: bytes, secrets: List[str]) -> bytes:
+def with_secrets(body: bytes, secrets: list[str]) -> bytes:
     """A recorded body that repeats the secrets in every text it holds (as a careless service would)."""
     echo = " (%s)" % " ".join(secrets)
     try:
@@ -269,10 +281,11 @@ def with_secrets(body: bytes, secrets: List[str]) -> bytes:
         if isinstance(value, dict):
             return {k: spiked(v) for k, v in value.items()}
         return value
+
     return json.dumps(spiked(data)).encode()
 
 
-def assert_clean(text: str, secrets: List[str], where: str) -> None:
+def assert_clean(text: str, secrets: list[str], where: str) -> None:
     for secret in secrets:
         assert secret not in text, "a secret leaked in %s: %r" % (where, text)
 
@@ -284,15 +297,23 @@ def test_secrets_never_show_on_error_paths(name, caplog):
     recorded = [r for r in recorded_exchanges(name) if r.error and r.body]
     assert recorded, "no recorded error answer for %s" % name
     answers = [(r.response["status"], with_secrets(r.body, secrets), r.content_type) for r in recorded]
-    answers += [(200, ("<html><body>%s</body></html>" % " ".join(secrets)).encode(), "text/html"),
-                (401, " ".join(secrets).encode(), "text/plain")]
-    answers += [(None, requests.exceptions.ConnectTimeout("connect with %s timed out" % secrets), None),
-                (None, requests.exceptions.ConnectionError("reset while sending %s" % secrets), None)]
+    answers += [
+        (200, ("<html><body>%s</body></html>" % " ".join(secrets)).encode(), "text/html"),
+        (401, " ".join(secrets).encode(), "text/plain"),
+    ]
+    answers += [
+        (None, requests.exceptions.ConnectTimeout("connect with %s timed out" % secrets), None),
+        (None, requests.exceptions.ConnectionError("reset while sending %s" % secrets), None),
+    ]
     for status, body, content_type in answers:
         with ws.SearchClient(name, settings=settings_of(name), retries=0, cache_ttl_s=0, min_interval_s=0) as client:
-            outcome, calls = replay(name, status=status or 200, body=body, content_type=content_type or "text/plain", client=client)
+            outcome, calls = replay(
+                name, status=status or 200, body=body, content_type=content_type or "text/plain", client=client
+            )
             assert_clean(repr(client), secrets, "the client's repr")
-        assert len(calls) == 1 and all(s in " ".join(calls[0].request.headers.values()) for s in secrets)  # they were sent
+        assert len(calls) == 1 and all(
+            s in " ".join(calls[0].request.headers.values()) for s in secrets
+        )  # they were sent
         if not isinstance(outcome, WebSearchError):
             assert_clean(json.dumps(outcome), secrets, "a result")
             continue
@@ -307,7 +328,12 @@ def test_reprs_never_show_secrets(name):
     cls = cls_of(name)
     secrets = list(secrets_of(name).values())
     for settings in (settings_of(name), ws.Settings.from_env(environ=env_for(cls, config_of(name)))):
-        for text in (repr(settings), str(settings), repr(cls(settings)), repr(ws.SearchClient(name, settings=settings))):
+        for text in (
+            repr(settings),
+            str(settings),
+            repr(cls(settings)),
+            repr(ws.SearchClient(name, settings=settings)),
+        ):
             assert_clean(text, secrets, "a repr")
         assert set(secrets) <= set(cls(settings).secrets()) and set(secrets) <= set(settings.secrets())
 
@@ -315,9 +341,11 @@ def test_reprs_never_show_secrets(name):
 # -- its recorded cases --------------------------------------------------------------------------------
 
 
-def _case_params(meta: Dict[str, Any], settings: ws.Settings) -> SearchParams:
+def _case_params(meta: dict[str, Any], settings: ws.Settings) -> SearchParams:
     options = dict(meta.get("options") or {})
-    return search_params(meta["query"], meta.get("max_results"), options, settings, [o for n in ALL for o in cls_of(n).options])
+    return search_params(
+        meta["query"], meta.get("max_results"), options, settings, [o for n in ALL for o in cls_of(n).options]
+    )
 
 
 @pytest.mark.parametrize("name", ALL)

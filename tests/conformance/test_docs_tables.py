@@ -48,10 +48,14 @@ def golden_errors(name):
 @pytest.mark.parametrize("name", project_backends())
 def test_the_docs_tables_cover_the_backend(name):
     cls = registry.backend_class(name)
-    assert name in table_names((DOCS / "backends.md").read_text(encoding="utf-8")), "no row for %s in docs/backends.md" % name
+    assert name in table_names((DOCS / "backends.md").read_text(encoding="utf-8")), (
+        "no row for %s in docs/backends.md" % name
+    )
     variables = table_names((DOCS / "configuration.md").read_text(encoding="utf-8"))
     missing = [var for var in cls.env_vars.values() if var not in variables]
     assert not missing, "docs/configuration.md has no row for %s" % missing
     rows = error_rows((DOCS / "errors.md").read_text(encoding="utf-8"))
-    undocumented = [(file, kind, detail) for file, kind, detail in golden_errors(name) if not documented(detail, kind, rows)]
+    undocumented = [
+        (file, kind, detail) for file, kind, detail in golden_errors(name) if not documented(detail, kind, rows)
+    ]
     assert not undocumented, "docs/errors.md does not list %s" % undocumented

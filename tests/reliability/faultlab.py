@@ -25,10 +25,11 @@ import time
 import traceback
 import tracemalloc
 import zlib
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple
+from typing import Any, Callable, Optional
 
 ROOT = Path(__file__).resolve().parents[2]
 for _path in (ROOT / "tests", ROOT):
@@ -94,8 +95,8 @@ class Target:
     captcha_body: Optional[bytes] = None
     query: str = "fault lab"
     max_results: int = 5
-    options: Dict[str, Any] = field(default_factory=dict)
-    golden_items: Optional[List[Dict[str, Any]]] = None  #: what the good answer must give
+    options: dict[str, Any] = field(default_factory=dict)
+    golden_items: Optional[list[dict[str, Any]]] = None  #: what the good answer must give
 
 
 def search_target(name: str) -> Target:
@@ -103,8 +104,14 @@ def search_target(name: str) -> Target:
     bot wall (``WebBlocked/captcha_required`` with HTTP 200), from ``fixtures/<name>/``."""
     cls = registry.backend_class(name)
     good = recorded_success(name)
-    captcha = next((r.body for r in recorded_exchanges(name)
-                    if r.response.get("status") == 200 and r.body and r.error.get("detail_code") == "captcha_required"), None)
+    captcha = next(
+        (
+            r.body
+            for r in recorded_exchanges(name)
+            if r.response.get("status") == 200 and r.body and r.error.get("detail_code") == "captcha_required"
+        ),
+        None,
+    )
     return Target(
         name=name,
         kind="json" if cls.kind == "json" else "html",
@@ -130,7 +137,7 @@ def fetch_target() -> Target:
     )
 
 
-def all_targets() -> List[Target]:
+def all_targets() -> list[Target]:
     """Every network backend, then fetch."""
     return [search_target(name) for name in network_backends()] + [fetch_target()]
 
@@ -150,13 +157,19 @@ class LabServer(FaultServer):
     of every request (they differ when ``chooser`` picks the fault).
     """
 
-    def __init__(self, targets: Sequence[Target], *, max_connections: int = 64, max_lifetime_s: float = 300.0,
-                 chooser: Optional[Callable[[str, str], str]] = None) -> None:
+    def __init__(
+        self,
+        targets: Sequence[Target],
+        *,
+        max_connections: int = 64,
+        max_lifetime_s: float = 300.0,
+        chooser: Optional[Callable[[str, str], str]] = None,
+    ) -> None:
         super().__init__({"*": self._dispatch}, max_lifetime_s=max_lifetime_s)
         self.targets = {t.name: t for t in targets}
-        self.handlers: Dict[Tuple[str, str], Handler] = {}
+        self.handlers: dict[tuple[str, str], Handler] = {}
         self.slots = threading.BoundedSemaphore(max_connections)
-        self.log: List[Tuple[float, str, str, str]] = []
+        self.log: list[tuple[float, str, str, str]] = []
         self.chooser = chooser  #: ``chooser(target, fault) -> fault``: e.g. random faults per request
 
     def cell_url(self, target: str, fault: str, tail: str = "") -> str:
@@ -193,7 +206,7 @@ class AliasServer(FaultServer):
     """A ``FaultServer`` listening on another loopback address (default 127.0.0.2), so a
     test can trust that one address while 127.0.0.1 stays a forbidden target."""
 
-    def __init__(self, routes: Dict[str, Handler], host: str = "127.0.0.2", **kwargs: Any) -> None:
+    def __init__(self, routes: dict[str, Handler], host: str = "127.0.0.2", **kwargs: Any) -> None:
         super().__init__(routes, **kwargs)
         self.host = host
 
@@ -217,7 +230,7 @@ class AliasServer(FaultServer):
 # -- behaviours (shaped per target) ---------------------------------------------------------------
 
 
-def send_response(conn: socket.socket, status: int, body: bytes, headers: Dict[str, str]) -> None:
+def send_response(conn: socket.socket, status: int, body: bytes, headers: dict[str, str]) -> None:
     """One complete answer; ``Content-Length`` is added unless ``headers`` name one (or ``None``)."""
     all_headers = {"Connection": "close"}
     all_headers.update(headers)
@@ -228,10 +241,12 @@ def send_response(conn: socket.socket, status: int, body: bytes, headers: Dict[s
     conn.sendall(_head(status, all_headers) + body)
 
 
-def answer(status: int, body: bytes, headers: Dict[str, Optional[str]]) -> Handler:
+def answer(status: int, body: bytes, headers: dict[str, Optional[str]]) -> Handler:
     """A handler sending one complete answer."""
+
     def handler(conn, request, server):
         send_response(conn, status, body, dict(headers))
+
     return handler
 
 
@@ -246,12 +261,18 @@ def _stall(conn, request, server):
 
 def _trickle(target: Target) -> Handler:
     def handler(conn, request, server):
-        conn.sendall(_head(200, {"Content-Type": target.good_type, "Content-Length": str(len(target.good_body)), "Connection": "close"}))
+        conn.sendall(
+            _head(
+                200,
+                {"Content-Type": target.good_type, "Content-Length": str(len(target.good_body)), "Connection": "close"},
+            )
+        )
         for i in range(min(len(target.good_body), 3000)):
             if server.stopping.is_set():
                 return
-            conn.sendall(target.good_body[i:i + 1])
+            conn.sendall(target.good_body[i : i + 1])
             server.wait(0.01)
+
     return handler
 
 
@@ -260,17 +281,27 @@ def _reset(target: Target) -> Handler:
         # at most 16 KB before the reset: a big page (Baidu's is 900 KB) would make the
         # outcome depend on how fast a loaded machine reads it within the short deadline
         half = target.good_body[: max(1, min(len(target.good_body) // 2, 16384))]
-        conn.sendall(_head(200, {"Content-Type": target.good_type, "Content-Length": str(len(target.good_body)), "Connection": "close"}) + half)
+        conn.sendall(
+            _head(
+                200,
+                {"Content-Type": target.good_type, "Content-Length": str(len(target.good_body)), "Connection": "close"},
+            )
+            + half
+        )
         time.sleep(0.02)
         conn.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, b"\x01\x00\x00\x00\x00\x00\x00\x00")
+
     return handler
 
 
 def _truncated_chunked(target: Target) -> Handler:
     def handler(conn, request, server):
         head = target.good_body[:200]
-        conn.sendall(_head(200, {"Content-Type": target.good_type, "Transfer-Encoding": "chunked", "Connection": "close"}))
+        conn.sendall(
+            _head(200, {"Content-Type": target.good_type, "Transfer-Encoding": "chunked", "Connection": "close"})
+        )
         conn.sendall(b"%x\r\n%s\r\n" % (len(head), head) + b"400\r\n" + target.good_body[200:300])
+
     return handler
 
 
@@ -279,15 +310,18 @@ def _endless(target: Target) -> Handler:
     frame = b"%x\r\n%s\r\n" % (len(chunk), chunk)
 
     def handler(conn, request, server):
-        conn.sendall(_head(200, {"Content-Type": target.good_type, "Transfer-Encoding": "chunked", "Connection": "close"}))
+        conn.sendall(
+            _head(200, {"Content-Type": target.good_type, "Transfer-Encoding": "chunked", "Connection": "close"})
+        )
         sent = 0
         while not server.stopping.is_set() and sent < ENDLESS_CAP_BYTES:
             conn.sendall(frame)
             sent += len(frame)
+
     return handler
 
 
-_BOMB: Dict[str, bytes] = {}
+_BOMB: dict[str, bytes] = {}
 _BOMB_LOCK = threading.Lock()
 
 
@@ -305,17 +339,20 @@ def gzip_bomb_payload() -> bytes:
             for _ in range(count):
                 crc = zlib.crc32(zeros, crc)
             trailer = struct.pack("<II", crc, (count * 1_000_000) & 0xFFFFFFFF)
-            _BOMB["payload"] = b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff" + block * count + deflate.flush(zlib.Z_FINISH) + trailer
+            _BOMB["payload"] = (
+                b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff" + block * count + deflate.flush(zlib.Z_FINISH) + trailer
+            )
         return _BOMB["payload"]
 
 
 def _gzip_bomb(target: Target) -> Handler:
     def handler(conn, request, server):
         send_response(conn, 200, gzip_bomb_payload(), {"Content-Type": target.good_type, "Content-Encoding": "gzip"})
+
     return handler
 
 
-def _wrong_format(target: Target) -> Tuple[bytes, str]:
+def _wrong_format(target: Target) -> tuple[bytes, str]:
     """JSON where HTML is expected (scrapers), HTML where JSON is expected (APIs, and fetch told JSON)."""
     if target.kind == "html":
         return json.dumps({"results": [{"title": "t", "url": "https://example.com/"}]}).encode(), "application/json"
@@ -338,7 +375,9 @@ def _redirect_to(location: Callable[[LabServer, Target], str]) -> Callable[[Targ
     def build(target: Target, server: LabServer) -> Handler:
         def handler(conn, request, srv):
             send_response(conn, 302, b"", {"Location": location(server, target), "Content-Type": "text/html"})
+
         return handler
+
     return build
 
 
@@ -351,56 +390,129 @@ def _redirect_endless(target: Target) -> Handler:
     frame = b"%x\r\n%s\r\n" % (65536, b"r" * 65536)
 
     def handler(conn, request, server):
-        conn.sendall(_head(302, {"Location": "/%s/good" % target.name, "Content-Type": "text/html",
-                                 "Transfer-Encoding": "chunked", "Connection": "close"}))
+        conn.sendall(
+            _head(
+                302,
+                {
+                    "Location": "/%s/good" % target.name,
+                    "Content-Type": "text/html",
+                    "Transfer-Encoding": "chunked",
+                    "Connection": "close",
+                },
+            )
+        )
         sent = 0
         while not server.stopping.is_set() and sent < ENDLESS_CAP_BYTES:
             conn.sendall(frame)
             sent += len(frame)
+
     return handler
 
 
 FAULT_LIST = [
-    Fault("refused", "connection refused (nothing listens on the port)", lambda t, s: None,
-          endpoint=lambda server, target: "http://127.0.0.1:%d/%s" % (free_port(), target.name)),
+    Fault(
+        "refused",
+        "connection refused (nothing listens on the port)",
+        lambda t, s: None,
+        endpoint=lambda server, target: "http://127.0.0.1:%d/%s" % (free_port(), target.name),
+    ),
     Fault("never_answer", "accepts, reads the request, never answers", lambda t, s: _never),
     Fault("headers_then_stall", "sends the headers, then nothing", lambda t, s: _stall),
     Fault("trickle", "the good body, one byte every 10 ms", lambda t, s: _trickle(t)),
     Fault("reset_mid_body", "half the body, then a TCP reset", lambda t, s: _reset(t)),
     Fault("truncated_chunked", "a chunked body cut inside a chunk", lambda t, s: _truncated_chunked(t)),
-    Fault("length_too_long", "Content-Length larger than the body, then close",
-          lambda t, s: answer(200, t.good_body[:300], {"Content-Type": t.good_type, "Content-Length": str(len(t.good_body))})),
-    Fault("length_too_short", "Content-Length: 12 on the whole good body",
-          lambda t, s: answer(200, t.good_body, {"Content-Type": t.good_type, "Content-Length": "12"})),
-    Fault("no_length", "the good body without Content-Length, ended by close",
-          lambda t, s: answer(200, t.good_body, {"Content-Type": t.good_type, "Content-Length": None})),
-    Fault("invalid_gzip", "Content-Encoding: gzip on bytes that are not gzip",
-          lambda t, s: answer(200, b"this is not gzip at all" * 20, {"Content-Type": t.good_type, "Content-Encoding": "gzip"})),
-    Fault("gzip_bomb", "~200 KB of gzip expanding to %d MB of NUL bytes" % (BOMB_EXPANDED_BYTES // 1_000_000),
-          lambda t, s: _gzip_bomb(t), memory=True),
+    Fault(
+        "length_too_long",
+        "Content-Length larger than the body, then close",
+        lambda t, s: answer(
+            200, t.good_body[:300], {"Content-Type": t.good_type, "Content-Length": str(len(t.good_body))}
+        ),
+    ),
+    Fault(
+        "length_too_short",
+        "Content-Length: 12 on the whole good body",
+        lambda t, s: answer(200, t.good_body, {"Content-Type": t.good_type, "Content-Length": "12"}),
+    ),
+    Fault(
+        "no_length",
+        "the good body without Content-Length, ended by close",
+        lambda t, s: answer(200, t.good_body, {"Content-Type": t.good_type, "Content-Length": None}),
+    ),
+    Fault(
+        "invalid_gzip",
+        "Content-Encoding: gzip on bytes that are not gzip",
+        lambda t, s: answer(
+            200, b"this is not gzip at all" * 20, {"Content-Type": t.good_type, "Content-Encoding": "gzip"}
+        ),
+    ),
+    Fault(
+        "gzip_bomb",
+        "~200 KB of gzip expanding to %d MB of NUL bytes" % (BOMB_EXPANDED_BYTES // 1_000_000),
+        lambda t, s: _gzip_bomb(t),
+        memory=True,
+    ),
     Fault("endless", "a chunked body that never ends", lambda t, s: _endless(t), memory=True),
     Fault("redirect_loop", "302 to itself, forever", _redirect_to(_loop_location)),
     Fault("redirect_private", "302 to the cloud metadata address", _redirect_to(lambda s, t: PRIVATE_TARGET)),
-    Fault("redirect_endless", "302 to the good answer, with an endless body", lambda t, s: _redirect_endless(t), memory=True),
-    Fault("redirect_malformed", "302 to 'http://[::1' (an invalid IPv6 literal)", _redirect_to(lambda s, t: "http://[::1")),
+    Fault(
+        "redirect_endless",
+        "302 to the good answer, with an endless body",
+        lambda t, s: _redirect_endless(t),
+        memory=True,
+    ),
+    Fault(
+        "redirect_malformed", "302 to 'http://[::1' (an invalid IPv6 literal)", _redirect_to(lambda s, t: "http://[::1")
+    ),
     Fault("empty_200", "200 with an empty body", lambda t, s: answer(200, b"", {"Content-Type": t.good_type})),
     Fault("binary_garbage", "200 with random bytes and no Content-Type", lambda t, s: answer(200, _GARBAGE, {})),
-    Fault("wrong_charset", "the good (UTF-8) body declared as windows-1252",
-          lambda t, s: answer(200, t.good_body, {"Content-Type": t.good_type.split(";")[0] + "; charset=windows-1252"})),
-    Fault("unknown_charset", "the good body declared in a charset that does not exist",
-          lambda t, s: answer(200, t.good_body, {"Content-Type": t.good_type.split(";")[0] + "; charset=x-no-such-charset"})),
-    Fault("wrong_format", "HTML where JSON is expected, JSON where HTML is expected",
-          lambda t, s: answer(200, _wrong_format(t)[0], {"Content-Type": _wrong_format(t)[1]})),
-    Fault("http_429_retry_after", "429 with Retry-After: %d" % RETRY_AFTER_S,
-          lambda t, s: answer(429, b"Too Many Requests", {"Content-Type": "text/plain", "Retry-After": str(RETRY_AFTER_S)})),
-    Fault("http_429", "429 without Retry-After", lambda t, s: answer(429, b"Too Many Requests", {"Content-Type": "text/plain"})),
-    Fault("http_503", "503 Service Unavailable", lambda t, s: answer(503, b"<html><body>down</body></html>", {"Content-Type": "text/html"})),
-    Fault("captcha_200", "a recorded captcha page served with 200",
-          lambda t, s: answer(200, t.captcha_body or (FIXTURES / "ddg_html" / "meka__ddg_anomaly.html").read_bytes(),
-                              {"Content-Type": "text/html; charset=utf-8"})),
+    Fault(
+        "wrong_charset",
+        "the good (UTF-8) body declared as windows-1252",
+        lambda t, s: answer(200, t.good_body, {"Content-Type": t.good_type.split(";")[0] + "; charset=windows-1252"}),
+    ),
+    Fault(
+        "unknown_charset",
+        "the good body declared in a charset that does not exist",
+        lambda t, s: answer(
+            200, t.good_body, {"Content-Type": t.good_type.split(";")[0] + "; charset=x-no-such-charset"}
+        ),
+    ),
+    Fault(
+        "wrong_format",
+        "HTML where JSON is expected, JSON where HTML is expected",
+        lambda t, s: answer(200, _wrong_format(t)[0], {"Content-Type": _wrong_format(t)[1]}),
+    ),
+    Fault(
+        "http_429_retry_after",
+        "429 with Retry-After: %d" % RETRY_AFTER_S,
+        lambda t, s: answer(
+            429, b"Too Many Requests", {"Content-Type": "text/plain", "Retry-After": str(RETRY_AFTER_S)}
+        ),
+    ),
+    Fault(
+        "http_429",
+        "429 without Retry-After",
+        lambda t, s: answer(429, b"Too Many Requests", {"Content-Type": "text/plain"}),
+    ),
+    Fault(
+        "http_503",
+        "503 Service Unavailable",
+        lambda t, s: answer(503, b"<html><body>down</body></html>", {"Content-Type": "text/html"}),
+    ),
+    Fault(
+        "captcha_200",
+        "a recorded captcha page served with 200",
+        lambda t, s: answer(
+            200,
+            t.captcha_body or (FIXTURES / "ddg_html" / "meka__ddg_anomaly.html").read_bytes(),
+            {"Content-Type": "text/html; charset=utf-8"},
+        ),
+    ),
 ]
-FAULTS: Dict[str, Fault] = {f.name: f for f in FAULT_LIST}
-FAULTS["good"] = Fault("good", "the recorded good answer", lambda t, s: answer(200, t.good_body, {"Content-Type": t.good_type}))
+FAULTS: dict[str, Fault] = {f.name: f for f in FAULT_LIST}
+FAULTS["good"] = Fault(
+    "good", "the recorded good answer", lambda t, s: answer(200, t.good_body, {"Content-Type": t.good_type})
+)
 
 
 def build_handler(fault: Fault, target: Target, server: LabServer) -> Handler:
@@ -417,7 +529,7 @@ def build_handler(fault: Fault, target: Target, server: LabServer) -> Handler:
 #: ``detail_codes`` ``None`` means any detail. Keys: fault -> {kind or backend name: outcome};
 #: a backend name beats its kind.
 OK = ("ok", None)
-EXPECTED: Dict[str, Dict[str, Tuple[str, Optional[Tuple[str, ...]]]]] = {
+EXPECTED: dict[str, dict[str, tuple[str, Optional[tuple[str, ...]]]]] = {
     "refused": {"*": ("NetworkError", ("connection_refused",))},
     "never_answer": {"*": ("Timeout", ("read_timeout", "deadline_exceeded"))},
     "headers_then_stall": {"*": ("Timeout", ("read_timeout", "deadline_exceeded"))},
@@ -429,41 +541,70 @@ EXPECTED: Dict[str, Dict[str, Tuple[str, Optional[Tuple[str, ...]]]]] = {
     "truncated_chunked": {"*": ("NetworkError", ("incomplete_body",))},
     "length_too_long": {"*": ("NetworkError", ("incomplete_body",))},
     # 12 bytes of a page: nothing a parser can recognise; fetch finds no readable text
-    "length_too_short": {"html": ("WebParseError", None), "json": ("WebParseError", ("not_json",)),
-                         "fetch": ("WebParseError", ("no_content",))},
+    "length_too_short": {
+        "html": ("WebParseError", None),
+        "json": ("WebParseError", ("not_json",)),
+        "fetch": ("WebParseError", ("no_content",)),
+    },
     "no_length": {"*": OK},
     "invalid_gzip": {"*": ("NetworkError", ("bad_content_encoding",))},
     # search refuses a body beyond the cap; fetch reads up to the cap and stops (a page of NUL bytes has no text)
-    "gzip_bomb": {"html": ("WebProviderError", ("response_too_large",)), "json": ("WebProviderError", ("response_too_large",)),
-                  "fetch": ("WebParseError", ("no_content",))},
-    "endless": {"html": ("WebProviderError", ("response_too_large",)), "json": ("WebProviderError", ("response_too_large",)),
-                "fetch": OK},
+    "gzip_bomb": {
+        "html": ("WebProviderError", ("response_too_large",)),
+        "json": ("WebProviderError", ("response_too_large",)),
+        "fetch": ("WebParseError", ("no_content",)),
+    },
+    "endless": {
+        "html": ("WebProviderError", ("response_too_large",)),
+        "json": ("WebProviderError", ("response_too_large",)),
+        "fetch": OK,
+    },
     # baidu never follows redirects (the bot wall is one): any other redirect is an unexpected status
     "redirect_loop": {"*": ("WebProviderError", ("redirect_loop",)), "baidu_html": ("WebProviderError", ("http_302",))},
     # a redirect's body is not read beyond 64 KB (search) or the byte cap (fetch): the redirect is followed
     "redirect_endless": {"*": OK, "baidu_html": ("WebProviderError", ("response_too_large",))},
     # a Location that is not a URL one can follow
-    "redirect_malformed": {"*": ("WebProviderError", ("bad_redirect",)), "baidu_html": ("WebProviderError", ("http_302",))},
+    "redirect_malformed": {
+        "*": ("WebProviderError", ("bad_redirect",)),
+        "baidu_html": ("WebProviderError", ("http_302",)),
+    },
     # a redirect to a non-public address is refused before any connection, search and fetch alike
-    "redirect_private": {"*": ("InvalidInput", ("private_address",)), "baidu_html": ("WebProviderError", ("http_302",))},
-    "empty_200": {"html": ("WebParseError", None), "json": ("WebParseError", ("not_json",)), "fetch": ("WebParseError", ("no_content",))},
-    "binary_garbage": {"html": ("WebParseError", None), "json": ("WebParseError", ("not_json",)),
-                       "fetch": ("WebProviderError", ("unsupported_content",))},
+    "redirect_private": {
+        "*": ("InvalidInput", ("private_address",)),
+        "baidu_html": ("WebProviderError", ("http_302",)),
+    },
+    "empty_200": {
+        "html": ("WebParseError", None),
+        "json": ("WebParseError", ("not_json",)),
+        "fetch": ("WebParseError", ("no_content",)),
+    },
+    "binary_garbage": {
+        "html": ("WebParseError", None),
+        "json": ("WebParseError", ("not_json",)),
+        "fetch": ("WebProviderError", ("unsupported_content",)),
+    },
     "wrong_charset": {"*": OK},
     "unknown_charset": {"*": OK},
-    "wrong_format": {"html": ("WebParseError", None), "json": ("WebParseError", ("not_json",)), "fetch": ("WebParseError", ("not_json",))},
+    "wrong_format": {
+        "html": ("WebParseError", None),
+        "json": ("WebParseError", ("not_json",)),
+        "fetch": ("WebParseError", ("not_json",)),
+    },
     "http_429_retry_after": {"*": ("WebBlocked", ("http_429",))},
     "http_429": {"*": ("WebBlocked", ("http_429",))},
     "http_503": {"*": ("BadGateway", ("http_503",))},
     # a bot wall served with 200 is a block, not a parse error and never "0 results". JSON APIs have
     # no bot wall on record (they answer 401/403/429); the scrapers' walls served where JSON belongs
     # are an HTML page instead of JSON: said so, never "0 results"
-    "captcha_200": {"html": ("WebBlocked", ("captcha_required",)), "fetch": ("WebBlocked", ("captcha_required",)),
-                    "json": ("WebParseError", ("not_json",))},
+    "captcha_200": {
+        "html": ("WebBlocked", ("captcha_required",)),
+        "fetch": ("WebBlocked", ("captcha_required",)),
+        "json": ("WebParseError", ("not_json",)),
+    },
 }
 
 
-def expected(fault: str, target: Target) -> Tuple[str, Optional[Tuple[str, ...]]]:
+def expected(fault: str, target: Target) -> tuple[str, Optional[tuple[str, ...]]]:
     """The outcome ``fault`` must have for ``target``."""
     table = EXPECTED[fault]
     return table.get(target.name) or table.get(target.kind) or table["*"]
@@ -478,7 +619,7 @@ class Cell:
 
     target: str
     fault: str
-    expected: Tuple[str, Optional[Tuple[str, ...]]]
+    expected: tuple[str, Optional[tuple[str, ...]]]
     code: str = ""  #: "ok", an error code, or "CRASH:<ExceptionType>"
     detail: Optional[str] = None
     message: str = ""
@@ -487,7 +628,7 @@ class Cell:
     deadline_s: float = DEADLINE_MS / 1000.0
     peak_bytes: Optional[int] = None
     memory_limit: int = 0
-    contract_problems: List[str] = field(default_factory=list)
+    contract_problems: list[str] = field(default_factory=list)
     after_ok: Optional[bool] = None  #: a good request on the same client succeeded afterwards
     slowdown: float = 1.0  #: how many times slower than idle the machine ran around the call (``clocks.machine_pace``)
     after_problem: str = ""
@@ -531,19 +672,37 @@ class Cell:
     def describe(self) -> str:
         """One line for failure messages."""
         return "%s x %s: got %s/%s (%s) in %.0f ms, expected %s/%s; peak %s; after=%s %s%s%s" % (
-            self.target, self.fault, self.code, self.detail, self.message[:160], self.wall_s * 1000, self.expected[0],
-            "|".join(self.expected[1] or ("*",)), self.peak_bytes, self.after_ok, self.after_problem,
-            "; ".join(self.contract_problems), "\n" + self.crash if self.crash else "")
+            self.target,
+            self.fault,
+            self.code,
+            self.detail,
+            self.message[:160],
+            self.wall_s * 1000,
+            self.expected[0],
+            "|".join(self.expected[1] or ("*",)),
+            self.peak_bytes,
+            self.after_ok,
+            self.after_problem,
+            "; ".join(self.contract_problems),
+            "\n" + self.crash if self.crash else "",
+        )
 
 
 def lab_settings(server: LabServer, names: Sequence[str], **overrides: Any) -> ws.Settings:
     """Settings where every backend in ``names`` has dummy credentials and points at the lab."""
-    providers: Dict[str, Dict[str, Any]] = {}
-    endpoints: Dict[str, str] = {}
+    providers: dict[str, dict[str, Any]] = {}
+    endpoints: dict[str, str] = {}
     for name in names:
-        providers[name] = dummy_config(registry.backend_class(name), server.cell_url(name, "good"), "%s-%s" % (DUMMY_KEY, name))
+        providers[name] = dummy_config(
+            registry.backend_class(name), server.cell_url(name, "good"), "%s-%s" % (DUMMY_KEY, name)
+        )
         endpoints[name] = server.cell_url(name, "good")
-    values: Dict[str, Any] = {"providers": providers, "endpoints": endpoints, "max_response_bytes": MAX_BYTES, "timeout_ms": DEADLINE_MS}
+    values: dict[str, Any] = {
+        "providers": providers,
+        "endpoints": endpoints,
+        "max_response_bytes": MAX_BYTES,
+        "timeout_ms": DEADLINE_MS,
+    }
     values.update(overrides)
     return ws.Settings(**values)
 
@@ -561,8 +720,13 @@ class Runner:
             self.client = None
         else:
             self.client = ws.SearchClient(
-                target.name, settings=self.settings, retries=0, cache_ttl_s=0, min_interval_s=0,
-                cooldowns={"captcha_required": 0, "http_403": 0, "http_429": 0}, clock=self.clock,
+                target.name,
+                settings=self.settings,
+                retries=0,
+                cache_ttl_s=0,
+                min_interval_s=0,
+                cooldowns={"captcha_required": 0, "http_403": 0, "http_429": 0},
+                clock=self.clock,
             )
 
     def close(self) -> None:
@@ -585,16 +749,27 @@ class Runner:
         url = self.url(fault)
         if self.client is None:
             return fetch_page(
-                url, transport=self.transport, settings=self.settings, timeout_ms=timeout_ms, max_bytes=MAX_BYTES,
-                resolver=static_resolver({FETCH_HOST: "127.0.0.1"}), trusted_networks=["127.0.0.1/32"],
+                url,
+                transport=self.transport,
+                settings=self.settings,
+                timeout_ms=timeout_ms,
+                max_bytes=MAX_BYTES,
+                resolver=static_resolver({FETCH_HOST: "127.0.0.1"}),
+                trusted_networks=["127.0.0.1/32"],
             )
         self.settings.endpoints[self.target.name] = url
-        return self.client.search(self.target.query, max_results=self.target.max_results, timeout_ms=timeout_ms, **self.target.options)
+        return self.client.search(
+            self.target.query, max_results=self.target.max_results, timeout_ms=timeout_ms, **self.target.options
+        )
 
-    def check_result(self, result: Any) -> List[str]:
+    def check_result(self, result: Any) -> list[str]:
         """Contract problems of a success (fetch: a page with text)."""
         if self.client is None:
-            problems = [] if isinstance(result, dict) and isinstance(result.get("text"), str) and result["text"] else ["fetch gave no text"]
+            problems = (
+                []
+                if isinstance(result, dict) and isinstance(result.get("text"), str) and result["text"]
+                else ["fetch gave no text"]
+            )
             return problems
         return contract_violations(result, max_results=self.target.max_results, provider=self.target.name)
 
@@ -610,7 +785,12 @@ class Runner:
             try:
                 result = self.call(fault, timeout_ms=deadline_ms)
             except ws.WebSearchError as error:
-                cell.code, cell.detail, cell.message, cell.retry_after = error.code, error.detail_code, error.message, error.retry_after
+                cell.code, cell.detail, cell.message, cell.retry_after = (
+                    error.code,
+                    error.detail_code,
+                    error.message,
+                    error.retry_after,
+                )
             except Exception as exc:  # the matrix counts crashes instead of stopping at the first
                 cell.code = "CRASH:%s" % type(exc).__name__
                 cell.crash = traceback.format_exc()
@@ -654,8 +834,9 @@ class Runner:
         cell.after_ok, cell.after_problem = not problems, "; ".join(problems)
 
 
-def run_target(server: LabServer, target: Target, faults: Sequence[str], measure_memory: bool,
-               impersonate: Optional[str] = None) -> List[Cell]:
+def run_target(
+    server: LabServer, target: Target, faults: Sequence[str], measure_memory: bool, impersonate: Optional[str] = None
+) -> list[Cell]:
     """Run ``faults`` against one target, in order, with one client."""
     runner = Runner(server, target, impersonate)
     try:
@@ -664,8 +845,12 @@ def run_target(server: LabServer, target: Target, faults: Sequence[str], measure
         runner.close()
 
 
-def run_matrix(targets: Optional[Sequence[Target]] = None, faults: Optional[Sequence[str]] = None,
-               parallel: bool = True, impersonate: Optional[str] = None) -> List[Cell]:
+def run_matrix(
+    targets: Optional[Sequence[Target]] = None,
+    faults: Optional[Sequence[str]] = None,
+    parallel: bool = True,
+    impersonate: Optional[str] = None,
+) -> list[Cell]:
     """Every target against every fault. ``parallel`` runs targets in threads, except the
     memory-measured cells, which always run one at a time (tracemalloc is process-wide).
     ``impersonate`` picks the transport of keyless engines and fetch (``None``: the default,
@@ -674,7 +859,7 @@ def run_matrix(targets: Optional[Sequence[Target]] = None, faults: Optional[Sequ
     faults = list(faults) if faults is not None else [f.name for f in FAULT_LIST]
     gzip_bomb_payload()
     decode_body(_GARBAGE, None)  # the first charset detection in a process loads its tables (~70 ms): not a cell's cost
-    cells: List[Cell] = []
+    cells: list[Cell] = []
     with LabServer(targets) as server:
         plain = [f for f in faults if not FAULTS[f].memory]
         heavy = [f for f in faults if FAULTS[f].memory]

@@ -12,8 +12,18 @@ import websearch_sync as ws
 from websearch_sync.engine import registry
 from websearch_sync.secrets import is_secret_name
 
-BAD = ["not a url", "ftp://files.example/", "http://[::1", "http://", "//127.0.0.1/x", "http://127.0.0.1:99999/",
-       "http://127.0.0.1:0/", "http://\ud800/", "socks5://127.0.0.1:1080", "file:///etc/passwd"]
+BAD = [
+    "not a url",
+    "ftp://files.example/",
+    "http://[::1",
+    "http://",
+    "//127.0.0.1/x",
+    "http://127.0.0.1:99999/",
+    "http://127.0.0.1:0/",
+    "http://\ud800/",
+    "socks5://127.0.0.1:1080",
+    "file:///etc/passwd",
+]
 
 
 def settings_with(name, endpoint):

@@ -15,7 +15,7 @@ import time
 from collections import defaultdict
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Optional
 
 import faultlab
 from clocks import ThreadClock
@@ -32,14 +32,38 @@ COOLDOWNS = {"captcha_required": 1.0, "http_429": 0.8, "http_403": 0.8}
 TIMEOUT_MS = 400
 QUERIES = ["alpha", "beta", "gamma", "delta", "epsilon", "zeta"]
 #: Faults in the mix and their weights (search, fetch). "slow_good" answers after 50 ms.
-SEARCH_MIX = {"good": 50, "slow_good": 4, "empty_200": 5, "http_503": 6, "http_429": 4, "captcha_200": 4, "reset_mid_body": 4,
-              "binary_garbage": 4, "wrong_format": 4, "invalid_gzip": 3, "length_too_long": 3, "truncated_chunked": 3,
-              "redirect_loop": 2, "never_answer": 1}
-FETCH_MIX = {"good": 60, "http_503": 8, "empty_200": 6, "reset_mid_body": 6, "binary_garbage": 6, "captcha_200": 6,
-             "redirect_loop": 4, "truncated_chunked": 4}
+SEARCH_MIX = {
+    "good": 50,
+    "slow_good": 4,
+    "empty_200": 5,
+    "http_503": 6,
+    "http_429": 4,
+    "captcha_200": 4,
+    "reset_mid_body": 4,
+    "binary_garbage": 4,
+    "wrong_format": 4,
+    "invalid_gzip": 3,
+    "length_too_long": 3,
+    "truncated_chunked": 3,
+    "redirect_loop": 2,
+    "never_answer": 1,
+}
+FETCH_MIX = {
+    "good": 60,
+    "http_503": 8,
+    "empty_200": 6,
+    "reset_mid_body": 6,
+    "binary_garbage": 6,
+    "captcha_200": 6,
+    "redirect_loop": 4,
+    "truncated_chunked": 4,
+}
 ALLOWED = {"Timeout", "NetworkError", "WebBlocked", "BadGateway", "WebParseError", "WebProviderError"}
-SMALL_PAGE = (b"<html><head><title>Small</title></head><body><article><h1>Small page</h1><p>"
-              + b"A short article with a few readable sentences. " * 12 + b"</p></article></body></html>")
+SMALL_PAGE = (
+    b"<html><head><title>Small</title></head><body><article><h1>Small page</h1><p>"
+    + b"A short article with a few readable sentences. " * 12
+    + b"</p></article></body></html>"
+)
 
 
 @dataclass
@@ -47,7 +71,7 @@ class Op:
     thread: int
     kind: str  #: "search" or "fetch"
     target: str
-    key: Tuple[Any, ...]
+    key: tuple[Any, ...]
     cached_call: bool
     started: float
     ended: float = 0.0
@@ -56,7 +80,7 @@ class Op:
     cached: bool = False
     items: Any = None
     crash: str = ""
-    contract: List[str] = field(default_factory=list)
+    contract: list[str] = field(default_factory=list)
 
 
 def weighted_chooser(seed: int):
@@ -71,10 +95,13 @@ def weighted_chooser(seed: int):
         names, weights = fetch if target == "fetch" else search
         with lock:
             return rng.choices(names, weights)[0]
+
     return choose
 
 
-def run_ops(client: ws.SearchClient, server: faultlab.LabServer, backends: List[str], index: int, ops: List[Op]) -> None:
+def run_ops(
+    client: ws.SearchClient, server: faultlab.LabServer, backends: list[str], index: int, ops: list[Op]
+) -> None:
     rng = random.Random(1000 + index)
     for _ in range(OPS):
         if rng.random() < 0.25:
@@ -82,13 +109,22 @@ def run_ops(client: ws.SearchClient, server: faultlab.LabServer, backends: List[
             path = rng.choice(["a", "b", "c"])
             url = server.cell_url("fetch", "random", "/" + path)
             op = Op(index, "fetch", "fetch", ("fetch", path), use_cache, time.monotonic())
-            call = partial(client.fetch, url, allow_private=True, timeout_ms=TIMEOUT_MS, cache_ttl_s=60 if use_cache else 0)
+            call = partial(
+                client.fetch, url, allow_private=True, timeout_ms=TIMEOUT_MS, cache_ttl_s=60 if use_cache else 0
+            )
         else:
             backend = rng.choice(backends)
             query = rng.choice(QUERIES)
             use_cache = rng.random() < 0.5
             op = Op(index, "search", backend, (backend, query), use_cache, time.monotonic())
-            call = partial(client.search, query, backend=backend, max_results=5, timeout_ms=TIMEOUT_MS, cache_ttl_s=60 if use_cache else 0)
+            call = partial(
+                client.search,
+                query,
+                backend=backend,
+                max_results=5,
+                timeout_ms=TIMEOUT_MS,
+                cache_ttl_s=60 if use_cache else 0,
+            )
         try:
             result = call()
         except ws.WebSearchError as error:
@@ -118,22 +154,28 @@ def run_ops(client: ws.SearchClient, server: faultlab.LabServer, backends: List[
 class Run:
     """What the sixteen threads did, and what the client and the server saw."""
 
-    ops: List[Op]
-    log: List[Tuple[float, str, str, str]]  #: the lab server's requests
-    blocks: List[Tuple[float, str, Optional[str]]]  #: (when, backend, detail) of every cool-down the client started
-    slots: Dict[str, List[float]]  #: the rate-limit slots the client booked, per backend
-    sends: List[Tuple[float, str]]  #: (when its last cool-down check began, backend) of every request sent
+    ops: list[Op]
+    log: list[tuple[float, str, str, str]]  #: the lab server's requests
+    blocks: list[tuple[float, str, Optional[str]]]  #: (when, backend, detail) of every cool-down the client started
+    slots: dict[str, list[float]]  #: the rate-limit slots the client booked, per backend
+    sends: list[tuple[float, str]]  #: (when its last cool-down check began, backend) of every request sent
     elapsed: float
 
 
-def spy_on(client: ws.SearchClient, clock: ThreadClock, blocks: List[Tuple[float, str, Optional[str]]], slots: Dict[str, List[float]],
-           sends: List[Tuple[float, str]], monkeypatch) -> None:
+def spy_on(
+    client: ws.SearchClient,
+    clock: ThreadClock,
+    blocks: list[tuple[float, str, Optional[str]]],
+    slots: dict[str, list[float]],
+    sends: list[tuple[float, str]],
+    monkeypatch,
+) -> None:
     """White box: note when the client starts a cool-down, which rate-limit slots it books, and, for
     every request it sends, when the cool-down check that let it through began."""
     record = client._cooldowns.record
     reserve = client._runner.limiter.reserve
     check = client._cooldowns.check
-    cleared: Dict[int, float] = {}
+    cleared: dict[int, float] = {}
     send = attempts.call_backend
 
     def checking(name, *args):
@@ -155,6 +197,7 @@ def spy_on(client: ws.SearchClient, clock: ThreadClock, blocks: List[Tuple[float
         if wait is not None and interval > 0:
             slots[name].append(clock.last() + wait)  # reserve read the clock once: slot = now + wait
         return wait
+
     client._cooldowns.record = recording
     client._runner.limiter.reserve = booking
     client._cooldowns.check = checking
@@ -167,10 +210,10 @@ def run_threads(monkeypatch) -> Run:
     fetch_target = faultlab.fetch_target()
     fetch_target.good_body = SMALL_PAGE
     targets = [faultlab.search_target(name) for name in backends] + [fetch_target]
-    ops: List[Op] = []
-    blocks: List[Tuple[float, str, Optional[str]]] = []
-    slots: Dict[str, List[float]] = defaultdict(list)
-    sends: List[Tuple[float, str]] = []
+    ops: list[Op] = []
+    blocks: list[tuple[float, str, Optional[str]]] = []
+    slots: dict[str, list[float]] = defaultdict(list)
+    sends: list[tuple[float, str]] = []
     with faultlab.LabServer(targets, max_connections=128, chooser=weighted_chooser(7)) as server:
         for target in targets:
             good = faultlab.build_handler(faultlab.FAULTS["good"], target, server)
@@ -180,10 +223,13 @@ def run_threads(monkeypatch) -> Run:
             settings.endpoints[name] = server.cell_url(name, "random")
         started = time.monotonic()
         clock = ThreadClock()
-        with ws.SearchClient(settings=settings, retries=0, cache_ttl_s=60, min_interval_s=INTERVAL_S, cooldowns=COOLDOWNS,
-                             clock=clock) as client:
+        with ws.SearchClient(
+            settings=settings, retries=0, cache_ttl_s=60, min_interval_s=INTERVAL_S, cooldowns=COOLDOWNS, clock=clock
+        ) as client:
             spy_on(client, clock, blocks, slots, sends, monkeypatch)
-            threads = [threading.Thread(target=run_ops, args=(client, server, backends, i, ops)) for i in range(THREADS)]
+            threads = [
+                threading.Thread(target=run_ops, args=(client, server, backends, i, ops)) for i in range(THREADS)
+            ]
             for thread in threads:
                 thread.start()
             for thread in threads:
@@ -192,28 +238,31 @@ def run_threads(monkeypatch) -> Run:
         return Run(ops, list(server.log), blocks, slots, list(sends), time.monotonic() - started)
 
 
-def check_outcomes(ops: List[Op]) -> None:
+def check_outcomes(ops: list[Op]) -> None:
     """1. only WebSearchError, only the kinds the faults can cause, never a defect."""
     assert len(ops) == THREADS * OPS
     crashes = [op for op in ops if op.crash]
     assert not crashes, [op.crash for op in crashes[:5]]
     codes = {op.code for op in ops} - {"ok"}
-    assert codes <= ALLOWED, (codes - ALLOWED, [(op.target, op.code, op.detail) for op in ops if op.code in codes - ALLOWED][:5])
+    assert codes <= ALLOWED, (
+        codes - ALLOWED,
+        [(op.target, op.code, op.detail) for op in ops if op.code in codes - ALLOWED][:5],
+    )
     assert not [op for op in ops if op.detail == "internal_error"]
     assert not [op.contract for op in ops if op.contract]
     assert sum(op.code == "ok" for op in ops) > len(ops) // 3, "too few successes to check anything"
 
 
-def arrivals_of(log: List[Tuple[float, str, str, str]]) -> Dict[str, List[float]]:
+def arrivals_of(log: list[tuple[float, str, str, str]]) -> dict[str, list[float]]:
     """When each backend's first requests (not redirect hops) reached the server, in order."""
-    arrivals: Dict[str, List[float]] = defaultdict(list)
+    arrivals: dict[str, list[float]] = defaultdict(list)
     for when, target, _fault, asked in sorted(log):
         if target != "fetch" and asked == "random":
             arrivals[target].append(when)
     return arrivals
 
 
-def check_rate_limit(arrivals: Dict[str, List[float]], slots: Dict[str, List[float]]) -> None:
+def check_rate_limit(arrivals: dict[str, list[float]], slots: dict[str, list[float]]) -> None:
     """2. the rate limit holds at the server: the slots booked for a backend are an interval apart, and
     the k-th request to reach it arrives no earlier than the k-th slot (so by any time, no more
     requests arrived than slots had begun; scheduling may delay a request, never hurry it)."""
@@ -223,12 +272,20 @@ def check_rate_limit(arrivals: Dict[str, List[float]], slots: Dict[str, List[flo
         assert not gaps or min(gaps) >= INTERVAL_S - 1e-9, "%s: two slots %.1f ms apart" % (target, min(gaps) * 1000)
         assert len(booked) >= len(times), "%s: %d requests arrived, %d slots booked" % (target, len(times), len(booked))
         early = [(i, arrived, booked[i]) for i, arrived in enumerate(times) if arrived < booked[i]]
-        assert not early, "%s: request %d arrived %.1f ms before its slot" % (target, early[0][0], (early[0][2] - early[0][1]) * 1000)
+        assert not early, "%s: request %d arrived %.1f ms before its slot" % (
+            target,
+            early[0][0],
+            (early[0][2] - early[0][1]) * 1000,
+        )
     assert sum(len(t) for t in arrivals.values()) > 150  # enough requests for the check to mean something
 
 
-def check_cooldowns(arrivals: Dict[str, List[float]], blocks: List[Tuple[float, str, Optional[str]]], sends: List[Tuple[float, str]],
-                    ops: List[Op]) -> None:
+def check_cooldowns(
+    arrivals: dict[str, list[float]],
+    blocks: list[tuple[float, str, Optional[str]]],
+    sends: list[tuple[float, str]],
+    ops: list[Op],
+) -> None:
     """3. cool-downs: once the client has recorded a block, no request to that backend gets through
     its cool-down check until the block ends (a newer block of the same backend replaces the
     cool-down, possibly with a shorter one), and every request that reaches the server before the
@@ -237,27 +294,40 @@ def check_cooldowns(arrivals: Dict[str, List[float]], blocks: List[Tuple[float, 
     assert blocks, "no block happened: the cool-down check would prove nothing"
     for when, target, detail in blocks:
         duration = COOLDOWNS[detail]
-        ends = [when + duration] + [later + COOLDOWNS[d] for later, t, d in blocks if t == target and when < later < when + duration]
+        ends = [when + duration] + [
+            later + COOLDOWNS[d] for later, t, d in blocks if t == target and when < later < when + duration
+        ]
         cleared = sorted(c for c, t in sends if t == target)
         through = [c for c in cleared if when < c < min(ends)]
-        assert not through, "%s: %d request(s) let through during the %.0f ms cool-down (first %.0f ms after it began)" % (
-            target, len(through), duration * 1000, (through[0] - when) * 1000)
+        assert not through, (
+            "%s: %d request(s) let through during the %.0f ms cool-down (first %.0f ms after it began)"
+            % (target, len(through), duration * 1000, (through[0] - when) * 1000)
+        )
         arrived = sum(1 for t in arrivals[target] if t < min(ends))
         before = sum(1 for c in cleared if c <= when)
-        assert arrived <= before, "%s: %d request(s) reached the server during the %.0f ms cool-down that no check let through before it" % (
-            target, arrived - before, duration * 1000)
+        assert arrived <= before, (
+            "%s: %d request(s) reached the server during the %.0f ms cool-down that no check let through before it"
+            % (target, arrived - before, duration * 1000)
+        )
     assert any(op.code == "WebBlocked" and op.detail in ("captcha_required", "http_429") for op in ops)
 
 
-def check_cache(ops: List[Op]) -> None:
+def check_cache(ops: list[Op]) -> None:
     """4. the cache: after a key's first cached success, every cached call is a hit with the same items."""
-    first: Dict[Tuple[Any, ...], Op] = {}
+    first: dict[tuple[Any, ...], Op] = {}
     for op in sorted(ops, key=lambda o: o.ended):
         if op.code == "ok" and op.cached_call and op.key not in first:
             first[op.key] = op
-    later = [(op, first[op.key]) for op in ops if op.key in first and op.cached_call and op.started > first[op.key].ended]
+    later = [
+        (op, first[op.key]) for op in ops if op.key in first and op.cached_call and op.started > first[op.key].ended
+    ]
     for op, origin in later:
-        assert op.code == "ok", "%s %s: a cached call after a cached success failed: %s/%s" % (op.kind, op.key, op.code, op.detail)
+        assert op.code == "ok", "%s %s: a cached call after a cached success failed: %s/%s" % (
+            op.kind,
+            op.key,
+            op.code,
+            op.detail,
+        )
         assert op.cached or op.kind != "search", "%s: not served from the cache" % (op.key,)
         assert op.items == origin.items, "%s: the cache changed (a caller's edit leaked?)" % (op.key,)
     assert len(later) > 100

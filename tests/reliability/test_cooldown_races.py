@@ -34,6 +34,7 @@ def in_thread(function):
             outcome["result"] = function()
         except ws.WebSearchError as error:
             outcome["error"] = error
+
     thread = threading.Thread(target=run)
     thread.start()
     return thread, outcome
@@ -41,9 +42,11 @@ def in_thread(function):
 
 def received(event, inner):
     """A handler that says the request arrived, then answers with ``inner``."""
+
     def handler(conn, request, server):
         event.set()
         inner(conn, request, server)
+
     return handler
 
 
@@ -91,8 +94,15 @@ def test_a_success_after_the_cool_down_ended_still_clears_it():
     with FaultServer({"/s": sequence(TOO_MANY, OK)}) as server:
         settings = ws.Settings(endpoints={"brave": server.url("/s")}, providers={"brave": {"api_key": "race-key-123"}})
         clock = FakeClock()
-        with ws.SearchClient("brave", settings=settings, retries=0, cache_ttl_s=0, min_interval_s=0, cooldowns={"http_429": 0.2},
-                             clock=clock) as client:
+        with ws.SearchClient(
+            "brave",
+            settings=settings,
+            retries=0,
+            cache_ttl_s=0,
+            min_interval_s=0,
+            cooldowns={"http_429": 0.2},
+            clock=clock,
+        ) as client:
             with pytest.raises(ws.WebBlocked):
                 client.search("q")
             clock.advance(0.25)

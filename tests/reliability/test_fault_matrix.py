@@ -68,7 +68,11 @@ def test_fault(matrix, target, fault):
     assert not cell.crashed, "an exception other than WebSearchError escaped:\n" + cell.crash
     assert cell.classified, cell.describe()
     assert cell.in_time, "%s took %.0f ms (deadline %.0f ms + %.0f ms margin)" % (
-        cell.describe(), cell.wall_s * 1000, cell.deadline_s * 1000, cell.margin_s * 1000)
+        cell.describe(),
+        cell.wall_s * 1000,
+        cell.deadline_s * 1000,
+        cell.margin_s * 1000,
+    )
     assert cell.memory_ok, "peak memory %d bytes > %d: %s" % (cell.peak_bytes, cell.memory_limit, cell.describe())
     assert cell.after_ok, "the client did not recover: " + cell.describe()
 
@@ -139,4 +143,3 @@ def test_the_lab_answers_a_good_request_per_target():
                 data += chunk
             sock.close()
         assert data.startswith(b"HTTP/1.1 200") and data.endswith(target.good_body)
-

@@ -14,7 +14,11 @@ import websearch_sync as ws
 
 MARGIN_S = 0.4  # extraction holds the GIL in long C calls: the caller wakes up a little late
 
-SMALL = b"<html><head><title>Small</title></head><body><article><p>" + b"Readable sentence number one. " * 10 + b"</p></article></body></html>"
+SMALL = (
+    b"<html><head><title>Small</title></head><body><article><p>"
+    + b"Readable sentence number one. " * 10
+    + b"</p></article></body></html>"
+)
 
 
 def test_extracting_a_huge_page_does_not_outlast_the_deadline():

@@ -12,7 +12,11 @@ from servers import FaultServer, gzip_bomb, respond
 
 import websearch_sync as ws
 
-ARTICLE = b"<html><head><title>T</title></head><body><article><p>" + b"Readable words here. " * 30 + b"</p></article></body></html>"
+ARTICLE = (
+    b"<html><head><title>T</title></head><body><article><p>"
+    + b"Readable words here. " * 30
+    + b"</p></article></body></html>"
+)
 
 
 def fetch(url, **kwargs):

@@ -14,7 +14,7 @@
 
 import json
 import re
-from typing import Any, Dict, List
+from typing import Any
 
 import faultlab
 import pytest
@@ -32,17 +32,58 @@ from websearch_sync.secrets import is_secret_name
 from websearch_sync.testing import assert_contract
 from websearch_sync.validate import search_params
 
-SETTINGS = settings(deadline=None, max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+SETTINGS = settings(
+    deadline=None, max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 BACKENDS = faultlab.network_backends()
 ALL_CHARS = st.characters(exclude_categories=())  # every code point: controls, lone surrogates, private use
-SPECIALS = ["\x00", "\u202e", "\u202d", "\u200f", "\u200e", "\u200b", "\ufeff", "\r", "\n", "\t", "\x0b", " ", "\u3000",
-            "é", "中", "\U0001F600", "%", "&", "<", ">", '"', "'", "\\", "#", "?", "/", "+", "=", ";", "\ud800", "\udfff",
-            "site:", "OR", "-", "*", "\x7f", "\x1b[31m"]
+SPECIALS = [
+    "\x00",
+    "\u202e",
+    "\u202d",
+    "\u200f",
+    "\u200e",
+    "\u200b",
+    "\ufeff",
+    "\r",
+    "\n",
+    "\t",
+    "\x0b",
+    " ",
+    "\u3000",
+    "é",
+    "中",
+    "\U0001f600",
+    "%",
+    "&",
+    "<",
+    ">",
+    '"',
+    "'",
+    "\\",
+    "#",
+    "?",
+    "/",
+    "+",
+    "=",
+    ";",
+    "\ud800",
+    "\udfff",
+    "site:",
+    "OR",
+    "-",
+    "*",
+    "\x7f",
+    "\x1b[31m",
+]
 QUERIES = st.one_of(
     st.text(ALL_CHARS, max_size=60),
     st.lists(st.sampled_from(SPECIALS + ["word", "q"]), min_size=1, max_size=30).map("".join),
-    st.builds(lambda part, count: part * count, st.sampled_from(["x", "é", "中 ", "\U0001F600", "\x00", " ", "ab "]),
-              st.integers(300, 10_000)),
+    st.builds(
+        lambda part, count: part * count,
+        st.sampled_from(["x", "é", "中 ", "\U0001f600", "\x00", " ", "ab "]),
+        st.integers(300, 10_000),
+    ),
 )
 QUERY_REFUSALS = {"empty_query", "bad_query", "query_too_long"}
 
@@ -66,7 +107,8 @@ def _query_outcome(client: ws.SearchClient, backend: str, query: str) -> None:
     except ws.WebSearchError as error:
         assert error.detail_code != "internal_error", "a defect surfaced as %r" % error
         assert error.code == "InvalidInput" and error.detail_code in QUERY_REFUSALS, (
-            "against a good answer only the query can be refused, got %r for %r" % (error, query[:80]))
+            "against a good answer only the query can be refused, got %r for %r" % (error, query[:80])
+        )
         json.dumps(error.to_dict(), ensure_ascii=False).encode("utf-8")  # printable
         return
     assert_contract(result, max_results=10, provider=backend)
@@ -83,7 +125,7 @@ def test_hostile_queries_give_results_or_a_clear_refusal(lab_client, backend, qu
 @pytest.mark.parametrize(
     "query, detail",
     [
-        ("a\ud800b", "bad_query"),        # a lone surrogate cannot be sent anywhere (was internal_error)
+        ("a\ud800b", "bad_query"),  # a lone surrogate cannot be sent anywhere (was internal_error)
         ("\udfff", "bad_query"),
         (" \t\n\u3000 ", "empty_query"),
         ("x" * 10_000, "query_too_long"),
@@ -105,7 +147,7 @@ def test_control_characters_and_rtl_marks_reach_the_service_intact(lab_client):
 # -- parsers on mutated recorded bodies --------------------------------------------------------------
 
 
-def _cases(backend: str) -> List[Any]:
+def _cases(backend: str) -> list[Any]:
     found = []
     for case in discover(faultlab.FIXTURES, backend):
         if case.problem:
@@ -140,9 +182,9 @@ def _json_mutation(data: Any, body: bytes) -> bytes:
         document = json.loads(body.decode("utf-8"))
     except (ValueError, RecursionError):
         return body
-    paths: List[List[Any]] = []
+    paths: list[list[Any]] = []
 
-    def walk(node: Any, path: List[Any]) -> None:
+    def walk(node: Any, path: list[Any]) -> None:
         if len(paths) > 2000:
             return
         paths.append(path)
@@ -155,12 +197,20 @@ def _json_mutation(data: Any, body: bytes) -> bytes:
 
     walk(document, [])
     path = data.draw(st.sampled_from(paths), label="json path")
-    replacement = data.draw(st.one_of(
-        st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(ALL_CHARS, max_size=20),
-        st.lists(st.integers(), max_size=3), st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
-        st.just({"url": "javascript:alert(1)", "title": ["x"], "description": {"a": 1}}),
-        st.just({"url": "https://dup.example/", "title": "\ud800<b>x</b>\u202e", "snippet": None}),
-    ), label="replacement")
+    replacement = data.draw(
+        st.one_of(
+            st.none(),
+            st.booleans(),
+            st.integers(),
+            st.floats(allow_nan=False),
+            st.text(ALL_CHARS, max_size=20),
+            st.lists(st.integers(), max_size=3),
+            st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
+            st.just({"url": "javascript:alert(1)", "title": ["x"], "description": {"a": 1}}),
+            st.just({"url": "https://dup.example/", "title": "\ud800<b>x</b>\u202e", "snippet": None}),
+        ),
+        label="replacement",
+    )
     if not path:
         document = replacement
     else:
@@ -173,12 +223,24 @@ def _json_mutation(data: Any, body: bytes) -> bytes:
 
 MUTATIONS = {
     "truncate": lambda data, body: body[: _position(data, body)],
-    "cut_span": lambda data, body: (lambda a, b: body[:min(a, b)] + body[max(a, b):])(_position(data, body), _position(data, body)),
-    "delete_tags": lambda data, body: (lambda span: body if span is None else body[:span[0]] + body[span[1]:])(_tag_span(data, body)),
-    "duplicate_tags": lambda data, body: (lambda span: body if span is None else body[:span[1]] + body[span[0]:span[1]] + body[span[1]:])(_tag_span(data, body)),
-    "random_bytes": lambda data, body: (lambda at, junk: body[:at] + junk + body[at:])(_position(data, body), data.draw(st.binary(min_size=1, max_size=64), label="junk")),
-    "overwrite_bytes": lambda data, body: (lambda at, junk: body[:at] + junk + body[at + len(junk):])(_position(data, body), data.draw(st.binary(min_size=1, max_size=64), label="junk")),
-    "deep_nesting": lambda data, body: (lambda at, token: body[:at] + token * 50_000 + body[at:])(_position(data, body), data.draw(st.sampled_from([b"<div>", b"<b><i>", b"[", b'{"a":']), label="nest")),
+    "cut_span": lambda data, body: (lambda a, b: body[: min(a, b)] + body[max(a, b) :])(
+        _position(data, body), _position(data, body)
+    ),
+    "delete_tags": lambda data, body: (lambda span: body if span is None else body[: span[0]] + body[span[1] :])(
+        _tag_span(data, body)
+    ),
+    "duplicate_tags": lambda data, body: (
+        lambda span: body if span is None else body[: span[1]] + body[span[0] : span[1]] + body[span[1] :]
+    )(_tag_span(data, body)),
+    "random_bytes": lambda data, body: (lambda at, junk: body[:at] + junk + body[at:])(
+        _position(data, body), data.draw(st.binary(min_size=1, max_size=64), label="junk")
+    ),
+    "overwrite_bytes": lambda data, body: (lambda at, junk: body[:at] + junk + body[at + len(junk) :])(
+        _position(data, body), data.draw(st.binary(min_size=1, max_size=64), label="junk")
+    ),
+    "deep_nesting": lambda data, body: (lambda at, token: body[:at] + token * 50_000 + body[at:])(
+        _position(data, body), data.draw(st.sampled_from([b"<div>", b"<b><i>", b"[", b'{"a":']), label="nest")
+    ),
     "json_value": _json_mutation,
 }
 
@@ -199,22 +261,37 @@ def _case_settings(case: Any, backend: str) -> ws.Settings:
     return ws.Settings(providers=providers, **{k: v for k, v in values.items() if k in ("max_results", "timeout_ms")})
 
 
-def _response(case: Any, recorded: Dict[str, Any], content: bytes) -> HttpResponse:
-    headers = CaseInsensitiveDict({k: v for k, v in (recorded.get("headers") or {}).items() if k.lower() not in ("content-encoding", "content-length")})
+def _response(case: Any, recorded: dict[str, Any], content: bytes) -> HttpResponse:
+    headers = CaseInsensitiveDict(
+        {
+            k: v
+            for k, v in (recorded.get("headers") or {}).items()
+            if k.lower() not in ("content-encoding", "content-length")
+        }
+    )
     url = (case.meta.get("request") or {}).get("url") or "https://lab.example/search"
     return HttpResponse(status=recorded.get("status") or 200, headers=headers, content=content, url=url)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)
-@settings(deadline=None, max_examples=40, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    deadline=None,
+    max_examples=40,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(data=st.data())
 def test_mutated_recorded_bodies_parse_or_fail_cleanly(backend, data):
     assert CASES[backend], "fixtures/%s has no recorded body" % backend
     case, recorded = data.draw(st.sampled_from(CASES[backend]), label="case")
     content = _mutated(data, case.body_bytes(recorded))
     instance = registry.backend_class(backend)(_case_settings(case, backend))
-    params = search_params(case.meta.get("query") or "q", case.meta.get("max_results"), dict(case.meta.get("options") or {}),
-                           ws.Settings(), registry.backend_class(backend).options)
+    params = search_params(
+        case.meta.get("query") or "q",
+        case.meta.get("max_results"),
+        dict(case.meta.get("options") or {}),
+        ws.Settings(),
+        registry.backend_class(backend).options,
+    )
     response = _response(case, recorded, content)
     report = instance.structure_report(response, params)
     assert isinstance(report, dict) and all(isinstance(v, bool) for v in report.values())
@@ -231,10 +308,16 @@ def test_mutated_recorded_bodies_parse_or_fail_cleanly(backend, data):
     json.dumps({"items": items, "errors": result.errors}, ensure_ascii=False).encode("utf-8")
 
 
-HTML_PAGES = [(case, recorded) for name in ("ddg_html", "baidu_html") if name in CASES for case, recorded in CASES[name][:3]]
+HTML_PAGES = [
+    (case, recorded) for name in ("ddg_html", "baidu_html") if name in CASES for case, recorded in CASES[name][:3]
+]
 
 
-@settings(deadline=None, max_examples=25, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(
+    deadline=None,
+    max_examples=25,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 @given(data=st.data(), mode=st.sampled_from(["markdown", "text"]))
 def test_fetch_extraction_of_mutated_pages_gives_text_or_a_clean_error(data, mode):
     case, recorded = data.draw(st.sampled_from(HTML_PAGES), label="page")
@@ -252,18 +335,57 @@ def test_fetch_extraction_of_mutated_pages_gives_text_or_a_clean_error(data, mod
 
 
 URLS = st.one_of(
-    st.builds(lambda scheme, host, path: "%s://%s/%s" % (scheme, host, path),
-              st.sampled_from(["http", "https", "HTTP", "HtTpS", "ftp", "javascript", "data", "file", " http", "http "]),
-              st.sampled_from(["a.example", "b.example", "A.EXAMPLE", "", "[::1]", "[bad", "x y", "例え.jp", "a.example:99999", "a.example:80"]),
-              st.text(ALL_CHARS, max_size=12)),
+    st.builds(
+        lambda scheme, host, path: "%s://%s/%s" % (scheme, host, path),
+        st.sampled_from(["http", "https", "HTTP", "HtTpS", "ftp", "javascript", "data", "file", " http", "http "]),
+        st.sampled_from(
+            [
+                "a.example",
+                "b.example",
+                "A.EXAMPLE",
+                "",
+                "[::1]",
+                "[bad",
+                "x y",
+                "例え.jp",
+                "a.example:99999",
+                "a.example:80",
+            ]
+        ),
+        st.text(ALL_CHARS, max_size=12),
+    ),
     st.text(ALL_CHARS, max_size=30),
-    st.none(), st.integers(), st.lists(st.text(max_size=3), max_size=2),
+    st.none(),
+    st.integers(),
+    st.lists(st.text(max_size=3), max_size=2),
 )
 TEXTS = st.one_of(
-    st.none(), st.integers(), st.floats(allow_nan=True), st.lists(st.text(max_size=4), max_size=2),
+    st.none(),
+    st.integers(),
+    st.floats(allow_nan=True),
+    st.lists(st.text(max_size=4), max_size=2),
     st.text(ALL_CHARS, max_size=40),
-    st.lists(st.sampled_from(SPECIALS + ["<b>", "</b>", "<br>", "&amp;", "&#10;", "&#0;", "&lt;b&gt;", "<!-- c -->", "&nbsp;",
-                                         "\u2028", "\u00a0", "\x1c", "word"]), max_size=20).map("".join),
+    st.lists(
+        st.sampled_from(
+            SPECIALS
+            + [
+                "<b>",
+                "</b>",
+                "<br>",
+                "&amp;",
+                "&#10;",
+                "&#0;",
+                "&lt;b&gt;",
+                "<!-- c -->",
+                "&nbsp;",
+                "\u2028",
+                "\u00a0",
+                "\x1c",
+                "word",
+            ]
+        ),
+        max_size=20,
+    ).map("".join),
 )
 RAW_ITEMS = st.lists(
     st.fixed_dictionaries(
@@ -301,8 +423,10 @@ def test_normalize_invariants(raw, max_results):
 
 
 def test_lone_surrogates_never_reach_an_item():
-    raw = [{"title": "A \ud800 B", "url": "https://a.example/x", "snippet": "c\udfffd", "source": "\ud83d"},
-           {"title": "t", "url": "https://b.example/\ud83d"}]
+    raw = [
+        {"title": "A \ud800 B", "url": "https://a.example/x", "snippet": "c\udfffd", "source": "\ud83d"},
+        {"title": "t", "url": "https://b.example/\ud83d"},
+    ]
     items = normalize_items(raw, "lab", 10)
     assert [(i["title"], i["snippet"]) for i in items] == [("A B", "cd")]
     assert "source" not in items[0]
@@ -323,8 +447,12 @@ def test_deeply_nested_json_is_a_parse_error(backend):
 
 
 def test_deeply_nested_json_page_is_not_json_for_fetch():
-    response = HttpResponse(status=200, headers=CaseInsensitiveDict({"Content-Type": "application/json"}), content=DEEP,
-                            url="https://lab.example/data.json")
+    response = HttpResponse(
+        status=200,
+        headers=CaseInsensitiveDict({"Content-Type": "application/json"}),
+        content=DEEP,
+        url="https://lab.example/data.json",
+    )
     with pytest.raises(ws.WebParseError) as info:
         page_text(response, mode="text", provider="fetch")
     assert info.value.detail_code == "not_json"

@@ -28,17 +28,27 @@ def test_the_link_helpers_take_malformed_urls(url):
 
 
 def test_a_malformed_result_link_drops_that_result_only():
-    page = ('<html><body><div id="links">'
-            '<div class="result"><a class="result__a" href="http://[::1">Broken</a></div>'
-            '<div class="result"><a class="result__a" href="https://good.example/">Good</a></div>'
-            '</div><div class="nav-link"></div></body></html>')
+    page = (
+        '<html><body><div id="links">'
+        '<div class="result"><a class="result__a" href="http://[::1">Broken</a></div>'
+        '<div class="result"><a class="result__a" href="https://good.example/">Good</a></div>'
+        '</div><div class="nav-link"></div></body></html>'
+    )
     items = parse_ddg_page(page, "ddg_html")
     assert [i["title"] for i in items] == ["Broken", "Good"]  # raw items; normalisation drops the broken URL
-    response = HttpResponse(200, CaseInsensitiveDict({"Content-Type": "text/html"}), page.encode(), "https://html.duckduckgo.com/html/")
+    response = HttpResponse(
+        200, CaseInsensitiveDict({"Content-Type": "text/html"}), page.encode(), "https://html.duckduckgo.com/html/"
+    )
     backend = backend_class("ddg_html")(ws.Settings())
     assert backend.structure_report(response)["result_blocks"] is True
-    with FaultServer({"/s": lambda conn, request, server: conn.sendall(
-            b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s" % (len(page), page.encode()))}) as server:
+    with FaultServer(
+        {
+            "/s": lambda conn, request, server: conn.sendall(
+                b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s"
+                % (len(page), page.encode())
+            )
+        }
+    ) as server:
         result = ws.search("q", backend="ddg_html", settings=ws.Settings(endpoints={"ddg_html": server.url("/s")}))
     assert [i["url"] for i in result["items"]] == ["https://good.example/"]
 

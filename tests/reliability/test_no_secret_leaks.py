@@ -15,7 +15,6 @@ import re
 import threading
 import zlib
 from pathlib import Path
-from typing import Dict, List
 
 import faultlab
 import pytest
@@ -37,8 +36,11 @@ ECHO_STATUSES = (200, 400, 401, 403, 422, 429, 500)
 SERVICE_KEY = "svc-SECRET-77aa66bb55cc"
 
 
-KEYS: Dict[str, Dict[str, str]] = {
-    name: {setting: "%s-%s-SECRET-%08x" % (name, setting, zlib.crc32(("%s/%s" % (name, setting)).encode())) for setting in secret_settings(registry.backend_class(name))}
+KEYS: dict[str, dict[str, str]] = {
+    name: {
+        setting: "%s-%s-SECRET-%08x" % (name, setting, zlib.crc32(("%s/%s" % (name, setting)).encode()))
+        for setting in secret_settings(registry.backend_class(name))
+    }
     for name in project_backends()
 }
 ALL_KEYS = [key for sub in KEYS.values() for key in sub.values()] + [SERVICE_KEY]
@@ -50,35 +52,69 @@ def setting_value(setting: str, secret: str) -> str:
     return json.dumps({"X-Lab-Secret": secret}) if setting.endswith("headers") else secret
 
 
-SETTING_VALUES = {name: {setting: setting_value(setting, secret) for setting, secret in keys.items()} for name, keys in KEYS.items()}
+SETTING_VALUES = {
+    name: {setting: setting_value(setting, secret) for setting, secret in keys.items()} for name, keys in KEYS.items()
+}
 assert any(KEYS.values()), "no backend has a key setting"
 
 
 def assert_no_key(text, where=""):
     for key in ALL_KEYS:
-        assert key not in text, "a key leaked%s: ...%s..." % (where, text[max(0, text.find(key) - 120): text.find(key) + 60])
+        assert key not in text, "a key leaked%s: ...%s..." % (
+            where,
+            text[max(0, text.find(key) - 120) : text.find(key) + 60],
+        )
 
 
 def echo(status: int):
     """An answer repeating the request (line, headers, body) in every field a vendor uses for messages."""
+
     def handler(conn, request, server):
-        seen = "%s %s %s %s" % (request.method, request.path, json.dumps(request.headers), request.body.decode("utf-8", "replace"))
-        body = json.dumps({
-            "type": "ErrorResponse", "error": {"code": "SUBSCRIPTION_TOKEN_INVALID" if status == 422 else "X", "detail": seen},
-            "code": str(status), "message": seen, "msg": seen, "detail": seen, "log_id": seen[:60],
-            "results": [{"title": seen[:80], "url": "https://echo.example/?" + seen[:200], "content": seen}],
-            "unresponsive_engines": [["echo", seen]],
-        }).encode()
-        conn.sendall(_head(status, {"Content-Type": "application/json", "Content-Length": str(len(body)), "Connection": "close",
-                                    "X-Echo": seen[:300].replace("\r", " ").replace("\n", " ")}) + body)
+        seen = "%s %s %s %s" % (
+            request.method,
+            request.path,
+            json.dumps(request.headers),
+            request.body.decode("utf-8", "replace"),
+        )
+        body = json.dumps(
+            {
+                "type": "ErrorResponse",
+                "error": {"code": "SUBSCRIPTION_TOKEN_INVALID" if status == 422 else "X", "detail": seen},
+                "code": str(status),
+                "message": seen,
+                "msg": seen,
+                "detail": seen,
+                "log_id": seen[:60],
+                "results": [{"title": seen[:80], "url": "https://echo.example/?" + seen[:200], "content": seen}],
+                "unresponsive_engines": [["echo", seen]],
+            }
+        ).encode()
+        conn.sendall(
+            _head(
+                status,
+                {
+                    "Content-Type": "application/json",
+                    "Content-Length": str(len(body)),
+                    "Connection": "close",
+                    "X-Echo": seen[:300].replace("\r", " ").replace("\n", " "),
+                },
+            )
+            + body
+        )
+
     return handler
 
 
 def html_echo(status: int):
     def handler(conn, request, server):
         seen = "%s %s %s" % (request.path, json.dumps(request.headers), request.body.decode("utf-8", "replace"))
-        body = ("<html><body><div id=\"links\"><p>%s</p></div><div id=\"content_left\">%s</div></body></html>" % (seen, seen)).encode()
-        conn.sendall(_head(status, {"Content-Type": "text/html", "Content-Length": str(len(body)), "Connection": "close"}) + body)
+        body = (
+            '<html><body><div id="links"><p>%s</p></div><div id="content_left">%s</div></body></html>' % (seen, seen)
+        ).encode()
+        conn.sendall(
+            _head(status, {"Content-Type": "text/html", "Content-Length": str(len(body)), "Connection": "close"}) + body
+        )
+
     return handler
 
 
@@ -102,7 +138,13 @@ def keyed_settings(server, **overrides) -> ws.Settings:
 
 def check_error(error: ws.WebSearchError) -> None:
     for item in [error] + list(error.errors):
-        for text in (str(item), item.message, repr(item), json.dumps(item.to_dict(), ensure_ascii=False), " ".join(map(str, item.args))):
+        for text in (
+            str(item),
+            item.message,
+            repr(item),
+            json.dumps(item.to_dict(), ensure_ascii=False),
+            " ".join(map(str, item.args)),
+        ):
             assert_no_key(text, " in %r" % type(item).__name__)
 
 
@@ -126,12 +168,17 @@ def run_search(client: ws.SearchClient, settings: ws.Settings, server, backend: 
 def test_search_error_paths_never_show_a_key(lab, caplog):
     caplog.set_level(logging.DEBUG)
     faults = FAST_FAULTS + ["echo_%d" % s for s in ECHO_STATUSES] + ["html_echo_%d" % s for s in ECHO_STATUSES]
-    failures: List[str] = []
+    failures: list[str] = []
 
     def one_backend(backend):
         settings = keyed_settings(lab)
-        with ws.SearchClient(settings=settings, retries=0, cache_ttl_s=0, min_interval_s=0,
-                             cooldowns={"captcha_required": 0, "http_403": 0, "http_429": 0}) as client:
+        with ws.SearchClient(
+            settings=settings,
+            retries=0,
+            cache_ttl_s=0,
+            min_interval_s=0,
+            cooldowns={"captcha_required": 0, "http_403": 0, "http_429": 0},
+        ) as client:
             assert_no_key(repr(client))
             for fault in faults:
                 try:
@@ -191,8 +238,14 @@ def test_fetch_with_a_service_key_never_shows_it(lab, caplog, service_fault):
         for fault in ["good", "http_503", "empty_200", "redirect_private", "captcha_200", "echo_401"]:
             url = "http://%s:%d/fetch/%s" % (faultlab.FETCH_HOST, lab.port, fault)
             try:
-                page = fetch_page(url, transport=transport, settings=settings, timeout_ms=2000, resolver=resolver,
-                                  trusted_networks=["127.0.0.1/32"])
+                page = fetch_page(
+                    url,
+                    transport=transport,
+                    settings=settings,
+                    timeout_ms=2000,
+                    resolver=resolver,
+                    trusted_networks=["127.0.0.1/32"],
+                )
             except ws.WebSearchError as error:
                 check_error(error)
             else:
@@ -214,7 +267,7 @@ def test_tool_errors_never_show_a_key(lab):
                 assert_no_key(tool.format_results(result), " in a tool reply")
 
 
-def _env_for(lab, fault: str) -> Dict[str, str]:
+def _env_for(lab, fault: str) -> dict[str, str]:
     env = {}
     for name in BACKENDS:
         cls = registry.backend_class(name)
@@ -235,8 +288,11 @@ def test_cli_output_never_shows_a_key(lab, monkeypatch, capsys, caplog, fault):
         monkeypatch.setenv(variable, value)
     outputs = []
     for backend in BACKENDS:
-        for argv in (["search", "q", "-b", backend, "--timeout-ms", "2000"], ["search", "q", "-b", backend, "--json"],
-                     ["check-live", backend, "q", "--timeout-ms", "2000", "--json"]):
+        for argv in (
+            ["search", "q", "-b", backend, "--timeout-ms", "2000"],
+            ["search", "q", "-b", backend, "--json"],
+            ["check-live", backend, "q", "--timeout-ms", "2000", "--json"],
+        ):
             main(argv)
             captured = capsys.readouterr()
             outputs.append(captured.out + captured.err)
@@ -256,8 +312,16 @@ def test_recorded_fixtures_never_hold_a_key(lab, tmp_path, monkeypatch, capsys):
         for fault in ("good", "echo_401", "echo_200", "html_echo_200", "echo_429"):
             settings.endpoints[backend] = lab.cell_url(backend, fault)
             try:
-                record_case(backend, "secret check %s" % fault, fixtures_dir=tmp_path, name=fault, settings=settings,
-                            allow_error=True, overwrite=True, timeout_ms=2000)
+                record_case(
+                    backend,
+                    "secret check %s" % fault,
+                    fixtures_dir=tmp_path,
+                    name=fault,
+                    settings=settings,
+                    allow_error=True,
+                    overwrite=True,
+                    timeout_ms=2000,
+                )
                 recorded += 1
             except ws.WebSearchError as error:
                 check_error(error)
@@ -265,7 +329,18 @@ def test_recorded_fixtures_never_hold_a_key(lab, tmp_path, monkeypatch, capsys):
     for variable, value in _env_for(lab, "echo_401").items():
         monkeypatch.setenv(variable, value)
     for backend in BACKENDS:
-        main(["record", backend, "cli check", "--fixtures", str(tmp_path / "cli"), "--allow-error", "--timeout-ms", "2000"])
+        main(
+            [
+                "record",
+                backend,
+                "cli check",
+                "--fixtures",
+                str(tmp_path / "cli"),
+                "--allow-error",
+                "--timeout-ms",
+                "2000",
+            ]
+        )
         main(["verify", "--fixtures", str(tmp_path / "cli"), "--backend", backend])
     captured = capsys.readouterr()
     assert_no_key(captured.out + captured.err, " in CLI output")

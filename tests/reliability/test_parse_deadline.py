@@ -30,16 +30,22 @@ RESULTS = 20_000
 
 
 def huge_ddg_page(results=RESULTS):
-    block = ('<div class="result results_links web-result"><div class="links_main">'
-             '<a class="result__a" href="https://r%d.example/">Result %d</a>'
-             '<a class="result__snippet" href="https://r%d.example/">snippet %d</a></div></div>')
+    block = (
+        '<div class="result results_links web-result"><div class="links_main">'
+        '<a class="result__a" href="https://r%d.example/">Result %d</a>'
+        '<a class="result__snippet" href="https://r%d.example/">snippet %d</a></div></div>'
+    )
     body = "".join(block % (i, i, i, i) for i in range(results))
-    return ('<html><body><div id="links" class="results">%s</div><div class="nav-link"></div></body></html>' % body).encode()
+    return (
+        '<html><body><div id="links" class="results">%s</div><div class="nav-link"></div></body></html>' % body
+    ).encode()
 
 
 def huge_baidu_page(results=RESULTS):
-    block = ('<div class="result c-container" id="%d"><h3 class="t"><a href="http://www.baidu.com/link?url=%d">Title %d</a></h3>'
-             '<div class="c-abstract">abstract %d</div></div>')
+    block = (
+        '<div class="result c-container" id="%d"><h3 class="t"><a href="http://www.baidu.com/link?url=%d">Title %d</a></h3>'
+        '<div class="c-abstract">abstract %d</div></div>'
+    )
     body = "".join(block % (i, i, i, i) for i in range(results))
     return ('<html><body><div id="content_left">%s</div><div id="page"></div></body></html>' % body).encode()
 
@@ -70,7 +76,9 @@ def test_parsing_a_huge_page_does_not_outlast_the_deadline(backend, page):
 def test_a_normal_page_still_parses():
     page = re.sub(rb"\n\s*", b"", huge_ddg_page(3))
     with FaultServer({"/s": respond(200, page)}) as server:
-        result = ws.search("q", backend="ddg_html", settings=ws.Settings(endpoints={"ddg_html": server.url("/s")}), timeout_ms=2000)
+        result = ws.search(
+            "q", backend="ddg_html", settings=ws.Settings(endpoints={"ddg_html": server.url("/s")}), timeout_ms=2000
+        )
     assert [i["url"] for i in result["items"]] == ["https://r0.example/", "https://r1.example/", "https://r2.example/"]
 
 
@@ -95,7 +103,9 @@ def test_a_small_answer_is_parsed_within_the_deadline_too(monkeypatch):
     with FaultServer({"/s": respond(200, huge_ddg_page(3))}) as server:
         started = time.monotonic()
         with pytest.raises(ws.Timeout) as caught:
-            ws.search("q", backend="ddg_html", settings=ws.Settings(endpoints={"ddg_html": server.url("/s")}), timeout_ms=300)
+            ws.search(
+                "q", backend="ddg_html", settings=ws.Settings(endpoints={"ddg_html": server.url("/s")}), timeout_ms=300
+            )
         elapsed = time.monotonic() - started
     assert ran.is_set() and caught.value.detail_code == "deadline_exceeded"
     assert elapsed < 0.3 + MARGIN_S, "a 300 ms search took %.0f ms" % (elapsed * 1000)

@@ -25,13 +25,25 @@ KEY = "br-SECRET-5d6e7f8a9b0c"
 
 def endless_redirect(location):
     """A 302 whose chunked body never ends (until the client hangs up)."""
+
     def handler(conn, request, server):
-        conn.sendall(_head(302, {"Location": location, "Content-Type": "text/html", "Transfer-Encoding": "chunked", "Connection": "close"}))
+        conn.sendall(
+            _head(
+                302,
+                {
+                    "Location": location,
+                    "Content-Type": "text/html",
+                    "Transfer-Encoding": "chunked",
+                    "Connection": "close",
+                },
+            )
+        )
         frame = b"%x\r\n%s\r\n" % (65536, b"a" * 65536)
         sent = 0
         while not server.stopping.is_set() and sent < 500_000_000:
             conn.sendall(frame)
             sent += len(frame)
+
     return handler
 
 
@@ -47,7 +59,7 @@ def redirect_chain(conn, request, server):
     redirect("/chain?n=%d" % (n + 1))(conn, request, server)
 
 
-DDG_PAGE = b"<html><body><div id=\"links\"><div class=\"no-results\">No results.</div></div></body></html>"
+DDG_PAGE = b'<html><body><div id="links"><div class="no-results">No results.</div></div></body></html>'
 
 
 @pytest.fixture(scope="module")
@@ -91,7 +103,9 @@ def test_an_endless_redirect_body_is_not_read_and_the_redirect_is_followed(serve
     tracemalloc.start()
     started = time.monotonic()
     try:
-        with ws.SearchClient("brave", settings=brave_settings(server.url("/endless_to_good")), min_interval_s=0) as client:
+        with ws.SearchClient(
+            "brave", settings=brave_settings(server.url("/endless_to_good")), min_interval_s=0
+        ) as client:
             result = client.search("q", timeout_ms=2000)
     finally:
         peak = tracemalloc.get_traced_memory()[1]
@@ -138,8 +152,11 @@ def test_a_redirect_back_to_a_visited_url_is_a_loop_at_once(server):
 
 @pytest.mark.parametrize("backend, header", [("brave", "x-subscription-token"), ("bocha", "authorization")])
 def test_credentials_stay_behind_when_a_redirect_leaves_the_origin(server, other, backend, header):
-    settings = ws.Settings(endpoints={backend: go(server, elsewhere(other), 307)}, providers={backend: {"api_key": KEY}},
-                           allow_private=True)
+    settings = ws.Settings(
+        endpoints={backend: go(server, elsewhere(other), 307)},
+        providers={backend: {"api_key": KEY}},
+        allow_private=True,
+    )
     before, before_other = len(server.requests), len(other.requests)
     try:
         ws.search("q", backend=backend, settings=settings, timeout_ms=2000)
@@ -165,7 +182,9 @@ def test_a_session_auth_is_not_sent_to_another_origin(server, other):
     session.auth = ("user", "session-SECRET-pw")
     transport = HttpTransport(session=session, allow_private=True)
     before, before_other = len(server.requests), len(other.requests)
-    transport.send(RequestSpec("GET", go(server, elsewhere(other))), deadline=Deadline(2000), provider="t", max_bytes=10_000)
+    transport.send(
+        RequestSpec("GET", go(server, elsewhere(other))), deadline=Deadline(2000), provider="t", max_bytes=10_000
+    )
     assert "authorization" in server.requests[before].headers
     assert "authorization" not in other.requests[before_other].headers
 
@@ -204,11 +223,15 @@ def test_a_redirect_to_a_non_public_host_is_refused_before_connecting(server, lo
 
 
 def test_allow_private_lets_a_redirect_to_a_local_host_through(server, other):
-    result = ws.search("q", backend="brave", settings=brave_settings(go(server, elsewhere(other)), allow_private=True), timeout_ms=2000)
+    result = ws.search(
+        "q", backend="brave", settings=brave_settings(go(server, elsewhere(other)), allow_private=True), timeout_ms=2000
+    )
     assert result["items"][0]["url"] == "https://a.example/"
 
 
-@pytest.mark.parametrize("location", ["ftp://example.com/file", "javascript:alert(1)", "http://:80/", "http://example.com:99999/"])
+@pytest.mark.parametrize(
+    "location", ["ftp://example.com/file", "javascript:alert(1)", "http://:80/", "http://example.com:99999/"]
+)
 def test_a_redirect_to_something_that_is_not_an_http_url_is_bad_redirect(server, location):
     with pytest.raises(ws.WebProviderError) as info:
         ws.search("q", backend="brave", settings=brave_settings(go(server, location)), timeout_ms=2000)

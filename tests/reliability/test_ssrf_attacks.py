@@ -68,40 +68,99 @@ def resolver(host, port, timeout_s):
 P, B = "private_address", "bad_url"
 ATTACKS = [
     # loopback, IPv4 notations
-    ("http://127.0.0.1/", P), ("http://127.1/", P), ("http://127.0.1/", P), ("http://2130706433/", P),
-    ("http://0x7f000001/", P), ("http://0x7f.0x0.0x0.0x1/", P), ("http://0177.0.0.1/", P), ("http://017700000001/", P),
-    ("http://0x7F.1/", P), ("http://127.000.000.001/", P), ("http://127.0.0.1./", P), ("http://127.255.255.254:8080/", P),
-    ("HTTP://127.0.0.1:80/admin", P), ("  http://127.0.0.1/  ", P),
-    ("http://\u2460\u2461\u2466.\u24ea.\u24ea.\u2460/", B),  # circled digits (IDNA 2003 maps them to 127.0.0.1): not IDNA 2008
+    ("http://127.0.0.1/", P),
+    ("http://127.1/", P),
+    ("http://127.0.1/", P),
+    ("http://2130706433/", P),
+    ("http://0x7f000001/", P),
+    ("http://0x7f.0x0.0x0.0x1/", P),
+    ("http://0177.0.0.1/", P),
+    ("http://017700000001/", P),
+    ("http://0x7F.1/", P),
+    ("http://127.000.000.001/", P),
+    ("http://127.0.0.1./", P),
+    ("http://127.255.255.254:8080/", P),
+    ("HTTP://127.0.0.1:80/admin", P),
+    ("  http://127.0.0.1/  ", P),
+    (
+        "http://\u2460\u2461\u2466.\u24ea.\u24ea.\u2460/",
+        B,
+    ),  # circled digits (IDNA 2003 maps them to 127.0.0.1): not IDNA 2008
     ("http://\uff11\uff12\uff17.\uff10.\uff10.\uff11/", B),  # fullwidth digits: the same
     # unspecified
-    ("http://0/", P), ("http://0.0.0.0/", P), ("http://0x0/", P),
+    ("http://0/", P),
+    ("http://0.0.0.0/", P),
+    ("http://0x0/", P),
     # private and shared ranges
-    ("http://10.0.0.1/", P), ("http://012.1/", P), ("http://172.16.0.1/", P), ("http://172.31.255.1/", P),
-    ("http://192.168.1.1/", P), ("http://0xc0a80101/", P), ("http://3232235777/", P), ("http://100.64.0.1/", P),
+    ("http://10.0.0.1/", P),
+    ("http://012.1/", P),
+    ("http://172.16.0.1/", P),
+    ("http://172.31.255.1/", P),
+    ("http://192.168.1.1/", P),
+    ("http://0xc0a80101/", P),
+    ("http://3232235777/", P),
+    ("http://100.64.0.1/", P),
     # link-local: the cloud metadata service in every notation
-    ("http://169.254.169.254/latest/meta-data/", P), ("http://169.254.43518/", P), ("http://0xa9fea9fe/", P),
-    ("http://2852039166/", P), ("http://0251.0376.0251.0376/", P), ("http://0xa9.0xfe.0xa9.0xfe/", P),
+    ("http://169.254.169.254/latest/meta-data/", P),
+    ("http://169.254.43518/", P),
+    ("http://0xa9fea9fe/", P),
+    ("http://2852039166/", P),
+    ("http://0251.0376.0251.0376/", P),
+    ("http://0xa9.0xfe.0xa9.0xfe/", P),
     ("http://[fd00:ec2::254]/latest/meta-data/", P),
     # IPv6
-    ("http://[::1]/", P), ("http://[0:0:0:0:0:0:0:1]/", P), ("http://[::]/", P), ("http://[::ffff:127.0.0.1]/", P),
-    ("http://[::ffff:7f00:1]/", P), ("http://[::ffff:169.254.169.254]/", P), ("http://[::ffff:a9fe:a9fe]/", P),
-    ("http://[fe80::1]/", P), ("http://[fe80::1%25eth0]/", P), ("http://[fc00::1]/", P), ("http://[64:ff9b::7f00:1]/", P),
-    ("http://[2002:7f00:1::]/", P), ("http://[::127.0.0.1]/", P), ("http://[fec0::1]/", P), ("http://[ff02::1]/", P),
+    ("http://[::1]/", P),
+    ("http://[0:0:0:0:0:0:0:1]/", P),
+    ("http://[::]/", P),
+    ("http://[::ffff:127.0.0.1]/", P),
+    ("http://[::ffff:7f00:1]/", P),
+    ("http://[::ffff:169.254.169.254]/", P),
+    ("http://[::ffff:a9fe:a9fe]/", P),
+    ("http://[fe80::1]/", P),
+    ("http://[fe80::1%25eth0]/", P),
+    ("http://[fc00::1]/", P),
+    ("http://[64:ff9b::7f00:1]/", P),
+    ("http://[2002:7f00:1::]/", P),
+    ("http://[::127.0.0.1]/", P),
+    ("http://[fec0::1]/", P),
+    ("http://[ff02::1]/", P),
     # names that resolve to non-public addresses
-    ("http://localhost/", P), ("http://localhost./", P), ("http://LOCALHOST:8000/", P), ("http://localtest.me/", P),
-    ("http://127.0.0.1.nip.io/", P), ("http://metadata.google.internal/computeMetadata/v1/", P),
-    ("http://metadata.azure.internal/", P), ("http://internal.corp.example/", P), ("http://router.example/", P),
-    ("http://cgnat.example/", P), ("http://dual.example/", P), ("http://v6only.example/", P), ("http://mapped.example/", P),
-    ("http://ula.example/", P), ("http://zero.example/", P),
+    ("http://localhost/", P),
+    ("http://localhost./", P),
+    ("http://LOCALHOST:8000/", P),
+    ("http://localtest.me/", P),
+    ("http://127.0.0.1.nip.io/", P),
+    ("http://metadata.google.internal/computeMetadata/v1/", P),
+    ("http://metadata.azure.internal/", P),
+    ("http://internal.corp.example/", P),
+    ("http://router.example/", P),
+    ("http://cgnat.example/", P),
+    ("http://dual.example/", P),
+    ("http://v6only.example/", P),
+    ("http://mapped.example/", P),
+    ("http://ula.example/", P),
+    ("http://zero.example/", P),
     # userinfo and delimiter tricks: the host is what follows the last '@' before the path
-    ("http://evil.example@127.0.0.1/", P), ("http://user:pass@169.254.169.254/", P), ("http://a@b@localhost/", P),
-    ("http://127.0.0.1#@evil.example/", P), ("http://127.0.0.1?@evil.example/", P), ("http://evil.example:80@10.0.0.1/", P),
+    ("http://evil.example@127.0.0.1/", P),
+    ("http://user:pass@169.254.169.254/", P),
+    ("http://a@b@localhost/", P),
+    ("http://127.0.0.1#@evil.example/", P),
+    ("http://127.0.0.1?@evil.example/", P),
+    ("http://evil.example:80@10.0.0.1/", P),
     ("https://spoofed.example@localhost:443/", P),
     # malformed: refused as bad URLs
-    ("http://1.2.3.256/", B), ("http://0x100000000/", B), ("http://127.0.0.1:99999/", B), ("http://[::1/", B),
-    ("http://[127.0.0.1]/", B), ("http:///127.0.0.1/", B), ("http:\\\\127.0.0.1\\", B), ("http://127.0.0.1\t/", B),
-    ("file:///etc/passwd", B), ("gopher://127.0.0.1:6379/_INFO", B), ("dict://127.0.0.1:11211/", B), ("ftp://10.0.0.1/", B),
+    ("http://1.2.3.256/", B),
+    ("http://0x100000000/", B),
+    ("http://127.0.0.1:99999/", B),
+    ("http://[::1/", B),
+    ("http://[127.0.0.1]/", B),
+    ("http:///127.0.0.1/", B),
+    ("http:\\\\127.0.0.1\\", B),
+    ("http://127.0.0.1\t/", B),
+    ("file:///etc/passwd", B),
+    ("gopher://127.0.0.1:6379/_INFO", B),
+    ("dict://127.0.0.1:11211/", B),
+    ("ftp://10.0.0.1/", B),
 ]
 REDIRECTABLE = [(url, detail) for url, detail in ATTACKS if detail == P]
 
@@ -109,7 +168,9 @@ REDIRECTABLE = [(url, detail) for url, detail in ATTACKS if detail == P]
 def fetch(url, impersonate=None, **kwargs):
     transport = HttpTransport(impersonate=impersonate)
     try:
-        return fetch_page(url, transport=transport, settings=ws.Settings(), timeout_ms=2000, resolver=resolver, **kwargs)
+        return fetch_page(
+            url, transport=transport, settings=ws.Settings(), timeout_ms=2000, resolver=resolver, **kwargs
+        )
     finally:
         transport.close()
 
@@ -140,7 +201,12 @@ def _redirect_page(kind, target):
     if kind == "302":
         return respond(302, b"", {"Location": target})
     if kind == "meta_refresh":
-        return respond(200, ('<html><head><meta http-equiv="refresh" content="0; url=%s"></head><body></body></html>' % target).encode())
+        return respond(
+            200,
+            (
+                '<html><head><meta http-equiv="refresh" content="0; url=%s"></head><body></body></html>' % target
+            ).encode(),
+        )
     return respond(200, ('<html><body><script>window.location.replace("%s")</script></body></html>' % target).encode())
 
 
@@ -174,8 +240,14 @@ def test_fetch_refuses_to_be_redirected_there(redirector, kind, url, detail, imp
 
 @pytest.mark.parametrize(
     "template",
-    ["http://127.0.0.1:{port}/p", "http://2130706433:{port}/p", "http://0x7f.1:{port}/p", "http://0177.0.0.1:{port}/p",
-     "http://localhost:{port}/p", "http://evil.example@127.0.0.1:{port}/p"],
+    [
+        "http://127.0.0.1:{port}/p",
+        "http://2130706433:{port}/p",
+        "http://0x7f.1:{port}/p",
+        "http://0177.0.0.1:{port}/p",
+        "http://localhost:{port}/p",
+        "http://evil.example@127.0.0.1:{port}/p",
+    ],
 )
 @pytest.mark.parametrize("impersonate", BOTH)
 def test_allow_private_lets_local_targets_through(template, impersonate):
@@ -187,7 +259,9 @@ def test_allow_private_lets_local_targets_through(template, impersonate):
             fetch(url, impersonate)
         transport = HttpTransport(impersonate=impersonate)
         try:  # the setting (WEB_FETCH_ALLOW_PRIVATE) lifts the refusal too
-            result = fetch_page(url, transport=transport, settings=ws.Settings(allow_private=True), timeout_ms=2000, resolver=resolver)
+            result = fetch_page(
+                url, transport=transport, settings=ws.Settings(allow_private=True), timeout_ms=2000, resolver=resolver
+            )
         finally:
             transport.close()
         assert result["title"] == "Local"
@@ -196,15 +270,57 @@ def test_allow_private_lets_local_targets_through(template, impersonate):
 # -- any string at all -----------------------------------------------------------------------------
 
 
-HOST_PARTS = st.lists(st.sampled_from(["127", "0", "1", "0x7f", "0177", "255", "256", "4294967295", "4294967296", ".", ":",
-                                       "[", "]", "::", "ffff", "%25", "@", "a", "example", "localhost", "\u2460", "\uff11",
-                                       "\u3002", "xn--", "-", "_", " ", "\t", "#", "?", "/", "\\", "\x00", "\ud800"]),
-                      min_size=1, max_size=10).map("".join)
+HOST_PARTS = st.lists(
+    st.sampled_from(
+        [
+            "127",
+            "0",
+            "1",
+            "0x7f",
+            "0177",
+            "255",
+            "256",
+            "4294967295",
+            "4294967296",
+            ".",
+            ":",
+            "[",
+            "]",
+            "::",
+            "ffff",
+            "%25",
+            "@",
+            "a",
+            "example",
+            "localhost",
+            "\u2460",
+            "\uff11",
+            "\u3002",
+            "xn--",
+            "-",
+            "_",
+            " ",
+            "\t",
+            "#",
+            "?",
+            "/",
+            "\\",
+            "\x00",
+            "\ud800",
+        ]
+    ),
+    min_size=1,
+    max_size=10,
+).map("".join)
 URLS = st.one_of(
     st.text(st.characters(exclude_categories=()), max_size=40),
-    st.builds(lambda scheme, host, port, path: "%s://%s%s/%s" % (scheme, host, port, path),
-              st.sampled_from(["http", "https", "HTTP", "ftp", "file", "javascript", "", "http:/"]), HOST_PARTS,
-              st.sampled_from(["", ":80", ":0", ":65535", ":65536", ":-1", ":x", ":"]), st.text(max_size=10)),
+    st.builds(
+        lambda scheme, host, port, path: "%s://%s%s/%s" % (scheme, host, port, path),
+        st.sampled_from(["http", "https", "HTTP", "ftp", "file", "javascript", "", "http:/"]),
+        HOST_PARTS,
+        st.sampled_from(["", ":80", ":0", ":65535", ":65536", ":-1", ":x", ":"]),
+        st.text(max_size=10),
+    ),
 )
 
 

@@ -24,23 +24,29 @@ LIMIT_S = 1.5 * DEADLINE_MS / 1000
 
 def slow_header_lines(server_side_s: float = 20.0):
     """The status line, then one header line every 0.3 s (for ``server_side_s``), never the blank line."""
+
     def handler(conn, request, server):
         conn.sendall(b"HTTP/1.1 200 OK\r\n")
         ends = time.monotonic() + server_side_s
         while time.monotonic() < ends and not server.stopping.is_set():
             conn.sendall(b"X-Slow: 1\r\n")
             server.wait(0.3)
+
     return handler
 
 
 def paced_endless(every_s: float = 0.01, chunk: bytes = b"<p>" + b"a" * 8189):
     """A chunked body that never ends, 8 KB every 10 ms: under the byte cap for far longer than the deadline."""
+
     def handler(conn, request, server):
-        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n")
+        conn.sendall(
+            b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n"
+        )
         frame = b"%x\r\n%s\r\n" % (len(chunk), chunk)
         while not server.stopping.is_set():
             conn.sendall(frame)
             server.wait(every_s)
+
     return handler
 
 
@@ -54,7 +60,9 @@ def timed(call):
 def fetch(url, impersonate, **kwargs):
     transport = HttpTransport(impersonate=impersonate)
     try:
-        return fetch_page(url, transport=transport, settings=ws.Settings(), timeout_ms=DEADLINE_MS, allow_private=True, **kwargs)
+        return fetch_page(
+            url, transport=transport, settings=ws.Settings(), timeout_ms=DEADLINE_MS, allow_private=True, **kwargs
+        )
     finally:
         transport.close()
 

@@ -42,7 +42,9 @@ def test_ddg_form_post_over_a_real_socket():
 def test_baidu_resolve_link_requests_honour_the_deadline_on_a_real_socket():
     backend = BaiduHtml(ws.Settings())
     transport = HttpTransport()
-    with FaultServer({"/link": never_answer(), "/ok": respond(302, b"", {"Location": "https://target.example/a"})}) as server:
+    with FaultServer(
+        {"/link": never_answer(), "/ok": respond(302, b"", {"Location": "https://target.example/a"})}
+    ) as server:
         items = [{"url": server.url("/link?url=stuck")}, {"url": server.url("/ok?url=fine")}]
         started = time.monotonic()
         backend.resolve_links(items, transport, Deadline(500))
@@ -67,17 +69,37 @@ def test_baidu_redirect_to_wappass_over_a_real_socket_is_not_followed():
 
 def test_service_headers_on_the_wire_through_a_real_socket():
     key = "svc-SECRET-77aa88bb99cc"
-    body = json.dumps({"search_results": [{"title": "eino", "url": "https://github.com/cloudwego/eino", "snippet": "s",
-                                           "content": "page text", "site_name": "GitHub"}]}).encode()
-    with FaultServer({"/search": respond(200, body, {"X-Request-Id": "wire-1"}, content_type="application/json")}) as server:
-        config = ws.Settings(providers={"service": {"url": server.url("/search"), "api_key": key, "headers": {"X-Tenant": "acme"}}})
+    body = json.dumps(
+        {
+            "search_results": [
+                {
+                    "title": "eino",
+                    "url": "https://github.com/cloudwego/eino",
+                    "snippet": "s",
+                    "content": "page text",
+                    "site_name": "GitHub",
+                }
+            ]
+        }
+    ).encode()
+    with FaultServer(
+        {"/search": respond(200, body, {"X-Request-Id": "wire-1"}, content_type="application/json")}
+    ) as server:
+        config = ws.Settings(
+            providers={"service": {"url": server.url("/search"), "api_key": key, "headers": {"X-Tenant": "acme"}}}
+        )
         result = ws.search("eino", backend="service", settings=config, trace_id="wire-1", include_content=True)
         request = server.requests[0]
     assert request.method == "POST"
     assert request.headers["authorization"] == "Bearer " + key
     assert request.headers["x-tenant"] == "acme" and request.headers["x-request-id"] == "wire-1"
     assert request.headers["content-type"] == "application/json"
-    assert json.loads(request.body) == {"text_query": "eino", "limit": 5, "enable_page_crawling": True, "timeout_seconds": 14}
+    assert json.loads(request.body) == {
+        "text_query": "eino",
+        "limit": 5,
+        "enable_page_crawling": True,
+        "timeout_seconds": 14,
+    }
     assert result["provider_meta"]["request_id"] == "wire-1"
 
 

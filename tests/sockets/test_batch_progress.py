@@ -27,7 +27,10 @@ def test_a_batch_prints_progress_lines_when_stderr_is_not_a_terminal(tmp_path, c
     assert main(batch(tmp_path, ["one", "two", "three"], "--progress-every", "0")) == 0
     lines = progress_lines(capsys.readouterr().err)
     assert [line.split(" queries/s")[0].rsplit(",", 1)[0] for line in lines] == [
-        "progress: [1/3] 1 ok, 0 failed", "progress: [2/3] 2 ok, 0 failed", "progress: [3/3] 3 ok, 0 failed"]
+        "progress: [1/3] 1 ok, 0 failed",
+        "progress: [2/3] 2 ok, 0 failed",
+        "progress: [3/3] 3 ok, 0 failed",
+    ]
     assert lines[-1].endswith("last: three")
 
 
@@ -73,11 +76,17 @@ def test_ctrl_c_prints_the_counts(tmp_path, monkeypatch, capsys):
 
 def test_skip_done_resumes_a_batch_from_its_jsonl_output(tmp_path, capsys):
     previous = tmp_path / "out.jsonl"
-    previous.write_text("\n".join([
-        json.dumps({"query": "one", "items": [], "provider_meta": {}}),
-        json.dumps({"query": "two", "error": {"type": "Timeout"}}),  # failed: runs again
-        '{"query": "three", "ite',  # cut short when the earlier run was killed: runs again
-    ]) + "\n", encoding="utf-8")
+    previous.write_text(
+        "\n".join(
+            [
+                json.dumps({"query": "one", "items": [], "provider_meta": {}}),
+                json.dumps({"query": "two", "error": {"type": "Timeout"}}),  # failed: runs again
+                '{"query": "three", "ite',  # cut short when the earlier run was killed: runs again
+            ]
+        )
+        + "\n",
+        encoding="utf-8",
+    )
     assert main(batch(tmp_path, ["one", "two", "three", "four"], "--skip-done", str(previous))) == 0
     captured = capsys.readouterr()
     assert [json.loads(line)["query"] for line in captured.out.splitlines()] == ["two", "three", "four"]

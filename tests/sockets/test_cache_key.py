@@ -47,8 +47,10 @@ def test_another_key_is_another_cache_entry(testjson, two_gateways, tmp_path):
     assert len(two_gateways.requests) == 2
 
 
-@pytest.mark.parametrize("change", [{"proxy": "http://127.0.0.1:9"}, {"user_agent": "other/1"}, {"allow_private": True},
-                                    {"max_response_bytes": 1234}])
+@pytest.mark.parametrize(
+    "change",
+    [{"proxy": "http://127.0.0.1:9"}, {"user_agent": "other/1"}, {"allow_private": True}, {"max_response_bytes": 1234}],
+)
 def test_every_shared_setting_that_shapes_an_answer_is_in_the_key(testjson, two_gateways, tmp_path, change):
     db = str(tmp_path / "shared.sqlite3")
     with ws.SearchClient("testjson", settings=tenant(two_gateways, "/one"), cache_path=db) as first:
@@ -65,7 +67,9 @@ def test_settings_of_other_backends_do_not_split_the_cache(testjson, two_gateway
     db = str(tmp_path / "shared.sqlite3")
     with ws.SearchClient("testjson", settings=tenant(two_gateways, "/one"), cache_path=db) as first:
         first.search("q")
-    other = tenant(two_gateways, "/one").replace(providers={"testjson": {"api_key": SECRET_A}, "brave": {"api_key": "brave-key-1"}})
+    other = tenant(two_gateways, "/one").replace(
+        providers={"testjson": {"api_key": SECRET_A}, "brave": {"api_key": "brave-key-1"}}
+    )
     with ws.SearchClient("testjson", settings=other, cache_path=db) as second:
         assert second.search("q")["provider_meta"]["cached"] is True
 
@@ -79,8 +83,11 @@ def test_secrets_are_never_stored(testjson, two_gateways, tmp_path):
     assert SECRET_A.encode() not in stored and b"fetch-secret-abcdef" not in stored
 
 
-PAGE = (b"<html><head><title>Intranet</title></head><body><article><h1>Intranet</h1>"
-        + b"<p>Payroll figures of the quarter, visible only inside the company network. </p>" * 5 + b"</article></body></html>")
+PAGE = (
+    b"<html><head><title>Intranet</title></head><body><article><h1>Intranet</h1>"
+    + b"<p>Payroll figures of the quarter, visible only inside the company network. </p>" * 5
+    + b"</article></body></html>"
+)
 
 
 def test_a_client_without_allow_private_never_reads_an_intranet_page_cached_by_one_with_it(tmp_path):
@@ -109,8 +116,14 @@ def test_the_fetch_service_is_in_the_fetch_key(tmp_path):
 # -- validation comes first ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("good, bad", [({"max_results": 1}, {"max_results": True}), ({"max_results": 3}, {"max_results": 3.0}),
-                                       ({"include_content": False}, {"include_content": 0})])
+@pytest.mark.parametrize(
+    "good, bad",
+    [
+        ({"max_results": 1}, {"max_results": True}),
+        ({"max_results": 3}, {"max_results": 3.0}),
+        ({"include_content": False}, {"include_content": 0}),
+    ],
+)
 def test_a_cached_answer_never_skips_validation(good, bad):
     with ws.SearchClient("stub", settings=ws.Settings()) as client:
         client.search("q", **good)
@@ -119,8 +132,14 @@ def test_a_cached_answer_never_skips_validation(good, bad):
             client.search("q", **bad)
 
 
-@pytest.mark.parametrize("good, bad", [({"max_chars": 100}, {"max_chars": 100.0}), ({"max_chars": 1}, {"max_chars": True}),
-                                       ({"max_bytes": 5_000_000}, {"max_bytes": 5_000_000.0})])
+@pytest.mark.parametrize(
+    "good, bad",
+    [
+        ({"max_chars": 100}, {"max_chars": 100.0}),
+        ({"max_chars": 1}, {"max_chars": True}),
+        ({"max_bytes": 5_000_000}, {"max_bytes": 5_000_000.0}),
+    ],
+)
 def test_a_cached_page_never_skips_validation(good, bad):
     with FaultServer({"/p": respond(200, PAGE)}) as server:
         with ws.SearchClient(settings=ws.Settings(allow_private=True)) as client:

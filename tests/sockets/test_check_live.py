@@ -37,7 +37,9 @@ PAGES = {
 def service(conn, request, server):
     query = query_of(request.path)["q"][0]
     if query == "slow":
-        conn.sendall(_head(200, {"Content-Type": "text/html", "Content-Length": "100000", "Connection": "close"}) + b"<html>")
+        conn.sendall(
+            _head(200, {"Content-Type": "text/html", "Content-Length": "100000", "Connection": "close"}) + b"<html>"
+        )
         server.wait(5)
         return
     status, body = PAGES.get(query, PAGES["good"])
@@ -64,8 +66,20 @@ def test_a_healthy_backend_passes(live, capsys):
 
 
 def test_each_failure_is_reported_with_its_kind(live, capsys):
-    argv = ["check-live", "testhtml", "good", "changed", "no next page", "broken", "slow", "captcha", "limited",
-            "--timeout-ms", "1500", "--json"]
+    argv = [
+        "check-live",
+        "testhtml",
+        "good",
+        "changed",
+        "no next page",
+        "broken",
+        "slow",
+        "captcha",
+        "limited",
+        "--timeout-ms",
+        "1500",
+        "--json",
+    ]
     assert main(argv) == 1
     report = json.loads(capsys.readouterr().out)
     assert report["backend"] == "testhtml" and report["ok"] is False
@@ -102,7 +116,9 @@ def assert_failed_checks(checks):
 
     # after a bot wall the backend cools down: the next query is reported, not sent
     cooled = checks["limited"]
-    assert cooled["status"] == "blocked" and "cooling down" in cooled["error"]["message"] and cooled["structure"] is None
+    assert (
+        cooled["status"] == "blocked" and "cooling down" in cooled["error"]["message"] and cooled["structure"] is None
+    )
 
 
 def test_rate_limiting_is_blocked_with_its_detail(live, capsys):
@@ -115,7 +131,10 @@ def test_text_report_names_missing_landmarks_and_errors(live, capsys):
     assert main(["check-live", "testhtml", "no next page", "captcha"]) == 1
     out = capsys.readouterr().out
     assert "FAIL testhtml  success        3 items  structure CHANGED (missing: next_page_form)" in out
-    assert "FAIL testhtml  blocked        0 items  structure CHANGED (missing: results_container, result_links, next_page_form)" in out
+    assert (
+        "FAIL testhtml  blocked        0 items  structure CHANGED (missing: results_container, result_links, next_page_form)"
+        in out
+    )
     assert "     WebBlocked/captcha_required: challenge page" in out
     assert out.rstrip().endswith("2 queries, 2 failed")
 
@@ -153,14 +172,19 @@ def test_a_json_backend_uses_the_default_structure_report(monkeypatch, capsys):
     finally:
         unregister(KeyedJsonBackend.name)
     checks = json.loads(capsys.readouterr().out)["checks"]
-    assert [(c["status"], c["structure"]) for c in checks] == [("success", {"recognised": True}), ("parse_error", {"recognised": False})]
+    assert [(c["status"], c["structure"]) for c in checks] == [
+        ("success", {"recognised": True}),
+        ("parse_error", {"recognised": False}),
+    ]
 
 
 def test_structure_report_default_rejects_error_responses():
     backend = KeyedJsonBackend(ws.Settings(providers={"testkeyed": {"api_key": "k"}}))
 
     def response(status, body):
-        return HttpResponse(status, CaseInsensitiveDict({"Content-Type": "application/json"}), body, "http://127.0.0.1/api")
+        return HttpResponse(
+            status, CaseInsensitiveDict({"Content-Type": "application/json"}), body, "http://127.0.0.1/api"
+        )
 
     assert backend.structure_report(response(200, json_api_body(["https://a.example/"]))) == {"recognised": True}
     assert backend.structure_report(response(500, json_api_body(["https://a.example/"]))) == {"recognised": False}

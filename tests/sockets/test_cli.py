@@ -15,7 +15,9 @@ from websearch_sync.net.browser import browser_available
 def test_search_prints_numbered_results(capsys):
     assert main(["search", "python requests timeout"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith("1. python requests timeout - Overview\n   URL: https://example.com/search?q=python+requests+timeout\n")
+    assert out.startswith(
+        "1. python requests timeout - Overview\n   URL: https://example.com/search?q=python+requests+timeout\n"
+    )
     assert "\n3. " in out
 
 
@@ -65,7 +67,9 @@ def test_upstream_failures_have_their_own_statuses(testjson, capsys, fake_clock)
         assert main(["search", "q", "-b", "testjson"]) == 4
         lines = capsys.readouterr().err.splitlines()  # each retry wait is a line, then the error
         assert lines[-1].startswith("error: NetworkError/connection_refused: ")
-        assert [line.split(", retry ")[0] for line in lines[:-1]] == ["retry: testjson: NetworkError/connection_refused"] * 2
+        assert [line.split(", retry ")[0] for line in lines[:-1]] == [
+            "retry: testjson: NetworkError/connection_refused"
+        ] * 2
         with FaultServer({"/s": respond(429, b"")}) as server:
             os.environ["WEB_SEARCH_ENDPOINT_TESTJSON"] = server.url("/s")
             assert main(["search", "q", "-b", "testjson"]) == 3
@@ -77,17 +81,43 @@ def test_upstream_failures_have_their_own_statuses(testjson, capsys, fake_clock)
 
 
 def test_module_runs_as_a_subprocess():
-    proc = subprocess.run([sys.executable, "-m", "websearch_sync", "search", "hello world", "--json"],
-                          capture_output=True, text=True, timeout=60, env={"PATH": "", "PYTHONIOENCODING": "utf-8"})
+    proc = subprocess.run(
+        [sys.executable, "-m", "websearch_sync", "search", "hello world", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PATH": "", "PYTHONIOENCODING": "utf-8"},
+    )
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["items"][0]["url"] == "https://example.com/search?q=hello+world"
-    proc = subprocess.run([sys.executable, "-m", "websearch_sync", "search", " "], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "websearch_sync", "search", " "], capture_output=True, text=True, timeout=60
+    )
     assert proc.returncode == 2 and proc.stderr.startswith("error: InvalidInput")
 
 
 def test_search_options_and_formats(capsys):
-    assert main(["search", "q", "-b", "stub", "--strategy", "merge", "--locale", "en-US", "--time-range", "week",
-                 "--format", "jsonl", "-n", "1"]) == 0
+    assert (
+        main(
+            [
+                "search",
+                "q",
+                "-b",
+                "stub",
+                "--strategy",
+                "merge",
+                "--locale",
+                "en-US",
+                "--time-range",
+                "week",
+                "--format",
+                "jsonl",
+                "-n",
+                "1",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert out.count("\n") == 1 and json.loads(out)["items"][0]["rank"] == 1
     assert main(["search", "q", "--format", "markdown", "-n", "1"]) == 0
@@ -125,7 +155,9 @@ def test_backends_table(capsys):
     assert {"name", "kind", "configured", "missing", "env", "min_interval_s", "transport", "summary"} <= set(rows[0])
 
 
-@pytest.mark.parametrize("impersonate, html, api", [("chrome", "curl_cffi/chrome", "requests"), ("off", "requests", "requests")])
+@pytest.mark.parametrize(
+    "impersonate, html, api", [("chrome", "curl_cffi/chrome", "requests"), ("off", "requests", "requests")]
+)
 def test_backends_shows_the_transport_and_profile(impersonate, html, api, capsys):
     if impersonate != "off" and not browser_available():
         pytest.skip("needs the browser extra")
@@ -160,8 +192,12 @@ def test_backends_never_prints_values(monkeypatch, capsys, json_backends):
 def test_batch_mode_as_a_subprocess(tmp_path):
     queries = tmp_path / "queries.txt"
     queries.write_text("one\n" + "y" * 2001 + "\ntwo\n", encoding="utf-8")
-    proc = subprocess.run([sys.executable, "-m", "websearch_sync", "search", "--queries-file", str(queries)],
-                          capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [sys.executable, "-m", "websearch_sync", "search", "--queries-file", str(queries)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
     assert proc.returncode == 2
     assert ["items" in line for line in lines] == [True, False, True]
@@ -169,10 +205,12 @@ def test_batch_mode_as_a_subprocess(tmp_path):
     assert proc.stderr.splitlines()[-1] == "2 ok, 1 failed"
 
 
-ARTICLE = ("<html><head><title>Local article</title></head><body><nav>menu menu</nav><article><h1>Local article</h1>"
-           + "<p>This paragraph is the main content of a small article served on the loopback interface. " * 3
-           + "</p><p>A second paragraph with more words so that readability keeps it as the article body.</p>"
-           "</article></body></html>").encode()
+ARTICLE = (
+    "<html><head><title>Local article</title></head><body><nav>menu menu</nav><article><h1>Local article</h1>"
+    + "<p>This paragraph is the main content of a small article served on the loopback interface. " * 3
+    + "</p><p>A second paragraph with more words so that readability keeps it as the article body.</p>"
+    "</article></body></html>"
+).encode()
 
 
 def test_fetch_command(capsys):

@@ -72,8 +72,13 @@ def concurrent_server(expected, wait_s=10.0):
             return  # not enough requests at once: no answer
         time.sleep(0.03 * (expected - 1 - position))
         order.append(query)
-        body = json.dumps({"results": [{"title": query, "url": "https://a.example/%s" % query.replace(" ", "-"), "snippet": ""}]})
-        conn.sendall(_head(200, {"Content-Type": "application/json", "Content-Length": str(len(body)), "Connection": "close"}) + body.encode())
+        body = json.dumps(
+            {"results": [{"title": query, "url": "https://a.example/%s" % query.replace(" ", "-"), "snippet": ""}]}
+        )
+        conn.sendall(
+            _head(200, {"Content-Type": "application/json", "Content-Length": str(len(body)), "Connection": "close"})
+            + body.encode()
+        )
 
     return handler, order
 

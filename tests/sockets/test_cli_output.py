@@ -19,18 +19,23 @@ def run_cli(*argv, env=None, **kwargs):
     """``python -m websearch_sync ARGV`` in a clean environment (no network settings)."""
     base = {k: v for k, v in os.environ.items() if not k.startswith(("WEB_SEARCH_", "WEB_FETCH_"))}
     base.update(env or {})
-    return subprocess.run([sys.executable, "-m", "websearch_sync", *argv], capture_output=True, timeout=60, env=base, **kwargs)
+    return subprocess.run(
+        [sys.executable, "-m", "websearch_sync", *argv], capture_output=True, timeout=60, env=base, **kwargs
+    )
 
 
 # -- JSON output of failures ---------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("argv, status, detail", [
-    (["search", "   ", "--json"], 2, "empty_query"),
-    (["search", "q", "-n", "11", "--format", "json"], 2, "bad_max_results"),
-    (["search", "q", "-b", "nope", "--format", "jsonl"], 2, "unknown_backend"),
-    (["fetch", "ftp://example.com/file", "--json"], 2, "bad_url"),
-])
+@pytest.mark.parametrize(
+    "argv, status, detail",
+    [
+        (["search", "   ", "--json"], 2, "empty_query"),
+        (["search", "q", "-n", "11", "--format", "json"], 2, "bad_max_results"),
+        (["search", "q", "-b", "nope", "--format", "jsonl"], 2, "unknown_backend"),
+        (["fetch", "ftp://example.com/file", "--json"], 2, "bad_url"),
+    ],
+)
 def test_json_failures_print_the_error_form_on_stdout(capsys, argv, status, detail):
     assert main(argv) == status
     captured = capsys.readouterr()
@@ -106,8 +111,11 @@ def test_real_backends_have_no_stub_notice(testjson, monkeypatch, capsys):
 def test_a_closed_pipe_ends_the_batch_quietly(tmp_path):
     queries = tmp_path / "q.txt"
     queries.write_text("".join("query number %d\n" % i for i in range(3000)), encoding="utf-8")
-    proc = subprocess.Popen([sys.executable, "-m", "websearch_sync", "search", "--queries-file", str(queries)],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "websearch_sync", "search", "--queries-file", str(queries)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
     first = proc.stdout.readline()
     proc.stdout.close()
     err = proc.stderr.read().decode()
@@ -122,15 +130,17 @@ def test_a_stdout_that_cannot_encode_the_text_does_not_crash(encoding):
     proc = run_cli("search", "北京 天气 ☃", "-n", "1", env={"PYTHONIOENCODING": encoding})
     assert proc.returncode == 0, proc.stderr.decode(encoding, "replace")
     assert b"1. " in proc.stdout
-    proc = run_cli("search", "北京 天气 ☃ \U0001F600", "-n", "1", "--json", env={"PYTHONIOENCODING": encoding})
+    proc = run_cli("search", "北京 天气 ☃ \U0001f600", "-n", "1", "--json", env={"PYTHONIOENCODING": encoding})
     assert proc.returncode == 0
-    assert json.loads(proc.stdout.decode(encoding))["items"][0]["title"].startswith("北京 天气 ☃ \U0001F600")
+    assert json.loads(proc.stdout.decode(encoding))["items"][0]["title"].startswith("北京 天气 ☃ \U0001f600")
 
 
 ESCAPES = "\x1b[31mRED\x1b[0m \x1b]0;pwned\x07 \x9b2J \x08\x7f\r"
-ARTICLE = ("<html><head><title>Title \x1b[2J here</title></head><body><article><h1>Heading</h1>"
-           + ("<p>Paragraph with %s and enough ordinary words to be kept as the article body text.</p>" % ESCAPES) * 4
-           + "</article></body></html>").encode("utf-8")
+ARTICLE = (
+    "<html><head><title>Title \x1b[2J here</title></head><body><article><h1>Heading</h1>"
+    + ("<p>Paragraph with %s and enough ordinary words to be kept as the article body text.</p>" % ESCAPES) * 4
+    + "</article></body></html>"
+).encode("utf-8")
 
 
 def test_fetch_strips_control_characters_for_the_terminal(capsys):
@@ -175,7 +185,9 @@ def test_no_message_or_doc_names_the_unpublished_package():
 
 @pytest.mark.parametrize("argv", [["search", "q"], ["search", "q", "--json"], ["backends"]])
 def test_a_reader_gone_before_the_output_is_quiet_too(argv):
-    proc = subprocess.Popen([sys.executable, "-m", "websearch_sync", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "websearch_sync", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
     proc.stdout.close()
     err = proc.stderr.read().decode()
     proc.wait(60)

@@ -26,13 +26,22 @@ def client_for(server, names, **kwargs):
 
 def test_fallback_moves_on_and_reports_the_failure(json_backends):
     json_backends("aa", "bb")
-    with FaultServer({"/aa": respond(429, b"", {"Retry-After": "120"}), "/bb": json_results("https://b.example/1")}) as server:
+    with FaultServer(
+        {"/aa": respond(429, b"", {"Retry-After": "120"}), "/bb": json_results("https://b.example/1")}
+    ) as server:
         with client_for(server, ["aa", "bb"], retries=0) as client:
             result = client.search("q")
     assert result["provider_meta"]["provider_name"] == "bb"
     assert [i["url"] for i in result["items"]] == ["https://b.example/1"]
-    assert result["errors"] == [{"type": "WebBlocked", "message": result["errors"][0]["message"], "retryable": True,
-                                 "detail_code": "http_429", "provider": "aa"}]
+    assert result["errors"] == [
+        {
+            "type": "WebBlocked",
+            "message": result["errors"][0]["message"],
+            "retryable": True,
+            "detail_code": "http_429",
+            "provider": "aa",
+        }
+    ]
     assert result["provider_meta"]["attempts"] == 2
 
 
@@ -95,7 +104,12 @@ def test_merge_fuses_with_rrf_and_lists_providers(json_backends):
             result = client.search("q", max_results=10)
     urls = [i["url"] for i in result["items"]]
     # shared: 1/62 + 1/61 beats every single-list item; then rank-1 items (aa before bb), then rank 2, 3.
-    assert urls == ["https://www.shared.example/page/", "https://x.example/1", "https://y.example/2", "https://x.example/3"]
+    assert urls == [
+        "https://www.shared.example/page/",
+        "https://x.example/1",
+        "https://y.example/2",
+        "https://x.example/3",
+    ]
     shared = result["items"][0]
     assert shared["provider"] == "bb" and shared["providers"] == ["aa", "bb"]
     assert [i["rank"] for i in result["items"]] == [1, 2, 3, 4]
@@ -138,12 +152,16 @@ def test_merge_runs_backends_in_parallel(json_backends):
 def test_retryable_errors_are_retried(json_backends):
     json_backends("aa")
     clock = FakeClock()
-    with FaultServer({"/aa": sequence(respond(503, b""), respond(502, b""), json_results("https://a.example/"))}) as server:
+    with FaultServer(
+        {"/aa": sequence(respond(503, b""), respond(502, b""), json_results("https://a.example/"))}
+    ) as server:
         with client_for(server, ["aa"], retries=2, clock=clock) as client:
             result = client.search("q")
     assert result["provider_meta"]["attempts"] == 3
     assert len(server.requests) == 3
-    assert len(clock.sleeps) == 2 and 0.25 <= clock.sleeps[0] <= 0.5 and 0.5 <= clock.sleeps[1] <= 1.0  # backoff with jitter
+    assert (
+        len(clock.sleeps) == 2 and 0.25 <= clock.sleeps[0] <= 0.5 and 0.5 <= clock.sleeps[1] <= 1.0
+    )  # backoff with jitter
 
 
 def test_retries_are_bounded(json_backends):
@@ -170,7 +188,9 @@ def test_non_retryable_errors_are_not_retried(json_backends, handler_status, bod
 def test_retry_after_is_honoured_when_it_fits(json_backends):
     json_backends("aa")
     clock = FakeClock()
-    with FaultServer({"/aa": sequence(respond(429, b"", {"Retry-After": "1"}), json_results("https://a.example/"))}) as server:
+    with FaultServer(
+        {"/aa": sequence(respond(429, b"", {"Retry-After": "1"}), json_results("https://a.example/"))}
+    ) as server:
         with client_for(server, ["aa"], retries=1, clock=clock) as client:
             assert client.search("q")["provider_meta"]["attempts"] == 2
     assert clock.sleeps == [1.0]  # the backoff (at most 0.5 s) is stretched to the Retry-After
@@ -253,7 +273,9 @@ def test_cache_expires_and_can_be_disabled(json_backends):
 
 def test_errors_are_never_cached(json_backends):
     json_backends("aa")
-    with FaultServer({"/aa": sequence(respond(200, b"<html>captcha</html>"), json_results("https://a.example/"))}) as server:
+    with FaultServer(
+        {"/aa": sequence(respond(200, b"<html>captcha</html>"), json_results("https://a.example/"))}
+    ) as server:
         with client_for(server, ["aa"]) as client:
             with pytest.raises(ws.WebParseError):
                 client.search("q")
@@ -295,7 +317,9 @@ def test_rate_limit_spacing_under_eight_threads(json_backends):
     json_backends("aa")
     clock = FakeClock()
     with FaultServer({"/aa": json_results("https://a.example/")}) as server:
-        with client_for(server, ["aa"], min_interval_s={"aa": 0.1}, cache_ttl_s=0, timeout_ms=5000, clock=clock) as client:
+        with client_for(
+            server, ["aa"], min_interval_s={"aa": 0.1}, cache_ttl_s=0, timeout_ms=5000, clock=clock
+        ) as client:
             threads = [threading.Thread(target=client.search, args=("q%d" % i,)) for i in range(8)]
             for t in threads:
                 t.start()
@@ -336,6 +360,7 @@ def test_sixteen_threads_share_one_client(json_backends):
     errors = []
     with FaultServer({"/aa": json_results("https://a.example/", "https://b.example/")}) as server:
         with client_for(server, ["aa"], cache_ttl_s=0) as client:
+
             def work(n):
                 for i in range(10):
                     try:
@@ -343,6 +368,7 @@ def test_sixteen_threads_share_one_client(json_backends):
                         assert [x["rank"] for x in result["items"]] == [1, 2]
                     except Exception as exc:  # collected and asserted below
                         errors.append(exc)
+
             threads = [threading.Thread(target=work, args=(n,)) for n in range(16)]
             for t in threads:
                 t.start()
@@ -355,8 +381,17 @@ def test_sixteen_threads_share_one_client(json_backends):
 # -- argument checks -----------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("kwargs", [{"strategy": "best"}, {"retries": -1}, {"retries": 1.5}, {"cache_ttl_s": -1},
-                                    {"budget_ms": 0}, {"min_interval_s": -1}])
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        {"strategy": "best"},
+        {"retries": -1},
+        {"retries": 1.5},
+        {"cache_ttl_s": -1},
+        {"budget_ms": 0},
+        {"min_interval_s": -1},
+    ],
+)
 def test_bad_client_arguments(kwargs):
     with pytest.raises(ws.InvalidInput):
         ws.SearchClient("stub", **kwargs)
@@ -376,24 +411,33 @@ def test_merge_respects_the_budget_with_a_backend_that_never_answers(json_backen
 def test_auto_uses_configured_api_backends_in_order_and_reports_who_answered():
     import responses
 
-    settings = ws.Settings(providers={"searxng": {"base_url": "https://searx.example"},
-                                      "brave": {"api_key": "brave-key-123"}})
+    settings = ws.Settings(
+        providers={"searxng": {"base_url": "https://searx.example"}, "brave": {"api_key": "brave-key-123"}}
+    )
     with responses.RequestsMock() as mock:
         mock.add(responses.GET, "https://api.search.brave.com/res/v1/web/search", status=503)
-        mock.add(responses.GET, "https://searx.example/search",
-                 json={"query": "q", "results": [{"title": "S", "url": "https://s.example/", "content": "s"}]})
+        mock.add(
+            responses.GET,
+            "https://searx.example/search",
+            json={"query": "q", "results": [{"title": "S", "url": "https://s.example/", "content": "s"}]},
+        )
         with ws.SearchClient("auto", settings=settings, retries=0) as client:
             result = client.search("q")
         assert [c.request.url.split("?")[0] for c in mock.calls] == [
-            "https://api.search.brave.com/res/v1/web/search", "https://searx.example/search"]
+            "https://api.search.brave.com/res/v1/web/search",
+            "https://searx.example/search",
+        ]
     assert result["provider_meta"]["provider_name"] == "searxng"
     assert result["errors"][0]["provider"] == "brave" and result["errors"][0]["type"] == "BadGateway"
 
 
 def test_include_content_fills_items_and_reports_failed_pages(json_backends):
     json_backends("aa")
-    page = (b"<html><head><title>P</title></head><body><article><p>"
-            + b"Content of the result page, long enough for the extractor to keep it. " * 4 + b"</p></article></body></html>")
+    page = (
+        b"<html><head><title>P</title></head><body><article><p>"
+        + b"Content of the result page, long enough for the extractor to keep it. " * 4
+        + b"</p></article></body></html>"
+    )
     with FaultServer({"/page": respond(200, page), "/gone": respond(404, b"")}) as server:
         routes = {"/aa": json_results(server.url("/page"), server.url("/gone"))}
         server.routes.update(routes)
@@ -409,8 +453,11 @@ def test_include_content_fills_items_and_reports_failed_pages(json_backends):
 
 
 def test_client_fetch_is_cached_by_normalised_url(json_backends):
-    page = (b"<html><head><title>C</title></head><body><article><h2>Section</h2><p>"
-            + b"Cached page text for the fetch cache test. " * 4 + b"</p></article></body></html>")
+    page = (
+        b"<html><head><title>C</title></head><body><article><h2>Section</h2><p>"
+        + b"Cached page text for the fetch cache test. " * 4
+        + b"</p></article></body></html>"
+    )
     with FaultServer({"/c": respond(200, page)}) as server:
         with ws.SearchClient("stub", settings=ws.Settings(allow_private=True)) as client:
             first = client.fetch(server.url("/c"))

@@ -116,25 +116,41 @@ def _mismatch_within(recorded, request, seconds):
     worker = threading.Thread(target=lambda: answer.append(request_mismatch(recorded, request)), daemon=True)
     worker.start()
     worker.join(seconds)
-    assert answer, "matching %d placeholders did not finish in %s s" % (recorded["headers"]["X-Token"].count("<redacted>"), seconds)
+    assert answer, "matching %d placeholders did not finish in %s s" % (
+        recorded["headers"]["X-Token"].count("<redacted>"),
+        seconds,
+    )
     return answer[0]
 
 
 @pytest.mark.parametrize("placeholders", [8, 12, 40])
 def test_many_placeholders_match_in_linear_time(placeholders):
-    recorded = {"method": "GET", "url": "https://api.example/s", "headers": {"X-Token": "-".join(["<redacted>"] * placeholders) + "!"}}
+    recorded = {
+        "method": "GET",
+        "url": "https://api.example/s",
+        "headers": {"X-Token": "-".join(["<redacted>"] * placeholders) + "!"},
+    }
     # Linear matching answers in microseconds; one regex `.+` per placeholder needed
     # 18 s for 8 and did not finish for 12: a minute is no thin margin.
     assert _mismatch_within(recorded, _prepared("-" * 3000), 60) is not None
     assert _mismatch_within(recorded, _prepared("-".join(["k"] * placeholders) + "!"), 60) is None
 
 
-@pytest.mark.parametrize("expected, actual, same", [
-    ("Bearer <redacted>", "Bearer abc", True), ("Bearer <redacted>", "Bearer ", False),
-    ("<redacted>", "", False), ("<redacted><redacted>", "ab", True), ("<redacted><redacted>", "a", False),
-    ("a<redacted>b<redacted>c", "axbyc", True), ("a<redacted>b<redacted>c", "abbc", False),
-    ("a<redacted>b<redacted>c", "axbbc", True), ("k=<redacted>&x=1", "k=s&x=1&x=1", True), ("k=<redacted>", "j=s", False),
-])
+@pytest.mark.parametrize(
+    "expected, actual, same",
+    [
+        ("Bearer <redacted>", "Bearer abc", True),
+        ("Bearer <redacted>", "Bearer ", False),
+        ("<redacted>", "", False),
+        ("<redacted><redacted>", "ab", True),
+        ("<redacted><redacted>", "a", False),
+        ("a<redacted>b<redacted>c", "axbyc", True),
+        ("a<redacted>b<redacted>c", "abbc", False),
+        ("a<redacted>b<redacted>c", "axbbc", True),
+        ("k=<redacted>&x=1", "k=s&x=1&x=1", True),
+        ("k=<redacted>", "j=s", False),
+    ],
+)
 def test_placeholder_semantics(expected, actual, same):
     recorded = {"method": "GET", "url": "https://api.example/s", "headers": {"X-Token": expected}}
     assert (request_mismatch(recorded, _prepared(actual)) is None) is same
@@ -143,13 +159,16 @@ def test_placeholder_semantics(expected, actual, same):
 # -- a malformed meta file is one ERROR, not the end of the report --------------------------------
 
 
-@pytest.mark.parametrize("name, change", [
-    ("settings_string", lambda meta: meta.update(settings="brave")),
-    ("response_string", lambda meta: meta.update(response="200 OK")),
-    ("exchanges_object", lambda meta: meta.update(exchanges={"request": {}, "response": {}})),
-    ("exchange_string", lambda meta: meta.update(exchanges=["GET /"])),
-    ("options_list", lambda meta: meta.update(options=["x"])),
-])
+@pytest.mark.parametrize(
+    "name, change",
+    [
+        ("settings_string", lambda meta: meta.update(settings="brave")),
+        ("response_string", lambda meta: meta.update(response="200 OK")),
+        ("exchanges_object", lambda meta: meta.update(exchanges={"request": {}, "response": {}})),
+        ("exchange_string", lambda meta: meta.update(exchanges=["GET /"])),
+        ("options_list", lambda meta: meta.update(options=["x"])),
+    ],
+)
 def test_a_malformed_meta_file_is_an_error_verdict_and_the_others_still_report(tmp_path, capsys, name, change):
     fixtures = tmp_path / "fixtures"
     copy_case(fixtures)
@@ -203,8 +222,12 @@ def test_an_offline_replay_connects_to_no_redis_or_proxy(tmp_path, monkeypatch):
         for var in ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy"):
             monkeypatch.setenv(var, listener.url("http"))
         meta_path = copy_case(tmp_path / "fixtures")
-        edit_meta(meta_path, lambda meta: meta["settings"].update(
-            state_url=listener.url("redis") + "/0", state_required=True, proxy=listener.url("http")))
+        edit_meta(
+            meta_path,
+            lambda meta: meta["settings"].update(
+                state_url=listener.url("redis") + "/0", state_required=True, proxy=listener.url("http")
+            ),
+        )
         (case,) = discover(tmp_path / "fixtures")
         result = run_case(case)
         assert result.status == "PASS", result.diff

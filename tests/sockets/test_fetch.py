@@ -18,7 +18,10 @@ DATA = os.path.join(os.path.dirname(__file__), "..", "data", "fetch")
 MARGIN_S = 0.75
 ARTICLE = (
     b"<html><head><title>A small article</title></head><body><nav><a href='/'>Home</a></nav>"
-    b"<article><h1>Main heading</h1><p>" + b"The first paragraph has enough words to be the main content. " * 6 + b"</p>"
+    b"<article><h1>Main heading</h1><p>"
+    + b"The first paragraph has enough words to be the main content. "
+    * 6
+    + b"</p>"
     b"<p>" + b"A second paragraph follows with more words about the topic. " * 6 + b"</p></article></body></html>"
 )
 RESULT_KEYS = {"url", "final_url", "status", "content_type", "extractor", "title", "text", "truncated", "length"}
@@ -41,7 +44,11 @@ def expect_error(url, code, detail=None, timeout_ms=3000, **kwargs):
     if detail is not None:
         assert info.value.detail_code == detail, repr(info.value)
     margin = deadline_margin_s(pace.slowdown, MARGIN_S)
-    assert elapsed < timeout_ms / 1000 + margin, "took %.2fs for a %d ms deadline (margin %.2fs)" % (elapsed, timeout_ms, margin)
+    assert elapsed < timeout_ms / 1000 + margin, "took %.2fs for a %d ms deadline (margin %.2fs)" % (
+        elapsed,
+        timeout_ms,
+        margin,
+    )
     return info.value
 
 
@@ -130,7 +137,7 @@ def test_redirect_without_location_is_an_http_error():
 
 
 def test_meta_refresh_redirect_page_is_followed():
-    stub = b"<html><head><noscript><META http-equiv=\"refresh\" content=\"0;URL='/target?id=7'\"></noscript></head><body></body></html>"
+    stub = b'<html><head><noscript><META http-equiv="refresh" content="0;URL=\'/target?id=7\'"></noscript></head><body></body></html>'
     with FaultServer({"/link": respond(200, stub), "/target": respond(200, ARTICLE)}) as server:
         result = fetch(server.url("/link?url=abc"))
     assert result["final_url"] == server.url("/target?id=7")
@@ -140,7 +147,9 @@ def test_meta_refresh_redirect_page_is_followed():
 def test_location_replace_redirect_page_is_followed():
     with FaultServer({"/target": respond(200, ARTICLE)}) as server:
         target = server.url("/target").replace("/", "\\/")
-        stub = ('<html><head><script>window.location.replace("%s")</script></head><body></body></html>' % target).encode()
+        stub = (
+            '<html><head><script>window.location.replace("%s")</script></head><body></body></html>' % target
+        ).encode()
         server.routes["/link"] = respond(200, stub)
         result = fetch(server.url("/link?url=abc"))
     assert result["final_url"] == server.url("/target")
@@ -155,7 +164,9 @@ def test_location_assignment_in_a_real_article_is_not_followed():
 
 
 def test_slow_meta_refresh_is_not_a_redirect():
-    page = ARTICLE.replace(b"<head>", b"<head><meta http-equiv='refresh' content='300'><meta http-equiv='refresh' content='600; url=/a'>")
+    page = ARTICLE.replace(
+        b"<head>", b"<head><meta http-equiv='refresh' content='300'><meta http-equiv='refresh' content='600; url=/a'>"
+    )
     with FaultServer({"/a": respond(200, page)}) as server:
         assert fetch(server.url("/a"))["final_url"] == server.url("/a")
 
@@ -184,6 +195,7 @@ def test_stall_after_headers_and_no_answer_end_in_time():
 
 def test_deadline_covers_all_redirect_hops():
     """Each hop is fast enough on its own; together they outlast the deadline."""
+
     def slow_hop(conn, request, server):
         server.wait(0.3)
         redirect("/hop%d" % (len(server.requests) + 1))(conn, request, server)
@@ -295,7 +307,11 @@ JAPANESE = "これは文字コードを確認するための日本語の段落�
 
 def _page(text, meta=""):
     return "<html><head>%s<title>%s</title></head><body><article><p>%s</p><p>%s</p></article></body></html>" % (
-        meta, text[:6], text * 4, text * 3)
+        meta,
+        text[:6],
+        text * 4,
+        text * 3,
+    )
 
 
 @pytest.mark.parametrize(
@@ -333,7 +349,9 @@ def test_legacy_charsets_decode(text, codec, content_type, meta):
     ],
 )
 def test_http_errors(status, code, detail, retryable):
-    with FaultServer({"/e": respond(status, b"<html><body><p>error page</p></body></html>", {"Retry-After": "7"})}) as server:
+    with FaultServer(
+        {"/e": respond(status, b"<html><body><p>error page</p></body></html>", {"Retry-After": "7"})}
+    ) as server:
         error = expect_error(server.url("/e"), code, detail)
     assert error.status == status
     assert error.retryable is retryable
@@ -367,7 +385,9 @@ def test_baidu_security_check_page_is_a_captcha():
 
 
 def test_redirect_to_baidu_wappass_captcha_is_not_followed():
-    location = "https://wappass.baidu.com/static/captcha/tuxing.html?&ak=x&backurl=https%3A%2F%2Fwww.baidu.com%2Fs&logid=1"
+    location = (
+        "https://wappass.baidu.com/static/captcha/tuxing.html?&ak=x&backurl=https%3A%2F%2Fwww.baidu.com%2Fs&logid=1"
+    )
     with FaultServer({"/link": redirect(location)}) as server:
         expect_error(server.url("/link"), "WebBlocked", "captcha_required")
 
@@ -383,8 +403,23 @@ def test_an_article_about_captchas_is_not_a_wall():
 
 @pytest.mark.parametrize(
     "url",
-    ["", "   ", "example.com", "ftp://example.com/", "file:///etc/passwd", "javascript:alert(1)", "http://", "http:///path",
-     "https://exa mple.com\r\nHost: evil/", "http://[::1/", "http://example.com:99999/", "http://1.2.3.256/", None, 42, b"http://x/"],
+    [
+        "",
+        "   ",
+        "example.com",
+        "ftp://example.com/",
+        "file:///etc/passwd",
+        "javascript:alert(1)",
+        "http://",
+        "http:///path",
+        "https://exa mple.com\r\nHost: evil/",
+        "http://[::1/",
+        "http://example.com:99999/",
+        "http://1.2.3.256/",
+        None,
+        42,
+        b"http://x/",
+    ],
 )
 def test_bad_urls(url):
     with pytest.raises(ws.InvalidInput) as info:
@@ -435,8 +470,13 @@ def test_fetch_page_with_a_shared_transport_and_outer_deadline():
             with machine_pace() as pace:
                 started = time.monotonic()
                 with pytest.raises(ws.Timeout):
-                    fetch_page(server.url("/slow"), transport=transport, settings=ws.Settings(allow_private=True),
-                               timeout_ms=10_000, deadline=Deadline(500))
+                    fetch_page(
+                        server.url("/slow"),
+                        transport=transport,
+                        settings=ws.Settings(allow_private=True),
+                        timeout_ms=10_000,
+                        deadline=Deadline(500),
+                    )
                 elapsed = time.monotonic() - started
             assert elapsed < 0.5 + deadline_margin_s(pace.slowdown, MARGIN_S)
     finally:
@@ -483,10 +523,16 @@ def test_pinned_requests_can_be_replayed_with_responses():
     transport = HttpTransport(impersonate="off")
     try:
         with responses.RequestsMock() as mock:
-            mock.add(responses.GET, "https://news.example/a", status=301, headers={"Location": "https://news.example/b"})
+            mock.add(
+                responses.GET, "https://news.example/a", status=301, headers={"Location": "https://news.example/b"}
+            )
             mock.add(responses.GET, "https://news.example/b", body=ARTICLE, content_type="text/html; charset=utf-8")
-            result = fetch_page("https://news.example/a", transport=transport, settings=ws.Settings(),
-                                resolver=static_resolver({"news.example": "93.184.216.34"}))
+            result = fetch_page(
+                "https://news.example/a",
+                transport=transport,
+                settings=ws.Settings(),
+                resolver=static_resolver({"news.example": "93.184.216.34"}),
+            )
             assert mock.calls[0].request.headers["Host"] == "news.example"
     finally:
         transport.close()

@@ -11,10 +11,13 @@ import websearch_sync as ws
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 
-@pytest.mark.parametrize("page, wall", [
-    (FIXTURES / "bing_html" / "web-search-mcp__turnstile.html", "Turnstile"),
-    (FIXTURES / "mojeek_html" / "argos-engine__altcha.html", "ALTCHA"),
-])
+@pytest.mark.parametrize(
+    "page, wall",
+    [
+        (FIXTURES / "bing_html" / "web-search-mcp__turnstile.html", "Turnstile"),
+        (FIXTURES / "mojeek_html" / "argos-engine__altcha.html", "ALTCHA"),
+    ],
+)
 def test_fetch_recognises_the_bot_wall(page, wall):
     with FaultServer({"/search": respond(200, page.read_bytes())}) as server:
         with pytest.raises(ws.WebBlocked) as info:

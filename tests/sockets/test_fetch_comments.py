@@ -11,13 +11,21 @@ import websearch_sync as ws
 from websearch_sync import tool
 from websearch_sync.cli import main
 
-POST = ("<html><head><title>Mending a sash window</title></head><body><div class='post'><h1>Mending a sash window</h1>"
-        + "".join("<p>Paragraph %d of the post: the cords snapped, the weights fell, and the beads had to come off "
-                  "before anything else could be done with the window.</p>" % n for n in range(4))
-        + "<ol class='commentlist main'>"
-        + "".join("<li><div class='comment-body'><p>Reader %d writes: I had the same trouble with mine, and waxed "
-                  "cotton cord was the answer in the end.</p></div></li>" % n for n in range(3))
-        + "</ol></div></body></html>").encode()
+POST = (
+    "<html><head><title>Mending a sash window</title></head><body><div class='post'><h1>Mending a sash window</h1>"
+    + "".join(
+        "<p>Paragraph %d of the post: the cords snapped, the weights fell, and the beads had to come off "
+        "before anything else could be done with the window.</p>" % n
+        for n in range(4)
+    )
+    + "<ol class='commentlist main'>"
+    + "".join(
+        "<li><div class='comment-body'><p>Reader %d writes: I had the same trouble with mine, and waxed "
+        "cotton cord was the answer in the end.</p></div></li>" % n
+        for n in range(3)
+    )
+    + "</ol></div></body></html>"
+).encode()
 COMMENT = "Reader 1 writes"
 
 

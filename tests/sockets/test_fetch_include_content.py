@@ -13,7 +13,11 @@ from websearch_sync.net.ssrf import static_resolver
 from websearch_sync.net.transport import HttpTransport
 from websearch_sync.reader.page import add_page_content
 
-PAGE = b"<html><head><title>P</title></head><body><article><p>" + b"Content of a result page. " * 40 + b"</p></article></body></html>"
+PAGE = (
+    b"<html><head><title>P</title></head><body><article><p>"
+    + b"Content of a result page. " * 40
+    + b"</p></article></body></html>"
+)
 ERROR_KEYS = {"type", "message", "retryable", "detail_code", "provider", "url"}
 
 
@@ -29,11 +33,27 @@ def transport():
 
 
 def test_content_added_and_failures_reported(transport):
-    with FaultServer({"/ok": respond(200, PAGE), "/missing": respond(404, b"nope"), "/img": respond(200, b"\x89PNG", content_type="image/png")}) as server:
-        items = [item(server.url("/ok")), item(server.url("/missing")), item(server.url("/img")), item("http://10.9.8.7/")]
+    with FaultServer(
+        {
+            "/ok": respond(200, PAGE),
+            "/missing": respond(404, b"nope"),
+            "/img": respond(200, b"\x89PNG", content_type="image/png"),
+        }
+    ) as server:
+        items = [
+            item(server.url("/ok")),
+            item(server.url("/missing")),
+            item(server.url("/img")),
+            item("http://10.9.8.7/"),
+        ]
         errors = add_page_content(
-            items, transport=transport, settings=ws.Settings(), deadline=Deadline(3000), max_content_chars=100,
-            resolver=static_resolver({}), trusted_networks=["127.0.0.1/32"],
+            items,
+            transport=transport,
+            settings=ws.Settings(),
+            deadline=Deadline(3000),
+            max_content_chars=100,
+            resolver=static_resolver({}),
+            trusted_networks=["127.0.0.1/32"],
         )
     assert items[0]["content"] == ("Content of a result page. " * 4)[:100]
     assert [i["content"] for i in items[1:]] == ["", "", ""]
@@ -49,7 +69,9 @@ def test_content_added_and_failures_reported(transport):
 def test_settings_allow_private_applies(transport):
     with FaultServer({"/ok": respond(200, PAGE)}) as server:
         items = [item(server.url("/ok"))]
-        errors = add_page_content(items, transport=transport, settings=ws.Settings(allow_private=True), deadline=Deadline(3000))
+        errors = add_page_content(
+            items, transport=transport, settings=ws.Settings(allow_private=True), deadline=Deadline(3000)
+        )
     assert errors == [] and items[0]["content"].startswith("Content of a result page.")
 
 
@@ -68,8 +90,9 @@ def test_concurrency_is_bounded(transport):
 
     with FaultServer({"*": counted}) as server:
         items = [item(server.url("/p%d" % i)) for i in range(6)]
-        errors = add_page_content(items, transport=transport, settings=ws.Settings(allow_private=True),
-                                  deadline=Deadline(5000), max_workers=2)
+        errors = add_page_content(
+            items, transport=transport, settings=ws.Settings(allow_private=True), deadline=Deadline(5000), max_workers=2
+        )
     assert errors == []
     assert all(i["content"] for i in items)
     assert state["peak"] == 2
@@ -81,8 +104,9 @@ def test_pages_run_in_parallel_within_the_deadline(transport):
     with FaultServer({"*": never_answer(), "/ok": respond(200, PAGE)}) as server:
         items = [item(server.url("/slow%d" % i)) for i in range(4)] + [item(server.url("/ok"))]
         started = time.monotonic()
-        errors = add_page_content(items, transport=transport, settings=ws.Settings(allow_private=True),
-                                  deadline=Deadline(600), max_workers=5)
+        errors = add_page_content(
+            items, transport=transport, settings=ws.Settings(allow_private=True), deadline=Deadline(600), max_workers=5
+        )
         elapsed = time.monotonic() - started
     assert elapsed < 0.6 + 1.0
     assert [e["type"] for e in errors] == ["Timeout"] * 4
@@ -95,7 +119,9 @@ def test_an_expired_deadline_reads_nothing(transport):
         items = [item(server.url("/ok"))]
         deadline = Deadline(1)
         time.sleep(0.01)
-        errors = add_page_content(items, transport=transport, settings=ws.Settings(allow_private=True), deadline=deadline)
+        errors = add_page_content(
+            items, transport=transport, settings=ws.Settings(allow_private=True), deadline=deadline
+        )
         assert server.requests == []
     assert items[0]["content"] == ""
     assert errors[0]["type"] == "Timeout" and errors[0]["detail_code"] == "deadline_exceeded"
@@ -125,5 +151,10 @@ def test_an_unexpected_defect_becomes_an_entry(transport, monkeypatch, caplog):
 
 def test_bad_max_content_chars(transport):
     with pytest.raises(ws.InvalidInput):
-        add_page_content([item("https://example.com/")], transport=transport, settings=ws.Settings(),
-                         deadline=Deadline(1000), max_content_chars=0)
+        add_page_content(
+            [item("https://example.com/")],
+            transport=transport,
+            settings=ws.Settings(),
+            deadline=Deadline(1000),
+            max_content_chars=0,
+        )

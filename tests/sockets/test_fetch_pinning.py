@@ -18,7 +18,11 @@ from websearch_sync.reader.page import fetch_page
 TLS_DIR = os.path.join(os.path.dirname(__file__), "..", "data", "tls")
 CERT = os.path.join(TLS_DIR, "pinned.test.crt")
 KEY = os.path.join(TLS_DIR, "pinned.test.key")
-BODY = b"<html><head><title>TLS page</title></head><body><p>" + b"Served over TLS to the pinned address. " * 10 + b"</p></body></html>"
+BODY = (
+    b"<html><head><title>TLS page</title></head><body><p>"
+    + b"Served over TLS to the pinned address. " * 10
+    + b"</p></body></html>"
+)
 
 
 @pytest.fixture(autouse=True)
@@ -72,7 +76,10 @@ class TlsServer:
                 for line in data.decode("latin-1").split("\r\n")[1:]:
                     if line.lower().startswith("host:"):
                         self.hosts.append(line.split(":", 1)[1].strip())
-                head = "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(BODY)
+                head = (
+                    "HTTP/1.1 200 OK\r\nContent-Type: text/html; charset=utf-8\r\nContent-Length: %d\r\nConnection: close\r\n\r\n"
+                    % len(BODY)
+                )
                 tls.sendall(head.encode() + BODY)
                 tls.close()
             except (ssl.SSLError, OSError):
@@ -84,9 +91,15 @@ def fetch_tls(url, resolver, impersonate="off"):
     bundle on the browser transport (curl's RESOLVE pins the address)."""
     session = requests.Session()
     session.verify = CERT  # trust the test certificate (its own CA)
-    transport = HttpTransport(session=session) if impersonate == "off" else HttpTransport(impersonate=impersonate, ca_bundle=CERT)
+    transport = (
+        HttpTransport(session=session)
+        if impersonate == "off"
+        else HttpTransport(impersonate=impersonate, ca_bundle=CERT)
+    )
     try:
-        return fetch_page(url, transport=transport, settings=ws.Settings(), timeout_ms=5000, resolver=resolver, allow_private=True)
+        return fetch_page(
+            url, transport=transport, settings=ws.Settings(), timeout_ms=5000, resolver=resolver, allow_private=True
+        )
     finally:
         transport.close()
         session.close()
@@ -95,7 +108,11 @@ def fetch_tls(url, resolver, impersonate="off"):
 @pytest.mark.parametrize("impersonate", BOTH)
 def test_https_pinned_connection_keeps_sni_host_and_certificate_name(impersonate):
     with TlsServer() as server:
-        result = fetch_tls("https://pinned.test:%d/page" % server.port, static_resolver({"pinned.test": "127.0.0.1"}), impersonate or "chrome")
+        result = fetch_tls(
+            "https://pinned.test:%d/page" % server.port,
+            static_resolver({"pinned.test": "127.0.0.1"}),
+            impersonate or "chrome",
+        )
     assert server.server_names == ["pinned.test"]
     assert server.hosts == ["pinned.test:%d" % server.port]
     assert result["title"] == "TLS page"
@@ -106,6 +123,10 @@ def test_https_pinned_connection_keeps_sni_host_and_certificate_name(impersonate
 def test_certificate_is_checked_against_the_url_host_not_the_address(impersonate):
     with TlsServer() as server:
         with pytest.raises(ws.NetworkError) as info:
-            fetch_tls("https://other.test:%d/page" % server.port, static_resolver({"other.test": "127.0.0.1"}), impersonate or "chrome")
+            fetch_tls(
+                "https://other.test:%d/page" % server.port,
+                static_resolver({"other.test": "127.0.0.1"}),
+                impersonate or "chrome",
+            )
     assert info.value.detail_code == "tls_error"
     assert server.server_names == ["other.test"]

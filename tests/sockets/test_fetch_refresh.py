@@ -9,10 +9,13 @@ import websearch_sync as ws
 ARTICLE = (
     b"<html><head><title>Harbour works</title>%s</head><body><article><h1>Harbour works</h1><p>"
     + b"The harbour board approved the dredging plan after a long public hearing on Tuesday. " * 5
-    + b"</p><p>" + b"Work starts in spring and the ferry keeps its timetable during the works. " * 5
+    + b"</p><p>"
+    + b"Work starts in spring and the ferry keeps its timetable during the works. " * 5
     + b"</p></article></body></html>"
 )
-ELSEWHERE = b"<html><body><p>" + b"This is the page the refresh points at, not the article. " * 5 + b"</p></body></html>"
+ELSEWHERE = (
+    b"<html><body><p>" + b"This is the page the refresh points at, not the article. " * 5 + b"</p></body></html>"
+)
 
 
 def article(head: bytes) -> bytes:
@@ -28,7 +31,7 @@ def routes_seen(server: FaultServer) -> list:
 
 
 def test_refresh_inside_an_ie_conditional_comment_is_not_followed():
-    page = article(b"<!--[if lt IE 9]><meta http-equiv=\"refresh\" content=\"0; url=/unsupported\"><![endif]-->")
+    page = article(b'<!--[if lt IE 9]><meta http-equiv="refresh" content="0; url=/unsupported"><![endif]-->')
     with FaultServer({"/a": respond(200, page), "/unsupported": respond(200, ELSEWHERE)}) as server:
         result = fetch(server.url("/a"))
         assert routes_seen(server) == ["/a"]

@@ -14,7 +14,11 @@ from websearch_sync.net.transport import HttpTransport
 from websearch_sync.reader.page import fetch_page
 from websearch_sync.reader.service import carries_credentials, reader_service
 
-PAGE = b"<html><head><title>Direct</title></head><body><article><p>" + b"Read directly from the site. " * 20 + b"</p></article></body></html>"
+PAGE = (
+    b"<html><head><title>Direct</title></head><body><article><p>"
+    + b"Read directly from the site. " * 20
+    + b"</p></article></body></html>"
+)
 # The example answer of Jina Reader's documentation, shortened (https://jina.ai/reader).
 READER_ANSWER = {
     "code": 200,
@@ -40,7 +44,7 @@ def fetch(url, settings, **kwargs):
             timeout_ms=kwargs.pop("timeout_ms", 3000),
             resolver=static_resolver({"site.test": "127.0.0.1"}),
             trusted_networks=["127.0.0.1/32"],
-            **kwargs
+            **kwargs,
         )
     finally:
         transport.close()
@@ -135,8 +139,18 @@ def test_a_hanging_service_leaves_time_for_the_page():
 
 @pytest.mark.parametrize(
     "suffix",
-    ["?api_key=abc", "?key=abc", "?token=abc", "?access_token=abc", "?password=abc", "?sig=abc", "?X-Amz-Signature=abc",
-     "?q=1&client_secret=abc", "#access_token=abc", "?AuthToken=abc"],
+    [
+        "?api_key=abc",
+        "?key=abc",
+        "?token=abc",
+        "?access_token=abc",
+        "?password=abc",
+        "?sig=abc",
+        "?X-Amz-Signature=abc",
+        "?q=1&client_secret=abc",
+        "#access_token=abc",
+        "?AuthToken=abc",
+    ],
 )
 def test_urls_with_credentials_are_never_sent_to_the_service(suffix):
     with FaultServer({"/read": reader(), "/page": respond(200, PAGE)}) as server:
@@ -162,7 +176,11 @@ def test_private_targets_are_not_sent_to_the_service():
         url = "http://intranet.test:%d/page" % server.port
         transport = HttpTransport()
         try:
-            options = {"transport": transport, "timeout_ms": 3000, "resolver": static_resolver({"intranet.test": "127.0.0.1"})}
+            options = {
+                "transport": transport,
+                "timeout_ms": 3000,
+                "resolver": static_resolver({"intranet.test": "127.0.0.1"}),
+            }
             with pytest.raises(ws.InvalidInput) as info:
                 fetch_page(url, settings=settings, **options)
             assert info.value.detail_code == "private_address"
@@ -200,8 +218,14 @@ def test_the_service_is_asked_when_the_local_dns_cannot_resolve_the_page():
         settings = ws.Settings(fetch_service_url=server.url("/read"))
         transport = HttpTransport()
         try:
-            result = fetch_page("https://unresolvable.example/article", transport=transport, settings=settings,
-                                timeout_ms=3000, resolver=_no_dns, extract_mode="text")
+            result = fetch_page(
+                "https://unresolvable.example/article",
+                transport=transport,
+                settings=settings,
+                timeout_ms=3000,
+                resolver=_no_dns,
+                extract_mode="text",
+            )
         finally:
             transport.close()
         assert [r.route for r in server.requests] == ["/read"]
@@ -215,7 +239,13 @@ def test_when_the_service_fails_too_the_local_dns_error_is_raised():
         transport = HttpTransport()
         try:
             with pytest.raises(ws.NetworkError) as info:
-                fetch_page("https://unresolvable.example/article", transport=transport, settings=settings, timeout_ms=3000, resolver=_no_dns)
+                fetch_page(
+                    "https://unresolvable.example/article",
+                    transport=transport,
+                    settings=settings,
+                    timeout_ms=3000,
+                    resolver=_no_dns,
+                )
         finally:
             transport.close()
         assert [r.route for r in server.requests] == ["/read"]
@@ -226,7 +256,13 @@ def test_without_a_service_an_unresolvable_page_is_a_dns_error_at_once():
     transport = HttpTransport()
     try:
         with pytest.raises(ws.NetworkError) as info:
-            fetch_page("https://unresolvable.example/article", transport=transport, settings=ws.Settings(), timeout_ms=3000, resolver=_no_dns)
+            fetch_page(
+                "https://unresolvable.example/article",
+                transport=transport,
+                settings=ws.Settings(),
+                timeout_ms=3000,
+                resolver=_no_dns,
+            )
     finally:
         transport.close()
     assert info.value.detail_code == "dns_error"

@@ -24,7 +24,9 @@ browser = pytest.mark.skipif(not browser_available(), reason="needs the browser 
 
 
 def _settings(server, impersonate):
-    return ws.Settings(endpoints={"ddg_html": server.url("/html/")}, ca_bundle=CERT, impersonate=impersonate, allow_private=True)
+    return ws.Settings(
+        endpoints={"ddg_html": server.url("/html/")}, ca_bundle=CERT, impersonate=impersonate, allow_private=True
+    )
 
 
 def _search_and_fetch(impersonate):
@@ -62,9 +64,13 @@ def test_search_and_fetch_send_chromes_tls_http2_and_header_order():
     assert fetch["header_order"] == reference["header_order"]  # a navigation: exactly the browser's
     navigation = [name for name in search["header_order"] if name not in FORM_HEADERS]
     assert navigation == [name for name in reference["header_order"] if name in navigation]
-    order = search["header_order"]  # Chrome's form post: content-type (after origin) between the client hints and user-agent
+    order = search[
+        "header_order"
+    ]  # Chrome's form post: content-type (after origin) between the client hints and user-agent
     assert order.index("sec-ch-ua-platform") < order.index("content-type") < order.index("user-agent")
-    assert "origin" not in order or order.index("sec-ch-ua-platform") < order.index("origin") < order.index("content-type")
+    assert "origin" not in order or order.index("sec-ch-ua-platform") < order.index("origin") < order.index(
+        "content-type"
+    )
     assert order.index("sec-fetch-dest") < order.index("referer") < order.index("accept-encoding")
 
 

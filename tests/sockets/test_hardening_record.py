@@ -54,4 +54,8 @@ def test_force_still_replaces_the_case_s_own_files(testhtml_server, tmp_path):
     _point_body_at(tmp_path / "testhtml" / "one.meta.json", "one.old.html")
     assert main(argv + ["--force"]) == 0
     assert not stale.exists()
-    assert sorted(p.name for p in (tmp_path / "testhtml").iterdir()) == ["one.expected.json", "one.html", "one.meta.json"]
+    assert sorted(p.name for p in (tmp_path / "testhtml").iterdir()) == [
+        "one.expected.json",
+        "one.html",
+        "one.meta.json",
+    ]

@@ -25,8 +25,9 @@ import json
 import pkgutil
 import re
 import time
+from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Sequence, Tuple
+from typing import Any
 
 import pytest
 
@@ -73,9 +74,9 @@ def _patterns_in(value: Any, depth: int = 0) -> Iterator["re.Pattern[Any]"]:
             yield from _patterns_in(item, depth + 1)
 
 
-def package_patterns() -> Dict[Tuple[Any, int], Tuple[str, "re.Pattern[Any]"]]:
+def package_patterns() -> dict[tuple[Any, int], tuple[str, "re.Pattern[Any]"]]:
     """Every compiled pattern reachable from a module or class of the package, by (source, flags)."""
-    found: Dict[Tuple[Any, int], Tuple[str, re.Pattern[Any]]] = {}
+    found: dict[tuple[Any, int], tuple[str, re.Pattern[Any]]] = {}
     for module in _modules():
         for name, value in vars(module).items():
             owners = [(name, value)]
@@ -99,7 +100,7 @@ _CATEGORIES = {
 }
 
 
-def _in_class(char: str, items: Sequence[Tuple[Any, Any]]) -> bool:
+def _in_class(char: str, items: Sequence[tuple[Any, Any]]) -> bool:
     negate = bool(items) and items[0][0] is sre_constants.NEGATE
     hit = False
     for op, av in items:
@@ -112,15 +113,15 @@ def _in_class(char: str, items: Sequence[Tuple[Any, Any]]) -> bool:
     return hit != negate
 
 
-def _class_char(items: Sequence[Tuple[Any, Any]]) -> str:
+def _class_char(items: Sequence[tuple[Any, Any]]) -> str:
     return next((c for c in ALPHABET if _in_class(c, items)), "a")
 
 
-def _product(left: List[str], right: List[str]) -> List[str]:
+def _product(left: list[str], right: list[str]) -> list[str]:
     return [a + b for a, b in itertools.islice(itertools.product(left, right), MAX_WITNESSES)]
 
 
-def witnesses(tree: Any, groups: Dict[int, str]) -> List[str]:
+def witnesses(tree: Any, groups: dict[int, str]) -> list[str]:
     """A few strings that follow ``tree`` (a parsed pattern), one per alternative (capped)."""
     out = [""]
     for op, av in tree:
@@ -128,7 +129,7 @@ def witnesses(tree: Any, groups: Dict[int, str]) -> List[str]:
     return out
 
 
-def _node(op: Any, av: Any, groups: Dict[int, str]) -> List[str]:
+def _node(op: Any, av: Any, groups: dict[int, str]) -> list[str]:
     if op is sre_constants.LITERAL:
         return [chr(av)]
     if op is sre_constants.NOT_LITERAL:
@@ -158,9 +159,11 @@ def _node(op: Any, av: Any, groups: Dict[int, str]) -> List[str]:
     return [""]  # AT (anchors), ASSERT / ASSERT_NOT (lookarounds): no text
 
 
-def candidates(pattern: "re.Pattern[Any]") -> List[Any]:
+def candidates(pattern: "re.Pattern[Any]") -> list[Any]:
     """Adversarial inputs (at the screening size): repeated witness prefixes, unclosed prefixes."""
-    tree = sre_parse.parse(pattern.pattern if isinstance(pattern.pattern, str) else pattern.pattern.decode("latin-1"), pattern.flags)
+    tree = sre_parse.parse(
+        pattern.pattern if isinstance(pattern.pattern, str) else pattern.pattern.decode("latin-1"), pattern.flags
+    )
     inputs = set()
     for witness in witnesses(tree, {}):
         for cut in range(1, len(witness) + 1):
@@ -203,15 +206,21 @@ PATTERNS = package_patterns()
 def test_the_audit_sees_the_package_s_patterns():
     names = {name for name, _ in PATTERNS.values()}
     assert len(PATTERNS) >= 30
-    for expected in ("websearch_sync.engine.redirects._META_REFRESH", "websearch_sync.engine.html_parsing._NOISE",
-                     "websearch_sync.engine.normalize._TAG", "websearch_sync.net.charset._META_CHARSET"):
+    for expected in (
+        "websearch_sync.engine.redirects._META_REFRESH",
+        "websearch_sync.engine.html_parsing._NOISE",
+        "websearch_sync.engine.normalize._TAG",
+        "websearch_sync.net.charset._META_CHARSET",
+    ):
         assert expected in names
 
 
 @pytest.mark.parametrize("key", list(PATTERNS), ids=[name for name, _ in PATTERNS.values()])
 def test_every_pattern_runs_in_linear_time_on_adversarial_input(key):
     name, pattern = PATTERNS[key]
-    screened = sorted(((_scan(pattern, text), i, text) for i, text in enumerate(candidates(pattern))), key=lambda t: t[0])
+    screened = sorted(
+        ((_scan(pattern, text), i, text) for i, text in enumerate(candidates(pattern))), key=lambda t: t[0]
+    )
     worst = [text for _, _, text in screened[-2:]]
     for text in worst:
         big = _grow(text, TARGET_CHARS)
@@ -255,7 +264,11 @@ def _within_deadline(call):
             outcome = error
         elapsed = time.monotonic() - started
     margin = deadline_margin_s(pace.slowdown, MARGIN_S)
-    assert elapsed < DEADLINE_MS / 1000 + margin, "a %d ms call took %.1f s (margin %.1f s)" % (DEADLINE_MS, elapsed, margin)
+    assert elapsed < DEADLINE_MS / 1000 + margin, "a %d ms call took %.1f s (margin %.1f s)" % (
+        DEADLINE_MS,
+        elapsed,
+        margin,
+    )
     return outcome
 
 
@@ -270,14 +283,23 @@ def test_a_search_page_of_unclosed_comments_ends_in_time():
     page = b'<html><body><div id="links" class="results">' + b"<!--" * (240_000 // 4)
     with FaultServer({"/s": respond(200, page)}) as server:
         settings = ws.Settings(endpoints={"ddg_html": server.url("/s")})
-        outcome = _within_deadline(lambda: ws.search("q", backend="ddg_html", settings=settings, timeout_ms=DEADLINE_MS, retries=0))
+        outcome = _within_deadline(
+            lambda: ws.search("q", backend="ddg_html", settings=settings, timeout_ms=DEADLINE_MS, retries=0)
+        )
     assert isinstance(outcome, (dict, ws.WebSearchError))
 
 
 def test_a_json_snippet_of_unclosed_comments_ends_in_time():
-    body = {"type": "search", "web": {"type": "search", "results": [
-        {"title": "t", "url": "https://a.example/", "description": "<!--" * (200_000 // 4)}]}}
+    body = {
+        "type": "search",
+        "web": {
+            "type": "search",
+            "results": [{"title": "t", "url": "https://a.example/", "description": "<!--" * (200_000 // 4)}],
+        },
+    }
     with FaultServer({"/s": respond(200, json.dumps(body).encode(), content_type="application/json")}) as server:
         settings = ws.Settings(endpoints={"brave": server.url("/s")}, providers={"brave": {"api_key": "k-123456"}})
-        outcome = _within_deadline(lambda: ws.search("q", backend="brave", settings=settings, timeout_ms=DEADLINE_MS, retries=0))
+        outcome = _within_deadline(
+            lambda: ws.search("q", backend="brave", settings=settings, timeout_ms=DEADLINE_MS, retries=0)
+        )
     assert outcome["items"][0]["snippet"] == ""

@@ -38,7 +38,9 @@ def run(body, *, url=URL, settings_=None, client=None, **kwargs):
             if client is not None:
                 outcome = client.search("q", backend="searxng", **kwargs)
             else:
-                outcome = ws.search("q", backend="searxng", settings=settings_ or settings(), **dict({"retries": 0}, **kwargs))
+                outcome = ws.search(
+                    "q", backend="searxng", settings=settings_ or settings(), **dict({"retries": 0}, **kwargs)
+                )
         except ws.WebSearchError as error:
             outcome = error
         return outcome, list(mock.calls)
@@ -71,7 +73,13 @@ def _limiter(conn, request, server):
 def test_an_instance_with_the_limiter_on_answers_our_first_request(locale):
     with FaultServer({"/search": _limiter}) as server:
         options = {"locale": locale} if locale else {}
-        result = ws.search("q", backend="searxng", retries=0, settings=ws.Settings(providers={"searxng": {"base_url": server.url("")}}), **options)
+        result = ws.search(
+            "q",
+            backend="searxng",
+            retries=0,
+            settings=ws.Settings(providers={"searxng": {"base_url": server.url("")}}),
+            **options,
+        )
     assert len(result["items"]) == 5
     headers = server.requests[0].headers
     assert headers["accept-language"].split(",")[0] == (locale or "en")
@@ -126,7 +134,9 @@ def test_localized_engine_reasons_are_recognised(reason, code, detail):
     assert (error.code, error.detail_code) == (code, detail)
 
 
-@pytest.mark.parametrize("reason", ["Suspended: too many requests", "too many requests", "Suspended: access denied", "Suspended: CAPTCHA"])
+@pytest.mark.parametrize(
+    "reason", ["Suspended: too many requests", "too many requests", "Suspended: access denied", "Suspended: CAPTCHA"]
+)
 def test_a_suspended_engine_is_not_asked_again_at_once_and_cools_down(reason):
     client = ws.SearchClient(settings=settings(), retries=2)
     error, calls = run(_failed([reason]), client=client)
@@ -147,7 +157,10 @@ def test_a_suspended_engine_after_a_timeout_is_asked_again_only_after_its_suspen
 def test_soft_engine_errors_say_they_are_not_retryable_at_once():
     result, _ = run(recorded())
     assert [(e["detail_code"], e["retryable"]) for e in result["errors"]] == [
-        ("http_429", False), ("captcha_required", False), ("captcha_required", False)]
+        ("http_429", False),
+        ("captcha_required", False),
+        ("captcha_required", False),
+    ]
 
 
 # -- languages ----------------------------------------------------------------------------------
@@ -155,8 +168,16 @@ def test_soft_engine_errors_say_they_are_not_retryable_at_once():
 
 @pytest.mark.parametrize(
     "locale, language",
-    [("zh-Hant-TW", "zh-TW"), ("EN-US", "en-US"), ("en_us", "en-US"), ("de", "de"), ("FIL", "fil"), ("sr-Latn", "sr"),
-     ("zh-Hans-CN", "zh-CN"), ("pt-br", "pt-BR")],
+    [
+        ("zh-Hant-TW", "zh-TW"),
+        ("EN-US", "en-US"),
+        ("en_us", "en-US"),
+        ("de", "de"),
+        ("FIL", "fil"),
+        ("sr-Latn", "sr"),
+        ("zh-Hans-CN", "zh-CN"),
+        ("pt-br", "pt-BR"),
+    ],
 )
 def test_locales_are_mapped_to_what_searxng_accepts(locale, language):
     assert searxng_language(locale) == language
@@ -189,7 +210,9 @@ def test_a_base_url_under_a_path_keeps_it():
 
 def test_a_404_says_the_base_url_looks_wrong():
     with responses.RequestsMock() as mock:
-        mock.add(responses.GET, "https://host.example/wrong/search", body="Not Found", status=404, content_type="text/html")
+        mock.add(
+            responses.GET, "https://host.example/wrong/search", body="Not Found", status=404, content_type="text/html"
+        )
         with pytest.raises(ws.WebProviderError) as info:
             ws.search("q", backend="searxng", retries=0, settings=settings(base_url="https://host.example/wrong"))
     assert info.value.detail_code == "http_404"

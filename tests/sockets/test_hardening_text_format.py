@@ -26,7 +26,9 @@ def recorded(name="shortlist__1.json"):
 def run(body):
     with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
         mock.add(responses.GET, URL, json=body)
-        return ws.search("q", backend="searxng", retries=0, settings=ws.Settings(providers={"searxng": {"base_url": BASE}})), list(mock.calls)
+        return ws.search(
+            "q", backend="searxng", retries=0, settings=ws.Settings(providers={"searxng": {"base_url": BASE}})
+        ), list(mock.calls)
 
 
 def test_searxng_titles_and_snippets_are_plain_text():
@@ -47,7 +49,10 @@ def test_plain_text_survives_a_merge_with_an_html_backend():
         mock.add(responses.GET, URL, json=body)
         mock.add(responses.GET, "https://api.search.brave.com/res/v1/web/search", json=brave)
         result = ws.search(
-            "q", backend=["searxng", "brave"], strategy="merge", retries=0,
+            "q",
+            backend=["searxng", "brave"],
+            strategy="merge",
+            retries=0,
             settings=ws.Settings(providers={"searxng": {"base_url": BASE}, "brave": {"api_key": "k-123456"}}),
         )
     titles = [item["title"] for item in result["items"] if item["provider"] == "searxng"]
@@ -57,8 +62,19 @@ def test_plain_text_survives_a_merge_with_an_html_backend():
 
 def test_html_backends_still_lose_their_markup():
     brave = ws.Settings(providers={"brave": {"api_key": "k-123456"}})
-    body = {"type": "search", "web": {"type": "search", "results": [
-        {"title": "A &amp; B", "url": "https://a.example/", "description": "<strong>Bostik</strong>, commonly &lt;T&gt;"}]}}
+    body = {
+        "type": "search",
+        "web": {
+            "type": "search",
+            "results": [
+                {
+                    "title": "A &amp; B",
+                    "url": "https://a.example/",
+                    "description": "<strong>Bostik</strong>, commonly &lt;T&gt;",
+                }
+            ],
+        },
+    }
     with responses.RequestsMock() as mock:
         mock.add(responses.GET, "https://api.search.brave.com/res/v1/web/search", json=body)
         item = ws.search("q", backend="brave", settings=brave, retries=0)["items"][0]
@@ -75,7 +91,9 @@ def test_a_scraped_page_s_escaped_text_is_shown_as_the_page_shows_it(monkeypatch
     end = page.index("</a>", start)
     page = page[:start] + "C++ template &lt;typename T&gt; &amp;amp;" + page[end:]
     with responses.RequestsMock() as mock:
-        mock.add(responses.POST, "https://html.duckduckgo.com/html/", body=page, content_type="text/html; charset=utf-8")
+        mock.add(
+            responses.POST, "https://html.duckduckgo.com/html/", body=page, content_type="text/html; charset=utf-8"
+        )
         item = ws.search("eino", backend="ddg_html", retries=0)["items"][0]
     assert item["title"] == "C++ template <typename T> &amp;"
 
@@ -86,5 +104,3 @@ def test_every_backend_declares_whether_its_text_is_html():
         declared = next(klass.__dict__["text_format"] for klass in cls.__mro__ if "text_format" in klass.__dict__)
         assert declared in ("html", "text"), name
         assert any("text_format" in klass.__dict__ for klass in cls.__mro__ if klass is not Backend), name
-
-

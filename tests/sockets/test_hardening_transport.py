@@ -19,15 +19,38 @@ from websearch_sync.net.transport import MAX_RETRY_AFTER_S, HttpTransport, retry
 from websearch_sync.reader.page import fetch_page
 
 RESULTS = json.dumps({"results": [{"title": "Grüße", "url": "https://a.example/", "snippet": "first"}]}).encode("utf-8")
-PAGE = ("<html><head><title>Café</title></head><body><article><h1>Grüße</h1><p>" + "Ein langer Absatz über Käse. " * 20
-        + "</p></article></body></html>").encode("utf-8")
+PAGE = (
+    "<html><head><title>Café</title></head><body><article><h1>Grüße</h1><p>"
+    + "Ein langer Absatz über Käse. " * 20
+    + "</p></article></body></html>"
+).encode("utf-8")
 
 #: Labels that name no text encoding a web page can use: Python codecs that are not text
 #: encodings (rot13, zlib...), that fail on most bytes (punycode, idna, undefined), that
 #: browsers refuse (utf-7), that read escapes (unicode_escape), or no codec at all.
-BOGUS_CHARSETS = ["punycode", "idna", "utf-7", "rot13", "zlib", "base64", "hex", "bz2", "uu", "quopri", "undefined",
-                  "unicode_escape", "raw_unicode_escape", "utf-32", "cp037", "palmos", "hz", "iso2022_kr", "x-user-defined",
-                  "mbcs", "no-such-charset"]
+BOGUS_CHARSETS = [
+    "punycode",
+    "idna",
+    "utf-7",
+    "rot13",
+    "zlib",
+    "base64",
+    "hex",
+    "bz2",
+    "uu",
+    "quopri",
+    "undefined",
+    "unicode_escape",
+    "raw_unicode_escape",
+    "utf-32",
+    "cp037",
+    "palmos",
+    "hz",
+    "iso2022_kr",
+    "x-user-defined",
+    "mbcs",
+    "no-such-charset",
+]
 
 
 @pytest.fixture(scope="module")
@@ -80,8 +103,10 @@ def search(url, **kwargs):
 @pytest.mark.parametrize("label", BOGUS_CHARSETS)
 def test_a_bogus_charset_label_never_raises_and_utf8_wins(label):
     for body in (PAGE, PAGE + b"\xff\x80"):  # valid UTF-8, then bytes no codec reads strictly
-        for content_type, content in (("text/html; charset=%s" % label, body),
-                                      ("text/html", body.replace(b"<head>", b'<head><meta charset="%s">' % label.encode()))):
+        for content_type, content in (
+            ("text/html; charset=%s" % label, body),
+            ("text/html", body.replace(b"<head>", b'<head><meta charset="%s">' % label.encode())),
+        ):
             text = decode_body(content, content_type)
             assert isinstance(text, str)
             if body == PAGE:
@@ -90,9 +115,20 @@ def test_a_bogus_charset_label_never_raises_and_utf8_wins(label):
     assert meta_charset(b'<meta charset="%s">' % label.encode()) is None
 
 
-@pytest.mark.parametrize("label, codec", [("windows-1252", "cp1252"), ("latin1", "cp1252"), ("GB2312", "gb18030"),
-                                          ("shift_jis", "cp932"), ("euc-kr", "cp949"), ("windows-874", "cp874"),
-                                          ("x-mac-cyrillic", "mac-cyrillic"), ("UTF8", "utf-8"), ("iso-8859-9", "cp1254")])
+@pytest.mark.parametrize(
+    "label, codec",
+    [
+        ("windows-1252", "cp1252"),
+        ("latin1", "cp1252"),
+        ("GB2312", "gb18030"),
+        ("shift_jis", "cp932"),
+        ("euc-kr", "cp949"),
+        ("windows-874", "cp874"),
+        ("x-mac-cyrillic", "mac-cyrillic"),
+        ("UTF8", "utf-8"),
+        ("iso-8859-9", "cp1254"),
+    ],
+)
 def test_web_encodings_are_still_recognised(label, codec):
     assert declared_charset("text/html; charset=%s" % label) == codec
 
@@ -114,14 +150,28 @@ def test_fetch_of_a_page_with_a_bogus_charset_is_read(lab, label):
 # -- Retry-After --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("value", ["Mon, 99 Foo 2026 25:61:61 GMT", "Fri, 31 Dec 9999 23:59:59 GMT, x", ",", "Wed, 21 Oct 2015 07:28:00",
-                                   "Thu, 01 Jan 1970 00:00:00 GMT", "-5", "soon", "1,5", "\x00"])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "Mon, 99 Foo 2026 25:61:61 GMT",
+        "Fri, 31 Dec 9999 23:59:59 GMT, x",
+        ",",
+        "Wed, 21 Oct 2015 07:28:00",
+        "Thu, 01 Jan 1970 00:00:00 GMT",
+        "-5",
+        "soon",
+        "1,5",
+        "\x00",
+    ],
+)
 def test_a_malformed_retry_after_is_ignored_or_read_never_raised(value):
     wait = retry_after_seconds({"Retry-After": value})
     assert wait is None or 0 <= wait <= MAX_RETRY_AFTER_S
 
 
-@pytest.mark.parametrize("value", ["inf", "Infinity", "1e18", "1e309", "99999999999999999999", "Fri, 31 Dec 9999 23:59:59 GMT"])
+@pytest.mark.parametrize(
+    "value", ["inf", "Infinity", "1e18", "1e309", "99999999999999999999", "Fri, 31 Dec 9999 23:59:59 GMT"]
+)
 def test_an_unbounded_retry_after_is_capped_at_one_day(value):
     assert retry_after_seconds({"Retry-After": value}) == MAX_RETRY_AFTER_S == 86400.0
     if "," not in value:  # X-RateLimit-Reset counts seconds only
@@ -137,8 +187,13 @@ def test_a_retry_after_that_is_no_duration_is_ignored(value):
 
 @pytest.mark.parametrize("value", ["Mon, 99 Foo 2026 25:61:61 GMT", "inf", "nan", "1e18"])
 def test_a_429_with_a_hostile_retry_after_is_a_block_and_later_calls_still_work(lab, testjson, value):
-    with Routes(lab, {"/s": respond(429, b"slow down", {"Retry-After": value}, content_type="text/plain"),
-                      "/ok": respond(200, RESULTS, content_type="application/json")}) as server:
+    with Routes(
+        lab,
+        {
+            "/s": respond(429, b"slow down", {"Retry-After": value}, content_type="text/plain"),
+            "/ok": respond(200, RESULTS, content_type="application/json"),
+        },
+    ) as server:
         with ws.SearchClient(settings=settings_for(server.url("/s")), retries=0) as client:
             with pytest.raises(ws.WebBlocked) as info:
                 client.search("q", backend="testjson")
@@ -152,7 +207,9 @@ def test_a_429_with_a_hostile_retry_after_is_a_block_and_later_calls_still_work(
 # -- header values ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("user_agent", ["Bot/1.0 (контакт)", "机器人", "agent\u2028x", "a\r\nX-Injected: 1", "emoji 😀"])
+@pytest.mark.parametrize(
+    "user_agent", ["Bot/1.0 (контакт)", "机器人", "agent\u2028x", "a\r\nX-Injected: 1", "emoji 😀"]
+)
 def test_a_user_agent_that_cannot_be_sent_is_invalid_input_before_sending(lab, testjson, user_agent):
     with Routes(lab, {"/s": respond(200, RESULTS, content_type="application/json")}) as server:
         with pytest.raises(ws.InvalidInput) as info:
@@ -192,13 +249,21 @@ def test_proxy_credentials_that_cannot_be_sent_are_invalid_input(testjson, crede
 
 @pytest.mark.parametrize("key", ["ключ-123456", "key\r\nX-Evil: 1"])
 def test_a_fetch_service_key_that_cannot_be_sent_falls_back_to_reading_the_page(lab, key):
-    reader = respond(200, json.dumps({"data": {"content": "from the service"}}).encode(), content_type="application/json")
+    reader = respond(
+        200, json.dumps({"data": {"content": "from the service"}}).encode(), content_type="application/json"
+    )
     with Routes(lab, {"/reader": reader, "/a": respond(200, PAGE)}) as server:
         settings = ws.Settings(fetch_service_url=server.url("/reader"), fetch_service_key=key)
         transport = HttpTransport()
         try:
-            result = fetch_page("http://pages.test:%d%s/a" % (server.port, server.prefix), transport=transport, settings=settings, timeout_ms=5000,
-                                resolver=static_resolver({"pages.test": "127.0.0.1"}), trusted_networks=["127.0.0.1/32"])
+            result = fetch_page(
+                "http://pages.test:%d%s/a" % (server.port, server.prefix),
+                transport=transport,
+                settings=settings,
+                timeout_ms=5000,
+                resolver=static_resolver({"pages.test": "127.0.0.1"}),
+                trusted_networks=["127.0.0.1/32"],
+            )
         finally:
             transport.close()
         assert [r.route for r in server.requests] == [server.prefix + "/a"]
@@ -209,8 +274,10 @@ def test_a_fetch_service_key_that_cannot_be_sent_falls_back_to_reading_the_page(
 
 
 def _conflicting_length(conn, request, server):
-    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\nContent-Length: 5\r\n"
-                 b"Connection: close\r\n\r\n" % len(RESULTS) + RESULTS)
+    conn.sendall(
+        b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: %d\r\nContent-Length: 5\r\n"
+        b"Connection: close\r\n\r\n" % len(RESULTS) + RESULTS
+    )
 
 
 def test_conflicting_content_lengths_are_the_upstream_s_fault_not_ours(lab, testjson):
@@ -222,7 +289,9 @@ def test_conflicting_content_lengths_are_the_upstream_s_fault_not_ours(lab, test
 
 def test_a_malformed_answer_does_not_stop_a_fallback_chain(lab, json_backends):
     json_backends("aa", "bb")
-    with Routes(lab, {"/aa": _conflicting_length, "/bb": respond(200, RESULTS, content_type="application/json")}) as server:
+    with Routes(
+        lab, {"/aa": _conflicting_length, "/bb": respond(200, RESULTS, content_type="application/json")}
+    ) as server:
         settings = ws.Settings(endpoints={"aa": server.url("/aa"), "bb": server.url("/bb")})
         result = ws.search("q", backend=["aa", "bb"], settings=settings, retries=0, timeout_ms=3000)
     assert result["provider_meta"]["provider_name"] == "bb"
@@ -231,7 +300,9 @@ def test_a_malformed_answer_does_not_stop_a_fallback_chain(lab, json_backends):
 @pytest.mark.parametrize("encoding", ["br", "zstd-unknown", "compress", "x-custom", "gzip, br", "base64"])
 def test_a_body_in_an_encoding_we_cannot_decode_is_an_error_not_a_page(lab, testjson, encoding):
     body = b"\x1b\x00\xf8\x00compressed-looking-bytes"
-    with Routes(lab, {"/s": respond(200, body, {"Content-Encoding": encoding}, content_type="application/json")}) as server:
+    with Routes(
+        lab, {"/s": respond(200, body, {"Content-Encoding": encoding}, content_type="application/json")}
+    ) as server:
         with pytest.raises(ws.NetworkError) as info:
             search(server.url("/s"))
     assert info.value.detail_code == "bad_content_encoding"
@@ -250,6 +321,10 @@ def test_encodings_we_decode_still_work(lab, testjson, encoding):
     import gzip
     import zlib
 
-    body = {"gzip": gzip.compress, "x-gzip": gzip.compress, "deflate": zlib.compress}.get(encoding.lower(), lambda b: b)(RESULTS)
-    with Routes(lab, {"/s": respond(200, body, {"Content-Encoding": encoding}, content_type="application/json")}) as server:
+    body = {"gzip": gzip.compress, "x-gzip": gzip.compress, "deflate": zlib.compress}.get(
+        encoding.lower(), lambda b: b
+    )(RESULTS)
+    with Routes(
+        lab, {"/s": respond(200, body, {"Content-Encoding": encoding}, content_type="application/json")}
+    ) as server:
         assert search(server.url("/s"))["items"][0]["title"] == "Grüße"

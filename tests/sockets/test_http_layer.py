@@ -51,7 +51,11 @@ def expect_error(url, code, detail=None, timeout_ms=2000, **kwargs):
     if detail is not None:
         assert info.value.detail_code == detail, repr(info.value)
     margin = deadline_margin_s(pace.slowdown, MARGIN_S)
-    assert elapsed < timeout_ms / 1000 + margin, "took %.2fs for a %d ms deadline (margin %.2fs)" % (elapsed, timeout_ms, margin)
+    assert elapsed < timeout_ms / 1000 + margin, "took %.2fs for a %d ms deadline (margin %.2fs)" % (
+        elapsed,
+        timeout_ms,
+        margin,
+    )
     return info.value
 
 
@@ -60,7 +64,9 @@ def test_success_through_the_http_layer(testjson):
         result = run(server.url("/s"))
         assert server.requests[0].path == "/s?q=q"
         assert "Mozilla/5.0" in server.requests[0].headers["user-agent"]
-    assert result["items"] == [{"title": "A", "url": "https://a.example/", "snippet": "first", "provider": "testjson", "rank": 1}]
+    assert result["items"] == [
+        {"title": "A", "url": "https://a.example/", "snippet": "first", "provider": "testjson", "rank": 1}
+    ]
     assert result["provider_meta"]["provider_name"] == "testjson"
 
 
@@ -120,7 +126,9 @@ def test_oversize_body_is_refused_without_reading_it_all(testjson):
 
 def test_gzip_bomb_stops_at_the_byte_cap(testjson):
     with FaultServer({"/s": gzip_bomb(50_000_000, content_type="application/json")}) as server:
-        expect_error(server.url("/s"), "WebProviderError", "response_too_large", timeout_ms=5000, max_response_bytes=1_000_000)
+        expect_error(
+            server.url("/s"), "WebProviderError", "response_too_large", timeout_ms=5000, max_response_bytes=1_000_000
+        )
 
 
 def test_gzip_body_is_decoded(testjson):
@@ -175,7 +183,9 @@ def test_undecodable_bytes_do_not_crash(testjson):
 
 
 def test_gbk_json_declared_in_header_decodes(testjson):
-    body = json.dumps({"results": [{"title": "北京天气", "url": "https://c.example/", "snippet": "晴"}]}, ensure_ascii=False).encode("gbk")
+    body = json.dumps(
+        {"results": [{"title": "北京天气", "url": "https://c.example/", "snippet": "晴"}]}, ensure_ascii=False
+    ).encode("gbk")
     with FaultServer({"/s": respond(200, body, content_type="application/json; charset=GBK")}) as server:
         result = run(server.url("/s"))
     assert result["items"][0]["title"] == "北京天气"
@@ -187,8 +197,10 @@ def test_bad_endpoint_url_is_invalid_input(testjson):
 
 def test_keys_never_appear_in_errors(testjson):
     key = "sk-test-SECRET-123456"
-    settings = ws.Settings(endpoints={"testjson": "http://127.0.0.1:%d/s?key=%s" % (free_port(), key)},
-                           providers={"testjson": {"api_key": key}})
+    settings = ws.Settings(
+        endpoints={"testjson": "http://127.0.0.1:%d/s?key=%s" % (free_port(), key)},
+        providers={"testjson": {"api_key": key}},
+    )
     with pytest.raises(WebSearchError) as info:
         ws.search("q", backend="testjson", settings=settings, timeout_ms=1000)
     assert key not in info.value.message

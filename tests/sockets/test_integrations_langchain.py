@@ -63,7 +63,9 @@ def test_a_blocked_search_gives_an_error_message_with_our_line(asynchronous):
         assert searches(server) == 1  # the tools share the client and its cool-down
     assert [m.status for m in messages] == ["error", "error"]
     contents = [m.content for m in messages]
-    assert contents[0].startswith("Error: WebBlocked (captcha_required): 127.0.0.1 answered with a bot wall (DuckDuckGo anomaly (bot check) page)")
+    assert contents[0].startswith(
+        "Error: WebBlocked (captcha_required): 127.0.0.1 answered with a bot wall (DuckDuckGo anomaly (bot check) page)"
+    )
     assert contents[1].startswith("Error: WebBlocked (captcha_required): ddg_html is cooling down")
 
 

@@ -88,7 +88,9 @@ def test_a_blocked_search_reaches_the_model_as_our_line_and_the_run_goes_on(span
         result, outputs, model = run(client, ("web_search", STRICT_CALL), ("web_search", STRICT_CALL))
         assert searches(server) == 1  # the second was refused by the shared client's cool-down
     assert result.final_output == "done"
-    assert outputs[0].startswith("Error: WebBlocked (captcha_required): 127.0.0.1 answered with a bot wall (DuckDuckGo anomaly (bot check) page)")
+    assert outputs[0].startswith(
+        "Error: WebBlocked (captcha_required): 127.0.0.1 answered with a bot wall (DuckDuckGo anomaly (bot check) page)"
+    )
     assert outputs[1].startswith("Error: WebBlocked (captcha_required): ddg_html is cooling down")
     # what the model is sent next holds the line as the call's output
     replayed = [

@@ -68,10 +68,15 @@ def test_a_blocked_search_reaches_the_model_as_a_tool_error_with_our_line():
     assert final == "done"  # the agent went on
     errors = [str(step.error) for step in steps[:2]]
     assert type(steps[0].error).__name__ == "AgentToolExecutionError"
-    assert "WebToolError: Error: WebBlocked (captcha_required): 127.0.0.1 answered with a bot wall (DuckDuckGo anomaly (bot check) page)" in errors[0]
+    assert (
+        "WebToolError: Error: WebBlocked (captcha_required): 127.0.0.1 answered with a bot wall (DuckDuckGo anomaly (bot check) page)"
+        in errors[0]
+    )
     assert "WebToolError: Error: WebBlocked (captcha_required): ddg_html is cooling down" in errors[1]
     shown = "\n".join(str(m) for step in steps[:2] for m in step.to_messages())
-    assert "Error: WebBlocked (captcha_required): 127.0.0.1 answered with a bot wall" in shown  # what the model is sent next
+    assert (
+        "Error: WebBlocked (captcha_required): 127.0.0.1 answered with a bot wall" in shown
+    )  # what the model is sent next
 
 
 def test_fetch_directly_and_the_schema_the_model_gets():

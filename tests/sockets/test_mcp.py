@@ -54,7 +54,9 @@ async def mcp_session(*args, modern=False, errlog=os.devnull, env=None):
         from mcp.client.stdio import get_default_environment
 
         env = dict(get_default_environment(), **env)
-    params = StdioServerParameters(command=sys.executable, args=["-m", "websearch_sync", "mcp", *args], cwd=str(ROOT), env=env)
+    params = StdioServerParameters(
+        command=sys.executable, args=["-m", "websearch_sync", "mcp", *args], cwd=str(ROOT), env=env
+    )
     with open(errlog, "w") as log:
         async with stdio_client(params, errlog=log) as (read, write):
             async with ClientSession(read, write) as session:
@@ -144,8 +146,10 @@ def test_failures_are_error_results_never_protocol_errors():
         "ToolNotFound (unknown_tool)",  # only the listed names are served
     ]
     assert all(text_of(result).endswith("Retrying the same call will not help.") for result in results)
-    assert text_of(results[0]) == "Error: InvalidInput (bad_arguments): argument 'query' must be of type string. " \
-                                  "Retrying the same call will not help."
+    assert (
+        text_of(results[0]) == "Error: InvalidInput (bad_arguments): argument 'query' must be of type string. "
+        "Retrying the same call will not help."
+    )
     assert "web_search, web_fetch" in text_of(results[4])
 
 
@@ -167,7 +171,9 @@ def test_fetch_and_eight_concurrent_calls_with_allow_private():
                 parallel = [None] * 8
 
                 async def fetch(index):
-                    parallel[index] = await session.call_tool("web_fetch", {"url": server.url("/gate/%d" % index), "max_chars": 500})
+                    parallel[index] = await session.call_tool(
+                        "web_fetch", {"url": server.url("/gate/%d" % index), "max_chars": 500}
+                    )
 
                 async with anyio.create_task_group() as group:
                     for index in range(8):
@@ -202,7 +208,8 @@ def test_the_server_says_on_stderr_when_it_serves_offline_stub_results(tmp_path)
     stub_result = run_bounded(scenario, str(tmp_path / "stub.log"))
     run_bounded(scenario, str(tmp_path / "web.log"), "--backend", "ddg_html")  # nothing searched: no network
     assert (tmp_path / "stub.log").read_text().splitlines() == [
-        "websearch-sync mcp: warning: %s (backend: stub)" % OFFLINE_WARNING]
+        "websearch-sync mcp: warning: %s (backend: stub)" % OFFLINE_WARNING
+    ]
     assert OFFLINE_WARNING not in (tmp_path / "web.log").read_text()
     assert text_of(stub_result).endswith(tool.OFFLINE_NOTE)
 
@@ -213,7 +220,11 @@ def test_modern_protocol_discovery_serves_the_same_tools():
     async def scenario():
         async with mcp_session(modern=True) as session:
             listed = (await session.list_tools()).tools
-            return session.protocol_version, listed, await session.call_tool("web_search", {"query": "x", "max_results": 1})
+            return (
+                session.protocol_version,
+                listed,
+                await session.call_tool("web_search", {"query": "x", "max_results": 1}),
+            )
 
     version, listed, result = run_bounded(scenario)
     assert version == "2026-07-28"
@@ -232,16 +243,36 @@ def test_unconfigured_search_backend_is_left_out_stdout_is_protocol_only_and_eof
     env = {"PATH": os.environ.get("PATH", ""), "WEB_SEARCH_BACKEND": "brave"}  # no BRAVE_API_KEY
     process = subprocess.Popen(
         [sys.executable, "-m", "websearch_sync", "mcp", "--log-level", "info"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=str(ROOT), env=env, text=True,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=str(ROOT),
+        env=env,
+        text=True,
     )
     try:
-        process.stdin.write(_jsonrpc(
-            {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-             "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}},
-            {"jsonrpc": "2.0", "method": "notifications/initialized"},
-            {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
-            {"jsonrpc": "2.0", "id": 3, "method": "tools/call", "params": {"name": "web_search", "arguments": {"query": "x"}}},
-        ))
+        process.stdin.write(
+            _jsonrpc(
+                {
+                    "jsonrpc": "2.0",
+                    "id": 1,
+                    "method": "initialize",
+                    "params": {
+                        "protocolVersion": "2025-06-18",
+                        "capabilities": {},
+                        "clientInfo": {"name": "raw", "version": "1"},
+                    },
+                },
+                {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+                {
+                    "jsonrpc": "2.0",
+                    "id": 3,
+                    "method": "tools/call",
+                    "params": {"name": "web_search", "arguments": {"query": "x"}},
+                },
+            )
+        )
         process.stdin.flush()
         answers = {}
         while len(answers) < 3:  # bounded by the communicate() timeout below if the server stalls
@@ -289,8 +320,10 @@ def test_an_old_sdk_is_refused_with_the_same_line(monkeypatch, capsys):
 
 
 def test_importing_the_library_and_its_cli_does_not_import_the_sdk():
-    code = "import sys, websearch_sync, websearch_sync.cli, websearch_sync.mcp; " \
-           "print(sorted(m for m in sys.modules if m == 'mcp' or m.startswith(('mcp.', 'mcp_types', 'anyio'))))"
+    code = (
+        "import sys, websearch_sync, websearch_sync.cli, websearch_sync.mcp; "
+        "print(sorted(m for m in sys.modules if m == 'mcp' or m.startswith(('mcp.', 'mcp_types', 'anyio'))))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=str(ROOT))
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "[]"
@@ -310,7 +343,9 @@ def test_mcp_tools_mirror_the_tool_adapter():
         tools = McpTools(client)
         assert tools.definitions() == tool.tool_definitions("json_schema", names=TOOL_NAMES, settings=ws.Settings())
         outcome = tools.call("web_search", {"query": "q", "max_results": 1})
-        assert outcome.is_error is False and same_wrapper(outcome.text) == same_wrapper(tool.format_results(outcome.result))
+        assert outcome.is_error is False and same_wrapper(outcome.text) == same_wrapper(
+            tool.format_results(outcome.result)
+        )
         assert outcome.result["items"][0]["url"] == "https://example.com/search?q=q"
         refused = tools.call("web_fetch", '{"url": "ftp://example.com/"}')
         assert refused.is_error is True and refused.result["error"]["detail_code"] == "bad_url"
@@ -325,8 +360,13 @@ class RawServer:
     """``websearch-sync mcp`` driven line by line, for input no well-behaved client sends."""
 
     def __init__(self):
-        self.process = subprocess.Popen([sys.executable, "-m", "websearch_sync", "mcp"], cwd=str(ROOT),
-                                        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.process = subprocess.Popen(
+            [sys.executable, "-m", "websearch_sync", "mcp"],
+            cwd=str(ROOT),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+        )
         self.lines = []
         self.arrived = threading.Condition()
         threading.Thread(target=self._collect, daemon=True).start()
@@ -344,7 +384,9 @@ class RawServer:
     def answer(self, count):
         """The ``count``-th message from the server (1-based), waiting up to SESSION_LIMIT_S for it."""
         with self.arrived:
-            assert self.arrived.wait_for(lambda: len(self.lines) >= count, SESSION_LIMIT_S), "no answer: %s" % self.lines
+            assert self.arrived.wait_for(lambda: len(self.lines) >= count, SESSION_LIMIT_S), (
+                "no answer: %s" % self.lines
+            )
             return self.lines[count - 1]
 
     def close(self):
@@ -354,14 +396,28 @@ class RawServer:
 
 def call_line(request_id, arguments_json):
     return '{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"web_search","arguments":%s}}' % (
-        request_id, arguments_json)
+        request_id,
+        arguments_json,
+    )
 
 
 def test_every_request_gets_an_answer_even_one_the_sdk_cannot_parse():
     server = RawServer()
     try:
-        server.send(json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "raw", "version": "1"}}}))
+        server.send(
+            json.dumps(
+                {
+                    "jsonrpc": "2.0",
+                    "id": 1,
+                    "method": "initialize",
+                    "params": {
+                        "protocolVersion": "2025-06-18",
+                        "capabilities": {},
+                        "clientInfo": {"name": "raw", "version": "1"},
+                    },
+                }
+            )
+        )
         assert server.answer(1)["id"] == 1
         server.send('{"jsonrpc":"2.0","method":"notifications/initialized"}')
         server.send(call_line(2, '{"query":"a\\ud800b"}'))  # a lone surrogate escape
@@ -374,14 +430,17 @@ def test_every_request_gets_an_answer_even_one_the_sdk_cannot_parse():
     finally:
         server.close()
     by_id = {answer["id"]: answer for answer in answers if answer["id"] is not None}
-    anonymous = sorted((answer["error"]["code"], answer["error"]["message"]) for answer in answers if answer["id"] is None)
+    anonymous = sorted(
+        (answer["error"]["code"], answer["error"]["message"]) for answer in answers if answer["id"] is None
+    )
     assert sorted(by_id) == [2, 3, 5]
     assert by_id[2]["error"]["code"] == -32602  # the lone surrogate
     assert by_id[3]["result"]["isError"] is True  # nested 300 deep: the tool's own answer
     assert "Error: InvalidInput (bad_arguments): argument 'locale'" in by_id[3]["result"]["content"][0]["text"]
     assert by_id[5]["result"]["isError"] is False  # and the server still serves
     assert anonymous == [(-32700, "Parse error: the line is not JSON")] * 2 + [
-        (-32600, "Invalid Request: not a JSON-RPC 2.0 message")]
+        (-32600, "Invalid Request: not a JSON-RPC 2.0 message")
+    ]
 
 
 # -- cancelled and failed calls (issue 25, point 7) ---------------------------------------------------
@@ -394,12 +453,19 @@ def test_a_cancelled_call_stops_before_the_upstream_and_frees_its_worker():
         def record(conn, request, server):
             arrivals[name].append(time.monotonic())
             handler(conn, request, server)
+
         return record
 
     engine_answer = respond(200, b'{"type": "search", "web": {"results": []}}', content_type="application/json")
-    with FaultServer({"*": recorded("engine", engine_answer)}) as engine, \
-            FaultServer({"*": recorded("site", respond(200, article_html()))}) as site:
-        env = {"WEB_SEARCH_BACKEND": "brave", "BRAVE_API_KEY": "test-key", "WEB_SEARCH_ENDPOINT_BRAVE": engine.url("/search")}
+    with (
+        FaultServer({"*": recorded("engine", engine_answer)}) as engine,
+        FaultServer({"*": recorded("site", respond(200, article_html()))}) as site,
+    ):
+        env = {
+            "WEB_SEARCH_BACKEND": "brave",
+            "BRAVE_API_KEY": "test-key",
+            "WEB_SEARCH_ENDPOINT_BRAVE": engine.url("/search"),
+        }
 
         async def scenario():
             async with mcp_session("--max-concurrent", "1", "--allow-private", env=env) as session:
@@ -428,12 +494,19 @@ def test_a_cancelled_merge_stops_every_backend_before_the_upstream():
         def record(conn, request, server):
             arrivals[name].append(time.monotonic())
             answer(conn, request, server)
+
         return record
 
-    with FaultServer({"*": recorded("brave", "brave-api__minimal_trimmed.json", "application/json")}) as brave, \
-            FaultServer({"*": recorded("searxng", "shortlist__1.json", "application/json")}) as searxng:
-        env = {"BRAVE_API_KEY": "test-key", "WEB_SEARCH_ENDPOINT_BRAVE": brave.url("/search"),
-               "WEB_SEARCH_ENDPOINT_SEARXNG": searxng.url("/search"), "WEB_SEARCH_MIN_INTERVAL_S_SEARXNG": "1"}
+    with (
+        FaultServer({"*": recorded("brave", "brave-api__minimal_trimmed.json", "application/json")}) as brave,
+        FaultServer({"*": recorded("searxng", "shortlist__1.json", "application/json")}) as searxng,
+    ):
+        env = {
+            "BRAVE_API_KEY": "test-key",
+            "WEB_SEARCH_ENDPOINT_BRAVE": brave.url("/search"),
+            "WEB_SEARCH_ENDPOINT_SEARXNG": searxng.url("/search"),
+            "WEB_SEARCH_MIN_INTERVAL_S_SEARXNG": "1",
+        }
 
         async def scenario():
             async with mcp_session("--backend", "brave,searxng", "--strategy", "merge", env=env) as session:
@@ -454,4 +527,6 @@ def test_failed_lookups_do_not_use_up_max_repeats():
             tools = McpTools(client, max_repeats=1)
             failures = [tools.call("web_fetch", {"url": broken.url("/page")}) for _ in range(2)]
         assert len(broken.requests) == 2  # the second lookup was made, not refused as a repeat
-    assert [(outcome.is_error, outcome.result["error"]["detail_code"]) for outcome in failures] == [(True, "http_500")] * 2
+    assert [(outcome.is_error, outcome.result["error"]["detail_code"]) for outcome in failures] == [
+        (True, "http_500")
+    ] * 2

@@ -44,8 +44,13 @@ def server_command():
 
 def engine_env(engine):
     """The server's environment: ``ddg_html`` at the loopback engine, unpaced (a client passes only this)."""
-    return {"PATH": os.environ["PATH"], "PYTHONPATH": str(ROOT), "WEB_SEARCH_BACKEND": "ddg_html",
-            "WEB_SEARCH_ENDPOINT_DDG_HTML": engine.url("/html/"), "WEB_SEARCH_MIN_INTERVAL_S": "0"}
+    return {
+        "PATH": os.environ["PATH"],
+        "PYTHONPATH": str(ROOT),
+        "WEB_SEARCH_BACKEND": "ddg_html",
+        "WEB_SEARCH_ENDPOINT_DDG_HTML": engine.url("/html/"),
+        "WEB_SEARCH_MIN_INTERVAL_S": "0",
+    }
 
 
 def blocked_line():
@@ -56,7 +61,11 @@ def blocked_line():
 
 #: The start of the line for the searches the cool-down then refuses.
 COOLING_DOWN = "Error: WebBlocked (captcha_required): ddg_html is cooling down"
-BLOCKED_SEARCHES = [("web_search", {"query": "rust"}), ("web_search", {"query": "rust"}), ("web_search", {"query": "go"})]
+BLOCKED_SEARCHES = [
+    ("web_search", {"query": "rust"}),
+    ("web_search", {"query": "rust"}),
+    ("web_search", {"query": "go"}),
+]
 
 
 def test_client_timeout_in_the_docs_is_longer_than_the_deadline():
@@ -68,8 +77,9 @@ def test_openai_agents_mcp_server_stdio():
     agents_mcp = pytest.importorskip("agents.mcp")
 
     async def scenario():
-        server = agents_mcp.MCPServerStdio(params=server_command(), client_session_timeout_seconds=CLIENT_TIMEOUT_S,
-                                           cache_tools_list=True)
+        server = agents_mcp.MCPServerStdio(
+            params=server_command(), client_session_timeout_seconds=CLIENT_TIMEOUT_S, cache_tools_list=True
+        )
         async with server:  # one server for the agent's whole life
             names = [t.name for t in await server.list_tools()]
             first = await server.call_tool("web_search", {"query": "agents stub"})
@@ -82,7 +92,9 @@ def test_openai_agents_mcp_server_stdio():
     assert first.structured_content["provider_meta"]["cached"] is False
     assert again.structured_content["provider_meta"]["cached"] is True  # same server: its cache and cool-downs
     assert error.is_error is True and error.structured_content is None
-    assert [c.text for c in error.content] == [tool.format_results(tool.call_tool("web_fetch", {"url": "ftp://example.com/"}))]
+    assert [c.text for c in error.content] == [
+        tool.format_results(tool.call_tool("web_fetch", {"url": "ftp://example.com/"}))
+    ]
 
 
 def test_llama_index_mcp_tool_spec_over_one_session():
@@ -146,7 +158,9 @@ def pydantic_ai_run(engine, **toolset_options):
 def test_pydantic_ai_mcp_toolset_with_failed_tool_errors_keeps_the_run_going():
     with ddg_engine(CAPTCHA_PAGE) as (engine, _):
         output, seen = pydantic_ai_run(engine, tool_error_behavior="failed")
-        assert searches(engine) == 1  # the captcha's cool-down held in the one server: later searches stayed off the engine
+        assert (
+            searches(engine) == 1
+        )  # the captcha's cool-down held in the one server: later searches stayed off the engine
     assert output == "done"
     assert [part.outcome for part in seen] == ["failed"] * 3  # ToolFailed: the model reads the line, no retry spent
     assert seen[0].content == blocked_line() and seen[1].content.startswith(COOLING_DOWN)
@@ -168,7 +182,7 @@ def test_pydantic_ai_mcp_toolset_default_retry_ends_the_run_on_the_second_blocke
 #: says; .ci/run builds it. Without it these tests skip.
 MCP1_CLIENT_PYTHON = os.environ.get("WEBSEARCH_MCP1_CLIENT_PYTHON")
 
-LANGCHAIN_CLIENT = r'''
+LANGCHAIN_CLIENT = r"""
 import asyncio, json, sys
 from datetime import timedelta
 from importlib.metadata import version
@@ -193,11 +207,12 @@ async def main():
     print(json.dumps({"mcp": version("mcp"), "tools": sorted(tools), "answers": answers}))
 
 asyncio.run(main())
-'''
+"""
 
 
 needs_mcp1_client = pytest.mark.skipif(
-    not MCP1_CLIENT_PYTHON, reason="no SDK 1.x client environment (WEBSEARCH_MCP1_CLIENT_PYTHON; .ci/run builds one)")
+    not MCP1_CLIENT_PYTHON, reason="no SDK 1.x client environment (WEBSEARCH_MCP1_CLIENT_PYTHON; .ci/run builds one)"
+)
 
 
 def run_mcp1_client(script, *arguments):
@@ -205,8 +220,12 @@ def run_mcp1_client(script, *arguments):
     import json
     import subprocess
 
-    done = subprocess.run([MCP1_CLIENT_PYTHON, "-c", script, sys.executable, str(ROOT), *arguments],
-                          capture_output=True, text=True, timeout=LIMIT_S)
+    done = subprocess.run(
+        [MCP1_CLIENT_PYTHON, "-c", script, sys.executable, str(ROOT), *arguments],
+        capture_output=True,
+        text=True,
+        timeout=LIMIT_S,
+    )
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout.splitlines()[-1])
     assert report["mcp"].startswith("1.")  # the client's SDK is 1.x; the server's (this environment) is 2.x
@@ -220,11 +239,14 @@ def test_langchain_mcp_adapters_on_sdk_1_drives_the_server_from_its_own_environm
     first, again, error = report["answers"]
     assert (first["status"], first["cached"], again["cached"]) == ("success", False, True)
     assert first["text"].startswith("1. sdk one - Overview\n")
-    assert error == {"status": "error", "cached": None,
-                     "text": tool.format_results(tool.call_tool("web_fetch", {"url": "ftp://x/"}))}
+    assert error == {
+        "status": "error",
+        "cached": None,
+        "text": tool.format_results(tool.call_tool("web_fetch", {"url": "ftp://x/"})),
+    }
 
 
-SMOLAGENTS_CLIENT = r'''
+SMOLAGENTS_CLIENT = r"""
 import json, sys
 from importlib.metadata import version
 from mcp import StdioServerParameters
@@ -253,7 +275,7 @@ with client as tools:  # one server for the agent's runs
 steps = [step for step in agent.memory.steps if isinstance(step, ActionStep)]
 print(json.dumps({"mcp": version("mcp"), "tools": sorted(t.name for t in tools), "final": final,
                   "timeout_s": timeout and timeout.total_seconds(), "observations": [step.observations for step in steps], "errors": [str(step.error) if step.error else None for step in steps]}))
-'''
+"""
 
 
 #: smolagents takes an argument as optional only when its schema says ``"nullable": true`` (mcpadapt
@@ -265,7 +287,9 @@ EVERY_ARGUMENT = {"max_results": 5, "locale": "en-US", "time_range": "year", "in
 def test_smolagents_mcp_client_on_sdk_1_keeps_the_run_going_on_blocked_searches():
     import json
 
-    calls = [("web_search", {"query": "rust"})] + [(name, dict(arguments, **EVERY_ARGUMENT)) for name, arguments in BLOCKED_SEARCHES]
+    calls = [("web_search", {"query": "rust"})] + [
+        (name, dict(arguments, **EVERY_ARGUMENT)) for name, arguments in BLOCKED_SEARCHES
+    ]
     with ddg_engine(CAPTCHA_PAGE) as (engine, _):
         report = run_mcp1_client(SMOLAGENTS_CLIENT, json.dumps(engine_env(engine)), json.dumps(calls))
         assert searches(engine) == 1  # one server for the agent: the captcha's cool-down held

@@ -28,8 +28,19 @@ class FakeClock:
         self.now += max(0.0, seconds)
 
 
-DETAILS = [None, "budget_exhausted", "deadline_exceeded", "read_timeout", "dns_error", "connection_refused",
-           "http_429", "http_403", "captcha_required", "http_502", "proxy_error"]
+DETAILS = [
+    None,
+    "budget_exhausted",
+    "deadline_exceeded",
+    "read_timeout",
+    "dns_error",
+    "connection_refused",
+    "http_429",
+    "http_403",
+    "captcha_required",
+    "http_502",
+    "proxy_error",
+]
 
 
 @pytest.mark.parametrize("code", sorted(ERROR_CLASSES))
@@ -77,11 +88,15 @@ def test_a_failed_chain_keeps_every_backends_failure_for_tools_and_json():
     from websearch_sync import tool
 
     first = ws.WebBlocked("blocked by a", provider="aa", detail_code="http_403")
-    first.errors = [ws.AuthError("key refused by b", provider="bb", detail_code="http_401"),
-                    ws.Timeout("c was slow", provider="cc", detail_code="read_timeout")]
+    first.errors = [
+        ws.AuthError("key refused by b", provider="bb", detail_code="http_401"),
+        ws.Timeout("c was slow", provider="cc", detail_code="read_timeout"),
+    ]
     data = first.to_dict()
     assert [(e["provider"], e["type"], e["detail_code"]) for e in data["errors"]] == [
-        ("bb", "AuthError", "http_401"), ("cc", "Timeout", "read_timeout")]
+        ("bb", "AuthError", "http_401"),
+        ("cc", "Timeout", "read_timeout"),
+    ]
     line = tool.format_results({"error": data})
     for word in ("blocked by a", "bb", "AuthError", "cc", "Timeout"):
         assert word in line

@@ -12,8 +12,10 @@ from websearch_sync.cli import main
 from websearch_sync.tool import call_tool
 
 #: A page whose text begins after 30 000 bytes of inline script (a modern app shell).
-LATE_TEXT_PAGE = (b"<html><head><title>t</title><script>" + b"var a = 1;\n" * 3000 + b"</script></head>"
-                  b"<body><article><p>" + b"Readable words of the article. " * 40 + b"</p></article></body></html>")
+LATE_TEXT_PAGE = (
+    b"<html><head><title>t</title><script>" + b"var a = 1;\n" * 3000 + b"</script></head>"
+    b"<body><article><p>" + b"Readable words of the article. " * 40 + b"</p></article></body></html>"
+)
 
 
 def test_the_cli_names_its_own_flag_for_a_private_address(capsys):
@@ -29,7 +31,10 @@ def test_python_gets_the_argument_and_a_model_gets_no_remedy_it_cannot_apply():
     assert "allow_private=True" in str(info.value)
     answer = call_tool("web_fetch", {"url": "http://127.0.0.1:9/"})
     assert answer["error"]["detail_code"] == "private_address"
-    assert "allow_private" not in answer["error"]["message"] and "WEB_FETCH_ALLOW_PRIVATE" not in answer["error"]["message"]
+    assert (
+        "allow_private" not in answer["error"]["message"]
+        and "WEB_FETCH_ALLOW_PRIVATE" not in answer["error"]["message"]
+    )
 
 
 def test_a_bad_searxng_base_url_names_the_variable_that_set_it(monkeypatch, capsys):

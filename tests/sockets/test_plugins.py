@@ -66,11 +66,19 @@ class _DemoApi(BaseHTTPRequestHandler):
             self.send_header("Content-Length", "0")
             self.end_headers()
             return
-        body = json.dumps({"hits": [
-            {"name": "  First   hit ", "link": "https://example.org/a#top", "text": "one\n two"},
-            {"name": "Second", "link": "ftp://not-http.example/", "text": "dropped: not http(s)"},
-            {"name": "Third", "link": "https://example.org/c", "text": self.headers.get("Authorization", "")[:6]},
-        ]}).encode()
+        body = json.dumps(
+            {
+                "hits": [
+                    {"name": "  First   hit ", "link": "https://example.org/a#top", "text": "one\n two"},
+                    {"name": "Second", "link": "ftp://not-http.example/", "text": "dropped: not http(s)"},
+                    {
+                        "name": "Third",
+                        "link": "https://example.org/c",
+                        "text": self.headers.get("Authorization", "")[:6],
+                    },
+                ]
+            }
+        ).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
         self.send_header("Content-Length", str(len(body)))
@@ -149,10 +157,28 @@ def test_the_cli_lists_an_installed_plugin(tmp_path):
 
 
 def test_broken_plugins_are_skipped_with_a_warning_naming_them(tmp_path):
-    _distribution(tmp_path, "broken_import", "broken_import", "raise ImportError('no such dependency: fancylib')\n", "broken = broken_import:Backend\n")
-    _distribution(tmp_path, "not_a_backend", "not_a_backend", "class Thing:\n    name = 'thing'\n", "thing = not_a_backend:Thing\n")
+    _distribution(
+        tmp_path,
+        "broken_import",
+        "broken_import",
+        "raise ImportError('no such dependency: fancylib')\n",
+        "broken = broken_import:Backend\n",
+    )
+    _distribution(
+        tmp_path,
+        "not_a_backend",
+        "not_a_backend",
+        "class Thing:\n    name = 'thing'\n",
+        "thing = not_a_backend:Thing\n",
+    )
     _distribution(tmp_path, "bad_attr", "bad_attr", "X = 1\n", "missing = bad_attr:DoesNotExist\n")
-    _distribution(tmp_path, "impostor", "impostor", "from websearch_sync.backends import Backend\nclass Fake(Backend):\n    name = 'ddg_html'\n", "ddg = impostor:Fake\n")
+    _distribution(
+        tmp_path,
+        "impostor",
+        "impostor",
+        "from websearch_sync.backends import Backend\nclass Fake(Backend):\n    name = 'ddg_html'\n",
+        "ddg = impostor:Fake\n",
+    )
     code = """
 import websearch_sync as ws
 from websearch_sync.engine.registry import backend_class
@@ -178,12 +204,23 @@ def test_an_installed_plugin_does_not_enter_the_projects_own_sweeping_tests(tmp_
     _distribution(tmp_path, "demo_search", "demo_search", PLUGIN_SOURCE, "demo = demo_search:DemoSearch\n")
     environ = {k: v for k, v in os.environ.items() if not k.startswith(("WEB_SEARCH_", "DEMO_", "PYTEST_"))}
     environ["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(ROOT)])
-    listed = subprocess.run([sys.executable, "-c", "import websearch_sync as ws; print('demo' in ws.backend_names())"],
-                            capture_output=True, text=True, timeout=120, env=environ, cwd=str(ROOT))
+    listed = subprocess.run(
+        [sys.executable, "-c", "import websearch_sync as ws; print('demo' in ws.backend_names())"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=environ,
+        cwd=str(ROOT),
+    )
     assert listed.stdout.strip() == "True", listed.stderr  # the plugin is installed and registered
     collected = subprocess.run(
         [sys.executable, "-m", "pytest", "--collect-only", "-q", "-n", "0", "-p", "no:cacheprovider", *SWEEPING],
-        capture_output=True, text=True, timeout=600, env=environ, cwd=str(ROOT))
+        capture_output=True,
+        text=True,
+        timeout=600,
+        env=environ,
+        cwd=str(ROOT),
+    )
     assert collected.returncode == 0, collected.stdout[-2000:] + collected.stderr[-2000:]
     ids = [line for line in collected.stdout.splitlines() if "::" in line]
     assert len(ids) > 500
@@ -200,8 +237,11 @@ def test_the_contract_coverage_check_is_about_the_projects_backends():
     spec = importlib.util.spec_from_file_location("contract_coverage", ROOT / "contract_tests" / "test_contract.py")
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    plugin = type("DemoSearch", (Backend,), {"name": "demo", "kind": "json", "summary": "a plugin", "text_format": "text",
-                                             "__module__": "demo_search"})
+    plugin = type(
+        "DemoSearch",
+        (Backend,),
+        {"name": "demo", "kind": "json", "summary": "a plugin", "text_format": "text", "__module__": "demo_search"},
+    )
     register(plugin)
     try:
         module.test_there_are_cases_for_every_registered_backend()
@@ -216,8 +256,11 @@ def test_plugins_with_unusable_declarations_or_imports_never_break_the_host(tmp_
     plugins = {
         "bad_format": base + "class P(Backend):\n    name = 'bad_format'\n    text_format = 'markdown'\n",
         "no_env": base + "class P(Backend):\n    name = 'no_env'\n    env_vars = None\n",
-        "raising_name": base + ("class Meta(type(Backend)):\n    @property\n    def name(cls):\n        raise RuntimeError('no name today')\n"
-                                "class P(Backend, metaclass=Meta):\n    pass\n"),
+        "raising_name": base
+        + (
+            "class Meta(type(Backend)):\n    @property\n    def name(cls):\n        raise RuntimeError('no name today')\n"
+            "class P(Backend, metaclass=Meta):\n    pass\n"
+        ),
         "capitals": base + "class P(Backend):\n    name = 'MySearch'\n",
         "exits": "import sys\nsys.exit(3)\n",
         "interrupts": "raise KeyboardInterrupt\n",
@@ -255,7 +298,9 @@ def test_a_plugin_parse_of_the_wrong_shape_is_a_typed_error_naming_it(shape):
     from websearch_sync.engine.registry import register, unregister
 
     namespace = {"Backend": Backend, "ParseResult": ParseResult, "RequestSpec": RequestSpec}
-    exec(textwrap.dedent("""
+    exec(
+        textwrap.dedent(
+            """
         class Shaped(Backend):
             name = "shaped_plugin"
             kind = "json"
@@ -263,7 +308,11 @@ def test_a_plugin_parse_of_the_wrong_shape_is_a_typed_error_naming_it(shape):
                 return RequestSpec("GET", self.endpoint_url())
             def parse(self, response, params):
                 %s
-    """ % WRONG_SHAPES[shape]), namespace)
+    """
+            % WRONG_SHAPES[shape]
+        ),
+        namespace,
+    )
     register(namespace["Shaped"])
     try:
         with FaultServer({"/api": respond(200, b"{}", {"Content-Type": "application/json"})}) as server:

@@ -63,7 +63,11 @@ def test_record_writes_body_meta_and_golden_and_verify_passes(html_server, tmp_p
     out = capsys.readouterr().out
     assert "recorded testhtml/rust-async: live answer 3 items" in out
     folder = tmp_path / "testhtml"
-    assert sorted(p.name for p in folder.iterdir()) == ["rust-async.expected.json", "rust-async.html", "rust-async.meta.json"]
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "rust-async.expected.json",
+        "rust-async.html",
+        "rust-async.meta.json",
+    ]
     assert len(html_server.requests) == 1  # one live request
     assert (folder / "rust-async.html").read_bytes() == result_page(PAGE_RESULTS)
 
@@ -75,7 +79,9 @@ def test_record_writes_body_meta_and_golden_and_verify_passes(html_server, tmp_p
     assert main(["verify", "--fixtures", str(tmp_path)]) == 0
     out = capsys.readouterr().out
     assert "PASS   testhtml/rust-async  3 items" in out
-    assert out.rstrip().endswith("1 case: 1 PASS, 0 NEW, 0 DRIFT, 0 ERROR\nby provenance: 1 recorded, 0 provider-docs, 0 synthetic")
+    assert out.rstrip().endswith(
+        "1 case: 1 PASS, 0 NEW, 0 DRIFT, 0 ERROR\nby provenance: 1 recorded, 0 provider-docs, 0 synthetic"
+    )
 
 
 def assert_recorded_meta(meta, html_server):
@@ -92,11 +98,18 @@ def assert_recorded_meta(meta, html_server):
     assert meta["settings"] == {"endpoints": {"testhtml": html_server.url("/html")}}
     assert meta["library_version"] == ws.__version__
     assert meta["captured_at"].endswith("+00:00")
-    assert meta["provenance"] == {"status": "recorded", "form": "complete", "capture_date": meta["captured_at"][:10], "recorded_by": "websearch-sync record"}
+    assert meta["provenance"] == {
+        "status": "recorded",
+        "form": "complete",
+        "capture_date": meta["captured_at"][:10],
+        "recorded_by": "websearch-sync record",
+    }
 
 
 def test_a_recorded_case_replays_without_the_server(html_server, tmp_path):
-    result = record_case("testhtml", "rust async", fixtures_dir=tmp_path, name="offline", settings=ws.Settings.from_env())
+    result = record_case(
+        "testhtml", "rust async", fixtures_dir=tmp_path, name="offline", settings=ws.Settings.from_env()
+    )
     assert result.ok and result.live_diff == []
     (case,) = discover(tmp_path)
     before = len(html_server.requests)
@@ -120,8 +133,18 @@ def test_gzip_bodies_are_stored_decoded(backends, tmp_path, monkeypatch):
 
     def gzipped(conn, request, server):
         payload = gzip.compress(page)
-        conn.sendall(_head(200, {"Content-Type": "text/html; charset=utf-8", "Content-Encoding": "gzip",
-                                 "Content-Length": str(len(payload)), "Connection": "close"}) + payload)
+        conn.sendall(
+            _head(
+                200,
+                {
+                    "Content-Type": "text/html; charset=utf-8",
+                    "Content-Encoding": "gzip",
+                    "Content-Length": str(len(payload)),
+                    "Connection": "close",
+                },
+            )
+            + payload
+        )
 
     with FaultServer({"/html": gzipped}) as server:
         monkeypatch.setenv("WEB_SEARCH_ENDPOINT_TESTHTML", server.url("/html"))
@@ -146,7 +169,11 @@ def test_record_refuses_to_overwrite_without_force(html_server, tmp_path, capsys
     assert main(argv) == 2
     assert "error: InvalidInput/case_exists: " in capsys.readouterr().err
     assert main(argv + ["--force"]) == 0
-    assert sorted(p.name for p in (tmp_path / "testhtml").iterdir()) == ["one.expected.json", "one.html", "one.meta.json"]
+    assert sorted(p.name for p in (tmp_path / "testhtml").iterdir()) == [
+        "one.expected.json",
+        "one.html",
+        "one.meta.json",
+    ]
 
 
 # -- errors while recording -------------------------------------------------------------------------
@@ -164,14 +191,18 @@ def test_an_error_answer_is_not_recorded_unless_asked(backends, tmp_path, monkey
         assert main(["record", "testhtml", "blocked", "--fixtures", str(tmp_path), "--allow-error"]) == 0
     assert "live answer error WebBlocked/captcha_required (HTTP 200)" in capsys.readouterr().out
     golden = json.loads((tmp_path / "testhtml" / "blocked.expected.json").read_text())
-    assert golden == {"error": {"type": "WebBlocked", "detail_code": "captcha_required", "retryable": False, "status": 200}}
+    assert golden == {
+        "error": {"type": "WebBlocked", "detail_code": "captcha_required", "retryable": False, "status": 200}
+    }
     assert main(["verify", "--fixtures", str(tmp_path)]) == 0
 
 
 def test_a_retryable_error_replays_with_one_request(backends, tmp_path, monkeypatch):
     with FaultServer({"/html": respond(503, b"<html>down</html>")}) as server:
         monkeypatch.setenv("WEB_SEARCH_ENDPOINT_TESTHTML", server.url("/html"))
-        result = record_case("testhtml", "down", fixtures_dir=tmp_path, settings=ws.Settings.from_env(), allow_error=True)
+        result = record_case(
+            "testhtml", "down", fixtures_dir=tmp_path, settings=ws.Settings.from_env(), allow_error=True
+        )
         assert len(server.requests) == 1  # recording sends exactly one request (no retries)
     assert result.ok, result.verdict.diff
     assert result.verdict.outcome["error"]["type"] == "BadGateway"
@@ -204,22 +235,45 @@ def test_recording_the_offline_stub(tmp_path, capsys):
 
 def cookie_redirect(seen):
     """A 302 to /api (same query) that sets a session cookie."""
+
     def start(conn, request, server):
         seen.append(request)
         location = "/api?" + request.path.split("?", 1)[1]
-        conn.sendall(_head(302, {"Location": location, "Set-Cookie": "sid=%s; Path=/; HttpOnly" % COOKIE_VALUE,
-                                 "Content-Length": "0", "Connection": "close"}))
+        conn.sendall(
+            _head(
+                302,
+                {
+                    "Location": location,
+                    "Set-Cookie": "sid=%s; Path=/; HttpOnly" % COOKIE_VALUE,
+                    "Content-Length": "0",
+                    "Connection": "close",
+                },
+            )
+        )
+
     return start
 
 
 def key_echo(seen):
     """A ``testkeyed`` answer that echoes the key of the query string in its body."""
+
     def api(conn, request, server):
         seen.append(request)
         key = query_of(request.path)["api_key"][0]
         body = json_api_body(["https://a.example/1", "https://b.example/2"], echo="key=%s" % key)
-        conn.sendall(_head(200, {"Content-Type": "application/json", "Content-Length": str(len(body)), "Connection": "close",
-                                 "X-Request-Id": "req-42"}) + body)
+        conn.sendall(
+            _head(
+                200,
+                {
+                    "Content-Type": "application/json",
+                    "Content-Length": str(len(body)),
+                    "Connection": "close",
+                    "X-Request-Id": "req-42",
+                },
+            )
+            + body
+        )
+
     return api
 
 
@@ -233,7 +287,9 @@ def test_no_secret_reaches_any_written_file(backends, tmp_path, monkeypatch):
         assert main(["record", "testkeyed", "secret handling", "--fixtures", str(tmp_path), "-n", "2"]) == 0
 
     # the live exchange really carried every secret ...
-    assert seen[0].headers["authorization"] == "Bearer " + API_KEY and seen[0].headers["x-subscription-token"] == API_KEY
+    assert (
+        seen[0].headers["authorization"] == "Bearer " + API_KEY and seen[0].headers["x-subscription-token"] == API_KEY
+    )
     assert COOKIE_VALUE in seen[1].headers.get("cookie", "")
     # ... and none of them reached the disk
     assert_no_secret_written(tmp_path / "testkeyed")
@@ -264,8 +320,12 @@ def assert_redacted_exchanges(meta):
     first, second = meta["exchanges"]
     assert first["response"]["status"] == 302 and "Set-Cookie" not in first["response"]["headers"]
     assert first["request"]["query_params"] == {"q": "secret handling", "count": "2", "api_key": "<redacted>"}
-    assert first["request"]["headers"] == {"Authorization": "Bearer <redacted>", "X-Subscription-Token": "<redacted>",
-                                           SESSION_HEADER[0]: "<redacted>", "Accept": "application/json"}
+    assert first["request"]["headers"] == {
+        "Authorization": "Bearer <redacted>",
+        "X-Subscription-Token": "<redacted>",
+        SESSION_HEADER[0]: "<redacted>",
+        "Accept": "application/json",
+    }
     assert "Cookie" not in second["request"]["headers"]
     assert second["response"]["headers"]["X-Request-Id"] == "req-42"
     assert meta["settings"]["providers"] == {"testkeyed": {"api_key": "<redacted>"}}
@@ -275,7 +335,9 @@ def assert_redacted_exchanges(meta):
 def test_credentials_in_an_endpoint_url_are_redacted_and_the_case_replays(backends, tmp_path):
     with FaultServer({"/html": respond(200, result_page(PAGE_RESULTS))}) as server:
         endpoint = server.url("/html").replace("http://", "http://reader:pw-93af0c11e2@")
-        result = record_case("testhtml", "q", fixtures_dir=tmp_path, settings=ws.Settings(endpoints={"testhtml": endpoint}))
+        result = record_case(
+            "testhtml", "q", fixtures_dir=tmp_path, settings=ws.Settings(endpoints={"testhtml": endpoint})
+        )
         assert server.requests[0].headers["authorization"].startswith("Basic ")  # requests sent the userinfo
     assert result.ok, result.verdict.diff
     for path in (tmp_path / "testhtml").iterdir():
@@ -299,11 +361,26 @@ def test_a_redacted_header_must_still_be_sent(backends, tmp_path, monkeypatch):
     assert run_case(case).status == "ERROR"
 
 
-@pytest.mark.parametrize("name, secret", [
-    ("Authorization", True), ("X-Subscription-Token", True), ("api_key", True), ("apiKey", True), ("X-API-KEY", True),
-    ("access_token", True), ("Cookie", True), ("client_secret", True), ("password", True),
-    ("q", False), ("keyword", False), ("keywords", False), ("Content-Type", False), ("count", False), ("Referer", False),
-])
+@pytest.mark.parametrize(
+    "name, secret",
+    [
+        ("Authorization", True),
+        ("X-Subscription-Token", True),
+        ("api_key", True),
+        ("apiKey", True),
+        ("X-API-KEY", True),
+        ("access_token", True),
+        ("Cookie", True),
+        ("client_secret", True),
+        ("password", True),
+        ("q", False),
+        ("keyword", False),
+        ("keywords", False),
+        ("Content-Type", False),
+        ("count", False),
+        ("Referer", False),
+    ],
+)
 def test_secret_field_names(name, secret):
     assert is_secret_field(name) is secret
 
@@ -317,17 +394,29 @@ def test_a_modified_page_is_reported_as_drift_with_a_diff(html_server, tmp_path,
     body_path = tmp_path / "testhtml" / "page.html"
     page = body_path.read_text(encoding="utf-8")
     # upstream changes: the Tokio result disappears, a title is reworded, a new result appears
-    changed = page.replace(page[page.index('<div class="result"><h2><a class="result__a" href="https://tokio.rs/">'):page.index('<div class="result"><h2><a class="result__a" href="https://doc.rust-lang.org')], "")
+    changed = page.replace(
+        page[
+            page.index('<div class="result"><h2><a class="result__a" href="https://tokio.rs/">') : page.index(
+                '<div class="result"><h2><a class="result__a" href="https://doc.rust-lang.org'
+            )
+        ],
+        "",
+    )
     changed = changed.replace("Rust <b>async</b> book", "The Rust Async Book")
-    changed = changed.replace('<div id="results">\n', '<div id="results">\n<div class="result"><h2><a class="result__a" '
-                              'href="https://without.boats/">Without boats</a></h2><a class="result__snippet">Essays.</a></div>\n')
+    changed = changed.replace(
+        '<div id="results">\n',
+        '<div id="results">\n<div class="result"><h2><a class="result__a" '
+        'href="https://without.boats/">Without boats</a></h2><a class="result__snippet">Essays.</a></div>\n',
+    )
     assert changed != page
     body_path.write_text(changed, encoding="utf-8")
     capsys.readouterr()
 
     assert main(["verify", "--fixtures", str(tmp_path)]) == 1
     assert_drift_report(capsys.readouterr().out)
-    assert json.loads((tmp_path / "testhtml" / "page.expected.json").read_text()) == golden  # untouched without --update
+    assert (
+        json.loads((tmp_path / "testhtml" / "page.expected.json").read_text()) == golden
+    )  # untouched without --update
 
     assert main(["verify", "--fixtures", str(tmp_path), "--update"]) == 0
     out = capsys.readouterr().out
@@ -341,8 +430,8 @@ def assert_drift_report(out):
     """``verify``'s report of the changed page: one removed, one added, one changed and moved."""
     assert out.startswith("DRIFT  testhtml/page  3 items (golden: 3 items)\n")
     assert "items: 3 -> 3 (1 removed, 1 added, 1 changed)" in out
-    assert "- removed #2 https://tokio.rs/  \"Tokio - An asynchronous Rust runtime\"" in out
-    assert "+ added   #1 https://without.boats/  \"Without boats\"" in out
+    assert '- removed #2 https://tokio.rs/  "Tokio - An asynchronous Rust runtime"' in out
+    assert '+ added   #1 https://without.boats/  "Without boats"' in out
     assert "~ changed https://rust-lang.github.io/async-book/ title:" in out
     assert 'was "Rust async book"' in out and 'now "The Rust Async Book"' in out
     assert "~ moved   https://rust-lang.github.io/async-book/  #1 -> #2" in out
@@ -360,10 +449,16 @@ def test_a_page_whose_structure_changed_drifts_to_a_parse_error(html_server, tmp
 
 
 def test_compare_lists_removed_added_and_changed_fields():
-    old = {"items": [{"title": "A", "url": "https://a/", "snippet": "x", "provider": "p", "rank": 1},
-                     {"title": "B", "url": "https://b/", "snippet": "y", "provider": "p", "rank": 2}]}
-    new = {"items": [{"title": "B", "url": "https://b/", "snippet": "y2", "provider": "p", "rank": 1, "source": "S"}],
-           "request_id": "r"}
+    old = {
+        "items": [
+            {"title": "A", "url": "https://a/", "snippet": "x", "provider": "p", "rank": 1},
+            {"title": "B", "url": "https://b/", "snippet": "y", "provider": "p", "rank": 2},
+        ]
+    }
+    new = {
+        "items": [{"title": "B", "url": "https://b/", "snippet": "y2", "provider": "p", "rank": 1, "source": "S"}],
+        "request_id": "r",
+    }
     assert compare(old, old) == []
     assert compare(old, new) == [
         "items: 2 -> 1 (1 removed, 0 added, 1 changed)",
@@ -422,8 +517,14 @@ def test_the_project_fixtures_verify(capsys):
 
 def test_verify_counts_the_cases_by_provenance(capsys):
     fixtures = Path(__file__).resolve().parents[2] / "fixtures"
-    kinds = [json.loads(path.read_text(encoding="utf-8"))["provenance"]["status"] for path in sorted(fixtures.glob("*/*.meta.json"))]
+    kinds = [
+        json.loads(path.read_text(encoding="utf-8"))["provenance"]["status"]
+        for path in sorted(fixtures.glob("*/*.meta.json"))
+    ]
     assert main(["verify", "--fixtures", str(fixtures)]) == 0
     assert capsys.readouterr().out.splitlines()[-1] == "by provenance: %d recorded, %d provider-docs, %d synthetic" % (
-        kinds.count("recorded"), kinds.count("provider-docs"), kinds.count("synthetic"))
+        kinds.count("recorded"),
+        kinds.count("provider-docs"),
+        kinds.count("synthetic"),
+    )
     assert len(kinds) == kinds.count("recorded") + kinds.count("provider-docs") + kinds.count("synthetic")

@@ -54,8 +54,12 @@ def _env(upstream: Upstream, tmp_path: Path, state: RedisServer):
     env = {k: v for k, v in os.environ.items() if not k.startswith("WEB_SEARCH_")}
     exported = re.search(r"^export WEB_SEARCH_STATE_URL=(\S+)", DOC, re.M).group(1)
     assert exported == "redis://state.internal:6379/0"
-    env.update(WEB_SEARCH_STATE_URL=state.url, WEB_SEARCH_BACKEND="searxng", SEARXNG_BASE_URL=upstream.base_url,
-               PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]))
+    env.update(
+        WEB_SEARCH_STATE_URL=state.url,
+        WEB_SEARCH_BACKEND="searxng",
+        SEARXNG_BASE_URL=upstream.base_url,
+        PYTHONPATH=os.pathsep.join([str(tmp_path), str(ROOT)]),
+    )
     return env
 
 
@@ -79,8 +83,16 @@ def test_the_rq_recipe_runs_as_written(servers, tmp_path, monkeypatch):
         scope: dict = {}
         exec(_as_written(_block("# enqueue.py"), queue, state), scope)  # noqa: S102 - the documented script
         line = shlex.split(_as_written(_command("rq worker "), queue, state)) + ["--burst"]
-        workers = [subprocess.Popen([_program("rq")] + line[1:], env=_env(upstream, tmp_path, state), cwd=tmp_path,
-                                    stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) for _ in range(2)]
+        workers = [
+            subprocess.Popen(
+                [_program("rq")] + line[1:],
+                env=_env(upstream, tmp_path, state),
+                cwd=tmp_path,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.PIPE,
+            )
+            for _ in range(2)
+        ]
         try:
             for worker in workers:
                 assert worker.wait(WAIT_S) == 0, worker.stderr.read().decode(errors="replace")[-2000:]
@@ -106,8 +118,13 @@ def test_the_celery_recipe_retries_when_the_cool_down_ends_and_returns_errors_as
     with Upstream("browse-API__1") as upstream:
         golden = load_golden(upstream.answer_with("browse-API__1"))
         line = shlex.split(_command("celery -A tasks worker"))
-        worker = subprocess.Popen([_program("celery")] + line[1:] + ["--loglevel", "WARNING"], env=_env(upstream, tmp_path, state),
-                                  cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        worker = subprocess.Popen(
+            [_program("celery")] + line[1:] + ["--loglevel", "WARNING"],
+            env=_env(upstream, tmp_path, state),
+            cwd=tmp_path,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         try:
             upstream.answer_next_with("http_429_retry_after", retry_after="2")
             answer = tasks.search.delay("celery one").get(timeout=WAIT_S)
@@ -124,7 +141,11 @@ def test_the_celery_recipe_retries_when_the_cool_down_ends_and_returns_errors_as
             except subprocess.TimeoutExpired:
                 worker.kill()
                 worker.wait()
-    scope: dict = {"search": type("Done", (), {"delay": staticmethod(lambda q: type("R", (), {"get": lambda self, timeout: answer})())})}
+    scope: dict = {
+        "search": type(
+            "Done", (), {"delay": staticmethod(lambda q: type("R", (), {"get": lambda self, timeout: answer})())}
+        )
+    }
     with pytest.raises(Exception) as info:
         exec(_block("from websearch_sync.errors import error_from_code"), scope)  # noqa: S102 - the documented caller
     assert outcome_of(info.value) == refused  # type, detail code, retryable: as the error was raised in the worker
@@ -139,9 +160,24 @@ def test_an_error_form_survives_celerys_json_serializer():
     from websearch_sync.errors import error_from_code
 
     error = ws.WebBlocked("cooling down", provider="brave", detail_code="http_429", status=429, retry_after=27.5)
-    content_type, encoding, data = dumps({"error": dict(error.to_dict(), status=error.status, retry_after=error.retry_after)}, serializer="json")
+    content_type, encoding, data = dumps(
+        {"error": dict(error.to_dict(), status=error.status, retry_after=error.retry_after)}, serializer="json"
+    )
     form = loads(data, content_type, encoding)["error"]
-    back = error_from_code(form["type"], form["message"], provider=form["provider"], detail_code=form["detail_code"],
-                           retryable=form["retryable"], status=form["status"], retry_after=form["retry_after"])
-    assert (type(back), back.code, back.detail_code, back.retryable, back.retry_after) == (ws.WebBlocked, "WebBlocked", "http_429", True, 27.5)
+    back = error_from_code(
+        form["type"],
+        form["message"],
+        provider=form["provider"],
+        detail_code=form["detail_code"],
+        retryable=form["retryable"],
+        status=form["status"],
+        retry_after=form["retry_after"],
+    )
+    assert (type(back), back.code, back.detail_code, back.retryable, back.retry_after) == (
+        ws.WebBlocked,
+        "WebBlocked",
+        "http_429",
+        True,
+        27.5,
+    )
     assert json.loads(json.dumps(form)) == form

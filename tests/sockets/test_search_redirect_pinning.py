@@ -35,7 +35,9 @@ def test_a_cross_host_search_redirect_connects_to_the_checked_address(monkeypatc
             lookups = _rebinding_dns(monkeypatch, "127.0.0.1", "127.0.0.2")
             transport = HttpTransport(allow_private=True)
             try:
-                response = transport.send(RequestSpec("GET", endpoint.url("/search")), deadline=Deadline(5000), provider="x", max_bytes=10_000)
+                response = transport.send(
+                    RequestSpec("GET", endpoint.url("/search")), deadline=Deadline(5000), provider="x", max_bytes=10_000
+                )
             finally:
                 transport.close()
     assert response.status == 200 and response.json() == {"ok": True}

@@ -17,7 +17,9 @@ LIMITER_WINDOW_S = 3600.0
 
 def client(sx, clock=None, **settings):
     provider = dict({"base_url": sx.url}, **settings)
-    return ws.SearchClient(settings=ws.Settings(providers={"searxng": provider}), clock=clock or FakeClock(), retries=2, cache_ttl_s=0)
+    return ws.SearchClient(
+        settings=ws.Settings(providers={"searxng": provider}), clock=clock or FakeClock(), retries=2, cache_ttl_s=0
+    )
 
 
 def search(c, **options):
@@ -47,12 +49,19 @@ def test_blocked_engines_cool_down_only_the_engines_asked_for():
 
 
 def test_every_engine_error_carries_its_engine_and_retry_after():
-    engines = [Engine("google"), Engine("brave", fails="too many requests"), Engine("duckduckgo", fails="CAPTCHA"),
-               Engine("qwant", delay_s=5.0)]
+    engines = [
+        Engine("google"),
+        Engine("brave", fails="too many requests"),
+        Engine("duckduckgo", fails="CAPTCHA"),
+        Engine("qwant", delay_s=5.0),
+    ]
     with FakeSearXNG(engines, request_timeout_s=0.2) as sx:
         result = search(client(sx))
     assert [(e["engine"], e["detail_code"], e.get("retry_after")) for e in result["errors"]] == [
-        ("brave", "http_429", 180.0), ("duckduckgo", "captcha_required", 3600.0), ("qwant", "engine_timeout", None)]
+        ("brave", "http_429", 180.0),
+        ("duckduckgo", "captcha_required", 3600.0),
+        ("qwant", "engine_timeout", None),
+    ]
 
 
 def test_all_engines_blocked_is_back_when_the_first_engine_is():
@@ -72,7 +81,11 @@ def test_an_engine_that_may_answer_at_once_is_asked_again():
 
 
 def test_the_cli_lists_each_failed_engine_once(capsys, monkeypatch, fake_clock):
-    engines = [Engine("brave", fails="too many requests"), Engine("duckduckgo", fails="CAPTCHA"), Engine("startpage", fails="CAPTCHA")]
+    engines = [
+        Engine("brave", fails="too many requests"),
+        Engine("duckduckgo", fails="CAPTCHA"),
+        Engine("startpage", fails="CAPTCHA"),
+    ]
     with FakeSearXNG(engines) as sx:
         monkeypatch.setenv("SEARXNG_BASE_URL", sx.url)
         status = cli_main(["search", "q", "-b", "searxng"])
@@ -107,7 +120,12 @@ def test_the_limiters_429_is_not_retried_and_names_the_limiter():
         for _ in range(4):
             assert "items" in search(c)
         error = search(c)
-        assert (error.code, error.detail_code, error.retryable, error.retry_after) == ("WebBlocked", "http_429", False, LIMITER_WINDOW_S)
+        assert (error.code, error.detail_code, error.retryable, error.retry_after) == (
+            "WebBlocked",
+            "http_429",
+            False,
+            LIMITER_WINDOW_S,
+        )
         assert "4 JSON requests per IP per hour" in error.message
         assert "pass_ip" in error.message and "server.limiter: false" in error.message
         assert len(sx.searches) == 5, "the limiter's 429 was retried at once"
@@ -151,25 +169,52 @@ def test_403s_are_told_apart(instance, code, detail, words):
 
 # An answer as SearXNG's Answer.as_dict() gives it (searx/result_types/answer.py), an infobox as
 # searx/engines/wikidata.py builds it.
-ANSWER = {"url": None, "engine": "plugin: self_info", "parsed_url": None, "template": "answer/legacy.html", "answer": "Your IP is: 127.0.0.1"}
+ANSWER = {
+    "url": None,
+    "engine": "plugin: self_info",
+    "parsed_url": None,
+    "template": "answer/legacy.html",
+    "answer": "Your IP is: 127.0.0.1",
+}
 INFOBOX = {
-    "infobox": "SearXNG", "id": "https://en.wikipedia.org/wiki/SearXNG", "content": "metasearch engine", "img_src": None,
-    "urls": [{"title": "Official website", "url": "https://docs.searxng.org/", "official": True}, {"title": "Wikidata", "url": "http://www.wikidata.org/entity/Q1"}],
-    "attributes": [{"label": "License", "value": "AGPL-3.0", "entity": "P275"}], "engine": "wikidata", "engines": ["wikidata"],
+    "infobox": "SearXNG",
+    "id": "https://en.wikipedia.org/wiki/SearXNG",
+    "content": "metasearch engine",
+    "img_src": None,
+    "urls": [
+        {"title": "Official website", "url": "https://docs.searxng.org/", "official": True},
+        {"title": "Wikidata", "url": "http://www.wikidata.org/entity/Q1"},
+    ],
+    "attributes": [{"label": "License", "value": "AGPL-3.0", "entity": "P275"}],
+    "engine": "wikidata",
+    "engines": ["wikidata"],
 }
 
 
 def test_answers_infoboxes_suggestions_and_corrections_reach_provider_meta():
-    extras = {"answers": [ANSWER], "infoboxes": [INFOBOX], "suggestions": ["searxng docker"], "corrections": ["searxng"]}
+    extras = {
+        "answers": [ANSWER],
+        "infoboxes": [INFOBOX],
+        "suggestions": ["searxng docker"],
+        "corrections": ["searxng"],
+    }
     with FakeSearXNG([Engine("google")], **extras) as sx:
         result = search(client(sx))
     assert result["provider_meta"]["extras"] == {
         "answers": [{"text": "Your IP is: 127.0.0.1", "url": None, "engine": "plugin: self_info"}],
-        "infoboxes": [{
-            "title": "SearXNG", "content": "metasearch engine", "url": "https://en.wikipedia.org/wiki/SearXNG",
-            "urls": [{"title": "Official website", "url": "https://docs.searxng.org/"}, {"title": "Wikidata", "url": "http://www.wikidata.org/entity/Q1"}],
-            "attributes": [{"label": "License", "value": "AGPL-3.0"}], "engine": "wikidata",
-        }],
+        "infoboxes": [
+            {
+                "title": "SearXNG",
+                "content": "metasearch engine",
+                "url": "https://en.wikipedia.org/wiki/SearXNG",
+                "urls": [
+                    {"title": "Official website", "url": "https://docs.searxng.org/"},
+                    {"title": "Wikidata", "url": "http://www.wikidata.org/entity/Q1"},
+                ],
+                "attributes": [{"label": "License", "value": "AGPL-3.0"}],
+                "engine": "wikidata",
+            }
+        ],
         "suggestions": ["searxng docker"],
         "corrections": ["searxng"],
     }
@@ -181,7 +226,9 @@ def test_merged_backends_put_their_extras_together():
         result = search(client(sx), backend=["searxng", "stub"], strategy="merge")
     assert result["provider_meta"]["providers"] == ["searxng", "stub"]
     assert result["provider_meta"]["extras"] == {
-        "answers": [{"text": "Your IP is: 127.0.0.1", "url": None, "engine": "plugin: self_info"}], "suggestions": ["searxng docker"]}
+        "answers": [{"text": "Your IP is: 127.0.0.1", "url": None, "engine": "plugin: self_info"}],
+        "suggestions": ["searxng docker"],
+    }
 
 
 def test_an_answer_only_query_says_so(capsys, monkeypatch, fake_clock):
@@ -195,8 +242,10 @@ def test_an_answer_only_query_says_so(capsys, monkeypatch, fake_clock):
     assert "Your IP is: 127.0.0.1" in capsys.readouterr().err  # the CLI's "No results found." says why
 
 
-@pytest.mark.parametrize("option, value, hint", [("engines", "Google", "did you mean 'google'"), ("engines", "go", ""),
-                                                 ("categories", "nws", "")])
+@pytest.mark.parametrize(
+    "option, value, hint",
+    [("engines", "Google", "did you mean 'google'"), ("engines", "go", ""), ("categories", "nws", "")],
+)
 def test_names_the_instance_ignored_are_a_warning(option, value, hint):
     engines = [Engine("google"), Engine("bing news", categories=("news",), default=False)]
     with FakeSearXNG(engines) as sx:
@@ -233,8 +282,11 @@ def test_an_option_of_another_backend_is_refused_like_a_misspelt_one(capsys, mon
 def test_a_url_with_spaces_is_percent_encoded_and_near_duplicates_are_merged():
     google = Engine("google", results=1)
     first = google.result(1, "q")
-    raw = [dict(first, url="https://Example.org/a b/"), dict(first, url="https://example.org/a%20b#top"),
-           dict(first, url="https://example.org/a%20b?utm_source=x")]
+    raw = [
+        dict(first, url="https://Example.org/a b/"),
+        dict(first, url="https://example.org/a%20b#top"),
+        dict(first, url="https://example.org/a%20b?utm_source=x"),
+    ]
     with FakeSearXNG([Engine("google", results=0)], extra_results=raw) as sx:
         result = search(client(sx))
     assert [i["url"] for i in result["items"]] == ["https://Example.org/a%20b/"]
@@ -242,7 +294,9 @@ def test_a_url_with_spaces_is_percent_encoded_and_near_duplicates_are_merged():
 
 def test_a_response_over_the_byte_cap_names_the_setting():
     with FakeSearXNG([Engine("google", results=50)]) as sx:
-        c = ws.SearchClient(settings=ws.Settings(providers={"searxng": {"base_url": sx.url}}, max_response_bytes=2000), retries=0)
+        c = ws.SearchClient(
+            settings=ws.Settings(providers={"searxng": {"base_url": sx.url}}, max_response_bytes=2000), retries=0
+        )
         error = search(c)
     assert error.detail_code == "response_too_large" and "WEB_SEARCH_MAX_BYTES" in error.message
 
@@ -281,10 +335,13 @@ def test_the_extras_shape_is_what_docs_backends_md_documents():
     text = (Path(__file__).resolve().parents[2] / "docs" / "backends.md").read_text(encoding="utf-8")
     block = text.split("<!-- searxng-extras -->")[1].split("```json")[1].split("```")[0]
     documented = json.loads(block)
-    with FakeSearXNG([Engine("google")], answers=[ANSWER], infoboxes=[INFOBOX], suggestions=["s"], corrections=["c"]) as sx:
+    with FakeSearXNG(
+        [Engine("google")], answers=[ANSWER], infoboxes=[INFOBOX], suggestions=["s"], corrections=["c"]
+    ) as sx:
         extras = search(client(sx))["provider_meta"]["extras"]
     assert {k: sorted(v[0]) if isinstance(v[0], dict) else "str" for k, v in extras.items()} == {
-        k: sorted(v[0]) if isinstance(v[0], dict) else "str" for k, v in documented.items()}
+        k: sorted(v[0]) if isinstance(v[0], dict) else "str" for k, v in documented.items()
+    }
 
 
 def test_a_recorded_case_replays_whatever_timeout_limit_it_sends(tmp_path):

@@ -76,11 +76,14 @@ def test_without_redis_py_a_state_url_is_invalid_input_naming_the_extra(monkeypa
     assert "pip install -e '.[redis]' from a checkout" in info.value.message
 
 
-@pytest.mark.parametrize("url, detail", [
-    ("http://127.0.0.1:6379/0", "bad_state_url"),
-    ("127.0.0.1:6379", "bad_state_url"),
-    ("redis://127.0.0.1:6379/0?socket_timeout=soon", "bad_state_url"),
-])
+@pytest.mark.parametrize(
+    "url, detail",
+    [
+        ("http://127.0.0.1:6379/0", "bad_state_url"),
+        ("127.0.0.1:6379", "bad_state_url"),
+        ("redis://127.0.0.1:6379/0?socket_timeout=soon", "bad_state_url"),
+    ],
+)
 def test_a_bad_state_url_is_invalid_input(redis_server, url, detail):  # noqa: F811
     with pytest.raises(ws.InvalidInput) as info:
         ws.SearchClient(state_url=url)
@@ -95,13 +98,18 @@ def test_a_bad_prefix_is_invalid_input(redis_server, prefix):  # noqa: F811
 
 
 def test_settings_read_the_state_from_the_environment_and_hide_the_password():
-    settings = ws.Settings.from_env({
-        "WEB_SEARCH_STATE_URL": "redis://:hunter2-pass@cache.internal:6379/3",
-        "WEB_SEARCH_STATE_PREFIX": "crawler",
-        "WEB_SEARCH_STATE_REQUIRED": "1",
-    })
+    settings = ws.Settings.from_env(
+        {
+            "WEB_SEARCH_STATE_URL": "redis://:hunter2-pass@cache.internal:6379/3",
+            "WEB_SEARCH_STATE_PREFIX": "crawler",
+            "WEB_SEARCH_STATE_REQUIRED": "1",
+        }
+    )
     assert (settings.state_url, settings.state_prefix, settings.state_required) == (
-        "redis://:hunter2-pass@cache.internal:6379/3", "crawler", True)
+        "redis://:hunter2-pass@cache.internal:6379/3",
+        "crawler",
+        True,
+    )
     assert "hunter2-pass" not in repr(settings)
     assert ws.Settings.from_env({}).state_url is None
 
@@ -213,7 +221,10 @@ def test_a_client_skips_a_backend_another_client_saw_blocked_without_a_request(r
     page = respond(429, b"Too Many Requests", {"Retry-After": "30"}, content_type="text/plain")
     with FaultServer({"/search": page}) as upstream:
         settings = ws.Settings(providers={"searxng": {"base_url": upstream.url("")}}, state_url=redis_server.url)
-        with ws.SearchClient(["searxng", "stub"], settings=settings) as first, ws.SearchClient(["searxng", "stub"], settings=settings) as second:
+        with (
+            ws.SearchClient(["searxng", "stub"], settings=settings) as first,
+            ws.SearchClient(["searxng", "stub"], settings=settings) as second,
+        ):
             assert first.search("one")["errors"][0]["detail_code"] == "http_429"
             answer = second.search("two")
         assert len(upstream.requests) == 1
@@ -234,7 +245,9 @@ def test_a_dead_redis_degrades_to_local_state_with_one_warning(caplog):
             answers += [client.search("q%d" % (i % 3)) for i in range(6)]
             clock.sleep(RETRY_AFTER_S)  # Redis is tried again (and fails again)
             answers.append(client.search("after the retry time"))
-    assert [a["provider_meta"]["cached"] for a in answers[:7]] == [False] * 3 + [True] * 3 + [False]  # the local cache works
+    assert [a["provider_meta"]["cached"] for a in answers[:7]] == [False] * 3 + [True] * 3 + [
+        False
+    ]  # the local cache works
     warnings = _warnings(caplog)
     assert len(warnings) == 1
     assert "127.0.0.1" in warnings[0].getMessage() and SECRET[-6:] not in caplog.text
@@ -274,8 +287,11 @@ def test_redis_is_tried_again_later_and_used_when_back(caplog):
 
 def test_with_state_required_an_unreachable_redis_fails_the_call_before_any_request():
     with FaultServer({"/search": respond(200, b'{"results": []}', content_type="application/json")}) as upstream:
-        settings = ws.Settings(providers={"searxng": {"base_url": upstream.url("")}},
-                               state_url="redis://127.0.0.1:%d/0" % free_port(), state_required=True)
+        settings = ws.Settings(
+            providers={"searxng": {"base_url": upstream.url("")}},
+            state_url="redis://127.0.0.1:%d/0" % free_port(),
+            state_required=True,
+        )
         with ws.SearchClient("searxng", settings=settings) as client:
             for _ in range(2):
                 with pytest.raises(ws.NetworkError) as info:
@@ -314,4 +330,7 @@ def test_the_docs_list_the_settings_and_the_error_codes():
         assert "| `%s` |" % var in configuration
     for code in ("state_unavailable", "bad_state_url", "bad_state_prefix", "missing_redis_extra"):
         assert "`%s`" % code in errors
-    assert "--state-url" in (docs / "cli.md").read_text() and "[Scaling](docs/scaling.md)" in (docs.parent / "README.md").read_text()
+    assert (
+        "--state-url" in (docs / "cli.md").read_text()
+        and "[Scaling](docs/scaling.md)" in (docs.parent / "README.md").read_text()
+    )

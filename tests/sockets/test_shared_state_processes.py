@@ -37,8 +37,10 @@ def _wake_up_lateness(samples=20, nap_s=0.02):
 
 
 def _jobs():
-    return [{"queries": ["q%d-%d" % (w, i) for i in range(QUERIES_EACH)], "options": {"max_results": 10, "retries": 0}}
-            for w in range(WORKERS)]
+    return [
+        {"queries": ["q%d-%d" % (w, i) for i in range(QUERIES_EACH)], "options": {"max_results": 10, "retries": 0}}
+        for w in range(WORKERS)
+    ]
 
 
 def _tightest_window(arrivals, span=11):
@@ -58,7 +60,10 @@ def test_four_workers_share_rate_limit_cache_and_cooldowns(redis_server):  # noq
         assert len(upstream.arrivals) == WORKERS * QUERIES_EACH
         window = _tightest_window(upstream.arrivals)
         slack = SCHEDULING_SLACK_S + 2 * _wake_up_lateness()
-        assert window >= 10 * MIN_INTERVAL_S - slack, "11 consecutive requests within %.3f s (slack %.3f s)" % (window, slack)
+        assert window >= 10 * MIN_INTERVAL_S - slack, "11 consecutive requests within %.3f s (slack %.3f s)" % (
+            window,
+            slack,
+        )
 
         # this process meets a 429 with Retry-After (one request) ...
         blocked = load_golden(upstream.answer_with("http_429_retry_after"))
@@ -77,6 +82,7 @@ def test_four_workers_share_rate_limit_cache_and_cooldowns(redis_server):  # noq
         assert all(line["outcome"] == golden for line in fifth[:-1])
         assert fifth[-1]["outcome"] == blocked  # the same WebBlocked(http_429), from the shared cool-down
         assert len(upstream.arrivals) == WORKERS * QUERIES_EACH + 1
+
 
 def test_without_a_state_url_each_worker_keeps_its_own_pace():
     """The control: the same four workers without shared state send faster than the rate (the test above can fail)."""

@@ -40,7 +40,9 @@ def test_a_429_is_shared_before_the_worker_that_met_it_waits(redis_db, redis_ser
             try:
                 deadline = time.monotonic() + WORKER_WAIT_S
                 while not (upstream.log and redis_db.exists("websearch_sync:cooldown:searxng")):
-                    assert thread.is_alive() and time.monotonic() < deadline, "no shared cool-down while the worker waits"
+                    assert thread.is_alive() and time.monotonic() < deadline, (
+                        "no shared cool-down while the worker waits"
+                    )
                     time.sleep(0.01)
                 met = upstream.log[0][0]
                 lines = [line for out in others.go() for line in out]
@@ -60,14 +62,19 @@ def test_module_level_calls_keep_their_pace_and_cool_downs_through_a_redis_outag
     pace = 0.3
     dead_state_url = "redis://127.0.0.1:%d/0" % free_port()
     with Upstream("browse-API__1") as upstream:
-        run_workers([{"queries": ["p%d" % i for i in range(6)], "options": {"retries": 0}}], worker_env(upstream, dead_state_url, pace))
+        run_workers(
+            [{"queries": ["p%d" % i for i in range(6)], "options": {"retries": 0}}],
+            worker_env(upstream, dead_state_url, pace),
+        )
         times = sorted(upstream.arrivals)
         assert len(times) == 6
         # five intervals at the pace; one interval of it spared for scheduling between a slot and its arrival
         assert times[-1] - times[0] >= 4 * pace, "six requests within %.3f s" % (times[-1] - times[0])
 
         upstream.answer_next_with("http_429_retry_after", retry_after="30")
-        lines = run_workers([{"queries": ["c1", "c2", "c3"], "options": {"retries": 0}}], worker_env(upstream, dead_state_url, 0))[0]
+        lines = run_workers(
+            [{"queries": ["c1", "c2", "c3"], "options": {"retries": 0}}], worker_env(upstream, dead_state_url, 0)
+        )[0]
     assert [line["detail_code"] for line in lines] == ["http_429", "http_429", "http_429"]
     assert len(upstream.arrivals) == 7  # the first call met the 429; the next two obeyed its cool-down
 

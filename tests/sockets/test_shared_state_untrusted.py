@@ -36,8 +36,12 @@ CRAFTED_ANSWERS = {
     "a list": "[]",
     "provider_meta a list": json.dumps({"items": [], "provider_meta": []}),
     "deep JSON": DEEP,
-    "a javascript: URL": json.dumps({"items": [{"title": "t", "url": "javascript:alert(1)", "snippet": "", "provider": "stub", "rank": 1}],
-                                     "provider_meta": {}}),
+    "a javascript: URL": json.dumps(
+        {
+            "items": [{"title": "t", "url": "javascript:alert(1)", "snippet": "", "provider": "stub", "rank": 1}],
+            "provider_meta": {},
+        }
+    ),
     "more items than asked": None,  # filled below: the good answer with ten items
     "an item missing its title": None,
 }
@@ -96,7 +100,11 @@ def test_a_crafted_cool_down_record_is_ignored(redis_db, redis_server, name):  #
 
 def test_a_shared_cool_down_lasts_at_most_a_day_whatever_its_key_says(redis_db, redis_server):  # noqa: F811
     until = time.time() + 5 * 86400
-    redis_db.set("websearch_sync:cooldown:stub", json.dumps({"detail_code": "http_429", "status": 429, "until": until}), ex=5 * 86400)
+    redis_db.set(
+        "websearch_sync:cooldown:stub",
+        json.dumps({"detail_code": "http_429", "status": 429, "until": until}),
+        ex=5 * 86400,
+    )
     with ws.SearchClient("stub", state_url=redis_server.url) as client, pytest.raises(ws.WebBlocked) as info:
         client.search("q")
     assert 86400 - 60 < info.value.retry_after <= 86400
@@ -169,6 +177,7 @@ class FakeRedis:
 def _by_command(**replies: bytes) -> Callable[[list[bytes]], Optional[bytes]]:
     def reply(command: list[bytes]) -> Optional[bytes]:
         return replies.get(command[0].decode().upper())
+
     return reply
 
 
@@ -176,14 +185,21 @@ WRONG_REPLIES = {
     "GET answers an integer": _by_command(GET=b":42\r\n", PTTL=b":5000\r\n", EXISTS=b":0\r\n"),
     "GET answers a one-element array": _by_command(GET=b"*1\r\n:1\r\n", PTTL=b":5000\r\n", EXISTS=b":0\r\n"),
     "PTTL answers text": _by_command(GET=b"$2\r\n{}\r\n", PTTL=b"+soon\r\n", EXISTS=b":0\r\n"),
-    "the slot script answers text": _by_command(GET=b"$-1\r\n", PTTL=b":-2\r\n", EVALSHA=b"+wait\r\n", EXISTS=b":0\r\n"),
-    "the slot script says wait 3600 s": _by_command(GET=b"$-1\r\n", PTTL=b":-2\r\n", EVALSHA=b"*2\r\n:1\r\n:3600000000\r\n", EXISTS=b":0\r\n"),
+    "the slot script answers text": _by_command(
+        GET=b"$-1\r\n", PTTL=b":-2\r\n", EVALSHA=b"+wait\r\n", EXISTS=b":0\r\n"
+    ),
+    "the slot script says wait 3600 s": _by_command(
+        GET=b"$-1\r\n", PTTL=b":-2\r\n", EVALSHA=b"*2\r\n:1\r\n:3600000000\r\n", EXISTS=b":0\r\n"
+    ),
 }
 
 
 @pytest.mark.parametrize("name", sorted(WRONG_REPLIES))
 def test_a_reply_of_the_wrong_shape_is_a_failing_redis_never_an_escape_nor_a_long_wait(name):
-    with FakeRedis(WRONG_REPLIES[name]) as fake, ws.SearchClient("stub", state_url=fake.url, min_interval_s={"stub": 0.001}) as client:
+    with (
+        FakeRedis(WRONG_REPLIES[name]) as fake,
+        ws.SearchClient("stub", state_url=fake.url, min_interval_s={"stub": 0.001}) as client,
+    ):
         started = time.monotonic()
         answer = client.search("q", timeout_ms=2000)
         assert time.monotonic() - started < 2.0
@@ -194,8 +210,10 @@ def test_a_slow_redis_never_makes_a_call_outlast_its_budget():
     """Every reply takes 0.2 s (under the 0.25 s command timeout): a 300 ms search asks Redis only
     while it has the time for one more command, so it ends within its budget plus that one reply."""
     budget_s, reply_s = 0.3, 0.2
-    with FakeRedis(_by_command(GET=b"$-1\r\n", PTTL=b":-2\r\n", EXISTS=b":0\r\n"), delay_s=reply_s) as fake, \
-            ws.SearchClient("stub", state_url=fake.url) as client:
+    with (
+        FakeRedis(_by_command(GET=b"$-1\r\n", PTTL=b":-2\r\n", EXISTS=b":0\r\n"), delay_s=reply_s) as fake,
+        ws.SearchClient("stub", state_url=fake.url) as client,
+    ):
         started = time.monotonic()
         try:
             client.search("q", timeout_ms=int(budget_s * 1000))
@@ -208,8 +226,17 @@ def test_a_slow_redis_never_makes_a_call_outlast_its_budget():
 # -- state URLs: checked when the client is built, secrets hidden -------------------------------
 
 
-@pytest.mark.parametrize("url", ["redis://[::1", "redis://h:6379/0?bogus=1", "redis://h/0?socket_timeout=-1",
-                                 "redis://h/0?socket_timeout=nan", "redis://h/zero", "redis://h:99999/0"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "redis://[::1",
+        "redis://h:6379/0?bogus=1",
+        "redis://h/0?socket_timeout=-1",
+        "redis://h/0?socket_timeout=nan",
+        "redis://h/zero",
+        "redis://h:99999/0",
+    ],
+)
 def test_a_malformed_state_url_is_refused_when_the_client_is_built(url):
     with pytest.raises(ws.InvalidInput) as info:
         ws.SearchClient("stub", state_url=url)
@@ -259,5 +286,7 @@ def test_the_outage_warning_says_what_calls_do_meanwhile(caplog):
                 client.search("q")
             except ws.NetworkError as error:
                 assert required and error.detail_code == "state_unavailable"
-        (warning,) = [r.getMessage() for r in caplog.records if "unavailable" in r.getMessage() and r.levelname == "WARNING"]
+        (warning,) = [
+            r.getMessage() for r in caplog.records if "unavailable" in r.getMessage() and r.levelname == "WARNING"
+        ]
         assert says in warning and ("own cache" in warning) is not required

@@ -33,7 +33,9 @@ def test_redirect_from_an_allowed_host_to_a_private_one_is_refused():
         resolver = static_resolver(dict({"site.test": "127.0.0.1"}, **METADATA))
         for path in targets:
             with pytest.raises(ws.InvalidInput) as info:
-                fetch("http://site.test:%d%s" % (server.port, path), resolver=resolver, trusted_networks=["127.0.0.1/32"])
+                fetch(
+                    "http://site.test:%d%s" % (server.port, path), resolver=resolver, trusted_networks=["127.0.0.1/32"]
+                )
             assert info.value.detail_code == "private_address", path
         assert sorted(r.path for r in server.requests) == sorted(targets)  # only the first hops arrived
 
@@ -114,12 +116,18 @@ def test_pinning_to_an_ipv6_address():
                     break
                 data += chunk
             seen.append(data.decode("latin-1"))
-            conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(PAGE) + PAGE)
+            conn.sendall(
+                b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\nConnection: close\r\n\r\n"
+                % len(PAGE)
+                + PAGE
+            )
 
     thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     try:
-        result = fetch("http://v6only.test:%d/" % port, resolver=static_resolver({"v6only.test": "::1"}), allow_private=True)
+        result = fetch(
+            "http://v6only.test:%d/" % port, resolver=static_resolver({"v6only.test": "::1"}), allow_private=True
+        )
     finally:
         thread.join(5)
         listener.close()

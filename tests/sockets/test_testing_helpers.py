@@ -68,19 +68,36 @@ def recorded(backends, tmp_path_factory):
 
     def html(conn, request, server):
         query = query_of(request.path)["q"][0]
-        page = CAPTCHA_PAGE if query == "blocked query" else result_page(PAGE_RESULTS if query == "rust async" else PAGE_RESULTS[1:])
+        page = (
+            CAPTCHA_PAGE
+            if query == "blocked query"
+            else result_page(PAGE_RESULTS if query == "rust async" else PAGE_RESULTS[1:])
+        )
         respond(200, page)(conn, request, server)
 
     def api(conn, request, server):
-        respond(200, json_api_body(["https://api.example/1", "https://api.example/2"]), content_type="application/json")(conn, request, server)
+        respond(
+            200, json_api_body(["https://api.example/1", "https://api.example/2"]), content_type="application/json"
+        )(conn, request, server)
 
     with FaultServer({"/html": html, "/api": api}) as server:
-        settings = ws.Settings(endpoints={"testhtml": server.url("/html"), "testkeyed": server.url("/api")},
-                               providers={"testkeyed": {"api_key": "sk-recording-only-key"}})
+        settings = ws.Settings(
+            endpoints={"testhtml": server.url("/html"), "testkeyed": server.url("/api")},
+            providers={"testkeyed": {"api_key": "sk-recording-only-key"}},
+        )
         record_case("testhtml", "rust async", fixtures_dir=folder, max_results=3, settings=settings)
-        record_case("testhtml", "rust async", fixtures_dir=folder, name="rust-async-5", max_results=5, settings=settings)
-        record_case("testhtml", "rust async", fixtures_dir=folder, name="rust-async-de", max_results=3, settings=settings,
-                    options={"locale": "de-DE"})
+        record_case(
+            "testhtml", "rust async", fixtures_dir=folder, name="rust-async-5", max_results=5, settings=settings
+        )
+        record_case(
+            "testhtml",
+            "rust async",
+            fixtures_dir=folder,
+            name="rust-async-de",
+            max_results=3,
+            settings=settings,
+            options={"locale": "de-DE"},
+        )
         record_case("testhtml", "blocked query", fixtures_dir=folder, settings=settings, allow_error=True)
         record_case("testkeyed", "api query", fixtures_dir=folder, settings=settings)
     return folder
@@ -95,13 +112,15 @@ def golden_items(folder, case_id):
 
 
 def test_code_under_test_with_given_items(backends, websearch_fake):
-    fake = websearch_fake([
-        {"title": "Async Book", "url": "https://rust-lang.github.io/async-book/", "snippet": "..."},
-        {"title": "Tokio", "url": "https://tokio.rs/"},
-        {"title": "not a web link", "url": "ftp://files.example/x"},
-        {"title": "Too many", "url": "https://four.example/"},
-        {"title": "Too many", "url": "https://five.example/"},
-    ])
+    fake = websearch_fake(
+        [
+            {"title": "Async Book", "url": "https://rust-lang.github.io/async-book/", "snippet": "..."},
+            {"title": "Tokio", "url": "https://tokio.rs/"},
+            {"title": "not a web link", "url": "ftp://files.example/x"},
+            {"title": "Too many", "url": "https://four.example/"},
+            {"title": "Too many", "url": "https://five.example/"},
+        ]
+    )
     assert reading_list("anything at all") == [
         "- [Async Book](https://rust-lang.github.io/async-book/)",
         "- [Tokio](https://tokio.rs/)",
@@ -110,14 +129,19 @@ def test_code_under_test_with_given_items(backends, websearch_fake):
     result = ws.search("anything", backend="testkeyed")  # every backend answers, no key needed
     assert_contract(result, provider="testkeyed")
     assert result["items"][0]["rank"] == 1 and result["provider_meta"]["provider_name"] == "testkeyed"
-    assert [(c.backend, c.query, c.max_results) for c in fake.calls] == [("testhtml", "anything at all", 3), ("testkeyed", "anything", 5)]
+    assert [(c.backend, c.query, c.max_results) for c in fake.calls] == [
+        ("testhtml", "anything at all", 3),
+        ("testkeyed", "anything", 5),
+    ]
 
 
 def test_code_under_test_when_a_backend_is_blocked(backends, websearch_fake):
-    websearch_fake({
-        "testhtml": ws.WebBlocked("challenge page", detail_code="captcha_required"),
-        "testkeyed": lambda params: [{"title": "From the API: %s" % params.query, "url": "https://api.example/"}],
-    })
+    websearch_fake(
+        {
+            "testhtml": ws.WebBlocked("challenge page", detail_code="captcha_required"),
+            "testkeyed": lambda params: [{"title": "From the API: %s" % params.query, "url": "https://api.example/"}],
+        }
+    )
     with pytest.raises(ws.WebBlocked) as info:
         reading_list("rust")
     assert info.value.detail_code == "captcha_required" and info.value.provider == "testhtml"
@@ -174,7 +198,12 @@ def test_matching_rule(recorded):
         ws.search("rust async", backend="testhtml", max_results=5, locale="de-DE")  # same options beat same max_results
         with pytest.raises(ws.WebProviderError) as info:
             ws.search("Rust async", backend="testhtml")
-    assert [c.case for c in replay.calls] == ["testhtml/rust-async-5", "testhtml/rust-async", "testhtml/rust-async", "testhtml/rust-async-de"]
+    assert [c.case for c in replay.calls] == [
+        "testhtml/rust-async-5",
+        "testhtml/rust-async",
+        "testhtml/rust-async",
+        "testhtml/rust-async-de",
+    ]
     assert info.value.detail_code == "no_recorded_case"
     assert "'rust async'" in info.value.message and "'blocked query'" in info.value.message
 
@@ -198,7 +227,9 @@ def test_nested_blocks_restore_in_order(recorded):
     with replay_fixtures(recorded):
         with fake_results([{"title": "fake", "url": "https://fake.example/"}]):
             assert ws.search("rust async", backend="testhtml")["items"][0]["url"] == "https://fake.example/"
-        assert ws.search("rust async", backend="testhtml", max_results=3)["items"] == golden_items(recorded, "testhtml/rust-async")
+        assert ws.search("rust async", backend="testhtml", max_results=3)["items"] == golden_items(
+            recorded, "testhtml/rust-async"
+        )
     assert backend_class("testhtml") is HtmlTestBackend
 
 
@@ -209,16 +240,31 @@ def test_assert_contract_accepts_real_results(backends):
     assert_contract(ws.search("python requests timeout"), max_results=5, provider="stub")
 
 
-@pytest.mark.parametrize("result, problem", [
-    ([{"title": "t", "url": "https://a/", "snippet": "", "provider": "p", "rank": 1}], "not a dict with 'items'"),
-    ({"results": []}, "has no 'items'"),
-    ({"items": [{"title": "t", "url": "https://a/", "snippet": "", "provider": "p", "rank": 2}]}, "item 1: rank is 2"),
-    ({"items": [{"title": "t", "url": "ftp://a/", "snippet": "", "provider": "p", "rank": 1}]}, "is not http(s)"),
-    ({"items": [{"title": None, "url": "https://a/", "snippet": "", "provider": "p", "rank": 1}]}, "title is not a string"),
-    ({"items": [{"title": "t", "url": "https://a/", "snippet": "", "provider": "p", "rank": 1, "raw": {}}]}, "unexpected key 'raw'"),
-    ({"items": [], "html": "<html>"}, "unexpected top-level key 'html'"),
-    ({"items": [{"title": "a  b", "url": "https://a/", "snippet": "", "provider": "p", "rank": 1}]}, "not whitespace-collapsed"),
-])
+@pytest.mark.parametrize(
+    "result, problem",
+    [
+        ([{"title": "t", "url": "https://a/", "snippet": "", "provider": "p", "rank": 1}], "not a dict with 'items'"),
+        ({"results": []}, "has no 'items'"),
+        (
+            {"items": [{"title": "t", "url": "https://a/", "snippet": "", "provider": "p", "rank": 2}]},
+            "item 1: rank is 2",
+        ),
+        ({"items": [{"title": "t", "url": "ftp://a/", "snippet": "", "provider": "p", "rank": 1}]}, "is not http(s)"),
+        (
+            {"items": [{"title": None, "url": "https://a/", "snippet": "", "provider": "p", "rank": 1}]},
+            "title is not a string",
+        ),
+        (
+            {"items": [{"title": "t", "url": "https://a/", "snippet": "", "provider": "p", "rank": 1, "raw": {}}]},
+            "unexpected key 'raw'",
+        ),
+        ({"items": [], "html": "<html>"}, "unexpected top-level key 'html'"),
+        (
+            {"items": [{"title": "a  b", "url": "https://a/", "snippet": "", "provider": "p", "rank": 1}]},
+            "not whitespace-collapsed",
+        ),
+    ],
+)
 def test_assert_contract_names_each_problem(result, problem):
     with pytest.raises(AssertionError) as info:
         assert_contract(result)

@@ -7,9 +7,11 @@ from servers import FaultServer, respond
 import websearch_sync as ws
 from websearch_sync import tool
 
-PAGE = ("<html><head><title>Tool page</title></head><body><article><h1>Tool page</h1>"
-        + "<p>Readable paragraph for the fetch tool, long enough to be the main content of the page. " * 3
-        + "</p></article></body></html>").encode()
+PAGE = (
+    "<html><head><title>Tool page</title></head><body><article><h1>Tool page</h1>"
+    + "<p>Readable paragraph for the fetch tool, long enough to be the main content of the page. " * 3
+    + "</p></article></body></html>"
+).encode()
 
 
 def test_network_failures_return_the_error_form(testjson):
@@ -24,8 +26,12 @@ def test_fetch_tool_and_its_formatting(snapshot, monkeypatch):
     monkeypatch.setattr(tool, "_new_nonce", lambda: "0123456789abcdef")  # the wrapper's random code, fixed here
     with FaultServer({"/page": respond(200, PAGE)}) as server:
         client = ws.SearchClient("stub", settings=ws.Settings(allow_private=True))
-        result = tool.call_tool("web_fetch", {"url": server.url("/page"), "extract_mode": "text", "max_chars": 60}, client=client)
-        refused = tool.call_tool("web_fetch", {"url": server.url("/page")}, client=ws.SearchClient("stub", settings=ws.Settings()))
+        result = tool.call_tool(
+            "web_fetch", {"url": server.url("/page"), "extract_mode": "text", "max_chars": 60}, client=client
+        )
+        refused = tool.call_tool(
+            "web_fetch", {"url": server.url("/page")}, client=ws.SearchClient("stub", settings=ws.Settings())
+        )
     assert result["title"] == "Tool page" and result["truncated"] is True and result["length"] == 60
     assert refused["error"]["detail_code"] == "private_address"
     port = server.url("/").split(":")[2].split("/")[0]

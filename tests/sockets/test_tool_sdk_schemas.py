@@ -48,7 +48,10 @@ def strictly(adapter, value):
 #: What each SDK type checks: (adapter, part of a definition).
 SDK_CHECKS = {
     "openai": lambda definition: [(OPENAI_TOOL, definition)],
-    "anthropic": lambda definition: [(ANTHROPIC_TOOL, definition), (ANTHROPIC_INPUT_SCHEMA, definition["input_schema"])],
+    "anthropic": lambda definition: [
+        (ANTHROPIC_TOOL, definition),
+        (ANTHROPIC_INPUT_SCHEMA, definition["input_schema"]),
+    ],
 }
 
 
@@ -101,7 +104,10 @@ def test_the_anthropic_client_sends_the_definitions_unchanged():
         client = anthropic.Anthropic(api_key="test-key", base_url=server.url(""), max_retries=0, timeout=10)
         with pytest.raises(anthropic.BadRequestError):
             client.messages.create(
-                model="test-model", max_tokens=64, messages=[{"role": "user", "content": "search for mcp"}], tools=definitions
+                model="test-model",
+                max_tokens=64,
+                messages=[{"role": "user", "content": "search for mcp"}],
+                tools=definitions,
             )
         client.close()
     body = json.loads(server.requests[-1].body)

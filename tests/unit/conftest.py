@@ -11,6 +11,7 @@ from websearch_sync.net import browser
 @pytest.fixture(autouse=True)
 def _no_connections(monkeypatch):
     """Connecting any socket fails the test, naming where it belongs."""
+
     def refuse(sock, address):
         raise AssertionError("a unit test connected to %r: move it to tests/sockets/" % (address,))
 

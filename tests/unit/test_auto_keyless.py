@@ -109,9 +109,15 @@ def test_ddg_challenge_moves_on_to_bing_at_once_and_its_cooldown_skips_ddg_next_
         assert hosts(mock) == ["html.duckduckgo.com", "www.bing.com", "www.bing.com"]  # DuckDuckGo not asked again
     for result in (first, second):
         assert result["provider_meta"]["provider_name"] == "bing_html"
-        assert [item["url"] for item in result["items"]] == golden_urls("bing_html/web-search-mcp__http-bing.expected.json")
+        assert [item["url"] for item in result["items"]] == golden_urls(
+            "bing_html/web-search-mcp__http-bing.expected.json"
+        )
         [error] = result["errors"]
-        assert (error["provider"], error["type"], error["detail_code"]) == ("ddg_html", "WebBlocked", "captcha_required")
+        assert (error["provider"], error["type"], error["detail_code"]) == (
+            "ddg_html",
+            "WebBlocked",
+            "captcha_required",
+        )
     assert "cooling down" in second["errors"][0]["message"]
     assert (first["provider_meta"]["attempts"], second["provider_meta"]["attempts"]) == (2, 1)
     assert clock.slept == [1.0]  # Bing's own 1 s spacing, waited on the fake clock; no backoff
@@ -126,7 +132,10 @@ def test_every_wall_in_the_chain_is_reported_and_the_first_engine_that_answers_w
     assert result["provider_meta"]["provider_name"] == "yahoo_html"
     assert [item["url"] for item in result["items"]] == golden_urls("yahoo_html/web-search-mcp__yahoo.expected.json")
     assert [(e["provider"], e["detail_code"]) for e in result["errors"]] == [
-        ("ddg_html", "captcha_required"), ("bing_html", "captcha_required"), ("mojeek_html", "captcha_required")]
+        ("ddg_html", "captcha_required"),
+        ("bing_html", "captcha_required"),
+        ("mojeek_html", "captcha_required"),
+    ]
 
 
 def test_when_every_engine_is_blocked_the_call_fails_with_a_block_naming_all():
@@ -146,7 +155,9 @@ def test_when_every_engine_is_blocked_the_call_fails_with_a_block_naming_all():
 def test_merge_over_the_keyless_engines_fuses_the_answers_and_reports_the_blocked_one():
     with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
         serve(mock, {DDG: ANOMALY, BING: BING_PAGE, MOJEEK: MOJEEK_PAGE, YAHOO: YAHOO_PAGE, DDG_LITE: LITE_PAGE})
-        with ws.SearchClient("auto", strategy="merge", settings=ws.Settings(), cache_ttl_s=0, clock=FakeClock()) as client:
+        with ws.SearchClient(
+            "auto", strategy="merge", settings=ws.Settings(), cache_ttl_s=0, clock=FakeClock()
+        ) as client:
             result = client.search("javascript tutorial", max_results=10)
         assert len(mock.calls) == 5
     assert result["provider_meta"]["providers"] == ["bing_html", "mojeek_html", "yahoo_html", "ddg_lite"]
@@ -173,7 +184,9 @@ def test_the_cli_uses_the_same_chain(capsys):
         assert hosts(mock) == ["html.duckduckgo.com", "www.bing.com"]
     data = json.loads(capsys.readouterr().out)
     assert data["provider_meta"]["provider_name"] == "bing_html"
-    assert [item["url"] for item in data["items"]] == golden_urls("bing_html/web-search-mcp__http-bing.expected.json")[:3]
+    assert [item["url"] for item in data["items"]] == golden_urls("bing_html/web-search-mcp__http-bing.expected.json")[
+        :3
+    ]
 
 
 def test_ddg_answering_keeps_the_chain_at_its_first_engine():
@@ -211,8 +224,11 @@ ENGINES = {
     "bing_html": (BING, BING_PAGE, "bing_html/web-search-mcp__http-bing.expected.json"),
     "yahoo_html": (YAHOO, YAHOO_PAGE, "yahoo_html/web-search-mcp__yahoo.expected.json"),
     "mojeek_html": (MOJEEK, MOJEEK_PAGE, "mojeek_html/web-search-mcp__mojeek.expected.json"),
-    "wikipedia": (("GET", "https://en.wikipedia.org/w/api.php"), (FIXTURES / "wikipedia" / "perito-moreno__list-search.json").read_bytes(),
-                  "wikipedia/perito-moreno__list-search.expected.json"),
+    "wikipedia": (
+        ("GET", "https://en.wikipedia.org/w/api.php"),
+        (FIXTURES / "wikipedia" / "perito-moreno__list-search.json").read_bytes(),
+        "wikipedia/perito-moreno__list-search.expected.json",
+    ),
 }
 
 

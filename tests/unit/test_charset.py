@@ -53,6 +53,6 @@ def test_bom_and_garbage():
 
 
 def test_labels():
-    assert declared_charset("text/html; charset=\"GB2312\"") == "gb18030"
+    assert declared_charset('text/html; charset="GB2312"') == "gb18030"
     assert declared_charset("text/html; charset=bogus-charset") is None
     assert meta_charset(b"<meta charset='utf-8'>") == "utf-8"

@@ -26,12 +26,35 @@ def _sent(mock):
 
 
 def test_common_flags_and_backend_options_reach_the_request(searxng, capsys):
-    argv = ["search", "llama", "-b", "searxng", "--site", "example.org", "--safe-search", "strict", "--time-range", "week",
-            "--option", "engines=google,bing", "--option", "pageno=2", "--option", "categories=general", "--json"]
+    argv = [
+        "search",
+        "llama",
+        "-b",
+        "searxng",
+        "--site",
+        "example.org",
+        "--safe-search",
+        "strict",
+        "--time-range",
+        "week",
+        "--option",
+        "engines=google,bing",
+        "--option",
+        "pageno=2",
+        "--option",
+        "categories=general",
+        "--json",
+    ]
     assert main(argv) == 0
     sent = _sent(searxng)
     assert sent["q"] == "llama site:example.org"
-    assert (sent["safesearch"], sent["time_range"], sent["engines"], sent["pageno"], sent["categories"]) == ("2", "week", "google,bing", "2", "general")
+    assert (sent["safesearch"], sent["time_range"], sent["engines"], sent["pageno"], sent["categories"]) == (
+        "2",
+        "week",
+        "google,bing",
+        "2",
+        "general",
+    )
     assert json.loads(capsys.readouterr().out)["items"][0]["url"] == "https://a.example/"
 
 

@@ -18,8 +18,12 @@ def item(url, title="t"):
 
 
 def test_rrf_scores_and_tie_order():
-    fused = fuse([("a", [item("https://1.example/"), item("https://2.example/")]),
-                  ("b", [item("https://2.example/#frag"), item("https://3.example/")])])
+    fused = fuse(
+        [
+            ("a", [item("https://1.example/"), item("https://2.example/")]),
+            ("b", [item("https://2.example/#frag"), item("https://3.example/")]),
+        ]
+    )
     assert [f["url"] for f in fused] == ["https://2.example/#frag", "https://1.example/", "https://3.example/"]
     assert fused[0]["providers"] == ["a", "b"]
     assert "rank" not in fused[0]

@@ -72,7 +72,9 @@ def test_explicit_settings_ignore_the_environment(monkeypatch):
 
 
 def test_provider_overrides_merge_with_environment():
-    settings = ws.Settings.from_env(environ={"BRAVE_API_KEY": "k-env"}, providers={"brave": {"timeout_ms": 5}}, endpoints={"stub": "http://e/"})
+    settings = ws.Settings.from_env(
+        environ={"BRAVE_API_KEY": "k-env"}, providers={"brave": {"timeout_ms": 5}}, endpoints={"stub": "http://e/"}
+    )
     assert settings.provider("brave") == {"api_key": "k-env", "timeout_ms": 5}
     assert settings.endpoints == {"stub": "http://e/"}
 

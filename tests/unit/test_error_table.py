@@ -5,10 +5,14 @@ import re
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-_ERROR_CLASSES = "InvalidInput|AuthError|WebBlocked|BadGateway|Timeout|NetworkError|WebParseError|WebProviderError|ToolNotFound"
+_ERROR_CLASSES = (
+    "InvalidInput|AuthError|WebBlocked|BadGateway|Timeout|NetworkError|WebParseError|WebProviderError|ToolNotFound"
+)
 _LITERALS = (
     re.compile(r'detail_code\s*=\s*"([a-z0-9_]*[a-z0-9])"'),  # SomeError(..., detail_code="bad_url")
-    re.compile(r'\(\s*(?:%s)\s*,\s*"([a-z0-9_]*[a-z0-9])"\s*\)' % _ERROR_CLASSES),  # vendor tables: (AuthError, "invalid_api_key")
+    re.compile(
+        r'\(\s*(?:%s)\s*,\s*"([a-z0-9_]*[a-z0-9])"\s*\)' % _ERROR_CLASSES
+    ),  # vendor tables: (AuthError, "invalid_api_key")
 )
 
 

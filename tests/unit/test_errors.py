@@ -7,8 +7,17 @@ import pytest
 import websearch_sync as ws
 from websearch_sync.errors import ERROR_CLASSES, error_from_code, redact
 
-CODES = ["InvalidInput", "Timeout", "NetworkError", "WebBlocked", "AuthError", "BadGateway", "WebParseError",
-         "WebProviderError", "ToolNotFound"]
+CODES = [
+    "InvalidInput",
+    "Timeout",
+    "NetworkError",
+    "WebBlocked",
+    "AuthError",
+    "BadGateway",
+    "WebParseError",
+    "WebProviderError",
+    "ToolNotFound",
+]
 
 
 def test_one_subclass_per_code_exported_under_its_name():
@@ -22,17 +31,36 @@ def test_one_subclass_per_code_exported_under_its_name():
 def test_attributes_and_to_dict():
     error = ws.WebBlocked("blocked", provider="ddg_html", detail_code="captcha_required", status=202)
     assert (error.code, error.message, error.provider, error.detail_code, error.status) == (
-        "WebBlocked", "blocked", "ddg_html", "captcha_required", 202)
-    assert error.to_dict() == {"type": "WebBlocked", "message": "blocked", "retryable": False,
-                               "detail_code": "captcha_required", "provider": "ddg_html"}
+        "WebBlocked",
+        "blocked",
+        "ddg_html",
+        "captcha_required",
+        202,
+    )
+    assert error.to_dict() == {
+        "type": "WebBlocked",
+        "message": "blocked",
+        "retryable": False,
+        "detail_code": "captcha_required",
+        "provider": "ddg_html",
+    }
 
 
 @pytest.mark.parametrize(
     "cls, detail, retryable",
-    [(ws.Timeout, None, True), (ws.NetworkError, None, True), (ws.BadGateway, "http_502", True),
-     (ws.WebBlocked, "http_429", True), (ws.WebBlocked, "captcha_required", False), (ws.WebBlocked, "http_403", False),
-     (ws.AuthError, None, False), (ws.InvalidInput, None, False), (ws.WebParseError, None, False),
-     (ws.WebProviderError, None, False), (ws.ToolNotFound, None, False)],
+    [
+        (ws.Timeout, None, True),
+        (ws.NetworkError, None, True),
+        (ws.BadGateway, "http_502", True),
+        (ws.WebBlocked, "http_429", True),
+        (ws.WebBlocked, "captcha_required", False),
+        (ws.WebBlocked, "http_403", False),
+        (ws.AuthError, None, False),
+        (ws.InvalidInput, None, False),
+        (ws.WebParseError, None, False),
+        (ws.WebProviderError, None, False),
+        (ws.ToolNotFound, None, False),
+    ],
 )
 def test_retryable_defaults(cls, detail, retryable):
     assert cls("x", detail_code=detail).retryable is retryable
@@ -41,7 +69,13 @@ def test_retryable_defaults(cls, detail, retryable):
 def test_errors_survive_pickling():
     error = ws.WebBlocked("b", provider="p", detail_code="http_429", status=429, retry_after=3.0)
     copy = pickle.loads(pickle.dumps(error))
-    assert (type(copy), copy.message, copy.detail_code, copy.retry_after, copy.retryable) == (ws.WebBlocked, "b", "http_429", 3.0, True)
+    assert (type(copy), copy.message, copy.detail_code, copy.retry_after, copy.retryable) == (
+        ws.WebBlocked,
+        "b",
+        "http_429",
+        3.0,
+        True,
+    )
 
 
 def test_error_from_code_and_redact():

@@ -29,8 +29,17 @@ def node(html):
 
 # --------------------------------------------------------------------------- metric
 
+
 def test_tokens_are_unicode_word_runs_with_case_kept(metric):
-    assert metric.tokens("Hello, world! It's 2019 — Café_au lait") == ["Hello", "world", "It", "s", "2019", "Café_au", "lait"]
+    assert metric.tokens("Hello, world! It's 2019 — Café_au lait") == [
+        "Hello",
+        "world",
+        "It",
+        "s",
+        "2019",
+        "Café_au",
+        "lait",
+    ]
     assert metric.tokens("  ...  ") == []
 
 
@@ -60,17 +69,19 @@ def test_page_precision_recall_hand_computed(metric):
     assert pr("a b c d", "w x y z") == (0.0, 0.0)
     assert pr("a b c d", "") == (0.0, 0.0)
     assert pr("", "") == (1.0, 1.0)
-    assert pr("a b c", "a b c d") == (0.0, 0.0)   # (a b c) vs (a b c d): different shingles
+    assert pr("a b c", "a b c d") == (0.0, 0.0)  # (a b c) vs (a b c d): different shingles
     assert pr("Word one two three", "word one two three") == (0.0, 0.0)  # case kept
 
 
 def test_corpus_scores_average_precision_over_non_empty_predictions_only(metric):
-    pages = [("a b c d e", "a b c d e f"),   # P 2/3, R 1
-             ("a b c d", "")]                # empty prediction: counts in R only (0)
+    pages = [
+        ("a b c d e", "a b c d e f"),  # P 2/3, R 1
+        ("a b c d", ""),
+    ]  # empty prediction: counts in R only (0)
     scores = metric.corpus_scores(pages)
     assert math.isclose(scores["precision"], 2 / 3)
     assert math.isclose(scores["recall"], 0.5)
-    assert math.isclose(scores["f1"], 4 / 7)   # 2PR/(P+R) of the means, not a mean of F1s
+    assert math.isclose(scores["f1"], 4 / 7)  # 2PR/(P+R) of the means, not a mean of F1s
 
 
 def test_bootstrap_std(metric):
@@ -84,34 +95,57 @@ def test_bootstrap_std(metric):
 
 # --------------------------------------------------------------------------- markdown
 
+
 def test_markdown_headings_emphasis_and_links():
-    md = render(node('<h2>Section <em>two</em></h2><p>Plain <b>bold</b> and <i>italic </i>text, '
-                     '<a href="/docs/x">a relative link</a>, <a href="https://b.example/">absolute</a> '
-                     'and <a href="#top">an anchor</a>.</p><h3>Sub</h3>'),
-                "markdown", base_url="https://a.example/blog/post")
+    md = render(
+        node(
+            "<h2>Section <em>two</em></h2><p>Plain <b>bold</b> and <i>italic </i>text, "
+            '<a href="/docs/x">a relative link</a>, <a href="https://b.example/">absolute</a> '
+            'and <a href="#top">an anchor</a>.</p><h3>Sub</h3>'
+        ),
+        "markdown",
+        base_url="https://a.example/blog/post",
+    )
     lines = md.split("\n")
     assert lines[0] == "## Section two"
-    assert "Plain **bold** and *italic* text, [a relative link](https://a.example/docs/x), " \
-           "[absolute](https://b.example/) and an anchor." in lines
+    assert (
+        "Plain **bold** and *italic* text, [a relative link](https://a.example/docs/x), "
+        "[absolute](https://b.example/) and an anchor." in lines
+    )
     assert "### Sub" in lines
 
 
 def test_markdown_lists_nested_and_ordered():
-    md = render(node("<ul><li>one<ul><li>nested</li></ul></li><li>two</li><li> </li></ul>"
-                     "<ol start='3'><li>three</li><li>four</li></ol>"), "markdown")
+    md = render(
+        node(
+            "<ul><li>one<ul><li>nested</li></ul></li><li>two</li><li> </li></ul>"
+            "<ol start='3'><li>three</li><li>four</li></ol>"
+        ),
+        "markdown",
+    )
     assert md.split("\n") == ["- one", "  - nested", "- two", "", "3. three", "4. four"]
 
 
 def test_markdown_code_blocks_keep_whitespace_and_language():
-    md = render(node('<p>Call <code>f(x)</code>:</p><pre><code class="language-python">def f(x):\n'
-                     '    return x  *  2\n</code></pre>'), "markdown")
+    md = render(
+        node(
+            '<p>Call <code>f(x)</code>:</p><pre><code class="language-python">def f(x):\n'
+            "    return x  *  2\n</code></pre>"
+        ),
+        "markdown",
+    )
     assert md.split("\n") == ["Call `f(x)`:", "", "```python", "def f(x):", "    return x  *  2", "```"]
 
 
 def test_markdown_tables():
-    md = render(node("<table><thead><tr><th>Name</th><th>Value</th></tr></thead><tbody>"
-                     "<tr><td>a|b</td><td><a href='https://x.example'>1</a></td></tr>"
-                     "<tr><td>c</td></tr></tbody></table>"), "markdown")
+    md = render(
+        node(
+            "<table><thead><tr><th>Name</th><th>Value</th></tr></thead><tbody>"
+            "<tr><td>a|b</td><td><a href='https://x.example'>1</a></td></tr>"
+            "<tr><td>c</td></tr></tbody></table>"
+        ),
+        "markdown",
+    )
     assert md.split("\n") == ["| Name | Value |", "|---|---|", "| a\\|b | 1 |", "| c |  |"]
 
 
@@ -128,15 +162,26 @@ def test_layout_table_cells_render_as_blocks():
 
 # --------------------------------------------------------------------------- text mode
 
+
 def test_text_mode_puts_block_boundaries_on_separate_lines():
-    text = render(node("<div>appearance</div><div>Italy</div><p>x<br>y</p><ul><li>a</li><li>b</li></ul>"
-                       "<table><tr><td>c1</td><td>c2</td></tr></table><h2>Head</h2>tail"), "text")
+    text = render(
+        node(
+            "<div>appearance</div><div>Italy</div><p>x<br>y</p><ul><li>a</li><li>b</li></ul>"
+            "<table><tr><td>c1</td><td>c2</td></tr></table><h2>Head</h2>tail"
+        ),
+        "text",
+    )
     assert "appearanceItaly" not in text
     assert text.split("\n") == ["appearance", "Italy", "", "x", "y", "", "a", "b", "", "c1\tc2", "", "Head", "", "tail"]
 
 
 def test_text_mode_has_no_markdown_and_collapses_inline_whitespace():
-    text = render(node("<h1>Title</h1><p>a   <b>bold</b>\n\n <a href='https://x.example'>link</a></p><pre>  keep\n    this</pre>"), "text")
+    text = render(
+        node(
+            "<h1>Title</h1><p>a   <b>bold</b>\n\n <a href='https://x.example'>link</a></p><pre>  keep\n    this</pre>"
+        ),
+        "text",
+    )
     assert text.split("\n") == ["Title", "", "a bold link", "", "  keep", "    this"]
 
 
@@ -182,13 +227,27 @@ def test_extract_article_keeps_content_and_drops_boilerplate():
     assert result.extractor == "readability"
     assert result.title == "Rivers of Europe"
     text = result.text
-    for kept in ("The Danube flows through ten countries", "Its source lies in the Black Forest",
-                 "Countries along the river", "Austria, home of the Wachau valley vineyards",
-                 "important trade route since Roman times", "The Danube at sunset",
-                 "thousands of cyclists follow the Danube"):
+    for kept in (
+        "The Danube flows through ten countries",
+        "Its source lies in the Black Forest",
+        "Countries along the river",
+        "Austria, home of the Wachau valley vineyards",
+        "important trade route since Roman times",
+        "The Danube at sunset",
+        "thousands of cyclists follow the Danube",
+    ):
         assert kept in text
-    for dropped in ("Home", "Share on Facebook", "By Jane Doe", "Advertisement",
-                    "Read more", "The Rhine at night", "Celebrity news", "Copyright", "window.analytics"):
+    for dropped in (
+        "Home",
+        "Share on Facebook",
+        "By Jane Doe",
+        "Advertisement",
+        "Read more",
+        "The Rhine at night",
+        "Celebrity news",
+        "Copyright",
+        "window.analytics",
+    ):
         assert dropped not in text
     # a <figcaption> without a caption class is kept: removing it did not earn its place on the
     # development sets (docs/fetch.md, Extraction quality)
@@ -203,7 +262,7 @@ def test_extract_article_markdown_structure():
     assert "## Countries along the river" in lines
     assert "- Austria, home of the Wachau valley vineyards" in lines
     assert any(line.startswith("> The Danube at sunset") for line in lines)
-    assert "Rivers of Europe" not in text   # the title is returned separately
+    assert "Rivers of Europe" not in text  # the title is returned separately
 
 
 def test_extract_article_markdown_links_are_absolute():
@@ -213,22 +272,28 @@ def test_extract_article_markdown_links_are_absolute():
 
 
 def test_javascript_only_page_falls_back_to_visible_text():
-    page = ("<html><head><title>App</title><script src='/app.js'></script></head><body>"
-            "<header><a href='/'>Acme Cloud</a></header><div id='root'></div>"
-            "<noscript>You need to enable JavaScript to run this app.</noscript>"
-            "<script>boot()</script></body></html>")
+    page = (
+        "<html><head><title>App</title><script src='/app.js'></script></head><body>"
+        "<header><a href='/'>Acme Cloud</a></header><div id='root'></div>"
+        "<noscript>You need to enable JavaScript to run this app.</noscript>"
+        "<script>boot()</script></body></html>"
+    )
     result = extract_html(page, mode="text")
     assert result.extractor == "visible_text"
     assert result.text == "Acme Cloud"
     assert result.title == "App"
-    empty = extract_html("<html><head><title>App</title></head><body><div id='root'></div>"
-                         "<script>boot()</script></body></html>", mode="markdown")
+    empty = extract_html(
+        "<html><head><title>App</title></head><body><div id='root'></div><script>boot()</script></body></html>",
+        mode="markdown",
+    )
     assert empty == Extraction(title="App", text="", extractor="visible_text")
 
 
 def test_visible_text_drops_hidden_and_script_content():
-    page = ("<body><p>shown</p><p hidden>secret</p><div style='display: none'>gone</div>"
-            "<script>code()</script><div>also shown</div></body>")
+    page = (
+        "<body><p>shown</p><p hidden>secret</p><div style='display: none'>gone</div>"
+        "<script>code()</script><div>also shown</div></body>"
+    )
     assert visible_text(page) == "shown\n\nalso shown"
     assert visible_text(page, "markdown") == "shown\n\nalso shown"
 
@@ -241,13 +306,28 @@ def test_class_words_split_bem_and_camel_case():
 
 # --------------------------------------------------------------------------- robustness
 
-@pytest.mark.parametrize("html", [
-    "", "   \n\t", "<html></html>", "<<<>>>&&&;;", "\x00\x01\x02 binary \xff\xfe", "\ud800 lone surrogate",
-    "<?xml version='1.0' encoding='utf-8'?><html><body><p>declared</p></body></html>",
-    "<frameset><frame src='a.html'></frameset>", "<p>" * 5000, "<div>" * 3000 + "deep" + "</div>" * 3000,
-    "<table><tr><td><table><tr><td>x</td></tr></table>", b"<p>bytes input</p>", None, 42,
-    "<html><body><p>unclosed <b>tags <i>everywhere", "<a href='http://[broken'>bad url</a>",
-])
+
+@pytest.mark.parametrize(
+    "html",
+    [
+        "",
+        "   \n\t",
+        "<html></html>",
+        "<<<>>>&&&;;",
+        "\x00\x01\x02 binary \xff\xfe",
+        "\ud800 lone surrogate",
+        "<?xml version='1.0' encoding='utf-8'?><html><body><p>declared</p></body></html>",
+        "<frameset><frame src='a.html'></frameset>",
+        "<p>" * 5000,
+        "<div>" * 3000 + "deep" + "</div>" * 3000,
+        "<table><tr><td><table><tr><td>x</td></tr></table>",
+        b"<p>bytes input</p>",
+        None,
+        42,
+        "<html><body><p>unclosed <b>tags <i>everywhere",
+        "<a href='http://[broken'>bad url</a>",
+    ],
+)
 @pytest.mark.parametrize("mode", ["text", "markdown"])
 def test_odd_input_never_raises(html, mode):
     result = extract_html(html, mode=mode, url="https://example.com/")
@@ -257,17 +337,24 @@ def test_odd_input_never_raises(html, mode):
 
 
 def test_text_survives_odd_input():
-    assert "declared" in extract_html("<?xml version='1.0' encoding='utf-8'?><html><body><p>declared</p></body></html>",
-                                      mode="text").text
+    assert (
+        "declared"
+        in extract_html(
+            "<?xml version='1.0' encoding='utf-8'?><html><body><p>declared</p></body></html>", mode="text"
+        ).text
+    )
     assert extract_html(b"<p>bytes input</p>", mode="text").text == "bytes input"
 
 
-@pytest.mark.parametrize("call", [
-    lambda: extract_html("<p>x</p>", mode="html"),
-    lambda: extract_html("<p>x</p>", mode=None),
-    lambda: render(node("<p>x</p>"), "md"),
-    lambda: visible_text("<p>x</p>", "plain"),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda: extract_html("<p>x</p>", mode="html"),
+        lambda: extract_html("<p>x</p>", mode=None),
+        lambda: render(node("<p>x</p>"), "md"),
+        lambda: visible_text("<p>x</p>", "plain"),
+    ],
+)
 def test_invalid_mode_is_a_value_error(call):
     with pytest.raises(ValueError):
         call()
@@ -275,20 +362,26 @@ def test_invalid_mode_is_a_value_error(call):
 
 def test_code_keeps_highlighted_comments_and_tags():
     # syntax highlighters mark comments and tags with class names that are boilerplate words elsewhere
-    page = ("<html><body><article><h1>Doc</h1>" + "<p>Some explanation of the example that follows, long enough to "
-            "be an article paragraph for readability to score.</p>" * 3 +
-            '<pre><code><span class="comment">// keep this comment</span>\nlet x = <span class="tag">1</span>;'
-            '</code></pre></article></body></html>')
+    page = (
+        "<html><body><article><h1>Doc</h1>" + "<p>Some explanation of the example that follows, long enough to "
+        "be an article paragraph for readability to score.</p>"
+        * 3
+        + '<pre><code><span class="comment">// keep this comment</span>\nlet x = <span class="tag">1</span>;'
+        "</code></pre></article></body></html>"
+    )
     text = extract_html(page, mode="markdown").text
     assert "```\n// keep this comment\nlet x = 1;\n```" in text
 
 
 def test_heading_self_anchors_keep_the_heading():
-    page = ("<html><body><main>" + "<p>An introduction paragraph that is long enough to count as article text "
-            "for the readability scorer, with commas, clauses, and detail.</p>" * 2 +
-            '<h2 id="usage"><a class="header" href="#usage">Usage</a></h2>'
-            "<p>Usage explanation that is long enough to count as article text for the scorer, with commas, "
-            "clauses, and detail.</p></main></body></html>")
+    page = (
+        "<html><body><main>" + "<p>An introduction paragraph that is long enough to count as article text "
+        "for the readability scorer, with commas, clauses, and detail.</p>"
+        * 2
+        + '<h2 id="usage"><a class="header" href="#usage">Usage</a></h2>'
+        "<p>Usage explanation that is long enough to count as article text for the scorer, with commas, "
+        "clauses, and detail.</p></main></body></html>"
+    )
     assert "## Usage" in extract_html(page, mode="markdown").text.split("\n")
 
 
@@ -296,15 +389,16 @@ def test_clean_article_rules_on_blocks():
     from websearch_sync.extract.boilerplate import clean_article
 
     paragraph = "<p>%s</p>" % ("A real paragraph of the article, with enough words to matter. " * 4)
-    article = node(paragraph +
-                   "<p>Updated at 1:23 p.m. EST Nov. 19, 2019</p>"
-                   "<p>Published in 1998, the novel became a bestseller.</p>"
-                   "<p>Related: <a href='/x'>Another story about something else</a></p>"
-                   "<ul><li><a href='/a'>Teaser one</a></li><li><a href='/b'>Teaser two</a></li></ul>"
-                   "<p><a href='https://example.com/source'>https://example.com/source</a></p>"
-                   "<div class='social-embed'><blockquote><p>An embedded post.</p></blockquote></div>"
-                   "<p class='article__credit'>Photo: Agency</p>"
-                   "<p>Advertisement</p>" + paragraph)
+    article = node(
+        paragraph + "<p>Updated at 1:23 p.m. EST Nov. 19, 2019</p>"
+        "<p>Published in 1998, the novel became a bestseller.</p>"
+        "<p>Related: <a href='/x'>Another story about something else</a></p>"
+        "<ul><li><a href='/a'>Teaser one</a></li><li><a href='/b'>Teaser two</a></li></ul>"
+        "<p><a href='https://example.com/source'>https://example.com/source</a></p>"
+        "<div class='social-embed'><blockquote><p>An embedded post.</p></blockquote></div>"
+        "<p class='article__credit'>Photo: Agency</p>"
+        "<p>Advertisement</p>" + paragraph
+    )
     clean_article(article)
     text = render(article, "text")
     assert text.count("A real paragraph of the article") == 8

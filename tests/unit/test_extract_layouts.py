@@ -15,10 +15,12 @@ POSTS = [
     "Thanks both, it was the intake boot on the left side, cracked right through underneath. Replaced it and it "
     "idles like new now.",
 ]
-POST = ("<tr><td class='alt2' width='160' valign='top'><a class='bigusername' href='member.php?u=%d'>user%d</a>"
-        "<div class='smallfont'>Junior Member</div><div class='smallfont'>Join Date: Jan 2005<br>Posts: 13</div></td>"
-        "<td class='alt1' id='td_post_%d'><div class='smallfont'><strong>Re: Carburettor idles rough after rebuild"
-        "</strong></div><hr size='1'><div id='post_message_%d'>%s</div></td></tr>")
+POST = (
+    "<tr><td class='alt2' width='160' valign='top'><a class='bigusername' href='member.php?u=%d'>user%d</a>"
+    "<div class='smallfont'>Junior Member</div><div class='smallfont'>Join Date: Jan 2005<br>Posts: 13</div></td>"
+    "<td class='alt1' id='td_post_%d'><div class='smallfont'><strong>Re: Carburettor idles rough after rebuild"
+    "</strong></div><hr size='1'><div id='post_message_%d'>%s</div></td></tr>"
+)
 
 # A forum thread in a table layout (each post a table row): readability keeps one post.
 FORUM_THREAD = (
@@ -26,27 +28,36 @@ FORUM_THREAD = (
     "<table width='100%'><tr><td><a href='/'><img src='logo.gif'></a></td><td><a href='/forum'>Forums</a> | "
     "<a href='/search'>Search</a> | <a href='/faq'>FAQ</a> | <a href='/members'>Members</a></td></tr></table>"
     "<table class='tborder' cellpadding='6' width='100%'>"
-    + "".join(POST % (n, n, n, n, text) for n, text in enumerate(POSTS)) +
-    "</table><table width='100%'><tr><td class='smallfont'>All times are GMT. <a href='/archive'>Archive</a>"
-    "</td></tr></table></body></html>")
+    + "".join(POST % (n, n, n, n, text) for n, text in enumerate(POSTS))
+    + "</table><table width='100%'><tr><td class='smallfont'>All times are GMT. <a href='/archive'>Archive</a>"
+    "</td></tr></table></body></html>"
+)
 
 # A mailing-list archive message: the body is a <pre>, navigation lists above and below.
-NAVIGATION = ("<P><UL><LI>Previous message: <A HREF='088001.html'>[Python-Dev] Another thread about something else"
-              "</A></li><LI>Next message: <A HREF='088003.html'>[Python-Dev] Re: Proposal: a faster dict iteration"
-              "</A></li><LI> <B>Messages sorted by:</B> <a href='date.html'>[ date ]</a> <a href='thread.html'>"
-              "[ thread ]</a> <a href='subject.html'>[ subject ]</a></LI></UL>")
-BODY = ("Hi all,\n\nI would like to propose a change to the way dictionaries are iterated in the\ninterpreter "
-        "loop. The current implementation checks the size of the table on\nevery step, which costs a branch that "
-        "the common case never needs.\n\nThe patch keeps a version counter instead, and only checks it when the\n"
-        "iterator is advanced past the end of a block. On the benchmarks I ran, this\nmakes iteration over large "
-        "dictionaries about eight percent faster.\n\nJane\n")
+NAVIGATION = (
+    "<P><UL><LI>Previous message: <A HREF='088001.html'>[Python-Dev] Another thread about something else"
+    "</A></li><LI>Next message: <A HREF='088003.html'>[Python-Dev] Re: Proposal: a faster dict iteration"
+    "</A></li><LI> <B>Messages sorted by:</B> <a href='date.html'>[ date ]</a> <a href='thread.html'>"
+    "[ thread ]</a> <a href='subject.html'>[ subject ]</a></LI></UL>"
+)
+BODY = (
+    "Hi all,\n\nI would like to propose a change to the way dictionaries are iterated in the\ninterpreter "
+    "loop. The current implementation checks the size of the table on\nevery step, which costs a branch that "
+    "the common case never needs.\n\nThe patch keeps a version counter instead, and only checks it when the\n"
+    "iterator is advanced past the end of a block. On the benchmarks I ran, this\nmakes iteration over large "
+    "dictionaries about eight percent faster.\n\nJane\n"
+)
 MAILING_LIST_MESSAGE = (
     "<HTML><HEAD><TITLE> [Python-Dev] Proposal: a faster dict iteration</TITLE></HEAD><BODY BGCOLOR='#ffffff'>"
     "<H1>[Python-Dev] Proposal: a faster dict iteration</H1><B>Jane Roe</B> <A HREF='mailto:dev%40example.org'>"
     "jane at example.org</A><BR><I>Tue Mar  3 10:11:12 EST 2009</I>" + NAVIGATION + "<HR><!--beginarticle-->"
-    "<PRE>" + BODY + "</PRE><!--endarticle--><HR>" + NAVIGATION +
-    "<hr><a href='http://mail.example.org/listinfo/dev'>More information about the Dev mailing list</a><br>"
-    "</body></html>")
+    "<PRE>"
+    + BODY
+    + "</PRE><!--endarticle--><HR>"
+    + NAVIGATION
+    + "<hr><a href='http://mail.example.org/listinfo/dev'>More information about the Dev mailing list</a><br>"
+    "</body></html>"
+)
 
 # A hand-written home page: a layout table, the text in the second cell, a dated footer line.
 HOME_PAGE = (
@@ -60,13 +71,14 @@ HOME_PAGE = (
     "<li><a href='p1.pdf'>Scalable points-to analysis with demand-driven refinement</a>. J. Roe and A. Smith. "
     "PLDI 2008.</li><li><a href='p2.pdf'>Incremental type inference for scripting languages</a>. J. Roe. "
     "OOPSLA 2007.</li></ul></td></tr></table><p><font size='-1'>Last modified: March 3, 2009</font></p>"
-    "</body></html>")
+    "</body></html>"
+)
 
 
 def test_forum_thread_in_a_table_layout_comes_back_whole():
     recoveries = {"recovery.fragment", "recovery.table_column"}
     without = extract_html(FORUM_THREAD, mode="text", rules=DEFAULT_RULES - recoveries).text
-    assert sum(post[:50] in without for post in POSTS) == 1   # readability alone: one post
+    assert sum(post[:50] in without for post in POSTS) == 1  # readability alone: one post
     for rules in (DEFAULT_RULES, DEFAULT_RULES - {"recovery.fragment"}, DEFAULT_RULES - {"recovery.table_column"}):
         text = extract_html(FORUM_THREAD, mode="text", rules=rules).text  # either recovery takes the posts' column
         for post in POSTS:

@@ -28,8 +28,11 @@ def test_markdown_words_leave_out_markup_only(metric):
     assert metric.markdown_words("[label](https://x.example/)suffix") == {"labelsuffix": 1}
 
 
-@pytest.mark.parametrize("page", [ARTICLE_PAGE, MARKUP_PAGE, LIST_POST, VIDEO_PAGE, PRODUCT_PAGE],
-                         ids=["article", "markup", "recovered-list-post", "video", "product"])
+@pytest.mark.parametrize(
+    "page",
+    [ARTICLE_PAGE, MARKUP_PAGE, LIST_POST, VIDEO_PAGE, PRODUCT_PAGE],
+    ids=["article", "markup", "recovered-list-post", "video", "product"],
+)
 def test_text_and_markdown_carry_the_same_words(metric, page):
     text = extract_html(page, mode="text", url="https://news.example/a/b")
     markdown = extract_html(page, mode="markdown", url="https://news.example/a/b")
@@ -41,7 +44,12 @@ def test_text_and_markdown_carry_the_same_words(metric, page):
 def test_markdown_of_the_markup_page_has_its_markup(metric):
     markdown = extract_html(MARKUP_PAGE, mode="markdown", url="https://news.example/a/b").text
     lines = markdown.split("\n")
-    for expected in ("## 2. Results in numbers", "3. third [item, with a link](https://a.example/(x%29)",
-                     "```python", "> Quoted line one.", "| a\\|b | 1 |"):
+    for expected in (
+        "## 2. Results in numbers",
+        "3. third [item, with a link](https://a.example/(x%29)",
+        "```python",
+        "> Quoted line one.",
+        "| a\\|b | 1 |",
+    ):
         assert expected in lines
     assert "**bold**" in markdown and "*em*phasised" in markdown

@@ -39,7 +39,9 @@ def test_repair_is_linear_on_many_openers():
 
 
 def test_br_runs_become_paragraphs_and_single_breaks_stay():
-    root = lxml.html.fromstring("<div><td>one<br>two<br><br>three <b>bold</b><br> <br>four<ul><li>x</li></ul>five</td></div>")
+    root = lxml.html.fromstring(
+        "<div><td>one<br>two<br><br>three <b>bold</b><br> <br>four<ul><li>x</li></ul>five</td></div>"
+    )
     split_br_runs(root)
     cell = root.find(".//td")
     assert [p.text_content() for p in cell.findall("p")] == ["onetwo", "three bold", "four", "five"]

@@ -54,14 +54,24 @@ BLOCK_CASES = {
     "article.labels": (PARAGRAPH + "<p>Advertisement</p>", "Advertisement", {}),
     "article.dates": (PARAGRAPH + "<p>Updated at 1:23 p.m. EST Nov. 19, 2019</p>", "Updated at", {}),
     "article.link_leads": (PARAGRAPH + "<p>Related: <a href='/x'>Another story</a> and more</p>", "Related:", {}),
-    "article.link_dense": (PARAGRAPH + "<ul><li><a href='/a'>Teaser one</a></li><li><a href='/b'>Two</a></li></ul>",
-                           "Teaser one", {}),
-    "article.link_spans": ("<p>Text of the paragraph <span><a href='/a'>one</a> <a href='/b'>two</a> "
-                           "<a href='/c'>three</a></span> and more text of it, long enough.</p>" + PARAGRAPH,
-                           "one two three", {}),
+    "article.link_dense": (
+        PARAGRAPH + "<ul><li><a href='/a'>Teaser one</a></li><li><a href='/b'>Two</a></li></ul>",
+        "Teaser one",
+        {},
+    ),
+    "article.link_spans": (
+        "<p>Text of the paragraph <span><a href='/a'>one</a> <a href='/b'>two</a> "
+        "<a href='/c'>three</a></span> and more text of it, long enough.</p>" + PARAGRAPH,
+        "one two three",
+        {},
+    ),
     # a compound class word ("commentlist") names a comment thread inside the article
-    "article.comments": (PARAGRAPH * 3 + "<ol class='commentlist main'><li><p>Great post, thanks for writing "
-                         "it all down so clearly.</p></li></ol>", "Great post", {}),
+    "article.comments": (
+        PARAGRAPH * 3 + "<ol class='commentlist main'><li><p>Great post, thanks for writing "
+        "it all down so clearly.</p></li></ol>",
+        "Great post",
+        {},
+    ),
 }
 
 
@@ -79,48 +89,78 @@ def _extracted(page, rules):
 def _row_split_page():
     """A layout table whose article column is split over three rows (paragraphs wrapped in
     <font>), navigation and sidebar cells spanning them: readability keeps one row."""
+
     def cell(*texts):
         return "<td valign='top'><font face='Verdana'>%s</font></td>" % "".join("<p>%s</p>" % t for t in texts)
+
     def part(word):
         return "The %s part of the article, with commas, clauses, and words enough to be a paragraph. " % word * 4
+
     links = "<br>".join("<a href='/s%d'>Section number %d</a>" % (n, n) for n in range(8))
-    return ("<html><body><table><tr><td colspan='3'>Banner</td></tr><tr><td rowspan='3'>%s</td>%s"
-            "<td rowspan='3'>%s<br>Site news: our new look site went live this month, tell us what moved.</td></tr>"
-            "<tr>%s</tr><tr>%s</tr><tr><td colspan='3'>Copyright the publishers, all rights reserved, "
-            "no reproduction without permission.</td></tr></table></body></html>"
-            % (links, cell(part("first")), links, cell(part("second"), part("third")),
-               cell(part("fourth"), "The closing paragraph of it.")))
+    return (
+        "<html><body><table><tr><td colspan='3'>Banner</td></tr><tr><td rowspan='3'>%s</td>%s"
+        "<td rowspan='3'>%s<br>Site news: our new look site went live this month, tell us what moved.</td></tr>"
+        "<tr>%s</tr><tr>%s</tr><tr><td colspan='3'>Copyright the publishers, all rights reserved, "
+        "no reproduction without permission.</td></tr></table></body></html>"
+        % (
+            links,
+            cell(part("first")),
+            links,
+            cell(part("second"), part("third")),
+            cell(part("fourth"), "The closing paragraph of it."),
+        )
+    )
 
 
 PAGE_CASES = {
     "recovery.table_column": (_row_split_page(), "The closing paragraph"),
     # an embedded post's <blockquote class="twitter-tweet"> is "unlikely" for readability
     "page.quotations": (ARTICLE_PAGE, "The Danube at sunset"),
-    "page.heading_anchors": ("<html><body><main>" + PARAGRAPH * 2 + "<h2 id='usage'><a class='header' "
-                             "href='#usage'>Usage</a></h2>" + PARAGRAPH + "</main></body></html>", "Usage"),
+    "page.heading_anchors": (
+        "<html><body><main>" + PARAGRAPH * 2 + "<h2 id='usage'><a class='header' "
+        "href='#usage'>Usage</a></h2>" + PARAGRAPH + "</main></body></html>",
+        "Usage",
+    ),
     # a list whose items cite links: readability's own cleaning drops it as link-dense
-    "readability.keep_lists": ("<html><body><div id='post'>" + PARAGRAPH * 2 + "<ul>" + "".join(
-        "<li>Item %d of the list, a sentence of text with <a href='/bug/%d'>a link to the bug report number %d</a>"
-        " in it.</li>" % (n, n, n) for n in range(4)) + "</ul>" + PARAGRAPH + "</div></body></html>",
-        "Item 2 of the list"),
+    "readability.keep_lists": (
+        "<html><body><div id='post'>"
+        + PARAGRAPH * 2
+        + "<ul>"
+        + "".join(
+            "<li>Item %d of the list, a sentence of text with <a href='/bug/%d'>a link to the bug report number %d</a>"
+            " in it.</li>" % (n, n, n)
+            for n in range(4)
+        )
+        + "</ul>"
+        + PARAGRAPH
+        + "</div></body></html>",
+        "Item 2 of the list",
+    ),
     # without it, readability selects again without its filter and returns the comments
     "readability.no_retry": (VIDEO_PAGE, "A time-lapse of the sun setting"),
     "recovery.fragment": (LIST_POST, "Printing now supports page ranges"),
     # the second tab's panel is hidden until its tab is clicked
-    "page.tab_panels": ("<html><body><div class='story'>" + PARAGRAPH * 2 + "<div class='tab-pane' "
-                        "style='display:none'><p>Opening hours of the museum, from Tuesday to Sunday, "
-                        "ten until five.</p></div></div></body></html>", "Opening hours"),
+    "page.tab_panels": (
+        "<html><body><div class='story'>" + PARAGRAPH * 2 + "<div class='tab-pane' "
+        "style='display:none'><p>Opening hours of the museum, from Tuesday to Sunday, "
+        "ten until five.</p></div></div></body></html>",
+        "Opening hours",
+    ),
     # readability keeps one short notice of this page; the main region holds the post
     "recovery.tiny": (LIST_POST, "Printing now supports page ranges"),
     # without the repair, libxml2 reads the page after an unclosed <title> as the title
-    "markup.repair": ("<html><head><title>Notes<link rel='stylesheet' href='/s.css'></head><body>"
-                      + PARAGRAPH * 2 + "</body></html>", "A real paragraph"),
+    "markup.repair": (
+        "<html><head><title>Notes<link rel='stylesheet' href='/s.css'></head><body>" + PARAGRAPH * 2 + "</body></html>",
+        "A real paragraph",
+    ),
 }
 
 
 #: Rules switched off for a case's both runs: another rule that would recover the same text.
-ALSO_OFF = {"recovery.fragment": {"recovery.tiny", "recovery.second_opinion"},
-            "recovery.tiny": {"recovery.fragment", "recovery.second_opinion"}}
+ALSO_OFF = {
+    "recovery.fragment": {"recovery.tiny", "recovery.second_opinion"},
+    "recovery.tiny": {"recovery.fragment", "recovery.second_opinion"},
+}
 
 
 @pytest.mark.parametrize("name", sorted(PAGE_CASES))
@@ -135,13 +175,23 @@ SIDEBAR = "Family run garage, servicing and repairs at fair prices, call today f
 PITCH = "Sign up to our free weekly newsletter, delivered to your inbox every Friday, and never miss a story again."
 REMOVAL_CASES = {
     # readability drops the form and keeps the sign-up box's pitch as a sibling of a short article
-    "page.form_boxes": ("<html><body><div id='wrap'><div><h1>Road closed</h1>" + PARAGRAPH * 3 + "</div>"
-                        "<div><h3>Never miss a story</h3><p>" + PITCH + "</p><form><input type='email'></form></div>"
-                        "</div></body></html>", "Sign up to our free"),
+    "page.form_boxes": (
+        "<html><body><div id='wrap'><div><h1>Road closed</h1>" + PARAGRAPH * 3 + "</div>"
+        "<div><h3>Never miss a story</h3><p>" + PITCH + "</p><form><input type='email'></form></div>"
+        "</div></body></html>",
+        "Sign up to our free",
+    ),
     # a <br><br>-text cell is one paragraph for readability: the row with the sidebar cell wins
-    "page.br_paragraphs": ("<html><body><table><tr><td><font>" + "<br><br>".join(
-        ["Text of the article in a table cell, sentence after sentence, with commas, clauses, and words."] * 4)
-        + "</font></td><td>" + SIDEBAR + "</td></tr></table></body></html>", SIDEBAR),
+    "page.br_paragraphs": (
+        "<html><body><table><tr><td><font>"
+        + "<br><br>".join(
+            ["Text of the article in a table cell, sentence after sentence, with commas, clauses, and words."] * 4
+        )
+        + "</font></td><td>"
+        + SIDEBAR
+        + "</td></tr></table></body></html>",
+        SIDEBAR,
+    ),
 }
 
 
@@ -154,9 +204,11 @@ def test_page_rules_that_narrow_the_article_apply_only_when_on(name):
 
 KEEP_CASES = {
     # an article that is mostly short link lines: link_dense removes each, together most of it
-    "article.removal_cap": ("<p>Sources for this article, in the order cited:</p>" + "".join(
-        "<p><a href='/s%d'>Annual report of the harbour board, volume %d</a></p>" % (n, n) for n in range(6)),
-        "volume 3"),
+    "article.removal_cap": (
+        "<p>Sources for this article, in the order cited:</p>"
+        + "".join("<p><a href='/s%d'>Annual report of the harbour board, volume %d</a></p>" % (n, n) for n in range(6)),
+        "volume 3",
+    ),
 }
 
 
@@ -168,8 +220,14 @@ def test_guard_rules_keep_their_blocks_only_when_on(name):
 
 
 def test_every_rule_has_a_switch_test():
-    covered = ({rule.name for rule in TABLE_RULES} | set(BLOCK_CASES) | set(PAGE_CASES) | set(REMOVAL_CASES)
-               | set(KEEP_CASES) | {"recovery.second_opinion"})  # test_extract_second.py
+    covered = (
+        {rule.name for rule in TABLE_RULES}
+        | set(BLOCK_CASES)
+        | set(PAGE_CASES)
+        | set(REMOVAL_CASES)
+        | set(KEEP_CASES)
+        | {"recovery.second_opinion"}
+    )  # test_extract_second.py
     assert covered == RULE_NAMES
 
 

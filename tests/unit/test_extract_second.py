@@ -11,15 +11,19 @@ from websearch_sync.extract.rules import DEFAULT_RULES
 from websearch_sync.extract.second import near_empty
 
 SUBJECTS = ["harbour board", "ferry company", "fishing cooperative", "town council", "lifeboat crew", "sailing club"]
-PARAGRAPH = ("<p>The <a href='/a{0}'>{1} of the northern district</a> met on Tuesday number {0} and "
-             "<a href='/b{0}'>approved the long awaited plan {0}</a> after <a href='/c{0}'>a public hearing in "
-             "hall {0}</a>.</p>")
+PARAGRAPH = (
+    "<p>The <a href='/a{0}'>{1} of the northern district</a> met on Tuesday number {0} and "
+    "<a href='/b{0}'>approved the long awaited plan {0}</a> after <a href='/c{0}'>a public hearing in "
+    "hall {0}</a>.</p>"
+)
 # Every paragraph is mostly link text: readability scores none of them, the main region
 # counts them against itself; the page's visible text adds the footer line.
-LINKED_PAGE = ("<html><head><title>Plans</title></head><body><div class='main'>"
-               + "".join(PARAGRAPH.format(i, s) for i, s in enumerate(SUBJECTS))
-               + "</div><div class='info'><p>Posted on Monday by the editor, filed under local news and harbour "
-               "updates.</p></div></body></html>")
+LINKED_PAGE = (
+    "<html><head><title>Plans</title></head><body><div class='main'>"
+    + "".join(PARAGRAPH.format(i, s) for i, s in enumerate(SUBJECTS))
+    + "</div><div class='info'><p>Posted on Monday by the editor, filed under local news and harbour "
+    "updates.</p></div></body></html>"
+)
 
 
 def test_near_empty_needs_a_page_with_text_and_almost_nothing_kept():
@@ -48,4 +52,5 @@ def test_without_the_extra_extraction_is_unchanged(monkeypatch):
 
     monkeypatch.setattr(builtins, "__import__", no_trafilatura)
     assert extract_html(LINKED_PAGE, mode="text") == extract_html(
-        LINKED_PAGE, mode="text", rules=DEFAULT_RULES - {"recovery.second_opinion"})
+        LINKED_PAGE, mode="text", rules=DEFAULT_RULES - {"recovery.second_opinion"}
+    )

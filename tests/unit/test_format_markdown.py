@@ -45,7 +45,10 @@ def rendered(request):
 
 
 def search(title, snippet, url="https://a.example/page"):
-    return {"items": [{"title": title, "url": url, "snippet": snippet, "provider": "x", "rank": 1}], "provider_meta": {}}
+    return {
+        "items": [{"title": title, "url": url, "snippet": snippet, "provider": "x", "rank": 1}],
+        "provider_meta": {},
+    }
 
 
 @pytest.mark.parametrize("text", HOSTILE_TEXTS)
@@ -59,12 +62,15 @@ def test_titles_and_snippets_render_as_the_same_text(rendered, text):
     assert soup.find(["h1", "h2", "blockquote", "code", "em", "strong", "del", "table"]) is None
 
 
-@pytest.mark.parametrize("url", [
-    "https://a.example/x)![x](https://evil.example/leak.png)",
-    "https://a.example/x)[click](javascript:alert(1))",
-    "https://a.example/a>b<img src=x>",
-    "https://a.example/?a=1&amp;b=2",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "https://a.example/x)![x](https://evil.example/leak.png)",
+        "https://a.example/x)[click](javascript:alert(1))",
+        "https://a.example/a>b<img src=x>",
+        "https://a.example/?a=1&amp;b=2",
+    ],
+)
 def test_a_url_cannot_end_its_link_early(rendered, url):
     soup = rendered(tool.format_results(search("Title", "Snippet", url=url), "markdown"))
     assert soup.find("img") is None
@@ -74,12 +80,21 @@ def test_a_url_cannot_end_its_link_early(rendered, url):
 
 def test_a_fetched_pages_title_and_url_are_text(rendered):
     url = "https://a.example/x)![x](https://evil.example/y.png)"
-    result = {"url": url, "final_url": url, "title": "<script>x</script> ![t](https://evil.example/t.png)", "text": "body",
-              "truncated": False, "length": 4}
+    result = {
+        "url": url,
+        "final_url": url,
+        "title": "<script>x</script> ![t](https://evil.example/t.png)",
+        "text": "body",
+        "truncated": False,
+        "length": 4,
+    }
     soup = rendered(tool.format_results(result, "markdown", untrusted_notice=False))
     assert soup.find("img") is None and soup.find("script") is None and soup.find("a") is None
     assert soup.h1.get_text() == result["title"]
 
 
 def test_markdown_text_keeps_ordinary_text_readable():
-    assert tool.markdown_text("Python requests: timeout, retries and sessions.") == "Python requests: timeout, retries and sessions."
+    assert (
+        tool.markdown_text("Python requests: timeout, retries and sessions.")
+        == "Python requests: timeout, retries and sessions."
+    )

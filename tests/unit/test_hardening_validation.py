@@ -16,8 +16,14 @@ from websearch_sync.engine.registry import register, unregister
 
 @pytest.mark.parametrize(
     "option, value",
-    [("trace_id", "abc\n"), ("trace_id", "abc\r\n"), ("locale", "en\n"), ("lang", "de-DE\n"), ("site_filter", "example.com\n"),
-     ("site_filter", "example.com/docs\n")],
+    [
+        ("trace_id", "abc\n"),
+        ("trace_id", "abc\r\n"),
+        ("locale", "en\n"),
+        ("lang", "de-DE\n"),
+        ("site_filter", "example.com\n"),
+        ("site_filter", "example.com/docs\n"),
+    ],
 )
 def test_a_trailing_newline_is_invalid_input_before_sending(option, value):
     settings = ws.Settings(providers={"service": {"url": "https://gw.example/search", "api_key": "k-123456"}})
@@ -29,7 +35,9 @@ def test_a_trailing_newline_is_invalid_input_before_sending(option, value):
     assert info.value.detail_code == "bad_%s" % ("locale" if option == "lang" else option)
 
 
-@pytest.mark.parametrize("option, value", [("trace_id", "abc-123"), ("locale", "en-US"), ("site_filter", "example.com/docs")])
+@pytest.mark.parametrize(
+    "option, value", [("trace_id", "abc-123"), ("locale", "en-US"), ("site_filter", "example.com/docs")]
+)
 def test_the_same_values_without_the_newline_still_pass(option, value):
     settings = ws.Settings(providers={"service": {"url": "https://gw.example/search", "api_key": "k-123456"}})
     with responses.RequestsMock() as mock:

@@ -4,7 +4,6 @@ no import cycle, a small root, and functions a reader can hold in their head."""
 import ast
 from collections import defaultdict
 from pathlib import Path
-from typing import Dict, List, Set
 
 import pytest
 
@@ -14,7 +13,7 @@ PACKAGE = Path(__file__).resolve().parents[2] / "websearch_sync"
 #: Units of the same layer are siblings that must not import each other
 #: (a backend must not import fetch code: backends and reader are siblings; both
 #: build on engine, the plumbing the backends share).
-LAYERS: Dict[str, int] = {
+LAYERS: dict[str, int] = {
     "secrets": 0,
     "errors": 1,
     "models": 2,
@@ -40,7 +39,7 @@ MAX_ROOT_MODULES = 10
 MAX_COMPLEXITY = 15
 
 
-def _modules() -> Dict[str, Path]:
+def _modules() -> dict[str, Path]:
     """Dotted module name (without the package) -> file."""
     found = {}
     for path in PACKAGE.rglob("*.py"):
@@ -55,7 +54,7 @@ def _unit(module: str) -> str:
     return module.split(".", 1)[0]
 
 
-def _imports(module: str, path: Path, known: Set[str]) -> List[str]:
+def _imports(module: str, path: Path, known: set[str]) -> list[str]:
     """Package modules ``module`` imports anywhere in its file (functions included)."""
     is_package = path.name == "__init__.py"
     base = module.split(".") if module != "__init__" else []
@@ -82,7 +81,7 @@ def _imports(module: str, path: Path, known: Set[str]) -> List[str]:
 
 
 @pytest.fixture(scope="module")
-def graph() -> Dict[str, List[str]]:
+def graph() -> dict[str, list[str]]:
     modules = _modules()
     return {name: _imports(name, path, set(modules)) for name, path in modules.items()}
 
@@ -105,19 +104,21 @@ def test_no_import_cycle(graph):
     edges = defaultdict(set)
     for module, targets in graph.items():
         for target in targets:
-            if target in graph and not (target == _unit(module) and graph.get(target) is not None and module.startswith(target + ".")):
+            if target in graph and not (
+                target == _unit(module) and graph.get(target) is not None and module.startswith(target + ".")
+            ):
                 edges[module].add(target)
     # a package's __init__ re-exporting its submodules is not a cycle with them
     for module in list(edges):
         edges[module] = {t for t in edges[module] if not module.startswith(t + ".")}
-    state: Dict[str, int] = {}
+    state: dict[str, int] = {}
     cycles = []
 
-    def visit(node: str, stack: List[str]) -> None:
+    def visit(node: str, stack: list[str]) -> None:
         state[node] = 1
         for nxt in sorted(edges[node]):
             if state.get(nxt) == 1:
-                cycles.append(stack[stack.index(nxt):] + [nxt] if nxt in stack else [node, nxt])
+                cycles.append(stack[stack.index(nxt) :] + [nxt] if nxt in stack else [node, nxt])
             elif nxt not in state:
                 visit(nxt, stack + [nxt])
         state[node] = 2
@@ -141,5 +142,7 @@ def test_no_function_above_the_complexity_limit():
     for path in sorted(PACKAGE.rglob("*.py")):
         for block in radon.cc_visit(path.read_text(encoding="utf-8")):
             if block.complexity > MAX_COMPLEXITY:
-                too_complex.append("%s:%d %s (%d)" % (path.relative_to(PACKAGE), block.lineno, block.fullname, block.complexity))
+                too_complex.append(
+                    "%s:%d %s (%d)" % (path.relative_to(PACKAGE), block.lineno, block.fullname, block.complexity)
+                )
     assert not too_complex, too_complex

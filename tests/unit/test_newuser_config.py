@@ -21,16 +21,36 @@ def refused(call, detail, *words):
 # -- proxy ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("proxy", ["notaurl", "proxy.example:8080", "http://", "ftp://proxy.example:21",
-                                   "http://proxy.example:notaport", "http://proxy.example:99999", "http://pro xy:80",
-                                   "//proxy.example:8080", "http://user:pw@:8080"])
+@pytest.mark.parametrize(
+    "proxy",
+    [
+        "notaurl",
+        "proxy.example:8080",
+        "http://",
+        "ftp://proxy.example:21",
+        "http://proxy.example:notaport",
+        "http://proxy.example:99999",
+        "http://pro xy:80",
+        "//proxy.example:8080",
+        "http://user:pw@:8080",
+    ],
+)
 def test_a_malformed_proxy_is_refused_at_construction(proxy):
     refused(lambda: ws.Settings(proxy=proxy), "bad_proxy", "proxy")
     refused(lambda: ws.Settings.from_env(environ={"WEB_SEARCH_PROXY": proxy}), "bad_proxy", "WEB_SEARCH_PROXY")
 
 
-@pytest.mark.parametrize("proxy", ["http://proxy.example:8080", "https://proxy.example", "socks5://u:p@127.0.0.1:1080",
-                                   "socks5h://proxy.example:1080", "http://[::1]:3128", "HTTP://Proxy.Example:80"])
+@pytest.mark.parametrize(
+    "proxy",
+    [
+        "http://proxy.example:8080",
+        "https://proxy.example",
+        "socks5://u:p@127.0.0.1:1080",
+        "socks5h://proxy.example:1080",
+        "http://[::1]:3128",
+        "HTTP://Proxy.Example:80",
+    ],
+)
 def test_well_formed_proxies_are_accepted(proxy):
     assert ws.Settings(proxy=proxy).proxy == proxy
 
@@ -52,12 +72,23 @@ def test_a_malformed_proxy_fails_at_once_in_the_cli_without_a_request(monkeypatc
 
 
 def test_a_misspelled_provider_setting_is_refused_with_a_suggestion():
-    error = refused(lambda: ws.Settings(providers={"brave": {"apikey": "k-123456"}}), "bad_setting", "apikey", "brave", "api_key")
+    error = refused(
+        lambda: ws.Settings(providers={"brave": {"apikey": "k-123456"}}), "bad_setting", "apikey", "brave", "api_key"
+    )
     assert "k-123456" not in error.message
 
 
-@pytest.mark.parametrize("backend, key", [("searxng", "baseurl"), ("service", "header"), ("bocha", "top_k"),
-                                          ("ddg_html", "api_key"), ("stub", "note"), ("kagi", "timeout")])
+@pytest.mark.parametrize(
+    "backend, key",
+    [
+        ("searxng", "baseurl"),
+        ("service", "header"),
+        ("bocha", "top_k"),
+        ("ddg_html", "api_key"),
+        ("stub", "note"),
+        ("kagi", "timeout"),
+    ],
+)
 def test_any_setting_a_backend_does_not_read_is_refused(backend, key):
     refused(lambda: ws.Settings(providers={backend: {key: "x"}}), "bad_setting", key)
 
@@ -66,19 +97,30 @@ def test_provider_overrides_of_from_env_are_checked_too():
     refused(lambda: ws.Settings.from_env(environ={}, providers={"tavily": {"api-key": "x"}}), "bad_setting", "api-key")
 
 
-@pytest.mark.parametrize("backend, key", [("brave", "api_key"), ("brave", "timeout_ms"), ("searxng", "base_url"),
-                                          ("service", "request_id_header"), ("jina", "reader_url"), ("bocha", "top_k_default")])
+@pytest.mark.parametrize(
+    "backend, key",
+    [
+        ("brave", "api_key"),
+        ("brave", "timeout_ms"),
+        ("searxng", "base_url"),
+        ("service", "request_id_header"),
+        ("jina", "reader_url"),
+        ("bocha", "top_k_default"),
+    ],
+)
 def test_documented_provider_settings_are_accepted(backend, key):
     value = 5 if key.endswith(("_ms", "_default")) else "https://x.example/"
     assert ws.Settings(providers={backend: {key: value}}).provider(backend) == {key: value}
 
 
-@pytest.mark.parametrize("value", [1.5, 0, -100, True, "8000", 10 ** 9])
+@pytest.mark.parametrize("value", [1.5, 0, -100, True, "8000", 10**9])
 def test_a_provider_timeout_must_be_whole_milliseconds(value):
     refused(lambda: ws.Settings(providers={"searxng": {"timeout_ms": value}}), "bad_setting", "timeout_ms")
 
 
-@pytest.mark.parametrize("field, value", [("timeout_ms", 1500.5), ("timeout_ms", 0), ("max_results", 2.0), ("max_response_bytes", -1)])
+@pytest.mark.parametrize(
+    "field, value", [("timeout_ms", 1500.5), ("timeout_ms", 0), ("max_results", 2.0), ("max_response_bytes", -1)]
+)
 def test_settings_numbers_are_whole_and_positive(field, value):
     refused(lambda: ws.Settings(**{field: value}), "bad_setting", field)
 
@@ -92,20 +134,33 @@ def test_settings_for_a_backend_nobody_registered_are_reported(caplog):
 # -- client arguments ----------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("cooldowns, word", [({"nope": 5}, "nope"), ({"http_429": -1}, "http_429"),
-                                             ({"captcha_required": "600"}, "captcha_required"),
-                                             ({"http_403": float("nan")}, "http_403"), ([("http_429", 5)], "cooldowns")])
+@pytest.mark.parametrize(
+    "cooldowns, word",
+    [
+        ({"nope": 5}, "nope"),
+        ({"http_429": -1}, "http_429"),
+        ({"captcha_required": "600"}, "captcha_required"),
+        ({"http_403": float("nan")}, "http_403"),
+        ([("http_429", 5)], "cooldowns"),
+    ],
+)
 def test_cooldowns_are_checked(cooldowns, word):
     refused(lambda: ws.SearchClient("stub", settings=ws.Settings(), cooldowns=cooldowns), "bad_cooldowns", word)
 
 
 def test_cooldowns_accept_the_known_kinds_and_zero():
-    with ws.SearchClient("stub", settings=ws.Settings(), cooldowns={"captcha_required": 0, "http_429": 1.5, "http_403": 60}):
+    with ws.SearchClient(
+        "stub", settings=ws.Settings(), cooldowns={"captcha_required": 0, "http_429": 1.5, "http_403": 60}
+    ):
         pass
 
 
 def test_per_backend_intervals_name_known_backends():
-    refused(lambda: ws.SearchClient("stub", settings=ws.Settings(), min_interval_s={"brvae": 1.0}), "bad_min_interval_s", "brvae")
+    refused(
+        lambda: ws.SearchClient("stub", settings=ws.Settings(), min_interval_s={"brvae": 1.0}),
+        "bad_min_interval_s",
+        "brvae",
+    )
 
 
 # -- WEB_SEARCH_BACKEND --------------------------------------------------------------------------
@@ -133,7 +188,9 @@ def test_fetch_does_not_read_the_search_backend_variable(monkeypatch):
     refused(lambda: ws.fetch("http://127.0.0.1:9/"), "private_address")
 
 
-@pytest.mark.parametrize("backend, guess", [("ddg_htm", "ddg_html"), (["stub", "bravee"], "brave"), ("stub,duckduckgo", None)])
+@pytest.mark.parametrize(
+    "backend, guess", [("ddg_htm", "ddg_html"), (["stub", "bravee"], "brave"), ("stub,duckduckgo", None)]
+)
 def test_a_misspelt_settings_backend_is_refused_when_built(backend, guess):
     error = refused(lambda: ws.Settings(backend=backend), "unknown_backend", "Settings.backend", "known backends")
     if guess:

@@ -23,7 +23,13 @@ def test_drops_non_http_urls_and_ranks_contiguously():
 
 
 def test_text_is_cleaned():
-    raw = [{"title": "  A <b>bold</b>\n\ttitle &amp; more ", "url": "https://x.example/", "snippet": "x&nbsp;y &lt;tag&gt; \u200bz"}]
+    raw = [
+        {
+            "title": "  A <b>bold</b>\n\ttitle &amp; more ",
+            "url": "https://x.example/",
+            "snippet": "x&nbsp;y &lt;tag&gt; \u200bz",
+        }
+    ]
     item = normalize_items(raw, "p", 5)[0]
     assert item["title"] == "A bold title & more"
     assert item["snippet"] == "x y <tag> z"
@@ -37,10 +43,26 @@ def test_exact_duplicates_removed_first_wins_and_truncation_after_filtering():
 
 
 def test_provider_and_extras():
-    raw = [{"title": "t", "url": "https://x.example/", "published_at": " 2024-01-01 ", "source": "", "content": "line1\nline2", "rank": 99}]
+    raw = [
+        {
+            "title": "t",
+            "url": "https://x.example/",
+            "published_at": " 2024-01-01 ",
+            "source": "",
+            "content": "line1\nline2",
+            "rank": 99,
+        }
+    ]
     item = normalize_items(raw, "brave", 5)[0]
-    assert item == {"title": "t", "url": "https://x.example/", "snippet": "", "provider": "brave",
-                    "published_at": "2024-01-01", "content": "line1\nline2", "rank": 1}
+    assert item == {
+        "title": "t",
+        "url": "https://x.example/",
+        "snippet": "",
+        "provider": "brave",
+        "published_at": "2024-01-01",
+        "content": "line1\nline2",
+        "rank": 1,
+    }
 
 
 def test_clean_text_handles_odd_values():
@@ -55,7 +77,9 @@ def test_clean_url_rejects_bad_hosts():
 
 
 def test_url_key_ignores_cosmetic_differences():
-    assert url_key("https://www.Example.com/a/?utm_source=x&id=1#frag") == url_key("http://example.com/a?id=1&fbclid=abc")
+    assert url_key("https://www.Example.com/a/?utm_source=x&id=1#frag") == url_key(
+        "http://example.com/a?id=1&fbclid=abc"
+    )
     assert url_key("https://example.com/a") != url_key("https://example.com/b")
 
 

@@ -49,8 +49,10 @@ def test_the_formatted_tool_output_says_the_results_are_made_up():
 
 
 def test_web_results_carry_no_offline_note():
-    result = {"items": [{"title": "T", "url": "https://a.example/", "snippet": "S", "provider": "brave", "rank": 1}],
-              "provider_meta": {"provider_name": "brave"}}
+    result = {
+        "items": [{"title": "T", "url": "https://a.example/", "snippet": "S", "provider": "brave", "rank": 1}],
+        "provider_meta": {"provider_name": "brave"},
+    }
     assert tool.OFFLINE_NOTE not in tool.format_results(result)
 
 

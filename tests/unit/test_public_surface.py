@@ -6,7 +6,7 @@ import ast
 import importlib
 import re
 from pathlib import Path
-from typing import Dict, List, Optional
+from typing import Optional
 
 import pytest
 
@@ -14,22 +14,53 @@ ROOT = Path(__file__).resolve().parents[2]
 PACKAGE = ROOT / "websearch_sync"
 
 #: Public module -> the names it exports (its ``__all__``, in any order).
-PUBLIC: Dict[str, List[str]] = {
+PUBLIC: dict[str, list[str]] = {
     "websearch_sync": [
-        "search", "fetch", "backend_names", "SearchClient", "Settings",
-        "WebSearchError", "InvalidInput", "Timeout", "NetworkError", "WebBlocked", "AuthError",
-        "BadGateway", "WebParseError", "WebProviderError", "ToolNotFound",
-        "SearchResponse", "SearchItem", "ProviderMeta", "ErrorInfo", "FetchResult", "__version__",
+        "search",
+        "fetch",
+        "backend_names",
+        "SearchClient",
+        "Settings",
+        "WebSearchError",
+        "InvalidInput",
+        "Timeout",
+        "NetworkError",
+        "WebBlocked",
+        "AuthError",
+        "BadGateway",
+        "WebParseError",
+        "WebProviderError",
+        "ToolNotFound",
+        "SearchResponse",
+        "SearchItem",
+        "ProviderMeta",
+        "ErrorInfo",
+        "FetchResult",
+        "__version__",
     ],
     "websearch_sync.errors": [
-        "WebSearchError", "InvalidInput", "Timeout", "NetworkError", "WebBlocked", "AuthError",
-        "BadGateway", "WebParseError", "WebProviderError", "ToolNotFound",
+        "WebSearchError",
+        "InvalidInput",
+        "Timeout",
+        "NetworkError",
+        "WebBlocked",
+        "AuthError",
+        "BadGateway",
+        "WebParseError",
+        "WebProviderError",
+        "ToolNotFound",
     ],
     "websearch_sync.backends": ["Backend", "RequestSpec", "HttpResponse", "ParseResult", "SearchParams"],
     "websearch_sync.backends.stub": ["OfflineResultsWarning"],
     "websearch_sync.testing": ["replay_fixtures", "fake_results", "assert_contract", "contract_problems"],
     "websearch_sync.tool": [
-        "tool_definitions", "tool_schema", "query_limit", "call_tool", "format_results", "format_for_model", "ToolSession",
+        "tool_definitions",
+        "tool_schema",
+        "query_limit",
+        "call_tool",
+        "format_results",
+        "format_for_model",
+        "ToolSession",
     ],
     "websearch_sync.mcp": ["McpTools", "CancellableClock", "serve_stdio"],
     "websearch_sync.extract": ["extract_html"],
@@ -44,7 +75,7 @@ PUBLIC: Dict[str, List[str]] = {
 CONVENTIONAL = {"__version__"}
 
 
-def _module_files() -> Dict[str, Path]:
+def _module_files() -> dict[str, Path]:
     found = {}
     for path in PACKAGE.rglob("*.py"):
         parts = list(path.relative_to(ROOT).with_suffix("").parts)
@@ -54,17 +85,21 @@ def _module_files() -> Dict[str, Path]:
     return found
 
 
-def _declared_all(path: Path) -> Optional[List[str]]:
+def _declared_all(path: Path) -> Optional[list[str]]:
     """The module's ``__all__`` as written (read from the source: nothing is imported)."""
     for node in ast.parse(path.read_text(encoding="utf-8")).body:
-        targets = node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        targets = (
+            node.targets if isinstance(node, ast.Assign) else [node.target] if isinstance(node, ast.AnnAssign) else []
+        )
         if any(isinstance(target, ast.Name) and target.id == "__all__" for target in targets):
             return list(ast.literal_eval(node.value))
     return None
 
 
 def _documented_tokens() -> set:
-    text = "\n".join(path.read_text(encoding="utf-8") for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))])
+    text = "\n".join(
+        path.read_text(encoding="utf-8") for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+    )
     code = re.findall(r"```.*?```", text, re.S) + re.findall(r"`[^`\n]+`", text)
     return set(re.findall(r"[A-Za-z_][A-Za-z0-9_]*", " ".join(code)))
 
@@ -76,13 +111,17 @@ def test_public_modules_export_exactly_the_documented_names() -> None:
 
 
 def test_every_other_module_exports_nothing() -> None:
-    exporting = {name: names for name, path in _module_files().items() if name not in PUBLIC and (names := _declared_all(path))}
+    exporting = {
+        name: names for name, path in _module_files().items() if name not in PUBLIC and (names := _declared_all(path))
+    }
     assert exporting == {}
 
 
 def test_every_public_name_is_documented() -> None:
     tokens = _documented_tokens()
-    undocumented = [(module, name) for module, names in PUBLIC.items() for name in names if name not in tokens | CONVENTIONAL]
+    undocumented = [
+        (module, name) for module, names in PUBLIC.items() for name in names if name not in tokens | CONVENTIONAL
+    ]
     assert undocumented == []
 
 

@@ -7,8 +7,22 @@ from websearch_sync.reader.service import carries_credentials
 from websearch_sync.secrets import is_secret_name
 
 #: Names the three former lists disagreed on, and the plain names none of them may take for secrets.
-SECRET = ["jwt", "sessionid", "session_id", "keys", "api_keys", "passwords", "access_tokens", "Proxy-Authorization",
-          "Cookie", "X-Subscription-Token", "apiKey", "credentials", "PHPSESSID", "sig"]
+SECRET = [
+    "jwt",
+    "sessionid",
+    "session_id",
+    "keys",
+    "api_keys",
+    "passwords",
+    "access_tokens",
+    "Proxy-Authorization",
+    "Cookie",
+    "X-Subscription-Token",
+    "apiKey",
+    "credentials",
+    "PHPSESSID",
+    "sig",
+]
 PLAIN = ["q", "keyword", "keywords", "max_results", "page", "Accept", "User-Agent", "Referer", "kl", "s", "dc"]
 
 

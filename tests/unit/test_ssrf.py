@@ -122,7 +122,9 @@ def test_guard_refuses_when_any_answer_is_private():
 def test_guard_allow_private_and_trusted_networks():
     resolved = AddressGuard(resolver=RESOLVER, allow_private=True).check("metadata.test", 80, Deadline(1000))
     assert resolved.addresses == ["169.254.169.254"] and resolved.private is True
-    trusted = AddressGuard(resolver=RESOLVER, trusted_networks=["10.0.0.0/8"]).check("private10.test", 80, Deadline(1000))
+    trusted = AddressGuard(resolver=RESOLVER, trusted_networks=["10.0.0.0/8"]).check(
+        "private10.test", 80, Deadline(1000)
+    )
     assert trusted.addresses == ["10.1.2.3"] and trusted.private is False
     public = AddressGuard(resolver=RESOLVER).check("public6.test", 443, Deadline(1000))
     assert public.addresses == [PUBLIC["public6.test"]] and public.private is False
@@ -206,5 +208,3 @@ def test_fetch_refuses_names_resolving_to_private_addresses(name):
     with pytest.raises(ws.InvalidInput) as info:
         fetch("http://%s/page" % name, resolver=RESOLVER)
     assert info.value.detail_code == "private_address"
-
-

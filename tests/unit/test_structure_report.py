@@ -14,19 +14,28 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 def response(path, text=None, status=200):
     body = text.encode("utf-8") if text is not None else path.read_bytes()
-    return HttpResponse(status=status, headers=CaseInsensitiveDict({"Content-Type": "text/html; charset=utf-8"}),
-                        content=body, url="https://example.invalid/")
+    return HttpResponse(
+        status=status,
+        headers=CaseInsensitiveDict({"Content-Type": "text/html; charset=utf-8"}),
+        content=body,
+        url="https://example.invalid/",
+    )
 
 
 def report(backend, page, text=None):
     return backend_class(backend)(ws.Settings()).structure_report(response(FIXTURES / page, text))
 
 
-@pytest.mark.parametrize("backend, page", [
-    ("ddg_html", "ddg_html/meka__1.html"), ("ddg_html", "ddg_html/search-engine-parser__1.html"),
-    ("ddg_lite", "ddg_lite/rafiki__1.html"),
-    ("baidu_html", "baidu_html/sluver__1.html"), ("baidu_html", "baidu_html/GoogleScraper__1.html"),
-])
+@pytest.mark.parametrize(
+    "backend, page",
+    [
+        ("ddg_html", "ddg_html/meka__1.html"),
+        ("ddg_html", "ddg_html/search-engine-parser__1.html"),
+        ("ddg_lite", "ddg_lite/rafiki__1.html"),
+        ("baidu_html", "baidu_html/sluver__1.html"),
+        ("baidu_html", "baidu_html/GoogleScraper__1.html"),
+    ],
+)
 def test_recorded_result_pages_match_every_landmark(backend, page):
     assert all(report(backend, page).values()), report(backend, page)
 
@@ -37,10 +46,14 @@ def test_challenge_pages_are_reported_as_blocked():
 
 
 def test_renamed_snippet_classes_are_noticed():
-    page = (FIXTURES / "ddg_html/meka__1.html").read_text(encoding="utf-8").replace("result__snippet", "result__summary")
+    page = (
+        (FIXTURES / "ddg_html/meka__1.html").read_text(encoding="utf-8").replace("result__snippet", "result__summary")
+    )
     found = report("ddg_html", "ddg_html/meka__1.html", page)
     assert found["result_blocks"] is True and found["snippets"] is False
-    page = (FIXTURES / "baidu_html/sluver__1.html").read_text(encoding="utf-8").replace("summary-text_", "abstract-text_")
+    page = (
+        (FIXTURES / "baidu_html/sluver__1.html").read_text(encoding="utf-8").replace("summary-text_", "abstract-text_")
+    )
     found = report("baidu_html", "baidu_html/sluver__1.html", page)
     assert found["result_blocks"] is True and found["snippets"] is False
 

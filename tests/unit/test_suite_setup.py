@@ -11,7 +11,8 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_the_suite_imports_the_package_of_this_checkout():
     assert Path(websearch_sync.__file__).resolve().parent == ROOT / "websearch_sync", (
-        "pytest imported %s: install this checkout with pip install -e '.[test]'" % websearch_sync.__file__)
+        "pytest imported %s: install this checkout with pip install -e '.[test]'" % websearch_sync.__file__
+    )
 
 
 def test_the_readme_test_command_installs_the_checkout_editable():

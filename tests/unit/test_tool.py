@@ -27,7 +27,10 @@ def check_object_schema(schema, path):
     assert set(schema.get("required", [])) <= set(schema["properties"]), path
     assert isinstance(schema.get("additionalProperties", False), bool), path
     for name, sub in schema["properties"].items():
-        assert isinstance(sub.get("description"), str) and sub["description"], "%s.%s needs a description" % (path, name)
+        assert isinstance(sub.get("description"), str) and sub["description"], "%s.%s needs a description" % (
+            path,
+            name,
+        )
         check_schema(sub, "%s.%s" % (path, name))
 
 
@@ -38,8 +41,19 @@ def check_value_keywords(schema, path):
     for low, high in (("minimum", "maximum"), ("minLength", "maxLength")):
         if low in schema and high in schema:
             assert schema[low] <= schema[high], path
-    allowed = {"type", "properties", "required", "additionalProperties", "description", "enum", "minimum", "maximum",
-               "minLength", "maxLength", "$schema"}
+    allowed = {
+        "type",
+        "properties",
+        "required",
+        "additionalProperties",
+        "description",
+        "enum",
+        "minimum",
+        "maximum",
+        "minLength",
+        "maxLength",
+        "$schema",
+    }
     assert set(schema) <= allowed, "%s has unknown keywords %s" % (path, set(schema) - allowed)
 
 
@@ -73,9 +87,15 @@ def test_definitions_are_well_formed(style):
 
 
 def test_names_are_configurable_and_checked():
-    names = [d["function"]["name"] for d in tool.tool_definitions("openai", names={"search": "search_web"}, settings=stub_settings())]
+    names = [
+        d["function"]["name"]
+        for d in tool.tool_definitions("openai", names={"search": "search_web"}, settings=stub_settings())
+    ]
     assert names == ["search_web", "web_fetch"]
-    assert [d["name"] for d in tool.tool_definitions("json_schema", settings=stub_settings())] == ["web.search", "web.fetch"]
+    assert [d["name"] for d in tool.tool_definitions("json_schema", settings=stub_settings())] == [
+        "web.search",
+        "web.fetch",
+    ]
     with pytest.raises(ws.InvalidInput):
         tool.tool_definitions("anthropic", names={"search": "web.search"}, settings=stub_settings())
     with pytest.raises(ws.InvalidInput):
@@ -145,8 +165,11 @@ def test_format_snapshots(snapshot, monkeypatch):
     snapshot("search.txt", tool.format_results(result))
     snapshot("search.md", tool.format_results(result, "markdown"))
     snapshot("empty.txt", tool.format_results({"items": []}))
-    blocked = {"error": ws.WebBlocked("html.duckduckgo.com served a bot challenge", provider="ddg_html",
-                                      detail_code="captcha_required").to_dict()}
+    blocked = {
+        "error": ws.WebBlocked(
+            "html.duckduckgo.com served a bot challenge", provider="ddg_html", detail_code="captcha_required"
+        ).to_dict()
+    }
     snapshot("error_blocked.txt", tool.format_results(blocked))
     timeout = {"error": ws.Timeout("no answer within 15000 ms", provider="brave", detail_code="read_timeout").to_dict()}
     snapshot("error_timeout.txt", tool.format_results(timeout))
@@ -160,14 +183,18 @@ def test_format_rejects_unknown_styles():
         tool.format_results({"items": []}, style="html")
 
 
-PAGE = ("<html><head><title>Tool page</title></head><body><article><h1>Tool page</h1>"
-        + "<p>Readable paragraph for the fetch tool, long enough to be the main content of the page. " * 3
-        + "</p></article></body></html>").encode()
+PAGE = (
+    "<html><head><title>Tool page</title></head><body><article><h1>Tool page</h1>"
+    + "<p>Readable paragraph for the fetch tool, long enough to be the main content of the page. " * 3
+    + "</p></article></body></html>"
+).encode()
 
 
 def test_fetch_tool_repeat_guard_uses_the_normalised_url(monkeypatch):
     fetched = []
-    monkeypatch.setattr(tool, "call_tool", lambda name, args, client=None: fetched.append(args["url"]) or {"url": args["url"]})
+    monkeypatch.setattr(
+        tool, "call_tool", lambda name, args, client=None: fetched.append(args["url"]) or {"url": args["url"]}
+    )
     session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings()), max_repeats=1)
     assert "error" not in session.call_tool("web_fetch", {"url": "https://a.example/a#x"})
     again = session.call_tool("web_fetch", {"url": "https://A.example/a"})

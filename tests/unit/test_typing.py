@@ -36,9 +36,24 @@ def test_a_users_script_with_a_misspelt_key_fails_type_checking(tmp_path: Path) 
     config = tmp_path / "mypy.ini"
     config.write_text("[mypy]\n", encoding="utf-8")  # not the project's own (strict, over the package)
     checked = subprocess.run(
-        [sys.executable, "-m", "mypy", "--config-file", str(config), "--follow-imports=silent",
-         "--cache-dir", str(tmp_path / "cache"), "--no-error-summary", "--hide-error-context", str(script)],
-        cwd=tmp_path, env={"MYPYPATH": str(ROOT), "PATH": ""}, capture_output=True, text=True, timeout=300,
+        [
+            sys.executable,
+            "-m",
+            "mypy",
+            "--config-file",
+            str(config),
+            "--follow-imports=silent",
+            "--cache-dir",
+            str(tmp_path / "cache"),
+            "--no-error-summary",
+            "--hide-error-context",
+            str(script),
+        ],
+        cwd=tmp_path,
+        env={"MYPYPATH": str(ROOT), "PATH": ""},
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     errors = [line.split(": error: ", 1) for line in checked.stdout.splitlines() if ": error: " in line]
     by_line = {int(where.rsplit(":", 1)[1]): message for where, message in errors}

@@ -76,7 +76,9 @@ def test_bad_options(options):
 
 
 def test_good_options_are_accepted():
-    result = ws.search("q", locale="en-US", time_range="week", safe_search="strict", trace_id="abc-123", site_filter="python.org")
+    result = ws.search(
+        "q", locale="en-US", time_range="week", safe_search="strict", trace_id="abc-123", site_filter="python.org"
+    )
     assert result["items"][0]["title"] == "q site:python.org - Overview"
 
 

@@ -24,7 +24,7 @@ within the call's deadline; a link that cannot be resolved stays as it is.
 import logging
 import re
 from concurrent.futures import ThreadPoolExecutor, wait
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Optional
 from urllib.parse import SplitResult, urljoin, urlsplit
 
 from bs4 import Tag
@@ -48,7 +48,9 @@ _SNIPPET_PREFIXES = ("content-right_", "summary-text_")
 _DATE_PREFIX_CLASS = "newTimeFactor_before_abs"  # 2020: the date inside c-abstract
 # The security check page: structural markers only (a query echoed into a results page is
 # escaped and cannot produce a quoted src/href, nor a title that is exactly "百度安全验证").
-_CHALLENGE = re.compile(r"""<title>\s*百度安全验证\s*</title>|(?:src|href)\s*=\s*['"][^'"]*(?:mkdjump|/static/captcha/)""", re.I)
+_CHALLENGE = re.compile(
+    r"""<title>\s*百度安全验证\s*</title>|(?:src|href)\s*=\s*['"][^'"]*(?:mkdjump|/static/captcha/)""", re.I
+)
 _TOOLS_URL = re.compile(r"""['"]?url['"]?\s*:\s*(['"])(.*?)\1""", re.S)
 #: A time range's length in seconds (SearXNG's baidu engine: a month is 30 days, a year 365).
 _TIME_RANGE_S = {"day": 86_400, "week": 604_800, "month": 2_592_000, "year": 31_536_000}
@@ -67,7 +69,9 @@ def _split(url: Optional[str]) -> Optional[SplitResult]:
 def is_baidu_captcha_url(url: str) -> bool:
     """True for Baidu's security-check address (``wappass.baidu.com``, ``/static/captcha/...``)."""
     parts = _split(url)
-    return parts is not None and (host_in(url, "wappass.baidu.com") or (host_in(url, "baidu.com") and "/static/captcha" in parts.path))
+    return parts is not None and (
+        host_in(url, "wappass.baidu.com") or (host_in(url, "baidu.com") and "/static/captcha" in parts.path)
+    )
 
 
 #: Baidu's security check ("百度安全验证"): a redirect to, or a page from,
@@ -88,7 +92,11 @@ def is_baidu_link(url: str) -> bool:
     if parts is None:
         return False
     host = (parts.hostname or "").lower()
-    return (host == "baidu.com" or host.endswith(".baidu.com")) and parts.path == "/link" and parts.query.startswith("url=")
+    return (
+        (host == "baidu.com" or host.endswith(".baidu.com"))
+        and parts.path == "/link"
+        and parts.query.startswith("url=")
+    )
 
 
 def _source(container: Tag, tools: Optional[Tag]) -> Optional[str]:
@@ -112,7 +120,7 @@ def _snippet(node: Optional[Tag]) -> str:
     return text_of(node)
 
 
-def _parts(container: Tag) -> Tuple[Optional[Tag], Optional[Tag], Optional[Tag]]:
+def _parts(container: Tag) -> tuple[Optional[Tag], Optional[Tag], Optional[Tag]]:
     """The block's heading (``h3``), snippet node (``c-abstract``, else a styled snippet) and ``data-tools`` node."""
     heading = abstract = styled = tools = None
     for tag in elements(container):
@@ -128,10 +136,12 @@ def _parts(container: Tag) -> Tuple[Optional[Tag], Optional[Tag], Optional[Tag]]
     return heading, abstract or styled, tools
 
 
-def _item(container: Tag) -> Optional[Dict[str, Any]]:
+def _item(container: Tag) -> Optional[dict[str, Any]]:
     """The item of one ``c-container`` block, or ``None`` when it has no title link."""
     heading, snippet, tools = _parts(container)
-    link = next((tag for tag in elements(heading) if tag.name == "a" and "href" in tag.attrs), None) if heading else None
+    link = (
+        next((tag for tag in elements(heading) if tag.name == "a" and "href" in tag.attrs), None) if heading else None
+    )
     title = text_of(link)
     if link is None or not attribute(link, "href").strip() or not title:
         return None
@@ -146,7 +156,7 @@ def _is_block(child: object) -> bool:
     return isinstance(child, Tag) and has_class(child, "c-container")
 
 
-def parse_baidu_page(text: str) -> List[Dict[str, Any]]:
+def parse_baidu_page(text: str) -> list[dict[str, Any]]:
     """Raw items of a Baidu results page (pure).
 
     Returns ``[]`` for a page saying "抱歉没有找到…"; raises ``WebParseError`` for a
@@ -187,9 +197,11 @@ class BaiduHtml(HtmlEngine):
         """Also refuse a ``resolve_links`` that is not a bool."""
         super().check_params(params)
         if not isinstance(params.options.get("resolve_links", False), bool):
-            raise InvalidInput("resolve_links must be true or false", provider=self.name, detail_code="bad_resolve_links")
+            raise InvalidInput(
+                "resolve_links must be true or false", provider=self.name, detail_code="bad_resolve_links"
+            )
 
-    def query(self, params: SearchParams) -> Dict[str, str]:
+    def query(self, params: SearchParams) -> dict[str, str]:
         """``wd``, ``rn`` (= ``max_results``), ``ie=utf-8``; a time range as ``gpc``: the span
         from that long before the search's time to it, in Unix seconds (as SearXNG's
         ``searx/engines/baidu.py`` sends it)."""
@@ -199,7 +211,7 @@ class BaiduHtml(HtmlEngine):
             query["gpc"] = "stf=%d,%d|stftype=1" % (end - _TIME_RANGE_S[params.time_range], end)
         return query
 
-    def items(self, markup: str, params: SearchParams) -> List[Dict[str, Any]]:
+    def items(self, markup: str, params: SearchParams) -> list[dict[str, Any]]:
         """The ``c-container`` children of ``#content_left`` that have a title link."""
         content = parse_fragment(markup).find(id="content_left")
         blocks = [child for child in content.children if _is_block(child)] if isinstance(content, Tag) else []
@@ -214,12 +226,17 @@ class BaiduHtml(HtmlEngine):
             self.resolve_links([item for item in wanted if is_baidu_link(item["url"])], transport, deadline, headers)
         return result
 
-    def resolve_link(self, link: str, transport: HttpTransport, deadline: Deadline, headers: Dict[str, str]) -> str:
+    def resolve_link(self, link: str, transport: HttpTransport, deadline: Deadline, headers: dict[str, str]) -> str:
         """The target of one ``/link?url=`` URL, or the link itself when that fails."""
         spec = RequestSpec("GET", link, headers=headers, allow_redirects=False, browser=True)
         try:
             response = transport.send(
-                spec, deadline=deadline, provider=self.name, max_bytes=_RESOLVE_MAX_BYTES, truncate=True, secrets=self.secrets()
+                spec,
+                deadline=deadline,
+                provider=self.name,
+                max_bytes=_RESOLVE_MAX_BYTES,
+                truncate=True,
+                secrets=self.secrets(),
             )
         except WebSearchError as error:
             logger.debug("could not resolve %s: %s", link, error)
@@ -227,7 +244,11 @@ class BaiduHtml(HtmlEngine):
         return link_target(response, link) or link
 
     def resolve_links(
-        self, items: List[Dict[str, Any]], transport: HttpTransport, deadline: Deadline, headers: Optional[Dict[str, str]] = None
+        self,
+        items: list[dict[str, Any]],
+        transport: HttpTransport,
+        deadline: Deadline,
+        headers: Optional[dict[str, str]] = None,
     ) -> None:
         """Resolve the items' URLs in parallel, in place; what is unresolved by the deadline stays.
         ``headers``: those of the search (a click on a result of its page), by default a plain search's."""
@@ -237,7 +258,9 @@ class BaiduHtml(HtmlEngine):
             headers = self.headers(SearchParams(query="link", max_results=len(items)))
         pool = ThreadPoolExecutor(max_workers=min(len(items), _RESOLVE_WORKERS), thread_name_prefix="baidu-resolve")
         try:
-            futures = {pool.submit(self.resolve_link, item["url"], transport, deadline, headers): item for item in items}
+            futures = {
+                pool.submit(self.resolve_link, item["url"], transport, deadline, headers): item for item in items
+            }
             done, _ = wait(futures, timeout=max(0.0, deadline.remaining_s()))
             for future in done:
                 futures[future]["url"] = future.result()

@@ -6,7 +6,7 @@ the body's code then decides. A 403 means the account has no money or package
 quota left (``AuthError`` with Bocha's own words).
 """
 
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Optional
 
 from ..engine.json_api import JsonApiBackend
 from ..errors import InvalidInput, WebParseError
@@ -56,7 +56,7 @@ class Bocha(JsonApiBackend):
         }
         return RequestSpec("POST", self.endpoint_url(), json=body, headers=self.json_headers(self.bearer()))
 
-    def error_envelope(self, data: Any) -> Optional[Tuple[Any, Optional[str]]]:
+    def error_envelope(self, data: Any) -> Optional[tuple[Any, Optional[str]]]:
         """``{"code": "<status>", "message", "log_id"}`` whenever ``code`` is not 200."""
         if not isinstance(data, dict) or "code" not in data or data["code"] in (200, "200"):
             return None
@@ -69,8 +69,10 @@ class Bocha(JsonApiBackend):
         """Items from ``data.webPages.value[]`` (or a gateway's top-level ``webPages``)."""
         data = self.data(response)
         if not isinstance(data, dict):
-            raise WebParseError("bocha answered with JSON that is not an object", provider=self.name, detail_code="unexpected_shape")
-        inner: Dict[str, Any] = data["data"] if isinstance(data.get("data"), dict) else data
+            raise WebParseError(
+                "bocha answered with JSON that is not an object", provider=self.name, detail_code="unexpected_shape"
+            )
+        inner: dict[str, Any] = data["data"] if isinstance(data.get("data"), dict) else data
         pages = inner.get("webPages")
         if pages is None:
             if inner.get("_type") == "SearchResponse":  # a search answer without web pages: no results
@@ -81,7 +83,7 @@ class Bocha(JsonApiBackend):
         return ParseResult(items=items, request_id=_log_id(data))
 
 
-def _item(page: Dict[str, Any], use_summary: bool) -> Dict[str, Any]:
+def _item(page: dict[str, Any], use_summary: bool) -> dict[str, Any]:
     snippet = (page.get("summary") if use_summary else None) or page.get("snippet")
     return {
         "title": page.get("name"),
@@ -92,6 +94,6 @@ def _item(page: Dict[str, Any], use_summary: bool) -> Dict[str, Any]:
     }
 
 
-def _log_id(data: Dict[str, Any]) -> Optional[str]:
+def _log_id(data: dict[str, Any]) -> Optional[str]:
     value = data.get("log_id")
     return str(value) if value else None

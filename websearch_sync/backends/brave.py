@@ -6,7 +6,7 @@ Authenticated with ``X-Subscription-Token: <BRAVE_API_KEY>``. A rejected key is 
 ``X-RateLimit-Reset`` (the free plan allows one request per second).
 """
 
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Optional
 
 from ..engine.base import dig, split_locale
 from ..engine.json_api import JsonApiBackend
@@ -55,7 +55,7 @@ class Brave(JsonApiBackend):
     def build_request(self, params: SearchParams) -> RequestSpec:
         """``q``, ``count`` = max_results, ``country``/``search_lang`` from the locale,
         ``freshness`` from the time range, ``safesearch``."""
-        query: Dict[str, Any] = {"q": params.full_query, "count": params.max_results}
+        query: dict[str, Any] = {"q": params.full_query, "count": params.max_results}
         if params.locale:
             lang, country = split_locale(params.locale)
             query["search_lang"] = _LANG_WITH_REGION.get((lang, country or "")) or _search_lang(params.locale, lang)
@@ -72,7 +72,7 @@ class Brave(JsonApiBackend):
             headers=self.json_headers(("X-Subscription-Token", str(self.config["api_key"]))),
         )
 
-    def error_envelope(self, data: Any) -> Optional[Tuple[Any, Optional[str]]]:
+    def error_envelope(self, data: Any) -> Optional[tuple[Any, Optional[str]]]:
         """``{"type": "ErrorResponse", "error": {"code", "detail"}}`` (the docs also show ``errors: [...]``)."""
         if not isinstance(data, dict) or data.get("type") != "ErrorResponse":
             return None
@@ -87,7 +87,11 @@ class Brave(JsonApiBackend):
         """Items from ``web.results[]``; a search answer without ``web`` has no web results."""
         data = self.data(response)
         if not isinstance(data, dict) or data.get("type") != "search":
-            raise WebParseError("brave answered with JSON that is not a search response", provider=self.name, detail_code="unexpected_shape")
+            raise WebParseError(
+                "brave answered with JSON that is not a search response",
+                provider=self.name,
+                detail_code="unexpected_shape",
+            )
         results = dig(data, ["web", "results"], self.name) if "web" in data else []
         return ParseResult(items=self.items_from(results, params))
 

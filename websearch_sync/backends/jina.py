@@ -8,7 +8,7 @@ result list is billed. Errors come as ``{"code": 401, "name":
 problem (``AuthError``). The free plan allows 40 requests per minute.
 """
 
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Optional
 
 from ..engine.json_api import JsonApiBackend
 from ..errors import WebParseError
@@ -43,7 +43,7 @@ class Jina(JsonApiBackend):
             headers["X-Respond-With"] = "no-content"
         return RequestSpec("GET", self.endpoint_url(), params={"q": params.full_query}, headers=headers)
 
-    def error_envelope(self, data: Any) -> Optional[Tuple[Any, Optional[str]]]:
+    def error_envelope(self, data: Any) -> Optional[tuple[Any, Optional[str]]]:
         """``{"code": <status>, "name", "message", "data": null}`` whenever ``code`` is not 200."""
         if not isinstance(data, dict) or "code" not in data or data["code"] in (200, "200"):
             return None
@@ -58,16 +58,25 @@ class Jina(JsonApiBackend):
             raise WebParseError("jina answered without `data`", provider=self.name, detail_code="unexpected_shape")
         results = data["data"]
         if not isinstance(results, list):
-            raise WebParseError("jina answered with a non-list `data`", provider=self.name, detail_code="unexpected_shape")
-        return ParseResult(items=[_item(result, params.include_content) for result in results if isinstance(result, dict)])
+            raise WebParseError(
+                "jina answered with a non-list `data`", provider=self.name, detail_code="unexpected_shape"
+            )
+        return ParseResult(
+            items=[_item(result, params.include_content) for result in results if isinstance(result, dict)]
+        )
 
 
-def _item(result: Dict[str, Any], include_content: bool) -> Dict[str, Any]:
+def _item(result: dict[str, Any], include_content: bool) -> dict[str, Any]:
     content = result.get("content")
     snippet = result.get("description")
     if not snippet and isinstance(content, str):
         snippet = content[:SNIPPET_FROM_CONTENT_CHARS]
-    item = {"title": result.get("title"), "url": result.get("url"), "snippet": snippet, "published_at": result.get("date")}
+    item = {
+        "title": result.get("title"),
+        "url": result.get("url"),
+        "snippet": snippet,
+        "published_at": result.get("date"),
+    }
     if include_content:
         item["content"] = content
     return item

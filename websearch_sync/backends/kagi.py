@@ -9,7 +9,7 @@ account problem (``AuthError``), not a bad request. ``data[]`` mixes search
 results (``t == 0``) with related searches (``t == 1``); only results become items.
 """
 
-from typing import Any, Dict, Optional, Tuple, cast
+from typing import Any, Optional, cast
 
 from ..engine.json_api import JsonApiBackend
 from ..errors import AuthError, InvalidInput, WebParseError
@@ -19,7 +19,13 @@ from ..net.transport import HttpResponse, RequestSpec
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: Kagi's documented error codes, by the name passed to ``api_error``.
-_CODE_NAMES = {0: "INTERNAL_ERROR", 1: "MALFORMED_REQUEST", 2: "UNAUTHORIZED", 100: "NO_BILLING_INFORMATION", 101: "INSUFFICIENT_CREDIT"}
+_CODE_NAMES = {
+    0: "INTERNAL_ERROR",
+    1: "MALFORMED_REQUEST",
+    2: "UNAUTHORIZED",
+    100: "NO_BILLING_INFORMATION",
+    101: "INSUFFICIENT_CREDIT",
+}
 _SEARCH_RESULT = 0
 
 
@@ -52,7 +58,7 @@ class Kagi(JsonApiBackend):
             headers=self.json_headers(auth),
         )
 
-    def error_envelope(self, data: Any) -> Optional[Tuple[Any, Optional[str]]]:
+    def error_envelope(self, data: Any) -> Optional[tuple[Any, Optional[str]]]:
         """The first entry of ``error: [{"code", "msg"}]``, its code by name
         (``INTERNAL_ERROR`` and unknown codes, ``KAGI_ERROR_<n>``, are left to the HTTP status;
         with HTTP 200 they are ``WebProviderError(api_error)``)."""
@@ -71,8 +77,11 @@ class Kagi(JsonApiBackend):
         """Items from ``data[]`` entries with ``t == 0``; ``meta.id`` is the request id."""
         data = self.data(response)
         if not isinstance(data, dict) or not isinstance(data.get("data"), list):
-            raise WebParseError("kagi answered without a `data` list", provider=self.name, detail_code="unexpected_shape")
-        items = self.items_from((entry for entry in data["data"] if isinstance(entry, dict) and entry.get("t") == _SEARCH_RESULT), params)
-        meta: Dict[str, Any] = data["meta"] if isinstance(data.get("meta"), dict) else {}
+            raise WebParseError(
+                "kagi answered without a `data` list", provider=self.name, detail_code="unexpected_shape"
+            )
+        items = self.items_from(
+            (entry for entry in data["data"] if isinstance(entry, dict) and entry.get("t") == _SEARCH_RESULT), params
+        )
+        meta: dict[str, Any] = data["meta"] if isinstance(data.get("meta"), dict) else {}
         return ParseResult(items=items, request_id=str(meta["id"]) if meta.get("id") else None)
-

@@ -34,7 +34,8 @@ any language the instance speaks (:mod:`.searxng_reasons`).
 """
 
 import dataclasses
-from typing import Any, Dict, List, Optional, Sequence, Tuple, Type
+from collections.abc import Sequence
+from typing import Any, Optional
 from urllib.parse import urlsplit, urlunsplit
 
 from ..engine.base import dig, page_number
@@ -73,7 +74,7 @@ _SPECIAL_LANGUAGES = ("all", "auto")
 
 #: A kind of engine failure (:func:`.searxng_reasons.read_reason`) -> (error class, detail
 #: code, seconds SearXNG suspends the engine by default: settings.yml ``search.suspended_times``).
-_ENGINE_PROBLEMS: Dict[str, Tuple[Type[WebSearchError], str, Optional[float]]] = {
+_ENGINE_PROBLEMS: dict[str, tuple[type[WebSearchError], str, Optional[float]]] = {
     "captcha": (WebBlocked, "captcha_required", 3600.0),
     "too_many_requests": (WebBlocked, "http_429", 180.0),
     "access_denied": (WebBlocked, "http_403", 180.0),
@@ -153,7 +154,7 @@ class SearXNG(JsonApiBackend):
     def build_request(self, params: SearchParams) -> RequestSpec:
         """``GET /search?q=…&format=json&locale=en`` with language, time range, safe search and
         options, and the headers a real instance's limiter wants."""
-        query: Dict[str, Any] = {"q": params.full_query, "format": "json", "locale": "en"}
+        query: dict[str, Any] = {"q": params.full_query, "format": "json", "locale": "en"}
         if params.options.get("pageno") is not None:
             query["pageno"] = params.options["pageno"]
         language = searxng_language(params.locale) if params.locale else None
@@ -182,7 +183,7 @@ class SearXNG(JsonApiBackend):
         query["timeout_limit"] = "%.2f" % limit
         return dataclasses.replace(spec, params=query)
 
-    def cooldown_keys(self, params: SearchParams) -> Tuple[str, ...]:
+    def cooldown_keys(self, params: SearchParams) -> tuple[str, ...]:
         """The instance (its limiter, its 403) and the engines/categories this call asks for."""
         return (self.name, self._engines_key(params))
 
@@ -275,13 +276,13 @@ class SearXNG(JsonApiBackend):
         root = urlsplit(instance_root(self.endpoint_url())).path.rstrip("/")
         return came.path != asked.path and came.path.rstrip("/") == root and came.hostname == asked.hostname
 
-    def error_envelope(self, data: Any) -> Optional[Tuple[Any, Optional[str]]]:
+    def error_envelope(self, data: Any) -> Optional[tuple[Any, Optional[str]]]:
         """SearXNG's ``{"error": "No query"}``."""
         if isinstance(data, dict) and isinstance(data.get("error"), str):
             return None, data["error"]
         return None
 
-    def structure_report(self, response: HttpResponse, params: Optional[SearchParams] = None) -> Dict[str, bool]:
+    def structure_report(self, response: HttpResponse, params: Optional[SearchParams] = None) -> dict[str, bool]:
         """No structure checks on a refusal (JSON disabled, limiter, 403): there is no answer to
         compare, and ``check-live`` reports the refusal itself."""
         error = self.classify(response)
@@ -295,7 +296,9 @@ class SearXNG(JsonApiBackend):
         data = self.data(response)
         results = dig(data, ["results"], self.name)
         if not isinstance(results, list):
-            raise WebParseError("searxng answered with a non-list `results`", provider=self.name, detail_code="unexpected_shape")
+            raise WebParseError(
+                "searxng answered with a non-list `results`", provider=self.name, detail_code="unexpected_shape"
+            )
         items = self.items_from(results, params)
         failures = [_engine_error(entry, self.name, self.secrets()) for entry in data.get("unresponsive_engines") or ()]
         problems = [failure for failure in failures if failure is not None]
@@ -308,9 +311,12 @@ class SearXNG(JsonApiBackend):
             errors.append(_answer_only(extras).to_dict())
         return ParseResult(items=items, errors=errors, extras=extras)
 
-    def _warnings(self, params: SearchParams, results: List[Any], failed: List[str]) -> List[WebSearchError]:
+    def _warnings(self, params: SearchParams, results: list[Any], failed: list[str]) -> list[WebSearchError]:
         """A warning for each of ``engines``/``categories`` whose names the instance ignored."""
-        warnings = (ignored_names(o, _names(params.options.get(o), o, self.name), results, failed) for o in ("engines", "categories"))
+        warnings = (
+            ignored_names(o, _names(params.options.get(o), o, self.name), results, failed)
+            for o in ("engines", "categories")
+        )
         return [warning for warning in warnings if warning is not None]
 
 
@@ -321,7 +327,9 @@ def _names(value: Any, option: str, provider: str) -> Optional[str]:
     parts = value.split(",") if isinstance(value, str) else value
     if not isinstance(parts, (list, tuple)) or not all(isinstance(p, str) and p.strip() for p in parts) or not parts:
         raise InvalidInput(
-            "%s must be a name or a list of names, got %r" % (option, value), provider=provider, detail_code="bad_" + option
+            "%s must be a name or a list of names, got %r" % (option, value),
+            provider=provider,
+            detail_code="bad_" + option,
         )
     return ",".join(p.strip() for p in parts)
 
@@ -354,7 +362,12 @@ def searxng_language(locale: str) -> str:
         return language
     if rest and len(rest[0]) == 4 and _letters(rest[0]):
         rest = rest[1:]
-    if 2 <= len(language) <= 3 and _letters(language) and len(rest) <= 1 and all(len(r) == 2 and _letters(r) for r in rest):
+    if (
+        2 <= len(language) <= 3
+        and _letters(language)
+        and len(rest) <= 1
+        and all(len(r) == 2 and _letters(r) for r in rest)
+    ):
         return "-".join([language] + [r.upper() for r in rest])
     raise InvalidInput(
         "searxng cannot search in locale %r: it accepts a language code with an optional two-letter region "
@@ -400,7 +413,7 @@ def _shown(url: str) -> str:
     return "%s://%s%s%s" % (parts.scheme, host, port, parts.path)
 
 
-def _engine_error(entry: Any, provider: str, secrets: List[str]) -> Optional[Tuple[str, WebSearchError]]:
+def _engine_error(entry: Any, provider: str, secrets: list[str]) -> Optional[tuple[str, WebSearchError]]:
     """One ``[engine, reason]`` pair as ``(engine, error)`` (``None`` for an unreadable entry).
 
     A blocked engine (CAPTCHA, too many requests, access denied) or a suspended one
@@ -462,12 +475,15 @@ def _no_results_because(problems: Sequence[WebSearchError], status: int, provide
     )
 
 
-def _answer_only(extras: Dict[str, Any]) -> WebSearchError:
+def _answer_only(extras: dict[str, Any]) -> WebSearchError:
     """The note for an answer without web results (a calculator, a unit conversion, an infobox)."""
     kinds = ", ".join("%d %s" % (len(extras[k]), k) for k in ("answers", "infoboxes") if extras.get(k))
-    texts = [a["text"] for a in extras.get("answers", ()) if a.get("text")] + [i["title"] for i in extras.get("infoboxes", ())]
+    texts = [a["text"] for a in extras.get("answers", ()) if a.get("text")] + [
+        i["title"] for i in extras.get("infoboxes", ())
+    ]
     return WebProviderError(
-        "searxng answered with no web results, only %s (in provider_meta['extras']): %s" % (kinds, "; ".join(texts[:3])),
+        "searxng answered with no web results, only %s (in provider_meta['extras']): %s"
+        % (kinds, "; ".join(texts[:3])),
         provider="searxng",
         detail_code="answer_only",
     )

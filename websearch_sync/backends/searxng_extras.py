@@ -22,7 +22,8 @@ name: SearXNG silently drops names it does not know (a shortcut such as ``go``,
 another case such as ``Google``) and runs its default engines instead.
 """
 
-from typing import Any, Dict, List, Optional, Sequence
+from collections.abc import Sequence
+from typing import Any, Optional
 
 from ..engine.normalize import clean_text, clean_url
 from ..errors import InvalidInput
@@ -37,13 +38,17 @@ MAX_EXTRAS = 10
 MAX_EXTRA_CHARS = 2000
 
 
-def extras_of(data: Dict[str, Any]) -> Dict[str, List[Any]]:
+def extras_of(data: dict[str, Any]) -> dict[str, list[Any]]:
     """``{kind: entries}`` for each kind of extra the answer has (see the module docstring)."""
     readers = {"answers": _answer, "infoboxes": _infobox, "suggestions": _word, "corrections": _word}
-    extras: Dict[str, List[Any]] = {}
+    extras: dict[str, list[Any]] = {}
     for kind in EXTRAS_KINDS:
         raw = data.get(kind)
-        entries = [entry for entry in (readers[kind](item) for item in raw[:MAX_EXTRAS * 2]) if entry] if isinstance(raw, list) else []
+        entries = (
+            [entry for entry in (readers[kind](item) for item in raw[: MAX_EXTRAS * 2]) if entry]
+            if isinstance(raw, list)
+            else []
+        )
         if entries:
             extras[kind] = entries[:MAX_EXTRAS]
     return extras
@@ -59,12 +64,16 @@ def _word(value: Any) -> Optional[str]:
     return _text(value)
 
 
-def _answer(value: Any) -> Optional[Dict[str, Any]]:
+def _answer(value: Any) -> Optional[dict[str, Any]]:
     if isinstance(value, str):  # older instances: answers were plain strings
         value = {"answer": value}
     if not isinstance(value, dict):
         return None
-    answer = {"text": _text(value.get("answer")), "url": clean_url(value.get("url")), "engine": _text(value.get("engine"))}
+    answer = {
+        "text": _text(value.get("answer")),
+        "url": clean_url(value.get("url")),
+        "engine": _text(value.get("engine")),
+    }
     if answer["text"] is None:
         answer["template"] = _text(value.get("template"))
         if answer["template"] is None:
@@ -72,14 +81,16 @@ def _answer(value: Any) -> Optional[Dict[str, Any]]:
     return answer
 
 
-def _infobox(value: Any) -> Optional[Dict[str, Any]]:
+def _infobox(value: Any) -> Optional[dict[str, Any]]:
     if not isinstance(value, dict):
         return None
     title = _text(value.get("infobox"))
     if title is None:
         return None
     links = [{"title": _text(u.get("title")), "url": clean_url(u.get("url"))} for u in _dicts(value.get("urls"))]
-    attributes = [{"label": _text(a.get("label")), "value": _text(a.get("value"))} for a in _dicts(value.get("attributes"))]
+    attributes = [
+        {"label": _text(a.get("label")), "value": _text(a.get("value"))} for a in _dicts(value.get("attributes"))
+    ]
     return {
         "title": title,
         "content": _text(value.get("content")),
@@ -90,13 +101,13 @@ def _infobox(value: Any) -> Optional[Dict[str, Any]]:
     }
 
 
-def _dicts(value: Any) -> List[Dict[str, Any]]:
-    return [v for v in value[:MAX_EXTRAS * 3] if isinstance(v, dict)] if isinstance(value, list) else []
+def _dicts(value: Any) -> list[dict[str, Any]]:
+    return [v for v in value[: MAX_EXTRAS * 3] if isinstance(v, dict)] if isinstance(value, list) else []
 
 
-def _sources(results: Sequence[Any], field: str) -> List[str]:
+def _sources(results: Sequence[Any], field: str) -> list[str]:
     """The engines (``engines``: a list) or categories (``category``: a string) results came from."""
-    came: List[str] = []
+    came: list[str] = []
     for result in results:
         value = result.get(field) if isinstance(result, dict) else None
         values = [value] if isinstance(value, str) else value if isinstance(value, list) else []
@@ -104,7 +115,9 @@ def _sources(results: Sequence[Any], field: str) -> List[str]:
     return came
 
 
-def ignored_names(option: str, asked: Optional[str], results: Sequence[Any], failed: Sequence[str]) -> Optional[InvalidInput]:
+def ignored_names(
+    option: str, asked: Optional[str], results: Sequence[Any], failed: Sequence[str]
+) -> Optional[InvalidInput]:
     """A warning when no result came from the ``engines`` (or ``categories``) asked for.
 
     ``asked`` is the option as sent (comma-separated), ``results`` the answer's results,
@@ -123,7 +136,8 @@ def ignored_names(option: str, asked: Optional[str], results: Sequence[Any], fai
     hint = "; names are exact and lower case: did you mean %s?" % ", ".join(repr(n) for n in near) if near else ""
     return InvalidInput(
         "searxng: no result came from the %s asked for (%s), only from %s: the instance ignores names it does not "
-        "know, shortcuts included, and runs its default engines%s" % (option, ", ".join(names), ", ".join(others[:10]), hint),
+        "know, shortcuts included, and runs its default engines%s"
+        % (option, ", ".join(names), ", ".join(others[:10]), hint),
         provider="searxng",
         detail_code="unknown_" + option,
     )

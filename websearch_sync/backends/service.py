@@ -18,7 +18,7 @@ they never appear in messages.
 
 import json
 import re
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Optional
 
 from ..engine.base import dig
 from ..engine.json_api import JsonApiBackend
@@ -43,7 +43,13 @@ class SearchService(JsonApiBackend):
     auto_rank = 70
     text_format = "html"  # the gateway contract's snippets carry <em> highlights and entities
     provides_content = True
-    result_fields = {"title": "title", "url": "url", "snippet": "snippet", "source": "site_name", "published_at": "date"}
+    result_fields = {
+        "title": "title",
+        "url": "url",
+        "snippet": "snippet",
+        "source": "site_name",
+        "published_at": "date",
+    }
     content_field = "content"
     summary = "generic search gateway, POST JSON (needs WEB_SEARCH_SERVICE_URL and WEB_SEARCH_SERVICE_KEY)"
     env_vars = {
@@ -61,14 +67,14 @@ class SearchService(JsonApiBackend):
         """``Settings.endpoints["service"]``, else the ``url`` setting, used as it is."""
         return self.settings.endpoints.get(self.name) or self.config.get("url") or super().endpoint_url()
 
-    def missing_settings(self) -> List[str]:
+    def missing_settings(self) -> list[str]:
         """Required settings not set; an endpoint override stands in for ``url``."""
         missing = super().missing_settings()
         if self.settings.endpoints.get(self.name):
             missing = [key for key in missing if key != "url"]
         return missing
 
-    def extra_headers(self) -> Dict[str, str]:
+    def extra_headers(self) -> dict[str, str]:
         """The ``headers`` setting (a mapping, or a JSON object from the environment), checked."""
         value = self.config.get("headers")
         if value is None or value == "":
@@ -85,9 +91,13 @@ class SearchService(JsonApiBackend):
             if not isinstance(name, str) or not _TOKEN.fullmatch(name):
                 raise self._bad_setting("headers", "has an invalid header name %r" % (name,))
             if name.lower() in RESERVED_HEADERS:
-                raise self._bad_setting("headers", "may not set %s (the key goes in %s)" % (name, self.env_vars["api_key"]))
+                raise self._bad_setting(
+                    "headers", "may not set %s (the key goes in %s)" % (name, self.env_vars["api_key"])
+                )
             if not isinstance(header_value, str) or not _VALUE.fullmatch(header_value):
-                raise self._bad_setting("headers", "has an invalid value for %s (a single-line ASCII string is needed)" % name)
+                raise self._bad_setting(
+                    "headers", "has an invalid value for %s (a single-line ASCII string is needed)" % name
+                )
             headers[name] = header_value
         return headers
 
@@ -95,10 +105,12 @@ class SearchService(JsonApiBackend):
         """The header that carries ``trace_id`` (default ``X-Request-Id``)."""
         name = self.config.get("request_id_header") or DEFAULT_REQUEST_ID_HEADER
         if not isinstance(name, str) or not _TOKEN.fullmatch(name) or name.lower() in RESERVED_HEADERS:
-            raise self._bad_setting("request_id_header", "must be a header name other than %s, got %r" % (", ".join(RESERVED_HEADERS), name))
+            raise self._bad_setting(
+                "request_id_header", "must be a header name other than %s, got %r" % (", ".join(RESERVED_HEADERS), name)
+            )
         return name
 
-    def secrets(self) -> List[str]:
+    def secrets(self) -> list[str]:
         """The key and every extra header value (configuration mistakes aside)."""
         found = super().secrets()
         try:
@@ -115,7 +127,9 @@ class SearchService(JsonApiBackend):
 
     def _bad_setting(self, key: str, problem: str) -> InvalidInput:
         return InvalidInput(
-            "%s: %s %s" % (self.name, self.env_vars.get(key, key), problem), provider=self.name, detail_code="bad_setting"
+            "%s: %s %s" % (self.name, self.env_vars.get(key, key), problem),
+            provider=self.name,
+            detail_code="bad_setting",
         )
 
     # -- request and answer -------------------------------------------------------------------
@@ -136,7 +150,7 @@ class SearchService(JsonApiBackend):
         }
         return RequestSpec("POST", self.endpoint_url(), json=body, headers=headers)
 
-    def error_envelope(self, data: Any) -> Optional[Tuple[Any, Optional[str]]]:
+    def error_envelope(self, data: Any) -> Optional[tuple[Any, Optional[str]]]:
         """A gateway's own words: ``{"error": "..."}``, ``{"error": {"message"}}``, ``{"message"}`` or ``{"detail"}``."""
         if not isinstance(data, dict) or "search_results" in data:
             return None
@@ -160,13 +174,14 @@ class SearchService(JsonApiBackend):
         """Items from ``search_results[]``; the answer's request-id header, if any, is the request id."""
         results = dig(self.data(response), ["search_results"], self.name)
         if not isinstance(results, list):
-            raise WebParseError("service answered with a non-list `search_results`", provider=self.name, detail_code="unexpected_shape")
+            raise WebParseError(
+                "service answered with a non-list `search_results`", provider=self.name, detail_code="unexpected_shape"
+            )
         items = self.items_from(results, params)
         return ParseResult(items=items, request_id=response.headers.get(self.request_id_header()) or None)
 
 
-
-def _loose_header_values(value: Any) -> List[str]:
+def _loose_header_values(value: Any) -> list[str]:
     """Header values from a malformed setting, for redaction only."""
     if isinstance(value, str):
         try:

@@ -6,7 +6,7 @@ reached (its SDK treats 403, 432 and 433 alike): all are ``AuthError``, since
 retrying cannot help until the account changes.
 """
 
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Optional
 
 from ..engine.base import dig
 from ..engine.json_api import JsonApiBackend
@@ -42,13 +42,15 @@ class Tavily(JsonApiBackend):
         topic = params.options.get("topic")
         if topic is not None and topic not in TOPICS:
             raise InvalidInput(
-                "topic must be one of %s, got %r" % (", ".join(TOPICS), topic), provider=self.name, detail_code="bad_topic"
+                "topic must be one of %s, got %r" % (", ".join(TOPICS), topic),
+                provider=self.name,
+                detail_code="bad_topic",
             )
 
     def build_request(self, params: SearchParams) -> RequestSpec:
         """JSON ``{query, max_results}`` plus ``topic``, ``time_range`` and
         ``include_raw_content`` (for ``include_content``) when asked."""
-        body: Dict[str, Any] = {"query": params.full_query, "max_results": params.max_results}
+        body: dict[str, Any] = {"query": params.full_query, "max_results": params.max_results}
         if params.options.get("topic"):
             body["topic"] = params.options["topic"]
         if params.time_range:
@@ -57,7 +59,7 @@ class Tavily(JsonApiBackend):
             body["include_raw_content"] = True
         return RequestSpec("POST", self.endpoint_url(), json=body, headers=self.json_headers(self.bearer()))
 
-    def error_envelope(self, data: Any) -> Optional[Tuple[Any, Optional[str]]]:
+    def error_envelope(self, data: Any) -> Optional[tuple[Any, Optional[str]]]:
         """``{"detail": {"error": "..."}}`` (FastAPI's ``{"detail": "..."}`` too)."""
         if not isinstance(data, dict) or "detail" not in data:
             return None
@@ -71,8 +73,9 @@ class Tavily(JsonApiBackend):
         data = self.data(response)
         results = dig(data, ["results"], self.name)
         if not isinstance(results, list):
-            raise WebParseError("tavily answered with a non-list `results`", provider=self.name, detail_code="unexpected_shape")
+            raise WebParseError(
+                "tavily answered with a non-list `results`", provider=self.name, detail_code="unexpected_shape"
+            )
         items = self.items_from(results, params)
         request_id = data.get("request_id")
         return ParseResult(items=items, request_id=str(request_id) if request_id else None)
-

@@ -27,7 +27,7 @@ Errors come as ``{"error": {"code", "info"}}``, usually with HTTP 200: ``maxlag`
 """
 
 import re
-from typing import Any, Optional, Tuple
+from typing import Any, Optional
 from urllib.parse import quote
 
 from ..config import VERSION
@@ -112,10 +112,12 @@ class Wikipedia(JsonApiBackend):
         if page > 1:
             query["sroffset"] = str((page - 1) * params.max_results)
         headers = self.json_headers()
-        headers["User-Agent"] = str(self.config.get("user_agent") or USER_AGENT % (self.config.get("contact") or NO_CONTACT))
+        headers["User-Agent"] = str(
+            self.config.get("user_agent") or USER_AGENT % (self.config.get("contact") or NO_CONTACT)
+        )
         return RequestSpec("GET", self.endpoint_url(params), params=query, headers=headers)
 
-    def error_envelope(self, data: Any) -> Optional[Tuple[Any, Optional[str]]]:
+    def error_envelope(self, data: Any) -> Optional[tuple[Any, Optional[str]]]:
         """``{"error": {"code", "info"}}``."""
         if isinstance(data, dict) and isinstance(data.get("error"), dict):
             return data["error"].get("code"), data["error"].get("info")
@@ -133,14 +135,24 @@ class Wikipedia(JsonApiBackend):
         data = self.data(response)
         results = dig(data, ["query", "search"], self.name) if isinstance(data, dict) else None
         if not isinstance(results, list):
-            raise WebParseError("wikipedia answered with JSON that is not a list=search answer", provider=self.name, detail_code="unexpected_shape")
+            raise WebParseError(
+                "wikipedia answered with JSON that is not a list=search answer",
+                provider=self.name,
+                detail_code="unexpected_shape",
+            )
         edition = self.edition(params)
-        items = [item for item in self.items_from(results, params) if isinstance(item.get("title"), str) and item["title"]]
+        items = [
+            item for item in self.items_from(results, params) if isinstance(item.get("title"), str) and item["title"]
+        ]
         return ParseResult(items=[dict(item, url=article_url(edition, item["title"])) for item in items])
 
 
 def _edition(value: Any, what: str, detail: str, provider: str) -> str:
     """``value`` as an edition code (``en``, ``simple``, ``zh-yue``), or ``InvalidInput(detail)``."""
     if not isinstance(value, str) or not _EDITION.fullmatch(value.lower()):
-        raise InvalidInput("%s must be a Wikipedia edition code such as 'en' or 'simple', got %r" % (what, value), provider=provider, detail_code=detail)
+        raise InvalidInput(
+            "%s must be a Wikipedia edition code such as 'en' or 'simple', got %r" % (what, value),
+            provider=provider,
+            detail_code=detail,
+        )
     return value.lower()

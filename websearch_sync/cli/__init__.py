@@ -13,7 +13,8 @@ import argparse
 import io
 import os
 import sys
-from typing import Callable, Optional, Sequence, TextIO
+from collections.abc import Sequence
+from typing import Callable, Optional, TextIO
 
 from ..backends.stub import offline_warning_given
 from ..config import VERSION as __version__

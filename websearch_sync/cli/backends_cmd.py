@@ -37,16 +37,18 @@ def backend_rows(settings: Settings) -> list[dict[str, Any]]:
         variables = list(cls.env_vars.values())
         if cls.kind != "offline":
             variables.append("WEB_SEARCH_ENDPOINT_" + name.upper())
-        rows.append({
-            "name": name,
-            "kind": cls.kind,
-            "configured": backend.is_configured(),
-            "missing": [cls.env_vars.get(key, key) for key in backend.missing_settings()],
-            "env": variables,
-            "min_interval_s": cls.min_interval_s,
-            "transport": transport_of(cls.kind, profile) if cls.kind != "offline" else "-",
-            "summary": cls.summary,
-        })
+        rows.append(
+            {
+                "name": name,
+                "kind": cls.kind,
+                "configured": backend.is_configured(),
+                "missing": [cls.env_vars.get(key, key) for key in backend.missing_settings()],
+                "env": variables,
+                "min_interval_s": cls.min_interval_s,
+                "transport": transport_of(cls.kind, profile) if cls.kind != "offline" else "-",
+                "summary": cls.summary,
+            }
+        )
     return rows
 
 

@@ -13,8 +13,9 @@ that succeeded in a previous run's JSONL output (:func:`done_queries`) are not r
 import json
 import sys
 import threading
+from collections.abc import Generator
 from contextlib import closing
-from typing import Any, Callable, Dict, Generator, List, Optional, Set, TextIO, Tuple
+from typing import Any, Callable, Optional, TextIO
 
 from ..client.clock import SYSTEM_CLOCK, Clock
 from ..client.search_client import SearchClient
@@ -27,10 +28,10 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 PROGRESS_EVERY_S = 10.0
 
 #: What one query gives: its JSON line and its exit status (``None`` when it succeeded).
-Outcome = Tuple[Dict[str, Any], Optional[int]]
+Outcome = tuple[dict[str, Any], Optional[int]]
 
 
-def in_order(work: Callable[[str], Outcome], queries: List[str], workers: int) -> Generator[Outcome, None, None]:
+def in_order(work: Callable[[str], Outcome], queries: list[str], workers: int) -> Generator[Outcome, None, None]:
     """``work(query)`` for every query, yielded in input order, computed by ``workers`` threads.
 
     Closing the iterator stops handing out queries; queries already running finish
@@ -40,7 +41,7 @@ def in_order(work: Callable[[str], Outcome], queries: List[str], workers: int) -
         for query in queries:
             yield work(query)
         return
-    results: Dict[int, Any] = {}
+    results: dict[int, Any] = {}
     state = {"next": 0, "stopped": False}
     ready = threading.Condition()
 
@@ -112,7 +113,9 @@ class Progress:
     ``every_s`` seconds have passed since the last one (``0``: after every query).
     """
 
-    def __init__(self, total: int, *, terminal: bool, every_s: float = PROGRESS_EVERY_S, clock: Clock = SYSTEM_CLOCK) -> None:
+    def __init__(
+        self, total: int, *, terminal: bool, every_s: float = PROGRESS_EVERY_S, clock: Clock = SYSTEM_CLOCK
+    ) -> None:
         self.total = total
         self.terminal = terminal
         self.every_s = every_s
@@ -125,7 +128,14 @@ class Progress:
         done = counts.ok + counts.failed
         elapsed = self.clock.monotonic() - self.started
         rate = "%.1f queries/s" % (done / elapsed) if elapsed > 0 else "- queries/s"
-        return "[%d/%d] %d ok, %d failed, %s, last: %s" % (done, self.total, counts.ok, counts.failed, rate, terminal_text(query[:60]))
+        return "[%d/%d] %d ok, %d failed, %s, last: %s" % (
+            done,
+            self.total,
+            counts.ok,
+            counts.failed,
+            rate,
+            terminal_text(query[:60]),
+        )
 
     def update(self, counts: BatchCounts, query: str) -> None:
         """Show the state after one more query (when it is time to)."""
@@ -146,7 +156,7 @@ class Progress:
             sys.stderr.flush()
 
 
-def done_queries(path: str) -> Set[str]:
+def done_queries(path: str) -> set[str]:
     """The queries that succeeded in a batch's JSONL output at ``path`` (``--skip-done``).
 
     A line that is not a JSON object with a ``query`` (a line cut short when the batch was
@@ -158,7 +168,7 @@ def done_queries(path: str) -> Set[str]:
             lines = handle.read().splitlines()
     except (OSError, UnicodeDecodeError) as exc:
         raise InvalidInput("cannot read --skip-done %s: %s" % (path, exc), detail_code="bad_arguments") from None
-    done: Set[str] = set()
+    done: set[str] = set()
     for text in lines:
         try:
             line = json.loads(text)
@@ -171,8 +181,8 @@ def done_queries(path: str) -> Set[str]:
 
 def run_batch(
     client: SearchClient,
-    queries: List[str],
-    options: Dict[str, Any],
+    queries: list[str],
+    options: dict[str, Any],
     out: TextIO,
     workers: int = 1,
     stop_after: Optional[int] = None,

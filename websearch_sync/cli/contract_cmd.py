@@ -14,7 +14,8 @@ did not succeed, or when a recorded case does not replay.
 
 import argparse
 import sys
-from typing import Any, List, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..config import Settings
 from ..contract.cases import count_provenances, count_statuses, describe, orphan_files, run_cases, write_golden
@@ -28,7 +29,6 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 #: verify found drift/errors/new cases, check-live found a failing query, a recording does not replay.
 EXIT_CHECK_FAILED = 1
 DEFAULT_FIXTURES = "fixtures"
-
 
 
 def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -46,7 +46,11 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     record.add_argument("-n", "--max-results", type=int_arg, help="number of results, 1..10 (default 5)")
     record.add_argument("--timeout-ms", type=int_arg, help="deadline of the live request in milliseconds")
     record.add_argument("--force", action="store_true", help="overwrite an existing case of that name")
-    record.add_argument("--allow-error", action="store_true", help="also record an answer that is an error (bot wall, HTTP 5xx, unparsable page)")
+    record.add_argument(
+        "--allow-error",
+        action="store_true",
+        help="also record an answer that is an error (bot wall, HTTP 5xx, unparsable page)",
+    )
     record.set_defaults(run=run_record)
 
     verify = commands.add_parser(
@@ -57,7 +61,9 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     )
     verify.add_argument("--fixtures", default=DEFAULT_FIXTURES, help="fixture folder (default: ./fixtures)")
     verify.add_argument("--backend", help="only this backend's cases")
-    verify.add_argument("--update", action="store_true", help="rewrite the goldens of DRIFT and NEW cases after showing the diff")
+    verify.add_argument(
+        "--update", action="store_true", help="rewrite the goldens of DRIFT and NEW cases after showing the diff"
+    )
     verify.set_defaults(run=run_verify)
 
     live = commands.add_parser(
@@ -94,7 +100,10 @@ def run_record(args: argparse.Namespace) -> int:
     except WebSearchError as error:
         if error.status is not None and not args.allow_error and error.code != "InvalidInput":
             sys.stderr.write(error_line(error) + "\n")
-            sys.stderr.write("hint: the service answered (HTTP %s); use --allow-error to record this answer as a case\n" % error.status)
+            sys.stderr.write(
+                "hint: the service answered (HTTP %s); use --allow-error to record this answer as a case\n"
+                % error.status
+            )
             return exit_status(error)
         raise
     case = result.verdict.case
@@ -110,22 +119,24 @@ def run_record(args: argparse.Namespace) -> int:
             sys.stderr.write("  %s\n" % line)
         return EXIT_CHECK_FAILED
     if result.live_diff:
-        sys.stderr.write("warning: replaying the case gives another answer than the live search (is the request non-deterministic?)\n")
+        sys.stderr.write(
+            "warning: replaying the case gives another answer than the live search (is the request non-deterministic?)\n"
+        )
         for line in result.live_diff:
             sys.stderr.write("  %s\n" % line)
         return EXIT_CHECK_FAILED
-    out.write("review the golden against the page, then add a \"checked\" line to %s\n" % case.meta_path.name)
+    out.write('review the golden against the page, then add a "checked" line to %s\n' % case.meta_path.name)
     return EXIT_OK
 
 
 # -- verify ----------------------------------------------------------------------------------------
 
 
-def _indent(lines: Sequence[str]) -> List[str]:
+def _indent(lines: Sequence[str]) -> list[str]:
     return ["        " + line for line in lines]
 
 
-def _verdict_lines(result: Any, width: int) -> List[str]:
+def _verdict_lines(result: Any, width: int) -> list[str]:
     """The verdict line of one replayed case, then its diff (for DRIFT and ERROR)."""
     summary = describe(result.outcome) if result.outcome is not None else (result.diff[0] if result.diff else "")
     if result.status == "DRIFT" and result.golden is not None:
@@ -158,7 +169,10 @@ def run_verify(args: argparse.Namespace) -> int:
             out.write("        updated golden %s\n" % result.case.expected_path)
     _note_orphans(args.fixtures, args.backend)
     counts = count_statuses(results)
-    out.write("%d case%s: %s\n" % (len(results), "" if len(results) == 1 else "s", ", ".join("%d %s" % (counts[s], s) for s in counts)))
+    out.write(
+        "%d case%s: %s\n"
+        % (len(results), "" if len(results) == 1 else "s", ", ".join("%d %s" % (counts[s], s) for s in counts))
+    )
     kinds = count_provenances([result.case for result in results])
     out.write("by provenance: %s\n" % ", ".join("%d %s" % (n, kind) for kind, n in kinds.items()))
     if args.update:
@@ -182,18 +196,37 @@ def _structure_text(check: Any) -> str:
 def run_check_live(args: argparse.Namespace) -> int:
     """Run live queries and report how each went."""
     checks = check_live(
-        args.backend, args.queries, settings=Settings.from_env(backend=args.backend), max_results=args.max_results, timeout_ms=args.timeout_ms
+        args.backend,
+        args.queries,
+        settings=Settings.from_env(backend=args.backend),
+        max_results=args.max_results,
+        timeout_ms=args.timeout_ms,
     )
     ok = all(check.ok for check in checks)
     out = sys.stdout
     if args.json:
-        out.write(json_text({"backend": args.backend, "ok": ok, "checks": [c.to_dict() for c in checks]}, out, indent=2) + "\n")
+        out.write(
+            json_text({"backend": args.backend, "ok": ok, "checks": [c.to_dict() for c in checks]}, out, indent=2)
+            + "\n"
+        )
     else:
         for check in checks:
-            out.write("%-4s %s  %-13s %2d items  %-28s %6d ms  %s\n" % (
-                "ok" if check.ok else "FAIL", check.backend, check.status, check.items, _structure_text(check), check.latency_ms, check.query))
+            out.write(
+                "%-4s %s  %-13s %2d items  %-28s %6d ms  %s\n"
+                % (
+                    "ok" if check.ok else "FAIL",
+                    check.backend,
+                    check.status,
+                    check.items,
+                    _structure_text(check),
+                    check.latency_ms,
+                    check.query,
+                )
+            )
             if check.error:
-                code = check.error["type"] + ("/" + check.error["detail_code"] if check.error.get("detail_code") else "")
+                code = check.error["type"] + (
+                    "/" + check.error["detail_code"] if check.error.get("detail_code") else ""
+                )
                 out.write("     %s: %s\n" % (code, check.error["message"]))
         failed = sum(1 for c in checks if not c.ok)
         out.write("%d quer%s, %d failed\n" % (len(checks), "y" if len(checks) == 1 else "ies", failed))

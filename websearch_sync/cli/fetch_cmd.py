@@ -12,7 +12,6 @@ from .output import EXIT_OK, add_impersonate, int_arg, json_text
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 
-
 def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     """Add the ``fetch`` sub-command."""
     parser = commands.add_parser(
@@ -24,11 +23,27 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("url", help="the page to read")
-    parser.add_argument("--mode", choices=("markdown", "text"), default="markdown", help="output of the extraction (default markdown)")
-    parser.add_argument("--max-chars", type=int_arg, default=DEFAULT_MAX_CHARS, help="cap on the returned characters (default %d)" % DEFAULT_MAX_CHARS)
-    parser.add_argument("--max-bytes", type=int_arg, default=DEFAULT_MAX_BYTES, help="cap on the bytes read (default %d)" % DEFAULT_MAX_BYTES)
-    parser.add_argument("--timeout-ms", type=int_arg, help="deadline of the whole call in milliseconds (redirects and reading included)")
-    parser.add_argument("--allow-private", action="store_true", help="allow loopback/private addresses (trusted local use)")
+    parser.add_argument(
+        "--mode", choices=("markdown", "text"), default="markdown", help="output of the extraction (default markdown)"
+    )
+    parser.add_argument(
+        "--max-chars",
+        type=int_arg,
+        default=DEFAULT_MAX_CHARS,
+        help="cap on the returned characters (default %d)" % DEFAULT_MAX_CHARS,
+    )
+    parser.add_argument(
+        "--max-bytes",
+        type=int_arg,
+        default=DEFAULT_MAX_BYTES,
+        help="cap on the bytes read (default %d)" % DEFAULT_MAX_BYTES,
+    )
+    parser.add_argument(
+        "--timeout-ms", type=int_arg, help="deadline of the whole call in milliseconds (redirects and reading included)"
+    )
+    parser.add_argument(
+        "--allow-private", action="store_true", help="allow loopback/private addresses (trusted local use)"
+    )
     parser.add_argument("--include-comments", action="store_true", help="keep the page's reader comment threads")
     parser.add_argument("--json", action="store_true", help="print the fetch result as JSON")
     add_impersonate(parser)
@@ -51,5 +66,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(json_text(result, sys.stdout, indent=2) + "\n")
     else:
-        sys.stdout.write(format_results(result, "markdown" if args.mode == "markdown" else "text", untrusted_notice=False) + "\n")
+        sys.stdout.write(
+            format_results(result, "markdown" if args.mode == "markdown" else "text", untrusted_notice=False) + "\n"
+        )
     return EXIT_OK

@@ -8,7 +8,7 @@ flags below. Logging goes to stderr: stdout carries the protocol only.
 import argparse
 import logging
 import sys
-from typing import Any, Dict, List
+from typing import Any
 
 from ..backends.stub import OFFLINE_WARNING
 from ..client.search_client import STRATEGIES, SearchClient
@@ -23,10 +23,21 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 #: Flags handed to ``SearchClient`` as keyword arguments when given:
 #: ``(flag, SearchClient keyword, argparse options)``. A new client option is one line here.
 CLIENT_FLAGS = (
-    ("--backend", "backend", {"help": "backend name, comma-separated list, or auto (default: WEB_SEARCH_BACKEND, else stub)"}),
+    (
+        "--backend",
+        "backend",
+        {"help": "backend name, comma-separated list, or auto (default: WEB_SEARCH_BACKEND, else stub)"},
+    ),
     ("--strategy", "strategy", {"choices": STRATEGIES, "help": "with several backends: fallback (default) or merge"}),
     ("--cache-path", "cache_path", {"metavar": "PATH", "help": "SQLite file caching answers across server runs"}),
-    ("--state-url", "state_url", {"metavar": "URL", "help": "redis://host:port/db: share cache, rate limits and cool-downs with other processes (default: WEB_SEARCH_STATE_URL)"}),
+    (
+        "--state-url",
+        "state_url",
+        {
+            "metavar": "URL",
+            "help": "redis://host:port/db: share cache, rate limits and cool-downs with other processes (default: WEB_SEARCH_STATE_URL)",
+        },
+    ),
 )
 
 LOG_LEVELS = ("debug", "info", "warning", "error")
@@ -51,16 +62,32 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     )
     for flag, keyword, options in CLIENT_FLAGS:
         parser.add_argument(flag, dest=keyword, **options)
-    parser.add_argument("--allow-private", action="store_true", help="let web_fetch read loopback/private addresses (trusted local use only)")
-    parser.add_argument("--max-concurrent", type=int_arg, default=DEFAULT_MAX_CONCURRENT, help="tool calls running at once (default %d)" % DEFAULT_MAX_CONCURRENT)
-    parser.add_argument("--max-repeats", type=int_arg, default=2, help="times one query or URL may be looked up per server run (default 2)")
-    parser.add_argument("--log-level", choices=LOG_LEVELS, default="warning", help="logging on stderr (default warning)")
+    parser.add_argument(
+        "--allow-private",
+        action="store_true",
+        help="let web_fetch read loopback/private addresses (trusted local use only)",
+    )
+    parser.add_argument(
+        "--max-concurrent",
+        type=int_arg,
+        default=DEFAULT_MAX_CONCURRENT,
+        help="tool calls running at once (default %d)" % DEFAULT_MAX_CONCURRENT,
+    )
+    parser.add_argument(
+        "--max-repeats",
+        type=int_arg,
+        default=2,
+        help="times one query or URL may be looked up per server run (default 2)",
+    )
+    parser.add_argument(
+        "--log-level", choices=LOG_LEVELS, default="warning", help="logging on stderr (default warning)"
+    )
     parser.set_defaults(run=run, protocol_on_stdout=True)
 
 
-def _client_options(args: argparse.Namespace) -> Dict[str, Any]:
+def _client_options(args: argparse.Namespace) -> dict[str, Any]:
     options = {keyword: getattr(args, keyword) for _, keyword, _ in CLIENT_FLAGS if getattr(args, keyword) is not None}
-    overrides: Dict[str, Any] = {}
+    overrides: dict[str, Any] = {}
     if args.backend is not None:
         overrides["backend"] = args.backend  # the settings decide which tools are offered
     if args.allow_private:
@@ -69,7 +96,7 @@ def _client_options(args: argparse.Namespace) -> Dict[str, Any]:
     return options
 
 
-def offline_default(settings: Settings) -> List[str]:
+def offline_default(settings: Settings) -> list[str]:
     """The offline backends (the stub) among the backends ``settings`` search with."""
     names = [name for name in default_backends(settings) if name != "auto"]
     return [name for name in names if registry.backend_class(name).kind == "offline"]
@@ -78,7 +105,11 @@ def offline_default(settings: Settings) -> List[str]:
 def run(args: argparse.Namespace) -> int:
     """Serve until the MCP client closes stdin."""
     require_mcp()
-    logging.basicConfig(stream=sys.stderr, level=args.log_level.upper(), format="websearch-sync mcp: %(levelname)s %(name)s: %(message)s")
+    logging.basicConfig(
+        stream=sys.stderr,
+        level=args.log_level.upper(),
+        format="websearch-sync mcp: %(levelname)s %(name)s: %(message)s",
+    )
     clock = CancellableClock()  # a cancelled call stops at its next wait instead of reaching the upstream
     with SearchClient(clock=clock, **_client_options(args)) as client:
         tools = McpTools(client, max_repeats=args.max_repeats, clock=clock)

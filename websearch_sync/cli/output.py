@@ -15,7 +15,8 @@ import json
 import logging
 import re
 import sys
-from typing import Any, Iterator, List, Optional, TextIO
+from collections.abc import Iterator
+from typing import Any, Optional, TextIO
 
 from ..config import DEFAULT_TIMEOUT_MS
 from ..errors import InvalidInput, WebSearchError
@@ -73,7 +74,10 @@ def cli_hint(error: WebSearchError, timeout_ms: Optional[int]) -> Optional[str]:
     reach any service is said to be too small.
     """
     if error.code == "Timeout" and timeout_ms is not None and timeout_ms < _USABLE_TIMEOUT_MS:
-        return "--timeout-ms %d is too small for a request over the network; allow a few seconds (default %d)" % (timeout_ms, DEFAULT_TIMEOUT_MS)
+        return "--timeout-ms %d is too small for a request over the network; allow a few seconds (default %d)" % (
+            timeout_ms,
+            DEFAULT_TIMEOUT_MS,
+        )
     if error.hint is not None:
         return _CLI_HINTS.get(error.detail_code or "")
     return None
@@ -105,7 +109,7 @@ def retry_lines() -> Iterator[None]:
         library.setLevel(level)
 
 
-def error_lines(error: WebSearchError) -> List[str]:
+def error_lines(error: WebSearchError) -> list[str]:
     """:func:`error_line`, then one line per backend of a failed chain: ``  <provider>: <Code>[/<detail>]: <message>``."""
     if not error.errors:
         return [error_line(error)]
@@ -194,7 +198,9 @@ def empty_notice(response: Any) -> Optional[str]:
     without web results), one ``note:`` line each; ``None`` when it has items or says nothing."""
     if not isinstance(response, dict) or response.get("items") or not response.get("errors"):
         return None
-    return "\n".join("note: %s: %s" % (e.get("provider") or "?", e.get("message")) for e in response["errors"] if isinstance(e, dict))
+    return "\n".join(
+        "note: %s: %s" % (e.get("provider") or "?", e.get("message")) for e in response["errors"] if isinstance(e, dict)
+    )
 
 
 def offline_notice(response: Any) -> Optional[str]:

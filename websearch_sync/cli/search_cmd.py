@@ -3,7 +3,7 @@
 import argparse
 import json
 import sys
-from typing import Any, Dict, List
+from typing import Any
 
 from ..client.search_client import STRATEGIES, SearchClient
 from ..config import Settings
@@ -31,7 +31,6 @@ FORMATS = ("text", "json", "jsonl", "markdown")
 MAX_WORKERS = 64
 
 
-
 def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     """Add the ``search`` sub-command."""
     parser = commands.add_parser(
@@ -48,42 +47,86 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("query", nargs="?", help="the search terms")
-    parser.add_argument("-b", "--backend", help="backend name, comma-separated list, or auto (default: WEB_SEARCH_BACKEND, else stub)")
+    parser.add_argument(
+        "-b", "--backend", help="backend name, comma-separated list, or auto (default: WEB_SEARCH_BACKEND, else stub)"
+    )
     parser.add_argument("--strategy", choices=STRATEGIES, help="with several backends: fallback (default) or merge")
     parser.add_argument("-n", "--max-results", type=int_arg, help="number of results, 1..10 (default 5)")
-    parser.add_argument("--timeout-ms", type=int_arg, help="deadline of the whole call in milliseconds (retries and fallbacks included)")
+    parser.add_argument(
+        "--timeout-ms", type=int_arg, help="deadline of the whole call in milliseconds (retries and fallbacks included)"
+    )
     parser.add_argument("--locale", help="language/region of the results, e.g. en-US")
     parser.add_argument("--time-range", choices=TIME_RANGES, help="only results from the last day/week/month/year")
-    parser.add_argument("--safe-search", choices=SAFE_SEARCH_LEVELS, help="filter adult content: off, moderate or strict")
-    parser.add_argument("--site", dest="site_filter", metavar="DOMAIN", help="only results from this site (site_filter), e.g. docs.python.org")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="a backend option, repeatable: --option engines=google,bing --option pageno=2 "
-                        "(VALUE is read as JSON when it is a number, true/false or a list, else as text)")
+    parser.add_argument(
+        "--safe-search", choices=SAFE_SEARCH_LEVELS, help="filter adult content: off, moderate or strict"
+    )
+    parser.add_argument(
+        "--site",
+        dest="site_filter",
+        metavar="DOMAIN",
+        help="only results from this site (site_filter), e.g. docs.python.org",
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a backend option, repeatable: --option engines=google,bing --option pageno=2 "
+        "(VALUE is read as JSON when it is a number, true/false or a list, else as text)",
+    )
     parser.add_argument("--include-content", action="store_true", help="also read each result page (slower)")
-    parser.add_argument("--format", choices=FORMATS, default=None, help="output format (default text; batches are always jsonl)")
+    parser.add_argument(
+        "--format", choices=FORMATS, default=None, help="output format (default text; batches are always jsonl)"
+    )
     parser.add_argument("--json", action="store_true", help="same as --format json")
-    parser.add_argument("--queries-file", metavar="FILE", help="run every non-blank line of FILE as a query ('-' = stdin)")
+    parser.add_argument(
+        "--queries-file", metavar="FILE", help="run every non-blank line of FILE as a query ('-' = stdin)"
+    )
     parser.add_argument("--cache-path", metavar="PATH", help="SQLite file caching answers across runs")
-    parser.add_argument("--state-url", metavar="URL",
-                        help="Redis URL sharing cache, rate limits and cool-downs with other processes (default: WEB_SEARCH_STATE_URL)")
-    parser.add_argument("--workers", type=int_arg, default=1, metavar="N",
-                        help="batch: run N queries at a time in threads sharing one client (default 1)")
-    parser.add_argument("--stop-after-failures", type=int_arg, metavar="K",
-                        help="batch: stop after K consecutive failed queries")
-    parser.add_argument("--skip-done", metavar="FILE",
-                        help="batch: skip the queries that succeeded in FILE, an earlier run's JSONL output "
-                        "(resume with: --skip-done out.jsonl >> out.jsonl)")
-    parser.add_argument("--progress-every", type=float, default=PROGRESS_EVERY_S, metavar="SECONDS",
-                        help="batch: seconds between progress lines on stderr when it is not a terminal (default %g; 0: every query)" % PROGRESS_EVERY_S)
-    parser.add_argument("--retries", type=int_arg, metavar="N", help="retries per backend of a retryable failure, 0..10 (default 2)")
-    parser.add_argument("--cache-ttl", type=float, metavar="SECONDS",
-                        help="seconds an answer is reused within this run, and across runs with --cache-path (default 300; 0: no cache)")
+    parser.add_argument(
+        "--state-url",
+        metavar="URL",
+        help="Redis URL sharing cache, rate limits and cool-downs with other processes (default: WEB_SEARCH_STATE_URL)",
+    )
+    parser.add_argument(
+        "--workers",
+        type=int_arg,
+        default=1,
+        metavar="N",
+        help="batch: run N queries at a time in threads sharing one client (default 1)",
+    )
+    parser.add_argument(
+        "--stop-after-failures", type=int_arg, metavar="K", help="batch: stop after K consecutive failed queries"
+    )
+    parser.add_argument(
+        "--skip-done",
+        metavar="FILE",
+        help="batch: skip the queries that succeeded in FILE, an earlier run's JSONL output "
+        "(resume with: --skip-done out.jsonl >> out.jsonl)",
+    )
+    parser.add_argument(
+        "--progress-every",
+        type=float,
+        default=PROGRESS_EVERY_S,
+        metavar="SECONDS",
+        help="batch: seconds between progress lines on stderr when it is not a terminal (default %g; 0: every query)"
+        % PROGRESS_EVERY_S,
+    )
+    parser.add_argument(
+        "--retries", type=int_arg, metavar="N", help="retries per backend of a retryable failure, 0..10 (default 2)"
+    )
+    parser.add_argument(
+        "--cache-ttl",
+        type=float,
+        metavar="SECONDS",
+        help="seconds an answer is reused within this run, and across runs with --cache-path (default 300; 0: no cache)",
+    )
     add_impersonate(parser)
     parser.set_defaults(run=run)
 
 
-def _options(args: argparse.Namespace) -> Dict[str, Any]:
-    options: Dict[str, Any] = {"max_results": args.max_results, "timeout_ms": args.timeout_ms}
+def _options(args: argparse.Namespace) -> dict[str, Any]:
+    options: dict[str, Any] = {"max_results": args.max_results, "timeout_ms": args.timeout_ms}
     for name in ("strategy", "locale", "time_range", "safe_search", "site_filter"):
         if getattr(args, name) is not None:
             options[name] = getattr(args, name)
@@ -93,18 +136,21 @@ def _options(args: argparse.Namespace) -> Dict[str, Any]:
     return options
 
 
-def backend_options(pairs: List[str]) -> Dict[str, Any]:
+def backend_options(pairs: list[str]) -> dict[str, Any]:
     """``--option KEY=VALUE`` pairs as search() keywords; ``InvalidInput(bad_arguments)`` for a
     pair without ``=`` or a key no backend (nor the common options) knows."""
     known = set(COMMON_OPTIONS) | set(registry.backend_options())
-    options: Dict[str, Any] = {}
+    options: dict[str, Any] = {}
     for pair in pairs:
         key, sep, text = pair.partition("=")
         key = key.strip()
         if not sep or not key:
             raise InvalidInput("--option takes KEY=VALUE, got %r" % pair, detail_code="bad_arguments")
         if key not in known:
-            raise InvalidInput("--option %s: no backend knows this option; known: %s" % (key, ", ".join(sorted(known))), detail_code="bad_arguments")
+            raise InvalidInput(
+                "--option %s: no backend knows this option; known: %s" % (key, ", ".join(sorted(known))),
+                detail_code="bad_arguments",
+            )
         options[key] = _option_value(key, text.strip())
     return options
 
@@ -120,8 +166,10 @@ def _option_value(key: str, text: str) -> Any:
         except RecursionError:
             value = [[]]  # nested too deeply for the parser: refused below like any nested list
         if isinstance(value, list) and any(isinstance(item, (list, dict)) for item in value):
-            raise InvalidInput("--option %s takes a number, true/false, text or a flat JSON list, not a nested list" % key,
-                               detail_code="bad_arguments")
+            raise InvalidInput(
+                "--option %s takes a number, true/false, text or a flat JSON list, not a nested list" % key,
+                detail_code="bad_arguments",
+            )
         return value
     return text
 
@@ -142,14 +190,21 @@ def run(args: argparse.Namespace) -> int:
     workers = positive_arg("--workers", args.workers, MAX_WORKERS)
     stop_after = positive_arg("--stop-after-failures", args.stop_after_failures, 1_000_000)
     if args.progress_every < 0:
-        raise InvalidInput("--progress-every must be 0 or more seconds, got %g" % args.progress_every, detail_code="bad_arguments")
+        raise InvalidInput(
+            "--progress-every must be 0 or more seconds, got %g" % args.progress_every, detail_code="bad_arguments"
+        )
     queries = _batch_queries(args) if args.queries_file is not None else []
     overrides = {name: value for name, value in (("backend", args.backend), ("impersonate", args.impersonate)) if value}
     settings = Settings.from_env(**overrides)
     with SearchClient(args.backend, settings=settings, **_client_options(args)) as client, retry_lines():
         if args.queries_file is not None:
             return run_batch(
-                client, queries, _options(args), sys.stdout, workers=workers or 1, stop_after=stop_after,
+                client,
+                queries,
+                _options(args),
+                sys.stdout,
+                workers=workers or 1,
+                stop_after=stop_after,
                 progress_every_s=args.progress_every,
             )
         response = client.search(args.query, **_options(args))
@@ -160,9 +215,9 @@ def run(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _client_options(args: argparse.Namespace) -> Dict[str, Any]:
+def _client_options(args: argparse.Namespace) -> dict[str, Any]:
     """The client's own arguments the command line sets (the client's defaults for the rest)."""
-    options: Dict[str, Any] = {"cache_path": args.cache_path, "state_url": args.state_url}
+    options: dict[str, Any] = {"cache_path": args.cache_path, "state_url": args.state_url}
     if args.retries is not None:
         options["retries"] = args.retries
     if args.cache_ttl is not None:
@@ -170,7 +225,7 @@ def _client_options(args: argparse.Namespace) -> Dict[str, Any]:
     return options
 
 
-def _batch_queries(args: argparse.Namespace) -> List[str]:
+def _batch_queries(args: argparse.Namespace) -> list[str]:
     """The queries of ``--queries-file``, less those ``--skip-done`` names as done (said on stderr)."""
     queries = _read_queries(args.queries_file)
     if args.skip_done is None:
@@ -182,7 +237,7 @@ def _batch_queries(args: argparse.Namespace) -> List[str]:
     return remaining
 
 
-def _read_queries(path: str) -> List[str]:
+def _read_queries(path: str) -> list[str]:
     try:
         if path == "-":
             lines = sys.stdin.read().splitlines()

@@ -54,4 +54,8 @@ def valid_page_answer(answer: Any, max_chars: Optional[int] = None) -> bool:
         return False
     if max_chars is not None and type(max_chars) is int and len(answer["text"]) > max_chars:
         return False
-    return type(answer.get("status")) is int and type(answer.get("truncated")) is bool and type(answer.get("length")) is int
+    return (
+        type(answer.get("status")) is int
+        and type(answer.get("truncated")) is bool
+        and type(answer.get("length")) is int
+    )

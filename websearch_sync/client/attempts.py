@@ -6,7 +6,7 @@ call's budget (budget first: a wait that cannot fit fails at once).
 
 import logging
 import threading
-from typing import Callable, Dict, Optional, Tuple
+from typing import Callable, Optional
 
 from ..engine.base import Backend
 from ..engine.registry import checked_result
@@ -55,7 +55,12 @@ class BackendRunner:
     """Runs backends for a client: its transport, rate limiter, cool-downs and clock."""
 
     def __init__(
-        self, transport: HttpTransport, limiter: RateLimiter, cooldowns: Cooldowns, intervals: Dict[str, float], clock: Clock,
+        self,
+        transport: HttpTransport,
+        limiter: RateLimiter,
+        cooldowns: Cooldowns,
+        intervals: dict[str, float],
+        clock: Clock,
         check_ahead_s: float = 0.0,
     ) -> None:
         self.transport = transport
@@ -68,7 +73,13 @@ class BackendRunner:
         self.check_ahead_s = check_ahead_s
 
     def run(
-        self, backend: Backend, params: SearchParams, timeout: Optional[int], budget: Deadline, policy: RetryPolicy, state: CallState,
+        self,
+        backend: Backend,
+        params: SearchParams,
+        timeout: Optional[int],
+        budget: Deadline,
+        policy: RetryPolicy,
+        state: CallState,
         recheck: Optional[Recheck] = None,
     ) -> ParseResult:
         """Ask ``backend``, retrying retryable errors as ``policy`` says; its result or the last error.
@@ -95,8 +106,15 @@ class BackendRunner:
                     own = self.cooldowns.record(error, backend.cooldown_key(params, error), delay, budget.remaining_s())
                 if delay is None:
                     raise
-                logger.info("%s: %s%s, retry %d in %.2f s", name, error.code, "/" + error.detail_code if error.detail_code else "", attempt + 1, delay,
-                            extra={"retry_wait_s": delay})  # one stderr line each on the command line (cli.output.retry_lines)
+                logger.info(
+                    "%s: %s%s, retry %d in %.2f s",
+                    name,
+                    error.code,
+                    "/" + error.detail_code if error.detail_code else "",
+                    attempt + 1,
+                    delay,
+                    extra={"retry_wait_s": delay},
+                )  # one stderr line each on the command line (cli.output.retry_lines)
                 self.clock.sleep(delay)
                 continue
             for key in keys:
@@ -105,7 +123,12 @@ class BackendRunner:
         raise last_error  # type: ignore[misc]  # pragma: no cover
 
     def _check_ready(
-        self, backend: Backend, keys: Tuple[str, ...], budget: Deadline, last_error: Optional[WebSearchError], own: Optional[str],
+        self,
+        backend: Backend,
+        keys: tuple[str, ...],
+        budget: Deadline,
+        last_error: Optional[WebSearchError],
+        own: Optional[str],
         recheck: Optional[Recheck],
     ) -> None:
         for key in keys:

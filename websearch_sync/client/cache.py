@@ -16,7 +16,8 @@ import random
 import sqlite3
 import threading
 from collections import OrderedDict
-from typing import Any, Callable, Dict, Hashable, Optional, Tuple
+from collections.abc import Hashable
+from typing import Any, Callable, Optional
 
 from ..errors import InvalidInput
 from ..models import StrPath
@@ -44,7 +45,7 @@ def cache_key_text(key: Hashable) -> str:
     return json.dumps(key, sort_keys=True, default=repr, ensure_ascii=False)
 
 
-def copy_result(value: Dict[str, Any]) -> Dict[str, Any]:
+def copy_result(value: dict[str, Any]) -> dict[str, Any]:
     """A copy of a search or fetch result that shares no mutable part with ``value``.
 
     Knows the result shapes (that is what makes it fast enough for a cache hit):
@@ -73,10 +74,10 @@ class MemoryCache:
         self.ttl_s = ttl_s
         self.max_entries = max_entries
         self._clock = clock
-        self._data: OrderedDict[Hashable, Tuple[float, Dict[str, Any]]] = OrderedDict()
+        self._data: OrderedDict[Hashable, tuple[float, dict[str, Any]]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, key: Hashable) -> Optional[Dict[str, Any]]:
+    def get(self, key: Hashable) -> Optional[dict[str, Any]]:
         """A copy of the cached value, or ``None`` when absent or expired."""
         with self._lock:
             entry = self._data.get(key)
@@ -89,7 +90,7 @@ class MemoryCache:
             self._data.move_to_end(key)
         return copy_result(value)
 
-    def set(self, key: Hashable, value: Dict[str, Any], ttl_s: Optional[float] = None) -> None:
+    def set(self, key: Hashable, value: dict[str, Any], ttl_s: Optional[float] = None) -> None:
         """Store a copy of ``value`` for ``ttl_s`` seconds (default: the cache's TTL)."""
         stored = copy_result(value)
         with self._lock:
@@ -129,7 +130,9 @@ def check_cache_path(path: Any) -> str:
             with open(text, "rb") as handle:
                 header = handle.read(len(_SQLITE_HEADER))
         except OSError as exc:
-            raise InvalidInput("cannot use cache file %s: %s" % (text, exc.strerror or exc), detail_code="bad_cache_path") from None
+            raise InvalidInput(
+                "cannot use cache file %s: %s" % (text, exc.strerror or exc), detail_code="bad_cache_path"
+            ) from None
         if header != _SQLITE_HEADER:
             problem = "it is not a SQLite database"
     if problem is not None:
@@ -165,7 +168,9 @@ class SqliteCache:
         except sqlite3.Error as exc:
             if not _is_busy(exc):
                 self.close()
-                raise InvalidInput("cannot use %s as a cache file: %s" % (self.path, exc), detail_code="bad_cache_path") from None
+                raise InvalidInput(
+                    "cannot use %s as a cache file: %s" % (self.path, exc), detail_code="bad_cache_path"
+                ) from None
             logger.warning("cache file %s is locked by another process; trying again at the next call", self.path)
 
     def _connection(self, wait_s: Optional[float]) -> sqlite3.Connection:
@@ -179,26 +184,32 @@ class SqliteCache:
             conn.execute("PRAGMA journal_mode=WAL")
             self._local.wal = True
         if not self._ready:
-            conn.execute("CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, expires REAL NOT NULL, value TEXT NOT NULL)")
+            conn.execute(
+                "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, expires REAL NOT NULL, value TEXT NOT NULL)"
+            )
             self._ready = True
         return conn
 
     _key = staticmethod(cache_key_text)
 
-    def lookup(self, key: Hashable, wait_s: Optional[float] = None) -> Optional[Tuple[Dict[str, Any], float]]:
+    def lookup(self, key: Hashable, wait_s: Optional[float] = None) -> Optional[tuple[dict[str, Any], float]]:
         """``(value, seconds it has left)``, or ``None`` when absent or expired."""
         now = self._clock.time()
-        row = self._connection(wait_s).execute(
-            "SELECT value, expires FROM results WHERE key = ? AND expires > ?", (self._key(key), now)
-        ).fetchone()
+        row = (
+            self._connection(wait_s)
+            .execute("SELECT value, expires FROM results WHERE key = ? AND expires > ?", (self._key(key), now))
+            .fetchone()
+        )
         return (json.loads(row[0]), row[1] - now) if row else None
 
-    def get(self, key: Hashable, wait_s: Optional[float] = None) -> Optional[Dict[str, Any]]:
+    def get(self, key: Hashable, wait_s: Optional[float] = None) -> Optional[dict[str, Any]]:
         """The cached value (a fresh object), or ``None`` when absent or expired."""
         found = self.lookup(key, wait_s)
         return found[0] if found else None
 
-    def set(self, key: Hashable, value: Dict[str, Any], ttl_s: Optional[float] = None, wait_s: Optional[float] = None) -> None:
+    def set(
+        self, key: Hashable, value: dict[str, Any], ttl_s: Optional[float] = None, wait_s: Optional[float] = None
+    ) -> None:
         """Store ``value`` for ``ttl_s`` seconds (default: the cache's TTL); expired rows are pruned now and then."""
         conn = self._connection(wait_s)
         now = self._clock.time()
@@ -243,15 +254,17 @@ class ResultCache:
     ``check`` accepts it.
     """
 
-    def __init__(self, memory: Optional[MemoryCache], disk: Optional[SqliteCache], shared: Optional[SharedCacheTier] = None) -> None:
+    def __init__(
+        self, memory: Optional[MemoryCache], disk: Optional[SqliteCache], shared: Optional[SharedCacheTier] = None
+    ) -> None:
         self.memory = memory
         self.disk = disk
         self.shared = shared
         self._disk_failing = False
 
     def get(
-        self, key: Hashable, left_s: Optional[float] = None, check: Optional[Callable[[Dict[str, Any]], bool]] = None
-    ) -> Optional[Dict[str, Any]]:
+        self, key: Hashable, left_s: Optional[float] = None, check: Optional[Callable[[dict[str, Any]], bool]] = None
+    ) -> Optional[dict[str, Any]]:
         """A copy of the cached answer, or ``None``."""
         if self.memory is not None:
             hit = self.memory.get(key)
@@ -276,18 +289,22 @@ class ResultCache:
         (a call with less left skips it: the cache never spends the search's deadline)."""
         return self.shared is not None and (left_s is None or left_s > self.shared.timeout_s)
 
-    def _disk_lookup(self, key: Hashable, left_s: Optional[float]) -> Optional[Tuple[Dict[str, Any], float]]:
+    def _disk_lookup(self, key: Hashable, left_s: Optional[float]) -> Optional[tuple[dict[str, Any], float]]:
         if self.disk is None:
             return None
         try:
             found = self.disk.lookup(key, _lock_wait_s(left_s))
-        except (sqlite3.Error, ValueError, RecursionError) as exc:  # locked, corrupt, a value that is not JSON or too deep
+        except (
+            sqlite3.Error,
+            ValueError,
+            RecursionError,
+        ) as exc:  # locked, corrupt, a value that is not JSON or too deep
             self._disk_failed("reading", exc)
             return None
         self._disk_failing = False
         return found
 
-    def set(self, key: Hashable, value: Dict[str, Any], ttl_s: float, left_s: Optional[float] = None) -> None:
+    def set(self, key: Hashable, value: dict[str, Any], ttl_s: float, left_s: Optional[float] = None) -> None:
         """Store ``value`` for ``ttl_s`` seconds in every tier."""
         if self.memory is not None:
             self.memory.set(key, value, ttl_s)
@@ -306,7 +323,9 @@ class ResultCache:
         """Log a cache file failure: a warning when it starts, then quietly until the file works again."""
         level = logging.DEBUG if self._disk_failing else logging.WARNING
         self._disk_failing = True
-        logger.log(level, "skipping the cache file %s: %s it failed (%s)", self.disk.path if self.disk else "?", doing, exc)
+        logger.log(
+            level, "skipping the cache file %s: %s it failed (%s)", self.disk.path if self.disk else "?", doing, exc
+        )
 
     def close(self) -> None:
         """Close the SQLite file, if any."""

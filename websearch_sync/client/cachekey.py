@@ -19,7 +19,8 @@ import dataclasses
 import hashlib
 import json
 import threading
-from typing import Any, Dict, Hashable, Sequence, Tuple
+from collections.abc import Hashable, Sequence
+from typing import Any
 
 from ..config import Settings, is_secret_name
 from ..models import SearchParams
@@ -31,13 +32,23 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 #: Where the state is kept and the pace do not change an answer either: one Redis is one cache,
 #: however its URL is spelt and whether it is required (``state_*``).
 _NOT_SHARED = (
-    "backend", "timeout_ms", "max_results", "from_environment", "endpoints", "providers",
-    "state_url", "state_prefix", "state_required", "min_interval_s",
+    "backend",
+    "timeout_ms",
+    "max_results",
+    "from_environment",
+    "endpoints",
+    "providers",
+    "state_url",
+    "state_prefix",
+    "state_required",
+    "min_interval_s",
 )
 
 
 def _digest(value: Any) -> str:
-    return hashlib.sha256(json.dumps(value, sort_keys=True, default=repr, ensure_ascii=False).encode("utf-8", "surrogatepass")).hexdigest()
+    return hashlib.sha256(
+        json.dumps(value, sort_keys=True, default=repr, ensure_ascii=False).encode("utf-8", "surrogatepass")
+    ).hexdigest()
 
 
 def _hidden(value: Any, name: str, secrets: Sequence[str]) -> Any:
@@ -56,8 +67,13 @@ def _hidden(value: Any, name: str, secrets: Sequence[str]) -> Any:
 def settings_fingerprint(settings: Settings, backends: Sequence[str], reads_pages: bool) -> str:
     """A hash of every setting that can change the answer of a call to ``backends``."""
     shared = {f.name: getattr(settings, f.name) for f in dataclasses.fields(settings) if f.name not in _NOT_SHARED}
-    names = sorted(set(settings.endpoints) | set(settings.providers) | set(backends)) if reads_pages else sorted(backends)
-    per_backend = {name: {"endpoint": settings.endpoints.get(name), "settings": settings.providers.get(name) or {}} for name in names}
+    names = (
+        sorted(set(settings.endpoints) | set(settings.providers) | set(backends)) if reads_pages else sorted(backends)
+    )
+    per_backend = {
+        name: {"endpoint": settings.endpoints.get(name), "settings": settings.providers.get(name) or {}}
+        for name in names
+    }
     secrets = [s for s in settings.secrets() if s]
     document = {"shared": _hidden(shared, "", secrets), "backends": _hidden(per_backend, "", secrets)}
     return _digest(document)[:32]
@@ -71,7 +87,7 @@ class Fingerprints:
 
     def __init__(self) -> None:
         self._settings: Any = None
-        self._known: Dict[Tuple[Tuple[str, ...], bool], str] = {}
+        self._known: dict[tuple[tuple[str, ...], bool], str] = {}
         self._lock = threading.Lock()
 
     def get(self, settings: Settings, backends: Sequence[str], reads_pages: bool) -> str:

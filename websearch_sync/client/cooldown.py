@@ -5,7 +5,7 @@ import math
 import threading
 import time
 import uuid
-from typing import Dict, NamedTuple, Optional
+from typing import NamedTuple, Optional
 
 from ..errors import WebBlocked
 from ..net.transport import MAX_RETRY_AFTER_S
@@ -16,7 +16,7 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 
 #: Seconds a backend is suspended after each kind of block (``http_429`` uses
 #: the service's Retry-After when it gave one).
-DEFAULT_COOLDOWNS_S: Dict[str, float] = {"captcha_required": 600.0, "http_429": 60.0, "http_403": 300.0}
+DEFAULT_COOLDOWNS_S: dict[str, float] = {"captcha_required": 600.0, "http_429": 60.0, "http_403": 300.0}
 #: No suspension lasts longer than the longest wait a service may ask for (one day), whatever
 #: a setting asks (a huge duration would overflow the clock arithmetic of every later call).
 MAX_COOLDOWN_S = MAX_RETRY_AFTER_S
@@ -38,12 +38,17 @@ class Cooldowns:
     record (a shared one ends when its key expires).
     """
 
-    def __init__(self, durations_s: Optional[Dict[str, float]] = None, clock: Clock = SYSTEM_CLOCK, shared: Optional[SharedCooldownsTier] = None) -> None:
+    def __init__(
+        self,
+        durations_s: Optional[dict[str, float]] = None,
+        clock: Clock = SYSTEM_CLOCK,
+        shared: Optional[SharedCooldownsTier] = None,
+    ) -> None:
         self._clock = clock
         self._shared = shared
         self.durations_s = dict(DEFAULT_COOLDOWNS_S)
         self.durations_s.update(durations_s or {})
-        self._until: Dict[str, _Entry] = {}
+        self._until: dict[str, _Entry] = {}
         self._lock = threading.Lock()
 
     def duration_s(self, error: WebBlocked) -> float:
@@ -54,7 +59,11 @@ class Cooldowns:
         return min(duration, MAX_COOLDOWN_S) if duration > 0 else 0.0  # NaN is not > 0
 
     def record(
-        self, error: WebBlocked, key: Optional[str] = None, duration_s: Optional[float] = None, left_s: Optional[float] = None
+        self,
+        error: WebBlocked,
+        key: Optional[str] = None,
+        duration_s: Optional[float] = None,
+        left_s: Optional[float] = None,
     ) -> Optional[str]:
         """Suspend ``key`` (default: the error's backend; a backend may name a part of itself,
         :meth:`~websearch_sync.engine.base.Backend.cooldown_key`), here and in the shared tier
@@ -105,9 +114,17 @@ class Cooldowns:
                 del self._until[name]
                 entry = None
         if entry is not None and (own is None or entry.token != own):
-            raise cooling_down(name, entry.cause.detail_code, entry.cause.status, entry.wall_until, entry.until - self._clock.monotonic())
+            raise cooling_down(
+                name,
+                entry.cause.detail_code,
+                entry.cause.status,
+                entry.wall_until,
+                entry.until - self._clock.monotonic(),
+            )
         shared = self._shared.lookup(name, left_s) if self._shared is not None else None
-        if shared is not None and (own is None or shared.token != own):  # another process met the wall: remember it, obey
+        if shared is not None and (
+            own is None or shared.token != own
+        ):  # another process met the wall: remember it, obey
             left = min(shared.left_s, MAX_COOLDOWN_S)
             error = cooling_down(name, shared.detail_code, shared.status, shared.until, left)
             self._suspend(name, left, shared.until, error, shared.token or "")
@@ -122,11 +139,14 @@ def _clock_text(wall_until: float) -> str:
         return "?"
 
 
-def cooling_down(name: str, detail_code: Optional[str], status: Optional[int], wall_until: float, left_s: float) -> WebBlocked:
+def cooling_down(
+    name: str, detail_code: Optional[str], status: Optional[int], wall_until: float, left_s: float
+) -> WebBlocked:
     """The ``WebBlocked`` a suspended backend raises (``retry_after``: the seconds left)."""
     left = max(0.0, left_s) if math.isfinite(left_s) else 0.0
     return WebBlocked(
-        "%s is cooling down after %s until %s (%.0f s left); not contacting it" % (name, detail_code, _clock_text(wall_until), left),
+        "%s is cooling down after %s until %s (%.0f s left); not contacting it"
+        % (name, detail_code, _clock_text(wall_until), left),
         provider=name.partition("[")[0],  # a part of a backend is keyed "<backend>[<part>]"
         detail_code=detail_code,
         status=status,

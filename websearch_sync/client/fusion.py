@@ -1,6 +1,7 @@
 """Merging ranked result lists from several backends with reciprocal rank fusion."""
 
-from typing import Any, Dict, List, Mapping, Sequence, Tuple
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from ..engine.normalize import url_key
 
@@ -9,7 +10,7 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 RRF_K = 60
 
 
-def fuse(ranked_lists: Sequence[Tuple[str, Sequence[Mapping[str, Any]]]], k: int = RRF_K) -> List[Dict[str, Any]]:
+def fuse(ranked_lists: Sequence[tuple[str, Sequence[Mapping[str, Any]]]], k: int = RRF_K) -> list[dict[str, Any]]:
     """Fuse ``[(provider, items), ...]`` (each list in rank order) into one list.
 
     Items whose URLs share a :func:`~websearch_sync.engine.normalize.url_key` are one
@@ -18,10 +19,10 @@ def fuse(ranked_lists: Sequence[Tuple[str, Sequence[Mapping[str, Any]]]], k: int
     best and lists every provider that returned it in ``providers``. Ties keep the
     order of first appearance. ``rank`` is left to normalization.
     """
-    scores: Dict[str, float] = {}
-    best: Dict[str, Tuple[int, int, Mapping[str, Any]]] = {}
-    providers: Dict[str, List[str]] = {}
-    order: Dict[str, int] = {}
+    scores: dict[str, float] = {}
+    best: dict[str, tuple[int, int, Mapping[str, Any]]] = {}
+    providers: dict[str, list[str]] = {}
+    order: dict[str, int] = {}
     for list_index, (provider, items) in enumerate(ranked_lists):
         for position, item in enumerate(items, 1):
             key = url_key(item["url"])

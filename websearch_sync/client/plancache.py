@@ -50,10 +50,17 @@ _SCALARS = frozenset((str, int, float, bool, type(None)))
 def call_key(query: Any, backend: Any, max_results: Any, options: dict[str, Any]) -> Optional[Hashable]:
     """The arguments of a search call by type and value; ``None`` when one cannot be hashed."""
     query_type, backend_type, max_type = type(query), type(backend), type(max_results)
-    if not options and query_type in _SCALARS and backend_type in _SCALARS and max_type in _SCALARS:  # the usual call, fast
+    if (
+        not options and query_type in _SCALARS and backend_type in _SCALARS and max_type in _SCALARS
+    ):  # the usual call, fast
         return (query_type, query, backend_type, backend, max_type, max_results)
     try:
-        return (_typed(query), _typed(backend), _typed(max_results), tuple(sorted((k, _typed(v)) for k, v in options.items())))
+        return (
+            _typed(query),
+            _typed(backend),
+            _typed(max_results),
+            tuple(sorted((k, _typed(v)) for k, v in options.items())),
+        )
     except TypeError:
         return None
 

@@ -33,7 +33,10 @@ def _settings_key(settings: Settings) -> Hashable:
     every_backend = sorted(set(settings.endpoints) | set(settings.providers))
     return (
         settings_fingerprint(settings, every_backend, True),
-        settings.state_url or "", settings.state_prefix, settings.state_required, settings.timeout_ms,
+        settings.state_url or "",
+        settings.state_prefix,
+        settings.state_required,
+        settings.timeout_ms,
     )
 
 

@@ -2,7 +2,7 @@
 and by all processes of a shared state (``state/slots.py``) when there is one."""
 
 import threading
-from typing import Dict, Optional, Tuple
+from typing import Optional
 
 from .clock import SYSTEM_CLOCK, Clock
 from .tiers import SharedSlotsTier
@@ -23,15 +23,17 @@ class RateLimiter:
     def __init__(self, clock: Clock = SYSTEM_CLOCK, shared: Optional[SharedSlotsTier] = None) -> None:
         self._clock = clock
         self._shared = shared
-        self._next: Dict[str, float] = {}
-        self._shared_next: Dict[str, float] = {}  # when a shared slot was refused: when it comes
+        self._next: dict[str, float] = {}
+        self._shared_next: dict[str, float] = {}  # when a shared slot was refused: when it comes
         self._lock = threading.Lock()
 
     def reserve(self, name: str, interval: float, max_wait_s: float) -> Optional[float]:
         """Book a slot for ``name``; the seconds to wait, or ``None`` if over ``max_wait_s``."""
         if interval <= 0:
             return 0.0
-        answer: Optional[Tuple[bool, float]] = self._shared.reserve(name, interval, max_wait_s) if self._shared is not None else None
+        answer: Optional[tuple[bool, float]] = (
+            self._shared.reserve(name, interval, max_wait_s) if self._shared is not None else None
+        )
         if answer is not None:
             booked, wait = answer
             if booked:

@@ -36,9 +36,11 @@ class RetryPolicy:
 
     def backoff_s(self, attempt: int, uniform: Callable[[float, float], float] = random.uniform) -> float:
         """The backoff before retry ``attempt + 1`` (``attempt`` counts from 0), jitter applied."""
-        return float(min(self.backoff_max, self.backoff_factor * (2 ** attempt)) * uniform(1.0 - self.jitter, 1.0))
+        return float(min(self.backoff_max, self.backoff_factor * (2**attempt)) * uniform(1.0 - self.jitter, 1.0))
 
-    def delay_s(self, attempt: int, error: WebSearchError, uniform: Callable[[float, float], float] = random.uniform) -> float:
+    def delay_s(
+        self, attempt: int, error: WebSearchError, uniform: Callable[[float, float], float] = random.uniform
+    ) -> float:
         """The wait before retrying after ``error``: the backoff, or the Retry-After when longer."""
         delay = self.backoff_s(attempt, uniform)
         if self.respect_retry_after and error.retry_after is not None:

@@ -6,8 +6,9 @@ A client is safe to share between threads: the HTTP connection pool is sized for
 it, and the cache, rate limiter and cool-down table are locked.
 """
 
+from collections.abc import Hashable, Mapping
 from functools import partial
-from typing import Any, Dict, Hashable, Mapping, Optional, Tuple, Union, cast
+from typing import Any, Optional, Union, cast
 from urllib.parse import urlsplit, urlunsplit
 
 import requests
@@ -48,27 +49,48 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 
 
 def _check_number(
-    name: str, value: Any, minimum: float, maximum: Optional[float] = None, integer: bool = False, detail: Optional[str] = None
+    name: str,
+    value: Any,
+    minimum: float,
+    maximum: Optional[float] = None,
+    integer: bool = False,
+    detail: Optional[str] = None,
 ) -> Any:
     ok = isinstance(value, int) if integer else isinstance(value, (int, float))
-    if isinstance(value, bool) or not ok or value != value or value < minimum or (maximum is not None and value > maximum):
+    if (
+        isinstance(value, bool)
+        or not ok
+        or value != value
+        or value < minimum
+        or (maximum is not None and value > maximum)
+    ):
         raise InvalidInput(
-            "%s must be %s >= %s%s, got %r" % (name, "an integer" if integer else "a number", minimum, "" if maximum is None else " and <= %s" % maximum, value),
+            "%s must be %s >= %s%s, got %r"
+            % (
+                name,
+                "an integer" if integer else "a number",
+                minimum,
+                "" if maximum is None else " and <= %s" % maximum,
+                value,
+            ),
             detail_code=detail or "bad_" + name,
         )
     return value
 
 
-def _check_cooldowns(value: Optional[Mapping[str, float]]) -> Dict[str, float]:
+def _check_cooldowns(value: Optional[Mapping[str, float]]) -> dict[str, float]:
     """``{kind: seconds}`` with known kinds and non-negative numbers; ``InvalidInput(bad_cooldowns)`` naming the key."""
     if value is None:
         return {}
     if not isinstance(value, Mapping):
-        raise InvalidInput("cooldowns must be a mapping {kind: seconds}, got %r" % (value,), detail_code="bad_cooldowns")
+        raise InvalidInput(
+            "cooldowns must be a mapping {kind: seconds}, got %r" % (value,), detail_code="bad_cooldowns"
+        )
     for kind, seconds in value.items():
         if kind not in DEFAULT_COOLDOWNS_S:
             raise InvalidInput(
-                "cooldowns has no kind %r; the kinds are %s" % (kind, ", ".join(DEFAULT_COOLDOWNS_S)), detail_code="bad_cooldowns"
+                "cooldowns has no kind %r; the kinds are %s" % (kind, ", ".join(DEFAULT_COOLDOWNS_S)),
+                detail_code="bad_cooldowns",
             )
         _check_number("cooldowns[%r]" % kind, seconds, 0, detail="bad_cooldowns")
     return {kind: float(seconds) for kind, seconds in value.items()}
@@ -76,11 +98,13 @@ def _check_cooldowns(value: Optional[Mapping[str, float]]) -> Dict[str, float]:
 
 def _check_strategy(strategy: Any) -> Strategy:
     if strategy not in STRATEGIES:
-        raise InvalidInput("strategy must be one of %s, got %r" % (", ".join(STRATEGIES), strategy), detail_code="bad_strategy")
+        raise InvalidInput(
+            "strategy must be one of %s, got %r" % (", ".join(STRATEGIES), strategy), detail_code="bad_strategy"
+        )
     return cast(Strategy, strategy)
 
 
-def _given(**values: Any) -> Dict[str, Any]:
+def _given(**values: Any) -> dict[str, Any]:
     """The options passed as typed keyword arguments, without those left at ``None``."""
     return {name: value for name, value in values.items() if value is not None}
 
@@ -175,7 +199,9 @@ class SearchClient:
         self._clock = clock
         self._closed = False
 
-    def _state_parts(self, cooldown_s: Dict[str, float], clock: Clock, shared: SharedTiers) -> Tuple[RateLimiter, Cooldowns, Flights]:
+    def _state_parts(
+        self, cooldown_s: dict[str, float], clock: Clock, shared: SharedTiers
+    ) -> tuple[RateLimiter, Cooldowns, Flights]:
         """The client's rate limiter, cool-downs and single-flight table (its own; the
         module-level functions keep process-wide ones instead, see ``api.py``)."""
         return (
@@ -200,7 +226,10 @@ class SearchClient:
         self.close()
 
     def __repr__(self) -> str:
-        return "SearchClient(backend=%r, strategy=%r)" % (self._backend or default_backends(self.settings), self.strategy)
+        return "SearchClient(backend=%r, strategy=%r)" % (
+            self._backend or default_backends(self.settings),
+            self.strategy,
+        )
 
     # -- searching ------------------------------------------------------------------------
 
@@ -248,13 +277,17 @@ class SearchClient:
         options.update(_given(time_range=time_range, safe_search=safe_search))
         try:
             call = _CallSettings(self, strategy, timeout_ms, budget_ms, retries, cache_ttl_s)
-            plan = self._plan(query, backend, max_results, options, call)  # validation first: a cache hit never skips it
+            plan = self._plan(
+                query, backend, max_results, options, call
+            )  # validation first: a cache hit never skips it
             if call.ttl <= 0:
                 return self._answer(plan, call, None, started)
             key = self._search_key(plan, call)
             hit = self._cached(plan, key)
             if hit is None:
-                with self._flights.turn(key, plan.budget, lambda: cast(Optional[Dict[str, Any]], self._cached(plan, key))) as found:
+                with self._flights.turn(
+                    key, plan.budget, lambda: cast(Optional[dict[str, Any]], self._cached(plan, key))
+                ) as found:
                     if found is None:
                         return self._answer(plan, call, key, started)
                     hit = cast(SearchResponse, found)
@@ -274,15 +307,24 @@ class SearchClient:
         try:
             response, cacheable, attempts = self._run(plan, call, key)
         except _AnsweredMeanwhile as found:
-            found.answer["provider_meta"].update({"cached": True, "attempts": 0, "latency_ms": self._elapsed_ms(started)})
+            found.answer["provider_meta"].update(
+                {"cached": True, "attempts": 0, "latency_ms": self._elapsed_ms(started)}
+            )
             return found.answer
         response["provider_meta"]["latency_ms"] = self._elapsed_ms(started)
         response["provider_meta"]["attempts"] = attempts
         if key is not None and cacheable:
-            self._cache.set(key, cast(Dict[str, Any], response), call.ttl, plan.budget.remaining_s())
+            self._cache.set(key, cast(dict[str, Any], response), call.ttl, plan.budget.remaining_s())
         return response
 
-    def _plan(self, query: str, backend: BackendArg, max_results: Optional[int], options: Dict[str, Any], call: "_CallSettings") -> "_Plan":
+    def _plan(
+        self,
+        query: str,
+        backend: BackendArg,
+        max_results: Optional[int],
+        options: dict[str, Any],
+        call: "_CallSettings",
+    ) -> "_Plan":
         """The validated call (backend names, parameters; an exact repeat reuses its validation)
         and its budget, starting now."""
         memo_key = call_key(query, backend, max_results, options)
@@ -296,7 +338,15 @@ class SearchClient:
                 every = {name: registry.backend_class(name).options for name in registry.backend_names()}
                 check_options_taken(params.options, {cls.name: cls.options for cls in classes}, every)
             timeout_ms = max(cls(self.settings).timeout_ms() for cls in classes)
-            valid = Validated(self.settings, names, params, classes, timeout_ms, {}, partial(valid_search_answer, max_results=params.max_results))
+            valid = Validated(
+                self.settings,
+                names,
+                params,
+                classes,
+                timeout_ms,
+                {},
+                partial(valid_search_answer, max_results=params.max_results),
+            )
             self._plans.put(memo_key, valid)
         return _Plan(valid, Deadline(call.budget_ms or call.timeout or valid.timeout_ms))
 
@@ -307,7 +357,7 @@ class SearchClient:
             key = plan.valid.keys[call.strategy] = search_key(plan.params, plan.names, call.strategy, fingerprint)
         return key
 
-    def _run(self, plan: "_Plan", call: "_CallSettings", key: Optional[Hashable]) -> Tuple[SearchResponse, bool, int]:
+    def _run(self, plan: "_Plan", call: "_CallSettings", key: Optional[Hashable]) -> tuple[SearchResponse, bool, int]:
         """Ask the backends by the call's strategy; ``(response, cacheable, requests sent)``."""
         state = CallState()
         policy = self._retry.with_total(call.retries)
@@ -373,10 +423,19 @@ class SearchClient:
             except WebSearchError as error:
                 redact_error(error, self.settings.secrets())  # in place
                 raise
-            key = fetch_key(page, (extract_mode, include_comments), max_chars, max_bytes, allow_private, self._fingerprints.get(self.settings, (), True))
+            key = fetch_key(
+                page,
+                (extract_mode, include_comments),
+                max_chars,
+                max_bytes,
+                allow_private,
+                self._fingerprints.get(self.settings, (), True),
+            )
         hit = cast(
             Optional[FetchResult],
-            self._cache.get(key, deadline.remaining_s(), lambda answer: valid_page_answer(answer, max_chars)) if key is not None else None,
+            self._cache.get(key, deadline.remaining_s(), lambda answer: valid_page_answer(answer, max_chars))
+            if key is not None
+            else None,
         )
         if hit is not None:
             return hit
@@ -393,7 +452,7 @@ class SearchClient:
             include_comments=include_comments,
         )
         if key is not None:
-            self._cache.set(key, cast(Dict[str, Any], result), ttl, deadline.remaining_s())
+            self._cache.set(key, cast(dict[str, Any], result), ttl, deadline.remaining_s())
         return result
 
 
@@ -422,7 +481,13 @@ class _CallSettings:
     """One call's strategy, timeout, budget, retries and cache TTL: its own, checked, else the client's."""
 
     def __init__(
-        self, client: SearchClient, strategy: Optional[str], timeout_ms: Optional[int], budget_ms: Optional[int], retries: Optional[int], ttl: Optional[float]
+        self,
+        client: SearchClient,
+        strategy: Optional[str],
+        timeout_ms: Optional[int],
+        budget_ms: Optional[int],
+        retries: Optional[int],
+        ttl: Optional[float],
     ) -> None:
         self.strategy = _check_strategy(strategy) if strategy is not None else client.strategy
         self.timeout = check_timeout_ms(timeout_ms)
@@ -431,7 +496,7 @@ class _CallSettings:
         self.ttl = _check_number("cache_ttl_s", ttl, 0) if ttl is not None else client.cache_ttl_s
 
 
-def _check_intervals(value: Union[None, float, Mapping[str, float]]) -> Dict[str, float]:
+def _check_intervals(value: Union[None, float, Mapping[str, float]]) -> dict[str, float]:
     """``{backend: seconds}`` from a number (every backend) or a mapping; ``InvalidInput(bad_min_interval_s)``."""
     if value is None:
         return {}
@@ -457,4 +522,3 @@ def _page_key(url: Any) -> Any:
         return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), parts.path or "/", parts.query, ""))
     except ValueError:
         return url
-

@@ -1,6 +1,7 @@
 """Which backends a call uses: names checked against the registry, ``"auto"`` expanded."""
 
-from typing import Iterable, List, Optional, Union
+from collections.abc import Iterable
+from typing import Optional, Union
 
 from ..config import Settings
 from ..engine import registry
@@ -21,7 +22,7 @@ BackendArg = Union[None, str, Iterable[str]]
 KEYLESS_RANKS = range(100, 200)
 
 
-def _auto_candidates(locale: Optional[str]) -> List[str]:
+def _auto_candidates(locale: Optional[str]) -> list[str]:
     """Registered backends that declare a place in ``auto`` for ``locale``'s language, by rank."""
     language = split_locale(str(locale))[0] if locale else None
     ranked = []
@@ -37,7 +38,7 @@ AUTO_ORDER = tuple(n for n in _auto_candidates(None) if registry.backend_class(n
 KEYLESS_CHAIN = tuple(n for n in _auto_candidates(None) if registry.backend_class(n).auto_rank in KEYLESS_RANKS)
 
 
-def check_backends(names: Optional[List[str]]) -> Optional[List[str]]:
+def check_backends(names: Optional[list[str]]) -> Optional[list[str]]:
     """``names`` unchanged, after ``InvalidInput(unknown_backend)`` for a name nobody registered."""
     for name in names or ():
         if name != "auto":
@@ -45,13 +46,13 @@ def check_backends(names: Optional[List[str]]) -> Optional[List[str]]:
     return names
 
 
-def default_backends(settings: Settings) -> List[str]:
+def default_backends(settings: Settings) -> list[str]:
     """The backends of ``settings.backend``, else the offline default (``InvalidInput`` for a
     misspelt ``WEB_SEARCH_BACKEND``: see :meth:`Settings.default_backend`)."""
     return check_backends(backend_list(settings.default_backend())) or [registry.DEFAULT_BACKEND]
 
 
-def auto_backends(settings: Settings, locale: Optional[str] = None) -> List[str]:
+def auto_backends(settings: Settings, locale: Optional[str] = None) -> list[str]:
     """The chain ``"auto"`` stands for under ``settings`` (and the call's ``locale``): configured
     API backends, then the keyless engines (Baidu first among them for a Chinese locale)."""
     chosen = [n for n in _auto_candidates(locale) if registry.backend_class(n)(settings).is_configured()]
@@ -61,14 +62,14 @@ def auto_backends(settings: Settings, locale: Optional[str] = None) -> List[str]
 
 
 def resolve_backends(
-    backend: BackendArg, client_default: Optional[List[str]], settings: Settings, locale: Optional[str] = None
-) -> List[str]:
+    backend: BackendArg, client_default: Optional[list[str]], settings: Settings, locale: Optional[str] = None
+) -> list[str]:
     """The call's backend names: its own, else the client's, else the settings'; ``auto`` expanded
     for the call's ``locale``, no repeats."""
     names = check_backends(backend_list(backend)) or client_default or default_backends(settings)
     if "auto" not in names:
         return names
-    expanded: List[str] = []
+    expanded: list[str] = []
     for name in names:
         for item in auto_backends(settings, locale) if name == "auto" else [name]:
             if item not in expanded:

@@ -8,7 +8,7 @@ failure in it is not cached.
 import concurrent.futures
 import contextvars
 import logging
-from typing import Any, Callable, Dict, List, Tuple
+from typing import Any, Callable
 
 from ..engine.base import Backend
 from ..engine.normalize import normalize_items
@@ -26,16 +26,25 @@ STRATEGIES = ("fallback", "merge")
 #: Errors after which a fallback chain moves on to the next backend.
 FALL_THROUGH = ("WebBlocked", "Timeout", "NetworkError", "BadGateway", "AuthError", "WebParseError")
 #: Most informative first, when every backend failed.
-_PRECEDENCE = ("WebBlocked", "AuthError", "WebParseError", "BadGateway", "NetworkError", "Timeout", "WebProviderError", "InvalidInput")
+_PRECEDENCE = (
+    "WebBlocked",
+    "AuthError",
+    "WebParseError",
+    "BadGateway",
+    "NetworkError",
+    "Timeout",
+    "WebProviderError",
+    "InvalidInput",
+)
 _MERGE_MARGIN_S = 0.25
 
 Run = Callable[[Backend], ParseResult]
-Outcome = Tuple[SearchResponse, bool]
+Outcome = tuple[SearchResponse, bool]
 
 
-def fallback(backends: List[Backend], params: SearchParams, budget: Deadline, run: Run) -> Outcome:
+def fallback(backends: list[Backend], params: SearchParams, budget: Deadline, run: Run) -> Outcome:
     """Try ``backends`` in order; the first success answers, the failures before it go to ``errors``."""
-    failures: List[WebSearchError] = []
+    failures: list[WebSearchError] = []
     for position, backend in enumerate(backends):
         try:
             result = run(backend)
@@ -48,7 +57,9 @@ def fallback(backends: List[Backend], params: SearchParams, budget: Deadline, ru
                 raise error
             if position == len(backends) - 1 or budget.expired():
                 raise most_informative(failures)  # noqa: B904 - one of the failures, with its own cause
-            logger.info("backend %s failed (%s); falling back to %s", backend.name, error.code, backends[position + 1].name)
+            logger.info(
+                "backend %s failed (%s); falling back to %s", backend.name, error.code, backends[position + 1].name
+            )
             continue
         items = normalize_items(result.items, backend.name, params.max_results)
         return _response(items, backend.name, result, failures), not failures
@@ -61,7 +72,7 @@ def cannot_take(error: WebSearchError) -> bool:
     return error.code == "InvalidInput" and error.detail_code == "query_too_long" and error.provider is not None
 
 
-def merge(backends: List[Backend], params: SearchParams, budget: Deadline, run: Run) -> Outcome:
+def merge(backends: list[Backend], params: SearchParams, budget: Deadline, run: Run) -> Outcome:
     """Ask every backend in parallel and fuse their lists (reciprocal rank fusion).
 
     Each backend runs in a copy of the caller's context (``contextvars``), as if it ran in the
@@ -75,11 +86,11 @@ def merge(backends: List[Backend], params: SearchParams, budget: Deadline, run: 
         concurrent.futures.wait(futures, timeout=max(0.0, budget.remaining_s()) + _MERGE_MARGIN_S)
     finally:
         executor.shutdown(wait=False)
-    lists: List[Tuple[str, List[SearchItem]]] = []
-    failures: List[WebSearchError] = []
-    soft_errors: List[ErrorInfo] = []
+    lists: list[tuple[str, list[SearchItem]]] = []
+    failures: list[WebSearchError] = []
+    soft_errors: list[ErrorInfo] = []
     request_ids = []
-    extras: Dict[str, List[Any]] = {}
+    extras: dict[str, list[Any]] = {}
     for backend, future in zip(backends, futures):
         result = _merged_result(backend, future, failures)
         if result is None:
@@ -105,10 +116,18 @@ def merge(backends: List[Backend], params: SearchParams, budget: Deadline, run: 
     return response, not failures
 
 
-def _merged_result(backend: Backend, future: "concurrent.futures.Future[ParseResult]", failures: List[WebSearchError]) -> Any:
+def _merged_result(
+    backend: Backend, future: "concurrent.futures.Future[ParseResult]", failures: list[WebSearchError]
+) -> Any:
     """The backend's result, or ``None`` after adding its failure to ``failures``."""
     if not future.done():
-        failures.append(Timeout("%s did not answer within the budget" % backend.name, provider=backend.name, detail_code="deadline_exceeded"))
+        failures.append(
+            Timeout(
+                "%s did not answer within the budget" % backend.name,
+                provider=backend.name,
+                detail_code="deadline_exceeded",
+            )
+        )
         return None
     error = future.exception()
     if error is None:
@@ -119,24 +138,26 @@ def _merged_result(backend: Backend, future: "concurrent.futures.Future[ParseRes
     return None
 
 
-def add_extras(extras: Dict[str, List[Any]], result: ParseResult) -> None:
+def add_extras(extras: dict[str, list[Any]], result: ParseResult) -> None:
     """Add what a backend answered besides results (``ParseResult.extras``) to ``extras``, kind by kind."""
     for kind, entries in result.extras.items():
         extras.setdefault(kind, []).extend(entries)
 
 
-def most_informative(failures: List[WebSearchError]) -> WebSearchError:
+def most_informative(failures: list[WebSearchError]) -> WebSearchError:
     """The failure that says most (a block beats an auth error beats ... a timeout); the others attached."""
     best = min(failures, key=lambda e: _PRECEDENCE.index(e.code) if e.code in _PRECEDENCE else len(_PRECEDENCE))
     best.errors = [e for e in failures if e is not best]
     return best
 
 
-def _response(items: List[SearchItem], name: str, result: ParseResult, failures: List[WebSearchError]) -> SearchResponse:
+def _response(
+    items: list[SearchItem], name: str, result: ParseResult, failures: list[WebSearchError]
+) -> SearchResponse:
     meta: ProviderMeta = {"provider_name": name, "cached": False}
     if result.request_id:
         meta["request_id"] = result.request_id
-    extras: Dict[str, List[Any]] = {}
+    extras: dict[str, list[Any]] = {}
     add_extras(extras, result)
     if extras:
         meta["extras"] = extras

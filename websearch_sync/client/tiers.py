@@ -49,8 +49,14 @@ class SharedCooldownsTier(Protocol):
     """Cool-downs obeyed by many processes."""
 
     def record(
-        self, name: str, detail_code: Optional[str], status: Optional[int], duration_s: float, until: float,
-        token: str, left_s: Optional[float] = None,
+        self,
+        name: str,
+        detail_code: Optional[str],
+        status: Optional[int],
+        duration_s: float,
+        until: float,
+        token: str,
+        left_s: Optional[float] = None,
     ) -> None:
         """Suspend ``name`` for ``duration_s`` seconds."""
 

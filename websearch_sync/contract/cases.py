@@ -20,7 +20,7 @@ import os
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Optional
 
 from ..client.search_client import SearchClient
 from ..config import Settings
@@ -55,7 +55,7 @@ class Case:
     backend: str
     name: str
     meta_path: Path
-    meta: Dict[str, Any]
+    meta: dict[str, Any]
     problem: Optional[str] = None  #: why the meta file could not be read, if it could not
 
     @property
@@ -73,7 +73,7 @@ class Case:
         """Where the golden lives."""
         return self.folder / (self.name + ".expected.json")
 
-    def exchanges(self) -> List[Dict[str, Any]]:
+    def exchanges(self) -> list[dict[str, Any]]:
         """The request/response pairs to replay, in order (may be empty for offline backends).
 
         Only for a case without ``problem`` (:func:`load_case` checks the shapes)."""
@@ -83,7 +83,7 @@ class Case:
             return [{"request": self.meta.get("request") or {}, "response": self.meta["response"]}]
         return []
 
-    def body_path(self, response: Dict[str, Any]) -> Optional[Path]:
+    def body_path(self, response: dict[str, Any]) -> Optional[Path]:
         """The file a response's ``body`` names, inside the case's folder; ``None`` when the
         body is inline. ``OSError`` for a name that leads out of the folder (an absolute
         path, ``..``, a symbolic link to elsewhere): a meta file is data, never a licence to
@@ -97,7 +97,7 @@ class Case:
             raise OSError("the body %r is not a file of the case's folder %s" % (name, self.folder))
         return path
 
-    def body_bytes(self, response: Dict[str, Any]) -> bytes:
+    def body_bytes(self, response: dict[str, Any]) -> bytes:
         """The recorded body of one response (file named by ``body``, else inline ``body_text``)."""
         path = self.body_path(response)
         if path is not None:
@@ -105,7 +105,7 @@ class Case:
         return (response.get("body_text") or "").encode("utf-8")
 
 
-def discover(fixtures_dir: StrPath, backend: Optional[str] = None) -> List[Case]:
+def discover(fixtures_dir: StrPath, backend: Optional[str] = None) -> list[Case]:
     """Every case under ``fixtures_dir`` (optionally one backend's), sorted by id.
 
     A meta file that is not valid JSON still yields a case (with ``problem`` set),
@@ -128,32 +128,59 @@ def load_case(meta_path: StrPath) -> Case:
     try:
         meta = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        return Case(backend=folder_backend, name=name, meta_path=path, meta={}, problem="unreadable meta file: %s" % exc)
+        return Case(
+            backend=folder_backend, name=name, meta_path=path, meta={}, problem="unreadable meta file: %s" % exc
+        )
     if not isinstance(meta, dict):
-        return Case(backend=folder_backend, name=name, meta_path=path, meta={}, problem="the meta file is not a JSON object")
+        return Case(
+            backend=folder_backend, name=name, meta_path=path, meta={}, problem="the meta file is not a JSON object"
+        )
     backend = meta.get("backend", folder_backend)
-    return Case(backend=backend if isinstance(backend, str) else folder_backend, name=name, meta_path=path, meta=meta,
-                problem=meta_problem(meta))
+    return Case(
+        backend=backend if isinstance(backend, str) else folder_backend,
+        name=name,
+        meta_path=path,
+        meta=meta,
+        problem=meta_problem(meta),
+    )
 
 
 #: The JSON type each top-level meta field must have when present.
-_META_TYPES: Dict[str, Tuple[type, ...]] = {
-    "backend": (str,), "query": (str,), "max_results": (int, type(None)), "retries": (int,),
-    "options": (dict, type(None)), "settings": (dict, type(None)), "request": (dict,), "response": (dict,),
-    "exchanges": (list,), "provenance": (dict,),
+_META_TYPES: dict[str, tuple[type, ...]] = {
+    "backend": (str,),
+    "query": (str,),
+    "max_results": (int, type(None)),
+    "retries": (int,),
+    "options": (dict, type(None)),
+    "settings": (dict, type(None)),
+    "request": (dict,),
+    "response": (dict,),
+    "exchanges": (list,),
+    "provenance": (dict,),
 }
 _JSON_NAMES = {str: "a string", int: "an integer", dict: "an object", list: "a list", type(None): "null"}
 
 
-def meta_problem(meta: Dict[str, Any]) -> Optional[str]:
+def meta_problem(meta: dict[str, Any]) -> Optional[str]:
     """What makes a meta file's shape unusable (a field of the wrong JSON type, an exchange
     that is not ``{"request": {...}, "response": {...}}``), or ``None``."""
     for key, types in _META_TYPES.items():
         if key in meta and (not isinstance(meta[key], types) or isinstance(meta[key], bool)):
-            return "malformed meta file: %r must be %s, not %s" % (key, " or ".join(_JSON_NAMES[t] for t in types), type(meta[key]).__name__)
+            return "malformed meta file: %r must be %s, not %s" % (
+                key,
+                " or ".join(_JSON_NAMES[t] for t in types),
+                type(meta[key]).__name__,
+            )
     for position, exchange in enumerate(meta.get("exchanges") or []):
-        if not isinstance(exchange, dict) or not isinstance(exchange.get("response"), dict) or not isinstance(exchange.get("request", {}), dict):
-            return "malformed meta file: exchanges[%d] must be an object with a \"response\" object (and a \"request\" object)" % position
+        if (
+            not isinstance(exchange, dict)
+            or not isinstance(exchange.get("response"), dict)
+            or not isinstance(exchange.get("request", {}), dict)
+        ):
+            return (
+                'malformed meta file: exchanges[%d] must be an object with a "response" object (and a "request" object)'
+                % position
+            )
     return None
 
 
@@ -164,13 +191,17 @@ def provenance_of(case: Case) -> str:
     return status if status in PROVENANCES else UNSTATED
 
 
-def provenance_problems(case: Case) -> List[str]:
+def provenance_problems(case: Case) -> list[str]:
     """What the case's provenance lacks (empty when it says honestly what the case is)."""
     kind = provenance_of(case)
     if kind == UNSTATED:
         return ["provenance.status is not one of %s" % ", ".join(PROVENANCES)]
     provenance = case.meta["provenance"]
-    has_source = bool(provenance.get("url") or provenance.get("recorded_by") or (provenance.get("repository") and provenance.get("path")))
+    has_source = bool(
+        provenance.get("url")
+        or provenance.get("recorded_by")
+        or (provenance.get("repository") and provenance.get("path"))
+    )
     problems = []
     if kind == "synthetic" and not provenance.get("why"):
         problems.append("a synthetic case must say why no recording covers it (provenance.why)")
@@ -183,7 +214,7 @@ def provenance_problems(case: Case) -> List[str]:
     return problems
 
 
-def count_provenances(cases: List[Case]) -> Dict[str, int]:
+def count_provenances(cases: list[Case]) -> dict[str, int]:
     """``{"recorded": n, "provider-docs": n, "synthetic": n}``, plus ``"unstated"`` when some say none."""
     counts = dict.fromkeys(PROVENANCES, 0)
     for case in cases:
@@ -192,7 +223,7 @@ def count_provenances(cases: List[Case]) -> Dict[str, int]:
     return counts
 
 
-def orphan_files(fixtures_dir: StrPath) -> List[Path]:
+def orphan_files(fixtures_dir: StrPath) -> list[Path]:
     """Body files that no case's meta refers to, and goldens without a meta."""
     root = Path(fixtures_dir)
     referenced = set()
@@ -223,7 +254,7 @@ def _settings_for(case: Case) -> Settings:
     return Settings(**values)
 
 
-def replay(case: Case) -> Dict[str, Any]:
+def replay(case: Case) -> dict[str, Any]:
     """Run the case's search through a :class:`SearchClient` whose HTTP is replayed
     from the recording (:mod:`.replay`); return its outcome.
 
@@ -234,7 +265,9 @@ def replay(case: Case) -> Dict[str, Any]:
     """
     meta = case.meta
     exchanges = case.exchanges()
-    bodies = {id(e["response"]): case.body_bytes(e["response"]) for e in exchanges if not e["response"].get("exception")}  # OSError now, not mid-search
+    bodies = {
+        id(e["response"]): case.body_bytes(e["response"]) for e in exchanges if not e["response"].get("exception")
+    }  # OSError now, not mid-search
     adapter = ReplayAdapter(exchanges, lambda response: bodies[id(response)])
     session = replay_session(adapter)
     try:
@@ -254,14 +287,14 @@ def replay(case: Case) -> Dict[str, Any]:
     return outcome_of(result)
 
 
-def outcome_of(result: Any) -> Dict[str, Any]:
+def outcome_of(result: Any) -> dict[str, Any]:
     """The comparable part of a search result or error (no latency, no messages)."""
     if isinstance(result, WebSearchError):
-        error: Dict[str, Any] = {"type": result.code, "detail_code": result.detail_code, "retryable": result.retryable}
+        error: dict[str, Any] = {"type": result.code, "detail_code": result.detail_code, "retryable": result.retryable}
         if result.status is not None:
             error["status"] = result.status
         return {"error": error}
-    outcome: Dict[str, Any] = {"items": result["items"]}
+    outcome: dict[str, Any] = {"items": result["items"]}
     if result.get("errors"):
         outcome["errors"] = [{k: v for k, v in e.items() if k != "message"} for e in result["errors"]]
     request_id = (result.get("provider_meta") or {}).get("request_id")
@@ -270,7 +303,7 @@ def outcome_of(result: Any) -> Dict[str, Any]:
     return outcome
 
 
-def contract_violations(outcome: Dict[str, Any], *, max_results: int, provider: Optional[str] = None) -> List[str]:
+def contract_violations(outcome: dict[str, Any], *, max_results: int, provider: Optional[str] = None) -> list[str]:
     """What in a success outcome breaks the canonical contract (empty when it holds)."""
     items = outcome.get("items")
     if not isinstance(items, list):
@@ -279,8 +312,10 @@ def contract_violations(outcome: Dict[str, Any], *, max_results: int, provider: 
     if len(items) > max_results:
         problems.append("%d items > max_results %d" % (len(items), max_results))
     for position, item in enumerate(items, 1):
-        problems.extend("item %d: %s" % (position, p) if isinstance(item, dict) else "item %d is not a dict" % position
-                        for p in (_item_violations(item, position, provider) if isinstance(item, dict) else [None]))
+        problems.extend(
+            "item %d: %s" % (position, p) if isinstance(item, dict) else "item %d is not a dict" % position
+            for p in (_item_violations(item, position, provider) if isinstance(item, dict) else [None])
+        )
     urls = [item.get("url") for item in items if isinstance(item, dict)]
     if len(set(map(str, urls))) != len(urls):
         problems.append("duplicate URLs")
@@ -292,32 +327,38 @@ def _collapsed(text: Any) -> bool:
     return not isinstance(text, str) or (text == text.strip() and "\n" not in text and "  " not in text)
 
 
-def _item_violations(item: Dict[str, Any], rank: int, provider: Optional[str]) -> List[str]:
+def _item_violations(item: dict[str, Any], rank: int, provider: Optional[str]) -> list[str]:
     """What in one item breaks the contract: string fields, its rank, an http(s) URL, collapsed text, its provider."""
-    problems = ["%s is not a string" % key for key in ("title", "url", "snippet", "provider") if not isinstance(item.get(key), str)]
+    problems = [
+        "%s is not a string" % key
+        for key in ("title", "url", "snippet", "provider")
+        if not isinstance(item.get(key), str)
+    ]
     if item.get("rank") != rank:
         problems.append("rank is %r" % (item.get("rank"),))
     url = item.get("url") or ""
     if not isinstance(url, str) or not url.startswith(("http://", "https://")):
         problems.append("url %r is not http(s)" % (url,))
-    problems.extend("%s is not whitespace-collapsed" % key for key in ("title", "snippet") if not _collapsed(item.get(key) or ""))
+    problems.extend(
+        "%s is not whitespace-collapsed" % key for key in ("title", "snippet") if not _collapsed(item.get(key) or "")
+    )
     if provider is not None and item.get("provider") != provider and provider not in (item.get("providers") or []):
         problems.append("provider %r, expected %r" % (item.get("provider"), provider))
     return problems
 
 
-def load_golden(case: Case) -> Optional[Dict[str, Any]]:
+def load_golden(case: Case) -> Optional[dict[str, Any]]:
     """The case's golden, or ``None`` when it has none yet; ``ValueError`` for one that is a
     link to a file outside the case's folder (it is not read)."""
     if not case.expected_path.exists():
         return None
     if case.expected_path.resolve().parent != case.folder.resolve():
         raise ValueError("it is a link to a file outside the case's folder")
-    golden: Dict[str, Any] = json.loads(case.expected_path.read_text(encoding="utf-8"))
+    golden: dict[str, Any] = json.loads(case.expected_path.read_text(encoding="utf-8"))
     return golden
 
 
-def write_golden(case: Case, outcome: Dict[str, Any]) -> None:
+def write_golden(case: Case, outcome: dict[str, Any]) -> None:
     """(Re)write the case's golden from an outcome."""
     write_case_file(case.expected_path, (json.dumps(outcome, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
 
@@ -345,7 +386,7 @@ def _shown(value: Any) -> str:
     return text if len(text) <= _SHOWN_CHARS else text[: _SHOWN_CHARS - 3] + "..."
 
 
-def describe(outcome: Dict[str, Any]) -> str:
+def describe(outcome: dict[str, Any]) -> str:
     """One line summing up an outcome: ``3 items`` or ``error WebBlocked/captcha_required (HTTP 200)``."""
     error = outcome.get("error")
     if error:
@@ -355,7 +396,7 @@ def describe(outcome: Dict[str, Any]) -> str:
     return "%d item%s" % (len(items), "" if len(items) == 1 else "s")
 
 
-def compare(expected: Any, actual: Any) -> List[str]:
+def compare(expected: Any, actual: Any) -> list[str]:
     """A readable diff between two outcomes (empty when they are equal).
 
     Lines start with ``-`` (an item the golden has and the replay lost), ``+``
@@ -373,7 +414,7 @@ def compare(expected: Any, actual: Any) -> List[str]:
     return lines
 
 
-def _items_diff(old_list: List[Dict[str, Any]], new_list: List[Dict[str, Any]]) -> List[str]:
+def _items_diff(old_list: list[dict[str, Any]], new_list: list[dict[str, Any]]) -> list[str]:
     """The item lines of :func:`compare`: a count line, then removed, added and changed items."""
     old_items = {item.get("url"): item for item in old_list}
     new_items = {item.get("url"): item for item in new_list}
@@ -381,24 +422,33 @@ def _items_diff(old_list: List[Dict[str, Any]], new_list: List[Dict[str, Any]]) 
     added = [u for u in new_items if u not in old_items]
     changed = [u for u in old_items if u in new_items and old_items[u] != new_items[u]]
     lines = [
-        "items: %d -> %d (%d removed, %d added, %d changed)" % (len(old_list), len(new_list), len(removed), len(added), len(changed))
+        "items: %d -> %d (%d removed, %d added, %d changed)"
+        % (len(old_list), len(new_list), len(removed), len(added), len(changed))
     ]
-    lines.extend("- removed #%s %s  %s" % (old_items[u].get("rank"), u, _shown(old_items[u].get("title"))) for u in removed)
-    lines.extend("+ added   #%s %s  %s" % (new_items[u].get("rank"), u, _shown(new_items[u].get("title"))) for u in added)
+    lines.extend(
+        "- removed #%s %s  %s" % (old_items[u].get("rank"), u, _shown(old_items[u].get("title"))) for u in removed
+    )
+    lines.extend(
+        "+ added   #%s %s  %s" % (new_items[u].get("rank"), u, _shown(new_items[u].get("title"))) for u in added
+    )
     for url in changed:
         lines.extend(_item_diff(url, old_items[url], new_items[url]))
     return lines
 
 
-def _error_diff(expected: Dict[str, Any], actual: Dict[str, Any]) -> List[str]:
+def _error_diff(expected: dict[str, Any], actual: dict[str, Any]) -> list[str]:
     """The diff when either side is an error: both summaries, and both errors when both are errors."""
     lines = ["- expected %s" % describe(expected), "+ got      %s" % describe(actual)]
     if "error" in expected and "error" in actual:
-        lines.extend("%s %s" % (side, _shown(outcome["error"])) for side, outcome in (("-", expected), ("+", actual)) if outcome.get("error"))
+        lines.extend(
+            "%s %s" % (side, _shown(outcome["error"]))
+            for side, outcome in (("-", expected), ("+", actual))
+            if outcome.get("error")
+        )
     return lines
 
 
-def _item_diff(url: Optional[str], before: Dict[str, Any], after: Dict[str, Any]) -> List[str]:
+def _item_diff(url: Optional[str], before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     """How one item (matched by URL) moved and which of its fields changed."""
     lines = []
     if before.get("rank") != after.get("rank"):
@@ -421,9 +471,9 @@ class CaseResult:
 
     case: Case
     status: str
-    diff: List[str] = field(default_factory=list)
-    outcome: Optional[Dict[str, Any]] = None
-    golden: Optional[Dict[str, Any]] = None
+    diff: list[str] = field(default_factory=list)
+    outcome: Optional[dict[str, Any]] = None
+    golden: Optional[dict[str, Any]] = None
 
 
 def run_case(case: Case) -> CaseResult:
@@ -438,7 +488,11 @@ def run_case(case: Case) -> CaseResult:
     try:
         outcome = replay(case)
     except ReplayMismatch as exc:
-        return CaseResult(case, "ERROR", ["request mismatch: " + str(exc).strip().splitlines()[0]] + str(exc).strip().splitlines()[1:8])
+        return CaseResult(
+            case,
+            "ERROR",
+            ["request mismatch: " + str(exc).strip().splitlines()[0]] + str(exc).strip().splitlines()[1:8],
+        )
     except OSError as exc:  # a body file named in the meta is missing or unreadable
         return CaseResult(case, "ERROR", ["cannot read the recording: %s" % exc])
     except (KeyError, TypeError, AttributeError) as exc:
@@ -457,7 +511,7 @@ def run_case(case: Case) -> CaseResult:
     return CaseResult(case, "DRIFT" if diff else "PASS", diff, outcome, golden)
 
 
-def run_cases(fixtures_dir: StrPath, backend: Optional[str] = None) -> List[CaseResult]:
+def run_cases(fixtures_dir: StrPath, backend: Optional[str] = None) -> list[CaseResult]:
     """Replay every case under ``fixtures_dir`` (optionally one backend's).
 
     Raises ``InvalidInput(no_cases)`` when there is nothing to replay (a CI job
@@ -473,7 +527,7 @@ def run_cases(fixtures_dir: StrPath, backend: Optional[str] = None) -> List[Case
     return [run_case(case) for case in cases]
 
 
-def count_statuses(results: List[CaseResult]) -> Dict[str, int]:
+def count_statuses(results: list[CaseResult]) -> dict[str, int]:
     """``{"PASS": n, "NEW": n, "DRIFT": n, "ERROR": n}``."""
     counts = dict.fromkeys(STATUSES, 0)
     for result in results:

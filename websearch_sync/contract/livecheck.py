@@ -8,8 +8,9 @@ captured and handed to the backend's :meth:`~websearch_sync.engine.base.Backend.
 """
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Dict, Iterable, List, Optional
+from typing import Any, Optional
 
 from ..client.search_client import SearchClient
 from ..config import Settings
@@ -45,8 +46,8 @@ class LiveCheck:
     status: str  #: ``success`` or one of :data:`STATUS_BY_CODE`'s values
     items: int
     latency_ms: int
-    structure: Optional[Dict[str, bool]] = None  #: the backend's structure report; None without a complete response
-    error: Optional[Dict[str, Any]] = None  #: ``{type, detail_code, status, message}`` when the search failed
+    structure: Optional[dict[str, bool]] = None  #: the backend's structure report; None without a complete response
+    error: Optional[dict[str, Any]] = None  #: ``{type, detail_code, status, message}`` when the search failed
 
     @property
     def structure_ok(self) -> Optional[bool]:
@@ -60,7 +61,7 @@ class LiveCheck:
         """A success whose page structure (when checked) still matches."""
         return self.status == "success" and self.structure_ok is not False
 
-    def to_dict(self) -> Dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         """The check as JSON-ready data."""
         return {
             "backend": self.backend,
@@ -82,7 +83,7 @@ def check_live(
     settings: Optional[Settings] = None,
     max_results: Optional[int] = None,
     timeout_ms: Optional[int] = None,
-) -> List[LiveCheck]:
+) -> list[LiveCheck]:
     """Run each query live against ``backend`` and report how it went.
 
     ``settings`` default to ``Settings.from_env()``. Raises (before any request)
@@ -93,7 +94,7 @@ def check_live(
     settings = settings if settings is not None else Settings.from_env()
     checker = registry.backend_class(backend)(settings)
     checker.check_configured()
-    checks: List[LiveCheck] = []
+    checks: list[LiveCheck] = []
     with Recorder() as recorder:
         with SearchClient(backend, settings=settings, session=recorder.session, cache_ttl_s=0, retries=0) as client:
             for query in list(queries) or list(DEFAULT_QUERIES):
@@ -114,6 +115,21 @@ def check_live(
                 if error is None:
                     checks.append(LiveCheck(backend, query, "success", items, latency, structure))
                 else:
-                    detail = {"type": error.code, "detail_code": error.detail_code, "status": error.status, "message": error.message}
-                    checks.append(LiveCheck(backend, query, STATUS_BY_CODE.get(error.code, "provider_error"), 0, latency, structure, detail))
+                    detail = {
+                        "type": error.code,
+                        "detail_code": error.detail_code,
+                        "status": error.status,
+                        "message": error.message,
+                    }
+                    checks.append(
+                        LiveCheck(
+                            backend,
+                            query,
+                            STATUS_BY_CODE.get(error.code, "provider_error"),
+                            0,
+                            latency,
+                            structure,
+                            detail,
+                        )
+                    )
     return checks

@@ -19,9 +19,10 @@ import datetime
 import hashlib
 import json
 import re
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Dict, Iterator, List, Mapping, Optional, Sequence, Set, Tuple
+from typing import Any, Optional
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 import requests
@@ -47,7 +48,14 @@ RECORDED_BY = "websearch-sync record"
 _TRANSPORT_HEADERS = {"accept-encoding": "gzip, deflate", "accept": "*/*", "connection": "keep-alive"}
 _ALWAYS_DROPPED_REQUEST = ("content-length", "host", "cookie")
 #: Response headers that describe the transfer, not the answer (the body is stored decoded).
-_DROPPED_RESPONSE = ("content-encoding", "transfer-encoding", "content-length", "connection", "keep-alive", "set-cookie")
+_DROPPED_RESPONSE = (
+    "content-encoding",
+    "transfer-encoding",
+    "content-length",
+    "connection",
+    "keep-alive",
+    "set-cookie",
+)
 _CASE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 
 
@@ -60,14 +68,16 @@ class Exchange:
 
     request: requests.PreparedRequest
     status: int
-    headers: Dict[str, str]
+    headers: dict[str, str]
     url: str
     body: bytearray = field(default_factory=bytearray)
     complete: bool = False  #: the body was read to its end
 
     def http_response(self) -> HttpResponse:
         """The exchange as the :class:`~websearch_sync.net.transport.HttpResponse` a backend parses."""
-        return HttpResponse(status=self.status, headers=CaseInsensitiveDict(self.headers), content=bytes(self.body), url=self.url)
+        return HttpResponse(
+            status=self.status, headers=CaseInsensitiveDict(self.headers), content=bytes(self.body), url=self.url
+        )
 
 
 class _TeeRaw:
@@ -95,7 +105,7 @@ class _TeeRaw:
         """``read1()`` of the wrapped response, teed."""
         return self._keep(self._raw.read1(amt, *args, **kwargs), amt)
 
-    def stream(self, amt: int = 2 ** 16, decode_content: Optional[bool] = None) -> Iterator[bytes]:
+    def stream(self, amt: int = 2**16, decode_content: Optional[bool] = None) -> Iterator[bytes]:
         """``stream()`` of the wrapped response (used by ``requests`` for ``.content``), teed."""
         for chunk in self._raw.stream(amt, decode_content=decode_content):
             self._keep(chunk, amt)
@@ -111,7 +121,9 @@ class _RecordingAdapter(HTTPAdapter):
     def build_response(self, req: requests.PreparedRequest, resp: Any) -> requests.Response:
         """The usual response, its body teed into a new :class:`Exchange`."""
         response = super().build_response(req, resp)
-        exchange = Exchange(request=req, status=response.status_code, headers=dict(response.headers), url=response.url or req.url or "")
+        exchange = Exchange(
+            request=req, status=response.status_code, headers=dict(response.headers), url=response.url or req.url or ""
+        )
         self._recorder.exchanges.append(exchange)
         response.raw = _TeeRaw(response.raw, exchange)
         return response
@@ -125,7 +137,7 @@ class Recorder:
     """
 
     def __init__(self) -> None:
-        self.exchanges: List[Exchange] = []
+        self.exchanges: list[Exchange] = []
         self.session = requests.Session()
         adapter = _RecordingAdapter(self, max_retries=0)
         self.session.mount("http://", adapter)
@@ -165,7 +177,7 @@ class Redactor:
         usable = sorted({s for s in secrets if s and len(s) >= 4}, key=len, reverse=True)
         self._pattern = re.compile("|".join(re.escape(s) for s in usable)) if usable else None
         self._bytes_pattern = re.compile(b"|".join(re.escape(s.encode("utf-8")) for s in usable)) if usable else None
-        self.notes: List[str] = []
+        self.notes: list[str] = []
 
     def note(self, text: str) -> None:
         """Remember that something was removed at ``text`` (once)."""
@@ -193,7 +205,15 @@ class Redactor:
         if "@" in parts.netloc:
             userinfo, _, host = parts.netloc.rpartition("@")
             self.note(where)
-            value = urlunsplit((parts.scheme, ("redacted:redacted" if ":" in userinfo else "redacted") + "@" + host, parts.path, parts.query, parts.fragment))
+            value = urlunsplit(
+                (
+                    parts.scheme,
+                    ("redacted:redacted" if ":" in userinfo else "redacted") + "@" + host,
+                    parts.path,
+                    parts.query,
+                    parts.fragment,
+                )
+            )
         return self.text(value, where)
 
     def value(self, name: str, value: Any, where: str) -> Any:
@@ -229,7 +249,7 @@ def _placeholders(value: Any) -> Any:
     return PLACEHOLDER
 
 
-def _url_secrets(url: Optional[str]) -> List[str]:
+def _url_secrets(url: Optional[str]) -> list[str]:
     """The password (and user:password) in a URL's userinfo."""
     if not url or "@" not in url.split("?", 1)[0]:
         return []
@@ -237,7 +257,7 @@ def _url_secrets(url: Optional[str]) -> List[str]:
     return [part for part in (userinfo, userinfo.partition(":")[2]) if part]
 
 
-def _secrets_of(settings: Settings) -> List[str]:
+def _secrets_of(settings: Settings) -> list[str]:
     found = list(settings.secrets())
     for url in list(settings.endpoints.values()) + [settings.proxy]:
         found.extend(_url_secrets(url))
@@ -251,11 +271,15 @@ def _secrets_of(settings: Settings) -> List[str]:
 # -- turning exchanges into a case ----------------------------------------------------------------
 
 
-def _request_meta(prepared: requests.PreparedRequest, user_agent: str, redactor: Redactor, where: str) -> Dict[str, Any]:
+def _request_meta(
+    prepared: requests.PreparedRequest, user_agent: str, redactor: Redactor, where: str
+) -> dict[str, Any]:
     parts = urlsplit(prepared.url or "")
     url = redactor.url(urlunsplit((parts.scheme, parts.netloc, parts.path, "", "")), where + ".url")
-    meta: Dict[str, Any] = {"method": (prepared.method or "GET").upper(), "url": url}
-    meta["query_params"] = {k: redactor.value(k, v, "%s.query_params.%s" % (where, k)) for k, v in query_params(prepared.url or "").items()}
+    meta: dict[str, Any] = {"method": (prepared.method or "GET").upper(), "url": url}
+    meta["query_params"] = {
+        k: redactor.value(k, v, "%s.query_params.%s" % (where, k)) for k, v in query_params(prepared.url or "").items()
+    }
     meta.update(_request_body(prepared, redactor, where))
     headers = _request_headers(prepared, user_agent, redactor, where)
     if headers:
@@ -263,9 +287,11 @@ def _request_meta(prepared: requests.PreparedRequest, user_agent: str, redactor:
     return meta
 
 
-def _request_headers(prepared: requests.PreparedRequest, user_agent: str, redactor: Redactor, where: str) -> Dict[str, str]:
+def _request_headers(
+    prepared: requests.PreparedRequest, user_agent: str, redactor: Redactor, where: str
+) -> dict[str, str]:
     """The headers the backend chose (not the transport's defaults), secrets redacted, cookies dropped."""
-    headers: Dict[str, str] = {}
+    headers: dict[str, str] = {}
     defaults = dict(_TRANSPORT_HEADERS, **{"user-agent": user_agent})
     for name, value in (prepared.headers or {}).items():
         lower = name.lower()
@@ -278,7 +304,7 @@ def _request_headers(prepared: requests.PreparedRequest, user_agent: str, redact
     return headers
 
 
-def _request_body(prepared: requests.PreparedRequest, redactor: Redactor, where: str) -> Dict[str, Any]:
+def _request_body(prepared: requests.PreparedRequest, redactor: Redactor, where: str) -> dict[str, Any]:
     """``{"form": ...}`` or ``{"json": ...}`` for a body replay can match; nothing for other bodies."""
     body = prepared.body
     if not body:
@@ -286,7 +312,11 @@ def _request_body(prepared: requests.PreparedRequest, redactor: Redactor, where:
     text = body.decode("utf-8", "replace") if isinstance(body, bytes) else str(body)
     content_type = (prepared.headers.get("Content-Type") or "").lower()
     if "x-www-form-urlencoded" in content_type:
-        return {"form": {k: redactor.value(k, v, "%s.form.%s" % (where, k)) for k, v in parse_qsl(text, keep_blank_values=True)}}
+        return {
+            "form": {
+                k: redactor.value(k, v, "%s.form.%s" % (where, k)) for k, v in parse_qsl(text, keep_blank_values=True)
+            }
+        }
     if "json" in content_type:
         return {"json": redactor.value("", json.loads(text), where + ".json")}
     redactor.note("%s: a %s body (not stored, not matched on replay)" % (where, content_type or "raw"))
@@ -304,8 +334,8 @@ def _suffix(content_type: str) -> str:
     return ".bin"
 
 
-def _response_meta(exchange: Exchange, redactor: Redactor, where: str) -> Tuple[Dict[str, Any], bytes]:
-    headers: Dict[str, str] = {}
+def _response_meta(exchange: Exchange, redactor: Redactor, where: str) -> tuple[dict[str, Any], bytes]:
+    headers: dict[str, str] = {}
     for name, value in exchange.headers.items():
         lower = name.lower()
         if lower == "set-cookie":
@@ -328,9 +358,9 @@ def case_name_for(query: str) -> str:
     return "case-" + hashlib.sha1(query.encode("utf-8")).hexdigest()[:8]
 
 
-def _settings_meta(backend: str, settings: Settings, redactor: Redactor) -> Dict[str, Any]:
+def _settings_meta(backend: str, settings: Settings, redactor: Redactor) -> dict[str, Any]:
     """The settings a replay needs: this backend's endpoint and provider settings, secrets as placeholders."""
-    meta: Dict[str, Any] = {}
+    meta: dict[str, Any] = {}
     if settings.endpoints.get(backend):
         meta["endpoints"] = {backend: redactor.url(settings.endpoints[backend], "settings.endpoints.%s" % backend)}
     provider = settings.provider(backend)
@@ -353,11 +383,13 @@ def _settings_meta(backend: str, settings: Settings, redactor: Redactor) -> Dict
 class RecordResult:
     """What :func:`record_case` did."""
 
-    verdict: CaseResult  #: the replay of the written case (``NEW`` became the golden; ``ERROR`` means it does not replay)
-    files: List[Path]  #: every file written, the golden included when there is one
-    live_outcome: Dict[str, Any]  #: what the live search returned (comparable form)
-    redacted: List[str]  #: where secrets were removed
-    live_diff: List[str]  #: differences between the live answer and its replay (empty when deterministic)
+    verdict: (
+        CaseResult  #: the replay of the written case (``NEW`` became the golden; ``ERROR`` means it does not replay)
+    )
+    files: list[Path]  #: every file written, the golden included when there is one
+    live_outcome: dict[str, Any]  #: what the live search returned (comparable form)
+    redacted: list[str]  #: where secrets were removed
+    live_diff: list[str]  #: differences between the live answer and its replay (empty when deterministic)
 
     @property
     def ok(self) -> bool:
@@ -368,7 +400,8 @@ class RecordResult:
 def _clean_case_name(name: str) -> str:
     if not _CASE_NAME.fullmatch(name) or name.endswith((".meta", ".expected")):
         raise InvalidInput(
-            "case name %r: use letters, digits, '.', '_' and '-' (at most 100 characters)" % name, detail_code="bad_case_name"
+            "case name %r: use letters, digits, '.', '_' and '-' (at most 100 characters)" % name,
+            detail_code="bad_case_name",
         )
     return name
 
@@ -382,16 +415,21 @@ def _remove_case_files(meta_path: Path) -> None:
     keep = _named_by_other_cases(folder, meta_path.resolve())
     for body in _body_names(case):
         path = (case.folder / body).resolve()
-        if path.parent == folder and path.is_file() and path not in keep and not path.name.endswith((".meta.json", ".expected.json")):
+        if (
+            path.parent == folder
+            and path.is_file()
+            and path not in keep
+            and not path.name.endswith((".meta.json", ".expected.json"))
+        ):
             path.unlink()
     for path in (case.expected_path, meta_path):
         if path.exists():
             path.unlink()
 
 
-def _named_by_other_cases(folder: Path, meta_path: Path) -> Set[Path]:
+def _named_by_other_cases(folder: Path, meta_path: Path) -> set[Path]:
     """Body files that the other cases of ``folder`` name."""
-    named: Set[Path] = set()
+    named: set[Path] = set()
     for other in folder.glob("*.meta.json"):
         if other.resolve() == meta_path:
             continue
@@ -399,7 +437,7 @@ def _named_by_other_cases(folder: Path, meta_path: Path) -> Set[Path]:
     return named
 
 
-def _body_names(case: Case) -> List[str]:
+def _body_names(case: Case) -> list[str]:
     """The body file names a case's meta file gives (whatever its shape: it is data)."""
     if case.problem is not None or not isinstance(case.meta.get("exchanges", []), list):
         return []
@@ -442,7 +480,10 @@ def record_case(
     folder = Path(fixtures_dir) / backend
     meta_path = folder / (case_name + ".meta.json")
     if meta_path.exists() and not overwrite:
-        raise InvalidInput("case %s/%s exists in %s (choose another --name, or --force)" % (backend, case_name, fixtures_dir), detail_code="case_exists")
+        raise InvalidInput(
+            "case %s/%s exists in %s (choose another --name, or --force)" % (backend, case_name, fixtures_dir),
+            detail_code="case_exists",
+        )
     options = dict(options or {})
     captured = now or datetime.datetime.now(datetime.timezone.utc)
 
@@ -453,7 +494,7 @@ def record_case(
     if meta_path.exists():
         _remove_case_files(meta_path)
     files = _write_bodies(folder, case_name, recorded, bodies)
-    meta: Dict[str, Any] = {
+    meta: dict[str, Any] = {
         "backend": backend,
         "query": query,
         "max_results": max_results if max_results is not None else settings.max_results,
@@ -475,8 +516,14 @@ def record_case(
 
 
 def _capture(
-    backend: str, query: str, settings: Settings, max_results: Optional[int], timeout_ms: Optional[int], options: Dict[str, Any], allow_error: bool
-) -> Tuple[Any, List[Exchange]]:
+    backend: str,
+    query: str,
+    settings: Settings,
+    max_results: Optional[int],
+    timeout_ms: Optional[int],
+    options: dict[str, Any],
+    allow_error: bool,
+) -> tuple[Any, list[Exchange]]:
     """Search live once through a recording session: the result (or error) and the exchanges.
 
     Raises the live error unless ``allow_error`` and the upstream answered completely.
@@ -489,29 +536,37 @@ def _capture(
                 live = error
         exchanges = list(recorder.exchanges)
     if isinstance(live, WebSearchError):
-        answered = bool(exchanges) and all(e.complete for e in exchanges) and live.code not in ("Timeout", "NetworkError")
+        answered = (
+            bool(exchanges) and all(e.complete for e in exchanges) and live.code not in ("Timeout", "NetworkError")
+        )
         if not (allow_error and answered):
             raise live
     return live, exchanges
 
 
-def _redacted_exchanges(exchanges: List[Exchange], user_agent: str, redactor: Redactor) -> Tuple[List[Dict[str, Any]], List[Tuple[bytes, str]]]:
+def _redacted_exchanges(
+    exchanges: list[Exchange], user_agent: str, redactor: Redactor
+) -> tuple[list[dict[str, Any]], list[tuple[bytes, str]]]:
     """Each exchange as meta (secrets as placeholders) and its body with the file suffix it gets."""
-    recorded: List[Dict[str, Any]] = []
-    bodies: List[Tuple[bytes, str]] = []
+    recorded: list[dict[str, Any]] = []
+    bodies: list[tuple[bytes, str]] = []
     for index, exchange in enumerate(exchanges):
         prefix = "exchanges[%d]." % index if len(exchanges) > 1 else ""
         request_meta = _request_meta(exchange.request, user_agent, redactor, prefix + "request")
         response_meta, body = _response_meta(exchange, redactor, prefix + "response")
         recorded.append({"request": request_meta, "response": response_meta})
-        bodies.append((body, _suffix(exchange.headers.get("Content-Type") or exchange.headers.get("content-type") or "")))
+        bodies.append(
+            (body, _suffix(exchange.headers.get("Content-Type") or exchange.headers.get("content-type") or ""))
+        )
     return recorded, bodies
 
 
-def _write_bodies(folder: Path, case_name: str, recorded: List[Dict[str, Any]], bodies: List[Tuple[bytes, str]]) -> List[Path]:
+def _write_bodies(
+    folder: Path, case_name: str, recorded: list[dict[str, Any]], bodies: list[tuple[bytes, str]]
+) -> list[Path]:
     """Write the non-empty bodies next to the meta file and name them in ``recorded``; the files written."""
     with_body = [i for i, (body, _) in enumerate(bodies) if body]
-    files: List[Path] = []
+    files: list[Path] = []
     for index in with_body:
         body, suffix = bodies[index]
         file_name = case_name + ("" if len(with_body) == 1 else ".%d" % (index + 1)) + suffix
@@ -524,12 +579,21 @@ def _write_bodies(folder: Path, case_name: str, recorded: List[Dict[str, Any]], 
     return files
 
 
-def _provenance(captured: datetime.datetime, offline: bool) -> Dict[str, Any]:
+def _provenance(captured: datetime.datetime, offline: bool) -> dict[str, Any]:
     """``captured_at``, ``library_version`` and ``provenance`` of a recorded case."""
-    provenance = {"status": "recorded", "form": "complete", "capture_date": captured.date().isoformat(), "recorded_by": RECORDED_BY}
+    provenance = {
+        "status": "recorded",
+        "form": "complete",
+        "capture_date": captured.date().isoformat(),
+        "recorded_by": RECORDED_BY,
+    }
     if offline:
-        provenance = {"status": "synthetic", "capture_date": captured.date().isoformat(), "recorded_by": RECORDED_BY,
-                      "why": "an offline backend sends no request; the golden pins its output"}
+        provenance = {
+            "status": "synthetic",
+            "capture_date": captured.date().isoformat(),
+            "recorded_by": RECORDED_BY,
+            "why": "an offline backend sends no request; the golden pins its output",
+        }
     return {
         "captured_at": captured.astimezone(datetime.timezone.utc).isoformat(timespec="seconds"),
         "library_version": __version__,
@@ -537,7 +601,7 @@ def _provenance(captured: datetime.datetime, offline: bool) -> Dict[str, Any]:
     }
 
 
-def _replayed(meta_path: Path, live: Any, files: List[Path], redactor: Redactor) -> RecordResult:
+def _replayed(meta_path: Path, live: Any, files: list[Path], redactor: Redactor) -> RecordResult:
     """Replay the written case offline, write its golden when it is new, and compare with the live answer."""
     live_outcome = outcome_of(live)
     case = load_case(meta_path)
@@ -546,4 +610,6 @@ def _replayed(meta_path: Path, live: Any, files: List[Path], redactor: Redactor)
         write_golden(case, verdict.outcome)
         files.append(case.expected_path)
     live_diff = compare(live_outcome, verdict.outcome) if verdict.outcome is not None else []
-    return RecordResult(verdict=verdict, files=files, live_outcome=live_outcome, redacted=list(redactor.notes), live_diff=live_diff)
+    return RecordResult(
+        verdict=verdict, files=files, live_outcome=live_outcome, redacted=list(redactor.notes), live_diff=live_diff
+    )

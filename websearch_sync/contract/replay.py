@@ -23,7 +23,7 @@ import io
 import json
 import threading
 from itertools import groupby
-from typing import Any, Callable, Dict, List, Optional, Tuple
+from typing import Any, Callable, Optional
 from urllib.parse import parse_qsl, urlsplit
 
 import requests
@@ -43,9 +43,9 @@ class ReplayMismatch(Exception):
     """The backend sent a request the recording does not describe."""
 
 
-def query_params(url: str) -> Dict[str, Any]:
+def query_params(url: str) -> dict[str, Any]:
     """The query string of ``url``: ``{name: value}``, a list for a repeated name."""
-    params: Dict[str, Any] = {}
+    params: dict[str, Any] = {}
     for key, group in groupby(parse_qsl(urlsplit(url).query, keep_blank_values=True), lambda kv: kv[0]):
         values = [v for _, v in group]
         params[key] = values[0] if len(values) == 1 else values
@@ -76,9 +76,17 @@ def _same(expected: Any, actual: Any) -> bool:
     if isinstance(expected, str) and PLACEHOLDER in expected:
         return isinstance(actual, str) and _matches_placeholders(expected, actual)
     if isinstance(expected, dict):
-        return isinstance(actual, dict) and set(expected) == set(actual) and all(_same(v, actual[k]) for k, v in expected.items())
+        return (
+            isinstance(actual, dict)
+            and set(expected) == set(actual)
+            and all(_same(v, actual[k]) for k, v in expected.items())
+        )
     if isinstance(expected, list):
-        return isinstance(actual, list) and len(expected) == len(actual) and all(_same(e, a) for e, a in zip(expected, actual))
+        return (
+            isinstance(actual, list)
+            and len(expected) == len(actual)
+            and all(_same(e, a) for e, a in zip(expected, actual))
+        )
     return bool(expected == actual)
 
 
@@ -96,7 +104,7 @@ def _body_text(request: requests.PreparedRequest) -> str:
     return body.decode("utf-8") if isinstance(body, bytes) else body
 
 
-def _form(request: requests.PreparedRequest, keep_blank: bool) -> Dict[str, str]:
+def _form(request: requests.PreparedRequest, keep_blank: bool) -> dict[str, str]:
     return dict(parse_qsl(_body_text(request), keep_blank_values=keep_blank))
 
 
@@ -120,15 +128,22 @@ def _check(what: str, expected: Any, actual_of: Callable[[], Any]) -> Optional[s
     return "%s do not match: sent %r, recorded %r" % (what, actual, expected)
 
 
-def request_mismatch(recorded: Dict[str, Any], request: requests.PreparedRequest) -> Optional[str]:
+def request_mismatch(recorded: dict[str, Any], request: requests.PreparedRequest) -> Optional[str]:
     """Why ``request`` is not the ``recorded`` one, or ``None`` when it is.
 
     Compared: method, URL without its query, then (where recorded) the query
     parameters, the form fields, the JSON body and each recorded header.
     """
     method = recorded.get("method", "GET").upper()
-    if (request.method or "GET").upper() != method or _without_query(request.url or "") != _without_query(recorded["url"]):
-        return "sent %s %s, recorded %s %s" % (request.method, _without_query(request.url or ""), method, _without_query(recorded["url"]))
+    if (request.method or "GET").upper() != method or _without_query(request.url or "") != _without_query(
+        recorded["url"]
+    ):
+        return "sent %s %s, recorded %s %s" % (
+            request.method,
+            _without_query(request.url or ""),
+            method,
+            _without_query(recorded["url"]),
+        )
     for what, expected, actual_of in _body_checks(recorded, request):
         problem = _check(what, expected, actual_of)
         if problem:
@@ -140,11 +155,15 @@ def request_mismatch(recorded: Dict[str, Any], request: requests.PreparedRequest
     return None
 
 
-def _body_checks(recorded: Dict[str, Any], request: requests.PreparedRequest) -> List[Tuple[str, Any, Callable[[], Any]]]:
+def _body_checks(
+    recorded: dict[str, Any], request: requests.PreparedRequest
+) -> list[tuple[str, Any, Callable[[], Any]]]:
     """``(what, recorded value, how to read the request's)`` for the query, form and JSON the recording has."""
-    checks: List[Tuple[str, Any, Callable[[], Any]]] = []
+    checks: list[tuple[str, Any, Callable[[], Any]]] = []
     if "query_params" in recorded:
-        checks.append(("query parameters", _as_strings(recorded["query_params"]), lambda: query_params(request.url or "")))
+        checks.append(
+            ("query parameters", _as_strings(recorded["query_params"]), lambda: query_params(request.url or ""))
+        )
     if "form" in recorded:
         form = recorded["form"]
         keep_blank = any(v == "" for v in form.values())
@@ -164,23 +183,31 @@ class ReplayAdapter(HTTPAdapter):
 
     def __init__(
         self,
-        exchanges: List[Dict[str, Dict[str, Any]]],
-        body_of: Callable[[Dict[str, Any]], bytes],
+        exchanges: list[dict[str, dict[str, Any]]],
+        body_of: Callable[[dict[str, Any]], bytes],
         *,
         check_requests: bool = True,
         refuse: Optional[Callable[[str], Exception]] = None,
     ) -> None:
         super().__init__(max_retries=0)
-        self._pending: List[Dict[str, Dict[str, Any]]] = list(exchanges)
+        self._pending: list[dict[str, dict[str, Any]]] = list(exchanges)
         self._body_of = body_of
         self._check_requests = check_requests
         self._refuse = refuse or requests.exceptions.ConnectionError
         self._lock = threading.Lock()
         self.recorded_count = len(self._pending)
         self.sent = 0
-        self.mismatches: List[str] = []
+        self.mismatches: list[str] = []
 
-    def send(self, request: requests.PreparedRequest, stream: bool = False, timeout: Any = None, verify: Any = True, cert: Any = None, proxies: Any = None) -> requests.Response:
+    def send(
+        self,
+        request: requests.PreparedRequest,
+        stream: bool = False,
+        timeout: Any = None,
+        verify: Any = True,
+        cert: Any = None,
+        proxies: Any = None,
+    ) -> requests.Response:
         """The recorded response for ``request`` (or the recorded transport failure)."""
         with self._lock:
             self.sent += 1
@@ -205,10 +232,14 @@ class ReplayAdapter(HTTPAdapter):
         )
         return self.build_response(request, raw)
 
-    def _take(self, request: requests.PreparedRequest) -> Dict[str, Any]:
+    def _take(self, request: requests.PreparedRequest) -> dict[str, Any]:
         """Remove and return the recorded response that answers ``request`` (lock held)."""
         if not self._pending:
-            why = "%d request(s) recorded; the backend sent one more: %s %s" % (self.recorded_count, request.method, request.url)
+            why = "%d request(s) recorded; the backend sent one more: %s %s" % (
+                self.recorded_count,
+                request.method,
+                request.url,
+            )
             self.mismatches.append(why)
             raise self._refuse(why)
         if not self._check_requests:

@@ -8,7 +8,8 @@ deadline, status mapping, normalisation) is shared.
 """
 
 import dataclasses
-from typing import Any, ClassVar, Dict, List, Mapping, Optional, Sequence, Tuple
+from collections.abc import Mapping, Sequence
+from typing import Any, ClassVar, Optional
 from urllib.parse import urlsplit
 
 from ..config import Settings
@@ -57,23 +58,23 @@ class Backend:
     kind: ClassVar[str] = "html"
     summary: ClassVar[str] = ""
     default_endpoint: ClassVar[Optional[str]] = None
-    env_vars: ClassVar[Dict[str, str]] = {}
-    required: ClassVar[Tuple[str, ...]] = ()
+    env_vars: ClassVar[dict[str, str]] = {}
+    required: ClassVar[tuple[str, ...]] = ()
     min_interval_s: ClassVar[float] = 0.0
-    options: ClassVar[Tuple[str, ...]] = ()
+    options: ClassVar[tuple[str, ...]] = ()
     max_query_chars: ClassVar[Optional[int]] = None
     provides_content: ClassVar[bool] = False
     auto_rank: ClassVar[Optional[int]] = None
-    auto_languages: ClassVar[Tuple[str, ...]] = ()
+    auto_languages: ClassVar[tuple[str, ...]] = ()
     text_format: ClassVar[str] = "html"
-    bot_walls: ClassVar[Tuple[BotWall, ...]] = ()
+    bot_walls: ClassVar[tuple[BotWall, ...]] = ()
     #: Request parameters whose value depends on the moment (a time limit from the deadline):
     #: ``record`` writes them as the placeholder, so that a replay accepts any value.
-    volatile_params: ClassVar[Tuple[str, ...]] = ()
+    volatile_params: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
-        self.config: Dict[str, Any] = settings.provider(self.name)
+        self.config: dict[str, Any] = settings.provider(self.name)
 
     def __repr__(self) -> str:
         return "<%s backend %r>" % (type(self).__name__, self.name)
@@ -84,18 +85,20 @@ class Backend:
         """The URL to send requests to: ``Settings.endpoints[name]`` or the default."""
         url = self.settings.endpoints.get(self.name) or self.default_endpoint
         if not url:
-            raise InvalidInput("backend %s has no endpoint configured" % self.name, provider=self.name, detail_code="not_configured")
+            raise InvalidInput(
+                "backend %s has no endpoint configured" % self.name, provider=self.name, detail_code="not_configured"
+            )
         return url
 
     def timeout_ms(self, explicit: Optional[int] = None) -> int:
         """The call's timeout: the explicit argument, else this backend's own setting, else the shared one."""
         return explicit or self.config.get("timeout_ms") or self.settings.timeout_ms
 
-    def secrets(self) -> List[str]:
+    def secrets(self) -> list[str]:
         """Secret values this backend holds (redacted from every message)."""
         return [str(v) for k, v in self.config.items() if v and is_secret_name(k) and isinstance(v, (str, int))]
 
-    def missing_settings(self) -> List[str]:
+    def missing_settings(self) -> list[str]:
         """Required provider settings that are not set."""
         return [key for key in self.required if not self.config.get(key)]
 
@@ -151,7 +154,8 @@ class Backend:
         """Refuse parameters the service would refuse (before any request)."""
         if self.max_query_chars is not None and len(params.full_query) >= self.max_query_chars:
             raise InvalidInput(
-                "%s accepts queries shorter than %d characters (got %d)" % (self.name, self.max_query_chars, len(params.full_query)),
+                "%s accepts queries shorter than %d characters (got %d)"
+                % (self.name, self.max_query_chars, len(params.full_query)),
                 provider=self.name,
                 detail_code="query_too_long",
             )
@@ -167,7 +171,7 @@ class Backend:
         that takes a time limit of its own (SearXNG's ``timeout_limit``) is told it here."""
         return spec
 
-    def cooldown_keys(self, params: SearchParams) -> Tuple[str, ...]:
+    def cooldown_keys(self, params: SearchParams) -> tuple[str, ...]:
         """The cool-down keys whose suspension stops a call with ``params`` (default: the
         backend's name). A meta-engine adds a narrower key for the engines the call asks for,
         spelt ``<name>[<part>]`` (the cool-down's error names the backend before the ``[``)."""
@@ -192,7 +196,7 @@ class Backend:
         really says "no results"."""
         raise NotImplementedError
 
-    def structure_report(self, response: HttpResponse, params: Optional[SearchParams] = None) -> Dict[str, bool]:
+    def structure_report(self, response: HttpResponse, params: Optional[SearchParams] = None) -> dict[str, bool]:
         """Which parts of the page structure this parser relies on were found:
         ``{check_name: found}``, all true when the page still looks as the parser knows it.
 
@@ -267,7 +271,7 @@ class Backend:
             ) from exc
 
 
-def _without_secrets(result: ParseResult, secrets: List[str]) -> ParseResult:
+def _without_secrets(result: ParseResult, secrets: list[str]) -> ParseResult:
     """``result`` with our secrets removed from the items' text: a service that echoes the
     request into its results (the key in a header dump) must not show the key."""
     if secrets:
@@ -306,7 +310,7 @@ def dig(data: Any, path: Sequence[str], provider: str) -> Any:
     return current
 
 
-def split_locale(locale: str) -> Tuple[str, Optional[str]]:
+def split_locale(locale: str) -> tuple[str, Optional[str]]:
     """``"en-US"`` -> ``("en", "US")``; ``"zh-Hant-TW"`` -> ``("zh", "TW")``; ``"de"`` -> ``("de", None)``."""
     parts = locale.replace("_", "-").split("-")
     country = next((p.upper() for p in parts[1:] if len(p) == 2 and p.isalpha()), None)
@@ -319,5 +323,7 @@ def page_number(params: SearchParams, provider: str) -> int:
     if pageno is None:
         return 1
     if isinstance(pageno, bool) or not isinstance(pageno, int) or pageno < 1:
-        raise InvalidInput("pageno must be an integer >= 1, got %r" % (pageno,), provider=provider, detail_code="bad_pageno")
+        raise InvalidInput(
+            "pageno must be an integer >= 1, got %r" % (pageno,), provider=provider, detail_code="bad_pageno"
+        )
     return pageno

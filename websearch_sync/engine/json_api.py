@@ -20,7 +20,8 @@ Everything else (429 with its wait time, 5xx, other statuses) is the shared
 """
 
 import dataclasses
-from typing import Any, ClassVar, Dict, Iterable, List, Mapping, Optional, Tuple, Type, Union
+from collections.abc import Iterable, Mapping
+from typing import Any, ClassVar, Optional, Union
 from urllib.parse import urlsplit
 
 from ..errors import AuthError, InvalidInput, WebProviderError, WebSearchError
@@ -60,8 +61,8 @@ def api_error(
     *,
     code: VendorCode = None,
     message: Optional[str] = None,
-    vendor_codes: Optional[Mapping[str, Tuple[Type[WebSearchError], str]]] = None,
-    auth_statuses: Tuple[int, ...] = (401, 403),
+    vendor_codes: Optional[Mapping[str, tuple[type[WebSearchError], str]]] = None,
+    auth_statuses: tuple[int, ...] = (401, 403),
 ) -> Optional[WebSearchError]:
     """The error a JSON API answer means, or ``None`` for a success.
 
@@ -138,14 +139,14 @@ class JsonApiBackend(Backend):
     kind = "json"
     default_base_url: ClassVar[Optional[str]] = None
     endpoint_path: ClassVar[str] = ""
-    auth_statuses: ClassVar[Tuple[int, ...]] = (401, 403)
-    vendor_codes: ClassVar[Dict[str, Tuple[Type[WebSearchError], str]]] = {}
+    auth_statuses: ClassVar[tuple[int, ...]] = (401, 403)
+    vendor_codes: ClassVar[dict[str, tuple[type[WebSearchError], str]]] = {}
     #: How one vendor result becomes a raw item: ``{item field: vendor field}``.
-    result_fields: ClassVar[Dict[str, str]] = {"title": "title", "url": "url"}
+    result_fields: ClassVar[dict[str, str]] = {"title": "title", "url": "url"}
     #: The vendor field holding the page text, read when ``include_content`` was asked.
     content_field: ClassVar[Optional[str]] = None
 
-    def items_from(self, results: Iterable[Any], params: SearchParams) -> List[Dict[str, Any]]:
+    def items_from(self, results: Iterable[Any], params: SearchParams) -> list[dict[str, Any]]:
         """Raw items of vendor results by ``result_fields`` (and ``content_field``); entries
         that are not JSON objects are skipped."""
         items = []
@@ -169,7 +170,7 @@ class JsonApiBackend(Backend):
             return str(base).rstrip("/") + self.endpoint_path
         return super().endpoint_url()
 
-    def missing_settings(self) -> List[str]:
+    def missing_settings(self) -> list[str]:
         """Required settings not set; an endpoint override stands in for ``base_url``."""
         missing = super().missing_settings()
         if self.settings.endpoints.get(self.name):
@@ -190,21 +191,21 @@ class JsonApiBackend(Backend):
             )
         return min(value, maximum)
 
-    def json_headers(self, auth: Optional[Tuple[str, str]] = None) -> Dict[str, str]:
+    def json_headers(self, auth: Optional[tuple[str, str]] = None) -> dict[str, str]:
         """``Accept: application/json`` plus one auth header ``(name, value)`` if given."""
         headers = {"Accept": "application/json"}
         if auth is not None:
             headers[auth[0]] = auth[1]
         return headers
 
-    def bearer(self) -> Optional[Tuple[str, str]]:
+    def bearer(self) -> Optional[tuple[str, str]]:
         """``("Authorization", "Bearer <api_key>")`` when a key is configured."""
         key = self.config.get("api_key")
         return ("Authorization", "Bearer %s" % key) if key else None
 
     # -- answers --------------------------------------------------------------------------
 
-    def error_envelope(self, data: Any) -> Optional[Tuple[VendorCode, Optional[str]]]:
+    def error_envelope(self, data: Any) -> Optional[tuple[VendorCode, Optional[str]]]:
         """``(vendor code, vendor message)`` found in a JSON body, or ``None``.
 
         Override per vendor; the default knows no envelope.

@@ -10,7 +10,8 @@ plain-text title such as ``C++ template <typename T>`` is kept as it is.
 
 import html
 import re
-from typing import Any, Dict, Iterable, List, Optional, cast
+from collections.abc import Iterable
+from typing import Any, Optional, cast
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from ..models import SearchItem
@@ -25,15 +26,20 @@ _TAG = re.compile(r"</?([A-Za-z][A-Za-z0-9:-]*)(?:\s[^<>]*)?/?>|<!--.*?(?:-->|\Z
 #: Tags inside a run of text (search engines' highlights): removed without a space,
 #: so "<strong>Bostik</strong>, commonly" reads "Bostik, commonly". Other tags
 #: separate words and become a space.
-_INLINE_TAGS = frozenset("a abbr b bdi bdo cite code data dfn em font i kbd mark q s samp small span strong sub sup time u var wbr".split())
+_INLINE_TAGS = frozenset(
+    "a abbr b bdi bdo cite code data dfn em font i kbd mark q s samp small span strong sub sup time u var wbr".split()
+)
 _SPACE = re.compile(r"\s+")
 #: Control and invisible formatting characters, and lone surrogates (a JSON ``"\\ud800"``
 #: escape yields one: it is no text and cannot be encoded, e.g. printed as UTF-8).
-_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff]")
+_CONTROL = re.compile(
+    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff]"
+)
 _TRACKING = re.compile(r"^(utm_[a-z0-9_]*|fbclid|gclid|dclid|msclkid|mc_eid|yclid)$", re.I)
 
 #: Optional item fields a backend may set, kept when they carry text.
 OPTIONAL_FIELDS = ("source", "published_at", "content")
+
 
 def clean_text(value: Any, markup: bool = True) -> str:
     """Strip tags and unescape entities (only when ``markup``: the value is HTML), drop
@@ -96,7 +102,7 @@ def url_key(url: str) -> str:
     return urlunsplit(("", host, path, query, ""))
 
 
-def normalize_items(raw_items: Iterable[Dict[str, Any]], provider: str, max_results: int) -> List[SearchItem]:
+def normalize_items(raw_items: Iterable[dict[str, Any]], provider: str, max_results: int) -> list[SearchItem]:
     """Canonical items from a backend's raw items.
 
     Drops items whose URL is not http(s), cleans title/snippet/extras (markup is
@@ -105,7 +111,7 @@ def normalize_items(raw_items: Iterable[Dict[str, Any]], provider: str, max_resu
     wins), keeps at most ``max_results`` and writes
     ``rank`` 1..n. ``provider`` is used when an item does not name one.
     """
-    items: List[Dict[str, Any]] = []
+    items: list[dict[str, Any]] = []
     seen = set()
     for raw in raw_items:
         if len(items) >= max_results:
@@ -116,7 +122,7 @@ def normalize_items(raw_items: Iterable[Dict[str, Any]], provider: str, max_resu
         seen.add(url_key(url))
         source = raw.get("provider") or provider
         markup = text_is_markup(source)
-        item: Dict[str, Any] = {
+        item: dict[str, Any] = {
             "title": clean_text(raw.get("title"), markup),
             "url": url,
             "snippet": clean_text(raw.get("snippet"), markup),
@@ -133,7 +139,7 @@ def normalize_items(raw_items: Iterable[Dict[str, Any]], provider: str, max_resu
         items.append(item)
     for rank, item in enumerate(items, 1):
         item["rank"] = rank
-    return cast(List[SearchItem], items)  # every key of SearchItem is written above
+    return cast(list[SearchItem], items)  # every key of SearchItem is written above
 
 
 def _clean_content(value: Any) -> str:

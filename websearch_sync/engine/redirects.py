@@ -32,6 +32,8 @@ _JS_REDIRECT = re.compile(
 #: What may stand before ``location``: nothing word-like, or one of these objects.
 _JS_OWNER = re.compile(r"(?:^|[^\w$.])(?:(?:window|document|top|self)\.)?$")
 _JS_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|(.))", re.S)
+
+
 def _unescape_js(literal: str) -> str:
     def replace(match: "re.Match[str]") -> str:
         if match.group(1):
@@ -61,7 +63,7 @@ def _meta_refresh_target(head: str) -> Optional[str]:
 
 def _js_redirect_target(script: str) -> Optional[str]:
     for match in _JS_REDIRECT.finditer(script):
-        if _JS_OWNER.search(script[max(0, match.start() - 12):match.start()]):
+        if _JS_OWNER.search(script[max(0, match.start() - 12) : match.start()]):
             return _unescape_js(match.group(1)).strip()
     return None
 

@@ -17,8 +17,9 @@ Pure functions, no I/O: ``extract_html(html, url=..., mode=...)``.
 
 import copy
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, Iterable, Optional, Union
+from typing import Optional, Union
 
 import lxml.html
 from lxml import etree
@@ -117,7 +118,7 @@ def _page_title(root: etree._Element) -> str:
     return max(parts, key=len) if parts else full
 
 
-def _article(root: etree._Element, rules: FrozenSet[str] = DEFAULT_RULES) -> Optional[etree._Element]:
+def _article(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES) -> Optional[etree._Element]:
     """Runs readability-lxml on an already parsed and pre-cleaned page; returns the article
     element it selected (None when it finds none).
 
@@ -146,9 +147,9 @@ def _article(root: etree._Element, rules: FrozenSet[str] = DEFAULT_RULES) -> Opt
             self.article = self.html
             return str(etree.tostring(self.html, encoding="unicode", method="html"))
 
-        def get_preserved_elements(self, node: etree._Element) -> Dict[etree._Element, bool]:
+        def get_preserved_elements(self, node: etree._Element) -> dict[etree._Element, bool]:
             # readability >= 0.9: elements its conditional cleaning leaves alone
-            preserved: Dict[etree._Element, bool] = super().get_preserved_elements(node)
+            preserved: dict[etree._Element, bool] = super().get_preserved_elements(node)
             if keep_lists:
                 preserved.update((element, True) for element in node.iter("ul", "ol", "dl", "table"))
             return preserved
@@ -172,8 +173,9 @@ def _inside(article: etree._Element, region: etree._Element) -> bool:
     return sample in " ".join(" ".join(region.itertext()).split())
 
 
-def _recover_fragment(root: etree._Element, article: etree._Element, rules: FrozenSet[str],
-                      title: str) -> etree._Element:
+def _recover_fragment(
+    root: etree._Element, article: etree._Element, rules: frozenset[str], title: str
+) -> etree._Element:
     """``article``, or the page's main text region (cleaned like an article) when the article
     is an implausibly small part of it. ``root`` is the pre-cleaned page; it is used up."""
     body = _body(root)
@@ -196,8 +198,9 @@ def _chars(text: str) -> int:
 TINY_ARTICLE_CHARS = 100
 
 
-def _recover_tiny(root: etree._Element, article: Optional[etree._Element], rules: FrozenSet[str],
-                  title: str) -> Optional[etree._Element]:
+def _recover_tiny(
+    root: etree._Element, article: Optional[etree._Element], rules: frozenset[str], title: str
+) -> Optional[etree._Element]:
     """The page's main text region (cleaned like an article) instead of a tiny or missing
     ``article`` when it holds more text: a notice or a caption left after cleaning is not
     the page, and the whole page is a worse answer than its main region."""
@@ -209,8 +212,9 @@ def _recover_tiny(root: etree._Element, article: Optional[etree._Element], rules
     return region.element if text_size(region.element) > extracted else article
 
 
-def _widen_to_column(root: etree._Element, article: etree._Element, rules: FrozenSet[str],
-                     title: str) -> etree._Element:
+def _widen_to_column(
+    root: etree._Element, article: etree._Element, rules: frozenset[str], title: str
+) -> etree._Element:
     """``article``, or the text cells of its layout-table column (cleaned like an article) when
     its cell is a fraction of them (``tables.widen_to_column``)."""
     widened = widen_to_column(_body(root), article)
@@ -220,8 +224,9 @@ def _widen_to_column(root: etree._Element, article: etree._Element, rules: Froze
     return widened
 
 
-def _recover(root: etree._Element, article: Optional[etree._Element], rules: FrozenSet[str],
-             title: str) -> Optional[etree._Element]:
+def _recover(
+    root: etree._Element, article: Optional[etree._Element], rules: frozenset[str], title: str
+) -> Optional[etree._Element]:
     """The article readability selected, cleaned, or what the ``recovery.*`` rules take instead
     (its table column, the main region for a tiny or a fragmentary article)."""
     if article is not None:
@@ -235,8 +240,9 @@ def _recover(root: etree._Element, article: Optional[etree._Element], rules: Fro
     return article
 
 
-def extract_html(html: str, *, url: Optional[str] = None, mode: str = "markdown",
-                 rules: Iterable[str] = DEFAULT_RULES) -> Extraction:
+def extract_html(
+    html: str, *, url: Optional[str] = None, mode: str = "markdown", rules: Iterable[str] = DEFAULT_RULES
+) -> Extraction:
     """Extract a page's main content.
 
     Uses readability-lxml (``summary(html_partial=True)``) on the pre-cleaned page, removes

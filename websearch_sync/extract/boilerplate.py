@@ -17,7 +17,8 @@ a large part of the text, or several long paragraphs, is kept.
 
 import functools
 import re
-from typing import Callable, Dict, FrozenSet, Iterable, List, Optional, Sequence, Set, Tuple
+from collections.abc import Iterable, Sequence
+from typing import Callable, Optional
 
 from lxml import etree
 
@@ -28,8 +29,25 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 
 # Elements whose content is never readable article text.
 JUNK_TAGS = (
-    "script", "style", "noscript", "template", "svg", "canvas", "iframe", "object", "embed",
-    "link", "meta", "button", "select", "textarea", "input", "map", "audio", "video", "source",
+    "script",
+    "style",
+    "noscript",
+    "template",
+    "svg",
+    "canvas",
+    "iframe",
+    "object",
+    "embed",
+    "link",
+    "meta",
+    "button",
+    "select",
+    "textarea",
+    "input",
+    "map",
+    "audio",
+    "video",
+    "source",
 )
 
 # Whole-block texts that are labels or calls to action, never article text.
@@ -38,20 +56,26 @@ _LABEL_LINE = re.compile(
     r"share(?: this)?(?: on \w+)?|sharing is caring!?|you may also like|don.t miss|"
     r"related(?: articles| stories| posts)?|recommended(?: for you)?|image copyright|image caption|"
     r"this slideshow requires javascript|tell us what you think|print|email)"
-    r"\W*$", re.I)
+    r"\W*$",
+    re.I,
+)
 # Publication-date lines ("Updated at 1:23 p.m.", "Published: 18 Nov 2019"): a keyword
 # followed only by numbers, date/time words and time-zone abbreviations.
 _DATE_LEAD = re.compile(r"^(?:last )?(?:updated|published|posted|modified)\b", re.I)
-_DATE_WORDS = frozenset("""
+_DATE_WORDS = frozenset(
+    """
     on at ago am pm a m p the of st nd rd th min mins minute minutes hour hours hr hrs day days week
     weeks month months year years jan feb mar apr may jun jul aug sep sept oct nov dec january
     february march april june july august september october november december mon tue tues wed thu
     thur thurs fri sat sun monday tuesday wednesday thursday friday saturday sunday today yesterday
-""".split())
+""".split()
+)
 # Leads of link lines to other pages ("Related: ...", "SEE MORE: ...", "Filed under: ...").
 _LINK_LEAD = re.compile(
     r"^(?:related|see more|see also|read more|read also|more|also|also read|watch|listen|most read|"
-    r"trending|recommended|filed under|tagged|tags|categories|category|posted in)\s*:", re.I)
+    r"trending|recommended|filed under|tagged|tags|categories|category|posted in)\s*:",
+    re.I,
+)
 
 _DISPLAY_NONE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)", re.I)
 _WORD = re.compile(r"[a-z]+")
@@ -61,12 +85,13 @@ _CODE = frozenset(("pre", "code"))  # syntax highlighting uses class="comment", 
 _WRAPPERS = ("div", "figure", "section", "span", "aside")
 _HEADINGS = frozenset(("h2", "h3", "h4", "h5", "h6"))
 _BLOCKS = frozenset(("p", "div", "li", "ul", "ol", "section", "dl", "table")) | _HEADINGS
-_LONG_PARAGRAPH = 125   # non-space characters (about 150 characters)
+_LONG_PARAGRAPH = 125  # non-space characters (about 150 characters)
 
 
 # --------------------------------------------------------------------------- helpers
 
-def class_words(element: etree._Element) -> FrozenSet[str]:
+
+def class_words(element: etree._Element) -> frozenset[str]:
     """Lower-case alphabetic words of an element's ``class`` and ``id``
     (``article__media-caption`` -> {article, media, caption}; camelCase is split). A class
     name that is a negation (``no_caption``, ``no-ads``, ``without-sidebar``) says what the
@@ -77,14 +102,14 @@ def class_words(element: etree._Element) -> FrozenSet[str]:
     return _words("%s %s" % (names[0] or "", names[1] or ""))
 
 
-_NO_WORDS: FrozenSet[str] = frozenset()
+_NO_WORDS: frozenset[str] = frozenset()
 
 
 _NEGATIONS = frozenset(("no", "non", "not", "without"))
 
 
 @functools.lru_cache(maxsize=4096)
-def _words(value: str) -> FrozenSet[str]:
+def _words(value: str) -> frozenset[str]:
     words = set()
     for name in value.split():
         found = _WORD.findall(_CAMEL.sub(r"\1 \2", name).lower())
@@ -111,7 +136,7 @@ def _long_paragraphs(element: etree._Element) -> int:
     return sum(1 for p in element.iter("p") if text_size(p) >= _LONG_PARAGRAPH)
 
 
-def _inside_code_or(element: etree._Element, doomed: Set[etree._Element]) -> bool:
+def _inside_code_or(element: etree._Element, doomed: set[etree._Element]) -> bool:
     """True for code (and what is inside it) and for what is inside a doomed element."""
     return element.tag in _CODE or any(a in doomed or a.tag in _CODE for a in element.iterancestors())
 
@@ -139,6 +164,7 @@ def _drop_outermost(doomed: Iterable[etree._Element]) -> None:
 
 # --------------------------------------------------------------------------- page level
 
+
 def _tab_panel(element: etree._Element) -> bool:
     """A tab panel (``role="tabpanel"``, or a class/id word ``tab``/``tabpanel``): hidden
     until its tab is clicked, but page content all the same."""
@@ -153,7 +179,9 @@ def strip_junk(root: etree._Element, keep_tab_panels: bool = False) -> None:
     elements hidden by the ``hidden`` attribute or an inline ``display: none``), in place;
     with ``keep_tab_panels``, hidden tab panels stay (a reader opens them with a click)."""
     etree.strip_elements(root, etree.Comment, etree.ProcessingInstruction, *JUNK_TAGS, with_tail=False)
-    hidden = root.xpath("//*[@hidden]") + [el for el in root.xpath("//*[@style]") if _DISPLAY_NONE.search(el.get("style"))]
+    hidden = root.xpath("//*[@hidden]") + [
+        el for el in root.xpath("//*[@style]") if _DISPLAY_NONE.search(el.get("style"))
+    ]
     _drop_outermost(el for el in hidden if not (keep_tab_panels and _tab_panel(el)))
 
 
@@ -167,8 +195,12 @@ def _keep_quotations(root: etree._Element) -> None:
                 del quote.attrib[name]
         size = len(_text(quote))
         parent = quote.getparent()
-        while (parent is not None and parent.tag in _WRAPPERS and parent.getparent() is not None
-               and len(_text(parent)) <= size + 20):
+        while (
+            parent is not None
+            and parent.tag in _WRAPPERS
+            and parent.getparent() is not None
+            and len(_text(parent)) <= size + 20
+        ):
             parent.drop_tag()
             parent = quote.getparent()
 
@@ -194,7 +226,7 @@ def _drop_form_boxes(root: etree._Element) -> None:
     if body is None:
         return
     limit = 0.3 * text_size(body)
-    boxes: List[etree._Element] = []
+    boxes: list[etree._Element] = []
     for form in body.iter("form"):
         box = next(form.iterancestors(*_BOX_TAGS), None)
         if box is not None and text_size(box) < limit and _long_paragraphs(box) < 2 and box.find(".//article") is None:
@@ -203,7 +235,7 @@ def _drop_form_boxes(root: etree._Element) -> None:
 
 
 #: Rewrites of the page before readability, by rule name (run in this order).
-_PAGE_REWRITES: Dict[str, Callable[[etree._Element], None]] = {
+_PAGE_REWRITES: dict[str, Callable[[etree._Element], None]] = {
     "page.br_paragraphs": split_br_runs,
     "page.quotations": _keep_quotations,
     "page.heading_anchors": _unwrap_heading_anchors,
@@ -211,7 +243,7 @@ _PAGE_REWRITES: Dict[str, Callable[[etree._Element], None]] = {
 }
 
 
-def preclean(root: etree._Element, rules: FrozenSet[str] = DEFAULT_RULES) -> None:
+def preclean(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES) -> None:
     """Prepares a parsed page for readability, in place: ``strip_junk``, keeps quotations,
     then removes the tags and the blocks whose class/id has one of the words of the enabled
     ``page.*`` rules, unless the block holds 30% or more of the page's text, several long
@@ -225,14 +257,18 @@ def preclean(root: etree._Element, rules: FrozenSet[str] = DEFAULT_RULES) -> Non
     if body is None or not (tags or words):
         return
     limit = 0.3 * text_size(body)
-    doomed: Set[etree._Element] = set()
+    doomed: set[etree._Element] = set()
     for element in body.iterdescendants():
         if not isinstance(element.tag, str) or not (element.tag in tags or class_words(element) & words):
             continue
         if _inside_code_or(element, doomed):
             continue
-        if (text_size(element) >= limit or element.find(".//article") is not None
-                or element.find(".//blockquote") is not None or _long_paragraphs(element) >= 2):
+        if (
+            text_size(element) >= limit
+            or element.find(".//article") is not None
+            or element.find(".//blockquote") is not None
+            or _long_paragraphs(element) >= 2
+        ):
             continue
         doomed.add(element)
     _drop_outermost(doomed)
@@ -240,13 +276,15 @@ def preclean(root: etree._Element, rules: FrozenSet[str] = DEFAULT_RULES) -> Non
 
 # --------------------------------------------------------------------------- article level
 
+
 def _date_line(text: str) -> bool:
     lead = _DATE_LEAD.match(text)
     if not lead or len(text) >= 80:
         return False
-    words = _WORDS.findall(text[lead.end():])
+    words = _WORDS.findall(text[lead.end() :])
     return any(w.isdigit() for w in words) and all(
-        w.isdigit() or w.lower() in _DATE_WORDS or (w.isupper() and len(w) <= 4) for w in words)
+        w.isdigit() or w.lower() in _DATE_WORDS or (w.isupper() and len(w) <= 4) for w in words
+    )
 
 
 def _label_line(element: etree._Element, text: str) -> bool:
@@ -275,8 +313,8 @@ def _link_dense(element: etree._Element, text: str) -> bool:
 
 #: Rules on whole blocks of the article, by rule name.
 BlockRule = Callable[[etree._Element, str], bool]
-BlockRules = List[Tuple[str, BlockRule]]
-BLOCK_RULES: Dict[str, BlockRule] = {
+BlockRules = list[tuple[str, BlockRule]]
+BLOCK_RULES: dict[str, BlockRule] = {
     "article.labels": _label_line,
     "article.dates": _date_block,
     "article.link_leads": _link_lead,
@@ -293,21 +331,22 @@ def _repeats_title(heading: etree._Element, title: Optional[str]) -> bool:
     return bool(text) and bool(wanted) and (text in wanted or wanted in text)
 
 
-def _is_block(element: etree._Element, rules: FrozenSet[str]) -> bool:
+def _is_block(element: etree._Element, rules: frozenset[str]) -> bool:
     """A block the block rules judge: a paragraph-like element, or (``article.link_spans``) a
     span of three or more links inside a paragraph (a widget such as hover cards)."""
     if element.tag in _BLOCKS:
         return True
-    return ("article.link_spans" in rules and element.tag == "span" and len(element.findall(".//a")) >= 3)
+    return "article.link_spans" in rules and element.tag == "span" and len(element.findall(".//a")) >= 3
 
 
-def _word_rule(matched: FrozenSet[str], rules: FrozenSet[str]) -> str:
+def _word_rule(matched: frozenset[str], rules: frozenset[str]) -> str:
     """The name of the enabled article rule one of whose words is in ``matched``."""
     return next(rule.name for rule in RULES if rule.stage == "article" and rule.name in rules and rule.words & matched)
 
 
-def _boilerplate_block(element: etree._Element, words: FrozenSet[str], block_rules: BlockRules,
-                       rules: FrozenSet[str], total: int) -> Optional[str]:
+def _boilerplate_block(
+    element: etree._Element, words: frozenset[str], block_rules: BlockRules, rules: frozenset[str], total: int
+) -> Optional[str]:
     """The name of the rule by which ``clean_article`` removes ``element`` (None: kept): a
     block whose class/id has one of ``words``, or a block one of ``block_rules`` condemns;
     never a block holding half of the article's ``total`` text, and (by class/id) not one
@@ -320,8 +359,11 @@ def _boilerplate_block(element: etree._Element, words: FrozenSet[str], block_rul
     text = _text(element)
     if len(text) > 0.5 * total:
         return None
-    if matched and element.find(".//blockquote") is None and (
-            matched & stage_words("article", rules, True) or _long_paragraphs(element) < 3):
+    if (
+        matched
+        and element.find(".//blockquote") is None
+        and (matched & stage_words("article", rules, True) or _long_paragraphs(element) < 3)
+    ):
         return _word_rule(matched, rules)
     if is_block:
         return next((name for name, rule in block_rules if rule(element, text)), None)
@@ -343,17 +385,25 @@ _MAX_NAME_WORDS = 3
 def _comment_words(element: etree._Element) -> bool:
     """True when a class/id name of ``element`` names a comment thread (module docstring)."""
     names = "%s %s" % (element.get("class") or "", element.get("id") or "")
-    return any(len(words) <= _MAX_NAME_WORDS and any(
-        word in _COMMENT_WORDS or word.startswith("comment") or word.endswith(("comment", "comments"))
-        for word in words) for words in (_words(name) for name in names.split()))
+    return any(
+        len(words) <= _MAX_NAME_WORDS
+        and any(
+            word in _COMMENT_WORDS or word.startswith("comment") or word.endswith(("comment", "comments"))
+            for word in words
+        )
+        for words in (_words(name) for name in names.split())
+    )
 
 
-def _comment_threads(node: etree._Element) -> Set[etree._Element]:
+def _comment_threads(node: etree._Element) -> set[etree._Element]:
     """The reader comment threads inside ``node`` (outermost blocks whose class/id says so),
     or none when removing them would leave less than ``_MIN_LEFT_WITHOUT_COMMENTS``
     characters (then the page is its comments)."""
-    threads = {element for element in node.iterdescendants()
-               if isinstance(element.tag, str) and _comment_words(element) and not _inside_code_or(element, set())}
+    threads = {
+        element
+        for element in node.iterdescendants()
+        if isinstance(element.tag, str) and _comment_words(element) and not _inside_code_or(element, set())
+    }
     outermost = {e for e in threads if not any(a in threads for a in e.iterancestors())}
     removed = sum(text_size(e) for e in outermost)
     return outermost if text_size(node) - removed >= _MIN_LEFT_WITHOUT_COMMENTS else set()
@@ -363,7 +413,7 @@ def _comment_threads(node: etree._Element) -> Set[etree._Element]:
 REMOVAL_CAP = 0.5
 
 
-def _cap_removals(removals: Dict[str, Set[etree._Element]], total: int) -> None:
+def _cap_removals(removals: dict[str, set[etree._Element]], total: int) -> None:
     """Cancels, in place, every rule whose removals add up to more than ``REMOVAL_CAP`` of the
     article's ``total`` characters: many small blocks that each pass the per-block guard
     (bylines, link-dense lines) can together be most of an article written that way."""
@@ -373,25 +423,29 @@ def _cap_removals(removals: Dict[str, Set[etree._Element]], total: int) -> None:
             del removals[name]
 
 
-def _removals(node: etree._Element, rules: FrozenSet[str], doomed: Set[etree._Element]) -> Dict[str, Set[etree._Element]]:
+def _removals(
+    node: etree._Element, rules: frozenset[str], doomed: set[etree._Element]
+) -> dict[str, set[etree._Element]]:
     """{rule name: the blocks of ``node`` it removes} for the tag, word and block rules
     (what is inside code or inside ``doomed`` is left alone)."""
     tags, words = stage_tags("article", rules), stage_words("article", rules)
     block_rules = [(name, rule) for name, rule in BLOCK_RULES.items() if name in rules]
     total = max(1, len(_text(node)))
-    removals: Dict[str, Set[etree._Element]] = {}
+    removals: dict[str, set[etree._Element]] = {}
     for element in node.iterdescendants():
         if not isinstance(element.tag, str) or _inside_code_or(element, doomed):
             continue
-        name = (next(r.name for r in RULES if r.stage == "article" and r.name in rules and element.tag in r.tags)
-                if element.tag in tags else _boilerplate_block(element, words, block_rules, rules, total))
+        name = (
+            next(r.name for r in RULES if r.stage == "article" and r.name in rules and element.tag in r.tags)
+            if element.tag in tags
+            else _boilerplate_block(element, words, block_rules, rules, total)
+        )
         if name is not None:
             removals.setdefault(name, set()).add(element)
     return removals
 
 
-def clean_article(node: etree._Element, rules: FrozenSet[str] = DEFAULT_RULES,
-                  title: Optional[str] = None) -> None:
+def clean_article(node: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title: Optional[str] = None) -> None:
     """Removes boilerplate inside the article readability selected, in place, by the enabled
     ``article.*`` rules: its title (a single ``<h1>`` that repeats ``title``, the page title
     returned separately; with ``title=None`` a single ``<h1>`` is taken for it); the rules'
@@ -399,7 +453,7 @@ def clean_article(node: etree._Element, rules: FrozenSet[str] = DEFAULT_RULES,
     article's text, several long paragraphs or a quotation); label lines, date lines, link
     leads and link-dense blocks (``BLOCK_RULES``); reader comment threads. With
     ``article.removal_cap``, a rule whose removals hold most of the article is cancelled."""
-    doomed: Set[etree._Element] = set()
+    doomed: set[etree._Element] = set()
     titles: Sequence[etree._Element] = node.findall(".//h1") if "article.title" in rules else ()
     if len(titles) == 1 and _repeats_title(titles[0], title):  # several h1 are section headings
         doomed.add(titles[0])

@@ -9,7 +9,7 @@ elements between runs are wrapped in ``<p>``. Block children are left where they
 end a paragraph too. One pass per element that has such a run.
 """
 
-from typing import List, Optional
+from typing import Optional
 
 from lxml import etree
 
@@ -18,8 +18,29 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 #: Elements whose ``<br><br>`` runs separate paragraphs (directly, or through inline wrappers).
 _CONTAINERS = frozenset(("td", "th", "div"))
 _INLINE_WRAPPERS = frozenset(("font", "span", "b", "strong", "i", "em", "center", "small", "big"))
-_BLOCKS = frozenset(("p", "div", "table", "ul", "ol", "dl", "blockquote", "pre", "form", "section", "article",
-                     "h1", "h2", "h3", "h4", "h5", "h6", "hr", "center"))
+_BLOCKS = frozenset(
+    (
+        "p",
+        "div",
+        "table",
+        "ul",
+        "ol",
+        "dl",
+        "blockquote",
+        "pre",
+        "form",
+        "section",
+        "article",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "hr",
+        "center",
+    )
+)
 
 
 def _blank(text: Optional[str]) -> bool:
@@ -46,7 +67,7 @@ def _container(parent: etree._Element) -> bool:
 
 def _split(parent: etree._Element) -> None:
     children = list(parent)
-    out: List[etree._Element] = []
+    out: list[etree._Element] = []
     paragraph = etree.Element("p")
     paragraph.text = parent.text
     parent.text = None
@@ -63,10 +84,10 @@ def _split(parent: etree._Element) -> None:
         parent.remove(child)
         if child.tag == "br":
             run = index
-            while (run + 1 < len(children) and children[run + 1].tag == "br" and _blank(children[run].tail)):
+            while run + 1 < len(children) and children[run + 1].tag == "br" and _blank(children[run].tail):
                 run += 1
             if run > index:
-                for extra in children[index + 1:run + 1]:
+                for extra in children[index + 1 : run + 1]:
                     parent.remove(extra)
                 close()
                 paragraph.text = children[run].tail

@@ -18,7 +18,7 @@ left out. One pass over the tree.
 """
 
 from dataclasses import dataclass
-from typing import Dict, FrozenSet, List, Optional, Tuple
+from typing import Optional
 
 from lxml import etree
 
@@ -55,12 +55,14 @@ def _chars(text: Optional[str]) -> int:
     return len(text) - text.count(" ") - text.count("\n") - text.count("\t") - text.count("\r")
 
 
-def _own_text(body: etree._Element, skip_words: FrozenSet[str]) -> Tuple[Dict[etree._Element, List[int]], List[etree._Element]]:
+def _own_text(
+    body: etree._Element, skip_words: frozenset[str]
+) -> tuple[dict[etree._Element, list[int]], list[etree._Element]]:
     """Per block element, [characters, link characters] of the text it owns, and the
     elements in document order (skipped subtrees left out)."""
     owner = {body: body}
     in_link = {body: False}
-    own: Dict[etree._Element, List[int]] = {body: [_chars(body.text), 0]}
+    own: dict[etree._Element, list[int]] = {body: [_chars(body.text), 0]}
     order = []
     for element in body.iterdescendants():
         tag = element.tag
@@ -89,14 +91,14 @@ def _own_text(body: etree._Element, skip_words: FrozenSet[str]) -> Tuple[Dict[et
     return own, order
 
 
-def main_region(body: etree._Element, skip_words: FrozenSet[str] = frozenset()) -> Region:
+def main_region(body: etree._Element, skip_words: frozenset[str] = frozenset()) -> Region:
     """The element of ``body`` (``body`` itself included) whose text blocks weigh the most:
     running text for it, link text of link-heavy blocks against it (of equal weights, the
     outermost: it keeps the headings around the text); subtrees whose class/id has one of
     ``skip_words`` are left out."""
     own, order = _own_text(body, skip_words)
-    weight: Dict[etree._Element, float] = {}
-    dense: Dict[etree._Element, int] = {}
+    weight: dict[etree._Element, float] = {}
+    dense: dict[etree._Element, int] = {}
     for block, (chars, link) in own.items():
         plain = chars - link
         if plain >= DENSE_MIN_CHARS and link <= DENSE_MAX_LINK_SHARE * chars:

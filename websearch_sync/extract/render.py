@@ -7,29 +7,121 @@ code, fenced code blocks, block quotes (``>``) and tables (``| a | b |``).
 """
 
 import re
-from typing import Iterator, List, Optional
+from collections.abc import Iterator
+from typing import Optional
 
 from lxml import etree
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
-BLOCK_TAGS = frozenset({
-    "address", "article", "aside", "blockquote", "body", "center", "dd", "details", "dialog", "dir",
-    "div", "dl", "dt", "fieldset", "figcaption", "figure", "footer", "form", "h1", "h2", "h3", "h4",
-    "h5", "h6", "header", "hgroup", "hr", "html", "li", "main", "menu", "nav", "ol", "p", "pre",
-    "section", "summary", "table", "tbody", "td", "tfoot", "th", "thead", "tr", "ul", "caption",
-    "legend", "noframes", "option", "optgroup",
-})
+BLOCK_TAGS = frozenset(
+    {
+        "address",
+        "article",
+        "aside",
+        "blockquote",
+        "body",
+        "center",
+        "dd",
+        "details",
+        "dialog",
+        "dir",
+        "div",
+        "dl",
+        "dt",
+        "fieldset",
+        "figcaption",
+        "figure",
+        "footer",
+        "form",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "header",
+        "hgroup",
+        "hr",
+        "html",
+        "li",
+        "main",
+        "menu",
+        "nav",
+        "ol",
+        "p",
+        "pre",
+        "section",
+        "summary",
+        "table",
+        "tbody",
+        "td",
+        "tfoot",
+        "th",
+        "thead",
+        "tr",
+        "ul",
+        "caption",
+        "legend",
+        "noframes",
+        "option",
+        "optgroup",
+    }
+)
 # Never rendered: not text a reader sees.
-SKIP_TAGS = frozenset({
-    "script", "style", "noscript", "template", "svg", "canvas", "iframe", "object", "embed", "head",
-    "title", "button", "select", "input", "textarea", "math", "audio", "video", "map", "link", "meta",
-})
+SKIP_TAGS = frozenset(
+    {
+        "script",
+        "style",
+        "noscript",
+        "template",
+        "svg",
+        "canvas",
+        "iframe",
+        "object",
+        "embed",
+        "head",
+        "title",
+        "button",
+        "select",
+        "input",
+        "textarea",
+        "math",
+        "audio",
+        "video",
+        "map",
+        "link",
+        "meta",
+    }
+)
 # Blocks separated by a blank line (the others by a single line break).
-_PARAGRAPH_TAGS = frozenset({
-    "p", "blockquote", "table", "figure", "section", "article", "main", "pre", "ul", "ol", "dl",
-    "h1", "h2", "h3", "h4", "h5", "h6", "hr", "header", "footer", "aside", "nav", "details",
-})
+_PARAGRAPH_TAGS = frozenset(
+    {
+        "p",
+        "blockquote",
+        "table",
+        "figure",
+        "section",
+        "article",
+        "main",
+        "pre",
+        "ul",
+        "ol",
+        "dl",
+        "h1",
+        "h2",
+        "h3",
+        "h4",
+        "h5",
+        "h6",
+        "hr",
+        "header",
+        "footer",
+        "aside",
+        "nav",
+        "details",
+    }
+)
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _EMPHASIS = {"strong": "**", "b": "**", "em": "*", "i": "*"}
 _CELL_BLOCKS = ("p", "div", "ul", "ol", "table", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote")
@@ -42,7 +134,7 @@ def _tag(node: etree._Element) -> str:
     return node.tag.lower() if isinstance(node.tag, str) else ""
 
 
-def _layout(rows: List[etree._Element]) -> bool:
+def _layout(rows: list[etree._Element]) -> bool:
     """A layout table: no rows, or cells holding paragraphs, lists or other tables."""
     return not rows or any(_tag(d) in _CELL_BLOCKS for row in rows for cell in row for d in cell.iterdescendants())
 
@@ -69,14 +161,14 @@ class _Renderer:
     def __init__(self, markdown: bool, base_url: Optional[str] = None) -> None:
         self.markdown = markdown
         self.base_url = base_url
-        self.out: List[str] = []
-        self.pending = 0          # line breaks owed before the next text
-        self.line_start = True    # nothing written on the current line yet
-        self.prefix: List[str] = []   # blockquote markers / list indentation for new lines
+        self.out: list[str] = []
+        self.pending = 0  # line breaks owed before the next text
+        self.line_start = True  # nothing written on the current line yet
+        self.prefix: list[str] = []  # blockquote markers / list indentation for new lines
         self.marker: Optional[str] = None  # list marker waiting for the item's first text
-        self.list_stack: List[List[int]] = []  # per open list: [ordered, next number]
-        self.items = 0            # open list items
-        self.quote_depth = 0      # block quotes around the last text written
+        self.list_stack: list[list[int]] = []  # per open list: [ordered, next number]
+        self.items = 0  # open list items
+        self.quote_depth = 0  # block quotes around the last text written
 
     # ------------------------------------------------------------------ output
     def block(self, count: int) -> None:
@@ -284,8 +376,11 @@ class _Renderer:
         if _layout(rows):
             self._block(table, 2)  # cells as blocks
             return
-        grid = [cells for cells in ([_inline_text(cell) for cell in row if _tag(cell) in ("td", "th")] for row in rows)
-                if any(cells)]
+        grid = [
+            cells
+            for cells in ([_inline_text(cell) for cell in row if _tag(cell) in ("td", "th")] for row in rows)
+            if any(cells)
+        ]
         self.block(2)
         if not grid:
             return
@@ -295,7 +390,7 @@ class _Renderer:
             self.write(line, raw=True)
         self.block(2)
 
-    def _grid_lines(self, grid: List[List[str]]) -> List[str]:
+    def _grid_lines(self, grid: list[list[str]]) -> list[str]:
         """A data table's lines: markdown rows with a header rule, or tab-separated text."""
         if not self.markdown:
             return ["\t".join(row) for row in grid]
@@ -314,11 +409,18 @@ class _Renderer:
 
 #: Structural tags and how they render.
 _HANDLERS = {
-    "br": _Renderer._br, "pre": _Renderer._pre, "li": _Renderer._item, "table": _Renderer._table,
-    "hr": _Renderer._rule, "ul": _Renderer._list, "menu": _Renderer._list, "dir": _Renderer._list,
+    "br": _Renderer._br,
+    "pre": _Renderer._pre,
+    "li": _Renderer._item,
+    "table": _Renderer._table,
+    "hr": _Renderer._rule,
+    "ul": _Renderer._list,
+    "menu": _Renderer._list,
+    "dir": _Renderer._list,
     "ol": lambda renderer, node: renderer._list(node, ordered=True),
     "blockquote": lambda renderer, node: renderer._block(node, 2, prefix="> "),
-    "td": lambda renderer, node: renderer._block(node, 1), "th": lambda renderer, node: renderer._block(node, 1),
+    "td": lambda renderer, node: renderer._block(node, 1),
+    "th": lambda renderer, node: renderer._block(node, 1),
     **dict.fromkeys(_HEADINGS, _Renderer._heading),
 }
 

@@ -15,8 +15,8 @@ names a site, a page or a URL.
 """
 
 import functools
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import FrozenSet, Iterable
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -33,8 +33,8 @@ class Rule:
     name: str
     stage: str
     summary: str
-    tags: FrozenSet[str] = frozenset()
-    words: FrozenSet[str] = frozenset()
+    tags: frozenset[str] = frozenset()
+    words: frozenset[str] = frozenset()
     long_blocks: bool = False
 
 
@@ -50,44 +50,84 @@ RULES = (
     _rule("page.tab_panels", "page", "hidden tab panels (role=tabpanel, class word 'tab') are kept"),
     _rule("page.quotations", "page", "keep <blockquote> (embedded posts) as content"),
     _rule("page.heading_anchors", "page", "unwrap in-page links inside headings"),
-    _rule("page.form_boxes", "page", "the box around a form (newsletter sign-up, search, contact) unless it holds "
-          "30% of the page's text"),
+    _rule(
+        "page.form_boxes",
+        "page",
+        "the box around a form (newsletter sign-up, search, contact) unless it holds 30% of the page's text",
+    ),
     _rule("page.landmarks", "page", "<nav>, <header>, <footer>, <aside>", tags="nav header footer aside"),
     # --- readability's own cleaning of the article it selected
     _rule("readability.keep_lists", "readability", "readability's cleaning keeps lists and tables"),
-    _rule("readability.no_retry", "readability", "a short article is kept, not selected again without "
-          "readability's filter of unlikely blocks"),
+    _rule(
+        "readability.no_retry",
+        "readability",
+        "a short article is kept, not selected again without readability's filter of unlikely blocks",
+    ),
     # --- inside the article readability selected
     _rule("article.title", "article", "a single <h1> repeating the page title"),
-    _rule("article.captions", "article", "captions, credits, galleries",
-          words="caption captions credit credits gallery", long_blocks=True),
-    _rule("article.bylines", "article", "bylines and datelines",
-          words="byline bylines author authors timestamp dateline"),
-    _rule("article.related", "article", "related/teaser/recirculation blocks",
-          words="related promo teaser trending popular recirc recirculation outbrain taboola "
-                "carousel slider swiper rail"),
-    _rule("article.navigation", "article", "navigation, tags, print links",
-          words="footer nav breadcrumb breadcrumbs tags print"),
+    _rule(
+        "article.captions",
+        "article",
+        "captions, credits, galleries",
+        words="caption captions credit credits gallery",
+        long_blocks=True,
+    ),
+    _rule(
+        "article.bylines", "article", "bylines and datelines", words="byline bylines author authors timestamp dateline"
+    ),
+    _rule(
+        "article.related",
+        "article",
+        "related/teaser/recirculation blocks",
+        words="related promo teaser trending popular recirc recirculation outbrain taboola carousel slider swiper rail",
+    ),
+    _rule(
+        "article.navigation",
+        "article",
+        "navigation, tags, print links",
+        words="footer nav breadcrumb breadcrumbs tags print",
+    ),
     _rule("article.labels", "article", 'label lines ("Advertisement", "Share this", "Read more")'),
     _rule("article.dates", "article", 'publication-date lines ("Updated at 1:23 p.m.")'),
     _rule("article.link_leads", "article", 'link leads ("Related: <a>...</a>")'),
     _rule("article.link_dense", "article", "blocks (not headings) that are (nearly) all link text"),
     _rule("article.link_spans", "article", "a <span> of three or more links inside a paragraph"),
-    _rule("article.removal_cap", "article", "a rule whose removals hold over half of the article is cancelled "
-          "for the page"),
-    _rule("article.comments", "article", "reader comment threads (class/id words, compounds such as "
-          "'commentlist' split) unless little else is left"),
+    _rule(
+        "article.removal_cap",
+        "article",
+        "a rule whose removals hold over half of the article is cancelled for the page",
+    ),
+    _rule(
+        "article.comments",
+        "article",
+        "reader comment threads (class/id words, compounds such as 'commentlist' split) unless little else is left",
+    ),
     # --- after readability
-    _rule("recovery.table_column", "recovery", "an article whose table cell holds under 60% of its column's "
-          "running text is widened to the column's text cells (navigation, sidebar and link-dense cells left out)"),
-    _rule("recovery.tiny", "recovery", "an article under 100 characters (or none) is replaced by the main text "
-          "region when that holds more, before the whole-page fallback (comments and reviews left out)",
-          words="comment comments review reviews reply replies respond discussion"),
-    _rule("recovery.second_opinion", "recovery", "a near-empty extraction of a page with text is asked of "
-          "trafilatura (optional extra) before the whole-page fallback"),
-    _rule("recovery.fragment", "recovery", "an implausibly small extraction is widened to the main text region "
-          "(which leaves out comments and reviews)",
-          words="comment comments review reviews reply replies respond discussion"),
+    _rule(
+        "recovery.table_column",
+        "recovery",
+        "an article whose table cell holds under 60% of its column's "
+        "running text is widened to the column's text cells (navigation, sidebar and link-dense cells left out)",
+    ),
+    _rule(
+        "recovery.tiny",
+        "recovery",
+        "an article under 100 characters (or none) is replaced by the main text "
+        "region when that holds more, before the whole-page fallback (comments and reviews left out)",
+        words="comment comments review reviews reply replies respond discussion",
+    ),
+    _rule(
+        "recovery.second_opinion",
+        "recovery",
+        "a near-empty extraction of a page with text is asked of "
+        "trafilatura (optional extra) before the whole-page fallback",
+    ),
+    _rule(
+        "recovery.fragment",
+        "recovery",
+        "an implausibly small extraction is widened to the main text region (which leaves out comments and reviews)",
+        words="comment comments review reviews reply replies respond discussion",
+    ),
 )
 
 RULE_NAMES = frozenset(rule.name for rule in RULES)
@@ -96,7 +136,7 @@ COMMENT_RULE = "article.comments"
 DEFAULT_RULES = RULE_NAMES
 
 
-def check_rules(rules: Iterable[str]) -> FrozenSet[str]:
+def check_rules(rules: Iterable[str]) -> frozenset[str]:
     """``rules`` as a frozenset; ``ValueError`` naming the first unknown rule."""
     rules = frozenset(rules)
     unknown = sorted(rules - RULE_NAMES)
@@ -106,15 +146,18 @@ def check_rules(rules: Iterable[str]) -> FrozenSet[str]:
 
 
 @functools.lru_cache(maxsize=256)
-def stage_tags(stage: str, rules: FrozenSet[str]) -> FrozenSet[str]:
+def stage_tags(stage: str, rules: frozenset[str]) -> frozenset[str]:
     """The tags removed at ``stage`` by the enabled ``rules``."""
     return frozenset(tag for rule in RULES if rule.stage == stage and rule.name in rules for tag in rule.tags)
 
 
 @functools.lru_cache(maxsize=256)
-def stage_words(stage: str, rules: FrozenSet[str], long_blocks_only: bool = False) -> FrozenSet[str]:
+def stage_words(stage: str, rules: frozenset[str], long_blocks_only: bool = False) -> frozenset[str]:
     """The class/id words whose blocks are removed at ``stage`` by the enabled ``rules``
     (with ``long_blocks_only``: the words of rules with ``long_blocks``)."""
-    return frozenset(word for rule in RULES
-                     if rule.stage == stage and rule.name in rules and (rule.long_blocks or not long_blocks_only)
-                     for word in rule.words)
+    return frozenset(
+        word
+        for rule in RULES
+        if rule.stage == stage and rule.name in rules and (rule.long_blocks or not long_blocks_only)
+        for word in rule.words
+    )

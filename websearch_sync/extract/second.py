@@ -27,8 +27,11 @@ PAGE_MIN_CHARS = 500
 def near_empty(extracted_chars: int, page_chars: int) -> bool:
     """True when an extraction of ``extracted_chars`` non-space characters keeps almost
     nothing of a page whose visible text has ``page_chars`` (at least ``PAGE_MIN_CHARS``)."""
-    return (page_chars >= PAGE_MIN_CHARS and extracted_chars < NEAR_EMPTY_CHARS
-            and extracted_chars < NEAR_EMPTY_SHARE * page_chars)
+    return (
+        page_chars >= PAGE_MIN_CHARS
+        and extracted_chars < NEAR_EMPTY_CHARS
+        and extracted_chars < NEAR_EMPTY_SHARE * page_chars
+    )
 
 
 def second_opinion(html: str, *, url: Optional[str], mode: str, include_comments: bool) -> Optional[str]:
@@ -39,7 +42,13 @@ def second_opinion(html: str, *, url: Optional[str], mode: str, include_comments
     except ImportError:
         return None
     markdown = mode == "markdown"
-    text = trafilatura.extract(html, url=url, output_format="markdown" if markdown else "txt",
-                               include_comments=include_comments, include_tables=True,
-                               include_links=markdown, include_formatting=markdown)
+    text = trafilatura.extract(
+        html,
+        url=url,
+        output_format="markdown" if markdown else "txt",
+        include_comments=include_comments,
+        include_tables=True,
+        include_links=markdown,
+        include_formatting=markdown,
+    )
     return text if text and text.strip() else None

@@ -12,7 +12,7 @@ cells sit in other columns or are link-dense; a banner or footer row spans other
 """
 
 import copy
-from typing import Dict, List, Optional, Tuple
+from typing import Optional
 
 from lxml import etree
 
@@ -33,14 +33,14 @@ def _chars(text: str) -> int:
     return len("".join(text.split()))
 
 
-def _sizes(cell: etree._Element) -> Tuple[int, int]:
+def _sizes(cell: etree._Element) -> tuple[int, int]:
     """(non-space characters, of them inside links) of ``cell``'s text."""
     total = _chars("".join(cell.itertext()))
     linked = sum(_chars("".join(a.itertext())) for a in cell.iter("a"))
     return total, linked
 
 
-def _rows(table: etree._Element) -> List[etree._Element]:
+def _rows(table: etree._Element) -> list[etree._Element]:
     """The table's own rows (not those of nested tables), in document order."""
     return list(table.xpath("./tr | ./thead/tr | ./tbody/tr | ./tfoot/tr"))
 
@@ -50,10 +50,10 @@ def _span(cell: etree._Element, name: str) -> int:
     return max(1, min(int(value), 1000)) if value.isdigit() else 1
 
 
-def _grid(table: etree._Element) -> Dict[etree._Element, Tuple[int, int]]:
+def _grid(table: etree._Element) -> dict[etree._Element, tuple[int, int]]:
     """{cell: (first grid column, number of columns)}, cells spanning rows from above counted."""
-    taken: Dict[int, int] = {}  # grid column -> rows it stays occupied below the current row
-    columns: Dict[etree._Element, Tuple[int, int]] = {}
+    taken: dict[int, int] = {}  # grid column -> rows it stays occupied below the current row
+    columns: dict[etree._Element, tuple[int, int]] = {}
     for row in _rows(table):
         column = 0
         below = {c: n - 1 for c, n in taken.items() if n > 1}
@@ -102,7 +102,7 @@ def _longest(element: etree._Element) -> str:
     return max((_normal(text) for text in element.itertext()), key=len, default="")
 
 
-def _column(body: etree._Element, article: etree._Element) -> List[etree._Element]:
+def _column(body: etree._Element, article: etree._Element) -> list[etree._Element]:
     """The text cells of the grid column of the table cell of ``body`` that holds the
     article's longest text (that cell among them), in document order; empty when there is
     no such cell."""

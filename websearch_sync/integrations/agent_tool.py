@@ -11,8 +11,9 @@ during a search.
 """
 
 import asyncio
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping, Optional
+from typing import Any, Optional
 
 from ..client.default_client import default_client
 from ..client.search_client import SearchClient

@@ -28,11 +28,15 @@ def require_mcp() -> None:
         InvalidInput: ``missing_mcp_extra``, with the command that installs it.
     """
     if sys.version_info < (3, 10):
-        raise InvalidInput("the MCP server needs Python 3.10 or later (so does the MCP SDK)", detail_code="missing_mcp_extra")
+        raise InvalidInput(
+            "the MCP server needs Python 3.10 or later (so does the MCP SDK)", detail_code="missing_mcp_extra"
+        )
     try:
         import mcp  # noqa: F401  (the official SDK, not this package: imports are absolute)
     except ImportError:
-        raise InvalidInput("the MCP server needs the 'mcp' package: " + _INSTALL, detail_code="missing_mcp_extra") from None
+        raise InvalidInput(
+            "the MCP server needs the 'mcp' package: " + _INSTALL, detail_code="missing_mcp_extra"
+        ) from None
     from importlib import metadata
 
     try:
@@ -54,7 +58,9 @@ def serve_stdio(tools: McpTools, *, max_concurrent: int = DEFAULT_MAX_CONCURRENT
     or ``missing_mcp_extra`` when the SDK is not installed.
     """
     if isinstance(max_concurrent, bool) or not isinstance(max_concurrent, int) or max_concurrent < 1:
-        raise InvalidInput("max_concurrent must be a positive integer, got %r" % (max_concurrent,), detail_code="bad_max_concurrent")
+        raise InvalidInput(
+            "max_concurrent must be a positive integer, got %r" % (max_concurrent,), detail_code="bad_max_concurrent"
+        )
     require_mcp()
     from .server import run_stdio
 

@@ -11,7 +11,7 @@ would drop); logging goes to stderr.
 
 import logging
 import threading
-from typing import Any, List, Optional
+from typing import Any, Optional
 
 import anyio
 import anyio.to_thread
@@ -36,7 +36,7 @@ _ANNOTATIONS = {
 }
 
 
-def mcp_tools(tools: McpTools) -> List[types.Tool]:
+def mcp_tools(tools: McpTools) -> list[types.Tool]:
     """The MCP ``Tool`` entries: names, descriptions and input schemas from :meth:`McpTools.definitions`."""
     return [
         types.Tool(
@@ -65,7 +65,8 @@ def build_server(tools: McpTools, limiter: anyio.CapacityLimiter) -> "Server[Any
             # abandon_on_cancel: a cancelled call frees its worker slot at once; the event stops the
             # thread at its next wait (see CancellableClock), and the SDK drops its answer
             outcome = await anyio.to_thread.run_sync(
-                tools.call, params.name, params.arguments, cancelled, limiter=limiter, abandon_on_cancel=True)
+                tools.call, params.name, params.arguments, cancelled, limiter=limiter, abandon_on_cancel=True
+            )
         except anyio.get_cancelled_exc_class():
             cancelled.set()
             raise

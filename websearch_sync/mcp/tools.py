@@ -10,10 +10,11 @@ structured content, page text wrapped in the untrusted-content block on both.
 """
 
 import threading
+from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
-from typing import Any, Dict, Iterator, List, Optional
+from typing import Any, Optional
 
 from ..client.clock import Clock
 from ..client.search_client import SearchClient
@@ -44,7 +45,9 @@ class CancellableClock(Clock):
     other calls, and outside :meth:`cancellable`, are ordinary sleeps."""
 
     def __init__(self) -> None:
-        self._cancelled: ContextVar[Optional[threading.Event]] = ContextVar("websearch_sync_mcp_cancelled", default=None)
+        self._cancelled: ContextVar[Optional[threading.Event]] = ContextVar(
+            "websearch_sync_mcp_cancelled", default=None
+        )
 
     @contextmanager
     def cancellable(self, cancelled: threading.Event) -> Iterator[None]:
@@ -73,7 +76,7 @@ class ToolOutcome:
     text: str
     result: ToolResult
     is_error: bool
-    structured: Optional[Dict[str, Any]] = None
+    structured: Optional[dict[str, Any]] = None
 
 
 class McpTools:
@@ -92,10 +95,10 @@ class McpTools:
         self.client = client
         self.clock = clock
         self.session = ToolSession(client, max_repeats=max_repeats, names=TOOL_NAMES)
-        self._definitions: Optional[List[Dict[str, Any]]] = None
+        self._definitions: Optional[list[dict[str, Any]]] = None
         self._lock = threading.Lock()
 
-    def definitions(self) -> List[Dict[str, Any]]:
+    def definitions(self) -> list[dict[str, Any]]:
         """``tool_definitions("json_schema")`` under the MCP names, decided once per server.
 
         The search tool is left out when its backend is not configured (logged once);
@@ -107,7 +110,9 @@ class McpTools:
                 self._definitions = tool_definitions("json_schema", names=TOOL_NAMES, settings=self.client.settings)
             return [dict(definition) for definition in self._definitions]
 
-    def call(self, name: str, arguments: Optional[Dict[str, Any]], cancelled: Optional[threading.Event] = None) -> ToolOutcome:
+    def call(
+        self, name: str, arguments: Optional[dict[str, Any]], cancelled: Optional[threading.Event] = None
+    ) -> ToolOutcome:
         """Run one tool call; every failure (bad arguments, unknown tool, search or fetch error) is an outcome.
 
         ``cancelled``: set when the client cancels the call; with ``clock`` given (the
@@ -116,7 +121,9 @@ class McpTools:
         """
         offered = [definition["name"] for definition in self.definitions()]
         if name not in offered:
-            error = ToolNotFound("no tool named %r; available: %s" % (name, ", ".join(offered)), detail_code="unknown_tool")
+            error = ToolNotFound(
+                "no tool named %r; available: %s" % (name, ", ".join(offered)), detail_code="unknown_tool"
+            )
             result: ToolResult = {"error": error.to_dict()}
         elif cancelled is not None and self.clock is not None:
             if cancelled.is_set():  # cancelled while it waited for a worker thread

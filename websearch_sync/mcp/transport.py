@@ -88,7 +88,9 @@ def parse_line(line: str) -> tuple[Optional[Any], Optional[dict[str, Any]]]:
     if _holds_lone_surrogate(value):
         if request_id is None:
             return None, None
-        return None, _error(request_id, INVALID_PARAMS, "Invalid params: text holds a lone surrogate escape, which is not Unicode")
+        return None, _error(
+            request_id, INVALID_PARAMS, "Invalid params: text holds a lone surrogate escape, which is not Unicode"
+        )
     try:
         return _validate(value), None
     except (ValueError, RecursionError):  # pydantic's ValidationError is a ValueError
@@ -119,7 +121,9 @@ def _claimed_stdio() -> Iterator[tuple[BinaryIO, BinaryIO]]:
         os.close(null)
 
 
-async def _read(wire_in: BinaryIO, messages: MemoryObjectSendStream[Any], answers: MemoryObjectSendStream[Outgoing]) -> None:
+async def _read(
+    wire_in: BinaryIO, messages: MemoryObjectSendStream[Any], answers: MemoryObjectSendStream[Outgoing]
+) -> None:
     lines = anyio.wrap_file(io.TextIOWrapper(wire_in, encoding="utf-8", errors="replace"))
     async with messages, answers:  # end of input: the server stops, and the writer once it has said all
         async for line in lines:

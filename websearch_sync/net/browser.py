@@ -52,11 +52,13 @@ def resolve_impersonate(value: Optional[str]) -> str:
         raise InvalidInput("impersonate=%s is not offered: %s" % (name, _REFUSED[name]), detail_code=BAD_IMPERSONATE)
     if name not in IMPERSONATE_CHOICES:
         raise InvalidInput(
-            "impersonate must be one of %s, got %r" % (", ".join(IMPERSONATE_CHOICES), str(value)[:40]), detail_code=BAD_IMPERSONATE
+            "impersonate must be one of %s, got %r" % (", ".join(IMPERSONATE_CHOICES), str(value)[:40]),
+            detail_code=BAD_IMPERSONATE,
         )
     if name != "off" and not browser_available():
         raise InvalidInput(
-            "impersonate=%s needs the browser extra: %s; or set impersonate=off" % (name, EXTRA_HINT), detail_code=MISSING_BROWSER_EXTRA
+            "impersonate=%s needs the browser extra: %s; or set impersonate=off" % (name, EXTRA_HINT),
+            detail_code=MISSING_BROWSER_EXTRA,
         )
     return name
 

@@ -9,7 +9,7 @@ has given up, the next checkpoint raises :class:`WorkAbandoned` and the thread e
 
 import threading
 import time
-from typing import Any, Callable, Dict, Optional, TypeVar
+from typing import Any, Callable, Optional, TypeVar
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -72,7 +72,9 @@ def checkpoint() -> None:
         raise WorkAbandoned("work abandoned at its deadline")
 
 
-def run_within(deadline: Deadline, work: Callable[[], T], *, minimum_s: float = 0.05, name: str = "websearch-work") -> T:
+def run_within(
+    deadline: Deadline, work: Callable[[], T], *, minimum_s: float = 0.05, name: str = "websearch-work"
+) -> T:
     """``work()``'s result, or :class:`DeadlinePassed` once ``deadline`` has passed.
 
     For CPU-bound steps that cannot be interrupted (parsing, text extraction): the
@@ -81,7 +83,7 @@ def run_within(deadline: Deadline, work: Callable[[], T], *, minimum_s: float = 
     last moment is still worth its few milliseconds). An exception raised by ``work``
     is re-raised here.
     """
-    outcome: Dict[str, Any] = {}
+    outcome: dict[str, Any] = {}
     abandoned = threading.Event()
 
     def run() -> None:

@@ -7,7 +7,8 @@ a line break would split the header. Both are configuration mistakes:
 ``InvalidInput`` naming the header (never its value, which may be a key).
 """
 
-from typing import Mapping, Optional
+from collections.abc import Mapping
+from typing import Optional
 from urllib.parse import unquote, urlsplit
 
 from requests.utils import select_proxy
@@ -27,7 +28,9 @@ def _problem(value: str) -> Optional[str]:
         value.encode("latin-1")
     except UnicodeEncodeError as exc:
         return "the character %s at position %d, outside Latin-1 (HTTP headers carry Latin-1 only)" % (
-            "U+%04X" % ord(value[exc.start]), exc.start)
+            "U+%04X" % ord(value[exc.start]),
+            exc.start,
+        )
     return None
 
 

@@ -15,7 +15,7 @@ redirect (fetch), goes through :meth:`RedirectPolicy.follow`:
 """
 
 from dataclasses import dataclass
-from typing import Callable, List, Optional
+from typing import Callable, Optional
 from urllib.parse import SplitResult, urljoin, urlsplit
 
 from ..errors import InvalidInput, WebProviderError
@@ -49,7 +49,12 @@ def same_origin(origin: SplitResult, parts: SplitResult) -> bool:
         return False
     if origin.scheme.lower() == parts.scheme.lower():
         return origin.port == parts.port
-    return origin.scheme.lower() == "http" and parts.scheme.lower() == "https" and origin.port in (None, 80) and parts.port in (None, 443)
+    return (
+        origin.scheme.lower() == "http"
+        and parts.scheme.lower() == "https"
+        and origin.port in (None, 80)
+        and parts.port in (None, 443)
+    )
 
 
 def _http_url(url: str) -> str:
@@ -88,7 +93,7 @@ class RedirectPolicy:
         self.provider = provider
         self.trust_start_host = trust_start_host
         self.canonical = canonical
-        self.visited: List[str] = [_without_fragment(start_url)]
+        self.visited: list[str] = [_without_fragment(start_url)]
 
     @property
     def hops(self) -> int:
@@ -100,7 +105,9 @@ class RedirectPolicy:
         shown = urlsplit(base_url).hostname or "upstream"
         if self.hops >= MAX_REDIRECTS:
             raise WebProviderError(
-                "%s: more than %d redirects" % (shown, MAX_REDIRECTS), provider=self.provider, detail_code="redirect_loop"
+                "%s: more than %d redirects" % (shown, MAX_REDIRECTS),
+                provider=self.provider,
+                detail_code="redirect_loop",
             )
         target = self._target(base_url, location, shown)
         if _without_fragment(target) in self.visited:
@@ -120,7 +127,9 @@ class RedirectPolicy:
             return self.canonical(target)
         except (InvalidInput, ValueError):
             raise WebProviderError(
-                "%s redirected to %r, which cannot be followed" % (shown, target[:100]), provider=self.provider, detail_code="bad_redirect"
+                "%s redirected to %r, which cannot be followed" % (shown, target[:100]),
+                provider=self.provider,
+                detail_code="bad_redirect",
             ) from None
 
     def _checked(self, parts: SplitResult, deadline: Deadline) -> Optional[ResolvedHost]:
@@ -129,4 +138,3 @@ class RedirectPolicy:
             return None
         port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
         return self.guard.check(parts.hostname or "", port, deadline, self.provider)
-

@@ -14,8 +14,9 @@ them (``2130706433``, ``0x7f.1``, ``0177.0.0.1`` are all 127.0.0.1).
 import ipaddress
 import socket
 import threading
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Sequence, Union
+from typing import Any, Callable, Optional, Union
 from urllib.parse import urlsplit
 
 from requests import PreparedRequest, Response
@@ -58,7 +59,7 @@ def _ipv4_part(part: str) -> Optional[int]:
     return int(part)
 
 
-def _ipv4_parts(host: str) -> Optional[List[int]]:
+def _ipv4_parts(host: str) -> Optional[list[int]]:
     """The numbers of a host made of one to four numeric parts (a trailing dot ignored), else ``None``."""
     parts = host.split(".")
     if len(parts) > 1 and parts[-1] == "":
@@ -138,13 +139,13 @@ def forbidden_reason(address: Address) -> Optional[str]:
 # -- resolving ------------------------------------------------------------------------------
 
 
-def system_resolver(host: str, port: int, timeout_s: float) -> List[str]:
+def system_resolver(host: str, port: int, timeout_s: float) -> list[str]:
     """Resolve with the operating system (``getaddrinfo``), giving up after ``timeout_s``.
 
     ``getaddrinfo`` cannot be interrupted, so it runs in a daemon thread that is
     abandoned (and finishes on its own) when the time is up.
     """
-    outcome: Dict[str, Any] = {}
+    outcome: dict[str, Any] = {}
 
     def run() -> None:
         try:
@@ -159,7 +160,7 @@ def system_resolver(host: str, port: int, timeout_s: float) -> List[str]:
         raise TimeoutError("resolving %s took longer than %.1f s" % (host, timeout_s))
     if "error" in outcome:
         raise outcome["error"]
-    addresses: List[str] = []
+    addresses: list[str] = []
     for info in outcome["infos"]:
         address = str(info[4][0])
         if address not in addresses:
@@ -167,7 +168,7 @@ def system_resolver(host: str, port: int, timeout_s: float) -> List[str]:
     return addresses
 
 
-def static_resolver(table: Dict[str, Union[str, Sequence[str]]]) -> Resolver:
+def static_resolver(table: dict[str, Union[str, Sequence[str]]]) -> Resolver:
     """A resolver answering from ``table`` (``{"name": "10.0.0.1"}`` or ``{"name": [...]}``).
 
     Unknown names fail like a DNS miss. Meant for tests and for pinning names
@@ -175,7 +176,7 @@ def static_resolver(table: Dict[str, Union[str, Sequence[str]]]) -> Resolver:
     """
     lookup = {name.lower(): ([value] if isinstance(value, str) else list(value)) for name, value in table.items()}
 
-    def resolve(host: str, port: int, timeout_s: float) -> List[str]:
+    def resolve(host: str, port: int, timeout_s: float) -> list[str]:
         try:
             return list(lookup[host.lower().rstrip(".")])
         except KeyError:
@@ -189,7 +190,7 @@ class ResolvedHost:
     """A host checked by :class:`AddressGuard`: its addresses, in connection order."""
 
     host: str
-    addresses: List[str]
+    addresses: list[str]
     private: bool = False
 
 
@@ -248,7 +249,7 @@ class AddressGuard:
             private = True
         return ResolvedHost(host=host, addresses=addresses, private=private)
 
-    def _resolve(self, host: str, port: int, deadline: Deadline, provider: Optional[str]) -> List[str]:
+    def _resolve(self, host: str, port: int, deadline: Deadline, provider: Optional[str]) -> list[str]:
         remaining = deadline.remaining_s()
         if remaining <= 0:
             raise Timeout("no time left to resolve %s" % host, provider=provider, detail_code="deadline_exceeded")
@@ -262,9 +263,15 @@ class AddressGuard:
                     provider=provider,
                     detail_code="deadline_exceeded",
                 ) from None
-            raise Timeout("resolving %s took longer than %.0f s" % (host, _MAX_DNS_S), provider=provider, detail_code="dns_timeout") from None
+            raise Timeout(
+                "resolving %s took longer than %.0f s" % (host, _MAX_DNS_S),
+                provider=provider,
+                detail_code="dns_timeout",
+            ) from None
         except (OSError, UnicodeError) as exc:
-            raise NetworkError("could not resolve the host name %s (%s)" % (host, exc), provider=provider, detail_code="dns_error") from None
+            raise NetworkError(
+                "could not resolve the host name %s (%s)" % (host, exc), provider=provider, detail_code="dns_error"
+            ) from None
         if not addresses:
             raise NetworkError("the host name %s has no address" % host, provider=provider, detail_code="dns_error")
         return addresses

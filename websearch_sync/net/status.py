@@ -71,9 +71,13 @@ def status_error(response: HttpResponse, provider: Optional[str]) -> Optional[We
     host = urlsplit(response.url).hostname or "upstream"
     detail = "http_%d" % status
     if status == 401:
-        return AuthError("%s rejected the credentials (HTTP 401)" % host, provider=provider, detail_code=detail, status=status)
+        return AuthError(
+            "%s rejected the credentials (HTTP 401)" % host, provider=provider, detail_code=detail, status=status
+        )
     if status == 403:
-        return WebBlocked("%s refused the request (HTTP 403)" % host, provider=provider, detail_code=detail, status=status)
+        return WebBlocked(
+            "%s refused the request (HTTP 403)" % host, provider=provider, detail_code=detail, status=status
+        )
     if status == 429:
         wait = retry_after_seconds(response.headers)
         hint = "; retry after %.0f s" % wait if wait is not None else ""
@@ -85,5 +89,9 @@ def status_error(response: HttpResponse, provider: Optional[str]) -> Optional[We
             retry_after=wait,
         )
     if status >= 500:
-        return BadGateway("%s failed with HTTP %d" % (host, status), provider=provider, detail_code=detail, status=status)
-    return WebProviderError("%s answered with unexpected HTTP %d" % (host, status), provider=provider, detail_code=detail, status=status)
+        return BadGateway(
+            "%s failed with HTTP %d" % (host, status), provider=provider, detail_code=detail, status=status
+        )
+    return WebProviderError(
+        "%s answered with unexpected HTTP %d" % (host, status), provider=provider, detail_code=detail, status=status
+    )

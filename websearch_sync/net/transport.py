@@ -35,8 +35,7 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 logger = logging.getLogger("websearch_sync")
 
 DEFAULT_USER_AGENT = (
-    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 "
-    "(KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36"
+    "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36"
 )
 _REDIRECT_STATUSES = (301, 302, 303, 307, 308)
 #: How much of a redirect's body is read (then the connection is dropped): a redirect
@@ -164,7 +163,9 @@ class HttpTransport:
         self.allow_private = allow_private
         bundle = ca_bundle_path(ca_bundle)
         self.api: Wire = RequestsWire(session=session, proxy=proxy, ca_bundle=bundle)
-        self.browser: Wire = self.api if session is not None else browser_wire(impersonate, proxy=proxy, ca_bundle=bundle) or self.api
+        self.browser: Wire = (
+            self.api if session is not None else browser_wire(impersonate, proxy=proxy, ca_bundle=bundle) or self.api
+        )
 
     @property
     def session(self) -> requests.Session:
@@ -178,7 +179,10 @@ class HttpTransport:
             self.browser.close()
 
     def __repr__(self) -> str:
-        return "HttpTransport(browser=%s%s)" % (self.browser.name, "/" + self.browser.profile if self.browser.profile else "")
+        return "HttpTransport(browser=%s%s)" % (
+            self.browser.name,
+            "/" + self.browser.profile if self.browser.profile else "",
+        )
 
     def send(
         self,
@@ -214,7 +218,9 @@ class HttpTransport:
         try:
             body = self._exchange(spec, deadline, provider, max_bytes, truncate, read_body, follow, connect_to, True)
             if follow:
-                body = self._follow_redirects(spec, body, deadline, provider, secret_list, (max_bytes, truncate, read_body))
+                body = self._follow_redirects(
+                    spec, body, deadline, provider, secret_list, (max_bytes, truncate, read_body)
+                )
         except WebSearchError as error:
             raise redact_error(error, secret_list)  # noqa: B904 - the same error, redacted in place
         content = body.content()
@@ -247,8 +253,14 @@ class HttpTransport:
             raise deadline_error(deadline, host, provider)
         wire = self.browser if spec.browser else self.api
         body = _Body(
-            max_bytes=max_bytes, truncate=truncate, read_body=read_body, follow=follow,
-            method=spec.method, decoders=wire.decoders, host=host, provider=provider,
+            max_bytes=max_bytes,
+            truncate=truncate,
+            read_body=read_body,
+            follow=follow,
+            method=spec.method,
+            decoders=wire.decoders,
+            host=host,
+            provider=provider,
         )
         request = wire_request(spec, self.user_agent if wire.profile is None else None, provider)
         request.connect_to, request.keep_auth = connect_to, keep_auth
@@ -270,7 +282,9 @@ class HttpTransport:
     ) -> _Body:
         """Follow ``body``'s redirects by the one redirect policy (:mod:`.hops`) within
         ``deadline``; the final answer. The endpoint's own host is trusted."""
-        policy = RedirectPolicy(spec.url, AddressGuard(allow_private=self.allow_private), provider=provider, trust_start_host=True)
+        policy = RedirectPolicy(
+            spec.url, AddressGuard(allow_private=self.allow_private), provider=provider, trust_start_host=True
+        )
         current = spec
         while body.redirect:
             hop = policy.follow(body.url, body.headers["Location"], deadline)
@@ -292,9 +306,17 @@ def wire_request(spec: RequestSpec, user_agent: Optional[str], provider: Optiona
     check_headers(headers, provider)
     host = urlsplit(spec.url).hostname or spec.url
     try:
-        prepared = requests.Request(spec.method, spec.url, params=spec.params, data=spec.data, json=spec.json, headers=headers).prepare()
-    except (requests.exceptions.MissingSchema, requests.exceptions.InvalidURL, requests.exceptions.InvalidSchema) as exc:
-        raise InvalidInput("invalid request for %s: %s" % (host, type(exc).__name__), provider=provider, detail_code="bad_endpoint") from None
+        prepared = requests.Request(
+            spec.method, spec.url, params=spec.params, data=spec.data, json=spec.json, headers=headers
+        ).prepare()
+    except (
+        requests.exceptions.MissingSchema,
+        requests.exceptions.InvalidURL,
+        requests.exceptions.InvalidSchema,
+    ) as exc:
+        raise InvalidInput(
+            "invalid request for %s: %s" % (host, type(exc).__name__), provider=provider, detail_code="bad_endpoint"
+        ) from None
     except (UnicodeEncodeError, requests.exceptions.InvalidHeader):
         raise InvalidInput(
             "a request header cannot be sent (leading whitespace in a value, or characters outside Latin-1)",

@@ -44,8 +44,15 @@ _ORDER = {
     "accept-language,cookie,priority,cache-control",
 }
 _IDLE_HANDLES = 32
-_TLS_CODES = (CurlECode.SSL_CONNECT_ERROR, CurlECode.PEER_FAILED_VERIFICATION, CurlECode.SSL_CERTPROBLEM, CurlECode.SSL_CIPHER,
-              CurlECode.SSL_CACERT_BADFILE, CurlECode.SSL_ISSUER_ERROR, CurlECode.SSL_SHUTDOWN_FAILED)
+_TLS_CODES = (
+    CurlECode.SSL_CONNECT_ERROR,
+    CurlECode.PEER_FAILED_VERIFICATION,
+    CurlECode.SSL_CERTPROBLEM,
+    CurlECode.SSL_CIPHER,
+    CurlECode.SSL_CACERT_BADFILE,
+    CurlECode.SSL_ISSUER_ERROR,
+    CurlECode.SSL_SHUTDOWN_FAILED,
+)
 _BROKEN_BODY = (CurlECode.PARTIAL_FILE, CurlECode.RECV_ERROR, CurlECode.HTTP2, CurlECode.HTTP2_STREAM)
 
 
@@ -177,7 +184,9 @@ class CurlWire:
             handle.setopt(CurlOpt.HTTPHEADER_ORDER, self.order)
         handle.setopt(CurlOpt.URL, request.url.encode("utf-8"))
         _set_method(handle, request)
-        headers = [("%s: %s" % (name, value)).encode("latin-1") for name, value in request.headers if not browser_owned(name)]
+        headers = [
+            ("%s: %s" % (name, value)).encode("latin-1") for name, value in request.headers if not browser_owned(name)
+        ]
         handle.setopt(CurlOpt.HTTPHEADER, headers + [b"Expect:"])
         handle.setopt(CurlOpt.NOSIGNAL, 1)
         handle.setopt(CurlOpt.FOLLOWLOCATION, 0)
@@ -195,7 +204,10 @@ class CurlWire:
         if request.connect_to is not None:
             port = _port(request.url)
             address = "[%s]" % request.connect_to if ":" in request.connect_to else request.connect_to
-            handle.setopt(CurlOpt.RESOLVE, ["-%s:%d" % (host_of(request.url), port), "%s:%d:%s" % (host_of(request.url), port, address)])
+            handle.setopt(
+                CurlOpt.RESOLVE,
+                ["-%s:%d" % (host_of(request.url), port), "%s:%d:%s" % (host_of(request.url), port, address)],
+            )
             handle.setopt(CurlOpt.FRESH_CONNECT, 1)
             handle.setopt(CurlOpt.FORBID_REUSE, 1)
 
@@ -241,7 +253,9 @@ _FAILURES: dict[int, tuple[str, str]] = {
 }
 
 
-def _error(exc: CurlError, deadline: Deadline, host: str, provider: Optional[str], headed: bool, refused: bool) -> WebSearchError:
+def _error(
+    exc: CurlError, deadline: Deadline, host: str, provider: Optional[str], headed: bool, refused: bool
+) -> WebSearchError:
     """The package's error for a libcurl failure."""
     code = getattr(exc, "code", 0)
     expired = deadline.remaining_s() <= _CLOCK_SLACK_S  # libcurl's clock is not ours: it may fire a hair early
@@ -257,7 +271,12 @@ def _error(exc: CurlError, deadline: Deadline, host: str, provider: Optional[str
     elif refused:
         detail, what = "connection_refused", "connection refused:"
     elif headed and code in _BROKEN_BODY:
-        detail, what = ("connection_reset" if reset else "incomplete_body"), "the connection broke while reading the body from"
+        detail, what = (
+            ("connection_reset" if reset else "incomplete_body"),
+            "the connection broke while reading the body from",
+        )
     else:
-        detail, what = ("connection_reset", "connection reset by") if reset else ("connection_error", "connection failed:")
+        detail, what = (
+            ("connection_reset", "connection reset by") if reset else ("connection_error", "connection failed:")
+        )
     return NetworkError("%s %s" % (what, host), provider=provider, detail_code=detail)

@@ -169,7 +169,13 @@ class RequestsWire:
     profile: Optional[str] = None
     decoders: tuple[str, ...] = tuple(urllib3.response.HTTPResponse.CONTENT_DECODERS)
 
-    def __init__(self, *, session: Optional[requests.Session] = None, proxy: Optional[str] = None, ca_bundle: Optional[str] = None) -> None:
+    def __init__(
+        self,
+        *,
+        session: Optional[requests.Session] = None,
+        proxy: Optional[str] = None,
+        ca_bundle: Optional[str] = None,
+    ) -> None:
         self._owns_session = session is None
         self.session = session if session is not None else self._new_session()
         self.proxies = {"http": proxy, "https": proxy} if proxy else None
@@ -213,12 +219,20 @@ class RequestsWire:
         try:
             return self._send_prepared(request, (connect, remaining), provider)
         except requests.exceptions.RequestException as exc:
-            if deadline.expired() and isinstance(exc, _CUT_BY_DEADLINE) and not isinstance(exc, requests.exceptions.ProxyError):
+            if (
+                deadline.expired()
+                and isinstance(exc, _CUT_BY_DEADLINE)
+                and not isinstance(exc, requests.exceptions.ProxyError)
+            ):
                 raise deadline_error(deadline, host, provider) from None
             error = _request_error(exc, host, connect, deadline, provider)
-            raise error from (exc if isinstance(exc, (requests.exceptions.ProxyError, requests.exceptions.SSLError)) else None)
+            raise error from (
+                exc if isinstance(exc, (requests.exceptions.ProxyError, requests.exceptions.SSLError)) else None
+            )
 
-    def _send_prepared(self, request: WireRequest, timeout: tuple[float, float], provider: Optional[str]) -> requests.Response:
+    def _send_prepared(
+        self, request: WireRequest, timeout: tuple[float, float], provider: Optional[str]
+    ) -> requests.Response:
         """Send one request (never following a redirect) with the session's settings
         (cookies, auth, verify, env proxies, hooks), pinned to ``request.connect_to`` when set.
 
@@ -230,11 +244,18 @@ class RequestsWire:
         headers = dict(request.headers)
         check_headers(dict(self.session.headers, **headers), provider)
         outgoing = requests.Request(
-            request.method, request.url, data=request.body, headers=headers, auth=None if request.keep_auth else _no_auth
+            request.method,
+            request.url,
+            data=request.body,
+            headers=headers,
+            auth=None if request.keep_auth else _no_auth,
         )
         try:
             prepared = self.session.prepare_request(outgoing)
-        except (UnicodeEncodeError, requests.exceptions.InvalidHeader):  # the session's auth; a value with leading space
+        except (
+            UnicodeEncodeError,
+            requests.exceptions.InvalidHeader,
+        ):  # the session's auth; a value with leading space
             raise InvalidInput(
                 "a request header cannot be sent (leading whitespace in a value, or credentials outside Latin-1)",
                 provider=provider,
@@ -254,7 +275,9 @@ class RequestsWire:
         hooked: requests.Response = dispatch_hook("response", prepared.hooks, response)  # type: ignore[no-untyped-call]
         return hooked
 
-    def _read(self, response: requests.Response, sink: BodySink, deadline: Deadline, host: str, provider: Optional[str]) -> None:
+    def _read(
+        self, response: requests.Response, sink: BodySink, deadline: Deadline, host: str, provider: Optional[str]
+    ) -> None:
         raw = response.raw
         read = getattr(raw, "read1", None) or raw.read
         try:
@@ -267,31 +290,53 @@ class RequestsWire:
                 if not chunk or not sink.data(chunk):
                     return
         except urllib3.exceptions.ReadTimeoutError:
-            raise deadline_error(deadline, host, provider) if deadline.expired() else Timeout(
-                "%s stopped sending the body" % host, provider=provider, detail_code="read_timeout"
+            raise (
+                deadline_error(deadline, host, provider)
+                if deadline.expired()
+                else Timeout("%s stopped sending the body" % host, provider=provider, detail_code="read_timeout")
             ) from None
         except urllib3.exceptions.DecodeError:
-            raise NetworkError("%s sent a body that does not decompress" % host, provider=provider, detail_code="bad_content_encoding") from None
+            raise NetworkError(
+                "%s sent a body that does not decompress" % host, provider=provider, detail_code="bad_content_encoding"
+            ) from None
         except (urllib3.exceptions.ProtocolError, urllib3.exceptions.SSLError, OSError) as exc:
             if deadline.expired():
                 raise deadline_error(deadline, host, provider) from None
             if isinstance(exc, (socket.timeout, TimeoutError)):
-                raise Timeout("%s stopped sending the body" % host, provider=provider, detail_code="read_timeout") from None
-            detail = "connection_reset" if any(isinstance(e, ConnectionResetError) for e in _cause_chain(exc)) else "incomplete_body"
-            raise NetworkError("connection to %s broke while reading the body" % host, provider=provider, detail_code=detail) from None
+                raise Timeout(
+                    "%s stopped sending the body" % host, provider=provider, detail_code="read_timeout"
+                ) from None
+            detail = (
+                "connection_reset"
+                if any(isinstance(e, ConnectionResetError) for e in _cause_chain(exc))
+                else "incomplete_body"
+            )
+            raise NetworkError(
+                "connection to %s broke while reading the body" % host, provider=provider, detail_code=detail
+            ) from None
 
 
 #: Failures that, once the deadline has passed, are the deadline's doing (a watchdog shut the socket).
 _CUT_BY_DEADLINE = (requests.exceptions.ConnectionError, requests.exceptions.ChunkedEncodingError)
 
 
-def _request_error(exc: requests.exceptions.RequestException, host: str, connect: float, deadline: Deadline, provider: Optional[str]) -> WebSearchError:
+def _request_error(
+    exc: requests.exceptions.RequestException, host: str, connect: float, deadline: Deadline, provider: Optional[str]
+) -> WebSearchError:
     """The package's error for a failure of ``requests`` before the answer's head was read."""
     errors = requests.exceptions
     if isinstance(exc, errors.ConnectTimeout):
-        return Timeout("timed out connecting to %s (limit %.0f ms)" % (host, connect * 1000), provider=provider, detail_code="connect_timeout")
+        return Timeout(
+            "timed out connecting to %s (limit %.0f ms)" % (host, connect * 1000),
+            provider=provider,
+            detail_code="connect_timeout",
+        )
     if isinstance(exc, errors.ReadTimeout):
-        return Timeout("%s did not answer within %.0f ms" % (host, deadline.timeout_ms), provider=provider, detail_code="read_timeout")
+        return Timeout(
+            "%s did not answer within %.0f ms" % (host, deadline.timeout_ms),
+            provider=provider,
+            detail_code="read_timeout",
+        )
     if isinstance(exc, errors.ProxyError):
         return NetworkError("proxy failure while reaching %s" % host, provider=provider, detail_code="proxy_error")
     if isinstance(exc, errors.SSLError):
@@ -305,17 +350,25 @@ def _request_error(exc: requests.exceptions.RequestException, host: str, connect
     if isinstance(exc, errors.InvalidSchema):
         return InvalidInput("not an http(s) endpoint: %s" % host, provider=provider, detail_code="bad_endpoint")
     if isinstance(exc, (errors.MissingSchema, errors.InvalidURL)):
-        return InvalidInput("invalid request for %s: %s" % (host, type(exc).__name__), provider=provider, detail_code="bad_endpoint")
+        return InvalidInput(
+            "invalid request for %s: %s" % (host, type(exc).__name__), provider=provider, detail_code="bad_endpoint"
+        )
     if isinstance(exc, errors.InvalidHeader):  # our headers are checked before sending: this one is the answer's
         return NetworkError(
-            "%s answered with malformed headers (e.g. conflicting Content-Length)" % host, provider=provider, detail_code="malformed_response"
+            "%s answered with malformed headers (e.g. conflicting Content-Length)" % host,
+            provider=provider,
+            detail_code="malformed_response",
         )
     if isinstance(exc, _CUT_BY_DEADLINE):
         detail, what = _network_detail(exc)
         return NetworkError("%s: %s" % (what, host), provider=provider, detail_code=detail)
     if isinstance(exc, errors.ContentDecodingError):
-        return NetworkError("%s sent a body that does not decompress" % host, provider=provider, detail_code="bad_content_encoding")
-    return NetworkError("request to %s failed (%s)" % (host, type(exc).__name__), provider=provider, detail_code="request_failed")
+        return NetworkError(
+            "%s sent a body that does not decompress" % host, provider=provider, detail_code="bad_content_encoding"
+        )
+    return NetworkError(
+        "request to %s failed (%s)" % (host, type(exc).__name__), provider=provider, detail_code="request_failed"
+    )
 
 
 def _no_auth(request: requests.PreparedRequest) -> requests.PreparedRequest:
@@ -360,4 +413,3 @@ def _network_detail(exc: BaseException) -> tuple[str, str]:
     if any(isinstance(e, ConnectionResetError) for e in chain):
         return "connection_reset", "connection reset by peer"
     return "connection_error", "connection failed"
-

@@ -31,8 +31,9 @@ class PageText:
     extractor: str
 
 
-def page_text(response: HttpResponse, *, mode: str, provider: Optional[str] = None,
-              include_comments: bool = False) -> PageText:
+def page_text(
+    response: HttpResponse, *, mode: str, provider: Optional[str] = None, include_comments: bool = False
+) -> PageText:
     """Turn a successful response into text (``mode``: ``"markdown"`` or ``"text"``;
     ``include_comments`` keeps an HTML page's reader comment threads).
 
@@ -59,7 +60,10 @@ def page_text(response: HttpResponse, *, mode: str, provider: Optional[str] = No
         result = PageText(extraction.title, extraction.text.strip(), extraction.extractor)
         if not _READABLE.search(result.text):
             raise _no_readable_text(
-                response, host, provider, "%s returned a page with no readable text; it likely needs JavaScript to show its content" % host
+                response,
+                host,
+                provider,
+                "%s returned a page with no readable text; it likely needs JavaScript to show its content" % host,
             )
         return result
     if kind == "json":
@@ -67,7 +71,9 @@ def page_text(response: HttpResponse, *, mode: str, provider: Optional[str] = No
     else:
         result = PageText("", response.text.strip(), "text")
     if not _READABLE.search(result.text):
-        raise WebParseError("%s returned no readable text" % host, provider=provider, detail_code="no_content", status=response.status)
+        raise WebParseError(
+            "%s returned no readable text" % host, provider=provider, detail_code="no_content", status=response.status
+        )
     return result
 
 
@@ -76,7 +82,8 @@ def _no_readable_text(response: HttpResponse, host: str, provider: Optional[str]
     else ``whole_page``, the reason for a page read to its end."""
     if response.truncated:
         return WebParseError(
-            "%s sent no readable text in the first %d bytes, where the byte cap cut the page" % (host, len(response.content)),
+            "%s sent no readable text in the first %d bytes, where the byte cap cut the page"
+            % (host, len(response.content)),
             provider=provider,
             detail_code="no_content",
             status=response.status,
@@ -91,5 +98,10 @@ def _pretty_json(response: HttpResponse, host: str, provider: Optional[str]) -> 
     except ValueError:
         if response.truncated:  # cut by max_bytes: show what arrived
             return response.text
-        raise WebParseError("%s declared JSON but sent something else" % host, provider=provider, detail_code="not_json", status=response.status) from None
+        raise WebParseError(
+            "%s declared JSON but sent something else" % host,
+            provider=provider,
+            detail_code="not_json",
+            status=response.status,
+        ) from None
     return json.dumps(data, indent=2, ensure_ascii=False)

@@ -17,8 +17,9 @@ call; :func:`add_page_content` fills ``content`` for ``search(include_content=Tr
 """
 
 import logging
+from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor, wait
-from typing import Any, Iterable, List, Mapping, Optional, Tuple
+from typing import Any, Optional
 from urllib.parse import urlsplit
 
 import requests
@@ -68,7 +69,9 @@ def check_url(url: Any) -> str:
     if not text:
         raise InvalidInput("url is empty", detail_code="bad_url")
     if len(text) > MAX_URL_CHARS:
-        raise InvalidInput("url is %d characters long; the limit is %d" % (len(text), MAX_URL_CHARS), detail_code="bad_url")
+        raise InvalidInput(
+            "url is %d characters long; the limit is %d" % (len(text), MAX_URL_CHARS), detail_code="bad_url"
+        )
     if any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
         raise InvalidInput("url contains control characters", detail_code="bad_url")
     try:
@@ -100,7 +103,9 @@ def _positive_int(name: str, value: Any) -> int:
 
 def _check_mode(mode: Any) -> str:
     if not isinstance(mode, str) or mode.lower() not in EXTRACT_MODES:
-        raise InvalidInput("extract_mode must be one of %s, got %r" % (", ".join(EXTRACT_MODES), mode), detail_code="bad_extract_mode")
+        raise InvalidInput(
+            "extract_mode must be one of %s, got %r" % (", ".join(EXTRACT_MODES), mode), detail_code="bad_extract_mode"
+        )
     return mode.lower()
 
 
@@ -186,15 +191,23 @@ def fetch_page(
         if first is None:
             raise unresolved  # type: ignore[misc]  # the local fallback needs the name resolved here
         response, page = _fetch_direct(start, first, guard, transport, deadline, mode, max_bytes, include_comments)
-        return _result(url.strip(), response.url, response.status, response.content_type, page, response.truncated, max_chars)
+        return _result(
+            url.strip(), response.url, response.status, response.content_type, page, response.truncated, max_chars
+        )
     except WebSearchError as error:
         redact_error(error, secrets)  # in place
         raise
 
 
 def _via_service(
-    service: ReaderService, url: str, transport: HttpTransport, deadline: Deadline, mode: str, max_bytes: int, secrets: List[str]
-) -> Optional[Tuple[str, PageText]]:
+    service: ReaderService,
+    url: str,
+    transport: HttpTransport,
+    deadline: Deadline,
+    mode: str,
+    max_bytes: int,
+    secrets: list[str],
+) -> Optional[tuple[str, PageText]]:
     """The service's reading of ``url``, or ``None`` (not sendable, or the service failed: logged)."""
     if carries_credentials(url):
         logger.debug("not sending %s to %s: the URL carries credentials", _shown(url), service.name)
@@ -204,12 +217,18 @@ def _via_service(
     except WebSearchError as error:
         logger.warning(
             "fetch service %s failed for %s (%s/%s: %s); reading the page directly",
-            service.name, _shown(url), error.code, error.detail_code, redact(error.message, secrets),
+            service.name,
+            _shown(url),
+            error.code,
+            error.detail_code,
+            redact(error.message, secrets),
         )
         return None
 
 
-def _first_host(guard: AddressGuard, url: str, deadline: Deadline, service: bool) -> Tuple[Optional[ResolvedHost], Optional[WebSearchError]]:
+def _first_host(
+    guard: AddressGuard, url: str, deadline: Deadline, service: bool
+) -> tuple[Optional[ResolvedHost], Optional[WebSearchError]]:
     """The page's checked host, or (with a reader service) ``(None, the DNS error)`` when the
     local resolver cannot resolve it: the service resolves names itself, so a sandbox
     without DNS still reads pages; only the local fallback needs the name resolved here.
@@ -238,7 +257,7 @@ def _fetch_direct(
     mode: str,
     max_bytes: int,
     include_comments: bool = False,
-) -> Tuple[HttpResponse, PageText]:
+) -> tuple[HttpResponse, PageText]:
     policy = RedirectPolicy(start, guard, provider=PROVIDER, canonical=check_url)
     current, resolved = start, first
     refreshes = RefreshChain()
@@ -266,7 +285,9 @@ def _fetch_direct(
     return response, _extract(response, mode, deadline, include_comments)
 
 
-def _get(url: str, resolved: ResolvedHost, transport: HttpTransport, deadline: Deadline, max_bytes: int) -> HttpResponse:
+def _get(
+    url: str, resolved: ResolvedHost, transport: HttpTransport, deadline: Deadline, max_bytes: int
+) -> HttpResponse:
     """GET ``url`` over a connection to a checked address (the next one if connecting fails)."""
     spec = RequestSpec("GET", url, headers={"Accept": _ACCEPT}, allow_redirects=False, browser=True)
     failure: Optional[NetworkError] = None
@@ -310,11 +331,15 @@ def _extract(response: HttpResponse, mode: str, deadline: Deadline, include_comm
     abandoned at the deadline (:func:`~websearch_sync.net.deadline.run_within`).
     """
     try:
-        return run_within(deadline, lambda: page_text(response, mode=mode, provider=PROVIDER, include_comments=include_comments),
-                          name="websearch-extract")
+        return run_within(
+            deadline,
+            lambda: page_text(response, mode=mode, provider=PROVIDER, include_comments=include_comments),
+            name="websearch-extract",
+        )
     except DeadlinePassed:
         raise Timeout(
-            "extracting the text of %s did not finish within the %.0f ms deadline" % (_shown(response.url), deadline.timeout_ms),
+            "extracting the text of %s did not finish within the %.0f ms deadline"
+            % (_shown(response.url), deadline.timeout_ms),
             provider=PROVIDER,
             detail_code="deadline_exceeded",
         ) from None
@@ -348,12 +373,11 @@ def _result(
     }
 
 
-
 # -- search(include_content=True) -----------------------------------------------------------
 
 
 def add_page_content(
-    items: List[SearchItem],
+    items: list[SearchItem],
     *,
     transport: HttpTransport,
     settings: Settings,
@@ -363,7 +387,7 @@ def add_page_content(
     extract_mode: ExtractMode = "text",
     resolver: Optional[Resolver] = None,
     trusted_networks: Iterable[str] = (),
-) -> List[ErrorInfo]:
+) -> list[ErrorInfo]:
     """Fetch every item's page in threads and put its text in ``item["content"]``.
 
     At most ``max_workers`` pages at once, all within ``deadline``; each text is
@@ -400,7 +424,7 @@ def add_page_content(
         wait(futures, timeout=max(0.0, deadline.remaining_s()) + _CONTENT_GRACE_S)
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
-    errors: List[ErrorInfo] = []
+    errors: list[ErrorInfo] = []
     for item, future in zip(todo, futures):
         try:
             if future.cancelled() or not future.done():

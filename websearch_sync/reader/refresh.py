@@ -22,7 +22,7 @@ there too).
 import html
 import re
 from dataclasses import dataclass, replace
-from typing import List, Optional, Tuple
+from typing import Optional
 from urllib.parse import urljoin
 
 from ..engine.redirects import _CONTENT_ATTR, _META_REFRESH, client_redirect  # one reading of the tag for both
@@ -61,11 +61,11 @@ def _ascii_lower(text: str) -> str:
     return text.encode("ascii", "replace").lower().decode("ascii")
 
 
-def _spans(lowered: str, pairs: Tuple[Tuple[str, str], ...]) -> List[Tuple[int, int, str]]:
+def _spans(lowered: str, pairs: tuple[tuple[str, str], ...]) -> list[tuple[int, int, str]]:
     """(start, end, opener) of every block of ``pairs`` in ``lowered``, outermost first and
     not nested (an unclosed block runs to the end). Linear: each opener's next position is
     searched again only once the scan has passed it."""
-    spans: List[Tuple[int, int, str]] = []
+    spans: list[tuple[int, int, str]] = []
     position = 0
     nexts = {opener: lowered.find(opener) for opener, _ in pairs}
     closers = dict(pairs)
@@ -83,7 +83,7 @@ def _spans(lowered: str, pairs: Tuple[Tuple[str, str], ...]) -> List[Tuple[int, 
         position = end
 
 
-def _delay_and_url(value: str) -> Optional[Tuple[float, str]]:
+def _delay_and_url(value: str) -> Optional[tuple[float, str]]:
     """(delay in seconds, URL) of a refresh's ``content`` as the HTML standard's declarative
     refresh steps read it; None when it has no time or no URL (a reload of the same page)."""
     value = value.strip()
@@ -130,7 +130,7 @@ def meta_refresh(response: HttpResponse) -> Optional[Refresh]:
 
 def _without(markup: str, pattern: "re.Pattern[str]") -> str:
     """``markup`` with comments, ``<noscript>`` blocks and matches of ``pattern`` blanked."""
-    kept: List[str] = []
+    kept: list[str] = []
     position = 0
     for start, end, _ in _spans(_ascii_lower(markup), _UNSEEN):
         kept.append(pattern.sub(" ", markup[position:start]))
@@ -158,7 +158,9 @@ class RefreshChain:
             readable = len(visible_text(response.text)) if refresh.noscript or refresh.delay_s > REDIRECT_DELAY_S else 0
             if refresh.noscript and readable:
                 return None
-            if refresh.delay_s > REDIRECT_DELAY_S and (refresh.delay_s > NOTICE_DELAY_S or readable >= NOTICE_TEXT_CHARS):
+            if refresh.delay_s > REDIRECT_DELAY_S and (
+                refresh.delay_s > NOTICE_DELAY_S or readable >= NOTICE_TEXT_CHARS
+            ):
                 return None
             if readable or visible_text(response.text).strip():
                 self.carrier = response

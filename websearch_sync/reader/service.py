@@ -21,7 +21,7 @@ parameters such as ``key``, ``api_key``, ``token``, ``access_token``,
 """
 
 from dataclasses import dataclass
-from typing import Any, Dict, Optional, Tuple
+from typing import Any, Optional
 from urllib.parse import parse_qsl, urlsplit
 
 from ..config import Settings
@@ -36,6 +36,7 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 JINA_READER_URL = "https://r.jina.ai/"
 #: Share of the remaining time the service may use; the rest is kept for reading the page directly.
 SERVICE_SHARE = 0.6
+
 
 @dataclass(repr=False)
 class ReaderService:
@@ -86,7 +87,7 @@ def read_with_service(
     deadline: Deadline,
     mode: str,
     max_bytes: int,
-) -> Tuple[str, PageText]:
+) -> tuple[str, PageText]:
     """Ask ``service`` for ``url``; return ``(final_url, PageText)``.
 
     Raises any ``WebSearchError`` (the caller falls back to reading the page).
@@ -107,13 +108,19 @@ def read_with_service(
     try:
         body = response.json()
     except ValueError:
-        raise WebParseError("%s did not answer with JSON" % service.name, provider=service.name, detail_code="not_json") from None
-    data: Dict[str, Any] = body["data"] if isinstance(body, dict) and isinstance(body.get("data"), dict) else {}
+        raise WebParseError(
+            "%s did not answer with JSON" % service.name, provider=service.name, detail_code="not_json"
+        ) from None
+    data: dict[str, Any] = body["data"] if isinstance(body, dict) and isinstance(body.get("data"), dict) else {}
     content = data.get("content") if isinstance(data, dict) else None
     if not isinstance(content, str):
-        raise WebParseError("%s answered without data.content" % service.name, provider=service.name, detail_code="unexpected_shape")
+        raise WebParseError(
+            "%s answered without data.content" % service.name, provider=service.name, detail_code="unexpected_shape"
+        )
     if not content.strip():
-        raise WebParseError("%s returned no text for the page" % service.name, provider=service.name, detail_code="no_content")
+        raise WebParseError(
+            "%s returned no text for the page" % service.name, provider=service.name, detail_code="no_content"
+        )
     title: str = data["title"] if isinstance(data.get("title"), str) else ""
     reported = data.get("url")
     final_url = reported if isinstance(reported, str) and reported.startswith(("http://", "https://")) else url

@@ -167,7 +167,9 @@ def _links_and_targets(name, count):
     items = golden_items(name)[:count]
     content = parse_fragment(page(name.replace(".expected.json", ".html"))).find(id="content_left")
     blocks = [b for b in content.children if isinstance(b, Tag) and has_class(b, "c-container")]
-    targets = [_source(b, next((t for t in elements(b) if "data-tools" in t.attrs), None)) for b in blocks if _item(b)][:count]
+    targets = [_source(b, next((t for t in elements(b) if "data-tools" in t.attrs), None)) for b in blocks if _item(b)][
+        :count
+    ]
     assert [urlsplit(t).hostname for t in targets] == [item["source"] for item in items]
     return [item["url"] for item in items], targets
 
@@ -196,7 +198,12 @@ def test_resolve_links_reads_js_and_meta_refresh_and_keeps_failures():
         mock.add("GET", links[0], body=js, content_type=UTF8)
         mock.add("GET", links[1], body=meta, content_type=UTF8)
         mock.add("GET", links[2], body=requests.exceptions.ConnectionError("refused"))
-        mock.add("GET", links[3], status=302, headers={"Location": "https://wappass.baidu.com/static/captcha/tuxing.html?x=1"})
+        mock.add(
+            "GET",
+            links[3],
+            status=302,
+            headers={"Location": "https://wappass.baidu.com/static/captcha/tuxing.html?x=1"},
+        )
 
     result, _ = search(page("yaklang__1.html"), extra=[register], max_results=4, resolve_links=True)
     assert [item["url"] for item in result["items"]] == [targets[0], targets[1], links[2], links[3]]
@@ -237,9 +244,9 @@ def test_without_resolve_links_only_the_search_request_is_sent():
     assert result["items"] == golden_items("sluver__1.expected.json")
 
 
-
-
-@pytest.mark.parametrize("time_range, span", [("day", 86_400), ("week", 604_800), ("month", 2_592_000), ("year", 31_536_000)])
+@pytest.mark.parametrize(
+    "time_range, span", [("day", 86_400), ("week", 604_800), ("month", 2_592_000), ("year", 31_536_000)]
+)
 def test_time_range_is_baidus_gpc_span_ending_at_the_searchs_time(time_range, span):
     """Issue 22.3: with the search's time in its parameters the builder sends Baidu's time
     filter (``gpc=stf=<from>,<to>|stftype=1``, as SearXNG's baidu engine does)."""
@@ -249,7 +256,9 @@ def test_time_range_is_baidus_gpc_span_ending_at_the_searchs_time(time_range, sp
     from websearch_sync.models import SearchParams
 
     now = datetime.datetime(2026, 4, 1, 12, 0, tzinfo=datetime.timezone.utc)
-    spec = BaiduHtml(ws.Settings()).build_request(SearchParams(query="q", max_results=10, time_range=time_range, now=now))
+    spec = BaiduHtml(ws.Settings()).build_request(
+        SearchParams(query="q", max_results=10, time_range=time_range, now=now)
+    )
     end = int(now.timestamp())
     assert spec.params == {"wd": "q", "rn": "10", "ie": "utf-8", "gpc": "stf=%d,%d|stftype=1" % (end - span, end)}
     assert spec.allow_redirects is False

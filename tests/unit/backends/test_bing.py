@@ -47,12 +47,16 @@ def search(body, *, status=200, query="q", **kwargs):
     "href, target",
     [
         # from web-search-mcp__http-bing (2026, en-US)
-        ("https://www.bing.com/ck/a?!&&p=c47218b2e23102798c924bdc09eb8b6f95bbcc714b3236495069134c51400b38JmltdHM9MTc3NTE3NDQwMA"
-         "&ptn=3&ver=2&hsh=4&fclid=17c95149-7aa5-693a-3083-46797b85682c&u=a1aHR0cHM6Ly93d3cudzNzY2hvb2xzLmNvbS9Kcy8&ntb=1",
-         "https://www.w3schools.com/Js/"),
+        (
+            "https://www.bing.com/ck/a?!&&p=c47218b2e23102798c924bdc09eb8b6f95bbcc714b3236495069134c51400b38JmltdHM9MTc3NTE3NDQwMA"
+            "&ptn=3&ver=2&hsh=4&fclid=17c95149-7aa5-693a-3083-46797b85682c&u=a1aHR0cHM6Ly93d3cudzNzY2hvb2xzLmNvbS9Kcy8&ntb=1",
+            "https://www.w3schools.com/Js/",
+        ),
         # a payload that needs base64 padding ("==") to decode
-        ("https://www.bing.com/ck/a?!&&p=7ab5&u=a1aHR0cHM6Ly93d3cudzNzY2hvb2xzLmNvbS9Kcy9qc19jbGFzc2VzLmFzcA&ntb=1",
-         "https://www.w3schools.com/Js/js_classes.asp"),
+        (
+            "https://www.bing.com/ck/a?!&&p=7ab5&u=a1aHR0cHM6Ly93d3cudzNzY2hvb2xzLmNvbS9Kcy9qc19jbGFzc2VzLmFzcA&ntb=1",
+            "https://www.w3schools.com/Js/js_classes.asp",
+        ),
         # direct links (2015-2021) and Bing's own home page as an organic result stay as they are
         ("http://www.taz.de/!50869/", "http://www.taz.de/!50869/"),
         ("https://www.bing.com/", "https://www.bing.com/"),
@@ -132,7 +136,9 @@ def test_an_ad_block_is_skipped_even_when_it_also_says_b_algo():
     text = page("se-scraper__page1.html").replace('<li class="b_ad">', '<li class="b_algo b_ad">', 1)
     assert text != page("se-scraper__page1.html")
     result, _ = search(text, max_results=10)
-    assert [item["url"] for item in result["items"]] == [item["url"] for item in golden("se-scraper__page1.expected.json")]
+    assert [item["url"] for item in result["items"]] == [
+        item["url"] for item in golden("se-scraper__page1.expected.json")
+    ]
 
 
 @pytest.mark.parametrize(
@@ -209,11 +215,15 @@ def _report(text):
     from websearch_sync.engine.registry import backend_class
     from websearch_sync.net.transport import HttpResponse
 
-    response = HttpResponse(status=200, headers=CaseInsensitiveDict({"Content-Type": HTML}), content=text.encode("utf-8"), url=URL)
+    response = HttpResponse(
+        status=200, headers=CaseInsensitiveDict({"Content-Type": HTML}), content=text.encode("utf-8"), url=URL
+    )
     return backend_class("bing_html")(ws.Settings()).structure_report(response)
 
 
-@pytest.mark.parametrize("name", ["web-search-mcp__http-bing.html", "GoogleScraper__hello_de_ip.html", "serp-parser__no-results-nojs.html"])
+@pytest.mark.parametrize(
+    "name", ["web-search-mcp__http-bing.html", "GoogleScraper__hello_de_ip.html", "serp-parser__no-results-nojs.html"]
+)
 def test_recorded_pages_match_every_landmark(name):
     assert all(_report(page(name)).values()), _report(page(name))
 

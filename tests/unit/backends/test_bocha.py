@@ -41,7 +41,9 @@ def test_environment_selects_and_configures_bocha(monkeypatch):
     monkeypatch.setenv("BOCHA_BASE_URL", "https://bocha-gw.example/")
     monkeypatch.setenv("BOCHA_TOP_K_DEFAULT", "8")
     with responses.RequestsMock() as mock:
-        mock.add(responses.POST, "https://bocha-gw.example/v1/web-search", json=recorded("cherry-studio__sanitized.json"))
+        mock.add(
+            responses.POST, "https://bocha-gw.example/v1/web-search", json=recorded("cherry-studio__sanitized.json")
+        )
         result = ws.search("hello")
         call = mock.calls[0]
     assert call.request.headers["Authorization"] == "Bearer " + KEY
@@ -59,7 +61,10 @@ def test_settings_providers_is_the_code_side_configuration():
 
 
 def test_endpoint_override_replaces_the_whole_url():
-    config = ws.Settings(providers={"bocha": {"api_key": KEY, "base_url": "https://ignored.example"}}, endpoints={"bocha": "http://mirror.example/ws"})
+    config = ws.Settings(
+        providers={"bocha": {"api_key": KEY, "base_url": "https://ignored.example"}},
+        endpoints={"bocha": "http://mirror.example/ws"},
+    )
     assert Bocha(config).endpoint_url() == "http://mirror.example/ws"
 
 
@@ -85,7 +90,9 @@ def test_count_is_top_k_default_when_it_asks_for_more_than_max_results(top_k, ma
 
 
 def test_never_more_items_than_max_results_even_when_top_k_asks_for_more():
-    result, calls = search(recorded("bocha-docs__web_search_example.json"), max_results=3, settings_=settings(top_k_default=50))
+    result, calls = search(
+        recorded("bocha-docs__web_search_example.json"), max_results=3, settings_=settings(top_k_default=50)
+    )
     assert sent_json(calls[0])["count"] == 50
     assert len(result["items"]) == 3
 
@@ -145,7 +152,12 @@ def test_search_response_without_web_pages_has_no_results():
 
 @pytest.mark.parametrize(
     "body",
-    [{"code": 200, "data": {"images": []}}, {"code": 200, "data": {"webPages": {"total": 0}}}, {"code": 200, "data": {"webPages": "x"}}, ["x"]],
+    [
+        {"code": 200, "data": {"images": []}},
+        {"code": 200, "data": {"webPages": {"total": 0}}},
+        {"code": 200, "data": {"webPages": "x"}},
+        ["x"],
+    ],
 )
 def test_unknown_shapes_are_parse_errors(body):
     error, _ = search(body)
@@ -199,5 +211,3 @@ def test_string_code_200_is_success():
 
 
 # -- documentation ------------------------------------------------------------------------
-
-

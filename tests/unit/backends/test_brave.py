@@ -52,8 +52,17 @@ def test_search_with_explicit_settings():
 
 
 def test_count_is_max_results_and_options_map_to_brave_parameters():
-    _, calls = search(recorded("larallama__1.json"), max_results=7, locale="de-DE", time_range="month", safe_search="off")
-    assert sent_params(calls[0]) == {"q": "q", "count": "7", "search_lang": "de", "country": "DE", "freshness": "pm", "safesearch": "off"}
+    _, calls = search(
+        recorded("larallama__1.json"), max_results=7, locale="de-DE", time_range="month", safe_search="off"
+    )
+    assert sent_params(calls[0]) == {
+        "q": "q",
+        "count": "7",
+        "search_lang": "de",
+        "country": "DE",
+        "freshness": "pm",
+        "safesearch": "off",
+    }
 
 
 @pytest.mark.parametrize("time_range, freshness", [("day", "pd"), ("week", "pw"), ("month", "pm"), ("year", "py")])
@@ -143,7 +152,9 @@ def test_other_json_is_a_parse_error(body):
 
 @pytest.mark.parametrize("as_list", [False, True])
 def test_422_subscription_token_invalid_is_auth_error(as_list):
-    body = brave_error(422, "SUBSCRIPTION_TOKEN_INVALID", "The provided subscription token is invalid.", as_list=as_list)
+    body = brave_error(
+        422, "SUBSCRIPTION_TOKEN_INVALID", "The provided subscription token is invalid.", as_list=as_list
+    )
     error, _ = search(body, status=422)
     assert isinstance(error, ws.AuthError)
     assert (error.detail_code, error.status, error.retryable) == ("invalid_api_key", 422, False)
@@ -163,17 +174,21 @@ def test_422_with_another_code_is_a_provider_error():
 
 def test_429_carries_the_rate_limit_reset():
     headers = {"X-RateLimit-Limit": "1, 2000", "X-RateLimit-Remaining": "0, 1998", "X-RateLimit-Reset": "1, 1419704"}
-    error, _ = search(brave_error(429, "RATE_LIMITED", "Request rate limit exceeded for plan."), status=429, headers=headers)
+    error, _ = search(
+        brave_error(429, "RATE_LIMITED", "Request rate limit exceeded for plan."), status=429, headers=headers
+    )
     assert isinstance(error, ws.WebBlocked) and error.detail_code == "http_429"
     assert error.retryable is True and error.retry_after == 1.0
     assert "RATE_LIMITED" in error.message
 
 
 def test_429_prefers_retry_after():
-    error, _ = search(brave_error(429, "RATE_LIMITED", "slow down"), status=429, headers={"Retry-After": "7", "X-RateLimit-Reset": "1, 9"})
+    error, _ = search(
+        brave_error(429, "RATE_LIMITED", "slow down"),
+        status=429,
+        headers={"Retry-After": "7", "X-RateLimit-Reset": "1, 9"},
+    )
     assert error.retry_after == 7.0
 
 
 # -- documentation ------------------------------------------------------------------------
-
-

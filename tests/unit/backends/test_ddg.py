@@ -49,14 +49,20 @@ def search(body, *, backend="ddg_html", **kwargs):
         ("//duckduckgo.com/l/?uddg=https%3A%2F%2Fx.example%2Fc%2B%2B&rut=1", "https://x.example/c++"),
         ("//duckduckgo.com/l/?uddg=https%3A%2F%2Fx.example%2F%3Fa%3D1%26b%3D2&rut=1", "https://x.example/?a=1&b=2"),
         ("//duckduckgo.com/l/?uddg=https%3A%2F%2Fx.example%2F%3Fa%3D1%2526b%3D2&rut=1", "https://x.example/?a=1%26b=2"),
-        ("//duckduckgo.com/l/?uddg=https%3A%2F%2Fzh.wikipedia.org%2Fwiki%2F%E4%B8%AD%E6%96%87&rut=1", "https://zh.wikipedia.org/wiki/中文"),
+        (
+            "//duckduckgo.com/l/?uddg=https%3A%2F%2Fzh.wikipedia.org%2Fwiki%2F%E4%B8%AD%E6%96%87&rut=1",
+            "https://zh.wikipedia.org/wiki/中文",
+        ),
         # a real relative link from search-engine-parser__1 (2020)
         (
             "/l/?kh=-1&uddg=https%3A%2F%2Fwww.urbandictionary.com%2Fdefine.php%3Fterm%3Dpreaching%2520to%2520the%2520choir",
             "https://www.urbandictionary.com/define.php?term=preaching%20to%20the%20choir",
         ),
         # a link elsewhere that merely carries a uddg parameter is not a DDG redirect
-        ("https://other.example/l/?uddg=https%3A%2F%2Fbun.sh%2F", "https://other.example/l/?uddg=https%3A%2F%2Fbun.sh%2F"),
+        (
+            "https://other.example/l/?uddg=https%3A%2F%2Fbun.sh%2F",
+            "https://other.example/l/?uddg=https%3A%2F%2Fbun.sh%2F",
+        ),
     ],
 )
 def test_decode_ddg_href(href, target):
@@ -131,7 +137,11 @@ def test_no_result_pages_give_an_empty_list(name):
 
 
 def test_eof_result_alone_means_no_results():
-    body = page("ddg_html/eino-ext__2.html").replace('class="no-results"', 'class="gone"').replace("result--no-result", "x")
+    body = (
+        page("ddg_html/eino-ext__2.html")
+        .replace('class="no-results"', 'class="gone"')
+        .replace("result--no-result", "x")
+    )
     assert parse_ddg_page(body, "ddg_html") == []
 
 
@@ -161,7 +171,9 @@ def test_challenge_page_is_blocked_whatever_the_status(backend, status):
 
 
 def test_a_results_page_mentioning_the_challenge_text_is_not_a_block():
-    body = page("ddg_html/meka__1.html").replace("Rust is a fast", "Unfortunately, bots use DuckDuckGo too. Rust is a fast")
+    body = page("ddg_html/meka__1.html").replace(
+        "Rust is a fast", "Unfortunately, bots use DuckDuckGo too. Rust is a fast"
+    )
     result, _ = search(body, max_results=10)
     assert len(result["items"]) == 10
 
@@ -187,9 +199,17 @@ def test_locale_time_range_safe_search_and_site_filter_go_into_the_form_and_cook
     options = {"locale": "de-DE", "time_range": "week", "safe_search": "strict", "site_filter": "github.com"}
     _, calls = search(page("ddg_html/eino-ext__1.html"), query="eino", **options)
     request = calls[0].request
-    assert parse_qsl(request.body, keep_blank_values=True) == [("q", "eino site:github.com"), ("b", ""), ("kl", "de-de"), ("df", "w")]
+    assert parse_qsl(request.body, keep_blank_values=True) == [
+        ("q", "eino site:github.com"),
+        ("b", ""),
+        ("kl", "de-de"),
+        ("df", "w"),
+    ]
     assert request.headers["Cookie"] == "kl=de-de; df=w; kp=1"
-    assert request.headers["Origin"] == "https://html.duckduckgo.com" and request.headers["Referer"] == "https://html.duckduckgo.com/"
+    assert (
+        request.headers["Origin"] == "https://html.duckduckgo.com"
+        and request.headers["Referer"] == "https://html.duckduckgo.com/"
+    )
     assert request.headers["Sec-Fetch-Site"] == "same-origin" and request.headers["Accept-Language"] == "de-DE,de;q=0.9"
     assert request.headers["Content-Type"] == "application/x-www-form-urlencoded"
 

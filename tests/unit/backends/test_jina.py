@@ -36,7 +36,14 @@ def sent_params(call):
 
 
 def jina_error(code, name, message, status=None):
-    return {"data": None, "code": code, "name": name, "status": status or code * 100, "message": message, "readableMessage": "%s: %s" % (name, message)}
+    return {
+        "data": None,
+        "code": code,
+        "name": name,
+        "status": status or code * 100,
+        "message": message,
+        "readableMessage": "%s: %s" % (name, message),
+    }
 
 
 # -- configuration ----------------------------------------------------------------------
@@ -56,7 +63,11 @@ def test_request_shape_without_page_texts():
     spec = Jina(settings()).build_request(SearchParams("jina reader", 5, site_filter="jina.ai"))
     assert spec.method == "GET" and spec.url == URL
     assert spec.params == {"q": "jina reader site:jina.ai"}
-    assert spec.headers == {"Accept": "application/json", "Authorization": "Bearer " + KEY, "X-Respond-With": "no-content"}
+    assert spec.headers == {
+        "Accept": "application/json",
+        "Authorization": "Bearer " + KEY,
+        "X-Respond-With": "no-content",
+    }
 
 
 def test_include_content_asks_for_page_texts():
@@ -77,10 +88,16 @@ def test_the_header_travels_through_search():
 
 def test_description_is_the_snippet_and_content_only_when_asked():
     plain, _ = search(doc_example())
-    assert plain["items"][0]["snippet"] == "Our frontier models form the search foundation for high-quality enterprise search..."
+    assert (
+        plain["items"][0]["snippet"]
+        == "Our frontier models form the search foundation for high-quality enterprise search..."
+    )
     assert all("content" not in item for item in plain["items"])
     with_content, _ = search(doc_example(), include_content=True)
-    assert [i["content"] for i in with_content["items"]] == ["Jina AI - Your Search Foundation, Supercharged...", "Jina AI Management Team..."]
+    assert [i["content"] for i in with_content["items"]] == [
+        "Jina AI - Your Search Foundation, Supercharged...",
+        "Jina AI Management Team...",
+    ]
 
 
 def test_snippet_falls_back_to_the_start_of_the_page_text():
@@ -105,7 +122,9 @@ def test_empty_data_is_success_with_no_items():
     assert result["items"] == []
 
 
-@pytest.mark.parametrize("body", [{"code": 200, "status": 20000}, {"code": 200, "data": None}, {"code": 200, "data": {"title": "x"}}, ["x"]])
+@pytest.mark.parametrize(
+    "body", [{"code": 200, "status": 20000}, {"code": 200, "data": None}, {"code": 200, "data": {"title": "x"}}, ["x"]]
+)
 def test_unknown_shapes_are_parse_errors(body):
     error, _ = search(body)
     assert isinstance(error, ws.WebParseError)
@@ -136,12 +155,12 @@ def test_a_200_whose_body_code_is_an_error_is_that_error():
 
 def test_422_is_a_provider_error():
     error, _ = search(jina_error(422, "ParamValidationError", "q is required"), status=422)
-    assert isinstance(error, ws.WebProviderError) and error.detail_code == "http_422" and "q is required" in error.message
+    assert (
+        isinstance(error, ws.WebProviderError) and error.detail_code == "http_422" and "q is required" in error.message
+    )
 
 
 # -- secrets ------------------------------------------------------------------------------
 
 
 # -- documentation ------------------------------------------------------------------------
-
-

@@ -36,7 +36,11 @@ def sent_params(call):
 
 
 def kagi_error(code, msg="upstream words", request_id="req-0001"):
-    return {"meta": {"id": request_id, "node": "us-east", "ms": 2}, "data": None, "error": [{"code": code, "msg": msg, "ref": None}]}
+    return {
+        "meta": {"id": request_id, "node": "us-east", "ms": 2},
+        "data": None,
+        "error": [{"code": code, "msg": msg, "ref": None}],
+    }
 
 
 # -- configuration ----------------------------------------------------------------------
@@ -78,7 +82,9 @@ def test_only_related_searches_means_no_results():
     assert result["items"] == []
 
 
-@pytest.mark.parametrize("body", [{"meta": {"id": "x"}, "data": None}, {"meta": {}, "data": {"t": 0}}, ["x"], "<html></html>"])
+@pytest.mark.parametrize(
+    "body", [{"meta": {"id": "x"}, "data": None}, {"meta": {}, "data": {"t": 0}}, ["x"], "<html></html>"]
+)
 def test_unknown_shapes_are_parse_errors(body):
     error, _ = search(body)
     assert isinstance(error, ws.WebParseError)
@@ -109,7 +115,11 @@ def test_internal_or_unknown_codes_leave_it_to_the_status(code):
     error, _ = search(body, status=500)
     assert isinstance(error, ws.BadGateway) and error.detail_code == "http_500"
     error, _ = search(body, status=200)
-    assert isinstance(error, ws.WebProviderError) and error.detail_code == "api_error" and "upstream words" in error.message
+    assert (
+        isinstance(error, ws.WebProviderError)
+        and error.detail_code == "api_error"
+        and "upstream words" in error.message
+    )
 
 
 def test_code_is_not_mistaken_for_an_http_status():
@@ -121,5 +131,3 @@ def test_code_is_not_mistaken_for_an_http_status():
 
 
 # -- documentation ------------------------------------------------------------------------
-
-

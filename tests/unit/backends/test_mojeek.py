@@ -44,8 +44,12 @@ def test_request_is_a_get_with_q_only_on_the_first_page():
 
 @pytest.mark.parametrize(
     "options, extra",
-    [({"pageno": 3}, {"s": "21"}), ({"safe_search": "moderate"}, {"safe": "1"}), ({"safe_search": "off"}, {"safe": "0"}),
-     ({"locale": "de-DE"}, {"lb": "de"})],
+    [
+        ({"pageno": 3}, {"s": "21"}),
+        ({"safe_search": "moderate"}, {"safe": "1"}),
+        ({"safe_search": "off"}, {"safe": "0"}),
+        ({"locale": "de-DE"}, {"lb": "de"}),
+    ],
 )
 def test_request_options(options, extra):
     _, request = search(page("web-search-mcp__mojeek.html"), **options)
@@ -54,7 +58,9 @@ def test_request_options(options, extra):
 
 def test_items_are_the_results_list_with_title_links_and_snippets():
     result, _ = search(page("web-search-mcp__mojeek.html"), max_results=10)
-    golden = json.loads((FIXTURES / "mojeek_html" / "web-search-mcp__mojeek.expected.json").read_text(encoding="utf-8"))["items"]
+    golden = json.loads(
+        (FIXTURES / "mojeek_html" / "web-search-mcp__mojeek.expected.json").read_text(encoding="utf-8")
+    )["items"]
     assert result["items"] == golden
     assert not any("See more results" in item["snippet"] for item in result["items"])
     assert result["items"][1]["snippet"] == ""  # r2 has no p.s
@@ -91,23 +97,33 @@ def test_structure_report():
     from websearch_sync.net.transport import HttpResponse
 
     def report(text):
-        response = HttpResponse(status=200, headers=CaseInsensitiveDict({"Content-Type": HTML}), content=text.encode("utf-8"), url=URL)
+        response = HttpResponse(
+            status=200, headers=CaseInsensitiveDict({"Content-Type": HTML}), content=text.encode("utf-8"), url=URL
+        )
         return backend_class("mojeek_html")(ws.Settings()).structure_report(response)
 
     assert all(report(page("web-search-mcp__mojeek.html")).values())
     assert all(report(page("webindex__abbreviated.html")).values())
-    assert report(page("argos-engine__altcha.html")) == {"not_blocked": False, "results_region": False, "result_blocks": False, "snippets": True}
+    assert report(page("argos-engine__altcha.html")) == {
+        "not_blocked": False,
+        "results_region": False,
+        "result_blocks": False,
+        "snippets": True,
+    }
     renamed = report(page("web-search-mcp__mojeek.html").replace('class="s"', 'class="summary"'))
     assert renamed["result_blocks"] is True and renamed["snippets"] is False
 
 
-@pytest.mark.parametrize("now, time_range, expected", [
-    ("2026-03-31T23:30:00+00:00", "day", "20260330"),
-    ("2026-03-31T23:30:00+00:00", "week", "20260324"),
-    ("2026-03-31T23:30:00+00:00", "month", "20260228"),  # no 31 February: the month's last day
-    ("2024-02-29T08:00:00+00:00", "year", "20230228"),
-    ("2026-01-15T01:00:00+09:00", "month", "20251214"),  # the UTC date of "now"
-])
+@pytest.mark.parametrize(
+    "now, time_range, expected",
+    [
+        ("2026-03-31T23:30:00+00:00", "day", "20260330"),
+        ("2026-03-31T23:30:00+00:00", "week", "20260324"),
+        ("2026-03-31T23:30:00+00:00", "month", "20260228"),  # no 31 February: the month's last day
+        ("2024-02-29T08:00:00+00:00", "year", "20230228"),
+        ("2026-01-15T01:00:00+09:00", "month", "20251214"),  # the UTC date of "now"
+    ],
+)
 def test_time_range_is_mojeeks_since_date_from_the_searchs_time(now, time_range, expected):
     """Issue 22.3: the request builder gets the search's time, so Mojeek's date filter is sent
     (as SearXNG's mojeek engine does: since = now - 1 day/week/month/year, YYYYMMDD)."""

@@ -63,7 +63,9 @@ def test_request_carries_language_time_range_safesearch_and_options():
         pageno=2,
     )
     params = sent_params(calls[0])
-    assert float(params.pop("timeout_limit")) > 0  # what is left of the deadline (tests/sockets/test_searxng_metaengine.py)
+    assert (
+        float(params.pop("timeout_limit")) > 0
+    )  # what is left of the deadline (tests/sockets/test_searxng_metaengine.py)
     assert params == {
         "q": "q",
         "format": "json",
@@ -87,7 +89,13 @@ def test_api_key_is_sent_as_a_bearer_token():
 
 @pytest.mark.parametrize(
     "option, value, detail",
-    [("categories", [], "bad_categories"), ("engines", [1], "bad_engines"), ("engines", " ", "bad_engines"), ("pageno", 0, "bad_pageno"), ("pageno", True, "bad_pageno")],
+    [
+        ("categories", [], "bad_categories"),
+        ("engines", [1], "bad_engines"),
+        ("engines", " ", "bad_engines"),
+        ("pageno", 0, "bad_pageno"),
+        ("pageno", True, "bad_pageno"),
+    ],
 )
 def test_bad_option_values_are_invalid_input_before_any_request(option, value, detail):
     outcome, calls = search(recorded("shortlist__1.json"), **{option: value})

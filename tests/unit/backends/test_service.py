@@ -17,10 +17,30 @@ KEY = "svc-SECRET-77aa88bb99cc"
 HEADER_SECRET = "hdr-SECRET-0011223344"
 
 RESULTS = [
-    {"site_name": "GitHub", "title": "cloudwego/eino", "url": "https://github.com/cloudwego/eino", "snippet": "Eino is an <em>LLM</em> framework &amp; more.",
-     "content": "# Eino\n\nFull page text.", "date": "2025-07-07"},
-    {"site_name": "", "title": "Docs", "url": "https://www.cloudwego.io/docs/eino/", "snippet": "Overview", "content": "", "date": None},
-    {"site_name": "FTP", "title": "tarball", "url": "ftp://files.example.com/eino.tar.gz", "snippet": "not http", "content": "x", "date": "2024-01-01"},
+    {
+        "site_name": "GitHub",
+        "title": "cloudwego/eino",
+        "url": "https://github.com/cloudwego/eino",
+        "snippet": "Eino is an <em>LLM</em> framework &amp; more.",
+        "content": "# Eino\n\nFull page text.",
+        "date": "2025-07-07",
+    },
+    {
+        "site_name": "",
+        "title": "Docs",
+        "url": "https://www.cloudwego.io/docs/eino/",
+        "snippet": "Overview",
+        "content": "",
+        "date": None,
+    },
+    {
+        "site_name": "FTP",
+        "title": "tarball",
+        "url": "ftp://files.example.com/eino.tar.gz",
+        "snippet": "not http",
+        "content": "x",
+        "date": "2024-01-01",
+    },
 ]
 
 
@@ -51,11 +71,16 @@ def test_is_configured_needs_url_and_key_and_an_endpoint_override_stands_in_for_
     assert SearchService(ws.Settings()).missing_settings() == ["url", "api_key"]
     assert SearchService(settings()).is_configured()
     override = ws.Settings(providers={"service": {"api_key": KEY}}, endpoints={"service": "http://gw.internal/search"})
-    assert SearchService(override).is_configured() and SearchService(override).endpoint_url() == "http://gw.internal/search"
+    assert (
+        SearchService(override).is_configured()
+        and SearchService(override).endpoint_url() == "http://gw.internal/search"
+    )
 
 
 def test_the_url_is_used_as_it_is():
-    assert SearchService(settings(url="https://gw.example/api/search/")).endpoint_url() == "https://gw.example/api/search/"
+    assert (
+        SearchService(settings(url="https://gw.example/api/search/")).endpoint_url() == "https://gw.example/api/search/"
+    )
 
 
 def test_environment_selects_and_configures_the_service(monkeypatch):
@@ -72,7 +97,12 @@ def test_environment_selects_and_configures_the_service(monkeypatch):
     assert sent.headers["Authorization"] == "Bearer " + KEY
     assert sent.headers["X-Tenant"] == "acme" and sent.headers["X-Gateway-Token"] == HEADER_SECRET
     assert sent.headers["X-Trace-Id"] == "t-42" and DEFAULT_REQUEST_ID_HEADER not in sent.headers
-    assert json.loads(sent.body) == {"text_query": "eino", "limit": 5, "enable_page_crawling": False, "timeout_seconds": 7}
+    assert json.loads(sent.body) == {
+        "text_query": "eino",
+        "limit": 5,
+        "enable_page_crawling": False,
+        "timeout_seconds": 7,
+    }
     assert result["provider_meta"]["provider_name"] == "service"
     assert result["provider_meta"]["request_id"] == "t-42"
 
@@ -83,13 +113,21 @@ def test_environment_selects_and_configures_the_service(monkeypatch):
 def test_request_shape():
     spec = SearchService(settings()).build_request(SearchParams("eino", 3, site_filter="github.com"))
     assert spec.method == "POST" and spec.url == URL
-    assert spec.json == {"text_query": "eino site:github.com", "limit": 3, "enable_page_crawling": False, "timeout_seconds": 14}
+    assert spec.json == {
+        "text_query": "eino site:github.com",
+        "limit": 3,
+        "enable_page_crawling": False,
+        "timeout_seconds": 14,
+    }
     assert spec.headers == {"Accept": "application/json", "Authorization": "Bearer " + KEY}
 
 
 @pytest.mark.parametrize("timeout_ms, seconds", [(15000, 14), (5000, 4), (1500, 1), (900, 1), (60000, 59)])
 def test_timeout_seconds_leaves_a_second_to_answer(timeout_ms, seconds):
-    assert SearchService(settings(timeout_ms=timeout_ms)).build_request(SearchParams("q", 5)).json["timeout_seconds"] == seconds
+    assert (
+        SearchService(settings(timeout_ms=timeout_ms)).build_request(SearchParams("q", 5)).json["timeout_seconds"]
+        == seconds
+    )
     shared = ws.Settings(timeout_ms=timeout_ms, providers={"service": {"url": URL, "api_key": KEY}})
     assert SearchService(shared).build_request(SearchParams("q", 5)).json["timeout_seconds"] == seconds
 
@@ -125,7 +163,9 @@ def test_extra_headers_are_sent():
     assert headers["Authorization"] == "Bearer " + KEY
 
 
-@pytest.mark.parametrize("name", ["Authorization", "authorization", "AUTHORIZATION", "Content-Type", "Host", "Content-Length"])
+@pytest.mark.parametrize(
+    "name", ["Authorization", "authorization", "AUTHORIZATION", "Content-Type", "Host", "Content-Length"]
+)
 def test_extra_headers_can_never_override_authorization_or_the_body_headers(name):
     outcome, calls = search(answer(), settings_=settings(headers={name: "Bearer " + HEADER_SECRET}))
     assert isinstance(outcome, ws.InvalidInput) and outcome.detail_code == "bad_setting"
@@ -146,7 +186,17 @@ def test_authorization_from_environment_headers_is_refused_too(monkeypatch):
 
 @pytest.mark.parametrize(
     "headers",
-    ['{"X-Tenant": ', '["X-Tenant", "acme"]', {"X-Tenant": 3}, {"X-Tenant": "a\r\nX-Evil: 1"}, {"X-Tenant": "acme\n"}, {"bad name": "x"}, {"X-Tenant\n": "x"}, {"X-Tenant": None}, 42],
+    [
+        '{"X-Tenant": ',
+        '["X-Tenant", "acme"]',
+        {"X-Tenant": 3},
+        {"X-Tenant": "a\r\nX-Evil: 1"},
+        {"X-Tenant": "acme\n"},
+        {"bad name": "x"},
+        {"X-Tenant\n": "x"},
+        {"X-Tenant": None},
+        42,
+    ],
 )
 def test_malformed_headers_setting_is_invalid_input_before_any_request(headers):
     outcome, calls = search(answer(), settings_=settings(headers=headers))
@@ -180,7 +230,9 @@ def test_empty_search_results_is_success_with_no_items():
     assert result["items"] == []
 
 
-@pytest.mark.parametrize("body", [{"results": []}, {"search_results": {"x": 1}}, {"search_results": None}, ["x"], "<html></html>"])
+@pytest.mark.parametrize(
+    "body", [{"results": []}, {"search_results": {"x": 1}}, {"search_results": None}, ["x"], "<html></html>"]
+)
 def test_unknown_shapes_are_parse_errors(body):
     error, _ = search(body)
     assert isinstance(error, ws.WebParseError)
@@ -204,7 +256,11 @@ def test_5xx_is_bad_gateway(status):
 
 def test_400_is_a_provider_error_with_the_gateways_words():
     error, _ = search({"detail": "limit must be <= 10"}, status=400)
-    assert isinstance(error, ws.WebProviderError) and error.detail_code == "http_400" and "limit must be <= 10" in error.message
+    assert (
+        isinstance(error, ws.WebProviderError)
+        and error.detail_code == "http_400"
+        and "limit must be <= 10" in error.message
+    )
 
 
 # -- secrets ------------------------------------------------------------------------------

@@ -62,7 +62,9 @@ def test_request_shape():
 
 
 def test_options_map_to_tavily_fields():
-    params = SearchParams("q", 3, time_range="month", site_filter="fifa.com", include_content=True, options={"topic": "news"})
+    params = SearchParams(
+        "q", 3, time_range="month", site_filter="fifa.com", include_content=True, options={"topic": "news"}
+    )
     assert Tavily(settings()).build_request(params).json == {
         "query": "q site:fifa.com",
         "max_results": 3,
@@ -141,5 +143,3 @@ def test_400_is_a_provider_error_carrying_fastapi_detail():
 
 
 # -- documentation ------------------------------------------------------------------------
-
-

@@ -25,7 +25,14 @@ def body(name):
 def search(answer, *, status=200, headers=None, edition="en", settings=None, query="q", **kwargs):
     """ws.search (no retries) against one replayed answer of ``edition``'s API; (result or error, the request sent)."""
     with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
-        mock.add("GET", "https://%s.wikipedia.org/w/api.php" % edition, body=answer, status=status, headers=headers or {}, content_type=JSON)
+        mock.add(
+            "GET",
+            "https://%s.wikipedia.org/w/api.php" % edition,
+            body=answer,
+            status=status,
+            headers=headers or {},
+            content_type=JSON,
+        )
         try:
             result = ws.search(query, backend="wikipedia", settings=settings or ws.Settings(), retries=0, **kwargs)
         except ws.WebSearchError as error:
@@ -36,7 +43,14 @@ def search(answer, *, status=200, headers=None, edition="en", settings=None, que
 # -- article URLs --------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", ["opensearch_elon.json", "mediawiki__opensearch_new-york_resolve.json", "mediawiki__opensearch_new-york_return.json"])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "opensearch_elon.json",
+        "mediawiki__opensearch_new-york_resolve.json",
+        "mediawiki__opensearch_new-york_return.json",
+    ],
+)
 def test_article_urls_are_built_as_wikipedia_builds_them(name):
     _, titles, _, urls = json.loads(body(name))  # opensearch answers pair each title with Wikipedia's own URL
     assert [article_url("en", title) for title in titles] == urls
@@ -45,7 +59,9 @@ def test_article_urls_are_built_as_wikipedia_builds_them(name):
 def test_article_url_of_other_editions_and_characters():
     assert article_url("de", "C++") == "https://de.wikipedia.org/wiki/C%2B%2B"
     assert article_url("zh", "搜索引擎") == "https://zh.wikipedia.org/wiki/%E6%90%9C%E7%B4%A2%E5%BC%95%E6%93%8E"
-    assert article_url("en", "Rust (programming language)") == "https://en.wikipedia.org/wiki/Rust_(programming_language)"
+    assert (
+        article_url("en", "Rust (programming language)") == "https://en.wikipedia.org/wiki/Rust_(programming_language)"
+    )
 
 
 # -- the request -----------------------------------------------------------------------------------
@@ -55,9 +71,19 @@ def test_request_is_list_search_with_a_descriptive_user_agent():
     _, request = search(body("perito-moreno__list-search.json"), query="perito moreno", max_results=4)
     assert request.url.startswith("https://en.wikipedia.org/w/api.php?")
     assert dict(parse_qsl(urlsplit(request.url).query)) == {
-        "action": "query", "list": "search", "srsearch": "perito moreno", "srlimit": "4",
-        "format": "json", "formatversion": "2", "utf8": "1"}
-    assert request.headers["User-Agent"] == DEFAULT_USER_AGENT == "websearch-sync/%s (contact not set; see WIKIPEDIA_CONTACT)" % ws.__version__
+        "action": "query",
+        "list": "search",
+        "srsearch": "perito moreno",
+        "srlimit": "4",
+        "format": "json",
+        "formatversion": "2",
+        "utf8": "1",
+    }
+    assert (
+        request.headers["User-Agent"]
+        == DEFAULT_USER_AGENT
+        == "websearch-sync/%s (contact not set; see WIKIPEDIA_CONTACT)" % ws.__version__
+    )
     assert "Mozilla" not in request.headers["User-Agent"]
     assert request.headers["Accept"] == "application/json"
 
@@ -75,13 +101,23 @@ def test_the_user_agent_names_no_page_that_does_not_exist_and_carries_the_operat
     _, request = search(body("perito-moreno__list-search.json"), query="perito moreno", max_results=4)
     assert "http" not in request.headers["User-Agent"]
     monkeypatch.setenv("WIKIPEDIA_CONTACT", "https://ops.example.org/bot; bot@example.org")
-    _, request = search(body("perito-moreno__list-search.json"), query="perito moreno", max_results=4, settings=ws.Settings.from_env())
-    assert request.headers["User-Agent"] == "websearch-sync/%s (https://ops.example.org/bot; bot@example.org)" % ws.__version__
+    _, request = search(
+        body("perito-moreno__list-search.json"), query="perito moreno", max_results=4, settings=ws.Settings.from_env()
+    )
+    assert (
+        request.headers["User-Agent"]
+        == "websearch-sync/%s (https://ops.example.org/bot; bot@example.org)" % ws.__version__
+    )
 
 
 @pytest.mark.parametrize(
     "options, edition",
-    [({"locale": "fr-FR"}, "fr"), ({"lang": "zh-Hant-TW"}, "zh"), ({"wiki": "simple"}, "simple"), ({"wiki": "de", "locale": "fr-FR"}, "de")],
+    [
+        ({"locale": "fr-FR"}, "fr"),
+        ({"lang": "zh-Hant-TW"}, "zh"),
+        ({"wiki": "simple"}, "simple"),
+        ({"wiki": "de", "locale": "fr-FR"}, "de"),
+    ],
 )
 def test_the_edition_follows_the_wiki_option_then_the_locale(options, edition):
     result, request = search(body("celina__wiki_search.json"), edition=edition, **options)
@@ -96,7 +132,9 @@ def test_a_bad_wiki_option_is_refused_before_any_request(wiki):
 
 
 def test_site_filter_does_not_reach_the_search_and_pageno_sets_the_offset():
-    _, request = search(body("celina__wiki_search.json"), query="glacier", site_filter="example.com", pageno=3, max_results=5)
+    _, request = search(
+        body("celina__wiki_search.json"), query="glacier", site_filter="example.com", pageno=3, max_results=5
+    )
     query = dict(parse_qsl(urlsplit(request.url).query))
     assert (query["srsearch"], query["sroffset"], query["srlimit"]) == ("glacier", "10", "5")
 
@@ -166,9 +204,17 @@ class FakeClock(Clock):
 def test_the_client_waits_out_maxlag_and_asks_again():
     clock = FakeClock()
     with responses.RequestsMock() as mock:
-        mock.add("GET", "https://en.wikipedia.org/w/api.php", body=body("maxlag.json"), headers={"Retry-After": "5"}, content_type=JSON)
+        mock.add(
+            "GET",
+            "https://en.wikipedia.org/w/api.php",
+            body=body("maxlag.json"),
+            headers={"Retry-After": "5"},
+            content_type=JSON,
+        )
         mock.add("GET", "https://en.wikipedia.org/w/api.php", body=body("celina__wiki_search.json"), content_type=JSON)
-        with ws.SearchClient("wikipedia", settings=ws.Settings(), retries=1, cache_ttl_s=0, clock=clock, budget_ms=60000) as client:
+        with ws.SearchClient(
+            "wikipedia", settings=ws.Settings(), retries=1, cache_ttl_s=0, clock=clock, budget_ms=60000
+        ) as client:
             result = client.search("caffeine sleep")
     assert result["provider_meta"]["attempts"] == 2 and len(result["items"]) == 1
     assert 5.0 in clock.slept
@@ -176,8 +222,12 @@ def test_the_client_waits_out_maxlag_and_asks_again():
 
 @pytest.mark.parametrize(
     "code, error, detail",
-    [("ratelimited", ws.WebBlocked, "http_429"), ("badvalue", ws.InvalidInput, "invalid_params"),
-     ("cirrussearch-query-too-long", ws.InvalidInput, "query_too_long"), ("internal_api_error_DBQueryError", ws.WebProviderError, "api_error")],
+    [
+        ("ratelimited", ws.WebBlocked, "http_429"),
+        ("badvalue", ws.InvalidInput, "invalid_params"),
+        ("cirrussearch-query-too-long", ws.InvalidInput, "query_too_long"),
+        ("internal_api_error_DBQueryError", ws.WebProviderError, "api_error"),
+    ],
 )
 def test_other_error_codes(code, error, detail):
     answer = body("maxlag.json").replace('"code":"maxlag"', '"code":"%s"' % code)

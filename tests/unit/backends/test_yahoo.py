@@ -40,15 +40,22 @@ def search(body, *, status=200, query="q", **kwargs):
     "href, target",
     [
         # 2020 (search-engine-parser): RU decoded once, the target's own '+' stays
-        ("https://r.search.yahoo.com/_ylt=AwrJ6yicGOVeiaMAByZXNyoA;_ylu=X3oDMTByOHZyb21tBGNvbG8DYmYxBHBvcwMxBHZ0aWQDBHNlYwNzcg--"
-         "/RV=2/RE=1592101149/RO=10/RU=https%3a%2f%2fidioms.thefreedictionary.com%2fpreach%2bto%2bthe%2bchoir/RK=2/RS=fsLS4TIU3gkRANSkuXzCBIO1Dzk-",
-         "https://idioms.thefreedictionary.com/preach+to+the+choir"),
+        (
+            "https://r.search.yahoo.com/_ylt=AwrJ6yicGOVeiaMAByZXNyoA;_ylu=X3oDMTByOHZyb21tBGNvbG8DYmYxBHBvcwMxBHZ0aWQDBHNlYwNzcg--"
+            "/RV=2/RE=1592101149/RO=10/RU=https%3a%2f%2fidioms.thefreedictionary.com%2fpreach%2bto%2bthe%2bchoir/RK=2/RS=fsLS4TIU3gkRANSkuXzCBIO1Dzk-",
+            "https://idioms.thefreedictionary.com/preach+to+the+choir",
+        ),
         # 2015 (GoogleScraper), http scheme and RK=0
-        ("http://r.search.yahoo.com/_ylt=A9mSs2o5V7ZUWFEAIYQzCQx.;_ylu=X3oDMTBydWpobjZlBHNlYwNzcgRwb3MDMQRjb2xvA2lyMgR2dGlkAw--"
-         "/RV=2/RE=1421264826/RO=10/RU=http%3a%2f%2fminecraft.gamepedia.com%2fSnow/RK=0/RS=EawNpGTTVTmR4cm4KGTzxmk_7dE-",
-         "http://minecraft.gamepedia.com/Snow"),
+        (
+            "http://r.search.yahoo.com/_ylt=A9mSs2o5V7ZUWFEAIYQzCQx.;_ylu=X3oDMTBydWpobjZlBHNlYwNzcgRwb3MDMQRjb2xvA2lyMgR2dGlkAw--"
+            "/RV=2/RE=1421264826/RO=10/RU=http%3a%2f%2fminecraft.gamepedia.com%2fSnow/RK=0/RS=EawNpGTTVTmR4cm4KGTzxmk_7dE-",
+            "http://minecraft.gamepedia.com/Snow",
+        ),
         # a doubly encoded character in the target stays encoded once
-        ("https://r.search.yahoo.com/_ylt=x/RV=2/RU=https%3a%2f%2fx.example%2fs%3fq%3da%252Bb/RK=2/RS=y-", "https://x.example/s?q=a%2Bb"),
+        (
+            "https://r.search.yahoo.com/_ylt=x/RV=2/RU=https%3a%2f%2fx.example%2fs%3fq%3da%252Bb/RK=2/RS=y-",
+            "https://x.example/s?q=a%2Bb",
+        ),
         ("https://www.w3schools.com/Js/", "https://www.w3schools.com/Js/"),  # direct (Apr 2026 capture)
         ("https://r.search.yahoo.com/_ylt=x/RV=2/RE=1/RO=10/RK=2/RS=y-", None),  # no RU: dropped
         ("http://[::1", "http://[::1"),
@@ -112,11 +119,15 @@ def test_a_result_shaped_block_inside_a_sponsored_container_is_skipped():
     text = page("GoogleScraper__no_results_literal.html")
     ads = text[text.index('<div  class="ads horiz') :]
     ads = ads[: ads.index("</ul></div>") + len("</ul></div>")]
-    shaped = ads.replace('<li  class="res rais last">', '<li><div class="res">').replace("</div></li></ul>", "</div></div></li></ul>")
+    shaped = ads.replace('<li  class="res rais last">', '<li><div class="res">').replace(
+        "</div></li></ul>", "</div></div></li></ul>"
+    )
     assert shaped.count('<div class="res">') == 1
     moved = text.replace(ads, "").replace('<ol start="1" data-bns="API">', shaped + '<ol start="1" data-bns="API">')
     result, _ = search(moved, max_results=10)
-    assert [item["url"] for item in result["items"]] == [item["url"] for item in golden("GoogleScraper__no_results_literal.expected.json")]
+    assert [item["url"] for item in result["items"]] == [
+        item["url"] for item in golden("GoogleScraper__no_results_literal.expected.json")
+    ]
 
 
 def _without_results(text):
@@ -127,8 +138,10 @@ def _without_results(text):
 
 def test_no_results_notice_gives_an_empty_list():
     head, tail = _without_results(page("search-engine-parser__30464b2.html"))
-    notice = '<div id="web"><ol><li><div class="dd zrp"><p>We did not find results for: <b>q</b></p>' \
-             "<p>Check spelling or type a new query.</p></div></li></ol></div>"
+    notice = (
+        '<div id="web"><ol><li><div class="dd zrp"><p>We did not find results for: <b>q</b></p>'
+        "<p>Check spelling or type a new query.</p></div></li></ol></div>"
+    )
     result, _ = search(head + notice + tail)
     assert result["items"] == []
 

@@ -44,4 +44,6 @@ def shared_tiers(settings: Settings, state_url: Optional[str], clock: Clock, dea
         return SharedTiers()
     server = state_server(check_state_url(url), min(DEFAULT_TIMEOUT_S, deadline_ms / 10000.0))
     state = SharedState(server, check_state_prefix(settings.state_prefix), bool(settings.state_required), clock)
-    return SharedTiers(RedisCache(state, settings.secrets()), SharedSlots(state), SharedCooldowns(state), SharedFlights(state))
+    return SharedTiers(
+        RedisCache(state, settings.secrets()), SharedSlots(state), SharedCooldowns(state), SharedFlights(state)
+    )

@@ -35,7 +35,12 @@ def _block(value: Optional[bytes], left_s: float) -> Optional[SharedBlock]:
     if not isinstance(data, dict):
         return None
     status, until = data.get("status"), data.get("until")
-    if not (isinstance(until, (int, float)) and not isinstance(until, bool) and math.isfinite(until) and 0 <= until <= _MAX_WALL_S):
+    if not (
+        isinstance(until, (int, float))
+        and not isinstance(until, bool)
+        and math.isfinite(until)
+        and 0 <= until <= _MAX_WALL_S
+    ):
         return None
     return SharedBlock(
         _text(data.get("detail_code")),
@@ -53,8 +58,14 @@ class SharedCooldowns:
         self.state = state
 
     def record(
-        self, name: str, detail_code: Optional[str], status: Optional[int], duration_s: float, until: float,
-        token: str, left_s: Optional[float] = None,
+        self,
+        name: str,
+        detail_code: Optional[str],
+        status: Optional[int],
+        duration_s: float,
+        until: float,
+        token: str,
+        left_s: Optional[float] = None,
     ) -> None:
         """Suspend ``name`` for every process for ``duration_s`` seconds (at most a day; nothing when Redis is down)."""
         key = self.state.key("cooldown", name)

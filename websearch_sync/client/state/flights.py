@@ -34,7 +34,9 @@ class SharedFlights:
         nothing to release); ``None`` when another caller already does."""
         token = uuid.uuid4().hex
         name = self._key(key)
-        owned = self.state.run(lambda redis: redis.set(name, token, nx=True, px=max(1, int(hold_s * 1000))), "unusable", left_s)
+        owned = self.state.run(
+            lambda redis: redis.set(name, token, nx=True, px=max(1, int(hold_s * 1000))), "unusable", left_s
+        )
         if owned == "unusable":
             return ""
         return token if owned else None

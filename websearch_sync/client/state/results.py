@@ -10,7 +10,8 @@ shape before returning it (:func:`~websearch_sync.client.answers.valid_answer`).
 
 import hashlib
 import json
-from typing import Any, Dict, Hashable, List, Optional, Tuple
+from collections.abc import Hashable
+from typing import Any, Optional
 
 from ...errors import redact
 from ..cache import cache_key_text
@@ -27,7 +28,7 @@ def hashed_key(key: Hashable) -> str:
 class RedisCache:
     """Answers shared by every process using the same Redis."""
 
-    def __init__(self, state: SharedState, secrets: List[str]) -> None:
+    def __init__(self, state: SharedState, secrets: list[str]) -> None:
         self.state = state
         self.secrets = list(secrets)
 
@@ -40,7 +41,7 @@ class RedisCache:
         """The Redis key of a cache key."""
         return self.state.key("cache", hashed_key(key))
 
-    def get_entry(self, key: Hashable, left_s: Optional[float] = None) -> Optional[Tuple[Dict[str, Any], float]]:
+    def get_entry(self, key: Hashable, left_s: Optional[float] = None) -> Optional[tuple[dict[str, Any], float]]:
         """``(answer, seconds it has left)``, or ``None`` when absent, unreadable or Redis is down."""
         value, left = self.state.get_with_ttl(self.key_name(key), left_s)
         if value is None:
@@ -51,6 +52,8 @@ class RedisCache:
             return None
         return (answer, left) if isinstance(answer, dict) else None
 
-    def set(self, key: Hashable, value: Dict[str, Any], ttl_s: float, left_s: Optional[float] = None) -> None:
+    def set(self, key: Hashable, value: dict[str, Any], ttl_s: float, left_s: Optional[float] = None) -> None:
         """Store ``value`` for ``ttl_s`` seconds (nothing when Redis is down)."""
-        self.state.set_for(self.key_name(key), redact(json.dumps(value, ensure_ascii=False), self.secrets), ttl_s, left_s)
+        self.state.set_for(
+            self.key_name(key), redact(json.dumps(value, ensure_ascii=False), self.secrets), ttl_s, left_s
+        )

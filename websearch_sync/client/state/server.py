@@ -8,7 +8,7 @@ never when websearch_sync is imported.
 import logging
 import re
 import threading
-from typing import Any, Callable, Dict, List, Optional, Tuple, Type, TypeVar
+from typing import Any, Callable, Optional, TypeVar
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
 from ...errors import InvalidInput, NetworkError, Timeout, redact
@@ -32,11 +32,22 @@ _PREFIX = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 #: The query options a state URL may carry: name -> the check of its value (redis-py passes
 #: unknown ones to the connection, which fails at every command instead of once, here).
 _POSITIVE = "a positive number"
-_URL_OPTIONS: Dict[str, str] = {
-    "socket_timeout": _POSITIVE, "socket_connect_timeout": _POSITIVE, "timeout": _POSITIVE,
-    "db": "a whole number >= 0", "max_connections": "a whole number >= 1", "health_check_interval": "a whole number >= 0",
-    "socket_keepalive": "a flag", "password": "text", "username": "text", "client_name": "text",
-    "ssl_cert_reqs": "text", "ssl_ca_certs": "text", "ssl_ca_path": "text", "ssl_certfile": "text", "ssl_keyfile": "text",
+_URL_OPTIONS: dict[str, str] = {
+    "socket_timeout": _POSITIVE,
+    "socket_connect_timeout": _POSITIVE,
+    "timeout": _POSITIVE,
+    "db": "a whole number >= 0",
+    "max_connections": "a whole number >= 1",
+    "health_check_interval": "a whole number >= 0",
+    "socket_keepalive": "a flag",
+    "password": "text",
+    "username": "text",
+    "client_name": "text",
+    "ssl_cert_reqs": "text",
+    "ssl_ca_certs": "text",
+    "ssl_ca_path": "text",
+    "ssl_certfile": "text",
+    "ssl_keyfile": "text",
     "ssl_check_hostname": "a flag",
 }
 
@@ -69,7 +80,7 @@ class BadReply(Exception):
     """Redis answered something no command of this library gets back (a broken or hostile server)."""
 
 
-def url_secrets(url: Optional[str]) -> List[str]:
+def url_secrets(url: Optional[str]) -> list[str]:
     """The password of ``url`` and the values of its secret-named query options (``?password=``)."""
     if not url:
         return []
@@ -130,7 +141,8 @@ def check_state_url(url: Any) -> str:
     if problem is not None:
         shown = shown_url(url) if isinstance(url, str) else url
         raise InvalidInput(
-            "state_url must be a redis://, rediss:// or unix:// URL such as redis://host:6379/0: %s (got %r)" % (problem, shown),
+            "state_url must be a redis://, rediss:// or unix:// URL such as redis://host:6379/0: %s (got %r)"
+            % (problem, shown),
             detail_code="bad_state_url",
         )
     return str(url).strip()
@@ -141,7 +153,10 @@ def check_state_prefix(prefix: Any) -> str:
     if prefix in (None, ""):
         return ""
     if not isinstance(prefix, str) or not _PREFIX.fullmatch(prefix):
-        raise InvalidInput("state_prefix must be 1..64 characters among A-Z a-z 0-9 _ . : -, got %r" % (prefix,), detail_code="bad_state_prefix")
+        raise InvalidInput(
+            "state_prefix must be 1..64 characters among A-Z a-z 0-9 _ . : -, got %r" % (prefix,),
+            detail_code="bad_state_prefix",
+        )
     return prefix
 
 
@@ -163,8 +178,8 @@ class StateServer:
             )
         except ValueError as exc:
             raise InvalidInput("bad state_url %s: %s" % (shown_url(url), exc), detail_code="bad_state_url") from None
-        self.errors: Tuple[Type[BaseException], ...] = (redis.RedisError, OSError, BadReply)
-        self.response_error: Type[BaseException] = redis.ResponseError
+        self.errors: tuple[type[BaseException], ...] = (redis.RedisError, OSError, BadReply)
+        self.response_error: type[BaseException] = redis.ResponseError
         self.timeout_s = timeout_s
         self.shown = shown_url(url)
         self._secrets = url_secrets(url)
@@ -205,7 +220,7 @@ class StateServer:
             logger.info("shared state %s answers again", self.shown)
 
 
-_SERVERS: Dict[Tuple[str, float], StateServer] = {}
+_SERVERS: dict[tuple[str, float], StateServer] = {}
 _SERVERS_LOCK = threading.Lock()
 
 
@@ -269,16 +284,17 @@ class SharedState:
     def _unavailable(self, default: T) -> T:
         if self.required:
             raise NetworkError(
-                "the shared state %s is unavailable (%s) and state_required is set" % (self.server.shown, self.server.last_error),
+                "the shared state %s is unavailable (%s) and state_required is set"
+                % (self.server.shown, self.server.last_error),
                 detail_code="state_unavailable",
             )
         return default
 
-    def get_with_ttl(self, key: str, left_s: Optional[float] = None) -> Tuple[Optional[bytes], float]:
+    def get_with_ttl(self, key: str, left_s: Optional[float] = None) -> tuple[Optional[bytes], float]:
         """``(value, seconds it has left)`` of ``key`` in one round trip; ``(None, 0)`` when absent,
         unusable or Redis is down. A reply of the wrong shape is a failing Redis."""
 
-        def read(redis: Any) -> Tuple[Optional[bytes], int]:
+        def read(redis: Any) -> tuple[Optional[bytes], int]:
             pipe = redis.pipeline(transaction=False)
             pipe.get(key)
             pipe.pttl(key)
@@ -286,11 +302,15 @@ class SharedState:
             if not isinstance(reply, list) or len(reply) != 2:
                 raise BadReply("GET/PTTL answered %s" % type(reply).__name__)
             value, ttl_ms = reply
-            if not (value is None or isinstance(value, bytes)) or isinstance(ttl_ms, bool) or not isinstance(ttl_ms, int):
+            if (
+                not (value is None or isinstance(value, bytes))
+                or isinstance(ttl_ms, bool)
+                or not isinstance(ttl_ms, int)
+            ):
                 raise BadReply("GET/PTTL answered %s/%s" % (type(value).__name__, type(ttl_ms).__name__))
             return value, ttl_ms
 
-        absent: Tuple[Optional[bytes], int] = (None, -2)
+        absent: tuple[Optional[bytes], int] = (None, -2)
         value, ttl_ms = self.run(read, absent, left_s)
         if value is None or ttl_ms <= 0:
             return None, 0.0

@@ -1,6 +1,6 @@
 """Rate-limit slots in Redis: each backend's next free slot, booked atomically for every process."""
 
-from typing import Any, Optional, Tuple
+from typing import Any, Optional
 
 from .server import BadReply, SharedState
 
@@ -28,14 +28,16 @@ return {1, wait}
 _MAX_WAIT_US = 3600 * 1000000
 
 
-def _answer(reply: Any, max_wait_us: int) -> Tuple[bool, float]:
+def _answer(reply: Any, max_wait_us: int) -> tuple[bool, float]:
     """The script's ``{booked, wait}``; a reply of another shape, or a booked wait longer than
     the caller allowed, is a failing Redis (never a wait past the budget)."""
     if not isinstance(reply, list) or len(reply) != 2 or not all(type(part) is int for part in reply):
         raise BadReply("the slot script answered %r" % (reply,))
     booked, wait_us = reply
     if booked not in (0, 1) or wait_us < 0 or (booked and wait_us > max_wait_us):
-        raise BadReply("the slot script answered booked=%r wait=%r us (at most %d allowed)" % (booked, wait_us, max_wait_us))
+        raise BadReply(
+            "the slot script answered booked=%r wait=%r us (at most %d allowed)" % (booked, wait_us, max_wait_us)
+        )
     return bool(booked), wait_us / 1e6
 
 
@@ -46,7 +48,7 @@ class SharedSlots:
         self.state = state
         self._book = state.server.redis.register_script(_BOOK)
 
-    def reserve(self, name: str, interval: float, max_wait_s: float) -> Optional[Tuple[bool, float]]:
+    def reserve(self, name: str, interval: float, max_wait_s: float) -> Optional[tuple[bool, float]]:
         """``(booked, seconds to wait for the slot)``; ``None`` when Redis cannot be used
         (the call's budget, ``max_wait_s``, bounds the command too)."""
         key = self.state.key("slot", name)

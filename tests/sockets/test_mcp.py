@@ -239,6 +239,19 @@ def _jsonrpc(*messages):
     return "".join(json.dumps(message) + "\n" for message in messages)
 
 
+#: The first message of a raw MCP session (id 1), as a client sends it.
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {
+        "protocolVersion": "2025-06-18",
+        "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "1"},
+    },
+}
+
+
 def test_unconfigured_search_backend_is_left_out_stdout_is_protocol_only_and_eof_exits_cleanly():
     env = {"PATH": os.environ.get("PATH", ""), "WEB_SEARCH_BACKEND": "brave"}  # no BRAVE_API_KEY
     process = subprocess.Popen(
@@ -253,16 +266,7 @@ def test_unconfigured_search_backend_is_left_out_stdout_is_protocol_only_and_eof
     try:
         process.stdin.write(
             _jsonrpc(
-                {
-                    "jsonrpc": "2.0",
-                    "id": 1,
-                    "method": "initialize",
-                    "params": {
-                        "protocolVersion": "2025-06-18",
-                        "capabilities": {},
-                        "clientInfo": {"name": "raw", "version": "1"},
-                    },
-                },
+                INITIALIZE,
                 {"jsonrpc": "2.0", "method": "notifications/initialized"},
                 {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
                 {
@@ -404,20 +408,7 @@ def call_line(request_id, arguments_json):
 def test_every_request_gets_an_answer_even_one_the_sdk_cannot_parse():
     server = RawServer()
     try:
-        server.send(
-            json.dumps(
-                {
-                    "jsonrpc": "2.0",
-                    "id": 1,
-                    "method": "initialize",
-                    "params": {
-                        "protocolVersion": "2025-06-18",
-                        "capabilities": {},
-                        "clientInfo": {"name": "raw", "version": "1"},
-                    },
-                }
-            )
-        )
+        server.send(json.dumps(INITIALIZE))
         assert server.answer(1)["id"] == 1
         server.send('{"jsonrpc":"2.0","method":"notifications/initialized"}')
         server.send(call_line(2, '{"query":"a\\ud800b"}'))  # a lone surrogate escape

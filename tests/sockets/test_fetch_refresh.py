@@ -2,7 +2,8 @@
 followed (not in a comment, an IE conditional comment or <noscript>; not a slow refresh on a
 page with text), and a refresh whose target fails leaves fetch on the page that carried it."""
 
-from servers import FaultServer, free_port, redirect, respond
+from faults import free_port, redirect, respond
+from servers import FaultServer
 
 import websearch_sync as ws
 

@@ -42,7 +42,8 @@ except ImportError:  # pragma: no cover - Python < 3.11
     import sre_parse  # type: ignore[no-redef]
 
 from clocks import deadline_margin_s, machine_pace
-from servers import FaultServer, respond
+from faults import respond
+from servers import FaultServer
 
 PACKAGE = Path(websearch_sync.__file__).resolve().parent
 SCREEN_CHARS = 8 * 1024

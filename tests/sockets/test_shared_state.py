@@ -10,8 +10,9 @@ import time
 
 import pytest
 from clocks import FakeClock
+from faults import free_port, listener_that_never_accepts, respond
 from redis_server import RedisServer, redis_db, redis_server  # noqa: F401  (fixtures)
-from servers import FaultServer, free_port, listener_that_never_accepts, respond
+from servers import FaultServer
 
 import websearch_sync as ws
 from websearch_sync.backends.stub import Stub

@@ -73,6 +73,7 @@ class FaultServer:
         self.max_lifetime_s = max_lifetime_s
         self._listener: Optional[socket.socket] = None
         self._threads: list[threading.Thread] = []
+        self._open: set[socket.socket] = set()  #: connections a handler still holds
         self._lock = threading.Lock()
         self.port = 0
 
@@ -104,6 +105,13 @@ class FaultServer:
             except OSError:
                 pass
             self._listener.close()
+        with self._lock:
+            held = list(self._open)
+        for conn in held:  # a handler blocked sending to a client that stopped reading fails now
+            try:
+                conn.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
         for thread in list(self._threads):
             thread.join(timeout=5)
 
@@ -123,6 +131,8 @@ class FaultServer:
 
     def _serve(self, conn: socket.socket) -> None:
         conn.settimeout(MAX_WAIT_S)
+        with self._lock:
+            self._open.add(conn)
         try:
             request = _read_request(conn)
             if request is None:
@@ -134,6 +144,8 @@ class FaultServer:
         except OSError:
             pass
         finally:
+            with self._lock:
+                self._open.discard(conn)
             try:
                 conn.close()
             except OSError:

@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from backend_kit import project_backends
+from backend_kit import env_vars, project_backends
 
 from websearch_sync.engine import registry
 
@@ -52,7 +52,7 @@ def test_the_docs_tables_cover_the_backend(name):
         "no row for %s in docs/backends.md" % name
     )
     variables = table_names((DOCS / "configuration.md").read_text(encoding="utf-8"))
-    missing = [var for var in cls.env_vars.values() if var not in variables]
+    missing = [var for var in env_vars(cls).values() if var not in variables]
     assert not missing, "docs/configuration.md has no row for %s" % missing
     rows = error_rows((DOCS / "errors.md").read_text(encoding="utf-8"))
     undocumented = [

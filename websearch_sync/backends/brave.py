@@ -10,6 +10,7 @@ from typing import Any, Optional
 
 from ..engine.base import dig, split_locale
 from ..engine.json_api import JsonApiBackend
+from ..engine.setting import Setting
 from ..errors import AuthError, InvalidInput, WebParseError
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
@@ -31,8 +32,7 @@ class Brave(JsonApiBackend):
     text_format = "html"  # descriptions carry <strong> highlights and entities (&#x27;, &quot;)
     summary = "Brave Search API (needs BRAVE_API_KEY)"
     default_endpoint = "https://api.search.brave.com/res/v1/web/search"
-    env_vars = {"api_key": "BRAVE_API_KEY"}
-    required = ("api_key",)
+    provider_settings = (Setting("api_key", env="BRAVE_API_KEY", required=True),)
     min_interval_s = 1.0
     result_fields = {"title": "title", "url": "url", "snippet": "description", "published_at": "page_age"}
     max_query_chars = 401  # Brave accepts at most 400 characters (and 50 words)

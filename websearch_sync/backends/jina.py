@@ -11,6 +11,7 @@ problem (``AuthError``). The free plan allows 40 requests per minute.
 from typing import Any, Optional
 
 from ..engine.json_api import JsonApiBackend
+from ..engine.setting import Setting
 from ..errors import WebParseError
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
@@ -31,8 +32,10 @@ class Jina(JsonApiBackend):
     summary = "Jina AI search, s.jina.ai (needs JINA_API_KEY)"
     default_base_url = "https://s.jina.ai"
     endpoint_path = "/"
-    env_vars = {"api_key": "JINA_API_KEY"}
-    required = ("api_key",)
+    provider_settings = (
+        Setting("api_key", env="JINA_API_KEY", required=True),
+        Setting("reader_url", kind="url"),  # Jina Reader's URL, read by fetch (websearch_sync.reader.service)
+    )
     min_interval_s = 1.5  # 40 requests per minute with a free key
     auth_statuses = (401, 402, 403)
 

@@ -12,6 +12,7 @@ results (``t == 0``) with related searches (``t == 1``); only results become ite
 from typing import Any, Optional, cast
 
 from ..engine.json_api import JsonApiBackend
+from ..engine.setting import Setting
 from ..errors import AuthError, InvalidInput, WebParseError
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
@@ -39,8 +40,7 @@ class Kagi(JsonApiBackend):
     summary = "Kagi Search API v0 (needs KAGI_API_KEY)"
     default_base_url = "https://kagi.com/api/v0"
     endpoint_path = "/search"
-    env_vars = {"api_key": "KAGI_API_KEY"}
-    required = ("api_key",)
+    provider_settings = (Setting("api_key", env="KAGI_API_KEY", required=True),)
     vendor_codes = {
         "UNAUTHORIZED": (AuthError, "invalid_api_key"),
         "NO_BILLING_INFORMATION": (AuthError, "no_billing"),

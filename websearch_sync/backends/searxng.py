@@ -40,6 +40,7 @@ from urllib.parse import urlsplit, urlunsplit
 
 from ..engine.base import dig, page_number
 from ..engine.json_api import JsonApiBackend
+from ..engine.setting import Setting, own_timeout
 from ..errors import (
     AuthError,
     InvalidInput,
@@ -111,8 +112,11 @@ class SearXNG(JsonApiBackend):
     result_fields = {"title": "title", "url": "url", "snippet": "content", "published_at": "publishedDate"}
     summary = "SearXNG instance, JSON API (needs SEARXNG_BASE_URL and `json` in search.formats)"
     endpoint_path = "/search"
-    env_vars = {"base_url": "SEARXNG_BASE_URL", "api_key": "SEARXNG_API_KEY", "timeout_ms": "SEARXNG_TIMEOUT_MS"}
-    required = ("base_url",)
+    provider_settings = (
+        Setting("base_url", env="SEARXNG_BASE_URL", kind="url", required=True),
+        Setting("api_key", env="SEARXNG_API_KEY"),
+        own_timeout("SEARXNG_TIMEOUT_MS"),
+    )
     options = ("categories", "engines", "pageno")
     volatile_params = ("timeout_limit",)
 

@@ -10,6 +10,7 @@ from typing import Any, Optional
 
 from ..engine.base import dig
 from ..engine.json_api import JsonApiBackend
+from ..engine.setting import Setting
 from ..errors import InvalidInput, WebParseError
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
@@ -31,8 +32,7 @@ class Tavily(JsonApiBackend):
     summary = "Tavily Search API (needs TAVILY_API_KEY)"
     default_base_url = "https://api.tavily.com"
     endpoint_path = "/search"
-    env_vars = {"api_key": "TAVILY_API_KEY"}
-    required = ("api_key",)
+    provider_settings = (Setting("api_key", env="TAVILY_API_KEY", required=True),)
     options = ("topic",)
     auth_statuses = (401, 403, 432, 433)
 

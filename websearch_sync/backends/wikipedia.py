@@ -33,6 +33,7 @@ from urllib.parse import quote
 from ..config import VERSION
 from ..engine.base import dig, page_number, split_locale
 from ..engine.json_api import JsonApiBackend
+from ..engine.setting import Setting
 from ..errors import BadGateway, InvalidInput, WebBlocked, WebParseError, WebSearchError
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec, retry_after_seconds
@@ -60,7 +61,11 @@ class Wikipedia(JsonApiBackend):
 
     name = "wikipedia"
     summary = "Wikipedia full-text search (MediaWiki API), no key; an encyclopedia, not in auto"
-    env_vars = {"lang": "WIKIPEDIA_LANG", "contact": "WIKIPEDIA_CONTACT", "user_agent": "WIKIPEDIA_USER_AGENT"}
+    provider_settings = (
+        Setting("lang", env="WIKIPEDIA_LANG"),
+        Setting("contact", env="WIKIPEDIA_CONTACT"),
+        Setting("user_agent", env="WIKIPEDIA_USER_AGENT"),
+    )
     default_endpoint = _API % "en"  # the default edition's; the locale, ``wiki`` or ``lang`` choose another
     options = ("wiki", "pageno")
     text_format = "html"  # the snippet is search-match HTML (<span class="searchmatch">)

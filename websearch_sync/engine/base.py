@@ -19,6 +19,7 @@ from ..net.botwall import BotWall
 from ..net.deadline import Deadline, DeadlinePassed, run_within
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..secrets import is_secret_name, redact
+from .setting import COMMON_SETTINGS, Setting, from_env_vars, merged
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -34,8 +35,13 @@ class Backend:
         kind: ``"html"``, ``"json"`` or ``"offline"``.
         summary: one line for ``websearch-sync backends`` and docs/backends.md.
         default_endpoint: the URL requests go to unless overridden.
-        env_vars: ``{provider_setting: ENV_VAR}`` read by ``Settings.from_env``.
-        required: provider settings without which the backend cannot work.
+        provider_settings: the settings it reads from ``Settings.providers[name]`` or
+            the environment, each a :class:`~websearch_sync.engine.setting.Setting`
+            (key, environment variable, kind, required, range); ``timeout_ms`` is
+            every backend's (:meth:`declared_settings`).
+        env_vars, required: the older spelling of ``provider_settings``, still read
+            (``{setting: ENV_VAR}``, the required settings' names) for plugins written
+            with it.
         min_interval_s: default minimum spacing between requests (rate limit).
         options: backend-specific ``search()`` options this backend understands.
         max_query_chars: longest query the service accepts (checked before sending).
@@ -58,6 +64,7 @@ class Backend:
     kind: ClassVar[str] = "html"
     summary: ClassVar[str] = ""
     default_endpoint: ClassVar[Optional[str]] = None
+    provider_settings: ClassVar[tuple[Setting, ...]] = ()
     env_vars: ClassVar[dict[str, str]] = {}
     required: ClassVar[tuple[str, ...]] = ()
     min_interval_s: ClassVar[float] = 0.0
@@ -81,6 +88,27 @@ class Backend:
 
     # -- configuration --------------------------------------------------------------------
 
+    @classmethod
+    def declared_settings(cls) -> tuple[Setting, ...]:
+        """Every setting the backend reads: its ``provider_settings`` (with those of the
+        older spelling ``env_vars``/``required``; the one declared by the more derived
+        class wins), then ``timeout_ms`` unless it declares its own."""
+        own = cls.provider_settings
+        legacy = from_env_vars(cls.env_vars, cls.required)
+        if _declared_at(cls, "env_vars", "required") < _declared_at(cls, "provider_settings"):
+            own, legacy = legacy, own
+        declared = merged(legacy, own)
+        names = {setting.name for setting in declared}
+        return declared + tuple(setting for setting in COMMON_SETTINGS if setting.name not in names)
+
+    @classmethod
+    def setting(cls, key: str) -> Setting:
+        """The declared setting ``key`` (``KeyError`` when the backend declares none)."""
+        for setting in cls.declared_settings():
+            if setting.name == key:
+                return setting
+        raise KeyError(key)
+
     def endpoint_url(self) -> str:
         """The URL to send requests to: ``Settings.endpoints[name]`` or the default."""
         url = self.settings.endpoints.get(self.name) or self.default_endpoint
@@ -100,7 +128,7 @@ class Backend:
 
     def missing_settings(self) -> list[str]:
         """Required provider settings that are not set."""
-        return [key for key in self.required if not self.config.get(key)]
+        return [s.name for s in self.declared_settings() if s.required and not self.config.get(s.name)]
 
     def is_configured(self) -> bool:
         """True when the backend has everything it needs to send a request."""
@@ -130,14 +158,14 @@ class Backend:
         """Where the endpoint URL was set, in the terms of both ways to set it: the endpoint
         override, else the required URL setting it is built from (SearXNG's ``base_url``)."""
         if not self.settings.endpoints.get(self.name):
-            for key in self.required:
-                if key.endswith("url") and self.config.get(key):
-                    return "Settings.providers[%r][%r] or %s" % (self.name, key, self.env_vars.get(key, key))
+            for setting in self.declared_settings():
+                if setting.required and setting.kind == "url" and self.config.get(setting.name):
+                    return "Settings.providers[%r][%r] or %s" % (self.name, setting.name, setting.env_or_key())
         return "Settings.endpoints[%r] or WEB_SEARCH_ENDPOINT_%s" % (self.name, self.name.upper())
 
     def _check_missing(self) -> None:
         for key in self.missing_settings():
-            var = self.env_vars.get(key, key)
+            var = self.setting(key).env_or_key()
             if is_secret_name(key):
                 raise AuthError(
                     "%s needs an API key: set %s (or Settings.providers[%r][%r])" % (self.name, var, self.name, key),
@@ -269,6 +297,11 @@ class Backend:
                 detail_code="unexpected_shape",
                 status=response.status,
             ) from exc
+
+
+def _declared_at(cls: type, *attributes: str) -> int:
+    """How far up ``cls``'s MRO the nearest class declaring one of ``attributes`` is (0: ``cls`` itself)."""
+    return next(i for i, owner in enumerate(cls.__mro__) if any(a in vars(owner) for a in attributes))
 
 
 def _without_secrets(result: ParseResult, secrets: list[str]) -> ParseResult:

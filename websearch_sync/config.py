@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Optional, Protocol, Union
 from urllib.parse import parse_qsl, urlsplit
 
-from .errors import InvalidInput
+from .errors import BAD_MIN_INTERVAL_S, BAD_PROXY, BAD_SETTING, UNKNOWN_BACKEND, InvalidInput
 from .secrets import is_secret_name as is_secret_name  # is_secret_name: cachekey imports it here
 from .secrets import mask as _mask
 from .secrets import redact
@@ -181,12 +181,12 @@ class Settings:
         for name, maximum in (("timeout_ms", MAX_TIMEOUT_MS), ("max_results", 10), ("max_response_bytes", None)):
             check_int("Settings." + name, getattr(self, name), maximum)
         if not isinstance(self.endpoints, Mapping):
-            raise InvalidInput("Settings.endpoints must be a mapping {backend: url}", detail_code="bad_setting")
+            raise InvalidInput("Settings.endpoints must be a mapping {backend: url}", detail_code=BAD_SETTING)
         if not isinstance(self.providers, Mapping) or not all(
             isinstance(v, Mapping) or v is None for v in self.providers.values()
         ):
             raise InvalidInput(
-                "Settings.providers must be a mapping {backend: {setting: value}}", detail_code="bad_setting"
+                "Settings.providers must be a mapping {backend: {setting: value}}", detail_code=BAD_SETTING
             )
         self.endpoints = {str(k).lower(): v for k, v in self.endpoints.items() if v}
         self.providers = {str(k).lower(): dict(v or {}) for k, v in self.providers.items()}
@@ -233,7 +233,7 @@ class Settings:
         """``backend``, the default of a call that names none; ``InvalidInput(unknown_backend)``
         when it came from a ``WEB_SEARCH_BACKEND`` that names an unknown backend."""
         if self.backend is None and self.env_backend_problem:
-            raise InvalidInput(self.env_backend_problem, detail_code="unknown_backend")
+            raise InvalidInput(self.env_backend_problem, detail_code=UNKNOWN_BACKEND)
         return self.backend
 
     def replace(self, **changes: Any) -> "Settings":
@@ -291,9 +291,9 @@ def check_int(name: str, value: Any, maximum: Optional[int], minimum: int = 1) -
     in ``minimum..maximum`` (``maximum=None``: no upper bound)."""
     if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
         wanted = "a positive integer" if minimum == 1 else "an integer >= %d" % minimum
-        raise InvalidInput("%s must be %s, got %r" % (name, wanted, value), detail_code="bad_setting")
+        raise InvalidInput("%s must be %s, got %r" % (name, wanted, value), detail_code=BAD_SETTING)
     if maximum is not None and value > maximum:
-        raise InvalidInput("%s must be at most %d, got %r" % (name, maximum, value), detail_code="bad_setting")
+        raise InvalidInput("%s must be at most %d, got %r" % (name, maximum, value), detail_code=BAD_SETTING)
 
 
 def _check_providers(providers: Mapping[str, Mapping[str, Any]], endpoints: Mapping[str, Any]) -> None:
@@ -335,7 +335,7 @@ def _check_optional_strings(settings: "Settings", names: tuple[str, ...]) -> Non
     """``InvalidInput(bad_setting)`` unless each named setting is ``None`` or a string."""
     for name in names:
         if getattr(settings, name) is not None and not isinstance(getattr(settings, name), str):
-            raise InvalidInput("Settings.%s must be a string" % name, detail_code="bad_setting")
+            raise InvalidInput("Settings.%s must be a string" % name, detail_code=BAD_SETTING)
 
 
 def _check_proxy(url: Any, where: str) -> None:
@@ -347,7 +347,7 @@ def _check_proxy(url: Any, where: str) -> None:
         shown = _mask_proxy(url) if isinstance(url, str) else type(url).__name__
         raise InvalidInput(
             "%s must be a proxy URL such as http://proxy.example:3128: %s (got %r)" % (where, problem, shown),
-            detail_code="bad_proxy",
+            detail_code=BAD_PROXY,
         )
 
 
@@ -442,14 +442,14 @@ def _check_pace(value: Any) -> Union[None, float, dict[str, float]]:
                 raise InvalidInput(
                     "Settings.min_interval_s[%r] must be a number of seconds in 0..%g, got %r"
                     % (name, MAX_PACE_S, seconds),
-                    detail_code="bad_min_interval_s",
+                    detail_code=BAD_MIN_INTERVAL_S,
                 )
         return {name.lower(): float(seconds) for name, seconds in value.items()}
     if _seconds_problem(value):
         raise InvalidInput(
             "Settings.min_interval_s must be a number of seconds in 0..%g or {backend: seconds}, got %r"
             % (MAX_PACE_S, value),
-            detail_code="bad_min_interval_s",
+            detail_code=BAD_MIN_INTERVAL_S,
         )
     return float(value)
 
@@ -522,7 +522,7 @@ def _check_backend_names(backend: Any, where: str) -> None:
         return
     problem = _unknown_backend_problem("%s=%r" % (where, backend), [name for name in names if name])
     if problem:
-        raise InvalidInput(problem, detail_code="unknown_backend")
+        raise InvalidInput(problem, detail_code=UNKNOWN_BACKEND)
 
 
 def _userinfo_secret(url: Optional[str]) -> list[str]:

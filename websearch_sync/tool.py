@@ -27,7 +27,17 @@ from .client.selection import resolve_backends
 from .config import Settings
 from .engine import registry
 from .engine.normalize import url_key
-from .errors import InvalidInput, ToolNotFound, WebSearchError
+from .errors import (
+    BAD_ARGUMENTS,
+    BAD_MAX_REPEATS,
+    BAD_STYLE,
+    BAD_TOOL_NAME,
+    REPEATED_LOOKUP,
+    UNKNOWN_TOOL,
+    InvalidInput,
+    ToolNotFound,
+    WebSearchError,
+)
 from .models import TIME_RANGES, FetchResult, SearchResponse, ToolResult
 from .validate import MAX_QUERY_CHARS, backend_list
 
@@ -232,13 +242,13 @@ def _names(names: Optional[Mapping[str, str]], style: str) -> dict[str, str]:
     for key, value in (names or {}).items():
         canonical = {"search": SEARCH_TOOL, "fetch": FETCH_TOOL}.get(key, key)
         if canonical not in chosen:
-            raise InvalidInput("names keys are 'search' and 'fetch', got %r" % (key,), detail_code="bad_tool_name")
+            raise InvalidInput("names keys are 'search' and 'fetch', got %r" % (key,), detail_code=BAD_TOOL_NAME)
         chosen[canonical] = value
     for value in chosen.values():
         if not isinstance(value, str) or (vendor and not _VENDOR_NAME.fullmatch(value)) or not value:
             raise InvalidInput(
                 "tool name %r is not accepted by %s (allowed: letters, digits, _ and -, at most 64)" % (value, style),
-                detail_code="bad_tool_name",
+                detail_code=BAD_TOOL_NAME,
             )
     return chosen
 
@@ -281,14 +291,14 @@ def tool_definitions(
     configured, e.g. ``WEB_SEARCH_BACKEND=brave`` without ``BRAVE_API_KEY``.
     """
     if style not in STYLES:
-        raise InvalidInput("style must be one of %s, got %r" % (", ".join(STYLES), style), detail_code="bad_style")
+        raise InvalidInput("style must be one of %s, got %r" % (", ".join(STYLES), style), detail_code=BAD_STYLE)
     settings = settings if settings is not None else Settings.from_env()
     chosen = _names(names, style)
     wanted = []
     for short in tools:
         canonical = {"search": SEARCH_TOOL, "fetch": FETCH_TOOL}.get(short)
         if canonical is None:
-            raise InvalidInput("tools are 'search' and 'fetch', got %r" % (short,), detail_code="bad_tool_name")
+            raise InvalidInput("tools are 'search' and 'fetch', got %r" % (short,), detail_code=BAD_TOOL_NAME)
         if canonical == SEARCH_TOOL and not _search_available(settings):
             continue
         wanted.append(canonical)
@@ -327,22 +337,22 @@ def validate_arguments(tool: str, arguments: Any) -> dict[str, Any]:
         try:
             arguments = json.loads(arguments or "{}")
         except (ValueError, RecursionError):  # RecursionError: nested too deeply
-            raise InvalidInput("arguments are not valid JSON", detail_code="bad_arguments") from None
+            raise InvalidInput("arguments are not valid JSON", detail_code=BAD_ARGUMENTS) from None
     if arguments is None:
         arguments = {}
     if not isinstance(arguments, dict):
-        raise InvalidInput("arguments must be a JSON object", detail_code="bad_arguments")
+        raise InvalidInput("arguments must be a JSON object", detail_code=BAD_ARGUMENTS)
     arguments = {key: value for key, value in arguments.items() if value is not None}
     schema = _SCHEMAS[tool]
     for key in schema["required"]:
         if key not in arguments:
-            raise InvalidInput("missing required argument %r" % key, detail_code="bad_arguments")
+            raise InvalidInput("missing required argument %r" % key, detail_code=BAD_ARGUMENTS)
     for key, value in arguments.items():
         spec = schema["properties"].get(key)
         if spec is None:
             raise InvalidInput(
                 "unknown argument %r (allowed: %s)" % (key, ", ".join(schema["properties"])),
-                detail_code="bad_arguments",
+                detail_code=BAD_ARGUMENTS,
             )
         _check_argument(key, value, spec)
     return dict(arguments)
@@ -352,19 +362,17 @@ def _check_argument(key: str, value: Any, spec: Mapping[str, Any]) -> None:
     """``InvalidInput(bad_arguments)`` unless ``value`` fits its schema ``spec``."""
     expected = _TYPES[spec["type"]]
     if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
-        raise InvalidInput("argument %r must be of type %s" % (key, spec["type"]), detail_code="bad_arguments")
+        raise InvalidInput("argument %r must be of type %s" % (key, spec["type"]), detail_code=BAD_ARGUMENTS)
     if "enum" in spec and value not in spec["enum"]:
-        raise InvalidInput(
-            "argument %r must be one of %s" % (key, ", ".join(spec["enum"])), detail_code="bad_arguments"
-        )
+        raise InvalidInput("argument %r must be one of %s" % (key, ", ".join(spec["enum"])), detail_code=BAD_ARGUMENTS)
     if spec["type"] == "string" and not spec.get("minLength", 0) <= len(cast(str, value)) <= spec.get(
         "maxLength", len(cast(str, value))
     ):
-        raise InvalidInput("argument %r has a bad length" % key, detail_code="bad_arguments")
+        raise InvalidInput("argument %r has a bad length" % key, detail_code=BAD_ARGUMENTS)
     if spec["type"] == "integer" and not spec.get("minimum", value) <= value <= spec.get("maximum", value):
         raise InvalidInput(
             "argument %r must be in %s..%s" % (key, spec.get("minimum"), spec.get("maximum")),
-            detail_code="bad_arguments",
+            detail_code=BAD_ARGUMENTS,
         )
 
 
@@ -377,9 +385,7 @@ def _resolve_tool(name: Any, names: Optional[Mapping[str, str]]) -> str:
         aliases[value] = {"search": SEARCH_TOOL, "fetch": FETCH_TOOL}.get(key, key)
     if isinstance(name, str) and name in aliases:
         return aliases[name]
-    raise ToolNotFound(
-        "no tool named %r; available: %s" % (name, ", ".join(sorted(aliases))), detail_code="unknown_tool"
-    )
+    raise ToolNotFound("no tool named %r; available: %s" % (name, ", ".join(sorted(aliases))), detail_code=UNKNOWN_TOOL)
 
 
 def _run(tool: str, args: dict[str, Any], client: SearchClient) -> Union[SearchResponse, FetchResult]:
@@ -422,7 +428,7 @@ class ToolSession:
         self, client: Optional[SearchClient] = None, *, max_repeats: int = 2, names: Optional[Mapping[str, str]] = None
     ) -> None:
         if isinstance(max_repeats, bool) or not isinstance(max_repeats, int) or max_repeats < 1:
-            raise InvalidInput("max_repeats must be a positive integer", detail_code="bad_max_repeats")
+            raise InvalidInput("max_repeats must be a positive integer", detail_code=BAD_MAX_REPEATS)
         self.client = client
         self.max_repeats = max_repeats
         self.names = dict(names or {})
@@ -444,7 +450,7 @@ class ToolSession:
                 refusal = InvalidInput(
                     "this %s was already looked up %d times in this session; use the results you already have "
                     "instead of repeating the same lookup" % (what, count),
-                    detail_code="repeated_lookup",
+                    detail_code=REPEATED_LOOKUP,
                 )
                 return {"error": refusal.to_dict()}
             self._seen[key] = count + 1
@@ -543,7 +549,7 @@ def format_results(result: Mapping[str, Any], style: str = "text", *, untrusted_
     HTML) and puts every link destination in ``<...>``.
     """
     if style not in ("text", "markdown"):
-        raise InvalidInput("style must be 'text' or 'markdown', got %r" % (style,), detail_code="bad_style")
+        raise InvalidInput("style must be 'text' or 'markdown', got %r" % (style,), detail_code=BAD_STYLE)
     return _render(result, style, _new_tag() if untrusted_notice else None)
 
 
@@ -554,7 +560,7 @@ def format_for_model(result: Mapping[str, Any], style: str = "text") -> tuple[st
     under the same random tag. ``json`` is None for an error: its one line of text says it all.
     """
     if style not in ("text", "markdown"):
-        raise InvalidInput("style must be 'text' or 'markdown', got %r" % (style,), detail_code="bad_style")
+        raise InvalidInput("style must be 'text' or 'markdown', got %r" % (style,), detail_code=BAD_STYLE)
     if "error" in result:
         return _error_line(result["error"]), None
     tag = _new_tag()

@@ -34,7 +34,7 @@ from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import attribute, classes, elements, has_class, parse_fragment, text_of
 from ..engine.normalize import clean_url
 from ..engine.redirects import client_redirect
-from ..errors import InvalidInput, WebSearchError
+from ..errors import BAD_RESOLVE_LINKS, InvalidInput, WebSearchError
 from ..models import ParseResult, SearchParams
 from ..net.botwall import BotWall, host_in
 from ..net.deadline import Deadline
@@ -197,9 +197,7 @@ class BaiduHtml(HtmlEngine):
         """Also refuse a ``resolve_links`` that is not a bool."""
         super().check_params(params)
         if not isinstance(params.options.get("resolve_links", False), bool):
-            raise InvalidInput(
-                "resolve_links must be true or false", provider=self.name, detail_code="bad_resolve_links"
-            )
+            raise InvalidInput("resolve_links must be true or false", provider=self.name, detail_code=BAD_RESOLVE_LINKS)
 
     def query(self, params: SearchParams) -> dict[str, str]:
         """``wd``, ``rn`` (= ``max_results``), ``ie=utf-8``; a time range as ``gpc``: the span

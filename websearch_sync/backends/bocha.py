@@ -10,7 +10,7 @@ from typing import Any, Optional
 
 from ..engine.json_api import JsonApiBackend
 from ..engine.setting import Setting, own_timeout
-from ..errors import InvalidInput, WebParseError
+from ..errors import BAD_SUMMARY, UNEXPECTED_SHAPE, InvalidInput, WebParseError
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
 
@@ -41,7 +41,7 @@ class Bocha(JsonApiBackend):
         """Also check the ``summary`` option (true/false)."""
         super().check_params(params)
         if not isinstance(params.options.get("summary", False), bool):
-            raise InvalidInput("summary must be true or false", provider=self.name, detail_code="bad_summary")
+            raise InvalidInput("summary must be true or false", provider=self.name, detail_code=BAD_SUMMARY)
 
     def build_request(self, params: SearchParams) -> RequestSpec:
         """JSON ``{query, count, freshness, summary}``; ``count`` is ``top_k_default`` when that
@@ -69,14 +69,14 @@ class Bocha(JsonApiBackend):
         data = self.data(response)
         if not isinstance(data, dict):
             raise WebParseError(
-                "bocha answered with JSON that is not an object", provider=self.name, detail_code="unexpected_shape"
+                "bocha answered with JSON that is not an object", provider=self.name, detail_code=UNEXPECTED_SHAPE
             )
         inner: dict[str, Any] = data["data"] if isinstance(data.get("data"), dict) else data
         pages = inner.get("webPages")
         if pages is None:
             if inner.get("_type") == "SearchResponse":  # a search answer without web pages: no results
                 return ParseResult(items=[], request_id=_log_id(data))
-            raise WebParseError("bocha answered without `webPages`", provider=self.name, detail_code="unexpected_shape")
+            raise WebParseError("bocha answered without `webPages`", provider=self.name, detail_code=UNEXPECTED_SHAPE)
         use_summary = bool(params.options.get("summary"))
         items = [_item(page, use_summary) for page in pages["value"] if isinstance(page, dict)]
         return ParseResult(items=items, request_id=_log_id(data))

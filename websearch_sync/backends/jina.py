@@ -12,7 +12,7 @@ from typing import Any, Optional
 
 from ..engine.json_api import JsonApiBackend
 from ..engine.setting import Setting
-from ..errors import WebParseError
+from ..errors import UNEXPECTED_SHAPE, WebParseError
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
 
@@ -58,11 +58,11 @@ class Jina(JsonApiBackend):
         snippet; ``content`` is the page text when ``include_content`` was asked."""
         data = self.data(response)
         if not isinstance(data, dict) or "data" not in data:
-            raise WebParseError("jina answered without `data`", provider=self.name, detail_code="unexpected_shape")
+            raise WebParseError("jina answered without `data`", provider=self.name, detail_code=UNEXPECTED_SHAPE)
         results = data["data"]
         if not isinstance(results, list):
             raise WebParseError(
-                "jina answered with a non-list `data`", provider=self.name, detail_code="unexpected_shape"
+                "jina answered with a non-list `data`", provider=self.name, detail_code=UNEXPECTED_SHAPE
             )
         return ParseResult(
             items=[_item(result, params.include_content) for result in results if isinstance(result, dict)]

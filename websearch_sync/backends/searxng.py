@@ -42,6 +42,18 @@ from ..engine.base import dig, page_number
 from ..engine.json_api import JsonApiBackend
 from ..engine.setting import Setting, own_timeout
 from ..errors import (
+    ANSWER_ONLY,
+    BAD_CATEGORIES,
+    BAD_ENGINES,
+    BAD_LOCALE,
+    BAD_SETTING,
+    CAPTCHA_REQUIRED,
+    ENGINE_ERROR,
+    ENGINE_TIMEOUT,
+    HTTP_403,
+    HTTP_404,
+    HTTP_429,
+    UNEXPECTED_SHAPE,
     AuthError,
     InvalidInput,
     Timeout,
@@ -76,10 +88,10 @@ _SPECIAL_LANGUAGES = ("all", "auto")
 #: A kind of engine failure (:func:`.searxng_reasons.read_reason`) -> (error class, detail
 #: code, seconds SearXNG suspends the engine by default: settings.yml ``search.suspended_times``).
 _ENGINE_PROBLEMS: dict[str, tuple[type[WebSearchError], str, Optional[float]]] = {
-    "captcha": (WebBlocked, "captcha_required", 3600.0),
-    "too_many_requests": (WebBlocked, "http_429", 180.0),
-    "access_denied": (WebBlocked, "http_403", 180.0),
-    "timeout": (Timeout, "engine_timeout", None),
+    "captcha": (WebBlocked, CAPTCHA_REQUIRED, 3600.0),
+    "too_many_requests": (WebBlocked, HTTP_429, 180.0),
+    "access_denied": (WebBlocked, HTTP_403, 180.0),
+    "timeout": (Timeout, ENGINE_TIMEOUT, None),
 }
 #: Seconds SearXNG suspends an engine after any other failure (settings.yml ``search.ban_time_on_fail``).
 _FAILURE_SUSPENSION_S = 5.0
@@ -142,7 +154,7 @@ class SearXNG(JsonApiBackend):
                 "searxng: SEARXNG_BASE_URL carries a user name (HTTP Basic auth) and SEARXNG_API_KEY is set "
                 "(a bearer token); only one Authorization header can be sent: keep one of them",
                 provider=self.name,
-                detail_code="bad_setting",
+                detail_code=BAD_SETTING,
             )
 
     def check_params(self, params: SearchParams) -> None:
@@ -228,7 +240,7 @@ class SearXNG(JsonApiBackend):
                 "searxng: %s redirected the search to its home page: the limiter treats this client as a bot "
                 "(a public instance does this to API clients); use an instance you run" % _shown(response.url),
                 provider=self.name,
-                detail_code="captcha_required",
+                detail_code=CAPTCHA_REQUIRED,
                 status=response.status,
             )
         return error
@@ -244,7 +256,7 @@ class SearXNG(JsonApiBackend):
         return WebProviderError(
             "searxng: %s answered 404 Not Found; check %s" % (_shown(response.url), setting),
             provider=self.name,
-            detail_code="http_404",
+            detail_code=HTTP_404,
             status=response.status,
         )
 
@@ -255,7 +267,7 @@ class SearXNG(JsonApiBackend):
                 "SearXNG instance refused JSON output (HTTP 403 with its standard page): enable `json` in the "
                 "instance's settings.yml `search.formats` (e.g. `formats: [html, json]`) and restart it",
                 provider=self.name,
-                detail_code="http_403",
+                detail_code=HTTP_403,
                 status=response.status,
             )
         wall = bot_wall_error(response, self.name)
@@ -301,7 +313,7 @@ class SearXNG(JsonApiBackend):
         results = dig(data, ["results"], self.name)
         if not isinstance(results, list):
             raise WebParseError(
-                "searxng answered with a non-list `results`", provider=self.name, detail_code="unexpected_shape"
+                "searxng answered with a non-list `results`", provider=self.name, detail_code=UNEXPECTED_SHAPE
             )
         items = self.items_from(results, params)
         failures = [_engine_error(entry, self.name, self.secrets()) for entry in data.get("unresponsive_engines") or ()]
@@ -333,7 +345,7 @@ def _names(value: Any, option: str, provider: str) -> Optional[str]:
         raise InvalidInput(
             "%s must be a name or a list of names, got %r" % (option, value),
             provider=provider,
-            detail_code="bad_" + option,
+            detail_code=BAD_ENGINES if option == "engines" else BAD_CATEGORIES,
         )
     return ",".join(p.strip() for p in parts)
 
@@ -377,7 +389,7 @@ def searxng_language(locale: str) -> str:
         "searxng cannot search in locale %r: it accepts a language code with an optional two-letter region "
         "(e.g. 'de', 'en-US', 'zh-TW')" % (locale,),
         provider="searxng",
-        detail_code="bad_locale",
+        detail_code=BAD_LOCALE,
     )
 
 
@@ -429,7 +441,7 @@ def _engine_error(entry: Any, provider: str, secrets: list[str]) -> Optional[tup
     engine = str(entry[0])[:MAX_REASON_CHARS]
     reason = str(entry[1])[:MAX_REASON_CHARS] if len(entry) > 1 and entry[1] is not None else "no reason given"
     kind, suspended = read_reason(reason)
-    cls, detail, suspension = _ENGINE_PROBLEMS.get(kind or "", (WebProviderError, "engine_error", None))
+    cls, detail, suspension = _ENGINE_PROBLEMS.get(kind or "", (WebProviderError, ENGINE_ERROR, None))
     blocked = cls is WebBlocked
     if suspended and not blocked:
         suspension = _FAILURE_SUSPENSION_S
@@ -489,5 +501,5 @@ def _answer_only(extras: dict[str, Any]) -> WebSearchError:
         "searxng answered with no web results, only %s (in provider_meta['extras']): %s"
         % (kinds, "; ".join(texts[:3])),
         provider="searxng",
-        detail_code="answer_only",
+        detail_code=ANSWER_ONLY,
     )

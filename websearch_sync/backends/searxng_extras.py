@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from typing import Any, Optional
 
 from ..engine.normalize import clean_text, clean_url
-from ..errors import InvalidInput
+from ..errors import UNKNOWN_CATEGORIES, UNKNOWN_ENGINES, InvalidInput
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -139,5 +139,5 @@ def ignored_names(
         "know, shortcuts included, and runs its default engines%s"
         % (option, ", ".join(names), ", ".join(others[:10]), hint),
         provider="searxng",
-        detail_code="unknown_" + option,
+        detail_code=UNKNOWN_ENGINES if option == "engines" else UNKNOWN_CATEGORIES,
     )

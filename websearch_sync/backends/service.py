@@ -23,7 +23,7 @@ from typing import Any, Optional
 from ..engine.base import dig
 from ..engine.json_api import JsonApiBackend
 from ..engine.setting import Setting, bad_setting, own_timeout
-from ..errors import InvalidInput, WebParseError, WebSearchError, redact
+from ..errors import UNEXPECTED_SHAPE, InvalidInput, WebParseError, WebSearchError, redact
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
 
@@ -171,7 +171,7 @@ class SearchService(JsonApiBackend):
         results = dig(self.data(response), ["search_results"], self.name)
         if not isinstance(results, list):
             raise WebParseError(
-                "service answered with a non-list `search_results`", provider=self.name, detail_code="unexpected_shape"
+                "service answered with a non-list `search_results`", provider=self.name, detail_code=UNEXPECTED_SHAPE
             )
         items = self.items_from(results, params)
         return ParseResult(items=items, request_id=response.headers.get(self.request_id_header()) or None)

@@ -11,7 +11,7 @@ from typing import Any, Optional
 from ..engine.base import dig
 from ..engine.json_api import JsonApiBackend
 from ..engine.setting import Setting
-from ..errors import InvalidInput, WebParseError
+from ..errors import BAD_TOPIC, UNEXPECTED_SHAPE, InvalidInput, WebParseError
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
 
@@ -44,7 +44,7 @@ class Tavily(JsonApiBackend):
             raise InvalidInput(
                 "topic must be one of %s, got %r" % (", ".join(TOPICS), topic),
                 provider=self.name,
-                detail_code="bad_topic",
+                detail_code=BAD_TOPIC,
             )
 
     def build_request(self, params: SearchParams) -> RequestSpec:
@@ -74,7 +74,7 @@ class Tavily(JsonApiBackend):
         results = dig(data, ["results"], self.name)
         if not isinstance(results, list):
             raise WebParseError(
-                "tavily answered with a non-list `results`", provider=self.name, detail_code="unexpected_shape"
+                "tavily answered with a non-list `results`", provider=self.name, detail_code=UNEXPECTED_SHAPE
             )
         items = self.items_from(results, params)
         request_id = data.get("request_id")

@@ -16,7 +16,16 @@ import requests
 from ..config import Settings
 from ..engine import registry
 from ..engine.base import Backend
-from ..errors import InvalidInput, WebSearchError
+from ..errors import (
+    BAD_BUDGET_MS,
+    BAD_CACHE_TTL_S,
+    BAD_COOLDOWNS,
+    BAD_MIN_INTERVAL_S,
+    BAD_RETRIES,
+    BAD_STRATEGY,
+    InvalidInput,
+    WebSearchError,
+)
 from ..models import ExtractMode, FetchResult, SafeSearch, SearchParams, SearchResponse, Strategy, StrPath, TimeRange
 from ..net.deadline import Deadline
 from ..net.transport import HttpTransport
@@ -54,7 +63,8 @@ def _check_number(
     minimum: float,
     maximum: Optional[float] = None,
     integer: bool = False,
-    detail: Optional[str] = None,
+    *,
+    detail: str,
 ) -> Any:
     ok = isinstance(value, int) if integer else isinstance(value, (int, float))
     if (
@@ -73,7 +83,7 @@ def _check_number(
                 "" if maximum is None else " and <= %s" % maximum,
                 value,
             ),
-            detail_code=detail or "bad_" + name,
+            detail_code=detail,
         )
     return value
 
@@ -83,23 +93,21 @@ def _check_cooldowns(value: Optional[Mapping[str, float]]) -> dict[str, float]:
     if value is None:
         return {}
     if not isinstance(value, Mapping):
-        raise InvalidInput(
-            "cooldowns must be a mapping {kind: seconds}, got %r" % (value,), detail_code="bad_cooldowns"
-        )
+        raise InvalidInput("cooldowns must be a mapping {kind: seconds}, got %r" % (value,), detail_code=BAD_COOLDOWNS)
     for kind, seconds in value.items():
         if kind not in DEFAULT_COOLDOWNS_S:
             raise InvalidInput(
                 "cooldowns has no kind %r; the kinds are %s" % (kind, ", ".join(DEFAULT_COOLDOWNS_S)),
-                detail_code="bad_cooldowns",
+                detail_code=BAD_COOLDOWNS,
             )
-        _check_number("cooldowns[%r]" % kind, seconds, 0, detail="bad_cooldowns")
+        _check_number("cooldowns[%r]" % kind, seconds, 0, detail=BAD_COOLDOWNS)
     return {kind: float(seconds) for kind, seconds in value.items()}
 
 
 def _check_strategy(strategy: Any) -> Strategy:
     if strategy not in STRATEGIES:
         raise InvalidInput(
-            "strategy must be one of %s, got %r" % (", ".join(STRATEGIES), strategy), detail_code="bad_strategy"
+            "strategy must be one of %s, got %r" % (", ".join(STRATEGIES), strategy), detail_code=BAD_STRATEGY
         )
     return cast(Strategy, strategy)
 
@@ -169,9 +177,9 @@ class SearchClient:
         self.settings = settings if settings is not None else Settings.from_env()
         self._backend = check_backends(backend_list(backend))
         self.strategy = _check_strategy(strategy)
-        self.cache_ttl_s = _check_number("cache_ttl_s", cache_ttl_s, 0)
-        self.retries = _check_number("retries", retries, 0, 10, integer=True)
-        self.budget_ms = check_timeout_ms(budget_ms, "budget_ms")
+        self.cache_ttl_s = _check_number("cache_ttl_s", cache_ttl_s, 0, detail=BAD_CACHE_TTL_S)
+        self.retries = _check_number("retries", retries, 0, 10, integer=True, detail=BAD_RETRIES)
+        self.budget_ms = check_timeout_ms(budget_ms, "budget_ms", BAD_BUDGET_MS)
         cooldown_s = _check_cooldowns(cooldowns)
         intervals = _check_intervals(self.settings.min_interval_s)
         intervals.update(_check_intervals(min_interval_s))
@@ -414,7 +422,11 @@ class SearchClient:
         (``allow_private``, the fetch service...; ``cache_ttl_s=0`` bypasses the
         cache); a cached result is a copy.
         """
-        ttl = _check_number("cache_ttl_s", cache_ttl_s, 0) if cache_ttl_s is not None else self.cache_ttl_s
+        ttl = (
+            _check_number("cache_ttl_s", cache_ttl_s, 0, detail=BAD_CACHE_TTL_S)
+            if cache_ttl_s is not None
+            else self.cache_ttl_s
+        )
         deadline = Deadline(check_timeout_ms(timeout_ms) or self.settings.timeout_ms)
         key: Optional[Hashable] = None
         if ttl > 0:  # the URL is checked before the cache is consulted; other arguments are keyed by type and value
@@ -491,9 +503,17 @@ class _CallSettings:
     ) -> None:
         self.strategy = _check_strategy(strategy) if strategy is not None else client.strategy
         self.timeout = check_timeout_ms(timeout_ms)
-        self.budget_ms = check_timeout_ms(budget_ms, "budget_ms") if budget_ms is not None else client.budget_ms
-        self.retries = _check_number("retries", retries, 0, 10, integer=True) if retries is not None else client.retries
-        self.ttl = _check_number("cache_ttl_s", ttl, 0) if ttl is not None else client.cache_ttl_s
+        self.budget_ms = (
+            check_timeout_ms(budget_ms, "budget_ms", BAD_BUDGET_MS) if budget_ms is not None else client.budget_ms
+        )
+        self.retries = (
+            _check_number("retries", retries, 0, 10, integer=True, detail=BAD_RETRIES)
+            if retries is not None
+            else client.retries
+        )
+        self.ttl = (
+            _check_number("cache_ttl_s", ttl, 0, detail=BAD_CACHE_TTL_S) if ttl is not None else client.cache_ttl_s
+        )
 
 
 def _check_intervals(value: Union[None, float, Mapping[str, float]]) -> dict[str, float]:
@@ -506,10 +526,12 @@ def _check_intervals(value: Union[None, float, Mapping[str, float]]) -> dict[str
             if name not in known:
                 raise InvalidInput(
                     "min_interval_s names %r, which is not a backend; known backends: %s" % (name, ", ".join(known)),
-                    detail_code="bad_min_interval_s",
+                    detail_code=BAD_MIN_INTERVAL_S,
                 )
-        return {str(k): float(_check_number("min_interval_s", v, 0)) for k, v in value.items()}
-    interval = float(_check_number("min_interval_s", value, 0))
+        return {
+            str(k): float(_check_number("min_interval_s", v, 0, detail=BAD_MIN_INTERVAL_S)) for k, v in value.items()
+        }
+    interval = float(_check_number("min_interval_s", value, 0, detail=BAD_MIN_INTERVAL_S))
     return dict.fromkeys(registry.backend_names(), interval)
 
 

@@ -13,7 +13,24 @@ from typing import Any, ClassVar, Optional
 from urllib.parse import urlsplit
 
 from ..config import Settings
-from ..errors import AuthError, InvalidInput, Timeout, WebBlocked, WebParseError, WebProviderError, WebSearchError
+from ..errors import (
+    BAD_ENDPOINT,
+    BAD_PAGENO,
+    DEADLINE_EXCEEDED,
+    MISSING_API_KEY,
+    NOT_CONFIGURED,
+    NOT_JSON,
+    QUERY_TOO_LONG,
+    RESPONSE_TOO_LARGE,
+    UNEXPECTED_SHAPE,
+    AuthError,
+    InvalidInput,
+    Timeout,
+    WebBlocked,
+    WebParseError,
+    WebProviderError,
+    WebSearchError,
+)
 from ..models import ParseResult, SearchParams
 from ..net.botwall import BotWall
 from ..net.deadline import Deadline, DeadlinePassed, run_within
@@ -114,7 +131,7 @@ class Backend:
         url = self.settings.endpoints.get(self.name) or self.default_endpoint
         if not url:
             raise InvalidInput(
-                "backend %s has no endpoint configured" % self.name, provider=self.name, detail_code="not_configured"
+                "backend %s has no endpoint configured" % self.name, provider=self.name, detail_code=NOT_CONFIGURED
             )
         return url
 
@@ -151,7 +168,7 @@ class Backend:
             raise InvalidInput(
                 "%s: the endpoint is not an http(s) URL with a host (check %s)" % (self.name, self._endpoint_origin()),
                 provider=self.name,
-                detail_code="bad_endpoint",
+                detail_code=BAD_ENDPOINT,
             )
 
     def _endpoint_origin(self) -> str:
@@ -170,12 +187,12 @@ class Backend:
                 raise AuthError(
                     "%s needs an API key: set %s (or Settings.providers[%r][%r])" % (self.name, var, self.name, key),
                     provider=self.name,
-                    detail_code="missing_api_key",
+                    detail_code=MISSING_API_KEY,
                 )
             raise InvalidInput(
                 "%s is not configured: set %s (or Settings.providers[%r][%r])" % (self.name, var, self.name, key),
                 provider=self.name,
-                detail_code="not_configured",
+                detail_code=NOT_CONFIGURED,
             )
 
     def check_params(self, params: SearchParams) -> None:
@@ -185,7 +202,7 @@ class Backend:
                 "%s accepts queries shorter than %d characters (got %d)"
                 % (self.name, self.max_query_chars, len(params.full_query)),
                 provider=self.name,
-                detail_code="query_too_long",
+                detail_code=QUERY_TOO_LONG,
             )
 
     # -- the pure parts a backend implements ------------------------------------------------
@@ -265,7 +282,7 @@ class Backend:
                 secrets=self.secrets(),
             )
         except WebProviderError as error:
-            if error.detail_code == "response_too_large":  # name the setting that raises the cap
+            if error.detail_code == RESPONSE_TOO_LARGE:  # name the setting that raises the cap
                 error.message += " (the cap is WEB_SEARCH_MAX_BYTES, Settings.max_response_bytes)"
                 error.args = (error.message,)
             raise
@@ -276,7 +293,7 @@ class Backend:
                 "%s: parsing the answer (%d bytes) did not finish within the %.0f ms deadline"
                 % (self.name, len(response.content), deadline.timeout_ms),
                 provider=self.name,
-                detail_code="deadline_exceeded",
+                detail_code=DEADLINE_EXCEEDED,
                 status=response.status,
             ) from None
         return _without_secrets(parsed, self.secrets())
@@ -294,7 +311,7 @@ class Backend:
             raise WebParseError(
                 "%s answered with a body of an unknown shape (%s: %s)" % (self.name, type(exc).__name__, exc),
                 provider=self.name,
-                detail_code="unexpected_shape",
+                detail_code=UNEXPECTED_SHAPE,
                 status=response.status,
             ) from exc
 
@@ -324,7 +341,7 @@ def json_body(response: HttpResponse, provider: str) -> Any:
         raise WebParseError(
             "%s answered with %s instead of JSON" % (provider, kind),
             provider=provider,
-            detail_code="not_json",
+            detail_code=NOT_JSON,
             status=response.status,
         ) from None
 
@@ -337,7 +354,7 @@ def dig(data: Any, path: Sequence[str], provider: str) -> Any:
             raise WebParseError(
                 "%s answered without %r in its JSON" % (provider, ".".join(path[: i + 1])),
                 provider=provider,
-                detail_code="unexpected_shape",
+                detail_code=UNEXPECTED_SHAPE,
             )
         current = current[key]
     return current
@@ -357,6 +374,6 @@ def page_number(params: SearchParams, provider: str) -> int:
         return 1
     if isinstance(pageno, bool) or not isinstance(pageno, int) or pageno < 1:
         raise InvalidInput(
-            "pageno must be an integer >= 1, got %r" % (pageno,), provider=provider, detail_code="bad_pageno"
+            "pageno must be an integer >= 1, got %r" % (pageno,), provider=provider, detail_code=BAD_PAGENO
         )
     return pageno

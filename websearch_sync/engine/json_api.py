@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, Optional, Union
 from urllib.parse import urlsplit
 
-from ..errors import AuthError, WebProviderError, WebSearchError
+from ..errors import API_ERROR, AuthError, WebProviderError, WebSearchError, http_status
 from ..models import SearchParams
 from ..net.transport import HttpResponse, status_error
 from .base import Backend, json_body
@@ -93,7 +93,7 @@ def api_error(
             return WebProviderError(
                 "%s answered with an error envelope%s" % (host, upstream),
                 provider=provider,
-                detail_code="api_error",
+                detail_code=API_ERROR,
                 status=response.status,
             )
     if 200 <= effective < 300:
@@ -103,7 +103,7 @@ def api_error(
             "%s refused the API key or account (HTTP %d%s)%s"
             % (host, response.status, "" if effective == response.status else ", code %d" % effective, upstream),
             provider=provider,
-            detail_code="http_%d" % effective,
+            detail_code=http_status(effective),
             status=response.status,
         )
     error = status_error(dataclasses.replace(response, status=effective), provider)

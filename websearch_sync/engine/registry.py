@@ -24,7 +24,7 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Callable, Optional
 
 from .. import config
-from ..errors import InvalidInput, WebProviderError
+from ..errors import BAD_PARSE_RESULT, UNKNOWN_BACKEND, InvalidInput, WebProviderError
 from ..models import ParseResult
 from ..net.botwall import BotWall
 from .base import TEXT_FORMATS, Backend
@@ -185,7 +185,7 @@ def backend_class(name: str) -> type[Backend]:
     except (KeyError, TypeError):
         raise InvalidInput(
             "unknown backend %r; known backends: %s" % (name, ", ".join(_REGISTRY)),
-            detail_code="unknown_backend",
+            detail_code=UNKNOWN_BACKEND,
         ) from None
 
 
@@ -255,7 +255,7 @@ def checked_result(result: object, provider: str) -> ParseResult:
     raise WebProviderError(
         "backend %s returned a parse result of the wrong shape: %s" % (provider, problem),
         provider=provider,
-        detail_code="bad_parse_result",
+        detail_code=BAD_PARSE_RESULT,
     )
 
 

@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, Optional
 
 from ..config import MAX_TIMEOUT_MS, check_int, env_int, env_text
-from ..errors import InvalidInput
+from ..errors import BAD_SETTING, InvalidInput
 from ..secrets import is_secret_name
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -174,4 +174,4 @@ def _undeclared(backend: str, key: str, accepted: list[str]) -> InvalidInput:
 
 def bad_setting(backend: str, message: str) -> InvalidInput:
     """The error of a provider setting that cannot be used: ``InvalidInput(bad_setting)``."""
-    return InvalidInput(message, provider=backend, detail_code="bad_setting")
+    return InvalidInput(message, provider=backend, detail_code=BAD_SETTING)

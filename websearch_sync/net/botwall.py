@@ -15,7 +15,7 @@ from re import Pattern
 from typing import Callable, Optional
 from urllib.parse import urlsplit
 
-from ..errors import WebBlocked
+from ..errors import CAPTCHA_REQUIRED, WebBlocked
 from .transport import HttpResponse
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -102,6 +102,6 @@ def bot_wall_error(
     return WebBlocked(
         "%s answered with a bot wall (%s); a human would have to solve a captcha" % (host, name),
         provider=provider,
-        detail_code="captcha_required",
+        detail_code=CAPTCHA_REQUIRED,
         status=response.status,
     )

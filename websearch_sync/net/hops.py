@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 from urllib.parse import SplitResult, urljoin, urlsplit
 
-from ..errors import InvalidInput, WebProviderError
+from ..errors import BAD_REDIRECT, BAD_URL, REDIRECT_LOOP, InvalidInput, WebProviderError
 from .deadline import Deadline
 from .ssrf import AddressGuard, ResolvedHost
 
@@ -61,7 +61,7 @@ def _http_url(url: str) -> str:
     """``url`` unchanged when it is an http(s) URL with a host and a valid port, else ``InvalidInput``."""
     parts = urlsplit(url)
     if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        raise InvalidInput("not an http(s) URL with a host", detail_code="bad_url")
+        raise InvalidInput("not an http(s) URL with a host", detail_code=BAD_URL)
     parts.port  # noqa: B018 - raises ValueError for a port out of range
     return url
 
@@ -107,14 +107,14 @@ class RedirectPolicy:
             raise WebProviderError(
                 "%s: more than %d redirects" % (shown, MAX_REDIRECTS),
                 provider=self.provider,
-                detail_code="redirect_loop",
+                detail_code=REDIRECT_LOOP,
             )
         target = self._target(base_url, location, shown)
         if _without_fragment(target) in self.visited:
             raise WebProviderError(
                 "redirect loop: %s leads back to %s" % (shown, urlsplit(target).hostname or target[:100]),
                 provider=self.provider,
-                detail_code="redirect_loop",
+                detail_code=REDIRECT_LOOP,
             )
         self.visited.append(_without_fragment(target))
         parts = urlsplit(target)
@@ -129,7 +129,7 @@ class RedirectPolicy:
             raise WebProviderError(
                 "%s redirected to %r, which cannot be followed" % (shown, target[:100]),
                 provider=self.provider,
-                detail_code="bad_redirect",
+                detail_code=BAD_REDIRECT,
             ) from None
 
     def _checked(self, parts: SplitResult, deadline: Deadline) -> Optional[ResolvedHost]:

@@ -27,7 +27,27 @@ import requests
 from ..config import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES  # DEFAULT_MAX_BYTES: fetch's default, imported here
 from ..config import Settings
 from ..engine import registry
-from ..errors import ErrorInfo, InvalidInput, NetworkError, Timeout, WebProviderError, WebSearchError
+from ..errors import (
+    BAD_ALLOW_PRIVATE,
+    BAD_EXTRACT_MODE,
+    BAD_INCLUDE_COMMENTS,
+    BAD_MAX_BYTES,
+    BAD_MAX_CHARS,
+    BAD_MAX_CONTENT_CHARS,
+    BAD_URL,
+    CONNECTION_ERROR,
+    CONNECTION_REFUSED,
+    DEADLINE_EXCEEDED,
+    DNS_ERROR,
+    DNS_TIMEOUT,
+    INTERNAL_ERROR,
+    ErrorInfo,
+    InvalidInput,
+    NetworkError,
+    Timeout,
+    WebProviderError,
+    WebSearchError,
+)
 from ..extract.article import EXTRACT_MODES
 from ..models import ExtractMode, FetchResult, SearchItem
 from ..net.botwall import bot_wall_error
@@ -64,47 +84,47 @@ def check_url(url: Any) -> str:
     """``url`` in canonical form (as ``requests`` will send it); ``InvalidInput(bad_url)``
     unless it is an http(s) URL with a host."""
     if not isinstance(url, str):
-        raise InvalidInput("url must be a string, got %s" % type(url).__name__, detail_code="bad_url")
+        raise InvalidInput("url must be a string, got %s" % type(url).__name__, detail_code=BAD_URL)
     text = url.strip()
     if not text:
-        raise InvalidInput("url is empty", detail_code="bad_url")
+        raise InvalidInput("url is empty", detail_code=BAD_URL)
     if len(text) > MAX_URL_CHARS:
         raise InvalidInput(
-            "url is %d characters long; the limit is %d" % (len(text), MAX_URL_CHARS), detail_code="bad_url"
+            "url is %d characters long; the limit is %d" % (len(text), MAX_URL_CHARS), detail_code=BAD_URL
         )
     if any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
-        raise InvalidInput("url contains control characters", detail_code="bad_url")
+        raise InvalidInput("url contains control characters", detail_code=BAD_URL)
     try:
         parts = urlsplit(text)
         host, _port = parts.hostname, parts.port
     except ValueError as exc:
-        raise InvalidInput("malformed url %r: %s" % (text[:200], exc), detail_code="bad_url") from None
+        raise InvalidInput("malformed url %r: %s" % (text[:200], exc), detail_code=BAD_URL) from None
     if parts.scheme.lower() not in ("http", "https"):
         raise InvalidInput(
             "only http and https URLs can be fetched, got %r" % (parts.scheme + ":" if parts.scheme else text[:200]),
-            detail_code="bad_url",
+            detail_code=BAD_URL,
         )
     if not host:
-        raise InvalidInput("url %r has no host" % text[:200], detail_code="bad_url")
+        raise InvalidInput("url %r has no host" % text[:200], detail_code=BAD_URL)
     literal_address(host)  # an out-of-range numeric host is bad_url
     prepared = requests.models.PreparedRequest()
     try:
         prepared.prepare_url(text, None)
     except (requests.exceptions.RequestException, ValueError, UnicodeError) as exc:
-        raise InvalidInput("malformed url %r: %s" % (text[:200], exc), detail_code="bad_url") from None
+        raise InvalidInput("malformed url %r: %s" % (text[:200], exc), detail_code=BAD_URL) from None
     return str(prepared.url)
 
 
-def _positive_int(name: str, value: Any) -> int:
+def _positive_int(name: str, value: Any, detail: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidInput("%s must be a positive integer, got %r" % (name, value), detail_code="bad_" + name)
+        raise InvalidInput("%s must be a positive integer, got %r" % (name, value), detail_code=detail)
     return value
 
 
 def _check_mode(mode: Any) -> str:
     if not isinstance(mode, str) or mode.lower() not in EXTRACT_MODES:
         raise InvalidInput(
-            "extract_mode must be one of %s, got %r" % (", ".join(EXTRACT_MODES), mode), detail_code="bad_extract_mode"
+            "extract_mode must be one of %s, got %r" % (", ".join(EXTRACT_MODES), mode), detail_code=BAD_EXTRACT_MODE
         )
     return mode.lower()
 
@@ -164,13 +184,13 @@ def fetch_page(
     secrets = settings.secrets()
     try:
         mode = _check_mode(extract_mode)
-        max_chars = _positive_int("max_chars", max_chars)
-        max_bytes = _positive_int("max_bytes", max_bytes)
+        max_chars = _positive_int("max_chars", max_chars, BAD_MAX_CHARS)
+        max_bytes = _positive_int("max_bytes", max_bytes, BAD_MAX_BYTES)
         timeout = check_timeout_ms(timeout_ms)
         if not isinstance(allow_private, bool):
-            raise InvalidInput("allow_private must be true or false", detail_code="bad_allow_private")
+            raise InvalidInput("allow_private must be true or false", detail_code=BAD_ALLOW_PRIVATE)
         if not isinstance(include_comments, bool):
-            raise InvalidInput("include_comments must be true or false", detail_code="bad_include_comments")
+            raise InvalidInput("include_comments must be true or false", detail_code=BAD_INCLUDE_COMMENTS)
         start = check_url(url)
         if deadline is None:
             deadline = Deadline(timeout or settings.timeout_ms)
@@ -236,7 +256,7 @@ def _first_host(
     try:
         return _check_host(guard, url, deadline), None
     except (NetworkError, Timeout) as error:
-        if not service or error.detail_code not in ("dns_error", "dns_timeout"):
+        if not service or error.detail_code not in (DNS_ERROR, DNS_TIMEOUT):
             raise
         logger.debug("%s does not resolve here (%s); asking the fetch service", _shown(url), error.detail_code)
         return None, error
@@ -303,7 +323,7 @@ def _get(
                 read_body=_worth_reading,
             )
         except NetworkError as error:
-            if error.detail_code not in ("connection_refused", "connection_error") or deadline.expired():
+            if error.detail_code not in (CONNECTION_REFUSED, CONNECTION_ERROR) or deadline.expired():
                 raise
             failure = error
     assert failure is not None
@@ -341,7 +361,7 @@ def _extract(response: HttpResponse, mode: str, deadline: Deadline, include_comm
             "extracting the text of %s did not finish within the %.0f ms deadline"
             % (_shown(response.url), deadline.timeout_ms),
             provider=PROVIDER,
-            detail_code="deadline_exceeded",
+            detail_code=DEADLINE_EXCEEDED,
         ) from None
     except WebSearchError:
         raise
@@ -350,7 +370,7 @@ def _extract(response: HttpResponse, mode: str, deadline: Deadline, include_comm
         raise WebProviderError(
             "internal error while extracting %s: %s" % (_shown(response.url), type(exc).__name__),
             provider=PROVIDER,
-            detail_code="internal_error",
+            detail_code=INTERNAL_ERROR,
         ) from exc
 
 
@@ -397,7 +417,7 @@ def add_page_content(
     "url"}`` to the returned list; nothing is raised for a page.
     ``resolver`` and ``trusted_networks`` are passed to :func:`fetch_page`.
     """
-    _positive_int("max_content_chars", max_content_chars)
+    _positive_int("max_content_chars", max_content_chars, BAD_MAX_CONTENT_CHARS)
     todo = [item for item in items if not item.get("content")]
     for item in todo:
         item["content"] = ""
@@ -431,7 +451,7 @@ def add_page_content(
                 raise Timeout(
                     "reading %s did not finish within the search's deadline" % _shown(item["url"]),
                     provider=PROVIDER,
-                    detail_code="deadline_exceeded",
+                    detail_code=DEADLINE_EXCEEDED,
                 )
             item["content"] = future.result()["text"]
         except WebSearchError as error:
@@ -441,7 +461,7 @@ def add_page_content(
             entry = WebProviderError(
                 "internal error while reading %s: %s" % (_shown(item["url"]), type(exc).__name__),
                 provider=PROVIDER,
-                detail_code="internal_error",
+                detail_code=INTERNAL_ERROR,
             ).to_dict()
             errors.append({**entry, "url": item["url"]})
     return errors

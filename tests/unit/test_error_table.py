@@ -1,7 +1,8 @@
 """Detail codes are constants of ``websearch_sync.errors`` and docs/errors.md lists them:
 every constant is in the error table's ``detail_code`` column, every code there is a
 constant (or the ``http_<status>`` family), and no module spells a code as a literal
-where it sets or compares one (``detail_code="..."``)."""
+where it sets or compares one (``detail_code="..."``) nor builds one from pieces
+(``"bad_" + name``: such a code would be listed nowhere)."""
 
 import ast
 import re
@@ -67,11 +68,28 @@ def _strings(node):
     return []
 
 
+def _built(node):
+    """The parts of ``node`` that build a string (``"bad_" + name``, ``"http_%d" % n``, f-strings)."""
+    if isinstance(node, ast.IfExp):
+        return _built(node.body) + _built(node.orelse)
+    if isinstance(node, ast.BoolOp):  # detail or "bad_" + name
+        return [piece for value in node.values for piece in _built(value)]
+    return [node] if isinstance(node, (ast.BinOp, ast.JoinedStr)) else []
+
+
 def _literal_codes(path):
-    """``(line, code)`` of string literals set or compared as a detail code in one module."""
+    """``(line, code)`` of string literals set or compared as a detail code in one module, and
+    of codes built from pieces (set, or assigned to a ``detail`` variable)."""
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        built = []
         if isinstance(node, ast.keyword) and node.arg == "detail_code":
             values = [node.value]
+            built = _built(node.value)
+        elif isinstance(node, ast.Assign) and any(
+            isinstance(target, ast.Name) and target.id in ("detail", "detail_code") for target in node.targets
+        ):
+            values = [node.value]
+            built = _built(node.value)
         elif isinstance(node, ast.Compare) and any(
             isinstance(side, ast.Attribute) and side.attr == "detail_code" for side in [node.left, *node.comparators]
         ):
@@ -80,6 +98,7 @@ def _literal_codes(path):
             continue
         for value in values:
             yield from ((leaf.lineno, leaf.value) for leaf in _strings(value))
+        yield from ((piece.lineno, ast.unparse(piece)) for piece in built)
 
 
 @pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))

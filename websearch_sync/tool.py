@@ -26,9 +26,9 @@ from .client.search_client import SearchClient
 from .client.selection import resolve_backends
 from .config import Settings
 from .engine import registry
-from .engine.normalize import url_key
 from .errors import InvalidInput, ToolNotFound, WebSearchError
 from .models import TIME_RANGES, FetchResult, SearchResponse, ToolResult
+from .net.urls import dedupe_key
 from .validate import MAX_QUERY_CHARS, backend_list
 
 __all__ = [
@@ -467,7 +467,7 @@ def _lookup_key(tool: str, args: dict[str, Any]) -> str:
         return " ".join(str(args["query"]).lower().split())
     url = str(args["url"]).strip()
     try:
-        return url_key(url)
+        return dedupe_key(url)
     except ValueError:
         return url
 

@@ -9,7 +9,6 @@ it, and the cache, rate limiter and cool-down table are locked.
 from collections.abc import Hashable, Mapping
 from functools import partial
 from typing import Any, Optional, Union, cast
-from urllib.parse import urlsplit, urlunsplit
 
 import requests
 
@@ -20,12 +19,12 @@ from ..errors import InvalidInput, WebSearchError
 from ..models import ExtractMode, FetchResult, SafeSearch, SearchParams, SearchResponse, Strategy, StrPath, TimeRange
 from ..net.deadline import Deadline
 from ..net.transport import HttpTransport
+from ..net.urls import page_key, request_url
 from ..reader.page import (
     DEFAULT_CONTENT_CHARS,
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_CHARS,
     add_page_content,
-    check_url,
     fetch_page,
 )
 from ..secrets import redact_error
@@ -419,7 +418,7 @@ class SearchClient:
         key: Optional[Hashable] = None
         if ttl > 0:  # the URL is checked before the cache is consulted; other arguments are keyed by type and value
             try:
-                page = _page_key(check_url(url))
+                page = page_key(request_url(url))
             except WebSearchError as error:
                 redact_error(error, self.settings.secrets())  # in place
                 raise
@@ -511,14 +510,3 @@ def _check_intervals(value: Union[None, float, Mapping[str, float]]) -> dict[str
         return {str(k): float(_check_number("min_interval_s", v, 0)) for k, v in value.items()}
     interval = float(_check_number("min_interval_s", value, 0))
     return dict.fromkeys(registry.backend_names(), interval)
-
-
-def _page_key(url: Any) -> Any:
-    """A URL with the cosmetic differences removed (case of scheme/host, fragment), for fetch cache keys."""
-    if not isinstance(url, str):
-        return repr(url)
-    try:
-        parts = urlsplit(url.strip())
-        return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), parts.path or "/", parts.query, ""))
-    except ValueError:
-        return url

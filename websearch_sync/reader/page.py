@@ -22,8 +22,6 @@ from concurrent.futures import ThreadPoolExecutor, wait
 from typing import Any, Optional
 from urllib.parse import urlsplit
 
-import requests
-
 from ..config import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES  # DEFAULT_MAX_BYTES: fetch's default, imported here
 from ..config import Settings
 from ..engine import registry
@@ -34,8 +32,9 @@ from ..net.botwall import bot_wall_error
 from ..net.deadline import Deadline, DeadlinePassed, run_within
 from ..net.hops import RedirectPolicy
 from ..net.media import media_kind
-from ..net.ssrf import AddressGuard, ResolvedHost, Resolver, literal_address
+from ..net.ssrf import AddressGuard, ResolvedHost, Resolver
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
+from ..net.urls import request_url
 from ..secrets import redact, redact_error
 from ..validate import check_timeout_ms
 from .content import PageText, page_text
@@ -49,7 +48,6 @@ logger = logging.getLogger("websearch_sync")
 PROVIDER = "fetch"
 DEFAULT_MAX_CHARS = 50_000
 DEFAULT_CONTENT_CHARS = 4_000
-MAX_URL_CHARS = 8192
 _ACCEPT = "text/html,application/xhtml+xml,application/json;q=0.9,text/plain;q=0.8,text/markdown;q=0.8,*/*;q=0.5"
 #: How many of a host's addresses are tried when connecting fails outright.
 _MAX_ADDRESSES = 3
@@ -58,41 +56,6 @@ _CONTENT_GRACE_S = 1.0
 
 
 # -- inputs ---------------------------------------------------------------------------------
-
-
-def check_url(url: Any) -> str:
-    """``url`` in canonical form (as ``requests`` will send it); ``InvalidInput(bad_url)``
-    unless it is an http(s) URL with a host."""
-    if not isinstance(url, str):
-        raise InvalidInput("url must be a string, got %s" % type(url).__name__, detail_code="bad_url")
-    text = url.strip()
-    if not text:
-        raise InvalidInput("url is empty", detail_code="bad_url")
-    if len(text) > MAX_URL_CHARS:
-        raise InvalidInput(
-            "url is %d characters long; the limit is %d" % (len(text), MAX_URL_CHARS), detail_code="bad_url"
-        )
-    if any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
-        raise InvalidInput("url contains control characters", detail_code="bad_url")
-    try:
-        parts = urlsplit(text)
-        host, _port = parts.hostname, parts.port
-    except ValueError as exc:
-        raise InvalidInput("malformed url %r: %s" % (text[:200], exc), detail_code="bad_url") from None
-    if parts.scheme.lower() not in ("http", "https"):
-        raise InvalidInput(
-            "only http and https URLs can be fetched, got %r" % (parts.scheme + ":" if parts.scheme else text[:200]),
-            detail_code="bad_url",
-        )
-    if not host:
-        raise InvalidInput("url %r has no host" % text[:200], detail_code="bad_url")
-    literal_address(host)  # an out-of-range numeric host is bad_url
-    prepared = requests.models.PreparedRequest()
-    try:
-        prepared.prepare_url(text, None)
-    except (requests.exceptions.RequestException, ValueError, UnicodeError) as exc:
-        raise InvalidInput("malformed url %r: %s" % (text[:200], exc), detail_code="bad_url") from None
-    return str(prepared.url)
 
 
 def _positive_int(name: str, value: Any) -> int:
@@ -171,7 +134,7 @@ def fetch_page(
             raise InvalidInput("allow_private must be true or false", detail_code="bad_allow_private")
         if not isinstance(include_comments, bool):
             raise InvalidInput("include_comments must be true or false", detail_code="bad_include_comments")
-        start = check_url(url)
+        start = request_url(url)
         if deadline is None:
             deadline = Deadline(timeout or settings.timeout_ms)
         else:
@@ -258,7 +221,7 @@ def _fetch_direct(
     max_bytes: int,
     include_comments: bool = False,
 ) -> tuple[HttpResponse, PageText]:
-    policy = RedirectPolicy(start, guard, provider=PROVIDER, canonical=check_url)
+    policy = RedirectPolicy(start, guard, provider=PROVIDER, canonical=request_url)
     current, resolved = start, first
     refreshes = RefreshChain()
     while True:

@@ -1,0 +1,139 @@
+"""The URL rules (websearch_sync.net.urls): the result form, the request form, and the keys
+that say when two URLs are one page."""
+
+import pytest
+
+import websearch_sync as ws
+from websearch_sync.client.fusion import fuse
+from websearch_sync.engine.normalize import normalize_items
+from websearch_sync.net.urls import MAX_URL_CHARS, dedupe_key, http_url, page_key, request_url, result_url
+
+# -- result form -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "raw, shown",
+    [
+        (" https://ok.example/a?b=c ", "https://ok.example/a?b=c"),  # stripped
+        ("HTTP://Ok.Example/X", "http://Ok.Example/X"),  # the scheme is lower-cased, nothing else
+        ("https://ok.example/a b?q=c d#e f", "https://ok.example/a%20b?q=c%20d#e%20f"),  # as a browser sends it
+        ("http://[::1]:8080/", "http://[::1]:8080/"),
+    ],
+)
+def test_the_result_form_is_the_engines_url_made_usable(raw, shown):
+    assert result_url(raw) == shown
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        None,
+        42,
+        "",
+        "https://",
+        "//proto.relative/x",
+        "/relative/path",
+        "ftp://files.example/",
+        "javascript:alert(1)",
+        "https://exa mple.com/",  # a space in the host
+        "https://ok.example/a\tb",  # whitespace other than a space
+        "https://ok.example/\u200bx",  # an invisible character
+        "http://[::1",  # an invalid IPv6 literal
+        "http://ok.example:0/",
+        "http://ok.example:99999/",
+    ],
+)
+def test_what_is_not_an_http_url_with_a_host_is_no_result_url(raw):
+    assert result_url(raw) is None
+
+
+# -- dedupe key ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "one, other",
+    [
+        ("https://www.Example.com/a/?utm_source=x&id=1#frag", "http://example.com/a?id=1&fbclid=abc"),
+        ("https://example.com/a?gclid=1&msclkid=2&utm_medium=m", "https://example.com/a"),
+        ("https://EXAMPLE.com", "https://example.com/"),
+    ],
+)
+def test_the_dedupe_key_ignores_what_does_not_change_the_page(one, other):
+    assert dedupe_key(one) == dedupe_key(other)
+
+
+@pytest.mark.parametrize(
+    "one, other",
+    [
+        ("https://example.com/a", "https://example.com/b"),
+        ("https://example.com/a?id=1", "https://example.com/a?id=2"),
+        ("https://example.com:8443/a", "https://example.com/a"),
+        ("https://www2.example.com/a", "https://example.com/a"),  # only a leading "www." is dropped
+        ("https://example.com/A", "https://example.com/a"),  # a path is case-sensitive
+    ],
+)
+def test_the_dedupe_key_keeps_what_does(one, other):
+    assert dedupe_key(one) != dedupe_key(other)
+
+
+def test_duplicates_in_one_list_and_across_engines_follow_the_same_key():
+    one, other = "https://www.example.com/a/", "http://example.com/a#top"
+    items = normalize_items([{"title": "1", "url": one}, {"title": "2", "url": other}], "p", 10)
+    assert [item["url"] for item in items] == [one]
+    fused = fuse([("a", [{"title": "1", "url": one}]), ("b", [{"title": "2", "url": other}])])
+    assert [(item["url"], item["providers"]) for item in fused] == [(one, ["a", "b"])]
+
+
+def test_a_malformed_url_has_no_dedupe_key():
+    with pytest.raises(ValueError):
+        dedupe_key("http://[::1")
+
+
+# -- request form and page key ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "raw, sent",
+    [
+        ("HTTP://Example.COM#x", "http://example.com/#x"),
+        ("https://BÜCHER.de/ä ö?x=ü", "https://xn--bcher-kva.de/%C3%A4%20%C3%B6?x=%C3%BC"),
+        ("  https://example.com/%7Efoo  ", "https://example.com/~foo"),
+    ],
+)
+def test_the_request_form_is_what_requests_sends(raw, sent):
+    assert request_url(raw) == sent
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        5,
+        "",
+        "   ",
+        "https://example.com/" + "a" * MAX_URL_CHARS,
+        "https://example.com/a\x00b",
+        "ftp://example.com/",
+        "example.com/page",
+        "http:///path",
+        "http://[::1",
+        "http://example.com:99999/",
+        "http://4294967296/",  # a numeric host out of range
+    ],
+)
+def test_what_fetch_cannot_send_is_bad_url(raw):
+    with pytest.raises(ws.InvalidInput) as info:
+        request_url(raw)
+    assert info.value.detail_code == "bad_url"
+
+
+def test_the_page_key_drops_only_the_fragment():
+    assert page_key("https://reader:Secret@example.com/a?q=1#part") == "https://reader:Secret@example.com/a?q=1"
+    assert page_key("https://example.com/a") == "https://example.com/a"
+
+
+def test_a_search_redirect_target_is_checked_not_rewritten():
+    assert http_url("HTTPS://Example.com/a b") == "HTTPS://Example.com/a b"
+    with pytest.raises(ws.InvalidInput):
+        http_url("ftp://example.com/")
+    with pytest.raises(ValueError):
+        http_url("http://example.com:99999/")

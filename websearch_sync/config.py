@@ -18,6 +18,7 @@ from .errors import InvalidInput
 from .secrets import is_secret_name as is_secret_name  # is_secret_name: cachekey imports it here
 from .secrets import mask as _mask
 from .secrets import redact
+from .validate import MAX_TIMEOUT_MS, check_number
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -31,7 +32,6 @@ DEFAULT_MAX_RESULTS = 5
 #: The one byte cap default: of a search response and of a fetched page.
 DEFAULT_MAX_BYTES = 5_000_000
 DEFAULT_MAX_RESPONSE_BYTES = DEFAULT_MAX_BYTES
-MAX_TIMEOUT_MS = 600_000
 
 #: Environment variables shared by every backend and by fetch: name -> (Settings field, meaning).
 SHARED_ENV_VARS: dict[str, tuple[str, str]] = {
@@ -165,7 +165,7 @@ class Settings:
 
     def __post_init__(self) -> None:
         for name, maximum in (("timeout_ms", MAX_TIMEOUT_MS), ("max_results", 10), ("max_response_bytes", None)):
-            _check_positive_int("Settings." + name, getattr(self, name), maximum)
+            check_number("Settings." + name, getattr(self, name), maximum=maximum, detail="bad_setting")
         if not isinstance(self.endpoints, Mapping):
             raise InvalidInput("Settings.endpoints must be a mapping {backend: url}", detail_code="bad_setting")
         if not isinstance(self.providers, Mapping) or not all(
@@ -272,13 +272,6 @@ def _json_object(text: str) -> Optional[dict[str, Any]]:
     return value if isinstance(value, dict) else None
 
 
-def _check_positive_int(name: str, value: Any, maximum: Optional[int]) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidInput("%s must be a positive integer, got %r" % (name, value), detail_code="bad_setting")
-    if maximum is not None and value > maximum:
-        raise InvalidInput("%s must be at most %d, got %r" % (name, maximum, value), detail_code="bad_setting")
-
-
 def accepted_provider_settings(name: str) -> Optional[list[str]]:
     """The provider settings backend ``name`` reads (``None`` when no backend of that name is declared)."""
     declared = _BACKEND_ENV_VARS.get(name)
@@ -316,7 +309,12 @@ def _check_providers(providers: Mapping[str, Mapping[str, Any]], endpoints: Mapp
                 )
             if value is not None and str(key).endswith("_ms"):  # other numbers are checked by their backend
                 variable = _BACKEND_ENV_VARS[name].get(key)
-                _check_positive_int(where + (" (%s)" % variable if variable else ""), value, MAX_TIMEOUT_MS)
+                check_number(
+                    where + (" (%s)" % variable if variable else ""),
+                    value,
+                    maximum=MAX_TIMEOUT_MS,
+                    detail="bad_setting",
+                )
 
 
 _PROXY_SCHEMES = ("http", "https", "socks4", "socks4a", "socks5", "socks5h")
@@ -435,10 +433,6 @@ def _pace_from_env(env: Mapping[str, str]) -> Union[None, float, dict[str, float
 MAX_PACE_S = 86400.0
 
 
-def _seconds_problem(value: Any) -> bool:
-    return isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= MAX_PACE_S
-
-
 def _check_pace(value: Any) -> Union[None, float, dict[str, float]]:
     """``Settings.min_interval_s`` checked: ``None``, seconds, or ``{backend: seconds}``
     (``InvalidInput(bad_min_interval_s)``; backend names are checked by the client)."""
@@ -446,20 +440,17 @@ def _check_pace(value: Any) -> Union[None, float, dict[str, float]]:
         return None
     if isinstance(value, Mapping):
         for name, seconds in value.items():
-            if not isinstance(name, str) or _seconds_problem(seconds):
+            if not isinstance(name, str):
                 raise InvalidInput(
-                    "Settings.min_interval_s[%r] must be a number of seconds in 0..%g, got %r"
-                    % (name, MAX_PACE_S, seconds),
-                    detail_code="bad_min_interval_s",
+                    "Settings.min_interval_s keys are backend names, got %r" % (name,), detail_code="bad_min_interval_s"
                 )
+            _check_seconds("Settings.min_interval_s[%r]" % name, seconds)
         return {name.lower(): float(seconds) for name, seconds in value.items()}
-    if _seconds_problem(value):
-        raise InvalidInput(
-            "Settings.min_interval_s must be a number of seconds in 0..%g or {backend: seconds}, got %r"
-            % (MAX_PACE_S, value),
-            detail_code="bad_min_interval_s",
-        )
-    return float(value)
+    return _check_seconds("Settings.min_interval_s (seconds, or {backend: seconds})", value)
+
+
+def _check_seconds(name: str, value: Any) -> float:
+    return float(check_number(name, value, minimum=0, maximum=MAX_PACE_S, integer=False, detail="bad_min_interval_s"))
 
 
 def _backends_from_env(env: Mapping[str, str]) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:

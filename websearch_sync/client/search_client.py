@@ -28,7 +28,14 @@ from ..reader.page import (
     fetch_page,
 )
 from ..secrets import redact_error
-from ..validate import COMMON_OPTIONS, backend_list, check_options_taken, check_timeout_ms, search_params
+from ..validate import (
+    COMMON_OPTIONS,
+    backend_list,
+    check_number,
+    check_options_taken,
+    check_timeout_ms,
+    search_params,
+)
 from .answers import valid_page_answer, valid_search_answer
 from .attempts import BackendRunner, CallState
 from .cache import MemoryCache, ResultCache, SqliteCache
@@ -47,34 +54,16 @@ from .strategies import fallback, merge
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 
-def _check_number(
-    name: str,
-    value: Any,
-    minimum: float,
-    maximum: Optional[float] = None,
-    integer: bool = False,
-    detail: Optional[str] = None,
-) -> Any:
-    ok = isinstance(value, int) if integer else isinstance(value, (int, float))
-    if (
-        isinstance(value, bool)
-        or not ok
-        or value != value
-        or value < minimum
-        or (maximum is not None and value > maximum)
-    ):
-        raise InvalidInput(
-            "%s must be %s >= %s%s, got %r"
-            % (
-                name,
-                "an integer" if integer else "a number",
-                minimum,
-                "" if maximum is None else " and <= %s" % maximum,
-                value,
-            ),
-            detail_code=detail or "bad_" + name,
-        )
-    return value
+def _check_ttl(value: object) -> float:
+    return check_number("cache_ttl_s", value, minimum=0, integer=False, detail="bad_cache_ttl_s")
+
+
+def _check_retries(value: object) -> int:
+    return check_number("retries", value, minimum=0, maximum=10, detail="bad_retries")
+
+
+def _check_interval(value: object) -> float:
+    return check_number("min_interval_s", value, minimum=0, integer=False, detail="bad_min_interval_s")
 
 
 def _check_cooldowns(value: Optional[Mapping[str, float]]) -> dict[str, float]:
@@ -91,7 +80,7 @@ def _check_cooldowns(value: Optional[Mapping[str, float]]) -> dict[str, float]:
                 "cooldowns has no kind %r; the kinds are %s" % (kind, ", ".join(DEFAULT_COOLDOWNS_S)),
                 detail_code="bad_cooldowns",
             )
-        _check_number("cooldowns[%r]" % kind, seconds, 0, detail="bad_cooldowns")
+        check_number("cooldowns[%r]" % kind, seconds, minimum=0, integer=False, detail="bad_cooldowns")
     return {kind: float(seconds) for kind, seconds in value.items()}
 
 
@@ -168,8 +157,8 @@ class SearchClient:
         self.settings = settings if settings is not None else Settings.from_env()
         self._backend = check_backends(backend_list(backend))
         self.strategy = _check_strategy(strategy)
-        self.cache_ttl_s = _check_number("cache_ttl_s", cache_ttl_s, 0)
-        self.retries = _check_number("retries", retries, 0, 10, integer=True)
+        self.cache_ttl_s = _check_ttl(cache_ttl_s)
+        self.retries = _check_retries(retries)
         self.budget_ms = check_timeout_ms(budget_ms, "budget_ms")
         cooldown_s = _check_cooldowns(cooldowns)
         intervals = _check_intervals(self.settings.min_interval_s)
@@ -413,7 +402,7 @@ class SearchClient:
         (``allow_private``, the fetch service...; ``cache_ttl_s=0`` bypasses the
         cache); a cached result is a copy.
         """
-        ttl = _check_number("cache_ttl_s", cache_ttl_s, 0) if cache_ttl_s is not None else self.cache_ttl_s
+        ttl = _check_ttl(cache_ttl_s) if cache_ttl_s is not None else self.cache_ttl_s
         deadline = Deadline(check_timeout_ms(timeout_ms) or self.settings.timeout_ms)
         key: Optional[Hashable] = None
         if ttl > 0:  # the URL is checked before the cache is consulted; other arguments are keyed by type and value
@@ -491,8 +480,8 @@ class _CallSettings:
         self.strategy = _check_strategy(strategy) if strategy is not None else client.strategy
         self.timeout = check_timeout_ms(timeout_ms)
         self.budget_ms = check_timeout_ms(budget_ms, "budget_ms") if budget_ms is not None else client.budget_ms
-        self.retries = _check_number("retries", retries, 0, 10, integer=True) if retries is not None else client.retries
-        self.ttl = _check_number("cache_ttl_s", ttl, 0) if ttl is not None else client.cache_ttl_s
+        self.retries = _check_retries(retries) if retries is not None else client.retries
+        self.ttl = _check_ttl(ttl) if ttl is not None else client.cache_ttl_s
 
 
 def _check_intervals(value: Union[None, float, Mapping[str, float]]) -> dict[str, float]:
@@ -507,6 +496,6 @@ def _check_intervals(value: Union[None, float, Mapping[str, float]]) -> dict[str
                     "min_interval_s names %r, which is not a backend; known backends: %s" % (name, ", ".join(known)),
                     detail_code="bad_min_interval_s",
                 )
-        return {str(k): float(_check_number("min_interval_s", v, 0)) for k, v in value.items()}
-    interval = float(_check_number("min_interval_s", value, 0))
+        return {str(k): float(_check_interval(v)) for k, v in value.items()}
+    interval = float(_check_interval(value))
     return dict.fromkeys(registry.backend_names(), interval)

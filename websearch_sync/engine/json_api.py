@@ -24,9 +24,10 @@ from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, Optional, Union
 from urllib.parse import urlsplit
 
-from ..errors import AuthError, InvalidInput, WebProviderError, WebSearchError
+from ..errors import AuthError, WebProviderError, WebSearchError
 from ..models import SearchParams
 from ..net.transport import HttpResponse, status_error
+from ..validate import check_number
 from .base import Backend, json_body
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -182,14 +183,9 @@ class JsonApiBackend(Backend):
         value = self.config.get(key)
         if value is None:
             return None
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            var = self.env_vars.get(key, key)
-            raise InvalidInput(
-                "%s: %s must be a positive integer, got %r" % (self.name, var, value),
-                provider=self.name,
-                detail_code="bad_setting",
-            )
-        return min(value, maximum)
+        var = self.env_vars.get(key, key)
+        number = check_number("%s: %s" % (self.name, var), value, provider=self.name, detail="bad_setting")
+        return min(number, maximum)
 
     def json_headers(self, auth: Optional[tuple[str, str]] = None) -> dict[str, str]:
         """``Accept: application/json`` plus one auth header ``(name, value)`` if given."""

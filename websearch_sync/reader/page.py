@@ -36,7 +36,7 @@ from ..net.ssrf import AddressGuard, ResolvedHost, Resolver
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..net.urls import request_url
 from ..secrets import redact, redact_error
-from ..validate import check_timeout_ms
+from ..validate import check_number, check_timeout_ms
 from .content import PageText, page_text
 from .refresh import RefreshChain
 from .service import ReaderService, carries_credentials, read_with_service, reader_service
@@ -56,12 +56,6 @@ _CONTENT_GRACE_S = 1.0
 
 
 # -- inputs ---------------------------------------------------------------------------------
-
-
-def _positive_int(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidInput("%s must be a positive integer, got %r" % (name, value), detail_code="bad_" + name)
-    return value
 
 
 def _check_mode(mode: Any) -> str:
@@ -127,8 +121,8 @@ def fetch_page(
     secrets = settings.secrets()
     try:
         mode = _check_mode(extract_mode)
-        max_chars = _positive_int("max_chars", max_chars)
-        max_bytes = _positive_int("max_bytes", max_bytes)
+        max_chars = check_number("max_chars", max_chars, detail="bad_max_chars")
+        max_bytes = check_number("max_bytes", max_bytes, detail="bad_max_bytes")
         timeout = check_timeout_ms(timeout_ms)
         if not isinstance(allow_private, bool):
             raise InvalidInput("allow_private must be true or false", detail_code="bad_allow_private")
@@ -360,7 +354,7 @@ def add_page_content(
     "url"}`` to the returned list; nothing is raised for a page.
     ``resolver`` and ``trusted_networks`` are passed to :func:`fetch_page`.
     """
-    _positive_int("max_content_chars", max_content_chars)
+    check_number("max_content_chars", max_content_chars, detail="bad_max_content_chars")
     todo = [item for item in items if not item.get("content")]
     for item in todo:
         item["content"] = ""

@@ -6,7 +6,7 @@ import pytest
 import websearch_sync as ws
 from websearch_sync.client.fusion import fuse
 from websearch_sync.engine.normalize import normalize_items
-from websearch_sync.net.urls import MAX_URL_CHARS, dedupe_key, http_url, page_key, request_url, result_url
+from websearch_sync.net.urls import MAX_URL_CHARS, dedupe_key, http_url, page_key, request_url, result_url, shown_url
 
 # -- result form -------------------------------------------------------------------------------------
 
@@ -137,3 +137,19 @@ def test_a_search_redirect_target_is_checked_not_rewritten():
         http_url("ftp://example.com/")
     with pytest.raises(ValueError):
         http_url("http://example.com:99999/")
+
+
+# -- shown in messages --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "url, shown",
+    [
+        ("https://user:Secret@example.com:8443/a/b?api_key=k#frag", "https://example.com:8443/a/b"),
+        ("redis://:pw@[::1]:6379/0?password=x", "redis://[::1]:6379/0"),
+        ("https://example.com/" + "p" * 100, "https://example.com/" + "p" * 76 + "..."),
+        ("http://[::1", "<unparsable URL>"),
+    ],
+)
+def test_a_url_in_a_message_carries_no_credentials(url, shown):
+    assert shown_url(url) == shown

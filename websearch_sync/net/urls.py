@@ -17,6 +17,8 @@ and two keys compare them:
   parameters ignored);
 - :func:`page_key` (request form in): the document one request gets, the request form
   without the fragment a client never sends (redirect loops, fetch cache keys).
+
+Messages and logs show a URL by :func:`shown_url`, without the parts that may hold secrets.
 """
 
 import re
@@ -152,3 +154,17 @@ def page_key(url: str) -> str:
     is sent, user info included (``user:PW`` and ``user:pw`` are different credentials).
     """
     return url.split("#", 1)[0]
+
+
+def shown_url(url: str) -> str:
+    """``url`` for messages and logs: scheme, host, port and path (cut at 80 characters).
+
+    User info, query and fragment are left out: they are where credentials and keys travel
+    (``user:pass@``, ``?api_key=``), and a message or log line may be shown to anyone.
+    """
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "<unparsable URL>"
+    path = parts.path if len(parts.path) <= 80 else parts.path[:77] + "..."
+    return urlunsplit((parts.scheme, parts.netloc.rsplit("@", 1)[-1], path, "", ""))

@@ -34,7 +34,7 @@ from ..net.hops import RedirectPolicy
 from ..net.media import media_kind
 from ..net.ssrf import AddressGuard, ResolvedHost, Resolver
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
-from ..net.urls import request_url
+from ..net.urls import request_url, shown_url
 from ..secrets import redact, redact_error
 from ..validate import check_number, check_timeout_ms
 from .content import PageText, page_text
@@ -64,13 +64,6 @@ def _check_mode(mode: Any) -> str:
             "extract_mode must be one of %s, got %r" % (", ".join(EXTRACT_MODES), mode), detail_code="bad_extract_mode"
         )
     return mode.lower()
-
-
-def _shown(url: str) -> str:
-    """A URL for messages: host and path only (queries may hold secrets)."""
-    parts = urlsplit(url)
-    path = parts.path if len(parts.path) <= 80 else parts.path[:77] + "..."
-    return "%s%s" % (parts.netloc.rsplit("@", 1)[-1], path)
 
 
 # -- one fetch ------------------------------------------------------------------------------
@@ -167,7 +160,7 @@ def _via_service(
 ) -> Optional[tuple[str, PageText]]:
     """The service's reading of ``url``, or ``None`` (not sendable, or the service failed: logged)."""
     if carries_credentials(url):
-        logger.debug("not sending %s to %s: the URL carries credentials", _shown(url), service.name)
+        logger.debug("not sending %s to %s: the URL carries credentials", shown_url(url), service.name)
         return None
     try:
         return read_with_service(service, url, transport=transport, deadline=deadline, mode=mode, max_bytes=max_bytes)
@@ -175,7 +168,7 @@ def _via_service(
         logger.warning(
             "fetch service %s failed for %s (%s/%s: %s); reading the page directly",
             service.name,
-            _shown(url),
+            shown_url(url),
             error.code,
             error.detail_code,
             redact(error.message, secrets),
@@ -195,7 +188,7 @@ def _first_host(
     except (NetworkError, Timeout) as error:
         if not service or error.detail_code not in ("dns_error", "dns_timeout"):
             raise
-        logger.debug("%s does not resolve here (%s); asking the fetch service", _shown(url), error.detail_code)
+        logger.debug("%s does not resolve here (%s); asking the fetch service", shown_url(url), error.detail_code)
         return None, error
 
 
@@ -296,16 +289,16 @@ def _extract(response: HttpResponse, mode: str, deadline: Deadline, include_comm
     except DeadlinePassed:
         raise Timeout(
             "extracting the text of %s did not finish within the %.0f ms deadline"
-            % (_shown(response.url), deadline.timeout_ms),
+            % (shown_url(response.url), deadline.timeout_ms),
             provider=PROVIDER,
             detail_code="deadline_exceeded",
         ) from None
     except WebSearchError:
         raise
     except Exception as exc:  # a defect in extraction: report it loudly, typed
-        logger.error("extracting %s failed unexpectedly", _shown(response.url), exc_info=True)
+        logger.error("extracting %s failed unexpectedly", shown_url(response.url), exc_info=True)
         raise WebProviderError(
-            "internal error while extracting %s: %s" % (_shown(response.url), type(exc).__name__),
+            "internal error while extracting %s: %s" % (shown_url(response.url), type(exc).__name__),
             provider=PROVIDER,
             detail_code="internal_error",
         ) from exc
@@ -386,7 +379,7 @@ def add_page_content(
         try:
             if future.cancelled() or not future.done():
                 raise Timeout(
-                    "reading %s did not finish within the search's deadline" % _shown(item["url"]),
+                    "reading %s did not finish within the search's deadline" % shown_url(item["url"]),
                     provider=PROVIDER,
                     detail_code="deadline_exceeded",
                 )
@@ -394,9 +387,9 @@ def add_page_content(
         except WebSearchError as error:
             errors.append({**error.to_dict(), "url": item["url"]})
         except Exception as exc:  # a defect in fetch: logged loudly, reported typed, never fails the search
-            logger.error("reading %s for include_content failed unexpectedly", _shown(item["url"]), exc_info=exc)
+            logger.error("reading %s for include_content failed unexpectedly", shown_url(item["url"]), exc_info=exc)
             entry = WebProviderError(
-                "internal error while reading %s: %s" % (_shown(item["url"]), type(exc).__name__),
+                "internal error while reading %s: %s" % (shown_url(item["url"]), type(exc).__name__),
                 provider=PROVIDER,
                 detail_code="internal_error",
             ).to_dict()

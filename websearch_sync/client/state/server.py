@@ -9,9 +9,10 @@ import logging
 import re
 import threading
 from typing import Any, Callable, Optional, TypeVar
-from urllib.parse import parse_qsl, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlsplit
 
 from ...errors import InvalidInput, NetworkError, Timeout, redact
+from ...net.urls import shown_url
 from ...secrets import is_secret_name
 from ..clock import Clock
 
@@ -65,15 +66,6 @@ def _redis_module() -> Any:
             detail_code="missing_redis_extra",
         ) from None
     return redis, Retry(NoBackoff(), 0)
-
-
-def shown_url(url: str) -> str:
-    """``url`` without user name, password and query (for messages and logs)."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "<unparsable URL>"
-    return urlunsplit((parts.scheme, parts.netloc.rsplit("@", 1)[-1], parts.path, "", ""))
 
 
 class BadReply(Exception):

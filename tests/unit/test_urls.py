@@ -1,12 +1,24 @@
 """The URL rules (websearch_sync.net.urls): the result form, the request form, and the keys
 that say when two URLs are one page."""
 
+from urllib.parse import urlsplit
+
 import pytest
 
 import websearch_sync as ws
 from websearch_sync.client.fusion import fuse
 from websearch_sync.engine.normalize import normalize_items
-from websearch_sync.net.urls import MAX_URL_CHARS, dedupe_key, http_url, page_key, request_url, result_url, shown_url
+from websearch_sync.net.urls import (
+    MAX_URL_CHARS,
+    dedupe_key,
+    host_in,
+    http_url,
+    page_key,
+    request_url,
+    result_url,
+    same_origin,
+    shown_url,
+)
 
 # -- result form -------------------------------------------------------------------------------------
 
@@ -153,3 +165,39 @@ def test_a_search_redirect_target_is_checked_not_rewritten():
 )
 def test_a_url_in_a_message_carries_no_credentials(url, shown):
     assert shown_url(url) == shown
+
+
+# -- comparisons ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "target, keeps",
+    [
+        ("https://Example.com/other", True),  # same scheme, host (any case) and port
+        ("https://example.com:8443/x", False),  # another port
+        ("http://example.com/x", False),  # a downgrade
+        ("https://example.com.evil.test/", False),
+        ("https://sub.example.com/", False),
+    ],
+)
+def test_credentials_go_along_to_the_same_origin_only(target, keeps):
+    assert same_origin(urlsplit("https://example.com/start"), urlsplit(target)) is keeps
+
+
+def test_an_upgrade_to_https_on_the_default_ports_keeps_the_origin():
+    assert same_origin(urlsplit("http://example.com/"), urlsplit("https://example.com/"))
+    assert not same_origin(urlsplit("http://example.com:8080/"), urlsplit("https://example.com/"))
+
+
+@pytest.mark.parametrize(
+    "url, inside",
+    [
+        ("https://baidu.com/s", True),
+        ("https://WAPPASS.Baidu.com/static/captcha", True),
+        ("https://notbaidu.com/", False),  # a whole label must match
+        ("https://baidu.com.evil.test/", False),
+        ("http://[::1", False),
+    ],
+)
+def test_a_url_is_on_a_site_when_its_host_is_the_domain_or_below_it(url, inside):
+    assert host_in(url, "baidu.com") is inside

@@ -35,10 +35,10 @@ from ..engine.html_parsing import attribute, classes, elements, has_class, parse
 from ..engine.redirects import client_redirect
 from ..errors import InvalidInput, WebSearchError
 from ..models import ParseResult, SearchParams
-from ..net.botwall import BotWall, host_in
+from ..net.botwall import BotWall
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec
-from ..net.urls import result_url
+from ..net.urls import host_in, result_url
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 

@@ -21,7 +21,7 @@ from urllib.parse import SplitResult, urljoin, urlsplit
 from ..errors import InvalidInput, WebProviderError
 from .deadline import Deadline
 from .ssrf import AddressGuard, ResolvedHost
-from .urls import http_url, page_key
+from .urls import http_url, page_key, same_origin
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -42,20 +42,6 @@ class Hop:
     def address(self) -> Optional[str]:
         """The checked address to connect to, or ``None`` to resolve as usual (a trusted host)."""
         return self.resolved.addresses[0] if self.resolved is not None else None
-
-
-def same_origin(origin: SplitResult, parts: SplitResult) -> bool:
-    """True when credentials may go along: same host and port, or an upgrade from http to https on it."""
-    if (origin.hostname or "").lower() != (parts.hostname or "").lower():
-        return False
-    if origin.scheme.lower() == parts.scheme.lower():
-        return origin.port == parts.port
-    return (
-        origin.scheme.lower() == "http"
-        and parts.scheme.lower() == "https"
-        and origin.port in (None, 80)
-        and parts.port in (None, 443)
-    )
 
 
 class RedirectPolicy:

@@ -19,11 +19,13 @@ and two keys compare them:
   without the fragment a client never sends (redirect loops, fetch cache keys).
 
 Messages and logs show a URL by :func:`shown_url`, without the parts that may hold secrets.
+Two comparisons decide what a URL may receive: :func:`same_origin` (whether credentials
+go along a redirect) and :func:`host_in` (whether a URL is on a site, e.g. its bot wall).
 """
 
 import re
 from typing import Optional
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import SplitResult, parse_qsl, urlencode, urlsplit, urlunsplit
 
 import requests
 
@@ -168,3 +170,29 @@ def shown_url(url: str) -> str:
         return "<unparsable URL>"
     path = parts.path if len(parts.path) <= 80 else parts.path[:77] + "..."
     return urlunsplit((parts.scheme, parts.netloc.rsplit("@", 1)[-1], path, "", ""))
+
+
+def same_origin(origin: SplitResult, parts: SplitResult) -> bool:
+    """True when credentials may go along: same host and port, or an upgrade from http to https on it."""
+    if (origin.hostname or "").lower() != (parts.hostname or "").lower():
+        return False
+    if origin.scheme.lower() == parts.scheme.lower():
+        return origin.port == parts.port
+    return (
+        origin.scheme.lower() == "http"
+        and parts.scheme.lower() == "https"
+        and origin.port in (None, 80)
+        and parts.port in (None, 443)
+    )
+
+
+def host_in(url: str, domain: str) -> bool:
+    """True when ``url``'s host is ``domain`` or below it (``False`` for a malformed URL).
+
+    A whole label must match: ``notbaidu.com`` is not in ``baidu.com``.
+    """
+    try:
+        host = (urlsplit(url).hostname or "").lower()
+    except ValueError:  # malformed (``http://[::1``)
+        return False
+    return host == domain or host.endswith("." + domain)

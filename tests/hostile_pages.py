@@ -36,6 +36,13 @@ ENGINES: dict[str, tuple[str, str, str, str]] = {
         "</div></p></li>",
         "</ul>",
     ),
+    "startpage_html": (
+        '<div class="w-gl css-1og29rd">',
+        '<div class="result css-o7i03b"><a class="result-title result-link" href="https://e.example/%d">t'
+        '<p class="description">s',
+        "</p></a></div>",
+        '</div><div class="pagination-container">',
+    ),
     "baidu_html": (
         '<div id="content_left">',
         '<div class="c-container"><h3><a href="https://www.baidu.com/link?url=%d">t</a></h3>'

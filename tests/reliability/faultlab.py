@@ -97,6 +97,7 @@ class Target:
     max_results: int = 5
     options: dict[str, Any] = field(default_factory=dict)
     golden_items: Optional[list[dict[str, Any]]] = None  #: what the good answer must give
+    follows_redirects: bool = True  #: False for an engine whose redirects are answers (``HtmlEngine.follow_redirects``)
 
 
 def search_target(name: str) -> Target:
@@ -122,6 +123,7 @@ def search_target(name: str) -> Target:
         max_results=good.case.meta.get("max_results") or 5,
         options=dict(good.case.meta.get("options") or {}),
         golden_items=good.golden["items"],
+        follows_redirects=getattr(cls, "follow_redirects", True),
     )
 
 
@@ -559,19 +561,20 @@ EXPECTED: dict[str, dict[str, tuple[str, Optional[tuple[str, ...]]]]] = {
         "json": ("WebProviderError", ("response_too_large",)),
         "fetch": OK,
     },
-    # baidu never follows redirects (the bot wall is one): any other redirect is an unexpected status
-    "redirect_loop": {"*": ("WebProviderError", ("redirect_loop",)), "baidu_html": ("WebProviderError", ("http_302",))},
+    # "unfollowed": an engine that never follows redirects (Baidu, Startpage: the bot wall is one):
+    # any other redirect is an unexpected status
+    "redirect_loop": {"*": ("WebProviderError", ("redirect_loop",)), "unfollowed": ("WebProviderError", ("http_302",))},
     # a redirect's body is not read beyond 64 KB (search) or the byte cap (fetch): the redirect is followed
-    "redirect_endless": {"*": OK, "baidu_html": ("WebProviderError", ("response_too_large",))},
+    "redirect_endless": {"*": OK, "unfollowed": ("WebProviderError", ("response_too_large",))},
     # a Location that is not a URL one can follow
     "redirect_malformed": {
         "*": ("WebProviderError", ("bad_redirect",)),
-        "baidu_html": ("WebProviderError", ("http_302",)),
+        "unfollowed": ("WebProviderError", ("http_302",)),
     },
     # a redirect to a non-public address is refused before any connection, search and fetch alike
     "redirect_private": {
         "*": ("InvalidInput", ("private_address",)),
-        "baidu_html": ("WebProviderError", ("http_302",)),
+        "unfollowed": ("WebProviderError", ("http_302",)),
     },
     "empty_200": {
         "html": ("WebParseError", None),
@@ -605,9 +608,11 @@ EXPECTED: dict[str, dict[str, tuple[str, Optional[tuple[str, ...]]]]] = {
 
 
 def expected(fault: str, target: Target) -> tuple[str, Optional[tuple[str, ...]]]:
-    """The outcome ``fault`` must have for ``target``."""
+    """The outcome ``fault`` must have for ``target``: its own row, else the row of the
+    engines that do not follow redirects (``"unfollowed"``), of its kind, or ``"*"``."""
     table = EXPECTED[fault]
-    return table.get(target.name) or table.get(target.kind) or table["*"]
+    unfollowed = None if target.follows_redirects else table.get("unfollowed")
+    return table.get(target.name) or unfollowed or table.get(target.kind) or table["*"]
 
 
 # -- running cells ----------------------------------------------------------------------------------

@@ -16,8 +16,10 @@ import re
 from pathlib import Path
 
 import pytest
+from backend_kit import project_backends
 
 import websearch_sync.backends
+from websearch_sync.contract.cases import discover
 from websearch_sync.engine import registry
 from websearch_sync.engine.html_engine import HtmlEngine
 from websearch_sync.net.botwall import bot_wall
@@ -47,7 +49,16 @@ def test_net_names_no_engine_and_does_not_import_extract():
     assert ENGINE_WORDS.findall(text) == []
 
 
-@pytest.mark.parametrize("name", ["ddg_html", "ddg_lite", "baidu_html", "bing_html", "yahoo_html", "mojeek_html"])
+#: Every keyless engine this project ships (``kind = "html"``), from the registry: an engine
+#: added later is swept by the tests below without being named in them.
+HTML_ENGINES = [name for name in project_backends() if registry.backend_class(name).kind == "html"]
+
+
+def test_the_keyless_engines_are_found():
+    assert {"ddg_html", "ddg_lite", "baidu_html", "bing_html", "yahoo_html", "mojeek_html"} <= set(HTML_ENGINES)
+
+
+@pytest.mark.parametrize("name", HTML_ENGINES)
 def test_every_keyless_engine_is_on_the_one_html_path(name):
     cls = registry.backend_class(name)
     assert issubclass(cls, HtmlEngine)
@@ -55,20 +66,32 @@ def test_every_keyless_engine_is_on_the_one_html_path(name):
         assert getattr(cls, method) is getattr(HtmlEngine, method), "%s overrides %s" % (name, method)
 
 
-def test_each_recorded_wall_is_declared_by_its_engine():
-    walls = {
-        name: registry.backend_class(name).bot_walls for name in ("ddg_html", "baidu_html", "bing_html", "mojeek_html")
-    }
-    assert all(walls.values()), walls
-    pages = {
-        "ddg_html": "ddg_html/meka__ddg_anomaly.html",
-        "baidu_html": "baidu_html/search-engine-parser__baidu_captcha.html",
-        "bing_html": "bing_html/web-search-mcp__turnstile.html",
-        "mojeek_html": "mojeek_html/argos-engine__altcha.html",
-    }
-    for name, page in pages.items():
-        text = (FIXTURES / page).read_text(encoding="utf-8")
-        assert bot_wall("https://e.example/", text, walls[name]) == walls[name][0].name, name
+def recorded_walls(name):
+    """``(case id, url, body text, Location)`` of each of the engine's cases whose golden is
+    ``WebBlocked(captcha_required)``: a recorded wall page, or a redirect to one."""
+    for case in discover(FIXTURES, name):
+        golden = case.meta_path.with_name(case.name + ".expected.json")
+        if '"captcha_required"' not in golden.read_text(encoding="utf-8"):
+            continue
+        response = case.meta["response"]
+        body = response.get("body")
+        text = (FIXTURES / name / body).read_text(encoding="utf-8") if body else response.get("body_text", "")
+        location = (response.get("headers") or {}).get("Location")
+        yield case.case_id, case.meta["request"]["url"], text, location
+
+
+@pytest.mark.parametrize("name", HTML_ENGINES)
+def test_each_recorded_wall_is_declared_by_its_engine(name):
+    """Every blocked case of an engine is recognised by the walls the engine itself declares."""
+    walls = registry.backend_class(name).bot_walls
+    for case_id, url, text, location in recorded_walls(name):
+        assert bot_wall(url, text, walls, location) is not None, case_id
+
+
+def test_the_walls_on_record_are_declared():
+    declaring = [name for name in HTML_ENGINES if list(recorded_walls(name))]
+    assert {"ddg_html", "baidu_html", "bing_html", "mojeek_html"} <= set(declaring)
+    assert all(registry.backend_class(name).bot_walls for name in declaring)
 
 
 class _CountingPattern:
@@ -82,7 +105,7 @@ class _CountingPattern:
         return self.pattern.search(text)
 
 
-@pytest.mark.parametrize("folder", ["bing_html", "yahoo_html", "mojeek_html", "ddg_html"])
+@pytest.mark.parametrize("folder", HTML_ENGINES)
 def test_no_wall_regex_runs_on_an_ordinary_results_page(folder):
     """Walls whose first pattern does not start with a literal (Baidu's alternation) have hints."""
     calls = []

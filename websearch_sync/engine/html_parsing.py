@@ -58,11 +58,13 @@ _NOISE = re.compile(
 )
 _INDENT = re.compile(r">[ \t\r]*\n\s*<")
 _ISO_DATE = re.compile(r"(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?))?")
-# A date opening a snippet, then " · ", " - " or a space: 18.03.2013, 10/18/2019, 2014-12-20,
-# Nov 5, 2012 (English month names: the en pages of Bing and Yahoo). Anchored, bounded.
+# A date opening a snippet, then " · ", " - ", " ... " or a space: 18.03.2013, 10/18/2019,
+# 2014-12-20, Nov 5, 2012 (English month names: the en pages of Bing and Yahoo), 14 Oct 2023
+# (Google's, as Startpage shows it: "14 Oct 2023 ... "). Anchored, bounded.
 _LEADING_DATE = re.compile(  # anchored: used with match(); a search would retry at every blank
-    r"^\s*(?:(\d{1,2})([./])(\d{1,2})\2(\d{4})|(\d{4})-(\d{2})-(\d{2})|([A-Za-z]{3})[a-z]{0,6}\.? (\d{1,2}), (\d{4}))"
-    r"(?:\s*[\u00b7\-\u2013\u2014]\s*|\s+|$)"
+    r"^\s*(?:(\d{1,2})([./])(\d{1,2})\2(\d{4})|(\d{4})-(\d{2})-(\d{2})|([A-Za-z]{3})[a-z]{0,6}\.? (\d{1,2}), (\d{4})"
+    r"|(\d{1,2}) ([A-Za-z]{3})[a-z]{0,6}\.? (\d{4}))"
+    r"(?:\s*(?:[\u00b7\-\u2013\u2014]|\.\.\.)\s*|\s+|$)"
 )
 _MONTHS = {name: number for number, name in enumerate("jan feb mar apr may jun jul aug sep oct nov dec".split(), 1)}
 
@@ -263,7 +265,7 @@ def iso_datetime(text: str) -> Optional[str]:
 def leading_date(text: str, month_first: Optional[bool] = None) -> tuple[Optional[str], str]:
     """``(YYYY-MM-DD, the rest)`` when ``text`` opens with a date, else ``(None, text)``.
 
-    Reads ``18.03.2013`` (day first), ``2014-12-20``, ``Nov 5, 2012`` and slashed dates:
+    Reads ``18.03.2013`` (day first), ``2014-12-20``, ``Nov 5, 2012``, ``14 Oct 2023`` and slashed dates:
     ``22/06/2011`` and ``10/18/2019`` are unambiguous; ``6/10/2016`` is read month first
     when ``month_first`` is true (the en-US market), day first when false, and not at all
     when ``None`` (the market is unknown). A date that does not exist is not read.
@@ -277,8 +279,9 @@ def leading_date(text: str, month_first: Optional[bool] = None) -> tuple[Optiona
     elif groups[4] is not None:
         ymd = (int(groups[4]), int(groups[5]), int(groups[6]))
     else:
-        month = _MONTHS.get(groups[7].lower())
-        ymd = (int(groups[9]), month, int(groups[8])) if month else None
+        name, day, year = groups[7:10] if groups[7] is not None else (groups[11], groups[10], groups[12])
+        month = _MONTHS.get(name.lower())
+        ymd = (int(year), month, int(day)) if month else None
     if ymd is None:
         return None, text
     try:

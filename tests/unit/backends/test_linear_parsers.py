@@ -39,7 +39,7 @@ def test_nested_result_blocks_parse_in_linear_time(engine):
     assert nested_s < RATIO * flat_s + 0.05, "%s: nested page %.3f s, flat page %.3f s" % (engine, nested_s, flat_s)
 
 
-@pytest.mark.parametrize("engine", ["bing_html", "yahoo_html", "ddg_html"])
+@pytest.mark.parametrize("engine", ["bing_html", "yahoo_html", "ddg_html", "startpage_html"])
 def test_every_nested_block_is_read_once(engine):
     """One item per block, whose title and snippet hold the text of its own block only, not of
     the blocks nested in it (the snippet sits inside the title link on these pages: "t s")."""

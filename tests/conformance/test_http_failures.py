@@ -1,0 +1,94 @@
+"""Conformance, the HTTP layer: what every network backend does when no answer of its service's
+format arrives: the connection fails (timeout, reset, refusal) or something in between (a proxy,
+a load balancer, a captive portal) answers in the service's place.
+
+These were once per-backend synthetic contract cases (``fixtures/<name>/connect_timeout`` ...,
+``http_502``, ``html_200_not_json``): the same answer copied into every backend's folder. Here
+each behaviour is stated once and checked for every registered backend, against the shared
+status mapping as the backend declares it (``declared_error`` in ``test_conformance``). What a
+bare status, a 429's ``Retry-After`` and a rate limit do is in ``test_conformance`` too; the
+answers of a service's own format (its error envelope, its bot wall) stay contract cases.
+"""
+
+from typing import Any, Callable
+
+import pytest
+import requests
+from clocks import FakeClock
+from test_conformance import NETWORK, cls_of, declared_error, replay, settings_of
+
+import websearch_sync as ws
+
+#: A failure before any answer, by the detail_code it must give: (the exception ``requests`` raises, the error class).
+TRANSPORT_FAILURES: dict[str, tuple[Callable[[], BaseException], type[ws.WebSearchError]]] = {
+    "connect_timeout": (lambda: requests.exceptions.ConnectTimeout("connect timed out"), ws.Timeout),
+    "read_timeout": (lambda: requests.exceptions.ReadTimeout("read timed out"), ws.Timeout),
+    "connection_error": (lambda: requests.exceptions.ConnectionError("connection aborted"), ws.NetworkError),
+    "connection_reset": (
+        lambda: requests.exceptions.ConnectionError(ConnectionResetError(104, "Connection reset by peer")),
+        ws.NetworkError,
+    ),
+    "connection_refused": (
+        lambda: requests.exceptions.ConnectionError(ConnectionRefusedError(111, "Connection refused")),
+        ws.NetworkError,
+    ),
+}
+
+#: Error pages of a reverse proxy or load balancer standing in front of a failing service
+#: (nginx's wording): HTML, whatever the service itself speaks.
+PROXY_PAGES = {
+    500: "<html><head><title>500 Internal Server Error</title></head><body><h1>500</h1></body></html>",
+    502: (
+        "<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center>"
+        "<hr><center>nginx</center></body></html>"
+    ),
+    503: "<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>",
+    504: "<html><head><title>504 Gateway Time-out</title></head><body><h1>504 Gateway Time-out</h1></body></html>",
+}
+
+#: A 200 that is not the API's JSON: a captive portal, a CDN challenge, a sign-in page.
+PORTAL_PAGE = "<!doctype html><html><head><title>Sign in</title></head><body><form>Wi-Fi login</form></body></html>"
+
+JSON_APIS = [name for name in NETWORK if cls_of(name).kind == "json"]
+
+
+def outcome_of(error: Any) -> tuple[Any, ...]:
+    assert isinstance(error, ws.WebSearchError), "expected an error, got %r" % (error,)
+    return type(error), error.detail_code, error.provider, error.status, error.retryable
+
+
+@pytest.mark.parametrize("failure", sorted(TRANSPORT_FAILURES))
+@pytest.mark.parametrize("name", NETWORK)
+def test_a_transport_failure_is_a_retryable_error_of_its_kind(name, failure):
+    raise_it, error_class = TRANSPORT_FAILURES[failure]
+    error, calls = replay(name, body=raise_it())
+    assert outcome_of(error) == (error_class, failure, name, None, True)
+    assert len(calls) == 1
+
+
+@pytest.mark.parametrize("failure", ["connect_timeout", "connection_reset"])
+@pytest.mark.parametrize("name", NETWORK)
+def test_a_transport_failure_is_retried_and_the_last_one_reported(name, failure):
+    raise_it, error_class = TRANSPORT_FAILURES[failure]
+    clock = FakeClock()
+    with ws.SearchClient(
+        name, settings=settings_of(name), retries=2, cache_ttl_s=0, min_interval_s=0, clock=clock
+    ) as client:
+        error, calls = replay(name, body=raise_it(), client=client)
+    assert outcome_of(error) == (error_class, failure, name, None, True)
+    assert len(calls) == 3 and len(clock.sleeps) == 2  # a backoff before each retry
+
+
+@pytest.mark.parametrize("status", sorted(PROXY_PAGES))
+@pytest.mark.parametrize("name", NETWORK)
+def test_a_proxys_error_page_is_the_status_not_a_parse_error_or_a_wall(name, status):
+    error, calls = replay(name, status=status, body=PROXY_PAGES[status], content_type="text/html")
+    assert outcome_of(error) == (declared_error(name, status), "http_%d" % status, name, status, True)
+    assert len(calls) == 1
+
+
+@pytest.mark.parametrize("name", JSON_APIS)
+def test_an_html_page_with_200_where_json_was_asked_is_not_json(name):
+    error, calls = replay(name, status=200, body=PORTAL_PAGE, content_type="text/html; charset=utf-8")
+    assert outcome_of(error) == (ws.WebParseError, "not_json", name, 200, False)
+    assert len(calls) == 1

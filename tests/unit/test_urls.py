@@ -18,6 +18,7 @@ from websearch_sync.net.urls import (
     result_url,
     same_origin,
     shown_url,
+    url_parts,
 )
 
 # -- result form -------------------------------------------------------------------------------------
@@ -201,3 +202,9 @@ def test_an_upgrade_to_https_on_the_default_ports_keeps_the_origin():
 )
 def test_a_url_is_on_a_site_when_its_host_is_the_domain_or_below_it(url, inside):
     assert host_in(url, "baidu.com") is inside
+
+
+def test_a_link_in_markup_is_parsed_without_raising():
+    parts, host = url_parts("https://WWW.Example.com:8443/a?b=c")
+    assert (host, parts.port, parts.path, parts.query) == ("www.example.com", 8443, "/a", "b=c")
+    assert url_parts("http://[::1") is None

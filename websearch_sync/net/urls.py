@@ -21,6 +21,7 @@ and two keys compare them:
 Messages and logs show a URL by :func:`shown_url`, without the parts that may hold secrets.
 Two comparisons decide what a URL may receive: :func:`same_origin` (whether credentials
 go along a redirect) and :func:`host_in` (whether a URL is on a site, e.g. its bot wall).
+Parsers read links from markup with :func:`url_parts`, which never raises.
 """
 
 import re
@@ -186,13 +187,21 @@ def same_origin(origin: SplitResult, parts: SplitResult) -> bool:
     )
 
 
+def url_parts(url: str) -> Optional[tuple[SplitResult, str]]:
+    """``(urlsplit(url), its lower-case host)``, or ``None`` for a malformed URL (``http://[::1``):
+    engines' markup holds such links, and one must not end the reading of a page."""
+    try:
+        parts = urlsplit(url)
+        return parts, (parts.hostname or "").lower()
+    except ValueError:
+        return None
+
+
 def host_in(url: str, domain: str) -> bool:
     """True when ``url``'s host is ``domain`` or below it (``False`` for a malformed URL).
 
     A whole label must match: ``notbaidu.com`` is not in ``baidu.com``.
     """
-    try:
-        host = (urlsplit(url).hostname or "").lower()
-    except ValueError:  # malformed (``http://[::1``)
-        return False
+    parsed = url_parts(url)
+    host = parsed[1] if parsed is not None else ""
     return host == domain or host.endswith("." + domain)

@@ -171,7 +171,7 @@ def link_target(response: HttpResponse, link: str) -> Optional[str]:
     if 300 <= response.status < 400 and response.location:
         target = urljoin(link, response.location.strip())
     elif response.status == 200:
-        target = client_redirect(response)  # the same JS / meta-refresh reading fetch uses
+        target = client_redirect(response)  # a noscript refresh counts: it names the result too
     url = result_url(target)
     return url if url and not is_baidu_captcha_url(url) and not is_baidu_link(url) else None
 

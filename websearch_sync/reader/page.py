@@ -25,7 +25,7 @@ from urllib.parse import urlsplit
 from ..config import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES  # DEFAULT_MAX_BYTES: fetch's default, imported here
 from ..config import Settings
 from ..engine import registry
-from ..errors import ErrorInfo, InvalidInput, NetworkError, Timeout, WebProviderError, WebSearchError
+from ..errors import ErrorInfo, InvalidInput, NetworkError, Timeout, WebParseError, WebProviderError, WebSearchError
 from ..extract.article import EXTRACT_MODES
 from ..models import ExtractMode, FetchResult, SearchItem
 from ..net.botwall import bot_wall_error
@@ -53,6 +53,8 @@ _ACCEPT = "text/html,application/xhtml+xml,application/json;q=0.9,text/plain;q=0
 _MAX_ADDRESSES = 3
 #: Extra wait for page fetches of include_content beyond the deadline (threads wind down).
 _CONTENT_GRACE_S = 1.0
+#: A page's refresh target is named whole in an error message up to this length (else host and path).
+_NAMED_URL_CHARS = 2048
 
 
 # -- inputs ---------------------------------------------------------------------------------
@@ -232,7 +234,28 @@ def _fetch_direct(
     error = status_error(response, PROVIDER)
     if error is not None:
         raise error
-    return response, _extract(response, mode, deadline, include_comments)
+    try:
+        return response, _extract(response, mode, deadline, include_comments)
+    except WebParseError as empty:
+        if empty.detail_code != "no_content" or refreshes.unfollowed is None:
+            raise
+        raise _naming_noscript_target(empty, refreshes.unfollowed) from None
+
+
+def _naming_noscript_target(empty: WebParseError, target: str) -> WebParseError:
+    """``empty`` (``no_content``), its message naming the ``<noscript>`` refresh target of
+    the page: where a browser without scripts goes, which fetch does not follow (a browser
+    with scripts on ignores it and runs a script fetch could not read)."""
+    shown = shown_url(target) if carries_credentials(target) or len(target) > _NAMED_URL_CHARS else target
+    return WebParseError(
+        "%s; its <noscript> refresh points at %s, which fetch does not follow (a browser with scripts on"
+        " does not act on it): fetch that URL to read where the page sends a browser without scripts"
+        % (empty.message, shown),
+        provider=empty.provider,
+        detail_code=empty.detail_code,
+        status=empty.status,
+        hint=empty.hint,
+    )
 
 
 def _get(

@@ -18,6 +18,7 @@ from .errors import BAD_MIN_INTERVAL_S, BAD_PROXY, BAD_SETTING, UNKNOWN_BACKEND,
 from .secrets import is_secret_name as is_secret_name  # is_secret_name: cachekey imports it here
 from .secrets import mask as _mask
 from .secrets import redact
+from .validate import MAX_TIMEOUT_MS, check_number
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -31,7 +32,6 @@ DEFAULT_MAX_RESULTS = 5
 #: The one byte cap default: of a search response and of a fetched page.
 DEFAULT_MAX_BYTES = 5_000_000
 DEFAULT_MAX_RESPONSE_BYTES = DEFAULT_MAX_BYTES
-MAX_TIMEOUT_MS = 600_000
 
 #: Environment variables shared by every backend and by fetch: name -> (Settings field, meaning).
 SHARED_ENV_VARS: dict[str, tuple[str, str]] = {
@@ -179,7 +179,7 @@ class Settings:
 
     def __post_init__(self) -> None:
         for name, maximum in (("timeout_ms", MAX_TIMEOUT_MS), ("max_results", 10), ("max_response_bytes", None)):
-            check_int("Settings." + name, getattr(self, name), maximum)
+            check_number("Settings." + name, getattr(self, name), maximum=maximum, detail=BAD_SETTING)
         if not isinstance(self.endpoints, Mapping):
             raise InvalidInput("Settings.endpoints must be a mapping {backend: url}", detail_code=BAD_SETTING)
         if not isinstance(self.providers, Mapping) or not all(
@@ -289,11 +289,7 @@ def _json_object(text: str) -> Optional[dict[str, Any]]:
 def check_int(name: str, value: Any, maximum: Optional[int], minimum: int = 1) -> None:
     """``InvalidInput(bad_setting)`` naming ``name`` unless ``value`` is an int (not a bool)
     in ``minimum..maximum`` (``maximum=None``: no upper bound)."""
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        wanted = "a positive integer" if minimum == 1 else "an integer >= %d" % minimum
-        raise InvalidInput("%s must be %s, got %r" % (name, wanted, value), detail_code=BAD_SETTING)
-    if maximum is not None and value > maximum:
-        raise InvalidInput("%s must be at most %d, got %r" % (name, maximum, value), detail_code=BAD_SETTING)
+    check_number(name, value, minimum=minimum, maximum=maximum, detail=BAD_SETTING)
 
 
 def _check_providers(providers: Mapping[str, Mapping[str, Any]], endpoints: Mapping[str, Any]) -> None:
@@ -427,10 +423,6 @@ def _pace_from_env(env: Mapping[str, str]) -> Union[None, float, dict[str, float
 MAX_PACE_S = 86400.0
 
 
-def _seconds_problem(value: Any) -> bool:
-    return isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= MAX_PACE_S
-
-
 def _check_pace(value: Any) -> Union[None, float, dict[str, float]]:
     """``Settings.min_interval_s`` checked: ``None``, seconds, or ``{backend: seconds}``
     (``InvalidInput(bad_min_interval_s)``; backend names are checked by the client)."""
@@ -438,20 +430,17 @@ def _check_pace(value: Any) -> Union[None, float, dict[str, float]]:
         return None
     if isinstance(value, Mapping):
         for name, seconds in value.items():
-            if not isinstance(name, str) or _seconds_problem(seconds):
+            if not isinstance(name, str):
                 raise InvalidInput(
-                    "Settings.min_interval_s[%r] must be a number of seconds in 0..%g, got %r"
-                    % (name, MAX_PACE_S, seconds),
-                    detail_code=BAD_MIN_INTERVAL_S,
+                    "Settings.min_interval_s keys are backend names, got %r" % (name,), detail_code=BAD_MIN_INTERVAL_S
                 )
+            _check_seconds("Settings.min_interval_s[%r]" % name, seconds)
         return {name.lower(): float(seconds) for name, seconds in value.items()}
-    if _seconds_problem(value):
-        raise InvalidInput(
-            "Settings.min_interval_s must be a number of seconds in 0..%g or {backend: seconds}, got %r"
-            % (MAX_PACE_S, value),
-            detail_code=BAD_MIN_INTERVAL_S,
-        )
-    return float(value)
+    return _check_seconds("Settings.min_interval_s (seconds, or {backend: seconds})", value)
+
+
+def _check_seconds(name: str, value: Any) -> float:
+    return float(check_number(name, value, minimum=0, maximum=MAX_PACE_S, integer=False, detail=BAD_MIN_INTERVAL_S))
 
 
 def _backends_from_env(env: Mapping[str, str]) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:

@@ -82,7 +82,7 @@ def _literal_codes(path):
     of codes built from pieces (set, or assigned to a ``detail`` variable)."""
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
         built = []
-        if isinstance(node, ast.keyword) and node.arg == "detail_code":
+        if isinstance(node, ast.keyword) and node.arg in ("detail_code", "detail"):
             values = [node.value]
             built = _built(node.value)
         elif isinstance(node, ast.Assign) and any(

@@ -83,7 +83,7 @@ def test_code_beats_the_environment_and_is_checked_too(plugins):
     assert chosen.provider("plugin_paged")["page_size"] == 50
     refused(
         lambda: ws.Settings.from_env(environ=environ, providers={"plugin_paged": {"page_size": 500}}),
-        "at most 100",
+        "in 10..100",
     )
 
 
@@ -102,7 +102,7 @@ def test_an_undeclared_key_is_refused_with_the_closest_declared_one(plugins):
 
 def test_every_backend_reads_its_own_timeout(plugins):
     assert ws.Settings(providers={"plugin_paged": {"timeout_ms": 700}}).provider("plugin_paged") == {"timeout_ms": 700}
-    refused(lambda: ws.Settings(providers={"plugin_paged": {"timeout_ms": 10**9}}), "at most 600000")
+    refused(lambda: ws.Settings(providers={"plugin_paged": {"timeout_ms": 10**9}}), "in 1..600000")
 
 
 def test_a_missing_required_secret_names_its_variable(plugins):

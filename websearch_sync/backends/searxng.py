@@ -67,6 +67,7 @@ from ..models import ErrorInfo, ParseResult, SearchParams
 from ..net.botwall import bot_wall_error
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse, RequestSpec, retry_after_seconds
+from ..net.urls import shown_url
 from .searxng_extras import extras_of, ignored_names
 from .searxng_reasons import MAX_REASON_CHARS, read_reason
 
@@ -238,7 +239,7 @@ class SearXNG(JsonApiBackend):
         if error is None and self._sent_home(response):
             return WebBlocked(
                 "searxng: %s redirected the search to its home page: the limiter treats this client as a bot "
-                "(a public instance does this to API clients); use an instance you run" % _shown(response.url),
+                "(a public instance does this to API clients); use an instance you run" % shown_url(response.url),
                 provider=self.name,
                 detail_code=CAPTCHA_REQUIRED,
                 status=response.status,
@@ -254,7 +255,7 @@ class SearXNG(JsonApiBackend):
             "requests go to <base URL>/search"
         )
         return WebProviderError(
-            "searxng: %s answered 404 Not Found; check %s" % (_shown(response.url), setting),
+            "searxng: %s answered 404 Not Found; check %s" % (shown_url(response.url), setting),
             provider=self.name,
             detail_code=HTTP_404,
             status=response.status,
@@ -279,7 +280,7 @@ class SearXNG(JsonApiBackend):
             error,
             "searxng: HTTP 403 from something in front of the instance at %s (a reverse proxy, firewall or access "
             "rule), not SearXNG's own page: check its access rules (and SEARXNG_API_KEY if it wants a token)"
-            % _shown(response.url),
+            % shown_url(response.url),
         )
 
     def _sent_home(self, response: HttpResponse) -> bool:
@@ -416,17 +417,6 @@ def instance_root(base_url: str) -> str:
     if path.endswith("/search"):
         path = path[: -len("/search")].rstrip("/")
     return urlunsplit((parts.scheme, parts.netloc, path, "", ""))
-
-
-def _shown(url: str) -> str:
-    """A URL for messages: scheme, host, port and path (no credentials, no query)."""
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname or ""
-        port = ":%d" % parts.port if parts.port else ""
-    except ValueError:
-        return "the instance"
-    return "%s://%s%s%s" % (parts.scheme, host, port, parts.path)
 
 
 def _engine_error(entry: Any, provider: str, secrets: list[str]) -> Optional[tuple[str, WebSearchError]]:

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from typing import Any, Optional, TextIO
 
 from ..config import DEFAULT_TIMEOUT_MS
-from ..errors import BAD_ARGUMENTS, NO_CONTENT, PRIVATE_ADDRESS, InvalidInput, WebSearchError
+from ..errors import NO_CONTENT, PRIVATE_ADDRESS, WebSearchError
 from ..tool import offline_backends
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -125,13 +125,6 @@ def int_arg(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError("expected an integer, got %r" % text) from None
-
-
-def positive_arg(name: str, value: Optional[int], maximum: int) -> Optional[int]:
-    """``value`` unless it is outside 1..``maximum`` (``InvalidInput(bad_arguments)`` naming the option)."""
-    if value is not None and not 1 <= value <= maximum:
-        raise InvalidInput("%s must be in 1..%d, got %d" % (name, maximum, value), detail_code=BAD_ARGUMENTS)
-    return value
 
 
 def terminal_text(text: str) -> str:

@@ -36,6 +36,7 @@ from ..net.botwall import BotWall
 from ..net.deadline import Deadline, DeadlinePassed, run_within
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..secrets import is_secret_name, redact
+from ..validate import check_number
 from .setting import COMMON_SETTINGS, Setting, from_env_vars, merged
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -372,8 +373,4 @@ def page_number(params: SearchParams, provider: str) -> int:
     pageno = params.options.get("pageno")
     if pageno is None:
         return 1
-    if isinstance(pageno, bool) or not isinstance(pageno, int) or pageno < 1:
-        raise InvalidInput(
-            "pageno must be an integer >= 1, got %r" % (pageno,), provider=provider, detail_code=BAD_PAGENO
-        )
-    return pageno
+    return check_number("pageno", pageno, provider=provider, detail=BAD_PAGENO)

@@ -18,9 +18,10 @@ import logging
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, Optional
 
-from ..config import MAX_TIMEOUT_MS, check_int, env_int, env_text
+from ..config import check_int, env_int, env_text
 from ..errors import BAD_SETTING, InvalidInput
 from ..secrets import is_secret_name
+from ..validate import MAX_TIMEOUT_MS
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 

@@ -9,6 +9,7 @@ loads :mod:`.server`, after :func:`require_mcp` has checked that the SDK is ther
 import sys
 
 from ..errors import BAD_MAX_CONCURRENT, MISSING_MCP_EXTRA, InvalidInput
+from ..validate import check_number
 from .tools import CancellableClock, McpTools
 
 __all__ = ["McpTools", "CancellableClock", "serve_stdio"]
@@ -57,10 +58,7 @@ def serve_stdio(tools: McpTools, *, max_concurrent: int = DEFAULT_MAX_CONCURRENT
     ``max_concurrent`` at once. Raises ``InvalidInput``: ``bad_max_concurrent``,
     or ``missing_mcp_extra`` when the SDK is not installed.
     """
-    if isinstance(max_concurrent, bool) or not isinstance(max_concurrent, int) or max_concurrent < 1:
-        raise InvalidInput(
-            "max_concurrent must be a positive integer, got %r" % (max_concurrent,), detail_code=BAD_MAX_CONCURRENT
-        )
+    check_number("max_concurrent", max_concurrent, detail=BAD_MAX_CONCURRENT)
     require_mcp()
     from .server import run_stdio
 

@@ -60,15 +60,6 @@ class BotWall:
         return all(pattern.search(head) for pattern in self.patterns)
 
 
-def host_in(url: str, domain: str) -> bool:
-    """True when ``url``'s host is ``domain`` or below it (``False`` for a malformed URL)."""
-    try:
-        host = (urlsplit(url).hostname or "").lower()
-    except ValueError:  # malformed (``http://[::1``)
-        return False
-    return host == domain or host.endswith("." + domain)
-
-
 def bot_wall(url: str, text: str, walls: Iterable[BotWall], location: Optional[str] = None) -> Optional[str]:
     """The name of the first of ``walls`` this answer is, or ``None``.
 

@@ -9,7 +9,7 @@ import logging
 import re
 import threading
 from typing import Any, Callable, Optional, TypeVar
-from urllib.parse import parse_qsl, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlsplit
 
 from ...errors import (
     BAD_STATE_PREFIX,
@@ -22,6 +22,7 @@ from ...errors import (
     Timeout,
     redact,
 )
+from ...net.urls import shown_url
 from ...secrets import is_secret_name
 from ..clock import Clock
 
@@ -75,15 +76,6 @@ def _redis_module() -> Any:
             detail_code=MISSING_REDIS_EXTRA,
         ) from None
     return redis, Retry(NoBackoff(), 0)
-
-
-def shown_url(url: str) -> str:
-    """``url`` without user name, password and query (for messages and logs)."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "<unparsable URL>"
-    return urlunsplit((parts.scheme, parts.netloc.rsplit("@", 1)[-1], parts.path, "", ""))
 
 
 class BadReply(Exception):

@@ -54,9 +54,19 @@ def network_backends() -> list[str]:
     return [name for name in project_backends() if registry.backend_class(name).kind != "offline"]
 
 
+def env_vars(cls: type[Backend]) -> dict[str, str]:
+    """``{setting: ENV_VAR}`` of the settings ``cls`` declares with an environment variable."""
+    return {s.name: s.env for s in cls.declared_settings() if s.env}
+
+
+def required(cls: type[Backend]) -> list[str]:
+    """The settings ``cls`` cannot search without, in declaration order."""
+    return [s.name for s in cls.declared_settings() if s.required]
+
+
 def secret_settings(cls: type[Backend]) -> list[str]:
     """The secret provider settings of a backend class (its keys, and header settings whose values are secret)."""
-    return sorted({k for k in cls.env_vars if is_secret_name(k)} | {k for k in cls.required if is_secret_name(k)})
+    return sorted(s.name for s in cls.declared_settings() if s.secret)
 
 
 def dummy_config(cls: type[Backend], url: str, secret: Union[str, Mapping[str, str]]) -> dict[str, Any]:
@@ -66,7 +76,7 @@ def dummy_config(cls: type[Backend], url: str, secret: Union[str, Mapping[str, s
     mapping holding it as a header value; a URL setting gets ``url``; anything else ``"lab"``.
     """
     config: dict[str, Any] = {}
-    for key in sorted(set(cls.required) | set(secret_settings(cls))):
+    for key in sorted(set(required(cls)) | set(secret_settings(cls))):
         if key.endswith("headers"):  # extra headers whose values are secrets (the service gateway)
             config[key] = {"X-Lab-Secret": secret if isinstance(secret, str) else secret[key]}
         elif is_secret_name(key):
@@ -82,7 +92,7 @@ def env_for(cls: type[Backend], config: Mapping[str, Any]) -> dict[str, str]:
     """The environment variables that give ``config`` (header mappings as JSON objects)."""
     env = {}
     for key, value in config.items():
-        env[cls.env_vars[key]] = json.dumps(value) if isinstance(value, dict) else str(value)
+        env[cls.setting(key).env] = json.dumps(value) if isinstance(value, dict) else str(value)
     return env
 
 
@@ -97,7 +107,7 @@ def declared_endpoint(
     """
     if endpoints and endpoints.get(cls.name):
         return endpoints[cls.name]
-    if "url" in cls.required:
+    if "url" in required(cls):
         return config["url"]
     base = config.get("base_url") or getattr(cls, "default_base_url", None)
     if base:

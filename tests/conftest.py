@@ -39,7 +39,7 @@ def _offline_and_clean_env(monkeypatch):
 
     from websearch_sync.client.default_client import close_default_client
 
-    declared = {var for name in backend_names() for var in backend_class(name).env_vars.values()}
+    declared = {s.env for name in backend_names() for s in backend_class(name).declared_settings() if s.env}
     for name in list(os.environ):
         if name.startswith(ENV_PREFIXES) or name in declared:
             monkeypatch.delenv(name)

@@ -11,13 +11,14 @@ import json
 import logging
 import os
 from collections.abc import Mapping, Sequence
-from typing import Any, Optional, Union
+from typing import Any, Optional, Protocol, Union
 from urllib.parse import parse_qsl, urlsplit
 
-from .errors import InvalidInput
+from .errors import BAD_MIN_INTERVAL_S, BAD_PROXY, BAD_SETTING, UNKNOWN_BACKEND, InvalidInput
 from .secrets import is_secret_name as is_secret_name  # is_secret_name: cachekey imports it here
 from .secrets import mask as _mask
 from .secrets import redact
+from .validate import MAX_TIMEOUT_MS, check_number
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -31,7 +32,6 @@ DEFAULT_MAX_RESULTS = 5
 #: The one byte cap default: of a search response and of a fetched page.
 DEFAULT_MAX_BYTES = 5_000_000
 DEFAULT_MAX_RESPONSE_BYTES = DEFAULT_MAX_BYTES
-MAX_TIMEOUT_MS = 600_000
 
 #: Environment variables shared by every backend and by fetch: name -> (Settings field, meaning).
 SHARED_ENV_VARS: dict[str, tuple[str, str]] = {
@@ -70,26 +70,41 @@ SHARED_ENV_VARS: dict[str, tuple[str, str]] = {
     "WEB_FETCH_ALLOW_PRIVATE": ("allow_private", "`1` lets fetch read loopback/private addresses (trusted local use)"),
 }
 
-#: What each registered backend reads from the environment: ``{backend: {setting: ENV_VAR}}``.
-#: Filled by the backend registry when a backend registers, so that configuration
-#: never imports the backends (they sit above it).
-_BACKEND_ENV_VARS: dict[str, dict[str, str]] = {}
+
+class BackendCatalogue(Protocol):
+    """What configuration asks about the registered backends. The registry answers
+    (:func:`use_backends`): configuration sits below the backends and never imports them."""
+
+    def names(self) -> list[str]:
+        """The registered backends' names, in registration order."""
+        ...
+
+    def read_settings(
+        self, name: str, given: Mapping[str, Any], environ: Optional[Mapping[str, str]] = None
+    ) -> dict[str, Any]:
+        """Backend ``name``'s settings from ``environ`` and ``given``, checked against its declaration."""
+        ...
 
 
-#: Provider settings every backend accepts besides the ones it reads from the environment.
-COMMON_PROVIDER_SETTINGS: tuple[str, ...] = ("timeout_ms",)
-#: Provider settings that fetch reads from a backend's section (see docs/fetch.md).
-FETCH_PROVIDER_SETTINGS: dict[str, tuple[str, ...]] = {"jina": ("reader_url",)}
+class _NoBackends:
+    """The catalogue before the registry is imported: no backend is known."""
+
+    def names(self) -> list[str]:
+        return []
+
+    def read_settings(
+        self, name: str, given: Mapping[str, Any], environ: Optional[Mapping[str, str]] = None
+    ) -> dict[str, Any]:
+        return dict(given)
 
 
-def declare_backend(name: str, env_vars: Mapping[str, str]) -> None:
-    """Make ``Settings.from_env`` know backend ``name`` and the variables it reads."""
-    _BACKEND_ENV_VARS[name] = dict(env_vars)
+_backends: BackendCatalogue = _NoBackends()
 
 
-def forget_backend(name: str) -> None:
-    """Undo :func:`declare_backend` (a backend was unregistered)."""
-    _BACKEND_ENV_VARS.pop(name, None)
+def use_backends(catalogue: BackendCatalogue) -> None:
+    """Let configuration ask ``catalogue`` (the backend registry) about backends and their settings."""
+    global _backends
+    _backends = catalogue
 
 
 BackendSpec = Union[None, str, Sequence[str]]
@@ -137,10 +152,9 @@ class Settings:
     Checked at construction (``InvalidInput``): numbers are positive integers
     (``bad_setting``), ``proxy`` is a proxy URL (``bad_proxy``), ``backend`` names
     registered backends or ``auto`` (``unknown_backend``, with the closest name), and each known
-    backend's ``providers`` section holds only settings that backend reads
-    (its environment settings, ``timeout_ms``, and ``reader_url`` for ``jina``;
-    ``bad_setting``, naming the key); a provider ``*_ms`` setting is a whole number
-    of milliseconds up to 600000.
+    backend's ``providers`` section holds only the settings that backend declares
+    (``Backend.provider_settings``, and ``timeout_ms`` for every backend), each of its declared
+    kind and range (``bad_setting``, naming the key and its environment variable).
     """
 
     backend: BackendSpec = None
@@ -165,14 +179,14 @@ class Settings:
 
     def __post_init__(self) -> None:
         for name, maximum in (("timeout_ms", MAX_TIMEOUT_MS), ("max_results", 10), ("max_response_bytes", None)):
-            _check_positive_int("Settings." + name, getattr(self, name), maximum)
+            check_number("Settings." + name, getattr(self, name), maximum=maximum, detail=BAD_SETTING)
         if not isinstance(self.endpoints, Mapping):
-            raise InvalidInput("Settings.endpoints must be a mapping {backend: url}", detail_code="bad_setting")
+            raise InvalidInput("Settings.endpoints must be a mapping {backend: url}", detail_code=BAD_SETTING)
         if not isinstance(self.providers, Mapping) or not all(
             isinstance(v, Mapping) or v is None for v in self.providers.values()
         ):
             raise InvalidInput(
-                "Settings.providers must be a mapping {backend: {setting: value}}", detail_code="bad_setting"
+                "Settings.providers must be a mapping {backend: {setting: value}}", detail_code=BAD_SETTING
             )
         self.endpoints = {str(k).lower(): v for k, v in self.endpoints.items() if v}
         self.providers = {str(k).lower(): dict(v or {}) for k, v in self.providers.items()}
@@ -219,7 +233,7 @@ class Settings:
         """``backend``, the default of a call that names none; ``InvalidInput(unknown_backend)``
         when it came from a ``WEB_SEARCH_BACKEND`` that names an unknown backend."""
         if self.backend is None and self.env_backend_problem:
-            raise InvalidInput(self.env_backend_problem, detail_code="unknown_backend")
+            raise InvalidInput(self.env_backend_problem, detail_code=UNKNOWN_BACKEND)
         return self.backend
 
     def replace(self, **changes: Any) -> "Settings":
@@ -272,51 +286,24 @@ def _json_object(text: str) -> Optional[dict[str, Any]]:
     return value if isinstance(value, dict) else None
 
 
-def _check_positive_int(name: str, value: Any, maximum: Optional[int]) -> None:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidInput("%s must be a positive integer, got %r" % (name, value), detail_code="bad_setting")
-    if maximum is not None and value > maximum:
-        raise InvalidInput("%s must be at most %d, got %r" % (name, maximum, value), detail_code="bad_setting")
-
-
-def accepted_provider_settings(name: str) -> Optional[list[str]]:
-    """The provider settings backend ``name`` reads (``None`` when no backend of that name is declared)."""
-    declared = _BACKEND_ENV_VARS.get(name)
-    if declared is None:
-        return None
-    return sorted(set(declared) | set(COMMON_PROVIDER_SETTINGS) | set(FETCH_PROVIDER_SETTINGS.get(name, ())))
+def check_int(name: str, value: Any, maximum: Optional[int], minimum: int = 1) -> None:
+    """``InvalidInput(bad_setting)`` naming ``name`` unless ``value`` is an int (not a bool)
+    in ``minimum..maximum`` (``maximum=None``: no upper bound)."""
+    check_number(name, value, minimum=minimum, maximum=maximum, detail=BAD_SETTING)
 
 
 def _check_providers(providers: Mapping[str, Mapping[str, Any]], endpoints: Mapping[str, Any]) -> None:
-    """Refuse a provider setting its backend does not read, or a ``*_ms`` that is not whole milliseconds."""
-    for name in sorted(set(endpoints) - set(_BACKEND_ENV_VARS)):
-        logger.warning(
-            "Settings.endpoints names %r, which no registered backend is called; known: %s",
-            name,
-            ", ".join(_BACKEND_ENV_VARS),
-        )
-    for name, sub in providers.items():
-        accepted = accepted_provider_settings(name)
-        if accepted is None:
+    """Check each known backend's ``providers`` section against its declared settings
+    (``InvalidInput(bad_setting)``); a name no backend is registered under is logged."""
+    known = _backends.names()
+    for what, names in (("endpoints", endpoints), ("providers", providers)):
+        for name in sorted(set(names) - set(known)):
             logger.warning(
-                "Settings.providers names %r, which no registered backend is called; known: %s",
-                name,
-                ", ".join(_BACKEND_ENV_VARS),
+                "Settings.%s names %r, which no registered backend is called; known: %s", what, name, ", ".join(known)
             )
-            continue
-        for key, value in sub.items():
-            where = "Settings.providers[%r][%r]" % (name, key)
-            if key not in accepted:
-                close = difflib.get_close_matches(str(key), accepted, n=1)
-                raise InvalidInput(
-                    "%s: backend %s has no setting %r%s; it reads: %s"
-                    % (where, name, key, " (did you mean %r?)" % close[0] if close else "", ", ".join(accepted)),
-                    provider=name,
-                    detail_code="bad_setting",
-                )
-            if value is not None and str(key).endswith("_ms"):  # other numbers are checked by their backend
-                variable = _BACKEND_ENV_VARS[name].get(key)
-                _check_positive_int(where + (" (%s)" % variable if variable else ""), value, MAX_TIMEOUT_MS)
+    for name, sub in providers.items():
+        if name in known:
+            _backends.read_settings(name, sub)
 
 
 _PROXY_SCHEMES = ("http", "https", "socks4", "socks4a", "socks5", "socks5h")
@@ -344,7 +331,7 @@ def _check_optional_strings(settings: "Settings", names: tuple[str, ...]) -> Non
     """``InvalidInput(bad_setting)`` unless each named setting is ``None`` or a string."""
     for name in names:
         if getattr(settings, name) is not None and not isinstance(getattr(settings, name), str):
-            raise InvalidInput("Settings.%s must be a string" % name, detail_code="bad_setting")
+            raise InvalidInput("Settings.%s must be a string" % name, detail_code=BAD_SETTING)
 
 
 def _check_proxy(url: Any, where: str) -> None:
@@ -356,7 +343,7 @@ def _check_proxy(url: Any, where: str) -> None:
         shown = _mask_proxy(url) if isinstance(url, str) else type(url).__name__
         raise InvalidInput(
             "%s must be a proxy URL such as http://proxy.example:3128: %s (got %r)" % (where, problem, shown),
-            detail_code="bad_proxy",
+            detail_code=BAD_PROXY,
         )
 
 
@@ -364,7 +351,7 @@ def _shared_from_env(env: Mapping[str, str], overridden: set[str]) -> dict[str, 
     """The settings every backend shares, read from ``env`` (``WEB_SEARCH_*``, ``WEB_FETCH_*``);
     the backend names and the proxy are checked unless an override replaces them."""
     values: dict[str, Any] = {"from_environment": True}
-    backend = _env_str(env, "WEB_SEARCH_BACKEND")
+    backend = env_text(env, "WEB_SEARCH_BACKEND")
     if backend and "backend" not in overridden:
         names = [part.strip().lower() for part in backend.split(",") if part.strip()]
         problem = _unknown_backend_problem("WEB_SEARCH_BACKEND=%r" % backend, names)
@@ -377,7 +364,7 @@ def _shared_from_env(env: Mapping[str, str], overridden: set[str]) -> dict[str, 
         ("WEB_SEARCH_MAX_RESULTS", "max_results", 10),
         ("WEB_SEARCH_MAX_BYTES", "max_response_bytes", None),
     ):
-        number = _env_int(env, var, maximum)
+        number = env_int(env, var, maximum)
         if number is not None:
             values[field_name] = number
     for var, field_name in (
@@ -390,7 +377,7 @@ def _shared_from_env(env: Mapping[str, str], overridden: set[str]) -> dict[str, 
         ("WEB_SEARCH_STATE_URL", "state_url"),
         ("WEB_SEARCH_STATE_PREFIX", "state_prefix"),
     ):
-        text = _env_str(env, var)
+        text = env_text(env, var)
         if text:
             values[field_name] = text
     if "proxy" not in overridden:
@@ -405,7 +392,7 @@ def _shared_from_env(env: Mapping[str, str], overridden: set[str]) -> dict[str, 
 
 def _env_seconds(env: Mapping[str, str], name: str) -> Optional[float]:
     """A number of seconds >= 0 from ``env``; a malformed one is logged and ignored."""
-    text = _env_str(env, name)
+    text = env_text(env, name)
     if not text:
         return None
     try:
@@ -422,21 +409,18 @@ def _pace_from_env(env: Mapping[str, str]) -> Union[None, float, dict[str, float
     """``WEB_SEARCH_MIN_INTERVAL_S`` (every backend) and ``WEB_SEARCH_MIN_INTERVAL_S_<BACKEND>``:
     a number, a ``{backend: seconds}`` mapping when some backend has its own, or ``None``."""
     every = _env_seconds(env, "WEB_SEARCH_MIN_INTERVAL_S")
-    own = {name: _env_seconds(env, "WEB_SEARCH_MIN_INTERVAL_S_" + name.upper()) for name in _BACKEND_ENV_VARS}
+    known = _backends.names()
+    own = {name: _env_seconds(env, "WEB_SEARCH_MIN_INTERVAL_S_" + name.upper()) for name in known}
     own_set = {name: seconds for name, seconds in own.items() if seconds is not None}
     if not own_set:
         return every
-    base = dict.fromkeys(_BACKEND_ENV_VARS, every) if every is not None else {}
+    base = dict.fromkeys(known, every) if every is not None else {}
     base.update(own_set)
     return base
 
 
 #: The longest pace a setting may ask (one request a day).
 MAX_PACE_S = 86400.0
-
-
-def _seconds_problem(value: Any) -> bool:
-    return isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= MAX_PACE_S
 
 
 def _check_pace(value: Any) -> Union[None, float, dict[str, float]]:
@@ -446,55 +430,56 @@ def _check_pace(value: Any) -> Union[None, float, dict[str, float]]:
         return None
     if isinstance(value, Mapping):
         for name, seconds in value.items():
-            if not isinstance(name, str) or _seconds_problem(seconds):
+            if not isinstance(name, str):
                 raise InvalidInput(
-                    "Settings.min_interval_s[%r] must be a number of seconds in 0..%g, got %r"
-                    % (name, MAX_PACE_S, seconds),
-                    detail_code="bad_min_interval_s",
+                    "Settings.min_interval_s keys are backend names, got %r" % (name,), detail_code=BAD_MIN_INTERVAL_S
                 )
+            _check_seconds("Settings.min_interval_s[%r]" % name, seconds)
         return {name.lower(): float(seconds) for name, seconds in value.items()}
-    if _seconds_problem(value):
-        raise InvalidInput(
-            "Settings.min_interval_s must be a number of seconds in 0..%g or {backend: seconds}, got %r"
-            % (MAX_PACE_S, value),
-            detail_code="bad_min_interval_s",
-        )
-    return float(value)
+    return _check_seconds("Settings.min_interval_s (seconds, or {backend: seconds})", value)
+
+
+def _check_seconds(name: str, value: Any) -> float:
+    return float(check_number(name, value, minimum=0, maximum=MAX_PACE_S, integer=False, detail=BAD_MIN_INTERVAL_S))
 
 
 def _backends_from_env(env: Mapping[str, str]) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
     """``(endpoints, providers)`` of every declared backend, read from ``env``."""
     endpoints: dict[str, str] = {}
     providers: dict[str, dict[str, Any]] = {}
-    for name, env_vars in _BACKEND_ENV_VARS.items():
-        url = _env_str(env, "WEB_SEARCH_ENDPOINT_" + name.upper())
+    for name in _backends.names():
+        url = env_text(env, "WEB_SEARCH_ENDPOINT_" + name.upper())
         if url:
             endpoints[name] = url
-        for key, var in env_vars.items():
-            value: Any = _env_int(env, var, None) if key.endswith(("_ms", "_default")) else (_env_str(env, var) or None)
-            if value is not None:
-                providers.setdefault(name, {})[key] = value
+        section = _backends.read_settings(name, {}, env)
+        if section:
+            providers[name] = section
     return endpoints, providers
 
 
-def _env_str(env: Mapping[str, str], name: str) -> str:
+def env_text(env: Mapping[str, str], name: str) -> str:
+    """Variable ``name`` of ``env``, stripped (``""`` when unset)."""
     return (env.get(name) or "").strip()
 
 
 def _env_flag(env: Mapping[str, str], name: str) -> bool:
-    return _env_str(env, name).lower() in ("1", "true", "yes", "on")
+    return env_text(env, name).lower() in ("1", "true", "yes", "on")
 
 
-def _env_int(env: Mapping[str, str], name: str, maximum: Optional[int]) -> Optional[int]:
-    text = _env_str(env, name)
+def env_int(env: Mapping[str, str], name: str, maximum: Optional[int], minimum: int = 1) -> Optional[int]:
+    """Variable ``name`` of ``env`` as a whole number in ``minimum..maximum``; ``None`` when
+    unset, and when malformed or out of range (logged: a variable never fails a call)."""
+    text = env_text(env, name)
     if not text:
         return None
     try:
-        number = int(text)
+        number: Optional[int] = int(text)
     except ValueError:
-        number = 0
-    if number < 1 or (maximum is not None and number > maximum):
-        logger.warning("ignoring %s=%r: expected an integer in 1..%s; using the default", name, text, maximum or "inf")
+        number = None
+    if number is None or number < minimum or (maximum is not None and number > maximum):
+        logger.warning(
+            "ignoring %s=%r: expected an integer in %d..%s; using the default", name, text, minimum, maximum or "inf"
+        )
         return None
     return number
 
@@ -502,7 +487,7 @@ def _env_int(env: Mapping[str, str], name: str, maximum: Optional[int]) -> Optio
 def _unknown_backend_problem(where: str, names: Sequence[str]) -> Optional[str]:
     """Why ``names`` (from ``where``) are not all registered backends or ``auto``, with the
     closest known name for each unknown one; ``None`` when they are."""
-    known = list(_BACKEND_ENV_VARS)
+    known = _backends.names()
     if not names:
         return "%s names no backend; known backends: %s, or auto" % (where, ", ".join(known))
     unknown = [name for name in names if name not in known and name != "auto"]
@@ -526,7 +511,7 @@ def _check_backend_names(backend: Any, where: str) -> None:
         return
     problem = _unknown_backend_problem("%s=%r" % (where, backend), [name for name in names if name])
     if problem:
-        raise InvalidInput(problem, detail_code="unknown_backend")
+        raise InvalidInput(problem, detail_code=UNKNOWN_BACKEND)
 
 
 def _userinfo_secret(url: Optional[str]) -> list[str]:

@@ -23,10 +23,134 @@ __all__ = [
     "ToolNotFound",
 ]
 
-#: Detail code: a browser profile asked for without the ``browser`` extra (or on Python < 3.10).
-MISSING_BROWSER_EXTRA = "missing_browser_extra"
-#: Detail code: an ``impersonate`` value that is no offered profile.
-BAD_IMPERSONATE = "bad_impersonate"
+# -- detail codes
+# Every ``detail_code`` the package sets is one of these constants (the strings are the
+# contract: callers, cool-down settings and recorded goldens compare them), grouped by the
+# error class that carries them; docs/errors.md lists each one (a test checks both ways).
+# The HTTP status family ``http_<status>`` is built by :func:`http_status` (the named ones
+# below are those the docs mention). ../notes/detail_codes.py rewrites new literals.
+
+# InvalidInput: the call's arguments
+EMPTY_QUERY = "empty_query"
+BAD_QUERY = "bad_query"
+QUERY_TOO_LONG = "query_too_long"  #: also a backend's own limit, and Wikipedia's cirrussearch-query-too-long
+BAD_MAX_RESULTS = "bad_max_results"
+BAD_TIMEOUT = "bad_timeout"
+BAD_LOCALE = "bad_locale"
+BAD_TIME_RANGE = "bad_time_range"
+BAD_SITE_FILTER = "bad_site_filter"
+BAD_SAFE_SEARCH = "bad_safe_search"
+BAD_TRACE_ID = "bad_trace_id"
+BAD_INCLUDE_CONTENT = "bad_include_content"
+BAD_MAX_CONTENT_CHARS = "bad_max_content_chars"
+BAD_OPTION = "bad_option"  #: a backend-specific option no backend of the call takes
+BAD_PAGENO = "bad_pageno"
+BAD_RESOLVE_LINKS = "bad_resolve_links"  #: baidu's option
+BAD_SUMMARY = "bad_summary"  #: bocha's option
+BAD_TOPIC = "bad_topic"  #: tavily's option
+BAD_WIKI = "bad_wiki"  #: wikipedia's option
+BAD_ENGINES = "bad_engines"  #: searxng's option
+BAD_CATEGORIES = "bad_categories"  #: searxng's option
+UNKNOWN_ENGINES = "unknown_engines"  #: a warning: no SearXNG result came from the engines asked for
+UNKNOWN_CATEGORIES = "unknown_categories"  #: a warning: ... from the categories asked for
+UNKNOWN_BACKEND = "unknown_backend"
+# InvalidInput: configuration
+NOT_CONFIGURED = "not_configured"
+BAD_SETTING = "bad_setting"
+BAD_ENDPOINT = "bad_endpoint"
+BAD_PROXY = "bad_proxy"
+BAD_HEADER = "bad_header"  #: a header value that cannot be sent (outside Latin-1, a line break)
+BAD_IMPERSONATE = "bad_impersonate"  #: an ``impersonate`` value that is no offered profile
+MISSING_BROWSER_EXTRA = "missing_browser_extra"  #: a browser profile without the ``browser`` extra (or Python < 3.10)
+BAD_STATE_URL = "bad_state_url"
+BAD_STATE_PREFIX = "bad_state_prefix"
+MISSING_REDIS_EXTRA = "missing_redis_extra"
+MISSING_MCP_EXTRA = "missing_mcp_extra"
+BAD_MAX_CONCURRENT = "bad_max_concurrent"
+INVALID_PARAMS = "invalid_params"  #: the service refused the parameters (Brave 422, Kagi, Wikipedia)
+# InvalidInput: fetch
+BAD_URL = "bad_url"
+BAD_EXTRACT_MODE = "bad_extract_mode"
+BAD_MAX_CHARS = "bad_max_chars"
+BAD_MAX_BYTES = "bad_max_bytes"
+BAD_ALLOW_PRIVATE = "bad_allow_private"
+BAD_INCLUDE_COMMENTS = "bad_include_comments"
+PRIVATE_ADDRESS = "private_address"  #: fetch (or a search redirect) aimed at a private/loopback address
+# InvalidInput: client arguments
+BAD_STRATEGY = "bad_strategy"
+BAD_RETRIES = "bad_retries"
+BAD_CACHE_TTL_S = "bad_cache_ttl_s"
+BAD_MIN_INTERVAL_S = "bad_min_interval_s"
+BAD_BUDGET_MS = "bad_budget_ms"
+BAD_COOLDOWNS = "bad_cooldowns"
+BAD_CACHE_PATH = "bad_cache_path"
+# InvalidInput: tools, command line, contract kit
+BAD_ARGUMENTS = "bad_arguments"
+BAD_TOOL_NAME = "bad_tool_name"
+BAD_STYLE = "bad_style"
+BAD_MAX_REPEATS = "bad_max_repeats"
+REPEATED_LOOKUP = "repeated_lookup"  #: the agent repeated a lookup too often
+CASE_EXISTS = "case_exists"
+BAD_CASE_NAME = "bad_case_name"
+NO_CASES = "no_cases"
+# Timeout
+CONNECT_TIMEOUT = "connect_timeout"
+READ_TIMEOUT = "read_timeout"
+DEADLINE_EXCEEDED = "deadline_exceeded"
+DNS_TIMEOUT = "dns_timeout"
+BUDGET_EXHAUSTED = "budget_exhausted"  #: a rate-limit slot would come after the budget ends
+ENGINE_TIMEOUT = "engine_timeout"  #: a SearXNG engine timed out inside the instance
+# NetworkError
+DNS_ERROR = "dns_error"
+CONNECTION_REFUSED = "connection_refused"
+CONNECTION_RESET = "connection_reset"
+CONNECTION_ERROR = "connection_error"
+TLS_ERROR = "tls_error"
+PROXY_ERROR = "proxy_error"
+INCOMPLETE_BODY = "incomplete_body"
+BAD_CONTENT_ENCODING = "bad_content_encoding"
+MALFORMED_RESPONSE = "malformed_response"
+REQUEST_FAILED = "request_failed"
+STATE_UNAVAILABLE = "state_unavailable"  #: the shared state (Redis) cannot be reached
+# WebBlocked
+CAPTCHA_REQUIRED = "captcha_required"  #: a bot wall
+HTTP_403 = "http_403"
+HTTP_429 = "http_429"
+# AuthError
+MISSING_API_KEY = "missing_api_key"
+INVALID_API_KEY = "invalid_api_key"
+NO_BILLING = "no_billing"  #: Kagi
+INSUFFICIENT_CREDIT = "insufficient_credit"  #: Kagi
+HTTP_401 = "http_401"
+HTTP_402 = "http_402"  #: Jina: no balance left
+HTTP_432 = "http_432"  #: Tavily: plan limit
+HTTP_433 = "http_433"  #: Tavily: pay-as-you-go limit
+# BadGateway
+MAXLAG = "maxlag"  #: Wikipedia's databases lag
+# WebParseError
+UNEXPECTED_SHAPE = "unexpected_shape"
+NOT_JSON = "not_json"
+NO_CONTENT = "no_content"  #: fetch: a page with no readable text
+# WebProviderError
+HTTP_404 = "http_404"
+API_ERROR = "api_error"  #: an error envelope in a 2xx answer
+ENGINE_ERROR = "engine_error"  #: a SearXNG engine failed inside the instance
+RESPONSE_TOO_LARGE = "response_too_large"
+REDIRECT_LOOP = "redirect_loop"
+BAD_REDIRECT = "bad_redirect"
+UNSUPPORTED_CONTENT = "unsupported_content"
+INTERNAL_ERROR = "internal_error"  #: a bug inside a backend or the extractor
+BAD_PARSE_RESULT = "bad_parse_result"  #: a backend's parse returned the wrong shape
+ANSWER_ONLY = "answer_only"
+NO_RECORDED_CASE = "no_recorded_case"  #: replay: the request matches no recorded case
+# ToolNotFound
+UNKNOWN_TOOL = "unknown_tool"
+# -- end of detail codes
+
+
+def http_status(status: int) -> str:
+    """The detail code of an HTTP status: ``http_<status>`` (``http_429``)."""
+    return "http_%d" % status
 
 
 class _ErrorInfoKeys(TypedDict):
@@ -151,7 +275,7 @@ class Timeout(WebSearchError):
 
     code = "Timeout"
     default_retryable = True
-    final_details = ("budget_exhausted",)
+    final_details = (BUDGET_EXHAUSTED,)
 
 
 class NetworkError(WebSearchError):
@@ -161,7 +285,7 @@ class NetworkError(WebSearchError):
 
     code = "NetworkError"
     default_retryable = True
-    final_details = ("dns_error",)
+    final_details = (DNS_ERROR,)
 
 
 class WebBlocked(WebSearchError):
@@ -171,7 +295,7 @@ class WebBlocked(WebSearchError):
     code = "WebBlocked"
 
     def _default_retryable(self, detail_code: Optional[str]) -> bool:
-        return detail_code == "http_429"
+        return detail_code == HTTP_429
 
 
 class AuthError(WebSearchError):

@@ -34,7 +34,7 @@ from .contract.cases import Case, contract_violations, discover
 from .contract.replay import ReplayAdapter, replay_session
 from .engine import registry
 from .engine.base import Backend
-from .errors import WebProviderError, WebSearchError
+from .errors import NO_RECORDED_CASE, WebProviderError, WebSearchError
 from .models import ParseResult, SearchParams, StrPath
 from .net.deadline import Deadline
 from .net.transport import HttpTransport
@@ -204,7 +204,7 @@ def _swapped_backends(answers: Mapping[str, Answer], block_network: bool) -> Ite
 
 
 def _no_answer(name: str, why: str) -> WebProviderError:
-    return WebProviderError(why, provider=name, detail_code="no_recorded_case")
+    return WebProviderError(why, provider=name, detail_code=NO_RECORDED_CASE)
 
 
 # -- replaying recorded cases ---------------------------------------------------------------------

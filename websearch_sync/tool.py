@@ -12,24 +12,45 @@ vendor styles name the tools ``web_search`` / ``web_fetch``; ``call_tool`` accep
 both spellings (and any names you configured).
 """
 
+import dataclasses
 import json
 import logging
 import re
 import secrets
 import threading
 from collections.abc import Mapping, Sequence
-from typing import Any, Callable, Optional, Union, cast
+from typing import Any, Callable, Optional, Union
 from urllib.parse import quote
 
 from .client.default_client import default_client
 from .client.search_client import SearchClient
 from .client.selection import resolve_backends
-from .config import Settings
+from .config import DEFAULT_MAX_RESULTS, Settings
 from .engine import registry
-from .engine.normalize import url_key
-from .errors import InvalidInput, ToolNotFound, WebSearchError
+from .errors import (
+    BAD_ARGUMENTS,
+    BAD_MAX_REPEATS,
+    BAD_STYLE,
+    BAD_TOOL_NAME,
+    REPEATED_LOOKUP,
+    UNKNOWN_TOOL,
+    InvalidInput,
+    ToolNotFound,
+    WebSearchError,
+)
+from .extract.article import EXTRACT_MODES
 from .models import TIME_RANGES, FetchResult, SearchResponse, ToolResult
-from .validate import MAX_QUERY_CHARS, backend_list
+from .net.urls import dedupe_key
+from .reader.page import DEFAULT_MAX_CHARS
+from .validate import (
+    MAX_QUERY_CHARS,
+    MAX_RESULTS,
+    Argument,
+    arguments_schema,
+    backend_list,
+    check_arguments,
+    check_number,
+)
 
 __all__ = [
     "tool_definitions",
@@ -61,59 +82,38 @@ _DESCRIPTIONS = {
     ),
 }
 
-_SCHEMAS: dict[str, dict[str, Any]] = {
-    SEARCH_TOOL: {
-        "type": "object",
-        "properties": {
-            "query": {
-                "type": "string",
-                "minLength": 1,
-                "maxLength": MAX_QUERY_CHARS,
-                "description": "What to search for.",
-            },
-            "max_results": {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": 10,
-                "description": "How many results (1-10, default 5).",
-            },
-            "locale": {"type": "string", "description": "Language/region of the results, e.g. en-US or zh-CN."},
-            "time_range": {
-                "type": "string",
-                "enum": list(TIME_RANGES),
-                "description": "Only results from the last day, week, month or year.",
-            },
-            "include_content": {
-                "type": "boolean",
-                "description": "Also read each result page and include its text (slower).",
-            },
-        },
-        "required": ["query"],
-        "additionalProperties": False,
-    },
-    FETCH_TOOL: {
-        "type": "object",
-        "properties": {
-            "url": {"type": "string", "minLength": 1, "description": "The http(s) URL of the page to read."},
-            "extract_mode": {
-                "type": "string",
-                "enum": ["markdown", "text"],
-                "description": "markdown (default) keeps headings, lists, links and tables; text is plain.",
-            },
-            "max_chars": {
-                "type": "integer",
-                "minimum": 1,
-                "maximum": MAX_FETCH_CHARS,
-                "description": "Cap on the returned characters (default 50000).",
-            },
-            "include_comments": {
-                "type": "boolean",
-                "description": "Also keep the page's reader comments (default false).",
-            },
-        },
-        "required": ["url"],
-        "additionalProperties": False,
-    },
+#: The tools' arguments, each declared once: the schema a model is shown and the check of its call.
+_ARGUMENTS: dict[str, tuple[Argument, ...]] = {
+    SEARCH_TOOL: (
+        Argument("query", "string", "What to search for.", required=True, min_length=1, max_length=MAX_QUERY_CHARS),
+        Argument(
+            "max_results",
+            "integer",
+            "How many results (1-%d, default %d)." % (MAX_RESULTS, DEFAULT_MAX_RESULTS),
+            minimum=1,
+            maximum=MAX_RESULTS,
+        ),
+        Argument("locale", "string", "Language/region of the results, e.g. en-US or zh-CN."),
+        Argument("time_range", "string", "Only results from the last day, week, month or year.", choices=TIME_RANGES),
+        Argument("include_content", "boolean", "Also read each result page and include its text (slower)."),
+    ),
+    FETCH_TOOL: (
+        Argument("url", "string", "The http(s) URL of the page to read.", required=True, min_length=1),
+        Argument(
+            "extract_mode",
+            "string",
+            "markdown (default) keeps headings, lists, links and tables; text is plain.",
+            choices=EXTRACT_MODES,
+        ),
+        Argument(
+            "max_chars",
+            "integer",
+            "Cap on the returned characters (default %d)." % DEFAULT_MAX_CHARS,
+            minimum=1,
+            maximum=MAX_FETCH_CHARS,
+        ),
+        Argument("include_comments", "boolean", "Also keep the page's reader comments (default false)."),
+    ),
 }
 
 
@@ -124,9 +124,11 @@ def tool_schema(tool: str, *, strict: bool = False, settings: Optional[Settings]
     With ``settings``, the search query's ``maxLength`` is what the configured backends take
     (see :func:`query_limit`) instead of the library's own limit.
     """
-    schema: dict[str, Any] = json.loads(json.dumps(_SCHEMAS[tool]))
+    arguments = _ARGUMENTS[tool]
     if tool == SEARCH_TOOL and settings is not None:
-        schema["properties"]["query"]["maxLength"] = query_limit(settings)
+        limit = query_limit(settings)
+        arguments = tuple(dataclasses.replace(a, max_length=limit) if a.name == "query" else a for a in arguments)
+    schema = arguments_schema(arguments)
     return strict_schema(schema) if strict else schema
 
 
@@ -232,13 +234,13 @@ def _names(names: Optional[Mapping[str, str]], style: str) -> dict[str, str]:
     for key, value in (names or {}).items():
         canonical = {"search": SEARCH_TOOL, "fetch": FETCH_TOOL}.get(key, key)
         if canonical not in chosen:
-            raise InvalidInput("names keys are 'search' and 'fetch', got %r" % (key,), detail_code="bad_tool_name")
+            raise InvalidInput("names keys are 'search' and 'fetch', got %r" % (key,), detail_code=BAD_TOOL_NAME)
         chosen[canonical] = value
     for value in chosen.values():
         if not isinstance(value, str) or (vendor and not _VENDOR_NAME.fullmatch(value)) or not value:
             raise InvalidInput(
                 "tool name %r is not accepted by %s (allowed: letters, digits, _ and -, at most 64)" % (value, style),
-                detail_code="bad_tool_name",
+                detail_code=BAD_TOOL_NAME,
             )
     return chosen
 
@@ -281,14 +283,14 @@ def tool_definitions(
     configured, e.g. ``WEB_SEARCH_BACKEND=brave`` without ``BRAVE_API_KEY``.
     """
     if style not in STYLES:
-        raise InvalidInput("style must be one of %s, got %r" % (", ".join(STYLES), style), detail_code="bad_style")
+        raise InvalidInput("style must be one of %s, got %r" % (", ".join(STYLES), style), detail_code=BAD_STYLE)
     settings = settings if settings is not None else Settings.from_env()
     chosen = _names(names, style)
     wanted = []
     for short in tools:
         canonical = {"search": SEARCH_TOOL, "fetch": FETCH_TOOL}.get(short)
         if canonical is None:
-            raise InvalidInput("tools are 'search' and 'fetch', got %r" % (short,), detail_code="bad_tool_name")
+            raise InvalidInput("tools are 'search' and 'fetch', got %r" % (short,), detail_code=BAD_TOOL_NAME)
         if canonical == SEARCH_TOOL and not _search_available(settings):
             continue
         wanted.append(canonical)
@@ -312,13 +314,11 @@ def tool_definitions(
     return definitions
 
 
-# -- argument validation (the small subset of JSON Schema our schemas use) ------------------------
-
-_TYPES = {"string": str, "integer": int, "boolean": bool, "object": dict}
+# -- argument validation ------------------------------------------------------------------------------
 
 
 def validate_arguments(tool: str, arguments: Any) -> dict[str, Any]:
-    """Check ``arguments`` (a dict, or JSON text as OpenAI sends it) against a tool's schema.
+    """Check ``arguments`` (a dict, or JSON text as OpenAI sends it) against a tool's declared arguments.
 
     Returns the arguments as a dict without ``null`` values (``null`` means "not given", as
     strict schemas have the model send it); raises ``InvalidInput`` naming the first problem.
@@ -327,45 +327,8 @@ def validate_arguments(tool: str, arguments: Any) -> dict[str, Any]:
         try:
             arguments = json.loads(arguments or "{}")
         except (ValueError, RecursionError):  # RecursionError: nested too deeply
-            raise InvalidInput("arguments are not valid JSON", detail_code="bad_arguments") from None
-    if arguments is None:
-        arguments = {}
-    if not isinstance(arguments, dict):
-        raise InvalidInput("arguments must be a JSON object", detail_code="bad_arguments")
-    arguments = {key: value for key, value in arguments.items() if value is not None}
-    schema = _SCHEMAS[tool]
-    for key in schema["required"]:
-        if key not in arguments:
-            raise InvalidInput("missing required argument %r" % key, detail_code="bad_arguments")
-    for key, value in arguments.items():
-        spec = schema["properties"].get(key)
-        if spec is None:
-            raise InvalidInput(
-                "unknown argument %r (allowed: %s)" % (key, ", ".join(schema["properties"])),
-                detail_code="bad_arguments",
-            )
-        _check_argument(key, value, spec)
-    return dict(arguments)
-
-
-def _check_argument(key: str, value: Any, spec: Mapping[str, Any]) -> None:
-    """``InvalidInput(bad_arguments)`` unless ``value`` fits its schema ``spec``."""
-    expected = _TYPES[spec["type"]]
-    if not isinstance(value, expected) or (expected is int and isinstance(value, bool)):
-        raise InvalidInput("argument %r must be of type %s" % (key, spec["type"]), detail_code="bad_arguments")
-    if "enum" in spec and value not in spec["enum"]:
-        raise InvalidInput(
-            "argument %r must be one of %s" % (key, ", ".join(spec["enum"])), detail_code="bad_arguments"
-        )
-    if spec["type"] == "string" and not spec.get("minLength", 0) <= len(cast(str, value)) <= spec.get(
-        "maxLength", len(cast(str, value))
-    ):
-        raise InvalidInput("argument %r has a bad length" % key, detail_code="bad_arguments")
-    if spec["type"] == "integer" and not spec.get("minimum", value) <= value <= spec.get("maximum", value):
-        raise InvalidInput(
-            "argument %r must be in %s..%s" % (key, spec.get("minimum"), spec.get("maximum")),
-            detail_code="bad_arguments",
-        )
+            raise InvalidInput("arguments are not valid JSON", detail_code=BAD_ARGUMENTS) from None
+    return check_arguments(_ARGUMENTS[tool], arguments)
 
 
 # -- calling ----------------------------------------------------------------------------------------
@@ -377,9 +340,7 @@ def _resolve_tool(name: Any, names: Optional[Mapping[str, str]]) -> str:
         aliases[value] = {"search": SEARCH_TOOL, "fetch": FETCH_TOOL}.get(key, key)
     if isinstance(name, str) and name in aliases:
         return aliases[name]
-    raise ToolNotFound(
-        "no tool named %r; available: %s" % (name, ", ".join(sorted(aliases))), detail_code="unknown_tool"
-    )
+    raise ToolNotFound("no tool named %r; available: %s" % (name, ", ".join(sorted(aliases))), detail_code=UNKNOWN_TOOL)
 
 
 def _run(tool: str, args: dict[str, Any], client: SearchClient) -> Union[SearchResponse, FetchResult]:
@@ -421,8 +382,7 @@ class ToolSession:
     def __init__(
         self, client: Optional[SearchClient] = None, *, max_repeats: int = 2, names: Optional[Mapping[str, str]] = None
     ) -> None:
-        if isinstance(max_repeats, bool) or not isinstance(max_repeats, int) or max_repeats < 1:
-            raise InvalidInput("max_repeats must be a positive integer", detail_code="bad_max_repeats")
+        check_number("max_repeats", max_repeats, detail=BAD_MAX_REPEATS)
         self.client = client
         self.max_repeats = max_repeats
         self.names = dict(names or {})
@@ -444,7 +404,7 @@ class ToolSession:
                 refusal = InvalidInput(
                     "this %s was already looked up %d times in this session; use the results you already have "
                     "instead of repeating the same lookup" % (what, count),
-                    detail_code="repeated_lookup",
+                    detail_code=REPEATED_LOOKUP,
                 )
                 return {"error": refusal.to_dict()}
             self._seen[key] = count + 1
@@ -467,7 +427,7 @@ def _lookup_key(tool: str, args: dict[str, Any]) -> str:
         return " ".join(str(args["query"]).lower().split())
     url = str(args["url"]).strip()
     try:
-        return url_key(url)
+        return dedupe_key(url)
     except ValueError:
         return url
 
@@ -543,7 +503,7 @@ def format_results(result: Mapping[str, Any], style: str = "text", *, untrusted_
     HTML) and puts every link destination in ``<...>``.
     """
     if style not in ("text", "markdown"):
-        raise InvalidInput("style must be 'text' or 'markdown', got %r" % (style,), detail_code="bad_style")
+        raise InvalidInput("style must be 'text' or 'markdown', got %r" % (style,), detail_code=BAD_STYLE)
     return _render(result, style, _new_tag() if untrusted_notice else None)
 
 
@@ -554,7 +514,7 @@ def format_for_model(result: Mapping[str, Any], style: str = "text") -> tuple[st
     under the same random tag. ``json`` is None for an error: its one line of text says it all.
     """
     if style not in ("text", "markdown"):
-        raise InvalidInput("style must be 'text' or 'markdown', got %r" % (style,), detail_code="bad_style")
+        raise InvalidInput("style must be 'text' or 'markdown', got %r" % (style,), detail_code=BAD_STYLE)
     if "error" in result:
         return _error_line(result["error"]), None
     tag = _new_tag()

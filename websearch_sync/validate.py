@@ -1,16 +1,48 @@
-"""Input validation for search(): every bad input becomes ``InvalidInput``."""
+"""Input validation: every bad input becomes ``InvalidInput``, by one rule per kind of input.
 
+- numbers (:func:`check_number`): every count, size, limit and duration the library takes,
+  from ``Settings`` to the command line, with its range and detail code as parameters;
+- search's inputs (:func:`search_params`);
+- a tool's arguments (:class:`Argument`): one declaration gives both the JSON Schema a
+  model is shown (:func:`arguments_schema`) and the check of what it sends
+  (:func:`check_arguments`), so the two cannot disagree.
+
+This module sits below ``config`` (which checks its numbers here), so it imports only
+``errors`` and ``models``.
+"""
+
+import dataclasses
 import re
-from collections.abc import Iterable, Mapping
-from typing import Any, Optional, Union, cast
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any, Literal, Optional, Protocol, Union, cast, overload
 
-from .config import MAX_TIMEOUT_MS, Settings
-from .errors import InvalidInput
+from .errors import (
+    BAD_ARGUMENTS,
+    BAD_INCLUDE_CONTENT,
+    BAD_LOCALE,
+    BAD_MAX_CONTENT_CHARS,
+    BAD_MAX_RESULTS,
+    BAD_OPTION,
+    BAD_QUERY,
+    BAD_SAFE_SEARCH,
+    BAD_SITE_FILTER,
+    BAD_TIME_RANGE,
+    BAD_TIMEOUT,
+    BAD_TRACE_ID,
+    EMPTY_QUERY,
+    QUERY_TOO_LONG,
+    UNKNOWN_BACKEND,
+    InvalidInput,
+)
 from .models import SAFE_SEARCH_LEVELS, TIME_RANGES, SearchParams
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 MAX_QUERY_CHARS = 2000
+#: The most results one search returns (``max_results`` is 1..10).
+MAX_RESULTS = 10
+#: The longest deadline a call or a provider timeout may ask (10 minutes).
+MAX_TIMEOUT_MS = 600_000
 
 #: Options every backend receives (each uses what it supports).
 COMMON_OPTIONS = (
@@ -31,28 +63,98 @@ _SITE = re.compile(r"^[A-Za-z0-9.-]+(?::\d+)?(?:/[^\s]*)?$")
 _HEADER_SAFE = re.compile(r"^[\x21-\x7e]{1,200}$")
 
 
-def _is_int(value: Any) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
+# -- numbers ----------------------------------------------------------------------------------------
+
+
+@overload
+def check_number(
+    name: str,
+    value: object,
+    *,
+    detail: str,
+    minimum: float = 1,
+    maximum: Optional[float] = None,
+    integer: Literal[True] = True,
+    provider: Optional[str] = None,
+) -> int: ...
+
+
+@overload
+def check_number(
+    name: str,
+    value: object,
+    *,
+    detail: str,
+    minimum: float = 1,
+    maximum: Optional[float] = None,
+    integer: Literal[False],
+    provider: Optional[str] = None,
+) -> float: ...
+
+
+def check_number(
+    name: str,
+    value: object,
+    *,
+    detail: str,
+    minimum: float = 1,
+    maximum: Optional[float] = None,
+    integer: bool = True,
+    provider: Optional[str] = None,
+) -> Union[int, float]:
+    """``value`` unchanged when it is a number in ``minimum..maximum``, else ``InvalidInput(detail)``.
+
+    The one number rule: ``integer`` asks for an ``int`` (a fraction is refused, not
+    truncated); a bool is no number (``True`` is an ``int`` to Python, never a count to a
+    caller), nor is NaN (it compares false with every limit). The message names ``name``,
+    the range and the value; ``provider`` goes on the error (a backend's own setting).
+    """
+    kinds: tuple[type, ...] = (int,) if integer else (int, float)
+    number = cast(float, value)
+    if isinstance(value, bool) or not isinstance(value, kinds) or number != number:
+        wanted = _wanted(minimum, maximum, integer)
+    elif number < minimum or (maximum is not None and number > maximum):
+        wanted = (
+            "in %s..%s" % (_shown(minimum), _shown(maximum)) if maximum is not None else _wanted(minimum, None, integer)
+        )
+    else:
+        return number
+    raise InvalidInput("%s must be %s, got %r" % (name, wanted, value), provider=provider, detail_code=detail)
+
+
+def _wanted(minimum: float, maximum: Optional[float], integer: bool) -> str:
+    """What a number must be, in words: ``a positive integer``, ``a number >= 0``, ``an integer in 1..10``."""
+    kind = "an integer" if integer else "a number"
+    if maximum is not None:
+        return "%s in %s..%s" % (kind, _shown(minimum), _shown(maximum))
+    if integer and minimum == 1:
+        return "a positive integer"
+    return "%s >= %s" % (kind, _shown(minimum))
+
+
+def _shown(limit: float) -> str:
+    """A limit as a reader writes it (``86400``, not ``86400.0``)."""
+    return "%d" % limit if float(limit).is_integer() else "%s" % limit
 
 
 def check_query(query: Any) -> str:
     """The query stripped of surrounding whitespace; ``InvalidInput`` unless a non-blank str of <= 2000
     characters that is valid Unicode (a lone surrogate cannot be encoded for any service)."""
     if not isinstance(query, str):
-        raise InvalidInput("query must be a string, got %s" % type(query).__name__, detail_code="bad_query")
+        raise InvalidInput("query must be a string, got %s" % type(query).__name__, detail_code=BAD_QUERY)
     text = query.strip()
     if not text:
-        raise InvalidInput("query is empty or only whitespace", detail_code="empty_query")
+        raise InvalidInput("query is empty or only whitespace", detail_code=EMPTY_QUERY)
     try:
         text.encode("utf-8")
     except UnicodeEncodeError as exc:  # a lone surrogate: no service can be sent it
         raise InvalidInput(
             "query is not valid Unicode text: %r at position %d cannot be encoded" % (text[exc.start], exc.start),
-            detail_code="bad_query",
+            detail_code=BAD_QUERY,
         ) from None
     if len(text) > MAX_QUERY_CHARS:
         raise InvalidInput(
-            "query is %d characters long; the limit is %d" % (len(text), MAX_QUERY_CHARS), detail_code="query_too_long"
+            "query is %d characters long; the limit is %d" % (len(text), MAX_QUERY_CHARS), detail_code=QUERY_TOO_LONG
         )
     return text
 
@@ -61,33 +163,23 @@ def check_max_results(value: Any, default: int) -> int:
     """``value`` (or ``default`` when None) checked to be an int in 1..10 (a bool is not an int)."""
     if value is None:
         return default
-    if not _is_int(value):
-        raise InvalidInput("max_results must be an integer in 1..10, got %r" % (value,), detail_code="bad_max_results")
-    if not 1 <= value <= 10:
-        raise InvalidInput("max_results must be in 1..10, got %d" % value, detail_code="bad_max_results")
-    return cast(int, value)
+    return check_number("max_results", value, maximum=MAX_RESULTS, detail=BAD_MAX_RESULTS)
 
 
-def check_timeout_ms(value: Any, name: str = "timeout_ms") -> Optional[int]:
-    """``None``, or a whole number of milliseconds in 1..600000 (a fraction or a bool is refused, not truncated)."""
+def check_timeout_ms(value: Any, name: str = "timeout_ms", detail: str = BAD_TIMEOUT) -> Optional[int]:
+    """``None``, or a whole number of milliseconds in 1..600000 (a fraction or a bool is refused, not
+    truncated): ``InvalidInput(detail)`` naming argument ``name``."""
     if value is None:
         return None
-    detail = "bad_timeout" if name == "timeout_ms" else "bad_" + name
-    if not _is_int(value):
-        raise InvalidInput("%s must be a whole number of milliseconds, got %r" % (name, value), detail_code=detail)
-    if not 0 < value <= MAX_TIMEOUT_MS:
-        raise InvalidInput("%s must be in 1..%d, got %r" % (name, MAX_TIMEOUT_MS, value), detail_code=detail)
-    return cast(int, value)
+    return check_number(name, value, maximum=MAX_TIMEOUT_MS, detail=detail)
 
 
-def _check_choice(name: str, value: Any, choices: Iterable[str]) -> Optional[str]:
+def _check_choice(name: str, value: Any, choices: Iterable[str], detail: str) -> Optional[str]:
     if value is None:
         return None
     choices = tuple(choices)
     if not isinstance(value, str) or value.lower() not in choices:
-        raise InvalidInput(
-            "%s must be one of %s, got %r" % (name, ", ".join(choices), value), detail_code="bad_" + name
-        )
+        raise InvalidInput("%s must be one of %s, got %r" % (name, ", ".join(choices), value), detail_code=detail)
     return value.lower()
 
 
@@ -98,22 +190,30 @@ _EXAMPLES = {
 }
 
 
-def _check_pattern(name: str, value: Any, pattern: "re.Pattern[str]") -> Optional[str]:
+def _check_pattern(name: str, value: Any, pattern: "re.Pattern[str]", detail: str) -> Optional[str]:
     if value is None:
         return None
     if not isinstance(value, str) or not pattern.fullmatch(value):
         example = _EXAMPLES.get(name)
         raise InvalidInput(
-            "invalid %s: %r%s" % (name, value, " (expected %s)" % example if example else ""), detail_code="bad_" + name
+            "invalid %s: %r%s" % (name, value, " (expected %s)" % example if example else ""), detail_code=detail
         )
     return value
+
+
+class Defaults(Protocol):
+    """What :func:`search_params` reads of the ``Settings`` (this module sits below ``config``)."""
+
+    @property
+    def max_results(self) -> int:
+        """The number of results a search without ``max_results`` returns."""
 
 
 def search_params(
     query: Any,
     max_results: Any,
     options: dict[str, Any],
-    settings: Settings,
+    settings: "Defaults",
     backend_options: Iterable[str] = (),
 ) -> SearchParams:
     """Validate a search call's inputs into :class:`SearchParams`.
@@ -125,19 +225,21 @@ def search_params(
     known_specific = set(backend_options)
     _check_known(options, known_specific)
     max_content_chars = options.get("max_content_chars")
-    if max_content_chars is not None and (not _is_int(max_content_chars) or max_content_chars < 1):
-        raise InvalidInput("max_content_chars must be a positive integer", detail_code="bad_max_content_chars")
+    if max_content_chars is not None:
+        check_number("max_content_chars", max_content_chars, detail=BAD_MAX_CONTENT_CHARS)
     specific = {k: v for k, v in options.items() if k in known_specific and v is not None}
     if max_content_chars is not None:
         specific["max_content_chars"] = max_content_chars
     return SearchParams(
         query=check_query(query),
         max_results=check_max_results(max_results, settings.max_results),
-        locale=_check_pattern("locale", _locale(options), _LOCALE),
-        time_range=_check_choice("time_range", options.get("time_range"), TIME_RANGES),
-        site_filter=_check_pattern("site_filter", options.get("site_filter"), _SITE),
-        safe_search=_check_choice("safe_search", _safe_search(options.get("safe_search")), SAFE_SEARCH_LEVELS),
-        trace_id=_check_pattern("trace_id", options.get("trace_id"), _HEADER_SAFE),
+        locale=_check_pattern("locale", _locale(options), _LOCALE, BAD_LOCALE),
+        time_range=_check_choice("time_range", options.get("time_range"), TIME_RANGES, BAD_TIME_RANGE),
+        site_filter=_check_pattern("site_filter", options.get("site_filter"), _SITE, BAD_SITE_FILTER),
+        safe_search=_check_choice(
+            "safe_search", _safe_search(options.get("safe_search")), SAFE_SEARCH_LEVELS, BAD_SAFE_SEARCH
+        ),
+        trace_id=_check_pattern("trace_id", options.get("trace_id"), _HEADER_SAFE, BAD_TRACE_ID),
         include_content=_include_content(options.get("include_content", False)),
         options=specific,
     )
@@ -158,7 +260,7 @@ def _locale(options: dict[str, Any]) -> Any:
     """``locale``, or its alias ``lang``; both given and different is ``InvalidInput``."""
     locale, lang = options.get("locale"), options.get("lang")
     if locale is not None and lang is not None and locale != lang:
-        raise InvalidInput("give either locale or lang, not both", detail_code="bad_locale")
+        raise InvalidInput("give either locale or lang, not both", detail_code=BAD_LOCALE)
     return locale if locale is not None else lang
 
 
@@ -171,7 +273,7 @@ def _safe_search(value: Any) -> Any:
 
 def _include_content(value: Any) -> bool:
     if not isinstance(value, bool):
-        raise InvalidInput("include_content must be true or false", detail_code="bad_include_content")
+        raise InvalidInput("include_content must be true or false", detail_code=BAD_INCLUDE_CONTENT)
     return value
 
 
@@ -188,16 +290,16 @@ def backend_list(backend: Union[None, str, Iterable[str]]) -> Optional[list[str]
         names = []
         for part in backend:
             if not isinstance(part, str):
-                raise InvalidInput("backend names must be strings, got %r" % (part,), detail_code="unknown_backend")
+                raise InvalidInput("backend names must be strings, got %r" % (part,), detail_code=UNKNOWN_BACKEND)
             names.append(part.strip().lower())
     else:
         raise InvalidInput(
-            "backend must be a name or a list of names, got %r" % (backend,), detail_code="unknown_backend"
+            "backend must be a name or a list of names, got %r" % (backend,), detail_code=UNKNOWN_BACKEND
         )
     if not names or not all(names):
-        raise InvalidInput("empty backend name in %r" % (backend,), detail_code="unknown_backend")
+        raise InvalidInput("empty backend name in %r" % (backend,), detail_code=UNKNOWN_BACKEND)
     if len(set(names)) != len(names):
-        raise InvalidInput("backend %r lists a name twice" % (backend,), detail_code="unknown_backend")
+        raise InvalidInput("backend %r lists a name twice" % (backend,), detail_code=UNKNOWN_BACKEND)
     return names
 
 
@@ -216,5 +318,104 @@ def check_options_taken(
         raise InvalidInput(
             "option(s) %s belong to other backends (%s), not to %s; pass them with that backend or drop them"
             % (", ".join(stray), "; ".join("%s: %s" % (o, ", ".join(owners[o])) for o in stray), ", ".join(chosen)),
-            detail_code="bad_option",
+            detail_code=BAD_OPTION,
         )
+
+
+# -- tool arguments -----------------------------------------------------------------------------------
+
+ArgumentType = Literal["string", "integer", "boolean"]
+_PYTHON_TYPES: dict[str, type] = {"string": str, "integer": int, "boolean": bool}
+
+
+@dataclasses.dataclass(frozen=True)
+class Argument:
+    """One argument of a tool, declared once: :meth:`schema` is what a model is shown,
+    :meth:`check` refuses what does not fit it (``InvalidInput(bad_arguments)``).
+
+    ``choices`` is the JSON Schema ``enum``; ``min_length``/``max_length`` bound a
+    string, ``minimum``/``maximum`` an integer.
+    """
+
+    name: str
+    type: ArgumentType
+    description: str
+    required: bool = False
+    choices: tuple[str, ...] = ()
+    min_length: Optional[int] = None
+    max_length: Optional[int] = None
+    minimum: Optional[int] = None
+    maximum: Optional[int] = None
+
+    def schema(self) -> dict[str, Any]:
+        """The argument's JSON Schema (keywords in the order the tool schemas have always had)."""
+        schema: dict[str, Any] = {"type": self.type}
+        if self.choices:
+            schema["enum"] = list(self.choices)
+        keywords = (
+            ("minLength", self.min_length),
+            ("maxLength", self.max_length),
+            ("minimum", self.minimum),
+            ("maximum", self.maximum),
+        )
+        schema.update((keyword, value) for keyword, value in keywords if value is not None)
+        schema["description"] = self.description
+        return schema
+
+    def check(self, value: object) -> None:
+        """``InvalidInput(bad_arguments)`` naming the argument unless ``value`` fits :meth:`schema`."""
+        if not isinstance(value, _PYTHON_TYPES[self.type]) or (self.type == "integer" and isinstance(value, bool)):
+            raise InvalidInput("argument %r must be of type %s" % (self.name, self.type), detail_code=BAD_ARGUMENTS)
+        if self.choices and value not in self.choices:
+            raise InvalidInput(
+                "argument %r must be one of %s" % (self.name, ", ".join(self.choices)), detail_code=BAD_ARGUMENTS
+            )
+        if isinstance(value, str):
+            self._check_length(value)
+        if self.type == "integer":
+            minimum = self.minimum if self.minimum is not None else float("-inf")
+            check_number("argument %r" % self.name, value, minimum=minimum, maximum=self.maximum, detail=BAD_ARGUMENTS)
+
+    def _check_length(self, text: str) -> None:
+        shortest, longest = self.min_length or 0, self.max_length
+        if len(text) < shortest or (longest is not None and len(text) > longest):
+            limits = "%d..%d" % (shortest, longest) if longest is not None else "%d or more" % shortest
+            raise InvalidInput(
+                "argument %r must be %s characters long, got %d" % (self.name, limits, len(text)),
+                detail_code=BAD_ARGUMENTS,
+            )
+
+
+def arguments_schema(arguments: Sequence[Argument]) -> dict[str, Any]:
+    """The JSON Schema of a tool's ``arguments``: an object of exactly those properties."""
+    return {
+        "type": "object",
+        "properties": {argument.name: argument.schema() for argument in arguments},
+        "required": [argument.name for argument in arguments if argument.required],
+        "additionalProperties": False,
+    }
+
+
+def check_arguments(arguments: Sequence[Argument], given: object) -> dict[str, Any]:
+    """``given`` (a dict; ``None`` is no arguments) checked against ``arguments``, without its
+    ``None`` values (``null`` means "not given", as strict schemas have a model send it).
+
+    ``InvalidInput(bad_arguments)`` names the first problem: not an object, a required
+    argument missing, an unknown one, or a value that does not fit its declaration.
+    """
+    if given is None:
+        given = {}
+    if not isinstance(given, dict):
+        raise InvalidInput("arguments must be a JSON object", detail_code=BAD_ARGUMENTS)
+    values = {key: value for key, value in given.items() if value is not None}
+    declared = {argument.name: argument for argument in arguments}
+    for argument in arguments:
+        if argument.required and argument.name not in values:
+            raise InvalidInput("missing required argument %r" % argument.name, detail_code=BAD_ARGUMENTS)
+    for key, value in values.items():
+        if key not in declared:
+            raise InvalidInput(
+                "unknown argument %r (allowed: %s)" % (key, ", ".join(declared)), detail_code=BAD_ARGUMENTS
+            )
+        declared[key].check(value)
+    return values

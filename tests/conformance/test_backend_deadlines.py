@@ -7,14 +7,14 @@ Deadlines are real time: these are the only conformance tests that wait (200 ms 
 import time
 
 import pytest
-from backend_kit import dummy_config, env_for, network_backends
+from backend_kit import dummy_config, env_for, env_vars, network_backends
 from faults import never_answer
 from servers import FaultServer
 
 import websearch_sync as ws
 from websearch_sync.engine import registry
 
-OWN_TIMEOUT = [name for name in network_backends() if "timeout_ms" in registry.backend_class(name).env_vars]
+OWN_TIMEOUT = [name for name in network_backends() if "timeout_ms" in env_vars(registry.backend_class(name))]
 SHORT_MS, LONG_MS = 200, 20000
 
 
@@ -28,7 +28,7 @@ def test_a_silent_server_ends_the_call_at_the_backends_own_timeout(name, explici
             {
                 "WEB_SEARCH_ENDPOINT_%s" % name.upper(): server.url("/api"),
                 "WEB_SEARCH_TIMEOUT_MS": str(LONG_MS),
-                cls.env_vars["timeout_ms"]: str(LONG_MS if explicit else SHORT_MS),
+                env_vars(cls)["timeout_ms"]: str(LONG_MS if explicit else SHORT_MS),
             }
         )
         started = time.monotonic()

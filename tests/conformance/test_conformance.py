@@ -21,11 +21,13 @@ from backend_kit import (
     declared_endpoint,
     dummy_config,
     env_for,
+    env_vars,
     network_backends,
     project_backends,
     recorded_exchanges,
     recorded_success,
     replay_search,
+    required,
     secret_settings,
 )
 from clocks import FakeClock
@@ -43,7 +45,7 @@ from websearch_sync.validate import search_params
 ALL = project_backends()
 NETWORK = network_backends()
 KEYED = [name for name in NETWORK if secret_settings(registry.backend_class(name))]
-REQUIRED = [(name, key) for name in ALL for key in registry.backend_class(name).required]
+REQUIRED = [(name, key) for name in ALL for key in required(registry.backend_class(name))]
 LIMITED_QUERY = [name for name in NETWORK if registry.backend_class(name).max_query_chars]
 SPACED = [name for name in NETWORK if registry.backend_class(name).min_interval_s > 0]
 #: Statuses sent with a body that means nothing (no vendor envelope, no bot wall).
@@ -193,15 +195,15 @@ def test_a_missing_setting_fails_before_any_request(name, setting):
         assert len(mock.calls) == 0
     expected = (ws.AuthError, "missing_api_key") if is_secret_name(setting) else (ws.InvalidInput, "not_configured")
     assert (type(info.value), info.value.detail_code) == expected
-    assert cls.env_vars.get(setting, setting) in info.value.message
+    assert env_vars(cls).get(setting, setting) in info.value.message
     assert cls(settings).missing_settings() == [setting] and not cls(settings).is_configured()
 
 
 @pytest.mark.parametrize("name", ALL)
 def test_it_needs_exactly_the_settings_it_declares(name):
     cls = cls_of(name)
-    assert cls(ws.Settings()).missing_settings() == list(cls.required)
-    assert cls(ws.Settings()).is_configured() is not cls.required
+    assert cls(ws.Settings()).missing_settings() == list(required(cls))
+    assert cls(ws.Settings()).is_configured() is not required(cls)
     if cls.kind != "offline":
         assert cls(settings_of(name)).is_configured()
 
@@ -211,17 +213,17 @@ def test_the_backends_command_describes_it_from_its_declaration(name):
     cls = cls_of(name)
     row = next(r for r in backend_rows(ws.Settings()) if r["name"] == name)
     assert (row["kind"], row["min_interval_s"], row["summary"]) == (cls.kind, cls.min_interval_s, cls.summary)
-    assert row["missing"] == [cls.env_vars.get(key, key) for key in cls.required]
-    assert set(cls.env_vars.values()) <= set(row["env"])
+    assert row["missing"] == [env_vars(cls).get(key, key) for key in required(cls)]
+    assert set(env_vars(cls).values()) <= set(row["env"])
     assert ("WEB_SEARCH_ENDPOINT_%s" % name.upper() in row["env"]) is (cls.kind != "offline")
 
 
-@pytest.mark.parametrize("name", [n for n in NETWORK if "timeout_ms" in registry.backend_class(n).env_vars])
+@pytest.mark.parametrize("name", [n for n in NETWORK if "timeout_ms" in env_vars(registry.backend_class(n))])
 def test_its_own_timeout_beats_the_shared_one_and_an_explicit_one_beats_both(name):
     cls = cls_of(name)
     environ = dict(env_for(cls, config_of(name)), WEB_SEARCH_TIMEOUT_MS="20000")
     assert cls(ws.Settings.from_env(environ=environ)).timeout_ms() == 20000
-    environ[cls.env_vars["timeout_ms"]] = "300"
+    environ[env_vars(cls)["timeout_ms"]] = "300"
     backend = cls(ws.Settings.from_env(environ=environ))
     assert backend.timeout_ms() == 300 and backend.timeout_ms(900) == 900
 

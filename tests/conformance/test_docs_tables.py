@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 
 import pytest
-from backend_kit import project_backends
+from backend_kit import env_vars, project_backends
 
 from websearch_sync.engine import registry
 
@@ -52,10 +52,33 @@ def test_the_docs_tables_cover_the_backend(name):
         "no row for %s in docs/backends.md" % name
     )
     variables = table_names((DOCS / "configuration.md").read_text(encoding="utf-8"))
-    missing = [var for var in cls.env_vars.values() if var not in variables]
+    missing = [var for var in env_vars(cls).values() if var not in variables]
     assert not missing, "docs/configuration.md has no row for %s" % missing
     rows = error_rows((DOCS / "errors.md").read_text(encoding="utf-8"))
     undocumented = [
         (file, kind, detail) for file, kind, detail in golden_errors(name) if not documented(detail, kind, rows)
     ]
     assert not undocumented, "docs/errors.md does not list %s" % undocumented
+
+
+def provider_rows():
+    """``(variable, backend, setting, meaning)`` of docs/configuration.md's rows for provider settings
+    (their field is ``providers["name"]["key"]`` or ``providers={"name": {"key": ...}}``)."""
+    text = (DOCS / "configuration.md").read_text(encoding="utf-8")
+    for variable, field, meaning in re.findall(r"^\| `([A-Z0-9_]+)` \| `([^`]*)` \|(.*)$", text, re.M):
+        named = re.fullmatch(r'providers(?:\["(\w+)"\]\["(\w+)"\]|=\{"(\w+)": \{"(\w+)": \.\.\.\}\})', field)
+        if named:
+            backend, setting = [group for group in named.groups() if group]
+            yield variable, backend, setting, meaning
+
+
+def test_each_provider_row_is_a_declared_setting():
+    """The configuration table against the declarations: the row's variable and key are a
+    setting its backend declares, and it says "required by" exactly for required ones."""
+    rows = list(provider_rows())
+    assert len(rows) > 15  # the table was read
+    for variable, backend, key, meaning in rows:
+        setting = registry.backend_class(backend).setting(key)
+        assert setting.env == variable, (variable, backend, key)
+        said_required = re.search(r"required by (?:the )?`%s`" % backend, meaning) is not None
+        assert said_required == setting.required, (variable, "required" if setting.required else "optional")

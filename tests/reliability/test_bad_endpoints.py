@@ -7,6 +7,7 @@ Regression test: an endpoint such as ``http://[::1`` (a broken IPv6 literal) mad
 
 import faultlab
 import pytest
+from backend_kit import required
 
 import websearch_sync as ws
 from websearch_sync.engine import registry
@@ -28,7 +29,7 @@ BAD = [
 
 def settings_with(name, endpoint):
     cls = registry.backend_class(name)
-    config = {key: ("bad-endpoint-key" if is_secret_name(key) else endpoint) for key in cls.required}
+    config = {key: ("bad-endpoint-key" if is_secret_name(key) else endpoint) for key in required(cls)}
     return ws.Settings(endpoints={name: endpoint}, providers={name: config})
 
 

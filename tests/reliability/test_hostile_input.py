@@ -18,6 +18,7 @@ from typing import Any
 
 import faultlab
 import pytest
+from backend_kit import required
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from requests.structures import CaseInsensitiveDict
@@ -256,7 +257,7 @@ def _case_settings(case: Any, backend: str) -> ws.Settings:
     providers = {k: dict(v) for k, v in (values.pop("providers", None) or {}).items()}
     mine = providers.setdefault(backend, {})
     cls = registry.backend_class(backend)
-    for key in cls.required:
+    for key in required(cls):
         mine.setdefault(key, "lab-key" if is_secret_name(key) else "https://lab.example")
     return ws.Settings(providers=providers, **{k: v for k, v in values.items() if k in ("max_results", "timeout_ms")})
 

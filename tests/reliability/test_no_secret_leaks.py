@@ -18,7 +18,7 @@ from pathlib import Path
 
 import faultlab
 import pytest
-from backend_kit import project_backends, secret_settings
+from backend_kit import env_vars, project_backends, required, secret_settings
 from faults import head
 
 import websearch_sync as ws
@@ -271,10 +271,10 @@ def _env_for(lab, fault: str) -> dict[str, str]:
     env = {}
     for name in BACKENDS:
         cls = registry.backend_class(name)
-        for setting, variable in cls.env_vars.items():
+        for setting, variable in env_vars(cls).items():
             if setting in SETTING_VALUES.get(name, {}):
                 env[variable] = SETTING_VALUES[name][setting]
-            elif setting == "base_url" or (setting in cls.required and setting.endswith("url")):
+            elif setting == "base_url" or (setting in required(cls) and setting.endswith("url")):
                 env[variable] = lab.cell_url(name, fault)
         env["WEB_SEARCH_ENDPOINT_%s" % name.upper()] = lab.cell_url(name, fault)
     env["WEB_FETCH_SERVICE_KEY"] = SERVICE_KEY

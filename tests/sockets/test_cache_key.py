@@ -114,6 +114,18 @@ def test_the_fetch_service_is_in_the_fetch_key(tmp_path):
         assert len(server.requests) == 2  # the second client read the page itself, not the first one's answer
 
 
+def test_credentials_in_a_url_are_part_of_the_fetch_key_as_sent():
+    """A password is case-sensitive: a page read with one must not answer a fetch with another
+    (the key once lower-cased the whole host part, user info included)."""
+    with FaultServer({"/p": respond(200, PAGE)}) as server:
+        right, wrong = (server.url("/p").replace("://", "://reader:%s@") % secret for secret in ("Secret", "secret"))
+        with ws.SearchClient(settings=ws.Settings(allow_private=True)) as client:
+            client.fetch(right)
+            client.fetch(right + "#section")  # the fragment is never sent: the same page, from the cache
+            client.fetch(wrong)
+        assert len(server.requests) == 2
+
+
 # -- validation comes first ------------------------------------------------------------------------
 
 

@@ -138,7 +138,7 @@ def test_redirect_without_location_is_an_http_error():
 
 
 def test_meta_refresh_redirect_page_is_followed():
-    stub = b'<html><head><noscript><META http-equiv="refresh" content="0;URL=\'/target?id=7\'"></noscript></head><body></body></html>'
+    stub = b'<html><head><META http-equiv="refresh" content="0;URL=\'/target?id=7\'"></head><body></body></html>'
     with FaultServer({"/link": respond(200, stub), "/target": respond(200, ARTICLE)}) as server:
         result = fetch(server.url("/link?url=abc"))
     assert result["final_url"] == server.url("/target?id=7")

@@ -1,7 +1,9 @@
 """fetch and meta refresh against a real local server: only a refresh a browser acts on is
-followed (not in a comment, an IE conditional comment or <noscript>; not a slow refresh on a
-page with text), and a refresh whose target fails leaves fetch on the page that carried it."""
+followed (not in a comment, an IE conditional comment or <noscript>, even on a page with no
+text; not a slow refresh on a page with text), and a refresh whose target fails leaves fetch on
+the page that carried it."""
 
+import pytest
 from faults import free_port, redirect, respond
 from servers import FaultServer
 
@@ -53,6 +55,50 @@ def test_refresh_inside_noscript_on_a_page_with_text_is_not_followed():
         result = fetch(server.url("/a"))
         assert routes_seen(server) == ["/a"]
     assert "dredging plan" in result["text"]
+
+
+def test_a_stub_with_a_script_and_a_noscript_refresh_goes_where_the_script_sends_it():
+    # Baidu's /link?url= form: the script for browsers with scripts, the noscript refresh for
+    # the others. Here the two differ, to show which one fetch acts on.
+    stub = (
+        b"<html><head><script>window.location.replace('/scripted')</script>"
+        b"<noscript><meta http-equiv='refresh' content=\"0;URL='/no-js'\"></noscript></head><body></body></html>"
+    )
+    routes = {"/link": respond(200, stub), "/scripted": respond(200, article(b"")), "/no-js": respond(200, ELSEWHERE)}
+    with FaultServer(routes) as server:
+        result = fetch(server.url("/link?url=abc"))
+        assert routes_seen(server) == ["/link", "/scripted"]
+    assert "dredging plan" in result["text"]
+
+
+def test_a_stub_whose_only_redirect_is_a_noscript_refresh_is_read_as_it_is():
+    stub = b"<html><head><noscript><meta http-equiv='refresh' content='0;url=/no-js?id=7'></noscript></head><body></body></html>"
+    with FaultServer({"/link": respond(200, stub), "/no-js": respond(200, ELSEWHERE)}) as server:
+        with pytest.raises(ws.WebParseError) as info:
+            fetch(server.url("/link"))
+        assert routes_seen(server) == ["/link"]
+    assert info.value.detail_code == "no_content"
+    assert "<noscript> refresh points at %s," % server.url("/no-js?id=7") in info.value.message
+
+
+def test_a_noscript_target_with_a_key_is_named_by_host_and_path_only():
+    stub = b"<html><head><noscript><meta http-equiv='refresh' content='0;url=/no-js?api_key=s3cret'></noscript></head></html>"
+    with FaultServer({"/link": respond(200, stub)}) as server:
+        with pytest.raises(ws.WebParseError) as info:
+            fetch(server.url("/link"))
+    assert "s3cret" not in info.value.message and "/no-js" in info.value.message
+
+
+def test_a_refresh_after_a_noscript_one_is_the_one_followed():
+    stub = (
+        b"<html><head><noscript><meta http-equiv='refresh' content='0;url=/no-js'></noscript>"
+        b"<meta http-equiv='refresh' content='0;url=/b'></head><body></body></html>"
+    )
+    with FaultServer(
+        {"/a": respond(200, stub), "/b": respond(200, ELSEWHERE), "/no-js": respond(200, ELSEWHERE)}
+    ) as server:
+        assert fetch(server.url("/a"))["final_url"] == server.url("/b")
+        assert routes_seen(server) == ["/a", "/b"]
 
 
 def test_refresh_after_a_closed_comment_is_followed():

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 import responses
+from backend_kit import env_vars
 from clocks import FakeClock
 
 import websearch_sync as ws
@@ -186,7 +187,7 @@ def test_ddg_answering_keeps_the_chain_at_its_first_engine():
 def test_each_keyless_engine_its_settings_and_its_detail_codes_are_documented(name):
     docs = "\n".join(p.read_text(encoding="utf-8") for p in sorted((FIXTURES.parent / "docs").glob("*.md")))
     assert "| `%s` |" % name in docs
-    for var in registry.backend_class(name).env_vars.values():
+    for var in env_vars(registry.backend_class(name)).values():
         assert "| `%s` |" % var in docs, "%s missing from the configuration table in docs/" % var
     for golden in (FIXTURES / name).glob("*.expected.json"):
         error = json.loads(golden.read_text(encoding="utf-8")).get("error") or {}

@@ -1,33 +1,110 @@
-"""Every error a user can get is in the docs' error table: each detail code the package
-raises by name appears in docs/errors.md."""
+"""Detail codes are constants of ``websearch_sync.errors`` and docs/errors.md lists them:
+every constant is in the error table's ``detail_code`` column, every code there is a
+constant (or the ``http_<status>`` family), and no module spells a code as a literal
+where it sets or compares one (``detail_code="..."``) nor builds one from pieces
+(``"bad_" + name``: such a code would be listed nowhere)."""
 
+import ast
 import re
 from pathlib import Path
 
+import pytest
+
+from websearch_sync import errors
+
 ROOT = Path(__file__).resolve().parents[2]
-_ERROR_CLASSES = (
-    "InvalidInput|AuthError|WebBlocked|BadGateway|Timeout|NetworkError|WebParseError|WebProviderError|ToolNotFound"
-)
-_LITERALS = (
-    re.compile(r'detail_code\s*=\s*"([a-z0-9_]*[a-z0-9])"'),  # SomeError(..., detail_code="bad_url")
-    re.compile(
-        r'\(\s*(?:%s)\s*,\s*"([a-z0-9_]*[a-z0-9])"\s*\)' % _ERROR_CLASSES
-    ),  # vendor tables: (AuthError, "invalid_api_key")
-)
+PACKAGE = ROOT / "websearch_sync"
+#: Patterns the table names instead of codes: a family of codes (any status, any 5xx) or
+#: the codes of every option (``bad_<option>``: each one is listed beside it).
+PATTERNS = {"http_<status>", "http_5xx", "bad_<option>"}
 
 
-def _raised_detail_codes():
-    codes = set()
-    for path in (ROOT / "websearch_sync").rglob("*.py"):
-        text = path.read_text(encoding="utf-8")
-        for pattern in _LITERALS:
-            codes.update(pattern.findall(text))
-    return codes
+def constants():
+    """``{NAME: code}`` of the detail-code block of errors.py (between its markers)."""
+    source = (PACKAGE / "errors.py").read_text(encoding="utf-8")
+    block = source.split("# -- detail codes", 1)[1].split("# -- end of detail codes", 1)[0]
+    names = re.findall(r"^([A-Z][A-Z0-9_]*) = ", block, re.M)
+    return {name: getattr(errors, name) for name in names}
 
 
-def test_every_detail_code_the_package_raises_is_in_the_error_table():
-    codes = _raised_detail_codes()
-    assert len(codes) > 50  # the scan itself works
-    table = (ROOT / "docs" / "errors.md").read_text(encoding="utf-8")
-    missing = sorted(code for code in codes if "`%s`" % code not in table)
-    assert not missing, missing
+def table_codes():
+    """``{code: error class}`` of the backquoted codes in the table's last column."""
+    text = (ROOT / "docs" / "errors.md").read_text(encoding="utf-8")
+    found = {}
+    for cls, rest in re.findall(r"^\| `(\w+)` \|(.*)\|\s*$", text, re.M):
+        for token in re.findall(r"`([^`]+)`", rest.split("|")[-1]):
+            if re.fullmatch(r"[a-z][a-z0-9_]*(<\w+>|5xx)?", token):
+                found[token] = cls
+    return found
+
+
+def test_the_block_is_one_name_per_code_named_after_it():
+    named = constants()
+    assert len(named) > 90  # the block was read
+    assert all(isinstance(code, str) and name == code.upper() for name, code in named.items()), named
+    assert errors.http_status(429) == errors.HTTP_429
+
+
+def test_every_constant_is_in_the_error_table():
+    documented = table_codes()
+    missing = sorted(code for code in constants().values() if code not in documented)
+    assert not missing, "docs/errors.md does not list %s" % missing
+
+
+def test_every_code_in_the_error_table_is_a_constant():
+    codes = set(constants().values()) | PATTERNS
+    unknown = sorted(code for code in table_codes() if code not in codes)
+    assert not unknown, "docs/errors.md lists %s, which errors.py has no constant for" % unknown
+
+
+def _strings(node):
+    """The string literals ``node`` evaluates to: itself, a branch of ``a if c else b``, an item of a tuple."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node]
+    if isinstance(node, ast.IfExp):
+        return _strings(node.body) + _strings(node.orelse)
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return [leaf for item in node.elts for leaf in _strings(item)]
+    return []
+
+
+def _built(node):
+    """The parts of ``node`` that build a string (``"bad_" + name``, ``"http_%d" % n``, f-strings)."""
+    if isinstance(node, ast.IfExp):
+        return _built(node.body) + _built(node.orelse)
+    if isinstance(node, ast.BoolOp):  # detail or "bad_" + name
+        return [piece for value in node.values for piece in _built(value)]
+    return [node] if isinstance(node, (ast.BinOp, ast.JoinedStr)) else []
+
+
+def _literal_codes(path):
+    """``(line, code)`` of string literals set or compared as a detail code in one module, and
+    of codes built from pieces (set, or assigned to a ``detail`` variable)."""
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        built = []
+        if isinstance(node, ast.keyword) and node.arg in ("detail_code", "detail"):
+            values = [node.value]
+            built = _built(node.value)
+        elif isinstance(node, ast.Assign) and any(
+            isinstance(target, ast.Name) and target.id in ("detail", "detail_code") for target in node.targets
+        ):
+            values = [node.value]
+            built = _built(node.value)
+        elif isinstance(node, ast.Compare) and any(
+            isinstance(side, ast.Attribute) and side.attr == "detail_code" for side in [node.left, *node.comparators]
+        ):
+            values = [node.left, *node.comparators]
+        else:
+            continue
+        for value in values:
+            yield from ((leaf.lineno, leaf.value) for leaf in _strings(value))
+        yield from ((piece.lineno, ast.unparse(piece)) for piece in built)
+
+
+@pytest.mark.parametrize("path", sorted(PACKAGE.rglob("*.py")), ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_module_spells_a_detail_code_as_a_literal(path):
+    found = list(_literal_codes(path))
+    assert not found, "%s sets or compares detail codes as literals: %s (use websearch_sync.errors' constants)" % (
+        path.relative_to(ROOT),
+        found,
+    )

@@ -172,6 +172,10 @@ def test_page_and_readability_rules_apply_only_when_on(name):
 
 
 SIDEBAR = "Family run garage, servicing and repairs at fair prices, call today for a free quote."
+ABOUT = (
+    "We are an independent community website run by volunteers since 2004, written by local people about the "
+    "places where they live and work, and we welcome new contributors of every age."
+)
 PITCH = "Sign up to our free weekly newsletter, delivered to your inbox every Friday, and never miss a story again."
 REMOVAL_CASES = {
     # readability drops the form and keeps the sign-up box's pitch as a sibling of a short article
@@ -191,6 +195,14 @@ REMOVAL_CASES = {
         + SIDEBAR
         + "</td></tr></table></body></html>",
         SIDEBAR,
+    ),
+    # readability appends the site's "About us" box (a heading and a paragraph) to a short
+    # article whose container holds the title heading
+    "readability.title_boxes": (
+        "<html><head><title>Road closed for resurfacing | Town news</title></head><body><div id='wrap'>"
+        "<div class='article'><h1>Road closed for resurfacing</h1>" + PARAGRAPH + "</div>"
+        "<div class='about-us'><h3>About us</h3><p>" + ABOUT + "</p></div></div></body></html>",
+        "independent community website",
     ),
 }
 

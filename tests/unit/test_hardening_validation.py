@@ -10,8 +10,8 @@ from fixture_backends import HtmlTestBackend
 
 import websearch_sync as ws
 from websearch_sync.contract.recording import record_case
-from websearch_sync.engine.normalize import url_key
 from websearch_sync.engine.registry import register, unregister
+from websearch_sync.net.urls import dedupe_key
 
 
 @pytest.mark.parametrize(
@@ -57,5 +57,5 @@ def test_a_case_name_with_a_trailing_newline_is_refused(tmp_path):
 
 
 def test_a_tracking_parameter_name_is_matched_whole():
-    assert url_key("https://a.example/p?utm_source=x") == url_key("https://a.example/p")
-    assert url_key("https://a.example/p?utm_source%0A=x") != url_key("https://a.example/p")
+    assert dedupe_key("https://a.example/p?utm_source=x") == dedupe_key("https://a.example/p")
+    assert dedupe_key("https://a.example/p?utm_source%0A=x") != dedupe_key("https://a.example/p")

@@ -1,6 +1,6 @@
 """normalize_items: the only writer of rank."""
 
-from websearch_sync.engine.normalize import clean_text, clean_url, normalize_items, url_key
+from websearch_sync.engine.normalize import clean_text, normalize_items
 
 
 def test_drops_non_http_urls_and_ranks_contiguously():
@@ -69,18 +69,6 @@ def test_clean_text_handles_odd_values():
     assert clean_text(None) == ""
     assert clean_text(42) == "42"
     assert clean_text("a < b and c > d") == "a < b and c > d"
-
-
-def test_clean_url_rejects_bad_hosts():
-    assert clean_url("http://[::1") is None
-    assert clean_url(" https://ok.example/a?b=c ") == "https://ok.example/a?b=c"
-
-
-def test_url_key_ignores_cosmetic_differences():
-    assert url_key("https://www.Example.com/a/?utm_source=x&id=1#frag") == url_key(
-        "http://example.com/a?id=1&fbclid=abc"
-    )
-    assert url_key("https://example.com/a") != url_key("https://example.com/b")
 
 
 def test_inline_highlights_vanish_but_block_tags_separate_words():

@@ -50,7 +50,7 @@ PUBLIC: dict[str, list[str]] = {
         "WebProviderError",
         "ToolNotFound",
     ],
-    "websearch_sync.backends": ["Backend", "RequestSpec", "HttpResponse", "ParseResult", "SearchParams"],
+    "websearch_sync.backends": ["Backend", "RequestSpec", "HttpResponse", "ParseResult", "SearchParams", "Setting"],
     "websearch_sync.backends.stub": ["OfflineResultsWarning"],
     "websearch_sync.testing": ["replay_fixtures", "fake_results", "assert_contract", "contract_problems"],
     "websearch_sync.tool": [

@@ -32,13 +32,13 @@ from bs4 import Tag
 from ..config import Settings
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import attribute, classes, elements, has_class, parse_fragment, text_of
-from ..engine.normalize import clean_url
 from ..engine.redirects import client_redirect
-from ..errors import InvalidInput, WebSearchError
+from ..errors import BAD_RESOLVE_LINKS, InvalidInput, WebSearchError
 from ..models import ParseResult, SearchParams
-from ..net.botwall import BotWall, host_in
+from ..net.botwall import BotWall
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec
+from ..net.urls import host_in, result_url
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -106,7 +106,7 @@ def _source(container: Tag, tools: Optional[Tag]) -> Optional[str]:
         match = _TOOLS_URL.search(attribute(tools, "data-tools"))
         candidates.append(match.group(2) if match else None)
     for candidate in candidates:
-        url = clean_url(candidate)
+        url = result_url(candidate)
         if url and not is_baidu_link(url):
             return url
     return None
@@ -171,8 +171,8 @@ def link_target(response: HttpResponse, link: str) -> Optional[str]:
     if 300 <= response.status < 400 and response.location:
         target = urljoin(link, response.location.strip())
     elif response.status == 200:
-        target = client_redirect(response)  # the same JS / meta-refresh reading fetch uses
-    url = clean_url(target)
+        target = client_redirect(response)  # a noscript refresh counts: it names the result too
+    url = result_url(target)
     return url if url and not is_baidu_captcha_url(url) and not is_baidu_link(url) else None
 
 
@@ -197,9 +197,7 @@ class BaiduHtml(HtmlEngine):
         """Also refuse a ``resolve_links`` that is not a bool."""
         super().check_params(params)
         if not isinstance(params.options.get("resolve_links", False), bool):
-            raise InvalidInput(
-                "resolve_links must be true or false", provider=self.name, detail_code="bad_resolve_links"
-            )
+            raise InvalidInput("resolve_links must be true or false", provider=self.name, detail_code=BAD_RESOLVE_LINKS)
 
     def query(self, params: SearchParams) -> dict[str, str]:
         """``wd``, ``rn`` (= ``max_results``), ``ie=utf-8``; a time range as ``gpc``: the span
@@ -221,7 +219,7 @@ class BaiduHtml(HtmlEngine):
         """The shared search, then (with ``resolve_links=True``) link resolution."""
         result = super().search(params, transport, deadline)
         if params.options.get("resolve_links"):
-            wanted = [item for item in result.items if clean_url(item["url"])][: params.max_results]
+            wanted = [item for item in result.items if result_url(item["url"])][: params.max_results]
             headers = self.headers(params)
             self.resolve_links([item for item in wanted if is_baidu_link(item["url"])], transport, deadline, headers)
         return result

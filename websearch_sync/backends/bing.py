@@ -47,11 +47,11 @@ from ..engine.html_parsing import (
     has_class,
     month_first,
     parse_fragment,
-    url_parts,
     walk_blocks,
 )
 from ..models import SearchParams
 from ..net.botwall import BotWall
+from ..net.urls import url_parts
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 

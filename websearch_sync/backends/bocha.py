@@ -9,7 +9,8 @@ quota left (``AuthError`` with Bocha's own words).
 from typing import Any, Optional
 
 from ..engine.json_api import JsonApiBackend
-from ..errors import InvalidInput, WebParseError
+from ..engine.setting import Setting, own_timeout
+from ..errors import BAD_SUMMARY, UNEXPECTED_SHAPE, InvalidInput, WebParseError
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
 
@@ -28,26 +29,24 @@ class Bocha(JsonApiBackend):
     summary = "Bocha web-search API (needs BOCHA_API_KEY)"
     default_base_url = "https://api.bochaai.com"
     endpoint_path = "/v1/web-search"
-    env_vars = {
-        "api_key": "BOCHA_API_KEY",
-        "base_url": "BOCHA_BASE_URL",
-        "timeout_ms": "BOCHA_TIMEOUT_MS",
-        "top_k_default": "BOCHA_TOP_K_DEFAULT",
-    }
-    required = ("api_key",)
+    provider_settings = (
+        Setting("api_key", env="BOCHA_API_KEY", required=True),
+        Setting("base_url", env="BOCHA_BASE_URL", kind="url"),
+        own_timeout("BOCHA_TIMEOUT_MS"),
+        Setting("top_k_default", env="BOCHA_TOP_K_DEFAULT", kind="int"),  # more than _MAX_COUNT asks for that many
+    )
     options = ("summary",)
 
     def check_params(self, params: SearchParams) -> None:
-        """Also check the ``summary`` option (true/false) and the ``top_k_default`` setting."""
+        """Also check the ``summary`` option (true/false)."""
         super().check_params(params)
         if not isinstance(params.options.get("summary", False), bool):
-            raise InvalidInput("summary must be true or false", provider=self.name, detail_code="bad_summary")
-        self.int_setting("top_k_default", _MAX_COUNT)
+            raise InvalidInput("summary must be true or false", provider=self.name, detail_code=BAD_SUMMARY)
 
     def build_request(self, params: SearchParams) -> RequestSpec:
         """JSON ``{query, count, freshness, summary}``; ``count`` is ``top_k_default`` when that
         asks for more than ``max_results`` (the answer is still cut to ``max_results``)."""
-        count = max(params.max_results, self.int_setting("top_k_default", _MAX_COUNT) or 0)
+        count = max(params.max_results, min(self.config.get("top_k_default") or 0, _MAX_COUNT))
         body = {
             "query": params.full_query,
             "count": count,
@@ -70,14 +69,14 @@ class Bocha(JsonApiBackend):
         data = self.data(response)
         if not isinstance(data, dict):
             raise WebParseError(
-                "bocha answered with JSON that is not an object", provider=self.name, detail_code="unexpected_shape"
+                "bocha answered with JSON that is not an object", provider=self.name, detail_code=UNEXPECTED_SHAPE
             )
         inner: dict[str, Any] = data["data"] if isinstance(data.get("data"), dict) else data
         pages = inner.get("webPages")
         if pages is None:
             if inner.get("_type") == "SearchResponse":  # a search answer without web pages: no results
                 return ParseResult(items=[], request_id=_log_id(data))
-            raise WebParseError("bocha answered without `webPages`", provider=self.name, detail_code="unexpected_shape")
+            raise WebParseError("bocha answered without `webPages`", provider=self.name, detail_code=UNEXPECTED_SHAPE)
         use_summary = bool(params.options.get("summary"))
         items = [_item(page, use_summary) for page in pages["value"] if isinstance(page, dict)]
         return ParseResult(items=items, request_id=_log_id(data))

@@ -10,7 +10,16 @@ from typing import Any, Optional
 
 from ..engine.base import dig, split_locale
 from ..engine.json_api import JsonApiBackend
-from ..errors import AuthError, InvalidInput, WebParseError
+from ..engine.setting import Setting
+from ..errors import (
+    INVALID_API_KEY,
+    INVALID_PARAMS,
+    QUERY_TOO_LONG,
+    UNEXPECTED_SHAPE,
+    AuthError,
+    InvalidInput,
+    WebParseError,
+)
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
 
@@ -31,14 +40,13 @@ class Brave(JsonApiBackend):
     text_format = "html"  # descriptions carry <strong> highlights and entities (&#x27;, &quot;)
     summary = "Brave Search API (needs BRAVE_API_KEY)"
     default_endpoint = "https://api.search.brave.com/res/v1/web/search"
-    env_vars = {"api_key": "BRAVE_API_KEY"}
-    required = ("api_key",)
+    provider_settings = (Setting("api_key", env="BRAVE_API_KEY", required=True),)
     min_interval_s = 1.0
     result_fields = {"title": "title", "url": "url", "snippet": "description", "published_at": "page_age"}
     max_query_chars = 401  # Brave accepts at most 400 characters (and 50 words)
     vendor_codes = {
-        "SUBSCRIPTION_TOKEN_INVALID": (AuthError, "invalid_api_key"),
-        "VALIDATION": (InvalidInput, "invalid_params"),
+        "SUBSCRIPTION_TOKEN_INVALID": (AuthError, INVALID_API_KEY),
+        "VALIDATION": (InvalidInput, INVALID_PARAMS),
     }
 
     def check_params(self, params: SearchParams) -> None:
@@ -49,7 +57,7 @@ class Brave(JsonApiBackend):
             raise InvalidInput(
                 "brave accepts queries of at most %d words (got %d)" % (_MAX_WORDS, words),
                 provider=self.name,
-                detail_code="query_too_long",
+                detail_code=QUERY_TOO_LONG,
             )
 
     def build_request(self, params: SearchParams) -> RequestSpec:
@@ -90,7 +98,7 @@ class Brave(JsonApiBackend):
             raise WebParseError(
                 "brave answered with JSON that is not a search response",
                 provider=self.name,
-                detail_code="unexpected_shape",
+                detail_code=UNEXPECTED_SHAPE,
             )
         results = dig(data, ["web", "results"], self.name) if "web" in data else []
         return ParseResult(items=self.items_from(results, params))

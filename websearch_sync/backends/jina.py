@@ -11,7 +11,8 @@ problem (``AuthError``). The free plan allows 40 requests per minute.
 from typing import Any, Optional
 
 from ..engine.json_api import JsonApiBackend
-from ..errors import WebParseError
+from ..engine.setting import Setting
+from ..errors import UNEXPECTED_SHAPE, WebParseError
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
 
@@ -31,8 +32,10 @@ class Jina(JsonApiBackend):
     summary = "Jina AI search, s.jina.ai (needs JINA_API_KEY)"
     default_base_url = "https://s.jina.ai"
     endpoint_path = "/"
-    env_vars = {"api_key": "JINA_API_KEY"}
-    required = ("api_key",)
+    provider_settings = (
+        Setting("api_key", env="JINA_API_KEY", required=True),
+        Setting("reader_url", kind="url"),  # Jina Reader's URL, read by fetch (websearch_sync.reader.service)
+    )
     min_interval_s = 1.5  # 40 requests per minute with a free key
     auth_statuses = (401, 402, 403)
 
@@ -55,11 +58,11 @@ class Jina(JsonApiBackend):
         snippet; ``content`` is the page text when ``include_content`` was asked."""
         data = self.data(response)
         if not isinstance(data, dict) or "data" not in data:
-            raise WebParseError("jina answered without `data`", provider=self.name, detail_code="unexpected_shape")
+            raise WebParseError("jina answered without `data`", provider=self.name, detail_code=UNEXPECTED_SHAPE)
         results = data["data"]
         if not isinstance(results, list):
             raise WebParseError(
-                "jina answered with a non-list `data`", provider=self.name, detail_code="unexpected_shape"
+                "jina answered with a non-list `data`", provider=self.name, detail_code=UNEXPECTED_SHAPE
             )
         return ParseResult(
             items=[_item(result, params.include_content) for result in results if isinstance(result, dict)]

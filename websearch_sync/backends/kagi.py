@@ -12,7 +12,17 @@ results (``t == 0``) with related searches (``t == 1``); only results become ite
 from typing import Any, Optional, cast
 
 from ..engine.json_api import JsonApiBackend
-from ..errors import AuthError, InvalidInput, WebParseError
+from ..engine.setting import Setting
+from ..errors import (
+    INSUFFICIENT_CREDIT,
+    INVALID_API_KEY,
+    INVALID_PARAMS,
+    NO_BILLING,
+    UNEXPECTED_SHAPE,
+    AuthError,
+    InvalidInput,
+    WebParseError,
+)
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
 
@@ -39,13 +49,12 @@ class Kagi(JsonApiBackend):
     summary = "Kagi Search API v0 (needs KAGI_API_KEY)"
     default_base_url = "https://kagi.com/api/v0"
     endpoint_path = "/search"
-    env_vars = {"api_key": "KAGI_API_KEY"}
-    required = ("api_key",)
+    provider_settings = (Setting("api_key", env="KAGI_API_KEY", required=True),)
     vendor_codes = {
-        "UNAUTHORIZED": (AuthError, "invalid_api_key"),
-        "NO_BILLING_INFORMATION": (AuthError, "no_billing"),
-        "INSUFFICIENT_CREDIT": (AuthError, "insufficient_credit"),
-        "MALFORMED_REQUEST": (InvalidInput, "invalid_params"),
+        "UNAUTHORIZED": (AuthError, INVALID_API_KEY),
+        "NO_BILLING_INFORMATION": (AuthError, NO_BILLING),
+        "INSUFFICIENT_CREDIT": (AuthError, INSUFFICIENT_CREDIT),
+        "MALFORMED_REQUEST": (InvalidInput, INVALID_PARAMS),
     }
 
     def build_request(self, params: SearchParams) -> RequestSpec:
@@ -77,9 +86,7 @@ class Kagi(JsonApiBackend):
         """Items from ``data[]`` entries with ``t == 0``; ``meta.id`` is the request id."""
         data = self.data(response)
         if not isinstance(data, dict) or not isinstance(data.get("data"), list):
-            raise WebParseError(
-                "kagi answered without a `data` list", provider=self.name, detail_code="unexpected_shape"
-            )
+            raise WebParseError("kagi answered without a `data` list", provider=self.name, detail_code=UNEXPECTED_SHAPE)
         items = self.items_from(
             (entry for entry in data["data"] if isinstance(entry, dict) and entry.get("t") == _SEARCH_RESULT), params
         )

@@ -40,7 +40,20 @@ from urllib.parse import urlsplit, urlunsplit
 
 from ..engine.base import dig, page_number
 from ..engine.json_api import JsonApiBackend
+from ..engine.setting import Setting, own_timeout
 from ..errors import (
+    ANSWER_ONLY,
+    BAD_CATEGORIES,
+    BAD_ENGINES,
+    BAD_LOCALE,
+    BAD_SETTING,
+    CAPTCHA_REQUIRED,
+    ENGINE_ERROR,
+    ENGINE_TIMEOUT,
+    HTTP_403,
+    HTTP_404,
+    HTTP_429,
+    UNEXPECTED_SHAPE,
     AuthError,
     InvalidInput,
     Timeout,
@@ -54,6 +67,7 @@ from ..models import ErrorInfo, ParseResult, SearchParams
 from ..net.botwall import bot_wall_error
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse, RequestSpec, retry_after_seconds
+from ..net.urls import shown_url
 from .searxng_extras import extras_of, ignored_names
 from .searxng_reasons import MAX_REASON_CHARS, read_reason
 
@@ -75,10 +89,10 @@ _SPECIAL_LANGUAGES = ("all", "auto")
 #: A kind of engine failure (:func:`.searxng_reasons.read_reason`) -> (error class, detail
 #: code, seconds SearXNG suspends the engine by default: settings.yml ``search.suspended_times``).
 _ENGINE_PROBLEMS: dict[str, tuple[type[WebSearchError], str, Optional[float]]] = {
-    "captcha": (WebBlocked, "captcha_required", 3600.0),
-    "too_many_requests": (WebBlocked, "http_429", 180.0),
-    "access_denied": (WebBlocked, "http_403", 180.0),
-    "timeout": (Timeout, "engine_timeout", None),
+    "captcha": (WebBlocked, CAPTCHA_REQUIRED, 3600.0),
+    "too_many_requests": (WebBlocked, HTTP_429, 180.0),
+    "access_denied": (WebBlocked, HTTP_403, 180.0),
+    "timeout": (Timeout, ENGINE_TIMEOUT, None),
 }
 #: Seconds SearXNG suspends an engine after any other failure (settings.yml ``search.ban_time_on_fail``).
 _FAILURE_SUSPENSION_S = 5.0
@@ -111,8 +125,11 @@ class SearXNG(JsonApiBackend):
     result_fields = {"title": "title", "url": "url", "snippet": "content", "published_at": "publishedDate"}
     summary = "SearXNG instance, JSON API (needs SEARXNG_BASE_URL and `json` in search.formats)"
     endpoint_path = "/search"
-    env_vars = {"base_url": "SEARXNG_BASE_URL", "api_key": "SEARXNG_API_KEY", "timeout_ms": "SEARXNG_TIMEOUT_MS"}
-    required = ("base_url",)
+    provider_settings = (
+        Setting("base_url", env="SEARXNG_BASE_URL", kind="url", required=True),
+        Setting("api_key", env="SEARXNG_API_KEY"),
+        own_timeout("SEARXNG_TIMEOUT_MS"),
+    )
     options = ("categories", "engines", "pageno")
     volatile_params = ("timeout_limit",)
 
@@ -138,7 +155,7 @@ class SearXNG(JsonApiBackend):
                 "searxng: SEARXNG_BASE_URL carries a user name (HTTP Basic auth) and SEARXNG_API_KEY is set "
                 "(a bearer token); only one Authorization header can be sent: keep one of them",
                 provider=self.name,
-                detail_code="bad_setting",
+                detail_code=BAD_SETTING,
             )
 
     def check_params(self, params: SearchParams) -> None:
@@ -222,9 +239,9 @@ class SearXNG(JsonApiBackend):
         if error is None and self._sent_home(response):
             return WebBlocked(
                 "searxng: %s redirected the search to its home page: the limiter treats this client as a bot "
-                "(a public instance does this to API clients); use an instance you run" % _shown(response.url),
+                "(a public instance does this to API clients); use an instance you run" % shown_url(response.url),
                 provider=self.name,
-                detail_code="captcha_required",
+                detail_code=CAPTCHA_REQUIRED,
                 status=response.status,
             )
         return error
@@ -238,9 +255,9 @@ class SearXNG(JsonApiBackend):
             "requests go to <base URL>/search"
         )
         return WebProviderError(
-            "searxng: %s answered 404 Not Found; check %s" % (_shown(response.url), setting),
+            "searxng: %s answered 404 Not Found; check %s" % (shown_url(response.url), setting),
             provider=self.name,
-            detail_code="http_404",
+            detail_code=HTTP_404,
             status=response.status,
         )
 
@@ -251,7 +268,7 @@ class SearXNG(JsonApiBackend):
                 "SearXNG instance refused JSON output (HTTP 403 with its standard page): enable `json` in the "
                 "instance's settings.yml `search.formats` (e.g. `formats: [html, json]`) and restart it",
                 provider=self.name,
-                detail_code="http_403",
+                detail_code=HTTP_403,
                 status=response.status,
             )
         wall = bot_wall_error(response, self.name)
@@ -263,7 +280,7 @@ class SearXNG(JsonApiBackend):
             error,
             "searxng: HTTP 403 from something in front of the instance at %s (a reverse proxy, firewall or access "
             "rule), not SearXNG's own page: check its access rules (and SEARXNG_API_KEY if it wants a token)"
-            % _shown(response.url),
+            % shown_url(response.url),
         )
 
     def _sent_home(self, response: HttpResponse) -> bool:
@@ -297,7 +314,7 @@ class SearXNG(JsonApiBackend):
         results = dig(data, ["results"], self.name)
         if not isinstance(results, list):
             raise WebParseError(
-                "searxng answered with a non-list `results`", provider=self.name, detail_code="unexpected_shape"
+                "searxng answered with a non-list `results`", provider=self.name, detail_code=UNEXPECTED_SHAPE
             )
         items = self.items_from(results, params)
         failures = [_engine_error(entry, self.name, self.secrets()) for entry in data.get("unresponsive_engines") or ()]
@@ -329,7 +346,7 @@ def _names(value: Any, option: str, provider: str) -> Optional[str]:
         raise InvalidInput(
             "%s must be a name or a list of names, got %r" % (option, value),
             provider=provider,
-            detail_code="bad_" + option,
+            detail_code=BAD_ENGINES if option == "engines" else BAD_CATEGORIES,
         )
     return ",".join(p.strip() for p in parts)
 
@@ -373,7 +390,7 @@ def searxng_language(locale: str) -> str:
         "searxng cannot search in locale %r: it accepts a language code with an optional two-letter region "
         "(e.g. 'de', 'en-US', 'zh-TW')" % (locale,),
         provider="searxng",
-        detail_code="bad_locale",
+        detail_code=BAD_LOCALE,
     )
 
 
@@ -402,17 +419,6 @@ def instance_root(base_url: str) -> str:
     return urlunsplit((parts.scheme, parts.netloc, path, "", ""))
 
 
-def _shown(url: str) -> str:
-    """A URL for messages: scheme, host, port and path (no credentials, no query)."""
-    try:
-        parts = urlsplit(url)
-        host = parts.hostname or ""
-        port = ":%d" % parts.port if parts.port else ""
-    except ValueError:
-        return "the instance"
-    return "%s://%s%s%s" % (parts.scheme, host, port, parts.path)
-
-
 def _engine_error(entry: Any, provider: str, secrets: list[str]) -> Optional[tuple[str, WebSearchError]]:
     """One ``[engine, reason]`` pair as ``(engine, error)`` (``None`` for an unreadable entry).
 
@@ -425,7 +431,7 @@ def _engine_error(entry: Any, provider: str, secrets: list[str]) -> Optional[tup
     engine = str(entry[0])[:MAX_REASON_CHARS]
     reason = str(entry[1])[:MAX_REASON_CHARS] if len(entry) > 1 and entry[1] is not None else "no reason given"
     kind, suspended = read_reason(reason)
-    cls, detail, suspension = _ENGINE_PROBLEMS.get(kind or "", (WebProviderError, "engine_error", None))
+    cls, detail, suspension = _ENGINE_PROBLEMS.get(kind or "", (WebProviderError, ENGINE_ERROR, None))
     blocked = cls is WebBlocked
     if suspended and not blocked:
         suspension = _FAILURE_SUSPENSION_S
@@ -485,5 +491,5 @@ def _answer_only(extras: dict[str, Any]) -> WebSearchError:
         "searxng answered with no web results, only %s (in provider_meta['extras']): %s"
         % (kinds, "; ".join(texts[:3])),
         provider="searxng",
-        detail_code="answer_only",
+        detail_code=ANSWER_ONLY,
     )

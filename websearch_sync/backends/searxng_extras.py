@@ -25,8 +25,9 @@ another case such as ``Google``) and runs its default engines instead.
 from collections.abc import Sequence
 from typing import Any, Optional
 
-from ..engine.normalize import clean_text, clean_url
-from ..errors import InvalidInput
+from ..engine.normalize import clean_text
+from ..errors import UNKNOWN_CATEGORIES, UNKNOWN_ENGINES, InvalidInput
+from ..net.urls import result_url
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -71,7 +72,7 @@ def _answer(value: Any) -> Optional[dict[str, Any]]:
         return None
     answer = {
         "text": _text(value.get("answer")),
-        "url": clean_url(value.get("url")),
+        "url": result_url(value.get("url")),
         "engine": _text(value.get("engine")),
     }
     if answer["text"] is None:
@@ -87,14 +88,14 @@ def _infobox(value: Any) -> Optional[dict[str, Any]]:
     title = _text(value.get("infobox"))
     if title is None:
         return None
-    links = [{"title": _text(u.get("title")), "url": clean_url(u.get("url"))} for u in _dicts(value.get("urls"))]
+    links = [{"title": _text(u.get("title")), "url": result_url(u.get("url"))} for u in _dicts(value.get("urls"))]
     attributes = [
         {"label": _text(a.get("label")), "value": _text(a.get("value"))} for a in _dicts(value.get("attributes"))
     ]
     return {
         "title": title,
         "content": _text(value.get("content")),
-        "url": clean_url(value.get("id")),
+        "url": result_url(value.get("id")),
         "urls": [link for link in links if link["url"]],
         "attributes": [a for a in attributes if a["label"] and a["value"]],
         "engine": _text(value.get("engine")),
@@ -139,5 +140,5 @@ def ignored_names(
         "know, shortcuts included, and runs its default engines%s"
         % (option, ", ".join(names), ", ".join(others[:10]), hint),
         provider="searxng",
-        detail_code="unknown_" + option,
+        detail_code=UNKNOWN_ENGINES if option == "engines" else UNKNOWN_CATEGORIES,
     )

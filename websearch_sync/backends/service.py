@@ -22,7 +22,8 @@ from typing import Any, Optional
 
 from ..engine.base import dig
 from ..engine.json_api import JsonApiBackend
-from ..errors import InvalidInput, WebParseError, WebSearchError, redact
+from ..engine.setting import Setting, bad_setting, own_timeout
+from ..errors import UNEXPECTED_SHAPE, InvalidInput, WebParseError, WebSearchError, redact
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
 
@@ -52,14 +53,13 @@ class SearchService(JsonApiBackend):
     }
     content_field = "content"
     summary = "generic search gateway, POST JSON (needs WEB_SEARCH_SERVICE_URL and WEB_SEARCH_SERVICE_KEY)"
-    env_vars = {
-        "url": "WEB_SEARCH_SERVICE_URL",
-        "api_key": "WEB_SEARCH_SERVICE_KEY",
-        "headers": "WEB_SEARCH_SERVICE_HEADERS",
-        "request_id_header": "WEB_SEARCH_SERVICE_REQUEST_ID_HEADER",
-        "timeout_ms": "WEB_SEARCH_SERVICE_TIMEOUT_MS",
-    }
-    required = ("url", "api_key")
+    provider_settings = (
+        Setting("url", env="WEB_SEARCH_SERVICE_URL", kind="url", required=True),
+        Setting("api_key", env="WEB_SEARCH_SERVICE_KEY", required=True),
+        Setting("headers", env="WEB_SEARCH_SERVICE_HEADERS", kind="json"),
+        Setting("request_id_header", env="WEB_SEARCH_SERVICE_REQUEST_ID_HEADER"),
+        own_timeout("WEB_SEARCH_SERVICE_TIMEOUT_MS"),
+    )
 
     # -- configuration --------------------------------------------------------------------
 
@@ -92,7 +92,7 @@ class SearchService(JsonApiBackend):
                 raise self._bad_setting("headers", "has an invalid header name %r" % (name,))
             if name.lower() in RESERVED_HEADERS:
                 raise self._bad_setting(
-                    "headers", "may not set %s (the key goes in %s)" % (name, self.env_vars["api_key"])
+                    "headers", "may not set %s (the key goes in %s)" % (name, self.setting("api_key").env_or_key())
                 )
             if not isinstance(header_value, str) or not _VALUE.fullmatch(header_value):
                 raise self._bad_setting(
@@ -126,11 +126,7 @@ class SearchService(JsonApiBackend):
         self.request_id_header()
 
     def _bad_setting(self, key: str, problem: str) -> InvalidInput:
-        return InvalidInput(
-            "%s: %s %s" % (self.name, self.env_vars.get(key, key), problem),
-            provider=self.name,
-            detail_code="bad_setting",
-        )
+        return bad_setting(self.name, "%s: %s %s" % (self.name, self.setting(key).env_or_key(), problem))
 
     # -- request and answer -------------------------------------------------------------------
 
@@ -175,7 +171,7 @@ class SearchService(JsonApiBackend):
         results = dig(self.data(response), ["search_results"], self.name)
         if not isinstance(results, list):
             raise WebParseError(
-                "service answered with a non-list `search_results`", provider=self.name, detail_code="unexpected_shape"
+                "service answered with a non-list `search_results`", provider=self.name, detail_code=UNEXPECTED_SHAPE
             )
         items = self.items_from(results, params)
         return ParseResult(items=items, request_id=response.headers.get(self.request_id_header()) or None)

@@ -45,11 +45,11 @@ from ..engine.html_parsing import (
     dated_item,
     has_class,
     parse_fragment,
-    url_parts,
     walk_blocks,
 )
 from ..models import SearchParams
-from ..net.botwall import BotWall, host_in
+from ..net.botwall import BotWall
+from ..net.urls import host_in, url_parts
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 

@@ -10,7 +10,8 @@ from typing import Any, Optional
 
 from ..engine.base import dig
 from ..engine.json_api import JsonApiBackend
-from ..errors import InvalidInput, WebParseError
+from ..engine.setting import Setting
+from ..errors import BAD_TOPIC, UNEXPECTED_SHAPE, InvalidInput, WebParseError
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
 
@@ -31,8 +32,7 @@ class Tavily(JsonApiBackend):
     summary = "Tavily Search API (needs TAVILY_API_KEY)"
     default_base_url = "https://api.tavily.com"
     endpoint_path = "/search"
-    env_vars = {"api_key": "TAVILY_API_KEY"}
-    required = ("api_key",)
+    provider_settings = (Setting("api_key", env="TAVILY_API_KEY", required=True),)
     options = ("topic",)
     auth_statuses = (401, 403, 432, 433)
 
@@ -44,7 +44,7 @@ class Tavily(JsonApiBackend):
             raise InvalidInput(
                 "topic must be one of %s, got %r" % (", ".join(TOPICS), topic),
                 provider=self.name,
-                detail_code="bad_topic",
+                detail_code=BAD_TOPIC,
             )
 
     def build_request(self, params: SearchParams) -> RequestSpec:
@@ -74,7 +74,7 @@ class Tavily(JsonApiBackend):
         results = dig(data, ["results"], self.name)
         if not isinstance(results, list):
             raise WebParseError(
-                "tavily answered with a non-list `results`", provider=self.name, detail_code="unexpected_shape"
+                "tavily answered with a non-list `results`", provider=self.name, detail_code=UNEXPECTED_SHAPE
             )
         items = self.items_from(results, params)
         request_id = data.get("request_id")

@@ -33,7 +33,21 @@ from urllib.parse import quote
 from ..config import VERSION
 from ..engine.base import dig, page_number, split_locale
 from ..engine.json_api import JsonApiBackend
-from ..errors import BadGateway, InvalidInput, WebBlocked, WebParseError, WebSearchError
+from ..engine.setting import Setting
+from ..errors import (
+    BAD_SETTING,
+    BAD_WIKI,
+    HTTP_429,
+    INVALID_PARAMS,
+    MAXLAG,
+    QUERY_TOO_LONG,
+    UNEXPECTED_SHAPE,
+    BadGateway,
+    InvalidInput,
+    WebBlocked,
+    WebParseError,
+    WebSearchError,
+)
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec, retry_after_seconds
 
@@ -60,7 +74,11 @@ class Wikipedia(JsonApiBackend):
 
     name = "wikipedia"
     summary = "Wikipedia full-text search (MediaWiki API), no key; an encyclopedia, not in auto"
-    env_vars = {"lang": "WIKIPEDIA_LANG", "contact": "WIKIPEDIA_CONTACT", "user_agent": "WIKIPEDIA_USER_AGENT"}
+    provider_settings = (
+        Setting("lang", env="WIKIPEDIA_LANG"),
+        Setting("contact", env="WIKIPEDIA_CONTACT"),
+        Setting("user_agent", env="WIKIPEDIA_USER_AGENT"),
+    )
     default_endpoint = _API % "en"  # the default edition's; the locale, ``wiki`` or ``lang`` choose another
     options = ("wiki", "pageno")
     text_format = "html"  # the snippet is search-match HTML (<span class="searchmatch">)
@@ -69,23 +87,23 @@ class Wikipedia(JsonApiBackend):
     auth_statuses = ()  # a 403 from Wikimedia is a blocked client (User-Agent policy), not a key problem
     result_fields = {"title": "title", "snippet": "snippet", "published_at": "timestamp"}
     vendor_codes = {
-        "maxlag": (BadGateway, "maxlag"),
-        "ratelimited": (WebBlocked, "http_429"),
-        "badvalue": (InvalidInput, "invalid_params"),
-        "badinteger": (InvalidInput, "invalid_params"),
-        "missingparam": (InvalidInput, "invalid_params"),
-        "invalidparammix": (InvalidInput, "invalid_params"),
-        "cirrussearch-query-too-long": (InvalidInput, "query_too_long"),
+        "maxlag": (BadGateway, MAXLAG),
+        "ratelimited": (WebBlocked, HTTP_429),
+        "badvalue": (InvalidInput, INVALID_PARAMS),
+        "badinteger": (InvalidInput, INVALID_PARAMS),
+        "missingparam": (InvalidInput, INVALID_PARAMS),
+        "invalidparammix": (InvalidInput, INVALID_PARAMS),
+        "cirrussearch-query-too-long": (InvalidInput, QUERY_TOO_LONG),
     }
 
     def edition(self, params: Optional[SearchParams] = None) -> str:
         """The Wikipedia edition asked for: option ``wiki``, else the locale's language, else the setting, else ``en``."""
         chosen = params.options.get("wiki") if params is not None else None
         if chosen is not None:
-            return _edition(chosen, "the wiki option", "bad_wiki", self.name)
+            return _edition(chosen, "the wiki option", BAD_WIKI, self.name)
         if params is not None and params.locale:
             return split_locale(params.locale)[0]
-        return _edition(self.config.get("lang") or "en", "WIKIPEDIA_LANG", "bad_setting", self.name)
+        return _edition(self.config.get("lang") or "en", "WIKIPEDIA_LANG", BAD_SETTING, self.name)
 
     def endpoint_url(self, params: Optional[SearchParams] = None) -> str:
         """``Settings.endpoints["wikipedia"]`` as it is, else the edition's ``/w/api.php``."""
@@ -138,7 +156,7 @@ class Wikipedia(JsonApiBackend):
             raise WebParseError(
                 "wikipedia answered with JSON that is not a list=search answer",
                 provider=self.name,
-                detail_code="unexpected_shape",
+                detail_code=UNEXPECTED_SHAPE,
             )
         edition = self.edition(params)
         items = [

@@ -39,10 +39,10 @@ from ..engine.html_parsing import (
     dated_item,
     month_first,
     parse_fragment,
-    url_parts,
     walk_blocks,
 )
 from ..models import SearchParams
+from ..net.urls import url_parts
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 

@@ -34,7 +34,7 @@ def backend_rows(settings: Settings) -> list[dict[str, Any]]:
     for name in registry.backend_names():
         cls = registry.backend_class(name)
         backend = cls(settings)
-        variables = list(cls.env_vars.values())
+        variables = [setting.env for setting in cls.declared_settings() if setting.env]
         if cls.kind != "offline":
             variables.append("WEB_SEARCH_ENDPOINT_" + name.upper())
         rows.append(
@@ -42,7 +42,7 @@ def backend_rows(settings: Settings) -> list[dict[str, Any]]:
                 "name": name,
                 "kind": cls.kind,
                 "configured": backend.is_configured(),
-                "missing": [cls.env_vars.get(key, key) for key in backend.missing_settings()],
+                "missing": [cls.setting(key).env_or_key() for key in backend.missing_settings()],
                 "env": variables,
                 "min_interval_s": cls.min_interval_s,
                 "transport": transport_of(cls.kind, profile) if cls.kind != "offline" else "-",

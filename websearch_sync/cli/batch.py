@@ -19,7 +19,7 @@ from typing import Any, Callable, Optional, TextIO
 
 from ..client.clock import SYSTEM_CLOCK, Clock
 from ..client.search_client import SearchClient
-from ..errors import InvalidInput, WebSearchError
+from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
 from .output import EXIT_OK, exit_status, json_text, offline_notice, terminal_text
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -167,7 +167,7 @@ def done_queries(path: str) -> set[str]:
         with open(path, encoding="utf-8") as handle:
             lines = handle.read().splitlines()
     except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidInput("cannot read --skip-done %s: %s" % (path, exc), detail_code="bad_arguments") from None
+        raise InvalidInput("cannot read --skip-done %s: %s" % (path, exc), detail_code=BAD_ARGUMENTS) from None
     done: set[str] = set()
     for text in lines:
         try:

@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from typing import Any, Optional, TextIO
 
 from ..config import DEFAULT_TIMEOUT_MS
-from ..errors import InvalidInput, WebSearchError
+from ..errors import NO_CONTENT, PRIVATE_ADDRESS, WebSearchError
 from ..tool import offline_backends
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -60,8 +60,8 @@ def error_line(error: WebSearchError) -> str:
 
 #: The command line's own words for a remedy the library offers (``error.hint`` is set), by detail code.
 _CLI_HINTS = {
-    "private_address": "pass --allow-private only for trusted local use",
-    "no_content": "raise --max-bytes",
+    PRIVATE_ADDRESS: "pass --allow-private only for trusted local use",
+    NO_CONTENT: "raise --max-bytes",
 }
 #: Below this a deadline cannot cover one request over the network (DNS, TLS and a reply).
 _USABLE_TIMEOUT_MS = 1000
@@ -125,13 +125,6 @@ def int_arg(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError("expected an integer, got %r" % text) from None
-
-
-def positive_arg(name: str, value: Optional[int], maximum: int) -> Optional[int]:
-    """``value`` unless it is outside 1..``maximum`` (``InvalidInput(bad_arguments)`` naming the option)."""
-    if value is not None and not 1 <= value <= maximum:
-        raise InvalidInput("%s must be in 1..%d, got %d" % (name, maximum, value), detail_code="bad_arguments")
-    return value
 
 
 def terminal_text(text: str) -> str:

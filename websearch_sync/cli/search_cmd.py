@@ -3,15 +3,15 @@
 import argparse
 import json
 import sys
-from typing import Any
+from typing import Any, Optional
 
 from ..client.search_client import STRATEGIES, SearchClient
 from ..config import Settings
 from ..engine import registry
-from ..errors import InvalidInput
+from ..errors import BAD_ARGUMENTS, InvalidInput
 from ..models import SAFE_SEARCH_LEVELS, TIME_RANGES, SearchResponse
 from ..tool import format_results
-from ..validate import COMMON_OPTIONS
+from ..validate import COMMON_OPTIONS, check_number
 from .batch import PROGRESS_EVERY_S, done_queries, run_batch
 from .output import (
     EXIT_OK,
@@ -20,7 +20,6 @@ from .output import (
     int_arg,
     json_text,
     offline_notice,
-    positive_arg,
     retry_lines,
 )
 
@@ -145,11 +144,11 @@ def backend_options(pairs: list[str]) -> dict[str, Any]:
         key, sep, text = pair.partition("=")
         key = key.strip()
         if not sep or not key:
-            raise InvalidInput("--option takes KEY=VALUE, got %r" % pair, detail_code="bad_arguments")
+            raise InvalidInput("--option takes KEY=VALUE, got %r" % pair, detail_code=BAD_ARGUMENTS)
         if key not in known:
             raise InvalidInput(
                 "--option %s: no backend knows this option; known: %s" % (key, ", ".join(sorted(known))),
-                detail_code="bad_arguments",
+                detail_code=BAD_ARGUMENTS,
             )
         options[key] = _option_value(key, text.strip())
     return options
@@ -168,7 +167,7 @@ def _option_value(key: str, text: str) -> Any:
         if isinstance(value, list) and any(isinstance(item, (list, dict)) for item in value):
             raise InvalidInput(
                 "--option %s takes a number, true/false, text or a flat JSON list, not a nested list" % key,
-                detail_code="bad_arguments",
+                detail_code=BAD_ARGUMENTS,
             )
         return value
     return text
@@ -182,17 +181,19 @@ def _render(response: SearchResponse, fmt: str) -> str:
     return format_results(response, "markdown" if fmt == "markdown" else "text", untrusted_notice=False)
 
 
+def _count(option: str, value: Optional[int], maximum: int) -> Optional[int]:
+    """An optional count option checked to be in 1..``maximum`` (``InvalidInput(bad_arguments)``)."""
+    return check_number(option, value, maximum=maximum, detail=BAD_ARGUMENTS) if value is not None else None
+
+
 def run(args: argparse.Namespace) -> int:
     """Run one search (or a batch) and print it."""
     fmt = "json" if args.json else (args.format or "text")
     if (args.query is None) == (args.queries_file is None):
-        raise InvalidInput("give either a QUERY or --queries-file, not both or neither", detail_code="bad_arguments")
-    workers = positive_arg("--workers", args.workers, MAX_WORKERS)
-    stop_after = positive_arg("--stop-after-failures", args.stop_after_failures, 1_000_000)
-    if args.progress_every < 0:
-        raise InvalidInput(
-            "--progress-every must be 0 or more seconds, got %g" % args.progress_every, detail_code="bad_arguments"
-        )
+        raise InvalidInput("give either a QUERY or --queries-file, not both or neither", detail_code=BAD_ARGUMENTS)
+    workers = _count("--workers", args.workers, MAX_WORKERS)
+    stop_after = _count("--stop-after-failures", args.stop_after_failures, 1_000_000)
+    check_number("--progress-every", args.progress_every, minimum=0, integer=False, detail=BAD_ARGUMENTS)
     queries = _batch_queries(args) if args.queries_file is not None else []
     overrides = {name: value for name, value in (("backend", args.backend), ("impersonate", args.impersonate)) if value}
     settings = Settings.from_env(**overrides)
@@ -245,5 +246,5 @@ def _read_queries(path: str) -> list[str]:
             with open(path, encoding="utf-8") as handle:
                 lines = handle.read().splitlines()
     except (OSError, UnicodeDecodeError) as exc:
-        raise InvalidInput("cannot read --queries-file %s: %s" % (path, exc), detail_code="bad_arguments") from None
+        raise InvalidInput("cannot read --queries-file %s: %s" % (path, exc), detail_code=BAD_ARGUMENTS) from None
     return [line.strip() for line in lines if line.strip()]

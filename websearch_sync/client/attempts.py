@@ -10,7 +10,15 @@ from typing import Callable, Optional
 
 from ..engine.base import Backend
 from ..engine.registry import checked_result
-from ..errors import Timeout, WebBlocked, WebProviderError, WebSearchError
+from ..errors import (
+    BUDGET_EXHAUSTED,
+    DEADLINE_EXCEEDED,
+    INTERNAL_ERROR,
+    Timeout,
+    WebBlocked,
+    WebProviderError,
+    WebSearchError,
+)
 from ..models import ParseResult, SearchParams
 from ..net.deadline import Deadline
 from ..net.transport import HttpTransport
@@ -148,7 +156,7 @@ class BackendRunner:
             raise last_error or Timeout(
                 "the %.0f ms budget ran out before %s could be asked" % (budget.timeout_ms, backend.name),
                 provider=backend.name,
-                detail_code="deadline_exceeded",
+                detail_code=DEADLINE_EXCEEDED,
             )
 
     @staticmethod
@@ -169,7 +177,7 @@ class BackendRunner:
                 "%s allows one request every %.1f s; the next slot is %.1f s away but only %.0f ms of the budget are left"
                 % (backend.name, interval, self.limiter.next_free_in(backend.name), max(0.0, budget.remaining_ms())),
                 provider=backend.name,
-                detail_code="budget_exhausted",
+                detail_code=BUDGET_EXHAUSTED,
             )
         return wait
 
@@ -186,5 +194,5 @@ def call_backend(backend: Backend, params: SearchParams, transport: HttpTranspor
         raise WebProviderError(
             "internal error in backend %s: %s" % (backend.name, type(exc).__name__),
             provider=backend.name,
-            detail_code="internal_error",
+            detail_code=INTERNAL_ERROR,
         ) from exc

@@ -19,7 +19,7 @@ from collections import OrderedDict
 from collections.abc import Hashable
 from typing import Any, Callable, Optional
 
-from ..errors import InvalidInput
+from ..errors import BAD_CACHE_PATH, InvalidInput
 from ..models import StrPath
 from .clock import SYSTEM_CLOCK, Clock
 from .tiers import SharedCacheTier
@@ -114,9 +114,9 @@ def check_cache_path(path: Any) -> str:
     try:
         text = os.fspath(path)
     except TypeError:
-        raise InvalidInput("cache_path must be a file path, got %r" % (path,), detail_code="bad_cache_path") from None
+        raise InvalidInput("cache_path must be a file path, got %r" % (path,), detail_code=BAD_CACHE_PATH) from None
     if not isinstance(text, str) or not text:
-        raise InvalidInput("cache_path must be a file path, got %r" % (path,), detail_code="bad_cache_path")
+        raise InvalidInput("cache_path must be a file path, got %r" % (path,), detail_code=BAD_CACHE_PATH)
     if text == ":memory:":
         return text
     folder = os.path.dirname(os.path.abspath(text))
@@ -131,12 +131,12 @@ def check_cache_path(path: Any) -> str:
                 header = handle.read(len(_SQLITE_HEADER))
         except OSError as exc:
             raise InvalidInput(
-                "cannot use cache file %s: %s" % (text, exc.strerror or exc), detail_code="bad_cache_path"
+                "cannot use cache file %s: %s" % (text, exc.strerror or exc), detail_code=BAD_CACHE_PATH
             ) from None
         if header != _SQLITE_HEADER:
             problem = "it is not a SQLite database"
     if problem is not None:
-        raise InvalidInput("cannot use %s as a cache file: %s" % (text, problem), detail_code="bad_cache_path")
+        raise InvalidInput("cannot use %s as a cache file: %s" % (text, problem), detail_code=BAD_CACHE_PATH)
     return text
 
 
@@ -169,7 +169,7 @@ class SqliteCache:
             if not _is_busy(exc):
                 self.close()
                 raise InvalidInput(
-                    "cannot use %s as a cache file: %s" % (self.path, exc), detail_code="bad_cache_path"
+                    "cannot use %s as a cache file: %s" % (self.path, exc), detail_code=BAD_CACHE_PATH
                 ) from None
             logger.warning("cache file %s is locked by another process; trying again at the next call", self.path)
 

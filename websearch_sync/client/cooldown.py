@@ -7,7 +7,7 @@ import time
 import uuid
 from typing import NamedTuple, Optional
 
-from ..errors import WebBlocked
+from ..errors import CAPTCHA_REQUIRED, HTTP_403, HTTP_429, WebBlocked
 from ..net.transport import MAX_RETRY_AFTER_S
 from .clock import SYSTEM_CLOCK, Clock
 from .tiers import SharedCooldownsTier
@@ -16,7 +16,7 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 
 #: Seconds a backend is suspended after each kind of block (``http_429`` uses
 #: the service's Retry-After when it gave one).
-DEFAULT_COOLDOWNS_S: dict[str, float] = {"captcha_required": 600.0, "http_429": 60.0, "http_403": 300.0}
+DEFAULT_COOLDOWNS_S: dict[str, float] = {CAPTCHA_REQUIRED: 600.0, HTTP_429: 60.0, HTTP_403: 300.0}
 #: No suspension lasts longer than the longest wait a service may ask for (one day), whatever
 #: a setting asks (a huge duration would overflow the clock arithmetic of every later call).
 MAX_COOLDOWN_S = MAX_RETRY_AFTER_S
@@ -54,7 +54,7 @@ class Cooldowns:
     def duration_s(self, error: WebBlocked) -> float:
         """How long ``error`` suspends its backend (Retry-After for a 429 that has one), capped at one day."""
         duration = self.durations_s.get(error.detail_code or "", 0.0)
-        if error.detail_code == "http_429" and error.retry_after is not None:
+        if error.detail_code == HTTP_429 and error.retry_after is not None:
             duration = error.retry_after
         return min(duration, MAX_COOLDOWN_S) if duration > 0 else 0.0  # NaN is not > 0
 

@@ -9,27 +9,42 @@ it, and the cache, rate limiter and cool-down table are locked.
 from collections.abc import Hashable, Mapping
 from functools import partial
 from typing import Any, Optional, Union, cast
-from urllib.parse import urlsplit, urlunsplit
 
 import requests
 
 from ..config import Settings
 from ..engine import registry
 from ..engine.base import Backend
-from ..errors import InvalidInput, WebSearchError
+from ..errors import (
+    BAD_BUDGET_MS,
+    BAD_CACHE_TTL_S,
+    BAD_COOLDOWNS,
+    BAD_MIN_INTERVAL_S,
+    BAD_RETRIES,
+    BAD_STRATEGY,
+    InvalidInput,
+    WebSearchError,
+)
 from ..models import ExtractMode, FetchResult, SafeSearch, SearchParams, SearchResponse, Strategy, StrPath, TimeRange
 from ..net.deadline import Deadline
 from ..net.transport import HttpTransport
+from ..net.urls import page_key, request_url
 from ..reader.page import (
     DEFAULT_CONTENT_CHARS,
     DEFAULT_MAX_BYTES,
     DEFAULT_MAX_CHARS,
     add_page_content,
-    check_url,
     fetch_page,
 )
 from ..secrets import redact_error
-from ..validate import COMMON_OPTIONS, backend_list, check_options_taken, check_timeout_ms, search_params
+from ..validate import (
+    COMMON_OPTIONS,
+    backend_list,
+    check_number,
+    check_options_taken,
+    check_timeout_ms,
+    search_params,
+)
 from .answers import valid_page_answer, valid_search_answer
 from .attempts import BackendRunner, CallState
 from .cache import MemoryCache, ResultCache, SqliteCache
@@ -48,34 +63,16 @@ from .strategies import fallback, merge
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 
-def _check_number(
-    name: str,
-    value: Any,
-    minimum: float,
-    maximum: Optional[float] = None,
-    integer: bool = False,
-    detail: Optional[str] = None,
-) -> Any:
-    ok = isinstance(value, int) if integer else isinstance(value, (int, float))
-    if (
-        isinstance(value, bool)
-        or not ok
-        or value != value
-        or value < minimum
-        or (maximum is not None and value > maximum)
-    ):
-        raise InvalidInput(
-            "%s must be %s >= %s%s, got %r"
-            % (
-                name,
-                "an integer" if integer else "a number",
-                minimum,
-                "" if maximum is None else " and <= %s" % maximum,
-                value,
-            ),
-            detail_code=detail or "bad_" + name,
-        )
-    return value
+def _check_ttl(value: object) -> float:
+    return check_number("cache_ttl_s", value, minimum=0, integer=False, detail=BAD_CACHE_TTL_S)
+
+
+def _check_retries(value: object) -> int:
+    return check_number("retries", value, minimum=0, maximum=10, detail=BAD_RETRIES)
+
+
+def _check_interval(value: object) -> float:
+    return check_number("min_interval_s", value, minimum=0, integer=False, detail=BAD_MIN_INTERVAL_S)
 
 
 def _check_cooldowns(value: Optional[Mapping[str, float]]) -> dict[str, float]:
@@ -83,23 +80,21 @@ def _check_cooldowns(value: Optional[Mapping[str, float]]) -> dict[str, float]:
     if value is None:
         return {}
     if not isinstance(value, Mapping):
-        raise InvalidInput(
-            "cooldowns must be a mapping {kind: seconds}, got %r" % (value,), detail_code="bad_cooldowns"
-        )
+        raise InvalidInput("cooldowns must be a mapping {kind: seconds}, got %r" % (value,), detail_code=BAD_COOLDOWNS)
     for kind, seconds in value.items():
         if kind not in DEFAULT_COOLDOWNS_S:
             raise InvalidInput(
                 "cooldowns has no kind %r; the kinds are %s" % (kind, ", ".join(DEFAULT_COOLDOWNS_S)),
-                detail_code="bad_cooldowns",
+                detail_code=BAD_COOLDOWNS,
             )
-        _check_number("cooldowns[%r]" % kind, seconds, 0, detail="bad_cooldowns")
+        check_number("cooldowns[%r]" % kind, seconds, minimum=0, integer=False, detail=BAD_COOLDOWNS)
     return {kind: float(seconds) for kind, seconds in value.items()}
 
 
 def _check_strategy(strategy: Any) -> Strategy:
     if strategy not in STRATEGIES:
         raise InvalidInput(
-            "strategy must be one of %s, got %r" % (", ".join(STRATEGIES), strategy), detail_code="bad_strategy"
+            "strategy must be one of %s, got %r" % (", ".join(STRATEGIES), strategy), detail_code=BAD_STRATEGY
         )
     return cast(Strategy, strategy)
 
@@ -169,9 +164,9 @@ class SearchClient:
         self.settings = settings if settings is not None else Settings.from_env()
         self._backend = check_backends(backend_list(backend))
         self.strategy = _check_strategy(strategy)
-        self.cache_ttl_s = _check_number("cache_ttl_s", cache_ttl_s, 0)
-        self.retries = _check_number("retries", retries, 0, 10, integer=True)
-        self.budget_ms = check_timeout_ms(budget_ms, "budget_ms")
+        self.cache_ttl_s = _check_ttl(cache_ttl_s)
+        self.retries = _check_retries(retries)
+        self.budget_ms = check_timeout_ms(budget_ms, "budget_ms", BAD_BUDGET_MS)
         cooldown_s = _check_cooldowns(cooldowns)
         intervals = _check_intervals(self.settings.min_interval_s)
         intervals.update(_check_intervals(min_interval_s))
@@ -414,12 +409,12 @@ class SearchClient:
         (``allow_private``, the fetch service...; ``cache_ttl_s=0`` bypasses the
         cache); a cached result is a copy.
         """
-        ttl = _check_number("cache_ttl_s", cache_ttl_s, 0) if cache_ttl_s is not None else self.cache_ttl_s
+        ttl = _check_ttl(cache_ttl_s) if cache_ttl_s is not None else self.cache_ttl_s
         deadline = Deadline(check_timeout_ms(timeout_ms) or self.settings.timeout_ms)
         key: Optional[Hashable] = None
         if ttl > 0:  # the URL is checked before the cache is consulted; other arguments are keyed by type and value
             try:
-                page = _page_key(check_url(url))
+                page = page_key(request_url(url))
             except WebSearchError as error:
                 redact_error(error, self.settings.secrets())  # in place
                 raise
@@ -491,9 +486,11 @@ class _CallSettings:
     ) -> None:
         self.strategy = _check_strategy(strategy) if strategy is not None else client.strategy
         self.timeout = check_timeout_ms(timeout_ms)
-        self.budget_ms = check_timeout_ms(budget_ms, "budget_ms") if budget_ms is not None else client.budget_ms
-        self.retries = _check_number("retries", retries, 0, 10, integer=True) if retries is not None else client.retries
-        self.ttl = _check_number("cache_ttl_s", ttl, 0) if ttl is not None else client.cache_ttl_s
+        self.budget_ms = (
+            check_timeout_ms(budget_ms, "budget_ms", BAD_BUDGET_MS) if budget_ms is not None else client.budget_ms
+        )
+        self.retries = _check_retries(retries) if retries is not None else client.retries
+        self.ttl = _check_ttl(ttl) if ttl is not None else client.cache_ttl_s
 
 
 def _check_intervals(value: Union[None, float, Mapping[str, float]]) -> dict[str, float]:
@@ -506,19 +503,8 @@ def _check_intervals(value: Union[None, float, Mapping[str, float]]) -> dict[str
             if name not in known:
                 raise InvalidInput(
                     "min_interval_s names %r, which is not a backend; known backends: %s" % (name, ", ".join(known)),
-                    detail_code="bad_min_interval_s",
+                    detail_code=BAD_MIN_INTERVAL_S,
                 )
-        return {str(k): float(_check_number("min_interval_s", v, 0)) for k, v in value.items()}
-    interval = float(_check_number("min_interval_s", value, 0))
+        return {str(k): float(_check_interval(v)) for k, v in value.items()}
+    interval = float(_check_interval(value))
     return dict.fromkeys(registry.backend_names(), interval)
-
-
-def _page_key(url: Any) -> Any:
-    """A URL with the cosmetic differences removed (case of scheme/host, fragment), for fetch cache keys."""
-    if not isinstance(url, str):
-        return repr(url)
-    try:
-        parts = urlsplit(url.strip())
-        return urlunsplit((parts.scheme.lower(), parts.netloc.lower(), parts.path or "/", parts.query, ""))
-    except ValueError:
-        return url

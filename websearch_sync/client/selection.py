@@ -6,7 +6,7 @@ from typing import Optional, Union
 from ..config import Settings
 from ..engine import registry
 from ..engine.base import split_locale
-from ..errors import InvalidInput
+from ..errors import NOT_CONFIGURED, InvalidInput
 from ..validate import backend_list
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -57,7 +57,7 @@ def auto_backends(settings: Settings, locale: Optional[str] = None) -> list[str]
     API backends, then the keyless engines (Baidu first among them for a Chinese locale)."""
     chosen = [n for n in _auto_candidates(locale) if registry.backend_class(n)(settings).is_configured()]
     if not chosen:
-        raise InvalidInput("backend 'auto' found no configured backend", detail_code="not_configured")
+        raise InvalidInput("backend 'auto' found no configured backend", detail_code=NOT_CONFIGURED)
     return chosen
 
 

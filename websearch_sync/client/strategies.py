@@ -12,7 +12,7 @@ from typing import Any, Callable
 
 from ..engine.base import Backend
 from ..engine.normalize import normalize_items
-from ..errors import ErrorInfo, Timeout, WebSearchError
+from ..errors import DEADLINE_EXCEEDED, QUERY_TOO_LONG, ErrorInfo, Timeout, WebSearchError
 from ..models import ParseResult, ProviderMeta, SearchItem, SearchParams, SearchResponse
 from ..net.deadline import Deadline
 from .fusion import fuse
@@ -69,7 +69,7 @@ def fallback(backends: list[Backend], params: SearchParams, budget: Deadline, ru
 def cannot_take(error: WebSearchError) -> bool:
     """True when ``error`` says this backend cannot take the query (longer than its own
     limit, e.g. DuckDuckGo's 500 characters): another backend of a chain may."""
-    return error.code == "InvalidInput" and error.detail_code == "query_too_long" and error.provider is not None
+    return error.code == "InvalidInput" and error.detail_code == QUERY_TOO_LONG and error.provider is not None
 
 
 def merge(backends: list[Backend], params: SearchParams, budget: Deadline, run: Run) -> Outcome:
@@ -125,7 +125,7 @@ def _merged_result(
             Timeout(
                 "%s did not answer within the budget" % backend.name,
                 provider=backend.name,
-                detail_code="deadline_exceeded",
+                detail_code=DEADLINE_EXCEEDED,
             )
         )
         return None

@@ -24,7 +24,7 @@ from typing import Any, Optional
 
 from ..client.search_client import SearchClient
 from ..config import Settings
-from ..errors import InvalidInput, WebSearchError
+from ..errors import NO_CASES, InvalidInput, WebSearchError
 from ..models import StrPath
 from .replay import ReplayAdapter, ReplayMismatch, replay_session
 
@@ -519,11 +519,11 @@ def run_cases(fixtures_dir: StrPath, backend: Optional[str] = None) -> list[Case
     """
     root = Path(fixtures_dir)
     if not root.is_dir():
-        raise InvalidInput("fixture folder %s does not exist" % root, detail_code="no_cases")
+        raise InvalidInput("fixture folder %s does not exist" % root, detail_code=NO_CASES)
     cases = discover(root, backend)
     if not cases:
         where = "%s/%s" % (root, backend) if backend else str(root)
-        raise InvalidInput("no fixture cases (*/<case>.meta.json) under %s" % where, detail_code="no_cases")
+        raise InvalidInput("no fixture cases (*/<case>.meta.json) under %s" % where, detail_code=NO_CASES)
     return [run_case(case) for case in cases]
 
 

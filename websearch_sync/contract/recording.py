@@ -33,7 +33,7 @@ from ..client.search_client import SearchClient
 from ..config import VERSION as __version__
 from ..config import Settings
 from ..engine import registry
-from ..errors import InvalidInput, WebSearchError
+from ..errors import BAD_CASE_NAME, CASE_EXISTS, InvalidInput, WebSearchError
 from ..models import StrPath
 from ..net.transport import DEFAULT_USER_AGENT, HttpResponse
 from ..secrets import is_secret_name
@@ -401,7 +401,7 @@ def _clean_case_name(name: str) -> str:
     if not _CASE_NAME.fullmatch(name) or name.endswith((".meta", ".expected")):
         raise InvalidInput(
             "case name %r: use letters, digits, '.', '_' and '-' (at most 100 characters)" % name,
-            detail_code="bad_case_name",
+            detail_code=BAD_CASE_NAME,
         )
     return name
 
@@ -482,7 +482,7 @@ def record_case(
     if meta_path.exists() and not overwrite:
         raise InvalidInput(
             "case %s/%s exists in %s (choose another --name, or --force)" % (backend, case_name, fixtures_dir),
-            detail_code="case_exists",
+            detail_code=CASE_EXISTS,
         )
     options = dict(options or {})
     captured = now or datetime.datetime.now(datetime.timezone.utc)

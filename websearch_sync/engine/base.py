@@ -13,12 +13,31 @@ from typing import Any, ClassVar, Optional
 from urllib.parse import urlsplit
 
 from ..config import Settings
-from ..errors import AuthError, InvalidInput, Timeout, WebBlocked, WebParseError, WebProviderError, WebSearchError
+from ..errors import (
+    BAD_ENDPOINT,
+    BAD_PAGENO,
+    DEADLINE_EXCEEDED,
+    MISSING_API_KEY,
+    NOT_CONFIGURED,
+    NOT_JSON,
+    QUERY_TOO_LONG,
+    RESPONSE_TOO_LARGE,
+    UNEXPECTED_SHAPE,
+    AuthError,
+    InvalidInput,
+    Timeout,
+    WebBlocked,
+    WebParseError,
+    WebProviderError,
+    WebSearchError,
+)
 from ..models import ParseResult, SearchParams
 from ..net.botwall import BotWall
 from ..net.deadline import Deadline, DeadlinePassed, run_within
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..secrets import is_secret_name, redact
+from ..validate import check_number
+from .setting import COMMON_SETTINGS, Setting, from_env_vars, merged
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -34,8 +53,13 @@ class Backend:
         kind: ``"html"``, ``"json"`` or ``"offline"``.
         summary: one line for ``websearch-sync backends`` and docs/backends.md.
         default_endpoint: the URL requests go to unless overridden.
-        env_vars: ``{provider_setting: ENV_VAR}`` read by ``Settings.from_env``.
-        required: provider settings without which the backend cannot work.
+        provider_settings: the settings it reads from ``Settings.providers[name]`` or
+            the environment, each a :class:`~websearch_sync.engine.setting.Setting`
+            (key, environment variable, kind, required, range); ``timeout_ms`` is
+            every backend's (:meth:`declared_settings`).
+        env_vars, required: the older spelling of ``provider_settings``, still read
+            (``{setting: ENV_VAR}``, the required settings' names) for plugins written
+            with it.
         min_interval_s: default minimum spacing between requests (rate limit).
         options: backend-specific ``search()`` options this backend understands.
         max_query_chars: longest query the service accepts (checked before sending).
@@ -58,6 +82,7 @@ class Backend:
     kind: ClassVar[str] = "html"
     summary: ClassVar[str] = ""
     default_endpoint: ClassVar[Optional[str]] = None
+    provider_settings: ClassVar[tuple[Setting, ...]] = ()
     env_vars: ClassVar[dict[str, str]] = {}
     required: ClassVar[tuple[str, ...]] = ()
     min_interval_s: ClassVar[float] = 0.0
@@ -81,12 +106,33 @@ class Backend:
 
     # -- configuration --------------------------------------------------------------------
 
+    @classmethod
+    def declared_settings(cls) -> tuple[Setting, ...]:
+        """Every setting the backend reads: its ``provider_settings`` (with those of the
+        older spelling ``env_vars``/``required``; the one declared by the more derived
+        class wins), then ``timeout_ms`` unless it declares its own."""
+        own = cls.provider_settings
+        legacy = from_env_vars(cls.env_vars, cls.required)
+        if _declared_at(cls, "env_vars", "required") < _declared_at(cls, "provider_settings"):
+            own, legacy = legacy, own
+        declared = merged(legacy, own)
+        names = {setting.name for setting in declared}
+        return declared + tuple(setting for setting in COMMON_SETTINGS if setting.name not in names)
+
+    @classmethod
+    def setting(cls, key: str) -> Setting:
+        """The declared setting ``key`` (``KeyError`` when the backend declares none)."""
+        for setting in cls.declared_settings():
+            if setting.name == key:
+                return setting
+        raise KeyError(key)
+
     def endpoint_url(self) -> str:
         """The URL to send requests to: ``Settings.endpoints[name]`` or the default."""
         url = self.settings.endpoints.get(self.name) or self.default_endpoint
         if not url:
             raise InvalidInput(
-                "backend %s has no endpoint configured" % self.name, provider=self.name, detail_code="not_configured"
+                "backend %s has no endpoint configured" % self.name, provider=self.name, detail_code=NOT_CONFIGURED
             )
         return url
 
@@ -100,7 +146,7 @@ class Backend:
 
     def missing_settings(self) -> list[str]:
         """Required provider settings that are not set."""
-        return [key for key in self.required if not self.config.get(key)]
+        return [s.name for s in self.declared_settings() if s.required and not self.config.get(s.name)]
 
     def is_configured(self) -> bool:
         """True when the backend has everything it needs to send a request."""
@@ -123,31 +169,31 @@ class Backend:
             raise InvalidInput(
                 "%s: the endpoint is not an http(s) URL with a host (check %s)" % (self.name, self._endpoint_origin()),
                 provider=self.name,
-                detail_code="bad_endpoint",
+                detail_code=BAD_ENDPOINT,
             )
 
     def _endpoint_origin(self) -> str:
         """Where the endpoint URL was set, in the terms of both ways to set it: the endpoint
         override, else the required URL setting it is built from (SearXNG's ``base_url``)."""
         if not self.settings.endpoints.get(self.name):
-            for key in self.required:
-                if key.endswith("url") and self.config.get(key):
-                    return "Settings.providers[%r][%r] or %s" % (self.name, key, self.env_vars.get(key, key))
+            for setting in self.declared_settings():
+                if setting.required and setting.kind == "url" and self.config.get(setting.name):
+                    return "Settings.providers[%r][%r] or %s" % (self.name, setting.name, setting.env_or_key())
         return "Settings.endpoints[%r] or WEB_SEARCH_ENDPOINT_%s" % (self.name, self.name.upper())
 
     def _check_missing(self) -> None:
         for key in self.missing_settings():
-            var = self.env_vars.get(key, key)
+            var = self.setting(key).env_or_key()
             if is_secret_name(key):
                 raise AuthError(
                     "%s needs an API key: set %s (or Settings.providers[%r][%r])" % (self.name, var, self.name, key),
                     provider=self.name,
-                    detail_code="missing_api_key",
+                    detail_code=MISSING_API_KEY,
                 )
             raise InvalidInput(
                 "%s is not configured: set %s (or Settings.providers[%r][%r])" % (self.name, var, self.name, key),
                 provider=self.name,
-                detail_code="not_configured",
+                detail_code=NOT_CONFIGURED,
             )
 
     def check_params(self, params: SearchParams) -> None:
@@ -157,7 +203,7 @@ class Backend:
                 "%s accepts queries shorter than %d characters (got %d)"
                 % (self.name, self.max_query_chars, len(params.full_query)),
                 provider=self.name,
-                detail_code="query_too_long",
+                detail_code=QUERY_TOO_LONG,
             )
 
     # -- the pure parts a backend implements ------------------------------------------------
@@ -237,7 +283,7 @@ class Backend:
                 secrets=self.secrets(),
             )
         except WebProviderError as error:
-            if error.detail_code == "response_too_large":  # name the setting that raises the cap
+            if error.detail_code == RESPONSE_TOO_LARGE:  # name the setting that raises the cap
                 error.message += " (the cap is WEB_SEARCH_MAX_BYTES, Settings.max_response_bytes)"
                 error.args = (error.message,)
             raise
@@ -248,7 +294,7 @@ class Backend:
                 "%s: parsing the answer (%d bytes) did not finish within the %.0f ms deadline"
                 % (self.name, len(response.content), deadline.timeout_ms),
                 provider=self.name,
-                detail_code="deadline_exceeded",
+                detail_code=DEADLINE_EXCEEDED,
                 status=response.status,
             ) from None
         return _without_secrets(parsed, self.secrets())
@@ -266,9 +312,14 @@ class Backend:
             raise WebParseError(
                 "%s answered with a body of an unknown shape (%s: %s)" % (self.name, type(exc).__name__, exc),
                 provider=self.name,
-                detail_code="unexpected_shape",
+                detail_code=UNEXPECTED_SHAPE,
                 status=response.status,
             ) from exc
+
+
+def _declared_at(cls: type, *attributes: str) -> int:
+    """How far up ``cls``'s MRO the nearest class declaring one of ``attributes`` is (0: ``cls`` itself)."""
+    return next(i for i, owner in enumerate(cls.__mro__) if any(a in vars(owner) for a in attributes))
 
 
 def _without_secrets(result: ParseResult, secrets: list[str]) -> ParseResult:
@@ -291,7 +342,7 @@ def json_body(response: HttpResponse, provider: str) -> Any:
         raise WebParseError(
             "%s answered with %s instead of JSON" % (provider, kind),
             provider=provider,
-            detail_code="not_json",
+            detail_code=NOT_JSON,
             status=response.status,
         ) from None
 
@@ -304,7 +355,7 @@ def dig(data: Any, path: Sequence[str], provider: str) -> Any:
             raise WebParseError(
                 "%s answered without %r in its JSON" % (provider, ".".join(path[: i + 1])),
                 provider=provider,
-                detail_code="unexpected_shape",
+                detail_code=UNEXPECTED_SHAPE,
             )
         current = current[key]
     return current
@@ -322,8 +373,4 @@ def page_number(params: SearchParams, provider: str) -> int:
     pageno = params.options.get("pageno")
     if pageno is None:
         return 1
-    if isinstance(pageno, bool) or not isinstance(pageno, int) or pageno < 1:
-        raise InvalidInput(
-            "pageno must be an integer >= 1, got %r" % (pageno,), provider=provider, detail_code="bad_pageno"
-        )
-    return pageno
+    return check_number("pageno", pageno, provider=provider, detail=BAD_PAGENO)

@@ -29,7 +29,7 @@ and fetch agree); no items and no "no results" notice is ``WebParseError``, neve
 from typing import Any, ClassVar, Optional
 from urllib.parse import urlsplit
 
-from ..errors import WebParseError, WebSearchError
+from ..errors import UNEXPECTED_SHAPE, WebParseError, WebSearchError
 from ..models import ParseResult, SearchParams
 from ..net.botwall import bot_wall_error
 from ..net.transport import HttpResponse, RequestSpec
@@ -153,7 +153,7 @@ class HtmlEngine(Backend):
         raise WebParseError(
             "%s answered with a page that has neither results nor a no-results notice" % self.name,
             provider=self.name,
-            detail_code="unexpected_shape",
+            detail_code=UNEXPECTED_SHAPE,
         )
 
     def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:

@@ -22,7 +22,6 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from typing import Any, Callable, Optional
-from urllib.parse import SplitResult, urlsplit
 
 from bs4 import BeautifulSoup, Tag
 from bs4.builder._lxml import LXMLTreeBuilder
@@ -288,15 +287,6 @@ def leading_date(text: str, month_first: Optional[bool] = None) -> tuple[Optiona
         return datetime.date(*ymd).isoformat(), text[match.end() :]
     except ValueError:  # 31.02.2014
         return None, text
-
-
-def url_parts(url: str) -> Optional[tuple[SplitResult, str]]:
-    """``(urlsplit(url), its lower-case host)``, or ``None`` for a malformed URL (``http://[::1``)."""
-    try:
-        parts = urlsplit(url)
-        return parts, (parts.hostname or "").lower()
-    except ValueError:
-        return None
 
 
 def dated_item(title: str, url: str, snippet: str, order: Optional[bool] = None) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar, Optional, Union
 from urllib.parse import urlsplit
 
-from ..errors import AuthError, InvalidInput, WebProviderError, WebSearchError
+from ..errors import API_ERROR, AuthError, WebProviderError, WebSearchError, http_status
 from ..models import SearchParams
 from ..net.transport import HttpResponse, status_error
 from .base import Backend, json_body
@@ -93,7 +93,7 @@ def api_error(
             return WebProviderError(
                 "%s answered with an error envelope%s" % (host, upstream),
                 provider=provider,
-                detail_code="api_error",
+                detail_code=API_ERROR,
                 status=response.status,
             )
     if 200 <= effective < 300:
@@ -103,7 +103,7 @@ def api_error(
             "%s refused the API key or account (HTTP %d%s)%s"
             % (host, response.status, "" if effective == response.status else ", code %d" % effective, upstream),
             provider=provider,
-            detail_code="http_%d" % effective,
+            detail_code=http_status(effective),
             status=response.status,
         )
     error = status_error(dataclasses.replace(response, status=effective), provider)
@@ -176,20 +176,6 @@ class JsonApiBackend(Backend):
         if self.settings.endpoints.get(self.name):
             missing = [key for key in missing if key != "base_url"]
         return missing
-
-    def int_setting(self, key: str, maximum: int) -> Optional[int]:
-        """A positive integer provider setting (capped at ``maximum``), or ``None`` when unset."""
-        value = self.config.get(key)
-        if value is None:
-            return None
-        if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-            var = self.env_vars.get(key, key)
-            raise InvalidInput(
-                "%s: %s must be a positive integer, got %r" % (self.name, var, value),
-                provider=self.name,
-                detail_code="bad_setting",
-            )
-        return min(value, maximum)
 
     def json_headers(self, auth: Optional[tuple[str, str]] = None) -> dict[str, str]:
         """``Accept: application/json`` plus one auth header ``(name, value)`` if given."""

@@ -11,10 +11,11 @@ plain-text title such as ``C++ template <typename T>`` is kept as it is.
 import html
 import re
 from collections.abc import Iterable
-from typing import Any, Optional, cast
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+from typing import Any, cast
 
 from ..models import SearchItem
+from ..net.urls import INVISIBLE as _CONTROL
+from ..net.urls import dedupe_key, result_url
 from .registry import text_is_markup
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -30,12 +31,6 @@ _INLINE_TAGS = frozenset(
     "a abbr b bdi bdo cite code data dfn em font i kbd mark q s samp small span strong sub sup time u var wbr".split()
 )
 _SPACE = re.compile(r"\s+")
-#: Control and invisible formatting characters, and lone surrogates (a JSON ``"\\ud800"``
-#: escape yields one: it is no text and cannot be encoded, e.g. printed as UTF-8).
-_CONTROL = re.compile(
-    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff]"
-)
-_TRACKING = re.compile(r"^(utm_[a-z0-9_]*|fbclid|gclid|dclid|msclkid|mc_eid|yclid)$", re.I)
 
 #: Optional item fields a backend may set, kept when they carry text.
 OPTIONAL_FIELDS = ("source", "published_at", "content")
@@ -60,54 +55,12 @@ def _tag_replacement(match: "re.Match[str]") -> str:
     return "" if name and name.lower() in _INLINE_TAGS else " "
 
 
-def clean_url(value: Any) -> Optional[str]:
-    """The URL stripped, with a lower-case scheme, or ``None`` unless http(s) with a host.
-
-    Spaces after the host are percent-encoded (``%20``, as a browser does: engines return
-    such URLs); a space in the host, or other whitespace, still disqualifies the URL.
-    """
-    if not isinstance(value, str):
-        return None
-    url = value.strip()
-    scheme, sep, rest = url.partition("://")
-    host_end = min((i for i in (rest.find("/"), rest.find("?"), rest.find("#")) if i >= 0), default=len(rest))
-    rest = rest[:host_end] + rest[host_end:].replace(" ", "%20")
-    url = scheme + sep + rest
-    if not sep or scheme.lower() not in ("http", "https") or _CONTROL.search(url) or _SPACE.search(url):
-        return None
-    url = scheme.lower() + "://" + rest
-    try:
-        parts = urlsplit(url)
-        if not parts.hostname or parts.port == 0:
-            return None
-    except ValueError:  # e.g. an invalid IPv6 literal or port
-        return None
-    return url
-
-
-def url_key(url: str) -> str:
-    """A key under which equivalent URLs collide (for merging result lists).
-
-    Ignores the scheme, a leading ``www.``, a trailing slash, the fragment and
-    tracking parameters (``utm_*``, ``fbclid``, ``gclid`` ...).
-    """
-    parts = urlsplit(url)
-    host = (parts.hostname or "").lower()
-    if host.startswith("www."):
-        host = host[4:]
-    if parts.port:
-        host = "%s:%d" % (host, parts.port)
-    path = parts.path.rstrip("/")
-    query = urlencode([(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _TRACKING.fullmatch(k)])
-    return urlunsplit(("", host, path, query, ""))
-
-
 def normalize_items(raw_items: Iterable[dict[str, Any]], provider: str, max_results: int) -> list[SearchItem]:
     """Canonical items from a backend's raw items.
 
     Drops items whose URL is not http(s), cleans title/snippet/extras (markup is
     stripped only when the item's provider declared HTML text), removes duplicate
-    URLs by :func:`url_key` (trailing slash, fragment, ``utm_*``, host case: the first
+    URLs by :func:`~websearch_sync.net.urls.dedupe_key` (trailing slash, fragment, ``utm_*``, host case: the first
     wins), keeps at most ``max_results`` and writes
     ``rank`` 1..n. ``provider`` is used when an item does not name one.
     """
@@ -116,10 +69,10 @@ def normalize_items(raw_items: Iterable[dict[str, Any]], provider: str, max_resu
     for raw in raw_items:
         if len(items) >= max_results:
             break
-        url = clean_url(raw.get("url"))
-        if url is None or url_key(url) in seen:
+        url = result_url(raw.get("url"))
+        if url is None or dedupe_key(url) in seen:
             continue
-        seen.add(url_key(url))
+        seen.add(dedupe_key(url))
         source = raw.get("provider") or provider
         markup = text_is_markup(source)
         item: dict[str, Any] = {

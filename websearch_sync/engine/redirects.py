@@ -1,6 +1,7 @@
 """Client-side redirects: the page a small HTML answer sends the browser to at once
-(``<meta http-equiv="refresh">``, ``location.replace(...)``). Used by fetch when it
-follows redirects and by backends whose result links are redirect pages (Baidu).
+(``<meta http-equiv="refresh">``, ``location.replace(...)``). Used by backends whose result
+links are redirect pages (Baidu), where any refresh names the result, ``<noscript>`` ones
+included; fetch asks it about scripts only (``reader.refresh`` reads refreshes as a browser).
 """
 
 import html

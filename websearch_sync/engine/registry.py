@@ -23,11 +23,12 @@ import sys
 from collections.abc import Iterator, Mapping
 from typing import Any, Callable, Optional
 
-from ..config import declare_backend, forget_backend
-from ..errors import InvalidInput, WebProviderError
+from .. import config
+from ..errors import BAD_PARSE_RESULT, UNKNOWN_BACKEND, InvalidInput, WebProviderError
 from ..models import ParseResult
 from ..net.botwall import BotWall
 from .base import TEXT_FORMATS, Backend
+from .setting import Setting, read_settings
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -66,6 +67,13 @@ _DECLARATIONS: tuple[tuple[str, str, Callable[[Any], bool]], ...] = (
     ("text_format", "one of %s" % ", ".join(TEXT_FORMATS), lambda v: v in TEXT_FORMATS),
     ("summary", "a string", lambda v: isinstance(v, str)),
     ("default_endpoint", "a string or None", lambda v: v is None or isinstance(v, str)),
+    (
+        "provider_settings",
+        "a tuple of Setting with distinct names",
+        lambda v: (
+            isinstance(v, tuple) and all(isinstance(s, Setting) for s in v) and len({s.name for s in v}) == len(v)
+        ),
+    ),
     (
         "env_vars",
         "a dict of strings",
@@ -107,6 +115,10 @@ def declaration_problem(cls: object) -> Optional[str]:
             return "reading its %s raised %s: %s" % (attribute, type(exc).__name__, exc)
         if not ok:
             return "its %s is %r, not %s" % (attribute, value, expected)
+    try:
+        cls.declared_settings()
+    except TypeError as exc:  # env_vars naming an empty variable
+        return "its settings are unusable: %s" % exc
     return None
 
 
@@ -117,14 +129,27 @@ def register(cls: type[Backend]) -> type[Backend]:
     if problem is not None:
         raise TypeError("register(%r): %s" % (cls, problem))
     _REGISTRY[cls.name] = cls
-    declare_backend(cls.name, cls.env_vars)
     return cls
 
 
 def unregister(name: str) -> None:
     """Remove a registered backend (for tests and plug-ins)."""
     _REGISTRY.pop(name, None)
-    forget_backend(name)
+
+
+class _Catalogue:
+    """The registry as configuration sees it (:class:`websearch_sync.config.BackendCatalogue`)."""
+
+    def names(self) -> list[str]:
+        return backend_names()
+
+    def read_settings(
+        self, name: str, given: Mapping[str, Any], environ: Optional[Mapping[str, str]] = None
+    ) -> dict[str, Any]:
+        return read_settings(name, _REGISTRY[name].declared_settings(), given, environ)
+
+
+config.use_backends(_Catalogue())
 
 
 def backend_names() -> list[str]:
@@ -160,7 +185,7 @@ def backend_class(name: str) -> type[Backend]:
     except (KeyError, TypeError):
         raise InvalidInput(
             "unknown backend %r; known backends: %s" % (name, ", ".join(_REGISTRY)),
-            detail_code="unknown_backend",
+            detail_code=UNKNOWN_BACKEND,
         ) from None
 
 
@@ -230,7 +255,7 @@ def checked_result(result: object, provider: str) -> ParseResult:
     raise WebProviderError(
         "backend %s returned a parse result of the wrong shape: %s" % (provider, problem),
         provider=provider,
-        detail_code="bad_parse_result",
+        detail_code=BAD_PARSE_RESULT,
     )
 
 

@@ -19,12 +19,13 @@ import copy
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Optional, Union
+from typing import Any, Optional, Union
 
 import lxml.html
 from lxml import etree
 
-from .boilerplate import clean_article, preclean, strip_junk, text_size
+from .boilerplate import clean_article, drop, preclean, strip_junk, text_size
+from .boxes import boxes_after_title
 from .region import FRAGMENT_MIN_MISSING, FRAGMENT_SHARE, is_fragment, main_region
 from .render import render_element
 from .repair import repair_markup
@@ -118,9 +119,12 @@ def _page_title(root: etree._Element) -> str:
     return max(parts, key=len) if parts else full
 
 
-def _article(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES) -> Optional[etree._Element]:
+def _article(
+    root: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title: Optional[str] = None
+) -> tuple[Optional[etree._Element], list[etree._Element]]:
     """Runs readability-lxml on an already parsed and pre-cleaned page; returns the article
-    element it selected (None when it finds none).
+    element it selected (None when it finds none) and the boxes in it that are not the
+    article (``readability.title_boxes``, below).
 
     With ``readability.keep_lists``, readability's own cleaning of the article keeps lists
     and tables (its "more list items than paragraphs" and 20% link-density tests drop
@@ -128,19 +132,23 @@ def _article(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES) -> Opt
     them afterwards. With ``readability.no_retry``, an article shorter than 250 characters
     is kept: readability would select again without its filter of unlikely blocks, which on
     a short page selects the comments (fragments are recovered from the page's main text
-    region instead)."""
+    region instead). With ``readability.title_boxes``, the boxes it appends after an
+    article that holds the ``title`` heading are returned, to be left out (``boxes``)."""
     from readability import Document
     from readability.readability import Unparseable
 
     keep_lists = "readability.keep_lists" in rules
+    title_boxes = "readability.title_boxes" in rules
 
     class _TreeDocument(Document):  # type: ignore[misc]  # readability has no type information
         # readability re-parses its input for each attempt and cleans it with lxml's
         # Cleaner; start from a copy of our pre-cleaned tree instead (same result, much
         # less work). summary() serialises the article; keep the element itself.
         article = None
+        boxes: list[etree._Element] = []
 
         def _parse(self, input: etree._Element) -> etree._Element:  # noqa: A002 - readability's signature
+            self.boxes = []  # each attempt starts again
             return copy.deepcopy(input)
 
         def get_clean_html(self) -> str:
@@ -154,14 +162,20 @@ def _article(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES) -> Opt
                 preserved.update((element, True) for element in node.iter("ul", "ol", "dl", "table"))
             return preserved
 
+        def get_article(self, candidates: Any, best_candidate: Any, html_partial: bool = False) -> etree._Element:
+            article: etree._Element = super().get_article(candidates, best_candidate, html_partial=html_partial)
+            if title_boxes and html_partial:
+                self.boxes = boxes_after_title(article, best_candidate["elem"], title)
+            return article
+
     document = _TreeDocument(root, **({"retry_length": 0} if "readability.no_retry" in rules else {}))
     try:
         summary = document.summary(html_partial=True)
     except Unparseable:
-        return None
+        return None, []
     if document.article is None and summary:  # a readability without the hook above
-        return lxml.html.fragment_fromstring(summary, create_parent="div")
-    return document.article
+        return lxml.html.fragment_fromstring(summary, create_parent="div"), []
+    return document.article, document.boxes
 
 
 def _inside(article: etree._Element, region: etree._Element) -> bool:
@@ -264,9 +278,12 @@ def extract_html(
     title = _page_title(root)
     preclean(root, rules)
     page_chars = text_size(_body(root))
-    article = _article(root, rules)
+    selected, boxes = _article(root, rules, title)
     text = ""
-    article = _recover(root, article, rules, title)
+    article = _recover(root, selected, rules, title)
+    if article is not None and article is selected:
+        for box in boxes:  # after the recovery rules, which judge readability's selection as it was
+            drop(box)
     if article is not None:
         text = render_element(article, mode, base_url=url)
     if "recovery.second_opinion" in rules and near_empty(_chars(text), page_chars):

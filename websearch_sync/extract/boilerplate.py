@@ -141,7 +141,7 @@ def _inside_code_or(element: etree._Element, doomed: set[etree._Element]) -> boo
     return element.tag in _CODE or any(a in doomed or a.tag in _CODE for a in element.iterancestors())
 
 
-def _drop(element: etree._Element) -> None:
+def drop(element: etree._Element) -> None:
     """Removes ``element`` but keeps its tail text in the document."""
     parent = element.getparent()
     if parent is None:
@@ -159,7 +159,7 @@ def _drop(element: etree._Element) -> None:
 def _drop_outermost(doomed: Iterable[etree._Element]) -> None:
     doomed = set(doomed)
     for element in [e for e in doomed if not any(a in doomed for a in e.iterancestors())]:
-        _drop(element)
+        drop(element)
 
 
 # --------------------------------------------------------------------------- page level

@@ -63,6 +63,12 @@ RULES = (
         "readability",
         "a short article is kept, not selected again without readability's filter of unlikely blocks",
     ),
+    _rule(
+        "readability.title_boxes",
+        "readability",
+        "a block appended after an article that holds its title heading is left out when it opens with a "
+        "heading of its own and shares no class with the article (an 'about us' box)",
+    ),
     # --- inside the article readability selected
     _rule("article.title", "article", "a single <h1> repeating the page title"),
     _rule(

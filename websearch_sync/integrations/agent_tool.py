@@ -18,7 +18,20 @@ from typing import Any, Optional
 from ..client.default_client import default_client
 from ..client.search_client import SearchClient
 from ..config import Settings
-from ..errors import InvalidInput
+from ..errors import (
+    BAD_ARGUMENTS,
+    BAD_EXTRACT_MODE,
+    BAD_INCLUDE_CONTENT,
+    BAD_LOCALE,
+    BAD_MAX_CONTENT_CHARS,
+    BAD_MAX_RESULTS,
+    BAD_QUERY,
+    BAD_STYLE,
+    BAD_URL,
+    EMPTY_QUERY,
+    QUERY_TOO_LONG,
+    InvalidInput,
+)
 from ..tool import FETCH_TOOL, SEARCH_TOOL, call_tool, format_results, tool_definitions
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -29,16 +42,16 @@ _CANONICAL = {"web_search": SEARCH_TOOL, "web_fetch": FETCH_TOOL}
 #: correct them), as opposed to the configuration or a refused target.
 ARGUMENT_ERRORS = frozenset(
     {
-        "bad_arguments",
-        "empty_query",
-        "bad_query",
-        "query_too_long",
-        "bad_locale",
-        "bad_max_results",
-        "bad_url",
-        "bad_extract_mode",
-        "bad_include_content",
-        "bad_max_content_chars",
+        BAD_ARGUMENTS,
+        EMPTY_QUERY,
+        BAD_QUERY,
+        QUERY_TOO_LONG,
+        BAD_LOCALE,
+        BAD_MAX_RESULTS,
+        BAD_URL,
+        BAD_EXTRACT_MODE,
+        BAD_INCLUDE_CONTENT,
+        BAD_MAX_CONTENT_CHARS,
     }
 )
 
@@ -107,7 +120,7 @@ def agent_tools(
         strict: OpenAI strict-mode schemas (every property required, optional ones nullable).
     """
     if style not in ("text", "markdown"):  # refused here rather than at the model's first call
-        raise InvalidInput("style must be 'text' or 'markdown', got %r" % (style,), detail_code="bad_style")
+        raise InvalidInput("style must be 'text' or 'markdown', got %r" % (style,), detail_code=BAD_STYLE)
     if client is None:
         client = SearchClient(settings=settings) if settings is not None else default_client()
     definitions = tool_definitions(

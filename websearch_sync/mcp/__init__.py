@@ -8,7 +8,8 @@ loads :mod:`.server`, after :func:`require_mcp` has checked that the SDK is ther
 
 import sys
 
-from ..errors import InvalidInput
+from ..errors import BAD_MAX_CONCURRENT, MISSING_MCP_EXTRA, InvalidInput
+from ..validate import check_number
 from .tools import CancellableClock, McpTools
 
 __all__ = ["McpTools", "CancellableClock", "serve_stdio"]
@@ -29,13 +30,13 @@ def require_mcp() -> None:
     """
     if sys.version_info < (3, 10):
         raise InvalidInput(
-            "the MCP server needs Python 3.10 or later (so does the MCP SDK)", detail_code="missing_mcp_extra"
+            "the MCP server needs Python 3.10 or later (so does the MCP SDK)", detail_code=MISSING_MCP_EXTRA
         )
     try:
         import mcp  # noqa: F401  (the official SDK, not this package: imports are absolute)
     except ImportError:
         raise InvalidInput(
-            "the MCP server needs the 'mcp' package: " + _INSTALL, detail_code="missing_mcp_extra"
+            "the MCP server needs the 'mcp' package: " + _INSTALL, detail_code=MISSING_MCP_EXTRA
         ) from None
     from importlib import metadata
 
@@ -46,7 +47,7 @@ def require_mcp() -> None:
     if found < MIN_MCP_VERSION:
         raise InvalidInput(
             "the MCP server needs mcp>=%d.%d, found %s: %s" % (MIN_MCP_VERSION + (metadata.version("mcp"), _INSTALL)),
-            detail_code="missing_mcp_extra",
+            detail_code=MISSING_MCP_EXTRA,
         )
 
 
@@ -57,10 +58,7 @@ def serve_stdio(tools: McpTools, *, max_concurrent: int = DEFAULT_MAX_CONCURRENT
     ``max_concurrent`` at once. Raises ``InvalidInput``: ``bad_max_concurrent``,
     or ``missing_mcp_extra`` when the SDK is not installed.
     """
-    if isinstance(max_concurrent, bool) or not isinstance(max_concurrent, int) or max_concurrent < 1:
-        raise InvalidInput(
-            "max_concurrent must be a positive integer, got %r" % (max_concurrent,), detail_code="bad_max_concurrent"
-        )
+    check_number("max_concurrent", max_concurrent, detail=BAD_MAX_CONCURRENT)
     require_mcp()
     from .server import run_stdio
 

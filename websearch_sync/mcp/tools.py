@@ -18,7 +18,7 @@ from typing import Any, Optional
 
 from ..client.clock import Clock
 from ..client.search_client import SearchClient
-from ..errors import ToolNotFound
+from ..errors import UNKNOWN_TOOL, ToolNotFound
 from ..models import ToolResult
 from ..tool import ToolSession, format_for_model, tool_definitions
 
@@ -122,7 +122,7 @@ class McpTools:
         offered = [definition["name"] for definition in self.definitions()]
         if name not in offered:
             error = ToolNotFound(
-                "no tool named %r; available: %s" % (name, ", ".join(offered)), detail_code="unknown_tool"
+                "no tool named %r; available: %s" % (name, ", ".join(offered)), detail_code=UNKNOWN_TOOL
             )
             result: ToolResult = {"error": error.to_dict()}
         elif cancelled is not None and self.clock is not None:

@@ -15,7 +15,7 @@ from re import Pattern
 from typing import Callable, Optional
 from urllib.parse import urlsplit
 
-from ..errors import WebBlocked
+from ..errors import CAPTCHA_REQUIRED, WebBlocked
 from .transport import HttpResponse
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -60,15 +60,6 @@ class BotWall:
         return all(pattern.search(head) for pattern in self.patterns)
 
 
-def host_in(url: str, domain: str) -> bool:
-    """True when ``url``'s host is ``domain`` or below it (``False`` for a malformed URL)."""
-    try:
-        host = (urlsplit(url).hostname or "").lower()
-    except ValueError:  # malformed (``http://[::1``)
-        return False
-    return host == domain or host.endswith("." + domain)
-
-
 def bot_wall(url: str, text: str, walls: Iterable[BotWall], location: Optional[str] = None) -> Optional[str]:
     """The name of the first of ``walls`` this answer is, or ``None``.
 
@@ -102,6 +93,6 @@ def bot_wall_error(
     return WebBlocked(
         "%s answered with a bot wall (%s); a human would have to solve a captcha" % (host, name),
         provider=provider,
-        detail_code="captcha_required",
+        detail_code=CAPTCHA_REQUIRED,
         status=response.status,
     )

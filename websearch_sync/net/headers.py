@@ -13,7 +13,7 @@ from urllib.parse import unquote, urlsplit
 
 from requests.utils import select_proxy
 
-from ..errors import InvalidInput
+from ..errors import BAD_HEADER, BAD_PROXY, InvalidInput
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -45,7 +45,7 @@ def check_headers(headers: Mapping[str, object], provider: Optional[str]) -> Non
                 "the %s header cannot be sent: its value has %s; check the setting it comes from "
                 "(user_agent, an API key, WEB_SEARCH_SERVICE_HEADERS...)" % (_shown_name(name), problem),
                 provider=provider,
-                detail_code="bad_header",
+                detail_code=BAD_HEADER,
             )
 
 
@@ -65,7 +65,7 @@ def check_proxy(url: str, proxies: Mapping[str, str], provider: Optional[str]) -
             "the proxy's user name or password cannot be sent: HTTP proxy credentials carry Latin-1 only "
             "(percent-encoding does not help: they are decoded before sending)",
             provider=provider,
-            detail_code="bad_proxy",
+            detail_code=BAD_PROXY,
         )
 
 

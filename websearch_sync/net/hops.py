@@ -18,9 +18,10 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 from urllib.parse import SplitResult, urljoin, urlsplit
 
-from ..errors import InvalidInput, WebProviderError
+from ..errors import BAD_REDIRECT, REDIRECT_LOOP, InvalidInput, WebProviderError
 from .deadline import Deadline
 from .ssrf import AddressGuard, ResolvedHost
+from .urls import http_url, page_key, same_origin
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -43,33 +44,6 @@ class Hop:
         return self.resolved.addresses[0] if self.resolved is not None else None
 
 
-def same_origin(origin: SplitResult, parts: SplitResult) -> bool:
-    """True when credentials may go along: same host and port, or an upgrade from http to https on it."""
-    if (origin.hostname or "").lower() != (parts.hostname or "").lower():
-        return False
-    if origin.scheme.lower() == parts.scheme.lower():
-        return origin.port == parts.port
-    return (
-        origin.scheme.lower() == "http"
-        and parts.scheme.lower() == "https"
-        and origin.port in (None, 80)
-        and parts.port in (None, 443)
-    )
-
-
-def _http_url(url: str) -> str:
-    """``url`` unchanged when it is an http(s) URL with a host and a valid port, else ``InvalidInput``."""
-    parts = urlsplit(url)
-    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
-        raise InvalidInput("not an http(s) URL with a host", detail_code="bad_url")
-    parts.port  # noqa: B018 - raises ValueError for a port out of range
-    return url
-
-
-def _without_fragment(url: str) -> str:
-    return url.split("#", 1)[0]
-
-
 class RedirectPolicy:
     """Follows the redirects of one call that started at ``start_url`` (see the module docstring).
 
@@ -86,14 +60,14 @@ class RedirectPolicy:
         *,
         provider: Optional[str],
         trust_start_host: bool = False,
-        canonical: Callable[[str], str] = _http_url,
+        canonical: Callable[[str], str] = http_url,
     ) -> None:
         self.origin = urlsplit(start_url)
         self.guard = guard
         self.provider = provider
         self.trust_start_host = trust_start_host
         self.canonical = canonical
-        self.visited: list[str] = [_without_fragment(start_url)]
+        self.visited: list[str] = [page_key(start_url)]
 
     @property
     def hops(self) -> int:
@@ -107,16 +81,16 @@ class RedirectPolicy:
             raise WebProviderError(
                 "%s: more than %d redirects" % (shown, MAX_REDIRECTS),
                 provider=self.provider,
-                detail_code="redirect_loop",
+                detail_code=REDIRECT_LOOP,
             )
         target = self._target(base_url, location, shown)
-        if _without_fragment(target) in self.visited:
+        if page_key(target) in self.visited:
             raise WebProviderError(
                 "redirect loop: %s leads back to %s" % (shown, urlsplit(target).hostname or target[:100]),
                 provider=self.provider,
-                detail_code="redirect_loop",
+                detail_code=REDIRECT_LOOP,
             )
-        self.visited.append(_without_fragment(target))
+        self.visited.append(page_key(target))
         parts = urlsplit(target)
         return Hop(target, parts, self._checked(parts, deadline), same_origin(self.origin, parts))
 
@@ -129,7 +103,7 @@ class RedirectPolicy:
             raise WebProviderError(
                 "%s redirected to %r, which cannot be followed" % (shown, target[:100]),
                 provider=self.provider,
-                detail_code="bad_redirect",
+                detail_code=BAD_REDIRECT,
             ) from None
 
     def _checked(self, parts: SplitResult, deadline: Deadline) -> Optional[ResolvedHost]:

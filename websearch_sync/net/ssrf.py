@@ -24,7 +24,16 @@ from requests.adapters import HTTPAdapter
 from requests.utils import select_proxy
 from urllib3.connectionpool import ConnectionPool
 
-from ..errors import InvalidInput, NetworkError, Timeout
+from ..errors import (
+    BAD_URL,
+    DEADLINE_EXCEEDED,
+    DNS_ERROR,
+    DNS_TIMEOUT,
+    PRIVATE_ADDRESS,
+    InvalidInput,
+    NetworkError,
+    Timeout,
+)
 from .deadline import Deadline
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -85,7 +94,7 @@ def numeric_ipv4(host: str) -> Optional[ipaddress.IPv4Address]:
     if values is None:
         return None
     if any(n > 255 for n in values[:-1]) or values[-1] >= 256 ** (5 - len(values)):
-        raise InvalidInput("%r is not a valid IPv4 address" % host, detail_code="bad_url")
+        raise InvalidInput("%r is not a valid IPv4 address" % host, detail_code=BAD_URL)
     total = values[-1]
     for index, number in enumerate(values[:-1]):
         total += number << (8 * (3 - index))
@@ -99,7 +108,7 @@ def literal_address(host: str) -> Optional[Address]:
         try:
             return ipaddress.IPv6Address(host.split("%", 1)[0])
         except ValueError:
-            raise InvalidInput("%r is not a valid IPv6 address" % host, detail_code="bad_url") from None
+            raise InvalidInput("%r is not a valid IPv6 address" % host, detail_code=BAD_URL) from None
     return numeric_ipv4(host)
 
 
@@ -233,7 +242,7 @@ class AddressGuard:
                 raise NetworkError(
                     "the resolver returned %r for %s, which is not an IP address" % (text, host),
                     provider=provider,
-                    detail_code="dns_error",
+                    detail_code=DNS_ERROR,
                 ) from None
             reason = forbidden_reason(address)
             if reason is None or any(address in network for network in self.trusted):
@@ -243,7 +252,7 @@ class AddressGuard:
                 raise InvalidInput(
                     "refusing to fetch from %s: %s, a %s address" % (host, what, reason),
                     provider=provider,
-                    detail_code="private_address",
+                    detail_code=PRIVATE_ADDRESS,
                     hint="pass allow_private=True (or set WEB_FETCH_ALLOW_PRIVATE=1) only for trusted local use",
                 )
             private = True
@@ -252,7 +261,7 @@ class AddressGuard:
     def _resolve(self, host: str, port: int, deadline: Deadline, provider: Optional[str]) -> list[str]:
         remaining = deadline.remaining_s()
         if remaining <= 0:
-            raise Timeout("no time left to resolve %s" % host, provider=provider, detail_code="deadline_exceeded")
+            raise Timeout("no time left to resolve %s" % host, provider=provider, detail_code=DEADLINE_EXCEEDED)
         limit = min(remaining, _MAX_DNS_S)
         try:
             addresses = list(self.resolver(host, port, limit))
@@ -261,19 +270,19 @@ class AddressGuard:
                 raise Timeout(
                     "resolving %s did not finish within the %.0f ms deadline" % (host, deadline.timeout_ms),
                     provider=provider,
-                    detail_code="deadline_exceeded",
+                    detail_code=DEADLINE_EXCEEDED,
                 ) from None
             raise Timeout(
                 "resolving %s took longer than %.0f s" % (host, _MAX_DNS_S),
                 provider=provider,
-                detail_code="dns_timeout",
+                detail_code=DNS_TIMEOUT,
             ) from None
         except (OSError, UnicodeError) as exc:
             raise NetworkError(
-                "could not resolve the host name %s (%s)" % (host, exc), provider=provider, detail_code="dns_error"
+                "could not resolve the host name %s (%s)" % (host, exc), provider=provider, detail_code=DNS_ERROR
             ) from None
         if not addresses:
-            raise NetworkError("the host name %s has no address" % host, provider=provider, detail_code="dns_error")
+            raise NetworkError("the host name %s has no address" % host, provider=provider, detail_code=DNS_ERROR)
         return addresses
 
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Optional
 from urllib.parse import urlsplit
 
-from ..errors import AuthError, BadGateway, WebBlocked, WebProviderError, WebSearchError
+from ..errors import AuthError, BadGateway, WebBlocked, WebProviderError, WebSearchError, http_status
 from .response import HttpResponse
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -69,7 +69,7 @@ def status_error(response: HttpResponse, provider: Optional[str]) -> Optional[We
     if 200 <= status < 300:
         return None
     host = urlsplit(response.url).hostname or "upstream"
-    detail = "http_%d" % status
+    detail = http_status(status)
     if status == 401:
         return AuthError(
             "%s rejected the credentials (HTTP 401)" % host, provider=provider, detail_code=detail, status=status

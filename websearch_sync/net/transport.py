@@ -16,7 +16,16 @@ from urllib.parse import urlsplit
 import requests
 from requests.structures import CaseInsensitiveDict
 
-from ..errors import InvalidInput, NetworkError, WebProviderError, WebSearchError
+from ..errors import (
+    BAD_CONTENT_ENCODING,
+    BAD_ENDPOINT,
+    BAD_HEADER,
+    RESPONSE_TOO_LARGE,
+    InvalidInput,
+    NetworkError,
+    WebProviderError,
+    WebSearchError,
+)
 from ..secrets import is_secret_name, redact, redact_error
 from .browser import browser_wire, ca_bundle_path
 from .deadline import Deadline
@@ -110,7 +119,7 @@ class _Body:
             raise WebProviderError(
                 "response from %s is larger than %d bytes" % (self.host, self.max_bytes),
                 provider=self.provider,
-                detail_code="response_too_large",
+                detail_code=RESPONSE_TOO_LARGE,
             )
         self.truncated = True
         return False
@@ -130,7 +139,7 @@ class _Body:
                     "%s sent a body in Content-Encoding %r, which cannot be decoded here (decodable: %s)"
                     % (self.host, name[:40], ", ".join(self.decoders)),
                     provider=self.provider,
-                    detail_code="bad_content_encoding",
+                    detail_code=BAD_CONTENT_ENCODING,
                 )
 
 
@@ -315,13 +324,13 @@ def wire_request(spec: RequestSpec, user_agent: Optional[str], provider: Optiona
         requests.exceptions.InvalidSchema,
     ) as exc:
         raise InvalidInput(
-            "invalid request for %s: %s" % (host, type(exc).__name__), provider=provider, detail_code="bad_endpoint"
+            "invalid request for %s: %s" % (host, type(exc).__name__), provider=provider, detail_code=BAD_ENDPOINT
         ) from None
     except (UnicodeEncodeError, requests.exceptions.InvalidHeader):
         raise InvalidInput(
             "a request header cannot be sent (leading whitespace in a value, or characters outside Latin-1)",
             provider=provider,
-            detail_code="bad_header",
+            detail_code=BAD_HEADER,
         ) from None
     sent = [(name, str(value)) for name, value in prepared.headers.items() if name.lower() != "content-length"]
     body = prepared.body if isinstance(prepared.body, (str, bytes)) else None  # a form (text) or JSON (bytes)

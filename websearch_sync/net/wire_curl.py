@@ -25,7 +25,23 @@ from curl_cffi.const import CurlECode, CurlLockData
 from curl_cffi.curl import CURL_WRITEFUNC_ERROR, CurlShare
 from curl_cffi.requests.impersonate import resolve_latest_browser_type
 
-from ..errors import InvalidInput, NetworkError, Timeout, WebSearchError
+from ..errors import (
+    BAD_CONTENT_ENCODING,
+    BAD_ENDPOINT,
+    CONNECT_TIMEOUT,
+    CONNECTION_ERROR,
+    CONNECTION_REFUSED,
+    CONNECTION_RESET,
+    DNS_ERROR,
+    INCOMPLETE_BODY,
+    MALFORMED_RESPONSE,
+    PROXY_ERROR,
+    TLS_ERROR,
+    InvalidInput,
+    NetworkError,
+    Timeout,
+    WebSearchError,
+)
 from .deadline import Deadline
 from .wire import CONNECTION_CHECKS, BodySink, WireRequest, browser_owned
 from .wire_requests import deadline_error
@@ -244,12 +260,12 @@ def _port(url: str) -> int:
 
 #: libcurl failures by code: (detail code, what happened). Timeouts, refusals and broken bodies are decided in :func:`_error`.
 _FAILURES: dict[int, tuple[str, str]] = {
-    CurlECode.COULDNT_RESOLVE_HOST: ("dns_error", "could not resolve the host name"),
-    CurlECode.COULDNT_RESOLVE_PROXY: ("proxy_error", "proxy failure while reaching"),
-    CurlECode.PROXY: ("proxy_error", "proxy failure while reaching"),
-    CurlECode.BAD_CONTENT_ENCODING: ("bad_content_encoding", "a body that does not decompress from"),
-    CurlECode.WEIRD_SERVER_REPLY: ("malformed_response", "a malformed response from"),
-    **dict.fromkeys(_TLS_CODES, ("tls_error", "TLS failure with")),
+    CurlECode.COULDNT_RESOLVE_HOST: (DNS_ERROR, "could not resolve the host name"),
+    CurlECode.COULDNT_RESOLVE_PROXY: (PROXY_ERROR, "proxy failure while reaching"),
+    CurlECode.PROXY: (PROXY_ERROR, "proxy failure while reaching"),
+    CurlECode.BAD_CONTENT_ENCODING: (BAD_CONTENT_ENCODING, "a body that does not decompress from"),
+    CurlECode.WEIRD_SERVER_REPLY: (MALFORMED_RESPONSE, "a malformed response from"),
+    **dict.fromkeys(_TLS_CODES, (TLS_ERROR, "TLS failure with")),
 }
 
 
@@ -260,23 +276,21 @@ def _error(
     code = getattr(exc, "code", 0)
     expired = deadline.remaining_s() <= _CLOCK_SLACK_S  # libcurl's clock is not ours: it may fire a hair early
     if code == CurlECode.OPERATION_TIMEDOUT and not (expired or headed):  # only the 10 s connect limit comes first
-        return Timeout("timed out connecting to %s" % host, provider=provider, detail_code="connect_timeout")
+        return Timeout("timed out connecting to %s" % host, provider=provider, detail_code=CONNECT_TIMEOUT)
     if code == CurlECode.OPERATION_TIMEDOUT or expired:
         return deadline_error(deadline, host, provider)
     if code in (CurlECode.UNSUPPORTED_PROTOCOL, CurlECode.URL_MALFORMAT):
-        return InvalidInput("not an http(s) endpoint: %s" % host, provider=provider, detail_code="bad_endpoint")
+        return InvalidInput("not an http(s) endpoint: %s" % host, provider=provider, detail_code=BAD_ENDPOINT)
     reset = "reset" in str(exc).lower()
     if code in _FAILURES:
         detail, what = _FAILURES[code]
     elif refused:
-        detail, what = "connection_refused", "connection refused:"
+        detail, what = CONNECTION_REFUSED, "connection refused:"
     elif headed and code in _BROKEN_BODY:
         detail, what = (
-            ("connection_reset" if reset else "incomplete_body"),
+            (CONNECTION_RESET if reset else INCOMPLETE_BODY),
             "the connection broke while reading the body from",
         )
     else:
-        detail, what = (
-            ("connection_reset", "connection reset by") if reset else ("connection_error", "connection failed:")
-        )
+        detail, what = (CONNECTION_RESET, "connection reset by") if reset else (CONNECTION_ERROR, "connection failed:")
     return NetworkError("%s %s" % (what, host), provider=provider, detail_code=detail)

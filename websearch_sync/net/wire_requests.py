@@ -24,7 +24,28 @@ from requests.adapters import BaseAdapter, HTTPAdapter
 from requests.cookies import extract_cookies_to_jar
 from requests.hooks import dispatch_hook
 
-from ..errors import InvalidInput, NetworkError, Timeout, WebSearchError
+from ..errors import (
+    BAD_CONTENT_ENCODING,
+    BAD_ENDPOINT,
+    BAD_HEADER,
+    BAD_PROXY,
+    CONNECT_TIMEOUT,
+    CONNECTION_ERROR,
+    CONNECTION_REFUSED,
+    CONNECTION_RESET,
+    DEADLINE_EXCEEDED,
+    DNS_ERROR,
+    INCOMPLETE_BODY,
+    MALFORMED_RESPONSE,
+    PROXY_ERROR,
+    READ_TIMEOUT,
+    REQUEST_FAILED,
+    TLS_ERROR,
+    InvalidInput,
+    NetworkError,
+    Timeout,
+    WebSearchError,
+)
 from .deadline import Deadline
 from .headers import check_headers, check_proxy
 from .ssrf import PIN_ATTRIBUTE, PinnedAdapter, literal_address, system_resolver
@@ -43,7 +64,7 @@ def deadline_error(deadline: Deadline, host: str, provider: Optional[str]) -> Ti
     return Timeout(
         "no complete answer from %s within the %.0f ms deadline" % (host, deadline.timeout_ms),
         provider=provider,
-        detail_code="deadline_exceeded",
+        detail_code=DEADLINE_EXCEEDED,
     )
 
 
@@ -259,7 +280,7 @@ class RequestsWire:
             raise InvalidInput(
                 "a request header cannot be sent (leading whitespace in a value, or credentials outside Latin-1)",
                 provider=provider,
-                detail_code="bad_header",
+                detail_code=BAD_HEADER,
             ) from None
         check_headers(prepared.headers, provider)
         url = prepared.url or request.url
@@ -293,23 +314,23 @@ class RequestsWire:
             raise (
                 deadline_error(deadline, host, provider)
                 if deadline.expired()
-                else Timeout("%s stopped sending the body" % host, provider=provider, detail_code="read_timeout")
+                else Timeout("%s stopped sending the body" % host, provider=provider, detail_code=READ_TIMEOUT)
             ) from None
         except urllib3.exceptions.DecodeError:
             raise NetworkError(
-                "%s sent a body that does not decompress" % host, provider=provider, detail_code="bad_content_encoding"
+                "%s sent a body that does not decompress" % host, provider=provider, detail_code=BAD_CONTENT_ENCODING
             ) from None
         except (urllib3.exceptions.ProtocolError, urllib3.exceptions.SSLError, OSError) as exc:
             if deadline.expired():
                 raise deadline_error(deadline, host, provider) from None
             if isinstance(exc, (socket.timeout, TimeoutError)):
                 raise Timeout(
-                    "%s stopped sending the body" % host, provider=provider, detail_code="read_timeout"
+                    "%s stopped sending the body" % host, provider=provider, detail_code=READ_TIMEOUT
                 ) from None
             detail = (
-                "connection_reset"
+                CONNECTION_RESET
                 if any(isinstance(e, ConnectionResetError) for e in _cause_chain(exc))
-                else "incomplete_body"
+                else INCOMPLETE_BODY
             )
             raise NetworkError(
                 "connection to %s broke while reading the body" % host, provider=provider, detail_code=detail
@@ -329,45 +350,45 @@ def _request_error(
         return Timeout(
             "timed out connecting to %s (limit %.0f ms)" % (host, connect * 1000),
             provider=provider,
-            detail_code="connect_timeout",
+            detail_code=CONNECT_TIMEOUT,
         )
     if isinstance(exc, errors.ReadTimeout):
         return Timeout(
             "%s did not answer within %.0f ms" % (host, deadline.timeout_ms),
             provider=provider,
-            detail_code="read_timeout",
+            detail_code=READ_TIMEOUT,
         )
     if isinstance(exc, errors.ProxyError):
-        return NetworkError("proxy failure while reaching %s" % host, provider=provider, detail_code="proxy_error")
+        return NetworkError("proxy failure while reaching %s" % host, provider=provider, detail_code=PROXY_ERROR)
     if isinstance(exc, errors.SSLError):
-        return NetworkError("TLS failure with %s" % host, provider=provider, detail_code="tls_error")
+        return NetworkError("TLS failure with %s" % host, provider=provider, detail_code=TLS_ERROR)
     if isinstance(exc, errors.InvalidSchema) and "socks" in str(exc).lower():
         return InvalidInput(
             "a socks5 proxy needs PySocks: pip install 'requests[socks]' (from a checkout: pip install -e '.[socks]')",
             provider=provider,
-            detail_code="bad_proxy",
+            detail_code=BAD_PROXY,
         )
     if isinstance(exc, errors.InvalidSchema):
-        return InvalidInput("not an http(s) endpoint: %s" % host, provider=provider, detail_code="bad_endpoint")
+        return InvalidInput("not an http(s) endpoint: %s" % host, provider=provider, detail_code=BAD_ENDPOINT)
     if isinstance(exc, (errors.MissingSchema, errors.InvalidURL)):
         return InvalidInput(
-            "invalid request for %s: %s" % (host, type(exc).__name__), provider=provider, detail_code="bad_endpoint"
+            "invalid request for %s: %s" % (host, type(exc).__name__), provider=provider, detail_code=BAD_ENDPOINT
         )
     if isinstance(exc, errors.InvalidHeader):  # our headers are checked before sending: this one is the answer's
         return NetworkError(
             "%s answered with malformed headers (e.g. conflicting Content-Length)" % host,
             provider=provider,
-            detail_code="malformed_response",
+            detail_code=MALFORMED_RESPONSE,
         )
     if isinstance(exc, _CUT_BY_DEADLINE):
         detail, what = _network_detail(exc)
         return NetworkError("%s: %s" % (what, host), provider=provider, detail_code=detail)
     if isinstance(exc, errors.ContentDecodingError):
         return NetworkError(
-            "%s sent a body that does not decompress" % host, provider=provider, detail_code="bad_content_encoding"
+            "%s sent a body that does not decompress" % host, provider=provider, detail_code=BAD_CONTENT_ENCODING
         )
     return NetworkError(
-        "request to %s failed (%s)" % (host, type(exc).__name__), provider=provider, detail_code="request_failed"
+        "request to %s failed (%s)" % (host, type(exc).__name__), provider=provider, detail_code=REQUEST_FAILED
     )
 
 
@@ -407,9 +428,9 @@ def _cause_chain(exc: BaseException) -> list[BaseException]:
 def _network_detail(exc: BaseException) -> tuple[str, str]:
     chain = _cause_chain(exc)
     if any(isinstance(e, (urllib3.exceptions.NameResolutionError, socket.gaierror)) for e in chain):
-        return "dns_error", "could not resolve the host name"
+        return DNS_ERROR, "could not resolve the host name"
     if any(isinstance(e, ConnectionRefusedError) for e in chain):
-        return "connection_refused", "connection refused"
+        return CONNECTION_REFUSED, "connection refused"
     if any(isinstance(e, ConnectionResetError) for e in chain):
-        return "connection_reset", "connection reset by peer"
-    return "connection_error", "connection failed"
+        return CONNECTION_RESET, "connection reset by peer"
+    return CONNECTION_ERROR, "connection failed"

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Optional
 from urllib.parse import urlsplit
 
-from ..errors import WebParseError, WebProviderError
+from ..errors import NO_CONTENT, NOT_JSON, UNSUPPORTED_CONTENT, WebParseError, WebProviderError
 from ..extract.article import extract_html
 from ..extract.rules import COMMENT_RULE, DEFAULT_RULES
 from ..net.media import content_kind
@@ -49,7 +49,7 @@ def page_text(
             "%s served %s content, which fetch cannot read (only HTML, JSON, plain text and markdown)"
             % (host, response.content_type or "binary"),
             provider=provider,
-            detail_code="unsupported_content",
+            detail_code=UNSUPPORTED_CONTENT,
             status=response.status,
         )
     if kind == "html":
@@ -72,7 +72,7 @@ def page_text(
         result = PageText("", response.text.strip(), "text")
     if not _READABLE.search(result.text):
         raise WebParseError(
-            "%s returned no readable text" % host, provider=provider, detail_code="no_content", status=response.status
+            "%s returned no readable text" % host, provider=provider, detail_code=NO_CONTENT, status=response.status
         )
     return result
 
@@ -85,11 +85,11 @@ def _no_readable_text(response: HttpResponse, host: str, provider: Optional[str]
             "%s sent no readable text in the first %d bytes, where the byte cap cut the page"
             % (host, len(response.content)),
             provider=provider,
-            detail_code="no_content",
+            detail_code=NO_CONTENT,
             status=response.status,
             hint="raise max_bytes",
         )
-    return WebParseError(whole_page, provider=provider, detail_code="no_content", status=response.status)
+    return WebParseError(whole_page, provider=provider, detail_code=NO_CONTENT, status=response.status)
 
 
 def _pretty_json(response: HttpResponse, host: str, provider: Optional[str]) -> str:
@@ -101,7 +101,7 @@ def _pretty_json(response: HttpResponse, host: str, provider: Optional[str]) -> 
         raise WebParseError(
             "%s declared JSON but sent something else" % host,
             provider=provider,
-            detail_code="not_json",
+            detail_code=NOT_JSON,
             status=response.status,
         ) from None
     return json.dumps(data, indent=2, ensure_ascii=False)

@@ -22,22 +22,42 @@ from concurrent.futures import ThreadPoolExecutor, wait
 from typing import Any, Optional
 from urllib.parse import urlsplit
 
-import requests
-
 from ..config import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES  # DEFAULT_MAX_BYTES: fetch's default, imported here
 from ..config import Settings
 from ..engine import registry
-from ..errors import ErrorInfo, InvalidInput, NetworkError, Timeout, WebProviderError, WebSearchError
+from ..errors import (
+    BAD_ALLOW_PRIVATE,
+    BAD_EXTRACT_MODE,
+    BAD_INCLUDE_COMMENTS,
+    BAD_MAX_BYTES,
+    BAD_MAX_CHARS,
+    BAD_MAX_CONTENT_CHARS,
+    CONNECTION_ERROR,
+    CONNECTION_REFUSED,
+    DEADLINE_EXCEEDED,
+    DNS_ERROR,
+    DNS_TIMEOUT,
+    INTERNAL_ERROR,
+    NO_CONTENT,
+    ErrorInfo,
+    InvalidInput,
+    NetworkError,
+    Timeout,
+    WebParseError,
+    WebProviderError,
+    WebSearchError,
+)
 from ..extract.article import EXTRACT_MODES
 from ..models import ExtractMode, FetchResult, SearchItem
 from ..net.botwall import bot_wall_error
 from ..net.deadline import Deadline, DeadlinePassed, run_within
 from ..net.hops import RedirectPolicy
 from ..net.media import media_kind
-from ..net.ssrf import AddressGuard, ResolvedHost, Resolver, literal_address
+from ..net.ssrf import AddressGuard, ResolvedHost, Resolver
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
+from ..net.urls import request_url, shown_url
 from ..secrets import redact, redact_error
-from ..validate import check_timeout_ms
+from ..validate import check_number, check_timeout_ms
 from .content import PageText, page_text
 from .refresh import RefreshChain
 from .service import ReaderService, carries_credentials, read_with_service, reader_service
@@ -49,71 +69,24 @@ logger = logging.getLogger("websearch_sync")
 PROVIDER = "fetch"
 DEFAULT_MAX_CHARS = 50_000
 DEFAULT_CONTENT_CHARS = 4_000
-MAX_URL_CHARS = 8192
 _ACCEPT = "text/html,application/xhtml+xml,application/json;q=0.9,text/plain;q=0.8,text/markdown;q=0.8,*/*;q=0.5"
 #: How many of a host's addresses are tried when connecting fails outright.
 _MAX_ADDRESSES = 3
 #: Extra wait for page fetches of include_content beyond the deadline (threads wind down).
 _CONTENT_GRACE_S = 1.0
+#: A page's refresh target is named whole in an error message up to this length (else host and path).
+_NAMED_URL_CHARS = 2048
 
 
 # -- inputs ---------------------------------------------------------------------------------
 
 
-def check_url(url: Any) -> str:
-    """``url`` in canonical form (as ``requests`` will send it); ``InvalidInput(bad_url)``
-    unless it is an http(s) URL with a host."""
-    if not isinstance(url, str):
-        raise InvalidInput("url must be a string, got %s" % type(url).__name__, detail_code="bad_url")
-    text = url.strip()
-    if not text:
-        raise InvalidInput("url is empty", detail_code="bad_url")
-    if len(text) > MAX_URL_CHARS:
-        raise InvalidInput(
-            "url is %d characters long; the limit is %d" % (len(text), MAX_URL_CHARS), detail_code="bad_url"
-        )
-    if any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
-        raise InvalidInput("url contains control characters", detail_code="bad_url")
-    try:
-        parts = urlsplit(text)
-        host, _port = parts.hostname, parts.port
-    except ValueError as exc:
-        raise InvalidInput("malformed url %r: %s" % (text[:200], exc), detail_code="bad_url") from None
-    if parts.scheme.lower() not in ("http", "https"):
-        raise InvalidInput(
-            "only http and https URLs can be fetched, got %r" % (parts.scheme + ":" if parts.scheme else text[:200]),
-            detail_code="bad_url",
-        )
-    if not host:
-        raise InvalidInput("url %r has no host" % text[:200], detail_code="bad_url")
-    literal_address(host)  # an out-of-range numeric host is bad_url
-    prepared = requests.models.PreparedRequest()
-    try:
-        prepared.prepare_url(text, None)
-    except (requests.exceptions.RequestException, ValueError, UnicodeError) as exc:
-        raise InvalidInput("malformed url %r: %s" % (text[:200], exc), detail_code="bad_url") from None
-    return str(prepared.url)
-
-
-def _positive_int(name: str, value: Any) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
-        raise InvalidInput("%s must be a positive integer, got %r" % (name, value), detail_code="bad_" + name)
-    return value
-
-
 def _check_mode(mode: Any) -> str:
     if not isinstance(mode, str) or mode.lower() not in EXTRACT_MODES:
         raise InvalidInput(
-            "extract_mode must be one of %s, got %r" % (", ".join(EXTRACT_MODES), mode), detail_code="bad_extract_mode"
+            "extract_mode must be one of %s, got %r" % (", ".join(EXTRACT_MODES), mode), detail_code=BAD_EXTRACT_MODE
         )
     return mode.lower()
-
-
-def _shown(url: str) -> str:
-    """A URL for messages: host and path only (queries may hold secrets)."""
-    parts = urlsplit(url)
-    path = parts.path if len(parts.path) <= 80 else parts.path[:77] + "..."
-    return "%s%s" % (parts.netloc.rsplit("@", 1)[-1], path)
 
 
 # -- one fetch ------------------------------------------------------------------------------
@@ -164,14 +137,14 @@ def fetch_page(
     secrets = settings.secrets()
     try:
         mode = _check_mode(extract_mode)
-        max_chars = _positive_int("max_chars", max_chars)
-        max_bytes = _positive_int("max_bytes", max_bytes)
+        max_chars = check_number("max_chars", max_chars, detail=BAD_MAX_CHARS)
+        max_bytes = check_number("max_bytes", max_bytes, detail=BAD_MAX_BYTES)
         timeout = check_timeout_ms(timeout_ms)
         if not isinstance(allow_private, bool):
-            raise InvalidInput("allow_private must be true or false", detail_code="bad_allow_private")
+            raise InvalidInput("allow_private must be true or false", detail_code=BAD_ALLOW_PRIVATE)
         if not isinstance(include_comments, bool):
-            raise InvalidInput("include_comments must be true or false", detail_code="bad_include_comments")
-        start = check_url(url)
+            raise InvalidInput("include_comments must be true or false", detail_code=BAD_INCLUDE_COMMENTS)
+        start = request_url(url)
         if deadline is None:
             deadline = Deadline(timeout or settings.timeout_ms)
         else:
@@ -210,7 +183,7 @@ def _via_service(
 ) -> Optional[tuple[str, PageText]]:
     """The service's reading of ``url``, or ``None`` (not sendable, or the service failed: logged)."""
     if carries_credentials(url):
-        logger.debug("not sending %s to %s: the URL carries credentials", _shown(url), service.name)
+        logger.debug("not sending %s to %s: the URL carries credentials", shown_url(url), service.name)
         return None
     try:
         return read_with_service(service, url, transport=transport, deadline=deadline, mode=mode, max_bytes=max_bytes)
@@ -218,7 +191,7 @@ def _via_service(
         logger.warning(
             "fetch service %s failed for %s (%s/%s: %s); reading the page directly",
             service.name,
-            _shown(url),
+            shown_url(url),
             error.code,
             error.detail_code,
             redact(error.message, secrets),
@@ -236,9 +209,9 @@ def _first_host(
     try:
         return _check_host(guard, url, deadline), None
     except (NetworkError, Timeout) as error:
-        if not service or error.detail_code not in ("dns_error", "dns_timeout"):
+        if not service or error.detail_code not in (DNS_ERROR, DNS_TIMEOUT):
             raise
-        logger.debug("%s does not resolve here (%s); asking the fetch service", _shown(url), error.detail_code)
+        logger.debug("%s does not resolve here (%s); asking the fetch service", shown_url(url), error.detail_code)
         return None, error
 
 
@@ -258,7 +231,7 @@ def _fetch_direct(
     max_bytes: int,
     include_comments: bool = False,
 ) -> tuple[HttpResponse, PageText]:
-    policy = RedirectPolicy(start, guard, provider=PROVIDER, canonical=check_url)
+    policy = RedirectPolicy(start, guard, provider=PROVIDER, canonical=request_url)
     current, resolved = start, first
     refreshes = RefreshChain()
     while True:
@@ -282,7 +255,28 @@ def _fetch_direct(
     error = status_error(response, PROVIDER)
     if error is not None:
         raise error
-    return response, _extract(response, mode, deadline, include_comments)
+    try:
+        return response, _extract(response, mode, deadline, include_comments)
+    except WebParseError as empty:
+        if empty.detail_code != NO_CONTENT or refreshes.unfollowed is None:
+            raise
+        raise _naming_noscript_target(empty, refreshes.unfollowed) from None
+
+
+def _naming_noscript_target(empty: WebParseError, target: str) -> WebParseError:
+    """``empty`` (``no_content``), its message naming the ``<noscript>`` refresh target of
+    the page: where a browser without scripts goes, which fetch does not follow (a browser
+    with scripts on ignores it and runs a script fetch could not read)."""
+    shown = shown_url(target) if carries_credentials(target) or len(target) > _NAMED_URL_CHARS else target
+    return WebParseError(
+        "%s; its <noscript> refresh points at %s, which fetch does not follow (a browser with scripts on"
+        " does not act on it): fetch that URL to read where the page sends a browser without scripts"
+        % (empty.message, shown),
+        provider=empty.provider,
+        detail_code=empty.detail_code,
+        status=empty.status,
+        hint=empty.hint,
+    )
 
 
 def _get(
@@ -303,7 +297,7 @@ def _get(
                 read_body=_worth_reading,
             )
         except NetworkError as error:
-            if error.detail_code not in ("connection_refused", "connection_error") or deadline.expired():
+            if error.detail_code not in (CONNECTION_REFUSED, CONNECTION_ERROR) or deadline.expired():
                 raise
             failure = error
     assert failure is not None
@@ -339,18 +333,18 @@ def _extract(response: HttpResponse, mode: str, deadline: Deadline, include_comm
     except DeadlinePassed:
         raise Timeout(
             "extracting the text of %s did not finish within the %.0f ms deadline"
-            % (_shown(response.url), deadline.timeout_ms),
+            % (shown_url(response.url), deadline.timeout_ms),
             provider=PROVIDER,
-            detail_code="deadline_exceeded",
+            detail_code=DEADLINE_EXCEEDED,
         ) from None
     except WebSearchError:
         raise
     except Exception as exc:  # a defect in extraction: report it loudly, typed
-        logger.error("extracting %s failed unexpectedly", _shown(response.url), exc_info=True)
+        logger.error("extracting %s failed unexpectedly", shown_url(response.url), exc_info=True)
         raise WebProviderError(
-            "internal error while extracting %s: %s" % (_shown(response.url), type(exc).__name__),
+            "internal error while extracting %s: %s" % (shown_url(response.url), type(exc).__name__),
             provider=PROVIDER,
-            detail_code="internal_error",
+            detail_code=INTERNAL_ERROR,
         ) from exc
 
 
@@ -397,7 +391,7 @@ def add_page_content(
     "url"}`` to the returned list; nothing is raised for a page.
     ``resolver`` and ``trusted_networks`` are passed to :func:`fetch_page`.
     """
-    _positive_int("max_content_chars", max_content_chars)
+    check_number("max_content_chars", max_content_chars, detail=BAD_MAX_CONTENT_CHARS)
     todo = [item for item in items if not item.get("content")]
     for item in todo:
         item["content"] = ""
@@ -429,19 +423,19 @@ def add_page_content(
         try:
             if future.cancelled() or not future.done():
                 raise Timeout(
-                    "reading %s did not finish within the search's deadline" % _shown(item["url"]),
+                    "reading %s did not finish within the search's deadline" % shown_url(item["url"]),
                     provider=PROVIDER,
-                    detail_code="deadline_exceeded",
+                    detail_code=DEADLINE_EXCEEDED,
                 )
             item["content"] = future.result()["text"]
         except WebSearchError as error:
             errors.append({**error.to_dict(), "url": item["url"]})
         except Exception as exc:  # a defect in fetch: logged loudly, reported typed, never fails the search
-            logger.error("reading %s for include_content failed unexpectedly", _shown(item["url"]), exc_info=exc)
+            logger.error("reading %s for include_content failed unexpectedly", shown_url(item["url"]), exc_info=exc)
             entry = WebProviderError(
-                "internal error while reading %s: %s" % (_shown(item["url"]), type(exc).__name__),
+                "internal error while reading %s: %s" % (shown_url(item["url"]), type(exc).__name__),
                 provider=PROVIDER,
-                detail_code="internal_error",
+                detail_code=INTERNAL_ERROR,
             ).to_dict()
             errors.append({**entry, "url": item["url"]})
     return errors

@@ -3,9 +3,14 @@
 A browser with scripting on acts on the first ``<meta http-equiv="refresh">`` of the
 markup it parses. It never sees one inside a comment (IE conditional comments
 ``<!--[if lt IE 9]>…<![endif]-->`` are comments to every other browser) or inside
-``<noscript>`` (raw text when scripts run). When the target cannot be loaded, the reader
-is left with the page that carried the refresh, so fetch returns that page instead of
-the target's error.
+``<noscript>`` (raw text when scripts run), so fetch never follows those. A redirect stub
+that carries its target twice, in a script for browsers with scripts and in a noscript
+refresh for the others (Baidu's ``/link?url=`` pages), is followed through its script
+(``engine.redirects``: ``location.replace(...)`` on a near-empty page); when no script
+redirect can be read, the stub is read as it is and the noscript target is remembered
+(``RefreshChain.unfollowed``) so that fetch can name it to the caller. When the target
+cannot be loaded, the reader is left with the page that carried the refresh, so fetch
+returns that page instead of the target's error.
 
 Where the line between a redirect and content lies: a refresh within
 ``REDIRECT_DELAY_S`` (1 s) is a redirect: 0 is the instant redirect of WCAG technique
@@ -14,9 +19,7 @@ first: a page with text (an article that reloads itself, a news front page that
 refreshes every few minutes) is content and is not left. Only a notice with almost no
 text ("You will be redirected in 5 seconds", under ``NOTICE_TEXT_CHARS`` readable
 characters) is followed, up to ``NOTICE_DELAY_S`` (10 s); beyond that a refresh is a
-reload timer. A noscript refresh is followed only from a page with no readable text at
-all (a redirect stub whose script fetch does not run; a browser without scripts goes
-there too).
+reload timer.
 """
 
 import html
@@ -47,12 +50,10 @@ _UNSEEN = (("<!--", "-->"), ("<noscript", "</noscript"))
 
 @dataclass(frozen=True)
 class Refresh:
-    """A meta refresh: its absolute ``target``, its ``delay_s``, and whether it sits in a
-    ``<noscript>`` block (``noscript``)."""
+    """A meta refresh: its absolute ``target`` and its ``delay_s``."""
 
     target: str
     delay_s: float
-    noscript: bool
 
 
 def _ascii_lower(text: str) -> str:
@@ -105,27 +106,39 @@ def _delay_and_url(value: str) -> Optional[tuple[float, str]]:
     return (delay, rest) if rest else None
 
 
-def meta_refresh(response: HttpResponse) -> Optional[Refresh]:
-    """The first meta refresh of an HTML page outside comments, with a URL; None when the
-    page has none (or its first one only reloads the page, as a browser acts on the first)."""
-    if content_kind(response) != "html" or not (200 <= response.status < 300):
+def _refresh(tag: str, base_url: str) -> Optional[Refresh]:
+    """The refresh a ``<meta http-equiv=refresh>`` tag asks for; None without a URL (a reload)."""
+    content = _CONTENT_ATTR.search(tag)
+    parsed = _delay_and_url(html.unescape(content.group(1).strip("\"'"))) if content else None
+    if parsed is None:
         return None
+    try:
+        target = urljoin(base_url, parsed[1])
+    except ValueError:  # malformed (``http://[::1``): the redirect policy refuses it as it is
+        target = parsed[1]
+    return Refresh(target, parsed[0])
+
+
+def meta_refreshes(response: HttpResponse) -> tuple[Optional[Refresh], Optional[Refresh]]:
+    """(the refresh a browser with scripts on acts on: the first outside comments and
+    ``<noscript>``; the first inside ``<noscript>``) of a 2xx HTML page. Either is None when
+    there is no such tag or it has no URL (a browser acts on the first: a reload)."""
+    if content_kind(response) != "html" or not (200 <= response.status < 300):
+        return None, None
     markup = response.text[:_SCAN_CHARS]
-    comments = _spans(_ascii_lower(markup), _UNSEEN)
+    unseen = _spans(_ascii_lower(markup), _UNSEEN)
+    acted: Optional[Refresh] = None
+    noscript: Optional[Refresh] = None
+    seen_acted = seen_noscript = False
     for tag in _META_REFRESH.finditer(markup):
-        block = next((opener for start, end, opener in comments if start <= tag.start() < end), None)
-        if block == "<!--":
-            continue
-        content = _CONTENT_ATTR.search(tag.group(0))
-        parsed = _delay_and_url(html.unescape(content.group(1).strip("\"'"))) if content else None
-        if parsed is None:
-            return None
-        try:
-            target = urljoin(response.url, parsed[1])
-        except ValueError:  # malformed (``http://[::1``): the redirect policy refuses it as it is
-            target = parsed[1]
-        return Refresh(target, parsed[0], block is not None)
-    return None
+        block = next((opener for start, end, opener in unseen if start <= tag.start() < end), None)
+        if block is None and not seen_acted:
+            acted, seen_acted = _refresh(tag.group(0), response.url), True
+        elif block == "<noscript" and not seen_noscript:
+            noscript, seen_noscript = _refresh(tag.group(0), response.url), True
+        if seen_acted and seen_noscript:
+            break
+    return acted, noscript
 
 
 def _without(markup: str, pattern: "re.Pattern[str]") -> str:
@@ -140,38 +153,57 @@ def _without(markup: str, pattern: "re.Pattern[str]") -> str:
 
 
 class RefreshChain:
-    """What fetch follows from one page to the next, as a browser would, and the last page
+    """What fetch follows from one page to the next, as a browser would; the last page
     whose meta refresh it followed (``carrier``: what a reader is left with when the
-    refresh target fails)."""
+    refresh target fails); and the ``<noscript>`` refresh target of the last page read when
+    nothing on that page was followed (``unfollowed``: where a browser without scripts
+    would go, for fetch to name when the page has nothing to read)."""
 
     def __init__(self) -> None:
         self.carrier: Optional[HttpResponse] = None
+        self.unfollowed: Optional[str] = None
 
     def client_redirect(self, response: HttpResponse) -> Optional[str]:
         """Where a 2xx HTML page sends the browser: a meta refresh it acts on (module
         docstring), else a script redirect of a near-empty stub (``engine.redirects``, asked
         about the markup a browser runs: no comments, no ``<noscript>``)."""
-        refresh = meta_refresh(response)
-        if refresh is not None:
-            if refresh.target.split("#", 1)[0] == response.url.split("#", 1)[0]:
-                return None
-            readable = len(visible_text(response.text)) if refresh.noscript or refresh.delay_s > REDIRECT_DELAY_S else 0
-            if refresh.noscript and readable:
-                return None
-            if refresh.delay_s > REDIRECT_DELAY_S and (
-                refresh.delay_s > NOTICE_DELAY_S or readable >= NOTICE_TEXT_CHARS
-            ):
-                return None
-            if readable or visible_text(response.text).strip():
-                self.carrier = response
-            return refresh.target
+        self.unfollowed = None
         if content_kind(response) != "html":
             return None
-        # engine.redirects reads the first 64 KB only (and a stub's whole text, which is shorter)
-        return client_redirect(replace(response, _text=_without(response.text[:_SCAN_CHARS], _META_REFRESH)))
+        refresh, noscript = meta_refreshes(response)
+        if refresh is not None:
+            target = self._followed(refresh, response)
+            if target is not None:
+                return target
+        else:
+            # engine.redirects reads the first 64 KB only (and a stub's whole text, which is shorter)
+            script = client_redirect(replace(response, _text=_without(response.text[:_SCAN_CHARS], _META_REFRESH)))
+            if script is not None:
+                return script
+        if noscript is not None and not _same_page(noscript.target, response.url):
+            self.unfollowed = noscript.target
+        return None
+
+    def _followed(self, refresh: Refresh, response: HttpResponse) -> Optional[str]:
+        """``refresh``'s target when a browser follows it from ``response`` (module docstring)."""
+        if _same_page(refresh.target, response.url):
+            return None
+        readable = visible_text(response.text)
+        if refresh.delay_s > REDIRECT_DELAY_S and (
+            refresh.delay_s > NOTICE_DELAY_S or len(readable) >= NOTICE_TEXT_CHARS
+        ):
+            return None
+        if readable.strip():
+            self.carrier = response
+        return refresh.target
 
     def settle(self, response: HttpResponse) -> HttpResponse:
         """``response``, or the page whose refresh led to it when it is an error (4xx, 5xx)."""
         if response.status >= 400 and self.carrier is not None:
             return self.carrier
         return response
+
+
+def _same_page(target: str, url: str) -> bool:
+    """Whether ``target`` is ``url`` (fragments aside): a refresh to it only reloads."""
+    return target.split("#", 1)[0] == url.split("#", 1)[0]

@@ -25,7 +25,7 @@ from typing import Any, Optional
 from urllib.parse import parse_qsl, urlsplit
 
 from ..config import Settings
-from ..errors import WebParseError
+from ..errors import NO_CONTENT, NOT_JSON, UNEXPECTED_SHAPE, WebParseError
 from ..net.deadline import Deadline
 from ..net.transport import HttpTransport, RequestSpec, status_error
 from ..secrets import is_secret_name
@@ -109,17 +109,17 @@ def read_with_service(
         body = response.json()
     except ValueError:
         raise WebParseError(
-            "%s did not answer with JSON" % service.name, provider=service.name, detail_code="not_json"
+            "%s did not answer with JSON" % service.name, provider=service.name, detail_code=NOT_JSON
         ) from None
     data: dict[str, Any] = body["data"] if isinstance(body, dict) and isinstance(body.get("data"), dict) else {}
     content = data.get("content") if isinstance(data, dict) else None
     if not isinstance(content, str):
         raise WebParseError(
-            "%s answered without data.content" % service.name, provider=service.name, detail_code="unexpected_shape"
+            "%s answered without data.content" % service.name, provider=service.name, detail_code=UNEXPECTED_SHAPE
         )
     if not content.strip():
         raise WebParseError(
-            "%s returned no text for the page" % service.name, provider=service.name, detail_code="no_content"
+            "%s returned no text for the page" % service.name, provider=service.name, detail_code=NO_CONTENT
         )
     title: str = data["title"] if isinstance(data.get("title"), str) else ""
     reported = data.get("url")

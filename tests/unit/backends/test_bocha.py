@@ -69,11 +69,19 @@ def test_endpoint_override_replaces_the_whole_url():
 
 
 @pytest.mark.parametrize("value", ["ten", 0, True, -3])
-def test_bad_top_k_default_is_invalid_input_before_any_request(value):
-    outcome, calls = search(recorded("cherry-studio__sanitized.json"), settings_=settings(top_k_default=value))
-    assert isinstance(outcome, ws.InvalidInput) and outcome.detail_code == "bad_setting"
-    assert "BOCHA_TOP_K_DEFAULT" in outcome.message
-    assert calls == []
+def test_bad_top_k_default_is_invalid_input_when_the_settings_are_built(value):
+    with pytest.raises(ws.InvalidInput) as info:
+        settings(top_k_default=value)
+    assert info.value.detail_code == "bad_setting"
+    assert "Settings.providers['bocha']['top_k_default'] (BOCHA_TOP_K_DEFAULT)" in info.value.message
+
+
+@pytest.mark.parametrize("text, sent", [("12", 12), ("0", 5), ("ten", 5), ("-3", 5)])
+def test_top_k_default_from_the_environment_is_a_number_and_a_malformed_one_is_ignored(monkeypatch, text, sent):
+    monkeypatch.setenv("BOCHA_API_KEY", KEY)
+    monkeypatch.setenv("BOCHA_TOP_K_DEFAULT", text)
+    spec = Bocha(ws.Settings.from_env()).build_request(SearchParams("q", 5))
+    assert spec.json["count"] == sent
 
 
 # -- the request ------------------------------------------------------------------------

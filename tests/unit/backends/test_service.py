@@ -195,7 +195,6 @@ def test_authorization_from_environment_headers_is_refused_too(monkeypatch):
         {"bad name": "x"},
         {"X-Tenant\n": "x"},
         {"X-Tenant": None},
-        42,
     ],
 )
 def test_malformed_headers_setting_is_invalid_input_before_any_request(headers):
@@ -205,12 +204,20 @@ def test_malformed_headers_setting_is_invalid_input_before_any_request(headers):
     assert calls == []
 
 
-@pytest.mark.parametrize("name", ["Authorization", "bad header", "X-Id\n", 7])
+@pytest.mark.parametrize("name", ["Authorization", "bad header", "X-Id\n"])
 def test_bad_request_id_header_name_is_invalid_input_before_any_request(name):
     outcome, calls = search(answer(), settings_=settings(request_id_header=name), trace_id="t")
     assert isinstance(outcome, ws.InvalidInput) and outcome.detail_code == "bad_setting"
     assert "WEB_SEARCH_SERVICE_REQUEST_ID_HEADER" in outcome.message
     assert calls == []
+
+
+@pytest.mark.parametrize("key, value, variable", [("headers", 42, "HEADERS"), ("request_id_header", 7, "REQUEST_ID")])
+def test_a_header_setting_of_the_wrong_kind_is_refused_when_the_settings_are_built(key, value, variable):
+    with pytest.raises(ws.InvalidInput) as info:
+        settings(**{key: value})
+    assert info.value.detail_code == "bad_setting"
+    assert "Settings.providers['service'][%r] (WEB_SEARCH_SERVICE_%s" % (key, variable) in info.value.message
 
 
 # -- parsing ----------------------------------------------------------------------------

@@ -9,9 +9,20 @@ import logging
 import re
 import threading
 from typing import Any, Callable, Optional, TypeVar
-from urllib.parse import parse_qsl, urlsplit, urlunsplit
+from urllib.parse import parse_qsl, urlsplit
 
-from ...errors import InvalidInput, NetworkError, Timeout, redact
+from ...errors import (
+    BAD_STATE_PREFIX,
+    BAD_STATE_URL,
+    DEADLINE_EXCEEDED,
+    MISSING_REDIS_EXTRA,
+    STATE_UNAVAILABLE,
+    InvalidInput,
+    NetworkError,
+    Timeout,
+    redact,
+)
+from ...net.urls import shown_url
 from ...secrets import is_secret_name
 from ..clock import Clock
 
@@ -62,18 +73,9 @@ def _redis_module() -> Any:
     except ImportError:
         raise InvalidInput(
             "a shared state URL needs redis-py, the `redis` extra: pip install -e '.[redis]' from a checkout",
-            detail_code="missing_redis_extra",
+            detail_code=MISSING_REDIS_EXTRA,
         ) from None
     return redis, Retry(NoBackoff(), 0)
-
-
-def shown_url(url: str) -> str:
-    """``url`` without user name, password and query (for messages and logs)."""
-    try:
-        parts = urlsplit(url)
-    except ValueError:
-        return "<unparsable URL>"
-    return urlunsplit((parts.scheme, parts.netloc.rsplit("@", 1)[-1], parts.path, "", ""))
 
 
 class BadReply(Exception):
@@ -143,7 +145,7 @@ def check_state_url(url: Any) -> str:
         raise InvalidInput(
             "state_url must be a redis://, rediss:// or unix:// URL such as redis://host:6379/0: %s (got %r)"
             % (problem, shown),
-            detail_code="bad_state_url",
+            detail_code=BAD_STATE_URL,
         )
     return str(url).strip()
 
@@ -155,7 +157,7 @@ def check_state_prefix(prefix: Any) -> str:
     if not isinstance(prefix, str) or not _PREFIX.fullmatch(prefix):
         raise InvalidInput(
             "state_prefix must be 1..64 characters among A-Z a-z 0-9 _ . : -, got %r" % (prefix,),
-            detail_code="bad_state_prefix",
+            detail_code=BAD_STATE_PREFIX,
         )
     return prefix
 
@@ -177,7 +179,7 @@ class StateServer:
                 url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s, retry=no_retry, **protocol
             )
         except ValueError as exc:
-            raise InvalidInput("bad state_url %s: %s" % (shown_url(url), exc), detail_code="bad_state_url") from None
+            raise InvalidInput("bad state_url %s: %s" % (shown_url(url), exc), detail_code=BAD_STATE_URL) from None
         self.errors: tuple[type[BaseException], ...] = (redis.RedisError, OSError, BadReply)
         self.response_error: type[BaseException] = redis.ResponseError
         self.timeout_s = timeout_s
@@ -261,7 +263,7 @@ class SharedState:
             if self.required and not write:
                 raise Timeout(
                     "%.0f ms left: too little for the shared state (state_required is set)" % (max(0.0, left_s) * 1000),
-                    detail_code="deadline_exceeded",
+                    detail_code=DEADLINE_EXCEEDED,
                 )
             return default
         now = self.clock.monotonic()
@@ -286,7 +288,7 @@ class SharedState:
             raise NetworkError(
                 "the shared state %s is unavailable (%s) and state_required is set"
                 % (self.server.shown, self.server.last_error),
-                detail_code="state_unavailable",
+                detail_code=STATE_UNAVAILABLE,
             )
         return default
 

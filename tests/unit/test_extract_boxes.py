@@ -1,0 +1,71 @@
+"""readability.title_boxes: a box readability appends after an article container that holds
+the title heading (a heading and a paragraph of the site's own) is left out, and only then:
+the article's next section (sharing the container's class, or after a container without the
+title) stays, and the trimmed article is not taken for a fragment of the page."""
+
+from websearch_sync.extract.article import extract_html
+from websearch_sync.extract.rules import DEFAULT_RULES
+
+TITLE = "Road closed for resurfacing next week"
+ARTICLE = (
+    "<p>The high street will be closed between the bridge and the war memorial from Monday to Wednesday next "
+    "week while the road is resurfaced. Buses will be diverted along Station Road, and the Tuesday market will "
+    "move to the school car park.</p>"
+)
+ABOUT = (
+    "<p>We are an independent community website run by volunteers since 2004. Everything you read here is "
+    "written by local people about the places where they live and work. We rely on donations and a small amount "
+    "of advertising to cover our costs, and we welcome new contributors of every age. If you would like to write "
+    "for us, take photographs or help with the running of the site, please get in touch through the contact "
+    "page.</p>"
+)
+SECOND = (
+    "<p>The council says the work is the first of three phases, with the bridge approach to follow in the "
+    "summer and the market square, which needs new drainage, in the autumn of next year.</p>"
+)
+SIDEBAR = (
+    "<div id='sidebar'><h3>About</h3><div>Our new look site went live this month. If something you used to find "
+    "here has moved, please let us know through the contact page and we will put it back.</div><h3>Letters</h3>"
+    "<div>Letters to the editor are welcome on any local subject. Keep them under three hundred words, include "
+    "your name and the area where you live, and send them by Tuesday for the weekend edition.</div></div>"
+)
+
+
+def page(main: str) -> str:
+    return "<html><head><title>%s | Town news</title></head><body><div id='wrap'>%s%s</div></body></html>" % (
+        TITLE,
+        main,
+        SIDEBAR,
+    )
+
+
+def text(html: str, rules=DEFAULT_RULES) -> str:
+    return extract_html(html, mode="text", rules=rules).text
+
+
+def test_a_short_article_comes_back_without_the_about_box_beside_it():
+    html = page(
+        "<div class='article'><h1>%s</h1>%s</div><div class='about-us'><h3>About us</h3>%s</div>"
+        % (TITLE, ARTICLE, ABOUT)
+    )
+    extracted = text(html)
+    # the box is left out, and the article it leaves is not widened to the page as a fragment
+    assert "Station Road" in extracted
+    assert "volunteers" not in extracted and "new look site" not in extracted
+    assert "volunteers" in text(html, DEFAULT_RULES - {"readability.title_boxes"})
+
+
+def test_the_next_section_sharing_the_containers_class_is_kept():
+    html = page(
+        "<div class='section'><h1>%s</h1>%s%s</div><div class='section'><h2>What comes next</h2>%s</div>"
+        % (TITLE, ARTICLE, ARTICLE.replace("high street", "road by the station"), SECOND)
+    )
+    assert "first of three phases" in text(html)
+
+
+def test_a_heading_opened_sibling_of_a_container_without_the_title_is_kept():
+    html = page(
+        "<h1>%s</h1><div class='body'>%s</div><div class='more'><h2>What comes next</h2>%s</div>"
+        % (TITLE, ARTICLE, SECOND)
+    )
+    assert "first of three phases" in text(html)

@@ -1,0 +1,210 @@
+"""The URL rules (websearch_sync.net.urls): the result form, the request form, and the keys
+that say when two URLs are one page."""
+
+from urllib.parse import urlsplit
+
+import pytest
+
+import websearch_sync as ws
+from websearch_sync.client.fusion import fuse
+from websearch_sync.engine.normalize import normalize_items
+from websearch_sync.net.urls import (
+    MAX_URL_CHARS,
+    dedupe_key,
+    host_in,
+    http_url,
+    page_key,
+    request_url,
+    result_url,
+    same_origin,
+    shown_url,
+    url_parts,
+)
+
+# -- result form -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "raw, shown",
+    [
+        (" https://ok.example/a?b=c ", "https://ok.example/a?b=c"),  # stripped
+        ("HTTP://Ok.Example/X", "http://Ok.Example/X"),  # the scheme is lower-cased, nothing else
+        ("https://ok.example/a b?q=c d#e f", "https://ok.example/a%20b?q=c%20d#e%20f"),  # as a browser sends it
+        ("http://[::1]:8080/", "http://[::1]:8080/"),
+    ],
+)
+def test_the_result_form_is_the_engines_url_made_usable(raw, shown):
+    assert result_url(raw) == shown
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        None,
+        42,
+        "",
+        "https://",
+        "//proto.relative/x",
+        "/relative/path",
+        "ftp://files.example/",
+        "javascript:alert(1)",
+        "https://exa mple.com/",  # a space in the host
+        "https://ok.example/a\tb",  # whitespace other than a space
+        "https://ok.example/\u200bx",  # an invisible character
+        "http://[::1",  # an invalid IPv6 literal
+        "http://ok.example:0/",
+        "http://ok.example:99999/",
+    ],
+)
+def test_what_is_not_an_http_url_with_a_host_is_no_result_url(raw):
+    assert result_url(raw) is None
+
+
+# -- dedupe key ---------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "one, other",
+    [
+        ("https://www.Example.com/a/?utm_source=x&id=1#frag", "http://example.com/a?id=1&fbclid=abc"),
+        ("https://example.com/a?gclid=1&msclkid=2&utm_medium=m", "https://example.com/a"),
+        ("https://EXAMPLE.com", "https://example.com/"),
+    ],
+)
+def test_the_dedupe_key_ignores_what_does_not_change_the_page(one, other):
+    assert dedupe_key(one) == dedupe_key(other)
+
+
+@pytest.mark.parametrize(
+    "one, other",
+    [
+        ("https://example.com/a", "https://example.com/b"),
+        ("https://example.com/a?id=1", "https://example.com/a?id=2"),
+        ("https://example.com:8443/a", "https://example.com/a"),
+        ("https://www2.example.com/a", "https://example.com/a"),  # only a leading "www." is dropped
+        ("https://example.com/A", "https://example.com/a"),  # a path is case-sensitive
+    ],
+)
+def test_the_dedupe_key_keeps_what_does(one, other):
+    assert dedupe_key(one) != dedupe_key(other)
+
+
+def test_duplicates_in_one_list_and_across_engines_follow_the_same_key():
+    one, other = "https://www.example.com/a/", "http://example.com/a#top"
+    items = normalize_items([{"title": "1", "url": one}, {"title": "2", "url": other}], "p", 10)
+    assert [item["url"] for item in items] == [one]
+    fused = fuse([("a", [{"title": "1", "url": one}]), ("b", [{"title": "2", "url": other}])])
+    assert [(item["url"], item["providers"]) for item in fused] == [(one, ["a", "b"])]
+
+
+def test_a_malformed_url_has_no_dedupe_key():
+    with pytest.raises(ValueError):
+        dedupe_key("http://[::1")
+
+
+# -- request form and page key ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "raw, sent",
+    [
+        ("HTTP://Example.COM#x", "http://example.com/#x"),
+        ("https://BÜCHER.de/ä ö?x=ü", "https://xn--bcher-kva.de/%C3%A4%20%C3%B6?x=%C3%BC"),
+        ("  https://example.com/%7Efoo  ", "https://example.com/~foo"),
+    ],
+)
+def test_the_request_form_is_what_requests_sends(raw, sent):
+    assert request_url(raw) == sent
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        5,
+        "",
+        "   ",
+        "https://example.com/" + "a" * MAX_URL_CHARS,
+        "https://example.com/a\x00b",
+        "ftp://example.com/",
+        "example.com/page",
+        "http:///path",
+        "http://[::1",
+        "http://example.com:99999/",
+        "http://4294967296/",  # a numeric host out of range
+    ],
+)
+def test_what_fetch_cannot_send_is_bad_url(raw):
+    with pytest.raises(ws.InvalidInput) as info:
+        request_url(raw)
+    assert info.value.detail_code == "bad_url"
+
+
+def test_the_page_key_drops_only_the_fragment():
+    assert page_key("https://reader:Secret@example.com/a?q=1#part") == "https://reader:Secret@example.com/a?q=1"
+    assert page_key("https://example.com/a") == "https://example.com/a"
+
+
+def test_a_search_redirect_target_is_checked_not_rewritten():
+    assert http_url("HTTPS://Example.com/a b") == "HTTPS://Example.com/a b"
+    with pytest.raises(ws.InvalidInput):
+        http_url("ftp://example.com/")
+    with pytest.raises(ValueError):
+        http_url("http://example.com:99999/")
+
+
+# -- shown in messages --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "url, shown",
+    [
+        ("https://user:Secret@example.com:8443/a/b?api_key=k#frag", "https://example.com:8443/a/b"),
+        ("redis://:pw@[::1]:6379/0?password=x", "redis://[::1]:6379/0"),
+        ("https://example.com/" + "p" * 100, "https://example.com/" + "p" * 76 + "..."),
+        ("http://[::1", "<unparsable URL>"),
+    ],
+)
+def test_a_url_in_a_message_carries_no_credentials(url, shown):
+    assert shown_url(url) == shown
+
+
+# -- comparisons ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "target, keeps",
+    [
+        ("https://Example.com/other", True),  # same scheme, host (any case) and port
+        ("https://example.com:8443/x", False),  # another port
+        ("http://example.com/x", False),  # a downgrade
+        ("https://example.com.evil.test/", False),
+        ("https://sub.example.com/", False),
+    ],
+)
+def test_credentials_go_along_to_the_same_origin_only(target, keeps):
+    assert same_origin(urlsplit("https://example.com/start"), urlsplit(target)) is keeps
+
+
+def test_an_upgrade_to_https_on_the_default_ports_keeps_the_origin():
+    assert same_origin(urlsplit("http://example.com/"), urlsplit("https://example.com/"))
+    assert not same_origin(urlsplit("http://example.com:8080/"), urlsplit("https://example.com/"))
+
+
+@pytest.mark.parametrize(
+    "url, inside",
+    [
+        ("https://baidu.com/s", True),
+        ("https://WAPPASS.Baidu.com/static/captcha", True),
+        ("https://notbaidu.com/", False),  # a whole label must match
+        ("https://baidu.com.evil.test/", False),
+        ("http://[::1", False),
+    ],
+)
+def test_a_url_is_on_a_site_when_its_host_is_the_domain_or_below_it(url, inside):
+    assert host_in(url, "baidu.com") is inside
+
+
+def test_a_link_in_markup_is_parsed_without_raising():
+    parts, host = url_parts("https://WWW.Example.com:8443/a?b=c")
+    assert (host, parts.port, parts.path, parts.query) == ("www.example.com", 8443, "/a", "b=c")
+    assert url_parts("http://[::1") is None

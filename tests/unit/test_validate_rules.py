@@ -1,0 +1,173 @@
+"""One number rule everywhere, and tool arguments whose schema and check come from one declaration."""
+
+import math
+
+import pytest
+
+import websearch_sync as ws
+from websearch_sync import tool
+from websearch_sync.cli import main as cli_main
+from websearch_sync.mcp import McpTools, serve_stdio
+from websearch_sync.validate import Argument, arguments_schema, check_arguments, check_number
+
+# -- the number rule --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "value, limits, message",
+    [
+        (0, {}, "n must be a positive integer, got 0"),
+        (True, {}, "n must be a positive integer, got True"),  # a bool is no count
+        (2.0, {}, "n must be a positive integer, got 2.0"),  # a fraction is refused, not truncated
+        ("3", {}, "n must be a positive integer, got '3'"),
+        (11, {"maximum": 10}, "n must be in 1..10, got 11"),
+        (1.5, {"maximum": 10}, "n must be an integer in 1..10, got 1.5"),
+        (-0.5, {"minimum": 0, "integer": False}, "n must be a number >= 0, got -0.5"),
+        (math.nan, {"minimum": 0, "integer": False}, "n must be a number >= 0, got nan"),  # NaN passes no limit
+        (86401, {"minimum": 0, "maximum": 86400.0, "integer": False}, "n must be in 0..86400, got 86401"),
+    ],
+)
+def test_a_refused_number_names_itself_its_range_and_the_value(value, limits, message):
+    with pytest.raises(ws.InvalidInput) as info:
+        check_number("n", value, detail="bad_n", provider="p", **limits)
+    assert (str(info.value.message), info.value.detail_code, info.value.provider) == (message, "bad_n", "p")
+
+
+@pytest.mark.parametrize(
+    "value, limits",
+    [
+        (1, {}),
+        (10, {"maximum": 10}),
+        (0, {"minimum": 0}),
+        (0.5, {"minimum": 0, "integer": False}),
+        (math.inf, {"integer": False}),
+    ],
+)
+def test_an_accepted_number_comes_back_unchanged(value, limits):
+    assert check_number("n", value, detail="bad_n", **limits) == value
+
+
+#: Every place a count or a size enters the library: its name, a call with the value, its lowest
+#: value, and the detail code its refusal carries.
+COUNTS = [
+    ("Settings.timeout_ms", lambda v: ws.Settings(timeout_ms=v), 1, "bad_setting"),
+    ("Settings.max_response_bytes", lambda v: ws.Settings(max_response_bytes=v), 1, "bad_setting"),
+    ("max_results", lambda v: ws.search("q", max_results=v), 1, "bad_max_results"),
+    ("max_content_chars", lambda v: ws.search("q", max_content_chars=v), 1, "bad_max_content_chars"),
+    ("timeout_ms", lambda v: ws.search("q", timeout_ms=v), 1, "bad_timeout"),
+    ("max_chars", lambda v: ws.fetch("http://example.com/", max_chars=v), 1, "bad_max_chars"),
+    ("max_bytes", lambda v: ws.fetch("http://example.com/", max_bytes=v), 1, "bad_max_bytes"),
+    ("max_repeats", lambda v: tool.ToolSession(ws.SearchClient("stub"), max_repeats=v), 1, "bad_max_repeats"),
+    (
+        "max_concurrent",
+        lambda v: serve_stdio(McpTools(ws.SearchClient("stub")), max_concurrent=v),
+        1,
+        "bad_max_concurrent",
+    ),
+    ("retries", lambda v: ws.SearchClient("stub", retries=v), 0, "bad_retries"),
+    ("cache_ttl_s", lambda v: ws.SearchClient("stub", cache_ttl_s=v), 0, "bad_cache_ttl_s"),
+]
+
+
+@pytest.mark.parametrize("name, call, lowest, detail", COUNTS, ids=[c[0] for c in COUNTS])
+@pytest.mark.parametrize("value", ["below", True, math.nan, "3"])
+def test_every_count_is_refused_alike(name, call, lowest, detail, value):
+    value = lowest - 1 if value == "below" else value
+    with pytest.raises(ws.InvalidInput) as info:
+        call(value)
+    assert info.value.detail_code == detail
+    assert info.value.message.startswith(name + " must be ") and info.value.message.endswith("got %r" % (value,))
+
+
+def test_a_command_line_count_out_of_range_is_bad_arguments(capsys):
+    assert cli_main(["search", "--workers", "0", "--queries-file", "-"]) != 0
+    assert "--workers must be in 1..64, got 0" in capsys.readouterr().err
+
+
+# -- tool arguments: one declaration ------------------------------------------------------------------
+
+DECLARED = (
+    Argument("q", "string", "Text.", required=True, min_length=1, max_length=5),
+    Argument("n", "integer", "Count.", minimum=1, maximum=3),
+    Argument("mode", "string", "Mode.", choices=("a", "b")),
+    Argument("flag", "boolean", "Flag."),
+)
+
+
+def test_the_schema_is_the_declaration():
+    assert arguments_schema(DECLARED) == {
+        "type": "object",
+        "properties": {
+            "q": {"type": "string", "minLength": 1, "maxLength": 5, "description": "Text."},
+            "n": {"type": "integer", "minimum": 1, "maximum": 3, "description": "Count."},
+            "mode": {"type": "string", "enum": ["a", "b"], "description": "Mode."},
+            "flag": {"type": "boolean", "description": "Flag."},
+        },
+        "required": ["q"],
+        "additionalProperties": False,
+    }
+
+
+def _violations(name, spec):
+    """Values that break one keyword of ``spec`` each (read from the schema, not from the check)."""
+    wrong_type = {"string": 5, "integer": "5", "boolean": "yes"}[spec["type"]]
+    found = [wrong_type] + ([True] if spec["type"] == "integer" else [])
+    if "enum" in spec:
+        found.append("not-" + spec["enum"][0])
+    if "minLength" in spec:
+        found.append("x" * (spec["minLength"] - 1))
+    if "maxLength" in spec:
+        found.append("x" * (spec["maxLength"] + 1))
+    if "minimum" in spec:
+        found.append(spec["minimum"] - 1)
+    if "maximum" in spec:
+        found.append(spec["maximum"] + 1)
+    return [(name, value) for value in found]
+
+
+def _edges(name, spec):
+    """Values on the schema's limits, which the check must take."""
+    edges = {"string": ["x"], "integer": [], "boolean": [True, False]}[spec["type"]]
+    edges = list(spec["enum"]) if "enum" in spec else edges
+    edges += ["x" * spec[key] for key in ("minLength", "maxLength") if key in spec]
+    edges += [spec[key] for key in ("minimum", "maximum") if key in spec]
+    return [(name, value) for value in edges]
+
+
+SCHEMAS = {name: tool.tool_schema(name) for name in (tool.SEARCH_TOOL, tool.FETCH_TOOL)}
+BREAKING = [
+    (t, n, v) for t, s in SCHEMAS.items() for p, spec in s["properties"].items() for n, v in _violations(p, spec)
+]
+EDGES = [(t, n, v) for t, s in SCHEMAS.items() for p, spec in s["properties"].items() for n, v in _edges(p, spec)]
+
+
+@pytest.mark.parametrize("tool_name, name, value", BREAKING)
+def test_what_the_advertised_schema_refuses_the_check_refuses(tool_name, name, value):
+    required = {"query": "q", "url": "https://example.com/"}
+    arguments = {key: value for key, value in required.items() if key in SCHEMAS[tool_name]["properties"]}
+    arguments[name] = value
+    with pytest.raises(ws.InvalidInput) as info:
+        tool.validate_arguments(tool_name, arguments)
+    assert info.value.detail_code == "bad_arguments" and repr(name) in info.value.message
+
+
+@pytest.mark.parametrize("tool_name, name, value", EDGES)
+def test_what_the_advertised_schema_takes_the_check_takes(tool_name, name, value):
+    required = {"query": "q", "url": "https://example.com/"}
+    arguments = {key: value for key, value in required.items() if key in SCHEMAS[tool_name]["properties"]}
+    arguments[name] = value
+    assert tool.validate_arguments(tool_name, arguments) == arguments
+
+
+def test_the_check_reads_null_as_absent_and_names_the_first_problem():
+    assert check_arguments(DECLARED, {"q": "a", "n": None}) == {"q": "a"}
+    for given, problem in [
+        ([], "arguments must be a JSON object"),
+        ({}, "missing required argument 'q'"),
+        ({"q": "a", "z": 1}, "unknown argument 'z' (allowed: q, n, mode, flag)"),
+        ({"q": "abcdef"}, "argument 'q' must be 1..5 characters long, got 6"),
+        ({"q": "a", "n": 4}, "argument 'n' must be in 1..3, got 4"),
+    ]:
+        with pytest.raises(ws.InvalidInput) as info:
+            check_arguments(DECLARED, given)
+        assert info.value.message == problem

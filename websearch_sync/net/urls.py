@@ -1,0 +1,207 @@
+"""URL rules: what counts as a URL, the forms a URL takes, and when two URLs are one page.
+
+Every part of the library that checks, rewrites or compares URLs calls this module, so
+a rule is written once. A URL takes one of two forms, each for its own purpose:
+
+- **result form** (:func:`result_url`): the ``url`` of a search result, close to what
+  the engine sent (a reader may recognise it and copy it), made usable: http(s) with a
+  host, a lower-case scheme, spaces after the host percent-encoded;
+- **request form** (:func:`request_url`): the URL a fetch sends, percent-encoded and
+  IDNA-encoded exactly as ``requests`` will send it, so what is checked (the host the
+  SSRF guard resolves) is what is requested.
+
+and two keys compare them:
+
+- :func:`dedupe_key` (result form in): results that are one page for a reader, across
+  engines and within one list (scheme, ``www.``, trailing slash, fragment and tracking
+  parameters ignored);
+- :func:`page_key` (request form in): the document one request gets, the request form
+  without the fragment a client never sends (redirect loops, fetch cache keys).
+
+Messages and logs show a URL by :func:`shown_url`, without the parts that may hold secrets.
+Two comparisons decide what a URL may receive: :func:`same_origin` (whether credentials
+go along a redirect) and :func:`host_in` (whether a URL is on a site, e.g. its bot wall).
+Parsers read links from markup with :func:`url_parts`, which never raises.
+"""
+
+import re
+from typing import Optional
+from urllib.parse import SplitResult, parse_qsl, urlencode, urlsplit, urlunsplit
+
+import requests
+
+from ..errors import BAD_URL, InvalidInput
+from .ssrf import literal_address
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+#: The longest URL fetch takes (servers refuse longer ones, commonly at 8 KB).
+MAX_URL_CHARS = 8192
+#: Control and invisible formatting characters, and lone surrogates (a JSON ``"\\ud800"``
+#: escape yields one: it is no text and cannot be encoded, e.g. printed as UTF-8). Neither a
+#: result URL nor single-line text carries them.
+INVISIBLE = re.compile(
+    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff]"
+)
+_WHITESPACE = re.compile(r"\s")
+#: Query parameters that only say where a click came from: the same page with or without them.
+_TRACKING = re.compile(r"^(utm_[a-z0-9_]*|fbclid|gclid|dclid|msclkid|mc_eid|yclid)$", re.I)
+_HTTP_SCHEMES = ("http", "https")
+
+
+def result_url(value: object) -> Optional[str]:
+    """The result form of ``value``, or ``None`` unless it is an http(s) URL with a host.
+
+    Stripped, with a lower-case scheme (``HTTPS://`` is common in engines' markup). Spaces
+    after the host are percent-encoded (``%20``, as a browser does: engines return such
+    URLs); a space in the host, other whitespace or an invisible character disqualifies
+    the URL (it could not be followed as shown). A port of 0 or out of range, or an invalid
+    IPv6 literal, is no URL either.
+    """
+    if not isinstance(value, str):
+        return None
+    url = value.strip()
+    scheme, sep, rest = url.partition("://")
+    host_end = min((i for i in (rest.find("/"), rest.find("?"), rest.find("#")) if i >= 0), default=len(rest))
+    rest = rest[:host_end] + rest[host_end:].replace(" ", "%20")
+    url = scheme + sep + rest
+    if not sep or scheme.lower() not in _HTTP_SCHEMES or INVISIBLE.search(url) or _WHITESPACE.search(url):
+        return None
+    url = scheme.lower() + "://" + rest
+    try:
+        parts = urlsplit(url)
+        if not parts.hostname or parts.port == 0:
+            return None
+    except ValueError:  # e.g. an invalid IPv6 literal or port
+        return None
+    return url
+
+
+def dedupe_key(url: str) -> str:
+    """A key under which result URLs of one page collide (for removing duplicates and merging lists).
+
+    Ignores what does not change the page a reader gets: the scheme (engines disagree on
+    http/https for one page), a leading ``www.``, the host's case, a trailing slash, the
+    fragment and tracking parameters (``utm_*``, ``fbclid``, ``gclid`` ...); the port and
+    the other query parameters count. ``ValueError`` for a malformed URL (``http://[::1``).
+    """
+    parts = urlsplit(url)
+    host = (parts.hostname or "").lower()
+    if host.startswith("www."):
+        host = host[4:]
+    if parts.port:
+        host = "%s:%d" % (host, parts.port)
+    path = parts.path.rstrip("/")
+    query = urlencode([(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _TRACKING.fullmatch(k)])
+    return urlunsplit(("", host, path, query, ""))
+
+
+def request_url(url: object) -> str:
+    """``url`` in the request form (as ``requests`` will send it); ``InvalidInput(bad_url)``
+    unless it is an http(s) URL with a host, at most :data:`MAX_URL_CHARS` long.
+
+    The host is IDNA-encoded, the path and query percent-encoded, an empty path is ``/``,
+    the scheme and host are lower case; the fragment stays (see :func:`page_key`).
+    """
+    if not isinstance(url, str):
+        raise InvalidInput("url must be a string, got %s" % type(url).__name__, detail_code=BAD_URL)
+    text = url.strip()
+    if not text:
+        raise InvalidInput("url is empty", detail_code=BAD_URL)
+    if len(text) > MAX_URL_CHARS:
+        raise InvalidInput(
+            "url is %d characters long; the limit is %d" % (len(text), MAX_URL_CHARS), detail_code=BAD_URL
+        )
+    if any(ord(ch) < 32 or ord(ch) == 127 for ch in text):
+        raise InvalidInput("url contains control characters", detail_code=BAD_URL)
+    try:
+        parts = urlsplit(text)
+        host, _port = parts.hostname, parts.port
+    except ValueError as exc:
+        raise InvalidInput("malformed url %r: %s" % (text[:200], exc), detail_code=BAD_URL) from None
+    if parts.scheme.lower() not in _HTTP_SCHEMES:
+        raise InvalidInput(
+            "only http and https URLs can be fetched, got %r" % (parts.scheme + ":" if parts.scheme else text[:200]),
+            detail_code=BAD_URL,
+        )
+    if not host:
+        raise InvalidInput("url %r has no host" % text[:200], detail_code=BAD_URL)
+    literal_address(host)  # an out-of-range numeric host is bad_url
+    prepared = requests.models.PreparedRequest()
+    try:
+        prepared.prepare_url(text, None)
+    except (requests.exceptions.RequestException, ValueError, UnicodeError) as exc:
+        raise InvalidInput("malformed url %r: %s" % (text[:200], exc), detail_code=BAD_URL) from None
+    return str(prepared.url)
+
+
+def http_url(url: str) -> str:
+    """``url`` unchanged when it is an http(s) URL with a host and a valid port, else
+    ``InvalidInput(bad_url)`` (or ``ValueError`` from parsing a malformed one).
+
+    The check of a search redirect target: search sends what its endpoint answered, so
+    the target is not rewritten (fetch uses the stricter :func:`request_url`).
+    """
+    parts = urlsplit(url)
+    if parts.scheme.lower() not in _HTTP_SCHEMES or not parts.hostname:
+        raise InvalidInput("not an http(s) URL with a host", detail_code=BAD_URL)
+    parts.port  # noqa: B018 - raises ValueError for a port out of range
+    return url
+
+
+def page_key(url: str) -> str:
+    """The document a request for ``url`` (request form) gets: ``url`` without its fragment.
+
+    The fragment is never sent, so ``/a#x`` and ``/a#y`` are one request: one cache entry
+    and, when a redirect leads from one to the other, a loop. Everything else counts as it
+    is sent, user info included (``user:PW`` and ``user:pw`` are different credentials).
+    """
+    return url.split("#", 1)[0]
+
+
+def shown_url(url: str) -> str:
+    """``url`` for messages and logs: scheme, host, port and path (cut at 80 characters).
+
+    User info, query and fragment are left out: they are where credentials and keys travel
+    (``user:pass@``, ``?api_key=``), and a message or log line may be shown to anyone.
+    """
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "<unparsable URL>"
+    path = parts.path if len(parts.path) <= 80 else parts.path[:77] + "..."
+    return urlunsplit((parts.scheme, parts.netloc.rsplit("@", 1)[-1], path, "", ""))
+
+
+def same_origin(origin: SplitResult, parts: SplitResult) -> bool:
+    """True when credentials may go along: same host and port, or an upgrade from http to https on it."""
+    if (origin.hostname or "").lower() != (parts.hostname or "").lower():
+        return False
+    if origin.scheme.lower() == parts.scheme.lower():
+        return origin.port == parts.port
+    return (
+        origin.scheme.lower() == "http"
+        and parts.scheme.lower() == "https"
+        and origin.port in (None, 80)
+        and parts.port in (None, 443)
+    )
+
+
+def url_parts(url: str) -> Optional[tuple[SplitResult, str]]:
+    """``(urlsplit(url), its lower-case host)``, or ``None`` for a malformed URL (``http://[::1``):
+    engines' markup holds such links, and one must not end the reading of a page."""
+    try:
+        parts = urlsplit(url)
+        return parts, (parts.hostname or "").lower()
+    except ValueError:
+        return None
+
+
+def host_in(url: str, domain: str) -> bool:
+    """True when ``url``'s host is ``domain`` or below it (``False`` for a malformed URL).
+
+    A whole label must match: ``notbaidu.com`` is not in ``baidu.com``.
+    """
+    parsed = url_parts(url)
+    host = parsed[1] if parsed is not None else ""
+    return host == domain or host.endswith("." + domain)

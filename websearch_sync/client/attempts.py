@@ -193,13 +193,13 @@ def check_backend(backend: Backend, params: SearchParams) -> None:
     _reported(backend, lambda: backend.check(params))
 
 
-def refuses(backend: Backend, params: SearchParams) -> bool:
-    """True when :func:`check_backend` refuses ``params``."""
+def refusal(backend: Backend, params: SearchParams) -> Optional[WebSearchError]:
+    """The error :func:`check_backend` refuses ``params`` with, or ``None``."""
     try:
         check_backend(backend, params)
-    except WebSearchError:
-        return True
-    return False
+    except WebSearchError as error:
+        return error
+    return None
 
 
 def call_backend(backend: Backend, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:

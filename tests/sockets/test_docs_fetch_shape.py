@@ -2,68 +2,24 @@
 order, against a page read from a loopback server (redirected once, as the example shows)."""
 
 import re
-import threading
-from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-import pytest
+from servers import FaultServer, redirect, respond
 
 import websearch_sync as ws
 
 ROOT = Path(__file__).resolve().parents[2]
+_PARAGRAPH = b"<p>A paragraph of the article, long enough to be the main content of the page.</p>"
+_ARTICLE = b"<html><head><title>T</title></head><body><article><h1>Hi</h1>%s</article></body></html>" % (_PARAGRAPH * 8)
 
 
-def _fences(text: str, language: str) -> list[str]:
-    return re.findall(r"^```%s\n(.*?)^```" % language, text, re.S | re.M)
-
-
-class _Article(BaseHTTPRequestHandler):
-    """``/article`` redirects to ``/article/``, an HTML article."""
-
-    def do_GET(self) -> None:  # noqa: N802 - http.server's name
-        if self.path == "/article":
-            self.send_response(301)
-            self.send_header("Location", "/article/")
-            self.send_header("Content-Length", "0")
-            self.end_headers()
-            return
-        paragraph = "<p>A paragraph of the article, long enough to be the main content of the page.</p>"
-        body = (
-            "<html><head><title>T</title></head><body><article><h1>Hi</h1>%s</article></body></html>" % (paragraph * 8)
-        ).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: object) -> None:
-        pass
-
-
-@pytest.fixture
-def article_server() -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _Article)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    try:
-        yield "http://127.0.0.1:%d" % server.server_address[1]
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=10)
-
-
-def test_the_documented_page_shape_is_the_one_fetch_returns(article_server):
-    block = next(
-        block
-        for block in _fences((ROOT / "docs" / "fetch.md").read_text(encoding="utf-8"), "python")
-        if block.lstrip().startswith("{")
-    )
+def test_the_documented_page_shape_is_the_one_fetch_returns():
+    text = (ROOT / "docs" / "fetch.md").read_text(encoding="utf-8")
+    block = next(block for block in re.findall(r"^```python\n(.*?)^```", text, re.S | re.M) if block.startswith("{"))
     documented = eval(block)  # noqa: S307 - the docs' own literal
     settings = ws.Settings(impersonate="off", allow_private=True)
-    page = ws.fetch(article_server + "/article", settings=settings, timeout_ms=30000)
+    with FaultServer({"/article": redirect("/article/", 301), "/article/": respond(200, _ARTICLE)}) as server:
+        page = ws.fetch(server.url("/article"), settings=settings, timeout_ms=30000)
     assert list(page) == list(documented)
-    assert page["final_url"] == article_server + "/article/" and page["status"] == 200
+    assert page["final_url"] == server.url("/article/") and page["status"] == 200
     assert page["content_type"] == documented["content_type"] and page["extractor"] == documented["extractor"]

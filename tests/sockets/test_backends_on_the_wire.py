@@ -10,7 +10,8 @@ from pathlib import Path
 from urllib.parse import parse_qsl
 
 import pytest
-from servers import FaultServer, never_answer, respond
+from faults import never_answer, respond
+from servers import FaultServer
 
 import websearch_sync as ws
 from websearch_sync.backends.baidu import BaiduHtml

@@ -4,7 +4,8 @@ order, against a page read from a loopback server (redirected once, as the examp
 import re
 from pathlib import Path
 
-from servers import FaultServer, redirect, respond
+from faults import redirect, respond
+from servers import FaultServer
 
 import websearch_sync as ws
 

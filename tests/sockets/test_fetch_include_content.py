@@ -5,7 +5,8 @@ import threading
 import time
 
 import pytest
-from servers import FaultServer, never_answer, respond
+from faults import never_answer, respond
+from servers import FaultServer
 
 import websearch_sync as ws
 from websearch_sync.net.deadline import Deadline

@@ -54,12 +54,13 @@ def test_four_workers_share_rate_limit_cache_and_cooldowns(redis_server):  # noq
         golden = load_golden(upstream.answer_with("browse-API__1"))
 
         # four workers, ten distinct queries each, all at once: one slot every 0.1 s for all of them
+        lateness = _wake_up_lateness()  # before and after the run: the load may come and go
         lines = [line for out in run_workers(_jobs(), env) for line in out]
         assert len(lines) == WORKERS * QUERIES_EACH
         assert all(line["outcome"] == golden and line["cached"] is False for line in lines)
         assert len(upstream.arrivals) == WORKERS * QUERIES_EACH
         window = _tightest_window(upstream.arrivals)
-        slack = SCHEDULING_SLACK_S + 2 * _wake_up_lateness()
+        slack = SCHEDULING_SLACK_S + 2 * max(lateness, _wake_up_lateness())
         assert window >= 10 * MIN_INTERVAL_S - slack, "11 consecutive requests within %.3f s (slack %.3f s)" % (
             window,
             slack,

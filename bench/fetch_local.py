@@ -16,7 +16,8 @@ import time
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 
-from servers import FaultServer, respond  # noqa: E402
+from faults import respond  # noqa: E402
+from servers import FaultServer  # noqa: E402
 
 import websearch_sync as ws  # noqa: E402
 from websearch_sync.extract.article import extract_html  # noqa: E402

@@ -11,7 +11,8 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from servers import FaultServer, respond
+from faults import respond
+from servers import FaultServer
 
 import websearch_sync as ws
 

@@ -17,7 +17,7 @@ from typing import Callable, Optional
 
 from websearch_sync.client.clock import Clock
 
-__all__ = ["FakeClock", "ThreadClock", "machine_pace", "slowdown", "deadline_margin_s"]
+__all__ = ["FakeClock", "ThreadClock", "Pace", "machine_pace", "slowdown", "deadline_margin_s"]
 
 
 class FakeClock(Clock):

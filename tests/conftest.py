@@ -10,7 +10,8 @@ The suite, by kind (``pytest`` runs all of it, offline):
 * ``reliability/``: the fault lab (``reliability/faultlab.py``), hostile input, races.
 * ``../contract_tests/``: every recorded case against its golden.
 
-Helpers at this level: ``servers.py`` (fault server), ``clocks.py`` (``FakeClock``),
+Helpers at this level: ``servers.py`` (the local server), ``faults.py`` (the catalogue of every way
+it misbehaves, also served by the fault lab), ``clocks.py`` (``FakeClock``),
 ``backend_kit.py`` (a backend's dummy settings and recorded answers), ``fixture_backends.py``.
 """
 
@@ -138,8 +139,9 @@ def snapshot(request):
 def testhtml_server(monkeypatch):
     """The ``testhtml`` backend registered and pointed (``WEB_SEARCH_ENDPOINT_TESTHTML``) at a
     local server answering a results page of ``fixture_backends.PAGE_RESULTS``."""
+    from faults import respond
     from fixture_backends import PAGE_RESULTS, HtmlTestBackend, result_page
-    from servers import FaultServer, respond
+    from servers import FaultServer
 
     register(HtmlTestBackend)
     with FaultServer({"/html": respond(200, result_page(PAGE_RESULTS))}) as server:

@@ -32,7 +32,8 @@ from pathlib import Path
 from typing import Any, Optional
 from urllib.parse import parse_qs, urlsplit
 
-from servers import FaultServer, respond
+from faults import respond
+from servers import FaultServer
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "searxng"
 

@@ -13,7 +13,7 @@ import subprocess
 import time
 from typing import Optional
 
-from servers import free_port
+from faults import free_port
 
 __all__ = ["RedisServer", "redis_server_binary", "free_port", "NO_REDIS_REASON"]
 

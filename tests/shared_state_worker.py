@@ -25,7 +25,8 @@ from pathlib import Path
 from typing import Any, Optional
 from urllib.parse import parse_qsl, urlsplit
 
-from servers import FaultServer, respond
+from faults import respond
+from servers import FaultServer
 
 from websearch_sync import search
 from websearch_sync.contract.cases import Case, load_case, outcome_of

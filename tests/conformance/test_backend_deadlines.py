@@ -8,7 +8,8 @@ import time
 
 import pytest
 from backend_kit import dummy_config, env_for, env_vars, network_backends
-from servers import FaultServer, never_answer
+from faults import never_answer
+from servers import FaultServer
 
 import websearch_sync as ws
 from websearch_sync.engine import registry

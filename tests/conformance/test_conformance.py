@@ -171,7 +171,7 @@ def test_the_environment_selects_and_configures_it(name, monkeypatch):
 
 
 @pytest.mark.parametrize("name", LIMITED_QUERY)
-def test_the_longest_query_is_checked_before_any_request(name):
+def test_the_longest_query_is_checked_before_any_request(name, fake_clock):
     limit = cls_of(name).max_query_chars
     refused, calls = replay(name, query="x" * limit)
     assert isinstance(refused, ws.InvalidInput) and refused.detail_code == "query_too_long", repr(refused)

@@ -19,7 +19,7 @@ from typing import Any, Optional
 
 import faultlab
 from clocks import ThreadClock
-from servers import delayed
+from faults import delayed
 
 import websearch_sync as ws
 from websearch_sync.client import attempts

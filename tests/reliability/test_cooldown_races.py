@@ -12,7 +12,8 @@ import threading
 
 import pytest
 from clocks import FakeClock
-from servers import FaultServer, gated, respond, sequence
+from faults import gated, respond, sequence
+from servers import FaultServer
 
 import websearch_sync as ws
 

@@ -10,6 +10,7 @@ a time), with retries off and a 600 ms deadline; ``python bench/reliability.py``
 prints it.
 """
 
+import functools
 import socket
 import threading
 import time
@@ -28,11 +29,31 @@ FAULT_NAMES = [fault.name for fault in faultlab.FAULT_LIST]
 TRANSPORTS = BOTH
 
 
-@pytest.fixture(scope="module", params=TRANSPORTS)
-def matrix(request):
-    """``{(target, fault): Cell}``, or ``{(target, None): problem}`` for a target that cannot run;
-    once per transport of keyless engines and fetch (the browser one, and requests). The requests
-    run covers only the targets whose transport differs (API backends use requests in both)."""
+def _on_requests_in_both(name: str) -> bool:
+    """An API backend: requests is its transport in both runs, so the requests run leaves it out."""
+    return name != "fetch" and registry.backend_class(name).kind == "json"
+
+
+#: ``(impersonate, target, fault)`` of every cell the two runs make.
+CELLS = [
+    pytest.param(run.values[0], target, fault, id="%s-%s-%s" % (run.id, target, fault), marks=run.marks)
+    for run in TRANSPORTS
+    for target in TARGETS
+    if run.values[0] is None or not _on_requests_in_both(target)
+    for fault in FAULT_NAMES
+]
+
+
+@pytest.fixture(scope="module")
+def matrix():
+    """``matrix(impersonate)``: ``{(target, fault): Cell}``, or ``{(target, None): problem}`` for a
+    target that cannot run; run on first use, once per module and transport of keyless engines and
+    fetch (the browser one, and requests). The requests run covers only the targets whose transport
+    differs (API backends use requests in both)."""
+    return functools.cache(_run)
+
+
+def _run(impersonate):
     targets, found = [], {}
     for name in TARGETS:
         try:
@@ -40,10 +61,10 @@ def matrix(request):
         except LookupError as exc:
             found[(name, None)] = str(exc)
             continue
-        if request.param is None or target.kind != "json":
+        if impersonate is None or not _on_requests_in_both(name):
             targets.append(target)
     with no_network():
-        for cell in faultlab.run_matrix(targets, impersonate=request.param):
+        for cell in faultlab.run_matrix(targets, impersonate=impersonate):
             found[(cell.target, cell.fault)] = cell
     _wait_for_abandoned_work()
     return found
@@ -58,13 +79,11 @@ def _wait_for_abandoned_work(limit_s: float = 120.0) -> None:
             thread.join(max(0.0, ends - time.monotonic()))
 
 
-@pytest.mark.parametrize("fault", FAULT_NAMES)
-@pytest.mark.parametrize("target", TARGETS)
-def test_fault(matrix, target, fault):
-    assert (target, None) not in matrix, matrix.get((target, None))
-    if (target, fault) not in matrix:
-        pytest.skip("an API backend: on requests in the browser run already")
-    cell = matrix[(target, fault)]
+@pytest.mark.parametrize("impersonate, target, fault", CELLS)
+def test_fault(matrix, impersonate, target, fault):
+    found = matrix(impersonate)
+    assert (target, None) not in found, found.get((target, None))
+    cell = found[(target, fault)]
     assert not cell.crashed, "an exception other than WebSearchError escaped:\n" + cell.crash
     assert cell.classified, cell.describe()
     assert cell.in_time, "%s took %.0f ms (deadline %.0f ms + %.0f ms margin)" % (
@@ -86,9 +105,11 @@ def test_the_matrix_covers_every_network_backend_and_every_fault():
         assert "*" in table or {"html", "json", "fetch"} <= set(table), "fault %s has no outcome for some kind" % fault
 
 
-def test_memory_is_measured_where_it_matters(matrix):
-    measured = {(c.target, c.fault) for c in matrix.values() if not isinstance(c, str) and c.peak_bytes is not None}
-    run = {target for target, _ in matrix if target is not None}
+@pytest.mark.parametrize("impersonate", TRANSPORTS)
+def test_memory_is_measured_where_it_matters(matrix, impersonate):
+    found = matrix(impersonate)
+    measured = {(c.target, c.fault) for c in found.values() if not isinstance(c, str) and c.peak_bytes is not None}
+    run = {target for target, _ in found if target is not None}
     assert {(t, f) for t in TARGETS if t in run for f in ("gzip_bomb", "endless")} <= measured
 
 

@@ -8,7 +8,8 @@ import threading
 import time
 
 from clocks import deadline_margin_s, machine_pace, slowdown
-from servers import FaultServer, delayed, endless, respond
+from faults import delayed, endless, respond
+from servers import FaultServer
 
 import websearch_sync as ws
 

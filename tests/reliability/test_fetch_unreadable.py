@@ -8,7 +8,8 @@ import gzip
 import tracemalloc
 
 import pytest
-from servers import FaultServer, gzip_bomb, respond
+from faults import gzip_bomb, respond
+from servers import FaultServer
 
 import websearch_sync as ws
 

@@ -8,8 +8,9 @@ check of a ``Location`` header (internal_error) and fetch's redirect handling
 """
 
 import pytest
+from faults import redirect, respond
 from requests.structures import CaseInsensitiveDict
-from servers import FaultServer, redirect
+from servers import FaultServer
 
 import websearch_sync as ws
 from websearch_sync.backends.baidu import is_baidu_captcha_url, is_baidu_link
@@ -41,14 +42,7 @@ def test_a_malformed_result_link_drops_that_result_only():
     )
     backend = backend_class("ddg_html")(ws.Settings())
     assert backend.structure_report(response)["result_blocks"] is True
-    with FaultServer(
-        {
-            "/s": lambda conn, request, server: conn.sendall(
-                b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\nConnection: close\r\n\r\n%s"
-                % (len(page), page.encode())
-            )
-        }
-    ) as server:
+    with FaultServer({"/s": respond(200, page.encode(), content_type="text/html")}) as server:
         result = ws.search("q", backend="ddg_html", settings=ws.Settings(endpoints={"ddg_html": server.url("/s")}))
     assert [i["url"] for i in result["items"]] == ["https://good.example/"]
 
@@ -82,7 +76,6 @@ def test_fetch_redirected_to_a_malformed_url_is_bad_redirect(page):
     ],
 )
 def test_fetch_sent_to_a_malformed_url_by_the_page_is_bad_redirect(body):
-    from servers import respond
 
     with FaultServer({"/p": respond(200, body)}) as server:
         with pytest.raises(ws.WebProviderError) as info:

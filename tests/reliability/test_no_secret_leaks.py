@@ -19,7 +19,7 @@ from pathlib import Path
 import faultlab
 import pytest
 from backend_kit import env_vars, project_backends, required, secret_settings
-from servers import _head
+from faults import head
 
 import websearch_sync as ws
 from websearch_sync import tool
@@ -90,7 +90,7 @@ def echo(status: int):
             }
         ).encode()
         conn.sendall(
-            _head(
+            head(
                 status,
                 {
                     "Content-Type": "application/json",
@@ -112,7 +112,7 @@ def html_echo(status: int):
             '<html><body><div id="links"><p>%s</p></div><div id="content_left">%s</div></body></html>' % (seen, seen)
         ).encode()
         conn.sendall(
-            _head(status, {"Content-Type": "text/html", "Content-Length": str(len(body)), "Connection": "close"}) + body
+            head(status, {"Content-Type": "text/html", "Content-Length": str(len(body)), "Connection": "close"}) + body
         )
 
     return handler

@@ -17,7 +17,8 @@ import time
 import pytest
 import requests
 from clocks import deadline_margin_s, machine_pace, slowdown
-from servers import FaultServer, respond
+from faults import respond
+from servers import FaultServer
 
 import websearch_sync as ws
 from websearch_sync.backends.ddg import DuckDuckGoHtml

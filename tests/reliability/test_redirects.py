@@ -14,7 +14,8 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 
 import pytest
 from clocks import deadline_margin_s, machine_pace
-from servers import FaultServer, _head, delayed, redirect, respond
+from faults import delayed, endless, redirect, respond
+from servers import FaultServer
 
 import websearch_sync as ws
 from websearch_sync.net.deadline import Deadline
@@ -22,30 +23,6 @@ from websearch_sync.net.transport import HttpTransport, RequestSpec
 
 GOOD_JSON = b'{"type": "search", "web": {"results": [{"title": "A", "url": "https://a.example/", "description": "a"}]}}'
 KEY = "br-SECRET-5d6e7f8a9b0c"
-
-
-def endless_redirect(location):
-    """A 302 whose chunked body never ends (until the client hangs up)."""
-
-    def handler(conn, request, server):
-        conn.sendall(
-            _head(
-                302,
-                {
-                    "Location": location,
-                    "Content-Type": "text/html",
-                    "Transfer-Encoding": "chunked",
-                    "Connection": "close",
-                },
-            )
-        )
-        frame = b"%x\r\n%s\r\n" % (65536, b"a" * 65536)
-        sent = 0
-        while not server.stopping.is_set() and sent < 500_000_000:
-            conn.sendall(frame)
-            sent += len(frame)
-
-    return handler
 
 
 def redirect_to_query(conn, request, server):
@@ -73,9 +50,9 @@ def other():
 @pytest.fixture(scope="module")
 def server(other):
     routes = {
-        "/endless_to_good": endless_redirect("/good"),
+        "/endless_to_good": endless("text/html", b"a" * 65536, status=302, headers={"Location": "/good"}),
         "/good": respond(200, GOOD_JSON, content_type="application/json"),
-        "/endless_to_elsewhere": endless_redirect("/elsewhere"),
+        "/endless_to_elsewhere": endless("text/html", b"a" * 65536, status=302, headers={"Location": "/elsewhere"}),
         "/loop": redirect("/loop"),
         "/chain": redirect_chain,
         "/same_origin": redirect("/good"),

@@ -20,9 +20,10 @@ import socket
 
 import faultlab
 import pytest
+from faults import respond
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from servers import FaultServer, respond
+from servers import FaultServer
 from transports import BOTH
 
 import websearch_sync as ws

@@ -11,7 +11,8 @@ from urllib.parse import parse_qsl
 
 import pytest
 from clocks import deadline_margin_s, machine_pace
-from servers import FaultServer, never_answer, respond
+from faults import never_answer, respond
+from servers import FaultServer
 
 import websearch_sync as ws
 from websearch_sync.backends.baidu import BaiduHtml

@@ -7,7 +7,8 @@ import json
 
 import pytest
 from clocks import FakeClock
-from servers import FaultServer, json_results, respond, sequence
+from faults import respond, sequence
+from servers import FaultServer, json_results
 
 from websearch_sync.cli import main, search_cmd
 from websearch_sync.cli.batch import run_batch

@@ -4,7 +4,8 @@ secrets only as hashes, and arguments are validated before the cache is consulte
 import json
 
 import pytest
-from servers import FaultServer, json_results, respond
+from faults import respond
+from servers import FaultServer, json_results
 
 import websearch_sync as ws
 

@@ -4,6 +4,7 @@ service (endpoint pointed at 127.0.0.1 through WEB_SEARCH_ENDPOINT_<NAME>)."""
 import json
 
 import pytest
+from faults import respond, stall_after_headers
 from fixture_backends import (
     CAPTCHA_PAGE,
     PAGE_RESULTS,
@@ -14,7 +15,7 @@ from fixture_backends import (
     result_page,
 )
 from requests.structures import CaseInsensitiveDict
-from servers import FaultServer, _head, respond
+from servers import FaultServer
 
 import websearch_sync as ws
 from websearch_sync.cli import main
@@ -37,10 +38,7 @@ PAGES = {
 def service(conn, request, server):
     query = query_of(request.path)["q"][0]
     if query == "slow":
-        conn.sendall(
-            _head(200, {"Content-Type": "text/html", "Content-Length": "100000", "Connection": "close"}) + b"<html>"
-        )
-        server.wait(5)
+        stall_after_headers(5, declared_length=100_000, sent=b"<html>")(conn, request, server)
         return
     status, body = PAGES.get(query, PAGES["good"])
     respond(status, body)(conn, request, server)

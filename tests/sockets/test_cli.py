@@ -60,7 +60,8 @@ def test_version_and_help(capsys):
 def test_upstream_failures_have_their_own_statuses(testjson, capsys, fake_clock):
     import os
 
-    from servers import FaultServer, free_port, respond
+    from faults import free_port, respond
+    from servers import FaultServer
 
     os.environ["WEB_SEARCH_ENDPOINT_TESTJSON"] = "http://127.0.0.1:%d/s" % free_port()
     try:
@@ -214,7 +215,8 @@ ARTICLE = (
 
 
 def test_fetch_command(capsys):
-    from servers import FaultServer, respond
+    from faults import respond
+    from servers import FaultServer
 
     with FaultServer({"/a": respond(200, ARTICLE), "/missing": respond(404, b"gone")}) as server:
         assert main(["fetch", server.url("/a"), "--allow-private", "--mode", "text"]) == 0

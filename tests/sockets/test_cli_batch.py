@@ -6,7 +6,8 @@ import time
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from servers import FaultServer, _head
+from faults import head
+from servers import FaultServer
 
 from websearch_sync.cli import main
 
@@ -76,7 +77,7 @@ def concurrent_server(expected, wait_s=10.0):
             {"results": [{"title": query, "url": "https://a.example/%s" % query.replace(" ", "-"), "snippet": ""}]}
         )
         conn.sendall(
-            _head(200, {"Content-Type": "application/json", "Content-Length": str(len(body)), "Connection": "close"})
+            head(200, {"Content-Type": "application/json", "Content-Length": str(len(body)), "Connection": "close"})
             + body.encode()
         )
 

@@ -8,7 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from servers import FaultServer, respond
+from faults import respond
+from servers import FaultServer
 
 from websearch_sync.cli import build_parser, main
 

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 from clocks import FakeClock, deadline_margin_s, machine_pace
-from servers import FaultServer, gated, json_results, never_answer, respond, sequence
+from faults import gated, never_answer, respond, sequence
+from servers import FaultServer, json_results
 
 import websearch_sync as ws
 from websearch_sync.errors import WebSearchError

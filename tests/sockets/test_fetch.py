@@ -8,7 +8,8 @@ import time
 
 import pytest
 from clocks import deadline_margin_s, machine_pace
-from servers import FaultServer, endless, gzipped, never_answer, redirect, respond, stall_after_headers, trickle
+from faults import endless, gzipped, never_answer, redirect, respond, stall_after_headers, trickle
+from servers import FaultServer
 
 import websearch_sync as ws
 from websearch_sync.net.transport import HttpTransport
@@ -255,10 +256,7 @@ def test_xhtml_is_html():
 
 
 def test_missing_content_type_is_sniffed():
-    def no_type(conn, request, server):
-        conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\nConnection: close\r\n\r\n" % len(ARTICLE) + ARTICLE)
-
-    with FaultServer({"/n": no_type}) as server:
+    with FaultServer({"/n": respond(200, ARTICLE, content_type=None)}) as server:
         result = fetch(server.url("/n"))
     assert result["content_type"] == ""
     assert "The first paragraph" in result["text"]

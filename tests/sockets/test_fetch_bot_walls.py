@@ -4,7 +4,8 @@ by a real local server: Bing's Cloudflare Turnstile and Mojeek's ALTCHA page."""
 from pathlib import Path
 
 import pytest
-from servers import FaultServer, respond
+from faults import respond
+from servers import FaultServer
 
 import websearch_sync as ws
 

@@ -5,7 +5,8 @@ article are left out by default and kept on request."""
 import json
 
 import pytest
-from servers import FaultServer, respond
+from faults import respond
+from servers import FaultServer
 
 import websearch_sync as ws
 from websearch_sync import tool

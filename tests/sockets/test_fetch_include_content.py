@@ -6,7 +6,8 @@ import time
 
 import pytest
 from clocks import deadline_margin_s, machine_pace
-from servers import FaultServer, never_answer, respond
+from faults import never_answer, respond
+from servers import FaultServer
 
 import websearch_sync as ws
 from websearch_sync.net.deadline import Deadline

@@ -4,7 +4,8 @@ text; not a slow refresh on a page with text), and a refresh whose target fails 
 the page that carried it."""
 
 import pytest
-from servers import FaultServer, free_port, redirect, respond
+from faults import free_port, redirect, respond
+from servers import FaultServer
 
 import websearch_sync as ws
 

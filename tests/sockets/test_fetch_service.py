@@ -6,7 +6,8 @@ import json
 import logging
 
 import pytest
-from servers import FaultServer, never_answer, respond
+from faults import never_answer, respond
+from servers import FaultServer
 
 import websearch_sync as ws
 from websearch_sync.net.ssrf import static_resolver

@@ -20,6 +20,7 @@ patterns out of function bodies, so none escapes the audit.
 
 import gc
 import importlib
+import importlib.util
 import itertools
 import json
 import pkgutil
@@ -42,7 +43,8 @@ except ImportError:  # pragma: no cover - Python < 3.11
     import sre_parse  # type: ignore[no-redef]
 
 from clocks import deadline_margin_s, machine_pace
-from servers import FaultServer, respond
+from faults import respond
+from servers import FaultServer
 
 PACKAGE = Path(websearch_sync.__file__).resolve().parent
 SCREEN_CHARS = 8 * 1024
@@ -53,9 +55,19 @@ MAX_WITNESSES = 12
 ALPHABET = "a<>\"'= -/.;:0A_x&#\\\n\t中"
 
 
+#: A module compiles a pattern at import only if it imports ``re`` (the package has no helper
+#: that compiles one for a caller; a pattern imported from another module is found there).
+_IMPORTS_RE = re.compile(r"^\s*(?:import re\b|from re import)", re.M)
+
+
 def _modules() -> Iterator[Any]:
+    """The package's modules that can hold a compiled pattern. The others are not imported: the
+    agent integrations would load their frameworks (seconds) into every process that collects."""
     yield websearch_sync
     for info in pkgutil.walk_packages(websearch_sync.__path__, "websearch_sync."):
+        spec = importlib.util.find_spec(info.name)
+        if spec is None or spec.origin is None or not _IMPORTS_RE.search(Path(spec.origin).read_text("utf-8")):
+            continue
         try:
             yield importlib.import_module(info.name)
         except ModuleNotFoundError as exc:  # a module of an optional extra that is not installed

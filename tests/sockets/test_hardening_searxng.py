@@ -11,7 +11,8 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 import responses
-from servers import FaultServer, respond
+from faults import respond
+from servers import FaultServer
 
 import websearch_sync as ws
 from websearch_sync.backends.searxng import SearXNG, searxng_language

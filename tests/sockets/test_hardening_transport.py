@@ -10,7 +10,8 @@ import math
 
 import pytest
 import responses
-from servers import FaultServer, respond
+from faults import respond
+from servers import FaultServer
 
 import websearch_sync as ws
 from websearch_sync.net.charset import declared_charset, decode_body, meta_charset

@@ -6,8 +6,7 @@ import time
 
 import pytest
 from clocks import deadline_margin_s, machine_pace
-from servers import (
-    FaultServer,
+from faults import (
     free_port,
     gzip_bomb,
     gzipped,
@@ -21,6 +20,7 @@ from servers import (
     truncated_chunked,
     wrong_length,
 )
+from servers import FaultServer
 
 import websearch_sync as ws
 from websearch_sync.errors import WebSearchError

@@ -9,7 +9,8 @@ import threading
 
 import pytest
 from agent_engine import CAPTCHA_PAGE, FIRST_TITLE, RESULTS_PAGE, ddg_engine, searches
-from servers import FaultServer, respond
+from faults import respond
+from servers import FaultServer
 
 import websearch_sync as ws
 from websearch_sync import tool

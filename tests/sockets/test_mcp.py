@@ -24,9 +24,10 @@ if sys.version_info < (3, 10):  # the SDK (and so the mcp extra) needs Python 3.
     pytest.skip("the MCP SDK needs Python 3.10 or later", allow_module_level=True)
 
 import anyio
+from faults import respond
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
-from servers import FaultServer, respond
+from servers import FaultServer
 
 import websearch_sync as ws
 from websearch_sync import tool

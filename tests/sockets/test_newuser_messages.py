@@ -5,7 +5,8 @@ result gets no remedy it cannot apply, and a message names the setting the user 
 """
 
 import pytest
-from servers import FaultServer, never_answer, respond
+from faults import never_answer, respond
+from servers import FaultServer
 
 import websearch_sync as ws
 from websearch_sync.cli import main

@@ -291,7 +291,8 @@ WRONG_SHAPES = {
 @pytest.mark.parametrize("shape", sorted(WRONG_SHAPES))
 def test_a_plugin_parse_of_the_wrong_shape_is_a_typed_error_naming_it(shape):
     """Issue 23.5: before, a raw AttributeError/TypeError escaped from normalisation."""
-    from servers import FaultServer, respond
+    from faults import respond
+    from servers import FaultServer
 
     import websearch_sync as ws
     from websearch_sync.backends import Backend, ParseResult, RequestSpec

@@ -51,7 +51,8 @@ def test_a_users_tests_get_the_fixtures(tmp_path: Path, conftest: str) -> None:
         (tmp_path / "conftest.py").write_text(conftest)
     (tmp_path / "test_user.py").write_text(USER_TEST)
     proc = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(tmp_path)],
+        # langsmith's plugin (installed with langchain-core) has nothing to do with this and costs ~1.5 s
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:langsmith_plugin", str(tmp_path)],
         capture_output=True,
         text=True,
         timeout=120,

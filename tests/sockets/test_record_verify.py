@@ -8,6 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from faults import free_port, head, respond
 from fixture_backends import (
     CAPTCHA_PAGE,
     PAGE_RESULTS,
@@ -18,7 +19,7 @@ from fixture_backends import (
     query_of,
     result_page,
 )
-from servers import FaultServer, _head, free_port, respond
+from servers import FaultServer
 
 import websearch_sync as ws
 from websearch_sync.cli import main
@@ -134,7 +135,7 @@ def test_gzip_bodies_are_stored_decoded(backends, tmp_path, monkeypatch):
     def gzipped(conn, request, server):
         payload = gzip.compress(page)
         conn.sendall(
-            _head(
+            head(
                 200,
                 {
                     "Content-Type": "text/html; charset=utf-8",
@@ -240,7 +241,7 @@ def cookie_redirect(seen):
         seen.append(request)
         location = "/api?" + request.path.split("?", 1)[1]
         conn.sendall(
-            _head(
+            head(
                 302,
                 {
                     "Location": location,
@@ -262,7 +263,7 @@ def key_echo(seen):
         key = query_of(request.path)["api_key"][0]
         body = json_api_body(["https://a.example/1", "https://b.example/2"], echo="key=%s" % key)
         conn.sendall(
-            _head(
+            head(
                 200,
                 {
                     "Content-Type": "application/json",

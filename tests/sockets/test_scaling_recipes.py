@@ -126,11 +126,11 @@ def test_the_celery_recipe_retries_when_the_cool_down_ends_and_returns_errors_as
             stderr=subprocess.DEVNULL,
         )
         try:
-            upstream.answer_next_with("http_429_retry_after", retry_after="2")
+            upstream.answer_next_with("http_429_retry_after", retry_after="1")
             answer = tasks.search.delay("celery one").get(timeout=WAIT_S)
-            assert outcome_of(answer) == _first(golden, 5)  # retried once the 2 s cool-down was over, and answered
+            assert outcome_of(answer) == _first(golden, 5)  # retried once the 1 s cool-down was over, and answered
             (met, _, status), (retried, _, _) = upstream.log[:2]
-            assert status == 429 and retried - met >= 2.0
+            assert status == 429 and retried - met >= 1.0
 
             refused = load_golden(upstream.answer_with("http_403_json_format_disabled"))
             answer = tasks.search.delay("celery two").get(timeout=WAIT_S)

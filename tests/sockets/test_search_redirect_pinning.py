@@ -4,7 +4,8 @@ name that resolves differently the second time (DNS rebinding) cannot steer it."
 
 import socket
 
-from servers import FaultServer, redirect, respond
+from faults import redirect, respond
+from servers import FaultServer
 
 from websearch_sync.net.deadline import Deadline
 from websearch_sync.net.transport import HttpTransport, RequestSpec

@@ -9,9 +9,10 @@ import sys
 import time
 
 import pytest
-from clocks import deadline_margin_s, machine_pace
+from clocks import FakeClock, deadline_margin_s, machine_pace
+from faults import free_port, listener_that_never_accepts, respond
 from redis_server import RedisServer, redis_db, redis_server  # noqa: F401  (fixtures)
-from servers import FaultServer, free_port, listener_that_never_accepts, respond
+from servers import FaultServer
 
 import websearch_sync as ws
 from websearch_sync.backends.stub import Stub
@@ -25,25 +26,6 @@ from websearch_sync.client.state.server import RETRY_AFTER_S, state_server
 from websearch_sync.engine.registry import register, unregister
 
 SECRET = "sk-live-0123456789abcdef"
-
-
-class FakeClock(Clock):
-    """Time that moves only when slept through or advanced."""
-
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def monotonic(self) -> float:
-        """The fake time."""
-        return self.now
-
-    def time(self) -> float:
-        """The fake time as a wall-clock time."""
-        return 1.7e9 + self.now
-
-    def sleep(self, seconds: float) -> None:
-        """Move the fake time on, at once."""
-        self.now += max(0.0, seconds)
 
 
 def _state(url, prefix="", required=False, clock=None):
@@ -201,7 +183,8 @@ def test_rate_limit_slots_are_booked_for_every_limiter_and_refused_ones_book_not
 
 
 def test_a_block_one_client_met_is_obeyed_by_another_until_its_key_expires(redis_db, redis_server):  # noqa: F811
-    recorder = Cooldowns(clock=FakeClock(), shared=SharedCooldowns(_state(redis_server.url)))
+    clock = FakeClock()
+    recorder = Cooldowns(clock=clock, shared=SharedCooldowns(_state(redis_server.url)))
     recorder.record(ws.WebBlocked("429", provider="brave", detail_code="http_429", status=429, retry_after=30))
     obeyer = Cooldowns(shared=SharedCooldowns(_state(redis_server.url)))
     obeyer.clear("brave")  # a success here lifts only this process's own record
@@ -212,7 +195,7 @@ def test_a_block_one_client_met_is_obeyed_by_another_until_its_key_expires(redis
     assert 29 < error.retry_after <= 30
     assert 29_000 < redis_db.pttl("websearch_sync:cooldown:brave") <= 30_000
     stored = json.loads(redis_db.get("websearch_sync:cooldown:brave"))
-    assert stored == {"detail_code": "http_429", "status": 429, "until": 1.7e9 + 1030.0, "token": stored["token"]}
+    assert stored == {"detail_code": "http_429", "status": 429, "until": clock.time() + 30, "token": stored["token"]}
     redis_db.pexpire("websearch_sync:cooldown:brave", 1)
     time.sleep(0.01)
     Cooldowns(shared=SharedCooldowns(_state(redis_server.url))).check("brave")  # expired: nothing raised

@@ -13,8 +13,8 @@ import time
 from typing import Any
 
 import pytest
+from faults import free_port
 from redis_server import redis_db, redis_server  # noqa: F401  (fixtures)
-from servers import free_port
 from shared_state_worker import WORKER_WAIT_S, Upstream, Workers, run_workers, worker_env
 
 from websearch_sync.contract.cases import load_golden

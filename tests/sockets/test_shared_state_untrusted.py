@@ -306,7 +306,7 @@ def test_one_query_is_one_cache_entry_however_the_state_is_configured(redis_db, 
 
 def test_the_outage_warning_says_what_calls_do_meanwhile(caplog):
     """With state_required the calls fail: the warning must not say they use local state."""
-    from servers import free_port
+    from faults import free_port
 
     for required, says in ((True, "fail with state_unavailable"), (False, "own cache, rate limits and cool-downs")):
         caplog.clear()

@@ -7,7 +7,8 @@ import ipaddress
 import socket
 
 import pytest
-from servers import FaultServer, redirect, respond
+from faults import redirect, respond
+from servers import FaultServer
 from servers import fetch_once as fetch
 
 import websearch_sync as ws

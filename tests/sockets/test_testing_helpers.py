@@ -17,6 +17,7 @@ recorded from a local server at the start of the module, exactly as `record` wou
 import socket
 
 import pytest
+from faults import free_port, respond
 from fixture_backends import (
     CAPTCHA_PAGE,
     PAGE_RESULTS,
@@ -26,7 +27,7 @@ from fixture_backends import (
     query_of,
     result_page,
 )
-from servers import FaultServer, free_port, respond
+from servers import FaultServer
 
 import websearch_sync as ws
 from websearch_sync.contract.cases import discover, load_golden

@@ -2,7 +2,8 @@
 error form, and the fetch tool reads (and refuses) pages. The rest of the tools is in
 tests/unit/test_tool.py."""
 
-from servers import FaultServer, respond
+from faults import respond
+from servers import FaultServer
 
 import websearch_sync as ws
 from websearch_sync import tool

@@ -18,9 +18,10 @@ import anthropic
 import openai
 from anthropic.types import ToolParam
 from anthropic.types.tool_param import InputSchemaTyped
+from faults import respond
 from openai.types.chat import ChatCompletionToolParam
 from pydantic import TypeAdapter, ValidationError
-from servers import FaultServer, respond
+from servers import FaultServer
 
 import websearch_sync as ws
 from websearch_sync import tool

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 import responses
 from backend_kit import env_vars
+from clocks import FakeClock
 
 import websearch_sync as ws
 from websearch_sync.cli import main
-from websearch_sync.client.clock import Clock
 from websearch_sync.client.selection import KEYLESS_CHAIN, auto_backends
 from websearch_sync.engine import registry
 from websearch_sync.tool import call_tool
@@ -35,25 +35,6 @@ LITE_PAGE = (FIXTURES / "ddg_lite" / "rafiki__1.html").read_bytes()
 
 def golden_urls(name):
     return [item["url"] for item in json.loads((FIXTURES / name).read_text(encoding="utf-8"))["items"]]
-
-
-class FakeClock(Clock):
-    """A clock whose sleeps only move its time on (no test waits for a rate-limit slot)."""
-
-    def __init__(self):
-        self.now = 1000.0
-        self.slept = []
-
-    def monotonic(self):
-        return self.now
-
-    def time(self):
-        return self.now
-
-    def sleep(self, seconds):
-        if seconds > 0:
-            self.slept.append(seconds)
-            self.now += seconds
 
 
 def serve(mock, answers):
@@ -121,7 +102,7 @@ def test_ddg_challenge_moves_on_to_bing_at_once_and_its_cooldown_skips_ddg_next_
         )
     assert "cooling down" in second["errors"][0]["message"]
     assert (first["provider_meta"]["attempts"], second["provider_meta"]["attempts"]) == (2, 1)
-    assert clock.slept == [1.0]  # Bing's own 1 s spacing, waited on the fake clock; no backoff
+    assert clock.sleeps == [1.0]  # Bing's own 1 s spacing, waited on the fake clock; no backoff
 
 
 def test_every_wall_in_the_chain_is_reported_and_the_first_engine_that_answers_wins():
@@ -234,7 +215,9 @@ ENGINES = {
 
 
 @pytest.mark.parametrize("name", sorted(ENGINES))
-def test_each_engine_answers_by_name_from_the_environment_and_on_the_command_line(name, monkeypatch, capsys):
+def test_each_engine_answers_by_name_from_the_environment_and_on_the_command_line(
+    name, monkeypatch, capsys, fake_clock
+):
     endpoint, answer, expected = ENGINES[name]
     with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
         serve(mock, {endpoint: answer})
@@ -264,7 +247,7 @@ def test_auto_skips_an_engine_that_cannot_take_the_query_and_goes_on():
     assert (error["provider"], error["type"], error["detail_code"]) == ("ddg_html", "InvalidInput", "query_too_long")
 
 
-def test_a_fallback_chain_skips_it_too_and_only_a_query_no_engine_takes_is_refused():
+def test_a_fallback_chain_skips_it_too_and_only_a_query_no_engine_takes_is_refused(fake_clock):
     result = ws.search("x" * 600, backend=["ddg_html", "stub"])
     assert result["provider_meta"]["provider_name"] == "stub"
     with pytest.raises(ws.InvalidInput) as info:

@@ -6,26 +6,10 @@ import sqlite3
 import time
 
 import pytest
+from clocks import FakeClock
 
 import websearch_sync as ws
 from websearch_sync.cli import main
-
-
-class FakeClock:
-    """Monotonic and wall time that move only when told (nothing really sleeps)."""
-
-    def __init__(self):
-        self.now = 1000.0
-
-    def monotonic(self):
-        return self.now
-
-    def time(self):
-        return 1_700_000_000.0 + self.now
-
-    def sleep(self, seconds):
-        self.now += max(0.0, seconds)
-
 
 # -- bad paths -----------------------------------------------------------------------------------
 
@@ -86,9 +70,9 @@ def test_a_hit_from_the_file_lives_no_longer_in_memory_than_on_disk(tmp_path):
         writer.search("q", cache_ttl_s=10)
     with ws.SearchClient("stub", settings=ws.Settings(), cache_path=db, cache_ttl_s=3600, clock=clock) as reader:
         assert reader.search("q")["provider_meta"]["cached"] is True  # from the file, now also in memory
-        clock.now += 5
+        clock.advance(5)
         assert reader.search("q")["provider_meta"]["cached"] is True
-        clock.now += 6  # the disk entry has expired: so has its memory copy
+        clock.advance(6)  # the disk entry has expired: so has its memory copy
         assert reader.search("q")["provider_meta"]["cached"] is False
 
 
@@ -96,9 +80,9 @@ def test_memory_entries_expire_on_the_clients_clock():
     clock = FakeClock()
     with ws.SearchClient("stub", settings=ws.Settings(), cache_ttl_s=30, clock=clock) as client:
         client.search("q")
-        clock.now += 29
+        clock.advance(29)
         assert client.search("q")["provider_meta"]["cached"] is True
-        clock.now += 2
+        clock.advance(2)
         assert client.search("q")["provider_meta"]["cached"] is False
 
 

@@ -226,7 +226,7 @@ def test_a_language_without_country_sends_no_region():
 
 
 @pytest.mark.parametrize("backend", ["ddg_html", "ddg_lite"])
-def test_queries_of_500_characters_are_refused_before_any_request(backend):
+def test_queries_of_500_characters_are_refused_before_any_request(backend, fake_clock):
     with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
         with pytest.raises(ws.InvalidInput) as caught:
             ws.search("x" * 500, backend=backend, settings=ws.Settings())

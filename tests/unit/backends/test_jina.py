@@ -75,7 +75,7 @@ def test_include_content_asks_for_page_texts():
     assert "X-Respond-With" not in spec.headers
 
 
-def test_the_header_travels_through_search():
+def test_the_header_travels_through_search(fake_clock):
     _, calls = search(doc_example())
     assert calls[0].request.headers["X-Respond-With"] == "no-content"
     assert calls[0].request.headers["Accept"] == "application/json"
@@ -86,7 +86,7 @@ def test_the_header_travels_through_search():
 # -- parsing ----------------------------------------------------------------------------
 
 
-def test_description_is_the_snippet_and_content_only_when_asked():
+def test_description_is_the_snippet_and_content_only_when_asked(fake_clock):
     plain, _ = search(doc_example())
     assert (
         plain["items"][0]["snippet"]

@@ -9,10 +9,10 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 import responses
+from clocks import FakeClock
 
 import websearch_sync as ws
 from websearch_sync.backends.wikipedia import DEFAULT_USER_AGENT, article_url
-from websearch_sync.client.clock import Clock
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "wikipedia"
 JSON = "application/json; charset=utf-8"
@@ -147,7 +147,7 @@ def test_queries_over_300_characters_are_refused_before_any_request():
 # -- the answer ------------------------------------------------------------------------------------
 
 
-def test_a_formatversion_2_answer_reads_like_the_recorded_formatversion_1_one():
+def test_a_formatversion_2_answer_reads_like_the_recorded_formatversion_1_one(fake_clock):
     recorded = json.loads(body("perito-moreno__list-search.json"))
     v1, _ = search(json.dumps(recorded), max_results=10)
     recorded["batchcomplete"] = True  # what formatversion=2 changes in a list=search answer
@@ -189,18 +189,6 @@ def test_maxlag_is_a_retryable_bad_gateway_with_the_wait_wikimedia_asked_for():
     assert "seconds lagged" in result.message
 
 
-class FakeClock(Clock):
-    def __init__(self):
-        self.now, self.slept = 0.0, []
-
-    def monotonic(self):
-        return self.now
-
-    def sleep(self, seconds):
-        self.slept.append(seconds)
-        self.now += seconds
-
-
 def test_the_client_waits_out_maxlag_and_asks_again():
     clock = FakeClock()
     with responses.RequestsMock() as mock:
@@ -217,7 +205,7 @@ def test_the_client_waits_out_maxlag_and_asks_again():
         ) as client:
             result = client.search("caffeine sleep")
     assert result["provider_meta"]["attempts"] == 2 and len(result["items"]) == 1
-    assert 5.0 in clock.slept
+    assert 5.0 in clock.sleeps
 
 
 @pytest.mark.parametrize(

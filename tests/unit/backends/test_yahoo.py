@@ -104,7 +104,7 @@ def test_the_2026_title_is_the_heading_only_not_the_site_name_and_address_around
     assert result["items"][0]["title"] == "JavaScript Tutorial - W3Schools"
 
 
-def test_vertical_cards_and_the_sponsored_block_are_never_items():
+def test_vertical_cards_and_the_sponsored_block_are_never_items(fake_clock):
     snow = page("GoogleScraper__snow_de_ip.html")
     assert snow.count('class="res sc') == 2
     result, _ = search(snow, max_results=10)

@@ -12,6 +12,7 @@ import time
 from typing import Callable, Optional
 
 import pytest
+from clocks import deadline_margin_s, machine_pace
 from redis_server import redis_db, redis_server  # noqa: F401  (fixtures)
 
 import websearch_sync as ws
@@ -206,21 +207,50 @@ def test_a_reply_of_the_wrong_shape_is_a_failing_redis_never_an_escape_nor_a_lon
     assert answer["provider_meta"]["cached"] is False and answer["items"]
 
 
-def test_a_slow_redis_never_makes_a_call_outlast_its_budget():
-    """Every reply takes 0.2 s (under the 0.25 s command timeout): a 300 ms search asks Redis only
-    while it has the time for one more command, so it ends within its budget plus that one reply."""
-    budget_s, reply_s = 0.3, 0.2
-    with (
-        FakeRedis(_by_command(GET=b"$-1\r\n", PTTL=b":-2\r\n", EXISTS=b":0\r\n"), delay_s=reply_s) as fake,
-        ws.SearchClient("stub", state_url=fake.url) as client,
-    ):
+def _round_trips(fake) -> int:
+    """How many commands ``fake`` held back for its ``delay_s`` (one per round trip)."""
+    return sum(1 for command in fake.commands if command[0].upper() in (b"GET", b"SET", b"EVALSHA", b"EXISTS"))
+
+
+def _timed_search(client, budget_s):
+    """``(seconds the search took, the machine's slowdown around it)``; a ``Timeout`` is an answer too."""
+    with machine_pace() as pace:
         started = time.monotonic()
         try:
             client.search("q", timeout_ms=int(budget_s * 1000))
         except ws.Timeout:  # a loaded machine may spend the budget before the stub is asked: bounded all the same
             pass
         elapsed = time.monotonic() - started
-    assert elapsed < budget_s + reply_s, "a %d ms search took %.3f s" % (budget_s * 1000, elapsed)
+    return elapsed, pace.slowdown
+
+
+def test_a_slow_redis_never_makes_a_call_outlast_its_budget():
+    """Every reply takes 0.2 s (under the 0.25 s command timeout): a 300 ms search asks Redis only
+    while it has the time for one more command, so it makes one round trip at most and ends
+    within its budget plus what one reply may take on a machine running this much slower."""
+    budget_s, reply_s = 0.3, 0.2
+    with (
+        FakeRedis(_by_command(GET=b"$-1\r\n", PTTL=b":-2\r\n", EXISTS=b":0\r\n"), delay_s=reply_s) as fake,
+        ws.SearchClient("stub", state_url=fake.url) as client,
+    ):
+        elapsed, slowdown = _timed_search(client, budget_s)
+    assert _round_trips(fake) <= 1, [command[0] for command in fake.commands]
+    limit = budget_s + deadline_margin_s(slowdown, reply_s)
+    assert elapsed < limit, "a %d ms search took %.3f s (limit %.3f s)" % (budget_s * 1000, elapsed, limit)
+
+
+def test_a_longer_command_timeout_in_the_url_is_the_one_the_budget_is_checked_against():
+    """``?socket_timeout=2`` lets one command take 2 s: a 1 s search must not start one (it used
+    to check its time left against the default 0.25 s, and ended 1.5 s late)."""
+    budget_s, reply_s = 1.0, 1.5
+    with (
+        FakeRedis(_by_command(GET=b"$-1\r\n", PTTL=b":-2\r\n", EXISTS=b":0\r\n"), delay_s=reply_s) as fake,
+        ws.SearchClient("stub", state_url=fake.url + "?socket_timeout=2") as client,
+    ):
+        elapsed, slowdown = _timed_search(client, budget_s)
+    assert _round_trips(fake) == 0, [command[0] for command in fake.commands]
+    limit = budget_s + deadline_margin_s(slowdown)
+    assert elapsed < limit, "a %d ms search took %.3f s (limit %.3f s)" % (budget_s * 1000, elapsed, limit)
 
 
 # -- state URLs: checked when the client is built, secrets hidden -------------------------------

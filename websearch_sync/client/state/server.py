@@ -182,7 +182,13 @@ class StateServer:
             raise InvalidInput("bad state_url %s: %s" % (shown_url(url), exc), detail_code=BAD_STATE_URL) from None
         self.errors: tuple[type[BaseException], ...] = (redis.RedisError, OSError, BadReply)
         self.response_error: type[BaseException] = redis.ResponseError
-        self.timeout_s = timeout_s
+        # what the sockets really use: a ``socket_timeout`` in the URL overrides ours, and a call
+        # asks Redis only while it has that long left (``SharedState.run``)
+        effective = self.redis.connection_pool.connection_kwargs
+        self.timeout_s: float = max(
+            float(effective.get("socket_timeout") or timeout_s),
+            float(effective.get("socket_connect_timeout") or timeout_s),
+        )
         self.shown = shown_url(url)
         self._secrets = url_secrets(url)
         self._lock = threading.Lock()

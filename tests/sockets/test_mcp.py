@@ -25,8 +25,6 @@ if sys.version_info < (3, 10):  # the SDK (and so the mcp extra) needs Python 3.
 
 import anyio
 from faults import respond
-from mcp import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
 from servers import FaultServer
 
 import websearch_sync as ws
@@ -50,10 +48,12 @@ def article_html() -> bytes:
 async def mcp_session(*args, modern=False, errlog=os.devnull, env=None):
     """A ready ClientSession with ``websearch-sync mcp ARGS`` (``python -m websearch_sync``): the
     ``initialize`` handshake, or with ``modern`` the 2026-07-28 ``server/discover``. The server's
-    environment is the SDK's default (PATH, HOME ...) plus ``env``: no search settings unless given."""
-    if env is not None:
-        from mcp.client.stdio import get_default_environment
+    environment is the SDK's default (PATH, HOME ...) plus ``env``: no search settings unless given.
+    The SDK is imported here, when a test runs: collecting the suite imports no SDK."""
+    from mcp import ClientSession
+    from mcp.client.stdio import StdioServerParameters, get_default_environment, stdio_client
 
+    if env is not None:
         env = dict(get_default_environment(), **env)
     params = StdioServerParameters(
         command=sys.executable, args=["-m", "websearch_sync", "mcp", *args], cwd=str(ROOT), env=env

@@ -45,7 +45,7 @@ SHARED_ENV_VARS: dict[str, tuple[str, str]] = {
     ),
     "WEB_SEARCH_IMPERSONATE": (
         "impersonate",
-        "browser sent by keyless engines and fetch: `chrome` (default with the `browser` extra), `safari`, `off`",
+        "browser sent by keyless engines and fetch: `chrome` (default with the `browser` extra) or `off`",
     ),
     "WEB_SEARCH_CA_BUNDLE": (
         "ca_bundle",
@@ -124,7 +124,7 @@ class Settings:
             with ``impersonate="off"``); ``None`` uses a current desktop browser string.
             An impersonated browser always sends its own.
         impersonate: the browser whose requests keyless HTML engines and fetch send
-            (``"chrome"``, ``"safari"``, ``"off"``); ``None``: ``chrome`` when the
+            (``"chrome"`` or ``"off"``); ``None``: ``chrome`` when the
             ``browser`` extra is installed, else ``off``. Checked when a client is built.
         ca_bundle: CA bundle file both transports verify against (corporate networks);
             ``None``: ``REQUESTS_CA_BUNDLE``, else ``SSL_CERT_FILE``, else the default store.

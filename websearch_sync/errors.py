@@ -21,6 +21,7 @@ __all__ = [
     "WebParseError",
     "WebProviderError",
     "ToolNotFound",
+    "error_from_code",
 ]
 
 # -- detail codes
@@ -28,7 +29,7 @@ __all__ = [
 # contract: callers, cool-down settings and recorded goldens compare them), grouped by the
 # error class that carries them; docs/errors.md lists each one (a test checks both ways).
 # The HTTP status family ``http_<status>`` is built by :func:`http_status` (the named ones
-# below are those the docs mention). ../notes/detail_codes.py rewrites new literals.
+# below are those the docs mention). tests/unit/test_error_table.py refuses a literal code.
 
 # InvalidInput: the call's arguments
 EMPTY_QUERY = "empty_query"
@@ -346,5 +347,8 @@ ERROR_CLASSES: dict[str, type[WebSearchError]] = {
 
 
 def error_from_code(code: str, message: str, **kwargs: Any) -> WebSearchError:
-    """Build the error subclass named ``code`` (``WebProviderError`` if unknown)."""
+    """Build the error subclass named ``code`` (``WebProviderError`` if unknown).
+
+    The inverse of ``error.to_dict()["type"]``: a caller that got an error form as data
+    (a worker's return value, a tool result) raises the same exception again."""
     return ERROR_CLASSES.get(code, WebProviderError)(message, **kwargs)

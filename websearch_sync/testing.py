@@ -191,6 +191,7 @@ def _swapped_backends(answers: Mapping[str, Answer], block_network: bool) -> Ite
                     "__module__": __name__,
                     "__doc__": "%s answering offline (websearch_sync.testing)." % original.__name__,
                     "search": search,
+                    "check": _accept_all,  # the answer decides: a fake needs no key and refuses nothing itself
                     "required": (),
                     "min_interval_s": 0.0,
                 },
@@ -201,6 +202,10 @@ def _swapped_backends(answers: Mapping[str, Answer], block_network: bool) -> Ite
     finally:
         for original in saved.values():
             registry.register(original)
+
+
+def _accept_all(self: Backend, params: SearchParams) -> None:
+    """A fake backend's :meth:`Backend.check`: it refuses nothing (its answer may)."""
 
 
 def _no_answer(name: str, why: str) -> WebProviderError:

@@ -49,6 +49,7 @@ PUBLIC: dict[str, list[str]] = {
         "WebParseError",
         "WebProviderError",
         "ToolNotFound",
+        "error_from_code",
     ],
     "websearch_sync.backends": ["Backend", "RequestSpec", "HttpResponse", "ParseResult", "SearchParams", "Setting"],
     "websearch_sync.backends.stub": ["OfflineResultsWarning"],

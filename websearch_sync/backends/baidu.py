@@ -25,7 +25,7 @@ import logging
 import re
 from concurrent.futures import ThreadPoolExecutor, wait
 from typing import Any, Optional
-from urllib.parse import SplitResult, urljoin, urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from bs4 import Tag
 
@@ -38,7 +38,7 @@ from ..models import ParseResult, SearchParams
 from ..net.botwall import BotWall
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec
-from ..net.urls import host_in, result_url
+from ..net.urls import host_in, result_url, url_parts
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -58,19 +58,11 @@ _RESOLVE_MAX_BYTES = 262_144
 _RESOLVE_WORKERS = 10
 
 
-def _split(url: Optional[str]) -> Optional[SplitResult]:
-    """``urlsplit(url)``, or ``None`` for a malformed URL (``http://[::1``)."""
-    try:
-        return urlsplit(url or "")
-    except ValueError:
-        return None
-
-
 def is_baidu_captcha_url(url: str) -> bool:
     """True for Baidu's security-check address (``wappass.baidu.com``, ``/static/captcha/...``)."""
-    parts = _split(url)
-    return parts is not None and (
-        host_in(url, "wappass.baidu.com") or (host_in(url, "baidu.com") and "/static/captcha" in parts.path)
+    parsed = url_parts(url)
+    return parsed is not None and (
+        host_in(url, "wappass.baidu.com") or (host_in(url, "baidu.com") and "/static/captcha" in parsed[0].path)
     )
 
 
@@ -88,14 +80,12 @@ SECURITY_CHECK = BotWall(
 
 def is_baidu_link(url: str) -> bool:
     """True for Baidu's opaque result redirect ``http(s)://www.baidu.com/link?url=...``."""
-    parts = _split(url)
-    if parts is None:
-        return False
-    host = (parts.hostname or "").lower()
+    parsed = url_parts(url)
     return (
-        (host == "baidu.com" or host.endswith(".baidu.com"))
-        and parts.path == "/link"
-        and parts.query.startswith("url=")
+        parsed is not None
+        and host_in(url, "baidu.com")
+        and parsed[0].path == "/link"
+        and parsed[0].query.startswith("url=")
     )
 
 

@@ -51,7 +51,7 @@ from ..engine.html_parsing import (
 )
 from ..models import SearchParams
 from ..net.botwall import BotWall
-from ..net.urls import url_parts
+from ..net.urls import host_in, url_parts
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -78,8 +78,8 @@ def decode_bing_href(href: str) -> Optional[str]:
     split = url_parts(href)
     if split is None:  # a malformed link: kept as it is, normalisation drops it
         return href
-    parts, host = split
-    if not ((host == "bing.com" or host.endswith(".bing.com")) and parts.path == "/ck/a"):
+    parts = split[0]
+    if not (host_in(href, "bing.com") and parts.path == "/ck/a"):
         return href
     encoded = next((value for key, value in parse_qsl(parts.query) if key == "u"), "")
     if not encoded.startswith("a1"):

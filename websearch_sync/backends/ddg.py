@@ -22,7 +22,7 @@ bot challenge (:data:`ANOMALY`) is recognised from the body whatever the status.
 
 import re
 from typing import Any, Optional
-from urllib.parse import unquote, urlsplit
+from urllib.parse import unquote
 
 from bs4 import Tag
 
@@ -43,6 +43,7 @@ from ..engine.html_parsing import (
 )
 from ..models import SearchParams
 from ..net.botwall import BotWall
+from ..net.urls import host_in, url_parts
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -86,12 +87,11 @@ def decode_ddg_href(href: str) -> str:
         href = "https:" + href
     elif href.startswith("/"):
         href = "https://duckduckgo.com" + href
-    try:
-        parts = urlsplit(href)
-        host = (parts.hostname or "").lower()
-    except ValueError:  # a malformed link (``http://[``): kept as it is, normalisation drops it
+    parsed = url_parts(href)
+    if parsed is None:  # a malformed link (``http://[``): kept as it is, normalisation drops it
         return href
-    if (host == "duckduckgo.com" or host.endswith(".duckduckgo.com")) and parts.path.rstrip("/") == "/l":
+    parts = parsed[0]
+    if host_in(href, "duckduckgo.com") and parts.path.rstrip("/") == "/l":
         for pair in parts.query.split("&"):
             key, _, value = pair.partition("=")
             if key == "uddg" and value:
@@ -100,12 +100,8 @@ def decode_ddg_href(href: str) -> str:
 
 
 def _is_ad(url: str) -> bool:
-    try:
-        parts = urlsplit(url)
-        host = (parts.hostname or "").lower()
-    except ValueError:  # malformed: not an ad link (normalisation drops it)
-        return False
-    return (host == "duckduckgo.com" or host.endswith(".duckduckgo.com")) and parts.path == "/y.js"
+    parsed = url_parts(url)  # None for a malformed link: not an ad (normalisation drops it)
+    return parsed is not None and host_in(url, "duckduckgo.com") and parsed[0].path == "/y.js"
 
 
 def _is_eof(title: str, url: str) -> bool:

@@ -64,9 +64,13 @@ class Stub(Backend):
     summary = "offline, deterministic: 3 items built from the query (the default)"
     provides_content = True  # its pages are made up: include_content never reads them (they get no content)
 
+    def check(self, params: SearchParams) -> None:
+        """Only the parameters: the stub has no endpoint or key to check."""
+        self.check_params(params)
+
     def search(self, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
         """Build the items; no request is sent."""
-        self.check_params(params)
+        self.check(params)
         _warn_once()
         query = params.full_query
         words = quote("-".join(query.split()).lower(), safe="")

@@ -15,7 +15,12 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 
 def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     """Add the ``backends`` sub-command."""
-    parser = commands.add_parser("backends", help="list the backends, whether each is configured, and what it reads")
+    parser = commands.add_parser(
+        "backends",
+        help="list the backends, whether each is configured, and what it reads",
+        description="List every registered backend (plugins too): its kind, whether it is configured (else what"
+        " to set), its rate limit, the transport it uses and the environment variables it reads.",
+    )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     add_impersonate(parser)
     parser.set_defaults(run=run)

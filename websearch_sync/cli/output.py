@@ -20,6 +20,7 @@ from typing import Any, Optional, TextIO
 
 from ..config import DEFAULT_TIMEOUT_MS
 from ..errors import NO_CONTENT, PRIVATE_ADDRESS, WebSearchError
+from ..net.browser import IMPERSONATE_CHOICES
 from ..tool import offline_backends
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -212,5 +213,6 @@ def add_impersonate(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--impersonate",
         metavar="PROFILE",
-        help="browser whose requests keyless engines and fetch send: chrome (default with the browser extra), safari, off",
+        help="browser whose requests keyless engines and fetch send: %s (chrome is the default with the browser extra)"
+        % ", ".join(IMPERSONATE_CHOICES),
     )

@@ -1,4 +1,4 @@
-"""One backend, one call: cool-down check, rate-limit slot, the request, retries.
+"""One backend, one call: its refusal check, cool-down check, rate-limit slot, the request, retries.
 
 Every wait goes through the client's :class:`~.clock.Clock` and must fit in the
 call's budget (budget first: a wait that cannot fit fails at once).
@@ -6,7 +6,7 @@ call's budget (budget first: a wait that cannot fit fails at once).
 
 import logging
 import threading
-from typing import Callable, Optional
+from typing import Callable, Optional, TypeVar
 
 from ..engine.base import Backend
 from ..engine.registry import checked_result
@@ -30,6 +30,8 @@ from .retry import DEFAULT_RETRY, RetryPolicy
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 logger = logging.getLogger("websearch_sync")
+
+T = TypeVar("T")
 
 #: Called after a wait for a rate-limit slot, before the request: it may end the call
 #: (an answer someone else put in the cache meanwhile) by raising.
@@ -92,11 +94,14 @@ class BackendRunner:
     ) -> ParseResult:
         """Ask ``backend``, retrying retryable errors as ``policy`` says; its result or the last error.
 
+        A call ``backend`` refuses before sending (:meth:`Backend.check`) fails before all of
+        that: no cool-down check, no rate-limit slot, no attempt counted.
         A block (``WebBlocked``) is recorded as a cool-down at once, here and in the shared
         state, before any wait: when this request waits out a Retry-After to try again, the
         cool-down covers that wait, so no other process asks meanwhile. ``recheck`` runs
         after a wait for a rate-limit slot (see :data:`Recheck`).
         """
+        check_backend(backend, params)  # a refusal first: it books no slot, waits for none, counts no attempt
         name = backend.name
         keys = backend.cooldown_keys(params)  # the whole backend, or also the part of it this call asks for
         last_error: Optional[WebSearchError] = None
@@ -182,11 +187,31 @@ class BackendRunner:
         return wait
 
 
+def check_backend(backend: Backend, params: SearchParams) -> None:
+    """Raise the refusal of ``params`` by ``backend`` before any request (:meth:`Backend.check`);
+    a bug inside it becomes a logged ``WebProviderError``, as in :func:`call_backend`."""
+    _reported(backend, lambda: backend.check(params))
+
+
+def refusal(backend: Backend, params: SearchParams) -> Optional[WebSearchError]:
+    """The error :func:`check_backend` refuses ``params`` with, or ``None``."""
+    try:
+        check_backend(backend, params)
+    except WebSearchError as error:
+        return error
+    return None
+
+
 def call_backend(backend: Backend, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
     """Run one backend; a bug inside it (a parse result of the wrong shape too) becomes a
     logged ``WebProviderError``, never a stray exception."""
+    return _reported(backend, lambda: checked_result(backend.search(params, transport, deadline), backend.name))
+
+
+def _reported(backend: Backend, step: Callable[[], T]) -> T:
+    """``step()``, with a defect in ``backend`` (or a plugin) reported loudly and typed."""
     try:
-        return checked_result(backend.search(params, transport, deadline), backend.name)
+        return step()
     except WebSearchError:
         raise
     except Exception as exc:  # a defect in a backend (or a plugin): report it loudly, typed

@@ -46,7 +46,7 @@ from ..validate import (
     search_params,
 )
 from .answers import valid_page_answer, valid_search_answer
-from .attempts import BackendRunner, CallState
+from .attempts import BackendRunner, CallState, refusal
 from .cache import MemoryCache, ResultCache, SqliteCache
 from .cachekey import Fingerprints, fetch_key, search_key
 from .clock import SYSTEM_CLOCK, Clock
@@ -58,7 +58,7 @@ from .retry import DEFAULT_RETRY, RetryPolicy
 from .selection import BackendArg, check_backends, default_backends, resolve_backends
 from .state import SharedTiers, shared_tiers
 from .strategies import STRATEGIES as STRATEGIES  # STRATEGIES: the CLI imports it here
-from .strategies import fallback, merge
+from .strategies import asks_no_one, fallback, merge
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -275,7 +275,7 @@ class SearchClient:
             plan = self._plan(
                 query, backend, max_results, options, call
             )  # validation first: a cache hit never skips it
-            if call.ttl <= 0:
+            if call.ttl <= 0 or plan.valid.refused[call.strategy]:  # it asks no one: no cache, no flight
                 return self._answer(plan, call, None, started)
             key = self._search_key(plan, call)
             hit = self._cached(plan, key)
@@ -332,7 +332,8 @@ class SearchClient:
             if params.options:  # an option no backend of this call takes would be dropped without a word
                 every = {name: registry.backend_class(name).options for name in registry.backend_names()}
                 check_options_taken(params.options, {cls.name: cls.options for cls in classes}, every)
-            timeout_ms = max(cls(self.settings).timeout_ms() for cls in classes)
+            backends = [cls(self.settings) for cls in classes]
+            timeout_ms = max(one.timeout_ms() for one in backends)
             valid = Validated(
                 self.settings,
                 names,
@@ -341,6 +342,7 @@ class SearchClient:
                 timeout_ms,
                 {},
                 partial(valid_search_answer, max_results=params.max_results),
+                _refused(backends, params),
             )
             self._plans.put(memo_key, valid)
         return _Plan(valid, Deadline(call.budget_ms or call.timeout or valid.timeout_ms))
@@ -491,6 +493,12 @@ class _CallSettings:
         )
         self.retries = _check_retries(retries) if retries is not None else client.retries
         self.ttl = _check_ttl(ttl) if ttl is not None else client.cache_ttl_s
+
+
+def _refused(backends: list[Backend], params: SearchParams) -> dict[str, bool]:
+    """By strategy: whether a call with ``params`` asks none of ``backends`` (they refuse it before sending)."""
+    refusals = [refusal(one, params) for one in backends]
+    return {strategy: asks_no_one(strategy, refusals) for strategy in STRATEGIES}
 
 
 def _check_intervals(value: Union[None, float, Mapping[str, float]]) -> dict[str, float]:

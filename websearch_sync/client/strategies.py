@@ -8,7 +8,8 @@ failure in it is not cached.
 import concurrent.futures
 import contextvars
 import logging
-from typing import Any, Callable
+from collections.abc import Sequence
+from typing import Any, Callable, Optional
 
 from ..engine.base import Backend
 from ..engine.normalize import normalize_items
@@ -52,7 +53,7 @@ def fallback(backends: list[Backend], params: SearchParams, budget: Deadline, ru
             if len(backends) == 1:
                 raise
             failures.append(error)
-            if error.code not in FALL_THROUGH and not cannot_take(error):  # fallback cannot fix it: say so
+            if ends_chain(error):  # fallback cannot fix it: say so
                 error.errors = failures[:-1]
                 raise error
             if position == len(backends) - 1 or budget.expired():
@@ -64,6 +65,25 @@ def fallback(backends: list[Backend], params: SearchParams, budget: Deadline, ru
         items = normalize_items(result.items, backend.name, params.max_results)
         return _response(items, backend.name, result, failures), not failures
     raise most_informative(failures)  # pragma: no cover - the loop always returns or raises
+
+
+def ends_chain(error: WebSearchError) -> bool:
+    """True when a fallback chain stops at ``error``: no other backend can fix it."""
+    return error.code not in FALL_THROUGH and not cannot_take(error)
+
+
+def asks_no_one(strategy: str, refusals: Sequence[Optional[WebSearchError]]) -> bool:
+    """True when a call sends no request because its backends refuse it before sending:
+    ``refusals`` are theirs in order (``None``: that backend would send). A merge asks every
+    backend; a fallback chain goes on until a backend sends or a refusal ends it."""
+    if strategy == "merge":
+        return all(refusal is not None for refusal in refusals)
+    for refusal in refusals:
+        if refusal is None:
+            return False
+        if ends_chain(refusal):
+            return True
+    return True
 
 
 def cannot_take(error: WebSearchError) -> bool:

@@ -196,6 +196,17 @@ class Backend:
                 detail_code=NOT_CONFIGURED,
             )
 
+    def check(self, params: SearchParams) -> None:
+        """Refuse, before any request, a call this backend cannot send: its configuration
+        (:meth:`check_configured`), then its parameters (:meth:`check_params`).
+
+        Pure (no I/O, no state): the client runs it before it books a rate-limit slot, checks
+        a cool-down or touches the shared state, so a refused call costs no pace. A backend
+        whose ``search`` needs no endpoint (an offline one) overrides it.
+        """
+        self.check_configured()
+        self.check_params(params)
+
     def check_params(self, params: SearchParams) -> None:
         """Refuse parameters the service would refuse (before any request)."""
         if self.max_query_chars is not None and len(params.full_query) >= self.max_query_chars:
@@ -269,8 +280,7 @@ class Backend:
         of results (still under the byte cap) takes seconds to parse, and the parsers'
         checkpoints stop an abandoned parse instead of letting it run on.
         """
-        self.check_configured()
-        self.check_params(params)
+        self.check(params)
         spec = self.fit_request(self.build_request(params), deadline)
         if self.kind == "html" and not spec.browser:  # a web page a browser would ask for: the browser wire
             spec = dataclasses.replace(spec, browser=True)

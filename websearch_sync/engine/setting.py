@@ -1,6 +1,6 @@
 """A backend's settings: declared once on its class, read by one function.
 
-Each backend lists what it reads in ``Backend.settings``, a tuple of :class:`Setting`:
+Each backend lists what it reads in ``Backend.provider_settings``, a tuple of :class:`Setting`:
 the key in ``Settings.providers[name]``, the environment variable ``Settings.from_env``
 reads it from, its kind, whether the backend needs it, and the range of a number.
 :func:`read_settings` is the one reading of those declarations: from the environment

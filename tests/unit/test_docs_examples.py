@@ -1,0 +1,189 @@
+"""The examples and figures the docs show are the ones the code gives: the README's quickstart
+and result shape, the plugin written as docs/backends.md writes it (with ``Setting``), the
+contract counts of docs/contract.md, and every command-line option in docs/cli.md (docs/mcp.md
+for ``mcp``). Each test reads the docs' own text, so an edit to either side that breaks the
+other fails here."""
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+
+import websearch_sync as ws
+from websearch_sync.cli import build_parser
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+
+
+def _read(name: str) -> str:
+    return (ROOT / name).read_text(encoding="utf-8")
+
+
+def _fences(text: str, language: str) -> list[str]:
+    return re.findall(r"^```%s\n(.*?)^```" % language, text, re.S | re.M)
+
+
+def _clean_environment() -> dict[str, str]:
+    """The caller's environment without any of the library's or the demo's variables."""
+    prefixes = ("WEB_SEARCH_", "WEB_FETCH_", "DEMO_")
+    return {key: value for key, value in os.environ.items() if not key.startswith(prefixes)}
+
+
+def _run(args: list[str], pythonpath: list[Path]) -> subprocess.CompletedProcess[str]:
+    environ = _clean_environment()
+    environ["PYTHONPATH"] = os.pathsep.join(str(path) for path in pythonpath)
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, timeout=120, env=environ)
+
+
+# -- README -------------------------------------------------------------------------------------
+
+
+def test_the_readme_quickstart_searches_offline_and_says_so():
+    bash = "\n".join(_fences(_read("README.md"), "bash"))
+    line = next(line for line in bash.splitlines() if line.startswith("pip install . && websearch-sync search"))
+    query = re.search(r'websearch-sync search "([^"]+)"', line).group(1)
+    done = _run(["-m", "websearch_sync", "search", query], [ROOT])
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("1. %s" % query)
+    assert (
+        "stub" in done.stderr
+    )  # "The first command searches with the offline default backend (stub; the CLI says so on stderr)"
+
+
+@pytest.mark.parametrize("page", ["README.md", "docs/api.md"])
+def test_the_documented_result_shape_is_the_one_search_returns(page):
+    block = next(block for block in _fences(_read(page), "python") if block.lstrip().startswith("{"))
+    documented = eval(block, {"str": str})  # noqa: S307 - the docs' own literal: str, ... and constants
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        result = ws.search("python requests timeout", backend="stub", settings=ws.Settings())
+    assert set(result) == set(documented)
+    assert set(result["items"][0]) == set(documented["items"][0])
+    assert set(result["provider_meta"]) == set(documented["provider_meta"])
+    assert result["provider_meta"]["provider_name"] == documented["provider_meta"]["provider_name"]
+
+
+# -- docs/backends.md: the plugin example --------------------------------------------------------
+
+_PLUGIN_RUN = """
+import json, responses, websearch_sync as ws
+out = {"names": ws.backend_names()}
+settings = ws.Settings(providers={"demo": {"api_key": "k-1", "page_size": 7}})
+with responses.RequestsMock() as mock:
+    mock.add(responses.GET, "https://search.demo.example/api",
+             json={"hits": [{"name": " A  hit ", "link": "https://a.example/", "text": "one"}]})
+    out["result"] = ws.search("python", backend="demo", settings=settings)
+    request = mock.calls[0].request
+    out["request"] = [request.url, request.headers["Authorization"]]
+errors = out["errors"] = []
+for given in ({"api_key": "k", "page_size": 51}, {"api_key": "k", "pagesize": 3}):
+    try:
+        ws.Settings(providers={"demo": given})
+    except ws.InvalidInput as error:
+        errors.append([error.detail_code, error.message])
+try:
+    ws.search("python", backend="demo", settings=ws.Settings())
+except ws.AuthError as error:
+    errors.append([error.detail_code, error.message])
+print(json.dumps(out))
+"""
+
+
+def _install_plugin(site: Path, source: str) -> None:
+    """``source`` as an installed distribution declaring ``demo`` in the plugin group."""
+    (site / "demo_search.py").write_text(source, encoding="utf-8")
+    info = site / "demo_search-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: demo-search\nVersion: 1.0\n", encoding="utf-8")
+    toml = _fences(_read("docs/backends.md"), "toml")[0]  # the plugin's pyproject.toml
+    name, target = re.search(r'^(\w+) = "([\w.]+:\w+)"$', toml, re.M).groups()
+    (info / "entry_points.txt").write_text("[websearch_sync.backends]\n%s = %s\n" % (name, target), encoding="utf-8")
+
+
+def test_the_plugin_example_with_settings_runs_as_documented(tmp_path):
+    backends_doc = _read("docs/backends.md")
+    source = next(block for block in _fences(backends_doc, "python") if block.startswith("# demo_search.py"))
+    _install_plugin(tmp_path, source)
+    done = _run(["-c", _PLUGIN_RUN], [tmp_path, ROOT])
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout)
+    assert "demo" in out["names"]
+    assert out["result"]["items"] == [
+        {"title": "A hit", "url": "https://a.example/", "snippet": "one", "provider": "demo", "rank": 1}
+    ]
+    # page_size (a declared int setting) and api_key reach the request as build_request writes them
+    assert out["request"] == ["https://search.demo.example/api?q=python&n=7", "Bearer k-1"]
+    too_large, misspelt, missing = out["errors"]
+    assert too_large[0] == "bad_setting" and too_large[1] in " ".join(backends_doc.split())
+    assert misspelt[0] == "bad_setting" and "did you mean 'page_size'" in misspelt[1]
+    assert missing[0] == "missing_api_key" and "DEMO_API_KEY" in missing[1]  # "missing -> AuthError(missing_api_key)"
+
+
+# -- docs/contract.md ---------------------------------------------------------------------------
+
+
+def test_the_contract_page_states_the_fixture_counts():
+    kinds = [
+        json.loads(path.read_text(encoding="utf-8"))["provenance"]["status"]
+        for path in (ROOT / "fixtures").glob("*/*.meta.json")
+    ]
+    stated = "`by provenance: %d recorded, %d provider-docs, %d synthetic` for\nthis project's %d cases" % (
+        kinds.count("recorded"),
+        kinds.count("provider-docs"),
+        kinds.count("synthetic"),
+        len(kinds),
+    )
+    assert stated in _read("docs/contract.md")
+
+
+# -- docs/cli.md and the command line --------------------------------------------------------------
+
+
+def _commands() -> dict[str, argparse.ArgumentParser]:
+    found = next(a for a in build_parser()._actions if isinstance(a, argparse._SubParsersAction))
+    return dict(found.choices)
+
+
+@pytest.mark.parametrize("command", sorted(_commands()))
+def test_every_command_line_option_is_documented(command):
+    page = _read("docs/mcp.md" if command == "mcp" else "docs/cli.md")
+    parser = _commands()[command]
+    assert parser.description or parser.format_help().count("\n\n") > 2, "%s has no description" % command
+    undocumented = [
+        action.option_strings
+        for action in parser._actions
+        if action.option_strings
+        and "--help" not in action.option_strings
+        and not any(re.search(re.escape(option) + r"\b", page) for option in action.option_strings)
+    ]
+    assert not undocumented
+
+
+def test_the_impersonate_help_names_only_profiles_a_client_accepts():
+    help_text = " ".join(_commands()["backends"].format_help().split())
+    named = re.search(r"fetch send: ([a-z, ]+?) \(", help_text).group(1).split(", ")
+    assert "off" in named
+    for profile in named:
+        try:
+            with ws.SearchClient("stub", settings=ws.Settings(impersonate=profile)):
+                pass
+        except ws.InvalidInput as error:  # a refused profile is bad_impersonate
+            assert error.detail_code == "missing_browser_extra", error.message
+
+
+# -- files the docs name ------------------------------------------------------------------------------
+
+_NAMED_FILE = re.compile(r"`((?:tests|websearch_sync|contract_tests|bench)/[\w./-]+\.py)`")
+
+
+@pytest.mark.parametrize("page", ["README.md"] + sorted("docs/" + p.name for p in DOCS.glob("*.md")))
+def test_every_source_file_the_docs_name_exists(page):
+    missing = [path for path in _NAMED_FILE.findall(_read(page)) if not (ROOT / path).is_file()]
+    assert not missing

@@ -4,13 +4,19 @@
 server and a :class:`SearchClient` pointed at it (``ddg_html`` only, no pacing, no
 retries, loopback pages readable by ``web_fetch``). ``FIRST_TITLE``/``FIRST_URL`` come
 from the recorded page's golden, not from the code under test.
+
+``integration(name, framework)`` imports one of our integration modules when a test needs it,
+so collecting the suite imports no agent framework (they cost seconds per worker).
 """
 
+import importlib
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from types import ModuleType
 
+import pytest
 from faults import respond
 from servers import FaultServer
 
@@ -51,3 +57,9 @@ def ddg_engine(page: bytes = RESULTS_PAGE) -> Iterator[tuple[FaultServer, ws.Sea
 def searches(server: FaultServer) -> int:
     """How many search requests reached the engine."""
     return sum(1 for request in server.requests if request.route == "/html/")
+
+
+def integration(name: str, framework: str) -> ModuleType:
+    """``websearch_sync.integrations.<name>``; skips the calling test when ``framework`` is not installed."""
+    pytest.importorskip(framework)
+    return importlib.import_module("websearch_sync.integrations." + name)

@@ -5,19 +5,20 @@ ToolNode in a graph, sync and async — against the loopback engine (no network,
 import asyncio
 
 import pytest
+from agent_engine import CAPTCHA_PAGE, FIRST_TITLE, FIRST_URL, ddg_engine, integration, searches
 
-pytest.importorskip("langchain_core")
 
-from agent_engine import CAPTCHA_PAGE, FIRST_TITLE, FIRST_URL, ddg_engine, searches  # noqa: E402
-from langchain_core.language_models.fake_chat_models import GenericFakeChatModel  # noqa: E402
-from langchain_core.messages import AIMessage, ToolMessage  # noqa: E402
-from langchain_core.utils.function_calling import convert_to_openai_tool  # noqa: E402
-
-from websearch_sync.integrations import langchain  # noqa: E402
+@pytest.fixture(scope="module")
+def langchain():
+    """Our LangChain module, imported by the first test that runs (collection imports no framework)."""
+    return integration("langchain", "langchain_core")
 
 
 def model_asking(*calls):
     """langchain-core's fake chat model, answering once with ``calls`` as its tool calls."""
+    from langchain_core.language_models.fake_chat_models import GenericFakeChatModel
+    from langchain_core.messages import AIMessage
+
     message = AIMessage(
         content="",
         tool_calls=[
@@ -41,7 +42,9 @@ def run_tool_calls(tools, model, asynchronous=False):
     return [by_name[call["name"]].invoke(call) for call in calls]
 
 
-def test_a_search_through_a_tool_call_gives_a_success_message():
+def test_a_search_through_a_tool_call_gives_a_success_message(langchain):
+    from langchain_core.messages import ToolMessage
+
     with ddg_engine() as (server, client):
         [message] = run_tool_calls(
             langchain.tools(client),
@@ -53,7 +56,7 @@ def test_a_search_through_a_tool_call_gives_a_success_message():
 
 
 @pytest.mark.parametrize("asynchronous", [False, True])
-def test_a_blocked_search_gives_an_error_message_with_our_line(asynchronous):
+def test_a_blocked_search_gives_an_error_message_with_our_line(langchain, asynchronous):
     with ddg_engine(CAPTCHA_PAGE) as (server, client):
         messages = run_tool_calls(
             langchain.tools(client),
@@ -69,7 +72,7 @@ def test_a_blocked_search_gives_an_error_message_with_our_line(asynchronous):
     assert contents[1].startswith("Error: WebBlocked (captcha_required): ddg_html is cooling down")
 
 
-def test_fetch_and_bad_arguments():
+def test_fetch_and_bad_arguments(langchain):
     with ddg_engine() as (server, client):
         fetched, refused = run_tool_calls(
             langchain.tools(client),
@@ -79,9 +82,11 @@ def test_fetch_and_bad_arguments():
     assert refused.status == "error" and refused.content.startswith("Error: InvalidInput (bad_url): ")
 
 
-def test_bind_tools_strict_keeps_optional_arguments_optional():
+def test_bind_tools_strict_keeps_optional_arguments_optional(langchain):
     """With ``strict=True`` LangChain's strict conversion keeps the strict schema: the options
     stay nullable instead of becoming required values the model must invent."""
+    from langchain_core.utils.function_calling import convert_to_openai_tool
+
     search = langchain.tools(strict=True)[0]
     parameters = convert_to_openai_tool(search, strict=True)["function"]["parameters"]
     assert parameters["properties"]["locale"]["anyOf"][1] == {"type": "null"}
@@ -89,7 +94,7 @@ def test_bind_tools_strict_keeps_optional_arguments_optional():
     assert plain["required"] == ["query"] and plain["additionalProperties"] is False
 
 
-def test_langgraph_tool_node_runs_the_tools_and_reports_the_block():
+def test_langgraph_tool_node_runs_the_tools_and_reports_the_block(langchain):
     """LangGraph's ToolNode (what its agents run tool calls with), sync and async: a blocked search
     is an error ToolMessage with our line and the graph step completes."""
     tool_node = pytest.importorskip("langgraph.prebuilt").ToolNode

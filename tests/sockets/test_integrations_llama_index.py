@@ -4,20 +4,22 @@ MockFunctionCallingLLM, and by ``call``, against the loopback engine (no network
 import asyncio
 
 import pytest
+from agent_engine import CAPTCHA_PAGE, FIRST_TITLE, ddg_engine, integration, searches
 
-pytest.importorskip("llama_index.core")
 
-from agent_engine import CAPTCHA_PAGE, FIRST_TITLE, ddg_engine, searches  # noqa: E402
-from llama_index.core.agent.workflow import FunctionAgent, ToolCallResult  # noqa: E402
-from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock  # noqa: E402
-from llama_index.core.llms.mock import MockFunctionCallingLLM  # noqa: E402
-
-from websearch_sync.integrations import llama_index  # noqa: E402
+@pytest.fixture(scope="module")
+def llama_index():
+    """Our LlamaIndex module, imported by the first test that runs (collection imports no framework)."""
+    return integration("llama_index", "llama_index.core")
 
 
 def agent_run(tools, *calls):
     """A FunctionAgent whose mock LLM asks for ``calls`` (name, arguments) one per turn, then says
     "done"; returns the run's tool outputs and what the LLM was shown as tool messages."""
+    from llama_index.core.agent.workflow import FunctionAgent, ToolCallResult
+    from llama_index.core.base.llms.types import ChatMessage, MessageRole, ToolCallBlock
+    from llama_index.core.llms.mock import MockFunctionCallingLLM
+
     shown = []
 
     def respond(messages, **kwargs):
@@ -42,7 +44,7 @@ def agent_run(tools, *calls):
     return outputs, shown, final
 
 
-def test_a_search_through_the_agent():
+def test_a_search_through_the_agent(llama_index):
     with ddg_engine() as (server, client):
         outputs, shown, final = agent_run(
             llama_index.tools(client), ("web_search", {"query": "rust programming language", "max_results": 2})
@@ -53,7 +55,7 @@ def test_a_search_through_the_agent():
     assert shown == [outputs[0].content]
 
 
-def test_a_blocked_search_is_an_error_output_with_our_line():
+def test_a_blocked_search_is_an_error_output_with_our_line(llama_index):
     with ddg_engine(CAPTCHA_PAGE) as (server, client):
         outputs, shown, final = agent_run(
             llama_index.tools(client), ("web_search", {"query": "rust"}), ("web_search", {"query": "go"})
@@ -68,7 +70,7 @@ def test_a_blocked_search_is_an_error_output_with_our_line():
     assert shown == [o.content for o in outputs]
 
 
-def test_call_and_the_schema_the_llm_gets():
+def test_call_and_the_schema_the_llm_gets(llama_index):
     with ddg_engine() as (server, client):
         search, fetch = llama_index.tools(client)
         fetched = fetch.call(url=server.url("/article"), extract_mode=None)

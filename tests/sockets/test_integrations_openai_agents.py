@@ -4,17 +4,14 @@ ScriptedModel test double, against the loopback engine (no network, no model).""
 import json
 
 import pytest
+from agent_engine import CAPTCHA_PAGE, FIRST_TITLE, FIRST_URL, ddg_engine, integration, searches
 
-pytest.importorskip("agents")
 
-from agent_engine import CAPTCHA_PAGE, FIRST_TITLE, FIRST_URL, ddg_engine, searches  # noqa: E402
-from agents import Agent, Runner  # noqa: E402
-from agents.strict_schema import ensure_strict_json_schema  # noqa: E402
-from agents.testing import ScriptedModel, assistant_message, function_call  # noqa: E402
-from agents.tracing import TracingProcessor, set_trace_processors  # noqa: E402
-from agents.tracing.processors import default_processor  # noqa: E402
+@pytest.fixture(scope="module")
+def openai_agents():
+    """Our openai-agents module, imported by the first test that runs (collection imports no framework)."""
+    return integration("openai_agents", "agents")
 
-from websearch_sync.integrations import openai_agents  # noqa: E402
 
 STRICT_CALL = {
     "query": "rust programming language",
@@ -25,56 +22,62 @@ STRICT_CALL = {
 }
 
 
-class SpanErrors(TracingProcessor):
-    """Collects the errors set on finished spans (the SDK's non-fatal tool-error signal)."""
-
-    def __init__(self):
-        self.errors = []
-
-    def on_trace_start(self, trace):
-        pass
-
-    def on_trace_end(self, trace):
-        pass
-
-    def on_span_start(self, span):
-        pass
-
-    def on_span_end(self, span):
-        if span.error is not None:
-            self.errors.append(span.error)
-
-    def shutdown(self):
-        pass
-
-    def force_flush(self):
-        pass
-
-
 @pytest.fixture(autouse=True)
-def span_errors():
-    """Every run's spans go to a collector (not to the exporter, which would want an API key)."""
+def span_errors(openai_agents):
+    """Every run's spans go to a collector of the errors set on finished spans (the SDK's non-fatal
+    tool-error signal), not to the exporter, which would want an API key."""
+    from agents.tracing import TracingProcessor, set_trace_processors
+    from agents.tracing.processors import default_processor
+
+    class SpanErrors(TracingProcessor):
+        def __init__(self):
+            self.errors = []
+
+        def on_trace_start(self, trace):
+            pass
+
+        def on_trace_end(self, trace):
+            pass
+
+        def on_span_start(self, span):
+            pass
+
+        def on_span_end(self, span):
+            if span.error is not None:
+                self.errors.append(span.error)
+
+        def shutdown(self):
+            pass
+
+        def force_flush(self):
+            pass
+
     collector = SpanErrors()
     set_trace_processors([collector])
     yield collector.errors
     set_trace_processors([default_processor()])
 
 
-def run(client, *calls):
-    """One run: the scripted model asks for ``calls`` (name, arguments), then answers "done"."""
+def run(tools, *calls):
+    """One run with ``tools``: the scripted model asks for ``calls`` (name, arguments), then answers "done"."""
+    from agents import Agent, Runner
+    from agents.testing import ScriptedModel, assistant_message, function_call
+
     model = ScriptedModel(
         [[function_call(name, arguments, call_id="call_%d" % i)] for i, (name, arguments) in enumerate(calls)]
         + [[assistant_message("done")]]
     )
-    agent = Agent(name="researcher", model=model, tools=openai_agents.tools(client))
+    agent = Agent(name="researcher", model=model, tools=tools)
     result = Runner.run_sync(agent, "find rust")
     outputs = [item.output for item in result.new_items if item.type == "tool_call_output_item"]
     return result, outputs, model
 
 
-def test_a_strict_search_through_the_runner_reaches_the_model():
+def test_a_strict_search_through_the_runner_reaches_the_model(openai_agents):
+    from agents.strict_schema import ensure_strict_json_schema
+
     with ddg_engine() as (server, client):
-        result, outputs, model = run(client, ("web_search", STRICT_CALL))
+        result, outputs, model = run(openai_agents.tools(client), ("web_search", STRICT_CALL))
     assert result.final_output == "done"
     assert outputs[0].startswith("1. %s\n   URL: %s" % (FIRST_TITLE, FIRST_URL))
     assert "\n\n3. " not in outputs[0]  # max_results=2; the nulls counted as not given
@@ -83,9 +86,11 @@ def test_a_strict_search_through_the_runner_reaches_the_model():
     assert ensure_strict_json_schema(json.loads(json.dumps(sent[0].params_json_schema))) == sent[0].params_json_schema
 
 
-def test_a_blocked_search_reaches_the_model_as_our_line_and_the_run_goes_on(span_errors):
+def test_a_blocked_search_reaches_the_model_as_our_line_and_the_run_goes_on(openai_agents, span_errors):
     with ddg_engine(CAPTCHA_PAGE) as (server, client):
-        result, outputs, model = run(client, ("web_search", STRICT_CALL), ("web_search", STRICT_CALL))
+        result, outputs, model = run(
+            openai_agents.tools(client), ("web_search", STRICT_CALL), ("web_search", STRICT_CALL)
+        )
         assert searches(server) == 1  # the second was refused by the shared client's cool-down
     assert result.final_output == "done"
     assert outputs[0].startswith(
@@ -103,10 +108,11 @@ def test_a_blocked_search_reaches_the_model_as_our_line_and_the_run_goes_on(span
     ]
 
 
-def test_fetch_through_the_runner():
+def test_fetch_through_the_runner(openai_agents):
     with ddg_engine() as (server, client):
         result, outputs, model = run(
-            client, ("web_fetch", {"url": server.url("/article"), "extract_mode": None, "max_chars": None})
+            openai_agents.tools(client),
+            ("web_fetch", {"url": server.url("/article"), "extract_mode": None, "max_chars": None}),
         )
     assert outputs[0].startswith("Loopback article\nURL: %s" % server.url("/article"))
     assert "<untrusted-web-content" in outputs[0]

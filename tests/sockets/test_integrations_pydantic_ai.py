@@ -2,22 +2,21 @@
 FunctionModel test double, against the loopback engine (no network, no model)."""
 
 import pytest
+from agent_engine import CAPTCHA_PAGE, FIRST_TITLE, ddg_engine, integration, searches
 
-pytest.importorskip("pydantic_ai")
 
-from agent_engine import CAPTCHA_PAGE, FIRST_TITLE, ddg_engine, searches  # noqa: E402
-from pydantic_ai import Agent  # noqa: E402
-from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart, ToolReturnPart  # noqa: E402
-from pydantic_ai.models.function import AgentInfo, FunctionModel  # noqa: E402
-from pydantic_ai.models.test import TestModel  # noqa: E402
-from pydantic_ai.profiles.openai import OpenAIJsonSchemaTransformer  # noqa: E402
-
-from websearch_sync.integrations import pydantic_ai  # noqa: E402
+@pytest.fixture(scope="module")
+def pydantic_ai():
+    """Our pydantic-ai module, imported by the first test that runs (collection imports no framework)."""
+    return integration("pydantic_ai", "pydantic_ai")
 
 
 def scripted(*calls):
     """A FunctionModel asking for ``calls`` (name, arguments) one per turn, then answering "done";
     ``seen`` collects the tool results each turn showed the model."""
+    from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart, ToolReturnPart
+    from pydantic_ai.models.function import AgentInfo, FunctionModel
+
     seen = []
 
     def respond(messages, info: AgentInfo):
@@ -31,7 +30,9 @@ def scripted(*calls):
     return FunctionModel(respond), seen
 
 
-def test_the_tools_are_strict_compatible_for_openai():
+def test_the_tools_are_strict_compatible_for_openai(pydantic_ai):
+    from pydantic_ai.profiles.openai import OpenAIJsonSchemaTransformer
+
     for tool in pydantic_ai.tools():
         definition = tool.tool_def
         transformer = OpenAIJsonSchemaTransformer(dict(definition.parameters_json_schema), strict=definition.strict)
@@ -39,7 +40,9 @@ def test_the_tools_are_strict_compatible_for_openai():
         assert transformer.is_strict_compatible
 
 
-def test_a_search_with_nulls_through_an_agent_run():
+def test_a_search_with_nulls_through_an_agent_run(pydantic_ai):
+    from pydantic_ai import Agent
+
     model, seen = scripted(
         (
             "web_search",
@@ -59,7 +62,9 @@ def test_a_search_with_nulls_through_an_agent_run():
     assert seen[0].content.startswith("1. %s" % FIRST_TITLE) and "\n\n3. " not in seen[0].content
 
 
-def test_blocked_searches_reach_the_model_as_our_line_and_do_not_end_the_run():
+def test_blocked_searches_reach_the_model_as_our_line_and_do_not_end_the_run(pydantic_ai):
+    from pydantic_ai import Agent
+
     """Two blocked searches in a row (the issue's default-retry failure) and the run still ends normally."""
     model, seen = scripted(
         ("web_search", {"query": "rust"}), ("web_search", {"query": "rust"}), ("web_search", {"query": "go"})
@@ -77,7 +82,9 @@ def test_blocked_searches_reach_the_model_as_our_line_and_do_not_end_the_run():
     assert seen[0].content in seen[0].model_response_str()  # what the model is shown
 
 
-def test_bad_arguments_ask_the_model_to_correct_them():
+def test_bad_arguments_ask_the_model_to_correct_them(pydantic_ai):
+    from pydantic_ai import Agent
+
     model, seen = scripted(
         ("web_search", {"query": "rust", "max_results": 50}), ("web_search", {"query": "rust", "max_results": 5})
     )
@@ -91,8 +98,11 @@ def test_bad_arguments_ask_the_model_to_correct_them():
     assert seen[1].outcome == "success" and seen[1].content.startswith("1. ")
 
 
-def test_pydantic_ais_test_model_reads_the_nullable_schema():
+def test_pydantic_ais_test_model_reads_the_nullable_schema(pydantic_ai):
     """TestModel makes arguments up from the schema: with seed 1 it picks ``null`` for every option."""
+    from pydantic_ai import Agent
+    from pydantic_ai.models.test import TestModel
+
     with ddg_engine() as (server, client):
         result = Agent(TestModel(call_tools=["web_search"], seed=1), tools=pydantic_ai.tools(client)).run_sync(
             "find rust"

@@ -3,49 +3,48 @@
 no model)."""
 
 import pytest
-
-pytest.importorskip("smolagents")
-
-from agent_engine import CAPTCHA_PAGE, FIRST_TITLE, ddg_engine, searches  # noqa: E402
-from smolagents import ToolCallingAgent  # noqa: E402
-from smolagents.memory import ActionStep  # noqa: E402
-from smolagents.models import (  # noqa: E402
-    ChatMessage,
-    ChatMessageToolCall,
-    ChatMessageToolCallFunction,
-    MessageRole,
-    Model,
-    get_tool_json_schema,  # noqa: E402
-)
-
-from websearch_sync.integrations import smolagents  # noqa: E402
+from agent_engine import CAPTCHA_PAGE, FIRST_TITLE, ddg_engine, integration, searches
 
 
-class ScriptedModel(Model):
-    """Answers each step with the next tool call of its script, then with ``final_answer("done")``."""
+@pytest.fixture(scope="module")
+def smolagents():
+    """Our smolagents module, imported by the first test that runs (collection imports no framework)."""
+    return integration("smolagents", "smolagents")
 
-    def __init__(self, *calls):
-        super().__init__(model_id="scripted")
-        self.calls = list(calls) + [("final_answer", {"answer": "done"})]
-        self.step = 0
 
-    def generate(self, messages, stop_sequences=None, response_format=None, tools_to_call_from=None, **kwargs):
-        name, arguments = self.calls[self.step]
-        self.step += 1
-        call = ChatMessageToolCall(
-            ChatMessageToolCallFunction(arguments, name), id="call_%d" % self.step, type="function"
-        )
-        return ChatMessage(role=MessageRole.ASSISTANT, content="", tool_calls=[call])
+def scripted_model(*calls):
+    """A ``smolagents.Model`` answering each step with the next tool call of ``calls``, then with
+    ``final_answer("done")``."""
+    from smolagents.models import ChatMessage, ChatMessageToolCall, ChatMessageToolCallFunction, MessageRole, Model
+
+    class ScriptedModel(Model):
+        def __init__(self):
+            super().__init__(model_id="scripted")
+            self.calls = list(calls) + [("final_answer", {"answer": "done"})]
+            self.step = 0
+
+        def generate(self, messages, stop_sequences=None, response_format=None, tools_to_call_from=None, **kwargs):
+            name, arguments = self.calls[self.step]
+            self.step += 1
+            call = ChatMessageToolCall(
+                ChatMessageToolCallFunction(arguments, name), id="call_%d" % self.step, type="function"
+            )
+            return ChatMessage(role=MessageRole.ASSISTANT, content="", tool_calls=[call])
+
+    return ScriptedModel()
 
 
 def agent_run(tools, *calls):
     """The run's final answer and its action steps (observations or errors, as the model reads them)."""
-    agent = ToolCallingAgent(tools=tools, model=ScriptedModel(*calls), max_steps=len(calls) + 2, verbosity_level=0)
+    from smolagents import ToolCallingAgent
+    from smolagents.memory import ActionStep
+
+    agent = ToolCallingAgent(tools=tools, model=scripted_model(*calls), max_steps=len(calls) + 2, verbosity_level=0)
     final = agent.run("find rust")
     return final, [step for step in agent.memory.steps if isinstance(step, ActionStep)]
 
 
-def test_a_search_with_none_arguments_through_the_agent():
+def test_a_search_with_none_arguments_through_the_agent(smolagents):
     with ddg_engine() as (server, client):
         final, steps = agent_run(
             smolagents.tools(client),
@@ -59,7 +58,7 @@ def test_a_search_with_none_arguments_through_the_agent():
     assert steps[0].observations.startswith("1. %s" % FIRST_TITLE) and "\n\n3. " not in steps[0].observations
 
 
-def test_a_blocked_search_reaches_the_model_as_a_tool_error_with_our_line():
+def test_a_blocked_search_reaches_the_model_as_a_tool_error_with_our_line(smolagents):
     with ddg_engine(CAPTCHA_PAGE) as (server, client):
         final, steps = agent_run(
             smolagents.tools(client), ("web_search", {"query": "rust"}), ("web_search", {"query": "go"})
@@ -79,7 +78,9 @@ def test_a_blocked_search_reaches_the_model_as_a_tool_error_with_our_line():
     )  # what the model is sent next
 
 
-def test_fetch_directly_and_the_schema_the_model_gets():
+def test_fetch_directly_and_the_schema_the_model_gets(smolagents):
+    from smolagents.models import get_tool_json_schema
+
     with ddg_engine() as (server, client):
         search, fetch = smolagents.tools(client)
         assert "<untrusted-web-content" in fetch(url=server.url("/article"), extract_mode=None)

@@ -23,10 +23,7 @@ import pytest
 if sys.version_info < (3, 10):  # the SDK (and so the mcp extra) needs Python 3.10+
     pytest.skip("the MCP SDK needs Python 3.10 or later", allow_module_level=True)
 
-import anyio
 from faults import respond
-from mcp import ClientSession
-from mcp.client.stdio import StdioServerParameters, stdio_client
 from servers import FaultServer
 
 import websearch_sync as ws
@@ -50,10 +47,12 @@ def article_html() -> bytes:
 async def mcp_session(*args, modern=False, errlog=os.devnull, env=None):
     """A ready ClientSession with ``websearch-sync mcp ARGS`` (``python -m websearch_sync``): the
     ``initialize`` handshake, or with ``modern`` the 2026-07-28 ``server/discover``. The server's
-    environment is the SDK's default (PATH, HOME ...) plus ``env``: no search settings unless given."""
-    if env is not None:
-        from mcp.client.stdio import get_default_environment
+    environment is the SDK's default (PATH, HOME ...) plus ``env``: no search settings unless given.
+    The SDK is imported here, when a test runs: collecting the suite imports no SDK."""
+    from mcp import ClientSession
+    from mcp.client.stdio import StdioServerParameters, get_default_environment, stdio_client
 
+    if env is not None:
         env = dict(get_default_environment(), **env)
     params = StdioServerParameters(
         command=sys.executable, args=["-m", "websearch_sync", "mcp", *args], cwd=str(ROOT), env=env
@@ -70,6 +69,7 @@ async def mcp_session(*args, modern=False, errlog=os.devnull, env=None):
 
 def run_bounded(scenario, *args):
     """Run an async scenario with a hard time limit."""
+    import anyio
 
     async def bounded():
         with anyio.fail_after(SESSION_LIMIT_S):
@@ -155,6 +155,8 @@ def test_failures_are_error_results_never_protocol_errors():
 
 
 def test_fetch_and_eight_concurrent_calls_with_allow_private():
+    import anyio
+
     html = article_html()
     gate = threading.Barrier(8, timeout=10)
 
@@ -439,6 +441,8 @@ def test_every_request_gets_an_answer_even_one_the_sdk_cannot_parse():
 
 
 def test_a_cancelled_call_stops_before_the_upstream_and_frees_its_worker():
+    import anyio
+
     arrivals = {"engine": [], "site": []}
 
     def recorded(name, handler):
@@ -477,6 +481,8 @@ def test_a_cancelled_call_stops_before_the_upstream_and_frees_its_worker():
 
 def test_a_cancelled_merge_stops_every_backend_before_the_upstream():
     """With ``--strategy merge`` each backend waits in a thread of its own: the cancellation reaches them too."""
+    import anyio
+
     arrivals = {"brave": [], "searxng": []}
 
     def recorded(name, fixture, content_type):

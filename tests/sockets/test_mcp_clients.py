@@ -18,7 +18,6 @@ import pytest
 if sys.version_info < (3, 10):
     pytest.skip("the MCP SDK needs Python 3.10 or later", allow_module_level=True)
 
-import anyio
 from agent_engine import CAPTCHA_PAGE, ddg_engine, searches
 
 import websearch_sync as ws
@@ -31,6 +30,8 @@ CLIENT_TIMEOUT_S = 30
 
 
 def run_bounded(scenario):
+    import anyio  # here, not at module level: collecting the suite imports no MCP dependency
+
     async def bounded():
         with anyio.fail_after(LIMIT_S):
             return await scenario()

@@ -19,7 +19,6 @@ output of the library cannot corrupt the protocol; both are restored on exit.
 import io
 import json
 import os
-import re
 import sys
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager, contextmanager
@@ -35,8 +34,6 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 PARSE_ERROR = -32700
 INVALID_REQUEST = -32600
 INVALID_PARAMS = -32602
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 #: What the writer sends: a message from the SDK's server, or an error answer of our own.
 Outgoing = Union[SessionMessage, dict[str, Any]]
@@ -63,7 +60,9 @@ def _holds_lone_surrogate(value: Any) -> bool:
     while pending:
         item = pending.pop()
         if isinstance(item, str):
-            if _SURROGATE.search(item):
+            try:
+                item.encode("utf-8")  # fails only on a surrogate code point
+            except UnicodeEncodeError:
                 return True
         elif isinstance(item, dict):
             pending.extend(item.keys())

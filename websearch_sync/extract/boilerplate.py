@@ -17,7 +17,7 @@ a large part of the text, or several long paragraphs, is kept.
 
 import functools
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from typing import Callable, Optional
 
 from lxml import etree
@@ -136,9 +136,22 @@ def _long_paragraphs(element: etree._Element) -> int:
     return sum(1 for p in element.iter("p") if text_size(p) >= _LONG_PARAGRAPH)
 
 
-def _inside_code_or(element: etree._Element, doomed: set[etree._Element]) -> bool:
-    """True for code (and what is inside it) and for what is inside a doomed element."""
-    return element.tag in _CODE or any(a in doomed or a.tag in _CODE for a in element.iterancestors())
+def _outside_code(node: etree._Element, doomed: set[etree._Element]) -> Iterator[etree._Element]:
+    """The descendant elements of ``node`` in document order, except code (and what is inside
+    it) and what is inside a doomed element; ``doomed`` may grow while iterating (a doomed
+    element's descendants are skipped once the caller has added it). Whole subtrees are
+    skipped rather than each element's ancestors tested."""
+    if node.tag in _CODE or node in doomed or any(a in doomed or a.tag in _CODE for a in node.iterancestors()):
+        return
+    stack = [iter(node)]
+    while stack:
+        element = next(stack[-1], None)
+        if element is None:
+            stack.pop()
+        elif isinstance(element.tag, str) and element.tag not in _CODE:
+            yield element
+            if element not in doomed:
+                stack.append(iter(element))
 
 
 def drop(element: etree._Element) -> None:
@@ -174,14 +187,18 @@ def _tab_panel(element: etree._Element) -> bool:
 _TAB_WORDS = frozenset(("tab", "tabpanel"))
 
 
+# Compiled once: ``element.xpath(string)`` compiles its expression on every call.
+_HIDDEN = etree.XPath("//*[@hidden]")
+_STYLED = etree.XPath("//*[@style]")
+_HEADING_LINKS = etree.XPath("//h1//a | //h2//a | //h3//a | //h4//a | //h5//a | //h6//a")
+
+
 def strip_junk(root: etree._Element, keep_tab_panels: bool = False) -> None:
     """Removes what a reader never sees (scripts, styles, comments, form controls, embeds,
     elements hidden by the ``hidden`` attribute or an inline ``display: none``), in place;
     with ``keep_tab_panels``, hidden tab panels stay (a reader opens them with a click)."""
     etree.strip_elements(root, etree.Comment, etree.ProcessingInstruction, *JUNK_TAGS, with_tail=False)
-    hidden = root.xpath("//*[@hidden]") + [
-        el for el in root.xpath("//*[@style]") if _DISPLAY_NONE.search(el.get("style"))
-    ]
+    hidden = _HIDDEN(root) + [el for el in _STYLED(root) if _DISPLAY_NONE.search(el.get("style"))]
     _drop_outermost(el for el in hidden if not (keep_tab_panels and _tab_panel(el)))
 
 
@@ -209,7 +226,7 @@ def _unwrap_heading_anchors(root: etree._Element) -> None:
     """Headings often wrap their text in a link to themselves (``<h2><a class="header"
     href="#intro">Intro</a></h2>``); readability drops such links as "unlikely" or the
     heading as link-dense. Keep the text, drop the in-page link."""
-    for anchor in root.xpath("//h1//a | //h2//a | //h3//a | //h4//a | //h5//a | //h6//a"):
+    for anchor in _HEADING_LINKS(root):
         if (anchor.get("href") or "").startswith("#"):
             anchor.drop_tag()
 
@@ -225,11 +242,15 @@ def _drop_form_boxes(root: etree._Element) -> None:
     body = root.find("body")
     if body is None:
         return
-    limit = 0.3 * text_size(body)
+    limit: Optional[float] = None  # measured only once a page has a form box
     boxes: list[etree._Element] = []
     for form in body.iter("form"):
         box = next(form.iterancestors(*_BOX_TAGS), None)
-        if box is not None and text_size(box) < limit and _long_paragraphs(box) < 2 and box.find(".//article") is None:
+        if box is None:
+            continue
+        if limit is None:
+            limit = 0.3 * text_size(body)
+        if text_size(box) < limit and _long_paragraphs(box) < 2 and box.find(".//article") is None:
             boxes.append(box)
     _drop_outermost(boxes)
 
@@ -256,13 +277,13 @@ def preclean(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES) -> Non
     tags, words = stage_tags("page", rules), stage_words("page", rules)
     if body is None or not (tags or words):
         return
-    limit = 0.3 * text_size(body)
+    limit: Optional[float] = None  # measured only once a block matches
     doomed: set[etree._Element] = set()
-    for element in body.iterdescendants():
-        if not isinstance(element.tag, str) or not (element.tag in tags or class_words(element) & words):
+    for element in _outside_code(body, doomed):
+        if not (element.tag in tags or class_words(element) & words):
             continue
-        if _inside_code_or(element, doomed):
-            continue
+        if limit is None:
+            limit = 0.3 * text_size(body)
         if (
             text_size(element) >= limit
             or element.find(".//article") is not None
@@ -399,11 +420,9 @@ def _comment_threads(node: etree._Element) -> set[etree._Element]:
     """The reader comment threads inside ``node`` (outermost blocks whose class/id says so),
     or none when removing them would leave less than ``_MIN_LEFT_WITHOUT_COMMENTS``
     characters (then the page is its comments)."""
-    threads = {
-        element
-        for element in node.iterdescendants()
-        if isinstance(element.tag, str) and _comment_words(element) and not _inside_code_or(element, set())
-    }
+    threads = {element for element in _outside_code(node, set()) if _comment_words(element)}
+    if not threads:
+        return threads
     outermost = {e for e in threads if not any(a in threads for a in e.iterancestors())}
     removed = sum(text_size(e) for e in outermost)
     return outermost if text_size(node) - removed >= _MIN_LEFT_WITHOUT_COMMENTS else set()
@@ -432,9 +451,7 @@ def _removals(
     block_rules = [(name, rule) for name, rule in BLOCK_RULES.items() if name in rules]
     total = max(1, len(_text(node)))
     removals: dict[str, set[etree._Element]] = {}
-    for element in node.iterdescendants():
-        if not isinstance(element.tag, str) or _inside_code_or(element, doomed):
-            continue
+    for element in _outside_code(node, doomed):
         name = (
             next(r.name for r in RULES if r.stage == "article" and r.name in rules and element.tag in r.tags)
             if element.tag in tags
@@ -460,7 +477,7 @@ def clean_article(node: etree._Element, rules: frozenset[str] = DEFAULT_RULES, t
     if "article.comments" in rules:
         doomed.update(_comment_threads(node))
     removals = _removals(node, rules, doomed)
-    if "article.removal_cap" in rules:
+    if removals and "article.removal_cap" in rules:
         _cap_removals(removals, text_size(node))
     for elements in removals.values():
         doomed.update(elements)

@@ -40,9 +40,12 @@ def _sizes(cell: etree._Element) -> tuple[int, int]:
     return total, linked
 
 
+_OWN_ROWS = etree.XPath("./tr | ./thead/tr | ./tbody/tr | ./tfoot/tr")  # compiled once
+
+
 def _rows(table: etree._Element) -> list[etree._Element]:
     """The table's own rows (not those of nested tables), in document order."""
-    return list(table.xpath("./tr | ./thead/tr | ./tbody/tr | ./tfoot/tr"))
+    return list(_OWN_ROWS(table))
 
 
 def _span(cell: etree._Element, name: str) -> int:
@@ -77,12 +80,13 @@ def _normal(text: Optional[str]) -> str:
 
 def _cell_holding(body: etree._Element, sample: str) -> Optional[etree._Element]:
     """The innermost table cell of ``body`` whose own text (or a child's tail) contains ``sample``."""
+    first = sample.split()[0]  # a cheap test on the raw text before normalising it
     for element in body.iter():
         if not isinstance(element.tag, str):
             continue
-        if sample in _normal(element.text):
+        if element.text and first in element.text and sample in _normal(element.text):
             holder = element
-        elif sample in _normal(element.tail):
+        elif element.tail and first in element.tail and sample in _normal(element.tail):
             holder = element.getparent()
         else:
             continue
@@ -106,8 +110,10 @@ def _column(body: etree._Element, article: etree._Element) -> list[etree._Elemen
     """The text cells of the grid column of the table cell of ``body`` that holds the
     article's longest text (that cell among them), in document order; empty when there is
     no such cell."""
+    if body.find(".//td") is None:
+        return []
     sample = _longest(article)
-    if len(sample) < 25 or body.find(".//td") is None:
+    if len(sample) < 25:
         return []
     cell = _cell_holding(body, sample)
     table = next(cell.iterancestors("table"), None) if cell is not None else None
@@ -123,9 +129,11 @@ def widen_to_column(body: etree._Element, article: etree._Element) -> Optional[e
     the article holds less than ``WIDEN_SHARE`` of their running text (a cell whose longest
     text piece is in the article counts as held); None otherwise."""
     siblings = _column(body, article)
+    if not siblings:
+        return None
     text = _normal(" ".join(article.itertext()))
     held = sum(_running_text(c) for c in siblings if _longest(c) in text)
-    if not siblings or held >= WIDEN_SHARE * sum(_running_text(c) for c in siblings):
+    if held >= WIDEN_SHARE * sum(_running_text(c) for c in siblings):
         return None
     widened = etree.Element("div")
     for sibling in siblings:

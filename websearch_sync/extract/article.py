@@ -16,6 +16,7 @@ Pure functions, no I/O: ``extract_html(html, url=..., mode=...)``.
 """
 
 import copy
+import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -119,6 +120,46 @@ def _page_title(root: etree._Element) -> str:
     return max(parts, key=len) if parts else full
 
 
+@functools.cache
+def _tree_document_class() -> Any:
+    """readability's ``Document`` working on our parsed tree (built once, on first use, so that
+    importing this module does not import readability)."""
+    from readability import Document
+
+    class _TreeDocument(Document):  # type: ignore[misc]  # readability has no type information
+        # readability re-parses its input for each attempt and cleans it with lxml's
+        # Cleaner; start from a copy of our pre-cleaned tree instead (same result, much
+        # less work). summary() serialises the article; keep the element itself.
+        article = None
+        boxes: list[etree._Element] = []
+        keep_lists = False  # set per page by _article, from the rules
+        title_boxes = False
+        title: Optional[str] = None
+
+        def _parse(self, input: etree._Element) -> etree._Element:  # noqa: A002 - readability's signature
+            self.boxes = []  # each attempt starts again
+            return copy.deepcopy(input)
+
+        def get_clean_html(self) -> str:
+            self.article = self.html
+            return str(etree.tostring(self.html, encoding="unicode", method="html"))
+
+        def get_preserved_elements(self, node: etree._Element) -> dict[etree._Element, bool]:
+            # readability >= 0.9: elements its conditional cleaning leaves alone
+            preserved: dict[etree._Element, bool] = super().get_preserved_elements(node)
+            if self.keep_lists:
+                preserved.update((element, True) for element in node.iter("ul", "ol", "dl", "table"))
+            return preserved
+
+        def get_article(self, candidates: Any, best_candidate: Any, html_partial: bool = False) -> etree._Element:
+            article: etree._Element = super().get_article(candidates, best_candidate, html_partial=html_partial)
+            if self.title_boxes and html_partial:
+                self.boxes = boxes_after_title(article, best_candidate["elem"], self.title)
+            return article
+
+    return _TreeDocument
+
+
 def _article(
     root: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title: Optional[str] = None
 ) -> tuple[Optional[etree._Element], list[etree._Element]]:
@@ -134,41 +175,12 @@ def _article(
     a short page selects the comments (fragments are recovered from the page's main text
     region instead). With ``readability.title_boxes``, the boxes it appends after an
     article that holds the ``title`` heading are returned, to be left out (``boxes``)."""
-    from readability import Document
     from readability.readability import Unparseable
 
-    keep_lists = "readability.keep_lists" in rules
-    title_boxes = "readability.title_boxes" in rules
-
-    class _TreeDocument(Document):  # type: ignore[misc]  # readability has no type information
-        # readability re-parses its input for each attempt and cleans it with lxml's
-        # Cleaner; start from a copy of our pre-cleaned tree instead (same result, much
-        # less work). summary() serialises the article; keep the element itself.
-        article = None
-        boxes: list[etree._Element] = []
-
-        def _parse(self, input: etree._Element) -> etree._Element:  # noqa: A002 - readability's signature
-            self.boxes = []  # each attempt starts again
-            return copy.deepcopy(input)
-
-        def get_clean_html(self) -> str:
-            self.article = self.html
-            return str(etree.tostring(self.html, encoding="unicode", method="html"))
-
-        def get_preserved_elements(self, node: etree._Element) -> dict[etree._Element, bool]:
-            # readability >= 0.9: elements its conditional cleaning leaves alone
-            preserved: dict[etree._Element, bool] = super().get_preserved_elements(node)
-            if keep_lists:
-                preserved.update((element, True) for element in node.iter("ul", "ol", "dl", "table"))
-            return preserved
-
-        def get_article(self, candidates: Any, best_candidate: Any, html_partial: bool = False) -> etree._Element:
-            article: etree._Element = super().get_article(candidates, best_candidate, html_partial=html_partial)
-            if title_boxes and html_partial:
-                self.boxes = boxes_after_title(article, best_candidate["elem"], title)
-            return article
-
-    document = _TreeDocument(root, **({"retry_length": 0} if "readability.no_retry" in rules else {}))
+    document = _tree_document_class()(root, **({"retry_length": 0} if "readability.no_retry" in rules else {}))
+    document.keep_lists = "readability.keep_lists" in rules
+    document.title_boxes = "readability.title_boxes" in rules
+    document.title = title
     try:
         summary = document.summary(html_partial=True)
     except Unparseable:

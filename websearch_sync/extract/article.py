@@ -142,6 +142,8 @@ def _tree_document_class() -> Any:
 
         def get_clean_html(self) -> str:
             self.article = self.html
+            if self.retry_length <= 0:  # the serialisation is only measured, to decide a retry
+                return ""
             return str(etree.tostring(self.html, encoding="unicode", method="html"))
 
         def get_preserved_elements(self, node: etree._Element) -> dict[etree._Element, bool]:

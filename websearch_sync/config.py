@@ -286,12 +286,6 @@ def _json_object(text: str) -> Optional[dict[str, Any]]:
     return value if isinstance(value, dict) else None
 
 
-def check_int(name: str, value: Any, maximum: Optional[int], minimum: int = 1) -> None:
-    """``InvalidInput(bad_setting)`` naming ``name`` unless ``value`` is an int (not a bool)
-    in ``minimum..maximum`` (``maximum=None``: no upper bound)."""
-    check_number(name, value, minimum=minimum, maximum=maximum, detail=BAD_SETTING)
-
-
 def _check_providers(providers: Mapping[str, Mapping[str, Any]], endpoints: Mapping[str, Any]) -> None:
     """Check each known backend's ``providers`` section against its declared settings
     (``InvalidInput(bad_setting)``); a name no backend is registered under is logged."""

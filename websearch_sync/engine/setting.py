@@ -18,10 +18,10 @@ import logging
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, Optional
 
-from ..config import check_int, env_int, env_text
+from ..config import env_int, env_text
 from ..errors import BAD_SETTING, InvalidInput
 from ..secrets import is_secret_name
-from ..validate import MAX_TIMEOUT_MS
+from ..validate import MAX_TIMEOUT_MS, check_number
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -156,7 +156,7 @@ def _check(backend: str, setting: Setting, value: Any) -> None:
     """``InvalidInput(bad_setting)`` unless ``value`` is of the setting's kind (and range)."""
     where = setting.where(backend)
     if setting.kind == "int":
-        check_int(where, value, setting.maximum, setting.minimum)
+        check_number(where, value, minimum=setting.minimum, maximum=setting.maximum, detail=BAD_SETTING)
     elif setting.kind == "json":
         if not isinstance(value, (Mapping, str)):
             raise bad_setting(backend, where + " must be a mapping (or a JSON object's text), got %r" % (value,))

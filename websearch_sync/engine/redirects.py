@@ -12,6 +12,7 @@ from urllib.parse import urljoin
 from ..extract.article import visible_text
 from ..net.media import content_kind
 from ..net.transport import HttpResponse
+from ..net.urls import page_key
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -92,6 +93,6 @@ def client_redirect(response: HttpResponse) -> Optional[str]:
         absolute = urljoin(response.url, target)
     except ValueError:  # malformed (``http://[::1``): the caller refuses it as it is
         return target
-    if absolute.split("#", 1)[0] == response.url.split("#", 1)[0]:
+    if page_key(absolute) == page_key(response.url):  # a reload, not a redirect
         return None
     return absolute

@@ -32,6 +32,7 @@ from ..engine.redirects import _CONTENT_ATTR, _META_REFRESH, client_redirect  # 
 from ..extract.article import visible_text
 from ..net.media import content_kind
 from ..net.transport import HttpResponse
+from ..net.urls import page_key
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -206,4 +207,4 @@ class RefreshChain:
 
 def _same_page(target: str, url: str) -> bool:
     """Whether ``target`` is ``url`` (fragments aside): a refresh to it only reloads."""
-    return target.split("#", 1)[0] == url.split("#", 1)[0]
+    return page_key(target) == page_key(url)

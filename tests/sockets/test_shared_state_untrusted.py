@@ -44,6 +44,8 @@ CRAFTED_ANSWERS = {
         }
     ),
     "more items than asked": None,  # filled below: the good answer with ten items
+    # the right shape, but 10 MB: every reader paid seconds and hundreds of MB, then served 0 items (issue 33.6)
+    "ten megabytes": json.dumps({"items": [], "provider_meta": {"pad": "x" * 10_000_000}}),
     "an item missing its title": None,
 }
 
@@ -71,7 +73,9 @@ def test_a_crafted_cache_entry_in_redis_is_a_miss(redis_db, redis_server, name):
     assert len(answer["items"]) == 3 and all(item["url"].startswith("https://") for item in answer["items"])
 
 
-@pytest.mark.parametrize("name", ["deep JSON", "a javascript: URL", "more items than asked", "provider_meta a list"])
+@pytest.mark.parametrize(
+    "name", ["deep JSON", "a javascript: URL", "more items than asked", "provider_meta a list", "ten megabytes"]
+)
 def test_a_crafted_entry_in_a_shared_sqlite_file_is_a_miss(tmp_path, name):
     path = str(tmp_path / "cache.sqlite")
     with ws.SearchClient("stub", cache_path=path, state_url="") as writer:

@@ -45,7 +45,7 @@ from ..validate import (
     check_timeout_ms,
     search_params,
 )
-from .answers import valid_page_answer, valid_search_answer
+from .answers import page_answer_bytes, search_answer_bytes, valid_page_answer, valid_search_answer
 from .attempts import BackendRunner, CallState, refusal
 from .cache import MemoryCache, ResultCache, SqliteCache
 from .cachekey import Fingerprints, fetch_key, search_key
@@ -294,7 +294,10 @@ class SearchClient:
 
     def _cached(self, plan: "_Plan", key: Hashable) -> Optional[SearchResponse]:
         """The answer to ``key`` in the cache (one from outside the process checked first), or ``None``."""
-        return cast(Optional[SearchResponse], self._cache.get(key, plan.budget.remaining_s(), plan.valid.check))
+        return cast(
+            Optional[SearchResponse],
+            self._cache.get(key, plan.budget.remaining_s(), plan.valid.check, plan.valid.max_bytes),
+        )
 
     def _answer(self, plan: "_Plan", call: "_CallSettings", key: Optional[Hashable], started: float) -> SearchResponse:
         """Ask the backends and cache the answer under ``key`` (when cacheable); an answer
@@ -309,7 +312,9 @@ class SearchClient:
         response["provider_meta"]["latency_ms"] = self._elapsed_ms(started)
         response["provider_meta"]["attempts"] = attempts
         if key is not None and cacheable:
-            self._cache.set(key, cast(dict[str, Any], response), call.ttl, plan.budget.remaining_s())
+            self._cache.set(
+                key, cast(dict[str, Any], response), call.ttl, plan.budget.remaining_s(), plan.valid.max_bytes
+            )
         return response
 
     def _plan(
@@ -342,6 +347,10 @@ class SearchClient:
                 timeout_ms,
                 {},
                 partial(valid_search_answer, max_results=params.max_results),
+                search_answer_bytes(
+                    params.max_results,
+                    params.options.get("max_content_chars", DEFAULT_CONTENT_CHARS) if params.include_content else None,
+                ),
                 _refused(backends, params),
             )
             self._plans.put(memo_key, valid)
@@ -430,7 +439,12 @@ class SearchClient:
             )
         hit = cast(
             Optional[FetchResult],
-            self._cache.get(key, deadline.remaining_s(), lambda answer: valid_page_answer(answer, max_chars))
+            self._cache.get(
+                key,
+                deadline.remaining_s(),
+                lambda answer: valid_page_answer(answer, max_chars),
+                page_answer_bytes(max_chars) if type(max_chars) is int else None,
+            )
             if key is not None
             else None,
         )
@@ -449,7 +463,9 @@ class SearchClient:
             include_comments=include_comments,
         )
         if key is not None:
-            self._cache.set(key, cast(dict[str, Any], result), ttl, deadline.remaining_s())
+            self._cache.set(
+                key, cast(dict[str, Any], result), ttl, deadline.remaining_s(), page_answer_bytes(max_chars)
+            )
         return result
 
 

@@ -31,11 +31,20 @@ class SharedCacheTier(Protocol):
     def timeout_s(self) -> float:
         """The longest one call may take."""
 
-    def get_entry(self, key: Hashable, left_s: Optional[float] = None) -> Optional[tuple[dict[str, Any], float]]:
-        """``(answer, seconds it has left)`` or ``None``."""
+    def get_entry(
+        self, key: Hashable, left_s: Optional[float] = None, max_bytes: Optional[int] = None
+    ) -> Optional[tuple[dict[str, Any], float]]:
+        """``(answer, seconds it has left)`` or ``None`` (also for a value longer than ``max_bytes``)."""
 
-    def set(self, key: Hashable, value: dict[str, Any], ttl_s: float, left_s: Optional[float] = None) -> None:
-        """Store ``value`` for ``ttl_s`` seconds."""
+    def set(
+        self,
+        key: Hashable,
+        value: dict[str, Any],
+        ttl_s: float,
+        left_s: Optional[float] = None,
+        max_bytes: Optional[int] = None,
+    ) -> None:
+        """Store ``value`` for ``ttl_s`` seconds (not when longer than ``max_bytes``)."""
 
 
 class SharedSlotsTier(Protocol):

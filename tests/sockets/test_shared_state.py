@@ -65,12 +65,22 @@ def test_without_redis_py_a_state_url_is_invalid_input_naming_the_extra(monkeypa
         ("http://127.0.0.1:6379/0", "bad_state_url"),
         ("127.0.0.1:6379", "bad_state_url"),
         ("redis://127.0.0.1:6379/0?socket_timeout=soon", "bad_state_url"),
+        # TLS options on a plain URL: accepted, then every search raised TypeError (issue 33.12)
+        ("redis://127.0.0.1:6379/0?ssl_cert_reqs=none", "bad_state_url"),
+        ("redis://127.0.0.1:6379/0?ssl_ca_certs=/etc/ssl/certs/ca.pem", "bad_state_url"),
+        ("unix:///tmp/redis.sock?ssl_certfile=/tmp/c.pem", "bad_state_url"),
     ],
 )
 def test_a_bad_state_url_is_invalid_input(redis_server, url, detail):  # noqa: F811
     with pytest.raises(ws.InvalidInput) as info:
         ws.SearchClient(state_url=url)
     assert info.value.detail_code == detail
+
+
+def test_tls_options_on_a_rediss_url_are_accepted(redis_server):  # noqa: F811
+    """The control: the same options where they mean something build a client."""
+    url = redis_server.url.replace("redis://", "rediss://") + "?ssl_cert_reqs=none"
+    ws.SearchClient(state_url=url).close()
 
 
 @pytest.mark.parametrize("prefix", ["has space", "x" * 65, "a/b", "\n"])

@@ -133,6 +133,9 @@ def _url_problem(url: str) -> Optional[str]:
         problem = _option_problem(name, value)
         if problem is not None:
             return problem
+        if name.startswith("ssl_") and parts.scheme.lower() != "rediss":
+            # redis-py hands it to a plain connection, which fails every command with a TypeError
+            return "%s needs TLS: a rediss:// URL, not %s://" % (name, parts.scheme.lower())
     return None
 
 

@@ -226,6 +226,29 @@ def test_a_client_skips_a_backend_another_client_saw_blocked_without_a_request(r
     assert answer["errors"][0]["type"] == "WebBlocked" and "cooling down" in answer["errors"][0]["message"]
 
 
+def test_two_searxng_instances_do_not_share_a_cool_down(redis_db, redis_server):  # noqa: F811
+    """Cool-downs are keyed by endpoint, not backend name (issue 33.20): a 429 from one
+    instance leaves another instance alone, here and for every process of the state."""
+    blocked = respond(429, b"Too Many Requests", {"Retry-After": "30"}, content_type="text/plain")
+    with FaultServer({"/search": blocked}) as one, FaultServer({"/search": blocked}) as two:
+        first, second = (
+            ws.Settings(providers={"searxng": {"base_url": server.url("")}}, state_url=redis_server.url)
+            for server in (one, two)
+        )
+        with ws.SearchClient("searxng", settings=first, retries=0) as client, pytest.raises(ws.WebBlocked):
+            client.search("q")
+        with ws.SearchClient("searxng", settings=second, retries=0) as client, pytest.raises(ws.WebBlocked) as info:
+            client.search("q")
+        assert len(two.requests) == 1 and "cooling down" not in info.value.message  # asked, not skipped
+        with ws.SearchClient("searxng", settings=first, retries=0) as client, pytest.raises(ws.WebBlocked) as info:
+            client.search("q")
+        assert len(one.requests) == 1 and "cooling down" in info.value.message  # its own cool-down holds
+    assert info.value.provider == "searxng"
+    assert sorted(redis_db.keys("websearch_sync:cooldown:*")) == sorted(
+        b"websearch_sync:cooldown:searxng@127.0.0.1:%d" % server.port for server in (one, two)
+    )
+
+
 # -- when Redis fails -------------------------------------------------------------------------
 
 

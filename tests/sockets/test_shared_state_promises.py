@@ -39,7 +39,7 @@ def test_a_429_is_shared_before_the_worker_that_met_it_waits(redis_db, redis_ser
             thread.start()
             try:
                 deadline = time.monotonic() + WORKER_WAIT_S
-                while not (upstream.log and redis_db.exists("websearch_sync:cooldown:searxng")):
+                while not (upstream.log and redis_db.keys("websearch_sync:cooldown:searxng@127.0.0.1:*")):
                     assert thread.is_alive() and time.monotonic() < deadline, (
                         "no shared cool-down while the worker waits"
                     )

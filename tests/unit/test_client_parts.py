@@ -120,3 +120,16 @@ def test_merged_backends_wait_in_the_callers_context():
         merge(backends, SimpleNamespace(max_results=5), Deadline(1000), run)
     assert sorted(waited) == ["a", "b"]
     assert time.monotonic() - started < 3.0  # neither backend slept its slot out
+
+
+def test_provider_meta_says_how_much_of_the_latency_was_a_rate_limit_wait():
+    """``latency_ms`` includes the wait for a rate-limit slot; ``wait_ms`` says how much (issue 33.20)."""
+    clock = FakeClock()
+    with ws.SearchClient("stub", min_interval_s=1.5, clock=clock, state_url="") as client:
+        first = client.search("one")["provider_meta"]
+        clock.advance(0.5)
+        second = client.search("two")["provider_meta"]
+        cached = client.search("two")["provider_meta"]
+    assert (first["wait_ms"], first["latency_ms"]) == (0, 0)
+    assert (second["wait_ms"], second["latency_ms"]) == (1000, 1000)
+    assert (cached["cached"], cached["wait_ms"]) == (True, 0)

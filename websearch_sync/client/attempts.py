@@ -53,12 +53,23 @@ class CallState:
 
     def __init__(self) -> None:
         self.attempts = 0
+        self.wait_s = 0.0  #: time spent waiting for rate-limit slots (``provider_meta["wait_ms"]``)
         self.lock = threading.Lock()
 
     def count_attempt(self) -> None:
         """Count one request sent."""
         with self.lock:
             self.attempts += 1
+
+    def wait_ms(self) -> int:
+        """The time counted by :meth:`count_wait`, in whole milliseconds."""
+        return int(round(self.wait_s * 1000))
+
+    def count_wait(self, seconds: float) -> None:
+        """Count time spent waiting for a rate-limit slot."""
+        if seconds > 0:
+            with self.lock:
+                self.wait_s += seconds
 
 
 class BackendRunner:
@@ -108,7 +119,7 @@ class BackendRunner:
         own: Optional[str] = None  # the cool-down this request recorded before waiting to retry
         for attempt in range(policy.total + 1):
             under_way = self.clock.monotonic()  # before the checks: a block recorded after it is news to this request
-            self._check_ready(backend, keys, budget, last_error, own, recheck if attempt == 0 else None)
+            self._check_ready(backend, keys, budget, last_error, own, recheck if attempt == 0 else None, state)
             state.count_attempt()
             try:
                 result = call_backend(backend, params, self.transport, budget.sooner(backend.timeout_ms(timeout)))
@@ -143,10 +154,12 @@ class BackendRunner:
         last_error: Optional[WebSearchError],
         own: Optional[str],
         recheck: Optional[Recheck],
+        state: CallState,
     ) -> None:
         for key in keys:
             self.cooldowns.check(key, own, budget.remaining_s())
         wait = self._book_slot(backend, budget, last_error)
+        state.count_wait(wait)
         slot_at = self.clock.monotonic() + wait
         self.clock.sleep(max(0.0, wait - self.check_ahead_s))  # a request leaves at its slot: it wakes there (0: now)
         if wait > 0:

@@ -260,7 +260,8 @@ class SearchClient:
                 options (see docs/api.md and docs/backends.md).
 
         ``provider_meta`` holds ``provider_name`` (the backend that answered),
-        ``latency_ms``, ``cached``, ``attempts`` (requests sent, retries and
+        ``latency_ms``, ``wait_ms`` (the part of ``latency_ms`` spent waiting for
+        rate-limit slots), ``cached``, ``attempts`` (requests sent, retries and
         fallbacks included) and ``request_id`` when the upstream sent one;
         ``errors`` lists the failures of backends that did not answer.
 
@@ -286,7 +287,9 @@ class SearchClient:
                     if found is None:
                         return self._answer(plan, call, key, started)
                     hit = cast(SearchResponse, found)
-            hit["provider_meta"].update({"cached": True, "attempts": 0, "latency_ms": self._elapsed_ms(started)})
+            hit["provider_meta"].update(
+                {"cached": True, "attempts": 0, "latency_ms": self._elapsed_ms(started), "wait_ms": 0}
+            )
             return hit
         except WebSearchError as error:
             redact_error(error, self.settings.secrets())  # in place
@@ -302,15 +305,18 @@ class SearchClient:
     def _answer(self, plan: "_Plan", call: "_CallSettings", key: Optional[Hashable], started: float) -> SearchResponse:
         """Ask the backends and cache the answer under ``key`` (when cacheable); an answer
         cached meanwhile (seen after a rate-limit wait) is returned instead."""
+        state = CallState()
         try:
-            response, cacheable, attempts = self._run(plan, call, key)
+            response, cacheable = self._run(plan, call, key, state)
         except _AnsweredMeanwhile as found:
             found.answer["provider_meta"].update(
-                {"cached": True, "attempts": 0, "latency_ms": self._elapsed_ms(started)}
+                {"cached": True, "attempts": 0, "latency_ms": self._elapsed_ms(started), "wait_ms": state.wait_ms()}
             )
             return found.answer
-        response["provider_meta"]["latency_ms"] = self._elapsed_ms(started)
-        response["provider_meta"]["attempts"] = attempts
+        latency_ms = self._elapsed_ms(started)
+        response["provider_meta"].update(
+            {"latency_ms": latency_ms, "wait_ms": min(state.wait_ms(), latency_ms), "attempts": state.attempts}
+        )
         if key is not None and cacheable:
             self._cache.set(
                 key, cast(dict[str, Any], response), call.ttl, plan.budget.remaining_s(), plan.valid.max_bytes
@@ -363,9 +369,11 @@ class SearchClient:
             key = plan.valid.keys[call.strategy] = search_key(plan.params, plan.names, call.strategy, fingerprint)
         return key
 
-    def _run(self, plan: "_Plan", call: "_CallSettings", key: Optional[Hashable]) -> tuple[SearchResponse, bool, int]:
-        """Ask the backends by the call's strategy; ``(response, cacheable, requests sent)``."""
-        state = CallState()
+    def _run(
+        self, plan: "_Plan", call: "_CallSettings", key: Optional[Hashable], state: CallState
+    ) -> tuple[SearchResponse, bool]:
+        """Ask the backends by the call's strategy (counting requests and waits in ``state``);
+        ``(response, cacheable)``."""
         policy = self._retry.with_total(call.retries)
 
         def recheck() -> None:
@@ -381,7 +389,7 @@ class SearchClient:
         response, cacheable = strategy(backends, plan.params, plan.budget, run)
         if plan.params.include_content and not self._add_content(response, plan.params, plan.budget):
             cacheable = False
-        return response, cacheable, state.attempts
+        return response, cacheable
 
     def _add_content(self, response: SearchResponse, params: SearchParams, budget: Deadline) -> bool:
         """Read the result pages into ``content``; false when some page could not be read."""

@@ -133,3 +133,32 @@ def test_provider_meta_says_how_much_of_the_latency_was_a_rate_limit_wait():
     assert (first["wait_ms"], first["latency_ms"]) == (0, 0)
     assert (second["wait_ms"], second["latency_ms"]) == (1000, 1000)
     assert (cached["cached"], cached["wait_ms"]) == (True, 0)
+
+
+class _OutageSlots:
+    """A shared slots tier of a fleet of four that answers while ``up`` (the fleet's whole pace
+    is in the tier: it answers with the wait it was told to keep, ``not_before_s``)."""
+
+    def __init__(self):
+        self.up = True
+
+    def reserve(self, name, interval, max_wait_s, not_before_s=0.0):
+        return (True, not_before_s) if self.up else None
+
+    def fleet(self, name):
+        return 4
+
+
+def test_during_an_outage_a_process_keeps_its_share_of_the_fleets_pace_and_then_hands_over():
+    """Issue 33.16: four processes shared one pace; while the tier cannot be reached each keeps a
+    quarter of it alone; when it answers again, no shared slot comes before the last local one."""
+    clock = FakeClock()
+    shared = _OutageSlots()
+    limiter = RateLimiter(clock, shared=shared)
+    assert limiter.reserve("a", 0.1, 10) == 0.0
+    shared.up = False
+    assert [limiter.reserve("a", 0.1, 10) for _ in range(3)] == pytest.approx([0.0, 0.4, 0.8])
+    shared.up = True
+    assert limiter.reserve("a", 0.1, 10) == pytest.approx(0.9)  # after the local slot at 0.8, one interval on
+    clock.advance(5.0)
+    assert limiter.reserve("a", 0.1, 10) == 0.0  # long past: nothing to wait for

@@ -17,13 +17,18 @@ class RateLimiter:
     it books nothing and returns ``None`` when the wait would not fit in
     ``max_wait_s`` (budget first: the caller fails now instead of waiting in vain).
     With a ``shared`` tier the slots are booked there, for every process; when it
-    cannot be reached they are booked here, for this client.
+    cannot be reached they are booked here, for this client, at this process's share
+    of the pace: ``interval`` times the number of processes that shared it when the tier
+    last answered (the fleet), so that N workers do not send N times the rate during an
+    outage. When the tier answers again, no shared slot comes before the last one booked
+    here has passed.
     """
 
     def __init__(self, clock: Clock = SYSTEM_CLOCK, shared: Optional[SharedSlotsTier] = None) -> None:
         self._clock = clock
         self._shared = shared
         self._next: dict[str, float] = {}
+        self._last: dict[str, float] = {}  # the last slot booked here (not in the shared tier)
         self._shared_next: dict[str, float] = {}  # when a shared slot was refused: when it comes
         self._lock = threading.Lock()
 
@@ -31,16 +36,19 @@ class RateLimiter:
         """Book a slot for ``name``; the seconds to wait, or ``None`` if over ``max_wait_s``."""
         if interval <= 0:
             return 0.0
-        answer: Optional[tuple[bool, float]] = (
-            self._shared.reserve(name, interval, max_wait_s) if self._shared is not None else None
-        )
-        if answer is not None:
-            booked, wait = answer
-            if booked:
-                return wait
+        if self._shared is not None:
             with self._lock:
-                self._shared_next[name] = self._clock.monotonic() + wait
-            return None
+                last = self._last.get(name)
+                not_before = 0.0 if last is None else max(0.0, last + interval - self._clock.monotonic())
+            answer = self._shared.reserve(name, interval, max_wait_s, not_before)
+            if answer is not None:
+                booked, wait = answer
+                if booked:
+                    return wait
+                with self._lock:
+                    self._shared_next[name] = self._clock.monotonic() + wait
+                return None
+            interval *= self._shared.fleet(name)  # this process's share of the fleet's pace
         with self._lock:
             now = self._clock.monotonic()
             slot = max(now, self._next.get(name, now))
@@ -48,6 +56,7 @@ class RateLimiter:
             if wait > max_wait_s:
                 return None
             self._next[name] = slot + interval
+            self._last[name] = slot
             return wait
 
     def next_free_in(self, name: str) -> float:

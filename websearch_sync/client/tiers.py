@@ -50,8 +50,14 @@ class SharedCacheTier(Protocol):
 class SharedSlotsTier(Protocol):
     """Rate-limit slots booked for many processes."""
 
-    def reserve(self, name: str, interval: float, max_wait_s: float) -> Optional[tuple[bool, float]]:
-        """``(booked, seconds to wait)``; ``None`` when the tier cannot be used."""
+    def reserve(
+        self, name: str, interval: float, max_wait_s: float, not_before_s: float = 0.0
+    ) -> Optional[tuple[bool, float]]:
+        """``(booked, seconds to wait)`` for a slot at least ``not_before_s`` from now; ``None``
+        when the tier cannot be used."""
+
+    def fleet(self, name: str) -> int:
+        """How many processes shared ``name``'s pace when the tier last answered (at least 1)."""
 
 
 class SharedCooldownsTier(Protocol):

@@ -8,7 +8,6 @@ deadline, status mapping, normalisation) is shared.
 """
 
 import dataclasses
-import hashlib
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar, Optional
 from urllib.parse import urlsplit
@@ -230,21 +229,18 @@ class Backend:
         return spec
 
     def cooldown_scope(self) -> str:
-        """What a block suspends: this backend at its endpoint. The backend's name at its
-        default endpoint; ``<name>@<host[:port]>`` at a configured one (two SearXNG instances,
-        two gateways never share a cool-down), with a short hash of the rest of the URL when
-        it has a path or query (it may hold a token: it is never shown)."""
-        url = self.configured_base()
+        """What a block suspends: this backend at its endpoint's host. The backend's name at
+        its default endpoint; ``<name>@<host[:port]>`` at a configured one (two SearXNG
+        instances, two gateways never share a cool-down; the paths of one host do: one
+        server, one limiter)."""
         try:
-            parts = urlsplit(url or "")
+            parts = urlsplit(self.configured_base() or "")
             host, port = (parts.hostname or "").lower(), parts.port
         except ValueError:  # refused before sending anyway (check_configured)
             host, port = "", None
-        if not url or not host:
+        if not host:
             return self.name
-        scope = "%s@%s" % (self.name, host if port is None else "%s:%d" % (host, port))
-        rest = url.split(parts.netloc, 1)[-1].strip("/")
-        return scope + ("/" + hashlib.sha256(rest.encode("utf-8", "surrogatepass")).hexdigest()[:8] if rest else "")
+        return "%s@%s" % (self.name, host if port is None else "%s:%d" % (host, port))
 
     def configured_base(self) -> Optional[str]:
         """The endpoint the settings give this backend instead of its default (``None``: the

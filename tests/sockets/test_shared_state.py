@@ -249,6 +249,36 @@ def test_two_searxng_instances_do_not_share_a_cool_down(redis_db, redis_server):
     )
 
 
+def test_a_block_met_while_a_request_waits_for_its_slot_stops_it_right_before_it_leaves(redis_db, redis_server):  # noqa: F811
+    """Issue 33.17: with a shared state the checks after a wait run ahead of the slot (two round
+    trips' time); a 429 another process meets after them, before the slot, must still stop the
+    request: the cool-downs are checked again right before it leaves."""
+    other = Cooldowns(shared=SharedCooldowns(_state(redis_server.url)))
+
+    def another_process_meets_a_429(seconds):
+        other.record(ws.WebBlocked("429", provider="stub", detail_code="http_429", status=429, retry_after=30))
+
+    clock = FakeClock()
+    with ws.SearchClient(
+        "stub", state_url=redis_server.url, min_interval_s={"stub": 0.3}, clock=clock, cache_ttl_s=0
+    ) as client:
+        client.search("one")
+        clock.on_sleep = another_process_meets_a_429  # while "two" waits for its slot, 0.3 s away
+        with pytest.raises(ws.WebBlocked) as info:
+            client.search("two")
+    assert "cooling down" in info.value.message and len(clock.sleeps) == 1  # the one wait for the slot
+
+
+def test_the_shared_pace_holds_as_the_upstream_sees_it(redis_db, redis_server):  # noqa: F811
+    """Issue 33.17: a request that leaves late keeps the next one, in any process, an interval
+    behind it, and pushes the next free slot along."""
+    first, second = (SharedSlots(_state(redis_server.url)) for _ in range(2))
+    assert first.sending("brave", 0.5) == 0.0
+    assert 0.45 < second.sending("brave", 0.5) <= 0.5
+    booked, wait = second.reserve("brave", 0.5, 10)
+    assert booked and 0.45 < wait <= 0.5
+
+
 # -- when Redis fails -------------------------------------------------------------------------
 
 

@@ -162,3 +162,31 @@ def test_during_an_outage_a_process_keeps_its_share_of_the_fleets_pace_and_then_
     assert limiter.reserve("a", 0.1, 10) == pytest.approx(0.9)  # after the local slot at 0.8, one interval on
     clock.advance(5.0)
     assert limiter.reserve("a", 0.1, 10) == 0.0  # long past: nothing to wait for
+
+
+def test_a_request_left_late_keeps_the_next_one_an_interval_behind_it():
+    """Issue 33.17: slots are booked 0.1 s apart, but the first request left 0.05 s after its slot
+    (a late wake-up); the second, on time, waits: the upstream sees 0.1 s between them."""
+    clock = FakeClock()
+    limiter = RateLimiter(clock)
+    assert [limiter.reserve("a", 0.1, 10) for _ in range(2)] == pytest.approx([0.0, 0.1])
+    clock.advance(0.05)
+    assert limiter.sending("a", 0.1) == 0.0  # the first one leaves, late
+    clock.advance(0.05)
+    assert limiter.sending("a", 0.1) == pytest.approx(0.05)  # the second one's slot: not yet
+    clock.advance(0.05)
+    assert limiter.sending("a", 0.1) == 0.0
+    assert limiter.reserve("a", 0.1, 10) == pytest.approx(0.1)  # and the next slot is an interval after it
+
+
+def test_a_slot_that_leaves_the_request_too_little_of_its_budget_is_not_taken():
+    """Issue 33.17: a call that would wait for a slot almost its whole budget does not send a
+    request that cannot finish: it fails at once, and the slot stays free for another call."""
+    clock = FakeClock()
+    with ws.SearchClient("stub", min_interval_s={"stub": 0.8}, clock=clock, state_url="", cache_ttl_s=0) as client:
+        client.search("one", timeout_ms=1000)
+        with pytest.raises(ws.Timeout) as info:
+            client.search("two", timeout_ms=1000)  # the slot is 0.8 s away: 0.2 s would be left, under a quarter
+        assert info.value.detail_code == "budget_exhausted"
+        assert clock.sleeps == []
+        assert client.search("three", timeout_ms=4000)["provider_meta"]["wait_ms"] == 800

@@ -10,6 +10,10 @@ from .tiers import SharedSlotsTier
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 
+#: Less than this is the clock arithmetic's rounding, not a wait.
+_ROUNDING_S = 1e-6
+
+
 class RateLimiter:
     """Hands out request slots at least ``interval`` seconds apart per backend.
 
@@ -29,6 +33,7 @@ class RateLimiter:
         self._shared = shared
         self._next: dict[str, float] = {}
         self._last: dict[str, float] = {}  # the last slot booked here (not in the shared tier)
+        self._sent: dict[str, float] = {}  # when the last request booked here left
         self._shared_next: dict[str, float] = {}  # when a shared slot was refused: when it comes
         self._lock = threading.Lock()
 
@@ -58,6 +63,28 @@ class RateLimiter:
             self._next[name] = slot + interval
             self._last[name] = slot
             return wait
+
+    def sending(self, name: str, interval: float, left_s: Optional[float] = None) -> float:
+        """Right before a request to ``name`` leaves: 0.0 when it may leave now (it is noted as
+        leaving), else the seconds to wait first. A slot is booked ahead of time; a request that
+        left late (a loaded machine wakes its thread late) would leave less than ``interval``
+        before the next one, on time: the pace must hold as the upstream sees it, not only as
+        booked. ``left_s``: the time the call has left (bounds the shared round trip)."""
+        if interval <= 0:
+            return 0.0
+        if self._shared is not None:
+            wait = self._shared.sending(name, interval, left_s)
+            if wait is not None:
+                return wait
+            interval *= self._shared.fleet(name)
+        with self._lock:
+            now = self._clock.monotonic()
+            last = self._sent.get(name)
+            if last is not None and last + interval - now > _ROUNDING_S:
+                return last + interval - now
+            self._sent[name] = now
+            self._next[name] = max(self._next.get(name, now), now + interval)
+            return 0.0
 
     def next_free_in(self, name: str) -> float:
         """Seconds until ``name`` has a free slot (0 when it has one now)."""

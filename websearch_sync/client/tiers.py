@@ -56,6 +56,10 @@ class SharedSlotsTier(Protocol):
         """``(booked, seconds to wait)`` for a slot at least ``not_before_s`` from now; ``None``
         when the tier cannot be used."""
 
+    def sending(self, name: str, interval: float, left_s: Optional[float] = None) -> Optional[float]:
+        """Right before a request leaves: 0 (noted as leaving now) or the seconds to wait
+        first; ``None`` when the tier cannot be used."""
+
     def fleet(self, name: str) -> int:
         """How many processes shared ``name``'s pace when the tier last answered (at least 1)."""
 

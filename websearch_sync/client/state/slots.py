@@ -35,6 +35,25 @@ redis.call('SET', KEYS[1], string.format('%.0f', after), 'PX', math.ceil((after 
 return {1, wait, fleet}
 """
 
+#: KEYS[1]: the backend's next free slot, KEYS[2]: when its last request left (microseconds on
+#: the Redis clock). ARGV[1]: the interval. Right before a request leaves: when the last one
+#: left less than an interval ago (it left late, after its slot), answers the microseconds
+#: to wait; else notes this one as leaving now, keeps the next free slot an interval away,
+#: and answers 0.
+_SENDING = """
+if redis.replicate_commands then redis.replicate_commands() end
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
+local interval = tonumber(ARGV[1])
+local last = tonumber(redis.call('GET', KEYS[2]) or '0') or 0
+if now < last + interval then return last + interval - now end
+local expiry = math.ceil(interval / 1000) + 1000
+redis.call('SET', KEYS[2], string.format('%.0f', now), 'PX', expiry)
+local slot = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
+if slot < now + interval then redis.call('SET', KEYS[1], string.format('%.0f', now + interval), 'PX', expiry) end
+return 0
+"""
+
 #: Waits are bounded anyway by the call's budget (at most ten minutes).
 _MAX_WAIT_US = 3600 * 1000000
 #: A process counts in a backend's fleet for so long after it last booked one of its slots.
@@ -70,6 +89,7 @@ class SharedSlots:
     def __init__(self, state: SharedState) -> None:
         self.state = state
         self._book = state.server.redis.register_script(_BOOK)
+        self._sending = state.server.redis.register_script(_SENDING)
         self._fleets: dict[str, int] = {}
 
     def reserve(
@@ -87,6 +107,20 @@ class SharedSlots:
             return None
         booked, wait, self._fleets[name] = answer
         return booked, wait
+
+    def sending(self, name: str, interval: float, left_s: Optional[float] = None) -> Optional[float]:
+        """Right before a request to ``name`` leaves: 0 when it may leave now (noted in Redis),
+        else the seconds to wait first; ``None`` when Redis cannot be used."""
+        keys = [self.state.key("slot", name), self.state.key("sent", name)]
+        interval_us = int(round(interval * 1e6))
+
+        def ask(redis: Any) -> float:
+            reply = self._sending(keys=keys, args=[interval_us])
+            if type(reply) is not int or not 0 <= reply <= interval_us:
+                raise BadReply("the sending script answered %r" % (reply,))
+            return reply / 1e6
+
+        return self.state.run(ask, None, left_s)
 
     def fleet(self, name: str) -> int:
         """How many processes shared ``name``'s pace when Redis last answered (1 before that)."""

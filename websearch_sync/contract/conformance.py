@@ -177,7 +177,10 @@ class _Kit:
         assert QUERY in values, "%s: the query is not in the request (%s)" % (self.cls.name, values)
         for name, secret in secret_values(self.cls).items():
             if backend.config.get(name) == secret:
-                assert secret not in values + spec.url, "%s: the secret %s travels in the URL or body" % (self.cls.name, name)
+                assert secret not in values + spec.url, "%s: the secret %s travels in the URL or body" % (
+                    self.cls.name,
+                    name,
+                )
 
     def missing_settings(self) -> None:
         for setting in self.cls.declared_settings():

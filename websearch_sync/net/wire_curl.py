@@ -44,7 +44,7 @@ from ..errors import (
 )
 from .deadline import Deadline
 from .wire import CONNECTION_CHECKS, BodySink, WireRequest, browser_owned
-from .wire_requests import deadline_error
+from .wire_requests import deadline_error, not_http, proxy_error
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -69,35 +69,54 @@ _TLS_CODES = (
     CurlECode.SSL_ISSUER_ERROR,
     CurlECode.SSL_SHUTDOWN_FAILED,
 )
+#: Failures that, with a proxy configured, happened on the way to the proxy (not the upstream).
+_PROXY_CONNECT_CODES = (CurlECode.COULDNT_CONNECT, CurlECode.COULDNT_RESOLVE_PROXY)
 _BROKEN_BODY = (CurlECode.PARTIAL_FILE, CurlECode.RECV_ERROR, CurlECode.HTTP2, CurlECode.HTTP2_STREAM)
 
 
 class _Exchange:
-    """One transfer's callbacks: header lines into ``sink.head``, body chunks into ``sink.data``."""
+    """One transfer's callbacks: header lines into ``sink.head``, body chunks into ``sink.data``.
 
-    def __init__(self, sink: BodySink, url: str) -> None:
-        self.sink, self.url = sink, url
+    libcurl hands over every line of every header block: interim answers (``100 Continue``)
+    and, after a chunked body, its trailer lines. A status line is only expected where a
+    header block starts; after the final block's blank line nothing (a trailer) changes the
+    answer, so a header or trailer that starts with ``HTTP/`` is never taken for a status.
+    """
+
+    def __init__(self, sink: BodySink, url: str, host: str, provider: Optional[str]) -> None:
+        self.sink, self.url, self.host, self.provider = sink, url, host, provider
         self.status = 0
         self.lines: list[tuple[str, str]] = []
+        self.expect_status = True  # at the start of a header block
         self.headed = False
         self.stopped = False  # the sink wanted no more: not an error
         self.error: Optional[WebSearchError] = None  # what the sink raised (libcurl only sees "write error")
 
     def header(self, line: bytes) -> Any:
         text = line.decode("latin-1").rstrip("\r\n")
-        if text.startswith("HTTP/"):
-            parts = text.split(None, 2)
-            self.status = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
-            self.lines = []
-        elif text and self.lines and text[0] in " \t":
+        if self.headed:
+            return len(line)  # a trailer line: the answer's status and headers are settled
+        if self.expect_status:
+            self.status, self.lines, self.expect_status = _status_code(text), [], False
+            if self.status:
+                return len(line)
+            self.error = NetworkError(
+                "%s answered with a malformed status line" % self.host,
+                provider=self.provider,
+                detail_code=MALFORMED_RESPONSE,
+            )
+            return int(CURL_WRITEFUNC_ERROR)
+        if not text:
+            if self.status >= 200:
+                self.headed = True
+                return self._fed(lambda: self.sink.head(self.status, _joined(self.lines), self.url), len(line))
+            self.expect_status = True  # an interim answer (1xx): the real one follows
+        elif text[0] in " \t" and self.lines:
             name, value = self.lines[-1]
             self.lines[-1] = (name, value + " " + text.strip())
         elif ":" in text:
             name, _, value = text.partition(":")
             self.lines.append((name.strip(), value.strip()))
-        elif not text and self.status >= 200 and not self.headed:
-            self.headed = True
-            return self._fed(lambda: self.sink.head(self.status, _joined(self.lines), self.url), len(line))
         return len(line)
 
     def data(self, chunk: bytes) -> Any:
@@ -112,6 +131,15 @@ class _Exchange:
         except WebSearchError as error:
             self.error = error
         return int(CURL_WRITEFUNC_ERROR)
+
+
+def _status_code(line: str) -> int:
+    """The status code of an ``HTTP/x yyy reason`` line (three ASCII digits), else 0."""
+    parts = line.split(None, 2)
+    if len(parts) < 2 or not parts[0].startswith("HTTP/"):
+        return 0
+    code = parts[1]
+    return int(code) if len(code) == 3 and code.isascii() and code.isdigit() and code[0] != "0" else 0
 
 
 def _joined(lines: list[tuple[str, str]]) -> dict[str, str]:
@@ -176,11 +204,9 @@ class CurlWire:
         if remaining <= 0:
             raise deadline_error(deadline, host, provider)
         for check in list(CONNECTION_CHECKS):
-            check(request.connect_to or host)
-            if self.proxy:
-                check(host_of(self.proxy))
+            check(host_of(self.proxy) if self.proxy else request.connect_to or host)  # the one libcurl connects to
         handle = self._acquire()
-        transfer = _Exchange(sink, request.url)
+        transfer = _Exchange(sink, request.url, host, provider)
         try:
             self._configure(handle, request, transfer, remaining)
             handle.perform()
@@ -189,7 +215,7 @@ class CurlWire:
                 raise transfer.error from None
             if not transfer.stopped:
                 refused = handle.getinfo(CurlInfo.OS_ERRNO) == errno.ECONNREFUSED
-                raise _error(exc, deadline, host, provider, transfer.headed, refused) from None
+                raise _error(exc, deadline, host, provider, transfer.headed, refused, self.proxy) from None
         finally:
             self._release(handle)
 
@@ -217,6 +243,7 @@ class CurlWire:
         if self.proxy:
             handle.setopt(CurlOpt.PROXY, self.proxy.encode())
             handle.setopt(CurlOpt.HTTPPROXYTUNNEL, 0 if self.proxy.startswith("socks") else 1)
+            handle.setopt(CurlOpt.SUPPRESS_CONNECT_HEADERS, 1)  # the tunnel's own answer is not the upstream's
         if request.connect_to is not None:
             port = _port(request.url)
             address = "[%s]" % request.connect_to if ":" in request.connect_to else request.connect_to
@@ -261,7 +288,6 @@ def _port(url: str) -> int:
 #: libcurl failures by code: (detail code, what happened). Timeouts, refusals and broken bodies are decided in :func:`_error`.
 _FAILURES: dict[int, tuple[str, str]] = {
     CurlECode.COULDNT_RESOLVE_HOST: (DNS_ERROR, "could not resolve the host name"),
-    CurlECode.COULDNT_RESOLVE_PROXY: (PROXY_ERROR, "proxy failure while reaching"),
     CurlECode.PROXY: (PROXY_ERROR, "proxy failure while reaching"),
     CurlECode.BAD_CONTENT_ENCODING: (BAD_CONTENT_ENCODING, "a body that does not decompress from"),
     CurlECode.WEIRD_SERVER_REPLY: (MALFORMED_RESPONSE, "a malformed response from"),
@@ -270,17 +296,27 @@ _FAILURES: dict[int, tuple[str, str]] = {
 
 
 def _error(
-    exc: CurlError, deadline: Deadline, host: str, provider: Optional[str], headed: bool, refused: bool
+    exc: CurlError,
+    deadline: Deadline,
+    host: str,
+    provider: Optional[str],
+    headed: bool,
+    refused: bool,
+    proxy: Optional[str] = None,
 ) -> WebSearchError:
     """The package's error for a libcurl failure."""
     code = getattr(exc, "code", 0)
     expired = deadline.remaining_s() <= _CLOCK_SLACK_S  # libcurl's clock is not ours: it may fire a hair early
+    if proxy and code in _PROXY_CONNECT_CODES and not (expired or headed):
+        return proxy_error(proxy, host, "could not be reached", provider)
     if code == CurlECode.OPERATION_TIMEDOUT and not (expired or headed):  # only the 10 s connect limit comes first
         return Timeout("timed out connecting to %s" % host, provider=provider, detail_code=CONNECT_TIMEOUT)
     if code == CurlECode.OPERATION_TIMEDOUT or expired:
         return deadline_error(deadline, host, provider)
-    if code in (CurlECode.UNSUPPORTED_PROTOCOL, CurlECode.URL_MALFORMAT):
+    if code == CurlECode.URL_MALFORMAT:
         return InvalidInput("not an http(s) endpoint: %s" % host, provider=provider, detail_code=BAD_ENDPOINT)
+    if code == CurlECode.UNSUPPORTED_PROTOCOL:  # the URL is http(s) (checked before sending): the answer is not HTTP
+        return not_http(host, provider)
     reset = "reset" in str(exc).lower()
     if code in _FAILURES:
         detail, what = _FAILURES[code]

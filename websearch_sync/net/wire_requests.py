@@ -9,11 +9,13 @@ timeout alone bounds each line, not their sum).
 """
 
 import heapq
+import http.client
 import itertools
 import socket
 import threading
 import time
 from typing import Any, Optional
+from urllib.parse import urlsplit
 
 import requests
 import urllib3.connection
@@ -23,6 +25,7 @@ import urllib3.response
 from requests.adapters import BaseAdapter, HTTPAdapter
 from requests.cookies import extract_cookies_to_jar
 from requests.hooks import dispatch_hook
+from requests.utils import select_proxy
 
 from ..errors import (
     BAD_CONTENT_ENCODING,
@@ -65,6 +68,27 @@ def deadline_error(deadline: Deadline, host: str, provider: Optional[str]) -> Ti
         "no complete answer from %s within the %.0f ms deadline" % (host, deadline.timeout_ms),
         provider=provider,
         detail_code=DEADLINE_EXCEEDED,
+    )
+
+
+def proxy_error(proxy: str, host: str, what: str, provider: Optional[str]) -> NetworkError:
+    """``NetworkError(proxy_error)`` naming the proxy (its host and port, never its credentials), not
+    the upstream: a dead proxy is not the search engine refusing."""
+    try:
+        parts = urlsplit(proxy)
+        shown = "%s:%s" % (parts.hostname or "?", parts.port or "default port")
+    except ValueError:
+        shown = "(unreadable proxy URL)"
+    return NetworkError(
+        "the proxy %s %s (while reaching %s)" % (shown, what, host), provider=provider, detail_code=PROXY_ERROR
+    )
+
+
+def not_http(host: str, provider: Optional[str]) -> NetworkError:
+    """``NetworkError(malformed_response)``: ``host`` answered with something that is not HTTP
+    (the upstream's fault: a fallback chain goes on)."""
+    return NetworkError(
+        "%s answered with something that is not HTTP" % host, provider=provider, detail_code=MALFORMED_RESPONSE
     )
 
 
@@ -246,10 +270,17 @@ class RequestsWire:
                 and not isinstance(exc, requests.exceptions.ProxyError)
             ):
                 raise deadline_error(deadline, host, provider) from None
+            if isinstance(exc, requests.exceptions.ProxyError):
+                raise proxy_error(self._proxy_for(request.url), host, "failed", provider) from exc
             error = _request_error(exc, host, connect, deadline, provider)
             raise error from (
                 exc if isinstance(exc, (requests.exceptions.ProxyError, requests.exceptions.SSLError)) else None
             )
+
+    def _proxy_for(self, url: str) -> str:
+        """The proxy a request to ``url`` goes through (the configured one or the environment's)."""
+        options = self.session.merge_environment_settings(url, self.proxies or {}, True, None, None)
+        return select_proxy(url, options.get("proxies") or {}) or "(unknown proxy)"
 
     def _send_prepared(
         self, request: WireRequest, timeout: tuple[float, float], provider: Optional[str]
@@ -358,8 +389,6 @@ def _request_error(
             provider=provider,
             detail_code=READ_TIMEOUT,
         )
-    if isinstance(exc, errors.ProxyError):
-        return NetworkError("proxy failure while reaching %s" % host, provider=provider, detail_code=PROXY_ERROR)
     if isinstance(exc, errors.SSLError):
         return NetworkError("TLS failure with %s" % host, provider=provider, detail_code=TLS_ERROR)
     if isinstance(exc, errors.InvalidSchema) and "socks" in str(exc).lower():
@@ -433,4 +462,6 @@ def _network_detail(exc: BaseException) -> tuple[str, str]:
         return CONNECTION_REFUSED, "connection refused"
     if any(isinstance(e, ConnectionResetError) for e in chain):
         return CONNECTION_RESET, "connection reset by peer"
+    if any(isinstance(e, http.client.BadStatusLine) for e in chain):
+        return MALFORMED_RESPONSE, "answer that is not HTTP"
     return CONNECTION_ERROR, "connection failed"

@@ -317,16 +317,16 @@ def _error(
         return InvalidInput("not an http(s) endpoint: %s" % host, provider=provider, detail_code=BAD_ENDPOINT)
     if code == CurlECode.UNSUPPORTED_PROTOCOL:  # the URL is http(s) (checked before sending): the answer is not HTTP
         return not_http(host, provider)
-    reset = "reset" in str(exc).lower()
-    if code in _FAILURES:
-        detail, what = _FAILURES[code]
-    elif refused:
-        detail, what = CONNECTION_REFUSED, "connection refused:"
-    elif headed and code in _BROKEN_BODY:
-        detail, what = (
-            (CONNECTION_RESET if reset else INCOMPLETE_BODY),
-            "the connection broke while reading the body from",
-        )
-    else:
-        detail, what = (CONNECTION_RESET, "connection reset by") if reset else (CONNECTION_ERROR, "connection failed:")
+    detail, what = _network_failure(code, "reset" in str(exc).lower(), headed, refused)
     return NetworkError("%s %s" % (what, host), provider=provider, detail_code=detail)
+
+
+def _network_failure(code: int, reset: bool, headed: bool, refused: bool) -> tuple[str, str]:
+    """The detail code and the words for a libcurl failure that is neither a timeout nor our mistake."""
+    if code in _FAILURES:
+        return _FAILURES[code]
+    if refused:
+        return CONNECTION_REFUSED, "connection refused:"
+    if headed and code in _BROKEN_BODY:
+        return (CONNECTION_RESET if reset else INCOMPLETE_BODY), "the connection broke while reading the body from"
+    return (CONNECTION_RESET, "connection reset by") if reset else (CONNECTION_ERROR, "connection failed:")

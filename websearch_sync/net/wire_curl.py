@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 from curl_cffi import Curl, CurlError, CurlInfo, CurlOpt
 from curl_cffi.const import CurlECode, CurlLockData
 from curl_cffi.curl import CURL_WRITEFUNC_ERROR, CurlShare
+from curl_cffi.requests import Session as CurlSession
 from curl_cffi.requests.impersonate import resolve_latest_browser_type
 
 from ..errors import (
@@ -168,8 +169,11 @@ class CurlWire:
         self.order = _ORDER.get(profile)
         self.proxy = proxy
         self.ca_bundle = ca_bundle
-        self._share = CurlShare(connect=False, dns=False, ssl_session=True)
-        self._share.share(CurlLockData.COOKIE)
+        share = CurlShare(connect=False, dns=False, ssl_session=True)
+        share.share(CurlLockData.COOKIE)
+        # curl_cffi attaches a share to a handle only through its Session (and keeps it attached
+        # on ``duphandle``): the pool's handles are copies of this session's one.
+        self._template: CurlSession[Any] = CurlSession(curl_share=share, use_thread_local_curl=False)
         self._idle: list[Curl] = []
         self._lock = threading.Lock()
 
@@ -179,14 +183,13 @@ class CurlWire:
             idle, self._idle = self._idle, []
         for handle in idle:
             handle.close()
+        self._template.close()
 
     def _acquire(self) -> Curl:
         with self._lock:
             if self._idle:
                 return self._idle.pop()
-        handle = Curl()
-        handle.setopt(CurlOpt.SHARE, self._share._curl_share)
-        handle._share = self._share
+        handle: Curl = self._template.curl.duphandle()
         return handle
 
     def _release(self, handle: Curl) -> None:

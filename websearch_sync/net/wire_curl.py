@@ -9,7 +9,9 @@ profile wins; a header the profile lacks (Referer, Origin, Content-Type, Cookie)
 where that browser puts it (libcurl-impersonate's header order).
 
 libcurl's total timeout (``TIMEOUT_MS``) is the call's remaining time, so DNS, connect,
-TLS, the status line, header lines and body are all bounded by the deadline. A pinned
+TLS, the status line, header lines and body are all bounded by the deadline. In the main
+thread the transfer runs in a helper thread (:mod:`.interrupt`), so Ctrl-C is not held
+up by libcurl. A pinned
 request (fetch's checked address) uses curl's ``RESOLVE`` on a fresh connection that
 is not kept, so the address that was checked is the one connected to.
 """
@@ -44,6 +46,7 @@ from ..errors import (
     WebSearchError,
 )
 from .deadline import Deadline
+from .interrupt import run_interruptibly
 from .wire import CONNECTION_CHECKS, BodySink, WireRequest, browser_owned
 from .wire_requests import deadline_error, not_http, proxy_error
 
@@ -91,10 +94,13 @@ class _Exchange:
         self.expect_status = True  # at the start of a header block
         self.headed = False
         self.stopped = False  # the sink wanted no more: not an error
+        self.abandoned = False  # the caller has gone (Ctrl-C)
         self.error: Optional[WebSearchError] = None  # what the sink raised (libcurl only sees "write error")
 
     def header(self, line: bytes) -> Any:
         text = line.decode("latin-1").rstrip("\r\n")
+        if self.abandoned:
+            return int(CURL_WRITEFUNC_ERROR)
         if self.headed:
             return len(line)  # a trailer line: the answer's status and headers are settled
         if self.expect_status:
@@ -123,8 +129,14 @@ class _Exchange:
     def data(self, chunk: bytes) -> Any:
         return self._fed(lambda: self.sink.data(chunk), len(chunk))
 
+    def abandon(self) -> None:
+        """Nobody waits for this transfer any more (Ctrl-C): end it at its next callback."""
+        self.abandoned = True
+
     def _fed(self, feed: Callable[[], bool], size: int) -> int:
         """``size`` when the sink wants more; otherwise libcurl's signal to stop the transfer."""
+        if self.abandoned:
+            return int(CURL_WRITEFUNC_ERROR)
         try:
             if feed():
                 return size
@@ -212,15 +224,23 @@ class CurlWire:
         transfer = _Exchange(sink, request.url, host, provider)
         try:
             self._configure(handle, request, transfer, remaining)
-            handle.perform()
-        except CurlError as exc:
-            if transfer.error is not None:
-                raise transfer.error from None
-            if not transfer.stopped:
-                refused = handle.getinfo(CurlInfo.OS_ERRNO) == errno.ECONNREFUSED
-                raise _error(exc, deadline, host, provider, transfer.headed, refused, self.proxy) from None
-        finally:
+        except BaseException:
             self._release(handle)
+            raise
+        failure: list[tuple[CurlError, bool]] = []
+
+        def perform() -> None:
+            try:
+                handle.perform()
+            except CurlError as exc:
+                failure.append((exc, handle.getinfo(CurlInfo.OS_ERRNO) == errno.ECONNREFUSED))
+
+        run_interruptibly(perform, abandon=transfer.abandon, release=lambda: self._release(handle))
+        if transfer.error is not None:
+            raise transfer.error
+        if failure and not transfer.stopped:
+            exc, refused = failure[0]
+            raise _error(exc, deadline, host, provider, transfer.headed, refused, self.proxy) from None
 
     def _configure(self, handle: Curl, request: WireRequest, transfer: _Exchange, remaining: float) -> None:
         handle.impersonate(self.target, default_headers=True)

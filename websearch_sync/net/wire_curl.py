@@ -6,14 +6,15 @@ them by one rule: a header the profile also sends takes the engine's value in th
 profile's position (``Sec-Fetch-Site: same-origin`` on a form post), except the
 headers that are the browser's identity (:func:`~.wire.browser_owned`), where the
 profile wins; a header the profile lacks (Referer, Origin, Content-Type, Cookie) goes
-where that browser puts it (libcurl-impersonate's header order).
+where that browser puts it (libcurl-impersonate's header order, set to real Chrome's).
 
 libcurl's total timeout (``TIMEOUT_MS``) is the call's remaining time, so DNS, connect,
 TLS, the status line, header lines and body are all bounded by the deadline. In the main
 thread the transfer runs in a helper thread (:mod:`.interrupt`), so Ctrl-C is not held
 up by libcurl. A pinned
-request (fetch's checked address) uses curl's ``RESOLVE`` on a fresh connection that
-is not kept, so the address that was checked is the one connected to.
+request (fetch's checked address) uses curl's ``RESOLVE``, so the address that was
+checked is the one connected to; it reuses a connection only of a handle that never
+resolved that host itself (:meth:`CurlWire._pin`).
 """
 
 import errno
@@ -54,16 +55,20 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 
 _MAX_CONNECT_S = 10.0
 _CLOCK_SLACK_S = 0.005
-#: Where each browser puts each header (HTTP/2, lower case): the profile's own order with the
-#: headers a navigation or form post adds in the places the real browser sends them (Chrome's
-#: form post: content-length first, origin and content-type after sec-ch-ua-platform, referer
-#: after sec-fetch-dest). libcurl always appends cookies last (Chrome sends them before priority).
+#: Where each browser puts each header (HTTP/2, lower case), as real Chromium 156 sends them
+#: (../shared/fingerprint/README.md): a navigation is the profile's own order; a form post adds
+#: content-length and cache-control first, content-type before user-agent, origin before accept,
+#: referer after sec-fetch-dest; cookie is last on every request.
 _ORDER = {
-    "chrome": "content-length,sec-ch-ua,sec-ch-ua-mobile,sec-ch-ua-platform,origin,content-type,upgrade-insecure-requests,"
-    "user-agent,accept,sec-fetch-site,sec-fetch-mode,sec-fetch-user,sec-fetch-dest,referer,accept-encoding,"
-    "accept-language,cookie,priority,cache-control",
+    "chrome": "content-length,cache-control,sec-ch-ua,sec-ch-ua-mobile,sec-ch-ua-platform,upgrade-insecure-requests,"
+    "content-type,user-agent,origin,accept,sec-fetch-site,sec-fetch-mode,sec-fetch-user,sec-fetch-dest,referer,"
+    "accept-encoding,accept-language,priority,cookie",
 }
+#: ``Cache-Control`` as Chrome sends it: ``max-age=0`` on a form post only (an empty value
+#: removes the profile's own from every other request).
+_CACHE_CONTROL = {True: b"Cache-Control: max-age=0", False: b"Cache-Control:"}
 _IDLE_HANDLES = 32
+_CHECKED, _UNCHECKED = "checked", "unchecked"
 _TLS_CODES = (
     CurlECode.SSL_CONNECT_ERROR,
     CurlECode.PEER_FAILED_VERIFICATION,
@@ -187,6 +192,8 @@ class CurlWire:
         # on ``duphandle``): the pool's handles are copies of this session's one.
         self._template: CurlSession[Any] = CurlSession(curl_share=share, use_thread_local_curl=False)
         self._idle: list[Curl] = []
+        #: Per handle, the hosts (and ports) it has connected to, and whether only to checked addresses.
+        self._connected: dict[Curl, dict[tuple[str, int], str]] = {}
         self._lock = threading.Lock()
 
     def close(self) -> None:
@@ -194,6 +201,7 @@ class CurlWire:
         with self._lock:
             idle, self._idle = self._idle, []
         for handle in idle:
+            self._connected.pop(handle, None)
             handle.close()
         self._template.close()
 
@@ -210,6 +218,7 @@ class CurlWire:
             if len(self._idle) < _IDLE_HANDLES:
                 self._idle.append(handle)
                 return
+            self._connected.pop(handle, None)
         handle.close()
 
     def exchange(self, request: WireRequest, sink: BodySink, *, deadline: Deadline, provider: Optional[str]) -> None:
@@ -252,6 +261,8 @@ class CurlWire:
         headers = [
             ("%s: %s" % (name, value)).encode("latin-1") for name, value in request.headers if not browser_owned(name)
         ]
+        if not any(name.lower() == "cache-control" for name, _ in request.headers):
+            headers.append(_CACHE_CONTROL[request.method.upper() == "POST"])
         handle.setopt(CurlOpt.HTTPHEADER, headers + [b"Expect:"])
         handle.setopt(CurlOpt.NOSIGNAL, 1)
         handle.setopt(CurlOpt.FOLLOWLOCATION, 0)
@@ -267,15 +278,24 @@ class CurlWire:
             handle.setopt(CurlOpt.PROXY, self.proxy.encode())
             handle.setopt(CurlOpt.HTTPPROXYTUNNEL, 0 if self.proxy.startswith("socks") else 1)
             handle.setopt(CurlOpt.SUPPRESS_CONNECT_HEADERS, 1)  # the tunnel's own answer is not the upstream's
-        if request.connect_to is not None:
-            port = _port(request.url)
-            address = "[%s]" % request.connect_to if ":" in request.connect_to else request.connect_to
-            handle.setopt(
-                CurlOpt.RESOLVE,
-                ["-%s:%d" % (host_of(request.url), port), "%s:%d:%s" % (host_of(request.url), port, address)],
-            )
+        self._pin(handle, request)
+
+    def _pin(self, handle: Curl, request: WireRequest) -> None:
+        """Connect a pinned request to its checked address (curl's ``RESOLVE``), over a connection
+        of this handle when every connection it may hold to that host went to a checked address
+        (so the hops of one fetch share a connection, as Chrome's do); else over a fresh one, not kept."""
+        key = (host_of(request.url), _port(request.url))
+        seen = self._connected.setdefault(handle, {})
+        if request.connect_to is None:
+            seen[key] = _UNCHECKED  # libcurl resolved this host itself: its connection is no checked one
+            return
+        address = "[%s]" % request.connect_to if ":" in request.connect_to else request.connect_to
+        handle.setopt(CurlOpt.RESOLVE, ["-%s:%d" % key, "%s:%d:%s" % (key[0], key[1], address)])
+        if self.proxy or seen.get(key, _CHECKED) == _UNCHECKED:
             handle.setopt(CurlOpt.FRESH_CONNECT, 1)
             handle.setopt(CurlOpt.FORBID_REUSE, 1)
+        else:
+            seen[key] = _CHECKED
 
 
 def _set_method(handle: Curl, request: WireRequest) -> None:

@@ -228,6 +228,8 @@ class RequestsWire:
                 if deadline.expired():
                     raise deadline_error(deadline, host, provider)
                 chunk = read(_CHUNK, decode_content=True)
+                if not chunk and deadline.expired():  # the watch shut the socket: the body is not complete
+                    raise deadline_error(deadline, host, provider)
                 if not chunk or not sink.data(chunk):
                     return
         except urllib3.exceptions.ReadTimeoutError:

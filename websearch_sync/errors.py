@@ -132,6 +132,8 @@ MAXLAG = "maxlag"  #: Wikipedia's databases lag
 UNEXPECTED_SHAPE = "unexpected_shape"
 NOT_JSON = "not_json"
 NO_CONTENT = "no_content"  #: fetch: a page with no readable text
+PDF_NO_TEXT = "pdf_no_text"  #: fetch: a PDF without a text layer (scanned pages)
+PDF_BROKEN = "pdf_broken"  #: fetch: a PDF its reader cannot parse
 # WebProviderError
 HTTP_404 = "http_404"
 API_ERROR = "api_error"  #: an error envelope in a 2xx answer
@@ -140,6 +142,7 @@ RESPONSE_TOO_LARGE = "response_too_large"
 REDIRECT_LOOP = "redirect_loop"
 BAD_REDIRECT = "bad_redirect"
 UNSUPPORTED_CONTENT = "unsupported_content"
+PDF_ENCRYPTED = "pdf_encrypted"  #: fetch: a PDF that needs a password to read
 INTERNAL_ERROR = "internal_error"  #: a bug inside a backend or the extractor
 BAD_PARSE_RESULT = "bad_parse_result"  #: a backend's parse returned the wrong shape
 ANSWER_ONLY = "answer_only"

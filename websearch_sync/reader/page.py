@@ -52,13 +52,12 @@ from ..models import ExtractMode, FetchResult, SearchItem
 from ..net.botwall import bot_wall_error
 from ..net.deadline import Deadline, DeadlinePassed, run_within
 from ..net.hops import RedirectPolicy
-from ..net.media import media_kind
 from ..net.ssrf import AddressGuard, ResolvedHost, Resolver
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..net.urls import request_url, shown_url
 from ..secrets import redact, redact_error
 from ..validate import check_number, check_timeout_ms
-from .content import PageText, page_text
+from .content import PageText, page_text, wanted
 from .refresh import RefreshChain
 from .service import ReaderService, carries_credentials, read_with_service, reader_service
 
@@ -131,8 +130,8 @@ def fetch_page(
         WebSearchError: ``InvalidInput`` (``bad_url``, ``bad_extract_mode``,
         ``bad_max_chars``, ``bad_max_bytes``, ``bad_timeout``, ``private_address``),
         ``Timeout``, ``NetworkError``, ``AuthError``, ``WebBlocked``, ``BadGateway``,
-        ``WebParseError`` (``no_content``), ``WebProviderError`` (``http_<status>``,
-        ``redirect_loop``, ``bad_redirect``, ``unsupported_content``).
+        ``WebParseError`` (``no_content``, ``pdf_no_text``, ``pdf_broken``), ``WebProviderError``
+        (``http_<status>``, ``redirect_loop``, ``bad_redirect``, ``unsupported_content``, ``pdf_encrypted``).
     """
     secrets = settings.secrets()
     try:
@@ -163,10 +162,11 @@ def fetch_page(
                 return _result(url.strip(), final_url, 200, content_type, page, False, max_chars)
         if first is None:
             raise unresolved  # type: ignore[misc]  # the local fallback needs the name resolved here
-        response, page = _fetch_direct(start, first, guard, transport, deadline, mode, max_bytes, include_comments)
-        return _result(
-            url.strip(), response.url, response.status, response.content_type, page, response.truncated, max_chars
+        response, page = _fetch_direct(
+            start, first, guard, transport, deadline, mode, max_bytes, include_comments, max_chars
         )
+        truncated = response.truncated or page.truncated
+        return _result(url.strip(), response.url, response.status, response.content_type, page, truncated, max_chars)
     except WebSearchError as error:
         redact_error(error, secrets)  # in place
         raise
@@ -230,6 +230,7 @@ def _fetch_direct(
     mode: str,
     max_bytes: int,
     include_comments: bool = False,
+    max_chars: Optional[int] = None,
 ) -> tuple[HttpResponse, PageText]:
     policy = RedirectPolicy(start, guard, provider=PROVIDER, canonical=request_url)
     current, resolved = start, first
@@ -256,7 +257,7 @@ def _fetch_direct(
     if error is not None:
         raise error
     try:
-        return response, _extract(response, mode, deadline, include_comments)
+        return response, _extract(response, mode, deadline, include_comments, max_chars)
     except WebParseError as empty:
         if empty.detail_code != NO_CONTENT or refreshes.unfollowed is None:
             raise
@@ -305,9 +306,8 @@ def _get(
 
 
 def _worth_reading(status: int, headers: Mapping[str, str]) -> bool:
-    """False for a successful answer of a content type fetch refuses anyway (a PDF, an image...)."""
-    media = (headers.get("Content-Type") or "").split(";", 1)[0].strip().lower()
-    return not (200 <= status < 300 and media_kind(media) == "other")
+    """False for a successful answer of a content type fetch refuses anyway (a video, an archive...)."""
+    return wanted(status, (headers.get("Content-Type") or "").split(";", 1)[0].strip().lower())
 
 
 def _redirect_target(response: HttpResponse, refreshes: RefreshChain) -> Optional[str]:
@@ -317,7 +317,13 @@ def _redirect_target(response: HttpResponse, refreshes: RefreshChain) -> Optiona
     return refreshes.client_redirect(response)
 
 
-def _extract(response: HttpResponse, mode: str, deadline: Deadline, include_comments: bool = False) -> PageText:
+def _extract(
+    response: HttpResponse,
+    mode: str,
+    deadline: Deadline,
+    include_comments: bool = False,
+    max_chars: Optional[int] = None,
+) -> PageText:
     """The page's text, within the deadline; a failure inside the third-party parsers is logged and typed.
 
     Extraction cannot be interrupted and its cost varies a lot (readability takes
@@ -327,7 +333,14 @@ def _extract(response: HttpResponse, mode: str, deadline: Deadline, include_comm
     try:
         return run_within(
             deadline,
-            lambda: page_text(response, mode=mode, provider=PROVIDER, include_comments=include_comments),
+            lambda: page_text(
+                response,
+                mode=mode,
+                provider=PROVIDER,
+                include_comments=include_comments,
+                max_chars=max_chars,
+                deadline=deadline,
+            ),
             name="websearch-extract",
         )
     except DeadlinePassed:

@@ -403,6 +403,7 @@ class SearchClient:
         allow_private: bool = False,
         cache_ttl_s: Optional[float] = None,
         include_comments: bool = False,
+        images: bool = False,
     ) -> FetchResult:
         """Read one web page with this client's session (see :func:`websearch_sync.fetch`).
 
@@ -422,7 +423,7 @@ class SearchClient:
                 raise
             key = fetch_key(
                 page,
-                (extract_mode, include_comments),
+                (extract_mode, include_comments, images),
                 max_chars,
                 max_bytes,
                 allow_private,
@@ -447,6 +448,7 @@ class SearchClient:
             allow_private=allow_private,
             deadline=deadline,
             include_comments=include_comments,
+            images=images,
         )
         if key is not None:
             self._cache.set(key, cast(dict[str, Any], result), ttl, deadline.remaining_s())

@@ -1,4 +1,5 @@
-"""What fetch makes of a response body: text by content type (a PDF through :mod:`.pdf`).
+"""What fetch makes of a response body: text by content type (a PDF through :mod:`.pdf`, an
+image, when asked for, through :mod:`.image`).
 
 Pure functions over :class:`~websearch_sync.net.transport.HttpResponse`; no I/O.
 """
@@ -13,20 +14,23 @@ from ..extract.rules import COMMENT_RULE, DEFAULT_RULES
 from ..net.deadline import Deadline
 from ..net.media import content_kind, media_kind
 from ..net.transport import HttpResponse
+from .image import image_text
 from .pagetext import PageText as PageText  # the readers' result, named here for fetch and the service path
 from .pagetext import readable
 from .pdf import pdf_text
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
-#: The kinds of body (``net.media``) fetch reads.
+#: The kinds of body (``net.media``) fetch reads (an image only when asked for).
 READ_KINDS = ("html", "json", "text", "pdf")
 
 
-def wanted(status: int, media: str) -> bool:
+def wanted(status: int, media: str, images: bool = False) -> bool:
     """Whether the body of an answer with this status and media type is worth reading: not a
-    successful answer of a type fetch refuses anyway (a video, an archive)."""
-    return not (200 <= status < 300 and media_kind(media) not in (None, *READ_KINDS))
+    successful answer of a type fetch refuses anyway (a video, an archive; an image unless
+    ``images``)."""
+    kinds = (None, *READ_KINDS, "image") if images else (None, *READ_KINDS)
+    return not (200 <= status < 300 and media_kind(media) not in kinds)
 
 
 def page_text(
@@ -37,18 +41,22 @@ def page_text(
     include_comments: bool = False,
     max_chars: Optional[int] = None,
     deadline: Optional[Deadline] = None,
+    images: bool = False,
 ) -> PageText:
     """Turn a successful response into text (``mode``: ``"markdown"`` or ``"text"``;
     ``include_comments`` keeps an HTML page's reader comment threads).
 
     HTML -> main content (readability; visible text as the fallback), JSON ->
     pretty-printed, text/plain and text/markdown -> as is, PDF -> its text layer page by
-    page (:func:`.pdf.pdf_text`, which stops at ``max_chars`` and before ``deadline``). Raises
+    page (:func:`.pdf.pdf_text`, which stops at ``max_chars`` and before ``deadline``), an
+    image -> base64 with its size when ``images`` (:func:`.image.image_text`). Raises
     ``WebProviderError(unsupported_content)`` for other types and
     ``WebParseError(no_content)`` when nothing readable is left.
     """
     host = urlsplit(response.url).hostname or "the site"
     kind = content_kind(response)
+    if kind == "image":
+        return image_text(response, provider=provider, images=images)
     if kind not in READ_KINDS:
         raise WebProviderError(
             "%s served %s content, which fetch cannot read (only HTML, JSON, plain text, markdown and PDF)"

@@ -2,6 +2,7 @@
 
 import re
 from dataclasses import dataclass
+from typing import Optional
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -15,12 +16,24 @@ def readable(text: str) -> bool:
     return _READABLE.search(text) is not None
 
 
+@dataclass(frozen=True)
+class ImageData:
+    """An image as fetch returns it: media type, size in pixels, the bytes in base64."""
+
+    content_type: str
+    width: int
+    height: int
+    data: str
+
+
 @dataclass
 class PageText:
     """The readable part of a page; ``truncated`` when the reader stopped before its end
-    (a PDF read page by page stops at ``max_chars`` or near the deadline)."""
+    (a PDF read page by page stops at ``max_chars`` or near the deadline); ``image`` for an
+    image (``text`` is then one line describing it)."""
 
     title: str
     text: str
     extractor: str
     truncated: bool = False
+    image: Optional[ImageData] = None

@@ -72,11 +72,12 @@ def pdf_text(
     pypdf = _pypdf()
     if pypdf is None:
         raise WebProviderError(
-            "%s served a PDF; reading PDFs needs the optional 'pdf' extra (pip install 'websearch-sync[pdf]')" % host,
+            "%s served a PDF; reading PDFs needs the optional 'pdf' extra (pip install -e '.[pdf]' from a checkout)"
+            % host,
             provider=provider,
             detail_code=UNSUPPORTED_CONTENT,
             status=response.status,
-            hint="pip install 'websearch-sync[pdf]'",
+            hint="install the pdf extra (pypdf)",
         )
     if response.truncated:
         raise WebProviderError(

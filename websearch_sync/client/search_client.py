@@ -420,6 +420,7 @@ class SearchClient:
         allow_private: bool = False,
         cache_ttl_s: Optional[float] = None,
         include_comments: bool = False,
+        images: bool = False,
     ) -> FetchResult:
         """Read one web page with this client's session (see :func:`websearch_sync.fetch`).
 
@@ -439,7 +440,7 @@ class SearchClient:
                 raise
             key = fetch_key(
                 page,
-                (extract_mode, include_comments),
+                (extract_mode, include_comments, images),
                 max_chars,
                 max_bytes,
                 allow_private,
@@ -469,6 +470,7 @@ class SearchClient:
             allow_private=allow_private,
             deadline=deadline,
             include_comments=include_comments,
+            images=images,
         )
         if key is not None:
             self._cache.set(

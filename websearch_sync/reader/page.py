@@ -28,6 +28,7 @@ from ..engine import registry
 from ..errors import (
     BAD_ALLOW_PRIVATE,
     BAD_EXTRACT_MODE,
+    BAD_IMAGES,
     BAD_INCLUDE_COMMENTS,
     BAD_MAX_BYTES,
     BAD_MAX_CHARS,
@@ -52,13 +53,12 @@ from ..models import ExtractMode, FetchResult, SearchItem
 from ..net.botwall import bot_wall_error
 from ..net.deadline import Deadline, DeadlinePassed, run_within
 from ..net.hops import RedirectPolicy
-from ..net.media import media_kind
 from ..net.ssrf import AddressGuard, ResolvedHost, Resolver
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..net.urls import request_url, shown_url
 from ..secrets import redact, redact_error
 from ..validate import check_number, check_timeout_ms
-from .content import PageText, page_text
+from .content import PageText, page_text, wanted
 from .refresh import RefreshChain
 from .service import ReaderService, carries_credentials, read_with_service, reader_service
 
@@ -89,6 +89,16 @@ def _check_mode(mode: Any) -> str:
     return mode.lower()
 
 
+_FLAG_DETAILS = {"allow_private": BAD_ALLOW_PRIVATE, "include_comments": BAD_INCLUDE_COMMENTS, "images": BAD_IMAGES}
+
+
+def _check_flags(**flags: Any) -> None:
+    """``InvalidInput(bad_<name>)`` for the first flag that is not a bool."""
+    for name, value in flags.items():
+        if not isinstance(value, bool):
+            raise InvalidInput("%s must be true or false" % name, detail_code=_FLAG_DETAILS[name])
+
+
 # -- one fetch ------------------------------------------------------------------------------
 
 
@@ -106,11 +116,13 @@ def fetch_page(
     resolver: Optional[Resolver] = None,
     trusted_networks: Iterable[str] = (),
     include_comments: bool = False,
+    images: bool = False,
 ) -> FetchResult:
     """Read one page and return the fetch result dict.
 
     Returns ``{"url", "final_url", "status", "content_type", "extractor", "title",
-    "text", "truncated", "length"}``.
+    "text", "truncated", "length"}``, and for an image (``images``) ``width``, ``height``
+    and ``data`` (base64).
 
     Args:
         url: an http(s) URL.
@@ -126,13 +138,14 @@ def fetch_page(
         resolver: ``resolver(host, port, timeout_s) -> [ip, ...]``; default: the system's.
         trusted_networks: networks allowed although not public (e.g. ``"10.1.0.0/16"``).
         include_comments: keep the page's reader comment threads (left out by default).
+        images: return an image (PNG, JPEG, GIF, WebP) as base64 data (refused by default).
 
     Raises:
         WebSearchError: ``InvalidInput`` (``bad_url``, ``bad_extract_mode``,
         ``bad_max_chars``, ``bad_max_bytes``, ``bad_timeout``, ``private_address``),
         ``Timeout``, ``NetworkError``, ``AuthError``, ``WebBlocked``, ``BadGateway``,
-        ``WebParseError`` (``no_content``), ``WebProviderError`` (``http_<status>``,
-        ``redirect_loop``, ``bad_redirect``, ``unsupported_content``).
+        ``WebParseError`` (``no_content``, ``pdf_no_text``, ``pdf_broken``), ``WebProviderError``
+        (``http_<status>``, ``redirect_loop``, ``bad_redirect``, ``unsupported_content``, ``pdf_encrypted``).
     """
     secrets = settings.secrets()
     try:
@@ -140,10 +153,7 @@ def fetch_page(
         max_chars = check_number("max_chars", max_chars, detail=BAD_MAX_CHARS)
         max_bytes = check_number("max_bytes", max_bytes, detail=BAD_MAX_BYTES)
         timeout = check_timeout_ms(timeout_ms)
-        if not isinstance(allow_private, bool):
-            raise InvalidInput("allow_private must be true or false", detail_code=BAD_ALLOW_PRIVATE)
-        if not isinstance(include_comments, bool):
-            raise InvalidInput("include_comments must be true or false", detail_code=BAD_INCLUDE_COMMENTS)
+        _check_flags(allow_private=allow_private, include_comments=include_comments, images=images)
         start = request_url(url)
         if deadline is None:
             deadline = Deadline(timeout or settings.timeout_ms)
@@ -163,10 +173,11 @@ def fetch_page(
                 return _result(url.strip(), final_url, 200, content_type, page, False, max_chars)
         if first is None:
             raise unresolved  # type: ignore[misc]  # the local fallback needs the name resolved here
-        response, page = _fetch_direct(start, first, guard, transport, deadline, mode, max_bytes, include_comments)
-        return _result(
-            url.strip(), response.url, response.status, response.content_type, page, response.truncated, max_chars
+        response, page = _fetch_direct(
+            start, first, guard, transport, deadline, mode, max_bytes, include_comments, max_chars, images
         )
+        truncated = response.truncated or page.truncated
+        return _result(url.strip(), response.url, response.status, response.content_type, page, truncated, max_chars)
     except WebSearchError as error:
         redact_error(error, secrets)  # in place
         raise
@@ -230,13 +241,15 @@ def _fetch_direct(
     mode: str,
     max_bytes: int,
     include_comments: bool = False,
+    max_chars: Optional[int] = None,
+    images: bool = False,
 ) -> tuple[HttpResponse, PageText]:
     policy = RedirectPolicy(start, guard, provider=PROVIDER, canonical=request_url)
     current, resolved = start, first
     refreshes = RefreshChain()
     while True:
         try:
-            response = _get(current, resolved, transport, deadline, max_bytes)
+            response = _get(current, resolved, transport, deadline, max_bytes, images)
         except NetworkError:
             if refreshes.carrier is None:
                 raise
@@ -256,7 +269,7 @@ def _fetch_direct(
     if error is not None:
         raise error
     try:
-        return response, _extract(response, mode, deadline, include_comments)
+        return response, _extract(response, mode, deadline, include_comments, max_chars, images)
     except WebParseError as empty:
         if empty.detail_code != NO_CONTENT or refreshes.unfollowed is None:
             raise
@@ -280,7 +293,7 @@ def _naming_noscript_target(empty: WebParseError, target: str) -> WebParseError:
 
 
 def _get(
-    url: str, resolved: ResolvedHost, transport: HttpTransport, deadline: Deadline, max_bytes: int
+    url: str, resolved: ResolvedHost, transport: HttpTransport, deadline: Deadline, max_bytes: int, images: bool = False
 ) -> HttpResponse:
     """GET ``url`` over a connection to a checked address (the next one if connecting fails)."""
     spec = RequestSpec("GET", url, headers={"Accept": _ACCEPT}, allow_redirects=False, browser=True)
@@ -294,7 +307,7 @@ def _get(
                 max_bytes=max_bytes,
                 truncate=True,
                 connect_to=address,
-                read_body=_worth_reading,
+                read_body=_worth_reading_images if images else _worth_reading,
             )
         except NetworkError as error:
             if error.detail_code not in (CONNECTION_REFUSED, CONNECTION_ERROR) or deadline.expired():
@@ -304,10 +317,14 @@ def _get(
     raise failure
 
 
-def _worth_reading(status: int, headers: Mapping[str, str]) -> bool:
-    """False for a successful answer of a content type fetch refuses anyway (a PDF, an image...)."""
-    media = (headers.get("Content-Type") or "").split(";", 1)[0].strip().lower()
-    return not (200 <= status < 300 and media_kind(media) == "other")
+def _worth_reading(status: int, headers: Mapping[str, str], images: bool = False) -> bool:
+    """False for a successful answer of a content type fetch refuses anyway (a video, an archive...)."""
+    return wanted(status, (headers.get("Content-Type") or "").split(";", 1)[0].strip().lower(), images)
+
+
+def _worth_reading_images(status: int, headers: Mapping[str, str]) -> bool:
+    """:func:`_worth_reading` of a fetch that returns images."""
+    return _worth_reading(status, headers, images=True)
 
 
 def _redirect_target(response: HttpResponse, refreshes: RefreshChain) -> Optional[str]:
@@ -317,7 +334,14 @@ def _redirect_target(response: HttpResponse, refreshes: RefreshChain) -> Optiona
     return refreshes.client_redirect(response)
 
 
-def _extract(response: HttpResponse, mode: str, deadline: Deadline, include_comments: bool = False) -> PageText:
+def _extract(
+    response: HttpResponse,
+    mode: str,
+    deadline: Deadline,
+    include_comments: bool = False,
+    max_chars: Optional[int] = None,
+    images: bool = False,
+) -> PageText:
     """The page's text, within the deadline; a failure inside the third-party parsers is logged and typed.
 
     Extraction cannot be interrupted and its cost varies a lot (readability takes
@@ -327,7 +351,15 @@ def _extract(response: HttpResponse, mode: str, deadline: Deadline, include_comm
     try:
         return run_within(
             deadline,
-            lambda: page_text(response, mode=mode, provider=PROVIDER, include_comments=include_comments),
+            lambda: page_text(
+                response,
+                mode=mode,
+                provider=PROVIDER,
+                include_comments=include_comments,
+                max_chars=max_chars,
+                deadline=deadline,
+                images=images,
+            ),
             name="websearch-extract",
         )
     except DeadlinePassed:
@@ -354,17 +386,20 @@ def _result(
     text = page.text
     if len(text) > max_chars:
         text, truncated = text[:max_chars], True
-    return {
+    result: FetchResult = {
         "url": url,
         "final_url": final_url,
         "status": status,
-        "content_type": content_type,
+        "content_type": content_type if page.image is None else page.image.content_type,
         "extractor": page.extractor,
         "title": page.title,
         "text": text,
         "truncated": truncated,
         "length": len(text),
     }
+    if page.image is not None:
+        result["width"], result["height"], result["data"] = page.image.width, page.image.height, page.image.data
+    return result
 
 
 # -- search(include_content=True) -----------------------------------------------------------

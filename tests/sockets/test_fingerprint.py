@@ -20,7 +20,7 @@ CHROMIUM_H2 = "1:65536;2:0;4:6291456;6:262144|15663105|0|m,a,s,p"
 #: Headers a form post adds to a navigation, placed by the browser's own rule.
 FORM_HEADERS = ("origin", "content-type", "content-length", "cookie", "referer")
 
-browser = pytest.mark.skipif(not browser_available(), reason="needs the browser extra (curl_cffi, Python >= 3.10)")
+browser = pytest.mark.skipif(not browser_available(), reason="needs the browser extra (curl_cffi)")
 
 
 def _settings(server, impersonate):

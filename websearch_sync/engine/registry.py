@@ -219,10 +219,7 @@ def _kind_rank(cls: type[Backend]) -> int:
 def _entry_points() -> list[Any]:
     from importlib import metadata
 
-    found = metadata.entry_points()
-    if hasattr(found, "select"):  # Python 3.10+
-        return list(found.select(group=PLUGIN_GROUP))
-    return list(found.get(PLUGIN_GROUP, []))  # Python 3.9: a dict of lists
+    return list(metadata.entry_points(group=PLUGIN_GROUP))
 
 
 def _load_plugin(entry: Any) -> None:

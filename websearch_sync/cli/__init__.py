@@ -19,7 +19,7 @@ from typing import Callable, Optional, TextIO
 from ..backends.stub import offline_warning_given
 from ..config import VERSION as __version__
 from ..errors import WebSearchError
-from . import backends_cmd, contract_cmd, fetch_cmd, mcp_cmd, search_cmd
+from . import backends_cmd, contract_cmd, fetch_cmd, mcp_cmd, search_cmd, state_cmd
 from .output import (
     EXIT_BROKEN_PIPE,
     TerminalStream,
@@ -32,7 +32,7 @@ from .output import (
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
-COMMANDS = (search_cmd, fetch_cmd, backends_cmd, contract_cmd, mcp_cmd)
+COMMANDS = (search_cmd, fetch_cmd, backends_cmd, contract_cmd, mcp_cmd, state_cmd)
 
 EPILOG = """examples:
   websearch-sync search "python requests timeout" -n 3

@@ -42,7 +42,7 @@ EPILOG = """examples:
   websearch-sync backends
 
 exit statuses: 0 ok, 1 verify/check-live/record found a problem, 2 invalid input,
-3 blocked/auth, 4 timeout/network, 5 other failure, 141 output pipe closed"""
+3 blocked/auth, 4 timeout/network, 5 other failure, 130 interrupted, 141 output pipe closed"""
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -18,14 +18,13 @@ it misbehaves, also served by the fault lab), ``clocks.py`` (``FakeClock``),
 import pytest
 from clocks import FakeClock
 
-from websearch_sync.client.processwide import forget_process_parts
 from websearch_sync.engine.base import Backend, dig, json_body
 from websearch_sync.engine.registry import backend_class, backend_names, register, unregister
 from websearch_sync.models import ParseResult
 from websearch_sync.net.transport import RequestSpec
 
 # The fixtures (websearch_replay, websearch_fake) also where the pytest11 plugin is not installed.
-from websearch_sync.testing import no_network, websearch_fake, websearch_replay  # noqa: F401
+from websearch_sync.testing import no_network, reset, websearch_fake, websearch_replay  # noqa: F401
 
 ENV_PREFIXES = ("WEB_SEARCH_", "WEB_FETCH_", "SEARXNG_", "BRAVE_", "BOCHA_", "TAVILY_", "KAGI_", "JINA_")
 
@@ -43,8 +42,7 @@ def _offline_and_clean_env(monkeypatch):
     for name in list(os.environ):
         if name.startswith(ENV_PREFIXES) or name in declared:
             monkeypatch.delenv(name)
-    forget_process_parts()  # each test starts without the module-level calls' cool-downs and slots
-    close_default_client()
+    reset()  # as the plugin does; here too where it is not installed (after the environment is cleaned)
     with no_network():
         yield
     close_default_client()

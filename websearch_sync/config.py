@@ -79,6 +79,10 @@ class BackendCatalogue(Protocol):
         """The registered backends' names, in registration order."""
         ...
 
+    def closest(self, name: str) -> Optional[str]:
+        """The registered backend a mistyped or informal ``name`` most likely means, or ``None``."""
+        ...
+
     def read_settings(
         self, name: str, given: Mapping[str, Any], environ: Optional[Mapping[str, str]] = None
     ) -> dict[str, Any]:
@@ -91,6 +95,9 @@ class _NoBackends:
 
     def names(self) -> list[str]:
         return []
+
+    def closest(self, name: str) -> Optional[str]:
+        return None
 
     def read_settings(
         self, name: str, given: Mapping[str, Any], environ: Optional[Mapping[str, str]] = None
@@ -174,7 +181,7 @@ class Settings:
     state_prefix: str = ""
     state_required: bool = False
     min_interval_s: Union[None, float, dict[str, float]] = None
-    from_environment: bool = False
+    from_environment: bool = dataclasses.field(default=False, repr=False)
     env_backend_problem: Optional[str] = dataclasses.field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -264,6 +271,8 @@ class Settings:
     def __repr__(self) -> str:
         shown = []
         for field in dataclasses.fields(self):
+            if not field.repr:  # bookkeeping of from_env, not a setting the caller gave
+                continue
             value = getattr(self, field.name)
             if field.name == "providers":
                 value = {
@@ -456,8 +465,23 @@ def env_text(env: Mapping[str, str], name: str) -> str:
     return (env.get(name) or "").strip()
 
 
+#: The spellings of a yes/no variable (unset or empty is no).
+_FLAG_VALUES = {"1": True, "true": True, "yes": True, "on": True, "0": False, "false": False, "no": False, "off": False}
+
+
 def _env_flag(env: Mapping[str, str], name: str) -> bool:
-    return env_text(env, name).lower() in ("1", "true", "yes", "on")
+    """A yes/no variable; ``InvalidInput(bad_setting)`` for any other value (``maybe`` is not a
+    no to take silently: the variable was set to turn something on)."""
+    text = env_text(env, name)
+    if not text:
+        return False
+    try:
+        return _FLAG_VALUES[text.lower()]
+    except KeyError:
+        raise InvalidInput(
+            "%s=%r is not a yes/no value: use 1, true, yes or on (0, false, no or off to turn it off)" % (name, text),
+            detail_code=BAD_SETTING,
+        ) from None
 
 
 def env_int(env: Mapping[str, str], name: str, maximum: Optional[int], minimum: int = 1) -> Optional[int]:
@@ -489,8 +513,8 @@ def _unknown_backend_problem(where: str, names: Sequence[str]) -> Optional[str]:
         return None
     guesses = []
     for name in unknown:
-        close = difflib.get_close_matches(name, known + ["auto"], n=1)
-        guesses.append("%r%s" % (name, " (did you mean %s?)" % close[0] if close else ""))
+        close = _backends.closest(name) or next(iter(difflib.get_close_matches(name, ["auto"], n=1)), None)
+        guesses.append("%r%s" % (name, " (did you mean %s?)" % close if close else ""))
     return "%s names unknown backend %s; known backends: %s, or auto" % (where, ", ".join(guesses), ", ".join(known))
 
 

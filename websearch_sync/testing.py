@@ -7,13 +7,17 @@
   runs on the recorded body, through the real HTTP layer, with no socket opened.
 - :func:`fake_results` makes backends answer with given items (or errors).
 - :func:`assert_contract` checks that a result honours the canonical shape.
+- :func:`reset` forgets what ``websearch_sync.search()`` and the tools' shared client keep
+  for the whole process (pace, cool-downs, single-flight tables), so a test starts as a
+  fresh process would.
 - :func:`conformance_checks` / :func:`check_conformance` run the conformance kit (status
   mapping, unknown layouts, the deadline, recorded cases and their bot walls) on any
   registered backend, a plugin's included; ``pytest --websearch-conformance NAME`` runs it
   as tests.
 - pytest fixtures ``websearch_replay`` and ``websearch_fake`` wrap the two context
   managers; this module is a pytest plugin (the ``pytest11`` entry point
-  ``websearch_sync.testing``), so installed, its fixtures are there in every test.
+  ``websearch_sync.testing``), so installed, its fixtures are there in every test, and
+  :func:`reset` runs before each test (not for one marked ``websearch_keep_state``).
 
 Matching rule of :func:`replay_fixtures`: a search is answered by a recorded case
 of the same backend whose query is the same once whitespace is collapsed
@@ -33,6 +37,8 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Union
 
+from .client.default_client import close_default_client
+from .client.processwide import forget_process_parts
 from .config import Settings
 from .contract.cases import Case, contract_violations, discover
 from .contract.conformance import ConformanceCheck
@@ -52,6 +58,7 @@ except ImportError:  # pragma: no cover - pytest is in the test extra
     _pytest = None  # type: ignore[assignment]  # fixtures below are defined only when it is set
 
 __all__ = [
+    "reset",
     "replay_fixtures",
     "fake_results",
     "assert_contract",
@@ -447,6 +454,24 @@ def assert_contract(result: Any, max_results: Optional[int] = None, provider: Op
         raise AssertionError("the result breaks the websearch_sync contract:\n  " + "\n  ".join(problems))
 
 
+def reset() -> None:
+    """Forget the process-wide state of the module-level calls (``websearch_sync.search``,
+    ``fetch``) and of the tools' shared client: rate-limit pace, cool-downs after a block,
+    single-flight tables. A block a test provokes (``fake_results({"ddg_html": WebBlocked(...)})``)
+    would otherwise leave that backend cooling down for the tests after it.
+
+    The pytest plugin calls it before each test; call it yourself under another runner. A
+    ``SearchClient`` you built keeps its own state (see ``SearchClient.clear_cooldowns``), and
+    so does a shared state in Redis (``websearch-sync state clear``).
+    """
+    forget_process_parts()
+    close_default_client()
+
+
+#: The marker that keeps the process-wide state from the test before (no :func:`reset`).
+KEEP_STATE_MARKER = "websearch_keep_state"
+
+
 # -- the conformance kit ---------------------------------------------------------------------------
 
 
@@ -496,6 +521,18 @@ if _pytest is not None:
         test ends (see :func:`fake_results`); returns the :class:`FakeResults`."""
         with contextlib.ExitStack() as stack:
             yield lambda results, **kwargs: stack.enter_context(fake_results(results, **kwargs))
+
+    def pytest_configure(config: Any) -> None:
+        """Register the ``websearch_keep_state`` marker."""
+        config.addinivalue_line(
+            "markers", KEEP_STATE_MARKER + ": keep the process-wide pace and cool-downs of the test before (no reset)"
+        )
+
+    @_pytest.fixture(autouse=True)
+    def _websearch_fresh_state(request: Any) -> None:
+        """Each test starts with the process-wide state of a fresh process (see :func:`reset`)."""
+        if request.node.get_closest_marker(KEEP_STATE_MARKER) is None:
+            reset()
 
     __all__ += ["websearch_replay", "websearch_fake"]
 

@@ -505,13 +505,16 @@ def _error_line(error: Mapping[str, Any]) -> str:
     return line
 
 
-def format_results(result: Mapping[str, Any], style: str = "text", *, untrusted_notice: bool = True) -> str:
+def format_results(
+    result: Mapping[str, Any], style: str = "text", *, untrusted_notice: bool = True, offline_note: bool = True
+) -> str:
     """Render a ``call_tool`` result (search, fetch or error) for a model or a person.
 
     Search results become a numbered list (title, URL, snippet, optional content);
     an empty list is one "No results" line; an error is one readable line saying
     what happened and whether retrying helps; results of the offline stub end with
-    a note saying they are not from the web. Fetched text (and result content) is
+    a note saying they are not from the web (unless ``offline_note=False``: the command
+    line says it on stderr instead). Fetched text (and result content) is
     wrapped in an untrusted-content block unless ``untrusted_notice=False``; its tag
     carries a random nonce, so page text cannot close it. ``"markdown"`` escapes
     titles and snippets so they render as the same text (never as links, images or
@@ -519,7 +522,7 @@ def format_results(result: Mapping[str, Any], style: str = "text", *, untrusted_
     """
     if style not in ("text", "markdown"):
         raise InvalidInput("style must be 'text' or 'markdown', got %r" % (style,), detail_code=BAD_STYLE)
-    return _render(result, style, _new_tag() if untrusted_notice else None)
+    return _render(result, style, _new_tag() if untrusted_notice else None, offline_note)
 
 
 def format_for_model(result: Mapping[str, Any], style: str = "text") -> tuple[str, Optional[dict[str, Any]]]:
@@ -584,11 +587,11 @@ def _new_tag() -> str:
     return "%s-%s" % (UNTRUSTED_TAG, _new_nonce())
 
 
-def _render(result: Mapping[str, Any], style: str, tag: Optional[str]) -> str:
+def _render(result: Mapping[str, Any], style: str, tag: Optional[str], offline_note: bool = True) -> str:
     if "error" in result:
         return _error_line(result["error"])
     if "items" in result:
-        return _format_search(result, style, tag)
+        return _format_search(result, style, tag, offline_note)
     return _format_fetch(result, style, tag)
 
 
@@ -634,20 +637,42 @@ def markdown_destination(url: Any) -> str:
     return "<%s>" % _DESTINATION_SPECIAL.sub(r"\\\1", encoded)
 
 
-def _format_search(result: Mapping[str, Any], style: str, tag: Optional[str]) -> str:
+def _format_search(result: Mapping[str, Any], style: str, tag: Optional[str], offline_note: bool = True) -> str:
     items = result.get("items") or []
     if not items:
         return "No results found."
     blocks = [_format_item(item, style, tag) for item in items]
-    failures = result.get("errors") or []
-    if failures:
-        blocks.append(
-            "Note: %d source(s) failed: %s"
-            % (len(failures), "; ".join("%s %s" % (e.get("provider") or "?", e.get("type")) for e in failures))
-        )
-    if offline_backends(result):
+    blocks.extend(_failure_notes(result, style))
+    if offline_note and offline_backends(result):
         blocks.append(OFFLINE_NOTE)
     return "\n\n".join(blocks)
+
+
+def _failure_notes(result: Mapping[str, Any], style: str) -> list[str]:
+    """The notes on a search's failures: the sources (backends) that failed, and the result
+    pages ``include_content`` could not read (each with its URL and why)."""
+    failures = [e for e in result.get("errors") or [] if isinstance(e, Mapping)]
+    notes = []
+    sources = [e for e in failures if not e.get("url")]
+    if sources:
+        notes.append(
+            "Note: %d source(s) failed: %s"
+            % (len(sources), "; ".join("%s %s" % (e.get("provider") or "?", e.get("type")) for e in sources))
+        )
+    pages = [e for e in failures if e.get("url")]
+    if pages:
+        note = "Note: %d page(s) could not be read for their content: %s" % (
+            len(pages),
+            "; ".join(_page_failure(e) for e in pages),
+        )
+        notes.append(markdown_text(note) if style == "markdown" else note)
+    return notes
+
+
+def _page_failure(error: Mapping[str, Any]) -> str:
+    """``URL (Type/detail_code: message)`` of a page include_content could not read."""
+    kind = "%s/%s" % (error.get("type"), error["detail_code"]) if error.get("detail_code") else str(error.get("type"))
+    return "%s (%s: %s)" % (error["url"], kind, str(error.get("message") or "")[:200])
 
 
 def _format_item(item: Mapping[str, Any], style: str, tag: Optional[str]) -> str:

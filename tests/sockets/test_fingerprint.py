@@ -26,7 +26,7 @@ CHROMIUM_FORM_POST = (
     "accept-encoding,accept-language,priority"
 ).split(",")
 
-browser = pytest.mark.skipif(not browser_available(), reason="needs the browser extra (curl_cffi, Python >= 3.10)")
+browser = pytest.mark.skipif(not browser_available(), reason="needs the browser extra (curl_cffi)")
 
 
 def _settings(server, impersonate):

@@ -19,10 +19,6 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
-
-if sys.version_info < (3, 10):  # the SDK (and so the mcp extra) needs Python 3.10+
-    pytest.skip("the MCP SDK needs Python 3.10 or later", allow_module_level=True)
-
 from faults import respond
 from servers import FaultServer
 

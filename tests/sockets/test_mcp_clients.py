@@ -14,10 +14,6 @@ import sys
 from pathlib import Path
 
 import pytest
-
-if sys.version_info < (3, 10):
-    pytest.skip("the MCP SDK needs Python 3.10 or later", allow_module_level=True)
-
 from agent_engine import CAPTCHA_PAGE, ddg_engine, searches
 
 import websearch_sync as ws

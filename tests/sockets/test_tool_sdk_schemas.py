@@ -7,14 +7,9 @@ unchanged (a local server on 127.0.0.1 captures the request and refuses it).
 """
 
 import json
-import sys
 from types import SimpleNamespace
 
 import pytest
-
-if sys.version_info < (3, 10):  # the current SDKs need Python 3.10+
-    pytest.skip("the OpenAI and Anthropic SDKs need Python 3.10 or later", allow_module_level=True)
-
 from faults import respond
 from servers import FaultServer
 

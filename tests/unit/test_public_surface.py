@@ -89,6 +89,7 @@ PUBLIC: dict[str, list[str]] = {
         "contract_problems",
         "conformance_checks",
         "check_conformance",
+        "reset",
     ],
     "websearch_sync.tool": [
         "tool_definitions",

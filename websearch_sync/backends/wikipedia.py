@@ -58,7 +58,9 @@ USER_AGENT = "websearch-sync/%s (%%s)" % VERSION
 #: Where the contact goes while none is set (``WIKIPEDIA_CONTACT``).
 NO_CONTACT = "contact not set; see WIKIPEDIA_CONTACT"
 DEFAULT_USER_AGENT = USER_AGENT % NO_CONTACT
-_EDITION = re.compile(r"^[a-z][a-z0-9-]{1,30}$")
+#: An edition code: a 2-3 letter language code with up to two subtags (``en``, ``zh-yue``, ``zh-min-nan``),
+#: or ``simple`` (Simple English); a language's name (``english``) is not one.
+_EDITION = re.compile(r"^(?:[a-z]{2,3}(?:-[a-z0-9]{2,12}){0,2}|simple)$")
 _API = "https://%s.wikipedia.org/w/api.php"
 #: MediaWiki's own URL encoding of titles keeps these characters (``wfUrlencode``).
 _TITLE_SAFE = ";@$!*(),/~:"

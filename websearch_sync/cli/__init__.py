@@ -14,12 +14,13 @@ import io
 import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Callable, Optional, TextIO
 
 from ..backends.stub import offline_warning_given
 from ..config import VERSION as __version__
 from ..errors import WebSearchError
-from . import backends_cmd, contract_cmd, fetch_cmd, mcp_cmd, search_cmd
+from . import backends_cmd, contract_cmd, fetch_cmd, mcp_cmd, search_cmd, state_cmd
 from .output import (
     EXIT_BROKEN_PIPE,
     TerminalStream,
@@ -32,7 +33,7 @@ from .output import (
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
-COMMANDS = (search_cmd, fetch_cmd, backends_cmd, contract_cmd, mcp_cmd)
+COMMANDS = (search_cmd, fetch_cmd, backends_cmd, contract_cmd, mcp_cmd, state_cmd)
 
 EPILOG = """examples:
   websearch-sync search "python requests timeout" -n 3
@@ -42,7 +43,20 @@ EPILOG = """examples:
   websearch-sync backends
 
 exit statuses: 0 ok, 1 verify/check-live/record found a problem, 2 invalid input,
-3 blocked/auth, 4 timeout/network, 5 other failure, 141 output pipe closed"""
+3 blocked/auth, 4 timeout/network, 5 other failure, 130 interrupted, 141 output pipe closed"""
+
+
+#: Where pip installs the documentation pages (setup.cfg's data_files), under the environment's prefix.
+INSTALLED_DOCS = ("share", "doc", "websearch-sync")
+
+
+def docs_location() -> str:
+    """Where this installation's documentation is: the pages pip installed beside the package
+    (``<prefix>/share/doc/websearch-sync``), else the ``docs/`` folder of a checkout."""
+    for folder in (Path(sys.prefix, *INSTALLED_DOCS), Path(__file__).resolve().parents[2] / "docs"):
+        if (folder / "cli.md").is_file():
+            return str(folder)
+    return "the docs/ folder of the source repository"
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -50,7 +64,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="websearch-sync",
         description="Search the web and read pages from the command line, with one result shape and clear errors.",
-        epilog=EPILOG,
+        epilog=EPILOG + "\n\ndocumentation: %s (cli.md: the commands; errors.md: every error)" % docs_location(),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--version", action="version", version="websearch-sync " + __version__)

@@ -47,7 +47,7 @@ EPILOG = """examples:
   WEB_SEARCH_BACKEND=brave BRAVE_API_KEY=... websearch-sync mcp --cache-path ~/.cache/websearch.sqlite
   websearch-sync mcp --backend auto --strategy merge
 
-MCP client configuration (command, args, env): see docs/mcp.md."""
+MCP client configuration (command, args, env): see mcp.md in the documentation (websearch-sync --help says where)."""
 
 
 def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:

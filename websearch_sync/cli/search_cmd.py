@@ -178,7 +178,10 @@ def _render(response: SearchResponse, fmt: str) -> str:
         return json_text(response, sys.stdout, indent=2)
     if fmt == "jsonl":
         return json_text(response, sys.stdout)
-    return format_results(response, "markdown" if fmt == "markdown" else "text", untrusted_notice=False)
+    # the offline note goes to stderr (offline_notice), once: stdout carries the results only
+    return format_results(
+        response, "markdown" if fmt == "markdown" else "text", untrusted_notice=False, offline_note=False
+    )
 
 
 def _count(option: str, value: Optional[int], maximum: int) -> Optional[int]:

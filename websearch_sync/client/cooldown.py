@@ -100,6 +100,22 @@ class Cooldowns:
             if entry is not None and (started is None or entry.recorded <= started):
                 del self._until[name]
 
+    def lift(self, backend: Optional[str] = None) -> list[str]:
+        """Lift every suspension of ``backend`` (its parts too: ``searxng[engines=brave]``), or of
+        every backend, here and in the shared tier: an operator's reset, not a success. The names
+        lifted, sorted.
+
+        Raises:
+            NetworkError: ``state_unavailable`` when the shared tier could not be reached.
+        """
+        with self._lock:
+            names = [name for name in self._until if backend is None or name.partition("[")[0] == backend]
+            for name in names:
+                del self._until[name]
+        if self._shared is not None:
+            names += self._shared.clear(backend)
+        return sorted(set(names))
+
     def check(self, name: str, own: Optional[str] = None, left_s: Optional[float] = None) -> None:
         """Raise the suspending ``WebBlocked`` again while ``name`` (a backend, or a part of one:
         ``searxng[engines=brave]``) is cooling down.

@@ -214,6 +214,19 @@ class SearchClient:
             self._transport.close()
             self._cache.close()
 
+    def clear_cooldowns(self, backend: Optional[str] = None) -> list[str]:
+        """Lift the cool-downs of ``backend`` (its parts too), or of every backend: this client's
+        and, with a shared state, every process's. For an operator who knows a block is over;
+        the names lifted, sorted.
+
+        Raises:
+            InvalidInput: ``unknown_backend``.
+            NetworkError: ``state_unavailable`` when the shared state cannot be reached.
+        """
+        if backend is not None:
+            registry.backend_class(backend)
+        return self._cooldowns.lift(backend)
+
     def __enter__(self) -> "SearchClient":
         return self
 

@@ -82,6 +82,9 @@ class SharedCooldownsTier(Protocol):
     def lookup(self, name: str, left_s: Optional[float] = None) -> Optional[SharedBlock]:
         """The cool-down of ``name``, or ``None``."""
 
+    def clear(self, backend: Optional[str] = None) -> list[str]:
+        """Delete the cool-downs of ``backend`` (its parts too), or of every backend; the names deleted."""
+
 
 class SharedFlightsTier(Protocol):
     """Who is already asking the upstream a question (single-flight across processes)."""

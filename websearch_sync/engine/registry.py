@@ -14,6 +14,7 @@ checked too (:func:`checked_result`), so a plugin answering the wrong shape is a
 ``WebProviderError`` naming it.
 """
 
+import difflib
 import importlib
 import inspect
 import logging
@@ -143,6 +144,9 @@ class _Catalogue:
     def names(self) -> list[str]:
         return backend_names()
 
+    def closest(self, name: str) -> Optional[str]:
+        return closest_backend(name)
+
     def read_settings(
         self, name: str, given: Mapping[str, Any], environ: Optional[Mapping[str, str]] = None
     ) -> dict[str, Any]:
@@ -178,13 +182,37 @@ def backend_options() -> list[str]:
     return sorted({option for cls in _REGISTRY.values() for option in cls.options})
 
 
+def _squeezed(text: str) -> str:
+    return "".join(char for char in text.lower() if char.isalnum())
+
+
+def closest_backend(name: Any) -> Optional[str]:
+    """The registered backend a mistyped or informal ``name`` most likely means, or ``None``:
+    the first whose name it begins (``ddg``: ``ddg_html``) or whose summary's first word it
+    is (``duckduckgo``: "DuckDuckGo HTML endpoint"), else the closest spelling (``brvae``)."""
+    if not isinstance(name, str) or not name.strip():
+        return None
+    wanted = _squeezed(name)
+    for known, cls in _REGISTRY.items():
+        if known.startswith(name.strip().lower() + "_") or wanted == _squeezed(cls.summary.split(" ", 1)[0]):
+            return known
+    close = difflib.get_close_matches(name, list(_REGISTRY), n=1)
+    return close[0] if close else None
+
+
+def did_you_mean(name: Any) -> str:
+    """`` (did you mean NAME?)`` for an unknown backend name with a close registered one, else ``""``."""
+    close = closest_backend(name)
+    return " (did you mean %s?)" % close if close else ""
+
+
 def backend_class(name: str) -> type[Backend]:
-    """The class registered as ``name``; ``InvalidInput`` for an unknown name."""
+    """The class registered as ``name``; ``InvalidInput`` for an unknown name (with the closest known one)."""
     try:
         return _REGISTRY[name]
     except (KeyError, TypeError):
         raise InvalidInput(
-            "unknown backend %r; known backends: %s" % (name, ", ".join(_REGISTRY)),
+            "unknown backend %r%s; known backends: %s" % (name, did_you_mean(name), ", ".join(_REGISTRY)),
             detail_code=UNKNOWN_BACKEND,
         ) from None
 
@@ -219,10 +247,7 @@ def _kind_rank(cls: type[Backend]) -> int:
 def _entry_points() -> list[Any]:
     from importlib import metadata
 
-    found = metadata.entry_points()
-    if hasattr(found, "select"):  # Python 3.10+
-        return list(found.select(group=PLUGIN_GROUP))
-    return list(found.get(PLUGIN_GROUP, []))  # Python 3.9: a dict of lists
+    return list(metadata.entry_points(group=PLUGIN_GROUP))
 
 
 def _load_plugin(entry: Any) -> None:

@@ -6,8 +6,6 @@ the SDK: :mod:`.tools` is plain synchronous code, and only :func:`serve_stdio`
 loads :mod:`.server`, after :func:`require_mcp` has checked that the SDK is there.
 """
 
-import sys
-
 from ..errors import BAD_MAX_CONCURRENT, MISSING_MCP_EXTRA, InvalidInput
 from ..validate import check_number
 from .tools import CancellableClock, McpTools
@@ -23,15 +21,11 @@ _INSTALL = "pip install -e '.[mcp]' from a checkout"
 
 
 def require_mcp() -> None:
-    """Check that the MCP SDK (``mcp>=2.3``, Python 3.10+) is installed.
+    """Check that the MCP SDK (``mcp>=2.3``) is installed.
 
     Raises:
         InvalidInput: ``missing_mcp_extra``, with the command that installs it.
     """
-    if sys.version_info < (3, 10):
-        raise InvalidInput(
-            "the MCP server needs Python 3.10 or later (so does the MCP SDK)", detail_code=MISSING_MCP_EXTRA
-        )
     try:
         import mcp  # noqa: F401  (the official SDK, not this package: imports are absolute)
     except ImportError:

@@ -10,7 +10,6 @@ with the lab's finding (a browser that is wrong in one layer is worse than none)
 
 import importlib.util
 import os
-import sys
 from typing import TYPE_CHECKING, Optional
 
 from ..errors import BAD_IMPERSONATE, MISSING_BROWSER_EXTRA, InvalidInput
@@ -25,7 +24,7 @@ PROFILES: tuple[str, ...] = ("chrome",)
 #: Every value ``impersonate`` accepts.
 IMPERSONATE_CHOICES: tuple[str, ...] = PROFILES + ("off",)
 #: How to turn browser requests on.
-EXTRA_HINT = "install the browser extra (Python >= 3.10): pip install -e '.[browser]' from a checkout"
+EXTRA_HINT = "install the browser extra: pip install -e '.[browser]' from a checkout"
 #: Profiles curl_cffi has but the lab does not find consistent (docs/configuration.md#transports).
 _REFUSED = {
     "firefox": "curl_cffi 0.17's Firefox profile sends a TLS fingerprint (JA4) no real Firefox sends",
@@ -34,8 +33,8 @@ _REFUSED = {
 
 
 def browser_available() -> bool:
-    """True when the ``browser`` extra (``curl_cffi`` on Python >= 3.10) is installed."""
-    return sys.version_info >= (3, 10) and importlib.util.find_spec("curl_cffi") is not None
+    """True when the ``browser`` extra (``curl_cffi``) is installed."""
+    return importlib.util.find_spec("curl_cffi") is not None
 
 
 def resolve_impersonate(value: Optional[str]) -> str:

@@ -96,6 +96,18 @@ def dedupe_key(url: str) -> str:
     return urlunsplit(("", host, path, query, ""))
 
 
+#: A host name (or ``localhost``), with an optional port: what a URL typed without its scheme starts with.
+_BARE_HOST = re.compile(r"(?:[a-z0-9-]{1,63}\.){1,30}[a-z]{2,63}(?::[0-9]{1,5})?|localhost(?::[0-9]{1,5})?", re.I)
+
+
+def _with_scheme_hint(text: str) -> str:
+    """`` (did you mean 'https://example.com/'?)`` for ``example.com`` typed without its scheme, else ``""``."""
+    host, slash, rest = text.partition("/")
+    if "://" in text or not _BARE_HOST.fullmatch(host):
+        return ""
+    return " (did you mean %r?)" % ("https://%s/%s" % (host, rest) if slash else "https://%s/" % host)
+
+
 def request_url(url: object) -> str:
     """``url`` in the request form (as ``requests`` will send it); ``InvalidInput(bad_url)``
     unless it is an http(s) URL with a host, at most :data:`MAX_URL_CHARS` long.
@@ -120,8 +132,10 @@ def request_url(url: object) -> str:
     except ValueError as exc:
         raise InvalidInput("malformed url %r: %s" % (text[:200], exc), detail_code=BAD_URL) from None
     if parts.scheme.lower() not in _HTTP_SCHEMES:
+        hint = _with_scheme_hint(text)
         raise InvalidInput(
-            "only http and https URLs can be fetched, got %r" % (parts.scheme + ":" if parts.scheme else text[:200]),
+            "only http and https URLs can be fetched, got %r%s"
+            % (parts.scheme + ":" if parts.scheme and not hint else text[:200], hint),
             detail_code=BAD_URL,
         )
     if not host:

@@ -8,8 +8,10 @@ shape, or a time no clock can hold, is ignored; what is left is capped at one da
 
 import json
 import math
+import re
 from typing import Any, Optional
 
+from ...errors import STATE_UNAVAILABLE, NetworkError
 from ..tiers import SharedBlock
 from .server import SharedState
 
@@ -19,6 +21,11 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 MAX_SHARED_COOLDOWN_S = 86400.0
 #: A wall-clock time a message can show (year 1970..9999).
 _MAX_WALL_S = 253402300799.0
+
+
+def _glob(text: str) -> str:
+    """``text`` matched literally by a Redis ``SCAN MATCH`` pattern."""
+    return re.sub(r"([*?\[\]\\])", r"\\\1", text)
 
 
 def _text(value: Any) -> Optional[str]:
@@ -79,3 +86,31 @@ class SharedCooldowns:
     def lookup(self, name: str, left_s: Optional[float] = None) -> Optional[SharedBlock]:
         """The cool-down of ``name`` another process (or this one) recorded; ``None`` if none, unreadable or Redis is down."""
         return _block(*self.state.get_with_ttl(self.state.key("cooldown", name), left_s, _MAX_RECORD_BYTES))
+
+    def clear(self, backend: Optional[str] = None) -> list[str]:
+        """Delete the cool-downs of ``backend`` (its parts too), or of every backend, for every
+        process; the names deleted.
+
+        Raises:
+            NetworkError: ``state_unavailable`` when Redis cannot be reached (an operator asked:
+                nothing here falls back silently).
+        """
+        prefix = self.state.key("cooldown", "")
+        own = _glob(prefix) + ("*" if backend is None else _glob(backend))
+        patterns = [own] if backend is None else [own, own + "@*", own + "\\[*"]  # at an endpoint, its parts
+
+        def delete(redis: Any) -> list[str]:
+            keys = [key for pattern in patterns for key in redis.scan_iter(match=pattern, count=1000)]
+            if keys:
+                redis.delete(*keys)
+            return [key.decode("utf-8", "replace")[len(prefix) :] for key in keys]
+
+        deleted = self.state.run(delete, None)
+        if deleted is None:
+            server = self.state.server
+            raise NetworkError(
+                "the shared state %s is unavailable (%s): no cool-down was cleared there"
+                % (server.shown, server.last_error),
+                detail_code=STATE_UNAVAILABLE,
+            )
+        return deleted

@@ -1,0 +1,156 @@
+"""A newcomer's smaller frictions (issue 34.8): each message says what to do, once."""
+
+import configparser
+import re
+from importlib import metadata
+from pathlib import Path
+
+import pytest
+from faults import respond
+from servers import FaultServer
+
+import websearch_sync as ws
+from websearch_sync import tool
+from websearch_sync.cli import build_parser
+from websearch_sync.cli import main as cli_main
+from websearch_sync.net.deadline import Deadline
+from websearch_sync.net.ssrf import static_resolver
+from websearch_sync.net.transport import HttpTransport
+from websearch_sync.reader.page import add_page_content
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_stub_results_are_announced_once_on_stderr(capsys):
+    assert cli_main(["search", "python requests timeout"]) == 0
+    out, err = capsys.readouterr()
+    assert out.startswith("1. python requests timeout")
+    assert tool.OFFLINE_NOTE not in out and "from the web;" not in out  # stdout carries the results only
+    assert err.count("from the web") == 1 and "offline stub backend" in err
+
+
+@pytest.mark.parametrize("name", ["ddg", "duckduckgo", "DuckDuckGo"])
+def test_an_informal_backend_name_suggests_the_engine_on_the_command_line(name, capsys):
+    assert cli_main(["search", "q", "-b", name]) == 2
+    assert "(did you mean ddg_html?)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("name", "meant"), [("ddg", "ddg_html"), ("duckduckgo", "ddg_html"), ("brvae", "brave")])
+def test_pythons_unknown_backend_error_suggests_like_the_command_line(name, meant):
+    for call in (lambda: ws.search("q", backend=name), lambda: ws.SearchClient(name)):
+        with pytest.raises(ws.InvalidInput) as info:
+            call()
+        assert info.value.detail_code == "unknown_backend"
+        assert "(did you mean %s?)" % meant in str(info.value)
+
+
+def test_an_unknown_backend_with_no_close_name_suggests_nothing():
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.search("q", backend="zzzz")
+    assert "did you mean" not in str(info.value)
+
+
+@pytest.mark.parametrize("value", ["maybe", "2", "enabled"])
+def test_a_malformed_yes_no_variable_is_refused(monkeypatch, value, capsys):
+    monkeypatch.setenv("WEB_FETCH_ALLOW_PRIVATE", value)
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.Settings.from_env()
+    assert info.value.detail_code == "bad_setting" and "WEB_FETCH_ALLOW_PRIVATE" in str(info.value)
+    assert cli_main(["fetch", "https://example.com/"]) == 2
+    assert "bad_setting" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("value", "allowed"), [("1", True), ("yes", True), ("ON", True), ("0", False), ("off", False)])
+def test_yes_no_variables_take_the_usual_spellings(monkeypatch, value, allowed):
+    monkeypatch.setenv("WEB_FETCH_ALLOW_PRIVATE", value)
+    assert ws.Settings.from_env().allow_private is allowed
+
+
+def test_a_language_name_is_not_a_wikipedia_edition(monkeypatch):
+    monkeypatch.setenv("WIKIPEDIA_LANG", "english")
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.search("q", backend="wikipedia")
+    assert info.value.detail_code == "bad_setting" and "'english'" in str(info.value)
+    monkeypatch.delenv("WIKIPEDIA_LANG")
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.search("q", backend="wikipedia", wiki="english")
+    assert info.value.detail_code == "bad_wiki"
+
+
+@pytest.mark.parametrize("edition", ["en", "als", "simple", "zh-yue", "zh-min-nan", "be-tarask", "zh-classical"])
+def test_wikipedia_edition_codes_are_accepted(edition):
+    from websearch_sync.backends.wikipedia import Wikipedia
+
+    assert Wikipedia(ws.Settings()).endpoint_url(None).startswith("https://en.")
+    assert Wikipedia(ws.Settings(providers={"wikipedia": {"lang": edition}})).edition() == edition
+
+
+@pytest.mark.parametrize(
+    ("typed", "meant"),
+    [
+        ("example.com", "https://example.com/"),
+        ("docs.python.org/3/", "https://docs.python.org/3/"),
+        ("localhost:8000/x", "https://localhost:8000/x"),
+    ],
+)
+def test_a_url_typed_without_its_scheme_gets_one_suggested(typed, meant, capsys):
+    assert cli_main(["fetch", typed]) == 2
+    assert "(did you mean %r?)" % meant in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("typed", ["mailto:a@b.example", "ftp://files.example/", "not a url"])
+def test_other_schemes_get_no_https_suggestion(typed):
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.fetch(typed)
+    assert info.value.detail_code == "bad_url" and "did you mean" not in str(info.value)
+
+
+def test_help_lists_every_exit_status_main_returns():
+    text = " ".join(build_parser().format_help().split())
+    for status in ("0 ok", "2 invalid input", "5 other failure", "130 interrupted", "141 output pipe closed"):
+        assert status in text
+
+
+def test_the_langchain_extra_installs_what_the_agent_tools_example_imports():
+    page = (ROOT / "docs" / "agent-tools.md").read_text(encoding="utf-8")
+    block = next(b for b in re.findall(r"^```python\n(.*?)^```", page, re.S | re.M) if "langchain.tools()" in b)
+    imported = re.findall(r"^from (langchain[\w.]*) import", block, re.M)
+    assert "langchain.agents" in imported  # where create_agent comes from is shown
+    config = configparser.ConfigParser()
+    config.read(ROOT / "setup.cfg", encoding="utf-8")
+    extra = {
+        re.split(r"[<>=!~;\[ ]", line.strip())[0].lower().replace("_", "-")
+        for line in config["options.extras_require"]["langchain"].strip().splitlines()
+    }
+    owners = metadata.packages_distributions()
+    for module in imported:
+        distributions = {name.lower().replace("_", "-") for name in owners[module.split(".")[0]]}
+        assert distributions & extra, (module, distributions, extra)
+    from langchain.agents import create_agent  # noqa: F401  (importable where the extra is installed)
+
+
+def test_settings_repr_shows_only_settings(monkeypatch):
+    monkeypatch.setenv("WEB_SEARCH_BACKEND", "nosuchbackend")
+    shown = repr(ws.Settings.from_env())
+    assert "from_environment" not in shown and "env_backend_problem" not in shown
+    assert shown.startswith("Settings(backend=None, timeout_ms=15000")
+
+
+def test_include_content_failures_name_the_url_and_the_reason():
+    transport = HttpTransport()
+    with FaultServer({"/missing": respond(404, b"nope")}) as server:
+        url = server.url("/missing")
+        items = [{"title": "t", "url": url, "snippet": "s", "provider": "brave", "rank": 1}]
+        errors = add_page_content(
+            items,
+            transport=transport,
+            settings=ws.Settings(),
+            deadline=Deadline(5000),
+            resolver=static_resolver({}),
+            trusted_networks=["127.0.0.1/32"],
+        )
+    transport.close()
+    note = tool.format_results({"items": items, "errors": errors}).splitlines()[-1]
+    assert note.startswith("Note: 1 page(s) could not be read for their content: %s (" % url)
+    assert "%s/%s" % (errors[0]["type"], errors[0]["detail_code"]) in note
+    assert "source(s) failed" not in tool.format_results({"items": items, "errors": errors})

@@ -1,0 +1,165 @@
+"""Tests isolate and operators can lift cool-downs (issue 34.3): ``websearch_sync.testing.reset``
+and the pytest plugin's reset before each test, ``SearchClient.clear_cooldowns`` and
+``websearch-sync state clear`` (local state and a real redis-server)."""
+
+import re
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from faults import free_port
+from redis_server import redis_db, redis_server  # noqa: F401  (fixtures)
+
+import websearch_sync as ws
+from websearch_sync.cli import main as cli_main
+from websearch_sync.client.clock import Clock
+from websearch_sync.client.cooldown import Cooldowns
+from websearch_sync.client.state import SharedCooldowns, SharedState
+from websearch_sync.client.state.server import state_server
+from websearch_sync.testing import fake_results, reset
+
+ROOT = Path(__file__).resolve().parents[2]
+ITEMS = [{"title": "T", "url": "https://t.example/"}]
+
+
+def _block(provider="ddg_html"):
+    return ws.WebBlocked("wall", provider=provider, detail_code="captcha_required")
+
+
+def _shared(url, prefix=""):
+    return SharedCooldowns(SharedState(state_server(url, 0.25), prefix, False, Clock()))
+
+
+# -- the process-wide state of ws.search() --------------------------------------------------------
+
+
+def test_reset_forgets_the_cooldown_a_module_level_search_met():
+    with fake_results({"ddg_html": _block()}), pytest.raises(ws.WebBlocked):
+        ws.search("q", backend="ddg_html")
+    with fake_results({"ddg_html": ITEMS}):
+        with pytest.raises(ws.WebBlocked, match="cooling down"):
+            ws.search("q", backend="ddg_html")
+        reset()
+        assert ws.search("q", backend="ddg_html")["items"][0]["url"] == "https://t.example/"
+
+
+def _pytest_in(folder: Path, *args: str) -> subprocess.CompletedProcess:
+    """pytest in a folder of its own (no conftest of ours): only the installed plugin isolates."""
+    (folder / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", "-q", *args, str(folder)]
+    return subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=str(folder))
+
+
+def _doc_tests() -> tuple[str, dict[str, str]]:
+    """The imports and each test function of docs/contract.md's testing example."""
+    page = (ROOT / "docs" / "contract.md").read_text(encoding="utf-8")
+    block = page.split("### Testing your own code", 1)[1].split("```python\n", 1)[1].split("```", 1)[0]
+    head, *functions = re.split(r"\n(?=def )", block)
+    return head, {re.match(r"def (\w+)", f).group(1): f for f in functions}
+
+
+def test_the_docs_testing_examples_pass_in_one_process_in_either_order(tmp_path):
+    head, tests = _doc_tests()
+    # test_with_recorded_pages needs the reader's own recordings; the others run as written
+    runnable = [name for name, text in tests.items() if "replay_fixtures(" not in text]
+    assert "test_fallback_when_blocked" in runnable and len(runnable) >= 2, runnable
+    assert 'backend="ddg_html"' in tests["test_with_given_items"]  # the backend the fallback test blocks
+    for number, order in enumerate([runnable, runnable[::-1]]):
+        body = head + "\n\n" + "\n\n".join(tests[name] for name in order)
+        (tmp_path / ("test_%d_docs.py" % number)).write_text(body, encoding="utf-8")
+    done = _pytest_in(tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "%d passed" % (2 * len(runnable)) in done.stdout
+
+
+def test_a_test_marked_websearch_keep_state_sees_the_cooldown_before_it(tmp_path):
+    head, tests = _doc_tests()
+    kept = textwrap.dedent(
+        """
+        import pytest
+
+
+        @pytest.mark.websearch_keep_state
+        def test_kept():
+            with fake_results({"ddg_html": [{"title": "T", "url": "https://t.example/"}]}):
+                with pytest.raises(ws.WebBlocked, match="cooling down"):
+                    ws.search("q", backend="ddg_html")
+        """
+    )
+    (tmp_path / "test_kept.py").write_text(head + "\n\n" + tests["test_fallback_when_blocked"] + kept, encoding="utf-8")
+    done = _pytest_in(tmp_path, "--strict-markers")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "2 passed" in done.stdout
+
+
+# -- a client's own cool-downs ------------------------------------------------------------------
+
+
+def test_lift_takes_a_backend_and_its_parts_and_leaves_the_others():
+    cooldowns = Cooldowns()
+    for name in ("searxng", "searxng[engines=brave]", "searxng_extra", "brave"):
+        cooldowns.record(_block(name.partition("[")[0]), key=name)
+    assert cooldowns.lift("searxng") == ["searxng", "searxng[engines=brave]"]
+    cooldowns.check("searxng")
+    for left in ("searxng_extra", "brave"):
+        with pytest.raises(ws.WebBlocked):
+            cooldowns.check(left)
+    assert cooldowns.lift() == ["brave", "searxng_extra"]
+    assert cooldowns.lift() == []
+
+
+def test_clear_cooldowns_lets_a_client_ask_a_blocked_backend_again():
+    with ws.SearchClient("ddg_html", cache_ttl_s=0) as client:
+        with fake_results({"ddg_html": _block()}), pytest.raises(ws.WebBlocked):
+            client.search("q")
+        with fake_results({"ddg_html": ITEMS}):
+            with pytest.raises(ws.WebBlocked, match="cooling down"):
+                client.search("q")
+            assert client.clear_cooldowns("ddg_html") == ["ddg_html"]
+            assert client.search("q")["items"]
+
+
+def test_clear_cooldowns_refuses_an_unknown_backend():
+    with ws.SearchClient("stub") as client, pytest.raises(ws.InvalidInput) as info:
+        client.clear_cooldowns("ddg")
+    assert info.value.detail_code == "unknown_backend"
+
+
+# -- the shared state: websearch-sync state clear ----------------------------------------------
+
+
+def test_state_clear_without_a_shared_state_says_there_is_nothing_to_clear(capsys):
+    assert cli_main(["state", "clear"]) == 0
+    assert "no shared state configured" in capsys.readouterr().err
+
+
+def test_state_clear_deletes_a_backends_cooldowns_in_redis(redis_db, redis_server, capsys):  # noqa: F811
+    recorder = Cooldowns(shared=_shared(redis_server.url))
+    for name in ("searxng", "searxng[engines=brave]", "brave"):
+        recorder.record(_block(name.partition("[")[0]), key=name)
+    other_app = Cooldowns(shared=_shared(redis_server.url, prefix="app"))
+    other_app.record(_block("searxng"), key="searxng")
+
+    assert cli_main(["state", "clear", "--backend", "searxng", "--state-url", redis_server.url]) == 0
+    assert capsys.readouterr().out == "cleared 2 cool-downs: searxng, searxng[engines=brave]\n"
+    keys = sorted(key.decode() for key in redis_db.keys("*"))
+    assert keys == ["websearch_sync:app:cooldown:searxng", "websearch_sync:cooldown:brave"]
+
+    obeyer = Cooldowns(shared=_shared(redis_server.url))
+    obeyer.check("searxng")  # every process may ask it again
+    assert cli_main(["state", "clear", "--state-url", redis_server.url]) == 0
+    assert capsys.readouterr().out == "cleared 1 cool-down: brave\n"
+    assert [key.decode() for key in redis_db.keys("*")] == ["websearch_sync:app:cooldown:searxng"]
+    obeyer.check("brave")
+
+
+def test_state_clear_fails_loudly_when_redis_cannot_be_reached(capsys):
+    pytest.importorskip("redis")
+    url = "redis://127.0.0.1:%d/0" % free_port()  # nothing listens there
+    assert cli_main(["state", "clear", "--state-url", url]) == 4
+    assert "no cool-down was cleared there" in capsys.readouterr().err
+    with ws.SearchClient("stub", state_url=url) as client, pytest.raises(ws.NetworkError) as info:
+        client.clear_cooldowns()
+    assert info.value.detail_code == "state_unavailable"

@@ -1,0 +1,33 @@
+"""Docs a newcomer can find their way in (issue 34.7): ``--help`` names a folder that holds the
+pages (pip installs them beside the package), and the architecture page names every layer."""
+
+import configparser
+import re
+from pathlib import Path
+
+from test_layering import LAYERS
+
+from websearch_sync.cli import INSTALLED_DOCS, build_parser
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_help_points_to_a_folder_holding_the_pages():
+    text = build_parser().format_help()
+    folder = Path(re.search(r"^documentation: (\S+) ", text, re.M).group(1))
+    for page in ("cli.md", "errors.md", "architecture.md"):
+        assert (folder / page).is_file(), (folder, page)
+
+
+def test_pip_installs_every_page_where_help_looks():
+    config = configparser.ConfigParser()
+    config.read(ROOT / "setup.cfg", encoding="utf-8")
+    installed = config["options.data_files"]["/".join(INSTALLED_DOCS)]
+    sources = {item.strip() for item in installed.split(",")}
+    assert sources == {"README.md", "docs/*.md"}
+
+
+def test_the_architecture_page_names_every_layer():
+    page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    missing = [unit for unit in LAYERS if "`%s`" % unit not in page]
+    assert not missing, "docs/architecture.md does not name %s" % missing

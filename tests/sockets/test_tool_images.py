@@ -6,10 +6,6 @@ import base64
 import sys
 
 import pytest
-
-if sys.version_info < (3, 10):  # the SDKs and the MCP extra need Python 3.10+
-    pytest.skip("the OpenAI, Anthropic and MCP SDKs need Python 3.10 or later", allow_module_level=True)
-
 from faults import respond
 from images import pillow_image, png
 from servers import FaultServer

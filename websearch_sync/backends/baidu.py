@@ -32,7 +32,7 @@ from bs4 import Tag
 from ..config import Settings
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import attribute, classes, elements, has_class, parse_fragment, text_of
-from ..engine.redirects import client_redirect
+from ..engine.redirects import client_redirects
 from ..errors import BAD_RESOLVE_LINKS, InvalidInput, WebSearchError
 from ..models import ParseResult, SearchParams
 from ..net.botwall import BotWall
@@ -156,12 +156,14 @@ def parse_baidu_page(text: str) -> list[dict[str, Any]]:
 
 
 def link_target(response: HttpResponse, link: str) -> Optional[str]:
-    """Where a ``/link?url=`` answer points: ``Location``, else a JS / meta-refresh redirect."""
+    """Where a ``/link?url=`` answer points: ``Location``, else a client-side redirect read by
+    the one reader fetch uses too (``engine.redirects``): the meta refresh a browser acts on, the
+    stub's script, or its ``<noscript>`` refresh (each names the result; a reload names none)."""
     target = None
     if 300 <= response.status < 400 and response.location:
         target = urljoin(link, response.location.strip())
     elif response.status == 200:
-        target = client_redirect(response)  # a noscript refresh counts: it names the result too
+        target = next(iter(client_redirects(response).targets(response.url)), None)
     url = result_url(target)
     return url if url and not is_baidu_captcha_url(url) and not is_baidu_link(url) else None
 

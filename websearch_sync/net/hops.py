@@ -21,7 +21,7 @@ from urllib.parse import SplitResult, urljoin, urlsplit
 from ..errors import BAD_REDIRECT, REDIRECT_LOOP, InvalidInput, WebProviderError
 from .deadline import Deadline
 from .ssrf import AddressGuard, ResolvedHost
-from .urls import http_url, page_key, same_origin
+from .urls import host_token, http_url, page_key, same_origin
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -86,7 +86,7 @@ class RedirectPolicy:
         target = self._target(base_url, location, shown)
         if page_key(target) in self.visited:
             raise WebProviderError(
-                "redirect loop: %s leads back to %s" % (shown, urlsplit(target).hostname or target[:100]),
+                "redirect loop: %s leads back to %s" % (shown, host_token(target, "a page it visited")),
                 provider=self.provider,
                 detail_code=REDIRECT_LOOP,
             )
@@ -100,8 +100,10 @@ class RedirectPolicy:
             target = urljoin(base_url, target)
             return self.canonical(target)
         except (InvalidInput, ValueError):
+            host = host_token(target, "")  # the page chose the target: its host at most, never the text
             raise WebProviderError(
-                "%s redirected to %r, which cannot be followed" % (shown, target[:100]),
+                "%s redirected to an address%s that cannot be followed (not an http(s) URL with a valid host)"
+                % (shown, " on " + host if host else ""),
                 provider=self.provider,
                 detail_code=BAD_REDIRECT,
             ) from None

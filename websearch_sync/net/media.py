@@ -1,5 +1,6 @@
 """What kind of body a response carries: HTML, JSON, text or other."""
 
+import re
 from typing import Optional
 
 from .transport import HttpResponse
@@ -8,6 +9,15 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 TEXT_TYPES = ("text/plain", "text/markdown", "text/x-markdown")
+#: A media type as a message may name it: ``type/subtype`` in RFC 6838's characters.
+_MEDIA_TOKEN = re.compile(r"[a-z0-9][a-z0-9!#$&^_.+-]{0,63}/[a-z0-9][a-z0-9!#$&^_.+-]{0,63}")
+
+
+def media_token(media: str) -> str:
+    """``media`` (a Content-Type without parameters) as an error message may name it, else
+    ``"an unnamed type of"``: the server chose the value, and an error line reaches a model
+    outside the untrusted-content block, so nothing but a well-formed media type is quoted."""
+    return media if _MEDIA_TOKEN.fullmatch(media) else "an unnamed type of"
 
 
 def media_kind(media: str) -> Optional[str]:

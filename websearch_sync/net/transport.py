@@ -7,6 +7,7 @@ a browser for the requests a browser would make).
 """
 
 import logging
+import re
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -50,6 +51,9 @@ _REDIRECT_STATUSES = (301, 302, 303, 307, 308)
 #: How much of a redirect's body is read (then the connection is dropped): a redirect
 #: body carries nothing we use, and it may be endless.
 _REDIRECT_BODY_BYTES = 65536
+
+#: A content coding as a message may name it (the server chose it: no free text in an error line).
+_CODING_TOKEN = re.compile(r"[a-z0-9._+-]{1,40}")
 
 Params = Union[None, Mapping[str, Any], Sequence[tuple[str, Any]]]
 
@@ -136,8 +140,8 @@ class _Body:
             name = token.strip().lower()
             if name and name != "identity" and name not in self.decoders:
                 raise NetworkError(
-                    "%s sent a body in Content-Encoding %r, which cannot be decoded here (decodable: %s)"
-                    % (self.host, name[:40], ", ".join(self.decoders)),
+                    "%s sent a body in a Content-Encoding (%s) that cannot be decoded here (decodable: %s)"
+                    % (self.host, name if _CODING_TOKEN.fullmatch(name) else "unnamed", ", ".join(self.decoders)),
                     provider=self.provider,
                     detail_code=BAD_CONTENT_ENCODING,
                 )

@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 from ..errors import NO_CONTENT, NOT_JSON, UNSUPPORTED_CONTENT, WebParseError, WebProviderError
 from ..extract.article import extract_html
 from ..extract.rules import COMMENT_RULE, DEFAULT_RULES
-from ..net.media import content_kind
+from ..net.media import content_kind, media_token
 from ..net.transport import HttpResponse
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -47,7 +47,7 @@ def page_text(
     if kind == "other":
         raise WebProviderError(
             "%s served %s content, which fetch cannot read (only HTML, JSON, plain text and markdown)"
-            % (host, response.content_type or "binary"),
+            % (host, media_token(response.content_type) if response.content_type else "binary"),
             provider=provider,
             detail_code=UNSUPPORTED_CONTENT,
             status=response.status,

@@ -55,7 +55,7 @@ from ..net.hops import RedirectPolicy
 from ..net.media import media_kind
 from ..net.ssrf import AddressGuard, ResolvedHost, Resolver
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
-from ..net.urls import request_url, shown_url
+from ..net.urls import host_token, request_url, shown_url
 from ..secrets import redact, redact_error
 from ..validate import check_number, check_timeout_ms
 from .content import PageText, page_text
@@ -74,7 +74,7 @@ _ACCEPT = "text/html,application/xhtml+xml,application/json;q=0.9,text/plain;q=0
 _MAX_ADDRESSES = 3
 #: Extra wait for page fetches of include_content beyond the deadline (threads wind down).
 _CONTENT_GRACE_S = 1.0
-#: A page's refresh target is named whole in an error message up to this length (else host and path).
+#: A page's refresh target is logged whole up to this length (else host and path).
 _NAMED_URL_CHARS = 2048
 
 
@@ -260,18 +260,20 @@ def _fetch_direct(
     except WebParseError as empty:
         if empty.detail_code != NO_CONTENT or refreshes.unfollowed is None:
             raise
-        raise _naming_noscript_target(empty, refreshes.unfollowed) from None
+        raise _naming_noscript_target(empty, response.url, refreshes.unfollowed) from None
 
 
-def _naming_noscript_target(empty: WebParseError, target: str) -> WebParseError:
-    """``empty`` (``no_content``), its message naming the ``<noscript>`` refresh target of
-    the page: where a browser without scripts goes, which fetch does not follow (a browser
-    with scripts on ignores it and runs a script fetch could not read)."""
+def _naming_noscript_target(empty: WebParseError, page_url: str, target: str) -> WebParseError:
+    """``empty`` (``no_content``), its message naming the host of the page's ``<noscript>``
+    refresh target: where a browser without scripts goes, which fetch does not follow (a browser
+    with scripts on ignores it and runs a script fetch could not read). The page chose the
+    target, so the message names its host only (an error line reaches a model outside the
+    untrusted-content block); the address itself is logged."""
     shown = shown_url(target) if carries_credentials(target) or len(target) > _NAMED_URL_CHARS else target
+    logger.info("%s: its <noscript> refresh points at %s", shown_url(page_url), shown)
     return WebParseError(
-        "%s; its <noscript> refresh points at %s, which fetch does not follow (a browser with scripts on"
-        " does not act on it): fetch that URL to read where the page sends a browser without scripts"
-        % (empty.message, shown),
+        "%s; its <noscript> refresh points at a page on %s, which fetch does not follow (a browser with scripts"
+        " on does not act on it)" % (empty.message, host_token(target)),
         provider=empty.provider,
         detail_code=empty.detail_code,
         status=empty.status,
@@ -332,8 +334,8 @@ def _extract(response: HttpResponse, mode: str, deadline: Deadline, include_comm
         )
     except DeadlinePassed:
         raise Timeout(
-            "extracting the text of %s did not finish within the %.0f ms deadline"
-            % (shown_url(response.url), deadline.timeout_ms),
+            "extracting the text of a page on %s did not finish within the %.0f ms deadline"
+            % (host_token(response.url), deadline.timeout_ms),
             provider=PROVIDER,
             detail_code=DEADLINE_EXCEEDED,
         ) from None
@@ -342,7 +344,7 @@ def _extract(response: HttpResponse, mode: str, deadline: Deadline, include_comm
     except Exception as exc:  # a defect in extraction: report it loudly, typed
         logger.error("extracting %s failed unexpectedly", shown_url(response.url), exc_info=True)
         raise WebProviderError(
-            "internal error while extracting %s: %s" % (shown_url(response.url), type(exc).__name__),
+            "internal error while extracting a page on %s: %s" % (host_token(response.url), type(exc).__name__),
             provider=PROVIDER,
             detail_code=INTERNAL_ERROR,
         ) from exc

@@ -1,4 +1,11 @@
-"""The one redirect policy of search and fetch.
+"""The one redirect policy of search and fetch, and what a caller adds to the one hop loop.
+
+The hop loop itself is :meth:`~.transport.HttpTransport.send`: every request of the
+library (search, fetch, ``include_content``, link resolution) is sent there, each hop
+through the transport's :class:`RequestGate` (the client's spacing per host and cool-down
+after a wall) when it has one. A caller shapes the loop with :class:`HopRules`: the
+per-hop host check (its :class:`RedirectPolicy`), the first host already checked, and
+a look at each answer (fetch: bot walls, client-side redirects).
 
 Every hop, whether an HTTP ``Location`` (search and fetch) or a client-side
 redirect (fetch), goes through :meth:`RedirectPolicy.follow`:
@@ -15,11 +22,12 @@ redirect (fetch), goes through :meth:`RedirectPolicy.follow`:
 """
 
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Callable, Optional, Protocol
 from urllib.parse import SplitResult, urljoin, urlsplit
 
 from ..errors import BAD_REDIRECT, REDIRECT_LOOP, InvalidInput, WebProviderError
 from .deadline import Deadline
+from .response import HttpResponse
 from .ssrf import AddressGuard, ResolvedHost
 from .urls import host_token, http_url, page_key, same_origin
 
@@ -114,3 +122,29 @@ class RedirectPolicy:
             return None
         port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
         return self.guard.check(parts.hostname or "", port, deadline, self.provider)
+
+
+class RequestGate(Protocol):
+    """What a request waits for before it leaves (the client's runner: spacing per host,
+    cool-downs), called by the hop loop before every hop."""
+
+    def before(self, url: str, deadline: Deadline, provider: Optional[str]) -> None:
+        """Wait for ``url``'s host to be free (within ``deadline``), or raise why it is not
+        (``WebBlocked`` while it cools down, ``Timeout`` when its slot comes too late)."""
+
+
+@dataclass
+class HopRules:
+    """A caller's part in the one hop loop (:meth:`~.transport.HttpTransport.send`).
+
+    ``policy`` checks each hop's host (fetch: every host, by the address guard, the hop
+    pinned to the checked address; search: its endpoint's host is trusted). ``start`` is the
+    first host when the caller checked it already (its addresses are connected to, the next
+    when connecting fails). ``answer(response)`` looks at each answer before its ``Location``
+    is followed: it may raise (a bot wall), and it returns where a 2xx page sends the browser
+    (a client-side redirect), or ``None``.
+    """
+
+    policy: RedirectPolicy
+    start: Optional[ResolvedHost] = None
+    answer: Optional[Callable[[HttpResponse], Optional[str]]] = None

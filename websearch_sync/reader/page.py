@@ -6,9 +6,10 @@ The pipeline of one fetch:
 2. resolve the host once and refuse non-public addresses (:mod:`.ssrf`);
 3. optionally ask a page-reading service first (:mod:`.fetch_service`), falling
    back to the direct path on any failure;
-4. direct path: GET with redirects followed here (at most 5, each hop checked
-   by the address guard and connected to the checked address), including the
-   meta-refresh / ``location.replace`` pages Baidu's ``/link?url=`` serves;
+4. direct path: GET through the library's one hop loop (``HttpTransport.send``, at
+   most 5 redirects, each hop's host checked by the address guard and connected to
+   the checked address), client-side redirects included (the meta-refresh /
+   ``location.replace`` pages Baidu's ``/link?url=`` serves, :mod:`.refresh`);
    bot walls -> ``WebBlocked(captcha_required)``; status -> errors;
 5. body -> text by content type (:mod:`.fetch_content`), capped at ``max_chars``.
 
@@ -32,8 +33,6 @@ from ..errors import (
     BAD_MAX_BYTES,
     BAD_MAX_CHARS,
     BAD_MAX_CONTENT_CHARS,
-    CONNECTION_ERROR,
-    CONNECTION_REFUSED,
     DEADLINE_EXCEEDED,
     DNS_ERROR,
     DNS_TIMEOUT,
@@ -51,7 +50,7 @@ from ..extract.article import EXTRACT_MODES
 from ..models import ExtractMode, FetchResult, SearchItem
 from ..net.botwall import bot_wall_error
 from ..net.deadline import Deadline, DeadlinePassed, run_within
-from ..net.hops import RedirectPolicy
+from ..net.hops import HopRules, RedirectPolicy
 from ..net.media import media_kind
 from ..net.ssrf import AddressGuard, ResolvedHost, Resolver
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
@@ -70,8 +69,6 @@ PROVIDER = "fetch"
 DEFAULT_MAX_CHARS = 50_000
 DEFAULT_CONTENT_CHARS = 4_000
 _ACCEPT = "text/html,application/xhtml+xml,application/json;q=0.9,text/plain;q=0.8,text/markdown;q=0.8,*/*;q=0.5"
-#: How many of a host's addresses are tried when connecting fails outright.
-_MAX_ADDRESSES = 3
 #: Extra wait for page fetches of include_content beyond the deadline (threads wind down).
 _CONTENT_GRACE_S = 1.0
 #: A page's refresh target is logged whole up to this length (else host and path).
@@ -231,26 +228,33 @@ def _fetch_direct(
     max_bytes: int,
     include_comments: bool = False,
 ) -> tuple[HttpResponse, PageText]:
-    policy = RedirectPolicy(start, guard, provider=PROVIDER, canonical=request_url)
-    current, resolved = start, first
+    """The page at ``start`` through the one hop loop (:meth:`HttpTransport.send`): every hop's
+    host checked by ``guard`` and pinned, every answer checked for a bot wall, client-side
+    redirects followed as a browser does (:class:`RefreshChain`)."""
     refreshes = RefreshChain()
-    while True:
-        try:
-            response = _get(current, resolved, transport, deadline, max_bytes)
-        except NetworkError:
-            if refreshes.carrier is None:
-                raise
-            response = refreshes.carrier  # the refresh target is unreachable: stay on the page
-            break
+
+    def answer(response: HttpResponse) -> Optional[str]:
         blocked = bot_wall_error(response, PROVIDER, registry.bot_walls())
         if blocked is not None:
             raise blocked
-        target = _redirect_target(response, refreshes)
-        if target is None:
-            break
-        hop = policy.follow(response.url, target, deadline)
-        assert hop.resolved is not None  # fetch trusts no host: every hop is checked
-        current, resolved = hop.url, hop.resolved
+        return refreshes.client_redirect(response)
+
+    policy = RedirectPolicy(start, guard, provider=PROVIDER, canonical=request_url)
+    spec = RequestSpec("GET", start, headers={"Accept": _ACCEPT}, browser=True)
+    try:
+        response = transport.send(
+            spec,
+            deadline=deadline,
+            provider=PROVIDER,
+            max_bytes=max_bytes,
+            truncate=True,
+            read_body=_worth_reading,
+            hops=HopRules(policy, first, answer),
+        )
+    except NetworkError:
+        if refreshes.carrier is None:
+            raise
+        response = refreshes.carrier  # the refresh target is unreachable: stay on the page
     response = refreshes.settle(response)
     error = status_error(response, PROVIDER)
     if error is not None:
@@ -281,42 +285,10 @@ def _naming_noscript_target(empty: WebParseError, page_url: str, target: str) ->
     )
 
 
-def _get(
-    url: str, resolved: ResolvedHost, transport: HttpTransport, deadline: Deadline, max_bytes: int
-) -> HttpResponse:
-    """GET ``url`` over a connection to a checked address (the next one if connecting fails)."""
-    spec = RequestSpec("GET", url, headers={"Accept": _ACCEPT}, allow_redirects=False, browser=True)
-    failure: Optional[NetworkError] = None
-    for address in resolved.addresses[:_MAX_ADDRESSES]:
-        try:
-            return transport.send(
-                spec,
-                deadline=deadline,
-                provider=PROVIDER,
-                max_bytes=max_bytes,
-                truncate=True,
-                connect_to=address,
-                read_body=_worth_reading,
-            )
-        except NetworkError as error:
-            if error.detail_code not in (CONNECTION_REFUSED, CONNECTION_ERROR) or deadline.expired():
-                raise
-            failure = error
-    assert failure is not None
-    raise failure
-
-
 def _worth_reading(status: int, headers: Mapping[str, str]) -> bool:
     """False for a successful answer of a content type fetch refuses anyway (a PDF, an image...)."""
     media = (headers.get("Content-Type") or "").split(";", 1)[0].strip().lower()
     return not (200 <= status < 300 and media_kind(media) == "other")
-
-
-def _redirect_target(response: HttpResponse, refreshes: RefreshChain) -> Optional[str]:
-    """Where the answer sends the browser: its ``Location`` (on a 3xx) or a client-side redirect."""
-    if 300 <= response.status < 400 and response.location:
-        return response.location.strip()
-    return refreshes.client_redirect(response)
 
 
 def _extract(response: HttpResponse, mode: str, deadline: Deadline, include_comments: bool = False) -> PageText:

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Callable, Optional, Protocol
 from urllib.parse import SplitResult, urljoin, urlsplit
 
-from ..errors import BAD_REDIRECT, REDIRECT_LOOP, InvalidInput, WebProviderError
+from ..errors import BAD_REDIRECT, REDIRECT_LOOP, InvalidInput, WebBlocked, WebProviderError
 from .deadline import Deadline
 from .response import HttpResponse
 from .ssrf import AddressGuard, ResolvedHost
@@ -132,6 +132,9 @@ class RequestGate(Protocol):
         """Wait for ``url``'s host to be free (within ``deadline``), or raise why it is not
         (``WebBlocked`` while it cools down, ``Timeout`` when its slot comes too late)."""
 
+    def blocked(self, url: str, error: WebBlocked, deadline: Deadline) -> None:
+        """Note that ``url`` answered with ``error`` (a bot wall, HTTP 403 or 429): its host cools down."""
+
 
 @dataclass
 class HopRules:
@@ -141,8 +144,9 @@ class HopRules:
     pinned to the checked address; search: its endpoint's host is trusted). ``start`` is the
     first host when the caller checked it already (its addresses are connected to, the next
     when connecting fails). ``answer(response)`` looks at each answer before its ``Location``
-    is followed: it may raise (a bot wall), and it returns where a 2xx page sends the browser
-    (a client-side redirect), or ``None``.
+    is followed: it may raise (a ``WebBlocked`` it raises is reported to the gate, so the host
+    cools down), and it returns where a 2xx page sends the browser (a client-side redirect),
+    or ``None``.
     """
 
     policy: RedirectPolicy

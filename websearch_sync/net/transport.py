@@ -26,6 +26,7 @@ from ..errors import (
     RESPONSE_TOO_LARGE,
     InvalidInput,
     NetworkError,
+    WebBlocked,
     WebProviderError,
     WebSearchError,
 )
@@ -278,13 +279,24 @@ class HttpTransport:
             body = self._exchange_pinned(current, deadline, provider, reading, addresses, same_origin)
             response = HttpResponse(body.status, body.headers, body.content(), body.url or current.url, body.truncated)
             target = body.headers["Location"] if body.redirect else None
-            found = rules.answer(response) if rules.answer is not None else None
+            found = self._answer(rules, response, deadline)
             target = target or found
             if target is None:
                 return response
             hop = rules.policy.follow(response.url, target, deadline)
             current = _redirected(current, body.status, hop.url, secrets, hop.same_origin)
             addresses, same_origin = (hop.resolved.addresses if hop.resolved is not None else []), hop.same_origin
+
+    def _answer(self, rules: HopRules, response: HttpResponse, deadline: Deadline) -> Optional[str]:
+        """The caller's look at an answer (:attr:`HopRules.answer`); a block it finds cools the host down."""
+        if rules.answer is None:
+            return None
+        try:
+            return rules.answer(response)
+        except WebBlocked as error:
+            if self.gate is not None:
+                self.gate.blocked(response.url, error, deadline)
+            raise
 
     def _exchange_pinned(
         self,

@@ -20,7 +20,7 @@ call; :func:`add_page_content` fills ``content`` for ``search(include_content=Tr
 import logging
 from collections.abc import Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor, wait
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 from urllib.parse import urlsplit
 
 from ..config import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES  # DEFAULT_MAX_BYTES: fetch's default, imported here
@@ -42,6 +42,7 @@ from ..errors import (
     InvalidInput,
     NetworkError,
     Timeout,
+    WebBlocked,
     WebParseError,
     WebProviderError,
     WebSearchError,
@@ -234,7 +235,12 @@ def _fetch_direct(
     refreshes = RefreshChain()
 
     def answer(response: HttpResponse) -> Optional[str]:
+        """A wall, or a refusal no refresh's carrier stands in for, ends the fetch here (so that the
+        hop loop cools the host down); else where the page sends the browser."""
         blocked = bot_wall_error(response, PROVIDER, registry.bot_walls())
+        refused = status_error(response, PROVIDER) if refreshes.carrier is None else None
+        if blocked is None and isinstance(refused, WebBlocked):
+            blocked = refused
         if blocked is not None:
             raise blocked
         return refreshes.client_redirect(response)
@@ -355,6 +361,7 @@ def add_page_content(
     extract_mode: ExtractMode = "text",
     resolver: Optional[Resolver] = None,
     trusted_networks: Iterable[str] = (),
+    fetch: Callable[..., FetchResult] = fetch_page,
 ) -> list[ErrorInfo]:
     """Fetch every item's page in threads and put its text in ``item["content"]``.
 
@@ -363,7 +370,9 @@ def add_page_content(
     ``content`` are left alone. A failed page leaves ``content`` empty and adds
     an error entry ``{"type", "message", "retryable", "detail_code", "provider",
     "url"}`` to the returned list; nothing is raised for a page.
-    ``resolver`` and ``trusted_networks`` are passed to :func:`fetch_page`.
+    ``resolver`` and ``trusted_networks`` are passed to :func:`fetch_page`; ``fetch`` is
+    what reads a page (a client passes its own: :func:`fetch_page` with its retries, its
+    requests paced per host and stopped by a host's cool-down like every request of it).
     """
     check_number("max_content_chars", max_content_chars, detail=BAD_MAX_CONTENT_CHARS)
     todo = [item for item in items if not item.get("content")]
@@ -375,7 +384,7 @@ def add_page_content(
     try:
         futures = [
             pool.submit(
-                fetch_page,
+                fetch,
                 item["url"],
                 transport=transport,
                 settings=settings,

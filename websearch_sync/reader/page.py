@@ -19,7 +19,6 @@ call; :func:`add_page_content` fills ``content`` for ``search(include_content=Tr
 
 import logging
 from collections.abc import Iterable, Mapping
-from concurrent.futures import ThreadPoolExecutor, wait
 from typing import Any, Callable, Optional
 from urllib.parse import urlsplit
 
@@ -50,7 +49,7 @@ from ..errors import (
 from ..extract.article import EXTRACT_MODES
 from ..models import ExtractMode, FetchResult, SearchItem
 from ..net.botwall import bot_wall_error
-from ..net.deadline import Deadline, DeadlinePassed, run_within
+from ..net.deadline import Deadline, DeadlinePassed, each_within, run_within
 from ..net.hops import HopRules, RedirectPolicy
 from ..net.media import media_kind
 from ..net.ssrf import AddressGuard, ResolvedHost, Resolver
@@ -380,27 +379,25 @@ def add_page_content(
         item["content"] = ""
     if not todo:
         return []
-    pool = ThreadPoolExecutor(max_workers=max(1, min(max_workers, len(todo))), thread_name_prefix="websearch-content")
-    try:
-        futures = [
-            pool.submit(
-                fetch,
-                item["url"],
-                transport=transport,
-                settings=settings,
-                extract_mode=extract_mode,
-                max_chars=max_content_chars,
-                max_bytes=settings.max_response_bytes,
-                allow_private=settings.allow_private,
-                deadline=deadline,
-                resolver=resolver,
-                trusted_networks=trusted_networks,
-            )
-            for item in todo
-        ]
-        wait(futures, timeout=max(0.0, deadline.remaining_s()) + _CONTENT_GRACE_S)
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+    futures = each_within(
+        deadline,
+        lambda item: fetch(
+            item["url"],
+            transport=transport,
+            settings=settings,
+            extract_mode=extract_mode,
+            max_chars=max_content_chars,
+            max_bytes=settings.max_response_bytes,
+            allow_private=settings.allow_private,
+            deadline=deadline,
+            resolver=resolver,
+            trusted_networks=trusted_networks,
+        ),
+        todo,
+        workers=max_workers,
+        name="websearch-content",
+        grace_s=_CONTENT_GRACE_S,
+    )
     errors: list[ErrorInfo] = []
     for item, future in zip(todo, futures):
         try:

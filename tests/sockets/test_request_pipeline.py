@@ -6,6 +6,7 @@ retryable failure. Loopback servers, the client's fake clock (no real waiting)."
 import pytest
 from clocks import FakeClock
 from faults import respond, sequence
+from redis_server import redis_db, redis_server  # noqa: F401  (fixtures)
 from servers import FaultServer, json_results
 
 import websearch_sync as ws
@@ -27,6 +28,19 @@ def walled_json(self, response):
 def client(server, clock, **kwargs):
     settings = ws.Settings(endpoints={"aa": server.url("/aa")}, allow_private=True, timeout_ms=5000)
     return ws.SearchClient("aa", settings=settings, clock=clock, cache_ttl_s=0, **kwargs)
+
+
+def test_with_a_shared_state_a_host_s_cool_down_holds_for_every_client(json_backends, redis_server, redis_db):  # noqa: F811
+    json_backends("aa")
+    with FaultServer({"/wall": CHALLENGE, "/page": respond(200, ARTICLE)}) as server:
+        with client(server, FakeClock(), state_url=redis_server.url) as first:
+            with pytest.raises(ws.WebBlocked):
+                first.fetch(server.url("/wall"))
+        with client(server, FakeClock(), state_url=redis_server.url) as second:  # another process, as it were
+            with pytest.raises(ws.WebBlocked) as refused:
+                second.fetch(server.url("/page"))
+        assert routes(server) == ["/wall"]
+    assert "cooling down" in refused.value.message
 
 
 def routes(server):

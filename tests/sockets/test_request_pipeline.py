@@ -112,3 +112,20 @@ def test_fetch_retries_a_retryable_failure(json_backends):
             assert "dredging plan" in c.fetch(server.url("/page"))["text"]
         assert routes(server) == ["/page", "/page"]
     assert len(clock.sleeps) == 1  # the backoff
+
+
+def test_a_fetch_s_429_cools_the_host_down_and_a_403_of_one_page_does_not(json_backends):
+    json_backends("aa")
+    with FaultServer(
+        {"/forbidden": respond(403, b"no"), "/busy": respond(429, b"slow down"), "/page": respond(200, ARTICLE)}
+    ) as server:
+        with client(server, FakeClock(), retries=0) as c:
+            with pytest.raises(ws.WebBlocked):
+                c.fetch(server.url("/forbidden"))
+            assert "dredging plan" in c.fetch(server.url("/page"))["text"]
+            with pytest.raises(ws.WebBlocked):
+                c.fetch(server.url("/busy"))
+            with pytest.raises(ws.WebBlocked) as refused:
+                c.fetch(server.url("/page"))
+        assert routes(server) == ["/forbidden", "/page", "/busy"]
+    assert "cooling down after http_429" in refused.value.message

@@ -11,7 +11,7 @@ It is not a second rate limiter: the client's :class:`~.ratelimit.RateLimiter` a
 and cool-downs. A request to a backend's endpoint host books that backend's own slot
 (its ``min_interval_s``) and obeys its cool-down, so a fetch and a search of one engine
 keep one pace; every host also has a cool-down of its own (``host:<host>[:<port>]``),
-recorded when a page of it, or a backend's call to it, ended in a wall or HTTP 403/429.
+recorded when a page of it met a wall or HTTP 429, or a backend's call to it ended in a block.
 Other hosts are not spaced. A backend's own requests to its endpoint are paced and checked
 by the backend runner already, and pass (:func:`backend_call`).
 """
@@ -84,14 +84,23 @@ class HostGate:
         limiter: RateLimiter,
         cooldowns: Cooldowns,
         clock: Clock,
-        engines: Mapping[str, tuple[str, ...]],
+        settings: Settings,
         intervals: Callable[[str], float],
     ) -> None:
         self.limiter = limiter
         self.cooldowns = cooldowns
         self.clock = clock
-        self.engines = dict(engines)  #: by host key: the backends on that host
+        self.settings = settings
         self.intervals = intervals  #: a backend's spacing (the client's, else its own)
+        self._engines: Optional[Mapping[str, tuple[str, ...]]] = None
+
+    @property
+    def engines(self) -> Mapping[str, tuple[str, ...]]:
+        """By host key: the backends on that host (read from the registry at the first request
+        that is not a backend's own: a search alone never pays for it)."""
+        if self._engines is None:
+            self._engines = engine_hosts(self.settings)
+        return self._engines
 
     def before(self, url: str, deadline: Deadline, provider: Optional[str]) -> None:
         """Raise the cool-down of ``url``'s host or of a backend on it (``WebBlocked``, naming
@@ -127,7 +136,7 @@ class HostGate:
             self.clock.sleep(wait)
 
     def blocked(self, url: str, error: WebBlocked, deadline: Deadline) -> None:
-        """Cool ``url``'s host down after it answered with ``error`` (a wall, HTTP 403/429)."""
+        """Cool ``url``'s host down after it answered with ``error`` (a wall, HTTP 429; a search's 403)."""
         key = host_key(url)
         if key is not None:
             self.cooldowns.record(error, key, None, deadline.remaining_s())

@@ -52,7 +52,7 @@ from .cachekey import Fingerprints, fetch_key, search_key
 from .clock import SYSTEM_CLOCK, Clock
 from .cooldown import DEFAULT_COOLDOWNS_S, Cooldowns
 from .flight import Flights
-from .hostgate import HostGate, engine_hosts
+from .hostgate import HostGate
 from .plancache import PlanMemo, Validated, call_key
 from .ratelimit import RateLimiter
 from .retry import DEFAULT_RETRY, RetryPolicy
@@ -192,7 +192,7 @@ class SearchClient:
         limiter, self._cooldowns, self._flights = self._state_parts(cooldown_s, clock, shared)
         ahead = 2 * shared.cache.timeout_s if shared.cache is not None else 0.0  # two round trips: cache and cool-down
         # every request of this client (search, fetch, include_content, link resolution) waits at the gate
-        gate = HostGate(limiter, self._cooldowns, clock, engine_hosts(self.settings), self._runner_interval(intervals))
+        gate = HostGate(limiter, self._cooldowns, clock, self.settings, self._runner_interval(intervals))
         self._transport.gate = gate
         self._runner = BackendRunner(self._transport, limiter, self._cooldowns, intervals, clock, ahead, gate)
         self._clock = clock

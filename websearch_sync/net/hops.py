@@ -133,7 +133,7 @@ class RequestGate(Protocol):
         (``WebBlocked`` while it cools down, ``Timeout`` when its slot comes too late)."""
 
     def blocked(self, url: str, error: WebBlocked, deadline: Deadline) -> None:
-        """Note that ``url`` answered with ``error`` (a bot wall, HTTP 403 or 429): its host cools down."""
+        """Note that ``url`` answered with ``error`` (a bot wall, HTTP 429): its host cools down."""
 
 
 @dataclass

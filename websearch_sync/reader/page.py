@@ -41,7 +41,6 @@ from ..errors import (
     InvalidInput,
     NetworkError,
     Timeout,
-    WebBlocked,
     WebParseError,
     WebProviderError,
     WebSearchError,
@@ -234,12 +233,12 @@ def _fetch_direct(
     refreshes = RefreshChain()
 
     def answer(response: HttpResponse) -> Optional[str]:
-        """A wall, or a refusal no refresh's carrier stands in for, ends the fetch here (so that the
-        hop loop cools the host down); else where the page sends the browser."""
-        blocked = bot_wall_error(response, PROVIDER, registry.bot_walls())
-        refused = status_error(response, PROVIDER) if refreshes.carrier is None else None
-        if blocked is None and isinstance(refused, WebBlocked):
-            blocked = refused
+        """A wall, or an HTTP 429 no refresh's carrier stands in for, ends the fetch here (so
+        that the hop loop cools the host down: a 403 may be one page's, and does not); else
+        where the page sends the browser."""
+        blocked: Optional[WebSearchError] = bot_wall_error(response, PROVIDER, registry.bot_walls())
+        if blocked is None and response.status == 429 and refreshes.carrier is None:
+            blocked = status_error(response, PROVIDER)  # WebBlocked(http_429)
         if blocked is not None:
             raise blocked
         return refreshes.client_redirect(response)

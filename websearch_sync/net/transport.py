@@ -246,15 +246,17 @@ class HttpTransport:
         except WebSearchError as error:
             raise redact_error(error, secret_list)  # noqa: B904 - the same error, redacted in place
         response.elapsed_ms = (time.monotonic() - started) * 1000.0
-        logger.debug(
-            "%s %s -> %d (%d bytes%s, %.0f ms)",
-            spec.method,
-            redact((urlsplit(response.url).hostname or "") + urlsplit(response.url).path, secret_list),
-            response.status,
-            len(response.content),
-            ", truncated" if response.truncated else "",
-            response.elapsed_ms,
-        )
+        if logger.isEnabledFor(logging.DEBUG):
+            parts = urlsplit(response.url)
+            logger.debug(
+                "%s %s -> %d (%d bytes%s, %.0f ms)",
+                spec.method,
+                redact((parts.hostname or "") + parts.path, secret_list),
+                response.status,
+                len(response.content),
+                ", truncated" if response.truncated else "",
+                response.elapsed_ms,
+            )
         return response
 
     def _hops(

@@ -98,7 +98,9 @@ def fetch(
     reads at most ``max_bytes`` and returns at most ``max_chars`` characters,
     all within ``timeout_ms`` (default ``settings.timeout_ms``). When a fetch
     service or a Jina key is configured it is asked first. ``include_comments``
-    keeps the page's reader comment threads. See docs/fetch.md.
+    keeps the page's reader comment threads. Its requests keep the process-wide pace
+    and cool-downs of the module-level functions (a host that just walled a search is
+    refused), and a retryable failure is retried. See docs/fetch.md.
 
     Raises:
         WebSearchError: a subclass named by the error code; nothing else

@@ -416,6 +416,11 @@ class SearchClient:
     ) -> FetchResult:
         """Read one web page with this client's session (see :func:`websearch_sync.fetch`).
 
+        Every request waits at the client's gate, as a search's does: a page on a search
+        engine's host takes that engine's next rate-limit slot, and a host cooling down after
+        a wall (met by a search or a fetch) is refused at once with ``WebBlocked``; a
+        retryable failure is retried by the client's ``retries`` within the deadline.
+
         Successful results are cached like searches, keyed by the checked and
         normalised URL, the fetch parameters and the settings' fingerprint
         (``allow_private``, the fetch service...; ``cache_ttl_s=0`` bypasses the

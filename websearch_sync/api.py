@@ -101,7 +101,9 @@ def fetch(
     all within ``timeout_ms`` (default ``settings.timeout_ms``). When a fetch
     service or a Jina key is configured it is asked first. ``include_comments``
     keeps the page's reader comment threads. A PDF is read as text (the ``pdf`` extra);
-    ``images`` returns a PNG, JPEG, GIF or WebP image instead of refusing it. See docs/fetch.md.
+    ``images`` returns a PNG, JPEG, GIF or WebP image instead of refusing it. Its requests
+    keep the process-wide pace and cool-downs of the module-level functions (a host that
+    just walled a search is refused), and a retryable failure is retried. See docs/fetch.md.
 
     Raises:
         WebSearchError: a subclass named by the error code; nothing else

@@ -1,5 +1,6 @@
 """What kind of body a response carries: HTML, JSON, text, PDF, image or other."""
 
+import re
 from typing import Optional
 
 from .transport import HttpResponse
@@ -18,6 +19,15 @@ IMAGE_SIGNATURES = (
     (b"GIF87a", "image/gif"),
     (b"GIF89a", "image/gif"),
 )
+#: A media type as a message may name it: ``type/subtype`` in RFC 6838's characters.
+_MEDIA_TOKEN = re.compile(r"[a-z0-9][a-z0-9!#$&^_.+-]{0,63}/[a-z0-9][a-z0-9!#$&^_.+-]{0,63}")
+
+
+def media_token(media: str) -> str:
+    """``media`` (a Content-Type without parameters) as an error message may name it, else
+    ``"an unnamed type of"``: the server chose the value, and an error line reaches a model
+    outside the untrusted-content block, so nothing but a well-formed media type is quoted."""
+    return media if _MEDIA_TOKEN.fullmatch(media) else "an unnamed type of"
 
 
 def media_kind(media: str) -> Optional[str]:

@@ -12,7 +12,7 @@ from ..errors import NO_CONTENT, NOT_JSON, UNSUPPORTED_CONTENT, WebParseError, W
 from ..extract.article import extract_html
 from ..extract.rules import COMMENT_RULE, DEFAULT_RULES
 from ..net.deadline import Deadline
-from ..net.media import content_kind, media_kind
+from ..net.media import content_kind, media_kind, media_token
 from ..net.transport import HttpResponse
 from .image import image_text
 from .pagetext import PageText as PageText  # the readers' result, named here for fetch and the service path
@@ -60,7 +60,7 @@ def page_text(
     if kind not in READ_KINDS:
         raise WebProviderError(
             "%s served %s content, which fetch cannot read (only HTML, JSON, plain text, markdown and PDF)"
-            % (host, response.content_type or "binary"),
+            % (host, media_token(response.content_type) if response.content_type else "binary"),
             provider=provider,
             detail_code=UNSUPPORTED_CONTENT,
             status=response.status,

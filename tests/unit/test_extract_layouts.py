@@ -2,6 +2,8 @@
 comes back whole, not as a fragment, and the navigation around it stays out. Small
 synthetic pages written here in the markup those generators use."""
 
+import lxml.html
+
 from websearch_sync.extract.article import extract_html
 from websearch_sync.extract.rules import DEFAULT_RULES
 
@@ -111,3 +113,29 @@ def test_home_page_text_is_not_reduced_to_its_footer_line():
     text = extract_html(HOME_PAGE, mode="text").text
     assert "I am an associate professor" in text and "Before joining Example University" in text
     assert "Scalable points-to analysis with demand-driven refinement. J. Roe and A. Smith. PLDI 2008." in text
+
+
+def test_the_layout_grid_is_bounded_by_the_real_cells():
+    # spans of up to 1000 columns and rows made the grid quadratic: a 29 KB table took a
+    # minute (issue 33); such a table is no layout to widen an article in
+    from websearch_sync.extract import tables
+
+    spans = lxml.html.fromstring(
+        "<table>%s</table>" % (("<tr>" + "<td colspan=1000 rowspan=1000>c</td>" * 5 + "</tr>") * 20)
+    )
+    assert tables._grid(spans) == {}
+    ordinary = lxml.html.fromstring(
+        "<table><tr><td colspan=2>a</td></tr><tr><td>b</td><td rowspan=2>c</td></tr><tr><td>d</td></tr></table>"
+    )
+    assert [(cell.text, place) for cell, place in tables._grid(ordinary).items()] == [
+        ("a", (0, 2)),
+        ("b", (0, 1)),
+        ("c", (1, 1)),
+        ("d", (0, 1)),
+    ]
+    page = FORUM_THREAD.replace(
+        "<table class='tborder'",
+        "<table class='tborder'><tr>%s</tr>" % ("<td colspan=1000 rowspan=1000>x</td>" * 200),
+        1,
+    )
+    assert POSTS[0] in " ".join(extract_html(page, mode="text").text.split())

@@ -126,6 +126,9 @@ _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _EMPHASIS = {"strong": "**", "b": "**", "em": "*", "i": "*"}
 _CELL_BLOCKS = ("p", "div", "ul", "ol", "table", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote")
 _SPACES = re.compile(r"\s+")
+#: A markdown table's short rows are padded while the padded table has at most this many
+#: times its real cells (then only its header row is: the output stays bounded by the input).
+PAD_LIMIT = 4
 #: Elements nested deeper than this are rendered as their text, without their structure: the
 #: walk recurses, and 255 nested block quotes reached Python's recursion limit.
 MAX_DEPTH = 120
@@ -419,13 +422,20 @@ class _Renderer:
         self.block(2)
 
     def _grid_lines(self, grid: list[list[str]]) -> list[str]:
-        """A data table's lines: markdown rows with a header rule, or tab-separated text."""
+        """A data table's lines: markdown rows with a header rule, or tab-separated text.
+
+        Short rows are padded to the widest row while that keeps the table within
+        ``PAD_LIMIT`` times its real cells; beyond, only the header row is (a GFM table has the
+        header's number of columns, and a renderer fills a shorter row's cells itself):
+        padding every row made the output rows x widest row, 1.8 GB for a 124 KB page."""
         if not self.markdown:
             return ["\t".join(row) for row in grid]
         width = max(len(row) for row in grid)
-        grid = [[cell.replace("|", "\\|") for cell in row] + [""] * (width - len(row)) for row in grid]
-        lines = ["| " + " | ".join(grid[0]) + " |", "|" + "---|" * width]
-        return lines + ["| " + " | ".join(row) + " |" for row in grid[1:]]
+        padded = width * len(grid) <= PAD_LIMIT * sum(len(row) for row in grid)
+        grid = [[cell.replace("|", "\\|") for cell in row] for row in grid]
+        rows = [row + [""] * (width - len(row)) if padded or index == 0 else row for index, row in enumerate(grid)]
+        lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * width]
+        return lines + ["| " + " | ".join(row) + " |" for row in rows[1:]]
 
     @staticmethod
     def _owner(row: etree._Element) -> Optional[etree._Element]:

@@ -53,22 +53,37 @@ def _span(cell: etree._Element, name: str) -> int:
     return max(1, min(int(value), 1000)) if value.isdigit() else 1
 
 
+#: Grid slots ``_grid`` may visit per real cell of the table: spans (up to 1000 columns and
+#: rows each) made the grid quadratic, a minute for a 29 KB table; a table that needs more is
+#: no layout to widen an article in (issue 33).
+GRID_WORK_PER_CELL = 16
+
+
 def _grid(table: etree._Element) -> dict[etree._Element, tuple[int, int]]:
-    """{cell: (first grid column, number of columns)}, cells spanning rows from above counted."""
+    """{cell: (first grid column, number of columns)}, cells spanning rows from above counted;
+    empty when the spans would make the grid more than ``GRID_WORK_PER_CELL`` slots per real
+    cell."""
+    rows = _rows(table)
+    cells = [[cell for cell in row if isinstance(cell.tag, str) and cell.tag in _CELLS] for row in rows]
+    budget = GRID_WORK_PER_CELL * (sum(len(row) for row in cells) + 1)
     taken: dict[int, int] = {}  # grid column -> rows it stays occupied below the current row
     columns: dict[etree._Element, tuple[int, int]] = {}
-    for row in _rows(table):
+    for index, row in enumerate(cells):
         column = 0
+        budget -= len(taken)
         below = {c: n - 1 for c, n in taken.items() if n > 1}
         for cell in row:
-            if not isinstance(cell.tag, str) or cell.tag not in _CELLS:
-                continue
             while column in taken:
                 column += 1
+                budget -= 1
             width = _span(cell, "colspan")
+            height = min(_span(cell, "rowspan"), len(rows) - index)  # a span ends with the table
+            budget -= width
+            if budget < 0:
+                return {}
             columns[cell] = (column, width)
             for c in range(column, column + width):
-                below[c] = _span(cell, "rowspan") - 1
+                below[c] = height - 1
             column += width
         taken = {c: n for c, n in below.items() if n > 0}
     return columns

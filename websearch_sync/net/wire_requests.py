@@ -232,31 +232,29 @@ class RequestsWire:
                     raise deadline_error(deadline, host, provider)
                 if not chunk or not sink.data(chunk):
                     return
-        except urllib3.exceptions.ReadTimeoutError:
-            raise (
-                deadline_error(deadline, host, provider)
-                if deadline.expired()
-                else Timeout("%s stopped sending the body" % host, provider=provider, detail_code=READ_TIMEOUT)
-            ) from None
+        except (
+            urllib3.exceptions.ReadTimeoutError,
+            urllib3.exceptions.ProtocolError,
+            urllib3.exceptions.SSLError,
+            OSError,
+        ) as exc:
+            raise _body_error(exc, deadline, host, provider) from None
         except urllib3.exceptions.DecodeError:
             raise NetworkError(
                 "%s sent a body that does not decompress" % host, provider=provider, detail_code=BAD_CONTENT_ENCODING
             ) from None
-        except (urllib3.exceptions.ProtocolError, urllib3.exceptions.SSLError, OSError) as exc:
-            if deadline.expired():
-                raise deadline_error(deadline, host, provider) from None
-            if isinstance(exc, (socket.timeout, TimeoutError)):
-                raise Timeout(
-                    "%s stopped sending the body" % host, provider=provider, detail_code=READ_TIMEOUT
-                ) from None
-            detail = (
-                CONNECTION_RESET
-                if any(isinstance(e, ConnectionResetError) for e in _cause_chain(exc))
-                else INCOMPLETE_BODY
-            )
-            raise NetworkError(
-                "connection to %s broke while reading the body" % host, provider=provider, detail_code=detail
-            ) from None
+
+
+def _body_error(exc: Exception, deadline: Deadline, host: str, provider: Optional[str]) -> WebSearchError:
+    """The package's error for a failure while reading the body."""
+    if deadline.expired():
+        return deadline_error(deadline, host, provider)
+    if isinstance(exc, (urllib3.exceptions.ReadTimeoutError, socket.timeout, TimeoutError)):
+        return Timeout("%s stopped sending the body" % host, provider=provider, detail_code=READ_TIMEOUT)
+    detail = (
+        CONNECTION_RESET if any(isinstance(e, ConnectionResetError) for e in _cause_chain(exc)) else INCOMPLETE_BODY
+    )
+    return NetworkError("connection to %s broke while reading the body" % host, provider=provider, detail_code=detail)
 
 
 #: Failures that, once the deadline has passed, are the deadline's doing (a watchdog shut the socket).

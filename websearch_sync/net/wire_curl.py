@@ -68,6 +68,7 @@ _ORDER = {
 #: removes the profile's own from every other request).
 _CACHE_CONTROL = {True: b"Cache-Control: max-age=0", False: b"Cache-Control:"}
 _IDLE_HANDLES = 32
+_HOSTS_PER_HANDLE = 256
 _CHECKED, _UNCHECKED = "checked", "unchecked"
 _TLS_CODES = (
     CurlECode.SSL_CONNECT_ERROR,
@@ -213,9 +214,11 @@ class CurlWire:
         return handle
 
     def _release(self, handle: Curl) -> None:
+        """Back to the pool; closed when the pool is full or the handle has reached many hosts
+        (its connections, pinned names and the memory of them go with it)."""
         handle.reset()
         with self._lock:
-            if len(self._idle) < _IDLE_HANDLES:
+            if len(self._idle) < _IDLE_HANDLES and len(self._connected.get(handle, ())) <= _HOSTS_PER_HANDLE:
                 self._idle.append(handle)
                 return
             self._connected.pop(handle, None)

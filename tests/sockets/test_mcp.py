@@ -23,7 +23,7 @@ import pytest
 if sys.version_info < (3, 10):  # the SDK (and so the mcp extra) needs Python 3.10+
     pytest.skip("the MCP SDK needs Python 3.10 or later", allow_module_level=True)
 
-from faults import respond
+from faults import gated, respond
 from servers import FaultServer
 
 import websearch_sync as ws
@@ -437,6 +437,25 @@ def test_every_request_gets_an_answer_even_one_the_sdk_cannot_parse():
     ]
 
 
+def test_a_request_whose_id_is_not_a_string_or_an_integer_gets_an_invalid_request_answer():
+    """Issue 33.8: the SDK took these for notifications and never answered."""
+    ids = ["1.5", "true", "null", "[1]", '{"n": 1}']
+    server = RawServer()
+    try:
+        server.send(json.dumps(INITIALIZE))
+        assert server.answer(1)["id"] == 1
+        server.send('{"jsonrpc":"2.0","method":"notifications/initialized"}')
+        for request_id in ids:
+            server.send('{"jsonrpc":"2.0","id":%s,"method":"tools/list"}' % request_id)
+        server.send('{"jsonrpc":"2.0","id":7,"method":"tools/list"}')
+        answers = [server.answer(n) for n in range(2, 2 + len(ids) + 1)]
+    finally:
+        server.close()
+    assert [answer["id"] for answer in answers] == [None] * len(ids) + [7]
+    assert all(answer["error"]["code"] == -32600 for answer in answers[:-1])
+    assert answers[-1]["result"]["tools"]  # and the server still serves
+
+
 # -- cancelled and failed calls (issue 25, point 7) ---------------------------------------------------
 
 
@@ -477,6 +496,38 @@ def test_a_cancelled_call_stops_before_the_upstream_and_frees_its_worker():
     assert len(arrivals["engine"]) == 1, "the cancelled search reached the engine"
     # the only worker was free for the fetch at once, not when the cancelled call's 1 s slot came
     assert arrivals["site"][0] < arrivals["engine"][0] + 1.0
+
+
+def test_a_cancelled_call_keeps_its_place_until_its_upstream_request_ends():
+    """Issue 33.8: with ``--max-concurrent 1``, a call cancelled while its request to the upstream is
+    under way answers at once, but the next call reaches its upstream only once that request ended."""
+    import anyio
+
+    release, seen = threading.Event(), {}
+
+    def slow(conn, request, server):
+        seen["slow"] = time.monotonic()
+        gated(release, respond(200, article_html()))(conn, request, server)
+        seen["slow done"] = time.monotonic()
+
+    def quick(conn, request, server):
+        seen["quick"] = time.monotonic()
+        respond(200, article_html())(conn, request, server)
+
+    with FaultServer({"/slow": slow, "/quick": quick}) as site:
+
+        async def scenario():
+            async with mcp_session("--max-concurrent", "1", "--allow-private") as session:
+                with anyio.move_on_after(10):
+                    while "slow" not in seen:  # cancel the first call once its request is under way
+                        with anyio.move_on_after(0.2):
+                            await session.call_tool("web_fetch", {"url": site.url("/slow")})
+                threading.Timer(1.0, release.set).start()
+                return await session.call_tool("web_fetch", {"url": site.url("/quick")})
+
+        page = run_bounded(scenario)
+    assert page.is_error is False
+    assert seen["quick"] >= seen["slow done"], "the next call reached the upstream while the cancelled one ran"
 
 
 def test_a_cancelled_merge_stops_every_backend_before_the_upstream():

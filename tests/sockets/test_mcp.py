@@ -31,7 +31,7 @@ from websearch_sync import tool
 from websearch_sync.cli import main
 from websearch_sync.client.search_client import SearchClient
 from websearch_sync.mcp import McpTools, serve_stdio
-from websearch_sync.mcp.tools import TOOL_NAMES
+from websearch_sync.mcp.tools import TOOL_NAMES, CancellableClock
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTICLE = ROOT / "tests" / "data" / "fetch" / "57b4dafd18cfd0531b69f81e87158648227c673ef159f8d8c87d34e34bdb21f2.html.gz"
@@ -579,3 +579,21 @@ def test_failed_lookups_do_not_use_up_max_repeats():
     assert [(outcome.is_error, outcome.result["error"]["detail_code"]) for outcome in failures] == [
         (True, "http_500")
     ] * 2
+
+
+def test_a_call_cancelled_while_its_request_ran_does_not_use_up_max_repeats():
+    """Issue 33.18: the call was cancelled while its request was under way; it ended without a
+    wait to stop at, and the SDK dropped its answer: the model never saw it, so it is no repeat."""
+    cancel = threading.Event()
+
+    def cancelled_meanwhile(conn, request, server):
+        cancel.set()
+        respond(200, article_html())(conn, request, server)
+
+    with FaultServer({"*": cancelled_meanwhile}) as site:
+        clock = CancellableClock()
+        with SearchClient(settings=ws.Settings(allow_private=True), clock=clock, cache_ttl_s=0) as client:
+            tools = McpTools(client, max_repeats=1, clock=clock)
+            tools.call("web_fetch", {"url": site.url("/page")}, cancel)
+            again = tools.call("web_fetch", {"url": site.url("/page")}, threading.Event())
+    assert again.is_error is False and len(site.requests) == 2

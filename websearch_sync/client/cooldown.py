@@ -150,9 +150,10 @@ def cooling_down(
 ) -> WebBlocked:
     """The ``WebBlocked`` a suspended backend raises (``retry_after``: the seconds left)."""
     left = max(0.0, left_s) if math.isfinite(left_s) else 0.0
+    shown = backend_of(name) + ("[" + name.partition("[")[2] if "[" in name else "")  # the endpoint is config, not news
     return WebBlocked(
         "%s is cooling down after %s until %s (%.0f s left); not contacting it"
-        % (name, detail_code, _clock_text(wall_until), left),
+        % (shown, detail_code, _clock_text(wall_until), left),
         provider=backend_of(name),
         detail_code=detail_code,
         status=status,

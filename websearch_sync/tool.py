@@ -404,8 +404,10 @@ class ToolSession:
         self._seen: dict[tuple[str, str], int] = {}
         self._lock = threading.Lock()
 
-    def call_tool(self, name: str, arguments: Any) -> ToolResult:
-        """Like :func:`call_tool`, with the repeated-lookup guard."""
+    def call_tool(self, name: str, arguments: Any, delivered: Optional[Callable[[], bool]] = None) -> ToolResult:
+        """Like :func:`call_tool`, with the repeated-lookup guard. ``delivered()``, asked once the
+        lookup is done, says whether its answer reaches the model (an MCP call cancelled meanwhile
+        is dropped: it does not count as a repeat)."""
         try:
             tool = _resolve_tool(name, self.names)
             args = validate_arguments(tool, arguments)
@@ -428,7 +430,7 @@ class ToolSession:
         except BaseException:  # the call was interrupted (e.g. cancelled): it looked nothing up
             self._release(key)
             raise
-        if "error" in result:  # a failed lookup gave the model nothing to reuse: it does not count
+        if "error" in result or (delivered is not None and not delivered()):  # the model got nothing to reuse
             self._release(key)
         return result
 

@@ -64,7 +64,9 @@ def test_a_thread_waiting_for_its_rate_limit_slot_does_not_send_into_a_new_cool_
             first, first_outcome = in_thread(lambda: client.search("q", timeout_ms=3000))
             threads["first"] = first
             assert arrived.wait(5)
-            second, second_outcome = in_thread(lambda: client.search("q", timeout_ms=3000))
+            second, second_outcome = in_thread(
+                lambda: client.search("q2", timeout_ms=3000)
+            )  # not "q": it would wait for that answer
             first.join(5)
             second.join(5)
         assert first_outcome["error"].detail_code == "http_429"

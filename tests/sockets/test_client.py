@@ -496,3 +496,52 @@ def test_client_fetch_is_cached_by_normalised_url(json_backends):
         assert len(server.requests) == 3
     assert first == second  # the fragment is not part of the key
     assert third["text"] != first["text"]  # markdown vs text: a separate request (3 in all)
+
+
+# -- one request per question (issue 33.18) ---------------------------------------------------------
+
+
+def test_identical_module_level_searches_in_flight_send_one_request_without_a_state_url(json_backends):
+    """``ws.search`` keeps no cache without a state URL; 16 threads asking 3 questions at once
+    still send 3 requests: the thread that asks hands its answer to those waiting for it."""
+    json_backends("aa")
+    release = threading.Event()
+    with FaultServer({"/aa": gated(release, json_results("https://a.example/"))}) as server:
+        settings = ws.Settings(endpoints={"aa": server.url("/aa")}, timeout_ms=20000)
+        start = threading.Barrier(16)
+        answers = []
+
+        def ask(n):
+            start.wait()
+            answers.append(ws.search("question %d" % (n % 3), backend="aa", settings=settings))
+
+        threads = [threading.Thread(target=ask, args=(n,)) for n in range(16)]
+        for thread in threads:
+            thread.start()
+        deadline = time.monotonic() + 20
+        while len(server.requests) < 3 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        time.sleep(0.2)  # the other thirteen are waiting by now (each asked a moment after the barrier)
+        release.set()
+        for thread in threads:
+            thread.join(30)
+        assert len(server.requests) == 3
+    assert len(answers) == 16 and all(a["items"][0]["url"] == "https://a.example/" for a in answers)
+    assert sorted(a["provider_meta"]["cached"] for a in answers) == [False] * 3 + [True] * 13
+
+
+@pytest.mark.parametrize(
+    "first, second",
+    [
+        ({"query": "blue  tack"}, {"query": "blue\ttack"}),
+        ({"query": "blue tack"}, {"query": "blue\u00a0tack"}),
+        ({"query": "caf\u00e9"}, {"query": "cafe\u0301"}),  # NFC and NFD
+        ({"query": "q", "locale": "en-us"}, {"query": "q", "locale": "en-US"}),
+    ],
+    ids=["double space, tab", "no-break space", "NFC, NFD", "locale case"],
+)
+def test_one_search_spelt_two_ways_is_one_cache_entry(first, second):
+    """Issue 33.18: each pair is the same search to every engine."""
+    with ws.SearchClient("stub", settings=ws.Settings(), state_url="") as client:
+        client.search(**first)
+        assert client.search(**second)["provider_meta"]["cached"] is True

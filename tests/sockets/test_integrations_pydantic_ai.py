@@ -98,6 +98,21 @@ def test_bad_arguments_ask_the_model_to_correct_them(pydantic_ai):
     assert seen[1].outcome == "success" and seen[1].content.startswith("1. ")
 
 
+def test_two_bad_calls_in_a_row_do_not_end_the_run(pydantic_ai):
+    """Issue 33.19: under pydantic-ai's default retries (1) the second bad call ended the run."""
+    from pydantic_ai import Agent
+
+    model, seen = scripted(
+        ("web_search", {"query": "rust", "max_results": 50}),
+        ("web_search", {"query": "rust", "locale": "not a locale!"}),
+        ("web_search", {"query": "rust", "max_results": 5}),
+    )
+    with ddg_engine() as (server, client):
+        result = Agent(model, tools=pydantic_ai.tools(client)).run_sync("find rust")
+    assert result.output == "done"
+    assert [one.outcome for one in seen] == ["retried", "retried", "success"]
+
+
 def test_pydantic_ais_test_model_reads_the_nullable_schema(pydantic_ai):
     """TestModel makes arguments up from the schema: with seed 1 it picks ``null`` for every option."""
     from pydantic_ai import Agent

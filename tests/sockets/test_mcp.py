@@ -19,7 +19,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
-from faults import respond
+from faults import gated, respond
 from servers import FaultServer
 
 import websearch_sync as ws
@@ -27,7 +27,7 @@ from websearch_sync import tool
 from websearch_sync.cli import main
 from websearch_sync.client.search_client import SearchClient
 from websearch_sync.mcp import McpTools, serve_stdio
-from websearch_sync.mcp.tools import TOOL_NAMES
+from websearch_sync.mcp.tools import TOOL_NAMES, CancellableClock
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTICLE = ROOT / "tests" / "data" / "fetch" / "57b4dafd18cfd0531b69f81e87158648227c673ef159f8d8c87d34e34bdb21f2.html.gz"
@@ -433,6 +433,25 @@ def test_every_request_gets_an_answer_even_one_the_sdk_cannot_parse():
     ]
 
 
+def test_a_request_whose_id_is_not_a_string_or_an_integer_gets_an_invalid_request_answer():
+    """Issue 33.8: the SDK took these for notifications and never answered."""
+    ids = ["1.5", "true", "null", "[1]", '{"n": 1}']
+    server = RawServer()
+    try:
+        server.send(json.dumps(INITIALIZE))
+        assert server.answer(1)["id"] == 1
+        server.send('{"jsonrpc":"2.0","method":"notifications/initialized"}')
+        for request_id in ids:
+            server.send('{"jsonrpc":"2.0","id":%s,"method":"tools/list"}' % request_id)
+        server.send('{"jsonrpc":"2.0","id":7,"method":"tools/list"}')
+        answers = [server.answer(n) for n in range(2, 2 + len(ids) + 1)]
+    finally:
+        server.close()
+    assert [answer["id"] for answer in answers] == [None] * len(ids) + [7]
+    assert all(answer["error"]["code"] == -32600 for answer in answers[:-1])
+    assert answers[-1]["result"]["tools"]  # and the server still serves
+
+
 # -- cancelled and failed calls (issue 25, point 7) ---------------------------------------------------
 
 
@@ -473,6 +492,38 @@ def test_a_cancelled_call_stops_before_the_upstream_and_frees_its_worker():
     assert len(arrivals["engine"]) == 1, "the cancelled search reached the engine"
     # the only worker was free for the fetch at once, not when the cancelled call's 1 s slot came
     assert arrivals["site"][0] < arrivals["engine"][0] + 1.0
+
+
+def test_a_cancelled_call_keeps_its_place_until_its_upstream_request_ends():
+    """Issue 33.8: with ``--max-concurrent 1``, a call cancelled while its request to the upstream is
+    under way answers at once, but the next call reaches its upstream only once that request ended."""
+    import anyio
+
+    release, seen = threading.Event(), {}
+
+    def slow(conn, request, server):
+        seen["slow"] = time.monotonic()
+        gated(release, respond(200, article_html()))(conn, request, server)
+        seen["slow done"] = time.monotonic()
+
+    def quick(conn, request, server):
+        seen["quick"] = time.monotonic()
+        respond(200, article_html())(conn, request, server)
+
+    with FaultServer({"/slow": slow, "/quick": quick}) as site:
+
+        async def scenario():
+            async with mcp_session("--max-concurrent", "1", "--allow-private") as session:
+                with anyio.move_on_after(10):
+                    while "slow" not in seen:  # cancel the first call once its request is under way
+                        with anyio.move_on_after(0.2):
+                            await session.call_tool("web_fetch", {"url": site.url("/slow")})
+                threading.Timer(1.0, release.set).start()
+                return await session.call_tool("web_fetch", {"url": site.url("/quick")})
+
+        page = run_bounded(scenario)
+    assert page.is_error is False
+    assert seen["quick"] >= seen["slow done"], "the next call reached the upstream while the cancelled one ran"
 
 
 def test_a_cancelled_merge_stops_every_backend_before_the_upstream():
@@ -524,3 +575,21 @@ def test_failed_lookups_do_not_use_up_max_repeats():
     assert [(outcome.is_error, outcome.result["error"]["detail_code"]) for outcome in failures] == [
         (True, "http_500")
     ] * 2
+
+
+def test_a_call_cancelled_while_its_request_ran_does_not_use_up_max_repeats():
+    """Issue 33.18: the call was cancelled while its request was under way; it ended without a
+    wait to stop at, and the SDK dropped its answer: the model never saw it, so it is no repeat."""
+    cancel = threading.Event()
+
+    def cancelled_meanwhile(conn, request, server):
+        cancel.set()
+        respond(200, article_html())(conn, request, server)
+
+    with FaultServer({"*": cancelled_meanwhile}) as site:
+        clock = CancellableClock()
+        with SearchClient(settings=ws.Settings(allow_private=True), clock=clock, cache_ttl_s=0) as client:
+            tools = McpTools(client, max_repeats=1, clock=clock)
+            tools.call("web_fetch", {"url": site.url("/page")}, cancel)
+            again = tools.call("web_fetch", {"url": site.url("/page")}, threading.Event())
+    assert again.is_error is False and len(site.requests) == 2

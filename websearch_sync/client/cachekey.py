@@ -19,8 +19,9 @@ import dataclasses
 import hashlib
 import json
 import threading
+import unicodedata
 from collections.abc import Hashable, Sequence
-from typing import Any
+from typing import Any, Optional
 
 from ..config import Settings, is_secret_name
 from ..models import SearchParams
@@ -114,9 +115,30 @@ def _typed(value: Any) -> Any:
     return (type(value).__name__, repr(value))
 
 
+def query_key(query: str) -> str:
+    """A query as every engine reads it: Unicode NFC, any run of whitespace (tab, no-break
+    space...) one space. ``"café  au\u00a0lait"`` and ``"cafe\u0301 au lait"`` are one key."""
+    return " ".join(unicodedata.normalize("NFC", query).split())
+
+
+def locale_key(locale: Optional[str]) -> Optional[str]:
+    """A locale as its standard spells it (``en-us``, ``EN_US`` -> ``en-US``; ``zh-hant-tw`` ->
+    ``zh-Hant-TW``): the case of a locale tag means nothing to an engine."""
+    if not locale:
+        return locale
+    parts = locale.replace("_", "-").split("-")
+    return "-".join(
+        [parts[0].lower()]
+        + [part.title() if len(part) == 4 else part.upper() if len(part) == 2 else part.lower() for part in parts[1:]]
+    )
+
+
 def search_key(params: SearchParams, backends: Sequence[str], strategy: str, fingerprint: str) -> Hashable:
-    """The cache key of a validated search (validation made its parameters canonical: typed and normalised)."""
-    return ("search", params.cache_key(), tuple(backends), strategy, fingerprint)
+    """The cache key of a validated search (validation made its parameters canonical: typed and
+    normalised), with the spellings that are one search to every engine collapsed
+    (:func:`query_key`, :func:`locale_key`)."""
+    canonical = dataclasses.replace(params, query=query_key(params.query), locale=locale_key(params.locale))
+    return ("search", canonical.cache_key(), tuple(backends), strategy, fingerprint)
 
 
 def fetch_key(url: str, mode: Any, max_chars: Any, max_bytes: Any, allow_private: Any, fingerprint: str) -> Hashable:

@@ -161,21 +161,15 @@ def backend_of(key: str) -> str:
     return key.partition("[")[0].partition("@")[0]
 
 
-def shown_key(key: str) -> str:
-    """A cool-down key as a message names it: the backend (and the part of it, ``searxng[google]``),
-    without the endpoint its scope holds (a configured URL may carry a token)."""
-    scope, bracket, part = key.partition("[")
-    return scope.partition("@")[0] + bracket + part
-
-
 def cooling_down(
     name: str, detail_code: Optional[str], status: Optional[int], wall_until: float, left_s: float
 ) -> WebBlocked:
     """The ``WebBlocked`` a suspended backend raises (``retry_after``: the seconds left)."""
     left = max(0.0, left_s) if math.isfinite(left_s) else 0.0
+    shown = backend_of(name) + ("[" + name.partition("[")[2] if "[" in name else "")  # the endpoint is config, not news
     return WebBlocked(
         "%s is cooling down after %s until %s (%.0f s left); not contacting it"
-        % (shown_key(name), detail_code, _clock_text(wall_until), left),
+        % (shown, detail_code, _clock_text(wall_until), left),
         provider=backend_of(name),
         detail_code=detail_code,
         status=status,

@@ -3,7 +3,8 @@ for its answer instead of asking too.
 
 Identical means the same cache key (backends, strategy, validated parameters, settings
 fingerprint). In one process the first caller holds an in-process entry and the others
-wait on its event; across processes (a shared state) the first one also holds a short
+wait on its event and take the answer it hands over (no cache needed: the
+module-level ``ws.search`` keeps none without a state URL); across processes (a shared state) the first one also holds a short
 Redis lock (``state/flights.py``) and the others poll the shared cache while it is held.
 A waiter then reads the cache: a hit answers it; a miss (the first caller failed, or
 its answer was not cacheable) lets it ask the upstream itself. Every wait ends with the
@@ -17,6 +18,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Optional
 
 from ..net.deadline import Deadline
+from .cache import copy_result
 from .tiers import SharedFlightsTier
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -27,28 +29,51 @@ POLL_S = 0.02
 Lookup = Callable[[], Optional[dict[str, Any]]]
 
 
+class _Asking(threading.Event):
+    """A question one thread of this process is asking; set when it is done, with its ``answer``
+    when it handed one over (:meth:`Flights.answered`)."""
+
+    answer: Optional[dict[str, Any]] = None
+
+
 class Flights:
     """The questions this process (or, with a shared tier, any process) is asking now."""
 
     def __init__(self, shared: Optional[SharedFlightsTier] = None) -> None:
         self._shared = shared
-        self._asking: dict[Hashable, threading.Event] = {}
+        self._asking: dict[Hashable, _Asking] = {}
         self._lock = threading.Lock()
 
+    def answered(self, key: Hashable, answer: dict[str, Any]) -> None:
+        """Hand the answer to ``key`` to the threads of this process waiting for it (the one
+        asking calls this inside its turn): they need no cache to get it."""
+        with self._lock:
+            asking = self._asking.get(key)
+            if asking is not None:
+                asking.answer = copy_result(answer)
+
     @contextmanager
-    def turn(self, key: Hashable, budget: Deadline, lookup: Lookup) -> Iterator[Optional[dict[str, Any]]]:
-        """Yields the answer another caller found (read with ``lookup``), or ``None``: then
-        this caller asks the upstream, and the others wait until the block ends."""
+    def turn(
+        self, key: Hashable, budget: Deadline, lookup: Lookup, across_processes: bool = True
+    ) -> Iterator[Optional[dict[str, Any]]]:
+        """Yields the answer another caller found (handed over, or read with ``lookup``), or
+        ``None``: then this caller asks the upstream, and the others wait until the block ends.
+        Not ``across_processes``: only the threads of this process wait for each other (an
+        answer that is not cached cannot reach another process)."""
         with self._lock:
             asking = self._asking.get(key)
             if asking is None:
-                mine = self._asking[key] = threading.Event()
-        if asking is not None:  # another thread of this process asks: wait, then read the cache
+                mine = self._asking[key] = _Asking()
+        if asking is not None:  # another thread of this process asks: wait, then take its answer (or the cache's)
             asking.wait(max(0.0, budget.remaining_s()))
-            yield lookup()
+            handed = asking.answer
+            yield copy_result(handed) if handed is not None else lookup()
             return
         try:
-            yield from self._shared_turn(key, budget, lookup)
+            if across_processes:
+                yield from self._shared_turn(key, budget, lookup)
+            else:
+                yield None
         finally:
             with self._lock:
                 del self._asking[key]

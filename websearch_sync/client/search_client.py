@@ -298,16 +298,21 @@ class SearchClient:
             plan = self._plan(
                 query, backend, max_results, options, call
             )  # validation first: a cache hit never skips it
-            if call.ttl <= 0 or plan.valid.refused[call.strategy]:  # it asks no one: no cache, no flight
+            if plan.valid.refused[call.strategy]:  # it asks no one: no cache, no flight
                 return self._answer(plan, call, None, started)
             key = self._search_key(plan, call)
-            hit = self._cached(plan, key)
+            cached = call.ttl > 0  # without a cache, identical calls at the same moment still send one request
+            hit = self._cached(plan, key) if cached else None
+            flight = key if cached else ("uncached", key)  # a cached call must not wait for an answer never cached
             if hit is None:
                 with self._flights.turn(
-                    key, plan.budget, lambda: cast(Optional[dict[str, Any]], self._cached(plan, key))
+                    flight,
+                    plan.budget,
+                    lambda: cast(Optional[dict[str, Any]], self._cached(plan, key) if cached else None),
+                    across_processes=cached,  # other processes get an answer through the shared cache only
                 ) as found:
                     if found is None:
-                        return self._answer(plan, call, key, started)
+                        return self._answer(plan, call, key if cached else None, started, flight)
                     hit = cast(SearchResponse, found)
             hit["provider_meta"].update(
                 {"cached": True, "attempts": 0, "latency_ms": self._elapsed_ms(started), "wait_ms": 0}
@@ -324,9 +329,17 @@ class SearchClient:
             self._cache.get(key, plan.budget.remaining_s(), plan.valid.check, plan.valid.max_bytes),
         )
 
-    def _answer(self, plan: "_Plan", call: "_CallSettings", key: Optional[Hashable], started: float) -> SearchResponse:
-        """Ask the backends and cache the answer under ``key`` (when cacheable); an answer
-        cached meanwhile (seen after a rate-limit wait) is returned instead."""
+    def _answer(
+        self,
+        plan: "_Plan",
+        call: "_CallSettings",
+        key: Optional[Hashable],
+        started: float,
+        flight: Optional[Hashable] = None,
+    ) -> SearchResponse:
+        """Ask the backends and, when the answer is cacheable, hand it to the calls of this process
+        waiting in ``flight`` and cache it under ``key`` (``None``: not cached); an answer cached
+        meanwhile (seen after a rate-limit wait) is returned instead."""
         state = CallState()
         try:
             response, cacheable = self._run(plan, call, key, state)
@@ -339,6 +352,8 @@ class SearchClient:
         response["provider_meta"].update(
             {"latency_ms": latency_ms, "wait_ms": min(state.wait_ms(), latency_ms), "attempts": state.attempts}
         )
+        if flight is not None and cacheable:
+            self._flights.answered(flight, cast(dict[str, Any], response))
         if key is not None and cacheable:
             self._cache.set(
                 key, cast(dict[str, Any], response), call.ttl, plan.budget.remaining_s(), plan.valid.max_bytes

@@ -7,7 +7,7 @@ The schemas are in OpenAI's strict form, which pydantic-ai's OpenAI transformer
 rates strict-compatible (so OpenAI models call the tools in strict mode); ``null``
 arguments count as not given. Arguments the model got wrong (a malformed call, a bad
 locale or URL, an overlong query) raise ``ModelRetry``
-(the model is asked to correct them, within the tool's retry budget); every other
+(the model is asked to correct them, up to :data:`BAD_ARGUMENT_RETRIES` times in a row); every other
 failure — a block, a timeout, a page that cannot be read — raises ``ToolFailed``:
 the model reads our one-line error and adapts, and the run goes on instead of
 ending when the retry budget is spent. Calls run in a worker thread. With ``images=True``
@@ -30,6 +30,10 @@ except ImportError as error:  # pragma: no cover - exercised with the module hid
     raise missing_extra("pydantic_ai", "pydantic-ai-slim") from error
 
 __all__ = ["tools"]
+
+#: How many calls with wrong arguments in a row the model may correct before pydantic-ai ends the
+#: run; its default, one, ended a run at the second malformed call.
+BAD_ARGUMENT_RETRIES = 5
 
 
 def tools(
@@ -63,4 +67,5 @@ def _pydantic_tool(tool: AgentTool) -> "Tool[Any]":
         return outcome.text
 
     made: Tool[Any] = Tool.from_schema(run, name=tool.name, description=tool.description, json_schema=tool.parameters)
+    made.max_retries = BAD_ARGUMENT_RETRIES  # the agent's default (1) ended a run at the second bad call
     return made

@@ -3,7 +3,8 @@
 Imported only when the server runs (see :func:`websearch_sync.mcp.serve_stdio`).
 The protocol side is asynchronous; the library is not: each ``tools/call`` runs
 :meth:`McpTools.call` in a worker thread through one capacity limiter, so
-concurrent calls proceed side by side, at most ``max_concurrent`` at once.
+concurrent calls proceed side by side, at most ``max_concurrent`` at once (a cancelled
+call counts until its thread has really ended).
 Nothing is written to stdout but protocol messages (the transport, :mod:`.transport`,
 points fd 1 at stderr while it serves, and answers every line, even one the SDK
 would drop); logging goes to stderr.
@@ -19,12 +20,15 @@ import mcp.types as types
 from mcp.server.lowlevel import Server
 
 from ..config import VERSION as __version__
-from .tools import TOOL_NAMES, McpTools
+from .tools import TOOL_NAMES, CallCancelled, McpTools, ToolOutcome
 from .transport import stdio_streams
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 logger = logging.getLogger("websearch_sync")
+
+#: How often a call waiting for its turn looks whether it was cancelled.
+_CANCEL_POLL_S = 0.05
 
 INSTRUCTIONS = (
     "web_search finds pages (title, URL, snippet); web_fetch reads one page as markdown or text. "
@@ -55,6 +59,19 @@ def build_server(tools: McpTools, limiter: anyio.CapacityLimiter) -> "Server[Any
     ``limiter`` bounds the worker threads running tool calls.
     """
     listed = mcp_tools(tools)
+    running = threading.BoundedSemaphore(int(limiter.total_tokens))
+
+    def run(name: str, arguments: Optional[dict[str, Any]], cancelled: threading.Event) -> ToolOutcome:
+        """The call, once fewer than ``max_concurrent`` calls run: a cancelled call's thread keeps
+        its place until it really ends (the SDK has dropped its answer, but its upstream request may
+        still be under way), so cancelled calls never push the upstream work past the bound."""
+        while not running.acquire(timeout=_CANCEL_POLL_S):
+            if cancelled.is_set():
+                raise CallCancelled()
+        try:
+            return tools.call(name, arguments, cancelled)
+        finally:
+            running.release()
 
     async def list_tools(ctx: Any, params: Optional[types.PaginatedRequestParams]) -> types.ListToolsResult:
         return types.ListToolsResult(tools=listed)
@@ -65,7 +82,7 @@ def build_server(tools: McpTools, limiter: anyio.CapacityLimiter) -> "Server[Any
             # abandon_on_cancel: a cancelled call frees its worker slot at once; the event stops the
             # thread at its next wait (see CancellableClock), and the SDK drops its answer
             outcome = await anyio.to_thread.run_sync(
-                tools.call, params.name, params.arguments, cancelled, limiter=limiter, abandon_on_cancel=True
+                run, params.name, params.arguments, cancelled, limiter=limiter, abandon_on_cancel=True
             )
         except anyio.get_cancelled_exc_class():
             cancelled.set()

@@ -136,7 +136,7 @@ class McpTools:
             if cancelled.is_set():  # cancelled while it waited for a worker thread
                 raise CallCancelled()
             with self.clock.cancellable(cancelled):
-                result = self.session.call_tool(name, arguments)
+                result = self.session.call_tool(name, arguments, delivered=lambda: not cancelled.is_set())
         else:
             result = self.session.call_tool(name, arguments)
         text, structured = format_for_model(result)

@@ -8,7 +8,9 @@ valid message to the SDK's server, and answers the rest itself with a JSON-RPC e
 
 - ``-32700`` (parse error, ``id: null``) for a line that is not JSON or is nested past
   what the parser reads;
-- ``-32600`` (invalid request) for JSON that is not a JSON-RPC message;
+- ``-32600`` (invalid request) for JSON that is not a JSON-RPC message, and for one whose
+  ``id`` is not a string or an integer (a float, bool, null, array or object: the SDK would
+  take it for a notification and never answer), with ``id: null``;
 - ``-32602`` (invalid params) for a request whose text holds a lone surrogate, which is
   not Unicode text (a notification gets no answer, as JSON-RPC says).
 
@@ -84,6 +86,10 @@ def parse_line(line: str) -> tuple[Optional[Any], Optional[dict[str, Any]]]:
     except ValueError:
         return None, _error(None, PARSE_ERROR, "Parse error: the line is not JSON")
     request_id = _request_id(value)
+    if isinstance(value, dict) and "id" in value and request_id is None:
+        # a float, bool, null, array or object id: the SDK would take the message for a notification
+        # and never answer; JSON-RPC says invalid request, with a null id (the id cannot be echoed)
+        return None, _error(None, INVALID_REQUEST, "Invalid Request: the id must be a string or an integer")
     if _holds_lone_surrogate(value):
         if request_id is None:
             return None, None

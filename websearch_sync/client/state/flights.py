@@ -1,15 +1,22 @@
 """Single-flight across processes: a short Redis lock per question being asked upstream.
 
-The first process to ask a question sets ``…flight:<sha256 of the cache key>`` (``SET NX``,
-expiring with its budget: a crashed owner frees it by itself); the others wait for
-its answer in the shared cache while the key exists. The owner deletes the key when it
-is done, only if it still holds it (its token).
+The first process to ask a question sets ``…flight:<sha256 of the cache key>`` (``SET NX``);
+the others wait for its answer in the shared cache while the key exists. The key is a
+lease: it expires :data:`LEASE_S` after it was set, and a thread of the owner renews it
+every third of that while the owner lives (at most for the owner's budget). An owner that
+dies (a killed worker) stops renewing, the key lapses, and the others ask themselves
+instead of waiting out their budget. The owner deletes the key when it is done, only if
+it still holds it (its token).
 """
 
+import threading
+import time
 import uuid
 from collections.abc import Hashable
-from typing import Optional
+from functools import partial
+from typing import Callable, Optional
 
+from ...errors import WebSearchError
 from .results import hashed_key
 from .server import SharedState
 
@@ -17,6 +24,30 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 
 #: Deletes KEYS[1] only while it holds ARGV[1] (the owner's token).
 _RELEASE = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end return 0"
+#: Extends KEYS[1] to ARGV[2] ms only while it holds ARGV[1].
+_RENEW = "if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end return 0"
+
+#: How long a question stays claimed without a renewal: how long the others wait for an owner that died.
+LEASE_S = 3.0
+
+
+class _Lease:
+    """Renews one claim every third of :data:`LEASE_S` until stopped or ``hold_s`` has passed."""
+
+    def __init__(self, renew: Callable[[], object], hold_s: float) -> None:
+        self._renew = renew
+        self._stop = threading.Event()
+        self._end = time.monotonic() + hold_s
+        self._thread = threading.Thread(target=self._run, name="websearch_sync-flight-lease", daemon=True)
+        self._thread.start()
+
+    def _run(self) -> None:
+        while not self._stop.wait(LEASE_S / 3) and time.monotonic() < self._end:
+            self._renew()
+
+    def stop(self) -> None:
+        """Stop renewing (the claim is released or left to lapse)."""
+        self._stop.set()
 
 
 class SharedFlights:
@@ -25,6 +56,9 @@ class SharedFlights:
     def __init__(self, state: SharedState) -> None:
         self.state = state
         self._release = state.server.redis.register_script(_RELEASE)
+        self._renew = state.server.redis.register_script(_RENEW)
+        self._leases: dict[str, _Lease] = {}
+        self._lock = threading.Lock()
 
     def _key(self, key: Hashable) -> str:
         return self.state.key("flight", hashed_key(key))
@@ -34,12 +68,24 @@ class SharedFlights:
         nothing to release); ``None`` when another caller already does."""
         token = uuid.uuid4().hex
         name = self._key(key)
-        owned = self.state.run(
-            lambda redis: redis.set(name, token, nx=True, px=max(1, int(hold_s * 1000))), "unusable", left_s
-        )
+        lease_ms = max(1, int(min(hold_s, LEASE_S) * 1000))
+        owned = self.state.run(lambda redis: redis.set(name, token, nx=True, px=lease_ms), "unusable", left_s)
         if owned == "unusable":
             return ""
-        return token if owned else None
+        if not owned:
+            return None
+        if hold_s > LEASE_S:
+            renew = partial(self._extend, name, token, lease_ms)
+            with self._lock:
+                self._leases[token] = _Lease(renew, hold_s)
+        return token
+
+    def _extend(self, name: str, token: str, lease_ms: int) -> None:
+        """Renew the lease (a renewal Redis refuses or cannot take lets it lapse: the others take over)."""
+        try:
+            self.state.run(lambda redis: self._renew(keys=[name], args=[token, lease_ms]), None, write=True)
+        except WebSearchError:  # state_required and Redis down: nothing to renew, no one to tell
+            pass
 
     def busy(self, key: Hashable, left_s: Optional[float] = None) -> bool:
         """True while another caller holds the question."""
@@ -49,6 +95,10 @@ class SharedFlights:
     def release(self, key: Hashable, token: str, left_s: Optional[float] = None) -> None:
         """Free the question if ``token`` still holds it (a call without the time for it leaves
         the key to expire with its budget)."""
+        with self._lock:
+            lease = self._leases.pop(token, None)
+        if lease is not None:
+            lease.stop()
         if token:
             name = self._key(key)
             self.state.run(lambda redis: self._release(keys=[name], args=[token]), None, left_s, write=True)

@@ -101,15 +101,15 @@ class Cooldowns:
                 del self._until[name]
 
     def lift(self, backend: Optional[str] = None) -> list[str]:
-        """Lift every suspension of ``backend`` (its parts too: ``searxng[engines=brave]``), or of
-        every backend, here and in the shared tier: an operator's reset, not a success. The names
-        lifted, sorted.
+        """Lift every suspension of ``backend`` (at any endpoint, its parts too: ``searxng@host``,
+        ``searxng[engines=brave]``), or of every backend, here and in the shared tier: an
+        operator's reset, not a success. The names lifted, sorted.
 
         Raises:
             NetworkError: ``state_unavailable`` when the shared tier could not be reached.
         """
         with self._lock:
-            names = [name for name in self._until if backend is None or name.partition("[")[0] == backend]
+            names = [name for name in self._until if backend is None or backend_of(name) == backend]
             for name in names:
                 del self._until[name]
         if self._shared is not None:
@@ -155,6 +155,12 @@ def _clock_text(wall_until: float) -> str:
         return "?"
 
 
+def backend_of(key: str) -> str:
+    """The backend a cool-down key names: keys are ``<backend>``, ``<backend>@<endpoint>`` and
+    ``<backend…>[<part>]`` (see :meth:`~websearch_sync.engine.base.Backend.cooldown_scope`)."""
+    return key.partition("[")[0].partition("@")[0]
+
+
 def cooling_down(
     name: str, detail_code: Optional[str], status: Optional[int], wall_until: float, left_s: float
 ) -> WebBlocked:
@@ -163,7 +169,7 @@ def cooling_down(
     return WebBlocked(
         "%s is cooling down after %s until %s (%.0f s left); not contacting it"
         % (name, detail_code, _clock_text(wall_until), left),
-        provider=name.partition("[")[0],  # a part of a backend is keyed "<backend>[<part>]"
+        provider=backend_of(name),
         detail_code=detail_code,
         status=status,
         retry_after=left,

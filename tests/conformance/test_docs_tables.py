@@ -22,8 +22,11 @@ def table_names(text):
 
 
 def error_rows(text):
-    """``{error type: the text of its row}`` of the error table."""
-    return dict(re.findall(r"^\| `(\w+)` \|(.*)$", text, re.M))
+    """``{error type: the text of its rows}`` of the error table (one row per detail code)."""
+    rows: dict = {}
+    for error_type, row in re.findall(r"^\| `(\w+)` \|(.*)$", text, re.M):
+        rows[error_type] = rows.get(error_type, "") + row + "\n"
+    return rows
 
 
 def documented(detail, error_type, rows):

@@ -15,7 +15,7 @@ from redis_server import redis_db, redis_server  # noqa: F401  (fixtures)
 import websearch_sync as ws
 from websearch_sync.cli import main as cli_main
 from websearch_sync.client.clock import Clock
-from websearch_sync.client.cooldown import Cooldowns
+from websearch_sync.client.cooldown import Cooldowns, backend_of
 from websearch_sync.client.state import SharedCooldowns, SharedState
 from websearch_sync.client.state.server import state_server
 from websearch_sync.testing import fake_results, reset
@@ -99,9 +99,9 @@ def test_a_test_marked_websearch_keep_state_sees_the_cooldown_before_it(tmp_path
 
 def test_lift_takes_a_backend_and_its_parts_and_leaves_the_others():
     cooldowns = Cooldowns()
-    for name in ("searxng", "searxng[engines=brave]", "searxng_extra", "brave"):
-        cooldowns.record(_block(name.partition("[")[0]), key=name)
-    assert cooldowns.lift("searxng") == ["searxng", "searxng[engines=brave]"]
+    for name in ("searxng", "searxng@searx.example", "searxng[engines=brave]", "searxng_extra", "brave"):
+        cooldowns.record(_block(backend_of(name)), key=name)
+    assert cooldowns.lift("searxng") == ["searxng", "searxng@searx.example", "searxng[engines=brave]"]
     cooldowns.check("searxng")
     for left in ("searxng_extra", "brave"):
         with pytest.raises(ws.WebBlocked):
@@ -137,13 +137,13 @@ def test_state_clear_without_a_shared_state_says_there_is_nothing_to_clear(capsy
 
 def test_state_clear_deletes_a_backends_cooldowns_in_redis(redis_db, redis_server, capsys):  # noqa: F811
     recorder = Cooldowns(shared=_shared(redis_server.url))
-    for name in ("searxng", "searxng[engines=brave]", "brave"):
-        recorder.record(_block(name.partition("[")[0]), key=name)
+    for name in ("searxng", "searxng@127.0.0.1:8888", "searxng[engines=brave]", "brave"):
+        recorder.record(_block(backend_of(name)), key=name)
     other_app = Cooldowns(shared=_shared(redis_server.url, prefix="app"))
     other_app.record(_block("searxng"), key="searxng")
 
     assert cli_main(["state", "clear", "--backend", "searxng", "--state-url", redis_server.url]) == 0
-    assert capsys.readouterr().out == "cleared 2 cool-downs: searxng, searxng[engines=brave]\n"
+    assert capsys.readouterr().out == "cleared 3 cool-downs: searxng, searxng@127.0.0.1:8888, searxng[engines=brave]\n"
     keys = sorted(key.decode() for key in redis_db.keys("*"))
     assert keys == ["websearch_sync:app:cooldown:searxng", "websearch_sync:cooldown:brave"]
 

@@ -31,3 +31,17 @@ def test_the_architecture_page_names_every_layer():
     page = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
     missing = [unit for unit in LAYERS if "`%s`" % unit not in page]
     assert not missing, "docs/architecture.md does not name %s" % missing
+
+
+def test_the_error_table_is_one_short_row_per_detail_code():
+    """docs/errors.md's table (issue 34.7): a row per code (two only for a pair told as one), each
+    row short enough to read; what a whole type covers is told below the table."""
+    page = (ROOT / "docs" / "errors.md").read_text(encoding="utf-8")
+    rows = re.findall(r"^\| `(\w+)` \|(.*)\|\s*$", page, re.M)
+    assert len(rows) > 90
+    for error_type, row in rows:
+        codes = re.findall(r"`([^`]+)`", row.split("|")[-1])
+        assert 1 <= len(codes) <= 2, (error_type, row)
+        assert len(row) <= 500, (error_type, len(row))
+    for error_type in {error_type for error_type, _ in rows}:
+        assert "### `%s`" % error_type in page, "no details below the table for %s" % error_type

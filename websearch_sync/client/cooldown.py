@@ -101,15 +101,15 @@ class Cooldowns:
                 del self._until[name]
 
     def lift(self, backend: Optional[str] = None) -> list[str]:
-        """Lift every suspension of ``backend`` (its parts too: ``searxng[engines=brave]``), or of
-        every backend, here and in the shared tier: an operator's reset, not a success. The names
-        lifted, sorted.
+        """Lift every suspension of ``backend`` (at any endpoint, its parts too: ``searxng@host``,
+        ``searxng[engines=brave]``), or of every backend, here and in the shared tier: an
+        operator's reset, not a success. The names lifted, sorted.
 
         Raises:
             NetworkError: ``state_unavailable`` when the shared tier could not be reached.
         """
         with self._lock:
-            names = [name for name in self._until if backend is None or name.partition("[")[0] == backend]
+            names = [name for name in self._until if backend is None or backend_of(name) == backend]
             for name in names:
                 del self._until[name]
         if self._shared is not None:

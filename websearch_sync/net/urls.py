@@ -100,14 +100,30 @@ def dedupe_key(url: str) -> str:
     return urlunsplit(("", host, path, query, ""))
 
 
-#: A host name (or ``localhost``), with an optional port: what a URL typed without its scheme starts with.
-_BARE_HOST = re.compile(r"(?:[a-z0-9-]{1,63}\.){1,30}[a-z]{2,63}(?::[0-9]{1,5})?|localhost(?::[0-9]{1,5})?", re.I)
+_HOST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
+
+
+def _bare_host(text: str) -> bool:
+    """True for a host name (``example.com``, ``localhost``) with an optional port: what a URL
+    typed without its scheme starts with (no regex: the text is the user's)."""
+    host, colon, port = text.lower().partition(":")
+    if colon and not (port.isdigit() and len(port) <= 5):
+        return False
+    labels = host.split(".")
+    if host == "localhost":
+        return True
+    return (
+        2 <= len(labels) <= 31
+        and all(0 < len(label) <= 63 and set(label) <= _HOST_CHARS for label in labels)
+        and labels[-1].isalpha()
+        and len(labels[-1]) >= 2
+    )
 
 
 def _with_scheme_hint(text: str) -> str:
     """`` (did you mean 'https://example.com/'?)`` for ``example.com`` typed without its scheme, else ``""``."""
     host, slash, rest = text.partition("/")
-    if "://" in text or not _BARE_HOST.fullmatch(host):
+    if "://" in text or not _bare_host(host):
         return ""
     return " (did you mean %r?)" % ("https://%s/%s" % (host, rest) if slash else "https://%s/" % host)
 

@@ -23,9 +23,13 @@ MAX_SHARED_COOLDOWN_S = 86400.0
 _MAX_WALL_S = 253402300799.0
 
 
+#: The characters a Redis ``SCAN MATCH`` pattern gives a meaning.
+_GLOB_SPECIAL = re.compile(r"([*?\[\]\\])")
+
+
 def _glob(text: str) -> str:
     """``text`` matched literally by a Redis ``SCAN MATCH`` pattern."""
-    return re.sub(r"([*?\[\]\\])", r"\\\1", text)
+    return _GLOB_SPECIAL.sub(r"\\\1", text)
 
 
 def _text(value: Any) -> Optional[str]:
@@ -97,7 +101,7 @@ class SharedCooldowns:
         """
         prefix = self.state.key("cooldown", "")
         own = _glob(prefix) + ("*" if backend is None else _glob(backend))
-        patterns = [own] if backend is None else [own, own + "@*", own + "\\[*"]  # at an endpoint, its parts
+        patterns = [own] if backend is None else [own, own + "@*", own + "\\[*"]  # its endpoints and parts
 
         def delete(redis: Any) -> list[str]:
             keys = [key for pattern in patterns for key in redis.scan_iter(match=pattern, count=1000)]

@@ -53,7 +53,14 @@ PUBLIC: dict[str, list[str]] = {
     ],
     "websearch_sync.backends": ["Backend", "RequestSpec", "HttpResponse", "ParseResult", "SearchParams", "Setting"],
     "websearch_sync.backends.stub": ["OfflineResultsWarning"],
-    "websearch_sync.testing": ["replay_fixtures", "fake_results", "assert_contract", "contract_problems"],
+    "websearch_sync.testing": [
+        "replay_fixtures",
+        "fake_results",
+        "assert_contract",
+        "contract_problems",
+        "MockWire",
+        "MockResponse",
+    ],
     "websearch_sync.tool": [
         "tool_definitions",
         "tool_schema",

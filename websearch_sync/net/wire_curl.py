@@ -43,7 +43,7 @@ from ..errors import (
     WebSearchError,
 )
 from .deadline import Deadline
-from .wire import CONNECTION_CHECKS, BodySink, WireRequest, browser_owned
+from .wire import CONNECTION_CHECKS, BodySink, WireRequest, browser_request
 from .wire_requests import deadline_error
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -132,6 +132,7 @@ class CurlWire:
     """
 
     name = "curl_cffi"
+    bypasses_requests = True
     decoders: tuple[str, ...] = ("gzip", "deflate", "br", "zstd")
 
     def __init__(self, profile: str, *, proxy: Optional[str] = None, ca_bundle: Optional[str] = None) -> None:
@@ -171,6 +172,7 @@ class CurlWire:
 
     def exchange(self, request: WireRequest, sink: BodySink, *, deadline: Deadline, provider: Optional[str]) -> None:
         """Send ``request`` as the browser would and stream the answer into ``sink``."""
+        request = browser_request(request)  # the one request building, also in front of replays (BrowserRequests)
         host = _host(request.url)
         remaining = deadline.remaining_s()
         if remaining <= 0:
@@ -200,9 +202,7 @@ class CurlWire:
             handle.setopt(CurlOpt.HTTPHEADER_ORDER, self.order)
         handle.setopt(CurlOpt.URL, request.url.encode("utf-8"))
         _set_method(handle, request)
-        headers = [
-            ("%s: %s" % (name, value)).encode("latin-1") for name, value in request.headers if not browser_owned(name)
-        ]
+        headers = [("%s: %s" % (name, value)).encode("latin-1") for name, value in request.headers]
         handle.setopt(CurlOpt.HTTPHEADER, headers + [b"Expect:"])
         handle.setopt(CurlOpt.NOSIGNAL, 1)
         handle.setopt(CurlOpt.FOLLOWLOCATION, 0)

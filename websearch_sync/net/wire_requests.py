@@ -48,6 +48,7 @@ from ..errors import (
 )
 from .deadline import Deadline
 from .headers import check_headers, check_proxy
+from .mocks import session_send_patched
 from .ssrf import PIN_ATTRIBUTE, PinnedAdapter, literal_address, system_resolver
 from .wire import BodySink, WireRequest
 
@@ -188,6 +189,7 @@ class RequestsWire:
 
     name = "requests"
     profile: Optional[str] = None
+    bypasses_requests = False
     decoders: tuple[str, ...] = tuple(urllib3.response.HTTPResponse.CONTENT_DECODERS)
 
     def __init__(
@@ -286,6 +288,10 @@ class RequestsWire:
         url = prepared.url or request.url
         options = self.session.merge_environment_settings(url, self.proxies or {}, True, self.ca_bundle or None, None)
         check_proxy(url, options.get("proxies") or {}, provider)
+        if session_send_patched():  # a mock of Session.send (requests-mock) sees only what goes through it
+            settings: dict[str, Any] = dict(options, stream=True)
+            sent: requests.Response = self.session.send(prepared, allow_redirects=False, timeout=timeout, **settings)
+            return sent
         if request.connect_to is not None:
             setattr(prepared, PIN_ATTRIBUTE, request.connect_to)
             adapter: BaseAdapter = self._pinned
@@ -434,3 +440,7 @@ def _network_detail(exc: BaseException) -> tuple[str, str]:
     if any(isinstance(e, ConnectionResetError) for e in chain):
         return CONNECTION_RESET, "connection reset by peer"
     return CONNECTION_ERROR, "connection failed"
+
+
+#: The package's error for a failure of ``requests`` (also a recorded one, replayed by the replay wire).
+request_error = _request_error

@@ -29,6 +29,7 @@ from ..errors import (
 from ..secrets import is_secret_name, redact, redact_error
 from .browser import browser_wire, ca_bundle_path, resolve_impersonate
 from .deadline import Deadline
+from .encode import body_of, encoded, endpoint, url_credentials, with_query
 from .headers import check_headers
 from .hops import RedirectPolicy
 from .mocks import requests_patched, say_once
@@ -341,21 +342,28 @@ def _as_is(wire: Wire) -> Wire:
 
 
 def wire_request(spec: RequestSpec, user_agent: Optional[str], provider: Optional[str]) -> WireRequest:
-    """``spec`` encoded for the wire: query in the URL, form or JSON body, its headers.
+    """``spec`` encoded for the wire as ``requests`` encodes it (:mod:`.encode`): query in the
+    URL, form or JSON body with its ``Content-Type``, Basic auth from the URL's userinfo, its headers.
 
     ``user_agent`` (the library's own client) goes first with ``Accept-Encoding``;
     a browser wire gets the engine's headers only and merges them with its profile.
     Headers that cannot be sent are ``InvalidInput(bad_header)``; a URL that is no
     http(s) URL is ``InvalidInput(bad_endpoint)``.
     """
-    headers: dict[str, str] = {"User-Agent": user_agent, "Accept-Encoding": "gzip, deflate"} if user_agent else {}
+    headers: dict[str, Any] = {"User-Agent": user_agent, "Accept-Encoding": "gzip, deflate"} if user_agent else {}
     headers.update(spec.headers)
     check_headers(headers, provider)
     host = urlsplit(spec.url).hostname or spec.url
     try:
-        prepared = requests.Request(
-            spec.method, spec.url, params=spec.params, data=spec.data, json=spec.json, headers=headers
-        ).prepare()
+        url = with_query(endpoint(spec.url.lstrip()), encoded(spec.params))
+        body, content_type = body_of(spec.data, spec.json)
+        prepared = requests.PreparedRequest()
+        prepared.prepare_headers(headers)  # requests' own checks of every header
+        if content_type and "content-type" not in prepared.headers:
+            prepared.headers["Content-Type"] = content_type
+        credentials = url_credentials(url)
+        if credentials is not None:
+            requests.auth.HTTPBasicAuth(*credentials)(prepared)
     except (
         requests.exceptions.MissingSchema,
         requests.exceptions.InvalidURL,
@@ -370,9 +378,8 @@ def wire_request(spec: RequestSpec, user_agent: Optional[str], provider: Optiona
             provider=provider,
             detail_code=BAD_HEADER,
         ) from None
-    sent = [(name, str(value)) for name, value in prepared.headers.items() if name.lower() != "content-length"]
-    body = prepared.body if isinstance(prepared.body, (str, bytes)) else None  # a form (text) or JSON (bytes)
-    return WireRequest(spec.method.upper(), prepared.url or spec.url, sent, body, browser=spec.browser)
+    sent = [(name, str(value)) for name, value in prepared.headers.items()]
+    return WireRequest(spec.method.upper(), url, sent, body, browser=spec.browser)
 
 
 def _carries_credentials(name: str, value: Any, secrets: list[str]) -> bool:

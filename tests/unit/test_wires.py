@@ -49,6 +49,7 @@ def test_browser_request_keeps_the_engines_headers_and_leaves_identity_headers_t
         "Origin": "https://engine.example",
         "Referer": "https://engine.example/",
         "Sec-Fetch-Site": "same-origin",
+        "Cache-Control": "max-age=0",  # Chrome's, on a form post
     }
     assert built.body == "q=rust" and built.method == "POST"
     assert browser_request(built) == built  # idempotent: a recorder may sit between it and the browser wire

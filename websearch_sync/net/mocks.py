@@ -40,12 +40,6 @@ def requests_patched() -> Optional[str]:
     return None
 
 
-def session_send_patched() -> bool:
-    """True while ``requests.Session.send`` is replaced (requests-mock): such a mock sees only
-    requests sent through ``Session.send``, so the ``requests`` wire sends through it meanwhile."""
-    return _patcher(requests.Session, "send") is not None
-
-
 def _patcher(owner: type, attribute: str) -> Optional[str]:
     module = getattr(getattr(owner, attribute, None), "__module__", None) or ""
     if module == "requests" or module.startswith("requests."):

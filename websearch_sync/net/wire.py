@@ -31,13 +31,14 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 #: :func:`websearch_sync.testing.no_network` adds one, so it covers both wires.
 CONNECTION_CHECKS: list[Callable[[str], None]] = []
 
-#: Headers a browser profile always decides (its identity): an engine's value never replaces them.
-BROWSER_OWNED_HEADERS = ("user-agent", "accept-encoding")
+#: Headers a browser profile always decides (its identity, and what a navigation accepts): an
+#: engine's value never replaces them.
+BROWSER_OWNED_HEADERS = ("user-agent", "accept-encoding", "accept")
 
 
 def browser_owned(name: str) -> bool:
     """True for a header the impersonated browser's profile always sets itself
-    (``User-Agent``, ``Accept-Encoding``, ``sec-ch-ua*``): the profile wins over an engine's value."""
+    (``User-Agent``, ``Accept``, ``Accept-Encoding``, ``sec-ch-ua*``): the profile wins over an engine's value."""
     lower = name.lower()
     return lower in BROWSER_OWNED_HEADERS or lower.startswith("sec-ch-ua")
 
@@ -97,15 +98,23 @@ class Wire(Protocol):
         """Release connections."""
 
 
+#: ``Cache-Control`` as Chrome sends it: on a form post only (the browser wire removes the
+#: profile's own from every other request).
+FORM_POST_CACHE_CONTROL = ("Cache-Control", "max-age=0")
+
+
 def browser_request(request: WireRequest) -> WireRequest:
     """``request`` as a browser wire hands it to what sends it (libcurl, or a replay or mock in
     its place): the engine's headers merged into the profile's by the one rule, i.e. without
-    the headers the profile always decides (:func:`browser_owned`), which the profile supplies.
+    the headers the profile always decides (:func:`browser_owned`), which the profile supplies;
+    a form post carries Chrome's ``Cache-Control: max-age=0`` unless the engine set its own.
 
     Idempotent, so a layer that already built the request may sit in front of a browser wire
     (a recording of what the browser wire sent)."""
     headers = [(name, value) for name, value in request.headers if not browser_owned(name)]
-    if len(headers) == len(request.headers):
+    if request.method.upper() == "POST" and not any(name.lower() == "cache-control" for name, _ in headers):
+        headers.append(FORM_POST_CACHE_CONTROL)
+    if headers == request.headers:
         return request
     return replace(request, headers=headers)
 

@@ -1,13 +1,20 @@
-"""The browser transport's cost: warm search time and import time, browser vs requests.
+"""The browser transport's cost: warm search time, client CPU per search and import time.
 
-    python bench/transport.py [--rounds N]
+    python bench/transport.py [--rounds N] [--cpu-rounds N]
 
 Prints, measured side by side in this one run:
  1. one warm ``SearchClient.search`` on ``ddg_html`` against a local server answering a
     recorded DuckDuckGo page after 50 ms, over http and over https (TLS with the test
     certificate in tests/data/tls): median with ``impersonate="chrome"`` (curl_cffi) and with
     ``impersonate="off"`` (requests), and their ratio (target <= 1.05);
- 2. import time in a fresh interpreter: ``import websearch_sync`` (which never imports
+ 2. client CPU per warm search (the process's user + system time over many searches, the
+    upstream answering at once from another process, so only the client's work is counted):
+    ``ddg_html`` on the browser wire and on the requests wire, and ddgs's DuckDuckGo engine
+    (``pip install ddgs``; not a dependency of this project, skipped with a message when
+    missing; over https it skips certificate verification, which rustls refuses for the
+    self-signed test certificate) against the same loopback upstream and page (targets:
+    ours <= ddgs, browser <= 1.05 x requests);
+ 3. import time in a fresh interpreter: ``import websearch_sync`` (which never imports
     curl_cffi) and ``import websearch_sync`` plus the first browser client (which does),
     medians of fresh processes.
 """
@@ -87,6 +94,100 @@ def bench_warm(rounds: int) -> None:
         )
 
 
+def serve_elsewhere(tls: bool) -> tuple[subprocess.Popen, str]:
+    """The upstream in a child process (its CPU is not the client's): the process and its URL."""
+    child = subprocess.Popen(
+        [sys.executable, __file__, "--serve", "tls" if tls else "plain"], stdout=subprocess.PIPE, text=True
+    )
+    assert child.stdout is not None
+    port = int(child.stdout.readline())
+    return child, "%s://127.0.0.1:%d/html/" % ("https" if tls else "http", port)
+
+
+def serve(scheme: str) -> None:
+    """``--serve``: answer at once (no delay: only the client's CPU is measured), print the port, run until killed."""
+    global DELAY_S
+    DELAY_S = 0.0
+    server = make_server(scheme == "tls")
+    print(server.server_address[1], flush=True)
+    threading.Event().wait()
+
+
+def cpu_per_search(search, rounds: int) -> float:
+    """Process CPU seconds (all threads, user + system) per call of ``search(query)``, after one warm-up."""
+    search("warm up")
+    started = time.process_time()
+    for index in range(rounds):
+        search("query %d" % index)
+    return (time.process_time() - started) / rounds
+
+
+def ours(url: str, impersonate: str):
+    settings = ws.Settings(endpoints={"ddg_html": url}, impersonate=impersonate, ca_bundle=str(TLS / "localhost.crt"))
+    client = ws.SearchClient("ddg_html", settings=settings, cache_ttl_s=0, min_interval_s=0, retries=0)
+
+    def search(query: str) -> None:
+        assert client.search(query)["items"]
+
+    return search, client.close
+
+
+def ddgs_engine(url: str):
+    """ddgs's DuckDuckGo engine with its search URL pointed at ``url`` (``None`` without ddgs)."""
+    try:
+        from ddgs.engines.duckduckgo import Duckduckgo
+    except ImportError:
+        return None
+    engine = Duckduckgo(timeout=10, verify=False)  # rustls refuses the self-signed test certificate
+    engine.search_url = url
+
+    def search(query: str) -> None:
+        assert engine.search(query)
+
+    return search, lambda: None
+
+
+def bench_cpu(rounds: int) -> None:
+    for tls in (False, True):
+        child, url = serve_elsewhere(tls)
+        try:
+            figures = {}
+            for name, made in (
+                ("browser", ours(url, "chrome")),
+                ("requests", ours(url, "off")),
+                ("ddgs", ddgs_engine(url)),
+            ):
+                if made is None:
+                    continue
+                search, close = made
+                try:
+                    figures[name] = cpu_per_search(search, rounds)
+                finally:
+                    close()
+        finally:
+            child.kill()
+            child.wait()
+        line = (
+            "2. client CPU per warm search over %s (%d searches each): browser wire %.2f ms, requests wire %.2f ms"
+            % (
+                "https" if tls else "http ",
+                rounds,
+                figures["browser"] * 1000,
+                figures["requests"] * 1000,
+            )
+        )
+        line += " (browser/requests %.3f, target <= 1.05)" % (figures["browser"] / figures["requests"])
+        if "ddgs" in figures:
+            line += "; ddgs %.2f ms (ours/ddgs: browser %.2f, requests %.2f; target <= 1)" % (
+                figures["ddgs"] * 1000,
+                figures["browser"] / figures["ddgs"],
+                figures["requests"] / figures["ddgs"],
+            )
+        else:
+            line += "; ddgs not installed (pip install ddgs to compare): skipped"
+        print(line)
+
+
 def import_medians(codes: list, runs: int) -> list:
     """Median wall time of each snippet in a fresh interpreter, the snippets interleaved run by run
     (so that the load of a shared machine falls on all of them alike)."""
@@ -110,7 +211,7 @@ def bench_import(runs: int) -> None:
         runs,
     )
     print(
-        "2. import (fresh interpreter, medians of %d, interpreter start %.0f ms subtracted): websearch_sync %.0f ms "
+        "3. import (fresh interpreter, medians of %d, interpreter start %.0f ms subtracted): websearch_sync %.0f ms "
         "(curl_cffi not imported); with the first browser client %.0f ms (+%.0f ms for curl_cffi)"
         % (runs, bare * 1000, (package - bare) * 1000, (browser - bare) * 1000, (browser - package) * 1000)
     )
@@ -119,10 +220,16 @@ def bench_import(runs: int) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=40)
+    parser.add_argument("--cpu-rounds", type=int, default=300)
+    parser.add_argument("--serve", choices=["plain", "tls"], help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.serve:
+        serve(args.serve)
+        return
     if not browser_available():
         sys.exit("needs the browser extra: pip install -e '.[browser]'")
     bench_warm(args.rounds)
+    bench_cpu(args.cpu_rounds)
     bench_import(max(5, args.rounds // 8))
 
 

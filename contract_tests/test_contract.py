@@ -12,6 +12,7 @@ import pytest
 
 from websearch_sync import backend_names
 from websearch_sync.contract.cases import (
+    WIRE_KINDS,
     discover,
     orphan_files,
     provenance_of,
@@ -49,9 +50,12 @@ def test_case_says_honestly_what_it_is(case):
         assert case.meta.get("checked"), "say what was checked by eye against the page"
 
 
+@pytest.mark.parametrize("wire", WIRE_KINDS, ids=["requests-wire" if w == "off" else w + "-wire" for w in WIRE_KINDS])
 @pytest.mark.parametrize("case", CASES, ids=[c.case_id for c in CASES])
-def test_case_matches_golden(case, request):
-    result = run_case(case)
+def test_case_matches_golden(case, wire, request):
+    """On each wire kind: the ``requests`` wire's request, and the browser wire's request building
+    and header merge in front of the replay (every recorded page passes through both)."""
+    result = run_case(case, wires=(wire,))
     if request.config.getoption("--update-goldens") and result.status in ("NEW", "DRIFT"):
         write_golden(case, result.outcome)
         print("\n".join(["updated golden %s" % case.case_id] + result.diff))

@@ -6,6 +6,8 @@
   recorded cases (``websearch-sync record`` writes them): the backend's real parser
   runs on the recorded body, through the real HTTP layer, with no socket opened.
 - :func:`fake_results` makes backends answer with given items (or errors).
+- :class:`MockWire` (with :class:`MockResponse`) answers every request of a
+  ``SearchClient(wire=...)`` from a function, below the client's policy.
 - :func:`assert_contract` checks that a result honours the canonical shape.
 - :func:`reset` forgets what ``websearch_sync.search()`` and the tools' shared client keep
   for the whole process (pace, cool-downs, single-flight tables), so a test starts as a
@@ -43,7 +45,7 @@ from .config import Settings
 from .contract.cases import Case, contract_violations, discover
 from .contract.conformance import ConformanceCheck
 from .contract.conformance import conformance_checks as _conformance_checks
-from .contract.replay import ReplayAdapter, replay_session
+from .contract.replay import ReplayWire
 from .engine import registry
 from .engine.base import Backend
 from .errors import NO_RECORDED_CASE, WebProviderError, WebSearchError
@@ -51,6 +53,7 @@ from .models import ParseResult, SearchParams, StrPath
 from .net.deadline import Deadline
 from .net.transport import HttpTransport
 from .net.wire import CONNECTION_CHECKS
+from .net.wire_mock import MockResponse, MockWire
 
 try:  # the pytest fixtures exist only where pytest does
     import pytest as _pytest
@@ -59,6 +62,8 @@ except ImportError:  # pragma: no cover - pytest is in the test extra
 
 __all__ = [
     "reset",
+    "MockWire",
+    "MockResponse",
     "replay_fixtures",
     "fake_results",
     "assert_contract",
@@ -178,7 +183,7 @@ def _call_options(params: SearchParams) -> dict[str, Any]:
     return options
 
 
-Answer = Callable[[Backend, SearchParams, Deadline], ParseResult]
+Answer = Callable[[Backend, SearchParams, HttpTransport, Deadline], ParseResult]
 
 
 @contextlib.contextmanager
@@ -197,7 +202,7 @@ def _swapped_backends(answers: Mapping[str, Answer], block_network: bool) -> Ite
                 deadline: Deadline,
                 _answer: Answer = answer,
             ) -> ParseResult:
-                return _answer(self, params, deadline)
+                return _answer(self, params, transport, deadline)
 
             swapped = type(
                 original.__name__,
@@ -230,15 +235,17 @@ def _no_answer(name: str, why: str) -> WebProviderError:
 # -- replaying recorded cases ---------------------------------------------------------------------
 
 
-def _replay_transport(case: Case) -> HttpTransport:
-    """A transport answering one attempt with the case's recorded responses, in order."""
-    adapter = ReplayAdapter(
+def _replay_transport(case: Case, impersonate: Optional[str]) -> HttpTransport:
+    """A transport answering one attempt with the case's recorded responses, in order, below
+    the wire kind ``impersonate`` picks (the searching client's: browser requests pass through
+    the browser wire's request building, as in production)."""
+    wire = ReplayWire(
         case.exchanges(),
         case.body_bytes,
         check_requests=False,
         refuse=lambda why: _no_answer(case.backend, "case %s: %s" % (case.case_id, why)),
     )
-    return HttpTransport(session=replay_session(adapter))
+    return HttpTransport(wire=wire, impersonate=impersonate)
 
 
 def _collapsed(text: Any) -> str:
@@ -305,16 +312,12 @@ def replay_fixtures(
     def answer_for(name: str) -> Answer:
         original = registry.backend_class(name)
 
-        def answer(backend: Backend, params: SearchParams, deadline: Deadline) -> ParseResult:
+        def answer(backend: Backend, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
             case = replay.find(name, params)
             replay.calls.append(SearchCall(name, params.query, params.max_results, _call_options(params), case.case_id))
             recorded = original(Settings(**(case.meta.get("settings") or {})))
-            transport = _replay_transport(case)
-            try:
-                return recorded.search(params, transport, deadline)
-            finally:
-                transport.close()
-                transport.session.close()
+            replayed = _replay_transport(case, transport.browser.profile or "off")
+            return recorded.search(params, replayed, deadline)
 
         return answer
 
@@ -388,7 +391,7 @@ def fake_results(
         names = registry.backend_names()
 
     def answer_for(name: str) -> Answer:
-        def answer(backend: Backend, params: SearchParams, deadline: Deadline) -> ParseResult:
+        def answer(backend: Backend, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
             fake.calls.append(SearchCall(name, params.query, params.max_results, _call_options(params)))
             if name not in table:
                 raise _no_answer(

@@ -44,6 +44,8 @@ from websearch_sync.models import SearchParams
 from websearch_sync.net.transport import RequestSpec
 from websearch_sync.validate import search_params
 
+pytestmark = pytest.mark.usefixtures("wire_kind")  # every test on both wire kinds (conftest.py)
+
 ALL = project_backends()
 NETWORK = network_backends()
 KEYED = [name for name in NETWORK if secret_settings(registry.backend_class(name))]

@@ -20,6 +20,8 @@ from test_conformance import NETWORK, cls_of, declared_error, replay, settings_o
 import websearch_sync as ws
 from websearch_sync.contract.conformance import PORTAL_PAGE  # a 200 that is not the API's JSON: a sign-in page
 
+pytestmark = pytest.mark.usefixtures("wire_kind")  # every test on both wire kinds (conftest.py)
+
 #: A failure before any answer, by the detail_code it must give: (the exception ``requests`` raises, the error class).
 TRANSPORT_FAILURES: dict[str, tuple[Callable[[], BaseException], type[ws.WebSearchError]]] = {
     "connect_timeout": (lambda: requests.exceptions.ConnectTimeout("connect timed out"), ws.Timeout),

@@ -14,11 +14,11 @@ import threading
 from pathlib import Path
 
 import pytest
-import requests
 
 from websearch_sync.cli import main
 from websearch_sync.contract.cases import discover, run_case
 from websearch_sync.contract.replay import request_mismatch
+from websearch_sync.net.wire import WireRequest
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 CASE = "brave-search-python-client__1"  # a recorded Brave answer: one GET, a JSON body file
@@ -106,8 +106,8 @@ def test_record_never_writes_through_a_planted_link(testhtml_server, tmp_path, p
 # -- placeholders match in linear time ------------------------------------------------------------
 
 
-def _prepared(value: str) -> requests.PreparedRequest:
-    return requests.Request("GET", "https://api.example/s", headers={"X-Token": value}).prepare()
+def _prepared(value: str) -> WireRequest:
+    return WireRequest("GET", "https://api.example/s", [("X-Token", value)])
 
 
 def _mismatch_within(recorded, request, seconds):

@@ -33,6 +33,7 @@ import websearch_sync as ws
 from websearch_sync.contract.cases import discover, load_golden
 from websearch_sync.contract.recording import record_case
 from websearch_sync.engine.registry import backend_class, register, unregister
+from websearch_sync.net.browser import browser_available
 from websearch_sync.testing import (
     NetworkAccessBlocked,
     assert_contract,
@@ -169,6 +170,17 @@ def test_fake_results_mapping_leaves_no_backend_on_the_network(backends):
 # -- recorded answers ------------------------------------------------------------------------------
 
 
+@pytest.fixture(params=["off", "chrome"], ids=["requests-wire", "browser-wire"])
+def wire_kind(request, monkeypatch):
+    """The replay below each wire kind: the client's own (``WEB_SEARCH_IMPERSONATE``) decides,
+    so with the browser extra the recorded pages pass through the browser wire's request building."""
+    if request.param != "off" and not browser_available():
+        pytest.skip("needs the browser extra (curl_cffi, Python >= 3.10)")
+    monkeypatch.setenv("WEB_SEARCH_IMPERSONATE", request.param)
+    return request.param
+
+
+@pytest.mark.usefixtures("wire_kind")
 def test_code_under_test_with_recorded_pages(recorded, websearch_replay):
     replay = websearch_replay(recorded)
     expected = ["- [%s](%s)" % (i["title"], i["url"]) for i in golden_items(recorded, "testhtml/rust-async")]
@@ -176,6 +188,7 @@ def test_code_under_test_with_recorded_pages(recorded, websearch_replay):
     assert replay.calls[0].case == "testhtml/rust-async"
 
 
+@pytest.mark.usefixtures("wire_kind")
 def test_a_recorded_bot_wall_is_raised_as_in_production(recorded, websearch_replay):
     websearch_replay(recorded)
     with pytest.raises(ws.WebBlocked) as info:

@@ -87,6 +87,8 @@ PUBLIC: dict[str, list[str]] = {
         "fake_results",
         "assert_contract",
         "contract_problems",
+        "MockWire",
+        "MockResponse",
         "conformance_checks",
         "check_conformance",
         "reset",

@@ -56,8 +56,9 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     verify = commands.add_parser(
         "verify",
         help="replay every fixture case offline and compare with its golden (PASS/DRIFT/ERROR/NEW)",
-        description="Replays each case through the real request path with HTTP answered from the recording "
-        "(no test extra needed). Exit status 1 unless every case passes.",
+        description="Replays each case through the real request path with HTTP answered from the recording, "
+        "on both wire kinds: the requests wire and the browser wire's request building (no test extra "
+        "needed). Exit status 1 unless every case passes.",
     )
     verify.add_argument("--fixtures", default=DEFAULT_FIXTURES, help="fixture folder (default: ./fixtures)")
     verify.add_argument("--backend", help="only this backend's cases")

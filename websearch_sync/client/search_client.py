@@ -27,7 +27,7 @@ from ..errors import (
 )
 from ..models import ExtractMode, FetchResult, SafeSearch, SearchParams, SearchResponse, Strategy, StrPath, TimeRange
 from ..net.deadline import Deadline
-from ..net.transport import HttpTransport
+from ..net.transport import HttpTransport, WireArg
 from ..net.urls import page_key, request_url
 from ..reader.page import (
     DEFAULT_CONTENT_CHARS,
@@ -115,7 +115,12 @@ class SearchClient:
         strategy: with several backends, ``"fallback"`` (try in order, first
             success wins) or ``"merge"`` (query all in parallel, fuse the lists).
         settings: explicit :class:`~websearch_sync.Settings`; default ``Settings.from_env()``.
-        session: a ``requests.Session`` to use (not closed by :meth:`close`).
+        session: a ``requests.Session`` to use (not closed by :meth:`close`): every request
+            then goes through ``requests`` (its adapters), browser requests too.
+        wire: a wire every request goes through instead of the network (``MockWire``,
+            ``ReplayWire`` from :mod:`websearch_sync.testing`; browser requests pass through the
+            impersonated browser's request building first), or a function wrapping each wire
+            the client builds (``RecordingWire``). Not closed by :meth:`close`.
         cache_ttl_s: seconds a successful answer is reused by default (0: not cached,
             unless a call passes its own ``cache_ttl_s``).
         cache_path: a SQLite file for a cache that outlives the process (and may be
@@ -151,6 +156,7 @@ class SearchClient:
         strategy: Strategy = "fallback",
         settings: Optional[Settings] = None,
         session: Optional[requests.Session] = None,
+        wire: WireArg = None,
         cache_ttl_s: float = 300,
         cache_path: Optional[StrPath] = None,
         retries: int = 2,
@@ -182,6 +188,7 @@ class SearchClient:
         self._fingerprints = Fingerprints()
         self._plans = PlanMemo()
         self._transport = HttpTransport(
+            wire=wire,
             session=session,
             proxy=self.settings.proxy,
             user_agent=self.settings.user_agent,

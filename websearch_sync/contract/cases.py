@@ -4,9 +4,10 @@ the real request path, compare with goldens, check the contract's invariants.
 A case is ``fixtures/<backend>/<case>.meta.json`` (what to send, what the service
 answered, where the recording comes from), an optional body file
 ``<case>.html`` / ``<case>.json`` and the golden ``<case>.expected.json``.
-Replaying mounts the replay adapter (:mod:`.replay`) on the library's own
-transport: URL, method, query parameters, form/JSON body and headers our
-backend sends are checked against the meta file. No test extra is needed.
+Replaying gives the library's own transport the replay wire (:mod:`.replay`), on
+each wire kind (the ``requests`` wire's request, and the browser wire's request
+building in front of the replay): URL, method, query parameters, form/JSON body and
+headers our backend sends are checked against the meta file. No test extra is needed.
 
 Used by ``contract_tests/``, by ``websearch-sync verify`` and ``record``.
 
@@ -18,17 +19,23 @@ without it.
 import json
 import os
 import tempfile
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 from ..client.search_client import SearchClient
 from ..config import Settings
 from ..errors import NO_CASES, InvalidInput, WebSearchError
 from ..models import StrPath
-from .replay import ReplayAdapter, ReplayMismatch, replay_session
+from ..net.browser import PROFILES
+from .replay import ReplayMismatch, ReplayWire
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+#: The wire kinds every case is replayed on: the ``requests`` wire (``impersonate="off"``) and
+#: each browser profile's request building and header merge (in front of the replay: no socket).
+WIRE_KINDS: tuple[str, ...] = ("off",) + PROFILES
 
 #: The verdicts of :func:`run_case`, best first.
 STATUSES = ("PASS", "NEW", "DRIFT", "ERROR")
@@ -254,10 +261,13 @@ def _settings_for(case: Case) -> Settings:
     return Settings(**values)
 
 
-def replay(case: Case) -> dict[str, Any]:
+def replay(case: Case, impersonate: str = "off") -> dict[str, Any]:
     """Run the case's search through a :class:`SearchClient` whose HTTP is replayed
-    from the recording (:mod:`.replay`); return its outcome.
+    from the recording (:class:`~.replay.ReplayWire`); return its outcome.
 
+    ``impersonate`` picks the wire kind: ``"off"`` the ``requests`` wire's request, a
+    browser profile (``"chrome"``) the browser wire's request building and header merge
+    in front of the replay (no ``curl_cffi`` needed, no socket).
     Retries are off (``retries`` in the meta file turns them on), so that one
     recorded exchange answers one request. Raises :class:`ReplayMismatch` when
     the backend sent a request the recording does not describe, or another
@@ -268,10 +278,10 @@ def replay(case: Case) -> dict[str, Any]:
     bodies = {
         id(e["response"]): case.body_bytes(e["response"]) for e in exchanges if not e["response"].get("exception")
     }  # OSError now, not mid-search
-    adapter = ReplayAdapter(exchanges, lambda response: bodies[id(response)])
-    session = replay_session(adapter)
+    wire = ReplayWire(exchanges, lambda response: bodies[id(response)])
+    settings = _settings_for(case).replace(impersonate=impersonate)
     try:
-        with SearchClient(settings=_settings_for(case), session=session, cache_ttl_s=0, state_url="") as client:
+        with SearchClient(settings=settings, wire=wire, cache_ttl_s=0, state_url="") as client:
             result: Any = client.search(
                 meta["query"],
                 backend=case.backend,
@@ -281,9 +291,7 @@ def replay(case: Case) -> dict[str, Any]:
             )
     except WebSearchError as error:
         result = error
-    finally:
-        session.close()
-    adapter.check_complete()
+    wire.check_complete()
     return outcome_of(result)
 
 
@@ -476,27 +484,32 @@ class CaseResult:
     golden: Optional[dict[str, Any]] = None
 
 
-def run_case(case: Case) -> CaseResult:
-    """Replay one case and judge it against its golden and the contract.
+def run_case(case: Case, wires: Sequence[str] = WIRE_KINDS) -> CaseResult:
+    """Replay one case on each wire kind of ``wires`` (see :data:`WIRE_KINDS`) and judge it
+    against its golden and the contract.
 
-    Every problem of the case itself is an ``ERROR`` verdict.
+    Every problem of the case itself is an ``ERROR`` verdict, and so is a recording that
+    one wire kind reads differently from another (or sends a request it does not describe).
     """
     if case.problem:
         return CaseResult(case, "ERROR", [case.problem])
     if "query" not in case.meta:
         return CaseResult(case, "ERROR", ["the meta file has no query"])
-    try:
-        outcome = replay(case)
-    except ReplayMismatch as exc:
-        return CaseResult(
-            case,
-            "ERROR",
-            ["request mismatch: " + str(exc).strip().splitlines()[0]] + str(exc).strip().splitlines()[1:8],
-        )
-    except OSError as exc:  # a body file named in the meta is missing or unreadable
-        return CaseResult(case, "ERROR", ["cannot read the recording: %s" % exc])
-    except (KeyError, TypeError, AttributeError) as exc:
-        return CaseResult(case, "ERROR", ["malformed meta file: %s: %s" % (type(exc).__name__, exc)])
+    outcomes: list[tuple[str, dict[str, Any]]] = []
+    for kind in wires:
+        replayed = _replay_on(case, kind)
+        if isinstance(replayed, CaseResult):
+            return replayed
+        outcomes.append((kind, replayed))
+    (first, outcome), *others = outcomes
+    for kind, other in others:
+        differ = compare(outcome, other)
+        if differ:
+            where = "the %s wire reads the recording differently from the %s wire" % (
+                _wire_name(kind),
+                _wire_name(first),
+            )
+            return CaseResult(case, "ERROR", [where] + differ, outcome)
     if "items" in outcome:
         problems = contract_violations(outcome, max_results=case.meta.get("max_results") or 5, provider=case.backend)
         if problems:
@@ -509,6 +522,23 @@ def run_case(case: Case) -> CaseResult:
         return CaseResult(case, "NEW", ["no golden: %s" % case.expected_path.name], outcome)
     diff = compare(golden, outcome)
     return CaseResult(case, "DRIFT" if diff else "PASS", diff, outcome, golden)
+
+
+def _wire_name(kind: str) -> str:
+    return "requests" if kind == "off" else "%s browser" % kind
+
+
+def _replay_on(case: Case, kind: str) -> Union[dict[str, Any], CaseResult]:
+    """The case's outcome on one wire kind, or its ``ERROR`` verdict."""
+    try:
+        return replay(case, kind)
+    except ReplayMismatch as exc:
+        lines = str(exc).strip().splitlines()
+        return CaseResult(case, "ERROR", ["request mismatch: %s (%s wire)" % (lines[0], _wire_name(kind))] + lines[1:8])
+    except OSError as exc:  # a body file named in the meta is missing or unreadable
+        return CaseResult(case, "ERROR", ["cannot read the recording: %s" % exc])
+    except (KeyError, TypeError, AttributeError) as exc:
+        return CaseResult(case, "ERROR", ["malformed meta file: %s: %s" % (type(exc).__name__, exc)])
 
 
 def run_cases(fixtures_dir: StrPath, backend: Optional[str] = None) -> list[CaseResult]:

@@ -96,7 +96,7 @@ def check_live(
     checker.check_configured()
     checks: list[LiveCheck] = []
     with Recorder() as recorder:
-        with SearchClient(backend, settings=settings, session=recorder.session, cache_ttl_s=0, retries=0) as client:
+        with SearchClient(backend, settings=settings, wire=recorder.wrap, cache_ttl_s=0, retries=0) as client:
             for query in list(queries) or list(DEFAULT_QUERIES):
                 recorder.reset()
                 started = time.monotonic()

@@ -1,11 +1,11 @@
 """Recording live answers: one search through the normal request path, captured
-at the ``requests`` level and written as a fixture case.
+at the wire and written as a fixture case.
 
-:class:`Recorder` owns a ``requests.Session`` whose adapter tees every exchange
-(the prepared request, the status, the headers and the body exactly as the
-transport read it, decompressed). The search itself runs through an ordinary
-:class:`~websearch_sync.SearchClient` given that session, so settings, endpoints,
-keys, the deadline and the byte cap all apply as in production.
+:class:`Recorder` wraps each wire of an ordinary :class:`~websearch_sync.SearchClient`
+in a :class:`RecordingWire`, which tees every exchange (the request exactly as the wire
+sent it, after the browser wire's request building for a browser request; the status,
+the headers and the body as the transport read it, decompressed). Settings, endpoints,
+keys, the wire kinds, the deadline and the byte cap all apply as in production.
 
 :func:`record_case` writes ``<backend>/<case>.<html|json|txt|bin>``, ``<case>.meta.json``
 and the golden ``<case>.expected.json`` (from replaying the written case offline).
@@ -19,14 +19,12 @@ import datetime
 import hashlib
 import json
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
 from urllib.parse import parse_qsl, urlsplit, urlunsplit
 
-import requests
-from requests.adapters import HTTPAdapter
 from requests.structures import CaseInsensitiveDict
 
 from ..client.search_client import SearchClient
@@ -35,7 +33,9 @@ from ..config import Settings
 from ..engine import registry
 from ..errors import BAD_CASE_NAME, CASE_EXISTS, InvalidInput, WebSearchError
 from ..models import StrPath
+from ..net.deadline import Deadline
 from ..net.transport import DEFAULT_USER_AGENT, HttpResponse
+from ..net.wire import BodySink, BrowserRequests, Wire, WireRequest
 from ..secrets import is_secret_name
 from .cases import Case, CaseResult, compare, load_case, outcome_of, run_case, write_case_file, write_golden
 from .replay import PLACEHOLDER, query_params
@@ -64,12 +64,12 @@ _CASE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$")
 
 @dataclass
 class Exchange:
-    """One request sent and the response read, as the transport saw them."""
+    """One request sent and the response read, as the wire sent and read them."""
 
-    request: requests.PreparedRequest
-    status: int
-    headers: dict[str, str]
-    url: str
+    request: WireRequest
+    status: int = 0
+    headers: dict[str, str] = field(default_factory=dict)
+    url: str = ""
     body: bytearray = field(default_factory=bytearray)
     complete: bool = False  #: the body was read to its end
 
@@ -80,76 +80,74 @@ class Exchange:
         )
 
 
-class _TeeRaw:
-    """Wraps a urllib3 response: every (decoded) byte read is also kept in the exchange."""
+class _TeeSink:
+    """A :class:`~websearch_sync.net.wire.BodySink` that keeps a copy of what passes into the real one."""
 
-    def __init__(self, raw: Any, exchange: Exchange) -> None:
-        self._raw = raw
-        self._exchange = exchange
+    def __init__(self, sink: BodySink, exchange: Exchange) -> None:
+        self.sink, self.exchange = sink, exchange
+        self.stopped = False
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._raw, name)
+    def head(self, status: int, headers: Mapping[str, str], url: str) -> bool:
+        """Keep the status line and headers, then hand them on."""
+        self.exchange.status, self.exchange.headers, self.exchange.url = status, dict(headers), url
+        wanted = self.sink.head(status, headers, url)
+        self.stopped = not wanted
+        return wanted
 
-    def _keep(self, data: bytes, asked: Optional[int]) -> bytes:
-        if data:
-            self._exchange.body.extend(data)
-        if not data or asked is None:
-            self._exchange.complete = True
-        return data
-
-    def read(self, amt: Optional[int] = None, *args: Any, **kwargs: Any) -> bytes:
-        """``read()`` of the wrapped response, teed."""
-        return self._keep(self._raw.read(amt, *args, **kwargs), amt)
-
-    def read1(self, amt: Optional[int] = None, *args: Any, **kwargs: Any) -> bytes:
-        """``read1()`` of the wrapped response, teed."""
-        return self._keep(self._raw.read1(amt, *args, **kwargs), amt)
-
-    def stream(self, amt: int = 2**16, decode_content: Optional[bool] = None) -> Iterator[bytes]:
-        """``stream()`` of the wrapped response (used by ``requests`` for ``.content``), teed."""
-        for chunk in self._raw.stream(amt, decode_content=decode_content):
-            self._keep(chunk, amt)
-            yield chunk
-        self._exchange.complete = True
+    def data(self, chunk: bytes) -> bool:
+        """Keep a chunk, then hand it on."""
+        self.exchange.body.extend(chunk)
+        wanted = self.sink.data(chunk)
+        self.stopped = not wanted
+        return wanted
 
 
-class _RecordingAdapter(HTTPAdapter):
-    def __init__(self, recorder: "Recorder", **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self._recorder = recorder
+class RecordingWire:
+    """A :class:`~websearch_sync.net.wire.Wire` that sends over ``next_wire`` and keeps every
+    exchange in ``into``: the request exactly as handed to ``next_wire`` and the answer as read
+    (decoded). Under the browser wire's request building it records what the browser sent."""
 
-    def build_response(self, req: requests.PreparedRequest, resp: Any) -> requests.Response:
-        """The usual response, its body teed into a new :class:`Exchange`."""
-        response = super().build_response(req, resp)
-        exchange = Exchange(
-            request=req, status=response.status_code, headers=dict(response.headers), url=response.url or req.url or ""
-        )
-        self._recorder.exchanges.append(exchange)
-        response.raw = _TeeRaw(response.raw, exchange)
-        return response
+    def __init__(self, next_wire: Wire, into: list[Exchange]) -> None:
+        self.next_wire, self.exchanges = next_wire, into
+        self.name, self.profile = next_wire.name, next_wire.profile
+        self.decoders, self.bypasses_requests = next_wire.decoders, next_wire.bypasses_requests
+
+    def exchange(self, request: WireRequest, sink: BodySink, *, deadline: Deadline, provider: Optional[str]) -> None:
+        """Send ``request`` over the next wire, keeping a copy of the exchange."""
+        exchange = Exchange(request=request)
+        tee = _TeeSink(sink, exchange)
+        self.next_wire.exchange(request, tee, deadline=deadline, provider=provider)
+        if exchange.status:
+            exchange.complete = not tee.stopped
+            self.exchanges.append(exchange)
+
+    def close(self) -> None:
+        """Close the next wire."""
+        self.next_wire.close()
 
 
 class Recorder:
-    """A ``requests.Session`` that keeps every exchange it carries in :attr:`exchanges`.
+    """Keeps every exchange of a client's requests in :attr:`exchanges`.
 
-    Pass :attr:`session` to a :class:`~websearch_sync.SearchClient`; use it as a
-    context manager (or call :meth:`close`).
+    Pass :meth:`wrap` as a :class:`~websearch_sync.SearchClient`'s ``wire``: each wire the
+    client builds is wrapped in a :class:`RecordingWire` (a browser wire below its request
+    building, so the request recorded is the one the browser wire sent).
     """
 
     def __init__(self) -> None:
         self.exchanges: list[Exchange] = []
-        self.session = requests.Session()
-        adapter = _RecordingAdapter(self, max_retries=0)
-        self.session.mount("http://", adapter)
-        self.session.mount("https://", adapter)
+
+    def wrap(self, wire: Wire) -> Wire:
+        """``wire`` with its exchanges recorded."""
+        recording = RecordingWire(wire, self.exchanges)
+        return BrowserRequests(recording, wire.profile) if wire.profile else recording
 
     def reset(self) -> None:
         """Forget the exchanges captured so far."""
-        self.exchanges = []
+        self.exchanges.clear()
 
     def close(self) -> None:
-        """Close the session."""
-        self.session.close()
+        """Nothing to release (the client closes its wires)."""
 
     def __enter__(self) -> "Recorder":
         return self
@@ -271,9 +269,7 @@ def _secrets_of(settings: Settings) -> list[str]:
 # -- turning exchanges into a case ----------------------------------------------------------------
 
 
-def _request_meta(
-    prepared: requests.PreparedRequest, user_agent: str, redactor: Redactor, where: str
-) -> dict[str, Any]:
+def _request_meta(prepared: WireRequest, user_agent: str, redactor: Redactor, where: str) -> dict[str, Any]:
     parts = urlsplit(prepared.url or "")
     url = redactor.url(urlunsplit((parts.scheme, parts.netloc, parts.path, "", "")), where + ".url")
     meta: dict[str, Any] = {"method": (prepared.method or "GET").upper(), "url": url}
@@ -287,13 +283,11 @@ def _request_meta(
     return meta
 
 
-def _request_headers(
-    prepared: requests.PreparedRequest, user_agent: str, redactor: Redactor, where: str
-) -> dict[str, str]:
+def _request_headers(prepared: WireRequest, user_agent: str, redactor: Redactor, where: str) -> dict[str, str]:
     """The headers the backend chose (not the transport's defaults), secrets redacted, cookies dropped."""
     headers: dict[str, str] = {}
     defaults = dict(_TRANSPORT_HEADERS, **{"user-agent": user_agent})
-    for name, value in (prepared.headers or {}).items():
+    for name, value in prepared.headers:
         lower = name.lower()
         if lower == "cookie":
             redactor.note("%s.headers.%s (dropped)" % (where, name))
@@ -304,13 +298,13 @@ def _request_headers(
     return headers
 
 
-def _request_body(prepared: requests.PreparedRequest, redactor: Redactor, where: str) -> dict[str, Any]:
+def _request_body(prepared: WireRequest, redactor: Redactor, where: str) -> dict[str, Any]:
     """``{"form": ...}`` or ``{"json": ...}`` for a body replay can match; nothing for other bodies."""
     body = prepared.body
     if not body:
         return {}
     text = body.decode("utf-8", "replace") if isinstance(body, bytes) else str(body)
-    content_type = (prepared.headers.get("Content-Type") or "").lower()
+    content_type = (CaseInsensitiveDict(prepared.headers).get("Content-Type") or "").lower()
     if "x-www-form-urlencoded" in content_type:
         return {
             "form": {
@@ -529,7 +523,7 @@ def _capture(
     Raises the live error unless ``allow_error`` and the upstream answered completely.
     """
     with Recorder() as recorder:
-        with SearchClient(backend, settings=settings, session=recorder.session, cache_ttl_s=0, retries=0) as client:
+        with SearchClient(backend, settings=settings, wire=recorder.wrap, cache_ttl_s=0, retries=0) as client:
             try:
                 live: Any = client.search(query, max_results=max_results, timeout_ms=timeout_ms, **options)
             except WebSearchError as error:

@@ -1,8 +1,9 @@
-"""The one replay engine: a ``requests`` adapter that answers from a recorded case.
+"""The one replay engine: a wire that answers from a recorded case.
 
-Mounted on the session of the library's own transport, so a replayed search runs
-the real request builder, transport (deadline, byte cap, redirects, decoding),
-classifier and parser; only the socket is replaced. Used by the contract suite,
+Given to the library's own transport as its wire (:class:`ReplayWire`), so a replayed
+search runs the real request builder, transport (deadline, byte cap, redirects,
+decoding), the browser wire's request building for browser requests, classifier and
+parser; only the socket is replaced. Used by the contract suite,
 ``websearch-sync verify`` / ``record`` and :mod:`websearch_sync.testing`; needs
 nothing beyond the runtime dependencies.
 
@@ -11,7 +12,7 @@ Two modes:
 - ``check_requests=True`` (contract cases): each request must match one of the
   recorded ones (method, URL, query parameters, form or JSON body, the recorded
   headers); a request that matches none is refused (the transport sees a
-  connection error) and remembered in :attr:`ReplayAdapter.mismatches`.
+  connection error) and remembered in :attr:`ReplayWire.mismatches`.
 - ``check_requests=False`` (``replay_fixtures``): requests are answered with the
   recorded responses in order, whatever they ask.
 
@@ -19,7 +20,6 @@ Recorded secrets: a request value stored as ``<redacted>`` (or containing it, as
 in ``Bearer <redacted>``) matches any non-empty value in its place.
 """
 
-import io
 import json
 import threading
 from itertools import groupby
@@ -27,16 +27,18 @@ from typing import Any, Callable, Optional
 from urllib.parse import parse_qsl, urlsplit
 
 import requests
-import urllib3
-from requests.adapters import HTTPAdapter
+from requests.structures import CaseInsensitiveDict
+
+from ..errors import CONNECTION_ERROR, NetworkError
+from ..net.deadline import Deadline
+from ..net.wire import BodySink, WireRequest
+from ..net.wire_mock import MockResponse, deliver
+from ..net.wire_requests import request_error
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: What a redacted secret is stored as; matches any non-empty value on replay.
 PLACEHOLDER = "<redacted>"
-
-#: Response headers that describe the bytes on the wire, not the recorded (decoded) body.
-_WIRE_HEADERS = ("content-encoding", "transfer-encoding", "content-length")
 
 
 class ReplayMismatch(Exception):
@@ -99,16 +101,16 @@ def _as_strings(value: Any) -> Any:
     return str(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else value
 
 
-def _body_text(request: requests.PreparedRequest) -> str:
+def _body_text(request: WireRequest) -> str:
     body = request.body or ""
     return body.decode("utf-8") if isinstance(body, bytes) else body
 
 
-def _form(request: requests.PreparedRequest, keep_blank: bool) -> dict[str, str]:
+def _form(request: WireRequest, keep_blank: bool) -> dict[str, str]:
     return dict(parse_qsl(_body_text(request), keep_blank_values=keep_blank))
 
 
-def _json(request: requests.PreparedRequest) -> Any:
+def _json(request: WireRequest) -> Any:
     text = _body_text(request)
     return json.loads(text) if text else None
 
@@ -128,7 +130,7 @@ def _check(what: str, expected: Any, actual_of: Callable[[], Any]) -> Optional[s
     return "%s do not match: sent %r, recorded %r" % (what, actual, expected)
 
 
-def request_mismatch(recorded: dict[str, Any], request: requests.PreparedRequest) -> Optional[str]:
+def request_mismatch(recorded: dict[str, Any], request: WireRequest) -> Optional[str]:
     """Why ``request`` is not the ``recorded`` one, or ``None`` when it is.
 
     Compared: method, URL without its query, then (where recorded) the query
@@ -148,16 +150,15 @@ def request_mismatch(recorded: dict[str, Any], request: requests.PreparedRequest
         problem = _check(what, expected, actual_of)
         if problem:
             return problem
+    headers = CaseInsensitiveDict(request.headers)
     for name, value in (recorded.get("headers") or {}).items():
-        sent = request.headers.get(name)
+        sent = headers.get(name)
         if sent is None or not _same(value, sent):
             return "header %s does not match: sent %r, recorded %r" % (name, sent, value)
     return None
 
 
-def _body_checks(
-    recorded: dict[str, Any], request: requests.PreparedRequest
-) -> list[tuple[str, Any, Callable[[], Any]]]:
+def _body_checks(recorded: dict[str, Any], request: WireRequest) -> list[tuple[str, Any, Callable[[], Any]]]:
     """``(what, recorded value, how to read the request's)`` for the query, form and JSON the recording has."""
     checks: list[tuple[str, Any, Callable[[], Any]]] = []
     if "query_params" in recorded:
@@ -173,13 +174,20 @@ def _body_checks(
     return checks
 
 
-class ReplayAdapter(HTTPAdapter):
-    """Answers requests with the responses of ``exchanges`` (see the module docstring).
+class ReplayWire:
+    """A :class:`~websearch_sync.net.wire.Wire` answering requests with the responses of
+    ``exchanges`` (see the module docstring): it sits where the socket would be, below the
+    transport's policy and, for browser requests, below the browser wire's request building.
 
     ``body_of(response)`` returns a recorded response's body bytes; ``refuse(why)``
-    builds the exception raised for a request there is no answer for in the
-    in-order mode (default: ``requests.ConnectionError``).
+    builds the error raised for a request there is no answer for in the in-order mode
+    (default: ``NetworkError(connection_error)``, what a refused connection gives).
     """
+
+    name = "replay"
+    profile: Optional[str] = None
+    decoders: tuple[str, ...] = ()
+    bypasses_requests = False
 
     def __init__(
         self,
@@ -189,50 +197,33 @@ class ReplayAdapter(HTTPAdapter):
         check_requests: bool = True,
         refuse: Optional[Callable[[str], Exception]] = None,
     ) -> None:
-        super().__init__(max_retries=0)
         self._pending: list[dict[str, dict[str, Any]]] = list(exchanges)
         self._body_of = body_of
         self._check_requests = check_requests
-        self._refuse = refuse or requests.exceptions.ConnectionError
+        self._refuse = refuse or _refused
         self._lock = threading.Lock()
         self.recorded_count = len(self._pending)
         self.sent = 0
         self.mismatches: list[str] = []
 
-    def send(
-        self,
-        request: requests.PreparedRequest,
-        stream: bool = False,
-        timeout: Any = None,
-        verify: Any = True,
-        cert: Any = None,
-        proxies: Any = None,
-    ) -> requests.Response:
-        """The recorded response for ``request`` (or the recorded transport failure)."""
+    def exchange(self, request: WireRequest, sink: BodySink, *, deadline: Deadline, provider: Optional[str]) -> None:
+        """Stream the recorded response for ``request`` into ``sink`` (or raise the recorded failure)."""
         with self._lock:
             self.sent += 1
             response = self._take(request)
         exception = response.get("exception")
         if exception:
-            kind = getattr(requests.exceptions, str(exception), None)
-            if not (isinstance(kind, type) and issubclass(kind, requests.exceptions.RequestException)):
-                raise self._refuse("the recording names an unknown exception %r" % exception)
-            raise kind("replayed %s" % exception, request=request)
-        body = self._body_of(response)
-        headers = {k: v for k, v in (response.get("headers") or {}).items() if k.lower() not in _WIRE_HEADERS}
-        headers["Content-Length"] = str(len(body))
-        raw = urllib3.HTTPResponse(
-            body=io.BytesIO(body),
-            headers=headers,
-            status=int(response.get("status", 200)),
-            preload_content=False,
-            decode_content=False,
-            request_method=request.method,
-            request_url=request.url,
+            raise _recorded_failure(str(exception), request, deadline, provider, self._refuse)
+        deliver(
+            MockResponse(int(response.get("status", 200)), response.get("headers") or {}, self._body_of(response)),
+            sink,
+            request.url,
         )
-        return self.build_response(request, raw)
 
-    def _take(self, request: requests.PreparedRequest) -> dict[str, Any]:
+    def close(self) -> None:
+        """Nothing to release."""
+
+    def _take(self, request: WireRequest) -> dict[str, Any]:
         """Remove and return the recorded response that answers ``request`` (lock held)."""
         if not self._pending:
             why = "%d request(s) recorded; the backend sent one more: %s %s" % (
@@ -252,7 +243,7 @@ class ReplayAdapter(HTTPAdapter):
             problems.append(problem)
         why = "%s %s matches no recorded request (%s)" % (request.method, request.url, problems[0])
         self.mismatches.append(why)
-        raise requests.exceptions.ConnectionError("replay refused the request: " + why, request=request)
+        raise _refused("replay refused the request: " + why)
 
     def check_complete(self) -> None:
         """Raise :class:`ReplayMismatch` for a refused request or a count other than the recorded one."""
@@ -262,10 +253,16 @@ class ReplayAdapter(HTTPAdapter):
             raise ReplayMismatch("expected %d request(s), the backend sent %d" % (self.recorded_count, self.sent))
 
 
-def replay_session(adapter: ReplayAdapter) -> requests.Session:
-    """A session whose every http(s) request goes to ``adapter`` (no proxies from the environment)."""
-    session = requests.Session()
-    session.mount("http://", adapter)
-    session.mount("https://", adapter)
-    session.trust_env = False
-    return session
+def _refused(why: str) -> NetworkError:
+    return NetworkError(why, detail_code=CONNECTION_ERROR)
+
+
+def _recorded_failure(
+    name: str, request: WireRequest, deadline: Deadline, provider: Optional[str], refuse: Callable[[str], Exception]
+) -> Exception:
+    """The error the ``requests`` wire gives for the recorded ``requests.exceptions`` name."""
+    kind = getattr(requests.exceptions, name, None)
+    if not (isinstance(kind, type) and issubclass(kind, requests.exceptions.RequestException)):
+        return refuse("the recording names an unknown exception %r" % name)
+    host = urlsplit(request.url).hostname or request.url
+    return request_error(kind("replayed %s" % name), host, deadline.remaining_s(), deadline, provider)

@@ -37,11 +37,13 @@ def browser_available() -> bool:
     return importlib.util.find_spec("curl_cffi") is not None
 
 
-def resolve_impersonate(value: Optional[str]) -> str:
+def resolve_impersonate(value: Optional[str], *, need_extra: bool = True) -> str:
     """The profile to use (``"off"`` for none). ``None`` means the default: ``WEB_SEARCH_IMPERSONATE``
     when set (a process-wide switch, like ``HTTPS_PROXY``: it also reaches settings built in
     code), else ``chrome`` when the extra is installed, else ``off``. ``InvalidInput(bad_impersonate)``
-    for an unknown or refused value, ``InvalidInput(missing_browser_extra)`` for a profile without the extra."""
+    for an unknown or refused value, ``InvalidInput(missing_browser_extra)`` for a profile without the
+    extra, unless ``need_extra`` is false (a caller's wire sends the requests: only the profile's
+    request building is used, which needs no ``curl_cffi``)."""
     if value is None or value == "":
         value = os.environ.get("WEB_SEARCH_IMPERSONATE", "").strip() or None
     if value is None:
@@ -54,7 +56,7 @@ def resolve_impersonate(value: Optional[str]) -> str:
             "impersonate must be one of %s, got %r" % (", ".join(IMPERSONATE_CHOICES), str(value)[:40]),
             detail_code=BAD_IMPERSONATE,
         )
-    if name != "off" and not browser_available():
+    if name != "off" and need_extra and not browser_available():
         raise InvalidInput(
             "impersonate=%s needs the browser extra: %s; or set impersonate=off" % (name, EXTRA_HINT),
             detail_code=MISSING_BROWSER_EXTRA,

@@ -31,16 +31,18 @@ from ..errors import (
     WebSearchError,
 )
 from ..secrets import is_secret_name, redact, redact_error
-from .browser import browser_wire, ca_bundle_path
+from .browser import browser_wire, ca_bundle_path, resolve_impersonate
 from .deadline import Deadline
+from .encode import body_of, encoded, endpoint, url_credentials, with_query
 from .headers import check_headers
 from .hops import HopRules, RedirectPolicy, RequestGate
+from .mocks import requests_patched, say_once
 from .response import HttpResponse as HttpResponse
 from .ssrf import AddressGuard
 from .status import MAX_RETRY_AFTER_S as MAX_RETRY_AFTER_S
 from .status import retry_after_seconds as retry_after_seconds
 from .status import status_error as status_error
-from .wire import Wire, WireRequest
+from .wire import BrowserRequests, Wire, WireRequest
 from .wire_requests import RequestsWire, deadline_error
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -152,13 +154,26 @@ class _Body:
                 )
 
 
+#: What :class:`HttpTransport` (and ``SearchClient(wire=...)``) accepts as ``wire``: a wire every
+#: request goes through, or a function given each wire the transport builds (the ``requests``
+#: wire, the browser wire) returning the wire to use in its place (a wire that wraps it).
+WireArg = Union[None, Wire, Callable[[Wire], Wire]]
+
+
 class HttpTransport:
     """Sends :class:`RequestSpec` objects by the library's policy over a :class:`~.wire.Wire`.
 
     Two wires: ``requests`` for API calls, and for a ``browser`` request (keyless HTML
     engines, fetch) the browser wire of ``impersonate`` (:mod:`.wire_curl`; ``"off"``:
-    ``requests`` too). A caller's ``session`` (the replay engine, the recorder, a test)
-    carries every request, browser or not, and is never closed here.
+    ``requests`` too). ``wire`` replaces them: a :class:`~.wire.Wire` (a mock, a replay)
+    carries every request, browser requests passing through the profile's request building
+    first (:class:`~.wire.BrowserRequests`); a function wraps each wire built here (the
+    recorder). A caller's ``session`` (and its adapters) carries every request over
+    ``requests``. A caller's wire or session is never closed here.
+
+    While ``responses``, requests-mock or another patch of ``requests`` is active
+    (:mod:`.mocks`), browser requests go through ``requests`` too, so the mock sees them;
+    which wire was used is logged once.
 
     Redirects (``RequestSpec.allow_redirects``) are followed here, by the one policy
     (:mod:`.hops`): at most 5, all within the deadline, reading at most 64 KB of a
@@ -176,6 +191,7 @@ class HttpTransport:
     def __init__(
         self,
         *,
+        wire: WireArg = None,
         session: Optional[requests.Session] = None,
         proxy: Optional[str] = None,
         user_agent: Optional[str] = None,
@@ -185,28 +201,47 @@ class HttpTransport:
     ) -> None:
         self.user_agent = user_agent or DEFAULT_USER_AGENT
         self.allow_private = allow_private
+        self._owned: tuple[Wire, ...] = ()
+        if wire is not None and not callable(wire):
+            profile = resolve_impersonate(impersonate, need_extra=False)
+            self.api: Wire = wire
+            self.browser: Wire = wire if profile == "off" else BrowserRequests(wire, profile)
+            return
         bundle = ca_bundle_path(ca_bundle)
-        self.api: Wire = RequestsWire(session=session, proxy=proxy, ca_bundle=bundle)
-        self.browser: Wire = (
-            self.api if session is not None else browser_wire(impersonate, proxy=proxy, ca_bundle=bundle) or self.api
-        )
-
-    @property
-    def session(self) -> requests.Session:
-        """The ``requests`` session of API calls (and of browser requests without impersonation)."""
-        return self.api.session  # type: ignore[attr-defined, no-any-return]
+        wrap: Callable[[Wire], Wire] = wire if wire is not None else _as_is
+        api = RequestsWire(session=session, proxy=proxy, ca_bundle=bundle)
+        browser = None if session is not None else browser_wire(impersonate, proxy=proxy, ca_bundle=bundle)
+        if session is not None:
+            say_once("a requests.Session was given: every request goes through requests (its adapters)")
+        self.api = wrap(api)
+        self.browser = wrap(browser) if browser is not None else self.api
+        self._owned = (self.api,) if browser is None else (self.api, self.browser)
 
     def close(self) -> None:
-        """Release both wires' connections (a caller's session stays open)."""
-        self.api.close()
-        if self.browser is not self.api:
-            self.browser.close()
+        """Release the connections of the wires built here (a caller's wire or session stays open)."""
+        for wire in self._owned:
+            wire.close()
 
     def __repr__(self) -> str:
         return "HttpTransport(browser=%s%s)" % (
             self.browser.name,
             "/" + self.browser.profile if self.browser.profile else "",
         )
+
+    def wire_for(self, spec: RequestSpec) -> Wire:
+        """The wire that carries ``spec``: the browser wire for a browser request, unless a mock
+        of ``requests`` is active and the browser wire would go around it."""
+        if not spec.browser:
+            return self.api
+        if self.browser.bypasses_requests:
+            patcher = requests_patched()
+            if patcher is not None:
+                say_once(
+                    "requests is patched by %s: browser requests go through requests, so the mock sees them"
+                    " (not %s)" % (patcher, self.browser.name)
+                )
+                return self.api
+        return self.browser
 
     def send(
         self,
@@ -339,7 +374,7 @@ class HttpTransport:
         host = urlsplit(spec.url).hostname or spec.url
         if deadline.remaining_s() <= 0:
             raise deadline_error(deadline, host, provider)
-        wire = self.browser if spec.browser else self.api
+        wire = self.wire_for(spec)
         body = _Body(
             max_bytes=max_bytes,
             truncate=truncate,
@@ -360,22 +395,33 @@ class HttpTransport:
         return body
 
 
+def _as_is(wire: Wire) -> Wire:
+    return wire
+
+
 def wire_request(spec: RequestSpec, user_agent: Optional[str], provider: Optional[str]) -> WireRequest:
-    """``spec`` encoded for the wire: query in the URL, form or JSON body, its headers.
+    """``spec`` encoded for the wire as ``requests`` encodes it (:mod:`.encode`): query in the
+    URL, form or JSON body with its ``Content-Type``, Basic auth from the URL's userinfo, its headers.
 
     ``user_agent`` (the library's own client) goes first with ``Accept-Encoding``;
     a browser wire gets the engine's headers only and merges them with its profile.
     Headers that cannot be sent are ``InvalidInput(bad_header)``; a URL that is no
     http(s) URL is ``InvalidInput(bad_endpoint)``.
     """
-    headers: dict[str, str] = {"User-Agent": user_agent, "Accept-Encoding": "gzip, deflate"} if user_agent else {}
+    headers: dict[str, Any] = {"User-Agent": user_agent, "Accept-Encoding": "gzip, deflate"} if user_agent else {}
     headers.update(spec.headers)
     check_headers(headers, provider)
     host = urlsplit(spec.url).hostname or spec.url
     try:
-        prepared = requests.Request(
-            spec.method, spec.url, params=spec.params, data=spec.data, json=spec.json, headers=headers
-        ).prepare()
+        url = with_query(endpoint(spec.url.lstrip()), encoded(spec.params))
+        body, content_type = body_of(spec.data, spec.json)
+        prepared = requests.PreparedRequest()
+        prepared.prepare_headers(headers)  # requests' own checks of every header
+        if content_type and "content-type" not in prepared.headers:
+            prepared.headers["Content-Type"] = content_type
+        credentials = url_credentials(url)
+        if credentials is not None:
+            requests.auth.HTTPBasicAuth(*credentials)(prepared)
     except (
         requests.exceptions.MissingSchema,
         requests.exceptions.InvalidURL,
@@ -390,9 +436,8 @@ def wire_request(spec: RequestSpec, user_agent: Optional[str], provider: Optiona
             provider=provider,
             detail_code=BAD_HEADER,
         ) from None
-    sent = [(name, str(value)) for name, value in prepared.headers.items() if name.lower() != "content-length"]
-    body = prepared.body if isinstance(prepared.body, (str, bytes)) else None  # a form (text) or JSON (bytes)
-    return WireRequest(spec.method.upper(), prepared.url or spec.url, sent, body, browser=spec.browser)
+    sent = [(name, str(value)) for name, value in prepared.headers.items()]
+    return WireRequest(spec.method.upper(), url, sent, body, browser=spec.browser)
 
 
 def _carries_credentials(name: str, value: Any, secrets: list[str]) -> bool:

@@ -5,8 +5,12 @@ that is policy lives once above it, in :class:`~websearch_sync.net.transport.Htt
 redirects (:mod:`.hops`), address checks, the whole-call deadline, the byte cap
 (counted on decoded bytes, so it is also the decompression-bomb guard), charset
 decoding, error messages. Implementations: :mod:`.wire_requests` (``requests``,
-always present; also what the replay engine and recorder plug into) and
-:mod:`.wire_curl` (``curl_cffi``, the ``browser`` extra: a browser's TLS and HTTP/2).
+always present) and :mod:`.wire_curl` (``curl_cffi``, the ``browser`` extra: a browser's
+TLS and HTTP/2). Wires wrap wires (httpx's ``MockTransport``, hishel's caching transport):
+:class:`BrowserRequests` puts the browser wire's request building in front of any wire,
+:class:`~.wire_mock.MockWire` answers from a function, the replay engine's
+:class:`~websearch_sync.contract.replay.ReplayWire` from a recording, and
+:class:`~websearch_sync.contract.recording.RecordingWire` keeps what another wire sent.
 
 A wire delivers the answer by pushing it into a :class:`BodySink`: ``head`` once
 with the status line and headers (returning false skips the body), then ``data``
@@ -15,7 +19,7 @@ libcurl runs the whole exchange inside one call; ``requests`` reads in a loop.
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Optional, Protocol, Union
 
 from .deadline import Deadline
@@ -77,15 +81,61 @@ class Wire(Protocol):
     (``Timeout``, ``NetworkError``, ``InvalidInput``) and finishes, body included,
     within ``deadline`` (DNS, connect, TLS, status line, header lines and body).
     ``decoders`` names the ``Content-Encoding`` values it decodes; ``profile`` is the
-    impersonated browser (``None``: the library's own client).
+    impersonated browser (``None``: the library's own client); ``bypasses_requests``
+    is true for a wire that opens its own sockets (libcurl), which a ``responses`` or
+    requests-mock patch of ``requests`` would not see.
     """
 
     name: str
     profile: Optional[str]
     decoders: tuple[str, ...]
+    bypasses_requests: bool
 
     def exchange(self, request: WireRequest, sink: BodySink, *, deadline: Deadline, provider: Optional[str]) -> None:
         """Send ``request`` and feed its answer into ``sink``."""
 
     def close(self) -> None:
         """Release connections."""
+
+
+#: ``Cache-Control`` as Chrome sends it: on a form post only (the browser wire removes the
+#: profile's own from every other request).
+FORM_POST_CACHE_CONTROL = ("Cache-Control", "max-age=0")
+
+
+def browser_request(request: WireRequest) -> WireRequest:
+    """``request`` as a browser wire hands it to what sends it (libcurl, or a replay or mock in
+    its place): the engine's headers merged into the profile's by the one rule, i.e. without
+    the headers the profile always decides (:func:`browser_owned`), which the profile supplies;
+    a form post carries Chrome's ``Cache-Control: max-age=0`` unless the engine set its own.
+
+    Idempotent, so a layer that already built the request may sit in front of a browser wire
+    (a recording of what the browser wire sent)."""
+    headers = [(name, value) for name, value in request.headers if not browser_owned(name)]
+    if request.method.upper() == "POST" and not any(name.lower() == "cache-control" for name, _ in headers):
+        headers.append(FORM_POST_CACHE_CONTROL)
+    if headers == request.headers:
+        return request
+    return replace(request, headers=headers)
+
+
+class BrowserRequests:
+    """The browser wire's request building (:func:`browser_request`) in front of ``inner``:
+    what reaches ``inner`` is what libcurl would be given for the profile. The replay engine
+    and the conformance suite put it over a replay or mock, so every recorded page is parsed
+    after passing through the browser's header merge too (no socket, no ``curl_cffi``)."""
+
+    def __init__(self, inner: Wire, profile: str) -> None:
+        self.inner = inner
+        self.profile: Optional[str] = profile
+        self.name = "%s (%s request building)" % (inner.name, profile)
+        self.decoders = inner.decoders
+        self.bypasses_requests = inner.bypasses_requests
+
+    def exchange(self, request: WireRequest, sink: BodySink, *, deadline: Deadline, provider: Optional[str]) -> None:
+        """Build ``request`` as the browser would and send it over the inner wire."""
+        self.inner.exchange(browser_request(request), sink, deadline=deadline, provider=provider)
+
+    def close(self) -> None:
+        """Close the inner wire."""
+        self.inner.close()

@@ -48,7 +48,7 @@ from ..errors import (
 )
 from .deadline import Deadline
 from .interrupt import run_interruptibly
-from .wire import CONNECTION_CHECKS, BodySink, WireRequest, browser_owned
+from .wire import CONNECTION_CHECKS, BodySink, WireRequest, browser_request
 from .wire_requests import deadline_error, not_http, proxy_error
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -64,9 +64,6 @@ _ORDER = {
     "content-type,user-agent,origin,accept,sec-fetch-site,sec-fetch-mode,sec-fetch-user,sec-fetch-dest,referer,"
     "accept-encoding,accept-language,priority,cookie",
 }
-#: ``Cache-Control`` as Chrome sends it: ``max-age=0`` on a form post only (an empty value
-#: removes the profile's own from every other request).
-_CACHE_CONTROL = {True: b"Cache-Control: max-age=0", False: b"Cache-Control:"}
 _IDLE_HANDLES = 32
 _HOSTS_PER_HANDLE = 256
 _CHECKED, _UNCHECKED = "checked", "unchecked"
@@ -179,6 +176,7 @@ class CurlWire:
     """
 
     name = "curl_cffi"
+    bypasses_requests = True
     decoders: tuple[str, ...] = ("gzip", "deflate", "br", "zstd")
 
     def __init__(self, profile: str, *, proxy: Optional[str] = None, ca_bundle: Optional[str] = None) -> None:
@@ -226,6 +224,7 @@ class CurlWire:
 
     def exchange(self, request: WireRequest, sink: BodySink, *, deadline: Deadline, provider: Optional[str]) -> None:
         """Send ``request`` as the browser would and stream the answer into ``sink``."""
+        request = browser_request(request)  # the one request building, also in front of replays (BrowserRequests)
         host = _host(request.url)
         remaining = deadline.remaining_s()
         if remaining <= 0:
@@ -261,11 +260,9 @@ class CurlWire:
             handle.setopt(CurlOpt.HTTPHEADER_ORDER, self.order)
         handle.setopt(CurlOpt.URL, request.url.encode("utf-8"))
         _set_method(handle, request)
-        headers = [
-            ("%s: %s" % (name, value)).encode("latin-1") for name, value in request.headers if not browser_owned(name)
-        ]
+        headers = [("%s: %s" % (name, value)).encode("latin-1") for name, value in request.headers]
         if not any(name.lower() == "cache-control" for name, _ in request.headers):
-            headers.append(_CACHE_CONTROL[request.method.upper() == "POST"])
+            headers.append(b"Cache-Control:")  # the profile's own goes: Chrome sends it on a form post only
         handle.setopt(CurlOpt.HTTPHEADER, headers + [b"Expect:"])
         handle.setopt(CurlOpt.NOSIGNAL, 1)
         handle.setopt(CurlOpt.FOLLOWLOCATION, 0)

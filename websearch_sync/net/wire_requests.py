@@ -120,6 +120,7 @@ class RequestsWire:
 
     name = "requests"
     profile: Optional[str] = None
+    bypasses_requests = False
     decoders: tuple[str, ...] = tuple(urllib3.response.HTTPResponse.CONTENT_DECODERS)
 
     def __init__(
@@ -344,3 +345,7 @@ def _network_detail(exc: BaseException) -> tuple[str, str]:
     if any(isinstance(e, http.client.BadStatusLine) for e in chain):
         return MALFORMED_RESPONSE, "answer that is not HTTP"
     return CONNECTION_ERROR, "connection failed"
+
+
+#: The package's error for a failure of ``requests`` (also a recorded one, replayed by the replay wire).
+request_error = _request_error

@@ -1,0 +1,77 @@
+"""A wire answering from a function (httpx's ``MockTransport``): no socket, no ``requests``.
+
+``MockWire(handler)`` calls ``handler(request)`` with each :class:`~.wire.WireRequest` and
+streams the :class:`MockResponse` it returns into the transport's sink; a handler that raises
+one of the package's errors (``Timeout``, ``NetworkError``) stands for a failure on the wire.
+Under :class:`~.wire.BrowserRequests` (a client whose impersonation is on) the handler sees
+the request as the browser wire would send it. The replay engine delivers recorded answers
+the same way (:func:`deliver`).
+"""
+
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Callable, Optional, Union
+from urllib.parse import urlsplit
+
+from .deadline import Deadline
+from .wire import BodySink, WireRequest
+from .wire_requests import deadline_error
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+#: Response headers that describe the bytes on the wire, not the (decoded) body handed over.
+WIRE_HEADERS = ("content-encoding", "transfer-encoding", "content-length")
+_CHUNK = 65536
+
+
+@dataclass
+class MockResponse:
+    """An answer of a :class:`MockWire` handler: the body as the page's bytes (already decoded;
+    text is encoded as UTF-8), ``url`` where it came from (default: the request's)."""
+
+    status: int = 200
+    headers: Mapping[str, str] = field(default_factory=dict)
+    body: Union[bytes, str] = b""
+    url: Optional[str] = None
+
+
+def deliver(answer: MockResponse, sink: BodySink, request_url: str) -> None:
+    """Stream ``answer`` into ``sink`` as a wire would: the head, then the body in chunks for as
+    long as the sink wants them. Headers about the transfer are replaced by the body's length."""
+    body = answer.body.encode("utf-8") if isinstance(answer.body, str) else bytes(answer.body)
+    headers = {name: value for name, value in answer.headers.items() if name.lower() not in WIRE_HEADERS}
+    headers["Content-Length"] = str(len(body))
+    if not sink.head(answer.status, headers, answer.url or request_url):
+        return
+    for start in range(0, len(body), _CHUNK):
+        if not sink.data(body[start : start + _CHUNK]):
+            return
+
+
+class MockWire:
+    """A :class:`~.wire.Wire` whose answers come from ``handler(request) -> MockResponse``.
+
+    :attr:`requests` lists every request it was given, in order (thread-safe).
+    """
+
+    name = "mock"
+    profile: Optional[str] = None
+    decoders: tuple[str, ...] = ()
+    bypasses_requests = False
+
+    def __init__(self, handler: Callable[[WireRequest], MockResponse]) -> None:
+        self.handler = handler
+        self.requests: list[WireRequest] = []
+        self._lock = threading.Lock()
+
+    def exchange(self, request: WireRequest, sink: BodySink, *, deadline: Deadline, provider: Optional[str]) -> None:
+        """Answer ``request`` with the handler's response."""
+        if deadline.remaining_s() <= 0:
+            raise deadline_error(deadline, urlsplit(request.url).hostname or request.url, provider)
+        with self._lock:
+            self.requests.append(request)
+        deliver(self.handler(request), sink, request.url)
+
+    def close(self) -> None:
+        """Nothing to release."""

@@ -111,7 +111,7 @@ class _Body:
     def head(self, status: int, headers: Mapping[str, str], url: str) -> bool:
         """Keep the status line and headers; say whether the body is wanted."""
         self.status, self.headers, self.url = status, CaseInsensitiveDict(headers), url
-        self.redirect = self.follow and status in _REDIRECT_STATUSES and bool(headers.get("Location"))
+        self.redirect = self.follow and status in _REDIRECT_STATUSES and bool(self.headers.get("Location"))
         if self.redirect:
             self.max_bytes, self.truncate = min(self.max_bytes, _REDIRECT_BODY_BYTES), True
         elif self.read_body is not None and not self.read_body(status, headers):

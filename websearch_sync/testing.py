@@ -7,6 +7,10 @@
   runs on the recorded body, through the real HTTP layer, with no socket opened.
 - :func:`fake_results` makes backends answer with given items (or errors).
 - :func:`assert_contract` checks that a result honours the canonical shape.
+- :func:`conformance_checks` / :func:`check_conformance` run the conformance kit (status
+  mapping, unknown layouts, the deadline, recorded cases and their bot walls) on any
+  registered backend, a plugin's included; ``pytest --websearch-conformance NAME`` runs it
+  as tests.
 - pytest fixtures ``websearch_replay`` and ``websearch_fake`` wrap the two context
   managers; this module is a pytest plugin (the ``pytest11`` entry point
   ``websearch_sync.testing``), so installed, its fixtures are there in every test.
@@ -31,6 +35,8 @@ from typing import Any, Callable, Optional, Union
 
 from .config import Settings
 from .contract.cases import VERTICAL_TYPES, Case, contract_violations, discover
+from .contract.conformance import ConformanceCheck
+from .contract.conformance import conformance_checks as _conformance_checks
 from .contract.replay import ReplayAdapter, replay_session
 from .engine import registry
 from .engine.base import Backend
@@ -51,6 +57,8 @@ __all__ = [
     "fake_results",
     "assert_contract",
     "contract_problems",
+    "conformance_checks",
+    "check_conformance",
 ]
 
 
@@ -444,6 +452,38 @@ def assert_contract(result: Any, max_results: Optional[int] = None, provider: Op
         raise AssertionError("the result breaks the websearch_sync contract:\n  " + "\n  ".join(problems))
 
 
+# -- the conformance kit ---------------------------------------------------------------------------
+
+
+def conformance_checks(
+    backend: str, *, fixtures: Optional[StrPath] = None, settings: Optional[Settings] = None
+) -> list[ConformanceCheck]:
+    """The conformance checks of the registered ``backend``, each a callable raising
+    ``AssertionError`` (``str(check)`` is ``<backend>-<check>``, an id for ``parametrize``).
+
+    What this project's conformance suite checks on its own backends: the declarations, the
+    request (declared endpoint, query, secrets in headers only), missing settings refused
+    before any request, the status mapping (``AuthError``/``WebBlocked``/``BadGateway``...,
+    ``Retry-After``), a proxy's error page, an unknown layout (``WebParseError``, never 0
+    results), a silent server (``Timeout``, never a hang), and with ``fixtures`` (cases
+    recorded by ``websearch-sync record``) every recorded case against its golden and the
+    contract. ``settings`` configure the backend (default: dummy values for what it requires).
+    """
+    return _conformance_checks(backend, fixtures=fixtures, settings=settings)
+
+
+def check_conformance(backend: str, *, fixtures: Optional[StrPath] = None, settings: Optional[Settings] = None) -> None:
+    """Run every check of :func:`conformance_checks`; ``AssertionError`` listing each that fails."""
+    failures = []
+    for check in conformance_checks(backend, fixtures=fixtures, settings=settings):
+        try:
+            check()
+        except AssertionError as error:
+            failures.append("%s: %s" % (check, error))
+    if failures:
+        raise AssertionError("%s breaks the conformance kit:\n  " % backend + "\n  ".join(failures))
+
+
 # -- pytest fixtures --------------------------------------------------------------------------------
 
 if _pytest is not None:
@@ -463,3 +503,42 @@ if _pytest is not None:
             yield lambda results, **kwargs: stack.enter_context(fake_results(results, **kwargs))
 
     __all__ += ["websearch_replay", "websearch_fake"]
+
+    class ConformanceItem(_pytest.Item):
+        """One conformance check run as a test (``--websearch-conformance``)."""
+
+        def __init__(self, *, check: ConformanceCheck, **kwargs: Any) -> None:
+            super().__init__(**kwargs)
+            self.check = check
+
+        def runtest(self) -> None:
+            """Run the check."""
+            self.check()
+
+        def reportinfo(self) -> tuple[str, Optional[int], str]:
+            """Where the report says the test is."""
+            return "websearch-conformance", None, str(self.check)
+
+    def pytest_addoption(parser: Any) -> None:
+        """``--websearch-conformance NAME`` (repeatable) and ``--websearch-fixtures DIR``."""
+        group = parser.getgroup("websearch_sync")
+        group.addoption(
+            "--websearch-conformance",
+            action="append",
+            default=[],
+            metavar="BACKEND",
+            help="run the websearch_sync conformance kit on a registered backend (repeatable)",
+        )
+        group.addoption(
+            "--websearch-fixtures",
+            default=None,
+            metavar="DIR",
+            help="recorded cases for --websearch-conformance (websearch-sync record writes them)",
+        )
+
+    def pytest_collection_modifyitems(session: Any, config: Any, items: list[Any]) -> None:
+        """Add one test per conformance check of each ``--websearch-conformance`` backend."""
+        for backend in config.getoption("websearch_conformance", default=None) or ():
+            fixtures = config.getoption("websearch_fixtures", default=None)
+            for check in conformance_checks(backend, fixtures=fixtures):
+                items.append(ConformanceItem.from_parent(session, name="conformance[%s]" % check, check=check))

@@ -88,7 +88,7 @@ def bot_wall_error(
     """``WebBlocked(captcha_required)`` when ``response`` is one of ``walls`` or a generic wall, else ``None``.
 
     Only HTML-ish and script bodies are scanned (JSON APIs and binaries never are): a service
-    answering its page's script requests may block with a script (DuckDuckGo's deep results).
+    answering its page's script requests may block with a script.
     """
     content_type = response.content_type
     scan = content_type in _SCANNED

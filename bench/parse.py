@@ -8,6 +8,10 @@ under ``fixtures/<engine>`` (contract cases whose golden holds items; a page rep
 a second case, from another folder, is counted once). Prints, per engine module, the median
 and p90 parse time per page (all samples of all pages pooled) and pages/second.
 
+Beside them, the news, image and video engines (issue 31) on their recorded answers (the
+last exchange of each vertical case whose golden holds items): ``parse`` of a fresh response
+each run, so the JSON is decoded every time, as in a search; pooled per backend and vertical.
+
 If the optional ``ddgs`` package is importable (not a dependency of this project),
 its DuckDuckGo parser runs on the same ``ddg_html`` pages, interleaved run by run
 with ours so that a change in machine load hits both, and the ratio of medians is
@@ -16,6 +20,7 @@ waiting for a CPU on a busy machine is then not counted). The load average is pr
 """
 
 import argparse
+import functools
 import os
 import statistics
 import sys
@@ -26,13 +31,17 @@ from typing import Callable, Optional
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from requests.structures import CaseInsensitiveDict  # noqa: E402
+
 import websearch_sync  # noqa: E402,F401 - registers the backends
 from websearch_sync.config import Settings  # noqa: E402
 from websearch_sync.contract.cases import discover, load_golden  # noqa: E402
 from websearch_sync.engine import registry  # noqa: E402
+from websearch_sync.engine.base import Backend  # noqa: E402
 from websearch_sync.engine.html_engine import HtmlEngine  # noqa: E402
 from websearch_sync.models import SearchParams  # noqa: E402
 from websearch_sync.net.charset import decode_body  # noqa: E402
+from websearch_sync.net.response import HttpResponse  # noqa: E402
 
 _PARAMS = SearchParams(query="bench", max_results=10)
 
@@ -65,6 +74,29 @@ def results_pages() -> list[tuple[str, str, str]]:
             headers = {k.lower(): v for k, v in (response.get("headers") or {}).items()}
             pages.append((backend, case.case_id, decode_body(case.body_bytes(response), headers.get("content-type"))))
     return pages
+
+
+def vertical_pages() -> list[tuple[str, str, Callable[[str], object], str]]:
+    """(group, case id, parser(text), text) of every recorded answer of a vertical engine."""
+    pages: list[tuple[str, str, Callable[[str], object], str]] = []
+    for case in discover(ROOT / "fixtures"):
+        vertical = case.meta.get("vertical")
+        golden = load_golden(case) or {}
+        if not vertical or "items" not in golden:
+            continue
+        response = case.exchanges()[-1]["response"]
+        headers = {k.lower(): v for k, v in (response.get("headers") or {}).items()}
+        text = decode_body(case.body_bytes(response), headers.get("content-type"))
+        engine = registry.backend_class(case.backend, vertical)(Settings())
+        params = SearchParams(query="bench", max_results=10, vertical=vertical)
+        parse = functools.partial(_parse_fresh, engine, params, CaseInsensitiveDict(headers))
+        pages.append(("%s %s" % (case.backend, vertical), case.case_id, parse, text))
+    return pages
+
+
+def _parse_fresh(engine: Backend, params: SearchParams, headers: "CaseInsensitiveDict[str]", text: str) -> object:
+    """``engine.parse`` of a new response holding ``text`` (a response keeps its decoded JSON)."""
+    return engine.parse(HttpResponse(200, headers, text.encode("utf-8"), "https://bench.invalid/"), params)
 
 
 def timed(
@@ -131,6 +163,12 @@ def main() -> int:
             groups["ddgs (DDG html)"].extend(samples[1])
         if args.per_page:
             print("  %-45s %8d chars  median %6.2f ms" % (case_id, len(text), statistics.median(samples[0])))
+
+    for group, case_id, parse, text in vertical_pages():
+        runs = timed([parse], text, args.repeat, clock)[0]
+        groups.setdefault(group, []).extend(runs)
+        if args.per_page:
+            print("  %-45s %8d chars  median %6.2f ms" % (case_id, len(text), statistics.median(runs)))
 
     load = "%.2f %.2f %.2f" % os.getloadavg() if hasattr(os, "getloadavg") else "n/a"
     print(

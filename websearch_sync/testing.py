@@ -42,7 +42,7 @@ from typing import Any, Callable, Optional, Union
 from .client.default_client import close_default_client
 from .client.processwide import forget_process_parts
 from .config import Settings
-from .contract.cases import Case, contract_violations, discover
+from .contract.cases import VERTICAL_TYPES, Case, contract_violations, discover
 from .contract.conformance import ConformanceCheck
 from .contract.conformance import conformance_checks as _conformance_checks
 from .contract.replay import ReplayWire
@@ -54,6 +54,7 @@ from .net.deadline import Deadline
 from .net.transport import HttpTransport
 from .net.wire import CONNECTION_CHECKS
 from .net.wire_mock import MockResponse, MockWire
+from .validate import MAX_RESULTS
 
 try:  # the pytest fixtures exist only where pytest does
     import pytest as _pytest
@@ -265,7 +266,10 @@ class FixtureReplay:
         candidates = [
             c
             for c in self.cases
-            if c.backend == backend and not c.problem and _collapsed(c.meta.get("query", "")) == query
+            if c.backend == backend
+            and not c.problem
+            and _collapsed(c.meta.get("query", "")) == query
+            and (c.meta.get("vertical") or "web") == params.vertical  # a news case never answers a web search
         ]
         if not candidates:
             known = sorted({repr(c.meta.get("query")) for c in self.cases if c.backend == backend})
@@ -418,9 +422,11 @@ def contract_problems(result: Any, max_results: Optional[int] = None, provider: 
     if "items" not in result:
         return ["the result has no 'items'"]
     problems = ["unexpected top-level key %r" % k for k in result if k not in _RESPONSE_KEYS]
-    limit = max_results if max_results is not None else 10
-    problems.extend(contract_violations(dict(result), max_results=limit, provider=provider))
-    problems.extend(_unknown_item_keys(result["items"]))
+    limit = max_results if max_results is not None else MAX_RESULTS
+    meta = result.get("provider_meta")
+    vertical = (meta.get("vertical") if isinstance(meta, Mapping) else None) or "web"
+    problems.extend(contract_violations(dict(result), max_results=limit, provider=provider, vertical=vertical))
+    problems.extend(_unknown_item_keys(result["items"], vertical))
     for position, error in enumerate(result.get("errors") or [], 1):
         if not (
             isinstance(error, Mapping)
@@ -431,13 +437,14 @@ def contract_problems(result: Any, max_results: Optional[int] = None, provider: 
     return problems
 
 
-def _unknown_item_keys(items: Any) -> list[str]:
-    """Item keys outside the canonical shape (raw upstream data leaking through)."""
+def _unknown_item_keys(items: Any, vertical: str = "web") -> list[str]:
+    """Item keys outside the canonical shape of ``vertical``'s items (raw upstream data leaking through)."""
+    known = set(_ITEM_KEYS) | set(VERTICAL_TYPES.get(vertical, ()))
     problems: list[str] = []
     for position, item in enumerate(items if isinstance(items, list) else [], 1):
         if isinstance(item, Mapping):
             problems.extend(
-                "item %d: unexpected key %r (raw upstream data?)" % (position, k) for k in item if k not in _ITEM_KEYS
+                "item %d: unexpected key %r (raw upstream data?)" % (position, k) for k in item if k not in known
             )
     return problems
 
@@ -448,7 +455,8 @@ def assert_contract(result: Any, max_results: Optional[int] = None, provider: Op
     Checks: a dict with an ``items`` list (never a bare list) and no unknown
     top-level keys; every item has string ``title``/``url``/``snippet``/``provider``,
     an http(s) URL, whitespace-collapsed text, no unknown keys; ranks are 1..n;
-    no duplicate URLs; at most ``max_results`` items (default 10, the maximum);
+    no duplicate URLs; at most ``max_results`` items (default 50, the maximum);
+    news, image and video items (``provider_meta["vertical"]``) by their own shape;
     every item's provider is ``provider`` when given. Raises ``AssertionError``
     listing every problem.
     """

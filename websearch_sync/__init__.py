@@ -23,7 +23,21 @@ from .errors import (
     WebProviderError,
     WebSearchError,
 )
-from .models import ErrorInfo, FetchResult, ProviderMeta, SearchItem, SearchResponse
+from .models import (
+    VERTICALS,
+    ErrorInfo,
+    FetchResult,
+    ImageItem,
+    ImageResponse,
+    NewsItem,
+    NewsResponse,
+    ProviderMeta,
+    SearchItem,
+    SearchResponse,
+    Vertical,
+    VideoItem,
+    VideoResponse,
+)
 
 __version__ = VERSION
 
@@ -49,6 +63,14 @@ __all__ = [
     "ToolNotFound",
     "SearchResponse",
     "SearchItem",
+    "NewsResponse",
+    "NewsItem",
+    "ImageResponse",
+    "ImageItem",
+    "VideoResponse",
+    "VideoItem",
+    "Vertical",
+    "VERTICALS",
     "ProviderMeta",
     "ErrorInfo",
     "FetchResult",

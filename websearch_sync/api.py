@@ -11,7 +11,7 @@ workers calling these functions keep one pace and one cache.
 """
 
 from collections.abc import Iterable
-from typing import Any, Optional, Union
+from typing import Any, Literal, Optional, Union, overload
 
 from .client.clock import Clock
 from .client.cooldown import Cooldowns
@@ -21,13 +21,98 @@ from .client.ratelimit import RateLimiter
 from .client.search_client import SearchClient
 from .client.state import SharedTiers
 from .config import Settings
-from .models import ExtractMode, FetchResult, SafeSearch, SearchResponse, TimeRange
+from .models import (
+    AnyResponse,
+    ExtractMode,
+    FetchResult,
+    ImageResponse,
+    NewsResponse,
+    SafeSearch,
+    SearchResponse,
+    TimeRange,
+    VideoResponse,
+)
 from .reader.page import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: Seconds an answer stays in the shared cache when these functions use one.
 SHARED_CACHE_TTL_S = 300
+
+
+@overload
+def search(
+    query: str,
+    *,
+    backend: Union[None, str, Iterable[str]] = None,
+    max_results: Optional[int] = None,
+    timeout_ms: Optional[int] = None,
+    settings: Optional[Settings] = None,
+    time_range: Optional[TimeRange] = None,
+    safe_search: Optional[SafeSearch] = None,
+    vertical: Optional[Literal["web"]] = None,
+    **options: Any,
+) -> SearchResponse: ...
+
+
+@overload
+def search(
+    query: str,
+    *,
+    backend: Union[None, str, Iterable[str]] = None,
+    max_results: Optional[int] = None,
+    timeout_ms: Optional[int] = None,
+    settings: Optional[Settings] = None,
+    time_range: Optional[TimeRange] = None,
+    safe_search: Optional[SafeSearch] = None,
+    vertical: Literal["news"],
+    **options: Any,
+) -> NewsResponse: ...
+
+
+@overload
+def search(
+    query: str,
+    *,
+    backend: Union[None, str, Iterable[str]] = None,
+    max_results: Optional[int] = None,
+    timeout_ms: Optional[int] = None,
+    settings: Optional[Settings] = None,
+    time_range: Optional[TimeRange] = None,
+    safe_search: Optional[SafeSearch] = None,
+    vertical: Literal["images"],
+    **options: Any,
+) -> ImageResponse: ...
+
+
+@overload
+def search(
+    query: str,
+    *,
+    backend: Union[None, str, Iterable[str]] = None,
+    max_results: Optional[int] = None,
+    timeout_ms: Optional[int] = None,
+    settings: Optional[Settings] = None,
+    time_range: Optional[TimeRange] = None,
+    safe_search: Optional[SafeSearch] = None,
+    vertical: Literal["videos"],
+    **options: Any,
+) -> VideoResponse: ...
+
+
+@overload
+def search(
+    query: str,
+    *,
+    backend: Union[None, str, Iterable[str]] = None,
+    max_results: Optional[int] = None,
+    timeout_ms: Optional[int] = None,
+    settings: Optional[Settings] = None,
+    time_range: Optional[TimeRange] = None,
+    safe_search: Optional[SafeSearch] = None,
+    vertical: Optional[str] = None,
+    **options: Any,
+) -> AnyResponse: ...
 
 
 def search(
@@ -39,9 +124,13 @@ def search(
     settings: Optional[Settings] = None,
     time_range: Optional[TimeRange] = None,
     safe_search: Optional[SafeSearch] = None,
+    vertical: Optional[str] = None,
     **options: Any,
-) -> SearchResponse:
+) -> AnyResponse:
     """Search the web once and return ``{"items": [...], "provider_meta": {...}}``.
+
+    ``vertical`` (``"web"``, ``"news"``, ``"images"``, ``"videos"``) chooses what to look for;
+    the items of each are typed (``NewsItem``...; docs/verticals.md).
 
     ``backend`` defaults to ``settings.backend`` / ``WEB_SEARCH_BACKEND``, else the
     offline ``stub``; a list (or ``"auto"``) is a fallback chain, or a parallel
@@ -58,6 +147,7 @@ def search(
             timeout_ms=timeout_ms,
             time_range=time_range,
             safe_search=safe_search,
+            vertical=vertical,
             **options,
         )
 

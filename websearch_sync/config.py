@@ -18,7 +18,7 @@ from .errors import BAD_MIN_INTERVAL_S, BAD_PROXY, BAD_SETTING, UNKNOWN_BACKEND,
 from .secrets import is_secret_name as is_secret_name  # is_secret_name: cachekey imports it here
 from .secrets import mask as _mask
 from .secrets import redact
-from .validate import MAX_TIMEOUT_MS, check_number
+from .validate import MAX_RESULTS, MAX_TIMEOUT_MS, check_number
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -37,7 +37,7 @@ DEFAULT_MAX_RESPONSE_BYTES = DEFAULT_MAX_BYTES
 SHARED_ENV_VARS: dict[str, tuple[str, str]] = {
     "WEB_SEARCH_BACKEND": ("backend", "backend name, comma-separated list, or `auto`; unset = `stub`"),
     "WEB_SEARCH_TIMEOUT_MS": ("timeout_ms", "per-call deadline in milliseconds (default 15000)"),
-    "WEB_SEARCH_MAX_RESULTS": ("max_results", "default number of results, 1..10 (default 5)"),
+    "WEB_SEARCH_MAX_RESULTS": ("max_results", "default number of results, 1..50 (default 5)"),
     "WEB_SEARCH_PROXY": ("proxy", "proxy URL for search and fetch (http, https, or socks5 with the `socks` extra)"),
     "WEB_SEARCH_USER_AGENT": (
         "user_agent",
@@ -118,7 +118,7 @@ class Settings:
         backend: default backend name, list of names (fallback chain) or ``"auto"``.
             ``None`` means ``"stub"``.
         timeout_ms: whole-call deadline for one search or fetch (default 15000).
-        max_results: default number of results (1..10, default 5).
+        max_results: default number of results (1..50, default 5).
         proxy: proxy URL used for every request (``http://``, ``https://``, ``socks5://``).
         user_agent: User-Agent of the ``requests`` transport (API calls, and every call
             with ``impersonate="off"``); ``None`` uses a current desktop browser string.
@@ -178,7 +178,11 @@ class Settings:
     env_backend_problem: Optional[str] = dataclasses.field(default=None, repr=False, compare=False)
 
     def __post_init__(self) -> None:
-        for name, maximum in (("timeout_ms", MAX_TIMEOUT_MS), ("max_results", 10), ("max_response_bytes", None)):
+        for name, maximum in (
+            ("timeout_ms", MAX_TIMEOUT_MS),
+            ("max_results", MAX_RESULTS),
+            ("max_response_bytes", None),
+        ):
             check_number("Settings." + name, getattr(self, name), maximum=maximum, detail=BAD_SETTING)
         if not isinstance(self.endpoints, Mapping):
             raise InvalidInput("Settings.endpoints must be a mapping {backend: url}", detail_code=BAD_SETTING)
@@ -355,7 +359,7 @@ def _shared_from_env(env: Mapping[str, str], overridden: set[str]) -> dict[str, 
             values["backend"] = names[0] if len(names) == 1 else names
     for var, field_name, maximum in (
         ("WEB_SEARCH_TIMEOUT_MS", "timeout_ms", MAX_TIMEOUT_MS),
-        ("WEB_SEARCH_MAX_RESULTS", "max_results", 10),
+        ("WEB_SEARCH_MAX_RESULTS", "max_results", MAX_RESULTS),
         ("WEB_SEARCH_MAX_BYTES", "max_response_bytes", None),
     ):
         number = env_int(env, var, maximum)

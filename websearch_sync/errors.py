@@ -55,6 +55,8 @@ BAD_CATEGORIES = "bad_categories"  #: searxng's option
 UNKNOWN_ENGINES = "unknown_engines"  #: a warning: no SearXNG result came from the engines asked for
 UNKNOWN_CATEGORIES = "unknown_categories"  #: a warning: ... from the categories asked for
 UNKNOWN_BACKEND = "unknown_backend"
+BAD_VERTICAL = "bad_vertical"  #: ``vertical=`` is not one of web, news, images, videos
+UNSUPPORTED_VERTICAL = "unsupported_vertical"  #: a backend of the call does not serve the vertical
 # InvalidInput: configuration
 NOT_CONFIGURED = "not_configured"
 BAD_SETTING = "bad_setting"

@@ -14,6 +14,8 @@ from .errors import ErrorInfo as ErrorInfo  # defined beside WebSearchError.to_d
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 TIME_RANGES = ("day", "week", "month", "year")
+#: What a search looks for: web pages (the default), news articles, images or videos (docs/verticals.md).
+VERTICALS = ("web", "news", "images", "videos")
 SAFE_SEARCH_LEVELS = ("off", "moderate", "strict")
 
 #: The values of ``time_range``, ``safe_search``, ``extract_mode`` and ``strategy`` (a type checker
@@ -22,6 +24,7 @@ TimeRange = Literal["day", "week", "month", "year"]
 SafeSearch = Literal["off", "moderate", "strict"]
 ExtractMode = Literal["markdown", "text"]
 Strategy = Literal["fallback", "merge"]
+Vertical = Literal["web", "news", "images", "videos"]
 #: A file or folder name: ``str`` or ``pathlib.Path``.
 StrPath = Union[str, "os.PathLike[str]"]
 
@@ -43,6 +46,7 @@ class SearchParams:
     safe_search: Optional[str] = None
     trace_id: Optional[str] = None
     include_content: bool = False
+    vertical: str = "web"
     options: dict[str, Any] = dataclasses.field(default_factory=dict)
     now: datetime.datetime = dataclasses.field(
         default_factory=lambda: datetime.datetime.now(datetime.timezone.utc), compare=False
@@ -65,6 +69,7 @@ class SearchParams:
             self.site_filter,
             self.safe_search,
             self.include_content,
+            self.vertical,
             tuple(sorted((k, repr(v)) for k, v in self.options.items())),
         )
 
@@ -75,13 +80,20 @@ class ParseResult:
 
     ``extras`` is what the service answered besides results (SearXNG's answers,
     infoboxes, suggestions, corrections: ``{kind: entries}``), shown as
-    ``provider_meta["extras"]``.
+    ``provider_meta["extras"]``. ``answered_at`` is when the service answered (its
+    ``Date`` header, else the search's ``now``): relative dates ("3 hours ago") are
+    resolved against it. ``pages`` is how many result pages were read (``None``: the
+    backend read one and cannot page); ``partial``: a later page failed (its error is in
+    ``errors``), so the answer is not cached.
     """
 
     items: list[dict[str, Any]]
     errors: list[ErrorInfo] = dataclasses.field(default_factory=list)
     request_id: Optional[str] = None
     extras: dict[str, list[Any]] = dataclasses.field(default_factory=dict)
+    answered_at: Optional[datetime.datetime] = None
+    pages: Optional[int] = None
+    partial: bool = False
 
 
 # The canonical shapes (../shared/DESIGN.md, docs/api.md). ``search()`` and ``fetch()`` return plain
@@ -119,6 +131,8 @@ class ProviderMeta(_ProviderMetaKeys, total=False):
     request_id: Optional[str]
     providers: list[str]
     extras: dict[str, list[Any]]  #: what the service answered besides results (SearXNG's answers, infoboxes ...)
+    pages: int  #: result pages read, when the call asked for more results than one page holds
+    vertical: str  #: what was searched for, when not the web: news, images or videos
 
 
 class _SearchResponseKeys(TypedDict):
@@ -130,6 +144,91 @@ class SearchResponse(_SearchResponseKeys, total=False):
     """What ``search()`` returns: never a bare list."""
 
     errors: list[ErrorInfo]
+
+
+# The items of the other verticals (docs/verticals.md): the same rules as web items (1-based
+# ``rank``, http(s) URLs, plain single-line text, ``provider``); a field the service does not give
+# is absent, never made up. Dates are ISO 8601 in UTC, ``duration`` in seconds.
+
+
+class _VerticalItemKeys(TypedDict):
+    title: str
+    url: str
+    provider: str
+    rank: int
+
+
+class NewsItem(_VerticalItemKeys, total=False):
+    """One news article: ``source`` is the publisher, ``image_url`` the article's picture."""
+
+    snippet: str
+    source: str
+    published_at: str
+    image_url: str
+    providers: list[str]
+
+
+class _ImageItemKeys(_VerticalItemKeys):
+    image_url: str
+
+
+class ImageItem(_ImageItemKeys, total=False):
+    """One image: ``url`` is the page it is on, ``image_url`` the image itself, ``source`` the site."""
+
+    thumbnail_url: str
+    width: int
+    height: int
+    source: str
+    providers: list[str]
+
+
+class VideoItem(_VerticalItemKeys, total=False):
+    """One video: ``duration`` in seconds, ``view_count`` when the service gives it."""
+
+    snippet: str
+    published_at: str
+    duration: int
+    publisher: str
+    thumbnail_url: str
+    view_count: int
+    providers: list[str]
+
+
+class _NewsResponseKeys(TypedDict):
+    items: list[NewsItem]
+    provider_meta: ProviderMeta
+
+
+class NewsResponse(_NewsResponseKeys, total=False):
+    """What ``search(..., vertical="news")`` returns."""
+
+    errors: list[ErrorInfo]
+
+
+class _ImageResponseKeys(TypedDict):
+    items: list[ImageItem]
+    provider_meta: ProviderMeta
+
+
+class ImageResponse(_ImageResponseKeys, total=False):
+    """What ``search(..., vertical="images")`` returns."""
+
+    errors: list[ErrorInfo]
+
+
+class _VideoResponseKeys(TypedDict):
+    items: list[VideoItem]
+    provider_meta: ProviderMeta
+
+
+class VideoResponse(_VideoResponseKeys, total=False):
+    """What ``search(..., vertical="videos")`` returns."""
+
+    errors: list[ErrorInfo]
+
+
+#: What ``search()`` returns when the vertical is not known to the type checker (a ``str`` variable).
+AnyResponse = Union[SearchResponse, NewsResponse, ImageResponse, VideoResponse]
 
 
 class ToolError(TypedDict):
@@ -153,4 +252,4 @@ class FetchResult(TypedDict):
 
 
 #: What ``tool.call_tool`` returns: the search response, the fetch result, or the error.
-ToolResult = Union[SearchResponse, FetchResult, ToolError]
+ToolResult = Union[SearchResponse, NewsResponse, ImageResponse, VideoResponse, FetchResult, ToolError]

@@ -7,6 +7,10 @@
   runs on the recorded body, through the real HTTP layer, with no socket opened.
 - :func:`fake_results` makes backends answer with given items (or errors).
 - :func:`assert_contract` checks that a result honours the canonical shape.
+- :func:`conformance_checks` / :func:`check_conformance` run the conformance kit (status
+  mapping, unknown layouts, the deadline, recorded cases and their bot walls) on any
+  registered backend, a plugin's included; ``pytest --websearch-conformance NAME`` runs it
+  as tests.
 - pytest fixtures ``websearch_replay`` and ``websearch_fake`` wrap the two context
   managers; this module is a pytest plugin (the ``pytest11`` entry point
   ``websearch_sync.testing``), so installed, its fixtures are there in every test.
@@ -30,7 +34,9 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Union
 
 from .config import Settings
-from .contract.cases import Case, contract_violations, discover
+from .contract.cases import VERTICAL_TYPES, Case, contract_violations, discover
+from .contract.conformance import ConformanceCheck
+from .contract.conformance import conformance_checks as _conformance_checks
 from .contract.replay import ReplayAdapter, replay_session
 from .engine import registry
 from .engine.base import Backend
@@ -39,6 +45,7 @@ from .models import ParseResult, SearchParams, StrPath
 from .net.deadline import Deadline
 from .net.transport import HttpTransport
 from .net.wire import CONNECTION_CHECKS
+from .validate import MAX_RESULTS
 
 try:  # the pytest fixtures exist only where pytest does
     import pytest as _pytest
@@ -50,6 +57,8 @@ __all__ = [
     "fake_results",
     "assert_contract",
     "contract_problems",
+    "conformance_checks",
+    "check_conformance",
 ]
 
 
@@ -400,9 +409,11 @@ def contract_problems(result: Any, max_results: Optional[int] = None, provider: 
     if "items" not in result:
         return ["the result has no 'items'"]
     problems = ["unexpected top-level key %r" % k for k in result if k not in _RESPONSE_KEYS]
-    limit = max_results if max_results is not None else 10
-    problems.extend(contract_violations(dict(result), max_results=limit, provider=provider))
-    problems.extend(_unknown_item_keys(result["items"]))
+    limit = max_results if max_results is not None else MAX_RESULTS
+    meta = result.get("provider_meta")
+    vertical = (meta.get("vertical") if isinstance(meta, Mapping) else None) or "web"
+    problems.extend(contract_violations(dict(result), max_results=limit, provider=provider, vertical=vertical))
+    problems.extend(_unknown_item_keys(result["items"], vertical))
     for position, error in enumerate(result.get("errors") or [], 1):
         if not (
             isinstance(error, Mapping)
@@ -413,13 +424,14 @@ def contract_problems(result: Any, max_results: Optional[int] = None, provider: 
     return problems
 
 
-def _unknown_item_keys(items: Any) -> list[str]:
-    """Item keys outside the canonical shape (raw upstream data leaking through)."""
+def _unknown_item_keys(items: Any, vertical: str = "web") -> list[str]:
+    """Item keys outside the canonical shape of ``vertical``'s items (raw upstream data leaking through)."""
+    known = set(_ITEM_KEYS) | set(VERTICAL_TYPES.get(vertical, ()))
     problems: list[str] = []
     for position, item in enumerate(items if isinstance(items, list) else [], 1):
         if isinstance(item, Mapping):
             problems.extend(
-                "item %d: unexpected key %r (raw upstream data?)" % (position, k) for k in item if k not in _ITEM_KEYS
+                "item %d: unexpected key %r (raw upstream data?)" % (position, k) for k in item if k not in known
             )
     return problems
 
@@ -430,13 +442,46 @@ def assert_contract(result: Any, max_results: Optional[int] = None, provider: Op
     Checks: a dict with an ``items`` list (never a bare list) and no unknown
     top-level keys; every item has string ``title``/``url``/``snippet``/``provider``,
     an http(s) URL, whitespace-collapsed text, no unknown keys; ranks are 1..n;
-    no duplicate URLs; at most ``max_results`` items (default 10, the maximum);
+    no duplicate URLs; at most ``max_results`` items (default 50, the maximum);
+    news, image and video items (``provider_meta["vertical"]``) by their own shape;
     every item's provider is ``provider`` when given. Raises ``AssertionError``
     listing every problem.
     """
     problems = contract_problems(result, max_results, provider)
     if problems:
         raise AssertionError("the result breaks the websearch_sync contract:\n  " + "\n  ".join(problems))
+
+
+# -- the conformance kit ---------------------------------------------------------------------------
+
+
+def conformance_checks(
+    backend: str, *, fixtures: Optional[StrPath] = None, settings: Optional[Settings] = None
+) -> list[ConformanceCheck]:
+    """The conformance checks of the registered ``backend``, each a callable raising
+    ``AssertionError`` (``str(check)`` is ``<backend>-<check>``, an id for ``parametrize``).
+
+    What this project's conformance suite checks on its own backends: the declarations, the
+    request (declared endpoint, query, secrets in headers only), missing settings refused
+    before any request, the status mapping (``AuthError``/``WebBlocked``/``BadGateway``...,
+    ``Retry-After``), a proxy's error page, an unknown layout (``WebParseError``, never 0
+    results), a silent server (``Timeout``, never a hang), and with ``fixtures`` (cases
+    recorded by ``websearch-sync record``) every recorded case against its golden and the
+    contract. ``settings`` configure the backend (default: dummy values for what it requires).
+    """
+    return _conformance_checks(backend, fixtures=fixtures, settings=settings)
+
+
+def check_conformance(backend: str, *, fixtures: Optional[StrPath] = None, settings: Optional[Settings] = None) -> None:
+    """Run every check of :func:`conformance_checks`; ``AssertionError`` listing each that fails."""
+    failures = []
+    for check in conformance_checks(backend, fixtures=fixtures, settings=settings):
+        try:
+            check()
+        except AssertionError as error:
+            failures.append("%s: %s" % (check, error))
+    if failures:
+        raise AssertionError("%s breaks the conformance kit:\n  " % backend + "\n  ".join(failures))
 
 
 # -- pytest fixtures --------------------------------------------------------------------------------
@@ -458,3 +503,42 @@ if _pytest is not None:
             yield lambda results, **kwargs: stack.enter_context(fake_results(results, **kwargs))
 
     __all__ += ["websearch_replay", "websearch_fake"]
+
+    class ConformanceItem(_pytest.Item):
+        """One conformance check run as a test (``--websearch-conformance``)."""
+
+        def __init__(self, *, check: ConformanceCheck, **kwargs: Any) -> None:
+            super().__init__(**kwargs)
+            self.check = check
+
+        def runtest(self) -> None:
+            """Run the check."""
+            self.check()
+
+        def reportinfo(self) -> tuple[str, Optional[int], str]:
+            """Where the report says the test is."""
+            return "websearch-conformance", None, str(self.check)
+
+    def pytest_addoption(parser: Any) -> None:
+        """``--websearch-conformance NAME`` (repeatable) and ``--websearch-fixtures DIR``."""
+        group = parser.getgroup("websearch_sync")
+        group.addoption(
+            "--websearch-conformance",
+            action="append",
+            default=[],
+            metavar="BACKEND",
+            help="run the websearch_sync conformance kit on a registered backend (repeatable)",
+        )
+        group.addoption(
+            "--websearch-fixtures",
+            default=None,
+            metavar="DIR",
+            help="recorded cases for --websearch-conformance (websearch-sync record writes them)",
+        )
+
+    def pytest_collection_modifyitems(session: Any, config: Any, items: list[Any]) -> None:
+        """Add one test per conformance check of each ``--websearch-conformance`` backend."""
+        for backend in config.getoption("websearch_conformance", default=None) or ():
+            fixtures = config.getoption("websearch_fixtures", default=None)
+            for check in conformance_checks(backend, fixtures=fixtures):
+                items.append(ConformanceItem.from_parent(session, name="conformance[%s]" % check, check=check))

@@ -19,7 +19,7 @@ import re
 import secrets
 import threading
 from collections.abc import Mapping, Sequence
-from typing import Any, Callable, Optional, Union
+from typing import Any, Callable, Optional, Union, cast
 from urllib.parse import quote
 
 from .client.default_client import default_client
@@ -39,12 +39,12 @@ from .errors import (
     WebSearchError,
 )
 from .extract.article import EXTRACT_MODES
-from .models import TIME_RANGES, FetchResult, SearchResponse, ToolResult
+from .models import TIME_RANGES, VERTICALS, AnyResponse, FetchResult, ToolResult
 from .net.urls import dedupe_key
 from .reader.page import DEFAULT_MAX_CHARS
 from .validate import (
     MAX_QUERY_CHARS,
-    MAX_RESULTS,
+    TOOL_MAX_RESULTS,
     Argument,
     arguments_schema,
     backend_list,
@@ -89,13 +89,19 @@ _ARGUMENTS: dict[str, tuple[Argument, ...]] = {
         Argument(
             "max_results",
             "integer",
-            "How many results (1-%d, default %d)." % (MAX_RESULTS, DEFAULT_MAX_RESULTS),
+            "How many results (1-%d, default %d)." % (TOOL_MAX_RESULTS, DEFAULT_MAX_RESULTS),
             minimum=1,
-            maximum=MAX_RESULTS,
+            maximum=TOOL_MAX_RESULTS,
         ),
         Argument("locale", "string", "Language/region of the results, e.g. en-US or zh-CN."),
         Argument("time_range", "string", "Only results from the last day, week, month or year.", choices=TIME_RANGES),
         Argument("include_content", "boolean", "Also read each result page and include its text (slower)."),
+        Argument(
+            "vertical",
+            "string",
+            "What to look for: web pages (default), news articles, images or videos.",
+            choices=VERTICALS,
+        ),
     ),
     FETCH_TOOL: (
         Argument("url", "string", "The http(s) URL of the page to read.", required=True, min_length=1),
@@ -343,9 +349,10 @@ def _resolve_tool(name: Any, names: Optional[Mapping[str, str]]) -> str:
     raise ToolNotFound("no tool named %r; available: %s" % (name, ", ".join(sorted(aliases))), detail_code=UNKNOWN_TOOL)
 
 
-def _run(tool: str, args: dict[str, Any], client: SearchClient) -> Union[SearchResponse, FetchResult]:
-    if tool == SEARCH_TOOL:
-        return client.search(args.pop("query"), **args)
+def _run(tool: str, args: dict[str, Any], client: SearchClient) -> Union[AnyResponse, FetchResult]:
+    if tool == SEARCH_TOOL:  # a model reads every result: the tool's own cap on the configured default
+        args.setdefault("max_results", min(client.settings.max_results, TOOL_MAX_RESULTS))
+        return cast(AnyResponse, client.search(args.pop("query"), **args))
     return client.fetch(args.pop("url"), **args)
 
 
@@ -587,7 +594,8 @@ def _format_search(result: Mapping[str, Any], style: str, tag: Optional[str]) ->
     items = result.get("items") or []
     if not items:
         return "No results found."
-    blocks = [_format_item(item, style, tag) for item in items]
+    vertical = (result.get("provider_meta") or {}).get("vertical")
+    blocks = [_format_item(item, style, tag, vertical) for item in items]
     failures = result.get("errors") or []
     if failures:
         blocks.append(
@@ -599,7 +607,31 @@ def _format_search(result: Mapping[str, Any], style: str, tag: Optional[str]) ->
     return "\n\n".join(blocks)
 
 
-def _format_item(item: Mapping[str, Any], style: str, tag: Optional[str]) -> str:
+#: The fields of a news, image or video item shown to a model, with their labels.
+_DETAILS = (
+    ("source", "Source"),
+    ("publisher", "Publisher"),
+    ("published_at", "Published"),
+    ("duration", "Duration (s)"),
+    ("view_count", "Views"),
+    ("image_url", "Image"),
+)
+
+
+def _details(item: Mapping[str, Any], vertical: Optional[str], style: str) -> Optional[str]:
+    """One line of a news, image or video item's own fields (``None`` for a web item: shown as before)."""
+    if not vertical:
+        return None
+    parts = ["%s: %s" % (label, item[name]) for name, label in _DETAILS if item.get(name) not in (None, "")]
+    if item.get("width") and item.get("height"):
+        parts.append("Size: %dx%d" % (item["width"], item["height"]))
+    if not parts:
+        return None
+    line = " | ".join(parts)
+    return "   %s" % (markdown_text(line) if style == "markdown" else line)
+
+
+def _format_item(item: Mapping[str, Any], style: str, tag: Optional[str], vertical: Optional[str] = None) -> str:
     if style == "markdown":
         label = markdown_text(item.get("title") or item.get("url"))
         lines = ["%d. [%s](%s)" % (item["rank"], label, markdown_destination(item.get("url")))]
@@ -609,6 +641,9 @@ def _format_item(item: Mapping[str, Any], style: str, tag: Optional[str]) -> str
         lines = ["%d. %s" % (item["rank"], item.get("title") or "(no title)"), "   URL: %s" % item.get("url")]
         if item.get("snippet"):
             lines.append("   %s" % item["snippet"])
+    details = _details(item, vertical, style)
+    if details:
+        lines.append(details)
     if item.get("content"):
         lines.append(_wrap(item["content"], str(item.get("url") or ""), tag))
     return "\n".join(lines)

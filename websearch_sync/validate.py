@@ -29,18 +29,22 @@ from .errors import (
     BAD_TIME_RANGE,
     BAD_TIMEOUT,
     BAD_TRACE_ID,
+    BAD_VERTICAL,
     EMPTY_QUERY,
     QUERY_TOO_LONG,
     UNKNOWN_BACKEND,
     InvalidInput,
 )
-from .models import SAFE_SEARCH_LEVELS, TIME_RANGES, SearchParams
+from .models import SAFE_SEARCH_LEVELS, TIME_RANGES, VERTICALS, SearchParams
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 MAX_QUERY_CHARS = 2000
-#: The most results one search returns (``max_results`` is 1..10).
-MAX_RESULTS = 10
+#: The most results one search returns (``max_results`` is 1..50; a backend whose pages hold
+#: fewer reads the next pages).
+MAX_RESULTS = 50
+#: The most results the LLM tool and the MCP server let a model ask for (a model reads every one).
+TOOL_MAX_RESULTS = 10
 #: The longest deadline a call or a provider timeout may ask (10 minutes).
 MAX_TIMEOUT_MS = 600_000
 
@@ -54,6 +58,7 @@ COMMON_OPTIONS = (
     "trace_id",
     "include_content",
     "max_content_chars",
+    "vertical",
 )
 
 #: A BCP 47 language tag: a 2-3 letter ISO 639 language, then script, region or variant subtags
@@ -160,7 +165,7 @@ def check_query(query: Any) -> str:
 
 
 def check_max_results(value: Any, default: int) -> int:
-    """``value`` (or ``default`` when None) checked to be an int in 1..10 (a bool is not an int)."""
+    """``value`` (or ``default`` when None) checked to be an int in 1..50 (a bool is not an int)."""
     if value is None:
         return default
     return check_number("max_results", value, maximum=MAX_RESULTS, detail=BAD_MAX_RESULTS)
@@ -241,6 +246,7 @@ def search_params(
         ),
         trace_id=_check_pattern("trace_id", options.get("trace_id"), _HEADER_SAFE, BAD_TRACE_ID),
         include_content=_include_content(options.get("include_content", False)),
+        vertical=_check_choice("vertical", options.get("vertical"), VERTICALS, BAD_VERTICAL) or "web",
         options=specific,
     )
 

@@ -36,6 +36,8 @@ import websearch_sync as ws
 from websearch_sync.cli.backends_cmd import backend_rows
 from websearch_sync.config import is_secret_name
 from websearch_sync.contract.cases import discover
+from websearch_sync.contract.conformance import STATUSES
+from websearch_sync.contract.conformance import declared_error as kit_declared_error
 from websearch_sync.engine import registry
 from websearch_sync.errors import WebSearchError
 from websearch_sync.models import SearchParams
@@ -48,8 +50,6 @@ KEYED = [name for name in NETWORK if secret_settings(registry.backend_class(name
 REQUIRED = [(name, key) for name in ALL for key in required(registry.backend_class(name))]
 LIMITED_QUERY = [name for name in NETWORK if registry.backend_class(name).max_query_chars]
 SPACED = [name for name in NETWORK if registry.backend_class(name).min_interval_s > 0]
-#: Statuses sent with a body that means nothing (no vendor envelope, no bot wall).
-STATUSES = (400, 401, 402, 403, 404, 422, 429, 432, 433, 500, 502, 503, 504)
 #: ``{backend: {status: (error class, why)}}`` for a backend whose bare status really means something
 #: else than its declaration says. Empty: every backend maps statuses as declared.
 STATUS_EXCEPTIONS: dict[str, dict[int, tuple[type[WebSearchError], str]]] = {}
@@ -83,15 +83,10 @@ NO_SITE_FILTER = {"wikipedia": "an encyclopedia: the search covers one wiki, sit
 
 
 def declared_error(name: str, status: int) -> type[WebSearchError]:
-    """The error class a bare ``status`` must give: the backend's auth statuses are ``AuthError``
-    (401 alone unless it declares others), else the shared table (403 and 429 blocked, 5xx bad gateway)."""
+    """The error class a bare ``status`` must give (the conformance kit's rule, which plugins are held to)."""
     if status in STATUS_EXCEPTIONS.get(name, {}):
         return STATUS_EXCEPTIONS[name][status][0]
-    if status == 401 or status in getattr(cls_of(name), "auth_statuses", (401,)):
-        return ws.AuthError
-    if status in (403, 429):
-        return ws.WebBlocked
-    return ws.BadGateway if status >= 500 else ws.WebProviderError
+    return kit_declared_error(cls_of(name), status)
 
 
 def sent_values(spec: RequestSpec) -> list[str]:

@@ -18,6 +18,7 @@ from clocks import FakeClock
 from test_conformance import NETWORK, cls_of, declared_error, replay, settings_of
 
 import websearch_sync as ws
+from websearch_sync.contract.conformance import PORTAL_PAGE  # a 200 that is not the API's JSON: a sign-in page
 
 #: A failure before any answer, by the detail_code it must give: (the exception ``requests`` raises, the error class).
 TRANSPORT_FAILURES: dict[str, tuple[Callable[[], BaseException], type[ws.WebSearchError]]] = {
@@ -46,8 +47,6 @@ PROXY_PAGES = {
     504: "<html><head><title>504 Gateway Time-out</title></head><body><h1>504 Gateway Time-out</h1></body></html>",
 }
 
-#: A 200 that is not the API's JSON: a captive portal, a CDN challenge, a sign-in page.
-PORTAL_PAGE = "<!doctype html><html><head><title>Sign in</title></head><body><form>Wi-Fi login</form></body></html>"
 
 JSON_APIS = [name for name in NETWORK if cls_of(name).kind == "json"]
 

@@ -32,7 +32,8 @@ def test_json_output_is_the_canonical_shape(capsys):
     "argv, status, line",
     [
         (["search", "   "], 2, "error: InvalidInput/empty_query: "),
-        (["search", "q", "-n", "11"], 2, "error: InvalidInput/bad_max_results: "),
+        (["search", "q", "-n", "51"], 2, "error: InvalidInput/bad_max_results: "),
+        (["search", "q", "--vertical", "news", "-b", "wikipedia"], 2, "error: InvalidInput/unsupported_vertical: "),
         (["search", "q", "-b", "nope"], 2, "error: InvalidInput/unknown_backend: "),
         (["search", "q", "--timeout-ms", "0"], 2, "error: InvalidInput/bad_timeout: "),
     ],
@@ -149,11 +150,25 @@ def test_batch_mode_writes_one_line_per_query_and_survives_failures(tmp_path, ca
 def test_backends_table(capsys):
     assert main(["backends"]) == 0
     out = capsys.readouterr().out
-    assert out.splitlines()[0].split() == ["BACKEND", "KIND", "CONFIGURED", "RATE", "LIMIT", "TRANSPORT", "ENVIRONMENT"]
+    header = ["BACKEND", "KIND", "VERTICALS", "CONFIGURED", "RATE", "LIMIT", "TRANSPORT", "ENVIRONMENT"]
+    assert out.splitlines()[0].split() == header
     assert "stub" in out
     assert main(["backends", "--json"]) == 0
     rows = json.loads(capsys.readouterr().out)
-    assert {"name", "kind", "configured", "missing", "env", "min_interval_s", "transport", "summary"} <= set(rows[0])
+    assert {
+        "name",
+        "kind",
+        "verticals",
+        "configured",
+        "missing",
+        "env",
+        "min_interval_s",
+        "transport",
+        "summary",
+    } <= set(rows[0])
+    verticals = {row["name"]: row["verticals"] for row in rows}
+    assert verticals["stub"] == ["web", "news", "images", "videos"]
+    assert verticals["wikipedia"] == ["web"]
 
 
 @pytest.mark.parametrize(

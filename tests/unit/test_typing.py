@@ -29,10 +29,28 @@ with ws.SearchClient(strategy="merge") as client:
 """
 
 
-def test_a_users_script_with_a_misspelt_key_fails_type_checking(tmp_path: Path) -> None:
+VERTICAL_SCRIPT = """\
+import websearch_sync as ws
+
+news = ws.search("q", vertical="news")
+for item in news["items"]:
+    print(item["imgae_url"])
+    print(item["image_url"], item["source"], item["published_at"], item["rank"] + 1)
+with ws.SearchClient() as client:
+    images = client.search("q", vertical="images", max_results=30)
+print(images["items"][0]["duration"])
+print(images["items"][0]["width"] + images["items"][0]["height"], images["items"][0]["image_url"])
+videos = ws.search("q", vertical="videos")
+print(videos["items"][0]["duration"] + 1, videos["items"][0]["view_count"])
+print(ws.search("q")["items"][0]["image_url"])
+"""
+
+
+def _mypy_errors(tmp_path: Path, text: str, *flags: str) -> dict[int, str]:
+    """mypy's errors on a user script ``text``, by line."""
     pytest.importorskip("mypy")
     script = tmp_path / "user_script.py"
-    script.write_text(USER_SCRIPT, encoding="utf-8")
+    script.write_text(text, encoding="utf-8")
     config = tmp_path / "mypy.ini"
     config.write_text("[mypy]\n", encoding="utf-8")  # not the project's own (strict, over the package)
     checked = subprocess.run(
@@ -42,6 +60,7 @@ def test_a_users_script_with_a_misspelt_key_fails_type_checking(tmp_path: Path) 
             "mypy",
             "--config-file",
             str(config),
+            *flags,
             "--follow-imports=silent",
             "--cache-dir",
             str(tmp_path / "cache"),
@@ -57,9 +76,24 @@ def test_a_users_script_with_a_misspelt_key_fails_type_checking(tmp_path: Path) 
     )
     errors = [line.split(": error: ", 1) for line in checked.stdout.splitlines() if ": error: " in line]
     by_line = {int(where.rsplit(":", 1)[1]): message for where, message in errors}
-    assert sorted(by_line) == [5, 8, 10], checked.stdout + checked.stderr
+    by_line[0] = checked.stdout + checked.stderr  # for the failure message
+    return by_line
+
+
+def test_a_strict_users_script_reads_each_verticals_own_keys_and_no_other(tmp_path: Path) -> None:
+    by_line = _mypy_errors(tmp_path, VERTICAL_SCRIPT, "--strict")
+    assert sorted(by_line) == [0, 5, 9, 13], by_line[0]
+    assert 'TypedDict "NewsItem" has no key "imgae_url"' in by_line[5]
+    assert 'TypedDict "ImageItem" has no key "duration"' in by_line[9]
+    assert 'TypedDict "SearchItem" has no key "image_url"' in by_line[13]
+
+
+def test_a_users_script_with_a_misspelt_key_fails_type_checking(tmp_path: Path) -> None:
+    by_line = _mypy_errors(tmp_path, USER_SCRIPT)
+    del by_line[0]
+    assert sorted(by_line) == [5, 8, 10], by_line
     assert 'TypedDict "SearchItem" has no key "ulr"' in by_line[5]
-    assert '"time_range"' in by_line[8] and "Literal['weak']" in by_line[8]
+    assert 'No overload variant of "search"' in by_line[8]  # search() is overloaded by vertical
     assert '"extract_mode"' in by_line[10] and "Literal['html']" in by_line[10]
 
 

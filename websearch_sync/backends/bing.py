@@ -30,13 +30,14 @@ What the recorded pages (2015 → 2026) show:
 
 import base64
 import binascii
+import dataclasses
 import re
 from typing import Any, ClassVar, Optional
 from urllib.parse import parse_qsl
 
 from bs4 import Tag
 
-from ..engine.base import page_number, split_locale
+from ..engine.base import Page, page_number, split_locale
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import (
     Block,
@@ -51,6 +52,7 @@ from ..engine.html_parsing import (
 )
 from ..models import SearchParams
 from ..net.botwall import BotWall
+from ..net.transport import RequestSpec
 from ..net.urls import host_in, url_parts
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -126,6 +128,7 @@ class BingHtml(HtmlEngine):
 
     name = "bing_html"
     auto_rank = 120
+    results_per_page = 10  # whatever count asks; later pages start at the first result not yet read
     summary = "Bing results page, no key; decodes ck/a redirect links, drops ads"
     default_endpoint = "https://www.bing.com/search"
     region_start: ClassVar[tuple[str, ...]] = ('id="b_results"', "id=b_results")
@@ -149,6 +152,12 @@ class BingHtml(HtmlEngine):
         if params.safe_search:
             query["adlt"] = params.safe_search
         return query
+
+    def next_page(self, params: SearchParams, page: Page) -> Optional[RequestSpec]:
+        """The call's request with ``first`` after the results read so far (Bing counts results)."""
+        spec = self.build_request(params)
+        first = int(dict(spec.params or {}).get("first", "1")) + page.read
+        return dataclasses.replace(spec, params=dict(spec.params or {}, first=str(first)))
 
     def items(self, markup: str, params: SearchParams) -> list[dict[str, Any]]:
         """``li.b_algo`` blocks (never ``li.b_ad``)."""

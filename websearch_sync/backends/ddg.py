@@ -11,7 +11,11 @@ search (no form field). A same-origin form post: ``Origin``, ``Referer`` = the o
 (DDG sets ``Referrer-Policy: origin``), ``Sec-Fetch-Site: same-origin``,
 ``Content-Type: application/x-www-form-urlencoded``. No ``pageno``: DDG serves page 2
 only to a form carrying the ``vqd`` token of page 1 (SearXNG: asking without it gets the
-address blocked), which a stateless request cannot hold. Both endpoints read the page. Either endpoint may answer with either template, so one parser
+address blocked). A call asking for more than a page holds reads the next pages as a
+browser pressing "Next" does: it posts the "Next" form of the page before, every named
+field as the page carries it (``q``, ``s``, ``nextParams``, ``v``, ``o``, ``dc``, ``api``,
+``vqd``, ``kl``), to the form's action on the same host (:func:`next_form`); never a
+made-up token. Both endpoints read the page. Either endpoint may answer with either template, so one parser
 reads both: HTML (``div.result`` blocks with ``a.result__a``) and Lite (table rows
 with ``a.result-link`` and ``td.result-snippet``). Links come direct, as
 ``//duckduckgo.com/l/?uddg=<target>`` or as ``/l/?kh=-1&uddg=<target>``; the
@@ -22,12 +26,13 @@ bot challenge (:data:`ANOMALY`) is recognised from the body whatever the status.
 
 import re
 from typing import Any, Optional
-from urllib.parse import unquote
+from urllib.parse import unquote, urljoin, urlsplit
 
-from bs4 import Tag
+from bs4 import BeautifulSoup, Tag
 
 from ..config import Settings
 from ..engine import registry
+from ..engine.base import Page
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import (
     PartTest,
@@ -43,6 +48,7 @@ from ..engine.html_parsing import (
 )
 from ..models import SearchParams
 from ..net.botwall import BotWall
+from ..net.transport import RequestSpec
 from ..net.urls import host_in, url_parts
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -218,6 +224,44 @@ def parse_ddg_page(text: str, provider: str = "ddg_html") -> list[dict[str, Any]
     return engine.read_page(text, SearchParams(query="page", max_results=10))
 
 
+#: The hidden fields that make a form of the results page a page form ("Next" or "Previous").
+_PAGE_FORM_FIELDS = ("s", "vqd")
+
+
+def next_form(text: str) -> Optional[tuple[str, dict[str, str]]]:
+    """The action and fields (named inputs other than buttons, in order) of the "Next" form of
+    a DuckDuckGo HTML or Lite page, or ``None`` when the page has none (its last page).
+
+    Found by structure, whatever the language of its button: of the forms carrying the page
+    fields (``s``, ``vqd``), the one going furthest (the greatest ``s``; a "Previous" form goes
+    back). Each ``<form>`` is found by plain searches and only its own markup is parsed.
+    """
+    best: Optional[tuple[int, str, dict[str, str]]] = None
+    position = 0
+    while True:
+        start = text.find("<form", position)
+        end = text.find("</form>", start) if start >= 0 else -1
+        if end < 0:
+            break
+        position = end
+        form = BeautifulSoup(text[start : end + len("</form>")], "lxml").find("form")  # kept whole: its inputs
+        if not isinstance(form, Tag):
+            continue
+        fields = {
+            attribute(tag, "name"): attribute(tag, "value")
+            for tag in form.find_all("input")
+            if isinstance(tag, Tag) and attribute(tag, "name") and attribute(tag, "type").lower() not in _BUTTONS
+        }
+        offset = fields.get("s", "")
+        if all(fields.get(name) for name in _PAGE_FORM_FIELDS) and offset.isdigit():
+            if best is None or int(offset) > best[0]:
+                best = (int(offset), attribute(form, "action"), fields)
+    return (best[1], best[2]) if best is not None else None
+
+
+_BUTTONS = ("submit", "button", "image", "reset")
+
+
 def ddg_region(locale: Optional[str]) -> Optional[str]:
     """DDG's ``kl`` region for a locale: ``en-US`` -> ``us-en`` (``None`` without a country)."""
     if not locale:
@@ -234,6 +278,7 @@ class _DuckDuckGo(HtmlEngine):
     max_query_chars = 500  # DDG refuses queries of 500+ characters
     options = ()
     method = "POST"
+    results_per_page = 10  # a "Next" form after 10 (Lite, HTML) to 30 (older HTML) results
     bot_walls = (ANOMALY,)
     no_results = _NO_RESULTS_MARKERS
 
@@ -273,6 +318,21 @@ class _DuckDuckGo(HtmlEngine):
     def items(self, markup: str, params: SearchParams) -> list[dict[str, Any]]:
         """Items of the results region (either template)."""
         return self.region_items(markup, params)[0]
+
+    def next_page(self, params: SearchParams, page: Page) -> Optional[RequestSpec]:
+        """The previous page's "Next" form as a browser submits it (:func:`next_form`), posted to
+        its action on the endpoint's host; ``None`` without one (or with one aimed elsewhere)."""
+        form = next_form(page.previous.text)
+        if form is None:
+            return None
+        action, fields = form
+        endpoint = self.endpoint_url()
+        url = urljoin(endpoint, action or endpoint)
+        if urlsplit(url).netloc != urlsplit(endpoint).netloc or urlsplit(url).scheme not in ("http", "https"):
+            return None
+        return RequestSpec(
+            "POST", url, data=fields, headers=self.headers(params), allow_redirects=self.follow_redirects
+        )
 
 
 class DuckDuckGoHtml(_DuckDuckGo):

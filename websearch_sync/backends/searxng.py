@@ -121,6 +121,7 @@ class SearXNG(JsonApiBackend):
 
     name = "searxng"
     auto_rank = 30
+    results_per_page = 10  #: a call asking for more reads the next ``pageno``
     text_format = "text"  # SearXNG escapes title/content in its HTML page: the JSON holds plain text
     result_fields = {"title": "title", "url": "url", "snippet": "content", "published_at": "publishedDate"}
     summary = "SearXNG instance, JSON API (needs SEARXNG_BASE_URL and `json` in search.formats)"

@@ -93,6 +93,7 @@ class StartpageHtml(HtmlEngine):
     """Startpage web search (Google's results), parsed from the results page."""
 
     name = "startpage_html"
+    results_per_page = 10  #: a call asking for more reads the next ``pageno``
     summary = "Startpage results page (Google's results, private), no key"
     default_endpoint = "https://www.startpage.com/sp/search"
     follow_redirects = False  # the captcha is a redirect: read it, never follow it

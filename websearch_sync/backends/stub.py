@@ -14,6 +14,7 @@ and its pages are never read (``include_content`` leaves them without content).
 import logging
 import threading
 import warnings
+from typing import Any
 from urllib.parse import quote, quote_plus
 
 from ..engine.base import Backend
@@ -72,25 +73,87 @@ class Stub(Backend):
         """Build the items; no request is sent."""
         self.check(params)
         _warn_once()
-        query = params.full_query
-        words = quote("-".join(query.split()).lower(), safe="")
-        hint = "Offline stub result (set WEB_SEARCH_BACKEND to search the web)."
-        return ParseResult(
-            items=[
-                {
-                    "title": "%s - Overview" % query,
-                    "url": "https://example.com/search?q=%s" % quote_plus(query),
-                    "snippet": "An overview of %s. %s" % (query, hint),
-                },
-                {
-                    "title": "%s - Documentation" % query,
-                    "url": "https://docs.example.org/%s" % words,
-                    "snippet": "Reference documentation about %s. %s" % (query, hint),
-                },
-                {
-                    "title": "%s - Discussion" % query,
-                    "url": "https://forum.example.net/t/%s" % words,
-                    "snippet": "Questions and answers on %s. %s" % (query, hint),
-                },
-            ]
-        )
+        return ParseResult(items=self.items(params.full_query))
+
+    def items(self, query: str) -> list[dict[str, Any]]:
+        """Three web items about ``query``."""
+        return [
+            {"title": "%s - %s" % (query, label), "url": url, "snippet": "%s %s. %s" % (about, query, _HINT)}
+            for label, url, about in _pages(query)
+        ]
+
+
+_HINT = "Offline stub result (set WEB_SEARCH_BACKEND to search the web)."
+
+
+def _pages(query: str) -> list[tuple[str, str, str]]:
+    """The three made-up pages about ``query``: (label, URL, what they are)."""
+    words = quote("-".join(query.split()).lower(), safe="")
+    return [
+        ("Overview", "https://example.com/search?q=%s" % quote_plus(query), "An overview of"),
+        ("Documentation", "https://docs.example.org/%s" % words, "Reference documentation about"),
+        ("Discussion", "https://forum.example.net/t/%s" % words, "Questions and answers on"),
+    ]
+
+
+#: The stub's made-up date (fixed: its answers are deterministic).
+_STUB_DATE = "2026-01-01T00:00:00Z"
+
+
+class StubNews(Stub):
+    """The offline stub's news: three made-up articles about the query."""
+
+    vertical = "news"
+
+    def items(self, query: str) -> list[dict[str, Any]]:
+        """Three news items about ``query``."""
+        return [
+            {
+                "title": "%s - %s" % (query, label),
+                "url": url,
+                "snippet": "%s %s. %s" % (about, query, _HINT),
+                "source": url.split("/")[2],
+                "published_at": _STUB_DATE,
+            }
+            for label, url, about in _pages(query)
+        ]
+
+
+class StubImages(Stub):
+    """The offline stub's images: three made-up pictures about the query."""
+
+    vertical = "images"
+
+    def items(self, query: str) -> list[dict[str, Any]]:
+        """Three image items about ``query``."""
+        return [
+            {
+                "title": "%s - %s" % (query, label),
+                "url": url,
+                "image_url": "https://%s/image-%d.png" % (url.split("/")[2], position),
+                "width": 640,
+                "height": 480,
+                "source": url.split("/")[2],
+            }
+            for position, (label, url, _about) in enumerate(_pages(query), 1)
+        ]
+
+
+class StubVideos(Stub):
+    """The offline stub's videos: three made-up videos about the query."""
+
+    vertical = "videos"
+
+    def items(self, query: str) -> list[dict[str, Any]]:
+        """Three video items about ``query``."""
+        return [
+            {
+                "title": "%s - %s" % (query, label),
+                "url": url,
+                "snippet": "%s %s. %s" % (about, query, _HINT),
+                "published_at": _STUB_DATE,
+                "duration": 60 * position,
+                "publisher": url.split("/")[2],
+            }
+            for position, (label, url, about) in enumerate(_pages(query), 1)
+        ]

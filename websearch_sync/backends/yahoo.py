@@ -116,6 +116,7 @@ class YahooHtml(HtmlEngine):
 
     name = "yahoo_html"
     auto_rank = 140
+    results_per_page = 10  #: a call asking for more reads the next ``pageno``
     summary = "Yahoo results page, no key; decodes RU= redirect links, drops sponsored blocks"
     default_endpoint = "https://search.yahoo.com/search"
     # A full page: #web up to the right column; a bare fragment: from its first block.

@@ -18,8 +18,9 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     parser = commands.add_parser(
         "backends",
         help="list the backends, whether each is configured, and what it reads",
-        description="List every registered backend (plugins too): its kind, whether it is configured (else what"
-        " to set), its rate limit, the transport it uses and the environment variables it reads.",
+        description="List every registered backend (plugins too): its kind, the verticals it serves (web, news,"
+        " images, videos), whether it is configured (else what to set), its rate limit, the transport it uses and"
+        " the environment variables it reads.",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     add_impersonate(parser)
@@ -37,7 +38,7 @@ def backend_rows(settings: Settings) -> list[dict[str, Any]]:
     profile = resolve_impersonate(settings.impersonate)
     rows = []
     for name in registry.backend_names():
-        cls = registry.backend_class(name)
+        cls = registry.primary_class(name)
         backend = cls(settings)
         variables = [setting.env for setting in cls.declared_settings() if setting.env]
         if cls.kind != "offline":
@@ -46,6 +47,7 @@ def backend_rows(settings: Settings) -> list[dict[str, Any]]:
             {
                 "name": name,
                 "kind": cls.kind,
+                "verticals": list(registry.verticals_of(name)),
                 "configured": backend.is_configured(),
                 "missing": [cls.setting(key).env_or_key() for key in backend.missing_settings()],
                 "env": variables,
@@ -84,11 +86,12 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(json_text(rows, sys.stdout, indent=2) + "\n")
         sys.stderr.write(transport_note(settings) + "\n")
         return EXIT_OK
-    header = ("BACKEND", "KIND", "CONFIGURED", "RATE LIMIT", "TRANSPORT", "ENVIRONMENT")
+    header = ("BACKEND", "KIND", "VERTICALS", "CONFIGURED", "RATE LIMIT", "TRANSPORT", "ENVIRONMENT")
     table = [header] + [
         (
             r["name"],
             r["kind"],
+            ",".join(r["verticals"]),
             "yes" if r["configured"] else "no (set %s)" % ", ".join(r["missing"]),
             "%.1f s" % r["min_interval_s"] if r["min_interval_s"] else "-",
             r["transport"],

@@ -9,7 +9,7 @@ from ..client.search_client import STRATEGIES, SearchClient
 from ..config import Settings
 from ..engine import registry
 from ..errors import BAD_ARGUMENTS, InvalidInput
-from ..models import SAFE_SEARCH_LEVELS, TIME_RANGES, SearchResponse
+from ..models import SAFE_SEARCH_LEVELS, TIME_RANGES, VERTICALS, SearchResponse
 from ..tool import format_results
 from ..validate import COMMON_OPTIONS, check_number
 from .batch import PROGRESS_EVERY_S, done_queries, run_batch
@@ -50,7 +50,17 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "-b", "--backend", help="backend name, comma-separated list, or auto (default: WEB_SEARCH_BACKEND, else stub)"
     )
     parser.add_argument("--strategy", choices=STRATEGIES, help="with several backends: fallback (default) or merge")
-    parser.add_argument("-n", "--max-results", type=int_arg, help="number of results, 1..10 (default 5)")
+    parser.add_argument(
+        "-n",
+        "--max-results",
+        type=int_arg,
+        help="number of results, 1..50 (default 5; more than a page reads the next pages)",
+    )
+    parser.add_argument(
+        "--vertical",
+        choices=VERTICALS,
+        help="what to look for: web (default), news, images or videos (see websearch-sync backends)",
+    )
     parser.add_argument(
         "--timeout-ms", type=int_arg, help="deadline of the whole call in milliseconds (retries and fallbacks included)"
     )
@@ -126,7 +136,7 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
     options: dict[str, Any] = {"max_results": args.max_results, "timeout_ms": args.timeout_ms}
-    for name in ("strategy", "locale", "time_range", "safe_search", "site_filter"):
+    for name in ("strategy", "locale", "time_range", "safe_search", "site_filter", "vertical"):
         if getattr(args, name) is not None:
             options[name] = getattr(args, name)
     if args.include_content:

@@ -9,6 +9,7 @@ import threading
 from typing import Callable, Optional, TypeVar
 
 from ..engine.base import Backend
+from ..engine.pace import pacing
 from ..engine.registry import checked_result
 from ..errors import (
     BUDGET_EXHAUSTED,
@@ -110,8 +111,10 @@ class BackendRunner:
             under_way = self.clock.monotonic()  # before the checks: a block recorded after it is news to this request
             self._check_ready(backend, keys, budget, last_error, own, recheck if attempt == 0 else None)
             state.count_attempt()
+            pace = _LaterRequests(self, backend, params, keys, budget, state)
             try:
-                result = call_backend(backend, params, self.transport, budget.sooner(backend.timeout_ms(timeout)))
+                with pacing(pace):
+                    result = call_backend(backend, params, self.transport, budget.sooner(backend.timeout_ms(timeout)))
             except WebSearchError as error:
                 last_error = error
                 delay = self._retry_delay(policy, attempt, error, budget)
@@ -185,6 +188,41 @@ class BackendRunner:
                 detail_code=BUDGET_EXHAUSTED,
             )
         return wait
+
+
+class _LaterRequests:
+    """The :class:`~websearch_sync.engine.pace.Pace` of one attempt's later requests (a token
+    page's next step, the next result pages): each waits for the backend's rate-limit slot
+    and obeys its cool-downs within the call's budget, and is counted; a block one of them
+    meets is recorded as a cool-down, as for a first request."""
+
+    def __init__(
+        self,
+        runner: BackendRunner,
+        backend: Backend,
+        params: SearchParams,
+        keys: tuple[str, ...],
+        budget: Deadline,
+        state: CallState,
+    ) -> None:
+        self.runner = runner
+        self.backend = backend
+        self.params = params
+        self.keys = keys
+        self.budget = budget
+        self.state = state
+
+    def before_request(self) -> None:
+        """Wait for the next slot (``Timeout(budget_exhausted)`` when it comes too late), count the request."""
+        self.runner._check_ready(self.backend, self.keys, self.budget, None, None, None)
+        self.state.count_attempt()
+
+    def failed(self, error: WebSearchError) -> None:
+        """Record the cool-down of a block met by a later page the backend answers without."""
+        if isinstance(error, WebBlocked):
+            self.runner.cooldowns.record(
+                error, self.backend.cooldown_key(self.params, error), None, self.budget.remaining_s()
+            )
 
 
 def check_backend(backend: Backend, params: SearchParams) -> None:

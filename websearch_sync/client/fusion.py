@@ -3,17 +3,20 @@
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ..net.urls import dedupe_key
+from ..engine.identity import identity
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 RRF_K = 60
 
 
-def fuse(ranked_lists: Sequence[tuple[str, Sequence[Mapping[str, Any]]]], k: int = RRF_K) -> list[dict[str, Any]]:
+def fuse(
+    ranked_lists: Sequence[tuple[str, Sequence[Mapping[str, Any]]]], vertical: str = "web", k: int = RRF_K
+) -> list[dict[str, Any]]:
     """Fuse ``[(provider, items), ...]`` (each list in rank order) into one list.
 
-    Items whose URLs share a :func:`~websearch_sync.net.urls.dedupe_key` are one
+    Items of one :func:`~websearch_sync.engine.identity.identity` (URLs sharing a
+    :func:`~websearch_sync.net.urls.dedupe_key`; images: their image URLs) are one
     result; its score is the sum of ``1 / (k + rank)`` over the lists it appears
     in. The result keeps the item (and ``provider``) from the list that ranked it
     best and lists every provider that returned it in ``providers``. Ties keep the
@@ -25,7 +28,7 @@ def fuse(ranked_lists: Sequence[tuple[str, Sequence[Mapping[str, Any]]]], k: int
     order: dict[str, int] = {}
     for list_index, (provider, items) in enumerate(ranked_lists):
         for position, item in enumerate(items, 1):
-            key = dedupe_key(item["url"])
+            key = identity(item, vertical) or item["url"]
             scores[key] = scores.get(key, 0.0) + 1.0 / (k + position)
             order.setdefault(key, len(order))
             names = providers.setdefault(key, [])

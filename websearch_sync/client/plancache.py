@@ -82,7 +82,7 @@ class PlanMemo:
             return None
         try:
             for name, cls in zip(found.names, found.classes):
-                if registry.backend_class(name) is not cls:  # a backend was registered again since
+                if registry.backend_class(name, cls.vertical) is not cls:  # a backend was registered again since
                     return None
         except InvalidInput:  # ... or unregistered
             return None

@@ -8,7 +8,7 @@ it, and the cache, rate limiter and cool-down table are locked.
 
 from collections.abc import Hashable, Mapping
 from functools import partial
-from typing import Any, Optional, Union, cast
+from typing import Any, Literal, Optional, Union, cast, overload
 
 import requests
 
@@ -25,7 +25,20 @@ from ..errors import (
     InvalidInput,
     WebSearchError,
 )
-from ..models import ExtractMode, FetchResult, SafeSearch, SearchParams, SearchResponse, Strategy, StrPath, TimeRange
+from ..models import (
+    AnyResponse,
+    ExtractMode,
+    FetchResult,
+    ImageResponse,
+    NewsResponse,
+    SafeSearch,
+    SearchParams,
+    SearchResponse,
+    Strategy,
+    StrPath,
+    TimeRange,
+    VideoResponse,
+)
 from ..net.deadline import Deadline
 from ..net.transport import HttpTransport
 from ..net.urls import page_key, request_url
@@ -228,6 +241,7 @@ class SearchClient:
 
     # -- searching ------------------------------------------------------------------------
 
+    @overload
     def search(
         self,
         query: str,
@@ -241,19 +255,113 @@ class SearchClient:
         cache_ttl_s: Optional[float] = None,
         time_range: Optional[TimeRange] = None,
         safe_search: Optional[SafeSearch] = None,
+        vertical: Optional[Literal["web"]] = None,
         **options: Any,
-    ) -> SearchResponse:
+    ) -> SearchResponse: ...
+
+    @overload
+    def search(
+        self,
+        query: str,
+        *,
+        backend: BackendArg = None,
+        max_results: Optional[int] = None,
+        timeout_ms: Optional[int] = None,
+        strategy: Optional[Strategy] = None,
+        retries: Optional[int] = None,
+        budget_ms: Optional[int] = None,
+        cache_ttl_s: Optional[float] = None,
+        time_range: Optional[TimeRange] = None,
+        safe_search: Optional[SafeSearch] = None,
+        vertical: Literal["news"],
+        **options: Any,
+    ) -> NewsResponse: ...
+
+    @overload
+    def search(
+        self,
+        query: str,
+        *,
+        backend: BackendArg = None,
+        max_results: Optional[int] = None,
+        timeout_ms: Optional[int] = None,
+        strategy: Optional[Strategy] = None,
+        retries: Optional[int] = None,
+        budget_ms: Optional[int] = None,
+        cache_ttl_s: Optional[float] = None,
+        time_range: Optional[TimeRange] = None,
+        safe_search: Optional[SafeSearch] = None,
+        vertical: Literal["images"],
+        **options: Any,
+    ) -> ImageResponse: ...
+
+    @overload
+    def search(
+        self,
+        query: str,
+        *,
+        backend: BackendArg = None,
+        max_results: Optional[int] = None,
+        timeout_ms: Optional[int] = None,
+        strategy: Optional[Strategy] = None,
+        retries: Optional[int] = None,
+        budget_ms: Optional[int] = None,
+        cache_ttl_s: Optional[float] = None,
+        time_range: Optional[TimeRange] = None,
+        safe_search: Optional[SafeSearch] = None,
+        vertical: Literal["videos"],
+        **options: Any,
+    ) -> VideoResponse: ...
+
+    @overload
+    def search(
+        self,
+        query: str,
+        *,
+        backend: BackendArg = None,
+        max_results: Optional[int] = None,
+        timeout_ms: Optional[int] = None,
+        strategy: Optional[Strategy] = None,
+        retries: Optional[int] = None,
+        budget_ms: Optional[int] = None,
+        cache_ttl_s: Optional[float] = None,
+        time_range: Optional[TimeRange] = None,
+        safe_search: Optional[SafeSearch] = None,
+        vertical: Optional[str] = None,
+        **options: Any,
+    ) -> AnyResponse: ...
+
+    def search(
+        self,
+        query: str,
+        *,
+        backend: BackendArg = None,
+        max_results: Optional[int] = None,
+        timeout_ms: Optional[int] = None,
+        strategy: Optional[Strategy] = None,
+        retries: Optional[int] = None,
+        budget_ms: Optional[int] = None,
+        cache_ttl_s: Optional[float] = None,
+        time_range: Optional[TimeRange] = None,
+        safe_search: Optional[SafeSearch] = None,
+        vertical: Optional[str] = None,
+        **options: Any,
+    ) -> AnyResponse:
         """Search the web and return ``{"items": [...], "provider_meta": {...}}``.
 
         Args:
             query: the search terms (non-blank, at most 2000 characters).
             backend: backend name(s) or ``"auto"`` for this call.
-            max_results: 1..10 (default ``settings.max_results``, 5).
+            max_results: 1..50 (default ``settings.max_results``, 5); a backend whose pages
+                hold fewer reads the next pages (``provider_meta["pages"]``).
             timeout_ms: deadline of the whole call, retries, waits and fallbacks
                 included, unless ``budget_ms`` is given (then it caps each backend's
                 requests); default: the backend's or the settings' timeout.
             strategy, retries, budget_ms, cache_ttl_s: per-call overrides of the
                 client's settings (``cache_ttl_s=0`` bypasses the cache).
+            vertical: ``"web"`` (default), ``"news"``, ``"images"`` or ``"videos"``: the items
+                are then ``NewsItem``, ``ImageItem`` or ``VideoItem`` (docs/verticals.md); a
+                backend that does not serve it is ``InvalidInput(unsupported_vertical)``.
             **options: ``locale``/``lang``, ``time_range`` (day/week/month/year),
                 ``site_filter``, ``safe_search`` (off/moderate/strict), ``trace_id``,
                 ``include_content``, ``max_content_chars`` and backend-specific
@@ -269,7 +377,7 @@ class SearchClient:
             (except ``TypeError`` for an unknown keyword argument).
         """
         started = self._clock.monotonic()
-        options.update(_given(time_range=time_range, safe_search=safe_search))
+        options.update(_given(time_range=time_range, safe_search=safe_search, vertical=vertical))
         try:
             call = _CallSettings(self, strategy, timeout_ms, budget_ms, retries, cache_ttl_s)
             plan = self._plan(
@@ -327,10 +435,10 @@ class SearchClient:
         if valid is None:
             specific = registry.backend_options() if any(name not in COMMON_OPTIONS for name in options) else ()
             params = search_params(query, max_results, options, self.settings, specific)
-            names = resolve_backends(backend, self._backend, self.settings, params.locale)
-            classes = tuple(registry.backend_class(name) for name in names)
+            names = resolve_backends(backend, self._backend, self.settings, params.locale, params.vertical)
+            classes = tuple(registry.backend_class(name, params.vertical) for name in names)  # unsupported_vertical
             if params.options:  # an option no backend of this call takes would be dropped without a word
-                every = {name: registry.backend_class(name).options for name in registry.backend_names()}
+                every = {name: registry.primary_class(name).options for name in registry.backend_names()}
                 check_options_taken(params.options, {cls.name: cls.options for cls in classes}, every)
             backends = [cls(self.settings) for cls in classes]
             timeout_ms = max(one.timeout_ms() for one in backends)
@@ -377,7 +485,11 @@ class SearchClient:
     def _add_content(self, response: SearchResponse, params: SearchParams, budget: Deadline) -> bool:
         """Read the result pages into ``content``; false when some page could not be read."""
         page_errors = add_page_content(
-            [item for item in response["items"] if not registry.backend_class(item["provider"]).provides_content],
+            [
+                item
+                for item in response["items"]
+                if not registry.backend_class(item["provider"], params.vertical).provides_content
+            ],
             transport=self._transport,
             settings=self.settings,
             deadline=budget,

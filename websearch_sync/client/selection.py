@@ -19,15 +19,18 @@ BackendArg = Union[None, str, Iterable[str]]
 #: (Bing; Mojeek's own index; Yahoo, a Bing-fed front end with its own walls), DuckDuckGo
 #: Lite last (DuckDuckGo's rate limit often covers both of its endpoints); Baidu leads them
 #: for a Chinese locale only. Wikipedia is an encyclopedia, not web search: never in ``auto``.
+#: Each vertical has its own chain: a backend's engine for that vertical declares its own
+#: ``auto_rank``.
 KEYLESS_RANKS = range(100, 200)
 
 
-def _auto_candidates(locale: Optional[str]) -> list[str]:
-    """Registered backends that declare a place in ``auto`` for ``locale``'s language, by rank."""
+def _auto_candidates(locale: Optional[str], vertical: str = "web") -> list[str]:
+    """Registered backends whose ``vertical`` engine declares a place in ``auto`` for
+    ``locale``'s language, by rank."""
     language = split_locale(str(locale))[0] if locale else None
     ranked = []
-    for name in registry.backend_names():
-        cls = registry.backend_class(name)
+    for name in registry.backends_for(vertical):
+        cls = registry.backend_class(name, vertical)
         if cls.auto_rank is not None and (not cls.auto_languages or language in cls.auto_languages):
             ranked.append((cls.auto_rank, name))
     return [name for _, name in sorted(ranked)]
@@ -38,11 +41,18 @@ AUTO_ORDER = tuple(n for n in _auto_candidates(None) if registry.backend_class(n
 KEYLESS_CHAIN = tuple(n for n in _auto_candidates(None) if registry.backend_class(n).auto_rank in KEYLESS_RANKS)
 
 
+def keyless_chain(vertical: str = "web") -> tuple[str, ...]:
+    """The keyless engines of ``auto`` for ``vertical``, in order (registered now, a default locale)."""
+    return tuple(
+        n for n in _auto_candidates(None, vertical) if registry.backend_class(n, vertical).auto_rank in KEYLESS_RANKS
+    )
+
+
 def check_backends(names: Optional[list[str]]) -> Optional[list[str]]:
     """``names`` unchanged, after ``InvalidInput(unknown_backend)`` for a name nobody registered."""
     for name in names or ():
         if name != "auto":
-            registry.backend_class(name)
+            registry.primary_class(name)
     return names
 
 
@@ -52,26 +62,36 @@ def default_backends(settings: Settings) -> list[str]:
     return check_backends(backend_list(settings.default_backend())) or [registry.DEFAULT_BACKEND]
 
 
-def auto_backends(settings: Settings, locale: Optional[str] = None) -> list[str]:
-    """The chain ``"auto"`` stands for under ``settings`` (and the call's ``locale``): configured
-    API backends, then the keyless engines (Baidu first among them for a Chinese locale)."""
-    chosen = [n for n in _auto_candidates(locale) if registry.backend_class(n)(settings).is_configured()]
+def auto_backends(settings: Settings, locale: Optional[str] = None, vertical: str = "web") -> list[str]:
+    """The chain ``"auto"`` stands for under ``settings`` (and the call's ``locale``) for
+    ``vertical``: configured API backends, then the keyless engines (Baidu first among them
+    for a Chinese locale)."""
+    chosen = [
+        n for n in _auto_candidates(locale, vertical) if registry.backend_class(n, vertical)(settings).is_configured()
+    ]
     if not chosen:
-        raise InvalidInput("backend 'auto' found no configured backend", detail_code=NOT_CONFIGURED)
+        raise InvalidInput(
+            "backend 'auto' found no configured backend%s" % ("" if vertical == "web" else " for " + vertical),
+            detail_code=NOT_CONFIGURED,
+        )
     return chosen
 
 
 def resolve_backends(
-    backend: BackendArg, client_default: Optional[list[str]], settings: Settings, locale: Optional[str] = None
+    backend: BackendArg,
+    client_default: Optional[list[str]],
+    settings: Settings,
+    locale: Optional[str] = None,
+    vertical: str = "web",
 ) -> list[str]:
     """The call's backend names: its own, else the client's, else the settings'; ``auto`` expanded
-    for the call's ``locale``, no repeats."""
+    for the call's ``locale`` and ``vertical``, no repeats."""
     names = check_backends(backend_list(backend)) or client_default or default_backends(settings)
     if "auto" not in names:
         return names
     expanded: list[str] = []
     for name in names:
-        for item in auto_backends(settings, locale) if name == "auto" else [name]:
+        for item in auto_backends(settings, locale, vertical) if name == "auto" else [name]:
             if item not in expanded:
                 expanded.append(item)
     return expanded

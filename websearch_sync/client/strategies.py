@@ -62,8 +62,8 @@ def fallback(backends: list[Backend], params: SearchParams, budget: Deadline, ru
                 "backend %s failed (%s); falling back to %s", backend.name, error.code, backends[position + 1].name
             )
             continue
-        items = normalize_items(result.items, backend.name, params.max_results)
-        return _response(items, backend.name, result, failures), not failures
+        items = normalize_items(result.items, backend.name, params.max_results, params.vertical, result.answered_at)
+        return _response(items, backend.name, result, failures, params.vertical), not failures and not result.partial
     raise most_informative(failures)  # pragma: no cover - the loop always returns or raises
 
 
@@ -111,20 +111,27 @@ def merge(backends: list[Backend], params: SearchParams, budget: Deadline, run: 
     soft_errors: list[ErrorInfo] = []
     request_ids = []
     extras: dict[str, list[Any]] = {}
+    partial = False
+    each = max(10, params.max_results)  # what each list brings to the fusion
     for backend, future in zip(backends, futures):
         result = _merged_result(backend, future, failures)
         if result is None:
             continue
-        lists.append((backend.name, normalize_items(result.items, backend.name, 10)))
+        lists.append(
+            (backend.name, normalize_items(result.items, backend.name, each, params.vertical, result.answered_at))
+        )
+        partial = partial or result.partial
         soft_errors.extend(result.errors)
         add_extras(extras, result)
         if result.request_id:
             request_ids.append(result.request_id)
     if not lists:
         raise most_informative(failures)
-    items = normalize_items(fuse(lists), lists[0][0], params.max_results)
+    items = normalize_items(fuse(lists, params.vertical), lists[0][0], params.max_results, params.vertical)
     answered = [name for name, _ in lists]
     meta: ProviderMeta = {"provider_name": "+".join(answered), "providers": answered, "cached": False}
+    if params.vertical != "web":
+        meta["vertical"] = params.vertical
     if request_ids:
         meta["request_id"] = ",".join(request_ids)
     if extras:
@@ -133,7 +140,7 @@ def merge(backends: list[Backend], params: SearchParams, budget: Deadline, run: 
     errors = [e.to_dict() for e in failures] + soft_errors
     if errors:
         response["errors"] = errors
-    return response, not failures
+    return response, not failures and not partial
 
 
 def _merged_result(
@@ -172,11 +179,15 @@ def most_informative(failures: list[WebSearchError]) -> WebSearchError:
 
 
 def _response(
-    items: list[SearchItem], name: str, result: ParseResult, failures: list[WebSearchError]
+    items: list[SearchItem], name: str, result: ParseResult, failures: list[WebSearchError], vertical: str
 ) -> SearchResponse:
     meta: ProviderMeta = {"provider_name": name, "cached": False}
+    if vertical != "web":
+        meta["vertical"] = vertical
     if result.request_id:
         meta["request_id"] = result.request_id
+    if result.pages is not None:  # the call asked for more than a page holds
+        meta["pages"] = result.pages
     extras: dict[str, list[Any]] = {}
     add_extras(extras, result)
     if extras:

@@ -24,6 +24,7 @@ from typing import Any, Optional
 
 from ..client.search_client import SearchClient
 from ..config import Settings
+from ..engine.identity import IDENTITY_FIELD
 from ..errors import NO_CASES, InvalidInput, WebSearchError
 from ..models import StrPath
 from .replay import ReplayAdapter, ReplayMismatch, replay_session
@@ -150,6 +151,7 @@ _META_TYPES: dict[str, tuple[type, ...]] = {
     "backend": (str,),
     "query": (str,),
     "max_results": (int, type(None)),
+    "vertical": (str,),
     "retries": (int,),
     "options": (dict, type(None)),
     "settings": (dict, type(None)),
@@ -277,6 +279,7 @@ def replay(case: Case) -> dict[str, Any]:
                 backend=case.backend,
                 max_results=meta.get("max_results"),
                 retries=meta.get("retries", 0),  # one recorded answer per exchange: no retries unless the case says so
+                vertical=meta.get("vertical"),  # news, images, videos: the case of a vertical engine
                 **(meta.get("options") or {}),
             )
     except WebSearchError as error:
@@ -303,8 +306,11 @@ def outcome_of(result: Any) -> dict[str, Any]:
     return outcome
 
 
-def contract_violations(outcome: dict[str, Any], *, max_results: int, provider: Optional[str] = None) -> list[str]:
-    """What in a success outcome breaks the canonical contract (empty when it holds)."""
+def contract_violations(
+    outcome: dict[str, Any], *, max_results: int, provider: Optional[str] = None, vertical: str = "web"
+) -> list[str]:
+    """What in a success outcome breaks the canonical contract (empty when it holds); items of
+    another ``vertical`` than the web are checked by its item shape (models.NewsItem ...)."""
     items = outcome.get("items")
     if not isinstance(items, list):
         return ["items is not a list"]
@@ -314,9 +320,9 @@ def contract_violations(outcome: dict[str, Any], *, max_results: int, provider: 
     for position, item in enumerate(items, 1):
         problems.extend(
             "item %d: %s" % (position, p) if isinstance(item, dict) else "item %d is not a dict" % position
-            for p in (_item_violations(item, position, provider) if isinstance(item, dict) else [None])
+            for p in (_item_violations(item, position, provider, vertical) if isinstance(item, dict) else [None])
         )
-    urls = [item.get("url") for item in items if isinstance(item, dict)]
+    urls = [item.get(IDENTITY_FIELD.get(vertical, "url")) for item in items if isinstance(item, dict)]
     if len(set(map(str, urls))) != len(urls):
         problems.append("duplicate URLs")
     return problems
@@ -327,13 +333,41 @@ def _collapsed(text: Any) -> bool:
     return not isinstance(text, str) or (text == text.strip() and "\n" not in text and "  " not in text)
 
 
-def _item_violations(item: dict[str, Any], rank: int, provider: Optional[str]) -> list[str]:
-    """What in one item breaks the contract: string fields, its rank, an http(s) URL, collapsed text, its provider."""
-    problems = [
-        "%s is not a string" % key
-        for key in ("title", "url", "snippet", "provider")
-        if not isinstance(item.get(key), str)
-    ]
+#: The fields of a vertical's items and their JSON types (models.NewsItem, ImageItem, VideoItem).
+VERTICAL_TYPES: dict[str, dict[str, type]] = {
+    "news": {"snippet": str, "source": str, "published_at": str, "image_url": str},
+    "images": {"image_url": str, "thumbnail_url": str, "width": int, "height": int, "source": str},
+    "videos": {
+        "snippet": str,
+        "published_at": str,
+        "duration": int,
+        "publisher": str,
+        "thumbnail_url": str,
+        "view_count": int,
+    },
+}
+
+
+def _vertical_violations(item: dict[str, Any], vertical: str) -> list[str]:
+    """What in an item of ``vertical`` breaks its shape: a field of the wrong type, a link that is not http(s)."""
+    problems = []
+    for key, kind in VERTICAL_TYPES.get(vertical, {}).items():
+        value = item.get(key)
+        if value is not None and (not isinstance(value, kind) or isinstance(value, bool)):
+            problems.append("%s is not a %s" % (key, kind.__name__))
+        elif isinstance(value, str) and key.endswith("_url") and not value.startswith(("http://", "https://")):
+            problems.append("%s %r is not http(s)" % (key, value))
+    if vertical == "images" and not isinstance(item.get("image_url"), str):
+        problems.append("an image item without image_url")
+    return problems
+
+
+def _item_violations(item: dict[str, Any], rank: int, provider: Optional[str], vertical: str = "web") -> list[str]:
+    """What in one item breaks the contract: string fields, its rank, an http(s) URL, collapsed text, its
+    provider; for a vertical, its own fields' types and http(s) image links."""
+    required = ("title", "url", "snippet", "provider") if vertical == "web" else ("title", "url", "provider")
+    problems = ["%s is not a string" % key for key in required if not isinstance(item.get(key), str)]
+    problems.extend(_vertical_violations(item, vertical))
     if item.get("rank") != rank:
         problems.append("rank is %r" % (item.get("rank"),))
     url = item.get("url") or ""
@@ -498,7 +532,12 @@ def run_case(case: Case) -> CaseResult:
     except (KeyError, TypeError, AttributeError) as exc:
         return CaseResult(case, "ERROR", ["malformed meta file: %s: %s" % (type(exc).__name__, exc)])
     if "items" in outcome:
-        problems = contract_violations(outcome, max_results=case.meta.get("max_results") or 5, provider=case.backend)
+        problems = contract_violations(
+            outcome,
+            max_results=case.meta.get("max_results") or 5,
+            provider=case.backend,
+            vertical=case.meta.get("vertical") or "web",
+        )
         if problems:
             return CaseResult(case, "ERROR", ["contract violated: " + p for p in problems], outcome)
     try:

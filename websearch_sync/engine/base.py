@@ -8,8 +8,11 @@ deadline, status mapping, normalisation) is shared.
 """
 
 import dataclasses
+import datetime
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Optional
+from email.utils import parsedate_to_datetime
+from functools import partial
+from typing import Any, Callable, ClassVar, Optional, TypeVar
 from urllib.parse import urlsplit
 
 from ..config import Settings
@@ -23,6 +26,7 @@ from ..errors import (
     QUERY_TOO_LONG,
     RESPONSE_TOO_LARGE,
     UNEXPECTED_SHAPE,
+    UNSUPPORTED_VERTICAL,
     AuthError,
     InvalidInput,
     Timeout,
@@ -37,12 +41,30 @@ from ..net.deadline import Deadline, DeadlinePassed, run_within
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..secrets import is_secret_name, redact
 from ..validate import check_number
+from .identity import identity
+from .pace import before_next_request, later_request_failed
 from .setting import COMMON_SETTINGS, Setting, from_env_vars, merged
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
+T = TypeVar("T")
+
 #: The formats a provider's text fields can have (``Backend.text_format``).
 TEXT_FORMATS = ("html", "text")
+#: The most requests before the results of one search (a token page, then the results endpoint).
+MAX_STEPS = 3
+#: The most result pages one search reads (50 results at 10 a page, and a margin for pages of repeats).
+MAX_PAGES = 8
+
+
+@dataclasses.dataclass(frozen=True)
+class Page:
+    """What an engine knows when it asks for the next result page (:meth:`Backend.next_page`)."""
+
+    number: int  #: the page to ask for: 2, 3 ...
+    read: int  #: the results the pages before it gave (repeats included): an offset for the next
+    previous: HttpResponse  #: the answer of the page before
+    parsed: ParseResult  #: what was read from it
 
 
 class Backend:
@@ -76,6 +98,11 @@ class Backend:
         bot_walls: the bot walls of this service (:class:`~websearch_sync.net.botwall.BotWall`),
             from its recorded blocked pages; every search and fetch recognises every
             registered backend's walls.
+        vertical: what it searches for: ``"web"`` (pages), ``"news"``, ``"images"`` or
+            ``"videos"``. A service's engine for another vertical is a class of its own
+            with the same ``name`` (its items' ``provider``), registered beside its web engine.
+        results_per_page: how many results one of its pages holds; a call asking for more
+            reads the next pages (:meth:`next_page`); ``None``: one page is all it reads.
     """
 
     name: ClassVar[str] = ""
@@ -96,6 +123,8 @@ class Backend:
     #: Request parameters whose value depends on the moment (a time limit from the deadline):
     #: ``record`` writes them as the placeholder, so that a replay accepts any value.
     volatile_params: ClassVar[tuple[str, ...]] = ()
+    vertical: ClassVar[str] = "web"
+    results_per_page: ClassVar[Optional[int]] = None
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -209,6 +238,12 @@ class Backend:
 
     def check_params(self, params: SearchParams) -> None:
         """Refuse parameters the service would refuse (before any request)."""
+        if params.vertical != self.vertical:  # the client picks the engine by vertical: a guard for direct calls
+            raise InvalidInput(
+                "%s's %s engine does not search %s" % (self.name, self.vertical, params.vertical),
+                provider=self.name,
+                detail_code=UNSUPPORTED_VERTICAL,
+            )
         if self.max_query_chars is not None and len(params.full_query) >= self.max_query_chars:
             raise InvalidInput(
                 "%s accepts queries shorter than %d characters (got %d)"
@@ -227,6 +262,32 @@ class Backend:
         """The request adjusted to the call's deadline (pure; default: unchanged). A service
         that takes a time limit of its own (SearXNG's ``timeout_limit``) is told it here."""
         return spec
+
+    def continue_request(self, response: HttpResponse, params: SearchParams) -> Optional[RequestSpec]:
+        """The request an answer leads to before there are results to read, or ``None`` when
+        ``response`` holds the results (pure; default ``None``). A flow of several requests
+        declares its later steps here: DuckDuckGo's verticals read the ``vqd`` token of the
+        search page, then ask the JSON endpoint with it. When the answer lacks what the next
+        request needs it raises the error the answer means (:meth:`answer_error`: a bot wall,
+        an error status), else ``WebParseError``."""
+        return None
+
+    def next_page(self, params: SearchParams, page: "Page") -> Optional[RequestSpec]:
+        """The request for result page ``page.number`` (2, 3 ...), or ``None`` when there is no
+        next page (pure). ``page`` holds the previous page's answer and what was read from it,
+        and how many results the pages before gave.
+
+        The default asks a backend that takes the ``pageno`` option for the page after the
+        call's own (``pageno`` counts from the call's, 1 when unset); an engine counting
+        results instead of pages uses ``page.read``; one whose next page hangs on the previous
+        one (DuckDuckGo's "Next" form) reads it from ``page.previous``. Only called when
+        ``results_per_page`` is declared and the call asks for more than that.
+        """
+        if "pageno" not in self.options:
+            return None
+        first = page_number(params, self.name)
+        options = dict(params.options, pageno=first + page.number - 1)
+        return self.build_request(dataclasses.replace(params, options=options))
 
     def cooldown_keys(self, params: SearchParams) -> tuple[str, ...]:
         """The cool-down keys whose suspension stops a call with ``params`` (default: the
@@ -275,17 +336,81 @@ class Backend:
     def search(self, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
         """Check configuration, send the request, classify and parse the answer, all within ``deadline``.
 
+        A flow of several requests (:meth:`continue_request`) sends its later steps, and a
+        call asking for more results than a page holds reads the next pages
+        (:meth:`next_page`), each at the call's pace (:mod:`.pace`) and within ``deadline``;
+        a failed later page leaves the pages read before it, its error in ``errors``.
+
         Parsing, whatever the body's size, runs in a thread abandoned at the deadline
         (:func:`~websearch_sync.net.deadline.run_within`): a page of tens of thousands
         of results (still under the byte cap) takes seconds to parse, and the parsers'
         checkpoints stop an abandoned parse instead of letting it run on.
         """
         self.check(params)
-        spec = self.fit_request(self.build_request(params), deadline)
+        response = self._send(self.build_request(params), transport, deadline)
+        for _ in range(MAX_STEPS):
+            step = self._within(deadline, response, partial(self.continue_request, response, params), "reading")
+            if step is None:
+                break
+            before_next_request()
+            response = self._send(step, transport, deadline)
+        parsed = self._parse(response, params, deadline)
+        if not isinstance(parsed, ParseResult):  # a plugin's defect: the client's shape check names it
+            return parsed
+        parsed.answered_at = parsed.answered_at or answered_at(response, params)
+        if self.results_per_page is not None and params.max_results > self.results_per_page:
+            self._read_more_pages(params, transport, deadline, response, parsed)
+        return _without_secrets(parsed, self.secrets())
+
+    def _read_more_pages(
+        self,
+        params: SearchParams,
+        transport: HttpTransport,
+        deadline: Deadline,
+        response: HttpResponse,
+        parsed: ParseResult,
+    ) -> None:
+        """Add the items of the next pages to ``parsed`` until there are ``max_results`` distinct
+        ones, a page brings none, there is no next page or one fails (its error goes to
+        ``errors``, ``partial`` is set: the pages read stand)."""
+
+        def key(item: dict[str, Any]) -> Optional[str]:
+            return identity(item, self.vertical)
+
+        seen = {found for found in map(key, parsed.items) if found is not None}
+        page_result = parsed
+        pages = 1
+        read = len(parsed.items)
+        while pages < MAX_PAGES and len(seen) < params.max_results and page_result.items:
+            spec = self.next_page(params, Page(pages + 1, read, response, page_result))
+            if spec is None:
+                break
+            try:
+                before_next_request()
+                response = self._send(spec, transport, deadline)
+                page_result = self._parse(response, params, deadline)
+            except WebSearchError as error:
+                later_request_failed(error)
+                parsed.errors.append(error.to_dict())
+                parsed.partial = True
+                break
+            pages += 1
+            read += len(page_result.items)
+            fresh = [item for item in page_result.items if key(item) not in seen]
+            seen.update(found for found in map(key, fresh) if found is not None)
+            parsed.items.extend(fresh)
+            parsed.errors.extend(page_result.errors)
+            if not fresh:
+                break
+        parsed.pages = pages
+
+    def _send(self, spec: RequestSpec, transport: HttpTransport, deadline: Deadline) -> HttpResponse:
+        """One request of the search, fitted to the deadline (a web page as a browser asks for it)."""
+        spec = self.fit_request(spec, deadline)
         if self.kind == "html" and not spec.browser:  # a web page a browser would ask for: the browser wire
             spec = dataclasses.replace(spec, browser=True)
         try:
-            response = transport.send(
+            return transport.send(
                 spec,
                 deadline=deadline,
                 provider=self.name,
@@ -297,21 +422,31 @@ class Backend:
                 error.message += " (the cap is WEB_SEARCH_MAX_BYTES, Settings.max_response_bytes)"
                 error.args = (error.message,)
             raise
+
+    def _parse(self, response: HttpResponse, params: SearchParams, deadline: Deadline) -> ParseResult:
+        """:meth:`interpret` within the deadline."""
+        return self._within(deadline, response, lambda: self.interpret(response, params), "parsing")
+
+    def _within(self, deadline: Deadline, response: HttpResponse, work: Callable[[], T], doing: str) -> T:
+        """``work()`` (reading ``response``) in a thread abandoned at the deadline: ``Timeout`` then."""
         try:
-            parsed = run_within(deadline, lambda: self.interpret(response, params), name="websearch-parse")
+            return run_within(deadline, work, name="websearch-parse")
         except DeadlinePassed:
             raise Timeout(
-                "%s: parsing the answer (%d bytes) did not finish within the %.0f ms deadline"
-                % (self.name, len(response.content), deadline.timeout_ms),
+                "%s: %s the answer (%d bytes) did not finish within the %.0f ms deadline"
+                % (self.name, doing, len(response.content), deadline.timeout_ms),
                 provider=self.name,
                 detail_code=DEADLINE_EXCEEDED,
                 status=response.status,
             ) from None
-        return _without_secrets(parsed, self.secrets())
+
+    def answer_error(self, response: HttpResponse) -> Optional[WebSearchError]:
+        """The error an answer means (:meth:`classify`, then its HTTP status), or ``None``."""
+        return self.classify(response) or status_error(response, self.name)
 
     def interpret(self, response: HttpResponse, params: SearchParams) -> ParseResult:
         """Turn a response into a parse result or the error it means."""
-        error = self.classify(response) or status_error(response, self.name)
+        error = self.answer_error(response)
         if error is not None:
             raise error
         try:
@@ -325,6 +460,17 @@ class Backend:
                 detail_code=UNEXPECTED_SHAPE,
                 status=response.status,
             ) from exc
+
+
+def answered_at(response: HttpResponse, params: SearchParams) -> datetime.datetime:
+    """When the service answered: its ``Date`` header (UTC), else when the search was asked for."""
+    try:
+        stamp = parsedate_to_datetime(response.headers.get("Date") or "")
+    except (TypeError, ValueError, IndexError):  # absent or malformed
+        return params.now
+    if stamp.tzinfo is None:  # "-0000": UTC, as RFC 5322 says
+        stamp = stamp.replace(tzinfo=datetime.timezone.utc)
+    return stamp.astimezone(datetime.timezone.utc)
 
 
 def _declared_at(cls: type, *attributes: str) -> int:

@@ -35,7 +35,7 @@ from ..net.botwall import bot_wall_error
 from ..net.transport import HttpResponse, RequestSpec
 from . import registry
 from .base import Backend, page_number, split_locale
-from .html_parsing import region
+from .html_parsing import notice_shown, region
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -148,7 +148,7 @@ class HtmlEngine(Backend):
         else ``WebParseError`` when no result is found."""
         markup = self.results_region(text)
         items, empty = self.region_items(markup, params) if markup is not None else ([], False)
-        if items or empty or any(marker in text for marker in self.no_results):
+        if items or empty or notice_shown(text, self.no_results, params.query):
             return items
         raise WebParseError(
             "%s answered with a page that has neither results nor a no-results notice" % self.name,

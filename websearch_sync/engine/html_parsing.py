@@ -18,6 +18,7 @@ deadline stops instead of running on.
 """
 
 import datetime
+import html
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
@@ -105,6 +106,50 @@ def reduce_markup(markup: str, images: bool = False) -> str:
     ``images``: keep the ``<img>`` tags (a news or video item's picture)."""
     noise = _NOISE_BUT_IMAGES if images else _NOISE
     return _INDENT.sub("><", noise.sub(_noise_replacement, markup))
+
+
+#: How far past a plain-text notice its text node is read (to compare it with the query).
+_NOTICE_NODE_CHARS = 2000
+
+
+def notice_shown(text: str, markers: Sequence[str], query: str) -> bool:
+    """Whether the page ``text`` shows one of the "no results" ``markers`` where the engine prints it.
+
+    A marker that is markup (it holds ``<``, ``=`` or a quote: ``'class="no-results"'``) is
+    matched anywhere: an echoed query is escaped, so it cannot forge one. A plain-text marker
+    (``"We did not find results for"``) counts only where it opens a text node that is not an
+    echo of the query: a query quoting a notice is echoed in the title, the search box and
+    the page's own "results for ..." lines, and such a page (an unknown block page, say) is
+    not "0 results". Linear: each occurrence is checked on its own bounded text node.
+    """
+    wanted = _collapsed(query)
+    for marker in markers:
+        if any(sign in marker for sign in "<=\"'"):
+            if marker in text:
+                return True
+            continue
+        start = text.find(marker)
+        while start >= 0:
+            if _opens_text_node(text, start) and not (wanted and wanted in _text_node(text, start)):
+                return True
+            start = text.find(marker, start + 1)
+    return False
+
+
+def _opens_text_node(text: str, position: int) -> bool:
+    """True when only whitespace stands between the tag before ``position`` and it."""
+    tag_end = text.rfind(">", 0, position)
+    return tag_end >= 0 and not text[tag_end + 1 : position].strip()
+
+
+def _text_node(text: str, start: int) -> str:
+    """The text node starting at ``start`` (to the next tag, bounded), unescaped and collapsed."""
+    end = text.find("<", start, start + _NOTICE_NODE_CHARS)
+    return _collapsed(html.unescape(text[start : end if end >= 0 else start + _NOTICE_NODE_CHARS]))
+
+
+def _collapsed(value: str) -> str:
+    return " ".join(value.split()).casefold()
 
 
 class _StoppableBuilder(LXMLTreeBuilder):

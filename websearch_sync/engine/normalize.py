@@ -8,14 +8,17 @@ Markup is stripped only from the text of providers whose text is HTML
 plain-text title such as ``C++ template <typename T>`` is kept as it is.
 """
 
+import datetime
 import html
 import re
 from collections.abc import Iterable
-from typing import Any, cast
+from typing import Any, Callable, Optional, cast
 
 from ..models import SearchItem
 from ..net.urls import INVISIBLE as _CONTROL
 from ..net.urls import dedupe_key, result_url
+from . import values
+from .identity import IDENTITY_FIELD, identity
 from .registry import text_is_markup
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -34,6 +37,53 @@ _SPACE = re.compile(r"\s+")
 
 #: Optional item fields a backend may set, kept when they carry text.
 OPTIONAL_FIELDS = ("source", "published_at", "content")
+
+#: How a raw value of an item field becomes its canonical value: ``(raw, markup, answered_at)``
+#: -> the value, or ``None`` (the field is left out).
+Convert = Callable[[Any, bool, datetime.datetime], Any]
+
+
+def _text_field(value: Any, markup: bool, answered_at: datetime.datetime) -> Optional[str]:
+    return clean_text(value, markup) or None
+
+
+def _url_field(value: Any, markup: bool, answered_at: datetime.datetime) -> Optional[str]:
+    return result_url(value)
+
+
+def _date_field(value: Any, markup: bool, answered_at: datetime.datetime) -> Optional[str]:
+    return values.instant(clean_text(value, markup) if isinstance(value, str) else value, answered_at)
+
+
+def _seconds_field(value: Any, markup: bool, answered_at: datetime.datetime) -> Optional[int]:
+    return values.seconds(value)
+
+
+def _count_field(value: Any, markup: bool, answered_at: datetime.datetime) -> Optional[int]:
+    return values.count(value)
+
+
+#: The fields of each vertical's items besides title, url and provider (models.NewsItem, ...).
+VERTICAL_FIELDS: dict[str, dict[str, Convert]] = {
+    "news": {"snippet": _text_field, "source": _text_field, "published_at": _date_field, "image_url": _url_field},
+    "images": {
+        "image_url": _url_field,
+        "thumbnail_url": _url_field,
+        "width": _count_field,
+        "height": _count_field,
+        "source": _text_field,
+    },
+    "videos": {
+        "snippet": _text_field,
+        "published_at": _date_field,
+        "duration": _seconds_field,
+        "publisher": _text_field,
+        "thumbnail_url": _url_field,
+        "view_count": _count_field,
+    },
+}
+#: Fields without which an item of a vertical is no result: an image result without the image.
+REQUIRED_FIELDS = {"images": ("image_url",)}
 
 
 def clean_text(value: Any, markup: bool = True) -> str:
@@ -55,7 +105,13 @@ def _tag_replacement(match: "re.Match[str]") -> str:
     return "" if name and name.lower() in _INLINE_TAGS else " "
 
 
-def normalize_items(raw_items: Iterable[dict[str, Any]], provider: str, max_results: int) -> list[SearchItem]:
+def normalize_items(
+    raw_items: Iterable[dict[str, Any]],
+    provider: str,
+    max_results: int,
+    vertical: str = "web",
+    answered_at: Optional[datetime.datetime] = None,
+) -> list[SearchItem]:
     """Canonical items from a backend's raw items.
 
     Drops items whose URL is not http(s), cleans title/snippet/extras (markup is
@@ -63,36 +119,73 @@ def normalize_items(raw_items: Iterable[dict[str, Any]], provider: str, max_resu
     URLs by :func:`~websearch_sync.net.urls.dedupe_key` (trailing slash, fragment, ``utm_*``, host case: the first
     wins), keeps at most ``max_results`` and writes
     ``rank`` 1..n. ``provider`` is used when an item does not name one.
+
+    Items of another ``vertical`` than the web keep their own fields (:data:`VERTICAL_FIELDS`),
+    each converted to its canonical form or left out (dates resolved against ``answered_at``,
+    when the service answered: default now); an image is identified by its image URL.
     """
     items: list[dict[str, Any]] = []
     seen = set()
+    moment = answered_at or datetime.datetime.now(datetime.timezone.utc)
     for raw in raw_items:
         if len(items) >= max_results:
             break
         url = result_url(raw.get("url"))
-        if url is None or dedupe_key(url) in seen:
+        if url is None:
             continue
-        seen.add(dedupe_key(url))
+        key = dedupe_key(url) if vertical not in IDENTITY_FIELD else identity(raw, vertical)
+        if key is None or key in seen:
+            continue
         source = raw.get("provider") or provider
-        markup = text_is_markup(source)
-        item: dict[str, Any] = {
-            "title": clean_text(raw.get("title"), markup),
-            "url": url,
-            "snippet": clean_text(raw.get("snippet"), markup),
-            "provider": source,
-        }
-        for name in OPTIONAL_FIELDS:
-            value = raw.get(name)
-            if value:
-                text = _clean_content(value) if name == "content" else clean_text(value, markup)
-                if text:
-                    item[name] = text
-        if raw.get("providers"):
-            item["providers"] = list(raw["providers"])
-        items.append(item)
-    for rank, item in enumerate(items, 1):
-        item["rank"] = rank
+        markup = text_is_markup(source, vertical)
+        if vertical == "web":
+            item: Optional[dict[str, Any]] = _web_item(raw, url, source, markup)
+        else:
+            item = _vertical_item(raw, url, source, vertical, markup, moment)
+        if item is not None:
+            seen.add(key)
+            items.append(item)
+    for rank, ranked in enumerate(items, 1):
+        ranked["rank"] = rank
     return cast(list[SearchItem], items)  # every key of SearchItem is written above
+
+
+def _web_item(raw: dict[str, Any], url: str, provider: str, markup: bool) -> dict[str, Any]:
+    """The canonical web item from a raw one."""
+    item: dict[str, Any] = {
+        "title": clean_text(raw.get("title"), markup),
+        "url": url,
+        "snippet": clean_text(raw.get("snippet"), markup),
+        "provider": provider,
+    }
+    for name in OPTIONAL_FIELDS:
+        value = raw.get(name)
+        if value:
+            text = _clean_content(value) if name == "content" else clean_text(value, markup)
+            if text:
+                item[name] = text
+    if raw.get("providers"):
+        item["providers"] = list(raw["providers"])
+    return item
+
+
+def _vertical_item(
+    raw: dict[str, Any], url: str, provider: str, vertical: str, markup: bool, answered_at: datetime.datetime
+) -> Optional[dict[str, Any]]:
+    """The canonical item of ``vertical`` from a raw one, ``None`` when a field it needs is missing."""
+    item: dict[str, Any] = {"title": clean_text(raw.get("title"), markup), "url": url, "provider": provider}
+    for name, convert in VERTICAL_FIELDS[vertical].items():
+        value = raw.get(name)
+        converted = convert(value, markup, answered_at) if value is not None and value != "" else None
+        if converted is not None:
+            item[name] = converted
+    if any(name not in item for name in REQUIRED_FIELDS.get(vertical, ())):
+        return None
+    if raw.get("content"):
+        item["content"] = _clean_content(raw["content"])
+    if raw.get("providers"):
+        item["providers"] = list(raw["providers"])
+    return item
 
 
 def _clean_content(value: Any) -> str:

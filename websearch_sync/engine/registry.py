@@ -24,11 +24,11 @@ from collections.abc import Iterator, Mapping
 from typing import Any, Callable, Optional
 
 from .. import config
-from ..errors import BAD_PARSE_RESULT, UNKNOWN_BACKEND, InvalidInput, WebProviderError
-from ..models import ParseResult
+from ..errors import BAD_PARSE_RESULT, UNKNOWN_BACKEND, UNSUPPORTED_VERTICAL, InvalidInput, WebProviderError
+from ..models import VERTICALS, ParseResult
 from ..net.botwall import BotWall
 from .base import TEXT_FORMATS, Backend
-from .setting import Setting, read_settings
+from .setting import Setting, merged, read_settings
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -40,7 +40,8 @@ PLUGIN_GROUP = "websearch_sync.backends"
 #: Listing order of the built-in backends: offline first, then scrapers, then APIs.
 _KIND_ORDER = ("offline", "html", "json")
 
-_REGISTRY: dict[str, type[Backend]] = {}
+#: ``{name: {vertical: class}}``: a service's web engine and its engines for other verticals share its name.
+_REGISTRY: dict[str, dict[str, type[Backend]]] = {}
 #: Names registered by :func:`register_package` (a plugin may not replace them).
 _BUILT_IN: set[str] = set()
 _PLUGINS_LOADED = False
@@ -64,6 +65,8 @@ _DECLARATIONS: tuple[tuple[str, str, Callable[[Any], bool]], ...] = (
         lambda v: isinstance(v, str) and _NAME.fullmatch(v) is not None,
     ),
     ("kind", "one of %s" % ", ".join(_KIND_ORDER), lambda v: v in _KIND_ORDER),
+    ("vertical", "one of %s" % ", ".join(VERTICALS), lambda v: v in VERTICALS),
+    ("results_per_page", "an int or None", _optional_int),
     ("text_format", "one of %s" % ", ".join(TEXT_FORMATS), lambda v: v in TEXT_FORMATS),
     ("summary", "a string", lambda v: isinstance(v, str)),
     ("default_endpoint", "a string or None", lambda v: v is None or isinstance(v, str)),
@@ -123,18 +126,26 @@ def declaration_problem(cls: object) -> Optional[str]:
 
 
 def register(cls: type[Backend]) -> type[Backend]:
-    """Register a backend class under ``cls.name`` (usable as a class decorator);
-    ``TypeError`` naming the problem when its declarations are unusable."""
+    """Register a backend class under ``(cls.name, cls.vertical)`` (usable as a class
+    decorator); ``TypeError`` naming the problem when its declarations are unusable."""
     problem = declaration_problem(cls)
     if problem is not None:
         raise TypeError("register(%r): %s" % (cls, problem))
-    _REGISTRY[cls.name] = cls
+    engines = _REGISTRY.setdefault(cls.name, {})
+    engines[cls.vertical] = cls
+    _REGISTRY[cls.name] = {v: engines[v] for v in VERTICALS if v in engines}  # in the order of VERTICALS
     return cls
 
 
-def unregister(name: str) -> None:
-    """Remove a registered backend (for tests and plug-ins)."""
-    _REGISTRY.pop(name, None)
+def unregister(name: str, vertical: Optional[str] = None) -> None:
+    """Remove a registered backend, all its verticals or one (for tests and plug-ins)."""
+    if vertical is None:
+        _REGISTRY.pop(name, None)
+        return
+    engines = _REGISTRY.get(name, {})
+    engines.pop(vertical, None)
+    if not engines:
+        _REGISTRY.pop(name, None)
 
 
 class _Catalogue:
@@ -146,7 +157,8 @@ class _Catalogue:
     def read_settings(
         self, name: str, given: Mapping[str, Any], environ: Optional[Mapping[str, str]] = None
     ) -> dict[str, Any]:
-        return read_settings(name, _REGISTRY[name].declared_settings(), given, environ)
+        declared = merged(*(cls.declared_settings() for cls in _REGISTRY[name].values()))
+        return read_settings(name, declared, given, environ)
 
 
 config.use_backends(_Catalogue())
@@ -157,36 +169,73 @@ def backend_names() -> list[str]:
     return list(_REGISTRY)
 
 
+def _engines() -> Iterator[type[Backend]]:
+    """Every registered engine class, each backend's in the order of :data:`VERTICALS`."""
+    for engines in _REGISTRY.values():
+        yield from engines.values()
+
+
 def bot_walls() -> list[BotWall]:
     """The bot walls every registered backend declares, in registration order (each once)."""
     walls: list[BotWall] = []
-    for cls in _REGISTRY.values():
+    for cls in _engines():
         walls.extend(wall for wall in cls.bot_walls if wall not in walls)
     return walls
 
 
-def text_is_markup(provider: str) -> bool:
-    """Whether ``provider``'s text fields are HTML (its ``text_format``); a name no
-    backend is registered under (only outside a search: a search's items are checked by
-    :func:`checked_result`) is read as HTML, which strips the most."""
-    cls = _REGISTRY.get(provider)
+def text_is_markup(provider: str, vertical: str = "web") -> bool:
+    """Whether ``provider``'s text fields are HTML (the ``text_format`` of its ``vertical``
+    engine); a name no backend is registered under (only outside a search: a search's
+    items are checked by :func:`checked_result`) is read as HTML, which strips the most."""
+    cls = _REGISTRY.get(provider, {}).get(vertical)
     return cls is None or cls.text_format == "html"
 
 
 def backend_options() -> list[str]:
     """Every backend-specific ``search()`` option some registered backend understands (sorted, no repeats)."""
-    return sorted({option for cls in _REGISTRY.values() for option in cls.options})
+    return sorted({option for cls in _engines() for option in cls.options})
 
 
-def backend_class(name: str) -> type[Backend]:
-    """The class registered as ``name``; ``InvalidInput`` for an unknown name."""
+def verticals_of(name: str) -> tuple[str, ...]:
+    """The verticals the backend ``name`` serves, in the order of :data:`VERTICALS` (none for an unknown name)."""
+    return tuple(_REGISTRY.get(name, {}))
+
+
+def backends_for(vertical: str) -> list[str]:
+    """The registered backends serving ``vertical``, in listing order."""
+    return [name for name, engines in _REGISTRY.items() if vertical in engines]
+
+
+def backend_class(name: str, vertical: str = "web") -> type[Backend]:
+    """The class of backend ``name`` for ``vertical``; ``InvalidInput(unknown_backend)`` for an
+    unknown name, ``InvalidInput(unsupported_vertical)`` naming the backends that serve
+    ``vertical`` when this one does not."""
     try:
-        return _REGISTRY[name]
+        engines = _REGISTRY[name]
     except (KeyError, TypeError):
         raise InvalidInput(
             "unknown backend %r; known backends: %s" % (name, ", ".join(_REGISTRY)),
             detail_code=UNKNOWN_BACKEND,
         ) from None
+    cls = engines.get(vertical)
+    if cls is None:
+        able = backends_for(vertical)
+        raise InvalidInput(
+            "backend %s does not search %s (it serves %s); backends that do: %s"
+            % (name, vertical, ", ".join(engines), ", ".join(able) or "none registered"),
+            provider=name,
+            detail_code=UNSUPPORTED_VERTICAL,
+        )
+    return cls
+
+
+def primary_class(name: str) -> type[Backend]:
+    """The class standing for backend ``name`` as a whole (its web engine, else its first
+    vertical's): where its settings, endpoint and listing come from."""
+    engines = _REGISTRY.get(name)
+    if not engines:
+        return backend_class(name)  # the unknown_backend error
+    return engines.get("web") or next(iter(engines.values()))
 
 
 def _package_classes(package_name: str) -> Iterator[type[Backend]]:
@@ -206,8 +255,13 @@ def _package_classes(package_name: str) -> Iterator[type[Backend]]:
 
 def register_package(package_name: str) -> None:
     """Register the built-in backends: every backend class defined in the modules of
-    ``package_name`` (an imported package), offline first, then scrapers, then APIs."""
+    ``package_name`` (an imported package), offline first, then scrapers, then APIs;
+    ``TypeError`` when two of them claim one name and vertical."""
+    claimed: dict[tuple[str, str], type[Backend]] = {}
     for cls in sorted(_package_classes(package_name), key=_kind_rank):
+        other = claimed.setdefault((cls.name, cls.vertical), cls)
+        if other is not cls:
+            raise TypeError("%r and %r both register %s for %s" % (other, cls, cls.name, cls.vertical))
         register(cls)
         _BUILT_IN.add(cls.name)
 

@@ -170,9 +170,24 @@ def drop(element: etree._Element) -> None:
 
 
 def _drop_outermost(doomed: Iterable[etree._Element]) -> None:
+    """Drop the outermost of ``doomed``, in document order (never in a set's order, which
+    follows memory addresses and so differs from one process to the next)."""
     doomed = set(doomed)
-    for element in [e for e in doomed if not any(a in doomed for a in e.iterancestors())]:
+    outermost = [e for e in doomed if not any(a in doomed for a in e.iterancestors())]
+    for element in sorted(outermost, key=document_position):
         drop(element)
+
+
+def document_position(element: etree._Element) -> list[int]:
+    """``element``'s place in its tree: the child index at each level from the root (sorts
+    elements in document order)."""
+    position = []
+    parent = element.getparent()
+    while parent is not None:
+        position.append(parent.index(element))
+        element, parent = parent, parent.getparent()
+    position.reverse()
+    return position
 
 
 # --------------------------------------------------------------------------- page level

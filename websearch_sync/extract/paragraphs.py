@@ -109,7 +109,7 @@ def _split(parent: etree._Element) -> None:
 def split_br_runs(root: etree._Element) -> None:
     """Wraps the ``<br><br>``-separated runs of text inside table cells and divisions in
     ``<p>`` elements, in place (module docstring)."""
-    parents = {br.getparent() for br in root.iter("br")}
+    parents = dict.fromkeys(br.getparent() for br in root.iter("br"))  # document order, each once
     for parent in parents:
         if parent is not None and _container(parent) and _has_run(parent):
             _split(parent)

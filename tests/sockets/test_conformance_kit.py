@@ -1,0 +1,149 @@
+"""The conformance kit (``websearch_sync.testing.conformance_checks``) on any registered backend.
+
+Every built-in backend passes it; a backend that breaks a promise fails the check that states
+it; and the example plugin of docs/backends.md, made of public names only, installed as a real
+distribution, passes it with a page Mojeek really served (its golden is the built-in
+``mojeek_html`` parser's reviewed golden of that page: the same engine must read it the same).
+"""
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from backend_kit import FIXTURES, project_backends
+from test_plugins import _distribution
+
+from websearch_sync.backends import HtmlEngine, SearchParams
+from websearch_sync.engine import registry
+from websearch_sync.testing import check_conformance, conformance_checks
+
+ROOT = Path(__file__).resolve().parents[2]
+EXAMPLE = re.search(
+    r"<!-- example-plugin-start -->\s*```python\n(.*?)```",
+    (ROOT / "docs" / "backends.md").read_text(encoding="utf-8"),
+    re.S,
+).group(1)
+#: The real Mojeek pages the example is checked on: a results page and the ALTCHA wall.
+MOJEEK_CASES = ("web-search-mcp__mojeek", "argos-engine__altcha")
+
+
+@pytest.mark.parametrize("name", project_backends())
+def test_every_built_in_backend_passes_the_kit(name):
+    check_conformance(name)
+
+
+class _ZeroForAnything(HtmlEngine):
+    """Breaks a promise: any page without results reads as "no results"."""
+
+    name = "kit_zero_for_anything"
+    default_endpoint = "https://zero.conformance.test/search"
+    region_start = ("<body",)
+    no_results = ("<",)
+
+    def query(self, params: SearchParams) -> dict:
+        return {"q": params.full_query}
+
+    def items(self, markup: str, params: SearchParams) -> list:
+        return []
+
+
+class _QueryNotSent(_ZeroForAnything):
+    """Breaks a promise: the query never reaches the request."""
+
+    name = "kit_query_not_sent"
+    no_results = ()
+
+    def query(self, params: SearchParams) -> dict:
+        return {"q": "fixed"}
+
+
+@pytest.mark.parametrize(
+    "cls, failing",
+    [(_ZeroForAnything, "unknown_layout"), (_QueryNotSent, "request")],
+)
+def test_a_broken_promise_fails_its_check(cls, failing):
+    registry.register(cls)
+    try:
+        outcomes = {}
+        for check in conformance_checks(cls.name):
+            try:
+                check()
+                outcomes[check.name] = "pass"
+            except AssertionError:
+                outcomes[check.name] = "fail"
+        assert outcomes[failing] == "fail"
+        with pytest.raises(AssertionError, match=failing):
+            check_conformance(cls.name)
+    finally:
+        registry.unregister(cls.name)
+
+
+def _example_fixtures(folder: Path) -> None:
+    """Mojeek's recorded cases, renamed to the example plugin (bodies copied byte for byte)."""
+    target = folder / "example_mojeek"
+    target.mkdir(parents=True)
+    for case in MOJEEK_CASES:
+        meta = json.loads((FIXTURES / "mojeek_html" / (case + ".meta.json")).read_text(encoding="utf-8"))
+        meta["backend"] = "example_mojeek"
+        (target / (case + ".meta.json")).write_text(json.dumps(meta), encoding="utf-8")
+        body = (meta.get("response") or {}).get("body")
+        if body:
+            shutil.copyfile(FIXTURES / "mojeek_html" / body, target / body)
+        golden = json.loads((FIXTURES / "mojeek_html" / (case + ".expected.json")).read_text(encoding="utf-8"))
+        for item in golden.get("items") or []:
+            item["provider"] = "example_mojeek"
+        if "provider" in (golden.get("error") or {}):
+            golden["error"]["provider"] = "example_mojeek"
+        (target / (case + ".expected.json")).write_text(json.dumps(golden), encoding="utf-8")
+
+
+@pytest.fixture
+def example_plugin(tmp_path):
+    """The docs' example engine installed as a distribution; (environment, fixtures folder)."""
+    site = tmp_path / "site"
+    site.mkdir()
+    _distribution(site, "example-mojeek", "example_mojeek", EXAMPLE, "example_mojeek = example_mojeek:ExampleMojeek\n")
+    fixtures = tmp_path / "fixtures"
+    _example_fixtures(fixtures)
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]))
+    return env, fixtures
+
+
+def test_the_docs_example_plugin_uses_public_names_only():
+    imported = re.findall(r"from (\S+) import", EXAMPLE)
+    assert imported and set(imported) == {"websearch_sync.backends"}
+
+
+def test_the_docs_example_plugin_passes_the_kit_with_real_pages(example_plugin, tmp_path):
+    env, fixtures = example_plugin
+    tests = tmp_path / "plugin_tests"
+    tests.mkdir()
+    run = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-p",
+            "websearch_sync.testing",  # the plugin alone: other installed plugins cost seconds to load
+            "-p",
+            "no:cacheprovider",
+            "-q",
+            str(tests),
+            "--websearch-conformance",
+            "example_mojeek",
+            "--websearch-fixtures",
+            str(fixtures),
+        ],
+        env=dict(env, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1"),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert re.search(r"\b8 passed\b", run.stdout), run.stdout

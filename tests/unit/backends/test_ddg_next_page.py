@@ -1,0 +1,89 @@
+"""Issue 31.4: DuckDuckGo HTML/Lite page 2+ is the "Next" form of the page before, posted as a
+browser pressing "Next" does: every named field as the page carries it, never a made-up token.
+
+Page 1 is a recorded page; no recording of its own page 2 exists, so page 2 is answered with
+another recorded DuckDuckGo page (or the recorded anomaly page): what is checked is the request
+page 2 is asked with, and how its answer joins page 1's."""
+
+from pathlib import Path
+from urllib.parse import parse_qsl
+
+import pytest
+import responses
+
+import websearch_sync as ws
+from tests.clocks import FakeClock
+from websearch_sync.backends.ddg import next_form
+
+FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
+PAGE_1 = (FIXTURES / "ddg_html" / "agent-webtool__1.html").read_text(encoding="utf-8")
+OTHER_PAGE = (FIXTURES / "ddg_html" / "eino-ext__1.html").read_text(encoding="utf-8")
+ANOMALY = (FIXTURES / "ddg_html" / "meka__ddg_anomaly.html").read_text(encoding="utf-8")
+ENDPOINT = "https://html.duckduckgo.com/html/"
+
+#: The hidden fields of page 1's "Next" form, in the page's order (fixtures/ddg_html/agent-webtool__1.html).
+NEXT_FORM = [
+    ("q", "bun javascript runtime"),
+    ("s", "10"),
+    ("nextParams", ""),
+    ("v", "l"),
+    ("o", "json"),
+    ("dc", "11"),
+    ("api", "d.js"),
+    ("vqd", "4-286313710471813745916649067655066947147"),
+    ("kl", "wt-wt"),
+]
+
+
+def _client(clock=None):
+    return ws.SearchClient(
+        "ddg_html", settings=ws.Settings(impersonate="off"), clock=clock or FakeClock(), cache_ttl_s=0, retries=0
+    )
+
+
+def test_the_next_form_is_found_by_its_fields_on_both_templates():
+    assert next_form(PAGE_1) == ("/html/", dict(NEXT_FORM))
+    action, fields = next_form((FIXTURES / "ddg_lite" / "nlos__1.html").read_text(encoding="utf-8"))
+    assert action == "/lite/" and fields["s"] == "10" and fields["vqd"].startswith("4-")
+    assert next_form(ANOMALY) is None
+
+
+def test_page_two_is_asked_with_page_ones_next_form():
+    clock = FakeClock()
+    with responses.RequestsMock() as mock, _client(clock) as client:
+        mock.post(ENDPOINT, body=PAGE_1, content_type="text/html; charset=UTF-8")
+        mock.post(ENDPOINT, body=OTHER_PAGE, content_type="text/html; charset=UTF-8")
+        response = client.search("bun javascript runtime", max_results=15)
+        first, second = (call.request for call in mock.calls)
+    assert parse_qsl(first.body, keep_blank_values=True) == [
+        ("q", "bun javascript runtime"),
+        ("b", ""),
+        ("kl", ""),
+        ("df", ""),
+    ]
+    assert parse_qsl(second.body, keep_blank_values=True) == NEXT_FORM
+    assert second.headers["Referer"] == "https://html.duckduckgo.com/"
+    assert second.headers["Content-Type"] == "application/x-www-form-urlencoded"
+    items = response["items"]
+    assert len(items) == 15 and [item["rank"] for item in items] == list(range(1, 16))
+    assert len({item["url"] for item in items}) == 15
+    assert items[0]["url"] == "https://bun.sh/"  # page 1 first, in its order
+    assert response["provider_meta"]["pages"] == 2 and response["provider_meta"]["attempts"] == 2
+    assert clock.sleeps == pytest.approx([1.0])  # page 2 waited for ddg_html's next slot
+
+
+def test_a_blocked_page_two_returns_page_one_with_the_block_in_errors():
+    with responses.RequestsMock() as mock, _client() as client:
+        mock.post(ENDPOINT, body=PAGE_1, content_type="text/html; charset=UTF-8")
+        mock.post(ENDPOINT, body=ANOMALY, status=202, content_type="text/html; charset=UTF-8")
+        response = client.search("bun javascript runtime", max_results=20)
+    assert len(response["items"]) == 10
+    assert response["errors"][0]["type"] == "WebBlocked" and response["errors"][0]["detail_code"] == "captcha_required"
+    assert response["provider_meta"]["pages"] == 1
+
+
+def test_ten_results_or_fewer_send_one_request_as_before():
+    with responses.RequestsMock() as mock, _client() as client:
+        mock.post(ENDPOINT, body=PAGE_1, content_type="text/html; charset=UTF-8")
+        response = client.search("bun javascript runtime", max_results=10)
+    assert len(response["items"]) == 10 and "pages" not in response["provider_meta"]

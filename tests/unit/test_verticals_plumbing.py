@@ -1,0 +1,295 @@
+"""Issue 31: ``vertical=`` from every entry point to the registry, typed items per vertical,
+refusals before any request, ``auto`` per vertical, and paging (pages read at the call's pace,
+deduplicated, a failed later page keeping the pages before it)."""
+
+import datetime
+import json
+from typing import Any, Optional
+
+import pytest
+import responses
+from requests.structures import CaseInsensitiveDict
+
+import websearch_sync as ws
+from tests.clocks import FakeClock
+from websearch_sync import tool
+from websearch_sync.engine import registry
+from websearch_sync.engine.base import Backend, Page, answered_at
+from websearch_sync.engine.normalize import normalize_items
+from websearch_sync.models import ParseResult, SearchParams
+from websearch_sync.net.transport import HttpResponse, RequestSpec
+from websearch_sync.testing import assert_contract, no_network
+
+ENDPOINT = "https://pages.example/search"
+
+
+@pytest.mark.parametrize("vertical", ["web", "news", "images", "videos"])
+def test_every_vertical_answers_in_its_own_shape(vertical):
+    response = ws.search("red panda", backend="stub", vertical=vertical)
+    assert_contract(response, provider="stub")
+    assert response["provider_meta"].get("vertical") == (None if vertical == "web" else vertical)
+    if vertical == "images":
+        assert all(item["image_url"].startswith("https://") for item in response["items"])
+        assert "snippet" not in response["items"][0]
+
+
+def test_web_items_are_unchanged_by_the_vertical_argument():
+    assert ws.search("q", backend="stub")["items"] == ws.search("q", backend="stub", vertical="web")["items"]
+    assert "vertical" not in ws.search("q", backend="stub", vertical="web")["provider_meta"]
+
+
+def test_a_backend_without_the_vertical_refuses_before_any_request_naming_those_with_it():
+    with no_network(), pytest.raises(ws.InvalidInput) as info:
+        ws.search("q", backend="wikipedia", vertical="images")
+    assert info.value.detail_code == "unsupported_vertical"
+    assert "stub" in info.value.message and "wikipedia" in info.value.message
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.search("q", backend=["stub", "wikipedia"], vertical="news")
+    assert info.value.detail_code == "unsupported_vertical"
+
+
+@pytest.mark.parametrize("vertical", ["books", "WEB ", 3, True])
+def test_an_unknown_vertical_is_bad_input(vertical):
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.search("q", vertical=vertical)
+    assert info.value.detail_code == "bad_vertical"
+
+
+def test_the_registry_says_who_serves_what():
+    assert registry.verticals_of("stub") == ("web", "news", "images", "videos")
+    assert registry.verticals_of("wikipedia") == ("web",)
+    assert "stub" in registry.backends_for("videos") and "wikipedia" not in registry.backends_for("videos")
+    assert registry.backend_class("stub", "news").vertical == "news"
+    assert registry.primary_class("stub").vertical == "web"
+
+
+def test_the_vertical_is_part_of_the_cache_key():
+    with ws.SearchClient("stub") as client:
+        client.search("q")
+        news = client.search("q", vertical="news")
+        assert news["provider_meta"]["cached"] is False and news["provider_meta"]["vertical"] == "news"
+        assert client.search("q", vertical="news")["provider_meta"]["cached"] is True
+
+
+# -- auto, one chain per vertical ----------------------------------------------------------------
+
+
+class _Blocked(Backend):
+    name = "vertical_probe_a"
+    kind = "json"
+    vertical = "news"
+    auto_rank = 100  # first of the keyless chain
+    default_endpoint = ENDPOINT
+
+    def search(self, params, transport, deadline):
+        self.check(params)
+        raise ws.WebBlocked("blocked", provider=self.name, detail_code="captcha_required")
+
+
+class _Answers(Backend):
+    name = "vertical_probe_b"
+    kind = "json"
+    vertical = "news"
+    auto_rank = 101
+    text_format = "text"
+    default_endpoint = ENDPOINT
+
+    def search(self, params, transport, deadline):
+        self.check(params)
+        return ParseResult(items=[{"title": "T", "url": "https://news.example/a", "published_at": "2026-08-01"}])
+
+
+@pytest.fixture
+def news_chain():
+    for cls in (_Blocked, _Answers):
+        registry.register(cls)
+    yield
+    for cls in (_Blocked, _Answers):
+        registry.unregister(cls.name)
+
+
+def test_auto_news_moves_past_a_blocked_keyless_engine(news_chain):
+    from websearch_sync.client.selection import auto_backends, keyless_chain
+
+    assert keyless_chain("news")[:2] == ("vertical_probe_a", "vertical_probe_b")
+    assert "vertical_probe_a" not in auto_backends(ws.Settings())  # the web chain has no news-only engine
+    with no_network(), ws.SearchClient(cache_ttl_s=0, retries=0) as client:
+        response = client.search("q", backend="auto", vertical="news")
+    assert response["provider_meta"]["provider_name"] == "vertical_probe_b"
+    assert response["items"][0]["published_at"] == "2026-08-01"
+    assert response["errors"][0]["type"] == "WebBlocked" and response["errors"][0]["provider"] == "vertical_probe_a"
+
+
+# -- the LLM tool -----------------------------------------------------------------------------------
+
+
+def test_the_tool_takes_a_vertical_and_keeps_ten_results_at_most():
+    schema = tool.tool_schema("web.search")
+    assert schema["properties"]["vertical"]["enum"] == ["web", "news", "images", "videos"]
+    assert schema["properties"]["max_results"]["maximum"] == 10
+    result = tool.call_tool("web.search", {"query": "q", "vertical": "videos"}, client=ws.SearchClient("stub"))
+    assert result["items"][0]["duration"] == 60
+    assert "Duration (s): 60" in tool.format_results(result)
+    refused = tool.call_tool("web.search", {"query": "q", "max_results": 20})
+    assert refused["error"]["type"] == "InvalidInput"
+
+
+def test_the_tool_caps_a_configured_default_above_ten():
+    client = ws.SearchClient("stub", settings=ws.Settings(max_results=30))
+    with responses.RequestsMock():  # the stub sends nothing
+        result = tool.call_tool("web.search", {"query": "q"}, client=client)
+    assert len(result["items"]) == 3 and result["provider_meta"]["provider_name"] == "stub"
+
+
+# -- paging -----------------------------------------------------------------------------------------
+
+
+class _Paged(Backend):
+    """Three results a page, the page number in the URL; page 4 repeats page 3."""
+
+    name = "paging_probe"
+    kind = "json"
+    text_format = "text"
+    default_endpoint = ENDPOINT
+    min_interval_s = 1.0
+    results_per_page = 3
+
+    def build_request(self, params: SearchParams) -> RequestSpec:
+        return RequestSpec("GET", ENDPOINT, params={"q": params.query, "page": "1"})
+
+    def next_page(self, params: SearchParams, page: Page) -> Optional[RequestSpec]:
+        return RequestSpec(
+            "GET", ENDPOINT, params={"q": params.query, "page": str(page.number), "from": str(page.read)}
+        )
+
+    def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
+        return ParseResult(items=response.json()["items"])
+
+
+def _page(number: int, urls: list[str]) -> dict[str, Any]:
+    return {"items": [{"title": "r%s" % u, "url": "https://r.example/%s" % u, "snippet": "s"} for u in urls]}
+
+
+@pytest.fixture
+def paged():
+    registry.register(_Paged)
+    yield
+    registry.unregister(_Paged.name)
+
+
+def _serve(mock: responses.RequestsMock, pages: dict[int, Any]) -> None:
+    for number, body in pages.items():
+        query = {"q": "q", "page": str(number)}
+        if number > 1:
+            query["from"] = str(3 * (number - 1))
+        status, payload = body if isinstance(body, tuple) else (200, body)
+        mock.get(
+            ENDPOINT,
+            match=[responses.matchers.query_param_matcher(query)],
+            status=status,
+            body=json.dumps(payload),
+            content_type="application/json",
+        )
+
+
+def test_more_results_than_a_page_reads_the_next_pages_at_the_pace(paged):
+    clock = FakeClock()
+    with responses.RequestsMock() as mock, ws.SearchClient("paging_probe", clock=clock, cache_ttl_s=0) as client:
+        _serve(mock, {1: _page(1, ["1", "2", "3"]), 2: _page(2, ["3", "4", "5"]), 3: _page(3, ["6", "7", "8"])})
+        response = client.search("q", max_results=7)
+    assert [item["url"][-1] for item in response["items"]] == list("1234567")  # the repeat of 3 dropped
+    assert [item["rank"] for item in response["items"]] == list(range(1, 8))
+    assert response["provider_meta"]["pages"] == 3 and response["provider_meta"]["attempts"] == 3
+    assert clock.sleeps == pytest.approx([1.0, 1.0])  # each later page waited for the backend's slot
+
+
+def test_a_call_within_one_page_sends_one_request(paged):
+    with responses.RequestsMock() as mock, ws.SearchClient("paging_probe", clock=FakeClock()) as client:
+        _serve(mock, {1: _page(1, ["1", "2"])})
+        response = client.search("q", max_results=3)
+    assert len(response["items"]) == 2 and "pages" not in response["provider_meta"]
+
+
+def test_paging_stops_at_a_page_that_brings_nothing_new(paged):
+    with responses.RequestsMock() as mock, ws.SearchClient("paging_probe", clock=FakeClock()) as client:
+        _serve(mock, {1: _page(1, ["1", "2", "3"]), 2: _page(2, ["1", "2", "3"])})
+        response = client.search("q", max_results=20)
+    assert len(response["items"]) == 3 and response["provider_meta"]["pages"] == 2
+
+
+def test_a_failed_later_page_keeps_the_pages_before_it_and_is_not_cached(paged):
+    clock = FakeClock()
+    with responses.RequestsMock() as mock, ws.SearchClient("paging_probe", clock=clock, retries=0) as client:
+        _serve(mock, {1: _page(1, ["1", "2", "3"]), 2: (429, {"error": "slow down"})})
+        response = client.search("q", max_results=10)
+        assert [item["rank"] for item in response["items"]] == [1, 2, 3]
+        assert response["errors"][0]["type"] == "WebBlocked" and response["errors"][0]["detail_code"] == "http_429"
+        assert response["provider_meta"]["pages"] == 1
+        with pytest.raises(ws.WebBlocked) as info:  # the block started the cool-down; nothing was cached
+            client.search("q", max_results=10)
+    assert "cool" in info.value.message
+
+
+# -- values of the verticals ---------------------------------------------------------------------------
+
+
+ANSWERED = datetime.datetime(2026, 8, 1, 12, 0, 0, tzinfo=datetime.timezone.utc)
+
+
+def _one(vertical: str, **raw: Any) -> dict[str, Any]:
+    items = normalize_items([{"title": "t", "url": "https://a.example/", **raw}], "stub", 5, vertical, ANSWERED)
+    return dict(items[0]) if items else {}
+
+
+@pytest.mark.parametrize(
+    "raw, expected",
+    [
+        ("3 hours ago", "2026-08-01T09:00:00Z"),
+        ("2d", "2026-07-30"),
+        ("yesterday", "2026-07-31"),
+        ("an hour ago", "2026-08-01T11:00:00Z"),
+        (1754049600, "2025-08-01T12:00:00Z"),
+        ("2026-07-09T10:11:12+02:00", "2026-07-09T08:11:12Z"),
+        ("2026-07-09T10:11:12.123456789Z", "2026-07-09T10:11:12Z"),
+        ("2026-07-09", "2026-07-09"),
+        ("Jul 9, 2026", "2026-07-09"),
+        ("7/9/2026", None),  # month or day first: the page does not say
+        ("sometime", None),
+    ],
+)
+def test_dates_become_iso_utc_resolved_against_the_answer(raw, expected):
+    assert _one("news", published_at=raw).get("published_at") == expected
+
+
+@pytest.mark.parametrize(
+    "raw, expected",
+    [("1:02:03", 3723), ("2:03", 123), ("PT1M2S", 62), ("PT1H", 3600), (95, 95), ("95", 95), ("x", None)],
+)
+def test_durations_become_seconds(raw, expected):
+    assert _one("videos", duration=raw).get("duration") == expected
+
+
+@pytest.mark.parametrize(
+    "raw, expected",
+    [("1.2M views", 1_200_000), ("12K", 12_000), ("1,234 views", 1234), ("640", 640), (7, 7), ("1.234", None)],
+)
+def test_counts_become_ints(raw, expected):
+    assert _one("videos", view_count=raw).get("view_count") == expected
+
+
+def test_an_image_is_one_result_per_image_and_needs_the_image():
+    raw = [
+        {"title": "a", "url": "https://page.example/", "image_url": "https://img.example/1.png", "width": "640"},
+        {"title": "b", "url": "https://page.example/", "image_url": "https://img.example/2.png"},
+        {"title": "c", "url": "https://page.example/", "image_url": "https://img.example/1.png"},
+        {"title": "d", "url": "https://page.example/", "image_url": "javascript:alert(1)"},
+    ]
+    items = normalize_items(raw, "stub", 10, "images", ANSWERED)
+    assert [item["title"] for item in items] == ["a", "b"] and items[0]["width"] == 640
+
+
+def test_relative_dates_resolve_against_the_date_header():
+    params = SearchParams(query="q", max_results=5, vertical="news")
+    dated = HttpResponse(200, CaseInsensitiveDict({"Date": "Sat, 01 Aug 2026 12:00:00 GMT"}), b"", "https://x.example/")
+    assert answered_at(dated, params) == ANSWERED
+    assert answered_at(HttpResponse(200, CaseInsensitiveDict(), b"", "https://x.example/"), params) == params.now

@@ -1,0 +1,315 @@
+"""The conformance kit: what every backend must do, checked on any registered one (a plugin's too).
+
+The checks are stated against the backend's own declaration (its endpoint, settings, auth
+statuses, longest query) and its recorded cases, never against a list of known backends:
+
+* ``declaration``: the class declarations the registry accepts;
+* ``request``: the request goes to the declared endpoint (or its override) with the query, and
+  a secret setting travels in a header, never in the URL or body;
+* ``missing_settings``: a required setting left out is refused before any request;
+* ``statuses``: a bare status (no envelope, no wall) maps as declared: its ``auth_statuses``
+  (401 by default) ``AuthError``, 403/429 ``WebBlocked``, 5xx ``BadGateway``, the rest
+  ``WebProviderError``, each ``http_<status>``; a 429's ``Retry-After`` is reported;
+* ``proxy_pages``: a reverse proxy's HTML error page is its status, not a parse error or a wall;
+* ``unknown_layout``: a 200 answer of no format the backend knows (a sign-in portal) is
+  ``WebParseError``, never "0 results";
+* ``deadline``: a server on 127.0.0.1 that accepts and never answers ends the call with
+  ``Timeout`` (the call never hangs);
+* ``recorded_cases``: every case recorded for it (``websearch-sync record``) replays to its
+  golden and keeps the result contract; its recorded bot walls are ``WebBlocked`` there.
+
+Answers are built in memory and read by the backend's own ``interpret`` (classifier, status
+mapping, parser); the deadline check alone opens a socket, on loopback. Used by
+:func:`websearch_sync.testing.conformance_checks` and the project's own conformance suite.
+"""
+
+import contextlib
+import socket
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, Callable, Optional
+from urllib.parse import unquote_plus, urlsplit
+
+from requests.structures import CaseInsensitiveDict
+
+from ..config import Settings
+from ..engine import registry
+from ..engine.base import Backend
+from ..errors import (
+    AuthError,
+    BadGateway,
+    InvalidInput,
+    Timeout,
+    WebBlocked,
+    WebParseError,
+    WebProviderError,
+    WebSearchError,
+)
+from ..models import SearchParams, StrPath
+from ..net.deadline import Deadline
+from ..net.response import HttpResponse
+from ..net.transport import HttpTransport, RequestSpec
+from ..secrets import is_secret_name
+from .cases import run_cases
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+#: Statuses sent with a body that means nothing (no vendor envelope, no bot wall).
+STATUSES = (400, 401, 402, 403, 404, 422, 429, 432, 433, 500, 502, 503, 504)
+#: Error pages of a reverse proxy in front of a failing service (nginx's wording).
+PROXY_PAGES = {
+    502: (
+        "<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center>"
+        "<hr><center>nginx</center></body></html>"
+    ),
+    503: "<html><body><h1>503 Service Temporarily Unavailable</h1></body></html>",
+}
+#: A 200 that is no search answer: a captive portal, a sign-in page.
+PORTAL_PAGE = "<!doctype html><html><head><title>Sign in</title></head><body><form>Wi-Fi login</form></body></html>"
+QUERY = "conformance check"
+#: The deadline of the silent-server check, and how long the kit waits for the call before it
+#: reports a hang (the call must end at its deadline; the margin only tells a hang apart).
+DEADLINE_MS = 300
+HANG_S = 30.0
+
+
+@dataclass(frozen=True)
+class ConformanceCheck:
+    """One named check of one backend; calling it raises ``AssertionError`` naming what failed."""
+
+    backend: str
+    name: str
+    run: Callable[[], None]
+
+    def __call__(self) -> None:
+        self.run()
+
+    def __str__(self) -> str:
+        return "%s-%s" % (self.backend, self.name)
+
+
+def secret_values(cls: type[Backend]) -> dict[str, str]:
+    """A distinct dummy secret per secret setting of ``cls``."""
+    return {s.name: "%s-%s-SECRET-0451" % (cls.name, s.name) for s in cls.declared_settings() if s.secret}
+
+
+def dummy_settings(cls: type[Backend], settings: Optional[Settings] = None) -> Settings:
+    """``settings`` if given, else settings that make ``cls`` usable: each required or secret
+    setting gets a dummy value (a URL setting a ``.test`` URL, a secret a marked string)."""
+    if settings is not None:
+        return settings
+    secrets = secret_values(cls)
+    config: dict[str, Any] = {}
+    for setting in cls.declared_settings():
+        if not (setting.required or setting.secret):
+            continue
+        if setting.kind == "json":
+            config[setting.name] = {"X-Conformance": secrets.get(setting.name, "conformance")}
+        elif setting.secret:
+            config[setting.name] = secrets[setting.name]
+        elif setting.kind == "url":
+            config[setting.name] = "https://%s.conformance.test/api" % cls.name
+        elif setting.kind == "int":
+            config[setting.name] = setting.minimum
+        else:
+            config[setting.name] = "conformance"
+    return Settings(providers={cls.name: config} if config else {})
+
+
+def declared_error(cls: type[Backend], status: int) -> type[WebSearchError]:
+    """The error class a bare ``status`` must give for ``cls`` (see the module docstring)."""
+    if status == 401 or status in getattr(cls, "auth_statuses", (401,)):
+        return AuthError
+    if status in (403, 429):
+        return WebBlocked
+    return BadGateway if status >= 500 else WebProviderError
+
+
+def _answer(status: int, body: str, content_type: str, headers: Optional[dict[str, str]] = None) -> HttpResponse:
+    fields: CaseInsensitiveDict[str] = CaseInsensitiveDict({"Content-Type": content_type})
+    fields.update(headers or {})
+    return HttpResponse(status, fields, body.encode("utf-8"), "https://conformance.test/")
+
+
+def _interpreted(backend: Backend, response: HttpResponse) -> Any:
+    """What the backend makes of ``response``: its parse result or the error it raises."""
+    try:
+        return backend.interpret(response, SearchParams(query=QUERY, max_results=10))
+    except WebSearchError as error:
+        return error
+
+
+def _request_values(spec: RequestSpec) -> str:
+    """The query string, form and JSON body of a request (decoded), as one text."""
+    parts: list[Any] = [unquote_plus(urlsplit(spec.url).query)]
+    for part in (spec.params, spec.data, spec.json):
+        if isinstance(part, dict):
+            parts.extend(part.values())
+        elif isinstance(part, (list, tuple)):
+            parts.extend(value for _key, value in part)
+        elif part is not None:
+            parts.append(part)
+    return " ".join(str(value) for value in parts)
+
+
+class _Kit:
+    """The checks of one backend class, configured by ``settings``."""
+
+    def __init__(self, cls: type[Backend], settings: Settings, fixtures: Optional[StrPath]) -> None:
+        self.cls, self.settings, self.fixtures = cls, settings, fixtures
+
+    def backend(self) -> Backend:
+        return self.cls(self.settings)
+
+    def declaration(self) -> None:
+        problem = registry.declaration_problem(self.cls)
+        assert problem is None, "%s: %s" % (self.cls.name, problem)
+
+    def request(self) -> None:
+        backend = self.backend()
+        spec = backend.build_request(SearchParams(query=QUERY, max_results=10))
+        sent, declared = urlsplit(spec.url), urlsplit(backend.endpoint_url())
+        assert (sent.scheme, sent.hostname) == (declared.scheme, declared.hostname), (
+            "%s sends to %s, but its endpoint is %s" % (self.cls.name, spec.url, backend.endpoint_url())
+        )
+        values = _request_values(spec)
+        assert QUERY in values, "%s: the query is not in the request (%s)" % (self.cls.name, values)
+        for name, secret in secret_values(self.cls).items():
+            if backend.config.get(name) == secret:
+                assert secret not in values + spec.url, "%s: the secret %s travels in the URL or body" % (
+                    self.cls.name,
+                    name,
+                )
+
+    def missing_settings(self) -> None:
+        for setting in self.cls.declared_settings():
+            if not setting.required:
+                continue
+            config = dict(self.settings.provider(self.cls.name))
+            config.pop(setting.name, None)
+            backend = self.cls(Settings(providers={self.cls.name: config}))
+            try:
+                backend.check(SearchParams(query=QUERY, max_results=10))
+            except WebSearchError as error:
+                expected = AuthError if is_secret_name(setting.name) else InvalidInput
+                assert isinstance(error, expected), "%s without %s: %r" % (self.cls.name, setting.name, error)
+            else:
+                raise AssertionError("%s searched without its required setting %s" % (self.cls.name, setting.name))
+
+    def statuses(self) -> None:
+        backend = self.backend()
+        for status in STATUSES:
+            error = _interpreted(backend, _answer(status, "status conformance", "text/plain"))
+            expected = declared_error(self.cls, status)
+            assert type(error) is expected, "%s: a bare %d gave %r, not %s" % (
+                self.cls.name,
+                status,
+                error,
+                expected.__name__,
+            )
+            assert error.detail_code == "http_%d" % status and error.status == status, repr(error)
+            assert error.retryable is (status == 429 or status >= 500), "%s: %r retryable" % (self.cls.name, error)
+        error = _interpreted(backend, _answer(429, "slow down", "text/plain", {"Retry-After": "7"}))
+        assert isinstance(error, WebBlocked) and error.retry_after == 7.0, "%s: 429 + Retry-After: 7 gave %r" % (
+            self.cls.name,
+            error,
+        )
+
+    def proxy_pages(self) -> None:
+        backend = self.backend()
+        for status, page in PROXY_PAGES.items():
+            error = _interpreted(backend, _answer(status, page, "text/html"))
+            assert type(error) is declared_error(self.cls, status) and error.detail_code == "http_%d" % status, (
+                "%s: a proxy's %d page gave %r" % (self.cls.name, status, error)
+            )
+
+    def unknown_layout(self) -> None:
+        outcome = _interpreted(self.backend(), _answer(200, PORTAL_PAGE, "text/html; charset=utf-8"))
+        assert isinstance(outcome, WebParseError), "%s: a sign-in page answered with 200 gave %r, not WebParseError" % (
+            self.cls.name,
+            outcome,
+        )
+
+    def deadline(self) -> None:
+        with _silent_server() as url:
+            settings = Settings(
+                providers=self.settings.providers,
+                endpoints=dict(self.settings.endpoints, **{self.cls.name: url}),
+            )
+            outcome: list[Any] = []
+
+            def call() -> None:
+                with contextlib.closing(HttpTransport()) as transport:
+                    try:
+                        self.cls(settings).search(
+                            SearchParams(query=QUERY, max_results=10), transport, Deadline(DEADLINE_MS)
+                        )
+                    except WebSearchError as error:
+                        outcome.append(error)
+                    else:
+                        outcome.append("an answer")
+
+            worker = threading.Thread(target=call, name="websearch-conformance", daemon=True)
+            worker.start()
+            worker.join(HANG_S)
+            assert not worker.is_alive(), "%s: a silent server held the call past %.0f s" % (self.cls.name, HANG_S)
+        assert outcome and isinstance(outcome[0], Timeout), "%s: a silent server gave %r, not Timeout" % (
+            self.cls.name,
+            outcome[0] if outcome else None,
+        )
+
+    def recorded_cases(self) -> None:
+        assert self.fixtures is not None
+        try:
+            results = run_cases(self.fixtures, self.cls.name)
+        except InvalidInput as error:  # no folder, or no case of this backend in it
+            raise AssertionError(str(error)) from None
+        failed = [
+            "%s %s: %s" % (r.status, r.case.case_id, "; ".join(r.diff[:5])) for r in results if r.status != "PASS"
+        ]
+        assert not failed, "recorded cases that fail:\n" + "\n".join(failed)
+
+
+@contextlib.contextmanager
+def _silent_server() -> Iterator[str]:
+    """A server on 127.0.0.1 that accepts connections and never answers; its URL."""
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    listener.settimeout(0.1)
+    held: list[socket.socket] = []
+    stop = threading.Event()
+
+    def accept() -> None:
+        while not stop.is_set():
+            try:
+                held.append(listener.accept()[0])
+            except OSError:  # the 0.1 s poll, or the listener closed
+                continue
+
+    acceptor = threading.Thread(target=accept, name="websearch-conformance-server", daemon=True)
+    acceptor.start()
+    try:
+        yield "http://127.0.0.1:%d/search" % listener.getsockname()[1]
+    finally:
+        stop.set()
+        acceptor.join(5)
+        listener.close()
+        for conn in held:
+            conn.close()
+
+
+def conformance_checks(
+    backend: str, *, fixtures: Optional[StrPath] = None, settings: Optional[Settings] = None
+) -> list[ConformanceCheck]:
+    """The checks of the registered ``backend`` (see the module docstring); ``recorded_cases`` only
+    with ``fixtures`` (a folder of cases recorded by ``websearch-sync record``)."""
+    cls = registry.backend_class(backend)
+    kit = _Kit(cls, dummy_settings(cls, settings), fixtures)
+    names = ["declaration"]
+    if cls.kind != "offline":
+        names += ["request", "missing_settings", "statuses", "proxy_pages", "unknown_layout", "deadline"]
+    if fixtures is not None:
+        names.append("recorded_cases")
+    return [ConformanceCheck(backend, name, getattr(kit, name)) for name in names]

@@ -1,0 +1,19 @@
+"""When two raw items are one result: the paging of a backend and normalisation agree on it."""
+
+from collections.abc import Mapping
+from typing import Any, Optional
+
+from ..net.urls import dedupe_key, result_url
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+#: What makes two items of a vertical one result when it is not their URL: an image is its
+#: image (one page holds many).
+IDENTITY_FIELD = {"images": "image_url"}
+
+
+def identity(raw: Mapping[str, Any], vertical: str = "web") -> Optional[str]:
+    """What makes a raw item one result of ``vertical`` (its URL, an image's image URL, as
+    :func:`~websearch_sync.net.urls.dedupe_key` compares them), ``None`` for an item without one."""
+    url = result_url(raw.get(IDENTITY_FIELD.get(vertical, "url")))
+    return dedupe_key(url) if url is not None else None

@@ -1,0 +1,162 @@
+"""The values of news, image and video items, as services write them, made canonical.
+
+A backend's parser returns what the page says (``"3 hours ago"``, ``"1:02:03"``,
+``"1.2M views"``, epoch seconds); normalisation turns it into one form (docs/verticals.md):
+
+* a date (:func:`instant`): ISO 8601 in UTC, ``2026-08-01T12:30:00Z``, or ``2026-08-01``
+  when the service gives a day only (a day is never given a made-up time); read from ISO
+  8601 (an offset or ``Z``; none is read as UTC), epoch seconds (or milliseconds), a date
+  written out (``Jul 9, 2026``, ``2014-12-20``), or a date relative to when the service
+  answered (``3 hours ago``, ``2d``, ``yesterday``): units below a day give a time, a day
+  or more a day;
+* a duration in whole seconds (:func:`seconds`): ``1:02:03``, ``2:03``, ``PT1M2S``, a number;
+* a count (:func:`count`): an int, ``"1234"``, ``"1,234"``, ``"1.2M views"``, ``"12K"``.
+
+What cannot be read is ``None``: the field is left out, never guessed. Every pattern here
+is anchored and linear (no nested repetition) on whatever a service sends.
+"""
+
+import datetime
+import math
+import re
+from typing import Any, Optional
+
+from .html_parsing import leading_date
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+_UTC = datetime.timezone.utc
+#: The longest text read as a date, duration or count (a longer one is not one of them).
+_LONGEST = 64
+
+_RELATIVE = re.compile(r"(an?|\d{1,4}) ?([a-z]{1,7})\.?(?: ago)?")
+_UNITS: dict[str, tuple[str, float]] = {
+    **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), ("seconds", 1)),
+    **dict.fromkeys(("m", "min", "mins", "minute", "minutes"), ("seconds", 60)),
+    **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), ("seconds", 3600)),
+    **dict.fromkeys(("d", "day", "days"), ("days", 1)),
+    **dict.fromkeys(("w", "wk", "wks", "week", "weeks"), ("days", 7)),
+    **dict.fromkeys(("mo", "mos", "month", "months"), ("days", 30)),
+    **dict.fromkeys(("y", "yr", "yrs", "year", "years"), ("days", 365)),
+}
+_DAYS_BACK = {"today": 0, "yesterday": 1}
+_MOMENTS = ("just now", "now")
+_ISO = re.compile(r"(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?)(\.\d+)?(Z|[+-]\d{2}:?\d{2})?)?")
+_CLOCK = re.compile(r"(?:(\d{1,3}):)?(\d{1,3}):(\d{2})")
+_ISO_DURATION = re.compile(r"P(?:(\d{1,4})D)?(?:T(?:(\d{1,4})H)?(?:(\d{1,6})M)?(?:(\d{1,7})(?:\.\d{1,9})?S)?)?")
+_COUNT = re.compile(r"(\d[\d,]{0,20}(?:\.\d{1,6})?) ?([kmb])?(?: views?| plays?)?")
+_MULTIPLIERS = {None: 1, "k": 1_000, "m": 1_000_000, "b": 1_000_000_000}
+
+
+def _text(value: Any) -> Optional[str]:
+    """``value`` as a lower-case single-spaced string, or ``None`` when it is no short string."""
+    if not isinstance(value, str) or len(value) > _LONGEST:
+        return None
+    return " ".join(value.lower().split())
+
+
+def _number(value: Any) -> Optional[float]:
+    """``value`` when it is a finite number (not a bool)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value) if math.isfinite(value) else None
+
+
+def _stamp(moment: datetime.datetime) -> str:
+    return moment.astimezone(_UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def instant(value: Any, answered_at: datetime.datetime) -> Optional[str]:
+    """A date or time in ISO 8601 UTC (see the module docstring), or ``None``."""
+    number = _number(value)
+    text = _text(value)
+    if number is None and text is not None and text.isdigit() and len(text) >= 9:
+        number = float(text)  # epoch seconds written as digits
+    if number is not None:
+        return _epoch(number)
+    if text is None or not text:
+        return None
+    iso = _ISO.fullmatch(text.upper())
+    if iso is not None:
+        return _iso(iso)
+    if text in _MOMENTS:
+        return _stamp(answered_at)
+    if text in _DAYS_BACK:
+        return (answered_at - datetime.timedelta(days=_DAYS_BACK[text])).date().isoformat()
+    relative = _RELATIVE.fullmatch(text)
+    if relative is not None:
+        return _relative(relative, answered_at)
+    day, rest = leading_date(value.strip())
+    return day if day is not None and not rest.strip(" ,.") else None
+
+
+def _epoch(number: float) -> Optional[str]:
+    if number > 1e11:  # milliseconds
+        number /= 1000
+    try:
+        return _stamp(datetime.datetime.fromtimestamp(number, _UTC))
+    except (OverflowError, OSError, ValueError):  # out of the platform's range
+        return None
+
+
+def _iso(match: "re.Match[str]") -> Optional[str]:
+    day, clock, _fraction, offset = match.groups()
+    try:
+        if clock is None:
+            return datetime.date.fromisoformat(day).isoformat()
+        if len(clock) == 5:
+            clock += ":00"
+        zone = "+00:00" if offset in (None, "Z") else offset if ":" in offset else offset[:3] + ":" + offset[3:]
+        return _stamp(datetime.datetime.fromisoformat("%sT%s%s" % (day, clock, zone)))
+    except ValueError:  # a day or time that does not exist
+        return None
+
+
+def _relative(match: "re.Match[str]", answered_at: datetime.datetime) -> Optional[str]:
+    amount, unit = match.groups()
+    if unit not in _UNITS:
+        return None
+    kind, size = _UNITS[unit]
+    back = (1 if amount in ("a", "an") else int(amount)) * size
+    try:
+        if kind == "seconds":
+            return _stamp(answered_at - datetime.timedelta(seconds=back))
+        return (answered_at - datetime.timedelta(days=back)).date().isoformat()
+    except OverflowError:
+        return None
+
+
+def seconds(value: Any) -> Optional[int]:
+    """A duration in whole seconds (see the module docstring), or ``None``."""
+    number = _number(value)
+    if number is not None:
+        return int(number) if number >= 0 else None
+    text = _text(value)
+    if not text:
+        return None
+    if text.isdigit():
+        return int(text)
+    clock = _CLOCK.fullmatch(text)
+    if clock is not None:
+        hours, minutes, secs = clock.groups()
+        return int(hours or 0) * 3600 + int(minutes) * 60 + int(secs)
+    iso = _ISO_DURATION.fullmatch(text.upper())
+    if iso is not None and text.upper() not in ("P", "PT"):
+        days, hours, minutes, secs = (int(part or 0) for part in iso.groups())
+        return ((days * 24 + hours) * 60 + minutes) * 60 + secs
+    return None
+
+
+def count(value: Any) -> Optional[int]:
+    """A count (views, pixels) as an int (see the module docstring), or ``None``."""
+    number = _number(value)
+    if number is not None:
+        return int(number) if number >= 0 and float(number).is_integer() else None
+    text = _text(value)
+    match = _COUNT.fullmatch(text) if text else None
+    if match is None:
+        return None
+    digits, suffix = match.groups()
+    if "." in digits and suffix is None:  # "1.234": a thousands dot or a fraction, the page does not say
+        return None
+    return int(round(float(digits.replace(",", "")) * _MULTIPLIERS[suffix]))

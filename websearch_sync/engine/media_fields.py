@@ -52,6 +52,16 @@ def query_value(url: Optional[str], name: str) -> Optional[str]:
     return next((value for key, value in parse_qsl(query) if key == name and value), None)
 
 
+def text(value: Any) -> Optional[str]:
+    """``value`` when it is a string with something in it, else ``None`` (a JSON field of any type)."""
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def whole_number(value: Any) -> Optional[int]:
+    """``value`` when it is an int >= 0 (not a bool), else ``None`` (a JSON count or size)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
 def present(**fields: Any) -> dict[str, Any]:
     """The fields that have a value: a field the upstream does not give stays absent."""
     return {name: value for name, value in fields.items() if value is not None and value != ""}

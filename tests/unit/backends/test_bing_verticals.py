@@ -11,8 +11,9 @@ from websearch_sync.backends.bing_images import BingImages
 from websearch_sync.backends.bing_news import BingNews
 from websearch_sync.backends.bing_videos import BingVideos
 from websearch_sync.config import Settings
+from websearch_sync.engine.base import Page
 from websearch_sync.errors import WebBlocked, WebParseError
-from websearch_sync.models import SearchParams
+from websearch_sync.models import ParseResult, SearchParams
 
 NEWS = BingNews(Settings())
 IMAGES = BingImages(Settings())
@@ -20,7 +21,8 @@ VIDEOS = BingVideos(Settings())
 
 
 def params(**kwargs):
-    return SearchParams(query=kwargs.pop("query", "rust programming"), max_results=10, **kwargs)
+    kwargs.setdefault("max_results", 10)
+    return SearchParams(query=kwargs.pop("query", "rust programming"), **kwargs)
 
 
 def read(engine, name, **kwargs):
@@ -208,3 +210,13 @@ def test_an_unknown_layout_is_a_parse_error(engine, page):
 def test_structure_report_of_the_recorded_answers(engine, name, detail):
     report = engine.structure_report(answer(body("bing_html", name), engine.default_endpoint))
     assert report == {"not_blocked": True, "results_region": True, "result_blocks": True, detail: True}
+
+
+def test_next_pages():
+    page1 = answer(body("bing_html", "phrona__news.html"), NEWS.default_endpoint)
+    news = NEWS.next_page(params(max_results=20), Page(2, 4, page1, ParseResult(items=[{}] * 4)))
+    assert (news.params["first"], news.params["SFX"]) == ("11", "2")  # ten cards a page, whatever this one held
+    images = IMAGES.next_page(params(max_results=50), Page(2, 35, page1, ParseResult(items=[{}] * 35)))
+    assert images.params["first"] == "36"  # after the tiles read
+    videos = VIDEOS.next_page(params(max_results=50), Page(2, 49, page1, ParseResult(items=[{}] * 49)))
+    assert videos.params["first"] == "50"

@@ -2,12 +2,15 @@
 
     python bench/parse.py [--repeat N] [--per-page] [--cpu]
 
-Times the pure page parsers (every registered HTML engine's ``read_page``, the news, image
-and video engines' too, each on its own vertical's pages; the body is
+Times the pure page parsers (every registered HTML engine's ``read_page``; the body is
 decoded once beforehand, as ``HttpResponse.text`` does) on every recorded results page
 under ``fixtures/<engine>`` (contract cases whose golden holds items; a page replayed by
 a second case, from another folder, is counted once). Prints, per engine module, the median
 and p90 parse time per page (all samples of all pages pooled) and pages/second.
+
+Beside them, the news, image and video engines (issue 31) on their recorded answers (the
+last exchange of each vertical case whose golden holds items): ``parse`` of a fresh response
+each run, so the JSON is decoded every time, as in a search; pooled per backend and vertical.
 
 If the optional ``ddgs`` package is importable (not a dependency of this project),
 its DuckDuckGo parser runs on the same ``ddg_html`` pages, interleaved run by run
@@ -17,6 +20,7 @@ waiting for a CPU on a busy machine is then not counted). The load average is pr
 """
 
 import argparse
+import functools
 import os
 import statistics
 import sys
@@ -27,13 +31,17 @@ from typing import Callable, Optional
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from requests.structures import CaseInsensitiveDict  # noqa: E402
+
 import websearch_sync  # noqa: E402,F401 - registers the backends
 from websearch_sync.config import Settings  # noqa: E402
 from websearch_sync.contract.cases import discover, load_golden  # noqa: E402
 from websearch_sync.engine import registry  # noqa: E402
+from websearch_sync.engine.base import Backend  # noqa: E402
 from websearch_sync.engine.html_engine import HtmlEngine  # noqa: E402
 from websearch_sync.models import SearchParams  # noqa: E402
 from websearch_sync.net.charset import decode_body  # noqa: E402
+from websearch_sync.net.response import HttpResponse  # noqa: E402
 
 _PARAMS = SearchParams(query="bench", max_results=10)
 
@@ -43,14 +51,14 @@ def _engine(cls: type) -> Callable[[str, str], object]:
     return lambda text, name: engine.read_page(text, _PARAMS)
 
 
-#: (backend folder, vertical) -> (parser(text, name), the group its timings are pooled in: the
-#: engine's module, so ddg_html and ddg_lite pool, and a vertical engine's module is its own) for
-#: every registered HTML engine of every vertical
+#: (backend folder, "web") -> (parser(text, name), the group its timings are pooled in: the
+#: engine's module, so ddg_html and ddg_lite pool) for every registered HTML web engine (the
+#: vertical engines are timed by :func:`vertical_pages`)
 FOLDERS = {
-    (name, vertical): (_engine(cls), cls.__module__.rsplit(".", 1)[-1])
+    (name, "web"): (_engine(cls), cls.__module__.rsplit(".", 1)[-1])
     for name in registry.backend_names()
-    for vertical in registry.verticals_of(name)
-    for cls in [registry.backend_class(name, vertical)]
+    if "web" in registry.verticals_of(name)
+    for cls in [registry.backend_class(name)]
     if issubclass(cls, HtmlEngine)
 }
 
@@ -72,6 +80,29 @@ def results_pages() -> list[tuple[tuple[str, str], str, str]]:
             text = decode_body(case.body_bytes(response), headers.get("content-type"))
             pages.append(((backend, vertical), case.case_id, text))
     return pages
+
+
+def vertical_pages() -> list[tuple[str, str, Callable[[str], object], str]]:
+    """(group, case id, parser(text), text) of every recorded answer of a vertical engine."""
+    pages: list[tuple[str, str, Callable[[str], object], str]] = []
+    for case in discover(ROOT / "fixtures"):
+        vertical = case.meta.get("vertical")
+        golden = load_golden(case) or {}
+        if not vertical or "items" not in golden:
+            continue
+        response = case.exchanges()[-1]["response"]
+        headers = {k.lower(): v for k, v in (response.get("headers") or {}).items()}
+        text = decode_body(case.body_bytes(response), headers.get("content-type"))
+        engine = registry.backend_class(case.backend, vertical)(Settings())
+        params = SearchParams(query="bench", max_results=10, vertical=vertical)
+        parse = functools.partial(_parse_fresh, engine, params, CaseInsensitiveDict(headers))
+        pages.append(("%s %s" % (case.backend, vertical), case.case_id, parse, text))
+    return pages
+
+
+def _parse_fresh(engine: Backend, params: SearchParams, headers: "CaseInsensitiveDict[str]", text: str) -> object:
+    """``engine.parse`` of a new response holding ``text`` (a response keeps its decoded JSON)."""
+    return engine.parse(HttpResponse(200, headers, text.encode("utf-8"), "https://bench.invalid/"), params)
 
 
 def timed(
@@ -138,6 +169,12 @@ def main() -> int:
             groups["ddgs (DDG html)"].extend(samples[1])
         if args.per_page:
             print("  %-45s %8d chars  median %6.2f ms" % (case_id, len(text), statistics.median(samples[0])))
+
+    for group, case_id, parse, text in vertical_pages():
+        runs = timed([parse], text, args.repeat, clock)[0]
+        groups.setdefault(group, []).extend(runs)
+        if args.per_page:
+            print("  %-45s %8d chars  median %6.2f ms" % (case_id, len(text), statistics.median(runs)))
 
     load = "%.2f %.2f %.2f" % os.getloadavg() if hasattr(os, "getloadavg") else "n/a"
     print(

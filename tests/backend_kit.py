@@ -145,12 +145,12 @@ class Recorded:
         return self.golden.get("error") or {}
 
 
-def recorded_exchanges(name: str, vertical: str = "web") -> list[Recorded]:
-    """The backend's readable cases of ``vertical`` (its web engine's by default) of exactly one
-    recorded HTTP exchange (transport failures excluded)."""
+def recorded_exchanges(name: str) -> list[Recorded]:
+    """The backend's readable web cases of exactly one recorded HTTP exchange (transport failures
+    excluded; a news, image or video case is another engine's, of the same name)."""
     found = []
     for case in discover(FIXTURES, name):
-        if case.problem or len(case.exchanges()) != 1 or (case.meta.get("vertical") or "web") != vertical:
+        if case.problem or len(case.exchanges()) != 1 or (case.meta.get("vertical") or "web") != "web":
             continue
         exchange = case.exchanges()[0]
         response = exchange.get("response") or {}

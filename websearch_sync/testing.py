@@ -252,7 +252,10 @@ class FixtureReplay:
         candidates = [
             c
             for c in self.cases
-            if c.backend == backend and not c.problem and _collapsed(c.meta.get("query", "")) == query
+            if c.backend == backend
+            and not c.problem
+            and _collapsed(c.meta.get("query", "")) == query
+            and (c.meta.get("vertical") or "web") == params.vertical  # a news case never answers a web search
         ]
         if not candidates:
             known = sorted({repr(c.meta.get("query")) for c in self.cases if c.backend == backend})

@@ -430,8 +430,10 @@ class ToolSession:
 
 
 def _lookup_key(tool: str, args: dict[str, Any]) -> str:
-    if tool == SEARCH_TOOL:
-        return " ".join(str(args["query"]).lower().split())
+    if tool == SEARCH_TOOL:  # the same words in another vertical are another lookup
+        words = " ".join(str(args["query"]).lower().split())
+        vertical = args.get("vertical") or "web"
+        return words if vertical == "web" else "%s [%s]" % (words, vertical)
     url = str(args["url"]).strip()
     try:
         return dedupe_key(url)

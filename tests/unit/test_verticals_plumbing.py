@@ -293,3 +293,22 @@ def test_relative_dates_resolve_against_the_date_header():
     dated = HttpResponse(200, CaseInsensitiveDict({"Date": "Sat, 01 Aug 2026 12:00:00 GMT"}), b"", "https://x.example/")
     assert answered_at(dated, params) == ANSWERED
     assert answered_at(HttpResponse(200, CaseInsensitiveDict(), b"", "https://x.example/"), params) == params.now
+
+
+def test_the_repeat_guard_counts_each_vertical_apart():
+    session = tool.ToolSession(ws.SearchClient("stub"), max_repeats=1)
+    assert "items" in session.call_tool("web_search", {"query": "rust"})
+    assert "items" in session.call_tool("web_search", {"query": "rust", "vertical": "news"})
+    assert session.call_tool("web_search", {"query": "Rust ", "vertical": "news"})["error"]["detail_code"] == (
+        "repeated_lookup"
+    )
+
+
+def test_the_mcp_and_framework_tools_offer_the_vertical():
+    from websearch_sync.integrations.agent_tool import agent_tools
+
+    (search,) = [t for t in tool.tool_definitions("json_schema") if t["name"] == "web.search"]
+    assert search["parameters"]["properties"]["vertical"]["enum"] == ["web", "news", "images", "videos"]
+    (web_search,) = [t for t in agent_tools(ws.SearchClient("stub")) if t.name == "web_search"]
+    outcome = web_search.run({"query": "red panda", "vertical": "images"})
+    assert not outcome.is_error and "Image: https://example.com/image-1.png" in outcome.text

@@ -300,9 +300,11 @@ def outcome_of(result: Any) -> dict[str, Any]:
     outcome: dict[str, Any] = {"items": result["items"]}
     if result.get("errors"):
         outcome["errors"] = [{k: v for k, v in e.items() if k != "message"} for e in result["errors"]]
-    request_id = (result.get("provider_meta") or {}).get("request_id")
-    if request_id:
-        outcome["request_id"] = request_id
+    meta = result.get("provider_meta") or {}
+    if meta.get("request_id"):
+        outcome["request_id"] = meta["request_id"]
+    if meta.get("pages") is not None:  # a paging case pins how many pages were read
+        outcome["pages"] = meta["pages"]
     return outcome
 
 

@@ -276,9 +276,9 @@ class Backend:
         that takes a time limit of its own (SearXNG's ``timeout_limit``) is told it here."""
         return spec
 
-    def continue_request(self, response: HttpResponse, params: SearchParams) -> Optional[RequestSpec]:
-        """The request an answer leads to before there are results to read, or ``None`` when
-        ``response`` holds the results (pure; default ``None``). A flow of several requests
+    def continue_request(self, response: HttpResponse, params: SearchParams, step: int) -> Optional[RequestSpec]:
+        """The request the answer to request ``step`` (1: the first) leads to before there are
+        results to read, or ``None`` when ``response`` holds the results (pure; default ``None``). A flow of several requests
         declares its later steps here: DuckDuckGo's verticals read the ``vqd`` token of the
         search page, then ask the JSON endpoint with it. When the answer lacks what the next
         request needs it raises the error the answer means (:meth:`answer_error`: a bot wall,
@@ -361,12 +361,12 @@ class Backend:
         """
         self.check(params)
         response = self._send(self.build_request(params), transport, deadline)
-        for _ in range(MAX_STEPS):
-            step = self._within(deadline, response, partial(self.continue_request, response, params), "reading")
-            if step is None:
+        for step in range(1, MAX_STEPS + 1):
+            follow = self._within(deadline, response, partial(self.continue_request, response, params, step), "reading")
+            if follow is None:
                 break
             before_next_request()
-            response = self._send(step, transport, deadline)
+            response = self._send(follow, transport, deadline)
         parsed = self._parse(response, params, deadline)
         if not isinstance(parsed, ParseResult):  # a plugin's defect: the client's shape check names it
             return parsed

@@ -75,15 +75,23 @@ def bot_wall(url: str, text: str, walls: Iterable[BotWall], location: Optional[s
     return None
 
 
+#: The media types whose bodies may be a bot wall.
+_SCANNED = frozenset(
+    ("", "text/html", "application/xhtml+xml", "text/plain")
+    + ("application/javascript", "application/x-javascript", "text/javascript")
+)
+
+
 def bot_wall_error(
     response: HttpResponse, provider: Optional[str], walls: Iterable[BotWall] = ()
 ) -> Optional[WebBlocked]:
     """``WebBlocked(captcha_required)`` when ``response`` is one of ``walls`` or a generic wall, else ``None``.
 
-    Only HTML-ish bodies are scanned (JSON APIs and binaries never are).
+    Only HTML-ish and script bodies are scanned (JSON APIs and binaries never are): a service
+    answering its page's script requests may block with a script.
     """
     content_type = response.content_type
-    scan = content_type in ("", "text/html", "application/xhtml+xml", "text/plain")
+    scan = content_type in _SCANNED
     name = bot_wall(response.url, response.text if scan else "", walls, response.location)
     if name is None and (response.headers.get("cf-mitigated") or "").strip().lower() == "challenge":
         name = "Cloudflare challenge ('Just a moment...')"

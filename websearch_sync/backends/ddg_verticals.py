@@ -1,0 +1,246 @@
+"""``ddg_html``'s news, images and videos: DuckDuckGo's JSON endpoints behind the ``vqd`` token.
+
+The flow a browser follows on duckduckgo.com's News, Images and Videos tabs (SearXNG's
+``searx/engines/duckduckgo_extra.py``, ddgs's ``ddgs/engines/duckduckgo_news.py`` / ``_images``
+/ ``_videos``; the recorded answers under ``fixtures/ddg_html/``):
+
+1. ``GET https://duckduckgo.com/?q=<query>&iar=<vertical>&t=h_``: the search page, which carries
+   the search's ``vqd`` token (``vqd="4-…"`` on today's page; ``vqd='3-…'`` and ``vqd=3-…&`` on
+   the 2020 pages). A page without one is ``WebParseError`` (the 2015 page predates the token),
+   unless it is a bot wall or an error status.
+2. ``GET https://duckduckgo.com/news.js`` (``i.js`` images, ``v.js`` videos) with ``q``, ``vqd``,
+   ``o=json``, ``l`` (the locale's region, ``wt-wt`` without one), ``p`` (safe search: ``1``
+   strict, ``-1`` moderate, DDG's default, ``-2`` off), news and videos ``noamp=1``, and the time
+   range (news ``df``; videos ``f=publishedAfter:d``; images ``f=time:Day``). Both requests go
+   as the same browser's (``kind="html"``): DuckDuckGo ties the token to who asked.
+3. More results: the answer's own ``next`` (``news.js?…&s=30&vqd=…``) on the same host, with the
+   answer's ``vqd`` added when ``next`` lacks it (as the page's script does); never a made-up token.
+
+The answer is ``{"results": [...], "next": ..., "vqd": {query: token}}``. A news result gives
+``title``, ``url``, ``excerpt`` (HTML highlights), ``source``, ``date`` (epoch seconds) and
+``image``; an image ``title``, ``url`` (the page), ``image``, ``thumbnail``, ``width``,
+``height`` (its ``source`` is DuckDuckGo's upstream, "Bing", not the site: not kept); a video
+``title``, ``content`` (its page), ``description``, ``published`` (ISO, no offset: UTC),
+``duration`` (``13:59:10``), ``publisher`` (the platform), ``images``, ``statistics.viewCount``.
+
+Bot walls: the anomaly page of the HTML endpoints (:data:`~.ddg.ANOMALY`), and the deep-results
+script answers DuckDuckGo blocks with (recorded from ``d.js``): ``DDG.deep.anomalyDetectionBlock(…)``
+and the ``DDG.deep.is506=1`` throttle, recognised only where the body starts with them. The web
+endpoint override (``WEB_SEARCH_ENDPOINT_DDG_HTML``) does not apply: these engines talk to
+duckduckgo.com.
+"""
+
+import re
+from typing import Any, ClassVar, Optional
+from urllib.parse import urljoin, urlsplit
+
+from ..engine import registry
+from ..engine.base import Backend, Page, dig, json_body
+from ..engine.html_engine import accept_language
+from ..errors import UNEXPECTED_SHAPE, WebParseError, WebSearchError
+from ..models import ParseResult, SearchParams
+from ..net.botwall import BotWall, bot_wall_error
+from ..net.transport import HttpResponse, RequestSpec
+from .ddg import ANOMALY, ddg_region
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+SITE = "https://duckduckgo.com/"
+#: The deep-results script's answer to a blocked client (recorded: duck-duck-scrape's anomalyDetectionBlock.js).
+DEEP_ANOMALY = BotWall(
+    "DuckDuckGo anomaly block (deep-results script)",
+    hints=("DDG.deep.anomalyDetectionBlock",),
+    patterns=(re.compile(r"\A\s*DDG\.deep\.anomalyDetectionBlock\("),),
+)
+#: The deep-results script's "506" throttle: a fake EOF result and no results (recorded: 506.js).
+DEEP_506 = BotWall(
+    "DuckDuckGo 506 throttle (deep-results script)",
+    hints=("DDG.deep.is506",),
+    patterns=(re.compile(r"\A\s*if\s?\(DDG\.deep\)\s?\{\s?DDG\.deep\.is506\s?=\s?1"),),
+)
+#: The token in each shape the recorded pages carry it: ``vqd="4-…"``, ``vqd='3-…'``, ``vqd=3-…&``.
+_VQD = re.compile(r"""vqd=["']?(\d-[0-9-]{1,200})""")
+_SAFE_SEARCH = {"strict": "1", "moderate": "-1", "off": "-2"}
+_ACCEPT_JSON = "application/json, text/javascript, */*; q=0.01"
+_ACCEPT_PAGE = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+def vqd_token(text: str) -> Optional[str]:
+    """The ``vqd`` token a DuckDuckGo search page carries, or ``None``."""
+    match = _VQD.search(text)
+    return match.group(1) if match else None
+
+
+class _DuckDuckGoVertical(Backend):
+    """What DuckDuckGo's news, images and videos share: the token page, the JSON answer, paging."""
+
+    kind = "html"  # both requests as a browser's: the token is tied to who asked
+    text_format = "html"  # news excerpts carry <b> highlights
+    min_interval_s = 1.0
+    max_query_chars = 500  # DDG refuses queries of 500+ characters
+    auto_rank = 110
+    default_endpoint = SITE
+    bot_walls = (ANOMALY, DEEP_ANOMALY, DEEP_506)
+    results_per_page = 10  # pages hold 13 to 100 results; a call for more asks for the next one
+    #: The JSON endpoint (``news.js``), the ``iar`` tab of the token page, the time-range field.
+    endpoint_path: ClassVar[str] = ""
+    time_field: ClassVar[tuple[str, dict[str, str]]] = ("", {})
+    extra_fields: ClassVar[dict[str, str]] = {}
+
+    def endpoint_url(self) -> str:
+        """duckduckgo.com (the web endpoint override is the HTML page's, not these engines')."""
+        return SITE
+
+    def headers(self, params: SearchParams, accept: str) -> dict[str, str]:
+        """What the page's own requests carry: same-origin, Referer the site, the locale's language."""
+        return {
+            "Accept": accept,
+            "Accept-Language": accept_language(params.locale) or "en-US,en;q=0.9",
+            "Referer": SITE,
+            "Sec-Fetch-Site": "same-origin",
+        }
+
+    def build_request(self, params: SearchParams) -> RequestSpec:
+        """The search page of the vertical's tab, which carries the ``vqd`` token."""
+        query = {"q": params.full_query, "iar": self.vertical, "t": "h_"}
+        return RequestSpec("GET", SITE, params=query, headers=self.headers(params, _ACCEPT_PAGE))
+
+    def continue_request(self, response: HttpResponse, params: SearchParams, step: int) -> Optional[RequestSpec]:
+        """After the search page (step 1), the JSON endpoint asked with the page's token."""
+        if step > 1:
+            return None
+        error = self.answer_error(response)
+        if error is not None:
+            raise error
+        token = vqd_token(response.text)
+        if token is None:
+            raise WebParseError(
+                "%s: DuckDuckGo's search page carries no vqd token, which its %s endpoint needs"
+                % (self.name, self.vertical),
+                provider=self.name,
+                detail_code=UNEXPECTED_SHAPE,
+                status=response.status,
+            )
+        fields = {
+            "l": ddg_region(params.locale) or "wt-wt",
+            "o": "json",
+            "q": params.full_query,
+            "vqd": token,
+            "p": _SAFE_SEARCH[params.safe_search or "moderate"],
+            **self.extra_fields,
+        }
+        name, values = self.time_field
+        if params.time_range in values:
+            fields[name] = values[params.time_range]
+        return RequestSpec("GET", SITE + self.endpoint_path, params=fields, headers=self.headers(params, _ACCEPT_JSON))
+
+    def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
+        """Any registered bot wall is ``WebBlocked(captcha_required)``, whatever the status."""
+        return bot_wall_error(response, self.name, registry.bot_walls())
+
+    def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
+        """The raw items of the answer's ``results``."""
+        results = dig(json_body(response, self.name), ("results",), self.name)
+        if not isinstance(results, list):
+            raise WebParseError(
+                "%s answered with results that are not a list" % self.name,
+                provider=self.name,
+                detail_code=UNEXPECTED_SHAPE,
+            )
+        return ParseResult(items=[self.item(result) for result in results if isinstance(result, dict)])
+
+    def item(self, result: dict[str, Any]) -> dict[str, Any]:
+        """The raw item of one result (the field names of the vertical's items)."""
+        raise NotImplementedError
+
+    def next_page(self, params: SearchParams, page: Page) -> Optional[RequestSpec]:
+        """The answer's ``next`` on duckduckgo.com, with the answer's token when it lacks one."""
+        answer = page.previous.json()
+        following = answer.get("next") if isinstance(answer, dict) else None
+        if not isinstance(following, str) or not following:
+            return None
+        url = urljoin(SITE, following)
+        if urlsplit(url).netloc != urlsplit(SITE).netloc:
+            return None
+        extra: dict[str, str] = {}
+        tokens = answer.get("vqd")
+        if "vqd=" not in urlsplit(url).query and isinstance(tokens, dict) and len(tokens) == 1:
+            extra["vqd"] = str(next(iter(tokens.values())))
+        return RequestSpec("GET", url, params=extra or None, headers=self.headers(params, _ACCEPT_JSON))
+
+
+def _text(value: Any) -> Optional[str]:
+    return value if isinstance(value, str) and value else None
+
+
+def _mapping(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+class DuckDuckGoNews(_DuckDuckGoVertical):
+    """DuckDuckGo news (``news.js``)."""
+
+    name = "ddg_html"
+    vertical = "news"
+    summary = "DuckDuckGo news (news.js behind the vqd token of the search page)"
+    endpoint_path = "news.js"
+    time_field = ("df", {"day": "d", "week": "w", "month": "m", "year": "y"})
+    extra_fields = {"noamp": "1"}
+
+    def item(self, result: dict[str, Any]) -> dict[str, Any]:
+        """Title, URL, excerpt, source, date (epoch seconds), image."""
+        return {
+            "title": result.get("title"),
+            "url": result.get("url"),
+            "snippet": result.get("excerpt"),
+            "source": result.get("source"),
+            "published_at": result.get("date"),
+            "image_url": _text(result.get("image")),
+        }
+
+
+class DuckDuckGoImages(_DuckDuckGoVertical):
+    """DuckDuckGo images (``i.js``)."""
+
+    name = "ddg_html"
+    vertical = "images"
+    summary = "DuckDuckGo images (i.js behind the vqd token of the search page)"
+    endpoint_path = "i.js"
+    time_field = ("f", {"day": "time:Day", "week": "time:Week", "month": "time:Month", "year": "time:Year"})
+
+    def item(self, result: dict[str, Any]) -> dict[str, Any]:
+        """Title, the page, the image, its thumbnail and size (not ``source``: DuckDuckGo's upstream)."""
+        return {
+            "title": result.get("title"),
+            "url": result.get("url"),
+            "image_url": result.get("image"),
+            "thumbnail_url": result.get("thumbnail"),
+            "width": result.get("width"),
+            "height": result.get("height"),
+        }
+
+
+class DuckDuckGoVideos(_DuckDuckGoVertical):
+    """DuckDuckGo videos (``v.js``)."""
+
+    name = "ddg_html"
+    vertical = "videos"
+    summary = "DuckDuckGo videos (v.js behind the vqd token of the search page)"
+    endpoint_path = "v.js"
+    time_field = ("f", {"day": "publishedAfter:d", "week": "publishedAfter:w", "month": "publishedAfter:m"})
+    extra_fields = {"noamp": "1"}
+
+    def item(self, result: dict[str, Any]) -> dict[str, Any]:
+        """Title, the video's page, description, date, duration, publisher, thumbnail, views."""
+        images = _mapping(result.get("images"))
+        statistics = _mapping(result.get("statistics"))
+        return {
+            "title": result.get("title"),
+            "url": result.get("content"),
+            "snippet": result.get("description"),
+            "published_at": result.get("published"),
+            "duration": result.get("duration"),
+            "publisher": result.get("publisher"),
+            "thumbnail_url": images.get("medium") or images.get("small") or images.get("large"),
+            "view_count": statistics.get("viewCount"),
+        }

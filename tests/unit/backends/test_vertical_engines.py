@@ -2,6 +2,8 @@
 registered beside the web engines, picked by ``vertical=``, an endpoint override moving them
 to its host, a recorded answer through ``websearch_sync.search`` (normalised items)."""
 
+from pathlib import Path
+
 import pytest
 import responses
 from vertical_answers import HTML, body
@@ -93,3 +95,12 @@ def test_a_backend_without_the_vertical_refuses_before_any_request():
         assert len(mock.calls) == 0
     assert caught.value.detail_code == "unsupported_vertical"
     assert "bing_html" in caught.value.message and "startpage_html" in caught.value.message
+
+
+def test_the_docs_table_says_what_is_registered():
+    text = (Path(__file__).resolve().parents[3] / "docs" / "verticals.md").read_text(encoding="utf-8")
+    columns = ("web", "news", "images", "videos")
+    for name in ENGINES:
+        row = next(line for line in text.splitlines() if line.startswith("| `%s`" % name))
+        cells = [cell.strip() for cell in row.strip("|").split("|")[1:]]
+        assert tuple(v for v, cell in zip(columns, cells) if cell == "yes") == registry.verticals_of(name), row

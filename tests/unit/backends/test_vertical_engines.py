@@ -6,9 +6,11 @@ from pathlib import Path
 
 import pytest
 import responses
+from clocks import FakeClock
 from vertical_answers import HTML, body
 
 import websearch_sync as ws
+from websearch_sync.client.selection import keyless_chain
 from websearch_sync.engine import registry
 
 ENGINES = {
@@ -104,3 +106,18 @@ def test_the_docs_table_says_what_is_registered():
         row = next(line for line in text.splitlines() if line.startswith("| `%s`" % name))
         cells = [cell.strip() for cell in row.strip("|").split("|")[1:]]
         assert tuple(v for v, cell in zip(columns, cells) if cell == "yes") == registry.verticals_of(name), row
+
+
+def test_auto_news_moves_past_a_blocked_duckduckgo_to_bing():
+    assert keyless_chain("news") == ("ddg_html", "bing_html", "yahoo_html")
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        mock.add("GET", "https://duckduckgo.com/", body=body("ddg_html", "duck-duck-scrape__news_anomaly_block.1.html"))
+        mock.add(
+            "GET", "https://duckduckgo.com/news.js", body=body("ddg_html", "duck-duck-scrape__news_anomaly_block.2.txt")
+        )
+        mock.add("GET", "https://www.bing.com/news/infinitescrollajax", body=body("bing_html", "phrona__news.html"))
+        with ws.SearchClient(cache_ttl_s=0, retries=0, clock=FakeClock()) as client:
+            result = client.search("rust programming", backend="auto", vertical="news")
+    assert result["provider_meta"]["provider_name"] == "bing_html"
+    assert len(result["items"]) == 4
+    assert result["errors"][0]["type"] == "WebBlocked" and result["errors"][0]["provider"] == "ddg_html"

@@ -4,7 +4,9 @@ For each TLS connection it reads the raw ClientHello before ``ssl`` does and com
 its JA4 (FoxIO spec), completes the handshake (ALPN h2 or http/1.1), records the
 HTTP/2 preface as the Akamai fingerprint (``SETTINGS|WINDOW_UPDATE|PRIORITY|pseudo-header
 order``) or the HTTP/1.1 header order, and answers a page shaped like DuckDuckGo's HTML
-results (so ``ddg_html`` parses it). Records stay in memory (:attr:`FingerprintServer.records`).
+results (so ``ddg_html`` parses it); over HTTP/2 a path starting with ``/hop`` answers a 302
+to ``/page``, and every request of a connection is kept (``requests``). Records stay in memory
+(:attr:`FingerprintServer.records`).
 
 Provenance: the ClientHello, JA4, HTTP/2 and HTTP/1.1 code below is copied unchanged from the
 project's fingerprint lab, ``../shared/fingerprint/fpserver.py`` (measured 2026-11-26, README
@@ -334,6 +336,7 @@ def serve_h2(tls, record):
     conn.initiate_connection()
     tls.sendall(conn.data_to_send())
     raw, first_headers, done, requests_seen = b"", None, False, []
+    paths: dict[int, str] = {}  # a path starting with /hop answers 302 to /page (a redirect on one connection)
     fp_frames = None
     while not done:
         try:
@@ -356,10 +359,17 @@ def serve_h2(tls, record):
             if isinstance(event, h2.events.RequestReceived):
                 hdrs = [(str(k), str(v)) for k, v in event.headers]
                 requests_seen.append(event.stream_id)
+                paths[event.stream_id] = dict(hdrs).get(":path", "")
+                every = {}
+                _record_request(every, hdrs, "h2")
+                record.setdefault("requests", []).append(every)
                 if first_headers is None:
                     first_headers = hdrs
             elif isinstance(event, h2.events.DataReceived):
                 conn.acknowledge_received_data(event.flow_controlled_length, event.stream_id)
+            elif isinstance(event, h2.events.StreamEnded) and paths.get(event.stream_id, "").startswith("/hop"):
+                conn.send_headers(event.stream_id, [(":status", "302"), ("location", "/page"), ("content-length", "0")])
+                conn.send_data(event.stream_id, b"", end_stream=True)
             elif isinstance(event, h2.events.StreamEnded):
                 conn.send_headers(
                     event.stream_id,

@@ -8,7 +8,8 @@ environment (``WEB_SEARCH_STATE_URL``, ``WEB_SEARCH_BACKEND=searxng``,
 ``WEB_SEARCH_MIN_INTERVAL_S_SEARXNG``). The worker prints ``ready``, waits for one line
 on stdin (so that all workers start together), then prints one JSON line per query:
 ``{"query", "outcome", "cached", "detail_code"}`` where ``outcome`` is the contract's
-comparable form of the answer or error.
+comparable form of the answer or error. With ``"pause_after": n`` in the job it prints
+``paused`` after ``n`` queries and waits for another line (:meth:`Workers.until_paused`).
 
 The parent side: :class:`Upstream` (a local SearXNG answering with a recorded case and
 noting when each request arrived) and :func:`run_workers`.
@@ -38,7 +39,10 @@ def main() -> None:
     job = json.loads(sys.argv[1])
     print("ready", flush=True)
     sys.stdin.readline()
-    for query in job["queries"]:
+    for done, query in enumerate(job["queries"]):
+        if done == job.get("pause_after"):  # the parent changes the world (stops Redis...), then says go on
+            print("paused", flush=True)
+            sys.stdin.readline()
         cached = None
         try:
             result = search(query, **job.get("options", {}))
@@ -167,6 +171,25 @@ class Workers:
             self.__exit__()
             raise
         return self
+
+    def until_paused(self) -> list[list[dict[str, Any]]]:
+        """Start every worker's queries and wait until each has printed ``paused`` (its job's
+        ``pause_after``); each one's JSON lines so far. :meth:`go` then lets them go on."""
+        for proc in self.procs:
+            proc.stdin.write("go\n")
+            proc.stdin.flush()
+        done: list[list[dict[str, Any]]] = []
+        for proc in self.procs:
+            lines: list[dict[str, Any]] = []
+            while True:
+                line = proc.stdout.readline()  # a line, or "" when the worker died (its queries are bounded)
+                if not line:
+                    raise RuntimeError("a worker did not pause (exit status %s)" % proc.poll())
+                if line.strip() == "paused":
+                    break
+                lines.append(json.loads(line))
+            done.append(lines)
+        return done
 
     def go(self) -> list[list[dict[str, Any]]]:
         """Start every worker's queries; each one's JSON lines once all are done."""

@@ -126,6 +126,7 @@ class ProviderMeta(_ProviderMetaKeys, total=False):
     """Who answered and how: ``provider_name`` always; the rest as the call produced them."""
 
     latency_ms: int
+    wait_ms: int  #: the part of ``latency_ms`` spent waiting for rate-limit slots
     cached: bool
     attempts: int
     request_id: Optional[str]

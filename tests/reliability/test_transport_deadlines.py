@@ -115,3 +115,30 @@ def test_a_search_endpoint_whose_dns_never_answers_ends_at_the_deadline_on_the_b
         monkeypatch.setattr(wire_curl, "CONNECTION_CHECKS", [])  # the only DNS server asked is on loopback
         error = timed(lambda: search("https://search.dns.test/html/", impersonate))
     assert error.detail_code == "deadline_exceeded"
+
+
+def _stall_in_a_body_without_length(conn, request, server):
+    conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nConnection: close\r\n\r\n<p>the first half")
+    server.wait(10)
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+def test_a_body_without_length_stalling_at_the_deadline_is_a_timeout_not_a_page(impersonate):
+    """The deadline cuts a body that ends at the connection's close: what was read is no complete answer."""
+    from websearch_sync.net.deadline import Deadline
+    from websearch_sync.net.transport import RequestSpec
+
+    transport = HttpTransport(impersonate=impersonate)
+    try:
+        with FaultServer({"/": _stall_in_a_body_without_length}) as server:
+            error = timed(
+                lambda: transport.send(
+                    RequestSpec("GET", server.url("/"), browser=True),
+                    deadline=Deadline(DEADLINE_MS),
+                    provider="t",
+                    max_bytes=1 << 20,
+                )
+            )
+    finally:
+        transport.close()
+    assert error.detail_code in ("deadline_exceeded", "read_timeout")

@@ -103,6 +103,19 @@ def test_a_client_without_allow_private_never_reads_an_intranet_page_cached_by_o
     assert info.value.detail_code == "private_address"
 
 
+def test_a_fetch_without_allow_private_never_reads_an_intranet_page_a_fetch_with_it_cached():
+    """The call's own ``allow_private`` is in the fetch key (issue 33.22: a key without it survived
+    the whole suite, an SSRF hole through the cache)."""
+    with FaultServer({"/payroll": respond(200, PAGE)}) as server:
+        url = server.url("/payroll")
+        with ws.SearchClient(settings=ws.Settings()) as client:
+            assert "Payroll" in client.fetch(url, allow_private=True)["text"]
+            with pytest.raises(ws.InvalidInput) as info:
+                client.fetch(url)
+    assert info.value.detail_code == "private_address"
+    assert len(server.requests) == 1
+
+
 def test_the_fetch_service_is_in_the_fetch_key(tmp_path):
     db = str(tmp_path / "shared.sqlite3")
     with FaultServer({"/p": respond(200, PAGE)}) as server:

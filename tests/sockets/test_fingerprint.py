@@ -18,7 +18,13 @@ from websearch_sync.net.browser import browser_available
 CHROMIUM_JA4 = "t13d1517h2_8daaf6152771_cb7bf5808d99"
 CHROMIUM_H2 = "1:65536;2:0;4:6291456;6:262144|15663105|0|m,a,s,p"
 #: Headers a form post adds to a navigation, placed by the browser's own rule.
-FORM_HEADERS = ("origin", "content-type", "content-length", "cookie", "referer")
+FORM_HEADERS = ("origin", "content-type", "content-length", "cookie", "referer", "cache-control")
+#: Real Chromium 156's form POST, in its order (the lab's README, measured 2026-11-28; no cookie here).
+CHROMIUM_FORM_POST = (
+    "content-length,cache-control,sec-ch-ua,sec-ch-ua-mobile,sec-ch-ua-platform,upgrade-insecure-requests,"
+    "content-type,user-agent,origin,accept,sec-fetch-site,sec-fetch-mode,sec-fetch-user,sec-fetch-dest,referer,"
+    "accept-encoding,accept-language,priority"
+).split(",")
 
 browser = pytest.mark.skipif(not browser_available(), reason="needs the browser extra (curl_cffi, Python >= 3.10)")
 
@@ -61,17 +67,10 @@ def test_search_and_fetch_send_chromes_tls_http2_and_header_order():
         assert record["http"] == "h2"
         assert record["h2"]["akamai"] == reference["h2"]["akamai"] == CHROMIUM_H2
         assert "Chrome/" in record["user_agent"] and record["user_agent"] == reference["user_agent"]
-    assert fetch["header_order"] == reference["header_order"]  # a navigation: exactly the browser's
+    # a navigation: exactly the browser's (curl_cffi's own adds cache-control, which Chrome sends on a form post only)
+    assert fetch["header_order"] == [name for name in reference["header_order"] if name != "cache-control"]
     navigation = [name for name in search["header_order"] if name not in FORM_HEADERS]
     assert navigation == [name for name in reference["header_order"] if name in navigation]
-    order = search[
-        "header_order"
-    ]  # Chrome's form post: content-type (after origin) between the client hints and user-agent
-    assert order.index("sec-ch-ua-platform") < order.index("content-type") < order.index("user-agent")
-    assert "origin" not in order or order.index("sec-ch-ua-platform") < order.index("origin") < order.index(
-        "content-type"
-    )
-    assert order.index("sec-fetch-dest") < order.index("referer") < order.index("accept-encoding")
 
 
 def test_impersonate_off_sends_the_plain_requests_handshake():
@@ -83,3 +82,40 @@ def test_impersonate_off_sends_the_plain_requests_handshake():
         assert record["ja4"] == plain["ja4"] != CHROMIUM_JA4
         assert record["http"] == "http/1.1"
         assert record["user_agent"] == ws.Settings().user_agent or record["user_agent"].startswith("Mozilla/5.0")
+
+
+def _every_request(records):
+    return [request for record in records for request in record.get("requests", [])]
+
+
+@browser
+def test_browser_requests_carry_chromes_own_headers_in_chromes_order():
+    """Issue 32 point 6 (and 33 point 22: a form post without Origin fails here): the form post
+    is Chromium's, header for header; a navigation is the profile's without the
+    ``cache-control`` Chrome sends only on a form post; ``Accept`` is always the profile's
+    (an engine's or fetch's own value never replaces it)."""
+    reference = _reference_chrome()["requests"][0]
+    navigation_order = [name for name in reference["header_order"] if name != "cache-control"]
+    with FingerprintServer() as server:
+        with ws.SearchClient("ddg_html", settings=_settings(server, None), cache_ttl_s=0, retries=0) as client:
+            client.search("fingerprint lab", max_results=3)
+            client.fetch(server.url("/page"), allow_private=True, extract_mode="text")
+    post, get = sorted(_every_request(server.records), key=lambda r: r["method"], reverse=True)
+    assert (post["method"], get["method"]) == ("POST", "GET")
+    assert post["header_order"] == CHROMIUM_FORM_POST
+    assert post["headers"]["cache-control"] == "max-age=0" and post["headers"]["origin"].startswith("https://")
+    assert get["header_order"] == navigation_order
+    for request in (post, get):
+        assert request["headers"]["accept"] == reference["headers"]["accept"]
+
+
+@browser
+def test_fetch_follows_a_redirect_over_the_same_connection():
+    """Chromium sends a redirect's next request on the connection it already has (one TLS
+    handshake); fetch pins each hop to its checked address and still reuses it."""
+    with FingerprintServer() as server:
+        with ws.SearchClient("ddg_html", settings=_settings(server, None), cache_ttl_s=0, retries=0) as client:
+            page = client.fetch(server.url("/hop"), allow_private=True, extract_mode="text")
+    assert "loopback fingerprint lab" in page["text"]
+    connections = [record for record in server.records if record.get("requests")]
+    assert [[request["path"] for request in record["requests"]] for record in connections] == [["/hop", "/page"]]

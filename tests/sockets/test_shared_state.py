@@ -65,12 +65,22 @@ def test_without_redis_py_a_state_url_is_invalid_input_naming_the_extra(monkeypa
         ("http://127.0.0.1:6379/0", "bad_state_url"),
         ("127.0.0.1:6379", "bad_state_url"),
         ("redis://127.0.0.1:6379/0?socket_timeout=soon", "bad_state_url"),
+        # TLS options on a plain URL: accepted, then every search raised TypeError (issue 33.12)
+        ("redis://127.0.0.1:6379/0?ssl_cert_reqs=none", "bad_state_url"),
+        ("redis://127.0.0.1:6379/0?ssl_ca_certs=/etc/ssl/certs/ca.pem", "bad_state_url"),
+        ("unix:///tmp/redis.sock?ssl_certfile=/tmp/c.pem", "bad_state_url"),
     ],
 )
 def test_a_bad_state_url_is_invalid_input(redis_server, url, detail):  # noqa: F811
     with pytest.raises(ws.InvalidInput) as info:
         ws.SearchClient(state_url=url)
     assert info.value.detail_code == detail
+
+
+def test_tls_options_on_a_rediss_url_are_accepted(redis_server):  # noqa: F811
+    """The control: the same options where they mean something build a client."""
+    url = redis_server.url.replace("redis://", "rediss://") + "?ssl_cert_reqs=none"
+    ws.SearchClient(state_url=url).close()
 
 
 @pytest.mark.parametrize("prefix", ["has space", "x" * 65, "a/b", "\n"])
@@ -214,6 +224,59 @@ def test_a_client_skips_a_backend_another_client_saw_blocked_without_a_request(r
         assert len(upstream.requests) == 1
     assert answer["provider_meta"]["provider_name"] == "stub"
     assert answer["errors"][0]["type"] == "WebBlocked" and "cooling down" in answer["errors"][0]["message"]
+
+
+def test_two_searxng_instances_do_not_share_a_cool_down(redis_db, redis_server):  # noqa: F811
+    """Cool-downs are keyed by endpoint, not backend name (issue 33.20): a 429 from one
+    instance leaves another instance alone, here and for every process of the state."""
+    blocked = respond(429, b"Too Many Requests", {"Retry-After": "30"}, content_type="text/plain")
+    with FaultServer({"/search": blocked}) as one, FaultServer({"/search": blocked}) as two:
+        first, second = (
+            ws.Settings(providers={"searxng": {"base_url": server.url("")}}, state_url=redis_server.url)
+            for server in (one, two)
+        )
+        with ws.SearchClient("searxng", settings=first, retries=0) as client, pytest.raises(ws.WebBlocked):
+            client.search("q")
+        with ws.SearchClient("searxng", settings=second, retries=0) as client, pytest.raises(ws.WebBlocked) as info:
+            client.search("q")
+        assert len(two.requests) == 1 and "cooling down" not in info.value.message  # asked, not skipped
+        with ws.SearchClient("searxng", settings=first, retries=0) as client, pytest.raises(ws.WebBlocked) as info:
+            client.search("q")
+        assert len(one.requests) == 1 and "cooling down" in info.value.message  # its own cool-down holds
+    assert info.value.provider == "searxng"
+    assert sorted(redis_db.keys("websearch_sync:cooldown:*")) == sorted(
+        b"websearch_sync:cooldown:searxng@127.0.0.1:%d" % server.port for server in (one, two)
+    )
+
+
+def test_a_block_met_while_a_request_waits_for_its_slot_stops_it_right_before_it_leaves(redis_db, redis_server):  # noqa: F811
+    """Issue 33.17: with a shared state the checks after a wait run ahead of the slot (two round
+    trips' time); a 429 another process meets after them, before the slot, must still stop the
+    request: the cool-downs are checked again right before it leaves."""
+    other = Cooldowns(shared=SharedCooldowns(_state(redis_server.url)))
+
+    def another_process_meets_a_429(seconds):
+        other.record(ws.WebBlocked("429", provider="stub", detail_code="http_429", status=429, retry_after=30))
+
+    clock = FakeClock()
+    with ws.SearchClient(
+        "stub", state_url=redis_server.url, min_interval_s={"stub": 0.3}, clock=clock, cache_ttl_s=0
+    ) as client:
+        client.search("one")
+        clock.on_sleep = another_process_meets_a_429  # while "two" waits for its slot, 0.3 s away
+        with pytest.raises(ws.WebBlocked) as info:
+            client.search("two")
+    assert "cooling down" in info.value.message and len(clock.sleeps) == 1  # the one wait for the slot
+
+
+def test_the_shared_pace_holds_as_the_upstream_sees_it(redis_db, redis_server):  # noqa: F811
+    """Issue 33.17: a request that leaves late keeps the next one, in any process, an interval
+    behind it, and pushes the next free slot along."""
+    first, second = (SharedSlots(_state(redis_server.url)) for _ in range(2))
+    assert first.sending("brave", 0.5) == 0.0
+    assert 0.45 < second.sending("brave", 0.5) <= 0.5
+    booked, wait = second.reserve("brave", 0.5, 10)
+    assert booked and 0.45 < wait <= 0.5
 
 
 # -- when Redis fails -------------------------------------------------------------------------

@@ -128,5 +128,8 @@ def test_without_a_state_url_each_worker_keeps_its_own_pace():
     """The control: the same four workers without shared state send faster than the rate (the test above can fail)."""
     with Upstream("browse-API__1") as upstream:
         run_workers(_jobs(), worker_env(upstream, "", MIN_INTERVAL_S))
-    assert _tightest_window(upstream.arrivals) < 10 * MIN_INTERVAL_S - SCHEDULING_SLACK_S
-    assert _span(upstream.arrivals) < (len(upstream.arrivals) - 1) * MIN_INTERVAL_S / 2  # each worker alone: 0.9 s
+    # each worker keeps its own pace (one that left late holds its next one back: on a loaded machine a
+    # worker's ten requests take well over 0.9 s), but nothing keeps two workers apart
+    assert _tightest_window(upstream.arrivals) < 10 * MIN_INTERVAL_S
+    times = sorted(upstream.arrivals)
+    assert min(b - a for a, b in zip(times, times[1:])) < MIN_INTERVAL_S / 2

@@ -13,8 +13,9 @@ import time
 from typing import Any
 
 import pytest
+from clocks import deadline_margin_s, machine_pace
 from faults import free_port
-from redis_server import redis_db, redis_server  # noqa: F401  (fixtures)
+from redis_server import RedisServer, redis_db, redis_server  # noqa: F401  (fixtures)
 from shared_state_worker import WORKER_WAIT_S, Upstream, Workers, run_workers, worker_env
 
 from websearch_sync.contract.cases import load_golden
@@ -39,7 +40,7 @@ def test_a_429_is_shared_before_the_worker_that_met_it_waits(redis_db, redis_ser
             thread.start()
             try:
                 deadline = time.monotonic() + WORKER_WAIT_S
-                while not (upstream.log and redis_db.exists("websearch_sync:cooldown:searxng")):
+                while not (upstream.log and redis_db.keys("websearch_sync:cooldown:searxng@127.0.0.1:*")):
                     assert thread.is_alive() and time.monotonic() < deadline, (
                         "no shared cool-down while the worker waits"
                     )
@@ -97,3 +98,40 @@ def test_without_shared_state_the_same_workers_ask_every_copy():
     with Upstream("browse-API__1", delay_s=0.2) as upstream:
         run_workers([{"queries": queries} for _ in range(3)], worker_env(upstream, "", 0))
     assert len(upstream.log) == 15
+
+
+def test_four_workers_keep_the_fleets_pace_through_a_redis_outage(redis_server):  # noqa: F811  (skips without one)
+    """Issue 33.16: four workers share one pace through Redis; Redis dies; each worker now keeps
+    a quarter of the pace alone (the fleet's size it learnt while Redis answered), so the upstream
+    still sees the fleet's rate, not four times it."""
+    interval, workers, before, during = 0.1, 4, 3, 10
+    jobs = [
+        {
+            "queries": ["w%d-%d" % (w, i) for i in range(before + during)],
+            "options": {"retries": 0, "max_results": 10},
+            "pause_after": before,
+        }
+        for w in range(workers)
+    ]
+    with RedisServer() as redis, Upstream("browse-API__1") as upstream:  # a Redis of its own: it is stopped
+        golden = load_golden(upstream.answer_with("browse-API__1"))
+        with Workers(jobs, worker_env(upstream, redis.url, interval)) as fleet:
+            fleet.until_paused()
+            redis.stop()  # nothing listens on its port any more
+            outage = time.monotonic()
+            with machine_pace() as pace:
+                lines = [line for out in fleet.go() for line in out]
+    assert len(lines) == workers * during and all(line["outcome"] == golden for line in lines)
+    sent = [(t, q) for t, q, _ in upstream.log if t >= outage]
+    assert len(sent) == workers * during
+    # each worker alone sends one request per `workers` intervals; the first request's lateness aside
+    slack = deadline_margin_s(pace.slowdown, 0.15)
+    gaps = [
+        later - earlier
+        for w in range(workers)
+        for times in [sorted(t for t, q in sent if q.startswith("w%d-" % w))]
+        for earlier, later in zip(times, times[1:])
+    ]
+    assert min(gaps) >= workers * interval - slack, "one worker's requests %.3f s apart" % min(gaps)
+    span = max(t for t, _ in sent) - min(t for t, _ in sent)
+    assert span >= (during - 1) * workers * interval - slack, "%d requests within %.3f s" % (len(sent), span)

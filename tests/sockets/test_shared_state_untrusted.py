@@ -44,6 +44,8 @@ CRAFTED_ANSWERS = {
         }
     ),
     "more items than asked": None,  # filled below: the good answer with ten items
+    # the right shape, but 10 MB: every reader paid seconds and hundreds of MB, then served 0 items (issue 33.6)
+    "ten megabytes": json.dumps({"items": [], "provider_meta": {"pad": "x" * 10_000_000}}),
     "an item missing its title": None,
 }
 
@@ -71,7 +73,9 @@ def test_a_crafted_cache_entry_in_redis_is_a_miss(redis_db, redis_server, name):
     assert len(answer["items"]) == 3 and all(item["url"].startswith("https://") for item in answer["items"])
 
 
-@pytest.mark.parametrize("name", ["deep JSON", "a javascript: URL", "more items than asked", "provider_meta a list"])
+@pytest.mark.parametrize(
+    "name", ["deep JSON", "a javascript: URL", "more items than asked", "provider_meta a list", "ten megabytes"]
+)
 def test_a_crafted_entry_in_a_shared_sqlite_file_is_a_miss(tmp_path, name):
     path = str(tmp_path / "cache.sqlite")
     with ws.SearchClient("stub", cache_path=path, state_url="") as writer:
@@ -165,7 +169,7 @@ class FakeRedis:
                     length = int(reader.readline()[1:])
                     command.append(reader.read(length + 2)[:-2])
                 self.commands.append(command)
-                if self.delay_s and command[0].upper() in (b"GET", b"SET", b"EVALSHA", b"EXISTS"):
+                if self.delay_s and command[0].upper() in (b"GET", b"GETRANGE", b"SET", b"EVALSHA", b"EXISTS"):
                     self.stopping.wait(self.delay_s)
                 answer = self.reply(command)
                 conn.sendall(b"+OK\r\n" if answer is None else answer)
@@ -183,14 +187,18 @@ def _by_command(**replies: bytes) -> Callable[[list[bytes]], Optional[bytes]]:
 
 
 WRONG_REPLIES = {
-    "GET answers an integer": _by_command(GET=b":42\r\n", PTTL=b":5000\r\n", EXISTS=b":0\r\n"),
-    "GET answers a one-element array": _by_command(GET=b"*1\r\n:1\r\n", PTTL=b":5000\r\n", EXISTS=b":0\r\n"),
-    "PTTL answers text": _by_command(GET=b"$2\r\n{}\r\n", PTTL=b"+soon\r\n", EXISTS=b":0\r\n"),
+    "GET answers an integer": _by_command(GET=b":42\r\n", GETRANGE=b":42\r\n", PTTL=b":5000\r\n", EXISTS=b":0\r\n"),
+    "GET answers a one-element array": _by_command(
+        GET=b"*1\r\n:1\r\n", GETRANGE=b"*1\r\n:1\r\n", PTTL=b":5000\r\n", EXISTS=b":0\r\n"
+    ),
+    "PTTL answers text": _by_command(
+        GET=b"$2\r\n{}\r\n", GETRANGE=b"$2\r\n{}\r\n", PTTL=b"+soon\r\n", EXISTS=b":0\r\n"
+    ),
     "the slot script answers text": _by_command(
         GET=b"$-1\r\n", PTTL=b":-2\r\n", EVALSHA=b"+wait\r\n", EXISTS=b":0\r\n"
     ),
     "the slot script says wait 3600 s": _by_command(
-        GET=b"$-1\r\n", PTTL=b":-2\r\n", EVALSHA=b"*2\r\n:1\r\n:3600000000\r\n", EXISTS=b":0\r\n"
+        GET=b"$-1\r\n", PTTL=b":-2\r\n", EVALSHA=b"*3\r\n:1\r\n:3600000000\r\n:1\r\n", EXISTS=b":0\r\n"
     ),
 }
 
@@ -209,7 +217,9 @@ def test_a_reply_of_the_wrong_shape_is_a_failing_redis_never_an_escape_nor_a_lon
 
 def _round_trips(fake) -> int:
     """How many commands ``fake`` held back for its ``delay_s`` (one per round trip)."""
-    return sum(1 for command in fake.commands if command[0].upper() in (b"GET", b"SET", b"EVALSHA", b"EXISTS"))
+    return sum(
+        1 for command in fake.commands if command[0].upper() in (b"GET", b"GETRANGE", b"SET", b"EVALSHA", b"EXISTS")
+    )
 
 
 def _timed_search(client, budget_s):
@@ -230,7 +240,9 @@ def test_a_slow_redis_never_makes_a_call_outlast_its_budget():
     within its budget plus what one reply may take on a machine running this much slower."""
     budget_s, reply_s = 0.3, 0.2
     with (
-        FakeRedis(_by_command(GET=b"$-1\r\n", PTTL=b":-2\r\n", EXISTS=b":0\r\n"), delay_s=reply_s) as fake,
+        FakeRedis(
+            _by_command(GET=b"$-1\r\n", GETRANGE=b"$0\r\n\r\n", PTTL=b":-2\r\n", EXISTS=b":0\r\n"), delay_s=reply_s
+        ) as fake,
         ws.SearchClient("stub", state_url=fake.url) as client,
     ):
         elapsed, slowdown = _timed_search(client, budget_s)
@@ -244,7 +256,9 @@ def test_a_longer_command_timeout_in_the_url_is_the_one_the_budget_is_checked_ag
     to check its time left against the default 0.25 s, and ended 1.5 s late)."""
     budget_s, reply_s = 1.0, 1.5
     with (
-        FakeRedis(_by_command(GET=b"$-1\r\n", PTTL=b":-2\r\n", EXISTS=b":0\r\n"), delay_s=reply_s) as fake,
+        FakeRedis(
+            _by_command(GET=b"$-1\r\n", GETRANGE=b"$0\r\n\r\n", PTTL=b":-2\r\n", EXISTS=b":0\r\n"), delay_s=reply_s
+        ) as fake,
         ws.SearchClient("stub", state_url=fake.url + "?socket_timeout=2") as client,
     ):
         elapsed, slowdown = _timed_search(client, budget_s)

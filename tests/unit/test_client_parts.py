@@ -120,3 +120,73 @@ def test_merged_backends_wait_in_the_callers_context():
         merge(backends, SimpleNamespace(max_results=5), Deadline(1000), run)
     assert sorted(waited) == ["a", "b"]
     assert time.monotonic() - started < 3.0  # neither backend slept its slot out
+
+
+def test_provider_meta_says_how_much_of_the_latency_was_a_rate_limit_wait():
+    """``latency_ms`` includes the wait for a rate-limit slot; ``wait_ms`` says how much (issue 33.20)."""
+    clock = FakeClock()
+    with ws.SearchClient("stub", min_interval_s=1.5, clock=clock, state_url="") as client:
+        first = client.search("one")["provider_meta"]
+        clock.advance(0.5)
+        second = client.search("two")["provider_meta"]
+        cached = client.search("two")["provider_meta"]
+    assert (first["wait_ms"], first["latency_ms"]) == (0, 0)
+    assert (second["wait_ms"], second["latency_ms"]) == (1000, 1000)
+    assert (cached["cached"], cached["wait_ms"]) == (True, 0)
+
+
+class _OutageSlots:
+    """A shared slots tier of a fleet of four that answers while ``up`` (the fleet's whole pace
+    is in the tier: it answers with the wait it was told to keep, ``not_before_s``)."""
+
+    def __init__(self):
+        self.up = True
+
+    def reserve(self, name, interval, max_wait_s, not_before_s=0.0):
+        return (True, not_before_s) if self.up else None
+
+    def fleet(self, name):
+        return 4
+
+
+def test_during_an_outage_a_process_keeps_its_share_of_the_fleets_pace_and_then_hands_over():
+    """Issue 33.16: four processes shared one pace; while the tier cannot be reached each keeps a
+    quarter of it alone; when it answers again, no shared slot comes before the last local one."""
+    clock = FakeClock()
+    shared = _OutageSlots()
+    limiter = RateLimiter(clock, shared=shared)
+    assert limiter.reserve("a", 0.1, 10) == 0.0
+    shared.up = False
+    assert [limiter.reserve("a", 0.1, 10) for _ in range(3)] == pytest.approx([0.0, 0.4, 0.8])
+    shared.up = True
+    assert limiter.reserve("a", 0.1, 10) == pytest.approx(0.9)  # after the local slot at 0.8, one interval on
+    clock.advance(5.0)
+    assert limiter.reserve("a", 0.1, 10) == 0.0  # long past: nothing to wait for
+
+
+def test_a_request_left_late_keeps_the_next_one_an_interval_behind_it():
+    """Issue 33.17: slots are booked 0.1 s apart, but the first request left 0.05 s after its slot
+    (a late wake-up); the second, on time, waits: the upstream sees 0.1 s between them."""
+    clock = FakeClock()
+    limiter = RateLimiter(clock)
+    assert [limiter.reserve("a", 0.1, 10) for _ in range(2)] == pytest.approx([0.0, 0.1])
+    clock.advance(0.05)
+    assert limiter.sending("a", 0.1) == 0.0  # the first one leaves, late
+    clock.advance(0.05)
+    assert limiter.sending("a", 0.1) == pytest.approx(0.05)  # the second one's slot: not yet
+    clock.advance(0.05)
+    assert limiter.sending("a", 0.1) == 0.0
+    assert limiter.reserve("a", 0.1, 10) == pytest.approx(0.1)  # and the next slot is an interval after it
+
+
+def test_a_slot_that_leaves_the_request_too_little_of_its_budget_is_not_taken():
+    """Issue 33.17: a call that would wait for a slot almost its whole budget does not send a
+    request that cannot finish: it fails at once, and the slot stays free for another call."""
+    clock = FakeClock()
+    with ws.SearchClient("stub", min_interval_s={"stub": 0.8}, clock=clock, state_url="", cache_ttl_s=0) as client:
+        client.search("one", timeout_ms=1000)
+        with pytest.raises(ws.Timeout) as info:
+            client.search("two", timeout_ms=1000)  # the slot is 0.8 s away: 0.2 s would be left, under a quarter
+        assert info.value.detail_code == "budget_exhausted"
+        assert clock.sleeps == []
+        assert client.search("three", timeout_ms=4000)["provider_meta"]["wait_ms"] == 800

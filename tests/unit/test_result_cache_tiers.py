@@ -1,7 +1,10 @@
 """The shared cache tier (Redis) is asked only when one call to it fits in the time the
 search has left: the cache never spends the search's deadline."""
 
-from websearch_sync.client.cache import MemoryCache, ResultCache
+import json
+
+from websearch_sync.client.answers import page_answer_bytes, search_answer_bytes
+from websearch_sync.client.cache import MemoryCache, ResultCache, SqliteCache
 
 
 class CountingTier:
@@ -13,11 +16,11 @@ class CountingTier:
         self.calls = []
         self.stored = {}
 
-    def get_entry(self, key, left_s=None):
+    def get_entry(self, key, left_s=None, max_bytes=None):
         self.calls.append(("get", key))
         return self.stored.get(key)
 
-    def set(self, key, value, ttl_s, left_s=None):
+    def set(self, key, value, ttl_s, left_s=None, max_bytes=None):
         self.calls.append(("set", key))
         self.stored[key] = (value, ttl_s)
 
@@ -37,3 +40,29 @@ def test_a_call_with_less_time_than_one_redis_call_skips_the_shared_tier():
     assert cache.get("k", left_s=0.1) is None
     cache.set("k2", {"items": []}, 60, left_s=0.05)
     assert shared.calls == []
+
+
+def test_an_answer_longer_than_its_bound_is_kept_in_memory_only(tmp_path):
+    """Issue 33.6: what no reader would take is not written where readers outside the process look."""
+    disk = SqliteCache(str(tmp_path / "c.sqlite"), 60)
+    big = {"items": [], "provider_meta": {"pad": "x" * 2000}}
+    cache = ResultCache(MemoryCache(60), disk, None)
+    cache.set("big", big, 60, left_s=5.0, max_bytes=1000)
+    cache.set("small", {"items": []}, 60, left_s=5.0, max_bytes=1000)
+    assert cache.get("big") == big  # from memory
+    assert disk.get("big") is None and disk.get("small") == {"items": []}
+
+
+def test_a_stored_answer_longer_than_the_bound_is_a_miss_on_disk(tmp_path):
+    disk = SqliteCache(str(tmp_path / "c.sqlite"), 60)
+    value = {"items": [], "provider_meta": {"pad": "é" * 500}}
+    disk.set("k", value, 60)
+    size = len(json.dumps(value, ensure_ascii=False).encode("utf-8"))
+    assert ResultCache(None, disk, None).get("k", max_bytes=size) == value
+    assert ResultCache(None, disk, None).get("k", max_bytes=size - 1) is None  # bytes, not characters
+
+
+def test_the_bounds_grow_with_what_the_call_asks():
+    assert search_answer_bytes(10) > search_answer_bytes(1)
+    assert search_answer_bytes(5, 100_000) > search_answer_bytes(5, 4000) > search_answer_bytes(5)
+    assert page_answer_bytes(1_000_000) > 6_000_000 > page_answer_bytes(50_000)

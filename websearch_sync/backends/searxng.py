@@ -142,6 +142,11 @@ class SearXNG(JsonApiBackend):
             return super().endpoint_url()
         return instance_root(str(base)) + self.endpoint_path
 
+    def configured_base(self) -> Optional[str]:
+        """The endpoint override, else the instance's root."""
+        base = self.config.get("base_url")
+        return self.settings.endpoints.get(self.name) or (instance_root(str(base)) if base else None)
+
     def check_configured(self) -> None:
         """Also refuse credentials given twice: a user name/password in ``SEARXNG_BASE_URL``
         (sent as HTTP Basic auth) beside ``SEARXNG_API_KEY`` (a bearer token): only one
@@ -203,12 +208,12 @@ class SearXNG(JsonApiBackend):
 
     def cooldown_keys(self, params: SearchParams) -> tuple[str, ...]:
         """The instance (its limiter, its 403) and the engines/categories this call asks for."""
-        return (self.name, self._engines_key(params))
+        return (self.cooldown_scope(), self._engines_key(params))
 
     def cooldown_key(self, params: SearchParams, error: WebBlocked) -> str:
         """A block of the engines asked (no results, engines failed: the error lists them)
         cools down only those engines/categories; a block of the instance, all of it."""
-        return self._engines_key(params) if error.errors else self.name
+        return self._engines_key(params) if error.errors else self.cooldown_scope()
 
     def _engines_key(self, params: SearchParams) -> str:
         asked = [
@@ -217,7 +222,7 @@ class SearXNG(JsonApiBackend):
             for names in [_names(params.options.get(name), name, self.name)]
             if names
         ]
-        return "%s[%s]" % (self.name, "; ".join(asked) or "default engines")
+        return "%s[%s]" % (self.cooldown_scope(), "; ".join(asked) or "default engines")
 
     def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
         """The instance's own refusals (a 404 at the base URL, Werkzeug's 403, the limiter's

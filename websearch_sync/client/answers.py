@@ -5,6 +5,11 @@ from there is untrusted input: before it is returned it must have the result sha
 (``items`` of text fields with an http(s) URL, at most ``max_results`` of them,
 ``provider_meta`` an object; a fetch result's fields with their types). An answer
 that does not is a miss. Answers from the process's own memory are not checked again.
+
+An answer is also bounded in size by what the call could have produced
+(:func:`search_answer_bytes`, :func:`page_answer_bytes`): a bigger stored value is a
+miss, read no further than that bound, and a bigger answer is not written to those
+tiers (a planted 10 MB entry would cost every reader seconds and hundreds of MB).
 """
 
 from typing import Any, Optional
@@ -14,6 +19,29 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 _ITEM_TEXT = ("title", "url", "snippet", "provider")
 _ITEM_OPTIONAL_TEXT = ("source", "published_at", "content")
 _PAGE_TEXT = ("url", "final_url", "title", "text")
+
+#: A stored answer's JSON, besides its page text, at most: the frame (``provider_meta``,
+#: ``errors``, a page's title and URLs) and one search item (title, URL, snippet...).
+_FRAME_BYTES = 64 * 1024
+_ITEM_BYTES = 32 * 1024
+#: Bytes one character of page text takes in the stored JSON at worst (a ``\u001f`` escape).
+_BYTES_PER_CHAR = 6
+#: Page text a search item may carry when the service itself provides it (not cut to ``max_content_chars``).
+_SERVICE_CONTENT_CHARS = 50_000
+
+
+def search_answer_bytes(max_results: int, content_chars: Optional[int] = None) -> int:
+    """The largest stored search answer a call for ``max_results`` items can have (with page text
+    of ``content_chars`` characters per item when it asks ``include_content``)."""
+    per_item = _ITEM_BYTES
+    if content_chars is not None:
+        per_item += _BYTES_PER_CHAR * max(content_chars, _SERVICE_CONTENT_CHARS)
+    return _FRAME_BYTES + max_results * per_item
+
+
+def page_answer_bytes(max_chars: int) -> int:
+    """The largest stored fetch result a call for at most ``max_chars`` characters can have."""
+    return _FRAME_BYTES + _BYTES_PER_CHAR * max(0, max_chars)
 
 
 def _http_url(value: Any) -> bool:

@@ -54,12 +54,23 @@ class CallState:
 
     def __init__(self) -> None:
         self.attempts = 0
+        self.wait_s = 0.0  #: time spent waiting for rate-limit slots (``provider_meta["wait_ms"]``)
         self.lock = threading.Lock()
 
     def count_attempt(self) -> None:
         """Count one request sent."""
         with self.lock:
             self.attempts += 1
+
+    def wait_ms(self) -> int:
+        """The time counted by :meth:`count_wait`, in whole milliseconds."""
+        return int(round(self.wait_s * 1000))
+
+    def count_wait(self, seconds: float) -> None:
+        """Count time spent waiting for a rate-limit slot."""
+        if seconds > 0:
+            with self.lock:
+                self.wait_s += seconds
 
 
 class BackendRunner:
@@ -109,7 +120,7 @@ class BackendRunner:
         own: Optional[str] = None  # the cool-down this request recorded before waiting to retry
         for attempt in range(policy.total + 1):
             under_way = self.clock.monotonic()  # before the checks: a block recorded after it is news to this request
-            self._check_ready(backend, keys, budget, last_error, own, recheck if attempt == 0 else None)
+            self._check_ready(backend, keys, budget, last_error, own, recheck if attempt == 0 else None, state)
             state.count_attempt()
             pace = _LaterRequests(self, backend, params, keys, budget, state)
             try:
@@ -146,26 +157,57 @@ class BackendRunner:
         last_error: Optional[WebSearchError],
         own: Optional[str],
         recheck: Optional[Recheck],
+        state: CallState,
     ) -> None:
+        """Wait for the request's turn: no cool-down, a rate-limit slot that leaves the request
+        time to finish (:func:`send_need_s`), the cache read again after a wait, the cool-downs
+        checked again right before it leaves (a block met meanwhile stops it), and at least
+        an interval since the last request really left."""
         for key in keys:
             self.cooldowns.check(key, own, budget.remaining_s())
-        wait = self._book_slot(backend, budget, last_error)
+        interval = self.intervals.get(backend.name, backend.min_interval_s)
+        need = send_need_s(budget)
+        wait = self._book_slot(backend, interval, budget, need, last_error)
+        state.count_wait(wait)
         slot_at = self.clock.monotonic() + wait
         self.clock.sleep(max(0.0, wait - self.check_ahead_s))  # a request leaves at its slot: it wakes there (0: now)
         if wait > 0:
             if recheck is not None:
                 recheck()
-            for key in keys:  # another thread may have been blocked meanwhile
-                self.cooldowns.check(key, own, budget.remaining_s())
             rest = slot_at - self.clock.monotonic()
             if rest > 0:
                 self.clock.sleep(rest)
-        if budget.expired():
-            raise last_error or Timeout(
-                "the %.0f ms budget ran out before %s could be asked" % (budget.timeout_ms, backend.name),
-                provider=backend.name,
-                detail_code=DEADLINE_EXCEEDED,
-            )
+            for key in keys:  # right before it leaves: a block met while it waited stops it
+                self.cooldowns.check(key, own, budget.remaining_s())
+        late = self.limiter.sending(backend.name, interval, budget.remaining_s())
+        while late > 0:  # the request before this one left late: the upstream still sees the interval
+            self._too_late(backend, interval, budget, need, late, last_error)
+            state.count_wait(late)
+            self.clock.sleep(late)
+            late = self.limiter.sending(backend.name, interval, budget.remaining_s())
+        self._too_late(backend, interval, budget, need, 0.0, last_error)
+
+    @staticmethod
+    def _too_late(
+        backend: Backend,
+        interval: float,
+        budget: Deadline,
+        need: float,
+        wait: float,
+        last_error: Optional[WebSearchError],
+    ) -> None:
+        """Raise when, after ``wait`` more seconds, the request would have less than ``need``
+        left of the budget: what cannot finish is not sent (the upstream's quota is not spent
+        on an answer nobody will read)."""
+        left = budget.remaining_s() - wait
+        if left >= need and not budget.expired():
+            return
+        raise last_error or Timeout(
+            "%s allows one request every %.1f s; only %.0f ms of the budget would be left to ask it, too little to finish"
+            % (backend.name, interval, max(0.0, left * 1000)),
+            provider=backend.name,
+            detail_code=BUDGET_EXHAUSTED if left > 0 else DEADLINE_EXCEEDED,
+        )
 
     @staticmethod
     def _retry_delay(policy: RetryPolicy, attempt: int, error: WebSearchError, budget: Deadline) -> Optional[float]:
@@ -176,10 +218,17 @@ class BackendRunner:
         delay = policy.delay_s(attempt, error)
         return delay if delay < budget.remaining_s() else None
 
-    def _book_slot(self, backend: Backend, budget: Deadline, last_error: Optional[WebSearchError]) -> float:
-        """Book the backend's next rate-limit slot; the seconds until it comes."""
-        interval = self.intervals.get(backend.name, backend.min_interval_s)
-        wait = self.limiter.reserve(backend.name, interval, budget.remaining_s())
+    def _book_slot(
+        self,
+        backend: Backend,
+        interval: float,
+        budget: Deadline,
+        need: float,
+        last_error: Optional[WebSearchError],
+    ) -> float:
+        """Book the backend's next rate-limit slot that leaves ``need`` seconds of the budget;
+        the seconds until it comes."""
+        wait = self.limiter.reserve(backend.name, interval, budget.remaining_s() - need)
         if wait is None:  # budget first: do not wait for a slot that comes too late
             raise last_error or Timeout(
                 "%s allows one request every %.1f s; the next slot is %.1f s away but only %.0f ms of the budget are left"
@@ -214,7 +263,7 @@ class _LaterRequests:
 
     def before_request(self) -> None:
         """Wait for the next slot (``Timeout(budget_exhausted)`` when it comes too late), count the request."""
-        self.runner._check_ready(self.backend, self.keys, self.budget, None, None, None)
+        self.runner._check_ready(self.backend, self.keys, self.budget, None, None, None, self.state)
         self.state.count_attempt()
 
     def failed(self, error: WebSearchError) -> None:
@@ -223,6 +272,17 @@ class _LaterRequests:
             self.runner.cooldowns.record(
                 error, self.backend.cooldown_key(self.params, error), None, self.budget.remaining_s()
             )
+
+
+#: The least time a request is sent with: a request with less than this left of its budget (a
+#: quarter of the budget when that is less) cannot be expected to finish.
+MIN_SEND_S = 1.0
+MIN_SEND_SHARE = 0.25
+
+
+def send_need_s(budget: Deadline) -> float:
+    """How much of ``budget`` must be left for a request to be worth sending."""
+    return min(MIN_SEND_S, MIN_SEND_SHARE * budget.timeout_ms / 1000.0)
 
 
 def check_backend(backend: Backend, params: SearchParams) -> None:

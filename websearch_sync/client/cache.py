@@ -45,6 +45,11 @@ def cache_key_text(key: Hashable) -> str:
     return json.dumps(key, sort_keys=True, default=repr, ensure_ascii=False)
 
 
+def too_long(text: str, max_bytes: Optional[int]) -> bool:
+    """True when ``text`` takes more than ``max_bytes`` bytes in UTF-8 (never, without a bound)."""
+    return max_bytes is not None and len(text.encode("utf-8", "surrogatepass")) > max_bytes
+
+
 def copy_result(value: dict[str, Any]) -> dict[str, Any]:
     """A copy of a search or fetch result that shares no mutable part with ``value``.
 
@@ -192,12 +197,19 @@ class SqliteCache:
 
     _key = staticmethod(cache_key_text)
 
-    def lookup(self, key: Hashable, wait_s: Optional[float] = None) -> Optional[tuple[dict[str, Any], float]]:
-        """``(value, seconds it has left)``, or ``None`` when absent or expired."""
+    def lookup(
+        self, key: Hashable, wait_s: Optional[float] = None, max_bytes: Optional[int] = None
+    ) -> Optional[tuple[dict[str, Any], float]]:
+        """``(value, seconds it has left)``, or ``None`` when absent, expired or longer than
+        ``max_bytes`` (then not loaded into Python at all)."""
         now = self._clock.time()
         row = (
             self._connection(wait_s)
-            .execute("SELECT value, expires FROM results WHERE key = ? AND expires > ?", (self._key(key), now))
+            .execute(
+                "SELECT value, expires FROM results WHERE key = ? AND expires > ?"
+                " AND (? IS NULL OR length(CAST(value AS BLOB)) <= ?)",
+                (self._key(key), now, max_bytes, max_bytes),
+            )
             .fetchone()
         )
         return (json.loads(row[0]), row[1] - now) if row else None
@@ -208,14 +220,23 @@ class SqliteCache:
         return found[0] if found else None
 
     def set(
-        self, key: Hashable, value: dict[str, Any], ttl_s: Optional[float] = None, wait_s: Optional[float] = None
+        self,
+        key: Hashable,
+        value: dict[str, Any],
+        ttl_s: Optional[float] = None,
+        wait_s: Optional[float] = None,
+        max_bytes: Optional[int] = None,
     ) -> None:
-        """Store ``value`` for ``ttl_s`` seconds (default: the cache's TTL); expired rows are pruned now and then."""
+        """Store ``value`` for ``ttl_s`` seconds (default: the cache's TTL; nothing when its JSON is
+        longer than ``max_bytes``: no reader would take it); expired rows are pruned now and then."""
+        text = json.dumps(value, ensure_ascii=False)
+        if too_long(text, max_bytes):
+            return
         conn = self._connection(wait_s)
         now = self._clock.time()
         conn.execute(
             "INSERT OR REPLACE INTO results (key, expires, value) VALUES (?, ?, ?)",
-            (self._key(key), now + (self.ttl_s if ttl_s is None else ttl_s), json.dumps(value, ensure_ascii=False)),
+            (self._key(key), now + (self.ttl_s if ttl_s is None else ttl_s), text),
         )
         if random.random() < 0.02:
             conn.execute("DELETE FROM results WHERE expires <= ?", (now,))
@@ -263,18 +284,23 @@ class ResultCache:
         self._disk_failing = False
 
     def get(
-        self, key: Hashable, left_s: Optional[float] = None, check: Optional[Callable[[dict[str, Any]], bool]] = None
+        self,
+        key: Hashable,
+        left_s: Optional[float] = None,
+        check: Optional[Callable[[dict[str, Any]], bool]] = None,
+        max_bytes: Optional[int] = None,
     ) -> Optional[dict[str, Any]]:
-        """A copy of the cached answer, or ``None``."""
+        """A copy of the cached answer, or ``None``. ``max_bytes`` bounds what is read from the
+        disk and shared tiers (a longer value is a miss, read no further)."""
         if self.memory is not None:
             hit = self.memory.get(key)
             if hit is not None:
                 return hit
-        found = self._disk_lookup(key, left_s)
+        found = self._disk_lookup(key, left_s, max_bytes)
         if found is not None and check is not None and not check(found[0]):
             found = None
         if found is None and self.shared is not None and self._shared_fits(left_s):
-            found = self.shared.get_entry(key, left_s)
+            found = self.shared.get_entry(key, left_s, max_bytes)
             if found is not None and check is not None and not check(found[0]):
                 found = None
         if found is None:
@@ -289,11 +315,13 @@ class ResultCache:
         (a call with less left skips it: the cache never spends the search's deadline)."""
         return self.shared is not None and (left_s is None or left_s > self.shared.timeout_s)
 
-    def _disk_lookup(self, key: Hashable, left_s: Optional[float]) -> Optional[tuple[dict[str, Any], float]]:
+    def _disk_lookup(
+        self, key: Hashable, left_s: Optional[float], max_bytes: Optional[int]
+    ) -> Optional[tuple[dict[str, Any], float]]:
         if self.disk is None:
             return None
         try:
-            found = self.disk.lookup(key, _lock_wait_s(left_s))
+            found = self.disk.lookup(key, _lock_wait_s(left_s), max_bytes)
         except (
             sqlite3.Error,
             ValueError,
@@ -304,16 +332,24 @@ class ResultCache:
         self._disk_failing = False
         return found
 
-    def set(self, key: Hashable, value: dict[str, Any], ttl_s: float, left_s: Optional[float] = None) -> None:
-        """Store ``value`` for ``ttl_s`` seconds in every tier."""
+    def set(
+        self,
+        key: Hashable,
+        value: dict[str, Any],
+        ttl_s: float,
+        left_s: Optional[float] = None,
+        max_bytes: Optional[int] = None,
+    ) -> None:
+        """Store ``value`` for ``ttl_s`` seconds in every tier (in memory only when its JSON is
+        longer than ``max_bytes``: the other tiers' readers would refuse it)."""
         if self.memory is not None:
             self.memory.set(key, value, ttl_s)
         if self.shared is not None and self._shared_fits(left_s):
-            self.shared.set(key, value, ttl_s, left_s)
+            self.shared.set(key, value, ttl_s, left_s, max_bytes)
         if self.disk is None:
             return
         try:
-            self.disk.set(key, value, ttl_s, _lock_wait_s(left_s))
+            self.disk.set(key, value, ttl_s, _lock_wait_s(left_s), max_bytes)
         except sqlite3.Error as exc:
             self._disk_failed("writing", exc)
             return

@@ -139,6 +139,12 @@ def _clock_text(wall_until: float) -> str:
         return "?"
 
 
+def backend_of(key: str) -> str:
+    """The backend a cool-down key names: keys are ``<backend>``, ``<backend>@<endpoint>`` and
+    ``<backend…>[<part>]`` (see :meth:`~websearch_sync.engine.base.Backend.cooldown_scope`)."""
+    return key.partition("[")[0].partition("@")[0]
+
+
 def cooling_down(
     name: str, detail_code: Optional[str], status: Optional[int], wall_until: float, left_s: float
 ) -> WebBlocked:
@@ -147,7 +153,7 @@ def cooling_down(
     return WebBlocked(
         "%s is cooling down after %s until %s (%.0f s left); not contacting it"
         % (name, detail_code, _clock_text(wall_until), left),
-        provider=name.partition("[")[0],  # a part of a backend is keyed "<backend>[<part>]"
+        provider=backend_of(name),
         detail_code=detail_code,
         status=status,
         retry_after=left,

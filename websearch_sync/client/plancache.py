@@ -35,6 +35,7 @@ class Validated(NamedTuple):
     timeout_ms: int  #: the longest timeout of the backends (the default budget)
     keys: dict[str, Hashable]  #: search cache keys by strategy, filled on first use
     check: Callable[[dict[str, Any]], bool]  #: accepts a stored answer for this call (see ``answers.py``)
+    max_bytes: int  #: the longest stored answer this call can have (see ``answers.py``)
     refused: dict[str, bool]  #: by strategy: the call asks no one (its backends refuse it), so no cache, no flight
 
 

@@ -58,7 +58,7 @@ from ..validate import (
     check_timeout_ms,
     search_params,
 )
-from .answers import valid_page_answer, valid_search_answer
+from .answers import page_answer_bytes, search_answer_bytes, valid_page_answer, valid_search_answer
 from .attempts import BackendRunner, CallState, refusal
 from .cache import MemoryCache, ResultCache, SqliteCache
 from .cachekey import Fingerprints, fetch_key, search_key
@@ -368,7 +368,8 @@ class SearchClient:
                 options (see docs/api.md and docs/backends.md).
 
         ``provider_meta`` holds ``provider_name`` (the backend that answered),
-        ``latency_ms``, ``cached``, ``attempts`` (requests sent, retries and
+        ``latency_ms``, ``wait_ms`` (the part of ``latency_ms`` spent waiting for
+        rate-limit slots), ``cached``, ``attempts`` (requests sent, retries and
         fallbacks included) and ``request_id`` when the upstream sent one;
         ``errors`` lists the failures of backends that did not answer.
 
@@ -394,7 +395,9 @@ class SearchClient:
                     if found is None:
                         return self._answer(plan, call, key, started)
                     hit = cast(SearchResponse, found)
-            hit["provider_meta"].update({"cached": True, "attempts": 0, "latency_ms": self._elapsed_ms(started)})
+            hit["provider_meta"].update(
+                {"cached": True, "attempts": 0, "latency_ms": self._elapsed_ms(started), "wait_ms": 0}
+            )
             return hit
         except WebSearchError as error:
             redact_error(error, self.settings.secrets())  # in place
@@ -402,22 +405,30 @@ class SearchClient:
 
     def _cached(self, plan: "_Plan", key: Hashable) -> Optional[SearchResponse]:
         """The answer to ``key`` in the cache (one from outside the process checked first), or ``None``."""
-        return cast(Optional[SearchResponse], self._cache.get(key, plan.budget.remaining_s(), plan.valid.check))
+        return cast(
+            Optional[SearchResponse],
+            self._cache.get(key, plan.budget.remaining_s(), plan.valid.check, plan.valid.max_bytes),
+        )
 
     def _answer(self, plan: "_Plan", call: "_CallSettings", key: Optional[Hashable], started: float) -> SearchResponse:
         """Ask the backends and cache the answer under ``key`` (when cacheable); an answer
         cached meanwhile (seen after a rate-limit wait) is returned instead."""
+        state = CallState()
         try:
-            response, cacheable, attempts = self._run(plan, call, key)
+            response, cacheable = self._run(plan, call, key, state)
         except _AnsweredMeanwhile as found:
             found.answer["provider_meta"].update(
-                {"cached": True, "attempts": 0, "latency_ms": self._elapsed_ms(started)}
+                {"cached": True, "attempts": 0, "latency_ms": self._elapsed_ms(started), "wait_ms": state.wait_ms()}
             )
             return found.answer
-        response["provider_meta"]["latency_ms"] = self._elapsed_ms(started)
-        response["provider_meta"]["attempts"] = attempts
+        latency_ms = self._elapsed_ms(started)
+        response["provider_meta"].update(
+            {"latency_ms": latency_ms, "wait_ms": min(state.wait_ms(), latency_ms), "attempts": state.attempts}
+        )
         if key is not None and cacheable:
-            self._cache.set(key, cast(dict[str, Any], response), call.ttl, plan.budget.remaining_s())
+            self._cache.set(
+                key, cast(dict[str, Any], response), call.ttl, plan.budget.remaining_s(), plan.valid.max_bytes
+            )
         return response
 
     def _plan(
@@ -450,6 +461,10 @@ class SearchClient:
                 timeout_ms,
                 {},
                 partial(valid_search_answer, max_results=params.max_results),
+                search_answer_bytes(
+                    params.max_results,
+                    params.options.get("max_content_chars", DEFAULT_CONTENT_CHARS) if params.include_content else None,
+                ),
                 _refused(backends, params),
             )
             self._plans.put(memo_key, valid)
@@ -462,9 +477,11 @@ class SearchClient:
             key = plan.valid.keys[call.strategy] = search_key(plan.params, plan.names, call.strategy, fingerprint)
         return key
 
-    def _run(self, plan: "_Plan", call: "_CallSettings", key: Optional[Hashable]) -> tuple[SearchResponse, bool, int]:
-        """Ask the backends by the call's strategy; ``(response, cacheable, requests sent)``."""
-        state = CallState()
+    def _run(
+        self, plan: "_Plan", call: "_CallSettings", key: Optional[Hashable], state: CallState
+    ) -> tuple[SearchResponse, bool]:
+        """Ask the backends by the call's strategy (counting requests and waits in ``state``);
+        ``(response, cacheable)``."""
         policy = self._retry.with_total(call.retries)
 
         def recheck() -> None:
@@ -480,7 +497,7 @@ class SearchClient:
         response, cacheable = strategy(backends, plan.params, plan.budget, run)
         if plan.params.include_content and not self._add_content(response, plan.params, plan.budget):
             cacheable = False
-        return response, cacheable, state.attempts
+        return response, cacheable
 
     def _add_content(self, response: SearchResponse, params: SearchParams, budget: Deadline) -> bool:
         """Read the result pages into ``content``; false when some page could not be read."""
@@ -542,7 +559,12 @@ class SearchClient:
             )
         hit = cast(
             Optional[FetchResult],
-            self._cache.get(key, deadline.remaining_s(), lambda answer: valid_page_answer(answer, max_chars))
+            self._cache.get(
+                key,
+                deadline.remaining_s(),
+                lambda answer: valid_page_answer(answer, max_chars),
+                page_answer_bytes(max_chars) if type(max_chars) is int else None,
+            )
             if key is not None
             else None,
         )
@@ -561,7 +583,9 @@ class SearchClient:
             include_comments=include_comments,
         )
         if key is not None:
-            self._cache.set(key, cast(dict[str, Any], result), ttl, deadline.remaining_s())
+            self._cache.set(
+                key, cast(dict[str, Any], result), ttl, deadline.remaining_s(), page_answer_bytes(max_chars)
+            )
         return result
 
 

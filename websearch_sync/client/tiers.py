@@ -31,18 +31,37 @@ class SharedCacheTier(Protocol):
     def timeout_s(self) -> float:
         """The longest one call may take."""
 
-    def get_entry(self, key: Hashable, left_s: Optional[float] = None) -> Optional[tuple[dict[str, Any], float]]:
-        """``(answer, seconds it has left)`` or ``None``."""
+    def get_entry(
+        self, key: Hashable, left_s: Optional[float] = None, max_bytes: Optional[int] = None
+    ) -> Optional[tuple[dict[str, Any], float]]:
+        """``(answer, seconds it has left)`` or ``None`` (also for a value longer than ``max_bytes``)."""
 
-    def set(self, key: Hashable, value: dict[str, Any], ttl_s: float, left_s: Optional[float] = None) -> None:
-        """Store ``value`` for ``ttl_s`` seconds."""
+    def set(
+        self,
+        key: Hashable,
+        value: dict[str, Any],
+        ttl_s: float,
+        left_s: Optional[float] = None,
+        max_bytes: Optional[int] = None,
+    ) -> None:
+        """Store ``value`` for ``ttl_s`` seconds (not when longer than ``max_bytes``)."""
 
 
 class SharedSlotsTier(Protocol):
     """Rate-limit slots booked for many processes."""
 
-    def reserve(self, name: str, interval: float, max_wait_s: float) -> Optional[tuple[bool, float]]:
-        """``(booked, seconds to wait)``; ``None`` when the tier cannot be used."""
+    def reserve(
+        self, name: str, interval: float, max_wait_s: float, not_before_s: float = 0.0
+    ) -> Optional[tuple[bool, float]]:
+        """``(booked, seconds to wait)`` for a slot at least ``not_before_s`` from now; ``None``
+        when the tier cannot be used."""
+
+    def sending(self, name: str, interval: float, left_s: Optional[float] = None) -> Optional[float]:
+        """Right before a request leaves: 0 (noted as leaving now) or the seconds to wait
+        first; ``None`` when the tier cannot be used."""
+
+    def fleet(self, name: str) -> int:
+        """How many processes shared ``name``'s pace when the tier last answered (at least 1)."""
 
 
 class SharedCooldownsTier(Protocol):

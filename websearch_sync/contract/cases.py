@@ -45,7 +45,7 @@ PROVENANCES = ("recorded", "provider-docs", "synthetic")
 UNSTATED = "unstated"
 
 _BODY_SUFFIXES = (".html", ".json", ".txt", ".bin")
-_VOLATILE_META = ("latency_ms",)
+_VOLATILE_META = ("latency_ms", "wait_ms")
 _SHOWN_CHARS = 160
 
 

@@ -302,16 +302,36 @@ class Backend:
         options = dict(params.options, pageno=first + page.number - 1)
         return self.build_request(dataclasses.replace(params, options=options))
 
+    def cooldown_scope(self) -> str:
+        """What a block suspends: this backend at its endpoint's host. The backend's name at
+        its default endpoint; ``<name>@<host[:port]>`` at a configured one (two SearXNG
+        instances, two gateways never share a cool-down; the paths of one host do: one
+        server, one limiter)."""
+        try:
+            parts = urlsplit(self.configured_base() or "")
+            host, port = (parts.hostname or "").lower(), parts.port
+        except ValueError:  # refused before sending anyway (check_configured)
+            host, port = "", None
+        if not host:
+            return self.name
+        return "%s@%s" % (self.name, host if port is None else "%s:%d" % (host, port))
+
+    def configured_base(self) -> Optional[str]:
+        """The endpoint the settings give this backend instead of its default (``None``: the
+        default), as far as it names the service (a JSON API's base URL, not its path)."""
+        return self.settings.endpoints.get(self.name) or None
+
     def cooldown_keys(self, params: SearchParams) -> tuple[str, ...]:
         """The cool-down keys whose suspension stops a call with ``params`` (default: the
-        backend's name). A meta-engine adds a narrower key for the engines the call asks for,
-        spelt ``<name>[<part>]`` (the cool-down's error names the backend before the ``[``)."""
-        return (self.name,)
+        backend at its endpoint, :meth:`cooldown_scope`). A meta-engine adds a narrower key for
+        the engines the call asks for, spelt ``<scope>[<part>]`` (the cool-down's error names
+        the backend before the ``@`` or ``[``)."""
+        return (self.cooldown_scope(),)
 
     def cooldown_key(self, params: SearchParams, error: WebBlocked) -> str:
         """The key a block met by a call with ``params`` is recorded under: one of
-        :meth:`cooldown_keys` (default: the backend's name, i.e. all of it)."""
-        return self.name
+        :meth:`cooldown_keys` (default: the backend at its endpoint, i.e. all of it)."""
+        return self.cooldown_scope()
 
     def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
         """An error recognised in the response (bot wall, vendor error envelope), or ``None``.

@@ -170,6 +170,11 @@ class JsonApiBackend(Backend):
             return str(base).rstrip("/") + self.endpoint_path
         return super().endpoint_url()
 
+    def configured_base(self) -> Optional[str]:
+        """The endpoint override, else a configured ``base_url`` (``None``: the defaults)."""
+        base = self.config.get("base_url")
+        return super().configured_base() or (str(base).rstrip("/") if base else None)
+
     def missing_settings(self) -> list[str]:
         """Required settings not set; an endpoint override stands in for ``base_url``."""
         missing = super().missing_settings()

@@ -4,8 +4,9 @@ pinned to the address that was checked.
 Before every hop fetch resolves the host once (:class:`AddressGuard`), refuses
 loopback, private, link-local, unspecified, multicast, reserved and otherwise
 non-public addresses (IPv4 and IPv6, IPv4-mapped/6to4/NAT64 forms included), and
-then connects to exactly that address (:class:`PinnedAdapter`), so a second DNS
-answer cannot differ from the one that was checked (DNS rebinding).
+then connects to exactly that address (each wire pins the connection: see
+:mod:`.requests_adapter` and :mod:`.wire_curl`), so a second DNS answer cannot differ
+from the one that was checked (DNS rebinding).
 
 Host names made only of numbers are read the way ``inet_aton`` and browsers read
 them (``2130706433``, ``0x7f.1``, ``0177.0.0.1`` are all 127.0.0.1).
@@ -14,15 +15,10 @@ them (``2130706433``, ``0x7f.1``, ``0177.0.0.1`` are all 127.0.0.1).
 import ipaddress
 import socket
 import threading
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Union
 from urllib.parse import urlsplit
-
-from requests import PreparedRequest, Response
-from requests.adapters import HTTPAdapter
-from requests.utils import select_proxy
-from urllib3.connectionpool import ConnectionPool
 
 from ..errors import (
     BAD_URL,
@@ -43,9 +39,6 @@ Address = Union[ipaddress.IPv4Address, ipaddress.IPv6Address]
 #: ``resolver(host, port, timeout_s) -> [ip, ...]``; raises ``OSError`` (e.g.
 #: ``socket.gaierror``) when the name does not resolve, ``TimeoutError`` when it took too long.
 Resolver = Callable[[str, int, float], Sequence[str]]
-
-#: Attribute set on a ``requests.PreparedRequest`` to pin its connection to an address.
-PIN_ATTRIBUTE = "websearch_sync_connect_to"
 
 _MAX_DNS_S = 10.0
 _NAT64 = ipaddress.ip_network("64:ff9b::/96")
@@ -297,66 +290,3 @@ def host_header(url: str) -> str:
         host = "[%s]" % host
     default = 443 if parts.scheme == "https" else 80
     return host if parts.port in (None, default) else "%s:%d" % (host, parts.port)
-
-
-class PinnedAdapter(HTTPAdapter):
-    """A ``requests`` adapter that connects a request to a pre-checked address.
-
-    A request carrying the attribute :data:`PIN_ATTRIBUTE` (an IP address) is
-    sent over a connection to that address, while the ``Host`` header, TLS SNI
-    and certificate verification use the URL's host name. Requests without it
-    behave exactly as with ``HTTPAdapter``. When a proxy applies to the URL the
-    proxy connects by name (the address cannot be pinned through it).
-    """
-
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__(**kwargs)  # type: ignore[arg-type]
-        self._local = threading.local()
-
-    def send(
-        self,
-        request: PreparedRequest,
-        stream: bool = False,
-        timeout: Any = None,
-        verify: Any = True,
-        cert: Any = None,
-        proxies: Optional[Mapping[str, str]] = None,
-    ) -> Response:
-        """Send ``request``, over a connection pinned to its address when it has one."""
-        pin = getattr(request, PIN_ATTRIBUTE, None)
-        if pin and request.url and not select_proxy(request.url, proxies or {}):
-            request.headers["Host"] = host_header(request.url)
-            self._local.pin = pin
-        try:
-            return super().send(request, stream=stream, timeout=timeout, verify=verify, cert=cert, proxies=proxies)
-        finally:
-            self._local.pin = None
-
-    def get_connection_with_tls_context(
-        self, request: PreparedRequest, verify: Any, proxies: Optional[Mapping[str, str]] = None, cert: Any = None
-    ) -> ConnectionPool:
-        """requests >= 2.32: the pool for the pinned address (or the normal one)."""
-        pin = getattr(self._local, "pin", None)
-        if pin is None:
-            return super().get_connection_with_tls_context(request, verify, proxies=proxies, cert=cert)
-        host_params, pool_kwargs = self.build_connection_pool_key_attributes(request, verify, cert)
-        return self._pinned_pool(host_params, pool_kwargs, pin)
-
-    # requests < 2.32 calls this with the request's (str) URL; its annotation says str | bytes
-    def get_connection(self, url: str, proxies: Optional[Mapping[str, str]] = None) -> ConnectionPool:  # type: ignore[override]
-        """requests < 2.32: the pool for the pinned address (or the normal one)."""
-        pin = getattr(self._local, "pin", None)
-        if pin is None:
-            return super().get_connection(url, proxies)
-        parts = urlsplit(url)
-        port = parts.port or (443 if parts.scheme == "https" else 80)
-        return self._pinned_pool({"scheme": parts.scheme, "host": parts.hostname, "port": port}, {}, pin)
-
-    def _pinned_pool(self, host_params: Mapping[str, Any], pool_kwargs: Mapping[str, Any], pin: str) -> ConnectionPool:
-        pool_kwargs = dict(pool_kwargs)
-        if host_params["scheme"] == "https":
-            pool_kwargs["server_hostname"] = host_params["host"]
-        pool: ConnectionPool = self.poolmanager.connection_from_host(
-            host=pin, port=host_params["port"], scheme=host_params["scheme"], pool_kwargs=pool_kwargs
-        )
-        return pool

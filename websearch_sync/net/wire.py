@@ -27,13 +27,14 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 #: :func:`websearch_sync.testing.no_network` adds one, so it covers both wires.
 CONNECTION_CHECKS: list[Callable[[str], None]] = []
 
-#: Headers a browser profile always decides (its identity): an engine's value never replaces them.
-BROWSER_OWNED_HEADERS = ("user-agent", "accept-encoding")
+#: Headers a browser profile always decides (its identity, and what a navigation accepts): an
+#: engine's value never replaces them.
+BROWSER_OWNED_HEADERS = ("user-agent", "accept-encoding", "accept")
 
 
 def browser_owned(name: str) -> bool:
     """True for a header the impersonated browser's profile always sets itself
-    (``User-Agent``, ``Accept-Encoding``, ``sec-ch-ua*``): the profile wins over an engine's value."""
+    (``User-Agent``, ``Accept``, ``Accept-Encoding``, ``sec-ch-ua*``): the profile wins over an engine's value."""
     lower = name.lower()
     return lower in BROWSER_OWNED_HEADERS or lower.startswith("sec-ch-ua")
 

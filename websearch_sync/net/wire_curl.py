@@ -6,12 +6,15 @@ them by one rule: a header the profile also sends takes the engine's value in th
 profile's position (``Sec-Fetch-Site: same-origin`` on a form post), except the
 headers that are the browser's identity (:func:`~.wire.browser_owned`), where the
 profile wins; a header the profile lacks (Referer, Origin, Content-Type, Cookie) goes
-where that browser puts it (libcurl-impersonate's header order).
+where that browser puts it (libcurl-impersonate's header order, set to real Chrome's).
 
 libcurl's total timeout (``TIMEOUT_MS``) is the call's remaining time, so DNS, connect,
-TLS, the status line, header lines and body are all bounded by the deadline. A pinned
-request (fetch's checked address) uses curl's ``RESOLVE`` on a fresh connection that
-is not kept, so the address that was checked is the one connected to.
+TLS, the status line, header lines and body are all bounded by the deadline. In the main
+thread the transfer runs in a helper thread (:mod:`.interrupt`), so Ctrl-C is not held
+up by libcurl. A pinned
+request (fetch's checked address) uses curl's ``RESOLVE``, so the address that was
+checked is the one connected to; it reuses a connection only of a handle that never
+resolved that host itself (:meth:`CurlWire._pin`).
 """
 
 import errno
@@ -23,6 +26,7 @@ from urllib.parse import urlsplit
 from curl_cffi import Curl, CurlError, CurlInfo, CurlOpt
 from curl_cffi.const import CurlECode, CurlLockData
 from curl_cffi.curl import CURL_WRITEFUNC_ERROR, CurlShare
+from curl_cffi.requests import Session as CurlSession
 from curl_cffi.requests.impersonate import resolve_latest_browser_type
 
 from ..errors import (
@@ -43,23 +47,28 @@ from ..errors import (
     WebSearchError,
 )
 from .deadline import Deadline
+from .interrupt import run_interruptibly
 from .wire import CONNECTION_CHECKS, BodySink, WireRequest, browser_owned
-from .wire_requests import deadline_error
+from .wire_requests import deadline_error, not_http, proxy_error
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _MAX_CONNECT_S = 10.0
 _CLOCK_SLACK_S = 0.005
-#: Where each browser puts each header (HTTP/2, lower case): the profile's own order with the
-#: headers a navigation or form post adds in the places the real browser sends them (Chrome's
-#: form post: content-length first, origin and content-type after sec-ch-ua-platform, referer
-#: after sec-fetch-dest). libcurl always appends cookies last (Chrome sends them before priority).
+#: Where each browser puts each header (HTTP/2, lower case), as real Chromium 156 sends them
+#: (../shared/fingerprint/README.md): a navigation is the profile's own order; a form post adds
+#: content-length and cache-control first, content-type before user-agent, origin before accept,
+#: referer after sec-fetch-dest; cookie is last on every request.
 _ORDER = {
-    "chrome": "content-length,sec-ch-ua,sec-ch-ua-mobile,sec-ch-ua-platform,origin,content-type,upgrade-insecure-requests,"
-    "user-agent,accept,sec-fetch-site,sec-fetch-mode,sec-fetch-user,sec-fetch-dest,referer,accept-encoding,"
-    "accept-language,cookie,priority,cache-control",
+    "chrome": "content-length,cache-control,sec-ch-ua,sec-ch-ua-mobile,sec-ch-ua-platform,upgrade-insecure-requests,"
+    "content-type,user-agent,origin,accept,sec-fetch-site,sec-fetch-mode,sec-fetch-user,sec-fetch-dest,referer,"
+    "accept-encoding,accept-language,priority,cookie",
 }
+#: ``Cache-Control`` as Chrome sends it: ``max-age=0`` on a form post only (an empty value
+#: removes the profile's own from every other request).
+_CACHE_CONTROL = {True: b"Cache-Control: max-age=0", False: b"Cache-Control:"}
 _IDLE_HANDLES = 32
+_CHECKED, _UNCHECKED = "checked", "unchecked"
 _TLS_CODES = (
     CurlECode.SSL_CONNECT_ERROR,
     CurlECode.PEER_FAILED_VERIFICATION,
@@ -69,42 +78,70 @@ _TLS_CODES = (
     CurlECode.SSL_ISSUER_ERROR,
     CurlECode.SSL_SHUTDOWN_FAILED,
 )
+#: Failures that, with a proxy configured, happened on the way to the proxy (not the upstream).
+_PROXY_CONNECT_CODES = (CurlECode.COULDNT_CONNECT, CurlECode.COULDNT_RESOLVE_PROXY)
 _BROKEN_BODY = (CurlECode.PARTIAL_FILE, CurlECode.RECV_ERROR, CurlECode.HTTP2, CurlECode.HTTP2_STREAM)
 
 
 class _Exchange:
-    """One transfer's callbacks: header lines into ``sink.head``, body chunks into ``sink.data``."""
+    """One transfer's callbacks: header lines into ``sink.head``, body chunks into ``sink.data``.
 
-    def __init__(self, sink: BodySink, url: str) -> None:
-        self.sink, self.url = sink, url
+    libcurl hands over every line of every header block: interim answers (``100 Continue``)
+    and, after a chunked body, its trailer lines. A status line is only expected where a
+    header block starts; after the final block's blank line nothing (a trailer) changes the
+    answer, so a header or trailer that starts with ``HTTP/`` is never taken for a status.
+    """
+
+    def __init__(self, sink: BodySink, url: str, host: str, provider: Optional[str]) -> None:
+        self.sink, self.url, self.host, self.provider = sink, url, host, provider
         self.status = 0
         self.lines: list[tuple[str, str]] = []
+        self.expect_status = True  # at the start of a header block
         self.headed = False
         self.stopped = False  # the sink wanted no more: not an error
+        self.abandoned = False  # the caller has gone (Ctrl-C)
         self.error: Optional[WebSearchError] = None  # what the sink raised (libcurl only sees "write error")
 
     def header(self, line: bytes) -> Any:
         text = line.decode("latin-1").rstrip("\r\n")
-        if text.startswith("HTTP/"):
-            parts = text.split(None, 2)
-            self.status = int(parts[1]) if len(parts) > 1 and parts[1].isdigit() else 0
-            self.lines = []
-        elif text and self.lines and text[0] in " \t":
+        if self.abandoned:
+            return int(CURL_WRITEFUNC_ERROR)
+        if self.headed:
+            return len(line)  # a trailer line: the answer's status and headers are settled
+        if self.expect_status:
+            self.status, self.lines, self.expect_status = _status_code(text), [], False
+            if self.status:
+                return len(line)
+            self.error = NetworkError(
+                "%s answered with a malformed status line" % self.host,
+                provider=self.provider,
+                detail_code=MALFORMED_RESPONSE,
+            )
+            return int(CURL_WRITEFUNC_ERROR)
+        if not text:
+            if self.status >= 200:
+                self.headed = True
+                return self._fed(lambda: self.sink.head(self.status, _joined(self.lines), self.url), len(line))
+            self.expect_status = True  # an interim answer (1xx): the real one follows
+        elif text[0] in " \t" and self.lines:
             name, value = self.lines[-1]
             self.lines[-1] = (name, value + " " + text.strip())
         elif ":" in text:
             name, _, value = text.partition(":")
             self.lines.append((name.strip(), value.strip()))
-        elif not text and self.status >= 200 and not self.headed:
-            self.headed = True
-            return self._fed(lambda: self.sink.head(self.status, _joined(self.lines), self.url), len(line))
         return len(line)
 
     def data(self, chunk: bytes) -> Any:
         return self._fed(lambda: self.sink.data(chunk), len(chunk))
 
+    def abandon(self) -> None:
+        """Nobody waits for this transfer any more (Ctrl-C): end it at its next callback."""
+        self.abandoned = True
+
     def _fed(self, feed: Callable[[], bool], size: int) -> int:
         """``size`` when the sink wants more; otherwise libcurl's signal to stop the transfer."""
+        if self.abandoned:
+            return int(CURL_WRITEFUNC_ERROR)
         try:
             if feed():
                 return size
@@ -112,6 +149,15 @@ class _Exchange:
         except WebSearchError as error:
             self.error = error
         return int(CURL_WRITEFUNC_ERROR)
+
+
+def _status_code(line: str) -> int:
+    """The status code of an ``HTTP/x yyy reason`` line (three ASCII digits), else 0."""
+    parts = line.split(None, 2)
+    if len(parts) < 2 or not parts[0].startswith("HTTP/"):
+        return 0
+    code = parts[1]
+    return int(code) if len(code) == 3 and code.isascii() and code.isdigit() and code[0] != "0" else 0
 
 
 def _joined(lines: list[tuple[str, str]]) -> dict[str, str]:
@@ -140,9 +186,14 @@ class CurlWire:
         self.order = _ORDER.get(profile)
         self.proxy = proxy
         self.ca_bundle = ca_bundle
-        self._share = CurlShare(connect=False, dns=False, ssl_session=True)
-        self._share.share(CurlLockData.COOKIE)
+        share = CurlShare(connect=False, dns=False, ssl_session=True)
+        share.share(CurlLockData.COOKIE)
+        # curl_cffi attaches a share to a handle only through its Session (and keeps it attached
+        # on ``duphandle``): the pool's handles are copies of this session's one.
+        self._template: CurlSession[Any] = CurlSession(curl_share=share, use_thread_local_curl=False)
         self._idle: list[Curl] = []
+        #: Per handle, the hosts (and ports) it has connected to, and whether only to checked addresses.
+        self._connected: dict[Curl, dict[tuple[str, int], str]] = {}
         self._lock = threading.Lock()
 
     def close(self) -> None:
@@ -150,15 +201,15 @@ class CurlWire:
         with self._lock:
             idle, self._idle = self._idle, []
         for handle in idle:
+            self._connected.pop(handle, None)
             handle.close()
+        self._template.close()
 
     def _acquire(self) -> Curl:
         with self._lock:
             if self._idle:
                 return self._idle.pop()
-        handle = Curl()
-        handle.setopt(CurlOpt.SHARE, self._share._curl_share)
-        handle._share = self._share
+        handle: Curl = self._template.curl.duphandle()
         return handle
 
     def _release(self, handle: Curl) -> None:
@@ -167,6 +218,7 @@ class CurlWire:
             if len(self._idle) < _IDLE_HANDLES:
                 self._idle.append(handle)
                 return
+            self._connected.pop(handle, None)
         handle.close()
 
     def exchange(self, request: WireRequest, sink: BodySink, *, deadline: Deadline, provider: Optional[str]) -> None:
@@ -176,22 +228,28 @@ class CurlWire:
         if remaining <= 0:
             raise deadline_error(deadline, host, provider)
         for check in list(CONNECTION_CHECKS):
-            check(request.connect_to or host)
-            if self.proxy:
-                check(host_of(self.proxy))
+            check(host_of(self.proxy) if self.proxy else request.connect_to or host)  # the one libcurl connects to
         handle = self._acquire()
-        transfer = _Exchange(sink, request.url)
+        transfer = _Exchange(sink, request.url, host, provider)
         try:
             self._configure(handle, request, transfer, remaining)
-            handle.perform()
-        except CurlError as exc:
-            if transfer.error is not None:
-                raise transfer.error from None
-            if not transfer.stopped:
-                refused = handle.getinfo(CurlInfo.OS_ERRNO) == errno.ECONNREFUSED
-                raise _error(exc, deadline, host, provider, transfer.headed, refused) from None
-        finally:
+        except BaseException:
             self._release(handle)
+            raise
+        failure: list[tuple[CurlError, bool]] = []
+
+        def perform() -> None:
+            try:
+                handle.perform()
+            except CurlError as exc:
+                failure.append((exc, handle.getinfo(CurlInfo.OS_ERRNO) == errno.ECONNREFUSED))
+
+        run_interruptibly(perform, abandon=transfer.abandon, release=lambda: self._release(handle))
+        if transfer.error is not None:
+            raise transfer.error
+        if failure and not transfer.stopped:
+            exc, refused = failure[0]
+            raise _error(exc, deadline, host, provider, transfer.headed, refused, self.proxy) from None
 
     def _configure(self, handle: Curl, request: WireRequest, transfer: _Exchange, remaining: float) -> None:
         handle.impersonate(self.target, default_headers=True)
@@ -203,6 +261,8 @@ class CurlWire:
         headers = [
             ("%s: %s" % (name, value)).encode("latin-1") for name, value in request.headers if not browser_owned(name)
         ]
+        if not any(name.lower() == "cache-control" for name, _ in request.headers):
+            headers.append(_CACHE_CONTROL[request.method.upper() == "POST"])
         handle.setopt(CurlOpt.HTTPHEADER, headers + [b"Expect:"])
         handle.setopt(CurlOpt.NOSIGNAL, 1)
         handle.setopt(CurlOpt.FOLLOWLOCATION, 0)
@@ -217,15 +277,25 @@ class CurlWire:
         if self.proxy:
             handle.setopt(CurlOpt.PROXY, self.proxy.encode())
             handle.setopt(CurlOpt.HTTPPROXYTUNNEL, 0 if self.proxy.startswith("socks") else 1)
-        if request.connect_to is not None:
-            port = _port(request.url)
-            address = "[%s]" % request.connect_to if ":" in request.connect_to else request.connect_to
-            handle.setopt(
-                CurlOpt.RESOLVE,
-                ["-%s:%d" % (host_of(request.url), port), "%s:%d:%s" % (host_of(request.url), port, address)],
-            )
+            handle.setopt(CurlOpt.SUPPRESS_CONNECT_HEADERS, 1)  # the tunnel's own answer is not the upstream's
+        self._pin(handle, request)
+
+    def _pin(self, handle: Curl, request: WireRequest) -> None:
+        """Connect a pinned request to its checked address (curl's ``RESOLVE``), over a connection
+        of this handle when every connection it may hold to that host went to a checked address
+        (so the hops of one fetch share a connection, as Chrome's do); else over a fresh one, not kept."""
+        key = (host_of(request.url), _port(request.url))
+        seen = self._connected.setdefault(handle, {})
+        if request.connect_to is None:
+            seen[key] = _UNCHECKED  # libcurl resolved this host itself: its connection is no checked one
+            return
+        address = "[%s]" % request.connect_to if ":" in request.connect_to else request.connect_to
+        handle.setopt(CurlOpt.RESOLVE, ["-%s:%d" % key, "%s:%d:%s" % (key[0], key[1], address)])
+        if self.proxy or seen.get(key, _CHECKED) == _UNCHECKED:
             handle.setopt(CurlOpt.FRESH_CONNECT, 1)
             handle.setopt(CurlOpt.FORBID_REUSE, 1)
+        else:
+            seen[key] = _CHECKED
 
 
 def _set_method(handle: Curl, request: WireRequest) -> None:
@@ -261,7 +331,6 @@ def _port(url: str) -> int:
 #: libcurl failures by code: (detail code, what happened). Timeouts, refusals and broken bodies are decided in :func:`_error`.
 _FAILURES: dict[int, tuple[str, str]] = {
     CurlECode.COULDNT_RESOLVE_HOST: (DNS_ERROR, "could not resolve the host name"),
-    CurlECode.COULDNT_RESOLVE_PROXY: (PROXY_ERROR, "proxy failure while reaching"),
     CurlECode.PROXY: (PROXY_ERROR, "proxy failure while reaching"),
     CurlECode.BAD_CONTENT_ENCODING: (BAD_CONTENT_ENCODING, "a body that does not decompress from"),
     CurlECode.WEIRD_SERVER_REPLY: (MALFORMED_RESPONSE, "a malformed response from"),
@@ -270,27 +339,37 @@ _FAILURES: dict[int, tuple[str, str]] = {
 
 
 def _error(
-    exc: CurlError, deadline: Deadline, host: str, provider: Optional[str], headed: bool, refused: bool
+    exc: CurlError,
+    deadline: Deadline,
+    host: str,
+    provider: Optional[str],
+    headed: bool,
+    refused: bool,
+    proxy: Optional[str] = None,
 ) -> WebSearchError:
     """The package's error for a libcurl failure."""
     code = getattr(exc, "code", 0)
     expired = deadline.remaining_s() <= _CLOCK_SLACK_S  # libcurl's clock is not ours: it may fire a hair early
+    if proxy and code in _PROXY_CONNECT_CODES and not (expired or headed):
+        return proxy_error(proxy, host, "could not be reached", provider)
     if code == CurlECode.OPERATION_TIMEDOUT and not (expired or headed):  # only the 10 s connect limit comes first
         return Timeout("timed out connecting to %s" % host, provider=provider, detail_code=CONNECT_TIMEOUT)
     if code == CurlECode.OPERATION_TIMEDOUT or expired:
         return deadline_error(deadline, host, provider)
-    if code in (CurlECode.UNSUPPORTED_PROTOCOL, CurlECode.URL_MALFORMAT):
+    if code == CurlECode.URL_MALFORMAT:
         return InvalidInput("not an http(s) endpoint: %s" % host, provider=provider, detail_code=BAD_ENDPOINT)
-    reset = "reset" in str(exc).lower()
-    if code in _FAILURES:
-        detail, what = _FAILURES[code]
-    elif refused:
-        detail, what = CONNECTION_REFUSED, "connection refused:"
-    elif headed and code in _BROKEN_BODY:
-        detail, what = (
-            (CONNECTION_RESET if reset else INCOMPLETE_BODY),
-            "the connection broke while reading the body from",
-        )
-    else:
-        detail, what = (CONNECTION_RESET, "connection reset by") if reset else (CONNECTION_ERROR, "connection failed:")
+    if code == CurlECode.UNSUPPORTED_PROTOCOL:  # the URL is http(s) (checked before sending): the answer is not HTTP
+        return not_http(host, provider)
+    detail, what = _network_failure(code, "reset" in str(exc).lower(), headed, refused)
     return NetworkError("%s %s" % (what, host), provider=provider, detail_code=detail)
+
+
+def _network_failure(code: int, reset: bool, headed: bool, refused: bool) -> tuple[str, str]:
+    """The detail code and the words for a libcurl failure that is neither a timeout nor our mistake."""
+    if code in _FAILURES:
+        return _FAILURES[code]
+    if refused:
+        return CONNECTION_REFUSED, "connection refused:"
+    if headed and code in _BROKEN_BODY:
+        return (CONNECTION_RESET if reset else INCOMPLETE_BODY), "the connection broke while reading the body from"
+    return (CONNECTION_RESET, "connection reset by") if reset else (CONNECTION_ERROR, "connection failed:")

@@ -1,28 +1,27 @@
 """The ``requests`` wire: the library's own HTTP/1.1 client (always present).
 
 Owns a ``requests.Session`` unless given one (a caller's, the replay engine's or the
-recorder's is used as it is: their adapters replace the socket). On its own
-adapters every phase is bounded by the call's deadline: name resolution runs in a
-thread abandoned at the deadline, and a watchdog shuts the socket down when the
-deadline passes while the status line or header lines are still coming (a read
-timeout alone bounds each line, not their sum).
+recorder's: their adapters replace the socket, their cookies, headers and auth apply).
+Every request is sent by ``Session.send`` of a :class:`_WireSession`, which never
+follows a redirect nor reads its body (the transport's one hop policy does, reading at
+most 64 KB), and sends a request pinned to a checked address through the wire's own
+:class:`~.requests_adapter.DeadlineAdapter` whatever the caller mounted. On that
+adapter (this wire's own requests and pinned ones) every phase is bounded by the
+call's deadline (:mod:`.requests_adapter`).
 """
 
-import heapq
-import itertools
+import http.client
 import socket
-import threading
 import time
 from typing import Any, Optional
+from urllib.parse import urlsplit
 
 import requests
-import urllib3.connection
-import urllib3.connectionpool
 import urllib3.exceptions
 import urllib3.response
-from requests.adapters import BaseAdapter, HTTPAdapter
-from requests.cookies import extract_cookies_to_jar
-from requests.hooks import dispatch_hook
+import urllib3.util
+from requests.adapters import BaseAdapter
+from requests.utils import select_proxy
 
 from ..errors import (
     BAD_CONTENT_ENCODING,
@@ -48,7 +47,7 @@ from ..errors import (
 )
 from .deadline import Deadline
 from .headers import check_headers, check_proxy
-from .ssrf import PIN_ATTRIBUTE, PinnedAdapter, literal_address, system_resolver
+from .requests_adapter import DeadlineAdapter, Exchange, current_exchange, name_host
 from .wire import BodySink, WireRequest
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -56,7 +55,6 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 _CHUNK = 65536
 _MAX_CONNECT_S = 10.0
 _POOL_SIZE = 32
-_call = threading.local()  # the deadline and the socket of the exchange this thread is running
 
 
 def deadline_error(deadline: Deadline, host: str, provider: Optional[str]) -> Timeout:
@@ -68,119 +66,53 @@ def deadline_error(deadline: Deadline, host: str, provider: Optional[str]) -> Ti
     )
 
 
-class _Watchdog:
-    """Shuts the current socket down once the deadline has passed (a stalled read then ends at once).
+def proxy_error(proxy: str, host: str, what: str, provider: Optional[str]) -> NetworkError:
+    """``NetworkError(proxy_error)`` naming the proxy (its host and port, never its credentials), not
+    the upstream: a dead proxy is not the search engine refusing."""
+    try:
+        parts = urlsplit(proxy)
+        shown = "%s:%s" % (parts.hostname or "?", parts.port or "default port")
+    except ValueError:
+        shown = "(unreadable proxy URL)"
+    return NetworkError(
+        "the proxy %s %s (while reaching %s)" % (shown, what, host), provider=provider, detail_code=PROXY_ERROR
+    )
 
-    It fires a tenth of the time later than the deadline, so that a plain read timeout
-    (one silent wait) is still reported as such; it catches what a read timeout cannot,
-    a status line and header lines trickling in, each in time.
+
+def not_http(host: str, provider: Optional[str]) -> NetworkError:
+    """``NetworkError(malformed_response)``: ``host`` answered with something that is not HTTP
+    (the upstream's fault: a fallback chain goes on)."""
+    return NetworkError(
+        "%s answered with something that is not HTTP" % host, provider=provider, detail_code=MALFORMED_RESPONSE
+    )
+
+
+class _WireSession(requests.Session):
+    """The session every request of the wire is sent by (see the module docstring).
+
+    ``mounts``: a caller's session, whose adapters carry the unpinned requests and whose
+    cookie jar is the one kept (its headers, auth and hooks apply when it prepares the request).
     """
 
-    def __init__(self, deadline: Deadline) -> None:
-        self.deadline = deadline
-        self.sock: Optional[socket.socket] = None
-        self.stopped = False
-        _WATCHDOGS.add(time.monotonic() + max(0.0, deadline.remaining_s()) * 1.1 + 0.01, self)
-
-    def fire(self) -> None:
-        """Shut the socket down (unless stopped: the answer's head arrived in time)."""
-        sock = self.sock
-        if sock is not None and not self.stopped:
-            try:
-                sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass  # already closed
-
-    def stop(self) -> None:
-        self.stopped = True
-
-
-class _Watchdogs:
-    """One daemon thread firing every :class:`_Watchdog` at its time (a timer thread per request
-    would cost a thread start on every call)."""
-
-    def __init__(self) -> None:
-        self._due: list[tuple[float, int, _Watchdog]] = []
-        self._wake = threading.Condition()
-        self._order = itertools.count()
-        self._thread: Optional[threading.Thread] = None
-
-    def add(self, when: float, watch: _Watchdog) -> None:
-        with self._wake:
-            heapq.heappush(self._due, (when, next(self._order), watch))
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="websearch-watchdog", daemon=True)
-                self._thread.start()
-            self._wake.notify()
-
-    def _run(self) -> None:
-        while True:
-            with self._wake:
-                while not self._due or self._due[0][0] > time.monotonic():
-                    self._wake.wait(self._due[0][0] - time.monotonic() if self._due else None)
-                watch = heapq.heappop(self._due)[2]
-            watch.fire()
-
-
-_WATCHDOGS = _Watchdogs()
-
-
-class _BoundedConnection:
-    """Mixin for urllib3 connections: bounded DNS and a socket the watchdog can reach."""
-
-    _dns_host: str
-    port: int
-    sock: Optional[socket.socket]
-
-    def _new_conn(self) -> socket.socket:
-        watch: Optional[_Watchdog] = getattr(_call, "watch", None)
-        if watch is not None and literal_address(self._dns_host) is None:
-            remaining = watch.deadline.remaining_s()
-            try:
-                addresses = system_resolver(self._dns_host, self.port, max(0.001, min(remaining, _MAX_CONNECT_S)))
-            except TimeoutError as exc:
-                raise urllib3.exceptions.ConnectTimeoutError(self, "resolving %s timed out" % self._dns_host) from exc
-            except socket.gaierror as exc:
-                raise urllib3.exceptions.NameResolutionError(self._dns_host, self, exc) from exc  # type: ignore[arg-type]
-            name, self._dns_host = self._dns_host, addresses[0]
-            try:
-                sock: socket.socket = super()._new_conn()  # type: ignore[misc]
-            finally:
-                self._dns_host = name
+    def __init__(self, pinned: DeadlineAdapter, mounts: Optional[requests.Session]) -> None:
+        super().__init__()
+        self.pinned, self.mounts = pinned, mounts
+        if mounts is None:
+            self.mount("http://", pinned)
+            self.mount("https://", pinned)
         else:
-            sock = super()._new_conn()  # type: ignore[misc]
-        if watch is not None:
-            watch.sock = sock
-        return sock
+            self.cookies = mounts.cookies
 
-    def request(self, *args: Any, **kwargs: Any) -> None:
-        watch: Optional[_Watchdog] = getattr(_call, "watch", None)
-        if watch is not None and self.sock is not None:
-            watch.sock = self.sock
-        super().request(*args, **kwargs)  # type: ignore[misc]
+    def get_redirect_target(self, resp: requests.Response) -> Optional[str]:
+        """None: redirects are the transport's (``Session.send`` would read a redirect's whole body)."""
+        return None
 
-
-class _HTTPConnection(_BoundedConnection, urllib3.connection.HTTPConnection):
-    pass
-
-
-class _HTTPSConnection(_BoundedConnection, urllib3.connection.HTTPSConnection):
-    pass
-
-
-class _HTTPPool(urllib3.connectionpool.HTTPConnectionPool):
-    ConnectionCls = _HTTPConnection
-
-
-class _HTTPSPool(urllib3.connectionpool.HTTPSConnectionPool):
-    ConnectionCls = _HTTPSConnection
-
-
-def _bounded(adapter: HTTPAdapter) -> HTTPAdapter:
-    """``adapter`` with connections whose DNS and header reading the deadline bounds."""
-    pools: dict[str, type[urllib3.connectionpool.HTTPConnectionPool]] = {"http": _HTTPPool, "https": _HTTPSPool}
-    adapter.poolmanager.pool_classes_by_scheme = pools
-    return adapter
+    def get_adapter(self, url: str) -> BaseAdapter:
+        """The wire's own adapter for a pinned request, else the one mounted for ``url``."""
+        exchange = current_exchange()
+        if exchange is not None and exchange.pin is not None:
+            return self.pinned
+        return self.mounts.get_adapter(url) if self.mounts is not None else super().get_adapter(url)
 
 
 class RequestsWire:
@@ -198,70 +130,65 @@ class RequestsWire:
         ca_bundle: Optional[str] = None,
     ) -> None:
         self._owns_session = session is None
-        self.session = session if session is not None else self._new_session()
+        self._adapter = DeadlineAdapter(pool_connections=_POOL_SIZE, pool_maxsize=_POOL_SIZE, max_retries=0)
+        self._sender = _WireSession(self._adapter, session)
+        #: The session whose settings (headers, cookies, auth, ``verify``) requests are prepared with.
+        self.session: requests.Session = session if session is not None else self._sender
         self.proxies = {"http": proxy, "https": proxy} if proxy else None
         self.ca_bundle = ca_bundle if session is None else None  # a caller's session keeps its own ``verify``
-        self._pinned = _bounded(PinnedAdapter(pool_connections=_POOL_SIZE, pool_maxsize=_POOL_SIZE, max_retries=0))
-
-    @staticmethod
-    def _new_session() -> requests.Session:
-        session = requests.Session()
-        adapter = _bounded(HTTPAdapter(pool_connections=_POOL_SIZE, pool_maxsize=_POOL_SIZE, max_retries=0))
-        session.mount("http://", adapter)
-        session.mount("https://", adapter)
-        return session
 
     def close(self) -> None:
-        """Close the pinned connections, and the session if this wire created it."""
-        self._pinned.close()
-        if self._owns_session:
-            self.session.close()
+        """Close the wire's connections (a caller's session stays open)."""
+        self._adapter.close()
+        self._sender.close()
 
     def exchange(self, request: WireRequest, sink: BodySink, *, deadline: Deadline, provider: Optional[str]) -> None:
         """Send ``request`` and stream the answer into ``sink`` (see :class:`~.wire.Wire`)."""
         host = urllib3.util.parse_url(request.url).host or request.url
-        watch = _call.watch = _Watchdog(deadline)
-        try:
-            response = self._send(request, deadline, host, provider)
-        finally:
-            watch.stop()
-            _call.watch = None
-        try:
-            if sink.head(response.status_code, response.headers, response.url or request.url):
-                self._read(response, sink, deadline, host, provider)
-        finally:
-            response.close()
-
-    def _send(self, request: WireRequest, deadline: Deadline, host: str, provider: Optional[str]) -> requests.Response:
         remaining = deadline.remaining_s()
         if remaining <= 0:
             raise deadline_error(deadline, host, provider)
-        connect = min(_MAX_CONNECT_S, remaining)
-        try:
-            return self._send_prepared(request, (connect, remaining), provider)
-        except requests.exceptions.RequestException as exc:
-            if (
-                deadline.expired()
-                and isinstance(exc, _CUT_BY_DEADLINE)
-                and not isinstance(exc, requests.exceptions.ProxyError)
-            ):
-                raise deadline_error(deadline, host, provider) from None
-            error = _request_error(exc, host, connect, deadline, provider)
-            raise error from (
-                exc if isinstance(exc, (requests.exceptions.ProxyError, requests.exceptions.SSLError)) else None
-            )
+        with Exchange(deadline, request.connect_to, provider) as exchange:
+            # a stall ends with its read timeout; trickled lines, by the watch a little later
+            exchange.watch.arm(time.monotonic() + remaining * 1.1 + 0.01)
+            response = self._send(request, deadline, (min(_MAX_CONNECT_S, remaining), remaining), host, provider)
+            try:
+                exchange.watch.arm(time.monotonic() + max(0.0, deadline.remaining_s()) + 0.01)
+                if sink.head(response.status_code, response.headers, response.url or request.url):
+                    self._read(response, sink, deadline, host, provider)
+            finally:
+                response.close()
 
-    def _send_prepared(
-        self, request: WireRequest, timeout: tuple[float, float], provider: Optional[str]
+    def _send(
+        self,
+        request: WireRequest,
+        deadline: Deadline,
+        timeout: tuple[float, float],
+        host: str,
+        provider: Optional[str],
     ) -> requests.Response:
         """Send one request (never following a redirect) with the session's settings
-        (cookies, auth, verify, env proxies, hooks), pinned to ``request.connect_to`` when set.
+        (cookies, auth, verify, environment proxies, hooks); the answer's head.
 
-        Goes to the adapter directly: ``Session.send`` reads the whole body of a
-        redirect answer, unbounded, even when it does not follow it.
         Headers (ours and the session's) and proxy credentials that cannot be sent are
         ``InvalidInput`` (:mod:`.headers`) before anything is sent.
         """
+        prepared, options = self._prepare(request, provider)
+        try:
+            return self._sender.send(prepared, allow_redirects=False, stream=True, timeout=timeout, **options)
+        except requests.exceptions.RequestException as exc:
+            if isinstance(exc, requests.exceptions.ProxyError):
+                proxy = select_proxy(prepared.url or request.url, options.get("proxies") or {})
+                raise proxy_error(proxy or "(unknown proxy)", host, "failed", provider) from exc
+            if deadline.expired() and isinstance(exc, _CUT_BY_DEADLINE):
+                raise deadline_error(deadline, host, provider) from None
+            error = _request_error(exc, host, timeout[0], deadline, provider)
+            raise error from (exc if isinstance(exc, requests.exceptions.SSLError) else None)
+
+    def _prepare(
+        self, request: WireRequest, provider: Optional[str]
+    ) -> tuple[requests.PreparedRequest, dict[str, Any]]:
+        """The request prepared with the session's settings, and the options ``Session.send`` takes."""
         headers = dict(request.headers)
         check_headers(dict(self.session.headers, **headers), provider)
         outgoing = requests.Request(
@@ -284,17 +211,12 @@ class RequestsWire:
             ) from None
         check_headers(prepared.headers, provider)
         url = prepared.url or request.url
-        options = self.session.merge_environment_settings(url, self.proxies or {}, True, self.ca_bundle or None, None)
+        settings = self.session.merge_environment_settings(url, self.proxies or {}, True, self.ca_bundle or None, None)
+        options: dict[str, Any] = {name: value for name, value in settings.items() if name != "stream"}
         check_proxy(url, options.get("proxies") or {}, provider)
-        if request.connect_to is not None:
-            setattr(prepared, PIN_ATTRIBUTE, request.connect_to)
-            adapter: BaseAdapter = self._pinned
-        else:
-            adapter = self.session.get_adapter(url)
-        response = adapter.send(prepared, timeout=timeout, **options)  # type: ignore[arg-type]  # verify: requests' own value
-        extract_cookies_to_jar(self.session.cookies, prepared, response.raw)  # type: ignore[no-untyped-call]
-        hooked: requests.Response = dispatch_hook("response", prepared.hooks, response)  # type: ignore[no-untyped-call]
-        return hooked
+        if request.connect_to is not None and not select_proxy(url, options.get("proxies") or {}):
+            name_host(prepared)  # also where a mock replaces the adapter's connection
+        return prepared, options
 
     def _read(
         self, response: requests.Response, sink: BodySink, deadline: Deadline, host: str, provider: Optional[str]
@@ -303,11 +225,11 @@ class RequestsWire:
         read = getattr(raw, "read1", None) or raw.read
         try:
             while True:
-                remaining = deadline.remaining_s()
-                if remaining <= 0:
+                if deadline.expired():
                     raise deadline_error(deadline, host, provider)
-                _limit_socket_wait(raw, remaining)
                 chunk = read(_CHUNK, decode_content=True)
+                if not chunk and deadline.expired():  # the watch shut the socket: the body is not complete
+                    raise deadline_error(deadline, host, provider)
                 if not chunk or not sink.data(chunk):
                     return
         except urllib3.exceptions.ReadTimeoutError:
@@ -358,8 +280,6 @@ def _request_error(
             provider=provider,
             detail_code=READ_TIMEOUT,
         )
-    if isinstance(exc, errors.ProxyError):
-        return NetworkError("proxy failure while reaching %s" % host, provider=provider, detail_code=PROXY_ERROR)
     if isinstance(exc, errors.SSLError):
         return NetworkError("TLS failure with %s" % host, provider=provider, detail_code=TLS_ERROR)
     if isinstance(exc, errors.InvalidSchema) and "socks" in str(exc).lower():
@@ -397,16 +317,6 @@ def _no_auth(request: requests.PreparedRequest) -> requests.PreparedRequest:
     return request
 
 
-def _limit_socket_wait(raw: Any, seconds: float) -> None:
-    """Bound the next socket read by the time left (so a stall cannot outlive the deadline)."""
-    sock = getattr(getattr(raw, "_connection", None), "sock", None)
-    if sock is not None:
-        try:
-            sock.settimeout(max(0.001, seconds))
-        except OSError:
-            pass
-
-
 def _cause_chain(exc: BaseException) -> list[BaseException]:
     chain: list[BaseException] = []
     seen = set()
@@ -433,4 +343,6 @@ def _network_detail(exc: BaseException) -> tuple[str, str]:
         return CONNECTION_REFUSED, "connection refused"
     if any(isinstance(e, ConnectionResetError) for e in chain):
         return CONNECTION_RESET, "connection reset by peer"
+    if any(isinstance(e, http.client.BadStatusLine) for e in chain):
+        return MALFORMED_RESPONSE, "answer that is not HTTP"
     return CONNECTION_ERROR, "connection failed"

@@ -44,7 +44,8 @@ def test_the_request_asks_the_category(engine):
     }
     asked = engine.build_request(params(options={"categories": ["science", engine.vertical]}))
     assert asked.params["categories"] == "%s,science" % engine.vertical
-    assert engine.cooldown_keys(params()) == ("searxng", "searxng[categories=%s]" % engine.vertical)
+    scope = "searxng@searx.example.org"  # the instance: a block of its news engines leaves its web ones alone
+    assert engine.cooldown_keys(params()) == (scope, "%s[categories=%s]" % (scope, engine.vertical))
 
 
 def test_news_answer():

@@ -25,8 +25,12 @@ def _text(value: Any) -> Optional[str]:
     return value[:64] if isinstance(value, str) else None
 
 
+#: A record is a few short fields: anything longer is not one (and is read no further).
+_MAX_RECORD_BYTES = 4096
+
+
 def _block(value: Optional[bytes], left_s: float) -> Optional[SharedBlock]:
-    if value is None or len(value) > 4096:
+    if value is None:
         return None
     try:
         data = json.loads(value)
@@ -74,4 +78,4 @@ class SharedCooldowns:
 
     def lookup(self, name: str, left_s: Optional[float] = None) -> Optional[SharedBlock]:
         """The cool-down of ``name`` another process (or this one) recorded; ``None`` if none, unreadable or Redis is down."""
-        return _block(*self.state.get_with_ttl(self.state.key("cooldown", name), left_s))
+        return _block(*self.state.get_with_ttl(self.state.key("cooldown", name), left_s, _MAX_RECORD_BYTES))

@@ -4,7 +4,7 @@ Keys are the local cache's keys, serialized as the SQLite tier does
 (:func:`~websearch_sync.client.cache.cache_key_text`) and hashed (SHA-256), so a key
 never shows what it holds; values are the answers' JSON with every secret of the
 client's settings redacted. A value is untrusted input: one that does not parse
-(not JSON, nested too deep, not an object) is a miss; the client checks the answer's
+(longer than the call's bound, not JSON, nested too deep, not an object) is a miss; the client checks the answer's
 shape before returning it (:func:`~websearch_sync.client.answers.valid_answer`).
 """
 
@@ -14,7 +14,7 @@ from collections.abc import Hashable
 from typing import Any, Optional
 
 from ...errors import redact
-from ..cache import cache_key_text
+from ..cache import cache_key_text, too_long
 from .server import SharedState
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -41,9 +41,12 @@ class RedisCache:
         """The Redis key of a cache key."""
         return self.state.key("cache", hashed_key(key))
 
-    def get_entry(self, key: Hashable, left_s: Optional[float] = None) -> Optional[tuple[dict[str, Any], float]]:
-        """``(answer, seconds it has left)``, or ``None`` when absent, unreadable or Redis is down."""
-        value, left = self.state.get_with_ttl(self.key_name(key), left_s)
+    def get_entry(
+        self, key: Hashable, left_s: Optional[float] = None, max_bytes: Optional[int] = None
+    ) -> Optional[tuple[dict[str, Any], float]]:
+        """``(answer, seconds it has left)``, or ``None`` when absent, longer than ``max_bytes``
+        (read no further), unreadable or Redis is down."""
+        value, left = self.state.get_with_ttl(self.key_name(key), left_s, max_bytes)
         if value is None:
             return None
         try:
@@ -52,8 +55,17 @@ class RedisCache:
             return None
         return (answer, left) if isinstance(answer, dict) else None
 
-    def set(self, key: Hashable, value: dict[str, Any], ttl_s: float, left_s: Optional[float] = None) -> None:
-        """Store ``value`` for ``ttl_s`` seconds (nothing when Redis is down)."""
-        self.state.set_for(
-            self.key_name(key), redact(json.dumps(value, ensure_ascii=False), self.secrets), ttl_s, left_s
-        )
+    def set(
+        self,
+        key: Hashable,
+        value: dict[str, Any],
+        ttl_s: float,
+        left_s: Optional[float] = None,
+        max_bytes: Optional[int] = None,
+    ) -> None:
+        """Store ``value`` for ``ttl_s`` seconds (nothing when Redis is down, nor when its JSON
+        is longer than ``max_bytes``: no reader would take it)."""
+        text = redact(json.dumps(value, ensure_ascii=False), self.secrets)
+        if too_long(text, max_bytes):
+            return
+        self.state.set_for(self.key_name(key), text, ttl_s, left_s)

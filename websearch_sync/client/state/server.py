@@ -133,6 +133,9 @@ def _url_problem(url: str) -> Optional[str]:
         problem = _option_problem(name, value)
         if problem is not None:
             return problem
+        if name.startswith("ssl_") and parts.scheme.lower() != "rediss":
+            # redis-py hands it to a plain connection, which fails every command with a TypeError
+            return "%s needs TLS: a rediss:// URL, not %s://" % (name, parts.scheme.lower())
     return None
 
 
@@ -298,13 +301,22 @@ class SharedState:
             )
         return default
 
-    def get_with_ttl(self, key: str, left_s: Optional[float] = None) -> tuple[Optional[bytes], float]:
+    def get_with_ttl(
+        self, key: str, left_s: Optional[float] = None, max_bytes: Optional[int] = None
+    ) -> tuple[Optional[bytes], float]:
         """``(value, seconds it has left)`` of ``key`` in one round trip; ``(None, 0)`` when absent,
-        unusable or Redis is down. A reply of the wrong shape is a failing Redis."""
+        unusable or Redis is down. A reply of the wrong shape is a failing Redis.
+
+        With ``max_bytes``, at most ``max_bytes + 1`` bytes are read (``GETRANGE``): a longer
+        value is ``(None, 0)`` too, and costs no more than that to find out.
+        """
 
         def read(redis: Any) -> tuple[Optional[bytes], int]:
             pipe = redis.pipeline(transaction=False)
-            pipe.get(key)
+            if max_bytes is None:
+                pipe.get(key)
+            else:
+                pipe.getrange(key, 0, max_bytes)  # inclusive: one byte more than allowed tells a value too long
             pipe.pttl(key)
             reply = pipe.execute()
             if not isinstance(reply, list) or len(reply) != 2:
@@ -320,7 +332,7 @@ class SharedState:
 
         absent: tuple[Optional[bytes], int] = (None, -2)
         value, ttl_ms = self.run(read, absent, left_s)
-        if value is None or ttl_ms <= 0:
+        if value is None or ttl_ms <= 0 or (max_bytes is not None and len(value) > max_bytes):
             return None, 0.0
         return value, ttl_ms / 1000.0
 

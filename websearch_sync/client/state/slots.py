@@ -1,5 +1,9 @@
-"""Rate-limit slots in Redis: each backend's next free slot, booked atomically for every process."""
+"""Rate-limit slots in Redis: each backend's next free slot, booked atomically for every process,
+and the fleet sharing it: each booking notes its process, so every process knows how many
+share the pace and, while Redis cannot be reached, keeps its share of it alone."""
 
+import os
+import uuid
 from typing import Any, Optional
 
 from .server import BadReply, SharedState
@@ -7,51 +11,117 @@ from .server import BadReply, SharedState
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: KEYS[1]: the backend's next free slot, in microseconds on the Redis clock (the one
-#: clock every process agrees on). ARGV[1]: the interval, ARGV[2]: the longest wait
-#: allowed (microseconds). Books the slot and answers {1, wait} when the wait fits;
-#: books nothing and answers {0, wait} when it does not. The key expires one second
-#: after the slot it holds has passed.
+#: clock every process agrees on); KEYS[2]: the fleet, the processes that booked a slot of
+#: that backend lately (a sorted set: process id -> when). ARGV[1]: the interval, ARGV[2]: the
+#: longest wait allowed, ARGV[3]: this process's id, ARGV[4]: how long a process stays in the
+#: fleet after its last booking, ARGV[5]: the earliest slot this process may take, from now
+#: (microseconds). Notes the process in the fleet, then books the slot and answers
+#: {1, wait, fleet size} when the wait fits; books nothing and answers {0, wait, fleet size}
+#: when it does not. The slot key expires one second after the slot it holds has passed.
 _BOOK = """
 if redis.replicate_commands then redis.replicate_commands() end
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
+redis.call('ZADD', KEYS[2], now, ARGV[3])
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[4]))
+redis.call('PEXPIRE', KEYS[2], math.ceil(tonumber(ARGV[4]) / 1000))
+local fleet = redis.call('ZCARD', KEYS[2])
 local slot = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
-if slot < now then slot = now end
+if slot < now + tonumber(ARGV[5]) then slot = now + tonumber(ARGV[5]) end
 local wait = slot - now
-if wait > tonumber(ARGV[2]) then return {0, wait} end
+if wait > tonumber(ARGV[2]) then return {0, wait, fleet} end
 local after = slot + tonumber(ARGV[1])
 redis.call('SET', KEYS[1], string.format('%.0f', after), 'PX', math.ceil((after - now) / 1000) + 1000)
-return {1, wait}
+return {1, wait, fleet}
+"""
+
+#: KEYS[1]: the backend's next free slot, KEYS[2]: when its last request left (microseconds on
+#: the Redis clock). ARGV[1]: the interval. Right before a request leaves: when the last one
+#: left less than an interval ago (it left late, after its slot), answers the microseconds
+#: to wait; else notes this one as leaving now, keeps the next free slot an interval away,
+#: and answers 0.
+_SENDING = """
+if redis.replicate_commands then redis.replicate_commands() end
+local clock = redis.call('TIME')
+local now = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
+local interval = tonumber(ARGV[1])
+local last = tonumber(redis.call('GET', KEYS[2]) or '0') or 0
+if now < last + interval then return last + interval - now end
+local expiry = math.ceil(interval / 1000) + 1000
+redis.call('SET', KEYS[2], string.format('%.0f', now), 'PX', expiry)
+local slot = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
+if slot < now + interval then redis.call('SET', KEYS[1], string.format('%.0f', now + interval), 'PX', expiry) end
+return 0
 """
 
 #: Waits are bounded anyway by the call's budget (at most ten minutes).
 _MAX_WAIT_US = 3600 * 1000000
+#: A process counts in a backend's fleet for so long after it last booked one of its slots.
+FLEET_WINDOW_S = 30.0
+#: This process in every fleet: its pid (forked workers share what was imported before the fork) and a
+#: random part (two machines may run the same pid).
+_BOOT = uuid.uuid4().hex[:12]
 
 
-def _answer(reply: Any, max_wait_us: int) -> tuple[bool, float]:
-    """The script's ``{booked, wait}``; a reply of another shape, or a booked wait longer than
-    the caller allowed, is a failing Redis (never a wait past the budget)."""
-    if not isinstance(reply, list) or len(reply) != 2 or not all(type(part) is int for part in reply):
+def process_id() -> str:
+    """This process's member name in the fleets."""
+    return "%d-%s" % (os.getpid(), _BOOT)
+
+
+def _answer(reply: Any, max_wait_us: int) -> tuple[bool, float, int]:
+    """The script's ``{booked, wait, fleet}``; a reply of another shape, or a booked wait longer
+    than the caller allowed, is a failing Redis (never a wait past the budget)."""
+    if not isinstance(reply, list) or len(reply) != 3 or not all(type(part) is int for part in reply):
         raise BadReply("the slot script answered %r" % (reply,))
-    booked, wait_us = reply
-    if booked not in (0, 1) or wait_us < 0 or (booked and wait_us > max_wait_us):
+    booked, wait_us, fleet = reply
+    if booked not in (0, 1) or wait_us < 0 or (booked and wait_us > max_wait_us) or fleet < 1:
         raise BadReply(
-            "the slot script answered booked=%r wait=%r us (at most %d allowed)" % (booked, wait_us, max_wait_us)
+            "the slot script answered booked=%r wait=%r us fleet=%r (at most %d us allowed)"
+            % (booked, wait_us, fleet, max_wait_us)
         )
-    return bool(booked), wait_us / 1e6
+    return bool(booked), wait_us / 1e6, fleet
 
 
 class SharedSlots:
-    """Books rate-limit slots in Redis, in one round trip (a Lua script)."""
+    """Books rate-limit slots in Redis, in one round trip (a Lua script), and remembers how many
+    processes share each backend's pace (the fleet), for when Redis cannot be reached."""
 
     def __init__(self, state: SharedState) -> None:
         self.state = state
         self._book = state.server.redis.register_script(_BOOK)
+        self._sending = state.server.redis.register_script(_SENDING)
+        self._fleets: dict[str, int] = {}
 
-    def reserve(self, name: str, interval: float, max_wait_s: float) -> Optional[tuple[bool, float]]:
+    def reserve(
+        self, name: str, interval: float, max_wait_s: float, not_before_s: float = 0.0
+    ) -> Optional[tuple[bool, float]]:
         """``(booked, seconds to wait for the slot)``; ``None`` when Redis cannot be used
-        (the call's budget, ``max_wait_s``, bounds the command too)."""
-        key = self.state.key("slot", name)
+        (the call's budget, ``max_wait_s``, bounds the command too). ``not_before_s``: no slot
+        sooner than that from now (slots this process booked alone are still to come)."""
+        keys = [self.state.key("slot", name), self.state.key("fleet", name)]
         max_wait_us = int(min(max(0.0, max_wait_s) * 1e6, _MAX_WAIT_US))
-        args = [int(round(interval * 1e6)), max_wait_us]
-        return self.state.run(lambda redis: _answer(self._book(keys=[key], args=args), max_wait_us), None, max_wait_s)
+        not_before_us = int(min(max(0.0, not_before_s) * 1e6, _MAX_WAIT_US))
+        args = [int(round(interval * 1e6)), max_wait_us, process_id(), int(FLEET_WINDOW_S * 1e6), not_before_us]
+        answer = self.state.run(lambda redis: _answer(self._book(keys=keys, args=args), max_wait_us), None, max_wait_s)
+        if answer is None:
+            return None
+        booked, wait, self._fleets[name] = answer
+        return booked, wait
+
+    def sending(self, name: str, interval: float, left_s: Optional[float] = None) -> Optional[float]:
+        """Right before a request to ``name`` leaves: 0 when it may leave now (noted in Redis),
+        else the seconds to wait first; ``None`` when Redis cannot be used."""
+        keys = [self.state.key("slot", name), self.state.key("sent", name)]
+        interval_us = int(round(interval * 1e6))
+
+        def ask(redis: Any) -> float:
+            reply = self._sending(keys=keys, args=[interval_us])
+            if type(reply) is not int or not 0 <= reply <= interval_us:
+                raise BadReply("the sending script answered %r" % (reply,))
+            return reply / 1e6
+
+        return self.state.run(ask, None, left_s)
+
+    def fleet(self, name: str) -> int:
+        """How many processes shared ``name``'s pace when Redis last answered (1 before that)."""
+        return self._fleets.get(name, 1)

@@ -1,0 +1,102 @@
+"""What an answer's framing can do to either wire (issue 33 points 1, 7 and 20).
+
+A header line or a chunked trailer that starts with ``HTTP/`` is a header, not a new status
+line; an answer that is not HTTP is the upstream's fault (``NetworkError(malformed_response)``,
+so a fallback chain goes on), on both wires alike; a proxy that cannot be reached is
+``NetworkError(proxy_error)`` naming the proxy, not the upstream refusing.
+"""
+
+import json
+
+import pytest
+from faults import free_port, raw, respond
+from servers import FaultServer
+from transports import BOTH
+
+import websearch_sync as ws
+from websearch_sync.net.deadline import Deadline
+from websearch_sync.net.transport import HttpTransport, RequestSpec
+
+RESULTS = json.dumps({"results": [{"title": "A", "url": "https://a.example/", "snippet": "s"}]}).encode()
+
+
+def send(url, impersonate, **kwargs):
+    transport = HttpTransport(impersonate=impersonate, **kwargs)
+    try:
+        return transport.send(
+            RequestSpec("GET", url, browser=True), deadline=Deadline(3000), provider="t", max_bytes=1 << 20
+        )
+    finally:
+        transport.close()
+
+
+#: A header line that starts like a status line (one with ASCII digits, one with other digits).
+HEADER_LIKE_STATUS = {
+    "ascii": b"HTTP/1.1 404 Not: found",
+    "superscript": b"HTTP/1.1 \xb2\xb2\xb2 X: y",
+}
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+@pytest.mark.parametrize("line", sorted(HEADER_LIKE_STATUS))
+def test_a_header_line_starting_with_http_is_a_header_not_a_status(impersonate, line):
+    answer = b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n" + HEADER_LIKE_STATUS[line] + b"\r\nConnection: close\r\n\r\nok"
+    with FaultServer({"/": raw(answer)}) as server:
+        response = send(server.url("/"), impersonate)
+    assert (response.status, response.content) == (200, b"ok")
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+def test_a_chunked_trailer_starting_with_http_does_not_replace_the_status(impersonate):
+    answer = (
+        b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nTrailer: X\r\nConnection: close\r\n\r\n"
+        b"2\r\nok\r\n0\r\nHTTP/1.1 500 Bad: trailer\r\n\r\n"
+    )
+    with FaultServer({"/": raw(answer)}) as server:
+        response = send(server.url("/"), impersonate)
+    assert (response.status, response.content) == (200, b"ok")
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+def test_fetch_of_a_page_with_a_header_like_a_status_line_is_read(impersonate):
+    page = b"<html><head><title>T</title></head><body><p>" + b"Words of a page. " * 20 + b"</p></body></html>"
+    answer = (
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: %d\r\n" % len(page)
+        + HEADER_LIKE_STATUS["superscript"]
+        + b"\r\nConnection: close\r\n\r\n"
+        + page
+    )
+    with FaultServer({"/": raw(answer)}) as server:
+        result = ws.fetch(
+            server.url("/"), allow_private=True, timeout_ms=3000, settings=ws.Settings(impersonate=impersonate)
+        )
+    assert "Words of a page." in result["text"]
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+def test_an_answer_that_is_not_http_is_the_upstream_s_fault(impersonate):
+    with FaultServer({"/": raw(b"SSH-2.0-OpenSSH_9.6\r\nnot a web server\r\n")}) as server:
+        with pytest.raises(ws.NetworkError) as info:
+            send(server.url("/"), impersonate)
+    assert info.value.detail_code == "malformed_response"
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+def test_an_answer_that_is_not_http_does_not_stop_a_fallback_chain(impersonate, json_backends):
+    json_backends("aa", "bb")
+    with FaultServer(
+        {"/aa": raw(b"SSH-2.0-OpenSSH_9.6\r\n"), "/bb": respond(200, RESULTS, content_type="application/json")}
+    ) as server:
+        settings = ws.Settings(endpoints={"aa": server.url("/aa"), "bb": server.url("/bb")}, impersonate=impersonate)
+        result = ws.search("q", backend=["aa", "bb"], settings=settings, retries=0, timeout_ms=3000)
+    assert result["provider_meta"]["provider_name"] == "bb"
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+def test_a_dead_proxy_is_a_proxy_error_naming_the_proxy(impersonate):
+    port = free_port()
+    with pytest.raises(ws.NetworkError) as info:
+        send("http://search.example/html/", impersonate, proxy="http://user:secret@127.0.0.1:%d" % port)
+    assert info.value.detail_code == "proxy_error", repr(info.value)
+    assert "127.0.0.1:%d" % port in info.value.message
+    assert "secret" not in info.value.message and "user" not in info.value.message

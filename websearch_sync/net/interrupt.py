@@ -1,0 +1,82 @@
+"""Ctrl-C during a call that cannot be interrupted (libcurl's ``perform``).
+
+Python runs a signal handler (``KeyboardInterrupt``) only in the main thread and only
+between bytecodes: while the main thread is inside libcurl, Ctrl-C waits for the
+transfer to end, up to the whole deadline. :func:`run_interruptibly` runs such work in
+a helper thread while the main thread waits on an event, which Ctrl-C interrupts at
+once. The abandoned work is told to stop (its ``abandon`` callback: the transfer's
+next callback ends it) and, in any case, ends by its own deadline in the helper, which
+then runs ``release``. Other threads never see a signal: they run the work themselves.
+
+Helper threads are daemons (an abandoned transfer never holds the process up at exit)
+and are kept for the next call (no thread start per request).
+"""
+
+import queue
+import threading
+from typing import Callable, Optional
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+_idle: list["queue.SimpleQueue[_Job]"] = []
+_idle_lock = threading.Lock()
+
+
+class _Job:
+    def __init__(self, work: Callable[[], None]) -> None:
+        self.work = work
+        self.done = threading.Event()
+        self.error: Optional[BaseException] = None
+        self.lock = threading.Lock()
+        self.release: Optional[Callable[[], None]] = None  # set once the caller has gone
+
+    def run(self) -> None:
+        try:
+            self.work()
+        except BaseException as exc:  # carried to the waiting thread, re-raised there
+            self.error = exc
+        with self.lock:
+            self.done.set()
+            release = self.release
+        if release is not None:
+            release()
+
+
+def _serve(jobs: "queue.SimpleQueue[_Job]") -> None:
+    while True:
+        jobs.get().run()
+        with _idle_lock:
+            _idle.append(jobs)
+
+
+def run_interruptibly(work: Callable[[], None], *, abandon: Callable[[], None], release: Callable[[], None]) -> None:
+    """``work()`` (its exception re-raised here), then ``release()``, such that Ctrl-C in the main
+    thread raises ``KeyboardInterrupt`` at once (see the module docstring)."""
+    if threading.current_thread() is not threading.main_thread():
+        try:
+            work()
+        finally:
+            release()
+        return
+    job = _Job(work)
+    with _idle_lock:
+        jobs = _idle.pop() if _idle else None
+    if jobs is None:
+        jobs = queue.SimpleQueue()
+        threading.Thread(target=_serve, args=(jobs,), name="websearch-perform", daemon=True).start()
+    jobs.put(job)
+    try:
+        job.done.wait()
+    except BaseException:
+        with job.lock:
+            finished = job.done.is_set()
+            if not finished:
+                job.release = release
+        if not finished:
+            abandon()
+        else:
+            release()
+        raise
+    release()
+    if job.error is not None:
+        raise job.error

@@ -1,0 +1,264 @@
+"""The ``requests`` adapter of the requests wire: every phase within the call's deadline,
+connections pinned to checked addresses, through documented extension points only.
+
+- **Name resolution** runs before connecting, in a thread abandoned at the deadline
+  (:func:`~.ssrf.system_resolver`; ``getaddrinfo`` cannot be interrupted), and the
+  connection goes to the address found (or to fetch's checked address) through
+  urllib3's documented pool arguments: ``HTTPSConnectionPool(host=address,
+  server_hostname=name, assert_hostname=name)``, chosen in the adapter's documented
+  hook ``get_connection_with_tls_context``. The ``Host`` header, SNI and the
+  certificate check keep the URL's host name. Answers are kept a minute
+  (:data:`ADDRESS_TTL_S`, about what a browser keeps them), so a warm client does not
+  resolve per request. Through a proxy, the proxy resolves the upstream's name.
+- **The status line, header lines and body** are bounded by a per-read timeout and,
+  for their sum, by a :class:`Watch`: one daemon thread shuts the connection's socket
+  down once the deadline has passed (header lines trickling in, each within the read
+  timeout, would otherwise add up). The socket is the connection's public ``sock``,
+  recorded by the pool's connection class (``connect`` and ``request`` overrides).
+"""
+
+import heapq
+import itertools
+import socket
+import threading
+import time
+from collections.abc import Mapping
+from typing import Any, Optional
+
+import urllib3.connection
+import urllib3.connectionpool
+from requests import PreparedRequest
+from requests.adapters import DEFAULT_POOLBLOCK, HTTPAdapter
+from requests.structures import CaseInsensitiveDict
+from requests.utils import select_proxy
+from urllib3.connectionpool import ConnectionPool
+
+from ..errors import DEADLINE_EXCEEDED, DNS_ERROR, DNS_TIMEOUT, NetworkError, Timeout
+from .deadline import Deadline
+from .ssrf import host_header, literal_address, system_resolver
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+#: How long a resolved address is used before the name is resolved again.
+ADDRESS_TTL_S = 60.0
+_MAX_DNS_S = 10.0
+_MAX_ADDRESSES_KEPT = 256
+_call = threading.local()  # the exchange this thread is running: its Watch and pinned address
+
+
+class Watch:
+    """Ends one exchange's socket once its time is up (see the module docstring).
+
+    ``arm(when)`` sets (or moves) the time; the connection registers itself while it
+    connects and sends (:class:`_Watched`). Firing shuts down the connection's current
+    socket (the plain one during a TLS handshake) and the one it sent on (which the
+    answer keeps after a ``Connection: close``).
+    """
+
+    def __init__(self) -> None:
+        self.connection: Any = None
+        self.sock: Optional[socket.socket] = None
+        self.when = 0.0
+        self.stopped = False
+
+    def arm(self, when: float) -> None:
+        """Fire at monotonic time ``when`` (a later call moves the time)."""
+        self.when = when
+        _WATCHES.add(when, self)
+
+    def fire(self) -> None:
+        """Shut the socket down, unless stopped or moved to a later time."""
+        if self.stopped or time.monotonic() < self.when:
+            return
+        for sock in (getattr(self.connection, "sock", None), self.sock):
+            if sock is not None:
+                try:
+                    sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass  # already closed
+
+    def stop(self) -> None:
+        """The exchange is over: never fire."""
+        self.stopped = True
+
+
+class _Watches:
+    """One daemon thread firing every :class:`Watch` at its time (a timer thread per request
+    would cost a thread start on every call)."""
+
+    def __init__(self) -> None:
+        self._due: list[tuple[float, int, Watch]] = []
+        self._wake = threading.Condition()
+        self._order = itertools.count()
+        self._thread: Optional[threading.Thread] = None
+
+    def add(self, when: float, watch: Watch) -> None:
+        with self._wake:
+            heapq.heappush(self._due, (when, next(self._order), watch))
+            if self._thread is None:
+                self._thread = threading.Thread(target=self._run, name="websearch-watchdog", daemon=True)
+                self._thread.start()
+            self._wake.notify()
+
+    def _run(self) -> None:
+        while True:
+            with self._wake:
+                while not self._due or self._due[0][0] > time.monotonic():
+                    self._wake.wait(self._due[0][0] - time.monotonic() if self._due else None)
+                watch = heapq.heappop(self._due)[2]
+            watch.fire()
+
+
+_WATCHES = _Watches()
+
+
+class Exchange:
+    """Context manager: what the adapter needs to know about the exchange this thread runs
+    (its deadline, its :class:`Watch`, the checked address it is pinned to)."""
+
+    def __init__(self, deadline: Deadline, pin: Optional[str], provider: Optional[str]) -> None:
+        self.deadline, self.pin, self.provider = deadline, pin, provider
+        self.watch = Watch()
+
+    def __enter__(self) -> "Exchange":
+        _call.exchange = self
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.watch.stop()
+        _call.exchange = None
+
+
+def current_exchange() -> Optional[Exchange]:
+    """The exchange this thread is running, if any."""
+    return getattr(_call, "exchange", None)
+
+
+class _Watched:
+    """Connection mixin: tells the running exchange's :class:`Watch` which connection and socket to end."""
+
+    sock: Optional[socket.socket]
+
+    def connect(self) -> None:
+        exchange = current_exchange()
+        if exchange is not None:
+            exchange.watch.connection = self
+        super().connect()  # type: ignore[misc]
+        if exchange is not None:
+            exchange.watch.sock = self.sock
+
+    def request(self, *args: Any, **kwargs: Any) -> None:
+        exchange = current_exchange()
+        if exchange is not None:
+            exchange.watch.connection, exchange.watch.sock = self, self.sock
+        super().request(*args, **kwargs)  # type: ignore[misc]
+
+
+class _HTTPConnection(_Watched, urllib3.connection.HTTPConnection):
+    pass
+
+
+class _HTTPSConnection(_Watched, urllib3.connection.HTTPSConnection):
+    pass
+
+
+class _HTTPPool(urllib3.connectionpool.HTTPConnectionPool):
+    ConnectionCls = _HTTPConnection
+
+
+class _HTTPSPool(urllib3.connectionpool.HTTPSConnectionPool):
+    ConnectionCls = _HTTPSConnection
+
+
+class _Addresses:
+    """Resolved addresses kept :data:`ADDRESS_TTL_S` (a small, thread-safe table)."""
+
+    def __init__(self) -> None:
+        self._table: dict[tuple[str, int], tuple[float, str]] = {}
+        self._lock = threading.Lock()
+
+    def resolve(self, host: str, port: int, exchange: Exchange) -> str:
+        """The address to connect to for ``host``; ``Timeout``/``NetworkError`` when it does not resolve in time."""
+        now = time.monotonic()
+        with self._lock:
+            kept = self._table.get((host, port))
+        if kept is not None and kept[0] > now:
+            return kept[1]
+        deadline = exchange.deadline
+        remaining = deadline.remaining_s()
+        try:
+            address = system_resolver(host, port, max(0.001, min(remaining, _MAX_DNS_S)))[0]
+        except TimeoutError:
+            if remaining > _MAX_DNS_S:
+                raise Timeout(
+                    "resolving %s took longer than %.0f s" % (host, _MAX_DNS_S),
+                    provider=exchange.provider,
+                    detail_code=DNS_TIMEOUT,
+                ) from None
+            raise Timeout(
+                "resolving %s did not finish within the %.0f ms deadline" % (host, deadline.timeout_ms),
+                provider=exchange.provider,
+                detail_code=DEADLINE_EXCEEDED,
+            ) from None
+        except (OSError, UnicodeError, IndexError):
+            raise NetworkError(
+                "could not resolve the host name: %s" % host, provider=exchange.provider, detail_code=DNS_ERROR
+            ) from None
+        with self._lock:
+            if len(self._table) >= _MAX_ADDRESSES_KEPT:
+                self._table.clear()
+            self._table[(host, port)] = (now + ADDRESS_TTL_S, address)
+        return address
+
+
+def name_host(request: PreparedRequest) -> None:
+    """Give ``request`` the ``Host`` header of its URL (a connection to an address would name the
+    address), first, where http.client puts the one it writes itself."""
+    if "Host" not in request.headers:
+        request.headers = CaseInsensitiveDict({"Host": host_header(request.url or ""), **request.headers})
+
+
+class DeadlineAdapter(HTTPAdapter):
+    """An ``HTTPAdapter`` whose connections obey the running :class:`Exchange` (see the module docstring).
+
+    Outside an exchange (no deadline known) it behaves exactly as ``HTTPAdapter``.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        self.addresses = _Addresses()
+        super().__init__(**kwargs)
+
+    def init_poolmanager(
+        self, connections: int, maxsize: int, block: bool = DEFAULT_POOLBLOCK, **pool_kwargs: Any
+    ) -> None:
+        """The pool manager, with pools whose connections report to the exchange's :class:`Watch`."""
+        super().init_poolmanager(connections, maxsize, block, **pool_kwargs)
+        self.poolmanager.pool_classes_by_scheme = {"http": _HTTPPool, "https": _HTTPSPool}
+
+    def get_connection_with_tls_context(
+        self,
+        request: PreparedRequest,
+        verify: Any,
+        proxies: Optional[Mapping[str, str]] = None,
+        cert: Any = None,
+    ) -> ConnectionPool:
+        """The pool for the address this request connects to (see the module docstring)."""
+        exchange = current_exchange()
+        url = request.url or ""
+        host_params, key_attributes = self.build_connection_pool_key_attributes(request, verify, cert)
+        pool_kwargs: dict[str, Any] = dict(key_attributes)
+        host = host_params["host"]
+        if exchange is None or select_proxy(url, dict(proxies or {})):
+            return super().get_connection_with_tls_context(request, verify, proxies=proxies, cert=cert)
+        address = exchange.pin
+        if address is None:
+            if literal_address(host) is not None:  # nothing to resolve
+                return super().get_connection_with_tls_context(request, verify, proxies=proxies, cert=cert)
+            address = self.addresses.resolve(host, host_params["port"], exchange)
+        if host_params["scheme"] == "https":
+            pool_kwargs.update(server_hostname=host, assert_hostname=host)
+        name_host(request)
+        pool: ConnectionPool = self.poolmanager.connection_from_host(
+            host=address, port=host_params["port"], scheme=host_params["scheme"], pool_kwargs=pool_kwargs
+        )
+        return pool

@@ -32,7 +32,7 @@ def run_cli(*argv, env=None, **kwargs):
     "argv, status, detail",
     [
         (["search", "   ", "--json"], 2, "empty_query"),
-        (["search", "q", "-n", "11", "--format", "json"], 2, "bad_max_results"),
+        (["search", "q", "-n", "51", "--format", "json"], 2, "bad_max_results"),
         (["search", "q", "-b", "nope", "--format", "jsonl"], 2, "unknown_backend"),
         (["fetch", "ftp://example.com/file", "--json"], 2, "bad_url"),
     ],

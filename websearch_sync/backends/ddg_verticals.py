@@ -46,17 +46,18 @@ from .ddg import ANOMALY, ddg_region
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 SITE = "https://duckduckgo.com/"
+#: The block scripts start the body (a page merely mentioning them is no wall).
+_ANOMALY_START = re.compile(r"\A\s*DDG\.deep\.anomalyDetectionBlock\(")
+_THROTTLE_START = re.compile(r"\A\s*if\s?\(DDG\.deep\)\s?\{\s?DDG\.deep\.is506\s?=\s?1")
 #: The deep-results script's answer to a blocked client (recorded: duck-duck-scrape's anomalyDetectionBlock.js).
 DEEP_ANOMALY = BotWall(
     "DuckDuckGo anomaly block (deep-results script)",
     hints=("DDG.deep.anomalyDetectionBlock",),
-    patterns=(re.compile(r"\A\s*DDG\.deep\.anomalyDetectionBlock\("),),
+    patterns=(_ANOMALY_START,),
 )
 #: The deep-results script's "506" throttle: a fake EOF result and no results (recorded: 506.js).
 DEEP_506 = BotWall(
-    "DuckDuckGo 506 throttle (deep-results script)",
-    hints=("DDG.deep.is506",),
-    patterns=(re.compile(r"\A\s*if\s?\(DDG\.deep\)\s?\{\s?DDG\.deep\.is506\s?=\s?1"),),
+    "DuckDuckGo 506 throttle (deep-results script)", hints=("DDG.deep.is506",), patterns=(_THROTTLE_START,)
 )
 #: The token in each shape the recorded pages carry it: ``vqd="4-…"``, ``vqd='3-…'``, ``vqd=3-…&``.
 _VQD = re.compile(r"""vqd=["']?(\d-[0-9-]{1,200})""")

@@ -22,6 +22,7 @@ from ..contract.cases import count_provenances, count_statuses, describe, orphan
 from ..contract.livecheck import check_live
 from ..contract.recording import record_case
 from ..errors import WebSearchError
+from ..models import VERTICALS
 from .output import EXIT_OK, error_line, exit_status, int_arg, json_text
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -43,7 +44,8 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     record.add_argument("query", help="the search terms")
     record.add_argument("--name", help="case name (default: derived from the query)")
     record.add_argument("--fixtures", default=DEFAULT_FIXTURES, help="fixture folder (default: ./fixtures)")
-    record.add_argument("-n", "--max-results", type=int_arg, help="number of results, 1..10 (default 5)")
+    record.add_argument("-n", "--max-results", type=int_arg, help="number of results, 1..50 (default 5)")
+    record.add_argument("--vertical", choices=VERTICALS, default="web", help="web (default), news, images or videos")
     record.add_argument("--timeout-ms", type=int_arg, help="deadline of the live request in milliseconds")
     record.add_argument("--force", action="store_true", help="overwrite an existing case of that name")
     record.add_argument(
@@ -74,7 +76,8 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     )
     live.add_argument("backend", help="backend name")
     live.add_argument("queries", nargs="*", metavar="QUERY", help="queries to run (default: two common ones)")
-    live.add_argument("-n", "--max-results", type=int_arg, help="number of results, 1..10 (default 5)")
+    live.add_argument("-n", "--max-results", type=int_arg, help="number of results, 1..50 (default 5)")
+    live.add_argument("--vertical", choices=VERTICALS, default="web", help="web (default), news, images or videos")
     live.add_argument("--timeout-ms", type=int_arg, help="deadline of each query in milliseconds")
     live.add_argument("--json", action="store_true", help="print the report as JSON")
     live.set_defaults(run=run_check_live)
@@ -96,6 +99,7 @@ def run_record(args: argparse.Namespace) -> int:
             settings=Settings.from_env(backend=args.backend),
             overwrite=args.force,
             allow_error=args.allow_error,
+            vertical=args.vertical,
         )
     except WebSearchError as error:
         if error.status is not None and not args.allow_error and error.code != "InvalidInput":
@@ -201,6 +205,7 @@ def run_check_live(args: argparse.Namespace) -> int:
         settings=Settings.from_env(backend=args.backend),
         max_results=args.max_results,
         timeout_ms=args.timeout_ms,
+        vertical=args.vertical,
     )
     ok = all(check.ok for check in checks)
     out = sys.stdout

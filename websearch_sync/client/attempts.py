@@ -239,6 +239,17 @@ class BackendRunner:
         return wait
 
 
+#: The least time a request is sent with: a request with less than this left of its budget (a
+#: quarter of the budget when that is less) cannot be expected to finish.
+MIN_SEND_S = 1.0
+MIN_SEND_SHARE = 0.25
+
+
+def send_need_s(budget: Deadline) -> float:
+    """How much of ``budget`` must be left for a request to be worth sending."""
+    return min(MIN_SEND_S, MIN_SEND_SHARE * budget.timeout_ms / 1000.0)
+
+
 class _LaterRequests:
     """The :class:`~websearch_sync.engine.pace.Pace` of one attempt's later requests (a token
     page's next step, the next result pages): each waits for the backend's rate-limit slot
@@ -272,17 +283,6 @@ class _LaterRequests:
             self.runner.cooldowns.record(
                 error, self.backend.cooldown_key(self.params, error), None, self.budget.remaining_s()
             )
-
-
-#: The least time a request is sent with: a request with less than this left of its budget (a
-#: quarter of the budget when that is less) cannot be expected to finish.
-MIN_SEND_S = 1.0
-MIN_SEND_SHARE = 0.25
-
-
-def send_need_s(budget: Deadline) -> float:
-    """How much of ``budget`` must be left for a request to be worth sending."""
-    return min(MIN_SEND_S, MIN_SEND_SHARE * budget.timeout_ms / 1000.0)
 
 
 def check_backend(backend: Backend, params: SearchParams) -> None:

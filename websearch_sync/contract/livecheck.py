@@ -83,8 +83,9 @@ def check_live(
     settings: Optional[Settings] = None,
     max_results: Optional[int] = None,
     timeout_ms: Optional[int] = None,
+    vertical: str = "web",
 ) -> list[LiveCheck]:
-    """Run each query live against ``backend`` and report how it went.
+    """Run each query live against ``backend`` (its ``vertical`` engine) and report how it went.
 
     ``settings`` default to ``Settings.from_env()``. Raises (before any request)
     ``InvalidInput`` for an unknown backend and the configuration errors of the
@@ -92,7 +93,7 @@ def check_live(
     every failure of a query itself is reported in its :class:`LiveCheck`.
     """
     settings = settings if settings is not None else Settings.from_env()
-    checker = registry.backend_class(backend)(settings)
+    checker = registry.backend_class(backend, vertical)(settings)
     checker.check_configured()
     checks: list[LiveCheck] = []
     with Recorder() as recorder:
@@ -103,14 +104,19 @@ def check_live(
                 items = 0
                 error: Optional[WebSearchError] = None
                 try:
-                    items = len(client.search(query, max_results=max_results, timeout_ms=timeout_ms)["items"])
+                    answer = client.search(query, max_results=max_results, timeout_ms=timeout_ms, vertical=vertical)
+                    items = len(answer["items"])
                 except WebSearchError as exc:
                     error = exc
                 latency = int(round((time.monotonic() - started) * 1000))
                 structure = None
                 last = recorder.exchanges[-1] if recorder.exchanges else None
                 if last is not None and last.complete:
-                    params = SearchParams(query=query.strip() or query, max_results=max_results or settings.max_results)
+                    params = SearchParams(
+                        query=query.strip() or query,
+                        max_results=max_results or settings.max_results,
+                        vertical=vertical,
+                    )
                     structure = checker.structure_report(last.http_response(), params) or None  # {}: nothing to check
                 if error is None:
                     checks.append(LiveCheck(backend, query, "success", items, latency, structure))

@@ -446,6 +446,14 @@ def _body_names(case: Case) -> list[str]:
     return [name for name in names if isinstance(name, str) and name and "\x00" not in name]
 
 
+def _search_meta(backend: str, query: str, max_results: int, options: dict[str, Any], vertical: str) -> dict[str, Any]:
+    """The meta file's description of the search (``vertical`` only when not the web)."""
+    meta: dict[str, Any] = {"backend": backend, "query": query, "max_results": max_results, "options": options}
+    if vertical != "web":
+        meta["vertical"] = vertical
+    return meta
+
+
 def record_case(
     backend: str,
     query: str,
@@ -459,8 +467,10 @@ def record_case(
     overwrite: bool = False,
     allow_error: bool = False,
     now: Optional[datetime.datetime] = None,
+    vertical: str = "web",
 ) -> RecordResult:
-    """Search ``query`` live with ``backend`` once and write it as a fixture case.
+    """Search ``query`` live with ``backend`` once and write it as a fixture case (of its
+    ``vertical`` engine: the meta file says which, and holds every request of the search).
 
     The request goes through the normal path (``settings`` default to
     ``Settings.from_env()``: endpoints, keys, proxy, user agent), without retries.
@@ -475,7 +485,7 @@ def record_case(
             ``allow_error`` is false; nothing is written then.
     """
     settings = settings if settings is not None else Settings.from_env()
-    backend_cls = registry.backend_class(backend)
+    backend_cls = registry.backend_class(backend, vertical)
     case_name = _clean_case_name(name) if name is not None else case_name_for(query)
     folder = Path(fixtures_dir) / backend
     meta_path = folder / (case_name + ".meta.json")
@@ -487,19 +497,18 @@ def record_case(
     options = dict(options or {})
     captured = now or datetime.datetime.now(datetime.timezone.utc)
 
-    live, exchanges = _capture(backend, query, settings, max_results, timeout_ms, options, allow_error)
+    live, exchanges = _capture(
+        backend, query, settings, max_results, timeout_ms, dict(options, vertical=vertical), allow_error
+    )
     redactor = Redactor(_secrets_of(settings), volatile=backend_cls.volatile_params)
     recorded, bodies = _redacted_exchanges(exchanges, settings.user_agent or DEFAULT_USER_AGENT, redactor)
     folder.mkdir(parents=True, exist_ok=True)
     if meta_path.exists():
         _remove_case_files(meta_path)
     files = _write_bodies(folder, case_name, recorded, bodies)
-    meta: dict[str, Any] = {
-        "backend": backend,
-        "query": query,
-        "max_results": max_results if max_results is not None else settings.max_results,
-        "options": options,
-    }
+    meta = _search_meta(
+        backend, query, max_results if max_results is not None else settings.max_results, options, vertical
+    )
     settings_meta = _settings_meta(backend, settings, redactor)
     if settings_meta:
         meta["settings"] = settings_meta

@@ -51,20 +51,25 @@ def _engine(cls: type) -> Callable[[str, str], object]:
     return lambda text, name: engine.read_page(text, _PARAMS)
 
 
-#: backend folder -> (parser(text, name), the group its timings are pooled in: the engine's
-#: module, so ddg_html and ddg_lite pool) for every registered HTML engine
+#: (backend folder, "web") -> (parser(text, name), the group its timings are pooled in: the
+#: engine's module, so ddg_html and ddg_lite pool) for every registered HTML web engine (the
+#: vertical engines are timed by :func:`vertical_pages`)
 FOLDERS = {
-    name: (_engine(cls), cls.__module__.rsplit(".", 1)[-1])
-    for name, cls in ((name, registry.backend_class(name)) for name in registry.backend_names())
+    (name, "web"): (_engine(cls), cls.__module__.rsplit(".", 1)[-1])
+    for name in registry.backend_names()
+    if "web" in registry.verticals_of(name)
+    for cls in [registry.backend_class(name)]
     if issubclass(cls, HtmlEngine)
 }
 
 
-def results_pages() -> list[tuple[str, str, str]]:
-    """(backend, case id, decoded text) of every recorded results page."""
+def results_pages() -> list[tuple[tuple[str, str], str, str]]:
+    """((backend, vertical), case id, decoded text) of every recorded results page."""
     pages = []
-    for backend in FOLDERS:
+    for backend, vertical in FOLDERS:
         for case in discover(ROOT / "fixtures", backend):
+            if (case.meta.get("vertical") or "web") != vertical:
+                continue
             golden = load_golden(case) or {}
             exchanges = case.exchanges()
             body = exchanges[0]["response"].get("body") if len(exchanges) == 1 else None
@@ -72,7 +77,8 @@ def results_pages() -> list[tuple[str, str, str]]:
                 continue
             response = exchanges[0]["response"]
             headers = {k.lower(): v for k, v in (response.get("headers") or {}).items()}
-            pages.append((backend, case.case_id, decode_body(case.body_bytes(response), headers.get("content-type"))))
+            text = decode_body(case.body_bytes(response), headers.get("content-type"))
+            pages.append(((backend, vertical), case.case_id, text))
     return pages
 
 
@@ -152,12 +158,12 @@ def main() -> int:
     other = ddgs_parser()
     groups: dict[str, list[float]] = {group: [] for _, group in FOLDERS.values()}
     groups.update({"DDG html only": [], "ddgs (DDG html)": []})
-    for backend, case_id, text in pages:
-        ours = lambda t, parse=FOLDERS[backend][0], name=backend: parse(t, name)  # noqa: E731
-        compare = backend == "ddg_html" and other is not None
+    for key, case_id, text in pages:
+        ours = lambda t, parse=FOLDERS[key][0], name=key[0]: parse(t, name)  # noqa: E731
+        compare = key == ("ddg_html", "web") and other is not None
         samples = timed([ours, other] if compare else [ours], text, args.repeat, clock)
-        groups[FOLDERS[backend][1]].extend(samples[0])
-        if backend == "ddg_html":
+        groups[FOLDERS[key][1]].extend(samples[0])
+        if key == ("ddg_html", "web"):
             groups["DDG html only"].extend(samples[0])
         if compare:
             groups["ddgs (DDG html)"].extend(samples[1])

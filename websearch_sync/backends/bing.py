@@ -32,7 +32,7 @@ import base64
 import binascii
 import dataclasses
 import re
-from typing import Any, Optional
+from typing import Any, ClassVar, Optional
 from urllib.parse import parse_qsl
 
 from bs4 import Tag
@@ -131,9 +131,9 @@ class BingHtml(HtmlEngine):
     results_per_page = 10  # whatever count asks; later pages start at the first result not yet read
     summary = "Bing results page, no key; decodes ck/a redirect links, drops ads"
     default_endpoint = "https://www.bing.com/search"
-    region_start = ('id="b_results"', "id=b_results")
-    region_end = ('id="b_context"', "id=b_context", 'id="b_footer"', "id=b_footer")
-    no_results = ('<li class="b_no"', "<li class=b_no")
+    region_start: ClassVar[tuple[str, ...]] = ('id="b_results"', "id=b_results")
+    region_end: ClassVar[tuple[str, ...]] = ('id="b_context"', "id=b_context", 'id="b_footer"', "id=b_footer")
+    no_results: ClassVar[tuple[str, ...]] = ('<li class="b_no"', "<li class=b_no")
     bot_walls = (TURNSTILE,)
 
     def query(self, params: SearchParams) -> dict[str, str]:

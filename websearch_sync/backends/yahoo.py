@@ -24,7 +24,7 @@ What the recorded pages (2015 → 2026) show:
   copies of Yahoo's zero-result page; no recording of one is on file).
 """
 
-from typing import Any, Optional
+from typing import Any, ClassVar, Optional
 from urllib.parse import unquote, urlencode
 
 from bs4 import Tag
@@ -120,8 +120,8 @@ class YahooHtml(HtmlEngine):
     summary = "Yahoo results page, no key; decodes RU= redirect links, drops sponsored blocks"
     default_endpoint = "https://search.yahoo.com/search"
     # A full page: #web up to the right column; a bare fragment: from its first block.
-    region_start = ('id="web"', "algo-sr")
-    region_end = ('id="right"',)
+    region_start: ClassVar[tuple[str, ...]] = ('id="web"', "algo-sr")
+    region_end: ClassVar[tuple[str, ...]] = ('id="right"',)
     no_results = ("We did not find results for",)
 
     def query(self, params: SearchParams) -> dict[str, str]:

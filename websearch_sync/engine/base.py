@@ -13,7 +13,7 @@ from collections.abc import Mapping, Sequence
 from email.utils import parsedate_to_datetime
 from functools import partial
 from typing import Any, Callable, ClassVar, Optional, TypeVar
-from urllib.parse import urlsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from ..config import Settings
 from ..errors import (
@@ -157,13 +157,26 @@ class Backend:
         raise KeyError(key)
 
     def endpoint_url(self) -> str:
-        """The URL to send requests to: ``Settings.endpoints[name]`` or the default."""
-        url = self.settings.endpoints.get(self.name) or self.default_endpoint
+        """The URL to send requests to: ``Settings.endpoints[name]`` (:meth:`overridden_endpoint`) or the default."""
+        override = self.settings.endpoints.get(self.name)
+        url = self.overridden_endpoint(override) if override else self.default_endpoint
         if not url:
             raise InvalidInput(
                 "backend %s has no endpoint configured" % self.name, provider=self.name, detail_code=NOT_CONFIGURED
             )
         return url
+
+    def overridden_endpoint(self, override: str) -> str:
+        """Where ``Settings.endpoints[name]`` sends this engine: there for the web engine (and an
+        engine without an address of its own); a vertical engine with its own address keeps its
+        path on the override's origin (the override of ``bing_html`` moves Bing News to the same host)."""
+        if self.vertical == "web" or not self.default_endpoint:
+            return override
+        try:
+            origin, own = urlsplit(override), urlsplit(self.default_endpoint)
+        except ValueError:  # a malformed override: check_configured refuses it
+            return override
+        return urlunsplit((origin.scheme, origin.netloc, own.path, own.query, ""))
 
     def timeout_ms(self, explicit: Optional[int] = None) -> int:
         """The call's timeout: the explicit argument, else this backend's own setting, else the shared one."""

@@ -69,6 +69,10 @@ class HtmlEngine(Backend):
     region_end: ClassVar[tuple[str, ...]] = ()
     #: Markers (on the whole page) of a page that really says there are no results.
     no_results: ClassVar[tuple[str, ...]] = ()
+    #: The item field whose presence shows that result blocks are read whole (the structure
+    #: report's last landmark, ``<field>s``): the snippet of web results; image and video
+    #: tiles, which have none, name another.
+    detail_field: ClassVar[str] = "snippet"
 
     # -- what an engine declares ----------------------------------------------------------
 
@@ -162,7 +166,7 @@ class HtmlEngine(Backend):
 
     def structure_report(self, response: HttpResponse, params: Optional[SearchParams] = None) -> dict[str, bool]:
         """Landmarks: no bot wall, the results region found, result blocks with a title
-        link (or a no-results notice), and snippets found in them."""
+        link (or a no-results notice), and snippets (the ``detail_field``) found in them."""
         text = response.text
         try:
             items: Optional[list[dict[str, Any]]] = self.read_page(
@@ -174,5 +178,5 @@ class HtmlEngine(Backend):
             "not_blocked": self.classify(response) is None,
             "results_region": self.results_region(text) is not None,
             "result_blocks": items is not None,
-            "snippets": not items or any(item["snippet"] for item in items),
+            self.detail_field + "s": not items or any(item.get(self.detail_field) for item in items),
         }

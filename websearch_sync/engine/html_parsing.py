@@ -46,16 +46,18 @@ _TEXT_TYPES = (NavigableString, CData)
 # in an HTML parser), so a page of repeated "<!--" is one scan, not one per opener.
 # Their bodies are read as runs of "[^<]" / "[^-]" ("unrolled"), three times faster
 # than a lazy ".*?" that tests for the end at every character.
-_NOISE = re.compile(
+_NOISE_PATTERN = (
     r"<(?:(script|style)\b[^<>]*>[^<]*(?:<(?!/\1\s*>)[^<]*)*(?:</\1\s*>|\Z)"
     r"|!--[^-]*(?:-(?!->)[^-]*)*(?:-->|\Z)"
-    r"|(?:img|input|link|meta|source|wbr)\b[^<>]*>"
+    r"|(?:%s)\b[^<>]*>"
     r"|/?(?:b|em|strong|font|mark|u)\b[^<>]*>"
     r"|i\b[^<>]*>\s*</i>"  # empty <i> (icon fonts)
     r"|(br)\b[^<>]*>"
-    r")",
-    re.S | re.I,
+    r")"
 )
+_NOISE = re.compile(_NOISE_PATTERN % "img|input|link|meta|source|wbr", re.S | re.I)
+#: The same, keeping ``<img>``: for pages whose items carry a picture (news, videos).
+_NOISE_BUT_IMAGES = re.compile(_NOISE_PATTERN % "input|link|meta|source|wbr", re.S | re.I)
 _INDENT = re.compile(r">[ \t\r]*\n\s*<")
 _ISO_DATE = re.compile(r"(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?))?")
 # A date opening a snippet, then " · ", " - ", " ... " or a space: 18.03.2013, 10/18/2019,
@@ -99,9 +101,11 @@ def region(text: str, starts: Sequence[str], ends: Sequence[str] = ()) -> Option
     return text[begin:stop]
 
 
-def reduce_markup(markup: str) -> str:
-    """``markup`` without the parts no result field is read from (see the module doc)."""
-    return _INDENT.sub("><", _NOISE.sub(_noise_replacement, markup))
+def reduce_markup(markup: str, images: bool = False) -> str:
+    """``markup`` without the parts no result field is read from (see the module doc);
+    ``images``: keep the ``<img>`` tags (a news or video item's picture)."""
+    noise = _NOISE_BUT_IMAGES if images else _NOISE
+    return _INDENT.sub("><", noise.sub(_noise_replacement, markup))
 
 
 #: How far past a plain-text notice its text node is read (to compare it with the query).
@@ -163,9 +167,9 @@ class _StoppableBuilder(LXMLTreeBuilder):
         super().start(tag, attrib, nsmap)
 
 
-def parse_fragment(markup: str) -> BeautifulSoup:
-    """Reduce ``markup`` and parse it with BeautifulSoup and the lxml builder."""
-    return BeautifulSoup(reduce_markup(markup), builder=_StoppableBuilder())
+def parse_fragment(markup: str, images: bool = False) -> BeautifulSoup:
+    """Reduce ``markup`` (keeping ``<img>`` when ``images``) and parse it with BeautifulSoup and the lxml builder."""
+    return BeautifulSoup(reduce_markup(markup, images), builder=_StoppableBuilder())
 
 
 def elements(node: Tag) -> Iterator[Tag]:

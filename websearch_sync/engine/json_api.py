@@ -161,10 +161,10 @@ class JsonApiBackend(Backend):
     # -- configuration --------------------------------------------------------------------
 
     def endpoint_url(self) -> str:
-        """``Settings.endpoints[name]``, else the base URL + ``endpoint_path``."""
+        """``Settings.endpoints[name]`` (:meth:`~.base.Backend.overridden_endpoint`), else the base URL + ``endpoint_path``."""
         override = self.settings.endpoints.get(self.name)
         if override:
-            return override
+            return self.overridden_endpoint(override)
         base = self.config.get("base_url") or self.default_base_url
         if base:
             return str(base).rstrip("/") + self.endpoint_path

@@ -1,0 +1,132 @@
+"""brave news, images and videos: the requests, the recorded answers (2024-12, 20 results
+each) read field by field, the error envelope and answers of the wrong kind.
+
+Expected values are read by eye from fixtures/brave/brave-search-python-client__*.json.
+"""
+
+import json
+
+import pytest
+from vertical_answers import JSON, answer, body
+
+from websearch_sync.backends.brave_verticals import BraveImages, BraveNews, BraveVideos
+from websearch_sync.config import Settings
+from websearch_sync.errors import AuthError, WebBlocked, WebParseError
+from websearch_sync.models import SearchParams
+
+SETTINGS = Settings(providers={"brave": {"api_key": "test-brave-key"}})
+NEWS, IMAGES, VIDEOS = BraveNews(SETTINGS), BraveImages(SETTINGS), BraveVideos(SETTINGS)
+ENGINES = [NEWS, IMAGES, VIDEOS]
+
+
+def params(**kwargs):
+    return SearchParams(query="hello world", max_results=10, **kwargs)
+
+
+def read(engine, name):
+    response = answer(body("brave", name), engine.default_endpoint, content_type=JSON)
+    return engine.interpret(response, params()).items
+
+
+@pytest.mark.parametrize(
+    "engine, path", [(NEWS, "news"), (IMAGES, "images"), (VIDEOS, "videos")], ids=["news", "images", "videos"]
+)
+def test_requests(engine, path):
+    spec = engine.build_request(params(locale="de-DE", time_range="week", safe_search="off"))
+    assert spec.url == "https://api.search.brave.com/res/v1/%s/search" % path
+    assert spec.headers["X-Subscription-Token"] == "test-brave-key"
+    expected = {"q": "hello world", "count": 10, "search_lang": "de", "country": "DE", "safesearch": "off"}
+    if path != "images":  # the image endpoint has no freshness
+        expected["freshness"] = "pw"
+    assert spec.params == expected
+
+
+@pytest.mark.parametrize("asked, sent", [("off", "off"), ("moderate", "strict"), ("strict", "strict")])
+def test_image_safe_search_is_off_or_strict(asked, sent):
+    assert IMAGES.build_request(params(safe_search=asked)).params["safesearch"] == sent
+    assert NEWS.build_request(params(safe_search=asked)).params["safesearch"] == asked
+
+
+def test_news():
+    items = read(NEWS, "brave-search-python-client__news.json")
+    assert len(items) == 20
+    assert items[0] == {
+        "title": "World News and International Headlines : NPR",
+        "url": "https://www.npr.org/sections/world/",
+        "snippet": "NPR world news, international art and culture, world business and financial markets, world "
+        "economy, and global trends in health, science and technology. Subscribe to the World Story of the Day "
+        "podcast and RSS feed.",
+        "published_at": "2024-12-31T17:09:03",
+        "image_url": "https://imgs.search.brave.com/YfdTZnjAFIh-NVN2RQdDL8MLDbJ4AM3o8_Z-LZu3MFc/rs:fit:200:200:1:0/"
+        "g:ce/aHR0cHM6Ly9tZWRp/YS5ucHIub3JnL2lu/Y2x1ZGUvaW1hZ2Vz/L2ZhY2Vib29rLWRl/ZmF1bHQtd2lkZS1z/"
+        "MTQwMC1jMTAwLmpw/Zw",
+    }
+    assert items[-1]["published_at"] == "2023-07-04T17:05:03"  # page_age, not the people's "July 4, 2023"
+    assert "image_url" not in items[-1]  # no thumbnail on that result
+    assert not any("source" in item for item in items)  # the recording names no publisher
+
+
+def test_images():
+    items = read(IMAGES, "brave-search-python-client__images.json")
+    assert len(items) == 20
+    assert items[-1] == {
+        "title": "hello world",
+        "url": "https://blogs.vmware.com/opensource/2020/04/22/hello-world-timeless-code/",
+        "image_url": "http://blogs.vmware.com/opensource/files/2020/04/Python-1024x578.png",
+        "thumbnail_url": "https://imgs.search.brave.com/SrfuMt7L4HPTI0IXMNvGzKBubgPpJK-KkbOUOx5X31w/rs:fit:500:0:0:0/"
+        "g:ce/aHR0cDovL2Jsb2dz/LnZtd2FyZS5jb20v/b3BlbnNvdXJjZS9m/aWxlcy8yMDIwLzA0/L1B5dGhvbi0xMDI0/eDU3OC5wbmc",
+        "source": "blogs.vmware.com",
+    }  # no pixel size in the recording: no width or height
+
+
+def test_videos():
+    items = read(VIDEOS, "brave-search-python-client__videos.json")
+    assert len(items) == 20
+    first = items[0]
+    assert {key: first[key] for key in ("url", "published_at", "duration", "publisher", "view_count")} == {
+        "url": "https://www.youtube.com/watch?v=Yw6u6YkTgQ4",
+        "published_at": "2018-03-30T17:57:36",
+        "duration": "01:56",
+        "publisher": "YouTube",
+        "view_count": 6588953,
+    }
+    assert first["thumbnail_url"].startswith("https://imgs.search.brave.com/zPD1PWFA1Ia2DUIXKYWbIFLj")
+
+
+def test_a_video_without_views_has_no_count():
+    data = json.loads(body("brave", "brave-search-python-client__videos.json"))
+    data["results"][0]["video"]["views"] = "many"
+    del data["results"][1]["video"]
+    response = answer(json.dumps(data), VIDEOS.default_endpoint, content_type=JSON)
+    items = VIDEOS.interpret(response, params()).items
+    assert "view_count" not in items[0] and "duration" not in items[1] and "publisher" not in items[1]
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=["news", "images", "videos"])
+def test_errors_are_web_searchs(engine):
+    refused = json.dumps(
+        {"type": "ErrorResponse", "error": {"status": 422, "code": "SUBSCRIPTION_TOKEN_INVALID", "detail": "invalid"}}
+    )
+    with pytest.raises(AuthError):
+        engine.interpret(answer(refused, engine.default_endpoint, status=422, content_type=JSON), params())
+    limited = answer(
+        "{}", engine.default_endpoint, status=429, content_type=JSON, headers={"X-RateLimit-Reset": "1, 9"}
+    )
+    with pytest.raises(WebBlocked) as caught:
+        engine.interpret(limited, params())
+    assert caught.value.retry_after == 1
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=["news", "images", "videos"])
+@pytest.mark.parametrize(
+    "content",
+    [
+        body("brave", "brave-search-python-client__1.json"),  # a web search answer ("type": "search")
+        '{"type": "news", "results": {"not": "a list"}}',
+        "<html>not JSON</html>",
+    ],
+    ids=["web-answer", "results-not-a-list", "html"],
+)
+def test_an_answer_of_another_shape_is_a_parse_error(engine, content):
+    with pytest.raises(WebParseError):
+        engine.interpret(answer(content, engine.default_endpoint, content_type=JSON), params())

@@ -1,0 +1,132 @@
+"""searxng news, images and videos: the category sent, the recorded news answer (2026-08,
+10 results from 'bing news') read field by field, the fields of image and video results,
+engine failures as for web search.
+
+The news values are read by eye from fixtures/searxng/browse-API__news.json. No image or
+video answer of SearXNG is on record: those tests hand the parser results written with the
+field names SearXNG's templates use (``images.html``: img_src, thumbnail_src, resolution,
+source; ``videos.html``: length, thumbnail, publishedDate).
+"""
+
+import json
+
+import pytest
+from vertical_answers import JSON, answer, body
+
+from websearch_sync.backends.searxng_verticals import SearXNGImages, SearXNGNews, SearXNGVideos
+from websearch_sync.config import Settings
+from websearch_sync.errors import WebBlocked
+from websearch_sync.models import SearchParams
+
+SETTINGS = Settings(providers={"searxng": {"base_url": "https://searx.example.org"}})
+NEWS, IMAGES, VIDEOS = SearXNGNews(SETTINGS), SearXNGImages(SETTINGS), SearXNGVideos(SETTINGS)
+URL = "https://searx.example.org/search"
+
+
+def params(**kwargs):
+    return SearchParams(query="artificial intelligence", max_results=10, **kwargs)
+
+
+def parsed(engine, data, **kwargs):
+    content = data if isinstance(data, bytes) else json.dumps(data)
+    return engine.interpret(answer(content, URL, content_type=JSON), params(**kwargs))
+
+
+@pytest.mark.parametrize("engine", [NEWS, IMAGES, VIDEOS], ids=["news", "images", "videos"])
+def test_the_request_asks_the_category(engine):
+    spec = engine.build_request(params())
+    assert spec.url == URL
+    assert spec.params == {
+        "q": "artificial intelligence",
+        "format": "json",
+        "locale": "en",
+        "categories": engine.vertical,
+    }
+    asked = engine.build_request(params(options={"categories": ["science", engine.vertical]}))
+    assert asked.params["categories"] == "%s,science" % engine.vertical
+    scope = "searxng@searx.example.org"  # the instance: a block of its news engines leaves its web ones alone
+    assert engine.cooldown_keys(params()) == (scope, "%s[categories=%s]" % (scope, engine.vertical))
+
+
+def test_news_answer():
+    result = parsed(NEWS, body("searxng", "browse-API__news.json"))
+    assert len(result.items) == 10
+    assert result.items[0] == {
+        "title": "Target appoints its first-ever AI exec as the retailer pushes deeper into artificial intelligence. "
+        "What it means for TGT stock.",
+        "url": "https://www.msn.com/en-us/technology/artificial-intelligence/target-appoints-its-first-ever-ai-exec-"
+        "as-the-retailer-pushes-deeper-into-artificial-intelligence-what-it-means-for-tgt-stock/ar-AA29YO3s",
+        "snippet": "Artificial intelligence has quickly become a major spending priority. Worldwide AI spending is "
+        "expected to reach $2.59 ...",
+        "image_url": "https://www.bing.com//th?id=ONUT.K3gfiVsQDvcawttNxLCQKg&pid=News&w=234&h=132&c=14&rs=2&qlt=90",
+    }
+    assert not any("published_at" in item for item in result.items)  # publishedDate is null throughout
+    assert [error["engine"] for error in result.errors] == [
+        "brave.news",
+        "duckduckgo news",
+        "reuters",
+        "startpage news",
+        "wikinews",
+    ]
+
+
+def test_a_news_date_and_img_src_are_read():
+    data = json.loads(body("searxng", "browse-API__news.json"))
+    data["results"][0].update(publishedDate="2026-08-13T09:00:00", img_src="https://img.example.org/a.jpg")
+    item = parsed(NEWS, data).items[0]
+    assert item["published_at"] == "2026-08-13T09:00:00" and item["image_url"] == "https://img.example.org/a.jpg"
+
+
+def test_image_results():
+    data = {
+        "query": "rust",
+        "results": [
+            {
+                "url": "https://www.rust-lang.org/",
+                "title": "Rust Programming Language",
+                "img_src": "https://www.rust-lang.org/static/images/rust-social-wide.jpg",
+                "thumbnail_src": "https://tse4.mm.bing.net/th/id/OIP.W8KBrJgmsIlYtn24AhHfSQHaDt",
+                "resolution": "2048 x 1024",
+                "source": "rust-lang.org",
+                "template": "images.html",
+            },
+            {"url": "https://x.example/", "title": "no size", "img_src": "https://x.example/a.png", "resolution": ""},
+        ],
+    }
+    first, second = parsed(IMAGES, data).items
+    assert first == {
+        "title": "Rust Programming Language",
+        "url": "https://www.rust-lang.org/",
+        "image_url": "https://www.rust-lang.org/static/images/rust-social-wide.jpg",
+        "thumbnail_url": "https://tse4.mm.bing.net/th/id/OIP.W8KBrJgmsIlYtn24AhHfSQHaDt",
+        "width": 2048,
+        "height": 1024,
+        "source": "rust-lang.org",
+    }
+    assert second == {"title": "no size", "url": "https://x.example/", "image_url": "https://x.example/a.png"}
+
+
+@pytest.mark.parametrize("length, duration", [("4:01:40", "4:01:40"), (241.0, 241.0), (None, None), ("", None)])
+@pytest.mark.parametrize("views, count", [(338300, 338300), ("1.2M", 1200000), (None, None), ("n/a", None)])
+def test_video_results(length, duration, views, count):
+    result = {
+        "url": "https://www.youtube.com/watch?v=qP7LzZqGh30",
+        "title": "Rust Tutorial for Beginners",
+        "content": "A full course",
+        "publishedDate": "2024-04-29T00:00:00",
+        "thumbnail": "https://i.ytimg.com/vi/qP7LzZqGh30/hqdefault.jpg",
+        "author": "Harkirat Singh",
+        "length": length,
+        "views": views,
+        "template": "videos.html",
+    }
+    (item,) = parsed(VIDEOS, {"query": "rust", "results": [result]}).items
+    assert item.get("duration") == duration and item.get("view_count") == count
+    assert item["published_at"] == "2024-04-29T00:00:00" and item["snippet"] == "A full course"
+    assert "publisher" not in item  # author is the channel
+
+
+def test_blocked_engines_and_no_results_is_a_block_as_for_web_search():
+    data = {"query": "q", "results": [], "unresponsive_engines": [["bing news", "CAPTCHA"]]}
+    with pytest.raises(WebBlocked):
+        parsed(NEWS, data)

@@ -1,0 +1,73 @@
+"""startpage_html images: the request, the recorded page (2026-08, 50 images in the props of
+its React root) read field by field, the captcha redirect, an unknown layout.
+
+Expected values are read by eye from fixtures/startpage_html/phrona__images.html.
+"""
+
+import pytest
+from vertical_answers import answer, body
+
+from websearch_sync.backends.startpage_images import StartpageImages
+from websearch_sync.config import Settings
+from websearch_sync.errors import WebBlocked, WebParseError
+from websearch_sync.models import SearchParams
+
+IMAGES = StartpageImages(Settings())
+URL = "https://www.startpage.com/sp/search"
+
+
+def params(**kwargs):
+    return SearchParams(query="rust programming", max_results=10, **kwargs)
+
+
+def test_request():
+    spec = IMAGES.build_request(params(time_range="week", safe_search="strict", options={"pageno": 2}))
+    assert spec.url == URL and spec.allow_redirects is False
+    assert spec.params == {
+        "query": "rust programming",
+        "cat": "images",
+        "page": "2",
+        "segment": "startpage.udog",
+        "qadf": "heavy",
+    }
+
+
+def test_images():
+    items = IMAGES.interpret(answer(body("startpage_html", "phrona__images.html"), URL), params()).items
+    assert len(items) == 50
+    assert items[0] == {
+        "title": "Rust Programming Language",
+        "url": "https://rust-lang.org/",
+        "image_url": "https://www.rust-lang.org/static/images/rust-social-wide.jpg",
+        "thumbnail_url": "https://tse4.mm.bing.net/th/id/OIP.W8KBrJgmsIlYtn24AhHfSQHaDt?r=0&pid=Api",
+        "width": 2048,
+        "height": 1024,
+    }
+    assert items[-1]["url"] == "https://www.scribd.com/document/831120192/Rust-programming-language"
+    assert (items[-1]["width"], items[-1]["height"]) == (768, 1024)
+
+
+def test_the_captcha_redirect_is_a_block():
+    redirect = answer("", URL, status=302, headers={"Location": "https://www.startpage.com/sp/captcha?b=1"})
+    with pytest.raises(WebBlocked):
+        IMAGES.interpret(redirect, params())
+
+
+@pytest.mark.parametrize(
+    "page",
+    [
+        "<html><body>no props</body></html>",
+        "<script>React.createElement(UIStartpage.AppSerpImages, {not json</script>",
+        '<script>React.createElement(UIStartpage.AppSerpImages, {"render": {"presenter": {}}})</script>',
+        body("startpage_html", "web-search-mcp__startpage.html"),  # a web results page
+    ],
+    ids=["no-props", "broken-props", "no-sections", "web-page"],
+)
+def test_an_unknown_layout_is_a_parse_error(page):
+    with pytest.raises(WebParseError):
+        IMAGES.interpret(answer(page, URL), params())
+
+
+def test_structure_report_of_the_recorded_page():
+    report = IMAGES.structure_report(answer(body("startpage_html", "phrona__images.html"), URL))
+    assert report == {"not_blocked": True, "results_region": True, "result_blocks": True, "thumbnail_urls": True}

@@ -1,0 +1,151 @@
+"""``brave`` news, images and videos: the Brave Search API's vertical endpoints
+(``GET https://api.search.brave.com/res/v1/{news,images,videos}/search``).
+
+Same key (``X-Subscription-Token``), parameters and error envelope as web search
+(:mod:`.brave`): ``q``, ``count``, ``country``/``search_lang`` from the locale,
+``freshness`` and ``safesearch``, except that image search has no ``freshness`` (a time
+range is not sent) and knows only ``off`` and ``strict`` safe search (``moderate`` is
+sent as ``strict``, Brave's own default there).
+
+What the recorded answers (2024-12, 20 results each) show: an object whose ``type`` is
+``news``/``images``/``videos`` with a flat ``results`` list (web search nests it in
+``web``):
+
+* news: ``title``, ``url``, ``description`` (the snippet), ``page_age`` (the date,
+  ISO 8601 without zone; ``age`` beside it is for people: "48 minutes ago", "July 4,
+  2023"), ``thumbnail.src`` (Brave's
+  proxied copy: ``image_url``). No publisher name in the recording; Brave's schema names
+  one ``source``, read when present.
+* images: ``title``, ``url`` (the page), ``properties.url`` (the image),
+  ``thumbnail.src``, ``source`` (the site). The recording gives no pixel size.
+* videos: ``title``, ``url``, ``description``, ``page_age``, ``video.duration``
+  (``01:56``), ``video.views``, ``video.publisher`` (``YouTube``; ``video.creator`` is
+  the channel), ``thumbnail.src``.
+"""
+
+import dataclasses
+from typing import Any, Callable
+
+from ..engine.base import dig
+from ..engine.media_fields import present, text, whole_number
+from ..errors import UNEXPECTED_SHAPE, WebParseError
+from ..models import ParseResult, SearchParams
+from ..net.transport import HttpResponse, RequestSpec
+from .brave import Brave
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+
+def _field(result: dict[str, Any], *path: str) -> Any:
+    """``result[path[0]][path[1]]…``, ``None`` where a level is missing or not an object."""
+    current: Any = result
+    for key in path:
+        current = current.get(key) if isinstance(current, dict) else None
+    return current
+
+
+def news_item(result: dict[str, Any]) -> dict[str, Any]:
+    """The raw news item of one ``news_result``."""
+    return present(
+        title=text(result.get("title")),
+        url=text(result.get("url")),
+        snippet=text(result.get("description")),
+        source=text(result.get("source")),
+        published_at=text(result.get("page_age")),
+        image_url=text(_field(result, "thumbnail", "src")),
+    )
+
+
+def image_item(result: dict[str, Any]) -> dict[str, Any]:
+    """The raw image item of one ``image_result``."""
+    return present(
+        title=text(result.get("title")),
+        url=text(result.get("url")),
+        image_url=text(_field(result, "properties", "url")),
+        thumbnail_url=text(_field(result, "thumbnail", "src")),
+        width=whole_number(_field(result, "properties", "width")),
+        height=whole_number(_field(result, "properties", "height")),
+        source=text(result.get("source")),
+    )
+
+
+def video_item(result: dict[str, Any]) -> dict[str, Any]:
+    """The raw video item of one ``video_result``."""
+    return present(
+        title=text(result.get("title")),
+        url=text(result.get("url")),
+        snippet=text(result.get("description")),
+        published_at=text(result.get("page_age")),
+        duration=text(_field(result, "video", "duration")),
+        publisher=text(_field(result, "video", "publisher")),
+        thumbnail_url=text(_field(result, "thumbnail", "src")),
+        view_count=whole_number(_field(result, "video", "views")),
+    )
+
+
+#: How a result of each vertical becomes a raw item.
+READERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "news": news_item,
+    "images": image_item,
+    "videos": video_item,
+}
+
+
+class BraveVertical(Brave):
+    """What the vertical endpoints share: a flat ``results`` list in an answer whose ``type``
+    is the vertical, each result read by its :data:`READERS` entry. Not registered itself (no ``name``)."""
+
+    name = ""
+
+    def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
+        """Items from ``results[]`` of an answer whose ``type`` is the vertical."""
+        data = self.data(response)
+        if not isinstance(data, dict) or data.get("type") != self.vertical:
+            raise WebParseError(
+                "brave answered with JSON that is not a %s response" % self.vertical,
+                provider="brave",
+                detail_code=UNEXPECTED_SHAPE,
+            )
+        results = dig(data, ["results"], "brave")
+        if not isinstance(results, list):
+            raise WebParseError(
+                "brave answered with a non-list `results`", provider="brave", detail_code=UNEXPECTED_SHAPE
+            )
+        read = READERS[self.vertical]
+        return ParseResult(items=[read(result) for result in results if isinstance(result, dict)])
+
+
+class BraveNews(BraveVertical):
+    """The Brave Search news API."""
+
+    name = "brave"
+    vertical = "news"
+    summary = "Brave Search news API (needs BRAVE_API_KEY)"
+    default_endpoint = "https://api.search.brave.com/res/v1/news/search"
+
+
+class BraveImages(BraveVertical):
+    """The Brave Search image API."""
+
+    name = "brave"
+    vertical = "images"
+    summary = "Brave Search image API (needs BRAVE_API_KEY)"
+    default_endpoint = "https://api.search.brave.com/res/v1/images/search"
+
+    def build_request(self, params: SearchParams) -> RequestSpec:
+        """Web search's request without ``freshness``, ``safesearch`` only ``off`` or ``strict``."""
+        spec = super().build_request(params)
+        query = dict(spec.params or {})
+        query.pop("freshness", None)
+        if "safesearch" in query:
+            query["safesearch"] = "off" if query["safesearch"] == "off" else "strict"
+        return dataclasses.replace(spec, params=query)
+
+
+class BraveVideos(BraveVertical):
+    """The Brave Search video API."""
+
+    name = "brave"
+    vertical = "videos"
+    summary = "Brave Search video API (needs BRAVE_API_KEY)"
+    default_endpoint = "https://api.search.brave.com/res/v1/videos/search"

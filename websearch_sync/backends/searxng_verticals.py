@@ -1,0 +1,153 @@
+"""``searxng`` news, images and videos: a SearXNG instance's categories of the same name.
+
+The request is web search's (:mod:`.searxng`) with ``categories`` set to the vertical
+(a ``categories`` option adds its names to it), so the instance asks its news, image or
+video engines; everything else (its refusals, its engines' failures, cool-downs per
+engines/categories asked, ``timeout_limit``) is web search's. What SearXNG's JSON
+carries per result depends on the template its engine fills in (``searx/templates/
+simple/result_templates/``; ``datetime`` values are ISO 8601, ``timedelta`` values
+seconds, by ``searx/webutils.py``'s JSON encoder):
+
+* news (``default.html``): ``title``, ``url``, ``content`` (the snippet),
+  ``publishedDate`` (``null`` when the engine gave none: all ten items of the recorded
+  answer, whose Bing News engine puts "13 hours ago | Barchart on MSN" in a free-text
+  ``metadata`` this parser does not read), ``img_src`` or ``thumbnail`` (the picture;
+  the recorded answer has ``img_src: ""`` beside a ``thumbnail``). No publisher field.
+* images (``images.html``): ``url`` (the page), ``img_src`` (the image),
+  ``thumbnail_src``, ``resolution`` (``"700 x 444"``, read as width and height) and
+  ``source``.
+* videos (``videos.html``): ``url``, ``content``, ``publishedDate``, ``length`` (a
+  string such as ``"4:01:40"``, or seconds), ``thumbnail`` and, from some engines,
+  ``views`` (a number, or humanised text such as ``"1.2M"``, read as 1200000);
+  ``author`` is the channel, not the platform, so no ``publisher``.
+"""
+
+import dataclasses
+from collections.abc import Iterable
+from typing import Any, Callable, Optional
+
+from ..engine.media_fields import pixel_size, present, text, view_count, whole_number
+from ..errors import WebBlocked
+from ..models import ParseResult, SearchParams
+from ..net.transport import HttpResponse, RequestSpec
+from .searxng import SearXNG
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+
+def _seconds_or_text(value: Any) -> Any:
+    """A duration as SearXNG gives it: seconds (a number) or text (``"4:01:40"``)."""
+    if isinstance(value, float) and value >= 0:
+        return value
+    return whole_number(value) if not isinstance(value, str) else text(value)
+
+
+def _count(value: Any) -> Optional[int]:
+    """A count: an int, or the text some engines humanise it to (``"1.2M"``, read as 1200000)."""
+    return whole_number(value) if not isinstance(value, str) else view_count(value)
+
+
+def news_item(result: dict[str, Any]) -> dict[str, Any]:
+    """The raw news item of one result."""
+    return present(
+        title=text(result.get("title")),
+        url=text(result.get("url")),
+        snippet=text(result.get("content")),
+        published_at=text(result.get("publishedDate")),
+        image_url=text(result.get("img_src")) or text(result.get("thumbnail")),
+    )
+
+
+def image_item(result: dict[str, Any]) -> dict[str, Any]:
+    """The raw image item of one result."""
+    size = pixel_size(text(result.get("resolution")))
+    return present(
+        title=text(result.get("title")),
+        url=text(result.get("url")),
+        image_url=text(result.get("img_src")),
+        thumbnail_url=text(result.get("thumbnail_src")) or text(result.get("thumbnail")),
+        width=size[0] if size else None,
+        height=size[1] if size else None,
+        source=text(result.get("source")),
+    )
+
+
+def video_item(result: dict[str, Any]) -> dict[str, Any]:
+    """The raw video item of one result."""
+    return present(
+        title=text(result.get("title")),
+        url=text(result.get("url")),
+        snippet=text(result.get("content")),
+        published_at=text(result.get("publishedDate")),
+        duration=_seconds_or_text(result.get("length")),
+        thumbnail_url=text(result.get("thumbnail")) or text(result.get("thumbnail_src")),
+        view_count=_count(result.get("views")),
+    )
+
+
+#: How a result of each category becomes a raw item.
+READERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    "news": news_item,
+    "images": image_item,
+    "videos": video_item,
+}
+
+
+class SearXNGVertical(SearXNG):
+    """What the three categories share: web search with the vertical's category added
+    to the call's parameters, results read by its :data:`READERS` entry. Not registered
+    itself (no ``name``)."""
+
+    name = ""
+
+    def with_category(self, params: SearchParams) -> SearchParams:
+        """``params`` whose ``categories`` option starts with the vertical's category."""
+        asked = params.options.get("categories")
+        names = [self.vertical] + ([asked] if isinstance(asked, str) else list(asked or ()))
+        merged = ",".join(dict.fromkeys(n.strip() for name in names for n in name.split(",") if n.strip()))
+        return dataclasses.replace(params, options=dict(params.options, categories=merged))
+
+    def build_request(self, params: SearchParams) -> RequestSpec:
+        """Web search's request, ``categories`` including the vertical."""
+        return super().build_request(self.with_category(params))
+
+    def cooldown_keys(self, params: SearchParams) -> tuple[str, ...]:
+        """Web search's keys for the categories this call asks for."""
+        return super().cooldown_keys(self.with_category(params))
+
+    def cooldown_key(self, params: SearchParams, error: WebBlocked) -> str:
+        """Web search's key for the categories this call asks for."""
+        return super().cooldown_key(self.with_category(params), error)
+
+    def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
+        """Web search's parse (engine failures, extras, warnings), items read for the vertical."""
+        return super().parse(response, self.with_category(params))
+
+    def items_from(self, results: Iterable[Any], params: SearchParams) -> list[dict[str, Any]]:
+        """The vertical's raw items (entries that are not JSON objects are skipped)."""
+        read = READERS[self.vertical]
+        return [read(result) for result in results if isinstance(result, dict)]
+
+
+class SearXNGNews(SearXNGVertical):
+    """A SearXNG instance's ``news`` category."""
+
+    name = "searxng"
+    vertical = "news"
+    summary = "SearXNG instance, categories=news (needs SEARXNG_BASE_URL)"
+
+
+class SearXNGImages(SearXNGVertical):
+    """A SearXNG instance's ``images`` category."""
+
+    name = "searxng"
+    vertical = "images"
+    summary = "SearXNG instance, categories=images (needs SEARXNG_BASE_URL)"
+
+
+class SearXNGVideos(SearXNGVertical):
+    """A SearXNG instance's ``videos`` category."""
+
+    name = "searxng"
+    vertical = "videos"
+    summary = "SearXNG instance, categories=videos (needs SEARXNG_BASE_URL)"

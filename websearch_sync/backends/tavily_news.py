@@ -1,0 +1,66 @@
+"""``tavily`` news: the Tavily Search API with ``topic="news"`` (``POST https://api.tavily.com/search``).
+
+Web search's request and errors (:mod:`.tavily`) with ``topic`` set to ``news`` (a
+``topic`` option other than ``news`` is refused: it would be another search). Tavily's
+API reference: results of a news search carry ``published_date`` ("only available if
+you are using 'news' as your search topic"), an RFC 2822 date (``Tue, 11 Mar 2025
+17:00:00 GMT``), read as ISO 8601. Results name no publisher and carry no picture (the
+answer's ``images`` list belongs to the query, not to a result): no ``source`` and no
+``image_url``. No answer of Tavily's news search has been published: its contract case
+is built from the vendor's documented fields (docs/backends.md).
+"""
+
+import dataclasses
+import email.utils
+from collections.abc import Iterable
+from typing import Any, Optional
+
+from ..errors import BAD_TOPIC, InvalidInput
+from ..models import SearchParams
+from ..net.transport import RequestSpec
+from .tavily import Tavily
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+
+def iso_date(value: Any) -> Optional[str]:
+    """An RFC 2822 date (``Tue, 11 Mar 2025 17:00:00 GMT``) as ISO 8601; other text as it is
+    (Tavily may one day send ISO 8601), ``None`` for no text."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    try:
+        return email.utils.parsedate_to_datetime(value).isoformat()
+    except (TypeError, ValueError, IndexError, OverflowError):  # not an RFC 2822 date
+        return value.strip()
+
+
+class TavilyNews(Tavily):
+    """Tavily's news search."""
+
+    vertical = "news"
+    summary = "Tavily Search API, topic=news (needs TAVILY_API_KEY)"
+
+    def check_params(self, params: SearchParams) -> None:
+        """Also refuse a ``topic`` option other than ``news``."""
+        super().check_params(params)
+        topic = params.options.get("topic")
+        if topic is not None and topic != "news":
+            raise InvalidInput(
+                "tavily news search is topic 'news', got topic %r" % (topic,),
+                provider=self.name,
+                detail_code=BAD_TOPIC,
+            )
+
+    def build_request(self, params: SearchParams) -> RequestSpec:
+        """Web search's request with ``topic: "news"``."""
+        spec = super().build_request(params)
+        return dataclasses.replace(spec, json=dict(spec.json, topic="news"))
+
+    def items_from(self, results: Iterable[Any], params: SearchParams) -> list[dict[str, Any]]:
+        """Web search's items with ``published_date`` as ISO 8601."""
+        items = super().items_from(results, params)
+        for item in items:
+            published = iso_date(item.pop("published_at", None))
+            if published:
+                item["published_at"] = published
+        return items

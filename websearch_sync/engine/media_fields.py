@@ -1,0 +1,67 @@
+"""Reading the fields of news, image and video results as engines print them.
+
+Engines show counts and sizes for people ("338.3K views", "700×444"); the raw
+items of the vertical engines carry numbers (``view_count``, ``width``, ``height``)
+and leave dates and durations to the shared normaliser. Every pattern here is
+anchored and bounded: linear on any upstream text.
+"""
+
+import re
+from decimal import Decimal, InvalidOperation
+from typing import Any, Optional
+from urllib.parse import parse_qsl, urlsplit
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+# "338.3K views", "1.2M views", "30 views", "9,421 views": a number, a K/M/B multiplier.
+_COUNT = re.compile(r"\s*(\d{1,15}(?:[.,]\d{1,15})*)\s?([KMBkmb])?\b")
+_MULTIPLIERS = {"": 1, "k": 1000, "m": 1000_000, "b": 1000_000_000}
+# "700×444", "1920 x 1080", "700 × 444 · jpeg"
+_SIZE = re.compile(r"\s*(\d{1,6})\s?[x\u00d7]\s?(\d{1,6})\b")
+
+
+def view_count(text: Optional[str]) -> Optional[int]:
+    """The number opening ``text``: ``"338.3K views"`` -> 338300 (the engine's own rounding),
+    ``"9,421 views"`` -> 9421, ``None`` when ``text`` opens with no number."""
+    match = _COUNT.match(text or "")
+    if match is None:
+        return None
+    digits, unit = match.group(1), (match.group(2) or "").lower()
+    if unit:  # a decimal point ("338.3K"); a comma there is a decimal comma ("1,2 M")
+        digits = digits.replace(",", ".")
+    else:  # thousands separators ("9,421" or "9.421")
+        digits = digits.replace(",", "").replace(".", "")
+    try:
+        return int(Decimal(digits) * _MULTIPLIERS[unit])
+    except InvalidOperation:  # "1.2.3K": not one number
+        return None
+
+
+def pixel_size(text: Optional[str]) -> Optional[tuple[int, int]]:
+    """``(width, height)`` of a size opening ``text`` (``"700×444"``), else ``None``."""
+    match = _SIZE.match(text or "")
+    return (int(match.group(1)), int(match.group(2))) if match else None
+
+
+def query_value(url: Optional[str], name: str) -> Optional[str]:
+    """The value of the query parameter ``name`` of ``url`` (decoded once), else ``None``."""
+    try:
+        query = urlsplit(url or "").query
+    except ValueError:  # a malformed URL (bad IPv6 literal)
+        return None
+    return next((value for key, value in parse_qsl(query) if key == name and value), None)
+
+
+def text(value: Any) -> Optional[str]:
+    """``value`` when it is a string with something in it, else ``None`` (a JSON field of any type)."""
+    return value if isinstance(value, str) and value.strip() else None
+
+
+def whole_number(value: Any) -> Optional[int]:
+    """``value`` when it is an int >= 0 (not a bool), else ``None`` (a JSON count or size)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def present(**fields: Any) -> dict[str, Any]:
+    """The fields that have a value: a field the upstream does not give stays absent."""
+    return {name: value for name, value in fields.items() if value is not None and value != ""}

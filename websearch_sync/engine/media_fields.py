@@ -14,10 +14,11 @@ from urllib.parse import parse_qsl, urlsplit
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 # "338.3K views", "1.2M views", "30 views", "9,421 views": a number, a K/M/B multiplier.
-_COUNT = re.compile(r"\s*(\d{1,15}(?:[.,]\d{1,15})*)\s?([KMBkmb])?\b")
+# Bounded repeats (at most 16 blanks, 6 digit groups): linear on any text, even searched from every position.
+_COUNT = re.compile(r"\s{0,16}(\d{1,15}(?:[.,]\d{1,15}){0,6})\s?([KMBkmb])?\b")
 _MULTIPLIERS = {"": 1, "k": 1000, "m": 1000_000, "b": 1000_000_000}
 # "700×444", "1920 x 1080", "700 × 444 · jpeg"
-_SIZE = re.compile(r"\s*(\d{1,6})\s?[x\u00d7]\s?(\d{1,6})\b")
+_SIZE = re.compile(r"\s{0,16}(\d{1,6})\s?[x\u00d7]\s?(\d{1,6})\b")
 
 
 def view_count(text: Optional[str]) -> Optional[int]:

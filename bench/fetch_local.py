@@ -1,5 +1,6 @@
 """Figures for fetch against a local server (no internet): latency of one fetch of a
-real 40 KB article versus extraction alone, and include_content's parallelism.
+real 40 KB article versus extraction alone, include_content's parallelism, and a 4.5 MB
+page with an instant meta refresh (issue 33 item 3: deciding to follow it is bounded).
 
     python bench/fetch_local.py [--rounds 50]
 
@@ -51,10 +52,18 @@ def main() -> None:
         server.wait(0.2)
         respond(200, html)(conn, request, server)
 
+    filler = b"<p>" + b"word " * 200 + b"</p>"
+    huge = (
+        b"<html><head><meta http-equiv='refresh' content='0; url=/article'></head><body>"
+        + filler * (4_500_000 // len(filler))
+        + b"</body></html>"
+    )
     fresh, shared = [], []
     transport = HttpTransport()
     try:
-        with FaultServer({"/article": respond(200, html), "*": slow_page}) as server:
+        with FaultServer(
+            {"/article": respond(200, html), "/huge-refresh": respond(200, huge), "*": slow_page}
+        ) as server:
             for _ in range(args.rounds):
                 started = time.perf_counter()
                 ws.fetch(server.url("/article"), settings=settings)
@@ -62,6 +71,11 @@ def main() -> None:
                 started = time.perf_counter()
                 fetch_page(server.url("/article"), transport=transport, settings=settings)
                 shared.append(time.perf_counter() - started)
+            refresh = []
+            for _ in range(max(1, args.rounds // 10)):
+                started = time.perf_counter()
+                fetch_page(server.url("/huge-refresh"), transport=transport, settings=settings, timeout_ms=1000)
+                refresh.append(time.perf_counter() - started)
             items = [{"title": "", "url": server.url("/slow%d" % i), "snippet": ""} for i in range(8)]
             started = time.perf_counter()
             errors = add_page_content(items, transport=transport, settings=settings, deadline=Deadline(10_000))
@@ -73,6 +87,10 @@ def main() -> None:
     print("extract_html alone (markdown, url=):   median %6.1f ms" % median_ms(extract))
     print("ws.fetch, new transport per call:        median %6.1f ms" % median_ms(fresh))
     print("fetch_page, shared transport:            median %6.1f ms" % median_ms(shared))
+    print(
+        "fetch_page of a %.1f MB page with an instant refresh to the article, 1000 ms deadline: median %6.1f ms"
+        % (len(huge) / 1e6, median_ms(refresh))
+    )
     print(
         "add_page_content, 8 pages x 200 ms server delay, 4 workers: %.0f ms total, %d errors (sequential would be >= 1600 ms)"
         % (content_s * 1000, len(errors))

@@ -88,17 +88,22 @@ def fetch(
     allow_private: bool = False,
     settings: Optional[Settings] = None,
     include_comments: bool = False,
+    images: bool = False,
 ) -> FetchResult:
     """Read one web page and return its main content as markdown or text.
 
     Returns ``{"url", "final_url", "status", "content_type", "extractor", "title",
-    "text", "truncated", "length"}``. Follows up to 5 redirects (meta refresh and
+    "text", "truncated", "length"}`` (an image, with ``images=True``: also ``"width"``,
+    ``"height"`` and ``"data"``, its bytes in base64). Follows up to 5 redirects (meta refresh and
     ``location.replace`` redirect pages included), refuses private/loopback/
     link-local targets unless ``allow_private`` (or ``settings.allow_private``),
     reads at most ``max_bytes`` and returns at most ``max_chars`` characters,
     all within ``timeout_ms`` (default ``settings.timeout_ms``). When a fetch
     service or a Jina key is configured it is asked first. ``include_comments``
-    keeps the page's reader comment threads. See docs/fetch.md.
+    keeps the page's reader comment threads. A PDF is read as text (the ``pdf`` extra);
+    ``images`` returns a PNG, JPEG, GIF or WebP image instead of refusing it. Its requests
+    keep the process-wide pace and cool-downs of the module-level functions (a host that
+    just walled a search is refused), and a retryable failure is retried. See docs/fetch.md.
 
     Raises:
         WebSearchError: a subclass named by the error code; nothing else
@@ -113,4 +118,5 @@ def fetch(
             max_bytes=max_bytes,
             allow_private=allow_private,
             include_comments=include_comments,
+            images=images,
         )

@@ -76,6 +76,7 @@ BAD_MAX_CHARS = "bad_max_chars"
 BAD_MAX_BYTES = "bad_max_bytes"
 BAD_ALLOW_PRIVATE = "bad_allow_private"
 BAD_INCLUDE_COMMENTS = "bad_include_comments"
+BAD_IMAGES = "bad_images"
 PRIVATE_ADDRESS = "private_address"  #: fetch (or a search redirect) aimed at a private/loopback address
 # InvalidInput: client arguments
 BAD_STRATEGY = "bad_strategy"
@@ -132,6 +133,9 @@ MAXLAG = "maxlag"  #: Wikipedia's databases lag
 UNEXPECTED_SHAPE = "unexpected_shape"
 NOT_JSON = "not_json"
 NO_CONTENT = "no_content"  #: fetch: a page with no readable text
+PDF_NO_TEXT = "pdf_no_text"  #: fetch: a PDF without a text layer (scanned pages)
+PDF_BROKEN = "pdf_broken"  #: fetch: a PDF its reader cannot parse
+IMAGE_UNREADABLE = "image_unreadable"  #: fetch: an image whose size cannot be read
 # WebProviderError
 HTTP_404 = "http_404"
 API_ERROR = "api_error"  #: an error envelope in a 2xx answer
@@ -140,6 +144,8 @@ RESPONSE_TOO_LARGE = "response_too_large"
 REDIRECT_LOOP = "redirect_loop"
 BAD_REDIRECT = "bad_redirect"
 UNSUPPORTED_CONTENT = "unsupported_content"
+PDF_ENCRYPTED = "pdf_encrypted"  #: fetch: a PDF that needs a password to read
+IMAGE_TOO_LARGE = "image_too_large"  #: fetch: an image over the byte or pixel cap
 INTERNAL_ERROR = "internal_error"  #: a bug inside a backend or the extractor
 BAD_PARSE_RESULT = "bad_parse_result"  #: a backend's parse returned the wrong shape
 ANSWER_ONLY = "answer_only"

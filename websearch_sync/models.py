@@ -139,9 +139,7 @@ class ToolError(TypedDict):
     error: ErrorInfo
 
 
-class FetchResult(TypedDict):
-    """What ``fetch()`` returns."""
-
+class _FetchResultKeys(TypedDict):
     url: str
     final_url: str
     status: int
@@ -151,6 +149,15 @@ class FetchResult(TypedDict):
     text: str
     truncated: bool
     length: int
+
+
+class FetchResult(_FetchResultKeys, total=False):
+    """What ``fetch()`` returns; for an image (``images=True``) also its size and its bytes in
+    base64 (``text`` is then one line describing it)."""
+
+    width: int
+    height: int
+    data: str
 
 
 #: What ``tool.call_tool`` returns: the search response, the fetch result, or the error.

@@ -59,6 +59,7 @@ __all__ = [
     "call_tool",
     "format_results",
     "format_for_model",
+    "image_block",
     "ToolSession",
 ]
 
@@ -343,14 +344,19 @@ def _resolve_tool(name: Any, names: Optional[Mapping[str, str]]) -> str:
     raise ToolNotFound("no tool named %r; available: %s" % (name, ", ".join(sorted(aliases))), detail_code=UNKNOWN_TOOL)
 
 
-def _run(tool: str, args: dict[str, Any], client: SearchClient) -> Union[SearchResponse, FetchResult]:
+def _run(tool: str, args: dict[str, Any], client: SearchClient, images: bool) -> Union[SearchResponse, FetchResult]:
     if tool == SEARCH_TOOL:
         return client.search(args.pop("query"), **args)
-    return client.fetch(args.pop("url"), **args)
+    return client.fetch(args.pop("url"), images=images, **args)
 
 
 def call_tool(
-    name: str, arguments: Any, *, client: Optional[SearchClient] = None, names: Optional[Mapping[str, str]] = None
+    name: str,
+    arguments: Any,
+    *,
+    client: Optional[SearchClient] = None,
+    names: Optional[Mapping[str, str]] = None,
+    images: bool = False,
 ) -> ToolResult:
     """Run a tool call from a model and return a JSON-ready dict.
 
@@ -360,18 +366,21 @@ def call_tool(
     fetch failure. An argument given as ``null`` counts as not given. ``client`` is
     the :class:`SearchClient` to use (default: the process's shared
     :func:`~websearch_sync.client.default_client.default_client`, so blocks and cool-downs
-    are remembered from one call to the next).
+    are remembered from one call to the next). ``images``: the fetch tool returns an image
+    (for a multimodal model: pass :func:`image_block` of the result to it) instead of
+    refusing it; :func:`format_results` shows it as one line.
     """
     try:
         tool = _resolve_tool(name, names)
         args = validate_arguments(tool, arguments)
-        return _run(tool, args, client if client is not None else default_client())
+        return _run(tool, args, client if client is not None else default_client(), images)
     except WebSearchError as error:
         return {"error": error.to_dict()}
 
 
 class ToolSession:
-    """Tool calls of one agent session, with a guard against repeated lookups.
+    """Tool calls of one agent session, with a guard against repeated lookups (``images``: as
+    :func:`call_tool`'s).
 
     Refuses the same normalised query (or the same URL) after ``max_repeats``
     successful lookups in the session (a failed or interrupted one does not count), answering with an ``InvalidInput``
@@ -380,10 +389,16 @@ class ToolSession:
     """
 
     def __init__(
-        self, client: Optional[SearchClient] = None, *, max_repeats: int = 2, names: Optional[Mapping[str, str]] = None
+        self,
+        client: Optional[SearchClient] = None,
+        *,
+        max_repeats: int = 2,
+        names: Optional[Mapping[str, str]] = None,
+        images: bool = False,
     ) -> None:
         check_number("max_repeats", max_repeats, detail=BAD_MAX_REPEATS)
         self.client = client
+        self.images = images
         self.max_repeats = max_repeats
         self.names = dict(names or {})
         self._seen: dict[tuple[str, str], int] = {}
@@ -409,7 +424,7 @@ class ToolSession:
                 return {"error": refusal.to_dict()}
             self._seen[key] = count + 1
         try:
-            result = call_tool(tool, args, client=self.client)
+            result = call_tool(tool, args, client=self.client, images=self.images)
         except BaseException:  # the call was interrupted (e.g. cancelled): it looked nothing up
             self._release(key)
             raise
@@ -529,7 +544,43 @@ def format_for_model(result: Mapping[str, Any], style: str = "text") -> tuple[st
         ]
     elif "text" in result:
         copy["text"] = _wrap(result["text"], str(result.get("final_url") or result.get("url", "")), tag)
+        copy.pop("data", None)  # an image's bytes go to the model as an image, not as JSON text
     return _render(result, style, tag), copy
+
+
+def fetched_image(result: Mapping[str, Any]) -> Optional[tuple[str, str]]:
+    """``(base64 data, media type)`` of a fetch result that holds an image, else None."""
+    data, media = result.get("data"), result.get("content_type")
+    return (data, media) if isinstance(data, str) and isinstance(media, str) and "error" not in result else None
+
+
+#: The styles of :func:`image_block`.
+IMAGE_STYLES = ("openai", "openai_responses", "anthropic")
+
+
+def image_block(result: Mapping[str, Any], style: str = "openai") -> Optional[dict[str, Any]]:
+    """The image of a fetch result (``call_tool(..., images=True)``) as the model API's image
+    block, or None when the result holds no image.
+
+    ``"openai"``: a Chat Completions content part ``{"type": "image_url", "image_url": {"url":
+    "data:...;base64,..."}}`` (tool messages take text only there: send it in a user message
+    after the tool message); ``"openai_responses"``: the Responses API's ``{"type":
+    "input_image", "image_url": ..., "detail": "auto"}``, which a ``function_call_output`` takes;
+    ``"anthropic"``: ``{"type": "image", "source": {"type": "base64", "media_type", "data"}}``,
+    which a ``tool_result``'s content takes.
+    """
+    if style not in IMAGE_STYLES:
+        raise InvalidInput("style must be one of %s, got %r" % (", ".join(IMAGE_STYLES), style), detail_code=BAD_STYLE)
+    image = fetched_image(result)
+    if image is None:
+        return None
+    data, media = image
+    if style == "anthropic":
+        return {"type": "image", "source": {"type": "base64", "media_type": media, "data": data}}
+    url = "data:%s;base64,%s" % (media, data)
+    if style == "openai_responses":
+        return {"type": "input_image", "image_url": url, "detail": "auto"}
+    return {"type": "image_url", "image_url": {"url": url}}
 
 
 def _new_tag() -> str:

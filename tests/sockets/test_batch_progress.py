@@ -83,6 +83,7 @@ def test_skip_done_resumes_a_batch_from_its_jsonl_output(tmp_path, capsys):
                 json.dumps({"query": "one", "items": [], "provider_meta": {}}),
                 json.dumps({"query": "two", "error": {"type": "Timeout"}}),  # failed: runs again
                 '{"query": "three", "ite',  # cut short when the earlier run was killed: runs again
+                "[" * 100_000,  # nested deeper than json can read (RecursionError): ignored
             ]
         )
         + "\n",

@@ -85,6 +85,20 @@ def test_forum_thread_in_a_table_layout_comes_back_whole():
             assert post in " ".join(text.split())
 
 
+def test_a_heading_inside_a_widened_table_column_is_read_as_html():
+    # The posts' column is copied into a new element; a heading nested in a post was read
+    # through that element's parser, not the page's: a plain lxml element without
+    # text_content, and extraction failed with AttributeError (an unseen page, issue 35).
+    page = FORUM_THREAD.replace(
+        "<div id='post_message_0'>",
+        "<div id='post_message_0'><div><h1>Carburettor idles rough after rebuild</h1></div>",
+    )
+    for mode in ("text", "markdown"):
+        text = " ".join(extract_html(page, mode=mode).text.split())
+        for post in POSTS:
+            assert post in text
+
+
 def test_mailing_list_message_keeps_its_whole_body_with_its_line_breaks():
     # (its navigation lists, mostly link text behind a label, are kept: readability's own
     # cleaning drops them, but it also drops publication lists, which are content)

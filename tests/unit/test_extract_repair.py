@@ -52,3 +52,26 @@ def test_br_runs_in_a_paragraph_are_left_alone():
     root = lxml.html.fromstring("<div><p>one<br><br>two</p></div>")
     split_br_runs(root)
     assert root.find(".//p").find("p") is None
+
+
+def test_deeply_nested_quotes_are_rendered_not_a_recursion_error():
+    # 250 nested <blockquote> (libxml2 keeps 255 levels) made the recursive render raise
+    # RecursionError; structure beyond render.MAX_DEPTH is flattened to its text (issue 33).
+    sentence = "A quoted sentence of ordinary words. "
+    page = "<html><body>%s<p>%s</p>%s</body></html>" % ("<blockquote>" * 250, sentence * 30, "</blockquote>" * 250)
+    for mode in ("text", "markdown"):
+        result = extract_html(page, mode=mode)
+        assert result.text.count("A quoted sentence") == 30, mode
+
+
+def test_a_control_character_after_a_br_run_is_read_as_a_space():
+    # libxml2 keeps U+001F in text; moving that text into a new paragraph made lxml refuse it
+    # (ValueError: "All strings must be XML compatible"), found by tests/unit/test_extract_fuzz.py.
+    sentence = "The engine idles rough after the rebuild and the float height is set to spec. " * 3
+    page = "<html><body><div><p>%s</p><br><br>\x1fand the pilot screw<br><br>%s</div></body></html>" % (
+        sentence,
+        sentence,
+    )
+    for mode in ("text", "markdown"):
+        text = extract_html(page, mode=mode).text
+        assert "and the pilot screw" in text and "\x1f" not in text

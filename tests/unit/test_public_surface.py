@@ -96,6 +96,7 @@ PUBLIC: dict[str, list[str]] = {
         "tool_schema",
         "query_limit",
         "call_tool",
+        "image_block",
         "format_results",
         "format_for_model",
         "ToolSession",

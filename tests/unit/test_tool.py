@@ -193,7 +193,9 @@ PAGE = (
 def test_fetch_tool_repeat_guard_uses_the_normalised_url(monkeypatch):
     fetched = []
     monkeypatch.setattr(
-        tool, "call_tool", lambda name, args, client=None: fetched.append(args["url"]) or {"url": args["url"]}
+        tool,
+        "call_tool",
+        lambda name, args, client=None, images=False: fetched.append(args["url"]) or {"url": args["url"]},
     )
     session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings()), max_repeats=1)
     assert "error" not in session.call_tool("web_fetch", {"url": "https://a.example/a#x"})
@@ -203,7 +205,7 @@ def test_fetch_tool_repeat_guard_uses_the_normalised_url(monkeypatch):
 
 def test_failed_lookups_do_not_count_as_repeats(monkeypatch):
     answers = iter([{"error": {"type": "Timeout", "message": "slow", "retryable": True}}] * 2 + [{"items": []}])
-    monkeypatch.setattr(tool, "call_tool", lambda name, args, client=None: next(answers))
+    monkeypatch.setattr(tool, "call_tool", lambda name, args, client=None, images=False: next(answers))
     session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings()), max_repeats=1)
     results = [session.call_tool("web_search", {"query": "same"}) for _ in range(4)]
     assert [r.get("error", {}).get("type") or "ok" for r in results[:3]] == ["Timeout", "Timeout", "ok"]

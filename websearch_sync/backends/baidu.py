@@ -16,14 +16,14 @@ The bot wall (a 302 to ``wappass.baidu.com``, or its "百度安全验证" page s
 directly) is ``WebBlocked(captcha_required)``; the redirect is never followed.
 
 Option ``resolve_links=True`` replaces each ``/link?url=`` URL by its target: one
-request per link without following redirects (``Location``, else
-``window.location.replace`` / meta refresh in a 200 body), in parallel threads,
-within the call's deadline; a link that cannot be resolved stays as it is.
+request per link without following redirects (``Location``, else a client-side
+redirect in a 200 body, read by ``engine.redirects`` as for fetch), a few at a time,
+each at Baidu's pace (the client's gate), within the call's deadline; a link that
+cannot be resolved stays as it is.
 """
 
 import logging
 import re
-from concurrent.futures import ThreadPoolExecutor, wait
 from typing import Any, Optional
 from urllib.parse import urljoin, urlsplit
 
@@ -32,11 +32,11 @@ from bs4 import Tag
 from ..config import Settings
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import attribute, classes, elements, has_class, parse_fragment, text_of
-from ..engine.redirects import client_redirect
+from ..engine.redirects import client_redirects
 from ..errors import BAD_RESOLVE_LINKS, InvalidInput, WebSearchError
 from ..models import ParseResult, SearchParams
 from ..net.botwall import BotWall
-from ..net.deadline import Deadline
+from ..net.deadline import Deadline, each_within
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec
 from ..net.urls import host_in, result_url, url_parts
 
@@ -55,7 +55,8 @@ _TOOLS_URL = re.compile(r"""['"]?url['"]?\s*:\s*(['"])(.*?)\1""", re.S)
 #: A time range's length in seconds (SearXNG's baidu engine: a month is 30 days, a year 365).
 _TIME_RANGE_S = {"day": 86_400, "week": 604_800, "month": 2_592_000, "year": 31_536_000}
 _RESOLVE_MAX_BYTES = 262_144
-_RESOLVE_WORKERS = 10
+#: Link requests under way at once; each still waits for Baidu's next rate-limit slot (the client's gate).
+_RESOLVE_WORKERS = 4
 
 
 def is_baidu_captcha_url(url: str) -> bool:
@@ -156,12 +157,14 @@ def parse_baidu_page(text: str) -> list[dict[str, Any]]:
 
 
 def link_target(response: HttpResponse, link: str) -> Optional[str]:
-    """Where a ``/link?url=`` answer points: ``Location``, else a JS / meta-refresh redirect."""
+    """Where a ``/link?url=`` answer points: ``Location``, else a client-side redirect read by
+    the one reader fetch uses too (``engine.redirects``): the meta refresh a browser acts on, the
+    stub's script, or its ``<noscript>`` refresh (each names the result; a reload names none)."""
     target = None
     if 300 <= response.status < 400 and response.location:
         target = urljoin(link, response.location.strip())
     elif response.status == 200:
-        target = client_redirect(response)  # a noscript refresh counts: it names the result too
+        target = next(iter(client_redirects(response).targets(response.url)), None)
     url = result_url(target)
     return url if url and not is_baidu_captcha_url(url) and not is_baidu_link(url) else None
 
@@ -244,13 +247,13 @@ class BaiduHtml(HtmlEngine):
             return
         if headers is None:
             headers = self.headers(SearchParams(query="link", max_results=len(items)))
-        pool = ThreadPoolExecutor(max_workers=min(len(items), _RESOLVE_WORKERS), thread_name_prefix="baidu-resolve")
-        try:
-            futures = {
-                pool.submit(self.resolve_link, item["url"], transport, deadline, headers): item for item in items
-            }
-            done, _ = wait(futures, timeout=max(0.0, deadline.remaining_s()))
-            for future in done:
-                futures[future]["url"] = future.result()
-        finally:
-            pool.shutdown(wait=False, cancel_futures=True)
+        futures = each_within(
+            deadline,
+            lambda item: self.resolve_link(item["url"], transport, deadline, headers),
+            items,
+            workers=_RESOLVE_WORKERS,
+            name="baidu-resolve",
+        )
+        for item, future in zip(items, futures):
+            if future.done() and not future.cancelled():
+                item["url"] = future.result()

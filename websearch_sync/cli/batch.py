@@ -160,7 +160,7 @@ def done_queries(path: str) -> set[str]:
     """The queries that succeeded in a batch's JSONL output at ``path`` (``--skip-done``).
 
     A line that is not a JSON object with a ``query`` (a line cut short when the batch was
-    killed) is ignored, as is a failed query's line: those queries run again.
+    killed, or nested too deeply to read) is ignored, as is a failed query's line: those queries run again.
     ``InvalidInput(bad_arguments)`` when the file cannot be read.
     """
     try:
@@ -172,7 +172,7 @@ def done_queries(path: str) -> set[str]:
     for text in lines:
         try:
             line = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested too deeply to be a batch's line
             continue
         if isinstance(line, dict) and isinstance(line.get("query"), str) and "error" not in line:
             done.add(line["query"])

@@ -24,6 +24,7 @@ from ..net.deadline import Deadline
 from ..net.transport import HttpTransport
 from .clock import Clock
 from .cooldown import Cooldowns
+from .hostgate import HostGate, backend_call
 from .ratelimit import RateLimiter
 from .retry import DEFAULT_RETRY, RetryPolicy
 
@@ -83,8 +84,11 @@ class BackendRunner:
         intervals: dict[str, float],
         clock: Clock,
         check_ahead_s: float = 0.0,
+        gate: Optional[HostGate] = None,
     ) -> None:
         self.transport = transport
+        #: The client's gate per host: a block that ends a backend's call cools its endpoint's host down.
+        self.gate = gate
         self.limiter = limiter
         self.cooldowns = cooldowns
         self.intervals = intervals
@@ -122,29 +126,31 @@ class BackendRunner:
             self._check_ready(backend, keys, budget, last_error, own, recheck if attempt == 0 else None, state)
             state.count_attempt()
             try:
-                result = call_backend(backend, params, self.transport, budget.sooner(backend.timeout_ms(timeout)))
+                with backend_call(backend_endpoint(backend)):
+                    result = call_backend(backend, params, self.transport, budget.sooner(backend.timeout_ms(timeout)))
             except WebSearchError as error:
                 last_error = error
-                delay = self._retry_delay(policy, attempt, error, budget)
+                delay = retry_delay(policy, attempt, error, budget)
                 if isinstance(error, WebBlocked):  # shared first, then the wait
                     own = self.cooldowns.record(error, backend.cooldown_key(params, error), delay, budget.remaining_s())
                 if delay is None:
+                    if isinstance(error, WebBlocked):
+                        self._cool_host(backend, error, budget)
                     raise
-                logger.info(
-                    "%s: %s%s, retry %d in %.2f s",
-                    name,
-                    error.code,
-                    "/" + error.detail_code if error.detail_code else "",
-                    attempt + 1,
-                    delay,
-                    extra={"retry_wait_s": delay},
-                )  # one stderr line each on the command line (cli.output.retry_lines)
+                announce_retry(name, error, attempt, delay)
                 self.clock.sleep(delay)
                 continue
             for key in keys:
                 self.cooldowns.clear(key, started=under_way)
             return result
         raise last_error  # type: ignore[misc]  # pragma: no cover
+
+    def _cool_host(self, backend: Backend, error: WebBlocked, budget: Deadline) -> None:
+        """Cool the backend's endpoint host down after a block that ended its call, so that
+        fetching a page of that host is refused like a search (not before a retry: the
+        host's cool-down would refuse the retry that waited out the Retry-After)."""
+        if self.gate is not None:
+            self.gate.blocked(backend_endpoint(backend), error, budget)
 
     def _check_ready(
         self,
@@ -206,15 +212,6 @@ class BackendRunner:
             detail_code=BUDGET_EXHAUSTED if left > 0 else DEADLINE_EXCEEDED,
         )
 
-    @staticmethod
-    def _retry_delay(policy: RetryPolicy, attempt: int, error: WebSearchError, budget: Deadline) -> Optional[float]:
-        """The wait before retrying after ``error``; ``None`` when there is no retry (not
-        retryable, no retry left, or the wait does not fit in the budget)."""
-        if attempt >= policy.total or not policy.is_retry(error):
-            return None
-        delay = policy.delay_s(attempt, error)
-        return delay if delay < budget.remaining_s() else None
-
     def _book_slot(
         self,
         backend: Backend,
@@ -245,6 +242,53 @@ MIN_SEND_SHARE = 0.25
 def send_need_s(budget: Deadline) -> float:
     """How much of ``budget`` must be left for a request to be worth sending."""
     return min(MIN_SEND_S, MIN_SEND_SHARE * budget.timeout_ms / 1000.0)
+
+
+def backend_endpoint(backend: Backend) -> str:
+    """The backend's endpoint URL, ``""`` for one that has none (an offline backend)."""
+    try:
+        return backend.endpoint_url()
+    except WebSearchError:
+        return ""
+
+
+def retry_delay(policy: RetryPolicy, attempt: int, error: WebSearchError, budget: Deadline) -> Optional[float]:
+    """The wait before retrying after ``error``; ``None`` when there is no retry (not
+    retryable, no retry left, or the wait does not fit in the budget)."""
+    if attempt >= policy.total or not policy.is_retry(error):
+        return None
+    delay = policy.delay_s(attempt, error)
+    return delay if delay < budget.remaining_s() else None
+
+
+def announce_retry(name: str, error: WebSearchError, attempt: int, delay: float) -> None:
+    """Log a retry: one stderr line each on the command line (``cli.output.retry_lines``)."""
+    logger.info(
+        "%s: %s%s, retry %d in %.2f s",
+        name,
+        error.code,
+        "/" + error.detail_code if error.detail_code else "",
+        attempt + 1,
+        delay,
+        extra={"retry_wait_s": delay},
+    )
+
+
+def with_retries(call: Callable[[], T], name: str, policy: RetryPolicy, budget: Deadline, clock: Clock) -> T:
+    """``call()``, its retryable failures retried as ``policy`` says within ``budget`` (fetch
+    and each page of ``include_content``: their requests wait for the transport's gate, the
+    client's spacing per host and cool-downs, like a search's)."""
+    attempt = 0
+    while True:
+        try:
+            return call()
+        except WebSearchError as error:
+            delay = retry_delay(policy, attempt, error, budget)
+            if delay is None:
+                raise
+            announce_retry(name, error, attempt, delay)
+            clock.sleep(delay)
+            attempt += 1
 
 
 def check_backend(backend: Backend, params: SearchParams) -> None:

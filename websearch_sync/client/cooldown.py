@@ -161,6 +161,13 @@ def backend_of(key: str) -> str:
     return key.partition("[")[0].partition("@")[0]
 
 
+def shown_key(key: str) -> str:
+    """A cool-down key as a message names it: the backend (and the part of it, ``searxng[google]``),
+    without the endpoint its scope holds (a configured URL may carry a token)."""
+    scope, bracket, part = key.partition("[")
+    return scope.partition("@")[0] + bracket + part
+
+
 def cooling_down(
     name: str, detail_code: Optional[str], status: Optional[int], wall_until: float, left_s: float
 ) -> WebBlocked:
@@ -168,7 +175,7 @@ def cooling_down(
     left = max(0.0, left_s) if math.isfinite(left_s) else 0.0
     return WebBlocked(
         "%s is cooling down after %s until %s (%.0f s left); not contacting it"
-        % (name, detail_code, _clock_text(wall_until), left),
+        % (shown_key(name), detail_code, _clock_text(wall_until), left),
         provider=backend_of(name),
         detail_code=detail_code,
         status=status,

@@ -8,7 +8,7 @@ it, and the cache, rate limiter and cool-down table are locked.
 
 from collections.abc import Hashable, Mapping
 from functools import partial
-from typing import Any, Optional, Union, cast
+from typing import Any, Callable, Optional, Union, cast
 
 import requests
 
@@ -46,12 +46,13 @@ from ..validate import (
     search_params,
 )
 from .answers import page_answer_bytes, search_answer_bytes, valid_page_answer, valid_search_answer
-from .attempts import BackendRunner, CallState, refusal
+from .attempts import BackendRunner, CallState, refusal, with_retries
 from .cache import MemoryCache, ResultCache, SqliteCache
 from .cachekey import Fingerprints, fetch_key, search_key
 from .clock import SYSTEM_CLOCK, Clock
 from .cooldown import DEFAULT_COOLDOWNS_S, Cooldowns
 from .flight import Flights
+from .hostgate import HostGate
 from .plancache import PlanMemo, Validated, call_key
 from .ratelimit import RateLimiter
 from .retry import DEFAULT_RETRY, RetryPolicy
@@ -190,9 +191,17 @@ class SearchClient:
         )
         limiter, self._cooldowns, self._flights = self._state_parts(cooldown_s, clock, shared)
         ahead = 2 * shared.cache.timeout_s if shared.cache is not None else 0.0  # two round trips: cache and cool-down
-        self._runner = BackendRunner(self._transport, limiter, self._cooldowns, intervals, clock, ahead)
+        # every request of this client (search, fetch, include_content, link resolution) waits at the gate
+        gate = HostGate(limiter, self._cooldowns, clock, self.settings, self._runner_interval(intervals))
+        self._transport.gate = gate
+        self._runner = BackendRunner(self._transport, limiter, self._cooldowns, intervals, clock, ahead, gate)
         self._clock = clock
         self._closed = False
+
+    @staticmethod
+    def _runner_interval(intervals: dict[str, float]) -> Callable[[str], float]:
+        """A backend's spacing: the client's setting for it, else its own ``min_interval_s``."""
+        return lambda name: intervals.get(name, registry.backend_class(name).min_interval_s)
 
     def _state_parts(
         self, cooldown_s: dict[str, float], clock: Clock, shared: SharedTiers
@@ -412,6 +421,7 @@ class SearchClient:
             settings=self.settings,
             deadline=budget,
             max_content_chars=params.options.get("max_content_chars", DEFAULT_CONTENT_CHARS),
+            fetch=self._fetch_retrying,
         )
         if page_errors:
             response.setdefault("errors", []).extend(page_errors)
@@ -433,8 +443,14 @@ class SearchClient:
         allow_private: bool = False,
         cache_ttl_s: Optional[float] = None,
         include_comments: bool = False,
+        images: bool = False,
     ) -> FetchResult:
         """Read one web page with this client's session (see :func:`websearch_sync.fetch`).
+
+        Every request waits at the client's gate, as a search's does: a page on a search
+        engine's host takes that engine's next rate-limit slot, and a host cooling down after
+        a wall (met by a search or a fetch) is refused at once with ``WebBlocked``; a
+        retryable failure is retried by the client's ``retries`` within the deadline.
 
         Successful results are cached like searches, keyed by the checked and
         normalised URL, the fetch parameters and the settings' fingerprint
@@ -452,7 +468,7 @@ class SearchClient:
                 raise
             key = fetch_key(
                 page,
-                (extract_mode, include_comments),
+                (extract_mode, include_comments, images),
                 max_chars,
                 max_bytes,
                 allow_private,
@@ -471,7 +487,7 @@ class SearchClient:
         )
         if hit is not None:
             return hit
-        result = fetch_page(
+        result = self._fetch_retrying(
             url,
             transport=self._transport,
             settings=self.settings,
@@ -482,12 +498,19 @@ class SearchClient:
             allow_private=allow_private,
             deadline=deadline,
             include_comments=include_comments,
+            images=images,
         )
         if key is not None:
             self._cache.set(
                 key, cast(dict[str, Any], result), ttl, deadline.remaining_s(), page_answer_bytes(max_chars)
             )
         return result
+
+    def _fetch_retrying(self, url: str, *, deadline: Deadline, **arguments: Any) -> FetchResult:
+        """:func:`fetch_page` with the client's retries (its requests wait at the client's gate)."""
+        return with_retries(
+            lambda: fetch_page(url, deadline=deadline, **arguments), "fetch", self._retry, deadline, self._clock
+        )
 
 
 class _AnsweredMeanwhile(Exception):

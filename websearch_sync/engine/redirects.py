@@ -1,17 +1,29 @@
-"""Client-side redirects: the page a small HTML answer sends the browser to at once
-(``<meta http-equiv="refresh">``, ``location.replace(...)``). Used by backends whose result
-links are redirect pages (Baidu), where any refresh names the result, ``<noscript>`` ones
-included; fetch asks it about scripts only (``reader.refresh`` reads refreshes as a browser).
+"""Client-side redirects, read once, as a browser reads them: where an HTML answer sends
+the browser without a new click (``<meta http-equiv="refresh">``, ``location.replace(...)``).
+
+One reader for fetch (``reader.refresh`` decides which of them a fetch follows) and for
+Baidu's ``/link?url=`` resolution (which takes any of them: each names the result).
+
+What a browser with scripting on acts on is the first ``<meta http-equiv="refresh">`` of the
+markup it parses (its ``content`` read by the HTML standard's declarative refresh steps). It
+never sees one inside a comment (IE conditional comments ``<!--[if lt IE 9]>…<![endif]-->``
+are comments to every other browser) or inside ``<noscript>`` (raw text when scripts run);
+the first ``<noscript>`` refresh is where a browser without scripts goes. A script redirect
+(``location.replace(...)``, ``location.href = ...``) is read only on a near-empty stub
+(Baidu's ``/link?url=`` pages), never on a real article, and only outside comments and
+``<noscript>``. Only the first 64 KB of the page are read (the ``<head>`` and the start of
+the body): the reading is bounded whatever the page's size.
 """
 
 import html
 import re
+from dataclasses import dataclass
 from typing import Optional
 from urllib.parse import urljoin
 
 from ..extract.article import visible_text
 from ..net.media import content_kind
-from ..net.transport import HttpResponse
+from ..net.response import HttpResponse
 from ..net.urls import page_key
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -19,14 +31,12 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 #: A page that redirects with JavaScript is followed only when it is this small and shows little text.
 _STUB_BYTES = 32768
 _STUB_TEXT_CHARS = 300
-#: A meta refresh is a redirect when it fires within this many seconds.
-_MAX_REFRESH_DELAY_S = 10.0
-_HEAD_SCAN_CHARS = 65536
+#: How much of the page is read for redirects (the ``<head>`` and the start of the body).
+SCAN_CHARS = 65536
 
 # A tag's scan stops at the next "<" or ">": linear time on a page of unclosed "<meta" tags.
 _META_REFRESH = re.compile(r"<meta\b[^<>]*?http-equiv\s*=\s*[\"']?refresh\b[^<>]*>", re.I)
 _CONTENT_ATTR = re.compile(r"\bcontent\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s>]+)", re.I)
-_REFRESH_VALUE = re.compile(r"^\s*(\d+(?:\.\d*)?)?\s*[;,]?\s*(?:url\s*=\s*)?(.*)$", re.I | re.S)
 _JS_REDIRECT = re.compile(
     r"location(?:\.replace\(\s*|\.assign\(\s*|\.href\s*=\s*|\s*=\s*)"
     r"(\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*')"
@@ -34,6 +44,102 @@ _JS_REDIRECT = re.compile(
 #: What may stand before ``location``: nothing word-like, or one of these objects.
 _JS_OWNER = re.compile(r"(?:^|[^\w$.])(?:(?:window|document|top|self)\.)?$")
 _JS_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|(.))", re.S)
+
+#: Markup a browser with scripting on never acts on: (opener, closer), lower case.
+_UNSEEN = (("<!--", "-->"), ("<noscript", "</noscript"))
+
+
+@dataclass(frozen=True)
+class Refresh:
+    """A meta refresh: its absolute ``target`` (the page itself for a reload) and its ``delay_s``."""
+
+    target: str
+    delay_s: float
+
+
+@dataclass(frozen=True)
+class ClientRedirects:
+    """The client-side redirects of one page (see the module docstring)."""
+
+    #: The refresh a browser with scripts on acts on (``target``: the page itself for a reload).
+    refresh: Optional[Refresh] = None
+    #: The first refresh inside ``<noscript>``: where a browser without scripts goes.
+    noscript: Optional[Refresh] = None
+    #: A near-empty stub's script redirect.
+    script: Optional[str] = None
+
+    def targets(self, page_url: str) -> list[str]:
+        """Every target that leaves ``page_url`` (reloads left out), in the order a browser with
+        scripts on acts on them: the refresh, the script, then the ``<noscript>`` refresh."""
+        found = [
+            self.refresh.target if self.refresh is not None else None,
+            self.script,
+            self.noscript.target if self.noscript is not None else None,
+        ]
+        return [url for url in found if url and page_key(url) != page_key(page_url)]
+
+
+def _ascii_lower(text: str) -> str:
+    """``text`` lower-cased in ASCII, every other character as ``?``: the same length, so
+    positions carry over (``str.lower`` can change the length)."""
+    return text.encode("ascii", "replace").lower().decode("ascii")
+
+
+def _spans(lowered: str, pairs: tuple[tuple[str, str], ...]) -> list[tuple[int, int, str]]:
+    """(start, end, opener) of every block of ``pairs`` in ``lowered``, outermost first and
+    not nested (an unclosed block runs to the end). Linear: each opener's next position is
+    searched again only once the scan has passed it."""
+    spans: list[tuple[int, int, str]] = []
+    position = 0
+    nexts = {opener: lowered.find(opener) for opener, _ in pairs}
+    closers = dict(pairs)
+    while True:
+        for opener, found in nexts.items():
+            if 0 <= found < position:
+                nexts[opener] = lowered.find(opener, position)
+        live = [(found, opener) for opener, found in nexts.items() if found >= 0]
+        if not live:
+            return spans
+        start, opener = min(live)
+        end = lowered.find(closers[opener], start + len(opener))
+        end = len(lowered) if end < 0 else end + len(closers[opener])
+        spans.append((start, end, opener))
+        position = end
+
+
+def _delay_and_url(value: str) -> Optional[tuple[float, str]]:
+    """(delay in seconds, URL or ``""`` for a reload) of a refresh's ``content`` as the HTML
+    standard's declarative refresh steps read it; None when it has no time (ignored)."""
+    value = value.strip()
+    digits = len(value) - len(value.lstrip("0123456789"))
+    if not digits and not value.startswith("."):
+        return None
+    delay = float(value[:digits] or 0)
+    rest = value[digits:].lstrip("0123456789.").lstrip()
+    if rest[:1] in (";", ","):
+        rest = rest[1:].lstrip()
+    if rest[:3].lower() == "url":
+        after = rest[3:].lstrip()
+        if after.startswith("="):
+            rest = after[1:].lstrip()
+    if rest[:1] in ("'", '"'):
+        quote, rest = rest[0], rest[1:]
+        rest = rest.split(quote, 1)[0]
+    return delay, rest.strip()
+
+
+def _refresh(tag: str, base_url: str) -> Optional[Refresh]:
+    """The refresh a ``<meta http-equiv=refresh>`` tag asks for; None when it has no valid time."""
+    content = _CONTENT_ATTR.search(tag)
+    parsed = _delay_and_url(html.unescape(content.group(1).strip("\"'"))) if content else None
+    if parsed is None:
+        return None
+    delay, url = parsed
+    try:
+        target = urljoin(base_url, url) if url else base_url
+    except ValueError:  # malformed (``http://[::1``): the redirect policy refuses it as it is
+        target = url
+    return Refresh(target, delay)
 
 
 def _unescape_js(literal: str) -> str:
@@ -47,52 +153,48 @@ def _unescape_js(literal: str) -> str:
     return _JS_ESCAPE.sub(replace, literal[1:-1])
 
 
-def _meta_refresh_target(head: str) -> Optional[str]:
-    for tag in _META_REFRESH.finditer(head):
-        content = _CONTENT_ATTR.search(tag.group(0))
-        if not content:
-            continue
-        value = html.unescape(content.group(1).strip("\"'"))
-        match = _REFRESH_VALUE.match(value)
-        if not match:
-            continue
-        delay = float(match.group(1) or 0)
-        target = match.group(2).strip().strip("\"'").strip()
-        if target and delay <= _MAX_REFRESH_DELAY_S:
-            return target
+def _without_unseen(markup: str, spans: list[tuple[int, int, str]]) -> str:
+    """``markup`` with comments, ``<noscript>`` blocks and meta refresh tags blanked."""
+    kept: list[str] = []
+    position = 0
+    for start, end, _ in spans:
+        kept.append(_META_REFRESH.sub(" ", markup[position:start]))
+        position = end
+    kept.append(_META_REFRESH.sub(" ", markup[position:]))
+    return " ".join(kept)
+
+
+def _script_target(response: HttpResponse, markup: str, unseen: list[tuple[int, int, str]]) -> Optional[str]:
+    """A near-empty stub's script redirect, absolute, read in the markup a browser runs."""
+    if len(response.content) > _STUB_BYTES:
+        return None
+    seen = _without_unseen(markup, unseen)
+    for match in _JS_REDIRECT.finditer(seen):
+        if _JS_OWNER.search(seen[max(0, match.start() - 12) : match.start()]):
+            target = _unescape_js(match.group(1)).strip()
+            if not target or len(visible_text(response.text)) >= _STUB_TEXT_CHARS:  # a stub: at most 32 KB
+                return None
+            try:
+                return urljoin(response.url, target)
+            except ValueError:  # malformed: the caller refuses it as it is
+                return target
     return None
 
 
-def _js_redirect_target(script: str) -> Optional[str]:
-    for match in _JS_REDIRECT.finditer(script):
-        if _JS_OWNER.search(script[max(0, match.start() - 12) : match.start()]):
-            return _unescape_js(match.group(1)).strip()
-    return None
-
-
-def client_redirect(response: HttpResponse) -> Optional[str]:
-    """The absolute URL an HTML page sends the browser to at once, or ``None``.
-
-    A ``<meta http-equiv="refresh">`` with a URL and a delay of at most 10 s
-    counts on any page; ``location.replace(...)`` / ``location.href = ...``
-    only on a near-empty redirect page (Baidu's ``/link?url=`` pages), so a
-    script in a real article is never followed. A target equal to the page
-    itself is ignored.
-    """
+def client_redirects(response: HttpResponse) -> ClientRedirects:
+    """The client-side redirects of a 2xx HTML answer (none for anything else); see the module docstring."""
     if content_kind(response) != "html" or not (200 <= response.status < 300):
-        return None
-    head = response.text[:_HEAD_SCAN_CHARS]
-    target = _meta_refresh_target(head)
-    if target is None and len(response.content) <= _STUB_BYTES:
-        target = _js_redirect_target(head)
-        if target is not None and len(visible_text(response.text)) >= _STUB_TEXT_CHARS:
-            target = None
-    if not target:
-        return None
-    try:
-        absolute = urljoin(response.url, target)
-    except ValueError:  # malformed (``http://[::1``): the caller refuses it as it is
-        return target
-    if page_key(absolute) == page_key(response.url):  # a reload, not a redirect
-        return None
-    return absolute
+        return ClientRedirects()
+    markup = response.text[:SCAN_CHARS]
+    unseen = _spans(_ascii_lower(markup), _UNSEEN)
+    acted: Optional[Refresh] = None
+    noscript: Optional[Refresh] = None
+    for tag in _META_REFRESH.finditer(markup):
+        block = next((opener for start, end, opener in unseen if start <= tag.start() < end), None)
+        if block is None and acted is None:
+            acted = _refresh(tag.group(0), response.url)
+        elif block == "<noscript" and noscript is None:
+            noscript = _refresh(tag.group(0), response.url)
+        if acted is not None and noscript is not None:
+            break
+    return ClientRedirects(acted, noscript, _script_target(response, markup, unseen))

@@ -42,6 +42,10 @@ EXTRACT_MODES = ("markdown", "text")
 _PARSER = lxml.html.HTMLParser(encoding="utf-8")
 # A match may only start where a run of whitespace starts: without the look-behind, each
 # position of a long run would rescan the run (quadratic).
+#: Control characters XML cannot hold: libxml2's HTML parser keeps them in text, and lxml then
+#: refuses that text when it is set on another element (``ValueError``), as the ``<br>``
+#: paragraph split does. Read as spaces, as a browser shows them.
+_CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
 _TITLE_SEPARATORS = re.compile(r"(?<!\s)\s+(?:[|\u2013\u2014:\u00bb\u00b7/]|-|::)\s+")
 
 
@@ -77,6 +81,7 @@ def _parse(html: Union[str, bytes], repair: bool = True) -> Optional[etree._Elem
         return None
     if repair:
         html = repair_markup(html)
+    html = _CONTROLS.sub(" ", html)
     try:
         return lxml.html.document_fromstring(html.encode("utf-8", "replace"), parser=_PARSER)
     except (etree.ParserError, ValueError):
@@ -107,15 +112,16 @@ def _page_title(root: etree._Element) -> str:
     """The article title: a heading that ``<title>`` contains, else ``og:title``, else the
     longest part of ``<title>`` split at site-name separators."""
     element = root.find(".//title")
-    full = " ".join(element.text_content().split()) if element is not None else ""
+    full = " ".join("".join(element.itertext()).split()) if element is not None else ""
     for level in ("h1", "h2"):
         for heading in root.iter(level):
-            text = " ".join(heading.text_content().split())
+            text = " ".join("".join(heading.itertext()).split())
             if len(text) >= 10 and text in full:
                 return text
     for meta in root.iter("meta"):
-        if meta.get("property") == "og:title" and (meta.get("content") or "").strip():
-            return " ".join(meta.get("content").split())
+        content = meta.get("content") or ""
+        if meta.get("property") == "og:title" and content.strip():
+            return " ".join(content.split())
     parts = _TITLE_SEPARATORS.split(full)
     return max(parts, key=len) if parts else full
 

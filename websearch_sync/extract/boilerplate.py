@@ -169,6 +169,26 @@ def drop(element: etree._Element) -> None:
     parent.remove(element)
 
 
+def unwrap(element: etree._Element) -> None:
+    """Replaces ``element`` by its content (text, children, tail), as ``lxml.html``'s
+    ``drop_tag`` does, for any element: one built outside the HTML parser has no ``drop_tag``."""
+    parent = element.getparent()
+    if parent is None:
+        return
+    previous = element.getprevious()
+    for text in (element.text, element.tail):
+        if not text:
+            continue
+        if text is element.tail and len(element):
+            element[-1].tail = (element[-1].tail or "") + text
+        elif previous is None:
+            parent.text = (parent.text or "") + text
+        else:
+            previous.tail = (previous.tail or "") + text
+    index = parent.index(element)
+    parent[index : index + 1] = list(element)
+
+
 def _drop_outermost(doomed: Iterable[etree._Element]) -> None:
     """Drop the outermost of ``doomed``, in document order (never in a set's order, which
     follows memory addresses and so differs from one process to the next)."""
@@ -233,7 +253,7 @@ def _keep_quotations(root: etree._Element) -> None:
             and parent.getparent() is not None
             and len(_text(parent)) <= size + 20
         ):
-            parent.drop_tag()
+            unwrap(parent)
             parent = quote.getparent()
 
 
@@ -243,7 +263,7 @@ def _unwrap_heading_anchors(root: etree._Element) -> None:
     heading as link-dense. Keep the text, drop the in-page link."""
     for anchor in _HEADING_LINKS(root):
         if (anchor.get("href") or "").startswith("#"):
-            anchor.drop_tag()
+            unwrap(anchor)
 
 
 _BOX_TAGS = frozenset(("div", "section", "aside", "td"))
@@ -362,7 +382,7 @@ def _repeats_title(heading: etree._Element, title: Optional[str]) -> bool:
     """True when ``heading`` says the same as the page title (one contains the other)."""
     if title is None:
         return True
-    text = " ".join(heading.text_content().split()).casefold()
+    text = _text(heading).casefold()
     wanted = " ".join(title.split()).casefold()
     return bool(text) and bool(wanted) and (text in wanted or wanted in text)
 

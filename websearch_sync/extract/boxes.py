@@ -28,7 +28,7 @@ def _normal(text: str) -> str:
 
 def _holds_title(element: etree._Element, title: str) -> bool:
     """Whether ``element`` holds a heading whose text is the article's ``title``."""
-    return any(_normal(heading.text_content()) == title for heading in element.iter(*_TITLE_HEADINGS))
+    return any(_normal("".join(heading.itertext())) == title for heading in element.iter(*_TITLE_HEADINGS))
 
 
 def _opens_with_heading(element: etree._Element) -> bool:

@@ -68,7 +68,7 @@ def _container(parent: etree._Element) -> bool:
 def _split(parent: etree._Element) -> None:
     children = list(parent)
     out: list[etree._Element] = []
-    paragraph = etree.Element("p")
+    paragraph = parent.makeelement("p", {})  # of the page's parser: its children stay HTML elements
     paragraph.text = parent.text
     parent.text = None
 
@@ -76,7 +76,7 @@ def _split(parent: etree._Element) -> None:
         nonlocal paragraph
         if len(paragraph) or not _blank(paragraph.text):
             out.append(paragraph)
-        paragraph = etree.Element("p")
+        paragraph = parent.makeelement("p", {})
 
     index = 0
     while index < len(children):

@@ -67,8 +67,8 @@ def _own_text(
     for element in body.iterdescendants():
         tag = element.tag
         parent = element.getparent()
-        parent_owner = owner.get(parent)
-        if parent_owner is None or not isinstance(tag, str) or tag in SKIP_TAGS:
+        parent_owner = owner.get(parent) if parent is not None else None
+        if parent is None or parent_owner is None or not isinstance(tag, str) or tag in SKIP_TAGS:
             continue  # a comment, or inside a skipped subtree
         if skip_words and class_words(element) & skip_words:
             continue
@@ -107,6 +107,7 @@ def main_region(body: etree._Element, skip_words: frozenset[str] = frozenset()) 
             weight[block] = -LINK_PENALTY * link
     for element in reversed(order):  # children before parents: subtree sums
         parent = element.getparent()
+        assert parent is not None  # a descendant of body
         if element in weight:
             weight[parent] = weight.get(parent, 0) + weight[element]
         if element in dense:

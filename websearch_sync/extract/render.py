@@ -126,6 +126,9 @@ _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _EMPHASIS = {"strong": "**", "b": "**", "em": "*", "i": "*"}
 _CELL_BLOCKS = ("p", "div", "ul", "ol", "table", "h1", "h2", "h3", "h4", "h5", "h6", "pre", "blockquote")
 _SPACES = re.compile(r"\s+")
+#: Elements nested deeper than this are rendered as their text, without their structure: the
+#: walk recurses, and 255 nested block quotes reached Python's recursion limit.
+MAX_DEPTH = 120
 _BLANK_LINES = re.compile(r"\n{3,}")
 _CODE_LANGUAGE = re.compile(r"(?:^|\s)(?:language|lang)-([\w+#-]+)")
 
@@ -144,13 +147,25 @@ def _inline_text(node: etree._Element) -> str:
 
 
 def _visible_strings(node: etree._Element) -> Iterator[str]:
+    """The text of ``node``'s subtree in document order, skipped elements left out; a walk
+    with its own stack (a page may nest elements deeper than Python's recursion limit)."""
     if _tag(node) in SKIP_TAGS or not isinstance(node.tag, str):
         return
     if node.text:
         yield node.text
-    for child in node:
-        yield from _visible_strings(child)
-        if child.tail:
+    stack = [(node, iter(node))]
+    while stack:
+        parent, children = stack[-1]
+        child = next(children, None)
+        if child is None:
+            stack.pop()
+            if stack and parent.tail:
+                yield parent.tail
+        elif isinstance(child.tag, str) and _tag(child) not in SKIP_TAGS:
+            if child.text:
+                yield child.text
+            stack.append((child, iter(child)))
+        elif child.tail:
             yield child.tail
 
 
@@ -169,6 +184,7 @@ class _Renderer:
         self.list_stack: list[list[int]] = []  # per open list: [ordered, next number]
         self.items = 0  # open list items
         self.quote_depth = 0  # block quotes around the last text written
+        self.depth = 0  # elements being walked (see MAX_DEPTH)
 
     # ------------------------------------------------------------------ output
     def block(self, count: int) -> None:
@@ -228,6 +244,18 @@ class _Renderer:
         tag = _tag(node)
         if not tag or tag in SKIP_TAGS:
             return
+        if self.depth >= MAX_DEPTH:  # deeper structure is flattened: its text as one block
+            self.block(1)
+            self.write(_inline_text(node))
+            self.block(1)
+            return
+        self.depth += 1
+        try:
+            self._walk(node, tag)
+        finally:
+            self.depth -= 1
+
+    def _walk(self, node: etree._Element, tag: str) -> None:
         handler = _HANDLERS.get(tag)
         if handler is not None:
             handler(self, node)

@@ -87,7 +87,10 @@ def _cell_holding(body: etree._Element, sample: str) -> Optional[etree._Element]
         if element.text and first in element.text and sample in _normal(element.text):
             holder = element
         elif element.tail and first in element.tail and sample in _normal(element.tail):
-            holder = element.getparent()
+            parent = element.getparent()
+            if parent is None:
+                continue
+            holder = parent
         else:
             continue
         return next((a for a in holder.iterancestors(*_CELLS)), None) if holder.tag not in _CELLS else holder
@@ -135,7 +138,7 @@ def widen_to_column(body: etree._Element, article: etree._Element) -> Optional[e
     held = sum(_running_text(c) for c in siblings if _longest(c) in text)
     if held >= WIDEN_SHARE * sum(_running_text(c) for c in siblings):
         return None
-    widened = etree.Element("div")
+    widened = body.makeelement("div", {})  # an HTML element: what is appended to it reads as HTML too
     for sibling in siblings:
         part = etree.SubElement(widened, "div")
         part.text = sibling.text

@@ -32,7 +32,7 @@ from ..errors import (
     QUERY_TOO_LONG,
     InvalidInput,
 )
-from ..tool import FETCH_TOOL, SEARCH_TOOL, call_tool, format_results, tool_definitions
+from ..tool import FETCH_TOOL, SEARCH_TOOL, call_tool, fetched_image, format_results, tool_definitions
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -70,6 +70,11 @@ class ToolOutcome:
         return self.result["error"].get("detail_code") if self.is_error else None
 
     @property
+    def image(self) -> Optional[tuple[str, str]]:
+        """``(base64 data, media type)`` of a fetched image (a tool made with ``images=True``)."""
+        return fetched_image(self.result)
+
+    @property
     def bad_arguments(self) -> bool:
         """Whether the call failed on the model's arguments (see :data:`ARGUMENT_ERRORS`)."""
         return (
@@ -82,7 +87,8 @@ class AgentTool:
     """One tool (``web_search`` or ``web_fetch``) over a shared client.
 
     ``parameters`` is the JSON Schema of the arguments (the strict form when the
-    integration asked for it); ``style`` is :func:`~websearch_sync.tool.format_results`'s.
+    integration asked for it); ``style`` is :func:`~websearch_sync.tool.format_results`'s;
+    ``images``: fetch returns images (:func:`~websearch_sync.tool.call_tool`'s).
     """
 
     name: str
@@ -90,10 +96,11 @@ class AgentTool:
     parameters: dict[str, Any]
     client: SearchClient
     style: str = "text"
+    images: bool = False
 
     def run(self, arguments: Any) -> ToolOutcome:
         """Call the tool with the model's arguments (a dict or JSON text; ``None`` values count as absent)."""
-        result = call_tool(_CANONICAL[self.name], arguments, client=self.client)
+        result = call_tool(_CANONICAL[self.name], arguments, client=self.client, images=self.images)
         return ToolOutcome(format_results(result, self.style), result, "error" in result)
 
     async def arun(self, arguments: Any) -> ToolOutcome:
@@ -107,6 +114,7 @@ def agent_tools(
     style: str = "text",
     *,
     strict: bool = False,
+    images: bool = False,
 ) -> list[AgentTool]:
     """The tools that can work with the configuration, all over one client.
 
@@ -118,6 +126,8 @@ def agent_tools(
             limit stated in the schema (default: the client's settings).
         style: ``"text"`` or ``"markdown"`` output (see ``format_results``).
         strict: OpenAI strict-mode schemas (every property required, optional ones nullable).
+        images: ``web_fetch`` returns an image to the model in the framework's own image type
+            (a framework without one gets the one line describing it); refused when false.
     """
     if style not in ("text", "markdown"):  # refused here rather than at the model's first call
         raise InvalidInput("style must be 'text' or 'markdown', got %r" % (style,), detail_code=BAD_STYLE)
@@ -127,7 +137,9 @@ def agent_tools(
         "openai", settings=settings if settings is not None else client.settings, strict=strict
     )
     return [
-        AgentTool(d["function"]["name"], d["function"]["description"], d["function"]["parameters"], client, style)
+        AgentTool(
+            d["function"]["name"], d["function"]["description"], d["function"]["parameters"], client, style, images
+        )
         for d in definitions
     ]
 

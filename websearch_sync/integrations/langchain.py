@@ -5,11 +5,13 @@
 
 A failed call raises ``ToolException`` with our one-line error, which the tool
 turns into a ``ToolMessage`` with ``status="error"`` and that line as content.
-The async path (``ainvoke``, LangGraph) runs the search in a worker thread.
+The async path (``ainvoke``, LangGraph) runs the search in a worker thread. With
+``images=True`` a fetched image comes back as the ``ToolMessage``'s content blocks: our
+one-line description and a standard image block (``{"type": "image", "base64", "mime_type"}``).
 Needs the ``langchain`` extra (langchain-core).
 """
 
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 from ..client.search_client import SearchClient
 from ..config import Settings
@@ -29,28 +31,32 @@ def tools(
     style: str = "text",
     *,
     strict: bool = False,
+    images: bool = False,
 ) -> list[StructuredTool]:
     """``web_search`` and ``web_fetch`` as LangChain tools sharing one client.
 
     Args:
-        client, settings, style: see :func:`websearch_sync.integrations.agent_tool.agent_tools`.
+        client, settings, style, images: see :func:`websearch_sync.integrations.agent_tool.agent_tools`.
         strict: schemas in OpenAI's strict form (use with ``bind_tools(..., strict=True)``,
             where LangChain would otherwise make every argument required and non-null).
     """
-    return [_structured_tool(tool) for tool in agent_tools(client, settings, style, strict=strict)]
+    return [_structured_tool(tool) for tool in agent_tools(client, settings, style, strict=strict, images=images)]
 
 
-def _answer(outcome: ToolOutcome) -> str:
+def _answer(outcome: ToolOutcome) -> Union[str, list[dict[str, Any]]]:
     if outcome.is_error:
         raise ToolException(outcome.text)
+    if outcome.image is not None:
+        data, media = outcome.image
+        return [{"type": "text", "text": outcome.text}, {"type": "image", "base64": data, "mime_type": media}]
     return outcome.text
 
 
 def _structured_tool(tool: AgentTool) -> StructuredTool:
-    def run(**arguments: Any) -> str:
+    def run(**arguments: Any) -> Union[str, list[dict[str, Any]]]:
         return _answer(tool.run(arguments))
 
-    async def arun(**arguments: Any) -> str:
+    async def arun(**arguments: Any) -> Union[str, list[dict[str, Any]]]:
         return _answer(await tool.arun(arguments))
 
     return StructuredTool(

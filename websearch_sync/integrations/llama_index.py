@@ -7,7 +7,8 @@ Each tool's ``ToolOutput`` carries our text and ``is_error=True`` when the call
 failed (the agent shows the model the same one-line error either way). The
 metadata hands LLMs our JSON Schema as it is, ``additionalProperties: false``
 included (LlamaIndex's own metadata keeps only a few keys of a pydantic schema).
-``acall`` (what the agents use) runs the search in a worker thread.
+``acall`` (what the agents use) runs the search in a worker thread. With ``images=True``
+a fetched image is an ``ImageBlock`` after our one-line description in the output's blocks.
 Needs the ``llama-index`` extra (llama-index-core).
 """
 
@@ -21,6 +22,7 @@ from ..config import Settings
 from .agent_tool import AgentTool, ToolOutcome, agent_tools, missing_extra
 
 try:
+    from llama_index.core.base.llms.types import ImageBlock, TextBlock
     from llama_index.core.tools import AsyncBaseTool, ToolMetadata, ToolOutput
 except ImportError as error:  # pragma: no cover - exercised with the module hidden
     raise missing_extra("llama_index", "llama-index-core") from error
@@ -67,6 +69,15 @@ class WebTool(AsyncBaseTool):
         return self._output(kwargs, await self._tool.arun(_arguments(args, kwargs)))
 
     def _output(self, kwargs: dict[str, Any], outcome: ToolOutcome) -> ToolOutput:
+        if outcome.image is not None:
+            data, media = outcome.image
+            return ToolOutput(
+                blocks=[TextBlock(text=outcome.text), ImageBlock(image=data.encode("ascii"), image_mimetype=media)],
+                tool_name=self._tool.name,
+                raw_input=kwargs,
+                raw_output=outcome.result,
+                is_error=False,
+            )
         return ToolOutput(
             content=outcome.text,
             tool_name=self._tool.name,
@@ -87,11 +98,12 @@ def tools(
     style: str = "text",
     *,
     strict: bool = False,
+    images: bool = False,
 ) -> list[WebTool]:
     """``web_search`` and ``web_fetch`` as LlamaIndex tools sharing one client.
 
     Args:
-        client, settings, style: see :func:`websearch_sync.integrations.agent_tool.agent_tools`.
+        client, settings, style, images: see :func:`websearch_sync.integrations.agent_tool.agent_tools`.
         strict: schemas in OpenAI's strict form (for ``OpenAI(..., strict=True)``).
     """
-    return [WebTool(tool) for tool in agent_tools(client, settings, style, strict=strict)]
+    return [WebTool(tool) for tool in agent_tools(client, settings, style, strict=strict, images=images)]

@@ -9,18 +9,20 @@ given) rather than inventing a locale or a time range. A failed call returns our
 one-line error as the tool output, the SDK's way of telling the model a tool
 failed without ending the run, and records it on the current tracing span as a
 non-fatal tool error. Calls run in a worker thread, so the event loop (and the
-agent's other tool calls) keep going during a search.
+agent's other tool calls) keep going during a search. With ``images=True`` a fetched image
+is returned as ``[ToolOutputText(our one-line description), ToolOutputImage(data URL)]``,
+the SDK's image tool output.
 Needs the ``openai-agents`` extra.
 """
 
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 from ..client.search_client import SearchClient
 from ..config import Settings
 from .agent_tool import AgentTool, agent_tools, missing_extra
 
 try:
-    from agents import FunctionTool, RunContextWrapper
+    from agents import FunctionTool, RunContextWrapper, ToolOutputImage, ToolOutputText
     from agents.tracing import SpanError, get_current_span
 except ImportError as error:  # pragma: no cover - exercised with the module hidden
     raise missing_extra("openai_agents", "openai-agents") from error
@@ -34,18 +36,19 @@ def tools(
     style: str = "text",
     *,
     strict: bool = True,
+    images: bool = False,
 ) -> list[FunctionTool]:
     """``web_search`` and ``web_fetch`` as OpenAI Agents SDK tools sharing one client.
 
     Args:
-        client, settings, style: see :func:`websearch_sync.integrations.agent_tool.agent_tools`.
+        client, settings, style, images: see :func:`websearch_sync.integrations.agent_tool.agent_tools`.
         strict: strict-mode schemas (default, as the SDK's own tools are).
     """
-    return [_function_tool(tool, strict) for tool in agent_tools(client, settings, style, strict=strict)]
+    return [_function_tool(tool, strict) for tool in agent_tools(client, settings, style, strict=strict, images=images)]
 
 
 def _function_tool(tool: AgentTool, strict: bool) -> FunctionTool:
-    async def invoke(context: RunContextWrapper[Any], arguments: str) -> str:
+    async def invoke(context: RunContextWrapper[Any], arguments: str) -> Union[str, list[Any]]:
         outcome = await tool.arun(arguments)
         span = get_current_span()
         if outcome.is_error and span is not None:
@@ -54,6 +57,10 @@ def _function_tool(tool: AgentTool, strict: bool) -> FunctionTool:
                     message="Error running tool (non-fatal)", data={"tool_name": tool.name, "error": outcome.text}
                 )
             )
+        if outcome.image is not None:
+            data, media = outcome.image
+            url = "data:%s;base64,%s" % (media, data)
+            return [ToolOutputText(text=outcome.text), ToolOutputImage(image_url=url)]
         return outcome.text
 
     return FunctionTool(

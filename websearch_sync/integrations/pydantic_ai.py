@@ -10,18 +10,21 @@ locale or URL, an overlong query) raise ``ModelRetry``
 (the model is asked to correct them, within the tool's retry budget); every other
 failure — a block, a timeout, a page that cannot be read — raises ``ToolFailed``:
 the model reads our one-line error and adapts, and the run goes on instead of
-ending when the retry budget is spent. Calls run in a worker thread.
+ending when the retry budget is spent. Calls run in a worker thread. With ``images=True``
+a fetched image is returned as ``ToolReturn(our one-line description, content=[BinaryContent])``,
+which pydantic-ai sends to the model as an image.
 Needs the ``pydantic_ai`` extra (pydantic-ai-slim).
 """
 
-from typing import Any, Optional
+import base64
+from typing import Any, Optional, Union
 
 from ..client.search_client import SearchClient
 from ..config import Settings
 from .agent_tool import AgentTool, agent_tools, missing_extra
 
 try:
-    from pydantic_ai import Tool
+    from pydantic_ai import BinaryContent, Tool, ToolReturn
     from pydantic_ai.exceptions import ModelRetry, ToolFailed
 except ImportError as error:  # pragma: no cover - exercised with the module hidden
     raise missing_extra("pydantic_ai", "pydantic-ai-slim") from error
@@ -35,24 +38,28 @@ def tools(
     style: str = "text",
     *,
     strict: bool = True,
+    images: bool = False,
 ) -> list["Tool[Any]"]:
     """``web_search`` and ``web_fetch`` as pydantic-ai tools sharing one client.
 
     Args:
-        client, settings, style: see :func:`websearch_sync.integrations.agent_tool.agent_tools`.
+        client, settings, style, images: see :func:`websearch_sync.integrations.agent_tool.agent_tools`.
         strict: schemas in OpenAI's strict form (default, as pydantic-ai uses strict
             mode with OpenAI whenever the schema allows it).
     """
-    return [_pydantic_tool(tool) for tool in agent_tools(client, settings, style, strict=strict)]
+    return [_pydantic_tool(tool) for tool in agent_tools(client, settings, style, strict=strict, images=images)]
 
 
 def _pydantic_tool(tool: AgentTool) -> "Tool[Any]":
-    async def run(**arguments: Any) -> str:
+    async def run(**arguments: Any) -> Union[str, ToolReturn]:
         outcome = await tool.arun(arguments)
         if outcome.bad_arguments:
             raise ModelRetry(outcome.text)
         if outcome.is_error:
             raise ToolFailed(outcome.text)
+        if outcome.image is not None:
+            data, media = outcome.image
+            return ToolReturn(outcome.text, content=[BinaryContent(base64.b64decode(data), media_type=media)])
         return outcome.text
 
     made: Tool[Any] = Tool.from_schema(run, name=tool.name, description=tool.description, json_schema=tool.parameters)

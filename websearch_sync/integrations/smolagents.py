@@ -8,6 +8,8 @@ not given. A failed call raises :class:`WebToolError`, whose message is our
 one-line error: smolagents reports a raising tool to the model as a tool error
 (``AgentToolExecutionError``, that line included) and lets the agent go on; a
 ``CodeAgent``'s code can catch it.
+A smolagents tool returns one output type (text here), so with ``images=True`` a fetched
+image reaches the model as the one line describing it (type, size in pixels and bytes).
 Needs the ``smolagents`` extra.
 """
 
@@ -64,10 +66,14 @@ def _inputs(schema: dict[str, Any]) -> dict[str, dict[str, Any]]:
 
 
 def tools(
-    client: Optional[SearchClient] = None, settings: Optional[Settings] = None, style: str = "text"
+    client: Optional[SearchClient] = None,
+    settings: Optional[Settings] = None,
+    style: str = "text",
+    *,
+    images: bool = False,
 ) -> list[WebTool]:
     """``web_search`` and ``web_fetch`` as smolagents tools sharing one client.
 
     See :func:`websearch_sync.integrations.agent_tool.agent_tools` for the arguments.
     """
-    return [WebTool(tool) for tool in agent_tools(client, settings, style)]
+    return [WebTool(tool) for tool in agent_tools(client, settings, style, images=images)]

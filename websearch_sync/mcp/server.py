@@ -70,8 +70,11 @@ def build_server(tools: McpTools, limiter: anyio.CapacityLimiter) -> "Server[Any
         except anyio.get_cancelled_exc_class():
             cancelled.set()
             raise
+        content: list[Any] = [types.TextContent(text=outcome.text)]
+        if outcome.image is not None:  # a fetched image: the text line describes it for text-only clients
+            content.append(types.ImageContent(data=outcome.image[0], mime_type=outcome.image[1]))
         return types.CallToolResult(
-            content=[types.TextContent(text=outcome.text)],
+            content=content,
             structured_content=outcome.structured,  # page text wrapped like the text; none for an error
             is_error=outcome.is_error,
         )

@@ -20,7 +20,7 @@ from ..client.clock import Clock
 from ..client.search_client import SearchClient
 from ..errors import UNKNOWN_TOOL, ToolNotFound
 from ..models import ToolResult
-from ..tool import ToolSession, format_for_model, tool_definitions
+from ..tool import ToolSession, fetched_image, format_for_model, tool_definitions
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -71,12 +71,18 @@ class CancellableClock(Clock):
 class ToolOutcome:
     """What one tool call gives back: the text for the model, the JSON result (``call_tool``'s,
     as it is), whether it failed, and ``structured``: the JSON a client may show the model, page
-    text wrapped like in ``text`` (None for an error, whose text is the whole answer)."""
+    text wrapped like in ``text`` (None for an error, whose text is the whole answer; an
+    image's bytes left out: they are the call's image block)."""
 
     text: str
     result: ToolResult
     is_error: bool
     structured: Optional[dict[str, Any]] = None
+
+    @property
+    def image(self) -> Optional[tuple[str, str]]:
+        """``(base64 data, media type)`` of a fetched image (MCP sends it as an image block)."""
+        return fetched_image(self.result)
 
 
 class McpTools:
@@ -94,7 +100,8 @@ class McpTools:
     def __init__(self, client: SearchClient, *, max_repeats: int = 2, clock: Optional[CancellableClock] = None) -> None:
         self.client = client
         self.clock = clock
-        self.session = ToolSession(client, max_repeats=max_repeats, names=TOOL_NAMES)
+        # web_fetch returns an image as an MCP image block (with its one-line description as text)
+        self.session = ToolSession(client, max_repeats=max_repeats, names=TOOL_NAMES, images=True)
         self._definitions: Optional[list[dict[str, Any]]] = None
         self._lock = threading.Lock()
 

@@ -1,4 +1,11 @@
-"""The one redirect policy of search and fetch.
+"""The one redirect policy of search and fetch, and what a caller adds to the one hop loop.
+
+The hop loop itself is :meth:`~.transport.HttpTransport.send`: every request of the
+library (search, fetch, ``include_content``, link resolution) is sent there, each hop
+through the transport's :class:`RequestGate` (the client's spacing per host and cool-down
+after a wall) when it has one. A caller shapes the loop with :class:`HopRules`: the
+per-hop host check (its :class:`RedirectPolicy`), the first host already checked, and
+a look at each answer (fetch: bot walls, client-side redirects).
 
 Every hop, whether an HTTP ``Location`` (search and fetch) or a client-side
 redirect (fetch), goes through :meth:`RedirectPolicy.follow`:
@@ -15,13 +22,14 @@ redirect (fetch), goes through :meth:`RedirectPolicy.follow`:
 """
 
 from dataclasses import dataclass
-from typing import Callable, Optional
+from typing import Callable, Optional, Protocol
 from urllib.parse import SplitResult, urljoin, urlsplit
 
-from ..errors import BAD_REDIRECT, REDIRECT_LOOP, InvalidInput, WebProviderError
+from ..errors import BAD_REDIRECT, REDIRECT_LOOP, InvalidInput, WebBlocked, WebProviderError
 from .deadline import Deadline
+from .response import HttpResponse
 from .ssrf import AddressGuard, ResolvedHost
-from .urls import http_url, page_key, same_origin
+from .urls import host_token, http_url, page_key, same_origin
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -86,7 +94,7 @@ class RedirectPolicy:
         target = self._target(base_url, location, shown)
         if page_key(target) in self.visited:
             raise WebProviderError(
-                "redirect loop: %s leads back to %s" % (shown, urlsplit(target).hostname or target[:100]),
+                "redirect loop: %s leads back to %s" % (shown, host_token(target, "a page it visited")),
                 provider=self.provider,
                 detail_code=REDIRECT_LOOP,
             )
@@ -100,8 +108,10 @@ class RedirectPolicy:
             target = urljoin(base_url, target)
             return self.canonical(target)
         except (InvalidInput, ValueError):
+            host = host_token(target, "")  # the page chose the target: its host at most, never the text
             raise WebProviderError(
-                "%s redirected to %r, which cannot be followed" % (shown, target[:100]),
+                "%s redirected to an address%s that cannot be followed (not an http(s) URL with a valid host)"
+                % (shown, " on " + host if host else ""),
                 provider=self.provider,
                 detail_code=BAD_REDIRECT,
             ) from None
@@ -112,3 +122,33 @@ class RedirectPolicy:
             return None
         port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
         return self.guard.check(parts.hostname or "", port, deadline, self.provider)
+
+
+class RequestGate(Protocol):
+    """What a request waits for before it leaves (the client's runner: spacing per host,
+    cool-downs), called by the hop loop before every hop."""
+
+    def before(self, url: str, deadline: Deadline, provider: Optional[str]) -> None:
+        """Wait for ``url``'s host to be free (within ``deadline``), or raise why it is not
+        (``WebBlocked`` while it cools down, ``Timeout`` when its slot comes too late)."""
+
+    def blocked(self, url: str, error: WebBlocked, deadline: Deadline) -> None:
+        """Note that ``url`` answered with ``error`` (a bot wall, HTTP 429): its host cools down."""
+
+
+@dataclass
+class HopRules:
+    """A caller's part in the one hop loop (:meth:`~.transport.HttpTransport.send`).
+
+    ``policy`` checks each hop's host (fetch: every host, by the address guard, the hop
+    pinned to the checked address; search: its endpoint's host is trusted). ``start`` is the
+    first host when the caller checked it already (its addresses are connected to, the next
+    when connecting fails). ``answer(response)`` looks at each answer before its ``Location``
+    is followed: it may raise (a ``WebBlocked`` it raises is reported to the gate, so the host
+    cools down), and it returns where a 2xx page sends the browser (a client-side redirect),
+    or ``None``.
+    """
+
+    policy: RedirectPolicy
+    start: Optional[ResolvedHost] = None
+    answer: Optional[Callable[[HttpResponse], Optional[str]]] = None

@@ -1,5 +1,6 @@
-"""What kind of body a response carries: HTML, JSON, text or other."""
+"""What kind of body a response carries: HTML, JSON, text, PDF, image or other."""
 
+import re
 from typing import Optional
 
 from .transport import HttpResponse
@@ -8,24 +9,63 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 TEXT_TYPES = ("text/plain", "text/markdown", "text/x-markdown")
+PDF_TYPES = ("application/pdf", "application/x-pdf")
+#: A type servers send for any file: the body says what it is (as for a missing type).
+UNTYPED = ("application/octet-stream", "binary/octet-stream")
+#: The signatures of the image formats fetch reads (PNG, JPEG, GIF, WebP), by media type.
+IMAGE_SIGNATURES = (
+    (b"\x89PNG\r\n\x1a\n", "image/png"),
+    (b"\xff\xd8\xff", "image/jpeg"),
+    (b"GIF87a", "image/gif"),
+    (b"GIF89a", "image/gif"),
+)
+#: A media type as a message may name it: ``type/subtype`` in RFC 6838's characters.
+_MEDIA_TOKEN = re.compile(r"[a-z0-9][a-z0-9!#$&^_.+-]{0,63}/[a-z0-9][a-z0-9!#$&^_.+-]{0,63}")
+
+
+def media_token(media: str) -> str:
+    """``media`` (a Content-Type without parameters) as an error message may name it, else
+    ``"an unnamed type of"``: the server chose the value, and an error line reaches a model
+    outside the untrusted-content block, so nothing but a well-formed media type is quoted."""
+    return media if _MEDIA_TOKEN.fullmatch(media) else "an unnamed type of"
 
 
 def media_kind(media: str) -> Optional[str]:
-    """``"html"``, ``"json"``, ``"text"`` or ``"other"`` for a media type; ``None`` when it is empty."""
+    """``"html"``, ``"json"``, ``"text"``, ``"pdf"``, ``"image"`` or ``"other"`` for a media type;
+    ``None`` when it is empty or says nothing of the body (``application/octet-stream``)."""
     if media in HTML_TYPES:
         return "html"
     if media in ("application/json", "text/json") or media.endswith("+json"):
         return "json"
     if media in TEXT_TYPES:
         return "text"
-    return "other" if media else None
+    if media in PDF_TYPES:
+        return "pdf"
+    if media.startswith("image/"):
+        return "image"
+    return "other" if media and media not in UNTYPED else None
+
+
+def sniffed_image_type(content: bytes) -> Optional[str]:
+    """The media type of an image by its first bytes (PNG, JPEG, GIF, WebP), or None."""
+    for signature, media in IMAGE_SIGNATURES:
+        if content.startswith(signature):
+            return media
+    if content[:4] == b"RIFF" and content[8:12] == b"WEBP":
+        return "image/webp"
+    return None
 
 
 def content_kind(response: HttpResponse) -> str:
-    """``"html"``, ``"json"``, ``"text"`` or ``"other"`` from the Content-Type (sniffed when absent)."""
+    """``"html"``, ``"json"``, ``"text"``, ``"pdf"``, ``"image"`` or ``"other"`` from the
+    Content-Type (sniffed when absent or ``application/octet-stream``)."""
     kind = media_kind(response.content_type)
     if kind is not None:
         return kind
+    if response.content[:1024].lstrip().startswith(b"%PDF-"):
+        return "pdf"
+    if sniffed_image_type(response.content[:16]) is not None:
+        return "image"
     head = response.content[:1024].lstrip().lower()
     if head.startswith((b"<!doctype html", b"<html")) or b"<body" in head:
         return "html"

@@ -7,6 +7,7 @@ a browser for the requests a browser would make).
 """
 
 import logging
+import re
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -20,9 +21,12 @@ from ..errors import (
     BAD_CONTENT_ENCODING,
     BAD_ENDPOINT,
     BAD_HEADER,
+    CONNECTION_ERROR,
+    CONNECTION_REFUSED,
     RESPONSE_TOO_LARGE,
     InvalidInput,
     NetworkError,
+    WebBlocked,
     WebProviderError,
     WebSearchError,
 )
@@ -30,7 +34,7 @@ from ..secrets import is_secret_name, redact, redact_error
 from .browser import browser_wire, ca_bundle_path
 from .deadline import Deadline
 from .headers import check_headers
-from .hops import RedirectPolicy
+from .hops import HopRules, RedirectPolicy, RequestGate
 from .response import HttpResponse as HttpResponse
 from .ssrf import AddressGuard
 from .status import MAX_RETRY_AFTER_S as MAX_RETRY_AFTER_S
@@ -50,6 +54,11 @@ _REDIRECT_STATUSES = (301, 302, 303, 307, 308)
 #: How much of a redirect's body is read (then the connection is dropped): a redirect
 #: body carries nothing we use, and it may be endless.
 _REDIRECT_BODY_BYTES = 65536
+#: How many of a checked host's addresses a hop tries when connecting fails outright.
+MAX_ADDRESSES = 3
+
+#: A content coding as a message may name it (the server chose it: no free text in an error line).
+_CODING_TOKEN = re.compile(r"[a-z0-9._+-]{1,40}")
 
 Params = Union[None, Mapping[str, Any], Sequence[tuple[str, Any]]]
 
@@ -136,8 +145,8 @@ class _Body:
             name = token.strip().lower()
             if name and name != "identity" and name not in self.decoders:
                 raise NetworkError(
-                    "%s sent a body in Content-Encoding %r, which cannot be decoded here (decodable: %s)"
-                    % (self.host, name[:40], ", ".join(self.decoders)),
+                    "%s sent a body in a Content-Encoding (%s) that cannot be decoded here (decodable: %s)"
+                    % (self.host, name if _CODING_TOKEN.fullmatch(name) else "unnamed", ", ".join(self.decoders)),
                     provider=self.provider,
                     detail_code=BAD_CONTENT_ENCODING,
                 )
@@ -156,7 +165,13 @@ class HttpTransport:
     redirect's body; a hop to another origin drops credential headers, and a hop to
     another host is refused (``InvalidInput(private_address)``) when that host is a
     non-public address, unless ``allow_private``.
+
+    ``gate`` (set by the client that owns the transport) is waited for before every hop
+    of every request: the client's spacing per host and its cool-downs after a wall.
     """
+
+    #: What every hop waits for before it leaves (:class:`~.hops.RequestGate`); none by default.
+    gate: Optional[RequestGate] = None
 
     def __init__(
         self,
@@ -202,10 +217,11 @@ class HttpTransport:
         max_bytes: int,
         truncate: bool = False,
         secrets: Iterable[Optional[str]] = (),
-        connect_to: Optional[str] = None,
         read_body: Optional[Callable[[int, Mapping[str, str]], bool]] = None,
+        hops: Optional[HopRules] = None,
     ) -> HttpResponse:
-        """Send one request and read its body, within ``deadline``.
+        """Send one request and read its body, within ``deadline``, following its redirects
+        (``spec.allow_redirects``) in the one hop loop of the library.
 
         Reads at most ``max_bytes`` of (decompressed) body: beyond it, the body is
         cut and flagged ``truncated`` when ``truncate`` is true, otherwise the call
@@ -214,36 +230,99 @@ class HttpTransport:
         ``WebProviderError`` (redirect loop); it does not judge the status code
         (see :func:`status_error`).
 
-        ``connect_to`` (an IP address, used by fetch's address guard) connects to
-        that address instead of resolving the URL's host again; the Host header,
-        TLS SNI and certificate check still use the host name. Such a request is
-        never redirected (the caller checks each hop). ``read_body(status, headers)``
-        returning false skips reading the body (``content`` is then empty), e.g. for
-        a content type the caller will refuse anyway.
+        ``hops`` (:class:`~.hops.HopRules`) is the caller's part in the loop: fetch checks
+        every hop's host with the address guard and connects to the checked address (the
+        next one when connecting fails; Host, TLS SNI and the certificate check still use
+        the host name), and looks at each answer (bot walls, client-side redirects). Without
+        it the endpoint's own host is trusted and other hosts are checked. Every hop waits
+        for the transport's :attr:`gate` first. ``read_body(status, headers)`` returning
+        false skips reading the body (``content`` is then empty), e.g. for a content type
+        the caller will refuse anyway.
         """
         secret_list = [s for s in secrets if s]
         started = time.monotonic()
-        follow = spec.allow_redirects and connect_to is None
         try:
-            body = self._exchange(spec, deadline, provider, max_bytes, truncate, read_body, follow, connect_to, True)
-            if follow:
-                body = self._follow_redirects(
-                    spec, body, deadline, provider, secret_list, (max_bytes, truncate, read_body)
-                )
+            response = self._hops(spec, deadline, provider, secret_list, (max_bytes, truncate, read_body), hops)
         except WebSearchError as error:
             raise redact_error(error, secret_list)  # noqa: B904 - the same error, redacted in place
-        content = body.content()
-        elapsed = (time.monotonic() - started) * 1000.0
-        logger.debug(
-            "%s %s -> %d (%d bytes%s, %.0f ms)",
-            spec.method,
-            redact(body.host + urlsplit(spec.url).path, secret_list),
-            body.status,
-            len(content),
-            ", truncated" if body.truncated else "",
-            elapsed,
-        )
-        return HttpResponse(body.status, body.headers, content, body.url or spec.url, body.truncated, elapsed)
+        response.elapsed_ms = (time.monotonic() - started) * 1000.0
+        if logger.isEnabledFor(logging.DEBUG):
+            parts = urlsplit(response.url)
+            logger.debug(
+                "%s %s -> %d (%d bytes%s, %.0f ms)",
+                spec.method,
+                redact((parts.hostname or "") + parts.path, secret_list),
+                response.status,
+                len(response.content),
+                ", truncated" if response.truncated else "",
+                response.elapsed_ms,
+            )
+        return response
+
+    def _hops(
+        self,
+        spec: RequestSpec,
+        deadline: Deadline,
+        provider: Optional[str],
+        secrets: list[str],
+        reading: tuple[int, bool, Optional[Callable[[int, Mapping[str, str]], bool]]],
+        rules: Optional[HopRules],
+    ) -> HttpResponse:
+        """The one hop loop: each hop waits for the gate, is sent (to its checked addresses),
+        its answer looked at, and its redirect (HTTP ``Location``, or the client-side one the
+        caller reads) followed by the one redirect policy (:mod:`.hops`) within ``deadline``."""
+        if rules is None:
+            guard = AddressGuard(allow_private=self.allow_private)
+            rules = HopRules(RedirectPolicy(spec.url, guard, provider=provider, trust_start_host=True))
+        current, addresses, same_origin = spec, rules.start.addresses if rules.start else [], True
+        while True:
+            if self.gate is not None:
+                self.gate.before(current.url, deadline, provider)
+            body = self._exchange_pinned(current, deadline, provider, reading, addresses, same_origin)
+            response = HttpResponse(body.status, body.headers, body.content(), body.url or current.url, body.truncated)
+            target = body.headers["Location"] if body.redirect else None
+            found = self._answer(rules, response, deadline)
+            target = target or found
+            if target is None:
+                return response
+            hop = rules.policy.follow(response.url, target, deadline)
+            current = _redirected(current, body.status, hop.url, secrets, hop.same_origin)
+            addresses, same_origin = (hop.resolved.addresses if hop.resolved is not None else []), hop.same_origin
+
+    def _answer(self, rules: HopRules, response: HttpResponse, deadline: Deadline) -> Optional[str]:
+        """The caller's look at an answer (:attr:`HopRules.answer`); a block it finds cools the host down."""
+        if rules.answer is None:
+            return None
+        try:
+            return rules.answer(response)
+        except WebBlocked as error:
+            if self.gate is not None:
+                self.gate.blocked(response.url, error, deadline)
+            raise
+
+    def _exchange_pinned(
+        self,
+        spec: RequestSpec,
+        deadline: Deadline,
+        provider: Optional[str],
+        reading: tuple[int, bool, Optional[Callable[[int, Mapping[str, str]], bool]]],
+        addresses: Sequence[str],
+        keep_auth: bool,
+    ) -> _Body:
+        """One hop over a connection to a checked address, the next one (of the first
+        :data:`MAX_ADDRESSES`) when connecting fails outright; resolved as usual without any."""
+        if not addresses:
+            return self._exchange(spec, deadline, provider, *reading, spec.allow_redirects, None, keep_auth)
+        failure: Optional[NetworkError] = None
+        for address in addresses[:MAX_ADDRESSES]:
+            try:
+                return self._exchange(spec, deadline, provider, *reading, spec.allow_redirects, address, keep_auth)
+            except NetworkError as error:
+                if error.detail_code not in (CONNECTION_REFUSED, CONNECTION_ERROR) or deadline.expired():
+                    raise
+                failure = error
+        assert failure is not None
+        raise failure
 
     def _exchange(
         self,
@@ -278,27 +357,6 @@ class HttpTransport:
         except NetworkError:
             if not (body.redirect and body.status):
                 raise  # a broken redirect body does not matter: the Location header is what counts
-        return body
-
-    def _follow_redirects(
-        self,
-        spec: RequestSpec,
-        body: _Body,
-        deadline: Deadline,
-        provider: Optional[str],
-        secrets: list[str],
-        reading: tuple[int, bool, Optional[Callable[[int, Mapping[str, str]], bool]]],
-    ) -> _Body:
-        """Follow ``body``'s redirects by the one redirect policy (:mod:`.hops`) within
-        ``deadline``; the final answer. The endpoint's own host is trusted."""
-        policy = RedirectPolicy(
-            spec.url, AddressGuard(allow_private=self.allow_private), provider=provider, trust_start_host=True
-        )
-        current = spec
-        while body.redirect:
-            hop = policy.follow(body.url, body.headers["Location"], deadline)
-            current = _redirected(current, body.status, hop.url, secrets, hop.same_origin)
-            body = self._exchange(current, deadline, provider, *reading, True, hop.address, hop.same_origin)
         return body
 
 

@@ -18,7 +18,9 @@ and two keys compare them:
 - :func:`page_key` (request form in): the document one request gets, the request form
   without the fragment a client never sends (redirect loops, fetch cache keys).
 
-Messages and logs show a URL by :func:`shown_url`, without the parts that may hold secrets.
+Messages and logs show a URL by :func:`shown_url`, without the parts that may hold secrets;
+an error message names a URL a page chose (a redirect or refresh target) by its host only
+(:func:`host_token`): error lines reach a model outside the untrusted-content block.
 Two comparisons decide what a URL may receive: :func:`same_origin` (whether credentials
 go along a redirect) and :func:`host_in` (whether a URL is on a site, e.g. its bot wall).
 Parsers read links from markup with :func:`url_parts`, which never raises.
@@ -44,6 +46,8 @@ INVISIBLE = re.compile(
     r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff]"
 )
 _WHITESPACE = re.compile(r"\s")
+#: A host as a message may name it: host-name characters (IDNA-encoded), IP literals.
+_HOST_TOKEN = re.compile(r"[a-z0-9._:-]{1,253}")
 #: Query parameters that only say where a click came from: the same page with or without them.
 _TRACKING = re.compile(r"^(utm_[a-z0-9_]*|fbclid|gclid|dclid|msclkid|mc_eid|yclid)$", re.I)
 _HTTP_SCHEMES = ("http", "https")
@@ -201,6 +205,17 @@ def shown_url(url: str) -> str:
         return "<unparsable URL>"
     path = parts.path if len(parts.path) <= 80 else parts.path[:77] + "..."
     return urlunsplit((parts.scheme, parts.netloc.rsplit("@", 1)[-1], path, "", ""))
+
+
+def host_token(url: str, default: str = "another site") -> str:
+    """The host of ``url`` as an error message may name it when a page chose the URL, else
+    ``default``: only host-name characters (IDNA-encoded) or an IP literal, never a path,
+    a query or free text (an error line reaches a model outside the untrusted-content block)."""
+    try:
+        host = (urlsplit(url).hostname or "").encode("idna").decode("ascii")
+    except (ValueError, UnicodeError):
+        return default
+    return host if _HOST_TOKEN.fullmatch(host) else default
 
 
 def same_origin(origin: SplitResult, parts: SplitResult) -> bool:

@@ -232,31 +232,27 @@ class RequestsWire:
                     raise deadline_error(deadline, host, provider)
                 if not chunk or not sink.data(chunk):
                     return
-        except urllib3.exceptions.ReadTimeoutError:
-            raise (
-                deadline_error(deadline, host, provider)
-                if deadline.expired()
-                else Timeout("%s stopped sending the body" % host, provider=provider, detail_code=READ_TIMEOUT)
-            ) from None
-        except urllib3.exceptions.DecodeError:
-            raise NetworkError(
-                "%s sent a body that does not decompress" % host, provider=provider, detail_code=BAD_CONTENT_ENCODING
-            ) from None
-        except (urllib3.exceptions.ProtocolError, urllib3.exceptions.SSLError, OSError) as exc:
-            if deadline.expired():
-                raise deadline_error(deadline, host, provider) from None
-            if isinstance(exc, (socket.timeout, TimeoutError)):
-                raise Timeout(
-                    "%s stopped sending the body" % host, provider=provider, detail_code=READ_TIMEOUT
-                ) from None
-            detail = (
-                CONNECTION_RESET
-                if any(isinstance(e, ConnectionResetError) for e in _cause_chain(exc))
-                else INCOMPLETE_BODY
-            )
-            raise NetworkError(
-                "connection to %s broke while reading the body" % host, provider=provider, detail_code=detail
-            ) from None
+        except (urllib3.exceptions.HTTPError, OSError) as exc:
+            raise _body_error(exc, deadline, host, provider) from None
+
+
+def _body_error(exc: Exception, deadline: Deadline, host: str, provider: Optional[str]) -> WebSearchError:
+    """The package's error for a failure while reading a body: the deadline's when it has passed
+    (the watch shut the socket), else a read timeout, an undecodable body or a broken connection."""
+    if isinstance(exc, urllib3.exceptions.DecodeError):
+        return NetworkError(
+            "%s sent a body that does not decompress" % host, provider=provider, detail_code=BAD_CONTENT_ENCODING
+        )
+    if deadline.expired():
+        return deadline_error(deadline, host, provider)
+    if isinstance(exc, (urllib3.exceptions.ReadTimeoutError, socket.timeout, TimeoutError)):
+        return Timeout("%s stopped sending the body" % host, provider=provider, detail_code=READ_TIMEOUT)
+    if not isinstance(exc, (urllib3.exceptions.ProtocolError, urllib3.exceptions.SSLError, OSError)):
+        raise exc  # any other urllib3 failure is a bug of ours to see, not a network error
+    detail = (
+        CONNECTION_RESET if any(isinstance(e, ConnectionResetError) for e in _cause_chain(exc)) else INCOMPLETE_BODY
+    )
+    return NetworkError("connection to %s broke while reading the body" % host, provider=provider, detail_code=detail)
 
 
 #: Failures that, once the deadline has passed, are the deadline's doing (a watchdog shut the socket).

@@ -1,64 +1,79 @@
-"""What fetch makes of a response body: text by content type.
+"""What fetch makes of a response body: text by content type (a PDF through :mod:`.pdf`, an
+image, when asked for, through :mod:`.image`).
 
 Pure functions over :class:`~websearch_sync.net.transport.HttpResponse`; no I/O.
 """
 
 import json
-import re
-from dataclasses import dataclass
 from typing import Optional
 from urllib.parse import urlsplit
 
 from ..errors import NO_CONTENT, NOT_JSON, UNSUPPORTED_CONTENT, WebParseError, WebProviderError
 from ..extract.article import extract_html
 from ..extract.rules import COMMENT_RULE, DEFAULT_RULES
-from ..net.media import content_kind
+from ..net.deadline import Deadline
+from ..net.media import content_kind, media_kind, media_token
 from ..net.transport import HttpResponse
+from .image import image_text
+from .pagetext import PageText as PageText  # the readers' result, named here for fetch and the service path
+from .pagetext import readable
+from .pdf import pdf_text
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
-#: A character a reader can read: not whitespace, a control character or U+FFFD (what
-#: undecodable bytes and NUL bytes become).
-_READABLE = re.compile(r"[^\s\x00-\x1f\x7f\ufffd]")
+#: The kinds of body (``net.media``) fetch reads (an image only when asked for).
+READ_KINDS = ("html", "json", "text", "pdf")
 
 
-@dataclass
-class PageText:
-    """The readable part of a page."""
-
-    title: str
-    text: str
-    extractor: str
+def wanted(status: int, media: str, images: bool = False) -> bool:
+    """Whether the body of an answer with this status and media type is worth reading: not a
+    successful answer of a type fetch refuses anyway (a video, an archive; an image unless
+    ``images``)."""
+    kinds = (None, *READ_KINDS, "image") if images else (None, *READ_KINDS)
+    return not (200 <= status < 300 and media_kind(media) not in kinds)
 
 
 def page_text(
-    response: HttpResponse, *, mode: str, provider: Optional[str] = None, include_comments: bool = False
+    response: HttpResponse,
+    *,
+    mode: str,
+    provider: Optional[str] = None,
+    include_comments: bool = False,
+    max_chars: Optional[int] = None,
+    deadline: Optional[Deadline] = None,
+    images: bool = False,
 ) -> PageText:
     """Turn a successful response into text (``mode``: ``"markdown"`` or ``"text"``;
     ``include_comments`` keeps an HTML page's reader comment threads).
 
     HTML -> main content (readability; visible text as the fallback), JSON ->
-    pretty-printed, text/plain and text/markdown -> as is. Raises
+    pretty-printed, text/plain and text/markdown -> as is, PDF -> its text layer page by
+    page (:func:`.pdf.pdf_text`, which stops at ``max_chars`` and before ``deadline``), an
+    image -> base64 with its size when ``images`` (:func:`.image.image_text`). Raises
     ``WebProviderError(unsupported_content)`` for other types and
     ``WebParseError(no_content)`` when nothing readable is left.
     """
     host = urlsplit(response.url).hostname or "the site"
     kind = content_kind(response)
-    if kind == "other":
+    if kind == "image":
+        return image_text(response, provider=provider, images=images)
+    if kind not in READ_KINDS:
         raise WebProviderError(
-            "%s served %s content, which fetch cannot read (only HTML, JSON, plain text and markdown)"
-            % (host, response.content_type or "binary"),
+            "%s served %s content, which fetch cannot read (only HTML, JSON, plain text, markdown and PDF)"
+            % (host, media_token(response.content_type) if response.content_type else "binary"),
             provider=provider,
             detail_code=UNSUPPORTED_CONTENT,
             status=response.status,
         )
+    if kind == "pdf":
+        return pdf_text(response, mode=mode, provider=provider, max_chars=max_chars, deadline=deadline)
     if kind == "html":
-        if not _READABLE.search(response.text):  # nothing to extract: spare readability a page of NUL bytes
+        if not readable(response.text):  # nothing to extract: spare readability a page of NUL bytes
             raise _no_readable_text(response, host, provider, "%s returned no readable text" % host)
         rules = DEFAULT_RULES - {COMMENT_RULE} if include_comments else DEFAULT_RULES
         extraction = extract_html(response.text, url=response.url, mode=mode, rules=rules)
         result = PageText(extraction.title, extraction.text.strip(), extraction.extractor)
-        if not _READABLE.search(result.text):
+        if not readable(result.text):
             raise _no_readable_text(
                 response,
                 host,
@@ -70,7 +85,7 @@ def page_text(
         result = PageText("", _pretty_json(response, host, provider), "json")
     else:
         result = PageText("", response.text.strip(), "text")
-    if not _READABLE.search(result.text):
+    if not readable(result.text):
         raise WebParseError(
             "%s returned no readable text" % host, provider=provider, detail_code=NO_CONTENT, status=response.status
         )

@@ -6,9 +6,10 @@ The pipeline of one fetch:
 2. resolve the host once and refuse non-public addresses (:mod:`.ssrf`);
 3. optionally ask a page-reading service first (:mod:`.fetch_service`), falling
    back to the direct path on any failure;
-4. direct path: GET with redirects followed here (at most 5, each hop checked
-   by the address guard and connected to the checked address), including the
-   meta-refresh / ``location.replace`` pages Baidu's ``/link?url=`` serves;
+4. direct path: GET through the library's one hop loop (``HttpTransport.send``, at
+   most 5 redirects, each hop's host checked by the address guard and connected to
+   the checked address), client-side redirects included (the meta-refresh /
+   ``location.replace`` pages Baidu's ``/link?url=`` serves, :mod:`.refresh`);
    bot walls -> ``WebBlocked(captcha_required)``; status -> errors;
 5. body -> text by content type (:mod:`.fetch_content`), capped at ``max_chars``.
 
@@ -18,8 +19,7 @@ call; :func:`add_page_content` fills ``content`` for ``search(include_content=Tr
 
 import logging
 from collections.abc import Iterable, Mapping
-from concurrent.futures import ThreadPoolExecutor, wait
-from typing import Any, Optional
+from typing import Any, Callable, Optional
 from urllib.parse import urlsplit
 
 from ..config import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES  # DEFAULT_MAX_BYTES: fetch's default, imported here
@@ -28,12 +28,11 @@ from ..engine import registry
 from ..errors import (
     BAD_ALLOW_PRIVATE,
     BAD_EXTRACT_MODE,
+    BAD_IMAGES,
     BAD_INCLUDE_COMMENTS,
     BAD_MAX_BYTES,
     BAD_MAX_CHARS,
     BAD_MAX_CONTENT_CHARS,
-    CONNECTION_ERROR,
-    CONNECTION_REFUSED,
     DEADLINE_EXCEEDED,
     DNS_ERROR,
     DNS_TIMEOUT,
@@ -50,15 +49,14 @@ from ..errors import (
 from ..extract.article import EXTRACT_MODES
 from ..models import ExtractMode, FetchResult, SearchItem
 from ..net.botwall import bot_wall_error
-from ..net.deadline import Deadline, DeadlinePassed, run_within
-from ..net.hops import RedirectPolicy
-from ..net.media import media_kind
+from ..net.deadline import Deadline, DeadlinePassed, each_within, run_within
+from ..net.hops import HopRules, RedirectPolicy
 from ..net.ssrf import AddressGuard, ResolvedHost, Resolver
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
-from ..net.urls import request_url, shown_url
+from ..net.urls import host_token, request_url, shown_url
 from ..secrets import redact, redact_error
 from ..validate import check_number, check_timeout_ms
-from .content import PageText, page_text
+from .content import PageText, page_text, wanted
 from .refresh import RefreshChain
 from .service import ReaderService, carries_credentials, read_with_service, reader_service
 
@@ -70,15 +68,23 @@ PROVIDER = "fetch"
 DEFAULT_MAX_CHARS = 50_000
 DEFAULT_CONTENT_CHARS = 4_000
 _ACCEPT = "text/html,application/xhtml+xml,application/json;q=0.9,text/plain;q=0.8,text/markdown;q=0.8,*/*;q=0.5"
-#: How many of a host's addresses are tried when connecting fails outright.
-_MAX_ADDRESSES = 3
 #: Extra wait for page fetches of include_content beyond the deadline (threads wind down).
 _CONTENT_GRACE_S = 1.0
-#: A page's refresh target is named whole in an error message up to this length (else host and path).
+#: A page's refresh target is logged whole up to this length (else host and path).
 _NAMED_URL_CHARS = 2048
 
 
 # -- inputs ---------------------------------------------------------------------------------
+
+
+_FLAG_DETAILS = {"allow_private": BAD_ALLOW_PRIVATE, "include_comments": BAD_INCLUDE_COMMENTS, "images": BAD_IMAGES}
+
+
+def _check_flags(**flags: Any) -> None:
+    """``InvalidInput(bad_<name>)`` for the first flag that is not a bool."""
+    for name, value in flags.items():
+        if not isinstance(value, bool):
+            raise InvalidInput("%s must be true or false" % name, detail_code=_FLAG_DETAILS[name])
 
 
 def _check_mode(mode: Any) -> str:
@@ -106,11 +112,13 @@ def fetch_page(
     resolver: Optional[Resolver] = None,
     trusted_networks: Iterable[str] = (),
     include_comments: bool = False,
+    images: bool = False,
 ) -> FetchResult:
     """Read one page and return the fetch result dict.
 
     Returns ``{"url", "final_url", "status", "content_type", "extractor", "title",
-    "text", "truncated", "length"}``.
+    "text", "truncated", "length"}``, and for an image (``images``) ``width``, ``height``
+    and ``data`` (base64).
 
     Args:
         url: an http(s) URL.
@@ -126,13 +134,14 @@ def fetch_page(
         resolver: ``resolver(host, port, timeout_s) -> [ip, ...]``; default: the system's.
         trusted_networks: networks allowed although not public (e.g. ``"10.1.0.0/16"``).
         include_comments: keep the page's reader comment threads (left out by default).
+        images: return an image (PNG, JPEG, GIF, WebP) as base64 data (refused by default).
 
     Raises:
         WebSearchError: ``InvalidInput`` (``bad_url``, ``bad_extract_mode``,
         ``bad_max_chars``, ``bad_max_bytes``, ``bad_timeout``, ``private_address``),
         ``Timeout``, ``NetworkError``, ``AuthError``, ``WebBlocked``, ``BadGateway``,
-        ``WebParseError`` (``no_content``), ``WebProviderError`` (``http_<status>``,
-        ``redirect_loop``, ``bad_redirect``, ``unsupported_content``).
+        ``WebParseError`` (``no_content``, ``pdf_no_text``, ``pdf_broken``), ``WebProviderError``
+        (``http_<status>``, ``redirect_loop``, ``bad_redirect``, ``unsupported_content``, ``pdf_encrypted``).
     """
     secrets = settings.secrets()
     try:
@@ -140,10 +149,7 @@ def fetch_page(
         max_chars = check_number("max_chars", max_chars, detail=BAD_MAX_CHARS)
         max_bytes = check_number("max_bytes", max_bytes, detail=BAD_MAX_BYTES)
         timeout = check_timeout_ms(timeout_ms)
-        if not isinstance(allow_private, bool):
-            raise InvalidInput("allow_private must be true or false", detail_code=BAD_ALLOW_PRIVATE)
-        if not isinstance(include_comments, bool):
-            raise InvalidInput("include_comments must be true or false", detail_code=BAD_INCLUDE_COMMENTS)
+        _check_flags(allow_private=allow_private, include_comments=include_comments, images=images)
         start = request_url(url)
         if deadline is None:
             deadline = Deadline(timeout or settings.timeout_ms)
@@ -163,10 +169,11 @@ def fetch_page(
                 return _result(url.strip(), final_url, 200, content_type, page, False, max_chars)
         if first is None:
             raise unresolved  # type: ignore[misc]  # the local fallback needs the name resolved here
-        response, page = _fetch_direct(start, first, guard, transport, deadline, mode, max_bytes, include_comments)
-        return _result(
-            url.strip(), response.url, response.status, response.content_type, page, response.truncated, max_chars
+        response, page = _fetch_direct(
+            start, first, guard, transport, deadline, mode, max_bytes, include_comments, max_chars, images
         )
+        truncated = response.truncated or page.truncated
+        return _result(url.strip(), response.url, response.status, response.content_type, page, truncated, max_chars)
     except WebSearchError as error:
         redact_error(error, secrets)  # in place
         raise
@@ -230,48 +237,64 @@ def _fetch_direct(
     mode: str,
     max_bytes: int,
     include_comments: bool = False,
+    max_chars: Optional[int] = None,
+    images: bool = False,
 ) -> tuple[HttpResponse, PageText]:
-    policy = RedirectPolicy(start, guard, provider=PROVIDER, canonical=request_url)
-    current, resolved = start, first
+    """The page at ``start`` through the one hop loop (:meth:`HttpTransport.send`): every hop's
+    host checked by ``guard`` and pinned, every answer checked for a bot wall, client-side
+    redirects followed as a browser does (:class:`RefreshChain`)."""
     refreshes = RefreshChain()
-    while True:
-        try:
-            response = _get(current, resolved, transport, deadline, max_bytes)
-        except NetworkError:
-            if refreshes.carrier is None:
-                raise
-            response = refreshes.carrier  # the refresh target is unreachable: stay on the page
-            break
-        blocked = bot_wall_error(response, PROVIDER, registry.bot_walls())
+
+    def answer(response: HttpResponse) -> Optional[str]:
+        """A wall, or an HTTP 429 no refresh's carrier stands in for, ends the fetch here (so
+        that the hop loop cools the host down: a 403 may be one page's, and does not); else
+        where the page sends the browser."""
+        blocked: Optional[WebSearchError] = bot_wall_error(response, PROVIDER, registry.bot_walls())
+        if blocked is None and response.status == 429 and refreshes.carrier is None:
+            blocked = status_error(response, PROVIDER)  # WebBlocked(http_429)
         if blocked is not None:
             raise blocked
-        target = _redirect_target(response, refreshes)
-        if target is None:
-            break
-        hop = policy.follow(response.url, target, deadline)
-        assert hop.resolved is not None  # fetch trusts no host: every hop is checked
-        current, resolved = hop.url, hop.resolved
+        return refreshes.client_redirect(response)
+
+    policy = RedirectPolicy(start, guard, provider=PROVIDER, canonical=request_url)
+    spec = RequestSpec("GET", start, headers={"Accept": _ACCEPT}, browser=True)
+    try:
+        response = transport.send(
+            spec,
+            deadline=deadline,
+            provider=PROVIDER,
+            max_bytes=max_bytes,
+            truncate=True,
+            read_body=_worth_reading_images if images else _worth_reading,
+            hops=HopRules(policy, first, answer),
+        )
+    except NetworkError:
+        if refreshes.carrier is None:
+            raise
+        response = refreshes.carrier  # the refresh target is unreachable: stay on the page
     response = refreshes.settle(response)
     error = status_error(response, PROVIDER)
     if error is not None:
         raise error
     try:
-        return response, _extract(response, mode, deadline, include_comments)
+        return response, _extract(response, mode, deadline, include_comments, max_chars, images)
     except WebParseError as empty:
         if empty.detail_code != NO_CONTENT or refreshes.unfollowed is None:
             raise
-        raise _naming_noscript_target(empty, refreshes.unfollowed) from None
+        raise _naming_noscript_target(empty, response.url, refreshes.unfollowed) from None
 
 
-def _naming_noscript_target(empty: WebParseError, target: str) -> WebParseError:
-    """``empty`` (``no_content``), its message naming the ``<noscript>`` refresh target of
-    the page: where a browser without scripts goes, which fetch does not follow (a browser
-    with scripts on ignores it and runs a script fetch could not read)."""
+def _naming_noscript_target(empty: WebParseError, page_url: str, target: str) -> WebParseError:
+    """``empty`` (``no_content``), its message naming the host of the page's ``<noscript>``
+    refresh target: where a browser without scripts goes, which fetch does not follow (a browser
+    with scripts on ignores it and runs a script fetch could not read). The page chose the
+    target, so the message names its host only (an error line reaches a model outside the
+    untrusted-content block); the address itself is logged."""
     shown = shown_url(target) if carries_credentials(target) or len(target) > _NAMED_URL_CHARS else target
+    logger.info("%s: its <noscript> refresh points at %s", shown_url(page_url), shown)
     return WebParseError(
-        "%s; its <noscript> refresh points at %s, which fetch does not follow (a browser with scripts on"
-        " does not act on it): fetch that URL to read where the page sends a browser without scripts"
-        % (empty.message, shown),
+        "%s; its <noscript> refresh points at a page on %s, which fetch does not follow (a browser with scripts"
+        " on does not act on it)" % (empty.message, host_token(target)),
         provider=empty.provider,
         detail_code=empty.detail_code,
         status=empty.status,
@@ -279,45 +302,24 @@ def _naming_noscript_target(empty: WebParseError, target: str) -> WebParseError:
     )
 
 
-def _get(
-    url: str, resolved: ResolvedHost, transport: HttpTransport, deadline: Deadline, max_bytes: int
-) -> HttpResponse:
-    """GET ``url`` over a connection to a checked address (the next one if connecting fails)."""
-    spec = RequestSpec("GET", url, headers={"Accept": _ACCEPT}, allow_redirects=False, browser=True)
-    failure: Optional[NetworkError] = None
-    for address in resolved.addresses[:_MAX_ADDRESSES]:
-        try:
-            return transport.send(
-                spec,
-                deadline=deadline,
-                provider=PROVIDER,
-                max_bytes=max_bytes,
-                truncate=True,
-                connect_to=address,
-                read_body=_worth_reading,
-            )
-        except NetworkError as error:
-            if error.detail_code not in (CONNECTION_REFUSED, CONNECTION_ERROR) or deadline.expired():
-                raise
-            failure = error
-    assert failure is not None
-    raise failure
+def _worth_reading(status: int, headers: Mapping[str, str], images: bool = False) -> bool:
+    """False for a successful answer of a content type fetch refuses anyway (a video, an archive...)."""
+    return wanted(status, (headers.get("Content-Type") or "").split(";", 1)[0].strip().lower(), images)
 
 
-def _worth_reading(status: int, headers: Mapping[str, str]) -> bool:
-    """False for a successful answer of a content type fetch refuses anyway (a PDF, an image...)."""
-    media = (headers.get("Content-Type") or "").split(";", 1)[0].strip().lower()
-    return not (200 <= status < 300 and media_kind(media) == "other")
+def _worth_reading_images(status: int, headers: Mapping[str, str]) -> bool:
+    """:func:`_worth_reading` of a fetch that returns images."""
+    return _worth_reading(status, headers, images=True)
 
 
-def _redirect_target(response: HttpResponse, refreshes: RefreshChain) -> Optional[str]:
-    """Where the answer sends the browser: its ``Location`` (on a 3xx) or a client-side redirect."""
-    if 300 <= response.status < 400 and response.location:
-        return response.location.strip()
-    return refreshes.client_redirect(response)
-
-
-def _extract(response: HttpResponse, mode: str, deadline: Deadline, include_comments: bool = False) -> PageText:
+def _extract(
+    response: HttpResponse,
+    mode: str,
+    deadline: Deadline,
+    include_comments: bool = False,
+    max_chars: Optional[int] = None,
+    images: bool = False,
+) -> PageText:
     """The page's text, within the deadline; a failure inside the third-party parsers is logged and typed.
 
     Extraction cannot be interrupted and its cost varies a lot (readability takes
@@ -327,13 +329,21 @@ def _extract(response: HttpResponse, mode: str, deadline: Deadline, include_comm
     try:
         return run_within(
             deadline,
-            lambda: page_text(response, mode=mode, provider=PROVIDER, include_comments=include_comments),
+            lambda: page_text(
+                response,
+                mode=mode,
+                provider=PROVIDER,
+                include_comments=include_comments,
+                max_chars=max_chars,
+                deadline=deadline,
+                images=images,
+            ),
             name="websearch-extract",
         )
     except DeadlinePassed:
         raise Timeout(
-            "extracting the text of %s did not finish within the %.0f ms deadline"
-            % (shown_url(response.url), deadline.timeout_ms),
+            "extracting the text of a page on %s did not finish within the %.0f ms deadline"
+            % (host_token(response.url), deadline.timeout_ms),
             provider=PROVIDER,
             detail_code=DEADLINE_EXCEEDED,
         ) from None
@@ -342,7 +352,7 @@ def _extract(response: HttpResponse, mode: str, deadline: Deadline, include_comm
     except Exception as exc:  # a defect in extraction: report it loudly, typed
         logger.error("extracting %s failed unexpectedly", shown_url(response.url), exc_info=True)
         raise WebProviderError(
-            "internal error while extracting %s: %s" % (shown_url(response.url), type(exc).__name__),
+            "internal error while extracting a page on %s: %s" % (host_token(response.url), type(exc).__name__),
             provider=PROVIDER,
             detail_code=INTERNAL_ERROR,
         ) from exc
@@ -354,17 +364,20 @@ def _result(
     text = page.text
     if len(text) > max_chars:
         text, truncated = text[:max_chars], True
-    return {
+    result: FetchResult = {
         "url": url,
         "final_url": final_url,
         "status": status,
-        "content_type": content_type,
+        "content_type": content_type if page.image is None else page.image.content_type,
         "extractor": page.extractor,
         "title": page.title,
         "text": text,
         "truncated": truncated,
         "length": len(text),
     }
+    if page.image is not None:
+        result["width"], result["height"], result["data"] = page.image.width, page.image.height, page.image.data
+    return result
 
 
 # -- search(include_content=True) -----------------------------------------------------------
@@ -381,6 +394,7 @@ def add_page_content(
     extract_mode: ExtractMode = "text",
     resolver: Optional[Resolver] = None,
     trusted_networks: Iterable[str] = (),
+    fetch: Callable[..., FetchResult] = fetch_page,
 ) -> list[ErrorInfo]:
     """Fetch every item's page in threads and put its text in ``item["content"]``.
 
@@ -389,7 +403,9 @@ def add_page_content(
     ``content`` are left alone. A failed page leaves ``content`` empty and adds
     an error entry ``{"type", "message", "retryable", "detail_code", "provider",
     "url"}`` to the returned list; nothing is raised for a page.
-    ``resolver`` and ``trusted_networks`` are passed to :func:`fetch_page`.
+    ``resolver`` and ``trusted_networks`` are passed to :func:`fetch_page`; ``fetch`` is
+    what reads a page (a client passes its own: :func:`fetch_page` with its retries, its
+    requests paced per host and stopped by a host's cool-down like every request of it).
     """
     check_number("max_content_chars", max_content_chars, detail=BAD_MAX_CONTENT_CHARS)
     todo = [item for item in items if not item.get("content")]
@@ -397,27 +413,25 @@ def add_page_content(
         item["content"] = ""
     if not todo:
         return []
-    pool = ThreadPoolExecutor(max_workers=max(1, min(max_workers, len(todo))), thread_name_prefix="websearch-content")
-    try:
-        futures = [
-            pool.submit(
-                fetch_page,
-                item["url"],
-                transport=transport,
-                settings=settings,
-                extract_mode=extract_mode,
-                max_chars=max_content_chars,
-                max_bytes=settings.max_response_bytes,
-                allow_private=settings.allow_private,
-                deadline=deadline,
-                resolver=resolver,
-                trusted_networks=trusted_networks,
-            )
-            for item in todo
-        ]
-        wait(futures, timeout=max(0.0, deadline.remaining_s()) + _CONTENT_GRACE_S)
-    finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+    futures = each_within(
+        deadline,
+        lambda item: fetch(
+            item["url"],
+            transport=transport,
+            settings=settings,
+            extract_mode=extract_mode,
+            max_chars=max_content_chars,
+            max_bytes=settings.max_response_bytes,
+            allow_private=settings.allow_private,
+            deadline=deadline,
+            resolver=resolver,
+            trusted_networks=trusted_networks,
+        ),
+        todo,
+        workers=max_workers,
+        name="websearch-content",
+        grace_s=_CONTENT_GRACE_S,
+    )
     errors: list[ErrorInfo] = []
     for item, future in zip(todo, futures):
         try:

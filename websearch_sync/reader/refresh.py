@@ -1,9 +1,9 @@
-"""Meta refresh as a browser acts on it, for fetch's redirect loop.
+"""Which client-side redirects fetch follows, as a browser does.
 
-A browser with scripting on acts on the first ``<meta http-equiv="refresh">`` of the
-markup it parses. It never sees one inside a comment (IE conditional comments
-``<!--[if lt IE 9]>…<![endif]-->`` are comments to every other browser) or inside
-``<noscript>`` (raw text when scripts run), so fetch never follows those. A redirect stub
+The page is read by the one client-side-redirect reader (``engine.redirects``, shared with
+Baidu's link resolution): the first ``<meta http-equiv="refresh">`` a browser with scripting
+on acts on (none inside a comment or ``<noscript>``), the first ``<noscript>`` one, and a
+stub's script redirect. A redirect stub
 that carries its target twice, in a script for browsers with scripts and in a noscript
 refresh for the others (Baidu's ``/link?url=`` pages), is followed through its script
 (``engine.redirects``: ``location.replace(...)`` on a near-empty page); when no script
@@ -19,18 +19,14 @@ first: a page with text (an article that reloads itself, a news front page that
 refreshes every few minutes) is content and is not left. Only a notice with almost no
 text ("You will be redirected in 5 seconds", under ``NOTICE_TEXT_CHARS`` readable
 characters) is followed, up to ``NOTICE_DELAY_S`` (10 s); beyond that a refresh is a
-reload timer.
+reload timer. Only a page of at most 64 KB is rendered to count its text: a bigger page is
+content (never a notice), so deciding about a refresh costs the same on a 5 MB page.
 """
 
-import html
-import re
-from dataclasses import dataclass, replace
 from typing import Optional
-from urllib.parse import urljoin
 
-from ..engine.redirects import _CONTENT_ATTR, _META_REFRESH, client_redirect  # one reading of the tag for both
+from ..engine.redirects import SCAN_CHARS, Refresh, client_redirects
 from ..extract.article import visible_text
-from ..net.media import content_kind
 from ..net.transport import HttpResponse
 from ..net.urls import page_key
 
@@ -42,115 +38,15 @@ REDIRECT_DELAY_S = 1.0
 #: ``NOTICE_TEXT_CHARS``), and only within this many seconds.
 NOTICE_DELAY_S = 10.0
 NOTICE_TEXT_CHARS = 300
-#: How much of the page is searched for a refresh (the ``<head>`` and the start of the body).
-_SCAN_CHARS = 65536
-
-#: Markup a browser with scripting on never acts on: (opener, closer), lower case.
-_UNSEEN = (("<!--", "-->"), ("<noscript", "</noscript"))
 
 
-@dataclass(frozen=True)
-class Refresh:
-    """A meta refresh: its absolute ``target`` and its ``delay_s``."""
-
-    target: str
-    delay_s: float
-
-
-def _ascii_lower(text: str) -> str:
-    """``text`` lower-cased in ASCII, every other character as ``?``: the same length, so
-    positions carry over (``str.lower`` can change the length)."""
-    return text.encode("ascii", "replace").lower().decode("ascii")
-
-
-def _spans(lowered: str, pairs: tuple[tuple[str, str], ...]) -> list[tuple[int, int, str]]:
-    """(start, end, opener) of every block of ``pairs`` in ``lowered``, outermost first and
-    not nested (an unclosed block runs to the end). Linear: each opener's next position is
-    searched again only once the scan has passed it."""
-    spans: list[tuple[int, int, str]] = []
-    position = 0
-    nexts = {opener: lowered.find(opener) for opener, _ in pairs}
-    closers = dict(pairs)
-    while True:
-        for opener, found in nexts.items():
-            if 0 <= found < position:
-                nexts[opener] = lowered.find(opener, position)
-        live = [(found, opener) for opener, found in nexts.items() if found >= 0]
-        if not live:
-            return spans
-        start, opener = min(live)
-        end = lowered.find(closers[opener], start + len(opener))
-        end = len(lowered) if end < 0 else end + len(closers[opener])
-        spans.append((start, end, opener))
-        position = end
-
-
-def _delay_and_url(value: str) -> Optional[tuple[float, str]]:
-    """(delay in seconds, URL) of a refresh's ``content`` as the HTML standard's declarative
-    refresh steps read it; None when it has no time or no URL (a reload of the same page)."""
-    value = value.strip()
-    digits = len(value) - len(value.lstrip("0123456789"))
-    if not digits and not value.startswith("."):
-        return None
-    delay = float(value[:digits] or 0)
-    rest = value[digits:].lstrip("0123456789.").lstrip()
-    if rest[:1] in (";", ","):
-        rest = rest[1:].lstrip()
-    if rest[:3].lower() == "url":
-        after = rest[3:].lstrip()
-        if after.startswith("="):
-            rest = after[1:].lstrip()
-    if rest[:1] in ("'", '"'):
-        quote, rest = rest[0], rest[1:]
-        rest = rest.split(quote, 1)[0]
-    rest = rest.strip()
-    return (delay, rest) if rest else None
-
-
-def _refresh(tag: str, base_url: str) -> Optional[Refresh]:
-    """The refresh a ``<meta http-equiv=refresh>`` tag asks for; None without a URL (a reload)."""
-    content = _CONTENT_ATTR.search(tag)
-    parsed = _delay_and_url(html.unescape(content.group(1).strip("\"'"))) if content else None
-    if parsed is None:
-        return None
-    try:
-        target = urljoin(base_url, parsed[1])
-    except ValueError:  # malformed (``http://[::1``): the redirect policy refuses it as it is
-        target = parsed[1]
-    return Refresh(target, parsed[0])
-
-
-def meta_refreshes(response: HttpResponse) -> tuple[Optional[Refresh], Optional[Refresh]]:
-    """(the refresh a browser with scripts on acts on: the first outside comments and
-    ``<noscript>``; the first inside ``<noscript>``) of a 2xx HTML page. Either is None when
-    there is no such tag or it has no URL (a browser acts on the first: a reload)."""
-    if content_kind(response) != "html" or not (200 <= response.status < 300):
-        return None, None
-    markup = response.text[:_SCAN_CHARS]
-    unseen = _spans(_ascii_lower(markup), _UNSEEN)
-    acted: Optional[Refresh] = None
-    noscript: Optional[Refresh] = None
-    seen_acted = seen_noscript = False
-    for tag in _META_REFRESH.finditer(markup):
-        block = next((opener for start, end, opener in unseen if start <= tag.start() < end), None)
-        if block is None and not seen_acted:
-            acted, seen_acted = _refresh(tag.group(0), response.url), True
-        elif block == "<noscript" and not seen_noscript:
-            noscript, seen_noscript = _refresh(tag.group(0), response.url), True
-        if seen_acted and seen_noscript:
-            break
-    return acted, noscript
-
-
-def _without(markup: str, pattern: "re.Pattern[str]") -> str:
-    """``markup`` with comments, ``<noscript>`` blocks and matches of ``pattern`` blanked."""
-    kept: list[str] = []
-    position = 0
-    for start, end, _ in _spans(_ascii_lower(markup), _UNSEEN):
-        kept.append(pattern.sub(" ", markup[position:start]))
-        position = end
-    kept.append(pattern.sub(" ", markup[position:]))
-    return " ".join(kept)
+def _readable(response: HttpResponse) -> Optional[str]:
+    """The visible text of a page small enough to be a redirect stub or notice (at most
+    ``SCAN_CHARS`` characters), or ``None`` for a bigger page: that is content, and rendering
+    all of it (megabytes) just to decide about a refresh would cost what the deadline cannot
+    bound. Linear in at most 64 KB."""
+    text = response.text
+    return visible_text(text) if len(text) <= SCAN_CHARS else None
 
 
 class RefreshChain:
@@ -165,36 +61,32 @@ class RefreshChain:
         self.unfollowed: Optional[str] = None
 
     def client_redirect(self, response: HttpResponse) -> Optional[str]:
-        """Where a 2xx HTML page sends the browser: a meta refresh it acts on (module
-        docstring), else a script redirect of a near-empty stub (``engine.redirects``, asked
-        about the markup a browser runs: no comments, no ``<noscript>``)."""
+        """Where a 2xx HTML page sends the browser (``engine.redirects``): a meta refresh it acts
+        on (module docstring), else a near-empty stub's script redirect."""
         self.unfollowed = None
-        if content_kind(response) != "html":
-            return None
-        refresh, noscript = meta_refreshes(response)
+        found = client_redirects(response)
+        refresh = found.refresh
+        if refresh is not None and _same_page(refresh.target, response.url):
+            refresh = None  # a reload: nothing to follow, the script (if any) still runs
         if refresh is not None:
             target = self._followed(refresh, response)
             if target is not None:
                 return target
-        else:
-            # engine.redirects reads the first 64 KB only (and a stub's whole text, which is shorter)
-            script = client_redirect(replace(response, _text=_without(response.text[:_SCAN_CHARS], _META_REFRESH)))
-            if script is not None:
-                return script
-        if noscript is not None and not _same_page(noscript.target, response.url):
-            self.unfollowed = noscript.target
+        elif found.script is not None and not _same_page(found.script, response.url):
+            return found.script
+        if found.noscript is not None and not _same_page(found.noscript.target, response.url):
+            self.unfollowed = found.noscript.target
         return None
 
     def _followed(self, refresh: Refresh, response: HttpResponse) -> Optional[str]:
-        """``refresh``'s target when a browser follows it from ``response`` (module docstring)."""
-        if _same_page(refresh.target, response.url):
-            return None
-        readable = visible_text(response.text)
+        """``refresh``'s target when a browser follows it from ``response`` (module docstring).
+        Only a page of at most 64 KB is rendered to count its text (``_readable``)."""
+        readable = _readable(response)
         if refresh.delay_s > REDIRECT_DELAY_S and (
-            refresh.delay_s > NOTICE_DELAY_S or len(readable) >= NOTICE_TEXT_CHARS
+            refresh.delay_s > NOTICE_DELAY_S or readable is None or len(readable) >= NOTICE_TEXT_CHARS
         ):
             return None
-        if readable.strip():
+        if readable is None or readable.strip():
             self.carrier = response
         return refresh.target
 

@@ -19,6 +19,7 @@ from responses import matchers
 import websearch_sync as ws
 from websearch_sync.backends.baidu import _item, _source, is_baidu_link, parse_baidu_page
 from websearch_sync.engine.html_parsing import elements, has_class, parse_fragment
+from websearch_sync.net.deadline import Deadline
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
 SEARCH_URL = "https://www.baidu.com/s"
@@ -174,7 +175,7 @@ def _links_and_targets(name, count):
     return [item["url"] for item in items], targets
 
 
-def test_resolve_links_reads_location_without_following():
+def test_resolve_links_reads_location_without_following(fake_clock):
     links, targets = _links_and_targets("sluver__1.expected.json", 3)
     targets[2] = targets[2] + "?x=1&y=2"
 
@@ -187,9 +188,29 @@ def test_resolve_links_reads_location_without_following():
     assert [item["url"] for item in result["items"]] == targets
     assert len(calls) == 4  # the search and one request per link; no redirect followed
     assert all(call.request.headers["Referer"] == "https://www.baidu.com/" for call in calls[1:])
+    # each link request waits for Baidu's next slot (1 s apart), after the search's own
+    assert fake_clock.sleeps == [1.0, 1.0, 1.0]
 
 
-def test_resolve_links_reads_js_and_meta_refresh_and_keeps_failures():
+def test_resolve_links_sends_nothing_to_a_host_that_cools_down(fake_clock):
+    """A wall a fetch met on www.baidu.com cools the host down: the links stay as they are."""
+    links, targets = _links_and_targets("sluver__1.expected.json", 3)
+
+    def register(mock):
+        for link, target in zip(links, targets):
+            mock.add("GET", link, status=302, headers={"Location": target}, body="")
+
+    with ws.SearchClient("baidu_html", cache_ttl_s=0, settings=ws.Settings()) as client:
+        wall = ws.WebBlocked("wall", provider="fetch", detail_code="captcha_required")
+        client._transport.gate.blocked("https://www.baidu.com/link?url=x", wall, Deadline(1000))
+        result, calls = search(
+            page("sluver__1.html"), extra=[register], max_results=3, resolve_links=True, client=client
+        )
+    assert [item["url"] for item in result["items"]] == links
+    assert len(calls) == 1  # the search only (its own cool-down is the backend's)
+
+
+def test_resolve_links_reads_js_and_meta_refresh_and_keeps_failures(fake_clock):
     links, targets = _links_and_targets("yaklang__1.expected.json", 4)
     js = '<script>window.location.replace("%s")</script><noscript>x</noscript>' % targets[0]
     meta = '<html><head><meta http-equiv="refresh" content="0;URL=\'%s\'"></head></html>' % targets[1]
@@ -209,7 +230,7 @@ def test_resolve_links_reads_js_and_meta_refresh_and_keeps_failures():
     assert [item["url"] for item in result["items"]] == [targets[0], targets[1], links[2], links[3]]
 
 
-def test_resolve_links_stops_at_the_deadline_and_keeps_what_is_unresolved():
+def test_resolve_links_stops_at_the_deadline_and_keeps_what_is_unresolved(fake_clock):
     links, targets = _links_and_targets("sluver__1.expected.json", 3)
     release = threading.Event()
 

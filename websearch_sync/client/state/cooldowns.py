@@ -101,7 +101,7 @@ class SharedCooldowns:
         """
         prefix = self.state.key("cooldown", "")
         own = _glob(prefix) + ("*" if backend is None else _glob(backend))
-        patterns = [own] if backend is None else [own, own + "@*", own + "\\[*"]  # its endpoints and parts
+        patterns = [own] if backend is None else [own, own + "@*", own + "\\[*"]  # at an endpoint, its parts
 
         def delete(redis: Any) -> list[str]:
             keys = [key for pattern in patterns for key in redis.scan_iter(match=pattern, count=1000)]

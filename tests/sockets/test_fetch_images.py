@@ -1,0 +1,117 @@
+"""fetch returns an image when asked (images=True): PNG, JPEG, GIF and WebP as base64 with
+their size read from the header bytes; refused by default with a hint; over the caps
+downscaled with Pillow (the images extra) or refused as image_too_large without it."""
+
+import base64
+import sys
+
+import pytest
+from faults import respond
+from images import noise_png, pillow_image, png
+from servers import FaultServer
+from test_fetch_pdf import fetch, fetch_error
+
+from websearch_sync.reader import image as image_reader
+
+KEYS = {"url", "final_url", "status", "content_type", "extractor", "title", "text", "truncated", "length"}
+
+
+@pytest.mark.parametrize(
+    "body, content_type, size",
+    [
+        (png(640, 480), "image/png", (640, 480)),
+        (pillow_image(321, 123, "JPEG"), "image/jpeg", (321, 123)),
+        (pillow_image(30, 20, "GIF"), "image/gif", (30, 20)),
+        (pillow_image(77, 55, "WEBP"), "image/webp", (77, 55)),
+    ],
+    ids=["png", "jpeg", "gif", "webp"],
+)
+def test_an_image_comes_back_as_base64_with_its_size(body, content_type, size):
+    with FaultServer({"/i": respond(200, body, content_type=content_type)}) as server:
+        result = fetch(server.url("/i"), images=True)
+    assert set(result) == KEYS | {"width", "height", "data"}
+    assert (result["extractor"], result["content_type"], result["title"]) == ("image", content_type, "")
+    assert (result["width"], result["height"]) == size
+    assert base64.b64decode(result["data"]) == body
+    assert result["text"] == "[image: %s, %dx%d pixels, %.1f KB, from %s]" % (
+        content_type,
+        size[0],
+        size[1],
+        len(body) / 1000,
+        server.url("/i"),
+    )
+
+
+def test_an_image_without_a_content_type_is_sniffed():
+    with FaultServer({"/i": respond(200, png(12, 34), content_type="application/octet-stream")}) as server:
+        result = fetch(server.url("/i"), images=True)
+    assert (result["content_type"], result["width"], result["height"]) == ("image/png", 12, 34)
+
+
+def test_an_image_is_refused_by_default_with_a_hint():
+    with FaultServer({"/i": respond(200, png(10, 10), content_type="image/png")}) as server:
+        error = fetch_error(server.url("/i"))
+    assert (type(error).__name__, error.detail_code) == ("WebProviderError", "unsupported_content")
+    assert "image/png" in error.message and "images=True" in error.hint
+
+
+def test_a_vector_image_is_unsupported_content():
+    svg = b"<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'/>"
+    with FaultServer({"/i": respond(200, svg, content_type="image/svg+xml")}) as server:
+        error = fetch_error(server.url("/i"), images=True)
+    assert (error.detail_code, "PNG, JPEG, GIF and WebP" in error.message) == ("unsupported_content", True)
+
+
+def test_an_image_whose_header_is_cut_is_unreadable():
+    with FaultServer({"/i": respond(200, png(10, 10)[:20], content_type="image/png")}) as server:
+        error = fetch_error(server.url("/i"), images=True)
+    assert (type(error).__name__, error.detail_code) == ("WebParseError", "image_unreadable")
+
+
+def test_an_image_cut_by_the_byte_cap_is_too_large():
+    body = pillow_image(400, 400, "JPEG")
+    with FaultServer({"/i": respond(200, body, content_type="image/jpeg")}) as server:
+        error = fetch_error(server.url("/i"), images=True, max_bytes=len(body) // 2)
+    assert (type(error).__name__, error.detail_code, error.hint) == (
+        "WebProviderError",
+        "image_too_large",
+        "raise max_bytes",
+    )
+
+
+def test_an_image_wider_than_the_cap_is_downscaled_with_pillow():
+    body = png(image_reader.MAX_IMAGE_SIDE + 2000, 50)
+    with FaultServer({"/i": respond(200, body, content_type="image/png")}) as server:
+        result = fetch(server.url("/i"), images=True)
+    assert (result["width"], result["height"]) == (image_reader.MAX_IMAGE_SIDE, 40)
+    assert base64.b64decode(result["data"]).startswith(b"\x89PNG")
+
+
+def test_an_image_over_the_byte_cap_is_downscaled_under_it_with_pillow():
+    body = noise_png(1400, 1300)  # about 5.5 MB of random pixels
+    assert len(body) > image_reader.MAX_IMAGE_BYTES
+    with FaultServer({"/i": respond(200, body, content_type="image/png")}) as server:
+        result = fetch(server.url("/i"), images=True, max_bytes=10_000_000, timeout_ms=30_000)
+    assert len(base64.b64decode(result["data"])) <= image_reader.MAX_IMAGE_BYTES
+    assert result["width"] < 1400 and abs(result["width"] / result["height"] - 1400 / 1300) < 0.01
+
+
+def test_without_pillow_an_image_over_the_cap_is_refused_naming_the_extra(monkeypatch):
+    monkeypatch.setitem(sys.modules, "PIL", None)  # from PIL import Image raises ImportError
+    body = png(image_reader.MAX_IMAGE_SIDE + 1, 10)
+    with FaultServer({"/i": respond(200, body, content_type="image/png")}) as server:
+        error = fetch_error(server.url("/i"), images=True)
+    assert (type(error).__name__, error.detail_code) == ("WebProviderError", "image_too_large")
+    assert "8001x10" in error.message and "'images' extra" in error.message
+
+
+def test_an_image_too_large_to_decode_is_refused_even_with_pillow():
+    body = png(10_000, 6_000, pixels=False)  # 60 megapixels by its header: refused before decoding
+    with FaultServer({"/i": respond(200, body, content_type="image/png")}) as server:
+        error = fetch_error(server.url("/i"), images=True, timeout_ms=10_000)
+    assert error.detail_code == "image_too_large" and "too large to downscale" in error.message
+
+
+def test_images_must_be_a_boolean():
+    error = fetch_error("http://127.0.0.1:9/i", images="yes")
+    assert (type(error).__name__, error.detail_code) == ("InvalidInput", "bad_images")

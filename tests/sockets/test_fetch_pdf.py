@@ -1,0 +1,136 @@
+"""fetch reads a PDF served on loopback: its text layer as text or markdown, its title from
+the metadata, page headings; typed errors for an encrypted, a text-less, a broken and a
+cut PDF; the byte cap, max_chars and the deadline hold on a large one."""
+
+import sys
+import threading
+import time
+
+import pytest
+from clocks import deadline_margin_s, machine_pace
+from faults import respond
+from pdfs import broken_pdf, text_pdf, textless_pdf
+from servers import FaultServer
+
+import websearch_sync as ws
+
+PDF = "application/pdf"
+REPORT = text_pdf(
+    [
+        ["Annual report of the harbour authority", "Tonnage rose by four percent in the year."],
+        ["Dredging of the inner basin was finished in May.", "The new quay opened in October."],
+    ],
+    title="Harbour Authority Annual Report 2024",
+)
+#: 300 pages of 40 lines: pypdf reads it in about 3 s on an idle machine.
+LONG = text_pdf(
+    [
+        ["Page %d, line %d of the long report on the harbour." % (page, line) for line in range(40)]
+        for page in range(300)
+    ]
+)
+
+
+def fetch(url, **kwargs):
+    kwargs.setdefault("allow_private", True)
+    kwargs.setdefault("settings", ws.Settings())
+    return ws.fetch(url, **kwargs)
+
+
+def fetch_error(url, **kwargs):
+    with pytest.raises(ws.WebSearchError) as info:
+        fetch(url, **kwargs)
+    return info.value
+
+
+def test_a_pdf_is_read_as_markdown_with_its_title_and_page_headings():
+    with FaultServer({"/r.pdf": respond(200, REPORT, content_type=PDF)}) as server:
+        result = fetch(server.url("/r.pdf"))
+    assert result["extractor"] == "pdf" and result["content_type"] == PDF
+    assert result["title"] == "Harbour Authority Annual Report 2024"
+    assert result["text"] == (
+        "## Page 1\n\nAnnual report of the harbour authority\nTonnage rose by four percent in the year.\n\n"
+        "## Page 2\n\nDredging of the inner basin was finished in May.\nThe new quay opened in October."
+    )
+    assert not result["truncated"] and result["length"] == len(result["text"])
+
+
+def test_a_pdf_is_read_as_text_with_page_rules():
+    with FaultServer({"/r.pdf": respond(200, REPORT, content_type=PDF)}) as server:
+        text = fetch(server.url("/r.pdf"), extract_mode="text")["text"]
+    assert text.startswith("--- Page 1 ---\n\nAnnual report of the harbour authority\n")
+    assert "\n\n--- Page 2 ---\n\nDredging of the inner basin" in text
+
+
+@pytest.mark.parametrize("content_type", [None, "application/octet-stream"])
+def test_a_pdf_without_a_content_type_is_sniffed(content_type):
+    one_page = text_pdf([["A one-page notice."]], title="Notice")
+    with FaultServer({"/d": respond(200, one_page, content_type=content_type)}) as server:
+        result = fetch(server.url("/d"))
+    assert (result["extractor"], result["title"], result["text"]) == ("pdf", "Notice", "A one-page notice.")
+
+
+@pytest.mark.parametrize(
+    "body, code, detail, words",
+    [
+        (text_pdf([["Secret minutes."]], password="s3cret"), "WebProviderError", "pdf_encrypted", "encrypted"),
+        (textless_pdf(), "WebParseError", "pdf_no_text", "without a text layer"),
+        (broken_pdf(), "WebParseError", "pdf_broken", "cannot be read"),
+    ],
+    ids=["encrypted", "scanned", "broken"],
+)
+def test_an_unreadable_pdf_says_why(body, code, detail, words):
+    with FaultServer({"/x.pdf": respond(200, body, content_type=PDF)}) as server:
+        error = fetch_error(server.url("/x.pdf"))
+    assert (type(error).__name__, error.detail_code) == (code, detail), repr(error)
+    assert words in error.message
+
+
+def test_a_pdf_encrypted_only_against_editing_is_read():
+    body = text_pdf([["Open to read, closed to edit."]], password="")
+    with FaultServer({"/o.pdf": respond(200, body, content_type=PDF)}) as server:
+        assert fetch(server.url("/o.pdf"))["text"] == "Open to read, closed to edit."
+
+
+def test_without_the_pdf_extra_a_pdf_is_unsupported_content_naming_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pypdf", None)  # import pypdf raises ImportError
+    with FaultServer({"/r.pdf": respond(200, REPORT, content_type=PDF)}) as server:
+        error = fetch_error(server.url("/r.pdf"))
+    assert (type(error).__name__, error.detail_code) == ("WebProviderError", "unsupported_content")
+    assert "'pdf' extra" in error.message
+
+
+def test_a_pdf_cut_by_the_byte_cap_is_refused_as_too_large():
+    with FaultServer({"/l.pdf": respond(200, LONG, content_type=PDF)}) as server:
+        error = fetch_error(server.url("/l.pdf"), max_bytes=100_000)
+    assert (type(error).__name__, error.detail_code) == ("WebProviderError", "response_too_large")
+    assert error.hint == "raise max_bytes"
+
+
+def test_max_chars_stops_the_page_by_page_read():
+    with FaultServer({"/l.pdf": respond(200, LONG, content_type=PDF)}) as server, machine_pace() as pace:
+        started = time.monotonic()
+        result = fetch(server.url("/l.pdf"), max_chars=3000, timeout_ms=20_000)
+        elapsed = time.monotonic() - started
+    assert result["truncated"] and result["length"] == 3000
+    assert result["text"].startswith("## Page 1\n\nPage 0, line 0 of the long report")
+    # two pages of about 2 KB each are read, not 300 (about 3 s on an idle machine)
+    assert elapsed < deadline_margin_s(pace.slowdown, 0.75), "took %.2f s" % elapsed
+
+
+def test_the_deadline_holds_on_a_long_pdf_and_its_read_stops():
+    with FaultServer({"/l.pdf": respond(200, LONG, content_type=PDF)}) as server, machine_pace() as pace:
+        started = time.monotonic()
+        try:
+            result = fetch(server.url("/l.pdf"), timeout_ms=1000, max_chars=10**6)
+        except ws.Timeout as error:  # a machine too slow for one page within the second: typed, in time
+            assert error.detail_code == "deadline_exceeded"
+        else:
+            assert result["truncated"] and "## Page 1\n\n" in result["text"] and "## Page 300" not in result["text"]
+        elapsed = time.monotonic() - started
+        margin = deadline_margin_s(pace.slowdown, 0.4)
+        assert elapsed < 1.0 + margin, "a 1000 ms fetch took %.0f ms" % (elapsed * 1000)
+        readers = [thread for thread in threading.enumerate() if thread.name == "websearch-extract"]
+        for thread in readers:  # the read stops at its next page, it does not run on for the other pages
+            thread.join(margin)
+        assert not any(thread.is_alive() for thread in readers)

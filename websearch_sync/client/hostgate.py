@@ -1,0 +1,142 @@
+"""The client's gate for every request it sends: spacing per host and a cool-down after a wall.
+
+Search, fetch, ``search(include_content=True)`` and link resolution (Baidu's
+``resolve_links``) all send through the client's transport, whose one hop loop waits
+here before every hop (:class:`~websearch_sync.net.hops.RequestGate`). So a page of a
+host that just served a captcha is refused like a search would be, and pages read one
+after another from a search engine's host keep that engine's pace.
+
+It is not a second rate limiter: the client's :class:`~.ratelimit.RateLimiter` and
+:class:`~.cooldown.Cooldowns` (and so the shared state, when configured) hold the slots
+and cool-downs. A request to a backend's endpoint host books that backend's own slot
+(its ``min_interval_s``) and obeys its cool-down, so a fetch and a search of one engine
+keep one pace; every host also has a cool-down of its own (``host:<host>[:<port>]``),
+recorded when a page of it met a wall or HTTP 429, or a backend's call to it ended in a block.
+Other hosts are not spaced. A backend's own requests to its endpoint are paced and checked
+by the backend runner already, and pass (:func:`backend_call`).
+"""
+
+import contextlib
+from collections.abc import Iterator, Mapping
+from contextvars import ContextVar
+from typing import Callable, Optional
+from urllib.parse import urlsplit
+
+from ..config import Settings
+from ..engine import registry
+from ..errors import BUDGET_EXHAUSTED, Timeout, WebBlocked
+from ..net.deadline import Deadline
+from .clock import Clock
+from .cooldown import Cooldowns
+from .ratelimit import RateLimiter
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+def host_key(url: str) -> Optional[str]:
+    """The pace and cool-down key of ``url``'s host (``host:<host>``, with ``:<port>`` when it
+    is not the scheme's default), or ``None`` for a URL without a host."""
+    try:
+        parts = urlsplit(url)
+        host, port = (parts.hostname or "").lower(), parts.port
+    except ValueError:
+        return None
+    if not host:
+        return None
+    if port is not None and port != _DEFAULT_PORTS.get(parts.scheme.lower()):
+        return "host:%s:%d" % (host, port)
+    return "host:" + host
+
+
+def engine_hosts(settings: Settings) -> dict[str, tuple[str, ...]]:
+    """``{host key: backend names}``: the backends whose endpoint (configured or default) is on each host."""
+    by_host: dict[str, tuple[str, ...]] = {}
+    for name in registry.backend_names():
+        key = host_key(settings.endpoints.get(name) or registry.backend_class(name).default_endpoint or "")
+        if key is not None:
+            by_host[key] = by_host.get(key, ()) + (name,)
+    return by_host
+
+
+#: The host key of the backend whose call this context runs (see :func:`backend_call`).
+_RUNNING: ContextVar[Optional[str]] = ContextVar("websearch_sync_backend_host", default=None)
+
+
+@contextlib.contextmanager
+def backend_call(endpoint: str) -> Iterator[None]:
+    """While a backend's call runs, its own requests to its endpoint's host pass the gate: the
+    backend runner has checked their cool-downs and booked their slot already. Threads the
+    backend starts (Baidu's link resolution) do not inherit this, so their requests wait."""
+    token = _RUNNING.set(host_key(endpoint))
+    try:
+        yield
+    finally:
+        _RUNNING.reset(token)
+
+
+class HostGate:
+    """Waits for a host's slot and refuses a host that cools down (see the module docstring)."""
+
+    def __init__(
+        self,
+        limiter: RateLimiter,
+        cooldowns: Cooldowns,
+        clock: Clock,
+        settings: Settings,
+        intervals: Callable[[str], float],
+    ) -> None:
+        self.limiter = limiter
+        self.cooldowns = cooldowns
+        self.clock = clock
+        self.settings = settings
+        self.intervals = intervals  #: a backend's spacing (the client's, else its own)
+        self._engines: Optional[Mapping[str, tuple[str, ...]]] = None
+
+    @property
+    def engines(self) -> Mapping[str, tuple[str, ...]]:
+        """By host key: the backends on that host (read from the registry at the first request
+        that is not a backend's own: a search alone never pays for it)."""
+        if self._engines is None:
+            self._engines = engine_hosts(self.settings)
+        return self._engines
+
+    def before(self, url: str, deadline: Deadline, provider: Optional[str]) -> None:
+        """Raise the cool-down of ``url``'s host or of a backend on it (``WebBlocked``, naming
+        ``provider``), or ``Timeout(budget_exhausted)`` when the host's next slot comes after
+        ``deadline``; else wait for the slot. A request of a backend's own call to its own
+        host passes (:func:`backend_call`)."""
+        key = host_key(url)
+        if key is None or key == _RUNNING.get():
+            return
+        engines = self.engines.get(key, ())
+        try:
+            for name in (key, *engines):
+                self.cooldowns.check(name, None, deadline.remaining_s())
+        except WebBlocked as error:
+            error.provider = provider
+            raise
+        for name in engines:  # the engine's own slot: a page of its host keeps its searches' pace
+            self._wait_for_slot(name, deadline, provider)
+
+    def _wait_for_slot(self, name: str, deadline: Deadline, provider: Optional[str]) -> None:
+        interval = self.intervals(name)
+        if interval <= 0:
+            return
+        wait = self.limiter.reserve(name, interval, deadline.remaining_s())
+        if wait is None:  # budget first: do not wait for a slot that comes too late
+            raise Timeout(
+                "%s allows one request every %.1f s; the next slot is %.1f s away but only %.0f ms of the"
+                " deadline are left" % (name, interval, self.limiter.next_free_in(name), deadline.remaining_ms()),
+                provider=provider,
+                detail_code=BUDGET_EXHAUSTED,
+            )
+        if wait > 0:
+            self.clock.sleep(wait)
+
+    def blocked(self, url: str, error: WebBlocked, deadline: Deadline) -> None:
+        """Cool ``url``'s host down after it answered with ``error`` (a wall, HTTP 429; a search's 403)."""
+        key = host_key(url)
+        if key is not None:
+            self.cooldowns.record(error, key, None, deadline.remaining_s())

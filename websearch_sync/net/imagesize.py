@@ -1,0 +1,73 @@
+"""The width and height of a PNG, JPEG, GIF or WebP image, read from its header bytes
+(no image library). Linear in the bytes read: a JPEG's segments are skipped by length."""
+
+from typing import Optional
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+#: JPEG start-of-frame markers (the ones that carry the frame size): C0-CF but DHT, JPG, DAC.
+_SOF = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
+#: JPEG markers without a length (start of image, restart markers, TEM).
+_STANDALONE = frozenset({0xD8, 0x01, *range(0xD0, 0xD8)})
+
+
+def _big(data: bytes, start: int, size: int) -> int:
+    return int.from_bytes(data[start : start + size], "big")
+
+
+def _little(data: bytes, start: int, size: int) -> int:
+    return int.from_bytes(data[start : start + size], "little")
+
+
+def _png(data: bytes) -> Optional[tuple[int, int]]:
+    if len(data) < 24 or data[12:16] != b"IHDR":
+        return None
+    return _big(data, 16, 4), _big(data, 20, 4)
+
+
+def _gif(data: bytes) -> Optional[tuple[int, int]]:
+    return (_little(data, 6, 2), _little(data, 8, 2)) if len(data) >= 10 else None
+
+
+def _webp(data: bytes) -> Optional[tuple[int, int]]:
+    chunk = data[12:16]
+    if chunk == b"VP8 " and len(data) >= 30:
+        return _little(data, 26, 2) & 0x3FFF, _little(data, 28, 2) & 0x3FFF
+    if chunk == b"VP8L" and len(data) >= 25:
+        bits = _little(data, 21, 4)
+        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    if chunk == b"VP8X" and len(data) >= 30:
+        return _little(data, 24, 3) + 1, _little(data, 27, 3) + 1
+    return None
+
+
+def _jpeg(data: bytes) -> Optional[tuple[int, int]]:
+    position = 2  # after the start-of-image marker
+    while position + 9 <= len(data):
+        if data[position] != 0xFF:
+            return None
+        marker = data[position + 1]
+        if marker == 0xFF:  # a fill byte before the marker
+            position += 1
+            continue
+        if marker in _SOF:
+            return _big(data, position + 7, 2), _big(data, position + 5, 2)
+        if marker in _STANDALONE:
+            position += 2
+            continue
+        if marker == 0xD9:  # end of image before any frame
+            return None
+        position += 2 + _big(data, position + 2, 2)
+    return None
+
+
+_READERS = {"image/png": _png, "image/gif": _gif, "image/webp": _webp, "image/jpeg": _jpeg}
+
+
+def image_size(data: bytes, media: str) -> Optional[tuple[int, int]]:
+    """``(width, height)`` of an image of type ``media`` (``image/png``, ``image/jpeg``,
+    ``image/gif``, ``image/webp``) from its bytes; None when the header does not say (cut,
+    malformed, or a zero side)."""
+    reader = _READERS.get(media)
+    size = reader(data) if reader is not None else None
+    return size if size is not None and size[0] > 0 and size[1] > 0 else None

@@ -1,0 +1,173 @@
+"""Reading an image for a multimodal model: PNG, JPEG, GIF or WebP as base64, within caps.
+
+Only when asked (``fetch(..., images=True)``): a text user keeps today's refusal. The
+width and height come from the header bytes (:mod:`..net.imagesize`, no dependency).
+An image over the caps (``MAX_IMAGE_BYTES``, ``MAX_IMAGE_SIDE``: what the model APIs
+take) is downscaled when Pillow is installed (the ``images`` extra), else refused with
+``WebProviderError(image_too_large)``; one so large that decoding it is itself the risk
+(over ``MAX_DECODE_PIXELS``) is refused either way.
+"""
+
+import base64
+import io
+import math
+from typing import Any, Optional
+from urllib.parse import urlsplit
+
+from ..errors import IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNSUPPORTED_CONTENT, WebParseError, WebProviderError
+from ..net.imagesize import image_size
+from ..net.media import sniffed_image_type
+from ..net.transport import HttpResponse
+from .pagetext import ImageData, PageText
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+EXTRACTOR = "image"
+EXTRA = "images"
+#: Bytes of one image (Anthropic's per-image limit; OpenAI takes more).
+MAX_IMAGE_BYTES = 5_000_000
+#: Pixels on the longer side (Anthropic's limit).
+MAX_IMAGE_SIDE = 8000
+#: An image with more pixels than this is not decoded to downscale it (a decompression bomb).
+MAX_DECODE_PIXELS = 50_000_000
+#: Pillow's format names for the types fetch returns.
+_FORMATS = {"image/png": "PNG", "image/jpeg": "JPEG", "image/gif": "GIF", "image/webp": "WEBP"}
+#: Attempts at re-encoding smaller when the first downscaled image is still over the byte cap.
+_ATTEMPTS = 4
+
+
+def _pillow() -> Any:
+    """Pillow's ``Image`` module, or ``None`` without the ``images`` extra."""
+    try:
+        from PIL import Image
+    except ImportError:
+        return None
+    return Image
+
+
+def describe(image: ImageData, url: str) -> str:
+    """The one line a text-only reader gets for an image."""
+    size = len(image.data) * 3 // 4
+    return "[image: %s, %dx%d pixels, %.1f KB, from %s]" % (
+        image.content_type,
+        image.width,
+        image.height,
+        size / 1000,
+        url,
+    )
+
+
+def image_text(response: HttpResponse, *, provider: Optional[str], images: bool) -> PageText:
+    """The image of ``response`` as ``PageText`` (``extractor="image"``, ``image`` set, ``text``
+    one line describing it).
+
+    Raises ``WebProviderError``: ``unsupported_content`` (``images`` is false: the hint says
+    to ask; or a type other than PNG, JPEG, GIF and WebP), ``image_too_large`` (cut by
+    ``max_bytes``, or over the caps without Pillow); ``WebParseError(image_unreadable)``.
+    """
+    host = urlsplit(response.url).hostname or "the site"
+    declared = response.content_type or "an image"
+    if not images:
+        raise WebProviderError(
+            "%s served %s content, an image; fetch returns images only when asked (images=True)" % (host, declared),
+            provider=provider,
+            detail_code=UNSUPPORTED_CONTENT,
+            status=response.status,
+            hint="pass images=True to receive it as base64 data with its size",
+        )
+    media = sniffed_image_type(response.content[:16])
+    if media is None:
+        if response.content_type in _FORMATS or not response.content:
+            raise _unreadable(host, provider, response.status)
+        raise WebProviderError(
+            "%s served %s content, which fetch cannot return (PNG, JPEG, GIF and WebP images only)" % (host, declared),
+            provider=provider,
+            detail_code=UNSUPPORTED_CONTENT,
+            status=response.status,
+        )
+    if response.truncated:
+        raise _too_large(
+            "%s served an image larger than the %d-byte cap" % (host, len(response.content)),
+            provider,
+            response.status,
+            "raise max_bytes",
+        )
+    size = image_size(response.content, media)
+    if size is None:
+        raise _unreadable(host, provider, response.status)
+    content, (width, height) = _within_caps(response.content, media, size, host, provider, response.status)
+    image = ImageData(media, width, height, base64.b64encode(content).decode("ascii"))
+    return PageText("", describe(image, response.url), EXTRACTOR, image=image)
+
+
+def _unreadable(host: str, provider: Optional[str], status: int) -> WebParseError:
+    return WebParseError(
+        "%s served an image whose size cannot be read (cut or malformed)" % host,
+        provider=provider,
+        detail_code=IMAGE_UNREADABLE,
+        status=status,
+    )
+
+
+def _too_large(message: str, provider: Optional[str], status: int, hint: str) -> WebProviderError:
+    return WebProviderError(message, provider=provider, detail_code=IMAGE_TOO_LARGE, status=status, hint=hint)
+
+
+def _within_caps(
+    content: bytes, media: str, size: tuple[int, int], host: str, provider: Optional[str], status: int
+) -> tuple[bytes, tuple[int, int]]:
+    """``content`` and its size when within the caps, else the image downscaled by Pillow."""
+    width, height = size
+    if len(content) <= MAX_IMAGE_BYTES and max(width, height) <= MAX_IMAGE_SIDE:
+        return content, size
+    over = "%s served a %dx%d image of %d bytes, over the caps (%d bytes, %d pixels a side)" % (
+        host,
+        width,
+        height,
+        len(content),
+        MAX_IMAGE_BYTES,
+        MAX_IMAGE_SIDE,
+    )
+    if width * height > MAX_DECODE_PIXELS:
+        raise _too_large(
+            "%s; it is too large to downscale (over %d pixels)" % (over, MAX_DECODE_PIXELS),
+            provider,
+            status,
+            "fetch a smaller rendition of the image",
+        )
+    pillow = _pillow()
+    if pillow is None:
+        raise _too_large(
+            "%s; downscaling needs the optional 'images' extra (pip install -e '.[images]' from a checkout)" % over,
+            provider,
+            status,
+            "install the images extra (Pillow) to downscale it",
+        )
+    try:
+        smaller = _downscale(pillow, content, media, size)
+    except (OSError, ValueError, pillow.DecompressionBombError):
+        raise _unreadable(host, provider, status) from None
+    if smaller is None:
+        raise _too_large("%s; downscaling did not bring it under the byte cap" % over, provider, status, "")
+    return smaller
+
+
+def _downscale(
+    pillow: Any, content: bytes, media: str, size: tuple[int, int]
+) -> Optional[tuple[bytes, tuple[int, int]]]:
+    """The image re-encoded in its own format, scaled to fit the caps (None when a few
+    ever smaller attempts stay over the byte cap)."""
+    width, height = size
+    scale = min(1.0, MAX_IMAGE_SIDE / max(width, height))
+    with pillow.open(io.BytesIO(content)) as image:
+        image.load()
+        if media == "image/jpeg" and image.mode not in ("RGB", "L"):
+            image = image.convert("RGB")
+        for _ in range(_ATTEMPTS):
+            target = (max(1, int(width * scale)), max(1, int(height * scale)))
+            out = io.BytesIO()
+            image.resize(target).save(out, format=_FORMATS[media])
+            if out.tell() <= MAX_IMAGE_BYTES:
+                return out.getvalue(), target
+            scale *= 0.9 * math.sqrt(MAX_IMAGE_BYTES / out.tell())
+    return None

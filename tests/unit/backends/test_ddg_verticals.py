@@ -22,7 +22,8 @@ from websearch_sync.models import SearchParams
 from websearch_sync.net.transport import HttpResponse
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures" / "ddg_html"
-SHARED = Path(__file__).resolve().parents[3].parent.parent / "shared" / "fixtures" / "verticals"
+#: Recorded pages copied from ../shared/fixtures/verticals (provenance in its SOURCES.md).
+RECORDED = Path(__file__).resolve().parents[2] / "data" / "verticals"
 TOKEN_PAGE = (FIXTURES / "phrona__news_rust_programming.1.html").read_text(encoding="utf-8")
 NEWS = (FIXTURES / "phrona__news_rust_programming.2.json").read_text(encoding="utf-8")
 TOKEN = "4-223413263753125317115557746668718077517"
@@ -45,9 +46,7 @@ def _query(request):
     ],
 )
 def test_the_token_is_read_in_each_shape_the_recorded_pages_carry(page, token):
-    path = SHARED / "ddg_vqd" / ("se-scraper__test_keyword_%s.html" % page)
-    if not path.exists():
-        pytest.skip("../shared is not beside the checkout")
+    path = RECORDED / ("se-scraper__test_keyword_%s.html" % page)
     text = path.read_text(encoding="utf-8")
     assert vqd_token(text) == token  # vqd=3-…& in the d.js URL
     assert vqd_token(text.replace("vqd=3-", "vqd=x")) == token  # vqd='3-…' in the page's script
@@ -86,9 +85,7 @@ def test_news_asks_the_token_page_then_news_js_with_its_token_at_the_pace():
 
 
 def test_more_news_than_a_page_asks_the_answers_own_next():
-    later = SHARED / "ddg_news" / "phrona__rust_programming_2026-08-22.json"
-    if not later.exists():
-        pytest.skip("../shared is not beside the checkout")
+    later = RECORDED / "phrona__rust_programming_2026-08-22.json"
     first = json.loads(NEWS)
     with responses.RequestsMock() as mock, _client() as client:
         mock.get("https://duckduckgo.com/", body=TOKEN_PAGE, content_type="text/html; charset=UTF-8")

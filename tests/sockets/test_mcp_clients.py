@@ -277,7 +277,13 @@ print(json.dumps({"mcp": version("mcp"), "tools": sorted(t.name for t in tools),
 
 #: smolagents takes an argument as optional only when its schema says ``"nullable": true`` (mcpadapt
 #: passes the MCP ``inputSchema`` properties through), so through ``MCPClient`` the model must give them all.
-EVERY_ARGUMENT = {"max_results": 5, "locale": "en-US", "time_range": "year", "include_content": False, "vertical": "web"}
+EVERY_ARGUMENT = {
+    "max_results": 5,
+    "locale": "en-US",
+    "time_range": "year",
+    "include_content": False,
+    "vertical": "web",
+}
 
 
 @needs_mcp1_client

@@ -36,12 +36,11 @@ import websearch_sync as ws
 from websearch_sync.cli.backends_cmd import backend_rows
 from websearch_sync.config import is_secret_name
 from websearch_sync.contract.cases import discover
-from websearch_sync.contract.conformance import STATUSES
+from websearch_sync.contract.conformance import STATUSES, sent_values
 from websearch_sync.contract.conformance import declared_error as kit_declared_error
 from websearch_sync.engine import registry
 from websearch_sync.errors import WebSearchError
 from websearch_sync.models import SearchParams
-from websearch_sync.net.transport import RequestSpec
 from websearch_sync.validate import search_params
 
 pytestmark = pytest.mark.usefixtures("wire_kind")  # every test on both wire kinds (conftest.py)
@@ -89,17 +88,6 @@ def declared_error(name: str, status: int) -> type[WebSearchError]:
     if status in STATUS_EXCEPTIONS.get(name, {}):
         return STATUS_EXCEPTIONS[name][status][0]
     return kit_declared_error(cls_of(name), status)
-
-
-def sent_values(spec: RequestSpec) -> list[str]:
-    """Every value of the query string, form and top-level JSON body of a request, as text."""
-    values: list[Any] = []
-    for part in (spec.params, spec.data, spec.json):
-        if isinstance(part, dict):
-            values.extend(part.values())
-        elif isinstance(part, (list, tuple)):
-            values.extend(value for _key, value in part)
-    return [str(value) for value in values]
 
 
 def replay(

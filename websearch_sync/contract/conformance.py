@@ -140,17 +140,23 @@ def _interpreted(backend: Backend, response: HttpResponse) -> Any:
         return error
 
 
-def _request_values(spec: RequestSpec) -> str:
-    """The query string, form and JSON body of a request (decoded), as one text."""
-    parts: list[Any] = [unquote_plus(urlsplit(spec.url).query)]
+def sent_values(spec: RequestSpec) -> list[str]:
+    """Every value of the query parameters, form and top-level JSON body of a request, as text."""
+    values: list[Any] = []
     for part in (spec.params, spec.data, spec.json):
         if isinstance(part, dict):
-            parts.extend(part.values())
+            values.extend(part.values())
         elif isinstance(part, (list, tuple)):
-            parts.extend(value for _key, value in part)
-        elif part is not None:
-            parts.append(part)
-    return " ".join(str(value) for value in parts)
+            values.extend(value for _key, value in part)
+    return [str(value) for value in values]
+
+
+def _request_values(spec: RequestSpec) -> str:
+    """The query string (decoded), the :func:`sent_values` and a body that is neither, as one text."""
+    bodies = [
+        str(part) for part in (spec.data, spec.json) if part is not None and not isinstance(part, (dict, list, tuple))
+    ]
+    return " ".join([unquote_plus(urlsplit(spec.url).query), *sent_values(spec), *bodies])
 
 
 class _Kit:

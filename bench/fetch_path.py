@@ -7,17 +7,17 @@ alone, measured interleaved in this one run (issue 35: "time is fetch's", goal <
 Per set: median and total ms per page of each system (best of ``--repeat`` runs per page),
 the ratios to readability-lxml, and what fetch adds to ``extract_html`` (median ms). The pages
 are those of ``bench/extraction.py`` (its ``DEFAULT_SETS``); each is served as
-``text/html; charset=utf-8`` by a keep-alive server without Nagle's delay, so the figure is the
-client's work: the request, the byte cap, the answer's look (bot walls, client-side redirect),
+``text/html; charset=utf-8`` by a keep-alive server without Nagle's delay, in a process of its
+own, so the figure is the client's work: the request, the byte cap, the answer's look (bot walls, client-side redirect),
 the extraction thread and the result.
 """
 
 import argparse
 import http.server
+import multiprocessing
 import os
 import statistics
 import sys
-import threading
 from collections.abc import Sequence
 from typing import Optional
 
@@ -30,8 +30,8 @@ from extraction import DEFAULT_SETS, baseline_text, load, ours_text, run  # noqa
 import websearch_sync as ws  # noqa: E402
 
 
-def serve(pages: dict[str, bytes]) -> http.server.ThreadingHTTPServer:
-    """A loopback server answering ``/<index>`` with that page; started, not yet stopped."""
+def serve(pages: dict[str, bytes]) -> "tuple[http.server.ThreadingHTTPServer, multiprocessing.process.BaseProcess]":
+    """A loopback server answering ``/<index>`` with that page, serving from a child process."""
 
     class Handler(http.server.BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -49,15 +49,17 @@ def serve(pages: dict[str, bytes]) -> http.server.ThreadingHTTPServer:
             pass
 
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, name="bench-server", daemon=True).start()
-    return server
+    # in a process of its own: its work must not share this process's GIL with the client's
+    process = multiprocessing.get_context("fork").Process(target=server.serve_forever, daemon=True)
+    process.start()
+    return server, process
 
 
 def measure(name: str, data_dir: str, repeat: int, impersonate: str) -> None:
     pages = load(data_dir)
     served = {"/%d" % index: html.encode("utf-8") for index, (_, html, _) in enumerate(pages)}
     urls = {html: "/%d" % index for index, (_, html, _) in enumerate(pages)}
-    server = serve(served)
+    server, process = serve(served)
     base = "http://127.0.0.1:%d" % server.server_address[1]
     settings = ws.Settings(allow_private=True, impersonate=impersonate)
     client = ws.SearchClient("stub", settings=settings, cache_ttl_s=0, min_interval_s=0, retries=0)
@@ -72,7 +74,8 @@ def measure(name: str, data_dir: str, repeat: int, impersonate: str) -> None:
         out = run(pages, {"readability-lxml": baseline_text, "extract_html": ours_text, "fetch": through_fetch}, repeat)
     finally:
         client.close()
-        server.shutdown()
+        process.terminate()
+        process.join()
         server.server_close()
     times = {system: figures[1] for system, figures in out.items()}
     base_total, base_median = sum(times["readability-lxml"]), statistics.median(times["readability-lxml"])

@@ -19,6 +19,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
+from clocks import FakeClock
 from faults import gated, respond
 from servers import FaultServer
 
@@ -114,9 +115,10 @@ def test_lists_both_tools_with_the_adapters_schemas_and_searches_the_stub():
     assert first.structured_content["provider_meta"]["cached"] is False
     # one SearchClient for the server's lifetime: the second call is answered from its cache
     assert again.is_error is False and again.structured_content["provider_meta"]["cached"] is True
-    # one ToolSession: the third lookup of the same normalised query is refused
-    assert third.is_error is True and third.structured_content is None  # an error is its one line of text
-    assert text_of(third).startswith("Error: InvalidInput (repeated_lookup): ")
+    # one ToolSession: the third lookup of the same normalised query is the answer already given, with a note
+    assert third.is_error is False and third.structured_content["items"] == again.structured_content["items"]
+    assert text_of(third).startswith("Note: this query was already looked up 2 times in the last 600 s. ")
+    assert third.structured_content["note"] in text_of(third)
 
 
 def test_failures_are_error_results_never_protocol_errors():
@@ -339,6 +341,8 @@ def test_bad_concurrency_is_invalid_input(capsys):
     assert caught.value.detail_code == "bad_max_concurrent"
     assert main(["mcp", "--max-repeats", "0"]) == 2
     assert capsys.readouterr().err.startswith("error: InvalidInput/bad_max_repeats: ")
+    assert main(["mcp", "--repeat-window", "-1"]) == 2
+    assert capsys.readouterr().err.startswith("error: InvalidInput/bad_repeat_window: ")
 
 
 def test_mcp_tools_mirror_the_tool_adapter():
@@ -564,6 +568,27 @@ def test_a_cancelled_merge_stops_every_backend_before_the_upstream():
         first = run_bounded(scenario)
     assert first.is_error is False, first
     assert (len(arrivals["brave"]), len(arrivals["searxng"])) == (1, 1), "the cancelled merge reached an engine"
+
+
+def test_a_later_conversation_on_the_same_server_looks_up_again():
+    """Issue 33.18: the guard lasted the server's whole life, so a third conversation asking what the
+    first two asked was refused. Repeats count within the window (the client's clock), and within it
+    a repeat gets the answer already given instead of an error."""
+    with FaultServer({"*": respond(200, article_html())}) as site:
+        clock = FakeClock()
+        with SearchClient(settings=ws.Settings(allow_private=True), clock=clock, cache_ttl_s=0) as client:
+            tools = McpTools(client)  # the server's defaults: 2 lookups within 600 s
+            conversations = []
+            for _ in range(3):
+                conversations.append(tools.call("web_fetch", {"url": site.url("/page")}))
+                clock.advance(60)
+            clock.advance(600)
+            later = tools.call("web_fetch", {"url": site.url("/page")})
+        assert len(site.requests) == 3  # the third conversation's lookup came from the server's memory
+    assert [outcome.is_error for outcome in conversations + [later]] == [False] * 4
+    assert conversations[2].text.startswith("Note: this page was already looked up 2 times in the last 600 s. ")
+    assert conversations[2].result["text"] == conversations[1].result["text"]
+    assert "note" not in later.result and not later.text.startswith("Note:")
 
 
 def test_failed_lookups_do_not_use_up_max_repeats():

@@ -26,6 +26,9 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 
 #: MCP tool names (the vendor spelling, which every MCP client accepts).
 TOOL_NAMES = {"search": "web_search", "fetch": "web_fetch"}
+#: Seconds within which the server counts repeats of one lookup: a server outlives many
+#: conversations, and a later one may ask the same thing again.
+DEFAULT_REPEAT_WINDOW_S = 600.0
 
 
 class CallCancelled(BaseException):
@@ -90,18 +93,29 @@ class McpTools:
 
     Args:
         client: the :class:`SearchClient` every call uses (not closed here).
-        max_repeats: how often one query or URL may be looked up (see :class:`ToolSession`).
+        max_repeats: how often one query or URL is looked up within ``repeat_window_s``; a
+            repeat past that gets the answer already given (see :class:`ToolSession`).
+        repeat_window_s: seconds within which lookups count as repeats (None: the server's life).
         clock: the :class:`CancellableClock` ``client`` was built with, so that a cancelled
             call stops at its next wait (without it a cancelled call runs to its end).
 
     Thread-safe: the server calls :meth:`call` from several worker threads at once.
     """
 
-    def __init__(self, client: SearchClient, *, max_repeats: int = 2, clock: Optional[CancellableClock] = None) -> None:
+    def __init__(
+        self,
+        client: SearchClient,
+        *,
+        max_repeats: int = 2,
+        repeat_window_s: Optional[float] = DEFAULT_REPEAT_WINDOW_S,
+        clock: Optional[CancellableClock] = None,
+    ) -> None:
         self.client = client
         self.clock = clock
         # web_fetch returns an image as an MCP image block (with its one-line description as text)
-        self.session = ToolSession(client, max_repeats=max_repeats, names=TOOL_NAMES, images=True)
+        self.session = ToolSession(
+            client, max_repeats=max_repeats, repeat_window_s=repeat_window_s, names=TOOL_NAMES, images=True
+        )
         self._definitions: Optional[list[dict[str, Any]]] = None
         self._lock = threading.Lock()
 

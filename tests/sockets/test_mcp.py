@@ -28,7 +28,7 @@ from websearch_sync import tool
 from websearch_sync.cli import main
 from websearch_sync.client.search_client import SearchClient
 from websearch_sync.mcp import McpTools, serve_stdio
-from websearch_sync.mcp.tools import TOOL_NAMES, CancellableClock
+from websearch_sync.mcp.tools import TOOL_NAMES, CancellableClock, nullable_optional
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTICLE = ROOT / "tests" / "data" / "fetch" / "57b4dafd18cfd0531b69f81e87158648227c673ef159f8d8c87d34e34bdb21f2.html.gz"
@@ -106,7 +106,7 @@ def test_lists_both_tools_with_the_adapters_schemas_and_searches_the_stub():
     assert [t.name for t in listed] == ["web_search", "web_fetch"]
     for mcp_tool, definition in zip(listed, expected_definitions):
         assert mcp_tool.description == definition["description"]
-        assert mcp_tool.input_schema == definition["parameters"]
+        assert mcp_tool.input_schema == nullable_optional(definition["parameters"])
         assert mcp_tool.annotations.read_only_hint is True
     assert first.is_error is False
     assert same_wrapper(text_of(first)) == same_wrapper(tool.format_results(expected))
@@ -345,10 +345,35 @@ def test_bad_concurrency_is_invalid_input(capsys):
     assert capsys.readouterr().err.startswith("error: InvalidInput/bad_repeat_window: ")
 
 
+def test_optional_arguments_are_nullable_and_the_schema_stays_valid():
+    """Issue 33.19: smolagents' MCP adapter requires every argument whose schema does not say
+    ``"nullable": true``. Optional ones say it; required ones do not; the schema is still a valid
+    JSON Schema (draft 2020-12 ignores the keyword), and a call without them still validates."""
+    jsonschema = pytest.importorskip("jsonschema")
+    with SearchClient() as client:
+        definitions = {d["name"]: d["parameters"] for d in McpTools(client).definitions()}
+    for schema in definitions.values():
+        required = set(schema["required"])
+        assert required and all(
+            ("nullable" in spec) != (prop in required) for prop, spec in schema["properties"].items()
+        )
+        jsonschema.Draft202012Validator.check_schema(schema)
+    jsonschema.validate({"query": "q"}, definitions["web_search"])
+    jsonschema.validate({"url": "https://example.com/"}, definitions["web_fetch"])
+    assert set(definitions["web_search"]["properties"]) - set(definitions["web_search"]["required"]) == {
+        "max_results",
+        "locale",
+        "time_range",
+        "include_content",
+        "vertical",
+    }
+
+
 def test_mcp_tools_mirror_the_tool_adapter():
     with SearchClient() as client:
         tools = McpTools(client)
-        assert tools.definitions() == tool.tool_definitions("json_schema", names=TOOL_NAMES, settings=ws.Settings())
+        adapter = tool.tool_definitions("json_schema", names=TOOL_NAMES, settings=ws.Settings())
+        assert tools.definitions() == [dict(d, parameters=nullable_optional(d["parameters"])) for d in adapter]
         outcome = tools.call("web_search", {"query": "q", "max_results": 1})
         assert outcome.is_error is False and same_wrapper(outcome.text) == same_wrapper(
             tool.format_results(outcome.result)

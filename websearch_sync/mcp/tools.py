@@ -70,6 +70,22 @@ class CancellableClock(Clock):
             raise CallCancelled()
 
 
+def nullable_optional(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` (a tool's arguments) with ``"nullable": true`` on each optional property, a copy.
+
+    smolagents' MCP adapter takes an argument as optional only when its schema says so (the
+    OpenAPI keyword); without it every argument is required of the model. JSON Schema ignores
+    keywords it does not define, so other clients read the schema as before, and the server
+    reads ``null`` as "not given" (:func:`~websearch_sync.tool.call_tool`).
+    """
+    required = set(schema.get("required", ()))
+    properties = {
+        name: spec if name in required else dict(spec, nullable=True)
+        for name, spec in schema.get("properties", {}).items()
+    }
+    return dict(schema, properties=properties)
+
+
 @dataclass(frozen=True)
 class ToolOutcome:
     """What one tool call gives back: the text for the model, the JSON result (``call_tool``'s,
@@ -120,7 +136,8 @@ class McpTools:
         self._lock = threading.Lock()
 
     def definitions(self) -> list[dict[str, Any]]:
-        """``tool_definitions("json_schema")`` under the MCP names, decided once per server.
+        """``tool_definitions("json_schema")`` under the MCP names, decided once per server, each
+        optional argument marked ``"nullable": true`` (see :func:`nullable_optional`).
 
         The search tool is left out when its backend is not configured (logged once);
         that is decided by ``client.settings.backend``, so give the backend there
@@ -128,7 +145,10 @@ class McpTools:
         """
         with self._lock:
             if self._definitions is None:
-                self._definitions = tool_definitions("json_schema", names=TOOL_NAMES, settings=self.client.settings)
+                self._definitions = [
+                    dict(definition, parameters=nullable_optional(definition["parameters"]))
+                    for definition in tool_definitions("json_schema", names=TOOL_NAMES, settings=self.client.settings)
+                ]
             return [dict(definition) for definition in self._definitions]
 
     def call(

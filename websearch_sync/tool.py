@@ -393,7 +393,7 @@ def call_tool(
 REMEMBERED_LOOKUPS = 64
 #: What a repeat answered from the session's memory says to the model, before the answer.
 REPEAT_NOTE = (
-    "Note: this %s was already looked up %d times%s. This is the answer you already have, not a new lookup: "
+    "Note: this %s was already looked up %s%s. This is the answer you already have, not a new lookup: "
     "use it instead of repeating the same lookup."
 )
 
@@ -486,7 +486,8 @@ class ToolSession:
         """The answer the model already has for this lookup, with the note saying so."""
         what = "query" if tool == SEARCH_TOOL else "page"
         within = "" if self.repeat_window_s is None else " in the last %g s" % self.repeat_window_s
-        note = REPEAT_NOTE % (what, len(lookups.started), within)
+        count = len(lookups.started)
+        note = REPEAT_NOTE % (what, "once" if count == 1 else "%d times" % count, within)
         return cast(ToolResult, dict(cast(Mapping[str, Any], lookups.answer), note=note))
 
     def _release(self, key: tuple[str, str], lookups: _Lookups, started: float) -> None:

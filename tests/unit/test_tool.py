@@ -240,7 +240,7 @@ def test_fetch_tool_repeat_guard_uses_the_normalised_url(monkeypatch):
     assert "error" not in session.call_tool("web_fetch", {"url": "https://a.example/a#x"})
     again = session.call_tool("web_fetch", {"url": "https://A.example/a"})
     assert again["url"] == "https://a.example/a#x" and fetched == ["https://a.example/a#x"]
-    assert again["note"].startswith("Note: this page was already looked up 1 times.")
+    assert again["note"].startswith("Note: this page was already looked up once.")
 
 
 def test_failed_lookups_do_not_count_as_repeats(monkeypatch):

@@ -12,7 +12,12 @@ answers of fixtures/searxng/ (shortlist__1.json, browse-API__1.json):
   ``searx/engines/wikidata.py``;
 * ``searx/webadapter.py``: ``engines=``/``categories=`` names it does not know are ignored
   (the default engines run); ``searx/search/__init__.py``: the engines get
-  ``min(default timeout, timeout_limit)`` and the answer waits for them up to that;
+  ``min(default timeout, timeout_limit)`` (the default timeout: the slowest own ``timeout`` of
+  the engines asked), and the answer waits for them up to that; with
+  ``outgoing.max_request_timeout`` set they get ``min(timeout_limit, max_request_timeout)``
+  instead, their own timeouts left aside (``max_request_timeout``);
+* ``searx/webapp.py: config``: ``GET /config`` lists every engine (``name``, ``categories``,
+  ``enabled``, ``timeout`` ...) and the categories (``config=False``: an instance without it, 404);
 * an engine that failed is listed as ``[engine, reason]``, then suspended (``Suspended:
   <reason>``, not asked again) as ``searx/search/processors/abstract.py`` does;
 * ``searx/botdetection``: the limiter's 429 ``Too Many Requests`` (``_helpers.py``) after
@@ -72,6 +77,7 @@ class Engine:
     delay_s: float = 0.0
     fails: Optional[str] = None  #: the reason SearXNG gives ("too many requests", "CAPTCHA", ...)
     default: bool = True  #: runs when a search names no engine or category
+    timeout_s: Optional[float] = None  #: its own ``timeout`` (default: ``outgoing.request_timeout``)
     asked: int = 0
 
     def result(self, position: int, query: str) -> dict[str, Any]:
@@ -98,6 +104,8 @@ class FakeSearXNG:
     engines: list[Engine]
     formats: Sequence[str] = ("html", "json")
     request_timeout_s: float = 3.0  #: settings.yml ``outgoing.request_timeout``
+    max_request_timeout_s: Optional[float] = None  #: settings.yml ``outgoing.max_request_timeout``
+    config: bool = True  #: serves ``/config``
     limiter: bool = False
     public_instance: bool = False
     front: Optional[str] = None
@@ -111,7 +119,10 @@ class FakeSearXNG:
         self._suspended: dict[str, str] = {}
         self._json_requests = 0
         self._lock = threading.Lock()
-        self.server = FaultServer({"/search": self._search, "/": respond(200, HOME_PAGE)})
+        routes = {"/search": self._search, "/": respond(200, HOME_PAGE)}
+        if self.config:
+            routes["/config"] = self._config
+        self.server = FaultServer(routes)
 
     def __enter__(self) -> "FakeSearXNG":
         self.server.__enter__()
@@ -133,6 +144,37 @@ class FakeSearXNG:
             for r in self.server.requests
             if r.route == "/search"
         ]
+
+    @property
+    def config_reads(self) -> int:
+        """How many ``/config`` requests arrived."""
+        return sum(1 for r in self.server.requests if r.route == "/config")
+
+    def own_timeout_s(self, engine: Engine) -> float:
+        return engine.timeout_s if engine.timeout_s is not None else self.request_timeout_s
+
+    # -- /config ----------------------------------------------------------------------------
+
+    def _config(self, conn: Any, request: Any, server: FaultServer) -> None:
+        categories = list(dict.fromkeys(c for e in self.engines for c in e.categories))
+        engines = [
+            {
+                "name": e.name,
+                "categories": list(e.categories),
+                "shortcut": e.name[:2],
+                "enabled": True,  # `default=False` models an engine outside the default categories
+                "paging": True,
+                "language_support": True,
+                "languages": [],
+                "regions": [],
+                "safesearch": False,
+                "time_range_support": False,
+                "timeout": self.own_timeout_s(e),
+            }
+            for e in self.engines
+        ]
+        body = {"categories": categories, "engines": engines, "plugins": [], "instance_name": "SearXNG"}
+        respond(200, json.dumps(body).encode("utf-8"), content_type="application/json")(conn, request, server)
 
     # -- /search ----------------------------------------------------------------------------
 
@@ -171,11 +213,18 @@ class FakeSearXNG:
         by_category = [e for e in self.engines if set(e.categories) & set(categories)]
         return named or by_category or [e for e in self.engines if e.default]
 
+    def _actual_timeout(self, engines: list[Engine], form: dict[str, str]) -> float:
+        """``searx/search/__init__.py: Search._get_requests``: the time every engine is given."""
+        default = max((self.own_timeout_s(e) for e in engines), default=self.request_timeout_s)
+        asked = float(form["timeout_limit"]) if form.get("timeout_limit") else None
+        most = self.max_request_timeout_s
+        if most is None:
+            return default if asked is None else min(default, asked)
+        return min(default, most) if asked is None else min(asked, most)
+
     def _answer(self, form: dict[str, str], server: FaultServer) -> dict[str, Any]:
         engines = self._selected(form)
-        timeout = self.request_timeout_s
-        if form.get("timeout_limit"):
-            timeout = min(timeout, float(form["timeout_limit"]))
+        timeout = self._actual_timeout(engines, form)
         results: list[dict[str, Any]] = list(self.extra_results)
         unresponsive: list[list[str]] = []
         waited = 0.0

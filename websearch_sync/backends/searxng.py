@@ -36,10 +36,12 @@ any language the instance speaks (:mod:`.searxng_reasons`).
 import dataclasses
 from collections.abc import Sequence
 from typing import Any, Optional
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urljoin, urlsplit, urlunsplit
 
+from ..config import Settings
 from ..engine.base import dig, page_number
 from ..engine.json_api import JsonApiBackend
+from ..engine.pace import before_next_request
 from ..engine.setting import Setting, own_timeout
 from ..errors import (
     ANSWER_ONLY,
@@ -66,8 +68,9 @@ from ..errors import (
 from ..models import ErrorInfo, ParseResult, SearchParams
 from ..net.botwall import bot_wall_error
 from ..net.deadline import Deadline
-from ..net.transport import HttpResponse, RequestSpec, retry_after_seconds
+from ..net.transport import HttpResponse, HttpTransport, RequestSpec, retry_after_seconds
 from ..net.urls import shown_url
+from .searxng_config import InstanceConfig, known_config, read_if_wanted, slow_answer
 from .searxng_extras import extras_of, ignored_names
 from .searxng_reasons import MAX_REASON_CHARS, read_reason
 
@@ -134,6 +137,11 @@ class SearXNG(JsonApiBackend):
     options = ("categories", "engines", "pageno")
     volatile_params = ("timeout_limit",)
 
+    def __init__(self, settings: Settings) -> None:
+        super().__init__(settings)
+        #: The ``timeout_limit`` this call sent last (a backend object serves one call).
+        self.sent_limit_s = 0.0
+
     def endpoint_url(self) -> str:
         """``Settings.endpoints["searxng"]`` as it is, else the instance's root (``base_url``,
         a trailing ``/search`` dropped) + ``/search``."""
@@ -191,19 +199,48 @@ class SearXNG(JsonApiBackend):
             names = _names(params.options.get(name), name, self.name)
             if names:
                 query[name] = names
+        return RequestSpec("GET", self.endpoint_url(), params=query, headers=self._headers(language))
+
+    def _headers(self, language: Optional[str]) -> dict[str, str]:
+        """The headers of every request to the instance (its limiter checks them all)."""
         headers = self.json_headers(self.bearer())
         headers.update(_BROWSER_HEADERS)
         headers["Accept-Language"] = _accept_language(language)
-        return RequestSpec("GET", self.endpoint_url(), params=query, headers=headers)
+        return headers
+
+    def search(self, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
+        """Read the instance's ``/config`` first when a slow answer asked for it
+        (:mod:`.searxng_config`), then search."""
+        self.check(params)
+        headers = self._headers(searxng_language(params.locale) if params.locale else None)
+        if read_if_wanted(transport, self._config_url(), headers, deadline, self.name, self.secrets()):
+            before_next_request()  # the search is this call's second request: it keeps the call's pace
+        return super().search(params, transport, deadline)
+
+    def _config_url(self) -> str:
+        return urljoin(self.endpoint_url(), "config")
+
+    def instance(self) -> Optional[InstanceConfig]:
+        """What the instance published at ``/config``, when it was read (:mod:`.searxng_config`)."""
+        return known_config(self._config_url())
 
     def fit_request(self, spec: RequestSpec, deadline: Deadline) -> RequestSpec:
         """Add ``timeout_limit``: what is left of the deadline, minus a margin for the round
         trip and parsing, so the instance answers with the engines that made it in time
-        instead of waiting for its slowest one past our deadline."""
+        instead of waiting for its slowest one past our deadline; never more than the
+        slowest own timeout of the engines asked (``/config``): an instance that sets
+        ``outgoing.max_request_timeout`` gives every engine ``timeout_limit`` instead of its own."""
         left = deadline.remaining_s()
         limit = max(_MIN_TIMEOUT_LIMIT_S, left - _MARGIN_S - _MARGIN_SHARE * left)
         query = dict(spec.params or {})
+        instance = self.instance()
+        if instance is not None:
+            asked = [str(query.get(name) or "").split(",") for name in ("engines", "categories")]
+            own = instance.engines_timeout_s(*asked)
+            if own is not None:
+                limit = max(_MIN_TIMEOUT_LIMIT_S, min(limit, own))
         query["timeout_limit"] = "%.2f" % limit
+        self.sent_limit_s = float(query["timeout_limit"])
         return dataclasses.replace(spec, params=query)
 
     def cooldown_keys(self, params: SearchParams) -> tuple[str, ...]:
@@ -223,6 +260,11 @@ class SearXNG(JsonApiBackend):
             if names
         ]
         return "%s[%s]" % (self.cooldown_scope(), "; ".join(asked) or "default engines")
+
+    def interpret(self, response: HttpResponse, params: SearchParams) -> ParseResult:
+        """Note a slow answer (:func:`.searxng_config.slow_answer`), then read it."""
+        slow_answer(self._config_url(), response.elapsed_ms / 1000.0, self.sent_limit_s)
+        return super().interpret(response, params)
 
     def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
         """The instance's own refusals (a 404 at the base URL, Werkzeug's 403, the limiter's

@@ -15,11 +15,15 @@ answers of fixtures/searxng/ (shortlist__1.json, browse-API__1.json):
   ``min(default timeout, timeout_limit)`` (the default timeout: the slowest own ``timeout`` of
   the engines asked), and the answer waits for them up to that; with
   ``outgoing.max_request_timeout`` set they get ``min(timeout_limit, max_request_timeout)``
-  instead, their own timeouts left aside (``max_request_timeout``);
+  instead, their own timeouts left aside (``max_request_timeout``); a ``<N`` word in the query
+  wins over ``timeout_limit`` (``searx/query.py: TimeoutParser``);
 * ``searx/webapp.py: config``: ``GET /config`` lists every engine (``name``, ``categories``,
   ``enabled``, ``timeout`` ...) and the categories (``config=False``: an instance without it, 404);
 * an engine that failed is listed as ``[engine, reason]``, then suspended (``Suspended:
   <reason>``, not asked again) as ``searx/search/processors/abstract.py`` does;
+* ``searx/webapp.py: search``: a query word ``!!name`` (an external bang) is answered with
+  ``redirect(result_container.redirect_url)``, a 302 to that site's own search (``bang_site``
+  + the rest of the query, as ``searx/external_bang.py`` builds it for ``!!g``);
 * ``searx/botdetection``: the limiter's 429 ``Too Many Requests`` (``_helpers.py``) after
   ``API_MAX`` = 4 JSON requests (``ip_limit.py``), and on a public instance the redirect of a
   suspicious client from ``/search`` to ``/`` (``ip_limit.py`` with ``link_token``).
@@ -106,6 +110,7 @@ class FakeSearXNG:
     request_timeout_s: float = 3.0  #: settings.yml ``outgoing.request_timeout``
     max_request_timeout_s: Optional[float] = None  #: settings.yml ``outgoing.max_request_timeout``
     config: bool = True  #: serves ``/config``
+    bang_site: str = "https://www.google.com/search?q="  #: where ``!!g`` sends a search
     limiter: bool = False
     public_instance: bool = False
     front: Optional[str] = None
@@ -191,6 +196,11 @@ class FakeSearXNG:
             return blocked(conn, request, server)
         if form.get("format", "html") not in self.formats:
             return respond(403, WERKZEUG_403)(conn, request, server)
+        words = form.get("q", "").split()
+        if any(word.startswith("!!") and len(word) > 2 for word in words):
+            rest = "+".join(word for word in words if not word.startswith("!!"))
+            redirecting = b"<!doctype html>\n<html lang=en>\n<title>Redirecting...</title>\n"
+            return respond(302, redirecting, {"Location": self.bang_site + rest})(conn, request, server)
         body = self._answer(form, server)
         return respond(200, json.dumps(body).encode("utf-8"), content_type="application/json")(conn, request, server)
 
@@ -217,6 +227,9 @@ class FakeSearXNG:
         """``searx/search/__init__.py: Search._get_requests``: the time every engine is given."""
         default = max((self.own_timeout_s(e) for e in engines), default=self.request_timeout_s)
         asked = float(form["timeout_limit"]) if form.get("timeout_limit") else None
+        in_query = [int(w[1:]) for w in form.get("q", "").split() if w.startswith("<") and w[1:].isdigit()]
+        if in_query:  # searx/query.py: TimeoutParser, which wins over the form's timeout_limit
+            asked = float(in_query[-1]) if in_query[-1] < 100 else in_query[-1] / 1000.0
         most = self.max_request_timeout_s
         if most is None:
             return default if asked is None else min(default, asked)

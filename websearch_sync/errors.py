@@ -145,6 +145,7 @@ ENGINE_ERROR = "engine_error"  #: a SearXNG engine failed inside the instance
 RESPONSE_TOO_LARGE = "response_too_large"
 REDIRECT_LOOP = "redirect_loop"
 BAD_REDIRECT = "bad_redirect"
+OFFSITE_REDIRECT = "offsite_redirect"  #: a search endpoint redirected to another site (SearXNG's `!!bang`)
 UNSUPPORTED_CONTENT = "unsupported_content"
 PDF_ENCRYPTED = "pdf_encrypted"  #: fetch: a PDF that needs a password to read
 IMAGE_TOO_LARGE = "image_too_large"  #: fetch: an image over the byte or pixel cap

@@ -23,6 +23,10 @@ docs/backends.md):
 * **Its deadline.** The instance waits for its slowest engine (its
   ``outgoing.request_timeout``) unless told ``timeout_limit``; each request says
   what is left of the call's deadline minus a margin for the round trip and parsing.
+* **Its query syntax** (:mod:`.searxng_query`): ``!engine``, ``:lang`` and ``<N`` in the query
+  win over the request's options; a ``<N`` is capped at the call's deadline. No redirect is
+  followed: an external ``!!bang`` redirects to another site (``offsite_redirect``), the
+  limiter to the home page (a block), anything else on the host is a base URL to fix.
 * **Its extras.** Answers, infoboxes, suggestions and corrections go to
   ``provider_meta["extras"]``; engine/category names it ignored are a warning.
 
@@ -36,7 +40,7 @@ any language the instance speaks (:mod:`.searxng_reasons`).
 import dataclasses
 from collections.abc import Sequence
 from typing import Any, Optional
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from urllib.parse import SplitResult, urljoin, urlsplit, urlunsplit
 
 from ..config import Settings
 from ..engine.base import dig, page_number
@@ -55,6 +59,7 @@ from ..errors import (
     HTTP_403,
     HTTP_404,
     HTTP_429,
+    OFFSITE_REDIRECT,
     UNEXPECTED_SHAPE,
     AuthError,
     InvalidInput,
@@ -69,9 +74,10 @@ from ..models import ErrorInfo, ParseResult, SearchParams
 from ..net.botwall import bot_wall_error
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, retry_after_seconds
-from ..net.urls import shown_url
+from ..net.urls import host_token, shown_url
 from .searxng_config import InstanceConfig, known_config, read_if_wanted, slow_answer
 from .searxng_extras import extras_of, ignored_names
+from .searxng_query import within_deadline
 from .searxng_reasons import MAX_REASON_CHARS, read_reason
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -86,6 +92,8 @@ _BROWSER_HEADERS = {
     "Sec-Fetch-Site": "same-origin",
     "Sec-Fetch-Dest": "empty",
 }
+#: The redirects an instance may answer a search with (read, never followed by the transport).
+_REDIRECT_STATUSES = (301, 302, 303, 307, 308)
 #: ``language`` values SearXNG accepts besides language codes.
 _SPECIAL_LANGUAGES = ("all", "auto")
 
@@ -136,6 +144,8 @@ class SearXNG(JsonApiBackend):
     )
     options = ("categories", "engines", "pageno")
     volatile_params = ("timeout_limit",)
+    #: No redirect is followed: an external ``!!bang`` redirects to another site (read, refused).
+    follow_redirects = False
 
     def __init__(self, settings: Settings) -> None:
         super().__init__(settings)
@@ -199,7 +209,13 @@ class SearXNG(JsonApiBackend):
             names = _names(params.options.get(name), name, self.name)
             if names:
                 query[name] = names
-        return RequestSpec("GET", self.endpoint_url(), params=query, headers=self._headers(language))
+        return RequestSpec(
+            "GET",
+            self.endpoint_url(),
+            params=query,
+            headers=self._headers(language),
+            allow_redirects=self.follow_redirects,
+        )
 
     def _headers(self, language: Optional[str]) -> dict[str, str]:
         """The headers of every request to the instance (its limiter checks them all)."""
@@ -238,8 +254,10 @@ class SearXNG(JsonApiBackend):
             asked = [str(query.get(name) or "").split(",") for name in ("engines", "categories")]
             own = instance.engines_timeout_s(*asked)
             if own is not None:
-                limit = max(_MIN_TIMEOUT_LIMIT_S, min(limit, own))
-        query["timeout_limit"] = "%.2f" % limit
+                limit = min(limit, own)
+        if isinstance(query.get("q"), str):  # a `<N` word in the query would win over timeout_limit
+            query["q"], limit = within_deadline(query["q"], limit)
+        query["timeout_limit"] = "%.2f" % max(_MIN_TIMEOUT_LIMIT_S, limit)
         self.sent_limit_s = float(query["timeout_limit"])
         return dataclasses.replace(spec, params=query)
 
@@ -269,7 +287,10 @@ class SearXNG(JsonApiBackend):
     def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
         """The instance's own refusals (a 404 at the base URL, Werkzeug's 403, the limiter's
         429 and its redirect to the home page), a 403 from something in front of it, else
-        the shared API mapping."""
+        the shared API mapping. A redirect is never followed off the instance's host."""
+        redirect = self._redirect_error(response)
+        if redirect is not None:
+            return redirect
         if response.status == 404:
             return self._not_found(response)
         if response.status == 403:
@@ -283,14 +304,6 @@ class SearXNG(JsonApiBackend):
                 "your address to `pass_ip` in limiter.toml or set `server.limiter: false` in settings.yml",
                 retryable=False,
                 retry_after=LIMITER_WINDOW_S,
-            )
-        if error is None and self._sent_home(response):
-            return WebBlocked(
-                "searxng: %s redirected the search to its home page: the limiter treats this client as a bot "
-                "(a public instance does this to API clients); use an instance you run" % shown_url(response.url),
-                provider=self.name,
-                detail_code=CAPTCHA_REQUIRED,
-                status=response.status,
             )
         return error
 
@@ -331,15 +344,42 @@ class SearXNG(JsonApiBackend):
             % shown_url(response.url),
         )
 
-    def _sent_home(self, response: HttpResponse) -> bool:
-        """True when the answer came from the instance's home page instead of ``/search``
-        (the redirects of ``searx/botdetection``: ``link_token``, ``http_sec_fetch``)."""
-        try:
-            asked, came = urlsplit(self.endpoint_url()), urlsplit(response.url)
-        except ValueError:
-            return False
+    def _redirect_error(self, response: HttpResponse) -> Optional[WebSearchError]:
+        """What a redirect means (none is followed): one off the instance's host (SearXNG's answer
+        to an external ``!!bang``: following it would send the query to that site from the user's
+        own address), one to the instance's home page (its limiter, ``searx/botdetection``:
+        ``link_token``, ``http_sec_fetch``), or one elsewhere on its host (the base URL to fix)."""
+        target = _redirect_target(response)
+        if target is None:
+            return None
+        asked = urlsplit(self.endpoint_url())
+        if (target.hostname or "").lower() != (asked.hostname or "").lower():
+            return WebProviderError(
+                "searxng: %s answered with a redirect to another site (%s) instead of results; not followed: "
+                "SearXNG sends an external bang (`!!g`, `!!w` ... in the query) to that site's own search, which "
+                "would get the query from your own address; drop the `!!` word (a single `!` picks the instance's "
+                "own engine)" % (shown_url(response.url), host_token(urlunsplit(target))),
+                provider=self.name,
+                detail_code=OFFSITE_REDIRECT,
+                status=response.status,
+            )
         root = urlsplit(instance_root(self.endpoint_url())).path.rstrip("/")
-        return came.path != asked.path and came.path.rstrip("/") == root and came.hostname == asked.hostname
+        if target.path.rstrip("/") == root and target.path != asked.path:
+            return WebBlocked(
+                "searxng: %s redirected the search to its home page: the limiter treats this client as a bot "
+                "(a public instance does this to API clients); use an instance you run" % shown_url(response.url),
+                provider=self.name,
+                detail_code=CAPTCHA_REQUIRED,
+                status=response.status,
+            )
+        error = super().classify(response)
+        assert error is not None  # a redirect is never a success
+        return _reworded(
+            error,
+            "searxng: %s redirected the search to %s on its own host (HTTP %d, not followed): set %s to the "
+            "address it redirects to"
+            % (shown_url(response.url), shown_url(urlunsplit(target)), response.status, self._endpoint_origin()),
+        )
 
     def error_envelope(self, data: Any) -> Optional[tuple[Any, Optional[str]]]:
         """SearXNG's ``{"error": "No query"}``."""
@@ -397,6 +437,16 @@ def _names(value: Any, option: str, provider: str) -> Optional[str]:
             detail_code=BAD_ENGINES if option == "engines" else BAD_CATEGORIES,
         )
     return ",".join(p.strip() for p in parts)
+
+
+def _redirect_target(response: HttpResponse) -> Optional[SplitResult]:
+    """Where a redirect answer sends the search (absolute), or ``None`` for another answer."""
+    if response.status not in _REDIRECT_STATUSES or not response.location:
+        return None
+    try:
+        return urlsplit(urljoin(response.url, response.location.strip()))
+    except ValueError:  # unparsable: the shared mapping reports the status
+        return None
 
 
 def _is_limiter_429(response: HttpResponse) -> bool:

@@ -1,0 +1,64 @@
+"""SearXNG as it really runs (issue 33, point 15): what a real instance with failing engines, its
+limiter, locked preferences and a bot wall in front of it does, and what the library makes of it.
+Every test talks to the fake instance of tests/fake_searxng.py."""
+
+import pytest
+from clocks import FakeClock
+from fake_searxng import Engine, FakeSearXNG
+
+import websearch_sync as ws
+
+
+def client(sx, clock=None, **settings):
+    return ws.SearchClient(
+        settings=ws.Settings(providers={"searxng": dict({"base_url": sx.url}, **settings)}),
+        clock=clock or FakeClock(),
+        retries=2,
+        cache_ttl_s=0,
+    )
+
+
+def search(c, **options):
+    try:
+        return c.search("q", **dict({"backend": "searxng"}, **options))
+    except ws.WebSearchError as error:
+        return error
+
+
+# -- cool-downs -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "reason, suspended_s, kind_default_s",
+    [("CAPTCHA", 3600.0, 600.0), ("access denied", 180.0, 300.0)],
+)
+def test_a_blocked_engine_cools_down_as_long_as_the_instance_suspends_it(reason, suspended_s, kind_default_s):
+    """Before: the cool-down was the kind's default (600 s after a CAPTCHA, 300 s after a 403),
+    not the suspension the error carried (3600 s, 180 s)."""
+    clock = FakeClock()
+    with FakeSearXNG([Engine("duckduckgo", fails=reason)]) as sx:
+        c = client(sx, clock)
+        error = search(c)
+        assert isinstance(error, ws.WebBlocked) and error.retry_after == suspended_s
+        clock.advance(min(suspended_s, kind_default_s) + 1)
+        again = search(c)
+        if suspended_s > kind_default_s:
+            assert isinstance(again, ws.WebBlocked) and "cooling down" in again.message
+            assert len(sx.searches) == 1
+        else:
+            assert len(sx.searches) == 2, "still cooling down past the instance's own suspension"
+
+
+def test_after_the_limiters_429_the_cool_down_keeps_its_advice_and_stays_not_retryable():
+    """Before: the cool-down's error dropped the limiter's advice and said retryable: true."""
+    with FakeSearXNG([Engine("google")], limiter=True) as sx:
+        c = client(sx)
+        for _ in range(4):
+            search(c)
+        first = search(c)
+        later = search(c)
+        assert len(sx.searches) == 5
+    assert "cooling down" in later.message
+    assert (later.retryable, first.retryable) == (False, False)
+    assert "pass_ip" in later.message and "server.limiter: false" in later.message
+    assert later.retry_after is not None and later.retry_after <= 3600.0

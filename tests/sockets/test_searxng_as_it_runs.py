@@ -62,3 +62,20 @@ def test_after_the_limiters_429_the_cool_down_keeps_its_advice_and_stays_not_ret
     assert (later.retryable, first.retryable) == (False, False)
     assert "pass_ip" in later.message and "server.limiter: false" in later.message
     assert later.retry_after is not None and later.retry_after <= 3600.0
+
+
+# -- every engine failed ----------------------------------------------------------------------------
+
+
+def test_an_all_engines_failed_errors_entries_name_their_engine_and_suspension():
+    """Before: the entries of the error's ``errors`` had neither ``engine`` nor ``retry_after``."""
+    engines = [Engine("brave", fails="too many requests"), Engine("qwant", delay_s=5.0)]
+    with FakeSearXNG(engines, request_timeout_s=0.2) as sx:
+        error = search(client(sx), max_results=3)
+    assert isinstance(error, ws.Timeout)
+    entries = error.to_dict()["errors"]
+    assert [(e["engine"], e["detail_code"], e.get("retry_after")) for e in entries] == [
+        ("brave", "http_429", 180.0),
+        ("qwant", "engine_timeout", None),
+    ]
+    assert "engine" not in error.to_dict()  # the call's own error is the instance's, not one engine's

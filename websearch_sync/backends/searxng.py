@@ -38,7 +38,6 @@ any language the instance speaks (:mod:`.searxng_reasons`).
 """
 
 import dataclasses
-from collections.abc import Sequence
 from typing import Any, Optional
 from urllib.parse import SplitResult, urljoin, urlsplit, urlunsplit
 
@@ -54,31 +53,26 @@ from ..errors import (
     BAD_LOCALE,
     BAD_SETTING,
     CAPTCHA_REQUIRED,
-    ENGINE_ERROR,
-    ENGINE_TIMEOUT,
     HTTP_403,
     HTTP_404,
-    HTTP_429,
     OFFSITE_REDIRECT,
     UNEXPECTED_SHAPE,
     AuthError,
     InvalidInput,
-    Timeout,
     WebBlocked,
     WebParseError,
     WebProviderError,
     WebSearchError,
-    redact,
 )
-from ..models import ErrorInfo, ParseResult, SearchParams
+from ..models import ParseResult, SearchParams
 from ..net.botwall import bot_wall_error
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, retry_after_seconds
 from ..net.urls import host_token, shown_url
 from .searxng_config import InstanceConfig, known_config, read_if_wanted, slow_answer
 from .searxng_extras import extras_of, ignored_names
+from .searxng_failures import engine_failure, no_results_because
 from .searxng_query import within_deadline
-from .searxng_reasons import MAX_REASON_CHARS, read_reason
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -96,17 +90,6 @@ _BROWSER_HEADERS = {
 _REDIRECT_STATUSES = (301, 302, 303, 307, 308)
 #: ``language`` values SearXNG accepts besides language codes.
 _SPECIAL_LANGUAGES = ("all", "auto")
-
-#: A kind of engine failure (:func:`.searxng_reasons.read_reason`) -> (error class, detail
-#: code, seconds SearXNG suspends the engine by default: settings.yml ``search.suspended_times``).
-_ENGINE_PROBLEMS: dict[str, tuple[type[WebSearchError], str, Optional[float]]] = {
-    "captcha": (WebBlocked, CAPTCHA_REQUIRED, 3600.0),
-    "too_many_requests": (WebBlocked, HTTP_429, 180.0),
-    "access_denied": (WebBlocked, HTTP_403, 180.0),
-    "timeout": (Timeout, ENGINE_TIMEOUT, None),
-}
-#: Seconds SearXNG suspends an engine after any other failure (settings.yml ``search.ban_time_on_fail``).
-_FAILURE_SUSPENSION_S = 5.0
 
 #: The limiter's window for JSON requests (``searx/botdetection/ip_limit.py``: ``API_WINDOW``,
 #: at most ``API_MAX`` = 4 requests per IP in it): how long a client it refused stays away.
@@ -405,13 +388,15 @@ class SearXNG(JsonApiBackend):
                 "searxng answered with a non-list `results`", provider=self.name, detail_code=UNEXPECTED_SHAPE
             )
         items = self.items_from(results, params)
-        failures = [_engine_error(entry, self.name, self.secrets()) for entry in data.get("unresponsive_engines") or ()]
+        failures = [
+            engine_failure(entry, self.name, self.secrets()) for entry in data.get("unresponsive_engines") or ()
+        ]
         problems = [failure for failure in failures if failure is not None]
         if not items and problems:
-            raise _no_results_because([error for _, error in problems], response.status, self.name)
+            raise no_results_because(problems, response.status, self.name)
         extras = extras_of(data)
-        errors = [_engine_entry(engine, error) for engine, error in problems]
-        errors.extend(warning.to_dict() for warning in self._warnings(params, results, [e for e, _ in problems]))
+        errors = [problem.to_dict() for problem in problems]
+        errors.extend(warning.to_dict() for warning in self._warnings(params, results, [p.engine for p in problems]))
         if not items and (extras.get("answers") or extras.get("infoboxes")):
             errors.append(_answer_only(extras).to_dict())
         return ParseResult(items=items, errors=errors, extras=extras)
@@ -515,68 +500,6 @@ def instance_root(base_url: str) -> str:
     if path.endswith("/search"):
         path = path[: -len("/search")].rstrip("/")
     return urlunsplit((parts.scheme, parts.netloc, path, "", ""))
-
-
-def _engine_error(entry: Any, provider: str, secrets: list[str]) -> Optional[tuple[str, WebSearchError]]:
-    """One ``[engine, reason]`` pair as ``(engine, error)`` (``None`` for an unreadable entry).
-
-    A blocked engine (CAPTCHA, too many requests, access denied) or a suspended one
-    is not retryable at once: the instance has suspended it (``retry_after`` is
-    SearXNG's default suspension for that failure).
-    """
-    if not isinstance(entry, (list, tuple)) or not entry:
-        return None
-    engine = str(entry[0])[:MAX_REASON_CHARS]
-    reason = str(entry[1])[:MAX_REASON_CHARS] if len(entry) > 1 and entry[1] is not None else "no reason given"
-    kind, suspended = read_reason(reason)
-    cls, detail, suspension = _ENGINE_PROBLEMS.get(kind or "", (WebProviderError, ENGINE_ERROR, None))
-    blocked = cls is WebBlocked
-    if suspended and not blocked:
-        suspension = _FAILURE_SUSPENSION_S
-    message = redact("searxng engine %r failed: %s" % (engine, reason), secrets)
-    return engine, cls(
-        message,
-        provider=provider,
-        detail_code=detail,
-        retryable=False if blocked or suspended else None,
-        retry_after=suspension if blocked or suspended else None,
-    )
-
-
-def _engine_entry(engine: str, error: WebSearchError) -> ErrorInfo:
-    """An ``errors`` entry for one failed engine: its name, and how long the instance leaves it alone."""
-    entry = error.to_dict()
-    entry["engine"] = engine
-    if error.retry_after is not None:
-        entry["retry_after"] = error.retry_after
-    return entry
-
-
-def _no_results_because(problems: Sequence[WebSearchError], status: int, provider: str) -> WebSearchError:
-    """No results while engines failed: an error, not "0 results" (a block must not look empty).
-
-    Blocked (or suspended) only when every engine asked is: then it may be asked again
-    when the first of them is back (``retry_after``); otherwise the failure that may heal
-    at once (a timeout first) decides. Every engine's own failure is attached once in
-    ``errors`` (which also marks the error as the engines', see :meth:`SearXNG.cooldown_key`).
-    """
-    waiting = [p.retry_after for p in problems if p.retry_after is not None]
-    if len(waiting) == len(problems):  # every engine is blocked or suspended: back when the first one is
-        primary = next((p for p in problems if isinstance(p, WebBlocked)), problems[0])
-        retry_after: Optional[float] = min(waiting)
-    else:  # some engine may answer at once (a timeout): that failure decides
-        healing = [p for p in problems if p.retry_after is None]
-        primary = next((p for p in healing if isinstance(p, Timeout)), healing[0])
-        retry_after = None
-    return type(primary)(
-        "searxng returned no results: the %d engine(s) it asked failed" % len(problems),
-        provider=provider,
-        detail_code=primary.detail_code,
-        status=status,
-        retryable=primary.retryable,
-        retry_after=retry_after,
-        errors=problems,
-    )
 
 
 def _answer_only(extras: dict[str, Any]) -> WebSearchError:

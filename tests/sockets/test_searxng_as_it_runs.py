@@ -79,3 +79,33 @@ def test_an_all_engines_failed_errors_entries_name_their_engine_and_suspension()
         ("qwant", "engine_timeout", None),
     ]
     assert "engine" not in error.to_dict()  # the call's own error is the instance's, not one engine's
+
+
+# -- languages --------------------------------------------------------------------------------------
+
+
+def test_without_a_locale_every_language_is_searched():
+    """Before: ``Accept-Language: en`` and no ``language``, so the instance searched in English only
+    (SearXNG takes the language from Accept-Language when the request names none)."""
+    with FakeSearXNG([Engine("google")]) as sx:
+        search(client(sx))
+        [sent] = sx.searches
+        [request] = [r for r in sx.server.requests if r.route == "/search"]
+    assert sent["language"] == "all"
+    assert request.headers["accept-language"] == "*"  # the limiter wants the header: any language
+
+
+@pytest.mark.parametrize("locale, language", [("de-DE", "de-DE"), ("auto", "auto"), ("all", "all")])
+def test_a_locale_and_searxngs_own_words_are_sent_as_language(locale, language):
+    """``locale="auto"`` (SearXNG detects the query's language) was refused before any request."""
+    with FakeSearXNG([Engine("google")]) as sx:
+        result = search(client(sx), locale=locale)
+        [sent] = sx.searches
+    assert "items" in result, result
+    assert sent["language"] == language
+
+
+def test_locale_auto_is_refused_by_a_backend_that_cannot_detect_a_language():
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.search("q", backend="brave", locale="auto", settings=ws.Settings(providers={"brave": {"api_key": "k" * 20}}))
+    assert info.value.detail_code == "bad_locale" and "brave" in info.value.message

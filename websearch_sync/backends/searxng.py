@@ -90,6 +90,9 @@ _BROWSER_HEADERS = {
 _REDIRECT_STATUSES = (301, 302, 303, 307, 308)
 #: ``language`` values SearXNG accepts besides language codes.
 _SPECIAL_LANGUAGES = ("all", "auto")
+#: The ``language`` of a call without a locale: every language (as documented), not the one the
+#: instance would guess from ``Accept-Language``.
+_ALL_LANGUAGES = "all"
 
 #: The limiter's window for JSON requests (``searx/botdetection/ip_limit.py``: ``API_WINDOW``,
 #: at most ``API_MAX`` = 4 requests per IP in it): how long a client it refused stays away.
@@ -129,6 +132,7 @@ class SearXNG(JsonApiBackend):
     volatile_params = ("timeout_limit",)
     #: No redirect is followed: an external ``!!bang`` redirects to another site (read, refused).
     follow_redirects = False
+    locale_words = ("auto",)  #: ``language=auto``: the instance detects the query's language
 
     def __init__(self, settings: Settings) -> None:
         super().__init__(settings)
@@ -176,14 +180,13 @@ class SearXNG(JsonApiBackend):
         page_number(params, self.name)
 
     def build_request(self, params: SearchParams) -> RequestSpec:
-        """``GET /search?q=…&format=json&locale=en`` with language, time range, safe search and
-        options, and the headers a real instance's limiter wants."""
+        """``GET /search?q=…&format=json&locale=en&language=…`` (``all`` without a locale) with time
+        range, safe search and options, and the headers a real instance's limiter wants."""
         query: dict[str, Any] = {"q": params.full_query, "format": "json", "locale": "en"}
         if params.options.get("pageno") is not None:
             query["pageno"] = params.options["pageno"]
-        language = searxng_language(params.locale) if params.locale else None
-        if language:
-            query["language"] = language
+        language = searxng_language(params.locale) if params.locale else _ALL_LANGUAGES
+        query["language"] = language  # unset, the instance would pick one from Accept-Language
         if params.time_range:
             query["time_range"] = params.time_range
         if params.safe_search:
@@ -482,9 +485,10 @@ def _letters(text: str) -> bool:
 
 
 def _accept_language(language: Optional[str]) -> str:
-    """``de-DE`` -> ``de-DE,de;q=0.9``; ``de`` -> ``de``; no language (or all/auto) -> ``en``."""
+    """``de-DE`` -> ``de-DE,de;q=0.9``; ``de`` -> ``de``; no language (or all/auto) -> ``*`` (any:
+    the limiter wants the header, and the search is in every language)."""
     if not language or language in _SPECIAL_LANGUAGES:
-        return "en"
+        return "*"
     primary = language.split("-", 1)[0]
     return language if primary == language else "%s,%s;q=0.9" % (language, primary)
 

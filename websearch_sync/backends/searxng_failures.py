@@ -88,7 +88,7 @@ def engine_failure(entry: Any, provider: str, secrets: list[str]) -> Optional[En
     """
     if not isinstance(entry, (list, tuple)) or not entry:
         return None
-    engine = str(entry[0])[:MAX_REASON_CHARS]
+    engine = redact(str(entry[0])[:MAX_REASON_CHARS], secrets)  # the instance's words: never our secrets
     reason = str(entry[1])[:MAX_REASON_CHARS] if len(entry) > 1 and entry[1] is not None else "no reason given"
     kind, suspended = read_reason(reason)
     cls, detail, suspension = _KINDS.get(kind or "", (EngineError, ENGINE_ERROR, None))

@@ -15,6 +15,7 @@ def client(sx, clock=None, **settings):
         clock=clock or FakeClock(),
         retries=2,
         cache_ttl_s=0,
+        backend="searxng",
     )
 
 
@@ -109,3 +110,30 @@ def test_locale_auto_is_refused_by_a_backend_that_cannot_detect_a_language():
     with pytest.raises(ws.InvalidInput) as info:
         ws.search("q", backend="brave", locale="auto", settings=ws.Settings(providers={"brave": {"api_key": "k" * 20}}))
     assert info.value.detail_code == "bad_locale" and "brave" in info.value.message
+
+
+# -- answers ----------------------------------------------------------------------------------------
+
+#: What SearXNG's statistics answerer gives for ``avg 1 2 3`` (``Answer.as_dict()``), with no results.
+AVERAGE = {"url": None, "engine": "", "parsed_url": None, "template": "answer/legacy.html", "answer": "2"}
+
+
+@pytest.mark.parametrize("style", ["text", "markdown"])
+def test_an_answer_reaches_the_models_text(style):
+    """Before: the tool's text for ``avg 1 2 3`` was "No results found."."""
+    from websearch_sync.tool import call_tool, format_for_model
+
+    with FakeSearXNG([Engine("google", results=0)], answers=[AVERAGE]) as sx:
+        result = call_tool("web_search", {"query": "avg 1 2 3"}, client=client(sx))
+    text, _ = format_for_model(result, style)
+    assert text.splitlines()[0] == "Answer: 2"
+    assert "No results" not in text and "failed" not in text  # an answer only is no failure
+
+
+def test_answers_come_before_the_results():
+    from websearch_sync.tool import call_tool, format_results
+
+    with FakeSearXNG([Engine("google", results=2)], answers=[dict(AVERAGE, answer="Your IP is: 127.0.0.1")]) as sx:
+        text = format_results(call_tool("web_search", {"query": "my ip"}, client=client(sx)))
+    lines = text.splitlines()
+    assert lines[0] == "Answer: Your IP is: 127.0.0.1" and lines[2].startswith("1. google result 1")

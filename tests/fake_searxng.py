@@ -29,7 +29,8 @@ answers of fixtures/searxng/ (shortlist__1.json, browse-API__1.json):
   suspicious client from ``/search`` to ``/`` (``ip_limit.py`` with ``link_token``).
 
 ``front`` puts something in front of the instance: ``"cloudflare"`` (a challenge page with
-``cf-mitigated: challenge``) or ``"proxy"`` (nginx's 403 page).
+``cf-mitigated: challenge``), ``"proxy"`` (nginx's 403 page) or ``"anubis"`` (Anubis's
+proof-of-work challenge page, 200: fixtures/searxng/anubis_challenge.html, its template's markup).
 """
 
 import copy
@@ -190,6 +191,8 @@ class FakeSearXNG:
             )
         if self.front == "proxy":
             return respond(403, NGINX_403, {"Server": "nginx"})(conn, request, server)
+        if self.front == "anubis":
+            return respond(200, (FIXTURES / "anubis_challenge.html").read_bytes())(conn, request, server)
         form = {k: v[0] for k, v in parse_qs(urlsplit(request.path).query).items()}
         blocked = self._limiter(form)
         if blocked is not None:

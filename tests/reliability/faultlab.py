@@ -484,6 +484,8 @@ EXPECTED: dict[str, dict[str, tuple[str, Optional[tuple[str, ...]]]]] = {
         "html": ("WebBlocked", ("captcha_required",)),
         "fetch": ("WebBlocked", ("captcha_required",)),
         "json": ("WebParseError", ("not_json",)),
+        # a JSON backend with a bot wall of its own on record (an Anubis challenge in front of SearXNG)
+        "searxng": ("WebBlocked", ("captcha_required",)),
     },
 }
 

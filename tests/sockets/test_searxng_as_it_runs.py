@@ -137,3 +137,18 @@ def test_answers_come_before_the_results():
         text = format_results(call_tool("web_search", {"query": "my ip"}, client=client(sx)))
     lines = text.splitlines()
     assert lines[0] == "Answer: Your IP is: 127.0.0.1" and lines[2].startswith("1. google result 1")
+
+
+# -- a bot wall in front ----------------------------------------------------------------------------
+
+
+def test_an_anubis_challenge_in_front_of_the_instance_is_a_block():
+    """Before: Anubis's challenge page (HTML where JSON belongs) was WebParseError(not_json)."""
+    with FakeSearXNG([Engine("google")], front="anubis") as sx:
+        c = client(sx)
+        error = search(c)
+        again = search(c)
+        assert len(sx.searches) == 1  # not retried, and the instance cools down
+    assert (error.code, error.detail_code) == ("WebBlocked", "captcha_required")
+    assert "Anubis" in error.message
+    assert isinstance(again, ws.WebBlocked) and "cooling down" in again.message

@@ -38,6 +38,7 @@ any language the instance speaks (:mod:`.searxng_reasons`).
 """
 
 import dataclasses
+import re
 from typing import Any, Optional
 from urllib.parse import SplitResult, urljoin, urlsplit, urlunsplit
 
@@ -65,7 +66,7 @@ from ..errors import (
     WebSearchError,
 )
 from ..models import ParseResult, SearchParams
-from ..net.botwall import bot_wall_error
+from ..net.botwall import BotWall, bot_wall_error
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, retry_after_seconds
 from ..net.urls import host_token, shown_url
@@ -93,6 +94,18 @@ _SPECIAL_LANGUAGES = ("all", "auto")
 #: The ``language`` of a call without a locale: every language (as documented), not the one the
 #: instance would guess from ``Accept-Language``.
 _ALL_LANGUAGES = "all"
+
+#: Anubis (TecharoHQ/anubis), a proof-of-work bot wall some instances put in front of them: its
+#: challenge page embeds the challenge as ``<script id="anubis_challenge" type="application/json">``
+#: and loads its solver from ``/.within.website/x/cmd/anubis/`` (``web/index.templ``). Both are
+#: required (one bounded class each: linear on any page).
+ANUBIS = BotWall(
+    "Anubis proof-of-work challenge",
+    patterns=(
+        re.compile(r"""<script\b[^<>]{0,200}\bid=["']?anubis_challenge\b"""),
+        re.compile(r"""<(?:script|img)\b[^<>]{0,400}/\.within\.website/x/cmd/anubis/"""),
+    ),
+)
 
 #: The limiter's window for JSON requests (``searx/botdetection/ip_limit.py``: ``API_WINDOW``,
 #: at most ``API_MAX`` = 4 requests per IP in it): how long a client it refused stays away.
@@ -132,6 +145,7 @@ class SearXNG(JsonApiBackend):
     volatile_params = ("timeout_limit",)
     #: No redirect is followed: an external ``!!bang`` redirects to another site (read, refused).
     follow_redirects = False
+    bot_walls = (ANUBIS,)  #: also recognised by fetch, in front of any site
     locale_words = ("auto",)  #: ``language=auto``: the instance detects the query's language
 
     def __init__(self, settings: Settings) -> None:
@@ -277,6 +291,9 @@ class SearXNG(JsonApiBackend):
         redirect = self._redirect_error(response)
         if redirect is not None:
             return redirect
+        wall = bot_wall_error(response, self.name, self.bot_walls)  # an HTML page where JSON belongs
+        if wall is not None:
+            return wall
         if response.status == 404:
             return self._not_found(response)
         if response.status == 403:

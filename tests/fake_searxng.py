@@ -11,7 +11,8 @@ answers of fixtures/searxng/ (shortlist__1.json, browse-API__1.json):
   ``parsed_url`` ...); answers like ``searx/result_types/answer.py: Answer``, infoboxes like
   ``searx/engines/wikidata.py``;
 * ``searx/webadapter.py``: ``engines=``/``categories=`` names it does not know are ignored
-  (the default engines run); ``searx/search/__init__.py``: the engines get
+  (the default engines run), and both are ignored while ``preferences.lock`` holds
+  ``categories`` (``locked``); a result's ``category`` is its engine's first one; ``searx/search/__init__.py``: the engines get
   ``min(default timeout, timeout_limit)`` (the default timeout: the slowest own ``timeout`` of
   the engines asked), and the answer waits for them up to that; with
   ``outgoing.max_request_timeout`` set they get ``min(timeout_limit, max_request_timeout)``
@@ -112,6 +113,7 @@ class FakeSearXNG:
     max_request_timeout_s: Optional[float] = None  #: settings.yml ``outgoing.max_request_timeout``
     config: bool = True  #: serves ``/config``
     bang_site: str = "https://www.google.com/search?q="  #: where ``!!g`` sends a search
+    locked: Sequence[str] = ()  #: settings.yml ``preferences.lock`` (``categories``: the request's are ignored)
     limiter: bool = False
     public_instance: bool = False
     front: Optional[str] = None
@@ -220,6 +222,8 @@ class FakeSearXNG:
         return None
 
     def _selected(self, form: dict[str, str]) -> list[Engine]:
+        if "categories" in self.locked:  # searx/webadapter.py: parse_generic reads neither engines nor categories
+            form = {k: v for k, v in form.items() if k not in ("engines", "categories")}
         known = {e.name: e for e in self.engines}
         named = [known[n.strip()] for n in form.get("engines", "").split(",") if n.strip() in known]
         categories = [c.strip() for c in form.get("categories", "").split(",") if c.strip()]

@@ -152,6 +152,7 @@ IMAGE_TOO_LARGE = "image_too_large"  #: fetch: an image over the byte or pixel c
 INTERNAL_ERROR = "internal_error"  #: a bug inside a backend or the extractor
 BAD_PARSE_RESULT = "bad_parse_result"  #: a backend's parse returned the wrong shape
 ANSWER_ONLY = "answer_only"
+OPTION_OVERRIDDEN = "option_overridden"  #: a warning: SearXNG searched other engines than asked (a locked preference)
 NO_RECORDED_CASE = "no_recorded_case"  #: replay: the request matches no recorded case
 # ToolNotFound
 UNKNOWN_TOOL = "unknown_tool"

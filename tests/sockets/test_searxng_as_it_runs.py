@@ -152,3 +152,31 @@ def test_an_anubis_challenge_in_front_of_the_instance_is_a_block():
     assert (error.code, error.detail_code) == ("WebBlocked", "captcha_required")
     assert "Anubis" in error.message
     assert isinstance(again, ws.WebBlocked) and "cooling down" in again.message
+
+
+# -- the engines and categories asked ---------------------------------------------------------------
+
+
+def test_a_category_that_is_not_its_engines_first_is_no_false_warning():
+    """Before: results of ``categories=science`` from an engine whose first category is ``general``
+    read as "the instance ignored science" (each result names its engine's first category only)."""
+    engines = [Engine("google"), Engine("wikidata", categories=("general", "science"))]
+    with FakeSearXNG(engines) as sx:
+        result = search(client(sx), categories="science")
+        assert sx.config_reads == 1  # the results alone could not tell: /config did
+    assert len(result["items"]) == 3
+    assert "errors" not in result
+
+
+def test_a_locked_preference_that_overrides_the_calls_categories_is_reported():
+    engines = [Engine("google"), Engine("bing news", categories=("news",), default=False)]
+    with FakeSearXNG(engines, locked=("categories",)) as sx:
+        c = client(sx)
+        result = search(c, categories="news")
+        engines_asked = search(c, engines="bing news")
+    assert len(result["items"]) == 3  # the instance's default engines answered
+    [warning] = result["errors"]
+    assert (warning["type"], warning["detail_code"]) == ("WebProviderError", "option_overridden")
+    assert "news" in warning["message"] and "preferences.lock" in warning["message"]
+    [warning] = engines_asked["errors"]
+    assert warning["detail_code"] == "option_overridden" and "bing news" in warning["message"]

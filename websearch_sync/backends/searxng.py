@@ -70,9 +70,10 @@ from ..net.botwall import BotWall, bot_wall_error
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, retry_after_seconds
 from ..net.urls import host_token, shown_url
-from .searxng_config import InstanceConfig, known_config, read_if_wanted, slow_answer
-from .searxng_extras import extras_of, ignored_names
-from .searxng_failures import engine_failure, no_results_because
+from .searxng_config import InstanceConfig, known_config, read_config_at, slow_answer, want_config, wanted
+from .searxng_extras import extras_of
+from .searxng_failures import EngineFailure, engine_failure, no_results_because
+from .searxng_names import categories_undecided, ignored_names
 from .searxng_query import within_deadline
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -152,6 +153,8 @@ class SearXNG(JsonApiBackend):
         super().__init__(settings)
         #: The ``timeout_limit`` this call sent last (a backend object serves one call).
         self.sent_limit_s = 0.0
+        #: The results and failed engines of an answer whose categories only ``/config`` can judge.
+        self.undecided: Optional[tuple[list[Any], list[str]]] = None
 
     def endpoint_url(self) -> str:
         """``Settings.endpoints["searxng"]`` as it is, else the instance's root (``base_url``,
@@ -226,12 +229,24 @@ class SearXNG(JsonApiBackend):
 
     def search(self, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
         """Read the instance's ``/config`` first when a slow answer asked for it
-        (:mod:`.searxng_config`), then search."""
+        (:mod:`.searxng_config`), then search; after an answer whose categories only ``/config``
+        can judge (:func:`.searxng_names.categories_undecided`), read it then and judge them."""
         self.check(params)
         headers = self._headers(searxng_language(params.locale) if params.locale else None)
-        if read_if_wanted(transport, self._config_url(), headers, deadline, self.name, self.secrets()):
+        url = self._config_url()
+        if wanted(url):
+            read_config_at(transport, url, headers, deadline, self.name, self.secrets())
             before_next_request()  # the search is this call's second request: it keeps the call's pace
-        return super().search(params, transport, deadline)
+        result = super().search(params, transport, deadline)
+        if self.undecided is not None:  # were the categories asked searched? /config tells
+            want_config(url)
+            if wanted(url):
+                before_next_request()
+                read_config_at(transport, url, headers, deadline, self.name, self.secrets())
+            results, failed = self.undecided
+            warnings = self._warnings(params, results, failed, self.instance(), ("categories",))
+            result.errors.extend(warning.to_dict() for warning in warnings)
+        return result
 
     def _config_url(self) -> str:
         return urljoin(self.endpoint_url(), "config")
@@ -416,16 +431,33 @@ class SearXNG(JsonApiBackend):
             raise no_results_because(problems, response.status, self.name)
         extras = extras_of(data)
         errors = [problem.to_dict() for problem in problems]
-        errors.extend(warning.to_dict() for warning in self._warnings(params, results, [p.engine for p in problems]))
+        errors.extend(warning.to_dict() for warning in self._names_searched(params, results, problems))
         if not items and (extras.get("answers") or extras.get("infoboxes")):
             errors.append(_answer_only(extras).to_dict())
         return ParseResult(items=items, errors=errors, extras=extras)
 
-    def _warnings(self, params: SearchParams, results: list[Any], failed: list[str]) -> list[WebSearchError]:
-        """A warning for each of ``engines``/``categories`` whose names the instance ignored."""
+    def _names_searched(
+        self, params: SearchParams, results: list[Any], problems: list[EngineFailure]
+    ) -> list[WebSearchError]:
+        """The warnings on the names the instance did not search; an answer whose categories only
+        ``/config`` can judge is kept for :meth:`search`, which reads it."""
+        failed = [p.engine for p in problems]
+        asked = _names(params.options.get("categories"), "categories", self.name)
+        if self.instance() is None and categories_undecided(asked, results):
+            self.undecided = (results, failed)
+        return self._warnings(params, results, failed, self.instance())
+
+    def _warnings(
+        self,
+        params: SearchParams,
+        results: list[Any],
+        failed: list[str],
+        config: Optional[InstanceConfig],
+        options: tuple[str, ...] = ("engines", "categories"),
+    ) -> list[WebSearchError]:
+        """A warning for each of ``options`` whose names the instance did not search (:mod:`.searxng_names`)."""
         warnings = (
-            ignored_names(o, _names(params.options.get(o), o, self.name), results, failed)
-            for o in ("engines", "categories")
+            ignored_names(o, _names(params.options.get(o), o, self.name), results, failed, config) for o in options
         )
         return [warning for warning in warnings if warning is not None]
 

@@ -140,22 +140,30 @@ def slow_answer(url: str, answer_s: float, limit_s: float) -> None:
     ``timeout_limit`` allowed more means its engines may be given ``timeout_limit`` instead of
     their own timeouts (``max_request_timeout``), so ``/config`` is read before the next search."""
     if answer_s > DEFAULT_ENGINE_TIMEOUT_S and limit_s > DEFAULT_ENGINE_TIMEOUT_S:
-        with _LOCK:
-            _KNOWN.setdefault(url, _WANTED)
+        want_config(url)
 
 
-def read_if_wanted(
+def want_config(url: str) -> None:
+    """Have ``/config`` at ``url`` read before or after the next search (unless it is known: :func:`wanted`)."""
+    with _LOCK:
+        _KNOWN.setdefault(url, _WANTED)
+
+
+def wanted(url: str) -> bool:
+    """True when ``/config`` at ``url`` is to be read (:func:`slow_answer`, :func:`want_config`)."""
+    return _entry(url) is _WANTED
+
+
+def read_config_at(
     transport: HttpTransport,
     url: str,
     headers: Mapping[str, str],
     deadline: Deadline,
     provider: str,
     secrets: list[str],
-) -> bool:
-    """Read ``GET url`` (the instance's ``/config``) when a slow answer asked for it, with
-    ``headers`` within a slice of ``deadline``; whether a request was sent."""
-    if _entry(url) is not _WANTED:
-        return False
+) -> None:
+    """Read ``GET url`` (the instance's ``/config``) with ``headers`` within a slice of ``deadline``
+    and keep what it says (or that it failed)."""
     budget = deadline.sooner(1000.0 * min(CONFIG_MAX_S, CONFIG_SHARE * max(0.0, deadline.remaining_s())))
     spec = RequestSpec("GET", url, headers=dict(headers), allow_redirects=False)
     config: Optional[InstanceConfig] = None
@@ -168,4 +176,3 @@ def read_if_wanted(
     entry = _Entry(config, time.monotonic() + (KEEP_S if config is not None else RETRY_FAILED_S))
     with _LOCK:
         _KNOWN[url] = entry
-    return True

@@ -22,13 +22,17 @@ docs/backends.md):
   other engines.
 * **Its deadline.** The instance waits for its slowest engine (its
   ``outgoing.request_timeout``) unless told ``timeout_limit``; each request says
-  what is left of the call's deadline minus a margin for the round trip and parsing.
+  what is left of the call's deadline minus a margin for the round trip and parsing, never
+  more than its engines' own timeouts once its ``/config`` was read (:mod:`.searxng_config`):
+  an instance with ``outgoing.max_request_timeout`` gives them ``timeout_limit`` instead.
 * **Its query syntax** (:mod:`.searxng_query`): ``!engine``, ``:lang`` and ``<N`` in the query
   win over the request's options; a ``<N`` is capped at the call's deadline. No redirect is
   followed: an external ``!!bang`` redirects to another site (``offsite_redirect``), the
   limiter to the home page (a block), anything else on the host is a base URL to fix.
 * **Its extras.** Answers, infoboxes, suggestions and corrections go to
-  ``provider_meta["extras"]``; engine/category names it ignored are a warning.
+  ``provider_meta["extras"]``; engine/category names it ignored, or searched others than
+  (a locked preference), are a warning (:mod:`.searxng_names`). An Anubis challenge in
+  front of it is a bot wall (:data:`ANUBIS`).
 
 The request carries the headers a real instance's limiter and Sec-Fetch check let
 through. ``language`` must match ``^[a-z]{2,3}(-[a-zA-Z]{2})?$`` (else HTTP 400):
@@ -241,7 +245,10 @@ class SearXNG(JsonApiBackend):
         if self.undecided is not None:  # were the categories asked searched? /config tells
             want_config(url)
             if wanted(url):
-                before_next_request()
+                try:
+                    before_next_request()
+                except WebSearchError:  # no slot left for it in the call: the results stand, unjudged
+                    return result
                 read_config_at(transport, url, headers, deadline, self.name, self.secrets())
             results, failed = self.undecided
             warnings = self._warnings(params, results, failed, self.instance(), ("categories",))

@@ -71,7 +71,8 @@ def test_a_time_limit_in_the_query_cannot_outlast_the_deadline(word, seconds):
         ("rust <2 async", 5.0, ("rust async", 2.0)),  # a shorter limit is the user's to ask
         ("rust <850", 5.0, ("rust", 0.85)),
         ("a <3 b <1", 5.0, ("a b", 1.0)),  # the last one is the instance's
-        ("a<3 <x <", 5.0, ("a<3 <x <", 5.0)),  # not a time limit: words of the query
+        ("a<3 <x < <²", 5.0, ("a<3 <x < <²", 5.0)),  # not a time limit: words of the query
+        ("rust <٣", 5.0, ("rust", 3.0)),  # any decimal digits, as int() reads them
         ("!go :de rust", 5.0, ("!go :de rust", 5.0)),
     ],
 )

@@ -28,7 +28,7 @@ _PARTS = re.compile(r"(\s+)")
 def _time_limit_s(word: str) -> Optional[float]:
     """The seconds a ``<N`` word asks for (``searx/query.py: TimeoutParser``), else ``None``."""
     digits = word[1:]
-    if not word.startswith("<") or not digits.isdigit():
+    if not word.startswith("<") or not digits.isdecimal():  # "²".isdigit(), yet int("²") fails
         return None
     value = int(digits)
     return float(value) if value < 100 else value / 1000.0

@@ -533,12 +533,25 @@ def _error_line(error: Mapping[str, Any]) -> str:
     advice = "Retrying later may help." if error.get("retryable") else "Retrying the same call will not help."
     line = "Error: %s: %s. %s" % (_error_code(error), str(error.get("message", "")).rstrip("."), advice)
     others = [e for e in error.get("errors") or [] if isinstance(e, Mapping)]
+    engines = [e for e in others if e.get("engine")]
+    if engines:  # a meta-engine's engines (SearXNG): each with its suspension
+        line += " Its engines failed: %s." % "; ".join(
+            "%s %s%s" % (e["engine"], _error_code(e), _back_in(e.get("retry_after"))) for e in engines
+        )
+        others = [e for e in others if not e.get("engine")]
     if others:  # a chain or a merge: every backend's failure
         line += " Other backends failed too: %s." % "; ".join(
             "%s %s: %s" % (e.get("provider") or "?", _error_code(e), str(e.get("message", "")).rstrip("."))
             for e in others
         )
     return line
+
+
+def _back_in(retry_after: Any) -> str:
+    """`` (suspended for 180 s)`` for an engine its instance suspended, else nothing."""
+    if isinstance(retry_after, (int, float)) and not isinstance(retry_after, bool) and retry_after > 0:
+        return " (suspended for %.0f s)" % retry_after
+    return ""
 
 
 def format_results(

@@ -180,3 +180,14 @@ def test_a_locked_preference_that_overrides_the_calls_categories_is_reported():
     assert "news" in warning["message"] and "preferences.lock" in warning["message"]
     [warning] = engines_asked["errors"]
     assert warning["detail_code"] == "option_overridden" and "bing news" in warning["message"]
+
+
+def test_the_models_error_line_names_each_failed_engine_not_other_backends():
+    from websearch_sync.tool import call_tool, format_results
+
+    engines = [Engine("brave", fails="too many requests"), Engine("duckduckgo", fails="CAPTCHA")]
+    with FakeSearXNG(engines) as sx:
+        text = format_results(call_tool("web_search", {"query": "q"}, client=client(sx)))
+    assert "Other backends" not in text
+    assert "Its engines failed: brave WebBlocked (http_429) (suspended for 180 s)" in text
+    assert "duckduckgo WebBlocked (captcha_required) (suspended for 3600 s)" in text

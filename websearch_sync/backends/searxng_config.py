@@ -1,4 +1,4 @@
-"""What a SearXNG instance publishes about itself at ``GET {base}/config``, read once per client.
+"""What a SearXNG instance publishes about itself at ``GET {base}/config``, read when it matters.
 
 Why: SearXNG gives each engine ``min(its own timeout, timeout_limit)`` only while
 ``outgoing.max_request_timeout`` is unset; an instance that sets it gives every engine
@@ -16,7 +16,9 @@ call's deadline and pace (at most :data:`CONFIG_SHARE` of what is left, :data:`C
 most), without following redirects; it is kept :data:`KEEP_S` (an instance whose ``/config``
 failed is not asked again for :data:`RETRY_FAILED_S`). Whatever goes wrong with it (a timeout,
 a 404 from an older instance, a block, an answer of another shape) leaves the search as it
-would be without it. An instance that always answers fast is never asked for it.
+would be without it. An instance that always answers fast is never asked for it. The
+backend also reads it in the call, after the answer, when only it can tell whether the
+categories asked were searched (:mod:`.searxng_names`).
 """
 
 import dataclasses
@@ -38,7 +40,8 @@ CONFIG_MAX_S = 1.0
 #: How long an answer is kept, and how long an instance whose ``/config`` failed is not asked again.
 KEEP_S = 3600.0
 RETRY_FAILED_S = 600.0
-#: A ``/config`` answer is small (a public instance's: ~60 KB); more is not read.
+#: The most of a ``/config`` answer read (every engine with its languages and regions); beyond it
+#: the answer counts as failed.
 MAX_CONFIG_BYTES = 2 * 1024 * 1024
 #: SearXNG's default engine timeout (settings.yml ``outgoing.request_timeout``): an answer slower
 #: than this is the sign that the instance may give its engines ``timeout_limit`` instead.

@@ -42,7 +42,7 @@ def test_after_a_slow_answer_timeout_limit_is_capped_at_the_engines_own_timeout(
         limits = [float(s["timeout_limit"]) for s in sx.searches]
         assert sx.config_reads == 1
     assert "errors" not in first and len(first["items"]) == 6  # the slow engine was waited for
-    assert limits == [8.25, 0.3]
+    assert 7.0 < limits[0] <= 8.25 and limits[1] == 0.3  # 8.25: what is left of 10 s minus the margin
     assert len(second["items"]) == 3
     assert [(e["engine"], e["detail_code"]) for e in second["errors"]] == [("qwant", "engine_timeout")]
 
@@ -88,7 +88,7 @@ def test_an_instance_that_answers_fast_is_never_asked_for_its_config():
 
 
 def test_an_instance_without_config_is_searched_as_before():
-    with FakeSearXNG([Engine("google")], config=False) as sx:
+    with FakeSearXNG([Engine("google", timeout_s=1.0)], config=False) as sx:
         seen_slow(sx)
         c = client(sx)
         result = search(c, timeout_ms=4000)
@@ -96,7 +96,7 @@ def test_an_instance_without_config_is_searched_as_before():
         assert sx.config_reads == 1 and len(sx.searches) == 2  # its 404 is kept: not asked again
         limits = [float(s["timeout_limit"]) for s in sx.searches]
     assert len(result["items"]) == 3 and "errors" not in result
-    assert min(limits) > 2.5  # what the deadline gives
+    assert min(limits) > 2.0  # what the deadline gives (3.15 s), not the engine's 1 s
 
 
 def test_a_config_that_hangs_costs_only_its_slice_of_the_deadline():
@@ -112,10 +112,10 @@ def test_a_config_that_hangs_costs_only_its_slice_of_the_deadline():
 
 
 def test_a_config_of_another_shape_is_ignored():
-    with FakeSearXNG([Engine("google")]) as sx:
+    with FakeSearXNG([Engine("google", timeout_s=1.0)]) as sx:
         sx.server.routes["/config"] = respond(200, b'{"engines": {"google": 1}}', content_type="application/json")
         seen_slow(sx)
         result = search(client(sx), timeout_ms=4000)
         sent = float(sx.searches[0]["timeout_limit"])
     assert len(result["items"]) == 3
-    assert sent > 2.5  # what the deadline gives: no cap from an unreadable /config
+    assert sent > 2.0  # what the deadline gives (3.15 s): no cap from an unreadable /config

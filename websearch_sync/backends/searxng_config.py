@@ -179,3 +179,9 @@ def read_config_at(
     entry = _Entry(config, time.monotonic() + (KEEP_S if config is not None else RETRY_FAILED_S))
     with _LOCK:
         _KNOWN[url] = entry
+
+
+def forget_configs() -> None:
+    """Forget every instance's ``/config`` and every wish to read one (``websearch_sync.testing.reset``)."""
+    with _LOCK:
+        _KNOWN.clear()

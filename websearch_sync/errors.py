@@ -145,12 +145,14 @@ ENGINE_ERROR = "engine_error"  #: a SearXNG engine failed inside the instance
 RESPONSE_TOO_LARGE = "response_too_large"
 REDIRECT_LOOP = "redirect_loop"
 BAD_REDIRECT = "bad_redirect"
+OFFSITE_REDIRECT = "offsite_redirect"  #: a search endpoint redirected to another site (SearXNG's `!!bang`)
 UNSUPPORTED_CONTENT = "unsupported_content"
 PDF_ENCRYPTED = "pdf_encrypted"  #: fetch: a PDF that needs a password to read
 IMAGE_TOO_LARGE = "image_too_large"  #: fetch: an image over the byte or pixel cap
 INTERNAL_ERROR = "internal_error"  #: a bug inside a backend or the extractor
 BAD_PARSE_RESULT = "bad_parse_result"  #: a backend's parse returned the wrong shape
 ANSWER_ONLY = "answer_only"
+OPTION_OVERRIDDEN = "option_overridden"  #: a warning: SearXNG searched other engines than asked (a locked preference)
 NO_RECORDED_CASE = "no_recorded_case"  #: replay: the request matches no recorded case
 # ToolNotFound
 UNKNOWN_TOOL = "unknown_tool"

@@ -30,6 +30,7 @@ from .client.selection import resolve_backends
 from .config import DEFAULT_MAX_RESULTS, Settings
 from .engine import registry
 from .errors import (
+    ANSWER_ONLY,
     BAD_ARGUMENTS,
     BAD_MAX_REPEATS,
     BAD_REPEAT_WINDOW,
@@ -584,6 +585,12 @@ def _error_line(error: Mapping[str, Any]) -> str:
     advice = "Retrying later may help." if error.get("retryable") else "Retrying the same call will not help."
     line = "Error: %s: %s. %s" % (_error_code(error), str(error.get("message", "")).rstrip("."), advice)
     others = [e for e in error.get("errors") or [] if isinstance(e, Mapping)]
+    engines = [e for e in others if e.get("engine")]
+    if engines:  # a meta-engine's engines (SearXNG): each with its suspension
+        line += " Its engines failed: %s." % "; ".join(
+            "%s %s%s" % (e["engine"], _error_code(e), _back_in(e.get("retry_after"))) for e in engines
+        )
+        others = [e for e in others if not e.get("engine")]
     if others:  # a chain or a merge: every backend's failure
         line += " Other backends failed too: %s." % "; ".join(
             "%s %s: %s" % (e.get("provider") or "?", _error_code(e), str(e.get("message", "")).rstrip("."))
@@ -592,13 +599,21 @@ def _error_line(error: Mapping[str, Any]) -> str:
     return line
 
 
+def _back_in(retry_after: Any) -> str:
+    """`` (suspended for 180 s)`` for an engine its instance suspended, else nothing."""
+    if isinstance(retry_after, (int, float)) and not isinstance(retry_after, bool) and retry_after > 0:
+        return " (suspended for %.0f s)" % retry_after
+    return ""
+
+
 def format_results(
     result: Mapping[str, Any], style: str = "text", *, untrusted_notice: bool = True, offline_note: bool = True
 ) -> str:
     """Render a ``call_tool`` result (search, fetch or error) for a model or a person.
 
-    Search results become a numbered list (title, URL, snippet, optional content);
-    an empty list is one "No results" line; an error is one readable line saying
+    Search results become a numbered list (title, URL, snippet, optional content), after one
+    ``Answer:`` line per direct answer a backend gave (SearXNG's calculator: ``avg 1 2 3``);
+    nothing at all is one "No results" line; an error is one readable line saying
     what happened and whether retrying helps; results of the offline stub end with
     a note saying they are not from the web (unless ``offline_note=False``: the command
     line says it on stderr instead). Fetched text (and result content) is
@@ -731,20 +746,36 @@ def markdown_destination(url: Any) -> str:
 
 def _format_search(result: Mapping[str, Any], style: str, tag: Optional[str], offline_note: bool = True) -> str:
     items = result.get("items") or []
-    if not items:
+    answers = _answers(result, style)
+    if not items and not answers:
         return "No results found."
     vertical = (result.get("provider_meta") or {}).get("vertical")
-    blocks = [_format_item(item, style, tag, vertical) for item in items]
+    blocks = answers + [_format_item(item, style, tag, vertical) for item in items]
     blocks.extend(_failure_notes(result, style))
     if offline_note and offline_backends(result):
         blocks.append(OFFLINE_NOTE)
     return "\n\n".join(blocks)
 
 
+def _answers(result: Mapping[str, Any], style: str) -> list[str]:
+    """One line per direct answer a backend gave besides its results (SearXNG's calculator, unit
+    conversions ... in ``provider_meta["extras"]["answers"]``): for ``avg 1 2 3`` it is the answer."""
+    extras = (result.get("provider_meta") or {}).get("extras")
+    answers = extras.get("answers") if isinstance(extras, Mapping) else None
+    lines = []
+    for answer in answers if isinstance(answers, list) else ():
+        text = answer.get("text") if isinstance(answer, Mapping) else None
+        if isinstance(text, str) and text.strip():
+            line = "Answer: %s" % " ".join(text.split())
+            lines.append(markdown_text(line) if style == "markdown" else line)
+    return lines
+
+
 def _failure_notes(result: Mapping[str, Any], style: str) -> list[str]:
     """The notes on a search's failures: the sources (backends) that failed, and the result
-    pages ``include_content`` could not read (each with its URL and why)."""
-    failures = [e for e in result.get("errors") or [] if isinstance(e, Mapping)]
+    pages ``include_content`` could not read (each with its URL and why). A note that a backend
+    answered with answers only is no failure: the answers are shown."""
+    failures = [e for e in result.get("errors") or [] if isinstance(e, Mapping) and e.get("detail_code") != ANSWER_ONLY]
     notes = []
     sources = [e for e in failures if not e.get("url")]
     if sources:

@@ -331,7 +331,7 @@ def test_reprs_never_show_secrets(name):
 def _case_params(meta: dict[str, Any], settings: ws.Settings) -> SearchParams:
     options = dict(meta.get("options") or {})
     return search_params(
-        meta["query"], meta.get("max_results"), options, settings, [o for n in ALL for o in cls_of(n).options]
+        meta["query"], meta.get("max_results"), options, settings, [o for n in ALL for o in cls_of(n).option_names()]
     )
 
 

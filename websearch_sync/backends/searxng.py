@@ -38,8 +38,9 @@ from collections.abc import Sequence
 from typing import Any, Optional
 from urllib.parse import urlsplit, urlunsplit
 
-from ..engine.base import dig, page_number
+from ..engine.base import dig
 from ..engine.json_api import JsonApiBackend
+from ..engine.option import PAGENO, Option
 from ..engine.setting import Setting, own_timeout
 from ..errors import (
     ANSWER_ONLY,
@@ -131,7 +132,11 @@ class SearXNG(JsonApiBackend):
         Setting("api_key", env="SEARXNG_API_KEY"),
         own_timeout("SEARXNG_TIMEOUT_MS"),
     )
-    options = ("categories", "engines", "pageno")
+    options = (
+        Option("categories", "names", detail=BAD_CATEGORIES, doc="the instance's categories to search (news, it...)"),
+        Option("engines", "names", detail=BAD_ENGINES, doc="the instance's engines to ask (google, wikipedia...)"),
+        PAGENO,
+    )
     volatile_params = ("timeout_limit",)
 
     def endpoint_url(self) -> str:
@@ -165,21 +170,17 @@ class SearXNG(JsonApiBackend):
             )
 
     def check_params(self, params: SearchParams) -> None:
-        """Also check the SearXNG options: ``categories``/``engines`` (names), ``pageno`` (int >= 1),
-        and that the locale has a form SearXNG accepts."""
+        """Also check that the locale has a form SearXNG accepts."""
         super().check_params(params)
         if params.locale:
             searxng_language(params.locale)
-        for name in ("categories", "engines"):
-            _names(params.options.get(name), name, self.name)
-        page_number(params, self.name)
 
     def build_request(self, params: SearchParams) -> RequestSpec:
         """``GET /search?q=…&format=json&locale=en`` with language, time range, safe search and
         options, and the headers a real instance's limiter wants."""
         query: dict[str, Any] = {"q": params.full_query, "format": "json", "locale": "en"}
-        if params.options.get("pageno") is not None:
-            query["pageno"] = params.options["pageno"]
+        if params.options.get("pageno") is not None:  # page 1 unasked: the instance's default
+            query["pageno"] = self.option(params, "pageno")
         language = searxng_language(params.locale) if params.locale else None
         if language:
             query["language"] = language
@@ -188,7 +189,7 @@ class SearXNG(JsonApiBackend):
         if params.safe_search:
             query["safesearch"] = _SAFESEARCH[params.safe_search]
         for name in ("categories", "engines"):
-            names = _names(params.options.get(name), name, self.name)
+            names = self._names(params, name)
             if names:
                 query[name] = names
         headers = self.json_headers(self.bearer())
@@ -219,7 +220,7 @@ class SearXNG(JsonApiBackend):
         asked = [
             "%s=%s" % (name, ",".join(sorted(names.split(","))))
             for name in ("engines", "categories")
-            for names in [_names(params.options.get(name), name, self.name)]
+            for names in [self._names(params, name)]
             if names
         ]
         return "%s[%s]" % (self.cooldown_scope(), "; ".join(asked) or "default engines")
@@ -336,25 +337,13 @@ class SearXNG(JsonApiBackend):
 
     def _warnings(self, params: SearchParams, results: list[Any], failed: list[str]) -> list[WebSearchError]:
         """A warning for each of ``engines``/``categories`` whose names the instance ignored."""
-        warnings = (
-            ignored_names(o, _names(params.options.get(o), o, self.name), results, failed)
-            for o in ("engines", "categories")
-        )
+        warnings = (ignored_names(o, self._names(params, o), results, failed) for o in ("engines", "categories"))
         return [warning for warning in warnings if warning is not None]
 
-
-def _names(value: Any, option: str, provider: str) -> Optional[str]:
-    """A comma-separated list from a string or a list of strings (``None`` when unset)."""
-    if value is None:
-        return None
-    parts = value.split(",") if isinstance(value, str) else value
-    if not isinstance(parts, (list, tuple)) or not all(isinstance(p, str) and p.strip() for p in parts) or not parts:
-        raise InvalidInput(
-            "%s must be a name or a list of names, got %r" % (option, value),
-            provider=provider,
-            detail_code=BAD_ENGINES if option == "engines" else BAD_CATEGORIES,
-        )
-    return ",".join(p.strip() for p in parts)
+    def _names(self, params: SearchParams, option: str) -> Optional[str]:
+        """The names option ``option`` (``engines``, ``categories``) asks for, comma-separated (``None``: unset)."""
+        names = self.option(params, option)
+        return ",".join(names) if names else None
 
 
 def _is_limiter_429(response: HttpResponse) -> bool:

@@ -13,7 +13,6 @@ it this reading through :func:`websearch_sync.config.use_backends`.
 """
 
 import dataclasses
-import difflib
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, Optional
@@ -21,7 +20,7 @@ from typing import Any, Literal, Optional
 from ..config import env_int, env_text
 from ..errors import BAD_SETTING, InvalidInput
 from ..secrets import is_secret_name
-from ..validate import MAX_TIMEOUT_MS, check_number
+from ..validate import MAX_TIMEOUT_MS, check_number, close_match
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -165,11 +164,10 @@ def _check(backend: str, setting: Setting, value: Any) -> None:
 
 
 def _undeclared(backend: str, key: str, accepted: list[str]) -> InvalidInput:
-    close = difflib.get_close_matches(key, accepted, n=1)
     return bad_setting(
         backend,
         "Settings.providers[%r][%r]: backend %s has no setting %r%s; it reads: %s"
-        % (backend, key, backend, key, " (did you mean %r?)" % close[0] if close else "", ", ".join(accepted)),
+        % (backend, key, backend, key, close_match(key, accepted), ", ".join(accepted)),
     )
 
 

@@ -201,6 +201,8 @@ def test_the_backends_command_describes_it_from_its_declaration(name):
     assert row["missing"] == [env_vars(cls).get(key, key) for key in required(cls)]
     assert set(env_vars(cls).values()) <= set(row["env"])
     assert ("WEB_SEARCH_ENDPOINT_%s" % name.upper() in row["env"]) is (cls.kind != "offline")
+    assert row["settings"] == [setting.describe() for setting in cls.declared_settings()]
+    assert [option["name"] for option in row["options"] if "web" in option["verticals"]] == list(cls.option_names())
 
 
 @pytest.mark.parametrize("name", [n for n in NETWORK if "timeout_ms" in env_vars(registry.backend_class(n))])

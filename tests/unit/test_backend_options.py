@@ -9,6 +9,7 @@ import pytest
 
 import websearch_sync as ws
 from websearch_sync.backends import Backend, Option, ParseResult, RequestSpec
+from websearch_sync.cli.backends_cmd import backend_rows
 from websearch_sync.engine import registry
 from websearch_sync.engine.option import PAGENO, read_options
 from websearch_sync.models import SearchParams
@@ -170,3 +171,42 @@ def test_every_built_in_option_says_what_it_does_and_its_detail_code_is_document
             for option in registry.backend_class(name, vertical).declared_options():
                 assert option.kind != "any" and option.doc, (name, option.name)
                 assert "`%s`" % option.detail in text, (name, option.name, option.detail)
+
+
+def test_the_backends_listing_shows_the_declarations_and_the_endpoint(plugins):
+    rows = {row["name"]: row for row in backend_rows(ws.Settings())}
+    typed = rows["plugin_typed"]
+    assert typed["endpoint"] == "https://typed.example/search"
+    depth = next(option for option in typed["options"] if option["name"] == "depth")
+    assert depth == {
+        "name": "depth",
+        "kind": "int",
+        "default": 2,
+        "minimum": 1,
+        "maximum": 5,
+        "allowed": "an integer in 1..5",
+        "detail_code": "bad_option",
+        "doc": "how deep",
+        "verticals": ["web"],
+    }
+    assert [option["name"] for option in typed["options"]] == list(Typed.option_names())
+    assert rows["plugin_untyped"]["options"][0]["kind"] == "any" and rows["plugin_untyped"]["endpoint"] is None
+    topics = [(option["verticals"], option.get("choices")) for option in rows["tavily"]["options"]]
+    assert topics == [(["web"], ["general", "news", "finance"]), (["news"], ["news"])]
+    assert rows["searxng"]["endpoint"] is None  # no SEARXNG_BASE_URL: nowhere to send
+    assert [s["default"] for s in rows["wikipedia"]["settings"] if s["name"] == "lang"] == ["en"]
+    assert [s["default"] for s in rows["bocha"]["settings"] if s["name"] == "base_url"] == ["https://api.bochaai.com"]
+
+
+def test_the_listed_endpoint_never_shows_credentials():
+    settings = ws.Settings(providers={"searxng": {"base_url": "https://user:hunter2@searx.example/?token=s3cret"}})
+    row = next(row for row in backend_rows(settings) if row["name"] == "searxng")
+    assert row["endpoint"] == "https://searx.example/search"
+
+
+def test_a_setting_reads_its_declared_default_when_unset():
+    wikipedia = registry.backend_class("wikipedia")
+    assert wikipedia(ws.Settings()).setting_value("lang") == "en"
+    assert wikipedia(ws.Settings(providers={"wikipedia": {"lang": "de"}})).setting_value("lang") == "de"
+    service = registry.backend_class("service")
+    assert service(ws.Settings()).request_id_header() == "X-Request-Id"

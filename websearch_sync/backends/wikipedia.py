@@ -88,7 +88,7 @@ class Wikipedia(JsonApiBackend):
     name = "wikipedia"
     summary = "Wikipedia full-text search (MediaWiki API), no key; an encyclopedia, not in auto"
     provider_settings = (
-        Setting("lang", env="WIKIPEDIA_LANG"),
+        Setting("lang", env="WIKIPEDIA_LANG", default="en"),
         Setting("contact", env="WIKIPEDIA_CONTACT"),
         Setting("user_agent", env="WIKIPEDIA_USER_AGENT"),
     )
@@ -116,7 +116,7 @@ class Wikipedia(JsonApiBackend):
             return str(chosen)
         if params is not None and params.locale:
             return split_locale(params.locale)[0]
-        return str(_LANG_SETTING.value(self.config.get("lang") or "en", self.name))
+        return str(_LANG_SETTING.value(self.setting_value("lang"), self.name))
 
     def endpoint_url(self, params: Optional[SearchParams] = None) -> str:
         """``Settings.endpoints["wikipedia"]`` as it is, else the edition's ``/w/api.php``."""

@@ -177,6 +177,12 @@ class Backend:
                 return setting
         raise KeyError(key)
 
+    def setting_value(self, key: str) -> Any:
+        """The value of setting ``key``: as set, else its declared default (``KeyError`` when
+        the backend declares no such setting)."""
+        value = self.config.get(key)
+        return value if value is not None and value != "" else self.setting(key).default
+
     def endpoint_url(self) -> str:
         """The URL to send requests to: ``Settings.endpoints[name]`` (:meth:`overridden_endpoint`) or the default."""
         override = self.settings.endpoints.get(self.name)

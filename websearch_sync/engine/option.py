@@ -15,7 +15,7 @@ value the backend checks itself (:data:`ANY`).
 
 import dataclasses
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, Optional, Union
 
 from ..errors import BAD_OPTION, BAD_PAGENO, InvalidInput
@@ -172,3 +172,18 @@ def read_options(provider: str, options: Sequence[Option], given: Mapping[str, A
     detail code. Names no option declares are left alone: they belong to the call's other
     backends (the client refuses names no backend of the call takes)."""
     return {option.name: option.value(given.get(option.name), provider) for option in options}
+
+
+def by_declaration(engines: Iterable[tuple[str, Sequence[Option]]]) -> list[tuple[Option, list[str]]]:
+    """The options of a service's engines (``(vertical, options)`` each), each distinct
+    declaration once with the verticals that declare it (Tavily's ``topic`` is a choice of
+    three for web search and ``news`` alone for news): what the listing and the docs show."""
+    found: list[tuple[Option, list[str]]] = []
+    for vertical, options in engines:
+        for option in options:
+            same = next((verticals for known, verticals in found if known == option), None)
+            if same is None:
+                found.append((option, [vertical]))
+            else:
+                same.append(vertical)
+    return found

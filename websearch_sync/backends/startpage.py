@@ -35,7 +35,6 @@ from typing import Any, Optional
 
 from bs4 import Tag
 
-from ..engine.base import page_number
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import (
     Block,
@@ -104,7 +103,7 @@ class StartpageHtml(HtmlEngine):
     def query(self, params: SearchParams) -> dict[str, str]:
         """``query``, ``cat``, ``page``/``segment`` (page > 1), ``qadf``, ``with_date``."""
         query = {"query": params.full_query, "cat": "web"}
-        page = page_number(params, self.name)
+        page = self.option(params, "pageno")
         if page > 1:
             query["page"] = str(page)
             query["segment"] = "startpage.udog"

@@ -24,7 +24,6 @@ from typing import Any, Optional
 from bs4 import Tag
 from bs4.element import NavigableString
 
-from ..engine.base import page_number
 from ..engine.html_parsing import Block, PartTest, attribute, has_class, parse_fragment, walk_blocks
 from ..engine.media_fields import present
 from ..models import SearchParams
@@ -92,7 +91,7 @@ class YahooNews(YahooHtml):
     def query(self, params: SearchParams) -> dict[str, str]:
         """``p`` and ``b`` (page > 1)."""
         query = {"p": params.full_query}
-        page = page_number(params, self.name)
+        page = self.option(params, "pageno")
         if page > 1:
             query["b"] = str((page - 1) * 10 + 1)
         return query

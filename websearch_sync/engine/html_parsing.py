@@ -13,7 +13,7 @@ them, and building a BeautifulSoup tree costs time per node. So a parser here:
 Every step is linear in the page size, whatever the page nests inside what (a
 result block inside a result block inside ...): no step searches below or above an
 element once per candidate. Tree building and walks call
-:func:`~websearch_sync.net.deadline.checkpoint`, so a parse abandoned at the
+:func:`~websearch_sync.checkpoints.checkpoint`, so a parse abandoned at the
 deadline stops instead of running on.
 """
 
@@ -28,7 +28,7 @@ from bs4 import BeautifulSoup, Tag
 from bs4.builder._lxml import LXMLTreeBuilder
 from bs4.element import CData, NavigableString, PageElement
 
-from ..net.deadline import checkpoint
+from ..checkpoints import checkpoint
 from .base import split_locale
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README

@@ -500,8 +500,8 @@ def conformance_checks(
     ``<backend>-<check>``, ``<backend>[news]-<check>`` for a vertical: an id for ``parametrize``).
 
     What this project's conformance suite checks on its own backends: the declarations, the
-    request (declared endpoint, query, secrets in headers only), missing settings refused
-    before any request, the status mapping (``AuthError``/``WebBlocked``/``BadGateway``...,
+    request (declared endpoint, query, secrets in headers only), missing settings and bad
+    option values refused before any request, the status mapping (``AuthError``/``WebBlocked``/``BadGateway``...,
     ``Retry-After``), a proxy's error page, an unknown layout (``WebParseError``, never 0
     results), a silent server (``Timeout``, never a hang), and with ``fixtures`` (cases
     recorded by ``websearch-sync record``) every recorded case against its golden and the

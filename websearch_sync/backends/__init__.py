@@ -7,7 +7,8 @@ modules define.
 The plugin API and engine kit for third-party backends (see docs/backends.md, "Writing a
 backend"): subclass :class:`Backend` (or :class:`HtmlEngine` for a results page,
 :class:`JsonApiEngine` for a JSON API), declare what it reads in ``provider_settings``
-(a tuple of :class:`Setting`), build a :class:`RequestSpec` from :class:`SearchParams`,
+(a tuple of :class:`Setting`) and the ``search()`` options it takes in ``options`` (a tuple of
+:class:`Option`), build a :class:`RequestSpec` from :class:`SearchParams`,
 read the :class:`HttpResponse` into a :class:`ParseResult`, and declare the class in
 the ``websearch_sync.backends`` entry-point group. The parsing helpers the built-in
 engines are made of (the block walker, link and date readers, bot walls) are exported
@@ -32,6 +33,7 @@ from ..engine.html_parsing import (
     walk_blocks,
 )
 from ..engine.json_api import JsonApiBackend as JsonApiEngine
+from ..engine.option import PAGENO, Option
 from ..engine.registry import register_package
 from ..engine.setting import Setting
 from ..models import ParseResult, SearchParams
@@ -46,6 +48,8 @@ __all__ = [
     "ParseResult",
     "SearchParams",
     "Setting",
+    "Option",
+    "PAGENO",
     "HtmlEngine",
     "JsonApiEngine",
     "BotWall",

@@ -47,8 +47,9 @@ from typing import Any, Optional
 from urllib.parse import SplitResult, urljoin, urlsplit, urlunsplit
 
 from ..config import Settings
-from ..engine.base import dig, page_number
+from ..engine.base import dig
 from ..engine.json_api import JsonApiBackend
+from ..engine.option import PAGENO, Option
 from ..engine.pace import before_next_request
 from ..engine.setting import Setting, own_timeout
 from ..errors import (
@@ -146,7 +147,11 @@ class SearXNG(JsonApiBackend):
         Setting("api_key", env="SEARXNG_API_KEY"),
         own_timeout("SEARXNG_TIMEOUT_MS"),
     )
-    options = ("categories", "engines", "pageno")
+    options = (
+        Option("categories", "names", detail=BAD_CATEGORIES, doc="the instance's categories to search (news, it...)"),
+        Option("engines", "names", detail=BAD_ENGINES, doc="the instance's engines to ask (google, wikipedia...)"),
+        PAGENO,
+    )
     volatile_params = ("timeout_limit",)
     #: No redirect is followed: an external ``!!bang`` redirects to another site (read, refused).
     follow_redirects = False
@@ -191,21 +196,17 @@ class SearXNG(JsonApiBackend):
             )
 
     def check_params(self, params: SearchParams) -> None:
-        """Also check the SearXNG options: ``categories``/``engines`` (names), ``pageno`` (int >= 1),
-        and that the locale has a form SearXNG accepts."""
+        """Also check that the locale has a form SearXNG accepts."""
         super().check_params(params)
         if params.locale:
             searxng_language(params.locale)
-        for name in ("categories", "engines"):
-            _names(params.options.get(name), name, self.name)
-        page_number(params, self.name)
 
     def build_request(self, params: SearchParams) -> RequestSpec:
         """``GET /search?q=…&format=json&locale=en&language=…`` (``all`` without a locale) with time
         range, safe search and options, and the headers a real instance's limiter wants."""
         query: dict[str, Any] = {"q": params.full_query, "format": "json", "locale": "en"}
-        if params.options.get("pageno") is not None:
-            query["pageno"] = params.options["pageno"]
+        if params.options.get("pageno") is not None:  # page 1 unasked: the instance's default
+            query["pageno"] = self.option(params, "pageno")
         language = searxng_language(params.locale) if params.locale else _ALL_LANGUAGES
         query["language"] = language  # unset, the instance would pick one from Accept-Language
         if params.time_range:
@@ -213,7 +214,7 @@ class SearXNG(JsonApiBackend):
         if params.safe_search:
             query["safesearch"] = _SAFESEARCH[params.safe_search]
         for name in ("categories", "engines"):
-            names = _names(params.options.get(name), name, self.name)
+            names = self._names(params, name)
             if names:
                 query[name] = names
         return RequestSpec(
@@ -296,7 +297,7 @@ class SearXNG(JsonApiBackend):
         asked = [
             "%s=%s" % (name, ",".join(sorted(names.split(","))))
             for name in ("engines", "categories")
-            for names in [_names(params.options.get(name), name, self.name)]
+            for names in [self._names(params, name)]
             if names
         ]
         return "%s[%s]" % (self.cooldown_scope(), "; ".join(asked) or "default engines")
@@ -449,7 +450,7 @@ class SearXNG(JsonApiBackend):
         """The warnings on the names the instance did not search; an answer whose categories only
         ``/config`` can judge is kept for :meth:`search`, which reads it."""
         failed = [p.engine for p in problems]
-        asked = _names(params.options.get("categories"), "categories", self.name)
+        asked = self._names(params, "categories")
         if self.instance() is None and categories_undecided(asked, results):
             self.undecided = (results, failed)
         return self._warnings(params, results, failed, self.instance())
@@ -463,24 +464,13 @@ class SearXNG(JsonApiBackend):
         options: tuple[str, ...] = ("engines", "categories"),
     ) -> list[WebSearchError]:
         """A warning for each of ``options`` whose names the instance did not search (:mod:`.searxng_names`)."""
-        warnings = (
-            ignored_names(o, _names(params.options.get(o), o, self.name), results, failed, config) for o in options
-        )
+        warnings = (ignored_names(o, self._names(params, o), results, failed, config) for o in options)
         return [warning for warning in warnings if warning is not None]
 
-
-def _names(value: Any, option: str, provider: str) -> Optional[str]:
-    """A comma-separated list from a string or a list of strings (``None`` when unset)."""
-    if value is None:
-        return None
-    parts = value.split(",") if isinstance(value, str) else value
-    if not isinstance(parts, (list, tuple)) or not all(isinstance(p, str) and p.strip() for p in parts) or not parts:
-        raise InvalidInput(
-            "%s must be a name or a list of names, got %r" % (option, value),
-            provider=provider,
-            detail_code=BAD_ENGINES if option == "engines" else BAD_CATEGORIES,
-        )
-    return ",".join(p.strip() for p in parts)
+    def _names(self, params: SearchParams, option: str) -> Optional[str]:
+        """The names option ``option`` (``engines``, ``categories``) asks for, comma-separated (``None``: unset)."""
+        names = self.option(params, option)
+        return ",".join(names) if names else None
 
 
 def _redirect_target(response: HttpResponse) -> Optional[SplitResult]:

@@ -501,7 +501,9 @@ def test_verify_with_nothing_to_verify_fails(tmp_path, capsys):
     assert main(["verify", "--backend", "nope"]) == 2
 
 
-def test_verify_works_without_the_test_extra(monkeypatch, capsys):
+# The runs over the project fixtures wait on the fake clock: each multi-page case waits its backend's
+# pace between pages (~14 s of real sleep per run, no CPU).
+def test_verify_works_without_the_test_extra(monkeypatch, capsys, fake_clock):
     """verify replays through the library's own transport: no ``responses`` needed (a plain ``pip install .``)."""
     monkeypatch.setitem(sys.modules, "responses", None)  # import responses -> ImportError
     assert main(["verify", "--fixtures", str(Path(__file__).resolve().parents[2] / "fixtures")]) == 0
@@ -509,14 +511,14 @@ def test_verify_works_without_the_test_extra(monkeypatch, capsys):
     assert out[:-2] and all(line.startswith("PASS ") for line in out[:-2])
 
 
-def test_the_project_fixtures_verify(capsys):
+def test_the_project_fixtures_verify(capsys, fake_clock):
     fixtures = Path(__file__).resolve().parents[2] / "fixtures"
     assert main(["verify", "--fixtures", str(fixtures)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[:-2] and all(line.startswith("PASS ") for line in lines[:-2])
 
 
-def test_verify_counts_the_cases_by_provenance(capsys):
+def test_verify_counts_the_cases_by_provenance(capsys, fake_clock):
     fixtures = Path(__file__).resolve().parents[2] / "fixtures"
     kinds = [
         json.loads(path.read_text(encoding="utf-8"))["provenance"]["status"]

@@ -23,7 +23,8 @@ from servers import FaultServer
 
 import websearch_sync as ws
 from websearch_sync.cli import main
-from websearch_sync.contract.cases import compare, discover, load_golden, outcome_of, run_case
+from websearch_sync.client.clock import SYSTEM_CLOCK
+from websearch_sync.contract.cases import ReplayClock, compare, discover, load_golden, outcome_of, run_case
 from websearch_sync.contract.recording import case_name_for, record_case
 from websearch_sync.engine.registry import register, unregister
 from websearch_sync.secrets import is_secret_name as is_secret_field
@@ -501,9 +502,7 @@ def test_verify_with_nothing_to_verify_fails(tmp_path, capsys):
     assert main(["verify", "--backend", "nope"]) == 2
 
 
-# The runs over the project fixtures wait on the fake clock: each multi-page case waits its backend's
-# pace between pages (~14 s of real sleep per run, no CPU).
-def test_verify_works_without_the_test_extra(monkeypatch, capsys, fake_clock):
+def test_verify_works_without_the_test_extra(monkeypatch, capsys):
     """verify replays through the library's own transport: no ``responses`` needed (a plain ``pip install .``)."""
     monkeypatch.setitem(sys.modules, "responses", None)  # import responses -> ImportError
     assert main(["verify", "--fixtures", str(Path(__file__).resolve().parents[2] / "fixtures")]) == 0
@@ -511,14 +510,30 @@ def test_verify_works_without_the_test_extra(monkeypatch, capsys, fake_clock):
     assert out[:-2] and all(line.startswith("PASS ") for line in out[:-2])
 
 
-def test_the_project_fixtures_verify(capsys, fake_clock):
+def test_a_replay_takes_its_waits_on_its_own_clock_without_sleeping(monkeypatch):
+    """A two-page case waits its backend's pace between the pages: on the replay's clock, which
+    moves on by the wait at once (``verify`` over the project's cases slept ~14 s otherwise)."""
+    clock = ReplayClock()
+    before = clock.monotonic()
+    clock.sleep(30.0)
+    assert clock.monotonic() - before >= 30.0
+    monkeypatch.setattr(
+        SYSTEM_CLOCK, "sleep", lambda seconds: pytest.fail("a replay waited %.2f s on the system clock" % seconds)
+    )
+    fixtures = Path(__file__).resolve().parents[2] / "fixtures"
+    case = next(c for c in discover(fixtures, "bing_html") if c.name == "se-scraper__paging_pair")
+    assert len(case.exchanges()) == 2
+    assert run_case(case).status == "PASS"
+
+
+def test_the_project_fixtures_verify(capsys):
     fixtures = Path(__file__).resolve().parents[2] / "fixtures"
     assert main(["verify", "--fixtures", str(fixtures)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[:-2] and all(line.startswith("PASS ") for line in lines[:-2])
 
 
-def test_verify_counts_the_cases_by_provenance(capsys, fake_clock):
+def test_verify_counts_the_cases_by_provenance(capsys):
     fixtures = Path(__file__).resolve().parents[2] / "fixtures"
     kinds = [
         json.loads(path.read_text(encoding="utf-8"))["provenance"]["status"]

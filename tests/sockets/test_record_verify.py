@@ -526,21 +526,34 @@ def test_a_replay_takes_its_waits_on_its_own_clock_without_sleeping(monkeypatch)
     assert run_case(case).status == "PASS"
 
 
+PROJECT_FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+_PROJECT_VERIFY: dict[str, tuple[int, str]] = {}
+
+
+def _verify_project_fixtures(capsys) -> tuple[int, str]:
+    """Exit status and output of one ``verify`` over the project's fixtures, run in the first
+    test that asks (with its clean environment) and read by the others (~1 s of CPU a run)."""
+    if "run" not in _PROJECT_VERIFY:
+        status = main(["verify", "--fixtures", str(PROJECT_FIXTURES)])
+        _PROJECT_VERIFY["run"] = (status, capsys.readouterr().out)
+    return _PROJECT_VERIFY["run"]
+
+
 def test_the_project_fixtures_verify(capsys):
-    fixtures = Path(__file__).resolve().parents[2] / "fixtures"
-    assert main(["verify", "--fixtures", str(fixtures)]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    status, out = _verify_project_fixtures(capsys)
+    assert status == 0
+    lines = out.splitlines()
     assert lines[:-2] and all(line.startswith("PASS ") for line in lines[:-2])
 
 
 def test_verify_counts_the_cases_by_provenance(capsys):
-    fixtures = Path(__file__).resolve().parents[2] / "fixtures"
     kinds = [
         json.loads(path.read_text(encoding="utf-8"))["provenance"]["status"]
-        for path in sorted(fixtures.glob("*/*.meta.json"))
+        for path in sorted(PROJECT_FIXTURES.glob("*/*.meta.json"))
     ]
-    assert main(["verify", "--fixtures", str(fixtures)]) == 0
-    assert capsys.readouterr().out.splitlines()[-1] == "by provenance: %d recorded, %d provider-docs, %d synthetic" % (
+    status, out = _verify_project_fixtures(capsys)
+    assert status == 0
+    assert out.splitlines()[-1] == "by provenance: %d recorded, %d provider-docs, %d synthetic" % (
         kinds.count("recorded"),
         kinds.count("provider-docs"),
         kinds.count("synthetic"),

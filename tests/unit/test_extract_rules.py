@@ -204,6 +204,22 @@ REMOVAL_CASES = {
         "<div class='about-us'><h3>About us</h3><p>" + ABOUT + "</p></div></div></body></html>",
         "independent community website",
     ),
+    # a short article from its title heading on, in a column of teasers written without <p>
+    # (running text for the main region, none for readability): the fragment recovery would
+    # widen it to the column
+    "recovery.titled": (
+        "<html><head><title>Road closed for resurfacing | Town news</title></head><body><div id='col'>"
+        "<div class='article'><h1>Road closed for resurfacing</h1>"
+        + PARAGRAPH
+        + "</div><ul class='list'>"
+        + "".join(
+            "<li><a href='/s%d'>Story %d</a><br><span>Teaser %d, a line about another story of the site.</span></li>"
+            % (n, n, n)
+            for n in range(20)
+        )
+        + "</ul></div></body></html>",
+        "Teaser 3",
+    ),
 }
 
 

@@ -116,6 +116,12 @@ RULES = (
         "running text is widened to the column's text cells (navigation, sidebar and link-dense cells left out)",
     ),
     _rule(
+        "recovery.titled",
+        "recovery",
+        "an article readability selected from the page's title heading on (100 characters or more) stands: "
+        "neither widened to the main region as a fragment nor replaced by the second opinion",
+    ),
+    _rule(
         "recovery.tiny",
         "recovery",
         "an article under 100 characters (or none) is replaced by the main text "

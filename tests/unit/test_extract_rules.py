@@ -204,6 +204,21 @@ REMOVAL_CASES = {
         "<div class='about-us'><h3>About us</h3><p>" + ABOUT + "</p></div></div></body></html>",
         "independent community website",
     ),
+    # the article's container goes on with a run of teaser cards (readability keeps their
+    # summaries and drops their headline links)
+    "article.teaser_runs": (
+        "<html><head><title>Road closed for resurfacing | Town news</title></head><body><div class='post'>"
+        "<h1>Road closed for resurfacing</h1>"
+        + PARAGRAPH * 2
+        + "<div class='more'><h3>More stories</h3>"
+        + "".join(
+            "<div><h4><a href='/s%d'>Other story %d</a></h4><p>Summary of other story %d, a sentence about "
+            "something else that happened in the town this week.</p></div>" % (n, n, n)
+            for n in range(4)
+        )
+        + "</div></div></body></html>",
+        "Summary of other story 2",
+    ),
     # a short article from its title heading on, in a column of teasers written without <p>
     # (running text for the main region, none for readability): the fragment recovery would
     # widen it to the column

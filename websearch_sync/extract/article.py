@@ -19,7 +19,7 @@ import copy
 import functools
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
 import lxml.html
@@ -35,6 +35,7 @@ from .rules import COMMENT_RULE, DEFAULT_RULES, check_rules, stage_words
 from .second import EXTRACTOR as SECOND_EXTRACTOR
 from .second import NEAR_EMPTY_CHARS, near_empty, second_opinion
 from .tables import widen_to_column
+from .teasers import teaser_runs
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -143,10 +144,13 @@ def _tree_document_class() -> Any:
         title_boxes = False
         title: Optional[str] = None
         titled = False  # the best candidate holds the title heading (see _article)
+        find_teasers = False
+        teasers: list[etree._Element] = []
 
         def _parse(self, input: etree._Element) -> etree._Element:  # noqa: A002 - readability's signature
             self.boxes = []  # each attempt starts again
             self.titled = False
+            self.teasers = []
             return copy.deepcopy(input)
 
         def get_clean_html(self) -> str:
@@ -184,6 +188,8 @@ def _tree_document_class() -> Any:
             article: etree._Element = super().get_article(candidates, best_candidate, html_partial=html_partial)
             if self.title_boxes and html_partial:
                 self.boxes = boxes_after_title(article, best_candidate["elem"], self.title)
+            if self.find_teasers and self.titled:  # before readability's cleaning drops their headlines
+                self.teasers = teaser_runs(article)
             return article
 
     return _TreeDocument
@@ -192,13 +198,16 @@ def _tree_document_class() -> Any:
 @dataclass
 class _Selection:
     """What readability selected: the ``article`` element (None when it found none), the
-    ``boxes`` in it that are not the article (``readability.title_boxes``), and whether its
-    best candidate holds the page's title heading or follows it (``titled``: the article from
-    its title on, ``boxes.follows_title``)."""
+    ``boxes`` in it that are not the article (``readability.title_boxes``), whether its best
+    candidate holds the page's title heading or follows it (``titled``: the article from its
+    title on, ``boxes.follows_title``), and the runs of teaser cards in such an article
+    (``teasers``, ``article.teaser_runs``: found before readability's cleaning, which keeps
+    their summaries and drops their headline links)."""
 
     article: Optional[etree._Element]
     boxes: list[etree._Element]
     titled: bool = False
+    teasers: list[etree._Element] = field(default_factory=list)
 
 
 def _article(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title: Optional[str] = None) -> _Selection:
@@ -219,13 +228,14 @@ def _article(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title:
     document.keep_lists = "readability.keep_lists" in rules
     document.title_boxes = "readability.title_boxes" in rules
     document.title = title
+    document.find_teasers = "article.teaser_runs" in rules
     try:
         summary = document.summary(html_partial=True)
     except Unparseable:
         return _Selection(None, [])
     if document.article is None and summary:  # a readability without the hook above
         return _Selection(lxml.html.fragment_fromstring(summary, create_parent="div"), [])
-    return _Selection(document.article, document.boxes, document.titled)
+    return _Selection(document.article, document.boxes, document.titled, document.teasers)
 
 
 def _inside(article: etree._Element, region: etree._Element) -> bool:
@@ -308,6 +318,8 @@ def _recover(
     """The article readability selected, cleaned, or what the ``recovery.*`` rules take instead
     (its table column, the main region for a tiny or a fragmentary article)."""
     article = selection.article
+    for run in selection.teasers:
+        drop(run)
     if article is not None:
         clean_article(article, rules, title=title)
     if article is not None and "recovery.table_column" in rules:

@@ -104,6 +104,12 @@ RULES = (
         "a rule whose removals hold over half of the article is cancelled for the page",
     ),
     _rule(
+        "article.teaser_runs",
+        "article",
+        "in an article selected from its title heading on, a run of three or more teaser cards (a headline link "
+        "first, a short summary) with no article text after it",
+    ),
+    _rule(
         "article.comments",
         "article",
         "reader comment threads (class/id words, compounds such as 'commentlist' split) unless little else is left",

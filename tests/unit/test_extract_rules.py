@@ -65,6 +65,13 @@ BLOCK_CASES = {
         "one two three",
         {},
     ),
+    # a fact box classed as a sidebar inside the article (camelCase split)
+    "article.inner_boxes": (
+        PARAGRAPH * 2 + "<div class='articleSidebar'><h3>Did you know?</h3><p>The library lends "
+        "practical guides for three weeks at a time.</p></div>" + PARAGRAPH,
+        "practical guides",
+        {},
+    ),
     # a compound class word ("commentlist") names a comment thread inside the article
     "article.comments": (
         PARAGRAPH * 3 + "<ol class='commentlist main'><li><p>Great post, thanks for writing "

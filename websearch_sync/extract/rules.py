@@ -88,6 +88,12 @@ RULES = (
         words="related promo teaser trending popular recirc recirculation outbrain taboola carousel slider swiper rail",
     ),
     _rule(
+        "article.inner_boxes",
+        "article",
+        "sidebar, fact and info boxes and photo captions (class words) inside the article",
+        words="sidebar sidebox infobox factbox photocaption imagecaption figcaption",
+    ),
+    _rule(
         "article.navigation",
         "article",
         "navigation, tags, print links",

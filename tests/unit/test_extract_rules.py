@@ -211,6 +211,19 @@ REMOVAL_CASES = {
         "<div class='about-us'><h3>About us</h3><p>" + ABOUT + "</p></div></div></body></html>",
         "independent community website",
     ),
+    # a layout table's noticeboard cell before the article's cell: readability keeps both
+    "readability.title_start": (
+        "<html><head><title>Road closed for resurfacing | Town news</title></head><body><table><tr><td>"
+        "<h3>Noticeboard</h3>"
+        + "".join(
+            "<p>Notice %d: the mobile library calls at the green every other Wednesday, two to three.</p>" % n
+            for n in range(4)
+        )
+        + "</td><td class='content'><h2>Road closed for resurfacing</h2>"
+        + PARAGRAPH * 3
+        + "</td></tr></table></body></html>",
+        "Notice 2",
+    ),
     # the article's container goes on with a run of teaser cards (readability keeps their
     # summaries and drops their headline links)
     "article.teaser_runs": (

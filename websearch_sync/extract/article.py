@@ -27,7 +27,7 @@ from lxml import etree
 
 from ..checkpoints import checked, checkpoint
 from .boilerplate import clean_article, drop, preclean, strip_junk, text_size
-from .boxes import boxes_after_title, follows_title
+from .boxes import blocks_before_title, boxes_after_title, follows_title
 from .region import FRAGMENT_MIN_MISSING, FRAGMENT_SHARE, is_fragment, main_region
 from .render import render_element
 from .repair import repair_markup
@@ -142,6 +142,7 @@ def _tree_document_class() -> Any:
         boxes: list[etree._Element] = []
         keep_lists = False  # set per page by _article, from the rules
         title_boxes = False
+        title_start = False
         title: Optional[str] = None
         titled = False  # the best candidate holds the title heading (see _article)
         find_teasers = False
@@ -188,6 +189,8 @@ def _tree_document_class() -> Any:
             article: etree._Element = super().get_article(candidates, best_candidate, html_partial=html_partial)
             if self.title_boxes and html_partial:
                 self.boxes = boxes_after_title(article, best_candidate["elem"], self.title)
+            if self.title_start and html_partial:
+                self.boxes = blocks_before_title(article, best_candidate["elem"], self.title) + self.boxes
             if self.find_teasers and self.titled:  # before readability's cleaning drops their headlines
                 self.teasers = teaser_runs(article)
             return article
@@ -229,6 +232,7 @@ def _article(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title:
     document.title_boxes = "readability.title_boxes" in rules
     document.title = title
     document.find_teasers = "article.teaser_runs" in rules
+    document.title_start = "readability.title_start" in rules
     try:
         summary = document.summary(html_partial=True)
     except Unparseable:

@@ -84,3 +84,13 @@ def boxes_after_title(article: etree._Element, best: etree._Element, title: Opti
         for sibling in after
         if sibling.tag not in ("p", "article") and _opens_with_heading(sibling) and not classes & _classes(sibling)
     ]
+
+
+def blocks_before_title(article: etree._Element, best: etree._Element, title: Optional[str]) -> list[etree._Element]:
+    """The siblings readability appended to its ``article`` before ``best`` when ``best`` holds
+    the heading ``title``: the article starts at its title, so a block before it that scored
+    (a noticeboard cell of a layout table, a sidebar) is another item of the page."""
+    if not title or best.getparent() is not article or not holds_title(best, title):
+        return []
+    siblings = list(article)
+    return siblings[: siblings.index(best)]

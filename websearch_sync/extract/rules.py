@@ -69,6 +69,11 @@ RULES = (
         "a block appended after an article that holds its title heading is left out when it opens with a "
         "heading of its own and shares no class with the article (an 'about us' box)",
     ),
+    _rule(
+        "readability.title_start",
+        "readability",
+        "a block appended before an article that holds its title heading is left out (the article starts at its title)",
+    ),
     # --- inside the article readability selected
     _rule("article.title", "article", "a single <h1> repeating the page title"),
     _rule(

@@ -153,6 +153,14 @@ PAGE_CASES = {
         "ten until five.</p></div></div></body></html>",
         "Opening hours",
     ),
+    # the rest of the article sits in a "continue reading" panel hidden by CSS (not a tab)
+    "page.hidden_prose": (
+        "<html><body><div class='story'>" + PARAGRAPH * 2 + "<div class='more-text' style='display:none'>"
+        "<p>The second half of the story, hidden until the reader clicks to continue reading, with "
+        "sentences enough to be a long paragraph of the article, and a clause or two more to be sure of it.</p>"
+        "</div></div></body></html>",
+        "The second half of the story",
+    ),
     # readability keeps one short notice of this page; the main region holds the post
     "recovery.tiny": (LIST_POST, "Printing now supports page ranges"),
     # without the repair, libxml2 reads the page after an unclosed <title> as the title

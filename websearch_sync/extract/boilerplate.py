@@ -233,13 +233,35 @@ _STYLED = etree.XPath("//*[@style]")
 _HEADING_LINKS = etree.XPath("//h1//a | //h2//a | //h3//a | //h4//a | //h5//a | //h6//a")
 
 
-def strip_junk(root: etree._Element, keep_tab_panels: bool = False) -> None:
+def _continues_prose(element: etree._Element, hidden: set[etree._Element]) -> bool:
+    """A hidden block that continues the text beside it (a "continue reading" expander, the
+    next page of a paginated article): it holds a long paragraph, and so does a visible
+    sibling."""
+    checkpoint()  # once per hidden element
+    if not _long_paragraphs(element):
+        return False
+    parent = element.getparent()
+    if parent is None:
+        return False
+    return any(
+        sibling is not element and sibling not in hidden and isinstance(sibling.tag, str) and _long_paragraphs(sibling)
+        for sibling in parent
+    ) or any(text_size(p) >= _LONG_PARAGRAPH for p in parent.iterchildren("p") if p not in hidden)
+
+
+def strip_junk(root: etree._Element, keep_tab_panels: bool = False, keep_hidden_prose: bool = False) -> None:
     """Removes what a reader never sees (scripts, styles, comments, form controls, embeds,
     elements hidden by the ``hidden`` attribute or an inline ``display: none``), in place;
-    with ``keep_tab_panels``, hidden tab panels stay (a reader opens them with a click)."""
+    with ``keep_tab_panels``, hidden tab panels stay (a reader opens them with a click); with
+    ``keep_hidden_prose``, so do hidden blocks that continue the text beside them."""
     etree.strip_elements(root, etree.Comment, etree.ProcessingInstruction, *JUNK_TAGS, with_tail=False)
     hidden = _HIDDEN(root) + [el for el in _STYLED(root) if _DISPLAY_NONE.search(el.get("style"))]
-    _drop_outermost(el for el in hidden if not (keep_tab_panels and _tab_panel(el)))
+    hidden_set = set(hidden) if keep_hidden_prose else set()
+    _drop_outermost(
+        el
+        for el in hidden
+        if not (keep_tab_panels and _tab_panel(el)) and not (keep_hidden_prose and _continues_prose(el, hidden_set))
+    )
 
 
 def _keep_quotations(root: etree._Element) -> None:
@@ -309,7 +331,7 @@ def preclean(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES) -> Non
     then removes the tags and the blocks whose class/id has one of the words of the enabled
     ``page.*`` rules, unless the block holds 30% or more of the page's text, several long
     paragraphs, an ``<article>`` or a quotation."""
-    strip_junk(root, keep_tab_panels="page.tab_panels" in rules)
+    strip_junk(root, keep_tab_panels="page.tab_panels" in rules, keep_hidden_prose="page.hidden_prose" in rules)
     for name, rewrite in _PAGE_REWRITES.items():
         if name in rules:
             rewrite(root)

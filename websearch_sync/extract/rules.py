@@ -48,6 +48,11 @@ RULES = (
     # --- before readability, on the whole page
     _rule("page.br_paragraphs", "page", "<br><br> runs inside td/th/div split into paragraphs"),
     _rule("page.tab_panels", "page", "hidden tab panels (role=tabpanel, class word 'tab') are kept"),
+    _rule(
+        "page.hidden_prose",
+        "page",
+        "hidden blocks that continue the text beside them (a long paragraph in both) are kept",
+    ),
     _rule("page.quotations", "page", "keep <blockquote> (embedded posts) as content"),
     _rule("page.heading_anchors", "page", "unwrap in-page links inside headings"),
     _rule(

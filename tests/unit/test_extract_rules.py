@@ -65,6 +65,11 @@ BLOCK_CASES = {
         "one two three",
         {},
     ),
+    "article.meta_lines": (
+        PARAGRAPH * 2 + "<p>Posted by the editor at 10:42 | Permalink</p><p>Copyright 2016 the publishers.</p>",
+        "Copyright 2016",
+        {},
+    ),
     # a fact box classed as a sidebar inside the article (camelCase split)
     "article.inner_boxes": (
         PARAGRAPH * 2 + "<div class='articleSidebar'><h3>Did you know?</h3><p>The library lends "

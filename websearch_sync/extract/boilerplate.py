@@ -78,6 +78,15 @@ _LINK_LEAD = re.compile(
     re.I,
 )
 
+# Footer-like and header-like lines of an article page: a copyright notice, a "Posted by ... |
+# Permalink" line, a share line, a byline ("By Name Surname, role | date").
+_META_LINE = re.compile(
+    r"^(?:(?:copyright|\(c\))\s|\u00a9|(?:posted|written|filed) (?:by|in|under)\s|share (?:this|on)\b)", re.I
+)
+_RIGHTS_RESERVED = re.compile(r"\ball rights reserved\b", re.I)
+_BYLINE = re.compile(r"^By [A-Z][\w.'\u2019-]*(?: [A-Z][\w.'\u2019-]*){0,3}\s*(?:[,|]|$)")
+#: A meta line is shorter than this (characters).
+_META_LINE_CHARS = 200
 _DISPLAY_NONE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)", re.I)
 _WORD = re.compile(r"[a-z]+")
 _WORDS = re.compile(r"\w+")
@@ -394,6 +403,13 @@ def _link_dense(element: etree._Element, text: str) -> bool:
     return _link_text_length(element) >= 0.8 * len(text)
 
 
+def _meta_line(element: etree._Element, text: str) -> bool:
+    """A short block that is a copyright notice, a "Posted by" or share line, or a byline."""
+    if len(text) >= _META_LINE_CHARS:
+        return False
+    return bool(_META_LINE.match(text) or _RIGHTS_RESERVED.search(text) or _BYLINE.match(text))
+
+
 #: Rules on whole blocks of the article, by rule name.
 BlockRule = Callable[[etree._Element, str], bool]
 BlockRules = list[tuple[str, BlockRule]]
@@ -402,6 +418,7 @@ BLOCK_RULES: dict[str, BlockRule] = {
     "article.dates": _date_block,
     "article.link_leads": _link_lead,
     "article.link_dense": _link_dense,
+    "article.meta_lines": _meta_line,
 }
 
 

@@ -111,6 +111,11 @@ RULES = (
     ),
     _rule("article.labels", "article", 'label lines ("Advertisement", "Share this", "Read more")'),
     _rule("article.dates", "article", 'publication-date lines ("Updated at 1:23 p.m.")'),
+    _rule(
+        "article.meta_lines",
+        "article",
+        'copyright, "Posted by", share and byline lines ("Copyright 2016 ... All rights reserved", "By Name, role | date")',
+    ),
     _rule("article.link_leads", "article", 'link leads ("Related: <a>...</a>")'),
     _rule("article.link_dense", "article", "blocks (not headings) that are (nearly) all link text"),
     _rule("article.link_spans", "article", "a <span> of three or more links inside a paragraph"),

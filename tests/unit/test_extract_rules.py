@@ -51,6 +51,12 @@ def _clean(html, rules, title=None):
 
 BLOCK_CASES = {
     "article.title": ("<h1>Rivers of Europe</h1>" + PARAGRAPH, "Rivers of Europe", {"title": "Rivers of Europe"}),
+    # a layout table's cell opens with the title in bold, no heading
+    "article.title_line": (
+        "<div><b><font size='4'>Rivers of Europe</font></b><br>Added 3 March<br>" + PARAGRAPH + "</div>",
+        "Rivers of Europe",
+        {"title": "Rivers of Europe"},
+    ),
     "article.labels": (PARAGRAPH + "<p>Advertisement</p>", "Advertisement", {}),
     "article.dates": (PARAGRAPH + "<p>Updated at 1:23 p.m. EST Nov. 19, 2019</p>", "Updated at", {}),
     "article.link_leads": (PARAGRAPH + "<p>Related: <a href='/x'>Another story</a> and more</p>", "Related:", {}),

@@ -541,6 +541,24 @@ def _removals(
     return removals
 
 
+def _title_line(node: etree._Element, title: Optional[str]) -> Optional[etree._Element]:
+    """The element holding the article's first text when that text is the page ``title``
+    (outermost such element; ``<b><font>Title</font></b>`` heading a layout table's cell),
+    else None. An ``<h1>`` is ``article.title``'s."""
+    wanted = " ".join(title.split()) if title else ""
+    if len(wanted) < 10:
+        return None
+    first = next((e for e in _outside_code(node, set()) if (e.text or "").strip()), None)
+    if first is None or _text(first) != wanted or (node.text or "").strip():
+        return None
+    parent = first.getparent()
+    while parent is not None and parent is not node and _text(parent) == wanted:
+        first, parent = parent, parent.getparent()
+    if first.tag == "h1" or first.find(".//h1") is not None or next(first.iterancestors("h1"), None) is not None:
+        return None
+    return first
+
+
 def clean_article(node: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title: Optional[str] = None) -> None:
     """Removes boilerplate inside the article readability selected, in place, by the enabled
     ``article.*`` rules: its title (a single ``<h1>`` that repeats ``title``, the page title
@@ -553,6 +571,9 @@ def clean_article(node: etree._Element, rules: frozenset[str] = DEFAULT_RULES, t
     titles: Sequence[etree._Element] = node.findall(".//h1") if "article.title" in rules else ()
     if len(titles) == 1 and _repeats_title(titles[0], title):  # several h1 are section headings
         doomed.add(titles[0])
+    line = _title_line(node, title) if "article.title_line" in rules else None
+    if line is not None:
+        doomed.add(line)
     if "article.comments" in rules:
         doomed.update(_comment_threads(node))
     removals = _removals(node, rules, doomed)

@@ -81,6 +81,7 @@ RULES = (
     ),
     # --- inside the article readability selected
     _rule("article.title", "article", "a single <h1> repeating the page title"),
+    _rule("article.title_line", "article", "the article's first text line when it is the page title (any tag)"),
     _rule(
         "article.captions",
         "article",

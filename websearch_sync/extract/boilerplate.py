@@ -252,10 +252,10 @@ def _continues_prose(element: etree._Element, hidden: set[etree._Element]) -> bo
     parent = element.getparent()
     if parent is None:
         return False
-    return any(
+    return any(  # a hidden sibling is skipped before its paragraphs are counted
         sibling is not element and sibling not in hidden and isinstance(sibling.tag, str) and _long_paragraphs(sibling)
         for sibling in parent
-    ) or any(text_size(p) >= _LONG_PARAGRAPH for p in parent.iterchildren("p") if p not in hidden)
+    )
 
 
 def strip_junk(root: etree._Element, keep_tab_panels: bool = False, keep_hidden_prose: bool = False) -> None:

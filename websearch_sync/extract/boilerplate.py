@@ -242,20 +242,21 @@ _STYLED = etree.XPath("//*[@style]")
 _HEADING_LINKS = etree.XPath("//h1//a | //h2//a | //h3//a | //h4//a | //h5//a | //h6//a")
 
 
-def _continues_prose(element: etree._Element, hidden: set[etree._Element]) -> bool:
+def _continues_prose(
+    element: etree._Element, hidden: set[etree._Element], prose_beside: dict[etree._Element, bool]
+) -> bool:
     """A hidden block that continues the text beside it (a "continue reading" expander, the
     next page of a paginated article): it holds a long paragraph, and so does a visible
-    sibling."""
+    sibling (``prose_beside``: per parent, measured once)."""
     checkpoint()  # once per hidden element
-    if not _long_paragraphs(element):
-        return False
     parent = element.getparent()
-    if parent is None:
+    if parent is None or not _long_paragraphs(element):
         return False
-    return any(  # a hidden sibling is skipped before its paragraphs are counted
-        sibling is not element and sibling not in hidden and isinstance(sibling.tag, str) and _long_paragraphs(sibling)
-        for sibling in parent
-    )
+    if parent not in prose_beside:  # a hidden sibling is skipped before its paragraphs are counted
+        prose_beside[parent] = any(
+            sibling not in hidden and isinstance(sibling.tag, str) and _long_paragraphs(sibling) for sibling in parent
+        )
+    return prose_beside[parent]
 
 
 def strip_junk(root: etree._Element, keep_tab_panels: bool = False, keep_hidden_prose: bool = False) -> None:
@@ -266,10 +267,12 @@ def strip_junk(root: etree._Element, keep_tab_panels: bool = False, keep_hidden_
     etree.strip_elements(root, etree.Comment, etree.ProcessingInstruction, *JUNK_TAGS, with_tail=False)
     hidden = _HIDDEN(root) + [el for el in _STYLED(root) if _DISPLAY_NONE.search(el.get("style"))]
     hidden_set = set(hidden) if keep_hidden_prose else set()
+    prose_beside: dict[etree._Element, bool] = {}
     _drop_outermost(
         el
         for el in hidden
-        if not (keep_tab_panels and _tab_panel(el)) and not (keep_hidden_prose and _continues_prose(el, hidden_set))
+        if not (keep_tab_panels and _tab_panel(el))
+        and not (keep_hidden_prose and _continues_prose(el, hidden_set, prose_beside))
     )
 
 

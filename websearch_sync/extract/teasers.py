@@ -35,19 +35,50 @@ def _chars(text: Optional[str]) -> int:
     return len("".join(text.split())) if text else 0
 
 
-def _size(element: etree._Element) -> int:
-    return _chars("".join(element.itertext()))
+class _Sizes:
+    """Non-space characters of every element's text (its tail left out), of them inside links,
+    and after its end in the article: one walk over the article, so that judging a card or a
+    run costs no walk of its own."""
+
+    def __init__(self, article: etree._Element) -> None:
+        self.start: dict[etree._Element, tuple[int, int]] = {}
+        self.end: dict[etree._Element, tuple[int, int]] = {}
+        done = linked = 0
+        links = 0  # open <a> elements around the walk's position
+        for event, node in checked(etree.iterwalk(article, events=("start", "end"))):
+            is_link = node.tag == "a"
+            if event == "start":
+                self.start[node] = (done, linked)
+                links += is_link
+                if isinstance(node.tag, str):  # a comment's text is not the page's
+                    size = _chars(node.text)
+                    done += size
+                    linked += size if links else 0
+                continue
+            links -= is_link
+            self.end[node] = (done, linked)
+            if node is not article:
+                size = _chars(node.tail)
+                done += size
+                linked += size if links else 0
+        self.total = done
+
+    def size(self, element: etree._Element) -> int:
+        return self.end[element][0] - self.start[element][0]
+
+    def linked(self, element: etree._Element) -> int:
+        return self.end[element][1] - self.start[element][1]
+
+    def after(self, element: etree._Element) -> int:
+        return self.total - self.end[element][0]
 
 
-def _card(element: etree._Element) -> bool:
+def _card(element: etree._Element, sizes: _Sizes) -> bool:
     """A teaser card: a short block whose text opens, after at most ``KICKER_CHARS`` of a
     kicker, with a link of two words or more (the headline), and that holds a summary
     (``region.DENSE_MIN_CHARS`` or more characters outside links)."""
-    total = _size(element)
-    if not total or total > CARD_MAX_CHARS:
-        return False
-    linked = sum(_chars("".join(a.itertext())) for a in element.iter("a"))
-    if total - linked < DENSE_MIN_CHARS:
+    total, linked = sizes.size(element), sizes.linked(element)
+    if not total or total > CARD_MAX_CHARS or not linked or total - linked < DENSE_MIN_CHARS:
         return False
     lead = 0
     for event, node in etree.iterwalk(element, events=("start", "end")):
@@ -64,40 +95,34 @@ def _card(element: etree._Element) -> bool:
     return False
 
 
-def _run(element: etree._Element) -> bool:
+def _run(element: etree._Element, sizes: _Sizes) -> bool:
     """``MIN_CARDS`` or more cards, and no other child with text but headings."""
     cards = 0
     for child in element:
-        if not isinstance(child.tag, str) or not _size(child):
+        if not isinstance(child.tag, str) or not sizes.size(child):
             continue
-        if _card(child):
+        if _card(child, sizes):
             cards += 1
         elif child.tag not in _HEADINGS:
             return False
     return cards >= MIN_CARDS
 
 
-def _text_after(article: etree._Element, element: etree._Element) -> int:
-    """Non-space characters of ``article``'s text after ``element`` (its tail and what follows)."""
-    after = _chars(element.tail)
-    node: Optional[etree._Element] = element
-    while node is not None and node is not article:
-        for sibling in node.itersiblings():
-            after += _size(sibling) + _chars(sibling.tail)
-        node = node.getparent()
-    return after
-
-
 def teaser_runs(article: etree._Element) -> list[etree._Element]:
     """The outermost runs of teaser cards in ``article`` with less than ``region.DENSE_MIN_CHARS``
     of its text after them, in document order; none when the article would keep less than
     ``MIN_LEFT_CHARS`` without them."""
+    sizes = _Sizes(article)
     runs: list[etree._Element] = []
+    inside: set[etree._Element] = set()  # membership only: the runs are listed in document order
     for element in checked(article.iter()):
-        if not isinstance(element.tag, str) or any(run in runs for run in element.iterancestors()):
+        if not isinstance(element.tag, str) or len(element) < MIN_CARDS:
             continue
-        if len(element) >= MIN_CARDS and _run(element) and _text_after(article, element) < DENSE_MIN_CHARS:
+        if any(ancestor in inside for ancestor in element.iterancestors()):
+            continue
+        if sizes.after(element) < DENSE_MIN_CHARS and _run(element, sizes):
             runs.append(element)
-    if runs and _size(article) - sum(_size(run) for run in runs) < MIN_LEFT_CHARS:
+            inside.add(element)
+    if runs and sizes.total - sum(sizes.size(run) for run in runs) < MIN_LEFT_CHARS:
         return []
     return runs

@@ -549,17 +549,27 @@ def _title_line(node: etree._Element, title: Optional[str]) -> Optional[etree._E
     (outermost such element; ``<b><font>Title</font></b>`` heading a layout table's cell),
     else None. An ``<h1>`` is ``article.title``'s."""
     wanted = " ".join(title.split()) if title else ""
-    if len(wanted) < 10:
-        return None
-    first = next((e for e in _outside_code(node, set()) if (e.text or "").strip()), None)
-    if first is None or _text(first) != wanted or (node.text or "").strip():
+    first = _first_text(node) if len(wanted) >= 10 else None
+    if first is None or _text(first) != wanted:
         return None
     parent = first.getparent()
     while parent is not None and parent is not node and _text(parent) == wanted:
         first, parent = parent, parent.getparent()
-    if first.tag == "h1" or first.find(".//h1") is not None or next(first.iterancestors("h1"), None) is not None:
+    return None if _in_h1(first) else first
+
+
+def _first_text(node: etree._Element) -> Optional[etree._Element]:
+    """The element of ``node`` whose text comes first, None when ``node`` opens with text of its own."""
+    if (node.text or "").strip():
         return None
-    return first
+    return next((e for e in _outside_code(node, set()) if (e.text or "").strip()), None)
+
+
+def _in_h1(element: etree._Element) -> bool:
+    """Whether ``element`` is, holds or is inside an ``<h1>``."""
+    return (
+        element.tag == "h1" or element.find(".//h1") is not None or next(element.iterancestors("h1"), None) is not None
+    )
 
 
 def clean_article(node: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title: Optional[str] = None) -> None:

@@ -234,6 +234,11 @@ class SearchClient:
             Flights(shared.flights),
         )
 
+    @property
+    def clock(self) -> Clock:
+        """The clock the client reads the time from and waits with (a ``ToolSession``'s repeat window reads it too)."""
+        return self._clock
+
     # -- lifecycle ------------------------------------------------------------------------
 
     def close(self) -> None:

@@ -18,6 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 from ..config import Settings
 from ..errors import (
     BAD_ENDPOINT,
+    BAD_LOCALE,
     BAD_PAGENO,
     DEADLINE_EXCEEDED,
     MISSING_API_KEY,
@@ -40,7 +41,7 @@ from ..net.botwall import BotWall
 from ..net.deadline import Deadline, DeadlinePassed, run_within
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..secrets import is_secret_name, redact
-from ..validate import check_number
+from ..validate import LOCALE_WORDS, check_number
 from .identity import identity
 from .pace import before_next_request, later_request_failed
 from .setting import COMMON_SETTINGS, Setting, from_env_vars, merged
@@ -125,6 +126,8 @@ class Backend:
     volatile_params: ClassVar[tuple[str, ...]] = ()
     vertical: ClassVar[str] = "web"
     results_per_page: ClassVar[Optional[int]] = None
+    #: The locale words (``validate.LOCALE_WORDS``: ``auto``) the service understands.
+    locale_words: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -247,7 +250,19 @@ class Backend:
         whose ``search`` needs no endpoint (an offline one) overrides it.
         """
         self.check_configured()
+        self._check_locale_word(params)
         self.check_params(params)
+
+    def _check_locale_word(self, params: SearchParams) -> None:
+        """Refuse ``locale="auto"`` (a word, no language tag) unless the backend declares it."""
+        word = (params.locale or "").lower()
+        if word in LOCALE_WORDS and word not in self.locale_words:
+            raise InvalidInput(
+                "locale=%r asks the service to detect the query's language, which %s cannot do; give a language "
+                "tag such as en or de-DE" % (params.locale, self.name),
+                provider=self.name,
+                detail_code=BAD_LOCALE,
+            )
 
     def check_params(self, params: SearchParams) -> None:
         """Refuse parameters the service would refuse (before any request)."""

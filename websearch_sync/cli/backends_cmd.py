@@ -5,7 +5,6 @@ import sys
 from typing import Any
 
 from ..config import Settings
-from ..engine import registry
 from ..net import browser
 from ..net.browser import EXTRA_HINT, resolve_impersonate
 from .output import EXIT_OK, add_impersonate, json_text
@@ -35,6 +34,8 @@ def transport_of(kind: str, profile: str) -> str:
 
 def backend_rows(settings: Settings) -> list[dict[str, Any]]:
     """One row per registered backend (environment variable names only, never values)."""
+    from ..engine import registry
+
     profile = resolve_impersonate(settings.impersonate)
     rows = []
     for name in registry.backend_names():

@@ -33,7 +33,8 @@ def declared_rows() -> list[BuiltIn]:
     by_name: dict[str, dict[str, BuiltIn]] = {}
     for cls in classes:
         row = BuiltIn(cls.name, cls.vertical, cls.__module__.rsplit(".", 1)[1], cls.__name__)
-        by_name.setdefault(cls.name, {})[cls.vertical] = row
+        other = by_name.setdefault(cls.name, {}).setdefault(cls.vertical, row)
+        assert other == row, "%s and %s both declare %s for %s" % (other, row, cls.name, cls.vertical)
     return [engines[v] for engines in by_name.values() for v in VERTICALS if v in engines]
 
 

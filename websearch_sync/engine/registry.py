@@ -22,6 +22,7 @@ import importlib
 import inspect
 import logging
 import re
+import threading
 from collections.abc import Iterator, Mapping
 from typing import Any, Callable, Optional, Union
 
@@ -52,6 +53,10 @@ _REGISTRY: dict[str, dict[str, Union[type[Backend], BuiltIn]]] = {
 #: The built-in backends' names (a plugin may not replace them).
 _BUILT_IN = frozenset(_REGISTRY)
 _PLUGINS_LOADED = False
+_PLUGINS_LOADING = False
+#: Held while plugins load: another thread's first question waits for them (re-entrant: a
+#: plugin asking the registry while it loads is answered without them).
+_PLUGINS_LOCK = threading.RLock()
 #: A backend name: what users type (``backend="ddg_html"``) and what items carry as ``provider``.
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
 
@@ -358,10 +363,17 @@ def _result_problem(result: object) -> Optional[str]:
 
 
 def load_plugins() -> None:
-    """Register the backends third-party distributions declare (once per process)."""
-    global _PLUGINS_LOADED
+    """Register the backends third-party distributions declare (once per process; the
+    registry's first question calls it)."""
+    global _PLUGINS_LOADED, _PLUGINS_LOADING
     if _PLUGINS_LOADED:
         return
-    _PLUGINS_LOADED = True
-    for entry in _entry_points():
-        _load_plugin(entry)
+    with _PLUGINS_LOCK:
+        if _PLUGINS_LOADED or _PLUGINS_LOADING:
+            return
+        _PLUGINS_LOADING = True
+        try:
+            for entry in _entry_points():
+                _load_plugin(entry)
+        finally:
+            _PLUGINS_LOADED = True

@@ -19,7 +19,7 @@ from .errors import BAD_MIN_INTERVAL_S, BAD_PROXY, BAD_SETTING, UNKNOWN_BACKEND,
 from .secrets import is_secret_name as is_secret_name  # is_secret_name: cachekey imports it here
 from .secrets import mask as _mask
 from .secrets import redact
-from .validate import MAX_RESULTS, MAX_TIMEOUT_MS, check_number
+from .validate import MAX_RESULTS, MAX_TIMEOUT_MS, TOOL_MAX_RESULTS, check_number
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -41,6 +41,10 @@ SHARED_ENV_VARS: dict[str, tuple[str, str]] = {
     "WEB_SEARCH_BACKEND": ("backend", "backend name, comma-separated list, or `auto`; unset = `stub`"),
     "WEB_SEARCH_TIMEOUT_MS": ("timeout_ms", "per-call deadline in milliseconds (default 15000)"),
     "WEB_SEARCH_MAX_RESULTS": ("max_results", "default number of results, 1..50 (default 5)"),
+    "WEB_SEARCH_TOOL_MAX_RESULTS": (
+        "tool_max_results",
+        "most results the LLM tool and MCP let a model ask for, 1..50 (default 10)",
+    ),
     "WEB_SEARCH_PROXY": ("proxy", "proxy URL for search and fetch (http, https, or socks5 with the `socks` extra)"),
     "WEB_SEARCH_USER_AGENT": (
         "user_agent",
@@ -136,6 +140,8 @@ class Settings:
             ``None`` means ``"stub"``.
         timeout_ms: whole-call deadline for one search or fetch (default 15000).
         max_results: default number of results (1..50, default 5).
+        tool_max_results: the most results the LLM tool and the MCP server let a model ask
+            for (1..50, default 10: a model reads every result, and each costs context).
         proxy: proxy URL used for every request (``http://``, ``https://``, ``socks5://``).
         user_agent: User-Agent of the ``requests`` transport (API calls, and every call
             with ``impersonate="off"``); ``None`` uses a current desktop browser string.
@@ -177,6 +183,7 @@ class Settings:
     backend: BackendSpec = None
     timeout_ms: int = DEFAULT_TIMEOUT_MS
     max_results: int = DEFAULT_MAX_RESULTS
+    tool_max_results: int = TOOL_MAX_RESULTS
     proxy: Optional[str] = None
     user_agent: Optional[str] = None
     impersonate: Optional[str] = None
@@ -198,6 +205,7 @@ class Settings:
         for name, maximum in (
             ("timeout_ms", MAX_TIMEOUT_MS),
             ("max_results", MAX_RESULTS),
+            ("tool_max_results", MAX_RESULTS),
             ("max_response_bytes", None),
         ):
             check_number("Settings." + name, getattr(self, name), maximum=maximum, detail=BAD_SETTING)
@@ -381,6 +389,7 @@ def _shared_from_env(env: Mapping[str, str], overridden: set[str]) -> dict[str, 
     for var, field_name, maximum in (
         ("WEB_SEARCH_TIMEOUT_MS", "timeout_ms", MAX_TIMEOUT_MS),
         ("WEB_SEARCH_MAX_RESULTS", "max_results", MAX_RESULTS),
+        ("WEB_SEARCH_TOOL_MAX_RESULTS", "tool_max_results", MAX_RESULTS),
         ("WEB_SEARCH_MAX_BYTES", "max_response_bytes", None),
     ):
         number = env_int(env, var, maximum)

@@ -487,10 +487,15 @@ KEEP_STATE_MARKER = "websearch_keep_state"
 
 
 def conformance_checks(
-    backend: str, *, fixtures: Optional[StrPath] = None, settings: Optional[Settings] = None
+    backend: str,
+    *,
+    fixtures: Optional[StrPath] = None,
+    settings: Optional[Settings] = None,
+    verticals: Optional[Sequence[str]] = None,
 ) -> list[ConformanceCheck]:
-    """The conformance checks of the registered ``backend``, each a callable raising
-    ``AssertionError`` (``str(check)`` is ``<backend>-<check>``, an id for ``parametrize``).
+    """The conformance checks of the registered ``backend``, for each vertical it serves (or
+    only ``verticals``), each a callable raising ``AssertionError`` (``str(check)`` is
+    ``<backend>-<check>``, ``<backend>[news]-<check>`` for a vertical: an id for ``parametrize``).
 
     What this project's conformance suite checks on its own backends: the declarations, the
     request (declared endpoint, query, secrets in headers only), missing settings refused
@@ -500,13 +505,19 @@ def conformance_checks(
     recorded by ``websearch-sync record``) every recorded case against its golden and the
     contract. ``settings`` configure the backend (default: dummy values for what it requires).
     """
-    return _conformance_checks(backend, fixtures=fixtures, settings=settings)
+    return _conformance_checks(backend, fixtures=fixtures, settings=settings, verticals=verticals)
 
 
-def check_conformance(backend: str, *, fixtures: Optional[StrPath] = None, settings: Optional[Settings] = None) -> None:
+def check_conformance(
+    backend: str,
+    *,
+    fixtures: Optional[StrPath] = None,
+    settings: Optional[Settings] = None,
+    verticals: Optional[Sequence[str]] = None,
+) -> None:
     """Run every check of :func:`conformance_checks`; ``AssertionError`` listing each that fails."""
     failures = []
-    for check in conformance_checks(backend, fixtures=fixtures, settings=settings):
+    for check in conformance_checks(backend, fixtures=fixtures, settings=settings, verticals=verticals):
         try:
             check()
         except AssertionError as error:

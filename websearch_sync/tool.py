@@ -83,6 +83,12 @@ _DESCRIPTIONS = {
     ),
 }
 
+
+def _how_many(most: int) -> str:
+    """The ``max_results`` argument's description, for a cap of ``most`` results."""
+    return "How many results (1-%d, default %d)." % (most, min(DEFAULT_MAX_RESULTS, most))
+
+
 #: The tools' arguments, each declared once: the schema a model is shown and the check of its call.
 _ARGUMENTS: dict[str, tuple[Argument, ...]] = {
     SEARCH_TOOL: (
@@ -90,7 +96,7 @@ _ARGUMENTS: dict[str, tuple[Argument, ...]] = {
         Argument(
             "max_results",
             "integer",
-            "How many results (1-%d, default %d)." % (TOOL_MAX_RESULTS, DEFAULT_MAX_RESULTS),
+            _how_many(TOOL_MAX_RESULTS),
             minimum=1,
             maximum=TOOL_MAX_RESULTS,
         ),
@@ -129,14 +135,29 @@ def tool_schema(tool: str, *, strict: bool = False, settings: Optional[Settings]
 
     ``strict=True`` gives the form OpenAI's strict mode accepts (see :func:`strict_schema`).
     With ``settings``, the search query's ``maxLength`` is what the configured backends take
-    (see :func:`query_limit`) instead of the library's own limit.
+    (see :func:`query_limit`) instead of the library's own limit, and ``max_results`` goes up
+    to ``settings.tool_max_results`` (default 10) instead of 10.
     """
-    arguments = _ARGUMENTS[tool]
-    if tool == SEARCH_TOOL and settings is not None:
-        limit = query_limit(settings)
-        arguments = tuple(dataclasses.replace(a, max_length=limit) if a.name == "query" else a for a in arguments)
-    schema = arguments_schema(arguments)
+    schema = arguments_schema(_arguments(tool, settings))
     return strict_schema(schema) if strict else schema
+
+
+def _arguments(tool: str, settings: Optional[Settings]) -> tuple[Argument, ...]:
+    """A tool's declared arguments as ``settings`` configure them: the longest query the
+    configured backends take, at most ``settings.tool_max_results`` results."""
+    arguments = _ARGUMENTS[tool]
+    if tool != SEARCH_TOOL or settings is None:
+        return arguments
+    limit, most = query_limit(settings), settings.tool_max_results
+    adapted = {
+        "query": lambda a: dataclasses.replace(a, max_length=limit),
+        "max_results": lambda a: dataclasses.replace(
+            a,
+            maximum=most,
+            description=_how_many(most),
+        ),
+    }
+    return tuple(adapted[a.name](a) if a.name in adapted else a for a in arguments)
 
 
 def query_limit(settings: Settings) -> int:
@@ -324,8 +345,9 @@ def tool_definitions(
 # -- argument validation ------------------------------------------------------------------------------
 
 
-def validate_arguments(tool: str, arguments: Any) -> dict[str, Any]:
-    """Check ``arguments`` (a dict, or JSON text as OpenAI sends it) against a tool's declared arguments.
+def validate_arguments(tool: str, arguments: Any, *, settings: Optional[Settings] = None) -> dict[str, Any]:
+    """Check ``arguments`` (a dict, or JSON text as OpenAI sends it) against a tool's declared
+    arguments (as ``settings`` configure them: see :func:`tool_schema`).
 
     Returns the arguments as a dict without ``null`` values (``null`` means "not given", as
     strict schemas have the model send it); raises ``InvalidInput`` naming the first problem.
@@ -335,7 +357,7 @@ def validate_arguments(tool: str, arguments: Any) -> dict[str, Any]:
             arguments = json.loads(arguments or "{}")
         except (ValueError, RecursionError):  # RecursionError: nested too deeply
             raise InvalidInput("arguments are not valid JSON", detail_code=BAD_ARGUMENTS) from None
-    return check_arguments(_ARGUMENTS[tool], arguments)
+    return check_arguments(_arguments(tool, settings), arguments)
 
 
 # -- calling ----------------------------------------------------------------------------------------
@@ -352,7 +374,7 @@ def _resolve_tool(name: Any, names: Optional[Mapping[str, str]]) -> str:
 
 def _run(tool: str, args: dict[str, Any], client: SearchClient, images: bool) -> Union[AnyResponse, FetchResult]:
     if tool == SEARCH_TOOL:  # a model reads every result: the tool's own cap on the configured default
-        args.setdefault("max_results", min(client.settings.max_results, TOOL_MAX_RESULTS))
+        args.setdefault("max_results", min(client.settings.max_results, client.settings.tool_max_results))
         return cast(AnyResponse, client.search(args.pop("query"), **args))
     return client.fetch(args.pop("url"), images=images, **args)
 
@@ -379,8 +401,9 @@ def call_tool(
     """
     try:
         tool = _resolve_tool(name, names)
-        args = validate_arguments(tool, arguments)
-        return _run(tool, args, client if client is not None else default_client(), images)
+        chosen = client if client is not None else default_client()
+        args = validate_arguments(tool, arguments, settings=chosen.settings)
+        return _run(tool, args, chosen, images)
     except WebSearchError as error:
         return {"error": error.to_dict()}
 
@@ -417,7 +440,8 @@ class ToolSession:
         is dropped: it does not count as a repeat)."""
         try:
             tool = _resolve_tool(name, self.names)
-            args = validate_arguments(tool, arguments)
+            client = self.client if self.client is not None else default_client()
+            args = validate_arguments(tool, arguments, settings=client.settings)
         except WebSearchError as error:
             return {"error": error.to_dict()}
         key = (tool, _lookup_key(tool, args))
@@ -433,7 +457,7 @@ class ToolSession:
                 return {"error": refusal.to_dict()}
             self._seen[key] = count + 1
         try:
-            result = call_tool(tool, args, client=self.client, images=self.images)
+            result = call_tool(tool, args, client=client, images=self.images)
         except BaseException:  # the call was interrupted (e.g. cancelled): it looked nothing up
             self._release(key)
             raise

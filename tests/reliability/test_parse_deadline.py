@@ -22,7 +22,7 @@ from servers import FaultServer
 
 import websearch_sync as ws
 from websearch_sync.backends.ddg import DuckDuckGoHtml
-from websearch_sync.net.deadline import checkpoint
+from websearch_sync.checkpoints import checkpoint
 
 #: Parsing holds the GIL in C calls (the markup reduction, lxml between two callbacks): the caller
 #: wakes up late, later on a loaded machine; this bound only catches a search that waits for the

@@ -32,9 +32,19 @@ EXAMPLE = re.search(
 MOJEEK_CASES = ("web-search-mcp__mojeek", "argos-engine__altcha")
 
 
-@pytest.mark.parametrize("name", project_backends())
-def test_every_built_in_backend_passes_the_kit(name):
-    check_conformance(name)
+@pytest.mark.parametrize(
+    "name, vertical", [(name, vertical) for name in project_backends() for vertical in registry.verticals_of(name)]
+)
+def test_every_built_in_engine_passes_the_kit(name, vertical):
+    """Each backend in each vertical it serves (issue 31: a bot wall or an unknown layout on a
+    vertical endpoint is typed as on the web endpoint)."""
+    check_conformance(name, verticals=[vertical])
+
+
+def test_the_kit_checks_every_vertical_a_backend_serves():
+    checks = conformance_checks("bing_html")
+    assert sorted({check.vertical for check in checks}) == ["images", "news", "videos", "web"]
+    assert "bing_html[news]-unknown_layout" in {str(check) for check in checks}
 
 
 class _ZeroForAnything(HtmlEngine):
@@ -62,25 +72,45 @@ class _QueryNotSent(_ZeroForAnything):
         return {"q": "fixed"}
 
 
+class _NewsZeroForAnything(_ZeroForAnything):
+    """A news engine beside a sound web engine that breaks a promise: any page reads as no news."""
+
+    name = "kit_news_zero"
+    vertical = "news"
+
+
+class _SoundWeb(_QueryNotSent):
+    name = "kit_news_zero"
+
+    def query(self, params: SearchParams) -> dict:
+        return {"q": params.full_query}
+
+
 @pytest.mark.parametrize(
-    "cls, failing",
-    [(_ZeroForAnything, "unknown_layout"), (_QueryNotSent, "request")],
+    "classes, failing",
+    [
+        ((_ZeroForAnything,), "kit_zero_for_anything-unknown_layout"),
+        ((_QueryNotSent,), "kit_query_not_sent-request"),
+        ((_SoundWeb, _NewsZeroForAnything), "kit_news_zero[news]-unknown_layout"),
+    ],
 )
-def test_a_broken_promise_fails_its_check(cls, failing):
-    registry.register(cls)
+def test_a_broken_promise_fails_its_check(classes, failing):
+    for cls in classes:
+        registry.register(cls)
+    name = classes[0].name
     try:
         outcomes = {}
-        for check in conformance_checks(cls.name):
+        for check in conformance_checks(name):
             try:
                 check()
-                outcomes[check.name] = "pass"
+                outcomes[str(check)] = "pass"
             except AssertionError:
-                outcomes[check.name] = "fail"
-        assert outcomes[failing] == "fail"
-        with pytest.raises(AssertionError, match=failing):
-            check_conformance(cls.name)
+                outcomes[str(check)] = "fail"
+        assert [check for check, outcome in outcomes.items() if outcome == "fail"] == [failing]
+        with pytest.raises(AssertionError, match=re.escape(failing)):
+            check_conformance(name)
     finally:
-        registry.unregister(cls.name)
+        registry.unregister(name)
 
 
 def _example_fixtures(folder: Path) -> None:

@@ -26,6 +26,14 @@ CHROMIUM_FORM_POST = (
     "accept-encoding,accept-language,priority"
 ).split(",")
 
+#: Real Chromium 156's request after a redirect (a typed navigation's 302 with Set-Cookie):
+#: the client hints after the fetch metadata. Measured with Debian's chromium 156.0.8078.108 in
+#: ../shared/fingerprint/fplab (``probe4.py --clients chromium``), 2026-11-29.
+CHROMIUM_REDIRECTED = (
+    "upgrade-insecure-requests,user-agent,accept,sec-fetch-site,sec-fetch-mode,sec-fetch-user,sec-fetch-dest,"
+    "sec-ch-ua,sec-ch-ua-mobile,sec-ch-ua-platform,accept-encoding,accept-language,priority"
+).split(",")
+
 browser = pytest.mark.skipif(not browser_available(), reason="needs the browser extra (curl_cffi)")
 
 
@@ -119,3 +127,6 @@ def test_fetch_follows_a_redirect_over_the_same_connection():
     assert "loopback fingerprint lab" in page["text"]
     connections = [record for record in server.records if record.get("requests")]
     assert [[request["path"] for request in record["requests"]] for record in connections] == [["/hop", "/page"]]
+    first, redirected = connections[0]["requests"]
+    assert redirected["header_order"] == CHROMIUM_REDIRECTED  # the client hints move after sec-fetch-dest
+    assert first["header_order"] == [name for name in CHROMIUM_FORM_POST if name in first["header_order"]]

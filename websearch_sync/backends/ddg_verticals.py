@@ -25,9 +25,10 @@ The answer is ``{"results": [...], "next": ..., "vqd": {query: token}}``. A news
 
 Bot walls: the anomaly page of the HTML endpoints (:data:`~.ddg.ANOMALY`), and the deep-results
 script answers DuckDuckGo blocks with (recorded from ``d.js``): ``DDG.deep.anomalyDetectionBlock(…)``
-and the ``DDG.deep.is506=1`` throttle, recognised only where the body starts with them. The web
-endpoint override (``WEB_SEARCH_ENDPOINT_DDG_HTML``) does not apply: these engines talk to
-duckduckgo.com.
+and the ``DDG.deep.is506=1`` throttle, recognised only where the body starts with them. The
+endpoint override of ``ddg_html`` (``WEB_SEARCH_ENDPOINT_DDG_HTML``) moves these engines to its
+origin too, as every vertical engine's (a mirror, a proxy, a test server gets all the requests;
+none goes to duckduckgo.com behind its back).
 """
 
 import re
@@ -88,23 +89,19 @@ class _DuckDuckGoVertical(Backend):
     time_field: ClassVar[tuple[str, dict[str, str]]] = ("", {})
     extra_fields: ClassVar[dict[str, str]] = {}
 
-    def endpoint_url(self) -> str:
-        """duckduckgo.com (the web endpoint override is the HTML page's, not these engines')."""
-        return SITE
-
     def headers(self, params: SearchParams, accept: str) -> dict[str, str]:
         """What the page's own requests carry: same-origin, Referer the site, the locale's language."""
         return {
             "Accept": accept,
             "Accept-Language": accept_language(params.locale) or "en-US,en;q=0.9",
-            "Referer": SITE,
+            "Referer": self.endpoint_url(),
             "Sec-Fetch-Site": "same-origin",
         }
 
     def build_request(self, params: SearchParams) -> RequestSpec:
         """The search page of the vertical's tab, which carries the ``vqd`` token."""
         query = {"q": params.full_query, "iar": self.vertical, "t": "h_"}
-        return RequestSpec("GET", SITE, params=query, headers=self.headers(params, _ACCEPT_PAGE))
+        return RequestSpec("GET", self.endpoint_url(), params=query, headers=self.headers(params, _ACCEPT_PAGE))
 
     def continue_request(self, response: HttpResponse, params: SearchParams, step: int) -> Optional[RequestSpec]:
         """After the search page (step 1), the JSON endpoint asked with the page's token."""
@@ -133,7 +130,8 @@ class _DuckDuckGoVertical(Backend):
         name, values = self.time_field
         if params.time_range in values:
             fields[name] = values[params.time_range]
-        return RequestSpec("GET", SITE + self.endpoint_path, params=fields, headers=self.headers(params, _ACCEPT_JSON))
+        url = urljoin(self.endpoint_url(), self.endpoint_path)
+        return RequestSpec("GET", url, params=fields, headers=self.headers(params, _ACCEPT_JSON))
 
     def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
         """Any registered bot wall is ``WebBlocked(captcha_required)``, whatever the status."""
@@ -155,13 +153,14 @@ class _DuckDuckGoVertical(Backend):
         raise NotImplementedError
 
     def next_page(self, params: SearchParams, page: Page) -> Optional[RequestSpec]:
-        """The answer's ``next`` on duckduckgo.com, with the answer's token when it lacks one."""
+        """The answer's ``next`` on the endpoint's host, with the answer's token when it lacks one."""
         answer = page.previous.json()
         following = answer.get("next") if isinstance(answer, dict) else None
         if not isinstance(following, str) or not following:
             return None
-        url = urljoin(SITE, following)
-        if urlsplit(url).netloc != urlsplit(SITE).netloc:
+        site = self.endpoint_url()
+        url = urljoin(site, following)
+        if urlsplit(url).netloc != urlsplit(site).netloc:
             return None
         extra: dict[str, str] = {}
         tokens = answer.get("vqd")

@@ -1,4 +1,5 @@
-"""The conformance kit: what every backend must do, checked on any registered one (a plugin's too).
+"""The conformance kit: what every backend must do, checked on any registered one (a plugin's too),
+for each vertical it serves (web, news, images, videos: each is its own engine class).
 
 The checks are stated against the backend's own declaration (its endpoint, settings, auth
 statuses, longest query) and its recorded cases, never against a list of known backends:
@@ -26,7 +27,7 @@ mapping, parser); the deadline check alone opens a socket, on loopback. Used by
 import contextlib
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 from urllib.parse import unquote_plus, urlsplit
@@ -81,12 +82,14 @@ class ConformanceCheck:
     backend: str
     name: str
     run: Callable[[], None]
+    vertical: str = "web"
 
     def __call__(self) -> None:
         self.run()
 
     def __str__(self) -> str:
-        return "%s-%s" % (self.backend, self.name)
+        engine = self.backend if self.vertical == "web" else "%s[%s]" % (self.backend, self.vertical)
+        return "%s-%s" % (engine, self.name)
 
 
 def secret_values(cls: type[Backend]) -> dict[str, str]:
@@ -132,10 +135,15 @@ def _answer(status: int, body: str, content_type: str, headers: Optional[dict[st
     return HttpResponse(status, fields, body.encode("utf-8"), "https://conformance.test/")
 
 
+def _params(backend: Backend) -> SearchParams:
+    """The search the checks ask of ``backend``, in the vertical its class serves."""
+    return SearchParams(query=QUERY, max_results=10, vertical=backend.vertical)
+
+
 def _interpreted(backend: Backend, response: HttpResponse) -> Any:
     """What the backend makes of ``response``: its parse result or the error it raises."""
     try:
-        return backend.interpret(response, SearchParams(query=QUERY, max_results=10))
+        return backend.interpret(response, _params(backend))
     except WebSearchError as error:
         return error
 
@@ -164,27 +172,29 @@ class _Kit:
 
     def __init__(self, cls: type[Backend], settings: Settings, fixtures: Optional[StrPath]) -> None:
         self.cls, self.settings, self.fixtures = cls, settings, fixtures
+        #: how messages name the engine: ``bing_html`` for its web search, ``bing_html[news]``
+        self.engine = cls.name if cls.vertical == "web" else "%s[%s]" % (cls.name, cls.vertical)
 
     def backend(self) -> Backend:
         return self.cls(self.settings)
 
     def declaration(self) -> None:
         problem = registry.declaration_problem(self.cls)
-        assert problem is None, "%s: %s" % (self.cls.name, problem)
+        assert problem is None, "%s: %s" % (self.engine, problem)
 
     def request(self) -> None:
         backend = self.backend()
-        spec = backend.build_request(SearchParams(query=QUERY, max_results=10))
+        spec = backend.build_request(_params(backend))
         sent, declared = urlsplit(spec.url), urlsplit(backend.endpoint_url())
         assert (sent.scheme, sent.hostname) == (declared.scheme, declared.hostname), (
-            "%s sends to %s, but its endpoint is %s" % (self.cls.name, spec.url, backend.endpoint_url())
+            "%s sends to %s, but its endpoint is %s" % (self.engine, spec.url, backend.endpoint_url())
         )
         values = _request_values(spec)
-        assert QUERY in values, "%s: the query is not in the request (%s)" % (self.cls.name, values)
+        assert QUERY in values, "%s: the query is not in the request (%s)" % (self.engine, values)
         for name, secret in secret_values(self.cls).items():
             if backend.config.get(name) == secret:
                 assert secret not in values + spec.url, "%s: the secret %s travels in the URL or body" % (
-                    self.cls.name,
+                    self.engine,
                     name,
                 )
 
@@ -196,12 +206,12 @@ class _Kit:
             config.pop(setting.name, None)
             backend = self.cls(Settings(providers={self.cls.name: config}))
             try:
-                backend.check(SearchParams(query=QUERY, max_results=10))
+                backend.check(_params(backend))
             except WebSearchError as error:
                 expected = AuthError if is_secret_name(setting.name) else InvalidInput
-                assert isinstance(error, expected), "%s without %s: %r" % (self.cls.name, setting.name, error)
+                assert isinstance(error, expected), "%s without %s: %r" % (self.engine, setting.name, error)
             else:
-                raise AssertionError("%s searched without its required setting %s" % (self.cls.name, setting.name))
+                raise AssertionError("%s searched without its required setting %s" % (self.engine, setting.name))
 
     def statuses(self) -> None:
         backend = self.backend()
@@ -209,16 +219,16 @@ class _Kit:
             error = _interpreted(backend, _answer(status, "status conformance", "text/plain"))
             expected = declared_error(self.cls, status)
             assert type(error) is expected, "%s: a bare %d gave %r, not %s" % (
-                self.cls.name,
+                self.engine,
                 status,
                 error,
                 expected.__name__,
             )
             assert error.detail_code == "http_%d" % status and error.status == status, repr(error)
-            assert error.retryable is (status == 429 or status >= 500), "%s: %r retryable" % (self.cls.name, error)
+            assert error.retryable is (status == 429 or status >= 500), "%s: %r retryable" % (self.engine, error)
         error = _interpreted(backend, _answer(429, "slow down", "text/plain", {"Retry-After": "7"}))
         assert isinstance(error, WebBlocked) and error.retry_after == 7.0, "%s: 429 + Retry-After: 7 gave %r" % (
-            self.cls.name,
+            self.engine,
             error,
         )
 
@@ -227,13 +237,13 @@ class _Kit:
         for status, page in PROXY_PAGES.items():
             error = _interpreted(backend, _answer(status, page, "text/html"))
             assert type(error) is declared_error(self.cls, status) and error.detail_code == "http_%d" % status, (
-                "%s: a proxy's %d page gave %r" % (self.cls.name, status, error)
+                "%s: a proxy's %d page gave %r" % (self.engine, status, error)
             )
 
     def unknown_layout(self) -> None:
         outcome = _interpreted(self.backend(), _answer(200, PORTAL_PAGE, "text/html; charset=utf-8"))
         assert isinstance(outcome, WebParseError), "%s: a sign-in page answered with 200 gave %r, not WebParseError" % (
-            self.cls.name,
+            self.engine,
             outcome,
         )
 
@@ -248,9 +258,8 @@ class _Kit:
             def call() -> None:
                 with contextlib.closing(HttpTransport()) as transport:
                     try:
-                        self.cls(settings).search(
-                            SearchParams(query=QUERY, max_results=10), transport, Deadline(DEADLINE_MS)
-                        )
+                        backend = self.cls(settings)
+                        backend.search(_params(backend), transport, Deadline(DEADLINE_MS))
                     except WebSearchError as error:
                         outcome.append(error)
                     else:
@@ -259,9 +268,9 @@ class _Kit:
             worker = threading.Thread(target=call, name="websearch-conformance", daemon=True)
             worker.start()
             worker.join(HANG_S)
-            assert not worker.is_alive(), "%s: a silent server held the call past %.0f s" % (self.cls.name, HANG_S)
+            assert not worker.is_alive(), "%s: a silent server held the call past %.0f s" % (self.engine, HANG_S)
         assert outcome and isinstance(outcome[0], Timeout), "%s: a silent server gave %r, not Timeout" % (
-            self.cls.name,
+            self.engine,
             outcome[0] if outcome else None,
         )
 
@@ -307,15 +316,25 @@ def _silent_server() -> Iterator[str]:
 
 
 def conformance_checks(
-    backend: str, *, fixtures: Optional[StrPath] = None, settings: Optional[Settings] = None
+    backend: str,
+    *,
+    fixtures: Optional[StrPath] = None,
+    settings: Optional[Settings] = None,
+    verticals: Optional[Sequence[str]] = None,
 ) -> list[ConformanceCheck]:
-    """The checks of the registered ``backend`` (see the module docstring); ``recorded_cases`` only
-    with ``fixtures`` (a folder of cases recorded by ``websearch-sync record``)."""
-    cls = registry.backend_class(backend)
-    kit = _Kit(cls, dummy_settings(cls, settings), fixtures)
-    names = ["declaration"]
-    if cls.kind != "offline":
-        names += ["request", "missing_settings", "statuses", "proxy_pages", "unknown_layout", "deadline"]
-    if fixtures is not None:
-        names.append("recorded_cases")
-    return [ConformanceCheck(backend, name, getattr(kit, name)) for name in names]
+    """The checks of the registered ``backend`` (see the module docstring), for each vertical it
+    serves (``verticals``: only these); ``recorded_cases`` (once: the cases name their vertical)
+    only with ``fixtures``, a folder of cases recorded by ``websearch-sync record``."""
+    served = registry.verticals_of(backend) or ("web",)  # an unknown name: backend_class says so
+    chosen = served if verticals is None else tuple(verticals)
+    checks = []
+    for vertical in chosen:
+        cls = registry.backend_class(backend, vertical)
+        kit = _Kit(cls, dummy_settings(cls, settings), fixtures)
+        names = ["declaration"]
+        if cls.kind != "offline":
+            names += ["request", "missing_settings", "statuses", "proxy_pages", "unknown_layout", "deadline"]
+        if fixtures is not None and vertical == chosen[0]:
+            names.append("recorded_cases")
+        checks += [ConformanceCheck(backend, name, getattr(kit, name), vertical) for name in names]
+    return checks

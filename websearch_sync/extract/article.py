@@ -18,13 +18,14 @@ Pure functions, no I/O: ``extract_html(html, url=..., mode=...)``.
 import copy
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, Optional, Union
 
 import lxml.html
 from lxml import etree
 
+from ..checkpoints import checked, checkpoint
 from .boilerplate import clean_article, drop, preclean, strip_junk, text_size
 from .boxes import boxes_after_title
 from .region import FRAGMENT_MIN_MISSING, FRAGMENT_SHARE, is_fragment, main_region
@@ -158,6 +159,22 @@ def _tree_document_class() -> Any:
             if self.keep_lists:
                 preserved.update((element, True) for element in node.iter("ul", "ol", "dl", "table"))
             return preserved
+
+        # readability's walks go through these: each stops once the extraction was abandoned
+        def tags(self, node: etree._Element, *tag_names: str) -> Iterator[etree._Element]:
+            return checked(super().tags(node, *tag_names))
+
+        def reverse_tags(self, node: etree._Element, *tag_names: str) -> Iterator[etree._Element]:
+            return checked(super().reverse_tags(node, *tag_names))
+
+        def class_weight(self, element: etree._Element) -> int:
+            checkpoint()  # once per scored or sanitised element
+            weight: int = super().class_weight(element)
+            return weight
+
+        def remove_unlikely_candidates(self) -> None:
+            checkpoint()
+            super().remove_unlikely_candidates()
 
         def get_article(self, candidates: Any, best_candidate: Any, html_partial: bool = False) -> etree._Element:
             article: etree._Element = super().get_article(candidates, best_candidate, html_partial=html_partial)

@@ -22,6 +22,7 @@ from typing import Callable, Optional
 
 from lxml import etree
 
+from ..checkpoints import EVERY, checkpoint
 from .paragraphs import split_br_runs
 from .rules import DEFAULT_RULES, RULES, stage_tags, stage_words
 
@@ -144,11 +145,15 @@ def _outside_code(node: etree._Element, doomed: set[etree._Element]) -> Iterator
     if node.tag in _CODE or node in doomed or any(a in doomed or a.tag in _CODE for a in node.iterancestors()):
         return
     stack = [iter(node)]
+    handed = 0
     while stack:
         element = next(stack[-1], None)
         if element is None:
             stack.pop()
         elif isinstance(element.tag, str) and element.tag not in _CODE:
+            handed += 1
+            if not handed % EVERY:  # the rules' walks stop once the extraction was abandoned
+                checkpoint()
             yield element
             if element not in doomed:
                 stack.append(iter(element))

@@ -22,6 +22,7 @@ from typing import Optional
 
 from lxml import etree
 
+from ..checkpoints import checked
 from .boilerplate import class_words
 from .render import BLOCK_TAGS, SKIP_TAGS
 
@@ -64,7 +65,7 @@ def _own_text(
     in_link = {body: False}
     own: dict[etree._Element, list[int]] = {body: [_chars(body.text), 0]}
     order = []
-    for element in body.iterdescendants():
+    for element in checked(body.iterdescendants()):
         tag = element.tag
         parent = element.getparent()
         parent_owner = owner.get(parent) if parent is not None else None

@@ -12,6 +12,8 @@ from typing import Optional
 
 from lxml import etree
 
+from ..checkpoints import checkpoint
+
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 BLOCK_TAGS = frozenset(
@@ -247,6 +249,7 @@ class _Renderer:
         tag = _tag(node)
         if not tag or tag in SKIP_TAGS:
             return
+        checkpoint()  # an abandoned render stops here instead of growing its output on
         if self.depth >= MAX_DEPTH:  # deeper structure is flattened: its text as one block
             self.block(1)
             self.write(_inline_text(node))

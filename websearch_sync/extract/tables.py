@@ -16,6 +16,7 @@ from typing import Optional
 
 from lxml import etree
 
+from ..checkpoints import checked
 from .region import DENSE_MIN_CHARS
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -96,7 +97,7 @@ def _normal(text: Optional[str]) -> str:
 def _cell_holding(body: etree._Element, sample: str) -> Optional[etree._Element]:
     """The innermost table cell of ``body`` whose own text (or a child's tail) contains ``sample``."""
     first = sample.split()[0]  # a cheap test on the raw text before normalising it
-    for element in body.iter():
+    for element in checked(body.iter()):
         if not isinstance(element.tag, str):
             continue
         if element.text and first in element.text and sample in _normal(element.text):

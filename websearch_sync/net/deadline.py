@@ -2,9 +2,9 @@
 
 CPU-bound steps (parsing a results page, extracting a page's text) run through
 :func:`run_within`, which abandons them at the deadline. Abandoned work must not keep
-a core busy afterwards, so such steps call :func:`checkpoint` as they go (the HTML
-tree builder and the parsers' walks do, every few hundred elements): once the caller
-has given up, the next checkpoint raises :class:`WorkAbandoned` and the thread ends.
+a core busy afterwards, so such steps call :func:`~websearch_sync.checkpoints.checkpoint`
+as they go (:mod:`websearch_sync.checkpoints`): once the caller has given up, the next
+checkpoint raises ``WorkAbandoned`` and the thread ends.
 """
 
 import threading
@@ -12,6 +12,9 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import Any, Callable, Optional, TypeVar
+
+from ..checkpoints import abandonable
+from ..checkpoints import checkpoint as checkpoint  # where the parsers above the network import it from
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -60,21 +63,6 @@ class DeadlinePassed(Exception):
     """Raised by :func:`run_within` when the work outlasts the deadline (callers turn it into ``Timeout``)."""
 
 
-class WorkAbandoned(DeadlinePassed):
-    """Raised by :func:`checkpoint` in work its caller has abandoned (nobody reads it: it only ends the thread)."""
-
-
-_WORKER = threading.local()
-
-
-def checkpoint() -> None:
-    """Raise :class:`WorkAbandoned` when the work running in this thread was abandoned
-    by :func:`run_within`; a no-op anywhere else. Cheap: one thread-local read."""
-    abandoned: Optional[threading.Event] = getattr(_WORKER, "abandoned", None)
-    if abandoned is not None and abandoned.is_set():
-        raise WorkAbandoned("work abandoned at its deadline")
-
-
 def run_within(
     deadline: Deadline, work: Callable[[], T], *, minimum_s: float = 0.05, name: str = "websearch-work"
 ) -> T:
@@ -90,11 +78,11 @@ def run_within(
     abandoned = threading.Event()
 
     def run() -> None:
-        _WORKER.abandoned = abandoned
-        try:
-            outcome["result"] = work()
-        except BaseException as exc:  # carried to the calling thread, re-raised there
-            outcome["error"] = exc
+        with abandonable(abandoned):
+            try:
+                outcome["result"] = work()
+            except BaseException as exc:  # carried to the calling thread, re-raised there (if still waiting)
+                outcome["error"] = exc
 
     worker = threading.Thread(target=run, name=name, daemon=True)
     worker.start()

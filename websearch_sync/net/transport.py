@@ -79,6 +79,9 @@ class RequestSpec:
     #: A browser's navigation or form post (keyless HTML engines, fetch): sent by the browser
     #: wire when impersonation is on; engine headers merge into the profile's (:mod:`.wire_curl`).
     browser: bool = False
+    #: The request follows a redirect (set by the hop loop): a browser orders its headers
+    #: differently then (Chromium sends its client hints after the fetch metadata).
+    redirected: bool = False
 
 
 class _Body:
@@ -437,7 +440,7 @@ def wire_request(spec: RequestSpec, user_agent: Optional[str], provider: Optiona
             detail_code=BAD_HEADER,
         ) from None
     sent = [(name, str(value)) for name, value in prepared.headers.items()]
-    return WireRequest(spec.method.upper(), url, sent, body, browser=spec.browser)
+    return WireRequest(spec.method.upper(), url, sent, body, browser=spec.browser, redirected=spec.redirected)
 
 
 def _carries_credentials(name: str, value: Any, secrets: list[str]) -> bool:
@@ -464,4 +467,5 @@ def _redirected(spec: RequestSpec, status: int, url: str, secrets: list[str], sa
         headers=headers,
         allow_redirects=True,
         browser=spec.browser,
+        redirected=True,
     )

@@ -52,7 +52,8 @@ class WireRequest:
     certificate still use the URL's host). ``keep_auth`` false keeps a session's
     own credentials off the request (a redirect that left the origin).
     ``browser`` asks for the browser's request (a navigation or form post):
-    only a browser wire treats it differently.
+    only a browser wire treats it differently; so does ``redirected`` (the request follows a
+    redirect, where Chromium puts its client hints after the fetch metadata).
     """
 
     method: str
@@ -62,6 +63,7 @@ class WireRequest:
     connect_to: Optional[str] = None
     keep_auth: bool = True
     browser: bool = False
+    redirected: bool = False
 
 
 class BodySink(Protocol):

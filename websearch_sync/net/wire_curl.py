@@ -58,11 +58,18 @@ _CLOCK_SLACK_S = 0.005
 #: Where each browser puts each header (HTTP/2, lower case), as real Chromium 156 sends them
 #: (../shared/fingerprint/README.md): a navigation is the profile's own order; a form post adds
 #: content-length and cache-control first, content-type before user-agent, origin before accept,
-#: referer after sec-fetch-dest; cookie is last on every request.
+#: referer after sec-fetch-dest; cookie is last on every request. The request that follows a
+#: redirect carries the client hints (``sec-ch-ua*``) after ``sec-fetch-dest`` (measured with
+#: Debian's Chromium 156.0.8078.108 in ../shared/fingerprint/fplab, 2026-11-29).
 _ORDER = {
     "chrome": "content-length,cache-control,sec-ch-ua,sec-ch-ua-mobile,sec-ch-ua-platform,upgrade-insecure-requests,"
     "content-type,user-agent,origin,accept,sec-fetch-site,sec-fetch-mode,sec-fetch-user,sec-fetch-dest,referer,"
     "accept-encoding,accept-language,priority,cookie",
+}
+_REDIRECTED_ORDER = {
+    "chrome": "content-length,cache-control,upgrade-insecure-requests,content-type,user-agent,origin,accept,"
+    "sec-fetch-site,sec-fetch-mode,sec-fetch-user,sec-fetch-dest,sec-ch-ua,sec-ch-ua-mobile,sec-ch-ua-platform,"
+    "referer,accept-encoding,accept-language,priority,cookie",
 }
 _IDLE_HANDLES = 32
 _HOSTS_PER_HANDLE = 256
@@ -182,7 +189,7 @@ class CurlWire:
     def __init__(self, profile: str, *, proxy: Optional[str] = None, ca_bundle: Optional[str] = None) -> None:
         self.profile: Optional[str] = profile
         self.target: str = resolve_latest_browser_type(profile)  # type: ignore[no-untyped-call]
-        self.order = _ORDER.get(profile)
+        self.order, self.redirected_order = _ORDER.get(profile), _REDIRECTED_ORDER.get(profile)
         self.proxy = proxy
         self.ca_bundle = ca_bundle
         share = CurlShare(connect=False, dns=False, ssl_session=True)
@@ -256,8 +263,9 @@ class CurlWire:
     def _configure(self, handle: Curl, request: WireRequest, transfer: _Exchange, remaining: float) -> None:
         handle.impersonate(self.target, default_headers=True)
         handle.setopt(CurlOpt.ACCEPT_ENCODING, b"gzip, deflate, br, zstd")  # decode what the profile offers
-        if self.order:
-            handle.setopt(CurlOpt.HTTPHEADER_ORDER, self.order)
+        order = self.redirected_order if request.redirected else self.order
+        if order:
+            handle.setopt(CurlOpt.HTTPHEADER_ORDER, order)
         handle.setopt(CurlOpt.URL, request.url.encode("utf-8"))
         _set_method(handle, request)
         headers = [("%s: %s" % (name, value)).encode("latin-1") for name, value in request.headers]

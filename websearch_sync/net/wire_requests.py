@@ -11,6 +11,7 @@ call's deadline (:mod:`.requests_adapter`).
 """
 
 import http.client
+import os
 import socket
 import time
 from typing import Any, Optional
@@ -55,6 +56,13 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 _CHUNK = 65536
 _MAX_CONNECT_S = 10.0
 _POOL_SIZE = 32
+#: The environment variables requests reads for a request's proxies and ``verify`` (urllib's
+#: ``getproxies`` on every platform reads the ``*_proxy`` ones of both cases first).
+_ENVIRONMENT = tuple(
+    name for base in ("http_proxy", "https_proxy", "all_proxy", "no_proxy") for name in (base, base.upper())
+) + ("REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE")
+#: How many origins' options a wire keeps (then it starts again).
+_OPTIONS_KEPT = 256
 
 
 def deadline_error(deadline: Deadline, host: str, provider: Optional[str]) -> Timeout:
@@ -137,6 +145,28 @@ class RequestsWire:
         self.session: requests.Session = session if session is not None else self._sender
         self.proxies = {"http": proxy, "https": proxy} if proxy else None
         self.ca_bundle = ca_bundle if session is None else None  # a caller's session keeps its own ``verify``
+        self._options: dict[tuple[str, str, tuple[Optional[str], ...]], dict[str, Any]] = {}
+
+    def _environment_options(self, url: str) -> dict[str, Any]:
+        """The options ``Session.send`` takes for ``url``: proxies and ``verify`` as requests merges
+        them from the session, this wire's settings and the environment (``HTTPS_PROXY``,
+        ``NO_PROXY``, ``REQUESTS_CA_BUNDLE``...). requests reads the whole environment for it on
+        every request (a tenth of a warm search's CPU); the wire's own session keeps the answer
+        per origin and values of those variables, so a changed variable still counts at once."""
+        if not self._owns_session:  # a caller's session may change its own proxies or verify
+            return self._merged_options(url)
+        parts = urlsplit(url)
+        key = (parts.scheme, parts.netloc, tuple(os.environ.get(name) for name in _ENVIRONMENT))
+        options = self._options.get(key)
+        if options is None:
+            if len(self._options) >= _OPTIONS_KEPT:
+                self._options.clear()
+            options = self._options[key] = self._merged_options(url)
+        return dict(options, proxies=dict(options.get("proxies") or {}))
+
+    def _merged_options(self, url: str) -> dict[str, Any]:
+        settings = self.session.merge_environment_settings(url, self.proxies or {}, True, self.ca_bundle or None, None)
+        return {name: value for name, value in settings.items() if name != "stream"}
 
     def close(self) -> None:
         """Close the wire's connections (a caller's session stays open)."""
@@ -212,8 +242,7 @@ class RequestsWire:
             ) from None
         check_headers(prepared.headers, provider)
         url = prepared.url or request.url
-        settings = self.session.merge_environment_settings(url, self.proxies or {}, True, self.ca_bundle or None, None)
-        options: dict[str, Any] = {name: value for name, value in settings.items() if name != "stream"}
+        options = self._environment_options(url)
         check_proxy(url, options.get("proxies") or {}, provider)
         if request.connect_to is not None and not select_proxy(url, options.get("proxies") or {}):
             name_host(prepared)  # also where a mock replaces the adapter's connection

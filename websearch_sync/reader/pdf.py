@@ -5,7 +5,7 @@ PDF carries, not the pixels of scanned pages (no OCR). Pages are read one at a t
 the read stops once ``max_chars`` are gathered, and before the deadline: a page is not
 begun when less time is left than twice the slowest page so far took (the text read until
 then is returned, ``truncated``). Between pages the read also stops when its caller has
-abandoned it (:func:`~websearch_sync.net.deadline.checkpoint`).
+abandoned it (:func:`~websearch_sync.checkpoints.checkpoint`).
 """
 
 import io
@@ -14,6 +14,7 @@ import time
 from typing import Any, Optional
 from urllib.parse import urlsplit
 
+from ..checkpoints import checkpoint
 from ..errors import (
     DEADLINE_EXCEEDED,
     PDF_BROKEN,
@@ -25,7 +26,7 @@ from ..errors import (
     WebParseError,
     WebProviderError,
 )
-from ..net.deadline import Deadline, checkpoint
+from ..net.deadline import Deadline
 from ..net.transport import HttpResponse
 from .pagetext import PageText, readable
 

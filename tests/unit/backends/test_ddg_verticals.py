@@ -84,6 +84,19 @@ def test_news_asks_the_token_page_then_news_js_with_its_token_at_the_pace():
     assert response["provider_meta"]["attempts"] == 2 and clock.sleeps == pytest.approx([1.0])
 
 
+def test_the_endpoint_override_moves_both_requests_to_its_origin():
+    """A mirror, a proxy or a test server set as ddg_html's endpoint gets the token page and the
+    JSON answer too (before: the override was ignored and both went to duckduckgo.com)."""
+    settings = ws.Settings(endpoints={"ddg_html": "http://127.0.0.1:8080/html/"})
+    with responses.RequestsMock() as mock, ws.SearchClient(["ddg_html"], settings=settings) as client:
+        mock.get("http://127.0.0.1:8080/", body=TOKEN_PAGE, content_type="text/html; charset=UTF-8")
+        mock.get("http://127.0.0.1:8080/news.js", body=NEWS, content_type="application/json")
+        response = client.search("rust programming", vertical="news")
+        page, answer = (call.request for call in mock.calls)
+    assert answer.headers["Referer"] == "http://127.0.0.1:8080/" and _query(answer)["vqd"] == TOKEN
+    assert len(response["items"]) == 5
+
+
 def test_more_news_than_a_page_asks_the_answers_own_next():
     later = RECORDED / "phrona__rust_programming_2026-08-22.json"
     first = json.loads(NEWS)

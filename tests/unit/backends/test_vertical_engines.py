@@ -45,6 +45,7 @@ def test_registered_verticals(name, verticals):
             "https://proxy.example/res/v1/videos/search",
         ),
         ("searxng", "images", "https://searx.example.org/search", "https://searx.example.org/search"),
+        ("ddg_html", "news", "http://127.0.0.1:8080/html/", "http://127.0.0.1:8080/"),
         ("tavily", "news", "https://proxy.example/tavily", "https://proxy.example/tavily"),
     ],
 )

@@ -1,0 +1,70 @@
+"""The requests wire reads the proxy variables once per origin and their values, not the whole
+environment on every request (a tenth of a warm search's CPU), and still honours a variable
+changed between two requests of one client."""
+
+import pytest
+import requests
+from faults import free_port, respond
+from servers import FaultServer
+
+import websearch_sync as ws
+from websearch_sync.net.deadline import Deadline
+from websearch_sync.net.transport import HttpTransport, RequestSpec
+
+PROXY_VARIABLES = (
+    "HTTP_PROXY",
+    "HTTPS_PROXY",
+    "ALL_PROXY",
+    "NO_PROXY",
+    "http_proxy",
+    "https_proxy",
+    "all_proxy",
+    "no_proxy",
+)
+
+
+def _get(transport, url):
+    return transport.send(RequestSpec("GET", url), deadline=Deadline(3000), provider="t", max_bytes=1 << 20)
+
+
+@pytest.fixture
+def no_proxy_variables(monkeypatch):
+    for name in PROXY_VARIABLES:
+        monkeypatch.delenv(name, raising=False)
+    return monkeypatch
+
+
+def test_the_environment_is_merged_once_per_origin(no_proxy_variables):
+    merged = []
+    original = requests.Session.merge_environment_settings
+
+    def counting(self, url, *args):
+        merged.append(url)
+        return original(self, url, *args)
+
+    no_proxy_variables.setattr(requests.Session, "merge_environment_settings", counting)
+    with FaultServer({"/a": respond(200, b"a"), "/b": respond(200, b"b")}) as server:
+        transport = HttpTransport(impersonate="off")
+        try:
+            answers = [_get(transport, server.url(path)).content for path in ("/a", "/b", "/a")]
+        finally:
+            transport.close()
+    assert answers == [b"a", b"b", b"a"] and len(merged) == 1
+
+
+def test_a_proxy_variable_set_between_two_requests_counts_at_once(no_proxy_variables):
+    with FaultServer({"/a": respond(200, b"a")}) as server:
+        transport = HttpTransport(impersonate="off")
+        try:
+            assert _get(transport, server.url("/a")).content == b"a"
+            dead = "http://127.0.0.1:%d" % free_port()
+            no_proxy_variables.setenv("HTTP_PROXY", dead)
+            no_proxy_variables.setenv("http_proxy", dead)
+            with pytest.raises(ws.NetworkError) as info:
+                _get(transport, server.url("/a"))
+            assert info.value.detail_code == "proxy_error", repr(info.value)
+            no_proxy_variables.delenv("HTTP_PROXY")
+            no_proxy_variables.delenv("http_proxy")
+            assert _get(transport, server.url("/a")).content == b"a"
+        finally:
+            transport.close()

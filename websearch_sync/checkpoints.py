@@ -1,0 +1,66 @@
+"""Cooperative cancellation of CPU work abandoned at its deadline.
+
+Parsing a results page or extracting a page's text cannot be interrupted from outside, so
+:func:`websearch_sync.net.deadline.run_within` runs such work in a thread it abandons at the
+deadline. Abandoned work must not keep a core busy (and memory growing) afterwards: the
+loops that can run long call :func:`checkpoint` as they go (the HTML tree builder, the
+parsers' walks, readability's scoring, the renderer, the table and boilerplate passes, the
+PDF reader), and once the work was abandoned the next checkpoint raises
+:class:`WorkAbandoned`, which ends the thread.
+
+This module sits at the bottom of the package (it imports nothing of it) so that extraction,
+a layer below the network, can stop at the same checkpoints as the parsers above it.
+"""
+
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from typing import Optional, TypeVar
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+T = TypeVar("T")
+
+_WORKER = threading.local()
+
+
+class WorkAbandoned(BaseException):
+    """Raised by :func:`checkpoint` in work its caller has abandoned.
+
+    Nobody reads it: it only ends the thread. A ``BaseException`` (like ``KeyboardInterrupt``)
+    so that an ``except Exception`` in the work, ours or a third party's, cannot catch it and
+    carry on with a fallback.
+    """
+
+
+def checkpoint() -> None:
+    """Raise :class:`WorkAbandoned` when the work running in this thread was abandoned by
+    its caller; a no-op anywhere else. Cheap: one thread-local read."""
+    abandoned: Optional[threading.Event] = getattr(_WORKER, "abandoned", None)
+    if abandoned is not None and abandoned.is_set():
+        raise WorkAbandoned("work abandoned at its deadline")
+
+
+@contextmanager
+def abandonable(abandoned: threading.Event) -> Iterator[None]:
+    """Within the block, :func:`checkpoint` in this thread raises once ``abandoned`` is set."""
+    previous = getattr(_WORKER, "abandoned", None)
+    _WORKER.abandoned = abandoned
+    try:
+        yield
+    finally:
+        _WORKER.abandoned = previous
+
+
+#: How many items :func:`checked` hands out between two checkpoints (well under a millisecond of
+#: the work done per element by the walks that use it).
+EVERY = 256
+
+
+def checked(items: Iterable[T]) -> Iterator[T]:
+    """``items``, with a :func:`checkpoint` every :data:`EVERY` of them: a walk over a page's
+    elements that stops once its work was abandoned."""
+    for count, item in enumerate(items):
+        if not count % EVERY:
+            checkpoint()
+        yield item

@@ -13,6 +13,7 @@ import pytest
 
 import websearch_sync
 import websearch_sync.backends
+import websearch_sync.mcp
 
 ROOT = Path(__file__).resolve().parents[2]
 #: What a search or a fetch needs and a bare import must not load.
@@ -40,6 +41,7 @@ def heavy(modules: list[str]) -> list[str]:
     [
         "import websearch_sync",
         "import websearch_sync.backends",
+        "import websearch_sync.mcp",
         "from websearch_sync import Settings, WebBlocked, SearchItem, VERTICALS; Settings()",
         "from websearch_sync.cli import build_parser; build_parser().format_help()",
     ],
@@ -72,7 +74,7 @@ def _type_checking_names(package) -> dict:
     return {k: v for k, v in names.items() if not k.startswith("__")}
 
 
-@pytest.mark.parametrize("package", [websearch_sync, websearch_sync.backends])
+@pytest.mark.parametrize("package", [websearch_sync, websearch_sync.backends, websearch_sync.mcp])
 def test_every_public_name_is_there_and_type_checkers_see_the_same_object(package):
     declared = _type_checking_names(package)
     for name in package.__all__:

@@ -27,11 +27,9 @@ import re
 from typing import Any, Optional
 from urllib.parse import urljoin, urlsplit
 
-from bs4 import Tag
-
 from ..config import Settings
 from ..engine.html_engine import HtmlEngine
-from ..engine.html_parsing import attribute, classes, elements, has_class, parse_fragment, text_of
+from ..engine.html_parsing import Tag, attribute, classes, elements, has_class, parse_fragment, text_of
 from ..engine.redirects import client_redirects
 from ..errors import BAD_RESOLVE_LINKS, InvalidInput, WebSearchError
 from ..models import ParseResult, SearchParams
@@ -106,9 +104,7 @@ def _source(container: Tag, tools: Optional[Tag]) -> Optional[str]:
 def _snippet(node: Optional[Tag]) -> str:
     if node is None:
         return ""
-    for noise in [tag for tag in elements(node) if _DATE_PREFIX_CLASS in classes(tag)]:
-        noise.decompose()
-    return text_of(node)
+    return text_of(node, without={tag for tag in elements(node) if _DATE_PREFIX_CLASS in classes(tag)})
 
 
 def _parts(container: Tag) -> tuple[Optional[Tag], Optional[Tag], Optional[Tag]]:
@@ -204,8 +200,8 @@ class BaiduHtml(HtmlEngine):
 
     def items(self, markup: str, params: SearchParams) -> list[dict[str, Any]]:
         """The ``c-container`` children of ``#content_left`` that have a title link."""
-        content = parse_fragment(markup).find(id="content_left")
-        blocks = [child for child in content.children if _is_block(child)] if isinstance(content, Tag) else []
+        content = next((tag for tag in elements(parse_fragment(markup)) if tag.get("id") == "content_left"), None)
+        blocks = [child for child in content if _is_block(child)] if content is not None else []
         return [item for item in (_item(block) for block in blocks if isinstance(block, Tag)) if item is not None]
 
     def search(self, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:

@@ -35,13 +35,12 @@ import re
 from typing import Any, ClassVar, Optional
 from urllib.parse import parse_qsl
 
-from bs4 import Tag
-
 from ..engine.base import Page, page_number, split_locale
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import (
     Block,
     PartTest,
+    Tag,
     attribute,
     classes,
     dated_item,

@@ -20,10 +20,8 @@ What the recorded fragment (2026-08, en-US, 35 tiles) shows:
 import json
 from typing import Any, Optional
 
-from bs4 import Tag
-
 from ..engine.base import page_number, split_locale
-from ..engine.html_parsing import Block, PartTest, attribute, classes, has_class, parse_fragment, walk_blocks
+from ..engine.html_parsing import Block, PartTest, Tag, attribute, classes, has_class, parse_fragment, walk_blocks
 from ..engine.media_fields import pixel_size, present, text
 from ..models import SearchParams
 from .bing import BingHtml

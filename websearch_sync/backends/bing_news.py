@@ -26,12 +26,11 @@ What the recorded fragment (2026-08, en-US) shows:
 from typing import Any, Optional
 from urllib.parse import urljoin
 
-from bs4 import Tag
-
 from ..engine.base import Backend, Page, page_number, split_locale
 from ..engine.html_parsing import (
     Block,
     PartTest,
+    Tag,
     attribute,
     classes,
     has_class,

@@ -23,11 +23,10 @@ What the recorded answer (2026-08, en-US, 49 tiles) shows:
 import json
 from typing import Any, Optional
 
-from bs4 import Tag
-
 from ..engine.html_parsing import (
     Block,
     PartTest,
+    Tag,
     attribute,
     classes,
     has_class,

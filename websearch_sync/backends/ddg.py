@@ -28,20 +28,20 @@ import re
 from typing import Any, Optional
 from urllib.parse import unquote, urljoin, urlsplit
 
-from bs4 import BeautifulSoup, Tag
-
 from ..config import Settings
 from ..engine import registry
 from ..engine.base import Page
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import (
     PartTest,
+    Tag,
     attribute,
     classes,
     elements,
     has_class,
     iso_datetime,
     parse_fragment,
+    parse_html,
     region,
     text_of,
     walk_blocks,
@@ -244,14 +244,12 @@ def next_form(text: str) -> Optional[tuple[str, dict[str, str]]]:
         if end < 0:
             break
         position = end
-        form = BeautifulSoup(text[start : end + len("</form>")], "lxml").find("form")  # kept whole: its inputs
-        if not isinstance(form, Tag):
+        form = next(
+            (tag for tag in elements(parse_html(text[start : end + len("</form>")])) if tag.name == "form"), None
+        )
+        if form is None:
             continue
-        fields = {
-            attribute(tag, "name"): attribute(tag, "value")
-            for tag in form.find_all("input")
-            if isinstance(tag, Tag) and attribute(tag, "name") and attribute(tag, "type").lower() not in _BUTTONS
-        }
+        fields = _form_fields(form)
         offset = fields.get("s", "")
         if all(fields.get(name) for name in _PAGE_FORM_FIELDS) and offset.isdigit():
             if best is None or int(offset) > best[0]:
@@ -260,6 +258,15 @@ def next_form(text: str) -> Optional[tuple[str, dict[str, str]]]:
 
 
 _BUTTONS = ("submit", "button", "image", "reset")
+
+
+def _form_fields(form: Tag) -> dict[str, str]:
+    """The named inputs of ``form`` other than buttons, in order (kept whole: what it sends)."""
+    return {
+        attribute(tag, "name"): attribute(tag, "value")
+        for tag in elements(form)
+        if tag.name == "input" and attribute(tag, "name") and attribute(tag, "type").lower() not in _BUTTONS
+    }
 
 
 def ddg_region(locale: Optional[str]) -> Optional[str]:

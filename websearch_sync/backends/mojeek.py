@@ -25,11 +25,9 @@ import datetime
 import re
 from typing import Any, Optional
 
-from bs4 import Tag
-
 from ..engine.base import page_number, split_locale
 from ..engine.html_engine import HtmlEngine
-from ..engine.html_parsing import attribute, classes, elements, first_of, has_class, parse_fragment, text_of
+from ..engine.html_parsing import Tag, attribute, classes, elements, first_of, has_class, parse_fragment, text_of
 from ..models import SearchParams
 from ..net.botwall import BotWall
 
@@ -105,10 +103,5 @@ class MojeekHtml(HtmlEngine):
         lists = [
             tag for tag in elements(parse_fragment(markup)) if tag.name == "ul" and "results-standard" in classes(tag)
         ]
-        blocks = [
-            child
-            for results in lists[:1]
-            for child in results.children
-            if isinstance(child, Tag) and child.name == "li"
-        ]
+        blocks = [child for results in lists[:1] for child in results if isinstance(child, Tag) and child.name == "li"]
         return [item for item in map(_item, blocks) if item is not None]

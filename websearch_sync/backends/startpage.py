@@ -33,13 +33,12 @@ What the recorded pages (2026-04, an HTTP answer and a browser's copy) show:
 
 from typing import Any, Optional
 
-from bs4 import Tag
-
 from ..engine.base import page_number
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import (
     Block,
     PartTest,
+    Tag,
     attribute,
     classes,
     dated_item,

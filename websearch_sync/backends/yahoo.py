@@ -27,13 +27,12 @@ What the recorded pages (2015 → 2026) show:
 from typing import Any, ClassVar, Optional
 from urllib.parse import unquote, urlencode
 
-from bs4 import Tag
-
 from ..engine.base import page_number, split_locale
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import (
     Block,
     PartTest,
+    Tag,
     attribute,
     classes,
     dated_item,

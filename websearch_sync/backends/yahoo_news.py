@@ -21,11 +21,8 @@ What the recorded page (2026-08, 10 articles) shows:
 
 from typing import Any, Optional
 
-from bs4 import Tag
-from bs4.element import NavigableString
-
 from ..engine.base import page_number
-from ..engine.html_parsing import Block, PartTest, attribute, has_class, parse_fragment, walk_blocks
+from ..engine.html_parsing import Block, PartTest, Tag, attribute, has_class, parse_fragment, walk_blocks
 from ..engine.media_fields import present
 from ..models import SearchParams
 from .yahoo import YahooHtml, decode_yahoo_href
@@ -53,7 +50,7 @@ def _own_text(tag: Optional[Tag]) -> str:
     """The text directly inside ``tag``, not that of its child elements."""
     if tag is None:
         return ""
-    return " ".join(str(child) for child in tag.children if isinstance(child, NavigableString)).strip()
+    return " ".join(text for text in (tag.text, *(child.tail for child in tag)) if text).strip()
 
 
 def article_url(href: str) -> Optional[str]:

@@ -13,12 +13,11 @@ from urllib.parse import urlsplit
 import pytest
 import requests
 from backend_kit import replay_search
-from bs4 import Tag
 from responses import matchers
 
 import websearch_sync as ws
 from websearch_sync.backends.baidu import _item, _source, is_baidu_link, parse_baidu_page
-from websearch_sync.engine.html_parsing import elements, has_class, parse_fragment
+from websearch_sync.engine.html_parsing import Tag, elements, has_class, parse_fragment
 from websearch_sync.net.deadline import Deadline
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
@@ -166,8 +165,9 @@ def test_max_results_truncates_with_ranks():
 def _links_and_targets(name, count):
     """The first items' /link URLs (from the golden) and the targets their blocks name (from the page)."""
     items = golden_items(name)[:count]
-    content = parse_fragment(page(name.replace(".expected.json", ".html"))).find(id="content_left")
-    blocks = [b for b in content.children if isinstance(b, Tag) and has_class(b, "c-container")]
+    root = parse_fragment(page(name.replace(".expected.json", ".html")))
+    content = next(tag for tag in elements(root) if tag.get("id") == "content_left")
+    blocks = [b for b in content if isinstance(b, Tag) and has_class(b, "c-container")]
     targets = [_source(b, next((t for t in elements(b) if "data-tools" in t.attrs), None)) for b in blocks if _item(b)][
         :count
     ]

@@ -39,7 +39,7 @@ from .models import (
 
 __version__ = VERSION
 
-# What needs requests, BeautifulSoup, lxml or an engine is imported when first read
+# What needs requests, lxml or an engine is imported when first read
 # (websearch_sync.engine.lazy); third-party backends (entry points in ``websearch_sync.backends``)
 # register when the registry is first asked about backends.
 if TYPE_CHECKING:

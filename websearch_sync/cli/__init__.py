@@ -8,7 +8,7 @@ WebProviderError, ToolNotFound), 130 interrupted, 141 stdout closed by its reade
 Each sub-command lives in its own module with ``add_parser(subparsers)``; the
 parser it adds carries the function to run (``set_defaults(run=...)``). Building the
 parser imports nothing heavy (``--help`` and ``--version`` answer without requests,
-BeautifulSoup or an engine): what a command runs with is imported by the function
+lxml or an engine): what a command runs with is imported by the function
 that runs it.
 """
 

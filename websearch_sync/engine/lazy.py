@@ -1,7 +1,7 @@
 """Names a package exports but imports the first time they are read (PEP 562).
 
 ``import websearch_sync`` must stay cheap (a CLI call, a script that only builds
-``Settings``): requests, BeautifulSoup, lxml and the engines load when a search or fetch
+``Settings``): requests, lxml, readability and the engines load when a search or fetch
 first needs them. A package lists what it exports and where each name is defined;
 :func:`lazy_exports` gives it the module ``__getattr__`` and ``__dir__`` that import
 the defining module on first read. Type checkers and documentation tools read the same

@@ -11,16 +11,27 @@ answers of fixtures/searxng/ (shortlist__1.json, browse-API__1.json):
   ``parsed_url`` ...); answers like ``searx/result_types/answer.py: Answer``, infoboxes like
   ``searx/engines/wikidata.py``;
 * ``searx/webadapter.py``: ``engines=``/``categories=`` names it does not know are ignored
-  (the default engines run); ``searx/search/__init__.py``: the engines get
-  ``min(default timeout, timeout_limit)`` and the answer waits for them up to that;
+  (the default engines run), and both are ignored while ``preferences.lock`` holds
+  ``categories`` (``locked``); a result's ``category`` is its engine's first one; ``searx/search/__init__.py``: the engines get
+  ``min(default timeout, timeout_limit)`` (the default timeout: the slowest own ``timeout`` of
+  the engines asked), and the answer waits for them up to that; with
+  ``outgoing.max_request_timeout`` set they get ``min(timeout_limit, max_request_timeout)``
+  instead, their own timeouts left aside (``max_request_timeout``); a ``<N`` word in the query
+  wins over ``timeout_limit`` (``searx/query.py: TimeoutParser``);
+* ``searx/webapp.py: config``: ``GET /config`` lists every engine (``name``, ``categories``,
+  ``enabled``, ``timeout`` ...) and the categories (``config=False``: an instance without it, 404);
 * an engine that failed is listed as ``[engine, reason]``, then suspended (``Suspended:
   <reason>``, not asked again) as ``searx/search/processors/abstract.py`` does;
+* ``searx/webapp.py: search``: a query word ``!!name`` (an external bang) is answered with
+  ``redirect(result_container.redirect_url)``, a 302 to that site's own search (``bang_site``
+  + the rest of the query, as ``searx/external_bang.py`` builds it for ``!!g``);
 * ``searx/botdetection``: the limiter's 429 ``Too Many Requests`` (``_helpers.py``) after
   ``API_MAX`` = 4 JSON requests (``ip_limit.py``), and on a public instance the redirect of a
   suspicious client from ``/search`` to ``/`` (``ip_limit.py`` with ``link_token``).
 
 ``front`` puts something in front of the instance: ``"cloudflare"`` (a challenge page with
-``cf-mitigated: challenge``) or ``"proxy"`` (nginx's 403 page).
+``cf-mitigated: challenge``), ``"proxy"`` (nginx's 403 page) or ``"anubis"`` (Anubis's
+proof-of-work challenge page, 200: fixtures/searxng/anubis_challenge.html, its template's markup).
 """
 
 import copy
@@ -72,6 +83,7 @@ class Engine:
     delay_s: float = 0.0
     fails: Optional[str] = None  #: the reason SearXNG gives ("too many requests", "CAPTCHA", ...)
     default: bool = True  #: runs when a search names no engine or category
+    timeout_s: Optional[float] = None  #: its own ``timeout`` (default: ``outgoing.request_timeout``)
     asked: int = 0
 
     def result(self, position: int, query: str) -> dict[str, Any]:
@@ -98,6 +110,10 @@ class FakeSearXNG:
     engines: list[Engine]
     formats: Sequence[str] = ("html", "json")
     request_timeout_s: float = 3.0  #: settings.yml ``outgoing.request_timeout``
+    max_request_timeout_s: Optional[float] = None  #: settings.yml ``outgoing.max_request_timeout``
+    config: bool = True  #: serves ``/config``
+    bang_site: str = "https://www.google.com/search?q="  #: where ``!!g`` sends a search
+    locked: Sequence[str] = ()  #: settings.yml ``preferences.lock`` (``categories``: the request's are ignored)
     limiter: bool = False
     public_instance: bool = False
     front: Optional[str] = None
@@ -111,7 +127,10 @@ class FakeSearXNG:
         self._suspended: dict[str, str] = {}
         self._json_requests = 0
         self._lock = threading.Lock()
-        self.server = FaultServer({"/search": self._search, "/": respond(200, HOME_PAGE)})
+        routes = {"/search": self._search, "/": respond(200, HOME_PAGE)}
+        if self.config:
+            routes["/config"] = self._config
+        self.server = FaultServer(routes)
 
     def __enter__(self) -> "FakeSearXNG":
         self.server.__enter__()
@@ -134,6 +153,37 @@ class FakeSearXNG:
             if r.route == "/search"
         ]
 
+    @property
+    def config_reads(self) -> int:
+        """How many ``/config`` requests arrived."""
+        return sum(1 for r in self.server.requests if r.route == "/config")
+
+    def own_timeout_s(self, engine: Engine) -> float:
+        return engine.timeout_s if engine.timeout_s is not None else self.request_timeout_s
+
+    # -- /config ----------------------------------------------------------------------------
+
+    def _config(self, conn: Any, request: Any, server: FaultServer) -> None:
+        categories = list(dict.fromkeys(c for e in self.engines for c in e.categories))
+        engines = [
+            {
+                "name": e.name,
+                "categories": list(e.categories),
+                "shortcut": e.name[:2],
+                "enabled": True,  # `default=False` models an engine outside the default categories
+                "paging": True,
+                "language_support": True,
+                "languages": [],
+                "regions": [],
+                "safesearch": False,
+                "time_range_support": False,
+                "timeout": self.own_timeout_s(e),
+            }
+            for e in self.engines
+        ]
+        body = {"categories": categories, "engines": engines, "plugins": [], "instance_name": "SearXNG"}
+        respond(200, json.dumps(body).encode("utf-8"), content_type="application/json")(conn, request, server)
+
     # -- /search ----------------------------------------------------------------------------
 
     def _search(self, conn: Any, request: Any, server: FaultServer) -> None:
@@ -143,12 +193,19 @@ class FakeSearXNG:
             )
         if self.front == "proxy":
             return respond(403, NGINX_403, {"Server": "nginx"})(conn, request, server)
+        if self.front == "anubis":
+            return respond(200, (FIXTURES / "anubis_challenge.html").read_bytes())(conn, request, server)
         form = {k: v[0] for k, v in parse_qs(urlsplit(request.path).query).items()}
         blocked = self._limiter(form)
         if blocked is not None:
             return blocked(conn, request, server)
         if form.get("format", "html") not in self.formats:
             return respond(403, WERKZEUG_403)(conn, request, server)
+        words = form.get("q", "").split()
+        if any(word.startswith("!!") and len(word) > 2 for word in words):
+            rest = "+".join(word for word in words if not word.startswith("!!"))
+            redirecting = b"<!doctype html>\n<html lang=en>\n<title>Redirecting...</title>\n"
+            return respond(302, redirecting, {"Location": self.bang_site + rest})(conn, request, server)
         body = self._answer(form, server)
         return respond(200, json.dumps(body).encode("utf-8"), content_type="application/json")(conn, request, server)
 
@@ -165,17 +222,29 @@ class FakeSearXNG:
         return None
 
     def _selected(self, form: dict[str, str]) -> list[Engine]:
+        if "categories" in self.locked:  # searx/webadapter.py: parse_generic reads neither engines nor categories
+            form = {k: v for k, v in form.items() if k not in ("engines", "categories")}
         known = {e.name: e for e in self.engines}
         named = [known[n.strip()] for n in form.get("engines", "").split(",") if n.strip() in known]
         categories = [c.strip() for c in form.get("categories", "").split(",") if c.strip()]
         by_category = [e for e in self.engines if set(e.categories) & set(categories)]
         return named or by_category or [e for e in self.engines if e.default]
 
+    def _actual_timeout(self, engines: list[Engine], form: dict[str, str]) -> float:
+        """``searx/search/__init__.py: Search._get_requests``: the time every engine is given."""
+        default = max((self.own_timeout_s(e) for e in engines), default=self.request_timeout_s)
+        asked = float(form["timeout_limit"]) if form.get("timeout_limit") else None
+        in_query = [int(w[1:]) for w in form.get("q", "").split() if w.startswith("<") and w[1:].isdigit()]
+        if in_query:  # searx/query.py: TimeoutParser, which wins over the form's timeout_limit
+            asked = float(in_query[-1]) if in_query[-1] < 100 else in_query[-1] / 1000.0
+        most = self.max_request_timeout_s
+        if most is None:
+            return default if asked is None else min(default, asked)
+        return min(default, most) if asked is None else min(asked, most)
+
     def _answer(self, form: dict[str, str], server: FaultServer) -> dict[str, Any]:
         engines = self._selected(form)
-        timeout = self.request_timeout_s
-        if form.get("timeout_limit"):
-            timeout = min(timeout, float(form["timeout_limit"]))
+        timeout = self._actual_timeout(engines, form)
         results: list[dict[str, Any]] = list(self.extra_results)
         unresponsive: list[list[str]] = []
         waited = 0.0

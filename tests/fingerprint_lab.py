@@ -472,6 +472,10 @@ class FingerprintServer:
 
     def __exit__(self, *exc_info: Any) -> None:
         self._stop.set()
+        try:  # wakes the accept loop now instead of at its next 0.2 s accept timeout
+            self._listener.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
         for thread in self._threads:
             thread.join(10)
         self._listener.close()
@@ -480,7 +484,7 @@ class FingerprintServer:
         while not self._stop.is_set():
             try:
                 sock, _ = self._listener.accept()
-            except socket.timeout:
+            except OSError:  # the 0.2 s poll, or the listener shut down by __exit__
                 continue
             handler = threading.Thread(target=self._handle, args=(sock,), daemon=True)
             handler.start()

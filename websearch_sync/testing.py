@@ -39,6 +39,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Union
 
+from .backends.searxng_config import forget_configs
 from .client.default_client import close_default_client
 from .client.processwide import forget_process_parts
 from .config import Settings
@@ -468,7 +469,7 @@ def assert_contract(result: Any, max_results: Optional[int] = None, provider: Op
 def reset() -> None:
     """Forget the process-wide state of the module-level calls (``websearch_sync.search``,
     ``fetch``) and of the tools' shared client: rate-limit pace, cool-downs after a block,
-    single-flight tables. A block a test provokes (``fake_results({"ddg_html": WebBlocked(...)})``)
+    single-flight tables, the SearXNG instances' ``/config`` read. A block a test provokes (``fake_results({"ddg_html": WebBlocked(...)})``)
     would otherwise leave that backend cooling down for the tests after it.
 
     The pytest plugin calls it before each test; call it yourself under another runner. A
@@ -476,6 +477,7 @@ def reset() -> None:
     so does a shared state in Redis (``websearch-sync state clear``).
     """
     forget_process_parts()
+    forget_configs()
     close_default_client()
 
 
@@ -498,8 +500,8 @@ def conformance_checks(
     ``<backend>-<check>``, ``<backend>[news]-<check>`` for a vertical: an id for ``parametrize``).
 
     What this project's conformance suite checks on its own backends: the declarations, the
-    request (declared endpoint, query, secrets in headers only), missing settings refused
-    before any request, the status mapping (``AuthError``/``WebBlocked``/``BadGateway``...,
+    request (declared endpoint, query, secrets in headers only), missing settings and bad
+    option values refused before any request, the status mapping (``AuthError``/``WebBlocked``/``BadGateway``...,
     ``Retry-After``), a proxy's error page, an unknown layout (``WebParseError``, never 0
     results), a silent server (``Timeout``, never a hang), and with ``fixtures`` (cases
     recorded by ``websearch-sync record``) every recorded case against its golden and the

@@ -18,21 +18,24 @@ import logging
 import re
 import secrets
 import threading
+from collections import OrderedDict
 from collections.abc import Mapping, Sequence
 from typing import Any, Callable, Optional, Union, cast
 from urllib.parse import quote
 
+from .client.clock import SYSTEM_CLOCK
 from .client.default_client import default_client
 from .client.search_client import SearchClient
 from .client.selection import resolve_backends
 from .config import DEFAULT_MAX_RESULTS, Settings
 from .engine import registry
 from .errors import (
+    ANSWER_ONLY,
     BAD_ARGUMENTS,
     BAD_MAX_REPEATS,
+    BAD_REPEAT_WINDOW,
     BAD_STYLE,
     BAD_TOOL_NAME,
-    REPEATED_LOOKUP,
     UNKNOWN_TOOL,
     InvalidInput,
     ToolNotFound,
@@ -408,14 +411,36 @@ def call_tool(
         return {"error": error.to_dict()}
 
 
+#: Distinct lookups a :class:`ToolSession` remembers (the least recently asked is forgotten first,
+#: its count with it): a repeat is answered from this memory, so it is bounded (a fetch answer
+#: holds at most ``MAX_FETCH_CHARS`` of text).
+REMEMBERED_LOOKUPS = 64
+#: What a repeat answered from the session's memory says to the model, before the answer.
+REPEAT_NOTE = (
+    "Note: this %s was already looked up %s%s. This is the answer you already have, not a new lookup: "
+    "use it instead of repeating the same lookup."
+)
+
+
+@dataclasses.dataclass
+class _Lookups:
+    """One query's (or URL's) counted lookups: when each started, and the last answer the model got."""
+
+    started: list[float]
+    answer: Optional[ToolResult] = None
+
+
 class ToolSession:
     """Tool calls of one agent session, with a guard against repeated lookups (``images``: as
     :func:`call_tool`'s).
 
-    Refuses the same normalised query (or the same URL) after ``max_repeats``
-    successful lookups in the session (a failed or interrupted one does not count), answering with an ``InvalidInput``
-    error (``detail_code="repeated_lookup"``) that tells the model to use the
-    results it already has. Thread-safe.
+    The same normalised query (or the same URL) is looked up at most ``max_repeats`` times
+    within ``repeat_window_s`` seconds (None: the session's whole life); a failed or
+    interrupted lookup does not count. A repeat past that is not looked up again: it gets
+    the answer the model already has, with a ``note`` (shown first by
+    :func:`format_results`) telling the model to use it instead of repeating the lookup.
+    Time is the client's clock (:attr:`SearchClient.clock`). The answers of the last
+    ``REMEMBERED_LOOKUPS`` distinct lookups are kept. Thread-safe.
     """
 
     def __init__(
@@ -423,15 +448,20 @@ class ToolSession:
         client: Optional[SearchClient] = None,
         *,
         max_repeats: int = 2,
+        repeat_window_s: Optional[float] = None,
         names: Optional[Mapping[str, str]] = None,
         images: bool = False,
     ) -> None:
         check_number("max_repeats", max_repeats, detail=BAD_MAX_REPEATS)
+        if repeat_window_s is not None:
+            check_number("repeat_window_s", repeat_window_s, minimum=0, integer=False, detail=BAD_REPEAT_WINDOW)
         self.client = client
         self.images = images
         self.max_repeats = max_repeats
+        self.repeat_window_s = repeat_window_s
         self.names = dict(names or {})
-        self._seen: dict[tuple[str, str], int] = {}
+        self._clock = client.clock if client is not None else SYSTEM_CLOCK
+        self._seen: OrderedDict[tuple[str, str], _Lookups] = OrderedDict()
         self._lock = threading.Lock()
 
     def call_tool(self, name: str, arguments: Any, delivered: Optional[Callable[[], bool]] = None) -> ToolResult:
@@ -446,28 +476,51 @@ class ToolSession:
             return {"error": error.to_dict()}
         key = (tool, _lookup_key(tool, args))
         with self._lock:
-            count = self._seen.get(key, 0)
-            if count >= self.max_repeats:
-                what = "query" if tool == SEARCH_TOOL else "page"
-                refusal = InvalidInput(
-                    "this %s was already looked up %d times in this session; use the results you already have "
-                    "instead of repeating the same lookup" % (what, count),
-                    detail_code=REPEATED_LOOKUP,
-                )
-                return {"error": refusal.to_dict()}
-            self._seen[key] = count + 1
+            started = self._clock.monotonic()
+            lookups = self._lookups(key, started)
+            if len(lookups.started) >= self.max_repeats and lookups.answer is not None:
+                return self._repeated(tool, lookups)
+            lookups.started.append(started)
         try:
             result = call_tool(tool, args, client=client, images=self.images)
         except BaseException:  # the call was interrupted (e.g. cancelled): it looked nothing up
-            self._release(key)
+            self._release(key, lookups, started)
             raise
         if "error" in result or (delivered is not None and not delivered()):  # the model got nothing to reuse
-            self._release(key)
+            self._release(key, lookups, started)
+        else:
+            with self._lock:
+                lookups.answer = result
         return result
 
-    def _release(self, key: tuple[str, str]) -> None:
+    def _lookups(self, key: tuple[str, str], now: float) -> _Lookups:
+        """``key``'s lookups within the window (a new entry if none), as the most recently asked."""
+        lookups = self._seen.get(key)
+        if lookups is None:
+            lookups = self._seen[key] = _Lookups([])
+            if len(self._seen) > REMEMBERED_LOOKUPS:
+                self._seen.popitem(last=False)
+        if self.repeat_window_s is not None:
+            lookups.started[:] = [at for at in lookups.started if now - at < self.repeat_window_s]
+        if not lookups.started:
+            lookups.answer = None  # its lookups are out of the window: the next one is new
+        self._seen.move_to_end(key)
+        return lookups
+
+    def _repeated(self, tool: str, lookups: _Lookups) -> ToolResult:
+        """The answer the model already has for this lookup, with the note saying so."""
+        what = "query" if tool == SEARCH_TOOL else "page"
+        within = "" if self.repeat_window_s is None else " in the last %g s" % self.repeat_window_s
+        count = len(lookups.started)
+        note = REPEAT_NOTE % (what, "once" if count == 1 else "%d times" % count, within)
+        return cast(ToolResult, dict(cast(Mapping[str, Any], lookups.answer), note=note))
+
+    def _release(self, key: tuple[str, str], lookups: _Lookups, started: float) -> None:
         with self._lock:
-            self._seen[key] -= 1
+            if started in lookups.started:
+                lookups.started.remove(started)
+            if not lookups.started and self._seen.get(key) is lookups:
+                del self._seen[key]
 
 
 def _lookup_key(tool: str, args: dict[str, Any]) -> str:
@@ -532,6 +585,12 @@ def _error_line(error: Mapping[str, Any]) -> str:
     advice = "Retrying later may help." if error.get("retryable") else "Retrying the same call will not help."
     line = "Error: %s: %s. %s" % (_error_code(error), str(error.get("message", "")).rstrip("."), advice)
     others = [e for e in error.get("errors") or [] if isinstance(e, Mapping)]
+    engines = [e for e in others if e.get("engine")]
+    if engines:  # a meta-engine's engines (SearXNG): each with its suspension
+        line += " Its engines failed: %s." % "; ".join(
+            "%s %s%s" % (e["engine"], _error_code(e), _back_in(e.get("retry_after"))) for e in engines
+        )
+        others = [e for e in others if not e.get("engine")]
     if others:  # a chain or a merge: every backend's failure
         line += " Other backends failed too: %s." % "; ".join(
             "%s %s: %s" % (e.get("provider") or "?", _error_code(e), str(e.get("message", "")).rstrip("."))
@@ -540,13 +599,21 @@ def _error_line(error: Mapping[str, Any]) -> str:
     return line
 
 
+def _back_in(retry_after: Any) -> str:
+    """`` (suspended for 180 s)`` for an engine its instance suspended, else nothing."""
+    if isinstance(retry_after, (int, float)) and not isinstance(retry_after, bool) and retry_after > 0:
+        return " (suspended for %.0f s)" % retry_after
+    return ""
+
+
 def format_results(
     result: Mapping[str, Any], style: str = "text", *, untrusted_notice: bool = True, offline_note: bool = True
 ) -> str:
     """Render a ``call_tool`` result (search, fetch or error) for a model or a person.
 
-    Search results become a numbered list (title, URL, snippet, optional content);
-    an empty list is one "No results" line; an error is one readable line saying
+    Search results become a numbered list (title, URL, snippet, optional content), after one
+    ``Answer:`` line per direct answer a backend gave (SearXNG's calculator: ``avg 1 2 3``);
+    nothing at all is one "No results" line; an error is one readable line saying
     what happened and whether retrying helps; results of the offline stub end with
     a note saying they are not from the web (unless ``offline_note=False``: the command
     line says it on stderr instead). Fetched text (and result content) is
@@ -626,8 +693,13 @@ def _render(result: Mapping[str, Any], style: str, tag: Optional[str], offline_n
     if "error" in result:
         return _error_line(result["error"])
     if "items" in result:
-        return _format_search(result, style, tag, offline_note)
-    return _format_fetch(result, style, tag)
+        text = _format_search(result, style, tag, offline_note)
+    else:
+        text = _format_fetch(result, style, tag)
+    note = result.get("note")  # a ToolSession's repeat, answered from its memory: said first
+    if not note:
+        return text
+    return "%s\n\n%s" % (markdown_text(note) if style == "markdown" else note, text)
 
 
 def _attribute(value: str) -> str:
@@ -674,20 +746,36 @@ def markdown_destination(url: Any) -> str:
 
 def _format_search(result: Mapping[str, Any], style: str, tag: Optional[str], offline_note: bool = True) -> str:
     items = result.get("items") or []
-    if not items:
+    answers = _answers(result, style)
+    if not items and not answers:
         return "No results found."
     vertical = (result.get("provider_meta") or {}).get("vertical")
-    blocks = [_format_item(item, style, tag, vertical) for item in items]
+    blocks = answers + [_format_item(item, style, tag, vertical) for item in items]
     blocks.extend(_failure_notes(result, style))
     if offline_note and offline_backends(result):
         blocks.append(OFFLINE_NOTE)
     return "\n\n".join(blocks)
 
 
+def _answers(result: Mapping[str, Any], style: str) -> list[str]:
+    """One line per direct answer a backend gave besides its results (SearXNG's calculator, unit
+    conversions ... in ``provider_meta["extras"]["answers"]``): for ``avg 1 2 3`` it is the answer."""
+    extras = (result.get("provider_meta") or {}).get("extras")
+    answers = extras.get("answers") if isinstance(extras, Mapping) else None
+    lines = []
+    for answer in answers if isinstance(answers, list) else ():
+        text = answer.get("text") if isinstance(answer, Mapping) else None
+        if isinstance(text, str) and text.strip():
+            line = "Answer: %s" % " ".join(text.split())
+            lines.append(markdown_text(line) if style == "markdown" else line)
+    return lines
+
+
 def _failure_notes(result: Mapping[str, Any], style: str) -> list[str]:
     """The notes on a search's failures: the sources (backends) that failed, and the result
-    pages ``include_content`` could not read (each with its URL and why)."""
-    failures = [e for e in result.get("errors") or [] if isinstance(e, Mapping)]
+    pages ``include_content`` could not read (each with its URL and why). A note that a backend
+    answered with answers only is no failure: the answers are shown."""
+    failures = [e for e in result.get("errors") or [] if isinstance(e, Mapping) and e.get("detail_code") != ANSWER_ONLY]
     notes = []
     sources = [e for e in failures if not e.get("url")]
     if sources:

@@ -12,6 +12,7 @@ This module sits below ``config`` (which checks its numbers here), so it imports
 """
 
 import dataclasses
+import difflib
 import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, Optional, Protocol, Union, cast, overload
@@ -63,7 +64,11 @@ COMMON_OPTIONS = (
 
 #: A BCP 47 language tag: a 2-3 letter ISO 639 language, then script, region or variant subtags
 #: (``en``, ``en-US``, ``zh-Hant-TW``, ``es-419``); a language name (``english``) is not one.
-_LOCALE = re.compile(r"^[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8}){0,3}$")
+#: ``auto`` (any case) asks the service to detect the query's language: SearXNG's own word
+#: (:data:`LOCALE_WORDS`); a backend that has no such word refuses it (``Backend.locale_words``).
+_LOCALE = re.compile(r"^(?:[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8}){0,3}|(?i:auto))$")
+#: The locale values that are no language tag.
+LOCALE_WORDS = ("auto",)
 _SITE = re.compile(r"^[A-Za-z0-9.-]+(?::\d+)?(?:/[^\s]*)?$")
 _HEADER_SAFE = re.compile(r"^[\x21-\x7e]{1,200}$")
 
@@ -252,14 +257,22 @@ def search_params(
 
 
 def _check_known(options: dict[str, Any], known_specific: Iterable[str]) -> None:
-    """``TypeError`` for an option neither the common ones nor any backend knows (a programming error)."""
-    known = set(COMMON_OPTIONS) | set(known_specific)
+    """``TypeError`` for an option neither the common ones nor any backend knows (a programming
+    error), with the closest known name."""
+    known = sorted(set(COMMON_OPTIONS) | set(known_specific))
     unknown = sorted(k for k in options if k not in known)
     if unknown:
         raise TypeError(
             "search() got unexpected keyword argument(s) %s; known options: %s"
-            % (", ".join(unknown), ", ".join(sorted(known)))
+            % (", ".join(name + close_match(name, known) for name in unknown), ", ".join(known))
         )
+
+
+def close_match(name: str, known: Iterable[str]) -> str:
+    """`` (did you mean 'page_size'?)`` for a mistyped name with a close known one, else ``""``:
+    what the messages of unknown option and setting names add."""
+    close = difflib.get_close_matches(name, list(known), n=1)
+    return " (did you mean %r?)" % close[0] if close else ""
 
 
 def _locale(options: dict[str, Any]) -> Any:

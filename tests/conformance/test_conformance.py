@@ -201,6 +201,8 @@ def test_the_backends_command_describes_it_from_its_declaration(name):
     assert row["missing"] == [env_vars(cls).get(key, key) for key in required(cls)]
     assert set(env_vars(cls).values()) <= set(row["env"])
     assert ("WEB_SEARCH_ENDPOINT_%s" % name.upper() in row["env"]) is (cls.kind != "offline")
+    assert row["settings"] == [setting.describe() for setting in cls.declared_settings()]
+    assert [option["name"] for option in row["options"] if "web" in option["verticals"]] == list(cls.option_names())
 
 
 @pytest.mark.parametrize("name", [n for n in NETWORK if "timeout_ms" in env_vars(registry.backend_class(n))])
@@ -331,7 +333,7 @@ def test_reprs_never_show_secrets(name):
 def _case_params(meta: dict[str, Any], settings: ws.Settings) -> SearchParams:
     options = dict(meta.get("options") or {})
     return search_params(
-        meta["query"], meta.get("max_results"), options, settings, [o for n in ALL for o in cls_of(n).options]
+        meta["query"], meta.get("max_results"), options, settings, [o for n in ALL for o in cls_of(n).option_names()]
     )
 
 

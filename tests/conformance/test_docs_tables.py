@@ -77,7 +77,8 @@ def provider_rows():
 
 def test_each_provider_row_is_a_declared_setting():
     """The configuration table against the declarations: the row's variable and key are a
-    setting its backend declares, and it says "required by" exactly for required ones."""
+    setting its backend declares, it says "required by" exactly for required ones, and it
+    names the declared default."""
     rows = list(provider_rows())
     assert len(rows) > 15  # the table was read
     for variable, backend, key, meaning in rows:
@@ -85,3 +86,4 @@ def test_each_provider_row_is_a_declared_setting():
         assert setting.env == variable, (variable, backend, key)
         said_required = re.search(r"required by (?:the )?`%s`" % backend, meaning) is not None
         assert said_required == setting.required, (variable, "required" if setting.required else "optional")
+        assert setting.default is None or "`%s`" % setting.default in meaning, (variable, "default", setting.default)

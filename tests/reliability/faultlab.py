@@ -454,6 +454,8 @@ EXPECTED: dict[str, dict[str, tuple[str, Optional[tuple[str, ...]]]]] = {
     "redirect_private": {
         "*": ("InvalidInput", ("private_address",)),
         "unfollowed": ("WebProviderError", ("http_302",)),
+        # SearXNG names a redirect off the instance's host (its answer to an external `!!bang`)
+        "searxng": ("WebProviderError", ("offsite_redirect",)),
     },
     "empty_200": {
         "html": ("WebParseError", None),
@@ -482,6 +484,8 @@ EXPECTED: dict[str, dict[str, tuple[str, Optional[tuple[str, ...]]]]] = {
         "html": ("WebBlocked", ("captcha_required",)),
         "fetch": ("WebBlocked", ("captcha_required",)),
         "json": ("WebParseError", ("not_json",)),
+        # a JSON backend with a bot wall of its own on record (an Anubis challenge in front of SearXNG)
+        "searxng": ("WebBlocked", ("captcha_required",)),
     },
 }
 

@@ -291,7 +291,7 @@ def test_mutated_recorded_bodies_parse_or_fail_cleanly(backend, data):
         case.meta.get("max_results"),
         dict(case.meta.get("options") or {}),
         ws.Settings(),
-        registry.backend_class(backend).options,
+        registry.backend_class(backend).option_names(),
     )
     response = _response(case, recorded, content)
     report = instance.structure_report(response, params)

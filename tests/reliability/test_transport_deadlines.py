@@ -69,7 +69,7 @@ def test_fetch_ends_at_the_deadline(fault, impersonate):
 def test_a_search_endpoint_trickling_header_lines_ends_at_the_deadline(impersonate):
     with FaultServer({"/html/": slow_header_lines(0.1)}) as server:
         error = timed(lambda: search(server.url("/html/"), impersonate))
-    assert error.detail_code == "deadline_exceeded"
+    assert error.detail_code in ("deadline_exceeded", "read_timeout")  # the read timeout is the time left: either fires
 
 
 @pytest.mark.parametrize("impersonate", BOTH)

@@ -24,7 +24,7 @@ def no_bundle(monkeypatch):
 
 
 @pytest.mark.parametrize("impersonate", BOTH)
-def test_a_certificate_from_an_unknown_ca_is_refused(impersonate, no_bundle):
+def test_a_certificate_from_an_unknown_ca_is_refused(impersonate, no_bundle, fake_clock):
     with FingerprintServer() as server:
         with pytest.raises(ws.NetworkError) as info:
             fetch(server.url("/page"), impersonate)

@@ -18,7 +18,7 @@ import pytest
 from backend_kit import FIXTURES, project_backends
 from test_plugins import _distribution
 
-from websearch_sync.backends import HtmlEngine, SearchParams
+from websearch_sync.backends import HtmlEngine, Option, SearchParams
 from websearch_sync.engine import registry
 from websearch_sync.testing import check_conformance, conformance_checks
 
@@ -72,6 +72,17 @@ class _QueryNotSent(_ZeroForAnything):
         return {"q": "fixed"}
 
 
+class _OptionUnchecked(_ZeroForAnything):
+    """Breaks a promise: its own ``check_params`` skips the declared options' check."""
+
+    name = "kit_option_unchecked"
+    no_results = ()
+    options = (Option("fresh", "bool", default=False, doc="only fresh pages"),)
+
+    def check_params(self, params: SearchParams) -> None:
+        pass
+
+
 class _NewsZeroForAnything(_ZeroForAnything):
     """A news engine beside a sound web engine that breaks a promise: any page reads as no news."""
 
@@ -92,6 +103,7 @@ class _SoundWeb(_QueryNotSent):
         ((_ZeroForAnything,), "kit_zero_for_anything-unknown_layout"),
         ((_QueryNotSent,), "kit_query_not_sent-request"),
         ((_SoundWeb, _NewsZeroForAnything), "kit_news_zero[news]-unknown_layout"),
+        ((_OptionUnchecked,), "kit_option_unchecked-options"),
     ],
 )
 def test_a_broken_promise_fails_its_check(classes, failing):
@@ -176,4 +188,4 @@ def test_the_docs_example_plugin_passes_the_kit_with_real_pages(example_plugin, 
         timeout=120,
     )
     assert run.returncode == 0, run.stdout + run.stderr
-    assert re.search(r"\b8 passed\b", run.stdout), run.stdout
+    assert re.search(r"\b9 passed\b", run.stdout), run.stdout  # with `options`: HtmlEngine declares pageno

@@ -26,7 +26,7 @@ HANDLERS = {
 
 
 @pytest.mark.parametrize("case", list(HANDLERS))
-def test_page_chosen_text_is_not_in_the_error_line(case):
+def test_page_chosen_text_is_not_in_the_error_line(case, fake_clock):
     with FaultServer({"/page": HANDLERS[case]}) as server:
         with ws.SearchClient(settings=ws.Settings(allow_private=True), cache_ttl_s=0) as client:
             result = call_tool("web_fetch", {"url": server.url("/page")}, client=client)

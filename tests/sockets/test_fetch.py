@@ -345,7 +345,7 @@ def test_legacy_charsets_decode(text, codec, content_type, meta):
         (503, "BadGateway", "http_503", True),
     ],
 )
-def test_http_errors(status, code, detail, retryable):
+def test_http_errors(status, code, detail, retryable, fake_clock):
     with FaultServer(
         {"/e": respond(status, b"<html><body><p>error page</p></body></html>", {"Retry-After": "7"})}
     ) as server:

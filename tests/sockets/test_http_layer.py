@@ -40,6 +40,11 @@ def run(url, timeout_ms=2000, **kwargs):
     return ws.search("q", backend="testjson", timeout_ms=timeout_ms, settings=settings_for(url, **kwargs))
 
 
+#: A silent or trickling server is stopped by the read timeout or the call's deadline, whichever the
+#: scheduler lets fire first (both are the call's remaining time): the class is the promise, not the timer.
+SAME_WAIT = ("read_timeout", "deadline_exceeded")
+
+
 def expect_error(url, code, detail=None, timeout_ms=2000, **kwargs):
     with machine_pace() as pace:
         started = time.monotonic()
@@ -48,8 +53,8 @@ def expect_error(url, code, detail=None, timeout_ms=2000, **kwargs):
         elapsed = time.monotonic() - started
     assert info.value.code == code, repr(info.value)
     assert type(info.value).__name__ == code
-    if detail is not None:
-        assert info.value.detail_code == detail, repr(info.value)
+    if detail is not None:  # a tuple: timers that end the same wait, any of which may fire first under load
+        assert info.value.detail_code in ((detail,) if isinstance(detail, str) else detail), repr(info.value)
     margin = deadline_margin_s(pace.slowdown, MARGIN_S)
     assert elapsed < timeout_ms / 1000 + margin, "took %.2fs for a %d ms deadline (margin %.2fs)" % (
         elapsed,
@@ -88,7 +93,7 @@ def test_connect_timeout(testjson):
 
 def test_server_that_never_answers_times_out(testjson):
     with FaultServer({"/s": never_answer()}) as server:
-        error = expect_error(server.url("/s"), "Timeout", "read_timeout", timeout_ms=400)
+        error = expect_error(server.url("/s"), "Timeout", SAME_WAIT, timeout_ms=400)
     assert error.retryable is True
 
 
@@ -100,7 +105,7 @@ def test_headers_then_stall_times_out_at_the_deadline(testjson):
 def test_trickling_body_ends_at_the_deadline_not_after_it(testjson):
     body = b'{"results": []}' + b" " * 200
     with FaultServer({"/s": trickle(body, 0.1, content_type="application/json")}) as server:
-        expect_error(server.url("/s"), "Timeout", "deadline_exceeded", timeout_ms=500)
+        expect_error(server.url("/s"), "Timeout", SAME_WAIT, timeout_ms=500)
 
 
 def test_reset_mid_body_is_network_error(testjson):

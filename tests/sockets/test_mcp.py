@@ -19,6 +19,7 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
+from clocks import FakeClock
 from faults import gated, respond
 from servers import FaultServer
 
@@ -27,7 +28,7 @@ from websearch_sync import tool
 from websearch_sync.cli import main
 from websearch_sync.client.search_client import SearchClient
 from websearch_sync.mcp import McpTools, serve_stdio
-from websearch_sync.mcp.tools import TOOL_NAMES, CancellableClock
+from websearch_sync.mcp.tools import TOOL_NAMES, CancellableClock, nullable_optional
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTICLE = ROOT / "tests" / "data" / "fetch" / "57b4dafd18cfd0531b69f81e87158648227c673ef159f8d8c87d34e34bdb21f2.html.gz"
@@ -105,7 +106,7 @@ def test_lists_both_tools_with_the_adapters_schemas_and_searches_the_stub():
     assert [t.name for t in listed] == ["web_search", "web_fetch"]
     for mcp_tool, definition in zip(listed, expected_definitions):
         assert mcp_tool.description == definition["description"]
-        assert mcp_tool.input_schema == definition["parameters"]
+        assert mcp_tool.input_schema == nullable_optional(definition["parameters"])
         assert mcp_tool.annotations.read_only_hint is True
     assert first.is_error is False
     assert same_wrapper(text_of(first)) == same_wrapper(tool.format_results(expected))
@@ -114,9 +115,10 @@ def test_lists_both_tools_with_the_adapters_schemas_and_searches_the_stub():
     assert first.structured_content["provider_meta"]["cached"] is False
     # one SearchClient for the server's lifetime: the second call is answered from its cache
     assert again.is_error is False and again.structured_content["provider_meta"]["cached"] is True
-    # one ToolSession: the third lookup of the same normalised query is refused
-    assert third.is_error is True and third.structured_content is None  # an error is its one line of text
-    assert text_of(third).startswith("Error: InvalidInput (repeated_lookup): ")
+    # one ToolSession: the third lookup of the same normalised query is the answer already given, with a note
+    assert third.is_error is False and third.structured_content["items"] == again.structured_content["items"]
+    assert text_of(third).startswith("Note: this query was already looked up 2 times in the last 600 s. ")
+    assert third.structured_content["note"] in text_of(third)
 
 
 def test_failures_are_error_results_never_protocol_errors():
@@ -339,12 +341,39 @@ def test_bad_concurrency_is_invalid_input(capsys):
     assert caught.value.detail_code == "bad_max_concurrent"
     assert main(["mcp", "--max-repeats", "0"]) == 2
     assert capsys.readouterr().err.startswith("error: InvalidInput/bad_max_repeats: ")
+    assert main(["mcp", "--repeat-window", "-1"]) == 2
+    assert capsys.readouterr().err.startswith("error: InvalidInput/bad_repeat_window: ")
+
+
+def test_optional_arguments_are_nullable_and_the_schema_stays_valid():
+    """Issue 33.19: smolagents' MCP adapter requires every argument whose schema does not say
+    ``"nullable": true``. Optional ones say it; required ones do not; the schema is still a valid
+    JSON Schema (draft 2020-12 ignores the keyword), and a call without them still validates."""
+    jsonschema = pytest.importorskip("jsonschema")
+    with SearchClient() as client:
+        definitions = {d["name"]: d["parameters"] for d in McpTools(client).definitions()}
+    for schema in definitions.values():
+        required = set(schema["required"])
+        assert required and all(
+            ("nullable" in spec) != (prop in required) for prop, spec in schema["properties"].items()
+        )
+        jsonschema.Draft202012Validator.check_schema(schema)
+    jsonschema.validate({"query": "q"}, definitions["web_search"])
+    jsonschema.validate({"url": "https://example.com/"}, definitions["web_fetch"])
+    assert set(definitions["web_search"]["properties"]) - set(definitions["web_search"]["required"]) == {
+        "max_results",
+        "locale",
+        "time_range",
+        "include_content",
+        "vertical",
+    }
 
 
 def test_mcp_tools_mirror_the_tool_adapter():
     with SearchClient() as client:
         tools = McpTools(client)
-        assert tools.definitions() == tool.tool_definitions("json_schema", names=TOOL_NAMES, settings=ws.Settings())
+        adapter = tool.tool_definitions("json_schema", names=TOOL_NAMES, settings=ws.Settings())
+        assert tools.definitions() == [dict(d, parameters=nullable_optional(d["parameters"])) for d in adapter]
         outcome = tools.call("web_search", {"query": "q", "max_results": 1})
         assert outcome.is_error is False and same_wrapper(outcome.text) == same_wrapper(
             tool.format_results(outcome.result)
@@ -564,6 +593,27 @@ def test_a_cancelled_merge_stops_every_backend_before_the_upstream():
         first = run_bounded(scenario)
     assert first.is_error is False, first
     assert (len(arrivals["brave"]), len(arrivals["searxng"])) == (1, 1), "the cancelled merge reached an engine"
+
+
+def test_a_later_conversation_on_the_same_server_looks_up_again():
+    """Issue 33.18: the guard lasted the server's whole life, so a third conversation asking what the
+    first two asked was refused. Repeats count within the window (the client's clock), and within it
+    a repeat gets the answer already given instead of an error."""
+    with FaultServer({"*": respond(200, article_html())}) as site:
+        clock = FakeClock()
+        with SearchClient(settings=ws.Settings(allow_private=True), clock=clock, cache_ttl_s=0) as client:
+            tools = McpTools(client)  # the server's defaults: 2 lookups within 600 s
+            conversations = []
+            for _ in range(3):
+                conversations.append(tools.call("web_fetch", {"url": site.url("/page")}))
+                clock.advance(60)
+            clock.advance(600)
+            later = tools.call("web_fetch", {"url": site.url("/page")})
+        assert len(site.requests) == 3  # the third conversation's lookup came from the server's memory
+    assert [outcome.is_error for outcome in conversations + [later]] == [False] * 4
+    assert conversations[2].text.startswith("Note: this page was already looked up 2 times in the last 600 s. ")
+    assert conversations[2].result["text"] == conversations[1].result["text"]
+    assert "note" not in later.result and not later.text.startswith("Note:")
 
 
 def test_failed_lookups_do_not_use_up_max_repeats():

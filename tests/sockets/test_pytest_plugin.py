@@ -2,13 +2,12 @@
 with no ``pytest_plugins`` line, and a conftest that still names it does not register it twice."""
 
 import configparser
-import subprocess
-import sys
 import textwrap
 from importlib import metadata
 from pathlib import Path
 
 import pytest
+from user_pytest import run_pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 ENTRY_POINT = "websearch_sync.testing"
@@ -50,13 +49,6 @@ def test_a_users_tests_get_the_fixtures(tmp_path: Path, conftest: str) -> None:
     if conftest is not None:
         (tmp_path / "conftest.py").write_text(conftest)
     (tmp_path / "test_user.py").write_text(USER_TEST)
-    proc = subprocess.run(
-        # langsmith's plugin (installed with langchain-core) has nothing to do with this and costs ~1.5 s
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:langsmith_plugin", str(tmp_path)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        cwd=str(tmp_path),
-    )
+    proc = run_pytest(tmp_path, timeout=120)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "2 passed" in proc.stdout

@@ -23,7 +23,8 @@ from servers import FaultServer
 
 import websearch_sync as ws
 from websearch_sync.cli import main
-from websearch_sync.contract.cases import compare, discover, load_golden, outcome_of, run_case
+from websearch_sync.client.clock import SYSTEM_CLOCK
+from websearch_sync.contract.cases import ReplayClock, compare, discover, load_golden, outcome_of, run_case
 from websearch_sync.contract.recording import case_name_for, record_case
 from websearch_sync.engine.registry import register, unregister
 from websearch_sync.secrets import is_secret_name as is_secret_field
@@ -509,21 +510,50 @@ def test_verify_works_without_the_test_extra(monkeypatch, capsys):
     assert out[:-2] and all(line.startswith("PASS ") for line in out[:-2])
 
 
-def test_the_project_fixtures_verify(capsys):
+def test_a_replay_takes_its_waits_on_its_own_clock_without_sleeping(monkeypatch):
+    """A two-page case waits its backend's pace between the pages: on the replay's clock, which
+    moves on by the wait at once (``verify`` over the project's cases slept ~14 s otherwise)."""
+    clock = ReplayClock()
+    before = clock.monotonic()
+    clock.sleep(30.0)
+    assert clock.monotonic() - before >= 30.0
+    monkeypatch.setattr(
+        SYSTEM_CLOCK, "sleep", lambda seconds: pytest.fail("a replay waited %.2f s on the system clock" % seconds)
+    )
     fixtures = Path(__file__).resolve().parents[2] / "fixtures"
-    assert main(["verify", "--fixtures", str(fixtures)]) == 0
-    lines = capsys.readouterr().out.splitlines()
+    case = next(c for c in discover(fixtures, "bing_html") if c.name == "se-scraper__paging_pair")
+    assert len(case.exchanges()) == 2
+    assert run_case(case).status == "PASS"
+
+
+PROJECT_FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+_PROJECT_VERIFY: dict[str, tuple[int, str]] = {}
+
+
+def _verify_project_fixtures(capsys) -> tuple[int, str]:
+    """Exit status and output of one ``verify`` over the project's fixtures, run in the first
+    test that asks (with its clean environment) and read by the others (~1 s of CPU a run)."""
+    if "run" not in _PROJECT_VERIFY:
+        status = main(["verify", "--fixtures", str(PROJECT_FIXTURES)])
+        _PROJECT_VERIFY["run"] = (status, capsys.readouterr().out)
+    return _PROJECT_VERIFY["run"]
+
+
+def test_the_project_fixtures_verify(capsys):
+    status, out = _verify_project_fixtures(capsys)
+    assert status == 0
+    lines = out.splitlines()
     assert lines[:-2] and all(line.startswith("PASS ") for line in lines[:-2])
 
 
 def test_verify_counts_the_cases_by_provenance(capsys):
-    fixtures = Path(__file__).resolve().parents[2] / "fixtures"
     kinds = [
         json.loads(path.read_text(encoding="utf-8"))["provenance"]["status"]
-        for path in sorted(fixtures.glob("*/*.meta.json"))
+        for path in sorted(PROJECT_FIXTURES.glob("*/*.meta.json"))
     ]
-    assert main(["verify", "--fixtures", str(fixtures)]) == 0
-    assert capsys.readouterr().out.splitlines()[-1] == "by provenance: %d recorded, %d provider-docs, %d synthetic" % (
+    status, out = _verify_project_fixtures(capsys)
+    assert status == 0
+    assert out.splitlines()[-1] == "by provenance: %d recorded, %d provider-docs, %d synthetic" % (
         kinds.count("recorded"),
         kinds.count("provider-docs"),
         kinds.count("synthetic"),

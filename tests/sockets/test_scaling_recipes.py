@@ -9,6 +9,7 @@ import re
 import shlex
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,7 @@ from redis_server import NO_REDIS_REASON, RedisServer, redis_server_binary
 from shared_state_worker import Upstream
 
 from websearch_sync.contract.cases import load_golden, outcome_of
+from websearch_sync.errors import error_from_code
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 DOC = (ROOT / "docs" / "scaling.md").read_text(encoding="utf-8")
@@ -72,40 +74,96 @@ def _program(name: str) -> str:
     return os.path.join(os.path.dirname(sys.executable), name)
 
 
-def test_the_rq_recipe_runs_as_written(servers, tmp_path, monkeypatch):
+def _raised_again(form):
+    """The exception an error form (the recipes' ``{"error": ...}``) stands for, as the documented caller builds it."""
+    return error_from_code(
+        form["type"],
+        form["message"],
+        provider=form["provider"],
+        detail_code=form["detail_code"],
+        retryable=form["retryable"],
+        status=form["status"],
+        retry_after=form["retry_after"],
+    )
+
+
+def _rq_workers(count, queue, state, upstream, tmp_path):
+    """``count`` workers started by the documented line (no ``--burst``: a retry waits in RQ's
+    scheduled registry, where a burst worker would not wait for it)."""
+    line = shlex.split(_as_written(_command("rq worker "), queue, state))
+    return [
+        subprocess.Popen(
+            [_program("rq")] + line[1:],
+            env=_env(upstream, tmp_path, state),
+            cwd=tmp_path,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        for _ in range(count)
+    ]
+
+
+def _stop(worker):
+    """Stop a worker process: asked first (it finishes its job), killed if it does not end."""
+    worker.terminate()
+    try:
+        worker.wait(30)
+    except subprocess.TimeoutExpired:
+        worker.kill()
+        worker.wait()
+
+
+def _until_ended(jobs, workers):
+    """Wait (bounded) until every job has finished or failed, then stop the workers."""
+    from rq.job import JobStatus
+
+    ended = (JobStatus.FINISHED, JobStatus.FAILED)
+    deadline = time.monotonic() + WAIT_S
+    try:
+        while not all(job.get_status(refresh=True) in ended for job in jobs):
+            for worker in workers:
+                assert worker.poll() is None, worker.stderr.read().decode(errors="replace")[-2000:]
+            assert time.monotonic() < deadline, [job.get_status() for job in jobs]
+            time.sleep(0.1)
+    finally:
+        for worker in workers:
+            _stop(worker)
+            worker.stderr.close()
+
+
+def test_the_rq_recipe_retries_when_the_cool_down_ends_and_returns_errors_as_data(servers, tmp_path, monkeypatch):
+    """Issue 33.18: the recipe had no retry (a 3 s Retry-After failed 143 of 150 jobs). Here the
+    first request meets a 429 with a 1 s Retry-After; every job still answers, none before the
+    cool-down ended, and a refusal that retrying cannot help comes back as data at once."""
     pytest.importorskip("rq")
     queue, state = servers
     monkeypatch.chdir(tmp_path)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    (tmp_path / "jobs.py").write_text(_block("# jobs.py"))
     queries = ["rq %d" % i for i in range(6)]
     (tmp_path / "queries.txt").write_text("\n".join(queries) + "\n")
     with Upstream("browse-API__1") as upstream:
         golden = load_golden(upstream.answer_with("browse-API__1"))
+        upstream.answer_next_with("http_429_retry_after", retry_after="1")
         scope: dict = {}
         exec(_as_written(_block("# enqueue.py"), queue, state), scope)  # noqa: S102 - the documented script
-        line = shlex.split(_as_written(_command("rq worker "), queue, state)) + ["--burst"]
-        workers = [
-            subprocess.Popen(
-                [_program("rq")] + line[1:],
-                env=_env(upstream, tmp_path, state),
-                cwd=tmp_path,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.PIPE,
-            )
-            for _ in range(2)
-        ]
-        try:
-            for worker in workers:
-                assert worker.wait(WAIT_S) == 0, worker.stderr.read().decode(errors="replace")[-2000:]
-        finally:
-            for worker in workers:
-                if worker.poll() is None:
-                    worker.kill()
-                    worker.wait()
-                worker.stderr.close()
+        _until_ended(scope["enqueued"], _rq_workers(2, queue, state, upstream, tmp_path))
         exec(_block("# collect.py"), scope)  # noqa: S102
-        answers = [job.return_value() for job in scope["jobs"]]
-    assert len(answers) == len(queries) and all(outcome_of(answer) == _first(golden, 5) for answer in answers)
-    assert sorted(q for _, q, _ in upstream.log) == sorted(queries)
+        answers = [job.return_value() for job in scope["enqueued"]]
+
+        refused = load_golden(upstream.answer_with("http_403_json_format_disabled"))
+        (tmp_path / "queries.txt").write_text("rq refused\n")
+        exec(_as_written(_block("# enqueue.py"), queue, state), scope)  # noqa: S102
+        _until_ended(scope["enqueued"], _rq_workers(1, queue, state, upstream, tmp_path))
+        (job,) = scope["enqueued"]
+    assert all(outcome_of(answer) == _first(golden, 5) for answer in answers), answers
+    met, _, status = upstream.log[0]
+    answered = [at for at, _, code in upstream.log if code == 200]
+    assert status == 429 and sorted(q for _, q, code in upstream.log if code == 200) == sorted(queries)
+    assert min(answered) - met >= 1.0  # retried when the cool-down ended, not before
+    form = job.return_value()["error"]
+    back = _raised_again(form)
+    assert outcome_of(back) == refused and not job.number_of_retries  # as raised in the worker, not retried
 
 
 def test_the_celery_recipe_retries_when_the_cool_down_ends_and_returns_errors_as_data(servers, tmp_path, monkeypatch):
@@ -135,12 +193,7 @@ def test_the_celery_recipe_retries_when_the_cool_down_ends_and_returns_errors_as
             refused = load_golden(upstream.answer_with("http_403_json_format_disabled"))
             answer = tasks.search.delay("celery two").get(timeout=WAIT_S)
         finally:
-            worker.terminate()
-            try:
-                worker.wait(30)
-            except subprocess.TimeoutExpired:
-                worker.kill()
-                worker.wait()
+            _stop(worker)
     scope: dict = {
         "search": type(
             "Done", (), {"delay": staticmethod(lambda q: type("R", (), {"get": lambda self, timeout: answer})())}
@@ -157,22 +210,13 @@ def test_an_error_form_survives_celerys_json_serializer():
     from kombu.serialization import dumps, loads
 
     import websearch_sync as ws
-    from websearch_sync.errors import error_from_code
 
     error = ws.WebBlocked("cooling down", provider="brave", detail_code="http_429", status=429, retry_after=27.5)
     content_type, encoding, data = dumps(
         {"error": dict(error.to_dict(), status=error.status, retry_after=error.retry_after)}, serializer="json"
     )
     form = loads(data, content_type, encoding)["error"]
-    back = error_from_code(
-        form["type"],
-        form["message"],
-        provider=form["provider"],
-        detail_code=form["detail_code"],
-        retryable=form["retryable"],
-        status=form["status"],
-        retry_after=form["retry_after"],
-    )
+    back = _raised_again(form)
     assert (type(back), back.code, back.detail_code, back.retryable, back.retry_after) == (
         ws.WebBlocked,
         "WebBlocked",

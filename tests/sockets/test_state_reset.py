@@ -4,13 +4,13 @@ and the pytest plugin's reset before each test, ``SearchClient.clear_cooldowns``
 
 import re
 import subprocess
-import sys
 import textwrap
 from pathlib import Path
 
 import pytest
 from faults import free_port
 from redis_server import redis_db, redis_server  # noqa: F401  (fixtures)
+from user_pytest import run_pytest
 
 import websearch_sync as ws
 from websearch_sync.cli import main as cli_main
@@ -48,8 +48,7 @@ def test_reset_forgets_the_cooldown_a_module_level_search_met():
 def _pytest_in(folder: Path, *args: str) -> subprocess.CompletedProcess:
     """pytest in a folder of its own (no conftest of ours): only the installed plugin isolates."""
     (folder / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
-    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:xdist", "-q", *args, str(folder)]
-    return subprocess.run(command, capture_output=True, text=True, timeout=300, cwd=str(folder))
+    return run_pytest(folder, *args)
 
 
 def _doc_tests() -> tuple[str, dict[str, str]]:

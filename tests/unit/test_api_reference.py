@@ -3,9 +3,9 @@ and each public name is on its module's page: a module that stops importing, or 
 name pdoc cannot document, fails here (and in `.ci/run`, which builds it too)."""
 
 import html
-import importlib.util
 from pathlib import Path
 
+import docs_scripts
 import pytest
 from test_public_surface import PUBLIC
 
@@ -13,11 +13,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def _script():
-    spec = importlib.util.spec_from_file_location("api_reference", ROOT / "docs" / "api_reference.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return docs_scripts.load("api_reference")
 
 
 def test_the_reference_covers_the_public_modules():

@@ -82,6 +82,8 @@ with responses.RequestsMock() as mock:
     out["result"] = ws.search("python", backend="demo", settings=settings)
     request = mock.calls[0].request
     out["request"] = [request.url, request.headers["Authorization"]]
+    ws.search("python", backend="demo", settings=settings, fresh=True)
+    out["fresh"] = mock.calls[1].request.url
 errors = out["errors"] = []
 for given in ({"api_key": "k", "page_size": 51}, {"api_key": "k", "pagesize": 3}):
     try:
@@ -92,6 +94,14 @@ try:
     ws.search("python", backend="demo", settings=ws.Settings())
 except ws.AuthError as error:
     errors.append([error.detail_code, error.message])
+try:
+    ws.search("python", backend="demo", settings=settings, fresh="yes")
+except ws.InvalidInput as error:
+    errors.append([error.detail_code, error.message])
+try:
+    ws.search("python", backend="demo", settings=settings, frseh=True)
+except TypeError as error:
+    errors.append(["TypeError", str(error)])
 print(json.dumps(out))
 """
 
@@ -119,8 +129,11 @@ def test_the_plugin_example_with_settings_runs_as_documented(tmp_path):
         {"title": "A hit", "url": "https://a.example/", "snippet": "one", "provider": "demo", "rank": 1}
     ]
     # page_size (a declared int setting) and api_key reach the request as build_request writes them
-    assert out["request"] == ["https://search.demo.example/api?q=python&n=7", "Bearer k-1"]
-    too_large, misspelt, missing = out["errors"]
+    assert out["request"] == ["https://search.demo.example/api?q=python&n=7&fresh=0", "Bearer k-1"]
+    assert out["fresh"] == "https://search.demo.example/api?q=python&n=7&fresh=1"  # the option, typed
+    too_large, misspelt, missing, bad_option, typo = out["errors"]
+    assert bad_option == ["bad_option", "fresh must be true or false, got 'yes'"]
+    assert bad_option[1] in " ".join(backends_doc.split()) and typo[1].split("; ")[0] in " ".join(backends_doc.split())
     assert too_large[0] == "bad_setting" and too_large[1] in " ".join(backends_doc.split())
     assert misspelt[0] == "bad_setting" and "did you mean 'page_size'" in misspelt[1]
     assert missing[0] == "missing_api_key" and "DEMO_API_KEY" in missing[1]  # "missing -> AuthError(missing_api_key)"

@@ -6,6 +6,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
+from package_source import parsed
 
 PACKAGE = Path(__file__).resolve().parents[2] / "websearch_sync"
 
@@ -62,7 +63,7 @@ def _imports(module: str, path: Path, known: set[str]) -> list[str]:
     if not is_package:
         base = base[:-1]
     targets = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(parsed(path)):
         if isinstance(node, ast.ImportFrom):
             if node.level:
                 anchor = base[: len(base) - (node.level - 1)] if node.level > 1 else base
@@ -141,7 +142,7 @@ def test_no_function_above_the_complexity_limit():
     radon = pytest.importorskip("radon.complexity")
     too_complex = []
     for path in sorted(PACKAGE.rglob("*.py")):
-        for block in radon.cc_visit(path.read_text(encoding="utf-8")):
+        for block in radon.cc_visit_ast(parsed(path)):
             if block.complexity > MAX_COMPLEXITY:
                 too_complex.append(
                     "%s:%d %s (%d)" % (path.relative_to(PACKAGE), block.lineno, block.fullname, block.complexity)

@@ -4,6 +4,8 @@ fetch) are followed only by HttpTransport.send's loop; others pass it their HopR
 import ast
 from pathlib import Path
 
+from package_source import parsed
+
 import websearch_sync
 
 PACKAGE = Path(websearch_sync.__file__).parent
@@ -15,7 +17,7 @@ def _calls(name: str, within_same_name: bool = True) -> dict:
     a wire layer's ``exchange`` handing the request to the wire it wraps is no hop loop)."""
     found: dict = {}
     for path in PACKAGE.rglob("*.py"):
-        tree = ast.parse(path.read_text(encoding="utf-8"))
+        tree = parsed(path)
         delegating = set()
         if not within_same_name:
             for function in ast.walk(tree):

@@ -66,6 +66,8 @@ PUBLIC: dict[str, list[str]] = {
         "ParseResult",
         "SearchParams",
         "Setting",
+        "Option",
+        "PAGENO",
         "HtmlEngine",
         "JsonApiEngine",
         "BotWall",

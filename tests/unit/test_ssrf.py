@@ -1,10 +1,10 @@
 """The address guard: numeric host forms, every refused address class, resolution
-bounded by the deadline, and refusals through fetch before any connection. Redirects and
+bounded by the deadline (the system resolver's real wait: tests/reliability/test_resolver_deadline.py),
+and refusals through fetch before any connection. Redirects and
 connections to the checked address: tests/sockets/test_ssrf_connections.py."""
 
 import ipaddress
 import socket
-import time
 
 import pytest
 from servers import fetch_once as fetch
@@ -141,35 +141,14 @@ def test_resolution_cannot_outlast_the_deadline():
 
     def stuck_resolver(host, port, timeout_s):
         calls.append(timeout_s)
-        time.sleep(timeout_s)  # what a bounded wait on a hanging lookup does
-        raise TimeoutError("stuck")
+        raise TimeoutError("stuck")  # what a bounded wait on a hanging lookup ends with, timeout_s later
 
-    started = time.monotonic()
     with pytest.raises(ws.Timeout) as info:
-        AddressGuard(resolver=stuck_resolver).check("slow.test", 80, Deadline(300))
+        AddressGuard(resolver=stuck_resolver).check(
+            "slow.test", 80, Deadline(3000)
+        )  # under the resolver cap, so the deadline is what bounds it
     assert info.value.detail_code == "deadline_exceeded"
-    assert calls and calls[0] <= 0.31
-    assert time.monotonic() - started < 1.0
-
-
-def test_system_resolver_gives_up_on_a_hanging_lookup(monkeypatch):
-    release = []
-
-    def hanging_getaddrinfo(*args, **kwargs):
-        for _ in range(100):  # ends by itself after 5 s at most
-            if release:
-                break
-            time.sleep(0.05)
-        raise socket.gaierror("released")
-
-    monkeypatch.setattr(socket, "getaddrinfo", hanging_getaddrinfo)
-    started = time.monotonic()
-    try:
-        with pytest.raises(ws.Timeout):
-            AddressGuard().check("hangs.test", 80, Deadline(300))
-        assert time.monotonic() - started < 1.0
-    finally:
-        release.append(True)
+    assert calls and 0 < calls[0] <= 3.0  # the lookup was given what is left of the deadline, no more
 
 
 # -- through fetch -------------------------------------------------------------------------

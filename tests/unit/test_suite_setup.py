@@ -1,6 +1,8 @@
 """The suite tests this checkout (issue 23, point 13): the package it imports is the one in
-this folder, and the README's test command installs the checkout in editable mode."""
+this folder, and the README's test command installs the checkout in editable mode. The unit
+and conformance tiers read no wall clock (issue 33.21)."""
 
+import ast
 import importlib.util
 import re
 from pathlib import Path
@@ -37,3 +39,40 @@ def test_ci_runs_the_readme_commands_with_the_pip_a_new_venv_ships():
         assert step in ci, step
     upgrades = re.findall(r"^\s*\S*(?:python -m )?pip install\b.*(?:-U|--upgrade) pip\b.*$", ci, re.M)
     assert not upgrades, upgrades
+
+
+#: Wall-clock reads and real sleeps: what makes a test's outcome depend on the machine's load.
+WALL_CLOCK = frozenset({"sleep", "monotonic", "monotonic_ns", "time", "time_ns", "perf_counter", "perf_counter_ns"})
+
+
+def _wall_clock_uses(source: str) -> list[tuple[int, str]]:
+    """``(line, time.name)`` of every wall-clock use (``time.sleep(...)``, ``from time import monotonic``) in ``source``."""
+    found = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "time":
+            names = [node.attr]
+        elif isinstance(node, ast.ImportFrom) and node.module == "time":
+            names = [alias.name for alias in node.names]
+        else:
+            continue
+        found.extend((node.lineno, "time." + name) for name in names if name in WALL_CLOCK)
+    return sorted(found)
+
+
+def test_the_unit_and_conformance_tiers_read_no_wall_clock():
+    """Issue 33.21: timing tests failed on a loaded machine. Here time is a FakeClock (tests/clocks.py);
+    a test about real time lives in tests/sockets/ or tests/reliability/, its margin from the machine's pace.
+    CPU time (``time.thread_time``) is allowed: a loaded machine does not stretch it."""
+    files = sorted((ROOT / "tests" / "unit").rglob("*.py")) + sorted((ROOT / "tests" / "conformance").rglob("*.py"))
+    assert len(files) > 50
+    uses = [
+        "%s:%d %s" % (path.relative_to(ROOT), line, name)
+        for path in files
+        for line, name in _wall_clock_uses(path.read_text(encoding="utf-8"))
+    ]
+    assert uses == [], "move these to the fake clock or to tests/sockets/: %s" % uses
+
+
+def test_the_wall_clock_check_finds_a_sleep():
+    probe = "import time\nfrom time import monotonic\ntime.sleep(0.1)\ntime.thread_time()\nclock.sleep(1)\n"
+    assert _wall_clock_uses(probe) == [(2, "time.monotonic"), (3, "time.sleep")]

@@ -4,6 +4,7 @@ import json
 import re
 
 import pytest
+from clocks import FakeClock
 
 import websearch_sync as ws
 from websearch_sync import tool
@@ -147,15 +148,53 @@ def test_every_error_path_returns_the_error_form(name, arguments, code, detail):
     assert (result["error"]["type"], result["error"]["detail_code"]) == (code, detail)
 
 
-def test_repeated_lookups_are_refused_after_the_limit():
+def test_a_repeat_past_the_limit_gets_the_answer_already_given_with_a_note(monkeypatch):
+    """Issue 33.18: a repeat is not refused (an error that ends some frameworks' runs): it gets the
+    answer the model already has, not looked up again, and a note saying so, shown first."""
     session = tool.ToolSession(ws.SearchClient("stub", settings=stub_settings()), max_repeats=2)
-    assert "items" in session.call_tool("web_search", {"query": "Same  Query"})
-    assert "items" in session.call_tool("web_search", {"query": "same query", "max_results": 3})
-    refused = session.call_tool("web_search", {"query": "  SAME query "})
-    assert refused["error"]["detail_code"] == "repeated_lookup"
-    assert "use the results you already have" in refused["error"]["message"]
-    assert "items" in session.call_tool("web_search", {"query": "another query"})
+    first = session.call_tool("web_search", {"query": "Same  Query"})
+    second = session.call_tool("web_search", {"query": "same query", "max_results": 3})
+    looked_up = []
+    monkeypatch.setattr(tool, "call_tool", lambda *args, **kwargs: looked_up.append(args) or {"items": []})
+    third = session.call_tool("web_search", {"query": "  SAME query "})
+    assert looked_up == [] and "note" not in first and "note" not in second
+    assert dict(third, note=None) == dict(second, note=None) and third["items"]
+    assert third["note"].startswith("Note: this query was already looked up 2 times. This is the answer you already")
+    assert "use it instead of repeating the same lookup" in third["note"]
+    text = tool.format_results(third)
+    assert text.startswith(third["note"] + "\n\n1. ") and text.endswith(tool.format_results(second).split("\n\n", 1)[1])
+    assert "items" in session.call_tool("web_search", {"query": "another query"}) and len(looked_up) == 1
     assert session.call_tool("nope", {})["error"]["type"] == "ToolNotFound"
+
+
+def test_repeats_count_within_the_window_on_the_clients_clock():
+    """Issue 33.18: on a server that lives through many conversations, a lookup an hour later is a
+    new lookup; within the window the guard holds. The window runs on the client's (fake) clock."""
+    clock = FakeClock()
+    client = ws.SearchClient("stub", settings=stub_settings(), clock=clock, cache_ttl_s=0)
+    session = tool.ToolSession(client, max_repeats=2, repeat_window_s=600)
+    arrivals = []
+    real_call_tool = tool.call_tool
+    calls = lambda *args, **kwargs: arrivals.append(clock.monotonic()) or real_call_tool(*args, **kwargs)  # noqa: E731
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(tool, "call_tool", calls)
+        answers = []
+        for step in (0, 100, 100, 399, 1, 600):  # seconds before each call
+            clock.advance(step)
+            answers.append(session.call_tool("web_search", {"query": "rust"}))
+    assert arrivals == [1000, 1100, 1600, 2200]  # 1200 and 1599: two lookups in the last 600 s already
+    assert ["note" in answer for answer in answers] == [False, False, True, True, False, False]
+    assert "in the last 600 s" in answers[2]["note"]
+
+
+def test_the_session_remembers_a_bounded_number_of_answers(monkeypatch):
+    monkeypatch.setattr(tool, "REMEMBERED_LOOKUPS", 3)
+    session = tool.ToolSession(ws.SearchClient("stub", settings=stub_settings()), max_repeats=1)
+    for query in ("a", "b", "c", "d"):
+        session.call_tool("web_search", {"query": query})
+    assert len(session._seen) == 3
+    assert "note" not in session.call_tool("web_search", {"query": "a"})  # forgotten: looked up again
+    assert "note" in session.call_tool("web_search", {"query": "d"})
 
 
 def test_format_snapshots(snapshot, monkeypatch):
@@ -200,7 +239,8 @@ def test_fetch_tool_repeat_guard_uses_the_normalised_url(monkeypatch):
     session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings()), max_repeats=1)
     assert "error" not in session.call_tool("web_fetch", {"url": "https://a.example/a#x"})
     again = session.call_tool("web_fetch", {"url": "https://A.example/a"})
-    assert again["error"]["detail_code"] == "repeated_lookup" and fetched == ["https://a.example/a#x"]
+    assert again["url"] == "https://a.example/a#x" and fetched == ["https://a.example/a#x"]
+    assert again["note"].startswith("Note: this page was already looked up once.")
 
 
 def test_failed_lookups_do_not_count_as_repeats(monkeypatch):
@@ -209,4 +249,4 @@ def test_failed_lookups_do_not_count_as_repeats(monkeypatch):
     session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings()), max_repeats=1)
     results = [session.call_tool("web_search", {"query": "same"}) for _ in range(4)]
     assert [r.get("error", {}).get("type") or "ok" for r in results[:3]] == ["Timeout", "Timeout", "ok"]
-    assert results[3]["error"]["detail_code"] == "repeated_lookup"
+    assert results[3]["items"] == [] and "note" in results[3]  # the one answer, from the session's memory

@@ -59,6 +59,12 @@ COUNTS = [
     ("max_bytes", lambda v: ws.fetch("http://example.com/", max_bytes=v), 1, "bad_max_bytes"),
     ("max_repeats", lambda v: tool.ToolSession(ws.SearchClient("stub"), max_repeats=v), 1, "bad_max_repeats"),
     (
+        "repeat_window_s",
+        lambda v: tool.ToolSession(ws.SearchClient("stub"), repeat_window_s=v),
+        0,
+        "bad_repeat_window",
+    ),
+    (
         "max_concurrent",
         lambda v: serve_stdio(McpTools(ws.SearchClient("stub")), max_concurrent=v),
         1,

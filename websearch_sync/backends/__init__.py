@@ -9,7 +9,8 @@ one of its names is read.
 The plugin API and engine kit for third-party backends (see docs/backends.md, "Writing a
 backend"): subclass :class:`Backend` (or :class:`HtmlEngine` for a results page,
 :class:`JsonApiEngine` for a JSON API), declare what it reads in ``provider_settings``
-(a tuple of :class:`Setting`), build a :class:`RequestSpec` from :class:`SearchParams`,
+(a tuple of :class:`Setting`) and the ``search()`` options it takes in ``options`` (a tuple of
+:class:`Option`), build a :class:`RequestSpec` from :class:`SearchParams`,
 read the :class:`HttpResponse` into a :class:`ParseResult`, and declare the class in
 the ``websearch_sync.backends`` entry-point group. The parsing helpers the built-in
 engines are made of (the block walker, link and date readers, bot walls) are exported
@@ -25,6 +26,8 @@ __all__ = [
     "ParseResult",
     "SearchParams",
     "Setting",
+    "Option",
+    "PAGENO",
     "HtmlEngine",
     "JsonApiEngine",
     "BotWall",
@@ -68,6 +71,7 @@ if TYPE_CHECKING:
         walk_blocks,
     )
     from ..engine.json_api import JsonApiBackend as JsonApiEngine
+    from ..engine.option import PAGENO, Option
     from ..engine.setting import Setting
     from ..models import ParseResult, SearchParams
     from ..net.botwall import BotWall
@@ -87,6 +91,8 @@ else:
             "HtmlEngine": "..engine.html_engine",
             "JsonApiEngine": "..engine.json_api:JsonApiBackend",
             "Setting": "..engine.setting",
+            "Option": "..engine.option",
+            "PAGENO": "..engine.option",
             "ParseResult": "..models",
             "SearchParams": "..models",
             "BotWall": "..net.botwall",

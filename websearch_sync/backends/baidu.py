@@ -30,8 +30,9 @@ from urllib.parse import urljoin, urlsplit
 from ..config import Settings
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import Tag, attribute, classes, elements, has_class, parse_fragment, text_of
+from ..engine.option import Option
 from ..engine.redirects import client_redirects
-from ..errors import BAD_RESOLVE_LINKS, InvalidInput, WebSearchError
+from ..errors import BAD_RESOLVE_LINKS, WebSearchError
 from ..models import ParseResult, SearchParams
 from ..net.botwall import BotWall
 from ..net.deadline import Deadline, each_within
@@ -173,7 +174,15 @@ class BaiduHtml(HtmlEngine):
     auto_languages = ("zh",)  # in auto only for Chinese, then ahead of the other keyless engines
     summary = "Baidu results page, no key; /link?url= URLs (resolve_links=True resolves them)"
     default_endpoint = "https://www.baidu.com/s"
-    options = ("resolve_links",)
+    options = (
+        Option(
+            "resolve_links",
+            "bool",
+            default=False,
+            detail=BAD_RESOLVE_LINKS,
+            doc="replace each /link?url= URL by its target (one request per link, at Baidu's pace)",
+        ),
+    )
     accept_language = "zh-CN,zh;q=0.9,en;q=0.8"
     follow_redirects = False  # the bot wall is a redirect: read it, never follow it
     bot_walls = (SECURITY_CHECK,)
@@ -181,12 +190,6 @@ class BaiduHtml(HtmlEngine):
     region_start = ('id="content_left"', "id='content_left'")
     region_end = ('id="rs"', 'id="page"', 'id="foot"')
     no_results = ('class="nors"', "抱歉没有找到与", "抱歉，没有找到与", "没有找到与您查询的")
-
-    def check_params(self, params: SearchParams) -> None:
-        """Also refuse a ``resolve_links`` that is not a bool."""
-        super().check_params(params)
-        if not isinstance(params.options.get("resolve_links", False), bool):
-            raise InvalidInput("resolve_links must be true or false", provider=self.name, detail_code=BAD_RESOLVE_LINKS)
 
     def query(self, params: SearchParams) -> dict[str, str]:
         """``wd``, ``rn`` (= ``max_results``), ``ie=utf-8``; a time range as ``gpc``: the span
@@ -207,7 +210,7 @@ class BaiduHtml(HtmlEngine):
     def search(self, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
         """The shared search, then (with ``resolve_links=True``) link resolution."""
         result = super().search(params, transport, deadline)
-        if params.options.get("resolve_links"):
+        if self.option(params, "resolve_links"):
             wanted = [item for item in result.items if result_url(item["url"])][: params.max_results]
             headers = self.headers(params)
             self.resolve_links([item for item in wanted if is_baidu_link(item["url"])], transport, deadline, headers)

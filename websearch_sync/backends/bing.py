@@ -35,7 +35,7 @@ import re
 from typing import Any, ClassVar, Optional
 from urllib.parse import parse_qsl
 
-from ..engine.base import Page, page_number, split_locale
+from ..engine.base import Page, split_locale
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import (
     Block,
@@ -138,7 +138,7 @@ class BingHtml(HtmlEngine):
     def query(self, params: SearchParams) -> dict[str, str]:
         """``q``, ``count``, ``first`` (page > 1), ``setlang``/``cc``, ``filters``, ``adlt``."""
         query = {"q": params.full_query, "count": str(params.max_results)}
-        page = page_number(params, self.name)
+        page = self.option(params, "pageno")
         if page > 1:
             query["first"] = str((page - 1) * params.max_results + 1)
         if params.locale:

@@ -26,7 +26,7 @@ What the recorded fragment (2026-08, en-US) shows:
 from typing import Any, Optional
 from urllib.parse import urljoin
 
-from ..engine.base import Backend, Page, page_number, split_locale
+from ..engine.base import Backend, Page, split_locale
 from ..engine.html_parsing import (
     Block,
     PartTest,
@@ -116,7 +116,7 @@ class BingNews(BingHtml):
 
     def query(self, params: SearchParams) -> dict[str, str]:
         """``q``, ``InfiniteScroll``, ``first``/``SFX``, ``setlang``/``cc``, ``qft``."""
-        page = page_number(params, self.name)
+        page = self.option(params, "pageno")
         query = {"q": params.full_query, "InfiniteScroll": "1", "first": str((page - 1) * 10 + 1), "SFX": str(page)}
         if params.locale:
             lang, country = split_locale(params.locale)

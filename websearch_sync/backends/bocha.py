@@ -9,8 +9,9 @@ quota left (``AuthError`` with Bocha's own words).
 from typing import Any, Optional
 
 from ..engine.json_api import JsonApiBackend
+from ..engine.option import Option
 from ..engine.setting import Setting, own_timeout
-from ..errors import BAD_SUMMARY, UNEXPECTED_SHAPE, InvalidInput, WebParseError
+from ..errors import BAD_SUMMARY, UNEXPECTED_SHAPE, WebParseError
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
 
@@ -35,13 +36,15 @@ class Bocha(JsonApiBackend):
         own_timeout("BOCHA_TIMEOUT_MS"),
         Setting("top_k_default", env="BOCHA_TOP_K_DEFAULT", kind="int"),  # more than _MAX_COUNT asks for that many
     )
-    options = ("summary",)
-
-    def check_params(self, params: SearchParams) -> None:
-        """Also check the ``summary`` option (true/false)."""
-        super().check_params(params)
-        if not isinstance(params.options.get("summary", False), bool):
-            raise InvalidInput("summary must be true or false", provider=self.name, detail_code=BAD_SUMMARY)
+    options = (
+        Option(
+            "summary",
+            "bool",
+            default=False,
+            detail=BAD_SUMMARY,
+            doc="ask for Bocha's longer summary of each page and use it as the snippet",
+        ),
+    )
 
     def build_request(self, params: SearchParams) -> RequestSpec:
         """JSON ``{query, count, freshness, summary}``; ``count`` is ``top_k_default`` when that
@@ -51,7 +54,7 @@ class Bocha(JsonApiBackend):
             "query": params.full_query,
             "count": count,
             "freshness": _FRESHNESS[params.time_range],
-            "summary": bool(params.options.get("summary", False)),
+            "summary": self.option(params, "summary"),
         }
         return RequestSpec("POST", self.endpoint_url(), json=body, headers=self.json_headers(self.bearer()))
 
@@ -77,7 +80,7 @@ class Bocha(JsonApiBackend):
             if inner.get("_type") == "SearchResponse":  # a search answer without web pages: no results
                 return ParseResult(items=[], request_id=_log_id(data))
             raise WebParseError("bocha answered without `webPages`", provider=self.name, detail_code=UNEXPECTED_SHAPE)
-        use_summary = bool(params.options.get("summary"))
+        use_summary = self.option(params, "summary")
         items = [_item(page, use_summary) for page in pages["value"] if isinstance(page, dict)]
         return ParseResult(items=items, request_id=_log_id(data))
 

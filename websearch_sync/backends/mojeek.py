@@ -25,7 +25,7 @@ import datetime
 import re
 from typing import Any, Optional
 
-from ..engine.base import page_number, split_locale
+from ..engine.base import split_locale
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import Tag, attribute, classes, elements, first_of, has_class, parse_fragment, text_of
 from ..models import SearchParams
@@ -87,7 +87,7 @@ class MojeekHtml(HtmlEngine):
     def query(self, params: SearchParams) -> dict[str, str]:
         """``q``, ``s`` (page > 1), ``safe``, ``lb``, ``since``."""
         query = {"q": params.full_query}
-        page = page_number(params, self.name)
+        page = self.option(params, "pageno")
         if page > 1:
             query["s"] = str((page - 1) * 10 + 1)
         if params.safe_search:

@@ -22,9 +22,17 @@ docs/backends.md):
   other engines.
 * **Its deadline.** The instance waits for its slowest engine (its
   ``outgoing.request_timeout``) unless told ``timeout_limit``; each request says
-  what is left of the call's deadline minus a margin for the round trip and parsing.
+  what is left of the call's deadline minus a margin for the round trip and parsing, never
+  more than its engines' own timeouts once its ``/config`` was read (:mod:`.searxng_config`):
+  an instance with ``outgoing.max_request_timeout`` gives them ``timeout_limit`` instead.
+* **Its query syntax** (:mod:`.searxng_query`): ``!engine``, ``:lang`` and ``<N`` in the query
+  win over the request's options; a ``<N`` is capped at the call's deadline. No redirect is
+  followed: an external ``!!bang`` redirects to another site (``offsite_redirect``), the
+  limiter to the home page (a block), anything else on the host is a base URL to fix.
 * **Its extras.** Answers, infoboxes, suggestions and corrections go to
-  ``provider_meta["extras"]``; engine/category names it ignored are a warning.
+  ``provider_meta["extras"]``; engine/category names it ignored, or searched others than
+  (a locked preference), are a warning (:mod:`.searxng_names`). An Anubis challenge in
+  front of it is a bot wall (:data:`ANUBIS`).
 
 The request carries the headers a real instance's limiter and Sec-Fetch check let
 through. ``language`` must match ``^[a-z]{2,3}(-[a-zA-Z]{2})?$`` (else HTTP 400):
@@ -34,12 +42,15 @@ any language the instance speaks (:mod:`.searxng_reasons`).
 """
 
 import dataclasses
-from collections.abc import Sequence
+import re
 from typing import Any, Optional
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import SplitResult, urljoin, urlsplit, urlunsplit
 
-from ..engine.base import dig, page_number
+from ..config import Settings
+from ..engine.base import dig
 from ..engine.json_api import JsonApiBackend
+from ..engine.option import PAGENO, Option
+from ..engine.pace import before_next_request
 from ..engine.setting import Setting, own_timeout
 from ..errors import (
     ANSWER_ONLY,
@@ -48,28 +59,27 @@ from ..errors import (
     BAD_LOCALE,
     BAD_SETTING,
     CAPTCHA_REQUIRED,
-    ENGINE_ERROR,
-    ENGINE_TIMEOUT,
     HTTP_403,
     HTTP_404,
-    HTTP_429,
+    OFFSITE_REDIRECT,
     UNEXPECTED_SHAPE,
     AuthError,
     InvalidInput,
-    Timeout,
     WebBlocked,
     WebParseError,
     WebProviderError,
     WebSearchError,
-    redact,
 )
-from ..models import ErrorInfo, ParseResult, SearchParams
-from ..net.botwall import bot_wall_error
+from ..models import ParseResult, SearchParams
+from ..net.botwall import BotWall, bot_wall_error
 from ..net.deadline import Deadline
-from ..net.transport import HttpResponse, RequestSpec, retry_after_seconds
-from ..net.urls import shown_url
-from .searxng_extras import extras_of, ignored_names
-from .searxng_reasons import MAX_REASON_CHARS, read_reason
+from ..net.transport import HttpResponse, HttpTransport, RequestSpec, retry_after_seconds
+from ..net.urls import host_token, shown_url
+from .searxng_config import InstanceConfig, known_config, read_config_at, slow_answer, want_config, wanted
+from .searxng_extras import extras_of
+from .searxng_failures import EngineFailure, engine_failure, no_results_because
+from .searxng_names import categories_undecided, ignored_names
+from .searxng_query import within_deadline
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -83,19 +93,25 @@ _BROWSER_HEADERS = {
     "Sec-Fetch-Site": "same-origin",
     "Sec-Fetch-Dest": "empty",
 }
+#: The redirects an instance may answer a search with (read, never followed by the transport).
+_REDIRECT_STATUSES = (301, 302, 303, 307, 308)
 #: ``language`` values SearXNG accepts besides language codes.
 _SPECIAL_LANGUAGES = ("all", "auto")
+#: The ``language`` of a call without a locale: every language (as documented), not the one the
+#: instance would guess from ``Accept-Language``.
+_ALL_LANGUAGES = "all"
 
-#: A kind of engine failure (:func:`.searxng_reasons.read_reason`) -> (error class, detail
-#: code, seconds SearXNG suspends the engine by default: settings.yml ``search.suspended_times``).
-_ENGINE_PROBLEMS: dict[str, tuple[type[WebSearchError], str, Optional[float]]] = {
-    "captcha": (WebBlocked, CAPTCHA_REQUIRED, 3600.0),
-    "too_many_requests": (WebBlocked, HTTP_429, 180.0),
-    "access_denied": (WebBlocked, HTTP_403, 180.0),
-    "timeout": (Timeout, ENGINE_TIMEOUT, None),
-}
-#: Seconds SearXNG suspends an engine after any other failure (settings.yml ``search.ban_time_on_fail``).
-_FAILURE_SUSPENSION_S = 5.0
+#: Anubis (TecharoHQ/anubis), a proof-of-work bot wall some instances put in front of them: its
+#: challenge page embeds the challenge as ``<script id="anubis_challenge" type="application/json">``
+#: and loads its solver from ``/.within.website/x/cmd/anubis/`` (``web/index.templ``). Both are
+#: required (one bounded class each: linear on any page).
+ANUBIS = BotWall(
+    "Anubis proof-of-work challenge",
+    patterns=(
+        re.compile(r"""<script\b[^<>]{0,200}\bid=["']?anubis_challenge\b"""),
+        re.compile(r"""<(?:script|img)\b[^<>]{0,400}/\.within\.website/x/cmd/anubis/"""),
+    ),
+)
 
 #: The limiter's window for JSON requests (``searx/botdetection/ip_limit.py``: ``API_WINDOW``,
 #: at most ``API_MAX`` = 4 requests per IP in it): how long a client it refused stays away.
@@ -131,8 +147,23 @@ class SearXNG(JsonApiBackend):
         Setting("api_key", env="SEARXNG_API_KEY"),
         own_timeout("SEARXNG_TIMEOUT_MS"),
     )
-    options = ("categories", "engines", "pageno")
+    options = (
+        Option("categories", "names", detail=BAD_CATEGORIES, doc="the instance's categories to search (news, it...)"),
+        Option("engines", "names", detail=BAD_ENGINES, doc="the instance's engines to ask (google, wikipedia...)"),
+        PAGENO,
+    )
     volatile_params = ("timeout_limit",)
+    #: No redirect is followed: an external ``!!bang`` redirects to another site (read, refused).
+    follow_redirects = False
+    bot_walls = (ANUBIS,)  #: also recognised by fetch, in front of any site
+    locale_words = ("auto",)  #: ``language=auto``: the instance detects the query's language
+
+    def __init__(self, settings: Settings) -> None:
+        super().__init__(settings)
+        #: The ``timeout_limit`` this call sent last (a backend object serves one call).
+        self.sent_limit_s = 0.0
+        #: The results and failed engines of an answer whose categories only ``/config`` can judge.
+        self.undecided: Optional[tuple[list[Any], list[str]]] = None
 
     def endpoint_url(self) -> str:
         """``Settings.endpoints["searxng"]`` as it is, else the instance's root (``base_url``,
@@ -165,45 +196,92 @@ class SearXNG(JsonApiBackend):
             )
 
     def check_params(self, params: SearchParams) -> None:
-        """Also check the SearXNG options: ``categories``/``engines`` (names), ``pageno`` (int >= 1),
-        and that the locale has a form SearXNG accepts."""
+        """Also check that the locale has a form SearXNG accepts."""
         super().check_params(params)
         if params.locale:
             searxng_language(params.locale)
-        for name in ("categories", "engines"):
-            _names(params.options.get(name), name, self.name)
-        page_number(params, self.name)
 
     def build_request(self, params: SearchParams) -> RequestSpec:
-        """``GET /search?q=…&format=json&locale=en`` with language, time range, safe search and
-        options, and the headers a real instance's limiter wants."""
+        """``GET /search?q=…&format=json&locale=en&language=…`` (``all`` without a locale) with time
+        range, safe search and options, and the headers a real instance's limiter wants."""
         query: dict[str, Any] = {"q": params.full_query, "format": "json", "locale": "en"}
-        if params.options.get("pageno") is not None:
-            query["pageno"] = params.options["pageno"]
-        language = searxng_language(params.locale) if params.locale else None
-        if language:
-            query["language"] = language
+        if params.options.get("pageno") is not None:  # page 1 unasked: the instance's default
+            query["pageno"] = self.option(params, "pageno")
+        language = searxng_language(params.locale) if params.locale else _ALL_LANGUAGES
+        query["language"] = language  # unset, the instance would pick one from Accept-Language
         if params.time_range:
             query["time_range"] = params.time_range
         if params.safe_search:
             query["safesearch"] = _SAFESEARCH[params.safe_search]
         for name in ("categories", "engines"):
-            names = _names(params.options.get(name), name, self.name)
+            names = self._names(params, name)
             if names:
                 query[name] = names
+        return RequestSpec(
+            "GET",
+            self.endpoint_url(),
+            params=query,
+            headers=self._headers(language),
+            allow_redirects=self.follow_redirects,
+        )
+
+    def _headers(self, language: Optional[str]) -> dict[str, str]:
+        """The headers of every request to the instance (its limiter checks them all)."""
         headers = self.json_headers(self.bearer())
         headers.update(_BROWSER_HEADERS)
         headers["Accept-Language"] = _accept_language(language)
-        return RequestSpec("GET", self.endpoint_url(), params=query, headers=headers)
+        return headers
+
+    def search(self, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
+        """Read the instance's ``/config`` first when a slow answer asked for it
+        (:mod:`.searxng_config`), then search; after an answer whose categories only ``/config``
+        can judge (:func:`.searxng_names.categories_undecided`), read it then and judge them."""
+        self.check(params)
+        headers = self._headers(searxng_language(params.locale) if params.locale else None)
+        url = self._config_url()
+        if wanted(url):
+            read_config_at(transport, url, headers, deadline, self.name, self.secrets())
+            before_next_request()  # the search is this call's second request: it keeps the call's pace
+        result = super().search(params, transport, deadline)
+        if self.undecided is not None:  # were the categories asked searched? /config tells
+            want_config(url)
+            if wanted(url):
+                try:
+                    before_next_request()
+                except WebSearchError:  # no slot left for it in the call: the results stand, unjudged
+                    return result
+                read_config_at(transport, url, headers, deadline, self.name, self.secrets())
+            results, failed = self.undecided
+            warnings = self._warnings(params, results, failed, self.instance(), ("categories",))
+            result.errors.extend(warning.to_dict() for warning in warnings)
+        return result
+
+    def _config_url(self) -> str:
+        return urljoin(self.endpoint_url(), "config")
+
+    def instance(self) -> Optional[InstanceConfig]:
+        """What the instance published at ``/config``, when it was read (:mod:`.searxng_config`)."""
+        return known_config(self._config_url())
 
     def fit_request(self, spec: RequestSpec, deadline: Deadline) -> RequestSpec:
         """Add ``timeout_limit``: what is left of the deadline, minus a margin for the round
         trip and parsing, so the instance answers with the engines that made it in time
-        instead of waiting for its slowest one past our deadline."""
+        instead of waiting for its slowest one past our deadline; never more than the
+        slowest own timeout of the engines asked (``/config``): an instance that sets
+        ``outgoing.max_request_timeout`` gives every engine ``timeout_limit`` instead of its own."""
         left = deadline.remaining_s()
         limit = max(_MIN_TIMEOUT_LIMIT_S, left - _MARGIN_S - _MARGIN_SHARE * left)
         query = dict(spec.params or {})
-        query["timeout_limit"] = "%.2f" % limit
+        instance = self.instance()
+        if instance is not None:
+            asked = [str(query.get(name) or "").split(",") for name in ("engines", "categories")]
+            own = instance.engines_timeout_s(*asked)
+            if own is not None:
+                limit = min(limit, own)
+        if isinstance(query.get("q"), str):  # a `<N` word in the query would win over timeout_limit
+            query["q"], limit = within_deadline(query["q"], limit)
+        query["timeout_limit"] = "%.2f" % max(_MIN_TIMEOUT_LIMIT_S, limit)
+        self.sent_limit_s = float(query["timeout_limit"])
         return dataclasses.replace(spec, params=query)
 
     def cooldown_keys(self, params: SearchParams) -> tuple[str, ...]:
@@ -219,15 +297,26 @@ class SearXNG(JsonApiBackend):
         asked = [
             "%s=%s" % (name, ",".join(sorted(names.split(","))))
             for name in ("engines", "categories")
-            for names in [_names(params.options.get(name), name, self.name)]
+            for names in [self._names(params, name)]
             if names
         ]
         return "%s[%s]" % (self.cooldown_scope(), "; ".join(asked) or "default engines")
 
+    def interpret(self, response: HttpResponse, params: SearchParams) -> ParseResult:
+        """Note a slow answer (:func:`.searxng_config.slow_answer`), then read it."""
+        slow_answer(self._config_url(), response.elapsed_ms / 1000.0, self.sent_limit_s)
+        return super().interpret(response, params)
+
     def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
         """The instance's own refusals (a 404 at the base URL, Werkzeug's 403, the limiter's
         429 and its redirect to the home page), a 403 from something in front of it, else
-        the shared API mapping."""
+        the shared API mapping. A redirect is never followed off the instance's host."""
+        redirect = self._redirect_error(response)
+        if redirect is not None:
+            return redirect
+        wall = bot_wall_error(response, self.name, self.bot_walls)  # an HTML page where JSON belongs
+        if wall is not None:
+            return wall
         if response.status == 404:
             return self._not_found(response)
         if response.status == 403:
@@ -241,14 +330,6 @@ class SearXNG(JsonApiBackend):
                 "your address to `pass_ip` in limiter.toml or set `server.limiter: false` in settings.yml",
                 retryable=False,
                 retry_after=LIMITER_WINDOW_S,
-            )
-        if error is None and self._sent_home(response):
-            return WebBlocked(
-                "searxng: %s redirected the search to its home page: the limiter treats this client as a bot "
-                "(a public instance does this to API clients); use an instance you run" % shown_url(response.url),
-                provider=self.name,
-                detail_code=CAPTCHA_REQUIRED,
-                status=response.status,
             )
         return error
 
@@ -289,15 +370,42 @@ class SearXNG(JsonApiBackend):
             % shown_url(response.url),
         )
 
-    def _sent_home(self, response: HttpResponse) -> bool:
-        """True when the answer came from the instance's home page instead of ``/search``
-        (the redirects of ``searx/botdetection``: ``link_token``, ``http_sec_fetch``)."""
-        try:
-            asked, came = urlsplit(self.endpoint_url()), urlsplit(response.url)
-        except ValueError:
-            return False
+    def _redirect_error(self, response: HttpResponse) -> Optional[WebSearchError]:
+        """What a redirect means (none is followed): one off the instance's host (SearXNG's answer
+        to an external ``!!bang``: following it would send the query to that site from the user's
+        own address), one to the instance's home page (its limiter, ``searx/botdetection``:
+        ``link_token``, ``http_sec_fetch``), or one elsewhere on its host (the base URL to fix)."""
+        target = _redirect_target(response)
+        if target is None:
+            return None
+        asked = urlsplit(self.endpoint_url())
+        if (target.hostname or "").lower() != (asked.hostname or "").lower():
+            return WebProviderError(
+                "searxng: %s answered with a redirect to another site (%s) instead of results; not followed: "
+                "SearXNG sends an external bang (`!!g`, `!!w` ... in the query) to that site's own search, which "
+                "would get the query from your own address; drop the `!!` word (a single `!` picks the instance's "
+                "own engine)" % (shown_url(response.url), host_token(urlunsplit(target))),
+                provider=self.name,
+                detail_code=OFFSITE_REDIRECT,
+                status=response.status,
+            )
         root = urlsplit(instance_root(self.endpoint_url())).path.rstrip("/")
-        return came.path != asked.path and came.path.rstrip("/") == root and came.hostname == asked.hostname
+        if target.path.rstrip("/") == root and target.path != asked.path:
+            return WebBlocked(
+                "searxng: %s redirected the search to its home page: the limiter treats this client as a bot "
+                "(a public instance does this to API clients); use an instance you run" % shown_url(response.url),
+                provider=self.name,
+                detail_code=CAPTCHA_REQUIRED,
+                status=response.status,
+            )
+        error = super().classify(response)
+        assert error is not None  # a redirect is never a success
+        return _reworded(
+            error,
+            "searxng: %s redirected the search to %s on its own host (HTTP %d, not followed): set %s to the "
+            "address it redirects to"
+            % (shown_url(response.url), shown_url(urlunsplit(target)), response.status, self._endpoint_origin()),
+        )
 
     def error_envelope(self, data: Any) -> Optional[tuple[Any, Optional[str]]]:
         """SearXNG's ``{"error": "No query"}``."""
@@ -323,38 +431,56 @@ class SearXNG(JsonApiBackend):
                 "searxng answered with a non-list `results`", provider=self.name, detail_code=UNEXPECTED_SHAPE
             )
         items = self.items_from(results, params)
-        failures = [_engine_error(entry, self.name, self.secrets()) for entry in data.get("unresponsive_engines") or ()]
+        failures = [
+            engine_failure(entry, self.name, self.secrets()) for entry in data.get("unresponsive_engines") or ()
+        ]
         problems = [failure for failure in failures if failure is not None]
         if not items and problems:
-            raise _no_results_because([error for _, error in problems], response.status, self.name)
+            raise no_results_because(problems, response.status, self.name)
         extras = extras_of(data)
-        errors = [_engine_entry(engine, error) for engine, error in problems]
-        errors.extend(warning.to_dict() for warning in self._warnings(params, results, [e for e, _ in problems]))
+        errors = [problem.to_dict() for problem in problems]
+        errors.extend(warning.to_dict() for warning in self._names_searched(params, results, problems))
         if not items and (extras.get("answers") or extras.get("infoboxes")):
             errors.append(_answer_only(extras).to_dict())
         return ParseResult(items=items, errors=errors, extras=extras)
 
-    def _warnings(self, params: SearchParams, results: list[Any], failed: list[str]) -> list[WebSearchError]:
-        """A warning for each of ``engines``/``categories`` whose names the instance ignored."""
-        warnings = (
-            ignored_names(o, _names(params.options.get(o), o, self.name), results, failed)
-            for o in ("engines", "categories")
-        )
+    def _names_searched(
+        self, params: SearchParams, results: list[Any], problems: list[EngineFailure]
+    ) -> list[WebSearchError]:
+        """The warnings on the names the instance did not search; an answer whose categories only
+        ``/config`` can judge is kept for :meth:`search`, which reads it."""
+        failed = [p.engine for p in problems]
+        asked = self._names(params, "categories")
+        if self.instance() is None and categories_undecided(asked, results):
+            self.undecided = (results, failed)
+        return self._warnings(params, results, failed, self.instance())
+
+    def _warnings(
+        self,
+        params: SearchParams,
+        results: list[Any],
+        failed: list[str],
+        config: Optional[InstanceConfig],
+        options: tuple[str, ...] = ("engines", "categories"),
+    ) -> list[WebSearchError]:
+        """A warning for each of ``options`` whose names the instance did not search (:mod:`.searxng_names`)."""
+        warnings = (ignored_names(o, self._names(params, o), results, failed, config) for o in options)
         return [warning for warning in warnings if warning is not None]
 
+    def _names(self, params: SearchParams, option: str) -> Optional[str]:
+        """The names option ``option`` (``engines``, ``categories``) asks for, comma-separated (``None``: unset)."""
+        names = self.option(params, option)
+        return ",".join(names) if names else None
 
-def _names(value: Any, option: str, provider: str) -> Optional[str]:
-    """A comma-separated list from a string or a list of strings (``None`` when unset)."""
-    if value is None:
+
+def _redirect_target(response: HttpResponse) -> Optional[SplitResult]:
+    """Where a redirect answer sends the search (absolute), or ``None`` for another answer."""
+    if response.status not in _REDIRECT_STATUSES or not response.location:
         return None
-    parts = value.split(",") if isinstance(value, str) else value
-    if not isinstance(parts, (list, tuple)) or not all(isinstance(p, str) and p.strip() for p in parts) or not parts:
-        raise InvalidInput(
-            "%s must be a name or a list of names, got %r" % (option, value),
-            provider=provider,
-            detail_code=BAD_ENGINES if option == "engines" else BAD_CATEGORIES,
-        )
-    return ",".join(p.strip() for p in parts)
+    try:
+        return urlsplit(urljoin(response.url, response.location.strip()))
+    except ValueError:  # unparsable: the shared mapping reports the status
+        return None
 
 
 def _is_limiter_429(response: HttpResponse) -> bool:
@@ -405,9 +531,10 @@ def _letters(text: str) -> bool:
 
 
 def _accept_language(language: Optional[str]) -> str:
-    """``de-DE`` -> ``de-DE,de;q=0.9``; ``de`` -> ``de``; no language (or all/auto) -> ``en``."""
+    """``de-DE`` -> ``de-DE,de;q=0.9``; ``de`` -> ``de``; no language (or all/auto) -> ``*`` (any:
+    the limiter wants the header, and the search is in every language)."""
     if not language or language in _SPECIAL_LANGUAGES:
-        return "en"
+        return "*"
     primary = language.split("-", 1)[0]
     return language if primary == language else "%s,%s;q=0.9" % (language, primary)
 
@@ -423,68 +550,6 @@ def instance_root(base_url: str) -> str:
     if path.endswith("/search"):
         path = path[: -len("/search")].rstrip("/")
     return urlunsplit((parts.scheme, parts.netloc, path, "", ""))
-
-
-def _engine_error(entry: Any, provider: str, secrets: list[str]) -> Optional[tuple[str, WebSearchError]]:
-    """One ``[engine, reason]`` pair as ``(engine, error)`` (``None`` for an unreadable entry).
-
-    A blocked engine (CAPTCHA, too many requests, access denied) or a suspended one
-    is not retryable at once: the instance has suspended it (``retry_after`` is
-    SearXNG's default suspension for that failure).
-    """
-    if not isinstance(entry, (list, tuple)) or not entry:
-        return None
-    engine = str(entry[0])[:MAX_REASON_CHARS]
-    reason = str(entry[1])[:MAX_REASON_CHARS] if len(entry) > 1 and entry[1] is not None else "no reason given"
-    kind, suspended = read_reason(reason)
-    cls, detail, suspension = _ENGINE_PROBLEMS.get(kind or "", (WebProviderError, ENGINE_ERROR, None))
-    blocked = cls is WebBlocked
-    if suspended and not blocked:
-        suspension = _FAILURE_SUSPENSION_S
-    message = redact("searxng engine %r failed: %s" % (engine, reason), secrets)
-    return engine, cls(
-        message,
-        provider=provider,
-        detail_code=detail,
-        retryable=False if blocked or suspended else None,
-        retry_after=suspension if blocked or suspended else None,
-    )
-
-
-def _engine_entry(engine: str, error: WebSearchError) -> ErrorInfo:
-    """An ``errors`` entry for one failed engine: its name, and how long the instance leaves it alone."""
-    entry = error.to_dict()
-    entry["engine"] = engine
-    if error.retry_after is not None:
-        entry["retry_after"] = error.retry_after
-    return entry
-
-
-def _no_results_because(problems: Sequence[WebSearchError], status: int, provider: str) -> WebSearchError:
-    """No results while engines failed: an error, not "0 results" (a block must not look empty).
-
-    Blocked (or suspended) only when every engine asked is: then it may be asked again
-    when the first of them is back (``retry_after``); otherwise the failure that may heal
-    at once (a timeout first) decides. Every engine's own failure is attached once in
-    ``errors`` (which also marks the error as the engines', see :meth:`SearXNG.cooldown_key`).
-    """
-    waiting = [p.retry_after for p in problems if p.retry_after is not None]
-    if len(waiting) == len(problems):  # every engine is blocked or suspended: back when the first one is
-        primary = next((p for p in problems if isinstance(p, WebBlocked)), problems[0])
-        retry_after: Optional[float] = min(waiting)
-    else:  # some engine may answer at once (a timeout): that failure decides
-        healing = [p for p in problems if p.retry_after is None]
-        primary = next((p for p in healing if isinstance(p, Timeout)), healing[0])
-        retry_after = None
-    return type(primary)(
-        "searxng returned no results: the %d engine(s) it asked failed" % len(problems),
-        provider=provider,
-        detail_code=primary.detail_code,
-        status=status,
-        retryable=primary.retryable,
-        retry_after=retry_after,
-        errors=problems,
-    )
 
 
 def _answer_only(extras: dict[str, Any]) -> WebSearchError:

@@ -1,4 +1,4 @@
-"""What a SearXNG answer holds besides ``results``, and the names it ignored.
+"""What a SearXNG answer holds besides ``results``.
 
 ``extras_of`` reads the answer's ``answers``, ``infoboxes``, ``suggestions`` and
 ``corrections`` (``searx/webutils.py: get_json_response``) into the documented
@@ -16,17 +16,11 @@ shape of ``provider_meta["extras"]`` (docs/backends.md):
 
 A kind is present only when the answer has some; every text is cleaned like an
 item's (plain text: SearXNG escapes these in its own page) and each list is capped.
-
-``ignored_names`` tells when the instance ignored an ``engines``/``categories``
-name: SearXNG silently drops names it does not know (a shortcut such as ``go``,
-another case such as ``Google``) and runs its default engines instead.
 """
 
-from collections.abc import Sequence
 from typing import Any, Optional
 
 from ..engine.normalize import clean_text
-from ..errors import UNKNOWN_CATEGORIES, UNKNOWN_ENGINES, InvalidInput
 from ..net.urls import result_url
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -104,41 +98,3 @@ def _infobox(value: Any) -> Optional[dict[str, Any]]:
 
 def _dicts(value: Any) -> list[dict[str, Any]]:
     return [v for v in value[: MAX_EXTRAS * 3] if isinstance(v, dict)] if isinstance(value, list) else []
-
-
-def _sources(results: Sequence[Any], field: str) -> list[str]:
-    """The engines (``engines``: a list) or categories (``category``: a string) results came from."""
-    came: list[str] = []
-    for result in results:
-        value = result.get(field) if isinstance(result, dict) else None
-        values = [value] if isinstance(value, str) else value if isinstance(value, list) else []
-        came.extend(v for v in values if isinstance(v, str))
-    return came
-
-
-def ignored_names(
-    option: str, asked: Optional[str], results: Sequence[Any], failed: Sequence[str]
-) -> Optional[InvalidInput]:
-    """A warning when no result came from the ``engines`` (or ``categories``) asked for.
-
-    ``asked`` is the option as sent (comma-separated), ``results`` the answer's results,
-    ``failed`` the engines listed as unresponsive. Results that all come from other
-    engines (categories) mean the instance did not know the names and ran its default
-    engines; results that say nothing about their engine (category) prove nothing.
-    """
-    if not asked:
-        return None
-    names = asked.split(",")
-    came = _sources(results, "engines" if option == "engines" else "category")
-    if not came or set(names) & (set(came) | set(failed)):
-        return None
-    others = sorted(set(came))
-    near = sorted({c for c in others for n in names if c.lower() == n.lower()})
-    hint = "; names are exact and lower case: did you mean %s?" % ", ".join(repr(n) for n in near) if near else ""
-    return InvalidInput(
-        "searxng: no result came from the %s asked for (%s), only from %s: the instance ignores names it does not "
-        "know, shortcuts included, and runs its default engines%s"
-        % (option, ", ".join(names), ", ".join(others[:10]), hint),
-        provider="searxng",
-        detail_code=UNKNOWN_ENGINES if option == "engines" else UNKNOWN_CATEGORIES,
-    )

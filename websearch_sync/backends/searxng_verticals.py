@@ -102,9 +102,7 @@ class SearXNGVertical(SearXNG):
 
     def with_category(self, params: SearchParams) -> SearchParams:
         """``params`` whose ``categories`` option starts with the vertical's category."""
-        asked = params.options.get("categories")
-        names = [self.vertical] + ([asked] if isinstance(asked, str) else list(asked or ()))
-        merged = ",".join(dict.fromkeys(n.strip() for name in names for n in name.split(",") if n.strip()))
+        merged = ",".join(dict.fromkeys((self.vertical,) + (self.option(params, "categories") or ())))
         return dataclasses.replace(params, options=dict(params.options, categories=merged))
 
     def build_request(self, params: SearchParams) -> RequestSpec:

@@ -57,7 +57,7 @@ class SearchService(JsonApiBackend):
         Setting("url", env="WEB_SEARCH_SERVICE_URL", kind="url", required=True),
         Setting("api_key", env="WEB_SEARCH_SERVICE_KEY", required=True),
         Setting("headers", env="WEB_SEARCH_SERVICE_HEADERS", kind="json"),
-        Setting("request_id_header", env="WEB_SEARCH_SERVICE_REQUEST_ID_HEADER"),
+        Setting("request_id_header", env="WEB_SEARCH_SERVICE_REQUEST_ID_HEADER", default=DEFAULT_REQUEST_ID_HEADER),
         own_timeout("WEB_SEARCH_SERVICE_TIMEOUT_MS"),
     )
 
@@ -103,7 +103,7 @@ class SearchService(JsonApiBackend):
 
     def request_id_header(self) -> str:
         """The header that carries ``trace_id`` (default ``X-Request-Id``)."""
-        name = self.config.get("request_id_header") or DEFAULT_REQUEST_ID_HEADER
+        name = self.setting_value("request_id_header")
         if not isinstance(name, str) or not _TOKEN.fullmatch(name) or name.lower() in RESERVED_HEADERS:
             raise self._bad_setting(
                 "request_id_header", "must be a header name other than %s, got %r" % (", ".join(RESERVED_HEADERS), name)

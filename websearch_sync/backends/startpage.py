@@ -33,7 +33,6 @@ What the recorded pages (2026-04, an HTTP answer and a browser's copy) show:
 
 from typing import Any, Optional
 
-from ..engine.base import page_number
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import (
     Block,
@@ -103,7 +102,7 @@ class StartpageHtml(HtmlEngine):
     def query(self, params: SearchParams) -> dict[str, str]:
         """``query``, ``cat``, ``page``/``segment`` (page > 1), ``qadf``, ``with_date``."""
         query = {"query": params.full_query, "cat": "web"}
-        page = page_number(params, self.name)
+        page = self.option(params, "pageno")
         if page > 1:
             query["page"] = str(page)
             query["segment"] = "startpage.udog"

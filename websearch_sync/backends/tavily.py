@@ -10,8 +10,9 @@ from typing import Any, Optional
 
 from ..engine.base import dig
 from ..engine.json_api import JsonApiBackend
+from ..engine.option import Option
 from ..engine.setting import Setting
-from ..errors import BAD_TOPIC, UNEXPECTED_SHAPE, InvalidInput, WebParseError
+from ..errors import BAD_TOPIC, UNEXPECTED_SHAPE, WebParseError
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
 
@@ -33,26 +34,24 @@ class Tavily(JsonApiBackend):
     default_base_url = "https://api.tavily.com"
     endpoint_path = "/search"
     provider_settings = (Setting("api_key", env="TAVILY_API_KEY", required=True),)
-    options = ("topic",)
+    options = (
+        Option(
+            "topic",
+            "choice",
+            choices=TOPICS,
+            detail=BAD_TOPIC,
+            doc="Tavily's search category (unset: Tavily's default, general)",
+        ),
+    )
     auth_statuses = (401, 403, 432, 433)
-
-    def check_params(self, params: SearchParams) -> None:
-        """Also check the ``topic`` option (general, news or finance)."""
-        super().check_params(params)
-        topic = params.options.get("topic")
-        if topic is not None and topic not in TOPICS:
-            raise InvalidInput(
-                "topic must be one of %s, got %r" % (", ".join(TOPICS), topic),
-                provider=self.name,
-                detail_code=BAD_TOPIC,
-            )
 
     def build_request(self, params: SearchParams) -> RequestSpec:
         """JSON ``{query, max_results}`` plus ``topic``, ``time_range`` and
         ``include_raw_content`` (for ``include_content``) when asked."""
         body: dict[str, Any] = {"query": params.full_query, "max_results": params.max_results}
-        if params.options.get("topic"):
-            body["topic"] = params.options["topic"]
+        topic = self.option(params, "topic")
+        if topic:
+            body["topic"] = topic
         if params.time_range:
             body["time_range"] = params.time_range
         if params.include_content:

@@ -1,7 +1,7 @@
 """``tavily`` news: the Tavily Search API with ``topic="news"`` (``POST https://api.tavily.com/search``).
 
-Web search's request and errors (:mod:`.tavily`) with ``topic`` set to ``news`` (a
-``topic`` option other than ``news`` is refused: it would be another search). Tavily's
+Web search's request and errors (:mod:`.tavily`) with ``topic`` set to ``news``: its
+``topic`` option's default (another value is refused: it would be another search). Tavily's
 API reference: results of a news search carry ``published_date`` ("only available if
 you are using 'news' as your search topic"), an RFC 2822 date (``Tue, 11 Mar 2025
 17:00:00 GMT``), read as ISO 8601. Results name no publisher and carry no picture (the
@@ -10,14 +10,13 @@ answer's ``images`` list belongs to the query, not to a result): no ``source`` a
 is built from the vendor's documented fields (docs/backends.md).
 """
 
-import dataclasses
 import email.utils
 from collections.abc import Iterable
 from typing import Any, Optional
 
-from ..errors import BAD_TOPIC, InvalidInput
+from ..engine.option import Option
+from ..errors import BAD_TOPIC
 from ..models import SearchParams
-from ..net.transport import RequestSpec
 from .tavily import Tavily
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -40,21 +39,16 @@ class TavilyNews(Tavily):
     vertical = "news"
     summary = "Tavily Search API, topic=news (needs TAVILY_API_KEY)"
 
-    def check_params(self, params: SearchParams) -> None:
-        """Also refuse a ``topic`` option other than ``news``."""
-        super().check_params(params)
-        topic = params.options.get("topic")
-        if topic is not None and topic != "news":
-            raise InvalidInput(
-                "tavily news search is topic 'news', got topic %r" % (topic,),
-                provider=self.name,
-                detail_code=BAD_TOPIC,
-            )
-
-    def build_request(self, params: SearchParams) -> RequestSpec:
-        """Web search's request with ``topic: "news"``."""
-        spec = super().build_request(params)
-        return dataclasses.replace(spec, json=dict(spec.json, topic="news"))
+    options = (
+        Option(
+            "topic",
+            "choice",
+            default="news",
+            choices=("news",),
+            detail=BAD_TOPIC,
+            doc="always news here (another topic would be another search)",
+        ),
+    )
 
     def items_from(self, results: Iterable[Any], params: SearchParams) -> list[dict[str, Any]]:
         """Web search's items with ``published_date`` as ISO 8601."""

@@ -26,13 +26,14 @@ Errors come as ``{"error": {"code", "info"}}``, usually with HTTP 200: ``maxlag`
 ``InvalidInput(invalid_params)``, any other code ``WebProviderError(api_error)``.
 """
 
-import re
+import dataclasses
 from typing import Any, Optional
 from urllib.parse import quote
 
 from ..config import VERSION
-from ..engine.base import dig, page_number, split_locale
+from ..engine.base import dig, split_locale
 from ..engine.json_api import JsonApiBackend
+from ..engine.option import PAGENO, Option
 from ..engine.setting import Setting
 from ..errors import (
     BAD_SETTING,
@@ -60,8 +61,18 @@ NO_CONTACT = "contact not set; see WIKIPEDIA_CONTACT"
 DEFAULT_USER_AGENT = USER_AGENT % NO_CONTACT
 #: An edition code: a 2-3 letter language code with up to two subtags (``en``, ``zh-yue``, ``zh-min-nan``),
 #: or ``simple`` (Simple English); a language's name (``english``) is not one.
-_EDITION = re.compile(r"^(?:[a-z]{2,3}(?:-[a-z0-9]{2,12}){0,2}|simple)$")
+_EDITION = r"^(?:[a-z]{2,3}(?:-[a-z0-9]{2,12}){0,2}|simple)$"
 _API = "https://%s.wikipedia.org/w/api.php"
+#: The ``wiki`` option; ``WIKIPEDIA_LANG`` is read by the same rule (as a setting: ``bad_setting``).
+WIKI = Option(
+    "wiki",
+    "code",
+    pattern=_EDITION,
+    example="a Wikipedia edition code such as 'en' or 'simple'",
+    detail=BAD_WIKI,
+    doc="the edition to search (unset: the locale's language, else WIKIPEDIA_LANG, else en)",
+)
+_LANG_SETTING = dataclasses.replace(WIKI, name="WIKIPEDIA_LANG", detail=BAD_SETTING)
 #: MediaWiki's own URL encoding of titles keeps these characters (``wfUrlencode``).
 _TITLE_SAFE = ";@$!*(),/~:"
 
@@ -77,12 +88,12 @@ class Wikipedia(JsonApiBackend):
     name = "wikipedia"
     summary = "Wikipedia full-text search (MediaWiki API), no key; an encyclopedia, not in auto"
     provider_settings = (
-        Setting("lang", env="WIKIPEDIA_LANG"),
+        Setting("lang", env="WIKIPEDIA_LANG", default="en"),
         Setting("contact", env="WIKIPEDIA_CONTACT"),
         Setting("user_agent", env="WIKIPEDIA_USER_AGENT"),
     )
     default_endpoint = _API % "en"  # the default edition's; the locale, ``wiki`` or ``lang`` choose another
-    options = ("wiki", "pageno")
+    options = (WIKI, PAGENO)
     text_format = "html"  # the snippet is search-match HTML (<span class="searchmatch">)
     min_interval_s = 0.5  # API etiquette: requests in series, not in bursts
     max_query_chars = 301  # CirrusSearch refuses queries over 300 characters
@@ -100,22 +111,21 @@ class Wikipedia(JsonApiBackend):
 
     def edition(self, params: Optional[SearchParams] = None) -> str:
         """The Wikipedia edition asked for: option ``wiki``, else the locale's language, else the setting, else ``en``."""
-        chosen = params.options.get("wiki") if params is not None else None
+        chosen = self.option(params, "wiki") if params is not None else None
         if chosen is not None:
-            return _edition(chosen, "the wiki option", BAD_WIKI, self.name)
+            return str(chosen)
         if params is not None and params.locale:
             return split_locale(params.locale)[0]
-        return _edition(self.config.get("lang") or "en", "WIKIPEDIA_LANG", BAD_SETTING, self.name)
+        return str(_LANG_SETTING.value(self.setting_value("lang"), self.name))
 
     def endpoint_url(self, params: Optional[SearchParams] = None) -> str:
         """``Settings.endpoints["wikipedia"]`` as it is, else the edition's ``/w/api.php``."""
         return self.settings.endpoints.get(self.name) or _API % self.edition(params)
 
     def check_params(self, params: SearchParams) -> None:
-        """Also check ``wiki`` and ``pageno``."""
+        """Also check the edition a call without ``wiki`` and locale reads from ``WIKIPEDIA_LANG``."""
         super().check_params(params)
         self.edition(params)
-        page_number(params, self.name)
 
     def build_request(self, params: SearchParams) -> RequestSpec:
         """``action=query&list=search`` with a descriptive User-Agent."""
@@ -128,7 +138,7 @@ class Wikipedia(JsonApiBackend):
             "formatversion": "2",
             "utf8": "1",
         }
-        page = page_number(params, self.name)
+        page = self.option(params, "pageno")
         if page > 1:
             query["sroffset"] = str((page - 1) * params.max_results)
         headers = self.json_headers()
@@ -165,14 +175,3 @@ class Wikipedia(JsonApiBackend):
             item for item in self.items_from(results, params) if isinstance(item.get("title"), str) and item["title"]
         ]
         return ParseResult(items=[dict(item, url=article_url(edition, item["title"])) for item in items])
-
-
-def _edition(value: Any, what: str, detail: str, provider: str) -> str:
-    """``value`` as an edition code (``en``, ``simple``, ``zh-yue``), or ``InvalidInput(detail)``."""
-    if not isinstance(value, str) or not _EDITION.fullmatch(value.lower()):
-        raise InvalidInput(
-            "%s must be a Wikipedia edition code such as 'en' or 'simple', got %r" % (what, value),
-            provider=provider,
-            detail_code=detail,
-        )
-    return value.lower()

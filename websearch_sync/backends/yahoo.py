@@ -27,7 +27,7 @@ What the recorded pages (2015 → 2026) show:
 from typing import Any, ClassVar, Optional
 from urllib.parse import unquote, urlencode
 
-from ..engine.base import page_number, split_locale
+from ..engine.base import split_locale
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import (
     Block,
@@ -126,7 +126,7 @@ class YahooHtml(HtmlEngine):
     def query(self, params: SearchParams) -> dict[str, str]:
         """``p``, ``b`` (page > 1), ``btf``."""
         query = {"p": params.full_query}
-        page = page_number(params, self.name)
+        page = self.option(params, "pageno")
         if page > 1:
             query["b"] = str((page - 1) * 10 + 1)
         if params.time_range in _TIME_RANGES:

@@ -21,7 +21,6 @@ What the recorded page (2026-08, 10 articles) shows:
 
 from typing import Any, Optional
 
-from ..engine.base import page_number
 from ..engine.html_parsing import Block, PartTest, Tag, attribute, has_class, parse_fragment, walk_blocks
 from ..engine.media_fields import present
 from ..models import SearchParams
@@ -89,7 +88,7 @@ class YahooNews(YahooHtml):
     def query(self, params: SearchParams) -> dict[str, str]:
         """``p`` and ``b`` (page > 1)."""
         query = {"p": params.full_query}
-        page = page_number(params, self.name)
+        page = self.option(params, "pageno")
         if page > 1:
             query["b"] = str((page - 1) * 10 + 1)
         return query

@@ -2,12 +2,17 @@
 
 import argparse
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any, Optional
 
 from ..config import Settings
+from ..engine.option import by_declaration
+from ..errors import InvalidInput
 from ..net import browser
 from ..net.browser import EXTRA_HINT, resolve_impersonate
 from .output import EXIT_OK, add_impersonate, json_text
+
+if TYPE_CHECKING:  # the engines (and requests) load when the command runs, not for --help
+    from ..engine.base import Backend
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -19,7 +24,8 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         help="list the backends, whether each is configured, and what it reads",
         description="List every registered backend (plugins too): its kind, the verticals it serves (web, news,"
         " images, videos), whether it is configured (else what to set), its rate limit, the transport it uses and"
-        " the environment variables it reads.",
+        " the environment variables it reads; --json adds its endpoint and its declared settings and options"
+        " (kinds, defaults, allowed values).",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     add_impersonate(parser)
@@ -55,9 +61,37 @@ def backend_rows(settings: Settings) -> list[dict[str, Any]]:
                 "min_interval_s": cls.min_interval_s,
                 "transport": transport_of(cls.kind, profile) if cls.kind != "offline" else "-",
                 "summary": cls.summary,
+                "endpoint": endpoint_of(backend),
+                "settings": [setting.describe() for setting in cls.declared_settings()],
+                "options": option_rows(name),
             }
         )
     return rows
+
+
+def endpoint_of(backend: "Backend") -> Optional[str]:
+    """Where ``backend``'s requests go with these settings, as messages show a URL (no user
+    info, no query: where credentials travel); ``None`` when offline or not configured."""
+    from ..net.urls import shown_url
+
+    if backend.kind == "offline":
+        return None
+    try:
+        return shown_url(backend.endpoint_url())
+    except InvalidInput:  # no URL configured (SearXNG without its base URL) or a bad setting
+        return None
+
+
+def option_rows(name: str) -> list[dict[str, Any]]:
+    """The options backend ``name`` declares, each distinct declaration once with the
+    verticals whose engines declare it (``--json``'s ``options``, docs/backends.md's table)."""
+    from ..engine import registry
+
+    engines = [
+        (vertical, registry.backend_class(name, vertical).declared_options())
+        for vertical in registry.verticals_of(name)
+    ]
+    return [dict(option.describe(), verticals=verticals) for option, verticals in by_declaration(engines)]
 
 
 def _settings() -> Settings:

@@ -11,7 +11,7 @@ import sys
 from typing import Any
 
 from ..config import Settings
-from ..mcp import DEFAULT_MAX_CONCURRENT
+from ..mcp import DEFAULT_MAX_CONCURRENT, DEFAULT_REPEAT_WINDOW_S
 from ..models import STRATEGIES
 from .output import EXIT_OK, int_arg
 
@@ -74,7 +74,16 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "--max-repeats",
         type=int_arg,
         default=2,
-        help="times one query or URL may be looked up per server run (default 2)",
+        help="times one query or URL is looked up within --repeat-window; a repeat past that gets the answer "
+        "already given (default 2)",
+    )
+    parser.add_argument(
+        "--repeat-window",
+        type=int_arg,
+        default=int(DEFAULT_REPEAT_WINDOW_S),
+        metavar="SECONDS",
+        help="seconds within which lookups of one query or URL count as repeats (default %d; 0: no guard)"
+        % DEFAULT_REPEAT_WINDOW_S,
     )
     parser.add_argument(
         "--log-level", choices=LOG_LEVELS, default="warning", help="logging on stderr (default warning)"
@@ -116,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
     )
     clock = CancellableClock()  # a cancelled call stops at its next wait instead of reaching the upstream
     with SearchClient(clock=clock, **_client_options(args)) as client:
-        tools = McpTools(client, max_repeats=args.max_repeats, clock=clock)
+        tools = McpTools(client, max_repeats=args.max_repeats, repeat_window_s=args.repeat_window, clock=clock)
         offline = offline_default(client.settings)
         if offline:  # made-up results must not pass for real ones: the server's log says so from the start
             sys.stderr.write("websearch-sync mcp: warning: %s (backend: %s)\n" % (OFFLINE_WARNING, ", ".join(offline)))

@@ -8,7 +8,7 @@ from typing import Any, Optional
 from ..config import Settings
 from ..errors import BAD_ARGUMENTS, InvalidInput
 from ..models import SAFE_SEARCH_LEVELS, STRATEGIES, TIME_RANGES, VERTICALS, SearchResponse
-from ..validate import COMMON_OPTIONS, check_number
+from ..validate import COMMON_OPTIONS, check_number, close_match
 from .batch import PROGRESS_EVERY_S, done_queries, run_batch
 from .output import (
     EXIT_OK,
@@ -156,7 +156,8 @@ def backend_options(pairs: list[str]) -> dict[str, Any]:
             raise InvalidInput("--option takes KEY=VALUE, got %r" % pair, detail_code=BAD_ARGUMENTS)
         if key not in known:
             raise InvalidInput(
-                "--option %s: no backend knows this option; known: %s" % (key, ", ".join(sorted(known))),
+                "--option %s: no backend knows this option%s; known: %s"
+                % (key, close_match(key, known), ", ".join(sorted(known))),
                 detail_code=BAD_ARGUMENTS,
             )
         options[key] = _option_value(key, text.strip())

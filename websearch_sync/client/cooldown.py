@@ -14,8 +14,8 @@ from .tiers import SharedCooldownsTier
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
-#: Seconds a backend is suspended after each kind of block (``http_429`` uses
-#: the service's Retry-After when it gave one).
+#: Seconds a backend is suspended after each kind of block, unless the error says how long
+#: itself (``retry_after``: a 429's Retry-After, a SearXNG engine's suspension).
 DEFAULT_COOLDOWNS_S: dict[str, float] = {CAPTCHA_REQUIRED: 600.0, HTTP_429: 60.0, HTTP_403: 300.0}
 #: No suspension lasts longer than the longest wait a service may ask for (one day), whatever
 #: a setting asks (a huge duration would overflow the clock arithmetic of every later call).
@@ -52,9 +52,11 @@ class Cooldowns:
         self._lock = threading.Lock()
 
     def duration_s(self, error: WebBlocked) -> float:
-        """How long ``error`` suspends its backend (Retry-After for a 429 that has one), capped at one day."""
+        """How long ``error`` suspends its backend: its own ``retry_after`` when it has one (a 429's
+        Retry-After, the suspension a SearXNG instance gave its engine), else the duration of its
+        kind; capped at one day."""
         duration = self.durations_s.get(error.detail_code or "", 0.0)
-        if error.detail_code == HTTP_429 and error.retry_after is not None:
+        if error.retry_after is not None:  # NaN suspends nothing (below)
             duration = error.retry_after
         return min(duration, MAX_COOLDOWN_S) if duration > 0 else 0.0  # NaN is not > 0
 
@@ -84,9 +86,13 @@ class Cooldowns:
         return token
 
     def _suspend(self, name: str, duration: float, wall_until: float, cause: WebBlocked, token: str) -> None:
+        """Suspend ``name`` until ``duration`` from now, unless it is suspended longer already (a
+        block met through another suspension, e.g. its host's, carries only what is left of that)."""
         with self._lock:
             now = self._clock.monotonic()
-            self._until[name] = _Entry(now + duration, wall_until, cause, now, token)
+            current = self._until.get(name)
+            if current is None or current.until <= now + duration:
+                self._until[name] = _Entry(now + duration, wall_until, cause, now, token)
 
     def clear(self, name: str, started: Optional[float] = None) -> None:
         """Lift a suspension (after a success).
@@ -136,6 +142,7 @@ class Cooldowns:
                 entry.cause.status,
                 entry.wall_until,
                 entry.until - self._clock.monotonic(),
+                cause=entry.cause,
             )
         shared = self._shared.lookup(name, left_s) if self._shared is not None else None
         if shared is not None and (
@@ -162,16 +169,30 @@ def backend_of(key: str) -> str:
 
 
 def cooling_down(
-    name: str, detail_code: Optional[str], status: Optional[int], wall_until: float, left_s: float
+    name: str,
+    detail_code: Optional[str],
+    status: Optional[int],
+    wall_until: float,
+    left_s: float,
+    cause: Optional[WebBlocked] = None,
 ) -> WebBlocked:
-    """The ``WebBlocked`` a suspended backend raises (``retry_after``: the seconds left)."""
+    """The ``WebBlocked`` a suspended backend raises (``retry_after``: the seconds left). With the
+    ``cause`` this process met, it keeps its words (what to do about the block), its ``retryable``
+    and its ``hint``: the first refusal and the ones after it advise alike."""
     left = max(0.0, left_s) if math.isfinite(left_s) else 0.0
     shown = backend_of(name) + ("[" + name.partition("[")[2] if "[" in name else "")  # the endpoint is config, not news
+    message = "%s is cooling down after %s until %s (%.0f s left); not contacting it" % (
+        shown,
+        detail_code,
+        _clock_text(wall_until),
+        left,
+    )
     return WebBlocked(
-        "%s is cooling down after %s until %s (%.0f s left); not contacting it"
-        % (shown, detail_code, _clock_text(wall_until), left),
+        message + (" (it said: %s)" % cause.message.rstrip(".") if cause is not None else ""),
         provider=backend_of(name),
         detail_code=detail_code,
         status=status,
         retry_after=left,
+        retryable=cause.retryable if cause is not None else None,
+        hint=cause.hint if cause is not None else None,
     )

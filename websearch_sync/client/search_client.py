@@ -234,6 +234,11 @@ class SearchClient:
             Flights(shared.flights),
         )
 
+    @property
+    def clock(self) -> Clock:
+        """The clock the client reads the time from and waits with (a ``ToolSession``'s repeat window reads it too)."""
+        return self._clock
+
     # -- lifecycle ------------------------------------------------------------------------
 
     def close(self) -> None:
@@ -493,8 +498,8 @@ class SearchClient:
             names = resolve_backends(backend, self._backend, self.settings, params.locale, params.vertical)
             classes = tuple(registry.backend_class(name, params.vertical) for name in names)  # unsupported_vertical
             if params.options:  # an option no backend of this call takes would be dropped without a word
-                every = {name: registry.primary_class(name).options for name in registry.backend_names()}
-                check_options_taken(params.options, {cls.name: cls.options for cls in classes}, every)
+                every = {name: registry.primary_class(name).option_names() for name in registry.backend_names()}
+                check_options_taken(params.options, {cls.name: cls.option_names() for cls in classes}, every)
             backends = [cls(self.settings) for cls in classes]
             timeout_ms = max(one.timeout_ms() for one in backends)
             valid = Validated(

@@ -19,11 +19,14 @@ without it.
 import json
 import os
 import tempfile
+import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, Union
 
+from ..client.clock import Clock
 from ..client.search_client import SearchClient
 from ..config import Settings
 from ..engine.identity import IDENTITY_FIELD
@@ -263,6 +266,35 @@ def _settings_for(case: Case) -> Settings:
     return Settings(**values)
 
 
+class ReplayClock(Clock):
+    """Real time, except that a wait takes none: the clock jumps ahead by it instead.
+
+    A replay's answers come from files, so the backend's pace between the pages of a
+    multi-page case, or a ``Retry-After``, protects no server (``verify`` slept ~14 s over
+    the project's cases for ~1 s of work); time still moves on by each wait, so deadlines
+    and slots see the same order of events as a live search."""
+
+    def __init__(self) -> None:
+        self._skipped = 0.0
+        self._lock = threading.Lock()
+
+    def monotonic(self) -> float:
+        """Real monotonic time plus every wait so far."""
+        with self._lock:
+            return time.monotonic() + self._skipped
+
+    def time(self) -> float:
+        """Real wall time plus every wait so far."""
+        with self._lock:
+            return time.time() + self._skipped
+
+    def sleep(self, seconds: float) -> None:
+        """Move the time on by ``seconds`` at once."""
+        if seconds > 0:
+            with self._lock:
+                self._skipped += seconds
+
+
 def replay(case: Case, impersonate: str = "off") -> dict[str, Any]:
     """Run the case's search through a :class:`SearchClient` whose HTTP is replayed
     from the recording (:class:`~.replay.ReplayWire`); return its outcome.
@@ -271,9 +303,9 @@ def replay(case: Case, impersonate: str = "off") -> dict[str, Any]:
     browser profile (``"chrome"``) the browser wire's request building and header merge
     in front of the replay (no ``curl_cffi`` needed, no socket).
     Retries are off (``retries`` in the meta file turns them on), so that one
-    recorded exchange answers one request. Raises :class:`ReplayMismatch` when
-    the backend sent a request the recording does not describe, or another
-    number of requests.
+    recorded exchange answers one request; waits take no real time (:class:`ReplayClock`).
+    Raises :class:`ReplayMismatch` when the backend sent a request the recording does
+    not describe, or another number of requests.
     """
     meta = case.meta
     exchanges = case.exchanges()
@@ -283,7 +315,7 @@ def replay(case: Case, impersonate: str = "off") -> dict[str, Any]:
     wire = ReplayWire(exchanges, lambda response: bodies[id(response)])
     settings = _settings_for(case).replace(impersonate=impersonate)
     try:
-        with SearchClient(settings=settings, wire=wire, cache_ttl_s=0, state_url="") as client:
+        with SearchClient(settings=settings, wire=wire, cache_ttl_s=0, state_url="", clock=ReplayClock()) as client:
             result: Any = client.search(
                 meta["query"],
                 backend=case.backend,

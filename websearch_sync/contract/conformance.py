@@ -8,6 +8,8 @@ statuses, longest query) and its recorded cases, never against a list of known b
 * ``request``: the request goes to the declared endpoint (or its override) with the query, and
   a secret setting travels in a header, never in the URL or body;
 * ``missing_settings``: a required setting left out is refused before any request;
+* ``options`` (a backend declaring typed options): a value of no kind is refused by its
+  ``check`` with the option's detail code (its ``check_params`` reaches the declared check);
 * ``statuses``: a bare status (no envelope, no wall) maps as declared: its ``auth_statuses``
   (401 by default) ``AuthError``, 403/429 ``WebBlocked``, 5xx ``BadGateway``, the rest
   ``WebProviderError``, each ``http_<status>``; a 429's ``Retry-After`` is reported;
@@ -28,7 +30,7 @@ import contextlib
 import socket
 import threading
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Optional
 from urllib.parse import unquote_plus, urlsplit
 
@@ -213,6 +215,28 @@ class _Kit:
             else:
                 raise AssertionError("%s searched without its required setting %s" % (self.engine, setting.name))
 
+    def options(self) -> None:
+        """Each typed option refuses a value of no kind (an ``object()``) before any request, with
+        its own detail code: the backend's ``check`` reaches the declared options' check."""
+        for option in self.cls.declared_options():
+            if option.kind == "any":
+                continue
+            backend = self.backend()
+            params = replace(_params(backend), options={option.name: object()})
+            try:
+                backend.check(params)
+            except InvalidInput as error:
+                assert error.detail_code == option.detail, "%s: a bad %s gave %r, not %s" % (
+                    self.engine,
+                    option.name,
+                    error,
+                    option.detail,
+                )
+            else:
+                raise AssertionError(
+                    "%s: a bad %s passed its check (check_params without super()?)" % (self.engine, option.name)
+                )
+
     def statuses(self) -> None:
         backend = self.backend()
         for status in STATUSES:
@@ -309,6 +333,8 @@ def _silent_server() -> Iterator[str]:
         yield "http://127.0.0.1:%d/search" % listener.getsockname()[1]
     finally:
         stop.set()
+        with contextlib.suppress(OSError):  # wakes a waiting accept() at once (else at its 0.1 s poll)
+            listener.shutdown(socket.SHUT_RDWR)
         acceptor.join(5)
         listener.close()
         for conn in held:
@@ -332,6 +358,8 @@ def conformance_checks(
         cls = registry.backend_class(backend, vertical)
         kit = _Kit(cls, dummy_settings(cls, settings), fixtures)
         names = ["declaration"]
+        if any(option.kind != "any" for option in cls.declared_options()):
+            names.append("options")
         if cls.kind != "offline":
             names += ["request", "missing_settings", "statuses", "proxy_pages", "unknown_layout", "deadline"]
         if fixtures is not None and vertical == chosen[0]:

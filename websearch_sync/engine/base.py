@@ -12,13 +12,13 @@ import datetime
 from collections.abc import Mapping, Sequence
 from email.utils import parsedate_to_datetime
 from functools import partial
-from typing import Any, Callable, ClassVar, Optional, TypeVar
+from typing import Any, Callable, ClassVar, Optional, TypeVar, Union
 from urllib.parse import urlsplit, urlunsplit
 
 from ..config import Settings
 from ..errors import (
     BAD_ENDPOINT,
-    BAD_PAGENO,
+    BAD_LOCALE,
     DEADLINE_EXCEEDED,
     MISSING_API_KEY,
     NOT_CONFIGURED,
@@ -40,8 +40,9 @@ from ..net.botwall import BotWall
 from ..net.deadline import Deadline, DeadlinePassed, run_within
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..secrets import is_secret_name, redact
-from ..validate import check_number
+from ..validate import LOCALE_WORDS
 from .identity import identity
+from .option import PAGENO, Option, declared, read_options
 from .pace import before_next_request, later_request_failed
 from .setting import COMMON_SETTINGS, Setting, from_env_vars, merged
 
@@ -83,7 +84,10 @@ class Backend:
             (``{setting: ENV_VAR}``, the required settings' names) for plugins written
             with it.
         min_interval_s: default minimum spacing between requests (rate limit).
-        options: backend-specific ``search()`` options this backend understands.
+        options: the backend-specific ``search()`` options it takes, each an
+            :class:`~websearch_sync.engine.option.Option` (name, kind, default, allowed
+            values, doc, detail code), checked before any request (:meth:`check_params`)
+            and read typed by :meth:`option`; a plain name is the older, untyped spelling.
         max_query_chars: longest query the service accepts (checked before sending).
         auto_rank: its place in ``backend="auto"`` (lower first), ``None`` for never:
             API backends rank 10-99 and join when configured, keyless web engines 100-199.
@@ -113,7 +117,7 @@ class Backend:
     env_vars: ClassVar[dict[str, str]] = {}
     required: ClassVar[tuple[str, ...]] = ()
     min_interval_s: ClassVar[float] = 0.0
-    options: ClassVar[tuple[str, ...]] = ()
+    options: ClassVar[tuple[Union[Option, str], ...]] = ()
     max_query_chars: ClassVar[Optional[int]] = None
     provides_content: ClassVar[bool] = False
     auto_rank: ClassVar[Optional[int]] = None
@@ -125,6 +129,8 @@ class Backend:
     volatile_params: ClassVar[tuple[str, ...]] = ()
     vertical: ClassVar[str] = "web"
     results_per_page: ClassVar[Optional[int]] = None
+    #: The locale words (``validate.LOCALE_WORDS``: ``auto``) the service understands.
+    locale_words: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -149,12 +155,37 @@ class Backend:
         return declared + tuple(setting for setting in COMMON_SETTINGS if setting.name not in names)
 
     @classmethod
+    def declared_options(cls) -> tuple[Option, ...]:
+        """The options it takes, each an :class:`Option` (a plain name in ``options``: kind ``any``)."""
+        return declared(cls.options)
+
+    @classmethod
+    def option_names(cls) -> tuple[str, ...]:
+        """The names of the options it takes."""
+        return tuple(option.name for option in cls.declared_options())
+
+    def option(self, params: SearchParams, name: str) -> Any:
+        """The call's value of option ``name``: checked, typed, the declared default when the
+        call gives none (``InvalidInput`` with the option's detail code, as :meth:`check_params`);
+        ``KeyError`` when the backend declares no such option (a defect in the backend)."""
+        for option in self.declared_options():
+            if option.name == name:
+                return option.value(params.options.get(name), self.name)
+        raise KeyError(name)
+
+    @classmethod
     def setting(cls, key: str) -> Setting:
         """The declared setting ``key`` (``KeyError`` when the backend declares none)."""
         for setting in cls.declared_settings():
             if setting.name == key:
                 return setting
         raise KeyError(key)
+
+    def setting_value(self, key: str) -> Any:
+        """The value of setting ``key``: as set, else its declared default (``KeyError`` when
+        the backend declares no such setting)."""
+        value = self.config.get(key)
+        return value if value is not None and value != "" else self.setting(key).default
 
     def endpoint_url(self) -> str:
         """The URL to send requests to: ``Settings.endpoints[name]`` (:meth:`overridden_endpoint`) or the default."""
@@ -247,10 +278,23 @@ class Backend:
         whose ``search`` needs no endpoint (an offline one) overrides it.
         """
         self.check_configured()
+        self._check_locale_word(params)
         self.check_params(params)
 
+    def _check_locale_word(self, params: SearchParams) -> None:
+        """Refuse ``locale="auto"`` (a word, no language tag) unless the backend declares it."""
+        word = (params.locale or "").lower()
+        if word in LOCALE_WORDS and word not in self.locale_words:
+            raise InvalidInput(
+                "locale=%r asks the service to detect the query's language, which %s cannot do; give a language "
+                "tag such as en or de-DE" % (params.locale, self.name),
+                provider=self.name,
+                detail_code=BAD_LOCALE,
+            )
+
     def check_params(self, params: SearchParams) -> None:
-        """Refuse parameters the service would refuse (before any request)."""
+        """Refuse parameters the service would refuse (before any request): a vertical it does
+        not search, a query too long, a value one of its :attr:`options` refuses."""
         if params.vertical != self.vertical:  # the client picks the engine by vertical: a guard for direct calls
             raise InvalidInput(
                 "%s's %s engine does not search %s" % (self.name, self.vertical, params.vertical),
@@ -264,6 +308,7 @@ class Backend:
                 provider=self.name,
                 detail_code=QUERY_TOO_LONG,
             )
+        read_options(self.name, self.declared_options(), params.options)
 
     # -- the pure parts a backend implements ------------------------------------------------
 
@@ -296,7 +341,7 @@ class Backend:
         one (DuckDuckGo's "Next" form) reads it from ``page.previous``. Only called when
         ``results_per_page`` is declared and the call asks for more than that.
         """
-        if "pageno" not in self.options:
+        if PAGENO.name not in self.option_names():
             return None
         first = page_number(params, self.name)
         options = dict(params.options, pageno=first + page.number - 1)
@@ -558,8 +603,7 @@ def split_locale(locale: str) -> tuple[str, Optional[str]]:
 
 
 def page_number(params: SearchParams, provider: str) -> int:
-    """The ``pageno`` option (1 when unset); ``InvalidInput(bad_pageno)`` unless an integer >= 1."""
-    pageno = params.options.get("pageno")
-    if pageno is None:
-        return 1
-    return check_number("pageno", pageno, provider=provider, detail=BAD_PAGENO)
+    """The ``pageno`` option (1 when unset); ``InvalidInput(bad_pageno)`` unless an integer >= 1
+    (:data:`~websearch_sync.engine.option.PAGENO`, for an engine that reads it outside its own
+    declaration, such as a vertical engine sharing its web engine's pages)."""
+    return int(PAGENO.value(params.options.get(PAGENO.name), provider))

@@ -26,7 +26,7 @@ and fetch agree); no items and no "no results" notice is ``WebParseError``, neve
 "0 results"; the structure report of ``check-live``.
 """
 
-from typing import Any, ClassVar, Optional
+from typing import Any, ClassVar, Optional, Union
 from urllib.parse import urlsplit
 
 from ..errors import UNEXPECTED_SHAPE, WebParseError, WebSearchError
@@ -34,8 +34,9 @@ from ..models import ParseResult, SearchParams
 from ..net.botwall import bot_wall_error
 from ..net.transport import HttpResponse, RequestSpec
 from . import registry
-from .base import Backend, page_number, split_locale
+from .base import Backend, split_locale
 from .html_parsing import notice_shown, region
+from .option import PAGENO, Option
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -57,7 +58,7 @@ class HtmlEngine(Backend):
     kind = "html"
     text_format = "text"  # titles and snippets are read as text from the parsed page (entities already decoded)
     min_interval_s = 1.0  # a scraper: one request a second keeps clear of the bot walls
-    options: ClassVar[tuple[str, ...]] = ("pageno",)
+    options: ClassVar[tuple[Union[Option, str], ...]] = (PAGENO,)
     accept_language: ClassVar[str] = "en-US,en;q=0.9"
     #: ``GET`` (the query in the URL) or ``POST`` (the query as a form).
     method: ClassVar[str] = "GET"
@@ -99,12 +100,6 @@ class HtmlEngine(Backend):
         return self.items(markup, params), False
 
     # -- the shared part ------------------------------------------------------------------
-
-    def check_params(self, params: SearchParams) -> None:
-        """Also refuse a ``pageno`` that is not an integer >= 1."""
-        super().check_params(params)
-        if "pageno" in self.options:
-            page_number(params, self.name)
 
     def headers(self, params: SearchParams) -> dict[str, str]:
         """What a browser submitting the search from the engine's own page adds (see the module docstring)."""

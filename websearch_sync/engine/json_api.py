@@ -28,6 +28,7 @@ from ..errors import API_ERROR, AuthError, WebProviderError, WebSearchError, htt
 from ..models import SearchParams
 from ..net.transport import HttpResponse, status_error
 from .base import Backend, json_body
+from .setting import Setting
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -159,6 +160,16 @@ class JsonApiBackend(Backend):
         return items
 
     # -- configuration --------------------------------------------------------------------
+
+    @classmethod
+    def declared_settings(cls) -> tuple[Setting, ...]:
+        """Its settings; a declared ``base_url`` without a default has ``default_base_url``."""
+        return tuple(
+            dataclasses.replace(setting, default=cls.default_base_url)
+            if setting.name == "base_url" and setting.default is None
+            else setting
+            for setting in super().declared_settings()
+        )
 
     def endpoint_url(self) -> str:
         """``Settings.endpoints[name]`` (:meth:`~.base.Backend.overridden_endpoint`), else the base URL + ``endpoint_path``."""

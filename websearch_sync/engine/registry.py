@@ -32,6 +32,7 @@ from ..models import VERTICALS, ParseResult
 from ..net.botwall import BotWall
 from .base import TEXT_FORMATS, Backend
 from .builtin import BUILT_IN, PACKAGE, BuiltIn
+from .option import Option
 from .setting import Setting, merged, read_settings
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -95,7 +96,15 @@ _DECLARATIONS: tuple[tuple[str, str, Callable[[Any], bool]], ...] = (
         lambda v: isinstance(v, Mapping) and _strings(list(v)) and _strings(list(v.values())),
     ),
     ("required", "a tuple of strings", _strings),
-    ("options", "a tuple of strings", _strings),
+    (
+        "options",
+        "a tuple of Option (or option names) with distinct names",
+        lambda v: (
+            isinstance(v, tuple)
+            and all(isinstance(o, (Option, str)) for o in v)
+            and len({getattr(o, "name", o) for o in v}) == len(v)
+        ),
+    ),
     ("auto_languages", "a tuple of strings", _strings),
     ("volatile_params", "a tuple of strings", _strings),
     (
@@ -134,6 +143,10 @@ def declaration_problem(cls: object) -> Optional[str]:
         cls.declared_settings()
     except TypeError as exc:  # env_vars naming an empty variable
         return "its settings are unusable: %s" % exc
+    try:
+        cls.declared_options()
+    except TypeError as exc:  # a name in options that is no keyword
+        return "its options are unusable: %s" % exc
     return None
 
 
@@ -234,7 +247,7 @@ def text_is_markup(provider: str, vertical: str = "web") -> bool:
 
 def backend_options() -> list[str]:
     """Every backend-specific ``search()`` option some registered backend understands (sorted, no repeats)."""
-    return sorted({option for cls in _engines() for option in cls.options})
+    return sorted({option for cls in _engines() for option in cls.option_names()})
 
 
 def _squeezed(text: str) -> str:

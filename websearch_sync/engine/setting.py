@@ -13,7 +13,6 @@ it this reading through :func:`websearch_sync.config.use_backends`.
 """
 
 import dataclasses
-import difflib
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, Optional
@@ -21,7 +20,7 @@ from typing import Any, Literal, Optional
 from ..config import env_int, env_text
 from ..errors import BAD_SETTING, InvalidInput
 from ..secrets import is_secret_name
-from ..validate import MAX_TIMEOUT_MS, check_number
+from ..validate import MAX_TIMEOUT_MS, check_number, close_match
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -48,6 +47,8 @@ class Setting:
             ``AuthError(missing_api_key)`` for a secret, else ``InvalidInput(not_configured)``,
             before any request.
         minimum, maximum: the range of an ``int`` (``maximum=None``: no upper bound).
+        default: what the backend reads when it is not set (``Backend.setting_value``;
+            ``None``: nothing, or a default that depends on other settings).
 
     Whether it is a secret (masked in reprs, redacted from messages) follows from its
     name, by the package's one rule (:func:`websearch_sync.secrets.is_secret_name`).
@@ -59,6 +60,7 @@ class Setting:
     required: bool = False
     minimum: int = 1
     maximum: Optional[int] = None
+    default: Any = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.name, str) or not self.name:
@@ -77,6 +79,20 @@ class Setting:
         """Where a user sets it: ``Settings.providers['brave']['api_key'] (BRAVE_API_KEY)``."""
         place = "Settings.providers[%r][%r]" % (backend, self.name)
         return "%s (%s)" % (place, self.env) if self.env else place
+
+    def describe(self) -> dict[str, Any]:
+        """The declaration as JSON (``websearch-sync backends --json``): never a value."""
+        described: dict[str, Any] = {
+            "name": self.name,
+            "env": self.env,
+            "kind": self.kind,
+            "required": self.required,
+            "secret": self.secret,
+            "default": self.default,
+        }
+        if self.kind == "int":
+            described.update(minimum=self.minimum, maximum=self.maximum)
+        return described
 
     def env_or_key(self) -> str:
         """Its environment variable, else its key: what a short message names."""
@@ -165,11 +181,10 @@ def _check(backend: str, setting: Setting, value: Any) -> None:
 
 
 def _undeclared(backend: str, key: str, accepted: list[str]) -> InvalidInput:
-    close = difflib.get_close_matches(key, accepted, n=1)
     return bad_setting(
         backend,
         "Settings.providers[%r][%r]: backend %s has no setting %r%s; it reads: %s"
-        % (backend, key, backend, key, " (did you mean %r?)" % close[0] if close else "", ", ".join(accepted)),
+        % (backend, key, backend, key, close_match(key, accepted), ", ".join(accepted)),
     )
 
 

@@ -24,6 +24,9 @@ __all__ = ["McpTools", "CancellableClock", "serve_stdio"]
 MIN_MCP_VERSION = (2, 3)
 #: Tool calls running at once; more wait for a free worker thread.
 DEFAULT_MAX_CONCURRENT = 8
+#: Seconds within which the server counts repeats of one lookup: a server outlives many
+#: conversations, and a later one may ask the same thing again.
+DEFAULT_REPEAT_WINDOW_S = 600.0
 
 _INSTALL = "pip install -e '.[mcp]' from a checkout"
 

@@ -21,6 +21,7 @@ from ..client.search_client import SearchClient
 from ..errors import UNKNOWN_TOOL, ToolNotFound
 from ..models import ToolResult
 from ..tool import ToolSession, fetched_image, format_for_model, tool_definitions
+from . import DEFAULT_REPEAT_WINDOW_S  # in the package: `mcp --help` reads it without the client
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -67,6 +68,22 @@ class CancellableClock(Clock):
             raise CallCancelled()
 
 
+def nullable_optional(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` (a tool's arguments) with ``"nullable": true`` on each optional property, a copy.
+
+    smolagents' MCP adapter takes an argument as optional only when its schema says so (the
+    OpenAPI keyword); without it every argument is required of the model. JSON Schema ignores
+    keywords it does not define, so other clients read the schema as before, and the server
+    reads ``null`` as "not given" (:func:`~websearch_sync.tool.call_tool`).
+    """
+    required = set(schema.get("required", ()))
+    properties = {
+        name: spec if name in required else dict(spec, nullable=True)
+        for name, spec in schema.get("properties", {}).items()
+    }
+    return dict(schema, properties=properties)
+
+
 @dataclass(frozen=True)
 class ToolOutcome:
     """What one tool call gives back: the text for the model, the JSON result (``call_tool``'s,
@@ -90,23 +107,35 @@ class McpTools:
 
     Args:
         client: the :class:`SearchClient` every call uses (not closed here).
-        max_repeats: how often one query or URL may be looked up (see :class:`ToolSession`).
+        max_repeats: how often one query or URL is looked up within ``repeat_window_s``; a
+            repeat past that gets the answer already given (see :class:`ToolSession`).
+        repeat_window_s: seconds within which lookups count as repeats (None: the server's life).
         clock: the :class:`CancellableClock` ``client`` was built with, so that a cancelled
             call stops at its next wait (without it a cancelled call runs to its end).
 
     Thread-safe: the server calls :meth:`call` from several worker threads at once.
     """
 
-    def __init__(self, client: SearchClient, *, max_repeats: int = 2, clock: Optional[CancellableClock] = None) -> None:
+    def __init__(
+        self,
+        client: SearchClient,
+        *,
+        max_repeats: int = 2,
+        repeat_window_s: Optional[float] = DEFAULT_REPEAT_WINDOW_S,
+        clock: Optional[CancellableClock] = None,
+    ) -> None:
         self.client = client
         self.clock = clock
         # web_fetch returns an image as an MCP image block (with its one-line description as text)
-        self.session = ToolSession(client, max_repeats=max_repeats, names=TOOL_NAMES, images=True)
+        self.session = ToolSession(
+            client, max_repeats=max_repeats, repeat_window_s=repeat_window_s, names=TOOL_NAMES, images=True
+        )
         self._definitions: Optional[list[dict[str, Any]]] = None
         self._lock = threading.Lock()
 
     def definitions(self) -> list[dict[str, Any]]:
-        """``tool_definitions("json_schema")`` under the MCP names, decided once per server.
+        """``tool_definitions("json_schema")`` under the MCP names, decided once per server, each
+        optional argument marked ``"nullable": true`` (see :func:`nullable_optional`).
 
         The search tool is left out when its backend is not configured (logged once);
         that is decided by ``client.settings.backend``, so give the backend there
@@ -114,7 +143,10 @@ class McpTools:
         """
         with self._lock:
             if self._definitions is None:
-                self._definitions = tool_definitions("json_schema", names=TOOL_NAMES, settings=self.client.settings)
+                self._definitions = [
+                    dict(definition, parameters=nullable_optional(definition["parameters"]))
+                    for definition in tool_definitions("json_schema", names=TOOL_NAMES, settings=self.client.settings)
+                ]
             return [dict(definition) for definition in self._definitions]
 
     def call(

@@ -84,7 +84,7 @@ def test_news_asks_the_token_page_then_news_js_with_its_token_at_the_pace():
     assert response["provider_meta"]["attempts"] == 2 and clock.sleeps == pytest.approx([1.0])
 
 
-def test_the_endpoint_override_moves_both_requests_to_its_origin():
+def test_the_endpoint_override_moves_both_requests_to_its_origin(fake_clock):
     """A mirror, a proxy or a test server set as ddg_html's endpoint gets the token page and the
     JSON answer too (before: the override was ignored and both went to duckduckgo.com)."""
     settings = ws.Settings(endpoints={"ddg_html": "http://127.0.0.1:8080/html/"})

@@ -21,21 +21,23 @@ READERS = parsers()
 
 
 def _cpu_s(read, text):
-    """The lesser CPU time of two reads (the slower one only adds noise)."""
-    best = float("inf")
-    for _ in range(2):
-        started = time.thread_time()
-        read(text)
-        best = min(best, time.thread_time() - started)
-    return best
+    """CPU time of one read."""
+    started = time.thread_time()
+    read(text)
+    return time.thread_time() - started
 
 
 @pytest.mark.parametrize("engine", sorted(ENGINES))
 def test_nested_result_blocks_parse_in_linear_time(engine):
+    """Each page's time is the lesser of two reads (the slower one only adds noise); the nested
+    page's second read is needed only when its first is over the bound (it can only lower it)."""
     read = READERS[engine]
     nested, flat = nested_page(engine, BLOCKS), flat_page(engine, BLOCKS)
     assert abs(len(nested) - len(flat)) < len(flat) * 0.1
-    nested_s, flat_s = _cpu_s(read, nested), _cpu_s(read, flat)
+    nested_s = _cpu_s(read, nested)
+    flat_s = min(_cpu_s(read, flat), _cpu_s(read, flat))
+    if nested_s >= RATIO * flat_s + 0.05:
+        nested_s = min(nested_s, _cpu_s(read, nested))
     assert nested_s < RATIO * flat_s + 0.05, "%s: nested page %.3f s, flat page %.3f s" % (engine, nested_s, flat_s)
 
 

@@ -40,6 +40,7 @@ def test_the_request_asks_the_category(engine):
         "q": "artificial intelligence",
         "format": "json",
         "locale": "en",
+        "language": "all",
         "categories": engine.vertical,
     }
     asked = engine.build_request(params(options={"categories": ["science", engine.vertical]}))

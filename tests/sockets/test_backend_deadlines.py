@@ -1,13 +1,15 @@
 """Over a real local socket, for every backend with a timeout setting of its own
 (``<BACKEND>_TIMEOUT_MS``): a server that never answers ends the call at that timeout,
 not at the shared ``WEB_SEARCH_TIMEOUT_MS``, and a call's explicit ``timeout_ms`` beats both.
-Deadlines are real time: these are the only conformance tests that wait (200 ms each).
+Deadlines are real time, so these live here and not in the conformance tier (which uses no wall
+clock); the margin comes from the machine's pace, measured around the call.
 """
 
 import time
 
 import pytest
 from backend_kit import dummy_config, env_for, env_vars, network_backends
+from clocks import deadline_margin_s, machine_pace
 from faults import never_answer
 from servers import FaultServer
 
@@ -31,14 +33,16 @@ def test_a_silent_server_ends_the_call_at_the_backends_own_timeout(name, explici
                 env_vars(cls)["timeout_ms"]: str(LONG_MS if explicit else SHORT_MS),
             }
         )
-        started = time.monotonic()
-        with pytest.raises(ws.Timeout):
-            ws.search(
-                "q",
-                backend=name,
-                settings=ws.Settings.from_env(environ=environ),
-                retries=0,
-                timeout_ms=SHORT_MS if explicit else None,
-            )
-        assert time.monotonic() - started < 3.0
+        with machine_pace() as pace:
+            started = time.monotonic()
+            with pytest.raises(ws.Timeout):  # which of two equal timers fired first is not the point
+                ws.search(
+                    "q",
+                    backend=name,
+                    settings=ws.Settings.from_env(environ=environ),
+                    retries=0,
+                    timeout_ms=SHORT_MS if explicit else None,
+                )
+            elapsed = time.monotonic() - started
+        assert elapsed < SHORT_MS / 1000 + deadline_margin_s(pace.slowdown), elapsed  # not LONG_MS
         assert len(server.requests) == 1

@@ -1,0 +1,193 @@
+"""SearXNG as it really runs (issue 33, point 15): what a real instance with failing engines, its
+limiter, locked preferences and a bot wall in front of it does, and what the library makes of it.
+Every test talks to the fake instance of tests/fake_searxng.py."""
+
+import pytest
+from clocks import FakeClock
+from fake_searxng import Engine, FakeSearXNG
+
+import websearch_sync as ws
+
+
+def client(sx, clock=None, **settings):
+    return ws.SearchClient(
+        settings=ws.Settings(providers={"searxng": dict({"base_url": sx.url}, **settings)}),
+        clock=clock or FakeClock(),
+        retries=2,
+        cache_ttl_s=0,
+        backend="searxng",
+    )
+
+
+def search(c, **options):
+    try:
+        return c.search("q", **dict({"backend": "searxng"}, **options))
+    except ws.WebSearchError as error:
+        return error
+
+
+# -- cool-downs -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "reason, suspended_s, kind_default_s",
+    [("CAPTCHA", 3600.0, 600.0), ("access denied", 180.0, 300.0)],
+)
+def test_a_blocked_engine_cools_down_as_long_as_the_instance_suspends_it(reason, suspended_s, kind_default_s):
+    """Before: the cool-down was the kind's default (600 s after a CAPTCHA, 300 s after a 403),
+    not the suspension the error carried (3600 s, 180 s)."""
+    clock = FakeClock()
+    with FakeSearXNG([Engine("duckduckgo", fails=reason)]) as sx:
+        c = client(sx, clock)
+        error = search(c)
+        assert isinstance(error, ws.WebBlocked) and error.retry_after == suspended_s
+        clock.advance(min(suspended_s, kind_default_s) + 1)
+        again = search(c)
+        if suspended_s > kind_default_s:
+            assert isinstance(again, ws.WebBlocked) and "cooling down" in again.message
+            assert len(sx.searches) == 1
+        else:
+            assert len(sx.searches) == 2, "still cooling down past the instance's own suspension"
+
+
+def test_after_the_limiters_429_the_cool_down_keeps_its_advice_and_stays_not_retryable():
+    """Before: the cool-down's error dropped the limiter's advice and said retryable: true."""
+    with FakeSearXNG([Engine("google")], limiter=True) as sx:
+        c = client(sx)
+        for _ in range(4):
+            search(c)
+        first = search(c)
+        later = search(c)
+        assert len(sx.searches) == 5
+    assert "cooling down" in later.message
+    assert (later.retryable, first.retryable) == (False, False)
+    assert "pass_ip" in later.message and "server.limiter: false" in later.message
+    assert later.retry_after is not None and later.retry_after <= 3600.0
+
+
+# -- every engine failed ----------------------------------------------------------------------------
+
+
+def test_an_all_engines_failed_errors_entries_name_their_engine_and_suspension():
+    """Before: the entries of the error's ``errors`` had neither ``engine`` nor ``retry_after``."""
+    engines = [Engine("brave", fails="too many requests"), Engine("qwant", delay_s=5.0)]
+    with FakeSearXNG(engines, request_timeout_s=0.2) as sx:
+        error = search(client(sx), max_results=3)
+    assert isinstance(error, ws.Timeout)
+    entries = error.to_dict()["errors"]
+    assert [(e["engine"], e["detail_code"], e.get("retry_after")) for e in entries] == [
+        ("brave", "http_429", 180.0),
+        ("qwant", "engine_timeout", None),
+    ]
+    assert "engine" not in error.to_dict()  # the call's own error is the instance's, not one engine's
+
+
+# -- languages --------------------------------------------------------------------------------------
+
+
+def test_without_a_locale_every_language_is_searched():
+    """Before: ``Accept-Language: en`` and no ``language``, so the instance searched in English only
+    (SearXNG takes the language from Accept-Language when the request names none)."""
+    with FakeSearXNG([Engine("google")]) as sx:
+        search(client(sx))
+        [sent] = sx.searches
+        [request] = [r for r in sx.server.requests if r.route == "/search"]
+    assert sent["language"] == "all"
+    assert request.headers["accept-language"] == "*"  # the limiter wants the header: any language
+
+
+@pytest.mark.parametrize("locale, language", [("de-DE", "de-DE"), ("auto", "auto"), ("all", "all")])
+def test_a_locale_and_searxngs_own_words_are_sent_as_language(locale, language):
+    """``locale="auto"`` (SearXNG detects the query's language) was refused before any request."""
+    with FakeSearXNG([Engine("google")]) as sx:
+        result = search(client(sx), locale=locale)
+        [sent] = sx.searches
+    assert "items" in result, result
+    assert sent["language"] == language
+
+
+def test_locale_auto_is_refused_by_a_backend_that_cannot_detect_a_language():
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.search("q", backend="brave", locale="auto", settings=ws.Settings(providers={"brave": {"api_key": "k" * 20}}))
+    assert info.value.detail_code == "bad_locale" and "brave" in info.value.message
+
+
+# -- answers ----------------------------------------------------------------------------------------
+
+#: What SearXNG's statistics answerer gives for ``avg 1 2 3`` (``Answer.as_dict()``), with no results.
+AVERAGE = {"url": None, "engine": "", "parsed_url": None, "template": "answer/legacy.html", "answer": "2"}
+
+
+@pytest.mark.parametrize("style", ["text", "markdown"])
+def test_an_answer_reaches_the_models_text(style):
+    """Before: the tool's text for ``avg 1 2 3`` was "No results found."."""
+    from websearch_sync.tool import call_tool, format_for_model
+
+    with FakeSearXNG([Engine("google", results=0)], answers=[AVERAGE]) as sx:
+        result = call_tool("web_search", {"query": "avg 1 2 3"}, client=client(sx))
+    text, _ = format_for_model(result, style)
+    assert text.splitlines()[0] == "Answer: 2"
+    assert "No results" not in text and "failed" not in text  # an answer only is no failure
+
+
+def test_answers_come_before_the_results():
+    from websearch_sync.tool import call_tool, format_results
+
+    with FakeSearXNG([Engine("google", results=2)], answers=[dict(AVERAGE, answer="Your IP is: 127.0.0.1")]) as sx:
+        text = format_results(call_tool("web_search", {"query": "my ip"}, client=client(sx)))
+    lines = text.splitlines()
+    assert lines[0] == "Answer: Your IP is: 127.0.0.1" and lines[2].startswith("1. google result 1")
+
+
+# -- a bot wall in front ----------------------------------------------------------------------------
+
+
+def test_an_anubis_challenge_in_front_of_the_instance_is_a_block():
+    """Before: Anubis's challenge page (HTML where JSON belongs) was WebParseError(not_json)."""
+    with FakeSearXNG([Engine("google")], front="anubis") as sx:
+        c = client(sx)
+        error = search(c)
+        again = search(c)
+        assert len(sx.searches) == 1  # not retried, and the instance cools down
+    assert (error.code, error.detail_code) == ("WebBlocked", "captcha_required")
+    assert "Anubis" in error.message
+    assert isinstance(again, ws.WebBlocked) and "cooling down" in again.message
+
+
+# -- the engines and categories asked ---------------------------------------------------------------
+
+
+def test_a_category_that_is_not_its_engines_first_is_no_false_warning():
+    """Before: results of ``categories=science`` from an engine whose first category is ``general``
+    read as "the instance ignored science" (each result names its engine's first category only)."""
+    engines = [Engine("google"), Engine("wikidata", categories=("general", "science"))]
+    with FakeSearXNG(engines) as sx:
+        result = search(client(sx), categories="science")
+        assert sx.config_reads == 1  # the results alone could not tell: /config did
+    assert len(result["items"]) == 3
+    assert "errors" not in result
+
+
+def test_a_locked_preference_that_overrides_the_calls_categories_is_reported():
+    engines = [Engine("google"), Engine("bing news", categories=("news",), default=False)]
+    with FakeSearXNG(engines, locked=("categories",)) as sx:
+        c = client(sx)
+        result = search(c, categories="news")
+        engines_asked = search(c, engines="bing news")
+    assert len(result["items"]) == 3  # the instance's default engines answered
+    [warning] = result["errors"]
+    assert (warning["type"], warning["detail_code"]) == ("WebProviderError", "option_overridden")
+    assert "news" in warning["message"] and "preferences.lock" in warning["message"]
+    [warning] = engines_asked["errors"]
+    assert warning["detail_code"] == "option_overridden" and "bing news" in warning["message"]
+
+
+def test_the_models_error_line_names_each_failed_engine_not_other_backends():
+    from websearch_sync.tool import call_tool, format_results
+
+    engines = [Engine("brave", fails="too many requests"), Engine("duckduckgo", fails="CAPTCHA")]
+    with FakeSearXNG(engines) as sx:
+        text = format_results(call_tool("web_search", {"query": "q"}, client=client(sx)))
+    assert "Other backends" not in text
+    assert "Its engines failed: brave WebBlocked (http_429) (suspended for 180 s)" in text
+    assert "duckduckgo WebBlocked (captcha_required) (suspended for 3600 s)" in text

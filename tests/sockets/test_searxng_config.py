@@ -1,0 +1,121 @@
+"""SearXNG as it really runs (issue 33, point 13): an instance that sets
+``outgoing.max_request_timeout`` gives every engine ``timeout_limit`` instead of its own
+timeout, so ``timeout_limit`` is capped at the engines' own timeouts, which the instance
+publishes at ``/config``. The fake instance (tests/fake_searxng.py) computes its engines' time
+as ``searx/search/__init__.py`` does and serves ``/config`` as ``searx/webapp.py`` does.
+
+``/config`` is read after an answer slower than SearXNG's default engine timeout (3 s); the
+tests other than the first note such an answer directly (``slow_answer``) instead of waiting 3 s.
+"""
+
+from clocks import FakeClock
+from fake_searxng import Engine, FakeSearXNG
+from faults import respond
+
+import websearch_sync as ws
+from websearch_sync.backends.searxng_config import slow_answer
+
+
+def client(sx):
+    return ws.SearchClient(
+        settings=ws.Settings(providers={"searxng": {"base_url": sx.url}}), clock=FakeClock(), retries=0, cache_ttl_s=0
+    )
+
+
+def search(c, **options):
+    return c.search("q", backend="searxng", **options)
+
+
+def seen_slow(sx):
+    """What the backend notes after an answer slower than SearXNG's default engine timeout."""
+    slow_answer(sx.url + "/config", 4.0, 8.0)
+
+
+def test_after_a_slow_answer_timeout_limit_is_capped_at_the_engines_own_timeout():
+    """Before: every search sent what was left of 10 s (8.25 s), which the instance gave its engines
+    instead of their own 0.3 s, so each search waited 3.5 s for the slow engine."""
+    engines = [Engine("google", timeout_s=0.3), Engine("qwant", delay_s=3.5, timeout_s=0.3)]
+    with FakeSearXNG(engines, max_request_timeout_s=15.0) as sx:
+        c = client(sx)
+        first = search(c, timeout_ms=10000, max_results=10)
+        second = search(c, timeout_ms=10000, max_results=10)
+        limits = [float(s["timeout_limit"]) for s in sx.searches]
+        assert sx.config_reads == 1
+    assert "errors" not in first and len(first["items"]) == 6  # the slow engine was waited for
+    assert 7.0 < limits[0] <= 8.25 and limits[1] == 0.3  # 8.25: what is left of 10 s minus the margin
+    assert len(second["items"]) == 3
+    assert [(e["engine"], e["detail_code"]) for e in second["errors"]] == [("qwant", "engine_timeout")]
+
+
+def test_the_cap_is_the_slowest_engine_the_call_asks():
+    engines = [
+        Engine("google", timeout_s=2.0),
+        Engine("bing news", categories=("news",), timeout_s=5.0, default=False),
+        Engine("wikidata", categories=("general", "science"), timeout_s=1.5),
+    ]
+    with FakeSearXNG(engines, max_request_timeout_s=15.0) as sx:
+        seen_slow(sx)
+        c = client(sx)
+        search(c, timeout_ms=20000)
+        search(c, timeout_ms=20000, engines="wikidata")
+        search(c, timeout_ms=20000, categories="news")
+        search(c, timeout_ms=20000, categories="science")
+        search(c, timeout_ms=20000, categories="nws")  # a category it does not know: its general engines
+        search(c, timeout_ms=2000, engines="bing news")  # the deadline is sooner
+        limits = [float(s["timeout_limit"]) for s in sx.searches]
+    assert limits[:5] == [2.0, 1.5, 5.0, 1.5, 2.0]
+    assert limits[5] < 2.0 - 0.25 - 0.3 + 0.01
+
+
+def test_config_is_read_once_per_instance_with_the_searchs_headers():
+    with FakeSearXNG([Engine("google", timeout_s=1.0)]) as sx, FakeSearXNG([Engine("bing")]) as other:
+        seen_slow(sx)
+        for _ in range(3):
+            search(client(sx), locale="de")
+        search(client(other))
+        assert (sx.config_reads, other.config_reads) == (1, 0)
+        [config] = [r for r in sx.server.requests if r.route == "/config"]
+    assert config.headers["accept-language"].startswith("de") and "text/html" in config.headers["accept"]
+    assert config.headers["sec-fetch-mode"] == "cors"
+
+
+def test_an_instance_that_answers_fast_is_never_asked_for_its_config():
+    with FakeSearXNG([Engine("google"), Engine("qwant", delay_s=0.2)], max_request_timeout_s=15.0) as sx:
+        c = client(sx)
+        for _ in range(3):
+            search(c)
+        assert sx.config_reads == 0 and len(sx.searches) == 3
+
+
+def test_an_instance_without_config_is_searched_as_before():
+    with FakeSearXNG([Engine("google", timeout_s=1.0)], config=False) as sx:
+        seen_slow(sx)
+        c = client(sx)
+        result = search(c, timeout_ms=4000)
+        search(c, timeout_ms=4000)
+        assert sx.config_reads == 1 and len(sx.searches) == 2  # its 404 is kept: not asked again
+        limits = [float(s["timeout_limit"]) for s in sx.searches]
+    assert len(result["items"]) == 3 and "errors" not in result
+    assert min(limits) > 2.0  # what the deadline gives (3.15 s), not the engine's 1 s
+
+
+def test_a_config_that_hangs_costs_only_its_slice_of_the_deadline():
+    def hangs(conn, request, server):
+        server.wait(30)
+        respond(200, b"{}", content_type="application/json")(conn, request, server)
+
+    with FakeSearXNG([Engine("google")]) as sx:
+        sx.server.routes["/config"] = hangs
+        seen_slow(sx)
+        result = search(client(sx), timeout_ms=5000)
+    assert len(result["items"]) == 3  # /config took its slice (1 s) of the 5 s, the search the rest
+
+
+def test_a_config_of_another_shape_is_ignored():
+    with FakeSearXNG([Engine("google", timeout_s=1.0)]) as sx:
+        sx.server.routes["/config"] = respond(200, b'{"engines": {"google": 1}}', content_type="application/json")
+        seen_slow(sx)
+        result = search(client(sx), timeout_ms=4000)
+        sent = float(sx.searches[0]["timeout_limit"])
+    assert len(result["items"]) == 3
+    assert sent > 2.0  # what the deadline gives (3.15 s): no cap from an unreadable /config

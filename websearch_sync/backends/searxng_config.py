@@ -1,0 +1,187 @@
+"""What a SearXNG instance publishes about itself at ``GET {base}/config``, read when it matters.
+
+Why: SearXNG gives each engine ``min(its own timeout, timeout_limit)`` only while
+``outgoing.max_request_timeout`` is unset; an instance that sets it gives every engine
+``min(timeout_limit, max_request_timeout)`` instead (``searx/search/__init__.py``), so a
+generous ``timeout_limit`` (12.5 s of a 15 s call) makes a slow engine cost that long
+instead of its own 2-3 s. The engines' own timeouts are public: ``/config`` lists every
+engine with its ``name``, ``categories``, ``enabled`` and ``timeout``
+(``searx/webapp.py: config``), and the backend never sends a ``timeout_limit`` above the
+slowest engine the call will ask (:meth:`InstanceConfig.engines_timeout_s`).
+
+``/config`` is read when an answer shows it matters: one slower than SearXNG's default engine
+timeout (:data:`DEFAULT_ENGINE_TIMEOUT_S`) while ``timeout_limit`` allowed more. The next search
+to that instance (in this process) reads it first, through the client's transport, within the
+call's deadline and pace (at most :data:`CONFIG_SHARE` of what is left, :data:`CONFIG_MAX_S` at
+most), without following redirects; it is kept :data:`KEEP_S` (an instance whose ``/config``
+failed is not asked again for :data:`RETRY_FAILED_S`). Whatever goes wrong with it (a timeout,
+a 404 from an older instance, a block, an answer of another shape) leaves the search as it
+would be without it. An instance that always answers fast is never asked for it. The
+backend also reads it in the call, after the answer, when only it can tell whether the
+categories asked were searched (:mod:`.searxng_names`).
+"""
+
+import dataclasses
+import math
+import threading
+import time
+from collections.abc import Iterable, Mapping
+from typing import Any, Optional
+
+from ..errors import WebSearchError
+from ..net.deadline import Deadline
+from ..net.transport import HttpTransport, RequestSpec
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+#: The part of the call's remaining time ``/config`` may take, and the most it may take.
+CONFIG_SHARE = 0.2
+CONFIG_MAX_S = 1.0
+#: How long an answer is kept, and how long an instance whose ``/config`` failed is not asked again.
+KEEP_S = 3600.0
+RETRY_FAILED_S = 600.0
+#: The most of a ``/config`` answer read (every engine with its languages and regions); beyond it
+#: the answer counts as failed.
+MAX_CONFIG_BYTES = 2 * 1024 * 1024
+#: SearXNG's default engine timeout (settings.yml ``outgoing.request_timeout``): an answer slower
+#: than this is the sign that the instance may give its engines ``timeout_limit`` instead.
+DEFAULT_ENGINE_TIMEOUT_S = 3.0
+#: The categories SearXNG searches when a call names none (its preferences' default).
+DEFAULT_CATEGORIES = ("general",)
+
+
+@dataclasses.dataclass(frozen=True)
+class Engine:
+    """One engine as ``/config`` lists it."""
+
+    name: str
+    categories: tuple[str, ...]
+    enabled: bool
+    timeout_s: Optional[float]
+
+
+@dataclasses.dataclass(frozen=True)
+class InstanceConfig:
+    """The parts of ``/config`` the backend uses: its engines and its categories."""
+
+    engines: tuple[Engine, ...]
+    categories: tuple[str, ...]
+
+    def engines_asked(self, engines: Iterable[str], categories: Iterable[str]) -> list[Engine]:
+        """The engines a search with these ``engines``/``categories`` names runs
+        (``searx/webadapter.py``): the named engines it knows, else the enabled engines of the
+        categories it knows (``general`` when none is named), else all enabled engines."""
+        known = {engine.name: engine for engine in self.engines}
+        named = [known[name] for name in engines if name in known]
+        if named:
+            return named
+        wanted = set(categories) & set(self.categories) or set(DEFAULT_CATEGORIES)
+        chosen = [e for e in self.engines if e.enabled and wanted & set(e.categories)]
+        return chosen or [e for e in self.engines if e.enabled]
+
+    def engines_timeout_s(self, engines: Iterable[str], categories: Iterable[str]) -> Optional[float]:
+        """The slowest own timeout of the engines the search runs (what the instance waits for
+        without ``timeout_limit``), or ``None`` when ``/config`` gives none."""
+        timeouts = [e.timeout_s for e in self.engines_asked(engines, categories) if e.timeout_s is not None]
+        return max(timeouts) if timeouts else None
+
+
+def read_config(data: Any) -> Optional[InstanceConfig]:
+    """The :class:`InstanceConfig` of a ``/config`` answer, or ``None`` when it is not one."""
+    if not isinstance(data, Mapping) or not isinstance(data.get("engines"), list):
+        return None
+    engines = tuple(engine for engine in map(_engine, data["engines"]) if engine is not None)
+    categories = (
+        tuple(c for c in data.get("categories") or () if isinstance(c, str))
+        if isinstance(data.get("categories"), list)
+        else ()
+    )
+    return InstanceConfig(engines, categories) if engines else None
+
+
+def _engine(value: Any) -> Optional[Engine]:
+    if not isinstance(value, Mapping) or not isinstance(value.get("name"), str):
+        return None
+    raw = value.get("categories")
+    categories = tuple(c for c in raw if isinstance(c, str)) if isinstance(raw, list) else ()
+    timeout = value.get("timeout")
+    seconds = float(timeout) if isinstance(timeout, (int, float)) and not isinstance(timeout, bool) else None
+    usable = seconds is not None and 0 < seconds < 86400  # also not NaN
+    return Engine(value["name"], categories, value.get("enabled") is not False, seconds if usable else None)
+
+
+@dataclasses.dataclass(frozen=True)
+class _Entry:
+    config: Optional[InstanceConfig]
+    until: float  #: monotonic time the entry is good until (``inf``: a wish to read ``/config``)
+
+
+#: Per ``/config`` URL: what the instance published, or that it is to be read (a slow answer seen).
+_KNOWN: dict[str, _Entry] = {}
+_LOCK = threading.Lock()
+#: A wish to read ``/config``: no config yet, good until it is read.
+_WANTED = _Entry(None, math.inf)
+
+
+def known_config(url: str) -> Optional[InstanceConfig]:
+    """What the instance whose ``/config`` is at ``url`` published (``None``: not read, or unreadable)."""
+    entry = _entry(url)
+    return entry.config if entry is not None else None
+
+
+def _entry(url: str) -> Optional[_Entry]:
+    with _LOCK:
+        entry = _KNOWN.get(url)
+        if entry is not None and entry.until <= time.monotonic():
+            del _KNOWN[url]
+            entry = None
+    return entry
+
+
+def slow_answer(url: str, answer_s: float, limit_s: float) -> None:
+    """Note an answer of the instance: one slower than SearXNG's default engine timeout while
+    ``timeout_limit`` allowed more means its engines may be given ``timeout_limit`` instead of
+    their own timeouts (``max_request_timeout``), so ``/config`` is read before the next search."""
+    if answer_s > DEFAULT_ENGINE_TIMEOUT_S and limit_s > DEFAULT_ENGINE_TIMEOUT_S:
+        want_config(url)
+
+
+def want_config(url: str) -> None:
+    """Have ``/config`` at ``url`` read before or after the next search (unless it is known: :func:`wanted`)."""
+    with _LOCK:
+        _KNOWN.setdefault(url, _WANTED)
+
+
+def wanted(url: str) -> bool:
+    """True when ``/config`` at ``url`` is to be read (:func:`slow_answer`, :func:`want_config`)."""
+    return _entry(url) is _WANTED
+
+
+def read_config_at(
+    transport: HttpTransport,
+    url: str,
+    headers: Mapping[str, str],
+    deadline: Deadline,
+    provider: str,
+    secrets: list[str],
+) -> None:
+    """Read ``GET url`` (the instance's ``/config``) with ``headers`` within a slice of ``deadline``
+    and keep what it says (or that it failed)."""
+    budget = deadline.sooner(1000.0 * min(CONFIG_MAX_S, CONFIG_SHARE * max(0.0, deadline.remaining_s())))
+    spec = RequestSpec("GET", url, headers=dict(headers), allow_redirects=False)
+    config: Optional[InstanceConfig] = None
+    try:
+        response = transport.send(spec, deadline=budget, provider=provider, max_bytes=MAX_CONFIG_BYTES, secrets=secrets)
+        if response.status == 200:
+            config = read_config(response.json())
+    except (WebSearchError, ValueError):  # no config: the search goes on without it
+        config = None
+    entry = _Entry(config, time.monotonic() + (KEEP_S if config is not None else RETRY_FAILED_S))
+    with _LOCK:
+        _KNOWN[url] = entry
+
+
+def forget_configs() -> None:
+    """Forget every instance's ``/config`` and every wish to read one (``websearch_sync.testing.reset``)."""
+    with _LOCK:
+        _KNOWN.clear()

@@ -1,0 +1,133 @@
+"""A SearXNG instance's engines that failed (``unresponsive_engines``), as errors.
+
+Each ``[engine, reason]`` pair becomes an error of its kind (:func:`engine_failure`): a
+blocked engine (CAPTCHA, too many requests, access denied) is ``WebBlocked``, a timeout
+``Timeout``, anything else ``WebProviderError(engine_error)``. Each carries its ``engine``
+and, for an engine the instance suspended, ``retry_after`` (SearXNG's default suspension),
+both in its ``to_dict()``: wherever the failure is shown (a successful call's ``errors``, the
+``errors`` of the error of a call whose every engine failed), it names its engine.
+"""
+
+from collections.abc import Sequence
+from typing import Any, ClassVar, Optional
+
+from ..errors import (
+    CAPTCHA_REQUIRED,
+    ENGINE_ERROR,
+    ENGINE_TIMEOUT,
+    HTTP_403,
+    HTTP_429,
+    ErrorInfo,
+    Timeout,
+    WebBlocked,
+    WebProviderError,
+    WebSearchError,
+    redact,
+)
+from .searxng_reasons import MAX_REASON_CHARS, read_reason
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+
+class EngineFailure(WebSearchError):
+    """One engine's failure inside the instance: a ``WebSearchError`` of its kind that also
+    names the ``engine`` (and its ``retry_after``) in ``to_dict()``."""
+
+    #: The public class of this kind (what a call's own error is raised as).
+    plain: ClassVar[type[WebSearchError]] = WebSearchError
+
+    def __init__(self, message: str, *, engine: str, **details: Any) -> None:
+        super().__init__(message, **details)
+        self.engine = engine
+
+    def to_dict(self) -> ErrorInfo:
+        """The usual fields, plus ``engine`` and (for a suspended engine) ``retry_after``."""
+        entry = super().to_dict()
+        entry["engine"] = self.engine
+        if self.retry_after is not None:
+            entry["retry_after"] = self.retry_after
+        return entry
+
+
+class EngineBlocked(EngineFailure, WebBlocked):
+    """An engine the instance found blocked (CAPTCHA, too many requests, access denied)."""
+
+    plain = WebBlocked
+
+
+class EngineTimeout(EngineFailure, Timeout):
+    """An engine that did not answer within the instance's time."""
+
+    plain = Timeout
+
+
+class EngineError(EngineFailure, WebProviderError):
+    """An engine that failed otherwise."""
+
+    plain = WebProviderError
+
+
+#: A kind of engine failure (:func:`.searxng_reasons.read_reason`) -> (error class, detail
+#: code, seconds SearXNG suspends the engine by default: settings.yml ``search.suspended_times``).
+_KINDS: dict[str, tuple[type[EngineFailure], str, Optional[float]]] = {
+    "captcha": (EngineBlocked, CAPTCHA_REQUIRED, 3600.0),
+    "too_many_requests": (EngineBlocked, HTTP_429, 180.0),
+    "access_denied": (EngineBlocked, HTTP_403, 180.0),
+    "timeout": (EngineTimeout, ENGINE_TIMEOUT, None),
+}
+#: Seconds SearXNG suspends an engine after any other failure (settings.yml ``search.ban_time_on_fail``).
+_FAILURE_SUSPENSION_S = 5.0
+
+
+def engine_failure(entry: Any, provider: str, secrets: list[str]) -> Optional[EngineFailure]:
+    """One ``[engine, reason]`` pair as an error (``None`` for an unreadable entry).
+
+    A blocked engine (CAPTCHA, too many requests, access denied) or a suspended one
+    is not retryable at once: the instance has suspended it (``retry_after`` is
+    SearXNG's default suspension for that failure).
+    """
+    if not isinstance(entry, (list, tuple)) or not entry:
+        return None
+    engine = redact(str(entry[0])[:MAX_REASON_CHARS], secrets)  # the instance's words: never our secrets
+    reason = str(entry[1])[:MAX_REASON_CHARS] if len(entry) > 1 and entry[1] is not None else "no reason given"
+    kind, suspended = read_reason(reason)
+    cls, detail, suspension = _KINDS.get(kind or "", (EngineError, ENGINE_ERROR, None))
+    blocked = cls is EngineBlocked
+    if suspended and not blocked:
+        suspension = _FAILURE_SUSPENSION_S
+    message = redact("searxng engine %r failed: %s" % (engine, reason), secrets)
+    return cls(
+        message,
+        engine=engine,
+        provider=provider,
+        detail_code=detail,
+        retryable=False if blocked or suspended else None,
+        retry_after=suspension if blocked or suspended else None,
+    )
+
+
+def no_results_because(problems: Sequence[EngineFailure], status: int, provider: str) -> WebSearchError:
+    """No results while engines failed: an error, not "0 results" (a block must not look empty).
+
+    Blocked (or suspended) only when every engine asked is: then it may be asked again
+    when the first of them is back (``retry_after``); otherwise the failure that may heal
+    at once (a timeout first) decides. Every engine's own failure is attached once in
+    ``errors`` (which also marks the error as the engines', see ``SearXNG.cooldown_key``).
+    """
+    waiting = [p.retry_after for p in problems if p.retry_after is not None]
+    if len(waiting) == len(problems):  # every engine is blocked or suspended: back when the first one is
+        primary: EngineFailure = next((p for p in problems if isinstance(p, WebBlocked)), problems[0])
+        retry_after: Optional[float] = min(waiting)
+    else:  # some engine may answer at once (a timeout): that failure decides
+        healing = [p for p in problems if p.retry_after is None]
+        primary = next((p for p in healing if isinstance(p, Timeout)), healing[0])
+        retry_after = None
+    return primary.plain(
+        "searxng returned no results: the %d engine(s) it asked failed" % len(problems),
+        provider=provider,
+        detail_code=primary.detail_code,
+        status=status,
+        retryable=primary.retryable,
+        retry_after=retry_after,
+        errors=problems,
+    )

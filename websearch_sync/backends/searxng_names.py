@@ -1,0 +1,116 @@
+"""Whether a SearXNG instance searched the ``engines``/``categories`` a call asked for.
+
+SearXNG silently drops names it does not know (a shortcut such as ``go``, another case
+such as ``Google``) and runs its default engines instead; an instance whose
+``preferences.lock`` in settings.yml holds ``categories`` ignores the call's categories
+(``searx/webadapter.py``: a locked preference wins over the request), and a ``!bang`` in the
+query wins over both. Either way the results come from engines the call did not ask for.
+
+What proves it: each result lists the ``engines`` that found it, so an ``engines`` name no
+result came from (and that did not fail) was not searched. A result's ``category`` is only its
+engine's *first* category, so a result of ``general`` may well come from an engine of the
+``science`` category asked for: whether categories were searched is decided with the
+instance's ``/config`` (which engines are in which category, which names exist), read for it
+when the results alone cannot tell (:func:`categories_undecided`).
+
+Names the instance does not know are ``InvalidInput(unknown_engines|unknown_categories)``
+warnings; names it knows but did not search are ``WebProviderError(option_overridden)``:
+the instance overrode the call's choice (a locked preference, a bang).
+"""
+
+from collections.abc import Sequence
+from typing import Any, Optional
+
+from ..errors import (
+    OPTION_OVERRIDDEN,
+    UNKNOWN_CATEGORIES,
+    UNKNOWN_ENGINES,
+    InvalidInput,
+    WebProviderError,
+    WebSearchError,
+)
+from .searxng_config import InstanceConfig
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+
+def _sources(results: Sequence[Any], field: str) -> list[str]:
+    """The engines (``engines``: a list) or categories (``category``: a string) results came from."""
+    came: list[str] = []
+    for result in results:
+        value = result.get(field) if isinstance(result, dict) else None
+        values = [value] if isinstance(value, str) else value if isinstance(value, list) else []
+        came.extend(v for v in values if isinstance(v, str))
+    return came
+
+
+def categories_undecided(asked: Optional[str], results: Sequence[Any]) -> bool:
+    """True when only ``/config`` can tell whether the ``categories`` asked were searched: results
+    name categories, none of them one asked for (each result names its engine's first one only)."""
+    came = _sources(results, "category")
+    return bool(asked) and bool(came) and not set(str(asked).split(",")) & set(came)
+
+
+def _engines_ignored(
+    names: list[str], results: Sequence[Any], failed: Sequence[str], config: Optional[InstanceConfig]
+) -> Optional[tuple[list[str], bool]]:
+    """``(the engines that answered, whether the instance has those asked)`` when no result came
+    from an engine asked for (and none of them failed), else ``None``."""
+    engines = _sources(results, "engines")
+    if not engines or set(names) & (set(engines) | set(failed)):
+        return None
+    return sorted(set(engines)), config is not None and set(names) <= {e.name for e in config.engines}
+
+
+def _categories_ignored(
+    names: list[str], results: Sequence[Any], failed: Sequence[str], config: Optional[InstanceConfig]
+) -> Optional[tuple[list[str], bool]]:
+    """``(the categories results name, whether the instance has those asked)`` when ``config``
+    shows that no engine that answered (or failed) is in a category asked for, else ``None``."""
+    if config is None or not categories_undecided(",".join(names), results):
+        return None
+    answered = set(_sources(results, "engines")) | set(failed)
+    ran = [e for e in config.engines if e.name in answered]
+    if set(names) & {category for engine in ran for category in engine.categories}:
+        return None  # an engine of a category asked answered: the results name its first category
+    return sorted(set(_sources(results, "category"))), set(names) <= set(config.categories)
+
+
+def ignored_names(
+    option: str,
+    asked: Optional[str],
+    results: Sequence[Any],
+    failed: Sequence[str],
+    config: Optional[InstanceConfig] = None,
+) -> Optional[WebSearchError]:
+    """A warning when the ``engines`` (or ``categories``) asked were not searched, else ``None``.
+
+    ``asked`` is the option as sent (comma-separated), ``results`` the answer's results,
+    ``failed`` the engines listed as unresponsive, ``config`` the instance's ``/config`` when
+    read. Results that say nothing about their engine prove nothing; categories without
+    ``config`` are never judged by the results' first categories alone.
+    """
+    if not asked:
+        return None
+    names = asked.split(",")
+    judged = (_engines_ignored if option == "engines" else _categories_ignored)(names, results, failed, config)
+    if judged is None:
+        return None
+    others, known = judged
+    if known:
+        return WebProviderError(
+            "searxng: no result came from the %s asked for (%s), which the instance has, only from %s: it "
+            "overrode the call's choice (a locked preference, `preferences.lock` in its settings.yml, or a `!name` "
+            "in the query)" % (option, ", ".join(names), ", ".join(others[:10])),
+            provider="searxng",
+            detail_code=OPTION_OVERRIDDEN,
+        )
+    near = sorted({c for c in others for n in names if c.lower() == n.lower()})
+    hint = "; names are exact and lower case: did you mean %s?" % ", ".join(repr(n) for n in near) if near else ""
+    return InvalidInput(
+        "searxng: no result came from the %s asked for (%s), only from %s: the instance ignores names it does not "
+        "know, shortcuts included, and runs its default engines%s"
+        % (option, ", ".join(names), ", ".join(others[:10]), hint),
+        provider="searxng",
+        detail_code=UNKNOWN_ENGINES if option == "engines" else UNKNOWN_CATEGORIES,
+    )

@@ -1,0 +1,47 @@
+"""The query syntax a SearXNG instance reads in ``q`` itself (``searx/query.py: RawTextQuery``).
+
+Every whitespace-separated word of the query is tried as one of these, wherever it stands:
+
+* ``!name`` / ``?name``: search only that engine or category (``!go``, ``!images``); it wins
+  over the ``engines``/``categories`` options;
+* ``:lang``: search in that language (``:de``); it wins over ``language``;
+* ``<N``: the instance's time limit, seconds below 100, milliseconds from 100 (``<3``, ``<850``);
+  it wins over ``timeout_limit``;
+* ``!!name``: an external bang: the instance answers with a redirect to that site's own
+  search (``!!g`` to Google) instead of results.
+
+A ``<N`` longer than the call's deadline would make the instance wait past it, so
+:func:`within_deadline` takes it out of the query and sends the smaller limit as
+``timeout_limit``. The other words are the user's to choose and are sent as they are (an
+external bang's redirect is refused, never followed: :mod:`.searxng`).
+"""
+
+import re
+from typing import Optional
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+#: The query's words and the whitespace between them (``re.split(r'(\s+)')`` as SearXNG splits it).
+_PARTS = re.compile(r"(\s+)")
+
+
+def _time_limit_s(word: str) -> Optional[float]:
+    """The seconds a ``<N`` word asks for (``searx/query.py: TimeoutParser``), else ``None``."""
+    digits = word[1:]
+    if not word.startswith("<") or not digits.isdecimal():  # "²".isdigit(), yet int("²") fails
+        return None
+    value = int(digits)
+    return float(value) if value < 100 else value / 1000.0
+
+
+def within_deadline(query: str, limit_s: float) -> tuple[str, float]:
+    """``(query, timeout_limit)`` for a query that may hold ``<N`` words: those words taken out
+    and the limit the smaller of ``limit_s`` and the last of them (the one the instance
+    would use); a query without one is returned as it is."""
+    parts = _PARTS.split(query)
+    asked = [_time_limit_s(part) for part in parts]
+    chosen = [seconds for seconds in asked if seconds is not None]
+    if not chosen:
+        return query, limit_s
+    kept = "".join(part for part, seconds in zip(parts, asked) if seconds is None)
+    return " ".join(kept.split()), min(limit_s, chosen[-1])

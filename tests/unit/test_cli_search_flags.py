@@ -67,3 +67,17 @@ def test_a_bad_option_is_invalid_input_with_exit_2(pair, capsys):
 def test_option_values_are_typed(searxng):
     assert main(["search", "q", "-b", "searxng", "--option", "pageno=3"]) == 0
     assert _sent(searxng)["pageno"] == "3"
+
+
+def test_an_option_value_is_read_as_its_declared_kind(searxng):
+    """``engines`` is a name list: a name that looks like a number stays a name (the guess by
+    the text's look made it the number 123, which the option refused)."""
+    assert main(["search", "q", "-b", "searxng", "--option", "engines=123", "--option", 'categories=["news"]']) == 0
+    assert (_sent(searxng)["engines"], _sent(searxng)["categories"]) == ("123", "news")
+
+
+def test_a_value_its_kind_refuses_gets_the_options_own_error(monkeypatch, capsys):
+    monkeypatch.setenv("SEARXNG_BASE_URL", BASE)
+    with responses.RequestsMock():  # refused before any request
+        assert main(["search", "q", "-b", "searxng", "--option", "pageno=two"]) == 2
+    assert "InvalidInput/bad_pageno" in capsys.readouterr().err

@@ -160,13 +160,24 @@ def backend_options(pairs: list[str]) -> dict[str, Any]:
                 % (key, close_match(key, known), ", ".join(sorted(known))),
                 detail_code=BAD_ARGUMENTS,
             )
-        options[key] = _option_value(key, text.strip())
+        options[key] = _option_value(key, text.strip(), registry.option_kinds(key))
     return options
 
 
-def _option_value(key: str, text: str) -> Any:
-    """A number, ``true``/``false`` or a flat JSON list as such; anything else as the text itself.
+def _option_value(key: str, text: str, kinds: set[str]) -> Any:
+    """The text of ``--option KEY=VALUE`` as the option's declared kind reads it: ``true``/``false``
+    for a ``bool``, a number for an ``int``, the text itself for a name list, a choice or a code
+    (a JSON list too for a name list); an option declared otherwise (or not by one kind) as the
+    text's own look: a number, ``true``/``false`` or a flat JSON list as such, anything else as
+    the text. What the kind refuses is refused by the backend's own check, with its detail code.
     A nested list (however deep) is ``InvalidInput(bad_arguments)``: no option takes one."""
+    kind = next(iter(kinds)) if len(kinds) == 1 else "any"
+    if kind in ("choice", "code") or (kind == "names" and not text.startswith("[")):
+        return text
+    if kind == "bool" and text not in ("true", "false"):
+        return text  # refused by the option's check, which names what it takes
+    if kind == "int" and not text.lstrip("-").isdigit():
+        return text
     if text in ("true", "false") or text[:1] in "[-0123456789" and text:
         try:
             value = json.loads(text)

@@ -250,6 +250,11 @@ def backend_options() -> list[str]:
     return sorted({option for cls in _engines() for option in cls.option_names()})
 
 
+def option_kinds(name: str) -> set[str]:
+    """The kinds (``Option.kind``) registered engines declare option ``name`` with (empty: none)."""
+    return {option.kind for cls in _engines() for option in cls.declared_options() if option.name == name}
+
+
 def _squeezed(text: str) -> str:
     return "".join(char for char in text.lower() if char.isalnum())
 

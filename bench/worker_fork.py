@@ -9,8 +9,9 @@ the worker's own cost per job. The same jobs then go through ``rq worker --burst
 
 - ``rq.worker.Worker`` (RQ's default): forks a fresh process for every job, which imports
   websearch_sync again and starts with empty process-wide state;
-- the same forking worker with websearch_sync imported before it forks (a worker class in a
-  module that imports it), to tell the fork's cost from the import's;
+- the same forking worker with websearch_sync's client and engines imported before it forks
+  (a worker class in a module that loads them: ``import websearch_sync`` alone loads little),
+  to tell the fork's cost from the import's;
 - ``rq.worker.SimpleWorker`` (the recipe's preloading worker): runs every job in the worker
   process, which imports websearch_sync once.
 
@@ -46,7 +47,14 @@ WORKERS = (
     ("preloading (rq.worker.SimpleWorker)", "rq.worker.SimpleWorker"),
 )
 #: The module of the second row's worker class, written to the workers' directory.
-PRELOADED_FORK = "import websearch_sync  # noqa: F401 - imported once, before each fork\nfrom rq.worker import Worker as PreloadedForkWorker\n"
+#: ``import websearch_sync`` alone loads little (the client, requests and the engines load on
+#: first use): reading ``search`` and asking for the jobs' backend loads what a job runs with.
+PRELOADED_FORK = (
+    "import websearch_sync\n"
+    "websearch_sync.search  # the client and requests, imported once, before each fork\n"
+    "websearch_sync.Settings.from_env()  # every engine's declarations: the engines\n"
+    "from rq.worker import Worker as PreloadedForkWorker\n"
+)
 WORKER_WAIT_S = 600.0  # bounded: a forked job costs about a second on a loaded machine
 
 

@@ -6,11 +6,9 @@ and one error vocabulary.
     1
 """
 
-from . import backends  # noqa: F401 - registers the built-in backends
-from .api import fetch, search
-from .client.search_client import SearchClient
+from typing import TYPE_CHECKING
+
 from .config import VERSION, Settings
-from .engine.registry import backend_names, load_plugins
 from .errors import (
     AuthError,
     BadGateway,
@@ -41,9 +39,25 @@ from .models import (
 
 __version__ = VERSION
 
-# Third-party backends (entry points in ``websearch_sync.backends``) register last,
-# once the whole package is importable for them.
-load_plugins()
+# What needs requests, lxml or an engine is imported when first read
+# (websearch_sync.engine.lazy); third-party backends (entry points in ``websearch_sync.backends``)
+# register when the registry is first asked about backends.
+if TYPE_CHECKING:
+    from .api import fetch, search
+    from .client.search_client import SearchClient
+    from .engine.registry import backend_names
+else:
+    from .engine.lazy import lazy_exports as _lazy_exports
+
+    __getattr__, __dir__ = _lazy_exports(
+        __name__,
+        {
+            "search": ".api",
+            "fetch": ".api",
+            "SearchClient": ".client.search_client",
+            "backend_names": ".engine.registry",
+        },
+    )
 
 __all__ = [
     "search",

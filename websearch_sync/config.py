@@ -7,6 +7,7 @@ reads it and lets keyword overrides win over it.
 
 import dataclasses
 import difflib
+import importlib
 import json
 import logging
 import os
@@ -32,6 +33,8 @@ DEFAULT_MAX_RESULTS = 5
 #: The one byte cap default: of a search response and of a fetched page.
 DEFAULT_MAX_BYTES = 5_000_000
 DEFAULT_MAX_RESPONSE_BYTES = DEFAULT_MAX_BYTES
+#: How many characters of a page fetch returns by default.
+DEFAULT_MAX_CHARS = 50_000
 
 #: Environment variables shared by every backend and by fetch: name -> (Settings field, meaning).
 SHARED_ENV_VARS: dict[str, tuple[str, str]] = {
@@ -94,22 +97,29 @@ class BackendCatalogue(Protocol):
         ...
 
 
-class _NoBackends:
-    """The catalogue before the registry is imported: no backend is known."""
+class _RegistryOnDemand:
+    """The catalogue until the registry is imported: the first question imports it (by
+    name: configuration stays importable without requests and the engines), and the
+    registry puts itself in this one's place."""
+
+    @staticmethod
+    def _registry() -> BackendCatalogue:
+        importlib.import_module("websearch_sync.engine.registry")  # calls use_backends
+        return _backends
 
     def names(self) -> list[str]:
-        return []
+        return self._registry().names()
 
     def closest(self, name: str) -> Optional[str]:
-        return None
+        return self._registry().closest(name)
 
     def read_settings(
         self, name: str, given: Mapping[str, Any], environ: Optional[Mapping[str, str]] = None
     ) -> dict[str, Any]:
-        return dict(given)
+        return self._registry().read_settings(name, given, environ)
 
 
-_backends: BackendCatalogue = _NoBackends()
+_backends: BackendCatalogue = _RegistryOnDemand()
 
 
 def use_backends(catalogue: BackendCatalogue) -> None:
@@ -310,6 +320,8 @@ def _json_object(text: str) -> Optional[dict[str, Any]]:
 def _check_providers(providers: Mapping[str, Mapping[str, Any]], endpoints: Mapping[str, Any]) -> None:
     """Check each known backend's ``providers`` section against its declared settings
     (``InvalidInput(bad_setting)``); a name no backend is registered under is logged."""
+    if not providers and not endpoints:
+        return  # nothing to check: the registry (and the engines) need not load
     known = _backends.names()
     for what, names in (("endpoints", endpoints), ("providers", providers)):
         for name in sorted(set(names) - set(known)):

@@ -17,6 +17,8 @@ TIME_RANGES = ("day", "week", "month", "year")
 #: What a search looks for: web pages (the default), news articles, images or videos (docs/verticals.md).
 VERTICALS = ("web", "news", "images", "videos")
 SAFE_SEARCH_LEVELS = ("off", "moderate", "strict")
+#: How a call with several backends uses them (the values of ``strategy``).
+STRATEGIES = ("fallback", "merge")
 
 #: The values of ``time_range``, ``safe_search``, ``extract_mode`` and ``strategy`` (a type checker
 #: catches ``time_range="weak"``; the call still checks them at run time).

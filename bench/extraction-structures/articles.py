@@ -231,4 +231,91 @@ ARTICLES = [
         "Varroa treatment should be finished by now in most areas. If your mite counts are still high, speak to the local bee inspector before using anything that is not approved for use at this time of year.",
         "Finally, clean and store the supers you have taken off. Wax moth larvae will ruin stored comb within weeks if it is left somewhere warm, so keep it cold, dry and sealed.",
     ]),
+    # ------------------------------------------------------------------ short article beside teaser cards
+    ("teasers-1", "teaser_run", "Library opening hours change from Monday", [
+        "From Monday the library will open at ten instead of nine on weekdays, and stay open until seven on Thursdays. The change follows a survey of readers last autumn.",
+    ]),
+    ("teasers-2", "teaser_run", "Road closed for bridge repairs", [
+        "The lane over the canal bridge will be closed to traffic for three weeks from the first of June while the parapet is rebuilt.",
+        "A signed diversion will run through the village centre. Pedestrians can still cross on a temporary walkway.",
+    ]),
+    ("teasers-3", "teaser_run", "Lost dog found safe after two nights on the moor", [
+        "A spaniel that went missing during a walk on Sunday was found on Tuesday morning, tired but unhurt, by a shepherd checking his flock near the reservoir. Her owners thanked everyone who helped to search.",
+    ]),
+    # ------------------------------------------------------------------ article in a column of teaser and link lists
+    ("column-lists-1", "column_lists", "New benches for the riverside walk", [
+        "Six new benches have been placed along the riverside walk between the weir and the old ferry steps. They were paid for by families who wanted to remember someone who loved the river.",
+        "Each bench carries a small brass plate. More places are available, and the town council says it will consider requests for the stretch beyond the boathouse next year.",
+    ]),
+    ("column-lists-2", "column_lists", "Choir celebrates fifty years of singing", [
+        "The village choir marked its fiftieth anniversary with a concert in the parish church on Saturday evening. Two of the founding members, both now in their eighties, sang in the front row.",
+        "The programme mixed the pieces the choir sang at its first concert with new arrangements written for the occasion by its musical director.",
+    ]),
+    # ------------------------------------------------------------------ sidebar-, header- and caption-classed boxes inside the article
+    ("inner-boxes-1", "inner_boxes", "Restoring a dry stone wall", [
+        "The wall along the top field had been falling down for years, a few stones at a time, until a whole section collapsed into the lane after the winter storms. We decided to rebuild it ourselves rather than replace it with a fence.",
+        "The first job was to take the fallen section apart completely and sort the stones by size. The big foundation stones go at the bottom, the through stones across the middle, and the smallest pieces are used as hearting to fill the gaps inside.",
+        "Building the wall back up took four weekends. Each course has to lean slightly inward, following a wooden frame set up at each end with a string line between them, so that the finished wall is narrower at the top than at the base.",
+        "The last step was to set the coping stones on edge along the top. They lock the wall together and shed the rain, and they are the part that walkers notice first.",
+    ]),
+    ("inner-boxes-2", "inner_boxes", "A winter count of the village hedgehogs", [
+        "Over the winter a group of neighbours has been counting the hedgehogs that visit their gardens. Each household put out a feeding station with a shallow tray of water and kept a note of every animal seen after dark.",
+        "The count found at least eleven different hedgehogs, told apart by the pattern of their spines in photographs taken by trail cameras. Several of them travelled between gardens more than half a mile apart in a single night.",
+        "To make that journey possible, residents have cut small holes at the base of their fences. A hole the size of a compact disc is enough for a hedgehog and too small for most pets.",
+    ]),
+    ("inner-boxes-3", "inner_boxes", "Learning to sharpen a hand saw", [
+        "An old hand saw that cuts badly is rarely worn out. More often the teeth have simply lost their points, or the set that bends them alternately to each side has been worn away by years of use.",
+        "To sharpen it, clamp the blade between two strips of wood in a vice, with the teeth just showing. File every other tooth from one side of the saw, then turn it round and file the rest from the other side, using the same number of strokes on each tooth.",
+        "Once the teeth are sharp, check the set by sighting along the blade. If the saw binds in the cut, the teeth need a little more set, which is done with a simple plier-like tool.",
+    ]),
+    # ------------------------------------------------------------------ blocks after the article's end
+    ("after-end-1", "after_end", "The orchard gets a new hedge", [
+        "Volunteers planted a new hedge along the north side of the community orchard over two frosty weekends in January. Nearly four hundred young plants went in, mostly hawthorn with hazel, field maple and dog rose mixed through them.",
+        "The hedge will shelter the apple trees from the wind and give nesting birds somewhere to live. It will be cut by hand every other winter, and laid in the traditional way once it is tall enough.",
+        "Spare plants were given away to anyone who wanted them for their own gardens, and the last few went to the primary school.",
+    ]),
+    ("after-end-2", "after_end", "Why the bus timetable changed", [
+        "Passengers on the route between the market town and the coast have noticed that the buses now leave ten minutes later in the morning. The operator says the change was made so that the first bus meets the early train at the junction.",
+        "The evening service has also been cut back by one journey. Very few people used the last bus, and the driver hours saved have been used to add an extra bus on Saturday afternoons, when demand is highest.",
+        "The operator will review the timetable again in the autumn and welcomes comments from passengers.",
+    ]),
+    ("after-end-3", "after_end", "Clearing the pond in the nature reserve", [
+        "The pond in the nature reserve had almost disappeared under reeds and fallen leaves. Over three days in October a team of volunteers waded in and cleared about half of the reeds, leaving the rest for wildlife.",
+        "The work is done in autumn because few creatures are breeding then. Everything removed was left on the bank for a couple of days so that any animals caught up in it could crawl back into the water.",
+        "Next spring the reserve warden will survey the pond for frogs, newts and dragonflies to see how they respond to the open water.",
+    ]),
+    # ------------------------------------------------------------------ a table layout where another cell has more text
+    ("table-cell-1", "table_cell", "Repairs to the village hall roof", [
+        "The village hall committee has agreed to go ahead with repairs to the roof after rain came through the ceiling of the small meeting room twice this winter.",
+        "A builder has quoted for replacing the slipped slates and the rotten timber along the valley gutter. Work should start in April and take about a fortnight, during which the hall will stay open.",
+        "The committee is applying for a grant to cover half of the cost and will hold a quiz night to raise the rest.",
+    ]),
+    ("table-cell-2", "table_cell", "Spring flower show results", [
+        "More than two hundred entries were shown at the spring flower show on Saturday, the highest number for many years. The daffodil classes were especially strong after a mild end to the winter.",
+        "The cup for the best exhibit in the show went to a first-time entrant for a bowl of miniature narcissi. The children's classes for a garden on a plate and a decorated egg were also well supported.",
+    ]),
+    # ------------------------------------------------------------------ <br> text in a table cell among other markup
+    ("table-br-cell-1", "table_br_cell", "Memories of the old forge", [
+        "My grandfather worked at the forge on the green from the age of fourteen until it closed in 1962. He shod the farm horses, mended ploughs and made gates for half the farms in the parish.",
+        "As a child I was allowed to work the bellows on Saturday mornings. The smell of the hot iron and the hiss when it went into the water trough are the things I remember most clearly.",
+        "The forge is a house now, but the iron ring for tying up horses is still set into the wall beside the door.",
+    ]),
+    ("table-br-cell-2", "table_br_cell", "Notes from the weather station, February", [
+        "February was mild and very wet. Rain fell on twenty-two days, and the total for the month was almost twice the long-term average for the station.",
+        "The highest temperature, fourteen degrees, was recorded on the nineteenth, and there were only three air frosts, all of them in the first week.",
+        "Strong winds on the twenty-sixth brought down several trees across the lanes to the north of the village. The highest gust measured at the station was fifty-eight miles an hour.",
+    ]),
+    # ------------------------------------------------------------------ content in CSS-hidden panels (not tabs)
+    ("hidden-panels-1", "hidden_panels", "Planting a wildflower meadow", [
+        "Turning part of a lawn into a wildflower meadow is easier than many people think, but it takes patience. The most important thing is to reduce the fertility of the soil, because rich soil lets grasses crowd out the flowers.",
+        "Start by cutting the grass very short in late summer and raking away the clippings. Then scratch the surface with a rake until about half of it is bare soil.",
+        "Sow a mix of native seed in early autumn, scattered by hand and walked in. Sowing yellow rattle with the mix helps, because it weakens the grasses around it.",
+        "In the first year, cut the meadow whenever it reaches ankle height. After that, cut it once a year in late summer and take the hay away.",
+    ]),
+    ("hidden-panels-2", "hidden_panels", "The story of the harbour light", [
+        "The first light on the harbour wall was a lantern hung from a wooden post in 1790, paid for by a charge on every ship that unloaded at the quay.",
+        "In 1854 it was replaced by the stone tower that still stands today. Its oil lamp was tended by a keeper who lived in the cottage at the landward end of the wall.",
+        "The light was converted to electricity in 1931 and has worked automatically since the last keeper retired. It is now looked after by the harbour commissioners.",
+        "Visitors can climb the tower on summer weekends, when volunteers from the local history society open it to the public.",
+    ]),
 ]

@@ -53,6 +53,45 @@ COMMENTS = [
 RELATED = ["Council approves new play area", "Spring fair raises record sum", "Letters: parking on the green",
            "Photo gallery: the carnival procession", "Planning application for old garage site"]
 
+TEASERS = [
+    ("Spring fair raises record sum", "Stalls, a dog show and a tug of war between the two pubs brought in more money for the school "
+     "than any fair before it, and the organisers are already planning next year's."),
+    ("Council approves new play area", "The play area behind the sports field will get new swings, a climbing frame and a ramp for "
+     "wheelchairs after councillors agreed the plans at their meeting on Tuesday night."),
+    ("Letters: parking on the green", "Readers write about cars left on the verge outside the shop, the state of the footpath to "
+     "the station and the sound of the church bells on Sunday mornings."),
+    ("Cricket club looks for new players", "The second eleven is short of players for the coming season, and the club is holding "
+     "open nets on Friday evenings for anyone who would like to give the game a try."),
+    ("Planning application for old garage site", "A developer wants to build eight houses on the site of the old garage, and "
+     "residents have until the end of the month to send their comments to the district council."),
+    ("Photo gallery: the carnival procession", "Floats, marching bands and hundreds of people in fancy dress filled the high "
+     "street for the carnival, and our photographers were there to capture the best moments."),
+    ("Surgery to open on Saturday mornings", "The health centre will open for booked appointments on Saturday mornings from next "
+     "month, after patients complained that they could not get time off work to see a doctor."),
+    ("Walking group heads for the hills", "The walking group's summer programme includes a long day on the ridge, a gentle stroll "
+     "along the canal and an evening walk ending with fish and chips by the harbour."),
+]
+AUTHOR_BIO = ("Sam Baker has written for the community pages since 2011. When not writing, Sam can usually be found on the "
+              "allotment, walking the dog on the common or arguing about the cricket at the club bar.")
+FACTS = ["Length of wall rebuilt: 40 metres", "Stone used: local limestone", "Time taken: four weekends",
+         "Helpers: nine volunteers"]
+BOX_TEXT = ("Want to learn more? The county wildlife trust runs free evening talks in the village hall through the winter, "
+            "and the library keeps a shelf of practical guides that can be borrowed for three weeks at a time.")
+CAPTION = ("Volunteers at work on Saturday morning, with the village in the background. Picture supplied by the "
+           "organisers, who would like to thank everyone who came along to help.")
+NOTICES = [
+    "The parish council meets on the second Tuesday of each month in the village hall at half past seven, and members "
+    "of the public are welcome to attend and to raise questions at the start of the meeting.",
+    "The mobile library calls at the green every other Wednesday between two and three in the afternoon. Large print "
+    "books and audio books can be ordered in advance from the main library.",
+    "Volunteer drivers are needed to take older residents to hospital appointments. Mileage is paid, and you can "
+    "offer as little as one morning a month. Please call the village office for details.",
+    "The recycling centre on the industrial estate has new opening hours and is now closed on Wednesdays and "
+    "Thursdays throughout the year, including bank holidays.",
+    "Lost property handed in at the village shop this month includes a child's blue bicycle helmet, a set of car "
+    "keys on a red fob and a pair of reading glasses in a brown case.",
+]
+
 
 def esc(text: str) -> str:
     return html.escape(text, quote=False)
@@ -210,11 +249,149 @@ def tabs(title: str, paras: List[str], i: int) -> str:
                  % (esc(title), tablist, panes))
 
 
+def _cards(style: int, count: int = 6) -> str:
+    """A run of teaser cards, each a linked headline and a summary paragraph."""
+    items = TEASERS[style % 3 : style % 3 + count]
+    if style % 3 == 0:
+        return '<div class="cards">%s</div>\n' % "".join(
+            '<div class="card"><h3>%s</h3><p>%s</p></div>\n' % (links([h]), esc(s)) for h, s in items)
+    if style % 3 == 1:
+        return '<section class="stream"><h2>Latest</h2><ul>%s</ul></section>\n' % "".join(
+            '<li><a href="/s%d"><h4>%s</h4></a><p>%s</p><span class="time">%d hours ago</span></li>\n'
+            % (n, esc(h), esc(s), n + 2) for n, (h, s) in enumerate(items))
+    return '<div class="grid">%s</div>\n' % "".join(
+        '<div class="grid-item"><div class="kicker">Community</div>%s<p class="dek">%s</p></div>\n' % (links([h]), esc(s))
+        for h, s in items)
+
+
+def teaser_run(title: str, paras: List[str], i: int) -> str:
+    """A short article (one or two short paragraphs) beside a run of teaser cards that hold
+    more text than it does."""
+    body = "".join("<p>%s</p>" % esc(p) for p in paras)
+    article = [
+        '<div class="story"><h1>%s</h1>%s</div>\n',
+        '<article><h1>%s</h1><div class="body">%s</div></article>\n',
+        '<main><div class="entry"><h2>%s</h2>%s</div>\n',
+    ][i % 3] % (esc(title), body)
+    return _page(title, i, article + _cards(i) + ("</main>" if i % 3 == 2 else ""))
+
+
+def column_lists(title: str, paras: List[str], i: int) -> str:
+    """A short article in a column that also holds teasers written without ``<p>`` (a headline
+    link and a summary line) and a list of links: the column has far more running text than
+    the article."""
+    if i % 2:
+        teasers = '<ul class="list">%s</ul>' % "".join(
+            "<li>%s<br><span>%s</span></li>\n" % (links([h]), esc(s)) for h, s in TEASERS)
+    else:
+        teasers = '<div class="list">%s</div>' % "".join(
+            '<div class="item">%s<div class="summary">%s</div></div>\n' % (links([h]), esc(s)) for h, s in TEASERS)
+    main = ('<div id="main-col"><div class="article"><h1>%s</h1>%s</div>\n<h3>In other news</h3>%s\n'
+            '<h3>Most read</h3><ul>%s</ul></div>'
+            % (esc(title), "".join("<p>%s</p>\n" % esc(p) for p in paras), teasers,
+               "".join("<li>%s</li>" % links([r]) for r in RELATED)))
+    return _page(title, i, main)
+
+
+def inner_boxes(title: str, paras: List[str], i: int) -> str:
+    """An article with boxes inside it that are not its text: a fact box classed as a
+    sidebar, an article header with a kicker, byline and share line, a photo caption."""
+    ps = ["<p>%s</p>\n" % esc(p) for p in paras]
+    if i % 3 == 0:
+        box = ('<div class="sidebar-box"><h4>Key facts</h4><ul>%s</ul><p>%s</p></div>\n'
+               % ("".join("<li>%s</li>" % esc(f) for f in FACTS), esc(BOX_TEXT)))
+        main = '<div class="post-content"><h1>%s</h1>%s%s%s</div>' % (esc(title), ps[0], box, "".join(ps[1:]))
+    elif i % 3 == 1:
+        header = ('<div class="article-header"><span class="kicker"><a href="/news">Nature</a></span><h1>%s</h1>'
+                  '<div class="meta">By Sam Baker, community reporter | 12 March | 4 minute read</div>'
+                  '<div class="share">Share this story with friends and neighbours: Facebook, Twitter, Email</div></div>\n'
+                  % esc(title))
+        photo = '<div class="photo"><img src="/p.jpg" alt=""><div class="photocaption">%s</div></div>\n' % esc(CAPTION)
+        main = '<div class="article">%s%s%s%s</div>' % (header, ps[0], photo, "".join(ps[1:]))
+    else:
+        figure = '<figure><img src="/p.jpg" alt=""><figcaption>%s</figcaption></figure>\n' % esc(CAPTION)
+        box = '<div class="articleSidebar"><h3>Did you know?</h3><p>%s</p></div>\n' % esc(BOX_TEXT)
+        main = '<div class="entry"><h1>%s</h1>%s%s%s%s</div>' % (esc(title), figure, ps[0], "".join(ps[1:2]) + box,
+                                                                 "".join(ps[2:]))
+    return _page(title, i, main)
+
+
+def after_end(title: str, paras: List[str], i: int) -> str:
+    """An article whose container goes on after its last paragraph: an author box and a
+    copyright line, a run of teasers, or footer-like lines."""
+    ps = "".join("<p>%s</p>\n" % esc(p) for p in paras)
+    if i % 3 == 0:
+        after = ('<div class="author-box"><img src="/a.jpg" alt=""><h4>About the author</h4><p>%s</p></div>\n'
+                 '<p class="copyright">%s</p>' % (esc(AUTHOR_BIO), esc(FOOTER)))
+    elif i % 3 == 1:
+        after = '<div class="more-stories"><h3>More from this section</h3>%s</div>' % "".join(
+            '<div><h4>%s</h4><p>%s</p></div>\n' % (links([h]), esc(s)) for h, s in TEASERS[:4])
+    else:
+        after = ('<p>Posted by the editor at 10:42 in Local news | Permalink</p>\n'
+                 '<p>Share this: Facebook | Twitter | Email | Print this page</p>\n'
+                 '<p>Copyright 2016 the publishers. All rights reserved. This material may not be published, '
+                 'broadcast, rewritten or redistributed without permission.</p>')
+    return _page(title, i, '<div class="post"><h1>%s</h1>\n%s%s</div>' % (esc(title), ps, after))
+
+
+def table_cell(title: str, paras: List[str], i: int) -> str:
+    """A layout table whose article cell holds less text than a noticeboard cell beside it
+    (notices in ``<p>``, one per paragraph)."""
+    site = SITES[i % 5]
+    notices = "".join("<p>%s</p>" % esc(n) for n in NOTICES)
+    article = ('<td valign="top" class="main"><h2>%s</h2>%s</td>'
+               % (esc(title), "".join("<p>%s</p>" % esc(p) for p in paras)))
+    side = '<td valign="top" width="240"><h3>Noticeboard</h3>%s</td>' % notices
+    middle = article + "\n" + side if i % 2 else side + "\n" + article
+    return (head(title, site) + '<body><table width="100%%" cellspacing="0"><tr><td colspan="3">%s</td></tr>\n'
+            '<tr><td width="140" valign="top">%s</td>\n%s</tr>\n<tr><td colspan="3"><small>%s</small></td></tr>'
+            '</table></body></html>\n' % (esc(site), links(NAV), middle, esc(FOOTER)))
+
+
+def table_br_cell(title: str, paras: List[str], i: int) -> str:
+    """``<br>`` text in a table cell mixed with other markup: a heading and a date line above
+    it, single ``<br>`` line breaks inside paragraphs, an image between paragraphs and, in a
+    neighbouring cell, ``<br>``-separated link lists."""
+    site = SITES[i % 5]
+    lines = []
+    for n, p in enumerate(paras):
+        half = p.find(". ") + 1
+        lines.append("%s<br>\n%s" % (esc(p[:half]), esc(p[half:].strip())) if half and n % 2 == 0 else esc(p))
+    text = '<br><br>\n<img src="/pic.jpg" alt=""><br><br>\n'.join(["<br><br>\n".join(lines[:2])] + lines[2:])
+    cell = ('<td valign="top"><b><font size="4">%s</font></b><br>\n<i>Added 3 March</i><br><br>\n%s</td>'
+            % (esc(title), text))
+    if i % 2:
+        cell = cell.replace('<td valign="top">', '<td valign="top"><div align="left"><font face="Verdana" size="2">', 1)
+        cell = cell.replace("</td>", "</font></div></td>")
+    side = '<td valign="top" width="180">%s<br><br>%s</td>' % (links(SIDEBAR_LINKS), links(RELATED))
+    return (head(title, site) + '<body><table width="760"><tr><td colspan="2"><font size="6">%s</font><br>%s</td></tr>\n'
+            '<tr>%s\n%s</tr>\n<tr><td colspan="2"><small>%s</small></td></tr></table></body></html>\n'
+            % (esc(site), links(NAV, " | "), cell, side, esc(FOOTER)))
+
+
+def hidden_panels(title: str, paras: List[str], i: int) -> str:
+    """An article whose later paragraphs sit in panels hidden by CSS that are not tabs: a
+    "read more" expander, or the pages of a paginated article."""
+    ps = ["<p>%s</p>\n" % esc(p) for p in paras]
+    if i % 2 == 0:
+        main = ('<div class="story"><h1>%s</h1>%s<a href="#" class="more-link">Continue reading</a>\n'
+                '<div class="more-text" style="display:none">%s</div></div>' % (esc(title), "".join(ps[:2]), "".join(ps[2:])))
+    else:
+        pages = "".join('<div class="page" id="page%d"%s>%s</div>\n'
+                        % (n + 1, "" if n == 0 else ' style="display: none;"', "".join(ps[2 * n : 2 * n + 2]))
+                        for n in range(2))
+        main = ('<div class="story"><h1>%s</h1>%s<div class="pager"><a href="#page1">1</a> <a href="#page2">2</a> '
+                '<a href="#page2">Next page</a></div></div>' % (esc(title), pages))
+    return _page(title, i, main)
+
+
 TEMPLATES: Dict[str, Callable[[str, List[str], int], str]] = {
     "table_rows": table_rows, "table_cells": table_cells, "table_split": table_split, "table_br": table_br,
     "table_row_split": table_row_split, "br_text": br_text,
     "div_text": div_text, "unclosed_title": unclosed_title, "stray_html_end": stray_html_end,
     "unclosed_head": unclosed_head, "comments_inside": comments_inside, "short_boxes": short_boxes, "tabs": tabs,
+    "teaser_run": teaser_run, "column_lists": column_lists, "inner_boxes": inner_boxes, "after_end": after_end,
+    "table_cell": table_cell, "table_br_cell": table_br_cell, "hidden_panels": hidden_panels,
 }
 
 

@@ -10,8 +10,9 @@ from clocks import FakeClock
 from faults import respond, sequence
 from servers import FaultServer, json_results
 
-from websearch_sync.cli import main, search_cmd
+from websearch_sync.cli import main
 from websearch_sync.cli.batch import run_batch
+from websearch_sync.client.search_client import SearchClient
 
 
 def batch(tmp_path, lines, *extra):
@@ -61,14 +62,14 @@ def test_progress_lines_come_every_interval_with_counts_and_rate(capsys):
 
 
 def test_ctrl_c_prints_the_counts(tmp_path, monkeypatch, capsys):
-    real_search = search_cmd.SearchClient.search
+    real_search = SearchClient.search
 
     def search(self, query, **options):
         if query == "stop":
             raise KeyboardInterrupt
         return real_search(self, query, **options)
 
-    monkeypatch.setattr(search_cmd.SearchClient, "search", search)
+    monkeypatch.setattr(SearchClient, "search", search)
     assert main(batch(tmp_path, ["one", "two", "stop", "four", "five"])) == 130
     captured = capsys.readouterr()
     assert len(captured.out.splitlines()) == 2

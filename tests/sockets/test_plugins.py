@@ -324,3 +324,30 @@ def test_a_plugin_parse_of_the_wrong_shape_is_a_typed_error_naming_it(shape):
         unregister("shaped_plugin")
     assert caught.value.detail_code == "bad_parse_result" and caught.value.provider == "shaped_plugin"
     assert "shaped_plugin" in caught.value.message
+
+
+SLOW_PLUGIN_SOURCE = (
+    "import time\n"
+    "from websearch_sync import SearchClient, search  # the whole package, from a plugin's own import\n"
+    "time.sleep(0.5)  # a slow import: another thread asks the registry meanwhile\n"
+) + PLUGIN_SOURCE.split('"""', 2)[2]
+
+
+def test_plugins_load_at_the_first_question_and_every_thread_sees_them(tmp_path):
+    """Plugins load when the registry is first asked (not by ``import websearch_sync``), a plugin
+    may import the public names, and a thread asking while they load waits for them."""
+    _distribution(tmp_path, "demo_search", "demo_search", SLOW_PLUGIN_SOURCE, "demo = demo_search:DemoSearch\n")
+    code = """
+import json, sys, threading, websearch_sync as ws
+imported = "demo_search" in sys.modules
+seen = []
+threads = [threading.Thread(target=lambda: seen.append("demo" in ws.backend_names())) for _ in range(2)]
+for thread in threads:
+    thread.start()
+for thread in threads:
+    thread.join()
+print(json.dumps([imported, seen]))
+"""
+    done = _run(tmp_path, code)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [False, [True, True]], done.stderr

@@ -11,7 +11,7 @@ from clocks import FakeClock
 
 import websearch_sync as ws
 from websearch_sync.cli import main
-from websearch_sync.client.selection import KEYLESS_CHAIN, auto_backends
+from websearch_sync.client.selection import auto_backends, keyless_chain
 from websearch_sync.engine import registry
 from websearch_sync.tool import call_tool
 
@@ -52,20 +52,20 @@ def hosts(mock):
 
 
 def test_auto_without_keys_is_the_keyless_chain_in_its_documented_order():
-    assert KEYLESS_CHAIN == ("ddg_html", "bing_html", "mojeek_html", "yahoo_html", "ddg_lite")
-    assert auto_backends(ws.Settings()) == list(KEYLESS_CHAIN)
+    assert keyless_chain() == ("ddg_html", "bing_html", "mojeek_html", "yahoo_html", "ddg_lite")
+    assert auto_backends(ws.Settings()) == list(keyless_chain())
     assert "wikipedia" not in auto_backends(ws.Settings(), "en-US")
     assert "baidu_html" not in auto_backends(ws.Settings(), "en-US")
 
 
 @pytest.mark.parametrize("locale", ["zh", "zh-CN", "zh_TW", "zh-Hant-TW"])
 def test_a_chinese_locale_puts_baidu_first_among_the_keyless_engines(locale):
-    assert auto_backends(ws.Settings(), locale) == ["baidu_html"] + list(KEYLESS_CHAIN)
+    assert auto_backends(ws.Settings(), locale) == ["baidu_html"] + list(keyless_chain())
 
 
 def test_configured_api_backends_come_before_the_keyless_chain():
     settings = ws.Settings(providers={"brave": {"api_key": "brave-key-123"}})
-    assert auto_backends(settings) == ["brave"] + list(KEYLESS_CHAIN)
+    assert auto_backends(settings) == ["brave"] + list(keyless_chain())
 
 
 def test_a_chinese_call_through_the_client_asks_baidu_first():
@@ -128,7 +128,7 @@ def test_when_every_engine_is_blocked_the_call_fails_with_a_block_naming_all():
                 client.search("javascript tutorial")
         assert len(mock.calls) == 5
     assert info.value.detail_code == "captcha_required"
-    assert sorted([info.value.provider] + [e.provider for e in info.value.errors]) == sorted(KEYLESS_CHAIN)
+    assert sorted([info.value.provider] + [e.provider for e in info.value.errors]) == sorted(keyless_chain())
 
 
 # -- merge, tool, CLI ------------------------------------------------------------------------------
@@ -197,7 +197,7 @@ def test_each_keyless_engine_its_settings_and_its_detail_codes_are_documented(na
 
 def test_the_documented_chain_is_the_chain():
     client_doc = (FIXTURES.parent / "docs" / "client.md").read_text(encoding="utf-8")
-    assert " → ".join("`%s`" % name for name in KEYLESS_CHAIN) in client_doc
+    assert " → ".join("`%s`" % name for name in keyless_chain()) in client_doc
 
 
 # -- each engine by name: in code, from the environment, on the command line -------------------------

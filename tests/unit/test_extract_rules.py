@@ -51,6 +51,12 @@ def _clean(html, rules, title=None):
 
 BLOCK_CASES = {
     "article.title": ("<h1>Rivers of Europe</h1>" + PARAGRAPH, "Rivers of Europe", {"title": "Rivers of Europe"}),
+    # a layout table's cell opens with the title in bold, no heading
+    "article.title_line": (
+        "<div><b><font size='4'>Rivers of Europe</font></b><br>Added 3 March<br>" + PARAGRAPH + "</div>",
+        "Rivers of Europe",
+        {"title": "Rivers of Europe"},
+    ),
     "article.labels": (PARAGRAPH + "<p>Advertisement</p>", "Advertisement", {}),
     "article.dates": (PARAGRAPH + "<p>Updated at 1:23 p.m. EST Nov. 19, 2019</p>", "Updated at", {}),
     "article.link_leads": (PARAGRAPH + "<p>Related: <a href='/x'>Another story</a> and more</p>", "Related:", {}),
@@ -63,6 +69,18 @@ BLOCK_CASES = {
         "<p>Text of the paragraph <span><a href='/a'>one</a> <a href='/b'>two</a> "
         "<a href='/c'>three</a></span> and more text of it, long enough.</p>" + PARAGRAPH,
         "one two three",
+        {},
+    ),
+    "article.meta_lines": (
+        PARAGRAPH * 2 + "<p>Posted by the editor at 10:42 | Permalink</p><p>Copyright 2016 the publishers.</p>",
+        "Copyright 2016",
+        {},
+    ),
+    # a fact box classed as a sidebar inside the article (camelCase split)
+    "article.inner_boxes": (
+        PARAGRAPH * 2 + "<div class='articleSidebar'><h3>Did you know?</h3><p>The library lends "
+        "practical guides for three weeks at a time.</p></div>" + PARAGRAPH,
+        "practical guides",
         {},
     ),
     # a compound class word ("commentlist") names a comment thread inside the article
@@ -146,6 +164,14 @@ PAGE_CASES = {
         "ten until five.</p></div></div></body></html>",
         "Opening hours",
     ),
+    # the rest of the article sits in a "continue reading" panel hidden by CSS (not a tab)
+    "page.hidden_prose": (
+        "<html><body><div class='story'>" + PARAGRAPH * 2 + "<div class='more-text' style='display:none'>"
+        "<p>The second half of the story, hidden until the reader clicks to continue reading, with "
+        "sentences enough to be a long paragraph of the article, and a clause or two more to be sure of it.</p>"
+        "</div></div></body></html>",
+        "The second half of the story",
+    ),
     # readability keeps one short notice of this page; the main region holds the post
     "recovery.tiny": (LIST_POST, "Printing now supports page ranges"),
     # without the repair, libxml2 reads the page after an unclosed <title> as the title
@@ -203,6 +229,50 @@ REMOVAL_CASES = {
         "<div class='article'><h1>Road closed for resurfacing</h1>" + PARAGRAPH + "</div>"
         "<div class='about-us'><h3>About us</h3><p>" + ABOUT + "</p></div></div></body></html>",
         "independent community website",
+    ),
+    # a layout table's noticeboard cell before the article's cell: readability keeps both
+    "readability.title_start": (
+        "<html><head><title>Road closed for resurfacing | Town news</title></head><body><table><tr><td>"
+        "<h3>Noticeboard</h3>"
+        + "".join(
+            "<p>Notice %d: the mobile library calls at the green every other Wednesday, two to three.</p>" % n
+            for n in range(4)
+        )
+        + "</td><td class='content'><h2>Road closed for resurfacing</h2>"
+        + PARAGRAPH * 3
+        + "</td></tr></table></body></html>",
+        "Notice 2",
+    ),
+    # the article's container goes on with a run of teaser cards (readability keeps their
+    # summaries and drops their headline links)
+    "article.teaser_runs": (
+        "<html><head><title>Road closed for resurfacing | Town news</title></head><body><div class='post'>"
+        "<h1>Road closed for resurfacing</h1>"
+        + PARAGRAPH * 2
+        + "<div class='more'><h3>More stories</h3>"
+        + "".join(
+            "<div><h4><a href='/s%d'>Other story %d</a></h4><p>Summary of other story %d, a sentence about "
+            "something else that happened in the town this week.</p></div>" % (n, n, n)
+            for n in range(4)
+        )
+        + "</div></div></body></html>",
+        "Summary of other story 2",
+    ),
+    # a short article from its title heading on, in a column of teasers written without <p>
+    # (running text for the main region, none for readability): the fragment recovery would
+    # widen it to the column
+    "recovery.titled": (
+        "<html><head><title>Road closed for resurfacing | Town news</title></head><body><div id='col'>"
+        "<div class='article'><h1>Road closed for resurfacing</h1>"
+        + PARAGRAPH
+        + "</div><ul class='list'>"
+        + "".join(
+            "<li><a href='/s%d'>Story %d</a><br><span>Teaser %d, a line about another story of the site.</span></li>"
+            % (n, n, n)
+            for n in range(20)
+        )
+        + "</ul></div></body></html>",
+        "Teaser 3",
     ),
 }
 

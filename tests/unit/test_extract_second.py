@@ -54,3 +54,28 @@ def test_without_the_extra_extraction_is_unchanged(monkeypatch):
     assert extract_html(LINKED_PAGE, mode="text") == extract_html(
         LINKED_PAGE, mode="text", rules=DEFAULT_RULES - {"recovery.second_opinion"}
     )
+
+
+SUMMARY = (
+    "<div class='card'><h3><a href='/s{0}'>Other story {0}</a></h3><p>Summary of other story {0}, a sentence "
+    "about something else that happened in the town this week, with enough words to read as prose.</p></div>"
+)
+# A short article from its title heading on (readability selects it) beside a run of teaser
+# cards holding far more text: near-empty against the page, yet the whole article.
+SHORT_ARTICLE_PAGE = (
+    "<html><head><title>Library opening hours change | Town news</title></head><body>"
+    "<div class='story'><h1>Library opening hours change</h1><p>From Monday the library opens at ten "
+    "instead of nine on weekdays and stays open until seven on Thursdays, after a survey of readers.</p></div>"
+    "<div class='cards'>" + "".join(SUMMARY.format(n) for n in range(12)) + "</div></body></html>"
+)
+
+
+def test_a_short_article_from_its_title_on_is_not_replaced():
+    pytest.importorskip("trafilatura")
+    result = extract_html(SHORT_ARTICLE_PAGE, mode="text")
+    assert result.extractor == "readability"
+    assert "stays open until seven" in result.text and "other story 3" not in result.text
+    # without both, trafilatura replaces it (without recovery.titled alone, the main region does)
+    off = {"recovery.titled", "article.teaser_runs"}
+    without = extract_html(SHORT_ARTICLE_PAGE, mode="text", rules=DEFAULT_RULES - off)
+    assert without.extractor == "trafilatura" and "other story 3" in without.text

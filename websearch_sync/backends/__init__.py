@@ -1,8 +1,10 @@
 """Search backends: one small module per service, registered by name.
 
 Each module here is an engine (the shared plumbing they build on is
-``websearch_sync.engine``); importing this package registers every backend class its
-modules define.
+``websearch_sync.engine``). The registry knows them from a static table
+(``websearch_sync.engine.builtin``) and imports an engine's module the first time that
+engine is used; importing this package imports none of them, nor the kit below until
+one of its names is read.
 
 The plugin API and engine kit for third-party backends (see docs/backends.md, "Writing a
 backend"): subclass :class:`Backend` (or :class:`HtmlEngine` for a results page,
@@ -15,31 +17,7 @@ engines are made of (the block walker, link and date readers, bot walls) are exp
 here too, so an outside engine costs what a built-in one does.
 """
 
-from ..engine.base import Backend, dig, page_number, split_locale
-from ..engine.html_engine import HtmlEngine
-from ..engine.html_parsing import (
-    Block,
-    PartTest,
-    attribute,
-    classes,
-    dated_item,
-    elements,
-    first_of,
-    has_class,
-    leading_date,
-    parse_fragment,
-    region,
-    text_of,
-    walk_blocks,
-)
-from ..engine.json_api import JsonApiBackend as JsonApiEngine
-from ..engine.option import PAGENO, Option
-from ..engine.registry import register_package
-from ..engine.setting import Setting
-from ..models import ParseResult, SearchParams
-from ..net.botwall import BotWall
-from ..net.transport import HttpResponse, RequestSpec
-from ..net.urls import host_in, result_url, url_parts
+from typing import TYPE_CHECKING
 
 __all__ = [
     "Backend",
@@ -74,4 +52,72 @@ __all__ = [
     "dig",
 ]
 
-register_package(__name__)
+if TYPE_CHECKING:
+    from ..engine.base import Backend, dig, page_number, split_locale
+    from ..engine.html_engine import HtmlEngine
+    from ..engine.html_parsing import (
+        Block,
+        PartTest,
+        attribute,
+        classes,
+        dated_item,
+        elements,
+        first_of,
+        has_class,
+        leading_date,
+        parse_fragment,
+        region,
+        text_of,
+        walk_blocks,
+    )
+    from ..engine.json_api import JsonApiBackend as JsonApiEngine
+    from ..engine.option import PAGENO, Option
+    from ..engine.setting import Setting
+    from ..models import ParseResult, SearchParams
+    from ..net.botwall import BotWall
+    from ..net.transport import HttpResponse, RequestSpec
+    from ..net.urls import host_in, result_url, url_parts
+else:
+    from ..engine.lazy import lazy_exports as _lazy_exports
+
+    _PARSING = "..engine.html_parsing"
+    __getattr__, __dir__ = _lazy_exports(
+        __name__,
+        {
+            "Backend": "..engine.base",
+            "dig": "..engine.base",
+            "page_number": "..engine.base",
+            "split_locale": "..engine.base",
+            "HtmlEngine": "..engine.html_engine",
+            "JsonApiEngine": "..engine.json_api:JsonApiBackend",
+            "Setting": "..engine.setting",
+            "Option": "..engine.option",
+            "PAGENO": "..engine.option",
+            "ParseResult": "..models",
+            "SearchParams": "..models",
+            "BotWall": "..net.botwall",
+            "HttpResponse": "..net.transport",
+            "RequestSpec": "..net.transport",
+            "host_in": "..net.urls",
+            "result_url": "..net.urls",
+            "url_parts": "..net.urls",
+            **dict.fromkeys(
+                (
+                    "Block",
+                    "PartTest",
+                    "attribute",
+                    "classes",
+                    "dated_item",
+                    "elements",
+                    "first_of",
+                    "has_class",
+                    "leading_date",
+                    "parse_fragment",
+                    "region",
+                    "text_of",
+                    "walk_blocks",
+                ),
+                _PARSING,
+            ),
+        },
+    )

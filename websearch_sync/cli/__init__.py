@@ -6,7 +6,10 @@ failure (Timeout, NetworkError), 5 any other failure (BadGateway, WebParseError,
 WebProviderError, ToolNotFound), 130 interrupted, 141 stdout closed by its reader.
 
 Each sub-command lives in its own module with ``add_parser(subparsers)``; the
-parser it adds carries the function to run (``set_defaults(run=...)``).
+parser it adds carries the function to run (``set_defaults(run=...)``). Building the
+parser imports nothing heavy (``--help`` and ``--version`` answer without requests,
+lxml or an engine): what a command runs with is imported by the function
+that runs it.
 """
 
 import argparse
@@ -14,10 +17,8 @@ import io
 import os
 import sys
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Callable, Optional, TextIO
 
-from ..backends.stub import offline_warning_given
 from ..config import VERSION as __version__
 from ..errors import WebSearchError
 from . import backends_cmd, contract_cmd, fetch_cmd, mcp_cmd, search_cmd, state_cmd
@@ -53,9 +54,10 @@ INSTALLED_DOCS = ("share", "doc", "websearch-sync")
 def docs_location() -> str:
     """Where this installation's documentation is: the pages pip installed beside the package
     (``<prefix>/share/doc/websearch-sync``), else the ``docs/`` folder of a checkout."""
-    for folder in (Path(sys.prefix, *INSTALLED_DOCS), Path(__file__).resolve().parents[2] / "docs"):
-        if (folder / "cli.md").is_file():
-            return str(folder)
+    checkout = os.path.dirname(os.path.dirname(os.path.dirname(os.path.realpath(__file__))))
+    for folder in (os.path.join(sys.prefix, *INSTALLED_DOCS), os.path.join(checkout, "docs")):
+        if os.path.isfile(os.path.join(folder, "cli.md")):  # os.path, not pathlib: --help and --version stay cheap
+            return folder
     return "the docs/ folder of the source repository"
 
 
@@ -83,12 +85,14 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     stdout carries a protocol (``mcp``). A reader that closes the
     pipe (``| head -1``) ends the command quietly with status 141.
     """
-    offline_warning_given()  # the commands say it themselves when results come from the offline stub
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
     except SystemExit as exc:  # argparse: --help/--version (0) or usage error (2)
         return int(exc.code or 0)
+    from ..backends.stub import offline_warning_given
+
+    offline_warning_given()  # the commands say it themselves when results come from the offline stub
     if getattr(args, "protocol_on_stdout", False):  # mcp: stdout carries a protocol, not text for a terminal
         return _run(args)
     stdout, stderr = sys.stdout, sys.stderr

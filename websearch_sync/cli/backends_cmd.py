@@ -2,17 +2,17 @@
 
 import argparse
 import sys
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 from ..config import Settings
-from ..engine import registry
-from ..engine.base import Backend
 from ..engine.option import by_declaration
 from ..errors import InvalidInput
 from ..net import browser
 from ..net.browser import EXTRA_HINT, resolve_impersonate
-from ..net.urls import shown_url
 from .output import EXIT_OK, add_impersonate, json_text
+
+if TYPE_CHECKING:  # the engines (and requests) load when the command runs, not for --help
+    from ..engine.base import Backend
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -40,6 +40,8 @@ def transport_of(kind: str, profile: str) -> str:
 
 def backend_rows(settings: Settings) -> list[dict[str, Any]]:
     """One row per registered backend (environment variable names only, never values)."""
+    from ..engine import registry
+
     profile = resolve_impersonate(settings.impersonate)
     rows = []
     for name in registry.backend_names():
@@ -67,9 +69,11 @@ def backend_rows(settings: Settings) -> list[dict[str, Any]]:
     return rows
 
 
-def endpoint_of(backend: Backend) -> Optional[str]:
+def endpoint_of(backend: "Backend") -> Optional[str]:
     """Where ``backend``'s requests go with these settings, as messages show a URL (no user
     info, no query: where credentials travel); ``None`` when offline or not configured."""
+    from ..net.urls import shown_url
+
     if backend.kind == "offline":
         return None
     try:
@@ -81,6 +85,8 @@ def endpoint_of(backend: Backend) -> Optional[str]:
 def option_rows(name: str) -> list[dict[str, Any]]:
     """The options backend ``name`` declares, each distinct declaration once with the
     verticals whose engines declare it (``--json``'s ``options``, docs/backends.md's table)."""
+    from ..engine import registry
+
     engines = [
         (vertical, registry.backend_class(name, vertical).declared_options())
         for vertical in registry.verticals_of(name)

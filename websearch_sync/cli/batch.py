@@ -15,12 +15,14 @@ import sys
 import threading
 from collections.abc import Generator
 from contextlib import closing
-from typing import Any, Callable, Optional, TextIO
+from typing import TYPE_CHECKING, Any, Callable, Optional, TextIO
 
 from ..client.clock import SYSTEM_CLOCK, Clock
-from ..client.search_client import SearchClient
 from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
 from .output import EXIT_OK, exit_status, json_text, offline_notice, terminal_text
+
+if TYPE_CHECKING:  # the search command imports the client when it runs
+    from ..client.search_client import SearchClient
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -180,7 +182,7 @@ def done_queries(path: str) -> set[str]:
 
 
 def run_batch(
-    client: SearchClient,
+    client: "SearchClient",
     queries: list[str],
     options: dict[str, Any],
     out: TextIO,

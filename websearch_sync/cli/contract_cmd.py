@@ -18,9 +18,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..config import Settings
-from ..contract.cases import count_provenances, count_statuses, describe, orphan_files, run_cases, write_golden
-from ..contract.livecheck import check_live
-from ..contract.recording import record_case
 from ..errors import WebSearchError
 from ..models import VERTICALS
 from .output import EXIT_OK, error_line, exit_status, int_arg, json_text
@@ -89,6 +86,9 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 def run_record(args: argparse.Namespace) -> int:
     """Record one live search as a fixture case."""
+    from ..contract.cases import describe
+    from ..contract.recording import record_case
+
     try:
         result = record_case(
             args.backend,
@@ -143,6 +143,8 @@ def _indent(lines: Sequence[str]) -> list[str]:
 
 def _verdict_lines(result: Any, width: int) -> list[str]:
     """The verdict line of one replayed case, then its diff (for DRIFT and ERROR)."""
+    from ..contract.cases import describe
+
     summary = describe(result.outcome) if result.outcome is not None else (result.diff[0] if result.diff else "")
     if result.status == "DRIFT" and result.golden is not None:
         summary = "%s (golden: %s)" % (summary, describe(result.golden))
@@ -154,6 +156,8 @@ def _verdict_lines(result: Any, width: int) -> list[str]:
 
 def _note_orphans(fixtures: str, backend: Any) -> None:
     """A note for each fixture file that belongs to no case (of ``backend``, if given)."""
+    from ..contract.cases import orphan_files
+
     for path in orphan_files(fixtures):
         if backend is None or path.parent.name == backend:
             sys.stdout.write("note: %s belongs to no case\n" % path)
@@ -161,6 +165,8 @@ def _note_orphans(fixtures: str, backend: Any) -> None:
 
 def run_verify(args: argparse.Namespace) -> int:
     """Replay every case and print the verdicts."""
+    from ..contract.cases import count_provenances, count_statuses, run_cases, write_golden
+
     results = run_cases(args.fixtures, args.backend)
     width = max(len(r.case.case_id) for r in results)
     out = sys.stdout
@@ -200,6 +206,8 @@ def _structure_text(check: Any) -> str:
 
 def run_check_live(args: argparse.Namespace) -> int:
     """Run live queries and report how each went."""
+    from ..contract.livecheck import check_live
+
     checks = check_live(
         args.backend,
         args.queries,

@@ -3,10 +3,7 @@
 import argparse
 import sys
 
-from ..client.search_client import SearchClient
-from ..config import Settings
-from ..reader.page import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS
-from ..tool import format_results
+from ..config import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, Settings
 from .output import EXIT_OK, add_impersonate, int_arg, json_text
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -52,6 +49,9 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 def run(args: argparse.Namespace) -> int:
     """Fetch the page and print it."""
+    from ..client.search_client import SearchClient
+    from ..tool import format_results
+
     settings = Settings.from_env(impersonate=args.impersonate) if args.impersonate else None
     with SearchClient(cache_ttl_s=0, settings=settings) as client:
         result = client.fetch(

@@ -10,13 +10,9 @@ import logging
 import sys
 from typing import Any
 
-from ..backends.stub import OFFLINE_WARNING
-from ..client.search_client import STRATEGIES, SearchClient
-from ..client.selection import default_backends
 from ..config import Settings
-from ..engine import registry
-from ..mcp import DEFAULT_MAX_CONCURRENT, CancellableClock, McpTools, require_mcp, serve_stdio
-from ..mcp.tools import DEFAULT_REPEAT_WINDOW_S
+from ..mcp import DEFAULT_MAX_CONCURRENT, DEFAULT_REPEAT_WINDOW_S
+from ..models import STRATEGIES
 from .output import EXIT_OK, int_arg
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -108,12 +104,19 @@ def _client_options(args: argparse.Namespace) -> dict[str, Any]:
 
 def offline_default(settings: Settings) -> list[str]:
     """The offline backends (the stub) among the backends ``settings`` search with."""
+    from ..client.selection import default_backends
+    from ..engine import registry
+
     names = [name for name in default_backends(settings) if name != "auto"]
     return [name for name in names if registry.backend_class(name).kind == "offline"]
 
 
 def run(args: argparse.Namespace) -> int:
     """Serve until the MCP client closes stdin."""
+    from ..backends.stub import OFFLINE_WARNING
+    from ..client.search_client import SearchClient
+    from ..mcp import CancellableClock, McpTools, require_mcp, serve_stdio
+
     require_mcp()
     logging.basicConfig(
         stream=sys.stderr,

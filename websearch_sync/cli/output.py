@@ -21,7 +21,6 @@ from typing import Any, Optional, TextIO
 from ..config import DEFAULT_TIMEOUT_MS
 from ..errors import NO_CONTENT, PRIVATE_ADDRESS, WebSearchError
 from ..net.browser import IMPERSONATE_CHOICES
-from ..tool import offline_backends
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -199,6 +198,8 @@ def empty_notice(response: Any) -> Optional[str]:
 
 def offline_notice(response: Any) -> Optional[str]:
     """A one-line notice when some results of ``response`` come from an offline backend (the stub)."""
+    from ..tool import offline_backends
+
     offline = offline_backends(response)
     if not offline:
         return None

@@ -5,12 +5,9 @@ import json
 import sys
 from typing import Any, Optional
 
-from ..client.search_client import STRATEGIES, SearchClient
 from ..config import Settings
-from ..engine import registry
 from ..errors import BAD_ARGUMENTS, InvalidInput
-from ..models import SAFE_SEARCH_LEVELS, TIME_RANGES, VERTICALS, SearchResponse
-from ..tool import format_results
+from ..models import SAFE_SEARCH_LEVELS, STRATEGIES, TIME_RANGES, VERTICALS, SearchResponse
 from ..validate import COMMON_OPTIONS, check_number, close_match
 from .batch import PROGRESS_EVERY_S, done_queries, run_batch
 from .output import (
@@ -148,6 +145,8 @@ def _options(args: argparse.Namespace) -> dict[str, Any]:
 def backend_options(pairs: list[str]) -> dict[str, Any]:
     """``--option KEY=VALUE`` pairs as search() keywords; ``InvalidInput(bad_arguments)`` for a
     pair without ``=`` or a key no backend (nor the common options) knows."""
+    from ..engine import registry
+
     known = set(COMMON_OPTIONS) | set(registry.backend_options())
     options: dict[str, Any] = {}
     for pair in pairs:
@@ -189,6 +188,8 @@ def _render(response: SearchResponse, fmt: str) -> str:
         return json_text(response, sys.stdout, indent=2)
     if fmt == "jsonl":
         return json_text(response, sys.stdout)
+    from ..tool import format_results
+
     # the offline note goes to stderr (offline_notice), once: stdout carries the results only
     return format_results(
         response, "markdown" if fmt == "markdown" else "text", untrusted_notice=False, offline_note=False
@@ -202,6 +203,8 @@ def _count(option: str, value: Optional[int], maximum: int) -> Optional[int]:
 
 def run(args: argparse.Namespace) -> int:
     """Run one search (or a batch) and print it."""
+    from ..client.search_client import SearchClient
+
     fmt = "json" if args.json else (args.format or "text")
     if (args.query is None) == (args.queries_file is None):
         raise InvalidInput("give either a QUERY or --queries-file, not both or neither", detail_code=BAD_ARGUMENTS)

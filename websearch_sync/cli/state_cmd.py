@@ -8,7 +8,6 @@ obeys them, and this command deletes them there.
 import argparse
 import sys
 
-from ..client.search_client import SearchClient
 from .output import EXIT_OK
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -46,6 +45,8 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 def run_clear(args: argparse.Namespace) -> int:
     """Clear the cool-downs; print what was lifted."""
+    from ..client.search_client import SearchClient
+
     with SearchClient("stub", state_url=args.state_url, cache_ttl_s=0) as client:
         if not (args.state_url or client.settings.state_url):
             sys.stderr.write(

@@ -36,11 +36,6 @@ def _auto_candidates(locale: Optional[str], vertical: str = "web") -> list[str]:
     return [name for _, name in sorted(ranked)]
 
 
-#: The API backends of ``auto`` (when configured) and its keyless chain, as declared (built-ins; a default locale).
-AUTO_ORDER = tuple(n for n in _auto_candidates(None) if registry.backend_class(n).auto_rank not in KEYLESS_RANKS)
-KEYLESS_CHAIN = tuple(n for n in _auto_candidates(None) if registry.backend_class(n).auto_rank in KEYLESS_RANKS)
-
-
 def keyless_chain(vertical: str = "web") -> tuple[str, ...]:
     """The keyless engines of ``auto`` for ``vertical``, in order (registered now, a default locale)."""
     return tuple(

@@ -14,6 +14,7 @@ from typing import Any, Callable, Optional
 from ..engine.base import Backend
 from ..engine.normalize import normalize_items
 from ..errors import DEADLINE_EXCEEDED, QUERY_TOO_LONG, ErrorInfo, Timeout, WebSearchError
+from ..models import STRATEGIES as STRATEGIES  # STRATEGIES: in models, where the CLI reads it without the engines
 from ..models import ParseResult, ProviderMeta, SearchItem, SearchParams, SearchResponse
 from ..net.deadline import Deadline
 from .fusion import fuse
@@ -21,8 +22,6 @@ from .fusion import fuse
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 logger = logging.getLogger("websearch_sync")
-
-STRATEGIES = ("fallback", "merge")
 
 #: Errors after which a fallback chain moves on to the next backend.
 FALL_THROUGH = ("WebBlocked", "Timeout", "NetworkError", "BadGateway", "AuthError", "WebParseError")

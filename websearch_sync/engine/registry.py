@@ -1,12 +1,15 @@
 """Backend registry: maps names to backend classes.
 
-Built-in backends register themselves by being in ``websearch_sync.backends``: that
-package calls :func:`register_package`, which imports each of its modules and
-registers each :class:`Backend` subclass it defines with a ``name`` (no hand-kept
-list). Third-party backends are plugins: a distribution
+The built-in backends are known from the static table of :mod:`.builtin` (name,
+vertical, module, class): listing, suggesting and checking names imports no engine; an
+engine's module is imported, and its class checked against the table and
+:func:`declaration_problem`, the first time that engine is asked for
+(:func:`backend_class`). Third-party backends are plugins: a distribution
 declares an entry point in the group ``websearch_sync.backends``
 (``name = package.module:Class``) naming a ``Backend`` subclass;
-:func:`load_plugins` registers them. A plugin that fails to load (whatever its
+:func:`load_plugins` registers them, the first time the registry is asked about
+backends (not when it is imported: a plugin's own imports of ``websearch_sync`` then
+find the package complete). A plugin that fails to load (whatever its
 import raises, ``sys.exit()`` and ``KeyboardInterrupt`` included) or whose class
 declarations are unusable (:func:`declaration_problem`) is skipped with a logged
 warning naming it; it never breaks the library. What a backend's parser returns is
@@ -18,17 +21,17 @@ import difflib
 import importlib
 import inspect
 import logging
-import pkgutil
 import re
-import sys
+import threading
 from collections.abc import Iterator, Mapping
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Union
 
 from .. import config
 from ..errors import BAD_PARSE_RESULT, UNKNOWN_BACKEND, UNSUPPORTED_VERTICAL, InvalidInput, WebProviderError
 from ..models import VERTICALS, ParseResult
 from ..net.botwall import BotWall
 from .base import TEXT_FORMATS, Backend
+from .builtin import BUILT_IN, PACKAGE, BuiltIn
 from .option import Option
 from .setting import Setting, merged, read_settings
 
@@ -39,14 +42,22 @@ logger = logging.getLogger("websearch_sync")
 DEFAULT_BACKEND = "stub"
 #: The entry-point group third-party backends are declared in.
 PLUGIN_GROUP = "websearch_sync.backends"
-#: Listing order of the built-in backends: offline first, then scrapers, then APIs.
+#: The kinds of backend: offline, scrapers, APIs (the built-ins are listed in this order).
 _KIND_ORDER = ("offline", "html", "json")
 
 #: ``{name: {vertical: class}}``: a service's web engine and its engines for other verticals share its name.
-_REGISTRY: dict[str, dict[str, type[Backend]]] = {}
-#: Names registered by :func:`register_package` (a plugin may not replace them).
-_BUILT_IN: set[str] = set()
+#: A built-in engine is its :class:`~.builtin.BuiltIn` row until first asked for (:func:`_loaded`).
+_REGISTRY: dict[str, dict[str, Union[type[Backend], BuiltIn]]] = {
+    name: {row.vertical: row for row in BUILT_IN if row.name == name}
+    for name in dict.fromkeys(r.name for r in BUILT_IN)
+}
+#: The built-in backends' names (a plugin may not replace them).
+_BUILT_IN = frozenset(_REGISTRY)
 _PLUGINS_LOADED = False
+_PLUGINS_LOADING = False
+#: Held while plugins load: another thread's first question waits for them (re-entrant: a
+#: plugin asking the registry while it loads is answered without them).
+_PLUGINS_LOCK = threading.RLock()
 #: A backend name: what users type (``backend="ddg_html"``) and what items carry as ``provider``.
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
 
@@ -174,22 +185,48 @@ class _Catalogue:
     def read_settings(
         self, name: str, given: Mapping[str, Any], environ: Optional[Mapping[str, str]] = None
     ) -> dict[str, Any]:
-        declared = merged(*(cls.declared_settings() for cls in _REGISTRY[name].values()))
+        declared = merged(*(_loaded(engine).declared_settings() for engine in _known()[name].values()))
         return read_settings(name, declared, given, environ)
 
 
 config.use_backends(_Catalogue())
 
 
+def _known() -> dict[str, dict[str, Union[type[Backend], BuiltIn]]]:
+    """The registry, with the plugins registered (the first call loads them)."""
+    load_plugins()
+    return _REGISTRY
+
+
+def _loaded(engine: Union[type[Backend], BuiltIn]) -> type[Backend]:
+    """The class of a registered engine: a built-in's module is imported the first time,
+    and its class checked against its row of the table (``TypeError`` naming both when
+    they disagree: a defect here, which tests/unit/test_builtin_table.py catches first)."""
+    if not isinstance(engine, BuiltIn):
+        return engine
+    cls: type[Backend] = getattr(importlib.import_module("%s.%s" % (PACKAGE, engine.module)), engine.cls)
+    problem = declaration_problem(cls)
+    if problem is None and (cls.name, cls.vertical) != (engine.name, engine.vertical):
+        problem = "it declares %s for %s" % (cls.name, cls.vertical)
+    if problem is not None:
+        raise TypeError("built-in backend %r: %s" % (engine, problem))
+    engines = _REGISTRY.get(engine.name, {})
+    if engines.get(engine.vertical) is engine:  # still registered: next time the class itself is found
+        engines[engine.vertical] = cls
+    return cls
+
+
 def backend_names() -> list[str]:
     """Names of every registered backend: built-ins (offline, HTML, JSON), then plugins."""
-    return list(_REGISTRY)
+    return list(_known())
 
 
 def _engines() -> Iterator[type[Backend]]:
-    """Every registered engine class, each backend's in the order of :data:`VERTICALS`."""
-    for engines in _REGISTRY.values():
-        yield from engines.values()
+    """Every registered engine class, each backend's in the order of :data:`VERTICALS`
+    (importing every built-in engine not imported yet)."""
+    for engines in _known().values():
+        for engine in list(engines.values()):
+            yield _loaded(engine)
 
 
 def bot_walls() -> list[BotWall]:
@@ -204,8 +241,8 @@ def text_is_markup(provider: str, vertical: str = "web") -> bool:
     """Whether ``provider``'s text fields are HTML (the ``text_format`` of its ``vertical``
     engine); a name no backend is registered under (only outside a search: a search's
     items are checked by :func:`checked_result`) is read as HTML, which strips the most."""
-    cls = _REGISTRY.get(provider, {}).get(vertical)
-    return cls is None or cls.text_format == "html"
+    engine = _known().get(provider, {}).get(vertical)
+    return engine is None or _loaded(engine).text_format == "html"
 
 
 def backend_options() -> list[str]:
@@ -224,11 +261,11 @@ def closest_backend(name: Any) -> Optional[str]:
     if not isinstance(name, str) or not name.strip():
         return None
     wanted = _squeezed(name)
-    for known in _REGISTRY:
+    for known in _known():
         summary = primary_class(known).summary
         if known.startswith(name.strip().lower() + "_") or wanted == _squeezed(summary.split(" ", 1)[0]):
             return known
-    close = difflib.get_close_matches(name, list(_REGISTRY), n=1)
+    close = difflib.get_close_matches(name, list(_known()), n=1)
     return close[0] if close else None
 
 
@@ -240,27 +277,28 @@ def did_you_mean(name: Any) -> str:
 
 def verticals_of(name: str) -> tuple[str, ...]:
     """The verticals the backend ``name`` serves, in the order of :data:`VERTICALS` (none for an unknown name)."""
-    return tuple(_REGISTRY.get(name, {}))
+    return tuple(_known().get(name, {}))
 
 
 def backends_for(vertical: str) -> list[str]:
     """The registered backends serving ``vertical``, in listing order."""
-    return [name for name, engines in _REGISTRY.items() if vertical in engines]
+    return [name for name, engines in _known().items() if vertical in engines]
 
 
 def backend_class(name: str, vertical: str = "web") -> type[Backend]:
     """The class of backend ``name`` for ``vertical``; ``InvalidInput(unknown_backend)`` for an
     unknown name, ``InvalidInput(unsupported_vertical)`` naming the backends that serve
     ``vertical`` when this one does not."""
+    known = _known()
     try:
-        engines = _REGISTRY[name]
+        engines = known[name]
     except (KeyError, TypeError):
         raise InvalidInput(
-            "unknown backend %r%s; known backends: %s" % (name, did_you_mean(name), ", ".join(_REGISTRY)),
+            "unknown backend %r%s; known backends: %s" % (name, did_you_mean(name), ", ".join(known)),
             detail_code=UNKNOWN_BACKEND,
         ) from None
-    cls = engines.get(vertical)
-    if cls is None:
+    engine = engines.get(vertical)
+    if engine is None:
         able = backends_for(vertical)
         raise InvalidInput(
             "backend %s does not search %s (it serves %s); backends that do: %s"
@@ -268,48 +306,16 @@ def backend_class(name: str, vertical: str = "web") -> type[Backend]:
             provider=name,
             detail_code=UNSUPPORTED_VERTICAL,
         )
-    return cls
+    return _loaded(engine)
 
 
 def primary_class(name: str) -> type[Backend]:
     """The class standing for backend ``name`` as a whole (its web engine, else its first
     vertical's): where its settings, endpoint and listing come from."""
-    engines = _REGISTRY.get(name)
+    engines = _known().get(name)
     if not engines:
         return backend_class(name)  # the unknown_backend error
-    return engines.get("web") or next(iter(engines.values()))
-
-
-def _package_classes(package_name: str) -> Iterator[type[Backend]]:
-    """Every named ``Backend`` subclass defined in a module of the package ``package_name``."""
-    package = sys.modules[package_name]
-    for info in sorted(pkgutil.iter_modules(package.__path__), key=lambda i: i.name):
-        module = importlib.import_module("%s.%s" % (package_name, info.name))
-        for value in vars(module).values():
-            if (
-                isinstance(value, type)
-                and issubclass(value, Backend)
-                and value.name
-                and value.__module__ == module.__name__
-            ):
-                yield value
-
-
-def register_package(package_name: str) -> None:
-    """Register the built-in backends: every backend class defined in the modules of
-    ``package_name`` (an imported package), offline first, then scrapers, then APIs;
-    ``TypeError`` when two of them claim one name and vertical."""
-    claimed: dict[tuple[str, str], type[Backend]] = {}
-    for cls in sorted(_package_classes(package_name), key=_kind_rank):
-        other = claimed.setdefault((cls.name, cls.vertical), cls)
-        if other is not cls:
-            raise TypeError("%r and %r both register %s for %s" % (other, cls, cls.name, cls.vertical))
-        register(cls)
-        _BUILT_IN.add(cls.name)
-
-
-def _kind_rank(cls: type[Backend]) -> int:
-    return _KIND_ORDER.index(cls.kind) if cls.kind in _KIND_ORDER else len(_KIND_ORDER)
+    return _loaded(engines.get("web") or next(iter(engines.values())))
 
 
 def _entry_points() -> list[Any]:
@@ -361,19 +367,26 @@ def _result_problem(result: object) -> Optional[str]:
         if not isinstance(item, dict):
             return "item %d is a %s, not a dict" % (position, type(item).__name__)
         named = item.get("provider")
-        if named is not None and (not isinstance(named, str) or named not in _REGISTRY):
+        if named is not None and (not isinstance(named, str) or named not in _known()):
             return "item %d names the provider %r, which is not a registered backend" % (position, named)
         also = item.get("providers")
-        if also is not None and not (_strings(also) and all(name in _REGISTRY for name in also)):
+        if also is not None and not (_strings(also) and all(name in _known() for name in also)):
             return "item %d names providers %r that are not registered backends" % (position, also)
     return None
 
 
 def load_plugins() -> None:
-    """Register the backends third-party distributions declare (once per process)."""
-    global _PLUGINS_LOADED
+    """Register the backends third-party distributions declare (once per process; the
+    registry's first question calls it)."""
+    global _PLUGINS_LOADED, _PLUGINS_LOADING
     if _PLUGINS_LOADED:
         return
-    _PLUGINS_LOADED = True
-    for entry in _entry_points():
-        _load_plugin(entry)
+    with _PLUGINS_LOCK:
+        if _PLUGINS_LOADED or _PLUGINS_LOADING:
+            return
+        _PLUGINS_LOADING = True
+        try:
+            for entry in _entry_points():
+                _load_plugin(entry)
+        finally:
+            _PLUGINS_LOADED = True

@@ -19,7 +19,7 @@ import copy
 import functools
 import re
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Optional, Union
 
 import lxml.html
@@ -27,7 +27,7 @@ from lxml import etree
 
 from ..checkpoints import checked, checkpoint
 from .boilerplate import clean_article, drop, preclean, strip_junk, text_size
-from .boxes import boxes_after_title
+from .boxes import blocks_before_title, boxes_after_title, follows_title
 from .region import FRAGMENT_MIN_MISSING, FRAGMENT_SHARE, is_fragment, main_region
 from .render import render_element
 from .repair import repair_markup
@@ -35,6 +35,7 @@ from .rules import COMMENT_RULE, DEFAULT_RULES, check_rules, stage_words
 from .second import EXTRACTOR as SECOND_EXTRACTOR
 from .second import NEAR_EMPTY_CHARS, near_empty, second_opinion
 from .tables import widen_to_column
+from .teasers import teaser_runs
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -141,10 +142,16 @@ def _tree_document_class() -> Any:
         boxes: list[etree._Element] = []
         keep_lists = False  # set per page by _article, from the rules
         title_boxes = False
+        title_start = False
         title: Optional[str] = None
+        titled = False  # the best candidate holds the title heading (see _article)
+        find_teasers = False
+        teasers: list[etree._Element] = []
 
         def _parse(self, input: etree._Element) -> etree._Element:  # noqa: A002 - readability's signature
             self.boxes = []  # each attempt starts again
+            self.titled = False
+            self.teasers = []
             return copy.deepcopy(input)
 
         def get_clean_html(self) -> str:
@@ -177,20 +184,38 @@ def _tree_document_class() -> Any:
             super().remove_unlikely_candidates()
 
         def get_article(self, candidates: Any, best_candidate: Any, html_partial: bool = False) -> etree._Element:
+            if html_partial:  # before readability moves the candidate into its output
+                self.titled = follows_title(best_candidate["elem"], self.title)
             article: etree._Element = super().get_article(candidates, best_candidate, html_partial=html_partial)
             if self.title_boxes and html_partial:
                 self.boxes = boxes_after_title(article, best_candidate["elem"], self.title)
+            if self.title_start and html_partial:
+                self.boxes = blocks_before_title(article, best_candidate["elem"], self.title) + self.boxes
+            if self.find_teasers and self.titled:  # before readability's cleaning drops their headlines
+                self.teasers = teaser_runs(article)
             return article
 
     return _TreeDocument
 
 
-def _article(
-    root: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title: Optional[str] = None
-) -> tuple[Optional[etree._Element], list[etree._Element]]:
-    """Runs readability-lxml on an already parsed and pre-cleaned page; returns the article
-    element it selected (None when it finds none) and the boxes in it that are not the
-    article (``readability.title_boxes``, below).
+@dataclass
+class _Selection:
+    """What readability selected: the ``article`` element (None when it found none), the
+    ``boxes`` in it that are not the article (``readability.title_boxes``), whether its best
+    candidate holds the page's title heading or follows it (``titled``: the article from its
+    title on, ``boxes.follows_title``), and the runs of teaser cards in such an article
+    (``teasers``, ``article.teaser_runs``: found before readability's cleaning, which keeps
+    their summaries and drops their headline links)."""
+
+    article: Optional[etree._Element]
+    boxes: list[etree._Element]
+    titled: bool = False
+    teasers: list[etree._Element] = field(default_factory=list)
+
+
+def _article(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title: Optional[str] = None) -> _Selection:
+    """Runs readability-lxml on an already parsed and pre-cleaned page; returns what it
+    selected (``_Selection``).
 
     With ``readability.keep_lists``, readability's own cleaning of the article keeps lists
     and tables (its "more list items than paragraphs" and 20% link-density tests drop
@@ -206,13 +231,15 @@ def _article(
     document.keep_lists = "readability.keep_lists" in rules
     document.title_boxes = "readability.title_boxes" in rules
     document.title = title
+    document.find_teasers = "article.teaser_runs" in rules
+    document.title_start = "readability.title_start" in rules
     try:
         summary = document.summary(html_partial=True)
     except Unparseable:
-        return None, []
+        return _Selection(None, [])
     if document.article is None and summary:  # a readability without the hook above
-        return lxml.html.fragment_fromstring(summary, create_parent="div"), []
-    return document.article, document.boxes
+        return _Selection(lxml.html.fragment_fromstring(summary, create_parent="div"), [])
+    return _Selection(document.article, document.boxes, document.titled, document.teasers)
 
 
 def _inside(article: etree._Element, region: etree._Element) -> bool:
@@ -275,18 +302,35 @@ def _widen_to_column(
     return widened
 
 
+def _titled(selection: _Selection, article: Optional[etree._Element], rules: frozenset[str]) -> bool:
+    """True when ``article`` is readability's selection, opening with the page's title heading,
+    and not tiny (``recovery.titled``): the article from its title on, however short. A
+    page's main region or a second opinion holds more text beside such an article (teaser
+    cards, link lists), not more of it."""
+    return (
+        "recovery.titled" in rules
+        and selection.titled
+        and article is not None
+        and article is selection.article
+        and text_size(article) >= TINY_ARTICLE_CHARS
+    )
+
+
 def _recover(
-    root: etree._Element, article: Optional[etree._Element], rules: frozenset[str], title: str
+    root: etree._Element, selection: _Selection, rules: frozenset[str], title: str
 ) -> Optional[etree._Element]:
     """The article readability selected, cleaned, or what the ``recovery.*`` rules take instead
     (its table column, the main region for a tiny or a fragmentary article)."""
+    article = selection.article
+    for run in selection.teasers:
+        drop(run)
     if article is not None:
         clean_article(article, rules, title=title)
     if article is not None and "recovery.table_column" in rules:
         article = _widen_to_column(root, article, rules, title)
     if "recovery.tiny" in rules and (article is None or text_size(article) < TINY_ARTICLE_CHARS):
         return _recover_tiny(root, article, rules, title)
-    if article is not None and "recovery.fragment" in rules:
+    if article is not None and "recovery.fragment" in rules and not _titled(selection, article, rules):
         return _recover_fragment(root, article, rules, title)
     return article
 
@@ -315,15 +359,16 @@ def extract_html(
     title = _page_title(root)
     preclean(root, rules)
     page_chars = text_size(_body(root))
-    selected, boxes = _article(root, rules, title)
+    selection = _article(root, rules, title)
     text = ""
-    article = _recover(root, selected, rules, title)
-    if article is not None and article is selected:
-        for box in boxes:  # after the recovery rules, which judge readability's selection as it was
+    article = _recover(root, selection, rules, title)
+    titled = _titled(selection, article, rules)
+    if article is not None and article is selection.article:
+        for box in selection.boxes:  # after the recovery rules, which judge readability's selection as it was
             drop(box)
     if article is not None:
         text = render_element(article, mode, base_url=url)
-    if "recovery.second_opinion" in rules and near_empty(_chars(text), page_chars):
+    if "recovery.second_opinion" in rules and not titled and near_empty(_chars(text), page_chars):
         other = second_opinion(html, url=url, mode=mode, include_comments=COMMENT_RULE not in rules)
         if other is not None and _chars(other) >= max(2 * _chars(text), NEAR_EMPTY_CHARS):
             return Extraction(title=title, text=other, extractor=SECOND_EXTRACTOR)

@@ -78,6 +78,15 @@ _LINK_LEAD = re.compile(
     re.I,
 )
 
+# Footer-like and header-like lines of an article page: a copyright notice, a "Posted by ... |
+# Permalink" line, a share line, a byline ("By Name Surname, role | date").
+_META_LINE = re.compile(
+    r"^(?:(?:copyright|\(c\))\s|\u00a9|(?:posted|written|filed) (?:by|in|under)\s|share (?:this|on)\b)", re.I
+)
+_RIGHTS_RESERVED = re.compile(r"\ball rights reserved\b", re.I)
+_BYLINE = re.compile(r"^By [A-Z][\w.'\u2019-]*(?: [A-Z][\w.'\u2019-]*){0,3}\s*(?:[,|]|$)")
+#: A meta line is shorter than this (characters).
+_META_LINE_CHARS = 200
 _DISPLAY_NONE = re.compile(r"(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)", re.I)
 _WORD = re.compile(r"[a-z]+")
 _WORDS = re.compile(r"\w+")
@@ -233,13 +242,38 @@ _STYLED = etree.XPath("//*[@style]")
 _HEADING_LINKS = etree.XPath("//h1//a | //h2//a | //h3//a | //h4//a | //h5//a | //h6//a")
 
 
-def strip_junk(root: etree._Element, keep_tab_panels: bool = False) -> None:
+def _continues_prose(
+    element: etree._Element, hidden: set[etree._Element], prose_beside: dict[etree._Element, bool]
+) -> bool:
+    """A hidden block that continues the text beside it (a "continue reading" expander, the
+    next page of a paginated article): it holds a long paragraph, and so does a visible
+    sibling (``prose_beside``: per parent, measured once)."""
+    checkpoint()  # once per hidden element
+    parent = element.getparent()
+    if parent is None or not _long_paragraphs(element):
+        return False
+    if parent not in prose_beside:  # a hidden sibling is skipped before its paragraphs are counted
+        prose_beside[parent] = any(
+            sibling not in hidden and isinstance(sibling.tag, str) and _long_paragraphs(sibling) for sibling in parent
+        )
+    return prose_beside[parent]
+
+
+def strip_junk(root: etree._Element, keep_tab_panels: bool = False, keep_hidden_prose: bool = False) -> None:
     """Removes what a reader never sees (scripts, styles, comments, form controls, embeds,
     elements hidden by the ``hidden`` attribute or an inline ``display: none``), in place;
-    with ``keep_tab_panels``, hidden tab panels stay (a reader opens them with a click)."""
+    with ``keep_tab_panels``, hidden tab panels stay (a reader opens them with a click); with
+    ``keep_hidden_prose``, so do hidden blocks that continue the text beside them."""
     etree.strip_elements(root, etree.Comment, etree.ProcessingInstruction, *JUNK_TAGS, with_tail=False)
     hidden = _HIDDEN(root) + [el for el in _STYLED(root) if _DISPLAY_NONE.search(el.get("style"))]
-    _drop_outermost(el for el in hidden if not (keep_tab_panels and _tab_panel(el)))
+    hidden_set = set(hidden) if keep_hidden_prose else set()
+    prose_beside: dict[etree._Element, bool] = {}
+    _drop_outermost(
+        el
+        for el in hidden
+        if not (keep_tab_panels and _tab_panel(el))
+        and not (keep_hidden_prose and _continues_prose(el, hidden_set, prose_beside))
+    )
 
 
 def _keep_quotations(root: etree._Element) -> None:
@@ -309,7 +343,7 @@ def preclean(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES) -> Non
     then removes the tags and the blocks whose class/id has one of the words of the enabled
     ``page.*`` rules, unless the block holds 30% or more of the page's text, several long
     paragraphs, an ``<article>`` or a quotation."""
-    strip_junk(root, keep_tab_panels="page.tab_panels" in rules)
+    strip_junk(root, keep_tab_panels="page.tab_panels" in rules, keep_hidden_prose="page.hidden_prose" in rules)
     for name, rewrite in _PAGE_REWRITES.items():
         if name in rules:
             rewrite(root)
@@ -372,6 +406,13 @@ def _link_dense(element: etree._Element, text: str) -> bool:
     return _link_text_length(element) >= 0.8 * len(text)
 
 
+def _meta_line(element: etree._Element, text: str) -> bool:
+    """A short block that is a copyright notice, a "Posted by" or share line, or a byline."""
+    if len(text) >= _META_LINE_CHARS:
+        return False
+    return bool(_META_LINE.match(text) or _RIGHTS_RESERVED.search(text) or _BYLINE.match(text))
+
+
 #: Rules on whole blocks of the article, by rule name.
 BlockRule = Callable[[etree._Element, str], bool]
 BlockRules = list[tuple[str, BlockRule]]
@@ -380,6 +421,7 @@ BLOCK_RULES: dict[str, BlockRule] = {
     "article.dates": _date_block,
     "article.link_leads": _link_lead,
     "article.link_dense": _link_dense,
+    "article.meta_lines": _meta_line,
 }
 
 
@@ -502,6 +544,34 @@ def _removals(
     return removals
 
 
+def _title_line(node: etree._Element, title: Optional[str]) -> Optional[etree._Element]:
+    """The element holding the article's first text when that text is the page ``title``
+    (outermost such element; ``<b><font>Title</font></b>`` heading a layout table's cell),
+    else None. An ``<h1>`` is ``article.title``'s."""
+    wanted = " ".join(title.split()) if title else ""
+    first = _first_text(node) if len(wanted) >= 10 else None
+    if first is None or _text(first) != wanted:
+        return None
+    parent = first.getparent()
+    while parent is not None and parent is not node and _text(parent) == wanted:
+        first, parent = parent, parent.getparent()
+    return None if _in_h1(first) else first
+
+
+def _first_text(node: etree._Element) -> Optional[etree._Element]:
+    """The element of ``node`` whose text comes first, None when ``node`` opens with text of its own."""
+    if (node.text or "").strip():
+        return None
+    return next((e for e in _outside_code(node, set()) if (e.text or "").strip()), None)
+
+
+def _in_h1(element: etree._Element) -> bool:
+    """Whether ``element`` is, holds or is inside an ``<h1>``."""
+    return (
+        element.tag == "h1" or element.find(".//h1") is not None or next(element.iterancestors("h1"), None) is not None
+    )
+
+
 def clean_article(node: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title: Optional[str] = None) -> None:
     """Removes boilerplate inside the article readability selected, in place, by the enabled
     ``article.*`` rules: its title (a single ``<h1>`` that repeats ``title``, the page title
@@ -514,6 +584,9 @@ def clean_article(node: etree._Element, rules: frozenset[str] = DEFAULT_RULES, t
     titles: Sequence[etree._Element] = node.findall(".//h1") if "article.title" in rules else ()
     if len(titles) == 1 and _repeats_title(titles[0], title):  # several h1 are section headings
         doomed.add(titles[0])
+    line = _title_line(node, title) if "article.title_line" in rules else None
+    if line is not None:
+        doomed.add(line)
     if "article.comments" in rules:
         doomed.update(_comment_threads(node))
     removals = _removals(node, rules, doomed)

@@ -16,6 +16,8 @@ from typing import Optional
 
 from lxml import etree
 
+from ..checkpoints import checked
+
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _TITLE_HEADINGS = ("h1", "h2")
@@ -26,9 +28,30 @@ def _normal(text: str) -> str:
     return " ".join(text.split())
 
 
-def _holds_title(element: etree._Element, title: str) -> bool:
-    """Whether ``element`` holds a heading whose text is the article's ``title``."""
+def holds_title(element: etree._Element, title: Optional[str]) -> bool:
+    """Whether ``element`` holds a heading (``h1``, ``h2``) whose text is the article's ``title``."""
+    if not title:
+        return False
+    title = _normal(title)
     return any(_normal("".join(heading.itertext())) == title for heading in element.iter(*_TITLE_HEADINGS))
+
+
+#: Text between the title heading and readability's best candidate: a byline, a date line.
+_SHORT_LINE_CHARS = 100
+
+
+def follows_title(element: etree._Element, title: Optional[str]) -> bool:
+    """Whether ``element`` holds the title heading (``holds_title``) or comes after it among its
+    siblings with only short lines (``_SHORT_LINE_CHARS``: bylines, dates) in between: the
+    article from its title on, its body in a container of its own."""
+    if holds_title(element, title):
+        return True
+    for sibling in checked(element.itersiblings(preceding=True)):
+        if holds_title(sibling, title):
+            return True
+        if len("".join("".join(sibling.itertext()).split())) >= _SHORT_LINE_CHARS:
+            return False
+    return False
 
 
 def _opens_with_heading(element: etree._Element) -> bool:
@@ -51,7 +74,7 @@ def boxes_after_title(article: etree._Element, best: etree._Element, title: Opti
     """The siblings readability appended to its ``article`` (its output ``<div>``) after
     ``best`` (its best candidate) that open with a heading and share no class with ``best``,
     when ``best`` holds the heading ``title``: boxes of the site, not the article."""
-    if not title or best.getparent() is not article or not _holds_title(best, _normal(title)):
+    if not title or best.getparent() is not article or not holds_title(best, title):
         return []
     classes = _classes(best)
     siblings = list(article)
@@ -61,3 +84,13 @@ def boxes_after_title(article: etree._Element, best: etree._Element, title: Opti
         for sibling in after
         if sibling.tag not in ("p", "article") and _opens_with_heading(sibling) and not classes & _classes(sibling)
     ]
+
+
+def blocks_before_title(article: etree._Element, best: etree._Element, title: Optional[str]) -> list[etree._Element]:
+    """The siblings readability appended to its ``article`` before ``best`` when ``best`` holds
+    the heading ``title``: the article starts at its title, so a block before it that scored
+    (a noticeboard cell of a layout table, a sidebar) is another item of the page."""
+    if not title or best.getparent() is not article or not holds_title(best, title):
+        return []
+    siblings = list(article)
+    return siblings[: siblings.index(best)]

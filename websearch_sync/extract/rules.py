@@ -48,6 +48,11 @@ RULES = (
     # --- before readability, on the whole page
     _rule("page.br_paragraphs", "page", "<br><br> runs inside td/th/div split into paragraphs"),
     _rule("page.tab_panels", "page", "hidden tab panels (role=tabpanel, class word 'tab') are kept"),
+    _rule(
+        "page.hidden_prose",
+        "page",
+        "hidden blocks that continue the text beside them (a long paragraph in both) are kept",
+    ),
     _rule("page.quotations", "page", "keep <blockquote> (embedded posts) as content"),
     _rule("page.heading_anchors", "page", "unwrap in-page links inside headings"),
     _rule(
@@ -69,8 +74,14 @@ RULES = (
         "a block appended after an article that holds its title heading is left out when it opens with a "
         "heading of its own and shares no class with the article (an 'about us' box)",
     ),
+    _rule(
+        "readability.title_start",
+        "readability",
+        "a block appended before an article that holds its title heading is left out (the article starts at its title)",
+    ),
     # --- inside the article readability selected
     _rule("article.title", "article", "a single <h1> repeating the page title"),
+    _rule("article.title_line", "article", "the article's first text line when it is the page title (any tag)"),
     _rule(
         "article.captions",
         "article",
@@ -88,6 +99,12 @@ RULES = (
         words="related promo teaser trending popular recirc recirculation outbrain taboola carousel slider swiper rail",
     ),
     _rule(
+        "article.inner_boxes",
+        "article",
+        "sidebar, fact and info boxes and photo captions (class words) inside the article",
+        words="sidebar sidebox infobox factbox photocaption imagecaption figcaption",
+    ),
+    _rule(
         "article.navigation",
         "article",
         "navigation, tags, print links",
@@ -95,6 +112,11 @@ RULES = (
     ),
     _rule("article.labels", "article", 'label lines ("Advertisement", "Share this", "Read more")'),
     _rule("article.dates", "article", 'publication-date lines ("Updated at 1:23 p.m.")'),
+    _rule(
+        "article.meta_lines",
+        "article",
+        'copyright, "Posted by", share and byline lines ("Copyright 2016 ... All rights reserved", "By Name, role | date")',
+    ),
     _rule("article.link_leads", "article", 'link leads ("Related: <a>...</a>")'),
     _rule("article.link_dense", "article", "blocks (not headings) that are (nearly) all link text"),
     _rule("article.link_spans", "article", "a <span> of three or more links inside a paragraph"),
@@ -102,6 +124,12 @@ RULES = (
         "article.removal_cap",
         "article",
         "a rule whose removals hold over half of the article is cancelled for the page",
+    ),
+    _rule(
+        "article.teaser_runs",
+        "article",
+        "in an article selected from its title heading on, a run of three or more teaser cards (a headline link "
+        "first, a short summary) with no article text after it",
     ),
     _rule(
         "article.comments",
@@ -114,6 +142,12 @@ RULES = (
         "recovery",
         "an article whose table cell holds under 60% of its column's "
         "running text is widened to the column's text cells (navigation, sidebar and link-dense cells left out)",
+    ),
+    _rule(
+        "recovery.titled",
+        "recovery",
+        "an article readability selected from the page's title heading on (100 characters or more) stands: "
+        "neither widened to the main region as a fragment nor replaced by the second opinion",
     ),
     _rule(
         "recovery.tiny",

@@ -6,9 +6,17 @@ the SDK: :mod:`.tools` is plain synchronous code, and only :func:`serve_stdio`
 loads :mod:`.server`, after :func:`require_mcp` has checked that the SDK is there.
 """
 
+from typing import TYPE_CHECKING
+
 from ..errors import BAD_MAX_CONCURRENT, MISSING_MCP_EXTRA, InvalidInput
 from ..validate import check_number
-from .tools import CancellableClock, McpTools
+
+if TYPE_CHECKING:
+    from .tools import CancellableClock, McpTools
+else:  # the tools need the client (requests, the engines): loaded when first read, not by ``mcp --help``
+    from ..engine.lazy import lazy_exports as _lazy_exports
+
+    __getattr__, __dir__ = _lazy_exports(__name__, {"CancellableClock": ".tools", "McpTools": ".tools"})
 
 __all__ = ["McpTools", "CancellableClock", "serve_stdio"]
 
@@ -16,6 +24,9 @@ __all__ = ["McpTools", "CancellableClock", "serve_stdio"]
 MIN_MCP_VERSION = (2, 3)
 #: Tool calls running at once; more wait for a free worker thread.
 DEFAULT_MAX_CONCURRENT = 8
+#: Seconds within which the server counts repeats of one lookup: a server outlives many
+#: conversations, and a later one may ask the same thing again.
+DEFAULT_REPEAT_WINDOW_S = 600.0
 
 _INSTALL = "pip install -e '.[mcp]' from a checkout"
 
@@ -45,7 +56,7 @@ def require_mcp() -> None:
         )
 
 
-def serve_stdio(tools: McpTools, *, max_concurrent: int = DEFAULT_MAX_CONCURRENT) -> None:
+def serve_stdio(tools: "McpTools", *, max_concurrent: int = DEFAULT_MAX_CONCURRENT) -> None:
     """Serve ``tools`` to one MCP client over stdin/stdout until the client closes stdin.
 
     Each tool call runs the synchronous library in a worker thread, at most

@@ -21,14 +21,12 @@ from ..client.search_client import SearchClient
 from ..errors import UNKNOWN_TOOL, ToolNotFound
 from ..models import ToolResult
 from ..tool import ToolSession, fetched_image, format_for_model, tool_definitions
+from . import DEFAULT_REPEAT_WINDOW_S  # in the package: `mcp --help` reads it without the client
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: MCP tool names (the vendor spelling, which every MCP client accepts).
 TOOL_NAMES = {"search": "web_search", "fetch": "web_fetch"}
-#: Seconds within which the server counts repeats of one lookup: a server outlives many
-#: conversations, and a later one may ask the same thing again.
-DEFAULT_REPEAT_WINDOW_S = 600.0
 
 
 class CallCancelled(BaseException):

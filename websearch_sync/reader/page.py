@@ -23,6 +23,7 @@ from typing import Any, Callable, Optional
 from urllib.parse import urlsplit
 
 from ..config import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES  # DEFAULT_MAX_BYTES: fetch's default, imported here
+from ..config import DEFAULT_MAX_CHARS as DEFAULT_MAX_CHARS  # in config: the CLI's --help reads it without the reader
 from ..config import Settings
 from ..engine import registry
 from ..errors import (
@@ -65,7 +66,6 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 logger = logging.getLogger("websearch_sync")
 
 PROVIDER = "fetch"
-DEFAULT_MAX_CHARS = 50_000
 DEFAULT_CONTENT_CHARS = 4_000
 _ACCEPT = "text/html,application/xhtml+xml,application/json;q=0.9,text/plain;q=0.8,text/markdown;q=0.8,*/*;q=0.5"
 #: Extra wait for page fetches of include_content beyond the deadline (threads wind down).

@@ -1,0 +1,91 @@
+"""``import websearch_sync`` stays cheap (issue 34.6): requests, BeautifulSoup, lxml,
+readability and the engines load when first used, and the public names stay what they
+were. Each check runs a fresh interpreter and reads its ``sys.modules``; the CPU figures
+are bench/import_cost.py's (printed, not asserted)."""
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import websearch_sync
+import websearch_sync.backends
+import websearch_sync.mcp
+
+ROOT = Path(__file__).resolve().parents[2]
+#: What a search or a fetch needs and a bare import must not load.
+HEAVY = ("requests", "urllib3", "bs4", "soupsieve", "lxml", "readability", "curl_cffi")
+
+
+def loaded_after(code: str) -> list[str]:
+    """The modules a fresh interpreter has loaded after running ``code``."""
+    script = code + "\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True, cwd=ROOT)
+    return json.loads(out.stdout.splitlines()[-1])
+
+
+def heavy(modules: list[str]) -> list[str]:
+    """The heavy libraries and the engine modules among ``modules``."""
+    return [
+        m
+        for m in modules
+        if m.split(".")[0] in HEAVY or m.startswith(("websearch_sync.backends.", "websearch_sync.engine.registry"))
+    ]
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import websearch_sync",
+        "import websearch_sync.backends",
+        "import websearch_sync.mcp",
+        "from websearch_sync import Settings, WebBlocked, SearchItem, VERTICALS; Settings()",
+        "from websearch_sync.cli import build_parser; build_parser().format_help()",
+    ],
+)
+def test_a_bare_import_loads_no_http_no_parser_no_engine(code):
+    assert heavy(loaded_after(code)) == []
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["--help"], ["search", "--help"], ["mcp", "--help"]])
+def test_the_cli_answers_version_and_help_without_loading_them(argv):
+    code = "from websearch_sync.cli import main\ntry:\n    main(%r)\nexcept SystemExit:\n    pass" % argv
+    assert heavy(loaded_after(code)) == []
+
+
+def test_listing_backends_imports_no_engine_and_using_one_imports_only_it():
+    names = "import websearch_sync as ws; ws.backend_names()"
+    assert [m for m in loaded_after(names) if m.startswith("websearch_sync.backends.")] == []
+    one = "from websearch_sync.engine import registry; registry.backend_class('brave')"
+    assert [m for m in loaded_after(one) if m.startswith("websearch_sync.backends.")] == [
+        "websearch_sync.backends.brave"
+    ]
+
+
+def _type_checking_names(package) -> dict:
+    """What ``package``'s ``if TYPE_CHECKING:`` block imports (what type checkers and pdoc read)."""
+    tree = ast.parse(Path(package.__file__).read_text(encoding="utf-8"))
+    block = next(n for n in tree.body if isinstance(n, ast.If) and ast.unparse(n.test) == "TYPE_CHECKING")
+    names: dict = {"__package__": package.__name__, "__name__": package.__name__ + "._type_checking"}
+    exec(compile(ast.Module(body=block.body, type_ignores=[]), package.__file__, "exec"), names)
+    return {k: v for k, v in names.items() if not k.startswith("__")}
+
+
+@pytest.mark.parametrize("package", [websearch_sync, websearch_sync.backends, websearch_sync.mcp])
+def test_every_public_name_is_there_and_type_checkers_see_the_same_object(package):
+    declared = _type_checking_names(package)
+    for name in package.__all__:
+        value = getattr(package, name)
+        assert name not in declared or declared[name] is value, name
+        assert name in dir(package), name
+    assert set(declared) <= set(package.__all__)
+    assert set(package.__all__) - set(declared) <= set(vars(package)), "exported, but neither eager nor lazy"
+
+
+def test_a_missing_name_is_an_attribute_error_and_a_submodule_is_reachable():
+    with pytest.raises(AttributeError):
+        websearch_sync.no_such_name  # noqa: B018
+    assert websearch_sync.api.search is websearch_sync.search

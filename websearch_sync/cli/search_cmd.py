@@ -172,11 +172,7 @@ def _option_value(key: str, text: str, kinds: set[str]) -> Any:
     the text. What the kind refuses is refused by the backend's own check, with its detail code.
     A nested list (however deep) is ``InvalidInput(bad_arguments)``: no option takes one."""
     kind = next(iter(kinds)) if len(kinds) == 1 else "any"
-    if kind in ("choice", "code") or (kind == "names" and not text.startswith("[")):
-        return text
-    if kind == "bool" and text not in ("true", "false"):
-        return text  # refused by the option's check, which names what it takes
-    if kind == "int" and not text.lstrip("-").isdigit():
+    if _as_text(kind, text):
         return text
     if text in ("true", "false") or text[:1] in "[-0123456789" and text:
         try:
@@ -192,6 +188,17 @@ def _option_value(key: str, text: str, kinds: set[str]) -> Any:
             )
         return value
     return text
+
+
+def _as_text(kind: str, text: str) -> bool:
+    """Whether an option of ``kind`` takes ``text`` as it is: a choice, a code, a name list not
+    written as JSON, and what a yes/no or count option would refuse (its own check names what
+    it takes)."""
+    if kind in ("choice", "code") or (kind == "names" and not text.startswith("[")):
+        return True
+    if kind == "bool":
+        return text not in ("true", "false")
+    return kind == "int" and not text.lstrip("-").isdigit()
 
 
 def _render(response: SearchResponse, fmt: str) -> str:

@@ -205,10 +205,42 @@ def test_a_block_one_client_met_is_obeyed_by_another_until_its_key_expires(redis
     assert 29 < error.retry_after <= 30
     assert 29_000 < redis_db.pttl("websearch_sync:cooldown:brave") <= 30_000
     stored = json.loads(redis_db.get("websearch_sync:cooldown:brave"))
-    assert stored == {"detail_code": "http_429", "status": 429, "until": clock.time() + 30, "token": stored["token"]}
+    assert stored == {
+        "detail_code": "http_429",
+        "status": 429,
+        "until": clock.time() + 30,
+        "token": stored["token"],
+        "retryable": True,
+        "hint": None,
+    }
     redis_db.pexpire("websearch_sync:cooldown:brave", 1)
     time.sleep(0.01)
     Cooldowns(shared=SharedCooldowns(_state(redis_server.url))).check("brave")  # expired: nothing raised
+
+
+def test_a_block_another_process_met_advises_as_the_first_refusal_did(redis_db, redis_server):  # noqa: F811
+    """Issue 33.15: after a SearXNG limiter's 429 the cool-down keeps the limiter's hint and its
+    ``retryable``; through the shared state too (before, only the detail code travelled)."""
+    hint = "the instance's limiter refused this client: ask its operator to allow it, or use another instance"
+    blocked = ws.WebBlocked(
+        "searx.example's limiter answered 429",
+        provider="searxng",
+        detail_code="http_429",
+        status=429,
+        retry_after=30,
+        retryable=False,
+        hint=hint,
+    )
+    Cooldowns(clock=FakeClock(), shared=SharedCooldowns(_state(redis_server.url))).record(blocked)
+    with pytest.raises(ws.WebBlocked) as info:
+        Cooldowns(shared=SharedCooldowns(_state(redis_server.url))).check("searxng")
+    assert (info.value.detail_code, info.value.retryable, info.value.hint) == ("http_429", False, hint)
+    record = json.loads(redis_db.get("websearch_sync:cooldown:searxng"))
+    record["hint"] = "line one\x1b[31m\nline two" + "x" * 2000  # a planted record: untrusted
+    redis_db.set("websearch_sync:cooldown:searxng", json.dumps(record), px=30_000)
+    with pytest.raises(ws.WebBlocked) as info:
+        Cooldowns(shared=SharedCooldowns(_state(redis_server.url))).check("searxng")
+    assert info.value.hint.startswith("line one [31m line two") and len(info.value.hint) == 500
 
 
 def test_a_client_skips_a_backend_another_client_saw_blocked_without_a_request(redis_db, redis_server):  # noqa: F811

@@ -82,7 +82,9 @@ class Cooldowns:
         wall_until = self._clock.time() + duration
         self._suspend(key, duration, wall_until, error, token)
         if self._shared is not None:
-            self._shared.record(key, error.detail_code, error.status, duration, wall_until, token, left_s)
+            self._shared.record(
+                key, error.detail_code, error.status, duration, wall_until, token, left_s, error.retryable, error.hint
+            )
         return token
 
     def _suspend(self, name: str, duration: float, wall_until: float, cause: WebBlocked, token: str) -> None:
@@ -149,7 +151,9 @@ class Cooldowns:
             own is None or shared.token != own
         ):  # another process met the wall: remember it, obey
             left = min(shared.left_s, MAX_COOLDOWN_S)
-            error = cooling_down(name, shared.detail_code, shared.status, shared.until, left)
+            error = cooling_down(
+                name, shared.detail_code, shared.status, shared.until, left, advice=(shared.retryable, shared.hint)
+            )
             self._suspend(name, left, shared.until, error, shared.token or "")
             raise error
 
@@ -175,10 +179,12 @@ def cooling_down(
     wall_until: float,
     left_s: float,
     cause: Optional[WebBlocked] = None,
+    advice: tuple[Optional[bool], Optional[str]] = (None, None),
 ) -> WebBlocked:
     """The ``WebBlocked`` a suspended backend raises (``retry_after``: the seconds left). With the
     ``cause`` this process met, it keeps its words (what to do about the block), its ``retryable``
-    and its ``hint``: the first refusal and the ones after it advise alike."""
+    and its ``hint``: the first refusal and the ones after it advise alike. A block another
+    process met (through the shared state) gives its ``advice``: ``(retryable, hint)``."""
     left = max(0.0, left_s) if math.isfinite(left_s) else 0.0
     shown = backend_of(name) + ("[" + name.partition("[")[2] if "[" in name else "")  # the endpoint is config, not news
     message = "%s is cooling down after %s until %s (%.0f s left); not contacting it" % (
@@ -193,6 +199,6 @@ def cooling_down(
         detail_code=detail_code,
         status=status,
         retry_after=left,
-        retryable=cause.retryable if cause is not None else None,
-        hint=cause.hint if cause is not None else None,
+        retryable=cause.retryable if cause is not None else advice[0],
+        hint=cause.hint if cause is not None else advice[1],
     )

@@ -22,6 +22,8 @@ class SharedBlock(NamedTuple):
     until: float  #: wall-clock end (seconds since the epoch), for messages
     left_s: float  #: seconds left, from the key's expiry
     token: Optional[str] = None  #: names the record (the recording request ignores its own)
+    retryable: Optional[bool] = None  #: the block's own advice: worth retrying later
+    hint: Optional[str] = None  #: the block's own advice: what to do (a limiter's, say)
 
 
 class SharedCacheTier(Protocol):
@@ -76,8 +78,10 @@ class SharedCooldownsTier(Protocol):
         until: float,
         token: str,
         left_s: Optional[float] = None,
+        retryable: Optional[bool] = None,
+        hint: Optional[str] = None,
     ) -> None:
-        """Suspend ``name`` for ``duration_s`` seconds."""
+        """Suspend ``name`` for ``duration_s`` seconds (``retryable``, ``hint``: the block's advice)."""
 
     def lookup(self, name: str, left_s: Optional[float] = None) -> Optional[SharedBlock]:
         """The cool-down of ``name``, or ``None``."""

@@ -1,7 +1,8 @@
 """Cool-downs in Redis: a block one process met makes every process leave that backend alone.
 
 The value holds what :meth:`~websearch_sync.client.cooldown.Cooldowns.check` raises
-again (detail code, status, until when) and the token of the record; the key's expiry
+again (detail code, status, until when, the block's advice: retryable and hint) and the
+token of the record; the key's expiry
 is the cool-down itself. A record is untrusted input: anything but the expected
 shape, or a time no clock can hold, is ignored; what is left is capped at one day.
 """
@@ -32,8 +33,19 @@ def _glob(text: str) -> str:
     return _GLOB_SPECIAL.sub(r"\\\1", text)
 
 
-def _text(value: Any) -> Optional[str]:
-    return value[:64] if isinstance(value, str) else None
+def _text(value: Any, limit: int = 64) -> Optional[str]:
+    return value[:limit] if isinstance(value, str) else None
+
+
+#: The longest hint a record carries (a limiter's advice is a sentence or two).
+_MAX_HINT_CHARS = 500
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _hint(value: Any) -> Optional[str]:
+    """A record's hint: text, cut to a few sentences, without control characters (a record is untrusted)."""
+    text = _text(value, _MAX_HINT_CHARS)
+    return _CONTROL.sub(" ", text) if text else None
 
 
 #: A record is a few short fields: anything longer is not one (and is read no further).
@@ -63,6 +75,8 @@ def _block(value: Optional[bytes], left_s: float) -> Optional[SharedBlock]:
         float(until),
         min(left_s, MAX_SHARED_COOLDOWN_S),
         _text(data.get("token")),
+        data["retryable"] if isinstance(data.get("retryable"), bool) else None,
+        _hint(data.get("hint")),
     )
 
 
@@ -81,10 +95,15 @@ class SharedCooldowns:
         until: float,
         token: str,
         left_s: Optional[float] = None,
+        retryable: Optional[bool] = None,
+        hint: Optional[str] = None,
     ) -> None:
-        """Suspend ``name`` for every process for ``duration_s`` seconds (at most a day; nothing when Redis is down)."""
+        """Suspend ``name`` for every process for ``duration_s`` seconds (at most a day; nothing
+        when Redis is down), with the block's advice (``retryable``, ``hint``) for the refusals."""
         key = self.state.key("cooldown", name)
-        value = json.dumps({"detail_code": detail_code, "status": status, "until": until, "token": token})
+        record = {"detail_code": detail_code, "status": status, "until": until, "token": token}
+        record.update({"retryable": retryable, "hint": hint[:_MAX_HINT_CHARS] if hint else None})
+        value = json.dumps(record)
         self.state.set_for(key, value, min(duration_s, MAX_SHARED_COOLDOWN_S), left_s)
 
     def lookup(self, name: str, left_s: Optional[float] = None) -> Optional[SharedBlock]:

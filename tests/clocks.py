@@ -142,3 +142,20 @@ def deadline_margin_s(pace_slowdown: float, idle_margin_s: float = IDLE_MARGIN_S
     times more on a machine running ``pace_slowdown`` times slower. A call that ignores its
     deadline overruns by far more (the bugs these tests caught ran seconds to minutes late)."""
     return idle_margin_s * max(1.0, pace_slowdown)
+
+
+def abandoned_work_left(thread_name: str, idle_margin_s: float) -> tuple[int, float]:
+    """After a call gave up on work it ran in threads named ``thread_name``: how many of them
+    still run once the margin (``idle_margin_s`` on an idle machine, scaled by the measured
+    slowdown) has passed, and the seconds waited. Those still running are then waited for
+    (up to a minute each), so they do not slow the next tests."""
+    started = time.monotonic()
+    threads = [thread for thread in threading.enumerate() if thread.name == thread_name]
+    margin = deadline_margin_s(slowdown(), idle_margin_s)
+    for thread in threads:
+        thread.join(max(0.0, started + margin - time.monotonic()))
+    waited = time.monotonic() - started
+    alive = [thread for thread in threads if thread.is_alive()]
+    for thread in alive:  # the old behaviour: let it finish before the next tests
+        thread.join(60)
+    return len(alive), waited

@@ -8,7 +8,7 @@ import threading
 import time
 
 import pytest
-from clocks import deadline_margin_s, machine_pace, slowdown
+from clocks import abandoned_work_left, deadline_margin_s, machine_pace, slowdown
 from faults import delayed, endless, respond
 from servers import FaultServer
 
@@ -59,10 +59,6 @@ def test_a_normal_page_is_unaffected():
     assert "Readable sentence number one." in page["text"]
 
 
-def _extract_threads():
-    return [thread for thread in threading.enumerate() if thread.name == "websearch-extract"]
-
-
 def test_an_abandoned_extraction_stops():
     """Issue 33.2: a 1.4 MB page of 20,000 small blocks takes about 2 s to extract on an idle
     machine; abandoned at a 300 ms deadline, its thread ends within a second (checkpoints in
@@ -79,13 +75,5 @@ def test_an_abandoned_extraction_stops():
             assert error.detail_code == "deadline_exceeded"
         else:
             pytest.skip("this machine extracted the page within 300 ms: nothing was abandoned")
-        abandoned = time.monotonic()
-        threads = _extract_threads()
-        margin = deadline_margin_s(slowdown(), 1.0)  # a second on an idle machine, more on a loaded one
-        for thread in threads:
-            thread.join(max(0.0, abandoned + margin - time.monotonic()))
-        stopped_after = time.monotonic() - abandoned
-        alive = [thread for thread in threads if thread.is_alive()]
-        for thread in alive:  # the old behaviour: let it finish before the next tests
-            thread.join(60)
-    assert not alive, "the abandoned extraction was still running %.1f s after the timeout" % stopped_after
+        alive, waited = abandoned_work_left("websearch-extract", 1.0)  # a second on an idle machine
+    assert not alive, "the abandoned extraction was still running %.1f s after the timeout" % waited

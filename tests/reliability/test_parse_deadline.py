@@ -16,7 +16,7 @@ import time
 
 import pytest
 import requests
-from clocks import deadline_margin_s, machine_pace, slowdown
+from clocks import abandoned_work_left, deadline_margin_s, machine_pace
 from faults import respond
 from servers import FaultServer
 
@@ -144,13 +144,5 @@ def test_an_abandoned_parse_stops():
         settings = ws.Settings(endpoints={"ddg_html": server.url("/s")}, max_response_bytes=len(page) + 1)
         with pytest.raises(ws.Timeout):
             ws.search("q", backend="ddg_html", settings=settings, timeout_ms=300)
-        abandoned = time.monotonic()
-        threads = _parse_threads()
-        margin = deadline_margin_s(slowdown(), MARGIN_S)  # a second on an idle machine, more on a loaded one
-        for thread in threads:
-            thread.join(max(0.0, abandoned + margin - time.monotonic()))
-        stopped_after = time.monotonic() - abandoned
-        alive = [thread for thread in threads if thread.is_alive()]
-        for thread in alive:  # the old behaviour: let it finish before the next tests
-            thread.join(60)
-    assert not alive, "the abandoned parse was still running %.1f s after the timeout" % stopped_after
+        alive, waited = abandoned_work_left("websearch-parse", MARGIN_S)  # a second on an idle machine
+    assert not alive, "the abandoned parse was still running %.1f s after the timeout" % waited

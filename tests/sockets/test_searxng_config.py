@@ -4,8 +4,9 @@ timeout, so ``timeout_limit`` is capped at the engines' own timeouts, which the 
 publishes at ``/config``. The fake instance (tests/fake_searxng.py) computes its engines' time
 as ``searx/search/__init__.py`` does and serves ``/config`` as ``searx/webapp.py`` does.
 
-``/config`` is read after an answer slower than SearXNG's default engine timeout (3 s); the
-tests other than the first note such an answer directly (``slow_answer``) instead of waiting 3 s.
+Until ``/config`` is read, ``timeout_limit`` is at most SearXNG's default engine timeout (3 s);
+``/config`` is read after an answer that ran into it; the tests other than the first two note
+such an answer directly (``slow_answer``) instead of waiting 3 s.
 """
 
 from clocks import FakeClock
@@ -13,7 +14,7 @@ from fake_searxng import Engine, FakeSearXNG
 from faults import respond
 
 import websearch_sync as ws
-from websearch_sync.backends.searxng_config import slow_answer
+from websearch_sync.backends.searxng_config import DEFAULT_ENGINE_TIMEOUT_S, slow_answer
 
 
 def client(sx):
@@ -31,9 +32,11 @@ def seen_slow(sx):
     slow_answer(sx.url + "/config", 4.0, 8.0)
 
 
-def test_after_a_slow_answer_timeout_limit_is_capped_at_the_engines_own_timeout():
+def test_the_first_search_waits_no_longer_than_a_default_instance_then_the_engines_own_timeout():
     """Before: every search sent what was left of 10 s (8.25 s), which the instance gave its engines
-    instead of their own 0.3 s, so each search waited 3.5 s for the slow engine."""
+    instead of their own 0.3 s, so each search waited 3.5 s for the slow engine. Now the first
+    search (``/config`` not known yet) sends SearXNG's default engine timeout (3 s); its answer
+    ran into that limit, so ``/config`` is read and the next search sends the engines' own 0.3 s."""
     engines = [Engine("google", timeout_s=0.3), Engine("qwant", delay_s=3.5, timeout_s=0.3)]
     with FakeSearXNG(engines, max_request_timeout_s=15.0) as sx:
         c = client(sx)
@@ -41,10 +44,23 @@ def test_after_a_slow_answer_timeout_limit_is_capped_at_the_engines_own_timeout(
         second = search(c, timeout_ms=10000, max_results=10)
         limits = [float(s["timeout_limit"]) for s in sx.searches]
         assert sx.config_reads == 1
-    assert "errors" not in first and len(first["items"]) == 6  # the slow engine was waited for
-    assert 7.0 < limits[0] <= 8.25 and limits[1] == 0.3  # 8.25: what is left of 10 s minus the margin
-    assert len(second["items"]) == 3
-    assert [(e["engine"], e["detail_code"]) for e in second["errors"]] == [("qwant", "engine_timeout")]
+    assert limits == [DEFAULT_ENGINE_TIMEOUT_S, 0.3]
+    for answer in (first, second):  # the slow engine was not waited for past the limit
+        assert len(answer["items"]) == 3
+        assert [(e["engine"], e["detail_code"]) for e in answer["errors"]] == [("qwant", "engine_timeout")]
+
+
+def test_an_engine_with_a_longer_timeout_of_its_own_gets_it_once_config_is_read():
+    """The 3 s of the first search cut an engine the instance gives 5 s; ``/config`` says so,
+    and the next search waits for it."""
+    engines = [Engine("google", timeout_s=1.0), Engine("wolfram", delay_s=4.0, timeout_s=5.0)]
+    with FakeSearXNG(engines) as sx:
+        c = client(sx)
+        first = search(c, timeout_ms=10000, max_results=10)
+        second = search(c, timeout_ms=10000, max_results=10)
+        limits = [float(s["timeout_limit"]) for s in sx.searches]
+    assert limits == [DEFAULT_ENGINE_TIMEOUT_S, 5.0]
+    assert len(first["items"]) == 3 and len(second["items"]) == 6 and "errors" not in second
 
 
 def test_the_cap_is_the_slowest_engine_the_call_asks():

@@ -75,7 +75,15 @@ from ..net.botwall import BotWall, bot_wall_error
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, retry_after_seconds
 from ..net.urls import host_token, shown_url
-from .searxng_config import InstanceConfig, known_config, read_config_at, slow_answer, want_config, wanted
+from .searxng_config import (
+    DEFAULT_ENGINE_TIMEOUT_S,
+    InstanceConfig,
+    known_config,
+    read_config_at,
+    slow_answer,
+    want_config,
+    wanted,
+)
 from .searxng_extras import extras_of
 from .searxng_failures import EngineFailure, engine_failure, no_results_because
 from .searxng_names import categories_undecided, ignored_names
@@ -267,8 +275,9 @@ class SearXNG(JsonApiBackend):
         """Add ``timeout_limit``: what is left of the deadline, minus a margin for the round
         trip and parsing, so the instance answers with the engines that made it in time
         instead of waiting for its slowest one past our deadline; never more than the
-        slowest own timeout of the engines asked (``/config``): an instance that sets
-        ``outgoing.max_request_timeout`` gives every engine ``timeout_limit`` instead of its own."""
+        slowest own timeout of the engines asked (``/config``; until it is known, SearXNG's default
+        engine timeout): an instance that sets ``outgoing.max_request_timeout`` gives every engine
+        ``timeout_limit`` instead of its own."""
         left = deadline.remaining_s()
         limit = max(_MIN_TIMEOUT_LIMIT_S, left - _MARGIN_S - _MARGIN_SHARE * left)
         query = dict(spec.params or {})
@@ -278,6 +287,8 @@ class SearXNG(JsonApiBackend):
             own = instance.engines_timeout_s(*asked)
             if own is not None:
                 limit = min(limit, own)
+        else:  # not known yet: no longer than a default instance gives its engines
+            limit = min(limit, DEFAULT_ENGINE_TIMEOUT_S)
         if isinstance(query.get("q"), str):  # a `<N` word in the query would win over timeout_limit
             query["q"], limit = within_deadline(query["q"], limit)
         query["timeout_limit"] = "%.2f" % max(_MIN_TIMEOUT_LIMIT_S, limit)

@@ -9,8 +9,12 @@ engine with its ``name``, ``categories``, ``enabled`` and ``timeout``
 (``searx/webapp.py: config``), and the backend never sends a ``timeout_limit`` above the
 slowest engine the call will ask (:meth:`InstanceConfig.engines_timeout_s`).
 
-``/config`` is read when an answer shows it matters: one slower than SearXNG's default engine
-timeout (:data:`DEFAULT_ENGINE_TIMEOUT_S`) while ``timeout_limit`` allowed more. The next search
+Until ``/config`` is known, ``timeout_limit`` is at most SearXNG's default engine timeout
+(:data:`DEFAULT_ENGINE_TIMEOUT_S`, 3 s), so even the first search of an instance that sets
+``max_request_timeout`` waits no longer for a slow engine than a default instance would. It is
+read when an answer shows it matters: one that took most of that default timeout
+(:data:`SLOW_SHARE`) while ``timeout_limit`` allowed it all (an engine hit the limit: the
+instance may give its engines less, or, by its own settings, more). The next search
 to that instance (in this process) reads it first, through the client's transport, within the
 call's deadline and pace (at most :data:`CONFIG_SHARE` of what is left, :data:`CONFIG_MAX_S` at
 most), without following redirects; it is kept :data:`KEEP_S` (an instance whose ``/config``
@@ -46,6 +50,8 @@ MAX_CONFIG_BYTES = 2 * 1024 * 1024
 #: SearXNG's default engine timeout (settings.yml ``outgoing.request_timeout``): an answer slower
 #: than this is the sign that the instance may give its engines ``timeout_limit`` instead.
 DEFAULT_ENGINE_TIMEOUT_S = 3.0
+#: An answer that took this share of :data:`DEFAULT_ENGINE_TIMEOUT_S` ran (nearly) into the limit.
+SLOW_SHARE = 0.9
 #: The categories SearXNG searches when a call names none (its preferences' default).
 DEFAULT_CATEGORIES = ("general",)
 
@@ -139,10 +145,11 @@ def _entry(url: str) -> Optional[_Entry]:
 
 
 def slow_answer(url: str, answer_s: float, limit_s: float) -> None:
-    """Note an answer of the instance: one slower than SearXNG's default engine timeout while
-    ``timeout_limit`` allowed more means its engines may be given ``timeout_limit`` instead of
-    their own timeouts (``max_request_timeout``), so ``/config`` is read before the next search."""
-    if answer_s > DEFAULT_ENGINE_TIMEOUT_S and limit_s > DEFAULT_ENGINE_TIMEOUT_S:
+    """Note an answer of the instance: one that took most of SearXNG's default engine timeout
+    while ``timeout_limit`` allowed it all ran into the limit (its engines may be given
+    ``timeout_limit`` instead of their own timeouts, or have longer ones of their own), so
+    ``/config`` is read before the next search."""
+    if answer_s >= SLOW_SHARE * DEFAULT_ENGINE_TIMEOUT_S and limit_s >= DEFAULT_ENGINE_TIMEOUT_S:
         want_config(url)
 
 

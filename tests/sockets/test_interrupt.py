@@ -3,7 +3,8 @@
 A loopback server reads each request and never answers; a child process searches,
 fetches or runs a batch against it with the default 15 s deadline; SIGINT comes 2 s
 after the server got the child's request. The child must be gone within 3 s of the signal (the browser
-wire used to hold Ctrl-C for the whole deadline: libcurl runs in C).
+wire used to hold Ctrl-C for the whole deadline: libcurl runs in C). The ten children run side by
+side (each on paths of its own), so the module takes one child's time; each case is its own test.
 """
 
 import os
@@ -17,7 +18,9 @@ import pytest
 from clocks import deadline_margin_s, machine_pace
 from faults import never_answer
 from servers import FaultServer
-from transports import BOTH
+from transports import needs_browser
+
+from websearch_sync.net.browser import browser_available
 
 SIGNAL_AFTER_S = 2.0
 #: Gone within 3 s on an idle machine; on a loaded one, 1 s per unit of slowdown (ending a
@@ -64,39 +67,83 @@ def _command(kind, url, impersonate, tmp_path):
     return [sys.executable, "-c", script]
 
 
-@pytest.mark.parametrize("impersonate", BOTH)
-@pytest.mark.parametrize("kind", ["cli-search", "cli-fetch", "cli-batch", "python-search", "python-fetch"])
-def test_ctrl_c_ends_a_hanging_call_at_once(kind, impersonate, tmp_path):
-    with FaultServer({"/html/": never_answer(), "/page": never_answer()}) as server:
-        url = server.url("/page")
-        env = dict(os.environ, WEB_SEARCH_ENDPOINT_DDG_HTML=server.url("/html/"), WEB_SEARCH_CACHE_TTL="0")
-        child = subprocess.Popen(
-            _command(kind, url, impersonate, tmp_path),
-            env=env,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+KINDS = ["cli-search", "cli-fetch", "cli-batch", "python-search", "python-fetch"]
+WIRES = {"browser": None, "requests": "off"}
+
+
+@pytest.fixture(scope="module")
+def interrupted(tmp_path_factory):
+    """Every case's child, run side by side against one loopback server (each on paths of its
+    own): ``{(kind, wire): (seconds from SIGINT to exit, exit status, stderr, slowdown)}``.
+    Side by side, the module takes one child's time instead of ten; each child still gets its
+    signal 2 s after its own request arrived, and the limit scales with the measured slowdown."""
+    wires = {name: value for name, value in WIRES.items() if value == "off" or browser_available()}
+    cases = [(kind, wire) for kind in KINDS for wire in wires]
+    routes = {}
+    for index in range(len(cases)):
+        routes["/html%d/" % index] = never_answer()
+        routes["/page%d" % index] = never_answer()
+    outcomes = {}
+    with FaultServer(routes) as server:
+        children = {}
+        for index, (kind, wire) in enumerate(cases):
+            env = dict(
+                os.environ, WEB_SEARCH_ENDPOINT_DDG_HTML=server.url("/html%d/" % index), WEB_SEARCH_CACHE_TTL="0"
+            )
+            folder = tmp_path_factory.mktemp("case%d" % index)
+            command = _command(kind, server.url("/page%d" % index), wires[wire], folder)
+            child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+            children[index] = child
         try:
-            waited = time.monotonic() + 60  # starting Python and importing is slow on a loaded machine
-            while not server.requests and child.poll() is None and time.monotonic() < waited:
-                time.sleep(0.05)
-            assert server.requests, "the child never reached the server: %s" % (child.communicate(),)
-            time.sleep(SIGNAL_AFTER_S)
-            assert child.poll() is None, "the call ended before the signal: %s" % (child.communicate(),)
-            with machine_pace() as pace:
-                child.send_signal(signal.SIGINT)
-                signalled = time.monotonic()
-                try:
-                    _, stderr = child.communicate(timeout=LOADED_LIMIT_S + 10)
-                finally:
-                    took = time.monotonic() - signalled
+            outcomes = _signal_each(server, cases, children)
         finally:
-            if child.poll() is None:
-                child.kill()
+            for child in children.values():
+                if child.poll() is None:
+                    child.kill()
                 child.communicate()
-    limit = max(GONE_WITHIN_S, min(LOADED_LIMIT_S, deadline_margin_s(pace.slowdown, idle_margin_s=1.0)))
+    return outcomes
+
+
+def _signal_each(server, cases, children):
+    """SIGINT to each child 2 s after its request arrived; how long each took to end."""
+    reached, signalled, outcomes = {}, {}, {}
+    waited = time.monotonic() + 60  # starting Python and importing is slow on a loaded machine
+    with machine_pace() as pace:
+        while len(outcomes) < len(cases) and time.monotonic() < waited + LOADED_LIMIT_S + 10:
+            now = time.monotonic()
+            arrived = {r.route for r in list(server.requests)}
+            for index, child in children.items():
+                if index in outcomes:
+                    continue
+                if index not in reached and {"/html%d/" % index, "/page%d" % index} & arrived:
+                    reached[index] = now
+                if index in reached and index not in signalled and now >= reached[index] + SIGNAL_AFTER_S:
+                    assert child.poll() is None, "%s ended before the signal: %s" % (cases[index], child.communicate())
+                    child.send_signal(signal.SIGINT)
+                    signalled[index] = time.monotonic()
+                if index in signalled and child.poll() is not None:
+                    outcomes[index] = time.monotonic() - signalled[index]
+            time.sleep(0.02)
+    assert len(reached) == len(cases), "children that never reached the server: %s" % [
+        cases[i] for i in children if i not in reached
+    ]
+    results = {}
+    for index, case in enumerate(cases):
+        child = children[index]
+        took = outcomes.get(index, float("inf"))
+        if child.poll() is None:
+            child.kill()
+        _, stderr = child.communicate()
+        results[case] = (took, child.returncode, stderr, pace.slowdown)
+    return results
+
+
+@pytest.mark.parametrize("wire", [pytest.param("browser", marks=needs_browser), "requests"])
+@pytest.mark.parametrize("kind", KINDS)
+def test_ctrl_c_ends_a_hanging_call_at_once(kind, wire, interrupted):
+    took, status, stderr, slowdown = interrupted[(kind, wire)]
+    limit = max(GONE_WITHIN_S, min(LOADED_LIMIT_S, deadline_margin_s(slowdown, idle_margin_s=1.0)))
     assert took <= limit, "still running %.1f s after Ctrl-C (limit %.1f s)" % (took, limit)
-    assert child.returncode != 0
+    assert status != 0
     if kind.startswith("cli"):
-        assert child.returncode == 130 and "interrupted" in stderr
+        assert status == 130 and "interrupted" in stderr

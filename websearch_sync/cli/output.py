@@ -155,8 +155,10 @@ class TerminalStream(io.TextIOBase):
         self.stream.write(text)
 
     def flush(self) -> None:
-        """Flush the wrapped stream."""
-        self.stream.flush()
+        """Flush the wrapped stream (nothing once it was closed: this wrapper, collected after
+        the stream it wraps, must not fail on the way out)."""
+        if not getattr(self.stream, "closed", False):
+            self.stream.flush()
 
     def isatty(self) -> bool:
         """Whether the wrapped stream is a terminal."""

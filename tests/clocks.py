@@ -144,18 +144,28 @@ def deadline_margin_s(pace_slowdown: float, idle_margin_s: float = IDLE_MARGIN_S
     return idle_margin_s * max(1.0, pace_slowdown)
 
 
+def running(thread_name: str) -> int:
+    """How many threads carry ``thread_name`` right now: the library's work threads are reused
+    (``websearch_sync.net.workers``) and carry a job's name only while they run it."""
+    return sum(1 for thread in threading.enumerate() if thread.name == thread_name)
+
+
+def wait_for_work(thread_name: str, timeout_s: float) -> bool:
+    """Wait up to ``timeout_s`` for no thread to run ``thread_name`` work; whether none does."""
+    ends = time.monotonic() + timeout_s
+    while running(thread_name) and time.monotonic() < ends:
+        time.sleep(0.01)
+    return not running(thread_name)
+
+
 def abandoned_work_left(thread_name: str, idle_margin_s: float) -> tuple[int, float]:
-    """After a call gave up on work it ran in threads named ``thread_name``: how many of them
-    still run once the margin (``idle_margin_s`` on an idle machine, scaled by the measured
-    slowdown) has passed, and the seconds waited. Those still running are then waited for
-    (up to a minute each), so they do not slow the next tests."""
+    """After a call gave up on work it ran in threads named ``thread_name``: how many still run it
+    once the margin (``idle_margin_s`` on an idle machine, scaled by the measured slowdown) has
+    passed, and the seconds waited. Work still running then is waited for (up to a minute), so it
+    does not slow the next tests."""
     started = time.monotonic()
-    threads = [thread for thread in threading.enumerate() if thread.name == thread_name]
-    margin = deadline_margin_s(slowdown(), idle_margin_s)
-    for thread in threads:
-        thread.join(max(0.0, started + margin - time.monotonic()))
-    waited = time.monotonic() - started
-    alive = [thread for thread in threads if thread.is_alive()]
-    for thread in alive:  # the old behaviour: let it finish before the next tests
-        thread.join(60)
-    return len(alive), waited
+    wait_for_work(thread_name, deadline_margin_s(slowdown(), idle_margin_s))
+    waited, left = time.monotonic() - started, running(thread_name)
+    if left:  # the old behaviour: let it finish before the next tests
+        wait_for_work(thread_name, 60)
+    return left, waited

@@ -12,12 +12,12 @@ prints it.
 
 import functools
 import socket
-import threading
 import time
 
 import faultlab
 import pytest
 from backend_kit import project_backends
+from clocks import wait_for_work
 from transports import BOTH
 
 from websearch_sync.engine import registry
@@ -74,9 +74,8 @@ def _wait_for_abandoned_work(limit_s: float = 120.0) -> None:
     """Let the parse and extraction threads this run abandoned at its deadlines finish (bounded), so
     that the next run (the other transport) and the next tests are not timed under their CPU load."""
     ends = time.monotonic() + limit_s
-    for thread in threading.enumerate():
-        if thread.daemon and thread.name in ("websearch-parse", "websearch-extract"):
-            thread.join(max(0.0, ends - time.monotonic()))
+    for name in ("websearch-parse", "websearch-extract"):
+        wait_for_work(name, max(0.0, ends - time.monotonic()))
 
 
 @pytest.mark.parametrize("impersonate, target, fault", CELLS)

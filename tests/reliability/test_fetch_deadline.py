@@ -4,11 +4,10 @@ Regression test: with the default 5 MB cap, a page of one endless paragraph was 
 in ~50 ms and then extracted for ~2 s: fetch(timeout_ms=1000) returned after 2.2 s.
 """
 
-import threading
 import time
 
 import pytest
-from clocks import abandoned_work_left, deadline_margin_s, machine_pace, slowdown
+from clocks import abandoned_work_left, deadline_margin_s, machine_pace, slowdown, wait_for_work
 from faults import delayed, endless, respond
 from servers import FaultServer
 
@@ -36,9 +35,7 @@ def test_extracting_a_huge_page_does_not_outlast_the_deadline():
             elapsed = time.monotonic() - started
     margin = deadline_margin_s(pace.slowdown, MARGIN_S)
     assert elapsed < 0.3 + margin, "a 300 ms fetch took %.0f ms (margin %.0f ms)" % (elapsed * 1000, margin * 1000)
-    for thread in threading.enumerate():  # the abandoned extraction finishes on its own; let it, for the next tests
-        if thread.name == "websearch-extract":
-            thread.join(10)
+    wait_for_work("websearch-extract", 10)  # the abandoned extraction finishes on its own; let it, for the next tests
 
 
 def test_a_small_page_read_at_the_last_moment_is_still_extracted():

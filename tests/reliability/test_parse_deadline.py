@@ -16,7 +16,7 @@ import time
 
 import pytest
 import requests
-from clocks import abandoned_work_left, deadline_margin_s, machine_pace
+from clocks import abandoned_work_left, deadline_margin_s, machine_pace, wait_for_work
 from faults import respond
 from servers import FaultServer
 
@@ -84,9 +84,7 @@ def test_parsing_a_huge_page_does_not_outlast_the_deadline(backend, page):
         elapsed * 1000,
         margin * 1000,
     )
-    for thread in threading.enumerate():  # let the abandoned parse finish before the next tests
-        if thread.name == "websearch-parse":
-            thread.join(30)
+    wait_for_work("websearch-parse", 30)  # let the abandoned parse finish before the next tests
 
 
 def test_a_normal_page_still_parses():
@@ -96,10 +94,6 @@ def test_a_normal_page_still_parses():
             "q", backend="ddg_html", settings=ws.Settings(endpoints={"ddg_html": server.url("/s")}), timeout_ms=2000
         )
     assert [i["url"] for i in result["items"]] == ["https://r0.example/", "https://r1.example/", "https://r2.example/"]
-
-
-def _parse_threads():
-    return [thread for thread in threading.enumerate() if thread.name == "websearch-parse"]
 
 
 def test_a_small_answer_is_parsed_within_the_deadline_too(monkeypatch):
@@ -130,9 +124,7 @@ def test_a_small_answer_is_parsed_within_the_deadline_too(monkeypatch):
     assert ran.is_set() and caught.value.detail_code == "deadline_exceeded"
     margin = deadline_margin_s(pace.slowdown, MARGIN_S)
     assert elapsed < 0.3 + margin, "a 300 ms search took %.0f ms (margin %.0f ms)" % (elapsed * 1000, margin * 1000)
-    for thread in _parse_threads():
-        thread.join(MARGIN_S)
-        assert not thread.is_alive(), "the abandoned parse kept running"
+    assert wait_for_work("websearch-parse", MARGIN_S), "the abandoned parse kept running"
 
 
 def test_an_abandoned_parse_stops():

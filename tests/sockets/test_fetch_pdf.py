@@ -3,11 +3,10 @@ the metadata, page headings; typed errors for an encrypted, a text-less, a broke
 cut PDF; the byte cap, max_chars and the deadline hold on a large one."""
 
 import sys
-import threading
 import time
 
 import pytest
-from clocks import deadline_margin_s, machine_pace
+from clocks import deadline_margin_s, machine_pace, wait_for_work
 from faults import respond
 from pdfs import broken_pdf, text_pdf, textless_pdf
 from servers import FaultServer
@@ -140,7 +139,5 @@ def test_the_deadline_holds_on_a_long_pdf_and_its_read_stops():
         elapsed = time.monotonic() - started
         margin = deadline_margin_s(pace.slowdown, 0.4)
         assert elapsed < 0.5 + margin, "a 500 ms fetch took %.0f ms" % (elapsed * 1000)
-        readers = [thread for thread in threading.enumerate() if thread.name == "websearch-extract"]
-        for thread in readers:  # the read stops at its next page, it does not run on for the other pages
-            thread.join(margin)
-        assert not any(thread.is_alive() for thread in readers)
+        # the read stops at its next page, it does not run on for the other pages
+        assert wait_for_work("websearch-extract", margin)

@@ -15,6 +15,7 @@ from typing import Any, Callable, Optional, TypeVar
 
 from ..checkpoints import abandonable
 from ..checkpoints import checkpoint as checkpoint  # where the parsers above the network import it from
+from .workers import submit
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -75,7 +76,7 @@ def run_within(
     is re-raised here.
     """
     outcome: dict[str, Any] = {}
-    abandoned = threading.Event()
+    abandoned, finished = threading.Event(), threading.Event()
 
     def run() -> None:
         with abandonable(abandoned):
@@ -83,11 +84,10 @@ def run_within(
                 outcome["result"] = work()
             except BaseException as exc:  # carried to the calling thread, re-raised there (if still waiting)
                 outcome["error"] = exc
+        finished.set()
 
-    worker = threading.Thread(target=run, name=name, daemon=True)
-    worker.start()
-    worker.join(max(deadline.remaining_s(), minimum_s))
-    if worker.is_alive():
+    submit(run, name)  # a reused daemon thread (:mod:`.workers`), named ``name`` while it runs this
+    if not finished.wait(max(deadline.remaining_s(), minimum_s)):
         abandoned.set()
         raise DeadlinePassed(name)
     if "error" in outcome:

@@ -9,17 +9,15 @@ next callback ends it) and, in any case, ends by its own deadline in the helper,
 then runs ``release``. Other threads never see a signal: they run the work themselves.
 
 Helper threads are daemons (an abandoned transfer never holds the process up at exit)
-and are kept for the next call (no thread start per request).
+and are kept for the next call (:mod:`.workers`: no thread start per request).
 """
 
-import queue
 import threading
 from typing import Callable, Optional
 
-__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+from .workers import submit
 
-_idle: list["queue.SimpleQueue[_Job]"] = []
-_idle_lock = threading.Lock()
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 
 class _Job:
@@ -42,13 +40,6 @@ class _Job:
             release()
 
 
-def _serve(jobs: "queue.SimpleQueue[_Job]") -> None:
-    while True:
-        jobs.get().run()
-        with _idle_lock:
-            _idle.append(jobs)
-
-
 def run_interruptibly(work: Callable[[], None], *, abandon: Callable[[], None], release: Callable[[], None]) -> None:
     """``work()`` (its exception re-raised here), then ``release()``, such that Ctrl-C in the main
     thread raises ``KeyboardInterrupt`` at once (see the module docstring)."""
@@ -59,12 +50,7 @@ def run_interruptibly(work: Callable[[], None], *, abandon: Callable[[], None], 
             release()
         return
     job = _Job(work)
-    with _idle_lock:
-        jobs = _idle.pop() if _idle else None
-    if jobs is None:
-        jobs = queue.SimpleQueue()
-        threading.Thread(target=_serve, args=(jobs,), name="websearch-perform", daemon=True).start()
-    jobs.put(job)
+    submit(job.run, "websearch-perform")
     try:
         job.done.wait()
     except BaseException:

@@ -1,0 +1,57 @@
+"""Reusable daemon threads for the work a call hands off: libcurl's transfer (so Ctrl-C reaches
+the main thread at once, :mod:`.interrupt`), and a parse or an extraction that must end at the
+deadline (:func:`.deadline.run_within`).
+
+Starting a thread per call cost about a sixth of a warm search's CPU; a thread that finished
+its job waits here for the next. While it runs a job it carries the job's name
+(``websearch-parse``, ``websearch-extract``, ``websearch-perform``), and ``websearch-idle``
+between jobs. Abandoned work keeps its thread until it stops (at a checkpoint, or at its own
+deadline); new work then gets another thread. Threads do not survive ``fork``: a forked child
+(an RQ worker's job, say) starts its own instead of handing work to threads it does not have.
+"""
+
+import os
+import queue
+import threading
+from typing import Callable
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+IDLE_NAME = "websearch-idle"
+
+_idle: list["queue.SimpleQueue[tuple[Callable[[], None], str]]"] = []
+_lock = threading.Lock()
+
+
+def submit(job: Callable[[], None], name: str) -> None:
+    """Run ``job`` (which must not raise: it reports its own outcome) in an idle thread, or a new one."""
+    with _lock:
+        jobs = _idle.pop() if _idle else None
+    if jobs is None:
+        jobs = queue.SimpleQueue()
+        threading.Thread(target=_serve, args=(jobs,), name=IDLE_NAME, daemon=True).start()
+    jobs.put((job, name))
+
+
+def _serve(jobs: "queue.SimpleQueue[tuple[Callable[[], None], str]]") -> None:
+    me = threading.current_thread()
+    while True:
+        job, name = jobs.get()
+        me.name = name
+        try:
+            job()
+        finally:
+            me.name = IDLE_NAME
+        with _lock:
+            _idle.append(jobs)
+
+
+def _forget_threads() -> None:
+    """In a forked child: the parent's threads are not there to take jobs."""
+    global _lock
+    _lock = threading.Lock()  # it may have been held by a thread that is not there either
+    _idle.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_threads)

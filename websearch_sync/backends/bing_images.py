@@ -17,12 +17,11 @@ What the recorded fragment (2026-08, en-US, 35 tiles) shows:
   fragment without a usable tile is ``WebParseError`` (no zero-result answer on record).
 """
 
-import json
 from typing import Any, Optional
 
 from ..engine.base import page_number, split_locale
 from ..engine.html_parsing import Block, PartTest, Tag, attribute, classes, has_class, parse_fragment, walk_blocks
-from ..engine.media_fields import pixel_size, present, text
+from ..engine.media_fields import json_object, pixel_size, present, text
 from ..models import SearchParams
 from .bing import BingHtml
 
@@ -65,11 +64,7 @@ def _is_tile(tag: Tag) -> bool:
 def _tile_data(block: Block) -> dict[str, Any]:
     """The tile's ``m`` JSON (``{}`` when absent or not a JSON object)."""
     meta = block.parts.get("meta")
-    try:
-        data = json.loads(attribute(meta, "m")) if meta is not None else {}
-    except ValueError:
-        return {}
-    return data if isinstance(data, dict) else {}
+    return json_object(attribute(meta, "m")) if meta is not None else {}
 
 
 def _item(block: Block) -> Optional[dict[str, Any]]:

@@ -20,7 +20,6 @@ What the recorded answer (2026-08, en-US, 49 tiles) shows:
 * Tiles give no description: items have no ``snippet``.
 """
 
-import json
 from typing import Any, Optional
 
 from ..engine.html_parsing import (
@@ -34,7 +33,7 @@ from ..engine.html_parsing import (
     parse_fragment,
     walk_blocks,
 )
-from ..engine.media_fields import present, view_count
+from ..engine.media_fields import json_object, present, view_count
 from ..models import SearchParams
 from .bing import BingHtml
 from .bing_images import PAGE_SIZE, tile_query
@@ -58,11 +57,7 @@ def _is_tile(tag: Tag) -> bool:
 
 def _json_attribute(tag: Optional[Tag], name: str) -> dict[str, Any]:
     """The JSON object in ``tag``'s attribute ``name`` (``{}`` when absent or not an object)."""
-    try:
-        data = json.loads(attribute(tag, name)) if tag is not None else {}
-    except ValueError:
-        return {}
-    return data if isinstance(data, dict) else {}
+    return json_object(attribute(tag, name)) if tag is not None else {}
 
 
 def _first_text(*values: Any) -> Optional[str]:

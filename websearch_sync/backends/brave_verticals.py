@@ -27,21 +27,13 @@ import dataclasses
 from typing import Any, Callable
 
 from ..engine.base import dig
-from ..engine.media_fields import present, text, whole_number
+from ..engine.media_fields import nested, present, text, whole_number
 from ..errors import UNEXPECTED_SHAPE, WebParseError
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
 from .brave import Brave
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
-
-
-def _field(result: dict[str, Any], *path: str) -> Any:
-    """``result[path[0]][path[1]]…``, ``None`` where a level is missing or not an object."""
-    current: Any = result
-    for key in path:
-        current = current.get(key) if isinstance(current, dict) else None
-    return current
 
 
 def news_item(result: dict[str, Any]) -> dict[str, Any]:
@@ -52,7 +44,7 @@ def news_item(result: dict[str, Any]) -> dict[str, Any]:
         snippet=text(result.get("description")),
         source=text(result.get("source")),
         published_at=text(result.get("page_age")),
-        image_url=text(_field(result, "thumbnail", "src")),
+        image_url=text(nested(result, "thumbnail", "src")),
     )
 
 
@@ -61,10 +53,10 @@ def image_item(result: dict[str, Any]) -> dict[str, Any]:
     return present(
         title=text(result.get("title")),
         url=text(result.get("url")),
-        image_url=text(_field(result, "properties", "url")),
-        thumbnail_url=text(_field(result, "thumbnail", "src")),
-        width=whole_number(_field(result, "properties", "width")),
-        height=whole_number(_field(result, "properties", "height")),
+        image_url=text(nested(result, "properties", "url")),
+        thumbnail_url=text(nested(result, "thumbnail", "src")),
+        width=whole_number(nested(result, "properties", "width")),
+        height=whole_number(nested(result, "properties", "height")),
         source=text(result.get("source")),
     )
 
@@ -76,10 +68,10 @@ def video_item(result: dict[str, Any]) -> dict[str, Any]:
         url=text(result.get("url")),
         snippet=text(result.get("description")),
         published_at=text(result.get("page_age")),
-        duration=text(_field(result, "video", "duration")),
-        publisher=text(_field(result, "video", "publisher")),
-        thumbnail_url=text(_field(result, "thumbnail", "src")),
-        view_count=whole_number(_field(result, "video", "views")),
+        duration=text(nested(result, "video", "duration")),
+        publisher=text(nested(result, "video", "publisher")),
+        thumbnail_url=text(nested(result, "thumbnail", "src")),
+        view_count=whole_number(nested(result, "video", "views")),
     )
 
 

@@ -18,7 +18,7 @@ name: no ``source``. The captcha is web search's (a redirect to ``/sp/captcha``)
 import json
 from typing import Any, Optional
 
-from ..engine.media_fields import present, query_value, text, whole_number
+from ..engine.media_fields import nested, present, query_value, text, whole_number
 from ..models import SearchParams
 from .startpage import StartpageHtml
 
@@ -30,10 +30,8 @@ PROPS_MARKER = "React.createElement(UIStartpage.AppSerpImages,"
 
 def _sections(props: Any) -> list[Any]:
     """The sections of the page's main column (``[]`` when the props have none)."""
-    current = props
-    for key in ("render", "presenter", "regions", "mainline"):
-        current = current.get(key) if isinstance(current, dict) else None
-    return current if isinstance(current, list) else []
+    sections = nested(props, "render", "presenter", "regions", "mainline")
+    return sections if isinstance(sections, list) else []
 
 
 def image_item(result: dict[str, Any]) -> dict[str, Any]:

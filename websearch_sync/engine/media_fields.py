@@ -6,6 +6,7 @@ and leave dates and durations to the shared normaliser. Every pattern here is
 anchored and bounded: linear on any upstream text.
 """
 
+import json
 import re
 from decimal import Decimal, InvalidOperation
 from typing import Any, Optional
@@ -63,6 +64,23 @@ def text(value: Any) -> Optional[str]:
 def whole_number(value: Any) -> Optional[int]:
     """``value`` when it is an int >= 0 (not a bool), else ``None`` (a JSON count or size)."""
     return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def nested(value: Any, *path: str) -> Any:
+    """``value[path[0]][path[1]]…``, ``None`` where a level is missing or not an object (a JSON
+    answer's optional parts)."""
+    for key in path:
+        value = value.get(key) if isinstance(value, dict) else None
+    return value
+
+
+def json_object(text: str) -> dict[str, Any]:
+    """The JSON object ``text`` holds (``{}`` when it holds none: an attribute of a page's tile)."""
+    try:
+        data = json.loads(text) if text else {}
+    except ValueError:
+        return {}
+    return data if isinstance(data, dict) else {}
 
 
 def present(**fields: Any) -> dict[str, Any]:

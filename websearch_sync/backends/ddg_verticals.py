@@ -38,6 +38,7 @@ from urllib.parse import urljoin, urlsplit
 from ..engine import registry
 from ..engine.base import Backend, Page, dig, json_body
 from ..engine.html_engine import accept_language
+from ..engine.media_fields import nested, text
 from ..errors import UNEXPECTED_SHAPE, WebParseError, WebSearchError
 from ..models import ParseResult, SearchParams
 from ..net.botwall import BotWall, bot_wall_error
@@ -169,14 +170,6 @@ class _DuckDuckGoVertical(Backend):
         return RequestSpec("GET", url, params=extra or None, headers=self.headers(params, _ACCEPT_JSON))
 
 
-def _text(value: Any) -> Optional[str]:
-    return value if isinstance(value, str) and value else None
-
-
-def _mapping(value: Any) -> dict[str, Any]:
-    return value if isinstance(value, dict) else {}
-
-
 class DuckDuckGoNews(_DuckDuckGoVertical):
     """DuckDuckGo news (``news.js``)."""
 
@@ -195,7 +188,7 @@ class DuckDuckGoNews(_DuckDuckGoVertical):
             "snippet": result.get("excerpt"),
             "source": result.get("source"),
             "published_at": result.get("date"),
-            "image_url": _text(result.get("image")),
+            "image_url": text(result.get("image")),
         }
 
 
@@ -232,8 +225,6 @@ class DuckDuckGoVideos(_DuckDuckGoVertical):
 
     def item(self, result: dict[str, Any]) -> dict[str, Any]:
         """Title, the video's page, description, date, duration, publisher, thumbnail, views."""
-        images = _mapping(result.get("images"))
-        statistics = _mapping(result.get("statistics"))
         return {
             "title": result.get("title"),
             "url": result.get("content"),
@@ -241,6 +232,10 @@ class DuckDuckGoVideos(_DuckDuckGoVertical):
             "published_at": result.get("published"),
             "duration": result.get("duration"),
             "publisher": result.get("publisher"),
-            "thumbnail_url": images.get("medium") or images.get("small") or images.get("large"),
-            "view_count": statistics.get("viewCount"),
+            "thumbnail_url": (
+                nested(result, "images", "medium")
+                or nested(result, "images", "small")
+                or nested(result, "images", "large")
+            ),
+            "view_count": nested(result, "statistics", "viewCount"),
         }

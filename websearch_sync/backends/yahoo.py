@@ -125,12 +125,17 @@ class YahooHtml(HtmlEngine):
 
     def query(self, params: SearchParams) -> dict[str, str]:
         """``p``, ``b`` (page > 1), ``btf``."""
+        query = self.paged_query(params)
+        if params.time_range in _TIME_RANGES:
+            query["btf"] = _TIME_RANGES[params.time_range]
+        return query
+
+    def paged_query(self, params: SearchParams) -> dict[str, str]:
+        """``p`` and, for page 2 on, ``b``: the rank of the page's first result (10 a page)."""
         query = {"p": params.full_query}
         page = self.option(params, "pageno")
         if page > 1:
             query["b"] = str((page - 1) * 10 + 1)
-        if params.time_range in _TIME_RANGES:
-            query["btf"] = _TIME_RANGES[params.time_range]
         return query
 
     def cookies(self, params: SearchParams) -> dict[str, str]:

@@ -86,12 +86,8 @@ class YahooNews(YahooHtml):
     region_end = ('id="right"',)
 
     def query(self, params: SearchParams) -> dict[str, str]:
-        """``p`` and ``b`` (page > 1)."""
-        query = {"p": params.full_query}
-        page = self.option(params, "pageno")
-        if page > 1:
-            query["b"] = str((page - 1) * 10 + 1)
-        return query
+        """``p`` and ``b`` (page > 1): no time range."""
+        return self.paged_query(params)
 
     def cookies(self, params: SearchParams) -> dict[str, str]:
         """None: Yahoo News has no language or safe-search preference to carry."""

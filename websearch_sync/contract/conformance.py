@@ -77,6 +77,11 @@ DEADLINE_MS = 300
 HANG_S = 30.0
 
 
+def engine_name(backend: str, vertical: str) -> str:
+    """How checks and messages name an engine: ``bing_html`` for its web search, ``bing_html[news]``."""
+    return backend if vertical == "web" else "%s[%s]" % (backend, vertical)
+
+
 @dataclass(frozen=True)
 class ConformanceCheck:
     """One named check of one backend; calling it raises ``AssertionError`` naming what failed."""
@@ -90,7 +95,7 @@ class ConformanceCheck:
         self.run()
 
     def __str__(self) -> str:
-        engine = self.backend if self.vertical == "web" else "%s[%s]" % (self.backend, self.vertical)
+        engine = engine_name(self.backend, self.vertical)
         return "%s-%s" % (engine, self.name)
 
 
@@ -174,8 +179,8 @@ class _Kit:
 
     def __init__(self, cls: type[Backend], settings: Settings, fixtures: Optional[StrPath]) -> None:
         self.cls, self.settings, self.fixtures = cls, settings, fixtures
-        #: how messages name the engine: ``bing_html`` for its web search, ``bing_html[news]``
-        self.engine = cls.name if cls.vertical == "web" else "%s[%s]" % (cls.name, cls.vertical)
+        #: how messages name the engine (:func:`engine_name`)
+        self.engine = engine_name(cls.name, cls.vertical)
 
     def backend(self) -> Backend:
         return self.cls(self.settings)

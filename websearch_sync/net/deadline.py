@@ -14,7 +14,6 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import Any, Callable, Optional, TypeVar
 
 from ..checkpoints import abandonable
-from ..checkpoints import checkpoint as checkpoint  # where the parsers above the network import it from
 from .workers import submit
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -71,7 +70,7 @@ def run_within(
 
     For CPU-bound steps that cannot be interrupted (parsing, text extraction): the
     work runs in a daemon thread that is abandoned at the deadline; it stops at its
-    next :func:`checkpoint`. It always gets ``minimum_s`` (a small answer read at the
+    next :func:`~websearch_sync.checkpoints.checkpoint`. It always gets ``minimum_s`` (a small answer read at the
     last moment is still worth its few milliseconds). An exception raised by ``work``
     is re-raised here.
     """

@@ -15,13 +15,21 @@ a layer below the network, can stop at the same checkpoints as the parsers above
 import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import Optional, TypeVar
+from typing import Optional, Protocol, TypeVar
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 T = TypeVar("T")
 
 _WORKER = threading.local()
+
+
+class Abandoned(Protocol):
+    """What tells a checkpoint its work was given up: a ``threading.Event`` set by the caller
+    that stopped waiting, or a deadline that passes for work run in the caller's own thread."""
+
+    def is_set(self) -> bool:
+        """True once the work should stop."""
 
 
 class WorkAbandoned(BaseException):
@@ -36,13 +44,18 @@ class WorkAbandoned(BaseException):
 def checkpoint() -> None:
     """Raise :class:`WorkAbandoned` when the work running in this thread was abandoned by
     its caller; a no-op anywhere else. Cheap: one thread-local read."""
-    abandoned: Optional[threading.Event] = getattr(_WORKER, "abandoned", None)
+    abandoned: Optional[Abandoned] = getattr(_WORKER, "abandoned", None)
     if abandoned is not None and abandoned.is_set():
         raise WorkAbandoned("work abandoned at its deadline")
 
 
+def abandoned_here() -> Optional[Abandoned]:
+    """What abandons the work running in this thread (``None`` outside abandonable work)."""
+    return getattr(_WORKER, "abandoned", None)
+
+
 @contextmanager
-def abandonable(abandoned: threading.Event) -> Iterator[None]:
+def abandonable(abandoned: Abandoned) -> Iterator[None]:
     """Within the block, :func:`checkpoint` in this thread raises once ``abandoned`` is set."""
     previous = getattr(_WORKER, "abandoned", None)
     _WORKER.abandoned = abandoned

@@ -22,7 +22,9 @@ from servers import FaultServer
 
 import websearch_sync as ws
 from websearch_sync.backends.ddg import DuckDuckGoHtml
-from websearch_sync.checkpoints import checkpoint
+from websearch_sync.checkpoints import WorkAbandoned, abandonable, checkpoint
+from websearch_sync.engine import registry
+from websearch_sync.net.deadline import Deadline, DeadlinePassed, run_within
 
 #: Parsing holds the GIL in C calls (the markup reduction, lxml between two callbacks): the caller
 #: wakes up late, later on a loaded machine; this bound only catches a search that waits for the
@@ -138,3 +140,66 @@ def test_an_abandoned_parse_stops():
             ws.search("q", backend="ddg_html", settings=settings, timeout_ms=300)
         alive, waited = abandoned_work_left("websearch-parse", MARGIN_S)  # a second on an idle machine
     assert not alive, "the abandoned parse was still running %.1f s after the timeout" % waited
+
+
+class _PluginWithoutCheckpoints(DuckDuckGoHtml):
+    """A third party's engine whose parser never reaches a checkpoint (a sleep stands for a
+    long loop of its own): only a thread abandoned at the deadline can end its call in time."""
+
+    name = "plugin_without_checkpoints"
+    description = "a test plugin"
+
+    def parse(self, response, params):
+        time.sleep(3)
+        return super().parse(response, params)
+
+
+def test_a_plugin_parser_without_checkpoints_is_still_cut_at_the_deadline():
+    """The library's own parsers read a small answer in the calling thread (their checkpoints
+    stop them at the deadline); a plugin's parser is not trusted to have checkpoints and runs in
+    a thread the call stops waiting for: a 300 ms search ends at 300 ms, not after the 3 s parse."""
+    registry.register(_PluginWithoutCheckpoints)
+    try:
+        with FaultServer({"/s": respond(200, huge_ddg_page(3))}) as server:
+            settings = ws.Settings(endpoints={_PluginWithoutCheckpoints.name: server.url("/s")})
+            with machine_pace() as pace:
+                started = time.monotonic()
+                with pytest.raises(ws.Timeout) as caught:
+                    ws.search("q", backend=_PluginWithoutCheckpoints.name, settings=settings, timeout_ms=300)
+                elapsed = time.monotonic() - started
+    finally:
+        registry.unregister(_PluginWithoutCheckpoints.name)
+    assert caught.value.detail_code == "deadline_exceeded" and "parsing" in caught.value.message
+    margin = deadline_margin_s(pace.slowdown, MARGIN_S)
+    assert elapsed < 0.3 + margin, "a 300 ms search took %.0f ms (margin %.0f ms)" % (elapsed * 1000, margin * 1000)
+    wait_for_work("websearch-parse", 5)
+
+
+def test_inline_work_stops_at_its_deadline_in_the_calling_thread():
+    """``run_within(..., inline=True)``: the work runs in the caller's thread and its next
+    checkpoint after the deadline ends it (``DeadlinePassed``, as from a thread)."""
+    threads = []
+
+    def work():
+        threads.append(threading.current_thread())
+        while True:
+            checkpoint()
+            time.sleep(0.001)
+
+    with machine_pace() as pace:
+        started = time.monotonic()
+        with pytest.raises(DeadlinePassed):
+            run_within(Deadline(200), work, inline=True)
+        elapsed = time.monotonic() - started
+    assert threads == [threading.current_thread()]
+    assert 0.2 <= elapsed < 0.2 + deadline_margin_s(pace.slowdown, MARGIN_S)
+
+
+def test_inline_work_inside_abandoned_work_ends_with_it():
+    """Work run inline inside work its own caller abandoned stops at its next checkpoint too, and
+    the stop is the outer one's (``WorkAbandoned``), not a deadline of its own."""
+    abandoned = threading.Event()
+    abandoned.set()
+    with abandonable(abandoned):
+        with pytest.raises(WorkAbandoned):
+            run_within(Deadline(60_000), checkpoint, inline=True)

@@ -39,12 +39,12 @@ from ..engine.base import Page, split_locale
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import (
     Block,
+    HasClass,
     PartTest,
     Tag,
     attribute,
     classes,
     dated_item,
-    has_class,
     month_first,
     parse_fragment,
     walk_blocks,
@@ -66,7 +66,8 @@ _TURNSTILE_WIDGET = re.compile(
 )
 TURNSTILE = BotWall(
     "Bing's Cloudflare Turnstile challenge ('One last step')",
-    patterns=(_TURNSTILE_BOX, _TURNSTILE_WIDGET),  # the box's literal start is the cheap test
+    hints=("captcha_header",),  # in both spellings of the box: a rarer string than its literal start
+    patterns=(_TURNSTILE_BOX, _TURNSTILE_WIDGET),
 )
 
 _FRESHNESS = {"day": 'ex1:"ez1"', "week": 'ex1:"ez2"', "month": 'ex1:"ez3"'}
@@ -99,9 +100,9 @@ _PARTS: dict[str, PartTest] = {
     "link": lambda tag, inside: (
         tag.name == "a" and tag.parent is not None and tag.parent.name == "h2" and bool(tag.get("href"))
     ),
-    "caption": lambda tag, inside: has_class(tag, "b_caption"),
+    "caption": HasClass("b_caption"),
     "paragraph": lambda tag, inside: tag.name == "p" and "caption" in inside,
-    "site": lambda tag, inside: has_class(tag, "tptt"),
+    "site": HasClass("tptt"),
 }
 
 

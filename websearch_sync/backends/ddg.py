@@ -33,6 +33,7 @@ from ..engine import registry
 from ..engine.base import Page
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import (
+    HasClass,
     PartTest,
     Tag,
     attribute,
@@ -136,15 +137,10 @@ def _is_html_block(tag: Tag) -> bool:
     return tag.name == "div" and "result" in classes(tag)
 
 
-def _has_class_test(name: str) -> PartTest:
-    """A part test: the element has class ``name``."""
-    return lambda tag, inside: name in classes(tag)
-
-
 #: The parts of a ``div.result`` read; the date is an unclassed span in ``.result__extras__url``
 #: (after the icon and the display URL).
 _HTML_PARTS: dict[str, PartTest] = {
-    **{name: _has_class_test(name) for name in _HTML_FIELDS},
+    **{name: HasClass(name) for name in _HTML_FIELDS},
     "stamp": lambda tag, inside: tag.name == "span" and not classes(tag) and "result__extras__url" in inside,
 }
 

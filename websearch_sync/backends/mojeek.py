@@ -38,8 +38,8 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 _ALTCHA_BOX = re.compile(r"""<div class=["']?captcha-wrap\b""")
 _ALTCHA_SCRIPT = re.compile(r"<script\b[^<>]{0,400}/altcha\.js")  # one bounded class: linear on any page
 ALTCHA = BotWall(
-    "Mojeek's ALTCHA captcha", patterns=(_ALTCHA_BOX, _ALTCHA_SCRIPT)
-)  # the box's literal start is the cheap test
+    "Mojeek's ALTCHA captcha", hints=("captcha-wrap",), patterns=(_ALTCHA_BOX, _ALTCHA_SCRIPT)
+)  # the hint is in the box (a rarer string than the box's literal start, ``<div class=``)
 
 
 #: The parts of a result read: the title link ``a.title`` and the snippet ``p.s``.

@@ -115,6 +115,7 @@ _ALL_LANGUAGES = "all"
 #: required (one bounded class each: linear on any page).
 ANUBIS = BotWall(
     "Anubis proof-of-work challenge",
+    hints=("anubis_challenge",),  # what the first pattern needs
     patterns=(
         re.compile(r"""<script\b[^<>]{0,200}\bid=["']?anubis_challenge\b"""),
         re.compile(r"""<(?:script|img)\b[^<>]{0,400}/\.within\.website/x/cmd/anubis/"""),

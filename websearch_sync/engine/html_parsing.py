@@ -240,6 +240,23 @@ def first_of(node: Tag, tests: Mapping[str, Callable[[Tag], bool]]) -> dict[str,
 PartTest = Callable[[Tag, AbstractSet[str]], bool]
 
 
+class HasClass:
+    """The part test "the element has class ``name``" (a :data:`PartTest`), declared rather than
+    written as a function so that :func:`walk_blocks` reads each element's class list once for
+    all such tests of a block, instead of once per test."""
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __call__(self, tag: Tag, inside: AbstractSet[str]) -> bool:
+        return self.name in classes(tag)
+
+    def __repr__(self) -> str:
+        return "HasClass(%r)" % self.name
+
+
 class Block:
     """One result block found by :func:`walk_blocks`: its element, the first element of
     each part, and each part's text (the text of its own block only)."""
@@ -253,10 +270,21 @@ class Block:
 
     def enter(self, tag: Tag, inside: frozenset[str], tests: Mapping[str, PartTest]) -> frozenset[str]:
         """Record ``tag`` as each part it is the first of; the parts its descendants are inside."""
-        matched = [name for name, test in tests.items() if name not in self.parts and test(tag, inside)]
-        for name in matched:
-            self.parts[name] = tag
-            self._texts[name] = []
+        matched: list[str] = []
+        names: Optional[Sequence[str]] = None
+        for name, test in tests.items():
+            if name in self.parts:
+                continue
+            if type(test) is HasClass:
+                if names is None:
+                    names = classes(tag)
+                found = test.name in names
+            else:
+                found = test(tag, inside)
+            if found:
+                matched.append(name)
+                self.parts[name] = tag
+                self._texts[name] = []
         return inside.union(matched) if matched else inside
 
     def add_text(self, inside: AbstractSet[str], string: str) -> None:

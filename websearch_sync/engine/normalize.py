@@ -127,6 +127,7 @@ def normalize_items(
     items: list[dict[str, Any]] = []
     seen = set()
     moment = answered_at or datetime.datetime.now(datetime.timezone.utc)
+    markup_of: dict[str, bool] = {}  # per provider named: the registry is asked once
     for raw in raw_items:
         if len(items) >= max_results:
             break
@@ -137,7 +138,9 @@ def normalize_items(
         if key is None or key in seen:
             continue
         source = raw.get("provider") or provider
-        markup = text_is_markup(source, vertical)
+        markup = markup_of.get(source)
+        if markup is None:
+            markup = markup_of[source] = text_is_markup(source, vertical)
         if vertical == "web":
             item: Optional[dict[str, Any]] = _web_item(raw, url, source, markup)
         else:

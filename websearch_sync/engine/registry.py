@@ -229,12 +229,23 @@ def _engines() -> Iterator[type[Backend]]:
             yield _loaded(engine)
 
 
+#: The engines' declared walls (each engine's tuple, in order) and the walls made of them.
+_walls_seen: tuple[tuple[tuple[BotWall, ...], ...], list[BotWall]] = ((), [])
+
+
 def bot_walls() -> list[BotWall]:
-    """The bot walls every registered backend declares, in registration order (each once)."""
-    walls: list[BotWall] = []
-    for cls in _engines():
-        walls.extend(wall for wall in cls.bot_walls if wall not in walls)
-    return walls
+    """The bot walls every registered backend declares, in registration order (each once).
+
+    Every answer of every HTML engine and fetch is checked against them: the list is kept
+    while the engines' declarations are the same objects (a registration or a test's patch
+    of ``bot_walls`` makes a new one)."""
+    global _walls_seen
+    declared = tuple(cls.bot_walls for cls in _engines())
+    seen, walls = _walls_seen
+    if len(seen) != len(declared) or any(old is not new for old, new in zip(seen, declared)):
+        walls = list(dict.fromkeys(wall for engine_walls in declared for wall in engine_walls))
+        _walls_seen = (declared, walls)
+    return list(walls)
 
 
 def text_is_markup(provider: str, vertical: str = "web") -> bool:

@@ -26,6 +26,7 @@ go along a redirect) and :func:`host_in` (whether a URL is on a site, e.g. its b
 Parsers read links from markup with :func:`url_parts`, which never raises.
 """
 
+import functools
 import re
 from typing import Optional
 from urllib.parse import SplitResult, parse_qsl, urlencode, urlsplit, urlunsplit
@@ -232,9 +233,11 @@ def same_origin(origin: SplitResult, parts: SplitResult) -> bool:
     )
 
 
+@functools.lru_cache(maxsize=1024)
 def url_parts(url: str) -> Optional[tuple[SplitResult, str]]:
     """``(urlsplit(url), its lower-case host)``, or ``None`` for a malformed URL (``http://[::1``):
-    engines' markup holds such links, and one must not end the reading of a page."""
+    engines' markup holds such links, and one must not end the reading of a page. Remembered
+    for the last URLs asked: a parser and its filters ask about each result link several times."""
     try:
         parts = urlsplit(url)
         return parts, (parts.hostname or "").lower()

@@ -37,7 +37,7 @@ from ..errors import (
 )
 from ..models import ParseResult, SearchParams
 from ..net.botwall import BotWall
-from ..net.deadline import Deadline, DeadlinePassed, run_within
+from ..net.deadline import INLINE_MAX_BYTES, Deadline, DeadlinePassed, run_within
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..secrets import is_secret_name, redact
 from ..validate import LOCALE_WORDS
@@ -516,7 +516,7 @@ class Backend:
         parsers stop at their checkpoints once the deadline has passed); anything else in a
         thread abandoned at the deadline (:func:`~websearch_sync.net.deadline.run_within`), so
         that a plugin's parser without checkpoints cannot hold the call past it."""
-        inline = len(response.content) <= INLINE_PARSE_BYTES and type(self).__module__.startswith(_OWN_MODULES)
+        inline = len(response.content) <= INLINE_MAX_BYTES and type(self).__module__.startswith(_OWN_MODULES)
         try:
             return run_within(deadline, work, name="websearch-parse", inline=inline)
         except DeadlinePassed:
@@ -550,11 +550,7 @@ class Backend:
             ) from exc
 
 
-#: The largest answer an engine of this package reads in the calling thread (:meth:`Backend._within`).
-#: Hostile pages of this size (tests/hostile_pages.py, flat and nested, every HTML engine) parse
-#: whole in at most 60 ms, at most 34 ms between two checkpoints; recorded results pages are
-#: 2-875 KB (DuckDuckGo's 20-60 KB, Bing's and Yahoo's mostly below it, Baidu's above).
-INLINE_PARSE_BYTES = 256 * 1024
+#: Engines whose parsers stop at checkpoints: the ones of this package (:meth:`Backend._within`).
 _OWN_MODULES = "websearch_sync."
 
 

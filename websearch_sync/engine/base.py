@@ -9,6 +9,7 @@ deadline, status mapping, normalisation) is shared.
 
 import dataclasses
 import datetime
+import weakref
 from collections.abc import Mapping, Sequence
 from email.utils import parsedate_to_datetime
 from functools import partial
@@ -145,7 +146,16 @@ class Backend:
     def declared_settings(cls) -> tuple[Setting, ...]:
         """Every setting the backend reads: its ``provider_settings`` (with those of the
         older spelling ``env_vars``/``required``; the one declared by the more derived
-        class wins), then ``timeout_ms`` unless it declares its own."""
+        class wins), then ``timeout_ms`` unless it declares its own. Worked out once per
+        class and declaration (every call checks its configuration with them)."""
+        declaring = (cls.provider_settings, cls.env_vars, cls.required)
+        known = _DECLARED.get(cls)
+        if known is None or any(a is not b for a, b in zip(known[0], declaring)):
+            known = _DECLARED[cls] = (declaring, cls._declared_settings())
+        return known[1]
+
+    @classmethod
+    def _declared_settings(cls) -> tuple[Setting, ...]:
         own = cls.provider_settings
         legacy = from_env_vars(cls.env_vars, cls.required)
         if _declared_at(cls, "env_vars", "required") < _declared_at(cls, "provider_settings"):
@@ -563,6 +573,11 @@ def answered_at(response: HttpResponse, params: SearchParams) -> datetime.dateti
     if stamp.tzinfo is None:  # "-0000": UTC, as RFC 5322 says
         stamp = stamp.replace(tzinfo=datetime.timezone.utc)
     return stamp.astimezone(datetime.timezone.utc)
+
+
+#: By class: its declarations (``provider_settings``, ``env_vars``, ``required``) and the settings
+#: made of them (:meth:`Backend.declared_settings`); made again when a declaration is replaced.
+_DECLARED: "weakref.WeakKeyDictionary[type, tuple[tuple[Any, ...], tuple[Setting, ...]]]" = weakref.WeakKeyDictionary()
 
 
 def _declared_at(cls: type, *attributes: str) -> int:

@@ -153,19 +153,19 @@ def _outside_code(node: etree._Element, doomed: set[etree._Element]) -> Iterator
     skipped rather than each element's ancestors tested."""
     if node.tag in _CODE or node in doomed or any(a in doomed or a.tag in _CODE for a in node.iterancestors()):
         return
-    stack = [iter(node)]
+    walker = etree.iterwalk(node, events=("start",))  # elements only: lxml moves, this loop decides
+    next(walker)  # ``node`` itself
     handed = 0
-    while stack:
-        element = next(stack[-1], None)
-        if element is None:
-            stack.pop()
-        elif isinstance(element.tag, str) and element.tag not in _CODE:
-            handed += 1
-            if not handed % EVERY:  # the rules' walks stop once the extraction was abandoned
-                checkpoint()
-            yield element
-            if element not in doomed:
-                stack.append(iter(element))
+    for _, element in walker:
+        if element.tag in _CODE:
+            walker.skip_subtree()
+            continue
+        handed += 1
+        if not handed % EVERY:  # the rules' walks stop once the extraction was abandoned
+            checkpoint()
+        yield element
+        if element in doomed:  # the caller doomed it just now: what is inside it is not handed out
+            walker.skip_subtree()
 
 
 def drop(element: etree._Element) -> None:

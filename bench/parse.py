@@ -36,6 +36,7 @@ from requests.structures import CaseInsensitiveDict  # noqa: E402
 import websearch_sync  # noqa: E402,F401 - registers the backends
 from websearch_sync.config import Settings  # noqa: E402
 from websearch_sync.contract.cases import discover, load_golden  # noqa: E402
+from websearch_sync.contract.conformance import dummy_settings  # noqa: E402
 from websearch_sync.engine import registry  # noqa: E402
 from websearch_sync.engine.base import Backend  # noqa: E402
 from websearch_sync.engine.html_engine import HtmlEngine  # noqa: E402
@@ -93,7 +94,8 @@ def vertical_pages() -> list[tuple[str, str, Callable[[str], object], str]]:
         response = case.exchanges()[-1]["response"]
         headers = {k.lower(): v for k, v in (response.get("headers") or {}).items()}
         text = decode_body(case.body_bytes(response), headers.get("content-type"))
-        engine = registry.backend_class(case.backend, vertical)(Settings())
+        cls = registry.backend_class(case.backend, vertical)
+        engine = cls(dummy_settings(cls))  # the settings it needs (SearXNG reads its base URL)
         params = SearchParams(query="bench", max_results=10, vertical=vertical)
         parse = functools.partial(_parse_fresh, engine, params, CaseInsensitiveDict(headers))
         pages.append(("%s %s" % (case.backend, vertical), case.case_id, parse, text))

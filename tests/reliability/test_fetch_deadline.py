@@ -4,6 +4,7 @@ Regression test: with the default 5 MB cap, a page of one endless paragraph was 
 in ~50 ms and then extracted for ~2 s: fetch(timeout_ms=1000) returned after 2.2 s.
 """
 
+import threading
 import time
 
 import pytest
@@ -12,6 +13,8 @@ from faults import delayed, endless, respond
 from servers import FaultServer
 
 import websearch_sync as ws
+from websearch_sync.checkpoints import checkpoint
+from websearch_sync.reader import content
 
 MARGIN_S = 0.4  # extraction holds the GIL in long C calls: the caller wakes up a little late
 
@@ -74,3 +77,30 @@ def test_an_abandoned_extraction_stops():
             pytest.skip("this machine extracted the page within 300 ms: nothing was abandoned")
         alive, waited = abandoned_work_left("websearch-extract", 1.0)  # a second on an idle machine
     assert not alive, "the abandoned extraction was still running %.1f s after the timeout" % waited
+
+
+def test_a_small_page_extracted_in_the_calling_thread_still_ends_at_the_deadline(monkeypatch):
+    """A text page of at most 256 KB is extracted in the calling thread (no hand-off to another
+    core); an extraction that would run 10 s on it (checkpoints as it goes, like the real walks)
+    is stopped at the deadline there: ``Timeout`` at 300 ms, in the caller's own thread."""
+    threads = []
+
+    def slow_extraction(*args, **kwargs):
+        threads.append(threading.current_thread())
+        end = time.monotonic() + 10
+        while time.monotonic() < end:
+            checkpoint()
+            time.sleep(0.001)
+        raise AssertionError("the extraction was not stopped")
+
+    monkeypatch.setattr(content, "extract_html", slow_extraction)
+    with FaultServer({"/p": respond(200, SMALL)}) as server:
+        with machine_pace() as pace:
+            started = time.monotonic()
+            with pytest.raises(ws.Timeout) as caught:
+                ws.fetch(server.url("/p"), allow_private=True, timeout_ms=300)
+            elapsed = time.monotonic() - started
+    assert caught.value.detail_code == "deadline_exceeded" and "extracting" in caught.value.message
+    assert threads == [threading.current_thread()]
+    margin = deadline_margin_s(pace.slowdown, MARGIN_S)
+    assert elapsed < 0.3 + margin, "a 300 ms fetch took %.0f ms (margin %.0f ms)" % (elapsed * 1000, margin * 1000)

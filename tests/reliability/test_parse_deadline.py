@@ -143,14 +143,16 @@ def test_an_abandoned_parse_stops():
 
 
 class _PluginWithoutCheckpoints(DuckDuckGoHtml):
-    """A third party's engine whose parser never reaches a checkpoint (a sleep stands for a
-    long loop of its own): only a thread abandoned at the deadline can end its call in time."""
+    """A third party's engine whose parser never reaches a checkpoint (a wait for the test's
+    ``release`` stands for a long loop of its own): only a thread abandoned at the deadline can
+    end its call in time."""
 
     name = "plugin_without_checkpoints"
     description = "a test plugin"
+    release = threading.Event()
 
     def parse(self, response, params):
-        time.sleep(3)
+        self.release.wait(30)
         return super().parse(response, params)
 
 
@@ -158,6 +160,7 @@ def test_a_plugin_parser_without_checkpoints_is_still_cut_at_the_deadline():
     """The library's own parsers read a small answer in the calling thread (their checkpoints
     stop them at the deadline); a plugin's parser is not trusted to have checkpoints and runs in
     a thread the call stops waiting for: a 300 ms search ends at 300 ms, not after the 3 s parse."""
+    _PluginWithoutCheckpoints.release.clear()
     registry.register(_PluginWithoutCheckpoints)
     try:
         with FaultServer({"/s": respond(200, huge_ddg_page(3))}) as server:
@@ -168,6 +171,7 @@ def test_a_plugin_parser_without_checkpoints_is_still_cut_at_the_deadline():
                     ws.search("q", backend=_PluginWithoutCheckpoints.name, settings=settings, timeout_ms=300)
                 elapsed = time.monotonic() - started
     finally:
+        _PluginWithoutCheckpoints.release.set()
         registry.unregister(_PluginWithoutCheckpoints.name)
     assert caught.value.detail_code == "deadline_exceeded" and "parsing" in caught.value.message
     margin = deadline_margin_s(pace.slowdown, MARGIN_S)

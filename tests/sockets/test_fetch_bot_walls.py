@@ -1,5 +1,6 @@
 """Fetch recognises the keyless engines' bot walls (the signatures search uses), served
-by a real local server: Bing's Cloudflare Turnstile and Mojeek's ALTCHA page."""
+by a real local server: Bing's Cloudflare Turnstile, Mojeek's ALTCHA page and the JavaScript
+challenge recorded in front of a public SearXNG instance."""
 
 from pathlib import Path
 
@@ -17,6 +18,7 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
     [
         (FIXTURES / "bing_html" / "web-search-mcp__turnstile.html", "Turnstile"),
         (FIXTURES / "mojeek_html" / "argos-engine__altcha.html", "ALTCHA"),
+        (FIXTURES / "searxng" / "searx-be__js_challenge.html", "Verifying your request"),
     ],
 )
 def test_fetch_recognises_the_bot_wall(page, wall):

@@ -32,7 +32,8 @@ docs/backends.md):
 * **Its extras.** Answers, infoboxes, suggestions and corrections go to
   ``provider_meta["extras"]``; engine/category names it ignored, or searched others than
   (a locked preference), are a warning (:mod:`.searxng_names`). An Anubis challenge in
-  front of it is a bot wall (:data:`ANUBIS`).
+  front of it is a bot wall (:data:`ANUBIS`), and so is a public instance's JavaScript challenge
+  page (:data:`JS_CHALLENGE`, recorded in front of searx.be).
 
 The request carries the headers a real instance's limiter and Sec-Fetch check let
 through. ``language`` must match ``^[a-z]{2,3}(-[a-zA-Z]{2})?$`` (else HTTP 400):
@@ -122,6 +123,21 @@ ANUBIS = BotWall(
     ),
 )
 
+#: A JavaScript challenge some public instances put in front of them (recorded: searx.be's
+#: "Verifying your request" page, 200): a heading saying so, a countdown ``<span
+#: id="countdowntimer">`` before the script redirects, and a ``<noscript>`` asking for
+#: JavaScript. All three are required (a download page may have a countdown); each pattern is
+#: one bounded class or a literal: linear on any page.
+JS_CHALLENGE = BotWall(
+    "JavaScript challenge ('Verifying your request', a countdown before a redirect)",
+    hints=("countdowntimer",),
+    patterns=(
+        re.compile(r"""<span\b[^<>]{0,200}\bid=["']?countdowntimer\b"""),
+        re.compile(r"""<h1\b[^<>]{0,200}>[^<]{0,200}Verifying your request"""),
+        re.compile(r"""<noscript\b[^<>]{0,200}>\s{0,200}Please enable JavaScript"""),
+    ),
+)
+
 #: The limiter's window for JSON requests (``searx/botdetection/ip_limit.py``: ``API_WINDOW``,
 #: at most ``API_MAX`` = 4 requests per IP in it): how long a client it refused stays away.
 LIMITER_WINDOW_S = 3600.0
@@ -164,7 +180,7 @@ class SearXNG(JsonApiBackend):
     volatile_params = ("timeout_limit",)
     #: No redirect is followed: an external ``!!bang`` redirects to another site (read, refused).
     follow_redirects = False
-    bot_walls = (ANUBIS,)  #: also recognised by fetch, in front of any site
+    bot_walls = (ANUBIS, JS_CHALLENGE)  #: also recognised by fetch, in front of any site
     locale_words = ("auto",)  #: ``language=auto``: the instance detects the query's language
 
     def __init__(self, settings: Settings) -> None:

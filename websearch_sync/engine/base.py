@@ -9,6 +9,7 @@ deadline, status mapping, normalisation) is shared.
 
 import dataclasses
 import datetime
+import weakref
 from collections.abc import Mapping, Sequence
 from email.utils import parsedate_to_datetime
 from functools import partial
@@ -37,7 +38,7 @@ from ..errors import (
 )
 from ..models import ParseResult, SearchParams
 from ..net.botwall import BotWall
-from ..net.deadline import Deadline, DeadlinePassed, run_within
+from ..net.deadline import INLINE_MAX_BYTES, Deadline, DeadlinePassed, run_within
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..secrets import is_secret_name, redact
 from ..validate import LOCALE_WORDS
@@ -145,7 +146,16 @@ class Backend:
     def declared_settings(cls) -> tuple[Setting, ...]:
         """Every setting the backend reads: its ``provider_settings`` (with those of the
         older spelling ``env_vars``/``required``; the one declared by the more derived
-        class wins), then ``timeout_ms`` unless it declares its own."""
+        class wins), then ``timeout_ms`` unless it declares its own. Worked out once per
+        class and declaration (every call checks its configuration with them)."""
+        declaring = (cls.provider_settings, cls.env_vars, cls.required)
+        known = _DECLARED.get(cls)
+        if known is None or any(a is not b for a, b in zip(known[0], declaring)):
+            known = _DECLARED[cls] = (declaring, cls._declared_settings())
+        return known[1]
+
+    @classmethod
+    def _declared_settings(cls) -> tuple[Setting, ...]:
         own = cls.provider_settings
         legacy = from_env_vars(cls.env_vars, cls.required)
         if _declared_at(cls, "env_vars", "required") < _declared_at(cls, "provider_settings"):
@@ -516,7 +526,7 @@ class Backend:
         parsers stop at their checkpoints once the deadline has passed); anything else in a
         thread abandoned at the deadline (:func:`~websearch_sync.net.deadline.run_within`), so
         that a plugin's parser without checkpoints cannot hold the call past it."""
-        inline = len(response.content) <= INLINE_PARSE_BYTES and type(self).__module__.startswith(_OWN_MODULES)
+        inline = len(response.content) <= INLINE_MAX_BYTES and type(self).__module__.startswith(_OWN_MODULES)
         try:
             return run_within(deadline, work, name="websearch-parse", inline=inline)
         except DeadlinePassed:
@@ -550,11 +560,7 @@ class Backend:
             ) from exc
 
 
-#: The largest answer an engine of this package reads in the calling thread (:meth:`Backend._within`).
-#: Hostile pages of this size (tests/hostile_pages.py, flat and nested, every HTML engine) parse
-#: whole in at most 60 ms, at most 34 ms between two checkpoints; recorded results pages are
-#: 2-875 KB (DuckDuckGo's 20-60 KB, Bing's and Yahoo's mostly below it, Baidu's above).
-INLINE_PARSE_BYTES = 256 * 1024
+#: Engines whose parsers stop at checkpoints: the ones of this package (:meth:`Backend._within`).
 _OWN_MODULES = "websearch_sync."
 
 
@@ -567,6 +573,11 @@ def answered_at(response: HttpResponse, params: SearchParams) -> datetime.dateti
     if stamp.tzinfo is None:  # "-0000": UTC, as RFC 5322 says
         stamp = stamp.replace(tzinfo=datetime.timezone.utc)
     return stamp.astimezone(datetime.timezone.utc)
+
+
+#: By class: its declarations (``provider_settings``, ``env_vars``, ``required``) and the settings
+#: made of them (:meth:`Backend.declared_settings`); made again when a declaration is replaced.
+_DECLARED: "weakref.WeakKeyDictionary[type, tuple[tuple[Any, ...], tuple[Setting, ...]]]" = weakref.WeakKeyDictionary()
 
 
 def _declared_at(cls: type, *attributes: str) -> int:

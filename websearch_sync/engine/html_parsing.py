@@ -25,7 +25,7 @@ import html
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from typing import Any, Callable, Optional, cast
+from typing import Any, Callable, Literal, Optional, cast
 
 import lxml.html
 from lxml import etree
@@ -298,9 +298,11 @@ class Block:
         return " ".join(self._texts.get(name, ())).strip()
 
 
-#: A walk's place: the element whose children are being walked, the iterator over them, the
-#: block and parts its own strings belong to, and those its tail (the text after it) belongs to.
-_Frame = tuple[Tag, Iterator[Tag], Optional[Block], frozenset[str], Optional[Block], frozenset[str]]
+#: A walk's place: the block and parts an open element's own strings belong to, and those its
+#: tail (the text after it) belongs to.
+_Frame = tuple[Optional[Block], frozenset[str], Optional[Block], frozenset[str]]
+#: The events of a walk: comments and processing instructions only for the text after them.
+_WALK_EVENTS: tuple[Literal["start", "end", "comment", "pi"], ...] = ("start", "end", "comment", "pi")
 
 
 def _children(node: Tag) -> Iterator[Tag]:
@@ -325,33 +327,41 @@ def walk_blocks(
     inside a block nested in it) is tested against ``parts``, the first element
     passing ``parts[name]`` is that part, and the text below it is gathered on the
     way. A subtree passing ``skip`` (e.g. an ads container) is not entered. Each
-    element and string is visited once, so the walk is linear whatever nests in what.
+    element and string is visited once, so the walk is linear whatever nests in what;
+    lxml's own walk (``iterwalk``) moves through the tree, this loop only decides.
     """
     blocks: list[Block] = []
     nothing: frozenset[str] = frozenset()
-    stack: list[_Frame] = [(root, _children(root), None, nothing, None, nothing)]
+    frames: list[_Frame] = []
+    walker = etree.iterwalk(root, events=_WALK_EVENTS)
     visited = 0
-    while stack:
-        node, children, block, inside, _, _ = stack[-1]
-        child = next(children, None)
-        if child is None:  # the element is done: the text after it belongs to its parent's parts
-            _, _, _, _, outer, around = stack.pop()
-            if stack:
+    for event, node in walker:
+        if event == "end":
+            _, _, outer, around = frames.pop()
+            if frames:  # the text after an element belongs to its parent's parts
                 _add_text(outer, around, node.tail)
             continue
-        if not isinstance(child, Tag) or (skip is not None and skip(child)):
-            _add_text(block, inside, child.tail)  # what follows a skipped subtree is still read
+        if event != "start":  # a comment or a processing instruction: only the text after it is read
+            _add_text(frames[-1][0], frames[-1][1], node.tail)
+            continue
+        if not frames:  # the root: its own strings belong to no block
+            frames.append((None, nothing, None, nothing))
+            continue
+        block, inside = frames[-1][0], frames[-1][1]
+        if skip is not None and skip(node):  # what follows a skipped subtree is still read
+            walker.skip_subtree()
+            frames.append((None, nothing, block, inside))
             continue
         visited += 1
         if not visited % _CHECK_EVERY:
             checkpoint()
-        if is_block(child):
-            blocks.append(Block(child))
+        if is_block(node):
+            blocks.append(Block(node))
             opened: tuple[Optional[Block], frozenset[str]] = (blocks[-1], nothing)
         else:
-            opened = (block, block.enter(child, inside, parts) if block is not None else inside)
-        _add_text(opened[0], opened[1], child.text)
-        stack.append((child, _children(child), opened[0], opened[1], block, inside))
+            opened = (block, block.enter(node, inside, parts) if block is not None else inside)
+        _add_text(opened[0], opened[1], node.text)
+        frames.append((opened[0], opened[1], block, inside))
     return blocks
 
 

@@ -33,7 +33,6 @@ _TAG = re.compile(r"</?([A-Za-z][A-Za-z0-9:-]*)(?:\s[^<>]*)?/?>|<!--.*?(?:-->|\Z
 _INLINE_TAGS = frozenset(
     "a abbr b bdi bdo cite code data dfn em font i kbd mark q s samp small span strong sub sup time u var wbr".split()
 )
-_SPACE = re.compile(r"\s+")
 
 #: Optional item fields a backend may set, kept when they carry text.
 OPTIONAL_FIELDS = ("source", "published_at", "content")
@@ -96,8 +95,7 @@ def clean_text(value: Any, markup: bool = True) -> str:
         text = _TAG.sub(_tag_replacement, text)
     if markup and "&" in text:
         text = html.unescape(text)
-    text = _CONTROL.sub("", text)
-    return _SPACE.sub(" ", text).strip()
+    return " ".join(_CONTROL.sub("", text).split())  # str.split's whitespace is exactly \s
 
 
 def _tag_replacement(match: "re.Match[str]") -> str:

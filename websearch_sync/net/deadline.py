@@ -21,6 +21,13 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 T = TypeVar("T")
 A = TypeVar("A")
 
+#: The largest answer whose parse or extraction by the library's own code may run in the calling
+#: thread (``run_within(..., inline=True)``). Hostile pages of this size (tests/hostile_pages.py,
+#: flat and nested, every HTML engine) parse whole in at most 60 ms, at most 34 ms between two
+#: checkpoints; recorded results pages are 2-875 KB (DuckDuckGo's 20-60 KB, Bing's and Yahoo's
+#: mostly below it, Baidu's above), and most article pages are below it too.
+INLINE_MAX_BYTES = 256 * 1024
+
 
 class Deadline:
     """A point in monotonic time by which a call must be finished.

@@ -97,7 +97,11 @@ def dedupe_key(url: str) -> str:
     if parts.port:
         host = "%s:%d" % (host, parts.port)
     path = parts.path.rstrip("/")
-    query = urlencode([(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _TRACKING.fullmatch(k)])
+    query = (
+        urlencode([(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _TRACKING.fullmatch(k)])
+        if parts.query
+        else ""
+    )
     return urlunsplit(("", host, path, query, ""))
 
 

@@ -50,8 +50,9 @@ from ..errors import (
 from ..extract.article import EXTRACT_MODES
 from ..models import ExtractMode, FetchResult, SearchItem
 from ..net.botwall import bot_wall_error
-from ..net.deadline import Deadline, DeadlinePassed, each_within, run_within
+from ..net.deadline import INLINE_MAX_BYTES, Deadline, DeadlinePassed, each_within, run_within
 from ..net.hops import HopRules, RedirectPolicy
+from ..net.media import content_kind
 from ..net.ssrf import AddressGuard, ResolvedHost, Resolver
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..net.urls import host_token, request_url, shown_url
@@ -312,6 +313,10 @@ def _worth_reading_images(status: int, headers: Mapping[str, str]) -> bool:
     return _worth_reading(status, headers, images=True)
 
 
+#: What :func:`_extract` may read in the calling thread: text our own extraction walks (with checkpoints).
+_INLINE_KINDS = ("html", "text", "json")
+
+
 def _extract(
     response: HttpResponse,
     mode: str,
@@ -324,8 +329,12 @@ def _extract(
 
     Extraction cannot be interrupted and its cost varies a lot (readability takes
     about 2 s for 5 MB of one endless paragraph), so it runs in a thread that is
-    abandoned at the deadline (:func:`~websearch_sync.net.deadline.run_within`).
+    abandoned at the deadline (:func:`~websearch_sync.net.deadline.run_within`); a text
+    page of at most :data:`~websearch_sync.net.deadline.INLINE_MAX_BYTES` runs in the calling
+    thread instead, its checkpoints ending it at the deadline (a PDF or an image, read by
+    third-party code between its checkpoints, always goes to the thread).
     """
+    inline = len(response.content) <= INLINE_MAX_BYTES and content_kind(response) in _INLINE_KINDS
     try:
         return run_within(
             deadline,
@@ -339,6 +348,7 @@ def _extract(
                 images=images,
             ),
             name="websearch-extract",
+            inline=inline,
         )
     except DeadlinePassed:
         raise Timeout(

@@ -4,13 +4,15 @@ Bodies come from the recorded responses in fixtures/searxng/ (edited copies wher
 a test needs a field the recordings lack, e.g. publishedDate)."""
 
 import json
+from pathlib import Path
 
 import pytest
 from backend_kit import recorded_json, replay_search
 
 import websearch_sync as ws
-from websearch_sync.backends.searxng import SearXNG
+from websearch_sync.backends.searxng import JS_CHALLENGE, SearXNG
 from websearch_sync.models import SearchParams
+from websearch_sync.net.botwall import bot_wall
 
 BASE = "https://searx.example.org"
 URL = BASE + "/search"
@@ -216,3 +218,24 @@ def test_soft_errors_of_a_successful_search_never_show_the_key():
     result, _ = search(body, settings_=settings(api_key=key))
     assert result["errors"] and result["items"]
     assert key not in json.dumps(result)
+
+
+# -- a public instance's JavaScript challenge --------------------------------------------------
+
+JS_CHALLENGE_PAGE = (
+    Path(__file__).resolve().parents[3] / "fixtures" / "searxng" / "searx-be__js_challenge.html"
+).read_text(encoding="utf-8")
+
+
+def test_the_recorded_js_challenge_is_the_wall_whole_and_no_page_with_part_of_it():
+    """searx.be's "Verifying your request" page is the wall; a page with only some of its marks
+    (a download page's countdown, a ``<noscript>`` asking for JavaScript) is none: the wall
+    needs the heading, the countdown and the ``<noscript>`` together."""
+    assert bot_wall(URL, JS_CHALLENGE_PAGE, [JS_CHALLENGE]) == JS_CHALLENGE.name
+    download = (
+        "<html><body><h1>Your download starts soon</h1><p>in <span id='countdowntimer'>5</span> s</p>"
+        "<noscript>Please enable JavaScript to start it.</noscript></body></html>"
+    )
+    assert bot_wall(URL, download, [JS_CHALLENGE]) is None
+    without_countdown = JS_CHALLENGE_PAGE.replace('id="countdowntimer"', 'id="timer"')
+    assert bot_wall(URL, without_countdown, [JS_CHALLENGE]) is None

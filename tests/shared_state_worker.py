@@ -8,8 +8,10 @@ environment (``WEB_SEARCH_STATE_URL``, ``WEB_SEARCH_BACKEND=searxng``,
 ``WEB_SEARCH_MIN_INTERVAL_S_SEARXNG``). The worker prints ``ready``, waits for one line
 on stdin (so that all workers start together), then prints one JSON line per query:
 ``{"query", "outcome", "cached", "detail_code"}`` where ``outcome`` is the contract's
-comparable form of the answer or error. With ``"pause_after": n`` in the job it prints
-``paused`` after ``n`` queries and waits for another line (:meth:`Workers.until_paused`).
+comparable form of the answer or error. With ``"pause_after": n`` (or a list of such counts)
+in the job it prints ``paused`` after ``n`` queries and waits for another line
+(:meth:`Workers.until_paused`). With ``"departures": true`` each line also has ``"left_at"``:
+when the rate limiter let the query's requests leave (:func:`spy_on_departures`).
 
 The parent side: :class:`Upstream` (a local SearXNG answering with a recorded case and
 noting when each request arrived) and :func:`run_workers`.
@@ -26,10 +28,13 @@ from pathlib import Path
 from typing import Any, Optional
 from urllib.parse import parse_qsl, urlsplit
 
+from clocks import ThreadClock
 from faults import respond
 from servers import FaultServer
 
 from websearch_sync import search
+from websearch_sync.client.clock import SYSTEM_CLOCK
+from websearch_sync.client.ratelimit import RateLimiter
 from websearch_sync.contract.cases import Case, load_case, outcome_of
 from websearch_sync.errors import WebSearchError
 
@@ -37,12 +42,16 @@ from websearch_sync.errors import WebSearchError
 def main() -> None:
     """Run the queries given in ``argv[1]``."""
     job = json.loads(sys.argv[1])
+    pauses = job.get("pause_after", [])
+    pauses = [pauses] if isinstance(pauses, int) else pauses
+    departures = spy_on_departures() if job.get("departures") else None
     print("ready", flush=True)
     sys.stdin.readline()
     for done, query in enumerate(job["queries"]):
-        if done == job.get("pause_after"):  # the parent changes the world (stops Redis...), then says go on
+        if done in pauses:  # the parent changes the world (stops Redis...), then says go on
             print("paused", flush=True)
             sys.stdin.readline()
+        noted = len(departures or ())
         cached = None
         try:
             result = search(query, **job.get("options", {}))
@@ -50,10 +59,35 @@ def main() -> None:
         except WebSearchError as error:
             result = error
         detail = getattr(result, "detail_code", None)
-        print(
-            json.dumps({"query": query, "outcome": outcome_of(result), "cached": cached, "detail_code": detail}),
-            flush=True,
-        )
+        line = {"query": query, "outcome": outcome_of(result), "cached": cached, "detail_code": detail}
+        if departures is not None:
+            line["left_at"] = departures[noted:]
+        print(json.dumps(line), flush=True)
+
+
+def spy_on_departures() -> list[float]:
+    """Note when the rate limiter lets each paced request of this process leave; the list it fills.
+
+    The time noted is the one the limiter's ``sending`` read to decide (the clock is a
+    :class:`ThreadClock`): the client's pacing decision, before the request is built, connected
+    and sent, so a request that a loaded machine delays in transit does not make the next gap
+    look short. Exact while the limiter paces alone (Redis down); while Redis answers, the time
+    read before asking it. ``time.monotonic`` is the machine's monotonic clock, the same in every
+    process, so the parent compares these with :attr:`Upstream.log`.
+    """
+    clock = ThreadClock()
+    SYSTEM_CLOCK.monotonic = clock.monotonic  # type: ignore[method-assign]  # every client of the process reads it
+    left: list[float] = []
+    sending = RateLimiter.sending
+
+    def spy(limiter: RateLimiter, name: str, interval: float, left_s: Optional[float] = None) -> float:
+        wait = sending(limiter, name, interval, left_s)
+        if wait == 0.0 and interval > 0:  # let go (an interval of 0 paces nothing and reads no clock)
+            left.append(clock.last())
+        return wait
+
+    RateLimiter.sending = spy  # type: ignore[method-assign]
+    return left
 
 
 # -- the parent side ---------------------------------------------------------------------------

@@ -73,6 +73,7 @@ PUBLIC: dict[str, list[str]] = {
         "BotWall",
         "Block",
         "PartTest",
+        "HasClass",
         "walk_blocks",
         "parse_fragment",
         "first_of",

@@ -33,6 +33,7 @@ __all__ = [
     "BotWall",
     "Block",
     "PartTest",
+    "HasClass",
     "walk_blocks",
     "parse_fragment",
     "first_of",
@@ -57,6 +58,7 @@ if TYPE_CHECKING:
     from ..engine.html_engine import HtmlEngine
     from ..engine.html_parsing import (
         Block,
+        HasClass,
         PartTest,
         attribute,
         classes,
@@ -104,6 +106,7 @@ else:
             **dict.fromkeys(
                 (
                     "Block",
+                    "HasClass",
                     "PartTest",
                     "attribute",
                     "classes",

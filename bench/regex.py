@@ -2,7 +2,7 @@
 
     python bench/regex.py [--size BYTES]
 
-Uses the audit of ``tests/test_hardening_regex.py``: every compiled pattern of the
+Uses the audit of ``tests/sockets/test_hardening_regex.py``: every compiled pattern of the
 package, adversarial inputs built from its own parse tree (repeated witness prefixes,
 unclosed openers), screened at 8 KB; the worst candidate of each pattern is then
 timed at ``--size`` (default 1 MB, CPU time of this thread). Prints one line per
@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-for path in (ROOT, ROOT / "tests"):
+for path in (ROOT, ROOT / "tests", ROOT / "tests" / "sockets"):
     sys.path.insert(0, str(path))
 
 import test_hardening_regex as audit  # noqa: E402

@@ -117,10 +117,11 @@ def test_a_closed_pipe_ends_the_batch_quietly(tmp_path):
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
     )
-    first = proc.stdout.readline()
-    proc.stdout.close()
-    err = proc.stderr.read().decode()
-    proc.wait(60)
+    with proc:  # closes the pipes
+        first = proc.stdout.readline()
+        proc.stdout.close()
+        err = proc.stderr.read().decode()
+        proc.wait(60)
     assert json.loads(first)["query"] == "query number 0"
     assert "Traceback" not in err and "BrokenPipe" not in err and "Exception ignored" not in err, err
     assert proc.returncode == 141
@@ -191,9 +192,10 @@ def test_a_reader_gone_before_the_output_is_quiet_too(argv):
     proc = subprocess.Popen(
         [sys.executable, "-m", "websearch_sync", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE
     )
-    proc.stdout.close()
-    err = proc.stderr.read().decode()
-    proc.wait(60)
+    with proc:  # closes the pipes
+        proc.stdout.close()
+        err = proc.stderr.read().decode()
+        proc.wait(60)
     assert "Traceback" not in err and "Exception ignored" not in err, err
     assert proc.returncode == 141
 

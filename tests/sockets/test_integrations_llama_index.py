@@ -6,6 +6,10 @@ import asyncio
 import pytest
 from agent_engine import CAPTCHA_PAGE, FIRST_TITLE, ddg_engine, integration, searches
 
+#: LlamaIndex's workflow lists its agent's members with ``inspect.getmembers``, which touches
+#: pydantic's deprecated attributes (``__fields__``): their warnings are the framework's, not ours.
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning:inspect")
+
 
 @pytest.fixture(scope="module")
 def llama_index():

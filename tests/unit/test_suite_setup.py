@@ -76,3 +76,31 @@ def test_the_unit_and_conformance_tiers_read_no_wall_clock():
 def test_the_wall_clock_check_finds_a_sleep():
     probe = "import time\nfrom time import monotonic\ntime.sleep(0.1)\ntime.thread_time()\nclock.sleep(1)\n"
     assert _wall_clock_uses(probe) == [(2, "time.monotonic"), (3, "time.sleep")]
+
+
+def _package_imports(source: str) -> list[int]:
+    """Lines of ``source`` that import through the ``tests`` package (``from tests.clocks import ...``)."""
+    return sorted(
+        node.lineno
+        for node in ast.walk(ast.parse(source))
+        if (isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "tests")
+        or (isinstance(node, ast.Import) and any(alias.name.split(".")[0] == "tests" for alias in node.names))
+    )
+
+
+def test_each_tier_runs_on_its_own_with_plain_pytest():
+    """``pytest tests/unit`` (no ``python -m``) puts tests/ on the path, not the checkout's root: a
+    helper imported as ``tests.clocks`` failed there while the whole suite passed. Helpers are
+    imported by their own names (``from clocks import FakeClock``)."""
+    files = sorted((ROOT / "tests").rglob("*.py")) + sorted((ROOT / "contract_tests").rglob("*.py"))
+    offenders = [
+        "%s:%d" % (path.relative_to(ROOT), line)
+        for path in files
+        for line in _package_imports(path.read_text(encoding="utf-8"))
+    ]
+    assert offenders == [], offenders
+
+
+def test_the_tier_check_finds_a_package_import():
+    probe = "import clocks\nfrom tests.clocks import FakeClock\nimport tests.faults\nfrom testsuite import x\n"
+    assert _package_imports(probe) == [2, 3]

@@ -8,10 +8,10 @@ from typing import Any, Optional
 
 import pytest
 import responses
+from clocks import FakeClock
 from requests.structures import CaseInsensitiveDict
 
 import websearch_sync as ws
-from tests.clocks import FakeClock
 from websearch_sync import tool
 from websearch_sync.engine import registry
 from websearch_sync.engine.base import Backend, Page, answered_at

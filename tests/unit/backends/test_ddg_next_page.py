@@ -10,9 +10,9 @@ from urllib.parse import parse_qsl
 
 import pytest
 import responses
+from clocks import FakeClock
 
 import websearch_sync as ws
-from tests.clocks import FakeClock
 from websearch_sync.backends.ddg import next_form
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"

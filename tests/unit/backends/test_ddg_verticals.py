@@ -11,10 +11,10 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 import responses
+from clocks import FakeClock
 from requests.structures import CaseInsensitiveDict
 
 import websearch_sync as ws
-from tests.clocks import FakeClock
 from websearch_sync.backends.ddg_verticals import vqd_token
 from websearch_sync.engine import registry
 from websearch_sync.engine.base import Page

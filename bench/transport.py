@@ -13,7 +13,9 @@ Prints, measured side by side in this one run:
     (``pip install ddgs``; not a dependency of this project, skipped with a message when
     missing; over https it skips certificate verification, which rustls refuses for the
     self-signed test certificate) against the same loopback upstream and page (targets:
-    ours <= ddgs, browser <= 1.05 x requests);
+    ours <= ddgs, browser <= 1.05 x requests); then ddgs's client as its users call it,
+    ``DDGS().text(query, backend="duckduckgo")`` (the engine plus ddgs's thread pool, ranking
+    and de-duplication), for the comparison of the two libraries' public calls;
  3. import time in a fresh interpreter: ``import websearch_sync`` (which never imports
     curl_cffi) and ``import websearch_sync`` plus the first browser client (which does),
     medians of fresh processes.
@@ -147,6 +149,28 @@ def ddgs_engine(url: str):
     return search, lambda: None
 
 
+def ddgs_client(url: str):
+    """ddgs's public client, ``DDGS().text(query, backend="duckduckgo")`` (what a ddgs user calls:
+    its engine plus a thread pool, ranking and de-duplication), its DuckDuckGo engine's search URL
+    pointed at ``url`` (``None`` without ddgs)."""
+    try:
+        from ddgs import DDGS
+        from ddgs.engines.duckduckgo import Duckduckgo
+    except ImportError:
+        return None
+    saved = Duckduckgo.search_url
+    Duckduckgo.search_url = url  # the client builds its engines per search, from the class
+    client = DDGS(timeout=10, verify=False)
+
+    def search(query: str) -> None:
+        assert client.text(query, backend="duckduckgo", max_results=10)
+
+    def close() -> None:
+        Duckduckgo.search_url = saved
+
+    return search, close
+
+
 def bench_cpu(rounds: int) -> None:
     for tls in (False, True):
         child, url = serve_elsewhere(tls)
@@ -156,6 +180,7 @@ def bench_cpu(rounds: int) -> None:
                 ("browser", ours(url, "chrome")),
                 ("requests", ours(url, "off")),
                 ("ddgs", ddgs_engine(url)),
+                ("ddgs client", ddgs_client(url)),
             ):
                 if made is None:
                     continue
@@ -186,6 +211,15 @@ def bench_cpu(rounds: int) -> None:
         else:
             line += "; ddgs not installed (pip install ddgs to compare): skipped"
         print(line)
+        if "ddgs client" in figures:
+            print(
+                "   and ddgs's client, DDGS().text(backend='duckduckgo'), %.2f ms (ours/DDGS.text: browser %.2f, requests %.2f)"
+                % (
+                    figures["ddgs client"] * 1000,
+                    figures["browser"] / figures["ddgs client"],
+                    figures["requests"] / figures["ddgs client"],
+                )
+            )
 
 
 def import_medians(codes: list, runs: int) -> list:

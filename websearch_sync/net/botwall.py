@@ -61,16 +61,24 @@ class BotWall:
         return all(pattern.search(head) for pattern in self.patterns)
 
 
-def bot_wall(url: str, text: str, walls: Iterable[BotWall], location: Optional[str] = None) -> Optional[str]:
+def bot_wall(
+    url: str,
+    text: str,
+    walls: Iterable[BotWall],
+    location: Optional[str] = None,
+    scanned: Optional[Iterable[BotWall]] = None,
+) -> Optional[str]:
     """The name of the first of ``walls`` this answer is, or ``None``.
 
     ``url`` is where the answer came from, ``text`` its decoded body, ``location`` its
-    ``Location`` header (a redirect to a captcha page is a wall too)."""
+    ``Location`` header (a redirect to a captcha page is a wall too). Every wall's address
+    is compared; the body is scanned for the markers of ``scanned`` (default: all of
+    ``walls``): each wall's scan reads the whole page, the address test costs nothing."""
     walls = tuple(walls)
     for wall in walls:
         if wall.is_at(location) or wall.is_at(url):
             return wall.name
-    for wall in walls:
+    for wall in walls if scanned is None else scanned:
         if wall.is_in(text):
             return wall.name
     return None
@@ -84,16 +92,20 @@ _SCANNED = frozenset(
 
 
 def bot_wall_error(
-    response: HttpResponse, provider: Optional[str], walls: Iterable[BotWall] = ()
+    response: HttpResponse,
+    provider: Optional[str],
+    walls: Iterable[BotWall] = (),
+    scanned: Optional[Iterable[BotWall]] = None,
 ) -> Optional[WebBlocked]:
     """``WebBlocked(captcha_required)`` when ``response`` is one of ``walls`` or a generic wall, else ``None``.
 
     Only HTML-ish and script bodies are scanned (JSON APIs and binaries never are): a service
-    answering its page's script requests may block with a script.
+    answering its page's script requests may block with a script. ``scanned``: the walls whose
+    markers the body is scanned for (default: all of ``walls``; see :func:`bot_wall`).
     """
     content_type = response.content_type
     scan = content_type in _SCANNED
-    name = bot_wall(response.url, response.text if scan else "", walls, response.location)
+    name = bot_wall(response.url, response.text if scan else "", walls, response.location, scanned)
     if name is None and (response.headers.get("cf-mitigated") or "").strip().lower() == "challenge":
         name = "Cloudflare challenge ('Just a moment...')"
     if name is None:

@@ -1,0 +1,146 @@
+"""Every keyless engine recognises every registered engine's recorded walls, though a successful
+answer is scanned for the engine's own walls only until it reads no results (a scan reads the
+whole page, 0.4-0.9 MB on Baidu and Startpage; see engine/html_engine.py's docstring).
+
+Pages: the recorded wall cases and results pages under fixtures/ (their goldens say which).
+"""
+
+import pytest
+from backend_kit import FIXTURES, project_backends
+from requests.structures import CaseInsensitiveDict
+
+import websearch_sync as ws
+from websearch_sync.contract.cases import discover
+from websearch_sync.engine import registry
+from websearch_sync.models import SearchParams
+from websearch_sync.net.botwall import bot_wall
+from websearch_sync.net.response import HttpResponse
+
+HTML_ENGINES = [name for name in project_backends() if registry.backend_class(name).kind == "html"]
+PARAMS = SearchParams(query="test", max_results=10)
+
+
+def _cases(name: str, golden_marker: str):
+    """``(case id, url, body text, Location)`` of ``name``'s web cases whose golden holds ``golden_marker``."""
+    for case in discover(FIXTURES, name):
+        if case.meta.get("vertical"):
+            continue
+        golden = case.meta_path.with_name(case.name + ".expected.json").read_text(encoding="utf-8")
+        response = case.meta.get("response")  # absent in a case of several exchanges (pages 1 and 2)
+        if golden_marker not in golden or response is None:
+            continue
+        body = response.get("body")
+        text = (FIXTURES / name / body).read_text(encoding="utf-8") if body else response.get("body_text", "")
+        yield case.case_id, case.meta["request"]["url"], text, (response.get("headers") or {}).get("Location")
+
+
+#: Every recorded wall of every keyless engine: (case id, url, text, Location).
+WALLS = [wall for name in HTML_ENGINES for wall in _cases(name, '"captcha_required"')]
+
+
+def _answer(engine: str, status: int, text: str, url: str, location=None) -> HttpResponse:
+    headers = CaseInsensitiveDict({"Content-Type": "text/html; charset=utf-8"})
+    if location:
+        headers["Location"] = location
+    return HttpResponse(status=status, headers=headers, content=text.encode("utf-8"), url=url)
+
+
+def _engine(name: str):
+    return registry.backend_class(name)(ws.Settings())
+
+
+def _own(name: str, url: str, text: str, location) -> bool:
+    """Whether one of ``name``'s own walls recognises the page."""
+    return bot_wall(url, text, registry.backend_class(name).bot_walls, location) is not None
+
+
+def test_walls_are_on_record_from_several_engines():
+    engines = {case_id.split("/")[0] for case_id, _, _, _ in WALLS}
+    assert len(WALLS) >= 8 and len(engines) >= 4, sorted(engines)
+
+
+@pytest.mark.parametrize("status", [200, 403])
+@pytest.mark.parametrize("name", HTML_ENGINES)
+def test_every_engine_blocks_on_every_recorded_wall(name, status):
+    engine = _engine(name)
+    foreign = 0
+    for case_id, url, text, location in WALLS:
+        foreign += not _own(name, url, text, location)
+        with pytest.raises(ws.WebBlocked) as caught:
+            engine.interpret(_answer(name, status, text, url, location), PARAMS)
+        assert caught.value.detail_code == "captcha_required", case_id
+    assert foreign, "no other engine's wall was tried on %s" % name
+
+
+def _results_page(name: str):
+    """A recorded results page of ``name`` (its url and text) and the items it reads."""
+    engine = _engine(name)
+    for _, url, text, _ in _cases(name, '"rank"'):
+        items = engine.interpret(_answer(name, 200, text, url), PARAMS).items
+        if items:
+            return url, text, items
+    return None
+
+
+RESULT_ENGINES = [name for name in HTML_ENGINES if _results_page(name) is not None]
+
+
+def test_results_pages_are_on_record_for_the_engines():
+    assert {"ddg_html", "bing_html", "baidu_html", "mojeek_html", "yahoo_html"} <= set(RESULT_ENGINES)
+
+
+@pytest.mark.parametrize("name", RESULT_ENGINES)
+def test_a_results_page_holding_another_engines_wall_keeps_its_results(name):
+    """A page that reads results is not a wall of another engine, even with that wall's whole
+    markup inside it (the page scanned for every wall would be a block)."""
+    url, text, items = _results_page(name)
+    engine = _engine(name)
+    tried = 0
+    for case_id, wall_url, wall, location in WALLS:
+        if location or _own(name, wall_url, wall, location):
+            continue
+        page = text + wall  # after the results region: the engine's items are the same
+        if bot_wall(url, page, registry.bot_walls()) is None:
+            continue  # a wall recognised by where its markers sit (its title, the page's start)
+        assert engine.interpret(_answer(name, 200, page, url), PARAMS).items == items, case_id
+        tried += 1
+    assert tried
+
+
+def test_a_results_page_holding_the_engines_own_wall_is_a_block():
+    """The engine's own walls are looked for before the page is read."""
+    tried = []
+    for name in RESULT_ENGINES:
+        url, text, _ = _results_page(name)
+        for case_id, _, wall, location in WALLS:
+            page = text + wall
+            if location or bot_wall(url, page, registry.backend_class(name).bot_walls) is None:
+                continue
+            with pytest.raises(ws.WebBlocked, match="bot wall"):
+                _engine(name).interpret(_answer(name, 200, page, url), PARAMS)
+            tried.append((name, case_id))
+    assert len({name for name, _ in tried}) >= 3, tried
+
+
+#: Recorded "no results" pages (golden: no items) of the keyless engines.
+EMPTY_PAGES = [
+    (name, case_id, url, text)
+    for name in HTML_ENGINES
+    for case_id, url, text, _ in _cases(name, '"items": []')
+    if not _engine(name).interpret(_answer(name, 200, text, url), PARAMS).items
+]
+
+
+def test_a_no_results_page_holding_another_engines_wall_is_a_block():
+    """A page that reads no results is scanned for every wall: "0 results" is never a wall's answer."""
+    tried = []
+    for name, case_id, url, text in EMPTY_PAGES:
+        for wall_case, _, wall, location in WALLS:
+            page = text + wall
+            if location or _own(name, url, page, None) or bot_wall(url, page, registry.bot_walls()) is None:
+                continue
+            with pytest.raises(ws.WebBlocked) as caught:
+                _engine(name).interpret(_answer(name, 200, page, url), PARAMS)
+            assert caught.value.detail_code == "captcha_required", (case_id, wall_case)
+            tried.append(name)
+    assert {"ddg_html", "bing_html"} <= set(tried), tried

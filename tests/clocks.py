@@ -13,8 +13,9 @@ import contextlib
 import threading
 import time
 from collections.abc import Iterator
-from typing import Callable, Optional
+from typing import Callable, NoReturn, Optional
 
+from websearch_sync.checkpoints import checkpoint
 from websearch_sync.client.clock import Clock
 
 __all__ = ["FakeClock", "ThreadClock", "Pace", "machine_pace", "slowdown", "deadline_margin_s"]
@@ -156,6 +157,17 @@ def wait_for_work(thread_name: str, timeout_s: float) -> bool:
     while running(thread_name) and time.monotonic() < ends:
         time.sleep(0.01)
     return not running(thread_name)
+
+
+def work_until_stopped(what: str, seconds: float = 10.0) -> NoReturn:
+    """Work as the library's parsers and extractors do, reaching a checkpoint every millisecond,
+    for ``seconds``: the stop a checkpoint raises (the deadline passed, the work abandoned) ends
+    it; ``AssertionError`` naming ``what`` when nothing did."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        checkpoint()
+        time.sleep(0.001)
+    raise AssertionError("%s was not stopped" % what)
 
 
 def abandoned_work_left(thread_name: str, idle_margin_s: float) -> tuple[int, float]:

@@ -8,12 +8,11 @@ import threading
 import time
 
 import pytest
-from clocks import abandoned_work_left, deadline_margin_s, machine_pace, slowdown, wait_for_work
+from clocks import abandoned_work_left, deadline_margin_s, machine_pace, slowdown, wait_for_work, work_until_stopped
 from faults import delayed, endless, respond
 from servers import FaultServer
 
 import websearch_sync as ws
-from websearch_sync.checkpoints import checkpoint
 from websearch_sync.reader import content
 
 MARGIN_S = 0.4  # extraction holds the GIL in long C calls: the caller wakes up a little late
@@ -87,11 +86,7 @@ def test_a_small_page_extracted_in_the_calling_thread_still_ends_at_the_deadline
 
     def slow_extraction(*args, **kwargs):
         threads.append(threading.current_thread())
-        end = time.monotonic() + 10
-        while time.monotonic() < end:
-            checkpoint()
-            time.sleep(0.001)
-        raise AssertionError("the extraction was not stopped")
+        work_until_stopped("the extraction")
 
     monkeypatch.setattr(content, "extract_html", slow_extraction)
     with FaultServer({"/p": respond(200, SMALL)}) as server:

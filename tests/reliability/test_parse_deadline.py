@@ -16,7 +16,7 @@ import time
 
 import pytest
 import requests
-from clocks import abandoned_work_left, deadline_margin_s, machine_pace, wait_for_work
+from clocks import abandoned_work_left, deadline_margin_s, machine_pace, wait_for_work, work_until_stopped
 from faults import respond
 from servers import FaultServer
 
@@ -105,11 +105,7 @@ def test_a_small_answer_is_parsed_within_the_deadline_too(monkeypatch):
 
     def slow_parse(self, response, params):
         ran.set()
-        end = time.monotonic() + 10
-        while time.monotonic() < end:
-            checkpoint()
-            time.sleep(0.001)
-        raise AssertionError("the parse was not stopped")
+        work_until_stopped("the parse")
 
     monkeypatch.setattr(DuckDuckGoHtml, "parse", slow_parse)
     with FaultServer({"/s": respond(200, huge_ddg_page(3))}) as server:
@@ -186,9 +182,7 @@ def test_inline_work_stops_at_its_deadline_in_the_calling_thread():
 
     def work():
         threads.append(threading.current_thread())
-        while True:
-            checkpoint()
-            time.sleep(0.001)
+        work_until_stopped("the inline work")
 
     with machine_pace() as pace:
         started = time.monotonic()

@@ -1,0 +1,60 @@
+"""How one declared bot wall is recognised (``websearch_sync.net.botwall``): hints before
+patterns, every pattern, the scanned window, the wall's address; and which walls' markers a
+body is scanned for."""
+
+import re
+
+from websearch_sync.backends import BotWall
+from websearch_sync.net.botwall import bot_wall
+
+WALL = BotWall(
+    "test wall",
+    hints=('class="wall-box',),
+    patterns=(re.compile(r'<div class="wall-box"'), re.compile(r"<form\b[^<>]*action=\"/solve\"")),
+)
+PAGE = '<html><body><div class="wall-box">Solve it</div><form method="post" action="/solve"></form></body></html>'
+
+
+def test_a_page_with_the_hint_and_every_pattern_is_the_wall():
+    assert WALL.is_in(PAGE)
+    assert not WALL.is_in(PAGE.replace('action="/solve"', 'action="/search"'))  # one pattern missing
+
+
+def test_the_patterns_run_only_where_a_hint_is_found():
+    calls = []
+
+    class Counting:
+        def search(self, text, *bounds):
+            calls.append(bounds)
+            return re.search("x", text)
+
+    wall = BotWall("counted", hints=("never-there",), patterns=(Counting(),))  # type: ignore[arg-type]
+    assert not wall.is_in("x" * 1000)
+    assert calls == []
+    assert BotWall("counted", hints=("x",), patterns=(Counting(),)).is_in("x" * 1000)  # type: ignore[arg-type]
+    assert len(calls) == 1
+
+
+def test_only_the_first_scan_chars_are_looked_at():
+    end = PAGE.index("</form>")  # every marker ends before it
+    assert BotWall(WALL.name, WALL.hints, WALL.patterns, scan_chars=end).is_in(PAGE)
+    hint_end = PAGE.index('class="wall-box') + len('class="wall-box')
+    assert not BotWall(WALL.name, WALL.hints, WALL.patterns, scan_chars=hint_end - 1).is_in(PAGE)
+    form_end = PAGE.index('action="/solve"') + len('action="/solve"')
+    assert BotWall(WALL.name, WALL.hints, WALL.patterns, scan_chars=form_end).is_in(PAGE)
+    assert not BotWall(WALL.name, WALL.hints, WALL.patterns, scan_chars=form_end - 1).is_in(PAGE)
+
+
+def test_a_wall_without_markers_is_recognised_by_its_address_only():
+    wall = BotWall("address wall", address=lambda url: "/captcha" in url)
+    assert not wall.is_in(PAGE)
+    assert wall.is_at("https://e.example/captcha?x=1") and not wall.is_at(None)
+
+
+def test_the_body_is_scanned_for_the_scanned_walls_and_every_address_is_compared():
+    elsewhere = BotWall("address wall", address=lambda url: "/captcha" in url)
+    walls = [elsewhere, WALL]
+    assert bot_wall("https://e.example/", PAGE, walls) == "test wall"
+    assert bot_wall("https://e.example/", PAGE, walls, scanned=[]) is None
+    assert bot_wall("https://e.example/", PAGE, walls, scanned=[WALL]) == "test wall"
+    assert bot_wall("https://e.example/", PAGE, walls, location="/captcha", scanned=[]) == "address wall"

@@ -62,7 +62,7 @@ def test_the_keyless_engines_are_found():
 def test_every_keyless_engine_is_on_the_one_html_path(name):
     cls = registry.backend_class(name)
     assert issubclass(cls, HtmlEngine)
-    for method in ("build_request", "classify", "structure_report", "parse"):
+    for method in ("build_request", "classify", "interpret", "structure_report", "parse"):
         assert getattr(cls, method) is getattr(HtmlEngine, method), "%s overrides %s" % (name, method)
 
 

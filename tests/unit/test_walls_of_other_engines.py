@@ -144,3 +144,28 @@ def test_a_no_results_page_holding_another_engines_wall_is_a_block():
             assert caught.value.detail_code == "captcha_required", (case_id, wall_case)
             tried.append(name)
     assert {"ddg_html", "bing_html"} <= set(tried), tried
+
+
+def test_an_engine_reading_the_page_its_own_way_still_meets_every_wall():
+    """A plugin's HtmlEngine that overrides ``parse`` keeps the check of every wall on an answer
+    without results: it is made around ``parse``, not inside the shared one."""
+    from websearch_sync.engine.html_engine import HtmlEngine
+    from websearch_sync.models import ParseResult
+
+    class OwnWay(HtmlEngine):
+        name = "own_way_test"
+        default_endpoint = "https://own-way.example/search"
+
+        def query(self, params):
+            return {"q": params.query}
+
+        def parse(self, response, params):
+            return ParseResult(items=[])  # reads nothing from any page
+
+    engine = OwnWay(ws.Settings())
+    body_walls = [(case_id, url, wall) for case_id, url, wall, location in WALLS if not location]
+    assert body_walls
+    for case_id, url, wall in body_walls:
+        with pytest.raises(ws.WebBlocked, match="bot wall"):
+            engine.interpret(_answer("own_way_test", 200, wall, url), PARAMS)
+            raise AssertionError(case_id)  # not reached when the wall is recognised

@@ -26,7 +26,7 @@ and fetch agree); no items and no "no results" notice is ``WebParseError``, neve
 "0 results"; the structure report of ``check-live``.
 
 Each wall's scan reads the whole page (a Baidu or Startpage page: 0.4-0.9 MB, all walls
-1.4 ms), so a successful answer is scanned for the engine's own walls before it is parsed,
+1.2 ms), so a successful answer is scanned for the engine's own walls before it is parsed,
 and for every registered wall only when it reads no results (a wall is a page without
 results: a results page quoting another engine's markers is no wall). An answer with an
 error status, and every wall's address, are checked against every wall first.
@@ -147,12 +147,28 @@ class HtmlEngine(Backend):
     def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
         """A bot wall is ``WebBlocked(captcha_required)``, whatever the status: any registered wall's
         address; in the body, the engine's own walls on a success, every registered wall on an error
-        status (the rest when the page reads no results: :meth:`parse`, the module docstring)."""
+        status (the rest when the page reads no results: :meth:`interpret`, the module docstring)."""
         walls = registry.bot_walls()
         success = 200 <= response.status < 300
         return bot_wall_error(response, self.name, walls, self.bot_walls if success else walls)
 
-    def any_wall(self, response: HttpResponse) -> Optional[WebSearchError]:
+    def interpret(self, response: HttpResponse, params: SearchParams) -> ParseResult:
+        """The answer read (:meth:`Backend.interpret`); one that reads no results is first checked
+        for every registered wall (:meth:`classify` looked for the engine's own), also where a
+        subclass reads the page its own way (its :meth:`parse`)."""
+        try:
+            result = super().interpret(response, params)
+        except WebParseError:
+            blocked = self._any_wall(response)
+            if blocked is not None:
+                raise blocked from None
+            raise
+        blocked = None if result.items else self._any_wall(response)
+        if blocked is not None:
+            raise blocked
+        return result
+
+    def _any_wall(self, response: HttpResponse) -> Optional[WebSearchError]:
         """Any registered bot wall in ``response`` (``WebBlocked``), or ``None``."""
         return bot_wall_error(response, self.name, registry.bot_walls())
 
@@ -170,19 +186,8 @@ class HtmlEngine(Backend):
         )
 
     def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
-        """Items of the results page; a page without any is first checked for every registered
-        wall (:meth:`classify` looked for the engine's own)."""
-        try:
-            items = self.read_page(response.text, params)
-        except WebParseError:
-            blocked = self.any_wall(response)
-            if blocked is not None:
-                raise blocked from None
-            raise
-        blocked = None if items else self.any_wall(response)
-        if blocked is not None:
-            raise blocked
-        return ParseResult(items=items)
+        """Items of the results page."""
+        return ParseResult(items=self.read_page(response.text, params))
 
     def structure_report(self, response: HttpResponse, params: Optional[SearchParams] = None) -> dict[str, bool]:
         """Landmarks: no bot wall, the results region found, result blocks with a title
@@ -195,7 +200,7 @@ class HtmlEngine(Backend):
         except WebParseError:
             items = None
         return {
-            "not_blocked": self.any_wall(response) is None,
+            "not_blocked": self._any_wall(response) is None,
             "results_region": self.results_region(text) is not None,
             "result_blocks": items is not None,
             self.detail_field + "s": not items or any(item.get(self.detail_field) for item in items),

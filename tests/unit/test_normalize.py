@@ -1,5 +1,7 @@
 """normalize_items: the only writer of rank."""
 
+import pytest
+
 from websearch_sync.engine.normalize import clean_text, normalize_items
 
 
@@ -63,6 +65,22 @@ def test_provider_and_extras():
         "content": "line1\nline2",
         "rank": 1,
     }
+
+
+@pytest.mark.parametrize(
+    "raw, clean",
+    [
+        ("plain words", "plain words"),
+        ("a\x00b\x07c\x1fd\x7fe", "abcde"),  # controls go
+        ("zero\u200bwidth \ufeffmark \u202eflip\u2066", "zerowidth mark flip"),  # invisible formatting goes
+        ("lone \ud800 surrogate", "lone surrogate"),
+        ("line\nbreak\ttab\r\n end", "line break tab end"),  # whitespace is collapsed, not removed
+        ("caf\u00e9 \u4e2d\u6587 \U0001f600", "caf\u00e9 \u4e2d\u6587 \U0001f600"),
+    ],
+)
+def test_clean_text_drops_control_and_invisible_characters(raw, clean):
+    assert clean_text(raw, markup=False) == clean
+    assert clean_text(raw) == clean
 
 
 def test_clean_text_handles_odd_values():

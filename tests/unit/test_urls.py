@@ -31,6 +31,7 @@ from websearch_sync.net.urls import (
         ("HTTP://Ok.Example/X", "http://Ok.Example/X"),  # the scheme is lower-cased, nothing else
         ("https://ok.example/a b?q=c d#e f", "https://ok.example/a%20b?q=c%20d#e%20f"),  # as a browser sends it
         ("http://[::1]:8080/", "http://[::1]:8080/"),
+        ("HTTPS://ok.example?q=a b", "https://ok.example?q=a%20b"),  # the host ends at "?" too
     ],
 )
 def test_the_result_form_is_the_engines_url_made_usable(raw, shown):
@@ -51,6 +52,12 @@ def test_the_result_form_is_the_engines_url_made_usable(raw, shown):
         "https://exa mple.com/",  # a space in the host
         "https://ok.example/a\tb",  # whitespace other than a space
         "https://ok.example/\u200bx",  # an invisible character
+        "https://ok.example/\ufeffx",
+        "https://ok.example/\ud800",  # a lone surrogate
+        "https://ok.example/a\x00b",
+        "https://ok.example/a\nb",
+        "https://exa mple.com",  # a space in a host with nothing after it
+        "h\u200bttps://ok.example/",
         "http://[::1",  # an invalid IPv6 literal
         "http://ok.example:0/",
         "http://ok.example:99999/",

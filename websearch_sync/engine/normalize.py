@@ -95,7 +95,9 @@ def clean_text(value: Any, markup: bool = True) -> str:
         text = _TAG.sub(_tag_replacement, text)
     if markup and "&" in text:
         text = html.unescape(text)
-    return " ".join(_CONTROL.sub("", text).split())  # str.split's whitespace is exactly \s
+    if not text.isprintable():  # printable text holds no control or invisible character
+        text = _CONTROL.sub("", text)
+    return " ".join(text.split())  # str.split's whitespace is exactly \s
 
 
 def _tag_replacement(match: "re.Match[str]") -> str:

@@ -43,10 +43,12 @@ MAX_URL_CHARS = 8192
 #: Control and invisible formatting characters, and lone surrogates (a JSON ``"\\ud800"``
 #: escape yields one: it is no text and cannot be encoded, e.g. printed as UTF-8). Neither a
 #: result URL nor single-line text carries them.
-INVISIBLE = re.compile(
-    r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff]"
-)
-_WHITESPACE = re.compile(r"\s")
+_INVISIBLE_CHARS = r"\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u200b\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff\ud800-\udfff"
+INVISIBLE = re.compile("[%s]" % _INVISIBLE_CHARS)
+#: What disqualifies a result URL: whitespace (after the host's spaces are encoded) or an invisible character.
+_UNFIT_IN_URL = re.compile(r"[\s%s]" % _INVISIBLE_CHARS)
+#: Where a URL's host ends (after ``scheme://``).
+_HOST_END = re.compile(r"[/?#]")
 #: A host as a message may name it: host-name characters (IDNA-encoded), IP literals.
 _HOST_TOKEN = re.compile(r"[a-z0-9._:-]{1,253}")
 #: Query parameters that only say where a click came from: the same page with or without them.
@@ -65,12 +67,14 @@ def result_url(value: object) -> Optional[str]:
     """
     if not isinstance(value, str):
         return None
-    url = value.strip()
-    scheme, sep, rest = url.partition("://")
-    host_end = min((i for i in (rest.find("/"), rest.find("?"), rest.find("#")) if i >= 0), default=len(rest))
-    rest = rest[:host_end] + rest[host_end:].replace(" ", "%20")
-    url = scheme + sep + rest
-    if not sep or scheme.lower() not in _HTTP_SCHEMES or INVISIBLE.search(url) or _WHITESPACE.search(url):
+    scheme, sep, rest = value.strip().partition("://")
+    if not sep or scheme.lower() not in _HTTP_SCHEMES:
+        return None
+    if " " in rest:
+        host_end = _HOST_END.search(rest)
+        if host_end is not None:
+            rest = rest[: host_end.start()] + rest[host_end.start() :].replace(" ", "%20")
+    if _UNFIT_IN_URL.search(rest):  # the scheme is http or https
         return None
     url = scheme.lower() + "://" + rest
     try:

@@ -45,9 +45,14 @@ _CHECK_EVERY = 512
 # only, and a comment, script or style left unclosed runs to the end of the markup (as
 # in an HTML parser), so a page of repeated "<!--" is one scan, not one per opener.
 # Their bodies are read as runs of "[^<]" / "[^-]" ("unrolled"), three times faster
-# than a lazy ".*?" that tests for the end at every character.
+# than a lazy ".*?" that tests for the end at every character. The look at the character
+# after "<" (or "</") passes only the first letters of the names below (and "!"): most
+# tags of a results page (div, a, h2, td, closing ones) are passed over without trying
+# each alternative (a DuckDuckGo region: 66 -> 47 us).
+_NOISE_FIRST = "!bBeEfFiIlLmMsSuUwW"
 _NOISE_PATTERN = (
-    r"<(?:(script|style)\b[^<>]*>[^<]*(?:<(?!/\1\s*>)[^<]*)*(?:</\1\s*>|\Z)"
+    r"<(?=/?[" + _NOISE_FIRST + r"])"
+    r"(?:(script|style)\b[^<>]*>[^<]*(?:<(?!/\1\s*>)[^<]*)*(?:</\1\s*>|\Z)"
     r"|!--[^-]*(?:-(?!->)[^-]*)*(?:-->|\Z)"
     r"|(?:%s)\b[^<>]*>"
     r"|/?(?:b|em|strong|font|mark|u)\b[^<>]*>"

@@ -279,6 +279,19 @@ def test_reduce_markup_keeps_text_and_drops_noise():
     assert text_of(root.find(".//i")) == "kept"
 
 
+@pytest.mark.parametrize(
+    "noise",
+    ["<script>x</script>", "<style>x</style>", "<!-- x -->", "<img src=x>", "<input>", "<link rel=x>", "<meta x>"]
+    + ["<source>", "<wbr>", "<b>", "</b>", "<em>", "</em>", "<strong>", "</strong>", "<font x>", "</font>"]
+    + ["<mark>", "</mark>", "<u>", "</u>", '<i class="icon"></i>'],
+)
+def test_reduce_markup_drops_each_kind_of_noise_in_either_case(noise):
+    for spelt in (noise, noise.upper()):
+        assert reduce_markup("<p>a%sb</p>" % spelt) == "<p>ab</p>", spelt
+    assert reduce_markup("<p>a<br>b<BR/>c</p>") == "<p>a\nb\nc</p>"
+    assert reduce_markup("<p>a<i>b</i><div>c</div></p>") == "<p>a<i>b</i><div>c</div></p>"  # kept
+
+
 def test_region_cuts_at_the_tags_holding_the_markers():
     text = '<html><div class="x" id="links"><p>1</p></div><div class="nav-link">next</div></html>'
     assert region(text, ['id="links"'], ['class="nav-link"']) == '<div class="x" id="links"><p>1</p></div>'

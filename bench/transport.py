@@ -16,7 +16,8 @@ Prints, measured side by side in this one run:
     self-signed test certificate) against the same loopback upstream and page (targets:
     ours <= ddgs, browser <= 1.05 x requests); then ddgs's client as its users call it,
     ``DDGS().text(query, backend="duckduckgo")`` (the engine plus ddgs's thread pool, ranking
-    and de-duplication), for the comparison of the two libraries' public calls;
+    and de-duplication), for the comparison of the two libraries' public calls; and a bare
+    ``requests.Session().post`` of the same form, the floor under the requests wire;
  3. import time in a fresh interpreter: ``import websearch_sync`` (which never imports
     curl_cffi) and ``import websearch_sync`` plus the first browser client (which does),
     medians of fresh processes.
@@ -185,6 +186,18 @@ def ddgs_client(url: str):
     return search, close
 
 
+def bare_requests(url: str):
+    """``requests.Session().post`` of the form a search sends, the body read: the floor under the requests wire."""
+    import requests
+
+    session = requests.Session()
+
+    def search(query: str) -> None:
+        assert session.post(url, data={"q": query, "b": "", "kl": ""}, timeout=10, verify=False).content
+
+    return search, session.close
+
+
 def bench_cpu(rounds: int) -> None:
     for tls in (False, True):
         child, url = serve_elsewhere(tls)
@@ -195,6 +208,7 @@ def bench_cpu(rounds: int) -> None:
                 ("requests", ours(url, "off")),
                 ("ddgs", ddgs_engine(url)),
                 ("ddgs client", ddgs_client(url)),
+                ("bare requests", bare_requests(url)),
             )
             if made is not None
         }
@@ -226,6 +240,11 @@ def bench_cpu(rounds: int) -> None:
         else:
             line += "; ddgs not installed (pip install ddgs to compare): skipped"
         print(line)
+        print(
+            "   the requests wire's floor, a bare requests.Session().post of the same form: %.2f ms (the requests wire "
+            "spends %.2f ms more: the parse, the checks and the client)"
+            % (figures["bare requests"] * 1000, (figures["requests"] - figures["bare requests"]) * 1000)
+        )
         if "ddgs client" in figures:
             print(
                 "   and ddgs's client, DDGS().text(backend='duckduckgo'), %.2f ms (ours/DDGS.text: browser %.2f, requests %.2f)"

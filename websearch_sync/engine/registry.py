@@ -236,7 +236,8 @@ _walls_seen: tuple[tuple[tuple[BotWall, ...], ...], list[BotWall]] = ((), [])
 def bot_walls() -> list[BotWall]:
     """The bot walls every registered backend declares, in registration order (each once).
 
-    Every answer of every HTML engine and fetch is checked against them: the list is kept
+    Every fetched page, and every search answer an HTML engine reads no results from, is
+    checked against them (:mod:`.html_engine`): the list is kept
     while the engines' declarations are the same objects (a registration or a test's patch
     of ``bot_walls`` makes a new one)."""
     global _walls_seen

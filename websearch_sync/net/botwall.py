@@ -32,7 +32,7 @@ class BotWall:
     ``hints``: substrings of which at least one must be in the scanned text before the
     patterns run (a test of a few microseconds where a pattern without a literal start, such
     as an alternation, costs ~0.3 ms on a results page, and one starting with a common literal
-    such as ``<div class=`` still ~0.02 ms: every answer is checked against every wall);
+    such as ``<div class=`` still ~0.02 ms: a page is checked against many walls);
     ``patterns``: regexes that must all match (each
     linear on any page), tried in order; ``scan_chars``: how much of the body is looked
     at; ``address``: a test that the answer's URL or its redirect target is the wall's

@@ -193,7 +193,9 @@ def bare_requests(url: str):
     session = requests.Session()
 
     def search(query: str) -> None:
-        assert session.post(url, data={"q": query, "b": "", "kl": ""}, timeout=10, verify=False).content
+        assert session.post(
+            url, data={"q": query, "b": "", "kl": ""}, timeout=10, verify=str(TLS / "localhost.crt")
+        ).content
 
     return search, session.close
 

@@ -38,7 +38,7 @@ def _cases(name: str, golden_marker: str):
 WALLS = [wall for name in HTML_ENGINES for wall in _cases(name, '"captcha_required"')]
 
 
-def _answer(engine: str, status: int, text: str, url: str, location=None) -> HttpResponse:
+def _answer(status: int, text: str, url: str, location=None) -> HttpResponse:
     headers = CaseInsensitiveDict({"Content-Type": "text/html; charset=utf-8"})
     if location:
         headers["Location"] = location
@@ -67,7 +67,7 @@ def test_every_engine_blocks_on_every_recorded_wall(name, status):
     for case_id, url, text, location in WALLS:
         foreign += not _own(name, url, text, location)
         with pytest.raises(ws.WebBlocked) as caught:
-            engine.interpret(_answer(name, status, text, url, location), PARAMS)
+            engine.interpret(_answer(status, text, url, location), PARAMS)
         assert caught.value.detail_code == "captcha_required", case_id
     assert foreign, "no other engine's wall was tried on %s" % name
 
@@ -76,7 +76,7 @@ def _results_page(name: str):
     """A recorded results page of ``name`` (its url and text) and the items it reads."""
     engine = _engine(name)
     for _, url, text, _ in _cases(name, '"rank"'):
-        items = engine.interpret(_answer(name, 200, text, url), PARAMS).items
+        items = engine.interpret(_answer(200, text, url), PARAMS).items
         if items:
             return url, text, items
     return None
@@ -102,7 +102,7 @@ def test_a_results_page_holding_another_engines_wall_keeps_its_results(name):
         page = text + wall  # after the results region: the engine's items are the same
         if bot_wall(url, page, registry.bot_walls()) is None:
             continue  # a wall recognised by where its markers sit (its title, the page's start)
-        assert engine.interpret(_answer(name, 200, page, url), PARAMS).items == items, case_id
+        assert engine.interpret(_answer(200, page, url), PARAMS).items == items, case_id
         tried += 1
     assert tried
 
@@ -117,7 +117,7 @@ def test_a_results_page_holding_the_engines_own_wall_is_a_block():
             if location or bot_wall(url, page, registry.backend_class(name).bot_walls) is None:
                 continue
             with pytest.raises(ws.WebBlocked, match="bot wall"):
-                _engine(name).interpret(_answer(name, 200, page, url), PARAMS)
+                _engine(name).interpret(_answer(200, page, url), PARAMS)
             tried.append((name, case_id))
     assert len({name for name, _ in tried}) >= 3, tried
 
@@ -127,7 +127,7 @@ EMPTY_PAGES = [
     (name, case_id, url, text)
     for name in HTML_ENGINES
     for case_id, url, text, _ in _cases(name, '"items": []')
-    if not _engine(name).interpret(_answer(name, 200, text, url), PARAMS).items
+    if not _engine(name).interpret(_answer(200, text, url), PARAMS).items
 ]
 
 
@@ -140,7 +140,7 @@ def test_a_no_results_page_holding_another_engines_wall_is_a_block():
             if location or _own(name, url, page, None) or bot_wall(url, page, registry.bot_walls()) is None:
                 continue
             with pytest.raises(ws.WebBlocked) as caught:
-                _engine(name).interpret(_answer(name, 200, page, url), PARAMS)
+                _engine(name).interpret(_answer(200, page, url), PARAMS)
             assert caught.value.detail_code == "captcha_required", (case_id, wall_case)
             tried.append(name)
     assert {"ddg_html", "bing_html"} <= set(tried), tried
@@ -167,5 +167,5 @@ def test_an_engine_reading_the_page_its_own_way_still_meets_every_wall():
     assert body_walls
     for case_id, url, wall in body_walls:
         with pytest.raises(ws.WebBlocked, match="bot wall"):
-            engine.interpret(_answer("own_way_test", 200, wall, url), PARAMS)
+            engine.interpret(_answer(200, wall, url), PARAMS)
             raise AssertionError(case_id)  # not reached when the wall is recognised

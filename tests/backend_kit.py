@@ -6,8 +6,9 @@ Shared by the conformance suite (``tests/conformance/``), the fault lab
 configuration for backend X" and "X's best recorded answer" mean one thing everywhere.
 """
 
+import contextlib
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Optional, Union
@@ -22,6 +23,7 @@ from websearch_sync.secrets import is_secret_name
 
 __all__ = [
     "FIXTURES",
+    "registered",
     "Recorded",
     "network_backends",
     "secret_settings",
@@ -35,6 +37,18 @@ __all__ = [
 ]
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
+
+
+@contextlib.contextmanager
+def registered(*classes: type[Backend]) -> Iterator[None]:
+    """``classes`` registered as backends within the block (a test's plugins), unregistered after it."""
+    for cls in classes:
+        registry.register(cls)
+    try:
+        yield
+    finally:
+        for cls in classes:
+            registry.unregister(cls.name)
 
 
 def project_backends() -> list[str]:

@@ -2,11 +2,11 @@
 third-party backend takes its place in the chain like a built-in one."""
 
 import pytest
+from backend_kit import registered
 
 import websearch_sync as ws
 from websearch_sync.backends import Backend
 from websearch_sync.client.selection import auto_backends
-from websearch_sync.engine import registry
 
 
 @pytest.fixture
@@ -29,14 +29,8 @@ def declared():
         auto_rank = 101
         auto_languages = ("ko",)
 
-    added = [Keyless, Keyed, Korean]
-    for cls in added:
-        registry.register(cls)
-    try:
+    with registered(Keyless, Keyed, Korean):
         yield
-    finally:
-        for cls in added:
-            registry.unregister(cls.name)
 
 
 def test_a_declared_backend_takes_its_rank_in_auto(declared):

@@ -6,6 +6,7 @@ the older spelling (a plain name) still works."""
 from pathlib import Path
 
 import pytest
+from backend_kit import registered
 
 import websearch_sync as ws
 from websearch_sync.backends import Backend, Option, ParseResult, RequestSpec
@@ -56,13 +57,8 @@ class Untyped(Backend):
 
 @pytest.fixture
 def plugins():
-    for cls in (Typed, Untyped):
-        registry.register(cls)
-    try:
+    with registered(Typed, Untyped):
         yield
-    finally:
-        for cls in (Typed, Untyped):
-            registry.unregister(cls.name)
 
 
 def params(**options):

@@ -6,6 +6,7 @@ one function: a plugin's declared setting is read from the environment and from
 import logging
 
 import pytest
+from backend_kit import registered
 
 import websearch_sync as ws
 from websearch_sync.backends import Backend
@@ -37,13 +38,8 @@ class Legacy(Backend):
 
 @pytest.fixture
 def plugins():
-    for cls in (Paged, Legacy):
-        registry.register(cls)
-    try:
+    with registered(Paged, Legacy):
         yield
-    finally:
-        for cls in (Paged, Legacy):
-            registry.unregister(cls.name)
 
 
 def refused(call, *words):

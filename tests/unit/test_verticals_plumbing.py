@@ -8,6 +8,7 @@ from typing import Any, Optional
 
 import pytest
 import responses
+from backend_kit import registered
 from clocks import FakeClock
 from requests.structures import CaseInsensitiveDict
 
@@ -101,11 +102,8 @@ class _Answers(Backend):
 
 @pytest.fixture
 def news_chain():
-    for cls in (_Blocked, _Answers):
-        registry.register(cls)
-    yield
-    for cls in (_Blocked, _Answers):
-        registry.unregister(cls.name)
+    with registered(_Blocked, _Answers):
+        yield
 
 
 def test_auto_news_moves_past_a_blocked_keyless_engine(news_chain):

@@ -159,11 +159,11 @@ class HtmlEngine(Backend):
         try:
             result = super().interpret(response, params)
         except WebParseError:
-            blocked = self._any_wall(response)
+            blocked = self._other_wall(response)
             if blocked is not None:
                 raise blocked from None
             raise
-        blocked = None if result.items else self._any_wall(response)
+        blocked = None if result.items else self._other_wall(response)
         if blocked is not None:
             raise blocked
         return result
@@ -171,6 +171,12 @@ class HtmlEngine(Backend):
     def _any_wall(self, response: HttpResponse) -> Optional[WebSearchError]:
         """Any registered bot wall in ``response`` (``WebBlocked``), or ``None``."""
         return bot_wall_error(response, self.name, registry.bot_walls())
+
+    def _other_wall(self, response: HttpResponse) -> Optional[WebSearchError]:
+        """Another engine's wall in ``response`` (``WebBlocked``), or ``None``: the body is not
+        scanned again for the engine's own walls, which :meth:`classify` looked for."""
+        walls = registry.bot_walls()
+        return bot_wall_error(response, self.name, walls, [wall for wall in walls if wall not in self.bot_walls])
 
     def read_page(self, text: str, params: SearchParams) -> list[dict[str, Any]]:
         """Raw items of a results page; ``[]`` only for a page with a "no results" notice,

@@ -3,7 +3,7 @@
 Python runs a signal handler (``KeyboardInterrupt``) only in the main thread and only
 between bytecodes: while the main thread is inside libcurl, Ctrl-C waits for the
 transfer to end, up to the whole deadline. :func:`run_interruptibly` runs such work in
-a helper thread while the main thread waits on an event, which Ctrl-C interrupts at
+a helper thread while the main thread waits on a lock, which Ctrl-C interrupts at
 once. The abandoned work is told to stop (its ``abandon`` callback: the transfer's
 next callback ends it) and, in any case, ends by its own deadline in the helper, which
 then runs ``release``. Other threads never see a signal: they run the work themselves.
@@ -23,9 +23,13 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 class _Job:
     def __init__(self, work: Callable[[], None]) -> None:
         self.work = work
-        self.done = threading.Event()
+        #: Held until the work has ended: the caller waits by acquiring it (a bare lock hands over
+        #: in a third less CPU than an ``Event``, whose wait builds a condition each time).
+        self.done = threading.Lock()
+        self.done.acquire()
+        self.finished = False
         self.error: Optional[BaseException] = None
-        self.lock = threading.Lock()
+        self.lock = threading.Lock()  # hands ``release`` over between the caller and the helper
         self.release: Optional[Callable[[], None]] = None  # set once the caller has gone
 
     def run(self) -> None:
@@ -34,8 +38,9 @@ class _Job:
         except BaseException as exc:  # carried to the waiting thread, re-raised there
             self.error = exc
         with self.lock:
-            self.done.set()
+            self.finished = True
             release = self.release
+        self.done.release()
         if release is not None:
             release()
 
@@ -52,10 +57,10 @@ def run_interruptibly(work: Callable[[], None], *, abandon: Callable[[], None], 
     job = _Job(work)
     submit(job.run, "websearch-perform")
     try:
-        job.done.wait()
+        job.done.acquire()  # Ctrl-C interrupts it (a lock's wait is interruptible on POSIX)
     except BaseException:
         with job.lock:
-            finished = job.done.is_set()
+            finished = job.finished
             if not finished:
                 job.release = release
         if not finished:

@@ -18,7 +18,8 @@ import pytest
 from backend_kit import FIXTURES, project_backends
 from test_plugins import _distribution
 
-from websearch_sync.backends import HtmlEngine, Option, SearchParams
+from websearch_sync import Timeout
+from websearch_sync.backends import HtmlEngine, Option, ParseResult, SearchParams
 from websearch_sync.engine import registry
 from websearch_sync.testing import check_conformance, conformance_checks
 
@@ -97,6 +98,18 @@ class _SoundWeb(_QueryNotSent):
         return {"q": params.full_query}
 
 
+class _TimeoutSwallowed(_SoundWeb):
+    """Breaks a promise: a server that never answers reads as "no results"."""
+
+    name = "kit_timeout_swallowed"
+
+    def search(self, params, transport, deadline):
+        try:
+            return super().search(params, transport, deadline)
+        except Timeout:
+            return ParseResult(items=[])
+
+
 @pytest.mark.parametrize(
     "classes, failing",
     [
@@ -104,6 +117,7 @@ class _SoundWeb(_QueryNotSent):
         ((_QueryNotSent,), "kit_query_not_sent-request"),
         ((_SoundWeb, _NewsZeroForAnything), "kit_news_zero[news]-unknown_layout"),
         ((_OptionUnchecked,), "kit_option_unchecked-options"),
+        ((_TimeoutSwallowed,), "kit_timeout_swallowed-deadline"),
     ],
 )
 def test_a_broken_promise_fails_its_check(classes, failing):

@@ -22,6 +22,8 @@ _LINE_BREAKS = ("\r", "\n", "\x00")
 
 def _problem(value: str) -> Optional[str]:
     """Why ``value`` cannot be sent as a header value, or ``None``."""
+    if value.isascii() and value.isprintable():  # nearly every value: no line break, all Latin-1
+        return None
     if any(mark in value for mark in _LINE_BREAKS):
         return "a line break or NUL"
     try:

@@ -98,7 +98,8 @@ class _Watches:
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="websearch-watchdog", daemon=True)
                 self._thread.start()
-            self._wake.notify()
+            if self._due[0][2] is watch:  # due before every other: the thread sleeps too long otherwise
+                self._wake.notify()  # (a later one is met when the thread wakes for the earlier ones)
 
     def _run(self) -> None:
         while True:

@@ -21,18 +21,27 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 
 
 class _Job:
+    """The work handed to a helper, and who runs ``release`` once: the helper, after the work,
+    when the caller stopped waiting while it ran; otherwise the caller."""
+
     def __init__(self, work: Callable[[], None]) -> None:
         self.work = work
         #: Held until the work has ended: the caller waits by acquiring it (a bare lock hands over
         #: in a third less CPU than an ``Event``, whose wait builds a condition each time).
         self.done = threading.Lock()
         self.done.acquire()
-        self.finished = False
+        self.started = self.finished = self.cancelled = False
         self.error: Optional[BaseException] = None
-        self.lock = threading.Lock()  # hands ``release`` over between the caller and the helper
-        self.release: Optional[Callable[[], None]] = None  # set once the caller has gone
+        self.lock = threading.Lock()  # guards the three flags and ``release``
+        self.release: Optional[Callable[[], None]] = None  # set when the caller left during the work
 
     def run(self) -> None:
+        """In the helper: the work (unless the caller left before it started), then the release
+        the caller left behind."""
+        with self.lock:
+            if self.cancelled:
+                return
+            self.started = True
         try:
             self.work()
         except BaseException as exc:  # carried to the waiting thread, re-raised there
@@ -42,6 +51,20 @@ class _Job:
             release = self.release
         self.done.release()
         if release is not None:
+            release()
+
+    def leave(self, abandon: Callable[[], None], release: Callable[[], None]) -> None:
+        """The caller stops waiting (Ctrl-C): work under way is told to stop and releases when it
+        ends; work that has ended, or never started (and now never will), is released here."""
+        with self.lock:
+            running = self.started and not self.finished
+            if running:
+                self.release = release
+            else:
+                self.cancelled = True
+        if running:
+            abandon()
+        else:
             release()
 
 
@@ -55,18 +78,11 @@ def run_interruptibly(work: Callable[[], None], *, abandon: Callable[[], None], 
             release()
         return
     job = _Job(work)
-    submit(job.run, "websearch-perform")
-    try:
+    try:  # Ctrl-C while handing the job over counts too: it may not have reached a helper yet
+        submit(job.run, "websearch-perform")
         job.done.acquire()  # Ctrl-C interrupts it (a lock's wait is interruptible on POSIX)
     except BaseException:
-        with job.lock:
-            finished = job.finished
-            if not finished:
-                job.release = release
-        if not finished:
-            abandon()
-        else:
-            release()
+        job.leave(abandon, release)
         raise
     release()
     if job.error is not None:

@@ -1,0 +1,52 @@
+"""Who releases a transfer handed to a helper when the caller stops waiting (Ctrl-C), in each
+state the work can be in at that moment (:class:`websearch_sync.net.interrupt._Job`): release
+runs exactly once, never before the work has ended, and work that has not started never runs.
+Single-threaded: the states are reached by calling the job's steps in order."""
+
+from websearch_sync.net.interrupt import _Job
+
+
+def _job(events, during=None):
+    def work():
+        events.append("work")
+        if during is not None:
+            during()
+
+    return _Job(work)
+
+
+def _leave(job, events):
+    job.leave(abandon=lambda: events.append("abandon"), release=lambda: events.append("release"))
+
+
+def test_leaving_before_the_work_starts_releases_at_once_and_the_work_never_runs():
+    events = []
+    job = _job(events)
+    _leave(job, events)
+    job.run()  # the helper picks the job up afterwards
+    assert events == ["release"]
+
+
+def test_leaving_while_the_work_runs_abandons_it_and_the_helper_releases_after_it():
+    events = []
+    job = _job(events, during=lambda: _leave(job, events))
+    job.run()
+    assert events == ["work", "abandon", "release"]
+
+
+def test_leaving_after_the_work_ended_releases_at_once():
+    events = []
+    job = _job(events)
+    job.run()
+    _leave(job, events)
+    assert events == ["work", "release"]
+    assert job.done.acquire(blocking=False)  # the waiting caller was let go
+
+
+def test_the_works_error_is_kept_for_the_caller():
+    def work():
+        raise ValueError("from the work")
+
+    job = _Job(work)
+    job.run()
+    assert isinstance(job.error, ValueError) and job.finished

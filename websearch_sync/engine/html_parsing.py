@@ -247,8 +247,8 @@ PartTest = Callable[[Tag, AbstractSet[str]], bool]
 
 class HasClass:
     """The part test "the element has class ``name``" (a :data:`PartTest`), declared rather than
-    written as a function so that :func:`walk_blocks` reads each element's class list once for
-    all such tests of a block, instead of once per test."""
+    written as a function so that :func:`walk_blocks` reads each element's class list once and
+    looks its names up among all such tests, instead of asking each test in turn."""
 
     __slots__ = ("name",)
 
@@ -273,23 +273,22 @@ class Block:
         self.parts: dict[str, Tag] = {}
         self._texts: dict[str, list[str]] = {}
 
-    def enter(self, tag: Tag, inside: frozenset[str], tests: Mapping[str, PartTest]) -> frozenset[str]:
+    def enter(self, tag: Tag, inside: frozenset[str], tests: "_PartTests") -> frozenset[str]:
         """Record ``tag`` as each part it is the first of; the parts its descendants are inside."""
         matched: list[str] = []
-        names: Optional[Sequence[str]] = None
-        for name, test in tests.items():
-            if name in self.parts:
-                continue
-            if type(test) is HasClass:
-                if names is None:
-                    names = classes(tag)
-                found = test.name in names
-            else:
-                found = test(tag, inside)
-            if found:
-                matched.append(name)
-                self.parts[name] = tag
-                self._texts[name] = []
+        if tests.by_class:
+            value = tag.get("class")
+            if value:
+                for name in value.split():
+                    for part in tests.by_class.get(name, ()):
+                        if part not in self.parts:
+                            matched.append(part)
+        for part, test in tests.others:
+            if part not in self.parts and test(tag, inside):
+                matched.append(part)
+        for part in matched:
+            self.parts[part] = tag
+            self._texts[part] = []
         return inside.union(matched) if matched else inside
 
     def add_text(self, inside: AbstractSet[str], string: str) -> None:
@@ -301,6 +300,23 @@ class Block:
         """The part's text as :func:`text_of` reads it (``""`` when the part is absent),
         without the text of result blocks nested inside it."""
         return " ".join(self._texts.get(name, ())).strip()
+
+
+class _PartTests:
+    """A walk's part tests, sorted once: the :class:`HasClass` ones as a lookup by class name
+    (an element's class list is read once and each of its names looked up, instead of every
+    such test asked in turn), the others in their declared order."""
+
+    __slots__ = ("by_class", "others")
+
+    def __init__(self, parts: Mapping[str, PartTest]) -> None:
+        self.by_class: dict[str, list[str]] = {}
+        self.others: list[tuple[str, PartTest]] = []
+        for part, test in parts.items():
+            if type(test) is HasClass:
+                self.by_class.setdefault(test.name, []).append(part)
+            else:
+                self.others.append((part, test))
 
 
 #: A walk's place: the block and parts an open element's own strings belong to, and those its
@@ -336,6 +352,7 @@ def walk_blocks(
     lxml's own walk (``iterwalk``) moves through the tree, this loop only decides.
     """
     blocks: list[Block] = []
+    tests = _PartTests(parts)
     nothing: frozenset[str] = frozenset()
     frames: list[_Frame] = []
     walker = etree.iterwalk(root, events=_WALK_EVENTS)
@@ -364,7 +381,7 @@ def walk_blocks(
             blocks.append(Block(node))
             opened: tuple[Optional[Block], frozenset[str]] = (blocks[-1], nothing)
         else:
-            opened = (block, block.enter(node, inside, parts) if block is not None else inside)
+            opened = (block, block.enter(node, inside, tests) if block is not None else inside)
         _add_text(opened[0], opened[1], node.text)
         frames.append((opened[0], opened[1], block, inside))
     return blocks

@@ -1,7 +1,11 @@
 """The hand-off under Ctrl-C (:func:`websearch_sync.net.interrupt.run_interruptibly`): the main
 thread waits while a helper runs the work; whatever the order of Ctrl-C and the work's end, the
 transfer's ``release`` runs exactly once, after the work, and the work is told to stop only
-when it had not finished. Run in a child process: the SIGINT goes to the child's main thread.
+when it had not finished. A parse or extraction handed to a helper (``run_within``) stops at its
+next checkpoint once Ctrl-C ends the wait for it. The signal is sent as the caller starts to
+wait, so it often lands just before the caller sleeps: it must still be raised within the
+caller's wake-up interval, not at the work's end. Run in a child process: the SIGINT goes to
+the child's main thread.
 """
 
 import subprocess
@@ -19,8 +23,14 @@ CHILD = textwrap.dedent(
     main = threading.main_thread().ident
     events = []
 
+    sent = []
+
     def interrupt_main():
+        sent.append(time.monotonic())
         signal.pthread_kill(main, signal.SIGINT)
+
+    def in_time():  # raised long before the work's own end (30 s) or deadline (60 s)
+        return time.monotonic() - sent[-1] < 10
 
     # 1. Ctrl-C while the work runs: KeyboardInterrupt at once, abandon(), release() by the helper after the work.
     went_on = threading.Event()
@@ -35,7 +45,7 @@ CHILD = textwrap.dedent(
     try:
         run_interruptibly(slow, abandon=lambda: (events.append("abandoned"), went_on.set()), release=release)
     except KeyboardInterrupt:
-        events.append("interrupted")
+        events.append("interrupted" if in_time() else "interrupted late")
     done.wait(30)
     print("running:", events)
 
@@ -49,7 +59,25 @@ CHILD = textwrap.dedent(
         events.append(str(exc))
     print("failed:", events)
 
-    # 3. Another thread runs the work itself (no signal reaches it), release() once.
+    # 3. Ctrl-C while a parse or extraction runs in a helper (run_within): the work stops at its next checkpoint.
+    from websearch_sync.checkpoints import WorkAbandoned, checkpoint
+    from websearch_sync.net.deadline import Deadline, run_within
+    stopped = threading.Event()
+    def extraction():
+        interrupt_main()
+        try:
+            while True:
+                checkpoint()
+                time.sleep(0.001)
+        except WorkAbandoned:
+            stopped.set()
+            raise
+    try:
+        run_within(Deadline(60_000), extraction, name="websearch-extract")
+    except KeyboardInterrupt:
+        print("extraction: interrupted in time", in_time(), "stopped", stopped.wait(30))
+
+    # 4. Another thread runs the work itself (no signal reaches it), release() once.
     events.clear()
     thread = threading.Thread(target=run_interruptibly, args=(lambda: events.append("worked"),),
                               kwargs={"abandon": lambda: events.append("abandoned"),
@@ -68,5 +96,6 @@ def test_release_runs_once_after_the_work_whenever_ctrl_c_comes():
     assert done.stdout.splitlines() == [
         "running: ['abandoned', 'interrupted', 'work ended', 'released']",
         "failed: ['released', 'from the work']",
+        "extraction: interrupted in time True stopped True",
         "thread: ['worked', 'released'] True",
     ]

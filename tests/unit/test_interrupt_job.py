@@ -1,9 +1,12 @@
 """Who releases a transfer handed to a helper when the caller stops waiting (Ctrl-C), in each
 state the work can be in at that moment (:class:`websearch_sync.net.interrupt._Job`): release
 runs exactly once, never before the work has ended, and work that has not started never runs.
-Single-threaded: the states are reached by calling the job's steps in order."""
+Single-threaded: the states are reached by calling the job's steps in order. And the caller's
+wait (:func:`websearch_sync.net.workers.wait_for`) sleeps in slices, so that a Ctrl-C arriving
+just before it sleeps is raised at the next wake-up, not when the work ends."""
 
 from websearch_sync.net.interrupt import _Job
+from websearch_sync.net.workers import WAKE_S, wait_for
 
 
 def _job(events, during=None):
@@ -50,3 +53,20 @@ def test_the_works_error_is_kept_for_the_caller():
     job = _Job(work)
     job.run()
     assert isinstance(job.error, ValueError) and job.finished
+
+
+class _SlowLock:
+    """A lock released after ``waits`` waits, recording how long each wait was allowed."""
+
+    def __init__(self, waits):
+        self.waits, self.timeouts = waits, []
+
+    def acquire(self, blocking=True, timeout=-1):
+        self.timeouts.append(timeout)
+        return len(self.timeouts) > self.waits
+
+
+def test_the_caller_waits_in_slices_so_a_ctrl_c_just_before_a_wait_is_seen_soon():
+    done = _SlowLock(waits=3)
+    assert wait_for(done)
+    assert done.timeouts == [WAKE_S] * 4 and 0 < WAKE_S <= 0.5

@@ -14,7 +14,7 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import Any, Callable, Optional, TypeVar
 
 from ..checkpoints import Abandoned, WorkAbandoned, abandonable, abandoned_here
-from .workers import submit
+from .workers import submit, wait_for
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -94,8 +94,8 @@ def run_within(
     """``work()``'s result, or :class:`DeadlinePassed` once ``deadline`` has passed.
 
     For CPU-bound steps that cannot be interrupted (parsing, text extraction): the
-    work runs in a daemon thread that is abandoned at the deadline; it stops at its
-    next :func:`~websearch_sync.checkpoints.checkpoint`. It always gets ``minimum_s`` (a small answer read at the
+    work runs in a daemon thread that is abandoned at the deadline (or when the wait for it
+    ends otherwise: Ctrl-C); it stops at its next :func:`~websearch_sync.checkpoints.checkpoint`. It always gets ``minimum_s`` (a small answer read at the
     last moment is still worth its few milliseconds). An exception raised by ``work``
     is re-raised here.
 
@@ -116,7 +116,8 @@ def run_within(
                     raise  # the work around this one was abandoned: it ends too
                 raise DeadlinePassed(name) from None
     outcome: dict[str, Any] = {}
-    abandoned, finished = threading.Event(), threading.Event()
+    abandoned, finished = threading.Event(), threading.Lock()
+    finished.acquire()  # released when the work has ended
 
     def run() -> None:
         with abandonable(abandoned):
@@ -124,10 +125,15 @@ def run_within(
                 outcome["result"] = work()
             except BaseException as exc:  # carried to the calling thread, re-raised there (if still waiting)
                 outcome["error"] = exc
-        finished.set()
+        finished.release()
 
-    submit(run, name)  # a reused daemon thread (:mod:`.workers`), named ``name`` while it runs this
-    if not finished.wait(max(deadline.remaining_s(), minimum_s)):
+    try:
+        submit(run, name)  # a reused daemon thread (:mod:`.workers`), named ``name`` while it runs this
+        done = wait_for(finished, max(deadline.remaining_s(), minimum_s))
+    except BaseException:  # Ctrl-C while handing over or waiting: the work stops at its next checkpoint too
+        abandoned.set()
+        raise
+    if not done:
         abandoned.set()
         raise DeadlinePassed(name)
     if "error" in outcome:

@@ -15,7 +15,7 @@ and are kept for the next call (:mod:`.workers`: no thread start per request).
 import threading
 from typing import Callable, Optional
 
-from .workers import submit
+from .workers import submit, wait_for
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -26,8 +26,7 @@ class _Job:
 
     def __init__(self, work: Callable[[], None]) -> None:
         self.work = work
-        #: Held until the work has ended: the caller waits by acquiring it (a bare lock hands over
-        #: in a third less CPU than an ``Event``, whose wait builds a condition each time).
+        #: Held until the work has ended: the caller waits by acquiring it (:func:`.workers.wait_for`).
         self.done = threading.Lock()
         self.done.acquire()
         self.started = self.finished = self.cancelled = False
@@ -80,7 +79,7 @@ def run_interruptibly(work: Callable[[], None], *, abandon: Callable[[], None], 
     job = _Job(work)
     try:  # Ctrl-C while handing the job over counts too: it may not have reached a helper yet
         submit(job.run, "websearch-perform")
-        job.done.acquire()  # Ctrl-C interrupts it (a lock's wait is interruptible on POSIX)
+        wait_for(job.done)  # Ctrl-C interrupts it (a lock's wait is interruptible on POSIX)
     except BaseException:
         job.leave(abandon, release)
         raise

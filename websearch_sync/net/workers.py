@@ -8,12 +8,14 @@ its job waits here for the next. While it runs a job it carries the job's name
 between jobs. Abandoned work keeps its thread until it stops (at a checkpoint, or at its own
 deadline); new work then gets another thread. Threads do not survive ``fork``: a forked child
 (an RQ worker's job, say) starts its own instead of handing work to threads it does not have.
+A caller waits for its job with :func:`wait_for`, which Ctrl-C ends within :data:`WAKE_S`.
 """
 
 import os
 import queue
 import threading
-from typing import Callable
+import time
+from typing import Callable, Optional
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -21,6 +23,28 @@ IDLE_NAME = "websearch-idle"
 
 _idle: list["queue.SimpleQueue[tuple[Callable[[], None], str]]"] = []
 _lock = threading.Lock()
+
+#: How long a caller waiting for a job sleeps at a time. A signal (Ctrl-C) that arrives just
+#: before the caller starts to sleep interrupts no sleep: its handler runs when the caller wakes.
+WAKE_S = 0.25
+
+
+def wait_for(done: threading.Lock, timeout: Optional[float] = None) -> bool:
+    """Acquire ``done``, the lock a job releases when it ends, within ``timeout`` seconds
+    (``None``: however long the job takes); true once acquired.
+
+    The caller sleeps at most :data:`WAKE_S` at a time: a lock's wait is interrupted by Ctrl-C,
+    but a Ctrl-C that came just before the wait began would otherwise be raised only when the
+    job ends (for a hanging transfer, at its deadline). A bare lock rather than an ``Event``:
+    its wait costs a third less CPU (an ``Event`` builds a condition for each wait).
+    """
+    ends = None if timeout is None else time.monotonic() + timeout
+    while True:
+        sleep_s = WAKE_S if ends is None else min(WAKE_S, ends - time.monotonic())
+        if sleep_s <= 0:
+            return done.acquire(blocking=False)
+        if done.acquire(timeout=sleep_s):
+            return True
 
 
 def submit(job: Callable[[], None], name: str) -> None:

@@ -94,10 +94,10 @@ def run_within(
     """``work()``'s result, or :class:`DeadlinePassed` once ``deadline`` has passed.
 
     For CPU-bound steps that cannot be interrupted (parsing, text extraction): the
-    work runs in a daemon thread that is abandoned at the deadline (or when the wait for it
-    ends otherwise: Ctrl-C); it stops at its next :func:`~websearch_sync.checkpoints.checkpoint`. It always gets ``minimum_s`` (a small answer read at the
-    last moment is still worth its few milliseconds). An exception raised by ``work``
-    is re-raised here.
+    work runs in a daemon thread that is abandoned at the deadline (or when Ctrl-C ends the
+    wait for it); it stops at its next :func:`~websearch_sync.checkpoints.checkpoint`. It
+    always gets ``minimum_s`` (a small answer read at the last moment is still worth its few
+    milliseconds). An exception raised by ``work`` is re-raised here.
 
     ``inline``: run ``work`` in the calling thread instead, its checkpoints stopping it once the
     deadline has passed. For the library's own parsers on a small answer, whose walks all

@@ -12,7 +12,9 @@ import subprocess
 import sys
 import textwrap
 
-#: Only a bound on a child that hangs (each of its waits gives up after 30 s); nothing is timed.
+#: Only a bound on a child that hangs (each of its waits gives up after 30 s). The child's own
+#: timing check allows 10 s for what takes at most the wake-up interval (0.25 s), against the
+#: 30-60 s a Ctrl-C seen only at the work's end would take.
 HANG_BOUND_S = 120
 
 CHILD = textwrap.dedent(
@@ -22,7 +24,6 @@ CHILD = textwrap.dedent(
 
     main = threading.main_thread().ident
     events = []
-
     sent = []
 
     def interrupt_main():

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, TextIO
 
 from ..client.clock import SYSTEM_CLOCK, Clock
 from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
+from ..net.workers import WAKE_S
 from .output import EXIT_OK, exit_status, json_text, offline_notice, terminal_text
 
 if TYPE_CHECKING:  # the search command imports the client when it runs
@@ -68,7 +69,7 @@ def in_order(work: Callable[[str], Outcome], queries: list[str], workers: int) -
         for index in range(len(queries)):
             with ready:
                 while index not in results:
-                    ready.wait()
+                    ready.wait(WAKE_S)  # waking now and then: a Ctrl-C just before a wait is raised soon
                 outcome = results.pop(index)
             if isinstance(outcome, BaseException):
                 raise outcome

@@ -55,18 +55,24 @@ def test_the_works_error_is_kept_for_the_caller():
     assert isinstance(job.error, ValueError) and job.finished
 
 
-class _SlowLock:
-    """A lock released after ``waits`` waits, recording how long each wait was allowed."""
+class _SlowWait:
+    """A wait that succeeds at its ``waits + 1``-th call, recording how long each call was allowed."""
 
     def __init__(self, waits):
         self.waits, self.timeouts = waits, []
 
-    def acquire(self, blocking=True, timeout=-1):
-        self.timeouts.append(timeout)
+    def __call__(self, seconds):
+        self.timeouts.append(seconds)
         return len(self.timeouts) > self.waits
 
 
 def test_the_caller_waits_in_slices_so_a_ctrl_c_just_before_a_wait_is_seen_soon():
-    done = _SlowLock(waits=3)
-    assert wait_for(done)
-    assert done.timeouts == [WAKE_S] * 4 and 0 < WAKE_S <= 0.5
+    wait = _SlowWait(waits=3)
+    assert wait_for(wait)
+    assert wait.timeouts == [WAKE_S] * 4 and 0 < WAKE_S <= 0.5
+
+
+def test_a_wait_with_no_time_left_looks_once_and_gives_up():
+    wait = _SlowWait(waits=1)
+    assert not wait_for(wait, timeout=0)
+    assert wait.timeouts == [0.0]

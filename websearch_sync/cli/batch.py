@@ -15,11 +15,12 @@ import sys
 import threading
 from collections.abc import Generator
 from contextlib import closing
+from functools import partial
 from typing import TYPE_CHECKING, Any, Callable, Optional, TextIO
 
 from ..client.clock import SYSTEM_CLOCK, Clock
 from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
-from ..net.workers import WAKE_S
+from ..net.workers import wait_for
 from .output import EXIT_OK, exit_status, json_text, offline_notice, terminal_text
 
 if TYPE_CHECKING:  # the search command imports the client when it runs
@@ -68,8 +69,7 @@ def in_order(work: Callable[[str], Outcome], queries: list[str], workers: int) -
     try:
         for index in range(len(queries)):
             with ready:
-                while index not in results:
-                    ready.wait(WAKE_S)  # waking now and then: a Ctrl-C just before a wait is raised soon
+                wait_for(partial(ready.wait_for, partial(results.__contains__, index)))  # until it is in
                 outcome = results.pop(index)
             if isinstance(outcome, BaseException):
                 raise outcome

@@ -129,7 +129,7 @@ def run_within(
 
     try:
         submit(run, name)  # a reused daemon thread (:mod:`.workers`), named ``name`` while it runs this
-        done = wait_for(finished, max(deadline.remaining_s(), minimum_s))
+        done = wait_for(lambda seconds: finished.acquire(timeout=seconds), max(deadline.remaining_s(), minimum_s))
     except BaseException:  # Ctrl-C while handing over or waiting: the work stops at its next checkpoint too
         abandoned.set()
         raise
@@ -160,7 +160,9 @@ def each_within(
     pool = ThreadPoolExecutor(max_workers=max(1, min(workers, len(items))), thread_name_prefix=name)
     try:
         futures = [pool.submit(work, item) for item in items]
-        wait(futures, timeout=max(0.0, deadline.remaining_s()) + grace_s)
+        wait_for(
+            lambda seconds: not wait(futures, timeout=seconds).not_done, max(0.0, deadline.remaining_s()) + grace_s
+        )
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
     return futures

@@ -79,7 +79,7 @@ def run_interruptibly(work: Callable[[], None], *, abandon: Callable[[], None], 
     job = _Job(work)
     try:  # Ctrl-C while handing the job over counts too: it may not have reached a helper yet
         submit(job.run, "websearch-perform")
-        wait_for(job.done)  # Ctrl-C interrupts it (a lock's wait is interruptible on POSIX)
+        wait_for(lambda seconds: job.done.acquire(timeout=seconds))  # Ctrl-C interrupts it
     except BaseException:
         job.leave(abandon, release)
         raise

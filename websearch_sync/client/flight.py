@@ -18,6 +18,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Optional
 
 from ..net.deadline import Deadline
+from ..net.workers import wait_for
 from .cache import copy_result
 from .tiers import SharedFlightsTier
 
@@ -65,7 +66,7 @@ class Flights:
             if asking is None:
                 mine = self._asking[key] = _Asking()
         if asking is not None:  # another thread of this process asks: wait, then take its answer (or the cache's)
-            asking.wait(max(0.0, budget.remaining_s()))
+            wait_for(asking.wait, max(0.0, budget.remaining_s()))  # in slices: a Ctrl-C meanwhile is raised soon
             handed = asking.answer
             yield copy_result(handed) if handed is not None else lookup()
             return

@@ -38,7 +38,8 @@ def wait_for(wait: Callable[[float], bool], timeout: Optional[float] = None) -> 
     when the thing waited for happens (for a hanging transfer, at its deadline). Used for every
     wait of the calling thread on other threads: a job's lock (a bare lock rather than an
     ``Event``, whose wait builds a condition each time: a hand-off costs 50-56 us of CPU
-    instead of 62), pages read side by side, a batch's next result.
+    instead of 62), pages read side by side, the answer to an identical question another thread
+    asks, a batch's next result.
     """
     ends = None if timeout is None else time.monotonic() + timeout
     while True:

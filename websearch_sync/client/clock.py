@@ -6,6 +6,8 @@ Retries, rate-limit slots and cool-downs wait through a :class:`Clock`, so a tes
 
 import time
 
+from ..net.workers import WAKE_S
+
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 
@@ -21,9 +23,13 @@ class Clock:
         return time.time()
 
     def sleep(self, seconds: float) -> None:
-        """Wait ``seconds`` (nothing for zero or less)."""
-        if seconds > 0:
-            time.sleep(seconds)
+        """Wait ``seconds`` (nothing for zero or less), in slices of at most
+        :data:`~websearch_sync.net.workers.WAKE_S`: a Ctrl-C that came just before a sleep
+        began interrupts none, and is raised when the thread next wakes."""
+        ends = time.monotonic() + seconds
+        while seconds > 0:
+            time.sleep(min(seconds, WAKE_S))
+            seconds = ends - time.monotonic()
 
 
 #: The clock every client uses unless it is given another.

@@ -2,11 +2,11 @@
 state the work can be in at that moment (:class:`websearch_sync.net.interrupt._Job`): release
 runs exactly once, never before the work has ended, and work that has not started never runs.
 Single-threaded: the states are reached by calling the job's steps in order. And the caller's
-wait (:func:`websearch_sync.net.workers.wait_for`) sleeps in slices, so that a Ctrl-C arriving
+wait (:func:`websearch_sync.net.waits.wait_for`) sleeps in slices, so that a Ctrl-C arriving
 just before it sleeps is raised at the next wake-up, not when the work ends."""
 
 from websearch_sync.net.interrupt import _Job
-from websearch_sync.net.workers import WAKE_S, wait_for
+from websearch_sync.net.waits import WAKE_S, wait_for
 
 
 def _job(events, during=None):

@@ -5,7 +5,7 @@ total exactly as long as asked. Driven by a fake ``time`` module: no wall clock 
 import pytest
 
 from websearch_sync.client import clock as clock_module
-from websearch_sync.net.workers import WAKE_S
+from websearch_sync.net.waits import WAKE_S
 
 
 class _FakeTime:

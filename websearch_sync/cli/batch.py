@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, TextIO
 
 from ..client.clock import SYSTEM_CLOCK, Clock
 from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
-from ..net.workers import wait_for
+from ..net.waits import wait_for
 from .output import EXIT_OK, exit_status, json_text, offline_notice, terminal_text
 
 if TYPE_CHECKING:  # the search command imports the client when it runs

@@ -6,7 +6,7 @@ Retries, rate-limit slots and cool-downs wait through a :class:`Clock`, so a tes
 
 import time
 
-from ..net.workers import WAKE_S
+from ..net.waits import WAKE_S
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -24,7 +24,7 @@ class Clock:
 
     def sleep(self, seconds: float) -> None:
         """Wait ``seconds`` (nothing for zero or less), in slices of at most
-        :data:`~websearch_sync.net.workers.WAKE_S`: a Ctrl-C that came just before a sleep
+        :data:`~websearch_sync.net.waits.WAKE_S`: a Ctrl-C that came just before a sleep
         began interrupts none, and is raised when the thread next wakes."""
         ends = time.monotonic() + seconds
         while seconds > 0:

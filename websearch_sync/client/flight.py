@@ -18,7 +18,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Optional
 
 from ..net.deadline import Deadline
-from ..net.workers import wait_for
+from ..net.waits import wait_for
 from .cache import copy_result
 from .tiers import SharedFlightsTier
 

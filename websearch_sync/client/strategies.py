@@ -16,7 +16,7 @@ from ..engine.normalize import normalize_items
 from ..errors import DEADLINE_EXCEEDED, QUERY_TOO_LONG, ErrorInfo, Timeout, WebSearchError
 from ..models import STRATEGIES as STRATEGIES  # STRATEGIES: in models, where the CLI reads it without the engines
 from ..models import ParseResult, ProviderMeta, SearchItem, SearchParams, SearchResponse
-from ..net.deadline import Deadline
+from ..net.deadline import Deadline, wait_all
 from .fusion import fuse
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -102,7 +102,7 @@ def merge(backends: list[Backend], params: SearchParams, budget: Deadline, run: 
     executor = concurrent.futures.ThreadPoolExecutor(max_workers=len(backends), thread_name_prefix="websearch-merge")
     try:  # one context copy per backend: a context cannot be entered by two threads at once
         futures = [executor.submit(contextvars.copy_context().run, run, b) for b in backends]
-        concurrent.futures.wait(futures, timeout=max(0.0, budget.remaining_s()) + _MERGE_MARGIN_S)
+        wait_all(futures, max(0.0, budget.remaining_s()) + _MERGE_MARGIN_S)  # in slices: Ctrl-C is raised soon
     finally:
         executor.shutdown(wait=False)
     lists: list[tuple[str, list[SearchItem]]] = []

@@ -14,7 +14,8 @@ from concurrent.futures import Future, ThreadPoolExecutor, wait
 from typing import Any, Callable, Optional, TypeVar
 
 from ..checkpoints import Abandoned, WorkAbandoned, abandonable, abandoned_here
-from .workers import submit, wait_for
+from .waits import wait_for
+from .workers import submit
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -142,6 +143,12 @@ def run_within(
     return result
 
 
+def wait_all(futures: "Sequence[Future[Any]]", timeout: float) -> bool:
+    """Wait until every one of ``futures`` is done, at most ``timeout`` seconds, in slices
+    (:func:`~.waits.wait_for`: a Ctrl-C meanwhile is raised within a slice); true if all are."""
+    return wait_for(lambda seconds: not wait(futures, timeout=seconds).not_done, timeout)
+
+
 def each_within(
     deadline: Deadline,
     work: Callable[[A], T],
@@ -160,9 +167,7 @@ def each_within(
     pool = ThreadPoolExecutor(max_workers=max(1, min(workers, len(items))), thread_name_prefix=name)
     try:
         futures = [pool.submit(work, item) for item in items]
-        wait_for(
-            lambda seconds: not wait(futures, timeout=seconds).not_done, max(0.0, deadline.remaining_s()) + grace_s
-        )
+        wait_all(futures, max(0.0, deadline.remaining_s()) + grace_s)
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
     return futures

@@ -15,7 +15,8 @@ and are kept for the next call (:mod:`.workers`: no thread start per request).
 import threading
 from typing import Callable, Optional
 
-from .workers import submit, wait_for
+from .waits import wait_for
+from .workers import submit
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -26,7 +27,7 @@ class _Job:
 
     def __init__(self, work: Callable[[], None]) -> None:
         self.work = work
-        #: Held until the work has ended: the caller waits by acquiring it (:func:`.workers.wait_for`).
+        #: Held until the work has ended: the caller waits by acquiring it (:func:`.waits.wait_for`).
         self.done = threading.Lock()
         self.done.acquire()
         self.started = self.finished = self.cancelled = False

@@ -8,14 +8,13 @@ its job waits here for the next. While it runs a job it carries the job's name
 between jobs. Abandoned work keeps its thread until it stops (at a checkpoint, or at its own
 deadline); new work then gets another thread. Threads do not survive ``fork``: a forked child
 (an RQ worker's job, say) starts its own instead of handing work to threads it does not have.
-A caller waits for its job with :func:`wait_for`, which Ctrl-C ends within :data:`WAKE_S`.
+A caller waits for its job with :func:`.waits.wait_for`, which Ctrl-C ends within a quarter second.
 """
 
 import os
 import queue
 import threading
-import time
-from typing import Callable, Optional
+from typing import Callable
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -23,32 +22,6 @@ IDLE_NAME = "websearch-idle"
 
 _idle: list["queue.SimpleQueue[tuple[Callable[[], None], str]]"] = []
 _lock = threading.Lock()
-
-#: How long a caller waiting for a job sleeps at a time. A signal (Ctrl-C) that arrives just
-#: before the caller starts to sleep interrupts no sleep: its handler runs when the caller wakes.
-WAKE_S = 0.25
-
-
-def wait_for(wait: Callable[[float], bool], timeout: Optional[float] = None) -> bool:
-    """Wait until ``wait(seconds)`` (which waits at most that long for something) says it
-    happened, within ``timeout`` seconds (``None``: however long it takes); true if it did.
-
-    ``wait`` is asked for at most :data:`WAKE_S` at a time: a thread's wait is interrupted by
-    Ctrl-C, but a Ctrl-C that came just before the wait began would otherwise be raised only
-    when the thing waited for happens (for a hanging transfer, at its deadline). Used for every
-    wait of the calling thread on other threads: a job's lock (a bare lock rather than an
-    ``Event``, whose wait builds a condition each time: a hand-off costs 50-56 us of CPU
-    instead of 62), pages read side by side, the answer to an identical question another thread
-    asks, a batch's next result.
-    """
-    ends = None if timeout is None else time.monotonic() + timeout
-    while True:
-        sleep_s = WAKE_S if ends is None else min(WAKE_S, ends - time.monotonic())
-        if wait(max(0.0, sleep_s)):
-            return True
-        if sleep_s <= 0:
-            return False
-
 
 def submit(job: Callable[[], None], name: str) -> None:
     """Run ``job`` (which must not raise: it reports its own outcome) in an idle thread, or a new one."""

@@ -23,6 +23,7 @@ IDLE_NAME = "websearch-idle"
 _idle: list["queue.SimpleQueue[tuple[Callable[[], None], str]]"] = []
 _lock = threading.Lock()
 
+
 def submit(job: Callable[[], None], name: str) -> None:
     """Run ``job`` (which must not raise: it reports its own outcome) in an idle thread, or a new one."""
     with _lock:

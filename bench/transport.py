@@ -16,8 +16,9 @@ Prints, measured side by side in this one run:
     self-signed test certificate) against the same loopback upstream and page (targets:
     ours <= ddgs, browser <= 1.05 x requests); then ddgs's client as its users call it,
     ``DDGS().text(query, backend="duckduckgo")`` (the engine plus ddgs's thread pool, ranking
-    and de-duplication), for the comparison of the two libraries' public calls; and a bare
-    ``requests.Session().post`` of the same form, the floor under the requests wire;
+    and de-duplication), for the comparison of the two libraries' public calls; a bare
+    ``requests.Session().post`` of the same form, the floor under the requests wire, and the
+    requests wire's exchange alone (``HttpTransport.send`` of that form) beside it;
  3. import time in a fresh interpreter: ``import websearch_sync`` (which never imports
     curl_cffi) and ``import websearch_sync`` plus the first browser client (which does),
     medians of fresh processes.
@@ -200,6 +201,21 @@ def bare_requests(url: str):
     return search, session.close
 
 
+def requests_exchange(url: str):
+    """The requests wire's exchange alone, ``HttpTransport.send`` of the same form (no engine, no
+    client): beside the bare post, what the wire adds to ``requests`` itself."""
+    from websearch_sync.net.deadline import Deadline
+    from websearch_sync.net.transport import HttpTransport, RequestSpec
+
+    transport = HttpTransport(impersonate="off", ca_bundle=str(TLS / "localhost.crt"))
+
+    def search(query: str) -> None:
+        spec = RequestSpec("POST", url, data={"q": query, "b": "", "kl": ""})
+        assert transport.send(spec, deadline=Deadline(10_000), provider="ddg_html", max_bytes=5_000_000).content
+
+    return search, transport.close
+
+
 def bench_cpu(rounds: int) -> None:
     for tls in (False, True):
         child, url = serve_elsewhere(tls)
@@ -211,6 +227,7 @@ def bench_cpu(rounds: int) -> None:
                 ("ddgs", ddgs_engine(url)),
                 ("ddgs client", ddgs_client(url)),
                 ("bare requests", bare_requests(url)),
+                ("requests exchange", requests_exchange(url)),
             )
             if made is not None
         }
@@ -246,6 +263,10 @@ def bench_cpu(rounds: int) -> None:
             "   the requests wire's floor, a bare requests.Session().post of the same form: %.2f ms (the requests wire "
             "spends %.2f ms more: the parse, the checks and the client)"
             % (figures["bare requests"] * 1000, (figures["requests"] - figures["bare requests"]) * 1000)
+        )
+        print(
+            "   the requests wire's exchange alone (HttpTransport.send of that form): %.2f ms (÷ the bare post %.2f)"
+            % (figures["requests exchange"] * 1000, figures["requests exchange"] / figures["bare requests"])
         )
         if "ddgs client" in figures:
             print(

@@ -54,6 +54,7 @@ def test_a_watch_due_later_does_not_wake_the_thread_and_still_fires():
     watches.add(time.monotonic() + 0.2, first)
     watches.add(time.monotonic() + 0.3, later)  # met when the thread wakes for the first
     watches.add(time.monotonic() + FAR_S, farther)
-    assert wake.notified == 1
+    if not first.fired.is_set():  # else a stall of 0.2 s between the lines above let it fire (and go)
+        assert wake.notified == 1
     assert first.fired.wait(FIRED_WITHIN_S) and later.fired.wait(FIRED_WITHIN_S)
     assert not farther.fired.is_set()

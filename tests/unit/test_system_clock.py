@@ -5,6 +5,7 @@ total exactly as long as asked. Driven by a fake ``time`` module: no wall clock 
 import pytest
 
 from websearch_sync.client import clock as clock_module
+from websearch_sync.net import waits
 from websearch_sync.net.waits import WAKE_S
 
 
@@ -23,7 +24,7 @@ class _FakeTime:
 @pytest.fixture
 def fake_time(monkeypatch):
     fake = _FakeTime()
-    monkeypatch.setattr(clock_module, "time", fake)
+    monkeypatch.setattr(waits, "time", fake)  # where the system clock sleeps
     return fake
 
 

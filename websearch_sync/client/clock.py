@@ -6,7 +6,7 @@ Retries, rate-limit slots and cool-downs wait through a :class:`Clock`, so a tes
 
 import time
 
-from ..net.waits import WAKE_S
+from ..net import waits
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -23,13 +23,10 @@ class Clock:
         return time.time()
 
     def sleep(self, seconds: float) -> None:
-        """Wait ``seconds`` (nothing for zero or less), in slices of at most
-        :data:`~websearch_sync.net.waits.WAKE_S`: a Ctrl-C that came just before a sleep
-        began interrupts none, and is raised when the thread next wakes."""
-        ends = time.monotonic() + seconds
-        while seconds > 0:
-            time.sleep(min(seconds, WAKE_S))
-            seconds = ends - time.monotonic()
+        """Wait ``seconds`` (nothing for zero or less), in slices (:func:`~websearch_sync.net.waits.sleep`):
+        a Ctrl-C that came just before a sleep began interrupts none, and is raised when the
+        thread next wakes."""
+        waits.sleep(seconds)
 
 
 #: The clock every client uses unless it is given another.

@@ -24,12 +24,24 @@ def wait_for(wait: Callable[[float], bool], timeout: Optional[float] = None) -> 
     every wait of the calling thread on other threads: a job's lock (a bare lock rather than an
     ``Event``, whose wait builds a condition each time: a hand-off costs 50-56 us of CPU
     instead of 62), pages read side by side, the answer to an identical question another thread
-    asks, a batch's next result.
+    asks, a batch's next result, and a plain sleep (:func:`sleep`).
     """
     ends = None if timeout is None else time.monotonic() + timeout
     while True:
-        sleep_s = WAKE_S if ends is None else min(WAKE_S, ends - time.monotonic())
-        if wait(max(0.0, sleep_s)):
+        if wait(WAKE_S if ends is None else max(0.0, min(WAKE_S, ends - time.monotonic()))):
             return True
-        if sleep_s <= 0:
+        if ends is not None and time.monotonic() >= ends:
             return False
+
+
+def sleep(seconds: float) -> None:
+    """``time.sleep(seconds)`` in slices of at most :data:`WAKE_S` (nothing for zero or less):
+    the waits of the system clock (rate-limit slots, retries, cool-downs)."""
+    if seconds > 0:
+        wait_for(_slept, seconds)
+
+
+def _slept(seconds: float) -> bool:
+    """A wait nothing ends early: a plain sleep."""
+    time.sleep(seconds)
+    return False

@@ -88,6 +88,7 @@ class BraveVertical(Brave):
     is the vertical, each result read by its :data:`READERS` entry. Not registered itself (no ``name``)."""
 
     name = ""
+    results_per_page = None  # ``count`` goes up to 50 (news, videos) or 200 (images): one request holds any call
 
     def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
         """Items from ``results[]`` of an answer whose ``type`` is the vertical."""

@@ -87,8 +87,12 @@ REQUIRED_FIELDS = {"images": ("image_url",)}
 
 def clean_text(value: Any, markup: bool = True) -> str:
     """Strip tags and unescape entities (only when ``markup``: the value is HTML), drop
-    control characters (and lone surrogates) and collapse whitespace."""
-    if value is None:
+    control characters (and lone surrogates) and collapse whitespace.
+
+    Text is a string, or a number written as its digits; anything else a JSON answer may
+    hold in its place (``null``, a boolean, a list, an object) is no text: ``""``, never its
+    Python spelling (``"{'text': 'x'}"``, ``"True"``)."""
+    if not isinstance(value, (str, int, float)) or isinstance(value, bool):
         return ""
     text = str(value)
     if markup and "<" in text:

@@ -140,3 +140,17 @@ def test_a_blocked_endpoint_is_a_bot_wall_and_cools_ddg_html_down(body):
         assert info.value.detail_code == "captcha_required"
         with pytest.raises(ws.WebBlocked):  # the cool-down covers the web engine of the same name
             client.search("rust programming")
+
+
+def test_a_field_of_another_json_type_is_no_text_not_its_python_spelling():
+    """The recorded news answer with its first result's title an object, its publisher a list and
+    its excerpt a boolean: those fields are not text, so the item has no title text, no ``source``
+    and no ``snippet`` (before: ``"{'text': 'TIOBE'}"``, ``"['TechRepublic']"``, ``"True"``)."""
+    answer = json.loads(NEWS)
+    answer["results"][0].update(title={"text": "TIOBE"}, source=["TechRepublic"], excerpt=True)
+    with responses.RequestsMock() as mock, _client() as client:
+        mock.get("https://duckduckgo.com/", body=TOKEN_PAGE, content_type="text/html; charset=UTF-8")
+        mock.get("https://duckduckgo.com/news.js", json=answer)
+        first = client.search("rust programming", vertical="news")["items"][0]
+    assert first["url"] == answer["results"][0]["url"] and first["title"] == ""
+    assert "source" not in first and "snippet" not in first

@@ -154,3 +154,34 @@ def test_a_field_of_another_json_type_is_no_text_not_its_python_spelling():
         first = client.search("rust programming", vertical="news")["items"][0]
     assert first["url"] == answer["results"][0]["url"] and first["title"] == ""
     assert "source" not in first and "snippet" not in first
+
+
+@pytest.mark.parametrize(
+    "vertical, answer_file, endpoint",
+    [
+        ("news", "phrona__news_rust_programming.2.json", "news.js"),
+        ("videos", "phrona__videos_rust_programming.2.json", "v.js"),
+        ("images", "bort__images_puppy.2.json", "i.js"),
+    ],
+)
+def test_titles_are_plain_text_and_keep_angle_brackets(vertical, answer_file, endpoint):
+    """DuckDuckGo's titles (and its videos' descriptions) are plain text: the recorded answers
+    carry a bare ``&`` and ``'`` there, never an entity, while news excerpts are HTML (``<b>``,
+    ``&#x27;``). The recorded answer with its first title ``Option<T> & Box<dyn Error> in Rust``
+    keeps that title (before: read as markup, ``Option & Box in Rust``); the excerpt's ``<b>``
+    and ``&#x27;`` still become text."""
+    answer = json.loads((FIXTURES / answer_file).read_text(encoding="utf-8"))
+    title = "Option<T> & Box<dyn Error> in Rust"
+    answer["results"][0]["title"] = title
+    if vertical == "videos":
+        answer["results"][0]["description"] = "Why Vec<u8> &not; String"
+    with responses.RequestsMock() as mock, _client() as client:
+        mock.get("https://duckduckgo.com/", body=TOKEN_PAGE, content_type="text/html; charset=UTF-8")
+        mock.get("https://duckduckgo.com/" + endpoint, json=answer)
+        items = client.search("rust programming", vertical=vertical, max_results=10)["items"]
+    assert items[0]["title"] == title
+    if vertical == "videos":
+        assert items[0]["snippet"] == "Why Vec<u8> &not; String"
+    if vertical == "news":
+        assert items[0]["snippet"].startswith("July 2026 TIOBE Index puts Rust in the top 10")
+        assert "Everyone's favorite memory-safe programming language" in items[7]["snippet"]

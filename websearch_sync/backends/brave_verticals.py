@@ -11,6 +11,9 @@ What the recorded answers (2024-12, 20 results each) show: an object whose ``typ
 ``news``/``images``/``videos`` with a flat ``results`` list (web search nests it in
 ``web``):
 
+Their text is plain (a bare ``&`` and ``'``, no entity, no ``<strong>`` highlight: web
+search's descriptions are HTML, these are not).
+
 * news: ``title``, ``url``, ``description`` (the snippet), ``page_age`` (the date,
   ISO 8601 without zone; ``age`` beside it is for people: "48 minutes ago", "July 4,
   2023"), ``thumbnail.src`` (Brave's
@@ -88,6 +91,9 @@ class BraveVertical(Brave):
     is the vertical, each result read by its :data:`READERS` entry. Not registered itself (no ``name``)."""
 
     name = ""
+    # Plain text, unlike web search's descriptions (<strong>, &#x27;): the recorded answers for the
+    # same query carry a bare "&" and "'", no entity and no highlight.
+    text_format = "text"
     results_per_page = None  # ``count`` goes up to 50 (news, videos) or 200 (images): one request holds any call
 
     def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:

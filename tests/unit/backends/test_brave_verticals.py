@@ -7,8 +7,10 @@ Expected values are read by eye from fixtures/brave/brave-search-python-client__
 import json
 
 import pytest
+import responses
 from vertical_answers import JSON, answer, body
 
+import websearch_sync as ws
 from websearch_sync.backends.brave_verticals import BraveImages, BraveNews, BraveVideos
 from websearch_sync.config import Settings
 from websearch_sync.errors import AuthError, WebBlocked, WebParseError
@@ -130,3 +132,26 @@ def test_errors_are_web_searchs(engine):
 def test_an_answer_of_another_shape_is_a_parse_error(engine, content):
     with pytest.raises(WebParseError):
         engine.interpret(answer(content, engine.default_endpoint, content_type=JSON), params())
+
+
+@pytest.mark.parametrize(
+    "engine, name",
+    [
+        (NEWS, "brave-search-python-client__news.json"),
+        (IMAGES, "brave-search-python-client__images.json"),
+        (VIDEOS, "brave-search-python-client__videos.json"),
+    ],
+    ids=["news", "images", "videos"],
+)
+def test_titles_are_plain_text_and_keep_angle_brackets(engine, name):
+    """The vertical endpoints answer plain text, unlike web search (whose descriptions carry
+    ``<strong>`` and ``&#x27;``): the recorded answers for the same query have a bare ``&`` and
+    ``'``, no entity and no highlight. Their first title set to ``Option<T> & Box<dyn Error>``
+    stays so through normalization (before: read as markup, ``Option & Box``)."""
+    data = json.loads(body("brave", name))
+    title = "Option<T> & Box<dyn Error>"
+    data["results"][0]["title"] = title
+    with responses.RequestsMock() as mock:
+        mock.get(engine.default_endpoint, json=data)
+        result = ws.search("hello world", backend="brave", vertical=engine.vertical, settings=SETTINGS, retries=0)
+    assert result["items"][0]["title"] == title

@@ -469,10 +469,11 @@ class Backend:
         pages = 1
         read = len(parsed.items)
         while pages < MAX_PAGES and len(seen) < params.max_results and page_result.items:
-            spec = self.next_page(params, Page(pages + 1, read, response, page_result))
-            if spec is None:
-                break
+            following = partial(self.next_page, params, Page(pages + 1, read, response, page_result))
             try:
+                spec = self._read_answer(response, following)  # a "next" link that is no URL: that page failed
+                if spec is None:
+                    break
                 before_next_request()
                 response = self._send(spec, transport, deadline)
                 page_result = self._parse(response, params, deadline)
@@ -547,8 +548,13 @@ class Backend:
         error = self.answer_error(response)
         if error is not None:
             raise error
+        return self._read_answer(response, lambda: self.parse(response, params))
+
+    def _read_answer(self, response: HttpResponse, read: Callable[[], T]) -> T:
+        """``read()``, which reads ``response`` (its items, its next page): what a body of an
+        unexpected shape makes it raise (``KeyError``, ``ValueError`` ...) is ``WebParseError``."""
         try:
-            return self.parse(response, params)
+            return read()
         except WebSearchError:
             raise
         except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:

@@ -185,3 +185,17 @@ def test_titles_are_plain_text_and_keep_angle_brackets(vertical, answer_file, en
     if vertical == "news":
         assert items[0]["snippet"].startswith("July 2026 TIOBE Index puts Rust in the top 10")
         assert "Everyone's favorite memory-safe programming language" in items[7]["snippet"]
+
+
+def test_a_next_link_that_is_no_url_keeps_the_first_page():
+    """The recorded news answer whose ``next`` is ``http://[::1/x`` (an IPv6 literal left open:
+    no URL): the 13 results of the page read stand, and the unreadable ``next`` is a
+    ``WebParseError`` in ``errors`` (before: the whole search failed, ``internal error in
+    backend ddg_html: ValueError``)."""
+    answer = dict(json.loads(NEWS), next="http://[::1/x")
+    with responses.RequestsMock() as mock, _client() as client:
+        mock.get("https://duckduckgo.com/", body=TOKEN_PAGE, content_type="text/html; charset=UTF-8")
+        mock.get("https://duckduckgo.com/news.js", json=answer)
+        response = client.search("rust programming", vertical="news", max_results=30)
+    assert len(response["items"]) == 13 and response["provider_meta"]["pages"] == 1
+    assert [(e["type"], e["detail_code"]) for e in response["errors"]] == [("WebParseError", "unexpected_shape")]

@@ -222,10 +222,11 @@ def test_a_failed_later_page_keeps_the_pages_before_it_and_is_not_cached(paged):
         response = client.search("q", max_results=10)
         assert [item["rank"] for item in response["items"]] == [1, 2, 3]
         assert response["errors"][0]["type"] == "WebBlocked" and response["errors"][0]["detail_code"] == "http_429"
+        assert response["errors"][0]["message"].startswith("page 2 (the results are those of page 1): ")
         assert response["provider_meta"]["pages"] == 1
         with pytest.raises(ws.WebBlocked) as info:  # the block started the cool-down; nothing was cached
             client.search("q", max_results=10)
-    assert "cool" in info.value.message
+    assert "cool" in info.value.message and "page 2 (" not in info.value.message  # the block as met, for later calls
 
 
 # -- values of the verticals ---------------------------------------------------------------------------

@@ -459,7 +459,8 @@ class Backend:
     ) -> None:
         """Add the items of the next pages to ``parsed`` until there are ``max_results`` distinct
         ones, a page brings none, there is no next page or one fails (its error goes to
-        ``errors``, ``partial`` is set: the pages read stand)."""
+        ``errors``, its message saying which page and which pages the results are from;
+        ``partial`` is set: the pages read stand)."""
 
         def key(item: dict[str, Any]) -> Optional[str]:
             return identity(item, self.vertical)
@@ -479,7 +480,10 @@ class Backend:
                 page_result = self._parse(response, params, deadline)
             except WebSearchError as error:
                 later_request_failed(error)
-                parsed.errors.append(error.to_dict())
+                failure = error.to_dict()  # the error stays as met: a cool-down keeps its words
+                shown = "page 1" if pages == 1 else "pages 1-%d" % pages
+                failure["message"] = "page %d (the results are those of %s): %s" % (pages + 1, shown, error.message)
+                parsed.errors.append(failure)
                 parsed.partial = True
                 break
             pages += 1

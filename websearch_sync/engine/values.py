@@ -12,6 +12,8 @@ A backend's parser returns what the page says (``"3 hours ago"``, ``"1:02:03"``,
 * a duration in whole seconds (:func:`seconds`): ``1:02:03``, ``2:03``, ``PT1M2S``, a number;
 * a count (:func:`count`): an int, ``"1234"``, ``"1,234"``, ``"1.2M views"``, ``"12K"``.
 
+A count or duration above :data:`LARGEST` is no value (a width of 1e308 pixels): it is left out.
+
 What cannot be read is ``None``: the field is left out, never guessed. Every pattern here
 is anchored and linear (no nested repetition) on whatever a service sends.
 """
@@ -46,6 +48,9 @@ _CLOCK = re.compile(r"(?:(\d{1,3}):)?(\d{1,3}):(\d{2})")
 _ISO_DURATION = re.compile(r"P(?:(\d{1,4})D)?(?:T(?:(\d{1,4})H)?(?:(\d{1,6})M)?(?:(\d{1,7})(?:\.\d{1,9})?S)?)?")
 _COUNT = re.compile(r"(\d[\d,]{0,20}(?:\.\d{1,6})?) ?([kmb])?(?: views?| plays?)?")
 _MULTIPLIERS = {None: 1, "k": 1_000, "m": 1_000_000, "b": 1_000_000_000}
+#: The largest count or duration kept: the largest integer every JSON reader holds exactly
+#: (JavaScript's numbers), far above any real size, view count or length in seconds.
+LARGEST = 2**53 - 1
 
 
 def _text(value: Any) -> Optional[str]:
@@ -128,6 +133,19 @@ def _relative(match: "re.Match[str]", answered_at: datetime.datetime) -> Optiona
 
 def seconds(value: Any) -> Optional[int]:
     """A duration in whole seconds (see the module docstring), or ``None``."""
+    return _bounded(_seconds(value))
+
+
+def count(value: Any) -> Optional[int]:
+    """A count (views, pixels) as an int (see the module docstring), or ``None``."""
+    return _bounded(_count(value))
+
+
+def _bounded(number: Optional[int]) -> Optional[int]:
+    return number if number is not None and number <= LARGEST else None
+
+
+def _seconds(value: Any) -> Optional[int]:
     number = _number(value)
     if number is not None:
         return int(number) if number >= 0 else None
@@ -147,8 +165,7 @@ def seconds(value: Any) -> Optional[int]:
     return None
 
 
-def count(value: Any) -> Optional[int]:
-    """A count (views, pixels) as an int (see the module docstring), or ``None``."""
+def _count(value: Any) -> Optional[int]:
     number = _number(value)
     if number is not None:
         return int(number) if number >= 0 and float(number).is_integer() else None

@@ -199,3 +199,22 @@ def test_a_next_link_that_is_no_url_keeps_the_first_page():
         response = client.search("rust programming", vertical="news", max_results=30)
     assert len(response["items"]) == 13 and response["provider_meta"]["pages"] == 1
     assert [(e["type"], e["detail_code"]) for e in response["errors"]] == [("WebParseError", "unexpected_shape")]
+
+
+def test_a_number_no_json_reader_holds_exactly_is_left_out():
+    """The recorded image answer with its first image 1e308 pixels wide and a video's duration
+    ``"99999999999999999999999"`` seconds: such values are no size or duration, and past
+    2**53 a JSON reader (JavaScript's numbers) cannot even hold them; they are left out (before:
+    a 309-digit ``width``, a 23-digit ``duration``). A real size or duration is kept."""
+    images = json.loads((FIXTURES / "bort__images_puppy.2.json").read_text(encoding="utf-8"))
+    images["results"][0]["width"] = 1e308
+    videos = json.loads((FIXTURES / "phrona__videos_rust_programming.2.json").read_text(encoding="utf-8"))
+    videos["results"][0]["duration"] = "99999999999999999999999"
+    found = {}
+    for vertical, endpoint, answer in (("images", "i.js", images), ("videos", "v.js", videos)):
+        with responses.RequestsMock() as mock, _client() as client:
+            mock.get("https://duckduckgo.com/", body=TOKEN_PAGE, content_type="text/html; charset=UTF-8")
+            mock.get("https://duckduckgo.com/" + endpoint, json=answer)
+            found[vertical] = client.search("q", vertical=vertical, max_results=2)["items"]
+    assert "width" not in found["images"][0] and found["images"][0]["height"] == images["results"][0]["height"]
+    assert "duration" not in found["videos"][0] and found["videos"][1]["duration"] > 0

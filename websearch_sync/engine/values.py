@@ -75,8 +75,8 @@ def instant(value: Any, answered_at: datetime.datetime) -> Optional[str]:
     """A date or time in ISO 8601 UTC (see the module docstring), or ``None``."""
     number = _number(value)
     text = _text(value)
-    if number is None and text is not None and text.isdigit() and len(text) >= 9:
-        number = float(text)  # epoch seconds written as digits
+    if number is None and text is not None and text.isdecimal() and len(text) >= 9:
+        number = float(text)  # epoch seconds written as digits (isdecimal: "²".isdigit(), yet float refuses it)
     if number is not None:
         return _epoch(number)
     if text is None or not text:
@@ -152,7 +152,7 @@ def _seconds(value: Any) -> Optional[int]:
     text = _text(value)
     if not text:
         return None
-    if text.isdigit():
+    if text.isdecimal():
         return int(text)
     clock = _CLOCK.fullmatch(text)
     if clock is not None:

@@ -218,3 +218,21 @@ def test_a_number_no_json_reader_holds_exactly_is_left_out():
             found[vertical] = client.search("q", vertical=vertical, max_results=2)["items"]
     assert "width" not in found["images"][0] and found["images"][0]["height"] == images["results"][0]["height"]
     assert "duration" not in found["videos"][0] and found["videos"][1]["duration"] > 0
+
+
+def test_digits_that_are_no_ascii_number_are_no_value_not_a_crash():
+    """The recorded video and news answers with a duration ``"²"`` and a date ``"²²²²²²²²²"``
+    (characters ``str.isdigit`` accepts and ``int`` refuses): the field is left out and the
+    other results stand (before: ``ValueError`` out of ``search()``)."""
+    videos = json.loads((FIXTURES / "phrona__videos_rust_programming.2.json").read_text(encoding="utf-8"))
+    videos["results"][0]["duration"] = "\u00b2"
+    news = json.loads(NEWS)
+    news["results"][0]["date"] = "\u00b2" * 9
+    found = {}
+    for vertical, endpoint, answer in (("videos", "v.js", videos), ("news", "news.js", news)):
+        with responses.RequestsMock() as mock, _client() as client:
+            mock.get("https://duckduckgo.com/", body=TOKEN_PAGE, content_type="text/html; charset=UTF-8")
+            mock.get("https://duckduckgo.com/" + endpoint, json=answer)
+            found[vertical] = client.search("q", vertical=vertical, max_results=2)["items"]
+    assert "duration" not in found["videos"][0] and found["videos"][1]["duration"] > 0
+    assert "published_at" not in found["news"][0] and found["news"][1]["published_at"] == "2022-07-28T10:18:00Z"

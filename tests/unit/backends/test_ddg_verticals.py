@@ -38,6 +38,17 @@ def _query(request):
     return dict(parse_qsl(urlsplit(request.url).query, keep_blank_values=True))
 
 
+_ENDPOINTS = {"news": "news.js", "images": "i.js", "videos": "v.js"}
+
+
+def _answered(vertical, answer, **options):
+    """A search of ``vertical`` whose JSON endpoint answers ``answer`` (after the token page)."""
+    with responses.RequestsMock() as mock, _client() as client:
+        mock.get("https://duckduckgo.com/", body=TOKEN_PAGE, content_type="text/html; charset=UTF-8")
+        mock.get("https://duckduckgo.com/" + _ENDPOINTS[vertical], json=answer)
+        return client.search("rust programming", vertical=vertical, **options)
+
+
 @pytest.mark.parametrize(
     "page, token",
     [
@@ -148,23 +159,20 @@ def test_a_field_of_another_json_type_is_no_text_not_its_python_spelling():
     and no ``snippet`` (before: ``"{'text': 'TIOBE'}"``, ``"['TechRepublic']"``, ``"True"``)."""
     answer = json.loads(NEWS)
     answer["results"][0].update(title={"text": "TIOBE"}, source=["TechRepublic"], excerpt=True)
-    with responses.RequestsMock() as mock, _client() as client:
-        mock.get("https://duckduckgo.com/", body=TOKEN_PAGE, content_type="text/html; charset=UTF-8")
-        mock.get("https://duckduckgo.com/news.js", json=answer)
-        first = client.search("rust programming", vertical="news")["items"][0]
+    first = _answered("news", answer)["items"][0]
     assert first["url"] == answer["results"][0]["url"] and first["title"] == ""
     assert "source" not in first and "snippet" not in first
 
 
 @pytest.mark.parametrize(
-    "vertical, answer_file, endpoint",
+    "vertical, answer_file",
     [
-        ("news", "phrona__news_rust_programming.2.json", "news.js"),
-        ("videos", "phrona__videos_rust_programming.2.json", "v.js"),
-        ("images", "bort__images_puppy.2.json", "i.js"),
+        ("news", "phrona__news_rust_programming.2.json"),
+        ("videos", "phrona__videos_rust_programming.2.json"),
+        ("images", "bort__images_puppy.2.json"),
     ],
 )
-def test_titles_are_plain_text_and_keep_angle_brackets(vertical, answer_file, endpoint):
+def test_titles_are_plain_text_and_keep_angle_brackets(vertical, answer_file):
     """DuckDuckGo's titles (and its videos' descriptions) are plain text: the recorded answers
     carry a bare ``&`` and ``'`` there, never an entity, while news excerpts are HTML (``<b>``,
     ``&#x27;``). The recorded answer with its first title ``Option<T> & Box<dyn Error> in Rust``
@@ -175,10 +183,7 @@ def test_titles_are_plain_text_and_keep_angle_brackets(vertical, answer_file, en
     answer["results"][0]["title"] = title
     if vertical == "videos":
         answer["results"][0]["description"] = "Why Vec<u8> &not; String"
-    with responses.RequestsMock() as mock, _client() as client:
-        mock.get("https://duckduckgo.com/", body=TOKEN_PAGE, content_type="text/html; charset=UTF-8")
-        mock.get("https://duckduckgo.com/" + endpoint, json=answer)
-        items = client.search("rust programming", vertical=vertical, max_results=10)["items"]
+    items = _answered(vertical, answer, max_results=10)["items"]
     assert items[0]["title"] == title
     if vertical == "videos":
         assert items[0]["snippet"] == "Why Vec<u8> &not; String"
@@ -193,10 +198,7 @@ def test_a_next_link_that_is_no_url_keeps_the_first_page():
     ``WebParseError`` in ``errors`` (before: the whole search failed, ``internal error in
     backend ddg_html: ValueError``)."""
     answer = dict(json.loads(NEWS), next="http://[::1/x")
-    with responses.RequestsMock() as mock, _client() as client:
-        mock.get("https://duckduckgo.com/", body=TOKEN_PAGE, content_type="text/html; charset=UTF-8")
-        mock.get("https://duckduckgo.com/news.js", json=answer)
-        response = client.search("rust programming", vertical="news", max_results=30)
+    response = _answered("news", answer, max_results=30)
     assert len(response["items"]) == 13 and response["provider_meta"]["pages"] == 1
     assert [(e["type"], e["detail_code"]) for e in response["errors"]] == [("WebParseError", "unexpected_shape")]
 
@@ -210,12 +212,10 @@ def test_a_number_no_json_reader_holds_exactly_is_left_out():
     images["results"][0]["width"] = 1e308
     videos = json.loads((FIXTURES / "phrona__videos_rust_programming.2.json").read_text(encoding="utf-8"))
     videos["results"][0]["duration"] = "99999999999999999999999"
-    found = {}
-    for vertical, endpoint, answer in (("images", "i.js", images), ("videos", "v.js", videos)):
-        with responses.RequestsMock() as mock, _client() as client:
-            mock.get("https://duckduckgo.com/", body=TOKEN_PAGE, content_type="text/html; charset=UTF-8")
-            mock.get("https://duckduckgo.com/" + endpoint, json=answer)
-            found[vertical] = client.search("q", vertical=vertical, max_results=2)["items"]
+    found = {
+        vertical: _answered(vertical, answer, max_results=2)["items"]
+        for vertical, answer in (("images", images), ("videos", videos))
+    }
     assert "width" not in found["images"][0] and found["images"][0]["height"] == images["results"][0]["height"]
     assert "duration" not in found["videos"][0] and found["videos"][1]["duration"] > 0
 
@@ -228,11 +228,9 @@ def test_digits_that_are_no_ascii_number_are_no_value_not_a_crash():
     videos["results"][0]["duration"] = "\u00b2"
     news = json.loads(NEWS)
     news["results"][0]["date"] = "\u00b2" * 9
-    found = {}
-    for vertical, endpoint, answer in (("videos", "v.js", videos), ("news", "news.js", news)):
-        with responses.RequestsMock() as mock, _client() as client:
-            mock.get("https://duckduckgo.com/", body=TOKEN_PAGE, content_type="text/html; charset=UTF-8")
-            mock.get("https://duckduckgo.com/" + endpoint, json=answer)
-            found[vertical] = client.search("q", vertical=vertical, max_results=2)["items"]
+    found = {
+        vertical: _answered(vertical, answer, max_results=2)["items"]
+        for vertical, answer in (("videos", videos), ("news", news))
+    }
     assert "duration" not in found["videos"][0] and found["videos"][1]["duration"] > 0
     assert "published_at" not in found["news"][0] and found["news"][1]["published_at"] == "2022-07-28T10:18:00Z"

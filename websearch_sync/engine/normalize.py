@@ -115,6 +115,7 @@ def normalize_items(
     max_results: int,
     vertical: str = "web",
     answered_at: Optional[datetime.datetime] = None,
+    canonical: bool = False,
 ) -> list[SearchItem]:
     """Canonical items from a backend's raw items.
 
@@ -127,6 +128,9 @@ def normalize_items(
     Items of another ``vertical`` than the web keep their own fields (:data:`VERTICAL_FIELDS`),
     each converted to its canonical form or left out (dates resolved against ``answered_at``,
     when the service answered: default now); an image is identified by its image URL.
+
+    ``canonical``: the items are canonical already (a merge's fused lists), so their text is
+    not read as HTML a second time (``&lt;br&gt;`` decoded once is ``<br>``, a text to keep).
     """
     items: list[dict[str, Any]] = []
     seen = set()
@@ -144,7 +148,7 @@ def normalize_items(
         source = raw.get("provider") or provider
         markup = markup_of.get(source)
         if markup is None:
-            markup = markup_of[source] = text_is_markup(source, vertical)
+            markup = markup_of[source] = not canonical and text_is_markup(source, vertical)
         if vertical == "web":
             item: Optional[dict[str, Any]] = _web_item(raw, url, source, markup)
         else:

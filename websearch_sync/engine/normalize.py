@@ -47,6 +47,10 @@ def _text_field(value: Any, markup: bool, answered_at: datetime.datetime) -> Opt
 
 
 def _url_field(value: Any, markup: bool, answered_at: datetime.datetime) -> Optional[str]:
+    """An image's or thumbnail's URL; a protocol-relative one (``//host/a.jpg``, as pages write
+    pictures) is https, as on the https page of every service that gives one."""
+    if isinstance(value, str) and value.lstrip().startswith("//"):
+        value = "https:" + value.lstrip()
     return result_url(value)
 
 

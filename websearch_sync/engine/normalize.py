@@ -16,7 +16,7 @@ from typing import Any, Callable, Optional, cast
 
 from ..models import SearchItem
 from ..net.urls import INVISIBLE as _CONTROL
-from ..net.urls import dedupe_key, result_url
+from ..net.urls import dedupe_key, picture_url, result_url
 from . import values
 from .identity import IDENTITY_FIELD, identity
 from .registry import text_is_markup
@@ -47,11 +47,7 @@ def _text_field(value: Any, markup: bool, answered_at: datetime.datetime) -> Opt
 
 
 def _url_field(value: Any, markup: bool, answered_at: datetime.datetime) -> Optional[str]:
-    """An image's or thumbnail's URL; a protocol-relative one (``//host/a.jpg``, as pages write
-    pictures) is https, as on the https page of every service that gives one."""
-    if isinstance(value, str) and value.lstrip().startswith("//"):
-        value = "https:" + value.lstrip()
-    return result_url(value)
+    return picture_url(value)
 
 
 def _date_field(value: Any, markup: bool, answered_at: datetime.datetime) -> Optional[str]:

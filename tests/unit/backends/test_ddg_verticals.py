@@ -234,3 +234,15 @@ def test_digits_that_are_no_ascii_number_are_no_value_not_a_crash():
     }
     assert "duration" not in found["videos"][0] and found["videos"][1]["duration"] > 0
     assert "published_at" not in found["news"][0] and found["news"][1]["published_at"] == "2022-07-28T10:18:00Z"
+
+
+def test_a_protocol_relative_image_is_an_https_image_result():
+    """The recorded image answer with its first image and thumbnail written protocol-relative
+    (``//data.ipic.ai/…``): that image is a result, its addresses https (before: its image was
+    no http(s) URL, so the image result was dropped)."""
+    answer = json.loads((FIXTURES / "bort__images_puppy.2.json").read_text(encoding="utf-8"))
+    first = answer["results"][0]
+    image, thumbnail = first["image"], first["thumbnail"]
+    first.update(image=image[len("https:") :], thumbnail=thumbnail[len("https:") :])
+    items = _answered("images", answer, max_results=2)["items"]
+    assert (items[0]["image_url"], items[0]["thumbnail_url"]) == (image, thumbnail)

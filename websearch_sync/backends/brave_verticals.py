@@ -29,7 +29,7 @@ search's descriptions are HTML, these are not).
 import dataclasses
 from typing import Any, Callable
 
-from ..engine.base import dig
+from ..engine.base import dig, listed_results
 from ..engine.media_fields import nested, present, text, whole_number
 from ..errors import UNEXPECTED_SHAPE, WebParseError
 from ..models import ParseResult, SearchParams
@@ -97,7 +97,8 @@ class BraveVertical(Brave):
     results_per_page = None  # ``count`` goes up to 50 (news, videos) or 200 (images): one request holds any call
 
     def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
-        """Items from ``results[]`` of an answer whose ``type`` is the vertical."""
+        """Items from ``results[]`` of an answer whose ``type`` is the vertical (results none of
+        which can be read: ``WebParseError``)."""
         data = self.data(response)
         if not isinstance(data, dict) or data.get("type") != self.vertical:
             raise WebParseError(
@@ -111,7 +112,8 @@ class BraveVertical(Brave):
                 "brave answered with a non-list `results`", provider="brave", detail_code=UNEXPECTED_SHAPE
             )
         read = READERS[self.vertical]
-        return ParseResult(items=[read(result) for result in results if isinstance(result, dict)])
+        items = [read(result) for result in results if isinstance(result, dict)]
+        return ParseResult(items=listed_results(items, self.vertical, self.name))
 
 
 class BraveNews(BraveVertical):

@@ -38,7 +38,7 @@ from typing import Any, ClassVar, Optional
 from urllib.parse import urljoin, urlsplit
 
 from ..engine import registry
-from ..engine.base import Backend, Page, dig, json_body
+from ..engine.base import Backend, Page, dig, json_body, listed_results
 from ..engine.html_engine import accept_language
 from ..engine.media_fields import nested, text
 from ..engine.normalize import clean_text
@@ -144,7 +144,7 @@ class _DuckDuckGoVertical(Backend):
         return bot_wall_error(response, self.name, registry.bot_walls())
 
     def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
-        """The raw items of the answer's ``results``."""
+        """The raw items of the answer's ``results`` (results none of which can be read: ``WebParseError``)."""
         results = dig(json_body(response, self.name), ("results",), self.name)
         if not isinstance(results, list):
             raise WebParseError(
@@ -152,7 +152,8 @@ class _DuckDuckGoVertical(Backend):
                 provider=self.name,
                 detail_code=UNEXPECTED_SHAPE,
             )
-        return ParseResult(items=[self.item(result) for result in results if isinstance(result, dict)])
+        items = [self.item(result) for result in results if isinstance(result, dict)]
+        return ParseResult(items=listed_results(items, self.vertical, self.name))
 
     def item(self, result: dict[str, Any]) -> dict[str, Any]:
         """The raw item of one result (the field names of the vertical's items)."""

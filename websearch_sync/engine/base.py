@@ -634,6 +634,21 @@ def dig(data: Any, path: Sequence[str], provider: str) -> Any:
     return current
 
 
+def listed_results(items: list[dict[str, Any]], vertical: str, provider: str) -> list[dict[str, Any]]:
+    """``items``, read from the list of results an answer holds; ``WebParseError`` when it lists
+    results none of which has what a result of ``vertical`` is known by (its URL, an image's
+    image: :func:`~.identity.identity`). That is a renamed field, an answer of a shape not known,
+    not an answer without results (which would read as "no results", and be cached)."""
+    if items and all(identity(item, vertical) is None for item in items):
+        raise WebParseError(
+            "%s answered with %d %s results, none with the address a result needs (an unknown shape)"
+            % (provider, len(items), vertical),
+            provider=provider,
+            detail_code=UNEXPECTED_SHAPE,
+        )
+    return items
+
+
 def split_locale(locale: str) -> tuple[str, Optional[str]]:
     """``"en-US"`` -> ``("en", "US")``; ``"zh-Hant-TW"`` -> ``("zh", "TW")``; ``"de"`` -> ``("de", None)``."""
     parts = locale.replace("_", "-").split("-")

@@ -155,3 +155,16 @@ def test_titles_are_plain_text_and_keep_angle_brackets(engine, name):
         mock.get(engine.default_endpoint, json=data)
         result = ws.search("hello world", backend="brave", vertical=engine.vertical, settings=SETTINGS, retries=0)
     assert result["items"][0]["title"] == title
+
+
+@pytest.mark.parametrize("engine, field", [(NEWS, "url"), (IMAGES, "properties"), (VIDEOS, "url")], ids=str)
+def test_results_without_the_field_a_result_needs_are_an_unknown_shape_not_no_results(engine, field):
+    """The recorded answer with the field every result is known by renamed (its ``url``, an
+    image's ``properties.url``): 20 results none of which can be read is a changed layout,
+    ``WebParseError`` (before: "no results")."""
+    data = json.loads(body("brave", "brave-search-python-client__%s.json" % engine.vertical))
+    for result in data["results"]:
+        result["renamed_" + field] = result.pop(field)
+    with pytest.raises(WebParseError) as info:
+        engine.interpret(answer(json.dumps(data), engine.default_endpoint, content_type=JSON), params())
+    assert info.value.detail_code == "unexpected_shape" and "20" in info.value.message

@@ -246,3 +246,23 @@ def test_a_protocol_relative_image_is_an_https_image_result():
     first.update(image=image[len("https:") :], thumbnail=thumbnail[len("https:") :])
     items = _answered("images", answer, max_results=2)["items"]
     assert (items[0]["image_url"], items[0]["thumbnail_url"]) == (image, thumbnail)
+
+
+@pytest.mark.parametrize(
+    "vertical, answer_file, field",
+    [
+        ("news", "phrona__news_rust_programming.2.json", "url"),
+        ("videos", "phrona__videos_rust_programming.2.json", "content"),
+        ("images", "bort__images_puppy.2.json", "image"),
+    ],
+)
+def test_results_without_the_field_a_result_needs_are_an_unknown_shape_not_no_results(vertical, answer_file, field):
+    """The recorded answer with the field every result is known by renamed (``url`` of a news
+    result, ``content`` of a video, ``image`` of an image): the answer lists results but none can
+    be read, which is a changed layout, ``WebParseError`` (before: "no results", and cached)."""
+    answer = json.loads((FIXTURES / answer_file).read_text(encoding="utf-8"))
+    for result in answer["results"]:
+        result["renamed_" + field] = result.pop(field)
+    with pytest.raises(ws.WebParseError) as info:
+        _answered(vertical, answer)
+    assert info.value.detail_code == "unexpected_shape" and str(len(answer["results"])) in info.value.message

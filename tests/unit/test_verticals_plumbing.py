@@ -294,6 +294,15 @@ def test_relative_dates_resolve_against_the_date_header():
     assert answered_at(HttpResponse(200, CaseInsensitiveDict(), b"", "https://x.example/"), params) == params.now
 
 
+def test_a_date_header_past_the_last_representable_moment_is_no_date():
+    """``Date: Mon, 31 Dec 9999 23:59:59 -2359`` is a moment of the year 10000 in UTC, which no
+    ``datetime`` holds: the answer is read against the moment of the search (before: an
+    ``OverflowError``, the search an internal error)."""
+    params = SearchParams(query="q", max_results=5, vertical="news")
+    late = CaseInsensitiveDict({"Date": "Mon, 31 Dec 9999 23:59:59 -2359"})
+    assert answered_at(HttpResponse(200, late, b"", "https://x.example/"), params) == params.now
+
+
 def test_the_repeat_guard_counts_each_vertical_apart():
     session = tool.ToolSession(ws.SearchClient("stub"), max_repeats=1)
     assert "items" in session.call_tool("web_search", {"query": "rust"})

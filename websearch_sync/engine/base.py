@@ -578,11 +578,11 @@ def answered_at(response: HttpResponse, params: SearchParams) -> datetime.dateti
     """When the service answered: its ``Date`` header (UTC), else when the search was asked for."""
     try:
         stamp = parsedate_to_datetime(response.headers.get("Date") or "")
-    except (TypeError, ValueError, IndexError):  # absent or malformed
+        if stamp.tzinfo is None:  # "-0000": UTC, as RFC 5322 says
+            stamp = stamp.replace(tzinfo=datetime.timezone.utc)
+        return stamp.astimezone(datetime.timezone.utc)
+    except (TypeError, ValueError, IndexError, OverflowError):  # absent, malformed, or past year 9999 in UTC
         return params.now
-    if stamp.tzinfo is None:  # "-0000": UTC, as RFC 5322 says
-        stamp = stamp.replace(tzinfo=datetime.timezone.utc)
-    return stamp.astimezone(datetime.timezone.utc)
 
 
 #: By class: its declarations (``provider_settings``, ``env_vars``, ``required``) and the settings

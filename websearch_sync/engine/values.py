@@ -113,7 +113,7 @@ def _iso(match: "re.Match[str]") -> Optional[str]:
             clock += ":00"
         zone = "+00:00" if offset in (None, "Z") else offset if ":" in offset else offset[:3] + ":" + offset[3:]
         return _stamp(datetime.datetime.fromisoformat("%sT%s%s" % (day, clock, zone)))
-    except ValueError:  # a day or time that does not exist
+    except (ValueError, OverflowError):  # a day or time that does not exist, or none in UTC (year 0, 10000)
         return None
 
 

@@ -168,3 +168,15 @@ def test_results_without_the_field_a_result_needs_are_an_unknown_shape_not_no_re
     with pytest.raises(WebParseError) as info:
         engine.interpret(answer(json.dumps(data), engine.default_endpoint, content_type=JSON), params())
     assert info.value.detail_code == "unexpected_shape" and "20" in info.value.message
+
+
+def test_a_date_no_datetime_holds_in_utc_is_no_date_not_a_crash():
+    """The recorded news answer with its first ``page_age`` ``0001-01-01T00:00:00+01:00`` (in UTC
+    before the year 1, which no ``datetime`` holds): that item has no ``published_at``, the others
+    theirs (before: ``OverflowError`` out of ``search()``)."""
+    data = json.loads(body("brave", "brave-search-python-client__news.json"))
+    data["results"][0]["page_age"] = "0001-01-01T00:00:00+01:00"
+    with responses.RequestsMock() as mock:
+        mock.get(NEWS.default_endpoint, json=data)
+        items = ws.search("hello world", backend="brave", vertical="news", settings=SETTINGS, retries=0)["items"]
+    assert "published_at" not in items[0] and items[1]["published_at"].startswith("20")

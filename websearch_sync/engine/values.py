@@ -68,7 +68,9 @@ def _number(value: Any) -> Optional[float]:
 
 
 def _stamp(moment: datetime.datetime) -> str:
-    return moment.astimezone(_UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    """``moment`` as ISO 8601 in UTC to the second (``isoformat``: a four-digit year even before 1000,
+    which ``strftime("%Y")`` does not write on every platform)."""
+    return moment.astimezone(_UTC).replace(microsecond=0, tzinfo=None).isoformat() + "Z"
 
 
 def instant(value: Any, answered_at: datetime.datetime) -> Optional[str]:

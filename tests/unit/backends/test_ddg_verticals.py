@@ -266,3 +266,13 @@ def test_results_without_the_field_a_result_needs_are_an_unknown_shape_not_no_re
     with pytest.raises(ws.WebParseError) as info:
         _answered(vertical, answer)
     assert info.value.detail_code == "unexpected_shape" and str(len(answer["results"])) in info.value.message
+
+
+def test_a_date_before_the_year_1000_is_still_iso_8601():
+    """The recorded news answer with its first ``date`` -60000000000 (epoch seconds of the year
+    68): ``published_at`` is ISO 8601 with its four-digit year, ``0068-…`` (before: ``68-…``,
+    which no ISO reader takes)."""
+    answer = json.loads(NEWS)
+    answer["results"][0]["date"] = -60_000_000_000
+    first = _answered("news", answer)["items"][0]
+    assert first["published_at"] == "0068-09-03T13:20:00Z"

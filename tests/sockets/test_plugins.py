@@ -351,3 +351,20 @@ print(json.dumps([imported, seen]))
     done = _run(tmp_path, code)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [False, [True, True]], done.stderr
+
+
+RAISING_PLUGIN_SOURCE = PLUGIN_SOURCE.replace(
+    'hits = response.json()["hits"]', 'raise RuntimeError("the demo parser exploded")  # a defect in the plugin'
+)
+
+
+def test_the_cli_shows_why_a_plugin_failed_during_a_search(tmp_path, demo_api):
+    """``internal_error`` says the traceback is logged: on the command line it reaches stderr, as
+    outside a search (the retry-line handler the search installs hid every other log record)."""
+    _distribution(tmp_path, "demo_search", "demo_search", RAISING_PLUGIN_SOURCE, "demo = demo_search:DemoSearch\n")
+    code = "import sys; from websearch_sync.cli import main; sys.exit(main(['search', 'q', '-b', 'demo', '--retries', '0']))"
+    done = _run(tmp_path, code, WEB_SEARCH_ENDPOINT_DEMO=demo_api, DEMO_API_KEY="k-123")
+    assert done.returncode == 5, done.stderr
+    assert "error: WebProviderError/internal_error: internal error in backend demo" in done.stderr
+    assert "backend demo failed unexpectedly\nTraceback" in done.stderr, done.stderr
+    assert "RuntimeError: the demo parser exploded" in done.stderr

@@ -90,6 +90,10 @@ class BackendCatalogue(Protocol):
         """The registered backend a mistyped or informal ``name`` most likely means, or ``None``."""
         ...
 
+    def skipped(self, name: str) -> Optional[str]:
+        """Why the plugin declaring backend ``name`` was skipped, or ``None``."""
+        ...
+
     def read_settings(
         self, name: str, given: Mapping[str, Any], environ: Optional[Mapping[str, str]] = None
     ) -> dict[str, Any]:
@@ -112,6 +116,9 @@ class _RegistryOnDemand:
 
     def closest(self, name: str) -> Optional[str]:
         return self._registry().closest(name)
+
+    def skipped(self, name: str) -> Optional[str]:
+        return self._registry().skipped(name)
 
     def read_settings(
         self, name: str, given: Mapping[str, Any], environ: Optional[Mapping[str, str]] = None
@@ -539,7 +546,8 @@ def _unknown_backend_problem(where: str, names: Sequence[str]) -> Optional[str]:
     guesses = []
     for name in unknown:
         close = _backends.closest(name) or next(iter(difflib.get_close_matches(name, ["auto"], n=1)), None)
-        guesses.append("%r%s" % (name, " (did you mean %s?)" % close if close else ""))
+        why = _backends.skipped(name) or (close and "did you mean %s?" % close)
+        guesses.append("%r%s" % (name, " (%s)" % why if why else ""))
     return "%s names unknown backend %s; known backends: %s, or auto" % (where, ", ".join(guesses), ", ".join(known))
 
 

@@ -368,3 +368,40 @@ def test_the_cli_shows_why_a_plugin_failed_during_a_search(tmp_path, demo_api):
     assert "error: WebProviderError/internal_error: internal error in backend demo" in done.stderr
     assert "backend demo failed unexpectedly\nTraceback" in done.stderr, done.stderr
     assert "RuntimeError: the demo parser exploded" in done.stderr
+
+
+def test_a_plugin_whose_name_another_plugin_took_is_skipped_with_a_warning(tmp_path):
+    """Two distributions declaring one backend name: before, the later silently replaced the
+    earlier (which one won depended on the order the environment listed them)."""
+    _distribution(tmp_path, "demo_search", "demo_search", PLUGIN_SOURCE, "demo = demo_search:DemoSearch\n")
+    _distribution(tmp_path, "demo_again", "demo_again", PLUGIN_SOURCE, "demo = demo_again:DemoSearch\n")
+    code = "from websearch_sync.engine.registry import backend_class; print(backend_class('demo').__module__)"
+    done = _run(tmp_path, code)
+    assert done.returncode == 0, done.stderr
+    winner = done.stdout.strip()
+    loser = {"demo_search", "demo_again"} - {winner}
+    assert len(loser) == 1, done.stdout
+    assert "skipping backend plugin 'demo' (%s:DemoSearch): " % loser.pop() in done.stderr, done.stderr
+    assert "backend 'demo' is already registered by %s.DemoSearch" % winner in done.stderr
+
+
+def test_asking_for_a_skipped_plugin_says_why_it_was_skipped(tmp_path):
+    """The warning scrolls by (or a program's logging hides it): the error of the search that
+    names the plugin says why it is not there, in Python and on the command line."""
+    _distribution(
+        tmp_path, "broken_import", "broken_import", "import fancylib_not_there\n", "broken = broken_import:Backend\n"
+    )
+    code = """
+import sys, websearch_sync as ws
+from websearch_sync.cli import main
+try:
+    ws.search("q", backend="broken")
+except ws.InvalidInput as error:
+    print(error.detail_code, error.message)
+sys.exit(main(["search", "q", "-b", "ddg_html,broken"]))
+"""
+    done = _run(tmp_path, code)
+    assert done.returncode == 2, done.stderr
+    why = "its plugin broken_import:Backend was skipped: it failed to load: ModuleNotFoundError: No module named 'fancylib_not_there'"
+    assert done.stdout.startswith("unknown_backend unknown backend 'broken' (%s)" % why), done.stdout
+    assert "error: InvalidInput/unknown_backend: " in done.stderr and "'broken' (%s)" % why in done.stderr

@@ -10,9 +10,10 @@ declares an entry point in the group ``websearch_sync.backends``
 :func:`load_plugins` registers them, the first time the registry is asked about
 backends (not when it is imported: a plugin's own imports of ``websearch_sync`` then
 find the package complete). A plugin that fails to load (whatever its
-import raises, ``sys.exit()`` and ``KeyboardInterrupt`` included) or whose class
-declarations are unusable (:func:`declaration_problem`) is skipped with a logged
-warning naming it; it never breaks the library. What a backend's parser returns is
+import raises, ``sys.exit()`` and ``KeyboardInterrupt`` included), whose class
+declarations are unusable (:func:`declaration_problem`) or whose name another plugin
+took first is skipped with a logged warning naming it, and an error naming its backend
+says why (:func:`skipped_plugin`); it never breaks the library. What a backend's parser returns is
 checked too (:func:`checked_result`), so a plugin answering the wrong shape is a
 ``WebProviderError`` naming it.
 """
@@ -53,6 +54,8 @@ _REGISTRY: dict[str, dict[str, Union[type[Backend], BuiltIn]]] = {
 }
 #: The built-in backends' names (a plugin may not replace them).
 _BUILT_IN = frozenset(_REGISTRY)
+#: ``{entry-point name: why}`` of the plugins skipped: an error naming one of them says why.
+_SKIPPED: dict[str, str] = {}
 _PLUGINS_LOADED = False
 _PLUGINS_LOADING = False
 #: Held while plugins load: another thread's first question waits for them (re-entrant: a
@@ -182,6 +185,9 @@ class _Catalogue:
     def closest(self, name: str) -> Optional[str]:
         return closest_backend(name)
 
+    def skipped(self, name: str) -> Optional[str]:
+        return skipped_plugin(name)
+
     def read_settings(
         self, name: str, given: Mapping[str, Any], environ: Optional[Mapping[str, str]] = None
     ) -> dict[str, Any]:
@@ -286,10 +292,20 @@ def closest_backend(name: Any) -> Optional[str]:
     return close[0] if close else None
 
 
+def skipped_plugin(name: Any) -> Optional[str]:
+    """Why the plugin declaring backend ``name`` was skipped (``None``: no plugin was)."""
+    load_plugins()
+    return _SKIPPED.get(name) if isinstance(name, str) else None
+
+
 def did_you_mean(name: Any) -> str:
-    """`` (did you mean NAME?)`` for an unknown backend name with a close registered one, else ``""``."""
-    close = closest_backend(name)
-    return " (did you mean %s?)" % close if close else ""
+    """For an unknown backend name: `` (<why its plugin was skipped>)``, else `` (did you mean
+    NAME?)`` with a close registered one, else ``""``."""
+    why = skipped_plugin(name)
+    if why is None:
+        close = closest_backend(name)
+        why = "did you mean %s?" % close if close else None
+    return " (%s)" % why if why else ""
 
 
 def verticals_of(name: str) -> tuple[str, ...]:
@@ -348,15 +364,20 @@ def _load_plugin(entry: Any) -> None:
         _skip(entry, "it failed to load: %s: %s" % (type(exc).__name__, exc))
         return
     problem = declaration_problem(cls)
+    taken = None if problem is not None else _REGISTRY.get(cls.name, {}).get(cls.vertical)
     if problem is not None:
         _skip(entry, problem)
     elif cls.name in _BUILT_IN:
         _skip(entry, "it would replace the built-in backend %r" % cls.name)
+    elif taken is not None and taken is not cls:
+        owner = _loaded(taken)
+        _skip(entry, "backend %r is already registered by %s.%s" % (cls.name, owner.__module__, owner.__qualname__))
     else:
         register(cls)
 
 
 def _skip(entry: Any, reason: str) -> None:
+    _SKIPPED.setdefault(entry.name, "its plugin %s was skipped: %s" % (entry.value, reason))
     logger.warning("websearch_sync: skipping backend plugin %r (%s): %s", entry.name, entry.value, reason)
 
 

@@ -593,8 +593,13 @@ if _pytest is not None:
         )
 
     def pytest_collection_modifyitems(session: Any, config: Any, items: list[Any]) -> None:
-        """Add one test per conformance check of each ``--websearch-conformance`` backend."""
+        """Add one test per conformance check of each ``--websearch-conformance`` backend (an
+        unknown one, e.g. a plugin that failed to load, is pytest's usage error saying why)."""
         for backend in config.getoption("websearch_conformance", default=None) or ():
             fixtures = config.getoption("websearch_fixtures", default=None)
-            for check in conformance_checks(backend, fixtures=fixtures):
+            try:
+                checks = conformance_checks(backend, fixtures=fixtures)
+            except WebSearchError as error:
+                raise _pytest.UsageError("--websearch-conformance: %s" % error.message) from None
+            for check in checks:
                 items.append(ConformanceItem.from_parent(session, name="conformance[%s]" % check, check=check))

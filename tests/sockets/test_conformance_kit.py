@@ -203,3 +203,14 @@ def test_the_docs_example_plugin_passes_the_kit_with_real_pages(example_plugin, 
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert re.search(r"\b9 passed\b", run.stdout), run.stdout  # with `options`: HtmlEngine declares pageno
+
+
+def test_the_pytest_option_on_an_unknown_backend_is_a_usage_error(tmp_path):
+    """A mistyped name, or a plugin that failed to load: pytest's usage error naming the backend
+    and why, not an INTERNALERROR traceback of the collection hook."""
+    from user_pytest import run_pytest
+
+    run = run_pytest(tmp_path, "--websearch-conformance", "mojek_html")
+    assert run.returncode == pytest.ExitCode.USAGE_ERROR, run.stdout + run.stderr
+    assert "INTERNALERROR" not in run.stdout + run.stderr
+    assert "ERROR: --websearch-conformance: unknown backend 'mojek_html' (did you mean mojeek_html?)" in run.stderr

@@ -288,7 +288,12 @@ WRONG_SHAPES = {
 }
 
 
-@pytest.mark.parametrize("shape", sorted(WRONG_SHAPES))
+#: A parse that ends the process: like a ``sys.exit()`` at import, it must not end the caller
+#: (before, the command line stopped with a silent exit status 3, "blocked").
+EXITING = {"sys.exit()": "import sys; sys.exit(3)"}
+
+
+@pytest.mark.parametrize("shape", sorted(WRONG_SHAPES) + sorted(EXITING))
 def test_a_plugin_parse_of_the_wrong_shape_is_a_typed_error_naming_it(shape):
     """Issue 23.5: before, a raw AttributeError/TypeError escaped from normalisation."""
     from faults import respond
@@ -310,7 +315,7 @@ def test_a_plugin_parse_of_the_wrong_shape_is_a_typed_error_naming_it(shape):
             def parse(self, response, params):
                 %s
     """
-            % WRONG_SHAPES[shape]
+            % {**WRONG_SHAPES, **EXITING}[shape]
         ),
         namespace,
     )
@@ -322,7 +327,8 @@ def test_a_plugin_parse_of_the_wrong_shape_is_a_typed_error_naming_it(shape):
                 ws.search("q", backend="shaped_plugin", settings=settings, retries=0)
     finally:
         unregister("shaped_plugin")
-    assert caught.value.detail_code == "bad_parse_result" and caught.value.provider == "shaped_plugin"
+    detail = "internal_error" if shape in EXITING else "bad_parse_result"
+    assert caught.value.detail_code == detail and caught.value.provider == "shaped_plugin"
     assert "shaped_plugin" in caught.value.message
 
 

@@ -355,7 +355,7 @@ def _reported(backend: Backend, step: Callable[[], T]) -> T:
         return step()
     except WebSearchError:
         raise
-    except Exception as exc:  # a defect in a backend (or a plugin): report it loudly, typed
+    except (Exception, SystemExit) as exc:  # a defect in a backend (a plugin's sys.exit() too): report it loudly, typed
         logger.error("backend %s failed unexpectedly", backend.name, exc_info=True)
         raise WebProviderError(
             "internal error in backend %s: %s" % (backend.name, type(exc).__name__),

@@ -411,3 +411,14 @@ sys.exit(main(["search", "q", "-b", "ddg_html,broken"]))
     why = "its plugin broken_import:Backend was skipped: it failed to load: ModuleNotFoundError: No module named 'fancylib_not_there'"
     assert done.stdout.startswith("unknown_backend unknown backend 'broken' (%s)" % why), done.stdout
     assert "error: InvalidInput/unknown_backend: " in done.stderr and "'broken' (%s)" % why in done.stderr
+
+
+def test_an_unreadable_entry_point_file_never_breaks_the_host(tmp_path):
+    """A distribution's malformed ``entry_points.txt`` (any distribution's: reading one group
+    parses them all) made every question to the registry raise a ``TypeError`` from
+    ``importlib.metadata``; the plugins are then skipped with a warning saying why."""
+    _distribution(tmp_path, "demo_search", "demo_search", PLUGIN_SOURCE, "this line names no object\n")
+    done = _run(tmp_path, "import websearch_sync as ws; print(ws.search('still works')['items'][0]['provider'])")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["stub"]
+    assert "websearch_sync: skipping every backend plugin: the installed distributions' entry points" in done.stderr

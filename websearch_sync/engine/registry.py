@@ -352,9 +352,21 @@ def primary_class(name: str) -> type[Backend]:
 
 
 def _entry_points() -> list[Any]:
+    """The entry points of :data:`PLUGIN_GROUP`; none, with a warning, when the environment's
+    metadata cannot be read (one distribution's malformed ``entry_points.txt`` makes
+    ``importlib.metadata`` raise for every group)."""
     from importlib import metadata
 
-    return list(metadata.entry_points(group=PLUGIN_GROUP))
+    try:
+        return list(metadata.entry_points(group=PLUGIN_GROUP))
+    except Exception as exc:  # third-party metadata files: anything may come out of parsing them
+        logger.warning(
+            "websearch_sync: skipping every backend plugin: the installed distributions' entry points "
+            "cannot be read (%s: %s)",
+            type(exc).__name__,
+            exc,
+        )
+        return []
 
 
 def _load_plugin(entry: Any) -> None:

@@ -481,6 +481,8 @@ def reset() -> None:
     close_default_client()
 
 
+#: Where the conformance checks are written: a failed check's traceback starts there.
+_CONFORMANCE_FILE = _conformance_checks.__code__.co_filename
 #: The marker that keeps the process-wide state from the test before (no :func:`reset`).
 KEEP_STATE_MARKER = "websearch_keep_state"
 
@@ -574,6 +576,14 @@ if _pytest is not None:
         def reportinfo(self) -> tuple[str, Optional[int], str]:
             """Where the report says the test is."""
             return "websearch-conformance", None, str(self.check)
+
+        def repr_failure(self, excinfo: Any, style: Any = None) -> Any:
+            """A check's finding as its one line; anything else (the backend raised) with the
+            traceback from the kit down, without pytest's own frames above it."""
+            if isinstance(excinfo.value, AssertionError):
+                return "%s: %s" % (self.check, excinfo.value)
+            excinfo.traceback = excinfo.traceback.cut(path=_CONFORMANCE_FILE)
+            return super().repr_failure(excinfo, style)
 
     def pytest_addoption(parser: Any) -> None:
         """``--websearch-conformance NAME`` (repeatable) and ``--websearch-fixtures DIR``."""

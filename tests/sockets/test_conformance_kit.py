@@ -214,3 +214,51 @@ def test_the_pytest_option_on_an_unknown_backend_is_a_usage_error(tmp_path):
     assert run.returncode == pytest.ExitCode.USAGE_ERROR, run.stdout + run.stderr
     assert "INTERNALERROR" not in run.stdout + run.stderr
     assert "ERROR: --websearch-conformance: unknown backend 'mojek_html' (did you mean mojeek_html?)" in run.stderr
+
+
+QUERY_NOT_SENT_PLUGIN = """
+from websearch_sync.backends import HtmlEngine
+
+
+class QueryNotSent(HtmlEngine):
+    name = "kit_query_not_sent"
+    default_endpoint = "https://zero.conformance.test/search"
+    region_start = ("<body",)
+
+    def query(self, params):
+        return {"q": "fixed"}
+
+    def items(self, markup, params):
+        return []
+"""
+
+
+def test_a_failed_check_under_the_pytest_option_reads_as_its_finding(tmp_path):
+    """Before, each failed check printed pytest's and pluggy's own frames (some 200 lines) above
+    the one line saying what the backend got wrong."""
+    from test_plugins import _distribution as distribution
+
+    site = tmp_path / "site"
+    site.mkdir()
+    distribution(
+        site, "kit-plugin", "kit_plugin", QUERY_NOT_SENT_PLUGIN, "kit_query_not_sent = kit_plugin:QueryNotSent\n"
+    )
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "websearch_sync.testing", "-p", "no:cacheprovider", "-q", str(tests)]
+        + ["--websearch-conformance", "kit_query_not_sent"],
+        env=dict(
+            os.environ,
+            PYTHONPATH=os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]),
+            PYTEST_DISABLE_PLUGIN_AUTOLOAD="1",
+        ),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 1, run.stdout + run.stderr
+    failures = run.stdout.split("= FAILURES =", 1)[1].split("short test summary", 1)[0]
+    assert "kit_query_not_sent-request: kit_query_not_sent: the query is not in the request" in failures, failures
+    assert "_pytest" not in failures and "pluggy" not in failures, failures

@@ -131,6 +131,15 @@ def test_the_replay_still_checks_the_request(html_server, tmp_path):
     assert result.status == "ERROR" and result.diff[0].startswith("request mismatch: ")
 
 
+def test_a_case_of_a_backend_not_registered_says_so(html_server, tmp_path):
+    """A plugin that failed to load (or a mistyped backend folder): before, its cases read
+    "request mismatch: expected 1 request(s), the backend sent 0"."""
+    record_case("testhtml", "rust async", fixtures_dir=tmp_path, name="c", settings=ws.Settings.from_env())
+    unregister("testhtml")
+    (case,) = discover(tmp_path)
+    result = run_case(case)
+    assert result.status == "ERROR" and result.diff[0].startswith("unknown backend 'testhtml'"), result.diff
+
 class _KitEngine(HtmlEngine):
     """A keyless engine made of the public kit: it sends a browser's ``Accept`` (issue 34's plugin author)."""
 

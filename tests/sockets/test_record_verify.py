@@ -140,6 +140,7 @@ def test_a_case_of_a_backend_not_registered_says_so(html_server, tmp_path):
     result = run_case(case)
     assert result.status == "ERROR" and result.diff[0].startswith("unknown backend 'testhtml'"), result.diff
 
+
 class _KitEngine(HtmlEngine):
     """A keyless engine made of the public kit: it sends a browser's ``Accept`` (issue 34's plugin author)."""
 

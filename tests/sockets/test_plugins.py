@@ -285,6 +285,10 @@ WRONG_SHAPES = {
     "a list, not a ParseResult": "return [{'title': 't', 'url': 'https://e.example/'}]",
     "strings as items": "return ParseResult(items=['https://e.example/'])",
     "an unregistered provider": "return ParseResult(items=[{'title': 't', 'url': 'https://e.example/', 'provider': 'nobody'}])",
+    # before: passed through to the response's errors, a crash of the CLI and call_tool, a crash of --json
+    "an error that is a string": "return ParseResult(items=[], errors=['boom'])",
+    "extras that are a list": "return ParseResult(items=[], extras=['an answer'])",
+    "a request id that is no string": "return ParseResult(items=[], request_id=object())",
 }
 
 

@@ -396,7 +396,8 @@ def _skip(entry: Any, reason: str) -> None:
 def checked_result(result: object, provider: str) -> ParseResult:
     """``result`` when it has the shape a backend's parse must return: a
     :class:`ParseResult` whose items are dicts naming, if any, a registered
-    ``provider`` (and a list of them as ``providers``); else ``WebProviderError(bad_parse_result)`` naming
+    ``provider`` (and a list of them as ``providers``), with errors in ``to_dict()`` form,
+    ``extras`` a dict of lists and a string or no ``request_id``; else ``WebProviderError(bad_parse_result)`` naming
     the backend (a defect in it, typically a plugin, never a stray ``TypeError`` later)."""
     problem = _result_problem(result)
     if problem is None:
@@ -413,6 +414,9 @@ def _result_problem(result: object) -> Optional[str]:
         return "a %s instead of a ParseResult" % type(result).__name__
     if not isinstance(result.items, list) or not isinstance(result.errors, list):
         return "items or errors is not a list"
+    beside = _beside_items_problem(result)
+    if beside is not None:
+        return beside
     for position, item in enumerate(result.items, 1):
         if not isinstance(item, dict):
             return "item %d is a %s, not a dict" % (position, type(item).__name__)
@@ -422,6 +426,22 @@ def _result_problem(result: object) -> Optional[str]:
         also = item.get("providers")
         if also is not None and not (_strings(also) and all(name in _known() for name in also)):
             return "item %d names providers %r that are not registered backends" % (position, also)
+    return None
+
+
+def _beside_items_problem(result: ParseResult) -> Optional[str]:
+    """What is wrong with what a parse result carries besides its items (the response's
+    ``errors``, ``extras`` and ``request_id`` are made of them), or ``None``."""
+    for position, error in enumerate(result.errors, 1):
+        if not (
+            isinstance(error, dict) and isinstance(error.get("type"), str) and isinstance(error.get("message"), str)
+        ):
+            return "error %d is a %s, not a WebSearchError's to_dict()" % (position, type(error).__name__)
+    extras = result.extras
+    if not (isinstance(extras, dict) and all(isinstance(k, str) and isinstance(v, list) for k, v in extras.items())):
+        return "extras is not a dict of lists"
+    if result.request_id is not None and not isinstance(result.request_id, str):
+        return "request_id is a %s, not a string" % type(result.request_id).__name__
     return None
 
 

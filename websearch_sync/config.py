@@ -234,7 +234,7 @@ class Settings:
             self.backend = self.backend.strip() or None
         if self.backend is not None:
             self.env_backend_problem = None  # an explicit backend wins over the environment's
-            _check_backend_names(self.backend, "Settings.backend")
+            check_backend_names(self.backend, "Settings.backend")
 
     # -- reading -------------------------------------------------------------------------
 
@@ -551,9 +551,10 @@ def _unknown_backend_problem(where: str, names: Sequence[str]) -> Optional[str]:
     return "%s names unknown backend %s; known backends: %s, or auto" % (where, ", ".join(guesses), ", ".join(known))
 
 
-def _check_backend_names(backend: Any, where: str) -> None:
+def check_backend_names(backend: Any, where: str) -> None:
     """``InvalidInput(unknown_backend)`` when ``backend`` (a name, comma list or list of names)
-    names an unregistered backend; other types are refused where the backend is used."""
+    names an unregistered backend, saying ``where`` it was named (``Settings.backend``, the
+    command line's ``--backend``); other types are refused where the backend is used."""
     if isinstance(backend, str):
         names = [part.strip().lower() for part in backend.split(",")]
     elif isinstance(backend, (list, tuple)) and all(isinstance(name, str) for name in backend):

@@ -297,43 +297,52 @@ WRONG_SHAPES = {
 EXITING = {"sys.exit()": "import sys; sys.exit(3)"}
 
 
-@pytest.mark.parametrize("shape", sorted(WRONG_SHAPES) + sorted(EXITING))
-def test_a_plugin_parse_of_the_wrong_shape_is_a_typed_error_naming_it(shape):
-    """Issue 23.5: before, a raw AttributeError/TypeError escaped from normalisation."""
+def _search_the_plugin(parse_body: str, hook: str = "", status: int = 200):
+    """Register ``shaped_plugin``, whose ``parse`` runs ``parse_body`` (one line) and which has the
+    method ``hook`` (source, if any), and search it on a server answering ``status``:
+    ``(the error search raised, what call_tool answered)``."""
     from faults import respond
     from servers import FaultServer
 
     import websearch_sync as ws
+    from websearch_sync import tool
     from websearch_sync.backends import Backend, ParseResult, RequestSpec
     from websearch_sync.engine.registry import register, unregister
 
     namespace = {"Backend": Backend, "ParseResult": ParseResult, "RequestSpec": RequestSpec}
-    exec(
-        textwrap.dedent(
-            """
-        class Shaped(Backend):
-            name = "shaped_plugin"
-            kind = "json"
-            def build_request(self, params):
-                return RequestSpec("GET", self.endpoint_url())
-            def parse(self, response, params):
-                %s
-    """
-            % {**WRONG_SHAPES, **EXITING}[shape]
-        ),
-        namespace,
+    source = (
+        """
+class Shaped(Backend):
+    name = "shaped_plugin"
+    kind = "json"
+    def build_request(self, params):
+        return RequestSpec("GET", self.endpoint_url())
+    def parse(self, response, params):
+        %s
+"""
+        % parse_body
     )
+    exec(source + textwrap.indent(hook, "    ") + "\n", namespace)
     register(namespace["Shaped"])
     try:
-        with FaultServer({"/api": respond(200, b"{}", {"Content-Type": "application/json"})}) as server:
+        with FaultServer({"/api": respond(status, b"{}", {"Content-Type": "application/json"})}) as server:
             settings = ws.Settings(endpoints={"shaped_plugin": server.url("/api")})
             with pytest.raises(ws.WebProviderError) as caught:
                 ws.search("q", backend="shaped_plugin", settings=settings, retries=0)
+            with ws.SearchClient("shaped_plugin", settings=settings, retries=0) as client:
+                answer = tool.call_tool("web_search", {"query": "q"}, client=client)
     finally:
         unregister("shaped_plugin")
+    assert caught.value.provider == "shaped_plugin" and "shaped_plugin" in caught.value.message
+    return caught.value, answer
+
+
+@pytest.mark.parametrize("shape", sorted(WRONG_SHAPES) + sorted(EXITING))
+def test_a_plugin_parse_of_the_wrong_shape_is_a_typed_error_naming_it(shape):
+    """Issue 23.5: before, a raw AttributeError/TypeError escaped from normalisation."""
+    error, answer = _search_the_plugin({**WRONG_SHAPES, **EXITING}[shape])
     detail = "internal_error" if shape in EXITING else "bad_parse_result"
-    assert caught.value.detail_code == detail and caught.value.provider == "shaped_plugin"
-    assert "shaped_plugin" in caught.value.message
+    assert error.detail_code == detail and answer["error"]["detail_code"] == detail
 
 
 SLOW_PLUGIN_SOURCE = (
@@ -426,3 +435,18 @@ def test_an_unreadable_entry_point_file_never_breaks_the_host(tmp_path):
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["stub"]
     assert "websearch_sync: skipping every backend plugin: the installed distributions' entry points" in done.stderr
+
+
+#: The client's own calls of a backend's hooks, outside its search (before: the plugin's
+#: exception escaped raw, from call_tool too, which never raises).
+HOOKS = {
+    "cooldown_keys": "def cooldown_keys(self, params):\n    raise RuntimeError('hook exploded')",
+    "configured_base": "def configured_base(self):\n    raise RuntimeError('hook exploded')",
+    "cooldown_key": "def cooldown_key(self, params, error):\n    raise RuntimeError('hook exploded')",
+}
+
+
+@pytest.mark.parametrize("hook", sorted(HOOKS))
+def test_a_plugin_hook_that_raises_is_a_typed_error_naming_it(hook):
+    error, answer = _search_the_plugin("return ParseResult(items=[])", HOOKS[hook], status=429)  # 429: a block
+    assert error.detail_code == "internal_error" and answer["error"]["detail_code"] == "internal_error"

@@ -6,6 +6,7 @@ call's budget (budget first: a wait that cannot fit fails at once).
 
 import logging
 import threading
+from functools import partial
 from typing import Callable, Optional, TypeVar
 
 from ..engine.base import Backend
@@ -119,7 +120,9 @@ class BackendRunner:
         """
         check_backend(backend, params)  # a refusal first: it books no slot, waits for none, counts no attempt
         name = backend.name
-        keys = backend.cooldown_keys(params)  # the whole backend, or also the part of it this call asks for
+        keys = reported(
+            backend, partial(backend.cooldown_keys, params)
+        )  # the whole backend, or also the part asked for
         last_error: Optional[WebSearchError] = None
         own: Optional[str] = None  # the cool-down this request recorded before waiting to retry
         for attempt in range(policy.total + 1):
@@ -134,7 +137,8 @@ class BackendRunner:
                 last_error = error
                 delay = retry_delay(policy, attempt, error, budget)
                 if isinstance(error, WebBlocked):  # shared first, then the wait
-                    own = self.cooldowns.record(error, backend.cooldown_key(params, error), delay, budget.remaining_s())
+                    key = reported(backend, partial(backend.cooldown_key, params, error))
+                    own = self.cooldowns.record(error, key, delay, budget.remaining_s())
                 if delay is None:
                     if isinstance(error, WebBlocked):
                         self._cool_host(backend, error, budget)
@@ -331,7 +335,7 @@ class _LaterRequests:
 def check_backend(backend: Backend, params: SearchParams) -> None:
     """Raise the refusal of ``params`` by ``backend`` before any request (:meth:`Backend.check`);
     a bug inside it becomes a logged ``WebProviderError``, as in :func:`call_backend`."""
-    _reported(backend, lambda: backend.check(params))
+    reported(backend, lambda: backend.check(params))
 
 
 def refusal(backend: Backend, params: SearchParams) -> Optional[WebSearchError]:
@@ -346,11 +350,12 @@ def refusal(backend: Backend, params: SearchParams) -> Optional[WebSearchError]:
 def call_backend(backend: Backend, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
     """Run one backend; a bug inside it (a parse result of the wrong shape too) becomes a
     logged ``WebProviderError``, never a stray exception."""
-    return _reported(backend, lambda: checked_result(backend.search(params, transport, deadline), backend.name))
+    return reported(backend, lambda: checked_result(backend.search(params, transport, deadline), backend.name))
 
 
-def _reported(backend: Backend, step: Callable[[], T]) -> T:
-    """``step()``, with a defect in ``backend`` (or a plugin) reported loudly and typed."""
+def reported(backend: Backend, step: Callable[[], T]) -> T:
+    """``step()``, a call of ``backend``'s code (its search, a hook), with a defect in it (or in a
+    plugin) reported loudly and typed: the traceback logged, ``WebProviderError(internal_error)``."""
     try:
         return step()
     except WebSearchError:

@@ -10,8 +10,10 @@ captured and handed to the backend's :meth:`~websearch_sync.engine.base.Backend.
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Optional
 
+from ..client.attempts import reported
 from ..client.search_client import SearchClient
 from ..config import Settings
 from ..engine import registry
@@ -117,7 +119,11 @@ def check_live(
                         max_results=max_results or settings.max_results,
                         vertical=vertical,
                     )
-                    structure = checker.structure_report(last.http_response(), params) or None  # {}: nothing to check
+                    report = partial(checker.structure_report, last.http_response(), params)
+                    try:  # a plugin's hook that raises fails the query
+                        structure = reported(checker, report) or None  # {}: nothing to check
+                    except WebSearchError as exc:
+                        error = error or exc
                 if error is None:
                     checks.append(LiveCheck(backend, query, "success", items, latency, structure))
                 else:

@@ -262,6 +262,7 @@ def test_plugins_with_unusable_declarations_or_imports_never_break_the_host(tmp_
             "class P(Backend, metaclass=Meta):\n    pass\n"
         ),
         "capitals": base + "class P(Backend):\n    name = 'MySearch'\n",
+        "named_auto": base + "class P(Backend):\n    name = 'auto'\n",  # backend='auto' is the chain: never it
         "exits": "import sys\nsys.exit(3)\n",
         "interrupts": "raise KeyboardInterrupt\n",
         "base_exception": "raise BaseException('plugin gave up')\n",
@@ -271,7 +272,7 @@ def test_plugins_with_unusable_declarations_or_imports_never_break_the_host(tmp_
     code = """
 import websearch_sync as ws
 print(sorted(set(ws.backend_names()) & {%s}), ws.search("still works")["items"][0]["provider"])
-""" % ", ".join(repr(name) for name in list(plugins) + ["MySearch", "mysearch"])
+""" % ", ".join(repr(name) for name in list(plugins) + ["MySearch", "mysearch", "auto"])
     done = _run(tmp_path, code)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["[]", "stub"], done.stdout
@@ -279,6 +280,10 @@ print(sorted(set(ws.backend_names()) & {%s}), ws.search("still works")["items"][
         assert "skipping backend plugin %r" % name in done.stderr, (name, done.stderr)
     assert "SystemExit" in done.stderr and "KeyboardInterrupt" in done.stderr and "plugin gave up" in done.stderr
     assert "'markdown'" in done.stderr and "no name today" in done.stderr and "'MySearch'" in done.stderr
+    assert (
+        "its name is 'auto', not lower-case letters, digits and _, starting with a letter, other than auto"
+        in done.stderr
+    )
 
 
 WRONG_SHAPES = {

@@ -77,8 +77,8 @@ def _optional_int(value: object) -> bool:
 _DECLARATIONS: tuple[tuple[str, str, Callable[[Any], bool]], ...] = (
     (
         "name",
-        "lower-case letters, digits and _, starting with a letter",
-        lambda v: isinstance(v, str) and _NAME.fullmatch(v) is not None,
+        "lower-case letters, digits and _, starting with a letter, other than auto",
+        lambda v: isinstance(v, str) and _NAME.fullmatch(v) is not None and v != "auto",  # backend="auto": the chain
     ),
     ("kind", "one of %s" % ", ".join(_KIND_ORDER), lambda v: v in _KIND_ORDER),
     ("vertical", "one of %s" % ", ".join(VERTICALS), lambda v: v in VERTICALS),

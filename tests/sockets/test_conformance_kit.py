@@ -9,6 +9,7 @@ distribution, passes it with a page Mojeek really served (its golden is the buil
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -262,3 +263,42 @@ def test_a_failed_check_under_the_pytest_option_reads_as_its_finding(tmp_path):
     failures = run.stdout.split("= FAILURES =", 1)[1].split("short test summary", 1)[0]
     assert "kit_query_not_sent-request: kit_query_not_sent: the query is not in the request" in failures, failures
     assert "_pytest" not in failures and "pluggy" not in failures, failures
+
+
+#: The commands docs/backends.md gives a plugin author ("Running the conformance kit on your plugin").
+AUTHOR_COMMANDS = re.search(
+    r"### Running the conformance kit on your plugin.*?```bash\n(.*?)```",
+    (ROOT / "docs" / "backends.md").read_text(encoding="utf-8"),
+    re.S,
+).group(1)
+
+
+def test_the_docs_record_and_verify_loop_works_on_the_example_engine(example_plugin, tmp_path):
+    """The docs' commands, as written, for the docs' example engine (``demo`` is its name there),
+    recording from a server on 127.0.0.1 that serves the Mojeek page, on a plain install's wire
+    (no browser extra). Before, ``record`` wrote a case that did not replay (exit 1)."""
+    from faults import respond
+    from servers import FaultServer
+
+    env, _ = example_plugin
+    page = (FIXTURES / "mojeek_html" / "web-search-mcp__mojeek.html").read_bytes()
+    lines = [line.split("#", 1)[0].strip() for line in AUTHOR_COMMANDS.splitlines() if line.strip()]
+    assert [line.split()[:2] for line in lines] == [
+        ["websearch-sync", "backends"],
+        ["websearch-sync", "record"],
+        ["websearch-sync", "verify"],
+    ]
+    with FaultServer({"/search": respond(200, page)}) as server:
+        env = dict(env, WEB_SEARCH_ENDPOINT_EXAMPLE_MOJEEK=server.url("/search"), WEB_SEARCH_IMPERSONATE="off")
+        for line in lines:
+            argv = shlex.split(re.sub(r"\bdemo\b", "example_mojeek", line))
+            run = subprocess.run(
+                [sys.executable, "-m", "websearch_sync", *argv[1:]],
+                env=env,
+                cwd=tmp_path,
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+            assert run.returncode == 0, (line, run.stdout, run.stderr)
+    assert (tmp_path / "tests" / "fixtures" / "example_mojeek" / "python-requests.expected.json").is_file()

@@ -120,9 +120,8 @@ class BackendRunner:
         """
         check_backend(backend, params)  # a refusal first: it books no slot, waits for none, counts no attempt
         name = backend.name
-        keys = reported(
-            backend, partial(backend.cooldown_keys, params)
-        )  # the whole backend, or also the part asked for
+        # the whole backend, or also the part of it this call asks for
+        keys = reported(backend, partial(backend.cooldown_keys, params))
         last_error: Optional[WebSearchError] = None
         own: Optional[str] = None  # the cool-down this request recorded before waiting to retry
         for attempt in range(policy.total + 1):

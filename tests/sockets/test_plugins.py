@@ -455,3 +455,41 @@ HOOKS = {
 def test_a_plugin_hook_that_raises_is_a_typed_error_naming_it(hook):
     error, answer = _search_the_plugin("return ParseResult(items=[])", HOOKS[hook], status=429)  # 429: a block
     assert error.detail_code == "internal_error" and answer["error"]["detail_code"] == "internal_error"
+
+
+#: A plugin that builds its vendor's client in its constructor, which fails without the key.
+SDK_PLUGIN_SOURCE = PLUGIN_SOURCE.replace(
+    '    required = ("api_key",)\n',
+    '    required = ("api_key",)\n    auto_rank = 50\n\n'
+    "    def __init__(self, settings=None):\n"
+    "        super().__init__(settings)\n"
+    '        self.client = ("sdk", self.config["api_key"])  # KeyError without the key\n',
+)
+
+
+def test_a_plugin_whose_constructor_raises_never_breaks_the_host(tmp_path):
+    """Before, its KeyError ended the backends listing, every search with backend="auto", the
+    tools' definitions and a search naming it in a traceback."""
+    _distribution(tmp_path, "demo_search", "demo_search", SDK_PLUGIN_SOURCE, "demo = demo_search:DemoSearch\n")
+    code = """
+import json, sys, websearch_sync as ws
+from websearch_sync import tool
+from websearch_sync.cli import main
+from websearch_sync.client.selection import auto_backends
+out = {"auto": auto_backends(ws.Settings()), "tools": [t["name"] for t in tool.tool_definitions("anthropic", settings=ws.Settings(backend="demo"))]}
+try:
+    ws.search("q", backend="demo")
+except ws.WebProviderError as error:
+    out["error"] = [error.detail_code, error.message]
+print(json.dumps(out))
+sys.exit(main(["backends"]))
+"""
+    done = _run(tmp_path, code)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.splitlines()[0])
+    assert "demo" not in out["auto"] and out["auto"][0] == "ddg_html"
+    assert out["tools"] == ["web_fetch"]
+    assert out["error"] == ["internal_error", "internal error in backend demo: KeyError"]
+    (row,) = [line for line in done.stdout.splitlines() if line.startswith("demo ")]
+    assert "no (internal error in backend demo: KeyError)" in row
+    assert "backend demo failed unexpectedly\nTraceback" in done.stderr

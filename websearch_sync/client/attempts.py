@@ -11,14 +11,12 @@ from typing import Callable, Optional, TypeVar
 
 from ..engine.base import Backend
 from ..engine.pace import pacing
-from ..engine.registry import checked_result
+from ..engine.registry import checked_result, reported
 from ..errors import (
     BUDGET_EXHAUSTED,
     DEADLINE_EXCEEDED,
-    INTERNAL_ERROR,
     Timeout,
     WebBlocked,
-    WebProviderError,
     WebSearchError,
 )
 from ..models import ParseResult, SearchParams
@@ -350,19 +348,3 @@ def call_backend(backend: Backend, params: SearchParams, transport: HttpTranspor
     """Run one backend; a bug inside it (a parse result of the wrong shape too) becomes a
     logged ``WebProviderError``, never a stray exception."""
     return reported(backend, lambda: checked_result(backend.search(params, transport, deadline), backend.name))
-
-
-def reported(backend: Backend, step: Callable[[], T]) -> T:
-    """``step()``, a call of ``backend``'s code (its search, a hook), with a defect in it (or in a
-    plugin) reported loudly and typed: the traceback logged, ``WebProviderError(internal_error)``."""
-    try:
-        return step()
-    except WebSearchError:
-        raise
-    except (Exception, SystemExit) as exc:  # a defect in a backend (a plugin's sys.exit() too): report it loudly, typed
-        logger.error("backend %s failed unexpectedly", backend.name, exc_info=True)
-        raise WebProviderError(
-            "internal error in backend %s: %s" % (backend.name, type(exc).__name__),
-            provider=backend.name,
-            detail_code=INTERNAL_ERROR,
-        ) from exc

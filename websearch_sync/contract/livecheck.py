@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Optional
 
-from ..client.attempts import reported
 from ..client.search_client import SearchClient
 from ..config import Settings
 from ..engine import registry
+from ..engine.registry import reported
 from ..errors import WebSearchError
 from ..models import SearchParams
 from .recording import Recorder
@@ -95,7 +95,7 @@ def check_live(
     every failure of a query itself is reported in its :class:`LiveCheck`.
     """
     settings = settings if settings is not None else Settings.from_env()
-    checker = registry.backend_class(backend, vertical)(settings)
+    checker = registry.instance(registry.backend_class(backend, vertical), settings)
     checker.check_configured()
     checks: list[LiveCheck] = []
     with Recorder() as recorder:

@@ -25,10 +25,19 @@ import logging
 import re
 import threading
 from collections.abc import Iterator, Mapping
-from typing import Any, Callable, Optional, Union
+from functools import partial
+from typing import Any, Callable, Optional, TypeVar, Union
 
 from .. import config
-from ..errors import BAD_PARSE_RESULT, UNKNOWN_BACKEND, UNSUPPORTED_VERTICAL, InvalidInput, WebProviderError
+from ..errors import (
+    BAD_PARSE_RESULT,
+    INTERNAL_ERROR,
+    UNKNOWN_BACKEND,
+    UNSUPPORTED_VERTICAL,
+    InvalidInput,
+    WebProviderError,
+    WebSearchError,
+)
 from ..models import VERTICALS, ParseResult
 from ..net.botwall import BotWall
 from .base import TEXT_FORMATS, Backend
@@ -39,6 +48,7 @@ from .setting import Setting, merged, read_settings
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 logger = logging.getLogger("websearch_sync")
+T = TypeVar("T")
 
 DEFAULT_BACKEND = "stub"
 #: The entry-point group third-party backends are declared in.
@@ -391,6 +401,38 @@ def _load_plugin(entry: Any) -> None:
 def _skip(entry: Any, reason: str) -> None:
     _SKIPPED.setdefault(entry.name, "its plugin %s was skipped: %s" % (entry.value, reason))
     logger.warning("websearch_sync: skipping backend plugin %r (%s): %s", entry.name, entry.value, reason)
+
+
+def reported(backend: Union[Backend, type[Backend]], step: Callable[[], T]) -> T:
+    """``step()``, a call of ``backend``'s code (its constructor, its search, a hook), with a defect
+    in it (or in a plugin) reported loudly and typed: the traceback logged,
+    ``WebProviderError(internal_error)`` naming the backend, never a stray exception."""
+    try:
+        return step()
+    except WebSearchError:
+        raise
+    except (Exception, SystemExit) as exc:  # a defect in a backend (a plugin's sys.exit() too): report it loudly, typed
+        logger.error("backend %s failed unexpectedly", backend.name, exc_info=True)
+        raise WebProviderError(
+            "internal error in backend %s: %s" % (backend.name, type(exc).__name__),
+            provider=backend.name,
+            detail_code=INTERNAL_ERROR,
+        ) from exc
+
+
+def instance(cls: type[Backend], settings: config.Settings) -> Backend:
+    """``cls(settings)``: a constructor that raises (a plugin building its vendor's client
+    without the key, say) is :func:`reported` like a search that does."""
+    return reported(cls, partial(cls, settings))
+
+
+def usable(cls: type[Backend], settings: config.Settings) -> bool:
+    """Whether ``cls`` is configured under ``settings``; one that cannot be built (:func:`instance`,
+    logged) is not, so that ``backend="auto"`` and the tools go on without it."""
+    try:
+        return instance(cls, settings).is_configured()
+    except WebProviderError:
+        return False
 
 
 def checked_result(result: object, provider: str) -> ParseResult:

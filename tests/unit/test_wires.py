@@ -9,7 +9,7 @@ import requests
 import responses
 
 import websearch_sync as ws
-from websearch_sync.contract.recording import Recorder, RecordingWire
+from websearch_sync.contract.recording import Recorder, RecordingWire, Redactor, _request_headers
 from websearch_sync.contract.replay import ReplayWire
 from websearch_sync.net import mocks
 from websearch_sync.net.deadline import Deadline
@@ -150,17 +150,26 @@ def test_a_recorded_transport_failure_is_the_requests_wires_error():
 # -- RecordingWire ---------------------------------------------------------------------------------
 
 
-def test_recording_keeps_what_the_browser_wire_sent_and_the_answer_read():
+@pytest.mark.parametrize("profile", [None, "chrome"])
+def test_recording_keeps_the_engines_request_and_the_answer_read(profile):
+    """On either wire kind (``None``: the requests wire, no browser extra) the engine's request is
+    kept, and written without the headers a browser profile decides: the case replays on both."""
     recorder = Recorder()
     inner = MockWire(page)
-    inner.profile = "chrome"  # stands for the browser wire: the recorder records below its request building
+    inner.profile = profile  # "chrome" stands for the browser wire, which builds its request below the recorder
     wrapped = recorder.wrap(inner)
     transport = HttpTransport(impersonate="off")
     transport.api = transport.browser = wrapped
     send(transport, form_post())
     (exchange,) = recorder.exchanges
     assert dict(exchange.request.headers)["Origin"] == "https://engine.example"
-    assert "User-Agent" not in dict(exchange.request.headers)
+    written = _request_headers(exchange.request, DEFAULT_USER_AGENT, Redactor([]), "request")
+    assert written == {  # no User-Agent, sec-ch-ua*, Accept or Chrome's Cache-Control: the profile's
+        "Origin": "https://engine.example",
+        "Referer": "https://engine.example/",
+        "Sec-Fetch-Site": "same-origin",
+        "Content-Type": "application/x-www-form-urlencoded",
+    }
     assert (exchange.status, bytes(exchange.body), exchange.complete) == (200, b"<p>hi</p>", True)
 
 

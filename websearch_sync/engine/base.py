@@ -434,7 +434,9 @@ class Backend:
         checkpoints stop an abandoned parse instead of letting it run on.
         """
         self.check(params)
-        response = self._send(self.build_request(params), transport, deadline)
+        response = self._send(
+            self._within(deadline, None, partial(self.build_request, params), "building"), transport, deadline
+        )
         for step in range(1, MAX_STEPS + 1 if self._has_steps() else 1):
             follow = self._within(deadline, response, partial(self.continue_request, response, params, step), "reading")
             if follow is None:
@@ -524,23 +526,26 @@ class Backend:
         """True when the engine declares later requests (:meth:`continue_request`)."""
         return cls.continue_request is not Backend.continue_request
 
-    def _within(self, deadline: Deadline, response: HttpResponse, work: Callable[[], T], doing: str) -> T:
-        """``work()`` (reading ``response``) within the deadline: ``Timeout`` once it passes.
+    def _within(self, deadline: Deadline, response: Optional[HttpResponse], work: Callable[[], T], doing: str) -> T:
+        """``work()`` (reading ``response``; ``None``: building the request) within the
+        deadline: ``Timeout`` once it passes.
 
-        A small answer read by an engine of this package is read in the calling thread (its
-        parsers stop at their checkpoints once the deadline has passed); anything else in a
-        thread abandoned at the deadline (:func:`~websearch_sync.net.deadline.run_within`), so
-        that a plugin's parser without checkpoints cannot hold the call past it."""
-        inline = len(response.content) <= INLINE_MAX_BYTES and type(self).__module__.startswith(_OWN_MODULES)
+        A small answer read (or a request built) by an engine of this package is read in the
+        calling thread (its parsers stop at their checkpoints once the deadline has passed);
+        anything else in a thread abandoned at the deadline
+        (:func:`~websearch_sync.net.deadline.run_within`), so that a plugin's parser without
+        checkpoints, or its slow ``build_request``, cannot hold the call past it."""
+        size = len(response.content) if response is not None else 0
+        inline = size <= INLINE_MAX_BYTES and type(self).__module__.startswith(_OWN_MODULES)
         try:
             return run_within(deadline, work, name="websearch-parse", inline=inline)
         except DeadlinePassed:
+            what = "%s the answer (%d bytes)" % (doing, size) if response is not None else doing + " the request"
             raise Timeout(
-                "%s: %s the answer (%d bytes) did not finish within the %.0f ms deadline"
-                % (self.name, doing, len(response.content), deadline.timeout_ms),
+                "%s: %s did not finish within the %.0f ms deadline" % (self.name, what, deadline.timeout_ms),
                 provider=self.name,
                 detail_code=DEADLINE_EXCEEDED,
-                status=response.status,
+                status=response.status if response is not None else None,
             ) from None
 
     def answer_error(self, response: HttpResponse) -> Optional[WebSearchError]:

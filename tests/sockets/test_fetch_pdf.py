@@ -8,10 +8,11 @@ import time
 import pytest
 from clocks import deadline_margin_s, machine_pace, wait_for_work
 from faults import respond
-from pdfs import broken_pdf, text_pdf, textless_pdf
+from pdfs import bomb_pdf, broken_pdf, text_pdf, text_run, textless_pdf
 from servers import FaultServer
 
 import websearch_sync as ws
+from websearch_sync.reader import pdf
 
 PDF = "application/pdf"
 REPORT = text_pdf(
@@ -141,3 +142,35 @@ def test_the_deadline_holds_on_a_long_pdf_and_its_read_stops():
         assert elapsed < 0.5 + margin, "a 500 ms fetch took %.0f ms" % (elapsed * 1000)
         # the read stops at its next page, it does not run on for the other pages
         assert wait_for_work("websearch-extract", margin)
+
+
+@pytest.mark.parametrize("in_form", [False, True], ids=["page", "form"])
+def test_a_page_drawing_megabytes_of_text_is_left_out_and_the_read_goes_on_in_time(in_form):
+    # 2 MB of one run of text, 7 KB compressed: pypdf alone takes about 4 s on it (idle), in a
+    # thread no deadline can stop; drawn by the page itself or through a form XObject
+    body = bomb_pdf([text_run(2 * pdf.MAX_PAGE_CONTENT), ["The quay opened in October."]], in_form=in_form)
+    with FaultServer({"/b.pdf": respond(200, body, content_type=PDF)}) as server, machine_pace() as pace:
+        started = time.monotonic()
+        result = fetch(server.url("/b.pdf"), timeout_ms=20_000)
+        elapsed = time.monotonic() - started
+    assert result["text"] == "## Page 2\n\nThe quay opened in October." and result["truncated"]
+    assert elapsed < deadline_margin_s(pace.slowdown, 1.0), "took %.2f s" % elapsed
+
+
+def test_the_read_stops_once_its_pages_decode_to_the_content_budget():
+    # pages of blanks just under the page cap (1 KB each compressed): pypdf keeps each decoded
+    # page until the read ends, so 60 of them would hold 60 MB for an 80 KB file
+    blank = b" " * (pdf.MAX_PAGE_CONTENT - 1000)
+    count = pdf.MAX_CONTENT // len(blank) + 2
+    body = bomb_pdf([["Annual report of the harbour authority"], *[blank] * count, ["The end."]])
+    with FaultServer({"/b.pdf": respond(200, body, content_type=PDF)}) as server:
+        result = fetch(server.url("/b.pdf"), max_chars=10**8)
+    assert result["text"] == "## Page 1\n\nAnnual report of the harbour authority" and result["truncated"]
+
+
+def test_a_pdf_of_nothing_but_oversized_pages_says_so():
+    body = bomb_pdf([text_run(2 * pdf.MAX_PAGE_CONTENT)])
+    with FaultServer({"/b.pdf": respond(200, body, content_type=PDF)}) as server:
+        error = fetch_error(server.url("/b.pdf"))
+    assert (type(error).__name__, error.detail_code) == ("WebProviderError", "response_too_large"), repr(error)
+    assert "more content than fetch reads" in error.message

@@ -6,12 +6,19 @@ the read stops once ``max_chars`` are gathered, and before the deadline: a page 
 begun when less time is left than twice the slowest page so far took (the text read until
 then is returned, ``truncated``). Between pages the read also stops when its caller has
 abandoned it (:func:`~websearch_sync.checkpoints.checkpoint`).
+
+What a page costs is not bounded by the file's size: its content (and the forms it draws)
+can decompress to tens of MB from a few KB, pypdf's text extraction of one long run of
+text is worse than linear (4 MB: about 16 s, uninterruptible), and pypdf keeps everything
+it decoded until the read ends. So a page is read only when what it draws decodes to at
+most ``MAX_PAGE_CONTENT`` bytes (else it is left out, ``truncated``), and the read stops
+once the pages it decoded hold ``MAX_CONTENT`` bytes.
 """
 
 import io
 import logging
 import time
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 from urllib.parse import urlsplit
 
 from ..checkpoints import checkpoint
@@ -38,6 +45,11 @@ EXTRACTOR = "pdf"
 EXTRA = "pdf"
 #: A page is begun only when the time left is at least this many times the slowest page so far.
 PAGE_RESERVE = 2.0
+#: Decoded bytes a page may draw (its content streams and forms) to be read: a page of text
+#: draws tens of KB; pypdf takes about 1 s on 1 MB of one run of text.
+MAX_PAGE_CONTENT = 1_000_000
+#: Decoded bytes of all the pages a read decodes (pypdf holds them until the read ends).
+MAX_CONTENT = 50_000_000
 #: What a malformed file makes pypdf raise besides its own errors (it parses untrusted
 #: structure with plain indexing, arithmetic and recursion).
 _MALFORMED = (ValueError, KeyError, IndexError, TypeError, AttributeError, RecursionError, ZeroDivisionError)
@@ -65,7 +77,8 @@ def pdf_text(
     document's metadata.
 
     Raises ``WebProviderError``: ``unsupported_content`` (no ``pdf`` extra),
-    ``response_too_large`` (the byte cap cut the file: a PDF cannot be read in part),
+    ``response_too_large`` (the byte cap cut the file: a PDF cannot be read in part; or no
+    text was read before pages drawing over the content caps),
     ``pdf_encrypted``; ``WebParseError``: ``pdf_broken``, ``pdf_no_text`` (no text layer:
     scanned pages); ``Timeout`` when the deadline leaves no time for the first page.
     """
@@ -101,17 +114,25 @@ def pdf_text(
         reader = pypdf.PdfReader(io.BytesIO(response.content))
         _unlock(pypdf, reader, host, provider, response.status)
         title = _title(reader)
-        pages, truncated = _read_pages(reader, mode, max_chars, deadline)
+        read = _read_pages(reader, mode, max_chars, deadline)
     except (pypdf.errors.PyPdfError, *_MALFORMED) as error:
         logger.debug("pypdf failed on %s", response.url, exc_info=True)
         raise broken(error) from None
-    if not pages and truncated:
+    if not read.pages and read.timed_out:
         raise Timeout(
             "%s served a PDF whose first page could not be read within the deadline" % host,
             provider=provider,
             detail_code=DEADLINE_EXCEEDED,
         )
-    text = "\n\n".join(pages)
+    text = "\n\n".join(read.pages)
+    if not readable(text) and read.truncated:  # pages left out for their size, or the content budget spent
+        raise WebProviderError(
+            "%s served a PDF whose pages draw more content than fetch reads (over %d bytes a page or %d in all)"
+            % (host, MAX_PAGE_CONTENT, MAX_CONTENT),
+            provider=provider,
+            detail_code=RESPONSE_TOO_LARGE,
+            status=response.status,
+        )
     if not readable(text):
         raise WebParseError(
             "%s served a PDF without a text layer (scanned pages?); fetch reads a PDF's text, it does no OCR" % host,
@@ -119,7 +140,7 @@ def pdf_text(
             detail_code=PDF_NO_TEXT,
             status=response.status,
         )
-    return PageText(title, text, EXTRACTOR, truncated=truncated)
+    return PageText(title, text, EXTRACTOR, truncated=read.truncated)
 
 
 def _unlock(pypdf: Any, reader: Any, host: str, provider: Optional[str], status: int) -> None:
@@ -152,26 +173,82 @@ def _heading(number: int, mode: str) -> str:
     return "## Page %d" % number if mode == "markdown" else "--- Page %d ---" % number
 
 
-def _read_pages(
-    reader: Any, mode: str, max_chars: Optional[int], deadline: Optional[Deadline]
-) -> tuple[list[str], bool]:
+class _Read(NamedTuple):
+    """What a page-by-page read gathered: the pages' texts (under their headings), whether it
+    left text out (it stopped before the last page, or left a page out for its size) and
+    whether it was the deadline that stopped it."""
+
+    pages: list[str]
+    truncated: bool = False
+    timed_out: bool = False
+
+
+def _read_pages(reader: Any, mode: str, max_chars: Optional[int], deadline: Optional[Deadline]) -> _Read:
     """The pages' texts, under their headings when there are several (pages without text
-    left out), and whether the read stopped before the last page (``max_chars`` gathered,
-    or the deadline near)."""
+    left out, and pages drawing over ``MAX_PAGE_CONTENT`` bytes); the read stops at
+    ``max_chars`` gathered, near the deadline, or once ``MAX_CONTENT`` bytes are decoded."""
     pages: list[str] = []
-    gathered = 0
+    gathered = spent = 0
+    oversized = False
     slowest = 0.0
+    decoded: dict[int, int] = {}
     count = len(reader.pages)
     for index in range(count):
         checkpoint()
         if max_chars is not None and gathered >= max_chars:
-            return pages, True
+            return _Read(pages, True)
         if deadline is not None and deadline.remaining_s() < PAGE_RESERVE * slowest:
-            return pages, True
+            return _Read(pages, True, timed_out=True)
         started = time.monotonic()
-        text = (reader.pages[index].extract_text() or "").strip()
+        page = reader.pages[index]
+        drawn, new = _drawn_bytes(page, decoded)
+        spent += new
+        if spent > MAX_CONTENT:
+            logger.info("PDF read stopped at page %d: its pages decode to over %d bytes", index + 1, MAX_CONTENT)
+            return _Read(pages, True)
+        if drawn > MAX_PAGE_CONTENT:
+            logger.info("PDF page %d left out: it draws %d bytes of content", index + 1, drawn)
+            oversized = True
+            continue
+        text = (page.extract_text() or "").strip()
         slowest = max(slowest, time.monotonic() - started)
         if readable(text):
             pages.append("%s\n\n%s" % (_heading(index + 1, mode), text) if count > 1 else text)
             gathered += len(text)
-    return pages, False
+    return _Read(pages, oversized)
+
+
+def _drawn_bytes(page: Any, decoded: dict[int, int]) -> tuple[int, int]:
+    """The decoded bytes of the content streams ``page`` draws and of the forms (XObjects)
+    its resources hold, nested forms included; and how many of them this call decoded
+    (``decoded``: the sizes of the streams decoded so far, by object id: pypdf keeps every
+    object it resolved, and its decoded data, until the read ends)."""
+    contents = _resolved(page.get("/Contents"))
+    todo = [*(contents if isinstance(contents, list) else [contents]), *_forms(page)]
+    drawn = new = 0
+    visited: set[int] = set()
+    while todo:
+        stream = _resolved(todo.pop())
+        if not hasattr(stream, "get_data") or id(stream) in visited:
+            continue
+        visited.add(id(stream))
+        if id(stream) not in decoded:
+            decoded[id(stream)] = len(stream.get_data())
+            new += decoded[id(stream)]
+        drawn += decoded[id(stream)]
+        todo += _forms(stream)
+    return drawn, new
+
+
+def _forms(holder: Any) -> list[Any]:
+    """The form XObjects in the resources of a page or a form."""
+    resources = _resolved(holder.get("/Resources"))
+    xobjects = _resolved(resources.get("/XObject")) if isinstance(resources, dict) else None
+    if not isinstance(xobjects, dict):
+        return []
+    return [x for x in map(_resolved, xobjects.values()) if isinstance(x, dict) and x.get("/Subtype") == "/Form"]
+
+
+def _resolved(value: Any) -> Any:
+    """``value`` with an indirect reference followed (pypdf's ``get_object``)."""
+    return value.get_object() if value is not None else None

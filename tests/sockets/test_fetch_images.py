@@ -48,6 +48,20 @@ def test_an_image_without_a_content_type_is_sniffed():
     assert (result["content_type"], result["width"], result["height"]) == ("image/png", 12, 34)
 
 
+@pytest.mark.parametrize("content_type", ["text/html", "text/plain"])
+def test_an_image_served_as_text_is_an_image_not_its_bytes_as_text(content_type):
+    with FaultServer({"/i": respond(200, png(12, 34), content_type=content_type)}) as server:
+        result = fetch(server.url("/i"), images=True)
+        error = fetch_error(server.url("/i"))
+    assert (result["extractor"], result["content_type"], result["width"], result["height"]) == (
+        "image",
+        "image/png",
+        12,
+        34,
+    )
+    assert (type(error).__name__, error.detail_code) == ("WebProviderError", "unsupported_content")
+
+
 def test_an_image_is_refused_by_default_with_a_hint():
     with FaultServer({"/i": respond(200, png(10, 10), content_type="image/png")}) as server:
         error = fetch_error(server.url("/i"))

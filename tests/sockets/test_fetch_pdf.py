@@ -79,6 +79,14 @@ def test_a_pdf_without_a_content_type_is_sniffed(content_type):
     assert (result["extractor"], result["title"], result["text"]) == ("pdf", "Notice", "A one-page notice.")
 
 
+@pytest.mark.parametrize("content_type", ["text/plain", "text/html; charset=utf-8"])
+def test_a_pdf_served_as_text_is_read_as_a_pdf_not_as_its_syntax(content_type):
+    with FaultServer({"/r.pdf": respond(200, REPORT, content_type=content_type)}) as server:
+        result = fetch(server.url("/r.pdf"))
+    assert (result["extractor"], result["title"]) == ("pdf", "Harbour Authority Annual Report 2024")
+    assert result["text"].startswith("## Page 1\n\nAnnual report of the harbour authority")
+
+
 @pytest.mark.parametrize(
     "body, code, detail, words",
     [

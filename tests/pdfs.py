@@ -15,6 +15,7 @@ from pypdf.generic import (
     DictionaryObject,
     FloatObject,
     NameObject,
+    PdfObject,
     StreamObject,
 )
 
@@ -49,15 +50,21 @@ def _text_page(writer: PdfWriter, resources: DictionaryObject, lines: Sequence[s
     page[NameObject("/Resources")] = resources
 
 
-def text_pdf(pages: Sequence[Sequence[str]], *, title: Optional[str] = None, password: Optional[str] = None) -> bytes:
-    """A PDF whose page ``n`` shows the lines ``pages[n]``; ``title`` in its metadata;
-    encrypted (RC4, no extra dependency) with the user password ``password``."""
+def text_pdf(
+    pages: Sequence[Sequence[str]], *, title: Union[str, PdfObject, None] = None, password: Optional[str] = None
+) -> bytes:
+    """A PDF whose page ``n`` shows the lines ``pages[n]``; ``title`` in its metadata (a
+    string, or any PDF object, as a malformed file has); encrypted (RC4, no extra
+    dependency) with the user password ``password``."""
     writer = PdfWriter()
     resources = _font(writer)
     for lines in pages:
         _text_page(writer, resources, lines)
-    if title is not None:
+    if isinstance(title, str):
         writer.add_metadata({"/Title": title})
+    elif title is not None:  # add_metadata would write it as a string
+        writer.add_metadata({"/Producer": "tests"})
+        writer._info[NameObject("/Title")] = title  # type: ignore[index]  # noqa: SLF001
     if password is not None:
         writer.encrypt(user_password=password, owner_password=password + "-owner", algorithm="RC4-128")
     out = io.BytesIO()

@@ -9,6 +9,7 @@ import pytest
 from clocks import deadline_margin_s, machine_pace, wait_for_work
 from faults import respond
 from pdfs import bomb_pdf, broken_pdf, text_pdf, text_run, textless_pdf
+from pypdf.generic import ArrayObject, NumberObject
 from servers import FaultServer
 
 import websearch_sync as ws
@@ -62,6 +63,21 @@ def test_a_pdf_is_read_as_markdown_with_its_title_and_page_headings():
         "## Page 2\n\nDredging of the inner basin was finished in May.\nThe new quay opened in October."
     )
     assert not result["truncated"] and result["length"] == len(result["text"])
+
+
+@pytest.mark.parametrize(
+    "title, shown",
+    [
+        ("Harbour\x1b[2J report\x00 2024\x07", "Harbour [2J report 2024"),
+        (ArrayObject([NumberObject(1), NumberObject(2)]), ""),
+        (NumberObject(42), ""),
+    ],
+    ids=["control characters", "an array", "a number"],
+)
+def test_a_pdf_title_is_a_line_of_text_or_empty(title, shown):
+    body = text_pdf([["A one-page notice."]], title=title)
+    with FaultServer({"/r.pdf": respond(200, body, content_type=PDF)}) as server:
+        assert fetch(server.url("/r.pdf"))["title"] == shown
 
 
 def test_a_pdf_is_read_as_text_with_page_rules():

@@ -17,6 +17,7 @@ once the pages it decoded hold ``MAX_CONTENT`` bytes.
 
 import io
 import logging
+import re
 import time
 from typing import Any, NamedTuple, Optional
 from urllib.parse import urlsplit
@@ -52,6 +53,8 @@ MAX_PAGE_CONTENT = 1_000_000
 MAX_CONTENT = 50_000_000
 #: What a malformed file makes pypdf raise besides its own errors (it parses untrusted
 #: structure with plain indexing, arithmetic and recursion).
+#: Control characters (an escape sequence, a bell, NUL), which a title may hold as bytes.
+_CONTROLS = re.compile("[\x00-\x1f\x7f]")
 _MALFORMED = (ValueError, KeyError, IndexError, TypeError, AttributeError, RecursionError, ZeroDivisionError)
 
 
@@ -163,10 +166,12 @@ def _unlock(pypdf: Any, reader: Any, host: str, provider: Optional[str], status:
 
 
 def _title(reader: Any) -> str:
-    """The document title of the PDF's metadata (empty when it has none)."""
+    """The document title of the PDF's metadata: a string, its control characters read as
+    spaces (as in an HTML page's title); empty when it has none, or something else where the
+    string belongs (pypdf then returns that object: an array, a number, a dictionary)."""
     metadata = reader.metadata
     title = metadata.title if metadata is not None else None
-    return " ".join(str(title).split()) if title else ""
+    return " ".join(_CONTROLS.sub(" ", title).split()) if isinstance(title, str) else ""
 
 
 def _heading(number: int, mode: str) -> str:

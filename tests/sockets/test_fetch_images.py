@@ -82,6 +82,21 @@ def test_an_image_whose_header_is_cut_is_unreadable():
     assert (type(error).__name__, error.detail_code) == ("WebParseError", "image_unreadable")
 
 
+@pytest.mark.parametrize(
+    "body",
+    [png(64, 48), pillow_image(64, 48, "JPEG"), pillow_image(64, 48, "GIF"), pillow_image(64, 48, "WEBP")],
+    ids=["png", "jpeg", "gif", "webp"],
+)
+def test_an_image_cut_short_is_unreadable_not_sent_on(body):
+    # no Content-Length: the body ends where the connection closed, half-way through the file
+    half = respond(200, body[: len(body) // 2], content_type="image/*", headers={"Content-Length": None})
+    with FaultServer({"/i": half, "/whole": respond(200, body, content_type="image/*")}) as server:
+        error = fetch_error(server.url("/i"), images=True)
+        whole = fetch(server.url("/whole"), images=True)
+    assert (type(error).__name__, error.detail_code) == ("WebParseError", "image_unreadable")
+    assert "cut short" in error.message and (whole["width"], whole["height"]) == (64, 48)
+
+
 def test_an_image_cut_by_the_byte_cap_is_too_large():
     body = pillow_image(400, 400, "JPEG")
     with FaultServer({"/i": respond(200, body, content_type="image/jpeg")}) as server:

@@ -102,7 +102,8 @@ def image_text(response: HttpResponse, *, provider: Optional[str], images: bool)
 
 def _unreadable(host: str, provider: Optional[str], status: int) -> WebParseError:
     return WebParseError(
-        "%s served an image whose size cannot be read (cut or malformed)" % host,
+        "%s served an image that is cut short or malformed (its header gives no size, or it stops before its end)"
+        % host,
         provider=provider,
         detail_code=IMAGE_UNREADABLE,
         status=status,

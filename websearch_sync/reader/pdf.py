@@ -51,10 +51,10 @@ PAGE_RESERVE = 2.0
 MAX_PAGE_CONTENT = 1_000_000
 #: Decoded bytes of all the pages a read decodes (pypdf holds them until the read ends).
 MAX_CONTENT = 50_000_000
-#: What a malformed file makes pypdf raise besides its own errors (it parses untrusted
-#: structure with plain indexing, arithmetic and recursion).
 #: Control characters (an escape sequence, a bell, NUL), which a title may hold as bytes.
 _CONTROLS = re.compile("[\x00-\x1f\x7f]")
+#: What a malformed file makes pypdf raise besides its own errors (it parses untrusted
+#: structure with plain indexing, arithmetic and recursion).
 _MALFORMED = (ValueError, KeyError, IndexError, TypeError, AttributeError, RecursionError, ZeroDivisionError)
 
 

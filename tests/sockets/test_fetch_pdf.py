@@ -119,6 +119,25 @@ def test_an_unreadable_pdf_says_why(body, code, detail, words):
     assert words in error.message
 
 
+@pytest.mark.parametrize(
+    "body, code, detail",
+    [
+        # encrypted for certificates, not with a password: pypdf reads the standard handler only
+        (
+            text_pdf([["Secret minutes."]], password="").replace(b"/Filter /Standard", b"/Filter /Adobe.PubSec"),
+            "WebProviderError",
+            "pdf_encrypted",
+        ),
+        (bomb_pdf([b"BT (hello) Tj ET"]).replace(b"/FlateDecode", b"/FooDecode"), "WebParseError", "pdf_broken"),
+    ],
+    ids=["certificate encryption", "unknown filter"],
+)
+def test_a_pdf_using_what_pypdf_does_not_implement_says_why_not_internal_error(body, code, detail):
+    with FaultServer({"/x.pdf": respond(200, body, content_type=PDF)}) as server:
+        error = fetch_error(server.url("/x.pdf"))
+    assert (type(error).__name__, error.detail_code) == (code, detail), repr(error)
+
+
 def test_a_pdf_encrypted_only_against_editing_is_read():
     body = text_pdf([["Open to read, closed to edit."]], password="")
     with FaultServer({"/o.pdf": respond(200, body, content_type=PDF)}) as server:

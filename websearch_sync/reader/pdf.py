@@ -54,8 +54,18 @@ MAX_CONTENT = 50_000_000
 #: Control characters (an escape sequence, a bell, NUL), which a title may hold as bytes.
 _CONTROLS = re.compile("[\x00-\x1f\x7f]")
 #: What a malformed file makes pypdf raise besides its own errors (it parses untrusted
-#: structure with plain indexing, arithmetic and recursion).
-_MALFORMED = (ValueError, KeyError, IndexError, TypeError, AttributeError, RecursionError, ZeroDivisionError)
+#: structure with plain indexing, arithmetic and recursion), and what a file using a
+#: feature pypdf lacks does (a filter it does not implement).
+_MALFORMED = (
+    ValueError,
+    KeyError,
+    IndexError,
+    TypeError,
+    AttributeError,
+    RecursionError,
+    ZeroDivisionError,
+    NotImplementedError,
+)
 
 
 def _pypdf() -> Any:
@@ -114,7 +124,7 @@ def pdf_text(
         )
 
     try:
-        reader = pypdf.PdfReader(io.BytesIO(response.content))
+        reader = _open(pypdf, response.content, host, provider, response.status)
         _unlock(pypdf, reader, host, provider, response.status)
         title = _title(reader)
         read = _read_pages(reader, mode, max_chars, deadline)
@@ -146,6 +156,19 @@ def pdf_text(
     return PageText(title, text, EXTRACTOR, truncated=read.truncated)
 
 
+def _open(pypdf: Any, content: bytes, host: str, provider: Optional[str], status: int) -> Any:
+    """pypdf's reader of ``content``; ``WebProviderError(pdf_encrypted)`` for an encryption
+    pypdf cannot open: it reads the standard (password) security handler only, not a
+    certificate's (``/Adobe.PubSec``) or an unknown version, and raises
+    ``NotImplementedError`` for them while opening the file."""
+    try:
+        return pypdf.PdfReader(io.BytesIO(content))
+    except NotImplementedError:
+        if b"/Encrypt" not in content:  # not the encryption: a filter pypdf lacks (pdf_broken)
+            raise
+        raise _encrypted(host, provider, status, "its encryption is not the password kind pypdf reads") from None
+
+
 def _unlock(pypdf: Any, reader: Any, host: str, provider: Optional[str], status: int) -> None:
     """Open an encrypted PDF with the empty password (many are encrypted only against
     editing), else raise ``WebProviderError(pdf_encrypted)``."""
@@ -157,12 +180,16 @@ def _unlock(pypdf: Any, reader: Any, host: str, provider: Optional[str], status:
     except pypdf.errors.DependencyError:  # AES: pypdf needs the cryptography package
         unlocked, reason = False, "its AES encryption needs the cryptography package (pip install cryptography)"
     if not unlocked:
-        raise WebProviderError(
-            "%s served an encrypted PDF, which fetch cannot read: %s" % (host, reason),
-            provider=provider,
-            detail_code=PDF_ENCRYPTED,
-            status=status,
-        )
+        raise _encrypted(host, provider, status, reason)
+
+
+def _encrypted(host: str, provider: Optional[str], status: int, reason: str) -> WebProviderError:
+    return WebProviderError(
+        "%s served an encrypted PDF, which fetch cannot read: %s" % (host, reason),
+        provider=provider,
+        detail_code=PDF_ENCRYPTED,
+        status=status,
+    )
 
 
 def _title(reader: Any) -> str:

@@ -129,8 +129,12 @@ def test_an_unreadable_pdf_says_why(body, code, detail, words):
             "pdf_encrypted",
         ),
         (bomb_pdf([b"BT (hello) Tj ET"]).replace(b"/FlateDecode", b"/FooDecode"), "WebParseError", "pdf_broken"),
+        # an abbreviation pypdf 7 refuses with its DeprecationError, outside its PyPdfError
+        (bomb_pdf([b"BT (hello) Tj ET"]).replace(b"/FlateDecode", b"/Fl"), "WebParseError", "pdf_broken"),
+        # pypdf asserts a reference has a document to resolve in: in a content stream it has none
+        (bomb_pdf([b"BT /F1 11 Tf [1 0 R] TJ ET"]), "WebParseError", "pdf_broken"),
     ],
-    ids=["certificate encryption", "unknown filter"],
+    ids=["certificate encryption", "unknown filter", "abbreviated filter", "reference in content"],
 )
 def test_a_pdf_using_what_pypdf_does_not_implement_says_why_not_internal_error(body, code, detail):
     with FaultServer({"/x.pdf": respond(200, body, content_type=PDF)}) as server:

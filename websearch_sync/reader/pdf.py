@@ -54,9 +54,11 @@ MAX_CONTENT = 50_000_000
 #: Control characters (an escape sequence, a bell, NUL), which a title may hold as bytes.
 _CONTROLS = re.compile("[\x00-\x1f\x7f]")
 #: What a malformed file makes pypdf raise besides its own errors (it parses untrusted
-#: structure with plain indexing, arithmetic and recursion), and what a file using a
-#: feature pypdf lacks does (a filter it does not implement).
+#: structure with plain indexing, arithmetic and recursion, and narrows types with
+#: ``assert``: an indirect reference inside a content stream fails one), and what a file
+#: using a feature pypdf lacks does (a filter it does not implement).
 _MALFORMED = (
+    AssertionError,
     ValueError,
     KeyError,
     IndexError,
@@ -128,7 +130,7 @@ def pdf_text(
         _unlock(pypdf, reader, host, provider, response.status)
         title = _title(reader)
         read = _read_pages(reader, mode, max_chars, deadline)
-    except (pypdf.errors.PyPdfError, *_MALFORMED) as error:
+    except (pypdf.errors.PyPdfError, *_pypdf_refusals(pypdf), *_MALFORMED) as error:
         logger.debug("pypdf failed on %s", response.url, exc_info=True)
         raise broken(error) from None
     if not read.pages and read.timed_out:
@@ -154,6 +156,13 @@ def pdf_text(
             status=response.status,
         )
     return PageText(title, text, EXTRACTOR, truncated=read.truncated)
+
+
+def _pypdf_refusals(pypdf: Any) -> tuple[type[Exception], ...]:
+    """pypdf's errors outside ``PyPdfError`` that a file can cause: a filter whose package
+    is missing (``DependencyError``: brotli, cryptography) or that pypdf no longer reads
+    (``DeprecationError``: the abbreviated ``/Fl`` of a stream's filter)."""
+    return pypdf.errors.DependencyError, pypdf.errors.DeprecationError
 
 
 def _open(pypdf: Any, content: bytes, host: str, provider: Optional[str], status: int) -> Any:

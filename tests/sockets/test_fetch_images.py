@@ -3,6 +3,7 @@ their size read from the header bytes; refused by default with a hint; over the 
 downscaled with Pillow (the images extra) or refused as image_too_large without it."""
 
 import base64
+import io
 import sys
 
 import pytest
@@ -123,6 +124,21 @@ def test_an_image_over_the_byte_cap_is_downscaled_under_it_with_pillow():
         result = fetch(server.url("/i"), images=True, max_bytes=10_000_000, timeout_ms=30_000)
     assert len(base64.b64decode(result["data"])) <= image_reader.MAX_IMAGE_BYTES
     assert result["width"] < 1400 and abs(result["width"] / result["height"] - 1400 / 1300) < 0.01
+
+
+def test_a_gif_whose_frame_is_larger_than_its_screen_is_not_decoded_past_the_pixel_cap(monkeypatch):
+    # the header says 9000x10 (90,000 pixels); Pillow decodes the 9000x1000 frame
+    monkeypatch.setattr(image_reader, "MAX_DECODE_PIXELS", 1_000_000)
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("P", (9000, 1000), 1).save(out, format="GIF")
+    body = bytearray(out.getvalue())
+    body[8:10] = (10).to_bytes(2, "little")  # the logical screen's height
+    with FaultServer({"/i": respond(200, bytes(body), content_type="image/gif")}) as server:
+        error = fetch_error(server.url("/i"), images=True)
+    assert (type(error).__name__, error.detail_code) == ("WebProviderError", "image_too_large"), repr(error)
+    assert "9000x1000 pixels to decode" in error.message
 
 
 def test_without_pillow_an_image_over_the_cap_is_refused_naming_the_extra(monkeypatch):

@@ -129,13 +129,17 @@ def _within_caps(
         MAX_IMAGE_BYTES,
         MAX_IMAGE_SIDE,
     )
-    if width * height > MAX_DECODE_PIXELS:
-        raise _too_large(
-            "%s; it is too large to downscale (over %d pixels)" % (over, MAX_DECODE_PIXELS),
+
+    def undecodable(size: tuple[int, int]) -> WebProviderError:
+        return _too_large(
+            "%s; it is too large to downscale (%dx%d pixels to decode, over %d)" % (over, *size, MAX_DECODE_PIXELS),
             provider,
             status,
             "fetch a smaller rendition of the image",
         )
+
+    if width * height > MAX_DECODE_PIXELS:
+        raise undecodable(size)
     pillow = _pillow()
     if pillow is None:
         raise _too_large(
@@ -145,7 +149,13 @@ def _within_caps(
             "install the images extra (Pillow) to downscale it",
         )
     try:
-        smaller = _downscale(pillow, content, media, size)
+        with pillow.open(io.BytesIO(content)) as image:
+            # Pillow decodes the size it reads, which a file can make larger than the header
+            # read above says (a GIF frame beyond its logical screen, a JPEG's second frame
+            # header): checked again before decoding
+            if image.width * image.height > MAX_DECODE_PIXELS:
+                raise undecodable(image.size)
+            smaller = _downscale(image, media)
     except (OSError, ValueError, pillow.DecompressionBombError):
         raise _unreadable(host, provider, status) from None
     if smaller is None:
@@ -153,22 +163,19 @@ def _within_caps(
     return smaller
 
 
-def _downscale(
-    pillow: Any, content: bytes, media: str, size: tuple[int, int]
-) -> Optional[tuple[bytes, tuple[int, int]]]:
-    """The image re-encoded in its own format, scaled to fit the caps (None when a few
-    ever smaller attempts stay over the byte cap)."""
-    width, height = size
+def _downscale(image: Any, media: str) -> Optional[tuple[bytes, tuple[int, int]]]:
+    """The opened ``image`` re-encoded in its own format, scaled to fit the caps (None when
+    a few ever smaller attempts stay over the byte cap)."""
+    width, height = image.size
     scale = min(1.0, MAX_IMAGE_SIDE / max(width, height))
-    with pillow.open(io.BytesIO(content)) as image:
-        image.load()
-        if media == "image/jpeg" and image.mode not in ("RGB", "L"):
-            image = image.convert("RGB")
-        for _ in range(_ATTEMPTS):
-            target = (max(1, int(width * scale)), max(1, int(height * scale)))
-            out = io.BytesIO()
-            image.resize(target).save(out, format=_FORMATS[media])
-            if out.tell() <= MAX_IMAGE_BYTES:
-                return out.getvalue(), target
-            scale *= 0.9 * math.sqrt(MAX_IMAGE_BYTES / out.tell())
+    image.load()
+    if media == "image/jpeg" and image.mode not in ("RGB", "L"):
+        image = image.convert("RGB")
+    for _ in range(_ATTEMPTS):
+        target = (max(1, int(width * scale)), max(1, int(height * scale)))
+        out = io.BytesIO()
+        image.resize(target).save(out, format=_FORMATS[media])
+        if out.tell() <= MAX_IMAGE_BYTES:
+            return out.getvalue(), target
+        scale *= 0.9 * math.sqrt(MAX_IMAGE_BYTES / out.tell())
     return None

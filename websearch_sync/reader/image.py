@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 
 from ..errors import IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNSUPPORTED_CONTENT, WebParseError, WebProviderError
 from ..net.imagesize import image_size
-from ..net.media import sniffed_image_type
+from ..net.media import media_token, sniffed_image_type
 from ..net.transport import HttpResponse
 from .pagetext import ImageData, PageText
 
@@ -66,7 +66,7 @@ def image_text(response: HttpResponse, *, provider: Optional[str], images: bool)
     ``max_bytes``, or over the caps without Pillow); ``WebParseError(image_unreadable)``.
     """
     host = urlsplit(response.url).hostname or "the site"
-    declared = response.content_type or "an image"
+    declared = media_token(response.content_type) if response.content_type else "an image"  # the server chose it
     if not images:
         raise WebProviderError(
             "%s served %s content, an image; fetch returns images only when asked (images=True)" % (host, declared),

@@ -70,11 +70,13 @@ def test_an_image_is_refused_by_default_with_a_hint():
     assert "image/png" in error.message and "images=True" in error.hint
 
 
-def test_a_vector_image_is_unsupported_content():
+@pytest.mark.parametrize("images", [True, False])
+def test_a_vector_image_is_unsupported_content_without_a_hint_to_ask_for_images(images):
     svg = b"<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'/>"
     with FaultServer({"/i": respond(200, svg, content_type="image/svg+xml")}) as server:
-        error = fetch_error(server.url("/i"), images=True)
+        error = fetch_error(server.url("/i"), images=images)
     assert (error.detail_code, "PNG, JPEG, GIF and WebP" in error.message) == ("unsupported_content", True)
+    assert error.hint is None  # images=True would not bring it either
 
 
 def test_an_image_whose_header_is_cut_is_unreadable():

@@ -67,6 +67,16 @@ def image_text(response: HttpResponse, *, provider: Optional[str], images: bool)
     """
     host = urlsplit(response.url).hostname or "the site"
     declared = media_token(response.content_type) if response.content_type else "an image"  # the server chose it
+    media = sniffed_image_type(response.content[:16])
+    # a type fetch never returns (SVG, BMP...) is refused as such, not with a hint to ask for
+    # images (the body of a declared image is read only when they are asked for)
+    if media is None and response.content_type not in _FORMATS and (response.content or not images):
+        raise WebProviderError(
+            "%s served %s content, which fetch cannot return (PNG, JPEG, GIF and WebP images only)" % (host, declared),
+            provider=provider,
+            detail_code=UNSUPPORTED_CONTENT,
+            status=response.status,
+        )
     if not images:
         raise WebProviderError(
             "%s served %s content, an image; fetch returns images only when asked (images=True)" % (host, declared),
@@ -75,16 +85,8 @@ def image_text(response: HttpResponse, *, provider: Optional[str], images: bool)
             status=response.status,
             hint="pass images=True to receive it as base64 data with its size",
         )
-    media = sniffed_image_type(response.content[:16])
     if media is None:
-        if response.content_type in _FORMATS or not response.content:
-            raise _unreadable(host, provider, response.status)
-        raise WebProviderError(
-            "%s served %s content, which fetch cannot return (PNG, JPEG, GIF and WebP images only)" % (host, declared),
-            provider=provider,
-            detail_code=UNSUPPORTED_CONTENT,
-            status=response.status,
-        )
+        raise _unreadable(host, provider, response.status)
     if response.truncated:
         raise _too_large(
             "%s served an image larger than the %d-byte cap" % (host, len(response.content)),

@@ -19,7 +19,7 @@ from pypdf.generic import (
     StreamObject,
 )
 
-__all__ = ["text_pdf", "textless_pdf", "broken_pdf", "bomb_pdf", "text_run"]
+__all__ = ["text_pdf", "textless_pdf", "broken_pdf", "bomb_pdf", "text_run", "idle_form_pdf"]
 
 
 def _escaped(line: str) -> str:
@@ -126,6 +126,20 @@ def bomb_pdf(pages: Sequence[Union[bytes, Sequence[str]]], *, in_form: bool = Fa
         else:
             page[NameObject("/Resources")] = resources
         page[NameObject("/Contents")] = _flate(writer, content)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def idle_form_pdf(lines: Sequence[str], form_content: bytes) -> bytes:
+    """A one-page PDF showing ``lines`` whose resources also hold a form XObject of
+    ``form_content`` that the page never draws (producers share one resource dictionary)."""
+    writer = PdfWriter()
+    resources = _font(writer)
+    box = ArrayObject([FloatObject(0), FloatObject(0), FloatObject(612), FloatObject(792)])
+    form = _flate(writer, form_content, Type=NameObject("/XObject"), Subtype=NameObject("/Form"), BBox=box)
+    resources[NameObject("/XObject")] = DictionaryObject({NameObject("/Unused"): form})
+    _text_page(writer, resources, lines)
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()

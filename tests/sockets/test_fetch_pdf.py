@@ -8,7 +8,7 @@ import time
 import pytest
 from clocks import deadline_margin_s, machine_pace, wait_for_work
 from faults import respond
-from pdfs import bomb_pdf, broken_pdf, text_pdf, text_run, textless_pdf
+from pdfs import bomb_pdf, broken_pdf, idle_form_pdf, text_pdf, text_run, textless_pdf
 from pypdf.generic import ArrayObject, NumberObject
 from servers import FaultServer
 
@@ -202,6 +202,14 @@ def test_a_page_drawing_megabytes_of_text_is_left_out_and_the_read_goes_on_in_ti
         elapsed = time.monotonic() - started
     assert result["text"] == "## Page 2\n\nThe quay opened in October." and result["truncated"]
     assert elapsed < deadline_margin_s(pace.slowdown, 1.0), "took %.2f s" % elapsed
+
+
+def test_a_form_a_page_holds_but_never_draws_does_not_count():
+    # neither decoded (pypdf's extraction does not decode it either) nor held against the page
+    body = idle_form_pdf(["The quay opened in October."], b" " * (2 * pdf.MAX_PAGE_CONTENT))
+    with FaultServer({"/b.pdf": respond(200, body, content_type=PDF)}) as server:
+        result = fetch(server.url("/b.pdf"))
+    assert (result["text"], result["truncated"]) == ("The quay opened in October.", False)
 
 
 def test_the_read_stops_once_its_pages_decode_to_the_content_budget():

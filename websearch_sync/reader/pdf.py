@@ -51,6 +51,11 @@ PAGE_RESERVE = 2.0
 MAX_PAGE_CONTENT = 1_000_000
 #: Decoded bytes of all the pages a read decodes (pypdf holds them until the read ends).
 MAX_CONTENT = 50_000_000
+#: ``/Name Do``: the operator that draws a form (or an image) in a content stream; a delimiter
+#: may stand for the space. Linear: the name cannot hold the space or delimiter before ``Do``.
+_DRAWS = re.compile(rb"/([^\s/\[\]()<>{}%]+)\s*Do(?![^\s/\[\]()<>{}%])")
+#: ``#xx``: a byte of a name written in hexadecimal (``/X#30`` is ``/X0``).
+_NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
 #: Control characters (an escape sequence, a bell, NUL), which a title may hold as bytes.
 _CONTROLS = re.compile("[\x00-\x1f\x7f]")
 #: What a malformed file makes pypdf raise besides its own errors (it parses untrusted
@@ -261,15 +266,18 @@ def _read_pages(reader: Any, mode: str, max_chars: Optional[int], deadline: Opti
 
 def _drawn_bytes(page: Any, decoded: dict[int, int]) -> tuple[int, int]:
     """The decoded bytes of the content streams ``page`` draws and of the forms (XObjects)
-    its resources hold, nested forms included; and how many of them this call decoded
+    they draw (``/Name Do``, as pypdf's extraction follows them), nested forms included,
+    counted until they pass ``MAX_PAGE_CONTENT``; and how many of them this call decoded
     (``decoded``: the sizes of the streams decoded so far, by object id: pypdf keeps every
     object it resolved, and its decoded data, until the read ends)."""
+    resources = _resolved(page.get("/Resources"))
     contents = _resolved(page.get("/Contents"))
-    todo = [*(contents if isinstance(contents, list) else [contents]), *_forms(page)]
+    todo = [(stream, resources) for stream in (contents if isinstance(contents, list) else [contents])]
     drawn = new = 0
     visited: set[int] = set()
-    while todo:
-        stream = _resolved(todo.pop())
+    while todo and drawn <= MAX_PAGE_CONTENT:
+        stream, resources = todo.pop()
+        stream = _resolved(stream)
         if not hasattr(stream, "get_data") or id(stream) in visited:
             continue
         visited.add(id(stream))
@@ -277,17 +285,27 @@ def _drawn_bytes(page: Any, decoded: dict[int, int]) -> tuple[int, int]:
             decoded[id(stream)] = len(stream.get_data())
             new += decoded[id(stream)]
         drawn += decoded[id(stream)]
-        todo += _forms(stream)
+        if drawn <= MAX_PAGE_CONTENT:
+            for form in _forms_drawn(stream.get_data(), resources):
+                todo.append((form, _resolved(form.get("/Resources")) or resources))  # a form may use its page's
     return drawn, new
 
 
-def _forms(holder: Any) -> list[Any]:
-    """The form XObjects in the resources of a page or a form."""
-    resources = _resolved(holder.get("/Resources"))
+def _forms_drawn(content: bytes, resources: Any) -> list[Any]:
+    """The form XObjects of ``resources`` that ``content`` draws (``/Name Do``)."""
     xobjects = _resolved(resources.get("/XObject")) if isinstance(resources, dict) else None
     if not isinstance(xobjects, dict):
         return []
-    return [x for x in map(_resolved, xobjects.values()) if isinstance(x, dict) and x.get("/Subtype") == "/Form"]
+    forms = []
+    for name in dict.fromkeys(_DRAWS.findall(content)):  # each once, in order
+        form = _resolved(xobjects.get("/" + _NAME_ESCAPE.sub(_unescaped, name).decode("latin-1")))
+        if isinstance(form, dict) and form.get("/Subtype") == "/Form":
+            forms.append(form)
+    return forms
+
+
+def _unescaped(match: "re.Match[bytes]") -> bytes:
+    return bytes([int(match[1], 16)])
 
 
 def _resolved(value: Any) -> Any:

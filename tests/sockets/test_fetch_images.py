@@ -100,6 +100,19 @@ def test_an_image_cut_short_is_unreadable_not_sent_on(body):
     assert "cut short" in error.message and (whole["width"], whole["height"]) == (64, 48)
 
 
+def test_a_png_too_small_for_the_size_its_header_declares_is_unreadable():
+    # 90 bytes saying 7999x7999 (within the caps, so returned undecoded): deflate cannot hold it
+    lying = png(7999, 7999, pixels=False)
+    solid = png(7999, 300)  # one grey: the best deflate does, about 1000:1, still holds it
+    with FaultServer(
+        {"/lie": respond(200, lying, content_type="image/png"), "/solid": respond(200, solid, content_type="image/png")}
+    ) as server:
+        error = fetch_error(server.url("/lie"), images=True)
+        result = fetch(server.url("/solid"), images=True)
+    assert (type(error).__name__, error.detail_code) == ("WebParseError", "image_unreadable"), repr(error)
+    assert (result["width"], result["height"]) == (7999, 300)
+
+
 def test_an_image_cut_by_the_byte_cap_is_too_large():
     body = pillow_image(400, 400, "JPEG")
     with FaultServer({"/i": respond(200, body, content_type="image/jpeg")}) as server:

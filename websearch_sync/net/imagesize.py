@@ -79,6 +79,30 @@ def _jpeg(data: bytes) -> Optional[tuple[int, int]]:
     return None
 
 
+#: At most this many bytes of pixels come out of one byte of deflate data (its limit is about 1032).
+_DEFLATE_RATIO = 1100
+#: Channels of a PNG's colour types (grey, RGB, palette, grey and alpha, RGBA).
+_PNG_CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
+
+
+def holds_its_pixels(data: bytes, media: str) -> bool:
+    """False when ``data`` is provably too small for the pixels its header declares: a PNG
+    whose compressed image data (``IDAT``) could not inflate to its rows even at deflate's
+    best ratio (a 90-byte file saying 7999x7999 decodes nowhere, and a model API refuses the
+    request that carries it). True for the other formats: no such bound is checked."""
+    if media != "image/png" or _png(data) is None:
+        return True
+    width, height = _big(data, 16, 4), _big(data, 20, 4)
+    bits = data[24] * _PNG_CHANNELS.get(data[25], 1)
+    compressed, position = 0, 8
+    while position + 12 <= len(data):
+        length = _big(data, position, 4)
+        if data[position + 4 : position + 8] == b"IDAT":
+            compressed += length
+        position += 12 + length
+    return compressed * _DEFLATE_RATIO >= height * ((width * bits + 7) // 8)
+
+
 _READERS = {"image/png": _png, "image/gif": _gif, "image/webp": _webp, "image/jpeg": _jpeg}
 
 

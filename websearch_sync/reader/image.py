@@ -15,7 +15,7 @@ from typing import Any, Optional
 from urllib.parse import urlsplit
 
 from ..errors import IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNSUPPORTED_CONTENT, WebParseError, WebProviderError
-from ..net.imagesize import image_size
+from ..net.imagesize import holds_its_pixels, image_size
 from ..net.media import media_token, sniffed_image_type
 from ..net.transport import HttpResponse
 from .pagetext import ImageData, PageText
@@ -122,6 +122,8 @@ def _within_caps(
     """``content`` and its size when within the caps, else the image downscaled by Pillow."""
     width, height = size
     if len(content) <= MAX_IMAGE_BYTES and max(width, height) <= MAX_IMAGE_SIDE:
+        if not holds_its_pixels(content, media):  # returned undecoded: a lie in its header stays
+            raise _unreadable(host, provider, status)
         return content, size
     over = "%s served a %dx%d image of %d bytes, over the caps (%d bytes, %d pixels a side)" % (
         host,

@@ -4,6 +4,7 @@ connection closed early, a half-written upload) has a size in its header but can
 decoded, and a model API refuses the whole request that carries it. Linear in the bytes
 read: PNG chunks and JPEG segments are skipped by length."""
 
+from collections.abc import Iterator
 from typing import Optional
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -22,15 +23,22 @@ def _little(data: bytes, start: int, size: int) -> int:
     return int.from_bytes(data[start : start + size], "little")
 
 
+def _png_chunks(data: bytes) -> Iterator[tuple[bytes, int, int]]:
+    """``(type, length, end)`` of a PNG's chunks (length, type, data and CRC after the
+    signature) whose head is in ``data``; ``end`` may lie past it (a chunk cut short)."""
+    position = 8
+    while position + 12 <= len(data):
+        length = _big(data, position, 4)
+        yield data[position + 4 : position + 8], length, position + 12 + length
+        position += 12 + length
+
+
 def _png(data: bytes) -> Optional[tuple[int, int]]:
     if len(data) < 24 or data[12:16] != b"IHDR":
         return None
-    position = 8  # after the signature: chunks of length, type, data and CRC, up to IEND
-    while position + 12 <= len(data):
-        kind = data[position + 4 : position + 8]
-        position += 12 + _big(data, position, 4)
+    for kind, _, end in _png_chunks(data):
         if kind == b"IEND":
-            return (_big(data, 16, 4), _big(data, 20, 4)) if position <= len(data) else None
+            return (_big(data, 16, 4), _big(data, 20, 4)) if end <= len(data) else None
     return None
 
 
@@ -94,12 +102,7 @@ def holds_its_pixels(data: bytes, media: str) -> bool:
         return True
     width, height = _big(data, 16, 4), _big(data, 20, 4)
     bits = data[24] * _PNG_CHANNELS.get(data[25], 1)
-    compressed, position = 0, 8
-    while position + 12 <= len(data):
-        length = _big(data, position, 4)
-        if data[position + 4 : position + 8] == b"IDAT":
-            compressed += length
-        position += 12 + length
+    compressed = sum(length for kind, length, _ in _png_chunks(data) if kind == b"IDAT")
     return compressed * _DEFLATE_RATIO >= height * ((width * bits + 7) // 8)
 
 

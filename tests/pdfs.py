@@ -1,15 +1,25 @@
 """Small PDFs built in the test, with pypdf: text pages under a Helvetica font (what a
 word processor's export carries), an encrypted copy, pages without a text layer (what
-a scanner produces: no text operators), and a broken file."""
+a scanner produces: no text operators), a broken file, and pages whose compressed content
+decodes to megabytes (a decompression bomb)."""
 
 import io
+import zlib
 from collections.abc import Sequence
-from typing import Optional
+from typing import Optional, Union
 
 from pypdf import PdfWriter
-from pypdf.generic import DecodedStreamObject, DictionaryObject, NameObject
+from pypdf.generic import (
+    ArrayObject,
+    DecodedStreamObject,
+    DictionaryObject,
+    FloatObject,
+    NameObject,
+    PdfObject,
+    StreamObject,
+)
 
-__all__ = ["text_pdf", "textless_pdf", "broken_pdf"]
+__all__ = ["text_pdf", "textless_pdf", "broken_pdf", "bomb_pdf", "text_run", "idle_form_pdf"]
 
 
 def _escaped(line: str) -> str:
@@ -29,22 +39,32 @@ def _font(writer: PdfWriter) -> DictionaryObject:
     )
 
 
-def text_pdf(pages: Sequence[Sequence[str]], *, title: Optional[str] = None, password: Optional[str] = None) -> bytes:
-    """A PDF whose page ``n`` shows the lines ``pages[n]``; ``title`` in its metadata;
-    encrypted (RC4, no extra dependency) with the user password ``password``."""
+def _text_page(writer: PdfWriter, resources: DictionaryObject, lines: Sequence[str]) -> None:
+    page = writer.add_blank_page(width=612, height=792)
+    operators = ["BT", "/F1 11 Tf", "14 TL", "72 720 Td"]
+    operators += ["(%s) Tj T*" % _escaped(line) for line in lines]
+    operators.append("ET")
+    stream = DecodedStreamObject()
+    stream.set_data("\n".join(operators).encode("latin-1"))
+    page[NameObject("/Contents")] = writer._add_object(stream)  # noqa: SLF001
+    page[NameObject("/Resources")] = resources
+
+
+def text_pdf(
+    pages: Sequence[Sequence[str]], *, title: Union[str, PdfObject, None] = None, password: Optional[str] = None
+) -> bytes:
+    """A PDF whose page ``n`` shows the lines ``pages[n]``; ``title`` in its metadata (a
+    string, or any PDF object, as a malformed file has); encrypted (RC4, no extra
+    dependency) with the user password ``password``."""
     writer = PdfWriter()
     resources = _font(writer)
     for lines in pages:
-        page = writer.add_blank_page(width=612, height=792)
-        operators = ["BT", "/F1 11 Tf", "14 TL", "72 720 Td"]
-        operators += ["(%s) Tj T*" % _escaped(line) for line in lines]
-        operators.append("ET")
-        stream = DecodedStreamObject()
-        stream.set_data("\n".join(operators).encode("latin-1"))
-        page[NameObject("/Contents")] = writer._add_object(stream)  # noqa: SLF001
-        page[NameObject("/Resources")] = resources
-    if title is not None:
+        _text_page(writer, resources, lines)
+    if isinstance(title, str):
         writer.add_metadata({"/Title": title})
+    elif title is not None:  # add_metadata would write it as a string
+        writer.add_metadata({"/Producer": "tests"})
+        writer._info[NameObject("/Title")] = title  # type: ignore[index]  # noqa: SLF001
     if password is not None:
         writer.encrypt(user_password=password, owner_password=password + "-owner", algorithm="RC4-128")
     out = io.BytesIO()
@@ -68,3 +88,58 @@ def textless_pdf(page_count: int = 2) -> bytes:
 def broken_pdf() -> bytes:
     """A PDF header followed by garbage: no objects, no cross-reference table."""
     return b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj << /Type /Catalog /Pages 2 0 R >>\nthis is not a PDF object\n"
+
+
+def text_run(size: int) -> bytes:
+    """A content stream of about ``size`` bytes showing one endless run of text (no line
+    break: pypdf's extraction of it is worse than linear, about 1 s a MB at 1 MB)."""
+    return b"BT /F1 11 Tf 72 720 Td " + b"(harbour tonnage rose in the year) Tj " * (size // 38) + b"ET"
+
+
+def _flate(writer: PdfWriter, data: bytes, **entries: object) -> object:
+    stream = StreamObject()
+    stream._data = zlib.compress(data, 9)  # noqa: SLF001  (stored compressed, as a producer writes it)
+    stream[NameObject("/Filter")] = NameObject("/FlateDecode")
+    for name, value in entries.items():
+        stream[NameObject("/" + name)] = value
+    return writer._add_object(stream)  # noqa: SLF001
+
+
+def bomb_pdf(pages: Sequence[Union[bytes, Sequence[str]]], *, in_form: bool = False) -> bytes:
+    """A PDF whose pages are text pages (lines, as :func:`text_pdf`) and pages drawing a
+    content stream given as bytes, stored Flate-compressed (a few KB for megabytes of
+    repeated operators); ``in_form``: the page draws it through a form XObject of its own."""
+    writer = PdfWriter()
+    resources = _font(writer)
+    for content in pages:
+        if not isinstance(content, bytes):
+            _text_page(writer, resources, content)
+            continue
+        page = writer.add_blank_page(width=612, height=792)
+        if in_form:
+            box = ArrayObject([FloatObject(0), FloatObject(0), FloatObject(612), FloatObject(792)])
+            form = _flate(writer, content, Type=NameObject("/XObject"), Subtype=NameObject("/Form"), BBox=box)
+            form.get_object()[NameObject("/Resources")] = resources  # type: ignore[attr-defined]
+            xobjects = DictionaryObject({NameObject("/X0"): form})
+            page[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
+            content = b"/X0 Do"
+        else:
+            page[NameObject("/Resources")] = resources
+        page[NameObject("/Contents")] = _flate(writer, content)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def idle_form_pdf(lines: Sequence[str], form_content: bytes) -> bytes:
+    """A one-page PDF showing ``lines`` whose resources also hold a form XObject of
+    ``form_content`` that the page never draws (producers share one resource dictionary)."""
+    writer = PdfWriter()
+    resources = _font(writer)
+    box = ArrayObject([FloatObject(0), FloatObject(0), FloatObject(612), FloatObject(792)])
+    form = _flate(writer, form_content, Type=NameObject("/XObject"), Subtype=NameObject("/Form"), BBox=box)
+    resources[NameObject("/XObject")] = DictionaryObject({NameObject("/Unused"): form})
+    _text_page(writer, resources, lines)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()

@@ -22,14 +22,16 @@ HANDLERS = {
     "content_type": respond(200, b"%PDF-1.4", content_type="text/%s" % INJECTED.lower()),
     "redirect": redirect("javascript:%s" % QUOTED),
     "encoding": respond(200, b"<html>x</html>", headers={"Content-Encoding": INJECTED.lower()}),
+    "image_type": respond(200, b"<svg/>", content_type="image/%s" % INJECTED.lower()),
 }
 
 
+@pytest.mark.parametrize("images", [False, True], ids=["text", "images"])
 @pytest.mark.parametrize("case", list(HANDLERS))
-def test_page_chosen_text_is_not_in_the_error_line(case, fake_clock):
+def test_page_chosen_text_is_not_in_the_error_line(case, images, fake_clock):
     with FaultServer({"/page": HANDLERS[case]}) as server:
         with ws.SearchClient(settings=ws.Settings(allow_private=True), cache_ttl_s=0) as client:
-            result = call_tool("web_fetch", {"url": server.url("/page")}, client=client)
+            result = call_tool("web_fetch", {"url": server.url("/page")}, client=client, images=images)
     assert "error" in result, result
     line, _ = format_for_model(result)
     for shown in (line, result["error"]["message"]):

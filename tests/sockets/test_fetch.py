@@ -9,6 +9,7 @@ import time
 import pytest
 from clocks import deadline_margin_s, machine_pace
 from faults import endless, gzipped, never_answer, redirect, respond, stall_after_headers, trickle
+from pdfs import text_pdf
 from servers import FaultServer
 
 import websearch_sync as ws
@@ -84,6 +85,23 @@ def test_max_chars_truncates():
         cut = fetch(server.url("/a"), max_chars=40)
     assert cut["text"] == full["text"][:40]
     assert cut["length"] == 40 and cut["truncated"] is True
+
+
+@pytest.mark.parametrize(
+    "body, content_type",
+    [
+        (
+            b"<html><head><title>" + b"Harbour " * 5000 + b"</title></head><body>" + ARTICLE.split(b"<body>", 1)[1],
+            "text/html",
+        ),
+        (text_pdf([["A one-page notice."]], title="Harbour " * 5000), "application/pdf"),
+    ],
+    ids=["html", "pdf"],
+)
+def test_max_chars_holds_on_a_huge_title(body, content_type):
+    with FaultServer({"/a": respond(200, body, content_type=content_type)}) as server:
+        result = fetch(server.url("/a"), max_chars=40)
+    assert result["title"] == ("Harbour " * 5)[:40] and len(result["text"]) <= 40
 
 
 def test_gzip_encoded_page():

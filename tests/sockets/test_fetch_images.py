@@ -3,6 +3,7 @@ their size read from the header bytes; refused by default with a hint; over the 
 downscaled with Pillow (the images extra) or refused as image_too_large without it."""
 
 import base64
+import io
 import sys
 
 import pytest
@@ -48,6 +49,20 @@ def test_an_image_without_a_content_type_is_sniffed():
     assert (result["content_type"], result["width"], result["height"]) == ("image/png", 12, 34)
 
 
+@pytest.mark.parametrize("content_type", ["text/html", "text/plain"])
+def test_an_image_served_as_text_is_an_image_not_its_bytes_as_text(content_type):
+    with FaultServer({"/i": respond(200, png(12, 34), content_type=content_type)}) as server:
+        result = fetch(server.url("/i"), images=True)
+        error = fetch_error(server.url("/i"))
+    assert (result["extractor"], result["content_type"], result["width"], result["height"]) == (
+        "image",
+        "image/png",
+        12,
+        34,
+    )
+    assert (type(error).__name__, error.detail_code) == ("WebProviderError", "unsupported_content")
+
+
 def test_an_image_is_refused_by_default_with_a_hint():
     with FaultServer({"/i": respond(200, png(10, 10), content_type="image/png")}) as server:
         error = fetch_error(server.url("/i"))
@@ -55,17 +70,47 @@ def test_an_image_is_refused_by_default_with_a_hint():
     assert "image/png" in error.message and "images=True" in error.hint
 
 
-def test_a_vector_image_is_unsupported_content():
+@pytest.mark.parametrize("images", [True, False])
+def test_a_vector_image_is_unsupported_content_without_a_hint_to_ask_for_images(images):
     svg = b"<svg xmlns='http://www.w3.org/2000/svg' width='10' height='10'/>"
     with FaultServer({"/i": respond(200, svg, content_type="image/svg+xml")}) as server:
-        error = fetch_error(server.url("/i"), images=True)
+        error = fetch_error(server.url("/i"), images=images)
     assert (error.detail_code, "PNG, JPEG, GIF and WebP" in error.message) == ("unsupported_content", True)
+    assert error.hint is None  # images=True would not bring it either
 
 
 def test_an_image_whose_header_is_cut_is_unreadable():
     with FaultServer({"/i": respond(200, png(10, 10)[:20], content_type="image/png")}) as server:
         error = fetch_error(server.url("/i"), images=True)
     assert (type(error).__name__, error.detail_code) == ("WebParseError", "image_unreadable")
+
+
+@pytest.mark.parametrize(
+    "body",
+    [png(64, 48), pillow_image(64, 48, "JPEG"), pillow_image(64, 48, "GIF"), pillow_image(64, 48, "WEBP")],
+    ids=["png", "jpeg", "gif", "webp"],
+)
+def test_an_image_cut_short_is_unreadable_not_sent_on(body):
+    # no Content-Length: the body ends where the connection closed, half-way through the file
+    half = respond(200, body[: len(body) // 2], content_type="image/*", headers={"Content-Length": None})
+    with FaultServer({"/i": half, "/whole": respond(200, body, content_type="image/*")}) as server:
+        error = fetch_error(server.url("/i"), images=True)
+        whole = fetch(server.url("/whole"), images=True)
+    assert (type(error).__name__, error.detail_code) == ("WebParseError", "image_unreadable")
+    assert "cut short" in error.message and (whole["width"], whole["height"]) == (64, 48)
+
+
+def test_a_png_too_small_for_the_size_its_header_declares_is_unreadable():
+    # 90 bytes saying 7999x7999 (within the caps, so returned undecoded): deflate cannot hold it
+    lying = png(7999, 7999, pixels=False)
+    solid = png(7999, 300)  # one grey: the best deflate does, about 1000:1, still holds it
+    with FaultServer(
+        {"/lie": respond(200, lying, content_type="image/png"), "/solid": respond(200, solid, content_type="image/png")}
+    ) as server:
+        error = fetch_error(server.url("/lie"), images=True)
+        result = fetch(server.url("/solid"), images=True)
+    assert (type(error).__name__, error.detail_code) == ("WebParseError", "image_unreadable"), repr(error)
+    assert (result["width"], result["height"]) == (7999, 300)
 
 
 def test_an_image_cut_by_the_byte_cap_is_too_large():
@@ -94,6 +139,21 @@ def test_an_image_over_the_byte_cap_is_downscaled_under_it_with_pillow():
         result = fetch(server.url("/i"), images=True, max_bytes=10_000_000, timeout_ms=30_000)
     assert len(base64.b64decode(result["data"])) <= image_reader.MAX_IMAGE_BYTES
     assert result["width"] < 1400 and abs(result["width"] / result["height"] - 1400 / 1300) < 0.01
+
+
+def test_a_gif_whose_frame_is_larger_than_its_screen_is_not_decoded_past_the_pixel_cap(monkeypatch):
+    # the header says 9000x10 (90,000 pixels); Pillow decodes the 9000x1000 frame
+    monkeypatch.setattr(image_reader, "MAX_DECODE_PIXELS", 1_000_000)
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("P", (9000, 1000), 1).save(out, format="GIF")
+    body = bytearray(out.getvalue())
+    body[8:10] = (10).to_bytes(2, "little")  # the logical screen's height
+    with FaultServer({"/i": respond(200, bytes(body), content_type="image/gif")}) as server:
+        error = fetch_error(server.url("/i"), images=True)
+    assert (type(error).__name__, error.detail_code) == ("WebProviderError", "image_too_large"), repr(error)
+    assert "9000x1000 pixels to decode" in error.message
 
 
 def test_without_pillow_an_image_over_the_cap_is_refused_naming_the_extra(monkeypatch):

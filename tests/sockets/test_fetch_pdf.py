@@ -8,10 +8,12 @@ import time
 import pytest
 from clocks import deadline_margin_s, machine_pace, wait_for_work
 from faults import respond
-from pdfs import broken_pdf, text_pdf, textless_pdf
+from pdfs import bomb_pdf, broken_pdf, idle_form_pdf, text_pdf, text_run, textless_pdf
+from pypdf.generic import ArrayObject, NumberObject
 from servers import FaultServer
 
 import websearch_sync as ws
+from websearch_sync.reader import pdf
 
 PDF = "application/pdf"
 REPORT = text_pdf(
@@ -63,6 +65,21 @@ def test_a_pdf_is_read_as_markdown_with_its_title_and_page_headings():
     assert not result["truncated"] and result["length"] == len(result["text"])
 
 
+@pytest.mark.parametrize(
+    "title, shown",
+    [
+        ("Harbour\x1b[2J report\x00 2024\x07", "Harbour [2J report 2024"),
+        (ArrayObject([NumberObject(1), NumberObject(2)]), ""),
+        (NumberObject(42), ""),
+    ],
+    ids=["control characters", "an array", "a number"],
+)
+def test_a_pdf_title_is_a_line_of_text_or_empty(title, shown):
+    body = text_pdf([["A one-page notice."]], title=title)
+    with FaultServer({"/r.pdf": respond(200, body, content_type=PDF)}) as server:
+        assert fetch(server.url("/r.pdf"))["title"] == shown
+
+
 def test_a_pdf_is_read_as_text_with_page_rules():
     with FaultServer({"/r.pdf": respond(200, REPORT, content_type=PDF)}) as server:
         text = fetch(server.url("/r.pdf"), extract_mode="text")["text"]
@@ -76,6 +93,14 @@ def test_a_pdf_without_a_content_type_is_sniffed(content_type):
     with FaultServer({"/d": respond(200, one_page, content_type=content_type)}) as server:
         result = fetch(server.url("/d"))
     assert (result["extractor"], result["title"], result["text"]) == ("pdf", "Notice", "A one-page notice.")
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "text/html; charset=utf-8"])
+def test_a_pdf_served_as_text_is_read_as_a_pdf_not_as_its_syntax(content_type):
+    with FaultServer({"/r.pdf": respond(200, REPORT, content_type=content_type)}) as server:
+        result = fetch(server.url("/r.pdf"))
+    assert (result["extractor"], result["title"]) == ("pdf", "Harbour Authority Annual Report 2024")
+    assert result["text"].startswith("## Page 1\n\nAnnual report of the harbour authority")
 
 
 @pytest.mark.parametrize(
@@ -92,6 +117,29 @@ def test_an_unreadable_pdf_says_why(body, code, detail, words):
         error = fetch_error(server.url("/x.pdf"))
     assert (type(error).__name__, error.detail_code) == (code, detail), repr(error)
     assert words in error.message
+
+
+@pytest.mark.parametrize(
+    "body, code, detail",
+    [
+        # encrypted for certificates, not with a password: pypdf reads the standard handler only
+        (
+            text_pdf([["Secret minutes."]], password="").replace(b"/Filter /Standard", b"/Filter /Adobe.PubSec"),
+            "WebProviderError",
+            "pdf_encrypted",
+        ),
+        (bomb_pdf([b"BT (hello) Tj ET"]).replace(b"/FlateDecode", b"/FooDecode"), "WebParseError", "pdf_broken"),
+        # an abbreviation pypdf 7 refuses with its DeprecationError, outside its PyPdfError
+        (bomb_pdf([b"BT (hello) Tj ET"]).replace(b"/FlateDecode", b"/Fl"), "WebParseError", "pdf_broken"),
+        # pypdf asserts a reference has a document to resolve in: in a content stream it has none
+        (bomb_pdf([b"BT /F1 11 Tf [1 0 R] TJ ET"]), "WebParseError", "pdf_broken"),
+    ],
+    ids=["certificate encryption", "unknown filter", "abbreviated filter", "reference in content"],
+)
+def test_a_pdf_using_what_pypdf_does_not_implement_says_why_not_internal_error(body, code, detail):
+    with FaultServer({"/x.pdf": respond(200, body, content_type=PDF)}) as server:
+        error = fetch_error(server.url("/x.pdf"))
+    assert (type(error).__name__, error.detail_code) == (code, detail), repr(error)
 
 
 def test_a_pdf_encrypted_only_against_editing_is_read():
@@ -141,3 +189,43 @@ def test_the_deadline_holds_on_a_long_pdf_and_its_read_stops():
         assert elapsed < 0.5 + margin, "a 500 ms fetch took %.0f ms" % (elapsed * 1000)
         # the read stops at its next page, it does not run on for the other pages
         assert wait_for_work("websearch-extract", margin)
+
+
+@pytest.mark.parametrize("in_form", [False, True], ids=["page", "form"])
+def test_a_page_drawing_megabytes_of_text_is_left_out_and_the_read_goes_on_in_time(in_form):
+    # 2 MB of one run of text, 7 KB compressed: pypdf alone takes about 4 s on it (idle), in a
+    # thread no deadline can stop; drawn by the page itself or through a form XObject
+    body = bomb_pdf([text_run(2 * pdf.MAX_PAGE_CONTENT), ["The quay opened in October."]], in_form=in_form)
+    with FaultServer({"/b.pdf": respond(200, body, content_type=PDF)}) as server, machine_pace() as pace:
+        started = time.monotonic()
+        result = fetch(server.url("/b.pdf"), timeout_ms=20_000)
+        elapsed = time.monotonic() - started
+    assert result["text"] == "## Page 2\n\nThe quay opened in October." and result["truncated"]
+    assert elapsed < deadline_margin_s(pace.slowdown, 1.0), "took %.2f s" % elapsed
+
+
+def test_a_form_a_page_holds_but_never_draws_does_not_count():
+    # neither decoded (pypdf's extraction does not decode it either) nor held against the page
+    body = idle_form_pdf(["The quay opened in October."], b" " * (2 * pdf.MAX_PAGE_CONTENT))
+    with FaultServer({"/b.pdf": respond(200, body, content_type=PDF)}) as server:
+        result = fetch(server.url("/b.pdf"))
+    assert (result["text"], result["truncated"]) == ("The quay opened in October.", False)
+
+
+def test_the_read_stops_once_its_pages_decode_to_the_content_budget():
+    # pages of blanks just under the page cap (1 KB each compressed): pypdf keeps each decoded
+    # page until the read ends, so 60 of them would hold 60 MB for an 80 KB file
+    blank = b" " * (pdf.MAX_PAGE_CONTENT - 1000)
+    count = pdf.MAX_CONTENT // len(blank) + 2
+    body = bomb_pdf([["Annual report of the harbour authority"], *[blank] * count, ["The end."]])
+    with FaultServer({"/b.pdf": respond(200, body, content_type=PDF)}) as server:
+        result = fetch(server.url("/b.pdf"), max_chars=10**8)
+    assert result["text"] == "## Page 1\n\nAnnual report of the harbour authority" and result["truncated"]
+
+
+def test_a_pdf_of_nothing_but_oversized_pages_says_so():
+    body = bomb_pdf([text_run(2 * pdf.MAX_PAGE_CONTENT)])
+    with FaultServer({"/b.pdf": respond(200, body, content_type=PDF)}) as server:
+        error = fetch_error(server.url("/b.pdf"))
+    assert (type(error).__name__, error.detail_code) == ("WebProviderError", "response_too_large"), repr(error)
+    assert "more content than fetch reads" in error.message

@@ -58,14 +58,16 @@ def sniffed_image_type(content: bytes) -> Optional[str]:
 
 def content_kind(response: HttpResponse) -> str:
     """``"html"``, ``"json"``, ``"text"``, ``"pdf"``, ``"image"`` or ``"other"`` from the
-    Content-Type (sniffed when absent or ``application/octet-stream``)."""
+    Content-Type (sniffed when absent or ``application/octet-stream``). A body that opens
+    with a PDF's or an image's signature is that whatever text type it is declared as:
+    servers send PDFs as ``text/plain`` or ``text/html``, and no text opens with those bytes."""
     kind = media_kind(response.content_type)
+    if kind in (None, "html", "json", "text"):
+        signed = _signed_kind(response.content)
+        if signed is not None:
+            return signed
     if kind is not None:
         return kind
-    if response.content[:1024].lstrip().startswith(b"%PDF-"):
-        return "pdf"
-    if sniffed_image_type(response.content[:16]) is not None:
-        return "image"
     head = response.content[:1024].lstrip().lower()
     if head.startswith((b"<!doctype html", b"<html")) or b"<body" in head:
         return "html"
@@ -74,3 +76,12 @@ def content_kind(response: HttpResponse) -> str:
     if b"\x00" not in response.content[:8192]:
         return "text"
     return "other"
+
+
+def _signed_kind(content: bytes) -> Optional[str]:
+    """``"pdf"`` or ``"image"`` for a body that opens with such a file's signature, else None."""
+    if content[:1024].lstrip().startswith(b"%PDF-"):
+        return "pdf"
+    if sniffed_image_type(content[:16]) is not None:
+        return "image"
+    return None

@@ -15,8 +15,8 @@ from typing import Any, Optional
 from urllib.parse import urlsplit
 
 from ..errors import IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNSUPPORTED_CONTENT, WebParseError, WebProviderError
-from ..net.imagesize import image_size
-from ..net.media import sniffed_image_type
+from ..net.imagesize import holds_its_pixels, image_size
+from ..net.media import media_token, sniffed_image_type
 from ..net.transport import HttpResponse
 from .pagetext import ImageData, PageText
 
@@ -66,7 +66,17 @@ def image_text(response: HttpResponse, *, provider: Optional[str], images: bool)
     ``max_bytes``, or over the caps without Pillow); ``WebParseError(image_unreadable)``.
     """
     host = urlsplit(response.url).hostname or "the site"
-    declared = response.content_type or "an image"
+    declared = media_token(response.content_type) if response.content_type else "an image"  # the server chose it
+    media = sniffed_image_type(response.content[:16])
+    # a type fetch never returns (SVG, BMP...) is refused as such, not with a hint to ask for
+    # images (the body of a declared image is read only when they are asked for)
+    if media is None and response.content_type not in _FORMATS and (response.content or not images):
+        raise WebProviderError(
+            "%s served %s content, which fetch cannot return (PNG, JPEG, GIF and WebP images only)" % (host, declared),
+            provider=provider,
+            detail_code=UNSUPPORTED_CONTENT,
+            status=response.status,
+        )
     if not images:
         raise WebProviderError(
             "%s served %s content, an image; fetch returns images only when asked (images=True)" % (host, declared),
@@ -75,16 +85,8 @@ def image_text(response: HttpResponse, *, provider: Optional[str], images: bool)
             status=response.status,
             hint="pass images=True to receive it as base64 data with its size",
         )
-    media = sniffed_image_type(response.content[:16])
     if media is None:
-        if response.content_type in _FORMATS or not response.content:
-            raise _unreadable(host, provider, response.status)
-        raise WebProviderError(
-            "%s served %s content, which fetch cannot return (PNG, JPEG, GIF and WebP images only)" % (host, declared),
-            provider=provider,
-            detail_code=UNSUPPORTED_CONTENT,
-            status=response.status,
-        )
+        raise _unreadable(host, provider, response.status)
     if response.truncated:
         raise _too_large(
             "%s served an image larger than the %d-byte cap" % (host, len(response.content)),
@@ -102,7 +104,8 @@ def image_text(response: HttpResponse, *, provider: Optional[str], images: bool)
 
 def _unreadable(host: str, provider: Optional[str], status: int) -> WebParseError:
     return WebParseError(
-        "%s served an image whose size cannot be read (cut or malformed)" % host,
+        "%s served an image that is cut short or malformed (its header gives no size, or it stops before its end)"
+        % host,
         provider=provider,
         detail_code=IMAGE_UNREADABLE,
         status=status,
@@ -119,6 +122,8 @@ def _within_caps(
     """``content`` and its size when within the caps, else the image downscaled by Pillow."""
     width, height = size
     if len(content) <= MAX_IMAGE_BYTES and max(width, height) <= MAX_IMAGE_SIDE:
+        if not holds_its_pixels(content, media):  # returned undecoded: a lie in its header stays
+            raise _unreadable(host, provider, status)
         return content, size
     over = "%s served a %dx%d image of %d bytes, over the caps (%d bytes, %d pixels a side)" % (
         host,
@@ -128,13 +133,17 @@ def _within_caps(
         MAX_IMAGE_BYTES,
         MAX_IMAGE_SIDE,
     )
-    if width * height > MAX_DECODE_PIXELS:
-        raise _too_large(
-            "%s; it is too large to downscale (over %d pixels)" % (over, MAX_DECODE_PIXELS),
+
+    def undecodable(size: tuple[int, int]) -> WebProviderError:
+        return _too_large(
+            "%s; it is too large to downscale (%dx%d pixels to decode, over %d)" % (over, *size, MAX_DECODE_PIXELS),
             provider,
             status,
             "fetch a smaller rendition of the image",
         )
+
+    if width * height > MAX_DECODE_PIXELS:
+        raise undecodable(size)
     pillow = _pillow()
     if pillow is None:
         raise _too_large(
@@ -144,7 +153,13 @@ def _within_caps(
             "install the images extra (Pillow) to downscale it",
         )
     try:
-        smaller = _downscale(pillow, content, media, size)
+        with pillow.open(io.BytesIO(content)) as image:
+            # Pillow decodes the size it reads, which a file can make larger than the header
+            # read above says (a GIF frame beyond its logical screen, a JPEG's second frame
+            # header): checked again before decoding
+            if image.width * image.height > MAX_DECODE_PIXELS:
+                raise undecodable(image.size)
+            smaller = _downscale(image, media)
     except (OSError, ValueError, pillow.DecompressionBombError):
         raise _unreadable(host, provider, status) from None
     if smaller is None:
@@ -152,22 +167,19 @@ def _within_caps(
     return smaller
 
 
-def _downscale(
-    pillow: Any, content: bytes, media: str, size: tuple[int, int]
-) -> Optional[tuple[bytes, tuple[int, int]]]:
-    """The image re-encoded in its own format, scaled to fit the caps (None when a few
-    ever smaller attempts stay over the byte cap)."""
-    width, height = size
+def _downscale(image: Any, media: str) -> Optional[tuple[bytes, tuple[int, int]]]:
+    """The opened ``image`` re-encoded in its own format, scaled to fit the caps (None when
+    a few ever smaller attempts stay over the byte cap)."""
+    width, height = image.size
     scale = min(1.0, MAX_IMAGE_SIDE / max(width, height))
-    with pillow.open(io.BytesIO(content)) as image:
-        image.load()
-        if media == "image/jpeg" and image.mode not in ("RGB", "L"):
-            image = image.convert("RGB")
-        for _ in range(_ATTEMPTS):
-            target = (max(1, int(width * scale)), max(1, int(height * scale)))
-            out = io.BytesIO()
-            image.resize(target).save(out, format=_FORMATS[media])
-            if out.tell() <= MAX_IMAGE_BYTES:
-                return out.getvalue(), target
-            scale *= 0.9 * math.sqrt(MAX_IMAGE_BYTES / out.tell())
+    image.load()
+    if media == "image/jpeg" and image.mode not in ("RGB", "L"):
+        image = image.convert("RGB")
+    for _ in range(_ATTEMPTS):
+        target = (max(1, int(width * scale)), max(1, int(height * scale)))
+        out = io.BytesIO()
+        image.resize(target).save(out, format=_FORMATS[media])
+        if out.tell() <= MAX_IMAGE_BYTES:
+            return out.getvalue(), target
+        scale *= 0.9 * math.sqrt(MAX_IMAGE_BYTES / out.tell())
     return None

@@ -380,7 +380,7 @@ def _result(
         "status": status,
         "content_type": content_type if page.image is None else page.image.content_type,
         "extractor": page.extractor,
-        "title": page.title,
+        "title": page.title[:max_chars],  # the page chose it too: max_chars holds on it
         "text": text,
         "truncated": truncated,
         "length": len(text),

@@ -6,12 +6,20 @@ the read stops once ``max_chars`` are gathered, and before the deadline: a page 
 begun when less time is left than twice the slowest page so far took (the text read until
 then is returned, ``truncated``). Between pages the read also stops when its caller has
 abandoned it (:func:`~websearch_sync.checkpoints.checkpoint`).
+
+What a page costs is not bounded by the file's size: its content (and the forms it draws)
+can decompress to tens of MB from a few KB, pypdf's text extraction of one long run of
+text is worse than linear (4 MB: about 16 s, uninterruptible), and pypdf keeps everything
+it decoded until the read ends. So a page is read only when what it draws decodes to at
+most ``MAX_PAGE_CONTENT`` bytes (else it is left out, ``truncated``), and the read stops
+once the pages it decoded hold ``MAX_CONTENT`` bytes.
 """
 
 import io
 import logging
+import re
 import time
-from typing import Any, Optional
+from typing import Any, NamedTuple, Optional
 from urllib.parse import urlsplit
 
 from ..checkpoints import checkpoint
@@ -38,9 +46,33 @@ EXTRACTOR = "pdf"
 EXTRA = "pdf"
 #: A page is begun only when the time left is at least this many times the slowest page so far.
 PAGE_RESERVE = 2.0
+#: Decoded bytes a page may draw (its content streams and forms) to be read: a page of text
+#: draws tens of KB; pypdf takes about 1 s on 1 MB of one run of text.
+MAX_PAGE_CONTENT = 1_000_000
+#: Decoded bytes of all the pages a read decodes (pypdf holds them until the read ends).
+MAX_CONTENT = 50_000_000
+#: ``/Name Do``: the operator that draws a form (or an image) in a content stream; a delimiter
+#: may stand for the space. Linear: the name cannot hold the space or delimiter before ``Do``.
+_DRAWS = re.compile(rb"/([^\s/\[\]()<>{}%]+)\s*Do(?![^\s/\[\]()<>{}%])")
+#: ``#xx``: a byte of a name written in hexadecimal (``/X#30`` is ``/X0``).
+_NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
+#: Control characters (an escape sequence, a bell, NUL), which a title may hold as bytes.
+_CONTROLS = re.compile("[\x00-\x1f\x7f]")
 #: What a malformed file makes pypdf raise besides its own errors (it parses untrusted
-#: structure with plain indexing, arithmetic and recursion).
-_MALFORMED = (ValueError, KeyError, IndexError, TypeError, AttributeError, RecursionError, ZeroDivisionError)
+#: structure with plain indexing, arithmetic and recursion, and narrows types with
+#: ``assert``: an indirect reference inside a content stream fails one), and what a file
+#: using a feature pypdf lacks does (a filter it does not implement).
+_MALFORMED = (
+    AssertionError,
+    ValueError,
+    KeyError,
+    IndexError,
+    TypeError,
+    AttributeError,
+    RecursionError,
+    ZeroDivisionError,
+    NotImplementedError,
+)
 
 
 def _pypdf() -> Any:
@@ -65,7 +97,8 @@ def pdf_text(
     document's metadata.
 
     Raises ``WebProviderError``: ``unsupported_content`` (no ``pdf`` extra),
-    ``response_too_large`` (the byte cap cut the file: a PDF cannot be read in part),
+    ``response_too_large`` (the byte cap cut the file: a PDF cannot be read in part; or no
+    text was read before pages drawing over the content caps),
     ``pdf_encrypted``; ``WebParseError``: ``pdf_broken``, ``pdf_no_text`` (no text layer:
     scanned pages); ``Timeout`` when the deadline leaves no time for the first page.
     """
@@ -98,20 +131,28 @@ def pdf_text(
         )
 
     try:
-        reader = pypdf.PdfReader(io.BytesIO(response.content))
+        reader = _open(pypdf, response.content, host, provider, response.status)
         _unlock(pypdf, reader, host, provider, response.status)
         title = _title(reader)
-        pages, truncated = _read_pages(reader, mode, max_chars, deadline)
-    except (pypdf.errors.PyPdfError, *_MALFORMED) as error:
+        read = _read_pages(reader, mode, max_chars, deadline)
+    except (pypdf.errors.PyPdfError, *_pypdf_refusals(pypdf), *_MALFORMED) as error:
         logger.debug("pypdf failed on %s", response.url, exc_info=True)
         raise broken(error) from None
-    if not pages and truncated:
+    if not read.pages and read.timed_out:
         raise Timeout(
             "%s served a PDF whose first page could not be read within the deadline" % host,
             provider=provider,
             detail_code=DEADLINE_EXCEEDED,
         )
-    text = "\n\n".join(pages)
+    text = "\n\n".join(read.pages)
+    if not readable(text) and read.truncated:  # pages left out for their size, or the content budget spent
+        raise WebProviderError(
+            "%s served a PDF whose pages draw more content than fetch reads (over %d bytes a page or %d in all)"
+            % (host, MAX_PAGE_CONTENT, MAX_CONTENT),
+            provider=provider,
+            detail_code=RESPONSE_TOO_LARGE,
+            status=response.status,
+        )
     if not readable(text):
         raise WebParseError(
             "%s served a PDF without a text layer (scanned pages?); fetch reads a PDF's text, it does no OCR" % host,
@@ -119,7 +160,27 @@ def pdf_text(
             detail_code=PDF_NO_TEXT,
             status=response.status,
         )
-    return PageText(title, text, EXTRACTOR, truncated=truncated)
+    return PageText(title, text, EXTRACTOR, truncated=read.truncated)
+
+
+def _pypdf_refusals(pypdf: Any) -> tuple[type[Exception], ...]:
+    """pypdf's errors outside ``PyPdfError`` that a file can cause: a filter whose package
+    is missing (``DependencyError``: brotli, cryptography) or that pypdf no longer reads
+    (``DeprecationError``: the abbreviated ``/Fl`` of a stream's filter)."""
+    return pypdf.errors.DependencyError, pypdf.errors.DeprecationError
+
+
+def _open(pypdf: Any, content: bytes, host: str, provider: Optional[str], status: int) -> Any:
+    """pypdf's reader of ``content``; ``WebProviderError(pdf_encrypted)`` for an encryption
+    pypdf cannot open: it reads the standard (password) security handler only, not a
+    certificate's (``/Adobe.PubSec``) or an unknown version, and raises
+    ``NotImplementedError`` for them while opening the file."""
+    try:
+        return pypdf.PdfReader(io.BytesIO(content))
+    except NotImplementedError:
+        if b"/Encrypt" not in content:  # not the encryption: a filter pypdf lacks (pdf_broken)
+            raise
+        raise _encrypted(host, provider, status, "its encryption is not the password kind pypdf reads") from None
 
 
 def _unlock(pypdf: Any, reader: Any, host: str, provider: Optional[str], status: int) -> None:
@@ -133,45 +194,120 @@ def _unlock(pypdf: Any, reader: Any, host: str, provider: Optional[str], status:
     except pypdf.errors.DependencyError:  # AES: pypdf needs the cryptography package
         unlocked, reason = False, "its AES encryption needs the cryptography package (pip install cryptography)"
     if not unlocked:
-        raise WebProviderError(
-            "%s served an encrypted PDF, which fetch cannot read: %s" % (host, reason),
-            provider=provider,
-            detail_code=PDF_ENCRYPTED,
-            status=status,
-        )
+        raise _encrypted(host, provider, status, reason)
+
+
+def _encrypted(host: str, provider: Optional[str], status: int, reason: str) -> WebProviderError:
+    return WebProviderError(
+        "%s served an encrypted PDF, which fetch cannot read: %s" % (host, reason),
+        provider=provider,
+        detail_code=PDF_ENCRYPTED,
+        status=status,
+    )
 
 
 def _title(reader: Any) -> str:
-    """The document title of the PDF's metadata (empty when it has none)."""
+    """The document title of the PDF's metadata: a string, its control characters read as
+    spaces (as in an HTML page's title); empty when it has none, or something else where the
+    string belongs (pypdf then returns that object: an array, a number, a dictionary)."""
     metadata = reader.metadata
     title = metadata.title if metadata is not None else None
-    return " ".join(str(title).split()) if title else ""
+    return " ".join(_CONTROLS.sub(" ", title).split()) if isinstance(title, str) else ""
 
 
 def _heading(number: int, mode: str) -> str:
     return "## Page %d" % number if mode == "markdown" else "--- Page %d ---" % number
 
 
-def _read_pages(
-    reader: Any, mode: str, max_chars: Optional[int], deadline: Optional[Deadline]
-) -> tuple[list[str], bool]:
+class _Read(NamedTuple):
+    """What a page-by-page read gathered: the pages' texts (under their headings), whether it
+    left text out (it stopped before the last page, or left a page out for its size) and
+    whether it was the deadline that stopped it."""
+
+    pages: list[str]
+    truncated: bool = False
+    timed_out: bool = False
+
+
+def _read_pages(reader: Any, mode: str, max_chars: Optional[int], deadline: Optional[Deadline]) -> _Read:
     """The pages' texts, under their headings when there are several (pages without text
-    left out), and whether the read stopped before the last page (``max_chars`` gathered,
-    or the deadline near)."""
+    left out, and pages drawing over ``MAX_PAGE_CONTENT`` bytes); the read stops at
+    ``max_chars`` gathered, near the deadline, or once ``MAX_CONTENT`` bytes are decoded."""
     pages: list[str] = []
-    gathered = 0
+    gathered = spent = 0
+    oversized = False
     slowest = 0.0
+    decoded: dict[int, int] = {}
     count = len(reader.pages)
     for index in range(count):
         checkpoint()
         if max_chars is not None and gathered >= max_chars:
-            return pages, True
+            return _Read(pages, True)
         if deadline is not None and deadline.remaining_s() < PAGE_RESERVE * slowest:
-            return pages, True
+            return _Read(pages, True, timed_out=True)
         started = time.monotonic()
-        text = (reader.pages[index].extract_text() or "").strip()
+        page = reader.pages[index]
+        drawn, new = _drawn_bytes(page, decoded)
+        spent += new
+        if spent > MAX_CONTENT:
+            logger.info("PDF read stopped at page %d: its pages decode to over %d bytes", index + 1, MAX_CONTENT)
+            return _Read(pages, True)
+        if drawn > MAX_PAGE_CONTENT:
+            logger.info("PDF page %d left out: it draws %d bytes of content", index + 1, drawn)
+            oversized = True
+            continue
+        text = (page.extract_text() or "").strip()
         slowest = max(slowest, time.monotonic() - started)
         if readable(text):
             pages.append("%s\n\n%s" % (_heading(index + 1, mode), text) if count > 1 else text)
             gathered += len(text)
-    return pages, False
+    return _Read(pages, oversized)
+
+
+def _drawn_bytes(page: Any, decoded: dict[int, int]) -> tuple[int, int]:
+    """The decoded bytes of the content streams ``page`` draws and of the forms (XObjects)
+    they draw (``/Name Do``, as pypdf's extraction follows them), nested forms included,
+    counted until they pass ``MAX_PAGE_CONTENT``; and how many of them this call decoded
+    (``decoded``: the sizes of the streams decoded so far, by object id: pypdf keeps every
+    object it resolved, and its decoded data, until the read ends)."""
+    resources = _resolved(page.get("/Resources"))
+    contents = _resolved(page.get("/Contents"))
+    todo = [(stream, resources) for stream in (contents if isinstance(contents, list) else [contents])]
+    drawn = new = 0
+    visited: set[int] = set()
+    while todo and drawn <= MAX_PAGE_CONTENT:
+        stream, resources = todo.pop()
+        stream = _resolved(stream)
+        if not hasattr(stream, "get_data") or id(stream) in visited:
+            continue
+        visited.add(id(stream))
+        if id(stream) not in decoded:
+            decoded[id(stream)] = len(stream.get_data())
+            new += decoded[id(stream)]
+        drawn += decoded[id(stream)]
+        if drawn <= MAX_PAGE_CONTENT:
+            for form in _forms_drawn(stream.get_data(), resources):
+                todo.append((form, _resolved(form.get("/Resources")) or resources))  # a form may use its page's
+    return drawn, new
+
+
+def _forms_drawn(content: bytes, resources: Any) -> list[Any]:
+    """The form XObjects of ``resources`` that ``content`` draws (``/Name Do``)."""
+    xobjects = _resolved(resources.get("/XObject")) if isinstance(resources, dict) else None
+    if not isinstance(xobjects, dict):
+        return []
+    forms = []
+    for name in dict.fromkeys(_DRAWS.findall(content)):  # each once, in order
+        form = _resolved(xobjects.get("/" + _NAME_ESCAPE.sub(_unescaped, name).decode("latin-1")))
+        if isinstance(form, dict) and form.get("/Subtype") == "/Form":
+            forms.append(form)
+    return forms
+
+
+def _unescaped(match: "re.Match[bytes]") -> bytes:
+    return bytes([int(match[1], 16)])
+
+
+def _resolved(value: Any) -> Any:
+    """``value`` with an indirect reference followed (pypdf's ``get_object``)."""
+    return value.get_object() if value is not None else None

@@ -1,0 +1,113 @@
+"""What a PDF whose content decompresses to megabytes costs ``websearch_sync.fetch``: the wall
+time of the call and the peak memory of the process, one fresh process per case (peak RSS
+only grows), each PDF served on 127.0.0.1.
+
+    python bench/pdf_bombs.py [--timeout-ms N]
+
+The cases (tests/pdfs.py builds them): one page of one endless run of text (pypdf's
+extraction of it is worse than linear and cannot be interrupted), drawn by the page or
+through a form XObject; 40 pages of 20 MB of blanks each (pypdf keeps what it decoded until
+the read ends); a page holding 100 forms of 20 MB and drawing one. Each line prints the
+compressed size, the outcome (``ok``, or the error's code), the call's wall time and the peak
+RSS. One run on a shared 2-core machine, before the page and content caps of issue 35's QA
+pass / after: text 2 MB 5.3 s, 95 MB / 0.2 s, 74 MB (10 MB of it: about 2 minutes, in a
+thread the deadline abandons but cannot stop); 40 x 20 MB 908 / 167 MB; 20 forms 507 / 166 MB;
+100 idle forms 80 / 119 MB (the drawn form is decoded either way).
+"""
+
+import argparse
+import json
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+MB = 1_000_000
+CASES = ("text 2 MB", "text 2 MB in a form", "40 pages x 20 MB blanks", "20 forms x 20 MB blanks", "100 idle forms")
+
+
+def build(case: str) -> bytes:
+    """The PDF of ``case``."""
+    from pdfs import bomb_pdf, text_run
+
+    if case.startswith("text"):
+        return bomb_pdf([text_run(2 * MB)], in_form="form" in case)
+    if case.startswith("40 pages"):
+        return bomb_pdf([b" " * (20 * MB)] * 40)
+    if case.startswith("20 forms"):
+        return bomb_pdf([b" " * (20 * MB)] * 20, in_form=True)
+    return _idle_forms(100, 20 * MB)
+
+
+def _idle_forms(count: int, size: int) -> bytes:
+    """One page holding ``count`` forms of ``size`` blanks in its resources and drawing the first."""
+    import io
+    import zlib
+
+    from pypdf import PdfWriter
+    from pypdf.generic import ArrayObject, DictionaryObject, FloatObject, NameObject, StreamObject
+
+    writer = PdfWriter()
+    page = writer.add_blank_page(width=612, height=792)
+    data = zlib.compress(b" " * size, 9)
+    forms = DictionaryObject()
+    for index in range(count):
+        form = StreamObject()
+        form._data = data  # noqa: SLF001  (stored compressed, as a producer writes it)
+        form[NameObject("/Filter")] = NameObject("/FlateDecode")
+        form[NameObject("/Subtype")] = NameObject("/Form")
+        form[NameObject("/BBox")] = ArrayObject([FloatObject(0)] * 4)
+        forms[NameObject("/X%d" % index)] = writer._add_object(form)  # noqa: SLF001
+    content = StreamObject()
+    content._data = b"/X0 Do"  # noqa: SLF001
+    page[NameObject("/Contents")] = writer._add_object(content)  # noqa: SLF001
+    page[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): forms})
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def measure(case: str, timeout_ms: int) -> dict[str, object]:
+    """In this process: serve ``case``, fetch it, return its figures."""
+    from faults import respond
+    from servers import FaultServer
+
+    import websearch_sync as ws
+
+    body = build(case)
+    with FaultServer({"/b.pdf": respond(200, body, content_type="application/pdf")}) as server:
+        started = time.monotonic()
+        try:
+            ws.fetch(server.url("/b.pdf"), allow_private=True, max_chars=10**8, timeout_ms=timeout_ms)
+            outcome = "ok"
+        except ws.WebSearchError as error:
+            outcome = error.detail_code or error.code
+        wall = time.monotonic() - started
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # KB on Linux
+    return {"case": case, "bytes": len(body), "outcome": outcome, "wall_s": wall, "peak_mb": peak / MB}
+
+
+def main() -> None:
+    """Run every case in a process of its own and print one line each."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--timeout-ms", type=int, default=60_000)
+    parser.add_argument("--case", help=argparse.SUPPRESS)  # the child's one case
+    args = parser.parse_args()
+    if args.case:
+        print(json.dumps(measure(args.case, args.timeout_ms)))
+        return
+    print("%-26s %9s %-20s %8s %9s" % ("case", "PDF bytes", "outcome", "wall s", "peak MB"))
+    for case in CASES:
+        child = [sys.executable, __file__, "--case", case, "--timeout-ms", str(args.timeout_ms)]
+        line = subprocess.run(child, capture_output=True, text=True, check=True).stdout.strip().splitlines()[-1]
+        row = json.loads(line)
+        print("%-26s %9d %-20s %8.2f %9.0f" % (case, row["bytes"], row["outcome"], row["wall_s"], row["peak_mb"]))
+
+
+if __name__ == "__main__":
+    main()

@@ -381,8 +381,12 @@ class Argument:
         schema["description"] = self.description
         return schema
 
-    def check(self, value: object) -> None:
-        """``InvalidInput(bad_arguments)`` naming the argument unless ``value`` fits :meth:`schema`."""
+    def check(self, value: object) -> object:
+        """``value`` as the call takes it, or ``InvalidInput(bad_arguments)`` naming the argument
+        unless it fits :meth:`schema`. A whole number written with a fraction (``5.0``) is an
+        integer to JSON Schema, and models whose API hands numbers over as floats send it: ``5``."""
+        if self.type == "integer" and isinstance(value, float) and value.is_integer():
+            value = int(value)
         if not isinstance(value, _PYTHON_TYPES[self.type]) or (self.type == "integer" and isinstance(value, bool)):
             raise InvalidInput("argument %r must be of type %s" % (self.name, self.type), detail_code=BAD_ARGUMENTS)
         if self.choices and value not in self.choices:
@@ -394,6 +398,7 @@ class Argument:
         if self.type == "integer":
             minimum = self.minimum if self.minimum is not None else float("-inf")
             check_number("argument %r" % self.name, value, minimum=minimum, maximum=self.maximum, detail=BAD_ARGUMENTS)
+        return value
 
     def _check_length(self, text: str) -> None:
         shortest, longest = self.min_length or 0, self.max_length
@@ -431,10 +436,11 @@ def check_arguments(arguments: Sequence[Argument], given: object) -> dict[str, A
     for argument in arguments:
         if argument.required and argument.name not in values:
             raise InvalidInput("missing required argument %r" % argument.name, detail_code=BAD_ARGUMENTS)
+    checked = {}
     for key, value in values.items():
         if key not in declared:
             raise InvalidInput(
                 "unknown argument %r (allowed: %s)" % (key, ", ".join(declared)), detail_code=BAD_ARGUMENTS
             )
-        declared[key].check(value)
-    return values
+        checked[key] = declared[key].check(value)
+    return checked

@@ -148,6 +148,21 @@ def test_every_error_path_returns_the_error_form(name, arguments, code, detail):
     assert (result["error"]["type"], result["error"]["detail_code"]) == (code, detail)
 
 
+def test_a_whole_number_written_as_a_float_is_an_integer():
+    """JSON Schema counts 5.0 as an integer, and a model whose API hands numbers over as floats
+    (Gemini's function-call arguments) sends it: it is 5, while 2.5 is no integer."""
+    with ws.SearchClient("stub", settings=stub_settings()) as client:
+        result = tool.call_tool("web_search", '{"query": "python", "max_results": 2.0}', client=client)
+        assert [i["rank"] for i in result["items"]] == [1, 2]
+        for fraction in (2.5, float("inf"), float("nan")):
+            refused = tool.call_tool("web_search", {"query": "python", "max_results": fraction}, client=client)
+            assert refused["error"]["detail_code"] == "bad_arguments"
+    assert tool.validate_arguments("web.fetch", {"url": "https://a.example/", "max_chars": 1e3}) == {
+        "url": "https://a.example/",
+        "max_chars": 1000,
+    }
+
+
 def test_a_repeat_past_the_limit_gets_the_answer_already_given_with_a_note(monkeypatch):
     """Issue 33.18: a repeat is not refused (an error that ends some frameworks' runs): it gets the
     answer the model already has, not looked up again, and a note saying so, shown first."""

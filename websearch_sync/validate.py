@@ -394,13 +394,22 @@ class Argument:
                 "argument %r must be one of %s" % (self.name, ", ".join(self.choices)), detail_code=BAD_ARGUMENTS
             )
         if isinstance(value, str):
-            self._check_length(value)
+            self._check_text(value)
         if self.type == "integer":
             minimum = self.minimum if self.minimum is not None else float("-inf")
             check_number("argument %r" % self.name, value, minimum=minimum, maximum=self.maximum, detail=BAD_ARGUMENTS)
         return value
 
-    def _check_length(self, text: str) -> None:
+    def _check_text(self, text: str) -> None:
+        """Unicode text (a lone surrogate escape, which JSON lets a model write, is none: no service
+        can be sent it, and a result echoing it cannot be sent back to the model) of the declared length."""
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise InvalidInput(
+                "argument %r is not valid Unicode text: a lone surrogate at position %d" % (self.name, exc.start),
+                detail_code=BAD_ARGUMENTS,
+            ) from None
         shortest, longest = self.min_length or 0, self.max_length
         if len(text) < shortest or (longest is not None and len(text) > longest):
             limits = "%d..%d" % (shortest, longest) if longest is not None else "%d or more" % shortest

@@ -163,6 +163,24 @@ def test_a_whole_number_written_as_a_float_is_an_integer():
     }
 
 
+@pytest.mark.parametrize(
+    "name, arguments",
+    [
+        ("web_fetch", '{"url": "http://\\ud800.example/"}'),
+        ("web_search", '{"query": "emoji \\ud83d"}'),
+        ("web_search", {"query": "q", "locale": "en\udc00"}),
+    ],
+)
+def test_a_lone_surrogate_in_an_argument_is_refused_and_not_echoed(name, arguments):
+    """A model can write a lone surrogate escape in its JSON (half an emoji): no service can be sent
+    it, and a result echoing it crashes the API client that sends the result back to the model
+    (httpx encodes its JSON body as UTF-8)."""
+    result = tool.call_tool(name, arguments, client=ws.SearchClient("stub", settings=stub_settings()))
+    assert result["error"]["detail_code"] == "bad_arguments"
+    json.dumps(result, ensure_ascii=False).encode("utf-8")
+    tool.format_results(result).encode("utf-8")
+
+
 def test_a_repeat_past_the_limit_gets_the_answer_already_given_with_a_note(monkeypatch):
     """Issue 33.18: a repeat is not refused (an error that ends some frameworks' runs): it gets the
     answer the model already has, not looked up again, and a note saying so, shown first."""

@@ -846,8 +846,8 @@ def _format_fetch(result: Mapping[str, Any], style: str, tag: Optional[str]) -> 
     title = result.get("title") or url
     if style == "markdown":
         header = "# %s\n%s" % (markdown_text(title), markdown_text(url))
-    else:
-        header = "%s\nURL: %s" % (title, url)
+    else:  # on one line each: a title the fetch service passes on as the page wrote it cannot add lines
+        header = "%s\nURL: %s" % (" ".join(str(title).split()), " ".join(url.split()))
     if result.get("truncated"):
         header += "\n(truncated to %d characters)" % result.get("length", 0)
     return header + "\n\n" + _wrap(result.get("text", ""), url, tag)

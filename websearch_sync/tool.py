@@ -555,8 +555,10 @@ _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#!|~&])")
 #: Line starts that open a block (list item, heading, quote, setext underline) when they begin a line.
 _LINE_START = re.compile(r"^(\d{1,9}(?=[.)])|[-+=])")
 #: Where GitHub's markdown would turn plain text into a link (``https://...``, ``www.``): the ``:``
-#: or ``.`` that an escape keeps out of its autolink rule (an e-mail address stays a mailto link).
-_AUTOLINK = re.compile(r"(?i):(?=//)|(?<=\bwww)\.")
+#: or ``.`` that an escape keeps out of its autolink rule (an e-mail address stays a mailto link). Every
+#: ``www.``: GitHub links one after ``_`` too, where ``\b`` sees no boundary, and its link then ate the
+#: backslash of the ``\<`` after it, freeing an HTML tag.
+_AUTOLINK = re.compile(r"(?i):(?=//)|(?<=www)\.")
 #: Characters a link destination in ``<...>`` must escape.
 _DESTINATION_SPECIAL = re.compile(r"([<>&\\])")
 _WHITESPACE = re.compile(r"\s")

@@ -35,6 +35,10 @@ HOSTILE_TEXTS = [
     "<https://autolink.example/>",
     "[ref]: https://evil.example/",
     "see https://evil.example/x.png or www.evil.example/y.png",
+    # "_" before "www." (a word character: no \b) still opens GitHub's www autolink, which then took
+    # the backslash escaping the "<" after it, and the rest became a raw <img> tag
+    "_www.evil.example:<img src=https://evil.example/x.png>",
+    "WWW.evil.example",
 ]
 
 

@@ -273,6 +273,10 @@ def _names(names: Optional[Mapping[str, str]], style: str) -> dict[str, str]:
                 "tool name %r is not accepted by %s (allowed: letters, digits, _ and -, at most 64)" % (value, style),
                 detail_code=BAD_TOOL_NAME,
             )
+    if chosen[SEARCH_TOOL] == chosen[FETCH_TOOL]:  # vendors refuse two tools of one name; calls could reach only one
+        raise InvalidInput(
+            "names gives both tools the name %r; each needs its own" % chosen[SEARCH_TOOL], detail_code=BAD_TOOL_NAME
+        )
     return chosen
 
 

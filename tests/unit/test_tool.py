@@ -101,6 +101,9 @@ def test_names_are_configurable_and_checked():
         tool.tool_definitions("anthropic", names={"search": "web.search"}, settings=stub_settings())
     with pytest.raises(ws.InvalidInput):
         tool.tool_definitions("gemini")
+    for style, names in (("openai", {"search": "web_fetch"}), ("json_schema", {"fetch": "web.search"})):
+        with pytest.raises(ws.InvalidInput, match="both tools"):  # the vendor would refuse two tools of one name
+            tool.tool_definitions(style, names=names, settings=stub_settings())
 
 
 def test_unconfigured_search_backend_is_not_offered(json_backends, caplog):

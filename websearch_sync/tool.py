@@ -652,6 +652,7 @@ def format_for_model(result: Mapping[str, Any], style: str = "text") -> tuple[st
         ]
     elif "text" in result:
         copy["text"] = _wrap(result["text"], str(result.get("final_url") or result.get("url", "")), tag)
+        copy["title"] = _page_title(result)  # outside the block, as in the text
         copy.pop("data", None)  # an image's bytes go to the model as an image, not as JSON text
     return _render(result, style, tag), copy
 
@@ -847,13 +848,25 @@ def _format_item(item: Mapping[str, Any], style: str, tag: Optional[str], vertic
     return "\n".join(lines)
 
 
+#: The most of a fetched page's title shown outside its untrusted-content block: the page wrote it,
+#: and a title names the page; a longer one (a page can fill it with instructions) is cut.
+MAX_TITLE_CHARS = 300
+
+
+def _page_title(result: Mapping[str, Any]) -> str:
+    """A fetch result's title on one line (a fetch service passes it on as the page wrote it), at
+    most :data:`MAX_TITLE_CHARS`, ending in ``...`` when cut."""
+    title = " ".join(str(result.get("title") or "").split())
+    return title if len(title) <= MAX_TITLE_CHARS else title[: MAX_TITLE_CHARS - 3] + "..."
+
+
 def _format_fetch(result: Mapping[str, Any], style: str, tag: Optional[str]) -> str:
     url = str(result.get("final_url") or result.get("url", ""))
-    title = result.get("title") or url
+    title = _page_title(result) or url
     if style == "markdown":
         header = "# %s\n%s" % (markdown_text(title), markdown_text(url))
-    else:  # on one line each: a title the fetch service passes on as the page wrote it cannot add lines
-        header = "%s\nURL: %s" % (" ".join(str(title).split()), " ".join(url.split()))
+    else:
+        header = "%s\nURL: %s" % (title, " ".join(url.split()))
     if result.get("truncated"):
         header += "\n(truncated to %d characters)" % result.get("length", 0)
     return header + "\n\n" + _wrap(result.get("text", ""), url, tag)

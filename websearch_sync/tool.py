@@ -139,9 +139,10 @@ def tool_schema(tool: str, *, strict: bool = False, settings: Optional[Settings]
     ``strict=True`` gives the form OpenAI's strict mode accepts (see :func:`strict_schema`).
     With ``settings``, the search query's ``maxLength`` is what the configured backends take
     (see :func:`query_limit`) instead of the library's own limit, and ``max_results`` goes up
-    to ``settings.tool_max_results`` (default 10) instead of 10.
+    to ``settings.tool_max_results`` (default 10) instead of 10. The vendor spelling
+    (``"web_search"``) names the same tool; another name is ``ToolNotFound``.
     """
-    schema = arguments_schema(_arguments(tool, settings))
+    schema = arguments_schema(_arguments(_resolve_tool(tool, None), settings))
     return strict_schema(schema) if strict else schema
 
 

@@ -106,6 +106,13 @@ def test_names_are_configurable_and_checked():
             tool.tool_definitions(style, names=names, settings=stub_settings())
 
 
+def test_tool_schema_takes_both_spellings_and_names_an_unknown_tool():
+    assert tool.tool_schema("web_search", strict=True) == tool.tool_schema("web.search", strict=True)
+    assert tool.tool_schema("web_fetch") == tool.tool_schema("web.fetch")
+    with pytest.raises(ws.ToolNotFound, match="no tool named 'search'"):  # was a bare KeyError
+        tool.tool_schema("search")
+
+
 def test_unconfigured_search_backend_is_not_offered(json_backends, caplog):
     json_backends("keyed", required=("api_key",))
     definitions = tool.tool_definitions("anthropic", settings=ws.Settings(backend="keyed"))

@@ -529,10 +529,11 @@ class ToolSession:
 
 
 def _lookup_key(tool: str, args: dict[str, Any]) -> str:
-    if tool == SEARCH_TOOL:  # the same words in another vertical are another lookup
+    if tool == SEARCH_TOOL:  # the same words in another vertical, time range or locale find other results
         words = " ".join(str(args["query"]).lower().split())
-        vertical = args.get("vertical") or "web"
-        return words if vertical == "web" else "%s [%s]" % (words, vertical)
+        vertical = args.get("vertical") if args.get("vertical") != "web" else None
+        scope = [str(value).lower() for value in (vertical, args.get("time_range"), args.get("locale")) if value]
+        return "%s [%s]" % (words, ", ".join(scope)) if scope else words
     url = str(args["url"]).strip()
     try:
         return dedupe_key(url)

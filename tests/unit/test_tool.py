@@ -210,6 +210,22 @@ def test_a_repeat_past_the_limit_gets_the_answer_already_given_with_a_note(monke
     assert session.call_tool("nope", {})["error"]["type"] == "ToolNotFound"
 
 
+def test_the_same_words_in_another_time_range_or_locale_are_another_lookup(monkeypatch):
+    """A model asking for this month after this day and this week wants other results, not the
+    week's answered from memory as "the answer you already have"; the same scope again is a repeat."""
+    looked_up = []
+    monkeypatch.setattr(
+        tool, "call_tool", lambda name, args, client=None, images=False: looked_up.append(dict(args)) or {"items": []}
+    )
+    session = tool.ToolSession(ws.SearchClient("stub", settings=stub_settings()), max_repeats=1)
+    scopes = [{}, {"time_range": "day"}, {"time_range": "week"}, {"locale": "de-DE"}, {"vertical": "news"}]
+    answers = [session.call_tool("web_search", dict(scope, query="Rust release")) for scope in scopes]
+    assert [a.get("note") for a in answers] == [None] * 5 and len(looked_up) == 5
+    again = session.call_tool("web_search", {"query": "rust  RELEASE", "time_range": "week", "vertical": "web"})
+    assert again.get("note") and len(looked_up) == 5
+    assert session.call_tool("web_search", {"query": "rust release", "locale": "DE-de"}).get("note")
+
+
 def test_repeats_count_within_the_window_on_the_clients_clock():
     """Issue 33.18: on a server that lives through many conversations, a lookup an hour later is a
     new lookup; within the window the guard holds. The window runs on the client's (fake) clock."""

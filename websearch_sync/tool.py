@@ -558,8 +558,9 @@ OFFLINE_NOTE = (
 #: Characters with a meaning in (CommonMark / GitHub) markdown or in the HTML it may contain:
 #: backslash-escaped in plain text so that a title or snippet renders as the same text.
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#!|~&])")
-#: Line starts that open a block (list item, heading, quote, setext underline) when they begin a line.
-_LINE_START = re.compile(r"^(\d{1,9}(?=[.)])|[-+=])")
+#: Line starts that open a block (list item, heading, quote, setext underline, a table's delimiter row
+#: such as ``:--`` under the title's line) when they begin a line.
+_LINE_START = re.compile(r"^(\d{1,9}(?=[.)])|[-+=:])")
 #: Where GitHub's markdown would turn plain text into a link (``https://...``, ``www.``): the ``:``
 #: or ``.`` that an escape keeps out of its autolink rule (an e-mail address stays a mailto link). Every
 #: ``www.``: GitHub links one after ``_`` too, where ``\b`` sees no boundary, and its link then ate the

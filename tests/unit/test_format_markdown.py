@@ -82,6 +82,15 @@ def test_a_url_cannot_end_its_link_early(rendered, url):
     assert [html.unescape(unquote(a["href"])) for a in soup.find_all("a")] == [html.unescape(url)]
 
 
+@pytest.mark.parametrize("snippet", [":-", ":---:", ": -- |"])
+def test_a_snippet_that_reads_as_a_table_delimiter_row_stays_text(rendered, snippet):
+    """Under the title's line, a snippet of colons and dashes was a GFM table's delimiter row: the
+    title became a table header and the snippet vanished."""
+    soup = rendered(tool.format_results(search("Title", snippet), "markdown"))
+    assert soup.find("table") is None
+    assert soup.get_text().split() == ["Title"] + snippet.split()
+
+
 def test_a_fetched_pages_title_and_url_are_text(rendered):
     url = "https://a.example/x)![x](https://evil.example/y.png)"
     result = {

@@ -37,6 +37,7 @@ from ..errors import (
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse
 from .pagetext import PageText, readable
+from .pdfdraw import drawn_bytes
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -51,11 +52,6 @@ PAGE_RESERVE = 2.0
 MAX_PAGE_CONTENT = 1_000_000
 #: Decoded bytes of all the pages a read decodes (pypdf holds them until the read ends).
 MAX_CONTENT = 50_000_000
-#: ``/Name Do``: the operator that draws a form (or an image) in a content stream; a delimiter
-#: may stand for the space. Linear: the name cannot hold the space or delimiter before ``Do``.
-_DRAWS = re.compile(rb"/([^\s/\[\]()<>{}%]+)\s*Do(?![^\s/\[\]()<>{}%])")
-#: ``#xx``: a byte of a name written in hexadecimal (``/X#30`` is ``/X0``).
-_NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
 #: Control characters (an escape sequence, a bell, NUL), which a title may hold as bytes.
 _CONTROLS = re.compile("[\x00-\x1f\x7f]")
 #: What a malformed file makes pypdf raise besides its own errors (it parses untrusted
@@ -247,7 +243,7 @@ def _read_pages(reader: Any, mode: str, max_chars: Optional[int], deadline: Opti
             return _Read(pages, True, timed_out=True)
         started = time.monotonic()
         page = reader.pages[index]
-        drawn, new = _drawn_bytes(page, decoded)
+        drawn, new = drawn_bytes(page, decoded, MAX_PAGE_CONTENT)
         spent += new
         if spent > MAX_CONTENT:
             logger.info("PDF read stopped at page %d: its pages decode to over %d bytes", index + 1, MAX_CONTENT)
@@ -262,52 +258,3 @@ def _read_pages(reader: Any, mode: str, max_chars: Optional[int], deadline: Opti
             pages.append("%s\n\n%s" % (_heading(index + 1, mode), text) if count > 1 else text)
             gathered += len(text)
     return _Read(pages, oversized)
-
-
-def _drawn_bytes(page: Any, decoded: dict[int, int]) -> tuple[int, int]:
-    """The decoded bytes of the content streams ``page`` draws and of the forms (XObjects)
-    they draw (``/Name Do``, as pypdf's extraction follows them), nested forms included,
-    counted until they pass ``MAX_PAGE_CONTENT``; and how many of them this call decoded
-    (``decoded``: the sizes of the streams decoded so far, by object id: pypdf keeps every
-    object it resolved, and its decoded data, until the read ends)."""
-    resources = _resolved(page.get("/Resources"))
-    contents = _resolved(page.get("/Contents"))
-    todo = [(stream, resources) for stream in (contents if isinstance(contents, list) else [contents])]
-    drawn = new = 0
-    visited: set[int] = set()
-    while todo and drawn <= MAX_PAGE_CONTENT:
-        stream, resources = todo.pop()
-        stream = _resolved(stream)
-        if not hasattr(stream, "get_data") or id(stream) in visited:
-            continue
-        visited.add(id(stream))
-        if id(stream) not in decoded:
-            decoded[id(stream)] = len(stream.get_data())
-            new += decoded[id(stream)]
-        drawn += decoded[id(stream)]
-        if drawn <= MAX_PAGE_CONTENT:
-            for form in _forms_drawn(stream.get_data(), resources):
-                todo.append((form, _resolved(form.get("/Resources")) or resources))  # a form may use its page's
-    return drawn, new
-
-
-def _forms_drawn(content: bytes, resources: Any) -> list[Any]:
-    """The form XObjects of ``resources`` that ``content`` draws (``/Name Do``)."""
-    xobjects = _resolved(resources.get("/XObject")) if isinstance(resources, dict) else None
-    if not isinstance(xobjects, dict):
-        return []
-    forms = []
-    for name in dict.fromkeys(_DRAWS.findall(content)):  # each once, in order
-        form = _resolved(xobjects.get("/" + _NAME_ESCAPE.sub(_unescaped, name).decode("latin-1")))
-        if isinstance(form, dict) and form.get("/Subtype") == "/Form":
-            forms.append(form)
-    return forms
-
-
-def _unescaped(match: "re.Match[bytes]") -> bytes:
-    return bytes([int(match[1], 16)])
-
-
-def _resolved(value: Any) -> Any:
-    """``value`` with an indirect reference followed (pypdf's ``get_object``)."""
-    return value.get_object() if value is not None else None

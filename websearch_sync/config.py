@@ -90,6 +90,10 @@ class BackendCatalogue(Protocol):
         """The registered backend a mistyped or informal ``name`` most likely means, or ``None``."""
         ...
 
+    def skipped(self, name: str) -> Optional[str]:
+        """Why the plugin declaring backend ``name`` was skipped, or ``None``."""
+        ...
+
     def read_settings(
         self, name: str, given: Mapping[str, Any], environ: Optional[Mapping[str, str]] = None
     ) -> dict[str, Any]:
@@ -112,6 +116,9 @@ class _RegistryOnDemand:
 
     def closest(self, name: str) -> Optional[str]:
         return self._registry().closest(name)
+
+    def skipped(self, name: str) -> Optional[str]:
+        return self._registry().skipped(name)
 
     def read_settings(
         self, name: str, given: Mapping[str, Any], environ: Optional[Mapping[str, str]] = None
@@ -227,7 +234,7 @@ class Settings:
             self.backend = self.backend.strip() or None
         if self.backend is not None:
             self.env_backend_problem = None  # an explicit backend wins over the environment's
-            _check_backend_names(self.backend, "Settings.backend")
+            check_backend_names(self.backend, "Settings.backend")
 
     # -- reading -------------------------------------------------------------------------
 
@@ -539,13 +546,15 @@ def _unknown_backend_problem(where: str, names: Sequence[str]) -> Optional[str]:
     guesses = []
     for name in unknown:
         close = _backends.closest(name) or next(iter(difflib.get_close_matches(name, ["auto"], n=1)), None)
-        guesses.append("%r%s" % (name, " (did you mean %s?)" % close if close else ""))
+        why = _backends.skipped(name) or (close and "did you mean %s?" % close)
+        guesses.append("%r%s" % (name, " (%s)" % why if why else ""))
     return "%s names unknown backend %s; known backends: %s, or auto" % (where, ", ".join(guesses), ", ".join(known))
 
 
-def _check_backend_names(backend: Any, where: str) -> None:
+def check_backend_names(backend: Any, where: str) -> None:
     """``InvalidInput(unknown_backend)`` when ``backend`` (a name, comma list or list of names)
-    names an unregistered backend; other types are refused where the backend is used."""
+    names an unregistered backend, saying ``where`` it was named (``Settings.backend``, the
+    command line's ``--backend``); other types are refused where the backend is used."""
     if isinstance(backend, str):
         names = [part.strip().lower() for part in backend.split(",")]
     elif isinstance(backend, (list, tuple)) and all(isinstance(name, str) for name in backend):

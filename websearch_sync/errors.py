@@ -199,6 +199,10 @@ class WebSearchError(Exception):
             or ``None``. Kept out of ``message`` and ``to_dict()`` (a model reading a
             tool result cannot act on it; the command line gives its own flags
             instead); ``str(error)`` shows it after the message.
+
+    ``str(error)`` also names the other backends that failed (``errors`` with another
+    provider), so a traceback or a log line of a fallback chain does not read as if only
+    the first backend had been tried.
     """
 
     code = "WebSearchError"
@@ -246,7 +250,12 @@ class WebSearchError(Exception):
         return data
 
     def __str__(self) -> str:
-        return "%s; %s" % (self.message, self.hint) if self.hint else self.message
+        text = "%s; %s" % (self.message, self.hint) if self.hint else self.message
+        others = [error for error in self.errors if error.provider != self.provider]
+        if not others:
+            return text
+        failures = ", ".join("%s (%s)" % (error.provider, error.detail_code or error.code) for error in others)
+        return "%s [also failed: %s]" % (text, failures)
 
     def __repr__(self) -> str:
         parts = [repr(self.message)]
@@ -271,7 +280,8 @@ def _rebuild_error(cls: type[_E], message: str, state: dict[str, Any]) -> _E:
 
 
 class InvalidInput(WebSearchError):
-    """Bad input: blank or overlong query, max_results outside 1..10, unknown
+    """Bad input: blank or overlong query, max_results outside 1..50 (the LLM tool: 1..10
+    unless configured), unknown
     backend, bad URL for fetch, missing configuration (``not_configured``) or a
     refused private target (``private_address``)."""
 

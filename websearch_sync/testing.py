@@ -481,6 +481,8 @@ def reset() -> None:
     close_default_client()
 
 
+#: Where the conformance checks are written: a failed check's traceback starts there.
+_CONFORMANCE_FILE = _conformance_checks.__code__.co_filename
 #: The marker that keeps the process-wide state from the test before (no :func:`reset`).
 KEEP_STATE_MARKER = "websearch_keep_state"
 
@@ -575,6 +577,14 @@ if _pytest is not None:
             """Where the report says the test is."""
             return "websearch-conformance", None, str(self.check)
 
+        def repr_failure(self, excinfo: Any, style: Any = None) -> Any:
+            """A check's finding as its one line; anything else (the backend raised) with the
+            traceback from the kit down, without pytest's own frames above it."""
+            if isinstance(excinfo.value, AssertionError):
+                return "%s: %s" % (self.check, excinfo.value)
+            excinfo.traceback = excinfo.traceback.cut(path=_CONFORMANCE_FILE)
+            return super().repr_failure(excinfo, style)
+
     def pytest_addoption(parser: Any) -> None:
         """``--websearch-conformance NAME`` (repeatable) and ``--websearch-fixtures DIR``."""
         group = parser.getgroup("websearch_sync")
@@ -593,8 +603,13 @@ if _pytest is not None:
         )
 
     def pytest_collection_modifyitems(session: Any, config: Any, items: list[Any]) -> None:
-        """Add one test per conformance check of each ``--websearch-conformance`` backend."""
+        """Add one test per conformance check of each ``--websearch-conformance`` backend (an
+        unknown one, e.g. a plugin that failed to load, is pytest's usage error saying why)."""
         for backend in config.getoption("websearch_conformance", default=None) or ():
             fixtures = config.getoption("websearch_fixtures", default=None)
-            for check in conformance_checks(backend, fixtures=fixtures):
+            try:
+                checks = conformance_checks(backend, fixtures=fixtures)
+            except WebSearchError as error:
+                raise _pytest.UsageError("--websearch-conformance: %s" % error.message) from None
+            for check in checks:
                 items.append(ConformanceItem.from_parent(session, name="conformance[%s]" % check, check=check))

@@ -280,7 +280,7 @@ def _search_available(settings: Settings) -> bool:
     names = backend_list(settings.default_backend()) or [registry.DEFAULT_BACKEND]
     known = registry.backend_names()
     for name in names:
-        if name == "auto" or (name in known and registry.backend_class(name)(settings).is_configured()):
+        if name == "auto" or (name in known and registry.usable(registry.backend_class(name), settings)):
             return True
     logger.warning("not offering the search tool: backend %s is not configured", ",".join(names))
     return False

@@ -187,3 +187,17 @@ def test_structure_report_default_rejects_error_responses():
     assert backend.structure_report(response(200, json_api_body(["https://a.example/"]))) == {"recognised": True}
     assert backend.structure_report(response(500, json_api_body(["https://a.example/"]))) == {"recognised": False}
     assert backend.structure_report(response(200, b"<html>not json</html>")) == {"recognised": False}
+
+
+def test_a_structure_report_that_raises_fails_its_query_not_the_command(live, monkeypatch, capsys):
+    """A plugin's ``structure_report`` hook raising: before, check-live ended in a traceback."""
+
+    def report(self, response, params=None):
+        raise RuntimeError("report exploded")
+
+    monkeypatch.setattr(HtmlTestBackend, "structure_report", report)
+    assert main(["check-live", "testhtml", "good", "--json"]) == 1
+    (check,) = json.loads(capsys.readouterr().out)["checks"]
+    assert (check["ok"], check["status"]) == (False, "provider_error")
+    assert check["error"]["detail_code"] == "internal_error"
+    assert check["error"]["message"] == "internal error in backend testhtml: RuntimeError"

@@ -247,3 +247,20 @@ def test_fetch_command(capsys):
         assert capsys.readouterr().err.startswith("error: InvalidInput/private_address: ")
     assert main(["fetch", "ftp://example.com/file"]) == 2
     assert main(["fetch", "https://example.com/", "--mode", "pdf"]) == 2
+
+
+@pytest.mark.parametrize(
+    "argv, named",
+    [
+        (["search", "q", "-b", "ddg"], "--backend='ddg'"),
+        (["search", "q", "--backend", "brave,nope"], "--backend='brave,nope'"),
+        (["record", "ddg", "q"], "BACKEND='ddg'"),
+        (["check-live", "ddg"], "BACKEND='ddg'"),
+    ],
+)
+def test_an_unknown_backend_on_the_command_line_is_named_as_typed(capsys, argv, named):
+    """Before: "Settings.backend='ddg' names unknown backend 'ddg'", a setting the user never wrote."""
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: InvalidInput/unknown_backend: %s names unknown backend " % named), err
+    assert "Settings" not in err

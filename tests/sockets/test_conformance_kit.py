@@ -9,6 +9,7 @@ distribution, passes it with a page Mojeek really served (its golden is the buil
 import json
 import os
 import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -203,3 +204,101 @@ def test_the_docs_example_plugin_passes_the_kit_with_real_pages(example_plugin, 
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert re.search(r"\b9 passed\b", run.stdout), run.stdout  # with `options`: HtmlEngine declares pageno
+
+
+def test_the_pytest_option_on_an_unknown_backend_is_a_usage_error(tmp_path):
+    """A mistyped name, or a plugin that failed to load: pytest's usage error naming the backend
+    and why, not an INTERNALERROR traceback of the collection hook."""
+    from user_pytest import run_pytest
+
+    run = run_pytest(tmp_path, "--websearch-conformance", "mojek_html")
+    assert run.returncode == pytest.ExitCode.USAGE_ERROR, run.stdout + run.stderr
+    assert "INTERNALERROR" not in run.stdout + run.stderr
+    assert "ERROR: --websearch-conformance: unknown backend 'mojek_html' (did you mean mojeek_html?)" in run.stderr
+
+
+QUERY_NOT_SENT_PLUGIN = """
+from websearch_sync.backends import HtmlEngine
+
+
+class QueryNotSent(HtmlEngine):
+    name = "kit_query_not_sent"
+    default_endpoint = "https://zero.conformance.test/search"
+    region_start = ("<body",)
+
+    def query(self, params):
+        return {"q": "fixed"}
+
+    def items(self, markup, params):
+        return []
+"""
+
+
+def test_a_failed_check_under_the_pytest_option_reads_as_its_finding(tmp_path):
+    """Before, each failed check printed pytest's and pluggy's own frames (some 200 lines) above
+    the one line saying what the backend got wrong."""
+    from test_plugins import _distribution as distribution
+
+    site = tmp_path / "site"
+    site.mkdir()
+    distribution(
+        site, "kit-plugin", "kit_plugin", QUERY_NOT_SENT_PLUGIN, "kit_query_not_sent = kit_plugin:QueryNotSent\n"
+    )
+    tests = tmp_path / "tests"
+    tests.mkdir()
+    run = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "websearch_sync.testing", "-p", "no:cacheprovider", "-q", str(tests)]
+        + ["--websearch-conformance", "kit_query_not_sent"],
+        env=dict(
+            os.environ,
+            PYTHONPATH=os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]),
+            PYTEST_DISABLE_PLUGIN_AUTOLOAD="1",
+        ),
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 1, run.stdout + run.stderr
+    failures = run.stdout.split("= FAILURES =", 1)[1].split("short test summary", 1)[0]
+    assert "kit_query_not_sent-request: kit_query_not_sent: the query is not in the request" in failures, failures
+    assert "_pytest" not in failures and "pluggy" not in failures, failures
+
+
+#: The commands docs/backends.md gives a plugin author ("Running the conformance kit on your plugin").
+AUTHOR_COMMANDS = re.search(
+    r"### Running the conformance kit on your plugin.*?```bash\n(.*?)```",
+    (ROOT / "docs" / "backends.md").read_text(encoding="utf-8"),
+    re.S,
+).group(1)
+
+
+def test_the_docs_record_and_verify_loop_works_on_the_example_engine(example_plugin, tmp_path):
+    """The docs' commands, as written, for the docs' example engine (``demo`` is its name there),
+    recording from a server on 127.0.0.1 that serves the Mojeek page, on a plain install's wire
+    (no browser extra). Before, ``record`` wrote a case that did not replay (exit 1)."""
+    from faults import respond
+    from servers import FaultServer
+
+    env, _ = example_plugin
+    page = (FIXTURES / "mojeek_html" / "web-search-mcp__mojeek.html").read_bytes()
+    lines = [line.split("#", 1)[0].strip() for line in AUTHOR_COMMANDS.splitlines() if line.strip()]
+    assert [line.split()[:2] for line in lines] == [
+        ["websearch-sync", "backends"],
+        ["websearch-sync", "record"],
+        ["websearch-sync", "verify"],
+    ]
+    with FaultServer({"/search": respond(200, page)}) as server:
+        env = dict(env, WEB_SEARCH_ENDPOINT_EXAMPLE_MOJEEK=server.url("/search"), WEB_SEARCH_IMPERSONATE="off")
+        for line in lines:
+            argv = shlex.split(re.sub(r"\bdemo\b", "example_mojeek", line))
+            run = subprocess.run(
+                [sys.executable, "-m", "websearch_sync", *argv[1:]],
+                env=env,
+                cwd=tmp_path,
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+            assert run.returncode == 0, (line, run.stdout, run.stderr)
+    assert (tmp_path / "tests" / "fixtures" / "example_mojeek" / "python-requests.expected.json").is_file()

@@ -104,3 +104,21 @@ def test_every_backend_declares_whether_its_text_is_html():
         declared = next(klass.__dict__["text_format"] for klass in cls.__mro__ if "text_format" in klass.__dict__)
         assert declared in ("html", "text"), name
         assert any("text_format" in klass.__dict__ for klass in cls.__mro__ if klass is not Backend), name
+
+
+def test_html_text_is_decoded_once_in_a_merge():
+    """Brave's recorded answer with a description that writes markup as text (``&lt;br&gt;``,
+    ``&amp;lt;``): a merge shows it as Brave alone does, ``Use <br> …; write &lt; …`` (before:
+    the fused list was read as HTML a second time, ``Use to break a line; write < …``)."""
+    brave = json.loads((FIXTURES / "brave" / "brave-search-python-client__1.json").read_text(encoding="utf-8"))
+    brave["web"]["results"][0]["description"] = "Use &lt;br&gt; to break a line; write &amp;lt; for a literal &lt;"
+    settings = ws.Settings(providers={"searxng": {"base_url": BASE}, "brave": {"api_key": "k-123456"}})
+    snippets = {}
+    for backends in (["brave"], ["searxng", "brave"]):
+        with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+            mock.add(responses.GET, URL, json=recorded())
+            mock.add(responses.GET, "https://api.search.brave.com/res/v1/web/search", json=brave)
+            result = ws.search("q", backend=backends, strategy="merge", retries=0, settings=settings)
+        snippets[len(backends)] = next(item["snippet"] for item in result["items"] if item["provider"] == "brave")
+    assert snippets[1] == "Use <br> to break a line; write &lt; for a literal <"
+    assert snippets[2] == snippets[1]

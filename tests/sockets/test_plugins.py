@@ -262,6 +262,7 @@ def test_plugins_with_unusable_declarations_or_imports_never_break_the_host(tmp_
             "class P(Backend, metaclass=Meta):\n    pass\n"
         ),
         "capitals": base + "class P(Backend):\n    name = 'MySearch'\n",
+        "named_auto": base + "class P(Backend):\n    name = 'auto'\n",  # backend='auto' is the chain: never it
         "exits": "import sys\nsys.exit(3)\n",
         "interrupts": "raise KeyboardInterrupt\n",
         "base_exception": "raise BaseException('plugin gave up')\n",
@@ -271,7 +272,7 @@ def test_plugins_with_unusable_declarations_or_imports_never_break_the_host(tmp_
     code = """
 import websearch_sync as ws
 print(sorted(set(ws.backend_names()) & {%s}), ws.search("still works")["items"][0]["provider"])
-""" % ", ".join(repr(name) for name in list(plugins) + ["MySearch", "mysearch"])
+""" % ", ".join(repr(name) for name in list(plugins) + ["MySearch", "mysearch", "auto"])
     done = _run(tmp_path, code)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["[]", "stub"], done.stdout
@@ -279,51 +280,74 @@ print(sorted(set(ws.backend_names()) & {%s}), ws.search("still works")["items"][
         assert "skipping backend plugin %r" % name in done.stderr, (name, done.stderr)
     assert "SystemExit" in done.stderr and "KeyboardInterrupt" in done.stderr and "plugin gave up" in done.stderr
     assert "'markdown'" in done.stderr and "no name today" in done.stderr and "'MySearch'" in done.stderr
+    assert (
+        "its name is 'auto', not lower-case letters, digits and _, starting with a letter, other than auto"
+        in done.stderr
+    )
 
 
 WRONG_SHAPES = {
     "a list, not a ParseResult": "return [{'title': 't', 'url': 'https://e.example/'}]",
     "strings as items": "return ParseResult(items=['https://e.example/'])",
     "an unregistered provider": "return ParseResult(items=[{'title': 't', 'url': 'https://e.example/', 'provider': 'nobody'}])",
+    # before: passed through to the response's errors, a crash of the CLI and call_tool, a crash of --json
+    "an error that is a string": "return ParseResult(items=[], errors=['boom'])",
+    "extras that are a list": "return ParseResult(items=[], extras=['an answer'])",
+    "a request id that is no string": "return ParseResult(items=[], request_id=object())",
 }
 
 
-@pytest.mark.parametrize("shape", sorted(WRONG_SHAPES))
-def test_a_plugin_parse_of_the_wrong_shape_is_a_typed_error_naming_it(shape):
-    """Issue 23.5: before, a raw AttributeError/TypeError escaped from normalisation."""
+#: A parse that ends the process: like a ``sys.exit()`` at import, it must not end the caller
+#: (before, the command line stopped with a silent exit status 3, "blocked").
+EXITING = {"sys.exit()": "import sys; sys.exit(3)"}
+
+
+def _search_the_plugin(parse_body: str, hook: str = "", status: int = 200):
+    """Register ``shaped_plugin``, whose ``parse`` runs ``parse_body`` (one line) and which has the
+    method ``hook`` (source, if any), and search it on a server answering ``status``:
+    ``(the error search raised, what call_tool answered)``."""
     from faults import respond
     from servers import FaultServer
 
     import websearch_sync as ws
+    from websearch_sync import tool
     from websearch_sync.backends import Backend, ParseResult, RequestSpec
     from websearch_sync.engine.registry import register, unregister
 
     namespace = {"Backend": Backend, "ParseResult": ParseResult, "RequestSpec": RequestSpec}
-    exec(
-        textwrap.dedent(
-            """
-        class Shaped(Backend):
-            name = "shaped_plugin"
-            kind = "json"
-            def build_request(self, params):
-                return RequestSpec("GET", self.endpoint_url())
-            def parse(self, response, params):
-                %s
-    """
-            % WRONG_SHAPES[shape]
-        ),
-        namespace,
+    source = (
+        """
+class Shaped(Backend):
+    name = "shaped_plugin"
+    kind = "json"
+    def build_request(self, params):
+        return RequestSpec("GET", self.endpoint_url())
+    def parse(self, response, params):
+        %s
+"""
+        % parse_body
     )
+    exec(source + textwrap.indent(hook, "    ") + "\n", namespace)
     register(namespace["Shaped"])
     try:
-        with FaultServer({"/api": respond(200, b"{}", {"Content-Type": "application/json"})}) as server:
+        with FaultServer({"/api": respond(status, b"{}", {"Content-Type": "application/json"})}) as server:
             settings = ws.Settings(endpoints={"shaped_plugin": server.url("/api")})
             with pytest.raises(ws.WebProviderError) as caught:
                 ws.search("q", backend="shaped_plugin", settings=settings, retries=0)
+            with ws.SearchClient("shaped_plugin", settings=settings, retries=0) as client:
+                answer = tool.call_tool("web_search", {"query": "q"}, client=client)
     finally:
         unregister("shaped_plugin")
-    assert caught.value.detail_code == "bad_parse_result" and caught.value.provider == "shaped_plugin"
-    assert "shaped_plugin" in caught.value.message
+    assert caught.value.provider == "shaped_plugin" and "shaped_plugin" in caught.value.message
+    return caught.value, answer
+
+
+@pytest.mark.parametrize("shape", sorted(WRONG_SHAPES) + sorted(EXITING))
+def test_a_plugin_parse_of_the_wrong_shape_is_a_typed_error_naming_it(shape):
+    """Issue 23.5: before, a raw AttributeError/TypeError escaped from normalisation."""
+    error, answer = _search_the_plugin({**WRONG_SHAPES, **EXITING}[shape])
+    detail = "internal_error" if shape in EXITING else "bad_parse_result"
+    assert error.detail_code == detail and answer["error"]["detail_code"] == detail
 
 
 SLOW_PLUGIN_SOURCE = (
@@ -351,3 +375,121 @@ print(json.dumps([imported, seen]))
     done = _run(tmp_path, code)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [False, [True, True]], done.stderr
+
+
+RAISING_PLUGIN_SOURCE = PLUGIN_SOURCE.replace(
+    'hits = response.json()["hits"]', 'raise RuntimeError("the demo parser exploded")  # a defect in the plugin'
+)
+
+
+def test_the_cli_shows_why_a_plugin_failed_during_a_search(tmp_path, demo_api):
+    """``internal_error`` says the traceback is logged: on the command line it reaches stderr, as
+    outside a search (the retry-line handler the search installs hid every other log record)."""
+    _distribution(tmp_path, "demo_search", "demo_search", RAISING_PLUGIN_SOURCE, "demo = demo_search:DemoSearch\n")
+    code = "import sys; from websearch_sync.cli import main; sys.exit(main(['search', 'q', '-b', 'demo', '--retries', '0']))"
+    done = _run(tmp_path, code, WEB_SEARCH_ENDPOINT_DEMO=demo_api, DEMO_API_KEY="k-123")
+    assert done.returncode == 5, done.stderr
+    assert "error: WebProviderError/internal_error: internal error in backend demo" in done.stderr
+    assert "backend demo failed unexpectedly\nTraceback" in done.stderr, done.stderr
+    assert "RuntimeError: the demo parser exploded" in done.stderr
+
+
+def test_a_plugin_whose_name_another_plugin_took_is_skipped_with_a_warning(tmp_path):
+    """Two distributions declaring one backend name: before, the later silently replaced the
+    earlier (which one won depended on the order the environment listed them)."""
+    _distribution(tmp_path, "demo_search", "demo_search", PLUGIN_SOURCE, "demo = demo_search:DemoSearch\n")
+    _distribution(tmp_path, "demo_again", "demo_again", PLUGIN_SOURCE, "demo = demo_again:DemoSearch\n")
+    code = "from websearch_sync.engine.registry import backend_class; print(backend_class('demo').__module__)"
+    done = _run(tmp_path, code)
+    assert done.returncode == 0, done.stderr
+    winner = done.stdout.strip()
+    loser = {"demo_search", "demo_again"} - {winner}
+    assert len(loser) == 1, done.stdout
+    assert "skipping backend plugin 'demo' (%s:DemoSearch): " % loser.pop() in done.stderr, done.stderr
+    assert "backend 'demo' is already registered by %s.DemoSearch" % winner in done.stderr
+
+
+def test_asking_for_a_skipped_plugin_says_why_it_was_skipped(tmp_path):
+    """The warning scrolls by (or a program's logging hides it): the error of the search that
+    names the plugin says why it is not there, in Python and on the command line."""
+    _distribution(
+        tmp_path, "broken_import", "broken_import", "import fancylib_not_there\n", "broken = broken_import:Backend\n"
+    )
+    code = """
+import sys, websearch_sync as ws
+from websearch_sync.cli import main
+try:
+    ws.search("q", backend="broken")
+except ws.InvalidInput as error:
+    print(error.detail_code, error.message)
+sys.exit(main(["search", "q", "-b", "ddg_html,broken"]))
+"""
+    done = _run(tmp_path, code)
+    assert done.returncode == 2, done.stderr
+    why = "its plugin broken_import:Backend was skipped: it failed to load: ModuleNotFoundError: No module named 'fancylib_not_there'"
+    assert done.stdout.startswith("unknown_backend unknown backend 'broken' (%s)" % why), done.stdout
+    assert "error: InvalidInput/unknown_backend: " in done.stderr and "'broken' (%s)" % why in done.stderr
+
+
+def test_an_unreadable_entry_point_file_never_breaks_the_host(tmp_path):
+    """A distribution's malformed ``entry_points.txt`` (any distribution's: reading one group
+    parses them all) made every question to the registry raise a ``TypeError`` from
+    ``importlib.metadata``; the plugins are then skipped with a warning saying why."""
+    _distribution(tmp_path, "demo_search", "demo_search", PLUGIN_SOURCE, "this line names no object\n")
+    done = _run(tmp_path, "import websearch_sync as ws; print(ws.search('still works')['items'][0]['provider'])")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["stub"]
+    assert "websearch_sync: skipping every backend plugin: the installed distributions' entry points" in done.stderr
+
+
+#: The client's own calls of a backend's hooks, outside its search (before: the plugin's
+#: exception escaped raw, from call_tool too, which never raises).
+HOOKS = {
+    "cooldown_keys": "def cooldown_keys(self, params):\n    raise RuntimeError('hook exploded')",
+    "configured_base": "def configured_base(self):\n    raise RuntimeError('hook exploded')",
+    "cooldown_key": "def cooldown_key(self, params, error):\n    raise RuntimeError('hook exploded')",
+}
+
+
+@pytest.mark.parametrize("hook", sorted(HOOKS))
+def test_a_plugin_hook_that_raises_is_a_typed_error_naming_it(hook):
+    error, answer = _search_the_plugin("return ParseResult(items=[])", HOOKS[hook], status=429)  # 429: a block
+    assert error.detail_code == "internal_error" and answer["error"]["detail_code"] == "internal_error"
+
+
+#: A plugin that builds its vendor's client in its constructor, which fails without the key.
+SDK_PLUGIN_SOURCE = PLUGIN_SOURCE.replace(
+    '    required = ("api_key",)\n',
+    '    required = ("api_key",)\n    auto_rank = 50\n\n'
+    "    def __init__(self, settings=None):\n"
+    "        super().__init__(settings)\n"
+    '        self.client = ("sdk", self.config["api_key"])  # KeyError without the key\n',
+)
+
+
+def test_a_plugin_whose_constructor_raises_never_breaks_the_host(tmp_path):
+    """Before, its KeyError ended the backends listing, every search with backend="auto", the
+    tools' definitions and a search naming it in a traceback."""
+    _distribution(tmp_path, "demo_search", "demo_search", SDK_PLUGIN_SOURCE, "demo = demo_search:DemoSearch\n")
+    code = """
+import json, sys, websearch_sync as ws
+from websearch_sync import tool
+from websearch_sync.cli import main
+from websearch_sync.client.selection import auto_backends
+out = {"auto": auto_backends(ws.Settings()), "tools": [t["name"] for t in tool.tool_definitions("anthropic", settings=ws.Settings(backend="demo"))]}
+try:
+    ws.search("q", backend="demo")
+except ws.WebProviderError as error:
+    out["error"] = [error.detail_code, error.message]
+print(json.dumps(out))
+sys.exit(main(["backends"]))
+"""
+    done = _run(tmp_path, code)
+    assert done.returncode == 0, done.stderr
+    out = json.loads(done.stdout.splitlines()[0])
+    assert "demo" not in out["auto"] and out["auto"][0] == "ddg_html"
+    assert out["tools"] == ["web_fetch"]
+    assert out["error"] == ["internal_error", "internal error in backend demo: KeyError"]
+    (row,) = [line for line in done.stdout.splitlines() if line.startswith("demo ")]
+    assert "no (internal error in backend demo: KeyError)" in row
+    assert "backend demo failed unexpectedly\nTraceback" in done.stderr

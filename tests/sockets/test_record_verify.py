@@ -22,6 +22,7 @@ from fixture_backends import (
 from servers import FaultServer
 
 import websearch_sync as ws
+from websearch_sync.backends import HtmlEngine, attribute, elements, has_class, parse_fragment, text_of
 from websearch_sync.cli import main
 from websearch_sync.client.clock import SYSTEM_CLOCK
 from websearch_sync.contract.cases import ReplayClock, compare, discover, load_golden, outcome_of, run_case
@@ -128,6 +129,54 @@ def test_the_replay_still_checks_the_request(html_server, tmp_path):
     (case,) = discover(tmp_path)
     result = run_case(case)
     assert result.status == "ERROR" and result.diff[0].startswith("request mismatch: ")
+
+
+def test_a_case_of_a_backend_not_registered_says_so(html_server, tmp_path):
+    """A plugin that failed to load (or a mistyped backend folder): before, its cases read
+    "request mismatch: expected 1 request(s), the backend sent 0"."""
+    record_case("testhtml", "rust async", fixtures_dir=tmp_path, name="c", settings=ws.Settings.from_env())
+    unregister("testhtml")
+    (case,) = discover(tmp_path)
+    result = run_case(case)
+    assert result.status == "ERROR" and result.diff[0].startswith("unknown backend 'testhtml'"), result.diff
+
+
+class _KitEngine(HtmlEngine):
+    """A keyless engine made of the public kit: it sends a browser's ``Accept`` (issue 34's plugin author)."""
+
+    name = "testkit_html"
+    default_endpoint = "http://127.0.0.1:9/search"
+    region_start = ('id="results"',)
+
+    def query(self, params):
+        return {"q": params.full_query}
+
+    def items(self, markup, params):
+        links = [a for a in elements(parse_fragment(markup)) if has_class(a, "result__a")]
+        return [{"title": text_of(a), "url": attribute(a, "href"), "snippet": ""} for a in links]
+
+
+class _KitFormEngine(_KitEngine):
+    """The same engine posting its form (a browser's ``Cache-Control`` differs between the wires)."""
+
+    name = "testkit_form"
+    method = "POST"
+
+
+@pytest.mark.parametrize("engine", [_KitEngine, _KitFormEngine])
+@pytest.mark.parametrize("impersonate", ["off", "chrome"])
+def test_a_keyless_engine_recorded_on_either_wire_replays_on_both(engine, impersonate, tmp_path, monkeypatch, capsys):
+    """``record`` without the browser extra (the requests wire) wrote the profile-owned ``Accept``
+    the browser wire never sends, so the case it had just written did not replay (exit 1)."""
+    register(engine)
+    try:
+        with FaultServer({"/search": respond(200, result_page(PAGE_RESULTS))}) as server:
+            monkeypatch.setenv("WEB_SEARCH_ENDPOINT_%s" % engine.name.upper(), server.url("/search"))
+            monkeypatch.setenv("WEB_SEARCH_IMPERSONATE", impersonate)
+            assert main(["record", engine.name, "rust async", "--fixtures", str(tmp_path)]) == 0, capsys.readouterr()
+        assert main(["verify", "--fixtures", str(tmp_path)]) == 0, capsys.readouterr().out
+    finally:
+        unregister(engine.name)
 
 
 def test_gzip_bodies_are_stored_decoded(backends, tmp_path, monkeypatch):

@@ -2,7 +2,10 @@
 patterns, every pattern, the scanned window, the wall's address; and which walls' markers a
 body is scanned for."""
 
+import logging
 import re
+
+import pytest
 
 from websearch_sync.backends import BotWall
 from websearch_sync.net.botwall import bot_wall
@@ -58,3 +61,28 @@ def test_the_body_is_scanned_for_the_scanned_walls_and_every_address_is_compared
     assert bot_wall("https://e.example/", PAGE, walls, scanned=[]) is None
     assert bot_wall("https://e.example/", PAGE, walls, scanned=[WALL]) == "test wall"
     assert bot_wall("https://e.example/", PAGE, walls, location="/captcha", scanned=[]) == "address wall"
+
+
+@pytest.mark.parametrize(
+    "kwargs, why",
+    [
+        ({"patterns": ("captcha",)}, "patterns must be compiled regular expressions"),
+        ({"hints": ("captcha", 3)}, "hints must be strings"),
+        ({"address": "https://captcha.example/"}, "address must be a function of the URL"),
+    ],
+)
+def test_a_wall_declared_wrong_is_refused_when_built(kwargs, why):
+    """A plugin's wall of the wrong shape failed at the first page it was tried on: every
+    fetch and every other engine's search (all walls are tried on them) raised."""
+    with pytest.raises(TypeError, match="BotWall 'plugin wall': " + why):
+        BotWall("plugin wall", **kwargs)
+
+
+def test_an_address_test_that_raises_is_logged_and_skipped(caplog):
+    """A plugin's address test is called on every answer of every search and fetch: a defect
+    in it is logged with the wall's name, and the other walls are still recognised."""
+    broken = BotWall("broken wall", address=lambda url: 1 / 0)
+    good = BotWall("good wall", address=lambda url: url.endswith("/captcha"))
+    with caplog.at_level(logging.ERROR, logger="websearch_sync"):
+        assert bot_wall("https://site.example/captcha", "", [broken, good]) == "good wall"
+    assert "bot wall 'broken wall': its address test failed" in caplog.text and "ZeroDivisionError" in caplog.text

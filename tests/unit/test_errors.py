@@ -82,3 +82,19 @@ def test_error_from_code_and_redact():
     assert isinstance(error_from_code("BadGateway", "x"), ws.BadGateway)
     assert isinstance(error_from_code("Nonsense", "x"), ws.WebProviderError)
     assert redact("key=abcd1234 and abcd1234", ["abcd1234", None, "ab"]) == "key=*** and ***"
+
+
+def test_str_names_the_other_backends_that_failed():
+    """A fallback chain's error reads as the whole story in a traceback: the other backends'
+    failures follow the message; sub-errors of the same backend (a SearXNG instance's engines)
+    are its own message's business, and ``message``/``to_dict()`` stay as they were."""
+    others = [
+        ws.NetworkError("no dns", provider="bing_html", detail_code="dns_error"),
+        ws.WebBlocked("wall", provider="yahoo_html"),
+        ws.Timeout("slow engine", provider="ddg_html", detail_code="deadline_exceeded"),
+    ]
+    error = ws.NetworkError("no dns", provider="ddg_html", detail_code="dns_error", errors=others, hint="try later")
+    assert str(error) == "no dns; try later [also failed: bing_html (dns_error), yahoo_html (WebBlocked)]"
+    assert error.message == "no dns" and "also failed" not in str(error.to_dict())
+    alone = ws.WebProviderError("3 engines failed", provider="searxng", errors=[ws.Timeout("x", provider="searxng")])
+    assert str(alone) == "3 engines failed"

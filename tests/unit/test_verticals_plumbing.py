@@ -222,10 +222,11 @@ def test_a_failed_later_page_keeps_the_pages_before_it_and_is_not_cached(paged):
         response = client.search("q", max_results=10)
         assert [item["rank"] for item in response["items"]] == [1, 2, 3]
         assert response["errors"][0]["type"] == "WebBlocked" and response["errors"][0]["detail_code"] == "http_429"
+        assert response["errors"][0]["message"].startswith("page 2 (the results are those of page 1): ")
         assert response["provider_meta"]["pages"] == 1
         with pytest.raises(ws.WebBlocked) as info:  # the block started the cool-down; nothing was cached
             client.search("q", max_results=10)
-    assert "cool" in info.value.message
+    assert "cool" in info.value.message and "page 2 (" not in info.value.message  # the block as met, for later calls
 
 
 # -- values of the verticals ---------------------------------------------------------------------------
@@ -291,6 +292,15 @@ def test_relative_dates_resolve_against_the_date_header():
     dated = HttpResponse(200, CaseInsensitiveDict({"Date": "Sat, 01 Aug 2026 12:00:00 GMT"}), b"", "https://x.example/")
     assert answered_at(dated, params) == ANSWERED
     assert answered_at(HttpResponse(200, CaseInsensitiveDict(), b"", "https://x.example/"), params) == params.now
+
+
+def test_a_date_header_past_the_last_representable_moment_is_no_date():
+    """``Date: Mon, 31 Dec 9999 23:59:59 -2359`` is a moment of the year 10000 in UTC, which no
+    ``datetime`` holds: the answer is read against the moment of the search (before: an
+    ``OverflowError``, the search an internal error)."""
+    params = SearchParams(query="q", max_results=5, vertical="news")
+    late = CaseInsensitiveDict({"Date": "Mon, 31 Dec 9999 23:59:59 -2359"})
+    assert answered_at(HttpResponse(200, late, b"", "https://x.example/"), params) == params.now
 
 
 def test_the_repeat_guard_counts_each_vertical_apart():

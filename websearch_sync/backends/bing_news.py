@@ -69,7 +69,7 @@ def _date_order(blocks: list[Block], locale: Optional[str]) -> Optional[bool]:
     for block in blocks:
         date = block.parts.get("date")
         parts = attribute(date, "aria-label").split("/") if date is not None else []
-        if len(parts) == 3 and all(part.strip().isdigit() for part in parts):
+        if len(parts) == 3 and all(part.strip().isdecimal() for part in parts):
             first, second = int(parts[0]), int(parts[1])
             if first > 12 >= second:
                 return False

@@ -4,12 +4,18 @@ Authenticated with ``X-Subscription-Token: <BRAVE_API_KEY>``. A rejected key is 
 422 ``SUBSCRIPTION_TOKEN_INVALID`` (sometimes 401/403): ``AuthError``; a 422
 ``VALIDATION`` is ``InvalidInput``; a 429 carries the wait from ``Retry-After`` /
 ``X-RateLimit-Reset`` (the free plan allows one request per second).
+
+Web search gives at most 20 results a request (``count`` above 20 is a 422 ``VALIDATION``);
+``offset`` is the index (0..9) of a page of ``count`` results. A call for more than 20 reads
+the next pages, until the answer's ``query.more_results_available`` is false.
 """
 
-from typing import Any, Optional
+import dataclasses
+from typing import Any, ClassVar, Optional
 
-from ..engine.base import dig, split_locale
+from ..engine.base import Page, dig, split_locale
 from ..engine.json_api import JsonApiBackend
+from ..engine.media_fields import nested
 from ..engine.setting import Setting
 from ..errors import (
     INVALID_API_KEY,
@@ -27,6 +33,8 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 
 _FRESHNESS = {"day": "pd", "week": "pw", "month": "pm", "year": "py"}
 _MAX_WORDS = 50
+#: Brave's last page index (``offset``).
+_LAST_OFFSET = 9
 #: Brave's ``search_lang`` codes that are not the plain ISO 639-1 code.
 _LANG_EXCEPTIONS = {"ja": "jp", "no": "nb", "nn": "nb"}
 _LANG_WITH_REGION = {("en", "GB"): "en-gb", ("pt", "BR"): "pt-br", ("pt", "PT"): "pt-pt"}
@@ -42,6 +50,8 @@ class Brave(JsonApiBackend):
     default_endpoint = "https://api.search.brave.com/res/v1/web/search"
     provider_settings = (Setting("api_key", env="BRAVE_API_KEY", required=True),)
     min_interval_s = 1.0
+    #: Web search's largest ``count``: a call for more reads the next pages (``offset``).
+    results_per_page: ClassVar[Optional[int]] = 20
     result_fields = {"title": "title", "url": "url", "snippet": "description", "published_at": "page_age"}
     max_query_chars = 401  # Brave accepts at most 400 characters (and 50 words)
     vendor_codes = {
@@ -61,9 +71,10 @@ class Brave(JsonApiBackend):
             )
 
     def build_request(self, params: SearchParams) -> RequestSpec:
-        """``q``, ``count`` = max_results, ``country``/``search_lang`` from the locale,
+        """``q``, ``count`` = max_results (at most a page), ``country``/``search_lang`` from the locale,
         ``freshness`` from the time range, ``safesearch``."""
-        query: dict[str, Any] = {"q": params.full_query, "count": params.max_results}
+        count = min(params.max_results, self.results_per_page or params.max_results)
+        query: dict[str, Any] = {"q": params.full_query, "count": count}
         if params.locale:
             lang, country = split_locale(params.locale)
             query["search_lang"] = _LANG_WITH_REGION.get((lang, country or "")) or _search_lang(params.locale, lang)
@@ -79,6 +90,15 @@ class Brave(JsonApiBackend):
             params=query,
             headers=self.json_headers(("X-Subscription-Token", str(self.config["api_key"]))),
         )
+
+    def next_page(self, params: SearchParams, page: Page) -> Optional[RequestSpec]:
+        """The call's request at the next ``offset`` (a page index), none after the last page or
+        where the answer says no more results are available."""
+        more = nested(page.previous.json(), "query", "more_results_available")
+        if page.number - 1 > _LAST_OFFSET or more is False:
+            return None
+        spec = self.build_request(params)
+        return dataclasses.replace(spec, params=dict(spec.params or {}, offset=page.number - 1))
 
     def error_envelope(self, data: Any) -> Optional[tuple[Any, Optional[str]]]:
         """``{"type": "ErrorResponse", "error": {"code", "detail"}}`` (the docs also show ``errors: [...]``)."""

@@ -11,6 +11,9 @@ What the recorded answers (2024-12, 20 results each) show: an object whose ``typ
 ``news``/``images``/``videos`` with a flat ``results`` list (web search nests it in
 ``web``):
 
+Their text is plain (a bare ``&`` and ``'``, no entity, no ``<strong>`` highlight: web
+search's descriptions are HTML, these are not).
+
 * news: ``title``, ``url``, ``description`` (the snippet), ``page_age`` (the date,
   ISO 8601 without zone; ``age`` beside it is for people: "48 minutes ago", "July 4,
   2023"), ``thumbnail.src`` (Brave's
@@ -26,7 +29,7 @@ What the recorded answers (2024-12, 20 results each) show: an object whose ``typ
 import dataclasses
 from typing import Any, Callable
 
-from ..engine.base import dig
+from ..engine.base import dig, listed_results
 from ..engine.media_fields import nested, present, text, whole_number
 from ..errors import UNEXPECTED_SHAPE, WebParseError
 from ..models import ParseResult, SearchParams
@@ -88,9 +91,14 @@ class BraveVertical(Brave):
     is the vertical, each result read by its :data:`READERS` entry. Not registered itself (no ``name``)."""
 
     name = ""
+    # Plain text, unlike web search's descriptions (<strong>, &#x27;): the recorded answers for the
+    # same query carry a bare "&" and "'", no entity and no highlight.
+    text_format = "text"
+    results_per_page = None  # ``count`` goes up to 50 (news, videos) or 200 (images): one request holds any call
 
     def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
-        """Items from ``results[]`` of an answer whose ``type`` is the vertical."""
+        """Items from ``results[]`` of an answer whose ``type`` is the vertical (results none of
+        which can be read: ``WebParseError``)."""
         data = self.data(response)
         if not isinstance(data, dict) or data.get("type") != self.vertical:
             raise WebParseError(
@@ -104,7 +112,8 @@ class BraveVertical(Brave):
                 "brave answered with a non-list `results`", provider="brave", detail_code=UNEXPECTED_SHAPE
             )
         read = READERS[self.vertical]
-        return ParseResult(items=[read(result) for result in results if isinstance(result, dict)])
+        items = [read(result) for result in results if isinstance(result, dict)]
+        return ParseResult(items=listed_results(items, self.vertical, self.name))
 
 
 class BraveNews(BraveVertical):

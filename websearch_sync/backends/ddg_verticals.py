@@ -17,11 +17,13 @@ The flow a browser follows on duckduckgo.com's News, Images and Videos tabs (Sea
    answer's ``vqd`` added when ``next`` lacks it (as the page's script does); never a made-up token.
 
 The answer is ``{"results": [...], "next": ..., "vqd": {query: token}}``. A news result gives
-``title``, ``url``, ``excerpt`` (HTML highlights), ``source``, ``date`` (epoch seconds) and
-``image``; an image ``title``, ``url`` (the page), ``image``, ``thumbnail``, ``width``,
+``title``, ``url``, ``excerpt`` (HTML: ``<b>`` highlights, ``&#x27;``), ``source``, ``date``
+(epoch seconds) and ``image``; an image ``title``, ``url`` (the page), ``image``, ``thumbnail``, ``width``,
 ``height`` (its ``source`` is DuckDuckGo's upstream, "Bing", not the site: not kept); a video
 ``title``, ``content`` (its page), ``description``, ``published`` (ISO, no offset: UTC),
 ``duration`` (``13:59:10``), ``publisher`` (the platform), ``images``, ``statistics.viewCount``.
+Every text field but the news excerpt is plain text (the recorded answers carry a bare ``&``
+and ``'`` there, and no entity).
 
 Bot walls: the anomaly page of the HTML endpoints (:data:`~.ddg.ANOMALY`), and the deep-results
 script answers DuckDuckGo blocks with (recorded from ``d.js``): ``DDG.deep.anomalyDetectionBlock(…)``
@@ -36,9 +38,10 @@ from typing import Any, ClassVar, Optional
 from urllib.parse import urljoin, urlsplit
 
 from ..engine import registry
-from ..engine.base import Backend, Page, dig, json_body
+from ..engine.base import Backend, Page, dig, json_body, listed_results
 from ..engine.html_engine import accept_language
 from ..engine.media_fields import nested, text
+from ..engine.normalize import clean_text
 from ..errors import UNEXPECTED_SHAPE, WebParseError, WebSearchError
 from ..models import ParseResult, SearchParams
 from ..net.botwall import BotWall, bot_wall_error
@@ -78,7 +81,9 @@ class _DuckDuckGoVertical(Backend):
     """What DuckDuckGo's news, images and videos share: the token page, the JSON answer, paging."""
 
     kind = "html"  # both requests as a browser's: the token is tied to who asked
-    text_format = "html"  # news excerpts carry <b> highlights
+    # Titles, publishers and video descriptions are plain text (a bare "&" and "'", never an
+    # entity): "Option<T>" in a title is the title's. News excerpts are HTML: read as text here.
+    text_format = "text"
     min_interval_s = 1.0
     max_query_chars = 500  # DDG refuses queries of 500+ characters
     auto_rank = 110
@@ -139,7 +144,7 @@ class _DuckDuckGoVertical(Backend):
         return bot_wall_error(response, self.name, registry.bot_walls())
 
     def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
-        """The raw items of the answer's ``results``."""
+        """The raw items of the answer's ``results`` (results none of which can be read: ``WebParseError``)."""
         results = dig(json_body(response, self.name), ("results",), self.name)
         if not isinstance(results, list):
             raise WebParseError(
@@ -147,7 +152,8 @@ class _DuckDuckGoVertical(Backend):
                 provider=self.name,
                 detail_code=UNEXPECTED_SHAPE,
             )
-        return ParseResult(items=[self.item(result) for result in results if isinstance(result, dict)])
+        items = [self.item(result) for result in results if isinstance(result, dict)]
+        return ParseResult(items=listed_results(items, self.vertical, self.name))
 
     def item(self, result: dict[str, Any]) -> dict[str, Any]:
         """The raw item of one result (the field names of the vertical's items)."""
@@ -181,11 +187,11 @@ class DuckDuckGoNews(_DuckDuckGoVertical):
     extra_fields = {"noamp": "1"}
 
     def item(self, result: dict[str, Any]) -> dict[str, Any]:
-        """Title, URL, excerpt, source, date (epoch seconds), image."""
+        """Title, URL, excerpt (HTML, read as text), source, date (epoch seconds), image."""
         return {
             "title": result.get("title"),
             "url": result.get("url"),
-            "snippet": result.get("excerpt"),
+            "snippet": clean_text(result.get("excerpt")),
             "source": result.get("source"),
             "published_at": result.get("date"),
             "image_url": text(result.get("image")),

@@ -50,8 +50,6 @@ def extras_of(data: dict[str, Any]) -> dict[str, list[Any]]:
 
 
 def _text(value: Any) -> Optional[str]:
-    if not isinstance(value, (str, int, float)) or isinstance(value, bool):
-        return None
     return clean_text(value, markup=False)[:MAX_EXTRA_CHARS] or None
 
 

@@ -4,6 +4,9 @@ Errors come as ``{"detail": {"error": "..."}}``. Besides 401, Tavily answers 432
 when the plan's usage limit is used up and 433 when the pay-as-you-go limit is
 reached (its SDK treats 403, 432 and 433 alike): all are ``AuthError``, since
 retrying cannot help until the account changes.
+
+A search gives at most 20 results (``max_results`` in 1..20, its API reference) and has no
+next page: a call for more asks for 20.
 """
 
 from typing import Any, Optional
@@ -19,6 +22,8 @@ from ..net.transport import HttpResponse, RequestSpec
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 TOPICS = ("general", "news", "finance")
+#: The most results Tavily gives for one search (its ``max_results`` range).
+MAX_RESULTS = 20
 
 
 class Tavily(JsonApiBackend):
@@ -46,9 +51,9 @@ class Tavily(JsonApiBackend):
     auth_statuses = (401, 403, 432, 433)
 
     def build_request(self, params: SearchParams) -> RequestSpec:
-        """JSON ``{query, max_results}`` plus ``topic``, ``time_range`` and
-        ``include_raw_content`` (for ``include_content``) when asked."""
-        body: dict[str, Any] = {"query": params.full_query, "max_results": params.max_results}
+        """JSON ``{query, max_results}`` (at most :data:`MAX_RESULTS`) plus ``topic``, ``time_range``
+        and ``include_raw_content`` (for ``include_content``) when asked."""
+        body: dict[str, Any] = {"query": params.full_query, "max_results": min(params.max_results, MAX_RESULTS)}
         topic = self.option(params, "topic")
         if topic:
             body["topic"] = topic

@@ -12,8 +12,9 @@ What the recorded page (2026-08, 10 articles) shows:
 * An article has the title link ``h4.s-title > a``, the publisher ``span.s-source``
   (its own text: the nested ``span.s-via``, "· via Yahoo News", names the syndicating
   site, not the publisher), the age ``span.s-time`` (``9 minutes ago ·``, kept as a
-  relative date), the snippet ``p.s-desc`` and the picture ``img.s-img`` (Yahoo's
-  resized copy).
+  relative date), the snippet ``p.s-desc`` and the picture: the image of the link
+  opening the article (Yahoo's resized copy). An article without a picture starts with its
+  title link; the ``img`` beside the publisher's name is the site's icon, not a picture.
 * Links go through ``r.search.yahoo.com/…/RU=<target>/RK=…`` (decoded as for web
   search); a direct link to a Yahoo site carries tracking path parameters
   (``…html;_ylt=…;_ylu=…``), which are dropped.
@@ -37,7 +38,9 @@ _PARTS: dict[str, PartTest] = {
     "source": lambda tag, inside: tag.name == "span" and has_class(tag, "s-source"),
     "time": lambda tag, inside: tag.name == "span" and has_class(tag, "s-time"),
     "snippet": lambda tag, inside: tag.name == "p" and has_class(tag, "s-desc"),
-    "image": lambda tag, inside: tag.name == "img" and bool(tag.get("src")),
+    # The picture links to the article; the publisher's row holds the site's icon, not in a link.
+    "first_link": lambda tag, inside: tag.name == "a",
+    "image": lambda tag, inside: tag.name == "img" and "first_link" in inside and bool(tag.get("src")),
 }
 
 

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 from ..config import Settings
 from ..engine.option import by_declaration
-from ..errors import InvalidInput
+from ..errors import InvalidInput, WebSearchError
 from ..net import browser
 from ..net.browser import EXTRA_HINT, resolve_impersonate
 from .output import EXIT_OK, add_impersonate, json_text
@@ -46,26 +46,34 @@ def backend_rows(settings: Settings) -> list[dict[str, Any]]:
     rows = []
     for name in registry.backend_names():
         cls = registry.primary_class(name)
-        backend = cls(settings)
         variables = [setting.env for setting in cls.declared_settings() if setting.env]
         if cls.kind != "offline":
             variables.append("WEB_SEARCH_ENDPOINT_" + name.upper())
-        rows.append(
-            {
-                "name": name,
-                "kind": cls.kind,
-                "verticals": list(registry.verticals_of(name)),
-                "configured": backend.is_configured(),
-                "missing": [cls.setting(key).env_or_key() for key in backend.missing_settings()],
-                "env": variables,
-                "min_interval_s": cls.min_interval_s,
-                "transport": transport_of(cls.kind, profile) if cls.kind != "offline" else "-",
-                "summary": cls.summary,
-                "endpoint": endpoint_of(backend),
-                "settings": [setting.describe() for setting in cls.declared_settings()],
-                "options": option_rows(name),
-            }
-        )
+        row: dict[str, Any] = {
+            "name": name,
+            "kind": cls.kind,
+            "verticals": list(registry.verticals_of(name)),
+            "configured": False,
+            "missing": [],
+            "env": variables,
+            "min_interval_s": cls.min_interval_s,
+            "transport": transport_of(cls.kind, profile) if cls.kind != "offline" else "-",
+            "summary": cls.summary,
+            "endpoint": None,
+            "settings": [setting.describe() for setting in cls.declared_settings()],
+            "options": option_rows(name),
+        }
+        try:
+            backend = registry.instance(cls, settings)
+        except WebSearchError as error:  # a plugin that cannot be built (its traceback logged): listed, saying so
+            row["error"] = error.message
+        else:
+            row.update(
+                configured=backend.is_configured(),
+                missing=[cls.setting(key).env_or_key() for key in backend.missing_settings()],
+                endpoint=endpoint_of(backend),
+            )
+        rows.append(row)
     return rows
 
 
@@ -127,7 +135,7 @@ def run(args: argparse.Namespace) -> int:
             r["name"],
             r["kind"],
             ",".join(r["verticals"]),
-            "yes" if r["configured"] else "no (set %s)" % ", ".join(r["missing"]),
+            "yes" if r["configured"] else "no (%s)" % r.get("error", "set " + ", ".join(r["missing"])),
             "%.1f s" % r["min_interval_s"] if r["min_interval_s"] else "-",
             r["transport"],
             ", ".join(r["env"]) or "-",

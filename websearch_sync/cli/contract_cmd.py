@@ -17,7 +17,7 @@ import sys
 from collections.abc import Sequence
 from typing import Any
 
-from ..config import Settings
+from ..config import Settings, check_backend_names
 from ..errors import WebSearchError
 from ..models import VERTICALS
 from .output import EXIT_OK, error_line, exit_status, int_arg, json_text
@@ -89,6 +89,7 @@ def run_record(args: argparse.Namespace) -> int:
     from ..contract.cases import describe
     from ..contract.recording import record_case
 
+    check_backend_names(args.backend, "BACKEND")
     try:
         result = record_case(
             args.backend,
@@ -208,6 +209,7 @@ def run_check_live(args: argparse.Namespace) -> int:
     """Run live queries and report how each went."""
     from ..contract.livecheck import check_live
 
+    check_backend_names(args.backend, "BACKEND")
     checks = check_live(
         args.backend,
         args.queries,

@@ -10,7 +10,7 @@ import logging
 import sys
 from typing import Any
 
-from ..config import Settings
+from ..config import Settings, check_backend_names
 from ..mcp import DEFAULT_MAX_CONCURRENT, DEFAULT_REPEAT_WINDOW_S
 from ..models import STRATEGIES
 from .output import EXIT_OK, int_arg
@@ -95,6 +95,7 @@ def _client_options(args: argparse.Namespace) -> dict[str, Any]:
     options = {keyword: getattr(args, keyword) for _, keyword, _ in CLIENT_FLAGS if getattr(args, keyword) is not None}
     overrides: dict[str, Any] = {}
     if args.backend is not None:
+        check_backend_names(args.backend, "--backend")
         overrides["backend"] = args.backend  # the settings decide which tools are offered
     if args.allow_private:
         overrides["allow_private"] = True

@@ -85,18 +85,31 @@ def cli_hint(error: WebSearchError, timeout_ms: Optional[int]) -> Optional[str]:
 
 class _RetryLines(logging.Handler):
     """Writes each retry the client announces (a log record with ``retry_wait_s``) as one
-    ``retry: ...`` line on stderr."""
+    ``retry: ...`` line on stderr. A handler of its own would keep every other warning (a
+    plugin's traceback) from Python's last-resort handler, so while no other handler sees
+    them, they are handed to it as if this one were not there."""
 
     def emit(self, record: logging.LogRecord) -> None:
         if hasattr(record, "retry_wait_s"):
             sys.stderr.write("retry: %s\n" % record.getMessage())
             sys.stderr.flush()
+        elif logging.lastResort is not None and record.levelno >= logging.lastResort.level and self._alone(record):
+            logging.lastResort.handle(record)
+
+    def _alone(self, record: logging.LogRecord) -> bool:
+        """Whether no other handler is on ``record``'s way up the loggers."""
+        logger: Optional[logging.Logger] = logging.getLogger(record.name)
+        while logger is not None:
+            if any(handler is not self for handler in logger.handlers):
+                return False
+            logger = logger.parent if logger.propagate else None
+        return True
 
 
 @contextlib.contextmanager
 def retry_lines() -> Iterator[None]:
     """While it is open, every retry wait of the client is one line on stderr (a long wait
-    is never silent); the library's other log records are left as they were."""
+    is never silent); the library's other log records go where they went without it."""
     library = logging.getLogger("websearch_sync")
     handler, level = _RetryLines(logging.INFO), library.level
     library.addHandler(handler)

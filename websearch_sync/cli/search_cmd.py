@@ -5,7 +5,7 @@ import json
 import sys
 from typing import Any, Optional
 
-from ..config import Settings
+from ..config import Settings, check_backend_names
 from ..errors import BAD_ARGUMENTS, InvalidInput
 from ..models import SAFE_SEARCH_LEVELS, STRATEGIES, TIME_RANGES, VERTICALS, SearchResponse
 from ..validate import COMMON_OPTIONS, check_number, close_match
@@ -230,6 +230,7 @@ def run(args: argparse.Namespace) -> int:
     stop_after = _count("--stop-after-failures", args.stop_after_failures, 1_000_000)
     check_number("--progress-every", args.progress_every, minimum=0, integer=False, detail=BAD_ARGUMENTS)
     queries = _batch_queries(args) if args.queries_file is not None else []
+    check_backend_names(args.backend, "--backend")
     overrides = {name: value for name, value in (("backend", args.backend), ("impersonate", args.impersonate)) if value}
     settings = Settings.from_env(**overrides)
     with SearchClient(args.backend, settings=settings, **_client_options(args)) as client, retry_lines():

@@ -6,18 +6,17 @@ call's budget (budget first: a wait that cannot fit fails at once).
 
 import logging
 import threading
+from functools import partial
 from typing import Callable, Optional, TypeVar
 
 from ..engine.base import Backend
 from ..engine.pace import pacing
-from ..engine.registry import checked_result
+from ..engine.registry import checked_result, reported
 from ..errors import (
     BUDGET_EXHAUSTED,
     DEADLINE_EXCEEDED,
-    INTERNAL_ERROR,
     Timeout,
     WebBlocked,
-    WebProviderError,
     WebSearchError,
 )
 from ..models import ParseResult, SearchParams
@@ -119,7 +118,8 @@ class BackendRunner:
         """
         check_backend(backend, params)  # a refusal first: it books no slot, waits for none, counts no attempt
         name = backend.name
-        keys = backend.cooldown_keys(params)  # the whole backend, or also the part of it this call asks for
+        # the whole backend, or also the part of it this call asks for
+        keys = reported(backend, partial(backend.cooldown_keys, params))
         last_error: Optional[WebSearchError] = None
         own: Optional[str] = None  # the cool-down this request recorded before waiting to retry
         for attempt in range(policy.total + 1):
@@ -134,7 +134,8 @@ class BackendRunner:
                 last_error = error
                 delay = retry_delay(policy, attempt, error, budget)
                 if isinstance(error, WebBlocked):  # shared first, then the wait
-                    own = self.cooldowns.record(error, backend.cooldown_key(params, error), delay, budget.remaining_s())
+                    key = reported(backend, partial(backend.cooldown_key, params, error))
+                    own = self.cooldowns.record(error, key, delay, budget.remaining_s())
                 if delay is None:
                     if isinstance(error, WebBlocked):
                         self._cool_host(backend, error, budget)
@@ -331,7 +332,7 @@ class _LaterRequests:
 def check_backend(backend: Backend, params: SearchParams) -> None:
     """Raise the refusal of ``params`` by ``backend`` before any request (:meth:`Backend.check`);
     a bug inside it becomes a logged ``WebProviderError``, as in :func:`call_backend`."""
-    _reported(backend, lambda: backend.check(params))
+    reported(backend, lambda: backend.check(params))
 
 
 def refusal(backend: Backend, params: SearchParams) -> Optional[WebSearchError]:
@@ -346,19 +347,4 @@ def refusal(backend: Backend, params: SearchParams) -> Optional[WebSearchError]:
 def call_backend(backend: Backend, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
     """Run one backend; a bug inside it (a parse result of the wrong shape too) becomes a
     logged ``WebProviderError``, never a stray exception."""
-    return _reported(backend, lambda: checked_result(backend.search(params, transport, deadline), backend.name))
-
-
-def _reported(backend: Backend, step: Callable[[], T]) -> T:
-    """``step()``, with a defect in ``backend`` (or a plugin) reported loudly and typed."""
-    try:
-        return step()
-    except WebSearchError:
-        raise
-    except Exception as exc:  # a defect in a backend (or a plugin): report it loudly, typed
-        logger.error("backend %s failed unexpectedly", backend.name, exc_info=True)
-        raise WebProviderError(
-            "internal error in backend %s: %s" % (backend.name, type(exc).__name__),
-            provider=backend.name,
-            detail_code=INTERNAL_ERROR,
-        ) from exc
+    return reported(backend, lambda: checked_result(backend.search(params, transport, deadline), backend.name))

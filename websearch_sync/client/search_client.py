@@ -500,7 +500,7 @@ class SearchClient:
             if params.options:  # an option no backend of this call takes would be dropped without a word
                 every = {name: registry.primary_class(name).option_names() for name in registry.backend_names()}
                 check_options_taken(params.options, {cls.name: cls.option_names() for cls in classes}, every)
-            backends = [cls(self.settings) for cls in classes]
+            backends = [registry.instance(cls, self.settings) for cls in classes]
             timeout_ms = max(one.timeout_ms() for one in backends)
             valid = Validated(
                 self.settings,
@@ -541,7 +541,7 @@ class SearchClient:
         def run(one: Backend) -> Any:
             return self._runner.run(one, plan.params, call.timeout, plan.budget, policy, state, recheck)
 
-        backends = [cls(self.settings) for cls in plan.valid.classes]
+        backends = [registry.instance(cls, self.settings) for cls in plan.valid.classes]
         strategy = merge if call.strategy == "merge" and len(backends) > 1 else fallback
         response, cacheable = strategy(backends, plan.params, plan.budget, run)
         if plan.params.include_content and not self._add_content(response, plan.params, plan.budget):

@@ -62,7 +62,7 @@ def auto_backends(settings: Settings, locale: Optional[str] = None, vertical: st
     ``vertical``: configured API backends, then the keyless engines (Baidu first among them
     for a Chinese locale)."""
     chosen = [
-        n for n in _auto_candidates(locale, vertical) if registry.backend_class(n, vertical)(settings).is_configured()
+        n for n in _auto_candidates(locale, vertical) if registry.usable(registry.backend_class(n, vertical), settings)
     ]
     if not chosen:
         raise InvalidInput(

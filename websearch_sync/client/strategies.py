@@ -126,7 +126,9 @@ def merge(backends: list[Backend], params: SearchParams, budget: Deadline, run: 
             request_ids.append(result.request_id)
     if not lists:
         raise most_informative(failures)
-    items = normalize_items(fuse(lists, params.vertical), lists[0][0], params.max_results, params.vertical)
+    items = normalize_items(
+        fuse(lists, params.vertical), lists[0][0], params.max_results, params.vertical, canonical=True
+    )
     answered = [name for name, _ in lists]
     meta: ProviderMeta = {"provider_name": "+".join(answered), "providers": answered, "cached": False}
     if params.vertical != "web":

@@ -29,6 +29,7 @@ from typing import Any, Optional, Union
 from ..client.clock import Clock
 from ..client.search_client import SearchClient
 from ..config import Settings
+from ..engine import registry
 from ..engine.identity import IDENTITY_FIELD
 from ..errors import NO_CASES, InvalidInput, WebSearchError
 from ..models import StrPath
@@ -556,13 +557,12 @@ def run_case(case: Case, wires: Sequence[str] = WIRE_KINDS) -> CaseResult:
     """Replay one case on each wire kind of ``wires`` (see :data:`WIRE_KINDS`) and judge it
     against its golden and the contract.
 
-    Every problem of the case itself is an ``ERROR`` verdict, and so is a recording that
+    Every problem of the case itself (a backend not registered too) is an ``ERROR`` verdict, and so is a recording that
     one wire kind reads differently from another (or sends a request it does not describe).
     """
-    if case.problem:
-        return CaseResult(case, "ERROR", [case.problem])
-    if "query" not in case.meta:
-        return CaseResult(case, "ERROR", ["the meta file has no query"])
+    problem = _unreplayable(case)
+    if problem:
+        return CaseResult(case, "ERROR", [problem])
     outcomes: list[tuple[str, dict[str, Any]]] = []
     for kind in wires:
         replayed = _replay_on(case, kind)
@@ -595,6 +595,21 @@ def run_case(case: Case, wires: Sequence[str] = WIRE_KINDS) -> CaseResult:
         return CaseResult(case, "NEW", ["no golden: %s" % case.expected_path.name], outcome)
     diff = compare(golden, outcome)
     return CaseResult(case, "DRIFT" if diff else "PASS", diff, outcome, golden)
+
+
+def _unreplayable(case: Case) -> Optional[str]:
+    """Why ``case`` cannot be replayed at all (``None``: it can): a broken meta file, or a
+    backend not registered (a plugin that failed to load: said so, not "the backend sent 0
+    requests")."""
+    if case.problem:
+        return case.problem
+    if "query" not in case.meta:
+        return "the meta file has no query"
+    try:
+        registry.backend_class(case.backend, case.meta.get("vertical") or "web")
+    except InvalidInput as error:
+        return error.message
+    return None
 
 
 def _wire_name(kind: str) -> str:

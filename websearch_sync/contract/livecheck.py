@@ -10,11 +10,13 @@ captured and handed to the backend's :meth:`~websearch_sync.engine.base.Backend.
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import partial
 from typing import Any, Optional
 
 from ..client.search_client import SearchClient
 from ..config import Settings
 from ..engine import registry
+from ..engine.registry import reported
 from ..errors import WebSearchError
 from ..models import SearchParams
 from .recording import Recorder
@@ -93,7 +95,7 @@ def check_live(
     every failure of a query itself is reported in its :class:`LiveCheck`.
     """
     settings = settings if settings is not None else Settings.from_env()
-    checker = registry.backend_class(backend, vertical)(settings)
+    checker = registry.instance(registry.backend_class(backend, vertical), settings)
     checker.check_configured()
     checks: list[LiveCheck] = []
     with Recorder() as recorder:
@@ -117,7 +119,11 @@ def check_live(
                         max_results=max_results or settings.max_results,
                         vertical=vertical,
                     )
-                    structure = checker.structure_report(last.http_response(), params) or None  # {}: nothing to check
+                    report = partial(checker.structure_report, last.http_response(), params)
+                    try:  # a plugin's hook that raises fails the query
+                        structure = reported(checker, report) or None  # {}: nothing to check
+                    except WebSearchError as exc:
+                        error = error or exc
                 if error is None:
                     checks.append(LiveCheck(backend, query, "success", items, latency, structure))
                 else:

@@ -434,7 +434,9 @@ class Backend:
         checkpoints stop an abandoned parse instead of letting it run on.
         """
         self.check(params)
-        response = self._send(self.build_request(params), transport, deadline)
+        response = self._send(
+            self._within(deadline, None, partial(self.build_request, params), "building"), transport, deadline
+        )
         for step in range(1, MAX_STEPS + 1 if self._has_steps() else 1):
             follow = self._within(deadline, response, partial(self.continue_request, response, params, step), "reading")
             if follow is None:
@@ -459,7 +461,8 @@ class Backend:
     ) -> None:
         """Add the items of the next pages to ``parsed`` until there are ``max_results`` distinct
         ones, a page brings none, there is no next page or one fails (its error goes to
-        ``errors``, ``partial`` is set: the pages read stand)."""
+        ``errors``, its message saying which page and which pages the results are from;
+        ``partial`` is set: the pages read stand)."""
 
         def key(item: dict[str, Any]) -> Optional[str]:
             return identity(item, self.vertical)
@@ -469,16 +472,20 @@ class Backend:
         pages = 1
         read = len(parsed.items)
         while pages < MAX_PAGES and len(seen) < params.max_results and page_result.items:
-            spec = self.next_page(params, Page(pages + 1, read, response, page_result))
-            if spec is None:
-                break
+            following = partial(self.next_page, params, Page(pages + 1, read, response, page_result))
             try:
+                spec = self._read_answer(response, following)  # a "next" link that is no URL: that page failed
+                if spec is None:
+                    break
                 before_next_request()
                 response = self._send(spec, transport, deadline)
                 page_result = self._parse(response, params, deadline)
             except WebSearchError as error:
                 later_request_failed(error)
-                parsed.errors.append(error.to_dict())
+                failure = error.to_dict()  # the error stays as met: a cool-down keeps its words
+                shown = "page 1" if pages == 1 else "pages 1-%d" % pages
+                failure["message"] = "page %d (the results are those of %s): %s" % (pages + 1, shown, error.message)
+                parsed.errors.append(failure)
                 parsed.partial = True
                 break
             pages += 1
@@ -519,23 +526,26 @@ class Backend:
         """True when the engine declares later requests (:meth:`continue_request`)."""
         return cls.continue_request is not Backend.continue_request
 
-    def _within(self, deadline: Deadline, response: HttpResponse, work: Callable[[], T], doing: str) -> T:
-        """``work()`` (reading ``response``) within the deadline: ``Timeout`` once it passes.
+    def _within(self, deadline: Deadline, response: Optional[HttpResponse], work: Callable[[], T], doing: str) -> T:
+        """``work()`` (reading ``response``; ``None``: building the request) within the
+        deadline: ``Timeout`` once it passes.
 
-        A small answer read by an engine of this package is read in the calling thread (its
-        parsers stop at their checkpoints once the deadline has passed); anything else in a
-        thread abandoned at the deadline (:func:`~websearch_sync.net.deadline.run_within`), so
-        that a plugin's parser without checkpoints cannot hold the call past it."""
-        inline = len(response.content) <= INLINE_MAX_BYTES and type(self).__module__.startswith(_OWN_MODULES)
+        A small answer read (or a request built) by an engine of this package is read in the
+        calling thread (its parsers stop at their checkpoints once the deadline has passed);
+        anything else in a thread abandoned at the deadline
+        (:func:`~websearch_sync.net.deadline.run_within`), so that a plugin's parser without
+        checkpoints, or its slow ``build_request``, cannot hold the call past it."""
+        size = len(response.content) if response is not None else 0
+        inline = size <= INLINE_MAX_BYTES and type(self).__module__.startswith(_OWN_MODULES)
         try:
             return run_within(deadline, work, name="websearch-parse", inline=inline)
         except DeadlinePassed:
+            what = "%s the answer (%d bytes)" % (doing, size) if response is not None else doing + " the request"
             raise Timeout(
-                "%s: %s the answer (%d bytes) did not finish within the %.0f ms deadline"
-                % (self.name, doing, len(response.content), deadline.timeout_ms),
+                "%s: %s did not finish within the %.0f ms deadline" % (self.name, what, deadline.timeout_ms),
                 provider=self.name,
                 detail_code=DEADLINE_EXCEEDED,
-                status=response.status,
+                status=response.status if response is not None else None,
             ) from None
 
     def answer_error(self, response: HttpResponse) -> Optional[WebSearchError]:
@@ -547,8 +557,13 @@ class Backend:
         error = self.answer_error(response)
         if error is not None:
             raise error
+        return self._read_answer(response, lambda: self.parse(response, params))
+
+    def _read_answer(self, response: HttpResponse, read: Callable[[], T]) -> T:
+        """``read()``, which reads ``response`` (its items, its next page): what a body of an
+        unexpected shape makes it raise (``KeyError``, ``ValueError`` ...) is ``WebParseError``."""
         try:
-            return self.parse(response, params)
+            return read()
         except WebSearchError:
             raise
         except (ValueError, KeyError, TypeError, IndexError, AttributeError) as exc:
@@ -568,11 +583,11 @@ def answered_at(response: HttpResponse, params: SearchParams) -> datetime.dateti
     """When the service answered: its ``Date`` header (UTC), else when the search was asked for."""
     try:
         stamp = parsedate_to_datetime(response.headers.get("Date") or "")
-    except (TypeError, ValueError, IndexError):  # absent or malformed
+        if stamp.tzinfo is None:  # "-0000": UTC, as RFC 5322 says
+            stamp = stamp.replace(tzinfo=datetime.timezone.utc)
+        return stamp.astimezone(datetime.timezone.utc)
+    except (TypeError, ValueError, IndexError, OverflowError):  # absent, malformed, or past year 9999 in UTC
         return params.now
-    if stamp.tzinfo is None:  # "-0000": UTC, as RFC 5322 says
-        stamp = stamp.replace(tzinfo=datetime.timezone.utc)
-    return stamp.astimezone(datetime.timezone.utc)
 
 
 #: By class: its declarations (``provider_settings``, ``env_vars``, ``required``) and the settings
@@ -622,6 +637,21 @@ def dig(data: Any, path: Sequence[str], provider: str) -> Any:
             )
         current = current[key]
     return current
+
+
+def listed_results(items: list[dict[str, Any]], vertical: str, provider: str) -> list[dict[str, Any]]:
+    """``items``, read from the list of results an answer holds; ``WebParseError`` when it lists
+    results none of which has what a result of ``vertical`` is known by (its URL, an image's
+    image: :func:`~.identity.identity`). That is a renamed field, an answer of a shape not known,
+    not an answer without results (which would read as "no results", and be cached)."""
+    if items and all(identity(item, vertical) is None for item in items):
+        raise WebParseError(
+            "%s answered with %d %s results, none with the address a result needs (an unknown shape)"
+            % (provider, len(items), vertical),
+            provider=provider,
+            detail_code=UNEXPECTED_SHAPE,
+        )
+    return items
 
 
 def split_locale(locale: str) -> tuple[str, Optional[str]]:

@@ -3,7 +3,7 @@
 from collections.abc import Mapping
 from typing import Any, Optional
 
-from ..net.urls import dedupe_key, result_url
+from ..net.urls import dedupe_key, picture_url, result_url
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -13,7 +13,9 @@ IDENTITY_FIELD = {"images": "image_url"}
 
 
 def identity(raw: Mapping[str, Any], vertical: str = "web") -> Optional[str]:
-    """What makes a raw item one result of ``vertical`` (its URL, an image's image URL, as
-    :func:`~websearch_sync.net.urls.dedupe_key` compares them), ``None`` for an item without one."""
-    url = result_url(raw.get(IDENTITY_FIELD.get(vertical, "url")))
+    """What makes a raw item one result of ``vertical`` (its URL, an image's image URL read as
+    :func:`~websearch_sync.net.urls.picture_url`, as :func:`~websearch_sync.net.urls.dedupe_key`
+    compares them), ``None`` for an item without one."""
+    field = IDENTITY_FIELD.get(vertical)
+    url = picture_url(raw.get(field)) if field else result_url(raw.get("url"))
     return dedupe_key(url) if url is not None else None

@@ -16,7 +16,7 @@ from typing import Any, Callable, Optional, cast
 
 from ..models import SearchItem
 from ..net.urls import INVISIBLE as _CONTROL
-from ..net.urls import dedupe_key, result_url
+from ..net.urls import dedupe_key, picture_url, result_url
 from . import values
 from .identity import IDENTITY_FIELD, identity
 from .registry import text_is_markup
@@ -47,7 +47,7 @@ def _text_field(value: Any, markup: bool, answered_at: datetime.datetime) -> Opt
 
 
 def _url_field(value: Any, markup: bool, answered_at: datetime.datetime) -> Optional[str]:
-    return result_url(value)
+    return picture_url(value)
 
 
 def _date_field(value: Any, markup: bool, answered_at: datetime.datetime) -> Optional[str]:
@@ -87,8 +87,12 @@ REQUIRED_FIELDS = {"images": ("image_url",)}
 
 def clean_text(value: Any, markup: bool = True) -> str:
     """Strip tags and unescape entities (only when ``markup``: the value is HTML), drop
-    control characters (and lone surrogates) and collapse whitespace."""
-    if value is None:
+    control characters (and lone surrogates) and collapse whitespace.
+
+    Text is a string, or a number written as its digits; anything else a JSON answer may
+    hold in its place (``null``, a boolean, a list, an object) is no text: ``""``, never its
+    Python spelling (``"{'text': 'x'}"``, ``"True"``)."""
+    if not isinstance(value, (str, int, float)) or isinstance(value, bool):
         return ""
     text = str(value)
     if markup and "<" in text:
@@ -111,6 +115,7 @@ def normalize_items(
     max_results: int,
     vertical: str = "web",
     answered_at: Optional[datetime.datetime] = None,
+    canonical: bool = False,
 ) -> list[SearchItem]:
     """Canonical items from a backend's raw items.
 
@@ -123,6 +128,9 @@ def normalize_items(
     Items of another ``vertical`` than the web keep their own fields (:data:`VERTICAL_FIELDS`),
     each converted to its canonical form or left out (dates resolved against ``answered_at``,
     when the service answered: default now); an image is identified by its image URL.
+
+    ``canonical``: the items are canonical already (a merge's fused lists), so their text is
+    not read as HTML a second time (``&lt;br&gt;`` decoded once is ``<br>``, a text to keep).
     """
     items: list[dict[str, Any]] = []
     seen = set()
@@ -140,7 +148,7 @@ def normalize_items(
         source = raw.get("provider") or provider
         markup = markup_of.get(source)
         if markup is None:
-            markup = markup_of[source] = text_is_markup(source, vertical)
+            markup = markup_of[source] = not canonical and text_is_markup(source, vertical)
         if vertical == "web":
             item: Optional[dict[str, Any]] = _web_item(raw, url, source, markup)
         else:

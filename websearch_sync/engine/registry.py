@@ -10,9 +10,10 @@ declares an entry point in the group ``websearch_sync.backends``
 :func:`load_plugins` registers them, the first time the registry is asked about
 backends (not when it is imported: a plugin's own imports of ``websearch_sync`` then
 find the package complete). A plugin that fails to load (whatever its
-import raises, ``sys.exit()`` and ``KeyboardInterrupt`` included) or whose class
-declarations are unusable (:func:`declaration_problem`) is skipped with a logged
-warning naming it; it never breaks the library. What a backend's parser returns is
+import raises, ``sys.exit()`` and ``KeyboardInterrupt`` included), whose class
+declarations are unusable (:func:`declaration_problem`) or whose name another plugin
+took first is skipped with a logged warning naming it, and an error naming its backend
+says why (:func:`skipped_plugin`); it never breaks the library. What a backend's parser returns is
 checked too (:func:`checked_result`), so a plugin answering the wrong shape is a
 ``WebProviderError`` naming it.
 """
@@ -24,10 +25,19 @@ import logging
 import re
 import threading
 from collections.abc import Iterator, Mapping
-from typing import Any, Callable, Optional, Union
+from functools import partial
+from typing import Any, Callable, Optional, TypeVar, Union
 
 from .. import config
-from ..errors import BAD_PARSE_RESULT, UNKNOWN_BACKEND, UNSUPPORTED_VERTICAL, InvalidInput, WebProviderError
+from ..errors import (
+    BAD_PARSE_RESULT,
+    INTERNAL_ERROR,
+    UNKNOWN_BACKEND,
+    UNSUPPORTED_VERTICAL,
+    InvalidInput,
+    WebProviderError,
+    WebSearchError,
+)
 from ..models import VERTICALS, ParseResult
 from ..net.botwall import BotWall
 from .base import TEXT_FORMATS, Backend
@@ -38,6 +48,7 @@ from .setting import Setting, merged, read_settings
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 logger = logging.getLogger("websearch_sync")
+T = TypeVar("T")
 
 DEFAULT_BACKEND = "stub"
 #: The entry-point group third-party backends are declared in.
@@ -53,6 +64,8 @@ _REGISTRY: dict[str, dict[str, Union[type[Backend], BuiltIn]]] = {
 }
 #: The built-in backends' names (a plugin may not replace them).
 _BUILT_IN = frozenset(_REGISTRY)
+#: ``{entry-point name: why}`` of the plugins skipped: an error naming one of them says why.
+_SKIPPED: dict[str, str] = {}
 _PLUGINS_LOADED = False
 _PLUGINS_LOADING = False
 #: Held while plugins load: another thread's first question waits for them (re-entrant: a
@@ -74,8 +87,8 @@ def _optional_int(value: object) -> bool:
 _DECLARATIONS: tuple[tuple[str, str, Callable[[Any], bool]], ...] = (
     (
         "name",
-        "lower-case letters, digits and _, starting with a letter",
-        lambda v: isinstance(v, str) and _NAME.fullmatch(v) is not None,
+        "lower-case letters, digits and _, starting with a letter, other than auto",
+        lambda v: isinstance(v, str) and _NAME.fullmatch(v) is not None and v != "auto",  # backend="auto": the chain
     ),
     ("kind", "one of %s" % ", ".join(_KIND_ORDER), lambda v: v in _KIND_ORDER),
     ("vertical", "one of %s" % ", ".join(VERTICALS), lambda v: v in VERTICALS),
@@ -182,6 +195,9 @@ class _Catalogue:
     def closest(self, name: str) -> Optional[str]:
         return closest_backend(name)
 
+    def skipped(self, name: str) -> Optional[str]:
+        return skipped_plugin(name)
+
     def read_settings(
         self, name: str, given: Mapping[str, Any], environ: Optional[Mapping[str, str]] = None
     ) -> dict[str, Any]:
@@ -286,10 +302,20 @@ def closest_backend(name: Any) -> Optional[str]:
     return close[0] if close else None
 
 
+def skipped_plugin(name: Any) -> Optional[str]:
+    """Why the plugin declaring backend ``name`` was skipped (``None``: no plugin was)."""
+    load_plugins()
+    return _SKIPPED.get(name) if isinstance(name, str) else None
+
+
 def did_you_mean(name: Any) -> str:
-    """`` (did you mean NAME?)`` for an unknown backend name with a close registered one, else ``""``."""
-    close = closest_backend(name)
-    return " (did you mean %s?)" % close if close else ""
+    """For an unknown backend name: `` (<why its plugin was skipped>)``, else `` (did you mean
+    NAME?)`` with a close registered one, else ``""``."""
+    why = skipped_plugin(name)
+    if why is None:
+        close = closest_backend(name)
+        why = "did you mean %s?" % close if close else None
+    return " (%s)" % why if why else ""
 
 
 def verticals_of(name: str) -> tuple[str, ...]:
@@ -336,9 +362,21 @@ def primary_class(name: str) -> type[Backend]:
 
 
 def _entry_points() -> list[Any]:
+    """The entry points of :data:`PLUGIN_GROUP`; none, with a warning, when the environment's
+    metadata cannot be read (one distribution's malformed ``entry_points.txt`` makes
+    ``importlib.metadata`` raise for every group)."""
     from importlib import metadata
 
-    return list(metadata.entry_points(group=PLUGIN_GROUP))
+    try:
+        return list(metadata.entry_points(group=PLUGIN_GROUP))
+    except Exception as exc:  # third-party metadata files: anything may come out of parsing them
+        logger.warning(
+            "websearch_sync: skipping every backend plugin: the installed distributions' entry points "
+            "cannot be read (%s: %s)",
+            type(exc).__name__,
+            exc,
+        )
+        return []
 
 
 def _load_plugin(entry: Any) -> None:
@@ -348,22 +386,60 @@ def _load_plugin(entry: Any) -> None:
         _skip(entry, "it failed to load: %s: %s" % (type(exc).__name__, exc))
         return
     problem = declaration_problem(cls)
+    taken = None if problem is not None else _REGISTRY.get(cls.name, {}).get(cls.vertical)
     if problem is not None:
         _skip(entry, problem)
     elif cls.name in _BUILT_IN:
         _skip(entry, "it would replace the built-in backend %r" % cls.name)
+    elif taken is not None and taken is not cls:
+        owner = _loaded(taken)
+        _skip(entry, "backend %r is already registered by %s.%s" % (cls.name, owner.__module__, owner.__qualname__))
     else:
         register(cls)
 
 
 def _skip(entry: Any, reason: str) -> None:
+    _SKIPPED.setdefault(entry.name, "its plugin %s was skipped: %s" % (entry.value, reason))
     logger.warning("websearch_sync: skipping backend plugin %r (%s): %s", entry.name, entry.value, reason)
+
+
+def reported(backend: Union[Backend, type[Backend]], step: Callable[[], T]) -> T:
+    """``step()``, a call of ``backend``'s code (its constructor, its search, a hook), with a defect
+    in it (or in a plugin) reported loudly and typed: the traceback logged,
+    ``WebProviderError(internal_error)`` naming the backend, never a stray exception."""
+    try:
+        return step()
+    except WebSearchError:
+        raise
+    except (Exception, SystemExit) as exc:  # a defect in a backend (a plugin's sys.exit() too): report it loudly, typed
+        logger.error("backend %s failed unexpectedly", backend.name, exc_info=True)
+        raise WebProviderError(
+            "internal error in backend %s: %s" % (backend.name, type(exc).__name__),
+            provider=backend.name,
+            detail_code=INTERNAL_ERROR,
+        ) from exc
+
+
+def instance(cls: type[Backend], settings: config.Settings) -> Backend:
+    """``cls(settings)``: a constructor that raises (a plugin building its vendor's client
+    without the key, say) is :func:`reported` like a search that does."""
+    return reported(cls, partial(cls, settings))
+
+
+def usable(cls: type[Backend], settings: config.Settings) -> bool:
+    """Whether ``cls`` is configured under ``settings``; one that cannot be built (:func:`instance`,
+    logged) is not, so that ``backend="auto"`` and the tools go on without it."""
+    try:
+        return instance(cls, settings).is_configured()
+    except WebProviderError:
+        return False
 
 
 def checked_result(result: object, provider: str) -> ParseResult:
     """``result`` when it has the shape a backend's parse must return: a
     :class:`ParseResult` whose items are dicts naming, if any, a registered
-    ``provider`` (and a list of them as ``providers``); else ``WebProviderError(bad_parse_result)`` naming
+    ``provider`` (and a list of them as ``providers``), with errors in ``to_dict()`` form,
+    ``extras`` a dict of lists and a string or no ``request_id``; else ``WebProviderError(bad_parse_result)`` naming
     the backend (a defect in it, typically a plugin, never a stray ``TypeError`` later)."""
     problem = _result_problem(result)
     if problem is None:
@@ -380,6 +456,9 @@ def _result_problem(result: object) -> Optional[str]:
         return "a %s instead of a ParseResult" % type(result).__name__
     if not isinstance(result.items, list) or not isinstance(result.errors, list):
         return "items or errors is not a list"
+    beside = _beside_items_problem(result)
+    if beside is not None:
+        return beside
     for position, item in enumerate(result.items, 1):
         if not isinstance(item, dict):
             return "item %d is a %s, not a dict" % (position, type(item).__name__)
@@ -389,6 +468,22 @@ def _result_problem(result: object) -> Optional[str]:
         also = item.get("providers")
         if also is not None and not (_strings(also) and all(name in _known() for name in also)):
             return "item %d names providers %r that are not registered backends" % (position, also)
+    return None
+
+
+def _beside_items_problem(result: ParseResult) -> Optional[str]:
+    """What is wrong with what a parse result carries besides its items (the response's
+    ``errors``, ``extras`` and ``request_id`` are made of them), or ``None``."""
+    for position, error in enumerate(result.errors, 1):
+        if not (
+            isinstance(error, dict) and isinstance(error.get("type"), str) and isinstance(error.get("message"), str)
+        ):
+            return "error %d is a %s, not a WebSearchError's to_dict()" % (position, type(error).__name__)
+    extras = result.extras
+    if not (isinstance(extras, dict) and all(isinstance(k, str) and isinstance(v, list) for k, v in extras.items())):
+        return "extras is not a dict of lists"
+    if result.request_id is not None and not isinstance(result.request_id, str):
+        return "request_id is a %s, not a string" % type(result.request_id).__name__
     return None
 
 

@@ -12,6 +12,8 @@ A backend's parser returns what the page says (``"3 hours ago"``, ``"1:02:03"``,
 * a duration in whole seconds (:func:`seconds`): ``1:02:03``, ``2:03``, ``PT1M2S``, a number;
 * a count (:func:`count`): an int, ``"1234"``, ``"1,234"``, ``"1.2M views"``, ``"12K"``.
 
+A count or duration above :data:`LARGEST` is no value (a width of 1e308 pixels): it is left out.
+
 What cannot be read is ``None``: the field is left out, never guessed. Every pattern here
 is anchored and linear (no nested repetition) on whatever a service sends.
 """
@@ -46,6 +48,9 @@ _CLOCK = re.compile(r"(?:(\d{1,3}):)?(\d{1,3}):(\d{2})")
 _ISO_DURATION = re.compile(r"P(?:(\d{1,4})D)?(?:T(?:(\d{1,4})H)?(?:(\d{1,6})M)?(?:(\d{1,7})(?:\.\d{1,9})?S)?)?")
 _COUNT = re.compile(r"(\d[\d,]{0,20}(?:\.\d{1,6})?) ?([kmb])?(?: views?| plays?)?")
 _MULTIPLIERS = {None: 1, "k": 1_000, "m": 1_000_000, "b": 1_000_000_000}
+#: The largest count or duration kept: the largest integer every JSON reader holds exactly
+#: (JavaScript's numbers), far above any real size, view count or length in seconds.
+LARGEST = 2**53 - 1
 
 
 def _text(value: Any) -> Optional[str]:
@@ -63,15 +68,17 @@ def _number(value: Any) -> Optional[float]:
 
 
 def _stamp(moment: datetime.datetime) -> str:
-    return moment.astimezone(_UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    """``moment`` as ISO 8601 in UTC to the second (``isoformat``: a four-digit year even before 1000,
+    which ``strftime("%Y")`` does not write on every platform)."""
+    return moment.astimezone(_UTC).replace(microsecond=0, tzinfo=None).isoformat() + "Z"
 
 
 def instant(value: Any, answered_at: datetime.datetime) -> Optional[str]:
     """A date or time in ISO 8601 UTC (see the module docstring), or ``None``."""
     number = _number(value)
     text = _text(value)
-    if number is None and text is not None and text.isdigit() and len(text) >= 9:
-        number = float(text)  # epoch seconds written as digits
+    if number is None and text is not None and text.isdecimal() and len(text) >= 9:
+        number = float(text)  # epoch seconds written as digits (isdecimal: "²".isdigit(), yet float refuses it)
     if number is not None:
         return _epoch(number)
     if text is None or not text:
@@ -108,7 +115,7 @@ def _iso(match: "re.Match[str]") -> Optional[str]:
             clock += ":00"
         zone = "+00:00" if offset in (None, "Z") else offset if ":" in offset else offset[:3] + ":" + offset[3:]
         return _stamp(datetime.datetime.fromisoformat("%sT%s%s" % (day, clock, zone)))
-    except ValueError:  # a day or time that does not exist
+    except (ValueError, OverflowError):  # a day or time that does not exist, or none in UTC (year 0, 10000)
         return None
 
 
@@ -128,13 +135,26 @@ def _relative(match: "re.Match[str]", answered_at: datetime.datetime) -> Optiona
 
 def seconds(value: Any) -> Optional[int]:
     """A duration in whole seconds (see the module docstring), or ``None``."""
+    return _bounded(_seconds(value))
+
+
+def count(value: Any) -> Optional[int]:
+    """A count (views, pixels) as an int (see the module docstring), or ``None``."""
+    return _bounded(_count(value))
+
+
+def _bounded(number: Optional[int]) -> Optional[int]:
+    return number if number is not None and number <= LARGEST else None
+
+
+def _seconds(value: Any) -> Optional[int]:
     number = _number(value)
     if number is not None:
         return int(number) if number >= 0 else None
     text = _text(value)
     if not text:
         return None
-    if text.isdigit():
+    if text.isdecimal():
         return int(text)
     clock = _CLOCK.fullmatch(text)
     if clock is not None:
@@ -147,8 +167,7 @@ def seconds(value: Any) -> Optional[int]:
     return None
 
 
-def count(value: Any) -> Optional[int]:
-    """A count (views, pixels) as an int (see the module docstring), or ``None``."""
+def _count(value: Any) -> Optional[int]:
     number = _number(value)
     if number is not None:
         return int(number) if number >= 0 and float(number).is_integer() else None

@@ -10,6 +10,7 @@ moment..."), in front of any site, carries ``cf-mitigated: challenge`` (its docu
 """
 
 import dataclasses
+import logging
 from collections.abc import Iterable
 from re import Pattern
 from typing import Callable, Optional
@@ -19,6 +20,8 @@ from ..errors import CAPTCHA_REQUIRED, WebBlocked
 from .transport import HttpResponse
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+logger = logging.getLogger("websearch_sync")
 
 #: How much of a page is scanned by default: a results-page shell can put its captcha box
 #: ~190 KB in (a recorded 341 KB Turnstile page), a page with inline scripts further.
@@ -47,9 +50,32 @@ class BotWall:
     scan_chars: int = SCAN_CHARS
     address: Optional[Callable[[str], bool]] = None
 
+    def __post_init__(self) -> None:
+        """``TypeError`` for a field of the wrong kind, when the wall is declared: it is tried
+        on every answer of every search and fetch, where it would fail all of them."""
+        problem = None
+        if not (isinstance(self.hints, (tuple, list)) and all(isinstance(hint, str) for hint in self.hints)):
+            problem = "hints must be strings, got %r" % (self.hints,)
+        elif not (
+            isinstance(self.patterns, (tuple, list))
+            and all(callable(getattr(p, "search", None)) for p in self.patterns)
+        ):
+            problem = "patterns must be compiled regular expressions (re.compile), got %r" % (self.patterns,)
+        elif self.address is not None and not callable(self.address):
+            problem = "address must be a function of the URL, got %r" % (self.address,)
+        if problem is not None:
+            raise TypeError("BotWall %r: %s" % (self.name, problem))
+
     def is_at(self, url: Optional[str]) -> bool:
-        """True when ``url`` is this wall's own address."""
-        return bool(url) and self.address is not None and self.address(url or "")
+        """True when ``url`` is this wall's own address. A test that raises (a plugin's defect)
+        is logged and counts as no match: it must not fail every search and fetch."""
+        if not url or self.address is None:
+            return False
+        try:
+            return bool(self.address(url))
+        except Exception:  # a third party's test: logged loudly, never the end of other backends' calls
+            logger.error("bot wall %r: its address test failed on %s; skipped", self.name, url, exc_info=True)
+            return False
 
     def is_in(self, text: str) -> bool:
         """True when ``text`` (a decoded body) is this wall."""

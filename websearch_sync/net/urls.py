@@ -86,6 +86,15 @@ def result_url(value: object) -> Optional[str]:
     return url
 
 
+def picture_url(value: object) -> Optional[str]:
+    """The result form of a picture's address (an image result's image, a thumbnail): as
+    :func:`result_url`, a protocol-relative one (``//host/a.jpg``, as pages write pictures)
+    read as https, as on the https page of every service that gives one."""
+    if isinstance(value, str) and value.lstrip().startswith("//"):
+        value = "https:" + value.lstrip()
+    return result_url(value)
+
+
 def dedupe_key(url: str) -> str:
     """A key under which result URLs of one page collide (for removing duplicates and merging lists).
 

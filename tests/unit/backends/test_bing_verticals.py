@@ -220,3 +220,17 @@ def test_next_pages():
     assert images.params["first"] == "36"  # after the tiles read
     videos = VIDEOS.next_page(params(max_results=50), Page(2, 49, page1, ParseResult(items=[{}] * 49)))
     assert videos.params["first"] == "50"
+
+
+def test_a_date_in_digits_int_refuses_loses_that_date_not_the_page():
+    """The recorded news fragment with its first card's date ``²/28/2022`` (``"²".isdigit()`` is
+    true, ``int("²")`` fails): the cards are read and that date is not used to decide the page's
+    day order (before: ``ValueError``, the whole page a ``WebParseError``)."""
+    page = body("bing_html", "phrona__news.html").decode("utf-8")
+    page = page.replace('aria-label="7/28/2022"', 'aria-label="\u00b2/28/2022"')
+    items = NEWS.interpret(answer(page, NEWS.default_endpoint), params()).items
+    assert len(items) == 4 and [item.get("published_at") for item in items[1:]] == [
+        "2026-07-09",
+        "2022-09-27",
+        "2020-01-21",
+    ]

@@ -1,8 +1,10 @@
 """The brave backend: key handling, request building, parsing, Brave's error envelopes."""
 
+import json
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+import responses
 from backend_kit import recorded_json, replay_search
 
 import websearch_sync as ws
@@ -192,3 +194,43 @@ def test_429_prefers_retry_after():
 
 
 # -- documentation ------------------------------------------------------------------------
+
+
+# -- more results than one request gives -----------------------------------------------------
+
+
+def _pages(mock, *bodies):
+    for body in bodies:
+        mock.get(URL, body=json.dumps(body), content_type="application/json")
+
+
+def test_more_than_twenty_results_are_read_as_pages_of_twenty(fake_clock):
+    """Brave's web search gives at most 20 results a request (``count`` above 20 is a 422
+    ``VALIDATION``), and ``offset`` is a page index of ``count`` results. ``max_results=50``
+    asks ``count=20`` at offsets 0, 1, 2 (before: one request with ``count=50``, refused).
+    Pages: three recorded answers (20 + 18 + 20 results, distinct URLs)."""
+    pages = [recorded("brave-search-python-client__1.json"), recorded("larallama__1.json")]
+    pages.append(recorded("brave-search-python-client__1.json"))  # page 3: all repeats
+    with responses.RequestsMock() as mock, ws.SearchClient("brave", settings=settings(), cache_ttl_s=0) as client:
+        _pages(mock, *pages)
+        result = client.search("q", max_results=50)
+        sent = [sent_params(call) for call in mock.calls]
+    assert [(params["count"], params.get("offset")) for params in sent] == [("20", None), ("20", "1"), ("20", "2")]
+    urls = [item["url"] for item in result["items"]]
+    assert len(urls) == len(set(urls)) == 38 and result["provider_meta"]["pages"] == 3
+    assert [item["rank"] for item in result["items"]] == list(range(1, 39))
+
+
+def test_paging_stops_where_brave_says_no_more_results_are_available(fake_clock):
+    last = recorded("brave-search-python-client__1.json")
+    last["query"]["more_results_available"] = False
+    with responses.RequestsMock() as mock, ws.SearchClient("brave", settings=settings(), cache_ttl_s=0) as client:
+        _pages(mock, last)
+        result = client.search("q", max_results=30)
+        calls = len(mock.calls)
+    assert calls == 1 and len(result["items"]) == 20 and result["provider_meta"]["pages"] == 1
+
+
+def test_twenty_results_or_fewer_are_one_request():
+    _, calls = search(recorded("brave-search-python-client__1.json"), max_results=20)
+    assert len(calls) == 1 and sent_params(calls[0])["count"] == "20" and "offset" not in sent_params(calls[0])

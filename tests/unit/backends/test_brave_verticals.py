@@ -7,8 +7,10 @@ Expected values are read by eye from fixtures/brave/brave-search-python-client__
 import json
 
 import pytest
+import responses
 from vertical_answers import JSON, answer, body
 
+import websearch_sync as ws
 from websearch_sync.backends.brave_verticals import BraveImages, BraveNews, BraveVideos
 from websearch_sync.config import Settings
 from websearch_sync.errors import AuthError, WebBlocked, WebParseError
@@ -130,3 +132,51 @@ def test_errors_are_web_searchs(engine):
 def test_an_answer_of_another_shape_is_a_parse_error(engine, content):
     with pytest.raises(WebParseError):
         engine.interpret(answer(content, engine.default_endpoint, content_type=JSON), params())
+
+
+@pytest.mark.parametrize(
+    "engine, name",
+    [
+        (NEWS, "brave-search-python-client__news.json"),
+        (IMAGES, "brave-search-python-client__images.json"),
+        (VIDEOS, "brave-search-python-client__videos.json"),
+    ],
+    ids=["news", "images", "videos"],
+)
+def test_titles_are_plain_text_and_keep_angle_brackets(engine, name):
+    """The vertical endpoints answer plain text, unlike web search (whose descriptions carry
+    ``<strong>`` and ``&#x27;``): the recorded answers for the same query have a bare ``&`` and
+    ``'``, no entity and no highlight. Their first title set to ``Option<T> & Box<dyn Error>``
+    stays so through normalization (before: read as markup, ``Option & Box``)."""
+    data = json.loads(body("brave", name))
+    title = "Option<T> & Box<dyn Error>"
+    data["results"][0]["title"] = title
+    with responses.RequestsMock() as mock:
+        mock.get(engine.default_endpoint, json=data)
+        result = ws.search("hello world", backend="brave", vertical=engine.vertical, settings=SETTINGS, retries=0)
+    assert result["items"][0]["title"] == title
+
+
+@pytest.mark.parametrize("engine, field", [(NEWS, "url"), (IMAGES, "properties"), (VIDEOS, "url")], ids=str)
+def test_results_without_the_field_a_result_needs_are_an_unknown_shape_not_no_results(engine, field):
+    """The recorded answer with the field every result is known by renamed (its ``url``, an
+    image's ``properties.url``): 20 results none of which can be read is a changed layout,
+    ``WebParseError`` (before: "no results")."""
+    data = json.loads(body("brave", "brave-search-python-client__%s.json" % engine.vertical))
+    for result in data["results"]:
+        result["renamed_" + field] = result.pop(field)
+    with pytest.raises(WebParseError) as info:
+        engine.interpret(answer(json.dumps(data), engine.default_endpoint, content_type=JSON), params())
+    assert info.value.detail_code == "unexpected_shape" and "20" in info.value.message
+
+
+def test_a_date_no_datetime_holds_in_utc_is_no_date_not_a_crash():
+    """The recorded news answer with its first ``page_age`` ``0001-01-01T00:00:00+01:00`` (in UTC
+    before the year 1, which no ``datetime`` holds): that item has no ``published_at``, the others
+    theirs (before: ``OverflowError`` out of ``search()``)."""
+    data = json.loads(body("brave", "brave-search-python-client__news.json"))
+    data["results"][0]["page_age"] = "0001-01-01T00:00:00+01:00"
+    with responses.RequestsMock() as mock:
+        mock.get(NEWS.default_endpoint, json=data)
+        items = ws.search("hello world", backend="brave", vertical="news", settings=SETTINGS, retries=0)["items"]
+    assert "published_at" not in items[0] and items[1]["published_at"].startswith("20")

@@ -38,6 +38,17 @@ def _query(request):
     return dict(parse_qsl(urlsplit(request.url).query, keep_blank_values=True))
 
 
+_ENDPOINTS = {"news": "news.js", "images": "i.js", "videos": "v.js"}
+
+
+def _answered(vertical, answer, **options):
+    """A search of ``vertical`` whose JSON endpoint answers ``answer`` (after the token page)."""
+    with responses.RequestsMock() as mock, _client() as client:
+        mock.get("https://duckduckgo.com/", body=TOKEN_PAGE, content_type="text/html; charset=UTF-8")
+        mock.get("https://duckduckgo.com/" + _ENDPOINTS[vertical], json=answer)
+        return client.search("rust programming", vertical=vertical, **options)
+
+
 @pytest.mark.parametrize(
     "page, token",
     [
@@ -140,3 +151,128 @@ def test_a_blocked_endpoint_is_a_bot_wall_and_cools_ddg_html_down(body):
         assert info.value.detail_code == "captcha_required"
         with pytest.raises(ws.WebBlocked):  # the cool-down covers the web engine of the same name
             client.search("rust programming")
+
+
+def test_a_field_of_another_json_type_is_no_text_not_its_python_spelling():
+    """The recorded news answer with its first result's title an object, its publisher a list and
+    its excerpt a boolean: those fields are not text, so the item has no title text, no ``source``
+    and no ``snippet`` (before: ``"{'text': 'TIOBE'}"``, ``"['TechRepublic']"``, ``"True"``)."""
+    answer = json.loads(NEWS)
+    answer["results"][0].update(title={"text": "TIOBE"}, source=["TechRepublic"], excerpt=True)
+    first = _answered("news", answer)["items"][0]
+    assert first["url"] == answer["results"][0]["url"] and first["title"] == ""
+    assert "source" not in first and "snippet" not in first
+
+
+@pytest.mark.parametrize(
+    "vertical, answer_file",
+    [
+        ("news", "phrona__news_rust_programming.2.json"),
+        ("videos", "phrona__videos_rust_programming.2.json"),
+        ("images", "bort__images_puppy.2.json"),
+    ],
+)
+def test_titles_are_plain_text_and_keep_angle_brackets(vertical, answer_file):
+    """DuckDuckGo's titles (and its videos' descriptions) are plain text: the recorded answers
+    carry a bare ``&`` and ``'`` there, never an entity, while news excerpts are HTML (``<b>``,
+    ``&#x27;``). The recorded answer with its first title ``Option<T> & Box<dyn Error> in Rust``
+    keeps that title (before: read as markup, ``Option & Box in Rust``); the excerpt's ``<b>``
+    and ``&#x27;`` still become text."""
+    answer = json.loads((FIXTURES / answer_file).read_text(encoding="utf-8"))
+    title = "Option<T> & Box<dyn Error> in Rust"
+    answer["results"][0]["title"] = title
+    if vertical == "videos":
+        answer["results"][0]["description"] = "Why Vec<u8> &not; String"
+    items = _answered(vertical, answer, max_results=10)["items"]
+    assert items[0]["title"] == title
+    if vertical == "videos":
+        assert items[0]["snippet"] == "Why Vec<u8> &not; String"
+    if vertical == "news":
+        assert items[0]["snippet"].startswith("July 2026 TIOBE Index puts Rust in the top 10")
+        assert "Everyone's favorite memory-safe programming language" in items[7]["snippet"]
+
+
+def test_a_next_link_that_is_no_url_keeps_the_first_page():
+    """The recorded news answer whose ``next`` is ``http://[::1/x`` (an IPv6 literal left open:
+    no URL): the 13 results of the page read stand, and the unreadable ``next`` is a
+    ``WebParseError`` in ``errors`` (before: the whole search failed, ``internal error in
+    backend ddg_html: ValueError``)."""
+    answer = dict(json.loads(NEWS), next="http://[::1/x")
+    response = _answered("news", answer, max_results=30)
+    assert len(response["items"]) == 13 and response["provider_meta"]["pages"] == 1
+    assert [(e["type"], e["detail_code"]) for e in response["errors"]] == [("WebParseError", "unexpected_shape")]
+
+
+def test_a_number_no_json_reader_holds_exactly_is_left_out():
+    """The recorded image answer with its first image 1e308 pixels wide and a video's duration
+    ``"99999999999999999999999"`` seconds: such values are no size or duration, and past
+    2**53 a JSON reader (JavaScript's numbers) cannot even hold them; they are left out (before:
+    a 309-digit ``width``, a 23-digit ``duration``). A real size or duration is kept."""
+    images = json.loads((FIXTURES / "bort__images_puppy.2.json").read_text(encoding="utf-8"))
+    images["results"][0]["width"] = 1e308
+    videos = json.loads((FIXTURES / "phrona__videos_rust_programming.2.json").read_text(encoding="utf-8"))
+    videos["results"][0]["duration"] = "99999999999999999999999"
+    found = {
+        vertical: _answered(vertical, answer, max_results=2)["items"]
+        for vertical, answer in (("images", images), ("videos", videos))
+    }
+    assert "width" not in found["images"][0] and found["images"][0]["height"] == images["results"][0]["height"]
+    assert "duration" not in found["videos"][0] and found["videos"][1]["duration"] > 0
+
+
+def test_digits_that_are_no_ascii_number_are_no_value_not_a_crash():
+    """The recorded video and news answers with a duration ``"²"`` and a date ``"²²²²²²²²²"``
+    (characters ``str.isdigit`` accepts and ``int`` refuses): the field is left out and the
+    other results stand (before: ``ValueError`` out of ``search()``)."""
+    videos = json.loads((FIXTURES / "phrona__videos_rust_programming.2.json").read_text(encoding="utf-8"))
+    videos["results"][0]["duration"] = "\u00b2"
+    news = json.loads(NEWS)
+    news["results"][0]["date"] = "\u00b2" * 9
+    found = {
+        vertical: _answered(vertical, answer, max_results=2)["items"]
+        for vertical, answer in (("videos", videos), ("news", news))
+    }
+    assert "duration" not in found["videos"][0] and found["videos"][1]["duration"] > 0
+    assert "published_at" not in found["news"][0] and found["news"][1]["published_at"] == "2022-07-28T10:18:00Z"
+
+
+def test_a_protocol_relative_image_is_an_https_image_result():
+    """The recorded image answer with its first image and thumbnail written protocol-relative
+    (``//data.ipic.ai/…``): that image is a result, its addresses https (before: its image was
+    no http(s) URL, so the image result was dropped)."""
+    answer = json.loads((FIXTURES / "bort__images_puppy.2.json").read_text(encoding="utf-8"))
+    first = answer["results"][0]
+    image, thumbnail = first["image"], first["thumbnail"]
+    first.update(image=image[len("https:") :], thumbnail=thumbnail[len("https:") :])
+    items = _answered("images", answer, max_results=2)["items"]
+    assert (items[0]["image_url"], items[0]["thumbnail_url"]) == (image, thumbnail)
+
+
+@pytest.mark.parametrize(
+    "vertical, answer_file, field",
+    [
+        ("news", "phrona__news_rust_programming.2.json", "url"),
+        ("videos", "phrona__videos_rust_programming.2.json", "content"),
+        ("images", "bort__images_puppy.2.json", "image"),
+    ],
+)
+def test_results_without_the_field_a_result_needs_are_an_unknown_shape_not_no_results(vertical, answer_file, field):
+    """The recorded answer with the field every result is known by renamed (``url`` of a news
+    result, ``content`` of a video, ``image`` of an image): the answer lists results but none can
+    be read, which is a changed layout, ``WebParseError`` (before: "no results", and cached)."""
+    answer = json.loads((FIXTURES / answer_file).read_text(encoding="utf-8"))
+    for result in answer["results"]:
+        result["renamed_" + field] = result.pop(field)
+    with pytest.raises(ws.WebParseError) as info:
+        _answered(vertical, answer)
+    assert info.value.detail_code == "unexpected_shape" and str(len(answer["results"])) in info.value.message
+
+
+def test_a_date_before_the_year_1000_is_still_iso_8601():
+    """The recorded news answer with its first ``date`` -60000000000 (epoch seconds of the year
+    68): ``published_at`` is ISO 8601 with its four-digit year, ``0068-…`` (before: ``68-…``,
+    which no ISO reader takes)."""
+    answer = json.loads(NEWS)
+    answer["results"][0]["date"] = -60_000_000_000
+    first = _answered("news", answer)["items"][0]
+    assert first["published_at"] == "0068-09-03T13:20:00Z"

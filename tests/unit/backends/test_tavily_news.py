@@ -9,6 +9,7 @@ import json
 import pytest
 from vertical_answers import FIXTURES, JSON, answer
 
+from websearch_sync.backends.tavily import Tavily
 from websearch_sync.backends.tavily_news import TavilyNews, iso_date
 from websearch_sync.config import Settings
 from websearch_sync.errors import InvalidInput
@@ -18,7 +19,7 @@ NEWS = TavilyNews(Settings(providers={"tavily": {"api_key": "test-tavily-key"}})
 
 
 def params(**kwargs):
-    return SearchParams(query="eino release", max_results=5, vertical="news", **kwargs)
+    return SearchParams(**dict({"query": "eino release", "max_results": 5, "vertical": "news"}, **kwargs))
 
 
 def test_request_is_a_news_search():
@@ -59,3 +60,11 @@ def test_published_date_is_iso():
 )
 def test_iso_date(value, iso):
     assert iso_date(value) == iso
+
+
+@pytest.mark.parametrize("engine", [NEWS, Tavily(NEWS.settings)])
+def test_more_than_twenty_results_are_asked_as_twenty(engine):
+    """Tavily's ``max_results`` is at most 20 (its API reference) and it has no next page:
+    ``max_results=50`` asks for 20 (before: 50, outside the range Tavily accepts)."""
+    assert engine.build_request(params(max_results=50)).json["max_results"] == 20
+    assert engine.build_request(params(max_results=20)).json["max_results"] == 20

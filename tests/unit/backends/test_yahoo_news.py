@@ -5,8 +5,10 @@ Expected values are read by eye from fixtures/yahoo_html/phrona__news.html.
 """
 
 import pytest
+import responses
 from vertical_answers import answer, body
 
+import websearch_sync as ws
 from websearch_sync.backends.yahoo_news import YahooNews, article_url
 from websearch_sync.config import Settings
 from websearch_sync.errors import WebParseError
@@ -74,3 +76,31 @@ def test_an_unknown_layout_is_a_parse_error():
         NEWS.interpret(
             answer("<html><body><div id=web><p>moved</p></div></body></html>", NEWS.default_endpoint), params()
         )
+
+
+def test_an_article_without_a_picture_has_no_image_not_the_publishers_icon():
+    """An article's picture is the image of its ``a.thmb`` link; the row with the publisher's
+    name (``div.vert-source``) holds the site's 20x20 icon. The recorded page with the third
+    article's picture link taken out (Yahoo lists articles without one) must give that article
+    no ``image_url``, not the icon (before: ``…/search_favicon/images/40x40_….png``)."""
+    page = body("yahoo_html", "phrona__news.html").decode("utf-8")
+    start = page.rindex('<a class="thmb"', 0, page.index("How to watch WWE SummerSlam"))
+    without_picture = page[:start] + page[page.index("</a>", start) + len("</a>") :]
+    items = NEWS.interpret(answer(without_picture, NEWS.default_endpoint), params()).items
+    assert items[2]["source"] == "The Sporting News" and items[2]["url"] == read()[2]["url"]
+    assert "image_url" not in items[2]
+    assert [item.get("image_url") for item in items[3:]] == [item["image_url"] for item in read()[3:]]
+
+
+def test_a_protocol_relative_picture_is_read_as_https():
+    """The recorded page with the first article's picture written protocol-relative
+    (``src="//s.yimg.com/…"``, as pages often write images): on a page served over https it is
+    ``https://s.yimg.com/…`` and the article keeps its ``image_url`` (before: not an http(s) URL,
+    left out)."""
+    page = body("yahoo_html", "phrona__news.html").decode("utf-8")
+    picture = read()[0]["image_url"]
+    page = page.replace('src="%s"' % picture, 'src="%s"' % picture[len("https:") :], 1)
+    with responses.RequestsMock() as mock:
+        mock.get(NEWS.default_endpoint, body=page, content_type="text/html; charset=utf-8")
+        items = ws.search("rust programming", backend="yahoo_html", vertical="news", retries=0)["items"]
+    assert items[0]["image_url"] == picture

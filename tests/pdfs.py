@@ -19,7 +19,7 @@ from pypdf.generic import (
     StreamObject,
 )
 
-__all__ = ["text_pdf", "textless_pdf", "broken_pdf", "bomb_pdf", "text_run", "idle_form_pdf"]
+__all__ = ["text_pdf", "textless_pdf", "broken_pdf", "bomb_pdf", "text_run", "idle_form_pdf", "mapped_font_pdf"]
 
 
 def _escaped(line: str) -> str:
@@ -140,6 +140,27 @@ def idle_form_pdf(lines: Sequence[str], form_content: bytes) -> bytes:
     form = _flate(writer, form_content, Type=NameObject("/XObject"), Subtype=NameObject("/Form"), BBox=box)
     resources[NameObject("/XObject")] = DictionaryObject({NameObject("/Unused"): form})
     _text_page(writer, resources, lines)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+#: A character map (``/ToUnicode``) that maps every byte to itself, then ``{padding}``: blanks.
+_IDENTITY_MAP = (
+    b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap 1 begincodespacerange <00> <FF>"
+    b" endcodespacerange 1 beginbfrange <20> <7E> <0020> endbfrange endcmap%s end end"
+)
+
+
+def mapped_font_pdf(pages: Sequence[Sequence[str]], padding: int) -> bytes:
+    """A PDF whose page ``n`` shows ``pages[n]`` in a font of its own whose character map is
+    padded with ``padding`` blanks (stored Flate-compressed: a few KB for megabytes)."""
+    writer = PdfWriter()
+    for lines in pages:
+        resources = _font(writer)
+        font = resources["/Font"]["/F1"].get_object()  # type: ignore[index]
+        font[NameObject("/ToUnicode")] = _flate(writer, _IDENTITY_MAP % (b" " * padding))
+        _text_page(writer, resources, lines)
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()

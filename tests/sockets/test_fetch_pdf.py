@@ -8,7 +8,7 @@ import time
 import pytest
 from clocks import deadline_margin_s, machine_pace, wait_for_work
 from faults import respond
-from pdfs import bomb_pdf, broken_pdf, idle_form_pdf, text_pdf, text_run, textless_pdf
+from pdfs import bomb_pdf, broken_pdf, idle_form_pdf, mapped_font_pdf, text_pdf, text_run, textless_pdf
 from pypdf.generic import ArrayObject, NumberObject
 from servers import FaultServer
 
@@ -221,6 +221,17 @@ def test_the_read_stops_once_its_pages_decode_to_the_content_budget():
     with FaultServer({"/b.pdf": respond(200, body, content_type=PDF)}) as server:
         result = fetch(server.url("/b.pdf"), max_chars=10**8)
     assert result["text"] == "## Page 1\n\nAnnual report of the harbour authority" and result["truncated"]
+
+
+def test_fonts_character_maps_count_to_the_content_budget_not_to_the_page_cap():
+    # every page's font has its own 2 MB map (pypdf decodes each and keeps it): a map is no
+    # drawing (a CJK font's map can be a MB), so the pages are read until the budget is spent
+    count = pdf.MAX_CONTENT // (2 * pdf.MAX_PAGE_CONTENT) + 2
+    body = mapped_font_pdf([["Page %d of the report." % (n + 1)] for n in range(count)], 2 * pdf.MAX_PAGE_CONTENT)
+    with FaultServer({"/b.pdf": respond(200, body, content_type=PDF)}) as server:
+        result = fetch(server.url("/b.pdf"), max_chars=10**8)
+    assert result["text"].startswith("## Page 1\n\nPage 1 of the report.") and result["truncated"]
+    assert "Page %d of the report." % count not in result["text"]
 
 
 def test_a_pdf_of_nothing_but_oversized_pages_says_so():

@@ -12,7 +12,7 @@ can decompress to tens of MB from a few KB, pypdf's text extraction of one long 
 text is worse than linear (4 MB: about 16 s, uninterruptible), and pypdf keeps everything
 it decoded until the read ends. So a page is read only when what it draws decodes to at
 most ``MAX_PAGE_CONTENT`` bytes (else it is left out, ``truncated``), and the read stops
-once the pages it decoded hold ``MAX_CONTENT`` bytes.
+once what it decoded (fonts' character maps included) holds ``MAX_CONTENT`` bytes.
 """
 
 import io
@@ -50,7 +50,7 @@ PAGE_RESERVE = 2.0
 #: Decoded bytes a page may draw (its content streams and forms) to be read: a page of text
 #: draws tens of KB; pypdf takes about 1 s on 1 MB of one run of text.
 MAX_PAGE_CONTENT = 1_000_000
-#: Decoded bytes of all the pages a read decodes (pypdf holds them until the read ends).
+#: Decoded bytes of all a read decodes, fonts' character maps included (pypdf holds them until it ends).
 MAX_CONTENT = 50_000_000
 #: Control characters (an escape sequence, a bell, NUL), which a title may hold as bytes.
 _CONTROLS = re.compile("[\x00-\x1f\x7f]")
@@ -243,7 +243,7 @@ def _read_pages(reader: Any, mode: str, max_chars: Optional[int], deadline: Opti
             return _Read(pages, True, timed_out=True)
         started = time.monotonic()
         page = reader.pages[index]
-        drawn, new = drawn_bytes(page, decoded, MAX_PAGE_CONTENT)
+        drawn, new = drawn_bytes(page, decoded, MAX_PAGE_CONTENT, MAX_CONTENT - spent)
         spent += new
         if spent > MAX_CONTENT:
             logger.info("PDF read stopped at page %d: its pages decode to over %d bytes", index + 1, MAX_CONTENT)

@@ -16,19 +16,22 @@ _DRAWS = re.compile(rb"/([^\s/\[\]()<>{}%]+)\s*Do(?![^\s/\[\]()<>{}%])")
 _NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
 
 
-def drawn_bytes(page: Any, decoded: dict[int, int], limit: int) -> tuple[int, int]:
+def drawn_bytes(page: Any, decoded: dict[int, int], limit: int, budget: int) -> tuple[int, int]:
     """The decoded bytes of the content streams ``page`` draws and of the forms (XObjects)
     they draw (``/Name Do``, as pypdf's extraction follows them), nested forms included,
-    counted until they pass ``limit``; and how many of them this call decoded
-    (``decoded``: the sizes of the streams decoded so far, by object id: pypdf keeps every
-    object it resolved, and its decoded data, until the read ends)."""
+    counted until they pass ``limit``; and how many bytes this call decoded, counted until
+    they pass ``budget``: those streams and the character maps (``/ToUnicode``, an embedded
+    ``/Encoding``) of the fonts of their resources, which the extraction decodes too but which
+    draw nothing (a CJK font's map can be a MB). ``decoded``: the sizes of the streams
+    decoded so far, by object id (pypdf keeps every object it resolved, and its decoded data,
+    until the read ends)."""
     resources = _resolved(page.get("/Resources"))
     contents = _resolved(page.get("/Contents"))
     todo = [(stream, resources) for stream in (contents if isinstance(contents, list) else [contents])]
     drawn = new = 0
     visited: set[int] = set()
-    while todo and drawn <= limit:
-        stream, resources = todo.pop()
+    while todo and drawn <= limit and new <= budget:
+        stream, resources = todo.pop()  # resources None: a font's map, not drawn
         stream = _resolved(stream)
         if not hasattr(stream, "get_data") or id(stream) in visited:
             continue
@@ -36,11 +39,23 @@ def drawn_bytes(page: Any, decoded: dict[int, int], limit: int) -> tuple[int, in
         if id(stream) not in decoded:
             decoded[id(stream)] = len(stream.get_data())
             new += decoded[id(stream)]
+        if resources is None:
+            continue
         drawn += decoded[id(stream)]
         if drawn <= limit:
+            todo += [(font_map, None) for font_map in _font_maps(resources)]
             for form in _forms_drawn(stream.get_data(), resources):
                 todo.append((form, _resolved(form.get("/Resources")) or resources))  # a form may use its page's
     return drawn, new
+
+
+def _font_maps(resources: Any) -> list[Any]:
+    """The character-map streams of the fonts of ``resources``."""
+    fonts = _resolved(resources.get("/Font")) if isinstance(resources, dict) else None
+    if not isinstance(fonts, dict):
+        return []
+    fonts = [_resolved(font) for font in fonts.values()]
+    return [font.get(key) for font in fonts if isinstance(font, dict) for key in ("/ToUnicode", "/Encoding")]
 
 
 def _forms_drawn(content: bytes, resources: Any) -> list[Any]:

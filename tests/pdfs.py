@@ -4,6 +4,7 @@ a scanner produces: no text operators), a broken file, and pages whose compresse
 decodes to megabytes (a decompression bomb)."""
 
 import io
+import struct
 import zlib
 from collections.abc import Sequence
 from typing import Optional, Union
@@ -19,7 +20,16 @@ from pypdf.generic import (
     StreamObject,
 )
 
-__all__ = ["text_pdf", "textless_pdf", "broken_pdf", "bomb_pdf", "text_run", "idle_form_pdf", "mapped_font_pdf"]
+__all__ = [
+    "text_pdf",
+    "textless_pdf",
+    "broken_pdf",
+    "bomb_pdf",
+    "text_run",
+    "idle_form_pdf",
+    "mapped_font_pdf",
+    "object_stream_pdf",
+]
 
 
 def _escaped(line: str) -> str:
@@ -164,3 +174,32 @@ def mapped_font_pdf(pages: Sequence[Sequence[str]], padding: int) -> bytes:
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
+
+
+def object_stream_pdf(pages: int, padding: int) -> bytes:
+    """A PDF of ``pages`` blank pages, each page object in an object stream of its own padded
+    with ``padding`` blanks (Flate-compressed), found through a cross-reference stream;
+    written by hand: pypdf writes no object streams."""
+    out = b"%PDF-1.7\n"
+    entries: dict[int, tuple[int, int, int]] = {}  # object number -> cross-reference entry
+
+    def add(number: int, body: bytes) -> None:
+        nonlocal out
+        entries[number] = (1, len(out), 0)
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+
+    kids = b" ".join(b"%d 0 R" % (3 + n) for n in range(pages))
+    add(1, b"<< /Type /Catalog /Pages 2 0 R >>")
+    add(2, b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, pages))
+    for n in range(pages):
+        header = b"%d 0 " % (3 + n)
+        data = zlib.compress(header + b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>" + b" " * padding, 9)
+        stream = b"<< /Type /ObjStm /N 1 /First %d /Filter /FlateDecode /Length %d >>" % (len(header), len(data))
+        add(3 + pages + n, stream + b"\nstream\n" + data + b"\nendstream")
+        entries[3 + n] = (2, 3 + pages + n, 0)
+    xref = 3 + 2 * pages
+    entries[xref] = (1, len(out), 0)
+    rows = zlib.compress(b"".join(struct.pack(">BIH", *entries.get(n, (0, 0, 65535))) for n in range(xref + 1)))
+    head = b"<< /Type /XRef /Size %d /W [1 4 2] /Root 1 0 R /Filter /FlateDecode /Length %d >>" % (xref + 1, len(rows))
+    out += b"%d 0 obj\n%s\nstream\n%s\nendstream\nendobj\n" % (xref, head, rows)
+    return out + b"startxref\n%d\n%%%%EOF\n" % entries[xref][1]

@@ -4,6 +4,7 @@ a scanner produces: no text operators), a broken file, and pages whose compresse
 decodes to megabytes (a decompression bomb)."""
 
 import io
+import os
 import struct
 import zlib
 from collections.abc import Sequence
@@ -115,12 +116,17 @@ def _flate(writer: PdfWriter, data: bytes, **entries: object) -> object:
     return writer._add_object(stream)  # noqa: SLF001
 
 
-def bomb_pdf(pages: Sequence[Union[bytes, Sequence[str]]], *, in_form: bool = False) -> bytes:
+def bomb_pdf(pages: Sequence[Union[bytes, Sequence[str]]], *, in_form: bool = False, ballast: int = 0) -> bytes:
     """A PDF whose pages are text pages (lines, as :func:`text_pdf`) and pages drawing a
     content stream given as bytes, stored Flate-compressed (a few KB for megabytes of
-    repeated operators); ``in_form``: the page draws it through a form XObject of its own."""
+    repeated operators); ``in_form``: the page draws it through a form XObject of its own;
+    ``ballast``: bytes of random data in a stream no page uses (a file that large)."""
     writer = PdfWriter()
     resources = _font(writer)
+    if ballast:
+        unused = DecodedStreamObject()
+        unused.set_data(os.urandom(ballast))
+        writer._add_object(unused)  # noqa: SLF001
     for content in pages:
         if not isinstance(content, bytes):
             _text_page(writer, resources, content)

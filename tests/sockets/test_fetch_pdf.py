@@ -232,6 +232,18 @@ def test_the_read_stops_once_its_pages_decode_to_the_content_budget():
     assert result["text"] == "## Page 1\n\nAnnual report of the harbour authority" and result["truncated"]
 
 
+def test_a_larger_file_has_a_larger_content_budget():
+    # the same pages in a file of 6 MB (random bytes no page uses): a document decodes to a
+    # few times its size, so its budget is CONTENT_PER_BYTE times that, and all is read
+    blank = b" " * (pdf.MAX_PAGE_CONTENT - 1000)
+    count = pdf.MAX_CONTENT // len(blank) + 2
+    body = bomb_pdf([*[blank] * count, ["The end."]], ballast=6_000_000)
+    assert pdf.CONTENT_PER_BYTE * len(body) > len(blank) * count
+    with FaultServer({"/b.pdf": respond(200, body, content_type=PDF)}) as server:
+        result = fetch(server.url("/b.pdf"), max_chars=10**8, max_bytes=10_000_000)
+    assert (result["text"], result["truncated"]) == ("## Page %d\n\nThe end." % (count + 1), False)
+
+
 def test_fonts_character_maps_count_to_the_content_budget_not_to_the_page_cap():
     # every page's font has its own 2 MB map (pypdf decodes each and keeps it): a map is no
     # drawing (a CJK font's map can be a MB), so the pages are read until the budget is spent

@@ -12,7 +12,8 @@ can decompress to tens of MB from a few KB, pypdf's text extraction of one long 
 text is worse than linear (4 MB: about 16 s, uninterruptible), and pypdf keeps everything
 it decoded until the read ends. So a page is read only when what it draws decodes to at
 most ``MAX_PAGE_CONTENT`` bytes (else it is left out, ``truncated``), and the read stops
-once what it decoded (fonts' character maps included) holds ``MAX_CONTENT`` bytes.
+once what it decoded (fonts' character maps included) holds ``MAX_CONTENT`` bytes, or
+``CONTENT_PER_BYTE`` times the file's size when that is more.
 """
 
 import io
@@ -52,6 +53,9 @@ PAGE_RESERVE = 2.0
 MAX_PAGE_CONTENT = 1_000_000
 #: Decoded bytes of all a read decodes, fonts' character maps included (pypdf holds them until it ends).
 MAX_CONTENT = 50_000_000
+#: ... or this many times the file's size when that is more: a document decodes to a few times
+#: its size (a large tagged one's object streams too), a bomb to a thousand times.
+CONTENT_PER_BYTE = 10
 #: Control characters (an escape sequence, a bell, NUL), which a title may hold as bytes.
 _CONTROLS = re.compile("[\x00-\x1f\x7f]")
 #: What a malformed file makes pypdf raise besides its own errors (it parses untrusted
@@ -129,7 +133,7 @@ def pdf_text(
     try:
         reader = _open(pypdf, response.content, host, provider, response.status)
         _unlock(pypdf, reader, host, provider, response.status)
-        read = _read_pages(reader, mode, max_chars, deadline)
+        read = _read_pages(reader, mode, max_chars, deadline, _budget(response.content))
         title = _title(reader)  # after the read, which first measures the object streams /Info may sit in
     except (pypdf.errors.PyPdfError, *_pypdf_refusals(pypdf), *_MALFORMED) as error:
         logger.debug("pypdf failed on %s", response.url, exc_info=True)
@@ -144,7 +148,7 @@ def pdf_text(
     if not readable(text) and read.truncated:  # pages left out for their size, or the content budget spent
         raise WebProviderError(
             "%s served a PDF that decodes to more than fetch reads (over %d bytes of content a page or %d in all)"
-            % (host, MAX_PAGE_CONTENT, MAX_CONTENT),
+            % (host, MAX_PAGE_CONTENT, _budget(response.content)),
             provider=provider,
             detail_code=RESPONSE_TOO_LARGE,
             status=response.status,
@@ -229,6 +233,11 @@ def _object_streams_bytes(reader: Any, budget: int) -> int:
     return spent
 
 
+def _budget(content: bytes) -> int:
+    """The decoded bytes a read of the PDF ``content`` may hold."""
+    return max(MAX_CONTENT, CONTENT_PER_BYTE * len(content))
+
+
 class _Read(NamedTuple):
     """What a page-by-page read gathered: the pages' texts (under their headings), whether it
     left text out (it stopped before the last page, or left a page out for its size) and
@@ -239,18 +248,18 @@ class _Read(NamedTuple):
     timed_out: bool = False
 
 
-def _read_pages(reader: Any, mode: str, max_chars: Optional[int], deadline: Optional[Deadline]) -> _Read:
+def _read_pages(reader: Any, mode: str, max_chars: Optional[int], deadline: Optional[Deadline], budget: int) -> _Read:
     """The pages' texts, under their headings when there are several (pages without text
     left out, and pages drawing over ``MAX_PAGE_CONTENT`` bytes); the read stops at
-    ``max_chars`` gathered, near the deadline, or once ``MAX_CONTENT`` bytes are decoded."""
+    ``max_chars`` gathered, near the deadline, or once over ``budget`` bytes are decoded."""
     pages: list[str] = []
     gathered = 0
     oversized = False
     slowest = 0.0
     decoded: dict[int, int] = {}
-    spent = _object_streams_bytes(reader, MAX_CONTENT)
-    if spent > MAX_CONTENT:
-        logger.info("PDF not read: its object streams decode to over %d bytes", MAX_CONTENT)
+    spent = _object_streams_bytes(reader, budget)
+    if spent > budget:
+        logger.info("PDF not read: its object streams decode to over %d bytes", budget)
         return _Read(pages, True)
     count = len(reader.pages)  # pypdf resolves every page object here, from the object streams above
     for index in range(count):
@@ -261,10 +270,10 @@ def _read_pages(reader: Any, mode: str, max_chars: Optional[int], deadline: Opti
             return _Read(pages, True, timed_out=True)
         started = time.monotonic()
         page = reader.pages[index]
-        drawn, new = drawn_bytes(page, decoded, MAX_PAGE_CONTENT, MAX_CONTENT - spent)
+        drawn, new = drawn_bytes(page, decoded, MAX_PAGE_CONTENT, budget - spent)
         spent += new
-        if spent > MAX_CONTENT:
-            logger.info("PDF read stopped at page %d: its pages decode to over %d bytes", index + 1, MAX_CONTENT)
+        if spent > budget:
+            logger.info("PDF read stopped at page %d: its pages decode to over %d bytes", index + 1, budget)
             return _Read(pages, True)
         if drawn > MAX_PAGE_CONTENT:
             logger.info("PDF page %d left out: it draws %d bytes of content", index + 1, drawn)

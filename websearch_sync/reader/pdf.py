@@ -97,8 +97,8 @@ def pdf_text(
     document's metadata.
 
     Raises ``WebProviderError``: ``unsupported_content`` (no ``pdf`` extra),
-    ``response_too_large`` (the byte cap cut the file: a PDF cannot be read in part; or no
-    text was read before pages drawing over the content caps),
+    ``response_too_large`` (the byte cap cut the file: a PDF cannot be read in part; or it
+    decodes to more than the content caps before any text was read),
     ``pdf_encrypted``; ``WebParseError``: ``pdf_broken``, ``pdf_no_text`` (no text layer:
     scanned pages); ``Timeout`` when the deadline leaves no time for the first page.
     """

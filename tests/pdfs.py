@@ -116,6 +116,12 @@ def _flate(writer: PdfWriter, data: bytes, **entries: object) -> object:
     return writer._add_object(stream)  # noqa: SLF001
 
 
+def _form(writer: PdfWriter, content: bytes, **entries: object) -> object:
+    """A form XObject drawing ``content``, as a page's resources name it."""
+    box = ArrayObject([FloatObject(0), FloatObject(0), FloatObject(612), FloatObject(792)])
+    return _flate(writer, content, Type=NameObject("/XObject"), Subtype=NameObject("/Form"), BBox=box, **entries)
+
+
 def bomb_pdf(pages: Sequence[Union[bytes, Sequence[str]]], *, in_form: bool = False, ballast: int = 0) -> bytes:
     """A PDF whose pages are text pages (lines, as :func:`text_pdf`) and pages drawing a
     content stream given as bytes, stored Flate-compressed (a few KB for megabytes of
@@ -133,9 +139,7 @@ def bomb_pdf(pages: Sequence[Union[bytes, Sequence[str]]], *, in_form: bool = Fa
             continue
         page = writer.add_blank_page(width=612, height=792)
         if in_form:
-            box = ArrayObject([FloatObject(0), FloatObject(0), FloatObject(612), FloatObject(792)])
-            form = _flate(writer, content, Type=NameObject("/XObject"), Subtype=NameObject("/Form"), BBox=box)
-            form.get_object()[NameObject("/Resources")] = resources  # type: ignore[attr-defined]
+            form = _form(writer, content, Resources=resources)
             xobjects = DictionaryObject({NameObject("/X0"): form})
             page[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
             content = b"/X0 Do"
@@ -152,16 +156,15 @@ def idle_form_pdf(lines: Sequence[str], form_content: bytes) -> bytes:
     ``form_content`` that the page never draws (producers share one resource dictionary)."""
     writer = PdfWriter()
     resources = _font(writer)
-    box = ArrayObject([FloatObject(0), FloatObject(0), FloatObject(612), FloatObject(792)])
-    form = _flate(writer, form_content, Type=NameObject("/XObject"), Subtype=NameObject("/Form"), BBox=box)
-    resources[NameObject("/XObject")] = DictionaryObject({NameObject("/Unused"): form})
+    resources[NameObject("/XObject")] = DictionaryObject({NameObject("/Unused"): _form(writer, form_content)})
     _text_page(writer, resources, lines)
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
 
 
-#: A character map (``/ToUnicode``) that maps every byte to itself, then ``{padding}``: blanks.
+#: A character map (``/ToUnicode``) that maps the printable bytes to themselves, then (``%s``)
+#: the padding.
 _IDENTITY_MAP = (
     b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap 1 begincodespacerange <00> <FF>"
     b" endcodespacerange 1 beginbfrange <20> <7E> <0020> endbfrange endcmap%s end end"

@@ -151,18 +151,27 @@ def test_a_recorded_transport_failure_is_the_requests_wires_error():
 
 
 @pytest.mark.parametrize("profile", [None, "chrome"])
-def test_recording_keeps_the_engines_request_and_the_answer_read(profile):
-    """On either wire kind (``None``: the requests wire, no browser extra) the engine's request is
-    kept, and written without the headers a browser profile decides: the case replays on both."""
+def test_recording_keeps_what_the_wire_sent_and_writes_the_same_case_on_both_wire_kinds(profile):
+    """The exchange keeps the request as the wire sent it (``"chrome"``: after the browser wire's
+    request building, with Chrome's form-post ``Cache-Control``; ``None``: the requests wire, no
+    browser extra, with the engine's ``Accept``); the case is written without the headers a
+    browser profile decides, so both wire kinds write the same file and it replays on both."""
     recorder = Recorder()
     inner = MockWire(page)
-    inner.profile = profile  # "chrome" stands for the browser wire, which builds its request below the recorder
+    inner.profile = profile  # "chrome" stands for the browser wire: the recorder records below its request building
     wrapped = recorder.wrap(inner)
     transport = HttpTransport(impersonate="off")
     transport.api = transport.browser = wrapped
-    send(transport, form_post())
+    spec = form_post()
+    spec.headers["Accept"] = "text/html"
+    send(transport, spec)
     (exchange,) = recorder.exchanges
-    assert dict(exchange.request.headers)["Origin"] == "https://engine.example"
+    sent = dict(exchange.request.headers)
+    assert sent["Origin"] == "https://engine.example"
+    if profile:
+        assert sent["Cache-Control"] == "max-age=0" and "Accept" not in sent
+    else:
+        assert "Cache-Control" not in sent and sent["Accept"] == "text/html"
     written = _request_headers(exchange.request, DEFAULT_USER_AGENT, Redactor([]), "request")
     assert written == {  # no User-Agent, sec-ch-ua*, Accept or Chrome's Cache-Control: the profile's
         "Origin": "https://engine.example",

@@ -2,11 +2,13 @@
 at the wire and written as a fixture case.
 
 :class:`Recorder` wraps each wire of an ordinary :class:`~websearch_sync.SearchClient`
-in a :class:`RecordingWire`, which tees every exchange (the request as the engine built
-it; the status, the headers and the body as the transport read it, decompressed). A
-browser request is written without the headers a browser profile decides itself
-(:func:`~websearch_sync.net.wire.browser_owned`), which the two wire kinds send differently,
-so a case recorded with or without the ``browser`` extra replays on both. Settings, endpoints,
+in a :class:`RecordingWire`, which tees every exchange (the request exactly as the wire
+sent it, after the browser wire's request building for a browser request; the status,
+the headers and the body as the transport read it, decompressed). A browser request is
+written to the case without the headers the browser profile decides
+(:func:`~websearch_sync.net.wire.browser_owned`, Chrome's form-post ``Cache-Control``),
+which the two wire kinds send differently, so a case recorded with or without the
+``browser`` extra is the same file and replays on both. Settings, endpoints,
 keys, the wire kinds, the deadline and the byte cap all apply as in production.
 
 :func:`record_case` writes ``<backend>/<case>.<html|json|txt|bin>``, ``<case>.meta.json``
@@ -37,7 +39,7 @@ from ..errors import BAD_CASE_NAME, CASE_EXISTS, InvalidInput, WebSearchError
 from ..models import StrPath
 from ..net.deadline import Deadline
 from ..net.transport import DEFAULT_USER_AGENT, HttpResponse
-from ..net.wire import BodySink, Wire, WireRequest, browser_owned
+from ..net.wire import FORM_POST_CACHE_CONTROL, BodySink, BrowserRequests, Wire, WireRequest, browser_owned
 from ..secrets import is_secret_name
 from .cases import Case, CaseResult, compare, load_case, outcome_of, run_case, write_case_file, write_golden
 from .replay import PLACEHOLDER, query_params
@@ -107,7 +109,7 @@ class _TeeSink:
 class RecordingWire:
     """A :class:`~websearch_sync.net.wire.Wire` that sends over ``next_wire`` and keeps every
     exchange in ``into``: the request exactly as handed to ``next_wire`` and the answer as read
-    (decoded)."""
+    (decoded). Under the browser wire's request building it records what the browser sent."""
 
     def __init__(self, next_wire: Wire, into: list[Exchange]) -> None:
         self.next_wire, self.exchanges = next_wire, into
@@ -132,8 +134,8 @@ class Recorder:
     """Keeps every exchange of a client's requests in :attr:`exchanges`.
 
     Pass :meth:`wrap` as a :class:`~websearch_sync.SearchClient`'s ``wire``: each wire the
-    client builds is wrapped in a :class:`RecordingWire` (a browser wire builds its request
-    below it, so what is recorded is the engine's request on either wire kind).
+    client builds is wrapped in a :class:`RecordingWire` (a browser wire below its request
+    building, so the request recorded is the one the browser wire sent).
     """
 
     def __init__(self) -> None:
@@ -141,7 +143,8 @@ class Recorder:
 
     def wrap(self, wire: Wire) -> Wire:
         """``wire`` with its exchanges recorded."""
-        return RecordingWire(wire, self.exchanges)
+        recording = RecordingWire(wire, self.exchanges)
+        return BrowserRequests(recording, wire.profile) if wire.profile else recording
 
     def reset(self) -> None:
         """Forget the exchanges captured so far."""
@@ -284,9 +287,19 @@ def _request_meta(prepared: WireRequest, user_agent: str, redactor: Redactor, wh
     return meta
 
 
+def _profile_decides(request: WireRequest, name: str, value: str) -> bool:
+    """Whether a browser wire decides header ``name`` of ``request`` itself (the profile's identity
+    headers, Chrome's ``Cache-Control`` on a form post), so the requests wire sends it otherwise."""
+    if browser_owned(name):
+        return True
+    return (name.lower(), value) == (FORM_POST_CACHE_CONTROL[0].lower(), FORM_POST_CACHE_CONTROL[1]) and (
+        request.method.upper() == "POST"
+    )
+
+
 def _request_headers(prepared: WireRequest, user_agent: str, redactor: Redactor, where: str) -> dict[str, str]:
     """The headers the backend chose (not the transport's defaults, nor, for a browser request,
-    those the browser profile decides), secrets redacted, cookies dropped."""
+    those the browser profile decides: :func:`_profile_decides`), secrets redacted, cookies dropped."""
     headers: dict[str, str] = {}
     defaults = dict(_TRANSPORT_HEADERS, **{"user-agent": user_agent})
     for name, value in prepared.headers:
@@ -297,7 +310,7 @@ def _request_headers(prepared: WireRequest, user_agent: str, redactor: Redactor,
         if (
             lower in _ALWAYS_DROPPED_REQUEST
             or defaults.get(lower) == value
-            or (prepared.browser and browser_owned(name))
+            or (prepared.browser and _profile_decides(prepared, name, value))
         ):
             continue
         headers[name] = redactor.header(name, value, "%s.headers.%s" % (where, name))

@@ -179,6 +179,7 @@ class ErrorInfo(_ErrorInfoKeys, total=False):
     engine: str  #: the engine of a meta-engine (SearXNG) that failed
     retry_after: float  #: seconds until that engine is asked again (it is suspended)
     url: str  #: the page of a result that ``include_content`` could not read
+    page: int  #: the result page (2, 3 ...) that failed; the results are those of the pages before it
 
 
 class WebSearchError(Exception):

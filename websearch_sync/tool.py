@@ -782,17 +782,13 @@ def _answers(result: Mapping[str, Any], style: str) -> list[str]:
 
 
 def _failure_notes(result: Mapping[str, Any], style: str) -> list[str]:
-    """The notes on a search's failures: the sources (backends) that failed, and the result
-    pages ``include_content`` could not read (each with its URL and why). A note that a backend
+    """The notes on a search's failures: the sources (backends) that failed, a backend's result
+    page after the first that failed (its results are shown), and the result pages
+    ``include_content`` could not read (each with its URL and why). A note that a backend
     answered with answers only is no failure: the answers are shown."""
     failures = [e for e in result.get("errors") or [] if isinstance(e, Mapping) and e.get("detail_code") != ANSWER_ONLY]
-    notes = []
-    sources = [e for e in failures if not e.get("url")]
-    if sources:
-        notes.append(
-            "Note: %d source(s) failed: %s"
-            % (len(sources), "; ".join("%s %s" % (e.get("provider") or "?", e.get("type")) for e in sources))
-        )
+    notes = [_later_page_failure(e) for e in failures if isinstance(e.get("page"), int)]
+    notes.extend(_sources_failed([e for e in failures if not e.get("url") and not isinstance(e.get("page"), int)]))
     pages = [e for e in failures if e.get("url")]
     if pages:
         note = "Note: %d page(s) could not be read for their content: %s" % (
@@ -801,6 +797,26 @@ def _failure_notes(result: Mapping[str, Any], style: str) -> list[str]:
         )
         notes.append(markdown_text(note) if style == "markdown" else note)
     return notes
+
+
+def _sources_failed(sources: list[Mapping[str, Any]]) -> list[str]:
+    """The note naming the sources (backends) that failed (none when none did)."""
+    if not sources:
+        return []
+    named = "; ".join("%s %s" % (e.get("provider") or "?", e.get("type")) for e in sources)
+    return ["Note: %d source(s) failed: %s" % (len(sources), named)]
+
+
+def _later_page_failure(error: Mapping[str, Any]) -> str:
+    """The note on a backend whose result page after the first failed: its results are shown,
+    only the pages after them are missing."""
+    page = error["page"]
+    return "Note: %s's page %d failed (%s): the results above are those of %s." % (
+        error.get("provider") or "?",
+        page,
+        error.get("type"),
+        "page 1" if page == 2 else "pages 1-%d" % (page - 1),
+    )
 
 
 def _page_failure(error: Mapping[str, Any]) -> str:

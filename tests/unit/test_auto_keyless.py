@@ -254,3 +254,23 @@ def test_a_fallback_chain_skips_it_too_and_only_a_query_no_engine_takes_is_refus
         ws.search("x" * 600, backend=["ddg_html", "wikipedia"])  # Wikipedia takes 300 characters at most
     assert info.value.detail_code == "query_too_long"
     assert sorted([info.value.provider] + [e.provider for e in info.value.errors]) == ["ddg_html", "wikipedia"]
+
+
+@pytest.mark.parametrize(
+    "defect, detail",
+    [
+        (lambda *args: 1 / 0, "internal_error"),  # a bug in the engine's code (a plugin's too)
+        (lambda *args: ("not a list", False), "bad_parse_result"),  # a parse of the wrong shape
+    ],
+)
+def test_a_defect_in_one_engine_moves_the_chain_on(defect, detail, monkeypatch, caplog):
+    """A broken engine (its traceback logged at ERROR) does not end every ``auto`` search: the
+    next engine answers, and the defect is in ``errors``."""
+    monkeypatch.setattr(registry.backend_class("ddg_html"), "region_items", defect)
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        serve(mock, {DDG: DDG_PAGE, BING: BING_PAGE})
+        with ws.SearchClient("auto", settings=ws.Settings(), cache_ttl_s=0, clock=FakeClock()) as client:
+            result = client.search("javascript tutorial", max_results=10)
+        assert hosts(mock) == ["html.duckduckgo.com", "www.bing.com"]
+    assert result["provider_meta"]["provider_name"] == "bing_html"
+    assert [(e["provider"], e["detail_code"]) for e in result["errors"]] == [("ddg_html", detail)]

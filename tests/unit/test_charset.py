@@ -1,5 +1,7 @@
 """decode_body: header charset, then <meta>, then detection."""
 
+from pathlib import Path
+
 import pytest
 
 from websearch_sync.net.charset import declared_charset, decode_body, meta_charset
@@ -56,3 +58,26 @@ def test_labels():
     assert declared_charset('text/html; charset="GB2312"') == "gb18030"
     assert declared_charset("text/html; charset=bogus-charset") is None
     assert meta_charset(b"<meta charset='utf-8'>") == "utf-8"
+
+
+RECORDED = Path(__file__).resolve().parents[2] / "fixtures" / "yahoo_html" / "phrona__news.html"
+
+
+@pytest.mark.parametrize("content_type", ["text/html; charset=utf-8", "text/html; charset=ISO-8859-1", None])
+def test_one_stray_byte_in_a_utf8_page_is_one_replacement_not_another_charset(content_type):
+    """A recorded UTF-8 page (Yahoo News) with one byte that is no UTF-8 put before a "’": the
+    page stays UTF-8, that byte a U+FFFD, as a browser shows it (it was read as a legacy charset,
+    every curly quote turning into mojibake such as "â€™")."""
+    page = RECORDED.read_bytes()
+    clean = decode_body(page, "text/html; charset=utf-8")
+    at = page.index("’".encode())
+    text = decode_body(page[:at] + b"\xff" + page[at:], content_type)
+    assert text.count("\ufffd") == 1 and text.replace("\ufffd", "") == clean and "â€" not in text
+
+
+def test_a_legacy_page_labelled_utf8_is_still_read_in_its_charset():
+    """The same page in windows-1252 under a UTF-8 label: its non-ASCII bytes are no UTF-8, so
+    detection reads it (not a page of replacement characters)."""
+    clean = decode_body(RECORDED.read_bytes(), "text/html; charset=utf-8")
+    legacy = clean.encode("cp1252", "replace")
+    assert decode_body(legacy, "text/html; charset=utf-8") == legacy.decode("cp1252")

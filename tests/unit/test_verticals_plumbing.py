@@ -223,6 +223,10 @@ def test_a_failed_later_page_keeps_the_pages_before_it_and_is_not_cached(paged):
         assert [item["rank"] for item in response["items"]] == [1, 2, 3]
         assert response["errors"][0]["type"] == "WebBlocked" and response["errors"][0]["detail_code"] == "http_429"
         assert response["errors"][0]["message"].startswith("page 2 (the results are those of page 1): ")
+        assert response["errors"][0]["page"] == 2
+        shown = tool.format_results(response)  # what a model and the command line read
+        assert "paging_probe's page 2 failed (WebBlocked): the results above are those of page 1" in shown
+        assert "source(s) failed" not in shown  # the source answered: its results are above
         assert response["provider_meta"]["pages"] == 1
         with pytest.raises(ws.WebBlocked) as info:  # the block started the cool-down; nothing was cached
             client.search("q", max_results=10)

@@ -13,7 +13,15 @@ from typing import Any, Callable, Optional
 
 from ..engine.base import Backend
 from ..engine.normalize import normalize_items
-from ..errors import DEADLINE_EXCEEDED, QUERY_TOO_LONG, ErrorInfo, Timeout, WebSearchError
+from ..errors import (
+    BAD_PARSE_RESULT,
+    DEADLINE_EXCEEDED,
+    INTERNAL_ERROR,
+    QUERY_TOO_LONG,
+    ErrorInfo,
+    Timeout,
+    WebSearchError,
+)
 from ..models import STRATEGIES as STRATEGIES  # STRATEGIES: in models, where the CLI reads it without the engines
 from ..models import ParseResult, ProviderMeta, SearchItem, SearchParams, SearchResponse
 from ..net.deadline import Deadline, wait_all
@@ -66,8 +74,16 @@ def fallback(backends: list[Backend], params: SearchParams, budget: Deadline, ru
     raise most_informative(failures)  # pragma: no cover - the loop always returns or raises
 
 
+#: ``WebProviderError`` detail codes after which a chain moves on too: a defect of that backend
+#: (its traceback logged at ERROR), which another backend does not share: a broken plugin in
+#: ``auto`` must not end every search of the chain.
+DEFECTS = (INTERNAL_ERROR, BAD_PARSE_RESULT)
+
+
 def ends_chain(error: WebSearchError) -> bool:
     """True when a fallback chain stops at ``error``: no other backend can fix it."""
+    if error.code == "WebProviderError" and error.detail_code in DEFECTS:
+        return False
     return error.code not in FALL_THROUGH and not cannot_take(error)
 
 

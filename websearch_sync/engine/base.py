@@ -485,6 +485,7 @@ class Backend:
                 failure = error.to_dict()  # the error stays as met: a cool-down keeps its words
                 shown = "page 1" if pages == 1 else "pages 1-%d" % pages
                 failure["message"] = "page %d (the results are those of %s): %s" % (pages + 1, shown, error.message)
+                failure["page"] = pages + 1
                 parsed.errors.append(failure)
                 parsed.partial = True
                 break

@@ -90,9 +90,34 @@ def _bom(content: bytes) -> Optional[str]:
     return None
 
 
+#: A byte that is not UTF-8, as the ``surrogateescape`` handler writes it (U+DC80..U+DCFF).
+_ESCAPED_BYTE = re.compile("[\udc80-\udcff]")
+#: The ASCII bytes (what ``bytes.translate`` deletes to count the others).
+_ASCII = bytes(range(128))
+#: How many of a page's non-ASCII bytes must form UTF-8 for it to be read as UTF-8 with its
+#: few stray bytes replaced (a page in a legacy charset forms almost none).
+_UTF8_SHARE = 0.9
+
+
+def _mostly_utf8(content: bytes) -> Optional[str]:
+    """``content`` as UTF-8, each stray byte replaced by U+FFFD, when at least
+    :data:`_UTF8_SHARE` of its non-ASCII bytes are UTF-8 (what a browser shows for a page
+    declared UTF-8); ``None`` when they are not, so detection reads a mislabelled page."""
+    text = content.decode("utf-8", "surrogateescape")
+    stray = len(_ESCAPED_BYTE.findall(text))
+    if not stray:
+        return text
+    if stray > (1 - _UTF8_SHARE) * len(content.translate(None, _ASCII)):
+        return None
+    return _ESCAPED_BYTE.sub("\ufffd", text)
+
+
 def _strict(content: bytes, codec: Optional[str]) -> Optional[str]:
+    """``content`` decoded by ``codec`` without a byte replaced (UTF-8: see :func:`_mostly_utf8`), else ``None``."""
     if not codec:
         return None
+    if codec == "utf-8":
+        return _mostly_utf8(content)
     try:
         return content.decode(codec)
     except (UnicodeError, LookupError):  # UnicodeError: what some codecs raise instead of UnicodeDecodeError
@@ -113,7 +138,9 @@ def decode_body(content: bytes, content_type: Optional[str] = None) -> str:
 
     Order: byte-order mark, the header's charset, ``<meta charset>``, UTF-8, then
     statistical detection. A declared charset that does not fit the bytes is not
-    trusted blindly (servers lie); the last resort decodes with replacement
+    trusted blindly (servers lie); UTF-8 fits a page whose non-ASCII bytes are UTF-8 but
+    for a few stray ones (each read as U+FFFD, as a browser shows them: one bad byte does
+    not turn the page into another charset). The last resort decodes with replacement
     characters, so this never raises.
     """
     if not content:

@@ -418,7 +418,7 @@ def call_tool(
 
 #: Distinct lookups a :class:`ToolSession` remembers (the least recently asked is forgotten first,
 #: its count with it): a repeat is answered from this memory, so it is bounded (a fetch answer
-#: holds at most ``MAX_FETCH_CHARS`` of text).
+#: holds at most ``MAX_FETCH_CHARS`` of text; a fetched image is remembered without its bytes).
 REMEMBERED_LOOKUPS = 64
 #: What a repeat answered from the session's memory says to the model, before the answer.
 REPEAT_NOTE = (
@@ -495,7 +495,8 @@ class ToolSession:
             self._release(key, lookups, started)
         else:
             with self._lock:
-                lookups.answer = result
+                # an image's megabytes of base64 are not kept: the model has the image, a repeat its line
+                lookups.answer = cast(ToolResult, {k: v for k, v in result.items() if k != "data"})
         return result
 
     def _lookups(self, key: tuple[str, str], now: float) -> _Lookups:

@@ -328,6 +328,22 @@ def test_fetch_tool_repeat_guard_uses_the_normalised_url(monkeypatch):
     assert again["note"].startswith("Note: this page was already looked up once.")
 
 
+def test_the_session_remembers_a_fetched_image_without_its_bytes(monkeypatch):
+    """64 remembered images of 5 MB (6.7 MB of base64 each) were 430 MB held by an MCP server; the
+    model has the image from the first answer, so a repeat gives its one line and the note."""
+    image = {"url": "https://a.example/i.png", "text": "[image: image/png, 1x1 pixels]", "content_type": "image/png"}
+    monkeypatch.setattr(
+        tool, "call_tool", lambda name, args, client=None, images=False: dict(image, data="QUJD" * 1_000_000)
+    )
+    session = tool.ToolSession(ws.SearchClient("stub", settings=ws.Settings()), max_repeats=1, images=True)
+    first = session.call_tool("web_fetch", {"url": "https://a.example/i.png"})
+    assert len(first["data"]) == 4_000_000 and tool.image_block(first, "anthropic") is not None
+    assert all("data" not in lookups.answer for lookups in session._seen.values())
+    again = session.call_tool("web_fetch", {"url": "https://a.example/i.png"})
+    assert again == dict(image, note=again["note"]) and tool.image_block(again) is None
+    assert tool.format_results(again).startswith(again["note"] + "\n\nhttps://a.example/i.png\n")
+
+
 def test_failed_lookups_do_not_count_as_repeats(monkeypatch):
     answers = iter([{"error": {"type": "Timeout", "message": "slow", "retryable": True}}] * 2 + [{"items": []}])
     monkeypatch.setattr(tool, "call_tool", lambda name, args, client=None, images=False: next(answers))

@@ -28,6 +28,7 @@ from lxml import etree
 from ..checkpoints import checked, checkpoint
 from .boilerplate import clean_article, drop, preclean, strip_junk, text_size
 from .boxes import blocks_before_title, boxes_after_title, follows_title
+from .nesting import cut_by_depth, parse_capped
 from .region import FRAGMENT_MIN_MISSING, FRAGMENT_SHARE, is_fragment, main_region
 from .render import render_element
 from .repair import repair_markup
@@ -95,8 +96,10 @@ def _parse(html: Union[str, bytes], repair: bool = True) -> Optional[etree._Elem
     if repair:
         html = repair_markup(html)
     html = _CONTROLS.sub(" ", html)
+    data = html.encode("utf-8", "replace")
     try:
-        return lxml.html.document_fromstring(html.encode("utf-8", "replace"), parser=_PARSER)
+        root = lxml.html.document_fromstring(data, parser=_PARSER)
+        return parse_capped(data, _PARSER) if cut_by_depth(root) else root
     except (etree.ParserError, ValueError):
         return None
 

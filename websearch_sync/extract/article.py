@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
+from urllib.parse import urljoin
 
 import lxml.html
 from lxml import etree
@@ -140,6 +141,20 @@ def _page_title(root: etree._Element) -> str:
             return " ".join(content.split())
     parts = _TITLE_SEPARATORS.split(full)
     return max(parts, key=len) if parts else full
+
+
+def _link_base(root: etree._Element, url: Optional[str]) -> Optional[str]:
+    """What the page's relative links are relative to, as in a browser: its first ``<base href>``
+    (itself resolved against ``url``) when that is an http(s) address, else ``url``."""
+    for base in root.iter("base"):
+        href = (base.get("href") or "").strip()
+        if href:
+            try:
+                joined = urljoin(url or "", href)
+            except ValueError:
+                return url
+            return joined if joined.lower().startswith(("http://", "https://")) else url
+    return url
 
 
 @functools.cache
@@ -356,7 +371,7 @@ def extract_html(
 
     Uses readability-lxml (``summary(html_partial=True)``) on the pre-cleaned page, removes
     the boilerplate left inside the article, and renders it in ``mode`` (``"markdown"`` or
-    ``"text"``); ``url`` makes relative links absolute in markdown. When the article is an
+    ``"text"``); ``url`` (or the page's ``<base href>``) makes relative links absolute in markdown. When the article is an
     implausibly small part of the page's main text region, that region is returned instead.
     When the article keeps almost nothing of a page that has text, trafilatura (an optional
     extra) is asked for a second opinion (``extractor="trafilatura"``, see ``second``).
@@ -371,6 +386,7 @@ def extract_html(
     if root is None:
         return Extraction(title="", text="", extractor="visible_text")
     title = _page_title(root)
+    link_base = _link_base(root, url)
     preclean(root, rules)
     page_chars = text_size(_body(root))
     selection = _article(root, rules, title)
@@ -381,7 +397,7 @@ def extract_html(
         for box in selection.boxes:  # after the recovery rules, which judge readability's selection as it was
             drop(box)
     if article is not None:
-        text = render_element(article, mode, base_url=url)
+        text = render_element(article, mode, base_url=link_base)
     if "recovery.second_opinion" in rules and not titled and near_empty(_chars(text), page_chars):
         other = second_opinion(html, url=url, mode=mode, include_comments=COMMENT_RULE not in rules)
         if other is not None and _chars(other) >= max(2 * _chars(text), NEAR_EMPTY_CHARS):

@@ -127,8 +127,9 @@ def _visible_text(html: str, mode: str, repair: bool) -> str:
 
 def _page_title(root: etree._Element) -> str:
     """The article title: a heading that ``<title>`` contains, else ``og:title``, else the
-    longest part of ``<title>`` split at site-name separators."""
-    element = root.find(".//title")
+    longest part of ``<title>`` split at site-name separators (an icon's ``<svg><title>`` is
+    not the page's)."""
+    element = next((t for t in root.iter("title") if not any(a.tag == "svg" for a in t.iterancestors())), None)
     full = " ".join("".join(element.itertext()).split()) if element is not None else ""
     for level in ("h1", "h2"):
         for heading in root.iter(level):

@@ -97,6 +97,22 @@ def test_skip_done_resumes_a_batch_from_its_jsonl_output(tmp_path, capsys):
     assert "3 ok, 0 failed" in captured.err.splitlines()
 
 
+def test_a_resume_appended_to_a_line_cut_short_starts_a_new_line(tmp_path, monkeypatch, capsys):
+    """The documented resume (``--skip-done out.jsonl >> out.jsonl``) after a batch killed mid-line:
+    the first new answer is not glued onto the cut line (where no reader finds it)."""
+    out = tmp_path / "out.jsonl"
+    out.write_text(json.dumps({"query": "one", "items": [], "provider_meta": {}}) + '\n{"query": "two", "ite')
+    with open(out, "a", encoding="utf-8") as appended:
+        monkeypatch.setattr("sys.stdout", appended)
+        assert main(batch(tmp_path, ["one", "two", "three"], "--skip-done", str(out))) == 0
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert lines[1] == '{"query": "two", "ite'
+    assert [json.loads(line)["query"] for line in lines[2:]] == ["two", "three"]
+    capsys.readouterr()
+    assert main(batch(tmp_path, ["one", "two", "three"], "--skip-done", str(out))) == 0
+    assert capsys.readouterr().out == ""  # all three done: nothing runs again
+
+
 def test_skip_done_names_a_file_it_cannot_read(tmp_path, capsys):
     assert main(batch(tmp_path, ["one"], "--skip-done", str(tmp_path / "missing.jsonl"))) == 2
     assert "InvalidInput/bad_arguments" in capsys.readouterr().err

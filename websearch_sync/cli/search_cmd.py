@@ -9,7 +9,7 @@ from ..config import Settings, check_backend_names
 from ..errors import BAD_ARGUMENTS, InvalidInput
 from ..models import SAFE_SEARCH_LEVELS, STRATEGIES, TIME_RANGES, VERTICALS, SearchResponse
 from ..validate import COMMON_OPTIONS, check_number, close_match
-from .batch import PROGRESS_EVERY_S, done_queries, run_batch
+from .batch import PROGRESS_EVERY_S, done_queries, end_cut_line, run_batch
 from .output import (
     EXIT_OK,
     add_impersonate,
@@ -235,6 +235,8 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings.from_env(**overrides)
     with SearchClient(args.backend, settings=settings, **_client_options(args)) as client, retry_lines():
         if args.queries_file is not None:
+            if args.skip_done is not None:
+                end_cut_line(args.skip_done, sys.stdout)
             return run_batch(
                 client,
                 queries,

@@ -336,6 +336,8 @@ class SharedState:
             return None, 0.0
         return value, ttl_ms / 1000.0
 
-    def set_for(self, key: str, value: str, seconds: float, left_s: Optional[float] = None) -> None:
-        """Set ``key`` to ``value``, expiring in ``seconds`` (nothing when Redis is down)."""
-        self.run(lambda redis: redis.set(key, value, px=max(1, int(seconds * 1000))), None, left_s, write=True)
+    def set_for(self, key: str, value: str, seconds: float, left_s: Optional[float] = None) -> bool:
+        """Set ``key`` to ``value``, expiring in ``seconds``; false when it was not (Redis is down)."""
+        return bool(
+            self.run(lambda redis: redis.set(key, value, px=max(1, int(seconds * 1000))), None, left_s, write=True)
+        )

@@ -229,6 +229,7 @@ class Settings:
         _check_providers(self.providers, self.endpoints)
         _check_proxy(self.proxy, "Settings.proxy")
         _check_optional_strings(self, ("impersonate", "ca_bundle"))
+        _check_ca_bundle(self.ca_bundle, "Settings.ca_bundle")
         self.min_interval_s = _check_pace(self.min_interval_s)
         if isinstance(self.backend, str):
             self.backend = self.backend.strip() or None
@@ -368,6 +369,16 @@ def _check_optional_strings(settings: "Settings", names: tuple[str, ...]) -> Non
             raise InvalidInput("Settings.%s must be a string" % name, detail_code=BAD_SETTING)
 
 
+def _check_ca_bundle(path: Optional[str], where: str) -> None:
+    """``InvalidInput(bad_setting)`` when ``path`` names no file or folder: every HTTPS request
+    would fail on it (over ``requests`` with a bare ``OSError``), so it is refused before any."""
+    if path and not os.path.exists(path):
+        raise InvalidInput(
+            "%s must be a CA bundle file (PEM) or a folder of certificates: %r does not exist" % (where, path),
+            detail_code=BAD_SETTING,
+        )
+
+
 def _check_proxy(url: Any, where: str) -> None:
     """``InvalidInput(bad_proxy)`` unless ``url`` is empty or a usable proxy URL (before any request)."""
     if url is None or url == "":
@@ -417,6 +428,8 @@ def _shared_from_env(env: Mapping[str, str], overridden: set[str]) -> dict[str, 
             values[field_name] = text
     if "proxy" not in overridden:
         _check_proxy(values.get("proxy"), "WEB_SEARCH_PROXY")
+    if "ca_bundle" not in overridden:
+        _check_ca_bundle(values.get("ca_bundle"), "WEB_SEARCH_CA_BUNDLE")
     values["allow_private"] = _env_flag(env, "WEB_FETCH_ALLOW_PRIVATE")
     values["state_required"] = _env_flag(env, "WEB_SEARCH_STATE_REQUIRED")
     pace = _pace_from_env(env)

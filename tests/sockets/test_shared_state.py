@@ -75,6 +75,7 @@ def test_a_bad_state_url_is_invalid_input(redis_server, url, detail):  # noqa: F
     with pytest.raises(ws.InvalidInput) as info:
         ws.SearchClient(state_url=url)
     assert info.value.detail_code == detail
+    assert "WEB_SEARCH_STATE_URL" in info.value.message  # where an operator set it
 
 
 def test_tls_options_on_a_rediss_url_are_accepted(redis_server):  # noqa: F811
@@ -88,6 +89,7 @@ def test_a_bad_prefix_is_invalid_input(redis_server, prefix):  # noqa: F811
     with pytest.raises(ws.InvalidInput) as info:
         ws.SearchClient(settings=ws.Settings(state_url=redis_server.url, state_prefix=prefix))
     assert info.value.detail_code == "bad_state_prefix"
+    assert "WEB_SEARCH_STATE_PREFIX" in info.value.message
 
 
 def test_settings_read_the_state_from_the_environment_and_hide_the_password():

@@ -146,8 +146,8 @@ def check_state_url(url: Any) -> str:
     if problem is not None:
         shown = shown_url(url) if isinstance(url, str) else url
         raise InvalidInput(
-            "state_url must be a redis://, rediss:// or unix:// URL such as redis://host:6379/0: %s (got %r)"
-            % (problem, shown),
+            "state_url (WEB_SEARCH_STATE_URL, --state-url) must be a redis://, rediss:// or unix:// URL"
+            " such as redis://host:6379/0: %s (got %r)" % (problem, shown),
             detail_code=BAD_STATE_URL,
         )
     return str(url).strip()
@@ -159,7 +159,8 @@ def check_state_prefix(prefix: Any) -> str:
         return ""
     if not isinstance(prefix, str) or not _PREFIX.fullmatch(prefix):
         raise InvalidInput(
-            "state_prefix must be 1..64 characters among A-Z a-z 0-9 _ . : -, got %r" % (prefix,),
+            "state_prefix (WEB_SEARCH_STATE_PREFIX) must be 1..64 characters among A-Z a-z 0-9 _ . : -, got %r"
+            % (prefix,),
             detail_code=BAD_STATE_PREFIX,
         )
     return prefix

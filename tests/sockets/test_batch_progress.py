@@ -113,6 +113,25 @@ def test_a_resume_appended_to_a_line_cut_short_starts_a_new_line(tmp_path, monke
     assert capsys.readouterr().out == ""  # all three done: nothing runs again
 
 
+def test_a_line_is_one_query_and_one_answer_whatever_unicode_calls_a_line_break(tmp_path, capsys):
+    """U+2028 and a form feed inside a query were split into several queries, and a done line
+    whose JSON holds a U+2028 (JSON keeps it as it is) was read as not done."""
+    odd = "a\u2028b\x0cd"
+    assert main(batch(tmp_path, [odd, "plain"], "--skip-done", str(_done(tmp_path, odd + " done")))) == 0
+    assert [json.loads(line)["query"] for line in capsys.readouterr().out.split("\n") if line] == [
+        odd,
+        "plain",
+    ]
+    assert main(batch(tmp_path, [odd + " done"], "--skip-done", str(_done(tmp_path, odd + " done")))) == 0
+    assert capsys.readouterr().out == ""
+
+
+def _done(tmp_path, query):
+    out = tmp_path / "done.jsonl"
+    out.write_text(json.dumps({"query": query, "items": []}, ensure_ascii=False) + "\n", encoding="utf-8")
+    return out
+
+
 def test_skip_done_names_a_file_it_cannot_read(tmp_path, capsys):
     assert main(batch(tmp_path, ["one"], "--skip-done", str(tmp_path / "missing.jsonl"))) == 2
     assert "InvalidInput/bad_arguments" in capsys.readouterr().err

@@ -169,7 +169,7 @@ def done_queries(path: str) -> set[str]:
     """
     try:
         with open(path, encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
+            lines = handle.read().split("\n")  # not splitlines: JSON text may hold U+2028, U+0085 as they are
     except (OSError, UnicodeDecodeError) as exc:
         raise InvalidInput("cannot read --skip-done %s: %s" % (path, exc), detail_code=BAD_ARGUMENTS) from None
     done: set[str] = set()

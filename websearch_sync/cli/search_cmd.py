@@ -278,11 +278,12 @@ def _batch_queries(args: argparse.Namespace) -> list[str]:
 
 def _read_queries(path: str) -> list[str]:
     try:
+        # one query a line: "\n" (CRLF read as it), not splitlines' form feeds, U+0085 and U+2028
         if path == "-":
-            lines = sys.stdin.read().splitlines()
+            lines = sys.stdin.read().replace("\r\n", "\n").split("\n")
         else:
             with open(path, encoding="utf-8") as handle:
-                lines = handle.read().splitlines()
+                lines = handle.read().split("\n")
     except (OSError, UnicodeDecodeError) as exc:
         raise InvalidInput("cannot read --queries-file %s: %s" % (path, exc), detail_code=BAD_ARGUMENTS) from None
     return [line.strip() for line in lines if line.strip()]

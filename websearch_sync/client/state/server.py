@@ -37,6 +37,9 @@ NAMESPACE = "websearch_sync:"
 DEFAULT_TIMEOUT_S = 0.25
 #: After a failure, this process uses its local state for so long before trying Redis again.
 RETRY_AFTER_S = 5.0
+#: The longest a key lives: a longer (or infinite) TTL is cut to this, which Redis takes (it refuses
+#: an expiry past its range, and that one refusal made Redis count as down for the whole process).
+MAX_EXPIRY_S = 365 * 86400.0
 
 SCHEMES = ("redis", "rediss", "unix")
 _PREFIX = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
@@ -339,6 +342,5 @@ class SharedState:
 
     def set_for(self, key: str, value: str, seconds: float, left_s: Optional[float] = None) -> bool:
         """Set ``key`` to ``value``, expiring in ``seconds``; false when it was not (Redis is down)."""
-        return bool(
-            self.run(lambda redis: redis.set(key, value, px=max(1, int(seconds * 1000))), None, left_s, write=True)
-        )
+        expiry_ms = max(1, int(min(seconds, MAX_EXPIRY_S) * 1000))
+        return bool(self.run(lambda redis: redis.set(key, value, px=expiry_ms), None, left_s, write=True))

@@ -491,10 +491,35 @@ def _check_seconds(name: str, value: Any) -> float:
     return float(check_number(name, value, minimum=0, maximum=MAX_PACE_S, integer=False, detail=BAD_MIN_INTERVAL_S))
 
 
+#: Variables named ``<prefix><BACKEND>``: one whose suffix names no backend is a typo.
+_PER_BACKEND_VARS = ("WEB_SEARCH_ENDPOINT_", "WEB_SEARCH_MIN_INTERVAL_S_")
+#: The typo'd variables already warned about (once per process each).
+_WARNED_VARS: set[str] = set()
+
+
+def _warn_unknown_backend_vars(env: Mapping[str, str], known: list[str]) -> None:
+    """Log once each ``WEB_SEARCH_ENDPOINT_<X>`` / ``WEB_SEARCH_MIN_INTERVAL_S_<X>`` whose ``X``
+    names no backend: ignored without a word, a mistyped endpoint sends to the real upstream."""
+    names = {name.upper() for name in known}
+    for var in env:
+        prefix = next((p for p in _PER_BACKEND_VARS if var.startswith(p)), None)
+        if prefix is None or var[len(prefix) :] in names or var in _WARNED_VARS:
+            continue
+        _WARNED_VARS.add(var)
+        close = _backends.closest(var[len(prefix) :].lower())
+        logger.warning(
+            "ignoring %s: no backend is named %r%s",
+            var,
+            var[len(prefix) :].lower(),
+            "; did you mean %s%s?" % (prefix, close.upper()) if close else " (websearch-sync backends lists them)",
+        )
+
+
 def _backends_from_env(env: Mapping[str, str]) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
     """``(endpoints, providers)`` of every declared backend, read from ``env``."""
     endpoints: dict[str, str] = {}
     providers: dict[str, dict[str, Any]] = {}
+    _warn_unknown_backend_vars(env, _backends.names())
     for name in _backends.names():
         url = env_text(env, "WEB_SEARCH_ENDPOINT_" + name.upper())
         if url:

@@ -126,6 +126,19 @@ def test_a_line_is_one_query_and_one_answer_whatever_unicode_calls_a_line_break(
     assert capsys.readouterr().out == ""
 
 
+def test_json_lines_keep_del_and_c1_characters_escaped(tmp_path, capsys):
+    """json.dumps leaves DEL and C1 (U+0085) as they are and the terminal filter dropped them: the
+    line said another query than the file's, so --skip-done never found it done."""
+    odd = "a\x7fb\x85c"
+    assert main(batch(tmp_path, [odd])) == 0
+    out = capsys.readouterr().out
+    assert "\\u007f" in out and "\\u0085" in out
+    (tmp_path / "out.jsonl").write_text(out, encoding="utf-8")
+    assert json.loads(out)["query"] == odd
+    assert main(batch(tmp_path, [odd], "--skip-done", str(tmp_path / "out.jsonl"))) == 0
+    assert capsys.readouterr().out == ""
+
+
 def _done(tmp_path, query):
     out = tmp_path / "done.jsonl"
     out.write_text(json.dumps({"query": query, "items": []}, ensure_ascii=False) + "\n", encoding="utf-8")

@@ -75,6 +75,7 @@ def test_a_bad_state_url_is_invalid_input(redis_server, url, detail):  # noqa: F
     with pytest.raises(ws.InvalidInput) as info:
         ws.SearchClient(state_url=url)
     assert info.value.detail_code == detail
+    assert "WEB_SEARCH_STATE_URL" in info.value.message  # where an operator set it
 
 
 def test_tls_options_on_a_rediss_url_are_accepted(redis_server):  # noqa: F811
@@ -88,6 +89,7 @@ def test_a_bad_prefix_is_invalid_input(redis_server, prefix):  # noqa: F811
     with pytest.raises(ws.InvalidInput) as info:
         ws.SearchClient(settings=ws.Settings(state_url=redis_server.url, state_prefix=prefix))
     assert info.value.detail_code == "bad_state_prefix"
+    assert "WEB_SEARCH_STATE_PREFIX" in info.value.message
 
 
 def test_settings_read_the_state_from_the_environment_and_hide_the_password():
@@ -464,3 +466,15 @@ def test_a_killed_leader_frees_its_question_within_a_lease(redis_db, redis_serve
         leader.wait(10)
         leader.stdout.close()
     assert took < 10.0, "the follower waited %.1f s for a dead leader" % took
+
+
+@pytest.mark.parametrize("ttl", [float("inf"), 1e300])
+def test_a_ttl_past_what_redis_takes_keeps_the_answer_a_year(redis_db, redis_server, ttl):  # noqa: F811
+    """``cache_ttl_s=inf`` raised a bare OverflowError out of search(); 1e300 was refused by Redis,
+    which then counted as down for the whole process (no shared cache, slots or cool-downs for 5 s)."""
+    with ws.SearchClient("stub", state_url=redis_server.url, cache_ttl_s=ttl) as client:
+        assert client.search("forever")["provider_meta"]["cached"] is False
+    (key,) = redis_db.keys("websearch_sync:cache:*")
+    assert 364 * 86400 < redis_db.ttl(key) <= 365 * 86400
+    with ws.SearchClient("stub", state_url=redis_server.url) as other:
+        assert other.search("forever")["provider_meta"]["cached"] is True

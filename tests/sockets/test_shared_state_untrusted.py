@@ -123,6 +123,31 @@ def test_a_key_of_the_wrong_type_is_unusable_for_that_key_only(redis_db, redis_s
         assert second.search("wrong type")["provider_meta"]["cached"] is True
 
 
+@pytest.mark.parametrize(
+    "plant",
+    [
+        pytest.param(lambda db, name: db.lpush(name, "x"), id="a list"),
+        pytest.param(lambda db, name: db.set(name, "someone"), id="no expiry"),
+        pytest.param(lambda db, name: db.set(name, "someone", ex=3600), id="an hour"),
+    ],
+)
+def test_a_planted_flight_key_holds_no_one_back(redis_db, redis_server, monkeypatch, plant):  # noqa: F811
+    """A question's key that no claim sets (claims are 3 s leases): every call of that question
+    used to wait for it until its deadline, then fail (Timeout), in every process, for ever."""
+    from websearch_sync.client.state.flights import SharedFlights
+
+    names = []
+    real_key = SharedFlights._key
+    monkeypatch.setattr(SharedFlights, "_key", lambda self, key: names.append(real_key(self, key)) or names[-1])
+    with ws.SearchClient("stub", state_url=redis_server.url, cache_ttl_s=0.001) as client:
+        client.search("planted")
+    redis_db.flushdb()
+    plant(redis_db, names[0])
+    with ws.SearchClient("stub", state_url=redis_server.url) as client:
+        answer = client.search("planted", timeout_ms=3000)
+    assert answer["items"] and answer["provider_meta"]["cached"] is False
+
+
 # -- a Redis that answers what the test says ---------------------------------------------------
 
 

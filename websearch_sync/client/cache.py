@@ -315,7 +315,9 @@ class ResultCache:
         self.memory = memory
         self.disk = disk
         self.shared = shared
-        self._disk_failing = False
+        #: What failed on the file last time, by operation: a warning when one starts failing, not at every call
+        #: (reads may go on working while another process holds the write lock).
+        self._disk_failing = {"reading": False, "writing": False}
 
     def get(
         self,
@@ -363,7 +365,7 @@ class ResultCache:
         ) as exc:  # locked, corrupt, a value that is not JSON or too deep
             self._disk_failed("reading", exc)
             return None
-        self._disk_failing = False
+        self._disk_failing["reading"] = False
         return found
 
     def set(
@@ -387,12 +389,12 @@ class ResultCache:
         except sqlite3.Error as exc:
             self._disk_failed("writing", exc)
             return
-        self._disk_failing = False
+        self._disk_failing["writing"] = False
 
     def _disk_failed(self, doing: str, exc: Exception) -> None:
         """Log a cache file failure: a warning when it starts, then quietly until the file works again."""
-        level = logging.DEBUG if self._disk_failing else logging.WARNING
-        self._disk_failing = True
+        level = logging.DEBUG if self._disk_failing[doing] else logging.WARNING
+        self._disk_failing[doing] = True
         logger.log(
             level, "skipping the cache file %s: %s it failed (%s)", self.disk.path if self.disk else "?", doing, exc
         )

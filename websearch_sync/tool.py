@@ -70,7 +70,7 @@ logger = logging.getLogger("websearch_sync")
 
 SEARCH_TOOL = "web.search"
 FETCH_TOOL = "web.fetch"
-STYLES = ("openai", "anthropic", "json_schema")
+STYLES = ("openai", "openai_responses", "anthropic", "json_schema")
 _VENDOR_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 MAX_FETCH_CHARS = 200_000
 
@@ -261,7 +261,7 @@ def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def _names(names: Optional[Mapping[str, str]], style: str) -> dict[str, str]:
-    vendor = style in ("openai", "anthropic")
+    vendor = style in ("openai", "openai_responses", "anthropic")
     chosen = {SEARCH_TOOL: "web_search" if vendor else SEARCH_TOOL, FETCH_TOOL: "web_fetch" if vendor else FETCH_TOOL}
     for key, value in (names or {}).items():
         canonical = {"search": SEARCH_TOOL, "fetch": FETCH_TOOL}.get(key, key)
@@ -304,7 +304,10 @@ def tool_definitions(
     Args:
         style: ``"openai"`` (Chat Completions ``tools`` entries:
             ``{"type": "function", "function": {name, description, parameters}}``),
-            ``"anthropic"`` (Messages API: ``{name, description, input_schema}``) or
+            ``"openai_responses"`` (Responses API ``tools`` entries: ``{"type": "function",
+            name, description, parameters, strict}``; ``strict`` is always given, as that API
+            takes a missing one for true), ``"anthropic"`` (Messages API:
+            ``{name, description, input_schema}``) or
             ``"json_schema"`` (``{name, description, parameters}``, parameters being
             a JSON Schema document).
         names: rename tools, e.g. ``{"search": "search_web"}``.
@@ -312,7 +315,7 @@ def tool_definitions(
         tools: which tools to consider (``"search"``, ``"fetch"``).
         strict: schemas OpenAI's strict mode accepts as they are (every property
             required, optional ones nullable; see :func:`strict_schema`). With
-            ``"openai"`` the definitions also carry ``"strict": true``.
+            ``"openai"`` and ``"openai_responses"`` the definitions also carry ``"strict": true``.
 
     The search query's ``maxLength`` is the longest query the configured backends take.
     The search tool is left out (with a logged warning) when its backend is not
@@ -330,7 +333,7 @@ def tool_definitions(
         if canonical == SEARCH_TOOL and not _search_available(settings):
             continue
         wanted.append(canonical)
-    definitions = []
+    definitions: list[dict[str, Any]] = []
     for tool in wanted:
         name, description, schema = (
             chosen[tool],
@@ -342,6 +345,10 @@ def tool_definitions(
             if strict:
                 function["strict"] = True
             definitions.append({"type": "function", "function": function})
+        elif style == "openai_responses":
+            definitions.append(
+                {"type": "function", "name": name, "description": description, "parameters": schema, "strict": strict}
+            )
         elif style == "anthropic":
             definitions.append({"name": name, "description": description, "input_schema": schema})
         else:

@@ -62,7 +62,7 @@ def stub_settings():
     return ws.Settings()
 
 
-@pytest.mark.parametrize("style", ["openai", "anthropic", "json_schema"])
+@pytest.mark.parametrize("style", ["openai", "openai_responses", "anthropic", "json_schema"])
 def test_definitions_are_well_formed(style):
     definitions = tool.tool_definitions(style, settings=stub_settings())
     assert len(definitions) == 2
@@ -71,6 +71,11 @@ def test_definitions_are_well_formed(style):
             assert definition["type"] == "function" and set(definition) == {"type", "function"}
             body = definition["function"]
             assert set(body) == {"name", "description", "parameters"}
+            schema = body["parameters"]
+        elif style == "openai_responses":  # flat, and strict given: the Responses API takes a missing one for true
+            body = definition
+            assert set(body) == {"type", "name", "description", "parameters", "strict"}
+            assert (body["type"], body["strict"]) == ("function", False)
             schema = body["parameters"]
         elif style == "anthropic":
             body = definition
@@ -104,6 +109,15 @@ def test_names_are_configurable_and_checked():
     for style, names in (("openai", {"search": "web_fetch"}), ("json_schema", {"fetch": "web.search"})):
         with pytest.raises(ws.InvalidInput, match="both tools"):  # the vendor would refuse two tools of one name
             tool.tool_definitions(style, names=names, settings=stub_settings())
+
+
+def test_responses_definitions_carry_the_strict_schemas_when_asked():
+    """The Responses API's function tools are the Chat Completions ones flattened; with ``strict``
+    their schemas are the strict ones (which that API requires when ``strict`` is true)."""
+    chat = tool.tool_definitions("openai", strict=True, settings=stub_settings())
+    flat = tool.tool_definitions("openai_responses", strict=True, settings=stub_settings())
+    assert flat == [dict(entry["function"], type="function") for entry in chat]
+    assert all(entry["strict"] is True for entry in flat)
 
 
 def test_tool_schema_takes_both_spellings_and_names_an_unknown_tool():

@@ -310,8 +310,13 @@ def test_a_body_in_an_encoding_we_cannot_decode_is_an_error_not_a_page(lab, test
     assert encoding.split(",")[-1].strip() in info.value.message
 
 
-def test_fetch_does_not_return_undecodable_bytes_as_a_page(lab, fake_clock):
-    with Routes(lab, {"/a": respond(200, b"\x1b\x00\xf8\x00" * 100, {"Content-Encoding": "br"})}) as server:
+@pytest.mark.parametrize(
+    "body",
+    [b"\x1b\x00\xf8\x00" * 100, b"<html><body><p>An uncompressed page its server labels as brotli.</p></body></html>"],
+    ids=["broken-brotli", "plain-html"],
+)
+def test_fetch_does_not_return_undecodable_bytes_as_a_page(lab, fake_clock, body):
+    with Routes(lab, {"/a": respond(200, body, {"Content-Encoding": "br"})}) as server:
         with pytest.raises(ws.NetworkError) as info:
             ws.fetch(server.url("/a"), allow_private=True, timeout_ms=3000)
     assert info.value.detail_code == "bad_content_encoding"

@@ -21,6 +21,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, Optional, Union
+from urllib.parse import urljoin
 
 import lxml.html
 from lxml import etree
@@ -28,6 +29,7 @@ from lxml import etree
 from ..checkpoints import checked, checkpoint
 from .boilerplate import clean_article, drop, preclean, strip_junk, text_size
 from .boxes import blocks_before_title, boxes_after_title, follows_title
+from .nesting import cut_by_depth, parse_capped
 from .region import FRAGMENT_MIN_MISSING, FRAGMENT_SHARE, is_fragment, main_region
 from .render import render_element
 from .repair import repair_markup
@@ -95,8 +97,10 @@ def _parse(html: Union[str, bytes], repair: bool = True) -> Optional[etree._Elem
     if repair:
         html = repair_markup(html)
     html = _CONTROLS.sub(" ", html)
+    data = html.encode("utf-8", "replace")
     try:
-        return lxml.html.document_fromstring(html.encode("utf-8", "replace"), parser=_PARSER)
+        root = lxml.html.document_fromstring(data, parser=_PARSER)
+        return parse_capped(data, _PARSER) if cut_by_depth(root) else root
     except (etree.ParserError, ValueError):
         return None
 
@@ -123,8 +127,9 @@ def _visible_text(html: str, mode: str, repair: bool) -> str:
 
 def _page_title(root: etree._Element) -> str:
     """The article title: a heading that ``<title>`` contains, else ``og:title``, else the
-    longest part of ``<title>`` split at site-name separators."""
-    element = root.find(".//title")
+    longest part of ``<title>`` split at site-name separators (an icon's ``<svg><title>`` is
+    not the page's)."""
+    element = next((t for t in root.iter("title") if not any(a.tag == "svg" for a in t.iterancestors())), None)
     full = " ".join("".join(element.itertext()).split()) if element is not None else ""
     for level in ("h1", "h2"):
         for heading in root.iter(level):
@@ -137,6 +142,20 @@ def _page_title(root: etree._Element) -> str:
             return " ".join(content.split())
     parts = _TITLE_SEPARATORS.split(full)
     return max(parts, key=len) if parts else full
+
+
+def _link_base(root: etree._Element, url: Optional[str]) -> Optional[str]:
+    """What the page's relative links are relative to, as in a browser: its first ``<base href>``
+    (itself resolved against ``url``) when that is an http(s) address, else ``url``."""
+    for base in root.iter("base"):
+        href = (base.get("href") or "").strip()
+        if href:
+            try:
+                joined = urljoin(url or "", href)
+            except ValueError:
+                return url
+            return joined if joined.lower().startswith(("http://", "https://")) else url
+    return url
 
 
 @functools.cache
@@ -353,7 +372,7 @@ def extract_html(
 
     Uses readability-lxml (``summary(html_partial=True)``) on the pre-cleaned page, removes
     the boilerplate left inside the article, and renders it in ``mode`` (``"markdown"`` or
-    ``"text"``); ``url`` makes relative links absolute in markdown. When the article is an
+    ``"text"``); ``url`` (or the page's ``<base href>``) makes relative links absolute in markdown. When the article is an
     implausibly small part of the page's main text region, that region is returned instead.
     When the article keeps almost nothing of a page that has text, trafilatura (an optional
     extra) is asked for a second opinion (``extractor="trafilatura"``, see ``second``).
@@ -368,6 +387,7 @@ def extract_html(
     if root is None:
         return Extraction(title="", text="", extractor="visible_text")
     title = _page_title(root)
+    link_base = _link_base(root, url)
     preclean(root, rules)
     page_chars = text_size(_body(root))
     selection = _article(root, rules, title)
@@ -378,7 +398,7 @@ def extract_html(
         for box in selection.boxes:  # after the recovery rules, which judge readability's selection as it was
             drop(box)
     if article is not None:
-        text = render_element(article, mode, base_url=url)
+        text = render_element(article, mode, base_url=link_base)
     if "recovery.second_opinion" in rules and not titled and near_empty(_chars(text), page_chars):
         other = second_opinion(html, url=url, mode=mode, include_comments=COMMENT_RULE not in rules)
         if other is not None and _chars(other) >= max(2 * _chars(text), NEAR_EMPTY_CHARS):

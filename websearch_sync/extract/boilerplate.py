@@ -268,12 +268,36 @@ def strip_junk(root: etree._Element, keep_tab_panels: bool = False, keep_hidden_
     hidden = _HIDDEN(root) + [el for el in _STYLED(root) if _DISPLAY_NONE.search(el.get("style"))]
     hidden_set = set(hidden) if keep_hidden_prose else set()
     prose_beside: dict[etree._Element, bool] = {}
-    _drop_outermost(
-        el
-        for el in hidden
-        if not (keep_tab_panels and _tab_panel(el))
-        and not (keep_hidden_prose and _continues_prose(el, hidden_set, prose_beside))
-    )
+    doomed, prose = [], []
+    for el in hidden:
+        if keep_tab_panels and _tab_panel(el):
+            continue
+        if keep_hidden_prose and _continues_prose(el, hidden_set, prose_beside):
+            prose.append(el)
+        else:
+            doomed.append(el)
+    _drop_outermost(doomed)
+    _drop_repeats(root, prose, hidden_set)
+
+
+def _drop_repeats(root: etree._Element, blocks: list[etree._Element], hidden: set[etree._Element]) -> None:
+    """Leaves out of each kept hidden block the paragraphs a visible sibling shows already (an
+    expander repeats its teaser, a hidden copy of the article all of it), and the block itself
+    when no long paragraph of its own is left: its text would come twice."""
+    for block in blocks:
+        parent = block.getparent()
+        if parent is None or block.getroottree().getroot() is not root:  # inside a dropped block
+            continue
+        shown = {
+            _text(p)
+            for sibling in parent
+            if sibling not in hidden and isinstance(sibling.tag, str)
+            for p in sibling.iter("p")
+        }
+        for paragraph in [p for p in block.iter("p") if _text(p) in shown]:
+            drop(paragraph)
+        if not _long_paragraphs(block):
+            drop(block)
 
 
 def _keep_quotations(root: etree._Element) -> None:

@@ -378,6 +378,8 @@ def _network_failure(code: int, reset: bool, headed: bool, refused: bool) -> tup
         return _FAILURES[code]
     if refused:
         return CONNECTION_REFUSED, "connection refused:"
+    if headed and code == CurlECode.WRITE_ERROR:  # our callbacks' stops are settled before: libcurl's brotli
+        return _FAILURES[CurlECode.BAD_CONTENT_ENCODING]  # decoder fails a body that is not brotli with this code
     if headed and code in _BROKEN_BODY:
         return (CONNECTION_RESET if reset else INCOMPLETE_BODY), "the connection broke while reading the body from"
     return (CONNECTION_RESET, "connection reset by") if reset else (CONNECTION_ERROR, "connection failed:")

@@ -1,0 +1,75 @@
+"""Pages nested deeper than libxml2 builds trees: read whole, the excess nesting flattened.
+
+libxml2's HTML parser stops building the tree at 256 open elements ("Excessive depth in
+document") and drops the rest of the page: a page of 300 unclosed ``<b>`` or ``<font>`` tags
+(old CMS output) came back empty or cut where the nesting got deep. Its event interface has no
+such limit, so such a page is parsed a second time through it, elements below
+:data:`MAX_DEPTH` adding their text to their ancestor at that depth (a browser shows the text,
+not the nesting). Only a tree whose last element sits near the limit is parsed again: a parse
+that stopped there ends on its deepest open element.
+"""
+
+from typing import cast
+
+from lxml import etree
+
+from .render import BLOCK_TAGS
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+#: How deep libxml2's tree building goes (256 open elements), less a margin; a tree whose last
+#: element is this deep may have lost the rest of its page.
+LIMIT_DEPTH = 250
+#: How deep a rebuilt tree goes (the extraction's walks recurse along the tree).
+MAX_DEPTH = 200
+
+
+def cut_by_depth(root: etree._Element) -> bool:
+    """Whether the parse that built ``root`` may have stopped at libxml2's depth limit."""
+    depth, node = 0, root
+    while len(node):
+        node, depth = node[-1], depth + 1
+        if depth >= LIMIT_DEPTH:
+            return True
+    return False
+
+
+class _CappedTree:
+    """A parser target that builds the tree with ``parser``'s element classes, elements below
+    :data:`MAX_DEPTH` left out (their text goes to the ancestor at that depth; a block of
+    theirs starts on a new line)."""
+
+    def __init__(self, parser: etree.HTMLParser) -> None:
+        self.builder = etree.TreeBuilder(parser=parser)
+        self.depth = 0
+
+    def start(self, tag: str, attrib: dict[str, str], /) -> None:
+        self.depth += 1
+        if self.depth <= MAX_DEPTH:
+            self.builder.start(tag, dict(attrib))
+        elif tag in BLOCK_TAGS:
+            self.builder.data("\n")
+
+    def end(self, tag: str, /) -> None:
+        if self.depth <= MAX_DEPTH:
+            self.builder.end(tag)
+        elif tag in BLOCK_TAGS:
+            self.builder.data("\n")
+        self.depth -= 1
+
+    def data(self, text: str, /) -> None:
+        self.builder.data(text)
+
+    def comment(self, text: str, /) -> None:
+        if self.depth < MAX_DEPTH:
+            self.builder.comment(text)
+
+    def close(self) -> etree._Element:
+        return self.builder.close()
+
+
+def parse_capped(data: bytes, parser: etree.HTMLParser) -> etree._Element:
+    """The page ``data`` (UTF-8) parsed whatever its depth, nested at most :data:`MAX_DEPTH` deep."""
+    capped = cast("etree.ParserTarget[etree._Element]", _CappedTree(parser))  # the events it needs only
+    target = etree.HTMLParser(target=capped, encoding="utf-8")
+    return etree.fromstring(data, target)

@@ -51,18 +51,21 @@ def _http_url(value: Any) -> bool:
     return isinstance(value, str) and value.startswith(("https://", "http://")) and len(value) > 8
 
 
+def _valid_optional_fields(item: dict[str, Any]) -> bool:
+    """The optional fields an item has are of their kinds: text, counts, http(s) picture URLs."""
+    return (
+        all(type(item[name]) is str for name in _ITEM_OPTIONAL_TEXT if name in item)
+        and all(type(item[name]) is int for name in _ITEM_OPTIONAL_COUNTS if name in item)
+        and all(_http_url(item[name]) for name in ("image_url", "thumbnail_url") if name in item)
+    )
+
+
 def _valid_item(item: Any, rank: int, required: tuple[str, ...]) -> bool:
     if type(item) is not dict:
         return False
     if not all(type(item.get(name)) is str for name in required) or not _http_url(item["url"]):
         return False
-    if item.get("rank") != rank or type(item["rank"]) is not int:
-        return False
-    if not all(type(item[name]) is str for name in _ITEM_OPTIONAL_TEXT if name in item):
-        return False
-    if not all(type(item[name]) is int for name in _ITEM_OPTIONAL_COUNTS if name in item):
-        return False
-    if not all(_http_url(item[name]) for name in ("image_url", "thumbnail_url") if name in item):
+    if item.get("rank") != rank or type(item["rank"]) is not int or not _valid_optional_fields(item):
         return False
     providers = item.get("providers")
     return providers is None or (type(providers) is list and all(type(p) is str for p in providers))

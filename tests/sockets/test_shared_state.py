@@ -374,6 +374,16 @@ def test_redis_is_tried_again_later_and_used_when_back(caplog):
     assert any("answers again" in r.getMessage() for r in caplog.records)
 
 
+@pytest.mark.parametrize("url", [None, ""])
+def test_state_required_without_a_state_url_is_refused(url):
+    """A worker whose WEB_SEARCH_STATE_URL was missing or misspelt ran on its own pace and cool-downs
+    without a word, though WEB_SEARCH_STATE_REQUIRED=1 was set to refuse exactly that."""
+    settings = ws.Settings.from_env({"WEB_SEARCH_STATE_REQUIRED": "1", "WEB_SEARCH_STATE_ULR": "redis://x/0"})
+    with pytest.raises(ws.InvalidInput, match="WEB_SEARCH_STATE_REQUIRED.*no state URL") as info:
+        ws.SearchClient("stub", settings=settings, state_url=url)
+    assert info.value.detail_code == "bad_state_url"
+
+
 def test_with_state_required_an_unreachable_redis_fails_the_call_before_any_request():
     with FaultServer({"/search": respond(200, b'{"results": []}', content_type="application/json")}) as upstream:
         settings = ws.Settings(

@@ -86,6 +86,36 @@ def test_a_crafted_entry_in_a_shared_sqlite_file_is_a_miss(tmp_path, name):
         assert reader.search("crafted", max_results=3)["provider_meta"]["cached"] is False
 
 
+@pytest.mark.parametrize("vertical", ["web", "news", "images", "videos"])
+def test_every_verticals_answer_in_a_shared_sqlite_file_is_a_hit(tmp_path, vertical):
+    """Image items have no snippet: the web shape's check made every stored image answer a miss, so
+    the file (and a shared Redis) never answered an image search twice."""
+    path = str(tmp_path / "cache.sqlite")
+    with ws.SearchClient("stub", cache_path=path, state_url="") as writer:
+        writer.search("stored", vertical=vertical)
+    with ws.SearchClient("stub", cache_path=path, state_url="") as reader:
+        assert reader.search("stored", vertical=vertical)["provider_meta"]["cached"] is True
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        pytest.param({"image_url": "javascript:alert(1)"}, id="a javascript: image"),
+        pytest.param({"width": "wide"}, id="a width that is text"),
+        pytest.param({"image_url": None}, id="an image without its image"),
+    ],
+)
+def test_a_crafted_image_entry_in_a_shared_sqlite_file_is_a_miss(tmp_path, change):
+    path = str(tmp_path / "cache.sqlite")
+    with ws.SearchClient("stub", cache_path=path, state_url="") as writer:
+        answer = writer.search("crafted", vertical="images")
+    answer["items"][0].update(change)
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE results SET value = ?", (json.dumps(answer),))
+    with ws.SearchClient("stub", cache_path=path, state_url="") as reader:
+        assert reader.search("crafted", vertical="images")["provider_meta"]["cached"] is False
+
+
 CRAFTED_COOLDOWNS = {
     "until 1e300": '{"detail_code": "http_429", "status": 429, "until": 1e300}',
     "until Infinity": '{"detail_code": "http_429", "status": 429, "until": Infinity}',

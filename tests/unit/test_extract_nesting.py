@@ -55,3 +55,13 @@ def test_only_a_tree_at_the_limit_is_parsed_again_and_the_rebuilt_one_is_capped(
     rebuilt = _parse("<div>" * 300 + "<p>deep text</p>")
     assert rebuilt is not None and _depth(rebuilt) <= MAX_DEPTH
     assert "deep text" in rebuilt.text_content()
+
+
+def test_a_name_no_element_may_carry_in_a_deep_page_loses_only_its_tag():
+    """Broken markup such as ``<m<div>`` (what a mutation of a recorded page gave): libxml2 reports
+    the name, lxml's tree builder refuses it (ValueError, then "missing end tags"): its text goes
+    to its parent, and the rest of the page is read."""
+    html, paragraphs = _page()
+    deep = _wrapped(html, "<m<div>words of the broken tag</m<div>" + "<font size=2>" * 300)
+    text = extract_html(deep, url="https://example.org/", mode="text").text
+    assert paragraphs[0] in text and paragraphs[-1] in text

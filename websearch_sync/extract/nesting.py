@@ -37,23 +37,30 @@ def cut_by_depth(root: etree._Element) -> bool:
 class _CappedTree:
     """A parser target that builds the tree with ``parser``'s element classes, elements below
     :data:`MAX_DEPTH` left out (their text goes to the ancestor at that depth; a block of
-    theirs starts on a new line)."""
+    theirs starts on a new line), and so are elements whose name lxml refuses to build
+    (``<m<div>`` in broken markup: the parser reports it, the tree builder does not take it)."""
 
     def __init__(self, parser: etree.HTMLParser) -> None:
         self.builder = etree.TreeBuilder(parser=parser)
         self.depth = 0
+        self.kept: list[bool] = []  # per open element: whether the builder has it
 
     def start(self, tag: str, attrib: dict[str, str], /) -> None:
         self.depth += 1
-        if self.depth <= MAX_DEPTH:
-            self.builder.start(tag, dict(attrib))
+        kept = self.depth <= MAX_DEPTH
+        if kept:
+            try:
+                self.builder.start(tag, dict(attrib))
+            except ValueError:  # a name no element may carry: its text goes to its parent
+                kept = False
         elif tag in BLOCK_TAGS:
             self.builder.data("\n")
+        self.kept.append(kept)
 
     def end(self, tag: str, /) -> None:
-        if self.depth <= MAX_DEPTH:
+        if self.kept.pop():
             self.builder.end(tag)
-        elif tag in BLOCK_TAGS:
+        elif self.depth > MAX_DEPTH and tag in BLOCK_TAGS:
             self.builder.data("\n")
         self.depth -= 1
 

@@ -58,10 +58,10 @@ def test_only_a_tree_at_the_limit_is_parsed_again_and_the_rebuilt_one_is_capped(
 
 
 def test_a_name_no_element_may_carry_in_a_deep_page_loses_only_its_tag():
-    """Broken markup such as ``<m<div>`` (what a mutation of a recorded page gave): libxml2 reports
-    the name, lxml's tree builder refuses it (ValueError, then "missing end tags"): its text goes
-    to its parent, and the rest of the page is read."""
+    """Broken markup such as ``<m<div>`` (what a mutation of a recorded page gave) or a comment
+    holding ``--``: libxml2 reports them, lxml's tree builder refuses them (ValueError, then
+    "missing end tags"): the tag's text goes to its parent, and the rest of the page is read."""
     html, paragraphs = _page()
-    deep = _wrapped(html, "<m<div>words of the broken tag</m<div>" + "<font size=2>" * 300)
+    deep = _wrapped(html, "<m<div>words of the broken tag</m<div><!-- a -- b -->" + "<font size=2>" * 300)
     text = extract_html(deep, url="https://example.org/", mode="text").text
     assert paragraphs[0] in text and paragraphs[-1] in text

@@ -100,7 +100,8 @@ def _parse(html: Union[str, bytes], repair: bool = True) -> Optional[etree._Elem
     data = html.encode("utf-8", "replace")
     try:
         root = lxml.html.document_fromstring(data, parser=_PARSER)
-        return parse_capped(data, _PARSER) if cut_by_depth(root) else root
+        rebuilt = parse_capped(data, _PARSER) if cut_by_depth(root) else None
+        return rebuilt if rebuilt is not None else root
     except (etree.ParserError, ValueError):
         return None
 

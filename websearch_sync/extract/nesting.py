@@ -9,7 +9,7 @@ not the nesting). Only a tree whose last element sits near the limit is parsed a
 that stopped there ends on its deepest open element.
 """
 
-from typing import cast
+from typing import Optional, cast
 
 from lxml import etree
 
@@ -69,14 +69,21 @@ class _CappedTree:
 
     def comment(self, text: str, /) -> None:
         if self.depth < MAX_DEPTH:
-            self.builder.comment(text)
+            try:
+                self.builder.comment(text)
+            except ValueError:  # "--" inside, which a page may hold and lxml builds no comment of
+                pass
 
     def close(self) -> etree._Element:
         return self.builder.close()
 
 
-def parse_capped(data: bytes, parser: etree.HTMLParser) -> etree._Element:
-    """The page ``data`` (UTF-8) parsed whatever its depth, nested at most :data:`MAX_DEPTH` deep."""
+def parse_capped(data: bytes, parser: etree.HTMLParser) -> Optional[etree._Element]:
+    """The page ``data`` (UTF-8) parsed whatever its depth, nested at most :data:`MAX_DEPTH` deep;
+    ``None`` when lxml's tree builder still refuses an event of it (the caller keeps its cut tree)."""
     capped = cast("etree.ParserTarget[etree._Element]", _CappedTree(parser))  # the events it needs only
     target = etree.HTMLParser(target=capped, encoding="utf-8")
-    return etree.fromstring(data, target)
+    try:
+        return etree.fromstring(data, target)
+    except (ValueError, etree.XMLSyntaxError):
+        return None

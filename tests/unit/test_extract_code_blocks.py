@@ -27,3 +27,24 @@ def test_a_one_line_command_in_a_code_box_is_kept(box, mode):
     text = extract_html(html[:end] + box % COMMAND + html[end:], mode=mode).text
     assert COMMAND in text
     assert "Turning part of a lawn" in text  # the article is still the article
+
+
+LINES = ["def sow(seed):", "    rake(seed)", "", "sow('yellow rattle')"]
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "<pre>%s</pre>" % "<br>".join(LINES),  # a line per <br> (blog editors)
+        "<pre><code>%s</code></pre>" % "".join("<div class='line'>%s</div>" % line for line in LINES),  # per <div>
+        "<pre><code>%s</code></pre>" % "\n".join("<span class='line'>%s</span>" % line for line in LINES),
+    ],
+    ids=["br", "div", "span"],
+)
+@pytest.mark.parametrize("mode", ["text", "markdown"])
+def test_a_code_block_keeps_its_lines_however_they_are_marked_up(code, mode):
+    html = gzip.decompress((STRUCTURES / "html" / ("%s.html.gz" % PAGE)).read_bytes()).decode("utf-8")
+    end = html.index("</p>") + len("</p>")
+    text = extract_html(html[:end] + code + html[end:], mode=mode).text
+    assert "def sow(seed):\n    rake(seed)\n" in text
+    assert "\nsow('yellow rattle')" in text

@@ -151,27 +151,36 @@ def _inline_text(node: etree._Element) -> str:
     return _SPACES.sub(" ", "".join(_visible_strings(node))).strip()
 
 
-def _visible_strings(node: etree._Element) -> Iterator[str]:
+def _visible_strings(node: etree._Element, lines: bool = False) -> Iterator[str]:
     """The text of ``node``'s subtree in document order, skipped elements left out; a walk
-    with its own stack (a page may nest elements deeper than Python's recursion limit)."""
+    with its own stack (a page may nest elements deeper than Python's recursion limit).
+    ``lines``: a ``<br>`` and the end of a block are line breaks (code written a line per
+    ``<br>`` or per ``<div>`` inside a ``<pre>``)."""
     if _tag(node) in SKIP_TAGS or not isinstance(node.tag, str):
         return
     if node.text:
         yield node.text
+    ended = not node.text or node.text.endswith("\n")  # ``lines``: a block's end adds no second break
     stack = [(node, iter(node))]
     while stack:
         parent, children = stack[-1]
         child = next(children, None)
         if child is None:
             stack.pop()
+            if lines and stack and (_tag(parent) == "br" or (_tag(parent) in BLOCK_TAGS and not ended)):
+                yield "\n"
+                ended = True
             if stack and parent.tail:
                 yield parent.tail
+                ended = parent.tail.endswith("\n")
         elif isinstance(child.tag, str) and _tag(child) not in SKIP_TAGS:
             if child.text:
                 yield child.text
+                ended = child.text.endswith("\n")
             stack.append((child, iter(child)))
         elif child.tail:
             yield child.tail
+            ended = child.tail.endswith("\n")
 
 
 class _Renderer:
@@ -352,7 +361,7 @@ class _Renderer:
         self._wrapped(node, "[", "](%s)" % href.replace(" ", "%20").replace(")", "%29"), escape=True)
 
     def _pre(self, node: etree._Element) -> None:
-        code = "".join(_visible_strings(node)).strip("\n")
+        code = "".join(_visible_strings(node, lines=True)).strip("\n")
         self.block(2)
         if code.strip():
             if self.markdown:

@@ -48,3 +48,13 @@ def test_a_code_block_keeps_its_lines_however_they_are_marked_up(code, mode):
     text = extract_html(html[:end] + code + html[end:], mode=mode).text
     assert "def sow(seed):\n    rake(seed)\n" in text
     assert "\nsow('yellow rattle')" in text
+
+
+@pytest.mark.parametrize("mode", ["text", "markdown"])
+def test_a_code_block_keeps_its_runs_of_blank_lines(mode):
+    html = gzip.decompress((STRUCTURES / "html" / ("%s.html.gz" % PAGE)).read_bytes()).decode("utf-8")
+    end = html.index("</p>") + len("</p>")
+    code = "<pre>import os\n\n\ndef sow(seed):\n    rake(seed)\n</pre>"  # two blank lines, as PEP 8 asks
+    text = extract_html(html[:end] + code + html[end:], mode=mode).text
+    assert "import os\n\n\ndef sow(seed):\n    rake(seed)\n" in text
+    assert "\n\n\n\n" not in text.replace("import os\n\n\ndef", "")  # outside code, blank runs still collapse

@@ -135,6 +135,11 @@ PAD_LIMIT = 4
 #: walk recurses, and 255 nested block quotes reached Python's recursion limit.
 MAX_DEPTH = 120
 _BLANK_LINES = re.compile(r"\n{3,}")
+#: Stands for a blank line of a code block until the output's runs of blank lines are collapsed
+#: (a page's text never holds it: the parser reads control characters as spaces).
+_CODE_BLANK = "\x00"
+#: The marker and the indentation before it (the look-behind keeps a long run of spaces linear).
+_CODE_BLANK_LINE = re.compile(r"(?<! ) *\x00")
 _CODE_LANGUAGE = re.compile(r"(?:^|\s)(?:language|lang)-([\w+#-]+)")
 
 
@@ -241,7 +246,7 @@ class _Renderer:
             lines.pop()
         while lines and lines[0] in edges:
             lines.pop(0)
-        return _BLANK_LINES.sub("\n\n", "\n".join(lines))
+        return _CODE_BLANK_LINE.sub("", _BLANK_LINES.sub("\n\n", "\n".join(lines)))
 
     # ------------------------------------------------------------------ walking
     def children(self, node: etree._Element) -> None:
@@ -377,9 +382,10 @@ class _Renderer:
         self.block(2)
 
     def _raw_lines(self, code: str) -> None:
+        """Writes code as it is, its blank lines too (two between functions stay two)."""
         lines = code.split("\n")
         for index, line in enumerate(lines):
-            self.write(line + ("\n" if index < len(lines) - 1 else ""), raw=True)
+            self.write((line if line.strip() else _CODE_BLANK) + ("\n" if index < len(lines) - 1 else ""), raw=True)
 
     def _list(self, node: etree._Element, ordered: bool = False) -> None:
         nested = bool(self.list_stack)

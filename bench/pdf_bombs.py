@@ -7,12 +7,16 @@ only grows), each PDF served on 127.0.0.1.
 The cases (tests/pdfs.py builds them): one page of one endless run of text (pypdf's
 extraction of it is worse than linear and cannot be interrupted), drawn by the page or
 through a form XObject; 40 pages of 20 MB of blanks each (pypdf keeps what it decoded until
-the read ends); a page holding 100 forms of 20 MB and drawing one. Each line prints the
-compressed size, the outcome (``ok``, or the error's code), the call's wall time and the peak
-RSS. One run on a shared 2-core machine, before the page and content caps of issue 35's QA
-pass / after: text 2 MB 5.3 s, 95 MB / 0.2 s, 74 MB (10 MB of it: about 2 minutes, in a
-thread the deadline abandons but cannot stop); 40 x 20 MB 908 / 167 MB; 20 forms 507 / 166 MB;
-100 idle forms 80 / 119 MB (the drawn form is decoded either way).
+the read ends); a page holding 100 forms of 20 MB and drawing one; pages whose fonts have
+character maps of 70 MB; 40 page objects each in an object stream of 20 MB. Each line prints
+the compressed size, the outcome (``ok``, or the error's code), the call's wall time and the
+peak RSS.
+
+One run on a shared 2-core machine, before the caps of issue 35's QA pass / after: text 2 MB
+5.3 s, 95 MB / 0.2 s, 74 MB (10 MB of it: about 2 minutes, in a thread the deadline abandons
+but cannot stop); 40 x 20 MB 908 / 167 MB; 20 forms 507 / 166 MB; 100 idle forms 80 / 119 MB
+(the drawn form is decoded either way); 15 fonts' maps 18.5 s, 1384 MB / 0.5 s, 204 MB; 40
+object streams over 60 s (a Timeout at 60 s, its thread running on), 616 MB / 0.3 s, 158 MB.
 """
 
 import argparse
@@ -28,12 +32,20 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 MB = 1_000_000
-CASES = ("text 2 MB", "text 2 MB in a form", "40 pages x 20 MB blanks", "20 forms x 20 MB blanks", "100 idle forms")
+CASES = (
+    "text 2 MB",
+    "text 2 MB in a form",
+    "40 pages x 20 MB blanks",
+    "20 forms x 20 MB blanks",
+    "100 idle forms",
+    "15 fonts x 70 MB maps",
+    "40 object streams x 20 MB",
+)
 
 
 def build(case: str) -> bytes:
     """The PDF of ``case``."""
-    from pdfs import bomb_pdf, text_run
+    from pdfs import bomb_pdf, mapped_font_pdf, object_stream_pdf, text_run
 
     if case.startswith("text"):
         return bomb_pdf([text_run(2 * MB)], in_form="form" in case)
@@ -41,6 +53,10 @@ def build(case: str) -> bytes:
         return bomb_pdf([b" " * (20 * MB)] * 40)
     if case.startswith("20 forms"):
         return bomb_pdf([b" " * (20 * MB)] * 20, in_form=True)
+    if case.startswith("40 object streams"):
+        return object_stream_pdf(40, 20 * MB)
+    if case.startswith("15 fonts"):
+        return mapped_font_pdf([["Page %d of the report." % n] for n in range(15)], 70 * MB)
     return _idle_forms(100, 20 * MB)
 
 

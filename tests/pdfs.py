@@ -4,6 +4,8 @@ a scanner produces: no text operators), a broken file, and pages whose compresse
 decodes to megabytes (a decompression bomb)."""
 
 import io
+import os
+import struct
 import zlib
 from collections.abc import Sequence
 from typing import Optional, Union
@@ -19,7 +21,16 @@ from pypdf.generic import (
     StreamObject,
 )
 
-__all__ = ["text_pdf", "textless_pdf", "broken_pdf", "bomb_pdf", "text_run", "idle_form_pdf"]
+__all__ = [
+    "text_pdf",
+    "textless_pdf",
+    "broken_pdf",
+    "bomb_pdf",
+    "text_run",
+    "idle_form_pdf",
+    "mapped_font_pdf",
+    "object_stream_pdf",
+]
 
 
 def _escaped(line: str) -> str:
@@ -105,21 +116,30 @@ def _flate(writer: PdfWriter, data: bytes, **entries: object) -> object:
     return writer._add_object(stream)  # noqa: SLF001
 
 
-def bomb_pdf(pages: Sequence[Union[bytes, Sequence[str]]], *, in_form: bool = False) -> bytes:
+def _form(writer: PdfWriter, content: bytes, **entries: object) -> object:
+    """A form XObject drawing ``content``, as a page's resources name it."""
+    box = ArrayObject([FloatObject(0), FloatObject(0), FloatObject(612), FloatObject(792)])
+    return _flate(writer, content, Type=NameObject("/XObject"), Subtype=NameObject("/Form"), BBox=box, **entries)
+
+
+def bomb_pdf(pages: Sequence[Union[bytes, Sequence[str]]], *, in_form: bool = False, ballast: int = 0) -> bytes:
     """A PDF whose pages are text pages (lines, as :func:`text_pdf`) and pages drawing a
     content stream given as bytes, stored Flate-compressed (a few KB for megabytes of
-    repeated operators); ``in_form``: the page draws it through a form XObject of its own."""
+    repeated operators); ``in_form``: the page draws it through a form XObject of its own;
+    ``ballast``: bytes of random data in a stream no page uses (a file that large)."""
     writer = PdfWriter()
     resources = _font(writer)
+    if ballast:
+        unused = DecodedStreamObject()
+        unused.set_data(os.urandom(ballast))
+        writer._add_object(unused)  # noqa: SLF001
     for content in pages:
         if not isinstance(content, bytes):
             _text_page(writer, resources, content)
             continue
         page = writer.add_blank_page(width=612, height=792)
         if in_form:
-            box = ArrayObject([FloatObject(0), FloatObject(0), FloatObject(612), FloatObject(792)])
-            form = _flate(writer, content, Type=NameObject("/XObject"), Subtype=NameObject("/Form"), BBox=box)
-            form.get_object()[NameObject("/Resources")] = resources  # type: ignore[attr-defined]
+            form = _form(writer, content, Resources=resources)
             xobjects = DictionaryObject({NameObject("/X0"): form})
             page[NameObject("/Resources")] = DictionaryObject({NameObject("/XObject"): xobjects})
             content = b"/X0 Do"
@@ -136,10 +156,59 @@ def idle_form_pdf(lines: Sequence[str], form_content: bytes) -> bytes:
     ``form_content`` that the page never draws (producers share one resource dictionary)."""
     writer = PdfWriter()
     resources = _font(writer)
-    box = ArrayObject([FloatObject(0), FloatObject(0), FloatObject(612), FloatObject(792)])
-    form = _flate(writer, form_content, Type=NameObject("/XObject"), Subtype=NameObject("/Form"), BBox=box)
-    resources[NameObject("/XObject")] = DictionaryObject({NameObject("/Unused"): form})
+    resources[NameObject("/XObject")] = DictionaryObject({NameObject("/Unused"): _form(writer, form_content)})
     _text_page(writer, resources, lines)
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()
+
+
+#: A character map (``/ToUnicode``) that maps the printable bytes to themselves, then (``%s``)
+#: the padding.
+_IDENTITY_MAP = (
+    b"/CIDInit /ProcSet findresource begin 12 dict begin begincmap 1 begincodespacerange <00> <FF>"
+    b" endcodespacerange 1 beginbfrange <20> <7E> <0020> endbfrange endcmap%s end end"
+)
+
+
+def mapped_font_pdf(pages: Sequence[Sequence[str]], padding: int) -> bytes:
+    """A PDF whose page ``n`` shows ``pages[n]`` in a font of its own whose character map is
+    padded with ``padding`` blanks (stored Flate-compressed: a few KB for megabytes)."""
+    writer = PdfWriter()
+    for lines in pages:
+        resources = _font(writer)
+        font = resources["/Font"]["/F1"].get_object()  # type: ignore[index]
+        font[NameObject("/ToUnicode")] = _flate(writer, _IDENTITY_MAP % (b" " * padding))
+        _text_page(writer, resources, lines)
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def object_stream_pdf(pages: int, padding: int) -> bytes:
+    """A PDF of ``pages`` blank pages, each page object in an object stream of its own padded
+    with ``padding`` blanks (Flate-compressed), found through a cross-reference stream;
+    written by hand: pypdf writes no object streams."""
+    out = b"%PDF-1.7\n"
+    entries: dict[int, tuple[int, int, int]] = {}  # object number -> cross-reference entry
+
+    def add(number: int, body: bytes) -> None:
+        nonlocal out
+        entries[number] = (1, len(out), 0)
+        out += b"%d 0 obj\n%s\nendobj\n" % (number, body)
+
+    kids = b" ".join(b"%d 0 R" % (3 + n) for n in range(pages))
+    add(1, b"<< /Type /Catalog /Pages 2 0 R >>")
+    add(2, b"<< /Type /Pages /Kids [%s] /Count %d >>" % (kids, pages))
+    for n in range(pages):
+        header = b"%d 0 " % (3 + n)
+        data = zlib.compress(header + b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >>" + b" " * padding, 9)
+        stream = b"<< /Type /ObjStm /N 1 /First %d /Filter /FlateDecode /Length %d >>" % (len(header), len(data))
+        add(3 + pages + n, stream + b"\nstream\n" + data + b"\nendstream")
+        entries[3 + n] = (2, 3 + pages + n, 0)
+    xref = 3 + 2 * pages
+    entries[xref] = (1, len(out), 0)
+    rows = zlib.compress(b"".join(struct.pack(">BIH", *entries.get(n, (0, 0, 65535))) for n in range(xref + 1)))
+    head = b"<< /Type /XRef /Size %d /W [1 4 2] /Root 1 0 R /Filter /FlateDecode /Length %d >>" % (xref + 1, len(rows))
+    out += b"%d 0 obj\n%s\nstream\n%s\nendstream\nendobj\n" % (xref, head, rows)
+    return out + b"startxref\n%d\n%%%%EOF\n" % entries[xref][1]

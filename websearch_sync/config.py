@@ -229,6 +229,7 @@ class Settings:
         _check_providers(self.providers, self.endpoints)
         _check_proxy(self.proxy, "Settings.proxy")
         _check_optional_strings(self, ("impersonate", "ca_bundle"))
+        _check_ca_bundle(self.ca_bundle, "Settings.ca_bundle")
         self.min_interval_s = _check_pace(self.min_interval_s)
         if isinstance(self.backend, str):
             self.backend = self.backend.strip() or None
@@ -368,6 +369,16 @@ def _check_optional_strings(settings: "Settings", names: tuple[str, ...]) -> Non
             raise InvalidInput("Settings.%s must be a string" % name, detail_code=BAD_SETTING)
 
 
+def _check_ca_bundle(path: Optional[str], where: str) -> None:
+    """``InvalidInput(bad_setting)`` when ``path`` names no file or folder: every HTTPS request
+    would fail on it (over ``requests`` with a bare ``OSError``), so it is refused before any."""
+    if path and not os.path.exists(path):
+        raise InvalidInput(
+            "%s must be a CA bundle file (PEM) or a folder of certificates: %r does not exist" % (where, path),
+            detail_code=BAD_SETTING,
+        )
+
+
 def _check_proxy(url: Any, where: str) -> None:
     """``InvalidInput(bad_proxy)`` unless ``url`` is empty or a usable proxy URL (before any request)."""
     if url is None or url == "":
@@ -417,6 +428,8 @@ def _shared_from_env(env: Mapping[str, str], overridden: set[str]) -> dict[str, 
             values[field_name] = text
     if "proxy" not in overridden:
         _check_proxy(values.get("proxy"), "WEB_SEARCH_PROXY")
+    if "ca_bundle" not in overridden:
+        _check_ca_bundle(values.get("ca_bundle"), "WEB_SEARCH_CA_BUNDLE")
     values["allow_private"] = _env_flag(env, "WEB_FETCH_ALLOW_PRIVATE")
     values["state_required"] = _env_flag(env, "WEB_SEARCH_STATE_REQUIRED")
     pace = _pace_from_env(env)
@@ -478,10 +491,35 @@ def _check_seconds(name: str, value: Any) -> float:
     return float(check_number(name, value, minimum=0, maximum=MAX_PACE_S, integer=False, detail=BAD_MIN_INTERVAL_S))
 
 
+#: Variables named ``<prefix><BACKEND>``: one whose suffix names no backend is a typo.
+_PER_BACKEND_VARS = ("WEB_SEARCH_ENDPOINT_", "WEB_SEARCH_MIN_INTERVAL_S_")
+#: The typo'd variables already warned about (once per process each).
+_WARNED_VARS: set[str] = set()
+
+
+def _warn_unknown_backend_vars(env: Mapping[str, str], known: list[str]) -> None:
+    """Log once each ``WEB_SEARCH_ENDPOINT_<X>`` / ``WEB_SEARCH_MIN_INTERVAL_S_<X>`` whose ``X``
+    names no backend: ignored without a word, a mistyped endpoint sends to the real upstream."""
+    names = {name.upper() for name in known}
+    for var in env:
+        prefix = next((p for p in _PER_BACKEND_VARS if var.startswith(p)), None)
+        if prefix is None or var[len(prefix) :] in names or var in _WARNED_VARS:
+            continue
+        _WARNED_VARS.add(var)
+        close = _backends.closest(var[len(prefix) :].lower())
+        logger.warning(
+            "ignoring %s: no backend is named %r%s",
+            var,
+            var[len(prefix) :].lower(),
+            "; did you mean %s%s?" % (prefix, close.upper()) if close else " (websearch-sync backends lists them)",
+        )
+
+
 def _backends_from_env(env: Mapping[str, str]) -> tuple[dict[str, str], dict[str, dict[str, Any]]]:
     """``(endpoints, providers)`` of every declared backend, read from ``env``."""
     endpoints: dict[str, str] = {}
     providers: dict[str, dict[str, Any]] = {}
+    _warn_unknown_backend_vars(env, _backends.names())
     for name in _backends.names():
         url = env_text(env, "WEB_SEARCH_ENDPOINT_" + name.upper())
         if url:

@@ -70,7 +70,7 @@ logger = logging.getLogger("websearch_sync")
 
 SEARCH_TOOL = "web.search"
 FETCH_TOOL = "web.fetch"
-STYLES = ("openai", "anthropic", "json_schema")
+STYLES = ("openai", "openai_responses", "anthropic", "json_schema")
 _VENDOR_NAME = re.compile(r"^[a-zA-Z0-9_-]{1,64}$")
 MAX_FETCH_CHARS = 200_000
 
@@ -139,9 +139,10 @@ def tool_schema(tool: str, *, strict: bool = False, settings: Optional[Settings]
     ``strict=True`` gives the form OpenAI's strict mode accepts (see :func:`strict_schema`).
     With ``settings``, the search query's ``maxLength`` is what the configured backends take
     (see :func:`query_limit`) instead of the library's own limit, and ``max_results`` goes up
-    to ``settings.tool_max_results`` (default 10) instead of 10.
+    to ``settings.tool_max_results`` (default 10) instead of 10. The vendor spelling
+    (``"web_search"``) names the same tool; another name is ``ToolNotFound``.
     """
-    schema = arguments_schema(_arguments(tool, settings))
+    schema = arguments_schema(_arguments(_resolve_tool(tool, None), settings))
     return strict_schema(schema) if strict else schema
 
 
@@ -260,7 +261,7 @@ def _nullable(schema: dict[str, Any]) -> dict[str, Any]:
 
 
 def _names(names: Optional[Mapping[str, str]], style: str) -> dict[str, str]:
-    vendor = style in ("openai", "anthropic")
+    vendor = style in ("openai", "openai_responses", "anthropic")
     chosen = {SEARCH_TOOL: "web_search" if vendor else SEARCH_TOOL, FETCH_TOOL: "web_fetch" if vendor else FETCH_TOOL}
     for key, value in (names or {}).items():
         canonical = {"search": SEARCH_TOOL, "fetch": FETCH_TOOL}.get(key, key)
@@ -273,6 +274,10 @@ def _names(names: Optional[Mapping[str, str]], style: str) -> dict[str, str]:
                 "tool name %r is not accepted by %s (allowed: letters, digits, _ and -, at most 64)" % (value, style),
                 detail_code=BAD_TOOL_NAME,
             )
+    if chosen[SEARCH_TOOL] == chosen[FETCH_TOOL]:  # vendors refuse two tools of one name; calls could reach only one
+        raise InvalidInput(
+            "names gives both tools the name %r; each needs its own" % chosen[SEARCH_TOOL], detail_code=BAD_TOOL_NAME
+        )
     return chosen
 
 
@@ -299,7 +304,10 @@ def tool_definitions(
     Args:
         style: ``"openai"`` (Chat Completions ``tools`` entries:
             ``{"type": "function", "function": {name, description, parameters}}``),
-            ``"anthropic"`` (Messages API: ``{name, description, input_schema}``) or
+            ``"openai_responses"`` (Responses API ``tools`` entries: ``{"type": "function",
+            name, description, parameters, strict}``; ``strict`` is always given, as that API
+            takes a missing one for true), ``"anthropic"`` (Messages API:
+            ``{name, description, input_schema}``) or
             ``"json_schema"`` (``{name, description, parameters}``, parameters being
             a JSON Schema document).
         names: rename tools, e.g. ``{"search": "search_web"}``.
@@ -307,7 +315,7 @@ def tool_definitions(
         tools: which tools to consider (``"search"``, ``"fetch"``).
         strict: schemas OpenAI's strict mode accepts as they are (every property
             required, optional ones nullable; see :func:`strict_schema`). With
-            ``"openai"`` the definitions also carry ``"strict": true``.
+            ``"openai"`` and ``"openai_responses"`` the definitions also carry ``"strict": true``.
 
     The search query's ``maxLength`` is the longest query the configured backends take.
     The search tool is left out (with a logged warning) when its backend is not
@@ -325,7 +333,7 @@ def tool_definitions(
         if canonical == SEARCH_TOOL and not _search_available(settings):
             continue
         wanted.append(canonical)
-    definitions = []
+    definitions: list[dict[str, Any]] = []
     for tool in wanted:
         name, description, schema = (
             chosen[tool],
@@ -337,6 +345,10 @@ def tool_definitions(
             if strict:
                 function["strict"] = True
             definitions.append({"type": "function", "function": function})
+        elif style == "openai_responses":
+            definitions.append(
+                {"type": "function", "name": name, "description": description, "parameters": schema, "strict": strict}
+            )
         elif style == "anthropic":
             definitions.append({"name": name, "description": description, "input_schema": schema})
         else:
@@ -413,7 +425,7 @@ def call_tool(
 
 #: Distinct lookups a :class:`ToolSession` remembers (the least recently asked is forgotten first,
 #: its count with it): a repeat is answered from this memory, so it is bounded (a fetch answer
-#: holds at most ``MAX_FETCH_CHARS`` of text).
+#: holds at most ``MAX_FETCH_CHARS`` of text; a fetched image is remembered without its bytes).
 REMEMBERED_LOOKUPS = 64
 #: What a repeat answered from the session's memory says to the model, before the answer.
 REPEAT_NOTE = (
@@ -490,7 +502,8 @@ class ToolSession:
             self._release(key, lookups, started)
         else:
             with self._lock:
-                lookups.answer = result
+                # an image's megabytes of base64 are not kept: the model has the image, a repeat its line
+                lookups.answer = cast(ToolResult, {k: v for k, v in result.items() if k != "data"})
         return result
 
     def _lookups(self, key: tuple[str, str], now: float) -> _Lookups:
@@ -524,10 +537,11 @@ class ToolSession:
 
 
 def _lookup_key(tool: str, args: dict[str, Any]) -> str:
-    if tool == SEARCH_TOOL:  # the same words in another vertical are another lookup
+    if tool == SEARCH_TOOL:  # the same words in another vertical, time range or locale find other results
         words = " ".join(str(args["query"]).lower().split())
-        vertical = args.get("vertical") or "web"
-        return words if vertical == "web" else "%s [%s]" % (words, vertical)
+        vertical = args.get("vertical") if args.get("vertical") != "web" else None
+        scope = [str(value).lower() for value in (vertical, args.get("time_range"), args.get("locale")) if value]
+        return "%s [%s]" % (words, ", ".join(scope)) if scope else words
     url = str(args["url"]).strip()
     try:
         return dedupe_key(url)
@@ -552,11 +566,14 @@ OFFLINE_NOTE = (
 #: Characters with a meaning in (CommonMark / GitHub) markdown or in the HTML it may contain:
 #: backslash-escaped in plain text so that a title or snippet renders as the same text.
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>#!|~&])")
-#: Line starts that open a block (list item, heading, quote, setext underline) when they begin a line.
-_LINE_START = re.compile(r"^(\d{1,9}(?=[.)])|[-+=])")
+#: Line starts that open a block (list item, heading, quote, setext underline, a table's delimiter row
+#: such as ``:--`` under the title's line) when they begin a line.
+_LINE_START = re.compile(r"^(\d{1,9}(?=[.)])|[-+=:])")
 #: Where GitHub's markdown would turn plain text into a link (``https://...``, ``www.``): the ``:``
-#: or ``.`` that an escape keeps out of its autolink rule (an e-mail address stays a mailto link).
-_AUTOLINK = re.compile(r"(?i):(?=//)|(?<=\bwww)\.")
+#: or ``.`` that an escape keeps out of its autolink rule (an e-mail address stays a mailto link). Every
+#: ``www.``: GitHub links one after ``_`` too, where ``\b`` sees no boundary, and its link then ate the
+#: backslash of the ``\<`` after it, freeing an HTML tag.
+_AUTOLINK = re.compile(r"(?i):(?=//)|(?<=www)\.")
 #: Characters a link destination in ``<...>`` must escape.
 _DESTINATION_SPECIAL = re.compile(r"([<>&\\])")
 _WHITESPACE = re.compile(r"\s")
@@ -646,6 +663,7 @@ def format_for_model(result: Mapping[str, Any], style: str = "text") -> tuple[st
         ]
     elif "text" in result:
         copy["text"] = _wrap(result["text"], str(result.get("final_url") or result.get("url", "")), tag)
+        copy["title"] = _page_title(result)  # outside the block, as in the text
         copy.pop("data", None)  # an image's bytes go to the model as an image, not as JSON text
     return _render(result, style, tag), copy
 
@@ -857,13 +875,25 @@ def _format_item(item: Mapping[str, Any], style: str, tag: Optional[str], vertic
     return "\n".join(lines)
 
 
+#: The most of a fetched page's title shown outside its untrusted-content block: the page wrote it,
+#: and a title names the page; a longer one (a page can fill it with instructions) is cut.
+MAX_TITLE_CHARS = 300
+
+
+def _page_title(result: Mapping[str, Any]) -> str:
+    """A fetch result's title on one line (a fetch service passes it on as the page wrote it), at
+    most :data:`MAX_TITLE_CHARS`, ending in ``...`` when cut."""
+    title = " ".join(str(result.get("title") or "").split())
+    return title if len(title) <= MAX_TITLE_CHARS else title[: MAX_TITLE_CHARS - 3] + "..."
+
+
 def _format_fetch(result: Mapping[str, Any], style: str, tag: Optional[str]) -> str:
     url = str(result.get("final_url") or result.get("url", ""))
-    title = result.get("title") or url
+    title = _page_title(result) or url
     if style == "markdown":
         header = "# %s\n%s" % (markdown_text(title), markdown_text(url))
     else:
-        header = "%s\nURL: %s" % (title, url)
+        header = "%s\nURL: %s" % (title, " ".join(url.split()))
     if result.get("truncated"):
         header += "\n(truncated to %d characters)" % result.get("length", 0)
     return header + "\n\n" + _wrap(result.get("text", ""), url, tag)

@@ -381,8 +381,12 @@ class Argument:
         schema["description"] = self.description
         return schema
 
-    def check(self, value: object) -> None:
-        """``InvalidInput(bad_arguments)`` naming the argument unless ``value`` fits :meth:`schema`."""
+    def check(self, value: object) -> object:
+        """``value`` as the call takes it, or ``InvalidInput(bad_arguments)`` naming the argument
+        unless it fits :meth:`schema`. A whole number written with a fraction (``5.0``) is an
+        integer to JSON Schema, and models whose API hands numbers over as floats send it: ``5``."""
+        if self.type == "integer" and isinstance(value, float) and value.is_integer():
+            value = int(value)
         if not isinstance(value, _PYTHON_TYPES[self.type]) or (self.type == "integer" and isinstance(value, bool)):
             raise InvalidInput("argument %r must be of type %s" % (self.name, self.type), detail_code=BAD_ARGUMENTS)
         if self.choices and value not in self.choices:
@@ -390,12 +394,22 @@ class Argument:
                 "argument %r must be one of %s" % (self.name, ", ".join(self.choices)), detail_code=BAD_ARGUMENTS
             )
         if isinstance(value, str):
-            self._check_length(value)
+            self._check_text(value)
         if self.type == "integer":
             minimum = self.minimum if self.minimum is not None else float("-inf")
             check_number("argument %r" % self.name, value, minimum=minimum, maximum=self.maximum, detail=BAD_ARGUMENTS)
+        return value
 
-    def _check_length(self, text: str) -> None:
+    def _check_text(self, text: str) -> None:
+        """Unicode text (a lone surrogate escape, which JSON lets a model write, is none: no service
+        can be sent it, and a result echoing it cannot be sent back to the model) of the declared length."""
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            raise InvalidInput(
+                "argument %r is not valid Unicode text: a lone surrogate at position %d" % (self.name, exc.start),
+                detail_code=BAD_ARGUMENTS,
+            ) from None
         shortest, longest = self.min_length or 0, self.max_length
         if len(text) < shortest or (longest is not None and len(text) > longest):
             limits = "%d..%d" % (shortest, longest) if longest is not None else "%d or more" % shortest
@@ -431,10 +445,11 @@ def check_arguments(arguments: Sequence[Argument], given: object) -> dict[str, A
     for argument in arguments:
         if argument.required and argument.name not in values:
             raise InvalidInput("missing required argument %r" % argument.name, detail_code=BAD_ARGUMENTS)
+    checked = {}
     for key, value in values.items():
         if key not in declared:
             raise InvalidInput(
                 "unknown argument %r (allowed: %s)" % (key, ", ".join(declared)), detail_code=BAD_ARGUMENTS
             )
-        declared[key].check(value)
-    return values
+        checked[key] = declared[key].check(value)
+    return checked

@@ -56,3 +56,22 @@ def test_a_cache_file_locked_for_reading_costs_no_more_than_the_deadline(tmp_pat
     assert answer["items"]
     assert elapsed < _OPEN_WAIT_S + DEADLINE_MS / 1000 + deadline_margin_s(pace.slowdown, IDLE_MARGIN_S), elapsed
     assert "cache" in caplog.text.lower()
+
+
+def test_a_file_locked_for_writing_is_one_warning_not_one_per_search(tmp_path, caplog):
+    """Reads go on working beside another process's write lock (WAL): each working read reset the
+    warning, so every search logged "writing it failed" again at WARNING."""
+    db = str(tmp_path / "c.sqlite3")
+    with ws.SearchClient("stub", settings=ws.Settings(), cache_path=db) as client:
+        client.search("warm")
+        holder = sqlite3.connect(db, isolation_level=None)
+        holder.execute("BEGIN EXCLUSIVE")
+        try:
+            with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+                for number in range(3):
+                    assert client.search("query %d" % number, timeout_ms=DEADLINE_MS)["items"]
+        finally:
+            holder.execute("ROLLBACK")
+            holder.close()
+    warnings = [record for record in caplog.records if "writing it failed" in record.getMessage()]
+    assert len(warnings) == 1, [record.getMessage() for record in caplog.records]

@@ -75,8 +75,10 @@ def test_parsing_a_huge_page_does_not_outlast_the_deadline(backend, page):
                 result = ws.search("q", backend=backend, settings=settings, timeout_ms=int(deadline_s * 1000))
             except ws.Timeout as error:
                 # (the abandoned parse stops at its next checkpoint: whether its thread is still alive
-                # here is a race; that the search did not wait for it is the elapsed time below)
-                assert error.detail_code == "deadline_exceeded" and "parsing" in error.message
+                # here is a race; that the search did not wait for it is the elapsed time below). On a
+                # machine whose load rose since the download was timed, the deadline may pass while the
+                # page is still read: in time and typed too, what this test asks
+                assert error.detail_code == "deadline_exceeded", error
             else:
                 assert len(result["items"]) == 5
             elapsed = time.monotonic() - started

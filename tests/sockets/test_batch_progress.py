@@ -97,6 +97,54 @@ def test_skip_done_resumes_a_batch_from_its_jsonl_output(tmp_path, capsys):
     assert "3 ok, 0 failed" in captured.err.splitlines()
 
 
+def test_a_resume_appended_to_a_line_cut_short_starts_a_new_line(tmp_path, monkeypatch, capsys):
+    """The documented resume (``--skip-done out.jsonl >> out.jsonl``) after a batch killed mid-line:
+    the first new answer is not glued onto the cut line (where no reader finds it)."""
+    out = tmp_path / "out.jsonl"
+    out.write_text(json.dumps({"query": "one", "items": [], "provider_meta": {}}) + '\n{"query": "two", "ite')
+    with open(out, "a", encoding="utf-8") as appended:
+        monkeypatch.setattr("sys.stdout", appended)
+        assert main(batch(tmp_path, ["one", "two", "three"], "--skip-done", str(out))) == 0
+    lines = out.read_text(encoding="utf-8").splitlines()
+    assert lines[1] == '{"query": "two", "ite'
+    assert [json.loads(line)["query"] for line in lines[2:]] == ["two", "three"]
+    capsys.readouterr()
+    assert main(batch(tmp_path, ["one", "two", "three"], "--skip-done", str(out))) == 0
+    assert capsys.readouterr().out == ""  # all three done: nothing runs again
+
+
+def test_a_line_is_one_query_and_one_answer_whatever_unicode_calls_a_line_break(tmp_path, capsys):
+    """U+2028 and a form feed inside a query were split into several queries, and a done line
+    whose JSON holds a U+2028 (JSON keeps it as it is) was read as not done."""
+    odd = "a\u2028b\x0cd"
+    assert main(batch(tmp_path, [odd, "plain"], "--skip-done", str(_done(tmp_path, odd + " done")))) == 0
+    assert [json.loads(line)["query"] for line in capsys.readouterr().out.split("\n") if line] == [
+        odd,
+        "plain",
+    ]
+    assert main(batch(tmp_path, [odd + " done"], "--skip-done", str(_done(tmp_path, odd + " done")))) == 0
+    assert capsys.readouterr().out == ""
+
+
+def test_json_lines_keep_del_and_c1_characters_escaped(tmp_path, capsys):
+    """json.dumps leaves DEL and C1 (U+0085) as they are and the terminal filter dropped them: the
+    line said another query than the file's, so --skip-done never found it done."""
+    odd = "a\x7fb\x85c"
+    assert main(batch(tmp_path, [odd])) == 0
+    out = capsys.readouterr().out
+    assert "\\u007f" in out and "\\u0085" in out
+    (tmp_path / "out.jsonl").write_text(out, encoding="utf-8")
+    assert json.loads(out)["query"] == odd
+    assert main(batch(tmp_path, [odd], "--skip-done", str(tmp_path / "out.jsonl"))) == 0
+    assert capsys.readouterr().out == ""
+
+
+def _done(tmp_path, query):
+    out = tmp_path / "done.jsonl"
+    out.write_text(json.dumps({"query": query, "items": []}, ensure_ascii=False) + "\n", encoding="utf-8")
+    return out
+
+
 def test_skip_done_names_a_file_it_cannot_read(tmp_path, capsys):
     assert main(batch(tmp_path, ["one"], "--skip-done", str(tmp_path / "missing.jsonl"))) == 2
     assert "InvalidInput/bad_arguments" in capsys.readouterr().err

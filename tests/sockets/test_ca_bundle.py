@@ -23,6 +23,17 @@ def no_bundle(monkeypatch):
     return monkeypatch
 
 
+def test_a_bundle_that_does_not_exist_is_refused_naming_where_it_was_set(no_bundle, tmp_path):
+    """Every HTTPS request over requests used to raise a bare OSError (a traceback from the CLI)."""
+    missing = str(tmp_path / "missing.pem")
+    with pytest.raises(ws.InvalidInput, match="Settings.ca_bundle must be a CA bundle") as info:
+        ws.Settings(ca_bundle=missing)
+    assert info.value.detail_code == "bad_setting"
+    no_bundle.setenv("WEB_SEARCH_CA_BUNDLE", missing)
+    with pytest.raises(ws.InvalidInput, match="WEB_SEARCH_CA_BUNDLE must be a CA bundle.*does not exist"):
+        ws.Settings.from_env()
+
+
 @pytest.mark.parametrize("impersonate", BOTH)
 def test_a_certificate_from_an_unknown_ca_is_refused(impersonate, no_bundle, fake_clock):
     with FingerprintServer() as server:

@@ -229,6 +229,22 @@ def test_retry_after_beyond_the_budget_fails_now_with_the_real_error(json_backen
     assert clock.sleeps == []
 
 
+@pytest.mark.parametrize("retry_after", ["-5", "-inf"])
+def test_a_negative_retry_after_is_no_duration(json_backends, retry_after):
+    """It was read as 0 s: no cool-down at all, so every later call sent its retries into the 429
+    again; ignored, the 429 cools the backend down for its kind's 60 s."""
+    json_backends("aa")
+    clock = FakeClock()
+    with FaultServer({"/aa": respond(429, b"", {"Retry-After": retry_after})}) as server:
+        with client_for(server, ["aa"], retries=0, clock=clock) as client:
+            with pytest.raises(ws.WebBlocked) as first:
+                client.search("q")
+            with pytest.raises(ws.WebBlocked, match="cooling down") as again:
+                client.search("q")
+        assert len(server.requests) == 1
+    assert first.value.retry_after is None and again.value.retry_after == 60.0
+
+
 # -- cool-downs ----------------------------------------------------------------------------
 
 

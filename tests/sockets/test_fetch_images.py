@@ -63,6 +63,16 @@ def test_an_image_served_as_text_is_an_image_not_its_bytes_as_text(content_type)
     assert (type(error).__name__, error.detail_code) == ("WebProviderError", "unsupported_content")
 
 
+@pytest.mark.parametrize("content_type", ["image/jpg", "image/pjpeg"])
+def test_a_jpeg_declared_by_an_alias_gets_the_hint_and_comes_back_when_asked(content_type):
+    body = pillow_image(30, 20, "JPEG")
+    with FaultServer({"/i": respond(200, body, content_type=content_type)}) as server:
+        error = fetch_error(server.url("/i"))
+        result = fetch(server.url("/i"), images=True)
+    assert error.detail_code == "unsupported_content" and "images=True" in error.hint
+    assert (result["content_type"], result["width"], result["height"]) == ("image/jpeg", 30, 20)
+
+
 def test_an_image_is_refused_by_default_with_a_hint():
     with FaultServer({"/i": respond(200, png(10, 10), content_type="image/png")}) as server:
         error = fetch_error(server.url("/i"))

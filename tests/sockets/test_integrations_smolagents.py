@@ -91,3 +91,26 @@ def test_fetch_directly_and_the_schema_the_model_gets(smolagents):
     parameters = get_tool_json_schema(search)["function"]["parameters"]
     assert parameters["required"] == ["query"]
     assert parameters["properties"]["time_range"]["enum"] == ["day", "week", "month", "year"]
+
+
+def test_a_code_agent_calls_the_tools_with_positional_arguments(smolagents):
+    """A CodeAgent shows the model each tool as a Python function (``def web_search(query: string,
+    max_results: integer, ...)``), so its code calls ``web_search("rust", 2)``: that is a search."""
+    from smolagents import CodeAgent
+    from smolagents.models import ChatMessage, MessageRole, Model
+
+    class CodeModel(Model):
+        def generate(self, messages, stop_sequences=None, response_format=None, tools_to_call_from=None, **kwargs):
+            code = 'found = web_search("rust programming language", 2)\nfinal_answer(found)'
+            return ChatMessage(role=MessageRole.ASSISTANT, content="Thought: search.\n<code>\n%s\n</code>" % code)
+
+    with ddg_engine() as (server, client):
+        search, fetch = smolagents.tools(client)
+        final = CodeAgent(tools=[search, fetch], model=CodeModel(model_id="code"), max_steps=1, verbosity_level=0).run(
+            "find rust"
+        )
+        with pytest.raises(TypeError, match="several values for query"):
+            search("rust", query="go")
+        with pytest.raises(TypeError, match="takes 6 arguments, 7 given"):
+            search("rust", 2, None, None, None, None, None)
+    assert final.startswith("1. %s" % FIRST_TITLE) and "\n\n3. " not in final

@@ -253,17 +253,21 @@ INITIALIZE = {
 }
 
 
-def test_unconfigured_search_backend_is_left_out_stdout_is_protocol_only_and_eof_exits_cleanly():
-    env = {"PATH": os.environ.get("PATH", ""), "WEB_SEARCH_BACKEND": "brave"}  # no BRAVE_API_KEY
-    process = subprocess.Popen(
-        [sys.executable, "-m", "websearch_sync", "mcp", "--log-level", "info"],
+def mcp_process(*args, **env):
+    """``websearch-sync mcp ARGS`` as a subprocess talking text on pipes; its environment is PATH and ``env``."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "websearch_sync", "mcp", *args],
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=str(ROOT),
-        env=env,
+        env={"PATH": os.environ.get("PATH", ""), **env},
         text=True,
     )
+
+
+def test_unconfigured_search_backend_is_left_out_stdout_is_protocol_only_and_eof_exits_cleanly():
+    process = mcp_process("--log-level", "info", WEB_SEARCH_BACKEND="brave")  # no BRAVE_API_KEY
     try:
         process.stdin.write(
             _jsonrpc(
@@ -299,6 +303,47 @@ def test_unconfigured_search_backend_is_left_out_stdout_is_protocol_only_and_eof
     assert answers[3]["result"]["content"][0]["text"].startswith("Error: ToolNotFound (unknown_tool): ")
     assert "not offering the search tool: backend brave is not configured" in err
     assert "MCP client closed the connection" in err
+
+
+def test_a_client_that_disconnects_mid_call_ends_the_server_cleanly():
+    """The client's process dies while a fetch runs (stdin and stdout both close): the answer has
+    no reader, and the server ends as on a closed stdin (status 0), not on a broken pipe's traceback."""
+    arrived, release = threading.Event(), threading.Event()
+
+    def page(conn, request, server):
+        arrived.set()
+        gated(release, respond(200, article_html()))(conn, request, server)
+
+    with FaultServer({"*": page}) as site:
+        process = mcp_process("--allow-private")
+        try:
+            process.stdin.write(
+                _jsonrpc(
+                    INITIALIZE,
+                    {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                    {
+                        "jsonrpc": "2.0",
+                        "id": 2,
+                        "method": "tools/call",
+                        "params": {"name": "web_fetch", "arguments": {"url": site.url("/page")}},
+                    },
+                )
+            )
+            process.stdin.flush()
+            assert json.loads(process.stdout.readline())["id"] == 1
+            assert arrived.wait(SESSION_LIMIT_S), "the fetch did not reach the page"
+            process.stdout.close()  # the client is gone: nothing reads the answer
+            process.stdin.close()
+            release.set()
+            process.wait(timeout=SESSION_LIMIT_S)
+            err = process.stderr.read()
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
+            process.stderr.close()
+    assert "Traceback" not in err and "BrokenPipeError" not in err
+    assert process.returncode == 0
 
 
 # -- without the SDK, and the pieces ------------------------------------------------------------------

@@ -75,6 +75,7 @@ def test_a_bad_state_url_is_invalid_input(redis_server, url, detail):  # noqa: F
     with pytest.raises(ws.InvalidInput) as info:
         ws.SearchClient(state_url=url)
     assert info.value.detail_code == detail
+    assert "WEB_SEARCH_STATE_URL" in info.value.message  # where an operator set it
 
 
 def test_tls_options_on_a_rediss_url_are_accepted(redis_server):  # noqa: F811
@@ -88,6 +89,7 @@ def test_a_bad_prefix_is_invalid_input(redis_server, prefix):  # noqa: F811
     with pytest.raises(ws.InvalidInput) as info:
         ws.SearchClient(settings=ws.Settings(state_url=redis_server.url, state_prefix=prefix))
     assert info.value.detail_code == "bad_state_prefix"
+    assert "WEB_SEARCH_STATE_PREFIX" in info.value.message
 
 
 def test_settings_read_the_state_from_the_environment_and_hide_the_password():
@@ -372,6 +374,16 @@ def test_redis_is_tried_again_later_and_used_when_back(caplog):
     assert any("answers again" in r.getMessage() for r in caplog.records)
 
 
+@pytest.mark.parametrize("url", [None, ""])
+def test_state_required_without_a_state_url_is_refused(url):
+    """A worker whose WEB_SEARCH_STATE_URL was missing or misspelt ran on its own pace and cool-downs
+    without a word, though WEB_SEARCH_STATE_REQUIRED=1 was set to refuse exactly that."""
+    settings = ws.Settings.from_env({"WEB_SEARCH_STATE_REQUIRED": "1", "WEB_SEARCH_STATE_ULR": "redis://x/0"})
+    with pytest.raises(ws.InvalidInput, match="WEB_SEARCH_STATE_REQUIRED.*no state URL") as info:
+        ws.SearchClient("stub", settings=settings, state_url=url)
+    assert info.value.detail_code == "bad_state_url"
+
+
 def test_with_state_required_an_unreachable_redis_fails_the_call_before_any_request():
     with FaultServer({"/search": respond(200, b'{"results": []}', content_type="application/json")}) as upstream:
         settings = ws.Settings(
@@ -464,3 +476,15 @@ def test_a_killed_leader_frees_its_question_within_a_lease(redis_db, redis_serve
         leader.wait(10)
         leader.stdout.close()
     assert took < 10.0, "the follower waited %.1f s for a dead leader" % took
+
+
+@pytest.mark.parametrize("ttl", [float("inf"), 1e300])
+def test_a_ttl_past_what_redis_takes_keeps_the_answer_a_year(redis_db, redis_server, ttl):  # noqa: F811
+    """``cache_ttl_s=inf`` raised a bare OverflowError out of search(); 1e300 was refused by Redis,
+    which then counted as down for the whole process (no shared cache, slots or cool-downs for 5 s)."""
+    with ws.SearchClient("stub", state_url=redis_server.url, cache_ttl_s=ttl) as client:
+        assert client.search("forever")["provider_meta"]["cached"] is False
+    (key,) = redis_db.keys("websearch_sync:cache:*")
+    assert 364 * 86400 < redis_db.ttl(key) <= 365 * 86400
+    with ws.SearchClient("stub", state_url=redis_server.url) as other:
+        assert other.search("forever")["provider_meta"]["cached"] is True

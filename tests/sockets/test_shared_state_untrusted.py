@@ -86,6 +86,36 @@ def test_a_crafted_entry_in_a_shared_sqlite_file_is_a_miss(tmp_path, name):
         assert reader.search("crafted", max_results=3)["provider_meta"]["cached"] is False
 
 
+@pytest.mark.parametrize("vertical", ["web", "news", "images", "videos"])
+def test_every_verticals_answer_in_a_shared_sqlite_file_is_a_hit(tmp_path, vertical):
+    """Image items have no snippet: the web shape's check made every stored image answer a miss, so
+    the file (and a shared Redis) never answered an image search twice."""
+    path = str(tmp_path / "cache.sqlite")
+    with ws.SearchClient("stub", cache_path=path, state_url="") as writer:
+        writer.search("stored", vertical=vertical)
+    with ws.SearchClient("stub", cache_path=path, state_url="") as reader:
+        assert reader.search("stored", vertical=vertical)["provider_meta"]["cached"] is True
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        pytest.param({"image_url": "javascript:alert(1)"}, id="a javascript: image"),
+        pytest.param({"width": "wide"}, id="a width that is text"),
+        pytest.param({"image_url": None}, id="an image without its image"),
+    ],
+)
+def test_a_crafted_image_entry_in_a_shared_sqlite_file_is_a_miss(tmp_path, change):
+    path = str(tmp_path / "cache.sqlite")
+    with ws.SearchClient("stub", cache_path=path, state_url="") as writer:
+        answer = writer.search("crafted", vertical="images")
+    answer["items"][0].update(change)
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE results SET value = ?", (json.dumps(answer),))
+    with ws.SearchClient("stub", cache_path=path, state_url="") as reader:
+        assert reader.search("crafted", vertical="images")["provider_meta"]["cached"] is False
+
+
 CRAFTED_COOLDOWNS = {
     "until 1e300": '{"detail_code": "http_429", "status": 429, "until": 1e300}',
     "until Infinity": '{"detail_code": "http_429", "status": 429, "until": Infinity}',
@@ -121,6 +151,31 @@ def test_a_key_of_the_wrong_type_is_unusable_for_that_key_only(redis_db, redis_s
         assert first.search("wrong type")["provider_meta"]["cached"] is False
     with ws.SearchClient("stub", state_url=redis_server.url) as second:  # Redis was not given up: the answer is there
         assert second.search("wrong type")["provider_meta"]["cached"] is True
+
+
+@pytest.mark.parametrize(
+    "plant",
+    [
+        pytest.param(lambda db, name: db.lpush(name, "x"), id="a list"),
+        pytest.param(lambda db, name: db.set(name, "someone"), id="no expiry"),
+        pytest.param(lambda db, name: db.set(name, "someone", ex=3600), id="an hour"),
+    ],
+)
+def test_a_planted_flight_key_holds_no_one_back(redis_db, redis_server, monkeypatch, plant):  # noqa: F811
+    """A question's key that no claim sets (claims are 3 s leases): every call of that question
+    used to wait for it until its deadline, then fail (Timeout), in every process, for ever."""
+    from websearch_sync.client.state.flights import SharedFlights
+
+    names = []
+    real_key = SharedFlights._key
+    monkeypatch.setattr(SharedFlights, "_key", lambda self, key: names.append(real_key(self, key)) or names[-1])
+    with ws.SearchClient("stub", state_url=redis_server.url, cache_ttl_s=0.001) as client:
+        client.search("planted")
+    redis_db.flushdb()
+    plant(redis_db, names[0])
+    with ws.SearchClient("stub", state_url=redis_server.url) as client:
+        answer = client.search("planted", timeout_ms=3000)
+    assert answer["items"] and answer["provider_meta"]["cached"] is False
 
 
 # -- a Redis that answers what the test says ---------------------------------------------------

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from faults import free_port
-from redis_server import redis_db, redis_server  # noqa: F401  (fixtures)
+from redis_server import RedisServer, redis_db, redis_server  # noqa: F401  (fixtures)
 from user_pytest import run_pytest
 
 import websearch_sync as ws
@@ -152,6 +152,35 @@ def test_state_clear_deletes_a_backends_cooldowns_in_redis(redis_db, redis_serve
     assert capsys.readouterr().out == "cleared 1 cool-down: brave\n"
     assert [key.decode() for key in redis_db.keys("*")] == ["websearch_sync:app:cooldown:searxng"]
     obeyer.check("brave")
+
+
+def test_state_clear_reaches_the_workers_that_met_or_obeyed_the_block(redis_db, redis_server, capsys):  # noqa: F811
+    """Two running clients on one Redis (two workers): the one that met the captcha and the one
+    that obeyed it both kept refusing from their own memory for the whole 600 s after ``state clear``."""
+    url = redis_server.url
+    with (
+        ws.SearchClient("ddg_html", cache_ttl_s=0, state_url=url) as met,
+        ws.SearchClient("ddg_html", cache_ttl_s=0, state_url=url) as obeyed,
+    ):
+        with fake_results({"ddg_html": _block()}), pytest.raises(ws.WebBlocked):
+            met.search("q")
+        with fake_results({"ddg_html": ITEMS}):
+            for client in (met, obeyed):
+                with pytest.raises(ws.WebBlocked, match="cooling down"):
+                    client.search("q")
+            assert cli_main(["state", "clear", "--state-url", url]) == 0
+            assert capsys.readouterr().out == "cleared 2 cool-downs: ddg_html, host:html.duckduckgo.com\n"
+            assert met.search("q")["items"] and obeyed.search("q")["items"]
+
+
+def test_a_cool_down_held_in_redis_is_kept_while_redis_is_down(redis_server):  # noqa: F811  (skips without one)
+    """Redis that cannot say whether a cool-down was lifted keeps it: an outage lifts nothing."""
+    with RedisServer() as server, ws.SearchClient("ddg_html", cache_ttl_s=0, state_url=server.url) as client:
+        with fake_results({"ddg_html": _block()}), pytest.raises(ws.WebBlocked):
+            client.search("q")
+        server.stop()
+        with fake_results({"ddg_html": ITEMS}), pytest.raises(ws.WebBlocked, match="cooling down"):
+            client.search("q")
 
 
 def test_state_clear_fails_loudly_when_redis_cannot_be_reached(capsys):

@@ -45,6 +45,26 @@ def test_memory_cache_ttl_lru_and_copies():
     assert cache.get("k2") is None
 
 
+def test_memory_cache_holds_a_bounded_amount_of_text():
+    """Images a fetch returns hold megabytes of base64 each: the memory cache evicts the least
+    recently used results once their strings pass its budget, keeps none over the whole budget,
+    and counts search items' strings too."""
+    cache = MemoryCache(ttl_s=60, max_chars=100, clock=FakeClock())
+    image = {"url": "https://a.example/x.png", "extractor": "image", "data": "A" * 40}  # 63 characters
+    cache.set("first", image)
+    cache.set("second", dict(image, url="https://b.example/x.png"))
+    assert cache.get("first") is None and cache.get("second")["data"] == "A" * 40
+    cache.set("huge", dict(image, data="A" * 200))
+    assert cache.get("huge") is None and cache.get("second") is not None  # nothing evicted for it
+    cache.set("search", {"items": [{"title": "t" * 10, "url": "https://c.example/"}], "provider_meta": {}})
+    assert cache.get("second") is not None and cache.get("search") is not None  # 63 + 28 characters
+    cache.set("search2", {"items": [{"title": "t" * 80, "url": "https://c.example/"}], "provider_meta": {}})
+    assert [key for key in ("second", "search", "search2") if cache.get(key)] == ["search2"]
+    cache.set("search2", {"items": [], "provider_meta": {}})  # replacing an entry gives its text back
+    cache.set("second", image)
+    assert cache.get("search2") is not None and cache.get("second") is not None
+
+
 def test_sqlite_cache_threads_and_expiry(tmp_path):
     clock = FakeClock()
     cache = SqliteCache(tmp_path / "c.sqlite3", ttl_s=5, clock=clock)

@@ -89,3 +89,18 @@ def test_secret_header_values_given_as_json_text_are_secrets():
     settings = ws.Settings(providers={"service": {"headers": '{"X-Tenant-Token": "tenant-secret-123"}'}})
     assert "tenant-secret-123" in settings.secrets()
     assert "tenant-secret-123" not in repr(settings)
+
+
+def test_a_per_backend_variable_naming_no_backend_is_warned_once_with_the_closest(caplog):
+    """``WEB_SEARCH_ENDPOINT_DDG`` was ignored without a word: searches went to DuckDuckGo itself."""
+    env = {"WEB_SEARCH_ENDPOINT_DDG": "http://mirror.internal/html/", "WEB_SEARCH_MIN_INTERVAL_S_NOSUCH": "2"}
+    with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+        assert ws.Settings.from_env(env).endpoints == {}
+        ws.Settings.from_env(env)
+    warned = [record.getMessage() for record in caplog.records]
+    assert len(warned) == 2, warned
+    assert (
+        "ignoring WEB_SEARCH_ENDPOINT_DDG: no backend is named 'ddg'; did you mean WEB_SEARCH_ENDPOINT_DDG_HTML?"
+        in warned
+    )
+    assert "ignoring WEB_SEARCH_MIN_INTERVAL_S_NOSUCH" in caplog.text

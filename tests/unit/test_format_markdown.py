@@ -35,6 +35,10 @@ HOSTILE_TEXTS = [
     "<https://autolink.example/>",
     "[ref]: https://evil.example/",
     "see https://evil.example/x.png or www.evil.example/y.png",
+    # "_" before "www." (a word character: no \b) still opens GitHub's www autolink, which then took
+    # the backslash escaping the "<" after it, and the rest became a raw <img> tag
+    "_www.evil.example:<img src=https://evil.example/x.png>",
+    "WWW.evil.example",
 ]
 
 
@@ -76,6 +80,15 @@ def test_a_url_cannot_end_its_link_early(rendered, url):
     assert soup.find("img") is None
     # one link, to the whole URL (renderers differ in percent-encoding and in decoding "&amp;")
     assert [html.unescape(unquote(a["href"])) for a in soup.find_all("a")] == [html.unescape(url)]
+
+
+@pytest.mark.parametrize("snippet", [":-", ":---:", ": -- |"])
+def test_a_snippet_that_reads_as_a_table_delimiter_row_stays_text(rendered, snippet):
+    """Under the title's line, a snippet of colons and dashes was a GFM table's delimiter row: the
+    title became a table header and the snippet vanished."""
+    soup = rendered(tool.format_results(search("Title", snippet), "markdown"))
+    assert soup.find("table") is None
+    assert soup.get_text().split() == ["Title"] + snippet.split()
 
 
 def test_a_fetched_pages_title_and_url_are_text(rendered):

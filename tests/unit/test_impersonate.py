@@ -32,6 +32,12 @@ def test_profiles_the_lab_did_not_find_consistent_are_refused(value, monkeypatch
     assert info.value.detail_code == "bad_impersonate"
 
 
+def test_an_unknown_profile_in_the_environment_is_refused_naming_the_variable(monkeypatch):
+    monkeypatch.setenv("WEB_SEARCH_IMPERSONATE", "chrom")
+    with pytest.raises(ws.InvalidInput, match=r"WEB_SEARCH_IMPERSONATE.* must be one of chrome, off, got 'chrom'"):
+        resolve_impersonate(None)
+
+
 def test_the_environment_switch_reaches_settings_built_in_code(monkeypatch):
     monkeypatch.setattr(browser, "browser_available", lambda: True)
     assert resolve_impersonate(None) == "chrome"

@@ -11,6 +11,7 @@ that succeeded in a previous run's JSONL output (:func:`done_queries`) are not r
 """
 
 import json
+import os
 import sys
 import threading
 from collections.abc import Generator
@@ -168,7 +169,7 @@ def done_queries(path: str) -> set[str]:
     """
     try:
         with open(path, encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
+            lines = handle.read().split("\n")  # not splitlines: JSON text may hold U+2028, U+0085 as they are
     except (OSError, UnicodeDecodeError) as exc:
         raise InvalidInput("cannot read --skip-done %s: %s" % (path, exc), detail_code=BAD_ARGUMENTS) from None
     done: set[str] = set()
@@ -180,6 +181,25 @@ def done_queries(path: str) -> set[str]:
         if isinstance(line, dict) and isinstance(line.get("query"), str) and "error" not in line:
             done.add(line["query"])
     return done
+
+
+def end_cut_line(path: str, out: TextIO) -> None:
+    """Finish the line a killed batch cut short at the end of ``path`` when ``out`` appends to it.
+
+    The resume recipe (``--skip-done out.jsonl >> out.jsonl``) would otherwise glue the first
+    new answer onto the cut line, where no JSON reader (nor the next ``--skip-done``) finds it.
+    """
+    try:
+        if not os.path.samestat(os.stat(path), os.fstat(out.fileno())):
+            return
+        with open(path, "rb") as handle:
+            size = handle.seek(0, os.SEEK_END)
+            handle.seek(max(size - 1, 0))
+            cut = size > 0 and handle.read(1) != b"\n"
+    except (OSError, ValueError):  # no file descriptor (a StringIO) or no file: nothing to join
+        return
+    if cut:
+        out.write("\n")
 
 
 def run_batch(

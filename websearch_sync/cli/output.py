@@ -42,6 +42,8 @@ _EXIT_BY_CODE = {
 
 #: C0 controls but tab and newline, DEL, and the C1 controls (``\x9b`` is a CSI on many terminals).
 _CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+#: The control characters json.dumps leaves as they are (DEL and C1), which the terminal filter would drop.
+_JSON_UNESCAPED_CONTROL = re.compile("[\x7f-\x9f]")
 
 
 def exit_status(error: WebSearchError) -> int:
@@ -189,7 +191,8 @@ class TerminalStream(io.TextIOBase):
 def json_text(value: Any, stream: Optional[TextIO] = None, indent: Optional[int] = None) -> str:
     """``value`` as JSON for ``stream``: non-ASCII as is on a UTF-8 stream, else as ``\\uXXXX`` escapes."""
     encoding = (getattr(stream, "encoding", None) or "utf-8").lower().replace("-", "").replace("_", "")
-    return json.dumps(value, ensure_ascii=not encoding.startswith("utf"), indent=indent)
+    text = json.dumps(value, ensure_ascii=not encoding.startswith("utf"), indent=indent)
+    return _JSON_UNESCAPED_CONTROL.sub(lambda found: "\\u%04x" % ord(found.group()), text)  # kept, escaped
 
 
 def wants_json(args: argparse.Namespace) -> Optional[int]:

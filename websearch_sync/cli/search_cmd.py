@@ -9,7 +9,7 @@ from ..config import Settings, check_backend_names
 from ..errors import BAD_ARGUMENTS, InvalidInput
 from ..models import SAFE_SEARCH_LEVELS, STRATEGIES, TIME_RANGES, VERTICALS, SearchResponse
 from ..validate import COMMON_OPTIONS, check_number, close_match
-from .batch import PROGRESS_EVERY_S, done_queries, run_batch
+from .batch import PROGRESS_EVERY_S, done_queries, end_cut_line, run_batch
 from .output import (
     EXIT_OK,
     add_impersonate,
@@ -235,6 +235,8 @@ def run(args: argparse.Namespace) -> int:
     settings = Settings.from_env(**overrides)
     with SearchClient(args.backend, settings=settings, **_client_options(args)) as client, retry_lines():
         if args.queries_file is not None:
+            if args.skip_done is not None:
+                end_cut_line(args.skip_done, sys.stdout)
             return run_batch(
                 client,
                 queries,
@@ -276,11 +278,12 @@ def _batch_queries(args: argparse.Namespace) -> list[str]:
 
 def _read_queries(path: str) -> list[str]:
     try:
+        # one query a line: "\n" (CRLF read as it), not splitlines' form feeds, U+0085 and U+2028
         if path == "-":
-            lines = sys.stdin.read().splitlines()
+            lines = sys.stdin.read().replace("\r\n", "\n").split("\n")
         else:
             with open(path, encoding="utf-8") as handle:
-                lines = handle.read().splitlines()
+                lines = handle.read().split("\n")
     except (OSError, UnicodeDecodeError) as exc:
         raise InvalidInput("cannot read --queries-file %s: %s" % (path, exc), detail_code=BAD_ARGUMENTS) from None
     return [line.strip() for line in lines if line.strip()]

@@ -16,8 +16,11 @@ from typing import Any, Optional
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
-_ITEM_TEXT = ("title", "url", "snippet", "provider")
-_ITEM_OPTIONAL_TEXT = ("source", "published_at", "content")
+_ITEM_TEXT = ("title", "url", "provider")
+#: Text an item of a vertical must have besides those (docs/verticals.md: an image result has no snippet).
+_VERTICAL_TEXT = {"web": ("snippet",), "images": ("image_url",)}
+_ITEM_OPTIONAL_TEXT = ("snippet", "source", "published_at", "content", "publisher", "image_url", "thumbnail_url")
+_ITEM_OPTIONAL_COUNTS = ("width", "height", "duration", "view_count")
 _PAGE_TEXT = ("url", "final_url", "title", "text")
 
 #: A stored answer's JSON, besides its page text, at most: the frame (``provider_meta``,
@@ -48,21 +51,28 @@ def _http_url(value: Any) -> bool:
     return isinstance(value, str) and value.startswith(("https://", "http://")) and len(value) > 8
 
 
-def _valid_item(item: Any, rank: int) -> bool:
+def _valid_optional_fields(item: dict[str, Any]) -> bool:
+    """The optional fields an item has are of their kinds: text, counts, http(s) picture URLs."""
+    return (
+        all(type(item[name]) is str for name in _ITEM_OPTIONAL_TEXT if name in item)
+        and all(type(item[name]) is int for name in _ITEM_OPTIONAL_COUNTS if name in item)
+        and all(_http_url(item[name]) for name in ("image_url", "thumbnail_url") if name in item)
+    )
+
+
+def _valid_item(item: Any, rank: int, required: tuple[str, ...]) -> bool:
     if type(item) is not dict:
         return False
-    if not all(type(item.get(name)) is str for name in _ITEM_TEXT) or not _http_url(item["url"]):
+    if not all(type(item.get(name)) is str for name in required) or not _http_url(item["url"]):
         return False
-    if item.get("rank") != rank or type(item["rank"]) is not int:
-        return False
-    if not all(type(item[name]) is str for name in _ITEM_OPTIONAL_TEXT if name in item):
+    if item.get("rank") != rank or type(item["rank"]) is not int or not _valid_optional_fields(item):
         return False
     providers = item.get("providers")
     return providers is None or (type(providers) is list and all(type(p) is str for p in providers))
 
 
-def valid_search_answer(answer: Any, max_results: int) -> bool:
-    """True when ``answer`` has the search result shape with at most ``max_results`` items."""
+def valid_search_answer(answer: Any, max_results: int, vertical: str = "web") -> bool:
+    """True when ``answer`` has the search result shape of ``vertical``'s items, at most ``max_results``."""
     if type(answer) is not dict or type(answer.get("provider_meta")) is not dict:
         return False
     items = answer.get("items")
@@ -71,7 +81,8 @@ def valid_search_answer(answer: Any, max_results: int) -> bool:
     errors = answer.get("errors")
     if errors is not None and (type(errors) is not list or not all(type(e) is dict for e in errors)):
         return False
-    return all(_valid_item(item, rank) for rank, item in enumerate(items, 1))
+    required = _ITEM_TEXT + _VERTICAL_TEXT.get(vertical, ())
+    return all(_valid_item(item, rank, required) for rank, item in enumerate(items, 1))
 
 
 def valid_page_answer(answer: Any, max_chars: Optional[int] = None) -> bool:

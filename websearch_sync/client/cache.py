@@ -72,14 +72,38 @@ def copy_result(value: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-class MemoryCache:
-    """A thread-safe TTL cache with a bounded number of entries (least recently used evicted)."""
+#: The memory cache's default budget of text (characters of the results' strings): an image a
+#: fetch returns holds up to ~7 MB of base64, so 1,024 of them would hold gigabytes.
+MEMORY_CACHE_CHARS = 64_000_000
 
-    def __init__(self, ttl_s: float, max_entries: int = 1024, clock: Clock = SYSTEM_CLOCK) -> None:
+
+def result_chars(value: dict[str, Any]) -> int:
+    """The characters of the strings of a search or fetch result (its top level and its lists of
+    flat dicts: the shapes :func:`copy_result` knows), what its size in memory grows with."""
+    total = 0
+    for part in value.values():
+        if type(part) is str:
+            total += len(part)
+        elif type(part) is list:
+            for entry in part:
+                if type(entry) is dict:
+                    total += sum(len(field) for field in entry.values() if type(field) is str)
+    return total
+
+
+class MemoryCache:
+    """A thread-safe TTL cache bounded in entries and in the characters of its results
+    (:func:`result_chars`; least recently used evicted; a result over the whole budget is not kept)."""
+
+    def __init__(
+        self, ttl_s: float, max_entries: int = 1024, clock: Clock = SYSTEM_CLOCK, max_chars: int = MEMORY_CACHE_CHARS
+    ) -> None:
         self.ttl_s = ttl_s
         self.max_entries = max_entries
+        self.max_chars = max_chars
         self._clock = clock
-        self._data: OrderedDict[Hashable, tuple[float, dict[str, Any]]] = OrderedDict()
+        self._data: OrderedDict[Hashable, tuple[float, dict[str, Any], int]] = OrderedDict()
+        self._chars = 0
         self._lock = threading.Lock()
 
     def get(self, key: Hashable) -> Optional[dict[str, Any]]:
@@ -88,26 +112,36 @@ class MemoryCache:
             entry = self._data.get(key)
             if entry is None:
                 return None
-            expires, value = entry
+            expires, value, _ = entry
             if expires <= self._clock.monotonic():
-                del self._data[key]
+                self._drop(key)
                 return None
             self._data.move_to_end(key)
         return copy_result(value)
 
     def set(self, key: Hashable, value: dict[str, Any], ttl_s: Optional[float] = None) -> None:
         """Store a copy of ``value`` for ``ttl_s`` seconds (default: the cache's TTL)."""
-        stored = copy_result(value)
+        stored, chars = copy_result(value), result_chars(value)
         with self._lock:
-            self._data[key] = (self._clock.monotonic() + (self.ttl_s if ttl_s is None else ttl_s), stored)
-            self._data.move_to_end(key)
-            while len(self._data) > self.max_entries:
-                self._data.popitem(last=False)
+            self._drop(key)
+            if chars > self.max_chars:
+                return
+            self._data[key] = (self._clock.monotonic() + (self.ttl_s if ttl_s is None else ttl_s), stored, chars)
+            self._chars += chars
+            while len(self._data) > self.max_entries or self._chars > self.max_chars:
+                self._drop(next(iter(self._data)))
+
+    def _drop(self, key: Hashable) -> None:
+        """Forget ``key`` (held lock)."""
+        entry = self._data.pop(key, None)
+        if entry is not None:
+            self._chars -= entry[2]
 
     def clear(self) -> None:
         """Forget everything."""
         with self._lock:
             self._data.clear()
+            self._chars = 0
 
     def __len__(self) -> int:
         return len(self._data)
@@ -281,7 +315,9 @@ class ResultCache:
         self.memory = memory
         self.disk = disk
         self.shared = shared
-        self._disk_failing = False
+        #: What failed on the file last time, by operation: a warning when one starts failing, not at every call
+        #: (reads may go on working while another process holds the write lock).
+        self._disk_failing = {"reading": False, "writing": False}
 
     def get(
         self,
@@ -329,7 +365,7 @@ class ResultCache:
         ) as exc:  # locked, corrupt, a value that is not JSON or too deep
             self._disk_failed("reading", exc)
             return None
-        self._disk_failing = False
+        self._disk_failing["reading"] = False
         return found
 
     def set(
@@ -353,12 +389,12 @@ class ResultCache:
         except sqlite3.Error as exc:
             self._disk_failed("writing", exc)
             return
-        self._disk_failing = False
+        self._disk_failing["writing"] = False
 
     def _disk_failed(self, doing: str, exc: Exception) -> None:
         """Log a cache file failure: a warning when it starts, then quietly until the file works again."""
-        level = logging.DEBUG if self._disk_failing else logging.WARNING
-        self._disk_failing = True
+        level = logging.DEBUG if self._disk_failing[doing] else logging.WARNING
+        self._disk_failing[doing] = True
         logger.log(
             level, "skipping the cache file %s: %s it failed (%s)", self.disk.path if self.disk else "?", doing, exc
         )

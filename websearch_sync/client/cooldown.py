@@ -28,6 +28,7 @@ class _Entry(NamedTuple):
     cause: WebBlocked
     recorded: float  #: monotonic time of the record
     token: str  #: names the record (see :meth:`Cooldowns.record`)
+    shared: bool = False  #: also held in the shared tier (recorded there, or read from there)
 
 
 class Cooldowns:
@@ -81,20 +82,25 @@ class Cooldowns:
         token = uuid.uuid4().hex
         wall_until = self._clock.time() + duration
         self._suspend(key, duration, wall_until, error, token)
-        if self._shared is not None:
-            self._shared.record(
-                key, error.detail_code, error.status, duration, wall_until, token, left_s, error.retryable, error.hint
-            )
+        if self._shared is not None and self._shared.record(
+            key, error.detail_code, error.status, duration, wall_until, token, left_s, error.retryable, error.hint
+        ):
+            with self._lock:
+                entry = self._until.get(key)
+                if entry is not None and entry.token == token:
+                    self._until[key] = entry._replace(shared=True)
         return token
 
-    def _suspend(self, name: str, duration: float, wall_until: float, cause: WebBlocked, token: str) -> None:
+    def _suspend(
+        self, name: str, duration: float, wall_until: float, cause: WebBlocked, token: str, shared: bool = False
+    ) -> None:
         """Suspend ``name`` until ``duration`` from now, unless it is suspended longer already (a
         block met through another suspension, e.g. its host's, carries only what is left of that)."""
         with self._lock:
             now = self._clock.monotonic()
             current = self._until.get(name)
             if current is None or current.until <= now + duration:
-                self._until[name] = _Entry(now + duration, wall_until, cause, now, token)
+                self._until[name] = _Entry(now + duration, wall_until, cause, now, token, shared)
 
     def clear(self, name: str, started: Optional[float] = None) -> None:
         """Lift a suspension (after a success).
@@ -137,7 +143,7 @@ class Cooldowns:
             if entry is not None and entry.until <= self._clock.monotonic():
                 del self._until[name]
                 entry = None
-        if entry is not None and (own is None or entry.token != own):
+        if entry is not None and (own is None or entry.token != own) and not self._lifted(name, entry, left_s):
             raise cooling_down(
                 name,
                 entry.cause.detail_code,
@@ -154,8 +160,19 @@ class Cooldowns:
             error = cooling_down(
                 name, shared.detail_code, shared.status, shared.until, left, advice=(shared.retryable, shared.hint)
             )
-            self._suspend(name, left, shared.until, error, shared.token or "")
+            self._suspend(name, left, shared.until, error, shared.token or "", shared=True)
             raise error
+
+    def _lifted(self, name: str, entry: _Entry, left_s: Optional[float]) -> bool:
+        """True (and ``entry`` forgotten) when ``entry`` is held in the shared tier and no longer
+        there: an operator lifted it for every process (``state clear``), this one included. A
+        shared tier that cannot tell (Redis down) keeps it."""
+        if not entry.shared or self._shared is None or not self._shared.absent(name, left_s):
+            return False
+        with self._lock:
+            if self._until.get(name) is entry:
+                del self._until[name]
+        return True
 
 
 def _clock_text(wall_until: float) -> str:

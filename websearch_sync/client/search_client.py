@@ -509,7 +509,7 @@ class SearchClient:
                 classes,
                 timeout_ms,
                 {},
-                partial(valid_search_answer, max_results=params.max_results),
+                partial(valid_search_answer, max_results=params.max_results, vertical=params.vertical),
                 search_answer_bytes(
                     params.max_results,
                     params.options.get("max_content_chars", DEFAULT_CONTENT_CHARS) if params.include_content else None,

@@ -80,11 +80,15 @@ class SharedCooldownsTier(Protocol):
         left_s: Optional[float] = None,
         retryable: Optional[bool] = None,
         hint: Optional[str] = None,
-    ) -> None:
-        """Suspend ``name`` for ``duration_s`` seconds (``retryable``, ``hint``: the block's advice)."""
+    ) -> bool:
+        """Suspend ``name`` for ``duration_s`` seconds (``retryable``, ``hint``: the block's advice);
+        false when the tier could not take it."""
 
     def lookup(self, name: str, left_s: Optional[float] = None) -> Optional[SharedBlock]:
         """The cool-down of ``name``, or ``None``."""
+
+    def absent(self, name: str, left_s: Optional[float] = None) -> bool:
+        """True only when the tier answers that ``name`` has no cool-down (an operator lifted it)."""
 
     def clear(self, backend: Optional[str] = None) -> list[str]:
         """Delete the cool-downs of ``backend`` (its parts too), or of every backend; the names deleted."""

@@ -7,7 +7,8 @@ Optional inputs are ``nullable``: the ``None`` an agent passes for them counts a
 not given. A failed call raises :class:`WebToolError`, whose message is our
 one-line error: smolagents reports a raising tool to the model as a tool error
 (``AgentToolExecutionError``, that line included) and lets the agent go on; a
-``CodeAgent``'s code can catch it.
+``CodeAgent``'s code can catch it, and may pass the arguments by position, as the
+function signature it is shown reads (``web_search("rust", 3)``).
 A smolagents tool returns one output type (text here), so with ``images=True`` a fetched
 image reaches the model as the one line describing it (type, size in pixels and bytes).
 Needs the ``smolagents`` extra.
@@ -48,9 +49,19 @@ class WebTool(Tool):  # type: ignore[misc]  # smolagents is not typed
         self._tool = tool
         super().__init__()
 
-    def forward(self, **arguments: Any) -> str:
-        """Run the call; raises :class:`WebToolError` when it failed."""
-        outcome = self._tool.run(arguments)
+    def forward(self, *args: Any, **arguments: Any) -> str:
+        """Run the call; raises :class:`WebToolError` when it failed.
+
+        A ``CodeAgent`` shows the model each tool as a Python function of its ``inputs``, so its
+        code passes them by position too (``web_search("rust", 3)``): in the order of ``inputs``.
+        """
+        if len(args) > len(self.inputs):
+            raise TypeError("%s() takes %d arguments, %d given" % (self.name, len(self.inputs), len(args)))
+        named = dict(zip(self.inputs, args))
+        twice = sorted(set(named) & set(arguments))
+        if twice:
+            raise TypeError("%s() got several values for %s" % (self.name, ", ".join(twice)))
+        outcome = self._tool.run({**named, **arguments})
         if outcome.is_error:
             raise WebToolError(outcome)
         return outcome.text

@@ -14,6 +14,9 @@ valid message to the SDK's server, and answers the rest itself with a JSON-RPC e
 - ``-32602`` (invalid params) for a request whose text holds a lone surrogate, which is
   not Unicode text (a notification gets no answer, as JSON-RPC says).
 
+A client that goes away mid-call (its end of stdout closed) gets no answers: they go to
+the null device, and the server ends when stdin closes, as for any client.
+
 While it serves, fd 0 reads from the null device and fd 1 writes to stderr, so stray
 output of the library cannot corrupt the protocol; both are restored on exit.
 """
@@ -147,8 +150,21 @@ async def _write(wire_out: BinaryIO, outgoing: MemoryObjectReceiveStream[Outgoin
                 text = json.dumps(item, separators=(",", ":"))
             else:
                 text = item.message.model_dump_json(by_alias=True, exclude_unset=True)
-            await out.write(text + "\n")
-            await out.flush()
+            try:
+                await out.write(text + "\n")
+                await out.flush()
+            except BrokenPipeError:  # the client has gone (mid-call): no one reads the answers any more
+                _discard(wire_out)
+
+
+def _discard(wire_out: BinaryIO) -> None:
+    """Point ``wire_out``'s descriptor at the null device: what is buffered, and every later answer,
+    goes nowhere, and the server ends as on a closed stdin instead of on a broken pipe."""
+    null = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(null, wire_out.fileno())
+    finally:
+        os.close(null)
 
 
 @asynccontextmanager

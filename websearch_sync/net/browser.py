@@ -53,7 +53,8 @@ def resolve_impersonate(value: Optional[str], *, need_extra: bool = True) -> str
         raise InvalidInput("impersonate=%s is not offered: %s" % (name, _REFUSED[name]), detail_code=BAD_IMPERSONATE)
     if name not in IMPERSONATE_CHOICES:
         raise InvalidInput(
-            "impersonate must be one of %s, got %r" % (", ".join(IMPERSONATE_CHOICES), str(value)[:40]),
+            "impersonate (WEB_SEARCH_IMPERSONATE, --impersonate) must be one of %s, got %r"
+            % (", ".join(IMPERSONATE_CHOICES), str(value)[:40]),
             detail_code=BAD_IMPERSONATE,
         )
     if name != "off" and need_extra and not browser_available():

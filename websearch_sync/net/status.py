@@ -38,12 +38,13 @@ def retry_after_seconds(headers: Mapping[str, str]) -> Optional[float]:
 
 
 def _seconds(text: str) -> Optional[float]:
-    """A number of seconds within ``0..MAX_RETRY_AFTER_S``, or ``None`` (not a number, or NaN)."""
+    """A number of seconds within ``0..MAX_RETRY_AFTER_S``, or ``None`` (not a number, NaN, or
+    negative: no duration, so the block's own cool-down applies, not "ask again now")."""
     try:
         value = float(text)
     except ValueError:
         return None
-    if value != value:  # NaN
+    if not value >= 0:  # NaN, negative
         return None
     return min(MAX_RETRY_AFTER_S, max(0.0, value))
 

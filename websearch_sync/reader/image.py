@@ -32,6 +32,8 @@ MAX_IMAGE_SIDE = 8000
 MAX_DECODE_PIXELS = 50_000_000
 #: Pillow's format names for the types fetch returns.
 _FORMATS = {"image/png": "PNG", "image/jpeg": "JPEG", "image/gif": "GIF", "image/webp": "WEBP"}
+#: Declared types that may be one of those (servers send the aliases too); others never are.
+_RETURNABLE = (*_FORMATS, "image/jpg", "image/pjpeg", "image/x-png", "image/apng")
 #: Attempts at re-encoding smaller when the first downscaled image is still over the byte cap.
 _ATTEMPTS = 4
 
@@ -70,7 +72,7 @@ def image_text(response: HttpResponse, *, provider: Optional[str], images: bool)
     media = sniffed_image_type(response.content[:16])
     # a type fetch never returns (SVG, BMP...) is refused as such, not with a hint to ask for
     # images (the body of a declared image is read only when they are asked for)
-    if media is None and response.content_type not in _FORMATS and (response.content or not images):
+    if media is None and response.content_type not in _RETURNABLE and (response.content or not images):
         raise WebProviderError(
             "%s served %s content, which fetch cannot return (PNG, JPEG, GIF and WebP images only)" % (host, declared),
             provider=provider,

@@ -12,7 +12,8 @@ can decompress to tens of MB from a few KB, pypdf's text extraction of one long 
 text is worse than linear (4 MB: about 16 s, uninterruptible), and pypdf keeps everything
 it decoded until the read ends. So a page is read only when what it draws decodes to at
 most ``MAX_PAGE_CONTENT`` bytes (else it is left out, ``truncated``), and the read stops
-once the pages it decoded hold ``MAX_CONTENT`` bytes.
+once what it decoded (fonts' character maps included) holds ``MAX_CONTENT`` bytes, or
+``CONTENT_PER_BYTE`` times the file's size when that is more.
 """
 
 import io
@@ -37,6 +38,7 @@ from ..errors import (
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse
 from .pagetext import PageText, readable
+from .pdfdraw import drawn_bytes
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -49,13 +51,11 @@ PAGE_RESERVE = 2.0
 #: Decoded bytes a page may draw (its content streams and forms) to be read: a page of text
 #: draws tens of KB; pypdf takes about 1 s on 1 MB of one run of text.
 MAX_PAGE_CONTENT = 1_000_000
-#: Decoded bytes of all the pages a read decodes (pypdf holds them until the read ends).
+#: Decoded bytes of all a read decodes, fonts' character maps included (pypdf holds them until it ends).
 MAX_CONTENT = 50_000_000
-#: ``/Name Do``: the operator that draws a form (or an image) in a content stream; a delimiter
-#: may stand for the space. Linear: the name cannot hold the space or delimiter before ``Do``.
-_DRAWS = re.compile(rb"/([^\s/\[\]()<>{}%]+)\s*Do(?![^\s/\[\]()<>{}%])")
-#: ``#xx``: a byte of a name written in hexadecimal (``/X#30`` is ``/X0``).
-_NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
+#: ... or this many times the file's size when that is more: a document decodes to a few times
+#: its size (a large tagged one's object streams too), a bomb to a thousand times.
+CONTENT_PER_BYTE = 10
 #: Control characters (an escape sequence, a bell, NUL), which a title may hold as bytes.
 _CONTROLS = re.compile("[\x00-\x1f\x7f]")
 #: What a malformed file makes pypdf raise besides its own errors (it parses untrusted
@@ -97,8 +97,8 @@ def pdf_text(
     document's metadata.
 
     Raises ``WebProviderError``: ``unsupported_content`` (no ``pdf`` extra),
-    ``response_too_large`` (the byte cap cut the file: a PDF cannot be read in part; or no
-    text was read before pages drawing over the content caps),
+    ``response_too_large`` (the byte cap cut the file: a PDF cannot be read in part; or it
+    decodes to more than the content caps before any text was read),
     ``pdf_encrypted``; ``WebParseError``: ``pdf_broken``, ``pdf_no_text`` (no text layer:
     scanned pages); ``Timeout`` when the deadline leaves no time for the first page.
     """
@@ -133,8 +133,8 @@ def pdf_text(
     try:
         reader = _open(pypdf, response.content, host, provider, response.status)
         _unlock(pypdf, reader, host, provider, response.status)
-        title = _title(reader)
-        read = _read_pages(reader, mode, max_chars, deadline)
+        read = _read_pages(reader, mode, max_chars, deadline, _budget(response.content))
+        title = _title(reader)  # after the read, which first measures the object streams /Info may sit in
     except (pypdf.errors.PyPdfError, *_pypdf_refusals(pypdf), *_MALFORMED) as error:
         logger.debug("pypdf failed on %s", response.url, exc_info=True)
         raise broken(error) from None
@@ -147,8 +147,8 @@ def pdf_text(
     text = "\n\n".join(read.pages)
     if not readable(text) and read.truncated:  # pages left out for their size, or the content budget spent
         raise WebProviderError(
-            "%s served a PDF whose pages draw more content than fetch reads (over %d bytes a page or %d in all)"
-            % (host, MAX_PAGE_CONTENT, MAX_CONTENT),
+            "%s served a PDF that decodes to more than fetch reads (over %d bytes of content a page or %d in all)"
+            % (host, MAX_PAGE_CONTENT, _budget(response.content)),
             provider=provider,
             detail_code=RESPONSE_TOO_LARGE,
             status=response.status,
@@ -219,6 +219,25 @@ def _heading(number: int, mode: str) -> str:
     return "## Page %d" % number if mode == "markdown" else "--- Page %d ---" % number
 
 
+def _object_streams_bytes(reader: Any, budget: int) -> int:
+    """The decoded bytes of the object streams the cross-reference points into, counted until
+    over ``budget``. pypdf decodes one whenever it resolves an object inside (the page objects
+    when it lists the pages), keeps it, and scans its blanks a byte at a time: 20 MB of them
+    decode from 20 KB and take it about 1.4 s. Decoding here is zlib's, in C."""
+    spent = 0
+    for number in dict.fromkeys(stream for stream, _ in reader.xref_objStm.values()):  # each once, in order
+        stream = reader.get_object(number)
+        spent += len(stream.get_data()) if hasattr(stream, "get_data") else 0
+        if spent > budget:
+            break
+    return spent
+
+
+def _budget(content: bytes) -> int:
+    """The decoded bytes a read of the PDF ``content`` may hold."""
+    return max(MAX_CONTENT, CONTENT_PER_BYTE * len(content))
+
+
 class _Read(NamedTuple):
     """What a page-by-page read gathered: the pages' texts (under their headings), whether it
     left text out (it stopped before the last page, or left a page out for its size) and
@@ -229,16 +248,20 @@ class _Read(NamedTuple):
     timed_out: bool = False
 
 
-def _read_pages(reader: Any, mode: str, max_chars: Optional[int], deadline: Optional[Deadline]) -> _Read:
+def _read_pages(reader: Any, mode: str, max_chars: Optional[int], deadline: Optional[Deadline], budget: int) -> _Read:
     """The pages' texts, under their headings when there are several (pages without text
     left out, and pages drawing over ``MAX_PAGE_CONTENT`` bytes); the read stops at
-    ``max_chars`` gathered, near the deadline, or once ``MAX_CONTENT`` bytes are decoded."""
+    ``max_chars`` gathered, near the deadline, or once over ``budget`` bytes are decoded."""
     pages: list[str] = []
-    gathered = spent = 0
+    gathered = 0
     oversized = False
     slowest = 0.0
     decoded: dict[int, int] = {}
-    count = len(reader.pages)
+    spent = _object_streams_bytes(reader, budget)
+    if spent > budget:
+        logger.info("PDF not read: its object streams decode to over %d bytes", budget)
+        return _Read(pages, True)
+    count = len(reader.pages)  # pypdf resolves every page object here, from the object streams above
     for index in range(count):
         checkpoint()
         if max_chars is not None and gathered >= max_chars:
@@ -247,10 +270,10 @@ def _read_pages(reader: Any, mode: str, max_chars: Optional[int], deadline: Opti
             return _Read(pages, True, timed_out=True)
         started = time.monotonic()
         page = reader.pages[index]
-        drawn, new = _drawn_bytes(page, decoded)
+        drawn, new = drawn_bytes(page, decoded, MAX_PAGE_CONTENT, budget - spent)
         spent += new
-        if spent > MAX_CONTENT:
-            logger.info("PDF read stopped at page %d: its pages decode to over %d bytes", index + 1, MAX_CONTENT)
+        if spent > budget:
+            logger.info("PDF read stopped at page %d: its pages decode to over %d bytes", index + 1, budget)
             return _Read(pages, True)
         if drawn > MAX_PAGE_CONTENT:
             logger.info("PDF page %d left out: it draws %d bytes of content", index + 1, drawn)
@@ -262,52 +285,3 @@ def _read_pages(reader: Any, mode: str, max_chars: Optional[int], deadline: Opti
             pages.append("%s\n\n%s" % (_heading(index + 1, mode), text) if count > 1 else text)
             gathered += len(text)
     return _Read(pages, oversized)
-
-
-def _drawn_bytes(page: Any, decoded: dict[int, int]) -> tuple[int, int]:
-    """The decoded bytes of the content streams ``page`` draws and of the forms (XObjects)
-    they draw (``/Name Do``, as pypdf's extraction follows them), nested forms included,
-    counted until they pass ``MAX_PAGE_CONTENT``; and how many of them this call decoded
-    (``decoded``: the sizes of the streams decoded so far, by object id: pypdf keeps every
-    object it resolved, and its decoded data, until the read ends)."""
-    resources = _resolved(page.get("/Resources"))
-    contents = _resolved(page.get("/Contents"))
-    todo = [(stream, resources) for stream in (contents if isinstance(contents, list) else [contents])]
-    drawn = new = 0
-    visited: set[int] = set()
-    while todo and drawn <= MAX_PAGE_CONTENT:
-        stream, resources = todo.pop()
-        stream = _resolved(stream)
-        if not hasattr(stream, "get_data") or id(stream) in visited:
-            continue
-        visited.add(id(stream))
-        if id(stream) not in decoded:
-            decoded[id(stream)] = len(stream.get_data())
-            new += decoded[id(stream)]
-        drawn += decoded[id(stream)]
-        if drawn <= MAX_PAGE_CONTENT:
-            for form in _forms_drawn(stream.get_data(), resources):
-                todo.append((form, _resolved(form.get("/Resources")) or resources))  # a form may use its page's
-    return drawn, new
-
-
-def _forms_drawn(content: bytes, resources: Any) -> list[Any]:
-    """The form XObjects of ``resources`` that ``content`` draws (``/Name Do``)."""
-    xobjects = _resolved(resources.get("/XObject")) if isinstance(resources, dict) else None
-    if not isinstance(xobjects, dict):
-        return []
-    forms = []
-    for name in dict.fromkeys(_DRAWS.findall(content)):  # each once, in order
-        form = _resolved(xobjects.get("/" + _NAME_ESCAPE.sub(_unescaped, name).decode("latin-1")))
-        if isinstance(form, dict) and form.get("/Subtype") == "/Form":
-            forms.append(form)
-    return forms
-
-
-def _unescaped(match: "re.Match[bytes]") -> bytes:
-    return bytes([int(match[1], 16)])
-
-
-def _resolved(value: Any) -> Any:
-    """``value`` with an indirect reference followed (pypdf's ``get_object``)."""
-    return value.get_object() if value is not None else None

@@ -10,6 +10,7 @@ that call (see :class:`~.server.SharedState`).
 from typing import NamedTuple, Optional
 
 from ...config import Settings
+from ...errors import BAD_STATE_URL, InvalidInput
 from ..clock import Clock
 from .cooldowns import SharedCooldowns
 from .flights import SharedFlights
@@ -36,10 +37,17 @@ def shared_tiers(settings: Settings, state_url: Optional[str], clock: Clock, dea
     deadline (``deadline_ms``), so that a dead Redis costs a call little of its time.
 
     Raises:
-        InvalidInput: ``bad_state_url``, ``bad_state_prefix``, or ``missing_redis_extra``
-            when redis-py is not installed.
+        InvalidInput: ``bad_state_url`` (also ``state_required`` without a state URL: the
+            process would keep a pace and cool-downs of its own, what it was set to refuse),
+            ``bad_state_prefix``, or ``missing_redis_extra`` when redis-py is not installed.
     """
     url = settings.state_url if state_url is None else state_url
+    if not url and settings.state_required:
+        raise InvalidInput(
+            "state_required (WEB_SEARCH_STATE_REQUIRED) is set but no state URL (WEB_SEARCH_STATE_URL, state_url,"
+            " --state-url): this process would keep its own cache, pace and cool-downs",
+            detail_code=BAD_STATE_URL,
+        )
     if not url:
         return SharedTiers()
     server = state_server(check_state_url(url), min(DEFAULT_TIMEOUT_S, deadline_ms / 10000.0))

@@ -12,7 +12,7 @@ import math
 import re
 from typing import Any, Optional
 
-from ...errors import STATE_UNAVAILABLE, NetworkError
+from ...errors import STATE_UNAVAILABLE, NetworkError, WebSearchError
 from ..tiers import SharedBlock
 from .server import SharedState
 
@@ -97,18 +97,27 @@ class SharedCooldowns:
         left_s: Optional[float] = None,
         retryable: Optional[bool] = None,
         hint: Optional[str] = None,
-    ) -> None:
+    ) -> bool:
         """Suspend ``name`` for every process for ``duration_s`` seconds (at most a day; nothing
-        when Redis is down), with the block's advice (``retryable``, ``hint``) for the refusals."""
+        when Redis is down: then false), with the block's advice (``retryable``, ``hint``) for the refusals."""
         key = self.state.key("cooldown", name)
         record = {"detail_code": detail_code, "status": status, "until": until, "token": token}
         record.update({"retryable": retryable, "hint": hint[:_MAX_HINT_CHARS] if hint else None})
         value = json.dumps(record)
-        self.state.set_for(key, value, min(duration_s, MAX_SHARED_COOLDOWN_S), left_s)
+        return self.state.set_for(key, value, min(duration_s, MAX_SHARED_COOLDOWN_S), left_s)
 
     def lookup(self, name: str, left_s: Optional[float] = None) -> Optional[SharedBlock]:
         """The cool-down of ``name`` another process (or this one) recorded; ``None`` if none, unreadable or Redis is down."""
         return _block(*self.state.get_with_ttl(self.state.key("cooldown", name), left_s, _MAX_RECORD_BYTES))
+
+    def absent(self, name: str, left_s: Optional[float] = None) -> bool:
+        """True only when Redis answers that ``name`` has no cool-down (lifted, or over); false
+        when it has one or Redis cannot tell (down, or no time left to ask)."""
+        key = self.state.key("cooldown", name)
+        try:
+            return bool(self.state.run(lambda redis: redis.exists(key), None, left_s) == 0)
+        except WebSearchError:  # state_required and Redis down: it cannot tell
+            return False
 
     def clear(self, backend: Optional[str] = None) -> list[str]:
         """Delete the cool-downs of ``backend`` (its parts too), or of every backend, for every

@@ -1,7 +1,8 @@
 """Single-flight across processes: a short Redis lock per question being asked upstream.
 
 The first process to ask a question sets ``…flight:<sha256 of the cache key>`` (``SET NX``);
-the others wait for its answer in the shared cache while the key exists. The key is a
+the others wait for its answer in the shared cache while the key holds a lease (a key
+that lives longer than a lease, or is of another type, was not set here: it holds no one). The key is a
 lease: it expires :data:`LEASE_S` after it was set, and a thread of the owner renews it
 every third of that while the owner lives (at most for the owner's budget). An owner that
 dies (a killed worker) stops renewing, the key lapses, and the others ask themselves
@@ -88,9 +89,12 @@ class SharedFlights:
             pass
 
     def busy(self, key: Hashable, left_s: Optional[float] = None) -> bool:
-        """True while another caller holds the question."""
+        """True while another caller holds the question: the key lives no longer than a lease.
+        A key without an expiry, with a longer one, or of another type (planted: no claim is
+        such) holds nothing: waiting on it would end every call of that question at its deadline."""
         name = self._key(key)
-        return bool(self.state.run(lambda redis: redis.exists(name), 0, left_s))
+        left_ms = self.state.run(lambda redis: redis.pttl(name), -2, left_s)
+        return type(left_ms) is int and 0 < left_ms <= LEASE_S * 1000
 
     def release(self, key: Hashable, token: str, left_s: Optional[float] = None) -> None:
         """Free the question if ``token`` still holds it (a call without the time for it leaves

@@ -37,6 +37,9 @@ NAMESPACE = "websearch_sync:"
 DEFAULT_TIMEOUT_S = 0.25
 #: After a failure, this process uses its local state for so long before trying Redis again.
 RETRY_AFTER_S = 5.0
+#: The longest a key lives: a longer (or infinite) TTL is cut to this, which Redis takes (it refuses
+#: an expiry past its range, and that one refusal made Redis count as down for the whole process).
+MAX_EXPIRY_S = 365 * 86400.0
 
 SCHEMES = ("redis", "rediss", "unix")
 _PREFIX = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
@@ -146,8 +149,8 @@ def check_state_url(url: Any) -> str:
     if problem is not None:
         shown = shown_url(url) if isinstance(url, str) else url
         raise InvalidInput(
-            "state_url must be a redis://, rediss:// or unix:// URL such as redis://host:6379/0: %s (got %r)"
-            % (problem, shown),
+            "state_url (WEB_SEARCH_STATE_URL, --state-url) must be a redis://, rediss:// or unix:// URL"
+            " such as redis://host:6379/0: %s (got %r)" % (problem, shown),
             detail_code=BAD_STATE_URL,
         )
     return str(url).strip()
@@ -159,7 +162,8 @@ def check_state_prefix(prefix: Any) -> str:
         return ""
     if not isinstance(prefix, str) or not _PREFIX.fullmatch(prefix):
         raise InvalidInput(
-            "state_prefix must be 1..64 characters among A-Z a-z 0-9 _ . : -, got %r" % (prefix,),
+            "state_prefix (WEB_SEARCH_STATE_PREFIX) must be 1..64 characters among A-Z a-z 0-9 _ . : -, got %r"
+            % (prefix,),
             detail_code=BAD_STATE_PREFIX,
         )
     return prefix
@@ -336,6 +340,7 @@ class SharedState:
             return None, 0.0
         return value, ttl_ms / 1000.0
 
-    def set_for(self, key: str, value: str, seconds: float, left_s: Optional[float] = None) -> None:
-        """Set ``key`` to ``value``, expiring in ``seconds`` (nothing when Redis is down)."""
-        self.run(lambda redis: redis.set(key, value, px=max(1, int(seconds * 1000))), None, left_s, write=True)
+    def set_for(self, key: str, value: str, seconds: float, left_s: Optional[float] = None) -> bool:
+        """Set ``key`` to ``value``, expiring in ``seconds``; false when it was not (Redis is down)."""
+        expiry_ms = max(1, int(min(seconds, MAX_EXPIRY_S) * 1000))
+        return bool(self.run(lambda redis: redis.set(key, value, px=expiry_ms), None, left_s, write=True))

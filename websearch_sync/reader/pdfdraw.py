@@ -1,0 +1,80 @@
+"""What a PDF page draws, in decoded bytes: its content streams and the form XObjects they
+draw (``/Name Do``), nested forms included, as pypdf's text extraction follows them (a form
+its resources hold but the page never draws is not decoded). :mod:`.pdf` measures a page
+with it before extracting the page's text: a few KB of compressed content can decode to
+tens of MB, and pypdf's extraction of it is slow and uninterruptible."""
+
+import re
+from typing import Any
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+#: ``/Name Do``: the operator that draws a form (or an image) in a content stream; a delimiter
+#: may stand for the space. Linear: the name cannot hold the space or delimiter before ``Do``.
+_DRAWS = re.compile(rb"/([^\s/\[\]()<>{}%]+)\s*Do(?![^\s/\[\]()<>{}%])")
+#: ``#xx``: a byte of a name written in hexadecimal (``/X#30`` is ``/X0``).
+_NAME_ESCAPE = re.compile(rb"#([0-9A-Fa-f]{2})")
+
+
+def drawn_bytes(page: Any, decoded: dict[int, int], limit: int, budget: int) -> tuple[int, int]:
+    """The decoded bytes of the content streams ``page`` draws and of the forms (XObjects)
+    they draw (``/Name Do``, as pypdf's extraction follows them), nested forms included,
+    counted until they pass ``limit``; and how many bytes this call decoded, counted until
+    they pass ``budget``: those streams and the character maps (``/ToUnicode``, an embedded
+    ``/Encoding``) of the fonts of their resources, which the extraction decodes too but which
+    draw nothing (a CJK font's map can be a MB). ``decoded``: the sizes of the streams
+    decoded so far, by object id (pypdf keeps every object it resolved, and its decoded data,
+    until the read ends)."""
+    resources = _resolved(page.get("/Resources"))
+    contents = _resolved(page.get("/Contents"))
+    todo = [(stream, resources) for stream in (contents if isinstance(contents, list) else [contents])]
+    drawn = new = 0
+    visited: set[int] = set()
+    while todo and drawn <= limit and new <= budget:
+        stream, resources = todo.pop()  # resources None: a font's map, not drawn
+        stream = _resolved(stream)
+        if not hasattr(stream, "get_data") or id(stream) in visited:
+            continue
+        visited.add(id(stream))
+        if id(stream) not in decoded:
+            decoded[id(stream)] = len(stream.get_data())
+            new += decoded[id(stream)]
+        if resources is None:
+            continue
+        drawn += decoded[id(stream)]
+        if drawn <= limit:
+            todo += [(font_map, None) for font_map in _font_maps(resources)]
+            for form in _forms_drawn(stream.get_data(), resources):
+                todo.append((form, _resolved(form.get("/Resources")) or resources))  # a form may use its page's
+    return drawn, new
+
+
+def _font_maps(resources: Any) -> list[Any]:
+    """The character-map streams of the fonts of ``resources``."""
+    fonts = _resolved(resources.get("/Font")) if isinstance(resources, dict) else None
+    if not isinstance(fonts, dict):
+        return []
+    fonts = [_resolved(font) for font in fonts.values()]
+    return [font.get(key) for font in fonts if isinstance(font, dict) for key in ("/ToUnicode", "/Encoding")]
+
+
+def _forms_drawn(content: bytes, resources: Any) -> list[Any]:
+    """The form XObjects of ``resources`` that ``content`` draws (``/Name Do``)."""
+    xobjects = _resolved(resources.get("/XObject")) if isinstance(resources, dict) else None
+    if not isinstance(xobjects, dict):
+        return []
+    forms = []
+    for name in dict.fromkeys(_DRAWS.findall(content)):  # each once, in order
+        form = _resolved(xobjects.get("/" + _NAME_ESCAPE.sub(_unescaped, name).decode("latin-1")))
+        if isinstance(form, dict) and form.get("/Subtype") == "/Form":
+            forms.append(form)
+    return forms
+
+
+def _unescaped(match: "re.Match[bytes]") -> bytes:
+    return bytes([int(match[1], 16)])
+
+
+def _resolved(value: Any) -> Any:
+    """``value`` with an indirect reference followed (pypdf's ``get_object``)."""
+    return value.get_object() if value is not None else None

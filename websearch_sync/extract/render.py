@@ -140,6 +140,9 @@ _BLANK_LINES = re.compile(r"\n{3,}")
 _CODE_BLANK = "\x00"
 #: The marker and the indentation before it (the look-behind keeps a long run of spaces linear).
 _CODE_BLANK_LINE = re.compile(r"(?<! ) *\x00")
+#: Stands for the end of a block inside code (the parser reads control characters as spaces).
+_LINE_END = "\x01"
+_LINE_ENDS = re.compile("\n?\x01+")
 _CODE_LANGUAGE = re.compile(r"(?:^|\s)(?:language|lang)-([\w+#-]+)")
 
 
@@ -156,36 +159,41 @@ def _inline_text(node: etree._Element) -> str:
     return _SPACES.sub(" ", "".join(_visible_strings(node))).strip()
 
 
+#: What the end of an element adds to code's text: a line break (``<br>``), the end of a line (a block).
+_LINE_BREAKS = {"br": "\n", **dict.fromkeys(BLOCK_TAGS, _LINE_END)}
+
+
 def _visible_strings(node: etree._Element, lines: bool = False) -> Iterator[str]:
     """The text of ``node``'s subtree in document order, skipped elements left out; a walk
     with its own stack (a page may nest elements deeper than Python's recursion limit).
-    ``lines``: a ``<br>`` and the end of a block are line breaks (code written a line per
-    ``<br>`` or per ``<div>`` inside a ``<pre>``)."""
+    ``lines``: with the line breaks a ``<br>`` and the end of a block make (code written a
+    line per ``<br>`` or per ``<div>`` inside a ``<pre>``; see :func:`_code_text`)."""
     if _tag(node) in SKIP_TAGS or not isinstance(node.tag, str):
         return
     if node.text:
         yield node.text
-    ended = not node.text or node.text.endswith("\n")  # ``lines``: a block's end adds no second break
     stack = [(node, iter(node))]
     while stack:
         parent, children = stack[-1]
         child = next(children, None)
         if child is None:
             stack.pop()
-            if lines and stack and (_tag(parent) == "br" or (_tag(parent) in BLOCK_TAGS and not ended)):
-                yield "\n"
-                ended = True
+            if lines and stack:
+                yield _LINE_BREAKS.get(_tag(parent), "")
             if stack and parent.tail:
                 yield parent.tail
-                ended = parent.tail.endswith("\n")
         elif isinstance(child.tag, str) and _tag(child) not in SKIP_TAGS:
             if child.text:
                 yield child.text
-                ended = child.text.endswith("\n")
             stack.append((child, iter(child)))
         elif child.tail:
             yield child.tail
-            ended = child.tail.endswith("\n")
+
+
+def _code_text(node: etree._Element) -> str:
+    """The text of a ``<pre>``, a line per line however the page marks its lines up (a block's
+    end ends its line unless the line ended already)."""
+    return _LINE_ENDS.sub("\n", "".join(_visible_strings(node, lines=True))).strip("\n")
 
 
 class _Renderer:
@@ -366,7 +374,7 @@ class _Renderer:
         self._wrapped(node, "[", "](%s)" % href.replace(" ", "%20").replace(")", "%29"), escape=True)
 
     def _pre(self, node: etree._Element) -> None:
-        code = "".join(_visible_strings(node, lines=True)).strip("\n")
+        code = _code_text(node)
         self.block(2)
         if code.strip():
             if self.markdown:

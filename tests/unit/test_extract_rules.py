@@ -139,6 +139,12 @@ PAGE_CASES = {
         "href='#usage'>Usage</a></h2>" + PARAGRAPH + "</main></body></html>",
         "Usage",
     ),
+    # a one-line command in a documentation generator's code box: readability drops the box as too short
+    "readability.code_blocks": (
+        "<html><body><article>" + PARAGRAPH * 2 + "<div class='highlight'><pre><code>pip install lxml"
+        "</code></pre></div>" + PARAGRAPH + "</article></body></html>",
+        "pip install lxml",
+    ),
     # a list whose items cite links: readability's own cleaning drops it as link-dense
     "readability.keep_lists": (
         "<html><body><div id='post'>"

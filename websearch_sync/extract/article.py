@@ -27,7 +27,7 @@ import lxml.html
 from lxml import etree
 
 from ..checkpoints import checked, checkpoint
-from .boilerplate import clean_article, drop, preclean, strip_junk, text_size
+from .boilerplate import clean_article, drop, preclean, sole_wrappers, strip_junk, text_size
 from .boxes import blocks_before_title, boxes_after_title, follows_title
 from .nesting import cut_by_depth, parse_capped
 from .region import FRAGMENT_MIN_MISSING, FRAGMENT_SHARE, is_fragment, main_region
@@ -172,6 +172,7 @@ def _tree_document_class() -> Any:
         article = None
         boxes: list[etree._Element] = []
         keep_lists = False  # set per page by _article, from the rules
+        keep_code = False
         title_boxes = False
         title_start = False
         title: Optional[str] = None
@@ -196,6 +197,8 @@ def _tree_document_class() -> Any:
             preserved: dict[etree._Element, bool] = super().get_preserved_elements(node)
             if self.keep_lists:
                 preserved.update((element, True) for element in node.iter("ul", "ol", "dl", "table"))
+            if self.keep_code:
+                preserved.update((box, True) for code in node.iter("pre") for box in sole_wrappers(code))
             return preserved
 
         # readability's walks go through these: each stops once the extraction was abandoned
@@ -251,7 +254,8 @@ def _article(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title:
     With ``readability.keep_lists``, readability's own cleaning of the article keeps lists
     and tables (its "more list items than paragraphs" and 20% link-density tests drop
     article text written as lists, and publication lists); the ``article.*`` rules judge
-    them afterwards. With ``readability.no_retry``, an article shorter than 250 characters
+    them afterwards. With ``readability.code_blocks``, it keeps the boxes around a ``<pre>``
+    that hold nothing else (it drops a short one's, the code with it). With ``readability.no_retry``, an article shorter than 250 characters
     is kept: readability would select again without its filter of unlikely blocks, which on
     a short page selects the comments (fragments are recovered from the page's main text
     region instead). With ``readability.title_boxes``, the boxes it appends after an
@@ -260,6 +264,7 @@ def _article(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title:
 
     document = _tree_document_class()(root, **({"retry_length": 0} if "readability.no_retry" in rules else {}))
     document.keep_lists = "readability.keep_lists" in rules
+    document.keep_code = "readability.code_blocks" in rules
     document.title_boxes = "readability.title_boxes" in rules
     document.title = title
     document.find_teasers = "article.teaser_runs" in rules

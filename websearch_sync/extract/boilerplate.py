@@ -308,16 +308,23 @@ def _keep_quotations(root: etree._Element) -> None:
         for name in ("class", "id"):
             if name in quote.attrib:
                 del quote.attrib[name]
-        size = len(_text(quote))
-        parent = quote.getparent()
-        while (
-            parent is not None
-            and parent.tag in _WRAPPERS
-            and parent.getparent() is not None
-            and len(_text(parent)) <= size + 20
-        ):
-            unwrap(parent)
-            parent = quote.getparent()
+        for wrapper in list(sole_wrappers(quote)):
+            unwrap(wrapper)
+
+
+def sole_wrappers(element: etree._Element) -> Iterator[etree._Element]:
+    """The wrappers around ``element`` that hold nothing else (20 characters of slack: a
+    caption, a "Copy" button's label), innermost first; never the root."""
+    size = len(_text(element))
+    parent = element.getparent()
+    while (
+        parent is not None
+        and parent.tag in _WRAPPERS
+        and parent.getparent() is not None
+        and len(_text(parent)) <= size + 20
+    ):
+        yield parent
+        parent = parent.getparent()
 
 
 def _unwrap_heading_anchors(root: etree._Element) -> None:

@@ -135,6 +135,14 @@ PAD_LIMIT = 4
 #: walk recurses, and 255 nested block quotes reached Python's recursion limit.
 MAX_DEPTH = 120
 _BLANK_LINES = re.compile(r"\n{3,}")
+#: Stands for a blank line of a code block until the output's runs of blank lines are collapsed
+#: (a page's text never holds it: the parser reads control characters as spaces).
+_CODE_BLANK = "\x00"
+#: The marker and the indentation before it (the look-behind keeps a long run of spaces linear).
+_CODE_BLANK_LINE = re.compile(r"(?<! ) *\x00")
+#: Stands for the end of a block inside code (the parser reads control characters as spaces).
+_LINE_END = "\x01"
+_LINE_ENDS = re.compile("\n?\x01+")
 _CODE_LANGUAGE = re.compile(r"(?:^|\s)(?:language|lang)-([\w+#-]+)")
 
 
@@ -151,9 +159,15 @@ def _inline_text(node: etree._Element) -> str:
     return _SPACES.sub(" ", "".join(_visible_strings(node))).strip()
 
 
-def _visible_strings(node: etree._Element) -> Iterator[str]:
+#: What the end of an element adds to code's text: a line break (``<br>``), the end of a line (a block).
+_LINE_BREAKS = {"br": "\n", **dict.fromkeys(BLOCK_TAGS, _LINE_END)}
+
+
+def _visible_strings(node: etree._Element, lines: bool = False) -> Iterator[str]:
     """The text of ``node``'s subtree in document order, skipped elements left out; a walk
-    with its own stack (a page may nest elements deeper than Python's recursion limit)."""
+    with its own stack (a page may nest elements deeper than Python's recursion limit).
+    ``lines``: with the line breaks a ``<br>`` and the end of a block make (code written a
+    line per ``<br>`` or per ``<div>`` inside a ``<pre>``; see :func:`_code_text`)."""
     if _tag(node) in SKIP_TAGS or not isinstance(node.tag, str):
         return
     if node.text:
@@ -164,6 +178,8 @@ def _visible_strings(node: etree._Element) -> Iterator[str]:
         child = next(children, None)
         if child is None:
             stack.pop()
+            if lines and stack:
+                yield _LINE_BREAKS.get(_tag(parent), "")
             if stack and parent.tail:
                 yield parent.tail
         elif isinstance(child.tag, str) and _tag(child) not in SKIP_TAGS:
@@ -172,6 +188,12 @@ def _visible_strings(node: etree._Element) -> Iterator[str]:
             stack.append((child, iter(child)))
         elif child.tail:
             yield child.tail
+
+
+def _code_text(node: etree._Element) -> str:
+    """The text of a ``<pre>``, a line per line however the page marks its lines up (a block's
+    end ends its line unless the line ended already)."""
+    return _LINE_ENDS.sub("\n", "".join(_visible_strings(node, lines=True))).strip("\n")
 
 
 class _Renderer:
@@ -232,7 +254,7 @@ class _Renderer:
             lines.pop()
         while lines and lines[0] in edges:
             lines.pop(0)
-        return _BLANK_LINES.sub("\n\n", "\n".join(lines))
+        return _CODE_BLANK_LINE.sub("", _BLANK_LINES.sub("\n\n", "\n".join(lines)))
 
     # ------------------------------------------------------------------ walking
     def children(self, node: etree._Element) -> None:
@@ -352,7 +374,7 @@ class _Renderer:
         self._wrapped(node, "[", "](%s)" % href.replace(" ", "%20").replace(")", "%29"), escape=True)
 
     def _pre(self, node: etree._Element) -> None:
-        code = "".join(_visible_strings(node)).strip("\n")
+        code = _code_text(node)
         self.block(2)
         if code.strip():
             if self.markdown:
@@ -368,9 +390,10 @@ class _Renderer:
         self.block(2)
 
     def _raw_lines(self, code: str) -> None:
+        """Writes code as it is, its blank lines too (two between functions stay two)."""
         lines = code.split("\n")
         for index, line in enumerate(lines):
-            self.write(line + ("\n" if index < len(lines) - 1 else ""), raw=True)
+            self.write((line if line.strip() else _CODE_BLANK) + ("\n" if index < len(lines) - 1 else ""), raw=True)
 
     def _list(self, node: etree._Element, ordered: bool = False) -> None:
         nested = bool(self.list_stack)

@@ -64,6 +64,11 @@ RULES = (
     # --- readability's own cleaning of the article it selected
     _rule("readability.keep_lists", "readability", "readability's cleaning keeps lists and tables"),
     _rule(
+        "readability.code_blocks",
+        "readability",
+        "readability's cleaning keeps the boxes around a <pre> (it drops one of under 25 characters)",
+    ),
+    _rule(
         "readability.no_retry",
         "readability",
         "a short article is kept, not selected again without readability's filter of unlikely blocks",

@@ -10,6 +10,7 @@ lives in Redis for every call and process (docs/scaling.md): that is how RQ or C
 workers calling these functions keep one pace and one cache.
 """
 
+import time
 from collections.abc import Iterable
 from typing import Any, Literal, Optional, Union, overload
 
@@ -32,6 +33,7 @@ from .models import (
     TimeRange,
     VideoResponse,
 )
+from .net.deadline import Deadline
 from .reader.page import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -153,7 +155,17 @@ def search(
 
 
 class _OneCallClient(SearchClient):
-    """A client for one call, on the process-wide rate limiter, cool-downs and single-flight table."""
+    """A client for one call, on the process-wide rate limiter, cool-downs and single-flight table.
+
+    The call's deadline counts from the client's making: building it is part of the call (the
+    first in a process imports its wires, a few tenths of a second), which ``timeout_ms`` bounds."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        self._started = time.monotonic()
+        super().__init__(**kwargs)
+
+    def _call_deadline(self, timeout_ms: float) -> Deadline:
+        return Deadline.since(self._started, timeout_ms)
 
     def _state_parts(
         self, cooldown_s: dict[str, float], clock: Clock, shared: SharedTiers

@@ -223,6 +223,10 @@ class SearchClient:
         """A backend's spacing: the client's setting for it, else its own ``min_interval_s``."""
         return lambda name: intervals.get(name, registry.backend_class(name).min_interval_s)
 
+    def _call_deadline(self, timeout_ms: float) -> Deadline:
+        """A call's whole deadline, from now (a client for one call counts from its own making)."""
+        return Deadline(timeout_ms)
+
     def _state_parts(
         self, cooldown_s: dict[str, float], clock: Clock, shared: SharedTiers
     ) -> tuple[RateLimiter, Cooldowns, Flights]:
@@ -517,7 +521,7 @@ class SearchClient:
                 _refused(backends, params),
             )
             self._plans.put(memo_key, valid)
-        return _Plan(valid, Deadline(call.budget_ms or call.timeout or valid.timeout_ms))
+        return _Plan(valid, self._call_deadline(call.budget_ms or call.timeout or valid.timeout_ms))
 
     def _search_key(self, plan: "_Plan", call: "_CallSettings") -> Hashable:
         key = plan.valid.keys.get(call.strategy)
@@ -597,7 +601,7 @@ class SearchClient:
         cache); a cached result is a copy.
         """
         ttl = _check_ttl(cache_ttl_s) if cache_ttl_s is not None else self.cache_ttl_s
-        deadline = Deadline(check_timeout_ms(timeout_ms) or self.settings.timeout_ms)
+        deadline = self._call_deadline(check_timeout_ms(timeout_ms) or self.settings.timeout_ms)
         key: Optional[Hashable] = None
         if ttl > 0:  # the URL is checked before the cache is consulted; other arguments are keyed by type and value
             try:

@@ -42,6 +42,12 @@ class Deadline:
         self.timeout_ms = timeout_ms
         self._end = time.monotonic() + timeout_ms / 1000.0 if _end is None else _end
 
+    @classmethod
+    def since(cls, started: float, timeout_ms: float) -> "Deadline":
+        """A deadline ``timeout_ms`` after ``started`` (a ``time.monotonic()`` reading): a call
+        whose own set-up, before the deadline could be made, is part of its time."""
+        return cls(timeout_ms, _end=started + timeout_ms / 1000.0)
+
     def remaining_s(self) -> float:
         """Seconds left (may be negative once the deadline has passed)."""
         return self._end - time.monotonic()

@@ -1,6 +1,7 @@
 """The client's parts on their own: fusion, caches, rate limiter, cool-downs."""
 
 import threading
+from types import SimpleNamespace
 
 import pytest
 from clocks import FakeClock
@@ -210,3 +211,20 @@ def test_a_slot_that_leaves_the_request_too_little_of_its_budget_is_not_taken():
         assert info.value.detail_code == "budget_exhausted"
         assert clock.sleeps == []
         assert client.search("three", timeout_ms=4000)["provider_meta"]["wait_ms"] == 800
+
+
+def test_a_budget_spent_before_the_turn_does_not_blame_the_rate_limit():
+    """A request with too little of its budget left says what left too little: its wait for a
+    rate-limit slot, or, with no wait (an identical search waited out in flight, other backends,
+    retries), the budget alone; it said "allows one request every 0.0 s" then."""
+    from websearch_sync.client.attempts import BackendRunner
+    from websearch_sync.net.deadline import Deadline
+
+    backend = SimpleNamespace(name="stub")
+    with pytest.raises(ws.Timeout) as spent:
+        BackendRunner._too_late(backend, 0.0, Deadline(100), 0.5, 0.0, None)
+    assert spent.value.message.startswith("only ") and "allows one request" not in spent.value.message
+    assert "budget were left to ask stub, too little to finish" in spent.value.message
+    with pytest.raises(ws.Timeout) as waited:
+        BackendRunner._too_late(backend, 2.0, Deadline(1000), 0.5, 0.8, None)
+    assert waited.value.message.startswith("stub allows one request every 2.0 s; only ")

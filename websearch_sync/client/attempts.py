@@ -208,9 +208,16 @@ class BackendRunner:
         left = budget.remaining_s() - wait
         if left >= need and not budget.expired():
             return
+        if wait > 0:  # the wait for its turn is what leaves too little
+            why = "%s allows one request every %.1f s; only %.0f ms of the budget would be left to ask it" % (
+                backend.name,
+                interval,
+                max(0.0, left * 1000),
+            )
+        else:  # the budget went before this request's turn (other backends, retries, an identical search in flight)
+            why = "only %.0f ms of the call's budget were left to ask %s" % (max(0.0, left * 1000), backend.name)
         raise last_error or Timeout(
-            "%s allows one request every %.1f s; only %.0f ms of the budget would be left to ask it, too little to finish"
-            % (backend.name, interval, max(0.0, left * 1000)),
+            why + ", too little to finish",
             provider=backend.name,
             detail_code=BUDGET_EXHAUSTED if left > 0 else DEADLINE_EXCEEDED,
         )

@@ -130,10 +130,11 @@ def pdf_text(
             status=response.status,
         )
 
+    budget = _budget(response.content)
     try:
         reader = _open(pypdf, response.content, host, provider, response.status)
         _unlock(pypdf, reader, host, provider, response.status)
-        read = _read_pages(reader, mode, max_chars, deadline, _budget(response.content))
+        read = _read_pages(reader, mode, max_chars, deadline, budget)
         title = _title(reader)  # after the read, which first measures the object streams /Info may sit in
     except (pypdf.errors.PyPdfError, *_pypdf_refusals(pypdf), *_MALFORMED) as error:
         logger.debug("pypdf failed on %s", response.url, exc_info=True)
@@ -148,7 +149,7 @@ def pdf_text(
     if not readable(text) and read.truncated:  # pages left out for their size, or the content budget spent
         raise WebProviderError(
             "%s served a PDF that decodes to more than fetch reads (over %d bytes of content a page or %d in all)"
-            % (host, MAX_PAGE_CONTENT, _budget(response.content)),
+            % (host, MAX_PAGE_CONTENT, budget),
             provider=provider,
             detail_code=RESPONSE_TOO_LARGE,
             status=response.status,

@@ -519,8 +519,9 @@ def _backends_from_env(env: Mapping[str, str]) -> tuple[dict[str, str], dict[str
     """``(endpoints, providers)`` of every declared backend, read from ``env``."""
     endpoints: dict[str, str] = {}
     providers: dict[str, dict[str, Any]] = {}
-    _warn_unknown_backend_vars(env, _backends.names())
-    for name in _backends.names():
+    names = _backends.names()
+    _warn_unknown_backend_vars(env, names)
+    for name in names:
         url = env_text(env, "WEB_SEARCH_ENDPOINT_" + name.upper())
         if url:
             endpoints[name] = url

@@ -12,7 +12,6 @@ from typing import Any, Optional
 
 from ..engine.json_api import JsonApiBackend
 from ..engine.setting import Setting
-from ..errors import UNEXPECTED_SHAPE, WebParseError
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
 
@@ -57,29 +56,21 @@ class Jina(JsonApiBackend):
         """Items from ``data[]``: ``description`` (else the start of ``content``) is the
         snippet; ``content`` is the page text when ``include_content`` was asked."""
         data = self.data(response)
-        if not isinstance(data, dict) or "data" not in data:
-            raise WebParseError("jina answered without `data`", provider=self.name, detail_code=UNEXPECTED_SHAPE)
-        results = data["data"]
-        if not isinstance(results, list):
-            raise WebParseError(
-                "jina answered with a non-list `data`", provider=self.name, detail_code=UNEXPECTED_SHAPE
-            )
-        return ParseResult(
-            items=[_item(result, params.include_content) for result in results if isinstance(result, dict)]
-        )
+        return ParseResult(items=self.items_from(self.result_list(data, ["data"]), params))
 
-
-def _item(result: dict[str, Any], include_content: bool) -> dict[str, Any]:
-    content = result.get("content")
-    snippet = result.get("description")
-    if not snippet and isinstance(content, str):
-        snippet = content[:SNIPPET_FROM_CONTENT_CHARS]
-    item = {
-        "title": result.get("title"),
-        "url": result.get("url"),
-        "snippet": snippet,
-        "published_at": result.get("date"),
-    }
-    if include_content:
-        item["content"] = content
-    return item
+    def item_of(self, result: dict[str, Any], params: SearchParams) -> dict[str, Any]:
+        """``description`` (else the start of ``content``) is the snippet; ``content`` is the
+        page text when ``include_content`` was asked."""
+        content = result.get("content")
+        snippet = result.get("description")
+        if not snippet and isinstance(content, str):
+            snippet = content[:SNIPPET_FROM_CONTENT_CHARS]
+        item = {
+            "title": result.get("title"),
+            "url": result.get("url"),
+            "snippet": snippet,
+            "published_at": result.get("date"),
+        }
+        if params.include_content:
+            item["content"] = content
+        return item

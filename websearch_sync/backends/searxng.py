@@ -48,7 +48,6 @@ from typing import Any, Optional
 from urllib.parse import SplitResult, urljoin, urlsplit, urlunsplit
 
 from ..config import Settings
-from ..engine.base import dig
 from ..engine.json_api import JsonApiBackend
 from ..engine.option import PAGENO, Option
 from ..engine.pace import before_next_request
@@ -63,11 +62,9 @@ from ..errors import (
     HTTP_403,
     HTTP_404,
     OFFSITE_REDIRECT,
-    UNEXPECTED_SHAPE,
     AuthError,
     InvalidInput,
     WebBlocked,
-    WebParseError,
     WebProviderError,
     WebSearchError,
 )
@@ -453,11 +450,7 @@ class SearXNG(JsonApiBackend):
         """Items from ``results[]``; ``unresponsive_engines`` and ignored names become ``errors``;
         answers, infoboxes, suggestions and corrections become ``extras``."""
         data = self.data(response)
-        results = dig(data, ["results"], self.name)
-        if not isinstance(results, list):
-            raise WebParseError(
-                "searxng answered with a non-list `results`", provider=self.name, detail_code=UNEXPECTED_SHAPE
-            )
+        results = self.result_list(data, ["results"])
         items = self.items_from(results, params)
         failures = [
             engine_failure(entry, self.name, self.secrets()) for entry in data.get("unresponsive_engines") or ()

@@ -20,10 +20,9 @@ import json
 import re
 from typing import Any, Optional
 
-from ..engine.base import dig
 from ..engine.json_api import JsonApiBackend
 from ..engine.setting import Setting, bad_setting, own_timeout
-from ..errors import UNEXPECTED_SHAPE, InvalidInput, WebParseError, WebSearchError, redact
+from ..errors import InvalidInput, WebSearchError, redact
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
 
@@ -168,12 +167,7 @@ class SearchService(JsonApiBackend):
 
     def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
         """Items from ``search_results[]``; the answer's request-id header, if any, is the request id."""
-        results = dig(self.data(response), ["search_results"], self.name)
-        if not isinstance(results, list):
-            raise WebParseError(
-                "service answered with a non-list `search_results`", provider=self.name, detail_code=UNEXPECTED_SHAPE
-            )
-        items = self.items_from(results, params)
+        items = self.items_from(self.result_list(self.data(response), ["search_results"]), params)
         return ParseResult(items=items, request_id=response.headers.get(self.request_id_header()) or None)
 
 

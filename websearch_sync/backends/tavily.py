@@ -11,11 +11,10 @@ next page: a call for more asks for 20.
 
 from typing import Any, Optional
 
-from ..engine.base import dig
 from ..engine.json_api import JsonApiBackend
 from ..engine.option import Option
 from ..engine.setting import Setting
-from ..errors import BAD_TOPIC, UNEXPECTED_SHAPE, WebParseError
+from ..errors import BAD_TOPIC
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
 
@@ -75,11 +74,6 @@ class Tavily(JsonApiBackend):
     def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
         """Items from ``results[]``: ``content`` is the snippet, ``raw_content`` the page text."""
         data = self.data(response)
-        results = dig(data, ["results"], self.name)
-        if not isinstance(results, list):
-            raise WebParseError(
-                "tavily answered with a non-list `results`", provider=self.name, detail_code=UNEXPECTED_SHAPE
-            )
-        items = self.items_from(results, params)
+        items = self.items_from(self.result_list(data, ["results"]), params)
         request_id = data.get("request_id")
         return ParseResult(items=items, request_id=str(request_id) if request_id else None)

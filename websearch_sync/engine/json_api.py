@@ -20,14 +20,22 @@ Everything else (429 with its wait time, 5xx, other statuses) is the shared
 """
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Optional, Union
 from urllib.parse import urlsplit
 
-from ..errors import API_ERROR, AuthError, WebProviderError, WebSearchError, http_status
+from ..errors import (
+    API_ERROR,
+    UNEXPECTED_SHAPE,
+    AuthError,
+    WebParseError,
+    WebProviderError,
+    WebSearchError,
+    http_status,
+)
 from ..models import SearchParams
 from ..net.transport import HttpResponse, status_error
-from .base import Backend, json_body
+from .base import Backend, dig, json_body
 from .setting import Setting
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -118,6 +126,11 @@ def api_error(
     return error
 
 
+def _text(value: Any) -> bool:
+    """Whether ``value`` is a non-blank string."""
+    return isinstance(value, str) and bool(value.strip())
+
+
 def _upstream_words(code: VendorCode, message: Optional[str]) -> str:
     parts = []
     if isinstance(code, str) and _code_as_status(code) is None:
@@ -148,16 +161,45 @@ class JsonApiBackend(Backend):
     content_field: ClassVar[Optional[str]] = None
 
     def items_from(self, results: Iterable[Any], params: SearchParams) -> list[dict[str, Any]]:
-        """Raw items of vendor results by ``result_fields`` (and ``content_field``); entries
-        that are not JSON objects are skipped."""
-        items = []
-        for result in results:
-            if isinstance(result, dict):
-                item = {ours: result.get(theirs) for ours, theirs in self.result_fields.items()}
-                if params.include_content and self.content_field:
-                    item["content"] = result.get(self.content_field)
-                items.append(item)
+        """Raw items of vendor results, each JSON object by :meth:`item_of`; entries that are
+        not JSON objects are skipped.
+
+        Results listed with none an object holding a URL (the ``url`` field renamed, a list of
+        strings) are ``WebParseError``: an answer of an unknown shape, never "no results" (which
+        would be cached and shown as a success). A backend whose vendor gives no URL
+        (``result_fields`` without ``url``: Wikipedia builds it from the title) is not held to that.
+        """
+        entries = list(results)
+        items = [self.item_of(result, params) for result in entries if isinstance(result, dict)]
+        if entries and "url" in self.result_fields and not any(_text(item.get("url")) for item in items):
+            raise WebParseError(
+                "%s answered with %d result(s), none a JSON object with a `%s` text (an unknown shape, not "
+                "'no results')" % (self.name, len(entries), self.result_fields["url"]),
+                provider=self.name,
+                detail_code=UNEXPECTED_SHAPE,
+            )
         return items
+
+    def item_of(self, result: dict[str, Any], params: SearchParams) -> dict[str, Any]:
+        """One vendor result as a raw item: by ``result_fields`` (and ``content_field`` when
+        ``include_content`` was asked). Override for a vendor whose fields need more."""
+        item = {ours: result.get(theirs) for ours, theirs in self.result_fields.items()}
+        if params.include_content and self.content_field:
+            item["content"] = result.get(self.content_field)
+        return item
+
+    def result_list(self, data: Any, path: Sequence[str]) -> list[Any]:
+        """The list of results at ``path`` in a JSON answer: ``WebParseError`` naming the path
+        when it is absent or not a list (``null``, an object)."""
+        results = dig(data, path, self.name)
+        if not isinstance(results, list):
+            raise WebParseError(
+                "%s answered with a `%s` that is not a list (%s)"
+                % (self.name, ".".join(path), "null" if results is None else type(results).__name__),
+                provider=self.name,
+                detail_code=UNEXPECTED_SHAPE,
+            )
+        return results
 
     # -- configuration --------------------------------------------------------------------
 

@@ -10,6 +10,7 @@ from backend_kit import replay_search
 
 import websearch_sync as ws
 from websearch_sync.backends.service import DEFAULT_REQUEST_ID_HEADER, SearchService
+from websearch_sync.cli import main
 from websearch_sync.models import SearchParams
 
 URL = "https://search-gw.example.com/v1/search"
@@ -293,3 +294,21 @@ def test_the_docs_describe_the_gateway_contract():
     assert "### Search service gateway" in readme
     for field in ("text_query", "limit", "enable_page_crawling", "timeout_seconds", "search_results", "site_name"):
         assert field in readme
+
+
+def test_a_case_recorded_with_headers_from_the_environment_replays(monkeypatch, tmp_path, capsys):
+    """WEB_SEARCH_SERVICE_HEADERS is a JSON object's text: the case keeps its header names beside
+    the placeholders (a lone placeholder is no JSON object, the replay refused the setting)."""
+    monkeypatch.setenv("WEB_SEARCH_SERVICE_URL", URL)
+    monkeypatch.setenv("WEB_SEARCH_SERVICE_KEY", KEY)
+    monkeypatch.setenv("WEB_SEARCH_SERVICE_HEADERS", json.dumps({"X-Tenant": HEADER_SECRET}))
+    with responses.RequestsMock() as mock:
+        mock.add(responses.POST, URL, json={"search_results": RESULTS})
+        code = main(["record", "service", "eino", "--fixtures", str(tmp_path)])
+    assert code == 0, capsys.readouterr()
+    meta = json.loads((tmp_path / "service" / "eino.meta.json").read_text("utf-8"))
+    assert meta["settings"]["providers"]["service"]["headers"] == {"X-Tenant": "<redacted>"}
+    assert main(["verify", "--fixtures", str(tmp_path), "--backend", "service"]) == 0
+    assert HEADER_SECRET not in capsys.readouterr().out + "".join(
+        p.read_text("utf-8") for p in tmp_path.rglob("*.json")
+    )

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from backend_kit import recorded_success
-from test_conformance import NETWORK, cls_of, replay
+from test_conformance import NETWORK, cls_of, replay, secrets_of
 
 import websearch_sync as ws
 
@@ -38,3 +38,16 @@ def test_results_whose_url_field_was_renamed_are_an_unknown_shape_not_no_results
     assert isinstance(error, ws.WebParseError), "read as %r" % (error,)
     assert (error.detail_code, error.provider) == ("unexpected_shape", name)
     assert "`url`" in error.message and len(calls) == 1
+
+
+#: JSON APIs with an API key (``api_key``), required or not (a SearXNG behind a proxy).
+KEYED_APIS = [name for name in NETWORK if cls_of(name).kind == "json" and "api_key" in secrets_of(name)]
+
+
+@pytest.mark.parametrize("status", [401, 403])
+@pytest.mark.parametrize("name", KEYED_APIS)
+def test_a_refused_key_names_the_setting_that_holds_it_never_the_key(name, status):
+    error, calls = replay(name, status=status, body=b"", content_type="text/plain")
+    assert isinstance(error, ws.AuthError) and len(calls) == 1, error
+    assert cls_of(name).setting("api_key").env in error.message
+    assert secrets_of(name)["api_key"] not in str(error) + repr(error)

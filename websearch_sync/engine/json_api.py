@@ -26,6 +26,7 @@ from urllib.parse import urlsplit
 
 from ..errors import (
     API_ERROR,
+    INVALID_API_KEY,
     UNEXPECTED_SHAPE,
     AuthError,
     WebParseError,
@@ -126,6 +127,19 @@ def api_error(
     return error
 
 
+#: Auth details that say the key itself was refused (the others: the account behind it).
+_KEY_REFUSED = (http_status(401), INVALID_API_KEY)
+
+
+def with_path(base: str, path: str) -> str:
+    """``base`` + ``path`` (``https://api.bochaai.com`` + ``/v1/web-search``), ``base`` as it is
+    when it already ends with ``path``: the endpoint itself, as the vendor's docs show it."""
+    base = base.strip().rstrip("/")
+    if path.strip("/") and base.endswith(path.rstrip("/")):
+        return base
+    return base + path
+
+
 def _text(value: Any) -> bool:
     """Whether ``value`` is a non-blank string."""
     return isinstance(value, str) and bool(value.strip())
@@ -220,8 +234,20 @@ class JsonApiBackend(Backend):
             return self.overridden_endpoint(override)
         base = self.config.get("base_url") or self.default_base_url
         if base:
-            return str(base).rstrip("/") + self.endpoint_path
+            return with_path(str(base), self.endpoint_path)
         return super().endpoint_url()
+
+    def _endpoint_origin(self) -> str:
+        """Where the endpoint was set: the endpoint override, else a configured ``base_url``
+        (``BOCHA_BASE_URL``), else as for every backend."""
+        if not self.settings.endpoints.get(self.name) and self.config.get("base_url"):
+            setting = self.setting("base_url")
+            return "Settings.providers[%r]['base_url'] or %s, the API root: requests go to <base URL>%s" % (
+                self.name,
+                setting.env_or_key(),
+                self.endpoint_path,
+            )
+        return super()._endpoint_origin()
 
     def configured_base(self) -> Optional[str]:
         """The endpoint override, else a configured ``base_url`` (``None``: the defaults)."""
@@ -257,11 +283,12 @@ class JsonApiBackend(Backend):
         return None
 
     def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
-        """The vendor's error envelope or status, mapped by :func:`api_error`."""
+        """The vendor's error envelope or status, mapped by :func:`api_error`, with what to check:
+        the key's setting for a refused key or account, the endpoint's for a 404."""
         data = try_json(response)
         envelope = self.error_envelope(data) if data is not None else None
         code, message = envelope if envelope is not None else (None, None)
-        return api_error(
+        error = api_error(
             response,
             self.name,
             code=code,
@@ -269,6 +296,26 @@ class JsonApiBackend(Backend):
             vendor_codes=self.vendor_codes,
             auth_statuses=self.auth_statuses,
         )
+        remedy = self._remedy(error) if error is not None else None
+        if error is not None and remedy:
+            error.message += "; " + remedy
+            error.args = (error.message,)
+        return error
+
+    def _remedy(self, error: WebSearchError) -> Optional[str]:
+        """What the user can check for ``error``: the key's setting (and, for a refusal that is
+        not plainly the key's, its account) for an ``AuthError``; the endpoint for a 404."""
+        if isinstance(error, AuthError):
+            key = next((s for s in self.declared_settings() if s.secret and s.name == "api_key"), None)
+            if key is None:
+                return None
+            account = "" if error.detail_code in _KEY_REFUSED else " and its account's plan or credit"
+            return "check the key in %s%s" % (key.where(self.name), account)
+        if error.detail_code == http_status(404):
+            if self.configured_base() or not (self.default_base_url or self.default_endpoint):
+                return "check %s" % self._endpoint_origin()
+            return "the service may have moved its API: set %s to its new address" % self._endpoint_origin()
+        return None
 
     def data(self, response: HttpResponse) -> Any:
         """The JSON body of a successful answer (``WebParseError`` when it is not JSON)."""

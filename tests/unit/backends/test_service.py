@@ -205,7 +205,7 @@ def test_malformed_headers_setting_is_invalid_input_before_any_request(headers):
     assert calls == []
 
 
-@pytest.mark.parametrize("name", ["Authorization", "bad header", "X-Id\n"])
+@pytest.mark.parametrize("name", ["Authorization", "bad header", "X-Id\nX-Other"])
 def test_bad_request_id_header_name_is_invalid_input_before_any_request(name):
     outcome, calls = search(answer(), settings_=settings(request_id_header=name), trace_id="t")
     assert isinstance(outcome, ws.InvalidInput) and outcome.detail_code == "bad_setting"

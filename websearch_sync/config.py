@@ -321,7 +321,7 @@ def _normalised(
 ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
     """The endpoints and provider sections by lower-case backend name, text stripped as the
     environment's is (a key pasted with its newline, or only spaces, would otherwise go out as
-    ``Bearer key\n``, refused as a header, or ``Bearer   ``, refused as a key); an empty endpoint left out."""
+    ``Bearer key\\n``, refused as a header, or ``Bearer   ``, refused as a key); an empty endpoint left out."""
     stripped = {str(k).lower(): _stripped(v) for k, v in endpoints.items()}
     sections = {
         str(k).lower(): {key: _stripped(value) for key, value in (v or {}).items()} for k, v in providers.items()

@@ -114,3 +114,11 @@ def test_a_503_with_retry_after_says_how_long_and_no_retry_goes_out_before_then(
         assert outcome_of(error) == (declared_error(name, 503), "http_503", name, 503, True)
         assert error.retry_after == float(wait) and "retry after %s s" % wait in error.message
         assert (len(calls), clock.sleeps) == (sent, slept)  # 120 s do not fit in the call's budget: not retried
+
+
+@pytest.mark.parametrize("name", JSON_APIS)
+def test_an_empty_200_where_json_was_asked_says_it_was_empty(name):
+    """Not "answered with application/json instead of JSON": the body was empty."""
+    error, calls = replay(name, status=200, body=b"", content_type="application/json")
+    assert outcome_of(error) == (ws.WebParseError, "not_json", name, 200, False)
+    assert "%s answered with an empty body instead of JSON" % name in error.message and len(calls) == 1

@@ -27,10 +27,24 @@ def retry_after_seconds(headers: Mapping[str, str]) -> Optional[float]:
     wait = retry_after_header(headers)
     if wait is not None:
         return wait
-    reset = (headers.get("X-RateLimit-Reset") or "").strip()
-    if reset:  # Brave: "1, 1419704" = seconds until the per-second and per-month windows reset
-        return _seconds(reset.split(",")[0])
-    return None
+    return _window_reset(headers)
+
+
+def _window_reset(headers: Mapping[str, str]) -> Optional[float]:
+    """Seconds until the rate-limit window that is used up resets, from ``X-RateLimit-Reset``.
+
+    Brave sends one value per window, shortest first: ``X-RateLimit-Reset: 1, 1419704`` (seconds
+    until the per-second and the per-month windows reset) beside ``X-RateLimit-Remaining: 0, 1998``.
+    The wait is that of the longest window ``X-RateLimit-Remaining`` shows at 0 (a month's quota
+    used up is not healed in a second), else of the first window.
+    """
+    resets = [part.strip() for part in (headers.get("X-RateLimit-Reset") or "").split(",")]
+    if not resets[0]:
+        return None
+    left = [part.strip() for part in (headers.get("X-RateLimit-Remaining") or "").split(",")]
+    spent = [_seconds(reset) for reset, remaining in zip(resets, left) if remaining == "0"]
+    waits = [wait for wait in spent if wait is not None]
+    return max(waits) if waits and len(left) == len(resets) else _seconds(resets[0])
 
 
 def retry_after_header(headers: Mapping[str, str]) -> Optional[float]:

@@ -45,7 +45,7 @@ any language the instance speaks (:mod:`.searxng_reasons`).
 import dataclasses
 import re
 from typing import Any, Optional
-from urllib.parse import SplitResult, urljoin, urlsplit, urlunsplit
+from urllib.parse import SplitResult, parse_qs, urljoin, urlsplit, urlunsplit
 
 from ..config import Settings
 from ..engine.json_api import JsonApiBackend
@@ -85,7 +85,7 @@ from .searxng_config import (
 from .searxng_extras import extras_of
 from .searxng_failures import EngineFailure, engine_failure, no_results_because
 from .searxng_names import categories_undecided, ignored_names
-from .searxng_query import within_deadline
+from .searxng_query import has_external_bang, within_deadline
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -405,11 +405,18 @@ class SearXNG(JsonApiBackend):
             return None
         asked = urlsplit(self.endpoint_url())
         if (target.hostname or "").lower() != (asked.hostname or "").lower():
-            return WebProviderError(
-                "searxng: %s answered with a redirect to another site (%s) instead of results; not followed: "
+            why = (
                 "SearXNG sends an external bang (`!!g`, `!!w` ... in the query) to that site's own search, which "
                 "would get the query from your own address; drop the `!!` word (a single `!` picks the instance's "
-                "own engine)" % (shown_url(response.url), host_token(urlunsplit(target))),
+                "own engine)"
+                if has_external_bang(_asked_query(response.url))
+                else "the query has no external bang (`!!g` ...), so something in front of the instance (a login "
+                "or single sign-on proxy) sent this client away: check its access rules (and SEARXNG_API_KEY if "
+                "it takes a bearer token)"
+            )
+            return WebProviderError(
+                "searxng: %s answered with a redirect to another site (%s) instead of results; not followed: %s"
+                % (shown_url(response.url), host_token(urlunsplit(target)), why),
                 provider=self.name,
                 detail_code=OFFSITE_REDIRECT,
                 status=response.status,
@@ -502,6 +509,14 @@ def _redirect_target(response: HttpResponse) -> Optional[SplitResult]:
         return urlsplit(urljoin(response.url, response.location.strip()))
     except ValueError:  # unparsable: the shared mapping reports the status
         return None
+
+
+def _asked_query(url: str) -> str:
+    """The ``q`` a request to the instance asked for (``""`` when there is none)."""
+    try:
+        return " ".join(parse_qs(urlsplit(url).query).get("q", []))
+    except ValueError:  # pragma: no cover - the transport sent this URL
+        return ""
 
 
 def _is_limiter_429(response: HttpResponse) -> bool:

@@ -241,12 +241,7 @@ class JsonApiBackend(Backend):
         """Where the endpoint was set: the endpoint override, else a configured ``base_url``
         (``BOCHA_BASE_URL``), else as for every backend."""
         if not self.settings.endpoints.get(self.name) and self.config.get("base_url"):
-            setting = self.setting("base_url")
-            return "Settings.providers[%r]['base_url'] or %s, the API root: requests go to <base URL>%s" % (
-                self.name,
-                setting.env_or_key(),
-                self.endpoint_path,
-            )
+            return "Settings.providers[%r]['base_url'] or %s" % (self.name, self.setting("base_url").env_or_key())
         return super()._endpoint_origin()
 
     def configured_base(self) -> Optional[str]:
@@ -272,6 +267,16 @@ class JsonApiBackend(Backend):
         """``("Authorization", "Bearer <api_key>")`` when a key is configured."""
         key = self.config.get("api_key")
         return ("Authorization", "Bearer %s" % key) if key else None
+
+    def _endpoint_remedy(self) -> str:
+        """What to check when the endpoint answered 404: the setting it came from (a base URL is the
+        API root), or, for the built-in default, that the service moved its API."""
+        origin = self._endpoint_origin()
+        if self.config.get("base_url") and not self.settings.endpoints.get(self.name):
+            return "check %s, the API root: requests go to <base URL>%s" % (origin, self.endpoint_path)
+        if self.configured_base() or not (self.default_base_url or self.default_endpoint):
+            return "check %s" % origin
+        return "the service may have moved its API: set %s to its new address" % origin
 
     # -- answers --------------------------------------------------------------------------
 
@@ -312,9 +317,7 @@ class JsonApiBackend(Backend):
             account = "" if error.detail_code in _KEY_REFUSED else " and its account's plan or credit"
             return "check the key in %s%s" % (key.where(self.name), account)
         if error.detail_code == http_status(404):
-            if self.configured_base() or not (self.default_base_url or self.default_endpoint):
-                return "check %s" % self._endpoint_origin()
-            return "the service may have moved its API: set %s to its new address" % self._endpoint_origin()
+            return self._endpoint_remedy()
         return None
 
     def data(self, response: HttpResponse) -> Any:

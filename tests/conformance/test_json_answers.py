@@ -6,11 +6,12 @@ what a vendor changes: a renamed field.
 """
 
 import json
+import logging
 from typing import Any
 
 import pytest
 from backend_kit import recorded_success
-from test_conformance import NETWORK, cls_of, replay, secrets_of
+from test_conformance import NETWORK, cls_of, config_of, replay, secrets_of
 
 import websearch_sync as ws
 
@@ -51,3 +52,15 @@ def test_a_refused_key_names_the_setting_that_holds_it_never_the_key(name, statu
     assert isinstance(error, ws.AuthError) and len(calls) == 1, error
     assert cls_of(name).setting("api_key").env in error.message
     assert secrets_of(name)["api_key"] not in str(error) + repr(error)
+
+
+@pytest.mark.parametrize("name", KEYED_APIS)
+def test_a_key_sent_over_plain_http_to_a_public_host_is_warned_about_once(name, caplog):
+    plain = "http://plain-%s.example.com/api" % name
+    for endpoint in (plain, plain, "https://tls-%s.example.com/api" % name, "http://127.0.0.1:8888/api"):
+        settings = ws.Settings(providers={name: config_of(name)}, endpoints={name: endpoint})
+        with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+            cls_of(name)(settings).check_configured()
+    warned = [record.getMessage() for record in caplog.records if "plain http" in record.getMessage()]
+    assert len(warned) == 1 and "plain-%s.example.com" % name in warned[0]
+    assert "WEB_SEARCH_ENDPOINT_%s" % name.upper() in warned[0] and secrets_of(name)["api_key"] not in warned[0]

@@ -20,6 +20,7 @@ Everything else (429 with its wait time, 5xx, other statuses) is the shared
 """
 
 import dataclasses
+import logging
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Optional, Union
 from urllib.parse import urlsplit
@@ -29,17 +30,22 @@ from ..errors import (
     INVALID_API_KEY,
     UNEXPECTED_SHAPE,
     AuthError,
+    InvalidInput,
     WebParseError,
     WebProviderError,
     WebSearchError,
     http_status,
 )
 from ..models import SearchParams
+from ..net.ssrf import forbidden_reason, literal_address
 from ..net.transport import HttpResponse, status_error
+from ..net.urls import shown_url
 from .base import Backend, dig, json_body
 from .setting import Setting
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+logger = logging.getLogger("websearch_sync")
 
 #: A vendor error code: a string (``"SUBSCRIPTION_TOKEN_INVALID"``, ``"403"``) or an int.
 VendorCode = Union[None, str, int]
@@ -138,6 +144,21 @@ def with_path(base: str, path: str) -> str:
     if path.strip("/") and base.endswith(path.rstrip("/")):
         return base
     return base + path
+
+
+#: (backend, host) pairs already warned about a key sent over plain http (once per process).
+_WARNED_PLAIN_HTTP: set[tuple[str, str]] = set()
+
+
+def _is_local(host: str) -> bool:
+    """``localhost`` or a literal address that is not public (loopback, private network)."""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        address = literal_address(host)
+    except InvalidInput:  # a malformed IPv6 literal: check_configured refused it already
+        return False
+    return address is not None and forbidden_reason(address) is not None
 
 
 def _text(value: Any) -> bool:
@@ -243,6 +264,25 @@ class JsonApiBackend(Backend):
         if not self.settings.endpoints.get(self.name) and self.config.get("base_url"):
             return "Settings.providers[%r]['base_url'] or %s" % (self.name, self.setting("base_url").env_or_key())
         return super()._endpoint_origin()
+
+    def check_configured(self) -> None:
+        """Also warn, once per backend and host, when the API key would travel over plain http to
+        a host that is not local (``BOCHA_BASE_URL=http://...``): anyone on the way can read it."""
+        super().check_configured()
+        if not self.config.get("api_key"):
+            return
+        parts = urlsplit(self.endpoint_url())
+        host = (parts.hostname or "").lower()
+        if parts.scheme.lower() != "http" or (self.name, host) in _WARNED_PLAIN_HTTP or _is_local(host):
+            return
+        _WARNED_PLAIN_HTTP.add((self.name, host))
+        logger.warning(
+            "%s: the endpoint %s is plain http: the API key travels unencrypted to %s; use https:// in %s",
+            self.name,
+            shown_url(self.endpoint_url()),
+            host,
+            self._endpoint_origin(),
+        )
 
     def configured_base(self) -> Optional[str]:
         """The endpoint override, else a configured ``base_url`` (``None``: the defaults)."""

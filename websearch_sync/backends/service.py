@@ -146,15 +146,19 @@ class SearchService(JsonApiBackend):
         return RequestSpec("POST", self.endpoint_url(), json=body, headers=headers)
 
     def error_envelope(self, data: Any) -> Optional[tuple[Any, Optional[str]]]:
-        """A gateway's own words: ``{"error": "..."}``, ``{"error": {"message"}}``, ``{"message"}`` or ``{"detail"}``."""
-        if not isinstance(data, dict) or "search_results" in data:
+        """A gateway's own words: ``{"error": "..."}``, ``{"error": {"message"}}``, ``{"message"}`` or
+        ``{"detail"}``. Beside ``search_results`` only an ``error`` counts, and only when there are no
+        results: ``{"error": "quota exceeded", "search_results": []}`` is that error (code ``error``, so
+        that an HTTP 200 carrying it is one too), not "no results" to be cached."""
+        if not isinstance(data, dict) or data.get("search_results"):
             return None
-        for key in ("error", "message", "detail"):
+        beside_results = "search_results" in data
+        for key in ("error",) if beside_results else ("error", "message", "detail"):
             value = data.get(key)
             if isinstance(value, dict):
                 value = value.get("message")
             if isinstance(value, str) and value:
-                return None, value
+                return ("error" if beside_results else None), value
         return None
 
     def classify(self, response: HttpResponse) -> Optional[WebSearchError]:

@@ -238,6 +238,18 @@ def test_empty_search_results_is_success_with_no_items():
     assert result["items"] == []
 
 
+@pytest.mark.parametrize("words", [{"error": "quota exceeded"}, {"error": {"message": "quota exceeded"}}])
+def test_an_error_beside_empty_search_results_is_that_error_not_no_results(words):
+    error, _ = search(dict(answer([]), **words), query="quota check")
+    assert isinstance(error, ws.WebProviderError) and error.detail_code == "api_error"
+    assert "quota exceeded" in error.message
+
+
+def test_words_beside_results_are_not_an_error():
+    result, _ = search(dict(answer(RESULTS[:1]), message="ok"))
+    assert [item["url"] for item in result["items"]] == [RESULTS[0]["url"]]
+
+
 @pytest.mark.parametrize(
     "body", [{"results": []}, {"search_results": {"x": 1}}, {"search_results": None}, ["x"], "<html></html>"]
 )

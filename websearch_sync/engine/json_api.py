@@ -342,8 +342,10 @@ class JsonApiBackend(Backend):
             auth_statuses=self.auth_statuses,
         )
         remedy = self._remedy(error) if error is not None else None
-        if error is not None and remedy:
-            error.message += "; " + remedy
+        if error is not None and remedy:  # after the vendor's words: a new sentence when they end one
+            error.message += (
+                (" %s%s" % (remedy[0].upper(), remedy[1:])) if error.message.endswith(".") else "; " + remedy
+            )
             error.args = (error.message,)
         return error
 

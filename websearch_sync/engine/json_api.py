@@ -6,7 +6,11 @@ derives from :class:`JsonApiBackend` and declares:
 
 * ``default_base_url`` / ``endpoint_path``: the endpoint is
   ``Settings.endpoints[name]`` if given, else ``base_url`` (provider setting, else
-  ``default_base_url``) + ``endpoint_path``;
+  ``default_base_url``) + ``endpoint_path`` (a base URL already ending with it, as the
+  vendor's docs show the endpoint, is used as it is);
+* ``result_fields`` (or :meth:`JsonApiBackend.item_of`): how one vendor result becomes a raw
+  item; :meth:`JsonApiBackend.items_from` refuses results none of which holds a URL (a
+  renamed field is an unknown shape, never "no results");
 * ``auth_statuses``: statuses (HTTP or vendor code) meaning "the key or the
   instance refused us" -> ``AuthError`` (401 and 403 by default: a 403 from an API
   is a refused key or plan, not a bot wall);
@@ -16,7 +20,8 @@ derives from :class:`JsonApiBackend` and declares:
   message in a JSON body.
 
 Everything else (429 with its wait time, 5xx, other statuses) is the shared
-:func:`websearch_sync.net.transport.status_error`.
+:func:`websearch_sync.net.transport.status_error`. The error says what to check: the
+setting holding the key for an ``AuthError``, the one the endpoint came from for a 404.
 """
 
 import dataclasses
@@ -308,16 +313,6 @@ class JsonApiBackend(Backend):
         key = self.config.get("api_key")
         return ("Authorization", "Bearer %s" % key) if key else None
 
-    def _endpoint_remedy(self) -> str:
-        """What to check when the endpoint answered 404: the setting it came from (a base URL is the
-        API root), or, for the built-in default, that the service moved its API."""
-        origin = self._endpoint_origin()
-        if self.config.get("base_url") and not self.settings.endpoints.get(self.name):
-            return "check %s, the API root: requests go to <base URL>%s" % (origin, self.endpoint_path)
-        if self.configured_base() or not (self.default_base_url or self.default_endpoint):
-            return "check %s" % origin
-        return "the service may have moved its API: set %s to its new address" % origin
-
     # -- answers --------------------------------------------------------------------------
 
     def error_envelope(self, data: Any) -> Optional[tuple[VendorCode, Optional[str]]]:
@@ -361,6 +356,16 @@ class JsonApiBackend(Backend):
         if error.detail_code == http_status(404):
             return self._endpoint_remedy()
         return None
+
+    def _endpoint_remedy(self) -> str:
+        """What to check when the endpoint answered 404: the setting it came from (a base URL is the
+        API root), or, for the built-in default, that the service moved its API."""
+        origin = self._endpoint_origin()
+        if self.config.get("base_url") and not self.settings.endpoints.get(self.name):
+            return "check %s, the API root: requests go to <base URL>%s" % (origin, self.endpoint_path)
+        if self.configured_base() or not (self.default_base_url or self.default_endpoint):
+            return "check %s" % origin
+        return "the service may have moved its API: set %s to its new address" % origin
 
     def data(self, response: HttpResponse) -> Any:
         """The JSON body of a successful answer (``WebParseError`` when it is not JSON)."""

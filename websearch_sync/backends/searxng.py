@@ -347,6 +347,8 @@ class SearXNG(JsonApiBackend):
         if response.status == 403:
             return self._forbidden(response)
         error = super().classify(response)
+        if response.status == 401 and error is not None and _asks_basic_auth(response):
+            return _reworded(error, self._basic_auth_refusal())
         if response.status == 429 and error is not None and _is_limiter_429(response):
             return _reworded(
                 error,
@@ -357,6 +359,25 @@ class SearXNG(JsonApiBackend):
                 retry_after=LIMITER_WINDOW_S,
             )
         return error
+
+    def _basic_auth_refusal(self) -> str:
+        """What to do about a 401 asking for HTTP Basic auth (a reverse proxy's password in front
+        of the instance): a user name and password in the base URL, not a bearer key."""
+        if urlsplit(self.endpoint_url()).username is not None:
+            return (
+                "searxng: the instance refused the user name and password in %s (HTTP 401, Basic auth): "
+                "check them" % self._endpoint_origin()
+            )
+        return (
+            "searxng: the instance asks for a user name and password (HTTP 401, WWW-Authenticate: Basic)%s: "
+            "put them in %s as https://user:password@host/"
+            % (
+                "; SEARXNG_API_KEY is sent as a bearer token, which it does not take"
+                if self.config.get("api_key")
+                else "",
+                self._endpoint_origin(),
+            )
+        )
 
     def _not_found(self, response: HttpResponse) -> WebSearchError:
         setting = (
@@ -517,6 +538,11 @@ def _asked_query(url: str) -> str:
         return " ".join(parse_qs(urlsplit(url).query).get("q", []))
     except ValueError:  # pragma: no cover - the transport sent this URL
         return ""
+
+
+def _asks_basic_auth(response: HttpResponse) -> bool:
+    """Whether a 401 challenges for HTTP Basic auth (``WWW-Authenticate: Basic realm=...``)."""
+    return (response.headers.get("WWW-Authenticate") or "").strip().lower().startswith("basic")
 
 
 def _is_limiter_429(response: HttpResponse) -> bool:

@@ -351,6 +351,8 @@ class JsonApiBackend(Backend):
             key = next((s for s in self.declared_settings() if s.secret and s.name == "api_key"), None)
             if key is None:
                 return None
+            if not self.config.get("api_key"):  # an optional key (SearXNG behind a proxy that wants one)
+                return "no key was sent: set one in %s" % key.where(self.name)
             account = "" if error.detail_code in _KEY_REFUSED else " and its account's plan or credit"
             return "check the key in %s%s" % (key.where(self.name), account)
         if error.detail_code == http_status(404):

@@ -235,6 +235,16 @@ def test_a_401_refusing_the_user_and_password_of_the_base_url_says_to_check_them
     assert "s3cret-pw" not in str(error) and calls[0].request.headers["Authorization"].startswith("Basic ")
 
 
+@pytest.mark.parametrize("key, remedy", [(None, "no key was sent: set one in"), ("sx-bearer-0002", "check the key in")])
+def test_a_401_of_a_token_proxy_says_whether_a_key_was_sent(key, remedy):
+    provider = {"api_key": key} if key else {}
+    error, _ = search(
+        "Unauthorized", status=401, content_type="text/plain", settings_=settings(**provider), query="token %s" % key
+    )
+    assert isinstance(error, ws.AuthError) and error.detail_code == "http_401"
+    assert "%s Settings.providers['searxng']['api_key'] (SEARXNG_API_KEY)" % remedy in error.message
+
+
 def test_400_carries_searxng_s_own_message():
     error, _ = search({"error": "No query"}, status=400)
     assert isinstance(error, ws.WebProviderError) and error.detail_code == "http_400"

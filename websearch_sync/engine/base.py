@@ -411,7 +411,7 @@ class Backend:
         HTTP status) and :meth:`parse` accepts it. HTML backends override it with
         their own landmarks (e.g. ``results_container``, ``result_links``).
         """
-        if self.classify(response) is not None or status_error(response, self.name) is not None:
+        if self.answer_error(response) is not None:
             return {"recognised": False}
         try:
             self.parse(response, params or SearchParams(query="structure check", max_results=10))

@@ -1,14 +1,17 @@
 """The jina backend: key handling, the request (no page texts unless asked), parsing,
 Jina's error envelope and keys never showing."""
 
+import json
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from backend_kit import recorded_json, replay_search
+from requests.structures import CaseInsensitiveDict
 
 import websearch_sync as ws
 from websearch_sync.backends.jina import SNIPPET_FROM_CONTENT_CHARS, Jina
 from websearch_sync.models import SearchParams
+from websearch_sync.net.response import HttpResponse
 
 URL = "https://s.jina.ai/"
 KEY = "jina_SECRET_1122334455aa"
@@ -179,3 +182,11 @@ def test_another_assertion_failure_of_jina_stays_an_error():
 
 
 # -- documentation ------------------------------------------------------------------------
+
+
+def test_check_live_reads_jinas_no_results_answer_as_recognised():
+    """``websearch-sync check-live`` judges an answer by the same rule as a search (``answer_error``)."""
+    body = jina_error(422, "AssertionFailureError", "No search results available for query zxqv", status=42206)
+    headers = CaseInsensitiveDict({"Content-Type": "application/json"})
+    answer = HttpResponse(status=422, headers=headers, content=json.dumps(body).encode(), url=URL)
+    assert Jina(settings()).structure_report(answer) == {"recognised": True}

@@ -5,6 +5,7 @@ decodes to megabytes (a decompression bomb)."""
 
 import io
 import os
+import re
 import struct
 import zlib
 from collections.abc import Sequence
@@ -33,6 +34,7 @@ __all__ = [
     "blank_pages_pdf",
     "hand_written_pdf",
     "nested_tree_pdf",
+    "misplaced_xref",
 ]
 
 
@@ -270,3 +272,11 @@ def nested_tree_pdf(lines: Sequence[str], *, cycle: bool = False) -> bytes:
             *[_text_stream(line) for line in lines],
         ]
     )
+
+
+def misplaced_xref(body: bytes) -> bytes:
+    """The PDF ``body`` with its ``startxref`` pointing a few bytes past its cross-reference
+    table (a file edited by hand): pypdf finds the table nearby and logs a warning on it."""
+    pointer = re.search(rb"startxref\s+(\d+)", body)
+    assert pointer is not None
+    return body[: pointer.start(1)] + b"%d" % (int(pointer[1]) + 7) + body[pointer.end(1) :]

@@ -2,9 +2,13 @@
 the metadata, page headings; typed errors for an encrypted, a text-less, a broken and a
 cut PDF; the byte cap, max_chars and the deadline hold on a large one."""
 
+import contextlib
+import io
+import logging
 import sys
 import time
 
+import pypdf
 import pytest
 from clocks import abandoned_work_left, deadline_margin_s, machine_pace, wait_for_work
 from faults import respond
@@ -14,6 +18,7 @@ from pdfs import (
     broken_pdf,
     idle_form_pdf,
     mapped_font_pdf,
+    misplaced_xref,
     nested_tree_pdf,
     object_stream_pdf,
     text_pdf,
@@ -305,3 +310,57 @@ def test_a_pdf_of_nothing_but_oversized_pages_says_so():
         error = fetch_error(server.url("/b.pdf"))
     assert (type(error).__name__, error.detail_code) == ("WebProviderError", "response_too_large"), repr(error)
     assert "decodes to more than fetch reads" in error.message
+
+
+@contextlib.contextmanager
+def logging_not_configured():
+    """The root logger without handlers (the test run's own set aside meanwhile), as in a
+    program that never configured logging: Python's last-resort handler prints warnings."""
+    root = logging.getLogger()
+    saved = root.handlers[:]
+    root.handlers[:] = []
+    try:
+        yield
+    finally:
+        root.handlers[:] = saved
+
+
+#: REPORT with a cross-reference pointer a few bytes off: pypdf repairs it and logs a warning.
+MISPLACED_XREF = misplaced_xref(REPORT)
+PYPDF_NOTE = "incorrect startxref pointer"
+
+
+def test_pypdf_notes_on_a_malformed_pdf_are_not_printed_on_stderr(capsys):
+    with FaultServer({"/m.pdf": respond(200, MISPLACED_XREF, content_type=PDF)}) as server, logging_not_configured():
+        result = fetch(server.url("/m.pdf"))
+    assert result["text"].startswith("## Page 1\n\nAnnual report of the harbour authority")
+    assert capsys.readouterr().err == ""
+
+
+def test_pypdf_notes_go_to_the_package_logger_naming_the_host(caplog):
+    package = logging.getLogger("websearch_sync")
+    package.addHandler(caplog.handler)  # logging turned on for the package only, at INFO
+    caplog.set_level(logging.INFO, logger="websearch_sync")
+    try:
+        with FaultServer({"/m.pdf": respond(200, MISPLACED_XREF, content_type=PDF)}) as server:
+            with logging_not_configured():
+                fetch(server.url("/m.pdf"))
+    finally:
+        package.removeHandler(caplog.handler)
+    notes = [record for record in caplog.records if PYPDF_NOTE in record.getMessage()]
+    assert [(record.name, record.levelname) for record in notes] == [("websearch_sync", "INFO")], notes
+    assert "reading a PDF from 127.0.0.1" in notes[0].getMessage()
+
+
+def test_with_logging_configured_pypdf_notes_are_shown_once_as_pypdf_wrote_them(caplog):
+    with FaultServer({"/m.pdf": respond(200, MISPLACED_XREF, content_type=PDF)}) as server:
+        fetch(server.url("/m.pdf"))
+    notes = [record for record in caplog.records if PYPDF_NOTE in record.getMessage()]
+    assert [(record.name.split(".")[0], record.levelname) for record in notes] == [("pypdf", "WARNING")], notes
+
+
+def test_the_applications_own_pypdf_warnings_still_reach_stderr(capsys):
+    with FaultServer({"/m.pdf": respond(200, MISPLACED_XREF, content_type=PDF)}) as server, logging_not_configured():
+        fetch(server.url("/m.pdf"))  # the notes' handler is on pypdf's logger from here on
+        pypdf.PdfReader(io.BytesIO(MISPLACED_XREF))
+    assert PYPDF_NOTE in capsys.readouterr().err

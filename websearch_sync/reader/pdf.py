@@ -40,6 +40,7 @@ from ..net.deadline import Deadline
 from ..net.transport import HttpResponse
 from .pagetext import PageText, readable
 from .pdfdraw import drawn_bytes
+from .pdflog import pypdf_notes_of
 from .pdfpages import page_objects
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -134,10 +135,11 @@ def pdf_text(
 
     budget = _budget(response.content)
     try:
-        reader = _open(pypdf, response.content, host, provider, response.status)
-        _unlock(pypdf, reader, host, provider, response.status)
-        read = _read_pages(pypdf, reader, mode, max_chars, deadline, budget)
-        title = _title(reader)  # after the read, which first measures the object streams /Info may sit in
+        with pypdf_notes_of(host):  # what pypdf repairs in a malformed file: logged, not printed
+            reader = _open(pypdf, response.content, host, provider, response.status)
+            _unlock(pypdf, reader, host, provider, response.status)
+            read = _read_pages(pypdf, reader, mode, max_chars, deadline, budget)
+            title = _title(reader)  # after the read, which first measures the object streams /Info may sit in
     except (pypdf.errors.PyPdfError, *_pypdf_refusals(pypdf), *_MALFORMED) as error:
         logger.debug("pypdf failed on %s", response.url, exc_info=True)
         raise broken(error) from None

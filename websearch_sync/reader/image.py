@@ -1,7 +1,7 @@
 """Reading an image for a multimodal model: PNG, JPEG, GIF or WebP as base64, within caps.
 
 Only when asked (``fetch(..., images=True)``): a text user keeps today's refusal. The
-width and height come from the header bytes (:mod:`..net.imagesize`, no dependency).
+width and height come from the header bytes (:mod:`.imagesize`, no dependency).
 An image over the caps (``MAX_IMAGE_BYTES``, ``MAX_IMAGE_SIDE``: what the model APIs
 take) is downscaled when Pillow is installed (the ``images`` extra), else refused with
 ``WebProviderError(image_too_large)``; one so large that decoding it is itself the risk
@@ -15,9 +15,9 @@ from typing import Any, Optional
 from urllib.parse import urlsplit
 
 from ..errors import IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNSUPPORTED_CONTENT, WebParseError, WebProviderError
-from ..net.imagesize import holds_its_pixels, image_size
 from ..net.media import media_token, sniffed_image_type
 from ..net.transport import HttpResponse
+from .imagesize import holds_its_pixels, image_size
 from .pagetext import ImageData, PageText
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README

@@ -9,6 +9,7 @@ warning. Only a path that cannot hold a cache at all (missing folder, a folder, 
 file that is not a SQLite database) is refused, when the cache is built.
 """
 
+import copy
 import json
 import logging
 import os
@@ -56,7 +57,8 @@ def copy_result(value: dict[str, Any]) -> dict[str, Any]:
     Knows the result shapes (that is what makes it fast enough for a cache hit):
     top-level scalars and strings are shared (immutable), ``items``/``errors`` are
     lists of flat dicts whose only mutable values are lists of strings
-    (``providers``), ``provider_meta`` is a flat dict that may hold such a list.
+    (``providers``), ``provider_meta`` is a dict that may hold such a list and
+    ``extras`` (SearXNG's answers, infoboxes...: nested, so copied all the way down).
     """
     out = dict(value)
     for key, part in value.items():
@@ -69,6 +71,8 @@ def copy_result(value: dict[str, Any]) -> dict[str, Any]:
             out[key] = copied_meta = dict(part)
             if "providers" in copied_meta:
                 copied_meta["providers"] = list(copied_meta["providers"])
+            if "extras" in copied_meta:
+                copied_meta["extras"] = copy.deepcopy(copied_meta["extras"])
     return out
 
 
@@ -188,8 +192,8 @@ def _is_busy(error: sqlite3.Error) -> bool:
 class SqliteCache:
     """A persistent TTL cache in one SQLite file, safe across threads and processes.
 
-    Each thread uses its own connection; writes use WAL mode, so several processes
-    can share the file (scripts that re-run). Every read or write waits for a lock
+    Each thread uses its own connection (:meth:`close` closes every one); writes use WAL
+    mode, so several processes can share the file (scripts that re-run). Every read or write waits for a lock
     at most ``wait_s`` seconds (the caller's remaining deadline), then raises
     ``sqlite3.Error`` for :class:`ResultCache` to skip. A path that cannot hold a
     cache is ``InvalidInput(bad_cache_path)`` here, at construction; a file locked
@@ -201,6 +205,10 @@ class SqliteCache:
         self.ttl_s = ttl_s
         self._clock = clock
         self._local = threading.local()
+        #: Every thread's open connection: :meth:`close` closes them all (the threads of a client
+        #: shared by many are gone or busy by then), so the file is released, its WAL too.
+        self._open: set[sqlite3.Connection] = set()
+        self._open_lock = threading.Lock()
         self._ready = False
         try:
             self._connection(_OPEN_WAIT_S)
@@ -215,9 +223,12 @@ class SqliteCache:
     def _connection(self, wait_s: Optional[float]) -> sqlite3.Connection:
         """This thread's connection, waiting at most ``wait_s`` for a lock; the table made on first use."""
         conn = getattr(self._local, "conn", None)
-        if conn is None:
+        if conn is None or conn not in self._open:  # none yet, or closed by close() since
             conn = sqlite3.connect(self.path, timeout=0, isolation_level=None, check_same_thread=False)
+            with self._open_lock:
+                self._open.add(conn)
             self._local.conn = conn
+            self._local.wal = False
         conn.execute("PRAGMA busy_timeout=%d" % max(0, int((_DEFAULT_WAIT_S if wait_s is None else wait_s) * 1000)))
         if not getattr(self._local, "wal", False):
             conn.execute("PRAGMA journal_mode=WAL")
@@ -280,12 +291,11 @@ class SqliteCache:
         self._connection(None).execute("DELETE FROM results")
 
     def close(self) -> None:
-        """Close this thread's connection."""
-        conn = getattr(self._local, "conn", None)
-        if conn is not None:
+        """Close every thread's connection (a later use opens a new one)."""
+        with self._open_lock:
+            connections, self._open = self._open, set()
+        for conn in connections:
             conn.close()
-            self._local.conn = None
-            self._local.wal = False
 
 
 def _lock_wait_s(left_s: Optional[float]) -> float:

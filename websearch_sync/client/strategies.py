@@ -51,7 +51,12 @@ Outcome = tuple[SearchResponse, bool]
 
 
 def fallback(backends: list[Backend], params: SearchParams, budget: Deadline, run: Run) -> Outcome:
-    """Try ``backends`` in order; the first success answers, the failures before it go to ``errors``."""
+    """Try ``backends`` in order; the first success answers, the failures before it go to ``errors``.
+
+    When every backend failed, the most informative failure is raised after its ``except``
+    block, with its own cause and context: raised inside it, Python would chain the last
+    failure to it ("during handling of the above exception"), as if one had led to the other.
+    """
     failures: list[WebSearchError] = []
     for position, backend in enumerate(backends):
         try:
@@ -64,14 +69,14 @@ def fallback(backends: list[Backend], params: SearchParams, budget: Deadline, ru
                 error.errors = failures[:-1]
                 raise error
             if position == len(backends) - 1 or budget.expired():
-                raise most_informative(failures)  # noqa: B904 - one of the failures, with its own cause
+                break
             logger.info(
                 "backend %s failed (%s); falling back to %s", backend.name, error.code, backends[position + 1].name
             )
             continue
         items = normalize_items(result.items, backend.name, params.max_results, params.vertical, result.answered_at)
         return _response(items, backend.name, result, failures, params.vertical), not failures and not result.partial
-    raise most_informative(failures)  # pragma: no cover - the loop always returns or raises
+    raise most_informative(failures)
 
 
 #: ``WebProviderError`` detail codes after which a chain moves on too: a defect of that backend

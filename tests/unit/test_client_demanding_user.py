@@ -1,0 +1,217 @@
+"""A demanding script author's checks of the client: a result handed out is the caller's own
+(nested parts too), ``close()`` lets go of the cache file whatever thread opened it, a fallback
+chain that failed everywhere raises a traceback that tells the story as it happened, every
+backend's failure says which backend it was, and a queries file saved "with BOM" runs its first
+query as written."""
+
+import io
+import json
+import os
+import threading
+import traceback
+
+import pytest
+from clocks import FakeClock
+
+import websearch_sync as ws
+from websearch_sync.backends import Backend, RequestSpec
+from websearch_sync.cli import main
+from websearch_sync.engine import registry
+from websearch_sync.testing import MockResponse, MockWire, fake_results
+
+SEARXNG = ws.Settings(providers={"searxng": {"base_url": "https://searx.example.org"}})
+#: A SearXNG answer with every kind of extra, as ``searx/webutils.py: get_json_response`` sends them
+#: (the shapes ``backends/searxng_extras.py`` reads).
+EXTRAS_ANSWER = {
+    "query": "searxng",
+    "results": [{"url": "https://docs.searxng.org/", "title": "SearXNG", "content": "docs", "engine": "bing"}],
+    "answers": [{"answer": "Your IP is: 127.0.0.1", "url": None, "engine": "plugin: self_info"}],
+    "infoboxes": [
+        {
+            "infobox": "SearXNG",
+            "content": "metasearch engine",
+            "urls": [{"title": "Official website", "url": "https://docs.searxng.org/"}],
+            "attributes": [{"label": "License", "value": "AGPL-3.0"}],
+            "engine": "wikidata",
+        }
+    ],
+    "suggestions": ["searxng docker"],
+    "corrections": ["searxng"],
+}
+
+
+def _searxng_client(**kwargs):
+    wire = MockWire(lambda request: MockResponse(200, {"Content-Type": "application/json"}, json.dumps(EXTRAS_ANSWER)))
+    return ws.SearchClient("searxng", settings=SEARXNG, wire=wire, clock=FakeClock(), **kwargs), wire
+
+
+# -- a result is the caller's own ------------------------------------------------------------------
+
+
+def _mutate_extras(result):
+    extras = result["provider_meta"]["extras"]
+    extras["answers"][0]["text"] = "edited by the caller"
+    extras["infoboxes"][0]["urls"].clear()
+    extras["suggestions"].append("added by the caller")
+    extras["new kind"] = []
+
+
+def test_editing_a_fresh_results_extras_does_not_edit_the_cached_answer():
+    client, wire = _searxng_client()
+    with client:
+        fresh = client.search("searxng")
+        assert fresh["provider_meta"]["extras"]["answers"]  # the answer has extras to edit
+        pristine = json.loads(json.dumps(fresh["provider_meta"]["extras"]))
+        _mutate_extras(fresh)
+        hit = client.search("searxng")
+    assert hit["provider_meta"]["cached"] is True and len(wire.requests) == 1
+    assert hit["provider_meta"]["extras"] == pristine
+
+
+def test_editing_a_cache_hits_extras_does_not_edit_the_next_hit():
+    client, _ = _searxng_client()
+    with client:
+        pristine = json.loads(json.dumps(client.search("searxng")["provider_meta"]["extras"]))
+        _mutate_extras(client.search("searxng"))
+        assert client.search("searxng")["provider_meta"]["extras"] == pristine
+
+
+# -- close() -------------------------------------------------------------------------------------------
+
+
+def test_close_releases_the_cache_file_of_every_thread_that_used_it(tmp_path):
+    """SQLite deletes a WAL file when its last connection closes: one left behind after ``close()``
+    is a connection of some thread still open (the file held, on Windows not even deletable)."""
+    path = tmp_path / "cache.sqlite3"
+    client = ws.SearchClient("stub", settings=ws.Settings(), cache_path=path, clock=FakeClock())
+    threads = [threading.Thread(target=client.search, args=("query %d" % n,)) for n in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert os.path.exists(str(path) + "-wal")  # the threads wrote through connections of their own
+    client.close()
+    assert not os.path.exists(str(path) + "-wal")
+
+
+def test_a_thread_that_searches_after_close_gets_a_working_cache_again(tmp_path):
+    path = tmp_path / "cache.sqlite3"
+    client = ws.SearchClient("stub", settings=ws.Settings(), cache_path=path, clock=FakeClock())
+    worker = threading.Thread(target=client.search, args=("first",))
+    worker.start()
+    worker.join()
+    client.search("second")
+    client.close()
+    with ws.SearchClient("stub", settings=ws.Settings(), cache_path=path, clock=FakeClock()) as again:
+        assert again.search("first")["provider_meta"]["cached"] is True  # written by the worker thread
+        assert again.search("second")["provider_meta"]["cached"] is True
+
+
+# -- every backend failed --------------------------------------------------------------------------
+
+
+FAILURES = {
+    "ddg_html": ws.WebBlocked("a captcha page", detail_code="captcha_required"),
+    "bing_html": ws.Timeout("read timed out", detail_code="read_timeout"),
+    "mojeek_html": ws.BadGateway("HTTP 502", detail_code="http_502"),
+}
+
+
+def test_a_chain_that_failed_everywhere_does_not_chain_one_failure_to_another():
+    """The most informative failure (the captcha, first) is raised; the traceback must not read
+    "During handling of the above exception (mojeek's 502), another exception occurred": the 502
+    happened after the captcha and did not lead to it. The others are in ``.errors`` and ``str``."""
+    with fake_results(FAILURES), ws.SearchClient(list(FAILURES), retries=0, min_interval_s=0) as client:
+        with pytest.raises(ws.WebBlocked) as info:
+            client.search("q")
+    error = info.value
+    assert error.__context__ is None and error.__cause__ is None
+    assert "During handling" not in "".join(traceback.format_exception(error))
+    assert [(e.code, e.provider) for e in error.errors] == [("Timeout", "bing_html"), ("BadGateway", "mojeek_html")]
+    assert str(error) == "a captcha page [also failed: bing_html (read_timeout), mojeek_html (http_502)]"
+
+
+def _refused(params):
+    try:
+        raise ConnectionRefusedError(111, "Connection refused")
+    except ConnectionRefusedError as exc:
+        raise ws.NetworkError("connection refused", detail_code="connection_refused") from exc
+
+
+def test_the_raised_failure_keeps_its_own_cause():
+    with fake_results({"ddg_html": _refused, "bing_html": ws.Timeout("read timed out", detail_code="read_timeout")}):
+        with ws.SearchClient(["ddg_html", "bing_html"], retries=0, min_interval_s=0) as client:
+            with pytest.raises(ws.NetworkError) as info:
+                client.search("q")
+    assert isinstance(info.value.__cause__, ConnectionRefusedError)
+
+
+class _NoProviderSearch(Backend):
+    """A plugin whose parser raises an error without naming a provider (as a plugin writes it)."""
+
+    name = "noprovider"
+    kind = "json"
+    summary = "a plugin raising errors without a provider"
+    default_endpoint = "https://search.noprovider.example/api"
+    min_interval_s = 0.0
+
+    def build_request(self, params):
+        return RequestSpec("GET", self.endpoint_url(), params={"q": params.full_query})
+
+    def parse(self, response, params):
+        raise ws.WebParseError("no hits in the answer", detail_code="unexpected_shape")
+
+
+@pytest.fixture
+def no_provider_plugin():
+    registry.register(_NoProviderSearch)
+    try:
+        yield MockWire(lambda request: MockResponse(200, {"Content-Type": "application/json"}, '{"x": 1}'))
+    finally:
+        registry.unregister(_NoProviderSearch)
+
+
+def test_a_merges_errors_name_the_backend_whose_error_named_none(no_provider_plugin):
+    with ws.SearchClient(
+        ["noprovider", "stub"], strategy="merge", wire=no_provider_plugin, settings=ws.Settings(), clock=FakeClock()
+    ) as client:
+        result = client.search("q")
+    assert result["provider_meta"]["provider_name"] == "stub"
+    assert [(e["type"], e["provider"]) for e in result["errors"]] == [("WebParseError", "noprovider")]
+
+
+def test_a_single_backends_error_names_it_too(no_provider_plugin):
+    with ws.SearchClient("noprovider", wire=no_provider_plugin, settings=ws.Settings(), clock=FakeClock()) as client:
+        with pytest.raises(ws.WebParseError) as info:
+            client.search("q")
+    assert info.value.provider == "noprovider" and info.value.to_dict()["provider"] == "noprovider"
+
+
+# -- the command line's queries file ----------------------------------------------------------------
+
+
+def test_a_queries_file_saved_with_a_byte_order_mark_runs_its_first_query_as_written(tmp_path, capsys):
+    queries = tmp_path / "queries.txt"
+    queries.write_text("python requests\r\nrust async\n", encoding="utf-8-sig")  # Notepad's "UTF-8 with BOM"
+    assert main(["search", "--queries-file", str(queries), "-b", "stub", "-n", "1"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [line["query"] for line in lines] == ["python requests", "rust async"]
+    assert lines[0]["items"][0]["title"] == "python requests - Overview"  # the stub's title is the query sent
+
+
+def test_queries_on_stdin_with_a_byte_order_mark(monkeypatch, capsys):
+    monkeypatch.setattr("sys.stdin", io.StringIO("\ufeffpython requests\n"))
+    assert main(["search", "--queries-file", "-", "-b", "stub", "-n", "1"]) == 0
+    assert json.loads(capsys.readouterr().out)["query"] == "python requests"
+
+
+def test_skip_done_reads_an_output_file_saved_with_a_byte_order_mark(tmp_path, capsys):
+    queries = tmp_path / "queries.txt"
+    queries.write_text("python requests\nrust async\n", encoding="utf-8")
+    assert main(["search", "--queries-file", str(queries), "-b", "stub", "-n", "1"]) == 0
+    done = tmp_path / "done.jsonl"
+    done.write_text(capsys.readouterr().out.splitlines()[0] + "\n", encoding="utf-8-sig")  # re-saved by an editor
+    assert main(["search", "--queries-file", str(queries), "-b", "stub", "-n", "1", "--skip-done", str(done)]) == 0
+    captured = capsys.readouterr()
+    assert [json.loads(line)["query"] for line in captured.out.splitlines()] == ["rust async"]
+    assert "skipping 1 query done in" in captured.err

@@ -1,19 +1,23 @@
 """A demanding script author's checks of the client: a result handed out is the caller's own
 (nested parts too), ``close()`` lets go of the cache file whatever thread opened it, a fallback
 chain that failed everywhere raises a traceback that tells the story as it happened, every
-backend's failure says which backend it was, and a queries file saved "with BOM" runs its first
-query as written."""
+backend's failure says which backend it was, a time range asked again later ends at the later
+search, and a queries file saved "with BOM" runs its first query as written."""
 
+import datetime
 import io
 import json
 import os
 import threading
 import traceback
+from pathlib import Path
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from clocks import FakeClock
 
 import websearch_sync as ws
+import websearch_sync.models
 from websearch_sync.backends import Backend, RequestSpec
 from websearch_sync.cli import main
 from websearch_sync.engine import registry
@@ -185,6 +189,30 @@ def test_a_single_backends_error_names_it_too(no_provider_plugin):
         with pytest.raises(ws.WebParseError) as info:
             client.search("q")
     assert info.value.provider == "noprovider" and info.value.to_dict()["provider"] == "noprovider"
+
+
+# -- a repeat asked later --------------------------------------------------------------------------------
+
+BAIDU_PAGE = (Path(__file__).resolve().parents[2] / "fixtures" / "baidu_html" / "BaiduSpider__1.html").read_bytes()
+
+
+def test_a_time_range_asked_again_later_ends_at_the_later_search(monkeypatch):
+    """docs/backends.md: Baidu's ``gpc`` is "Unix seconds ending at the search's time". An exact
+    repeat reuses the first call's validation; its window must not stay the first call's."""
+    first = datetime.datetime(2026, 1, 1, 12, tzinfo=datetime.timezone.utc)
+    later = first + datetime.timedelta(days=3)
+    clock = {"now": first}
+    monkeypatch.setattr(websearch_sync.models, "_utc_now", lambda: clock["now"])
+    wire = MockWire(lambda request: MockResponse(200, {"Content-Type": "text/html; charset=utf-8"}, BAIDU_PAGE))
+    with ws.SearchClient("baidu_html", settings=ws.Settings(), wire=wire, cache_ttl_s=0, clock=FakeClock()) as client:
+        client.search("python", time_range="day")
+        clock["now"] = later
+        client.search("python", time_range="day")
+    windows = [parse_qs(urlsplit(request.url).query)["gpc"][0] for request in wire.requests]
+    assert [int(window.split(",")[1].split("|")[0]) for window in windows] == [
+        int(first.timestamp()),
+        int(later.timestamp()),
+    ]
 
 
 # -- the command line's queries file ----------------------------------------------------------------

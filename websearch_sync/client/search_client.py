@@ -534,8 +534,11 @@ class SearchClient:
         self, plan: "_Plan", call: "_CallSettings", key: Optional[Hashable], state: CallState
     ) -> tuple[SearchResponse, bool]:
         """Ask the backends by the call's strategy (counting requests and waits in ``state``);
-        ``(response, cacheable)``."""
+        ``(response, cacheable)``. The parameters are those of the validation, asked now: a
+        validation reused for a repeat (:class:`PlanMemo`) was made at an earlier call, and a
+        time range ends at the search's ``now`` (Baidu's ``gpc``, Mojeek's ``since``)."""
         policy = self._retry.with_total(call.retries)
+        params = plan.params.asked_now()
 
         def recheck() -> None:
             found = self._cached(plan, key) if key is not None else None
@@ -543,12 +546,12 @@ class SearchClient:
                 raise _AnsweredMeanwhile(found)
 
         def run(one: Backend) -> Any:
-            return self._runner.run(one, plan.params, call.timeout, plan.budget, policy, state, recheck)
+            return self._runner.run(one, params, call.timeout, plan.budget, policy, state, recheck)
 
         backends = [registry.instance(cls, self.settings) for cls in plan.valid.classes]
         strategy = merge if call.strategy == "merge" and len(backends) > 1 else fallback
-        response, cacheable = strategy(backends, plan.params, plan.budget, run)
-        if plan.params.include_content and not self._add_content(response, plan.params, plan.budget):
+        response, cacheable = strategy(backends, params, plan.budget, run)
+        if params.include_content and not self._add_content(response, params, plan.budget):
             cacheable = False
         return response, cacheable
 

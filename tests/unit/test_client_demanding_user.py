@@ -2,7 +2,8 @@
 (nested parts too), ``close()`` lets go of the cache file whatever thread opened it, a fallback
 chain that failed everywhere raises a traceback that tells the story as it happened, every
 backend's failure says which backend it was, a time range asked again later ends at the later
-search, and a queries file saved "with BOM" runs its first query as written."""
+search, a queries file saved "with BOM" runs its first query as written, and `state clear` refuses
+a misspelt backend whether or not there is a shared state."""
 
 import datetime
 import io
@@ -243,3 +244,18 @@ def test_skip_done_reads_an_output_file_saved_with_a_byte_order_mark(tmp_path, c
     captured = capsys.readouterr()
     assert [json.loads(line)["query"] for line in captured.out.splitlines()] == ["rust async"]
     assert "skipping 1 query done in" in captured.err
+
+
+# -- state clear ----------------------------------------------------------------------------------------
+
+
+def test_state_clear_refuses_a_misspelt_backend_without_a_shared_state_too(monkeypatch, capsys):
+    """With a shared state, ``clear_cooldowns("ddg")`` is ``InvalidInput(unknown_backend)``; without
+    one, the same typo must not read as "nothing to clear" (exit 0)."""
+    monkeypatch.delenv("WEB_SEARCH_STATE_URL", raising=False)
+    assert main(["state", "clear", "--backend", "ddg"]) == 2
+    assert capsys.readouterr().err.startswith(
+        "error: InvalidInput/unknown_backend: unknown backend 'ddg' (did you mean"
+    )
+    assert main(["state", "clear", "--backend", "ddg_html"]) == 0
+    assert "nothing to clear" in capsys.readouterr().err

@@ -1,5 +1,6 @@
 """A demanding script author's checks of the client: a result handed out is the caller's own
-(nested parts too), ``close()`` lets go of the cache file whatever thread opened it, a fallback
+(nested parts too), ``close()`` lets go of the cache file whatever thread opened it and ends the
+client (a later call is refused, typed), a fallback
 chain that failed everywhere raises a traceback that tells the story as it happened, every
 backend's failure says which backend it was, a time range asked again later ends at the later
 search, a queries file saved "with BOM" runs its first query as written, and `state clear` refuses
@@ -110,6 +111,25 @@ def test_a_thread_that_searches_after_close_gets_a_working_cache_again(tmp_path)
     with ws.SearchClient("stub", settings=ws.Settings(), cache_path=path, clock=FakeClock()) as again:
         assert again.search("first")["provider_meta"]["cached"] is True  # written by the worker thread
         assert again.search("second")["provider_meta"]["cached"] is True
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda client: client.search("q"),
+        lambda client: client.fetch("https://example.com/"),
+        lambda client: client.__enter__(),
+    ],
+    ids=["search", "fetch", "with"],
+)
+def test_a_closed_client_refuses_calls_with_invalid_input(call):
+    """After ``close()`` a call would open connections no one closes (with the ``browser`` extra it
+    failed as "internal error in backend ddg_html: CurlError", its traceback logged): refused, typed."""
+    with ws.SearchClient("stub", settings=ws.Settings(), clock=FakeClock()) as client:
+        client.search("q")
+    with pytest.raises(ws.InvalidInput) as info:
+        call(client)
+    assert info.value.detail_code == "client_closed" and "closed" in info.value.message
 
 
 # -- every backend failed --------------------------------------------------------------------------

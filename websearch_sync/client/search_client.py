@@ -22,6 +22,7 @@ from ..errors import (
     BAD_MIN_INTERVAL_S,
     BAD_RETRIES,
     BAD_STRATEGY,
+    CLIENT_CLOSED,
     InvalidInput,
     WebSearchError,
 )
@@ -246,7 +247,9 @@ class SearchClient:
     # -- lifecycle ------------------------------------------------------------------------
 
     def close(self) -> None:
-        """Release the HTTP session (if this client created it) and the cache file."""
+        """Release the HTTP session (if this client created it) and the cache file. A search or
+        fetch after it is ``InvalidInput(client_closed)``: its connections would be opened again
+        with no one to close them (and a browser transport's cannot be)."""
         if not self._closed:
             self._closed = True
             self._transport.close()
@@ -266,7 +269,15 @@ class SearchClient:
         return self._cooldowns.lift(backend)
 
     def __enter__(self) -> "SearchClient":
+        self._check_open()
         return self
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise InvalidInput(
+                "this SearchClient is closed (close() was called, or its with block ended); make a new one",
+                detail_code=CLIENT_CLOSED,
+            )
 
     def __exit__(self, *exc_info: Any) -> None:
         self.close()
@@ -418,6 +429,7 @@ class SearchClient:
         started = self._clock.monotonic()
         options.update(_given(time_range=time_range, safe_search=safe_search, vertical=vertical))
         try:
+            self._check_open()
             call = _CallSettings(self, strategy, timeout_ms, budget_ms, retries, cache_ttl_s)
             plan = self._plan(
                 query, backend, max_results, options, call
@@ -603,6 +615,7 @@ class SearchClient:
         (``allow_private``, the fetch service...; ``cache_ttl_s=0`` bypasses the
         cache); a cached result is a copy.
         """
+        self._check_open()
         ttl = _check_ttl(cache_ttl_s) if cache_ttl_s is not None else self.cache_ttl_s
         deadline = self._call_deadline(check_timeout_ms(timeout_ms) or self.settings.timeout_ms)
         key: Optional[Hashable] = None

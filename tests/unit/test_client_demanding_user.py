@@ -100,6 +100,35 @@ def test_close_releases_the_cache_file_of_every_thread_that_used_it(tmp_path):
     assert not os.path.exists(str(path) + "-wal")
 
 
+def _open_descriptors(path):
+    """How many of this process's file descriptors are open on ``path`` (Linux: ``/proc/self/fd``)."""
+    found = 0
+    for name in os.listdir("/proc/self/fd"):
+        try:
+            found += os.readlink("/proc/self/fd/" + name) == str(path)
+        except OSError:  # closed meanwhile (the listing's own descriptor)
+            continue
+    return found
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/fd"), reason="counts descriptors through /proc")
+def test_the_connections_of_threads_that_ended_do_not_pile_up(tmp_path):
+    """A service that runs each request in a new thread shares one client: each thread's cache
+    connection must not stay open for the life of the client."""
+    path = tmp_path / "cache.sqlite3"
+
+    def requests_served(count):
+        for n in range(count):
+            thread = threading.Thread(target=client.search, args=("query %d" % n,))
+            thread.start()
+            thread.join()
+        return _open_descriptors(path)
+
+    with ws.SearchClient("stub", settings=ws.Settings(), cache_path=path, clock=FakeClock()) as client:
+        after_a_few = requests_served(3)
+        assert requests_served(12) == after_a_few  # SQLite may keep a closed one's descriptor while others lock
+
+
 def test_a_thread_that_searches_after_close_gets_a_working_cache_again(tmp_path):
     path = tmp_path / "cache.sqlite3"
     client = ws.SearchClient("stub", settings=ws.Settings(), cache_path=path, clock=FakeClock())

@@ -204,10 +204,11 @@ class SqliteCache:
         self.path = check_cache_path(path)
         self.ttl_s = ttl_s
         self._clock = clock
-        self._local = threading.local()
-        #: Every thread's open connection: :meth:`close` closes them all (the threads of a client
-        #: shared by many are gone or busy by then), so the file is released, its WAL too.
-        self._open: set[sqlite3.Connection] = set()
+        self._local = threading.local()  # per thread: the connection whose journal mode is set (WAL)
+        #: Each thread's connection, by thread: :meth:`close` closes them all (the threads of a
+        #: client shared by many are gone or busy by then), so the file is released, its WAL too;
+        #: a new thread's first use closes those of the threads that have ended.
+        self._open: dict[threading.Thread, sqlite3.Connection] = {}
         self._open_lock = threading.Lock()
         self._ready = False
         try:
@@ -222,17 +223,18 @@ class SqliteCache:
 
     def _connection(self, wait_s: Optional[float]) -> sqlite3.Connection:
         """This thread's connection, waiting at most ``wait_s`` for a lock; the table made on first use."""
-        conn = getattr(self._local, "conn", None)
-        if conn is None or conn not in self._open:  # none yet, or closed by close() since
+        me = threading.current_thread()
+        conn = self._open.get(me)
+        if conn is None:  # none yet, or closed by close() since
             conn = sqlite3.connect(self.path, timeout=0, isolation_level=None, check_same_thread=False)
             with self._open_lock:
-                self._open.add(conn)
-            self._local.conn = conn
-            self._local.wal = False
+                for thread in [thread for thread in self._open if not thread.is_alive()]:
+                    self._open.pop(thread).close()
+                self._open[me] = conn
         conn.execute("PRAGMA busy_timeout=%d" % max(0, int((_DEFAULT_WAIT_S if wait_s is None else wait_s) * 1000)))
-        if not getattr(self._local, "wal", False):
+        if getattr(self._local, "wal", None) is not conn:
             conn.execute("PRAGMA journal_mode=WAL")
-            self._local.wal = True
+            self._local.wal = conn
         if not self._ready:
             conn.execute(
                 "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, expires REAL NOT NULL, value TEXT NOT NULL)"
@@ -293,8 +295,8 @@ class SqliteCache:
     def close(self) -> None:
         """Close every thread's connection (a later use opens a new one)."""
         with self._open_lock:
-            connections, self._open = self._open, set()
-        for conn in connections:
+            connections, self._open = self._open, {}
+        for conn in connections.values():
             conn.close()
 
 

@@ -224,8 +224,10 @@ class SqliteCache:
     def _connection(self, wait_s: Optional[float]) -> sqlite3.Connection:
         """This thread's connection, waiting at most ``wait_s`` for a lock; the table made on first use."""
         me = threading.current_thread()
-        conn = self._open.get(me)
-        if conn is None:  # none yet, or closed by close() since
+        found = self._open.get(me)
+        if found is not None:
+            conn = found
+        else:  # none yet, or closed by close() since
             conn = sqlite3.connect(self.path, timeout=0, isolation_level=None, check_same_thread=False)
             with self._open_lock:
                 for thread in [thread for thread in self._open if not thread.is_alive()]:

@@ -175,7 +175,7 @@ def test_a_chain_that_failed_everywhere_does_not_chain_one_failure_to_another():
     """The most informative failure (the captcha, first) is raised; the traceback must not read
     "During handling of the above exception (mojeek's 502), another exception occurred": the 502
     happened after the captcha and did not lead to it. The others are in ``.errors`` and ``str``."""
-    with fake_results(FAILURES), ws.SearchClient(list(FAILURES), retries=0, min_interval_s=0) as client:
+    with fake_results(FAILURES), ws.SearchClient(list(FAILURES), retries=0, clock=FakeClock()) as client:
         with pytest.raises(ws.WebBlocked) as info:
             client.search("q")
     error = info.value
@@ -194,7 +194,7 @@ def _refused(params):
 
 def test_the_raised_failure_keeps_its_own_cause():
     with fake_results({"ddg_html": _refused, "bing_html": ws.Timeout("read timed out", detail_code="read_timeout")}):
-        with ws.SearchClient(["ddg_html", "bing_html"], retries=0, min_interval_s=0) as client:
+        with ws.SearchClient(["ddg_html", "bing_html"], retries=0, clock=FakeClock()) as client:
             with pytest.raises(ws.NetworkError) as info:
                 client.search("q")
     assert isinstance(info.value.__cause__, ConnectionRefusedError)

@@ -3,8 +3,9 @@
 client (a later call is refused, typed), a fallback
 chain that failed everywhere raises a traceback that tells the story as it happened, every
 backend's failure says which backend it was, a time range asked again later ends at the later
-search, a queries file saved "with BOM" runs its first query as written, and `state clear` refuses
-a misspelt backend whether or not there is a shared state."""
+search, a queries file saved "with BOM" runs its first query as written, `state clear` refuses
+a misspelt backend whether or not there is a shared state, and the testing helpers answer a news,
+images or videos search as they answer a web search."""
 
 import datetime
 import io
@@ -23,7 +24,7 @@ import websearch_sync.models
 from websearch_sync.backends import Backend, RequestSpec
 from websearch_sync.cli import main
 from websearch_sync.engine import registry
-from websearch_sync.testing import MockResponse, MockWire, fake_results
+from websearch_sync.testing import MockResponse, MockWire, fake_results, replay_fixtures
 
 SEARXNG = ws.Settings(providers={"searxng": {"base_url": "https://searx.example.org"}})
 #: A SearXNG answer with every kind of extra, as ``searx/webutils.py: get_json_response`` sends them
@@ -293,6 +294,34 @@ def test_skip_done_reads_an_output_file_saved_with_a_byte_order_mark(tmp_path, c
     captured = capsys.readouterr()
     assert [json.loads(line)["query"] for line in captured.out.splitlines()] == ["rust async"]
     assert "skipping 1 query done in" in captured.err
+
+
+# -- a user's tests of a vertical search ------------------------------------------------------------
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+
+
+@pytest.mark.parametrize("case", ["bing_html/phrona__news", "ddg_html/phrona__videos_rust_programming"])
+def test_replay_fixtures_answers_a_vertical_search_from_its_recorded_case(case):
+    """docs/contract.md: replay_fixtures swaps every registered backend; a news or videos search is
+    answered by its recorded case through that vertical's parser (it went to the network)."""
+    meta = json.loads((FIXTURES / (case + ".meta.json")).read_text(encoding="utf-8"))
+    golden = json.loads((FIXTURES / (case + ".expected.json")).read_text(encoding="utf-8"))
+    with replay_fixtures(FIXTURES, backends=[meta["backend"]]) as replay:
+        with ws.SearchClient(meta["backend"], settings=ws.Settings(), clock=FakeClock()) as client:
+            result = client.search(
+                meta["query"], max_results=meta["max_results"], vertical=meta["vertical"], **(meta["options"] or {})
+            )
+    assert result["items"] == golden["items"] and result["provider_meta"]["vertical"] == meta["vertical"]
+    assert [call.case for call in replay.calls] == [case]
+
+
+def test_fake_results_answer_a_vertical_search():
+    given = {"title": "Rust 2.0", "url": "https://news.example/rust", "snippet": "s", "source": "Example News"}
+    with fake_results({"ddg_html": [given]}) as fake:
+        result = ws.search("rust", backend="ddg_html", vertical="news")
+    assert result["items"] == [dict(given, provider="ddg_html", rank=1)]
+    assert [call.backend for call in fake.calls] == ["ddg_html"]
 
 
 # -- state clear ----------------------------------------------------------------------------------------

@@ -5,7 +5,8 @@ chain that failed everywhere raises a traceback that tells the story as it happe
 backend's failure says which backend it was, a time range asked again later ends at the later
 search, a queries file saved "with BOM" runs its first query as written, `state clear` refuses
 a misspelt backend whether or not there is a shared state, and the testing helpers answer a news,
-images or videos search as they answer a web search."""
+images or videos search as they answer a web search (and the verticals page's example reads every
+recorded news answer)."""
 
 import datetime
 import io
@@ -322,6 +323,25 @@ def test_fake_results_answer_a_vertical_search():
         result = ws.search("rust", backend="ddg_html", vertical="news")
     assert result["items"] == [dict(given, provider="ddg_html", rank=1)]
     assert [call.backend for call in fake.calls] == ["ddg_html"]
+
+
+def test_the_verticals_page_reads_every_recorded_news_answer_as_it_shows():
+    """docs/verticals.md loops over a news answer's items; each field beyond title, url, provider
+    and rank is absent when the service does not give it (SearXNG's recorded news has no dates)."""
+    page = (Path(__file__).resolve().parents[2] / "docs" / "verticals.md").read_text(encoding="utf-8")
+    example = page.split("```python\n", 1)[1].split("```", 1)[0]
+    loop = example[example.index("for item in news") : example.index("\n\n", example.index("for item in news"))]
+    goldens = [
+        path
+        for path in sorted(FIXTURES.glob("*/*.expected.json"))
+        if json.loads(path.with_name(path.name.replace(".expected.", ".meta.")).read_text()).get("vertical") == "news"
+    ]
+    answers = [
+        answer for answer in (json.loads(path.read_text(encoding="utf-8")) for path in goldens) if "items" in answer
+    ]
+    assert len(answers) >= 5  # the recorded news answers (an error's golden has no items)
+    for answer in answers:
+        exec(loop, {"news": answer, "print": lambda *fields: None})  # noqa: S102 - the docs' own example
 
 
 # -- state clear ----------------------------------------------------------------------------------------

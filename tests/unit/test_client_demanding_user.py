@@ -344,7 +344,7 @@ def test_the_verticals_page_reads_every_recorded_news_answer_as_it_shows():
         exec(loop, {"news": answer, "print": lambda *fields: None})  # noqa: S102 - the docs' own example
 
 
-# -- state clear ----------------------------------------------------------------------------------------
+# -- state clear and verify -------------------------------------------------------------------------------
 
 
 def test_state_clear_refuses_a_misspelt_backend_without_a_shared_state_too(monkeypatch, capsys):
@@ -357,3 +357,10 @@ def test_state_clear_refuses_a_misspelt_backend_without_a_shared_state_too(monke
     )
     assert main(["state", "clear", "--backend", "ddg_html"]) == 0
     assert "nothing to clear" in capsys.readouterr().err
+
+
+def test_verify_names_the_backend_a_misspelt_backend_meant(capsys):
+    assert main(["verify", "--fixtures", str(FIXTURES), "--backend", "ddg"]) == 2
+    assert capsys.readouterr().err.startswith(
+        "error: InvalidInput/unknown_backend: --backend='ddg' names unknown backend 'ddg' (did you mean ddg_html?)"
+    )

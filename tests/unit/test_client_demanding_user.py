@@ -163,6 +163,18 @@ def test_a_closed_client_refuses_calls_with_invalid_input(call):
     assert info.value.detail_code == "client_closed" and "closed" in info.value.message
 
 
+def test_repr_of_a_client_does_not_raise_on_a_misspelt_environment_backend(monkeypatch):
+    """A misspelt ``WEB_SEARCH_BACKEND`` is ``InvalidInput`` at the first search that falls back on it
+    (docs/configuration.md); ``repr`` (a debugger, a log line) must not raise it."""
+    monkeypatch.setenv("WEB_SEARCH_BACKEND", "ddg")
+    with ws.SearchClient(clock=FakeClock()) as client:
+        assert repr(client) == "SearchClient(backend=<unknown WEB_SEARCH_BACKEND>, strategy='fallback')"
+        with pytest.raises(ws.InvalidInput):
+            client.search("q")
+    with ws.SearchClient("stub,brave", strategy="merge", clock=FakeClock()) as client:
+        assert repr(client) == "SearchClient(backend=['stub', 'brave'], strategy='merge')"
+
+
 # -- every backend failed --------------------------------------------------------------------------
 
 

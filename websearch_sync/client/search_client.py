@@ -283,10 +283,11 @@ class SearchClient:
         self.close()
 
     def __repr__(self) -> str:
-        return "SearchClient(backend=%r, strategy=%r)" % (
-            self._backend or default_backends(self.settings),
-            self.strategy,
-        )
+        try:
+            backend = repr(self._backend or default_backends(self.settings))
+        except InvalidInput:  # a misspelt WEB_SEARCH_BACKEND: a search says so; repr() must not raise
+            backend = "<unknown WEB_SEARCH_BACKEND>"
+        return "SearchClient(backend=%s, strategy=%r)" % (backend, self.strategy)
 
     # -- searching ------------------------------------------------------------------------
 

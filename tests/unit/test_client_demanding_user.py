@@ -255,6 +255,16 @@ def test_a_single_backends_error_names_it_too(no_provider_plugin):
     assert info.value.provider == "noprovider" and info.value.to_dict()["provider"] == "noprovider"
 
 
+def test_module_level_searches_share_a_cool_down_whatever_their_settings_deadline():
+    """docs/client.md: ``ws.search()`` keeps the cool-downs for the process, so the next call skips
+    the blocked engine too; a call whose settings give it a shorter deadline is such a next call."""
+    with fake_results({"ddg_html": ws.WebBlocked("a captcha page", detail_code="captcha_required")}) as fake:
+        for settings in (ws.Settings(), ws.Settings(timeout_ms=5000)):
+            with pytest.raises(ws.WebBlocked):
+                ws.search("q", backend="ddg_html", settings=settings)
+    assert len(fake.calls) == 1
+
+
 # -- a repeat asked later --------------------------------------------------------------------------------
 
 BAIDU_PAGE = (Path(__file__).resolve().parents[2] / "fixtures" / "baidu_html" / "BaiduSpider__1.html").read_bytes()

@@ -84,6 +84,21 @@ def test_editing_a_cache_hits_extras_does_not_edit_the_next_hit():
         assert client.search("searxng")["provider_meta"]["extras"] == pristine
 
 
+def test_strategy_is_read_in_any_case_like_the_other_named_values():
+    """``time_range="Week"``, ``vertical="NEWS"``, ``extract_mode="TEXT"`` and backend names are read
+    in any case; ``strategy="Merge"`` was the one refused."""
+    with fake_results({"ddg_html": [{"title": "T", "url": "https://t.example/", "snippet": "s"}]}):
+        with ws.SearchClient(["stub", "ddg_html"], strategy="Merge", clock=FakeClock()) as client:
+            assert client.strategy == "merge"
+            assert client.search("q", strategy="MERGE", time_range="Week")["provider_meta"]["providers"] == [
+                "stub",
+                "ddg_html",
+            ]
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.SearchClient("stub", strategy="race")
+    assert info.value.detail_code == "bad_strategy"
+
+
 # -- close() -------------------------------------------------------------------------------------------
 
 

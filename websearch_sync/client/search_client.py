@@ -107,11 +107,13 @@ def _check_cooldowns(value: Optional[Mapping[str, float]]) -> dict[str, float]:
 
 
 def _check_strategy(strategy: Any) -> Strategy:
-    if strategy not in STRATEGIES:
+    """``strategy`` in lower case (as ``time_range``, ``vertical`` and backend names are read), or
+    ``InvalidInput(bad_strategy)``."""
+    if not isinstance(strategy, str) or strategy.lower() not in STRATEGIES:
         raise InvalidInput(
             "strategy must be one of %s, got %r" % (", ".join(STRATEGIES), strategy), detail_code=BAD_STRATEGY
         )
-    return cast(Strategy, strategy)
+    return cast(Strategy, strategy.lower())
 
 
 def _given(**values: Any) -> dict[str, Any]:

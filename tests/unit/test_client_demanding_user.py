@@ -12,6 +12,7 @@ import datetime
 import io
 import json
 import os
+import sqlite3
 import threading
 import traceback
 from pathlib import Path
@@ -24,6 +25,7 @@ import websearch_sync as ws
 import websearch_sync.models
 from websearch_sync.backends import Backend, RequestSpec
 from websearch_sync.cli import main
+from websearch_sync.client.cache import SqliteCache
 from websearch_sync.engine import registry
 from websearch_sync.testing import MockResponse, MockWire, fake_results, replay_fixtures
 
@@ -144,6 +146,18 @@ def test_the_connections_of_threads_that_ended_do_not_pile_up(tmp_path):
     with ws.SearchClient("stub", settings=ws.Settings(), cache_path=path, clock=FakeClock()) as client:
         after_a_few = requests_served(3)
         assert requests_served(12) == after_a_few  # SQLite may keep a closed one's descriptor while others lock
+
+
+def test_a_call_under_way_when_the_client_closes_opens_no_connection_again(tmp_path):
+    """A search that was running when ``close()`` came reads or writes the file after it: that must
+    not open a connection no one will close (``ResultCache`` skips the failure, as any of the file)."""
+    path = tmp_path / "cache.sqlite3"
+    cache = SqliteCache(path, ttl_s=60, clock=FakeClock())
+    cache.set("key", {"items": []})
+    cache.close()
+    with pytest.raises(sqlite3.ProgrammingError):
+        cache.get("key")
+    assert not os.path.exists(str(path) + "-wal")
 
 
 def test_a_thread_that_searches_after_close_gets_a_working_cache_again(tmp_path):

@@ -210,6 +210,7 @@ class SqliteCache:
         #: a new thread's first use closes those of the threads that have ended.
         self._open: dict[threading.Thread, sqlite3.Connection] = {}
         self._open_lock = threading.Lock()
+        self._closed = False
         self._ready = False
         try:
             self._connection(_OPEN_WAIT_S)
@@ -227,9 +228,12 @@ class SqliteCache:
         found = self._open.get(me)
         if found is not None:
             conn = found
-        else:  # none yet, or closed by close() since
+        else:
             conn = sqlite3.connect(self.path, timeout=0, isolation_level=None, check_same_thread=False)
             with self._open_lock:
+                if self._closed:  # a call under way when the client was closed: no connection no one would close
+                    conn.close()
+                    raise sqlite3.ProgrammingError("the cache file %s is closed" % self.path)
                 for thread in [thread for thread in self._open if not thread.is_alive()]:
                     self._open.pop(thread).close()
                 self._open[me] = conn
@@ -295,8 +299,10 @@ class SqliteCache:
         self._connection(None).execute("DELETE FROM results")
 
     def close(self) -> None:
-        """Close every thread's connection (a later use opens a new one)."""
+        """Close every thread's connection; a use after it raises ``sqlite3.ProgrammingError``
+        (which :class:`ResultCache` skips, as any failure of the file)."""
         with self._open_lock:
+            self._closed = True
             connections, self._open = self._open, {}
         for conn in connections.values():
             conn.close()

@@ -11,6 +11,7 @@ recorded news answer)."""
 import datetime
 import io
 import json
+import logging
 import os
 import sqlite3
 import threading
@@ -25,7 +26,7 @@ import websearch_sync as ws
 import websearch_sync.models
 from websearch_sync.backends import Backend, RequestSpec
 from websearch_sync.cli import main
-from websearch_sync.client.cache import SqliteCache
+from websearch_sync.client.cache import ResultCache, SqliteCache
 from websearch_sync.engine import registry
 from websearch_sync.testing import MockResponse, MockWire, fake_results, replay_fixtures
 
@@ -158,6 +159,18 @@ def test_a_call_under_way_when_the_client_closes_opens_no_connection_again(tmp_p
     with pytest.raises(sqlite3.ProgrammingError):
         cache.get("key")
     assert not os.path.exists(str(path) + "-wal")
+
+
+def test_a_search_still_running_when_its_batch_is_interrupted_warns_of_no_cache_failure(tmp_path, caplog):
+    """Ctrl-C in a ``--workers`` batch closes the client while workers finish their searches: their
+    cache reads and writes are skipped quietly, not reported as a failing file."""
+    disk = SqliteCache(tmp_path / "cache.sqlite3", ttl_s=60, clock=FakeClock())
+    cache = ResultCache(None, disk)
+    cache.close()
+    with caplog.at_level(logging.DEBUG, logger="websearch_sync"):
+        cache.set("key", {"items": []}, ttl_s=60)
+        assert cache.get("key") is None
+    assert [record for record in caplog.records if record.levelno >= logging.WARNING] == []
 
 
 def test_a_thread_that_searches_after_close_gets_a_working_cache_again(tmp_path):

@@ -298,6 +298,11 @@ class SqliteCache:
         """Forget everything."""
         self._connection(None).execute("DELETE FROM results")
 
+    @property
+    def closed(self) -> bool:
+        """True after :meth:`close`."""
+        return self._closed
+
     def close(self) -> None:
         """Close every thread's connection; a use after it raises ``sqlite3.ProgrammingError``
         (which :class:`ResultCache` skips, as any failure of the file)."""
@@ -374,7 +379,7 @@ class ResultCache:
     def _disk_lookup(
         self, key: Hashable, left_s: Optional[float], max_bytes: Optional[int]
     ) -> Optional[tuple[dict[str, Any], float]]:
-        if self.disk is None:
+        if self.disk is None or self.disk.closed:  # closed: a call under way when its client closed
             return None
         try:
             found = self.disk.lookup(key, _lock_wait_s(left_s), max_bytes)
@@ -402,7 +407,7 @@ class ResultCache:
             self.memory.set(key, value, ttl_s)
         if self.shared is not None and self._shared_fits(left_s):
             self.shared.set(key, value, ttl_s, left_s, max_bytes)
-        if self.disk is None:
+        if self.disk is None or self.disk.closed:
             return
         try:
             self.disk.set(key, value, ttl_s, _lock_wait_s(left_s), max_bytes)

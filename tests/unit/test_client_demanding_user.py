@@ -16,6 +16,7 @@ import os
 import sqlite3
 import threading
 import traceback
+import warnings
 from pathlib import Path
 from urllib.parse import parse_qs, urlsplit
 
@@ -171,6 +172,33 @@ def test_a_search_still_running_when_its_batch_is_interrupted_warns_of_no_cache_
         cache.set("key", {"items": []}, ttl_s=60)
         assert cache.get("key") is None
     assert [record for record in caplog.records if record.levelno >= logging.WARNING] == []
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork is POSIX")
+def test_a_client_built_before_a_fork_uses_a_connection_of_its_own_in_the_child(tmp_path):
+    """A module-level client in a preforking server (gunicorn --preload, Celery prefork): SQLite says
+    no connection may be carried across a fork; the child opens its own and shares the file."""
+    path = tmp_path / "cache.sqlite3"
+    client = ws.SearchClient("stub", settings=ws.Settings(), cache_path=path, clock=FakeClock())
+    client.search("asked by the parent")
+    parents = client._cache.disk._open[threading.current_thread()]  # noqa: SLF001 - what crosses the fork
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)  # forking a process that has threads
+        pid = os.fork()
+    if pid == 0:  # the child: exit 0 when it read the parent's answer through a connection of its own
+        status = 1
+        try:
+            client._cache.memory.clear()  # noqa: SLF001 - the answer must come from the file
+            hit = client.search("asked by the parent")["provider_meta"]["cached"]
+            own = client._cache.disk._open[threading.current_thread()]  # noqa: SLF001
+            client.search("asked by the child")
+            status = 0 if hit and own is not parents else 2
+        finally:
+            os._exit(status)
+    assert os.waitpid(pid, 0)[1] == 0
+    client._cache.memory.clear()  # noqa: SLF001 - the next answer must come from the file
+    assert client.search("asked by the child")["provider_meta"]["cached"] is True
+    client.close()
 
 
 def test_a_thread_that_searches_after_close_gets_a_working_cache_again(tmp_path):

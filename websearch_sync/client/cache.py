@@ -211,6 +211,7 @@ class SqliteCache:
         self._open: dict[threading.Thread, sqlite3.Connection] = {}
         self._open_lock = threading.Lock()
         self._closed = False
+        self._pid = os.getpid()  # a forked child opens connections of its own (SQLite: none may cross a fork)
         self._ready = False
         try:
             self._connection(_OPEN_WAIT_S)
@@ -224,6 +225,8 @@ class SqliteCache:
 
     def _connection(self, wait_s: Optional[float]) -> sqlite3.Connection:
         """This thread's connection, waiting at most ``wait_s`` for a lock; the table made on first use."""
+        if self._pid != os.getpid():
+            self._forked()
         me = threading.current_thread()
         found = self._open.get(me)
         if found is not None:
@@ -247,6 +250,15 @@ class SqliteCache:
             )
             self._ready = True
         return conn
+
+    def _forked(self) -> None:
+        """In a child process (a preforking server, a Celery worker): forget the parent's connections
+        without closing them (closing one could checkpoint and remove the WAL the parent still uses),
+        and its lock (a parent's thread may have held it at the fork)."""
+        self._open_lock = threading.Lock()
+        self._open = {}
+        self._local = threading.local()
+        self._pid = os.getpid()
 
     _key = staticmethod(cache_key_text)
 

@@ -103,6 +103,28 @@ def test_strategy_is_read_in_any_case_like_the_other_named_values():
     assert info.value.detail_code == "bad_strategy"
 
 
+@pytest.mark.parametrize("strategy", ["fallback", "merge"])
+def test_an_answer_whose_only_failure_is_a_refusal_is_cached(strategy):
+    """The README's tour, ``SearchClient(["brave", "ddg_html"], cache_ttl_s=300)``, without a Brave
+    key: Brave refuses every call before sending (``AuthError(missing_api_key)``), so the other
+    backend's answer is as good the next time; it was never cached, and each repeat asked again."""
+    with ws.SearchClient(["brave", "stub"], strategy=strategy, settings=ws.Settings(), clock=FakeClock()) as client:
+        first = client.search("q")
+        again = client.search("q")
+    assert [(e["type"], e["detail_code"], e["provider"]) for e in first["errors"]] == [
+        ("AuthError", "missing_api_key", "brave")
+    ]
+    assert again["provider_meta"]["cached"] is True and again["provider_meta"]["attempts"] == 0
+    assert again["items"] == first["items"] and again["errors"] == first["errors"]
+
+
+def test_an_answer_after_a_failure_that_may_pass_is_not_cached():
+    with fake_results({"ddg_html": ws.Timeout("read timed out", detail_code="read_timeout"), "bing_html": []}):
+        with ws.SearchClient(["ddg_html", "bing_html"], retries=0, clock=FakeClock()) as client:
+            client.search("q")
+            assert client.search("q")["provider_meta"]["cached"] is False
+
+
 # -- close() -------------------------------------------------------------------------------------------
 
 
@@ -306,7 +328,7 @@ def no_provider_plugin():
     try:
         yield MockWire(lambda request: MockResponse(200, {"Content-Type": "application/json"}, '{"x": 1}'))
     finally:
-        registry.unregister(_NoProviderSearch)
+        registry.unregister(_NoProviderSearch.name)
 
 
 def test_a_merges_errors_name_the_backend_whose_error_named_none(no_provider_plugin):

@@ -533,7 +533,7 @@ class SearchClient:
                     params.max_results,
                     params.options.get("max_content_chars", DEFAULT_CONTENT_CHARS) if params.include_content else None,
                 ),
-                _refused(backends, params),
+                *_refusals(backends, params),
             )
             self._plans.put(memo_key, valid)
         return _Plan(valid, self._call_deadline(call.budget_ms or call.timeout or valid.timeout_ms))
@@ -565,7 +565,7 @@ class SearchClient:
 
         backends = [registry.instance(cls, self.settings) for cls in plan.valid.classes]
         strategy = merge if call.strategy == "merge" and len(backends) > 1 else fallback
-        response, cacheable = strategy(backends, params, plan.budget, run)
+        response, cacheable = strategy(backends, params, plan.budget, run, plan.valid.refusing)
         if params.include_content and not self._add_content(response, params, plan.budget):
             cacheable = False
         return response, cacheable
@@ -717,10 +717,14 @@ class _CallSettings:
         self.ttl = _check_ttl(ttl) if ttl is not None else client.cache_ttl_s
 
 
-def _refused(backends: list[Backend], params: SearchParams) -> dict[str, bool]:
-    """By strategy: whether a call with ``params`` asks none of ``backends`` (they refuse it before sending)."""
+def _refusals(backends: list[Backend], params: SearchParams) -> tuple[dict[str, bool], frozenset[str]]:
+    """By strategy, whether a call with ``params`` asks none of ``backends`` (they refuse it before
+    sending); and the names of those that refuse it."""
     refusals = [refusal(one, params) for one in backends]
-    return {strategy: asks_no_one(strategy, refusals) for strategy in STRATEGIES}
+    return (
+        {strategy: asks_no_one(strategy, refusals) for strategy in STRATEGIES},
+        frozenset(one.name for one, refused in zip(backends, refusals) if refused is not None),
+    )
 
 
 def _check_intervals(value: Union[None, float, Mapping[str, float]]) -> dict[str, float]:

@@ -7,10 +7,10 @@ its CPU time on 2 cores:
 * The agent frameworks (openai-agents, LlamaIndex, LangChain, pydantic-ai, smolagents, the MCP
   and model SDKs) take about 6 s of CPU to import, and the modules that import them went to every
   worker: each paid them. :data:`AGENT_FRAMEWORK_MODULES` run as one unit, on one worker.
-* Modules of one to five long tests (worker processes, subprocess servers, a real Redis) were
-  handed out last, so one worker ran them alone at the end while the others had finished. The
-  units of :data:`RUN_FIRST` start first; the others follow in collection order
-  (``--no-loadscope-reorder``), the many short unit tests last.
+* Modules of one to five long tests (worker processes, subprocess servers, a real Redis, a
+  hypothesis search) were handed out last, so one worker ran them alone at the end while the
+  others had finished. The units of :data:`RUN_FIRST` start first; the others follow in
+  collection order (``--no-loadscope-reorder``), the many short unit tests last.
 """
 
 from collections.abc import Sequence
@@ -36,17 +36,24 @@ AGENT_FRAMEWORK_MODULES = (
 #: The scope name of :data:`AGENT_FRAMEWORK_MODULES` (not a file: no test module is named so).
 AGENT_FRAMEWORKS = "agent frameworks"
 
-#: Units handed out first, longest first: the agent frameworks, then the modules that mostly wait
-#: on processes and servers of their own (several seconds each, little CPU in the worker).
+#: Units handed out first, longest first: the agent frameworks, then every module that took over
+#: 10 s in a two-worker run (2026-11-29, 6,519 tests), most of them waiting on processes and
+#: servers of their own (test_mcp.py 43 s ... test_shared_state.py 10 s).
 RUN_FIRST = (
     AGENT_FRAMEWORKS,
     "tests/sockets/test_mcp.py",
     "tests/sockets/test_shared_state_promises.py",
+    "tests/reliability/test_fault_matrix.py",
+    "tests/sockets/test_plugins.py",
     "tests/sockets/test_scaling_recipes.py",
+    "tests/sockets/test_hardening_regex.py",
+    "tests/reliability/test_hostile_input.py",
+    "tests/sockets/test_searxng_config.py",
+    "tests/sockets/test_cli_output.py",
+    "tests/sockets/test_conformance_kit.py",
+    "tests/unit/test_extract_fuzz.py",
     "tests/sockets/test_shared_state_processes.py",
     "tests/sockets/test_shared_state.py",
-    "tests/sockets/test_plugins.py",
-    "tests/reliability/test_fault_matrix.py",
 )
 
 

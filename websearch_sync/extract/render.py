@@ -65,7 +65,6 @@ BLOCK_TAGS = frozenset(
         "ul",
         "caption",
         "legend",
-        "noframes",
         "option",
         "optgroup",
     }
@@ -76,6 +75,7 @@ SKIP_TAGS = frozenset(
         "script",
         "style",
         "noscript",
+        "noframes",  # raw text to the parser, hidden by browsers (``frames``)
         "template",
         "svg",
         "canvas",

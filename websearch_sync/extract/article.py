@@ -101,11 +101,11 @@ def _parse(html: Union[str, bytes], repair: bool = True, frames: bool = True) ->
     html = _CONTROLS.sub(" ", html)
     data = html.encode("utf-8", "replace")
     try:
-        root = lxml.html.document_fromstring(data, parser=_PARSER)
-        rebuilt = parse_capped(data, _PARSER) if cut_by_depth(root) else None
+        parsed = lxml.html.document_fromstring(data, parser=_PARSER)
+        rebuilt = parse_capped(data, _PARSER) if cut_by_depth(parsed) else None
     except (etree.ParserError, ValueError):
         return None
-    root = rebuilt if rebuilt is not None else root
+    root: etree._Element = rebuilt if rebuilt is not None else parsed
     if frames:
         unframe(root, lambda markup: _parse(markup, repair, frames=False))
     return root

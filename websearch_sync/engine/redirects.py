@@ -177,28 +177,39 @@ def _script_target(response: HttpResponse, markup: str, hidden: list[tuple[int, 
     return None
 
 
+def _refresh_tags(
+    markup: str, unseen: list[tuple[int, int, str]], page_url: str
+) -> tuple[Optional[Refresh], Optional[Refresh], list[tuple[int, int]]]:
+    """The refresh a browser with scripts on acts on, the first ``<noscript>`` one, and the
+    spans of every refresh tag, in one pass over the tags and the ``unseen`` blocks (both in
+    document order)."""
+    found: dict[Optional[str], Refresh] = {}
+    spans: list[tuple[int, int]] = []
+    base: Optional[str] = None
+    block_index = 0
+    for start, end, name, attributes in start_tags(markup):
+        while block_index < len(unseen) and unseen[block_index][1] <= start:
+            block_index += 1
+        inside = block_index < len(unseen) and unseen[block_index][0] <= start
+        block = unseen[block_index][2] if inside else None
+        if name == "base":
+            if block is None and base is None and "href" in attributes:
+                base = _base_url(attributes["href"], page_url)
+        elif attributes.get("http-equiv", "").lower() == "refresh":
+            spans.append((start, end))
+            if block in (None, "<noscript") and block not in found:
+                refresh = _refresh(attributes.get("content", ""), base or page_url)
+                if refresh is not None:
+                    found[block] = refresh
+    return found.get(None), found.get("<noscript"), spans
+
+
 def client_redirects(response: HttpResponse) -> ClientRedirects:
     """The client-side redirects of a 2xx HTML answer (none for anything else); see the module docstring."""
     if content_kind(response) != "html" or not (200 <= response.status < 300):
         return ClientRedirects()
     markup = response.text[:SCAN_CHARS]
     unseen = _spans(_ascii_lower(markup), _UNSEEN)
-    hidden = [(start, end) for start, end, _ in unseen]
-    acted: Optional[Refresh] = None
-    noscript: Optional[Refresh] = None
-    base: Optional[str] = None
-    for start, end, name, attributes in start_tags(markup):
-        block = next((opener for first, last, opener in unseen if first <= start < last), None)
-        if name == "base":
-            if block is None and base is None and "href" in attributes:
-                base = _base_url(attributes["href"], response.url)
-            continue
-        if attributes.get("http-equiv", "").lower() != "refresh":
-            continue
-        hidden.append((start, end))
-        if block is None and acted is None:
-            acted = _refresh(attributes.get("content", ""), base or response.url)
-        elif block == "<noscript" and noscript is None:
-            noscript = _refresh(attributes.get("content", ""), base or response.url)
-    hidden.sort()
+    acted, noscript, tags = _refresh_tags(markup, unseen, response.url)
+    hidden = sorted([(start, end) for start, end, _ in unseen] + tags)
     return ClientRedirects(acted, noscript, _script_target(response, markup, hidden))

@@ -123,7 +123,9 @@ def paired_bootstrap(
 
 #: A backslash escape of CommonMark (before ASCII punctuation): the character is text.
 _MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
-_MD_LINK = re.compile(r"(?<!\\)\[((?:\\.|[^\]\\])*)\]\([^)\s]*\)")
+#: An inline link: its label holds no unescaped bracket (a "[" before it, with an escaped "\]",
+#: is text: "shift[1\], ... [label](url)" links "label" only, as CommonMark reads it).
+_MD_LINK = re.compile(r"(?<!\\)\[((?:\\.|[^\[\]\\])*)\]\([^)\s]*\)")
 _MD_FENCE = re.compile(r"^[ >]*(?:```+|~~~+)[\w+#-]*$", re.M)
 _LINE_MARKER = re.compile(r"^(?:[ \t]*(?:>[ \t]?)*)(?:#{1,6} |\d+\. |- )?", re.M)
 

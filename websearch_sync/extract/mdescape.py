@@ -97,6 +97,13 @@ def escape_line_start(text: str) -> str:
     return "\\" + text if _BLOCK_START.match(text) else text
 
 
+def escape_lines(text: str) -> str:
+    """Plain ``text`` of several lines (a PDF page's) as markdown that reads as the same text:
+    each line escaped, its leading spaces dropped (four would open a code block, where the
+    escapes would show)."""
+    return "\n".join(escape_line_start(escape_inline(line.lstrip())) for line in text.split("\n"))
+
+
 def escape_heading(text: str) -> str:
     """A heading's text (already inline-escaped): a closing run of ``#`` it ends with escaped."""
     closing = _CLOSING_HASHES.search(text)

@@ -35,6 +35,7 @@ from ..errors import (
     WebParseError,
     WebProviderError,
 )
+from ..extract.mdescape import escape_lines
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse
 from .pagetext import PageText, readable
@@ -283,6 +284,7 @@ def _read_pages(reader: Any, mode: str, max_chars: Optional[int], deadline: Opti
         text = (page.extract_text() or "").strip()
         slowest = max(slowest, time.monotonic() - started)
         if readable(text):
+            text = escape_lines(text) if mode == "markdown" else text  # "1. Introduction" is no list item
             pages.append("%s\n\n%s" % (_heading(index + 1, mode), text) if count > 1 else text)
             gathered += len(text)
     return _Read(pages, oversized)

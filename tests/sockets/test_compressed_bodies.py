@@ -156,3 +156,15 @@ def test_a_search_answer_cut_inside_its_stream_fails_like_a_short_body(impersona
         with pytest.raises(ws.NetworkError) as info:
             ws.search("q", backend="testjson", settings=settings, retries=0, timeout_ms=5000)
     assert info.value.detail_code == "incomplete_body"
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+@pytest.mark.parametrize("coding", ["gzip", "deflate", "br", "zstd", "gzip, zstd"])
+def test_bytes_not_in_their_coding_do_not_decompress(impersonate, coding):
+    for name in coding.split(", "):
+        pytest.importorskip({"br": "brotli", "zstd": "zstandard"}.get(name, "zlib"))
+    with FaultServer({"/p": respond(200, b"plain text, not compressed " * 10, {"Content-Encoding": coding})}) as server:
+        with pytest.raises(ws.NetworkError) as info:
+            send(server.url("/p"), impersonate)
+    assert info.value.detail_code == "bad_content_encoding"
+    assert "(Content-Encoding: %s)" % coding in info.value.message

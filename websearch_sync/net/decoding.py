@@ -17,7 +17,9 @@ gzip and deflate are the standard library's zlib; ``br`` needs ``brotli`` and ``
 body in that coding is refused as undecodable (``bad_content_encoding``).
 """
 
+import functools
 import importlib
+import importlib.util
 import zlib
 from collections.abc import Iterator, Mapping
 from typing import Any, Callable, Optional
@@ -33,15 +35,11 @@ PIECE_BYTES = 65536
 _ZSTD_SLICE = 256
 
 
-def _module(name: str) -> Any:
-    try:
-        return importlib.import_module(name)
-    except ImportError:
-        return None
-
-
-_BROTLI = _module("brotli")
-_ZSTANDARD = _module("zstandard")
+@functools.cache
+def _library(name: str) -> Any:
+    """``brotli`` or ``zstandard``, imported when a body first needs it (zstandard alone takes
+    about 30 ms to import, which a client that never meets a zstd body does not pay)."""
+    return importlib.import_module(name)
 
 
 def cut_short(host: str, provider: Optional[str], why: str, reset: bool = False) -> NetworkError:
@@ -63,6 +61,8 @@ def broken_body(host: str, provider: Optional[str], reset: bool) -> NetworkError
 class _Zlib:
     """gzip (members one after another, as urllib3 reads them) or deflate (zlib-wrapped, or
     raw as some servers send it: the first bytes decide, as urllib3 and libcurl decide)."""
+
+    failure: type[Exception] = zlib.error
 
     def __init__(self, gzip: bool) -> None:
         self.gzip = gzip
@@ -105,7 +105,8 @@ class _Zlib:
 
 class _Brotli:
     def __init__(self) -> None:
-        self.stream = _BROTLI.Decompressor()
+        library = _library("brotli")
+        self.stream, self.failure = library.Decompressor(), library.error
 
     @property
     def ended(self) -> bool:
@@ -121,8 +122,9 @@ class _Zstd:
     """zstd, frames one after another (as urllib3 reads them)."""
 
     def __init__(self) -> None:
-        self.stream = _ZSTANDARD.ZstdDecompressor().decompressobj()
-        self.fed = False
+        library = _library("zstandard")
+        self.library, self.failure = library, library.ZstdError
+        self.stream = library.ZstdDecompressor().decompressobj()
 
     @property
     def ended(self) -> bool:
@@ -133,23 +135,19 @@ class _Zstd:
             part = data[start : start + _ZSTD_SLICE]
             while part:
                 if self.stream.eof:
-                    self.stream = _ZSTANDARD.ZstdDecompressor().decompressobj()
+                    self.stream = self.library.ZstdDecompressor().decompressobj()
                 yield self.stream.decompress(part)
                 part = self.stream.unused_data if self.stream.eof else b""
 
 
 _CODINGS: dict[str, Callable[[], Any]] = {"gzip": lambda: _Zlib(True), "x-gzip": lambda: _Zlib(True)}
 _CODINGS["deflate"] = lambda: _Zlib(False)
-if _BROTLI is not None:
+if importlib.util.find_spec("brotli") is not None:
     _CODINGS["br"] = _Brotli
-if _ZSTANDARD is not None:
+if importlib.util.find_spec("zstandard") is not None:
     _CODINGS["zstd"] = _Zstd
 #: The ``Content-Encoding`` values decoded here (a wire's ``decoders``).
 DECODERS: tuple[str, ...] = tuple(_CODINGS)
-#: What a decoder raises on bytes that are not its coding.
-_FAILURES: tuple[type[Exception], ...] = (zlib.error,) + tuple(
-    error for error in (getattr(_BROTLI, "error", None), getattr(_ZSTANDARD, "ZstdError", None)) if error is not None
-)
 
 
 class DecodingSink:
@@ -162,6 +160,7 @@ class DecodingSink:
         self.decoders: list[Any] = []  # outermost coding first
         self.codings: list[str] = []
         self.redirect = False  # a redirect's body, which no browser reads: cut or not, no error
+        self.failures: tuple[type[Exception], ...] = ()  # what the decoders raise on bytes not in their coding
         self.fed = False
 
     def head(self, status: int, headers: Mapping[str, str], url: str) -> bool:
@@ -171,6 +170,7 @@ class DecodingSink:
         codings = [token.strip().lower() for token in _header(headers, "content-encoding").split(",")]
         self.codings = [name for name in codings if name in _CODINGS]  # names of ours: safe to quote
         self.decoders = [_CODINGS[name]() for name in reversed(self.codings)]
+        self.failures = tuple(dict.fromkeys(decoder.failure for decoder in self.decoders))
         return wanted
 
     def data(self, chunk: bytes) -> bool:
@@ -182,7 +182,7 @@ class DecodingSink:
             for piece in self._decoded(chunk, 0):
                 if piece and not self.sink.data(piece):
                     return False
-        except _FAILURES:
+        except self.failures:
             raise NetworkError(
                 "%s sent a body that does not decompress (Content-Encoding: %s)" % (self.host, ", ".join(self.codings)),
                 provider=self.provider,

@@ -3,6 +3,7 @@ the metadata, page headings; typed errors for an encrypted, a text-less, a broke
 cut PDF; the byte cap, max_chars and the deadline hold on a large one."""
 
 import contextlib
+import functools
 import io
 import logging
 import sys
@@ -39,22 +40,21 @@ REPORT = text_pdf(
     ],
     title="Harbour Authority Annual Report 2024",
 )
-#: 300 pages of 40 lines (800 KB): pypdf reads it in about 0.45 s on an idle machine.
-LONG = text_pdf(
-    [
-        ["Page %d, line %d of the long report on the harbour." % (page, line) for line in range(40)]
-        for page in range(300)
-    ]
-)
-#: 1600 such pages (4.3 MB, under the 5 MB default byte cap): about 2.4 s of reading on an idle
-#: machine, five times the 500 ms deadline the deadline test gives it.
 HUGE_PAGES = 1600
-HUGE = text_pdf(
-    [
-        ["Page %d, line %d of the long report on the harbour." % (page, line) for line in range(40)]
-        for page in range(HUGE_PAGES)
-    ]
-)
+
+
+@functools.cache
+def long_report(pages: int = 300) -> bytes:
+    """``pages`` pages of 40 lines. 300 (800 KB): pypdf reads it in about 0.45 s on an idle machine.
+    :data:`HUGE_PAGES` (4.3 MB, under the 5 MB default byte cap): about 2.4 s of reading on an idle
+    machine, five times the 500 ms deadline the deadline test gives it. Built when a test needs it,
+    not when the module is collected (in every worker, 0.4 s of CPU)."""
+    return text_pdf(
+        [
+            ["Page %d, line %d of the long report on the harbour." % (page, line) for line in range(40)]
+            for page in range(pages)
+        ]
+    )
 
 
 def fetch(url, **kwargs):
@@ -173,14 +173,14 @@ def test_without_the_pdf_extra_a_pdf_is_unsupported_content_naming_it(monkeypatc
 
 
 def test_a_pdf_cut_by_the_byte_cap_is_refused_as_too_large():
-    with FaultServer({"/l.pdf": respond(200, LONG, content_type=PDF)}) as server:
+    with FaultServer({"/l.pdf": respond(200, long_report(), content_type=PDF)}) as server:
         error = fetch_error(server.url("/l.pdf"), max_bytes=100_000)
     assert (type(error).__name__, error.detail_code) == ("WebProviderError", "response_too_large")
     assert error.hint == "raise max_bytes"
 
 
 def test_max_chars_stops_the_page_by_page_read():
-    with FaultServer({"/l.pdf": respond(200, LONG, content_type=PDF)}) as server, machine_pace() as pace:
+    with FaultServer({"/l.pdf": respond(200, long_report(), content_type=PDF)}) as server, machine_pace() as pace:
         started = time.monotonic()
         result = fetch(server.url("/l.pdf"), max_chars=3000, timeout_ms=20_000)
         elapsed = time.monotonic() - started
@@ -191,7 +191,8 @@ def test_max_chars_stops_the_page_by_page_read():
 
 
 def test_the_deadline_holds_on_a_long_pdf_and_its_read_stops():
-    with FaultServer({"/h.pdf": respond(200, HUGE, content_type=PDF)}) as server, machine_pace() as pace:
+    huge = long_report(HUGE_PAGES)
+    with FaultServer({"/h.pdf": respond(200, huge, content_type=PDF)}) as server, machine_pace() as pace:
         started = time.monotonic()
         try:
             result = fetch(server.url("/h.pdf"), timeout_ms=500, max_chars=10**8)

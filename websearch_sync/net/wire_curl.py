@@ -37,7 +37,6 @@ from ..errors import (
     CONNECTION_REFUSED,
     CONNECTION_RESET,
     DNS_ERROR,
-    INCOMPLETE_BODY,
     MALFORMED_RESPONSE,
     PROXY_ERROR,
     TLS_ERROR,
@@ -47,6 +46,7 @@ from ..errors import (
     WebSearchError,
 )
 from .deadline import Deadline
+from .decoding import DECODERS, DecodingSink, broken_body
 from .interrupt import run_interruptibly
 from .wire import CONNECTION_CHECKS, BodySink, WireRequest, browser_request
 from .wire_requests import deadline_error, not_http, proxy_error
@@ -98,7 +98,7 @@ class _Exchange:
     """
 
     def __init__(self, sink: BodySink, url: str, host: str, provider: Optional[str]) -> None:
-        self.sink, self.url, self.host, self.provider = sink, url, host, provider
+        self.sink, self.url, self.host, self.provider = DecodingSink(sink, host, provider), url, host, provider
         self.status = 0
         self.lines: list[tuple[str, str]] = []
         self.expect_status = True  # at the start of a header block
@@ -184,7 +184,7 @@ class CurlWire:
 
     name = "curl_cffi"
     bypasses_requests = True
-    decoders: tuple[str, ...] = ("gzip", "deflate", "br", "zstd")
+    decoders: tuple[str, ...] = DECODERS
 
     def __init__(self, profile: str, *, proxy: Optional[str] = None, ca_bundle: Optional[str] = None) -> None:
         self.profile: Optional[str] = profile
@@ -259,10 +259,13 @@ class CurlWire:
         if failure and not transfer.stopped:
             exc, refused = failure[0]
             raise _error(exc, deadline, host, provider, transfer.headed, refused, self.proxy) from None
+        if transfer.headed and not transfer.stopped:
+            transfer.sink.end()  # the body ended by itself: its compressed stream must have too
 
     def _configure(self, handle: Curl, request: WireRequest, transfer: _Exchange, remaining: float) -> None:
         handle.impersonate(self.target, default_headers=True)
-        handle.setopt(CurlOpt.ACCEPT_ENCODING, b"gzip, deflate, br, zstd")  # decode what the profile offers
+        handle.setopt(CurlOpt.ACCEPT_ENCODING, b"gzip, deflate, br, zstd")  # what the profile offers,
+        handle.setopt(CurlOpt.HTTP_CONTENT_DECODING, 0)  # decoded by the sink (.decoding), which sees a stream's end
         order = self.redirected_order if request.redirected else self.order
         if order:
             handle.setopt(CurlOpt.HTTPHEADER_ORDER, order)
@@ -368,7 +371,10 @@ def _error(
         return InvalidInput("not an http(s) endpoint: %s" % host, provider=provider, detail_code=BAD_ENDPOINT)
     if code == CurlECode.UNSUPPORTED_PROTOCOL:  # the URL is http(s) (checked before sending): the answer is not HTTP
         return not_http(host, provider)
-    detail, what = _network_failure(code, "reset" in str(exc).lower(), headed, refused)
+    reset = "reset" in str(exc).lower()
+    if headed and code in _BROKEN_BODY:
+        return broken_body(host, provider, reset)
+    detail, what = _network_failure(code, reset, headed, refused)
     return NetworkError("%s %s" % (what, host), provider=provider, detail_code=detail)
 
 
@@ -378,8 +384,4 @@ def _network_failure(code: int, reset: bool, headed: bool, refused: bool) -> tup
         return _FAILURES[code]
     if refused:
         return CONNECTION_REFUSED, "connection refused:"
-    if headed and code == CurlECode.WRITE_ERROR:  # our callbacks' stops are settled before: libcurl's brotli
-        return _FAILURES[CurlECode.BAD_CONTENT_ENCODING]  # decoder fails a body that is not brotli with this code
-    if headed and code in _BROKEN_BODY:
-        return (CONNECTION_RESET if reset else INCOMPLETE_BODY), "the connection broke while reading the body from"
     return (CONNECTION_RESET, "connection reset by") if reset else (CONNECTION_ERROR, "connection failed:")

@@ -349,54 +349,60 @@ def walk_blocks(
     blocks: list[Block] = []
     tests = _PartTests(parts)
     nothing: frozenset[str] = frozenset()
-    # The open elements: (the block and parts of its own strings, those of its tail). Locals and
-    # the text adds written out: the loop runs twice per element (a DuckDuckGo region: 64 elements).
+    # The open elements: (the block and parts of its own strings, those of its tail); the innermost
+    # one's pair also kept in locals (the loop runs twice per element: 64 in a DuckDuckGo region).
     frames: list[_Frame] = []
-    push, pop = frames.append, frames.pop
-    block: Optional[Block] = None  # the innermost open element's block and parts (its strings')
+    block: Optional[Block] = None
     inside = nothing
     walker = etree.iterwalk(root, events=_WALK_EVENTS)
     visited = 0
     for event, node in walker:
         if event == "end":
-            _, _, outer, around = pop()
+            _, _, outer, around = frames.pop()
             if frames:  # the text after an element belongs to its parent's parts
                 block, inside = frames[-1][0], frames[-1][1]
-                if outer is not None and around:
-                    tail = node.tail
-                    if tail:
-                        outer.add_text(around, tail)
+                _add_text(outer, around, node.tail)
             continue
         if event != "start":  # a comment or a processing instruction: only the text after it is read
-            if block is not None and inside:
-                tail = node.tail
-                if tail:
-                    block.add_text(inside, tail)
+            _add_text(block, inside, node.tail)
             continue
         if not frames:  # the root: its own strings belong to no block
-            push((None, nothing, None, nothing))
+            frames.append((None, nothing, None, nothing))
             continue
+        outer, around = block, inside
         if skip is not None and skip(node):  # what follows a skipped subtree is still read
             walker.skip_subtree()
-            push((None, nothing, block, inside))
             block, inside = None, nothing
-            continue
-        visited += 1
-        if not visited % _CHECK_EVERY:
-            checkpoint()
-        outer, around = block, inside
-        if is_block(node):
-            block = Block(node)
-            blocks.append(block)
-            inside = nothing
-        elif block is not None:
-            inside = block.enter(node, inside, tests)
-        if block is not None and inside:
-            text = node.text
-            if text:
-                block.add_text(inside, text)
-        push((block, inside, outer, around))
+        else:
+            visited += 1
+            if not visited % _CHECK_EVERY:
+                checkpoint()
+            block, inside = _opened(node, block, inside, is_block, tests, blocks)
+            _add_text(block, inside, node.text)
+        frames.append((block, inside, outer, around))
     return blocks
+
+
+def _opened(
+    node: Tag,
+    block: Optional[Block],
+    inside: frozenset[str],
+    is_block: Callable[[Tag], bool],
+    tests: _PartTests,
+    blocks: list[Block],
+) -> tuple[Optional[Block], frozenset[str]]:
+    """The block and parts ``node``'s own strings belong to: a new block (added to ``blocks``) when
+    it is one, else its parent's block with the parts it starts (none outside a block)."""
+    if is_block(node):
+        opened = Block(node)
+        blocks.append(opened)
+        return opened, frozenset()
+    return block, block.enter(node, inside, tests) if block is not None else inside
+
+
+def _add_text(block: Optional[Block], inside: frozenset[str], text: Optional[str]) -> None:
+    if block is not None and inside and text:
+        block.add_text(inside, text)
 
 
 def text_of(node: Optional[Tag], without: AbstractSet[Tag] = frozenset()) -> str:

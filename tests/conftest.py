@@ -12,7 +12,8 @@ The suite, by kind (``pytest`` runs all of it, offline):
 
 Helpers at this level: ``servers.py`` (the local server), ``faults.py`` (the catalogue of every way
 it misbehaves, also served by the fault lab), ``clocks.py`` (``FakeClock``),
-``backend_kit.py`` (a backend's dummy settings and recorded answers), ``fixture_backends.py``.
+``backend_kit.py`` (a backend's dummy settings and recorded answers), ``fixture_backends.py``,
+``scheduling.py`` (which tests share an xdist worker, and which start first).
 """
 
 import pytest
@@ -103,6 +104,27 @@ def json_backends():
     yield make
     for name in registered:
         unregister(name)
+
+
+@pytest.hookimpl(tryfirst=True, optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """``--dist loadscope`` (the suite's config) by the units of ``scheduling.py``: the modules that
+    import the agent frameworks on one worker, the long modules handed out first."""
+    if config.getvalue("dist") != "loadscope":
+        return None
+    from scheduling import make_scheduler
+
+    return make_scheduler(config, log)
+
+
+def pytest_collection_modifyitems(config, items):
+    """In an xdist worker, the tests in the order ``scheduling.run_order`` gives (every worker
+    collects the same order, which xdist checks); a run in one process keeps the collected order."""
+    if not hasattr(config, "workerinput") or config.getvalue("dist") != "loadscope":
+        return
+    from scheduling import run_order
+
+    items[:] = [items[i] for i in run_order([item.nodeid for item in items])]
 
 
 def pytest_addoption(parser):

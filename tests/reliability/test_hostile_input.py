@@ -12,6 +12,7 @@
   duplicates, at most ``max_results``, single-line encodable text.
 """
 
+import functools
 import json
 import re
 from typing import Any
@@ -148,7 +149,10 @@ def test_control_characters_and_rtl_marks_reach_the_service_intact(lab_client):
 # -- parsers on mutated recorded bodies --------------------------------------------------------------
 
 
-def _cases(backend: str) -> list[Any]:
+@functools.cache
+def recorded_bodies(backend: str) -> list[Any]:
+    """``(case, response)`` of every recorded answer of ``backend`` with a body (read when a test
+    needs them, not when the module is collected in every worker)."""
     found = []
     for case in discover(faultlab.FIXTURES, backend):
         if case.problem:
@@ -160,7 +164,6 @@ def _cases(backend: str) -> list[Any]:
     return found
 
 
-CASES = {name: _cases(name) for name in BACKENDS}
 _TAG = re.compile(rb"<[^<>]{0,300}>")
 
 
@@ -282,8 +285,8 @@ def _response(case: Any, recorded: dict[str, Any], content: bytes) -> HttpRespon
 )
 @given(data=st.data())
 def test_mutated_recorded_bodies_parse_or_fail_cleanly(backend, data):
-    assert CASES[backend], "fixtures/%s has no recorded body" % backend
-    case, recorded = data.draw(st.sampled_from(CASES[backend]), label="case")
+    assert recorded_bodies(backend), "fixtures/%s has no recorded body" % backend
+    case, recorded = data.draw(st.sampled_from(recorded_bodies(backend)), label="case")
     content = _mutated(data, case.body_bytes(recorded))
     instance = registry.backend_class(backend)(_case_settings(case, backend))
     params = search_params(
@@ -309,9 +312,8 @@ def test_mutated_recorded_bodies_parse_or_fail_cleanly(backend, data):
     json.dumps({"items": items, "errors": result.errors}, ensure_ascii=False).encode("utf-8")
 
 
-HTML_PAGES = [
-    (case, recorded) for name in ("ddg_html", "baidu_html") if name in CASES for case, recorded in CASES[name][:3]
-]
+#: The recorded result pages whose mutations fetch extracts.
+HTML_PAGES = ("ddg_html", "baidu_html")
 
 
 @settings(
@@ -321,7 +323,10 @@ HTML_PAGES = [
 )
 @given(data=st.data(), mode=st.sampled_from(["markdown", "text"]))
 def test_fetch_extraction_of_mutated_pages_gives_text_or_a_clean_error(data, mode):
-    case, recorded = data.draw(st.sampled_from(HTML_PAGES), label="page")
+    pages = [
+        (case, recorded) for name in HTML_PAGES if name in BACKENDS for case, recorded in recorded_bodies(name)[:3]
+    ]
+    case, recorded = data.draw(st.sampled_from(pages), label="page")
     response = _response(case, recorded, _mutated(data, case.body_bytes(recorded)))
     try:
         page = page_text(response, mode=mode, provider="fetch")
@@ -440,7 +445,7 @@ DEEP = b"[" * 100_000
 
 @pytest.mark.parametrize("backend", [n for n in BACKENDS if registry.backend_class(n).kind == "json"])
 def test_deeply_nested_json_is_a_parse_error(backend):
-    case, recorded = next((c, r) for c, r in CASES[backend] if r.get("status") == 200)
+    case, recorded = next((c, r) for c, r in recorded_bodies(backend) if r.get("status") == 200)
     instance = registry.backend_class(backend)(_case_settings(case, backend))
     with pytest.raises(ws.WebParseError) as info:
         instance.interpret(_response(case, recorded, DEEP), search_params("q", 5, {}, ws.Settings()))

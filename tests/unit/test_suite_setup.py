@@ -104,3 +104,53 @@ def test_each_tier_runs_on_its_own_with_plain_pytest():
 def test_the_tier_check_finds_a_package_import():
     probe = "import clocks\nfrom tests.clocks import FakeClock\nimport tests.faults\nfrom testsuite import x\n"
     assert _package_imports(probe) == [2, 3]
+
+
+#: The packages whose import costs seconds: a test module importing one runs in the one unit
+#: that pays it (``scheduling.AGENT_FRAMEWORK_MODULES``). The MCP SDK (under a second) is not one.
+AGENT_FRAMEWORKS = frozenset(
+    {"agents", "anthropic", "langchain", "langchain_core", "langchain_mcp_adapters", "llama_index", "openai"}
+    | {"pydantic_ai", "smolagents"}
+)
+
+
+def _imported_packages(source: str) -> set[str]:
+    """The top-level names of the packages ``source`` imports, anywhere in it."""
+    names = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
+
+
+def test_the_modules_importing_an_agent_framework_share_one_worker():
+    """Each worker that runs such a module pays the frameworks' import (about 6 s of CPU): they are
+    one unit of tests/scheduling.py, so one worker does. A new one left out costs every worker."""
+    import scheduling
+
+    listed = set(scheduling.AGENT_FRAMEWORK_MODULES)
+    importing = {
+        path.relative_to(ROOT).as_posix()
+        for path in sorted((ROOT / "tests").rglob("test_*.py"))
+        if _imported_packages(path.read_text(encoding="utf-8")) & AGENT_FRAMEWORKS
+    }
+    assert importing and importing <= listed, sorted(importing - listed)
+    units = {scheduling.unit_of(module + "::test") for module in listed}
+    assert units == {scheduling.AGENT_FRAMEWORKS}
+    named = listed | set(scheduling.RUN_FIRST) - {scheduling.AGENT_FRAMEWORKS}
+    assert [module for module in sorted(named) if not (ROOT / module).is_file()] == []
+
+
+def test_the_long_units_are_handed_out_first_and_the_rest_as_collected():
+    import scheduling
+
+    nodeids = [
+        "tests/unit/test_a.py::test_one",
+        "tests/sockets/test_mcp.py::test_two",
+        "tests/unit/test_a.py::test_three",
+        scheduling.AGENT_FRAMEWORK_MODULES[-1] + "::test_four",
+        scheduling.AGENT_FRAMEWORK_MODULES[0] + "::test_five",
+    ]
+    assert scheduling.run_order(nodeids) == [3, 4, 1, 0, 2]

@@ -1,0 +1,81 @@
+"""How ``pytest -n 4 --dist loadscope`` (the suite's config) shares the test modules out to its workers.
+
+xdist's ``loadscope`` gives each worker whole modules (so a module fixture, such as the fault lab,
+is built once) and hands the modules out largest first. Two things made the suite slower than
+its CPU time on 2 cores:
+
+* The agent frameworks (openai-agents, LlamaIndex, LangChain, pydantic-ai, smolagents, the MCP
+  and model SDKs) take about 6 s of CPU to import, and the modules that import them went to every
+  worker: each paid them. :data:`AGENT_FRAMEWORK_MODULES` run as one unit, on one worker.
+* Modules of one to five long tests (worker processes, subprocess servers, a real Redis, a
+  hypothesis search) were handed out last, so one worker ran them alone at the end while the
+  others had finished. The units of :data:`RUN_FIRST` start first; the others follow in
+  collection order (``--no-loadscope-reorder``), the many short unit tests last.
+"""
+
+from collections.abc import Sequence
+from typing import Any
+
+#: Modules whose tests import an agent framework or a model SDK in the worker's process.
+#: ``tests/unit/test_suite_setup.py`` checks that every such module is listed.
+AGENT_FRAMEWORK_MODULES = (
+    "tests/unit/test_public_surface.py",
+    "tests/unit/test_api_reference.py",
+    "tests/unit/test_integrations_strict.py",
+    "tests/sockets/test_first_hour_frictions.py",
+    "tests/sockets/test_integrations_images.py",
+    "tests/sockets/test_integrations_langchain.py",
+    "tests/sockets/test_integrations_llama_index.py",
+    "tests/sockets/test_integrations_openai_agents.py",
+    "tests/sockets/test_integrations_pydantic_ai.py",
+    "tests/sockets/test_integrations_smolagents.py",
+    "tests/sockets/test_mcp_clients.py",
+    "tests/sockets/test_tool_images.py",
+    "tests/sockets/test_tool_sdk_schemas.py",
+)
+#: The scope name of :data:`AGENT_FRAMEWORK_MODULES` (not a file: no test module is named so).
+AGENT_FRAMEWORKS = "agent frameworks"
+
+#: Units handed out first, longest first: the agent frameworks, then every module that took over
+#: 10 s in a two-worker run (2026-11-29, 6,519 tests), most of them waiting on processes and
+#: servers of their own (test_mcp.py 43 s ... test_shared_state.py 10 s).
+RUN_FIRST = (
+    AGENT_FRAMEWORKS,
+    "tests/sockets/test_mcp.py",
+    "tests/sockets/test_shared_state_promises.py",
+    "tests/reliability/test_fault_matrix.py",
+    "tests/sockets/test_plugins.py",
+    "tests/sockets/test_scaling_recipes.py",
+    "tests/sockets/test_hardening_regex.py",
+    "tests/reliability/test_hostile_input.py",
+    "tests/sockets/test_searxng_config.py",
+    "tests/sockets/test_cli_output.py",
+    "tests/sockets/test_conformance_kit.py",
+    "tests/unit/test_extract_fuzz.py",
+    "tests/sockets/test_shared_state_processes.py",
+    "tests/sockets/test_shared_state.py",
+)
+
+
+def unit_of(nodeid: str) -> str:
+    """The unit a test runs in: its module, or :data:`AGENT_FRAMEWORKS` for those modules."""
+    module = nodeid.split("::", 1)[0]
+    return AGENT_FRAMEWORKS if module in AGENT_FRAMEWORK_MODULES else module
+
+
+def run_order(nodeids: Sequence[str]) -> list[int]:
+    """Indexes of ``nodeids`` in the order the workers should take them: the units of
+    :data:`RUN_FIRST` in its order, then the others as collected (a stable sort)."""
+    rank = {unit: position for position, unit in enumerate(RUN_FIRST)}
+    return sorted(range(len(nodeids)), key=lambda i: rank.get(unit_of(nodeids[i]), len(RUN_FIRST)))
+
+
+def make_scheduler(config: Any, log: Any) -> Any:
+    """xdist's ``loadscope`` scheduling, with :func:`unit_of` as the unit of work."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class UnitScheduling(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return unit_of(nodeid)
+
+    return UnitScheduling(config, log)

@@ -168,3 +168,17 @@ def test_bytes_not_in_their_coding_do_not_decompress(impersonate, coding):
             send(server.url("/p"), impersonate)
     assert info.value.detail_code == "bad_content_encoding"
     assert "(Content-Encoding: %s)" % coding in info.value.message
+
+
+def test_without_brotli_and_zstandard_the_browser_wire_leaves_decoding_to_libcurl(monkeypatch, caplog):
+    # curl_cffi installed without the browser extra's decoders: Chrome's profile still asks for
+    # br and zstd, so libcurl decodes them (a page in them is read, not refused as undecodable)
+    from websearch_sync.net import decoding, mocks
+
+    monkeypatch.delitem(decoding._CODINGS, "br")
+    monkeypatch.setattr(mocks, "_said", set())
+    caplog.set_level("INFO", logger="websearch_sync")
+    with FaultServer({"/p": served("br", CODINGS["br"](PAGE))}) as server:
+        response = send(server.url("/p"), "chrome")
+    assert (response.status, response.content, response.truncated) == (200, PAGE, False)
+    assert "libcurl decodes bodies" in caplog.text

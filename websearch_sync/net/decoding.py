@@ -148,6 +148,15 @@ if importlib.util.find_spec("zstandard") is not None:
     _CODINGS["zstd"] = _Zstd
 #: The ``Content-Encoding`` values decoded here (a wire's ``decoders``).
 DECODERS: tuple[str, ...] = tuple(_CODINGS)
+#: The codings Chrome's profile asks for (the browser wire's ``Accept-Encoding``).
+BROWSER_CODINGS: tuple[str, ...] = ("gzip", "deflate", "br", "zstd")
+
+
+def decodes_all(codings: tuple[str, ...]) -> bool:
+    """True when every one of ``codings`` is decoded here: the browser wire leaves decoding to
+    libcurl otherwise (curl_cffi installed without the ``browser`` extra's ``brotli`` and
+    ``zstandard``), so that a page in a coding it asked for is still read."""
+    return all(name in _CODINGS for name in codings)
 
 
 class DecodingSink:

@@ -313,6 +313,19 @@ def test_a_pdf_of_nothing_but_oversized_pages_says_so():
     assert "decodes to more than fetch reads" in error.message
 
 
+def test_a_pdf_s_lines_read_as_markdown_keep_their_text():
+    # a paper's "1. Introduction" or "* note" line is text of the page, not a list it did not have
+    from markdown_it import MarkdownIt
+
+    lines = ["1. Introduction", "* a starred note", "# of samples: 12", "x *times* y_1 and [a](b)"]
+    with FaultServer({"/p.pdf": respond(200, text_pdf([lines]), content_type=PDF)}) as server:
+        markdown = fetch(server.url("/p.pdf"), extract_mode="markdown")["text"]
+        text = fetch(server.url("/p.pdf"), extract_mode="text")["text"]
+    rendered = MarkdownIt("commonmark").render(markdown)
+    assert text.split("\n") == lines
+    assert rendered == "<p>%s</p>\n" % "\n".join(lines)
+
+
 @contextlib.contextmanager
 def logging_not_configured():
     """The root logger without handlers (the test run's own set aside meanwhile), as in a

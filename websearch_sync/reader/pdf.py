@@ -36,6 +36,7 @@ from ..errors import (
     WebParseError,
     WebProviderError,
 )
+from ..extract.mdescape import escape_lines
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse
 from .pagetext import PageText, readable
@@ -293,6 +294,7 @@ def _read_pages(
         text = (page.extract_text() or "").strip()
         slowest = max(slowest, time.monotonic() - started)
         if readable(text):
+            text = escape_lines(text) if mode == "markdown" else text  # "1. Introduction" is no list item
             texts.append((number, text))
             gathered += len(text)
     several = number > 1  # a second page was reached: the document has several

@@ -181,7 +181,8 @@ class Settings:
 
     Checked at construction (``InvalidInput``): numbers are positive integers
     (``bad_setting``), ``proxy`` is a proxy URL (``bad_proxy``), ``backend`` names
-    registered backends or ``auto`` (``unknown_backend``, with the closest name), and each known
+    registered backends or ``auto`` (``unknown_backend``, with the closest name), so do the keys
+    of ``endpoints`` and ``providers`` (register a plugin in code before its settings), and each known
     backend's ``providers`` section holds only the settings that backend declares
     (``Backend.provider_settings``, and ``timeout_ms`` for every backend), each of its declared
     kind and range (``bad_setting``, naming the key and its environment variable).
@@ -344,15 +345,17 @@ def _json_object(text: str) -> Optional[dict[str, Any]]:
 
 def _check_providers(providers: Mapping[str, Mapping[str, Any]], endpoints: Mapping[str, Any]) -> None:
     """Check each known backend's ``providers`` section against its declared settings
-    (``InvalidInput(bad_setting)``); a name no backend is registered under is logged."""
+    (``InvalidInput(bad_setting)``); an ``endpoints`` or ``providers`` name no backend is
+    registered under (yet: register a plugin before building its settings) is
+    ``InvalidInput(unknown_backend)`` with the closest name, as ``Settings.backend`` is."""
     if not providers and not endpoints:
         return  # nothing to check: the registry (and the engines) need not load
     known = _backends.names()
     for what, names in (("endpoints", endpoints), ("providers", providers)):
-        for name in sorted(set(names) - set(known)):
-            logger.warning(
-                "Settings.%s names %r, which no registered backend is called; known: %s", what, name, ", ".join(known)
-            )
+        unknown = sorted(set(names) - set(known))
+        problem = _unknown_backend_problem("Settings.%s" % what, unknown, auto=False) if unknown else None
+        if problem:  # a typo would otherwise send to the default endpoint, or without the key given
+            raise InvalidInput(problem + " (a plugin's backend: register it first)", detail_code=UNKNOWN_BACKEND)
     for name, sub in providers.items():
         if name in known:
             _backends.read_settings(name, sub)
@@ -590,21 +593,24 @@ def env_int(env: Mapping[str, str], name: str, maximum: Optional[int], minimum: 
     return number
 
 
-def _unknown_backend_problem(where: str, names: Sequence[str]) -> Optional[str]:
-    """Why ``names`` (from ``where``) are not all registered backends or ``auto``, with the
-    closest known name for each unknown one; ``None`` when they are."""
+def _unknown_backend_problem(where: str, names: Sequence[str], auto: bool = True) -> Optional[str]:
+    """Why ``names`` (from ``where``) are not all registered backends (or ``auto``, when
+    ``auto`` may be named there), with the closest known name for each unknown one; ``None``
+    when they are."""
     known = _backends.names()
+    extra = ["auto"] if auto else []
+    choices = ", ".join(known) + (", or auto" if auto else "")
     if not names:
-        return "%s names no backend; known backends: %s, or auto" % (where, ", ".join(known))
-    unknown = [name for name in names if name not in known and name != "auto"]
+        return "%s names no backend; known backends: %s" % (where, choices)
+    unknown = [name for name in names if name not in known and name not in extra]
     if not unknown:
         return None
     guesses = []
     for name in unknown:
-        close = _backends.closest(name) or next(iter(difflib.get_close_matches(name, ["auto"], n=1)), None)
+        close = _backends.closest(name) or next(iter(difflib.get_close_matches(name, extra, n=1)), None)
         why = _backends.skipped(name) or (close and "did you mean %s?" % close)
         guesses.append("%r%s" % (name, " (%s)" % why if why else ""))
-    return "%s names unknown backend %s; known backends: %s, or auto" % (where, ", ".join(guesses), ", ".join(known))
+    return "%s names unknown backend %s; known backends: %s" % (where, ", ".join(guesses), choices)
 
 
 def check_backend_names(backend: Any, where: str) -> None:

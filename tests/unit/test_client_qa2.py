@@ -1,9 +1,15 @@
 """What a demanding user of the public client expects: clear errors for input that would
 otherwise be ignored or misread, and settings that cannot silently go stale."""
 
-import pytest
+import logging
 
+import pytest
+from backend_kit import registered
+
+import websearch_sync as ws
+from websearch_sync.backends import Backend
 from websearch_sync.cli import main
+from websearch_sync.net.wire_mock import MockResponse, MockWire
 
 
 @pytest.mark.parametrize(
@@ -14,3 +20,62 @@ def test_a_batch_only_flag_with_a_single_query_is_a_usage_error(flag, capsys):
     assert main(["search", "python", "-b", "stub", *flag]) == 2
     err = capsys.readouterr().err
     assert "InvalidInput/bad_arguments" in err and flag[0] in err and "--queries-file" in err
+
+
+@pytest.mark.parametrize(
+    "field, value", [("endpoints", "https://mirror.example/html/"), ("providers", {"timeout_ms": 5})]
+)
+def test_settings_naming_an_unknown_backend_are_refused_with_the_closest_name(field, value):
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.Settings(**{field: {"ddg": value}})
+    assert info.value.detail_code == "unknown_backend"
+    assert "Settings.%s" % field in info.value.message and "did you mean ddg_html?" in info.value.message
+
+
+def test_an_endpoint_for_auto_is_refused_too():
+    with pytest.raises(ws.InvalidInput, match="unknown backend 'auto'"):
+        ws.Settings(endpoints={"auto": "https://mirror.example/"})
+
+
+class Later(Backend):
+    name = "plugin_later"
+    kind = "json"
+    default_endpoint = "https://later.example/search"
+
+
+def test_a_plugin_registered_before_its_settings_are_built_takes_an_endpoint_and_a_section():
+    with pytest.raises(ws.InvalidInput, match="plugin_later"):
+        ws.Settings(endpoints={"plugin_later": "https://mirror.example/"})
+    with registered(Later):
+        settings = ws.Settings(endpoints={"plugin_later": "https://mirror.example/"}, providers={"plugin_later": {}})
+        assert settings.endpoints == {"plugin_later": "https://mirror.example/"}
+
+
+def test_a_mistyped_endpoint_variable_is_still_a_warning_not_an_error(caplog):
+    with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+        settings = ws.Settings.from_env(environ={"WEB_SEARCH_ENDPOINT_DDG_QA2": "https://mirror.example/"})
+    assert settings.endpoints == {}
+    assert "ignoring WEB_SEARCH_ENDPOINT_DDG_QA2" in caplog.text
+
+
+CHAIN = ("ddg_html", "stub")
+
+
+@pytest.mark.parametrize(
+    "make", [tuple, list, lambda chain: (name for name in chain)], ids=["tuple", "list", "generator"]
+)
+def test_backend_takes_names_in_order_from_a_tuple_a_list_or_a_generator(make):
+    names = make(CHAIN)
+    with ws.SearchClient(
+        wire=MockWire(lambda request: MockResponse(503, {"Content-Type": "text/html"}, "down"))
+    ) as client:
+        response = client.search("python", backend=names, budget_ms=2000, retries=0)
+    assert response["provider_meta"]["provider_name"] == "stub"  # ddg_html was asked first and failed
+    assert [error["provider"] for error in response["errors"]] == ["ddg_html"]
+
+
+@pytest.mark.parametrize("unordered", [{"stub"}, frozenset({"stub", "ddg_html"})])
+def test_a_set_of_backends_is_refused_saying_that_a_chain_has_an_order(unordered):
+    with pytest.raises(ws.InvalidInput, match="a set has no order") as info:
+        ws.search("python", backend=unordered)  # type: ignore[arg-type]  # refused by the type hint too
+    assert info.value.detail_code == "unknown_backend"

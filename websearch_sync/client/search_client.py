@@ -125,8 +125,9 @@ class SearchClient:
     """A reusable, thread-safe search client owning one HTTP session (keep-alive).
 
     Args:
-        backend: backend name, list of names, comma-separated names, or ``"auto"``
-            (configured API backends, then the keyless chain); default
+        backend: backend name, comma-separated names, names in order (a list, tuple or
+            generator; a set, which has no order, is ``InvalidInput(unknown_backend)``), or
+            ``"auto"`` (configured API backends, then the keyless chain); default
             ``settings.backend``, else ``"stub"``.
         strategy: with several backends, ``"fallback"`` (try in order, first
             success wins) or ``"merge"`` (query all in parallel, fuse the lists).
@@ -403,7 +404,7 @@ class SearchClient:
 
         Args:
             query: the search terms (non-blank, at most 2000 characters).
-            backend: backend name(s) or ``"auto"`` for this call.
+            backend: backend name(s) or ``"auto"`` for this call (as the constructor's).
             max_results: 1..50 (default ``settings.max_results``, 5); a backend whose pages
                 hold fewer reads the next pages (``provider_meta["pages"]``).
             timeout_ms: deadline of the whole call, retries, waits and fallbacks

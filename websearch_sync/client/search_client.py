@@ -53,6 +53,7 @@ from ..reader.page import (
 from ..secrets import redact_error
 from ..validate import (
     COMMON_OPTIONS,
+    BackendArg,
     backend_list,
     check_number,
     check_options_taken,
@@ -70,7 +71,7 @@ from .hostgate import HostGate
 from .plancache import PlanMemo, Validated, call_key
 from .ratelimit import RateLimiter
 from .retry import DEFAULT_RETRY, RetryPolicy
-from .selection import BackendArg, check_backends, default_backends, resolve_backends
+from .selection import check_backends, default_backends, resolve_backends
 from .state import SharedTiers, shared_tiers
 from .strategies import STRATEGIES as STRATEGIES  # STRATEGIES: the CLI imports it here
 from .strategies import asks_no_one, fallback, merge

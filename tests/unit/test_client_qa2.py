@@ -79,3 +79,22 @@ def test_a_set_of_backends_is_refused_saying_that_a_chain_has_an_order(unordered
     with pytest.raises(ws.InvalidInput, match="a set has no order") as info:
         ws.search("python", backend=unordered)  # type: ignore[arg-type]  # refused by the type hint too
     assert info.value.detail_code == "unknown_backend"
+
+
+def test_clearing_a_backends_cool_down_also_lifts_its_endpoint_hosts():
+    """A block that ends a call cools the backend and its endpoint's host down; clearing the
+    backend lifts both, so a page of that host is read again (it was still refused)."""
+    endpoint = "http://127.0.0.1:9/html/"
+    answers = iter([MockResponse(429, {"Content-Type": "text/html"}, "slow down")])
+
+    def handler(request):
+        return next(answers, MockResponse(200, {"Content-Type": "text/plain"}, "a page of the engine's host"))
+
+    settings = ws.Settings(endpoints={"ddg_html": endpoint}, allow_private=True)
+    with ws.SearchClient("ddg_html", settings=settings, wire=MockWire(handler), retries=0) as client:
+        with pytest.raises(ws.WebBlocked):
+            client.search("python")
+        with pytest.raises(ws.WebBlocked, match="cooling down"):
+            client.fetch("http://127.0.0.1:9/page")
+        assert client.clear_cooldowns("ddg_html") == ["ddg_html@127.0.0.1:9", "host:127.0.0.1:9"]
+        assert client.fetch("http://127.0.0.1:9/page")["text"] == "a page of the engine's host"

@@ -67,7 +67,7 @@ from .cachekey import Fingerprints, fetch_key, search_key
 from .clock import SYSTEM_CLOCK, Clock
 from .cooldown import DEFAULT_COOLDOWNS_S, Cooldowns
 from .flight import Flights
-from .hostgate import HostGate
+from .hostgate import HostGate, backend_hosts
 from .plancache import PlanMemo, Validated, call_key
 from .ratelimit import RateLimiter
 from .retry import DEFAULT_RETRY, RetryPolicy
@@ -268,9 +268,10 @@ class SearchClient:
             InvalidInput: ``unknown_backend``.
             NetworkError: ``state_unavailable`` when the shared state cannot be reached.
         """
-        if backend is not None:
-            registry.backend_class(backend)
-        return self._cooldowns.lift(backend)
+        if backend is None:
+            return self._cooldowns.lift()
+        registry.backend_class(backend)
+        return self._cooldowns.lift(backend, backend_hosts(backend, self.settings))
 
     def __enter__(self) -> "SearchClient":
         self._check_open()

@@ -133,6 +133,8 @@ class SearchClient:
         strategy: with several backends, ``"fallback"`` (try in order, first
             success wins) or ``"merge"`` (query all in parallel, fuse the lists).
         settings: explicit :class:`~websearch_sync.Settings`; default ``Settings.from_env()``.
+            Read when the client is built (transport, shared state, pace, cache key): to
+            change them, build a new client with ``settings.replace(...)`` (docs/client.md).
         session: a ``requests.Session`` to use (not closed by :meth:`close`): every request
             then goes through ``requests`` (its adapters), browser requests too.
         wire: a wire every request goes through instead of the network (``MockWire``,

@@ -11,6 +11,7 @@ import importlib
 import json
 import logging
 import os
+import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any, Optional, Protocol, Union
 from urllib.parse import parse_qsl, urlsplit
@@ -209,6 +210,22 @@ class Settings:
     from_environment: bool = dataclasses.field(default=False, repr=False)
     env_backend_problem: Optional[str] = dataclasses.field(default=None, repr=False, compare=False)
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Set a field, unless an open ``SearchClient`` uses these settings (:func:`hold`): it read
+        them when it was built, and the edit would reach some of its parts and not others."""
+        users = self.__dict__.get("_users")
+        if users and name in _FIELDS and any(not getattr(user, "_closed", True) for user in list(users)):
+            raise dataclasses.FrozenInstanceError(
+                "cannot assign to field %r: an open SearchClient uses these settings, and it read them when it "
+                "was built (transport, shared state, pace, cache key); build a new client with "
+                "settings=settings.replace(%s=...)" % (name, name)
+            )
+        object.__setattr__(self, name, value)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields (a copy or a pickle is used by no client yet)."""
+        return {name: value for name, value in self.__dict__.items() if name != "_users"}
+
     def __post_init__(self) -> None:
         for name, maximum in (
             ("timeout_ms", MAX_TIMEOUT_MS),
@@ -315,6 +332,19 @@ class Settings:
                 value = _mask(value)
             shown.append("%s=%r" % (field.name, value))
         return redact("Settings(%s)" % ", ".join(shown), self.secrets())
+
+
+#: The fields of :class:`Settings` (what an open client's settings refuse to change).
+_FIELDS = frozenset(field.name for field in dataclasses.fields(Settings))
+
+
+def hold(settings: Settings, user: object) -> None:
+    """Mark ``settings`` as used by ``user`` (a ``SearchClient``) while ``user._closed`` is false:
+    until then, assigning a field of ``settings`` is ``dataclasses.FrozenInstanceError``."""
+    users = settings.__dict__.get("_users")
+    if users is None:
+        users = settings.__dict__["_users"] = weakref.WeakSet()
+    users.add(user)
 
 
 def _normalised(

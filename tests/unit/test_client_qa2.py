@@ -1,6 +1,7 @@
 """What a demanding user of the public client expects: clear errors for input that would
 otherwise be ignored or misread, and settings that cannot silently go stale."""
 
+import dataclasses
 import logging
 
 import pytest
@@ -98,3 +99,20 @@ def test_clearing_a_backends_cool_down_also_lifts_its_endpoint_hosts():
             client.fetch("http://127.0.0.1:9/page")
         assert client.clear_cooldowns("ddg_html") == ["ddg_html@127.0.0.1:9", "host:127.0.0.1:9"]
         assert client.fetch("http://127.0.0.1:9/page")["text"] == "a page of the engine's host"
+
+
+def test_settings_in_use_by_an_open_client_refuse_an_edit_that_would_reach_only_part_of_it():
+    """Before, ``settings.proxy = ...`` after building the client changed nothing (its transport
+    had read the proxy), and other edits reached the requests but not the cache key."""
+    settings = ws.Settings()
+    with ws.SearchClient("stub", settings=settings) as client:
+        with pytest.raises(dataclasses.FrozenInstanceError, match=r"settings=settings.replace\(proxy=...\)"):
+            settings.proxy = "http://proxy.example:8080"
+        with pytest.raises(dataclasses.FrozenInstanceError, match="open SearchClient"):
+            client.settings.timeout_ms = 1000
+        changed = settings.replace(timeout_ms=1000)  # the way: an edited copy, for a new client
+        changed.timeout_ms = 2000
+    settings.timeout_ms = 3000  # the client is closed: nothing reads them any more
+    ws.search("python", settings=settings)  # a module-level call closes its client at once
+    settings.timeout_ms = 4000
+    assert (settings.timeout_ms, changed.timeout_ms) == (4000, 2000)

@@ -12,7 +12,7 @@ from typing import Any, Callable, Literal, Optional, Union, cast, overload
 
 import requests
 
-from ..config import Settings
+from ..config import Settings, hold
 from ..engine import registry
 from ..engine.base import Backend
 from ..errors import (
@@ -133,8 +133,10 @@ class SearchClient:
         strategy: with several backends, ``"fallback"`` (try in order, first
             success wins) or ``"merge"`` (query all in parallel, fuse the lists).
         settings: explicit :class:`~websearch_sync.Settings`; default ``Settings.from_env()``.
-            Read when the client is built (transport, shared state, pace, cache key): to
-            change them, build a new client with ``settings.replace(...)`` (docs/client.md).
+            Read when the client is built (transport, shared state, pace, cache key), so
+            while the client is open assigning a field of it is
+            ``dataclasses.FrozenInstanceError``: build a new client with
+            ``settings.replace(...)`` (docs/client.md).
         session: a ``requests.Session`` to use (not closed by :meth:`close`): every request
             then goes through ``requests`` (its adapters), browser requests too.
         wire: a wire every request goes through instead of the network (``MockWire``,
@@ -224,6 +226,7 @@ class SearchClient:
         self._runner = BackendRunner(self._transport, limiter, self._cooldowns, intervals, clock, ahead, gate)
         self._clock = clock
         self._closed = False
+        hold(self.settings, self)  # while open, the settings it read cannot change under it
 
     @staticmethod
     def _runner_interval(intervals: dict[str, float]) -> Callable[[str], float]:

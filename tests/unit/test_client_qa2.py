@@ -110,6 +110,8 @@ def test_settings_in_use_by_an_open_client_refuse_an_edit_that_would_reach_only_
             settings.proxy = "http://proxy.example:8080"
         with pytest.raises(dataclasses.FrozenInstanceError, match="open SearchClient"):
             client.settings.timeout_ms = 1000
+        with pytest.raises(AttributeError, match="cannot be replaced"):
+            client.settings = ws.Settings(proxy="http://proxy.example:8080")
         changed = settings.replace(timeout_ms=1000)  # the way: an edited copy, for a new client
         changed.timeout_ms = 2000
     settings.timeout_ms = 3000  # the client is closed: nothing reads them any more

@@ -264,6 +264,16 @@ class SearchClient:
             self._transport.close()
             self._cache.close()
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Refuse to replace ``settings``: the transport, shared state, pace and cache key keep
+        the ones the client was built from (only construction and ``close`` set attributes)."""
+        if name == "settings" and "settings" in self.__dict__:
+            raise AttributeError(
+                "SearchClient.settings cannot be replaced: the client was built from them; "
+                "build a new client with SearchClient(settings=...)"
+            )
+        object.__setattr__(self, name, value)
+
     def clear_cooldowns(self, backend: Optional[str] = None) -> list[str]:
         """Lift the cool-downs of ``backend`` (its parts too), or of every backend: this client's
         and, with a shared state, every process's. For an operator who knows a block is over;

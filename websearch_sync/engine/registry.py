@@ -239,6 +239,13 @@ def _loaded(engine: Union[type[Backend], BuiltIn]) -> type[Backend]:
     return cls
 
 
+def generation() -> int:
+    """How many times what is registered changed: a memo of what the registry said is kept
+    while this stays the same (the plugins loaded at the first question are a change too)."""
+    load_plugins()
+    return _GENERATION
+
+
 def backend_names() -> list[str]:
     """Names of every registered backend: built-ins (offline, HTML, JSON), then plugins."""
     return list(_known())

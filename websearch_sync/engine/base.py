@@ -288,11 +288,12 @@ class Backend:
         self.check_params(params)
 
     def check_once(self, params: SearchParams) -> None:
-        """:meth:`check`, unless this object accepted equal parameters last time (``now`` aside, as
-        in their equality): the client checks a call before it books a slot and the search checks
-        it again, with the same backend object and the same call (``check`` is pure)."""
+        """:meth:`check`, unless this object accepted these parameters last time, or a copy of them
+        with the same options object (``now`` aside, as in their equality; no option value is
+        compared): the client checks a call before it books a slot and the search checks it
+        again, with the same backend object and the same call (``check`` is pure)."""
         accepted = self._accepted
-        if accepted is not None and (accepted is params or accepted == params):
+        if accepted is not None and (accepted is params or (accepted.options is params.options and accepted == params)):
             return
         self.check(params)
         self._accepted = params

@@ -121,7 +121,11 @@ def paired_bootstrap(
 
 # --------------------------------------------------------------------------- text vs markdown
 
-_MD_LINK = re.compile(r"(?<!\\)\[((?:\\.|[^\]\\])*)\]\([^)\s]*\)")
+#: A backslash escape of CommonMark (before ASCII punctuation): the character is text.
+_MD_ESCAPE = re.compile(r"\\([!-/:-@\[-`{-~])")
+#: An inline link: its label holds no unescaped bracket (a "[" before it, with an escaped "\]",
+#: is text: "shift[1\], ... [label](url)" links "label" only, as CommonMark reads it).
+_MD_LINK = re.compile(r"(?<!\\)\[((?:\\.|[^\[\]\\])*)\]\([^)\s]*\)")
 _MD_FENCE = re.compile(r"^[ >]*(?:```+|~~~+)[\w+#-]*$", re.M)
 _LINE_MARKER = re.compile(r"^(?:[ \t]*(?:>[ \t]?)*)(?:#{1,6} |\d+\. |- )?", re.M)
 
@@ -140,8 +144,7 @@ def text_words(text: str) -> Counter:
 def markdown_words(markdown: str) -> Counter:
     """Words of a markdown extraction without its markup: link targets, fences and their
     language, heading/list/quote markers, emphasis and code marks, escapes."""
-    text = _MD_LINK.sub(lambda match: match.group(1), markdown)
-    text = _strip_line_markers(_MD_FENCE.sub("", text))
+    text = _MD_FENCE.sub("", _MD_LINK.sub(lambda match: match.group(1), markdown))
+    text = _strip_line_markers(_MD_ESCAPE.sub(r"\1", text))  # "1\. x" is text mode's "1. x"
     text = text.replace("*", "").replace("`", "")
-    text = text.replace("\\[", "[").replace("\\]", "]").replace("\\|", "|")
     return Counter(_TOKEN.findall(text))

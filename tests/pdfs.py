@@ -5,6 +5,7 @@ decodes to megabytes (a decompression bomb)."""
 
 import io
 import os
+import re
 import struct
 import zlib
 from collections.abc import Sequence
@@ -30,6 +31,10 @@ __all__ = [
     "idle_form_pdf",
     "mapped_font_pdf",
     "object_stream_pdf",
+    "blank_pages_pdf",
+    "hand_written_pdf",
+    "nested_tree_pdf",
+    "misplaced_xref",
 ]
 
 
@@ -212,3 +217,66 @@ def object_stream_pdf(pages: int, padding: int) -> bytes:
     head = b"<< /Type /XRef /Size %d /W [1 4 2] /Root 1 0 R /Filter /FlateDecode /Length %d >>" % (xref + 1, len(rows))
     out += b"%d 0 obj\n%s\nstream\n%s\nendstream\nendobj\n" % (xref, head, rows)
     return out + b"startxref\n%d\n%%%%EOF\n" % entries[xref][1]
+
+
+def hand_written_pdf(objects: Sequence[bytes]) -> bytes:
+    """A PDF of ``objects`` (object ``n`` is ``objects[n - 1]``; the first is the catalog)
+    with a cross-reference table, written by hand: pypdf's writer repairs what a test wants
+    broken, and takes seconds for many pages."""
+    parts = [b"%PDF-1.7\n"]
+    offsets = []
+    for number, body in enumerate(objects, 1):
+        offsets.append(sum(map(len, parts)) if number == 1 else offsets[-1] + len(parts[-1]))
+        parts.append(b"%d 0 obj\n%s\nendobj\n" % (number, body))
+    xref = offsets[-1] + len(parts[-1])
+    rows = b"".join(b"%010d 00000 n \n" % offset for offset in offsets)
+    parts.append(b"xref\n0 %d\n0000000000 65535 f \n%s" % (len(offsets) + 1, rows))
+    parts.append(b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(offsets) + 1, xref))
+    return b"".join(parts)
+
+
+def blank_pages_pdf(pages: int) -> bytes:
+    """A PDF of ``pages`` blank pages (about 80 bytes each: 40,000 in 3.2 MB), their size and
+    their empty resources inherited from the page tree's root."""
+    kids = b" ".join(b"%d 0 R" % (3 + n) for n in range(pages))
+    return hand_written_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [%s] /Count %d /MediaBox [0 0 612 792] /Resources << >> >>" % (kids, pages),
+            *[b"<< /Type /Page /Parent 2 0 R >>"] * pages,
+        ]
+    )
+
+
+def _text_stream(line: str) -> bytes:
+    content = b"BT /F1 11 Tf 72 720 Td (%s) Tj ET" % _escaped(line).encode("latin-1")
+    return b"<< /Length %d >>\nstream\n%s\nendstream" % (len(content), content)
+
+
+def nested_tree_pdf(lines: Sequence[str], *, cycle: bool = False) -> bytes:
+    """A PDF of three pages showing ``lines`` (three), in a page tree of two levels: the first
+    two pages under a node of their own whose font they inherit, the third beside that node
+    with its own font; ``cycle``: that node also lists the root among its kids. The font's
+    encoding reads ``X`` as ``T`` (a page read without its font shows the ``X``)."""
+    font = b"/Resources << /Font << /F1 6 0 R >> >>"
+    inner_kids = b"4 0 R 5 0 R 2 0 R" if cycle else b"4 0 R 5 0 R"
+    return hand_written_pdf(
+        [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            b"<< /Type /Pages /Kids [3 0 R 7 0 R] /Count 3 /MediaBox [0 0 612 792] >>",
+            b"<< /Type /Pages /Parent 2 0 R /Kids [%s] /Count 2 %s >>" % (inner_kids, font),
+            b"<< /Type /Page /Contents 8 0 R >>",  # no /Parent: pypdf's extraction looks up
+            b"<< /Type /Page /Contents 9 0 R >>",  # a page's resources through it
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding << /Differences [88 /T] >> >>",
+            b"<< /Type /Page /Parent 2 0 R /Contents 10 0 R %s >>" % font,
+            *[_text_stream(line) for line in lines],
+        ]
+    )
+
+
+def misplaced_xref(body: bytes) -> bytes:
+    """The PDF ``body`` with its ``startxref`` pointing a few bytes past its cross-reference
+    table (a file edited by hand): pypdf finds the table nearby and logs a warning on it."""
+    pointer = re.search(rb"startxref\s+(\d+)", body)
+    assert pointer is not None
+    return body[: pointer.start(1)] + b"%d" % (int(pointer[1]) + 7) + body[pointer.end(1) :]

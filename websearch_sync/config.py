@@ -224,8 +224,7 @@ class Settings:
             raise InvalidInput(
                 "Settings.providers must be a mapping {backend: {setting: value}}", detail_code=BAD_SETTING
             )
-        self.endpoints = {str(k).lower(): v for k, v in self.endpoints.items() if v}
-        self.providers = {str(k).lower(): dict(v or {}) for k, v in self.providers.items()}
+        self.endpoints, self.providers = _normalised(self.endpoints, self.providers)
         _check_providers(self.providers, self.endpoints)
         _check_proxy(self.proxy, "Settings.proxy")
         _check_optional_strings(self, ("impersonate", "ca_bundle"))
@@ -315,6 +314,24 @@ class Settings:
                 value = _mask(value)
             shown.append("%s=%r" % (field.name, value))
         return redact("Settings(%s)" % ", ".join(shown), self.secrets())
+
+
+def _normalised(
+    endpoints: Mapping[Any, Any], providers: Mapping[Any, Optional[Mapping[str, Any]]]
+) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+    """The endpoints and provider sections by lower-case backend name, text stripped as the
+    environment's is (a key pasted with its newline, or only spaces, would otherwise go out as
+    ``Bearer key\\n``, refused as a header, or ``Bearer   ``, refused as a key); an empty endpoint left out."""
+    stripped = {str(k).lower(): _stripped(v) for k, v in endpoints.items()}
+    sections = {
+        str(k).lower(): {key: _stripped(value) for key, value in (v or {}).items()} for k, v in providers.items()
+    }
+    return {k: v for k, v in stripped.items() if v}, sections
+
+
+def _stripped(value: Any) -> Any:
+    """A string without its surrounding whitespace (as ``env_text`` reads a variable); anything else as it is."""
+    return value.strip() if isinstance(value, str) else value
 
 
 def _json_object(text: str) -> Optional[dict[str, Any]]:

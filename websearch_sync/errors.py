@@ -88,6 +88,7 @@ BAD_MIN_INTERVAL_S = "bad_min_interval_s"
 BAD_BUDGET_MS = "bad_budget_ms"
 BAD_COOLDOWNS = "bad_cooldowns"
 BAD_CACHE_PATH = "bad_cache_path"
+CLIENT_CLOSED = "client_closed"  #: a search or fetch on a SearchClient after its close()
 # InvalidInput: tools, command line, contract kit
 BAD_ARGUMENTS = "bad_arguments"
 BAD_TOOL_NAME = "bad_tool_name"

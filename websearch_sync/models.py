@@ -31,6 +31,10 @@ Vertical = Literal["web", "news", "images", "videos"]
 StrPath = Union[str, "os.PathLike[str]"]
 
 
+def _utc_now() -> datetime.datetime:
+    return datetime.datetime.now(datetime.timezone.utc)
+
+
 @dataclasses.dataclass(frozen=True)
 class SearchParams:
     """Validated parameters of one search, as backends see them.
@@ -50,9 +54,12 @@ class SearchParams:
     include_content: bool = False
     vertical: str = "web"
     options: dict[str, Any] = dataclasses.field(default_factory=dict)
-    now: datetime.datetime = dataclasses.field(
-        default_factory=lambda: datetime.datetime.now(datetime.timezone.utc), compare=False
-    )
+    now: datetime.datetime = dataclasses.field(default_factory=lambda: _utc_now(), compare=False)
+
+    def asked_now(self) -> "SearchParams":
+        """These parameters with ``now`` the present moment: for a search asked again with
+        parameters validated at an earlier call."""
+        return dataclasses.replace(self, now=_utc_now())
 
     @property
     def full_query(self) -> str:

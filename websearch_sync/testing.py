@@ -190,40 +190,40 @@ Answer = Callable[[Backend, SearchParams, HttpTransport, Deadline], ParseResult]
 
 @contextlib.contextmanager
 def _swapped_backends(answers: Mapping[str, Answer], block_network: bool) -> Iterator[None]:
-    """Register, under each name, a subclass of the registered backend whose ``search`` is the answer."""
-    saved: dict[str, type[Backend]] = {}
+    """Register, under each name and for each vertical it serves (web, news, images, videos), a
+    subclass of the registered backend whose ``search`` is the answer."""
+    saved: list[type[Backend]] = []
     try:
         for name, answer in answers.items():
-            original = registry.backend_class(name)
-            saved[name] = original
-
-            def search(
-                self: Backend,
-                params: SearchParams,
-                transport: HttpTransport,
-                deadline: Deadline,
-                _answer: Answer = answer,
-            ) -> ParseResult:
-                return _answer(self, params, transport, deadline)
-
-            swapped = type(
-                original.__name__,
-                (original,),
-                {
-                    "__module__": __name__,
-                    "__doc__": "%s answering offline (websearch_sync.testing)." % original.__name__,
-                    "search": search,
-                    "check": _accept_all,  # the answer decides: a fake needs no key and refuses nothing itself
-                    "required": (),
-                    "min_interval_s": 0.0,
-                },
-            )
-            registry.register(swapped)
+            for vertical in registry.verticals_of(name):
+                saved.append(_swap(registry.backend_class(name, vertical), answer))
         with no_network() if block_network else contextlib.nullcontext():
             yield
     finally:
-        for original in saved.values():
+        for original in saved:
             registry.register(original)
+
+
+def _swap(original: type[Backend], answer: Answer) -> type[Backend]:
+    """Register a subclass of ``original`` whose ``search`` is ``answer``; ``original``."""
+
+    def search(self: Backend, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
+        return answer(self, params, transport, deadline)
+
+    swapped = type(
+        original.__name__,
+        (original,),
+        {
+            "__module__": __name__,
+            "__doc__": "%s answering offline (websearch_sync.testing)." % original.__name__,
+            "search": search,
+            "check": _accept_all,  # the answer decides: a fake needs no key and refuses nothing itself
+            "required": (),
+            "min_interval_s": 0.0,
+        },
+    )
+    registry.register(swapped)
+    return original
 
 
 def _accept_all(self: Backend, params: SearchParams) -> None:
@@ -315,12 +315,12 @@ def replay_fixtures(
     )
 
     def answer_for(name: str) -> Answer:
-        original = registry.backend_class(name)
+        originals = {vertical: registry.backend_class(name, vertical) for vertical in registry.verticals_of(name)}
 
         def answer(backend: Backend, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
             case = replay.find(name, params)
             replay.calls.append(SearchCall(name, params.query, params.max_results, _call_options(params), case.case_id))
-            recorded = original(Settings(**(case.meta.get("settings") or {})))
+            recorded = originals[params.vertical](Settings(**(case.meta.get("settings") or {})))
             replayed = _replay_transport(case, transport.browser.profile or "off")
             return recorded.search(params, replayed, deadline)
 

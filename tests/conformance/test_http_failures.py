@@ -93,3 +93,32 @@ def test_an_html_page_with_200_where_json_was_asked_is_not_json(name):
     error, calls = replay(name, status=200, body=PORTAL_PAGE, content_type="text/html; charset=utf-8")
     assert outcome_of(error) == (ws.WebParseError, "not_json", name, 200, False)
     assert len(calls) == 1
+
+
+@pytest.mark.parametrize("name", NETWORK)
+def test_a_503_with_retry_after_says_how_long_and_no_retry_goes_out_before_then(name):
+    """RFC 9110 (10.2.3): a 503's Retry-After is how long the service expects to be down."""
+    for wait, sent, slept in (("120", 1, []), ("2", 3, [2.0, 2.0])):
+        clock = FakeClock()
+        with ws.SearchClient(
+            name, settings=settings_of(name), retries=2, cache_ttl_s=0, min_interval_s=0, clock=clock
+        ) as client:
+            error, calls = replay(
+                name,
+                status=503,
+                body=PROXY_PAGES[503],
+                content_type="text/html",
+                headers={"Retry-After": wait},
+                client=client,
+            )
+        assert outcome_of(error) == (declared_error(name, 503), "http_503", name, 503, True)
+        assert error.retry_after == float(wait) and "retry after %s s" % wait in error.message
+        assert (len(calls), clock.sleeps) == (sent, slept)  # 120 s do not fit in the call's budget: not retried
+
+
+@pytest.mark.parametrize("name", JSON_APIS)
+def test_an_empty_200_where_json_was_asked_says_it_was_empty(name):
+    """Not "answered with application/json instead of JSON": the body was empty."""
+    error, calls = replay(name, status=200, body=b"", content_type="application/json")
+    assert outcome_of(error) == (ws.WebParseError, "not_json", name, 200, False)
+    assert "%s answered with an empty body instead of JSON" % name in error.message and len(calls) == 1

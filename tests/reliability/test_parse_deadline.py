@@ -77,8 +77,11 @@ def test_parsing_a_huge_page_does_not_outlast_the_deadline(backend, page):
                 # (the abandoned parse stops at its next checkpoint: whether its thread is still alive
                 # here is a race; that the search did not wait for it is the elapsed time below). On a
                 # machine whose load rose since the download was timed, the deadline may pass while the
-                # page is still read: in time and typed too, what this test asks
-                assert error.detail_code == "deadline_exceeded", error
+                # page is still read: in time and typed too, what this test asks. Under heavy load the
+                # call's set-up can spend over three quarters of this short budget before the request
+                # is sent, which the client refuses as too little to finish (budget_exhausted): typed
+                # and in time as well
+                assert error.detail_code in ("deadline_exceeded", "budget_exhausted"), error
             else:
                 assert len(result["items"]) == 5
             elapsed = time.monotonic() - started

@@ -7,8 +7,8 @@ import io
 import sys
 
 import pytest
-from faults import respond
-from images import noise_png, pillow_image, png
+from faults import head, raw, respond, wrong_length
+from images import gif, jpeg_frame, noise_png, pillow_image, png, webp_frame
 from servers import FaultServer
 from test_fetch_pdf import fetch, fetch_error
 
@@ -185,3 +185,117 @@ def test_an_image_too_large_to_decode_is_refused_even_with_pillow():
 def test_images_must_be_a_boolean():
     error = fetch_error("http://127.0.0.1:9/i", images="yes")
     assert (type(error).__name__, error.detail_code) == ("InvalidInput", "bad_images")
+
+
+@pytest.fixture
+def without_pillow(monkeypatch):
+    """No Pillow: an image within the caps is returned as its bytes, never decoded."""
+    monkeypatch.setitem(sys.modules, "PIL", None)  # from PIL import Image raises ImportError
+
+
+JPEG, WEBP = pillow_image(64, 48, "JPEG"), pillow_image(64, 48, "WEBP")
+#: Four bytes of LZW data: what a 64x48 GIF of one colour may hold, not a 7999x7999 frame.
+LZW = b"\x84\x8f\xa9\xcb"
+
+
+def solid(width, height, kind):
+    """One colour in Pillow's ``kind`` format: the data as small as the encoder makes it."""
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (width, height), (200, 30, 30)).save(out, format=kind)
+    return out.getvalue()
+
+
+@pytest.mark.parametrize(
+    "lying, content_type",
+    [
+        (jpeg_frame(JPEG, 7999, 7999), "image/jpeg"),
+        (gif((7999, 7999), [(0, 0, 7999, 7999, LZW)]), "image/gif"),
+        (gif((64, 48), [(0, 0, 64, 48, LZW), (0, 0, 7999, 7999, LZW)]), "image/gif"),
+        (webp_frame(WEBP, 7999, 7999), "image/webp"),
+    ],
+    ids=["jpeg", "gif", "gif second frame", "webp"],
+)
+def test_a_header_declaring_more_pixels_than_the_data_can_hold_is_unreadable(without_pillow, lying, content_type):
+    # within the caps, so returned undecoded were it not checked: the data is bytes, not the
+    # tens of KB the format needs at its best for 7999x7999 (a solid image of it, below, holds)
+    with FaultServer({"/i": respond(200, lying, content_type=content_type)}) as server:
+        error = fetch_error(server.url("/i"), images=True)
+    assert (type(error).__name__, error.detail_code) == ("WebParseError", "image_unreadable"), repr(error)
+    assert "more than its data can hold" in error.message
+
+
+@pytest.mark.parametrize("kind", ["JPEG", "GIF", "WEBP"])
+def test_an_image_of_one_colour_holds_its_pixels(monkeypatch, kind):
+    body = solid(4000, 300, kind)  # the encoder's smallest data a pixel
+    monkeypatch.setitem(sys.modules, "PIL", None)  # read as it is, from its header
+    with FaultServer({"/i": respond(200, body, content_type="image/*")}) as server:
+        result = fetch(server.url("/i"), images=True)
+    assert (result["width"], result["height"], base64.b64decode(result["data"]) == body) == (4000, 300, True)
+
+
+@pytest.mark.parametrize(
+    "body, content_type",
+    [
+        (gif((100, 100), [(0, 0, 9000, 9000, LZW * 10_000)]), "image/gif"),
+        (jpeg_frame(JPEG, 9000, 9000, added=True), "image/jpeg"),
+        (webp_frame(WEBP, 9000, 9000, canvas=(64, 48)), "image/webp"),
+    ],
+    ids=["gif frame past its screen", "jpeg second frame header", "webp frame past its canvas"],
+)
+def test_a_part_declaring_a_size_past_the_pixel_cap_makes_the_image_too_large(without_pillow, body, content_type):
+    # the first size each header gives is within the caps: the part's is 81 megapixels
+    with FaultServer({"/i": respond(200, body, content_type=content_type)}) as server:
+        error = fetch_error(server.url("/i"), images=True)
+    assert (type(error).__name__, error.detail_code) == ("WebProviderError", "image_too_large"), repr(error)
+    assert "9000x9000 pixels to decode" in error.message
+
+
+def chunked(body, content_type):
+    """``body`` in one chunk of the chunked transfer coding, then the last chunk."""
+    fields = {"Content-Type": content_type, "Transfer-Encoding": "chunked", "Connection": "close"}
+    return raw(head(200, fields) + b"%x\r\n%s\r\n0\r\n\r\n" % (len(body), body))
+
+
+@pytest.mark.parametrize(
+    "body, content_type",
+    [
+        (pillow_image(64, 48, "GIF")[:-1], "image/gif"),
+        (JPEG[:-2], "image/jpeg"),
+        (png(64, 48)[:-12], "image/png"),
+    ],
+    ids=["gif without its trailer", "jpeg without its end-of-image marker", "png without its IEND chunk"],
+)
+def test_an_image_without_its_end_marker_is_returned_when_http_says_its_body_is_whole(body, content_type):
+    served = {
+        "/length": respond(200, body, content_type=content_type),
+        "/chunked": chunked(body, content_type),
+        # no length: the body ends where the connection closed, whatever closed it
+        "/close": respond(200, body, content_type=content_type, headers={"Content-Length": None}),
+        "/dropped": wrong_length(len(body) + 100, body, content_type=content_type),
+    }
+    with FaultServer(served) as server:
+        whole = [fetch(server.url(path), images=True) for path in ("/length", "/chunked")]
+        closed = fetch_error(server.url("/close"), images=True)
+        dropped = fetch_error(server.url("/dropped"), images=True)
+    for result in whole:
+        assert (result["width"], result["height"], base64.b64decode(result["data"]) == body) == (64, 48, True)
+    assert (type(closed).__name__, closed.detail_code) == ("WebParseError", "image_unreadable")
+    assert (type(dropped).__name__, dropped.detail_code) == ("NetworkError", "incomplete_body"), repr(dropped)
+
+
+@pytest.mark.parametrize(
+    "body, content_type",
+    [
+        (gif((64, 48), [(0, 0, 64, 48, bytes(300))])[:-100], "image/gif"),
+        (JPEG[:300], "image/jpeg"),
+        (png(64, 48)[:40], "image/png"),
+    ],
+    ids=["gif sub-block", "jpeg segment", "png chunk"],
+)
+def test_an_image_whose_own_lengths_run_past_its_end_is_unreadable_even_when_whole(body, content_type):
+    with FaultServer({"/i": respond(200, body, content_type=content_type)}) as server:
+        error = fetch_error(server.url("/i"), images=True)
+    assert (type(error).__name__, error.detail_code) == ("WebParseError", "image_unreadable"), repr(error)
+    assert "cut short" in error.message

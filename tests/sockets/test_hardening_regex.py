@@ -219,7 +219,7 @@ def test_the_audit_sees_the_package_s_patterns():
     names = {name for name, _ in PATTERNS.values()}
     assert len(PATTERNS) >= 30
     for expected in (
-        "websearch_sync.engine.redirects._META_REFRESH",
+        "websearch_sync.engine.declarative._REFERENCE",
         "websearch_sync.engine.html_parsing._NOISE",
         "websearch_sync.engine.normalize._TAG",
         "websearch_sync.net.charset._META_CHARSET",

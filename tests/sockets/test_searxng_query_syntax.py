@@ -39,6 +39,22 @@ def test_an_external_bang_is_refused_not_followed_to_the_other_site():
     assert "privacy" not in error.message  # the redirect's query is not repeated
 
 
+def test_a_redirect_to_a_login_site_without_a_bang_in_the_query_blames_the_proxy_not_a_bang():
+    """An SSO proxy in front of the instance (oauth2-proxy, Authelia) sends API clients to its login
+    host: before, the message told the user to drop a `!!` word the query never had."""
+    with FaultServer({"*": respond(200, b"<html>sign in</html>")}) as login:
+        login_page = login.url("/oauth2/start?rd=/search").replace("127.0.0.1", "localhost")
+        with FakeSearXNG([Engine("google")]) as sx:
+            sx.server.routes["/search"] = respond(302, b"", {"Location": login_page})
+            with pytest.raises(ws.WebProviderError) as info:
+                client(sx, allow_private=True).search("privacy", backend="searxng")
+        assert login.requests == []
+    error = info.value
+    assert (error.detail_code, error.retryable) == ("offsite_redirect", False)
+    assert "no external bang" in error.message and "SEARXNG_API_KEY" in error.message
+    assert "drop the `!!` word" not in error.message
+
+
 def test_a_redirect_on_the_instances_own_host_names_the_setting_to_fix():
     """http to https, a moved /search: not followed either; the message says where to point the base URL."""
     with FakeSearXNG([Engine("google")]) as sx:

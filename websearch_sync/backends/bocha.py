@@ -80,20 +80,19 @@ class Bocha(JsonApiBackend):
             if inner.get("_type") == "SearchResponse":  # a search answer without web pages: no results
                 return ParseResult(items=[], request_id=_log_id(data))
             raise WebParseError("bocha answered without `webPages`", provider=self.name, detail_code=UNEXPECTED_SHAPE)
-        use_summary = self.option(params, "summary")
-        items = [_item(page, use_summary) for page in pages["value"] if isinstance(page, dict)]
+        items = self.items_from(self.result_list(pages, ["value"]), params)
         return ParseResult(items=items, request_id=_log_id(data))
 
-
-def _item(page: dict[str, Any], use_summary: bool) -> dict[str, Any]:
-    snippet = (page.get("summary") if use_summary else None) or page.get("snippet")
-    return {
-        "title": page.get("name"),
-        "url": page.get("url"),
-        "snippet": snippet,
-        "source": page.get("siteName"),
-        "published_at": page.get("datePublished"),
-    }
+    def item_of(self, result: dict[str, Any], params: SearchParams) -> dict[str, Any]:
+        """``name`` is the title; Bocha's ``summary`` is the snippet when the ``summary`` option asks for it."""
+        snippet = (result.get("summary") if self.option(params, "summary") else None) or result.get("snippet")
+        return {
+            "title": result.get("name"),
+            "url": result.get("url"),
+            "snippet": snippet,
+            "source": result.get("siteName"),
+            "published_at": result.get("datePublished"),
+        }
 
 
 def _log_id(data: dict[str, Any]) -> Optional[str]:

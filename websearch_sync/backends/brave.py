@@ -13,7 +13,7 @@ the next pages, until the answer's ``query.more_results_available`` is false.
 import dataclasses
 from typing import Any, ClassVar, Optional
 
-from ..engine.base import Page, dig, split_locale
+from ..engine.base import Page, split_locale
 from ..engine.json_api import JsonApiBackend
 from ..engine.media_fields import nested
 from ..engine.setting import Setting
@@ -120,7 +120,7 @@ class Brave(JsonApiBackend):
                 provider=self.name,
                 detail_code=UNEXPECTED_SHAPE,
             )
-        results = dig(data, ["web", "results"], self.name) if "web" in data else []
+        results = self.result_list(data, ["web", "results"]) if "web" in data else []
         return ParseResult(items=self.items_from(results, params))
 
 

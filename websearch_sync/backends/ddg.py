@@ -39,7 +39,6 @@ from ..engine.html_parsing import (
     attribute,
     classes,
     elements,
-    has_class,
     iso_datetime,
     parse_fragment,
     parse_html,
@@ -134,14 +133,14 @@ def _keep(item: dict[str, Any]) -> tuple[bool, bool]:
 
 
 def _is_html_block(tag: Tag) -> bool:
-    return tag.name == "div" and "result" in classes(tag)
+    return tag.tag == "div" and "result" in classes(tag)  # ``tag``: lxml's own name, no property call
 
 
 #: The parts of a ``div.result`` read; the date is an unclassed span in ``.result__extras__url``
-#: (after the icon and the display URL).
+#: (after the icon and the display URL). The cheapest test first: most elements are outside it.
 _HTML_PARTS: dict[str, PartTest] = {
     **{name: HasClass(name) for name in _HTML_FIELDS},
-    "stamp": lambda tag, inside: tag.name == "span" and not classes(tag) and "result__extras__url" in inside,
+    "stamp": lambda tag, inside: "result__extras__url" in inside and tag.tag == "span" and not classes(tag),
 }
 
 
@@ -151,7 +150,10 @@ def _parse_html_template(markup: str) -> tuple[list[dict[str, Any]], bool]:
     eof = False
     for block in walk_blocks(parse_fragment(_HTML_SKIP.sub("", markup)), _is_html_block, _HTML_PARTS):
         link = block.parts.get("result__a")
-        if link is None or has_class(block.tag, "result--ad") or has_class(block.tag, "result--no-result"):
+        if link is None:
+            continue
+        names = classes(block.tag)
+        if "result--ad" in names or "result--no-result" in names:
             continue
         item = _result(
             block.text("result__a"), attribute(link, "href"), block.text("result__snippet"), block.text("stamp")

@@ -18,10 +18,8 @@ from ..errors import (
     INVALID_API_KEY,
     INVALID_PARAMS,
     NO_BILLING,
-    UNEXPECTED_SHAPE,
     AuthError,
     InvalidInput,
-    WebParseError,
 )
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
@@ -85,10 +83,9 @@ class Kagi(JsonApiBackend):
     def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
         """Items from ``data[]`` entries with ``t == 0``; ``meta.id`` is the request id."""
         data = self.data(response)
-        if not isinstance(data, dict) or not isinstance(data.get("data"), list):
-            raise WebParseError("kagi answered without a `data` list", provider=self.name, detail_code=UNEXPECTED_SHAPE)
+        entries = self.result_list(data, ["data"])
         items = self.items_from(
-            (entry for entry in data["data"] if isinstance(entry, dict) and entry.get("t") == _SEARCH_RESULT), params
+            (entry for entry in entries if isinstance(entry, dict) and entry.get("t") == _SEARCH_RESULT), params
         )
         meta: dict[str, Any] = data["meta"] if isinstance(data.get("meta"), dict) else {}
         return ParseResult(items=items, request_id=str(meta["id"]) if meta.get("id") else None)

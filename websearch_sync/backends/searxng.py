@@ -45,10 +45,9 @@ any language the instance speaks (:mod:`.searxng_reasons`).
 import dataclasses
 import re
 from typing import Any, Optional
-from urllib.parse import SplitResult, urljoin, urlsplit, urlunsplit
+from urllib.parse import SplitResult, parse_qs, urljoin, urlsplit, urlunsplit
 
 from ..config import Settings
-from ..engine.base import dig
 from ..engine.json_api import JsonApiBackend
 from ..engine.option import PAGENO, Option
 from ..engine.pace import before_next_request
@@ -63,11 +62,9 @@ from ..errors import (
     HTTP_403,
     HTTP_404,
     OFFSITE_REDIRECT,
-    UNEXPECTED_SHAPE,
     AuthError,
     InvalidInput,
     WebBlocked,
-    WebParseError,
     WebProviderError,
     WebSearchError,
 )
@@ -88,7 +85,7 @@ from .searxng_config import (
 from .searxng_extras import extras_of
 from .searxng_failures import EngineFailure, engine_failure, no_results_because
 from .searxng_names import categories_undecided, ignored_names
-from .searxng_query import within_deadline
+from .searxng_query import has_external_bang, within_deadline
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -350,6 +347,8 @@ class SearXNG(JsonApiBackend):
         if response.status == 403:
             return self._forbidden(response)
         error = super().classify(response)
+        if response.status == 401 and error is not None and _asks_basic_auth(response):
+            return _reworded(error, self._basic_auth_refusal())
         if response.status == 429 and error is not None and _is_limiter_429(response):
             return _reworded(
                 error,
@@ -360,6 +359,25 @@ class SearXNG(JsonApiBackend):
                 retry_after=LIMITER_WINDOW_S,
             )
         return error
+
+    def _basic_auth_refusal(self) -> str:
+        """What to do about a 401 asking for HTTP Basic auth (a reverse proxy's password in front
+        of the instance): a user name and password in the base URL, not a bearer key."""
+        if urlsplit(self.endpoint_url()).username is not None:
+            return (
+                "searxng: the instance refused the user name and password in %s (HTTP 401, Basic auth): "
+                "check them" % self._endpoint_origin()
+            )
+        return (
+            "searxng: the instance asks for a user name and password (HTTP 401, WWW-Authenticate: Basic)%s: "
+            "put them in %s as https://user:password@host/"
+            % (
+                "; SEARXNG_API_KEY is sent as a bearer token, which it does not take"
+                if self.config.get("api_key")
+                else "",
+                self._endpoint_origin(),
+            )
+        )
 
     def _not_found(self, response: HttpResponse) -> WebSearchError:
         setting = (
@@ -408,11 +426,18 @@ class SearXNG(JsonApiBackend):
             return None
         asked = urlsplit(self.endpoint_url())
         if (target.hostname or "").lower() != (asked.hostname or "").lower():
-            return WebProviderError(
-                "searxng: %s answered with a redirect to another site (%s) instead of results; not followed: "
+            why = (
                 "SearXNG sends an external bang (`!!g`, `!!w` ... in the query) to that site's own search, which "
                 "would get the query from your own address; drop the `!!` word (a single `!` picks the instance's "
-                "own engine)" % (shown_url(response.url), host_token(urlunsplit(target))),
+                "own engine)"
+                if has_external_bang(_asked_query(response.url))
+                else "the query has no external bang (`!!g` ...), so something in front of the instance (a login "
+                "or single sign-on proxy) sent this client away: check its access rules (and SEARXNG_API_KEY if "
+                "it takes a bearer token)"
+            )
+            return WebProviderError(
+                "searxng: %s answered with a redirect to another site (%s) instead of results; not followed: %s"
+                % (shown_url(response.url), host_token(urlunsplit(target)), why),
                 provider=self.name,
                 detail_code=OFFSITE_REDIRECT,
                 status=response.status,
@@ -453,11 +478,7 @@ class SearXNG(JsonApiBackend):
         """Items from ``results[]``; ``unresponsive_engines`` and ignored names become ``errors``;
         answers, infoboxes, suggestions and corrections become ``extras``."""
         data = self.data(response)
-        results = dig(data, ["results"], self.name)
-        if not isinstance(results, list):
-            raise WebParseError(
-                "searxng answered with a non-list `results`", provider=self.name, detail_code=UNEXPECTED_SHAPE
-            )
+        results = self.result_list(data, ["results"])
         items = self.items_from(results, params)
         failures = [
             engine_failure(entry, self.name, self.secrets()) for entry in data.get("unresponsive_engines") or ()
@@ -509,6 +530,19 @@ def _redirect_target(response: HttpResponse) -> Optional[SplitResult]:
         return urlsplit(urljoin(response.url, response.location.strip()))
     except ValueError:  # unparsable: the shared mapping reports the status
         return None
+
+
+def _asked_query(url: str) -> str:
+    """The ``q`` a request to the instance asked for (``""`` when there is none)."""
+    try:
+        return " ".join(parse_qs(urlsplit(url).query).get("q", []))
+    except ValueError:  # pragma: no cover - the transport sent this URL
+        return ""
+
+
+def _asks_basic_auth(response: HttpResponse) -> bool:
+    """Whether a 401 challenges for HTTP Basic auth (``WWW-Authenticate: Basic realm=...``)."""
+    return (response.headers.get("WWW-Authenticate") or "").strip().lower().startswith("basic")
 
 
 def _is_limiter_429(response: HttpResponse) -> bool:

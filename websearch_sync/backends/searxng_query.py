@@ -45,3 +45,9 @@ def within_deadline(query: str, limit_s: float) -> tuple[str, float]:
         return query, limit_s
     kept = "".join(part for part, seconds in zip(parts, asked) if seconds is None)
     return " ".join(kept.split()), min(limit_s, chosen[-1])
+
+
+def has_external_bang(query: str) -> bool:
+    """Whether the query holds an external bang (a ``!!name`` word, ``!!g``): the instance answers
+    it with a redirect to that site's own search."""
+    return any(word.startswith("!!") and len(word) > 2 for word in query.split())

@@ -26,6 +26,7 @@ import dataclasses
 from collections.abc import Iterable
 from typing import Any, Callable, Optional
 
+from ..engine.base import listed_results
 from ..engine.media_fields import pixel_size, present, text, view_count, whole_number
 from ..errors import WebBlocked
 from ..models import ParseResult, SearchParams
@@ -122,9 +123,13 @@ class SearXNGVertical(SearXNG):
         return super().parse(response, self.with_category(params))
 
     def items_from(self, results: Iterable[Any], params: SearchParams) -> list[dict[str, Any]]:
-        """The vertical's raw items (entries that are not JSON objects are skipped)."""
+        """The vertical's raw items (entries that are not JSON objects are skipped); results none
+        of which has what a result of the vertical is known by (an image's ``img_src``) are an
+        unknown shape, never "no results" (:func:`~..engine.base.listed_results`)."""
         read = READERS[self.vertical]
-        return [read(result) for result in results if isinstance(result, dict)]
+        return listed_results(
+            [read(result) for result in results if isinstance(result, dict)], self.vertical, self.name
+        )
 
 
 class SearXNGNews(SearXNGVertical):

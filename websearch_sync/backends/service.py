@@ -20,10 +20,9 @@ import json
 import re
 from typing import Any, Optional
 
-from ..engine.base import dig
 from ..engine.json_api import JsonApiBackend
 from ..engine.setting import Setting, bad_setting, own_timeout
-from ..errors import UNEXPECTED_SHAPE, InvalidInput, WebParseError, WebSearchError, redact
+from ..errors import InvalidInput, WebSearchError, redact
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
 
@@ -147,15 +146,19 @@ class SearchService(JsonApiBackend):
         return RequestSpec("POST", self.endpoint_url(), json=body, headers=headers)
 
     def error_envelope(self, data: Any) -> Optional[tuple[Any, Optional[str]]]:
-        """A gateway's own words: ``{"error": "..."}``, ``{"error": {"message"}}``, ``{"message"}`` or ``{"detail"}``."""
-        if not isinstance(data, dict) or "search_results" in data:
+        """A gateway's own words: ``{"error": "..."}``, ``{"error": {"message"}}``, ``{"message"}`` or
+        ``{"detail"}``. Beside ``search_results`` only an ``error`` counts, and only when there are no
+        results: ``{"error": "quota exceeded", "search_results": []}`` is that error (code ``error``, so
+        that an HTTP 200 carrying it is one too), not "no results" to be cached."""
+        if not isinstance(data, dict) or data.get("search_results"):
             return None
-        for key in ("error", "message", "detail"):
+        beside_results = "search_results" in data
+        for key in ("error",) if beside_results else ("error", "message", "detail"):
             value = data.get(key)
             if isinstance(value, dict):
                 value = value.get("message")
             if isinstance(value, str) and value:
-                return None, value
+                return ("error" if beside_results else None), value
         return None
 
     def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
@@ -168,12 +171,7 @@ class SearchService(JsonApiBackend):
 
     def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
         """Items from ``search_results[]``; the answer's request-id header, if any, is the request id."""
-        results = dig(self.data(response), ["search_results"], self.name)
-        if not isinstance(results, list):
-            raise WebParseError(
-                "service answered with a non-list `search_results`", provider=self.name, detail_code=UNEXPECTED_SHAPE
-            )
-        items = self.items_from(results, params)
+        items = self.items_from(self.result_list(self.data(response), ["search_results"]), params)
         return ParseResult(items=items, request_id=response.headers.get(self.request_id_header()) or None)
 
 

@@ -6,16 +6,18 @@ reached (its SDK treats 403, 432 and 433 alike): all are ``AuthError``, since
 retrying cannot help until the account changes.
 
 A search gives at most 20 results (``max_results`` in 1..20, its API reference) and has no
-next page: a call for more asks for 20.
+next page: a call for more asks for 20. A query over 400 characters is refused before sending:
+Tavily answers it with HTTP 400 ``{"detail": {"error": "Query is too long. Max query length is
+400 characters."}}`` (a live answer quoted in CherryHQ/cherry-studio#2201), which is read as
+``InvalidInput(query_too_long)`` too.
 """
 
 from typing import Any, Optional
 
-from ..engine.base import dig
 from ..engine.json_api import JsonApiBackend
 from ..engine.option import Option
 from ..engine.setting import Setting
-from ..errors import BAD_TOPIC, UNEXPECTED_SHAPE, WebParseError
+from ..errors import BAD_TOPIC, QUERY_TOO_LONG, InvalidInput
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
 
@@ -24,6 +26,8 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 TOPICS = ("general", "news", "finance")
 #: The most results Tavily gives for one search (its ``max_results`` range).
 MAX_RESULTS = 20
+#: The code we give Tavily's "Query is too long." answer (Tavily's envelope has words only).
+_QUERY_TOO_LONG = "QUERY_TOO_LONG"
 
 
 class Tavily(JsonApiBackend):
@@ -49,6 +53,8 @@ class Tavily(JsonApiBackend):
         ),
     )
     auth_statuses = (401, 403, 432, 433)
+    max_query_chars = 401  # "Max query length is 400 characters."
+    vendor_codes = {_QUERY_TOO_LONG: (InvalidInput, QUERY_TOO_LONG)}
 
     def build_request(self, params: SearchParams) -> RequestSpec:
         """JSON ``{query, max_results}`` (at most :data:`MAX_RESULTS`) plus ``topic``, ``time_range``
@@ -70,16 +76,13 @@ class Tavily(JsonApiBackend):
         detail = data["detail"]
         if isinstance(detail, dict):
             detail = detail.get("error") or detail.get("message")
-        return None, detail if isinstance(detail, str) else None
+        if not isinstance(detail, str):
+            return None, None
+        return (_QUERY_TOO_LONG if detail.startswith("Query is too long") else None), detail
 
     def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
         """Items from ``results[]``: ``content`` is the snippet, ``raw_content`` the page text."""
         data = self.data(response)
-        results = dig(data, ["results"], self.name)
-        if not isinstance(results, list):
-            raise WebParseError(
-                "tavily answered with a non-list `results`", provider=self.name, detail_code=UNEXPECTED_SHAPE
-            )
-        items = self.items_from(results, params)
+        items = self.items_from(self.result_list(data, ["results"]), params)
         request_id = data.get("request_id")
         return ParseResult(items=items, request_id=str(request_id) if request_id else None)

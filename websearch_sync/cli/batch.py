@@ -168,7 +168,7 @@ def done_queries(path: str) -> set[str]:
     ``InvalidInput(bad_arguments)`` when the file cannot be read.
     """
     try:
-        with open(path, encoding="utf-8") as handle:
+        with open(path, encoding="utf-8-sig") as handle:  # -sig: a BOM an editor put before the first line
             lines = handle.read().split("\n")  # not splitlines: JSON text may hold U+2028, U+0085 as they are
     except (OSError, UnicodeDecodeError) as exc:
         raise InvalidInput("cannot read --skip-done %s: %s" % (path, exc), detail_code=BAD_ARGUMENTS) from None

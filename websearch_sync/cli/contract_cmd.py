@@ -168,6 +168,7 @@ def run_verify(args: argparse.Namespace) -> int:
     """Replay every case and print the verdicts."""
     from ..contract.cases import count_provenances, count_statuses, run_cases, write_golden
 
+    check_backend_names(args.backend, "--backend")  # a misspelt name says so, not "no cases under fixtures/ddg"
     results = run_cases(args.fixtures, args.backend)
     width = max(len(r.case.case_id) for r in results)
     out = sys.stdout

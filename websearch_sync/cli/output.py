@@ -21,6 +21,7 @@ from typing import Any, Optional, TextIO
 from ..config import DEFAULT_TIMEOUT_MS
 from ..errors import NO_CONTENT, PRIVATE_ADDRESS, WebSearchError
 from ..net.browser import IMPERSONATE_CHOICES
+from ..reader.lastresort import last_resort, only_handler
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -95,17 +96,8 @@ class _RetryLines(logging.Handler):
         if hasattr(record, "retry_wait_s"):
             sys.stderr.write("retry: %s\n" % record.getMessage())
             sys.stderr.flush()
-        elif logging.lastResort is not None and record.levelno >= logging.lastResort.level and self._alone(record):
-            logging.lastResort.handle(record)
-
-    def _alone(self, record: logging.LogRecord) -> bool:
-        """Whether no other handler is on ``record``'s way up the loggers."""
-        logger: Optional[logging.Logger] = logging.getLogger(record.name)
-        while logger is not None:
-            if any(handler is not self for handler in logger.handlers):
-                return False
-            logger = logger.parent if logger.propagate else None
-        return True
+        elif only_handler(self, record):
+            last_resort(record)
 
 
 @contextlib.contextmanager

@@ -276,14 +276,19 @@ def _batch_queries(args: argparse.Namespace) -> list[str]:
     return remaining
 
 
+#: What an editor may put before the first line of a UTF-8 file (Notepad's "UTF-8 with BOM"): no query's text.
+BYTE_ORDER_MARK = "\ufeff"
+
+
 def _read_queries(path: str) -> list[str]:
     try:
         # one query a line: "\n" (CRLF read as it), not splitlines' form feeds, U+0085 and U+2028
         if path == "-":
-            lines = sys.stdin.read().replace("\r\n", "\n").split("\n")
+            text = sys.stdin.read().replace("\r\n", "\n")
         else:
             with open(path, encoding="utf-8") as handle:
-                lines = handle.read().split("\n")
+                text = handle.read()
     except (OSError, UnicodeDecodeError) as exc:
         raise InvalidInput("cannot read --queries-file %s: %s" % (path, exc), detail_code=BAD_ARGUMENTS) from None
+    lines = text.removeprefix(BYTE_ORDER_MARK).split("\n")
     return [line.strip() for line in lines if line.strip()]

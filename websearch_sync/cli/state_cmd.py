@@ -46,8 +46,11 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 def run_clear(args: argparse.Namespace) -> int:
     """Clear the cool-downs; print what was lifted."""
     from ..client.search_client import SearchClient
+    from ..engine import registry
 
     with SearchClient("stub", state_url=args.state_url, cache_ttl_s=0) as client:
+        if args.backend is not None:  # a misspelt name is refused with a shared state or without one
+            registry.backend_class(args.backend)
         if not (args.state_url or client.settings.state_url):
             sys.stderr.write(
                 "no shared state configured (WEB_SEARCH_STATE_URL or --state-url): cool-downs live in each "

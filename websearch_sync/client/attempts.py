@@ -339,7 +339,7 @@ class _LaterRequests:
 def check_backend(backend: Backend, params: SearchParams) -> None:
     """Raise the refusal of ``params`` by ``backend`` before any request (:meth:`Backend.check`);
     a bug inside it becomes a logged ``WebProviderError``, as in :func:`call_backend`."""
-    reported(backend, lambda: backend.check(params))
+    _of_backend(backend, lambda: backend.check(params))
 
 
 def refusal(backend: Backend, params: SearchParams) -> Optional[WebSearchError]:
@@ -354,4 +354,16 @@ def refusal(backend: Backend, params: SearchParams) -> Optional[WebSearchError]:
 def call_backend(backend: Backend, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
     """Run one backend; a bug inside it (a parse result of the wrong shape too) becomes a
     logged ``WebProviderError``, never a stray exception."""
-    return reported(backend, lambda: checked_result(backend.search(params, transport, deadline), backend.name))
+    return _of_backend(backend, lambda: checked_result(backend.search(params, transport, deadline), backend.name))
+
+
+def _of_backend(backend: Backend, step: Callable[[], T]) -> T:
+    """``reported(backend, step)``, its error naming ``backend`` when it names no provider (a
+    plugin's ``raise WebParseError("...")``): in a merge's ``errors`` and the command line's
+    per-backend lines, an error without one says nothing of who failed."""
+    try:
+        return reported(backend, step)
+    except WebSearchError as error:
+        if error.provider is None:
+            error.provider = backend.name
+        raise

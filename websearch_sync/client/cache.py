@@ -9,6 +9,7 @@ warning. Only a path that cannot hold a cache at all (missing folder, a folder, 
 file that is not a SQLite database) is refused, when the cache is built.
 """
 
+import copy
 import json
 import logging
 import os
@@ -56,7 +57,8 @@ def copy_result(value: dict[str, Any]) -> dict[str, Any]:
     Knows the result shapes (that is what makes it fast enough for a cache hit):
     top-level scalars and strings are shared (immutable), ``items``/``errors`` are
     lists of flat dicts whose only mutable values are lists of strings
-    (``providers``), ``provider_meta`` is a flat dict that may hold such a list.
+    (``providers``), ``provider_meta`` is a dict that may hold such a list and
+    ``extras`` (SearXNG's answers, infoboxes...: nested, so copied all the way down).
     """
     out = dict(value)
     for key, part in value.items():
@@ -69,6 +71,8 @@ def copy_result(value: dict[str, Any]) -> dict[str, Any]:
             out[key] = copied_meta = dict(part)
             if "providers" in copied_meta:
                 copied_meta["providers"] = list(copied_meta["providers"])
+            if "extras" in copied_meta:
+                copied_meta["extras"] = copy.deepcopy(copied_meta["extras"])
     return out
 
 
@@ -188,8 +192,8 @@ def _is_busy(error: sqlite3.Error) -> bool:
 class SqliteCache:
     """A persistent TTL cache in one SQLite file, safe across threads and processes.
 
-    Each thread uses its own connection; writes use WAL mode, so several processes
-    can share the file (scripts that re-run). Every read or write waits for a lock
+    Each thread uses its own connection (:meth:`close` closes every one); writes use WAL
+    mode, so several processes can share the file (scripts that re-run). Every read or write waits for a lock
     at most ``wait_s`` seconds (the caller's remaining deadline), then raises
     ``sqlite3.Error`` for :class:`ResultCache` to skip. A path that cannot hold a
     cache is ``InvalidInput(bad_cache_path)`` here, at construction; a file locked
@@ -200,7 +204,14 @@ class SqliteCache:
         self.path = check_cache_path(path)
         self.ttl_s = ttl_s
         self._clock = clock
-        self._local = threading.local()
+        self._local = threading.local()  # per thread: the connection whose journal mode is set (WAL)
+        #: Each thread's connection, by thread: :meth:`close` closes them all (the threads of a
+        #: client shared by many are gone or busy by then), so the file is released, its WAL too;
+        #: a new thread's first use closes those of the threads that have ended.
+        self._open: dict[threading.Thread, sqlite3.Connection] = {}
+        self._open_lock = threading.Lock()
+        self._closed = False
+        self._pid = os.getpid()  # a forked child opens connections of its own (SQLite: none may cross a fork)
         self._ready = False
         try:
             self._connection(_OPEN_WAIT_S)
@@ -214,20 +225,40 @@ class SqliteCache:
 
     def _connection(self, wait_s: Optional[float]) -> sqlite3.Connection:
         """This thread's connection, waiting at most ``wait_s`` for a lock; the table made on first use."""
-        conn = getattr(self._local, "conn", None)
-        if conn is None:
+        if self._pid != os.getpid():
+            self._forked()
+        me = threading.current_thread()
+        found = self._open.get(me)
+        if found is not None:
+            conn = found
+        else:
             conn = sqlite3.connect(self.path, timeout=0, isolation_level=None, check_same_thread=False)
-            self._local.conn = conn
+            with self._open_lock:
+                if self._closed:  # a call under way when the client was closed: no connection no one would close
+                    conn.close()
+                    raise sqlite3.ProgrammingError("the cache file %s is closed" % self.path)
+                for thread in [thread for thread in self._open if not thread.is_alive()]:
+                    self._open.pop(thread).close()
+                self._open[me] = conn
         conn.execute("PRAGMA busy_timeout=%d" % max(0, int((_DEFAULT_WAIT_S if wait_s is None else wait_s) * 1000)))
-        if not getattr(self._local, "wal", False):
+        if getattr(self._local, "wal", None) is not conn:
             conn.execute("PRAGMA journal_mode=WAL")
-            self._local.wal = True
+            self._local.wal = conn
         if not self._ready:
             conn.execute(
                 "CREATE TABLE IF NOT EXISTS results (key TEXT PRIMARY KEY, expires REAL NOT NULL, value TEXT NOT NULL)"
             )
             self._ready = True
         return conn
+
+    def _forked(self) -> None:
+        """In a child process (a preforking server, a Celery worker): forget the parent's connections
+        without closing them (closing one could checkpoint and remove the WAL the parent still uses),
+        and its lock (a parent's thread may have held it at the fork)."""
+        self._open_lock = threading.Lock()
+        self._open = {}
+        self._local = threading.local()
+        self._pid = os.getpid()
 
     _key = staticmethod(cache_key_text)
 
@@ -279,13 +310,19 @@ class SqliteCache:
         """Forget everything."""
         self._connection(None).execute("DELETE FROM results")
 
+    @property
+    def closed(self) -> bool:
+        """True after :meth:`close`."""
+        return self._closed
+
     def close(self) -> None:
-        """Close this thread's connection."""
-        conn = getattr(self._local, "conn", None)
-        if conn is not None:
+        """Close every thread's connection; a use after it raises ``sqlite3.ProgrammingError``
+        (which :class:`ResultCache` skips, as any failure of the file)."""
+        with self._open_lock:
+            self._closed = True
+            connections, self._open = self._open, {}
+        for conn in connections.values():
             conn.close()
-            self._local.conn = None
-            self._local.wal = False
 
 
 def _lock_wait_s(left_s: Optional[float]) -> float:
@@ -354,7 +391,7 @@ class ResultCache:
     def _disk_lookup(
         self, key: Hashable, left_s: Optional[float], max_bytes: Optional[int]
     ) -> Optional[tuple[dict[str, Any], float]]:
-        if self.disk is None:
+        if self.disk is None or self.disk.closed:  # closed: a call under way when its client closed
             return None
         try:
             found = self.disk.lookup(key, _lock_wait_s(left_s), max_bytes)
@@ -382,7 +419,7 @@ class ResultCache:
             self.memory.set(key, value, ttl_s)
         if self.shared is not None and self._shared_fits(left_s):
             self.shared.set(key, value, ttl_s, left_s, max_bytes)
-        if self.disk is None:
+        if self.disk is None or self.disk.closed:
             return
         try:
             self.disk.set(key, value, ttl_s, _lock_wait_s(left_s), max_bytes)

@@ -35,7 +35,8 @@ def close_default_client() -> None:
     """Close the shared client (if one was built in this process); the next use builds a new one.
 
     Call it when no tool call is under way (at shutdown, or after changing the environment):
-    a call still running on the closed client may fail with a ``NetworkError``."""
+    a call still running on the closed client may fail with a ``NetworkError``, and one that
+    got the client before and starts after is ``InvalidInput(client_closed)``."""
     global _current
     with _lock:
         current, _current = _current, None

@@ -37,6 +37,7 @@ class Validated(NamedTuple):
     check: Callable[[dict[str, Any]], bool]  #: accepts a stored answer for this call (see ``answers.py``)
     max_bytes: int  #: the longest stored answer this call can have (see ``answers.py``)
     refused: dict[str, bool]  #: by strategy: the call asks no one (its backends refuse it), so no cache, no flight
+    refusing: frozenset[str]  #: the backends that refuse the call before sending (a missing key...)
 
 
 def _typed(value: Any) -> Hashable:

@@ -30,13 +30,16 @@ _LOCK = threading.Lock()
 
 
 def _settings_key(settings: Settings) -> Hashable:
+    """What the parts of ``settings`` differ by: the settings that reach an upstream, and the
+    state settings. ``timeout_ms`` only with a shared state (its Redis commands' timeouts come
+    from it): without one, a call with a shorter deadline meets the same engines at the same pace."""
     every_backend = sorted(set(settings.endpoints) | set(settings.providers))
     return (
         settings_fingerprint(settings, every_backend, True),
         settings.state_url or "",
         settings.state_prefix,
         settings.state_required,
-        settings.timeout_ms,
+        settings.timeout_ms if settings.state_url else None,
     )
 
 

@@ -22,6 +22,7 @@ from ..errors import (
     BAD_MIN_INTERVAL_S,
     BAD_RETRIES,
     BAD_STRATEGY,
+    CLIENT_CLOSED,
     InvalidInput,
     WebSearchError,
 )
@@ -106,11 +107,13 @@ def _check_cooldowns(value: Optional[Mapping[str, float]]) -> dict[str, float]:
 
 
 def _check_strategy(strategy: Any) -> Strategy:
-    if strategy not in STRATEGIES:
+    """``strategy`` in lower case (as ``time_range``, ``vertical`` and backend names are read), or
+    ``InvalidInput(bad_strategy)``."""
+    if not isinstance(strategy, str) or strategy.lower() not in STRATEGIES:
         raise InvalidInput(
             "strategy must be one of %s, got %r" % (", ".join(STRATEGIES), strategy), detail_code=BAD_STRATEGY
         )
-    return cast(Strategy, strategy)
+    return cast(Strategy, strategy.lower())
 
 
 def _given(**values: Any) -> dict[str, Any]:
@@ -246,7 +249,9 @@ class SearchClient:
     # -- lifecycle ------------------------------------------------------------------------
 
     def close(self) -> None:
-        """Release the HTTP session (if this client created it) and the cache file."""
+        """Release the HTTP session (if this client created it) and the cache file. A search or
+        fetch after it is ``InvalidInput(client_closed)``: its connections would be opened again
+        with no one to close them (and a browser transport's cannot be)."""
         if not self._closed:
             self._closed = True
             self._transport.close()
@@ -266,16 +271,25 @@ class SearchClient:
         return self._cooldowns.lift(backend)
 
     def __enter__(self) -> "SearchClient":
+        self._check_open()
         return self
+
+    def _check_open(self) -> None:
+        if self._closed:
+            raise InvalidInput(
+                "this SearchClient is closed (close() was called, or its with block ended); make a new one",
+                detail_code=CLIENT_CLOSED,
+            )
 
     def __exit__(self, *exc_info: Any) -> None:
         self.close()
 
     def __repr__(self) -> str:
-        return "SearchClient(backend=%r, strategy=%r)" % (
-            self._backend or default_backends(self.settings),
-            self.strategy,
-        )
+        try:
+            backend = repr(self._backend or default_backends(self.settings))
+        except InvalidInput:  # a misspelt WEB_SEARCH_BACKEND: a search says so; repr() must not raise
+            backend = "<unknown WEB_SEARCH_BACKEND>"
+        return "SearchClient(backend=%s, strategy=%r)" % (backend, self.strategy)
 
     # -- searching ------------------------------------------------------------------------
 
@@ -418,6 +432,7 @@ class SearchClient:
         started = self._clock.monotonic()
         options.update(_given(time_range=time_range, safe_search=safe_search, vertical=vertical))
         try:
+            self._check_open()
             call = _CallSettings(self, strategy, timeout_ms, budget_ms, retries, cache_ttl_s)
             plan = self._plan(
                 query, backend, max_results, options, call
@@ -518,7 +533,7 @@ class SearchClient:
                     params.max_results,
                     params.options.get("max_content_chars", DEFAULT_CONTENT_CHARS) if params.include_content else None,
                 ),
-                _refused(backends, params),
+                *_refusals(backends, params),
             )
             self._plans.put(memo_key, valid)
         return _Plan(valid, self._call_deadline(call.budget_ms or call.timeout or valid.timeout_ms))
@@ -534,8 +549,11 @@ class SearchClient:
         self, plan: "_Plan", call: "_CallSettings", key: Optional[Hashable], state: CallState
     ) -> tuple[SearchResponse, bool]:
         """Ask the backends by the call's strategy (counting requests and waits in ``state``);
-        ``(response, cacheable)``."""
+        ``(response, cacheable)``. The parameters are those of the validation, asked now: a
+        validation reused for a repeat (:class:`PlanMemo`) was made at an earlier call, and a
+        time range ends at the search's ``now`` (Baidu's ``gpc``, Mojeek's ``since``)."""
         policy = self._retry.with_total(call.retries)
+        params = plan.params.asked_now()
 
         def recheck() -> None:
             found = self._cached(plan, key) if key is not None else None
@@ -543,12 +561,12 @@ class SearchClient:
                 raise _AnsweredMeanwhile(found)
 
         def run(one: Backend) -> Any:
-            return self._runner.run(one, plan.params, call.timeout, plan.budget, policy, state, recheck)
+            return self._runner.run(one, params, call.timeout, plan.budget, policy, state, recheck)
 
         backends = [registry.instance(cls, self.settings) for cls in plan.valid.classes]
         strategy = merge if call.strategy == "merge" and len(backends) > 1 else fallback
-        response, cacheable = strategy(backends, plan.params, plan.budget, run)
-        if plan.params.include_content and not self._add_content(response, plan.params, plan.budget):
+        response, cacheable = strategy(backends, params, plan.budget, run, plan.valid.refusing)
+        if params.include_content and not self._add_content(response, params, plan.budget):
             cacheable = False
         return response, cacheable
 
@@ -600,6 +618,7 @@ class SearchClient:
         (``allow_private``, the fetch service...; ``cache_ttl_s=0`` bypasses the
         cache); a cached result is a copy.
         """
+        self._check_open()
         ttl = _check_ttl(cache_ttl_s) if cache_ttl_s is not None else self.cache_ttl_s
         deadline = self._call_deadline(check_timeout_ms(timeout_ms) or self.settings.timeout_ms)
         key: Optional[Hashable] = None
@@ -698,10 +717,14 @@ class _CallSettings:
         self.ttl = _check_ttl(ttl) if ttl is not None else client.cache_ttl_s
 
 
-def _refused(backends: list[Backend], params: SearchParams) -> dict[str, bool]:
-    """By strategy: whether a call with ``params`` asks none of ``backends`` (they refuse it before sending)."""
+def _refusals(backends: list[Backend], params: SearchParams) -> tuple[dict[str, bool], frozenset[str]]:
+    """By strategy, whether a call with ``params`` asks none of ``backends`` (they refuse it before
+    sending); and the names of those that refuse it."""
     refusals = [refusal(one, params) for one in backends]
-    return {strategy: asks_no_one(strategy, refusals) for strategy in STRATEGIES}
+    return (
+        {strategy: asks_no_one(strategy, refusals) for strategy in STRATEGIES},
+        frozenset(one.name for one, refused in zip(backends, refusals) if refused is not None),
+    )
 
 
 def _check_intervals(value: Union[None, float, Mapping[str, float]]) -> dict[str, float]:

@@ -1,14 +1,15 @@
 """How several backends answer one call: a fallback chain or a parallel merge.
 
 Both take a ``run`` callable (one backend -> its :class:`ParseResult` or a
-``WebSearchError``) and return ``(response, cacheable)``; a response with any
-failure in it is not cached.
+``WebSearchError``) and return ``(response, cacheable)``; a response with a failure
+in it is not cached, unless each failure is a refusal (``refusing``: the backends that
+refuse the call before sending, a missing key, say): the same call is refused again.
 """
 
 import concurrent.futures
 import contextvars
 import logging
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, Callable, Optional
 
 from ..engine.base import Backend
@@ -50,8 +51,15 @@ Run = Callable[[Backend], ParseResult]
 Outcome = tuple[SearchResponse, bool]
 
 
-def fallback(backends: list[Backend], params: SearchParams, budget: Deadline, run: Run) -> Outcome:
-    """Try ``backends`` in order; the first success answers, the failures before it go to ``errors``."""
+def fallback(
+    backends: list[Backend], params: SearchParams, budget: Deadline, run: Run, refusing: Collection[str] = ()
+) -> Outcome:
+    """Try ``backends`` in order; the first success answers, the failures before it go to ``errors``.
+
+    When every backend failed, the most informative failure is raised after its ``except``
+    block, with its own cause and context: raised inside it, Python would chain the last
+    failure to it ("during handling of the above exception"), as if one had led to the other.
+    """
     failures: list[WebSearchError] = []
     for position, backend in enumerate(backends):
         try:
@@ -64,14 +72,21 @@ def fallback(backends: list[Backend], params: SearchParams, budget: Deadline, ru
                 error.errors = failures[:-1]
                 raise error
             if position == len(backends) - 1 or budget.expired():
-                raise most_informative(failures)  # noqa: B904 - one of the failures, with its own cause
+                break
             logger.info(
                 "backend %s failed (%s); falling back to %s", backend.name, error.code, backends[position + 1].name
             )
             continue
         items = normalize_items(result.items, backend.name, params.max_results, params.vertical, result.answered_at)
-        return _response(items, backend.name, result, failures, params.vertical), not failures and not result.partial
-    raise most_informative(failures)  # pragma: no cover - the loop always returns or raises
+        cacheable = not result.partial and only_refusals(failures, refusing)
+        return _response(items, backend.name, result, failures, params.vertical), cacheable
+    raise most_informative(failures)
+
+
+def only_refusals(failures: list[WebSearchError], refusing: Collection[str]) -> bool:
+    """True when every one of ``failures`` is that of a backend in ``refusing`` (it refuses the call
+    before sending: it would refuse it again, so the answer of the others may be cached)."""
+    return all(failure.provider in refusing for failure in failures)
 
 
 #: ``WebProviderError`` detail codes after which a chain moves on too: a defect of that backend
@@ -107,7 +122,9 @@ def cannot_take(error: WebSearchError) -> bool:
     return error.code == "InvalidInput" and error.detail_code == QUERY_TOO_LONG and error.provider is not None
 
 
-def merge(backends: list[Backend], params: SearchParams, budget: Deadline, run: Run) -> Outcome:
+def merge(
+    backends: list[Backend], params: SearchParams, budget: Deadline, run: Run, refusing: Collection[str] = ()
+) -> Outcome:
     """Ask every backend in parallel and fuse their lists (reciprocal rank fusion).
 
     Each backend runs in a copy of the caller's context (``contextvars``), as if it ran in the
@@ -157,7 +174,7 @@ def merge(backends: list[Backend], params: SearchParams, budget: Deadline, run: 
     errors = [e.to_dict() for e in failures] + soft_errors
     if errors:
         response["errors"] = errors
-    return response, not failures and not partial
+    return response, not partial and only_refusals(failures, refusing)
 
 
 def _merged_result(

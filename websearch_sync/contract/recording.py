@@ -251,6 +251,20 @@ def _placeholders(value: Any) -> Any:
     return PLACEHOLDER
 
 
+def _json_object(value: Any) -> Any:
+    """A JSON object's text read as its mapping (``WEB_SEARCH_SERVICE_HEADERS`` from the
+    environment), so that its names stay beside their placeholders: the replay needs them (a
+    lone placeholder is no JSON object, and the backend would refuse the setting), and they
+    are no secret. Any other value as it is."""
+    if isinstance(value, str) and value.lstrip().startswith("{"):
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            return value
+        return parsed if isinstance(parsed, dict) else value
+    return value
+
+
 def _url_secrets(url: Optional[str]) -> list[str]:
     """The password (and user:password) in a URL's userinfo."""
     if not url or "@" not in url.split("?", 1)[0]:
@@ -383,7 +397,7 @@ def _settings_meta(backend: str, settings: Settings, redactor: Redactor) -> dict
             where = "settings.providers.%s.%s" % (backend, key)
             if is_secret_name(key):
                 redactor.note(where)
-                cleaned[key] = _placeholders(value)
+                cleaned[key] = _placeholders(_json_object(value))
             elif isinstance(value, str) and "://" in value:
                 cleaned[key] = redactor.url(value, where)
             else:

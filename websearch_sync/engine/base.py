@@ -617,7 +617,7 @@ def json_body(response: HttpResponse, provider: str) -> Any:
     try:
         return response.json()
     except ValueError:
-        kind = response.content_type or "unknown content type"
+        kind = (response.content_type or "unknown content type") if response.content.strip() else "an empty body"
         raise WebParseError(
             "%s answered with %s instead of JSON" % (provider, kind),
             provider=provider,

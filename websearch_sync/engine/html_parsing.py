@@ -331,11 +331,6 @@ def _children(node: Tag) -> Iterator[Tag]:
     return cast(Iterator[Tag], iter(node))
 
 
-def _add_text(block: Optional[Block], inside: frozenset[str], text: Optional[str]) -> None:
-    if block is not None and inside and text:
-        block.add_text(inside, text)
-
-
 def walk_blocks(
     root: Tag,
     is_block: Callable[[Tag], bool],
@@ -354,37 +349,60 @@ def walk_blocks(
     blocks: list[Block] = []
     tests = _PartTests(parts)
     nothing: frozenset[str] = frozenset()
+    # The open elements: (the block and parts of its own strings, those of its tail); the innermost
+    # one's pair also kept in locals (the loop runs twice per element: 64 in a DuckDuckGo region).
     frames: list[_Frame] = []
+    block: Optional[Block] = None
+    inside = nothing
     walker = etree.iterwalk(root, events=_WALK_EVENTS)
     visited = 0
     for event, node in walker:
         if event == "end":
             _, _, outer, around = frames.pop()
             if frames:  # the text after an element belongs to its parent's parts
+                block, inside = frames[-1][0], frames[-1][1]
                 _add_text(outer, around, node.tail)
             continue
         if event != "start":  # a comment or a processing instruction: only the text after it is read
-            _add_text(frames[-1][0], frames[-1][1], node.tail)
+            _add_text(block, inside, node.tail)
             continue
         if not frames:  # the root: its own strings belong to no block
             frames.append((None, nothing, None, nothing))
             continue
-        block, inside = frames[-1][0], frames[-1][1]
+        outer, around = block, inside
         if skip is not None and skip(node):  # what follows a skipped subtree is still read
             walker.skip_subtree()
-            frames.append((None, nothing, block, inside))
-            continue
-        visited += 1
-        if not visited % _CHECK_EVERY:
-            checkpoint()
-        if is_block(node):
-            blocks.append(Block(node))
-            opened: tuple[Optional[Block], frozenset[str]] = (blocks[-1], nothing)
+            block, inside = None, nothing
         else:
-            opened = (block, block.enter(node, inside, tests) if block is not None else inside)
-        _add_text(opened[0], opened[1], node.text)
-        frames.append((opened[0], opened[1], block, inside))
+            visited += 1
+            if not visited % _CHECK_EVERY:
+                checkpoint()
+            block, inside = _opened(node, block, inside, is_block, tests, blocks)
+            _add_text(block, inside, node.text)
+        frames.append((block, inside, outer, around))
     return blocks
+
+
+def _opened(
+    node: Tag,
+    block: Optional[Block],
+    inside: frozenset[str],
+    is_block: Callable[[Tag], bool],
+    tests: _PartTests,
+    blocks: list[Block],
+) -> tuple[Optional[Block], frozenset[str]]:
+    """The block and parts ``node``'s own strings belong to: a new block (added to ``blocks``) when
+    it is one, else its parent's block with the parts it starts (none outside a block)."""
+    if is_block(node):
+        opened = Block(node)
+        blocks.append(opened)
+        return opened, frozenset()
+    return block, block.enter(node, inside, tests) if block is not None else inside
+
+
+def _add_text(block: Optional[Block], inside: frozenset[str], text: Optional[str]) -> None:
+    if block is not None and inside and text:
+        block.add_text(inside, text)
 
 
 def text_of(node: Optional[Tag], without: AbstractSet[Tag] = frozenset()) -> str:

@@ -6,7 +6,11 @@ derives from :class:`JsonApiBackend` and declares:
 
 * ``default_base_url`` / ``endpoint_path``: the endpoint is
   ``Settings.endpoints[name]`` if given, else ``base_url`` (provider setting, else
-  ``default_base_url``) + ``endpoint_path``;
+  ``default_base_url``) + ``endpoint_path`` (a base URL already ending with it, as the
+  vendor's docs show the endpoint, is used as it is);
+* ``result_fields`` (or :meth:`JsonApiBackend.item_of`): how one vendor result becomes a raw
+  item; :meth:`JsonApiBackend.items_from` refuses results none of which holds a URL (a
+  renamed field is an unknown shape, never "no results");
 * ``auth_statuses``: statuses (HTTP or vendor code) meaning "the key or the
   instance refused us" -> ``AuthError`` (401 and 403 by default: a 403 from an API
   is a refused key or plan, not a bot wall);
@@ -16,21 +20,37 @@ derives from :class:`JsonApiBackend` and declares:
   message in a JSON body.
 
 Everything else (429 with its wait time, 5xx, other statuses) is the shared
-:func:`websearch_sync.net.transport.status_error`.
+:func:`websearch_sync.net.transport.status_error`. The error says what to check: the
+setting holding the key for an ``AuthError``, the one the endpoint came from for a 404.
 """
 
 import dataclasses
-from collections.abc import Iterable, Mapping
+import logging
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Optional, Union
 from urllib.parse import urlsplit
 
-from ..errors import API_ERROR, AuthError, WebProviderError, WebSearchError, http_status
+from ..errors import (
+    API_ERROR,
+    INVALID_API_KEY,
+    UNEXPECTED_SHAPE,
+    AuthError,
+    InvalidInput,
+    WebParseError,
+    WebProviderError,
+    WebSearchError,
+    http_status,
+)
 from ..models import SearchParams
+from ..net.ssrf import forbidden_reason, literal_address
 from ..net.transport import HttpResponse, status_error
-from .base import Backend, json_body
+from ..net.urls import shown_url
+from .base import Backend, dig, json_body
 from .setting import Setting
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+logger = logging.getLogger("websearch_sync")
 
 #: A vendor error code: a string (``"SUBSCRIPTION_TOKEN_INVALID"``, ``"403"``) or an int.
 VendorCode = Union[None, str, int]
@@ -118,6 +138,39 @@ def api_error(
     return error
 
 
+#: Auth details that say the key itself was refused (the others: the account behind it).
+_KEY_REFUSED = (http_status(401), INVALID_API_KEY)
+
+
+def with_path(base: str, path: str) -> str:
+    """``base`` + ``path`` (``https://api.bochaai.com`` + ``/v1/web-search``), ``base`` as it is
+    when it already ends with ``path``: the endpoint itself, as the vendor's docs show it."""
+    base = base.strip().rstrip("/")
+    if path.strip("/") and base.endswith(path.rstrip("/")):
+        return base
+    return base + path
+
+
+#: (backend, host) pairs already warned about a key sent over plain http (once per process).
+_WARNED_PLAIN_HTTP: set[tuple[str, str]] = set()
+
+
+def _is_local(host: str) -> bool:
+    """``localhost`` or a literal address that is not public (loopback, private network)."""
+    if host == "localhost" or host.endswith(".localhost"):
+        return True
+    try:
+        address = literal_address(host)
+    except InvalidInput:  # a malformed IPv6 literal: check_configured refused it already
+        return False
+    return address is not None and forbidden_reason(address) is not None
+
+
+def _text(value: Any) -> bool:
+    """Whether ``value`` is a non-blank string."""
+    return isinstance(value, str) and bool(value.strip())
+
+
 def _upstream_words(code: VendorCode, message: Optional[str]) -> str:
     parts = []
     if isinstance(code, str) and _code_as_status(code) is None:
@@ -148,16 +201,45 @@ class JsonApiBackend(Backend):
     content_field: ClassVar[Optional[str]] = None
 
     def items_from(self, results: Iterable[Any], params: SearchParams) -> list[dict[str, Any]]:
-        """Raw items of vendor results by ``result_fields`` (and ``content_field``); entries
-        that are not JSON objects are skipped."""
-        items = []
-        for result in results:
-            if isinstance(result, dict):
-                item = {ours: result.get(theirs) for ours, theirs in self.result_fields.items()}
-                if params.include_content and self.content_field:
-                    item["content"] = result.get(self.content_field)
-                items.append(item)
+        """Raw items of vendor results, each JSON object by :meth:`item_of`; entries that are
+        not JSON objects are skipped.
+
+        Results listed with none an object holding a URL (the ``url`` field renamed, a list of
+        strings) are ``WebParseError``: an answer of an unknown shape, never "no results" (which
+        would be cached and shown as a success). A backend whose vendor gives no URL
+        (``result_fields`` without ``url``: Wikipedia builds it from the title) is not held to that.
+        """
+        entries = list(results)
+        items = [self.item_of(result, params) for result in entries if isinstance(result, dict)]
+        if entries and "url" in self.result_fields and not any(_text(item.get("url")) for item in items):
+            raise WebParseError(
+                "%s answered with %d result(s), none a JSON object with a `%s` text (an unknown shape, not "
+                "'no results')" % (self.name, len(entries), self.result_fields["url"]),
+                provider=self.name,
+                detail_code=UNEXPECTED_SHAPE,
+            )
         return items
+
+    def item_of(self, result: dict[str, Any], params: SearchParams) -> dict[str, Any]:
+        """One vendor result as a raw item: by ``result_fields`` (and ``content_field`` when
+        ``include_content`` was asked). Override for a vendor whose fields need more."""
+        item = {ours: result.get(theirs) for ours, theirs in self.result_fields.items()}
+        if params.include_content and self.content_field:
+            item["content"] = result.get(self.content_field)
+        return item
+
+    def result_list(self, data: Any, path: Sequence[str]) -> list[Any]:
+        """The list of results at ``path`` in a JSON answer: ``WebParseError`` naming the path
+        when it is absent or not a list (``null``, an object)."""
+        results = dig(data, path, self.name)
+        if not isinstance(results, list):
+            raise WebParseError(
+                "%s answered with a `%s` that is not a list (%s)"
+                % (self.name, ".".join(path), "null" if results is None else type(results).__name__),
+                provider=self.name,
+                detail_code=UNEXPECTED_SHAPE,
+            )
+        return results
 
     # -- configuration --------------------------------------------------------------------
 
@@ -178,8 +260,34 @@ class JsonApiBackend(Backend):
             return self.overridden_endpoint(override)
         base = self.config.get("base_url") or self.default_base_url
         if base:
-            return str(base).rstrip("/") + self.endpoint_path
+            return with_path(str(base), self.endpoint_path)
         return super().endpoint_url()
+
+    def _endpoint_origin(self) -> str:
+        """Where the endpoint was set: the endpoint override, else a configured ``base_url``
+        (``BOCHA_BASE_URL``), else as for every backend."""
+        if not self.settings.endpoints.get(self.name) and self.config.get("base_url"):
+            return "Settings.providers[%r]['base_url'] or %s" % (self.name, self.setting("base_url").env_or_key())
+        return super()._endpoint_origin()
+
+    def check_configured(self) -> None:
+        """Also warn, once per backend and host, when the API key would travel over plain http to
+        a host that is not local (``BOCHA_BASE_URL=http://...``): anyone on the way can read it."""
+        super().check_configured()
+        if not self.config.get("api_key"):
+            return
+        parts = urlsplit(self.endpoint_url())
+        host = (parts.hostname or "").lower()
+        if parts.scheme.lower() != "http" or (self.name, host) in _WARNED_PLAIN_HTTP or _is_local(host):
+            return
+        _WARNED_PLAIN_HTTP.add((self.name, host))
+        logger.warning(
+            "%s: the endpoint %s is plain http: the API key travels unencrypted to %s; use https:// in %s",
+            self.name,
+            shown_url(self.endpoint_url()),
+            host,
+            self._endpoint_origin(),
+        )
 
     def configured_base(self) -> Optional[str]:
         """The endpoint override, else a configured ``base_url`` (``None``: the defaults)."""
@@ -215,11 +323,12 @@ class JsonApiBackend(Backend):
         return None
 
     def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
-        """The vendor's error envelope or status, mapped by :func:`api_error`."""
+        """The vendor's error envelope or status, mapped by :func:`api_error`, with what to check:
+        the key's setting for a refused key or account, the endpoint's for a 404."""
         data = try_json(response)
         envelope = self.error_envelope(data) if data is not None else None
         code, message = envelope if envelope is not None else (None, None)
-        return api_error(
+        error = api_error(
             response,
             self.name,
             code=code,
@@ -227,6 +336,38 @@ class JsonApiBackend(Backend):
             vendor_codes=self.vendor_codes,
             auth_statuses=self.auth_statuses,
         )
+        remedy = self._remedy(error) if error is not None else None
+        if error is not None and remedy:  # after the vendor's words: a new sentence when they end one
+            error.message += (
+                (" %s%s" % (remedy[0].upper(), remedy[1:])) if error.message.endswith(".") else "; " + remedy
+            )
+            error.args = (error.message,)
+        return error
+
+    def _remedy(self, error: WebSearchError) -> Optional[str]:
+        """What the user can check for ``error``: the key's setting (and, for a refusal that is
+        not plainly the key's, its account) for an ``AuthError``; the endpoint for a 404."""
+        if isinstance(error, AuthError):
+            key = next((s for s in self.declared_settings() if s.secret and s.name == "api_key"), None)
+            if key is None:
+                return None
+            if not self.config.get("api_key"):  # an optional key (SearXNG behind a proxy that wants one)
+                return "no key was sent: set one in %s" % key.where(self.name)
+            account = "" if error.detail_code in _KEY_REFUSED else " and its account's plan or credit"
+            return "check the key in %s%s" % (key.where(self.name), account)
+        if error.detail_code == http_status(404):
+            return self._endpoint_remedy()
+        return None
+
+    def _endpoint_remedy(self) -> str:
+        """What to check when the endpoint answered 404: the setting it came from (a base URL is the
+        API root), or, for the built-in default, that the service moved its API."""
+        origin = self._endpoint_origin()
+        if self.config.get("base_url") and not self.settings.endpoints.get(self.name):
+            return "check %s, the API root: requests go to <base URL>%s" % (origin, self.endpoint_path)
+        if self.configured_base() or not (self.default_base_url or self.default_endpoint):
+            return "check %s" % origin
+        return "the service may have moved its API: set %s to its new address" % origin
 
     def data(self, response: HttpResponse) -> Any:
         """The JSON body of a successful answer (``WebParseError`` when it is not JSON)."""

@@ -5,7 +5,10 @@ One reader for fetch (``reader.refresh`` decides which of them a fetch follows) 
 Baidu's ``/link?url=`` resolution (which takes any of them: each names the result).
 
 What a browser with scripting on acts on is the first ``<meta http-equiv="refresh">`` of the
-markup it parses (its ``content`` read by the HTML standard's declarative refresh steps). It
+markup it parses whose ``content`` is a valid declaration (``engine.declarative``: the HTML
+standard's shared declarative refresh steps; a declaration it ignores, ``1e3;url=/x``, does
+not stop a later one), its URL resolved against the page's first ``<base href>`` before it,
+else the page's address (an unparsable URL, or a ``javascript:`` one, is ignored too). It
 never sees one inside a comment (IE conditional comments ``<!--[if lt IE 9]>…<![endif]-->``
 are comments to every other browser) or inside ``<noscript>`` (raw text when scripts run);
 the first ``<noscript>`` refresh is where a browser without scripts goes. A script redirect
@@ -15,16 +18,16 @@ the first ``<noscript>`` refresh is where a browser without scripts goes. A scri
 the body): the reading is bounded whatever the page's size.
 """
 
-import html
 import re
 from dataclasses import dataclass
 from typing import Optional
-from urllib.parse import urljoin
+from urllib.parse import urljoin, urlsplit
 
 from ..extract.article import visible_text
 from ..net.media import content_kind
 from ..net.response import HttpResponse
 from ..net.urls import page_key
+from .declarative import declarative_refresh, start_tags
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -34,9 +37,9 @@ _STUB_TEXT_CHARS = 300
 #: How much of the page is read for redirects (the ``<head>`` and the start of the body).
 SCAN_CHARS = 65536
 
-# A tag's scan stops at the next "<" or ">": linear time on a page of unclosed "<meta" tags.
-_META_REFRESH = re.compile(r"<meta\b[^<>]*?http-equiv\s*=\s*[\"']?refresh\b[^<>]*>", re.I)
-_CONTENT_ATTR = re.compile(r"\bcontent\s*=\s*(\"[^\"]*\"|'[^']*'|[^\s>]+)", re.I)
+#: What the URL parser strips from both ends of a URL (C0 controls and space) and removes inside (tab, newline).
+_URL_EDGES = "".join(map(chr, range(0x21)))
+_URL_INSIDE = str.maketrans("", "", "\t\n\r")
 _JS_REDIRECT = re.compile(
     r"location(?:\.replace\(\s*|\.assign\(\s*|\.href\s*=\s*|\s*=\s*)"
     r"(\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*')"
@@ -107,39 +110,30 @@ def _spans(lowered: str, pairs: tuple[tuple[str, str], ...]) -> list[tuple[int, 
         position = end
 
 
-def _delay_and_url(value: str) -> Optional[tuple[float, str]]:
-    """(delay in seconds, URL or ``""`` for a reload) of a refresh's ``content`` as the HTML
-    standard's declarative refresh steps read it; None when it has no time (ignored)."""
-    value = value.strip()
-    digits = len(value) - len(value.lstrip("0123456789"))
-    if not digits and not value.startswith("."):
-        return None
-    delay = float(value[:digits] or 0)
-    rest = value[digits:].lstrip("0123456789.").lstrip()
-    if rest[:1] in (";", ","):
-        rest = rest[1:].lstrip()
-    if rest[:3].lower() == "url":
-        after = rest[3:].lstrip()
-        if after.startswith("="):
-            rest = after[1:].lstrip()
-    if rest[:1] in ("'", '"'):
-        quote, rest = rest[0], rest[1:]
-        rest = rest.split(quote, 1)[0]
-    return delay, rest.strip()
-
-
-def _refresh(tag: str, base_url: str) -> Optional[Refresh]:
-    """The refresh a ``<meta http-equiv=refresh>`` tag asks for; None when it has no valid time."""
-    content = _CONTENT_ATTR.search(tag)
-    parsed = _delay_and_url(html.unescape(content.group(1).strip("\"'"))) if content else None
+def _refresh(content: str, base_url: str) -> Optional[Refresh]:
+    """The refresh a meta refresh's ``content`` asks for, its URL parsed against ``base_url``;
+    None when a browser ignores it: no valid declaration, a URL the parser refuses
+    (``http://[::1``), or a ``javascript:`` URL (the standard's steps; Chromium: "Refused to
+    refresh ... to a javascript: URL")."""
+    parsed = declarative_refresh(content) if content else None
     if parsed is None:
         return None
     delay, url = parsed
+    url = url.strip(_URL_EDGES).translate(_URL_INSIDE)
     try:
         target = urljoin(base_url, url) if url else base_url
-    except ValueError:  # malformed (``http://[::1``): the redirect policy refuses it as it is
-        target = url
-    return Refresh(target, delay)
+        scheme = urlsplit(target).scheme
+    except ValueError:
+        return None
+    return None if scheme.lower() == "javascript" else Refresh(target, delay)
+
+
+def _base_url(href: str, page_url: str) -> str:
+    """What a ``<base href>`` makes the page's base URL (the page's own when it does not parse)."""
+    try:
+        return urljoin(page_url, href.strip(_URL_EDGES).translate(_URL_INSIDE))
+    except ValueError:
+        return page_url
 
 
 def _unescape_js(literal: str) -> str:
@@ -153,22 +147,24 @@ def _unescape_js(literal: str) -> str:
     return _JS_ESCAPE.sub(replace, literal[1:-1])
 
 
-def _without_unseen(markup: str, spans: list[tuple[int, int, str]]) -> str:
-    """``markup`` with comments, ``<noscript>`` blocks and meta refresh tags blanked."""
+def _without(markup: str, spans: list[tuple[int, int]]) -> str:
+    """``markup`` with ``spans`` (in order, possibly nested or overlapping) blanked."""
     kept: list[str] = []
     position = 0
-    for start, end, _ in spans:
-        kept.append(_META_REFRESH.sub(" ", markup[position:start]))
-        position = end
-    kept.append(_META_REFRESH.sub(" ", markup[position:]))
+    for start, end in spans:
+        if start >= position:
+            kept.append(markup[position:start])
+        position = max(position, end)
+    kept.append(markup[position:])
     return " ".join(kept)
 
 
-def _script_target(response: HttpResponse, markup: str, unseen: list[tuple[int, int, str]]) -> Optional[str]:
-    """A near-empty stub's script redirect, absolute, read in the markup a browser runs."""
+def _script_target(response: HttpResponse, markup: str, hidden: list[tuple[int, int]]) -> Optional[str]:
+    """A near-empty stub's script redirect, absolute, read in the markup a browser runs
+    (``hidden``: comments, ``<noscript>`` blocks and meta refresh tags)."""
     if len(response.content) > _STUB_BYTES:
         return None
-    seen = _without_unseen(markup, unseen)
+    seen = _without(markup, hidden)
     for match in _JS_REDIRECT.finditer(seen):
         if _JS_OWNER.search(seen[max(0, match.start() - 12) : match.start()]):
             target = _unescape_js(match.group(1)).strip()
@@ -181,20 +177,39 @@ def _script_target(response: HttpResponse, markup: str, unseen: list[tuple[int, 
     return None
 
 
+def _refresh_tags(
+    markup: str, unseen: list[tuple[int, int, str]], page_url: str
+) -> tuple[Optional[Refresh], Optional[Refresh], list[tuple[int, int]]]:
+    """The refresh a browser with scripts on acts on, the first ``<noscript>`` one, and the
+    spans of every refresh tag, in one pass over the tags and the ``unseen`` blocks (both in
+    document order)."""
+    found: dict[Optional[str], Refresh] = {}
+    spans: list[tuple[int, int]] = []
+    base: Optional[str] = None
+    block_index = 0
+    for start, end, name, attributes in start_tags(markup):
+        while block_index < len(unseen) and unseen[block_index][1] <= start:
+            block_index += 1
+        inside = block_index < len(unseen) and unseen[block_index][0] <= start
+        block = unseen[block_index][2] if inside else None
+        if name == "base":
+            if block is None and base is None and "href" in attributes:
+                base = _base_url(attributes["href"], page_url)
+        elif attributes.get("http-equiv", "").lower() == "refresh":
+            spans.append((start, end))
+            if block in (None, "<noscript") and block not in found:
+                refresh = _refresh(attributes.get("content", ""), base or page_url)
+                if refresh is not None:
+                    found[block] = refresh
+    return found.get(None), found.get("<noscript"), spans
+
+
 def client_redirects(response: HttpResponse) -> ClientRedirects:
     """The client-side redirects of a 2xx HTML answer (none for anything else); see the module docstring."""
     if content_kind(response) != "html" or not (200 <= response.status < 300):
         return ClientRedirects()
     markup = response.text[:SCAN_CHARS]
     unseen = _spans(_ascii_lower(markup), _UNSEEN)
-    acted: Optional[Refresh] = None
-    noscript: Optional[Refresh] = None
-    for tag in _META_REFRESH.finditer(markup):
-        block = next((opener for start, end, opener in unseen if start <= tag.start() < end), None)
-        if block is None and acted is None:
-            acted = _refresh(tag.group(0), response.url)
-        elif block == "<noscript" and noscript is None:
-            noscript = _refresh(tag.group(0), response.url)
-        if acted is not None and noscript is not None:
-            break
-    return ClientRedirects(acted, noscript, _script_target(response, markup, unseen))
+    acted, noscript, tags = _refresh_tags(markup, unseen, response.url)
+    hidden = sorted([(start, end) for start, end, _ in unseen] + tags)
+    return ClientRedirects(acted, noscript, _script_target(response, markup, hidden))

@@ -29,6 +29,7 @@ from lxml import etree
 from ..checkpoints import checked, checkpoint
 from .boilerplate import clean_article, drop, preclean, sole_wrappers, strip_junk, text_size
 from .boxes import blocks_before_title, boxes_after_title, follows_title
+from .frames import unframe
 from .nesting import cut_by_depth, parse_capped
 from .region import FRAGMENT_MIN_MISSING, FRAGMENT_SHARE, is_fragment, main_region
 from .render import render_element
@@ -86,9 +87,10 @@ def render(node: etree._Element, mode: str = "text", *, base_url: Optional[str] 
     return render_element(node, mode, base_url=base_url)
 
 
-def _parse(html: Union[str, bytes], repair: bool = True) -> Optional[etree._Element]:
+def _parse(html: Union[str, bytes], repair: bool = True, frames: bool = True) -> Optional[etree._Element]:
     """Parses a page like readability does (as UTF-8 bytes, so a string that still carries
-    an XML encoding declaration parses too), with ``repair``: after ``repair_markup``; None
+    an XML encoding declaration parses too), with ``repair``: after ``repair_markup``; with
+    ``frames``, a frameset page's ``<noframes>`` markup as its body (``frames.unframe``); None
     when there is nothing to parse."""
     if isinstance(html, bytes):
         html = html.decode("utf-8", "replace")
@@ -99,11 +101,14 @@ def _parse(html: Union[str, bytes], repair: bool = True) -> Optional[etree._Elem
     html = _CONTROLS.sub(" ", html)
     data = html.encode("utf-8", "replace")
     try:
-        root = lxml.html.document_fromstring(data, parser=_PARSER)
-        rebuilt = parse_capped(data, _PARSER) if cut_by_depth(root) else None
-        return rebuilt if rebuilt is not None else root
+        parsed = lxml.html.document_fromstring(data, parser=_PARSER)
+        rebuilt = parse_capped(data, _PARSER) if cut_by_depth(parsed) else None
     except (etree.ParserError, ValueError):
         return None
+    root: etree._Element = rebuilt if rebuilt is not None else parsed
+    if frames:
+        unframe(root, lambda markup: _parse(markup, repair, frames=False))
+    return root
 
 
 def _body(root: etree._Element) -> etree._Element:

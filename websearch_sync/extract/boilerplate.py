@@ -33,6 +33,7 @@ JUNK_TAGS = (
     "script",
     "style",
     "noscript",
+    "noframes",
     "template",
     "svg",
     "canvas",

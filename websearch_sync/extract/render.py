@@ -3,7 +3,8 @@
 Text mode keeps block boundaries as line breaks (paragraphs, headings, list items and
 table rows never run into each other: no "appearanceItaly"). Markdown mode also keeps
 headings (``#``), lists (``-`` / ``1.``), links (``[label](url)``), emphasis, inline
-code, fenced code blocks, block quotes (``>``) and tables (``| a | b |``).
+code, fenced code blocks, block quotes (``>``) and tables (``| a | b |``); the page's own text
+is escaped where it would read as markdown (``mdescape``), text mode is never escaped.
 """
 
 import re
@@ -13,6 +14,7 @@ from typing import Optional
 from lxml import etree
 
 from ..checkpoints import checkpoint
+from .mdescape import escape_heading, escape_inline, escape_line_start
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -65,7 +67,6 @@ BLOCK_TAGS = frozenset(
         "ul",
         "caption",
         "legend",
-        "noframes",
         "option",
         "optgroup",
     }
@@ -76,6 +77,7 @@ SKIP_TAGS = frozenset(
         "script",
         "style",
         "noscript",
+        "noframes",  # raw text to the parser, hidden by browsers (``frames``)
         "template",
         "svg",
         "canvas",
@@ -221,8 +223,17 @@ class _Renderer:
             count = min(count, 1)
         self.pending = max(self.pending, count)
 
-    def write(self, text: str, raw: bool = False) -> None:
-        """Writes inline text (whitespace collapsed unless ``raw``)."""
+    def text(self, text: str) -> None:
+        """Writes the page's own text (whitespace collapsed; in markdown, escaped where it
+        would read as markup, also as the start of a line)."""
+        if self.markdown:
+            self.write(escape_inline(text), page_text=True)
+        else:
+            self.write(text)
+
+    def write(self, text: str, raw: bool = False, page_text: bool = False) -> None:
+        """Writes inline text (whitespace collapsed unless ``raw``); ``page_text``: text
+        that ``text`` escaped, whose block marker is escaped when it starts a line."""
         if not raw:
             text = _SPACES.sub(" ", text)
             if self.line_start or self.pending or (self.out and self.out[-1].endswith((" ", "\n"))):
@@ -238,6 +249,8 @@ class _Renderer:
         self.pending = 0
         self.quote_depth = depth
         if self.line_start:
+            if page_text:
+                text = escape_line_start(text)
             if self.marker is not None:
                 self.out.append("".join(self.prefix[:-1]) + self.marker)
                 self.marker = None
@@ -259,11 +272,11 @@ class _Renderer:
     # ------------------------------------------------------------------ walking
     def children(self, node: etree._Element) -> None:
         if node.text:
-            self.write(node.text)
+            self.text(node.text)
         for child in node:
             self.walk(child)
             if child.tail:
-                self.write(child.tail)
+                self.text(child.tail)
 
     def walk(self, node: etree._Element) -> None:
         """Renders one element: structural tags by their handler, inline markdown (links,
@@ -274,7 +287,7 @@ class _Renderer:
         checkpoint()  # an abandoned render stops here instead of growing its output on
         if self.depth >= MAX_DEPTH:  # deeper structure is flattened: its text as one block
             self.block(1)
-            self.write(_inline_text(node))
+            self.text(_inline_text(node))
             self.block(1)
             return
         self.depth += 1
@@ -316,7 +329,9 @@ class _Renderer:
         self.block(2)
         text = _inline_text(node)
         if text:
-            self.write(("#" * _HEADINGS[_tag(node)] + " " + text) if self.markdown else text)
+            self.write(
+                ("#" * _HEADINGS[_tag(node)] + " " + escape_heading(escape_inline(text))) if self.markdown else text
+            )
         self.block(2)
 
     def _rule(self, node: etree._Element) -> None:
@@ -340,15 +355,15 @@ class _Renderer:
             return False
         return True
 
-    def _wrapped(self, node: etree._Element, before: str, after: str, escape: bool = False) -> None:
-        """Writes ``node``'s text between markers, keeping the spaces at its edges outside them."""
+    def _wrapped(self, node: etree._Element, before: str, after: str, label: bool = False) -> None:
+        """Writes ``node``'s text (escaped; ``label``: as a link's label) between markers,
+        keeping the spaces at its edges outside them."""
         raw = "".join(_visible_strings(node))
         text = _SPACES.sub(" ", raw).strip()
         if not text:
             self.write(raw)
             return
-        if escape:
-            text = text.replace("[", "\\[").replace("]", "\\]")
+        text = escape_inline(text, label=label)
         if raw[:1].isspace():
             self.write(" ")
         self.write(before + text + after)
@@ -371,7 +386,9 @@ class _Renderer:
         if not href.startswith(("http://", "https://")) or any(_tag(d) in BLOCK_TAGS for d in node.iterdescendants()):
             self.children(node)
             return
-        self._wrapped(node, "[", "](%s)" % href.replace(" ", "%20").replace(")", "%29"), escape=True)
+        if self.out and self.out[-1].endswith("!") and not self.out[-1].endswith("\\!"):
+            self.out[-1] = self.out[-1][:-1] + "\\!"  # "!" before "[" would make the link an image
+        self._wrapped(node, "[", "](%s)" % href.replace(" ", "%20").replace(")", "%29"), label=True)
 
     def _pre(self, node: etree._Element) -> None:
         code = _code_text(node)
@@ -458,7 +475,7 @@ class _Renderer:
             return ["\t".join(row) for row in grid]
         width = max(len(row) for row in grid)
         padded = width * len(grid) <= PAD_LIMIT * sum(len(row) for row in grid)
-        grid = [[cell.replace("|", "\\|") for cell in row] for row in grid]
+        grid = [[escape_inline(cell).replace("|", "\\|") for cell in row] for row in grid]
         rows = [row + [""] * (width - len(row)) if padded or index == 0 else row for index, row in enumerate(grid)]
         lines = ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * width]
         return lines + ["| " + " | ".join(row) + " |" for row in rows[1:]]

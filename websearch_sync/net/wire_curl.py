@@ -20,7 +20,7 @@ resolved that host itself (:meth:`CurlWire._pin`).
 import errno
 import math
 import threading
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Union
 from urllib.parse import urlsplit
 
 from curl_cffi import Curl, CurlError, CurlInfo, CurlOpt
@@ -37,7 +37,6 @@ from ..errors import (
     CONNECTION_REFUSED,
     CONNECTION_RESET,
     DNS_ERROR,
-    INCOMPLETE_BODY,
     MALFORMED_RESPONSE,
     PROXY_ERROR,
     TLS_ERROR,
@@ -47,7 +46,9 @@ from ..errors import (
     WebSearchError,
 )
 from .deadline import Deadline
+from .decoding import BROWSER_CODINGS, DECODERS, DecodingSink, broken_body, decodes_all
 from .interrupt import run_interruptibly
+from .mocks import say_once
 from .wire import CONNECTION_CHECKS, BodySink, WireRequest, browser_request
 from .wire_requests import deadline_error, not_http, proxy_error
 
@@ -97,8 +98,9 @@ class _Exchange:
     answer, so a header or trailer that starts with ``HTTP/`` is never taken for a status.
     """
 
-    def __init__(self, sink: BodySink, url: str, host: str, provider: Optional[str]) -> None:
-        self.sink, self.url, self.host, self.provider = sink, url, host, provider
+    def __init__(self, sink: BodySink, url: str, host: str, provider: Optional[str], decode: bool) -> None:
+        self.sink: Union[BodySink, DecodingSink] = DecodingSink(sink, host, provider) if decode else sink
+        self.url, self.host, self.provider = url, host, provider
         self.status = 0
         self.lines: list[tuple[str, str]] = []
         self.expect_status = True  # at the start of a header block
@@ -184,10 +186,18 @@ class CurlWire:
 
     name = "curl_cffi"
     bypasses_requests = True
-    decoders: tuple[str, ...] = ("gzip", "deflate", "br", "zstd")
 
     def __init__(self, profile: str, *, proxy: Optional[str] = None, ca_bundle: Optional[str] = None) -> None:
         self.profile: Optional[str] = profile
+        #: Bodies are decoded by :mod:`.decoding` (which sees a compressed stream cut before its
+        #: end) when it decodes every coding the profile asks for; by libcurl otherwise.
+        self.decodes_body = decodes_all(BROWSER_CODINGS)
+        self.decoders: tuple[str, ...] = DECODERS if self.decodes_body else BROWSER_CODINGS
+        if not self.decodes_body:
+            say_once(
+                "browser transport: libcurl decodes bodies (install the browser extra's brotli and zstandard "
+                "to have a compressed body cut before its end reported as incomplete_body)"
+            )
         self.target: str = resolve_latest_browser_type(profile)  # type: ignore[no-untyped-call]
         self.order, self.redirected_order = _ORDER.get(profile), _REDIRECTED_ORDER.get(profile)
         self.proxy = proxy
@@ -239,7 +249,7 @@ class CurlWire:
         for check in list(CONNECTION_CHECKS):
             check(host_of(self.proxy) if self.proxy else request.connect_to or host)  # the one libcurl connects to
         handle = self._acquire()
-        transfer = _Exchange(sink, request.url, host, provider)
+        transfer = _Exchange(sink, request.url, host, provider, self.decodes_body)
         try:
             self._configure(handle, request, transfer, remaining)
         except BaseException:
@@ -259,10 +269,16 @@ class CurlWire:
         if failure and not transfer.stopped:
             exc, refused = failure[0]
             raise _error(exc, deadline, host, provider, transfer.headed, refused, self.proxy) from None
+        if transfer.headed and not transfer.stopped and isinstance(transfer.sink, DecodingSink):
+            transfer.sink.end()  # the body ended by itself: its compressed stream must have too
 
     def _configure(self, handle: Curl, request: WireRequest, transfer: _Exchange, remaining: float) -> None:
         handle.impersonate(self.target, default_headers=True)
-        handle.setopt(CurlOpt.ACCEPT_ENCODING, b"gzip, deflate, br, zstd")  # decode what the profile offers
+        handle.setopt(CurlOpt.ACCEPT_ENCODING, b"gzip, deflate, br, zstd")  # what the profile offers,
+        if self.decodes_body:
+            handle.setopt(
+                CurlOpt.HTTP_CONTENT_DECODING, 0
+            )  # decoded by the sink (.decoding), which sees a stream's end
         order = self.redirected_order if request.redirected else self.order
         if order:
             handle.setopt(CurlOpt.HTTPHEADER_ORDER, order)
@@ -368,7 +384,10 @@ def _error(
         return InvalidInput("not an http(s) endpoint: %s" % host, provider=provider, detail_code=BAD_ENDPOINT)
     if code == CurlECode.UNSUPPORTED_PROTOCOL:  # the URL is http(s) (checked before sending): the answer is not HTTP
         return not_http(host, provider)
-    detail, what = _network_failure(code, "reset" in str(exc).lower(), headed, refused)
+    reset = "reset" in str(exc).lower()
+    if headed and code in _BROKEN_BODY:
+        return broken_body(host, provider, reset)
+    detail, what = _network_failure(code, reset, headed, refused)
     return NetworkError("%s %s" % (what, host), provider=provider, detail_code=detail)
 
 
@@ -378,8 +397,4 @@ def _network_failure(code: int, reset: bool, headed: bool, refused: bool) -> tup
         return _FAILURES[code]
     if refused:
         return CONNECTION_REFUSED, "connection refused:"
-    if headed and code == CurlECode.WRITE_ERROR:  # our callbacks' stops are settled before: libcurl's brotli
-        return _FAILURES[CurlECode.BAD_CONTENT_ENCODING]  # decoder fails a body that is not brotli with this code
-    if headed and code in _BROKEN_BODY:
-        return (CONNECTION_RESET if reset else INCOMPLETE_BODY), "the connection broke while reading the body from"
     return (CONNECTION_RESET, "connection reset by") if reset else (CONNECTION_ERROR, "connection failed:")

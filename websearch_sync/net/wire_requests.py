@@ -35,7 +35,6 @@ from ..errors import (
     CONNECTION_RESET,
     DEADLINE_EXCEEDED,
     DNS_ERROR,
-    INCOMPLETE_BODY,
     MALFORMED_RESPONSE,
     PROXY_ERROR,
     READ_TIMEOUT,
@@ -47,6 +46,7 @@ from ..errors import (
     WebSearchError,
 )
 from .deadline import Deadline
+from .decoding import DECODERS, DecodingSink, broken_body
 from .headers import check_headers, check_proxy
 from .requests_adapter import DeadlineAdapter, Exchange, current_exchange, name_host
 from .wire import BodySink, WireRequest
@@ -129,7 +129,7 @@ class RequestsWire:
     name = "requests"
     profile: Optional[str] = None
     bypasses_requests = False
-    decoders: tuple[str, ...] = tuple(urllib3.response.HTTPResponse.CONTENT_DECODERS)
+    decoders: tuple[str, ...] = DECODERS
 
     def __init__(
         self,
@@ -185,8 +185,9 @@ class RequestsWire:
             response = self._send(request, deadline, (min(_MAX_CONNECT_S, remaining), remaining), host, provider)
             try:
                 exchange.watch.arm(time.monotonic() + max(0.0, deadline.remaining_s()) + 0.01)
-                if sink.head(response.status_code, response.headers, response.url or request.url):
-                    self._read(response, sink, deadline, host, provider)
+                decoding = DecodingSink(sink, host, provider)
+                if decoding.head(response.status_code, response.headers, response.url or request.url):
+                    self._read(response, decoding, deadline, host, provider)
             finally:
                 response.close()
 
@@ -249,18 +250,22 @@ class RequestsWire:
         return prepared, options
 
     def _read(
-        self, response: requests.Response, sink: BodySink, deadline: Deadline, host: str, provider: Optional[str]
+        self, response: requests.Response, sink: DecodingSink, deadline: Deadline, host: str, provider: Optional[str]
     ) -> None:
+        """The body as it came (``decode_content=False``: ``sink`` decodes it, :mod:`.decoding`)."""
         raw = response.raw
         read = getattr(raw, "read1", None) or raw.read
         try:
             while True:
                 if deadline.expired():
                     raise deadline_error(deadline, host, provider)
-                chunk = read(_CHUNK, decode_content=True)
+                chunk = read(_CHUNK, decode_content=False)
                 if not chunk and deadline.expired():  # the watch shut the socket: the body is not complete
                     raise deadline_error(deadline, host, provider)
-                if not chunk or not sink.data(chunk):
+                if not chunk:
+                    sink.end()
+                    return
+                if not sink.data(chunk):
                     return
         except (
             urllib3.exceptions.ReadTimeoutError,
@@ -269,10 +274,6 @@ class RequestsWire:
             OSError,
         ) as exc:
             raise _body_error(exc, deadline, host, provider) from None
-        except urllib3.exceptions.DecodeError:
-            raise NetworkError(
-                "%s sent a body that does not decompress" % host, provider=provider, detail_code=BAD_CONTENT_ENCODING
-            ) from None
 
 
 def _body_error(exc: Exception, deadline: Deadline, host: str, provider: Optional[str]) -> WebSearchError:
@@ -281,10 +282,8 @@ def _body_error(exc: Exception, deadline: Deadline, host: str, provider: Optiona
         return deadline_error(deadline, host, provider)
     if isinstance(exc, (urllib3.exceptions.ReadTimeoutError, socket.timeout, TimeoutError)):
         return Timeout("%s stopped sending the body" % host, provider=provider, detail_code=READ_TIMEOUT)
-    detail = (
-        CONNECTION_RESET if any(isinstance(e, ConnectionResetError) for e in _cause_chain(exc)) else INCOMPLETE_BODY
-    )
-    return NetworkError("connection to %s broke while reading the body" % host, provider=provider, detail_code=detail)
+    reset = any(isinstance(e, ConnectionResetError) for e in _cause_chain(exc))
+    return broken_body(host, provider, reset)
 
 
 #: Failures that, once the deadline has passed, are the deadline's doing (a watchdog shut the socket).

@@ -1,11 +1,14 @@
 """Reading an image for a multimodal model: PNG, JPEG, GIF or WebP as base64, within caps.
 
 Only when asked (``fetch(..., images=True)``): a text user keeps today's refusal. The
-width and height come from the header bytes (:mod:`..net.imagesize`, no dependency).
+width and height come from the header bytes (:mod:`.imagesize`, no dependency), and so do
+the checks that the image is whole and that its data can hold the pixels it declares.
 An image over the caps (``MAX_IMAGE_BYTES``, ``MAX_IMAGE_SIDE``: what the model APIs
-take) is downscaled when Pillow is installed (the ``images`` extra), else refused with
-``WebProviderError(image_too_large)``; one so large that decoding it is itself the risk
-(over ``MAX_DECODE_PIXELS``) is refused either way.
+take, for the largest size any part of it declares) is downscaled when Pillow is installed
+(the ``images`` extra), else refused with ``WebProviderError(image_too_large)``; one so
+large that decoding it is itself the risk (over ``MAX_DECODE_PIXELS``) is refused either way.
+An image without its end marker is returned only when HTTP marked where its body ends
+(:func:`_whole`): then it is the file the server holds, which browsers show.
 """
 
 import base64
@@ -15,9 +18,9 @@ from typing import Any, Optional
 from urllib.parse import urlsplit
 
 from ..errors import IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNSUPPORTED_CONTENT, WebParseError, WebProviderError
-from ..net.imagesize import holds_its_pixels, image_size
 from ..net.media import media_token, sniffed_image_type
 from ..net.transport import HttpResponse
+from .imagesize import Header, read_header
 from .pagetext import ImageData, PageText
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -96,18 +99,32 @@ def image_text(response: HttpResponse, *, provider: Optional[str], images: bool)
             response.status,
             "raise max_bytes",
         )
-    size = image_size(response.content, media)
-    if size is None:
+    header = read_header(response.content, media)
+    if header is None or not (header.ended or _whole(response)):
         raise _unreadable(host, provider, response.status)
-    content, (width, height) = _within_caps(response.content, media, size, host, provider, response.status)
+    content, (width, height) = _within_caps(response.content, media, header, host, provider, response.status)
     image = ImageData(media, width, height, base64.b64encode(content).decode("ascii"))
     return PageText("", describe(image, response.url), EXTRACTOR, image=image)
 
 
-def _unreadable(host: str, provider: Optional[str], status: int) -> WebParseError:
+def _whole(response: HttpResponse) -> bool:
+    """Whether HTTP marked where the body ends, so that a body read to its end (not cut by
+    ``max_bytes``) is the whole file the server holds: a ``Content-Length`` (the transport
+    refuses a body that stops short of it, ``NetworkError(incomplete_body)``) or the chunked
+    transfer coding (which ends with a last chunk). Without either, the body ends where the
+    connection closed, whatever closed it."""
+    chunked = "chunked" in (response.headers.get("Transfer-Encoding") or "").lower()
+    return not response.truncated and ("Content-Length" in response.headers or chunked)
+
+
+def _unreadable(
+    host: str,
+    provider: Optional[str],
+    status: int,
+    why: str = "is cut short or malformed (its header gives no size, or it stops before its end)",
+) -> WebParseError:
     return WebParseError(
-        "%s served an image that is cut short or malformed (its header gives no size, or it stops before its end)"
-        % host,
+        "%s served an image that %s" % (host, why),
         provider=provider,
         detail_code=IMAGE_UNREADABLE,
         status=status,
@@ -119,14 +136,14 @@ def _too_large(message: str, provider: Optional[str], status: int, hint: str) ->
 
 
 def _within_caps(
-    content: bytes, media: str, size: tuple[int, int], host: str, provider: Optional[str], status: int
+    content: bytes, media: str, header: Header, host: str, provider: Optional[str], status: int
 ) -> tuple[bytes, tuple[int, int]]:
-    """``content`` and its size when within the caps, else the image downscaled by Pillow."""
-    width, height = size
-    if len(content) <= MAX_IMAGE_BYTES and max(width, height) <= MAX_IMAGE_SIDE:
-        if not holds_its_pixels(content, media):  # returned undecoded: a lie in its header stays
-            raise _unreadable(host, provider, status)
-        return content, size
+    """``content`` and its size when within the caps, else the image downscaled by Pillow.
+    The caps hold for the largest size any part of the image declares (``header.extent``: a
+    GIF frame past its screen), and a header declaring more pixels than its data can hold is
+    refused before anything decodes it (returned undecoded, a lie in its header would stay)."""
+    width, height = header.size
+    within = len(content) <= MAX_IMAGE_BYTES and max(header.extent) <= MAX_IMAGE_SIDE
     over = "%s served a %dx%d image of %d bytes, over the caps (%d bytes, %d pixels a side)" % (
         host,
         width,
@@ -144,8 +161,12 @@ def _within_caps(
             "fetch a smaller rendition of the image",
         )
 
-    if width * height > MAX_DECODE_PIXELS:
-        raise undecodable(size)
+    if not within and header.extent[0] * header.extent[1] > MAX_DECODE_PIXELS:
+        raise undecodable(header.extent)
+    if not header.holds:
+        raise _unreadable(host, provider, status, "declares %dx%d pixels, more than its data can hold" % header.size)
+    if within:
+        return content, header.size
     pillow = _pillow()
     if pillow is None:
         raise _too_large(
@@ -156,9 +177,8 @@ def _within_caps(
         )
     try:
         with pillow.open(io.BytesIO(content)) as image:
-            # Pillow decodes the size it reads, which a file can make larger than the header
-            # read above says (a GIF frame beyond its logical screen, a JPEG's second frame
-            # header): checked again before decoding
+            # Pillow decodes the size it reads: checked again before decoding, should it read
+            # one the header walk (frames, further frame headers included) did not see
             if image.width * image.height > MAX_DECODE_PIXELS:
                 raise undecodable(image.size)
             smaller = _downscale(image, media)

@@ -1,11 +1,12 @@
 """Reading a PDF's text layer, page by page, with pypdf (the optional ``pdf`` extra).
 
 pypdf is pure Python (no compiler, no system library) and maintained; it reads the text a
-PDF carries, not the pixels of scanned pages (no OCR). Pages are read one at a time, so
-the read stops once ``max_chars`` are gathered, and before the deadline: a page is not
-begun when less time is left than twice the slowest page so far took (the text read until
-then is returned, ``truncated``). Between pages the read also stops when its caller has
-abandoned it (:func:`~websearch_sync.checkpoints.checkpoint`).
+PDF carries, not the pixels of scanned pages (no OCR). Pages are read one at a time, each
+resolved from the page tree only when the read reaches it (:mod:`.pdfpages`), so the read
+stops once ``max_chars`` are gathered, and before the deadline: a page is not begun when
+less time is left than twice the slowest page so far took (the text read until then is
+returned, ``truncated``). Between pages, and between the page tree's nodes, the read also
+stops when its caller has abandoned it (:func:`~websearch_sync.checkpoints.checkpoint`).
 
 What a page costs is not bounded by the file's size: its content (and the forms it draws)
 can decompress to tens of MB from a few KB, pypdf's text extraction of one long run of
@@ -35,10 +36,13 @@ from ..errors import (
     WebParseError,
     WebProviderError,
 )
+from ..extract.mdescape import escape_lines
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse
 from .pagetext import PageText, readable
 from .pdfdraw import drawn_bytes
+from .pdflog import pypdf_notes_of
+from .pdfpages import page_objects
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -100,7 +104,7 @@ def pdf_text(
     ``response_too_large`` (the byte cap cut the file: a PDF cannot be read in part; or it
     decodes to more than the content caps before any text was read),
     ``pdf_encrypted``; ``WebParseError``: ``pdf_broken``, ``pdf_no_text`` (no text layer:
-    scanned pages); ``Timeout`` when the deadline leaves no time for the first page.
+    scanned pages); ``Timeout`` when the deadline came before any page with text was read.
     """
     host = urlsplit(response.url).hostname or "the site"
     pypdf = _pypdf()
@@ -132,16 +136,17 @@ def pdf_text(
 
     budget = _budget(response.content)
     try:
-        reader = _open(pypdf, response.content, host, provider, response.status)
-        _unlock(pypdf, reader, host, provider, response.status)
-        read = _read_pages(reader, mode, max_chars, deadline, budget)
-        title = _title(reader)  # after the read, which first measures the object streams /Info may sit in
+        with pypdf_notes_of(host):  # what pypdf repairs in a malformed file: logged, not printed
+            reader = _open(pypdf, response.content, host, provider, response.status)
+            _unlock(pypdf, reader, host, provider, response.status)
+            read = _read_pages(pypdf, reader, mode, max_chars, deadline, budget)
+            title = _title(reader)  # after the read, which first measures the object streams /Info may sit in
     except (pypdf.errors.PyPdfError, *_pypdf_refusals(pypdf), *_MALFORMED) as error:
         logger.debug("pypdf failed on %s", response.url, exc_info=True)
         raise broken(error) from None
     if not read.pages and read.timed_out:
         raise Timeout(
-            "%s served a PDF whose first page could not be read within the deadline" % host,
+            "%s served a PDF of which no page with text was read within the deadline" % host,
             provider=provider,
             detail_code=DEADLINE_EXCEEDED,
         )
@@ -227,6 +232,7 @@ def _object_streams_bytes(reader: Any, budget: int) -> int:
     decode from 20 KB and take it about 1.4 s. Decoding here is zlib's, in C."""
     spent = 0
     for number in dict.fromkeys(stream for stream, _ in reader.xref_objStm.values()):  # each once, in order
+        checkpoint()
         stream = reader.get_object(number)
         spent += len(stream.get_data()) if hasattr(stream, "get_data") else 0
         if spent > budget:
@@ -249,40 +255,49 @@ class _Read(NamedTuple):
     timed_out: bool = False
 
 
-def _read_pages(reader: Any, mode: str, max_chars: Optional[int], deadline: Optional[Deadline], budget: int) -> _Read:
+def _read_pages(
+    pypdf: Any, reader: Any, mode: str, max_chars: Optional[int], deadline: Optional[Deadline], budget: int
+) -> _Read:
     """The pages' texts, under their headings when there are several (pages without text
     left out, and pages drawing over ``MAX_PAGE_CONTENT`` bytes); the read stops at
-    ``max_chars`` gathered, near the deadline, or once over ``budget`` bytes are decoded."""
-    pages: list[str] = []
+    ``max_chars`` gathered, near the deadline, or once over ``budget`` bytes are decoded.
+    The pages are resolved one at a time as the read reaches them (:mod:`.pdfpages`)."""
+    texts: list[tuple[int, str]] = []
     gathered = 0
-    oversized = False
+    truncated = timed_out = False
     slowest = 0.0
     decoded: dict[int, int] = {}
     spent = _object_streams_bytes(reader, budget)
     if spent > budget:
         logger.info("PDF not read: its object streams decode to over %d bytes", budget)
-        return _Read(pages, True)
-    count = len(reader.pages)  # pypdf resolves every page object here, from the object streams above
-    for index in range(count):
+        return _Read([], True)
+    number = 0
+    for number, page in enumerate(page_objects(pypdf, reader), 1):  # the next page is resolved before the checks
         checkpoint()
         if max_chars is not None and gathered >= max_chars:
-            return _Read(pages, True)
+            truncated = True
+            break
         if deadline is not None and deadline.remaining_s() < PAGE_RESERVE * slowest:
-            return _Read(pages, True, timed_out=True)
+            truncated = timed_out = True
+            break
         started = time.monotonic()
-        page = reader.pages[index]
         drawn, new = drawn_bytes(page, decoded, MAX_PAGE_CONTENT, budget - spent)
         spent += new
         if spent > budget:
-            logger.info("PDF read stopped at page %d: its pages decode to over %d bytes", index + 1, budget)
-            return _Read(pages, True)
+            logger.info("PDF read stopped at page %d: its pages decode to over %d bytes", number, budget)
+            truncated = True
+            break
         if drawn > MAX_PAGE_CONTENT:
-            logger.info("PDF page %d left out: it draws %d bytes of content", index + 1, drawn)
-            oversized = True
+            logger.info("PDF page %d left out: it draws %d bytes of content", number, drawn)
+            truncated = True
             continue
         text = (page.extract_text() or "").strip()
         slowest = max(slowest, time.monotonic() - started)
         if readable(text):
-            pages.append("%s\n\n%s" % (_heading(index + 1, mode), text) if count > 1 else text)
+            text = escape_lines(text) if mode == "markdown" else text  # "1. Introduction" is no list item
+            texts.append((number, text))
             gathered += len(text)
-    return _Read(pages, oversized)
+    several = number > 1  # a second page was reached: the document has several
+    return _Read(
+        ["%s\n\n%s" % (_heading(n, mode), text) if several else text for n, text in texts], truncated, timed_out
+    )

@@ -60,6 +60,36 @@ def test_settings_providers_is_the_code_side_configuration():
     assert backend.build_request(SearchParams("q", 5)).json["count"] == 12
 
 
+@pytest.mark.parametrize("base", [URL, URL + "/", "https://api.bochaai.com/", "https://api.bochaai.com"])
+def test_a_base_url_copied_with_the_endpoint_path_is_not_given_it_twice(base):
+    """Bocha's docs show the endpoint ``POST https://api.bochaai.com/v1/web-search`` (UPSTREAMS.md):
+    a BOCHA_BASE_URL copied from there is the endpoint itself."""
+    with responses.RequestsMock() as mock:
+        mock.add(responses.POST, URL, json=recorded("cherry-studio__sanitized.json"))
+        result = ws.search("hello", backend="bocha", settings=settings(base_url=base))
+        assert [call.request.url for call in mock.calls] == [URL] and result["items"]
+
+
+def test_a_404_at_the_base_url_names_the_setting_and_where_requests_go():
+    """A base URL with the API version in it (``.../v1``) gets ``/v1/web-search`` after it: a 404."""
+    wrong = "https://api.bochaai.com/v1/v1/web-search"
+    error, calls = search(
+        {"code": "404", "message": "Not Found"},
+        url=wrong,
+        status=404,
+        settings_=settings(base_url="https://api.bochaai.com/v1"),
+    )
+    assert isinstance(error, ws.WebProviderError) and error.detail_code == "http_404" and len(calls) == 1
+    assert "BOCHA_BASE_URL, the API root: requests go to <base URL>/v1/web-search" in error.message
+
+
+def test_a_base_url_that_is_no_url_names_bocha_base_url_not_the_endpoint_override():
+    with pytest.raises(ws.InvalidInput) as caught:
+        ws.search("hello", backend="bocha", settings=settings(base_url="api.bochaai.com"))
+    assert caught.value.detail_code == "bad_endpoint" and "BOCHA_BASE_URL" in caught.value.message
+    assert "WEB_SEARCH_ENDPOINT_BOCHA" not in caught.value.message
+
+
 def test_endpoint_override_replaces_the_whole_url():
     config = ws.Settings(
         providers={"bocha": {"api_key": KEY, "base_url": "https://ignored.example"}},

@@ -6,6 +6,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 import responses
 from backend_kit import recorded_json, replay_search
+from clocks import FakeClock
 
 import websearch_sync as ws
 from websearch_sync.backends.brave import Brave
@@ -182,6 +183,25 @@ def test_429_carries_the_rate_limit_reset():
     assert isinstance(error, ws.WebBlocked) and error.detail_code == "http_429"
     assert error.retryable is True and error.retry_after == 1.0
     assert "RATE_LIMITED" in error.message
+
+
+def test_429_with_the_months_quota_used_up_waits_for_the_month_not_a_second():
+    """The recorded headers (Brave's documented form), the monthly window at 0 instead of the
+    per-second one: the wait is the month window's reset (capped at a day), so no retry is sent
+    within the call and the cool-down keeps brave aside, instead of a retry every second."""
+    headers = {"X-RateLimit-Limit": "1, 2000", "X-RateLimit-Remaining": "1, 0", "X-RateLimit-Reset": "1, 1419704"}
+    clock = FakeClock()
+    with ws.SearchClient("brave", settings=settings(), retries=2, cache_ttl_s=0, clock=clock) as client:
+        error, calls = search(
+            brave_error(429, "RATE_LIMITED", "Request rate limit exceeded for plan."),
+            status=429,
+            headers=headers,
+            client=client,
+        )
+        again, more = search(brave_error(429, "RATE_LIMITED", "?"), status=429, headers=headers, client=client)
+    assert isinstance(error, ws.WebBlocked) and error.retry_after == 86400.0 and "retry after 86400 s" in error.message
+    assert len(calls) == 1 and clock.sleeps == []
+    assert isinstance(again, ws.WebBlocked) and more == []  # cooling down: not asked again
 
 
 def test_429_prefers_retry_after():

@@ -160,6 +160,21 @@ def test_422_is_a_provider_error():
     )
 
 
+def test_jinas_422_for_a_query_without_results_is_no_results_not_an_error():
+    """The live answer of egoist/chatwise-releases#1288 (fixtures/jina/chatwise-releases-1288__no_results_422)."""
+    body = jina_error(422, "AssertionFailureError", "No search results available for query zxqv", status=42206)
+    result, calls = search(body, status=422, query="zxqv")
+    assert result["items"] == [] and len(calls) == 1
+
+
+def test_another_assertion_failure_of_jina_stays_an_error():
+    body = jina_error(422, "AssertionFailureError", "Invalid query", status=42206)
+    error, _ = search(body, status=422, query="assert other")
+    assert (
+        isinstance(error, ws.WebProviderError) and error.detail_code == "http_422" and "Invalid query" in error.message
+    )
+
+
 # -- secrets ------------------------------------------------------------------------------
 
 

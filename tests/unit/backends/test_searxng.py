@@ -4,6 +4,7 @@ Bodies come from the recorded responses in fixtures/searxng/ (edited copies wher
 a test needs a field the recordings lack, e.g. publishedDate)."""
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -197,6 +198,51 @@ def test_403_without_html_is_auth_error_without_the_formats_hint():
     error, _ = search("Forbidden", status=403, content_type="text/plain")
     assert isinstance(error, ws.AuthError) and error.detail_code == "http_403"
     assert "search.formats" not in error.message
+
+
+#: What a reverse proxy (nginx ``auth_basic``, Caddy ``basicauth``) in front of an instance answers.
+BASIC_CHALLENGE = {"WWW-Authenticate": 'Basic realm="SearXNG"'}
+
+
+@pytest.mark.parametrize("key", [None, "sx-bearer-0001"])
+def test_a_401_asking_for_basic_auth_says_to_put_user_and_password_in_the_base_url(key):
+    provider = {"api_key": key} if key else {}
+    error, calls = search(
+        "401 Authorization Required",
+        status=401,
+        content_type="text/plain",
+        headers=BASIC_CHALLENGE,
+        settings_=settings(**provider),
+        query="basic %s" % key,
+    )
+    assert isinstance(error, ws.AuthError) and error.detail_code == "http_401" and len(calls) == 1
+    assert "https://user:password@host/" in error.message and "SEARXNG_BASE_URL" in error.message
+    assert ("bearer token, which it does not take" in error.message) == bool(key)
+    assert key is None or key not in error.message
+
+
+def test_a_401_refusing_the_user_and_password_of_the_base_url_says_to_check_them():
+    base = "https://alice:s3cret-pw@searx.example.org"
+    error, calls = search(
+        "401 Authorization Required",
+        status=401,
+        content_type="text/plain",
+        headers=BASIC_CHALLENGE,
+        settings_=ws.Settings(providers={"searxng": {"base_url": base}}),
+        url=re.compile(r"https://alice:s3cret-pw@searx\.example\.org/search.*"),  # requests keeps the userinfo
+    )
+    assert isinstance(error, ws.AuthError) and "refused the user name and password" in error.message
+    assert "s3cret-pw" not in str(error) and calls[0].request.headers["Authorization"].startswith("Basic ")
+
+
+@pytest.mark.parametrize("key, remedy", [(None, "no key was sent: set one in"), ("sx-bearer-0002", "check the key in")])
+def test_a_401_of_a_token_proxy_says_whether_a_key_was_sent(key, remedy):
+    provider = {"api_key": key} if key else {}
+    error, _ = search(
+        "Unauthorized", status=401, content_type="text/plain", settings_=settings(**provider), query="token %s" % key
+    )
+    assert isinstance(error, ws.AuthError) and error.detail_code == "http_401"
+    assert "%s Settings.providers['searxng']['api_key'] (SEARXNG_API_KEY)" % remedy in error.message
 
 
 def test_400_carries_searxng_s_own_message():

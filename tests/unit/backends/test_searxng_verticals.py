@@ -11,11 +11,12 @@ source; ``videos.html``: length, thumbnail, publishedDate).
 import json
 
 import pytest
+from backend_kit import FIXTURES
 from vertical_answers import JSON, answer, body
 
 from websearch_sync.backends.searxng_verticals import SearXNGImages, SearXNGNews, SearXNGVideos
 from websearch_sync.config import Settings
-from websearch_sync.errors import WebBlocked
+from websearch_sync.errors import WebBlocked, WebParseError
 from websearch_sync.models import SearchParams
 
 SETTINGS = Settings(providers={"searxng": {"base_url": "https://searx.example.org"}})
@@ -131,3 +132,18 @@ def test_blocked_engines_and_no_results_is_a_block_as_for_web_search():
     data = {"query": "q", "results": [], "unresponsive_engines": [["bing news", "CAPTCHA"]]}
     with pytest.raises(WebBlocked):
         parsed(NEWS, data)
+
+
+@pytest.mark.parametrize(
+    "engine, recorded, field",
+    [(IMAGES, "searxng-templates__images.json", "img_src"), (NEWS, "browse-API__news.json", "url")],
+    ids=["images", "news"],
+)
+def test_recorded_results_whose_identifying_field_was_renamed_are_an_unknown_shape(engine, recorded, field):
+    """The recorded answer with the field a result is known by renamed: never "no results"."""
+    data = json.loads((FIXTURES / "searxng" / recorded).read_text("utf-8"))
+    for result in data["results"]:
+        result["renamed_" + field] = result.pop(field, None)
+    with pytest.raises(WebParseError) as caught:
+        parsed(engine, data)
+    assert caught.value.detail_code == "unexpected_shape"

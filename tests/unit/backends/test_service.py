@@ -10,6 +10,7 @@ from backend_kit import replay_search
 
 import websearch_sync as ws
 from websearch_sync.backends.service import DEFAULT_REQUEST_ID_HEADER, SearchService
+from websearch_sync.cli import main
 from websearch_sync.models import SearchParams
 
 URL = "https://search-gw.example.com/v1/search"
@@ -204,7 +205,7 @@ def test_malformed_headers_setting_is_invalid_input_before_any_request(headers):
     assert calls == []
 
 
-@pytest.mark.parametrize("name", ["Authorization", "bad header", "X-Id\n"])
+@pytest.mark.parametrize("name", ["Authorization", "bad header", "X-Id\nX-Other"])
 def test_bad_request_id_header_name_is_invalid_input_before_any_request(name):
     outcome, calls = search(answer(), settings_=settings(request_id_header=name), trace_id="t")
     assert isinstance(outcome, ws.InvalidInput) and outcome.detail_code == "bad_setting"
@@ -235,6 +236,18 @@ def test_site_name_date_and_cleaning():
 def test_empty_search_results_is_success_with_no_items():
     result, _ = search(answer([]))
     assert result["items"] == []
+
+
+@pytest.mark.parametrize("words", [{"error": "quota exceeded"}, {"error": {"message": "quota exceeded"}}])
+def test_an_error_beside_empty_search_results_is_that_error_not_no_results(words):
+    error, _ = search(dict(answer([]), **words), query="quota check")
+    assert isinstance(error, ws.WebProviderError) and error.detail_code == "api_error"
+    assert "quota exceeded" in error.message
+
+
+def test_words_beside_results_are_not_an_error():
+    result, _ = search(dict(answer(RESULTS[:1]), message="ok"))
+    assert [item["url"] for item in result["items"]] == [RESULTS[0]["url"]]
 
 
 @pytest.mark.parametrize(
@@ -293,3 +306,21 @@ def test_the_docs_describe_the_gateway_contract():
     assert "### Search service gateway" in readme
     for field in ("text_query", "limit", "enable_page_crawling", "timeout_seconds", "search_results", "site_name"):
         assert field in readme
+
+
+def test_a_case_recorded_with_headers_from_the_environment_replays(monkeypatch, tmp_path, capsys):
+    """WEB_SEARCH_SERVICE_HEADERS is a JSON object's text: the case keeps its header names beside
+    the placeholders (a lone placeholder is no JSON object, the replay refused the setting)."""
+    monkeypatch.setenv("WEB_SEARCH_SERVICE_URL", URL)
+    monkeypatch.setenv("WEB_SEARCH_SERVICE_KEY", KEY)
+    monkeypatch.setenv("WEB_SEARCH_SERVICE_HEADERS", json.dumps({"X-Tenant": HEADER_SECRET}))
+    with responses.RequestsMock() as mock:
+        mock.add(responses.POST, URL, json={"search_results": RESULTS})
+        code = main(["record", "service", "eino", "--fixtures", str(tmp_path)])
+    assert code == 0, capsys.readouterr()
+    meta = json.loads((tmp_path / "service" / "eino.meta.json").read_text("utf-8"))
+    assert meta["settings"]["providers"]["service"]["headers"] == {"X-Tenant": "<redacted>"}
+    assert main(["verify", "--fixtures", str(tmp_path), "--backend", "service"]) == 0
+    assert HEADER_SECRET not in capsys.readouterr().out + "".join(
+        p.read_text("utf-8") for p in tmp_path.rglob("*.json")
+    )

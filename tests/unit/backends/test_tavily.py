@@ -143,3 +143,20 @@ def test_400_is_a_provider_error_carrying_fastapi_detail():
 
 
 # -- documentation ------------------------------------------------------------------------
+
+
+def test_a_query_over_400_characters_is_refused_before_any_request():
+    """Tavily's limit, in its own words (CherryHQ/cherry-studio#2201): "Max query length is 400 characters."."""
+    error, calls = search(doc_example(), query="x" * 401)
+    assert isinstance(error, ws.InvalidInput) and error.detail_code == "query_too_long" and calls == []
+    result, calls = search(doc_example(), query="y" * 400)
+    assert result["items"] and len(calls) == 1
+
+
+def test_tavilys_query_too_long_answer_is_invalid_input():
+    """The live answer of CherryHQ/cherry-studio#2201 (HTTP 400, nginx): should Tavily count a limit
+    our check lets through (300 CJK characters are 900 bytes), its refusal says what to fix."""
+    body = error_body("Query is too long. Max query length is 400 characters.")
+    error, calls = search(body, status=400, query="测" * 300)
+    assert isinstance(error, ws.InvalidInput) and error.detail_code == "query_too_long" and error.status == 400
+    assert "Max query length is 400 characters" in error.message and len(calls) == 1

@@ -1,0 +1,69 @@
+"""The header reader over mangled images never raises: a server sends any bytes as an image,
+and fetch refuses what the reader returns ``None`` for (``image_unreadable``). Real images of
+each format (PNG and GIF written by hand, JPEG and WebP by Pillow, animated ones too), cut,
+overwritten and spliced at random; what it returns is a size of two positive sides, within an
+extent at least as large."""
+
+import io
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from images import gif, pillow_image, png
+
+from websearch_sync.reader.imagesize import Header, read_header
+
+SETTINGS = settings(deadline=None, max_examples=300, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _animated(kind: str) -> bytes:
+    from PIL import Image
+
+    frames = [Image.new("RGB", (40, 30), (60 * n, 20, 20)) for n in range(3)]
+    out = io.BytesIO()
+    frames[0].save(out, format=kind, save_all=True, append_images=frames[1:])
+    return out.getvalue()
+
+
+IMAGES = [
+    (png(40, 30), "image/png"),
+    (gif((40, 30), [(0, 0, 40, 30, bytes(300)), (5, 5, 10, 10, b"\x84\x8f")]), "image/gif"),
+    (pillow_image(40, 30, "GIF"), "image/gif"),
+    (_animated("GIF"), "image/gif"),
+    (pillow_image(40, 30, "JPEG"), "image/jpeg"),
+    (pillow_image(40, 30, "WEBP"), "image/webp"),
+    (_animated("WEBP"), "image/webp"),
+    (_animated("PNG"), "image/png"),
+]
+
+
+@st.composite
+def mangled(draw: st.DrawFn) -> tuple[bytes, str]:
+    body, media = draw(st.sampled_from(IMAGES))
+    data = bytearray(body)
+    for _ in range(draw(st.integers(0, 4))):
+        at = draw(st.integers(0, len(data)))
+        action = draw(st.sampled_from(["cut", "overwrite", "insert"]))
+        chunk = draw(st.binary(min_size=1, max_size=8))
+        if action == "cut":
+            del data[at:]
+        elif action == "overwrite":
+            data[at : at + len(chunk)] = chunk
+        else:
+            data[at:at] = chunk
+    return bytes(data), media
+
+
+@SETTINGS
+@given(mangled())
+def test_a_mangled_image_gives_a_header_or_none_never_an_error(case):
+    data, media = case
+    header = read_header(data, media)
+    if header is not None:
+        assert isinstance(header, Header) and min(header.size) > 0
+        assert header.extent[0] >= header.size[0] and header.extent[1] >= header.size[1]
+
+
+def test_the_images_mangled_are_read_whole():
+    for body, media in IMAGES:
+        header = read_header(body, media)
+        assert header is not None and header.holds and header.ended, (media, header)

@@ -1,0 +1,310 @@
+"""What the header bytes of a PNG, JPEG, GIF or WebP image declare, read without an image
+library and without decoding a pixel: its size, the largest size any part of it declares,
+whether its coded data can hold the pixels declared, and whether it reaches its end marker.
+
+Linear in the bytes: PNG chunks, JPEG segments, GIF blocks and WebP chunks are skipped by
+their lengths, a JPEG's entropy-coded data searched for the next marker; each walk reaches a
+:func:`~websearch_sync.checkpoints.checkpoint` every few hundred steps.
+
+The data's bounds are the format's best compression, so a file under one cannot decode to the
+size it declares (a 200-byte file saying 7999x7999, which a model API refuses with the whole
+request that carries it):
+
+- PNG: deflate yields at most about 1032 bytes of rows a byte (``_DEFLATE_RATIO``);
+- JPEG, Huffman-coded (all but the rare arithmetic-coded kind, which browsers do not decode
+  either): a scan codes every block of a component with one bit at least, and a component
+  has a block for each MCU (8x8 pixels times its frame's largest sampling factors);
+- GIF: an LZW code, 12 bits at most, stands for at most 4096 pixels of a frame (its table's
+  size), so a frame's data holds at most 8192 / 3 pixels a byte;
+- WebP, lossy (VP8): a key frame codes the two prediction modes of each 16x16 macroblock
+  with probabilities the format fixes, 1.6 bits at the least (one is counted). Lossless WebP
+  (VP8L) can code one colour in no bits at all: it has no such bound.
+"""
+
+import re
+from collections.abc import Iterator
+from itertools import count
+from typing import NamedTuple, Optional
+
+from ..checkpoints import checked
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+
+class Header(NamedTuple):
+    """What an image's header bytes declare."""
+
+    #: Width and height: PNG's IHDR, the first frame header of a JPEG, a GIF's logical screen,
+    #: a WebP's canvas (or its one frame).
+    size: tuple[int, int]
+    #: The widest and tallest any part declares (at least ``size``): a GIF frame reaching past
+    #: its screen, a JPEG's further frame header, a WebP's frames and their bitstreams; what
+    #: a decoder may allocate.
+    extent: tuple[int, int]
+    #: Whether the coded data is large enough for the pixels declared (see the module's bounds).
+    holds: bool
+    #: Whether the file reaches its end marker: PNG's ``IEND`` chunk, JPEG's end-of-image
+    #: marker after a scan, GIF's trailer (a WebP declares its length up front: always true).
+    ended: bool
+
+
+def _big(data: bytes, start: int, size: int) -> int:
+    return int.from_bytes(data[start : start + size], "big")
+
+
+def _little(data: bytes, start: int, size: int) -> int:
+    return int.from_bytes(data[start : start + size], "little")
+
+
+def _blocks(side: int, block: int) -> int:
+    """Blocks of ``block`` pixels along a side of ``side`` pixels (the last one partly filled)."""
+    return -(-side // block)
+
+
+# -- PNG ------------------------------------------------------------------------------------------
+
+#: At most this many bytes of rows come out of one byte of deflate data (its limit is about 1032).
+_DEFLATE_RATIO = 1100
+#: Channels of a PNG's colour types (grey, RGB, palette, grey and alpha, RGBA).
+_PNG_CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
+
+
+def _png(data: bytes) -> Optional[Header]:
+    """Chunks (length, type, data, CRC) after the signature, up to ``IEND``."""
+    if len(data) < 26 or data[12:16] != b"IHDR":
+        return None
+    size = _big(data, 16, 4), _big(data, 20, 4)
+    position, compressed, ended = 8, 0, False
+    for _ in checked(count()):
+        if position == len(data):
+            break
+        end = position + 12 + _big(data, position, 4)
+        if end > len(data):  # a chunk cut (its head included)
+            return None
+        kind = data[position + 4 : position + 8]
+        if kind == b"IDAT":
+            compressed += end - position - 12
+        if kind == b"IEND":
+            ended = True
+            break
+        position = end
+    bits = data[24] * _PNG_CHANNELS.get(data[25], 1)
+    holds = compressed * _DEFLATE_RATIO >= size[1] * ((size[0] * bits + 7) // 8)
+    return Header(size, size, holds, ended)
+
+
+# -- JPEG -----------------------------------------------------------------------------------------
+
+#: Start-of-frame markers (the ones that carry the frame size): C0-CF but DHT, JPG, DAC.
+_SOF = frozenset(range(0xC0, 0xD0)) - {0xC4, 0xC8, 0xCC}
+#: The arithmetic-coded ones among them (no bound on their data).
+_ARITHMETIC = frozenset(range(0xC9, 0xD0)) - {0xCC}
+#: Markers without a length (start of image, restart markers, TEM).
+_STANDALONE = frozenset({0xD8, 0x01, *range(0xD0, 0xD8)})
+#: The marker that ends a scan's entropy-coded data: ``FF`` then a byte that is not a stuffed
+#: zero, a restart marker or another ``FF`` (fill). Two fixed bytes: no backtracking.
+_SCAN_END = re.compile(rb"\xff[^\x00\xd0-\xd7\xff]")
+
+
+class _Frame(NamedTuple):
+    size: tuple[int, int]
+    mcus: int  # minimum coded units: a scan codes one bit each at least
+
+
+def _frame(segment: bytes) -> Optional[_Frame]:
+    """A frame header's size and MCUs: precision, height, width, then the components, each
+    an id, its sampling factors (horizontal, vertical: 1 to 4) and a table."""
+    components = segment[5] if len(segment) > 5 else 0
+    factors = segment[7 : 6 + 3 * components : 3]
+    if not components or len(factors) != components:
+        return None
+    across, down = max(f >> 4 for f in factors), max(f & 15 for f in factors)
+    if not (1 <= across <= 4 and 1 <= down <= 4):
+        return None
+    height, width = _big(segment, 1, 2), _big(segment, 3, 2)
+    return _Frame((width, height), _blocks(width, 8 * across) * _blocks(height, 8 * down))
+
+
+#: What :func:`_jpeg_segments` gives for a scan's entropy-coded data, and for bytes that are not a marker where one must be.
+_CODED, _BROKEN = -1, -2
+
+
+def _jpeg_segments(data: bytes) -> Iterator[tuple[int, int, int]]:
+    """``(marker, start, end)`` of the markers after the start of image, in order, up to the
+    end-of-image marker or the data's end: the segment's data (after its length; empty for a
+    marker without one); after a start of scan, its entropy-coded data up to the next marker
+    (``_CODED``); ``_BROKEN`` last when the bytes are not a marker where one must be, or a
+    segment runs past the data's end."""
+    position = 2  # after the start-of-image marker
+    while position + 2 <= len(data):
+        marker = data[position + 1] if data[position] == 0xFF else _BROKEN
+        if marker == 0xFF:  # a fill byte before the marker
+            position += 1
+            continue
+        if marker == 0xD9:
+            yield marker, position + 2, position + 2
+            return
+        if marker in _STANDALONE:
+            yield marker, position + 2, position + 2
+            position += 2
+            continue
+        end = position + 2 + _big(data, position + 2, 2)
+        if marker == _BROKEN or end < position + 4 or end > len(data):  # a length under its own 2 bytes, or cut
+            yield _BROKEN, position, position
+            return
+        yield marker, position + 4, end
+        position = end
+        if marker == 0xDA:  # start of scan
+            scan_end = _SCAN_END.search(data, position)
+            yield _CODED, position, scan_end.start() if scan_end else len(data)
+            position = scan_end.start() if scan_end else len(data)
+
+
+def _jpeg(data: bytes) -> Optional[Header]:
+    """Frame headers, scans and the end-of-image marker (:func:`_jpeg_segments`)."""
+    frames: list[_Frame] = []
+    coded = 0  # bytes of entropy-coded data
+    arithmetic = ended = False
+    for marker, start, end in checked(_jpeg_segments(data)):
+        if marker == _BROKEN or (marker == 0xD9 and not coded):  # an end of image before any scan: no image
+            return None
+        ended = marker == 0xD9
+        coded += end - start if marker == _CODED else 0
+        if marker in _SOF:
+            frame = _frame(data[start:end])
+            if frame is None:
+                return None
+            frames.append(frame)
+            arithmetic = arithmetic or marker in _ARITHMETIC
+    if not frames:
+        return None
+    extent = max(frame.size[0] for frame in frames), max(frame.size[1] for frame in frames)
+    holds = arithmetic or 8 * coded >= max(frame.mcus for frame in frames)
+    return Header(frames[0].size, extent, holds, ended)
+
+
+# -- GIF ------------------------------------------------------------------------------------------
+
+#: A frame's LZW data holds at most this many pixels per 3 bytes (4096 pixels per 12-bit code).
+_LZW_PIXELS_PER_3_BYTES = 8192
+
+
+def _palette(flags: int) -> int:
+    """Bytes of the colour table a screen or frame descriptor with these flags is followed by."""
+    return 3 << ((flags & 7) + 1) if flags & 0x80 else 0
+
+
+def _sub_blocks(data: bytes, position: int) -> Optional[tuple[int, int]]:
+    """Where the data sub-blocks at ``position`` end (after their terminator, or at the end
+    of the data when it ends between two) and the bytes they carry; ``None`` when one runs
+    past the data."""
+    carried = 0
+    for _ in checked(count()):
+        if position >= len(data):
+            return (position, carried) if position == len(data) else None
+        length = data[position]
+        position += 1 + length
+        if not length:
+            break
+        carried += length
+    return position, carried
+
+
+def _gif(data: bytes) -> Optional[Header]:
+    """The screen descriptor (and its colour table), then blocks: extensions (``!``), frames
+    (``,``: a descriptor, a colour table, the LZW code size and the data), the trailer ``;``."""
+    if len(data) < 13:
+        return None
+    size = _little(data, 6, 2), _little(data, 8, 2)
+    wide, tall = size
+    frames, holds, ended = 0, True, False
+    position = 13 + _palette(data[10])
+    for _ in checked(count()):
+        if position >= len(data) or data[position] not in b"!,":  # the end, without a trailer or at a stray byte
+            ended = position < len(data) and data[position] == 0x3B
+            break
+        if data[position] == 0x21:  # an extension: its label, then sub-blocks
+            walked = _sub_blocks(data, position + 2)
+        else:
+            if position + 10 > len(data):
+                return None
+            left, top, width, height = (_little(data, position + 1 + 2 * n, 2) for n in range(4))
+            wide, tall = max(wide, left + width), max(tall, top + height)
+            walked = _sub_blocks(data, position + 10 + _palette(data[position + 9]) + 1)
+            frames += 1
+            holds = holds and walked is not None and 3 * width * height <= _LZW_PIXELS_PER_3_BYTES * walked[1]
+        if walked is None:
+            return None
+        position = walked[0]
+    return Header(size, (wide, tall), holds, ended) if frames else None
+
+
+# -- WebP -----------------------------------------------------------------------------------------
+
+
+def _webp_bitstream(data: bytes, kind: bytes, start: int, length: int) -> Optional[tuple[int, int]]:
+    """The size a ``VP8X`` chunk (the canvas) or a lossy or lossless bitstream (``VP8 ``,
+    ``VP8L``) declares; ``None`` for another chunk, or one too short to say."""
+    if kind == b"VP8X" and length >= 10:
+        return _little(data, start + 4, 3) + 1, _little(data, start + 7, 3) + 1
+    if kind == b"VP8 " and length >= 10:
+        return _little(data, start + 6, 2) & 0x3FFF, _little(data, start + 8, 2) & 0x3FFF
+    if kind == b"VP8L" and length >= 5:
+        bits = _little(data, start + 1, 4)
+        return (bits & 0x3FFF) + 1, ((bits >> 14) & 0x3FFF) + 1
+    return None
+
+
+def _webp_chunks(data: bytes, position: int, end: int, sizes: list[tuple[int, int]], nested: bool) -> Optional[bool]:
+    """Walk the RIFF chunks between ``position`` and ``end`` (four-character code, length,
+    data, a pad byte to an even length), adding each size they declare to ``sizes``: the
+    canvas and the bitstreams' frames (:func:`_webp_bitstream`) and an animation frame's
+    extent (``ANMF``, whose data holds chunks in turn, walked unless ``nested``). Whether
+    every lossy bitstream holds its macroblocks; ``None`` when a chunk runs past ``end``."""
+    holds = True
+    for _ in checked(count()):
+        if position >= end:
+            break
+        start, stop = position + 8, position + 8 + _little(data, position + 4, 4)
+        if stop > end:
+            return None
+        kind, length = data[position : position + 4], stop - start
+        size = _webp_bitstream(data, kind, start, length)
+        if size is not None:
+            sizes.append(size)
+            holds = holds and (kind != b"VP8 " or 8 * length >= _blocks(size[0], 16) * _blocks(size[1], 16))
+        elif kind == b"ANMF" and length >= 16 and not nested:
+            left, top = 2 * _little(data, start, 3), 2 * _little(data, start + 3, 3)
+            sizes.append((left + _little(data, start + 6, 3) + 1, top + _little(data, start + 9, 3) + 1))
+            inner = _webp_chunks(data, start + 16, stop, sizes, nested=True)
+            if inner is None:
+                return None
+            holds = holds and inner
+        position = stop + (length & 1)
+    return holds
+
+
+def _webp(data: bytes) -> Optional[Header]:
+    """A RIFF container (``RIFF``, length, ``WEBP``) of chunks; shorter than its length: cut."""
+    end = 8 + _little(data, 4, 4)
+    if len(data) < max(end, 20):
+        return None
+    sizes: list[tuple[int, int]] = []
+    holds = _webp_chunks(data, 12, end, sizes, nested=False)
+    if holds is None or not sizes:
+        return None
+    extent = max(width for width, _ in sizes), max(height for _, height in sizes)
+    return Header(sizes[0], extent, holds, True)
+
+
+_READERS = {"image/png": _png, "image/gif": _gif, "image/webp": _webp, "image/jpeg": _jpeg}
+
+
+def read_header(data: bytes, media: str) -> Optional[Header]:
+    """What the header of an image of type ``media`` (``image/png``, ``image/jpeg``,
+    ``image/gif``, ``image/webp``) declares; ``None`` when it gives no size (malformed, a
+    zero side), or when the file's own lengths show bytes missing (a PNG chunk, JPEG segment
+    or GIF sub-block running past the end, a WebP shorter than its RIFF length)."""
+    reader = _READERS.get(media)
+    header = reader(data) if reader is not None else None
+    return header if header is not None and header.size[0] > 0 and header.size[1] > 0 else None

@@ -330,8 +330,9 @@ class _LaterRequests:
 
 def check_backend(backend: Backend, params: SearchParams) -> None:
     """Raise the refusal of ``params`` by ``backend`` before any request (:meth:`Backend.check`);
-    a bug inside it becomes a logged ``WebProviderError``, as in :func:`call_backend`."""
-    _of_backend(backend, lambda: backend.check(params))
+    a bug inside it becomes a logged ``WebProviderError``, as in :func:`call_backend`. Once per
+    backend object and call (:meth:`Backend.check_once`)."""
+    _of_backend(backend, lambda: backend.check_once(params))
 
 
 def refusal(backend: Backend, params: SearchParams) -> Optional[WebSearchError]:

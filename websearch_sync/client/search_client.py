@@ -6,6 +6,8 @@ A client is safe to share between threads: the HTTP connection pool is sized for
 it, and the cache, rate limiter and cool-down table are locked.
 """
 
+import dataclasses
+import datetime
 from collections.abc import Hashable, Mapping
 from functools import partial
 from typing import Any, Callable, Literal, Optional, Union, cast, overload
@@ -57,6 +59,7 @@ from ..validate import (
     backend_list,
     check_number,
     check_options_taken,
+    check_query,
     check_timeout_ms,
     search_params,
 )
@@ -68,7 +71,7 @@ from .clock import SYSTEM_CLOCK, Clock
 from .cooldown import DEFAULT_COOLDOWNS_S, Cooldowns
 from .flight import Flights
 from .hostgate import HostGate, backend_hosts
-from .plancache import PlanMemo, Validated, call_key
+from .plancache import PlanMemo, Validated, call_key, shape_key
 from .ratelimit import RateLimiter
 from .retry import DEFAULT_RETRY, RetryPolicy
 from .selection import check_backends, default_backends, resolve_backends
@@ -529,32 +532,58 @@ class SearchClient:
         and its budget, starting now."""
         memo_key = call_key(query, backend, max_results, options)
         valid = self._plans.get(memo_key, self.settings)
+        backends = None
         if valid is None:
-            specific = registry.backend_options() if any(name not in COMMON_OPTIONS for name in options) else ()
-            params = search_params(query, max_results, options, self.settings, specific)
-            names = resolve_backends(backend, self._backend, self.settings, params.locale, params.vertical)
-            classes = tuple(registry.backend_class(name, params.vertical) for name in names)  # unsupported_vertical
-            if params.options:  # an option no backend of this call takes would be dropped without a word
-                every = {name: registry.primary_class(name).option_names() for name in registry.backend_names()}
-                check_options_taken(params.options, {cls.name: cls.option_names() for cls in classes}, every)
-            backends = [registry.instance(cls, self.settings) for cls in classes]
-            timeout_ms = max(one.timeout_ms() for one in backends)
-            valid = Validated(
-                self.settings,
-                names,
-                params,
-                classes,
-                timeout_ms,
-                {},
-                partial(valid_search_answer, max_results=params.max_results, vertical=params.vertical),
-                search_answer_bytes(
-                    params.max_results,
-                    params.options.get("max_content_chars", DEFAULT_CONTENT_CHARS) if params.include_content else None,
-                ),
-                *_refusals(backends, params),
+            valid, backends = self._validate(query, backend, max_results, options)
+            self._plans.put(memo_key, valid, shape_key(backend, max_results, options))
+        return _Plan(valid, self._call_deadline(call.budget_ms or call.timeout or valid.timeout_ms), backends)
+
+    def _validate(
+        self, query: str, backend: BackendArg, max_results: Optional[int], options: dict[str, Any]
+    ) -> tuple[Validated, list[Backend]]:
+        """The call validated, and its backends (each has checked the call: :meth:`Backend.check`).
+        A call like one validated before but for its query (:meth:`PlanMemo.shape`) checks the
+        query and the backends' refusals of it only: the rest of the validation reads no query."""
+        generation = registry.generation()  # first: a registration meanwhile makes the memo stale
+        shape = self._plans.shape(shape_key(backend, max_results, options), self.settings)
+        if shape is not None:
+            params = dataclasses.replace(
+                shape.params,
+                query=check_query(query),
+                options=dict(shape.params.options),
+                now=datetime.datetime.now(datetime.timezone.utc),
             )
-            self._plans.put(memo_key, valid)
-        return _Plan(valid, self._call_deadline(call.budget_ms or call.timeout or valid.timeout_ms))
+            backends = [registry.instance(cls, self.settings) for cls in shape.classes]
+            refused, refusing = _refusals(backends, params)
+            return shape._replace(
+                params=params, keys={}, refused=refused, refusing=refusing, generation=generation
+            ), backends
+        specific = registry.backend_options() if any(name not in COMMON_OPTIONS for name in options) else ()
+        params = search_params(query, max_results, options, self.settings, specific)
+        names = resolve_backends(backend, self._backend, self.settings, params.locale, params.vertical)
+        classes = tuple(registry.backend_class(name, params.vertical) for name in names)  # unsupported_vertical
+        if params.options:  # an option no backend of this call takes would be dropped without a word
+            every = {name: registry.primary_class(name).option_names() for name in registry.backend_names()}
+            check_options_taken(params.options, {cls.name: cls.option_names() for cls in classes}, every)
+        backends = [registry.instance(cls, self.settings) for cls in classes]
+        timeout_ms = max(one.timeout_ms() for one in backends)
+        refused, refusing = _refusals(backends, params)
+        return Validated(
+            self.settings,
+            names,
+            params,
+            classes,
+            timeout_ms,
+            {},
+            partial(valid_search_answer, max_results=params.max_results, vertical=params.vertical),
+            search_answer_bytes(
+                params.max_results,
+                params.options.get("max_content_chars", DEFAULT_CONTENT_CHARS) if params.include_content else None,
+            ),
+            refused,
+            refusing,
+            generation,
+        ), backends
 
     def _search_key(self, plan: "_Plan", call: "_CallSettings") -> Hashable:
         key = plan.valid.keys.get(call.strategy)
@@ -581,7 +610,8 @@ class SearchClient:
         def run(one: Backend) -> Any:
             return self._runner.run(one, params, call.timeout, plan.budget, policy, state, recheck)
 
-        backends = [registry.instance(cls, self.settings) for cls in plan.valid.classes]
+        # the backends of a validation made in this call have checked it (Backend.check_once): not again
+        backends = plan.backends or [registry.instance(cls, self.settings) for cls in plan.valid.classes]
         strategy = merge if call.strategy == "merge" and len(backends) > 1 else fallback
         response, cacheable = strategy(backends, params, plan.budget, run, plan.valid.refusing)
         if params.include_content and not self._add_content(response, params, plan.budget):
@@ -705,13 +735,15 @@ class _AnsweredMeanwhile(Exception):
 class _Plan:
     """One validated search call and its budget."""
 
-    __slots__ = ("valid", "names", "params", "budget")
+    __slots__ = ("valid", "names", "params", "budget", "backends")
 
-    def __init__(self, valid: Validated, budget: Deadline) -> None:
+    def __init__(self, valid: Validated, budget: Deadline, backends: Optional[list[Backend]] = None) -> None:
         self.valid = valid
         self.names = valid.names
         self.params = valid.params
         self.budget = budget
+        #: The backends built by a validation made in this call (``None``: a repeat's, built again).
+        self.backends = backends
 
 
 class _CallSettings:

@@ -20,7 +20,7 @@ from .errors import BAD_MIN_INTERVAL_S, BAD_PROXY, BAD_SETTING, UNKNOWN_BACKEND,
 from .secrets import is_secret_name as is_secret_name  # is_secret_name: cachekey imports it here
 from .secrets import mask as _mask
 from .secrets import redact
-from .validate import MAX_RESULTS, MAX_TIMEOUT_MS, TOOL_MAX_RESULTS, check_number
+from .validate import MAX_RESULTS, MAX_TIMEOUT_MS, TOOL_MAX_RESULTS, backend_list, check_number
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -144,7 +144,9 @@ class Settings:
     """Explicit configuration for searches and fetches.
 
     Args:
-        backend: default backend name, list of names (fallback chain) or ``"auto"``.
+        backend: default backend name, names in order (a list, a tuple; a generator is kept
+            as a tuple; a set, which has no order, is ``InvalidInput(unknown_backend)``) for
+            a fallback chain, or ``"auto"``.
             ``None`` means ``"stub"``.
         timeout_ms: whole-call deadline for one search or fetch (default 15000).
         max_results: default number of results (1..50, default 5).
@@ -250,6 +252,9 @@ class Settings:
         self.min_interval_s = _check_pace(self.min_interval_s)
         if isinstance(self.backend, str):
             self.backend = self.backend.strip() or None
+        elif self.backend is not None and not isinstance(self.backend, (list, tuple)):
+            # a generator would be read by the first search only; a set (no order) is refused, saying so
+            self.backend = tuple(backend_list(self.backend) or ())
         if self.backend is not None:
             self.env_backend_problem = None  # an explicit backend wins over the environment's
             check_backend_names(self.backend, "Settings.backend")

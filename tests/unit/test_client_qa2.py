@@ -118,3 +118,12 @@ def test_settings_in_use_by_an_open_client_refuse_an_edit_that_would_reach_only_
     ws.search("python", settings=settings)  # a module-level call closes its client at once
     settings.timeout_ms = 4000
     assert (settings.timeout_ms, changed.timeout_ms) == (4000, 2000)
+
+
+def test_settings_backend_takes_a_generator_for_every_search_and_refuses_a_set():
+    settings = ws.Settings(backend=(name for name in ("stub",)))
+    with ws.SearchClient(settings=settings) as client:
+        assert client.search("one")["items"] and client.search("two")["items"]  # not only the first
+    with pytest.raises(ws.InvalidInput, match="a set has no order") as info:
+        ws.Settings(backend={"stub", "ddg_html"})  # type: ignore[arg-type]
+    assert info.value.detail_code == "unknown_backend"

@@ -382,12 +382,17 @@ def _check_providers(providers: Mapping[str, Mapping[str, Any]], endpoints: Mapp
     """Check each known backend's ``providers`` section against its declared settings
     (``InvalidInput(bad_setting)``); an ``endpoints`` or ``providers`` name no backend is
     registered under (yet: register a plugin before building its settings) is
-    ``InvalidInput(unknown_backend)`` with the closest name, as ``Settings.backend`` is."""
+    ``InvalidInput(unknown_backend)`` with the closest name, as ``Settings.backend`` is; the
+    name of a plugin that was skipped (it failed to load) is logged instead, so that one broken
+    plugin does not stop searches on every other backend."""
     if not providers and not endpoints:
         return  # nothing to check: the registry (and the engines) need not load
     known = _backends.names()
     for what, names in (("endpoints", endpoints), ("providers", providers)):
         unknown = sorted(set(names) - set(known))
+        for name in [name for name in unknown if _backends.skipped(name)]:  # a broken plugin breaks no other backend
+            logger.warning("Settings.%s names %r, whose plugin was skipped: %s", what, name, _backends.skipped(name))
+            unknown.remove(name)
         problem = _unknown_backend_problem("Settings.%s" % what, unknown, auto=False) if unknown else None
         if problem:  # a typo would otherwise send to the default endpoint, or without the key given
             raise InvalidInput(problem + " (a plugin's backend: register it first)", detail_code=UNKNOWN_BACKEND)

@@ -18,6 +18,7 @@ import pytest
 from clocks import deadline_margin_s, machine_pace
 from faults import never_answer
 from servers import FaultServer
+from sigint import children_get_sigint
 from transports import needs_browser
 
 from websearch_sync.net.browser import browser_available
@@ -86,14 +87,15 @@ def interrupted(tmp_path_factory):
     outcomes = {}
     with FaultServer(routes) as server:
         children = {}
-        for index, (kind, wire) in enumerate(cases):
-            env = dict(
-                os.environ, WEB_SEARCH_ENDPOINT_DDG_HTML=server.url("/html%d/" % index), WEB_SEARCH_CACHE_TTL="0"
-            )
-            folder = tmp_path_factory.mktemp("case%d" % index)
-            command = _command(kind, server.url("/page%d" % index), wires[wire], folder)
-            child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            children[index] = child
+        with children_get_sigint():
+            for index, (kind, wire) in enumerate(cases):
+                env = dict(
+                    os.environ, WEB_SEARCH_ENDPOINT_DDG_HTML=server.url("/html%d/" % index), WEB_SEARCH_CACHE_TTL="0"
+                )
+                folder = tmp_path_factory.mktemp("case%d" % index)
+                command = _command(kind, server.url("/page%d" % index), wires[wire], folder)
+                child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                children[index] = child
         try:
             outcomes = _signal_each(server, cases, children)
         finally:

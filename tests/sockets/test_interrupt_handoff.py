@@ -12,6 +12,8 @@ import subprocess
 import sys
 import textwrap
 
+from sigint import children_get_sigint
+
 #: Only a bound on a child that hangs (each of its waits gives up after 30 s). The child's own
 #: timing check allows 10 s for what takes at most the wake-up interval (0.25 s), against the
 #: 30-60 s a Ctrl-C seen only at the work's end would take.
@@ -90,9 +92,10 @@ CHILD = textwrap.dedent(
 
 
 def test_release_runs_once_after_the_work_whenever_ctrl_c_comes():
-    done = subprocess.run(
-        [sys.executable, "-c", CHILD], capture_output=True, text=True, timeout=HANG_BOUND_S, check=False
-    )
+    with children_get_sigint():
+        done = subprocess.run(
+            [sys.executable, "-c", CHILD], capture_output=True, text=True, timeout=HANG_BOUND_S, check=False
+        )
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines() == [
         "running: ['abandoned', 'interrupted', 'work ended', 'released']",

@@ -88,10 +88,12 @@ def same_wrapper(text):
 # -- through the official client ---------------------------------------------------------------------
 
 
-def test_lists_both_tools_with_the_adapters_schemas_and_searches_the_stub():
-    expected_definitions = tool.tool_definitions("json_schema", names=TOOL_NAMES, settings=ws.Settings())
-    with SearchClient() as client:
-        expected = tool.call_tool("web_search", {"query": "mcp stub", "max_results": 2}, client=client)
+@pytest.fixture(scope="module")
+def default_server():
+    """One ``websearch-sync mcp`` (the offline stub) for the two tests below, one process instead
+    of two (its start is 1.2 s of CPU): the tools listed and the same search three times, then
+    the failing calls, none of which is that search (its cache and lookup count stay the first
+    test's). ``{"listed": (server_info, tools, first, again, third), "failures": [...]}``."""
 
     async def scenario():
         async with mcp_session() as session:
@@ -99,9 +101,33 @@ def test_lists_both_tools_with_the_adapters_schemas_and_searches_the_stub():
             first = await session.call_tool("web_search", {"query": "mcp stub", "max_results": 2})
             again = await session.call_tool("web_search", {"query": "mcp stub", "max_results": 2})
             third = await session.call_tool("web_search", {"query": "MCP  Stub"})
-            return session.server_info, listed, first, again, third
+            failures = [
+                await failing(session, "web_search", {"query": 5}),
+                await failing(session, "web_search", {"query": "x", "max_results": 11}),
+                await failing(session, "web_search", None),
+                await failing(session, "web_fetch", {"url": "http://127.0.0.1:9/"}),
+                await failing(session, "web_lookup", {"query": "x"}),
+                await failing(session, "web.search", {"query": "x"}),
+            ]
+            return {"listed": (session.server_info, listed, first, again, third), "failures": failures}
 
-    server_info, listed, first, again, third = run_bounded(scenario)
+    async def failing(session, name, arguments):
+        """The call's result, or the protocol error it raised (which the failures test reports
+        as its own failure, not the listing test's)."""
+        try:
+            return await session.call_tool(name, arguments)
+        except Exception as error:  # kept as the call's outcome: the failures test asserts there is none
+            return error
+
+    return run_bounded(scenario)
+
+
+def test_lists_both_tools_with_the_adapters_schemas_and_searches_the_stub(default_server):
+    expected_definitions = tool.tool_definitions("json_schema", names=TOOL_NAMES, settings=ws.Settings())
+    with SearchClient() as client:
+        expected = tool.call_tool("web_search", {"query": "mcp stub", "max_results": 2}, client=client)
+
+    server_info, listed, first, again, third = default_server["listed"]
     assert (server_info.name, server_info.version) == ("websearch-sync", ws.__version__)
     assert [t.name for t in listed] == ["web_search", "web_fetch"]
     for mcp_tool, definition in zip(listed, expected_definitions):
@@ -121,19 +147,9 @@ def test_lists_both_tools_with_the_adapters_schemas_and_searches_the_stub():
     assert third.structured_content["note"] in text_of(third)
 
 
-def test_failures_are_error_results_never_protocol_errors():
-    async def scenario():
-        async with mcp_session() as session:
-            return [
-                await session.call_tool("web_search", {"query": 5}),
-                await session.call_tool("web_search", {"query": "x", "max_results": 11}),
-                await session.call_tool("web_search", None),
-                await session.call_tool("web_fetch", {"url": "http://127.0.0.1:9/"}),
-                await session.call_tool("web_lookup", {"query": "x"}),
-                await session.call_tool("web.search", {"query": "x"}),
-            ]
-
-    results = run_bounded(scenario)
+def test_failures_are_error_results_never_protocol_errors(default_server):
+    results = default_server["failures"]
+    assert not [r for r in results if isinstance(r, Exception)], "protocol errors: %r" % results
     assert all(result.is_error is True and result.structured_content is None for result in results)
     # plain text, not JSON inside text: one line naming the type and detail code
     assert [text_of(result).split(":")[1].strip() for result in results] == [

@@ -28,6 +28,7 @@ SHAPES = [
     RequestSpec("POST", "https://api.example/raw", data="raw text body"),
     RequestSpec("POST", "https://api.example/raw", data=b"raw bytes body"),
     RequestSpec("GET", "http://127.0.0.1:8080", headers={"X-Key": "k", "Accept": "application/json"}),
+    RequestSpec("GET", "https://user:pw@search.example/s", headers={"authorization": "Bearer t", "Accept": "*/*"}),
 ]
 
 
@@ -77,3 +78,24 @@ def test_what_requests_refuses_is_refused_with_the_same_code(spec, detail):
     with pytest.raises(ws.InvalidInput) as caught:
         wire_request(spec, None, "p")
     assert caught.value.detail_code == detail
+
+
+@pytest.mark.parametrize("user_agent", [None, "websearch-sync-test/1"], ids=["browser", "library"])
+def test_headers_checked_once_are_encoded_the_same_the_next_time(user_agent):
+    """The second request with the same headers takes them from the memo of checked headers:
+    still exactly what ``requests`` sends, Content-Type and Basic auth added per request."""
+    for _ in range(2):
+        for spec in SHAPES:
+            assert prepared_here(spec, user_agent) == prepared_by_requests(spec, user_agent)
+
+
+def test_a_refused_header_is_refused_again_and_a_checked_name_with_another_value_is_checked():
+    good = RequestSpec("GET", "https://api.example/s", headers={"X-Key": "fine"})
+    bad = RequestSpec("GET", "https://api.example/s", headers={"X-Key": "line\r\nbreak"})
+    spaced = RequestSpec("GET", "https://api.example/s", headers={"X-Key": " leading space"})
+    wire_request(good, None, "p")
+    for spec, detail in ((bad, "bad_header"), (spaced, "bad_header"), (bad, "bad_header")):
+        with pytest.raises(ws.InvalidInput) as caught:
+            wire_request(spec, None, "p")
+        assert caught.value.detail_code == detail
+    assert wire_request(good, None, "p").headers == [("X-Key", "fine")]

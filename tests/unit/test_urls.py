@@ -215,3 +215,22 @@ def test_a_link_in_markup_is_parsed_without_raising():
     parts, host = url_parts("https://WWW.Example.com:8443/a?b=c")
     assert (host, parts.port, parts.path, parts.query) == ("www.example.com", 8443, "/a", "b=c")
     assert url_parts("http://[::1") is None
+
+
+@pytest.mark.parametrize(
+    "url, result, key",
+    [
+        ("http://user:pw@example.com/a/", "http://user:pw@example.com/a/", "//example.com/a"),
+        ("http://user:pw@example.com:8080/a", "http://user:pw@example.com:8080/a", "//example.com:8080/a"),
+        ("http://user:pw@example.com:0/a", None, None),
+        ("http://user@example.com:/a", "http://user@example.com:/a", "//example.com/a"),
+        ("http://[::1]:8080/a", "http://[::1]:8080/a", "//::1:8080/a"),
+        ("http://[::1]/a", "http://[::1]/a", "//::1/a"),
+        ("http://example.com:99999/a", None, None),
+    ],
+)
+def test_a_port_is_read_after_the_userinfo_only(url, result, key):
+    """A ``:`` in the userinfo is no port; a port after the host counts (0 or out of range: no URL)."""
+    assert result_url(url) == result
+    if result is not None:
+        assert dedupe_key(result) == key

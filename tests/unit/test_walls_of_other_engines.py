@@ -169,3 +169,28 @@ def test_an_engine_reading_the_page_its_own_way_still_meets_every_wall():
         with pytest.raises(ws.WebBlocked, match="bot wall"):
             engine.interpret(_answer(200, wall, url), PARAMS)
             raise AssertionError(case_id)  # not reached when the wall is recognised
+
+
+def test_the_walls_list_follows_registrations_and_patched_declarations(monkeypatch):
+    """``registry.bot_walls()`` is kept between calls: a backend registered or unregistered since,
+    or a class whose ``bot_walls`` was replaced, gives a new list."""
+    from websearch_sync.backends.stub import Stub
+    from websearch_sync.net.botwall import BotWall
+
+    wall, patched = BotWall("probe wall", hints=("<probe-wall>",)), BotWall("patched wall", hints=("<patched>",))
+
+    class Walled(Stub):
+        name = "walls_probe"
+        bot_walls = (wall,)
+
+    before = registry.bot_walls()
+    assert registry.bot_walls() == before and wall not in before
+    registry.register(Walled)
+    try:
+        assert wall in registry.bot_walls()
+        monkeypatch.setattr(Walled, "bot_walls", (patched,))
+        walls = registry.bot_walls()
+        assert patched in walls and wall not in walls
+    finally:
+        registry.unregister("walls_probe")
+    assert registry.bot_walls() == before

@@ -71,7 +71,7 @@ class Stub(Backend):
 
     def search(self, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
         """Build the items; no request is sent."""
-        self.check(params)
+        self.check_once(params)
         _warn_once()
         return ParseResult(items=self.items(params.full_query))
 

@@ -24,7 +24,7 @@ from ..net.deadline import Deadline
 from ..net.transport import HttpTransport
 from .clock import Clock
 from .cooldown import Cooldowns
-from .hostgate import HostGate, backend_call
+from .hostgate import HostGate, backend_call, backend_endpoint
 from .ratelimit import RateLimiter
 from .retry import DEFAULT_RETRY, RetryPolicy
 
@@ -254,14 +254,6 @@ def send_need_s(budget: Deadline) -> float:
     return min(MIN_SEND_S, MIN_SEND_SHARE * budget.timeout_ms / 1000.0)
 
 
-def backend_endpoint(backend: Backend) -> str:
-    """The backend's endpoint URL, ``""`` for one that has none (an offline backend)."""
-    try:
-        return backend.endpoint_url()
-    except WebSearchError:
-        return ""
-
-
 def retry_delay(policy: RetryPolicy, attempt: int, error: WebSearchError, budget: Deadline) -> Optional[float]:
     """The wait before retrying after ``error``; ``None`` when there is no retry (not
     retryable, no retry left, or the wait does not fit in the budget)."""
@@ -338,8 +330,9 @@ class _LaterRequests:
 
 def check_backend(backend: Backend, params: SearchParams) -> None:
     """Raise the refusal of ``params`` by ``backend`` before any request (:meth:`Backend.check`);
-    a bug inside it becomes a logged ``WebProviderError``, as in :func:`call_backend`."""
-    _of_backend(backend, lambda: backend.check(params))
+    a bug inside it becomes a logged ``WebProviderError``, as in :func:`call_backend`. Once per
+    backend object and call (:meth:`Backend.check_once`)."""
+    _of_backend(backend, lambda: backend.check_once(params))
 
 
 def refusal(backend: Backend, params: SearchParams) -> Optional[WebSearchError]:

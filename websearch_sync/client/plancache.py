@@ -3,9 +3,14 @@
 Validation stays in front of every cache lookup: a call's arguments are looked up
 here by type and value (``5``, ``5.0`` and ``True`` are different arguments, so a
 value validation would refuse never matches one it accepted), and only an exact
-repeat of a call validated before, with the same settings object and the same
-registered backend classes, reuses that validation. Anything unhashable is
+repeat of a call validated before, with the same settings object, the same
+registered backend classes and nothing registered or unregistered since, reuses that validation. Anything unhashable is
 validated afresh. This keeps a memory-cache hit at a few microseconds.
+
+A call with a new query and the arguments of a call validated before (the usual search)
+reuses the part of that validation which does not read the query (:meth:`PlanMemo.shape`:
+options, backends, their classes and timeouts), under the same conditions; its query and
+each backend's refusal of it (:meth:`Backend.check`: a query too long...) are checked anew.
 """
 
 import threading
@@ -38,6 +43,7 @@ class Validated(NamedTuple):
     max_bytes: int  #: the longest stored answer this call can have (see ``answers.py``)
     refused: dict[str, bool]  #: by strategy: the call asks no one (its backends refuse it), so no cache, no flight
     refusing: frozenset[str]  #: the backends that refuse the call before sending (a missing key...)
+    generation: int = -1  #: the registry's (:func:`registry.generation`) when validated
 
 
 def _typed(value: Any) -> Hashable:
@@ -68,19 +74,36 @@ def call_key(query: Any, backend: Any, max_results: Any, options: dict[str, Any]
         return None
 
 
+def shape_key(backend: Any, max_results: Any, options: dict[str, Any]) -> Optional[Hashable]:
+    """The arguments of a search call but its query, by type and value (``None``: unhashable)."""
+    return call_key(None, backend, max_results, options)
+
+
 class PlanMemo:
     """The calls one client validated lately (thread-safe)."""
 
     def __init__(self) -> None:
         self._plans: OrderedDict[Hashable, Validated] = OrderedDict()
+        self._shapes: OrderedDict[Hashable, Validated] = OrderedDict()
         self._lock = threading.Lock()
 
     def get(self, key: Optional[Hashable], settings: Settings) -> Optional[Validated]:
         """The validation of the call ``key`` with ``settings``, if still true."""
+        return self._still_true(self._plans, key, settings)
+
+    def shape(self, key: Optional[Hashable], settings: Settings) -> Optional[Validated]:
+        """A validation of a call with the arguments ``key`` (:func:`shape_key`) and ``settings``
+        but another query, if still true: what it found of anything but the query holds."""
+        return self._still_true(self._shapes, key, settings)
+
+    @staticmethod
+    def _still_true(
+        plans: "OrderedDict[Hashable, Validated]", key: Optional[Hashable], settings: Settings
+    ) -> Optional[Validated]:
         if key is None:
             return None
-        found = self._plans.get(key)
-        if found is None or found.settings is not settings:
+        found = plans.get(key)
+        if found is None or found.settings is not settings or found.generation != registry.generation():
             return None
         try:
             for name, cls in zip(found.names, found.classes):
@@ -90,11 +113,13 @@ class PlanMemo:
             return None
         return found
 
-    def put(self, key: Optional[Hashable], validated: Validated) -> None:
-        """Remember ``validated`` as the validation of the call ``key``."""
-        if key is None:
-            return
+    def put(self, key: Optional[Hashable], validated: Validated, shape: Optional[Hashable] = None) -> None:
+        """Remember ``validated`` as the validation of the call ``key``, and of its arguments but
+        the query ``shape`` (:func:`shape_key`)."""
         with self._lock:
-            self._plans[key] = validated
-            while len(self._plans) > MAX_PLANS:
-                self._plans.popitem(last=False)
+            for plans, at in ((self._plans, key), (self._shapes, shape)):
+                if at is None:
+                    continue
+                plans[at] = validated
+                while len(plans) > MAX_PLANS:
+                    plans.popitem(last=False)

@@ -6,13 +6,15 @@ A client is safe to share between threads: the HTTP connection pool is sized for
 it, and the cache, rate limiter and cool-down table are locked.
 """
 
+import dataclasses
+import datetime
 from collections.abc import Hashable, Mapping
 from functools import partial
 from typing import Any, Callable, Literal, Optional, Union, cast, overload
 
 import requests
 
-from ..config import Settings
+from ..config import Settings, hold
 from ..engine import registry
 from ..engine.base import Backend
 from ..errors import (
@@ -53,9 +55,11 @@ from ..reader.page import (
 from ..secrets import redact_error
 from ..validate import (
     COMMON_OPTIONS,
+    BackendArg,
     backend_list,
     check_number,
     check_options_taken,
+    check_query,
     check_timeout_ms,
     search_params,
 )
@@ -66,11 +70,11 @@ from .cachekey import Fingerprints, fetch_key, search_key
 from .clock import SYSTEM_CLOCK, Clock
 from .cooldown import DEFAULT_COOLDOWNS_S, Cooldowns
 from .flight import Flights
-from .hostgate import HostGate
-from .plancache import PlanMemo, Validated, call_key
+from .hostgate import HostGate, backend_hosts
+from .plancache import PlanMemo, Validated, call_key, shape_key
 from .ratelimit import RateLimiter
 from .retry import DEFAULT_RETRY, RetryPolicy
-from .selection import BackendArg, check_backends, default_backends, resolve_backends
+from .selection import check_backends, default_backends, resolve_backends
 from .state import SharedTiers, shared_tiers
 from .strategies import STRATEGIES as STRATEGIES  # STRATEGIES: the CLI imports it here
 from .strategies import asks_no_one, fallback, merge
@@ -125,12 +129,17 @@ class SearchClient:
     """A reusable, thread-safe search client owning one HTTP session (keep-alive).
 
     Args:
-        backend: backend name, list of names, comma-separated names, or ``"auto"``
-            (configured API backends, then the keyless chain); default
+        backend: backend name, comma-separated names, names in order (a list, tuple or
+            generator; a set, which has no order, is ``InvalidInput(unknown_backend)``), or
+            ``"auto"`` (configured API backends, then the keyless chain); default
             ``settings.backend``, else ``"stub"``.
         strategy: with several backends, ``"fallback"`` (try in order, first
             success wins) or ``"merge"`` (query all in parallel, fuse the lists).
         settings: explicit :class:`~websearch_sync.Settings`; default ``Settings.from_env()``.
+            Read when the client is built (transport, shared state, pace, cache key), so
+            while the client is open assigning a field of it is
+            ``dataclasses.FrozenInstanceError``: build a new client with
+            ``settings.replace(...)`` (docs/client.md).
         session: a ``requests.Session`` to use (not closed by :meth:`close`): every request
             then goes through ``requests`` (its adapters), browser requests too.
         wire: a wire every request goes through instead of the network (``MockWire``,
@@ -220,6 +229,7 @@ class SearchClient:
         self._runner = BackendRunner(self._transport, limiter, self._cooldowns, intervals, clock, ahead, gate)
         self._clock = clock
         self._closed = False
+        hold(self.settings, self)  # while open, the settings it read cannot change under it
 
     @staticmethod
     def _runner_interval(intervals: dict[str, float]) -> Callable[[str], float]:
@@ -257,6 +267,16 @@ class SearchClient:
             self._transport.close()
             self._cache.close()
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Refuse to replace ``settings``: the transport, shared state, pace and cache key keep
+        the ones the client was built from (only construction and ``close`` set attributes)."""
+        if name == "settings" and "settings" in self.__dict__:
+            raise AttributeError(
+                "SearchClient.settings cannot be replaced: the client was built from them; "
+                "build a new client with SearchClient(settings=...)"
+            )
+        object.__setattr__(self, name, value)
+
     def clear_cooldowns(self, backend: Optional[str] = None) -> list[str]:
         """Lift the cool-downs of ``backend`` (its parts too), or of every backend: this client's
         and, with a shared state, every process's. For an operator who knows a block is over;
@@ -266,9 +286,10 @@ class SearchClient:
             InvalidInput: ``unknown_backend``.
             NetworkError: ``state_unavailable`` when the shared state cannot be reached.
         """
-        if backend is not None:
-            registry.backend_class(backend)
-        return self._cooldowns.lift(backend)
+        if backend is None:
+            return self._cooldowns.lift()
+        registry.backend_class(backend)
+        return self._cooldowns.lift(backend, backend_hosts(backend, self.settings))
 
     def __enter__(self) -> "SearchClient":
         self._check_open()
@@ -403,7 +424,7 @@ class SearchClient:
 
         Args:
             query: the search terms (non-blank, at most 2000 characters).
-            backend: backend name(s) or ``"auto"`` for this call.
+            backend: backend name(s) or ``"auto"`` for this call (as the constructor's).
             max_results: 1..50 (default ``settings.max_results``, 5); a backend whose pages
                 hold fewer reads the next pages (``provider_meta["pages"]``).
             timeout_ms: deadline of the whole call, retries, waits and fallbacks
@@ -511,32 +532,58 @@ class SearchClient:
         and its budget, starting now."""
         memo_key = call_key(query, backend, max_results, options)
         valid = self._plans.get(memo_key, self.settings)
+        backends = None
         if valid is None:
-            specific = registry.backend_options() if any(name not in COMMON_OPTIONS for name in options) else ()
-            params = search_params(query, max_results, options, self.settings, specific)
-            names = resolve_backends(backend, self._backend, self.settings, params.locale, params.vertical)
-            classes = tuple(registry.backend_class(name, params.vertical) for name in names)  # unsupported_vertical
-            if params.options:  # an option no backend of this call takes would be dropped without a word
-                every = {name: registry.primary_class(name).option_names() for name in registry.backend_names()}
-                check_options_taken(params.options, {cls.name: cls.option_names() for cls in classes}, every)
-            backends = [registry.instance(cls, self.settings) for cls in classes]
-            timeout_ms = max(one.timeout_ms() for one in backends)
-            valid = Validated(
-                self.settings,
-                names,
-                params,
-                classes,
-                timeout_ms,
-                {},
-                partial(valid_search_answer, max_results=params.max_results, vertical=params.vertical),
-                search_answer_bytes(
-                    params.max_results,
-                    params.options.get("max_content_chars", DEFAULT_CONTENT_CHARS) if params.include_content else None,
-                ),
-                *_refusals(backends, params),
+            valid, backends = self._validate(query, backend, max_results, options)
+            self._plans.put(memo_key, valid, shape_key(backend, max_results, options))
+        return _Plan(valid, self._call_deadline(call.budget_ms or call.timeout or valid.timeout_ms), backends)
+
+    def _validate(
+        self, query: str, backend: BackendArg, max_results: Optional[int], options: dict[str, Any]
+    ) -> tuple[Validated, list[Backend]]:
+        """The call validated, and its backends (each has checked the call: :meth:`Backend.check`).
+        A call like one validated before but for its query (:meth:`PlanMemo.shape`) checks the
+        query and the backends' refusals of it only: the rest of the validation reads no query."""
+        generation = registry.generation()  # first: a registration meanwhile makes the memo stale
+        shape = self._plans.shape(shape_key(backend, max_results, options), self.settings)
+        if shape is not None:
+            params = dataclasses.replace(
+                shape.params,
+                query=check_query(query),
+                options=dict(shape.params.options),
+                now=datetime.datetime.now(datetime.timezone.utc),
             )
-            self._plans.put(memo_key, valid)
-        return _Plan(valid, self._call_deadline(call.budget_ms or call.timeout or valid.timeout_ms))
+            backends = [registry.instance(cls, self.settings) for cls in shape.classes]
+            refused, refusing = _refusals(backends, params)
+            return shape._replace(
+                params=params, keys={}, refused=refused, refusing=refusing, generation=generation
+            ), backends
+        specific = registry.backend_options() if any(name not in COMMON_OPTIONS for name in options) else ()
+        params = search_params(query, max_results, options, self.settings, specific)
+        names = resolve_backends(backend, self._backend, self.settings, params.locale, params.vertical)
+        classes = tuple(registry.backend_class(name, params.vertical) for name in names)  # unsupported_vertical
+        if params.options:  # an option no backend of this call takes would be dropped without a word
+            every = {name: registry.primary_class(name).option_names() for name in registry.backend_names()}
+            check_options_taken(params.options, {cls.name: cls.option_names() for cls in classes}, every)
+        backends = [registry.instance(cls, self.settings) for cls in classes]
+        timeout_ms = max(one.timeout_ms() for one in backends)
+        refused, refusing = _refusals(backends, params)
+        return Validated(
+            self.settings,
+            names,
+            params,
+            classes,
+            timeout_ms,
+            {},
+            partial(valid_search_answer, max_results=params.max_results, vertical=params.vertical),
+            search_answer_bytes(
+                params.max_results,
+                params.options.get("max_content_chars", DEFAULT_CONTENT_CHARS) if params.include_content else None,
+            ),
+            refused,
+            refusing,
+            generation,
+        ), backends
 
     def _search_key(self, plan: "_Plan", call: "_CallSettings") -> Hashable:
         key = plan.valid.keys.get(call.strategy)
@@ -563,7 +610,8 @@ class SearchClient:
         def run(one: Backend) -> Any:
             return self._runner.run(one, params, call.timeout, plan.budget, policy, state, recheck)
 
-        backends = [registry.instance(cls, self.settings) for cls in plan.valid.classes]
+        # the backends of a validation made in this call have checked it (Backend.check_once): not again
+        backends = plan.backends or [registry.instance(cls, self.settings) for cls in plan.valid.classes]
         strategy = merge if call.strategy == "merge" and len(backends) > 1 else fallback
         response, cacheable = strategy(backends, params, plan.budget, run, plan.valid.refusing)
         if params.include_content and not self._add_content(response, params, plan.budget):
@@ -687,13 +735,15 @@ class _AnsweredMeanwhile(Exception):
 class _Plan:
     """One validated search call and its budget."""
 
-    __slots__ = ("valid", "names", "params", "budget")
+    __slots__ = ("valid", "names", "params", "budget", "backends")
 
-    def __init__(self, valid: Validated, budget: Deadline) -> None:
+    def __init__(self, valid: Validated, budget: Deadline, backends: Optional[list[Backend]] = None) -> None:
         self.valid = valid
         self.names = valid.names
         self.params = valid.params
         self.budget = budget
+        #: The backends built by a validation made in this call (``None``: a repeat's, built again).
+        self.backends = backends
 
 
 class _CallSettings:

@@ -132,6 +132,8 @@ class Backend:
     results_per_page: ClassVar[Optional[int]] = None
     #: The locale words (``validate.LOCALE_WORDS``: ``auto``) the service understands.
     locale_words: ClassVar[tuple[str, ...]] = ()
+    #: The parameters this object's :meth:`check` last accepted (:meth:`check_once`).
+    _accepted: Optional[SearchParams] = None
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -242,13 +244,7 @@ class Backend:
         an endpoint that is not an http(s) URL with a host is ``InvalidInput(bad_endpoint)``.
         """
         self._check_missing()
-        url = self.endpoint_url()
-        try:
-            parts = urlsplit(url.encode("utf-8").decode("utf-8"))
-            usable = parts.scheme.lower() in ("http", "https") and bool(parts.hostname) and parts.port != 0
-        except (ValueError, TypeError, AttributeError):  # a bad IPv6 literal or port, a lone surrogate, not a string
-            usable = False
-        if not usable:  # the URL itself is not shown: it may carry credentials
+        if not _usable_endpoint(self.endpoint_url()):  # the URL itself is not shown: it may carry credentials
             raise InvalidInput(
                 "%s: the endpoint is not an http(s) URL with a host (check %s)" % (self.name, self._endpoint_origin()),
                 provider=self.name,
@@ -290,6 +286,17 @@ class Backend:
         self.check_configured()
         self._check_locale_word(params)
         self.check_params(params)
+
+    def check_once(self, params: SearchParams) -> None:
+        """:meth:`check`, unless this object accepted these parameters last time, or a copy of them
+        with the same options object (``now`` aside, as in their equality; no option value is
+        compared): the client checks a call before it books a slot and the search checks it
+        again, with the same backend object and the same call (``check`` is pure)."""
+        accepted = self._accepted
+        if accepted is not None and (accepted is params or (accepted.options is params.options and accepted == params)):
+            return
+        self.check(params)
+        self._accepted = params
 
     def _check_locale_word(self, params: SearchParams) -> None:
         """Refuse ``locale="auto"`` (a word, no language tag) unless the backend declares it."""
@@ -433,7 +440,7 @@ class Backend:
         results (still under the byte cap) takes seconds to parse, and the parsers'
         checkpoints stop an abandoned parse instead of letting it run on.
         """
-        self.check(params)
+        self.check_once(params)
         response = self._send(
             self._within(deadline, None, partial(self.build_request, params), "building"), transport, deadline
         )
@@ -594,6 +601,28 @@ def answered_at(response: HttpResponse, params: SearchParams) -> datetime.dateti
 #: By class: its declarations (``provider_settings``, ``env_vars``, ``required``) and the settings
 #: made of them (:meth:`Backend.declared_settings`); made again when a declaration is replaced.
 _DECLARED: "weakref.WeakKeyDictionary[type, tuple[tuple[Any, ...], tuple[Setting, ...]]]" = weakref.WeakKeyDictionary()
+
+
+def _usable_endpoint(url: Any) -> bool:
+    """Whether ``url`` is an http(s) URL with a host (and no port 0); a string's answer is
+    remembered (:data:`_USABLE`: a backend's endpoint is the same on every call)."""
+    known = _USABLE.get(url) if type(url) is str else None
+    if known is not None:
+        return known
+    try:
+        parts = urlsplit(url.encode("utf-8").decode("utf-8"))
+        usable = parts.scheme.lower() in ("http", "https") and bool(parts.hostname) and parts.port != 0
+    except (ValueError, TypeError, AttributeError):  # a bad IPv6 literal or port, a lone surrogate, not a string
+        usable = False
+    if type(url) is str:
+        if len(_USABLE) >= 256:
+            _USABLE.clear()
+        _USABLE[url] = usable
+    return usable
+
+
+#: Endpoint URLs and whether each is usable (:func:`_usable_endpoint`).
+_USABLE: dict[str, bool] = {}
 
 
 def _declared_at(cls: type, *attributes: str) -> int:

@@ -71,6 +71,9 @@ _PLUGINS_LOADING = False
 #: Held while plugins load: another thread's first question waits for them (re-entrant: a
 #: plugin asking the registry while it loads is answered without them).
 _PLUGINS_LOCK = threading.RLock()
+#: Counts the changes of what is registered (:func:`register`, :func:`unregister`): what is worked
+#: out of the registry on every call (:func:`bot_walls`) is kept while it stays the same.
+_GENERATION = 0
 #: A backend name: what users type (``backend="ddg_html"``) and what items carry as ``provider``.
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
 
@@ -169,14 +172,18 @@ def register(cls: type[Backend]) -> type[Backend]:
     problem = declaration_problem(cls)
     if problem is not None:
         raise TypeError("register(%r): %s" % (cls, problem))
+    global _GENERATION
     engines = _REGISTRY.setdefault(cls.name, {})
     engines[cls.vertical] = cls
     _REGISTRY[cls.name] = {v: engines[v] for v in VERTICALS if v in engines}  # in the order of VERTICALS
+    _GENERATION += 1
     return cls
 
 
 def unregister(name: str, vertical: Optional[str] = None) -> None:
     """Remove a registered backend, all its verticals or one (for tests and plug-ins)."""
+    global _GENERATION
+    _GENERATION += 1
     if vertical is None:
         _REGISTRY.pop(name, None)
         return
@@ -232,6 +239,13 @@ def _loaded(engine: Union[type[Backend], BuiltIn]) -> type[Backend]:
     return cls
 
 
+def generation() -> int:
+    """How many times what is registered changed: a memo of what the registry said is kept
+    while this stays the same (the plugins loaded at the first question are a change too)."""
+    load_plugins()
+    return _GENERATION
+
+
 def backend_names() -> list[str]:
     """Names of every registered backend: built-ins (offline, HTML, JSON), then plugins."""
     return list(_known())
@@ -245,23 +259,28 @@ def _engines() -> Iterator[type[Backend]]:
             yield _loaded(engine)
 
 
-#: The engines' declared walls (each engine's tuple, in order) and the walls made of them.
-_walls_seen: tuple[tuple[tuple[BotWall, ...], ...], list[BotWall]] = ((), [])
+#: The registry's generation, its engine classes, their declared walls (each engine's tuple, in
+#: order) and the walls made of them.
+_walls_seen: tuple[int, tuple[type[Backend], ...], tuple[tuple[BotWall, ...], ...], list[BotWall]] = (-1, (), (), [])
 
 
 def bot_walls() -> list[BotWall]:
     """The bot walls every registered backend declares, in registration order (each once).
 
     Every fetched page, and every search answer an HTML engine reads no results from, is
-    checked against them (:mod:`.html_engine`): the list is kept
-    while the engines' declarations are the same objects (a registration or a test's patch
-    of ``bot_walls`` makes a new one)."""
+    checked against them (:mod:`.html_engine`): the list is kept while the registry is
+    the same (:data:`_GENERATION`) and its engines' declarations are the same objects (a
+    test's patch of a class's ``bot_walls`` makes a new one)."""
     global _walls_seen
-    declared = tuple(cls.bot_walls for cls in _engines())
-    seen, walls = _walls_seen
-    if len(seen) != len(declared) or any(old is not new for old, new in zip(seen, declared)):
+    generation, engines, declared, walls = _walls_seen
+    fresh = generation != _GENERATION or not _PLUGINS_LOADED
+    if fresh:
+        generation = _GENERATION  # read first: a registration meanwhile makes the next call look again
+        engines = tuple(_engines())  # loads the plugins (a new generation) the first time
+    if fresh or any(cls.bot_walls is not own for cls, own in zip(engines, declared)):
+        declared = tuple(cls.bot_walls for cls in engines)
         walls = list(dict.fromkeys(wall for engine_walls in declared for wall in engine_walls))
-        _walls_seen = (declared, walls)
+        _walls_seen = (generation, engines, declared, walls)
     return list(walls)
 
 

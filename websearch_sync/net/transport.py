@@ -409,22 +409,32 @@ def wire_request(spec: RequestSpec, user_agent: Optional[str], provider: Optiona
     ``user_agent`` (the library's own client) goes first with ``Accept-Encoding``;
     a browser wire gets the engine's headers only and merges them with its profile.
     Headers that cannot be sent are ``InvalidInput(bad_header)``; a URL that is no
-    http(s) URL is ``InvalidInput(bad_endpoint)``.
+    http(s) URL is ``InvalidInput(bad_endpoint)``. Headers of plain text that passed both
+    checks (:func:`check_headers`, then ``requests``' own) pass them again without being
+    checked (:data:`_SENDABLE`: an engine sends the same few headers on every call).
     """
     headers: dict[str, Any] = {"User-Agent": user_agent, "Accept-Encoding": "gzip, deflate"} if user_agent else {}
     headers.update(spec.headers)
-    check_headers(headers, provider)
+    key = _headers_key(headers)
+    sendable = _SENDABLE.get(key) if key is not None else None
+    if sendable is None:
+        check_headers(headers, provider)
     host = urlsplit(spec.url).hostname or spec.url
     try:
         url = with_query(endpoint(spec.url.lstrip()), encoded(spec.params))
         body, content_type = body_of(spec.data, spec.json)
-        prepared = requests.PreparedRequest()
-        prepared.prepare_headers(headers)  # requests' own checks of every header
-        if content_type and "content-type" not in prepared.headers:
-            prepared.headers["Content-Type"] = content_type
+        if sendable is None:
+            prepared = requests.PreparedRequest()
+            prepared.prepare_headers(headers)  # requests' own checks of every header
+            sendable = [(name, str(value)) for name, value in prepared.headers.items()]
+            if key is not None:
+                _remember_sendable(key, sendable)
+        sent = list(sendable)
+        if content_type and not any(name.lower() == "content-type" for name, _ in sent):
+            sent.append(("Content-Type", content_type))
         credentials = url_credentials(url)
         if credentials is not None:
-            requests.auth.HTTPBasicAuth(*credentials)(prepared)
+            sent = _with_basic_auth(sent, credentials)
     except (
         requests.exceptions.MissingSchema,
         requests.exceptions.InvalidURL,
@@ -439,8 +449,40 @@ def wire_request(spec: RequestSpec, user_agent: Optional[str], provider: Optiona
             provider=provider,
             detail_code=BAD_HEADER,
         ) from None
-    sent = [(name, str(value)) for name, value in prepared.headers.items()]
     return WireRequest(spec.method.upper(), url, sent, body, browser=spec.browser, redirected=spec.redirected)
+
+
+#: Header lists (names and values, in order) that passed :func:`check_headers` and ``requests``'
+#: checks, with what ``requests`` made of them; both checks are pure functions of the text.
+_SENDABLE: dict[tuple[str, ...], list[tuple[str, str]]] = {}
+#: The most header lists remembered (then the memo starts again: engines send a handful).
+MAX_SENDABLE = 256
+
+
+def _headers_key(headers: Mapping[str, Any]) -> Optional[tuple[str, ...]]:
+    """``headers`` as a key of :data:`_SENDABLE`; ``None`` unless every name and value is a ``str``
+    itself (bytes, numbers, a subclass of ``str``: checked every time, as before)."""
+    key: list[str] = []
+    for name, value in headers.items():
+        if type(name) is not str or type(value) is not str:
+            return None
+        key.append(name)
+        key.append(value)
+    return tuple(key)
+
+
+def _remember_sendable(key: tuple[str, ...], sendable: list[tuple[str, str]]) -> None:
+    if len(_SENDABLE) >= MAX_SENDABLE:
+        _SENDABLE.clear()
+    _SENDABLE[key] = sendable
+
+
+def _with_basic_auth(sent: list[tuple[str, str]], credentials: tuple[str, str]) -> list[tuple[str, str]]:
+    """``sent`` with the Basic ``Authorization`` ``requests`` makes of the URL's userinfo (replacing one given)."""
+    prepared = requests.PreparedRequest()
+    prepared.headers = CaseInsensitiveDict(sent)
+    requests.auth.HTTPBasicAuth(*credentials)(prepared)
+    return [(name, str(value)) for name, value in prepared.headers.items()]
 
 
 def _carries_credentials(name: str, value: Any, secrets: list[str]) -> bool:

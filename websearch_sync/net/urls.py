@@ -79,11 +79,16 @@ def result_url(value: object) -> Optional[str]:
     url = scheme.lower() + "://" + rest
     try:
         parts = urlsplit(url)
-        if not parts.hostname or parts.port == 0:
+        if not parts.hostname or _port(parts) == 0:
             return None
     except ValueError:  # e.g. an invalid IPv6 literal or port
         return None
     return url
+
+
+def _port(parts: SplitResult) -> Optional[int]:
+    """``parts.port``, not parsed again for the usual URL without a ``:`` after its userinfo (no port)."""
+    return parts.port if ":" in parts.netloc.rpartition("@")[2] else None
 
 
 def picture_url(value: object) -> Optional[str]:
@@ -107,8 +112,9 @@ def dedupe_key(url: str) -> str:
     host = (parts.hostname or "").lower()
     if host.startswith("www."):
         host = host[4:]
-    if parts.port:
-        host = "%s:%d" % (host, parts.port)
+    port = _port(parts)
+    if port:
+        host = "%s:%d" % (host, port)
     path = parts.path.rstrip("/")
     query = (
         urlencode([(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if not _TRACKING.fullmatch(k)])

@@ -38,8 +38,10 @@ def _cases(name: str, golden_marker: str):
 WALLS = [wall for name in HTML_ENGINES for wall in _cases(name, '"captcha_required"')]
 
 
-def _answer(status: int, text: str, url: str, location=None) -> HttpResponse:
+def _answer(status: int, text: str, url: str, location=None, retry_after=None) -> HttpResponse:
     headers = CaseInsensitiveDict({"Content-Type": "text/html; charset=utf-8"})
+    if retry_after is not None:
+        headers["Retry-After"] = retry_after
     if location:
         headers["Location"] = location
     return HttpResponse(status=status, headers=headers, content=text.encode("utf-8"), url=url)
@@ -59,7 +61,7 @@ def test_walls_are_on_record_from_several_engines():
     assert len(WALLS) >= 8 and len(engines) >= 4, sorted(engines)
 
 
-@pytest.mark.parametrize("status", [200, 403])
+@pytest.mark.parametrize("status", [200, 202, 403, 429, 503])
 @pytest.mark.parametrize("name", HTML_ENGINES)
 def test_every_engine_blocks_on_every_recorded_wall(name, status):
     engine = _engine(name)
@@ -70,6 +72,21 @@ def test_every_engine_blocks_on_every_recorded_wall(name, status):
             engine.interpret(_answer(status, text, url, location), PARAMS)
         assert caught.value.detail_code == "captcha_required", case_id
     assert foreign, "no other engine's wall was tried on %s" % name
+
+
+@pytest.mark.parametrize("status", [429, 503])
+@pytest.mark.parametrize("name", HTML_ENGINES)
+def test_a_wall_sent_with_retry_after_keeps_the_services_wait(name, status):
+    """The recorded walls replayed with a status and a ``Retry-After: 120`` no recording pins (a
+    variant): still ``captcha_required``, not retried in the call, and the wait the service gave is
+    the error's ``retry_after`` (the cool-down's length) instead of being dropped for the wall's."""
+    engine = _engine(name)
+    for case_id, url, text, location in WALLS:
+        with pytest.raises(ws.WebBlocked) as caught:
+            engine.interpret(_answer(status, text, url, location, retry_after="120"), PARAMS)
+        error = caught.value
+        assert (error.detail_code, error.retryable, error.retry_after) == ("captcha_required", False, 120.0), case_id
+        assert error.provider == name and error.status == status, case_id
 
 
 def _results_page(name: str):

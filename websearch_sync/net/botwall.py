@@ -17,6 +17,7 @@ from typing import Callable, Optional
 from urllib.parse import urlsplit
 
 from ..errors import CAPTCHA_REQUIRED, WebBlocked
+from .status import retry_after_header
 from .transport import HttpResponse
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -128,6 +129,8 @@ def bot_wall_error(
     Only HTML-ish and script bodies are scanned (JSON APIs and binaries never are): a service
     answering its page's script requests may block with a script. ``scanned``: the walls whose
     markers the body is scanned for (default: all of ``walls``; see :func:`bot_wall`).
+    A wall sent with ``Retry-After`` (a 429 or 503 wall page) keeps that wait in ``retry_after``:
+    the cool-down of the block is the service's word, as for any 429 (not the default of its kind).
     """
     content_type = response.content_type
     scan = content_type in _SCANNED
@@ -142,4 +145,5 @@ def bot_wall_error(
         provider=provider,
         detail_code=CAPTCHA_REQUIRED,
         status=response.status,
+        retry_after=retry_after_header(response.headers),
     )

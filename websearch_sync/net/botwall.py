@@ -11,6 +11,7 @@ moment..."), in front of any site, carries ``cf-mitigated: challenge`` (its docu
 
 import dataclasses
 import logging
+import re
 from collections.abc import Iterable
 from re import Pattern
 from typing import Callable, Optional
@@ -116,6 +117,19 @@ _SCANNED = frozenset(
     ("", "text/html", "application/xhtml+xml", "text/plain")
     + ("application/javascript", "application/x-javascript", "text/javascript")
 )
+#: The start of a JSON document an API answers with (an object or an array).
+_JSON_START = re.compile(rb"[ \t\r\n]*[\[{]")
+
+
+def _scanned(response: HttpResponse) -> bool:
+    """Whether ``response``'s body may be a wall: an HTML-ish or script body, or one labelled JSON
+    that does not start like JSON (a block script from an endpoint whose answers are JSON, such as
+    DuckDuckGo's ``news.js``: its label is the endpoint's, its body the wall's)."""
+    content_type = response.content_type
+    if content_type in _SCANNED:
+        return True
+    is_json = content_type == "application/json" or content_type.endswith("+json")
+    return is_json and _JSON_START.match(response.content) is None
 
 
 def bot_wall_error(
@@ -126,15 +140,14 @@ def bot_wall_error(
 ) -> Optional[WebBlocked]:
     """``WebBlocked(captcha_required)`` when ``response`` is one of ``walls`` or a generic wall, else ``None``.
 
-    Only HTML-ish and script bodies are scanned (JSON APIs and binaries never are): a service
-    answering its page's script requests may block with a script. ``scanned``: the walls whose
+    Only HTML-ish and script bodies are scanned, and a body labelled JSON that is no JSON object
+    or array (JSON answers and binaries never are): a service answering its page's script
+    requests may block with a script. ``scanned``: the walls whose
     markers the body is scanned for (default: all of ``walls``; see :func:`bot_wall`).
     A wall sent with ``Retry-After`` (a 429 or 503 wall page) keeps that wait in ``retry_after``:
     the cool-down of the block is the service's word, as for any 429 (not the default of its kind).
     """
-    content_type = response.content_type
-    scan = content_type in _SCANNED
-    name = bot_wall(response.url, response.text if scan else "", walls, response.location, scanned)
+    name = bot_wall(response.url, response.text if _scanned(response) else "", walls, response.location, scanned)
     if name is None and (response.headers.get("cf-mitigated") or "").strip().lower() == "challenge":
         name = "Cloudflare challenge ('Just a moment...')"
     if name is None:

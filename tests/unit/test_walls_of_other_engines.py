@@ -5,6 +5,8 @@ whole page, 0.4-0.9 MB on Baidu and Startpage; see engine/html_engine.py's docst
 Pages: the recorded wall cases and results pages under fixtures/ (their goldens say which).
 """
 
+from urllib.parse import urlsplit, urlunsplit
+
 import pytest
 from backend_kit import FIXTURES, project_backends
 from requests.structures import CaseInsensitiveDict
@@ -87,6 +89,31 @@ def test_a_wall_sent_with_retry_after_keeps_the_services_wait(name, status):
         error = caught.value
         assert (error.detail_code, error.retryable, error.retry_after) == ("captcha_required", False, 120.0), case_id
         assert error.provider == name and error.status == status, case_id
+
+
+#: The recorded redirect walls (Startpage's to /sp/captcha, Baidu's to /static/captcha/...).
+REDIRECTS = [(case_id, url, location) for case_id, url, _, location in WALLS if location]
+
+
+@pytest.mark.parametrize("name", HTML_ENGINES)
+def test_a_redirect_wall_with_a_relative_location_is_still_the_wall(name):
+    """The recorded redirects replayed with their ``Location`` relative (its path and query, as HTTP
+    allows; a variant, no recording sends it): read against the answer's URL, still the wall."""
+    assert len(REDIRECTS) >= 2
+    engine = _engine(name)
+    for case_id, url, location in REDIRECTS:
+        parts = urlsplit(location)
+        relative = urlunsplit(("", "", parts.path, parts.query, ""))
+        with pytest.raises(ws.WebBlocked) as caught:
+            engine.interpret(_answer(302, "", url, relative), PARAMS)
+        assert caught.value.detail_code == "captcha_required", case_id
+
+
+@pytest.mark.parametrize("name", HTML_ENGINES)
+def test_a_location_that_is_no_url_is_no_wall_and_no_crash(name):
+    with pytest.raises(ws.WebSearchError) as caught:
+        _engine(name).interpret(_answer(302, "", registry.backend_class(name).default_endpoint, "http://[::1"), PARAMS)
+    assert caught.value.detail_code != "captcha_required"
 
 
 def _results_page(name: str):

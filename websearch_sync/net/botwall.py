@@ -15,7 +15,7 @@ import re
 from collections.abc import Iterable
 from re import Pattern
 from typing import Callable, Optional
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from ..errors import CAPTCHA_REQUIRED, WebBlocked
 from .status import retry_after_header
@@ -99,10 +99,13 @@ def bot_wall(
     """The name of the first of ``walls`` this answer is, or ``None``.
 
     ``url`` is where the answer came from, ``text`` its decoded body, ``location`` its
-    ``Location`` header (a redirect to a captcha page is a wall too). Every wall's address
+    ``Location`` header (a redirect to a captcha page is a wall too; a relative one, which
+    HTTP allows, is read against ``url``). Every wall's address
     is compared; the body is scanned for the markers of ``scanned`` (default: all of
     ``walls``): each wall's scan reads the whole page, the address test costs nothing."""
     walls = tuple(walls)
+    if location and url:
+        location = _absolute(url, location)
     for wall in walls:
         if wall.is_at(location) or wall.is_at(url):
             return wall.name
@@ -110,6 +113,15 @@ def bot_wall(
         if wall.is_in(text):
             return wall.name
     return None
+
+
+def _absolute(url: str, location: str) -> str:
+    """``location`` read against ``url``; as it is when it cannot be (``http://[::1``: the walls'
+    address tests then see the malformed text, which is no wall's address)."""
+    try:
+        return urljoin(url, location.strip())
+    except ValueError:
+        return location
 
 
 #: The media types whose bodies may be a bot wall.

@@ -11,8 +11,7 @@ workers calling these functions keep one pace and one cache.
 """
 
 import time
-from collections.abc import Iterable
-from typing import Any, Literal, Optional, Union, overload
+from typing import Any, Literal, Optional, overload
 
 from .client.clock import Clock
 from .client.cooldown import Cooldowns
@@ -35,6 +34,7 @@ from .models import (
 )
 from .net.deadline import Deadline
 from .reader.page import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS
+from .validate import BackendArg
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -46,7 +46,7 @@ SHARED_CACHE_TTL_S = 300
 def search(
     query: str,
     *,
-    backend: Union[None, str, Iterable[str]] = None,
+    backend: BackendArg = None,
     max_results: Optional[int] = None,
     timeout_ms: Optional[int] = None,
     settings: Optional[Settings] = None,
@@ -61,7 +61,7 @@ def search(
 def search(
     query: str,
     *,
-    backend: Union[None, str, Iterable[str]] = None,
+    backend: BackendArg = None,
     max_results: Optional[int] = None,
     timeout_ms: Optional[int] = None,
     settings: Optional[Settings] = None,
@@ -76,7 +76,7 @@ def search(
 def search(
     query: str,
     *,
-    backend: Union[None, str, Iterable[str]] = None,
+    backend: BackendArg = None,
     max_results: Optional[int] = None,
     timeout_ms: Optional[int] = None,
     settings: Optional[Settings] = None,
@@ -91,7 +91,7 @@ def search(
 def search(
     query: str,
     *,
-    backend: Union[None, str, Iterable[str]] = None,
+    backend: BackendArg = None,
     max_results: Optional[int] = None,
     timeout_ms: Optional[int] = None,
     settings: Optional[Settings] = None,
@@ -106,7 +106,7 @@ def search(
 def search(
     query: str,
     *,
-    backend: Union[None, str, Iterable[str]] = None,
+    backend: BackendArg = None,
     max_results: Optional[int] = None,
     timeout_ms: Optional[int] = None,
     settings: Optional[Settings] = None,
@@ -120,7 +120,7 @@ def search(
 def search(
     query: str,
     *,
-    backend: Union[None, str, Iterable[str]] = None,
+    backend: BackendArg = None,
     max_results: Optional[int] = None,
     timeout_ms: Optional[int] = None,
     settings: Optional[Settings] = None,

@@ -11,6 +11,7 @@ import importlib
 import json
 import logging
 import os
+import weakref
 from collections.abc import Mapping, Sequence
 from typing import Any, Optional, Protocol, Union
 from urllib.parse import parse_qsl, urlsplit
@@ -19,7 +20,7 @@ from .errors import BAD_MIN_INTERVAL_S, BAD_PROXY, BAD_SETTING, UNKNOWN_BACKEND,
 from .secrets import is_secret_name as is_secret_name  # is_secret_name: cachekey imports it here
 from .secrets import mask as _mask
 from .secrets import redact
-from .validate import MAX_RESULTS, MAX_TIMEOUT_MS, TOOL_MAX_RESULTS, check_number
+from .validate import MAX_RESULTS, MAX_TIMEOUT_MS, TOOL_MAX_RESULTS, backend_list, check_number
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -143,7 +144,9 @@ class Settings:
     """Explicit configuration for searches and fetches.
 
     Args:
-        backend: default backend name, list of names (fallback chain) or ``"auto"``.
+        backend: default backend name, names in order (a list, a tuple; a generator is kept
+            as a tuple; a set, which has no order, is ``InvalidInput(unknown_backend)``) for
+            a fallback chain, or ``"auto"``.
             ``None`` means ``"stub"``.
         timeout_ms: whole-call deadline for one search or fetch (default 15000).
         max_results: default number of results (1..50, default 5).
@@ -181,7 +184,8 @@ class Settings:
 
     Checked at construction (``InvalidInput``): numbers are positive integers
     (``bad_setting``), ``proxy`` is a proxy URL (``bad_proxy``), ``backend`` names
-    registered backends or ``auto`` (``unknown_backend``, with the closest name), and each known
+    registered backends or ``auto`` (``unknown_backend``, with the closest name), so do the keys
+    of ``endpoints`` and ``providers`` (register a plugin in code before its settings), and each known
     backend's ``providers`` section holds only the settings that backend declares
     (``Backend.provider_settings``, and ``timeout_ms`` for every backend), each of its declared
     kind and range (``bad_setting``, naming the key and its environment variable).
@@ -208,6 +212,22 @@ class Settings:
     from_environment: bool = dataclasses.field(default=False, repr=False)
     env_backend_problem: Optional[str] = dataclasses.field(default=None, repr=False, compare=False)
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Set a field, unless an open ``SearchClient`` uses these settings (:func:`hold`): it read
+        them when it was built, and the edit would reach some of its parts and not others."""
+        users = self.__dict__.get("_users")
+        if users and name in _FIELDS and any(not getattr(user, "_closed", True) for user in list(users)):
+            raise dataclasses.FrozenInstanceError(
+                "cannot assign to field %r: an open SearchClient uses these settings, and it read them when it "
+                "was built (transport, shared state, pace, cache key); build a new client with "
+                "settings=settings.replace(%s=...)" % (name, name)
+            )
+        object.__setattr__(self, name, value)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields (a copy or a pickle is used by no client yet)."""
+        return {name: value for name, value in self.__dict__.items() if name != "_users"}
+
     def __post_init__(self) -> None:
         for name, maximum in (
             ("timeout_ms", MAX_TIMEOUT_MS),
@@ -232,6 +252,9 @@ class Settings:
         self.min_interval_s = _check_pace(self.min_interval_s)
         if isinstance(self.backend, str):
             self.backend = self.backend.strip() or None
+        elif self.backend is not None and not isinstance(self.backend, (list, tuple)):
+            # a generator would be read by the first search only; a set (no order) is refused, saying so
+            self.backend = tuple(backend_list(self.backend) or ())
         if self.backend is not None:
             self.env_backend_problem = None  # an explicit backend wins over the environment's
             check_backend_names(self.backend, "Settings.backend")
@@ -316,6 +339,19 @@ class Settings:
         return redact("Settings(%s)" % ", ".join(shown), self.secrets())
 
 
+#: The fields of :class:`Settings` (what an open client's settings refuse to change).
+_FIELDS = frozenset(field.name for field in dataclasses.fields(Settings))
+
+
+def hold(settings: Settings, user: object) -> None:
+    """Mark ``settings`` as used by ``user`` (a ``SearchClient``) while ``user._closed`` is false:
+    until then, assigning a field of ``settings`` is ``dataclasses.FrozenInstanceError``."""
+    users = settings.__dict__.get("_users")
+    if users is None:
+        users = settings.__dict__["_users"] = weakref.WeakSet()
+    users.add(user)
+
+
 def _normalised(
     endpoints: Mapping[Any, Any], providers: Mapping[Any, Optional[Mapping[str, Any]]]
 ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
@@ -344,15 +380,22 @@ def _json_object(text: str) -> Optional[dict[str, Any]]:
 
 def _check_providers(providers: Mapping[str, Mapping[str, Any]], endpoints: Mapping[str, Any]) -> None:
     """Check each known backend's ``providers`` section against its declared settings
-    (``InvalidInput(bad_setting)``); a name no backend is registered under is logged."""
+    (``InvalidInput(bad_setting)``); an ``endpoints`` or ``providers`` name no backend is
+    registered under (yet: register a plugin before building its settings) is
+    ``InvalidInput(unknown_backend)`` with the closest name, as ``Settings.backend`` is; the
+    name of a plugin that was skipped (it failed to load) is logged instead, so that one broken
+    plugin does not stop searches on every other backend."""
     if not providers and not endpoints:
         return  # nothing to check: the registry (and the engines) need not load
     known = _backends.names()
     for what, names in (("endpoints", endpoints), ("providers", providers)):
-        for name in sorted(set(names) - set(known)):
-            logger.warning(
-                "Settings.%s names %r, which no registered backend is called; known: %s", what, name, ", ".join(known)
-            )
+        unknown = sorted(set(names) - set(known))
+        for name in [name for name in unknown if _backends.skipped(name)]:  # a broken plugin breaks no other backend
+            logger.warning("Settings.%s names %r, whose plugin was skipped: %s", what, name, _backends.skipped(name))
+            unknown.remove(name)
+        problem = _unknown_backend_problem("Settings.%s" % what, unknown, auto=False) if unknown else None
+        if problem:  # a typo would otherwise send to the default endpoint, or without the key given
+            raise InvalidInput(problem + " (a plugin's backend: register it first)", detail_code=UNKNOWN_BACKEND)
     for name, sub in providers.items():
         if name in known:
             _backends.read_settings(name, sub)
@@ -590,21 +633,24 @@ def env_int(env: Mapping[str, str], name: str, maximum: Optional[int], minimum: 
     return number
 
 
-def _unknown_backend_problem(where: str, names: Sequence[str]) -> Optional[str]:
-    """Why ``names`` (from ``where``) are not all registered backends or ``auto``, with the
-    closest known name for each unknown one; ``None`` when they are."""
+def _unknown_backend_problem(where: str, names: Sequence[str], auto: bool = True) -> Optional[str]:
+    """Why ``names`` (from ``where``) are not all registered backends (or ``auto``, when
+    ``auto`` may be named there), with the closest known name for each unknown one; ``None``
+    when they are."""
     known = _backends.names()
+    extra = ["auto"] if auto else []
+    choices = ", ".join(known) + (", or auto" if auto else "")
     if not names:
-        return "%s names no backend; known backends: %s, or auto" % (where, ", ".join(known))
-    unknown = [name for name in names if name not in known and name != "auto"]
+        return "%s names no backend; known backends: %s" % (where, choices)
+    unknown = [name for name in names if name not in known and name not in extra]
     if not unknown:
         return None
     guesses = []
     for name in unknown:
-        close = _backends.closest(name) or next(iter(difflib.get_close_matches(name, ["auto"], n=1)), None)
+        close = _backends.closest(name) or next(iter(difflib.get_close_matches(name, extra, n=1)), None)
         why = _backends.skipped(name) or (close and "did you mean %s?" % close)
         guesses.append("%r%s" % (name, " (%s)" % why if why else ""))
-    return "%s names unknown backend %s; known backends: %s, or auto" % (where, ", ".join(guesses), ", ".join(known))
+    return "%s names unknown backend %s; known backends: %s" % (where, ", ".join(guesses), choices)
 
 
 def check_backend_names(backend: Any, where: str) -> None:

@@ -14,7 +14,7 @@ This module sits below ``config`` (which checks its numbers here), so it imports
 import dataclasses
 import difflib
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
 from typing import Any, Literal, Optional, Protocol, Union, cast, overload
 
 from .errors import (
@@ -296,7 +296,13 @@ def _include_content(value: Any) -> bool:
     return value
 
 
-def backend_list(backend: Union[None, str, Iterable[str]]) -> Optional[list[str]]:
+#: What ``backend=`` takes: a name (a comma list too), or names in order: a sequence (list,
+#: tuple) or an iterator (a generator). A set is no such thing: it has no order, and a fallback
+#: chain asks its backends in order (``InvalidInput(unknown_backend)`` says so).
+BackendArg = Union[None, str, Sequence[str], Iterator[str]]
+
+
+def backend_list(backend: BackendArg) -> Optional[list[str]]:
     """A backend argument as a list of names (``None`` stays ``None``); comma lists split.
 
     Type errors are ``InvalidInput``; unknown names are checked by the registry.
@@ -305,15 +311,18 @@ def backend_list(backend: Union[None, str, Iterable[str]]) -> Optional[list[str]
         return None
     if isinstance(backend, str):
         names = [part.strip().lower() for part in backend.split(",")]
-    elif isinstance(backend, (list, tuple)):
+    elif isinstance(backend, (list, tuple, Sequence, Iterator)) and not isinstance(backend, (bytes, bytearray)):
         names = []
         for part in backend:
             if not isinstance(part, str):
                 raise InvalidInput("backend names must be strings, got %r" % (part,), detail_code=UNKNOWN_BACKEND)
             names.append(part.strip().lower())
     else:
+        unordered = " (a set has no order, and a fallback chain asks its backends in order)"
         raise InvalidInput(
-            "backend must be a name or a list of names, got %r" % (backend,), detail_code=UNKNOWN_BACKEND
+            "backend must be a name or names in order (a list, a tuple, a generator), got %r%s"
+            % (backend, unordered if isinstance(backend, Set) else ""),
+            detail_code=UNKNOWN_BACKEND,
         )
     if not names or not all(names):
         raise InvalidInput("empty backend name in %r" % (backend,), detail_code=UNKNOWN_BACKEND)

@@ -177,7 +177,11 @@ def test_a_json_backend_uses_the_default_structure_report(monkeypatch, capsys):
 
 
 def test_structure_report_default_rejects_error_responses():
-    backend = KeyedJsonBackend(ws.Settings(providers={"testkeyed": {"api_key": "k"}}))
+    register(KeyedJsonBackend)  # settings for a backend name nobody registered are refused
+    try:
+        backend = KeyedJsonBackend(ws.Settings(providers={"testkeyed": {"api_key": "k"}}))
+    finally:
+        unregister(KeyedJsonBackend.name)
 
     def response(status, body):
         return HttpResponse(

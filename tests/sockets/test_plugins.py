@@ -431,6 +431,27 @@ sys.exit(main(["search", "q", "-b", "ddg_html,broken"]))
     assert "error: InvalidInput/unknown_backend: " in done.stderr and "'broken' (%s)" % why in done.stderr
 
 
+def test_settings_for_a_skipped_plugin_leave_the_other_backends_working(tmp_path):
+    """Settings naming a backend nobody registered are refused (a typo), but a plugin that failed
+    to load is only logged: its section in a configuration must not stop every other backend."""
+    _distribution(
+        tmp_path, "broken_import", "broken_import", "import fancylib_not_there\n", "broken = broken_import:Backend\n"
+    )
+    code = """
+import websearch_sync as ws
+settings = ws.Settings(providers={"broken": {"api_key": "k"}}, endpoints={"broken": "https://b.example/"})
+print(ws.search("still works", settings=settings)["items"][0]["provider"])
+try:
+    ws.Settings(providers={"brokne": {"api_key": "k"}})
+except ws.InvalidInput as error:
+    print(error.detail_code)
+"""
+    done = _run(tmp_path, code)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["stub", "unknown_backend"], done.stdout
+    assert "Settings.providers names 'broken', whose plugin was skipped: " in done.stderr, done.stderr
+
+
 def test_an_unreadable_entry_point_file_never_breaks_the_host(tmp_path):
     """A distribution's malformed ``entry_points.txt`` (any distribution's: reading one group
     parses them all) made every question to the registry raise a ``TypeError`` from

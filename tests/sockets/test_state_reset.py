@@ -116,7 +116,7 @@ def test_clear_cooldowns_lets_a_client_ask_a_blocked_backend_again():
         with fake_results({"ddg_html": ITEMS}):
             with pytest.raises(ws.WebBlocked, match="cooling down"):
                 client.search("q")
-            assert client.clear_cooldowns("ddg_html") == ["ddg_html"]
+            assert client.clear_cooldowns("ddg_html") == ["ddg_html", "host:html.duckduckgo.com"]  # its host's too
             assert client.search("q")["items"]
 
 
@@ -171,6 +171,17 @@ def test_state_clear_reaches_the_workers_that_met_or_obeyed_the_block(redis_db, 
             assert cli_main(["state", "clear", "--state-url", url]) == 0
             assert capsys.readouterr().out == "cleared 2 cool-downs: ddg_html, host:html.duckduckgo.com\n"
             assert met.search("q")["items"] and obeyed.search("q")["items"]
+
+
+def test_state_clear_of_one_backend_lifts_its_endpoints_host_in_redis(redis_db, redis_server, capsys):  # noqa: F811
+    """The block cooled the backend and its endpoint's host down for every process; clearing the
+    backend left the host's key, which kept refusing the pages of that host."""
+    with ws.SearchClient("ddg_html", cache_ttl_s=0, state_url=redis_server.url) as client:
+        with fake_results({"ddg_html": _block()}), pytest.raises(ws.WebBlocked):
+            client.search("q")
+    assert cli_main(["state", "clear", "--backend", "ddg_html", "--state-url", redis_server.url]) == 0
+    assert capsys.readouterr().out == "cleared 2 cool-downs: ddg_html, host:html.duckduckgo.com\n"
+    assert redis_db.keys("*") == []
 
 
 def test_a_cool_down_held_in_redis_is_kept_while_redis_is_down(redis_server):  # noqa: F811  (skips without one)

@@ -1,7 +1,5 @@
 """A new user's walk: configuration mistakes are refused up front, naming what is wrong."""
 
-import logging
-
 import pytest
 import responses
 
@@ -125,10 +123,17 @@ def test_settings_numbers_are_whole_and_positive(field, value):
     refused(lambda: ws.Settings(**{field: value}), "bad_setting", field)
 
 
-def test_settings_for_a_backend_nobody_registered_are_reported(caplog):
-    with caplog.at_level(logging.WARNING, logger="websearch_sync"):
-        ws.Settings(providers={"brvae": {"api_key": "k"}}, endpoints={"dgg_html": "http://x.example/"})
-    assert "brvae" in caplog.text and "dgg_html" in caplog.text
+@pytest.mark.parametrize(
+    "given, meant",
+    [
+        ({"providers": {"brvae": {"api_key": "k"}}}, "brave"),
+        ({"endpoints": {"dgg_html": "http://x.example/"}}, "ddg_html"),
+    ],
+)
+def test_settings_for_a_backend_nobody_registered_are_refused_with_the_closest_name(given, meant):
+    with pytest.raises(ws.InvalidInput, match="did you mean %s" % meant) as info:
+        ws.Settings(**given)
+    assert info.value.detail_code == "unknown_backend"
 
 
 # -- client arguments ----------------------------------------------------------------------------

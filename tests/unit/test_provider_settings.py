@@ -114,15 +114,16 @@ def test_the_backends_command_lists_the_declared_variables(plugins):
 
 
 def test_the_registry_round_trip(plugins, caplog):
-    """Registered: its variables are read and its section checked; unregistered: neither."""
+    """Registered: its variables are read and its section checked; unregistered: its variables
+    are not read, and a section for it is refused (a typo of a backend's name reads the same)."""
     environ = {"PAGED_PAGE_SIZE": "30"}
     assert ws.Settings.from_env(environ=environ).provider("plugin_paged") == {"page_size": 30}
     registry.unregister("plugin_paged")
     try:
         assert ws.Settings.from_env(environ=environ).provider("plugin_paged") == {}
-        with caplog.at_level(logging.WARNING, logger="websearch_sync"):
-            ws.Settings(providers={"plugin_paged": {"pagesize": 20}})  # unknown backend: logged, not checked
-        assert "plugin_paged" in caplog.text
+        with pytest.raises(ws.InvalidInput, match="'plugin_paged'") as info:
+            ws.Settings(providers={"plugin_paged": {"page_size": 20}})
+        assert info.value.detail_code == "unknown_backend" and "register" in info.value.message
     finally:
         registry.register(Paged)
 

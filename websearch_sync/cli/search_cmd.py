@@ -97,7 +97,6 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     parser.add_argument(
         "--workers",
         type=int_arg,
-        default=1,
         metavar="N",
         help="batch: run N queries at a time in threads sharing one client (default 1)",
     )
@@ -113,7 +112,6 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
     parser.add_argument(
         "--progress-every",
         type=float,
-        default=PROGRESS_EVERY_S,
         metavar="SECONDS",
         help="batch: seconds between progress lines on stderr when it is not a terminal (default %g; 0: every query)"
         % PROGRESS_EVERY_S,
@@ -226,9 +224,11 @@ def run(args: argparse.Namespace) -> int:
     fmt = "json" if args.json else (args.format or "text")
     if (args.query is None) == (args.queries_file is None):
         raise InvalidInput("give either a QUERY or --queries-file, not both or neither", detail_code=BAD_ARGUMENTS)
+    _refuse_batch_flags_without_batch(args)
     workers = _count("--workers", args.workers, MAX_WORKERS)
     stop_after = _count("--stop-after-failures", args.stop_after_failures, 1_000_000)
-    check_number("--progress-every", args.progress_every, minimum=0, integer=False, detail=BAD_ARGUMENTS)
+    progress_every_s = PROGRESS_EVERY_S if args.progress_every is None else args.progress_every
+    check_number("--progress-every", progress_every_s, minimum=0, integer=False, detail=BAD_ARGUMENTS)
     queries = _batch_queries(args) if args.queries_file is not None else []
     check_backend_names(args.backend, "--backend")
     overrides = {name: value for name, value in (("backend", args.backend), ("impersonate", args.impersonate)) if value}
@@ -244,7 +244,7 @@ def run(args: argparse.Namespace) -> int:
                 sys.stdout,
                 workers=workers or 1,
                 stop_after=stop_after,
-                progress_every_s=args.progress_every,
+                progress_every_s=progress_every_s,
             )
         response = client.search(args.query, **_options(args))
     sys.stdout.write(_render(response, fmt) + "\n")
@@ -252,6 +252,29 @@ def run(args: argparse.Namespace) -> int:
         if notice:
             sys.stderr.write(notice + "\n")
     return EXIT_OK
+
+
+#: The flags only a batch reads (``--queries-file``), by their ``argparse`` destination.
+BATCH_FLAGS = {
+    "workers": "--workers",
+    "stop_after_failures": "--stop-after-failures",
+    "skip_done": "--skip-done",
+    "progress_every": "--progress-every",
+}
+
+
+def _refuse_batch_flags_without_batch(args: argparse.Namespace) -> None:
+    """``InvalidInput(bad_arguments)`` for a batch-only flag given with a single QUERY: it would
+    change nothing, and a flag silently ignored reads as if it had worked."""
+    if args.queries_file is not None:
+        return
+    given = [flag for name, flag in BATCH_FLAGS.items() if getattr(args, name) is not None]
+    if given:
+        raise InvalidInput(
+            "%s only appl%s to a batch (--queries-file FILE), not to a single QUERY"
+            % (", ".join(given), "ies" if len(given) == 1 else "y"),
+            detail_code=BAD_ARGUMENTS,
+        )
 
 
 def _client_options(args: argparse.Namespace) -> dict[str, Any]:

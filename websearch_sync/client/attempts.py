@@ -24,7 +24,7 @@ from ..net.deadline import Deadline
 from ..net.transport import HttpTransport
 from .clock import Clock
 from .cooldown import Cooldowns
-from .hostgate import HostGate, backend_call
+from .hostgate import HostGate, backend_call, backend_endpoint
 from .ratelimit import RateLimiter
 from .retry import DEFAULT_RETRY, RetryPolicy
 
@@ -252,14 +252,6 @@ MIN_SEND_SHARE = 0.25
 def send_need_s(budget: Deadline) -> float:
     """How much of ``budget`` must be left for a request to be worth sending."""
     return min(MIN_SEND_S, MIN_SEND_SHARE * budget.timeout_ms / 1000.0)
-
-
-def backend_endpoint(backend: Backend) -> str:
-    """The backend's endpoint URL, ``""`` for one that has none (an offline backend)."""
-    try:
-        return backend.endpoint_url()
-    except WebSearchError:
-        return ""
 
 
 def retry_delay(policy: RetryPolicy, attempt: int, error: WebSearchError, budget: Deadline) -> Optional[float]:

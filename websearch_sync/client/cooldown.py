@@ -5,6 +5,7 @@ import math
 import threading
 import time
 import uuid
+from collections.abc import Sequence
 from typing import NamedTuple, Optional
 
 from ..errors import CAPTCHA_REQUIRED, HTTP_403, HTTP_429, WebBlocked
@@ -114,20 +115,22 @@ class Cooldowns:
             if entry is not None and (started is None or entry.recorded <= started):
                 del self._until[name]
 
-    def lift(self, backend: Optional[str] = None) -> list[str]:
+    def lift(self, backend: Optional[str] = None, hosts: Sequence[str] = ()) -> list[str]:
         """Lift every suspension of ``backend`` (at any endpoint, its parts too: ``searxng@host``,
-        ``searxng[engines=brave]``), or of every backend, here and in the shared tier: an
-        operator's reset, not a success. The names lifted, sorted.
+        ``searxng[engines=brave]``) and of its endpoints' ``hosts`` (``host:<host>`` keys: its
+        block cooled them down too), or of every backend and host, here and in the shared
+        tier: an operator's reset, not a success. The names lifted, sorted.
 
         Raises:
             NetworkError: ``state_unavailable`` when the shared tier could not be reached.
         """
         with self._lock:
-            names = [name for name in self._until if backend is None or backend_of(name) == backend]
+            names = [name for name in self._until if backend is None or backend_of(name) in (backend, *hosts)]
             for name in names:
                 del self._until[name]
         if self._shared is not None:
-            names += self._shared.clear(backend)
+            for key in (backend, *hosts) if backend is not None else (None,):
+                names += self._shared.clear(key)
         return sorted(set(names))
 
     def check(self, name: str, own: Optional[str] = None, left_s: Optional[float] = None) -> None:

@@ -24,7 +24,8 @@ from urllib.parse import urlsplit
 
 from ..config import Settings
 from ..engine import registry
-from ..errors import BUDGET_EXHAUSTED, Timeout, WebBlocked
+from ..engine.base import Backend
+from ..errors import BUDGET_EXHAUSTED, Timeout, WebBlocked, WebSearchError
 from ..net.deadline import Deadline
 from .clock import Clock
 from .cooldown import Cooldowns
@@ -48,6 +49,28 @@ def host_key(url: str) -> Optional[str]:
     if port is not None and port != _DEFAULT_PORTS.get(parts.scheme.lower()):
         return "host:%s:%d" % (host, port)
     return "host:" + host
+
+
+def backend_endpoint(backend: Backend) -> str:
+    """The backend's endpoint URL, ``""`` for one that has none (an offline backend)."""
+    try:
+        return backend.endpoint_url()
+    except WebSearchError:
+        return ""
+
+
+def backend_hosts(name: str, settings: Settings) -> list[str]:
+    """The host keys of backend ``name``'s endpoints under ``settings`` (each vertical's): the
+    hosts a block that ended one of its calls cooled down (``BackendRunner._cool_host``)."""
+    keys: list[str] = []
+    for vertical in registry.verticals_of(name):
+        try:
+            key = host_key(backend_endpoint(registry.instance(registry.backend_class(name, vertical), settings)))
+        except WebSearchError:  # a backend that cannot be built under these settings sent nothing
+            continue
+        if key is not None and key not in keys:
+            keys.append(key)
+    return keys
 
 
 def engine_hosts(settings: Settings) -> dict[str, tuple[str, ...]]:

@@ -14,7 +14,7 @@ from typing import Any, Callable, Literal, Optional, Union, cast, overload
 
 import requests
 
-from ..config import Settings
+from ..config import Settings, hold
 from ..engine import registry
 from ..engine.base import Backend
 from ..errors import (
@@ -55,6 +55,7 @@ from ..reader.page import (
 from ..secrets import redact_error
 from ..validate import (
     COMMON_OPTIONS,
+    BackendArg,
     backend_list,
     check_number,
     check_options_taken,
@@ -69,11 +70,11 @@ from .cachekey import Fingerprints, fetch_key, search_key
 from .clock import SYSTEM_CLOCK, Clock
 from .cooldown import DEFAULT_COOLDOWNS_S, Cooldowns
 from .flight import Flights
-from .hostgate import HostGate
+from .hostgate import HostGate, backend_hosts
 from .plancache import PlanMemo, Validated, call_key, shape_key
 from .ratelimit import RateLimiter
 from .retry import DEFAULT_RETRY, RetryPolicy
-from .selection import BackendArg, check_backends, default_backends, resolve_backends
+from .selection import check_backends, default_backends, resolve_backends
 from .state import SharedTiers, shared_tiers
 from .strategies import STRATEGIES as STRATEGIES  # STRATEGIES: the CLI imports it here
 from .strategies import asks_no_one, fallback, merge
@@ -128,12 +129,17 @@ class SearchClient:
     """A reusable, thread-safe search client owning one HTTP session (keep-alive).
 
     Args:
-        backend: backend name, list of names, comma-separated names, or ``"auto"``
-            (configured API backends, then the keyless chain); default
+        backend: backend name, comma-separated names, names in order (a list, tuple or
+            generator; a set, which has no order, is ``InvalidInput(unknown_backend)``), or
+            ``"auto"`` (configured API backends, then the keyless chain); default
             ``settings.backend``, else ``"stub"``.
         strategy: with several backends, ``"fallback"`` (try in order, first
             success wins) or ``"merge"`` (query all in parallel, fuse the lists).
         settings: explicit :class:`~websearch_sync.Settings`; default ``Settings.from_env()``.
+            Read when the client is built (transport, shared state, pace, cache key), so
+            while the client is open assigning a field of it is
+            ``dataclasses.FrozenInstanceError``: build a new client with
+            ``settings.replace(...)`` (docs/client.md).
         session: a ``requests.Session`` to use (not closed by :meth:`close`): every request
             then goes through ``requests`` (its adapters), browser requests too.
         wire: a wire every request goes through instead of the network (``MockWire``,
@@ -223,6 +229,7 @@ class SearchClient:
         self._runner = BackendRunner(self._transport, limiter, self._cooldowns, intervals, clock, ahead, gate)
         self._clock = clock
         self._closed = False
+        hold(self.settings, self)  # while open, the settings it read cannot change under it
 
     @staticmethod
     def _runner_interval(intervals: dict[str, float]) -> Callable[[str], float]:
@@ -260,6 +267,16 @@ class SearchClient:
             self._transport.close()
             self._cache.close()
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        """Refuse to replace ``settings``: the transport, shared state, pace and cache key keep
+        the ones the client was built from (only construction and ``close`` set attributes)."""
+        if name == "settings" and "settings" in self.__dict__:
+            raise AttributeError(
+                "SearchClient.settings cannot be replaced: the client was built from them; "
+                "build a new client with SearchClient(settings=...)"
+            )
+        object.__setattr__(self, name, value)
+
     def clear_cooldowns(self, backend: Optional[str] = None) -> list[str]:
         """Lift the cool-downs of ``backend`` (its parts too), or of every backend: this client's
         and, with a shared state, every process's. For an operator who knows a block is over;
@@ -269,9 +286,10 @@ class SearchClient:
             InvalidInput: ``unknown_backend``.
             NetworkError: ``state_unavailable`` when the shared state cannot be reached.
         """
-        if backend is not None:
-            registry.backend_class(backend)
-        return self._cooldowns.lift(backend)
+        if backend is None:
+            return self._cooldowns.lift()
+        registry.backend_class(backend)
+        return self._cooldowns.lift(backend, backend_hosts(backend, self.settings))
 
     def __enter__(self) -> "SearchClient":
         self._check_open()
@@ -406,7 +424,7 @@ class SearchClient:
 
         Args:
             query: the search terms (non-blank, at most 2000 characters).
-            backend: backend name(s) or ``"auto"`` for this call.
+            backend: backend name(s) or ``"auto"`` for this call (as the constructor's).
             max_results: 1..50 (default ``settings.max_results``, 5); a backend whose pages
                 hold fewer reads the next pages (``provider_meta["pages"]``).
             timeout_ms: deadline of the whole call, retries, waits and fallbacks

@@ -1,17 +1,14 @@
 """Which backends a call uses: names checked against the registry, ``"auto"`` expanded."""
 
-from collections.abc import Iterable
-from typing import Optional, Union
+from typing import Optional
 
 from ..config import Settings
 from ..engine import registry
 from ..engine.base import split_locale
 from ..errors import NOT_CONFIGURED, InvalidInput
-from ..validate import backend_list
+from ..validate import BackendArg, backend_list
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
-
-BackendArg = Union[None, str, Iterable[str]]
 
 #: Where ``auto`` is declared: each backend's ``auto_rank`` (lower first, ``None``: never)
 #: and ``auto_languages``. API backends (ranks 10-99) join when configured; the keyless web

@@ -135,8 +135,8 @@ _JSON_START = re.compile(rb"[ \t\r\n]*[\[{]")
 
 def _scanned(response: HttpResponse) -> bool:
     """Whether ``response``'s body may be a wall: an HTML-ish or script body, or one labelled JSON
-    that does not start like JSON (a block script from an endpoint whose answers are JSON, such as
-    DuckDuckGo's ``news.js``: its label is the endpoint's, its body the wall's)."""
+    that does not start like JSON (a block script from an endpoint whose answers are JSON: its
+    label is the endpoint's, its body the wall's)."""
     content_type = response.content_type
     if content_type in _SCANNED:
         return True

@@ -5,6 +5,8 @@ whole page, 0.4-0.9 MB on Baidu and Startpage; see engine/html_engine.py's docst
 Pages: the recorded wall cases and results pages under fixtures/ (their goldens say which).
 """
 
+from urllib.parse import urlsplit, urlunsplit
+
 import pytest
 from backend_kit import FIXTURES, project_backends
 from requests.structures import CaseInsensitiveDict
@@ -38,8 +40,10 @@ def _cases(name: str, golden_marker: str):
 WALLS = [wall for name in HTML_ENGINES for wall in _cases(name, '"captcha_required"')]
 
 
-def _answer(status: int, text: str, url: str, location=None) -> HttpResponse:
+def _answer(status: int, text: str, url: str, location=None, retry_after=None) -> HttpResponse:
     headers = CaseInsensitiveDict({"Content-Type": "text/html; charset=utf-8"})
+    if retry_after is not None:
+        headers["Retry-After"] = retry_after
     if location:
         headers["Location"] = location
     return HttpResponse(status=status, headers=headers, content=text.encode("utf-8"), url=url)
@@ -59,7 +63,7 @@ def test_walls_are_on_record_from_several_engines():
     assert len(WALLS) >= 8 and len(engines) >= 4, sorted(engines)
 
 
-@pytest.mark.parametrize("status", [200, 403])
+@pytest.mark.parametrize("status", [200, 202, 403, 429, 503])
 @pytest.mark.parametrize("name", HTML_ENGINES)
 def test_every_engine_blocks_on_every_recorded_wall(name, status):
     engine = _engine(name)
@@ -70,6 +74,46 @@ def test_every_engine_blocks_on_every_recorded_wall(name, status):
             engine.interpret(_answer(status, text, url, location), PARAMS)
         assert caught.value.detail_code == "captcha_required", case_id
     assert foreign, "no other engine's wall was tried on %s" % name
+
+
+@pytest.mark.parametrize("status", [429, 503])
+@pytest.mark.parametrize("name", HTML_ENGINES)
+def test_a_wall_sent_with_retry_after_keeps_the_services_wait(name, status):
+    """The recorded walls replayed with a status and a ``Retry-After: 120`` no recording pins (a
+    variant): still ``captcha_required``, not retried in the call, and the wait the service gave is
+    the error's ``retry_after`` (the cool-down's length) instead of being dropped for the wall's."""
+    engine = _engine(name)
+    for case_id, url, text, location in WALLS:
+        with pytest.raises(ws.WebBlocked) as caught:
+            engine.interpret(_answer(status, text, url, location, retry_after="120"), PARAMS)
+        error = caught.value
+        assert (error.detail_code, error.retryable, error.retry_after) == ("captcha_required", False, 120.0), case_id
+        assert error.provider == name and error.status == status, case_id
+
+
+#: The recorded redirect walls (Startpage's to /sp/captcha, Baidu's to /static/captcha/...).
+REDIRECTS = [(case_id, url, location) for case_id, url, _, location in WALLS if location]
+
+
+@pytest.mark.parametrize("name", HTML_ENGINES)
+def test_a_redirect_wall_with_a_relative_location_is_still_the_wall(name):
+    """The recorded redirects replayed with their ``Location`` relative (its path and query, as HTTP
+    allows; a variant, no recording sends it): read against the answer's URL, still the wall."""
+    assert len(REDIRECTS) >= 2
+    engine = _engine(name)
+    for case_id, url, location in REDIRECTS:
+        parts = urlsplit(location)
+        relative = urlunsplit(("", "", parts.path, parts.query, ""))
+        with pytest.raises(ws.WebBlocked) as caught:
+            engine.interpret(_answer(302, "", url, relative), PARAMS)
+        assert caught.value.detail_code == "captcha_required", case_id
+
+
+@pytest.mark.parametrize("name", HTML_ENGINES)
+def test_a_location_that_is_no_url_is_no_wall_and_no_crash(name):
+    with pytest.raises(ws.WebSearchError) as caught:
+        _engine(name).interpret(_answer(302, "", registry.backend_class(name).default_endpoint, "http://[::1"), PARAMS)
+    assert caught.value.detail_code != "captcha_required"
 
 
 def _results_page(name: str):

@@ -11,12 +11,14 @@ moment..."), in front of any site, carries ``cf-mitigated: challenge`` (its docu
 
 import dataclasses
 import logging
+import re
 from collections.abc import Iterable
 from re import Pattern
 from typing import Callable, Optional
-from urllib.parse import urlsplit
+from urllib.parse import urljoin, urlsplit
 
 from ..errors import CAPTCHA_REQUIRED, WebBlocked
+from .status import retry_after_header
 from .transport import HttpResponse
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -97,10 +99,13 @@ def bot_wall(
     """The name of the first of ``walls`` this answer is, or ``None``.
 
     ``url`` is where the answer came from, ``text`` its decoded body, ``location`` its
-    ``Location`` header (a redirect to a captcha page is a wall too). Every wall's address
+    ``Location`` header (a redirect to a captcha page is a wall too; a relative one, which
+    HTTP allows, is read against ``url``). Every wall's address
     is compared; the body is scanned for the markers of ``scanned`` (default: all of
     ``walls``): each wall's scan reads the whole page, the address test costs nothing."""
     walls = tuple(walls)
+    if location and url:
+        location = _absolute(url, location)
     for wall in walls:
         if wall.is_at(location) or wall.is_at(url):
             return wall.name
@@ -110,11 +115,33 @@ def bot_wall(
     return None
 
 
+def _absolute(url: str, location: str) -> str:
+    """``location`` read against ``url``; as it is when it cannot be (``http://[::1``: the walls'
+    address tests then see the malformed text, which is no wall's address)."""
+    try:
+        return urljoin(url, location.strip())
+    except ValueError:
+        return location
+
+
 #: The media types whose bodies may be a bot wall.
 _SCANNED = frozenset(
     ("", "text/html", "application/xhtml+xml", "text/plain")
     + ("application/javascript", "application/x-javascript", "text/javascript")
 )
+#: The start of a JSON document an API answers with (an object or an array).
+_JSON_START = re.compile(rb"[ \t\r\n]*[\[{]")
+
+
+def _scanned(response: HttpResponse) -> bool:
+    """Whether ``response``'s body may be a wall: an HTML-ish or script body, or one labelled JSON
+    that does not start like JSON (a block script from an endpoint whose answers are JSON: its
+    label is the endpoint's, its body the wall's)."""
+    content_type = response.content_type
+    if content_type in _SCANNED:
+        return True
+    is_json = content_type == "application/json" or content_type.endswith("+json")
+    return is_json and _JSON_START.match(response.content) is None
 
 
 def bot_wall_error(
@@ -125,13 +152,14 @@ def bot_wall_error(
 ) -> Optional[WebBlocked]:
     """``WebBlocked(captcha_required)`` when ``response`` is one of ``walls`` or a generic wall, else ``None``.
 
-    Only HTML-ish and script bodies are scanned (JSON APIs and binaries never are): a service
-    answering its page's script requests may block with a script. ``scanned``: the walls whose
+    Only HTML-ish and script bodies are scanned, and a body labelled JSON that is no JSON object
+    or array (JSON answers and binaries never are): a service answering its page's script
+    requests may block with a script. ``scanned``: the walls whose
     markers the body is scanned for (default: all of ``walls``; see :func:`bot_wall`).
+    A wall sent with ``Retry-After`` (a 429 or 503 wall page) keeps that wait in ``retry_after``:
+    the cool-down of the block is the service's word, as for any 429 (not the default of its kind).
     """
-    content_type = response.content_type
-    scan = content_type in _SCANNED
-    name = bot_wall(response.url, response.text if scan else "", walls, response.location, scanned)
+    name = bot_wall(response.url, response.text if _scanned(response) else "", walls, response.location, scanned)
     if name is None and (response.headers.get("cf-mitigated") or "").strip().lower() == "challenge":
         name = "Cloudflare challenge ('Just a moment...')"
     if name is None:
@@ -142,4 +170,5 @@ def bot_wall_error(
         provider=provider,
         detail_code=CAPTCHA_REQUIRED,
         status=response.status,
+        retry_after=retry_after_header(response.headers),
     )

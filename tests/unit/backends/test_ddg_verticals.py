@@ -139,13 +139,16 @@ def test_an_images_next_without_a_token_gets_the_answers_token():
     assert spec.params == {"vqd": "4-123751406184030236872122724091288413361"}  # the answer's, as its page adds it
 
 
+#: The block scripts' headers were not recorded: replayed with responses' default label, with the
+#: label of the endpoint's own JSON answers and with a script's (variants of the recorded bodies).
+@pytest.mark.parametrize("content_type", ["text/plain", "application/json", "application/x-javascript"])
 @pytest.mark.parametrize(
     "body", ["duck-duck-scrape__news_anomaly_block.2.txt", "duck-duck-scrape__news_506_throttle.2.txt"]
 )
-def test_a_blocked_endpoint_is_a_bot_wall_and_cools_ddg_html_down(body):
+def test_a_blocked_endpoint_is_a_bot_wall_and_cools_ddg_html_down(body, content_type):
     with responses.RequestsMock() as mock, _client() as client:
         mock.get("https://duckduckgo.com/", body=TOKEN_PAGE, content_type="text/html; charset=UTF-8")
-        mock.get("https://duckduckgo.com/news.js", body=(FIXTURES / body).read_bytes())
+        mock.get("https://duckduckgo.com/news.js", body=(FIXTURES / body).read_bytes(), content_type=content_type)
         with pytest.raises(ws.WebBlocked) as info:
             client.search("rust programming", vertical="news")
         assert info.value.detail_code == "captcha_required"

@@ -12,6 +12,7 @@ from backend_kit import FIXTURES, project_backends
 from requests.structures import CaseInsensitiveDict
 
 import websearch_sync as ws
+from websearch_sync.client.cooldown import DEFAULT_COOLDOWNS_S, Cooldowns
 from websearch_sync.contract.cases import discover
 from websearch_sync.engine import registry
 from websearch_sync.models import SearchParams
@@ -89,6 +90,19 @@ def test_a_wall_sent_with_retry_after_keeps_the_services_wait(name, status):
         error = caught.value
         assert (error.detail_code, error.retryable, error.retry_after) == ("captcha_required", False, 120.0), case_id
         assert error.provider == name and error.status == status, case_id
+
+
+@pytest.mark.parametrize("retry_after", ["0", "Wed, 21 Oct 2015 07:28:00 GMT"])
+def test_a_wall_that_says_ask_again_now_keeps_the_walls_own_cool_down(retry_after):
+    """A wall with ``Retry-After: 0`` (or a date gone by; a variant of the recorded walls): asked
+    again at once, the engine would only serve the wall again, so the error carries no wait and
+    the cool-down is the wall's default, not none."""
+    engine = _engine(HTML_ENGINES[0])
+    for case_id, url, text, location in WALLS:
+        with pytest.raises(ws.WebBlocked) as caught:
+            engine.interpret(_answer(429, text, url, location, retry_after=retry_after), PARAMS)
+        assert (caught.value.detail_code, caught.value.retry_after) == ("captcha_required", None), case_id
+        assert Cooldowns().duration_s(caught.value) == DEFAULT_COOLDOWNS_S["captcha_required"], case_id
 
 
 #: The recorded redirect walls (Startpage's to /sp/captcha, Baidu's to /static/captcha/...).

@@ -157,7 +157,8 @@ def bot_wall_error(
     requests may block with a script. ``scanned``: the walls whose
     markers the body is scanned for (default: all of ``walls``; see :func:`bot_wall`).
     A wall sent with ``Retry-After`` (a 429 or 503 wall page) keeps that wait in ``retry_after``:
-    the cool-down of the block is the service's word, as for any 429 (not the default of its kind).
+    the cool-down of the block is the service's word, as for any 429 (not the default of its kind),
+    unless it says to ask again at once (``0``, a date gone by): that would only meet the wall again.
     """
     name = bot_wall(response.url, response.text if _scanned(response) else "", walls, response.location, scanned)
     if name is None and (response.headers.get("cf-mitigated") or "").strip().lower() == "challenge":
@@ -170,5 +171,5 @@ def bot_wall_error(
         provider=provider,
         detail_code=CAPTCHA_REQUIRED,
         status=response.status,
-        retry_after=retry_after_header(response.headers),
+        retry_after=retry_after_header(response.headers) or None,  # 0: asked again now, the wall again
     )

@@ -11,7 +11,6 @@ moment..."), in front of any site, carries ``cf-mitigated: challenge`` (its docu
 
 import dataclasses
 import logging
-import re
 from collections.abc import Iterable
 from re import Pattern
 from typing import Callable, Optional
@@ -129,8 +128,9 @@ _SCANNED = frozenset(
     ("", "text/html", "application/xhtml+xml", "text/plain")
     + ("application/javascript", "application/x-javascript", "text/javascript")
 )
-#: The start of a JSON document an API answers with (an object or an array).
-_JSON_START = re.compile(rb"[ \t\r\n]*[\[{]")
+#: What a JSON document an API answers with starts with (an object or an array), after JSON's whitespace.
+_JSON_OPENERS = (b"[", b"{")
+_JSON_WHITESPACE = b" \t\r\n"
 
 
 def _scanned(response: HttpResponse) -> bool:
@@ -141,7 +141,7 @@ def _scanned(response: HttpResponse) -> bool:
     if content_type in _SCANNED:
         return True
     is_json = content_type == "application/json" or content_type.endswith("+json")
-    return is_json and _JSON_START.match(response.content) is None
+    return is_json and response.content.lstrip(_JSON_WHITESPACE)[:1] not in _JSON_OPENERS
 
 
 def bot_wall_error(

@@ -86,6 +86,8 @@ _TLS_CODES = (
 )
 #: Failures that, with a proxy configured, happened on the way to the proxy (not the upstream).
 _PROXY_CONNECT_CODES = (CurlECode.COULDNT_CONNECT, CurlECode.COULDNT_RESOLVE_PROXY)
+#: The profile's ``Accept-Encoding``: the codings :mod:`.decoding` names as the browser's.
+_ACCEPT_ENCODING = ", ".join(BROWSER_CODINGS).encode("ascii")
 _BROKEN_BODY = (CurlECode.PARTIAL_FILE, CurlECode.RECV_ERROR, CurlECode.HTTP2, CurlECode.HTTP2_STREAM)
 
 
@@ -274,7 +276,7 @@ class CurlWire:
 
     def _configure(self, handle: Curl, request: WireRequest, transfer: _Exchange, remaining: float) -> None:
         handle.impersonate(self.target, default_headers=True)
-        handle.setopt(CurlOpt.ACCEPT_ENCODING, b"gzip, deflate, br, zstd")  # what the profile offers,
+        handle.setopt(CurlOpt.ACCEPT_ENCODING, _ACCEPT_ENCODING)  # what the profile offers,
         if self.decodes_body:
             handle.setopt(
                 CurlOpt.HTTP_CONTENT_DECODING, 0

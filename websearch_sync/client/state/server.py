@@ -7,7 +7,9 @@ never when websearch_sync is imported.
 
 import logging
 import re
+import socket
 import threading
+import time
 from typing import Any, Callable, Optional, TypeVar
 from urllib.parse import parse_qsl, urlsplit
 
@@ -79,6 +81,82 @@ def _redis_module() -> Any:
             detail_code=MISSING_REDIS_EXTRA,
         ) from None
     return redis, Retry(NoBackoff(), 0)
+
+
+#: The end (``time.monotonic``) of the Redis operation the current thread runs (see :class:`_BoundedSocket`).
+_OPERATION = threading.local()
+
+
+class _BoundedSocket:
+    """A Redis connection's socket whose reads and writes end at a deadline.
+
+    redis-py's ``socket_timeout`` bounds each read, so a Redis (or a link) that sends its reply
+    a byte at a time, each byte inside the timeout, held a call for seconds. Here the round
+    trip is bounded: inside :meth:`SharedState.run` by the end of the whole operation (one
+    command may take the server's timeout, connecting included), elsewhere by the socket's
+    timeout from the moment the command was sent.
+    """
+
+    def __init__(self, sock: socket.socket) -> None:
+        self._sock = sock
+        self._timeout: Optional[float] = sock.gettimeout()
+        self._round_trip_ends: Optional[float] = None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sock, name)
+
+    def settimeout(self, timeout: Optional[float]) -> None:
+        """The timeout of each read and write (redis-py changes it for a moment to poll)."""
+        self._timeout = timeout
+        self._sock.settimeout(timeout)
+
+    def gettimeout(self) -> Optional[float]:
+        """The timeout redis-py set."""
+        return self._timeout
+
+    def _bounded(self, method: Callable[..., T], *args: Any) -> T:
+        ends = getattr(_OPERATION, "ends", None) or self._round_trip_ends
+        if ends is None:
+            return method(*args)
+        left = ends - time.monotonic()
+        if left <= 0:
+            raise socket.timeout("the shared state took longer than its command timeout")
+        self._sock.settimeout(left if self._timeout is None else min(self._timeout, left))
+        try:
+            return method(*args)
+        finally:
+            self._sock.settimeout(self._timeout)
+
+    def sendall(self, data: Any, *flags: Any) -> None:
+        """Send a command; outside an operation, its round trip ends one socket timeout from now."""
+        if self._timeout:
+            self._round_trip_ends = time.monotonic() + self._timeout
+        self._bounded(self._sock.sendall, data, *flags)
+
+    def recv(self, *args: Any) -> bytes:
+        """Read, within the round trip's time."""
+        return self._bounded(self._sock.recv, *args)
+
+    def recv_into(self, *args: Any) -> int:
+        """Read, within the round trip's time."""
+        return self._bounded(self._sock.recv_into, *args)
+
+
+_BOUNDED_CLASSES: dict[type, type] = {}
+
+
+def _bounded_connections(connection_class: type) -> type:
+    """``connection_class`` (redis-py's TCP, TLS or unix connection) with a :class:`_BoundedSocket`."""
+    bounded = _BOUNDED_CLASSES.get(connection_class)
+    if bounded is None:
+
+        def _connect(self: Any) -> _BoundedSocket:
+            return _BoundedSocket(super(bounded, self)._connect())  # type: ignore[arg-type]
+
+        bounded = _BOUNDED_CLASSES[connection_class] = type(
+            "Bounded" + connection_class.__name__, (connection_class,), {"_connect": _connect}
+        )
+    return bounded
 
 
 class BadReply(Exception):
@@ -187,6 +265,8 @@ class StateServer:
             )
         except ValueError as exc:
             raise InvalidInput("bad state_url %s: %s" % (shown_url(url), exc), detail_code=BAD_STATE_URL) from None
+        pool = self.redis.connection_pool
+        pool.connection_class = _bounded_connections(pool.connection_class)
         self.errors: tuple[type[BaseException], ...] = (redis.RedisError, OSError, BadReply)
         self.response_error: type[BaseException] = redis.ResponseError
         # what the sockets really use: a ``socket_timeout`` in the URL overrides ours, and a call
@@ -262,10 +342,21 @@ class SharedState:
         """``websearch_sync:[prefix:]<kind>:<name>``."""
         return "%s%s:%s" % (self.namespace, kind, name)
 
-    def run(self, operation: Callable[[Any], T], default: T, left_s: Optional[float] = None, write: bool = False) -> T:
+    def run(
+        self,
+        operation: Callable[[Any], T],
+        default: T,
+        left_s: Optional[float] = None,
+        write: bool = False,
+        each_round_trip: bool = False,
+    ) -> T:
         """``operation(redis)``; ``default`` when Redis fails or is resting after a failure, when
         the key holds a value of the wrong type (unusable for that key only), or when the call
         has less time left (``left_s``) than one command may take.
+
+        The operation as a whole may take one command's timeout (a reply that trickles in is
+        cut there); ``each_round_trip``: each of its round trips may (an operator's scan of
+        every key).
 
         Raises:
             NetworkError: ``state_unavailable``, instead of returning ``default``, when required.
@@ -281,6 +372,7 @@ class SharedState:
             return default
         now = self.clock.monotonic()
         if self.server.usable(now):
+            _OPERATION.ends = None if each_round_trip else time.monotonic() + self.server.timeout_s
             try:
                 result = operation(self.server.redis)
             except self.server.response_error as error:
@@ -294,6 +386,8 @@ class SharedState:
             else:
                 self.server.answered()
                 return result
+            finally:
+                _OPERATION.ends = None
         return self._unavailable(default)
 
     def _unavailable(self, default: T) -> T:

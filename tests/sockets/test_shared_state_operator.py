@@ -1,0 +1,88 @@
+"""What an operator of a fleet meets on its Redis: a slow link, a second application, a
+locked-down server (AUTH, ACL users, a database number), a worker's clock set wrong.
+
+Each test starts what it needs on loopback (a real redis-server, a proxy in front of it) and
+stops it; waits are bounded, and where real time is the subject the margin comes from the
+machine (tests/clocks.py).
+"""
+
+import socket
+import threading
+import time
+
+from clocks import deadline_margin_s, machine_pace
+from redis_server import redis_db, redis_server  # noqa: F401  (fixtures)
+
+import websearch_sync as ws
+
+# -- a Redis behind a link that delivers its replies a byte at a time ----------------------------
+
+
+class TrickleProxy:
+    """A TCP proxy on 127.0.0.1 in front of ``port``: what the client sends passes at once,
+    what Redis answers reaches the client one byte every ``byte_s`` (each byte well inside
+    any socket timeout, so no single read ever times out). Every thread ends when it is closed."""
+
+    def __init__(self, port: int, byte_s: float) -> None:
+        self.port = port
+        self.byte_s = byte_s
+        self.stopping = threading.Event()
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.listener.settimeout(0.2)
+        self.url = "redis://127.0.0.1:%d/0" % self.listener.getsockname()[1]
+
+    def __enter__(self) -> "TrickleProxy":
+        threading.Thread(target=self._accept, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stopping.set()
+        self.listener.close()
+
+    def _accept(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                client, _ = self.listener.accept()
+                upstream = socket.create_connection(("127.0.0.1", self.port), timeout=5)
+            except OSError:
+                continue
+            for source, sink, pause in ((client, upstream, 0.0), (upstream, client, self.byte_s)):
+                threading.Thread(target=self._pipe, args=(source, sink, pause), daemon=True).start()
+
+    def _pipe(self, source: socket.socket, sink: socket.socket, pause: float) -> None:
+        source.settimeout(0.2)
+        try:
+            while not self.stopping.is_set():
+                try:
+                    data = source.recv(65536)
+                except socket.timeout:
+                    continue
+                if not data:
+                    return
+                for index in range(len(data) if pause else 1):
+                    if pause and self.stopping.wait(pause):
+                        return
+                    sink.sendall(data[index : index + 1] if pause else data)
+        except OSError:
+            return
+        finally:
+            sink.close()
+
+
+def test_a_redis_that_answers_a_byte_at_a_time_never_makes_a_call_outlast_its_budget(redis_server):  # noqa: F811
+    """Each byte of a reply comes 0.05 s after the last, so no single read reaches the 0.25 s
+    command timeout, yet one reply of a few dozen bytes takes seconds: a 1 s search took 11.8 s
+    (the connection's first command), then 1.1 s and failed with ``budget_exhausted`` every
+    time, Redis never counted as failing. A command (the whole round trip) is bounded, not
+    each read: the call ends within its budget, with local state, and answers."""
+    budget_s = 1.0
+    with TrickleProxy(redis_server.port, byte_s=0.05) as proxy:
+        with ws.SearchClient("stub", state_url=proxy.url, min_interval_s={"stub": 0.01}) as client:
+            for query in ("first", "second"):
+                with machine_pace() as pace:
+                    started = time.monotonic()
+                    answer = client.search(query, timeout_ms=int(budget_s * 1000))
+                    elapsed = time.monotonic() - started
+                limit = budget_s + deadline_margin_s(pace.slowdown)
+                assert elapsed < limit, "a %d ms search took %.2f s (limit %.2f s)" % (budget_s * 1000, elapsed, limit)
+                assert answer["items"] and answer["provider_meta"]["cached"] is False

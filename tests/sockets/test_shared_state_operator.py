@@ -86,3 +86,42 @@ def test_a_redis_that_answers_a_byte_at_a_time_never_makes_a_call_outlast_its_bu
                 limit = budget_s + deadline_margin_s(pace.slowdown)
                 assert elapsed < limit, "a %d ms search took %.2f s (limit %.2f s)" % (budget_s * 1000, elapsed, limit)
                 assert answer["items"] and answer["provider_meta"]["cached"] is False
+
+
+# -- a worker killed while it asked: one of the others takes the question over, not all ----------
+
+
+def test_followers_of_a_killed_leader_ask_once_between_them(redis_db, redis_server, monkeypatch):  # noqa: F811
+    """A worker that claimed a question was killed: its lease is left to lapse. Four workers (four
+    clients: only Redis joins them) wait for that question's answer, with no pace to hold them
+    back (an API backend). When the lease lapsed, each of them asked the upstream itself: four
+    requests for one question. One takes the question over; the others wait for its answer."""
+    from shared_state_worker import Upstream
+
+    from websearch_sync.client.state.flights import SharedFlights
+
+    names: list[str] = []
+    real_key = SharedFlights._key
+    monkeypatch.setattr(SharedFlights, "_key", lambda self, key: names.append(real_key(self, key)) or names[-1])
+    with Upstream("browse-API__1", delay_s=0.3) as upstream:
+        settings = ws.Settings(endpoints={"searxng": upstream.server.url("/search")}, state_url=redis_server.url)
+        with ws.SearchClient("searxng", settings=settings, min_interval_s=0) as probe:
+            probe.search("orphaned", cache_ttl_s=0.001)  # names the question's key (a hash)
+        redis_db.flushdb()
+        redis_db.set(names[0], "the token of a worker that was killed", px=500)  # its lease, lapsing
+        asked_before = len(upstream.arrivals)
+        clients = [ws.SearchClient("searxng", settings=settings, min_interval_s=0) for _ in range(4)]
+        answers: list[dict] = []
+        try:
+            threads = [threading.Thread(target=lambda c=c: answers.append(c.search("orphaned"))) for c in clients]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(30)
+        finally:
+            for client in clients:
+                client.close()
+    assert len(answers) == 4 and all(answer["items"] for answer in answers)
+    assert len(upstream.arrivals) - asked_before == 1, "requests for one question: %d" % (
+        len(upstream.arrivals) - asked_before
+    )

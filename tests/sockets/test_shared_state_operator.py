@@ -6,12 +6,16 @@ stops it; waits are bounded, and where real time is the subject the margin comes
 machine (tests/clocks.py).
 """
 
+import logging
+import re
 import socket
 import threading
 import time
+from pathlib import Path
 
+import pytest
 from clocks import deadline_margin_s, machine_pace
-from redis_server import redis_db, redis_server  # noqa: F401  (fixtures)
+from redis_server import NO_REDIS_REASON, RedisServer, redis_db, redis_server, redis_server_binary  # noqa: F401  (fixtures)
 
 import websearch_sync as ws
 
@@ -125,3 +129,56 @@ def test_followers_of_a_killed_leader_ask_once_between_them(redis_db, redis_serv
     assert len(upstream.arrivals) - asked_before == 1, "requests for one question: %d" % (
         len(upstream.arrivals) - asked_before
     )
+
+
+# -- a locked-down Redis: the user of docs/scaling.md's ACL line, a database number, a prefix -----
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "scaling.md"
+
+
+def _documented_acl() -> list[str]:
+    """The words of the ``acl`` block of docs/scaling.md (``user <name> on >pw ~keys +commands``)."""
+    (block,) = re.findall(r"```acl\n(.*?)\n```", DOCS.read_text(encoding="utf-8"), re.S)
+    return block.split()
+
+
+class AclRedis(RedisServer):
+    """A redis-server whose only users are the documented one and a default user that may PING
+    (how the helper sees it is up), nothing else."""
+
+    def command(self) -> list[str]:
+        words = _documented_acl()
+        assert words[0] == "user"
+        return super().command() + ["--user", "default", "on", "nopass", "-@all", "+ping", "--user", *words[1:]]
+
+
+def test_the_documented_acl_is_all_the_state_needs(caplog):
+    """docs/scaling.md gives the commands a restricted user needs; with exactly those, a database
+    number and a prefix, every part works (cache, pace, single flight, cool-downs, state clear)
+    and Redis never counts as failing (a missing command would log the outage warning)."""
+    if redis_server_binary() is None:
+        pytest.skip(NO_REDIS_REASON)
+    pytest.importorskip("redis")
+    import redis
+
+    words = _documented_acl()
+    user, password = words[1], next(word[1:] for word in words if word.startswith(">"))
+    assert "~websearch_sync:*" in words
+    with AclRedis() as server:
+        url = "redis://%s:%s@127.0.0.1:%d/2" % (user, password, server.port)
+        settings = ws.Settings(state_url=url, state_prefix="crawler", state_required=True)
+        with (
+            caplog.at_level(logging.WARNING, logger="websearch_sync"),
+            ws.SearchClient("stub", settings=settings, min_interval_s={"stub": 0.01}) as first,
+            ws.SearchClient("stub", settings=settings, min_interval_s={"stub": 0.01}) as second,
+        ):
+            assert first.search("locked down")["provider_meta"]["cached"] is False
+            assert second.search("locked down")["provider_meta"]["cached"] is True
+            first._cooldowns.record(ws.WebBlocked("slow down", provider="stub", detail_code="http_429", retry_after=60))
+            with pytest.raises(ws.WebBlocked):
+                second.search("another", cache_ttl_s=0)
+            assert second.clear_cooldowns() == ["stub"]
+            assert first.search("another", cache_ttl_s=0)["items"]
+        keys = redis.Redis(port=server.port, db=2, username=user, password=password).scan_iter(match="*")
+        assert {key.decode().split(":")[2] for key in keys} >= {"cache", "slot", "fleet", "sent"}
+    assert not [record.getMessage() for record in caplog.records if "unavailable" in record.getMessage()]

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from clocks import deadline_margin_s, machine_pace
+from faults import free_port
 from redis_server import NO_REDIS_REASON, RedisServer, redis_db, redis_server, redis_server_binary  # noqa: F401  (fixtures)
 
 import websearch_sync as ws
@@ -181,4 +182,35 @@ def test_the_documented_acl_is_all_the_state_needs(caplog):
             assert first.search("another", cache_ttl_s=0)["items"]
         keys = redis.Redis(port=server.port, db=2, username=user, password=password).scan_iter(match="*")
         assert {key.decode().split(":")[2] for key in keys} >= {"cache", "slot", "fleet", "sent"}
+    assert not [record.getMessage() for record in caplog.records if "unavailable" in record.getMessage()]
+
+
+TLS_DIR = Path(__file__).resolve().parents[1] / "data" / "tls"
+
+
+class TlsRedis(RedisServer):
+    """A redis-server that speaks only TLS (tests/data/tls/localhost.*), on ``tls_port``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tls_port = free_port()
+
+    def command(self) -> list[str]:
+        cert, key = str(TLS_DIR / "localhost.crt"), str(TLS_DIR / "localhost.key")
+        tls = ["--tls-port", str(self.tls_port), "--tls-cert-file", cert, "--tls-key-file", key]
+        return super().command() + tls + ["--tls-ca-cert-file", cert, "--tls-auth-clients", "no"]
+
+
+def test_a_rediss_url_shares_the_state_over_tls(caplog):
+    """``rediss://`` with the server's CA: answers are shared, nothing counts as an outage (the
+    round-trip bound wraps the TLS socket, not the TCP one under it)."""
+    if redis_server_binary() is None:
+        pytest.skip(NO_REDIS_REASON)
+    pytest.importorskip("redis")
+    with TlsRedis() as server:
+        url = "rediss://127.0.0.1:%d/1?ssl_ca_certs=%s" % (server.tls_port, TLS_DIR / "localhost.crt")
+        with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+            for cached in (False, True):
+                with ws.SearchClient("stub", state_url=url, min_interval_s={"stub": 0.01}) as client:
+                    assert client.search("over tls")["provider_meta"]["cached"] is cached
     assert not [record.getMessage() for record in caplog.records if "unavailable" in record.getMessage()]

@@ -214,3 +214,41 @@ def test_a_rediss_url_shares_the_state_over_tls(caplog):
                 with ws.SearchClient("stub", state_url=url, min_interval_s={"stub": 0.01}) as client:
                     assert client.search("over tls")["provider_meta"]["cached"] is cached
     assert not [record.getMessage() for record in caplog.records if "unavailable" in record.getMessage()]
+
+
+# -- a full Redis: what the documented eviction policy keeps, and what noeviction costs -----------
+
+
+@pytest.mark.parametrize("policy, outage", [("allkeys-lru", False), ("noeviction", True)])
+def test_a_full_state_redis_keeps_the_pace_shared_under_the_documented_policy(
+    redis_db,  # noqa: F811
+    redis_server,  # noqa: F811
+    caplog,
+    policy,
+    outage,
+):
+    """docs/scaling.md: with ``allkeys-lru`` a Redis at its memory limit evicts old answers and the
+    fleet keeps one pace (no outage); under ``noeviction`` it refuses the slot script and every
+    process falls back to its own state (the documented warning)."""
+    for number in range(20):  # 2 MB of old answers
+        redis_db.set("websearch_sync:cache:old-%d" % number, "x" * 100_000, ex=3600)
+    redis_db.config_set("maxmemory", redis_db.info("memory")["used_memory"] - 1_000_000)  # full: 1 MB over
+    redis_db.config_set("maxmemory-policy", policy)
+    try:
+        with (
+            caplog.at_level(logging.WARNING, logger="websearch_sync"),
+            # a URL of its own: the outage it provokes is this process's for the URL (5 s), not the next test's
+            ws.SearchClient(
+                "stub", state_url=redis_server.url + "?client_name=" + policy, min_interval_s={"stub": 0.01}
+            ) as client,
+        ):
+            for number in range(5):
+                client.search("answer %d" % number, max_results=10)
+        warned = [record.getMessage() for record in caplog.records if "unavailable" in record.getMessage()]
+        assert bool(warned) is outage, warned
+        assert outage or redis_db.exists("websearch_sync:slot:stub", "websearch_sync:fleet:stub") == 2
+        assert not outage or "OutOfMemoryError" in warned[0]
+    finally:
+        redis_db.flushdb()
+        redis_db.config_set("maxmemory", 0)
+        redis_db.config_set("maxmemory-policy", "noeviction")

@@ -252,3 +252,32 @@ def test_a_full_state_redis_keeps_the_pace_shared_under_the_documented_policy(
         redis_db.flushdb()
         redis_db.config_set("maxmemory", 0)
         redis_db.config_set("maxmemory-policy", "noeviction")
+
+
+# -- two applications on one Redis: prefixes that cannot reach into each other's keys -------------
+
+
+@pytest.mark.parametrize("prefix", ["cooldown", "crawler:cache", "slot:eu", "a:fleet:b"])
+def test_a_prefix_that_would_nest_in_anothers_keys_is_refused(prefix):
+    """``websearch_sync:cooldown:…`` is where an application without a prefix keeps its cool-downs:
+    an application with the prefix ``cooldown`` kept all its keys there, and the other one's
+    ``state clear`` deleted them (its cache, slots and fleets) and listed them as cool-downs. A
+    prefix with a segment that names a kind of key is refused when the client is built."""
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.SearchClient("stub", settings=ws.Settings(state_url="redis://127.0.0.1:1/0", state_prefix=prefix))
+    assert info.value.detail_code == "bad_state_prefix"
+
+
+def test_an_applications_state_clear_leaves_anothers_keys(redis_db, redis_server):  # noqa: F811
+    """Two applications (no prefix, and ``crawler``): each one's ``state clear`` lifts its own cool-downs only."""
+    blocked = ws.WebBlocked("slow down", provider="stub", detail_code="http_429", retry_after=60)
+    plain = ws.Settings(state_url=redis_server.url)
+    crawler = plain.replace(state_prefix="crawler")
+    with ws.SearchClient("stub", settings=plain) as first, ws.SearchClient("stub", settings=crawler) as second:
+        second.search("kept")
+        first._cooldowns.record(blocked)
+        second._cooldowns.record(blocked)
+        assert first.clear_cooldowns() == ["stub"]
+        assert redis_db.exists("websearch_sync:crawler:cooldown:stub")
+        assert redis_db.keys("websearch_sync:crawler:cache:*")
+        assert second.clear_cooldowns() == ["stub"]

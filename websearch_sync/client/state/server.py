@@ -34,6 +34,8 @@ logger = logging.getLogger("websearch_sync")
 
 #: Every key starts with this (then the optional prefix), so applications can share a Redis.
 NAMESPACE = "websearch_sync:"
+#: The kinds of key, each the part after the namespace (``websearch_sync:[prefix:]<kind>:<name>``).
+KINDS = ("cache", "slot", "sent", "fleet", "cooldown", "flight")
 #: Longest one Redis command may take (connecting, or sending and reading the answer),
 #: unless the URL says otherwise (``?socket_timeout=0.5``); shorter for short deadlines.
 DEFAULT_TIMEOUT_S = 0.25
@@ -244,6 +246,15 @@ def check_state_prefix(prefix: Any) -> str:
             % (prefix,),
             detail_code=BAD_STATE_PREFIX,
         )
+    named = sorted(set(prefix.split(":")) & set(KINDS))
+    if named:
+        # websearch_sync:cooldown:… holds the cool-downs of an application without a prefix: another
+        # one's keys there would be read (and cleared by `state clear`) as its cool-downs
+        raise InvalidInput(
+            "state_prefix (WEB_SEARCH_STATE_PREFIX) %r has a part named like a kind of key (%s): its keys"
+            " would sit among another application's; choose another name" % (prefix, ", ".join(named)),
+            detail_code=BAD_STATE_PREFIX,
+        )
     return prefix
 
 
@@ -339,7 +350,7 @@ class SharedState:
         self.clock = clock
 
     def key(self, kind: str, name: str) -> str:
-        """``websearch_sync:[prefix:]<kind>:<name>``."""
+        """``websearch_sync:[prefix:]<kind>:<name>`` (``kind`` one of :data:`KINDS`)."""
         return "%s%s:%s" % (self.namespace, kind, name)
 
     def run(

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from clocks import deadline_margin_s, machine_pace
+from clocks import FakeClock, deadline_margin_s, machine_pace
 from faults import free_port
 from redis_server import NO_REDIS_REASON, RedisServer, redis_db, redis_server, redis_server_binary  # noqa: F401  (fixtures)
 
@@ -281,3 +281,26 @@ def test_an_applications_state_clear_leaves_anothers_keys(redis_db, redis_server
         assert redis_db.exists("websearch_sync:crawler:cooldown:stub")
         assert redis_db.keys("websearch_sync:crawler:cache:*")
         assert second.clear_cooldowns() == ["stub"]
+
+
+# -- a worker whose wall clock is wrong --------------------------------------------------------------
+
+
+def test_a_cool_down_from_a_worker_whose_clock_is_an_hour_ahead_ends_when_the_reader_says(redis_db, redis_server):  # noqa: F811
+    """How long a shared cool-down lasts is its key's expiry (the Redis clock), so a worker whose
+    wall clock is an hour ahead shares a 60 s block as 60 s. The refusal's message said "until"
+    the writer's wall-clock time, an hour away from its own "60 s left": the reader's own clock
+    says when it ends."""
+    wall = 1_700_000_000.0
+    ahead, reader = FakeClock(wall_start=wall + 3600), FakeClock(wall_start=wall)
+    blocked = ws.WebBlocked("slow down", provider="stub", detail_code="http_429", retry_after=60)
+    with (
+        ws.SearchClient("stub", state_url=redis_server.url, clock=ahead) as writer,
+        ws.SearchClient("stub", state_url=redis_server.url, clock=reader) as other,
+    ):
+        writer._cooldowns.record(blocked)
+        with pytest.raises(ws.WebBlocked) as info:
+            other.search("skewed", cache_ttl_s=0)
+    assert 55 < info.value.retry_after <= 60
+    ends = [time.strftime("%H:%M:%S", time.localtime(wall + seconds)) for seconds in (59, 60)]
+    assert any("until %s" % end in str(info.value) for end in ends), (str(info.value), ends)

@@ -101,7 +101,8 @@ class _BoundedSocket:
 
     def __init__(self, sock: socket.socket) -> None:
         self._sock = sock
-        self._timeout: Optional[float] = sock.gettimeout()
+        self._timeout: Optional[float] = sock.gettimeout()  # what redis-py set
+        self._inner = self._timeout  # what the socket has now
         self._round_trip_ends: Optional[float] = None
 
     def __getattr__(self, name: str) -> Any:
@@ -109,7 +110,7 @@ class _BoundedSocket:
 
     def settimeout(self, timeout: Optional[float]) -> None:
         """The timeout of each read and write (redis-py changes it for a moment to poll)."""
-        self._timeout = timeout
+        self._timeout = self._inner = timeout
         self._sock.settimeout(timeout)
 
     def gettimeout(self) -> Optional[float]:
@@ -117,17 +118,21 @@ class _BoundedSocket:
         return self._timeout
 
     def _bounded(self, method: Callable[..., T], *args: Any) -> T:
+        timeout = self._timeout
         ends = getattr(_OPERATION, "ends", None) or self._round_trip_ends
-        if ends is None:
-            return method(*args)
-        left = ends - time.monotonic()
-        if left <= 0:
-            raise socket.timeout("the shared state took longer than its command timeout")
-        self._sock.settimeout(left if self._timeout is None else min(self._timeout, left))
-        try:
-            return method(*args)
-        finally:
-            self._sock.settimeout(self._timeout)
+        if ends is not None:
+            left = ends - time.monotonic()
+            if left <= 0:
+                raise socket.timeout("the shared state took longer than its command timeout")
+            if timeout is None or left < timeout:
+                timeout = left
+        inner = self._inner
+        # setting a timeout is a system call: only when it changes by more than a tenth (a round
+        # trip may then end that much late), or to or from blocking (None) or polling (0)
+        if timeout != inner and (not timeout or not inner or abs(timeout - inner) > inner / 10):
+            self._sock.settimeout(timeout)
+            self._inner = timeout
+        return method(*args)
 
     def sendall(self, data: Any, *flags: Any) -> None:
         """Send a command; outside an operation, its round trip ends one socket timeout from now."""

@@ -304,3 +304,36 @@ def test_a_cool_down_from_a_worker_whose_clock_is_an_hour_ahead_ends_when_the_re
     assert 55 < info.value.retry_after <= 60
     ends = [time.strftime("%H:%M:%S", time.localtime(wall + seconds)) for seconds in (59, 60)]
     assert any("until %s" % end in str(info.value) for end in ends), (str(info.value), ends)
+
+
+# -- a Redis host name the resolver never answers for -------------------------------------------------
+
+
+def test_a_state_host_whose_name_never_resolves_never_makes_a_call_outlast_its_budget(monkeypatch):
+    """``getaddrinfo`` has no timeout (a resolver that does not answer holds it 5-10 s per try, and
+    redis-py resolves at every new connection): a 1 s search waited for it. Connecting is bounded
+    like a command: the call goes on with local state within its budget."""
+    stuck = threading.Event()
+    real = socket.getaddrinfo
+
+    def resolver_that_never_answers(host, *args, **kwargs):
+        if host == "state.dns.test":
+            stuck.wait(10)
+            raise socket.gaierror(socket.EAI_AGAIN, "temporary failure in name resolution")
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolver_that_never_answers)
+    budget_s = 1.0
+    try:
+        with ws.SearchClient(
+            "stub", state_url="redis://state.dns.test:6379/0", min_interval_s={"stub": 0.01}
+        ) as client:
+            with machine_pace() as pace:
+                started = time.monotonic()
+                answer = client.search("unresolved", timeout_ms=int(budget_s * 1000))
+                elapsed = time.monotonic() - started
+    finally:
+        stuck.set()
+    limit = budget_s + deadline_margin_s(pace.slowdown)
+    assert elapsed < limit, "a %d ms search took %.2f s (limit %.2f s)" % (budget_s * 1000, elapsed, limit)
+    assert answer["items"] and answer["provider_meta"]["cached"] is False

@@ -96,8 +96,8 @@ class _BoundedSocket:
     redis-py's ``socket_timeout`` bounds each read, so a Redis (or a link) that sends its reply
     a byte at a time, each byte inside the timeout, held a call for seconds. Here the round
     trip is bounded: inside :meth:`SharedState.run` by the end of the whole operation (one
-    command may take the server's timeout, connecting included), elsewhere by the socket's
-    timeout from the moment the command was sent.
+    command may take the server's timeout; a new connection may take that long first), elsewhere
+    by the socket's timeout from the moment the command was sent.
     """
 
     def __init__(self, sock: socket.socket) -> None:
@@ -204,7 +204,11 @@ def _bounded_connections(connection_class: type) -> type:
                 return _BoundedSocket(connect())
             connecting = _Connecting(connect)
             workers.submit(connecting.run, "websearch-state-connect")
-            return _BoundedSocket(connecting.result(ends - time.monotonic()))
+            sock = _BoundedSocket(connecting.result(ends - time.monotonic()))
+            # the handshake and the command then get a timeout of their own: on a loaded machine, a
+            # fresh process's first connection and command in one timeout made Redis count as down
+            _OPERATION.ends = max(ends, time.monotonic() + (self.socket_timeout or 0.0))
+            return sock
 
         bounded = _BOUNDED_CLASSES[connection_class] = type(
             "Bounded" + connection_class.__name__, (connection_class,), {"_connect": _connect}

@@ -337,3 +337,50 @@ def test_a_state_host_whose_name_never_resolves_never_makes_a_call_outlast_its_b
     limit = budget_s + deadline_margin_s(pace.slowdown)
     assert elapsed < limit, "a %d ms search took %.2f s (limit %.2f s)" % (budget_s * 1000, elapsed, limit)
     assert answer["items"] and answer["provider_meta"]["cached"] is False
+
+
+# -- one upstream, two wires: one pace and one cool-down -------------------------------------------
+
+
+def _searxng(upstream) -> "ws.Settings":
+    return ws.Settings(endpoints={"searxng": upstream.server.url("/search")})
+
+
+def test_module_level_calls_on_another_wire_obey_the_block_one_met():
+    """A worker calls ``websearch_sync.search`` with the requests wire and with the browser wire
+    (``impersonate``), one host behind both. The process kept a cool-down (and a pace) per
+    settings, so a 429 with a 30 s Retry-After met on one wire stopped nothing on the other: it
+    asked at once. The upstream sees one client: one pace, one cool-down per process."""
+    from shared_state_worker import Upstream
+
+    with Upstream("browse-API__1") as upstream:
+        upstream.answer_next_with("http_429_retry_after", retry_after="30")
+        settings = _searxng(upstream)
+        outcomes = []
+        for impersonate in ("off", "chrome"):
+            try:
+                ws.search("two wires", backend="searxng", settings=settings.replace(impersonate=impersonate))
+                outcomes.append("answered")
+            except ws.WebBlocked as error:
+                outcomes.append(error.detail_code)
+        assert outcomes == ["http_429", "http_429"]
+        assert len(upstream.log) == 1, "requests inside the Retry-After: %d" % (len(upstream.log) - 1)
+
+
+def test_clients_on_two_wires_share_one_cool_down_through_redis(redis_db, redis_server):  # noqa: F811
+    """Two workers of one fleet on different wires: a block one met stops the other (Redis keys
+    cool-downs by backend and endpoint, never by wire)."""
+    from shared_state_worker import Upstream
+
+    with Upstream("browse-API__1") as upstream:
+        upstream.answer_next_with("http_429_retry_after", retry_after="30")
+        settings = _searxng(upstream).replace(state_url=redis_server.url)
+        with (
+            ws.SearchClient("searxng", settings=settings.replace(impersonate="off"), retries=0) as plain,
+            ws.SearchClient("searxng", settings=settings.replace(impersonate="chrome"), retries=0) as browser,
+        ):
+            with pytest.raises(ws.WebBlocked):
+                plain.search("two wires")
+            with pytest.raises(ws.WebBlocked) as info:
+                browser.search("two wires")
+        assert info.value.detail_code == "http_429" and len(upstream.log) == 1

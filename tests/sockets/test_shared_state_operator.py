@@ -19,6 +19,7 @@ from faults import free_port
 from redis_server import NO_REDIS_REASON, RedisServer, redis_db, redis_server, redis_server_binary  # noqa: F401  (fixtures)
 
 import websearch_sync as ws
+from websearch_sync.net.deadline import Deadline
 
 # -- a Redis behind a link that delivers its replies a byte at a time ----------------------------
 
@@ -384,3 +385,29 @@ def test_clients_on_two_wires_share_one_cool_down_through_redis(redis_db, redis_
             with pytest.raises(ws.WebBlocked) as info:
                 browser.search("two wires")
         assert info.value.detail_code == "http_429" and len(upstream.log) == 1
+
+
+# -- nothing grows for ever ------------------------------------------------------------------------------
+
+
+def test_every_key_the_state_writes_expires_by_itself(redis_db, redis_server):  # noqa: F811
+    """docs/scaling.md: "Each key expires by itself. Nothing needs cleaning up." A workload that
+    writes every kind of key (answers, slots, departures, fleets, cool-downs of a backend and of
+    a host, a question held while it is asked) leaves no key without an expiry, and none of
+    another kind."""
+    from websearch_sync.client.state.server import KINDS
+
+    seen: dict[bytes, int] = {}
+    blocked = ws.WebBlocked("slow down", provider="stub", detail_code="http_429", retry_after=60)
+    with ws.SearchClient("stub", state_url=redis_server.url, min_interval_s={"stub": 0.01}) as client:
+        for number in range(3):
+            client.search("expiring %d" % number)
+            client.search("expiring %d" % number)
+        client._cooldowns.record(blocked)
+        client._cooldowns.record(blocked, "host:example.com")
+        with client._flights.turn(("search", "held"), Deadline(10_000), lambda: None):
+            seen.update((key, redis_db.pttl(key)) for key in redis_db.scan_iter())
+    seen.update((key, redis_db.pttl(key)) for key in redis_db.scan_iter())
+    kinds = {key.decode().split(":")[1] for key in seen}
+    assert kinds == set(KINDS), kinds
+    assert [key for key, ttl in seen.items() if ttl < 0] == []

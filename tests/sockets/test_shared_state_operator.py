@@ -7,8 +7,11 @@ machine (tests/clocks.py).
 """
 
 import logging
+import os
 import re
+import shutil
 import socket
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -411,3 +414,32 @@ def test_every_key_the_state_writes_expires_by_itself(redis_db, redis_server):  
     kinds = {key.decode().split(":")[1] for key in seen}
     assert kinds == set(KINDS), kinds
     assert [key for key, ttl in seen.items() if ttl < 0] == []
+
+
+class UnixRedis(RedisServer):
+    """A redis-server that also listens on a unix socket (``socket_path``)."""
+
+    def __init__(self, socket_path: str) -> None:
+        super().__init__()
+        self.socket_path = socket_path
+
+    def command(self) -> list[str]:
+        return super().command() + ["--unixsocket", self.socket_path, "--unixsocketperm", "700"]
+
+
+def test_a_unix_socket_url_with_a_database_shares_the_state(caplog):
+    """``unix:///path?db=2``: answers are shared, nothing counts as an outage."""
+    if redis_server_binary() is None:
+        pytest.skip(NO_REDIS_REASON)
+    pytest.importorskip("redis")
+    folder = tempfile.mkdtemp(prefix="ws-redis-")  # short: a unix socket's path is at most ~100 bytes
+    try:
+        with UnixRedis(os.path.join(folder, "redis.sock")) as server:
+            url = "unix://%s?db=2" % server.socket_path
+            with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+                for cached in (False, True):
+                    with ws.SearchClient("stub", state_url=url, min_interval_s={"stub": 0.01}) as client:
+                        assert client.search("over a unix socket")["provider_meta"]["cached"] is cached
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    assert not [record.getMessage() for record in caplog.records if "unavailable" in record.getMessage()]

@@ -1,0 +1,52 @@
+"""What the tools hand a model stays within what the model APIs take: an image's base64 text
+within Anthropic's per-image limit (which counts the base64 characters, not the image's bytes),
+and the page text a search service returns itself within ``max_content_chars``."""
+
+import base64
+import sys
+
+import pytest
+from faults import respond
+from images import noise_png
+from servers import FaultServer
+
+import websearch_sync as ws
+from websearch_sync import tool
+from websearch_sync.client.search_client import SearchClient
+from websearch_sync.reader import image as image_reader
+
+#: Anthropic's per-image limit, on the base64 string: its 400 reads "image exceeds 5 MB maximum:
+#: N bytes > 5242880 bytes" for the base64 text of an image of 3.9 MB and more.
+ANTHROPIC_BASE64_LIMIT = 5 * 1024 * 1024
+
+
+@pytest.fixture(scope="module")
+def four_megabytes():
+    """A PNG of random pixels of about 4.3 MB: under 5 MB, but 5.8 MB as base64."""
+    body = noise_png(1200, 1200)
+    assert len(body) * 4 / 3 > ANTHROPIC_BASE64_LIMIT and len(body) < 5_000_000
+    return body
+
+
+def test_an_image_under_5_mb_whose_base64_is_over_anthropics_limit_is_downscaled(four_megabytes):
+    with SearchClient(settings=ws.Settings(allow_private=True)) as client:
+        with FaultServer({"/i": respond(200, four_megabytes, content_type="image/png")}) as server:
+            result = tool.call_tool("web_fetch", {"url": server.url("/i")}, client=client, images=True)
+    assert "error" not in result, result
+    block = tool.image_block(result, "anthropic")
+    assert len(block["source"]["data"]) <= ANTHROPIC_BASE64_LIMIT
+    assert result["width"] < 1200 and base64.b64decode(result["data"]).startswith(b"\x89PNG")
+
+
+def test_without_pillow_such_an_image_is_image_too_large(four_megabytes, monkeypatch):
+    monkeypatch.setitem(sys.modules, "PIL", None)  # no images extra: no downscaling
+    with SearchClient(settings=ws.Settings(allow_private=True)) as client:
+        with FaultServer({"/i": respond(200, four_megabytes, content_type="image/png")}) as server:
+            result = tool.call_tool("web_fetch", {"url": server.url("/i")}, client=client, images=True)
+    assert (result["error"]["type"], result["error"]["detail_code"]) == ("WebProviderError", "image_too_large")
+
+
+def test_the_byte_cap_is_the_largest_image_whose_base64_fits():
+    largest = image_reader.MAX_IMAGE_BYTES
+    assert len(base64.b64encode(b"\0" * largest)) <= ANTHROPIC_BASE64_LIMIT
+    assert len(base64.b64encode(b"\0" * (largest + 1))) > ANTHROPIC_BASE64_LIMIT

@@ -14,6 +14,7 @@ import websearch_sync as ws
 from websearch_sync import tool
 from websearch_sync.client.search_client import SearchClient
 from websearch_sync.reader import image as image_reader
+from websearch_sync.reader.page import DEFAULT_CONTENT_CHARS
 
 #: Anthropic's per-image limit, on the base64 string: its 400 reads "image exceeds 5 MB maximum:
 #: N bytes > 5242880 bytes" for the base64 text of an image of 3.9 MB and more.
@@ -50,3 +51,26 @@ def test_the_byte_cap_is_the_largest_image_whose_base64_fits():
     largest = image_reader.MAX_IMAGE_BYTES
     assert len(base64.b64encode(b"\0" * largest)) <= ANTHROPIC_BASE64_LIMIT
     assert len(base64.b64encode(b"\0" * (largest + 1))) > ANTHROPIC_BASE64_LIMIT
+
+
+def test_page_text_a_search_service_returns_is_capped_at_max_content_chars():
+    """Jina (like Tavily and the search service) returns each result's whole page with
+    ``include_content``: 5 pages of 500,000 characters were 2.5 million characters for the model."""
+    import responses
+
+    page = "word " * 100_000
+    answer = {
+        "code": 200,
+        "status": 20000,
+        "data": [
+            {"title": "T%d" % n, "url": "https://e%d.example.com/" % n, "description": "d", "content": page}
+            for n in range(5)
+        ],
+    }
+    settings = ws.Settings.from_env({"WEB_SEARCH_BACKEND": "jina", "JINA_API_KEY": "k"})
+    with responses.RequestsMock() as mock, SearchClient(settings=settings) as client:
+        mock.add(responses.GET, "https://s.jina.ai/", json=answer)
+        result = tool.call_tool("web_search", {"query": "q", "include_content": True}, client=client)
+        capped = client.search("q2", include_content=True, max_content_chars=100)
+    assert [len(item["content"]) for item in result["items"]] == [DEFAULT_CONTENT_CHARS] * 5
+    assert [item["content"] for item in capped["items"]] == [page[:100]] * 5

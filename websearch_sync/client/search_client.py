@@ -619,7 +619,12 @@ class SearchClient:
         return response, cacheable
 
     def _add_content(self, response: SearchResponse, params: SearchParams, budget: Deadline) -> bool:
-        """Read the result pages into ``content``; false when some page could not be read."""
+        """Read the result pages into ``content``; false when some page could not be read. Text a
+        service returned itself (Jina, Tavily: whole pages) is capped at ``max_content_chars`` too."""
+        most = params.options.get("max_content_chars", DEFAULT_CONTENT_CHARS)
+        for item in response["items"]:
+            if len(item.get("content") or "") > most:
+                item["content"] = item["content"][:most]
         page_errors = add_page_content(
             [
                 item
@@ -629,7 +634,7 @@ class SearchClient:
             transport=self._transport,
             settings=self.settings,
             deadline=budget,
-            max_content_chars=params.options.get("max_content_chars", DEFAULT_CONTENT_CHARS),
+            max_content_chars=most,
             fetch=self._fetch_retrying,
         )
         if page_errors:

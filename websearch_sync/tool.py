@@ -43,7 +43,7 @@ from .errors import (
 )
 from .extract.article import EXTRACT_MODES
 from .models import TIME_RANGES, VERTICALS, AnyResponse, FetchResult, ToolResult
-from .net.urls import dedupe_key
+from .net.urls import MAX_URL_CHARS, dedupe_key
 from .reader.page import DEFAULT_MAX_CHARS
 from .validate import (
     MAX_QUERY_CHARS,
@@ -114,7 +114,14 @@ _ARGUMENTS: dict[str, tuple[Argument, ...]] = {
         ),
     ),
     FETCH_TOOL: (
-        Argument("url", "string", "The http(s) URL of the page to read.", required=True, min_length=1),
+        Argument(
+            "url",
+            "string",
+            "The http(s) URL of the page to read.",
+            required=True,
+            min_length=1,
+            max_length=MAX_URL_CHARS,
+        ),
         Argument(
             "extract_mode",
             "string",

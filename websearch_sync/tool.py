@@ -217,32 +217,47 @@ STRICT_KEYWORDS = frozenset(
         "maxItems",
     }
 )
+#: The keywords Anthropic's strict tool use takes: OpenAI's less the numeric and size bounds, which
+#: its grammar-constrained sampling refuses (the Anthropic SDK's ``transform_schema`` moves them
+#: into descriptions likewise).
+ANTHROPIC_STRICT_KEYWORDS = STRICT_KEYWORDS - {
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
+}
 #: What a refused keyword means, in words for the description it is moved into.
 _KEYWORD_WORDS: dict[str, Callable[[Any], str]] = {
     "minLength": lambda value: "not empty" if value == 1 else "at least %d characters" % value,
     "maxLength": lambda value: "at most %d characters" % value,
+    "minimum": lambda value: "at least %s" % value,
+    "maximum": lambda value: "at most %s" % value,
 }
 
 
-def strict_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
+def strict_schema(schema: Mapping[str, Any], keywords: frozenset[str] = STRICT_KEYWORDS) -> dict[str, Any]:
     """``schema`` in the form OpenAI's strict mode accepts as it is, a new dict.
 
     Every object lists all its properties as required and sets ``additionalProperties:
     false``; a property that was optional becomes nullable (``null`` in its ``type`` and
     ``enum``), and :func:`call_tool` reads ``null`` as "not given". Keywords strict mode
     refuses (``minLength``, ``maxLength``, ...) are moved into the description, so the
-    model still reads them and :func:`call_tool` still checks them.
+    model still reads them and :func:`call_tool` still checks them. ``keywords``: those the
+    strict mode takes (:data:`ANTHROPIC_STRICT_KEYWORDS` for Anthropic's).
     """
-    result = {key: value for key, value in schema.items() if key in STRICT_KEYWORDS or key == "$schema"}
+    result = {key: value for key, value in schema.items() if key in keywords or key == "$schema"}
     refused = [(key, value) for key, value in schema.items() if key not in result]
     if refused:
         result["description"] = _described(result.get("description"), refused)
     if "items" in schema:
-        result["items"] = strict_schema(schema["items"])
+        result["items"] = strict_schema(schema["items"], keywords)
     if "properties" in schema or schema.get("type") == "object":
         properties, required = schema.get("properties", {}), set(schema.get("required", ()))
         result["properties"] = {
-            name: strict_schema(spec) if name in required else _nullable(strict_schema(spec))
+            name: strict_schema(spec, keywords) if name in required else _nullable(strict_schema(spec, keywords))
             for name, spec in properties.items()
         }
         result["required"] = list(properties)
@@ -322,7 +337,9 @@ def tool_definitions(
         tools: which tools to consider (``"search"``, ``"fetch"``).
         strict: schemas OpenAI's strict mode accepts as they are (every property
             required, optional ones nullable; see :func:`strict_schema`). With
-            ``"openai"`` and ``"openai_responses"`` the definitions also carry ``"strict": true``.
+            ``"openai"`` and ``"openai_responses"`` the definitions also carry ``"strict": true``;
+            with ``"anthropic"`` too (Anthropic's strict tool use), its schemas without the
+            numeric bounds that mode refuses (in the descriptions instead).
 
     The search query's ``maxLength`` is the longest query the configured backends take.
     The search tool is left out (with a logged warning) when its backend is not
@@ -342,11 +359,11 @@ def tool_definitions(
         wanted.append(canonical)
     definitions: list[dict[str, Any]] = []
     for tool in wanted:
-        name, description, schema = (
-            chosen[tool],
-            _DESCRIPTIONS[tool],
-            tool_schema(tool, strict=strict, settings=settings),
-        )
+        name, description = chosen[tool], _DESCRIPTIONS[tool]
+        if strict and style == "anthropic":
+            schema = strict_schema(tool_schema(tool, settings=settings), ANTHROPIC_STRICT_KEYWORDS)
+        else:
+            schema = tool_schema(tool, strict=strict, settings=settings)
         if style == "openai":
             function: dict[str, Any] = {"name": name, "description": description, "parameters": schema}
             if strict:
@@ -358,6 +375,8 @@ def tool_definitions(
             )
         elif style == "anthropic":
             definitions.append({"name": name, "description": description, "input_schema": schema})
+            if strict:
+                definitions[-1]["strict"] = True
         else:
             schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
             definitions.append({"name": name, "description": description, "parameters": schema})

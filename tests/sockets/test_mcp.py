@@ -162,7 +162,8 @@ def test_failures_are_error_results_never_protocol_errors(default_server):
     ]
     assert all(text_of(result).endswith("Retrying the same call will not help.") for result in results)
     assert (
-        text_of(results[0]) == "Error: InvalidInput (bad_arguments): argument 'query' must be of type string. "
+        text_of(results[0])
+        == "Error: InvalidInput (bad_arguments): argument 'query' must be of type string, got a number (5). "
         "Retrying the same call will not help."
     )
     assert "web_search, web_fetch" in text_of(results[4])

@@ -65,3 +65,25 @@ def test_the_check_accepts_exactly_what_the_schema_accepts(name, schema, argumen
 
 def test_the_fetch_url_publishes_the_length_fetch_takes():
     assert tool.tool_schema("web.fetch")["properties"]["url"]["maxLength"] == MAX_URL_CHARS
+
+
+@pytest.mark.parametrize(
+    "arguments, said",
+    [
+        ({"query": "rust", "max_results": "5"}, "argument 'max_results' must be of type integer, got a string ('5')"),
+        ({"query": 5}, "argument 'query' must be of type string, got a number (5)"),
+        ({"query": "rust", "include_content": "true"}, "must be of type boolean, got a string ('true')"),
+        ({"query": "rust", "max_results": 2.5}, "must be of type integer, got a number (2.5)"),
+        ({"query": ["rust"]}, "argument 'query' must be of type string, got an array"),
+        ({"query": "rust", "locale": {"code": "en"}}, "argument 'locale' must be of type string, got an object"),
+        ({"query": "rust", "max_results": True}, "must be of type integer, got a boolean (true)"),
+        (
+            {"query": "rust", "time_range": "x" * 500},
+            "must be one of day, week, month, year, got 'xxxxxxxxxxxxxxxxxxxx...",
+        ),
+    ],
+)
+def test_a_value_of_the_wrong_type_is_named_so_the_model_can_correct_it(arguments, said):
+    """The model reads what it sent, as JSON names it, beside what the schema asks for."""
+    error = tool.call_tool("web_search", arguments, client=ws.SearchClient("stub"))["error"]
+    assert said in error["message"], error["message"]

@@ -44,6 +44,7 @@ from .errors import (
 from .extract.article import EXTRACT_MODES
 from .models import TIME_RANGES, VERTICALS, AnyResponse, FetchResult, ToolResult
 from .net.urls import MAX_URL_CHARS, dedupe_key
+from .reader.image import EXTRACTOR as IMAGE_EXTRACTOR
 from .reader.page import DEFAULT_MAX_CHARS
 from .validate import (
     MAX_QUERY_CHARS,
@@ -687,10 +688,11 @@ def format_for_model(result: Mapping[str, Any], style: str = "text") -> tuple[st
             dict(item, content=_wrap(item["content"], str(item.get("url") or ""), tag)) if item.get("content") else item
             for item in result.get("items") or []
         ]
+    elif _is_image(result):  # the library's own line: its bytes go to the model as an image, not as JSON text
+        copy.pop("data", None)
     elif "text" in result:
         copy["text"] = _wrap(result["text"], str(result.get("final_url") or result.get("url", "")), tag)
         copy["title"] = _page_title(result)  # outside the block, as in the text
-        copy.pop("data", None)  # an image's bytes go to the model as an image, not as JSON text
     return _render(result, style, tag), copy
 
 
@@ -913,7 +915,15 @@ def _page_title(result: Mapping[str, Any]) -> str:
     return title if len(title) <= MAX_TITLE_CHARS else title[: MAX_TITLE_CHARS - 3] + "..."
 
 
+def _is_image(result: Mapping[str, Any]) -> bool:
+    """Whether ``result`` is a fetched image (its ``data`` left out in a repeat's answer)."""
+    return result.get("extractor") == IMAGE_EXTRACTOR and isinstance(result.get("width"), int)
+
+
 def _format_fetch(result: Mapping[str, Any], style: str, tag: Optional[str]) -> str:
+    if _is_image(result):  # one line the library wrote (type, size, URL), no page text: for a text-only model
+        line = " ".join(str(result.get("text") or "").split())
+        return markdown_text(line) if style == "markdown" else line
     url = str(result.get("final_url") or result.get("url", ""))
     title = _page_title(result) or url
     if style == "markdown":

@@ -45,7 +45,7 @@ from .extract.article import EXTRACT_MODES
 from .models import TIME_RANGES, VERTICALS, AnyResponse, FetchResult, ToolResult
 from .net.urls import MAX_URL_CHARS, dedupe_key
 from .reader.image import EXTRACTOR as IMAGE_EXTRACTOR
-from .reader.page import DEFAULT_MAX_CHARS
+from .reader.page import DEFAULT_CONTENT_CHARS, DEFAULT_MAX_CHARS
 from .validate import (
     MAX_QUERY_CHARS,
     TOOL_MAX_RESULTS,
@@ -417,7 +417,7 @@ def _resolve_tool(name: Any, names: Optional[Mapping[str, str]]) -> str:
 def _run(tool: str, args: dict[str, Any], client: SearchClient, images: bool) -> Union[AnyResponse, FetchResult]:
     if tool == SEARCH_TOOL:  # a model reads every result: the tool's own cap on the configured default
         args.setdefault("max_results", min(client.settings.max_results, client.settings.tool_max_results))
-        return cast(AnyResponse, client.search(args.pop("query"), **args))
+        return _bounded(cast(AnyResponse, client.search(args.pop("query"), **args)))
     return client.fetch(args.pop("url"), images=images, **args)
 
 
@@ -908,11 +908,36 @@ def _format_item(item: Mapping[str, Any], style: str, tag: Optional[str], vertic
 MAX_TITLE_CHARS = 300
 
 
+#: The most of a search result's snippet a model is given: as much as of a result's page text
+#: (``max_content_chars``' default); a service may answer with megabytes of it.
+MAX_SNIPPET_CHARS = DEFAULT_CONTENT_CHARS
+#: The fields of a search result cut for a model, with their caps.
+_ITEM_CAPS = (("title", MAX_TITLE_CHARS), ("snippet", MAX_SNIPPET_CHARS))
+
+
+def _cut(text: str, most: int) -> str:
+    """``text`` as it is when at most ``most`` characters, else cut to ``most`` ending in ``...``."""
+    return text if len(text) <= most else text[: most - 3] + "..."
+
+
 def _page_title(result: Mapping[str, Any]) -> str:
     """A fetch result's title on one line (a fetch service passes it on as the page wrote it), at
     most :data:`MAX_TITLE_CHARS`, ending in ``...`` when cut."""
-    title = " ".join(str(result.get("title") or "").split())
-    return title if len(title) <= MAX_TITLE_CHARS else title[: MAX_TITLE_CHARS - 3] + "..."
+    return _cut(" ".join(str(result.get("title") or "").split()), MAX_TITLE_CHARS)
+
+
+def _bounded(response: AnyResponse) -> AnyResponse:
+    """``response`` with each result's title and snippet cut at their caps (``...`` marks a cut), a
+    new dict: the model reads every result, and a service may fill one with megabytes."""
+    items = []
+    for item in cast(list[Mapping[str, Any]], response["items"]):
+        cut = {
+            name: _cut(item[name], most)
+            for name, most in _ITEM_CAPS
+            if isinstance(item.get(name), str) and len(item[name]) > most
+        }
+        items.append(dict(item, **cut) if cut else item)
+    return cast(AnyResponse, dict(response, items=items))
 
 
 def _is_image(result: Mapping[str, Any]) -> bool:

@@ -74,3 +74,32 @@ def test_page_text_a_search_service_returns_is_capped_at_max_content_chars():
         capped = client.search("q2", include_content=True, max_content_chars=100)
     assert [len(item["content"]) for item in result["items"]] == [DEFAULT_CONTENT_CHARS] * 5
     assert [item["content"] for item in capped["items"]] == [page[:100]] * 5
+
+
+def test_a_result_with_a_huge_title_and_snippet_is_cut_for_the_model():
+    """A service answering with titles of 100,000 and snippets of 1.6 million characters (a
+    broken or hostile SearXNG instance, within the byte cap) gave the model 8.5 million characters
+    for five results; each is now cut, marked by ``...``, and the whole answer stays small."""
+    import responses
+
+    answer = {
+        "query": "q",
+        "results": [
+            {"url": "https://a%d.example/" % n, "title": "T " * 50_000, "content": "snippet " * 200_000}
+            for n in range(5)
+        ],
+    }
+    settings = ws.Settings.from_env(
+        {
+            "WEB_SEARCH_BACKEND": "searxng",
+            "SEARXNG_BASE_URL": "https://searx.example",
+            "WEB_SEARCH_MAX_BYTES": "50000000",
+        }
+    )
+    with responses.RequestsMock() as mock, SearchClient(settings=settings) as client:
+        mock.add(responses.GET, "https://searx.example/search", json=answer)
+        result = tool.call_tool("web_search", {"query": "q"}, client=client)
+    for item in result["items"]:
+        assert len(item["title"]) == tool.MAX_TITLE_CHARS and item["title"].endswith("...")
+        assert len(item["snippet"]) == tool.MAX_SNIPPET_CHARS and item["snippet"].endswith("...")
+    assert len(tool.format_results(result)) < 5 * (tool.MAX_TITLE_CHARS + tool.MAX_SNIPPET_CHARS + 200)

@@ -32,10 +32,19 @@ from .engine import registry
 from .errors import (
     ANSWER_ONLY,
     BAD_ARGUMENTS,
+    BAD_EXTRACT_MODE,
+    BAD_INCLUDE_CONTENT,
+    BAD_LOCALE,
+    BAD_MAX_CONTENT_CHARS,
     BAD_MAX_REPEATS,
+    BAD_MAX_RESULTS,
+    BAD_QUERY,
     BAD_REPEAT_WINDOW,
     BAD_STYLE,
     BAD_TOOL_NAME,
+    BAD_URL,
+    EMPTY_QUERY,
+    QUERY_TOO_LONG,
     UNKNOWN_TOOL,
     InvalidInput,
     ToolNotFound,
@@ -625,8 +634,39 @@ def _error_code(error: Mapping[str, Any]) -> str:
     return code + (" (%s)" % error["detail_code"] if error.get("detail_code") else "")
 
 
+#: ``InvalidInput`` detail codes that mean the model's arguments were wrong (so the model can
+#: correct them), as opposed to the configuration or a refused target.
+ARGUMENT_ERRORS = frozenset(
+    {
+        BAD_ARGUMENTS,
+        EMPTY_QUERY,
+        BAD_QUERY,
+        QUERY_TOO_LONG,
+        BAD_LOCALE,
+        BAD_MAX_RESULTS,
+        BAD_URL,
+        BAD_EXTRACT_MODE,
+        BAD_INCLUDE_CONTENT,
+        BAD_MAX_CONTENT_CHARS,
+    }
+)
+
+
+def is_argument_error(error: Mapping[str, Any]) -> bool:
+    """Whether ``error`` (an error's ``to_dict()``) says the model's arguments were wrong (:data:`ARGUMENT_ERRORS`)."""
+    return error.get("type") == "InvalidInput" and error.get("detail_code") in ARGUMENT_ERRORS
+
+
+def _advice(error: Mapping[str, Any]) -> str:
+    """What the model can do: correct its arguments (the same call fails again, another may not),
+    or whether trying the same call again later may help."""
+    if is_argument_error(error):
+        return "Correct the arguments and call again."
+    return "Retrying later may help." if error.get("retryable") else "Retrying the same call will not help."
+
+
 def _error_line(error: Mapping[str, Any]) -> str:
-    advice = "Retrying later may help." if error.get("retryable") else "Retrying the same call will not help."
+    advice = _advice(error)
     line = "Error: %s: %s. %s" % (_error_code(error), str(error.get("message", "")).rstrip("."), advice)
     others = [e for e in error.get("errors") or [] if isinstance(e, Mapping)]
     engines = [e for e in others if e.get("engine")]

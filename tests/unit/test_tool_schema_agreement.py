@@ -87,3 +87,23 @@ def test_a_value_of_the_wrong_type_is_named_so_the_model_can_correct_it(argument
     """The model reads what it sent, as JSON names it, beside what the schema asks for."""
     error = tool.call_tool("web_search", arguments, client=ws.SearchClient("stub"))["error"]
     assert said in error["message"], error["message"]
+
+
+@pytest.mark.parametrize(
+    "name, arguments",
+    [
+        ("web_search", {"query": "rust", "max_results": "5"}),
+        ("web_search", {"query": "   "}),
+        ("web_search", {"query": "rust", "locale": "english"}),
+        ("web_fetch", {"url": "ftp://example.com/"}),
+    ],
+)
+def test_an_argument_error_tells_the_model_to_correct_the_arguments(name, arguments):
+    """ "Retrying the same call will not help" alone reads as "give up"; a call with other arguments will."""
+    line = tool.format_results(tool.call_tool(name, arguments, client=ws.SearchClient("stub")))
+    assert line.startswith("Error: InvalidInput (") and line.endswith(". Correct the arguments and call again."), line
+
+
+def test_other_errors_keep_their_retry_advice():
+    line = tool.format_results(tool.call_tool("web_lookup", {}, client=ws.SearchClient("stub")))
+    assert line.endswith("Retrying the same call will not help."), line

@@ -398,7 +398,7 @@ class Argument:
             value = int(value)
         if not isinstance(value, _PYTHON_TYPES[self.type]) or (self.type == "integer" and isinstance(value, bool)):
             raise InvalidInput(
-                "argument %r must be of type %s, got %s" % (self.name, self.type, _sent(value)),
+                "argument %r must be of type %s, got %s" % (self.name, self.type, describe_sent(value)),
                 detail_code=BAD_ARGUMENTS,
             )
         if self.choices and value not in self.choices:
@@ -442,7 +442,7 @@ def _shown_text(value: object) -> str:
     return text if len(text) <= _QUOTED_CHARS else text[: _QUOTED_CHARS // 2] + "..."
 
 
-def _sent(value: object) -> str:
+def describe_sent(value: object) -> str:
     """What a model sent, as JSON names it (``a string ('5')``, ``an array``): the message of a value
     of the wrong type says it, so that the model sees what to correct (a number in quotes)."""
     if isinstance(value, bool):
@@ -464,6 +464,11 @@ def arguments_schema(arguments: Sequence[Argument]) -> dict[str, Any]:
     }
 
 
+def not_an_object(given: object) -> InvalidInput:
+    """The error for a tool call whose arguments are not a JSON object (a string, an array ...)."""
+    return InvalidInput("arguments must be a JSON object, got %s" % describe_sent(given), detail_code=BAD_ARGUMENTS)
+
+
 def check_arguments(arguments: Sequence[Argument], given: object) -> dict[str, Any]:
     """``given`` (a dict; ``None`` is no arguments) checked against ``arguments``, without its
     ``None`` values (``null`` means "not given", as strict schemas have a model send it).
@@ -474,7 +479,7 @@ def check_arguments(arguments: Sequence[Argument], given: object) -> dict[str, A
     if given is None:
         given = {}
     if not isinstance(given, dict):
-        raise InvalidInput("arguments must be a JSON object", detail_code=BAD_ARGUMENTS)
+        raise not_an_object(given)
     values = {key: value for key, value in given.items() if value is not None}
     declared = {argument.name: argument for argument in arguments}
     for argument in arguments:

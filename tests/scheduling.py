@@ -23,6 +23,7 @@ AGENT_FRAMEWORK_MODULES = (
     "tests/unit/test_api_reference.py",
     "tests/unit/test_integrations_strict.py",
     "tests/sockets/test_docs_agent_examples.py",
+    "tests/sockets/test_docs_image_examples.py",
     "tests/sockets/test_first_hour_frictions.py",
     "tests/sockets/test_integrations_images.py",
     "tests/sockets/test_integrations_langchain.py",

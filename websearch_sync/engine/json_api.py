@@ -32,7 +32,7 @@ from urllib.parse import urlsplit
 
 from ..errors import (
     API_ERROR,
-    INVALID_API_KEY,
+    KEY_REFUSALS,
     UNEXPECTED_SHAPE,
     AuthError,
     InvalidInput,
@@ -136,10 +136,6 @@ def api_error(
     error.args = (error.message,)
     error.status = response.status
     return error
-
-
-#: Auth details that say the key itself was refused (the others: the account behind it).
-_KEY_REFUSED = (http_status(401), INVALID_API_KEY)
 
 
 def with_path(base: str, path: str) -> str:
@@ -353,7 +349,7 @@ class JsonApiBackend(Backend):
                 return None
             if not self.config.get("api_key"):  # an optional key (SearXNG behind a proxy that wants one)
                 return "no key was sent: set one in %s" % key.where(self.name)
-            account = "" if error.detail_code in _KEY_REFUSED else " and its account's plan or credit"
+            account = "" if error.detail_code in KEY_REFUSALS else " and its account's plan or credit"
             return "check the key in %s%s" % (key.where(self.name), account)
         if error.detail_code == http_status(404):
             return self._endpoint_remedy()

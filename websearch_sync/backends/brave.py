@@ -13,7 +13,7 @@ the next pages, until the answer's ``query.more_results_available`` is false.
 import dataclasses
 from typing import Any, ClassVar, Optional
 
-from ..engine.base import Page, split_locale
+from ..engine.base import Page, split_locale, traditional_chinese
 from ..engine.json_api import JsonApiBackend
 from ..engine.media_fields import nested
 from ..engine.setting import Setting
@@ -126,6 +126,5 @@ class Brave(JsonApiBackend):
 
 def _search_lang(locale: str, lang: str) -> str:
     if lang == "zh":
-        traditional = any(tag in locale.lower().replace("_", "-").split("-") for tag in ("hant", "tw", "hk", "mo"))
-        return "zh-hant" if traditional else "zh-hans"
+        return "zh-hant" if traditional_chinese(locale) else "zh-hans"
     return _LANG_EXCEPTIONS.get(lang, lang)

@@ -691,6 +691,12 @@ def split_locale(locale: str) -> tuple[str, Optional[str]]:
     return parts[0].lower(), country
 
 
+def traditional_chinese(locale: str) -> bool:
+    """Whether a Chinese ``locale`` is written in traditional characters: the ``Hant`` script, or
+    a region that writes them (Taiwan, Hong Kong, Macao); ``zh``, ``zh-CN``, ``zh-SG``: simplified."""
+    return any(part in ("hant", "tw", "hk", "mo") for part in locale.lower().replace("_", "-").split("-")[1:])
+
+
 def page_number(params: SearchParams, provider: str) -> int:
     """The ``pageno`` option (1 when unset); ``InvalidInput(bad_pageno)`` unless an integer >= 1
     (:data:`~websearch_sync.engine.option.PAGENO`, for an engine that reads it outside its own

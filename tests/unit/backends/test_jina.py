@@ -65,7 +65,7 @@ def test_jina_is_spaced_for_its_free_rate_limit():
 def test_request_shape_without_page_texts():
     spec = Jina(settings()).build_request(SearchParams("jina reader", 5, site_filter="jina.ai"))
     assert spec.method == "GET" and spec.url == URL
-    assert spec.params == {"q": "jina reader site:jina.ai"}
+    assert spec.params == {"q": "jina reader site:jina.ai", "num": "5"}
     assert spec.headers == {
         "Accept": "application/json",
         "Authorization": "Bearer " + KEY,
@@ -84,6 +84,42 @@ def test_the_header_travels_through_search(fake_clock):
     assert calls[0].request.headers["Accept"] == "application/json"
     _, calls = search(doc_example(), include_content=True)
     assert "X-Respond-With" not in calls[0].request.headers
+
+
+@pytest.mark.parametrize("asked, num", [(3, "3"), (20, "20"), (50, "20")])
+def test_num_is_max_results_up_to_jinas_twenty(asked, num):
+    """Without `num` Jina gives 10 (reading as many pages when content is asked): a call for 3
+    would be billed for 10, a call for 20 would get 10."""
+    assert Jina(settings()).build_request(SearchParams("q", asked)).params["num"] == num
+
+
+@pytest.mark.parametrize(
+    "locale, gl, hl",
+    [
+        ("en-US", "us", "en"),
+        ("de-AT", "at", "de"),
+        ("zh-TW", "tw", "zh-tw"),
+        ("zh-Hans-CN", "cn", "zh-cn"),
+        ("pt-BR", "br", "pt-br"),
+        ("he-IL", "il", "iw"),  # Google's older code, the one Jina lists
+        ("es-419", None, "es-419"),
+        ("fr", None, "fr"),
+    ],
+)
+def test_the_locale_is_gl_and_hl_as_jina_lists_them(locale, gl, hl):
+    params = Jina(settings()).build_request(SearchParams("q", 5, locale=locale)).params
+    assert params.get("gl") == gl and params.get("hl") == hl
+
+
+def test_a_language_jina_does_not_list_is_not_sent():
+    """Jina refuses an `hl` outside its list: the region alone is sent."""
+    params = Jina(settings()).build_request(SearchParams("q", 5, locale="dv-MV")).params
+    assert "hl" not in params and params["gl"] == "mv"
+
+
+def test_num_gl_hl_travel_through_search(fake_clock):
+    _, calls = search(doc_example(), locale="ja-JP", max_results=7)
+    assert sent_params(calls[0]) == {"q": "q", "num": "7", "gl": "jp", "hl": "ja"}
 
 
 # -- parsing ----------------------------------------------------------------------------

@@ -48,6 +48,7 @@ from typing import Any, Optional
 from urllib.parse import SplitResult, parse_qs, urljoin, urlsplit, urlunsplit
 
 from ..config import Settings
+from ..engine import registry
 from ..engine.json_api import JsonApiBackend
 from ..engine.option import PAGENO, Option
 from ..engine.pace import before_next_request
@@ -69,7 +70,7 @@ from ..errors import (
     WebSearchError,
 )
 from ..models import ParseResult, SearchParams
-from ..net.botwall import BotWall, bot_wall_error
+from ..net.botwall import BotWall
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, retry_after_seconds
 from ..net.urls import host_token, shown_url
@@ -339,7 +340,7 @@ class SearXNG(JsonApiBackend):
         redirect = self._redirect_error(response)
         if redirect is not None:
             return redirect
-        wall = bot_wall_error(response, self.name, self.bot_walls)  # an HTML page where JSON belongs
+        wall = registry.wall_error(response, self.name)  # an HTML page where JSON belongs: any wall
         if wall is not None:
             return wall
         if response.status == 404:
@@ -395,7 +396,8 @@ class SearXNG(JsonApiBackend):
         )
 
     def _forbidden(self, response: HttpResponse) -> WebSearchError:
-        """SearXNG's own 403 (JSON disabled), a Cloudflare challenge, or a 403 from a proxy."""
+        """SearXNG's own 403 (JSON disabled) or a 403 from something in front of it (a challenge's 403
+        is a wall :meth:`classify` found first)."""
         if all(marker in response.content[:4096] for marker in _WERKZEUG_403):
             return AuthError(
                 "SearXNG instance refused JSON output (HTTP 403 with its standard page): enable `json` in the "
@@ -404,9 +406,6 @@ class SearXNG(JsonApiBackend):
                 detail_code=HTTP_403,
                 status=response.status,
             )
-        wall = bot_wall_error(response, self.name)
-        if wall is not None:
-            return wall
         error = super().classify(response)
         assert error is not None  # a 403 is never a success
         return _reworded(

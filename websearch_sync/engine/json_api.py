@@ -45,6 +45,7 @@ from ..models import SearchParams
 from ..net.ssrf import forbidden_reason, literal_address
 from ..net.transport import HttpResponse, status_error
 from ..net.urls import shown_url
+from . import registry
 from .base import Backend, dig, json_body
 from .setting import Setting
 
@@ -319,8 +320,13 @@ class JsonApiBackend(Backend):
         return None
 
     def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
-        """The vendor's error envelope or status, mapped by :func:`api_error`, with what to check:
-        the key's setting for a refused key or account, the endpoint's for a 404."""
+        """A bot wall (:func:`~.registry.wall_error`: a challenge page where JSON was asked, whatever
+        its status, is the block it is, not a refused key or "not JSON"), else the vendor's error
+        envelope or status, mapped by :func:`api_error`, with what to check: the key's setting for a
+        refused key or account, the endpoint's for a 404. JSON answers are not scanned."""
+        wall = registry.wall_error(response, self.name)
+        if wall is not None:
+            return wall
         data = try_json(response)
         envelope = self.error_envelope(data) if data is not None else None
         code, message = envelope if envelope is not None else (None, None)

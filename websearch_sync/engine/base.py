@@ -132,8 +132,8 @@ class Backend:
     results_per_page: ClassVar[Optional[int]] = None
     #: The locale words (``validate.LOCALE_WORDS``: ``auto``) the service understands.
     locale_words: ClassVar[tuple[str, ...]] = ()
-    #: The parameters this object's :meth:`check` last accepted (:meth:`check_once`).
-    _accepted: Optional[SearchParams] = None
+    #: The parameters this object's :meth:`check` last accepted, and its configuration then (:meth:`check_once`).
+    _accepted: Optional[tuple[SearchParams, int]] = None
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -290,13 +290,23 @@ class Backend:
     def check_once(self, params: SearchParams) -> None:
         """:meth:`check`, unless this object accepted these parameters last time, or a copy of them
         with the same options object (``now`` aside, as in their equality; no option value is
-        compared): the client checks a call before it books a slot and the search checks it
-        again, with the same backend object and the same call (``check`` is pure)."""
+        compared), with the same configuration: the client checks a call before it books a slot and
+        the search checks it again, with the same backend object and the same call (``check`` is pure)."""
         accepted = self._accepted
-        if accepted is not None and (accepted is params or (accepted.options is params.options and accepted == params)):
+        if (
+            accepted is not None
+            and (accepted[0] is params or (accepted[0].options is params.options and accepted[0] == params))
+            and accepted[1] == self._configuration()
+        ):
             return
         self.check(params)
-        self._accepted = params
+        self._accepted = (params, self._configuration())
+
+    def _configuration(self) -> int:
+        """What :meth:`check` reads besides the call, as a hash: ``config`` (nested values too) and the
+        endpoint override. A hand edit of either between two calls with equal parameters (a key removed,
+        a new endpoint) is checked again, not taken for accepted (a hash: no second copy of the key)."""
+        return hash(repr((self.config, self.settings.endpoints.get(self.name))))
 
     def _check_locale_word(self, params: SearchParams) -> None:
         """Refuse ``locale="auto"`` (a word, no language tag) unless the backend declares it."""

@@ -61,6 +61,18 @@ def test_a_refused_key_is_asked_once_and_its_refusal_stays_in_errors():
     assert second["provider_meta"]["attempts"] == 1  # only brave's request counted
 
 
+def test_the_answer_of_the_others_is_cached_once_the_refusal_is_remembered():
+    """A remembered refusal refuses the call before sending, as a missing key does: the fallback's
+    answer may be cached (the call that met the refusal is not: it could have been a passing one)."""
+    with _mock() as mock, _client() as client:
+        met = client.search("eino")
+        remembered = client.search("eino")
+        cached = client.search("eino")
+        assert len(_asked(mock, BRAVE)) == 2 and len(_asked(mock, TAVILY)) == 1
+    assert not met["provider_meta"]["cached"] and not remembered["provider_meta"]["cached"]
+    assert cached["provider_meta"]["cached"] is True
+
+
 def test_a_direct_call_gets_the_remembered_typed_error_without_a_request():
     with _mock() as mock, _client() as client:
         client.search("eino", cache_ttl_s=0)

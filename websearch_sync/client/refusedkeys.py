@@ -21,10 +21,12 @@ A backend that holds no secret has no key to remember. ``SearchClient.clear_cool
 import hashlib
 import math
 import threading
+from functools import partial
 from typing import NamedTuple, Optional
 
 from ..engine.base import Backend
-from ..errors import KEY_REFUSALS, MISSING_API_KEY, AuthError
+from ..engine.registry import reported
+from ..errors import KEY_REFUSALS, MISSING_API_KEY, AuthError, WebSearchError
 from .clock import Clock, time_of_day
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -74,6 +76,21 @@ class RefusedKeys:
                 refusal = None
         if refusal is not None:
             raise remembered(refusal, self._clock.monotonic())
+
+    def refusing(self, backends: list[Backend]) -> frozenset[str]:
+        """The names of ``backends`` whose current key is remembered as refused: they refuse a call
+        without sending, as surely as a missing key does (an answer of the others may be cached)."""
+        if not self._refused:
+            return frozenset()
+        found = []
+        for backend in backends:
+            try:
+                reported(backend, partial(self.check, backend))  # a plugin's defect: logged, not raised here
+            except AuthError:
+                found.append(backend.name)
+            except WebSearchError:  # that defect: its call reports it
+                continue
+        return frozenset(found)
 
     def lift(self, backend: Optional[str] = None) -> list[str]:
         """Forget the refusals met by ``backend`` (at any endpoint), or all; their scopes."""

@@ -613,7 +613,8 @@ class SearchClient:
         # the backends of a validation made in this call have checked it (Backend.check_once): not again
         backends = plan.backends or [registry.instance(cls, self.settings) for cls in plan.valid.classes]
         strategy = merge if call.strategy == "merge" and len(backends) > 1 else fallback
-        response, cacheable = strategy(backends, params, plan.budget, run, plan.valid.refusing)
+        refusing = plan.valid.refusing | self._cooldowns.refused.refusing(backends)  # a refused key: again
+        response, cacheable = strategy(backends, params, plan.budget, run, refusing)
         if params.include_content and not self._add_content(response, params, plan.budget):
             cacheable = False
         return response, cacheable

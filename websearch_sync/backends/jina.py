@@ -21,13 +21,15 @@ other value refused with an error. So ``num`` is ``max_results`` (at most 20), `
 locale's region, ``hl`` its language when Jina lists it (:data:`HL_CODES`), else none.
 """
 
+import dataclasses
 from typing import Any, Optional
 
-from ..engine.base import split_locale, traditional_chinese
+from ..engine.base import answer_within_s, split_locale, traditional_chinese
 from ..engine.json_api import JsonApiBackend, try_json
 from ..engine.setting import Setting
 from ..errors import WebSearchError
 from ..models import ParseResult, SearchParams
+from ..net.deadline import Deadline
 from ..net.transport import HttpResponse, RequestSpec
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -36,6 +38,8 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 _NO_RESULTS = "No search results available"
 #: A snippet taken from the page text (when a result has no description) is cut here.
 SNIPPET_FROM_CONTENT_CHARS = 300
+#: The longest ``X-Timeout`` Jina takes (seconds).
+_MAX_TIMEOUT_S = 180
 #: The most results one search gives (Jina's ``num``/``count`` range, 0..20).
 MAX_RESULTS = 20
 #: Jina's ``hl`` values (``WORLD_LANGUAGES`` of jina-ai/reader ``src/3rd-party/serper-search.ts``,
@@ -83,6 +87,16 @@ class Jina(JsonApiBackend):
             if language:
                 query["hl"] = language
         return RequestSpec("GET", self.endpoint_url(), params=query, headers=headers)
+
+    def fit_request(self, spec: RequestSpec, deadline: Deadline) -> RequestSpec:
+        """With page texts asked, ``X-Timeout``: the whole seconds (1..180) Jina may spend reading the
+        pages before it answers with what it read (:func:`~websearch_sync.engine.base.answer_within_s`):
+        it races them against its own 15 s otherwise (jina-ai/reader ``src/api/searcher.ts``), so a
+        call of 15 s timed out before the answer came. The result list alone comes at once: nothing sent."""
+        if (spec.headers or {}).get("X-Respond-With") == "no-content":
+            return spec
+        seconds = min(_MAX_TIMEOUT_S, max(1, int(answer_within_s(deadline))))
+        return dataclasses.replace(spec, headers=dict(spec.headers or {}, **{"X-Timeout": str(seconds)}))
 
     def answer_error(self, response: HttpResponse) -> Optional[WebSearchError]:
         """The shared mapping, except Jina's answer to a query without results (not an error)."""

@@ -49,6 +49,7 @@ from urllib.parse import SplitResult, parse_qs, urljoin, urlsplit, urlunsplit
 
 from ..config import Settings
 from ..engine import registry
+from ..engine.base import answer_within_s
 from ..engine.json_api import JsonApiBackend
 from ..engine.option import PAGENO, Option
 from ..engine.pace import before_next_request
@@ -147,10 +148,6 @@ _LIMITER_BODIES = (b"Too Many Requests", b"IP is on BLOCKLIST")
 #: ``<h1>403 Forbidden</h1>``).
 _WERKZEUG_403 = (b"<title>403 Forbidden</title>", b"<h1>Forbidden</h1>")
 
-#: ``timeout_limit`` leaves this much of the call's remaining time for the round trip,
-#: the instance's own merging and our parsing: a fixed part plus a share of what is left.
-_MARGIN_S = 0.25
-_MARGIN_SHARE = 0.15
 #: The smallest ``timeout_limit`` sent (SearXNG reads it as seconds).
 _MIN_TIMEOUT_LIMIT_S = 0.1
 
@@ -288,13 +285,12 @@ class SearXNG(JsonApiBackend):
 
     def fit_request(self, spec: RequestSpec, deadline: Deadline) -> RequestSpec:
         """Add ``timeout_limit``: what is left of the deadline, minus a margin for the round
-        trip and parsing, so the instance answers with the engines that made it in time
+        trip, the instance's merging and our parsing (:func:`~websearch_sync.engine.base.answer_within_s`), so the instance answers with the engines that made it in time
         instead of waiting for its slowest one past our deadline; never more than the
         slowest own timeout of the engines asked (``/config``; until it is known, SearXNG's default
         engine timeout): an instance that sets ``outgoing.max_request_timeout`` gives every engine
         ``timeout_limit`` instead of its own."""
-        left = deadline.remaining_s()
-        limit = max(_MIN_TIMEOUT_LIMIT_S, left - _MARGIN_S - _MARGIN_SHARE * left)
+        limit = max(_MIN_TIMEOUT_LIMIT_S, answer_within_s(deadline))
         query = dict(spec.params or {})
         instance = self.instance()
         if instance is not None:

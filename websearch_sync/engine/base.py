@@ -701,6 +701,19 @@ def split_locale(locale: str) -> tuple[str, Optional[str]]:
     return parts[0].lower(), country
 
 
+#: What a service told how long it may take (SearXNG's ``timeout_limit``, Jina's ``X-Timeout``) leaves
+#: of the call's remaining time for the round trip and our parsing: a fixed part plus a share of it.
+ANSWER_MARGIN_S = 0.25
+ANSWER_MARGIN_SHARE = 0.15
+
+
+def answer_within_s(deadline: Deadline) -> float:
+    """How long a service that takes a time limit may take and still be read within ``deadline``:
+    what is left of it minus :data:`ANSWER_MARGIN_S` and :data:`ANSWER_MARGIN_SHARE` of it."""
+    left = deadline.remaining_s()
+    return left - ANSWER_MARGIN_S - ANSWER_MARGIN_SHARE * left
+
+
 def traditional_chinese(locale: str) -> bool:
     """Whether a Chinese ``locale`` is written in traditional characters: the ``Hant`` script, or
     a region that writes them (Taiwan, Hong Kong, Macao); ``zh``, ``zh-CN``, ``zh-SG``: simplified."""

@@ -11,6 +11,7 @@ from requests.structures import CaseInsensitiveDict
 import websearch_sync as ws
 from websearch_sync.backends.jina import SNIPPET_FROM_CONTENT_CHARS, Jina
 from websearch_sync.models import SearchParams
+from websearch_sync.net.deadline import Deadline
 from websearch_sync.net.response import HttpResponse
 
 URL = "https://s.jina.ai/"
@@ -115,6 +116,25 @@ def test_a_language_jina_does_not_list_is_not_sent():
     """Jina refuses an `hl` outside its list: the region alone is sent."""
     params = Jina(settings()).build_request(SearchParams("q", 5, locale="dv-MV")).params
     assert "hl" not in params and params["gl"] == "mv"
+
+
+#: Deadlines whose share for Jina ends at .9 of a second: a loaded machine's delay before the
+#: request is fitted (under 1 s) does not change the whole seconds sent.
+@pytest.mark.parametrize("timeout_ms, seconds", [(15500, "12"), (60200, "50"), (3700, "2"), (1000, "1")])
+def test_page_texts_are_asked_within_the_calls_deadline(timeout_ms, seconds):
+    """Reading the pages, Jina races them against its own 15 s unless `X-Timeout` says otherwise
+    (jina-ai/reader src/api/searcher.ts), then answers with what it read: without it, a call of 15 s
+    timed out before Jina answered. With it, Jina answers within what is left of the deadline."""
+    backend = Jina(settings())
+    spec = backend.fit_request(backend.build_request(SearchParams("q", 5, include_content=True)), Deadline(timeout_ms))
+    assert spec.headers["X-Timeout"] == seconds
+
+
+def test_no_timeout_is_sent_without_page_texts():
+    """Without page texts Jina answers the result list at once: nothing to race."""
+    backend = Jina(settings())
+    spec = backend.fit_request(backend.build_request(SearchParams("q", 5)), Deadline(15000))
+    assert "X-Timeout" not in spec.headers
 
 
 def test_num_gl_hl_travel_through_search(fake_clock):

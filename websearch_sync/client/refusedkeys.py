@@ -113,9 +113,9 @@ def remembered(refusal: _Refusal, now: float) -> AuthError:
     """The error a call meets for a remembered refusal: the same class and detail code, saying when."""
     cause = refusal.cause
     if math.isinf(refusal.until):
-        lasts = "not sent again by this client until the key changes"
+        lasts = "not sent again by this client until the key changes (clear_cooldowns forgets it)"
     else:
-        lasts = "not asked again for %.0f s (the account may be topped up)" % max(0.0, refusal.until - now)
+        lasts = "not asked again for %.0f s (clear_cooldowns forgets it sooner)" % max(0.0, refusal.until - now)
     return AuthError(
         "%s refused this key at %s; %s (it said: %s)"
         % (cause.provider, time_of_day(refusal.wall_at), lasts, cause.message.rstrip(".")),

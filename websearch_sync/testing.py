@@ -289,13 +289,14 @@ class FixtureReplay:
 def replay_fixtures(
     fixtures_dir: StrPath,
     *,
-    backends: Optional[Iterable[str]] = None,
+    backends: Union[str, Iterable[str], None] = None,
     block_network: bool = True,
 ) -> Iterator[FixtureReplay]:
     """Within the block, backends answer from the recorded cases under ``fixtures_dir``.
 
     Every registered backend except offline ones (``stub``) is swapped, or only
-    ``backends`` when given. The backend's own request builder, HTTP layer,
+    ``backends`` when given (a list of names, or one name; a name no backend is registered
+    under is ``InvalidInput(unknown_backend)``). The backend's own request builder, HTTP layer,
     classifier and parser run on the recorded answer, so results (and errors:
     a recorded captcha page is ``WebBlocked``) are what production would return
     for that recording. Works with ``websearch_sync.search`` and with any
@@ -308,11 +309,12 @@ def replay_fixtures(
     if not os.path.isdir(fixtures_dir):
         raise FileNotFoundError("fixture folder %s does not exist" % os.fspath(fixtures_dir))
     replay = FixtureReplay(cases=discover(fixtures_dir))
-    names = (
-        list(backends)
-        if backends is not None
-        else [n for n in registry.backend_names() if registry.backend_class(n).kind != "offline"]
-    )
+    if backends is None:
+        names = [n for n in registry.backend_names() if registry.backend_class(n).kind != "offline"]
+    else:
+        names = [backends] if isinstance(backends, str) else list(backends)  # one name, as backend="ddg_html" is
+        for name in names:
+            registry.backend_class(name)  # unknown names: InvalidInput(unknown_backend), not a block replaying nothing
 
     def answer_for(name: str) -> Answer:
         originals = {vertical: registry.backend_class(name, vertical) for vertical in registry.verticals_of(name)}
@@ -495,7 +497,7 @@ def conformance_checks(
     *,
     fixtures: Optional[StrPath] = None,
     settings: Optional[Settings] = None,
-    verticals: Optional[Sequence[str]] = None,
+    verticals: Union[str, Sequence[str], None] = None,
 ) -> list[ConformanceCheck]:
     """The conformance checks of the registered ``backend``, for each vertical it serves (or
     only ``verticals``), each a callable raising ``AssertionError`` (``str(check)`` is
@@ -507,7 +509,8 @@ def conformance_checks(
     ``Retry-After``), a proxy's error page, an unknown layout (``WebParseError``, never 0
     results), a silent server (``Timeout``, never a hang), and with ``fixtures`` (cases
     recorded by ``websearch-sync record``) every recorded case against its golden and the
-    contract. ``settings`` configure the backend (default: dummy values for what it requires).
+    contract. ``settings`` (a ``Settings``) configure the backend (default: dummy values for
+    what it requires); ``verticals`` is a list of verticals or one.
     """
     return _conformance_checks(backend, fixtures=fixtures, settings=settings, verticals=verticals)
 
@@ -517,7 +520,7 @@ def check_conformance(
     *,
     fixtures: Optional[StrPath] = None,
     settings: Optional[Settings] = None,
-    verticals: Optional[Sequence[str]] = None,
+    verticals: Union[str, Sequence[str], None] = None,
 ) -> None:
     """Run every check of :func:`conformance_checks`; ``AssertionError`` listing each that fails."""
     failures = []

@@ -66,6 +66,8 @@ _REGISTRY: dict[str, dict[str, Union[type[Backend], BuiltIn]]] = {
 _BUILT_IN = frozenset(_REGISTRY)
 #: ``{entry-point name: why}`` of the plugins skipped: an error naming one of them says why.
 _SKIPPED: dict[str, str] = {}
+#: Those of :data:`_SKIPPED` whose entry-point name cannot be a backend's (``demo-search``).
+_SKIPPED_ELSEWHERE: dict[str, str] = {}
 _PLUGINS_LOADED = False
 _PLUGINS_LOADING = False
 #: Held while plugins load: another thread's first question waits for them (re-entrant: a
@@ -322,9 +324,16 @@ def closest_backend(name: Any) -> Optional[str]:
 
 
 def skipped_plugin(name: Any) -> Optional[str]:
-    """Why the plugin declaring backend ``name`` was skipped (``None``: no plugin was)."""
+    """Why the plugin declaring backend ``name`` was skipped (``None``: no plugin was). A plugin
+    skipped under an entry-point name no backend can have (``demo-search``) may be the one
+    declaring any unregistered name: each such is named, with why it was skipped."""
     load_plugins()
-    return _SKIPPED.get(name) if isinstance(name, str) else None
+    if not isinstance(name, str):
+        return None
+    if name in _SKIPPED or name in _REGISTRY:
+        return _SKIPPED.get(name)
+    elsewhere = ["plugin %r %s" % (entry, why) for entry, why in _SKIPPED_ELSEWHERE.items()]
+    return "no backend is registered under this name; %s" % "; ".join(elsewhere) if elsewhere else None
 
 
 def did_you_mean(name: Any) -> str:
@@ -419,6 +428,8 @@ def _load_plugin(entry: Any) -> None:
 
 def _skip(entry: Any, reason: str) -> None:
     _SKIPPED.setdefault(entry.name, "its plugin %s was skipped: %s" % (entry.value, reason))
+    if not _NAME.fullmatch(entry.name):  # not a backend's name: which backend it declares is unknown
+        _SKIPPED_ELSEWHERE.setdefault(entry.name, "(%s) was skipped: %s" % (entry.value, reason))
     logger.warning("websearch_sync: skipping backend plugin %r (%s): %s", entry.name, entry.value, reason)
 
 

@@ -78,7 +78,8 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         default=[],
         metavar="KEY=VALUE",
         help="a backend option, repeatable: --option engines=google,bing --option pageno=2 "
-        "(VALUE is read as JSON when it is a number, true/false or a list, else as text)",
+        "(VALUE is read as the option's declared kind: true/false, a number, names, text; "
+        "websearch-sync backends --json lists each backend's options)",
     )
     parser.add_argument("--include-content", action="store_true", help="also read each result page (slower)")
     parser.add_argument(

@@ -357,12 +357,20 @@ def _fake_items(name: str, value: Any, params: SearchParams) -> ParseResult:
 
 
 def _check_answer(name: str, value: Any) -> None:
+    """A given answer is usable: a list of item dicts each with a ``url`` (one without, say with
+    the vendor's ``link``, would be dropped by normalisation: a search answering nothing, unexplained)."""
     if isinstance(value, WebSearchError) or callable(value):
         return
     if isinstance(value, (str, bytes, Mapping)) or not all(isinstance(item, Mapping) for item in value):
         raise TypeError(
             "fake_results: the answer for %s must be a list of item dicts, a WebSearchError or a callable" % name
         )
+    for position, item in enumerate(value, 1):
+        if "url" not in item:
+            raise TypeError(
+                "fake_results: item %d for %s has no 'url' (its keys: %s); an item is {'title', 'url', 'snippet'}"
+                % (position, name, ", ".join(map(str, item)))
+            )
 
 
 @contextlib.contextmanager

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import websearch_sync as ws
-from websearch_sync.testing import check_conformance, conformance_checks, replay_fixtures
+from websearch_sync.testing import check_conformance, conformance_checks, fake_results, replay_fixtures
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 #: A case recorded in this repository (fixtures/mojeek_html): its query, as the meta file has it.
@@ -41,3 +41,15 @@ def test_conformance_settings_that_are_not_settings_say_what_to_pass():
 def test_conformance_takes_one_vertical_given_as_a_string():
     checks = conformance_checks("ddg_html", verticals="news")
     assert {check.vertical for check in checks} == {"news"}
+
+
+@pytest.mark.parametrize(
+    "given",
+    [[{"title": "T", "link": "https://t.example/"}], {"ddg_html": [{"title": "T", "href": "https://t.example/"}]}],
+)
+def test_fake_results_refuses_an_item_without_a_url(given):
+    """An item without ``url`` (``link``, ``href``: the vendor's word) was dropped by normalisation,
+    so the test searched and got no items, with nothing saying why."""
+    with pytest.raises(TypeError, match=r"fake_results: item 1 for .* has no 'url' \(its keys: title, (link|href)\)"):
+        with fake_results(given):
+            pass

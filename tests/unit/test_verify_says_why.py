@@ -55,3 +55,28 @@ def test_the_conformance_finding_carries_the_message(broken_parser):
     check = next(c for c in conformance_checks("mojeek_html", fixtures=FIXTURES) if c.name == "recorded_cases")
     with pytest.raises(AssertionError, match="a list instead of a ParseResult"):
         check()
+
+
+def test_a_search_that_fails_before_sending_says_so_beside_the_request_count(monkeypatch):
+    """``build_request`` returning a dict fails inside the backend before any request: the
+    verdict read only "expected 1 request(s), the backend sent 0", as if the request had changed."""
+    cls = registry.backend_class("mojeek_html")
+    monkeypatch.setattr(cls, "build_request", lambda self, params: {"method": "GET", "url": self.endpoint_url()})
+    verdict = run_case(_case())
+    assert verdict.status == "ERROR"
+    assert verdict.diff[0].startswith("request mismatch: expected 1 request(s), the backend sent 0"), verdict.diff
+    assert verdict.diff[1] == (
+        "the search failed first: WebProviderError/internal_error: internal error in backend mojeek_html: AttributeError"
+    ), verdict.diff
+
+
+def test_a_parse_result_item_without_a_url_names_the_defect(monkeypatch):
+    """Items with the vendor's ``link`` instead of ``url`` were all dropped by normalisation: a
+    plugin's search answered 0 items, unexplained."""
+    cls = registry.backend_class("mojeek_html")
+    monkeypatch.setattr(cls, "items", lambda self, markup, params: [{"title": "T", "link": "https://t.example/"}])
+    verdict = run_case(_case())
+    assert verdict.diff[-1] == (
+        "+ message: backend mojeek_html returned a parse result of the wrong shape: "
+        "item 1 has no 'url' (its keys: title, link)"
+    ), verdict.diff

@@ -334,7 +334,14 @@ def replayed(case: Case, impersonate: str = "off") -> tuple[dict[str, Any], Opti
             )
     except WebSearchError as error:
         result = error
-    wire.check_complete()
+    try:
+        wire.check_complete()
+    except ReplayMismatch as mismatch:
+        if not isinstance(result, WebSearchError):
+            raise
+        raise ReplayMismatch(  # e.g. a build_request that failed: fewer requests sent, and why
+            "%s\nthe search failed first: %s/%s: %s" % (mismatch, result.code, result.detail_code, result.message)
+        ) from None
     return outcome_of(result), result.message if isinstance(result, WebSearchError) else None
 
 

@@ -492,6 +492,8 @@ def _result_problem(result: object) -> Optional[str]:
     for position, item in enumerate(result.items, 1):
         if not isinstance(item, dict):
             return "item %d is a %s, not a dict" % (position, type(item).__name__)
+        if "url" not in item:  # normalisation would drop it: a search of 0 items, unexplained
+            return "item %d has no 'url' (its keys: %s)" % (position, ", ".join(map(str, item)))
         named = item.get("provider")
         if named is not None and (not isinstance(named, str) or named not in _known()):
             return "item %d names the provider %r, which is not a registered backend" % (position, named)

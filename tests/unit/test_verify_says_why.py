@@ -80,3 +80,15 @@ def test_a_parse_result_item_without_a_url_names_the_defect(monkeypatch):
         "+ message: backend mojeek_html returned a parse result of the wrong shape: "
         "item 1 has no 'url' (its keys: title, link)"
     ), verdict.diff
+
+
+def test_a_classify_of_the_wrong_kind_names_the_defect(monkeypatch):
+    """``classify`` returning a string (a plugin meaning "blocked") was raised as it was:
+    ``internal_error`` "TypeError" (exceptions must derive from BaseException)."""
+    cls = registry.backend_class("mojeek_html")
+    monkeypatch.setattr(cls, "classify", lambda self, response: "blocked")
+    verdict = run_case(_case())
+    assert verdict.diff[-1] == (
+        "+ message: backend mojeek_html's classify returned a str, not a WebSearchError or None"
+    ), verdict.diff
+    assert "WebProviderError/bad_parse_result" in verdict.diff[1], verdict.diff

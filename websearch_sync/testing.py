@@ -604,7 +604,7 @@ if _pytest is not None:
             action="append",
             default=[],
             metavar="BACKEND",
-            help="run the websearch_sync conformance kit on a registered backend (repeatable)",
+            help="run the websearch_sync conformance kit on a registered backend (repeatable, or a comma list)",
         )
         group.addoption(
             "--websearch-fixtures",
@@ -614,10 +614,16 @@ if _pytest is not None:
         )
 
     def pytest_collection_modifyitems(session: Any, config: Any, items: list[Any]) -> None:
-        """Add one test per conformance check of each ``--websearch-conformance`` backend (an
-        unknown one, e.g. a plugin that failed to load, is pytest's usage error saying why)."""
-        for backend in config.getoption("websearch_conformance", default=None) or ():
-            fixtures = config.getoption("websearch_fixtures", default=None)
+        """Add one test per conformance check of each ``--websearch-conformance`` backend (one
+        name or a comma list, as ``-b`` takes; an unknown one, e.g. a plugin that failed to load,
+        is pytest's usage error saying why, and so is ``--websearch-fixtures`` with no backend)."""
+        given = config.getoption("websearch_conformance", default=None) or ()
+        fixtures = config.getoption("websearch_fixtures", default=None)
+        if fixtures is not None and not given:
+            raise _pytest.UsageError(
+                "--websearch-fixtures is read by --websearch-conformance BACKEND only: name the backend to check"
+            )
+        for backend in [name.strip() for value in given for name in value.split(",") if name.strip()]:
             try:
                 checks = conformance_checks(backend, fixtures=fixtures)
             except WebSearchError as error:

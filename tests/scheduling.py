@@ -31,6 +31,7 @@ AGENT_FRAMEWORK_MODULES = (
     "tests/sockets/test_integrations_openai_agents.py",
     "tests/sockets/test_integrations_pydantic_ai.py",
     "tests/sockets/test_integrations_smolagents.py",
+    "tests/sockets/test_mcp_client_images.py",
     "tests/sockets/test_mcp_clients.py",
     "tests/sockets/test_tool_anthropic_strict.py",
     "tests/sockets/test_tool_images.py",

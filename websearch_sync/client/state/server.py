@@ -96,7 +96,8 @@ class _BoundedSocket:
     redis-py's ``socket_timeout`` bounds each read, so a Redis (or a link) that sends its reply
     a byte at a time, each byte inside the timeout, held a call for seconds. Here the round
     trip is bounded: inside :meth:`SharedState.run` by the end of the whole operation (one
-    command may take the server's timeout; a new connection may take that long first), elsewhere
+    command may take the server's timeout; a new connection may take that long first, within the
+    call's time), elsewhere
     by the socket's timeout from the moment the command was sent.
     """
 
@@ -207,7 +208,8 @@ def _bounded_connections(connection_class: type) -> type:
             sock = _BoundedSocket(connecting.result(ends - time.monotonic()))
             # the handshake and the command then get a timeout of their own: on a loaded machine, a
             # fresh process's first connection and command in one timeout made Redis count as down
-            _OPERATION.ends = max(ends, time.monotonic() + (self.socket_timeout or 0.0))
+            # (never past the call's own time: the operation began with at least a timeout of it left)
+            _OPERATION.ends = min(_OPERATION.limit, max(ends, time.monotonic() + (self.socket_timeout or 0.0)))
             return sock
 
         bounded = _BOUNDED_CLASSES[connection_class] = type(
@@ -438,7 +440,9 @@ class SharedState:
             return default
         now = self.clock.monotonic()
         if self.server.usable(now):
-            _OPERATION.ends = None if each_round_trip else time.monotonic() + self.server.timeout_s
+            started = time.monotonic()
+            _OPERATION.ends = None if each_round_trip else started + self.server.timeout_s
+            _OPERATION.limit = float("inf") if left_s is None else started + left_s
             try:
                 result = operation(self.server.redis)
             except self.server.response_error as error:

@@ -99,6 +99,7 @@ SEQUENCE = [
     ("POST", "q=second", FORM, True),
     ("POST", "q=third+and+longer", FORM, False),
     ("OPTIONS", None, [], False),
+    ("POST", None, [], False),
     ("GET", None, [], False),
 ]
 
@@ -162,3 +163,16 @@ def test_a_request_given_up_before_it_was_sent_leaves_nothing_on_the_handle(monk
         assert method == "GET" and body == b""
         assert "X-Given-Up" not in dict(headers) and "Origin" not in dict(headers)
         assert dict(headers)["Referer"] == "http://127.0.0.1/"
+
+
+def test_a_post_without_a_body_sends_an_empty_one_not_the_processs_stdin():
+    """libcurl's default read function reads stdin: a POST with no body set streamed it, chunked."""
+    with RecordingServer() as server:
+        wire = wire_curl.CurlWire("chrome")
+        try:
+            _send(wire, WireRequest("POST", server.url("/x")))
+        finally:
+            wire.close()
+    ((method, body, headers, _),) = server.seen
+    assert method == "POST" and body == b""
+    assert dict(headers).get("Content-Length") == "0" and "Transfer-Encoding" not in dict(headers)

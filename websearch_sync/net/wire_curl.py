@@ -406,7 +406,10 @@ class _Options:
     def set_method(self, handle: Curl, request: WireRequest) -> None:
         """The method and body: the last request's undone first when it differs (a POST's body
         must not follow a GET), then this one's."""
-        method = (request.method.upper(), request.body is not None)
+        body = request.body
+        if body is None and request.method.upper() == "POST":
+            body = b""  # not none: libcurl would send what its default read function reads, the process's stdin
+        method = (request.method.upper(), body is not None)
         if method != self.method:
             if self.method[1]:
                 handle.setopt(CurlOpt.POSTFIELDS, ffi.NULL)  # the freed body: none
@@ -414,14 +417,13 @@ class _Options:
             if self.method[0] not in ("GET", "HEAD", "POST"):
                 handle.setopt(CurlOpt.CUSTOMREQUEST, ffi.NULL)
             handle.setopt(CurlOpt.HTTPGET, 1)  # also ends a HEAD's NOBODY and a POST's method
-            _set_method(handle, request)
-        elif request.body is not None:
-            _set_body(handle, request.body)
+            _set_method(handle, method[0], body)
+        elif body is not None:
+            _set_body(handle, body)
         self.method = method
 
 
-def _set_method(handle: Curl, request: WireRequest) -> None:
-    method = request.method.upper()
+def _set_method(handle: Curl, method: str, body: Union[str, bytes, None]) -> None:
     if method == "GET":
         pass  # what set_method left
     elif method == "HEAD":
@@ -430,8 +432,8 @@ def _set_method(handle: Curl, request: WireRequest) -> None:
         handle.setopt(CurlOpt.POST, 1)
     else:
         handle.setopt(CurlOpt.CUSTOMREQUEST, method.encode())
-    if request.body is not None:
-        _set_body(handle, request.body)
+    if body is not None:
+        _set_body(handle, body)
 
 
 def _set_body(handle: Curl, body: Union[str, bytes]) -> None:

@@ -30,6 +30,7 @@ from ..errors import (
     BAD_URL,
     EMPTY_QUERY,
     QUERY_TOO_LONG,
+    UNSUPPORTED_QUERY,
     InvalidInput,
 )
 from ..tool import FETCH_TOOL, SEARCH_TOOL, call_tool, fetched_image, format_results, tool_definitions
@@ -46,6 +47,7 @@ ARGUMENT_ERRORS = frozenset(
         EMPTY_QUERY,
         BAD_QUERY,
         QUERY_TOO_LONG,
+        UNSUPPORTED_QUERY,  # Tavily: site: operators alone; the model adds search terms
         BAD_LOCALE,
         BAD_MAX_RESULTS,
         BAD_URL,

@@ -245,3 +245,12 @@ def test_a_fallback_chain_goes_on_past_it():
         result = ws.search("site:python.org", backend=["tavily", "brave"], settings=both, retries=0)
     assert result["provider_meta"]["provider_name"] == "brave"
     assert result["errors"][0]["detail_code"] == "unsupported_query"
+
+
+def test_the_model_is_told_to_correct_a_site_only_query():
+    """Through the agent tool, the refusal counts as the model's argument to correct (not a failure of
+    the service), so frameworks that retry bad arguments ask the model again."""
+    from websearch_sync.integrations.agent_tool import ToolOutcome
+
+    error = {"type": "InvalidInput", "detail_code": "unsupported_query", "message": "m", "retryable": False}
+    assert ToolOutcome("text", {"error": error}, True).bad_arguments

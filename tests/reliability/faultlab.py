@@ -477,13 +477,9 @@ EXPECTED: dict[str, dict[str, tuple[str, Optional[tuple[str, ...]]]]] = {
     "http_429_retry_after": {"*": ("WebBlocked", ("http_429",))},
     "http_429": {"*": ("WebBlocked", ("http_429",))},
     "http_503": {"*": ("BadGateway", ("http_503",))},
-    # a bot wall served with 200 is a block, not a parse error and never "0 results": a JSON API's
-    # answer that is no JSON is checked for every registered wall too (JsonApiBackend.wall)
-    "captcha_200": {
-        "html": ("WebBlocked", ("captcha_required",)),
-        "fetch": ("WebBlocked", ("captcha_required",)),
-        "json": ("WebBlocked", ("captcha_required",)),
-    },
+    # a bot wall served with 200 is a block, not a parse error and never "0 results": where JSON
+    # was asked too (a JSON engine answered with any registered engine's recorded wall is blocked)
+    "captcha_200": {"*": ("WebBlocked", ("captcha_required",))},
 }
 
 

@@ -164,10 +164,11 @@ class Cooldowns:
             own is None or shared.token != own
         ):  # another process met the wall: remember it, obey
             left = min(shared.left_s, MAX_COOLDOWN_S)
+            until = self._clock.time() + left  # its key's expiry, on this clock: the writer's may be set wrong
             error = cooling_down(
-                name, shared.detail_code, shared.status, shared.until, left, advice=(shared.retryable, shared.hint)
+                name, shared.detail_code, shared.status, until, left, advice=(shared.retryable, shared.hint)
             )
-            self._suspend(name, left, shared.until, error, shared.token or "", shared=True)
+            self._suspend(name, left, until, error, shared.token or "", shared=True)
             raise error
 
     def _lifted(self, name: str, entry: _Entry, left_s: Optional[float]) -> bool:

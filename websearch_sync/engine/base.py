@@ -20,6 +20,7 @@ from ..config import Settings
 from ..errors import (
     BAD_ENDPOINT,
     BAD_LOCALE,
+    BAD_PARSE_RESULT,
     DEADLINE_EXCEEDED,
     MISSING_API_KEY,
     NOT_CONFIGURED,
@@ -567,8 +568,17 @@ class Backend:
             ) from None
 
     def answer_error(self, response: HttpResponse) -> Optional[WebSearchError]:
-        """The error an answer means (:meth:`classify`, then its HTTP status), or ``None``."""
-        return self.classify(response) or status_error(response, self.name)
+        """The error an answer means (:meth:`classify`, then its HTTP status), or ``None``; a
+        ``classify`` returning anything else (a plugin's ``"blocked"``) is ``WebProviderError(bad_parse_result)``."""
+        classified = self.classify(response)
+        if classified is not None and not isinstance(classified, WebSearchError):
+            raise WebProviderError(
+                "backend %s's classify returned a %s, not a WebSearchError or None"
+                % (self.name, type(classified).__name__),
+                provider=self.name,
+                detail_code=BAD_PARSE_RESULT,
+            )
+        return classified or status_error(response, self.name)
 
     def interpret(self, response: HttpResponse, params: SearchParams) -> ParseResult:
         """Turn a response into a parse result or the error it means."""

@@ -163,6 +163,8 @@ class HtmlEngine(Backend):
             if blocked is not None:
                 raise blocked from None
             raise
+        if not isinstance(result, ParseResult):  # a subclass's parse of the wrong shape: checked_result names it
+            return result
         blocked = None if result.items else self._other_wall(response)
         if blocked is not None:
             raise blocked

@@ -68,6 +68,8 @@ _REGISTRY: dict[str, dict[str, Union[type[Backend], BuiltIn]]] = {
 _BUILT_IN = frozenset(_REGISTRY)
 #: ``{entry-point name: why}`` of the plugins skipped: an error naming one of them says why.
 _SKIPPED: dict[str, str] = {}
+#: Those of :data:`_SKIPPED` whose entry-point name cannot be a backend's (``demo-search``).
+_SKIPPED_ELSEWHERE: dict[str, str] = {}
 _PLUGINS_LOADED = False
 _PLUGINS_LOADING = False
 #: Held while plugins load: another thread's first question waits for them (re-entrant: a
@@ -331,9 +333,16 @@ def closest_backend(name: Any) -> Optional[str]:
 
 
 def skipped_plugin(name: Any) -> Optional[str]:
-    """Why the plugin declaring backend ``name`` was skipped (``None``: no plugin was)."""
+    """Why the plugin declaring backend ``name`` was skipped (``None``: no plugin was). A plugin
+    skipped under an entry-point name no backend can have (``demo-search``) may be the one
+    declaring any unregistered name: each such is named, with why it was skipped."""
     load_plugins()
-    return _SKIPPED.get(name) if isinstance(name, str) else None
+    if not isinstance(name, str):
+        return None
+    if name in _SKIPPED or name in _REGISTRY:
+        return _SKIPPED.get(name)
+    elsewhere = ["plugin %r %s" % (entry, why) for entry, why in _SKIPPED_ELSEWHERE.items()]
+    return "no backend is registered under this name; %s" % "; ".join(elsewhere) if elsewhere else None
 
 
 def did_you_mean(name: Any) -> str:
@@ -428,6 +437,8 @@ def _load_plugin(entry: Any) -> None:
 
 def _skip(entry: Any, reason: str) -> None:
     _SKIPPED.setdefault(entry.name, "its plugin %s was skipped: %s" % (entry.value, reason))
+    if not _NAME.fullmatch(entry.name):  # not a backend's name: which backend it declares is unknown
+        _SKIPPED_ELSEWHERE.setdefault(entry.name, "(%s) was skipped: %s" % (entry.value, reason))
     logger.warning("websearch_sync: skipping backend plugin %r (%s): %s", entry.name, entry.value, reason)
 
 
@@ -490,6 +501,8 @@ def _result_problem(result: object) -> Optional[str]:
     for position, item in enumerate(result.items, 1):
         if not isinstance(item, dict):
             return "item %d is a %s, not a dict" % (position, type(item).__name__)
+        if "url" not in item:  # normalisation would drop it: a search of 0 items, unexplained
+            return "item %d has no 'url' (its keys: %s)" % (position, ", ".join(map(str, item)))
         named = item.get("provider")
         if named is not None and (not isinstance(named, str) or named not in _known()):
             return "item %d names the provider %r, which is not a registered backend" % (position, named)

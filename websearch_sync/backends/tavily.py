@@ -72,7 +72,7 @@ class Tavily(JsonApiBackend):
         """Also refuse a query of ``site:`` operators alone (Tavily wants search terms)."""
         super().check_params(params)
         words = params.full_query.split()
-        if all(word.lower().startswith("site:") for word in words):
+        if all(word.lower().startswith("site:") and len(word) > len("site:") for word in words):
             raise InvalidInput(
                 "tavily needs search terms beside site: operators (got %r)" % params.full_query,
                 provider=self.name,

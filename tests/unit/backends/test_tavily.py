@@ -231,9 +231,11 @@ def test_tavilys_own_refusal_of_it_reads_the_same():
     assert isinstance(error, ws.InvalidInput) and error.detail_code == "unsupported_query"
 
 
-def test_terms_beside_a_site_operator_are_sent():
-    _, calls = search(doc_example(), query="asyncio site:python.org")
-    assert sent_json(calls[0])["query"] == "asyncio site:python.org"
+@pytest.mark.parametrize("query", ["asyncio site:python.org", "site:", "site: python"])
+def test_terms_beside_a_site_operator_are_sent(query):
+    """A word that is no `site:<domain>` operator is a search term (`site:` alone included)."""
+    _, calls = search(doc_example(), query=query)
+    assert sent_json(calls[0])["query"] == query
 
 
 def test_a_fallback_chain_goes_on_past_it():

@@ -10,7 +10,8 @@ A backend's parser returns what the page says (``"3 hours ago"``, ``"1:02:03"``,
   answered (``3 hours ago``, ``2d``, ``yesterday``): units below a day give a time, a day
   or more a day;
 * a duration in whole seconds (:func:`seconds`): ``1:02:03``, ``2:03``, ``PT1M2S``, a number;
-* a count (:func:`count`): an int, ``"1234"``, ``"1,234"``, ``"1.2M views"``, ``"12K"``.
+* a count (:func:`count`): an int, ``"1234"``, ``"1,234"``, ``"1.2M views"``, ``"12K"``, ``"3,4 M"``
+  (a comma before a multiplier is a decimal comma).
 
 A count or duration above :data:`LARGEST` is no value (a width of 1e308 pixels): it is left out.
 
@@ -178,4 +179,8 @@ def _count(value: Any) -> Optional[int]:
     digits, suffix = match.groups()
     if "." in digits and suffix is None:  # "1.234": a thousands dot or a fraction, the page does not say
         return None
+    if suffix is not None and "," in digits:  # "3,4 M": a decimal comma before a multiplier (as media_fields reads it)
+        if "." in digits or digits.count(",") > 1:  # "1,2.5K", "1,2,3K": not one number
+            return None
+        digits = digits.replace(",", ".")
     return int(round(float(digits.replace(",", "")) * _MULTIPLIERS[suffix]))

@@ -271,9 +271,21 @@ def test_dates_become_iso_utc_resolved_against_the_answer(raw, expected):
         ("2:03", 123),
         ("PT1M2S", 62),
         ("PT1H", 3600),
+        ("PT1H2M", 3720),
         (95, 95),
         ("95", 95),
         ("x", None),
+        # a length written in words, as video pages print it
+        ("12 min", 720),
+        ("12 minutes", 720),
+        ("1 hr 2 min", 3720),
+        ("1 hour, 2 minutes, 3 seconds", 3723),
+        ("1h 2m 3s", 3723),
+        ("1h2m", 3720),
+        ("45 sec.", 45),
+        ("12 min ago", None),  # an age, not a length
+        ("2 days", None),  # no video length is counted in days
+        ("2 min 1 h", None),  # the units out of order: not a length as written
     ],
 )
 def test_durations_become_seconds(raw, expected):

@@ -50,10 +50,13 @@ _CLOCK = re.compile(r"(?:(\d{1,3}):)?(\d{1,3}):(\d{2})")
 _ISO_DURATION = re.compile(r"P(?:(\d{1,4})D)?(?:T(?:(\d{1,4})H)?(?:(\d{1,6})M)?(?:(\d{1,7})(?:\.\d{1,9})?S)?)?")
 # "12 min", "1 hr 2 min", "1 hour, 2 minutes, 3 seconds", "1h2m3s": hours, minutes, seconds in that
 # order, each at most once; every part is a bounded number and a word from a fixed list (linear).
+# Each number ends where its digits do ("(?!\d)"): one way to match, not one per shorter length.
+# It opens with a number and a unit's first letter ("(?=...)"): never an empty match, so a search
+# of it passes other text (a run of digits, words) at once.
 _WORDED_DURATION = re.compile(
-    r"(?:(\d{1,4}) ?(?:h|hr|hrs|hour|hours)\.?(?:, ?| )?)?"
-    r"(?:(\d{1,6}) ?(?:m|min|mins|minute|minutes)\.?(?:, ?| )?)?"
-    r"(?:(\d{1,7}) ?(?:s|sec|secs|second|seconds)\.?)?"
+    r"(?=\d{1,7}(?!\d) ?[hms])(?:(\d{1,4})(?!\d) ?(?:h|hr|hrs|hour|hours)\.?(?:, ?| )?)?"
+    r"(?:(\d{1,6})(?!\d) ?(?:m|min|mins|minute|minutes)\.?(?:, ?| )?)?"
+    r"(?:(\d{1,7})(?!\d) ?(?:s|sec|secs|second|seconds)\.?)?"
 )
 _COUNT = re.compile(r"(\d[\d,]{0,20}(?:\.\d{1,6})?) ?([kmb])?(?: views?| plays?)?")
 _MULTIPLIERS = {None: 1, "k": 1_000, "m": 1_000_000, "b": 1_000_000_000}
@@ -174,7 +177,7 @@ def _seconds(value: Any) -> Optional[int]:
         days, hours, minutes, secs = (int(part or 0) for part in iso.groups())
         return ((days * 24 + hours) * 60 + minutes) * 60 + secs
     worded = _WORDED_DURATION.fullmatch(text.rstrip(" ,"))
-    if worded is not None and any(worded.groups()):
+    if worded is not None:
         hours, minutes, secs = (int(part or 0) for part in worded.groups())
         return (hours * 60 + minutes) * 60 + secs
     return None

@@ -46,6 +46,7 @@ from .errors import (
     EMPTY_QUERY,
     QUERY_TOO_LONG,
     UNKNOWN_TOOL,
+    UNSUPPORTED_QUERY,
     InvalidInput,
     ToolNotFound,
     WebSearchError,
@@ -642,6 +643,7 @@ ARGUMENT_ERRORS = frozenset(
         EMPTY_QUERY,
         BAD_QUERY,
         QUERY_TOO_LONG,
+        UNSUPPORTED_QUERY,  # Tavily: site: operators alone; the model adds search terms
         BAD_LOCALE,
         BAD_MAX_RESULTS,
         BAD_URL,

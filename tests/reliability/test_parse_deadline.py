@@ -16,7 +16,14 @@ import time
 
 import pytest
 import requests
-from clocks import abandoned_work_left, deadline_margin_s, machine_pace, slowdown, wait_for_work, work_until_stopped
+from clocks import (
+    abandoned_work_left,
+    deadline_margin_s,
+    machine_pace,
+    paced_budget_s,
+    wait_for_work,
+    work_until_stopped,
+)
 from faults import respond
 from servers import FaultServer
 
@@ -180,9 +187,7 @@ def test_a_plugin_parser_without_checkpoints_is_still_cut_at_the_deadline(plugin
     the server: "no complete answer from 127.0.0.1 within the 300 ms deadline")."""
     plugin.release.clear()
     registry.register(plugin)
-    # 300 ms on an idle machine; as many times more as the machine runs slower, so that the call's
-    # set-up leaves the request its share of the budget (else: budget_exhausted before the plugin runs)
-    budget_s = 0.3 * max(1.0, slowdown())
+    budget_s = paced_budget_s(0.3)
     try:
         with FaultServer({"/s": respond(200, huge_ddg_page(3))}) as server:
             settings = ws.Settings(endpoints={plugin.name: server.url("/s")})

@@ -9,8 +9,10 @@ A backend's parser returns what the page says (``"3 hours ago"``, ``"1:02:03"``,
   written out (``Jul 9, 2026``, ``2014-12-20``), or a date relative to when the service
   answered (``3 hours ago``, ``2d``, ``yesterday``): units below a day give a time, a day
   or more a day;
-* a duration in whole seconds (:func:`seconds`): ``1:02:03``, ``2:03``, ``PT1M2S``, a number;
-* a count (:func:`count`): an int, ``"1234"``, ``"1,234"``, ``"1.2M views"``, ``"12K"``.
+* a duration in whole seconds (:func:`seconds`): ``1:02:03``, ``2:03``, ``PT1M2S``, a number, or
+  hours, minutes and seconds in words (``12 min``, ``1 hr 2 min``, ``1h2m3s``);
+* a count (:func:`count`): an int, ``"1234"``, ``"1,234"``, ``"1.2M views"``, ``"12K"``, ``"3,4 M"``
+  (a comma before a multiplier is a decimal comma).
 
 A count or duration above :data:`LARGEST` is no value (a width of 1e308 pixels): it is left out.
 
@@ -46,6 +48,16 @@ _MOMENTS = ("just now", "now")
 _ISO = re.compile(r"(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?)(\.\d+)?(Z|[+-]\d{2}:?\d{2})?)?")
 _CLOCK = re.compile(r"(?:(\d{1,3}):)?(\d{1,3}):(\d{2})")
 _ISO_DURATION = re.compile(r"P(?:(\d{1,4})D)?(?:T(?:(\d{1,4})H)?(?:(\d{1,6})M)?(?:(\d{1,7})(?:\.\d{1,9})?S)?)?")
+# "12 min", "1 hr 2 min", "1 hour, 2 minutes, 3 seconds", "1h2m3s": hours, minutes, seconds in that
+# order, each at most once; every part is a bounded number and a word from a fixed list (linear).
+# Each number ends where its digits do ("(?!\d)"): one way to match, not one per shorter length.
+# It opens with a number and a unit's first letter ("(?=...)"): never an empty match, so a search
+# of it passes other text (a run of digits, words) at once.
+_WORDED_DURATION = re.compile(
+    r"(?=\d{1,7}(?!\d) ?[hms])(?:(\d{1,4})(?!\d) ?(?:h|hr|hrs|hour|hours)\.?(?:, ?| )?)?"
+    r"(?:(\d{1,6})(?!\d) ?(?:m|min|mins|minute|minutes)\.?(?:, ?| )?)?"
+    r"(?:(\d{1,7})(?!\d) ?(?:s|sec|secs|second|seconds)\.?)?"
+)
 _COUNT = re.compile(r"(\d[\d,]{0,20}(?:\.\d{1,6})?) ?([kmb])?(?: views?| plays?)?")
 _MULTIPLIERS = {None: 1, "k": 1_000, "m": 1_000_000, "b": 1_000_000_000}
 #: The largest count or duration kept: the largest integer every JSON reader holds exactly
@@ -164,6 +176,10 @@ def _seconds(value: Any) -> Optional[int]:
     if iso is not None and text.upper() not in ("P", "PT"):
         days, hours, minutes, secs = (int(part or 0) for part in iso.groups())
         return ((days * 24 + hours) * 60 + minutes) * 60 + secs
+    worded = _WORDED_DURATION.fullmatch(text.rstrip(" ,"))
+    if worded is not None:
+        hours, minutes, secs = (int(part or 0) for part in worded.groups())
+        return (hours * 60 + minutes) * 60 + secs
     return None
 
 
@@ -178,4 +194,8 @@ def _count(value: Any) -> Optional[int]:
     digits, suffix = match.groups()
     if "." in digits and suffix is None:  # "1.234": a thousands dot or a fraction, the page does not say
         return None
+    if suffix is not None and "," in digits:  # "3,4 M": a decimal comma before a multiplier (as media_fields reads it)
+        if "." in digits or digits.count(",") > 1:  # "1,2.5K", "1,2,3K": not one number
+            return None
+        digits = digits.replace(",", ".")
     return int(round(float(digits.replace(",", "")) * _MULTIPLIERS[suffix]))

@@ -170,6 +170,7 @@ class BaiduHtml(HtmlEngine):
     """Baidu web search, parsed from the desktop results page."""
 
     name = "baidu_html"
+    unsent = ("locale", "safe_search")  # Baidu has no locale or safe-search parameter (docs/backends.md)
     auto_rank = 100
     auto_languages = ("zh",)  # in auto only for Chinese, then ahead of the other keyless engines
     summary = "Baidu results page, no key; /link?url= URLs (resolve_links=True resolves them)"

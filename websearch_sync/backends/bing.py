@@ -127,6 +127,7 @@ class BingHtml(HtmlEngine):
     """Bing web search, parsed from the results page."""
 
     name = "bing_html"
+    unsent: ClassVar[tuple[str, ...]] = ("time_range=year",)  # Bing's freshness filter has no year (docs/backends.md)
     auto_rank = 120
     results_per_page = 10  # whatever count asks; later pages start at the first result not yet read
     summary = "Bing results page, no key; decodes ck/a redirect links, drops ads"

@@ -89,6 +89,7 @@ class BingImages(BingHtml):
     """Bing Images, parsed from the tiles its page loads."""
 
     vertical = "images"
+    unsent = ("locale=language-only",)  # mkt needs a region (docs/backends.md)
     summary = "Bing Images tiles (images/async), no key"
     default_endpoint = "https://www.bing.com/images/async"
     results_per_page = PAGE_SIZE  # later pages start (``first``) after the tiles read, as web search's

@@ -108,6 +108,7 @@ class BingNews(BingHtml):
     """Bing News, parsed from the cards its page scrolls in."""
 
     vertical = "news"
+    unsent = ("safe_search", "time_range=year")  # Bing News takes no adlt and has no year filter (docs/backends.md)
     summary = "Bing News cards (infinitescrollajax), no key"
     default_endpoint = "https://www.bing.com/news/infinitescrollajax"
     region_start = ("newsitem",)

@@ -87,6 +87,7 @@ class BingVideos(BingHtml):
     """Bing Videos, parsed from the tiles its page loads."""
 
     vertical = "videos"
+    unsent = ("locale=language-only",)  # mkt needs a region (docs/backends.md)
     summary = "Bing Videos tiles (videos/asyncv2), no key"
     default_endpoint = "https://www.bing.com/videos/asyncv2"
     results_per_page = PAGE_SIZE  # later pages start (``first``) after the tiles read, as web search's

@@ -25,6 +25,7 @@ class Bocha(JsonApiBackend):
     """The Bocha (博查) web-search API."""
 
     name = "bocha"
+    unsent = ("locale", "safe_search")  # the API has no such parameters (docs/backends.md)
     auto_rank = 20
     text_format = "text"  # recorded snippets are plain text (a bare "&" in "普华永道&AIGCC")
     summary = "Bocha web-search API (needs BOCHA_API_KEY)"

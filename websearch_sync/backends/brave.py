@@ -90,13 +90,7 @@ class Brave(JsonApiBackend):
         ``freshness`` from the time range, ``safesearch``."""
         count = min(params.max_results, self.results_per_page or params.max_results)
         query: dict[str, Any] = {"q": params.full_query, "count": count}
-        if params.locale:  # a hint: what Brave does not list is not sent (it would be a 422)
-            lang, country = split_locale(params.locale)
-            search_lang = _LANG_WITH_REGION.get((lang, country or "")) or _search_lang(params.locale, lang)
-            if search_lang in BRAVE_LANGUAGES:
-                query["search_lang"] = search_lang
-            if country in BRAVE_COUNTRIES:
-                query["country"] = country
+        query.update(_locale_fields(params.locale))
         if params.time_range:
             query["freshness"] = _FRESHNESS[params.time_range]
         if params.safe_search:
@@ -107,6 +101,10 @@ class Brave(JsonApiBackend):
             params=query,
             headers=self.json_headers(("X-Subscription-Token", str(self.config["api_key"]))),
         )
+
+    def dropped(self, params: SearchParams) -> tuple[str, ...]:
+        """The locale, when Brave lists neither its language nor its region."""
+        return () if _locale_fields(params.locale) else ("locale",)
 
     def next_page(self, params: SearchParams, page: Page) -> Optional[RequestSpec]:
         """The call's request at the next ``offset`` (a page index), none after the last page or
@@ -139,6 +137,20 @@ class Brave(JsonApiBackend):
             )
         results = self.result_list(data, ["web", "results"]) if "web" in data else []
         return ParseResult(items=self.items_from(results, params))
+
+
+def _locale_fields(locale: Optional[str]) -> dict[str, str]:
+    """``search_lang`` and ``country`` from the locale, a hint: what Brave does not list is not
+    sent (it would be a 422)."""
+    fields: dict[str, str] = {}
+    if locale:
+        lang, country = split_locale(locale)
+        search_lang = _LANG_WITH_REGION.get((lang, country or "")) or _search_lang(locale, lang)
+        if search_lang in BRAVE_LANGUAGES:
+            fields["search_lang"] = search_lang
+        if country in BRAVE_COUNTRIES:
+            fields["country"] = country
+    return fields
 
 
 def _search_lang(locale: str, lang: str) -> str:

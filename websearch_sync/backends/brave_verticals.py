@@ -130,6 +130,7 @@ class BraveImages(BraveVertical):
 
     name = "brave"
     vertical = "images"
+    unsent = ("time_range",)  # image search has no freshness
     summary = "Brave Search image API (needs BRAVE_API_KEY)"
     default_endpoint = "https://api.search.brave.com/res/v1/images/search"
 

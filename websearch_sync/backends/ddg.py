@@ -282,6 +282,7 @@ class _DuckDuckGo(HtmlEngine):
 
     max_query_chars = 500  # DDG refuses queries of 500+ characters
     options = ()
+    unsent = ("locale=language-only",)  # kl is a region (docs/backends.md)
     method = "POST"
     results_per_page = 10  # a "Next" form after 10 (Lite, HTML) to 30 (older HTML) results
     bot_walls = (ANOMALY,)

@@ -87,6 +87,7 @@ class _DuckDuckGoVertical(Backend):
     min_interval_s = 1.0
     max_query_chars = 500  # DDG refuses queries of 500+ characters
     auto_rank = 110
+    unsent: ClassVar[tuple[str, ...]] = ("locale=language-only",)  # l is a region (docs/backends.md)
     default_endpoint = SITE
     bot_walls = (ANOMALY, DEEP_ANOMALY, DEEP_506)
     results_per_page = 10  # pages hold 13 to 100 results; a call for more asks for the next one
@@ -231,6 +232,7 @@ class DuckDuckGoVideos(_DuckDuckGoVertical):
 
     name = "ddg_html"
     vertical = "videos"
+    unsent = ("locale=language-only", "time_range=year")  # l is a region; the video filter has no year
     summary = "DuckDuckGo videos (v.js behind the vqd token of the search page)"
     endpoint_path = "v.js"
     time_field = ("f", {"day": "publishedAfter:d", "week": "publishedAfter:w", "month": "publishedAfter:m"})

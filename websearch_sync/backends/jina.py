@@ -72,6 +72,7 @@ class Jina(JsonApiBackend):
     """The Jina AI search API (s.jina.ai)."""
 
     name = "jina"
+    unsent = ("safe_search", "time_range")  # Jina has no such parameters (docs/backends.md)
     auto_rank = 60
     text_format = "text"  # titles and descriptions are plain text (a bare "&" in the recording)
     provides_content = True
@@ -91,14 +92,12 @@ class Jina(JsonApiBackend):
         if not params.include_content:
             headers["X-Respond-With"] = "no-content"
         query = {"q": params.full_query, "num": str(min(params.max_results, MAX_RESULTS))}
-        if params.locale:
-            country = split_locale(params.locale)[1]
-            if country in GL_CODES:
-                query["gl"] = country.lower()
-            language = jina_hl(params.locale)
-            if language:
-                query["hl"] = language
+        query.update(_locale_fields(params.locale))
         return RequestSpec("GET", self.endpoint_url(), params=query, headers=headers)
+
+    def dropped(self, params: SearchParams) -> tuple[str, ...]:
+        """The locale, when Jina lists neither its region nor its language."""
+        return () if _locale_fields(params.locale) else ("locale",)
 
     def fit_request(self, spec: RequestSpec, deadline: Deadline) -> RequestSpec:
         """With page texts asked, ``X-Timeout``: the whole seconds (1..180) Jina may spend reading the
@@ -147,6 +146,19 @@ class Jina(JsonApiBackend):
         if params.include_content:
             item["content"] = content
         return item
+
+
+def _locale_fields(locale: Optional[str]) -> dict[str, str]:
+    """``gl`` (the locale's region) and ``hl`` (its language) as Jina lists them; what it does not list is left out."""
+    fields: dict[str, str] = {}
+    if locale:
+        country = split_locale(locale)[1]
+        if country in GL_CODES:
+            fields["gl"] = country.lower()
+        language = jina_hl(locale)
+        if language:
+            fields["hl"] = language
+    return fields
 
 
 def jina_hl(locale: str) -> Optional[str]:

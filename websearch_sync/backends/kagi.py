@@ -41,6 +41,7 @@ class Kagi(JsonApiBackend):
     """The Kagi search API."""
 
     name = "kagi"
+    unsent = ("locale", "safe_search", "time_range")  # v0 search takes q and limit only (docs/backends.md)
     auto_rank = 50
     text_format = "html"  # snippets carry <b> highlights and entities (&quot;, &nbsp;)
     result_fields = {"title": "title", "url": "url", "snippet": "snippet", "published_at": "published"}

@@ -43,6 +43,7 @@ class SearchService(JsonApiBackend):
     """A generic search gateway speaking the contract in the module docstring."""
 
     name = "service"
+    unsent = ("locale", "safe_search", "time_range")  # the gateway's body has no such fields (docs/backends.md)
     auto_rank = 70
     text_format = "html"  # the gateway contract's snippets carry <em> highlights and entities
     provides_content = True

@@ -31,7 +31,7 @@ What the recorded pages (2026-04, an HTTP answer and a browser's copy) show:
   (``unexpected_shape``) rather than guessed at.
 """
 
-from typing import Any, Optional
+from typing import Any, ClassVar, Optional
 
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import (
@@ -91,6 +91,7 @@ class StartpageHtml(HtmlEngine):
     """Startpage web search (Google's results), parsed from the results page."""
 
     name = "startpage_html"
+    unsent: ClassVar[tuple[str, ...]] = ("locale",)  # the locale goes in Accept-Language only (docs/backends.md)
     results_per_page = 10  #: a call asking for more reads the next ``pageno``
     summary = "Startpage results page (Google's results, private), no key"
     default_endpoint = "https://www.startpage.com/sp/search"

@@ -50,6 +50,7 @@ class StartpageImages(StartpageHtml):
     """Startpage image search, read from the props of its page."""
 
     vertical = "images"
+    unsent = ("locale", "time_range")  # the locale in Accept-Language only; no date filter (docs/backends.md)
     detail_field = "thumbnail_url"
     results_per_page = 50  # the recorded page holds 50; no later image page is on record, so none is asked for
     summary = "Startpage image search (Bing's images, proxied), no key"

@@ -46,6 +46,7 @@ class Tavily(JsonApiBackend):
     """The Tavily search API (built for LLM agents)."""
 
     name = "tavily"
+    unsent = ("safe_search",)  # Tavily has no safe search (docs/backends.md)
     auto_rank = 40
     text_format = "text"  # content is extracted page text, no markup
     provides_content = True
@@ -87,14 +88,25 @@ class Tavily(JsonApiBackend):
         topic = self.option(params, "topic")
         if topic:
             body["topic"] = topic
-        country = split_locale(params.locale)[1] if params.locale else None
-        if country in TAVILY_COUNTRIES and topic in (None, "general"):
-            body["country"] = TAVILY_COUNTRIES[country]
+        country = self._country(params)
+        if country:
+            body["country"] = country
         if params.time_range:
             body["time_range"] = params.time_range
         if params.include_content:
             body["include_raw_content"] = True
         return RequestSpec("POST", self.endpoint_url(), json=body, headers=self.json_headers(self.bearer()))
+
+    def _country(self, params: SearchParams) -> Optional[str]:
+        """The locale's region as Tavily names it, with the general topic only (``None``: none sent)."""
+        country = split_locale(params.locale)[1] if params.locale else None
+        if country in TAVILY_COUNTRIES and self.option(params, "topic") in (None, "general"):
+            return TAVILY_COUNTRIES[country]
+        return None
+
+    def dropped(self, params: SearchParams) -> tuple[str, ...]:
+        """The locale, when no country is sent for it (Tavily has no language parameter)."""
+        return () if self._country(params) else ("locale",)
 
     def error_envelope(self, data: Any) -> Optional[tuple[Any, Optional[str]]]:
         """``{"detail": {"error": "..."}}`` (FastAPI's ``{"detail": "..."}`` too)."""

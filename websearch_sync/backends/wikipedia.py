@@ -86,6 +86,11 @@ class Wikipedia(JsonApiBackend):
     """Wikipedia's full-text search (MediaWiki Action API, no key)."""
 
     name = "wikipedia"
+    unsent = (
+        "safe_search",
+        "site_filter",
+        "time_range",
+    )  # an encyclopedia's full-text search: they do not apply (docs/backends.md)
     summary = "Wikipedia full-text search (MediaWiki API), no key; an encyclopedia, not in auto"
     provider_settings = (
         Setting("lang", env="WIKIPEDIA_LANG", default="en"),

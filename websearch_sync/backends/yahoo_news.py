@@ -83,6 +83,7 @@ class YahooNews(YahooHtml):
     """Yahoo News search, parsed from its results page."""
 
     vertical = "news"
+    unsent = ("locale", "safe_search", "time_range")  # Yahoo News takes the query and page only (docs/backends.md)
     summary = "Yahoo News search page, no key"
     default_endpoint = "https://news.search.yahoo.com/search"
     region_start = ('id="web"',)

@@ -80,7 +80,9 @@ def fallback(
             continue
         items = normalize_items(result.items, backend.name, params.max_results, params.vertical, result.answered_at)
         cacheable = not result.partial and only_refusals(failures, refusing)
-        return _response(items, backend.name, result, failures, params.vertical), cacheable
+        response = _response(items, backend.name, result, failures, params.vertical)
+        _add_not_sent(response["provider_meta"], {backend.name: backend.not_sent(params)})
+        return response, cacheable
     raise most_informative(failures)
 
 
@@ -149,6 +151,7 @@ def merge(
     soft_errors: list[ErrorInfo] = []
     request_ids = []
     extras: dict[str, list[Any]] = {}
+    not_sent: dict[str, list[str]] = {}
     partial = False
     each = max(10, params.max_results)  # what each list brings to the fusion
     for backend, future in zip(backends, futures):
@@ -163,6 +166,7 @@ def merge(
         add_extras(extras, result)
         if result.request_id:
             request_ids.append(result.request_id)
+        not_sent[backend.name] = backend.not_sent(params)
     if not lists:
         raise most_informative(failures)
     items = normalize_items(
@@ -176,6 +180,7 @@ def merge(
         meta["request_id"] = ",".join(request_ids)
     if extras:
         meta["extras"] = extras
+    _add_not_sent(meta, not_sent)
     response: SearchResponse = {"items": items, "provider_meta": meta}
     errors = [e.to_dict() for e in failures] + soft_errors
     if errors:
@@ -203,6 +208,17 @@ def _merged_result(
         raise error
     failures.append(error)
     return None
+
+
+def _add_not_sent(meta: ProviderMeta, not_sent: dict[str, list[str]]) -> None:
+    """Say which inputs the call gave the answering backends did not send (:meth:`Backend.not_sent`):
+    ``not_sent``, the sorted inputs one of them went without; in a merge also ``not_sent_by``, by
+    backend. Nothing when each sent everything."""
+    unsent = sorted({name for names in not_sent.values() for name in names})
+    if unsent:
+        meta["not_sent"] = unsent
+        if len(not_sent) > 1:
+            meta["not_sent_by"] = {backend: names for backend, names in not_sent.items() if names}
 
 
 def add_extras(extras: dict[str, list[Any]], result: ParseResult) -> None:

@@ -47,6 +47,7 @@ from .identity import identity
 from .option import PAGENO, Option, declared, read_options
 from .pace import before_next_request, later_request_failed
 from .setting import COMMON_SETTINGS, Setting, from_env_vars, merged
+from .unsent import unsent_inputs
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -109,6 +110,10 @@ class Backend:
             with the same ``name`` (its items' ``provider``), registered beside its web engine.
         results_per_page: how many results one of its pages holds; a call asking for more
             reads the next pages (:meth:`next_page`); ``None``: one page is all it reads.
+        unsent: the common inputs (``locale``, ``safe_search``, ``site_filter``, ``time_range``)
+            its request does not carry, as its request builder leaves them out: a name, or
+            ``"time_range=year"`` for one value only (:mod:`.unsent`); a call that gives one
+            is told in ``provider_meta["not_sent"]`` (:meth:`not_sent`).
     """
 
     name: ClassVar[str] = ""
@@ -133,6 +138,7 @@ class Backend:
     results_per_page: ClassVar[Optional[int]] = None
     #: The locale words (``validate.LOCALE_WORDS``: ``auto``) the service understands.
     locale_words: ClassVar[tuple[str, ...]] = ()
+    unsent: ClassVar[tuple[str, ...]] = ()
     #: The parameters this object's :meth:`check` last accepted, and its configuration then (:meth:`check_once`).
     _accepted: Optional[tuple[SearchParams, int]] = None
 
@@ -337,6 +343,17 @@ class Backend:
                 detail_code=QUERY_TOO_LONG,
             )
         read_options(self.name, self.declared_options(), params.options)
+
+    def not_sent(self, params: SearchParams) -> list[str]:
+        """The common inputs the call gave that this engine's request does not carry, sorted
+        (``provider_meta["not_sent"]``): those :attr:`unsent` declares and those :meth:`dropped` names."""
+        return unsent_inputs(self.unsent + self.dropped(params), params)
+
+    def dropped(self, params: SearchParams) -> tuple[str, ...]:
+        """The inputs the request goes without for these values only (default none): an engine that
+        sends a locale only when the service lists its region or language (Brave, Tavily, Jina)
+        names ``"locale"`` when it lists neither."""
+        return ()
 
     # -- the pure parts a backend implements ------------------------------------------------
 

@@ -46,6 +46,7 @@ from .base import TEXT_FORMATS, Backend
 from .builtin import BUILT_IN, PACKAGE, BuiltIn
 from .option import Option
 from .setting import Setting, merged, read_settings
+from .unsent import COMMON_INPUTS, usable_declaration
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -127,6 +128,11 @@ _DECLARATIONS: tuple[tuple[str, str, Callable[[Any], bool]], ...] = (
     ),
     ("auto_languages", "a tuple of strings", _strings),
     ("volatile_params", "a tuple of strings", _strings),
+    (
+        "unsent",
+        "a tuple of common inputs (%s), each maybe with =<value>" % ", ".join(COMMON_INPUTS),
+        usable_declaration,
+    ),
     (
         "min_interval_s",
         "a number >= 0",

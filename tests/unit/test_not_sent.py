@@ -1,0 +1,153 @@
+"""``provider_meta["not_sent"]``: each engine's ``unsent`` declaration agrees with its request builder.
+
+For every registered engine and common input, the request is built with and without the input
+(the same moment, the same settings): the declaration must say "not sent" exactly when the request
+does not change. An ``Accept-Language`` header alone does not count (a browser's hint,
+:mod:`websearch_sync.engine.unsent`). A builder that starts or stops sending an input fails here.
+"""
+
+import dataclasses
+from collections.abc import Iterator
+from typing import Any, Optional
+
+import pytest
+from backend_kit import registered
+from clocks import FakeClock
+from requests.structures import CaseInsensitiveDict
+
+import websearch_sync as ws
+from websearch_sync.backends.stub import Stub
+from websearch_sync.engine.base import Backend
+from websearch_sync.engine.registry import _engines
+from websearch_sync.models import SearchParams
+from websearch_sync.net.response import HttpResponse
+from websearch_sync.net.transport import RequestSpec
+
+#: Each common input with the values a call can give (every time range: some engines drop one).
+GIVEN = {
+    "locale": ("de-DE", "de", "en-SG", "fa-IR", "xx-QQ"),
+    "safe_search": ("off", "moderate", "strict"),
+    "site_filter": ("example.org",),
+    "time_range": ("day", "week", "month", "year"),
+}
+
+#: What a builder sends when the call gives no value (DuckDuckGo's verticals send moderate safe search;
+#: Wikipedia searches the English edition, which ``en-SG`` chooses): a call giving that value
+#: changes no request, yet the request carries it.
+FILLED_IN = {("ddg_html", "safe_search"): "moderate", ("wikipedia", "locale"): "en-SG"}
+
+#: A DuckDuckGo vertical's token page, for the request its token leads to.
+TOKEN_PAGE = b'<html><script>vqd="4-123456789012345678901234567890"</script></html>'
+
+
+def _configured(cls: type[Backend]) -> Backend:
+    """``cls`` with every required setting set (a URL for a URL, a key otherwise)."""
+    values = {
+        s.name: "https://search.example/" if s.kind == "url" else "k-0123456789"
+        for s in cls.declared_settings()
+        if s.required
+    }
+    return cls(ws.Settings(providers={cls.name: values}))
+
+
+def _engine_cases() -> list[Any]:
+    return [
+        pytest.param(cls, id="%s-%s" % (cls.name, cls.vertical))
+        for cls in _engines()
+        if cls.kind != "offline" and cls.__module__.startswith("websearch_sync.")
+    ]
+
+
+def _requests(backend: Backend, params: SearchParams) -> list[RequestSpec]:
+    """The requests a search with ``params`` sends before its results (a token page's follower too)."""
+    sent = [backend.build_request(params)]
+    token_page = HttpResponse(200, CaseInsensitiveDict({"Content-Type": "text/html"}), TOKEN_PAGE, sent[0].url)
+    for step in range(1, 3 if type(backend).continue_request is not Backend.continue_request else 1):
+        follow: Optional[RequestSpec] = backend.continue_request(token_page, params, step)
+        if follow is None:
+            break
+        sent.append(follow)
+    return [_without_hint(spec) for spec in sent]
+
+
+def _without_hint(spec: RequestSpec) -> RequestSpec:
+    headers = {k: v for k, v in spec.headers.items() if k.lower() != "accept-language"}
+    return dataclasses.replace(spec, headers=headers)
+
+
+@pytest.mark.parametrize("cls", _engine_cases())
+def test_the_declaration_says_not_sent_exactly_when_the_request_goes_without_the_input(cls: type[Backend]) -> None:
+    backend = _configured(cls)
+    plain = SearchParams(query="solar panels", max_results=5, vertical=cls.vertical)
+    without = _requests(backend, plain)
+    disagreements = []
+    for name, values in GIVEN.items():
+        for value in values:
+            given = dataclasses.replace(plain, **{name: value})
+            carried = _requests(backend, given) != without or FILLED_IN.get((cls.name, name)) == value
+            declared = name in backend.not_sent(given)
+            if carried == declared:
+                disagreements.append(
+                    "%s=%r: request %s, declared %s"
+                    % (name, value, "carries it" if carried else "goes without it", "not sent" if declared else "sent")
+                )
+    assert disagreements == []
+
+
+def test_only_inputs_the_call_gave_are_reported_sorted() -> None:
+    class Quiet(Backend):
+        name = "quiet"
+        unsent = ("time_range", "locale", "time_range=year", "safe_search")
+
+    backend = Quiet(ws.Settings())
+    assert backend.not_sent(SearchParams(query="q", max_results=3)) == []
+    assert backend.not_sent(SearchParams(query="q", max_results=3, time_range="day", locale="de")) == [
+        "locale",
+        "time_range",
+    ]
+
+
+def test_a_value_declaration_reports_that_value_only() -> None:
+    class NoYear(Backend):
+        name = "noyear"
+        unsent = ("time_range=year",)
+
+    backend = NoYear(ws.Settings())
+    assert backend.not_sent(SearchParams(query="q", max_results=3, time_range="week")) == []
+    assert backend.not_sent(SearchParams(query="q", max_results=3, time_range="year")) == ["time_range"]
+
+
+class _NoDates(Stub):
+    """An offline engine whose service has no time filter (as Kagi's)."""
+
+    name = "plugin_nodates"
+    unsent = ("time_range",)
+
+
+class _NoYearNoSafety(Stub):
+    """An offline engine without a year filter and without safe search (as Bing News)."""
+
+    name = "plugin_noyear"
+    unsent = ("safe_search", "time_range=year")
+
+
+@pytest.fixture
+def quiet_engines() -> Iterator[None]:
+    with registered(_NoDates, _NoYearNoSafety):
+        yield
+
+
+def test_a_fallback_answer_names_what_the_backend_that_answered_did_not_send(quiet_engines: None) -> None:
+    with ws.SearchClient("plugin_noyear", cache_ttl_s=0, clock=FakeClock()) as client:
+        meta = client.search("q", time_range="year", safe_search="strict", locale="de-DE")["provider_meta"]
+        assert meta["not_sent"] == ["safe_search", "time_range"]
+        assert "not_sent_by" not in meta
+        assert "not_sent" not in client.search("q", time_range="week")["provider_meta"]
+        assert "not_sent" not in client.search("q")["provider_meta"]
+
+
+def test_a_merge_names_what_each_backend_did_not_send(quiet_engines: None) -> None:
+    with ws.SearchClient("plugin_nodates,plugin_noyear,stub", strategy="merge", cache_ttl_s=0, clock=FakeClock()) as c:
+        meta = c.search("q", time_range="year", locale="de-DE")["provider_meta"]
+    assert meta["not_sent"] == ["time_range"]
+    assert meta["not_sent_by"] == {"plugin_nodates": ["time_range"], "plugin_noyear": ["time_range"]}

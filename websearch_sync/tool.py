@@ -841,6 +841,7 @@ def _format_search(result: Mapping[str, Any], style: str, tag: Optional[str], of
     vertical = (result.get("provider_meta") or {}).get("vertical")
     blocks = answers + [_format_item(item, style, tag, vertical) for item in items]
     blocks.extend(_failure_notes(result, style))
+    blocks.extend(_not_sent_notes(result.get("provider_meta") or {}, style))
     if offline_note and offline_backends(result):
         blocks.append(OFFLINE_NOTE)
     return "\n\n".join(blocks)
@@ -876,6 +877,16 @@ def _failure_notes(result: Mapping[str, Any], style: str) -> list[str]:
         )
         notes.append(markdown_text(note) if style == "markdown" else note)
     return notes
+
+
+def _not_sent_notes(meta: Mapping[str, Any], style: str) -> list[str]:
+    """One line per answering backend that did not send inputs the call gave
+    (``provider_meta["not_sent"]``, by backend in a merge): the results ignore them."""
+    by_backend = meta.get("not_sent_by") or (
+        {meta.get("provider_name"): meta["not_sent"]} if meta.get("not_sent") else {}
+    )
+    lines = ["Not applied by %s: %s" % (name, ", ".join(inputs)) for name, inputs in by_backend.items()]
+    return [markdown_text(line) for line in lines] if style == "markdown" else lines
 
 
 def _sources_failed(sources: list[Mapping[str, Any]]) -> list[str]:

@@ -22,6 +22,7 @@ from websearch_sync.engine.registry import _engines
 from websearch_sync.models import SearchParams
 from websearch_sync.net.response import HttpResponse
 from websearch_sync.net.transport import RequestSpec
+from websearch_sync.tool import format_for_model
 
 #: Each common input with the values a call can give (every time range: some engines drop one).
 GIVEN = {
@@ -151,3 +152,10 @@ def test_a_merge_names_what_each_backend_did_not_send(quiet_engines: None) -> No
         meta = c.search("q", time_range="year", locale="de-DE")["provider_meta"]
     assert meta["not_sent"] == ["time_range"]
     assert meta["not_sent_by"] == {"plugin_nodates": ["time_range"], "plugin_noyear": ["time_range"]}
+
+
+def test_the_text_for_a_model_says_what_was_not_applied(quiet_engines: None) -> None:
+    with ws.SearchClient("plugin_nodates", cache_ttl_s=0, clock=FakeClock()) as client:
+        result = client.search("q", time_range="day")
+    text, _ = format_for_model(result)
+    assert "Not applied by plugin_nodates: time_range" in text.splitlines()

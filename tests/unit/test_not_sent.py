@@ -159,3 +159,10 @@ def test_the_text_for_a_model_says_what_was_not_applied(quiet_engines: None) -> 
         result = client.search("q", time_range="day")
     text, _ = format_for_model(result)
     assert "Not applied by plugin_nodates: time_range" in text.splitlines()
+
+
+def test_a_cached_answer_says_it_too_and_shares_no_list_with_the_cache(quiet_engines: None) -> None:
+    with ws.SearchClient("plugin_nodates", cache_ttl_s=60, clock=FakeClock()) as client:
+        client.search("q", time_range="day")["provider_meta"]["not_sent"].append("mutated")
+        hit = client.search("q", time_range="day")["provider_meta"]
+    assert (hit["cached"], hit["not_sent"]) == (True, ["time_range"])

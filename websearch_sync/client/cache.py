@@ -57,8 +57,9 @@ def copy_result(value: dict[str, Any]) -> dict[str, Any]:
     Knows the result shapes (that is what makes it fast enough for a cache hit):
     top-level scalars and strings are shared (immutable), ``items``/``errors`` are
     lists of flat dicts whose only mutable values are lists of strings
-    (``providers``), ``provider_meta`` is a dict that may hold such a list and
-    ``extras`` (SearXNG's answers, infoboxes...: nested, so copied all the way down).
+    (``providers``), ``provider_meta`` is a dict that may hold such lists (``providers``,
+    ``not_sent``), ``extras`` (SearXNG's answers, infoboxes...) and ``not_sent_by`` (nested, so
+    copied all the way down).
     """
     out = dict(value)
     for key, part in value.items():
@@ -69,10 +70,12 @@ def copy_result(value: dict[str, Any]) -> dict[str, Any]:
                     entry["providers"] = list(entry["providers"])
         elif type(part) is dict:
             out[key] = copied_meta = dict(part)
-            if "providers" in copied_meta:
-                copied_meta["providers"] = list(copied_meta["providers"])
-            if "extras" in copied_meta:
-                copied_meta["extras"] = copy.deepcopy(copied_meta["extras"])
+            for listed in ("providers", "not_sent"):
+                if listed in copied_meta:
+                    copied_meta[listed] = list(copied_meta[listed])
+            for nested in ("extras", "not_sent_by"):
+                if nested in copied_meta:
+                    copied_meta[nested] = copy.deepcopy(copied_meta[nested])
     return out
 
 

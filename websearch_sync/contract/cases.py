@@ -601,6 +601,13 @@ def run_case(case: Case, wires: Sequence[str] = WIRE_KINDS) -> CaseResult:
         )
         if problems:
             return CaseResult(case, "ERROR", ["contract violated: " + p for p in problems], outcome)
+    return _against_golden(case, outcome, message)
+
+
+def _against_golden(case: Case, outcome: dict[str, Any], message: Optional[str]) -> CaseResult:
+    """The verdict on a replayed ``outcome`` against the case's golden: ``PASS``, ``DRIFT``
+    (ending with the error's ``message`` when the replay failed: what the failure says, such as
+    what is wrong with a plugin's parse result), ``NEW`` without one, ``ERROR`` for one unreadable."""
     try:
         golden = load_golden(case)
     except ValueError as exc:
@@ -608,7 +615,7 @@ def run_case(case: Case, wires: Sequence[str] = WIRE_KINDS) -> CaseResult:
     if golden is None:
         return CaseResult(case, "NEW", ["no golden: %s" % case.expected_path.name], outcome)
     diff = compare(golden, outcome)
-    if diff and message is not None:  # what the failure says (a plugin's wrong parse result: what is wrong with it)
+    if diff and message is not None:
         diff.append("+ message: %s" % message)
     return CaseResult(case, "DRIFT" if diff else "PASS", diff, outcome, golden)
 

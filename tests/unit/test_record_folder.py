@@ -1,0 +1,32 @@
+"""``record --fixtures DIR`` where no case can be written (a file, a folder that cannot be made)
+is one error line naming the folder, exit 2, before the live search (which it would waste);
+it was a ``NotADirectoryError`` traceback after the search."""
+
+import pytest
+
+import websearch_sync as ws
+from websearch_sync.cli import main
+from websearch_sync.contract.recording import record_case
+
+
+def test_record_into_a_file_is_refused_before_the_search(tmp_path, monkeypatch):
+    blocker = tmp_path / "fixtures"
+    blocker.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setattr(
+        "websearch_sync.contract.recording._capture", lambda *a, **k: pytest.fail("searched before checking the folder")
+    )
+    with pytest.raises(ws.InvalidInput) as caught:
+        record_case("stub", "q", fixtures_dir=blocker)
+    assert caught.value.detail_code == "bad_arguments"
+    assert caught.value.message == "cannot write the case under %s: %s is not a folder" % (blocker, blocker)
+
+
+def test_the_command_says_it_in_one_line(tmp_path, capsys):
+    blocker = tmp_path / "fixtures"
+    blocker.write_text("not a folder", encoding="utf-8")
+    assert main(["record", "stub", "q", "--fixtures", str(blocker)]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == "error: InvalidInput/bad_arguments: cannot write the case under %s: %s is not a folder" % (
+        blocker,
+        blocker,
+    )

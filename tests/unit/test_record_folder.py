@@ -30,3 +30,13 @@ def test_the_command_says_it_in_one_line(tmp_path, capsys):
         blocker,
         blocker,
     )
+
+
+def test_verify_of_a_file_says_it_is_not_a_folder(tmp_path, capsys):
+    """It said the folder "does not exist", of a file that does."""
+    blocker = tmp_path / "fixtures"
+    blocker.write_text("not a folder", encoding="utf-8")
+    assert main(["verify", "--fixtures", str(blocker)]) == 2
+    assert (
+        "error: InvalidInput/no_cases: fixture folder %s is a file, not a folder" % blocker in capsys.readouterr().err
+    )

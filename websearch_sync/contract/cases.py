@@ -660,7 +660,8 @@ def run_cases(fixtures_dir: StrPath, backend: Optional[str] = None) -> list[Case
     """
     root = Path(fixtures_dir)
     if not root.is_dir():
-        raise InvalidInput("fixture folder %s does not exist" % root, detail_code=NO_CASES)
+        why = "is a file, not a folder" if root.exists() else "does not exist"
+        raise InvalidInput("fixture folder %s %s" % (root, why), detail_code=NO_CASES)
     cases = discover(root, backend)
     if not cases:
         where = "%s/%s" % (root, backend) if backend else str(root)

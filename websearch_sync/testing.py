@@ -307,7 +307,8 @@ def replay_fixtures(
     Yields a :class:`FixtureReplay` whose ``calls`` lists the searches answered.
     """
     if not os.path.isdir(fixtures_dir):
-        raise FileNotFoundError("fixture folder %s does not exist" % os.fspath(fixtures_dir))
+        where = "" if os.path.isabs(fixtures_dir) else " (relative to the current directory %s)" % os.getcwd()
+        raise FileNotFoundError("fixture folder %s does not exist%s" % (os.fspath(fixtures_dir), where))
     replay = FixtureReplay(cases=discover(fixtures_dir))
     if backends is None:
         names = [n for n in registry.backend_names() if registry.backend_class(n).kind != "offline"]

@@ -53,3 +53,15 @@ def test_fake_results_refuses_an_item_without_a_url(given):
     with pytest.raises(TypeError, match=r"fake_results: item 1 for .* has no 'url' \(its keys: title, (link|href)\)"):
         with fake_results(given):
             pass
+
+
+def test_a_relative_fixture_folder_not_found_names_the_folder_it_was_looked_in(tmp_path, monkeypatch):
+    """``replay_fixtures("tests/search_fixtures")`` is read from the current directory, not the
+    test file's: run from elsewhere, the error now says where it looked."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(FileNotFoundError) as caught:
+        with replay_fixtures("tests/search_fixtures"):
+            pass
+    assert str(caught.value) == (
+        "fixture folder tests/search_fixtures does not exist (relative to the current directory %s)" % tmp_path
+    )

@@ -108,3 +108,13 @@ def test_the_plugin_of_the_docs_has_no_problem():
     from websearch_sync.engine.registry import _plugin_problem
 
     assert _plugin_problem(_plugin()) is None
+
+
+def test_a_mixin_before_the_backend_is_read_too():
+    from websearch_sync.engine.registry import declaration_problem
+
+    class Mixin:
+        option = ("fresh",)
+
+    cls = type("WithMixin", (Mixin, _plugin()), {})
+    assert declaration_problem(cls) == "its option is a tuple, which replaces Backend.option (did you mean options?)"

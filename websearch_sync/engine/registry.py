@@ -184,9 +184,7 @@ def _misnamed(cls: type[Backend]) -> Optional[str]:
     """A class attribute that replaces what every backend needs: a method of :class:`Backend`
     made a value (``option = (...)`` for ``options``), or an instance field set on the class
     (``settings = (...)`` for ``provider_settings``); the declaration meant is then not made."""
-    for klass in cls.__mro__:
-        if klass is Backend or not issubclass(klass, Backend):
-            break
+    for klass in cls.__mro__[: cls.__mro__.index(Backend)]:  # the classes above Backend, mixins too
         for name, value in vars(klass).items():
             if name in _INSTANCE_FIELDS:
                 return "its %s is set on the class%s" % (name, _did_you_mean_declaration(name))

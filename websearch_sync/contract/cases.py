@@ -577,21 +577,10 @@ def run_case(case: Case, wires: Sequence[str] = WIRE_KINDS) -> CaseResult:
     problem = _unreplayable(case)
     if problem:
         return CaseResult(case, "ERROR", [problem])
-    outcomes: list[tuple[str, dict[str, Any], Optional[str]]] = []
-    for kind in wires:
-        answer = _replay_on(case, kind)
-        if isinstance(answer, CaseResult):
-            return answer
-        outcomes.append((kind, *answer))
-    (first, outcome, message), *others = outcomes
-    for kind, other, _ in others:
-        differ = compare(outcome, other)
-        if differ:
-            where = "the %s wire reads the recording differently from the %s wire" % (
-                _wire_name(kind),
-                _wire_name(first),
-            )
-            return CaseResult(case, "ERROR", [where] + differ, outcome)
+    answer = _replay_on_each(case, wires)
+    if isinstance(answer, CaseResult):
+        return answer
+    outcome, message = answer
     if "items" in outcome:
         problems = contract_violations(
             outcome,
@@ -633,6 +622,27 @@ def _unreplayable(case: Case) -> Optional[str]:
     except InvalidInput as error:
         return error.message
     return None
+
+
+def _replay_on_each(case: Case, wires: Sequence[str]) -> Union[tuple[dict[str, Any], Optional[str]], CaseResult]:
+    """The case's outcome and its error's message, the same on every wire kind of ``wires``;
+    else the ``ERROR`` verdict of the first wire kind that fails or reads it differently."""
+    outcomes: list[tuple[str, dict[str, Any], Optional[str]]] = []
+    for kind in wires:
+        answer = _replay_on(case, kind)
+        if isinstance(answer, CaseResult):
+            return answer
+        outcomes.append((kind, *answer))
+    (first, outcome, message), *others = outcomes
+    for kind, other, _ in others:
+        differ = compare(outcome, other)
+        if differ:
+            where = "the %s wire reads the recording differently from the %s wire" % (
+                _wire_name(kind),
+                _wire_name(first),
+            )
+            return CaseResult(case, "ERROR", [where] + differ, outcome)
+    return outcome, message
 
 
 def _wire_name(kind: str) -> str:

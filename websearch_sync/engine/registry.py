@@ -35,11 +35,13 @@ from ..errors import (
     UNKNOWN_BACKEND,
     UNSUPPORTED_VERTICAL,
     InvalidInput,
+    WebBlocked,
     WebProviderError,
     WebSearchError,
 )
 from ..models import VERTICALS, ParseResult
-from ..net.botwall import BotWall
+from ..net.botwall import BotWall, bot_wall_error
+from ..net.transport import HttpResponse
 from .base import TEXT_FORMATS, Backend
 from .builtin import BUILT_IN, PACKAGE, BuiltIn
 from .option import Option
@@ -328,6 +330,13 @@ def bot_walls() -> list[BotWall]:
         walls = list(dict.fromkeys(wall for engine_walls in declared for wall in engine_walls))
         _walls_seen = (generation, engines, declared, walls)
     return list(walls)
+
+
+def wall_error(response: HttpResponse, provider: Optional[str]) -> Optional[WebBlocked]:
+    """``WebBlocked(captcha_required)`` when ``response`` is any registered backend's bot wall or a
+    generic one (:func:`~websearch_sync.net.botwall.bot_wall_error`), else ``None``: what an answer
+    of an unknown kind (a page where JSON was asked, a fetched page) is checked against."""
+    return bot_wall_error(response, provider, bot_walls())
 
 
 def text_is_markup(provider: str, vertical: str = "web") -> bool:

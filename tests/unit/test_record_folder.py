@@ -40,3 +40,17 @@ def test_verify_of_a_file_says_it_is_not_a_folder(tmp_path, capsys):
     assert (
         "error: InvalidInput/no_cases: fixture folder %s is a file, not a folder" % blocker in capsys.readouterr().err
     )
+
+
+def test_a_folder_that_cannot_be_made_after_all_is_the_same_error(tmp_path, monkeypatch):
+    """/proc looks writable to root and refuses the folder: refused as the check refuses."""
+    from pathlib import Path
+
+    def refuse(self, *args, **kwargs):
+        raise FileNotFoundError(2, "No such file or directory", str(self))
+
+    monkeypatch.setattr(Path, "mkdir", refuse)
+    with pytest.raises(ws.InvalidInput) as caught:
+        record_case("stub", "q", fixtures_dir=tmp_path / "fixtures")
+    assert caught.value.detail_code == "bad_arguments"
+    assert caught.value.message.startswith("cannot write the case under %s: [Errno 2]" % (tmp_path / "fixtures"))

@@ -532,10 +532,7 @@ def record_case(
     )
     redactor = Redactor(_secrets_of(settings), volatile=backend_cls.volatile_params)
     recorded, bodies = _redacted_exchanges(exchanges, settings.user_agent or DEFAULT_USER_AGENT, redactor)
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:  # a folder that looked writable and is not (/proc, a read-only mount)
-        raise _unwritable(fixtures_dir, str(exc)) from None
+    _make_folder(folder, fixtures_dir)
     if meta_path.exists():
         _remove_case_files(meta_path)
     files = _write_bodies(folder, case_name, recorded, bodies)
@@ -559,6 +556,15 @@ def record_case(
 
 def _unwritable(fixtures_dir: StrPath, why: str) -> InvalidInput:
     return InvalidInput("cannot write the case under %s: %s" % (fixtures_dir, why), detail_code=BAD_ARGUMENTS)
+
+
+def _make_folder(folder: Path, fixtures_dir: StrPath) -> None:
+    """Create the case's folder; one that looked writable and is not (/proc, a read-only
+    mount) is ``InvalidInput(bad_arguments)`` as :func:`_check_writable` says it."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _unwritable(fixtures_dir, str(exc)) from None
 
 
 def _check_writable(folder: Path, fixtures_dir: StrPath) -> None:

@@ -82,7 +82,7 @@ class NetworkAccessBlocked(RuntimeError):
 def _is_loopback(address: Any) -> bool:
     host = address[0] if isinstance(address, tuple) else address
     if not isinstance(host, str):
-        return True  # AF_UNIX paths and the like
+        return True  # abstract unix addresses (bytes) and the like
     try:
         return ipaddress.ip_address(host.split("%", 1)[0]).is_loopback
     except ValueError:
@@ -94,14 +94,19 @@ _block_depth = 0
 _real_socket_calls: dict[str, Any] = {}
 
 
+def _local(sock: socket.socket, address: Any) -> bool:
+    """True for a loopback address, and for any unix socket (a path: it never leaves the machine)."""
+    return sock.family == getattr(socket, "AF_UNIX", None) or _is_loopback(address)
+
+
 def _blocked_connect(self: socket.socket, address: Any) -> None:
-    if not _is_loopback(address):
+    if not _local(self, address):
         raise NetworkAccessBlocked("test tried to connect to %r" % (address,))
     return _real_socket_calls["connect"](self, address)  # type: ignore[no-any-return]
 
 
 def _blocked_connect_ex(self: socket.socket, address: Any) -> int:
-    if not _is_loopback(address):
+    if not _local(self, address):
         raise NetworkAccessBlocked("test tried to connect to %r" % (address,))
     return _real_socket_calls["connect_ex"](self, address)  # type: ignore[no-any-return]
 
@@ -121,7 +126,7 @@ def _blocked_wire(host: str) -> None:  # the browser wire (libcurl) opens its so
 
 @contextlib.contextmanager
 def no_network() -> Iterator[None]:
-    """Within the block, connecting a socket anywhere but loopback raises
+    """Within the block, connecting a socket anywhere but loopback (or a unix socket) raises
     :class:`NetworkAccessBlocked` (name resolution of other hosts too).
 
     Blocks may nest and overlap across threads: the first one in patches the socket

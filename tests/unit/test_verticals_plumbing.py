@@ -300,7 +300,13 @@ def test_durations_become_seconds(raw, expected):
         ("1,234 views", 1234),
         ("640", 640),
         (7, 7),
-        ("1.234", None),
+        # read as the engines read a page's counts (values.count_opening): a thousands dot, as German
+        # pages write it (a fraction is no count)
+        ("1.234", 1234),
+        ("1 234 views", 1234),
+        ("1.5", None),
+        ("1,234.5", None),
+        ("12 apples", None),
         # a decimal comma before a multiplier (as engine/media_fields reads it): not ten times the count
         ("3,4 M", 3_400_000),
         ("1,2K views", 1200),

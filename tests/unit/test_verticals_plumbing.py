@@ -258,6 +258,13 @@ def _one(vertical: str, **raw: Any) -> dict[str, Any]:
         ("Jul 9, 2026", "2026-07-09"),
         ("7/9/2026", None),  # month or day first: the page does not say
         ("sometime", None),
+        # RFC 5322, as RSS's pubDate writes it: a numeric offset or a zone the RFC names
+        ("Fri, 07 May 2021 12:00:00 GMT", "2021-05-07T12:00:00Z"),
+        ("Fri, 07 May 2021 12:00:00 +0200", "2021-05-07T10:00:00Z"),
+        ("07 May 2021 12:00 EST", "2021-05-07T17:00:00Z"),
+        ("Fri, 07 May 2021 12:00:00 CEST", None),  # a zone the RFC does not name: not taken for UTC
+        ("Fri, 07 May 2021 12:00:00 -0000", None),  # the RFC's "local time, zone unknown"
+        ("Fri, 07 May 2021 12:00:00", None),
     ],
 )
 def test_dates_become_iso_utc_resolved_against_the_answer(raw, expected):

@@ -6,7 +6,8 @@ A backend's parser returns what the page says (``"3 hours ago"``, ``"1:02:03"``,
 * a date (:func:`instant`): ISO 8601 in UTC, ``2026-08-01T12:30:00Z``, or ``2026-08-01``
   when the service gives a day only (a day is never given a made-up time); read from ISO
   8601 (an offset or ``Z``; none is read as UTC), epoch seconds (or milliseconds), a date
-  written out (``Jul 9, 2026``, ``2014-12-20``), or a date relative to when the service
+  written out (``Jul 9, 2026``, ``2014-12-20``), RFC 5322's (RSS: ``Fri, 07 May 2021 12:00:00 GMT``,
+  with a numeric offset or a zone the RFC names), or a date relative to when the service
   answered (``3 hours ago``, ``2d``, ``yesterday``): units below a day give a time, a day
   or more a day;
 * a duration in whole seconds (:func:`seconds`): ``1:02:03``, ``2:03``, ``PT1M2S``, a number, or
@@ -22,6 +23,7 @@ is anchored and linear (no nested repetition) on whatever a service sends.
 """
 
 import datetime
+import email.utils
 import math
 import re
 from typing import Any, Optional
@@ -46,6 +48,9 @@ _UNITS: dict[str, tuple[str, float]] = {
 }
 _DAYS_BACK = {"today": 0, "yesterday": 1}
 _MOMENTS = ("just now", "now")
+#: The zone names RFC 5322 gives (its obsolete ones): any other name in a mail date is not read.
+_MAIL_ZONES = frozenset({"UT", "UTC", "GMT", "Z", "AST", "ADT", "EST", "EDT", "CST", "CDT", "MST", "MDT", "PST", "PDT"})
+_MAIL_OFFSET = re.compile(r"[+-]\d{4}")
 _ISO = re.compile(r"(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?)(\.\d+)?(Z|[+-]\d{2}:?\d{2})?)?")
 _CLOCK = re.compile(r"(?:(\d{1,3}):)?(\d{1,3}):(\d{2})")
 _ISO_DURATION = re.compile(r"P(?:(\d{1,4})D)?(?:T(?:(\d{1,4})H)?(?:(\d{1,6})M)?(?:(\d{1,7})(?:\.\d{1,9})?S)?)?")
@@ -113,8 +118,25 @@ def instant(value: Any, answered_at: datetime.datetime) -> Optional[str]:
     relative = _RELATIVE.fullmatch(text)
     if relative is not None:
         return _relative(relative, answered_at)
+    mailed = _mail_date(value.strip())
+    if mailed is not None:
+        return mailed
     day, rest = leading_date(value.strip())
     return day if day is not None and not rest.strip(" ,.") else None
+
+
+def _mail_date(text: str) -> Optional[str]:
+    """``Fri, 07 May 2021 12:00:00 GMT`` (RFC 5322's date, RSS's ``pubDate``) in UTC, or ``None``.
+    Only a numeric offset or a zone the RFC names is read: ``parsedate_tz`` takes any other
+    name (``CEST``) for UTC, which would be a guess."""
+    parts = text.split()
+    if len(parts) < 4 or not (parts[-1].upper() in _MAIL_ZONES or _MAIL_OFFSET.fullmatch(parts[-1])):
+        return None
+    try:
+        moment = email.utils.parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    return _stamp(moment) if moment.tzinfo is not None else None
 
 
 def _epoch(number: float) -> Optional[str]:

@@ -49,7 +49,7 @@ from .contract.conformance import conformance_checks as _conformance_checks
 from .contract.replay import ReplayWire
 from .engine import registry
 from .engine.base import Backend
-from .errors import NO_RECORDED_CASE, WebProviderError, WebSearchError
+from .errors import BAD_PARSE_RESULT, NO_RECORDED_CASE, WebProviderError, WebSearchError
 from .models import ParseResult, SearchParams, StrPath
 from .net.deadline import Deadline
 from .net.transport import HttpTransport
@@ -312,7 +312,8 @@ def replay_fixtures(
     Yields a :class:`FixtureReplay` whose ``calls`` lists the searches answered.
     """
     if not os.path.isdir(fixtures_dir):
-        raise FileNotFoundError("fixture folder %s does not exist" % os.fspath(fixtures_dir))
+        where = "" if os.path.isabs(fixtures_dir) else " (relative to the current directory %s)" % os.getcwd()
+        raise FileNotFoundError("fixture folder %s does not exist%s" % (os.fspath(fixtures_dir), where))
     replay = FixtureReplay(cases=discover(fixtures_dir))
     if backends is None:
         names = [n for n in registry.backend_names() if registry.backend_class(n).kind != "offline"]
@@ -358,24 +359,41 @@ def _fake_items(name: str, value: Any, params: SearchParams) -> ParseResult:
         raise error
     if callable(value):
         value = value(params)
+        problem = _answer_problem(name, value)
+        if problem is not None:  # the shape check of a backend's parse result, as this answer stands for one
+            raise WebProviderError(problem, provider=name, detail_code=BAD_PARSE_RESULT)
     return ParseResult(items=[{k: v for k, v in dict(item).items() if k not in ("rank", "provider")} for item in value])
 
 
+def _answer_problem(name: str, value: Any) -> Optional[str]:
+    """What makes a given answer unusable (``None``: nothing): not a list of item dicts, or an
+    item without a ``url`` (one with the vendor's ``link`` would be dropped by normalisation: a
+    search answering nothing, unexplained)."""
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+        return "fake_results: the answer for %s must be a list of item dicts, a WebSearchError or a callable" % name
+    items = list(value)
+    if not all(isinstance(item, Mapping) for item in items):
+        return "fake_results: the answer for %s must be a list of item dicts, a WebSearchError or a callable" % name
+    for position, item in enumerate(items, 1):
+        if "url" not in item:
+            return (
+                "fake_results: item %d for %s has no 'url' (its keys: %s); an item is {'title', 'url', 'snippet'}"
+                % (
+                    position,
+                    name,
+                    ", ".join(map(str, item)),
+                )
+            )
+    return None
+
+
 def _check_answer(name: str, value: Any) -> None:
-    """A given answer is usable: a list of item dicts each with a ``url`` (one without, say with
-    the vendor's ``link``, would be dropped by normalisation: a search answering nothing, unexplained)."""
+    """A given answer is usable (:func:`_answer_problem`), else ``TypeError`` saying why."""
     if isinstance(value, WebSearchError) or callable(value):
         return
-    if isinstance(value, (str, bytes, Mapping)) or not all(isinstance(item, Mapping) for item in value):
-        raise TypeError(
-            "fake_results: the answer for %s must be a list of item dicts, a WebSearchError or a callable" % name
-        )
-    for position, item in enumerate(value, 1):
-        if "url" not in item:
-            raise TypeError(
-                "fake_results: item %d for %s has no 'url' (its keys: %s); an item is {'title', 'url', 'snippet'}"
-                % (position, name, ", ".join(map(str, item)))
-            )
+    problem = _answer_problem(name, value)
+    if problem is not None:
+        raise TypeError(problem)
 
 
 @contextlib.contextmanager

@@ -22,6 +22,8 @@ from websearch_sync.engine.media_fields import pixel_size, present, query_value,
         ("1 234 567 views", 1234567),
         ("1,2\u00a0M de vues", 1200000),
         ("1.2.3K", None),
+        ("1.5 views", None),  # no multiplier: a separator has three digits after it (a fraction is no count)
+        ("1.234 Aufrufe", 1234),
         ("2 weeks ago", 2),  # a number opens it: callers hand over the views text only
         ("views", None),
         ("", None),

@@ -258,6 +258,13 @@ def _one(vertical: str, **raw: Any) -> dict[str, Any]:
         ("Jul 9, 2026", "2026-07-09"),
         ("7/9/2026", None),  # month or day first: the page does not say
         ("sometime", None),
+        # RFC 5322, as RSS's pubDate writes it: a numeric offset or a zone the RFC names
+        ("Fri, 07 May 2021 12:00:00 GMT", "2021-05-07T12:00:00Z"),
+        ("Fri, 07 May 2021 12:00:00 +0200", "2021-05-07T10:00:00Z"),
+        ("07 May 2021 12:00 EST", "2021-05-07T17:00:00Z"),
+        ("Fri, 07 May 2021 12:00:00 CEST", None),  # a zone the RFC does not name: not taken for UTC
+        ("Fri, 07 May 2021 12:00:00 -0000", None),  # the RFC's "local time, zone unknown"
+        ("Fri, 07 May 2021 12:00:00", None),
     ],
 )
 def test_dates_become_iso_utc_resolved_against_the_answer(raw, expected):
@@ -300,7 +307,13 @@ def test_durations_become_seconds(raw, expected):
         ("1,234 views", 1234),
         ("640", 640),
         (7, 7),
-        ("1.234", None),
+        # read as the engines read a page's counts (values.count_opening): a thousands dot, as German
+        # pages write it (a fraction is no count)
+        ("1.234", 1234),
+        ("1 234 views", 1234),
+        ("1.5", None),
+        ("1,234.5", None),
+        ("12 apples", None),
         # a decimal comma before a multiplier (as engine/media_fields reads it): not ten times the count
         ("3,4 M", 3_400_000),
         ("1,2K views", 1200),

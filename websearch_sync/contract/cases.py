@@ -590,6 +590,13 @@ def run_case(case: Case, wires: Sequence[str] = WIRE_KINDS) -> CaseResult:
         )
         if problems:
             return CaseResult(case, "ERROR", ["contract violated: " + p for p in problems], outcome)
+    return _against_golden(case, outcome, message)
+
+
+def _against_golden(case: Case, outcome: dict[str, Any], message: Optional[str]) -> CaseResult:
+    """The verdict on a replayed ``outcome`` against the case's golden: ``PASS``, ``DRIFT``
+    (ending with the error's ``message`` when the replay failed: what the failure says, such as
+    what is wrong with a plugin's parse result), ``NEW`` without one, ``ERROR`` for one unreadable."""
     try:
         golden = load_golden(case)
     except ValueError as exc:
@@ -597,7 +604,7 @@ def run_case(case: Case, wires: Sequence[str] = WIRE_KINDS) -> CaseResult:
     if golden is None:
         return CaseResult(case, "NEW", ["no golden: %s" % case.expected_path.name], outcome)
     diff = compare(golden, outcome)
-    if diff and message is not None:  # what the failure says (a plugin's wrong parse result: what is wrong with it)
+    if diff and message is not None:
         diff.append("+ message: %s" % message)
     return CaseResult(case, "DRIFT" if diff else "PASS", diff, outcome, golden)
 
@@ -663,7 +670,8 @@ def run_cases(fixtures_dir: StrPath, backend: Optional[str] = None) -> list[Case
     """
     root = Path(fixtures_dir)
     if not root.is_dir():
-        raise InvalidInput("fixture folder %s does not exist" % root, detail_code=NO_CASES)
+        why = "is a file, not a folder" if root.exists() else "does not exist"
+        raise InvalidInput("fixture folder %s %s" % (root, why), detail_code=NO_CASES)
     cases = discover(root, backend)
     if not cases:
         where = "%s/%s" % (root, backend) if backend else str(root)

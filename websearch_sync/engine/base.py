@@ -350,7 +350,7 @@ class Backend:
     def not_sent(self, params: SearchParams) -> list[str]:
         """The common inputs the call gave that this engine's request does not carry, sorted
         (``provider_meta["not_sent"]``): those :attr:`unsent` declares and those :meth:`dropped` names."""
-        return unsent_inputs(self.unsent + self.dropped(params), params)
+        return unsent_inputs(self.unsent + self.dropped(params), params, lambda locale: split_locale(locale)[1] is None)
 
     def dropped(self, params: SearchParams) -> tuple[str, ...]:
         """The inputs the request goes without for these values only (default none): an engine that

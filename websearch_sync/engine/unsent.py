@@ -10,7 +10,7 @@ counts as sent when a query parameter, body field, preference cookie or the addr
 an ``Accept-Language`` header alone is a browser's hint, not the service's filter.
 """
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from ..models import SearchParams
 
@@ -22,23 +22,17 @@ COMMON_INPUTS = ("locale", "safe_search", "site_filter", "time_range")
 LANGUAGE_ONLY = "language-only"
 
 
-def unsent_inputs(declared: Iterable[str], params: SearchParams) -> list[str]:
+def unsent_inputs(declared: Iterable[str], params: SearchParams, language_only: Callable[[str], bool]) -> list[str]:
     """The inputs among ``declared`` (``"name"`` or ``"name=value"``) that the call gave (a
-    value other than the default, ``None``), sorted: the ones its request goes without."""
+    value other than the default, ``None``), sorted: the ones its request goes without.
+    ``language_only`` tells a locale without a region (``de``) for ``"locale=language-only"``."""
     unsent = set()
     for entry in declared:
         name, _, value = entry.partition("=")
         given = getattr(params, name) if name in COMMON_INPUTS else None
-        if given and (not value or given == value or (value == LANGUAGE_ONLY and _language_only(given))):
+        if given and (not value or given == value or (value == LANGUAGE_ONLY and language_only(given))):
             unsent.add(name)
     return sorted(unsent)
-
-
-def _language_only(locale: str) -> bool:
-    """Whether ``locale`` names a language without a region (``de``, ``zh-Hant``)."""
-    from .base import split_locale  # base imports this module
-
-    return split_locale(locale)[1] is None
 
 
 def usable_declaration(declared: object) -> bool:

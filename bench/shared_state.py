@@ -19,6 +19,11 @@
 4. The duplicate-collapse ratio: four workers ask the same 20 queries at once (the
    upstream answers after 0.1 s). Printed: upstream requests / distinct queries
    (target 1.0), with and without the shared state.
+5. The fleet's rate through a Redis outage: four workers at ``min_interval_s=0.2`` (the
+   upstream allows 5 requests/s) while Redis answers, while it is stopped, and once it
+   is started again on the same port. Printed for each phase: requests, the rate the
+   upstream saw (requests after the first / the span) and the tightest 6 in a row (the
+   rate allows no less than 1.0 s).
 
 Needs ``redis-server`` on PATH and redis-py (``pip install '.[redis]'``). Not a test:
 nothing is asserted.
@@ -36,7 +41,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "tests"))
 
 from redis_server import RedisServer, redis_server_binary  # noqa: E402
-from shared_state_worker import Upstream, run_workers, worker_env  # noqa: E402
+from shared_state_worker import Upstream, Workers, run_workers, worker_env  # noqa: E402
 
 import websearch_sync as ws  # noqa: E402
 
@@ -152,6 +157,41 @@ def collapse(url: str) -> None:
         )
 
 
+def outage(interval: float = 0.2, workers: int = 4, per_phase: int = 8) -> None:
+    """Print the rate the upstream sees from four workers before, during and after a Redis outage."""
+    phases = ("Redis answers", "Redis stopped", "Redis started again")
+    jobs = [
+        {
+            "queries": ["w%d-%d" % (w, i) for i in range(1 + 3 * per_phase)],
+            "options": {"retries": 0, "max_results": 10},
+            "pause_after": [1, 1 + per_phase, 1 + 2 * per_phase],
+        }
+        for w in range(workers)
+    ]
+    print(
+        "\n%d workers, min_interval_s=%g (the upstream allows %.1f requests/s)   requests   rate seen   tightest 6"
+        % (workers, interval, 1 / interval)
+    )
+    with RedisServer() as redis, Upstream("browse-API__1") as upstream:
+        marks = []
+        with Workers(jobs, worker_env(upstream, redis.url, interval)) as fleet:
+            fleet.until_paused()  # one query each: all four are in the fleet
+            marks.append(time.monotonic())
+            fleet.until_paused()
+            redis.stop()
+            marks.append(time.monotonic())
+            fleet.until_paused()
+            redis.start()  # the same port
+            marks.append(time.monotonic())
+            fleet.go()
+        marks.append(time.monotonic())
+    for phase, start, end in zip(phases, marks, marks[1:]):
+        times = sorted(t for t in upstream.arrivals if start <= t < end)
+        rate = (len(times) - 1) / (times[-1] - times[0]) if len(times) > 1 else float("nan")
+        tightest = min((times[i + 5] - times[i] for i in range(len(times) - 5)), default=float("nan"))
+        print("%-62s %8d %8.2f/s %10.3f s" % (phase, len(times), rate, tightest))
+
+
 def main() -> None:
     """Start a redis-server, run both measurements, stop it."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -166,6 +206,7 @@ def main() -> None:
             spacing(server.url)
             sharing_window(server.url)
             collapse(server.url)
+            outage()
 
 
 if __name__ == "__main__":

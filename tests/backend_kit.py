@@ -34,6 +34,7 @@ __all__ = [
     "env_for",
     "recorded_json",
     "replay_search",
+    "web_cases",
 ]
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
@@ -231,3 +232,18 @@ def replay_search(
         except ws.WebSearchError as error:
             outcome = error
         return outcome, list(mock.calls)
+
+
+def web_cases(name: str, golden_marker: str) -> Iterator[tuple[str, str, str, Optional[str]]]:
+    """``(case id, url, body text, Location)`` of ``name``'s single-answer web cases whose golden
+    holds ``golden_marker`` (``'"captcha_required"'``: its recorded bot walls)."""
+    for case in discover(FIXTURES, name):
+        if case.meta.get("vertical"):
+            continue
+        golden = case.meta_path.with_name(case.name + ".expected.json").read_text(encoding="utf-8")
+        response = case.meta.get("response")  # absent in a case of several exchanges (pages 1 and 2)
+        if golden_marker not in golden or response is None:
+            continue
+        body = response.get("body")
+        text = (FIXTURES / name / body).read_text(encoding="utf-8") if body else response.get("body_text", "")
+        yield case.case_id, case.meta["request"]["url"], text, (response.get("headers") or {}).get("Location")

@@ -22,6 +22,7 @@ AGENT_FRAMEWORK_MODULES = (
     "tests/unit/test_public_surface.py",
     "tests/unit/test_api_reference.py",
     "tests/unit/test_integrations_strict.py",
+    "tests/sockets/test_docs_agent_examples.py",
     "tests/sockets/test_first_hour_frictions.py",
     "tests/sockets/test_integrations_images.py",
     "tests/sockets/test_integrations_langchain.py",
@@ -30,6 +31,7 @@ AGENT_FRAMEWORK_MODULES = (
     "tests/sockets/test_integrations_pydantic_ai.py",
     "tests/sockets/test_integrations_smolagents.py",
     "tests/sockets/test_mcp_clients.py",
+    "tests/sockets/test_tool_anthropic_strict.py",
     "tests/sockets/test_tool_images.py",
     "tests/sockets/test_tool_sdk_schemas.py",
 )

@@ -238,12 +238,17 @@ class Settings:
             check_number("Settings." + name, getattr(self, name), maximum=maximum, detail=BAD_SETTING)
         if not isinstance(self.endpoints, Mapping):
             raise InvalidInput("Settings.endpoints must be a mapping {backend: url}", detail_code=BAD_SETTING)
-        if not isinstance(self.providers, Mapping) or not all(
-            isinstance(v, Mapping) or v is None for v in self.providers.values()
-        ):
+        if not isinstance(self.providers, Mapping):
             raise InvalidInput(
                 "Settings.providers must be a mapping {backend: {setting: value}}", detail_code=BAD_SETTING
             )
+        for name, section in self.providers.items():
+            if not (isinstance(section, Mapping) or section is None):  # its value unsaid: often the key itself
+                raise InvalidInput(
+                    "Settings.providers[%r] must be a mapping {setting: value}, such as {'api_key': ...}, got a %s"
+                    % (name, type(section).__name__),
+                    detail_code=BAD_SETTING,
+                )
         self.endpoints, self.providers = _normalised(self.endpoints, self.providers)
         _check_providers(self.providers, self.endpoints)
         _check_proxy(self.proxy, "Settings.proxy")

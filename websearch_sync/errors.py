@@ -159,6 +159,10 @@ NO_RECORDED_CASE = "no_recorded_case"  #: replay: the request matches no recorde
 UNKNOWN_TOOL = "unknown_tool"
 # -- end of detail codes
 
+#: ``AuthError`` details that say the key itself was refused (the others: the account behind it,
+#: its plan, credit or balance, which topping it up heals; or a key missing before sending).
+KEY_REFUSALS = (HTTP_401, INVALID_API_KEY)
+
 
 def http_status(status: int) -> str:
     """The detail code of an HTTP status: ``http_<status>`` (``http_429``)."""

@@ -289,13 +289,14 @@ class FixtureReplay:
 def replay_fixtures(
     fixtures_dir: StrPath,
     *,
-    backends: Optional[Iterable[str]] = None,
+    backends: Union[str, Iterable[str], None] = None,
     block_network: bool = True,
 ) -> Iterator[FixtureReplay]:
     """Within the block, backends answer from the recorded cases under ``fixtures_dir``.
 
     Every registered backend except offline ones (``stub``) is swapped, or only
-    ``backends`` when given. The backend's own request builder, HTTP layer,
+    ``backends`` when given (a list of names, or one name; a name no backend is registered
+    under is ``InvalidInput(unknown_backend)``). The backend's own request builder, HTTP layer,
     classifier and parser run on the recorded answer, so results (and errors:
     a recorded captcha page is ``WebBlocked``) are what production would return
     for that recording. Works with ``websearch_sync.search`` and with any
@@ -308,11 +309,12 @@ def replay_fixtures(
     if not os.path.isdir(fixtures_dir):
         raise FileNotFoundError("fixture folder %s does not exist" % os.fspath(fixtures_dir))
     replay = FixtureReplay(cases=discover(fixtures_dir))
-    names = (
-        list(backends)
-        if backends is not None
-        else [n for n in registry.backend_names() if registry.backend_class(n).kind != "offline"]
-    )
+    if backends is None:
+        names = [n for n in registry.backend_names() if registry.backend_class(n).kind != "offline"]
+    else:
+        names = [backends] if isinstance(backends, str) else list(backends)  # one name, as backend="ddg_html" is
+        for name in names:
+            registry.backend_class(name)  # unknown names: InvalidInput(unknown_backend), not a block replaying nothing
 
     def answer_for(name: str) -> Answer:
         originals = {vertical: registry.backend_class(name, vertical) for vertical in registry.verticals_of(name)}
@@ -355,12 +357,20 @@ def _fake_items(name: str, value: Any, params: SearchParams) -> ParseResult:
 
 
 def _check_answer(name: str, value: Any) -> None:
+    """A given answer is usable: a list of item dicts each with a ``url`` (one without, say with
+    the vendor's ``link``, would be dropped by normalisation: a search answering nothing, unexplained)."""
     if isinstance(value, WebSearchError) or callable(value):
         return
     if isinstance(value, (str, bytes, Mapping)) or not all(isinstance(item, Mapping) for item in value):
         raise TypeError(
             "fake_results: the answer for %s must be a list of item dicts, a WebSearchError or a callable" % name
         )
+    for position, item in enumerate(value, 1):
+        if "url" not in item:
+            raise TypeError(
+                "fake_results: item %d for %s has no 'url' (its keys: %s); an item is {'title', 'url', 'snippet'}"
+                % (position, name, ", ".join(map(str, item)))
+            )
 
 
 @contextlib.contextmanager
@@ -495,7 +505,7 @@ def conformance_checks(
     *,
     fixtures: Optional[StrPath] = None,
     settings: Optional[Settings] = None,
-    verticals: Optional[Sequence[str]] = None,
+    verticals: Union[str, Sequence[str], None] = None,
 ) -> list[ConformanceCheck]:
     """The conformance checks of the registered ``backend``, for each vertical it serves (or
     only ``verticals``), each a callable raising ``AssertionError`` (``str(check)`` is
@@ -507,7 +517,8 @@ def conformance_checks(
     ``Retry-After``), a proxy's error page, an unknown layout (``WebParseError``, never 0
     results), a silent server (``Timeout``, never a hang), and with ``fixtures`` (cases
     recorded by ``websearch-sync record``) every recorded case against its golden and the
-    contract. ``settings`` configure the backend (default: dummy values for what it requires).
+    contract. ``settings`` (a ``Settings``) configure the backend (default: dummy values for
+    what it requires); ``verticals`` is a list of verticals or one.
     """
     return _conformance_checks(backend, fixtures=fixtures, settings=settings, verticals=verticals)
 
@@ -517,7 +528,7 @@ def check_conformance(
     *,
     fixtures: Optional[StrPath] = None,
     settings: Optional[Settings] = None,
-    verticals: Optional[Sequence[str]] = None,
+    verticals: Union[str, Sequence[str], None] = None,
 ) -> None:
     """Run every check of :func:`conformance_checks`; ``AssertionError`` listing each that fails."""
     failures = []
@@ -593,7 +604,7 @@ if _pytest is not None:
             action="append",
             default=[],
             metavar="BACKEND",
-            help="run the websearch_sync conformance kit on a registered backend (repeatable)",
+            help="run the websearch_sync conformance kit on a registered backend (repeatable, or a comma list)",
         )
         group.addoption(
             "--websearch-fixtures",
@@ -603,10 +614,16 @@ if _pytest is not None:
         )
 
     def pytest_collection_modifyitems(session: Any, config: Any, items: list[Any]) -> None:
-        """Add one test per conformance check of each ``--websearch-conformance`` backend (an
-        unknown one, e.g. a plugin that failed to load, is pytest's usage error saying why)."""
-        for backend in config.getoption("websearch_conformance", default=None) or ():
-            fixtures = config.getoption("websearch_fixtures", default=None)
+        """Add one test per conformance check of each ``--websearch-conformance`` backend (one
+        name or a comma list, as ``-b`` takes; an unknown one, e.g. a plugin that failed to load,
+        is pytest's usage error saying why, and so is ``--websearch-fixtures`` with no backend)."""
+        given = config.getoption("websearch_conformance", default=None) or ()
+        fixtures = config.getoption("websearch_fixtures", default=None)
+        if fixtures is not None and not given:
+            raise _pytest.UsageError(
+                "--websearch-fixtures is read by --websearch-conformance BACKEND only: name the backend to check"
+            )
+        for backend in [name.strip() for value in given for name in value.split(",") if name.strip()]:
             try:
                 checks = conformance_checks(backend, fixtures=fixtures)
             except WebSearchError as error:

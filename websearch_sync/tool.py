@@ -32,10 +32,19 @@ from .engine import registry
 from .errors import (
     ANSWER_ONLY,
     BAD_ARGUMENTS,
+    BAD_EXTRACT_MODE,
+    BAD_INCLUDE_CONTENT,
+    BAD_LOCALE,
+    BAD_MAX_CONTENT_CHARS,
     BAD_MAX_REPEATS,
+    BAD_MAX_RESULTS,
+    BAD_QUERY,
     BAD_REPEAT_WINDOW,
     BAD_STYLE,
     BAD_TOOL_NAME,
+    BAD_URL,
+    EMPTY_QUERY,
+    QUERY_TOO_LONG,
     UNKNOWN_TOOL,
     InvalidInput,
     ToolNotFound,
@@ -43,8 +52,9 @@ from .errors import (
 )
 from .extract.article import EXTRACT_MODES
 from .models import TIME_RANGES, VERTICALS, AnyResponse, FetchResult, ToolResult
-from .net.urls import dedupe_key
-from .reader.page import DEFAULT_MAX_CHARS
+from .net.urls import MAX_URL_CHARS, dedupe_key
+from .reader.image import EXTRACTOR as IMAGE_EXTRACTOR
+from .reader.page import DEFAULT_CONTENT_CHARS, DEFAULT_MAX_CHARS
 from .validate import (
     MAX_QUERY_CHARS,
     TOOL_MAX_RESULTS,
@@ -114,7 +124,14 @@ _ARGUMENTS: dict[str, tuple[Argument, ...]] = {
         ),
     ),
     FETCH_TOOL: (
-        Argument("url", "string", "The http(s) URL of the page to read.", required=True, min_length=1),
+        Argument(
+            "url",
+            "string",
+            "The http(s) URL of the page to read.",
+            required=True,
+            min_length=1,
+            max_length=MAX_URL_CHARS,
+        ),
         Argument(
             "extract_mode",
             "string",
@@ -210,32 +227,47 @@ STRICT_KEYWORDS = frozenset(
         "maxItems",
     }
 )
+#: The keywords Anthropic's strict tool use takes: OpenAI's less the numeric and size bounds, which
+#: its grammar-constrained sampling refuses (the Anthropic SDK's ``transform_schema`` moves them
+#: into descriptions likewise).
+ANTHROPIC_STRICT_KEYWORDS = STRICT_KEYWORDS - {
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minItems",
+    "maxItems",
+}
 #: What a refused keyword means, in words for the description it is moved into.
 _KEYWORD_WORDS: dict[str, Callable[[Any], str]] = {
     "minLength": lambda value: "not empty" if value == 1 else "at least %d characters" % value,
     "maxLength": lambda value: "at most %d characters" % value,
+    "minimum": lambda value: "at least %s" % value,
+    "maximum": lambda value: "at most %s" % value,
 }
 
 
-def strict_schema(schema: Mapping[str, Any]) -> dict[str, Any]:
+def strict_schema(schema: Mapping[str, Any], keywords: frozenset[str] = STRICT_KEYWORDS) -> dict[str, Any]:
     """``schema`` in the form OpenAI's strict mode accepts as it is, a new dict.
 
     Every object lists all its properties as required and sets ``additionalProperties:
     false``; a property that was optional becomes nullable (``null`` in its ``type`` and
     ``enum``), and :func:`call_tool` reads ``null`` as "not given". Keywords strict mode
     refuses (``minLength``, ``maxLength``, ...) are moved into the description, so the
-    model still reads them and :func:`call_tool` still checks them.
+    model still reads them and :func:`call_tool` still checks them. ``keywords``: those the
+    strict mode takes (:data:`ANTHROPIC_STRICT_KEYWORDS` for Anthropic's).
     """
-    result = {key: value for key, value in schema.items() if key in STRICT_KEYWORDS or key == "$schema"}
+    result = {key: value for key, value in schema.items() if key in keywords or key == "$schema"}
     refused = [(key, value) for key, value in schema.items() if key not in result]
     if refused:
         result["description"] = _described(result.get("description"), refused)
     if "items" in schema:
-        result["items"] = strict_schema(schema["items"])
+        result["items"] = strict_schema(schema["items"], keywords)
     if "properties" in schema or schema.get("type") == "object":
         properties, required = schema.get("properties", {}), set(schema.get("required", ()))
         result["properties"] = {
-            name: strict_schema(spec) if name in required else _nullable(strict_schema(spec))
+            name: strict_schema(spec, keywords) if name in required else _nullable(strict_schema(spec, keywords))
             for name, spec in properties.items()
         }
         result["required"] = list(properties)
@@ -315,7 +347,9 @@ def tool_definitions(
         tools: which tools to consider (``"search"``, ``"fetch"``).
         strict: schemas OpenAI's strict mode accepts as they are (every property
             required, optional ones nullable; see :func:`strict_schema`). With
-            ``"openai"`` and ``"openai_responses"`` the definitions also carry ``"strict": true``.
+            ``"openai"`` and ``"openai_responses"`` the definitions also carry ``"strict": true``;
+            with ``"anthropic"`` too (Anthropic's strict tool use), its schemas without the
+            numeric bounds that mode refuses (in the descriptions instead).
 
     The search query's ``maxLength`` is the longest query the configured backends take.
     The search tool is left out (with a logged warning) when its backend is not
@@ -335,11 +369,11 @@ def tool_definitions(
         wanted.append(canonical)
     definitions: list[dict[str, Any]] = []
     for tool in wanted:
-        name, description, schema = (
-            chosen[tool],
-            _DESCRIPTIONS[tool],
-            tool_schema(tool, strict=strict, settings=settings),
-        )
+        name, description = chosen[tool], _DESCRIPTIONS[tool]
+        if strict and style == "anthropic":
+            schema = strict_schema(tool_schema(tool, settings=settings), ANTHROPIC_STRICT_KEYWORDS)
+        else:
+            schema = tool_schema(tool, strict=strict, settings=settings)
         if style == "openai":
             function: dict[str, Any] = {"name": name, "description": description, "parameters": schema}
             if strict:
@@ -351,6 +385,8 @@ def tool_definitions(
             )
         elif style == "anthropic":
             definitions.append({"name": name, "description": description, "input_schema": schema})
+            if strict:
+                definitions[-1]["strict"] = True
         else:
             schema["$schema"] = "https://json-schema.org/draft/2020-12/schema"
             definitions.append({"name": name, "description": description, "parameters": schema})
@@ -390,7 +426,7 @@ def _resolve_tool(name: Any, names: Optional[Mapping[str, str]]) -> str:
 def _run(tool: str, args: dict[str, Any], client: SearchClient, images: bool) -> Union[AnyResponse, FetchResult]:
     if tool == SEARCH_TOOL:  # a model reads every result: the tool's own cap on the configured default
         args.setdefault("max_results", min(client.settings.max_results, client.settings.tool_max_results))
-        return cast(AnyResponse, client.search(args.pop("query"), **args))
+        return _bounded(cast(AnyResponse, client.search(args.pop("query"), **args)))
     return client.fetch(args.pop("url"), images=images, **args)
 
 
@@ -598,8 +634,39 @@ def _error_code(error: Mapping[str, Any]) -> str:
     return code + (" (%s)" % error["detail_code"] if error.get("detail_code") else "")
 
 
+#: ``InvalidInput`` detail codes that mean the model's arguments were wrong (so the model can
+#: correct them), as opposed to the configuration or a refused target.
+ARGUMENT_ERRORS = frozenset(
+    {
+        BAD_ARGUMENTS,
+        EMPTY_QUERY,
+        BAD_QUERY,
+        QUERY_TOO_LONG,
+        BAD_LOCALE,
+        BAD_MAX_RESULTS,
+        BAD_URL,
+        BAD_EXTRACT_MODE,
+        BAD_INCLUDE_CONTENT,
+        BAD_MAX_CONTENT_CHARS,
+    }
+)
+
+
+def is_argument_error(error: Mapping[str, Any]) -> bool:
+    """Whether ``error`` (an error's ``to_dict()``) says the model's arguments were wrong (:data:`ARGUMENT_ERRORS`)."""
+    return error.get("type") == "InvalidInput" and error.get("detail_code") in ARGUMENT_ERRORS
+
+
+def _advice(error: Mapping[str, Any]) -> str:
+    """What the model can do: correct its arguments (the same call fails again, another may not),
+    or whether trying the same call again later may help."""
+    if is_argument_error(error):
+        return "Correct the arguments and call again."
+    return "Retrying later may help." if error.get("retryable") else "Retrying the same call will not help."
+
+
 def _error_line(error: Mapping[str, Any]) -> str:
-    advice = "Retrying later may help." if error.get("retryable") else "Retrying the same call will not help."
+    advice = _advice(error)
     line = "Error: %s: %s. %s" % (_error_code(error), str(error.get("message", "")).rstrip("."), advice)
     others = [e for e in error.get("errors") or [] if isinstance(e, Mapping)]
     engines = [e for e in others if e.get("engine")]
@@ -661,10 +728,11 @@ def format_for_model(result: Mapping[str, Any], style: str = "text") -> tuple[st
             dict(item, content=_wrap(item["content"], str(item.get("url") or ""), tag)) if item.get("content") else item
             for item in result.get("items") or []
         ]
+    elif _is_image(result):  # the library's own line: its bytes go to the model as an image, not as JSON text
+        copy.pop("data", None)
     elif "text" in result:
         copy["text"] = _wrap(result["text"], str(result.get("final_url") or result.get("url", "")), tag)
         copy["title"] = _page_title(result)  # outside the block, as in the text
-        copy.pop("data", None)  # an image's bytes go to the model as an image, not as JSON text
     return _render(result, style, tag), copy
 
 
@@ -880,14 +948,47 @@ def _format_item(item: Mapping[str, Any], style: str, tag: Optional[str], vertic
 MAX_TITLE_CHARS = 300
 
 
+#: The most of a search result's snippet a model is given: as much as of a result's page text
+#: (``max_content_chars``' default); a service may answer with megabytes of it.
+MAX_SNIPPET_CHARS = DEFAULT_CONTENT_CHARS
+#: The fields of a search result cut for a model, with their caps.
+_ITEM_CAPS = (("title", MAX_TITLE_CHARS), ("snippet", MAX_SNIPPET_CHARS))
+
+
+def _cut(text: str, most: int) -> str:
+    """``text`` as it is when at most ``most`` characters, else cut to ``most`` ending in ``...``."""
+    return text if len(text) <= most else text[: most - 3] + "..."
+
+
 def _page_title(result: Mapping[str, Any]) -> str:
     """A fetch result's title on one line (a fetch service passes it on as the page wrote it), at
     most :data:`MAX_TITLE_CHARS`, ending in ``...`` when cut."""
-    title = " ".join(str(result.get("title") or "").split())
-    return title if len(title) <= MAX_TITLE_CHARS else title[: MAX_TITLE_CHARS - 3] + "..."
+    return _cut(" ".join(str(result.get("title") or "").split()), MAX_TITLE_CHARS)
+
+
+def _bounded(response: AnyResponse) -> AnyResponse:
+    """``response`` with each result's title and snippet cut at their caps (``...`` marks a cut), a
+    new dict: the model reads every result, and a service may fill one with megabytes."""
+    items = []
+    for item in cast(list[Mapping[str, Any]], response["items"]):
+        cut = {
+            name: _cut(item[name], most)
+            for name, most in _ITEM_CAPS
+            if isinstance(item.get(name), str) and len(item[name]) > most
+        }
+        items.append(dict(item, **cut) if cut else item)
+    return cast(AnyResponse, dict(response, items=items))
+
+
+def _is_image(result: Mapping[str, Any]) -> bool:
+    """Whether ``result`` is a fetched image (its ``data`` left out in a repeat's answer)."""
+    return result.get("extractor") == IMAGE_EXTRACTOR and isinstance(result.get("width"), int)
 
 
 def _format_fetch(result: Mapping[str, Any], style: str, tag: Optional[str]) -> str:
+    if _is_image(result):  # one line the library wrote (type, size, URL), no page text: for a text-only model
+        line = " ".join(str(result.get("text") or "").split())
+        return markdown_text(line) if style == "markdown" else line
     url = str(result.get("final_url") or result.get("url", ""))
     title = _page_title(result) or url
     if style == "markdown":

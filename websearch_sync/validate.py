@@ -397,10 +397,14 @@ class Argument:
         if self.type == "integer" and isinstance(value, float) and value.is_integer():
             value = int(value)
         if not isinstance(value, _PYTHON_TYPES[self.type]) or (self.type == "integer" and isinstance(value, bool)):
-            raise InvalidInput("argument %r must be of type %s" % (self.name, self.type), detail_code=BAD_ARGUMENTS)
+            raise InvalidInput(
+                "argument %r must be of type %s, got %s" % (self.name, self.type, describe_sent(value)),
+                detail_code=BAD_ARGUMENTS,
+            )
         if self.choices and value not in self.choices:
             raise InvalidInput(
-                "argument %r must be one of %s" % (self.name, ", ".join(self.choices)), detail_code=BAD_ARGUMENTS
+                "argument %r must be one of %s, got %r" % (self.name, ", ".join(self.choices), _shown_text(value)),
+                detail_code=BAD_ARGUMENTS,
             )
         if isinstance(value, str):
             self._check_text(value)
@@ -428,6 +432,28 @@ class Argument:
             )
 
 
+#: The most of a refused text argument an error message quotes (a model may send pages of it).
+_QUOTED_CHARS = 40
+
+
+def _shown_text(value: object) -> str:
+    """A text argument as an error message quotes it: whole when short, else its start and ``...``."""
+    text = str(value)
+    return text if len(text) <= _QUOTED_CHARS else text[: _QUOTED_CHARS // 2] + "..."
+
+
+def describe_sent(value: object) -> str:
+    """What a model sent, as JSON names it (``a string ('5')``, ``an array``): the message of a value
+    of the wrong type says it, so that the model sees what to correct (a number in quotes)."""
+    if isinstance(value, bool):
+        return "a boolean (%s)" % ("true" if value else "false")
+    if isinstance(value, (int, float)):
+        return "a number (%r)" % value
+    if isinstance(value, str):
+        return "a string (%r)" % _shown_text(value)
+    return "an array" if isinstance(value, (list, tuple)) else "an object"
+
+
 def arguments_schema(arguments: Sequence[Argument]) -> dict[str, Any]:
     """The JSON Schema of a tool's ``arguments``: an object of exactly those properties."""
     return {
@@ -436,6 +462,11 @@ def arguments_schema(arguments: Sequence[Argument]) -> dict[str, Any]:
         "required": [argument.name for argument in arguments if argument.required],
         "additionalProperties": False,
     }
+
+
+def not_an_object(given: object) -> InvalidInput:
+    """The error for a tool call whose arguments are not a JSON object (a string, an array ...)."""
+    return InvalidInput("arguments must be a JSON object, got %s" % describe_sent(given), detail_code=BAD_ARGUMENTS)
 
 
 def check_arguments(arguments: Sequence[Argument], given: object) -> dict[str, Any]:
@@ -448,7 +479,7 @@ def check_arguments(arguments: Sequence[Argument], given: object) -> dict[str, A
     if given is None:
         given = {}
     if not isinstance(given, dict):
-        raise InvalidInput("arguments must be a JSON object", detail_code=BAD_ARGUMENTS)
+        raise not_an_object(given)
     values = {key: value for key, value in given.items() if value is not None}
     declared = {argument.name: argument for argument in arguments}
     for argument in arguments:

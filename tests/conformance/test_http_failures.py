@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 import pytest
 import requests
+from backend_kit import project_backends, web_cases
 from clocks import FakeClock
 from test_conformance import NETWORK, cls_of, declared_error, replay, settings_of
 
@@ -93,6 +94,61 @@ def test_an_html_page_with_200_where_json_was_asked_is_not_json(name):
     error, calls = replay(name, status=200, body=PORTAL_PAGE, content_type="text/html; charset=utf-8")
     assert outcome_of(error) == (ws.WebParseError, "not_json", name, 200, False)
     assert len(calls) == 1
+
+
+#: Every recorded bot wall of this project's engines, answered in their place (the goldens say which):
+#: ``(case id, body, Location)``. A challenge in front of an API looks the same (Cloudflare's
+#: Turnstile, an anti-bot page, a redirect to a captcha).
+RECORDED_WALLS = [
+    (case_id, text, location)
+    for engine in project_backends()
+    for case_id, _, text, location in web_cases(engine, '"captcha_required"')
+    if not text.lstrip().startswith("{")  # a JSON answer naming an engine's captcha (SearXNG's) is no wall page
+]
+
+
+def _client(name: str) -> ws.SearchClient:
+    return ws.SearchClient(name, settings=settings_of(name), retries=0, cache_ttl_s=0, clock=FakeClock())
+
+
+def test_walls_are_on_record():
+    assert len(RECORDED_WALLS) >= 10 and len({case_id.split("/")[0] for case_id, _, _ in RECORDED_WALLS}) >= 5
+
+
+@pytest.mark.parametrize("status", [200, 403, 503])
+@pytest.mark.parametrize("name", JSON_APIS)
+def test_a_recorded_bot_wall_where_json_was_asked_is_a_block(name, status):
+    """Not a refused key (``http_403``), a bare ``http_503`` or "not JSON": the block it is, as on the
+    keyless engines (one shared detection), so the backend cools down instead of being asked again."""
+    for case_id, text, location in RECORDED_WALLS:
+        headers = {"Location": location} if location else {}
+        with _client(name) as client:  # each its own: the wall before it cools the backend down
+            error, calls = replay(
+                name, status=status, body=text, content_type="text/html; charset=utf-8", headers=headers, client=client
+            )
+        assert outcome_of(error) == (ws.WebBlocked, "captcha_required", name, status, False), case_id
+        assert len(calls) == 1, case_id
+
+
+@pytest.mark.parametrize("name", JSON_APIS)
+def test_a_cloudflare_challenge_header_where_json_was_asked_is_a_block(name):
+    """Cloudflare's documented marker of its challenge (``cf-mitigated: challenge``), whatever the body."""
+    error, _ = replay(
+        name, status=403, body=PORTAL_PAGE, content_type="text/html", headers={"cf-mitigated": "challenge"}
+    )
+    assert outcome_of(error) == (ws.WebBlocked, "captcha_required", name, 403, False)
+
+
+@pytest.mark.parametrize("name", JSON_APIS)
+def test_a_wall_cools_the_backend_down_and_is_no_refused_key(name):
+    """The next call is refused by the cool-down without a request (not sent again as a refused key's
+    backend would be told nothing: the block's own cool-down decides)."""
+    _, text, _ = next(wall for wall in RECORDED_WALLS if wall[0].startswith("bing_html/"))
+    with _client(name) as client:
+        first, calls = replay(name, status=403, body=text, content_type="text/html", client=client)
+        second, more = replay(name, status=403, body=text, content_type="text/html", client=client)
+    assert isinstance(first, ws.WebBlocked) and len(calls) == 1
+    assert isinstance(second, ws.WebBlocked) and "cooling down" in second.message and more == []
 
 
 @pytest.mark.parametrize("name", NETWORK)

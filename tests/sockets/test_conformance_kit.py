@@ -302,3 +302,23 @@ def test_the_docs_record_and_verify_loop_works_on_the_example_engine(example_plu
             )
             assert run.returncode == 0, (line, run.stdout, run.stderr)
     assert (tmp_path / "tests" / "fixtures" / "example_mojeek" / "python-requests.expected.json").is_file()
+
+
+def test_the_pytest_option_takes_a_comma_list_like_the_command_line(tmp_path):
+    """``--websearch-conformance ddg_lite,mojeek_html`` (``-b`` takes such a list) was one unknown
+    name, "did you mean mojeek_html?"."""
+    from user_pytest import run_pytest
+
+    run = run_pytest(tmp_path, "--websearch-conformance", "ddg_lite,mojeek_html", "--co")
+    assert run.returncode == pytest.ExitCode.OK, run.stdout + run.stderr
+    assert "conformance[ddg_lite-request]" in run.stdout and "conformance[mojeek_html-request]" in run.stdout
+
+
+def test_fixtures_without_a_backend_to_check_are_a_usage_error(tmp_path):
+    """``--websearch-fixtures DIR`` alone ran nothing and said nothing: the recorded cases looked
+    checked."""
+    from user_pytest import run_pytest
+
+    run = run_pytest(tmp_path, "--websearch-fixtures", "tests/fixtures")
+    assert run.returncode == pytest.ExitCode.USAGE_ERROR, run.stdout + run.stderr
+    assert "ERROR: --websearch-fixtures is read by --websearch-conformance BACKEND only" in run.stderr

@@ -160,10 +160,12 @@ def test_failures_are_error_results_never_protocol_errors(default_server):
         "ToolNotFound (unknown_tool)",
         "ToolNotFound (unknown_tool)",  # only the listed names are served
     ]
-    assert all(text_of(result).endswith("Retrying the same call will not help.") for result in results)
+    advice = ["Correct the arguments and call again."] * 3 + ["Retrying the same call will not help."] * 3
+    assert [text_of(result).endswith(said) for result, said in zip(results, advice)] == [True] * 6
     assert (
-        text_of(results[0]) == "Error: InvalidInput (bad_arguments): argument 'query' must be of type string. "
-        "Retrying the same call will not help."
+        text_of(results[0])
+        == "Error: InvalidInput (bad_arguments): argument 'query' must be of type string, got a number (5). "
+        "Correct the arguments and call again."
     )
     assert "web_search, web_fetch" in text_of(results[4])
 

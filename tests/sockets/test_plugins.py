@@ -514,3 +514,36 @@ sys.exit(main(["backends"]))
     (row,) = [line for line in done.stdout.splitlines() if line.startswith("demo ")]
     assert "no (internal error in backend demo: KeyError)" in row
     assert "backend demo failed unexpectedly\nTraceback" in done.stderr
+
+
+def test_a_plugin_skipped_under_an_entry_point_name_no_backend_can_have_is_still_explained(tmp_path):
+    """``demo-search = demo_search:DemoSearch``: the entry point's name is not the backend's (a
+    dash: no backend name has one), so when the plugin fails to import nothing ties ``demo`` to
+    it. Asking for ``demo`` said only "unknown backend", and its section in ``Settings`` stopped
+    every other backend; now the error names the skipped plugin and why, and the section is
+    logged, not refused."""
+    _distribution(
+        tmp_path,
+        "demo_search",
+        "demo_search",
+        "import fancylib_not_there\n" + PLUGIN_SOURCE,
+        "demo-search = demo_search:DemoSearch\n",
+    )
+    code = """
+import websearch_sync as ws
+try:
+    ws.search("q", backend="demo")
+except ws.InvalidInput as error:
+    print(error.detail_code, error.message)
+settings = ws.Settings(providers={"demo": {"api_key": "k"}})
+print(ws.search("still works", settings=settings)["items"][0]["provider"])
+"""
+    done = _run(tmp_path, code)
+    assert done.returncode == 0, done.stderr
+    first, second = done.stdout.splitlines()
+    assert first.startswith("unknown_backend unknown backend 'demo' (no backend is registered under this name; "), first
+    assert (
+        "plugin 'demo-search' (demo_search:DemoSearch) was skipped: it failed to load: ModuleNotFoundError: "
+        "No module named 'fancylib_not_there'" in first
+    ), first
+    assert second == "stub"

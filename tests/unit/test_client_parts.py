@@ -172,17 +172,18 @@ class _OutageSlots:
 
 def test_during_an_outage_a_process_keeps_its_share_of_the_fleets_pace_and_then_hands_over():
     """Issue 33.16: four processes shared one pace; while the tier cannot be reached each keeps a
-    quarter of it alone; when it answers again, no shared slot comes before the last local one."""
+    quarter of it alone, going on from its last shared slot; when it answers again, no shared
+    slot comes before this process's next one by its share, for 5 s (the others may still be alone)."""
     clock = FakeClock()
     shared = _OutageSlots()
     limiter = RateLimiter(clock, shared=shared)
     assert limiter.reserve("a", 0.1, 10) == 0.0
     shared.up = False
-    assert [limiter.reserve("a", 0.1, 10) for _ in range(3)] == pytest.approx([0.0, 0.4, 0.8])
+    assert [limiter.reserve("a", 0.1, 10) for _ in range(3)] == pytest.approx([0.4, 0.8, 1.2])
     shared.up = True
-    assert limiter.reserve("a", 0.1, 10) == pytest.approx(0.9)  # after the local slot at 0.8, one interval on
+    assert limiter.reserve("a", 0.1, 10) == pytest.approx(1.6)  # after the local slot at 1.2, its share on
     clock.advance(5.0)
-    assert limiter.reserve("a", 0.1, 10) == 0.0  # long past: nothing to wait for
+    assert limiter.reserve("a", 0.1, 10) == 0.0  # the handover is over: the shared pace alone
 
 
 def test_a_request_left_late_keeps_the_next_one_an_interval_behind_it():

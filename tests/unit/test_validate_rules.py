@@ -168,7 +168,7 @@ def test_what_the_advertised_schema_takes_the_check_takes(tool_name, name, value
 def test_the_check_reads_null_as_absent_and_names_the_first_problem():
     assert check_arguments(DECLARED, {"q": "a", "n": None}) == {"q": "a"}
     for given, problem in [
-        ([], "arguments must be a JSON object"),
+        ([], "arguments must be a JSON object, got an array"),
         ({}, "missing required argument 'q'"),
         ({"q": "a", "z": 1}, "unknown argument 'z' (allowed: q, n, mode, flag)"),
         ({"q": "abcdef"}, "argument 'q' must be 1..5 characters long, got 6"),

@@ -8,12 +8,11 @@ Pages: the recorded wall cases and results pages under fixtures/ (their goldens 
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
-from backend_kit import FIXTURES, project_backends
+from backend_kit import project_backends, web_cases
 from requests.structures import CaseInsensitiveDict
 
 import websearch_sync as ws
 from websearch_sync.client.cooldown import DEFAULT_COOLDOWNS_S, Cooldowns
-from websearch_sync.contract.cases import discover
 from websearch_sync.engine import registry
 from websearch_sync.models import SearchParams
 from websearch_sync.net.botwall import bot_wall
@@ -23,22 +22,8 @@ HTML_ENGINES = [name for name in project_backends() if registry.backend_class(na
 PARAMS = SearchParams(query="test", max_results=10)
 
 
-def _cases(name: str, golden_marker: str):
-    """``(case id, url, body text, Location)`` of ``name``'s web cases whose golden holds ``golden_marker``."""
-    for case in discover(FIXTURES, name):
-        if case.meta.get("vertical"):
-            continue
-        golden = case.meta_path.with_name(case.name + ".expected.json").read_text(encoding="utf-8")
-        response = case.meta.get("response")  # absent in a case of several exchanges (pages 1 and 2)
-        if golden_marker not in golden or response is None:
-            continue
-        body = response.get("body")
-        text = (FIXTURES / name / body).read_text(encoding="utf-8") if body else response.get("body_text", "")
-        yield case.case_id, case.meta["request"]["url"], text, (response.get("headers") or {}).get("Location")
-
-
 #: Every recorded wall of every keyless engine: (case id, url, text, Location).
-WALLS = [wall for name in HTML_ENGINES for wall in _cases(name, '"captcha_required"')]
+WALLS = [wall for name in HTML_ENGINES for wall in web_cases(name, '"captcha_required"')]
 
 
 def _answer(status: int, text: str, url: str, location=None, retry_after=None) -> HttpResponse:
@@ -133,7 +118,7 @@ def test_a_location_that_is_no_url_is_no_wall_and_no_crash(name):
 def _results_page(name: str):
     """A recorded results page of ``name`` (its url and text) and the items it reads."""
     engine = _engine(name)
-    for _, url, text, _ in _cases(name, '"rank"'):
+    for _, url, text, _ in web_cases(name, '"rank"'):
         items = engine.interpret(_answer(200, text, url), PARAMS).items
         if items:
             return url, text, items
@@ -184,7 +169,7 @@ def test_a_results_page_holding_the_engines_own_wall_is_a_block():
 EMPTY_PAGES = [
     (name, case_id, url, text)
     for name in HTML_ENGINES
-    for case_id, url, text, _ in _cases(name, '"items": []')
+    for case_id, url, text, _ in web_cases(name, '"items": []')
     if not _engine(name).interpret(_answer(200, text, url), PARAMS).items
 ]
 

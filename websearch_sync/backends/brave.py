@@ -8,12 +8,17 @@ Authenticated with ``X-Subscription-Token: <BRAVE_API_KEY>``. A rejected key is 
 Web search gives at most 20 results a request (``count`` above 20 is a 422 ``VALIDATION``);
 ``offset`` is the index (0..9) of a page of ``count`` results. A call for more than 20 reads
 the next pages, until the answer's ``query.more_results_available`` is false.
+
+``country`` and ``search_lang`` are closed lists (:data:`BRAVE_COUNTRIES`, :data:`BRAVE_LANGUAGES`):
+a value outside them is a 422 ``VALIDATION`` (``country=SG``: brave/brave-search-mcp-server#74),
+``InvalidInput``, which would end a fallback chain. The locale is a hint: a region or language
+Brave does not list is not sent.
 """
 
 import dataclasses
 from typing import Any, ClassVar, Optional
 
-from ..engine.base import Page, split_locale
+from ..engine.base import Page, split_locale, traditional_chinese
 from ..engine.json_api import JsonApiBackend
 from ..engine.media_fields import nested
 from ..engine.setting import Setting
@@ -35,6 +40,16 @@ _FRESHNESS = {"day": "pd", "week": "pw", "month": "pm", "year": "py"}
 _MAX_WORDS = 50
 #: Brave's last page index (``offset``).
 _LAST_OFFSET = 9
+#: Brave's countries (its API's ``country`` enum, as its own MCP server, brave/brave-search-mcp-server
+#: ``src/tools/web/params.ts``, declares it): any other is a 422 ``VALIDATION``.
+BRAVE_COUNTRIES = frozenset(
+    "AR AU AT BE BR CA CL DK FI FR DE HK IN ID IT JP KR MY MX NL NZ NO CN PL PT PH RU SA ZA ES SE CH TW TR GB US".split()
+)
+#: Brave's ``search_lang`` values (the same declaration): any other is a 422 ``VALIDATION``.
+BRAVE_LANGUAGES = frozenset(
+    "ar eu bn bg ca zh-hans zh-hant hr cs da nl en en-gb et fi fr gl de gu he hi hu is it jp kn ko lv lt ms ml "
+    "mr nb pl pt-br pt-pt pa ro ru sr sk sl es sv ta te th tr uk vi".split()
+)
 #: Brave's ``search_lang`` codes that are not the plain ISO 639-1 code.
 _LANG_EXCEPTIONS = {"ja": "jp", "no": "nb", "nn": "nb"}
 _LANG_WITH_REGION = {("en", "GB"): "en-gb", ("pt", "BR"): "pt-br", ("pt", "PT"): "pt-pt"}
@@ -75,10 +90,12 @@ class Brave(JsonApiBackend):
         ``freshness`` from the time range, ``safesearch``."""
         count = min(params.max_results, self.results_per_page or params.max_results)
         query: dict[str, Any] = {"q": params.full_query, "count": count}
-        if params.locale:
+        if params.locale:  # a hint: what Brave does not list is not sent (it would be a 422)
             lang, country = split_locale(params.locale)
-            query["search_lang"] = _LANG_WITH_REGION.get((lang, country or "")) or _search_lang(params.locale, lang)
-            if country:
+            search_lang = _LANG_WITH_REGION.get((lang, country or "")) or _search_lang(params.locale, lang)
+            if search_lang in BRAVE_LANGUAGES:
+                query["search_lang"] = search_lang
+            if country in BRAVE_COUNTRIES:
                 query["country"] = country
         if params.time_range:
             query["freshness"] = _FRESHNESS[params.time_range]
@@ -126,6 +143,5 @@ class Brave(JsonApiBackend):
 
 def _search_lang(locale: str, lang: str) -> str:
     if lang == "zh":
-        traditional = any(tag in locale.lower().replace("_", "-").split("-") for tag in ("hant", "tw", "hk", "mo"))
-        return "zh-hant" if traditional else "zh-hans"
+        return "zh-hant" if traditional_chinese(locale) else "zh-hans"
     return _LANG_EXCEPTIONS.get(lang, lang)

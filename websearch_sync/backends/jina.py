@@ -11,14 +11,25 @@ A query without results is no success on Jina's side either: it answers HTTP 422
 ``{"code": 422, "name": "AssertionFailureError", "status": 42206, "message": "No search results
 available for query ..."}`` (a live answer quoted in egoist/chatwise-releases#1288). That
 answer is "no results" (``items: []``), not an error that would stop a batch or a fallback.
+
+How many results, the country and the language are the search's own parameters ``num``,
+``gl`` and ``hl`` (Jina's API reference lists them in the POST body; its server,
+jina-ai/reader ``src/api/searcher.ts``, reads the same parameters from a GET query string):
+``num`` is 0..20 (10 when not sent), ``gl`` a country code in any case, ``hl`` one of Google's
+interface-language codes exactly as it lists them (``zh-cn``, ``pt-br``, ``iw`` for Hebrew), any
+other value refused with an error. So ``num`` is ``max_results`` (at most 20), ``gl`` the
+locale's region, ``hl`` its language when Jina lists it (:data:`HL_CODES`), else none.
 """
 
+import dataclasses
 from typing import Any, Optional
 
+from ..engine.base import answer_within_s, split_locale, traditional_chinese
 from ..engine.json_api import JsonApiBackend, try_json
 from ..engine.setting import Setting
 from ..errors import WebSearchError
 from ..models import ParseResult, SearchParams
+from ..net.deadline import Deadline
 from ..net.transport import HttpResponse, RequestSpec
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -27,6 +38,22 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 _NO_RESULTS = "No search results available"
 #: A snippet taken from the page text (when a result has no description) is cut here.
 SNIPPET_FROM_CONTENT_CHARS = 300
+#: The longest ``X-Timeout`` Jina takes (seconds).
+_MAX_TIMEOUT_S = 180
+#: The most results one search gives (Jina's ``num``/``count`` range, 0..20).
+MAX_RESULTS = 20
+#: Jina's ``hl`` values (``WORLD_LANGUAGES`` of jina-ai/reader ``src/3rd-party/serper-search.ts``,
+#: Google's interface languages, its joke ones left out); any other is refused.
+HL_CODES = frozenset(
+    "af ak sq am ar hy az eu be bem bn bh bs br bg km ca chr ny zh-cn zh-tw co hr cs da nl en eo et ee fo tl "
+    "fi fr fy gaa gl ka de el gn gu ht ha haw iw hi hu is ig id ia ga it ja jw kn kk rw rn kg ko kri ku ckb "
+    "ky lo la lv ln lt loz lg ach mk mg ms ml mt mi mr mfe mo mn sr-ME ne pcm nso no nn oc or om ps fa pl pt "
+    "pt-br pt-pt pa qu ro rm nyn ru gd sr sh st tn crs sn sd si sk sl so es es-419 su sw sv tg ta tt te th "
+    "ti to lua tum tr tk tw ug uk ur uz vi cy wo xh yi yo zu".split()
+)
+_HL_BY_LOWER = {code.lower(): code for code in HL_CODES}
+#: Languages whose code in Jina's list is not the ISO 639-1 one (Google's older codes).
+_HL_ALIASES = {"he": "iw", "jv": "jw", "fil": "tl", "nb": "no"}
 
 
 class Jina(JsonApiBackend):
@@ -47,11 +74,29 @@ class Jina(JsonApiBackend):
     auth_statuses = (401, 402, 403)
 
     def build_request(self, params: SearchParams) -> RequestSpec:
-        """``GET /?q=…``; page texts only when ``include_content`` is asked."""
+        """``GET /?q=…&num=…`` (``gl``, ``hl`` from the locale); page texts only when ``include_content`` is asked."""
         headers = self.json_headers(self.bearer())
         if not params.include_content:
             headers["X-Respond-With"] = "no-content"
-        return RequestSpec("GET", self.endpoint_url(), params={"q": params.full_query}, headers=headers)
+        query = {"q": params.full_query, "num": str(min(params.max_results, MAX_RESULTS))}
+        if params.locale:
+            country = split_locale(params.locale)[1]
+            if country:
+                query["gl"] = country.lower()
+            language = jina_hl(params.locale)
+            if language:
+                query["hl"] = language
+        return RequestSpec("GET", self.endpoint_url(), params=query, headers=headers)
+
+    def fit_request(self, spec: RequestSpec, deadline: Deadline) -> RequestSpec:
+        """With page texts asked, ``X-Timeout``: the whole seconds (1..180) Jina may spend reading the
+        pages before it answers with what it read (:func:`~websearch_sync.engine.base.answer_within_s`):
+        it races them against its own 15 s otherwise (jina-ai/reader ``src/api/searcher.ts``), so a
+        call of 15 s timed out before the answer came. The result list alone comes at once: nothing sent."""
+        if (spec.headers or {}).get("X-Respond-With") == "no-content":
+            return spec
+        seconds = min(_MAX_TIMEOUT_S, max(1, int(answer_within_s(deadline))))
+        return dataclasses.replace(spec, headers=dict(spec.headers or {}, **{"X-Timeout": str(seconds)}))
 
     def answer_error(self, response: HttpResponse) -> Optional[WebSearchError]:
         """The shared mapping, except Jina's answer to a query without results (not an error)."""
@@ -90,6 +135,20 @@ class Jina(JsonApiBackend):
         if params.include_content:
             item["content"] = content
         return item
+
+
+def jina_hl(locale: str) -> Optional[str]:
+    """Jina's ``hl`` for ``locale`` (:data:`HL_CODES`): ``zh-TW`` -> ``zh-tw``, ``pt-BR`` -> ``pt-br``,
+    ``es-419`` as it is, ``he`` -> ``iw``, ``de-AT`` -> ``de``; ``None`` for a language Jina does not list."""
+    lang = split_locale(locale)[0]
+    lang = _HL_ALIASES.get(lang, lang)
+    if lang == "zh":
+        return "zh-tw" if traditional_chinese(locale) else "zh-cn"
+    subtags = locale.lower().replace("_", "-").split("-")
+    for candidate in (["%s-%s" % (lang, subtags[1])] if len(subtags) > 1 else []) + [lang]:
+        if candidate in _HL_BY_LOWER:
+            return _HL_BY_LOWER[candidate]
+    return None
 
 
 def _no_results(data: Any) -> bool:

@@ -48,6 +48,7 @@ from typing import Any, Optional
 from urllib.parse import SplitResult, parse_qs, urljoin, urlsplit, urlunsplit
 
 from ..config import Settings
+from ..engine.base import answer_within_s
 from ..engine.json_api import JsonApiBackend
 from ..engine.option import PAGENO, Option
 from ..engine.pace import before_next_request
@@ -69,7 +70,7 @@ from ..errors import (
     WebSearchError,
 )
 from ..models import ParseResult, SearchParams
-from ..net.botwall import BotWall, bot_wall_error
+from ..net.botwall import BotWall
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, retry_after_seconds
 from ..net.urls import host_token, shown_url
@@ -146,10 +147,6 @@ _LIMITER_BODIES = (b"Too Many Requests", b"IP is on BLOCKLIST")
 #: ``<h1>403 Forbidden</h1>``).
 _WERKZEUG_403 = (b"<title>403 Forbidden</title>", b"<h1>Forbidden</h1>")
 
-#: ``timeout_limit`` leaves this much of the call's remaining time for the round trip,
-#: the instance's own merging and our parsing: a fixed part plus a share of what is left.
-_MARGIN_S = 0.25
-_MARGIN_SHARE = 0.15
 #: The smallest ``timeout_limit`` sent (SearXNG reads it as seconds).
 _MIN_TIMEOUT_LIMIT_S = 0.1
 
@@ -287,13 +284,12 @@ class SearXNG(JsonApiBackend):
 
     def fit_request(self, spec: RequestSpec, deadline: Deadline) -> RequestSpec:
         """Add ``timeout_limit``: what is left of the deadline, minus a margin for the round
-        trip and parsing, so the instance answers with the engines that made it in time
+        trip, the instance's merging and our parsing (:func:`~websearch_sync.engine.base.answer_within_s`), so the instance answers with the engines that made it in time
         instead of waiting for its slowest one past our deadline; never more than the
         slowest own timeout of the engines asked (``/config``; until it is known, SearXNG's default
         engine timeout): an instance that sets ``outgoing.max_request_timeout`` gives every engine
         ``timeout_limit`` instead of its own."""
-        left = deadline.remaining_s()
-        limit = max(_MIN_TIMEOUT_LIMIT_S, left - _MARGIN_S - _MARGIN_SHARE * left)
+        limit = max(_MIN_TIMEOUT_LIMIT_S, answer_within_s(deadline))
         query = dict(spec.params or {})
         instance = self.instance()
         if instance is not None:
@@ -339,7 +335,7 @@ class SearXNG(JsonApiBackend):
         redirect = self._redirect_error(response)
         if redirect is not None:
             return redirect
-        wall = bot_wall_error(response, self.name, self.bot_walls)  # an HTML page where JSON belongs
+        wall = self.wall(response)  # an HTML page where JSON belongs: any wall
         if wall is not None:
             return wall
         if response.status == 404:
@@ -395,7 +391,8 @@ class SearXNG(JsonApiBackend):
         )
 
     def _forbidden(self, response: HttpResponse) -> WebSearchError:
-        """SearXNG's own 403 (JSON disabled), a Cloudflare challenge, or a 403 from a proxy."""
+        """SearXNG's own 403 (JSON disabled) or a 403 from something in front of it (a challenge's 403
+        is a wall :meth:`classify` found first)."""
         if all(marker in response.content[:4096] for marker in _WERKZEUG_403):
             return AuthError(
                 "SearXNG instance refused JSON output (HTTP 403 with its standard page): enable `json` in the "
@@ -404,9 +401,6 @@ class SearXNG(JsonApiBackend):
                 detail_code=HTTP_403,
                 status=response.status,
             )
-        wall = bot_wall_error(response, self.name)
-        if wall is not None:
-            return wall
         error = super().classify(response)
         assert error is not None  # a 403 is never a success
         return _reworded(

@@ -10,16 +10,23 @@ next page: a call for more asks for 20. A query over 400 characters is refused b
 Tavily answers it with HTTP 400 ``{"detail": {"error": "Query is too long. Max query length is
 400 characters."}}`` (a live answer quoted in CherryHQ/cherry-studio#2201), which is read as
 ``InvalidInput(query_too_long)`` too.
+
+The locale's region boosts results from that country: Tavily's ``country`` takes its lower-case
+name from a closed list (:mod:`.tavily_countries`), and only with the ``general`` topic (its API
+reference: "Available only if topic is general"); a news or finance search, or a region outside
+that list, sends none. Tavily has no language parameter.
 """
 
 from typing import Any, Optional
 
+from ..engine.base import split_locale
 from ..engine.json_api import JsonApiBackend
 from ..engine.option import Option
 from ..engine.setting import Setting
 from ..errors import BAD_TOPIC, QUERY_TOO_LONG, InvalidInput
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
+from .tavily_countries import TAVILY_COUNTRIES
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -57,12 +64,16 @@ class Tavily(JsonApiBackend):
     vendor_codes = {_QUERY_TOO_LONG: (InvalidInput, QUERY_TOO_LONG)}
 
     def build_request(self, params: SearchParams) -> RequestSpec:
-        """JSON ``{query, max_results}`` (at most :data:`MAX_RESULTS`) plus ``topic``, ``time_range``
-        and ``include_raw_content`` (for ``include_content``) when asked."""
+        """JSON ``{query, max_results}`` (at most :data:`MAX_RESULTS`) plus ``topic``, ``time_range``,
+        ``country`` (the locale's region, general topic only) and ``include_raw_content`` (for
+        ``include_content``) when asked."""
         body: dict[str, Any] = {"query": params.full_query, "max_results": min(params.max_results, MAX_RESULTS)}
         topic = self.option(params, "topic")
         if topic:
             body["topic"] = topic
+        country = split_locale(params.locale)[1] if params.locale else None
+        if country in TAVILY_COUNTRIES and topic in (None, "general"):
+            body["country"] = TAVILY_COUNTRIES[country]
         if params.time_range:
             body["time_range"] = params.time_range
         if params.include_content:

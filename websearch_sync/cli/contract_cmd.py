@@ -73,7 +73,9 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "with its page structure intact.",
     )
     live.add_argument("backend", help="backend name")
-    live.add_argument("queries", nargs="*", metavar="QUERY", help="queries to run (default: two common ones)")
+    live.add_argument(
+        "queries", nargs="*", default=[], metavar="QUERY", help="queries to run (default: two common ones)"
+    )
     live.add_argument("-n", "--max-results", type=int_arg, help="number of results, 1..50 (default 5)")
     live.add_argument("--vertical", choices=VERTICALS, default="web", help="web (default), news, images or videos")
     live.add_argument("--timeout-ms", type=int_arg, help="deadline of each query in milliseconds")

@@ -78,7 +78,8 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         default=[],
         metavar="KEY=VALUE",
         help="a backend option, repeatable: --option engines=google,bing --option pageno=2 "
-        "(VALUE is read as JSON when it is a number, true/false or a list, else as text)",
+        "(VALUE is read as the option's declared kind: true/false, a number, names, text; "
+        "websearch-sync backends --json lists each backend's options)",
     )
     parser.add_argument("--include-content", action="store_true", help="also read each result page (slower)")
     parser.add_argument(
@@ -221,7 +222,7 @@ def run(args: argparse.Namespace) -> int:
     """Run one search (or a batch) and print it."""
     from ..client.search_client import SearchClient
 
-    fmt = "json" if args.json else (args.format or "text")
+    fmt = _output_format(args)
     if (args.query is None) == (args.queries_file is None):
         raise InvalidInput("give either a QUERY or --queries-file, not both or neither", detail_code=BAD_ARGUMENTS)
     _refuse_batch_flags_without_batch(args)
@@ -261,6 +262,23 @@ BATCH_FLAGS = {
     "skip_done": "--skip-done",
     "progress_every": "--progress-every",
 }
+
+
+def _output_format(args: argparse.Namespace) -> str:
+    """The output format ``--json``/``--format`` ask for; ``InvalidInput(bad_arguments)`` when they
+    disagree, or for a text format with a batch (one JSON line per query): a flag silently
+    overridden reads as if it had worked."""
+    if args.json and args.format not in (None, "json"):
+        raise InvalidInput(
+            "--json is --format json: give one of them, not --format %s as well" % args.format,
+            detail_code=BAD_ARGUMENTS,
+        )
+    if args.queries_file is not None and args.format in ("text", "markdown"):
+        raise InvalidInput(
+            "--format %s does not apply to a batch (--queries-file): it writes one JSON line per query" % args.format,
+            detail_code=BAD_ARGUMENTS,
+        )
+    return "json" if args.json else (args.format or "text")
 
 
 def _refuse_batch_flags_without_batch(args: argparse.Namespace) -> None:

@@ -29,7 +29,8 @@ _FRAME_BYTES = 64 * 1024
 _ITEM_BYTES = 32 * 1024
 #: Bytes one character of page text takes in the stored JSON at worst (a ``\u001f`` escape).
 _BYTES_PER_CHAR = 6
-#: Page text a search item may carry when the service itself provides it (not cut to ``max_content_chars``).
+#: Page text a search item may carry when the service itself provides it (an answer stored before such text
+#: was cut to ``max_content_chars`` too).
 _SERVICE_CONTENT_CHARS = 50_000
 
 

@@ -15,6 +15,7 @@ from ..engine.registry import checked_result, reported
 from ..errors import (
     BUDGET_EXHAUSTED,
     DEADLINE_EXCEEDED,
+    AuthError,
     Timeout,
     WebBlocked,
     WebSearchError,
@@ -110,13 +111,15 @@ class BackendRunner:
         """Ask ``backend``, retrying retryable errors as ``policy`` says; its result or the last error.
 
         A call ``backend`` refuses before sending (:meth:`Backend.check`) fails before all of
-        that: no cool-down check, no rate-limit slot, no attempt counted.
+        that: no cool-down check, no rate-limit slot, no attempt counted; so does one with a key
+        the service refused before (:mod:`.refusedkeys`).
         A block (``WebBlocked``) is recorded as a cool-down at once, here and in the shared
         state, before any wait: when this request waits out a Retry-After to try again, the
         cool-down covers that wait, so no other process asks meanwhile. ``recheck`` runs
         after a wait for a rate-limit slot (see :data:`Recheck`).
         """
         check_backend(backend, params)  # a refusal first: it books no slot, waits for none, counts no attempt
+        _of_backend(backend, partial(self.cooldowns.refused.check, backend))  # a key it refused: not sent again
         name = backend.name
         # the whole backend, or also the part of it this call asks for
         keys = reported(backend, partial(backend.cooldown_keys, params))
@@ -132,6 +135,8 @@ class BackendRunner:
                     result = call_backend(backend, params, self.transport, budget.sooner(backend.timeout_ms(timeout)))
             except WebSearchError as error:
                 last_error = error
+                if isinstance(error, AuthError):
+                    _of_backend(backend, partial(self.cooldowns.refused.record, backend, error))
                 delay = retry_delay(policy, attempt, error, budget)
                 if isinstance(error, WebBlocked):  # shared first, then the wait
                     key = reported(backend, partial(backend.cooldown_key, params, error))

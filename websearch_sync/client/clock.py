@@ -29,5 +29,13 @@ class Clock:
         waits.sleep(seconds)
 
 
+def time_of_day(wall: float) -> str:
+    """``HH:MM:SS`` of a wall-clock time (local), or ``?`` for one no clock can show (for messages)."""
+    try:
+        return time.strftime("%H:%M:%S", time.localtime(wall))
+    except (OverflowError, ValueError, OSError):
+        return "?"
+
+
 #: The clock every client uses unless it is given another.
 SYSTEM_CLOCK = Clock()

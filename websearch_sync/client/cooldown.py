@@ -3,14 +3,14 @@ shared state, ``state/cooldowns.py``, when there is one)."""
 
 import math
 import threading
-import time
 import uuid
 from collections.abc import Sequence
 from typing import NamedTuple, Optional
 
 from ..errors import CAPTCHA_REQUIRED, HTTP_403, HTTP_429, WebBlocked
 from ..net.transport import MAX_RETRY_AFTER_S
-from .clock import SYSTEM_CLOCK, Clock
+from .clock import SYSTEM_CLOCK, Clock, time_of_day
+from .refusedkeys import RefusedKeys
 from .tiers import SharedCooldownsTier
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -52,6 +52,9 @@ class Cooldowns:
         self.durations_s.update(durations_s or {})
         self._until: dict[str, _Entry] = {}
         self._lock = threading.Lock()
+        #: The keys services refused (not a suspension: kept here so that what keeps a client's or the
+        #: process's cool-downs keeps them, and what lifts cool-downs lifts them).
+        self.refused = RefusedKeys(clock)
 
     def duration_s(self, error: WebBlocked) -> float:
         """How long ``error`` suspends its backend: its own ``retry_after`` when it has one (a 429's
@@ -128,6 +131,7 @@ class Cooldowns:
             names = [name for name in self._until if backend is None or backend_of(name) in (backend, *hosts)]
             for name in names:
                 del self._until[name]
+        names += self.refused.lift(backend)
         if self._shared is not None:
             for key in (backend, *hosts) if backend is not None else (None,):
                 names += self._shared.clear(key)
@@ -160,10 +164,11 @@ class Cooldowns:
             own is None or shared.token != own
         ):  # another process met the wall: remember it, obey
             left = min(shared.left_s, MAX_COOLDOWN_S)
+            until = self._clock.time() + left  # its key's expiry, on this clock: the writer's may be set wrong
             error = cooling_down(
-                name, shared.detail_code, shared.status, shared.until, left, advice=(shared.retryable, shared.hint)
+                name, shared.detail_code, shared.status, until, left, advice=(shared.retryable, shared.hint)
             )
-            self._suspend(name, left, shared.until, error, shared.token or "", shared=True)
+            self._suspend(name, left, until, error, shared.token or "", shared=True)
             raise error
 
     def _lifted(self, name: str, entry: _Entry, left_s: Optional[float]) -> bool:
@@ -176,14 +181,6 @@ class Cooldowns:
             if self._until.get(name) is entry:
                 del self._until[name]
         return True
-
-
-def _clock_text(wall_until: float) -> str:
-    """``HH:MM:SS`` of a wall-clock time, or ``?`` for one no clock can show."""
-    try:
-        return time.strftime("%H:%M:%S", time.localtime(wall_until))
-    except (OverflowError, ValueError, OSError):
-        return "?"
 
 
 def backend_of(key: str) -> str:
@@ -210,7 +207,7 @@ def cooling_down(
     message = "%s is cooling down after %s until %s (%.0f s left); not contacting it" % (
         shown,
         detail_code,
-        _clock_text(wall_until),
+        time_of_day(wall_until),
         left,
     )
     return WebBlocked(

@@ -7,8 +7,9 @@ wait on its event and take the answer it hands over (no cache needed: the
 module-level ``ws.search`` keeps none without a state URL); across processes (a shared state) the first one also holds a short
 Redis lock (``state/flights.py``) and the others poll the shared cache while it is held.
 A waiter then reads the cache: a hit answers it; a miss (the first caller failed, or
-its answer was not cacheable) lets it ask the upstream itself. Every wait ends with the
-waiter's budget.
+its answer was not cacheable) lets it ask the upstream itself; across processes, a miss once
+the question is let go (its owner failed, or died and its lease lapsed) lets one waiter take
+the question over, and the others wait for that one. Every wait ends with the waiter's budget.
 """
 
 import threading
@@ -84,16 +85,29 @@ class Flights:
         if self._shared is None:
             yield None
             return
-        token = self._shared.claim(key, max(0.001, budget.remaining_s()), budget.remaining_s())
-        if token is None:  # another process asks: wait for its answer while it holds the question
+        token = self._claim(key, budget)
+        while token is None:  # another process asks: wait for its answer while it holds the question
             found = self._wait_for_answer(key, budget, lookup)
-            yield found
-            return
+            if found is not None or budget.expired():
+                yield found
+                return
+            # it let go without an answer for us (it failed, or died and its lease lapsed): one of the
+            # waiters takes the question over, the others wait for that one (not every one of them asks)
+            token = self._claim(key, budget)
         try:
             # the owner before this one may have answered and let go between this caller's cache read and its claim
             yield lookup() if token else None
         finally:
             self._shared.release(key, token, budget.remaining_s())
+
+    def _claim(self, key: Hashable, budget: Deadline) -> Optional[str]:
+        """A token when this caller now asks the question (``""``: nothing to release); ``None``
+        while another caller holds it. A key that is no lease (planted) holds no one back."""
+        assert self._shared is not None
+        token = self._shared.claim(key, max(0.001, budget.remaining_s()), budget.remaining_s())
+        if token is None and not self._shared.busy(key, budget.remaining_s()):
+            return ""
+        return token
 
     def _wait_for_answer(self, key: Hashable, budget: Deadline, lookup: Lookup) -> Optional[dict[str, Any]]:
         assert self._shared is not None

@@ -5,6 +5,7 @@ import threading
 from typing import Optional
 
 from .clock import SYSTEM_CLOCK, Clock
+from .state.server import RETRY_AFTER_S
 from .tiers import SharedSlotsTier
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -12,6 +13,9 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 
 #: Less than this is the clock arithmetic's rounding, not a wait.
 _ROUNDING_S = 1e-6
+#: After the shared tier answers again, a process keeps its outage share this long: every other
+#: process tries the tier again within this time of its last failure (``StateServer``).
+HANDOVER_S = RETRY_AFTER_S
 
 
 class RateLimiter:
@@ -24,15 +28,19 @@ class RateLimiter:
     cannot be reached they are booked here, for this client, at this process's share
     of the pace: ``interval`` times the number of processes that shared it when the tier
     last answered (the fleet), so that N workers do not send N times the rate during an
-    outage. When the tier answers again, no shared slot comes before the last one booked
-    here has passed.
+    outage. Its share goes on from its last shared slot (the fleet's slots were
+    interleaved: they stay so, instead of every process starting at once). When the tier
+    answers again, the process keeps its share for :data:`HANDOVER_S` more (booked in the
+    tier, no sooner than its own next slot): the others find the tier back only when they
+    try it again, and meanwhile still send their shares alone.
     """
 
     def __init__(self, clock: Clock = SYSTEM_CLOCK, shared: Optional[SharedSlotsTier] = None) -> None:
         self._clock = clock
         self._shared = shared
-        self._next: dict[str, float] = {}
-        self._last: dict[str, float] = {}  # the last slot booked here (not in the shared tier)
+        self._next: dict[str, float] = {}  # this process's next slot by its share of the pace
+        self._alone: dict[str, int] = {}  # booked here (the tier unreachable), by a share of this fleet's size
+        self._handover: dict[str, tuple[float, int]] = {}  # the tier is back: (until when, the share) to keep
         self._sent: dict[str, float] = {}  # when the last request booked here left
         self._shared_next: dict[str, float] = {}  # when a shared slot was refused: when it comes
         self._lock = threading.Lock()
@@ -43,17 +51,26 @@ class RateLimiter:
             return 0.0
         if self._shared is not None:
             with self._lock:
-                last = self._last.get(name)
-                not_before = 0.0 if last is None else max(0.0, last + interval - self._clock.monotonic())
+                now = self._clock.monotonic()
+                handover = self._handover.get(name)
+                keeps = name in self._alone or (handover is not None and now < handover[0])
+                not_before = max(0.0, self._next.get(name, now) - now) if keeps else 0.0
             answer = self._shared.reserve(name, interval, max_wait_s, not_before)
             if answer is not None:
                 booked, wait = answer
-                if booked:
-                    return wait
                 with self._lock:
-                    self._shared_next[name] = self._clock.monotonic() + wait
-                return None
-            interval *= self._shared.fleet(name)  # this process's share of the fleet's pace
+                    now = self._clock.monotonic()
+                    alone = self._alone.pop(name, None)
+                    if alone is not None:  # back from an outage: the others may not know yet
+                        self._handover[name] = (now + HANDOVER_S, alone)
+                    if not booked:
+                        self._shared_next[name] = now + wait
+                        return None
+                    self._next[name] = max(self._next.get(name, 0.0), now + wait + interval * self._share(name, now))
+                return wait
+            with self._lock:
+                share = self._alone[name] = self._share(name, self._clock.monotonic())
+            interval *= share
         with self._lock:
             now = self._clock.monotonic()
             slot = max(now, self._next.get(name, now))
@@ -61,7 +78,6 @@ class RateLimiter:
             if wait > max_wait_s:
                 return None
             self._next[name] = slot + interval
-            self._last[name] = slot
             return wait
 
     def sending(self, name: str, interval: float, left_s: Optional[float] = None) -> float:
@@ -76,7 +92,8 @@ class RateLimiter:
             wait = self._shared.sending(name, interval, left_s)
             if wait is not None:
                 return wait
-            interval *= self._shared.fleet(name)
+            with self._lock:
+                interval *= self._share(name, self._clock.monotonic())
         with self._lock:
             now = self._clock.monotonic()
             last = self._sent.get(name)
@@ -85,6 +102,15 @@ class RateLimiter:
             self._sent[name] = now
             self._next[name] = max(self._next.get(name, now), now + interval)
             return 0.0
+
+    def _share(self, name: str, now: float) -> int:
+        """How many shares of the pace this process keeps one of (called under the lock): the fleet
+        the tier last counted, or, during an outage and its handover, the fleet counted before it
+        (a Redis back empty counts only those back yet)."""
+        assert self._shared is not None
+        handover = self._handover.get(name)
+        during = handover[1] if handover is not None and now < handover[0] else 1
+        return max(self._shared.fleet(name), self._alone.get(name, 1), during)
 
     def next_free_in(self, name: str) -> float:
         """Seconds until ``name`` has a free slot (0 when it has one now)."""

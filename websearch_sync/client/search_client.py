@@ -613,23 +613,28 @@ class SearchClient:
         # the backends of a validation made in this call have checked it (Backend.check_once): not again
         backends = plan.backends or [registry.instance(cls, self.settings) for cls in plan.valid.classes]
         strategy = merge if call.strategy == "merge" and len(backends) > 1 else fallback
-        response, cacheable = strategy(backends, params, plan.budget, run, plan.valid.refusing)
+        refusing = plan.valid.refusing | self._cooldowns.refused.refusing(backends)  # a refused key: again
+        response, cacheable = strategy(backends, params, plan.budget, run, refusing)
         if params.include_content and not self._add_content(response, params, plan.budget):
             cacheable = False
         return response, cacheable
 
     def _add_content(self, response: SearchResponse, params: SearchParams, budget: Deadline) -> bool:
-        """Read the result pages into ``content``; false when some page could not be read."""
+        """Read the result pages into ``content`` (the text a service gave itself is cut to the same
+        ``max_content_chars``); false when some page could not be read."""
+        limit = params.options.get("max_content_chars", DEFAULT_CONTENT_CHARS)
+        to_read = []
+        for item in response["items"]:
+            if not registry.backend_class(item["provider"], params.vertical).provides_content:
+                to_read.append(item)
+            elif len(item.get("content") or "") > limit:
+                item["content"] = item["content"][:limit]
         page_errors = add_page_content(
-            [
-                item
-                for item in response["items"]
-                if not registry.backend_class(item["provider"], params.vertical).provides_content
-            ],
+            to_read,
             transport=self._transport,
             settings=self.settings,
             deadline=budget,
-            max_content_chars=params.options.get("max_content_chars", DEFAULT_CONTENT_CHARS),
+            max_content_chars=limit,
             fetch=self._fetch_retrying,
         )
         if page_errors:

@@ -19,7 +19,7 @@ class SharedBlock(NamedTuple):
 
     detail_code: Optional[str]
     status: Optional[int]
-    until: float  #: wall-clock end (seconds since the epoch), for messages
+    until: float  #: the writer's wall-clock end (seconds since the epoch); readers go by ``left_s`` (a clock may be set wrong)
     left_s: float  #: seconds left, from the key's expiry
     token: Optional[str] = None  #: names the record (the recording request ignores its own)
     retryable: Optional[bool] = None  #: the block's own advice: worth retrying later

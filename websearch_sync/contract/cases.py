@@ -298,7 +298,14 @@ class ReplayClock(Clock):
 
 def replay(case: Case, impersonate: str = "off") -> dict[str, Any]:
     """Run the case's search through a :class:`SearchClient` whose HTTP is replayed
-    from the recording (:class:`~.replay.ReplayWire`); return its outcome.
+    from the recording (:class:`~.replay.ReplayWire`); return its outcome (see :func:`replayed`)."""
+    return replayed(case, impersonate)[0]
+
+
+def replayed(case: Case, impersonate: str = "off") -> tuple[dict[str, Any], Optional[str]]:
+    """Run the case's search through a :class:`SearchClient` whose HTTP is replayed
+    from the recording (:class:`~.replay.ReplayWire`); return its outcome and, when the
+    search failed, the error's message (goldens leave messages out; a verdict shows it).
 
     ``impersonate`` picks the wire kind: ``"off"`` the ``requests`` wire's request, a
     browser profile (``"chrome"``) the browser wire's request building and header merge
@@ -327,8 +334,15 @@ def replay(case: Case, impersonate: str = "off") -> dict[str, Any]:
             )
     except WebSearchError as error:
         result = error
-    wire.check_complete()
-    return outcome_of(result)
+    try:
+        wire.check_complete()
+    except ReplayMismatch as mismatch:
+        if not isinstance(result, WebSearchError):
+            raise
+        raise ReplayMismatch(  # e.g. a build_request that failed: fewer requests sent, and why
+            "%s\nthe search failed first: %s/%s: %s" % (mismatch, result.code, result.detail_code, result.message)
+        ) from None
+    return outcome_of(result), result.message if isinstance(result, WebSearchError) else None
 
 
 def outcome_of(result: Any) -> dict[str, Any]:
@@ -563,14 +577,14 @@ def run_case(case: Case, wires: Sequence[str] = WIRE_KINDS) -> CaseResult:
     problem = _unreplayable(case)
     if problem:
         return CaseResult(case, "ERROR", [problem])
-    outcomes: list[tuple[str, dict[str, Any]]] = []
+    outcomes: list[tuple[str, dict[str, Any], Optional[str]]] = []
     for kind in wires:
-        replayed = _replay_on(case, kind)
-        if isinstance(replayed, CaseResult):
-            return replayed
-        outcomes.append((kind, replayed))
-    (first, outcome), *others = outcomes
-    for kind, other in others:
+        answer = _replay_on(case, kind)
+        if isinstance(answer, CaseResult):
+            return answer
+        outcomes.append((kind, *answer))
+    (first, outcome, message), *others = outcomes
+    for kind, other, _ in others:
         differ = compare(outcome, other)
         if differ:
             where = "the %s wire reads the recording differently from the %s wire" % (
@@ -594,6 +608,8 @@ def run_case(case: Case, wires: Sequence[str] = WIRE_KINDS) -> CaseResult:
     if golden is None:
         return CaseResult(case, "NEW", ["no golden: %s" % case.expected_path.name], outcome)
     diff = compare(golden, outcome)
+    if diff and message is not None:  # what the failure says (a plugin's wrong parse result: what is wrong with it)
+        diff.append("+ message: %s" % message)
     return CaseResult(case, "DRIFT" if diff else "PASS", diff, outcome, golden)
 
 
@@ -616,10 +632,10 @@ def _wire_name(kind: str) -> str:
     return "requests" if kind == "off" else "%s browser" % kind
 
 
-def _replay_on(case: Case, kind: str) -> Union[dict[str, Any], CaseResult]:
-    """The case's outcome on one wire kind, or its ``ERROR`` verdict."""
+def _replay_on(case: Case, kind: str) -> Union[tuple[dict[str, Any], Optional[str]], CaseResult]:
+    """The case's outcome on one wire kind and its error's message, or its ``ERROR`` verdict."""
     try:
-        return replay(case, kind)
+        return replayed(case, kind)
     except ReplayMismatch as exc:
         lines = str(exc).strip().splitlines()
         return CaseResult(case, "ERROR", ["request mismatch: %s (%s wire)" % (lines[0], _wire_name(kind))] + lines[1:8])

@@ -31,7 +31,7 @@ import socket
 import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, Union
 from urllib.parse import unquote_plus, urlsplit
 
 from requests.structures import CaseInsensitiveDict
@@ -353,13 +353,22 @@ def conformance_checks(
     *,
     fixtures: Optional[StrPath] = None,
     settings: Optional[Settings] = None,
-    verticals: Optional[Sequence[str]] = None,
+    verticals: Union[str, Sequence[str], None] = None,
 ) -> list[ConformanceCheck]:
     """The checks of the registered ``backend`` (see the module docstring), for each vertical it
-    serves (``verticals``: only these); ``recorded_cases`` (once: the cases name their vertical)
+    serves (``verticals``: only these, or this one); ``settings`` that are not a ``Settings`` are
+    a ``TypeError`` saying what to pass; ``recorded_cases`` (once: the cases name their vertical)
     only with ``fixtures``, a folder of cases recorded by ``websearch-sync record``."""
     served = registry.verticals_of(backend) or ("web",)  # an unknown name: backend_class says so
-    chosen = served if verticals is None else tuple(verticals)
+    if settings is not None and not isinstance(settings, Settings):
+        raise TypeError(
+            "conformance_checks: settings must be a websearch_sync.Settings, such as "
+            "Settings(providers={%r: {...}}), got a %s" % (backend, type(settings).__name__)
+        )
+    if verticals is None:
+        chosen = served
+    else:
+        chosen = (verticals,) if isinstance(verticals, str) else tuple(verticals)  # one, as vertical="news" is
     checks = []
     for vertical in chosen:
         cls = registry.backend_class(backend, vertical)

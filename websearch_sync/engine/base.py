@@ -20,6 +20,7 @@ from ..config import Settings
 from ..errors import (
     BAD_ENDPOINT,
     BAD_LOCALE,
+    BAD_PARSE_RESULT,
     DEADLINE_EXCEEDED,
     MISSING_API_KEY,
     NOT_CONFIGURED,
@@ -132,8 +133,8 @@ class Backend:
     results_per_page: ClassVar[Optional[int]] = None
     #: The locale words (``validate.LOCALE_WORDS``: ``auto``) the service understands.
     locale_words: ClassVar[tuple[str, ...]] = ()
-    #: The parameters this object's :meth:`check` last accepted (:meth:`check_once`).
-    _accepted: Optional[SearchParams] = None
+    #: The parameters this object's :meth:`check` last accepted, and its configuration then (:meth:`check_once`).
+    _accepted: Optional[tuple[SearchParams, int]] = None
 
     def __init__(self, settings: Settings) -> None:
         self.settings = settings
@@ -290,13 +291,23 @@ class Backend:
     def check_once(self, params: SearchParams) -> None:
         """:meth:`check`, unless this object accepted these parameters last time, or a copy of them
         with the same options object (``now`` aside, as in their equality; no option value is
-        compared): the client checks a call before it books a slot and the search checks it
-        again, with the same backend object and the same call (``check`` is pure)."""
+        compared), with the same configuration: the client checks a call before it books a slot and
+        the search checks it again, with the same backend object and the same call (``check`` is pure)."""
         accepted = self._accepted
-        if accepted is not None and (accepted is params or (accepted.options is params.options and accepted == params)):
+        if (
+            accepted is not None
+            and (accepted[0] is params or (accepted[0].options is params.options and accepted[0] == params))
+            and accepted[1] == self._configuration()
+        ):
             return
         self.check(params)
-        self._accepted = params
+        self._accepted = (params, self._configuration())
+
+    def _configuration(self) -> int:
+        """What :meth:`check` reads besides the call, as a hash: ``config`` (nested values too) and the
+        endpoint override. A hand edit of either between two calls with equal parameters (a key removed,
+        a new endpoint) is checked again, not taken for accepted (a hash: no second copy of the key)."""
+        return hash(repr((self.config, self.settings.endpoints.get(self.name))))
 
     def _check_locale_word(self, params: SearchParams) -> None:
         """Refuse ``locale="auto"`` (a word, no language tag) unless the backend declares it."""
@@ -557,8 +568,17 @@ class Backend:
             ) from None
 
     def answer_error(self, response: HttpResponse) -> Optional[WebSearchError]:
-        """The error an answer means (:meth:`classify`, then its HTTP status), or ``None``."""
-        return self.classify(response) or status_error(response, self.name)
+        """The error an answer means (:meth:`classify`, then its HTTP status), or ``None``; a
+        ``classify`` returning anything else (a plugin's ``"blocked"``) is ``WebProviderError(bad_parse_result)``."""
+        classified = self.classify(response)
+        if classified is not None and not isinstance(classified, WebSearchError):
+            raise WebProviderError(
+                "backend %s's classify returned a %s, not a WebSearchError or None"
+                % (self.name, type(classified).__name__),
+                provider=self.name,
+                detail_code=BAD_PARSE_RESULT,
+            )
+        return classified or status_error(response, self.name)
 
     def interpret(self, response: HttpResponse, params: SearchParams) -> ParseResult:
         """Turn a response into a parse result or the error it means."""
@@ -689,6 +709,25 @@ def split_locale(locale: str) -> tuple[str, Optional[str]]:
     parts = locale.replace("_", "-").split("-")
     country = next((p.upper() for p in parts[1:] if len(p) == 2 and p.isalpha()), None)
     return parts[0].lower(), country
+
+
+#: What a service told how long it may take (SearXNG's ``timeout_limit``, Jina's ``X-Timeout``) leaves
+#: of the call's remaining time for the round trip and our parsing: a fixed part plus a share of it.
+ANSWER_MARGIN_S = 0.25
+ANSWER_MARGIN_SHARE = 0.15
+
+
+def answer_within_s(deadline: Deadline) -> float:
+    """How long a service that takes a time limit may take and still be read within ``deadline``:
+    what is left of it minus :data:`ANSWER_MARGIN_S` and :data:`ANSWER_MARGIN_SHARE` of it."""
+    left = deadline.remaining_s()
+    return left - ANSWER_MARGIN_S - ANSWER_MARGIN_SHARE * left
+
+
+def traditional_chinese(locale: str) -> bool:
+    """Whether a Chinese ``locale`` is written in traditional characters: the ``Hant`` script, or
+    a region that writes them (Taiwan, Hong Kong, Macao); ``zh``, ``zh-CN``, ``zh-SG``: simplified."""
+    return any(part in ("hant", "tw", "hk", "mo") for part in locale.lower().replace("_", "-").split("-")[1:])
 
 
 def page_number(params: SearchParams, provider: str) -> int:

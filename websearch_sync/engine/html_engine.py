@@ -163,6 +163,8 @@ class HtmlEngine(Backend):
             if blocked is not None:
                 raise blocked from None
             raise
+        if not isinstance(result, ParseResult):  # a subclass's parse of the wrong shape: checked_result names it
+            return result
         blocked = None if result.items else self._other_wall(response)
         if blocked is not None:
             raise blocked
@@ -170,7 +172,7 @@ class HtmlEngine(Backend):
 
     def _any_wall(self, response: HttpResponse) -> Optional[WebSearchError]:
         """Any registered bot wall in ``response`` (``WebBlocked``), or ``None``."""
-        return bot_wall_error(response, self.name, registry.bot_walls())
+        return registry.wall_error(response, self.name)
 
     def _other_wall(self, response: HttpResponse) -> Optional[WebSearchError]:
         """Another engine's wall in ``response`` (``WebBlocked``), or ``None``: the body is not

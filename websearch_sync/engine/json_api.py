@@ -32,10 +32,11 @@ from urllib.parse import urlsplit
 
 from ..errors import (
     API_ERROR,
-    INVALID_API_KEY,
+    KEY_REFUSALS,
     UNEXPECTED_SHAPE,
     AuthError,
     InvalidInput,
+    WebBlocked,
     WebParseError,
     WebProviderError,
     WebSearchError,
@@ -45,6 +46,7 @@ from ..models import SearchParams
 from ..net.ssrf import forbidden_reason, literal_address
 from ..net.transport import HttpResponse, status_error
 from ..net.urls import shown_url
+from . import registry
 from .base import Backend, dig, json_body
 from .setting import Setting
 
@@ -136,10 +138,6 @@ def api_error(
     error.args = (error.message,)
     error.status = response.status
     return error
-
-
-#: Auth details that say the key itself was refused (the others: the account behind it).
-_KEY_REFUSED = (http_status(401), INVALID_API_KEY)
 
 
 def with_path(base: str, path: str) -> str:
@@ -323,8 +321,13 @@ class JsonApiBackend(Backend):
         return None
 
     def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
-        """The vendor's error envelope or status, mapped by :func:`api_error`, with what to check:
-        the key's setting for a refused key or account, the endpoint's for a 404."""
+        """A bot wall (:func:`~.registry.wall_error`: a challenge page where JSON was asked, whatever
+        its status, is the block it is, not a refused key or "not JSON"), else the vendor's error
+        envelope or status, mapped by :func:`api_error`, with what to check: the key's setting for a
+        refused key or account, the endpoint's for a 404."""
+        wall = self.wall(response)
+        if wall is not None:
+            return wall
         data = try_json(response)
         envelope = self.error_envelope(data) if data is not None else None
         code, message = envelope if envelope is not None else (None, None)
@@ -344,6 +347,11 @@ class JsonApiBackend(Backend):
             error.args = (error.message,)
         return error
 
+    def wall(self, response: HttpResponse) -> Optional[WebBlocked]:
+        """The bot wall ``response`` is (:func:`~.registry.wall_error`), looked for only when its body is
+        no JSON: an answer in JSON is the service's own (25 us a search saved on a Brave answer)."""
+        return registry.wall_error(response, self.name) if try_json(response) is None else None
+
     def _remedy(self, error: WebSearchError) -> Optional[str]:
         """What the user can check for ``error``: the key's setting (and, for a refusal that is
         not plainly the key's, its account) for an ``AuthError``; the endpoint for a 404."""
@@ -353,7 +361,7 @@ class JsonApiBackend(Backend):
                 return None
             if not self.config.get("api_key"):  # an optional key (SearXNG behind a proxy that wants one)
                 return "no key was sent: set one in %s" % key.where(self.name)
-            account = "" if error.detail_code in _KEY_REFUSED else " and its account's plan or credit"
+            account = "" if error.detail_code in KEY_REFUSALS else " and its account's plan or credit"
             return "check the key in %s%s" % (key.where(self.name), account)
         if error.detail_code == http_status(404):
             return self._endpoint_remedy()

@@ -33,6 +33,22 @@ OPTION_KINDS: tuple[OptionKind, ...] = ("bool", "int", "choice", "names", "code"
 ANY: OptionKind = "any"
 
 
+def _whole(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def range_problem(minimum: object, maximum: object) -> Optional[str]:
+    """What is wrong with a declared ``minimum..maximum`` (``None``: nothing): ints, none
+    below the other (``maximum=None``: no upper bound). A ``Setting``'s and an ``Option``'s."""
+    if not _whole(minimum):
+        return "minimum must be an int, got %r" % (minimum,)
+    if maximum is not None and not _whole(maximum):
+        return "maximum must be an int or None, got %r" % (maximum,)
+    if maximum is not None and maximum < minimum:  # type: ignore[operator]  # both ints, checked above
+        return "maximum %r is below its minimum %r" % (maximum, minimum)
+    return None
+
+
 @dataclasses.dataclass(frozen=True)
 class Option:
     """One backend-specific ``search()`` option (see the module docstring).
@@ -68,8 +84,13 @@ class Option:
             raise TypeError(
                 "Option(%r).kind must be one of %s, got %r" % (self.name, ", ".join(OPTION_KINDS), self.kind)
             )
-        if self.kind == "choice" and not (self.choices and all(isinstance(c, str) for c in self.choices)):
-            raise TypeError("Option(%r) is a choice: give its choices (strings)" % self.name)
+        if self.kind == "choice" and not (
+            isinstance(self.choices, (tuple, list)) and self.choices and all(isinstance(c, str) for c in self.choices)
+        ):  # one string is refused: its letters would be the choices
+            raise TypeError("Option(%r) is a choice: give its choices (strings), got %r" % (self.name, self.choices))
+        problem = range_problem(self.minimum, self.maximum)
+        if problem is not None:
+            raise TypeError("Option(%r).%s" % (self.name, problem))
         if self.kind == "code" and not isinstance(self.pattern, str):
             raise TypeError("Option(%r) is a code: give the pattern it matches" % self.name)
         if self.default is not None:

@@ -35,11 +35,13 @@ from ..errors import (
     UNKNOWN_BACKEND,
     UNSUPPORTED_VERTICAL,
     InvalidInput,
+    WebBlocked,
     WebProviderError,
     WebSearchError,
 )
 from ..models import VERTICALS, ParseResult
-from ..net.botwall import BotWall
+from ..net.botwall import BotWall, bot_wall_error
+from ..net.transport import HttpResponse
 from .base import TEXT_FORMATS, Backend
 from .builtin import BUILT_IN, PACKAGE, BuiltIn
 from .option import Option
@@ -66,6 +68,8 @@ _REGISTRY: dict[str, dict[str, Union[type[Backend], BuiltIn]]] = {
 _BUILT_IN = frozenset(_REGISTRY)
 #: ``{entry-point name: why}`` of the plugins skipped: an error naming one of them says why.
 _SKIPPED: dict[str, str] = {}
+#: Those of :data:`_SKIPPED` whose entry-point name cannot be a backend's (``demo-search``).
+_SKIPPED_ELSEWHERE: dict[str, str] = {}
 _PLUGINS_LOADED = False
 _PLUGINS_LOADING = False
 #: Held while plugins load: another thread's first question waits for them (re-entrant: a
@@ -284,6 +288,13 @@ def bot_walls() -> list[BotWall]:
     return list(walls)
 
 
+def wall_error(response: HttpResponse, provider: Optional[str]) -> Optional[WebBlocked]:
+    """``WebBlocked(captcha_required)`` when ``response`` is any registered backend's bot wall or a
+    generic one (:func:`~websearch_sync.net.botwall.bot_wall_error`), else ``None``: what an answer
+    of an unknown kind (a page where JSON was asked, a fetched page) is checked against."""
+    return bot_wall_error(response, provider, bot_walls())
+
+
 def text_is_markup(provider: str, vertical: str = "web") -> bool:
     """Whether ``provider``'s text fields are HTML (the ``text_format`` of its ``vertical``
     engine); a name no backend is registered under (only outside a search: a search's
@@ -322,9 +333,16 @@ def closest_backend(name: Any) -> Optional[str]:
 
 
 def skipped_plugin(name: Any) -> Optional[str]:
-    """Why the plugin declaring backend ``name`` was skipped (``None``: no plugin was)."""
+    """Why the plugin declaring backend ``name`` was skipped (``None``: no plugin was). A plugin
+    skipped under an entry-point name no backend can have (``demo-search``) may be the one
+    declaring any unregistered name: each such is named, with why it was skipped."""
     load_plugins()
-    return _SKIPPED.get(name) if isinstance(name, str) else None
+    if not isinstance(name, str):
+        return None
+    if name in _SKIPPED or name in _REGISTRY:
+        return _SKIPPED.get(name)
+    elsewhere = ["plugin %r %s" % (entry, why) for entry, why in _SKIPPED_ELSEWHERE.items()]
+    return "no backend is registered under this name; %s" % "; ".join(elsewhere) if elsewhere else None
 
 
 def did_you_mean(name: Any) -> str:
@@ -419,6 +437,8 @@ def _load_plugin(entry: Any) -> None:
 
 def _skip(entry: Any, reason: str) -> None:
     _SKIPPED.setdefault(entry.name, "its plugin %s was skipped: %s" % (entry.value, reason))
+    if not _NAME.fullmatch(entry.name):  # not a backend's name: which backend it declares is unknown
+        _SKIPPED_ELSEWHERE.setdefault(entry.name, "(%s) was skipped: %s" % (entry.value, reason))
     logger.warning("websearch_sync: skipping backend plugin %r (%s): %s", entry.name, entry.value, reason)
 
 
@@ -481,6 +501,8 @@ def _result_problem(result: object) -> Optional[str]:
     for position, item in enumerate(result.items, 1):
         if not isinstance(item, dict):
             return "item %d is a %s, not a dict" % (position, type(item).__name__)
+        if "url" not in item:  # normalisation would drop it: a search of 0 items, unexplained
+            return "item %d has no 'url' (its keys: %s)" % (position, ", ".join(map(str, item)))
         named = item.get("provider")
         if named is not None and (not isinstance(named, str) or named not in _known()):
             return "item %d names the provider %r, which is not a registered backend" % (position, named)

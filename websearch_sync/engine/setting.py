@@ -14,6 +14,7 @@ it this reading through :func:`websearch_sync.config.use_backends`.
 
 import dataclasses
 import logging
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, Literal, Optional
 
@@ -21,10 +22,13 @@ from ..config import env_int, env_text
 from ..errors import BAD_SETTING, InvalidInput
 from ..secrets import is_secret_name
 from ..validate import MAX_TIMEOUT_MS, check_number, close_match
+from .option import range_problem
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 logger = logging.getLogger("websearch_sync")
+#: A setting's key and an environment variable's name: what a shell can set and code can spell.
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 #: What a setting's value is. ``text``: a string; ``url``: a string naming a URL (an
 #: endpoint built from it is checked before any request); ``int``: a whole number in
@@ -63,12 +67,25 @@ class Setting:
     default: Any = None
 
     def __post_init__(self) -> None:
-        if not isinstance(self.name, str) or not self.name:
-            raise TypeError("Setting.name must be a non-empty string, got %r" % (self.name,))
-        if self.env is not None and (not isinstance(self.env, str) or not self.env):
-            raise TypeError("Setting(%r).env must be a variable name or None, got %r" % (self.name, self.env))
+        if not isinstance(self.name, str) or not _WORD.fullmatch(self.name):
+            raise TypeError("Setting.name must be a name of letters, digits and _ (a key), got %r" % (self.name,))
+        if self.env is not None and not (isinstance(self.env, str) and _WORD.fullmatch(self.env)):
+            raise TypeError(
+                "Setting(%r).env must be an environment variable name (letters, digits and _) or None, got %r"
+                % (self.name, self.env)
+            )
         if self.kind not in KINDS:
             raise TypeError("Setting(%r).kind must be one of %s, got %r" % (self.name, ", ".join(KINDS), self.kind))
+        if not isinstance(self.required, bool):
+            raise TypeError("Setting(%r).required must be True or False, got %r" % (self.name, self.required))
+        problem = range_problem(self.minimum, self.maximum)
+        if problem is not None:
+            raise TypeError("Setting(%r).%s" % (self.name, problem))
+        if self.kind == "int" and self.default is not None:
+            try:
+                check_number(self.name, self.default, minimum=self.minimum, maximum=self.maximum, detail=BAD_SETTING)
+            except InvalidInput as exc:  # the one number rule, as a value set in code meets it
+                raise TypeError("Setting(%r).default is refused by its own kind: %s" % (self.name, exc)) from None
 
     @property
     def secret(self) -> bool:

@@ -18,42 +18,20 @@ from typing import Any, Optional
 from ..client.default_client import default_client
 from ..client.search_client import SearchClient
 from ..config import Settings
-from ..errors import (
-    BAD_ARGUMENTS,
-    BAD_EXTRACT_MODE,
-    BAD_INCLUDE_CONTENT,
-    BAD_LOCALE,
-    BAD_MAX_CONTENT_CHARS,
-    BAD_MAX_RESULTS,
-    BAD_QUERY,
-    BAD_STYLE,
-    BAD_URL,
-    EMPTY_QUERY,
-    QUERY_TOO_LONG,
-    InvalidInput,
+from ..errors import BAD_STYLE, InvalidInput
+from ..tool import (
+    FETCH_TOOL,
+    SEARCH_TOOL,
+    call_tool,
+    fetched_image,
+    format_results,
+    is_argument_error,
+    tool_definitions,
 )
-from ..tool import FETCH_TOOL, SEARCH_TOOL, call_tool, fetched_image, format_results, tool_definitions
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _CANONICAL = {"web_search": SEARCH_TOOL, "web_fetch": FETCH_TOOL}
-
-#: ``InvalidInput`` detail codes that mean the model's arguments were wrong (so the model can
-#: correct them), as opposed to the configuration or a refused target.
-ARGUMENT_ERRORS = frozenset(
-    {
-        BAD_ARGUMENTS,
-        EMPTY_QUERY,
-        BAD_QUERY,
-        QUERY_TOO_LONG,
-        BAD_LOCALE,
-        BAD_MAX_RESULTS,
-        BAD_URL,
-        BAD_EXTRACT_MODE,
-        BAD_INCLUDE_CONTENT,
-        BAD_MAX_CONTENT_CHARS,
-    }
-)
 
 
 @dataclass(frozen=True)
@@ -76,10 +54,8 @@ class ToolOutcome:
 
     @property
     def bad_arguments(self) -> bool:
-        """Whether the call failed on the model's arguments (see :data:`ARGUMENT_ERRORS`)."""
-        return (
-            self.is_error and self.result["error"].get("type") == "InvalidInput" and self.detail_code in ARGUMENT_ERRORS
-        )
+        """Whether the call failed on the model's arguments (see :data:`websearch_sync.tool.ARGUMENT_ERRORS`)."""
+        return self.is_error and is_argument_error(self.result["error"])
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,11 @@ valid message to the SDK's server, and answers the rest itself with a JSON-RPC e
 - ``-32602`` (invalid params) for a request whose text holds a lone surrogate, which is
   not Unicode text (a notification gets no answer, as JSON-RPC says).
 
+A ``tools/call`` whose ``arguments`` is not a JSON object (a model's arguments passed on as
+written: a string, an array) is answered here with a tool result (``isError``, the line every
+wrong argument gets), where the SDK would refuse the request with ``-32602``: the model reads
+a tool result, never a protocol error.
+
 A client that goes away mid-call (its end of stdout closed) gets no answers: they go to
 the null device, and the server ends when stdin closes, as for any client.
 
@@ -34,6 +39,9 @@ from anyio.streams.memory import MemoryObjectReceiveStream, MemoryObjectSendStre
 from mcp.shared.message import SessionMessage
 from mcp_types import jsonrpc_message_adapter
 
+from ..tool import format_results
+from ..validate import not_an_object
+
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 PARSE_ERROR = -32700
@@ -51,6 +59,22 @@ def _validate(value: Any) -> Any:
 
 def _error(request_id: Any, code: int, message: str) -> dict[str, Any]:
     return {"jsonrpc": "2.0", "id": request_id, "error": {"code": code, "message": message}}
+
+
+def _arguments_refused(value: Any, request_id: Any) -> Optional[dict[str, Any]]:
+    """The answer to a ``tools/call`` request whose ``arguments`` is neither an object nor null: a
+    tool result with ``isError`` and the line of :func:`~websearch_sync.tool.format_results`
+    (None for any other message)."""
+    params = value.get("params") if isinstance(value, dict) and value.get("method") == "tools/call" else None
+    arguments = params.get("arguments") if isinstance(params, dict) else None
+    if request_id is None or arguments is None or isinstance(arguments, dict):
+        return None
+    text = format_results({"error": not_an_object(arguments).to_dict()})
+    return {
+        "jsonrpc": "2.0",
+        "id": request_id,
+        "result": {"content": [{"type": "text", "text": text}], "isError": True},
+    }
 
 
 def _request_id(value: Any) -> Any:
@@ -99,6 +123,9 @@ def parse_line(line: str) -> tuple[Optional[Any], Optional[dict[str, Any]]]:
         return None, _error(
             request_id, INVALID_PARAMS, "Invalid params: text holds a lone surrogate escape, which is not Unicode"
         )
+    refused = _arguments_refused(value, request_id)
+    if refused is not None:
+        return None, refused
     try:
         return _validate(value), None
     except (ValueError, RecursionError):  # pydantic's ValidationError is a ValueError

@@ -27,8 +27,11 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 
 EXTRACTOR = "image"
 EXTRA = "images"
-#: Bytes of one image (Anthropic's per-image limit; OpenAI takes more).
-MAX_IMAGE_BYTES = 5_000_000
+#: Characters of one image's base64 text: Anthropic's per-image limit (5 MiB), which counts the
+#: base64 string, not the image's bytes (OpenAI takes more).
+MAX_IMAGE_BASE64_CHARS = 5 * 1024 * 1024
+#: Bytes of one image: the most whose base64 text fits :data:`MAX_IMAGE_BASE64_CHARS` (3,932,160).
+MAX_IMAGE_BYTES = MAX_IMAGE_BASE64_CHARS // 4 * 3
 #: Pixels on the longer side (Anthropic's limit).
 MAX_IMAGE_SIDE = 8000
 #: An image with more pixels than this is not decoded to downscale it (a decompression bomb).

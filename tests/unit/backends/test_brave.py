@@ -94,6 +94,24 @@ def test_locale_to_search_lang_and_country(locale, search_lang, country):
     assert spec.params.get("country") == country
 
 
+@pytest.mark.parametrize(
+    "locale, search_lang, country",
+    [
+        ("en-SG", "en", None),  # brave/brave-search-mcp-server#74: SG is not among Brave's countries
+        ("vi-VN", "vi", None),  # openclaw/openclaw#55636: country=VN is a 422
+        ("fa-IR", None, None),  # no Persian among Brave's search languages
+        ("sw", None, None),
+    ],
+)
+def test_a_country_or_language_brave_does_not_list_is_not_sent(locale, search_lang, country):
+    """Brave's `country` and `search_lang` are closed lists (its API's enums, as its own MCP server
+    declares them): any other value is a 422 VALIDATION, InvalidInput, which ends a fallback chain
+    (`auto` with a Singapore locale failed everywhere). The locale is a hint: what Brave lacks is not sent."""
+    spec = Brave(settings()).build_request(SearchParams("q", 5, locale=locale))
+    assert spec.params.get("search_lang") == search_lang
+    assert spec.params.get("country") == country
+
+
 def test_nothing_optional_is_sent_by_default():
     spec = Brave(settings()).build_request(SearchParams("q", 5))
     assert spec.params == {"q": "q", "count": 5}

@@ -11,6 +11,7 @@ from requests.structures import CaseInsensitiveDict
 import websearch_sync as ws
 from websearch_sync.backends.jina import SNIPPET_FROM_CONTENT_CHARS, Jina
 from websearch_sync.models import SearchParams
+from websearch_sync.net.deadline import Deadline
 from websearch_sync.net.response import HttpResponse
 
 URL = "https://s.jina.ai/"
@@ -65,7 +66,7 @@ def test_jina_is_spaced_for_its_free_rate_limit():
 def test_request_shape_without_page_texts():
     spec = Jina(settings()).build_request(SearchParams("jina reader", 5, site_filter="jina.ai"))
     assert spec.method == "GET" and spec.url == URL
-    assert spec.params == {"q": "jina reader site:jina.ai"}
+    assert spec.params == {"q": "jina reader site:jina.ai", "num": "5"}
     assert spec.headers == {
         "Accept": "application/json",
         "Authorization": "Bearer " + KEY,
@@ -84,6 +85,61 @@ def test_the_header_travels_through_search(fake_clock):
     assert calls[0].request.headers["Accept"] == "application/json"
     _, calls = search(doc_example(), include_content=True)
     assert "X-Respond-With" not in calls[0].request.headers
+
+
+@pytest.mark.parametrize("asked, num", [(3, "3"), (20, "20"), (50, "20")])
+def test_num_is_max_results_up_to_jinas_twenty(asked, num):
+    """Without `num` Jina gives 10 (reading as many pages when content is asked): a call for 3
+    would be billed for 10, a call for 20 would get 10."""
+    assert Jina(settings()).build_request(SearchParams("q", asked)).params["num"] == num
+
+
+@pytest.mark.parametrize(
+    "locale, gl, hl",
+    [
+        ("en-US", "us", "en"),
+        ("de-AT", "at", "de"),
+        ("zh-TW", "tw", "zh-tw"),
+        ("zh-Hans-CN", "cn", "zh-cn"),
+        ("pt-BR", "br", "pt-br"),
+        ("he-IL", "il", "iw"),  # Google's older code, the one Jina lists
+        ("es-419", None, "es-419"),
+        ("fr", None, "fr"),
+    ],
+)
+def test_the_locale_is_gl_and_hl_as_jina_lists_them(locale, gl, hl):
+    params = Jina(settings()).build_request(SearchParams("q", 5, locale=locale)).params
+    assert params.get("gl") == gl and params.get("hl") == hl
+
+
+def test_a_language_jina_does_not_list_is_not_sent():
+    """Jina refuses an `hl` outside its list: the region alone is sent."""
+    params = Jina(settings()).build_request(SearchParams("q", 5, locale="dv-MV")).params
+    assert "hl" not in params and params["gl"] == "mv"
+
+
+#: Deadlines whose share for Jina ends at .9 of a second: a loaded machine's delay before the
+#: request is fitted (under 1 s) does not change the whole seconds sent.
+@pytest.mark.parametrize("timeout_ms, seconds", [(15500, "12"), (60200, "50"), (3700, "2"), (1000, "1")])
+def test_page_texts_are_asked_within_the_calls_deadline(timeout_ms, seconds):
+    """Reading the pages, Jina races them against its own 15 s unless `X-Timeout` says otherwise
+    (jina-ai/reader src/api/searcher.ts), then answers with what it read: without it, a call of 15 s
+    timed out before Jina answered. With it, Jina answers within what is left of the deadline."""
+    backend = Jina(settings())
+    spec = backend.fit_request(backend.build_request(SearchParams("q", 5, include_content=True)), Deadline(timeout_ms))
+    assert spec.headers["X-Timeout"] == seconds
+
+
+def test_no_timeout_is_sent_without_page_texts():
+    """Without page texts Jina answers the result list at once: nothing to race."""
+    backend = Jina(settings())
+    spec = backend.fit_request(backend.build_request(SearchParams("q", 5)), Deadline(15000))
+    assert "X-Timeout" not in spec.headers
+
+
+def test_num_gl_hl_travel_through_search(fake_clock):
+    _, calls = search(doc_example(), locale="ja-JP", max_results=7)
+    assert sent_params(calls[0]) == {"q": "q", "num": "7", "gl": "jp", "hl": "ja"}
 
 
 # -- parsing ----------------------------------------------------------------------------

@@ -133,6 +133,14 @@ def test_timeout_seconds_leaves_a_second_to_answer(timeout_ms, seconds):
     assert SearchService(shared).build_request(SearchParams("q", 5)).json["timeout_seconds"] == seconds
 
 
+@pytest.mark.parametrize("call_ms, seconds", [(3000, 2), (15000, 14), (60000, 59)])
+def test_a_calls_own_timeout_is_the_gateways_timeout(call_ms, seconds):
+    """`timeout_ms=3000` on a call: the gateway is told 2 s, not the backend's 14 s (it would go on
+    crawling for 11 s after the call gave up); a call's timeout beats the backend's, either way."""
+    _, calls = search(answer(), timeout_ms=call_ms)
+    assert sent_json(calls[0])["timeout_seconds"] == seconds
+
+
 def test_include_content_enables_page_crawling_and_returns_page_texts():
     plain, calls = search(answer())
     assert sent_json(calls[0])["enable_page_crawling"] is False

@@ -160,3 +160,47 @@ def test_tavilys_query_too_long_answer_is_invalid_input():
     error, calls = search(body, status=400, query="测" * 300)
     assert isinstance(error, ws.InvalidInput) and error.detail_code == "query_too_long" and error.status == 400
     assert "Max query length is 400 characters" in error.message and len(calls) == 1
+
+
+# -- the locale's country ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "locale, country",
+    [("en-US", "united states"), ("de-DE", "germany"), ("en_GB", "united kingdom"), ("zh-Hant-TW", "taiwan")],
+)
+def test_the_locales_region_is_tavilys_country_name(locale, country):
+    """Tavily's `country` is a lower-case name from its API reference's list, not a code."""
+    assert Tavily(settings()).build_request(SearchParams("q", 5, locale=locale)).json["country"] == country
+
+
+@pytest.mark.parametrize("locale", [None, "de", "en-HK", "es-419"])
+def test_no_country_without_a_region_tavily_lists(locale):
+    """No region, or one outside Tavily's list (Hong Kong), sends none: Tavily would refuse it."""
+    assert "country" not in Tavily(settings()).build_request(SearchParams("q", 5, locale=locale)).json
+
+
+@pytest.mark.parametrize("topic, sent", [("general", True), ("news", False), ("finance", False)])
+def test_country_goes_with_the_general_topic_only(topic, sent):
+    """Tavily's reference: "Available only if topic is general"."""
+    body = Tavily(settings()).build_request(SearchParams("q", 5, locale="fr-FR", options={"topic": topic})).json
+    assert ("country" in body) is sent and body["topic"] == topic
+
+
+def test_country_travels_through_search():
+    _, calls = search(doc_example(), locale="ja-JP")
+    assert sent_json(calls[0])["country"] == "japan"
+
+
+# -- the page text the service gives ------------------------------------------------------
+
+
+def test_max_content_chars_caps_the_page_text_tavily_gives():
+    """`max_content_chars` caps `content` whatever gave it (docs/fetch.md): Tavily's `raw_content` of
+    a long page is cut as a fetched page would be, not handed to the model whole."""
+    body = doc_example()
+    body["results"][0]["raw_content"] = "word " * 4000
+    result, _ = search(body, include_content=True, max_content_chars=500)
+    assert len(result["items"][0]["content"]) == 500
+    default, _ = search(body, include_content=True)
+    assert len(default["items"][0]["content"]) == 4000  # the documented default

@@ -29,6 +29,11 @@ def test_request_is_a_news_search():
     assert spec.headers["Authorization"] == "Bearer test-tavily-key"
 
 
+def test_a_news_search_sends_no_country():
+    """Tavily takes `country` with the general topic only: the locale's region is not sent."""
+    assert "country" not in NEWS.build_request(params(locale="en-US")).json
+
+
 def test_another_topic_is_refused():
     NEWS.check_params(params(options={"topic": "news"}))
     with pytest.raises(InvalidInput) as caught:

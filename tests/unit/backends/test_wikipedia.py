@@ -170,8 +170,14 @@ def test_answers_without_a_search_list_are_parse_errors(answer):
 
 
 def test_an_html_page_where_json_belongs_is_not_json():
-    result, _ = search((FIXTURES.parent / "ddg_html" / "meka__ddg_anomaly.html").read_bytes())
+    result, _ = search("<html><body><h1>Wikimedia Error</h1><p>Our servers are busy</p></body></html>")
     assert isinstance(result, ws.WebParseError) and result.detail_code == "not_json"
+
+
+def test_a_bot_wall_where_json_belongs_is_a_block():
+    """A challenge page (DDG's recorded anomaly page here) is the block it is, not "not JSON"."""
+    result, _ = search((FIXTURES.parent / "ddg_html" / "meka__ddg_anomaly.html").read_bytes())
+    assert isinstance(result, ws.WebBlocked) and result.detail_code == "captcha_required"
 
 
 def test_a_403_is_a_blocked_client_not_an_api_key_problem():

@@ -137,7 +137,7 @@ class SharedCooldowns:
                 redis.delete(*keys)
             return [key.decode("utf-8", "replace")[len(prefix) :] for key in keys]
 
-        deleted = self.state.run(delete, None)
+        deleted = self.state.run(delete, None, each_round_trip=True)
         if deleted is None:
             server = self.state.server
             raise NetworkError(

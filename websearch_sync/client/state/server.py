@@ -7,7 +7,9 @@ never when websearch_sync is imported.
 
 import logging
 import re
+import socket
 import threading
+import time
 from typing import Any, Callable, Optional, TypeVar
 from urllib.parse import parse_qsl, urlsplit
 
@@ -32,6 +34,8 @@ logger = logging.getLogger("websearch_sync")
 
 #: Every key starts with this (then the optional prefix), so applications can share a Redis.
 NAMESPACE = "websearch_sync:"
+#: The kinds of key, each the part after the namespace (``websearch_sync:[prefix:]<kind>:<name>``).
+KINDS = ("cache", "slot", "sent", "fleet", "cooldown", "flight")
 #: Longest one Redis command may take (connecting, or sending and reading the answer),
 #: unless the URL says otherwise (``?socket_timeout=0.5``); shorter for short deadlines.
 DEFAULT_TIMEOUT_S = 0.25
@@ -79,6 +83,87 @@ def _redis_module() -> Any:
             detail_code=MISSING_REDIS_EXTRA,
         ) from None
     return redis, Retry(NoBackoff(), 0)
+
+
+#: The end (``time.monotonic``) of the Redis operation the current thread runs (see :class:`_BoundedSocket`).
+_OPERATION = threading.local()
+
+
+class _BoundedSocket:
+    """A Redis connection's socket whose reads and writes end at a deadline.
+
+    redis-py's ``socket_timeout`` bounds each read, so a Redis (or a link) that sends its reply
+    a byte at a time, each byte inside the timeout, held a call for seconds. Here the round
+    trip is bounded: inside :meth:`SharedState.run` by the end of the whole operation (one
+    command may take the server's timeout, connecting included), elsewhere by the socket's
+    timeout from the moment the command was sent.
+    """
+
+    def __init__(self, sock: socket.socket) -> None:
+        self._sock = sock
+        self._timeout: Optional[float] = sock.gettimeout()  # what redis-py set
+        self._inner = self._timeout  # what the socket has now
+        self._round_trip_ends: Optional[float] = None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._sock, name)
+
+    def settimeout(self, timeout: Optional[float]) -> None:
+        """The timeout of each read and write (redis-py changes it for a moment to poll)."""
+        self._timeout = self._inner = timeout
+        self._sock.settimeout(timeout)
+
+    def gettimeout(self) -> Optional[float]:
+        """The timeout redis-py set."""
+        return self._timeout
+
+    def _bounded(self, method: Callable[..., T], *args: Any) -> T:
+        timeout = self._timeout
+        ends = getattr(_OPERATION, "ends", None) or self._round_trip_ends
+        if ends is not None:
+            left = ends - time.monotonic()
+            if left <= 0:
+                raise socket.timeout("the shared state took longer than its command timeout")
+            if timeout is None or left < timeout:
+                timeout = left
+        inner = self._inner
+        # setting a timeout is a system call: only when it changes by more than a tenth (a round
+        # trip may then end that much late), or to or from blocking (None) or polling (0)
+        if timeout != inner and (not timeout or not inner or abs(timeout - inner) > inner / 10):
+            self._sock.settimeout(timeout)
+            self._inner = timeout
+        return method(*args)
+
+    def sendall(self, data: Any, *flags: Any) -> None:
+        """Send a command; outside an operation, its round trip ends one socket timeout from now."""
+        if self._timeout:
+            self._round_trip_ends = time.monotonic() + self._timeout
+        self._bounded(self._sock.sendall, data, *flags)
+
+    def recv(self, *args: Any) -> bytes:
+        """Read, within the round trip's time."""
+        return self._bounded(self._sock.recv, *args)
+
+    def recv_into(self, *args: Any) -> int:
+        """Read, within the round trip's time."""
+        return self._bounded(self._sock.recv_into, *args)
+
+
+_BOUNDED_CLASSES: dict[type, type] = {}
+
+
+def _bounded_connections(connection_class: type) -> type:
+    """``connection_class`` (redis-py's TCP, TLS or unix connection) with a :class:`_BoundedSocket`."""
+    bounded = _BOUNDED_CLASSES.get(connection_class)
+    if bounded is None:
+
+        def _connect(self: Any) -> _BoundedSocket:
+            return _BoundedSocket(super(bounded, self)._connect())  # type: ignore[arg-type]
+
+        bounded = _BOUNDED_CLASSES[connection_class] = type(
+            "Bounded" + connection_class.__name__, (connection_class,), {"_connect": _connect}
+        )
+    return bounded
 
 
 class BadReply(Exception):
@@ -166,6 +251,15 @@ def check_state_prefix(prefix: Any) -> str:
             % (prefix,),
             detail_code=BAD_STATE_PREFIX,
         )
+    named = sorted(set(prefix.split(":")) & set(KINDS))
+    if named:
+        # websearch_sync:cooldown:… holds the cool-downs of an application without a prefix: another
+        # one's keys there would be read (and cleared by `state clear`) as its cool-downs
+        raise InvalidInput(
+            "state_prefix (WEB_SEARCH_STATE_PREFIX) %r has a part named like a kind of key (%s): its keys"
+            " would sit among another application's; choose another name" % (prefix, ", ".join(named)),
+            detail_code=BAD_STATE_PREFIX,
+        )
     return prefix
 
 
@@ -187,6 +281,8 @@ class StateServer:
             )
         except ValueError as exc:
             raise InvalidInput("bad state_url %s: %s" % (shown_url(url), exc), detail_code=BAD_STATE_URL) from None
+        pool = self.redis.connection_pool
+        pool.connection_class = _bounded_connections(pool.connection_class)
         self.errors: tuple[type[BaseException], ...] = (redis.RedisError, OSError, BadReply)
         self.response_error: type[BaseException] = redis.ResponseError
         # what the sockets really use: a ``socket_timeout`` in the URL overrides ours, and a call
@@ -259,13 +355,24 @@ class SharedState:
         self.clock = clock
 
     def key(self, kind: str, name: str) -> str:
-        """``websearch_sync:[prefix:]<kind>:<name>``."""
+        """``websearch_sync:[prefix:]<kind>:<name>`` (``kind`` one of :data:`KINDS`)."""
         return "%s%s:%s" % (self.namespace, kind, name)
 
-    def run(self, operation: Callable[[Any], T], default: T, left_s: Optional[float] = None, write: bool = False) -> T:
+    def run(
+        self,
+        operation: Callable[[Any], T],
+        default: T,
+        left_s: Optional[float] = None,
+        write: bool = False,
+        each_round_trip: bool = False,
+    ) -> T:
         """``operation(redis)``; ``default`` when Redis fails or is resting after a failure, when
         the key holds a value of the wrong type (unusable for that key only), or when the call
         has less time left (``left_s``) than one command may take.
+
+        The operation as a whole may take one command's timeout (a reply that trickles in is
+        cut there); ``each_round_trip``: each of its round trips may (an operator's scan of
+        every key).
 
         Raises:
             NetworkError: ``state_unavailable``, instead of returning ``default``, when required.
@@ -281,6 +388,7 @@ class SharedState:
             return default
         now = self.clock.monotonic()
         if self.server.usable(now):
+            _OPERATION.ends = None if each_round_trip else time.monotonic() + self.server.timeout_s
             try:
                 result = operation(self.server.redis)
             except self.server.response_error as error:
@@ -294,6 +402,8 @@ class SharedState:
             else:
                 self.server.answered()
                 return result
+            finally:
+                _OPERATION.ends = None
         return self._unavailable(default)
 
     def _unavailable(self, default: T) -> T:

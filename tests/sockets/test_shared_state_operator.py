@@ -1,0 +1,306 @@
+"""What an operator of a fleet meets on its Redis: a slow link, a second application, a
+locked-down server (AUTH, ACL users, a database number), a worker's clock set wrong.
+
+Each test starts what it needs on loopback (a real redis-server, a proxy in front of it) and
+stops it; waits are bounded, and where real time is the subject the margin comes from the
+machine (tests/clocks.py).
+"""
+
+import logging
+import re
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from clocks import FakeClock, deadline_margin_s, machine_pace
+from faults import free_port
+from redis_server import NO_REDIS_REASON, RedisServer, redis_db, redis_server, redis_server_binary  # noqa: F401  (fixtures)
+
+import websearch_sync as ws
+
+# -- a Redis behind a link that delivers its replies a byte at a time ----------------------------
+
+
+class TrickleProxy:
+    """A TCP proxy on 127.0.0.1 in front of ``port``: what the client sends passes at once,
+    what Redis answers reaches the client one byte every ``byte_s`` (each byte well inside
+    any socket timeout, so no single read ever times out). Every thread ends when it is closed."""
+
+    def __init__(self, port: int, byte_s: float) -> None:
+        self.port = port
+        self.byte_s = byte_s
+        self.stopping = threading.Event()
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.listener.settimeout(0.2)
+        self.url = "redis://127.0.0.1:%d/0" % self.listener.getsockname()[1]
+
+    def __enter__(self) -> "TrickleProxy":
+        threading.Thread(target=self._accept, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stopping.set()
+        self.listener.close()
+
+    def _accept(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                client, _ = self.listener.accept()
+                upstream = socket.create_connection(("127.0.0.1", self.port), timeout=5)
+            except OSError:
+                continue
+            for source, sink, pause in ((client, upstream, 0.0), (upstream, client, self.byte_s)):
+                threading.Thread(target=self._pipe, args=(source, sink, pause), daemon=True).start()
+
+    def _pipe(self, source: socket.socket, sink: socket.socket, pause: float) -> None:
+        source.settimeout(0.2)
+        try:
+            while not self.stopping.is_set():
+                try:
+                    data = source.recv(65536)
+                except socket.timeout:
+                    continue
+                if not data:
+                    return
+                for index in range(len(data) if pause else 1):
+                    if pause and self.stopping.wait(pause):
+                        return
+                    sink.sendall(data[index : index + 1] if pause else data)
+        except OSError:
+            return
+        finally:
+            sink.close()
+
+
+def test_a_redis_that_answers_a_byte_at_a_time_never_makes_a_call_outlast_its_budget(redis_server):  # noqa: F811
+    """Each byte of a reply comes 0.05 s after the last, so no single read reaches the 0.25 s
+    command timeout, yet one reply of a few dozen bytes takes seconds: a 1 s search took 11.8 s
+    (the connection's first command), then 1.1 s and failed with ``budget_exhausted`` every
+    time, Redis never counted as failing. A command (the whole round trip) is bounded, not
+    each read: the call ends within its budget, with local state, and answers."""
+    budget_s = 1.0
+    with TrickleProxy(redis_server.port, byte_s=0.05) as proxy:
+        with ws.SearchClient("stub", state_url=proxy.url, min_interval_s={"stub": 0.01}) as client:
+            for query in ("first", "second"):
+                with machine_pace() as pace:
+                    started = time.monotonic()
+                    answer = client.search(query, timeout_ms=int(budget_s * 1000))
+                    elapsed = time.monotonic() - started
+                limit = budget_s + deadline_margin_s(pace.slowdown)
+                assert elapsed < limit, "a %d ms search took %.2f s (limit %.2f s)" % (budget_s * 1000, elapsed, limit)
+                assert answer["items"] and answer["provider_meta"]["cached"] is False
+
+
+# -- a worker killed while it asked: one of the others takes the question over, not all ----------
+
+
+def test_followers_of_a_killed_leader_ask_once_between_them(redis_db, redis_server, monkeypatch):  # noqa: F811
+    """A worker that claimed a question was killed: its lease is left to lapse. Four workers (four
+    clients: only Redis joins them) wait for that question's answer, with no pace to hold them
+    back (an API backend). When the lease lapsed, each of them asked the upstream itself: four
+    requests for one question. One takes the question over; the others wait for its answer."""
+    from shared_state_worker import Upstream
+
+    from websearch_sync.client.state.flights import SharedFlights
+
+    names: list[str] = []
+    real_key = SharedFlights._key
+    monkeypatch.setattr(SharedFlights, "_key", lambda self, key: names.append(real_key(self, key)) or names[-1])
+    with Upstream("browse-API__1", delay_s=0.3) as upstream:
+        settings = ws.Settings(endpoints={"searxng": upstream.server.url("/search")}, state_url=redis_server.url)
+        with ws.SearchClient("searxng", settings=settings, min_interval_s=0) as probe:
+            probe.search("orphaned", cache_ttl_s=0.001)  # names the question's key (a hash)
+        redis_db.flushdb()
+        redis_db.set(names[0], "the token of a worker that was killed", px=500)  # its lease, lapsing
+        asked_before = len(upstream.arrivals)
+        clients = [ws.SearchClient("searxng", settings=settings, min_interval_s=0) for _ in range(4)]
+        answers: list[dict] = []
+        try:
+            threads = [threading.Thread(target=lambda c=c: answers.append(c.search("orphaned"))) for c in clients]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                thread.join(30)
+        finally:
+            for client in clients:
+                client.close()
+    assert len(answers) == 4 and all(answer["items"] for answer in answers)
+    assert len(upstream.arrivals) - asked_before == 1, "requests for one question: %d" % (
+        len(upstream.arrivals) - asked_before
+    )
+
+
+# -- a locked-down Redis: the user of docs/scaling.md's ACL line, a database number, a prefix -----
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "scaling.md"
+
+
+def _documented_acl() -> list[str]:
+    """The words of the ``acl`` block of docs/scaling.md (``user <name> on >pw ~keys +commands``)."""
+    (block,) = re.findall(r"```acl\n(.*?)\n```", DOCS.read_text(encoding="utf-8"), re.S)
+    return block.split()
+
+
+class AclRedis(RedisServer):
+    """A redis-server whose only users are the documented one and a default user that may PING
+    (how the helper sees it is up), nothing else."""
+
+    def command(self) -> list[str]:
+        words = _documented_acl()
+        assert words[0] == "user"
+        return super().command() + ["--user", "default", "on", "nopass", "-@all", "+ping", "--user", *words[1:]]
+
+
+def test_the_documented_acl_is_all_the_state_needs(caplog):
+    """docs/scaling.md gives the commands a restricted user needs; with exactly those, a database
+    number and a prefix, every part works (cache, pace, single flight, cool-downs, state clear)
+    and Redis never counts as failing (a missing command would log the outage warning)."""
+    if redis_server_binary() is None:
+        pytest.skip(NO_REDIS_REASON)
+    pytest.importorskip("redis")
+    import redis
+
+    words = _documented_acl()
+    user, password = words[1], next(word[1:] for word in words if word.startswith(">"))
+    assert "~websearch_sync:*" in words
+    with AclRedis() as server:
+        url = "redis://%s:%s@127.0.0.1:%d/2" % (user, password, server.port)
+        settings = ws.Settings(state_url=url, state_prefix="crawler", state_required=True)
+        with (
+            caplog.at_level(logging.WARNING, logger="websearch_sync"),
+            ws.SearchClient("stub", settings=settings, min_interval_s={"stub": 0.01}) as first,
+            ws.SearchClient("stub", settings=settings, min_interval_s={"stub": 0.01}) as second,
+        ):
+            assert first.search("locked down")["provider_meta"]["cached"] is False
+            assert second.search("locked down")["provider_meta"]["cached"] is True
+            first._cooldowns.record(ws.WebBlocked("slow down", provider="stub", detail_code="http_429", retry_after=60))
+            with pytest.raises(ws.WebBlocked):
+                second.search("another", cache_ttl_s=0)
+            assert second.clear_cooldowns() == ["stub"]
+            assert first.search("another", cache_ttl_s=0)["items"]
+        keys = redis.Redis(port=server.port, db=2, username=user, password=password).scan_iter(match="*")
+        assert {key.decode().split(":")[2] for key in keys} >= {"cache", "slot", "fleet", "sent"}
+    assert not [record.getMessage() for record in caplog.records if "unavailable" in record.getMessage()]
+
+
+TLS_DIR = Path(__file__).resolve().parents[1] / "data" / "tls"
+
+
+class TlsRedis(RedisServer):
+    """A redis-server that speaks only TLS (tests/data/tls/localhost.*), on ``tls_port``."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.tls_port = free_port()
+
+    def command(self) -> list[str]:
+        cert, key = str(TLS_DIR / "localhost.crt"), str(TLS_DIR / "localhost.key")
+        tls = ["--tls-port", str(self.tls_port), "--tls-cert-file", cert, "--tls-key-file", key]
+        return super().command() + tls + ["--tls-ca-cert-file", cert, "--tls-auth-clients", "no"]
+
+
+def test_a_rediss_url_shares_the_state_over_tls(caplog):
+    """``rediss://`` with the server's CA: answers are shared, nothing counts as an outage (the
+    round-trip bound wraps the TLS socket, not the TCP one under it)."""
+    if redis_server_binary() is None:
+        pytest.skip(NO_REDIS_REASON)
+    pytest.importorskip("redis")
+    with TlsRedis() as server:
+        url = "rediss://127.0.0.1:%d/1?ssl_ca_certs=%s" % (server.tls_port, TLS_DIR / "localhost.crt")
+        with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+            for cached in (False, True):
+                with ws.SearchClient("stub", state_url=url, min_interval_s={"stub": 0.01}) as client:
+                    assert client.search("over tls")["provider_meta"]["cached"] is cached
+    assert not [record.getMessage() for record in caplog.records if "unavailable" in record.getMessage()]
+
+
+# -- a full Redis: what the documented eviction policy keeps, and what noeviction costs -----------
+
+
+@pytest.mark.parametrize("policy, outage", [("allkeys-lru", False), ("noeviction", True)])
+def test_a_full_state_redis_keeps_the_pace_shared_under_the_documented_policy(
+    redis_db,  # noqa: F811
+    redis_server,  # noqa: F811
+    caplog,
+    policy,
+    outage,
+):
+    """docs/scaling.md: with ``allkeys-lru`` a Redis at its memory limit evicts old answers and the
+    fleet keeps one pace (no outage); under ``noeviction`` it refuses the slot script and every
+    process falls back to its own state (the documented warning)."""
+    for number in range(20):  # 2 MB of old answers
+        redis_db.set("websearch_sync:cache:old-%d" % number, "x" * 100_000, ex=3600)
+    redis_db.config_set("maxmemory", redis_db.info("memory")["used_memory"] - 1_000_000)  # full: 1 MB over
+    redis_db.config_set("maxmemory-policy", policy)
+    try:
+        with (
+            caplog.at_level(logging.WARNING, logger="websearch_sync"),
+            # a URL of its own: the outage it provokes is this process's for the URL (5 s), not the next test's
+            ws.SearchClient(
+                "stub", state_url=redis_server.url + "?client_name=" + policy, min_interval_s={"stub": 0.01}
+            ) as client,
+        ):
+            for number in range(5):
+                client.search("answer %d" % number, max_results=10)
+        warned = [record.getMessage() for record in caplog.records if "unavailable" in record.getMessage()]
+        assert bool(warned) is outage, warned
+        assert outage or redis_db.exists("websearch_sync:slot:stub", "websearch_sync:fleet:stub") == 2
+        assert not outage or "OutOfMemoryError" in warned[0]
+    finally:
+        redis_db.flushdb()
+        redis_db.config_set("maxmemory", 0)
+        redis_db.config_set("maxmemory-policy", "noeviction")
+
+
+# -- two applications on one Redis: prefixes that cannot reach into each other's keys -------------
+
+
+@pytest.mark.parametrize("prefix", ["cooldown", "crawler:cache", "slot:eu", "a:fleet:b"])
+def test_a_prefix_that_would_nest_in_anothers_keys_is_refused(prefix):
+    """``websearch_sync:cooldown:…`` is where an application without a prefix keeps its cool-downs:
+    an application with the prefix ``cooldown`` kept all its keys there, and the other one's
+    ``state clear`` deleted them (its cache, slots and fleets) and listed them as cool-downs. A
+    prefix with a segment that names a kind of key is refused when the client is built."""
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.SearchClient("stub", settings=ws.Settings(state_url="redis://127.0.0.1:1/0", state_prefix=prefix))
+    assert info.value.detail_code == "bad_state_prefix"
+
+
+def test_an_applications_state_clear_leaves_anothers_keys(redis_db, redis_server):  # noqa: F811
+    """Two applications (no prefix, and ``crawler``): each one's ``state clear`` lifts its own cool-downs only."""
+    blocked = ws.WebBlocked("slow down", provider="stub", detail_code="http_429", retry_after=60)
+    plain = ws.Settings(state_url=redis_server.url)
+    crawler = plain.replace(state_prefix="crawler")
+    with ws.SearchClient("stub", settings=plain) as first, ws.SearchClient("stub", settings=crawler) as second:
+        second.search("kept")
+        first._cooldowns.record(blocked)
+        second._cooldowns.record(blocked)
+        assert first.clear_cooldowns() == ["stub"]
+        assert redis_db.exists("websearch_sync:crawler:cooldown:stub")
+        assert redis_db.keys("websearch_sync:crawler:cache:*")
+        assert second.clear_cooldowns() == ["stub"]
+
+
+# -- a worker whose wall clock is wrong --------------------------------------------------------------
+
+
+def test_a_cool_down_from_a_worker_whose_clock_is_an_hour_ahead_ends_when_the_reader_says(redis_db, redis_server):  # noqa: F811
+    """How long a shared cool-down lasts is its key's expiry (the Redis clock), so a worker whose
+    wall clock is an hour ahead shares a 60 s block as 60 s. The refusal's message said "until"
+    the writer's wall-clock time, an hour away from its own "60 s left": the reader's own clock
+    says when it ends."""
+    wall = 1_700_000_000.0
+    ahead, reader = FakeClock(wall_start=wall + 3600), FakeClock(wall_start=wall)
+    blocked = ws.WebBlocked("slow down", provider="stub", detail_code="http_429", retry_after=60)
+    with (
+        ws.SearchClient("stub", state_url=redis_server.url, clock=ahead) as writer,
+        ws.SearchClient("stub", state_url=redis_server.url, clock=reader) as other,
+    ):
+        writer._cooldowns.record(blocked)
+        with pytest.raises(ws.WebBlocked) as info:
+            other.search("skewed", cache_ttl_s=0)
+    assert 55 < info.value.retry_after <= 60
+    ends = [time.strftime("%H:%M:%S", time.localtime(wall + seconds)) for seconds in (59, 60)]
+    assert any("until %s" % end in str(info.value) for end in ends), (str(info.value), ends)

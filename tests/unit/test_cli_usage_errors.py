@@ -1,0 +1,35 @@
+"""A usage error names only what is missing: ``check-live`` without arguments said
+"the following arguments are required: backend, QUERY", though its queries are optional
+(two common ones by default, as its help says)."""
+
+from websearch_sync.cli import main
+
+
+def test_check_live_without_a_backend_asks_for_the_backend_only(capsys):
+    assert main(["check-live"]) == 2
+    assert capsys.readouterr().err.strip().endswith("the following arguments are required: backend")
+
+
+def test_json_and_another_format_together_are_refused(capsys):
+    """``--json --format markdown`` printed JSON, silently dropping the markdown asked for."""
+    assert main(["search", "q", "--json", "--format", "markdown"]) == 2
+    assert (
+        "error: InvalidInput/bad_arguments: --json is --format json: give one of them, not --format markdown as well"
+        in (capsys.readouterr().err)
+    )
+
+
+def test_a_batch_with_a_text_format_is_refused(tmp_path, capsys):
+    """A batch writes one JSON line per query: ``--format text`` with ``--queries-file`` changed
+    nothing, silently (as the other flags that would change nothing are refused)."""
+    queries = tmp_path / "queries.txt"
+    queries.write_text("a\n", encoding="utf-8")
+    assert main(["search", "--queries-file", str(queries), "--format", "text"]) == 2
+    assert "--format text does not apply to a batch (--queries-file): it writes one JSON line per query" in (
+        capsys.readouterr().err
+    )
+
+
+def test_the_json_forms_stay_usable_together(capsys):
+    assert main(["search", "q", "--json", "--format", "json"]) == 0
+    assert capsys.readouterr().out.startswith("{")

@@ -1,0 +1,55 @@
+"""The test helpers a user calls (``websearch_sync.testing``) refuse a mistaken argument with
+an error saying what to pass, before anything is swapped or run: a misspelt backend in
+``replay_fixtures(backends=...)`` is not a block that silently replays nothing, a name given
+as a string is that one name (as ``backend="demo"`` is everywhere else), and ``settings=`` of
+the conformance kit that is not a ``Settings`` is a ``TypeError`` naming the form it takes,
+never an ``AttributeError`` from inside the kit."""
+
+from pathlib import Path
+
+import pytest
+
+import websearch_sync as ws
+from websearch_sync.testing import check_conformance, conformance_checks, fake_results, replay_fixtures
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
+#: A case recorded in this repository (fixtures/mojeek_html): its query, as the meta file has it.
+QUERY = "javascript tutorial"
+
+
+def test_replay_fixtures_refuses_a_backend_no_one_registered():
+    with pytest.raises(ws.InvalidInput) as caught:
+        with replay_fixtures(FIXTURES, backends=["mojeek"]):
+            pass
+    assert caught.value.detail_code == "unknown_backend"
+    assert "did you mean mojeek_html?" in caught.value.message
+
+
+def test_replay_fixtures_takes_one_backend_given_as_a_string():
+    with replay_fixtures(FIXTURES, backends="mojeek_html") as replay:
+        result = ws.search(QUERY, backend="mojeek_html")
+    assert result["items"] and replay.calls[0].backend == "mojeek_html"
+
+
+def test_conformance_settings_that_are_not_settings_say_what_to_pass():
+    with pytest.raises(TypeError, match=r"Settings\(providers=\{'ddg_html': \{\.\.\.\}\}\), got a dict"):
+        conformance_checks("ddg_html", settings={"api_key": "k"})
+    with pytest.raises(TypeError, match="settings"):
+        check_conformance("ddg_html", settings={"api_key": "k"})
+
+
+def test_conformance_takes_one_vertical_given_as_a_string():
+    checks = conformance_checks("ddg_html", verticals="news")
+    assert {check.vertical for check in checks} == {"news"}
+
+
+@pytest.mark.parametrize(
+    "given",
+    [[{"title": "T", "link": "https://t.example/"}], {"ddg_html": [{"title": "T", "href": "https://t.example/"}]}],
+)
+def test_fake_results_refuses_an_item_without_a_url(given):
+    """An item without ``url`` (``link``, ``href``: the vendor's word) was dropped by normalisation,
+    so the test searched and got no items, with nothing saying why."""
+    with pytest.raises(TypeError, match=r"fake_results: item 1 for .* has no 'url' \(its keys: title, (link|href)\)"):
+        with fake_results(given):
+            pass

@@ -1,0 +1,23 @@
+"""A malformed ``Settings(providers=...)`` entry is named, with the form it takes, never with
+its value: ``{"brave": "<the key>"}`` (the key given where its section belongs) said only
+"Settings.providers must be a mapping", which it is; and the value there is often the secret."""
+
+import pytest
+
+import websearch_sync as ws
+
+
+def test_a_provider_section_that_is_not_a_mapping_is_named_without_its_value():
+    with pytest.raises(ws.InvalidInput) as caught:
+        ws.Settings(providers={"brave": "sk-secret-123"})
+    error = caught.value
+    assert error.detail_code == "bad_setting"
+    assert error.message == (
+        "Settings.providers['brave'] must be a mapping {setting: value}, such as {'api_key': ...}, got a str"
+    )
+    assert "sk-secret-123" not in str(error)
+
+
+def test_providers_that_are_not_a_mapping_say_the_whole_form():
+    with pytest.raises(ws.InvalidInput, match=r"Settings.providers must be a mapping \{backend: \{setting: value\}\}"):
+        ws.Settings(providers=["brave"])

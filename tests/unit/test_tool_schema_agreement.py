@@ -1,0 +1,109 @@
+"""The JSON Schema a tool publishes and the check of what a model sends agree: every value a
+model may send for an argument (at and past each limit, of the wrong JSON type, an unknown
+argument) is accepted by ``call_tool``'s check exactly when the published schema accepts it.
+The one documented difference is ``null``, read as "not given" (the strict form says so)."""
+
+import json
+
+import pytest
+
+import websearch_sync as ws
+from websearch_sync import tool
+from websearch_sync.net.urls import MAX_URL_CHARS
+
+jsonschema = pytest.importorskip("jsonschema")  # installed with the mcp extra (the test extra)
+
+SETTINGS = ws.Settings(backend="stub")
+
+
+def probes(spec):
+    """Values a model may send for an argument of JSON Schema ``spec``: a valid one, each limit
+    and one past it, and values of the other JSON types (a number as text among them)."""
+    values = [None, True, 5, 5.0, 5.5, "5", "", [], {}]
+    if spec["type"] == "string":
+        values.append(spec["enum"][0] if "enum" in spec else "x")
+        for keyword, step in (("minLength", -1), ("maxLength", 1)):
+            if keyword in spec:
+                for length in (spec[keyword], spec[keyword] + step):
+                    values.append("https://example.com/".ljust(length, "a")[:length] if length > 0 else "")
+        values += [v.upper() for v in spec.get("enum", ())]
+    if spec["type"] == "integer":
+        for keyword, step in (("minimum", -1), ("maximum", 1)):
+            values += [spec[keyword], spec[keyword] + step, float(spec[keyword] + step)]
+    return values
+
+
+def cases():
+    for name in ("web.search", "web.fetch"):
+        schema = tool.tool_schema(name, settings=SETTINGS)
+        required = {key: "rust" if key == "query" else "https://example.com/" for key in schema["required"]}
+        for argument, spec in schema["properties"].items():
+            for value in probes(spec):
+                yield pytest.param(
+                    name,
+                    schema,
+                    dict(required, **{argument: value}),
+                    id="%s-%s-%s" % (name, argument, json.dumps(value)[:24]),
+                )
+        yield pytest.param(name, schema, dict(required, unknown=1), id="%s-unknown" % name)
+        yield pytest.param(name, schema, {}, id="%s-empty" % name)
+
+
+@pytest.mark.parametrize("name, schema, arguments", list(cases()))
+def test_the_check_accepts_exactly_what_the_schema_accepts(name, schema, arguments):
+    published = jsonschema.Draft202012Validator(schema).is_valid(
+        {key: value for key, value in arguments.items() if value is not None}  # null: "not given"
+    )
+    try:
+        tool.validate_arguments(name, arguments, settings=SETTINGS)
+        accepted = True
+    except ws.InvalidInput as error:
+        assert error.detail_code == "bad_arguments", error
+        accepted = False
+    assert accepted == published, arguments
+
+
+def test_the_fetch_url_publishes_the_length_fetch_takes():
+    assert tool.tool_schema("web.fetch")["properties"]["url"]["maxLength"] == MAX_URL_CHARS
+
+
+@pytest.mark.parametrize(
+    "arguments, said",
+    [
+        ({"query": "rust", "max_results": "5"}, "argument 'max_results' must be of type integer, got a string ('5')"),
+        ({"query": 5}, "argument 'query' must be of type string, got a number (5)"),
+        ({"query": "rust", "include_content": "true"}, "must be of type boolean, got a string ('true')"),
+        ({"query": "rust", "max_results": 2.5}, "must be of type integer, got a number (2.5)"),
+        ({"query": ["rust"]}, "argument 'query' must be of type string, got an array"),
+        ({"query": "rust", "locale": {"code": "en"}}, "argument 'locale' must be of type string, got an object"),
+        ({"query": "rust", "max_results": True}, "must be of type integer, got a boolean (true)"),
+        (
+            {"query": "rust", "time_range": "x" * 500},
+            "must be one of day, week, month, year, got 'xxxxxxxxxxxxxxxxxxxx...",
+        ),
+    ],
+)
+def test_a_value_of_the_wrong_type_is_named_so_the_model_can_correct_it(arguments, said):
+    """The model reads what it sent, as JSON names it, beside what the schema asks for."""
+    error = tool.call_tool("web_search", arguments, client=ws.SearchClient("stub"))["error"]
+    assert said in error["message"], error["message"]
+
+
+@pytest.mark.parametrize(
+    "name, arguments",
+    [
+        ("web_search", {"query": "rust", "max_results": "5"}),
+        ("web_search", {"query": "   "}),
+        ("web_search", {"query": "rust", "locale": "english"}),
+        ("web_fetch", {"url": "ftp://example.com/"}),
+    ],
+)
+def test_an_argument_error_tells_the_model_to_correct_the_arguments(name, arguments):
+    """ "Retrying the same call will not help" alone reads as "give up"; a call with other arguments will."""
+    line = tool.format_results(tool.call_tool(name, arguments, client=ws.SearchClient("stub")))
+    assert line.startswith("Error: InvalidInput (") and line.endswith(". Correct the arguments and call again."), line
+
+
+def test_other_errors_keep_their_retry_advice():
+    line = tool.format_results(tool.call_tool("web_lookup", {}, client=ws.SearchClient("stub")))
+    assert line.endswith("Retrying the same call will not help."), line

@@ -52,7 +52,7 @@ SECTIONS = {
     ],
     "chrome": [
         (_OURS + "net.wire_curl", "CurlWire.exchange", "    wire.exchange (browser wire)"),
-        (_OURS + "net.wire_curl", "CurlWire._configure", "      handle options (impersonate, setopt)"),
+        (_OURS + "net.wire_curl", "CurlWire._configure", "      handle options (only those that differ)"),
         (_OURS + "net.wire_curl", "run_interruptibly", "      perform, callbacks and the Ctrl-C hand-off"),
         ("curl_cffi.curl", "Curl.perform", "        Curl.perform (libcurl and the callbacks)"),
     ],

@@ -138,6 +138,14 @@ def machine_pace() -> Iterator[Pace]:
     pace.slowdown = max(before, slowdown())
 
 
+def paced_budget_s(idle_budget_s: float) -> float:
+    """A call's budget: ``idle_budget_s`` on an idle machine, as many times more as it runs slower
+    now. A short budget is a share of it: the call's own set-up on a loaded machine could spend
+    enough of it that the client refuses to send the request (``budget_exhausted``, nothing sent),
+    where the test is about what the request meets."""
+    return idle_budget_s * max(1.0, slowdown())
+
+
 def deadline_margin_s(pace_slowdown: float, idle_margin_s: float = IDLE_MARGIN_S) -> float:
     """What a call may take beyond its deadline: ``idle_margin_s`` on an idle machine, that many
     times more on a machine running ``pace_slowdown`` times slower. A call that ignores its

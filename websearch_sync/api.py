@@ -3,7 +3,7 @@
 Each call builds a fresh :class:`SearchClient` and closes it; no cache carries over
 from one call to the next (scripts that search many times should share one
 ``SearchClient``). The rate-limit slots, cool-downs and single-flight table are
-process-wide, per settings, so a worker calling these functions in a loop keeps its
+process-wide (per state settings: one pace per backend whatever a call's wire), so a worker calling these functions in a loop keeps its
 pace and obeys its blocks, also while a shared state is unreachable. With a shared
 state (``WEB_SEARCH_STATE_URL`` / ``Settings.state_url``) all of it, and a cache,
 lives in Redis for every call and process (docs/scaling.md): that is how RQ or Celery

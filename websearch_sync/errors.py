@@ -35,6 +35,7 @@ __all__ = [
 EMPTY_QUERY = "empty_query"
 BAD_QUERY = "bad_query"
 QUERY_TOO_LONG = "query_too_long"  #: also a backend's own limit, and Wikipedia's cirrussearch-query-too-long
+UNSUPPORTED_QUERY = "unsupported_query"  #: a query a backend cannot take in that form (Tavily: site: operators alone)
 BAD_MAX_RESULTS = "bad_max_results"
 BAD_TIMEOUT = "bad_timeout"
 BAD_LOCALE = "bad_locale"

@@ -49,7 +49,7 @@ from .contract.conformance import conformance_checks as _conformance_checks
 from .contract.replay import ReplayWire
 from .engine import registry
 from .engine.base import Backend
-from .errors import NO_RECORDED_CASE, WebProviderError, WebSearchError
+from .errors import BAD_PARSE_RESULT, NO_RECORDED_CASE, WebProviderError, WebSearchError
 from .models import ParseResult, SearchParams, StrPath
 from .net.deadline import Deadline
 from .net.transport import HttpTransport
@@ -82,7 +82,7 @@ class NetworkAccessBlocked(RuntimeError):
 def _is_loopback(address: Any) -> bool:
     host = address[0] if isinstance(address, tuple) else address
     if not isinstance(host, str):
-        return True  # AF_UNIX paths and the like
+        return True  # abstract unix addresses (bytes) and the like
     try:
         return ipaddress.ip_address(host.split("%", 1)[0]).is_loopback
     except ValueError:
@@ -94,14 +94,19 @@ _block_depth = 0
 _real_socket_calls: dict[str, Any] = {}
 
 
+def _local(sock: socket.socket, address: Any) -> bool:
+    """True for a loopback address, and for any unix socket (a path: it never leaves the machine)."""
+    return sock.family == getattr(socket, "AF_UNIX", None) or _is_loopback(address)
+
+
 def _blocked_connect(self: socket.socket, address: Any) -> None:
-    if not _is_loopback(address):
+    if not _local(self, address):
         raise NetworkAccessBlocked("test tried to connect to %r" % (address,))
     return _real_socket_calls["connect"](self, address)  # type: ignore[no-any-return]
 
 
 def _blocked_connect_ex(self: socket.socket, address: Any) -> int:
-    if not _is_loopback(address):
+    if not _local(self, address):
         raise NetworkAccessBlocked("test tried to connect to %r" % (address,))
     return _real_socket_calls["connect_ex"](self, address)  # type: ignore[no-any-return]
 
@@ -121,7 +126,7 @@ def _blocked_wire(host: str) -> None:  # the browser wire (libcurl) opens its so
 
 @contextlib.contextmanager
 def no_network() -> Iterator[None]:
-    """Within the block, connecting a socket anywhere but loopback raises
+    """Within the block, connecting a socket anywhere but loopback (or a unix socket) raises
     :class:`NetworkAccessBlocked` (name resolution of other hosts too).
 
     Blocks may nest and overlap across threads: the first one in patches the socket
@@ -307,7 +312,8 @@ def replay_fixtures(
     Yields a :class:`FixtureReplay` whose ``calls`` lists the searches answered.
     """
     if not os.path.isdir(fixtures_dir):
-        raise FileNotFoundError("fixture folder %s does not exist" % os.fspath(fixtures_dir))
+        where = "" if os.path.isabs(fixtures_dir) else " (relative to the current directory %s)" % os.getcwd()
+        raise FileNotFoundError("fixture folder %s does not exist%s" % (os.fspath(fixtures_dir), where))
     replay = FixtureReplay(cases=discover(fixtures_dir))
     if backends is None:
         names = [n for n in registry.backend_names() if registry.backend_class(n).kind != "offline"]
@@ -353,24 +359,41 @@ def _fake_items(name: str, value: Any, params: SearchParams) -> ParseResult:
         raise error
     if callable(value):
         value = value(params)
+        problem = _answer_problem(name, value)
+        if problem is not None:  # the shape check of a backend's parse result, as this answer stands for one
+            raise WebProviderError(problem, provider=name, detail_code=BAD_PARSE_RESULT)
     return ParseResult(items=[{k: v for k, v in dict(item).items() if k not in ("rank", "provider")} for item in value])
 
 
+def _answer_problem(name: str, value: Any) -> Optional[str]:
+    """What makes a given answer unusable (``None``: nothing): not a list of item dicts, or an
+    item without a ``url`` (one with the vendor's ``link`` would be dropped by normalisation: a
+    search answering nothing, unexplained)."""
+    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
+        return "fake_results: the answer for %s must be a list of item dicts, a WebSearchError or a callable" % name
+    items = list(value)
+    if not all(isinstance(item, Mapping) for item in items):
+        return "fake_results: the answer for %s must be a list of item dicts, a WebSearchError or a callable" % name
+    for position, item in enumerate(items, 1):
+        if "url" not in item:
+            return (
+                "fake_results: item %d for %s has no 'url' (its keys: %s); an item is {'title', 'url', 'snippet'}"
+                % (
+                    position,
+                    name,
+                    ", ".join(map(str, item)),
+                )
+            )
+    return None
+
+
 def _check_answer(name: str, value: Any) -> None:
-    """A given answer is usable: a list of item dicts each with a ``url`` (one without, say with
-    the vendor's ``link``, would be dropped by normalisation: a search answering nothing, unexplained)."""
+    """A given answer is usable (:func:`_answer_problem`), else ``TypeError`` saying why."""
     if isinstance(value, WebSearchError) or callable(value):
         return
-    if isinstance(value, (str, bytes, Mapping)) or not all(isinstance(item, Mapping) for item in value):
-        raise TypeError(
-            "fake_results: the answer for %s must be a list of item dicts, a WebSearchError or a callable" % name
-        )
-    for position, item in enumerate(value, 1):
-        if "url" not in item:
-            raise TypeError(
-                "fake_results: item %d for %s has no 'url' (its keys: %s); an item is {'title', 'url', 'snippet'}"
-                % (position, name, ", ".join(map(str, item)))
-            )
+    problem = _answer_problem(name, value)
+    if problem is not None:
+        raise TypeError(problem)
 
 
 @contextlib.contextmanager

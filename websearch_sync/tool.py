@@ -46,6 +46,7 @@ from .errors import (
     EMPTY_QUERY,
     QUERY_TOO_LONG,
     UNKNOWN_TOOL,
+    UNSUPPORTED_QUERY,
     InvalidInput,
     ToolNotFound,
     WebSearchError,
@@ -642,6 +643,7 @@ ARGUMENT_ERRORS = frozenset(
         EMPTY_QUERY,
         BAD_QUERY,
         QUERY_TOO_LONG,
+        UNSUPPORTED_QUERY,  # Tavily: site: operators alone; the model adds search terms
         BAD_LOCALE,
         BAD_MAX_RESULTS,
         BAD_URL,
@@ -698,7 +700,8 @@ def format_results(
     Search results become a numbered list (title, URL, snippet, optional content), after one
     ``Answer:`` line per direct answer a backend gave (SearXNG's calculator: ``avg 1 2 3``);
     nothing at all is one "No results" line; an error is one readable line saying
-    what happened and whether retrying helps; results of the offline stub end with
+    what happened and what helps (correcting the arguments, or whether retrying later
+    may); a fetched image is the one line describing it; results of the offline stub end with
     a note saying they are not from the web (unless ``offline_note=False``: the command
     line says it on stderr instead). Fetched text (and result content) is
     wrapped in an untrusted-content block unless ``untrusted_notice=False``; its tag

@@ -489,7 +489,8 @@ def check_arguments(arguments: Sequence[Argument], given: object) -> dict[str, A
     for key, value in values.items():
         if key not in declared:
             raise InvalidInput(
-                "unknown argument %r (allowed: %s)" % (key, ", ".join(declared)), detail_code=BAD_ARGUMENTS
+                "unknown argument %r%s (allowed: %s)" % (key, close_match(str(key), declared), ", ".join(declared)),
+                detail_code=BAD_ARGUMENTS,
             )
         checked[key] = declared[key].check(value)
     return checked

@@ -477,16 +477,9 @@ EXPECTED: dict[str, dict[str, tuple[str, Optional[tuple[str, ...]]]]] = {
     "http_429_retry_after": {"*": ("WebBlocked", ("http_429",))},
     "http_429": {"*": ("WebBlocked", ("http_429",))},
     "http_503": {"*": ("BadGateway", ("http_503",))},
-    # a bot wall served with 200 is a block, not a parse error and never "0 results". JSON APIs have
-    # no bot wall on record (they answer 401/403/429); the scrapers' walls served where JSON belongs
-    # are an HTML page instead of JSON: said so, never "0 results"
-    "captcha_200": {
-        "html": ("WebBlocked", ("captcha_required",)),
-        "fetch": ("WebBlocked", ("captcha_required",)),
-        "json": ("WebParseError", ("not_json",)),
-        # a JSON backend with a bot wall of its own on record (an Anubis challenge in front of SearXNG)
-        "searxng": ("WebBlocked", ("captcha_required",)),
-    },
+    # a bot wall served with 200 is a block, not a parse error and never "0 results": where JSON
+    # was asked too (a JSON engine answered with any registered engine's recorded wall is blocked)
+    "captcha_200": {"*": ("WebBlocked", ("captcha_required",))},
 }
 
 

@@ -87,7 +87,7 @@ QUERIES = st.one_of(
         st.integers(300, 10_000),
     ),
 )
-QUERY_REFUSALS = {"empty_query", "bad_query", "query_too_long"}
+QUERY_REFUSALS = {"empty_query", "bad_query", "query_too_long", "unsupported_query"}  # the last: Tavily's site: alone
 
 
 # -- queries ----------------------------------------------------------------------------------------

@@ -7,8 +7,11 @@ machine (tests/clocks.py).
 """
 
 import logging
+import os
 import re
+import shutil
 import socket
+import tempfile
 import threading
 import time
 from pathlib import Path
@@ -16,9 +19,25 @@ from pathlib import Path
 import pytest
 from clocks import FakeClock, deadline_margin_s, machine_pace
 from faults import free_port
-from redis_server import NO_REDIS_REASON, RedisServer, redis_db, redis_server, redis_server_binary  # noqa: F401  (fixtures)
+from redis_server import NO_REDIS_REASON, REDIS_UP_TIMEOUT_S, RedisServer, redis_db, redis_server, redis_server_binary  # noqa: F401  (fixtures)
 
 import websearch_sync as ws
+from websearch_sync.net.deadline import Deadline
+
+
+def up(url: str) -> str:
+    """``url`` with the tests' bound on a command (a Redis that answers must not count as down on a
+    loaded machine; the production 0.25 s is the subject of the tests that keep it)."""
+    return (
+        url
+        + ("&" if "?" in url else "?")
+        + "socket_timeout=%g&socket_connect_timeout=%g"
+        % (
+            REDIS_UP_TIMEOUT_S,
+            REDIS_UP_TIMEOUT_S,
+        )
+    )
+
 
 # -- a Redis behind a link that delivers its replies a byte at a time ----------------------------
 
@@ -109,7 +128,7 @@ def test_followers_of_a_killed_leader_ask_once_between_them(redis_db, redis_serv
     real_key = SharedFlights._key
     monkeypatch.setattr(SharedFlights, "_key", lambda self, key: names.append(real_key(self, key)) or names[-1])
     with Upstream("browse-API__1", delay_s=0.3) as upstream:
-        settings = ws.Settings(endpoints={"searxng": upstream.server.url("/search")}, state_url=redis_server.url)
+        settings = ws.Settings(endpoints={"searxng": upstream.server.url("/search")}, state_url=up(redis_server.url))
         with ws.SearchClient("searxng", settings=settings, min_interval_s=0) as probe:
             probe.search("orphaned", cache_ttl_s=0.001)  # names the question's key (a hash)
         redis_db.flushdb()
@@ -166,7 +185,7 @@ def test_the_documented_acl_is_all_the_state_needs(caplog):
     user, password = words[1], next(word[1:] for word in words if word.startswith(">"))
     assert "~websearch_sync:*" in words
     with AclRedis() as server:
-        url = "redis://%s:%s@127.0.0.1:%d/2" % (user, password, server.port)
+        url = up("redis://%s:%s@127.0.0.1:%d/2" % (user, password, server.port))
         settings = ws.Settings(state_url=url, state_prefix="crawler", state_required=True)
         with (
             caplog.at_level(logging.WARNING, logger="websearch_sync"),
@@ -208,7 +227,14 @@ def test_a_rediss_url_shares_the_state_over_tls(caplog):
         pytest.skip(NO_REDIS_REASON)
     pytest.importorskip("redis")
     with TlsRedis() as server:
-        url = "rediss://127.0.0.1:%d/1?ssl_ca_certs=%s" % (server.tls_port, TLS_DIR / "localhost.crt")
+        # a loaded machine's TLS handshake may outlast the production bound (an outage here): this
+        # test is about TLS, not the bound
+        url = "rediss://127.0.0.1:%d/1?ssl_ca_certs=%s&socket_timeout=%g&socket_connect_timeout=%g" % (
+            server.tls_port,
+            TLS_DIR / "localhost.crt",
+            REDIS_UP_TIMEOUT_S,
+            REDIS_UP_TIMEOUT_S,
+        )
         with caplog.at_level(logging.WARNING, logger="websearch_sync"):
             for cached in (False, True):
                 with ws.SearchClient("stub", state_url=url, min_interval_s={"stub": 0.01}) as client:
@@ -239,7 +265,7 @@ def test_a_full_state_redis_keeps_the_pace_shared_under_the_documented_policy(
             caplog.at_level(logging.WARNING, logger="websearch_sync"),
             # a URL of its own: the outage it provokes is this process's for the URL (5 s), not the next test's
             ws.SearchClient(
-                "stub", state_url=redis_server.url + "?client_name=" + policy, min_interval_s={"stub": 0.01}
+                "stub", state_url=up(redis_server.url + "?client_name=" + policy), min_interval_s={"stub": 0.01}
             ) as client,
         ):
             for number in range(5):
@@ -271,7 +297,7 @@ def test_a_prefix_that_would_nest_in_anothers_keys_is_refused(prefix):
 def test_an_applications_state_clear_leaves_anothers_keys(redis_db, redis_server):  # noqa: F811
     """Two applications (no prefix, and ``crawler``): each one's ``state clear`` lifts its own cool-downs only."""
     blocked = ws.WebBlocked("slow down", provider="stub", detail_code="http_429", retry_after=60)
-    plain = ws.Settings(state_url=redis_server.url)
+    plain = ws.Settings(state_url=up(redis_server.url))
     crawler = plain.replace(state_prefix="crawler")
     with ws.SearchClient("stub", settings=plain) as first, ws.SearchClient("stub", settings=crawler) as second:
         second.search("kept")
@@ -295,8 +321,8 @@ def test_a_cool_down_from_a_worker_whose_clock_is_an_hour_ahead_ends_when_the_re
     ahead, reader = FakeClock(wall_start=wall + 3600), FakeClock(wall_start=wall)
     blocked = ws.WebBlocked("slow down", provider="stub", detail_code="http_429", retry_after=60)
     with (
-        ws.SearchClient("stub", state_url=redis_server.url, clock=ahead) as writer,
-        ws.SearchClient("stub", state_url=redis_server.url, clock=reader) as other,
+        ws.SearchClient("stub", state_url=up(redis_server.url), clock=ahead) as writer,
+        ws.SearchClient("stub", state_url=up(redis_server.url), clock=reader) as other,
     ):
         writer._cooldowns.record(blocked)
         with pytest.raises(ws.WebBlocked) as info:
@@ -304,3 +330,138 @@ def test_a_cool_down_from_a_worker_whose_clock_is_an_hour_ahead_ends_when_the_re
     assert 55 < info.value.retry_after <= 60
     ends = [time.strftime("%H:%M:%S", time.localtime(wall + seconds)) for seconds in (59, 60)]
     assert any("until %s" % end in str(info.value) for end in ends), (str(info.value), ends)
+
+
+# -- a Redis host name the resolver never answers for -------------------------------------------------
+
+
+def test_a_state_host_whose_name_never_resolves_never_makes_a_call_outlast_its_budget(monkeypatch):
+    """``getaddrinfo`` has no timeout (a resolver that does not answer holds it 5-10 s per try, and
+    redis-py resolves at every new connection): a 1 s search waited for it. Connecting is bounded
+    like a command: the call goes on with local state within its budget."""
+    stuck = threading.Event()
+    real = socket.getaddrinfo
+
+    def resolver_that_never_answers(host, *args, **kwargs):
+        if host == "state.dns.test":
+            stuck.wait(10)
+            raise socket.gaierror(socket.EAI_AGAIN, "temporary failure in name resolution")
+        return real(host, *args, **kwargs)
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolver_that_never_answers)
+    budget_s = 1.0
+    try:
+        with ws.SearchClient(
+            "stub", state_url="redis://state.dns.test:6379/0", min_interval_s={"stub": 0.01}
+        ) as client:
+            with machine_pace() as pace:
+                started = time.monotonic()
+                answer = client.search("unresolved", timeout_ms=int(budget_s * 1000))
+                elapsed = time.monotonic() - started
+    finally:
+        stuck.set()
+    limit = budget_s + deadline_margin_s(pace.slowdown)
+    assert elapsed < limit, "a %d ms search took %.2f s (limit %.2f s)" % (budget_s * 1000, elapsed, limit)
+    assert answer["items"] and answer["provider_meta"]["cached"] is False
+
+
+# -- one upstream, two wires: one pace and one cool-down -------------------------------------------
+
+
+def _searxng(upstream) -> "ws.Settings":
+    return ws.Settings(endpoints={"searxng": upstream.server.url("/search")})
+
+
+def test_module_level_calls_on_another_wire_obey_the_block_one_met():
+    """A worker calls ``websearch_sync.search`` with the requests wire and with the browser wire
+    (``impersonate``), one host behind both. The process kept a cool-down (and a pace) per
+    settings, so a 429 with a 30 s Retry-After met on one wire stopped nothing on the other: it
+    asked at once. The upstream sees one client: one pace, one cool-down per process."""
+    from shared_state_worker import Upstream
+
+    with Upstream("browse-API__1") as upstream:
+        upstream.answer_next_with("http_429_retry_after", retry_after="30")
+        settings = _searxng(upstream)
+        outcomes = []
+        for impersonate in ("off", "chrome"):
+            try:
+                ws.search("two wires", backend="searxng", settings=settings.replace(impersonate=impersonate))
+                outcomes.append("answered")
+            except ws.WebBlocked as error:
+                outcomes.append(error.detail_code)
+        assert outcomes == ["http_429", "http_429"]
+        assert len(upstream.log) == 1, "requests inside the Retry-After: %d" % (len(upstream.log) - 1)
+
+
+def test_clients_on_two_wires_share_one_cool_down_through_redis(redis_db, redis_server):  # noqa: F811
+    """Two workers of one fleet on different wires: a block one met stops the other (Redis keys
+    cool-downs by backend and endpoint, never by wire)."""
+    from shared_state_worker import Upstream
+
+    with Upstream("browse-API__1") as upstream:
+        upstream.answer_next_with("http_429_retry_after", retry_after="30")
+        settings = _searxng(upstream).replace(state_url=up(redis_server.url))
+        with (
+            ws.SearchClient("searxng", settings=settings.replace(impersonate="off"), retries=0) as plain,
+            ws.SearchClient("searxng", settings=settings.replace(impersonate="chrome"), retries=0) as browser,
+        ):
+            with pytest.raises(ws.WebBlocked):
+                plain.search("two wires")
+            with pytest.raises(ws.WebBlocked) as info:
+                browser.search("two wires")
+        assert info.value.detail_code == "http_429" and len(upstream.log) == 1
+
+
+# -- nothing grows for ever ------------------------------------------------------------------------------
+
+
+def test_every_key_the_state_writes_expires_by_itself(redis_db, redis_server):  # noqa: F811
+    """docs/scaling.md: "Each key expires by itself. Nothing needs cleaning up." A workload that
+    writes every kind of key (answers, slots, departures, fleets, cool-downs of a backend and of
+    a host, a question held while it is asked) leaves no key without an expiry, and none of
+    another kind."""
+    from websearch_sync.client.state.server import KINDS
+
+    seen: dict[bytes, int] = {}
+    blocked = ws.WebBlocked("slow down", provider="stub", detail_code="http_429", retry_after=60)
+    with ws.SearchClient("stub", state_url=up(redis_server.url), min_interval_s={"stub": 0.01}) as client:
+        for number in range(3):
+            client.search("expiring %d" % number)
+            client.search("expiring %d" % number)
+        client._cooldowns.record(blocked)
+        client._cooldowns.record(blocked, "host:example.com")
+        with client._flights.turn(("search", "held"), Deadline(10_000), lambda: None):
+            seen.update((key, redis_db.pttl(key)) for key in redis_db.scan_iter())
+    seen.update((key, redis_db.pttl(key)) for key in redis_db.scan_iter())
+    kinds = {key.decode().split(":")[1] for key in seen}
+    assert kinds == set(KINDS), kinds
+    assert [key for key, ttl in seen.items() if ttl < 0] == []
+
+
+class UnixRedis(RedisServer):
+    """A redis-server that also listens on a unix socket (``socket_path``)."""
+
+    def __init__(self, socket_path: str) -> None:
+        super().__init__()
+        self.socket_path = socket_path
+
+    def command(self) -> list[str]:
+        return super().command() + ["--unixsocket", self.socket_path, "--unixsocketperm", "700"]
+
+
+def test_a_unix_socket_url_with_a_database_shares_the_state(caplog):
+    """``unix:///path?db=2``: answers are shared, nothing counts as an outage."""
+    if redis_server_binary() is None:
+        pytest.skip(NO_REDIS_REASON)
+    pytest.importorskip("redis")
+    folder = tempfile.mkdtemp(prefix="ws-redis-")  # short: a unix socket's path is at most ~100 bytes
+    try:
+        with UnixRedis(os.path.join(folder, "redis.sock")) as server:
+            url = up("unix://%s?db=2" % server.socket_path)
+            with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+                for cached in (False, True):
+                    with ws.SearchClient("stub", state_url=url, min_interval_s={"stub": 0.01}) as client:
+                        assert client.search("over a unix socket")["provider_meta"]["cached"] is cached
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    assert not [record.getMessage() for record in caplog.records if "unavailable" in record.getMessage()]

@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 from faults import free_port
-from redis_server import RedisServer, redis_db, redis_server  # noqa: F401  (fixtures)
+from redis_server import REDIS_UP_TIMEOUT_S, RedisServer, redis_db, redis_server  # noqa: F401  (fixtures)
 from shared_state_worker import WORKER_WAIT_S, Upstream, Workers, run_workers, worker_env
 
 from websearch_sync.contract.cases import load_golden
@@ -23,9 +23,6 @@ RETRY_AFTER_S = 3.0
 MIN_INTERVAL_S = 0.05
 #: Less than this between two of a rate limiter's decisions is its arithmetic's rounding (ratelimit.py).
 LIMITER_ROUNDING_S = 1e-6
-#: How long a command to a running Redis may take before a worker counts it down (the default, 0.25 s,
-#: is for production; far less than the calls' 15 s budget, which a command must fit in).
-REDIS_UP_TIMEOUT_S = 2.0
 
 
 def test_a_429_is_shared_before_the_worker_that_met_it_waits(redis_db, redis_server):  # noqa: F811

@@ -38,3 +38,18 @@ def test_format_results_gives_the_image_as_its_one_line(image_result):
 def test_a_repeat_gives_its_note_then_the_line(image_result):
     first, repeat = image_result
     assert tool.format_results(repeat) == "%s\n\n%s" % (repeat["note"], first["text"])
+
+
+def test_the_mcp_text_block_of_an_image_is_its_one_line():
+    from test_mcp import mcp_session, run_bounded
+
+    with FaultServer({"/i.png": respond(200, PNG, content_type="image/png")}) as server:
+
+        async def scenario():
+            async with mcp_session("--allow-private") as session:
+                return await session.call_tool("web_fetch", {"url": server.url("/i.png")})
+
+        result = run_bounded(scenario)
+    text, image = result.content
+    assert text.text.startswith("[image: image/png, 64x48 pixels, ") and "\n" not in text.text
+    assert text.text == result.structured_content["text"] and image.type == "image"

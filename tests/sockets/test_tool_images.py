@@ -62,6 +62,9 @@ def test_call_tool_refuses_an_image_unless_asked_and_image_block_is_none_for_tex
     with FaultServer({"/i": respond(200, PNG, content_type="image/png")}) as server:
         refused = tool.call_tool("web_fetch", {"url": server.url("/i")}, client=client)
     assert refused["error"]["detail_code"] == "unsupported_content"
+    # the model is told what the page is, never a Python parameter it has no way to pass
+    line = tool.format_results(refused)
+    assert "image/png" in line and "images=True" not in line, line
     assert tool.image_block(refused, "anthropic") is None
     assert tool.image_block({"url": "u", "text": "page", "content_type": "text/html"}, "openai") is None
     with pytest.raises(ws.InvalidInput):

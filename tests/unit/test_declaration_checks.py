@@ -55,3 +55,66 @@ def test_every_built_in_declaration_is_accepted():
     for row in BUILT_IN:
         cls = backend_class(row.name, row.vertical)
         assert cls.declared_settings() and cls.declared_options() is not None
+
+
+def _plugin(**body):
+    from websearch_sync.backends import Backend, ParseResult, RequestSpec
+
+    namespace = {
+        "name": "plugin_typo",
+        "kind": "json",
+        "default_endpoint": "https://typo.example/api",
+        "build_request": lambda self, params: RequestSpec("GET", self.endpoint_url()),
+        "parse": lambda self, response, params: ParseResult(items=[]),
+    }
+    namespace.update(body)
+    return type("Typo", (Backend,), {k: v for k, v in namespace.items() if v is not None})
+
+
+@pytest.mark.parametrize(
+    "body, says",
+    [
+        # a declaration's name misspelt as a method of Backend: that method is gone (TypeError later)
+        (
+            {"option": (Option("fresh", "bool"),)},
+            "its option is a tuple, which replaces Backend.option (did you mean options?)",
+        ),
+        # the instance's own attributes, set on the class: the declaration is silently not made
+        ({"settings": (Setting("api_key"),)}, "its settings is set on the class (did you mean provider_settings?)"),
+    ],
+)
+def test_a_misnamed_declaration_is_a_declaration_problem(body, says):
+    from websearch_sync.engine.registry import declaration_problem
+
+    assert declaration_problem(_plugin(**body)) == says
+
+
+@pytest.mark.parametrize(
+    "body, says",
+    [
+        # the two functions a backend implements, missing (misnamed): NotImplementedError at the first search
+        ({"build_request": None}, "it does not implement build_request(params)"),
+        ({"parse": None}, "it does not implement parse(response, params)"),
+    ],
+)
+def test_an_installed_plugin_missing_a_method_is_skipped_saying_which(body, says):
+    """Checked for installed plugins (tests register classes of declarations alone)."""
+    from websearch_sync.engine.registry import _plugin_problem
+
+    assert _plugin_problem(_plugin(**body)) == says
+
+
+def test_the_plugin_of_the_docs_has_no_problem():
+    from websearch_sync.engine.registry import _plugin_problem
+
+    assert _plugin_problem(_plugin()) is None
+
+
+def test_a_mixin_before_the_backend_is_read_too():
+    from websearch_sync.engine.registry import declaration_problem
+
+    class Mixin:
+        option = ("fresh",)
+
+    cls = type("WithMixin", (Mixin, _plugin()), {})
+    assert declaration_problem(cls) == "its option is a tuple, which replaces Backend.option (did you mean options?)"

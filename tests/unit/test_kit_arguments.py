@@ -53,3 +53,32 @@ def test_fake_results_refuses_an_item_without_a_url(given):
     with pytest.raises(TypeError, match=r"fake_results: item 1 for .* has no 'url' \(its keys: title, (link|href)\)"):
         with fake_results(given):
             pass
+
+
+def test_a_relative_fixture_folder_not_found_names_the_folder_it_was_looked_in(tmp_path, monkeypatch):
+    """``replay_fixtures("tests/search_fixtures")`` is read from the current directory, not the
+    test file's: run from elsewhere, the error now says where it looked."""
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(FileNotFoundError) as caught:
+        with replay_fixtures("tests/search_fixtures"):
+            pass
+    assert str(caught.value) == (
+        "fixture folder tests/search_fixtures does not exist (relative to the current directory %s)" % tmp_path
+    )
+
+
+@pytest.mark.parametrize(
+    "answer, says",
+    [
+        (lambda params: [{"title": "T", "link": "https://t.example/"}], "item 1 for ddg_html has no 'url'"),
+        (lambda params: None, "the answer for ddg_html must be a list of item dicts"),
+    ],
+)
+def test_a_callable_answer_of_the_wrong_shape_says_what_is_wrong(answer, says):
+    """A callable's answer is checked as a list given at once is (it was an internal_error
+    "TypeError", or no items at all), and the search says so as a parse result of the wrong shape."""
+    with fake_results({"ddg_html": answer}):
+        with pytest.raises(ws.WebProviderError) as caught:
+            ws.search("q", backend="ddg_html")
+    assert caught.value.detail_code == "bad_parse_result"
+    assert says in caught.value.message

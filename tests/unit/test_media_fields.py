@@ -15,7 +15,15 @@ from websearch_sync.engine.media_fields import pixel_size, present, query_value,
         ("30 views", 30),
         ("9,421 views", 9421),
         ("1,2 M", 1200000),  # a decimal comma before a multiplier
+        # thousands grouped by a (no-break, narrow no-break) space, as French or German pages write them:
+        # the whole number, not its first group
+        ("1\u202f234 vues", 1234),
+        ("12\u00a0345 Aufrufe", 12345),
+        ("1 234 567 views", 1234567),
+        ("1,2\u00a0M de vues", 1200000),
         ("1.2.3K", None),
+        ("1.5 views", None),  # no multiplier: a separator has three digits after it (a fraction is no count)
+        ("1.234 Aufrufe", 1234),
         ("2 weeks ago", 2),  # a number opens it: callers hand over the views text only
         ("views", None),
         ("", None),

@@ -132,3 +132,19 @@ def test_module_level_search_remembers_for_the_process(fake_clock):
             result = ws.search("eino", backend=["tavily", "brave"], settings=settings, retries=0)
         assert len(_asked(mock, TAVILY)) == 1
     assert json.dumps(result["errors"]).count("until the key changes") == 1
+
+
+def test_a_key_the_service_echoes_shows_neither_in_errors_nor_in_the_remembered_refusal():
+    """Tavily's words quoting the key it refused: the fallback's `errors` (not only a raised error)
+    and the refusal remembered from them are redacted."""
+    mock = responses.RequestsMock(assert_all_requests_are_fired=False)
+    mock.add(responses.POST, TAVILY, json={"detail": {"error": "Invalid API key: " + KEY}}, status=401)
+    mock.add(responses.GET, BRAVE, json=recorded_json("brave", "brave-api__minimal_trimmed.json"))
+    with mock, _client() as client:
+        met = client.search("eino", cache_ttl_s=0)
+        remembered = client.search("eino", cache_ttl_s=0)
+        with pytest.raises(ws.AuthError) as direct:
+            client.search("eino", backend="tavily")
+    for shown in (json.dumps(met), json.dumps(remembered), str(direct.value), repr(direct.value.to_dict())):
+        assert KEY not in shown
+    assert "Invalid API key" in remembered["errors"][0]["message"]

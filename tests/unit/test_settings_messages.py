@@ -21,3 +21,27 @@ def test_a_provider_section_that_is_not_a_mapping_is_named_without_its_value():
 def test_providers_that_are_not_a_mapping_say_the_whole_form():
     with pytest.raises(ws.InvalidInput, match=r"Settings.providers must be a mapping \{backend: \{setting: value\}\}"):
         ws.Settings(providers=["brave"])
+
+
+def test_a_backend_without_an_endpoint_says_where_to_set_one():
+    """A plugin without ``default_endpoint`` (``endpoint = ...``, misnamed) said only "backend
+    demo has no endpoint configured"."""
+    from websearch_sync.backends import Backend, ParseResult, RequestSpec
+
+    class NoEndpoint(Backend):
+        name = "plugin_no_endpoint"
+        kind = "json"
+
+        def build_request(self, params):
+            return RequestSpec("GET", self.endpoint_url())
+
+        def parse(self, response, params):
+            return ParseResult(items=[])
+
+    with pytest.raises(ws.InvalidInput) as caught:
+        NoEndpoint(ws.Settings()).endpoint_url()
+    assert caught.value.detail_code == "not_configured"
+    assert caught.value.message == (
+        "backend plugin_no_endpoint has no endpoint configured: set Settings.endpoints['plugin_no_endpoint'] "
+        "or WEB_SEARCH_ENDPOINT_PLUGIN_NO_ENDPOINT (a backend declares its own in default_endpoint)"
+    )

@@ -107,3 +107,9 @@ def test_an_argument_error_tells_the_model_to_correct_the_arguments(name, argume
 def test_other_errors_keep_their_retry_advice():
     line = tool.format_results(tool.call_tool("web_lookup", {}, client=ws.SearchClient("stub")))
     assert line.endswith("Retrying the same call will not help."), line
+
+
+def test_an_unknown_argument_close_to_a_known_one_is_named():
+    """Models trained on other search tools send ``num_results`` or ``maxResults``."""
+    error = tool.call_tool("web_search", {"query": "rust", "num_results": 3}, client=ws.SearchClient("stub"))["error"]
+    assert error["message"].startswith("unknown argument 'num_results' (did you mean 'max_results'?) (allowed: query,")

@@ -258,6 +258,13 @@ def _one(vertical: str, **raw: Any) -> dict[str, Any]:
         ("Jul 9, 2026", "2026-07-09"),
         ("7/9/2026", None),  # month or day first: the page does not say
         ("sometime", None),
+        # RFC 5322, as RSS's pubDate writes it: a numeric offset or a zone the RFC names
+        ("Fri, 07 May 2021 12:00:00 GMT", "2021-05-07T12:00:00Z"),
+        ("Fri, 07 May 2021 12:00:00 +0200", "2021-05-07T10:00:00Z"),
+        ("07 May 2021 12:00 EST", "2021-05-07T17:00:00Z"),
+        ("Fri, 07 May 2021 12:00:00 CEST", None),  # a zone the RFC does not name: not taken for UTC
+        ("Fri, 07 May 2021 12:00:00 -0000", None),  # the RFC's "local time, zone unknown"
+        ("Fri, 07 May 2021 12:00:00", None),
     ],
 )
 def test_dates_become_iso_utc_resolved_against_the_answer(raw, expected):
@@ -266,7 +273,27 @@ def test_dates_become_iso_utc_resolved_against_the_answer(raw, expected):
 
 @pytest.mark.parametrize(
     "raw, expected",
-    [("1:02:03", 3723), ("2:03", 123), ("PT1M2S", 62), ("PT1H", 3600), (95, 95), ("95", 95), ("x", None)],
+    [
+        ("1:02:03", 3723),
+        ("2:03", 123),
+        ("PT1M2S", 62),
+        ("PT1H", 3600),
+        ("PT1H2M", 3720),
+        (95, 95),
+        ("95", 95),
+        ("x", None),
+        # a length written in words, as video pages print it
+        ("12 min", 720),
+        ("12 minutes", 720),
+        ("1 hr 2 min", 3720),
+        ("1 hour, 2 minutes, 3 seconds", 3723),
+        ("1h 2m 3s", 3723),
+        ("1h2m", 3720),
+        ("45 sec.", 45),
+        ("12 min ago", None),  # an age, not a length
+        ("2 days", None),  # no video length is counted in days
+        ("2 min 1 h", None),  # the units out of order: not a length as written
+    ],
 )
 def test_durations_become_seconds(raw, expected):
     assert _one("videos", duration=raw).get("duration") == expected
@@ -274,7 +301,23 @@ def test_durations_become_seconds(raw, expected):
 
 @pytest.mark.parametrize(
     "raw, expected",
-    [("1.2M views", 1_200_000), ("12K", 12_000), ("1,234 views", 1234), ("640", 640), (7, 7), ("1.234", None)],
+    [
+        ("1.2M views", 1_200_000),
+        ("12K", 12_000),
+        ("1,234 views", 1234),
+        ("640", 640),
+        (7, 7),
+        # read as the engines read a page's counts (values.count_opening): a thousands dot, as German
+        # pages write it (a fraction is no count)
+        ("1.234", 1234),
+        ("1 234 views", 1234),
+        ("1.5", None),
+        ("1,234.5", None),
+        ("12 apples", None),
+        # a decimal comma before a multiplier (as engine/media_fields reads it): not ten times the count
+        ("3,4 M", 3_400_000),
+        ("1,2K views", 1200),
+    ],
 )
 def test_counts_become_ints(raw, expected):
     assert _one("videos", view_count=raw).get("view_count") == expected

@@ -160,7 +160,10 @@ class _DuckDuckGoVertical(Backend):
         raise NotImplementedError
 
     def next_page(self, params: SearchParams, page: Page) -> Optional[RequestSpec]:
-        """The answer's ``next`` on the endpoint's host, with the answer's token when it lacks one."""
+        """The answer's ``next`` on the endpoint's host, with the answer's token when it lacks one.
+
+        A ``next`` on another host is not followed (the token and the pace are this host's)
+        and is no last page either: ``WebParseError``, which leaves the pages read."""
         answer = page.previous.json()
         following = answer.get("next") if isinstance(answer, dict) else None
         if not isinstance(following, str) or not following:
@@ -168,7 +171,11 @@ class _DuckDuckGoVertical(Backend):
         site = self.endpoint_url()
         url = urljoin(site, following)
         if urlsplit(url).netloc != urlsplit(site).netloc:
-            return None
+            raise WebParseError(
+                "%s: the answer's next page is on another host (%s), not followed" % (self.name, urlsplit(url).netloc),
+                provider=self.name,
+                detail_code=UNEXPECTED_SHAPE,
+            )
         extra: dict[str, str] = {}
         tokens = answer.get("vqd")
         if "vqd=" not in urlsplit(url).query and isinstance(tokens, dict) and len(tokens) == 1:

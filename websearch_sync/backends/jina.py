@@ -18,7 +18,8 @@ jina-ai/reader ``src/api/searcher.ts``, reads the same parameters from a GET que
 ``num`` is 0..20 (10 when not sent), ``gl`` a country code in any case, ``hl`` one of Google's
 interface-language codes exactly as it lists them (``zh-cn``, ``pt-br``, ``iw`` for Hebrew), any
 other value refused with an error. So ``num`` is ``max_results`` (at most 20), ``gl`` the
-locale's region, ``hl`` its language when Jina lists it (:data:`HL_CODES`), else none.
+locale's region and ``hl`` its language when Jina lists them (:data:`GL_CODES`, :data:`HL_CODES`),
+else none.
 """
 
 import dataclasses
@@ -52,6 +53,17 @@ HL_CODES = frozenset(
     "ti to lua tum tr tk tw ug uk ur uz vi cy wo xh yi yo zu".split()
 )
 _HL_BY_LOWER = {code.lower(): code for code in HL_CODES}
+#: Jina's ``gl`` values (``WORLD_COUNTRIES`` of the same file: ISO 3166-1 codes with AN, EU and XK);
+#: any other is refused (``en-UK``, a common slip for ``en-GB``).
+GL_CODES = frozenset(
+    "AD AE AF AG AI AL AM AN AO AQ AR AS AT AU AW AX AZ BA BB BD BE BF BG BH BI BJ BM BN BO BR BS BT BV BW BY BZ "
+    "CA CC CD CF CG CH CI CK CL CM CN CO CR CU CV CX CY CZ DE DJ DK DM DO DZ EC EE EG EH ER ES ET EU FI FJ FK FM "
+    "FO FR GA GB GD GE GF GG GH GI GL GM GN GP GQ GR GS GT GU GW GY HK HM HN HR HT HU ID IE IL IM IN IO IQ IR IS "
+    "IT JE JM JO JP KE KG KH KI KM KN KP KR KW KY KZ LA LB LC LI LK LR LS LT LU LV LY MA MC MD ME MG MH MK ML MM "
+    "MN MO MP MQ MR MS MT MU MV MW MX MY MZ NA NC NE NF NG NI NL NO NP NR NU NZ OM PA PE PF PG PH PK PL PM PN PR "
+    "PS PT PW PY QA RE RO RS RU RW SA SB SC SD SE SG SH SI SJ SK SL SM SN SO SR ST SV SY SZ TC TD TF TG TH TJ TK "
+    "TL TM TN TO TR TT TV TW TZ UA UG UM US UY UZ VA VC VE VG VI VN VU WF WS XK YE YT ZA ZM ZW".split()
+)
 #: Languages whose code in Jina's list is not the ISO 639-1 one (Google's older codes).
 _HL_ALIASES = {"he": "iw", "jv": "jw", "fil": "tl", "nb": "no"}
 
@@ -81,7 +93,7 @@ class Jina(JsonApiBackend):
         query = {"q": params.full_query, "num": str(min(params.max_results, MAX_RESULTS))}
         if params.locale:
             country = split_locale(params.locale)[1]
-            if country:
+            if country in GL_CODES:
                 query["gl"] = country.lower()
             language = jina_hl(params.locale)
             if language:

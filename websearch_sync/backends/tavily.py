@@ -9,7 +9,10 @@ A search gives at most 20 results (``max_results`` in 1..20, its API reference) 
 next page: a call for more asks for 20. A query over 400 characters is refused before sending:
 Tavily answers it with HTTP 400 ``{"detail": {"error": "Query is too long. Max query length is
 400 characters."}}`` (a live answer quoted in CherryHQ/cherry-studio#2201), which is read as
-``InvalidInput(query_too_long)`` too.
+``InvalidInput(query_too_long)`` too. A query of ``site:`` operators alone is refused before sending
+too (``InvalidInput(unsupported_query)``, another backend of a chain takes it): Tavily answers it with
+HTTP 400 "Query cannot consist only of site: operators. Please provide search terms." (verified
+against api.tavily.com in miurla/morphic#1020), read the same way.
 
 The locale's region boosts results from that country: Tavily's ``country`` takes its lower-case
 name from a closed list (:mod:`.tavily_countries`), and only with the ``general`` topic (its API
@@ -23,7 +26,7 @@ from ..engine.base import split_locale
 from ..engine.json_api import JsonApiBackend
 from ..engine.option import Option
 from ..engine.setting import Setting
-from ..errors import BAD_TOPIC, QUERY_TOO_LONG, InvalidInput
+from ..errors import BAD_TOPIC, QUERY_TOO_LONG, UNSUPPORTED_QUERY, InvalidInput
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
 from .tavily_countries import TAVILY_COUNTRIES
@@ -33,8 +36,10 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 TOPICS = ("general", "news", "finance")
 #: The most results Tavily gives for one search (its ``max_results`` range).
 MAX_RESULTS = 20
-#: The code we give Tavily's "Query is too long." answer (Tavily's envelope has words only).
+#: The codes we give Tavily's answers that say what it refused (Tavily's envelope has words only).
 _QUERY_TOO_LONG = "QUERY_TOO_LONG"
+_SITE_ONLY = "SITE_ONLY"
+_REFUSED_QUERIES = {"Query is too long": _QUERY_TOO_LONG, "Query cannot consist only of site:": _SITE_ONLY}
 
 
 class Tavily(JsonApiBackend):
@@ -61,7 +66,18 @@ class Tavily(JsonApiBackend):
     )
     auth_statuses = (401, 403, 432, 433)
     max_query_chars = 401  # "Max query length is 400 characters."
-    vendor_codes = {_QUERY_TOO_LONG: (InvalidInput, QUERY_TOO_LONG)}
+    vendor_codes = {_QUERY_TOO_LONG: (InvalidInput, QUERY_TOO_LONG), _SITE_ONLY: (InvalidInput, UNSUPPORTED_QUERY)}
+
+    def check_params(self, params: SearchParams) -> None:
+        """Also refuse a query of ``site:`` operators alone (Tavily wants search terms)."""
+        super().check_params(params)
+        words = params.full_query.split()
+        if all(word.lower().startswith("site:") and len(word) > len("site:") for word in words):
+            raise InvalidInput(
+                "tavily needs search terms beside site: operators (got %r)" % params.full_query,
+                provider=self.name,
+                detail_code=UNSUPPORTED_QUERY,
+            )
 
     def build_request(self, params: SearchParams) -> RequestSpec:
         """JSON ``{query, max_results}`` (at most :data:`MAX_RESULTS`) plus ``topic``, ``time_range``,
@@ -89,7 +105,8 @@ class Tavily(JsonApiBackend):
             detail = detail.get("error") or detail.get("message")
         if not isinstance(detail, str):
             return None, None
-        return (_QUERY_TOO_LONG if detail.startswith("Query is too long") else None), detail
+        code = next((code for start, code in _REFUSED_QUERIES.items() if detail.startswith(start)), None)
+        return code, detail
 
     def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
         """Items from ``results[]``: ``content`` is the snippet, ``raw_content`` the page text."""

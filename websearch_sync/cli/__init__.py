@@ -13,6 +13,7 @@ that runs it.
 """
 
 import argparse
+import contextlib
 import io
 import os
 import sys
@@ -24,6 +25,8 @@ from ..errors import WebSearchError
 from . import backends_cmd, contract_cmd, fetch_cmd, mcp_cmd, search_cmd, state_cmd
 from .output import (
     EXIT_BROKEN_PIPE,
+    EXIT_OTHER,
+    OutputFailed,
     TerminalStream,
     cli_hint,
     error_lines,
@@ -83,7 +86,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     While it runs, ``sys.stdout`` and ``sys.stderr`` are :class:`~.output.TerminalStream`
     wrappers (no control characters, no encoding crash), except for a command whose
     stdout carries a protocol (``mcp``). A reader that closes the
-    pipe (``| head -1``) ends the command quietly with status 141.
+    pipe (``| head -1``) ends the command quietly with status 141; output that cannot be
+    written otherwise (a full disk) with one error line and status 5.
     """
     parser = build_parser()
     try:
@@ -104,6 +108,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except BrokenPipeError:
         _discard_output(stdout)
         return EXIT_BROKEN_PIPE
+    except OutputFailed as failure:
+        _discard_output(stdout)
+        with contextlib.suppress(OSError):  # stderr on the same full disk: the status still says it
+            stderr.write("error: cannot write the output: %s\n" % failure)
+        return EXIT_OTHER
     finally:
         sys.stdout, sys.stderr = stdout, stderr
 

@@ -139,6 +139,22 @@ def terminal_text(text: str) -> str:
     return _CONTROL.sub("", text)
 
 
+class OutputFailed(Exception):
+    """Writing the command's output failed for another reason than a closed pipe (a full disk):
+    the command ends with one error line, not a traceback (:func:`websearch_sync.cli.main`)."""
+
+
+@contextlib.contextmanager
+def _failing_as_output() -> Iterator[None]:
+    """An ``OSError`` of the block (a closed pipe aside: its own quiet ending) as :class:`OutputFailed`."""
+    try:
+        yield
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise OutputFailed(str(exc)) from exc
+
+
 class TerminalStream(io.TextIOBase):
     """A text stream in front of another that removes control characters and never fails to encode."""
 
@@ -154,7 +170,8 @@ class TerminalStream(io.TextIOBase):
     def write(self, text: str) -> int:
         """Write ``text`` cleaned for a terminal, unencodable characters as backslash escapes."""
         cleaned = terminal_text(text)
-        self.stream.write(cleaned.encode(self.encoding, "backslashreplace").decode(self.encoding, "replace"))
+        with _failing_as_output():
+            self.stream.write(cleaned.encode(self.encoding, "backslashreplace").decode(self.encoding, "replace"))
         return len(text)
 
     def write_controls(self, text: str) -> None:
@@ -164,7 +181,9 @@ class TerminalStream(io.TextIOBase):
     def flush(self) -> None:
         """Flush the wrapped stream (nothing once it was closed: this wrapper, collected after
         the stream it wraps, must not fail on the way out)."""
-        if not getattr(self.stream, "closed", False):
+        if getattr(self.stream, "closed", False):
+            return
+        with _failing_as_output():
             self.stream.flush()
 
     def isatty(self) -> bool:

@@ -23,6 +23,7 @@ from ..errors import (
 from ..models import ParseResult, SearchParams
 from ..net.deadline import Deadline
 from ..net.transport import HttpTransport
+from ..secrets import redact_error
 from .clock import Clock
 from .cooldown import Cooldowns
 from .hostgate import HostGate, backend_call, backend_endpoint
@@ -358,10 +359,13 @@ def call_backend(backend: Backend, params: SearchParams, transport: HttpTranspor
 def _of_backend(backend: Backend, step: Callable[[], T]) -> T:
     """``reported(backend, step)``, its error naming ``backend`` when it names no provider (a
     plugin's ``raise WebParseError("...")``): in a merge's ``errors`` and the command line's
-    per-backend lines, an error without one says nothing of who failed."""
+    per-backend lines, an error without one says nothing of who failed. The error never shows
+    the backend's secrets (a service quoting the key it refused): it may end in a fallback's
+    ``errors``, which no raised error's redaction reaches."""
     try:
         return reported(backend, step)
     except WebSearchError as error:
         if error.provider is None:
             error.provider = backend.name
+        redact_error(error, reported(backend, backend.secrets))  # a plugin's broken secrets(): its defect, logged
         raise

@@ -7,9 +7,9 @@ wait on its event and take the answer it hands over (no cache needed: the
 module-level ``ws.search`` keeps none without a state URL); across processes (a shared state) the first one also holds a short
 Redis lock (``state/flights.py``) and the others poll the shared cache while it is held.
 A waiter then reads the cache: a hit answers it; a miss (the first caller failed, or
-its answer was not cacheable) lets it ask the upstream itself; across processes, a miss once
-the question is let go (its owner failed, or died and its lease lapsed) lets one waiter take
-the question over, and the others wait for that one. Every wait ends with the waiter's budget.
+its answer was not cacheable) lets it ask the upstream itself; across processes, when the
+question's lease lapsed instead (its owner died), one waiter takes the question over and the
+others wait for that one. Every wait ends with the waiter's budget.
 """
 
 import threading
@@ -27,6 +27,8 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 
 #: How often a waiter in another process looks for the answer in the shared cache.
 POLL_S = 0.02
+#: A question let go this close to when its lease would lapse is taken for lapsed (its owner died).
+LAPSE_MARGIN_S = 0.1
 
 Lookup = Callable[[], Optional[dict[str, Any]]]
 
@@ -87,12 +89,12 @@ class Flights:
             return
         token = self._claim(key, budget)
         while token is None:  # another process asks: wait for its answer while it holds the question
-            found = self._wait_for_answer(key, budget, lookup)
-            if found is not None or budget.expired():
-                yield found
+            found, lapsed = self._wait_for_answer(key, budget, lookup)
+            if found is not None or budget.expired() or not lapsed:
+                yield found  # None: it let go without an answer for us (it failed): ask
                 return
-            # it let go without an answer for us (it failed, or died and its lease lapsed): one of the
-            # waiters takes the question over, the others wait for that one (not every one of them asks)
+            # its lease lapsed (it died): one of the waiters takes the question over, the others
+            # wait for that one (not every one of them asks)
             token = self._claim(key, budget)
         try:
             # the owner before this one may have answered and let go between this caller's cache read and its claim
@@ -105,14 +107,26 @@ class Flights:
         while another caller holds it. A key that is no lease (planted) holds no one back."""
         assert self._shared is not None
         token = self._shared.claim(key, max(0.001, budget.remaining_s()), budget.remaining_s())
-        if token is None and not self._shared.busy(key, budget.remaining_s()):
+        if token is None and not self._shared.held_for(key, budget.remaining_s()):
             return ""
         return token
 
-    def _wait_for_answer(self, key: Hashable, budget: Deadline, lookup: Lookup) -> Optional[dict[str, Any]]:
+    def _wait_for_answer(
+        self, key: Hashable, budget: Deadline, lookup: Lookup
+    ) -> tuple[Optional[dict[str, Any]], bool]:
+        """The answer once found (``None`` when the question was let go without one, or the budget
+        ran out), and whether the question was let go by its lease lapsing (its owner died) rather
+        than released (its owner is done: it failed, or its answer was not for the cache)."""
         assert self._shared is not None
+        lapses_at = float("inf")
         while True:
             time.sleep(max(0.0, min(POLL_S, budget.remaining_s())))
             found = lookup()
-            if found is not None or budget.expired() or not self._shared.busy(key, budget.remaining_s()):
-                return found if found is not None else lookup()
+            if found is not None or budget.expired():
+                return found, False
+            asked = time.monotonic()
+            held = self._shared.held_for(key, budget.remaining_s())
+            if not held:
+                found = lookup()
+                return found, found is None and asked >= lapses_at - LAPSE_MARGIN_S
+            lapses_at = asked + held

@@ -3,8 +3,11 @@
 Each module-level call builds a fresh client, so a client's own rate-limit slots and
 cool-downs would last one call: during a Redis outage (or with no shared state at all)
 a worker calling ``websearch_sync.search`` in a loop would keep no pace. These calls
-therefore share, per settings (their fingerprint plus the state settings), one rate
-limiter, one cool-down table and one single-flight table for the whole process.
+therefore share one rate limiter, one cool-down table and one single-flight table for the
+whole process, per state settings: whatever else their settings say (the wire, the user
+agent...), an upstream sees one client, as the shared state sees it (its slots and
+cool-downs are keyed by backend and endpoint, never by settings). Questions in flight are
+keyed by everything that shapes an answer anyway.
 """
 
 import threading
@@ -12,7 +15,6 @@ from collections import OrderedDict
 from collections.abc import Hashable
 
 from ..config import Settings
-from .cachekey import settings_fingerprint
 from .clock import Clock
 from .cooldown import Cooldowns
 from .flight import Flights
@@ -30,12 +32,9 @@ _LOCK = threading.Lock()
 
 
 def _settings_key(settings: Settings) -> Hashable:
-    """What the parts of ``settings`` differ by: the settings that reach an upstream, and the
-    state settings. ``timeout_ms`` only with a shared state (its Redis commands' timeouts come
-    from it): without one, a call with a shorter deadline meets the same engines at the same pace."""
-    every_backend = sorted(set(settings.endpoints) | set(settings.providers))
+    """What the parts of ``settings`` differ by: the state settings (``timeout_ms`` only with a
+    shared state: its Redis commands' timeouts come from it)."""
     return (
-        settings_fingerprint(settings, every_backend, True),
         settings.state_url or "",
         settings.state_prefix,
         settings.state_required,

@@ -19,6 +19,7 @@ from ..errors import (
     DEADLINE_EXCEEDED,
     INTERNAL_ERROR,
     QUERY_TOO_LONG,
+    UNSUPPORTED_QUERY,
     ErrorInfo,
     Timeout,
     WebSearchError,
@@ -118,8 +119,13 @@ def asks_no_one(strategy: str, refusals: Sequence[Optional[WebSearchError]]) -> 
 
 def cannot_take(error: WebSearchError) -> bool:
     """True when ``error`` says this backend cannot take the query (longer than its own
-    limit, e.g. DuckDuckGo's 500 characters): another backend of a chain may."""
-    return error.code == "InvalidInput" and error.detail_code == QUERY_TOO_LONG and error.provider is not None
+    limit, e.g. DuckDuckGo's 500 characters; a form it refuses, e.g. Tavily's ``site:`` alone):
+    another backend of a chain may."""
+    return (
+        error.code == "InvalidInput"
+        and error.detail_code in (QUERY_TOO_LONG, UNSUPPORTED_QUERY)
+        and error.provider is not None
+    )
 
 
 def merge(

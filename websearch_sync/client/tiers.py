@@ -101,8 +101,8 @@ class SharedFlightsTier(Protocol):
         """A token when this caller now asks the question (``""`` when the tier cannot be
         used: nothing to release); ``None`` when another caller already does."""
 
-    def busy(self, key: Hashable, left_s: Optional[float] = None) -> bool:
-        """True while another caller owns the question."""
+    def held_for(self, key: Hashable, left_s: Optional[float] = None) -> float:
+        """The seconds another caller's hold on the question has left (0.0: no one holds it)."""
 
     def release(self, key: Hashable, token: str, left_s: Optional[float] = None) -> None:
         """Give the question up (only if ``token`` still owns it; else it expires by itself)."""

@@ -577,21 +577,10 @@ def run_case(case: Case, wires: Sequence[str] = WIRE_KINDS) -> CaseResult:
     problem = _unreplayable(case)
     if problem:
         return CaseResult(case, "ERROR", [problem])
-    outcomes: list[tuple[str, dict[str, Any], Optional[str]]] = []
-    for kind in wires:
-        answer = _replay_on(case, kind)
-        if isinstance(answer, CaseResult):
-            return answer
-        outcomes.append((kind, *answer))
-    (first, outcome, message), *others = outcomes
-    for kind, other, _ in others:
-        differ = compare(outcome, other)
-        if differ:
-            where = "the %s wire reads the recording differently from the %s wire" % (
-                _wire_name(kind),
-                _wire_name(first),
-            )
-            return CaseResult(case, "ERROR", [where] + differ, outcome)
+    answer = _replay_on_each(case, wires)
+    if isinstance(answer, CaseResult):
+        return answer
+    outcome, message = answer
     if "items" in outcome:
         problems = contract_violations(
             outcome,
@@ -601,6 +590,13 @@ def run_case(case: Case, wires: Sequence[str] = WIRE_KINDS) -> CaseResult:
         )
         if problems:
             return CaseResult(case, "ERROR", ["contract violated: " + p for p in problems], outcome)
+    return _against_golden(case, outcome, message)
+
+
+def _against_golden(case: Case, outcome: dict[str, Any], message: Optional[str]) -> CaseResult:
+    """The verdict on a replayed ``outcome`` against the case's golden: ``PASS``, ``DRIFT``
+    (ending with the error's ``message`` when the replay failed: what the failure says, such as
+    what is wrong with a plugin's parse result), ``NEW`` without one, ``ERROR`` for one unreadable."""
     try:
         golden = load_golden(case)
     except ValueError as exc:
@@ -608,7 +604,7 @@ def run_case(case: Case, wires: Sequence[str] = WIRE_KINDS) -> CaseResult:
     if golden is None:
         return CaseResult(case, "NEW", ["no golden: %s" % case.expected_path.name], outcome)
     diff = compare(golden, outcome)
-    if diff and message is not None:  # what the failure says (a plugin's wrong parse result: what is wrong with it)
+    if diff and message is not None:
         diff.append("+ message: %s" % message)
     return CaseResult(case, "DRIFT" if diff else "PASS", diff, outcome, golden)
 
@@ -626,6 +622,27 @@ def _unreplayable(case: Case) -> Optional[str]:
     except InvalidInput as error:
         return error.message
     return None
+
+
+def _replay_on_each(case: Case, wires: Sequence[str]) -> Union[tuple[dict[str, Any], Optional[str]], CaseResult]:
+    """The case's outcome and its error's message, the same on every wire kind of ``wires``;
+    else the ``ERROR`` verdict of the first wire kind that fails or reads it differently."""
+    outcomes: list[tuple[str, dict[str, Any], Optional[str]]] = []
+    for kind in wires:
+        answer = _replay_on(case, kind)
+        if isinstance(answer, CaseResult):
+            return answer
+        outcomes.append((kind, *answer))
+    (first, outcome, message), *others = outcomes
+    for kind, other, _ in others:
+        differ = compare(outcome, other)
+        if differ:
+            where = "the %s wire reads the recording differently from the %s wire" % (
+                _wire_name(kind),
+                _wire_name(first),
+            )
+            return CaseResult(case, "ERROR", [where] + differ, outcome)
+    return outcome, message
 
 
 def _wire_name(kind: str) -> str:
@@ -653,7 +670,8 @@ def run_cases(fixtures_dir: StrPath, backend: Optional[str] = None) -> list[Case
     """
     root = Path(fixtures_dir)
     if not root.is_dir():
-        raise InvalidInput("fixture folder %s does not exist" % root, detail_code=NO_CASES)
+        why = "is a file, not a folder" if root.exists() else "does not exist"
+        raise InvalidInput("fixture folder %s %s" % (root, why), detail_code=NO_CASES)
     cases = discover(root, backend)
     if not cases:
         where = "%s/%s" % (root, backend) if backend else str(root)

@@ -22,6 +22,7 @@ appears (URL, headers, fields, body).
 import datetime
 import hashlib
 import json
+import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -35,7 +36,7 @@ from ..client.search_client import SearchClient
 from ..config import VERSION as __version__
 from ..config import Settings
 from ..engine import registry
-from ..errors import BAD_CASE_NAME, CASE_EXISTS, InvalidInput, WebSearchError
+from ..errors import BAD_ARGUMENTS, BAD_CASE_NAME, CASE_EXISTS, InvalidInput, WebSearchError
 from ..models import StrPath
 from ..net.deadline import Deadline
 from ..net.transport import DEFAULT_USER_AGENT, HttpResponse
@@ -506,7 +507,8 @@ def record_case(
 
     Raises:
         InvalidInput: ``case_exists`` (the case is there and ``overwrite`` is false),
-            ``bad_case_name``, ``unknown_backend``.
+            ``bad_case_name``, ``unknown_backend``, ``bad_arguments`` (no case can be written
+            under ``fixtures_dir``: checked before the search).
         WebSearchError: the live search failed before a complete answer came
             (timeout, network error, missing key ...), or it failed and
             ``allow_error`` is false; nothing is written then.
@@ -521,6 +523,7 @@ def record_case(
             "case %s/%s exists in %s (choose another --name, or --force)" % (backend, case_name, fixtures_dir),
             detail_code=CASE_EXISTS,
         )
+    _check_writable(folder, fixtures_dir)
     options = dict(options or {})
     captured = now or datetime.datetime.now(datetime.timezone.utc)
 
@@ -529,7 +532,7 @@ def record_case(
     )
     redactor = Redactor(_secrets_of(settings), volatile=backend_cls.volatile_params)
     recorded, bodies = _redacted_exchanges(exchanges, settings.user_agent or DEFAULT_USER_AGENT, redactor)
-    folder.mkdir(parents=True, exist_ok=True)
+    _make_folder(folder, fixtures_dir)
     if meta_path.exists():
         _remove_case_files(meta_path)
     files = _write_bodies(folder, case_name, recorded, bodies)
@@ -549,6 +552,31 @@ def record_case(
     write_case_file(meta_path, (json.dumps(meta, ensure_ascii=False, indent=2) + "\n").encode("utf-8"))
     files.append(meta_path)
     return _replayed(meta_path, live, files, redactor)
+
+
+def _unwritable(fixtures_dir: StrPath, why: str) -> InvalidInput:
+    return InvalidInput("cannot write the case under %s: %s" % (fixtures_dir, why), detail_code=BAD_ARGUMENTS)
+
+
+def _make_folder(folder: Path, fixtures_dir: StrPath) -> None:
+    """Create the case's folder; one that looked writable and is not (/proc, a read-only
+    mount) is ``InvalidInput(bad_arguments)`` as :func:`_check_writable` says it."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _unwritable(fixtures_dir, str(exc)) from None
+
+
+def _check_writable(folder: Path, fixtures_dir: StrPath) -> None:
+    """``InvalidInput(bad_arguments)`` when no case can be written in ``folder`` (its nearest
+    existing ancestor is a file, or not writable), before the live search it would waste."""
+    existing = folder
+    while not existing.exists() and existing.parent != existing:
+        existing = existing.parent
+    if not existing.is_dir():
+        raise _unwritable(fixtures_dir, "%s is not a folder" % existing)
+    if not os.access(existing, os.W_OK | os.X_OK):
+        raise _unwritable(fixtures_dir, "%s is not writable" % existing)
 
 
 def _capture(

@@ -206,7 +206,10 @@ class Backend:
         url = self.overridden_endpoint(override) if override else self.default_endpoint
         if not url:
             raise InvalidInput(
-                "backend %s has no endpoint configured" % self.name, provider=self.name, detail_code=NOT_CONFIGURED
+                "backend %s has no endpoint configured: set %s (a backend declares its own in default_endpoint)"
+                % (self.name, self._endpoint_origin()),
+                provider=self.name,
+                detail_code=NOT_CONFIGURED,
             )
         return url
 

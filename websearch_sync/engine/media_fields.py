@@ -8,37 +8,23 @@ anchored and bounded: linear on any upstream text.
 
 import json
 import re
-from decimal import Decimal, InvalidOperation
 from typing import Any, Optional
 from urllib.parse import parse_qsl, urlsplit
 
+from .values import count_opening
+
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
-# "338.3K views", "1.2M views", "30 views", "9,421 views": a number, a K/M/B multiplier.
-# Bounded repeats (at most 16 blanks, 6 digit groups): linear on any text, even searched from every position.
-# Each run of digits ends where the digits do ("(?!\d)"): a run has one way to match, so a
-# long run of digits is not retried at every shorter length (4x less work on 1 MB of "0.000...").
-_COUNT = re.compile(r"\s{0,16}(\d{1,15}(?!\d)(?:[.,]\d{1,15}(?!\d)){0,6})\s?([KMBkmb])?\b")
-_MULTIPLIERS = {"": 1, "k": 1000, "m": 1000_000, "b": 1000_000_000}
 # "700×444", "1920 x 1080", "700 × 444 · jpeg"
 _SIZE = re.compile(r"\s{0,16}(\d{1,6})\s?[x\u00d7]\s?(\d{1,6})\b")
 
 
 def view_count(text: Optional[str]) -> Optional[int]:
     """The number opening ``text``: ``"338.3K views"`` -> 338300 (the engine's own rounding),
-    ``"9,421 views"`` -> 9421, ``None`` when ``text`` opens with no number."""
-    match = _COUNT.match(text or "")
-    if match is None:
-        return None
-    digits, unit = match.group(1), (match.group(2) or "").lower()
-    if unit:  # a decimal point ("338.3K"); a comma there is a decimal comma ("1,2 M")
-        digits = digits.replace(",", ".")
-    else:  # thousands separators ("9,421" or "9.421")
-        digits = digits.replace(",", "").replace(".", "")
-    try:
-        return int(Decimal(digits) * _MULTIPLIERS[unit])
-    except InvalidOperation:  # "1.2.3K": not one number
-        return None
+    ``"9,421 views"`` -> 9421, ``"1 234 vues"`` -> 1234, ``None`` when ``text`` opens with no
+    number (:func:`.values.count_opening`, the normaliser's reading too)."""
+    found = count_opening(text)
+    return found[0] if found else None
 
 
 def pixel_size(text: Optional[str]) -> Optional[tuple[int, int]]:

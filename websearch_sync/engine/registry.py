@@ -159,6 +159,9 @@ def declaration_problem(cls: object) -> Optional[str]:
             return "reading its %s raised %s: %s" % (attribute, type(exc).__name__, exc)
         if not ok:
             return "its %s is %r, not %s" % (attribute, value, expected)
+    problem = _misnamed(cls)
+    if problem is not None:
+        return problem
     try:
         cls.declared_settings()
     except TypeError as exc:  # env_vars naming an empty variable
@@ -167,6 +170,47 @@ def declaration_problem(cls: object) -> Optional[str]:
         cls.declared_options()
     except TypeError as exc:  # a name in options that is no keyword
         return "its options are unusable: %s" % exc
+    return None
+
+
+#: What :class:`Backend` sets on each instance: a class attribute of that name is a declaration misnamed.
+_INSTANCE_FIELDS = ("settings", "config")
+
+
+def _did_you_mean_declaration(name: str) -> str:
+    close = difflib.get_close_matches(name, [declared for declared, _, _ in _DECLARATIONS], n=1)
+    return " (did you mean %s?)" % close[0] if close else ""
+
+
+def _misnamed(cls: type[Backend]) -> Optional[str]:
+    """A class attribute that replaces what every backend needs: a method of :class:`Backend`
+    made a value (``option = (...)`` for ``options``), or an instance field set on the class
+    (``settings = (...)`` for ``provider_settings``); the declaration meant is then not made."""
+    for klass in cls.__mro__[: cls.__mro__.index(Backend)]:  # the classes above Backend, mixins too
+        for name, value in vars(klass).items():
+            if name in _INSTANCE_FIELDS:
+                return "its %s is set on the class%s" % (name, _did_you_mean_declaration(name))
+            if name.startswith("_") or not inspect.isfunction(getattr(Backend, name, None)):
+                continue
+            if not (callable(value) or isinstance(value, (classmethod, staticmethod, property))):
+                return "its %s is a %s, which replaces Backend.%s%s" % (
+                    name,
+                    type(value).__name__,
+                    name,
+                    _did_you_mean_declaration(name),
+                )
+    return None
+
+
+def _unimplemented(cls: type[Backend]) -> Optional[str]:
+    """Which of the two functions a searching backend implements it lacks (a misnamed
+    ``build`` or ``parse_response``): a ``NotImplementedError`` at its first search, else."""
+    if cls.kind == "offline" or cls.search is not Backend.search:  # an offline one, or one that searches its own way
+        return None
+    if cls.build_request is Backend.build_request:
+        return "it does not implement build_request(params)"
+    if cls.parse is Backend.parse and cls.interpret is Backend.interpret:
+        return "it does not implement parse(response, params)"
     return None
 
 
@@ -422,17 +466,31 @@ def _load_plugin(entry: Any) -> None:
     except BaseException as exc:  # noqa: B036 - a third-party import may raise anything, SystemExit too: skip it, keep the host
         _skip(entry, "it failed to load: %s: %s" % (type(exc).__name__, exc))
         return
-    problem = declaration_problem(cls)
-    taken = None if problem is not None else _REGISTRY.get(cls.name, {}).get(cls.vertical)
+    problem = _plugin_problem(cls)
     if problem is not None:
         _skip(entry, problem)
-    elif cls.name in _BUILT_IN:
-        _skip(entry, "it would replace the built-in backend %r" % cls.name)
-    elif taken is not None and taken is not cls:
-        owner = _loaded(taken)
-        _skip(entry, "backend %r is already registered by %s.%s" % (cls.name, owner.__module__, owner.__qualname__))
     else:
         register(cls)
+
+
+def _plugin_problem(cls: Any) -> Optional[str]:
+    """Why the class an installed plugin names cannot be registered (``None``: it can): its
+    declarations (:func:`declaration_problem`), a built-in's name, a missing ``build_request``
+    or ``parse`` (checked for plugins only: tests register classes of declarations alone), a
+    name and vertical another plugin took first."""
+    problem = declaration_problem(cls)
+    if problem is not None:
+        return problem
+    if cls.name in _BUILT_IN:
+        return "it would replace the built-in backend %r" % cls.name
+    problem = _unimplemented(cls)
+    if problem is not None:
+        return problem
+    taken = _REGISTRY.get(cls.name, {}).get(cls.vertical)
+    if taken is not None and taken is not cls:
+        owner = _loaded(taken)
+        return "backend %r is already registered by %s.%s" % (cls.name, owner.__module__, owner.__qualname__)
+    return None
 
 
 def _skip(entry: Any, reason: str) -> None:

@@ -6,11 +6,15 @@ A backend's parser returns what the page says (``"3 hours ago"``, ``"1:02:03"``,
 * a date (:func:`instant`): ISO 8601 in UTC, ``2026-08-01T12:30:00Z``, or ``2026-08-01``
   when the service gives a day only (a day is never given a made-up time); read from ISO
   8601 (an offset or ``Z``; none is read as UTC), epoch seconds (or milliseconds), a date
-  written out (``Jul 9, 2026``, ``2014-12-20``), or a date relative to when the service
+  written out (``Jul 9, 2026``, ``2014-12-20``), RFC 5322's (RSS: ``Fri, 07 May 2021 12:00:00 GMT``,
+  with a numeric offset or a zone the RFC names), or a date relative to when the service
   answered (``3 hours ago``, ``2d``, ``yesterday``): units below a day give a time, a day
   or more a day;
-* a duration in whole seconds (:func:`seconds`): ``1:02:03``, ``2:03``, ``PT1M2S``, a number;
-* a count (:func:`count`): an int, ``"1234"``, ``"1,234"``, ``"1.2M views"``, ``"12K"``.
+* a duration in whole seconds (:func:`seconds`): ``1:02:03``, ``2:03``, ``PT1M2S``, a number, or
+  hours, minutes and seconds in words (``12 min``, ``1 hr 2 min``, ``1h2m3s``);
+* a count (:func:`count`, read as :func:`count_opening` reads an engine's page text): an int,
+  ``"1234"``, ``"1,234"``, ``"1.234"``, ``"1 234"``, ``"1.2M views"``, ``"12K"``, ``"3,4 M"`` (a comma
+  before a multiplier is a decimal comma).
 
 A count or duration above :data:`LARGEST` is no value (a width of 1e308 pixels): it is left out.
 
@@ -19,6 +23,7 @@ is anchored and linear (no nested repetition) on whatever a service sends.
 """
 
 import datetime
+import email.utils
 import math
 import re
 from typing import Any, Optional
@@ -43,11 +48,31 @@ _UNITS: dict[str, tuple[str, float]] = {
 }
 _DAYS_BACK = {"today": 0, "yesterday": 1}
 _MOMENTS = ("just now", "now")
+#: The zone names RFC 5322 gives (its obsolete ones): any other name in a mail date is not read.
+_MAIL_ZONES = frozenset({"UT", "UTC", "GMT", "Z", "AST", "ADT", "EST", "EDT", "CST", "CDT", "MST", "MDT", "PST", "PDT"})
+_MAIL_OFFSET = re.compile(r"[+-]\d{4}")
 _ISO = re.compile(r"(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?)(\.\d+)?(Z|[+-]\d{2}:?\d{2})?)?")
 _CLOCK = re.compile(r"(?:(\d{1,3}):)?(\d{1,3}):(\d{2})")
 _ISO_DURATION = re.compile(r"P(?:(\d{1,4})D)?(?:T(?:(\d{1,4})H)?(?:(\d{1,6})M)?(?:(\d{1,7})(?:\.\d{1,9})?S)?)?")
-_COUNT = re.compile(r"(\d[\d,]{0,20}(?:\.\d{1,6})?) ?([kmb])?(?: views?| plays?)?")
-_MULTIPLIERS = {None: 1, "k": 1_000, "m": 1_000_000, "b": 1_000_000_000}
+# "12 min", "1 hr 2 min", "1 hour, 2 minutes, 3 seconds", "1h2m3s": hours, minutes, seconds in that
+# order, each at most once; every part is a bounded number and a word from a fixed list (linear).
+# Each number ends where its digits do ("(?!\d)"): one way to match, not one per shorter length.
+# It opens with a number and a unit's first letter ("(?=...)"): never an empty match, so a search
+# of it passes other text (a run of digits, words) at once.
+_WORDED_DURATION = re.compile(
+    r"(?=\d{1,7}(?!\d) ?[hms])(?:(\d{1,4})(?!\d) ?(?:h|hr|hrs|hour|hours)\.?(?:, ?| )?)?"
+    r"(?:(\d{1,6})(?!\d) ?(?:m|min|mins|minute|minutes)\.?(?:, ?| )?)?"
+    r"(?:(\d{1,7})(?!\d) ?(?:s|sec|secs|second|seconds)\.?)?"
+)
+# A count as pages print it: "338.3K views", "1.2M", "9,421", "9.421", "1 234 vues" (thousands
+# grouped by a space, no-break or narrow no-break: three digits after it), "1,2 M" (a decimal comma
+# before a multiplier). Bounded repeats (at most 16 blanks, 6 digit groups), and each run of digits
+# ends where the digits do ("(?!\d)", one way to match): linear on any text, searched from anywhere.
+_COUNT = re.compile(r"\s{0,16}(\d{1,15}(?!\d)(?:[.,]\d{1,15}(?!\d)|[ \u00a0\u202f]\d{3}(?!\d)){0,6})\s?([KMBkmb])?\b")
+_GROUP_SPACES = str.maketrans("", "", " \u00a0\u202f")
+_MULTIPLIERS = {"": 1, "k": 1_000, "m": 1_000_000, "b": 1_000_000_000}
+#: What may follow a count given as a whole value (``"1.2M views"``).
+_COUNT_WORDS = ("", "view", "views", "play", "plays")
 #: The largest count or duration kept: the largest integer every JSON reader holds exactly
 #: (JavaScript's numbers), far above any real size, view count or length in seconds.
 LARGEST = 2**53 - 1
@@ -93,8 +118,25 @@ def instant(value: Any, answered_at: datetime.datetime) -> Optional[str]:
     relative = _RELATIVE.fullmatch(text)
     if relative is not None:
         return _relative(relative, answered_at)
+    mailed = _mail_date(value.strip())
+    if mailed is not None:
+        return mailed
     day, rest = leading_date(value.strip())
     return day if day is not None and not rest.strip(" ,.") else None
+
+
+def _mail_date(text: str) -> Optional[str]:
+    """``Fri, 07 May 2021 12:00:00 GMT`` (RFC 5322's date, RSS's ``pubDate``) in UTC, or ``None``.
+    Only a numeric offset or a zone the RFC names is read: ``parsedate_tz`` takes any other
+    name (``CEST``) for UTC, which would be a guess."""
+    parts = text.split()
+    if len(parts) < 4 or not (parts[-1].upper() in _MAIL_ZONES or _MAIL_OFFSET.fullmatch(parts[-1])):
+        return None
+    try:
+        moment = email.utils.parsedate_to_datetime(text)
+    except (TypeError, ValueError, IndexError, OverflowError):
+        return None
+    return _stamp(moment) if moment.tzinfo is not None else None
 
 
 def _epoch(number: float) -> Optional[str]:
@@ -164,6 +206,10 @@ def _seconds(value: Any) -> Optional[int]:
     if iso is not None and text.upper() not in ("P", "PT"):
         days, hours, minutes, secs = (int(part or 0) for part in iso.groups())
         return ((days * 24 + hours) * 60 + minutes) * 60 + secs
+    worded = _WORDED_DURATION.fullmatch(text.rstrip(" ,"))
+    if worded is not None:
+        hours, minutes, secs = (int(part or 0) for part in worded.groups())
+        return (hours * 60 + minutes) * 60 + secs
     return None
 
 
@@ -172,10 +218,32 @@ def _count(value: Any) -> Optional[int]:
     if number is not None:
         return int(number) if number >= 0 and float(number).is_integer() else None
     text = _text(value)
-    match = _COUNT.fullmatch(text) if text else None
+    found = count_opening(text) if text else None
+    if found is None or text is None:
+        return None
+    number, end = found
+    return number if text[end:].strip() in _COUNT_WORDS else None  # "12 apples" is no count
+
+
+def count_opening(text: Optional[str]) -> Optional[tuple[int, int]]:
+    """The count opening ``text`` and where it ends (``None`` when ``text`` opens with none):
+    the one reading of a printed count, for the engines' page text (``"338.3K views"`` ->
+    338300, the engine's own rounding) and the normaliser's values alike. Without a
+    multiplier ``,`` and ``.`` are thousands separators, one kind, three digits after each
+    (``"9.421"`` -> 9421; ``"1.5"`` or ``"1,234.5"`` are no count); before one, a decimal
+    point or comma (``"1,2 M"``)."""
+    match = _COUNT.match(text or "")
     if match is None:
         return None
-    digits, suffix = match.groups()
-    if "." in digits and suffix is None:  # "1.234": a thousands dot or a fraction, the page does not say
-        return None
-    return int(round(float(digits.replace(",", "")) * _MULTIPLIERS[suffix]))
+    digits, unit = match.group(1).translate(_GROUP_SPACES), (match.group(2) or "").lower()
+    if unit:
+        whole, _, fraction = digits.replace(",", ".").partition(".")
+        if "." in fraction:  # "1.2.3K": not one number
+            return None
+        number = (int(whole) * 10 ** len(fraction) + int(fraction or 0)) * _MULTIPLIERS[unit] // 10 ** len(fraction)
+    else:
+        groups = digits.replace(",", ".").split(".")
+        if ("," in digits and "." in digits) or any(len(group) != 3 for group in groups[1:]):
+            return None
+        number = int("".join(groups))
+    return number, match.end()

@@ -23,7 +23,7 @@ import threading
 from typing import Any, Callable, Optional, Union
 from urllib.parse import urlsplit
 
-from curl_cffi import Curl, CurlError, CurlInfo, CurlOpt
+from curl_cffi import Curl, CurlError, CurlInfo, CurlOpt, ffi
 from curl_cffi.const import CurlECode, CurlLockData
 from curl_cffi.curl import CURL_WRITEFUNC_ERROR, CurlShare
 from curl_cffi.requests import Session as CurlSession
@@ -210,8 +210,8 @@ class CurlWire:
         # on ``duphandle``): the pool's handles are copies of this session's one.
         self._template: CurlSession[Any] = CurlSession(curl_share=share, use_thread_local_curl=False)
         self._idle: list[Curl] = []
-        #: Per handle, the hosts (and ports) it has connected to, and whether only to checked addresses.
-        self._connected: dict[Curl, dict[tuple[str, int], str]] = {}
+        #: Per handle, the options its last request left set and the hosts it has connected to.
+        self._options: dict[Curl, _Options] = {}
         self._lock = threading.Lock()
 
     def close(self) -> None:
@@ -219,7 +219,7 @@ class CurlWire:
         with self._lock:
             idle, self._idle = self._idle, []
         for handle in idle:
-            self._connected.pop(handle, None)
+            self._options.pop(handle, None)
             handle.close()
         self._template.close()
 
@@ -231,14 +231,14 @@ class CurlWire:
         return handle
 
     def _release(self, handle: Curl) -> None:
-        """Back to the pool; closed when the pool is full or the handle has reached many hosts
-        (its connections, pinned names and the memory of them go with it)."""
-        handle.reset()
+        """Back to the pool, its options kept (:class:`_Options`); closed when the pool is full or the
+        handle has reached many hosts (its connections, pinned names and the memory of them go with it)."""
         with self._lock:
-            if len(self._idle) < _IDLE_HANDLES and len(self._connected.get(handle, ())) <= _HOSTS_PER_HANDLE:
+            options = self._options.get(handle)
+            if len(self._idle) < _IDLE_HANDLES and (options is None or len(options.connected) <= _HOSTS_PER_HANDLE):
                 self._idle.append(handle)
                 return
-            self._connected.pop(handle, None)
+            self._options.pop(handle, None)
         handle.close()
 
     def exchange(self, request: WireRequest, sink: BodySink, *, deadline: Deadline, provider: Optional[str]) -> None:
@@ -255,17 +255,26 @@ class CurlWire:
         try:
             self._configure(handle, request, transfer, remaining)
         except BaseException:
+            self._forget(handle)  # options half set: the next request starts from a reset handle
             self._release(handle)
             raise
         failure: list[tuple[CurlError, bool]] = []
+        performed = False
 
         def perform() -> None:
+            nonlocal performed
+            performed = True
             try:
                 handle.perform()
             except CurlError as exc:
                 failure.append((exc, handle.getinfo(CurlInfo.OS_ERRNO) == errno.ECONNREFUSED))
 
-        run_interruptibly(perform, abandon=transfer.abandon, release=lambda: self._release(handle))
+        def release() -> None:
+            if not performed:  # Ctrl-C before the transfer began: its lists are not curl_cffi's to free now
+                handle.clean_handles_and_buffers()
+            self._release(handle)
+
+        run_interruptibly(perform, abandon=transfer.abandon, release=release)
         if transfer.error is not None:
             raise transfer.error
         if failure and not transfer.stopped:
@@ -274,29 +283,48 @@ class CurlWire:
         if transfer.headed and not transfer.stopped and isinstance(transfer.sink, DecodingSink):
             transfer.sink.end()  # the body ended by itself: its compressed stream must have too
 
+    def _forget(self, handle: Curl) -> None:
+        """Reset ``handle`` to libcurl's defaults (its connections, cookies and TLS sessions stay):
+        the next request sets every option again."""
+        handle.clean_handles_and_buffers()  # the lists set so far (curl_cffi appends to a list it still holds)
+        handle.reset()
+        with self._lock:
+            options = self._options.get(handle)
+        if options is not None:
+            options.forget()
+
     def _configure(self, handle: Curl, request: WireRequest, transfer: _Exchange, remaining: float) -> None:
+        with self._lock:
+            options = self._options.get(handle)
+            if options is None:
+                options = self._options[handle] = _Options()
+        if not options.profiled:
+            self._set_profile(handle)
+            options.profiled = True
+        options.set(handle, CurlOpt.HTTPHEADER_ORDER, self.redirected_order if request.redirected else self.order)
+        handle.setopt(CurlOpt.URL, request.url.encode("utf-8"))
+        options.set_method(handle, request)
+        headers = [("%s: %s" % (name, value)).encode("latin-1") for name, value in request.headers]
+        if not any(name.lower() == "cache-control" for name, _ in request.headers):
+            headers.append(b"Cache-Control:")  # the profile's own goes: Chrome sends it on a form post only
+        handle.setopt(CurlOpt.HTTPHEADER, headers + [b"Expect:"])
+        handle.setopt(CurlOpt.TIMEOUT_MS, math.ceil(remaining * 1000))
+        options.set(handle, CurlOpt.CONNECTTIMEOUT_MS, math.ceil(min(remaining, _MAX_CONNECT_S) * 1000))
+        handle.setopt(CurlOpt.HEADERFUNCTION, transfer.header)
+        handle.setopt(CurlOpt.WRITEFUNCTION, transfer.data)
+        self._pin(handle, request, options)
+
+    def _set_profile(self, handle: Curl) -> None:
+        """The options every request of this wire has: set once per handle (and after a reset)."""
         handle.impersonate(self.target, default_headers=True)
         handle.setopt(CurlOpt.ACCEPT_ENCODING, _ACCEPT_ENCODING)  # what the profile offers,
         if self.decodes_body:
             handle.setopt(
                 CurlOpt.HTTP_CONTENT_DECODING, 0
             )  # decoded by the sink (.decoding), which sees a stream's end
-        order = self.redirected_order if request.redirected else self.order
-        if order:
-            handle.setopt(CurlOpt.HTTPHEADER_ORDER, order)
-        handle.setopt(CurlOpt.URL, request.url.encode("utf-8"))
-        _set_method(handle, request)
-        headers = [("%s: %s" % (name, value)).encode("latin-1") for name, value in request.headers]
-        if not any(name.lower() == "cache-control" for name, _ in request.headers):
-            headers.append(b"Cache-Control:")  # the profile's own goes: Chrome sends it on a form post only
-        handle.setopt(CurlOpt.HTTPHEADER, headers + [b"Expect:"])
         handle.setopt(CurlOpt.NOSIGNAL, 1)
         handle.setopt(CurlOpt.FOLLOWLOCATION, 0)
-        handle.setopt(CurlOpt.TIMEOUT_MS, math.ceil(remaining * 1000))
-        handle.setopt(CurlOpt.CONNECTTIMEOUT_MS, math.ceil(min(remaining, _MAX_CONNECT_S) * 1000))
         handle.setopt(CurlOpt.COOKIEFILE, b"")
-        handle.setopt(CurlOpt.HEADERFUNCTION, transfer.header)
-        handle.setopt(CurlOpt.WRITEFUNCTION, transfer.data)
         if self.ca_bundle:
             handle.setopt(CurlOpt.CAINFO, self.ca_bundle.encode())
             handle.setopt(CurlOpt.PROXY_CAINFO, self.ca_bundle.encode())
@@ -304,40 +332,114 @@ class CurlWire:
             handle.setopt(CurlOpt.PROXY, self.proxy.encode())
             handle.setopt(CurlOpt.HTTPPROXYTUNNEL, 0 if self.proxy.startswith("socks") else 1)
             handle.setopt(CurlOpt.SUPPRESS_CONNECT_HEADERS, 1)  # the tunnel's own answer is not the upstream's
-        self._pin(handle, request)
 
-    def _pin(self, handle: Curl, request: WireRequest) -> None:
+    def _pin(self, handle: Curl, request: WireRequest, options: "_Options") -> None:
         """Connect a pinned request to its checked address (curl's ``RESOLVE``), over a connection
         of this handle when every connection it may hold to that host went to a checked address
         (so the hops of one fetch share a connection, as Chrome's do); else over a fresh one, not kept."""
         key = (host_of(request.url), _port(request.url))
-        seen = self._connected.setdefault(handle, {})
+        seen = options.connected
+        fresh = False
         if request.connect_to is None:
             seen[key] = _UNCHECKED  # libcurl resolved this host itself: its connection is no checked one
-            return
-        address = "[%s]" % request.connect_to if ":" in request.connect_to else request.connect_to
-        handle.setopt(CurlOpt.RESOLVE, ["-%s:%d" % key, "%s:%d:%s" % (key[0], key[1], address)])
-        if self.proxy or seen.get(key, _CHECKED) == _UNCHECKED:
-            handle.setopt(CurlOpt.FRESH_CONNECT, 1)
-            handle.setopt(CurlOpt.FORBID_REUSE, 1)
+            options.set_list(handle, CurlOpt.RESOLVE, None)
         else:
-            seen[key] = _CHECKED
+            address = "[%s]" % request.connect_to if ":" in request.connect_to else request.connect_to
+            options.set_list(handle, CurlOpt.RESOLVE, ["-%s:%d" % key, "%s:%d:%s" % (key[0], key[1], address)])
+            fresh = bool(self.proxy) or seen.get(key, _CHECKED) == _UNCHECKED
+            if not fresh:
+                seen[key] = _CHECKED
+        options.set(handle, CurlOpt.FRESH_CONNECT, 1 if fresh else None)
+        options.set(handle, CurlOpt.FORBID_REUSE, 1 if fresh else None)
 
 
-def _set_method(handle: Curl, request: WireRequest) -> None:
-    method = request.method.upper()
+#: libcurl's defaults of the options a request may set and the next may not (``None`` in :class:`_Options`).
+_DEFAULTS: dict[int, Any] = {
+    CurlOpt.HTTPHEADER_ORDER: ffi.NULL,
+    CurlOpt.CONNECTTIMEOUT_MS: 0,
+    CurlOpt.FRESH_CONNECT: 0,
+    CurlOpt.FORBID_REUSE: 0,
+}
+_GET = ("GET", False)
+
+
+class _Options:
+    """What a pooled handle's last request left set, so that the next sets only what differs.
+
+    A reset before every request, and the profile's options set again after it, cost about a
+    fifth of the wire's CPU (``curl_cffi``'s ``setopt`` costs 3-4 us a call). The options every
+    request of a wire has (the profile, cookies, decoding, proxy, CA bundle) are set once per
+    handle; the others are set when they differ from the last request's (an option the last
+    request set and this one does not is put back to libcurl's default). Three kinds of option
+    point at memory that ``curl_cffi`` frees after each transfer while libcurl keeps the
+    pointer: the header list and the callbacks are set by every request; the form body and the
+    ``RESOLVE`` list are set again by each request that has them and cleared (to libcurl's
+    ``NULL``) by the first that has not, before libcurl would read them.
+    """
+
+    def __init__(self) -> None:
+        #: The hosts (and ports) the handle has connected to, and whether only to checked addresses.
+        self.connected: dict[tuple[str, int], str] = {}
+        self.forget()
+
+    def forget(self) -> None:
+        """The handle was reset: every option is libcurl's default again."""
+        self.profiled = False
+        self.values: dict[int, Any] = {}  # option: the value the last request set (absent: the default)
+        self.method = _GET
+        self.resolving = False
+
+    def set(self, handle: Curl, option: int, value: Any) -> None:
+        """``option`` to ``value`` (``None``: libcurl's default) unless the handle has it already."""
+        if self.values.get(option) != value:
+            handle.setopt(option, _DEFAULTS[option] if value is None else value)  # type: ignore[arg-type]
+            self.values[option] = value
+
+    def set_list(self, handle: Curl, option: int, items: Optional[list[str]]) -> None:
+        """A list option (freed after each transfer): set when there is one, cleared once when not."""
+        if items is not None:
+            handle.setopt(option, items)  # type: ignore[arg-type]
+        elif self.resolving:
+            handle.setopt(option, [])  # type: ignore[arg-type]  # an empty list: libcurl's NULL
+        self.resolving = items is not None
+
+    def set_method(self, handle: Curl, request: WireRequest) -> None:
+        """The method and body: the last request's undone first when it differs (a POST's body
+        must not follow a GET), then this one's."""
+        body = request.body
+        if body is None and request.method.upper() == "POST":
+            body = b""  # not none: libcurl would send what its default read function reads, the process's stdin
+        method = (request.method.upper(), body is not None)
+        if method != self.method:
+            if self.method[1]:
+                handle.setopt(CurlOpt.POSTFIELDS, ffi.NULL)  # the freed body: none
+                handle.setopt(CurlOpt.POSTFIELDSIZE, -1)
+            if self.method[0] not in ("GET", "HEAD", "POST"):
+                handle.setopt(CurlOpt.CUSTOMREQUEST, ffi.NULL)
+            handle.setopt(CurlOpt.HTTPGET, 1)  # also ends a HEAD's NOBODY and a POST's method
+            _set_method(handle, method[0], body)
+        elif body is not None:
+            _set_body(handle, body)
+        self.method = method
+
+
+def _set_method(handle: Curl, method: str, body: Union[str, bytes, None]) -> None:
     if method == "GET":
-        handle.setopt(CurlOpt.HTTPGET, 1)
+        pass  # what set_method left
     elif method == "HEAD":
         handle.setopt(CurlOpt.NOBODY, 1)
     elif method == "POST":
         handle.setopt(CurlOpt.POST, 1)
     else:
         handle.setopt(CurlOpt.CUSTOMREQUEST, method.encode())
-    if request.body is not None:
-        body = request.body.encode("utf-8") if isinstance(request.body, str) else request.body
-        handle.setopt(CurlOpt.POSTFIELDS, body)
-        handle.setopt(CurlOpt.POSTFIELDSIZE, len(body))
+    if body is not None:
+        _set_body(handle, body)
+
+
+def _set_body(handle: Curl, body: Union[str, bytes]) -> None:
+    data = body.encode("utf-8") if isinstance(body, str) else body
+    handle.setopt(CurlOpt.POSTFIELDS, data)
+    handle.setopt(CurlOpt.POSTFIELDSIZE, len(data))
 
 
 def host_of(url: str) -> str:

@@ -87,7 +87,8 @@ def image_text(response: HttpResponse, *, provider: Optional[str], images: bool)
         )
     if not images:
         raise WebProviderError(
-            "%s served %s content, an image; fetch returns images only when asked (images=True)" % (host, declared),
+            # the message reaches a model through the tools too: the Python parameter is in the hint only
+            "%s served %s content, an image; fetch returns images only when asked" % (host, declared),
             provider=provider,
             detail_code=UNSUPPORTED_CONTENT,
             status=response.status,

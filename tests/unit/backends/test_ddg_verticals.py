@@ -206,6 +206,21 @@ def test_a_next_link_that_is_no_url_keeps_the_first_page():
     assert [(e["type"], e["detail_code"]) for e in response["errors"]] == [("WebParseError", "unexpected_shape")]
 
 
+@pytest.mark.parametrize("following", ["https://elsewhere.example/news.js?q=rust&s=30", "//elsewhere.example/news.js"])
+def test_a_next_page_on_another_host_is_not_followed_and_says_so(following):
+    """The recorded news answer with its ``next`` moved to another host: not followed (the
+    token and the pace are DuckDuckGo's), and not taken for the last page either: the 13
+    results read stand and the unfollowed page is a ``WebParseError`` in ``errors`` (before:
+    13 results and no word of the pages asked for)."""
+    answer = dict(json.loads(NEWS), next=following)
+    response = _answered("news", answer, max_results=30)
+    assert len(response["items"]) == 13 and response["provider_meta"]["pages"] == 1
+    assert [(e["type"], e["detail_code"], e["page"]) for e in response["errors"]] == [
+        ("WebParseError", "unexpected_shape", 2)
+    ]
+    assert "elsewhere.example" in response["errors"][0]["message"]
+
+
 def test_a_number_no_json_reader_holds_exactly_is_left_out():
     """The recorded image answer with its first image 1e308 pixels wide and a video's duration
     ``"99999999999999999999999"`` seconds: such values are no size or duration, and past

@@ -112,6 +112,14 @@ def test_the_locale_is_gl_and_hl_as_jina_lists_them(locale, gl, hl):
     assert params.get("gl") == gl and params.get("hl") == hl
 
 
+@pytest.mark.parametrize("locale", ["en-UK", "en-ZZ"])
+def test_a_region_jina_does_not_list_is_not_sent(locale):
+    """Jina refuses a `gl` outside its country list (HTTP 400, which would end a fallback chain):
+    `en-UK` (a common slip for en-GB) sends the language alone."""
+    params = Jina(settings()).build_request(SearchParams("q", 5, locale=locale)).params
+    assert "gl" not in params and params["hl"] == "en"
+
+
 def test_a_language_jina_does_not_list_is_not_sent():
     """Jina refuses an `hl` outside its list: the region alone is sent."""
     params = Jina(settings()).build_request(SearchParams("q", 5, locale="dv-MV")).params

@@ -6,10 +6,12 @@ import json
 import pytest
 import responses
 from backend_kit import recorded_json, replay_search
+from requests.structures import CaseInsensitiveDict
 
 import websearch_sync as ws
 from websearch_sync.backends.tavily import Tavily
 from websearch_sync.models import SearchParams
+from websearch_sync.net.response import HttpResponse
 
 URL = "https://api.tavily.com/search"
 KEY = "tvly-SECRET-0a1b2c3d4e5f"
@@ -204,3 +206,53 @@ def test_max_content_chars_caps_the_page_text_tavily_gives():
     assert len(result["items"][0]["content"]) == 500
     default, _ = search(body, include_content=True)
     assert len(default["items"][0]["content"]) == 4000  # the documented default
+
+
+# -- a query of site: operators alone -----------------------------------------------------
+
+#: Tavily's answer to a query of `site:` operators alone, as verified against api.tavily.com in
+#: miurla/morphic#1020 (HTTP 400).
+SITE_ONLY = error_body("Query cannot consist only of site: operators. Please provide search terms.")
+
+
+@pytest.mark.parametrize("query", ["site:python.org", "site:a.org  site:b.org", "SITE:python.org"])
+def test_a_query_of_site_operators_alone_is_refused_before_sending(query):
+    outcome, calls = search(doc_example(), query=query)
+    assert isinstance(outcome, ws.InvalidInput) and outcome.detail_code == "unsupported_query"
+    assert calls == []
+
+
+def test_tavilys_own_refusal_of_it_reads_the_same():
+    outcome, _ = search(SITE_ONLY, status=400, query="site:python.org")
+    assert outcome.detail_code == "unsupported_query"
+    headers = CaseInsensitiveDict({"Content-Type": "application/json"})
+    answer = HttpResponse(400, headers, json.dumps(SITE_ONLY).encode(), URL)
+    error = Tavily(settings()).classify(answer)
+    assert isinstance(error, ws.InvalidInput) and error.detail_code == "unsupported_query"
+
+
+@pytest.mark.parametrize("query", ["asyncio site:python.org", "site:", "site: python"])
+def test_terms_beside_a_site_operator_are_sent(query):
+    """A word that is no `site:<domain>` operator is a search term (`site:` alone included)."""
+    _, calls = search(doc_example(), query=query)
+    assert sent_json(calls[0])["query"] == query
+
+
+def test_a_fallback_chain_goes_on_past_it():
+    """Another engine takes `site:python.org` alone: the chain is not ended by Tavily's refusal."""
+    brave = "https://api.search.brave.com/res/v1/web/search"
+    both = ws.Settings(providers={"tavily": {"api_key": KEY}, "brave": {"api_key": "brave-key"}})
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        mock.add(responses.GET, brave, json=recorded_json("brave", "brave-api__minimal_trimmed.json"))
+        result = ws.search("site:python.org", backend=["tavily", "brave"], settings=both, retries=0)
+    assert result["provider_meta"]["provider_name"] == "brave"
+    assert result["errors"][0]["detail_code"] == "unsupported_query"
+
+
+def test_the_model_is_told_to_correct_a_site_only_query():
+    """Through the agent tool, the refusal counts as the model's argument to correct (not a failure of
+    the service), so frameworks that retry bad arguments ask the model again."""
+    from websearch_sync.integrations.agent_tool import ToolOutcome
+
+    error = {"type": "InvalidInput", "detail_code": "unsupported_query", "message": "m", "retryable": False}
+    assert ToolOutcome("text", {"error": error}, True).bad_arguments

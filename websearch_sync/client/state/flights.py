@@ -88,13 +88,14 @@ class SharedFlights:
         except WebSearchError:  # state_required and Redis down: nothing to renew, no one to tell
             pass
 
-    def busy(self, key: Hashable, left_s: Optional[float] = None) -> bool:
-        """True while another caller holds the question: the key lives no longer than a lease.
-        A key without an expiry, with a longer one, or of another type (planted: no claim is
-        such) holds nothing: waiting on it would end every call of that question at its deadline."""
+    def held_for(self, key: Hashable, left_s: Optional[float] = None) -> float:
+        """The seconds another caller's lease on the question has left (0.0: no one holds it): the
+        key lives no longer than a lease. A key without an expiry, with a longer one, or of
+        another type (planted: no claim is such) holds nothing: waiting on it would end every
+        call of that question at its deadline."""
         name = self._key(key)
         left_ms = self.state.run(lambda redis: redis.pttl(name), -2, left_s)
-        return type(left_ms) is int and 0 < left_ms <= LEASE_S * 1000
+        return left_ms / 1000.0 if type(left_ms) is int and 0 < left_ms <= LEASE_S * 1000 else 0.0
 
     def release(self, key: Hashable, token: str, left_s: Optional[float] = None) -> None:
         """Free the question if ``token`` still holds it (a call without the time for it leaves

@@ -24,6 +24,7 @@ from ...errors import (
     Timeout,
     redact,
 )
+from ...net import workers
 from ...net.urls import shown_url
 from ...secrets import is_secret_name
 from ..clock import Clock
@@ -95,8 +96,9 @@ class _BoundedSocket:
     redis-py's ``socket_timeout`` bounds each read, so a Redis (or a link) that sends its reply
     a byte at a time, each byte inside the timeout, held a call for seconds. Here the round
     trip is bounded: inside :meth:`SharedState.run` by the end of the whole operation (one
-    command may take the server's timeout, connecting included), elsewhere by the socket's
-    timeout from the moment the command was sent.
+    command may take the server's timeout; a new connection may take that long first, within the
+    call's time), elsewhere
+    by the socket's timeout from the moment the command was sent.
     """
 
     def __init__(self, sock: socket.socket) -> None:
@@ -149,16 +151,66 @@ class _BoundedSocket:
         return self._bounded(self._sock.recv_into, *args)
 
 
+class _Connecting:
+    """One connection being made in a worker thread (``getaddrinfo`` cannot be interrupted, and a
+    resolver that does not answer holds it 5-10 s): the caller waits until the operation's end;
+    a socket that comes after the caller gave up is closed."""
+
+    def __init__(self, connect: Callable[[], socket.socket]) -> None:
+        self._connect = connect
+        self._lock = threading.Lock()
+        self._done = threading.Event()
+        self._abandoned = False
+        self.sock: Optional[socket.socket] = None
+        self.error: Optional[BaseException] = None
+
+    def run(self) -> None:
+        """Connect (in the worker thread)."""
+        try:
+            sock: Optional[socket.socket] = self._connect()
+        except BaseException as error:  # carried to the caller, which raises it
+            sock, self.error = None, error
+        with self._lock:
+            self.sock, abandoned = sock, self._abandoned
+            self._done.set()
+        if abandoned and sock is not None:
+            sock.close()
+
+    def result(self, timeout_s: float) -> socket.socket:
+        """The socket, or ``socket.timeout`` when it is not there within ``timeout_s``."""
+        self._done.wait(max(0.0, timeout_s))
+        with self._lock:
+            if not self._done.is_set():
+                self._abandoned = True
+                raise socket.timeout("connecting to the shared state took longer than its command timeout")
+        if self.error is not None:
+            raise self.error
+        assert self.sock is not None
+        return self.sock
+
+
 _BOUNDED_CLASSES: dict[type, type] = {}
 
 
 def _bounded_connections(connection_class: type) -> type:
-    """``connection_class`` (redis-py's TCP, TLS or unix connection) with a :class:`_BoundedSocket`."""
+    """``connection_class`` (redis-py's TCP, TLS or unix connection) with a :class:`_BoundedSocket`,
+    connected within the operation's time (in a worker thread: a new connection is rare)."""
     bounded = _BOUNDED_CLASSES.get(connection_class)
     if bounded is None:
 
         def _connect(self: Any) -> _BoundedSocket:
-            return _BoundedSocket(super(bounded, self)._connect())  # type: ignore[arg-type]
+            connect = super(bounded, self)._connect  # type: ignore[arg-type]
+            ends = getattr(_OPERATION, "ends", None)
+            if ends is None:
+                return _BoundedSocket(connect())
+            connecting = _Connecting(connect)
+            workers.submit(connecting.run, "websearch-state-connect")
+            sock = _BoundedSocket(connecting.result(ends - time.monotonic()))
+            # the handshake and the command then get a timeout of their own: on a loaded machine, a
+            # fresh process's first connection and command in one timeout made Redis count as down
+            # (never past the call's own time: the operation began with at least a timeout of it left)
+            _OPERATION.ends = min(_OPERATION.limit, max(ends, time.monotonic() + (self.socket_timeout or 0.0)))
+            return sock
 
         bounded = _BOUNDED_CLASSES[connection_class] = type(
             "Bounded" + connection_class.__name__, (connection_class,), {"_connect": _connect}
@@ -388,7 +440,9 @@ class SharedState:
             return default
         now = self.clock.monotonic()
         if self.server.usable(now):
-            _OPERATION.ends = None if each_round_trip else time.monotonic() + self.server.timeout_s
+            started = time.monotonic()
+            _OPERATION.ends = None if each_round_trip else started + self.server.timeout_s
+            _OPERATION.limit = float("inf") if left_s is None else started + left_s
             try:
                 result = operation(self.server.redis)
             except self.server.response_error as error:

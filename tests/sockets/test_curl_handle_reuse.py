@@ -1,0 +1,178 @@
+"""A pooled curl handle keeps its options from one request to the next (net/wire_curl.py,
+``_Options``): whatever a request set (a form body, a method, a pinned address, a fresh
+connection, the header order after a redirect), the next request on that handle goes out
+exactly as it would on a new handle: same method, body, headers and header order, and a kept
+connection is reused again once a pinned request's fresh one is done."""
+
+import http.server
+import threading
+
+import pytest
+from transports import needs_browser
+
+from websearch_sync.net import wire_curl
+from websearch_sync.net.deadline import Deadline
+from websearch_sync.net.wire import WireRequest
+
+pytestmark = needs_browser
+
+
+class _Sink:
+    def __init__(self):
+        self.status = 0
+        self.body = b""
+
+    def head(self, status, headers, url):
+        self.status = status
+        return True
+
+    def data(self, chunk):
+        self.body += chunk
+        return True
+
+
+class RecordingServer:
+    """Keep-alive HTTP/1.1 on 127.0.0.1 answering every method; records what arrived."""
+
+    def __init__(self):
+        self.seen = []
+
+    def __enter__(self):
+        seen = self.seen
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+
+            def _answer(self):
+                length = int(self.headers.get("Content-Length") or 0)
+                body = self.rfile.read(length) if length else b""
+                seen.append((self.command, body, list(self.headers.items()), self.client_address[1]))
+                answer = b"" if self.command == "HEAD" else b"ok"
+                self.send_response(200)
+                self.send_header("Content-Length", "2")
+                self.end_headers()
+                self.wfile.write(answer)
+
+            do_GET = do_POST = do_HEAD = do_PUT = do_DELETE = do_OPTIONS = _answer
+
+            def log_message(self, *args):
+                pass
+
+        self.server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.server.daemon_threads = True
+        threading.Thread(target=self.server.serve_forever, daemon=True).start()
+        return self
+
+    def url(self, path="/"):
+        return "http://127.0.0.1:%d%s" % (self.server.server_address[1], path)
+
+    def __exit__(self, *exc):
+        self.server.shutdown()
+        self.server.server_close()
+
+
+def _send(wire, request):
+    sink = _Sink()
+    wire.exchange(request, sink, deadline=Deadline(5000), provider="t")
+    assert sink.status == 200
+    return sink
+
+
+def _as_sent_on_a_new_handle(server, request):
+    wire = wire_curl.CurlWire("chrome")
+    try:
+        _send(wire, request)
+    finally:
+        wire.close()
+    return server.seen[-1]
+
+
+FORM = [("Content-Type", "application/x-www-form-urlencoded"), ("Origin", "http://127.0.0.1")]
+#: Each request changes what the one before it set: body, method, header order, custom method.
+SEQUENCE = [
+    ("POST", "q=rust", FORM, False),
+    ("GET", None, [], False),
+    ("HEAD", None, [], False),
+    ("GET", None, [("Referer", "http://127.0.0.1/")], True),
+    ("PUT", b'{"a": 1}', [("Content-Type", "application/json")], False),
+    ("DELETE", None, [], False),
+    ("POST", "q=second", FORM, True),
+    ("POST", "q=third+and+longer", FORM, False),
+    ("OPTIONS", None, [], False),
+    ("POST", None, [], False),
+    ("GET", None, [], False),
+]
+
+
+def test_every_request_on_a_reused_handle_goes_out_as_on_a_new_one():
+    with RecordingServer() as server:
+        wire = wire_curl.CurlWire("chrome")
+        try:
+            for method, body, headers, redirected in SEQUENCE:
+                request = WireRequest(
+                    method, server.url("/x"), list(headers), body, browser=True, redirected=redirected
+                )
+                _send(wire, request)
+                method_sent, body_sent, headers_sent, _ = server.seen[-1]
+                fresh = _as_sent_on_a_new_handle(server, request)
+                assert (method_sent, body_sent, headers_sent) == fresh[:3], (method, body)
+                assert method_sent == method and body_sent == (body.encode() if isinstance(body, str) else body or b"")
+        finally:
+            wire.close()
+
+
+def test_a_pinned_requests_fresh_connection_is_not_kept_for_the_requests_after_it():
+    with RecordingServer() as server:
+        wire = wire_curl.CurlWire("chrome")
+        try:
+            _send(wire, WireRequest("GET", server.url("/a")))
+            _send(wire, WireRequest("GET", server.url("/b")))
+            # the host was reached unpinned on this handle: a pinned request takes a fresh connection, not kept
+            _send(wire, WireRequest("GET", server.url("/pinned"), connect_to="127.0.0.1"))
+            _send(wire, WireRequest("GET", server.url("/c")))
+            _send(wire, WireRequest("GET", server.url("/d")))
+        finally:
+            wire.close()
+    ports = [port for _, _, _, port in server.seen]
+    assert ports[0] == ports[1]  # kept
+    assert ports[2] != ports[1]  # the pinned one: fresh
+    assert ports[3] == ports[4] == ports[0]  # the kept connection again: no fresh-connect or forbid-reuse left set
+
+
+def test_a_request_given_up_before_it_was_sent_leaves_nothing_on_the_handle(monkeypatch):
+    """Ctrl-C while the transfer is handed over: the request's header list is curl_cffi's to free
+    at the transfer's end, which never comes; the next request must not send it too."""
+    with RecordingServer() as server:
+        wire = wire_curl.CurlWire("chrome")
+        try:
+            real = wire_curl.run_interruptibly
+
+            def interrupted_before_the_work(work, *, abandon, release):
+                release()
+                raise KeyboardInterrupt
+
+            monkeypatch.setattr(wire_curl, "run_interruptibly", interrupted_before_the_work)
+            given_up = WireRequest("POST", server.url("/x"), [("X-Given-Up", "1")] + FORM, "q=gone", browser=True)
+            with pytest.raises(KeyboardInterrupt):
+                _send(wire, given_up)
+            monkeypatch.setattr(wire_curl, "run_interruptibly", real)
+            _send(wire, WireRequest("GET", server.url("/next"), [("Referer", "http://127.0.0.1/")]))
+        finally:
+            wire.close()
+        ((method, body, headers, _),) = server.seen
+        assert method == "GET" and body == b""
+        assert "X-Given-Up" not in dict(headers) and "Origin" not in dict(headers)
+        assert dict(headers)["Referer"] == "http://127.0.0.1/"
+
+
+def test_a_post_without_a_body_sends_an_empty_one_not_the_processs_stdin():
+    """libcurl's default read function reads stdin: a POST with no body set streamed it, chunked."""
+    with RecordingServer() as server:
+        wire = wire_curl.CurlWire("chrome")
+        try:
+            _send(wire, WireRequest("POST", server.url("/x")))
+        finally:
+            wire.close()
+    ((method, body, headers, _),) = server.seen
+    assert method == "POST" and body == b""
+    assert dict(headers).get("Content-Length") == "0" and "Transfer-Encoding" not in dict(headers)

@@ -1,0 +1,81 @@
+"""A fetched image through the MCP server reaches the model through the client libraries that
+install beside the server's SDK 2.x: pydantic-ai's ``MCPToolset`` hands the model our one line
+and the image (``BinaryImage``), openai-agents' ``MCPServerStdio`` a ``function_call_output``
+of ``input_text`` (our line) and ``input_image`` (a data URL of the same bytes)."""
+
+import base64
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from faults import respond
+from images import png
+from servers import FaultServer
+from test_mcp import run_bounded
+
+ROOT = Path(__file__).resolve().parents[2]
+PNG = png(64, 48)
+LINE = "[image: image/png, 64x48 pixels, "
+
+
+@pytest.fixture
+def image_url():
+    with FaultServer({"/i.png": respond(200, PNG, content_type="image/png")}) as server:
+        yield server.url("/i.png")
+
+
+def test_pydantic_ai_mcp_toolset_gives_the_model_the_line_and_the_image(image_url):
+    pytest.importorskip("fastmcp")
+    from fastmcp.client.transports import StdioTransport
+    from pydantic_ai import Agent
+    from pydantic_ai.mcp import MCPToolset
+    from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart, ToolReturnPart
+    from pydantic_ai.models.function import FunctionModel
+
+    returned = []
+
+    def respond_(messages, info):
+        returned.extend(part.content for part in messages[-1].parts if isinstance(part, ToolReturnPart))
+        if not any(isinstance(m, ModelResponse) for m in messages):
+            return ModelResponse(parts=[ToolCallPart("web_fetch", {"url": image_url}, tool_call_id="call_0")])
+        return ModelResponse(parts=[TextPart("done")])
+
+    transport = StdioTransport(
+        sys.executable,
+        ["-m", "websearch_sync", "mcp", "--allow-private"],
+        env={"PATH": os.environ["PATH"]},
+        cwd=str(ROOT),
+    )
+    agent = Agent(FunctionModel(respond_), toolsets=[MCPToolset(transport, init_timeout=30)])
+
+    async def scenario():
+        async with agent:
+            return (await agent.run("look")).output
+
+    assert run_bounded(scenario) == "done"
+    [(line, image)] = returned
+    assert line.startswith(LINE) and "\n" not in line
+    assert (image.media_type, image.data) == ("image/png", PNG)
+
+
+def test_openai_agents_mcp_server_gives_the_model_input_text_and_input_image(image_url):
+    from agents import Agent, RunConfig, Runner
+    from agents.mcp import MCPServerStdio
+    from agents.testing import ScriptedModel, assistant_message, function_call
+
+    model = ScriptedModel(
+        [[function_call("web_fetch", {"url": image_url}, call_id="call_0")], [assistant_message("done")]]
+    )
+    params = {"command": sys.executable, "args": ["-m", "websearch_sync", "mcp", "--allow-private"], "cwd": str(ROOT)}
+
+    async def scenario():
+        async with MCPServerStdio(params=params, client_session_timeout_seconds=30, cache_tools_list=True) as server:
+            agent = Agent(name="researcher", model=model, mcp_servers=[server])
+            return await Runner.run(agent, "look", run_config=RunConfig(tracing_disabled=True))
+
+    assert run_bounded(scenario).final_output == "done"
+    [answer] = [item for item in model.calls[1].input if item.get("type") == "function_call_output"]
+    text, image = answer["output"]
+    assert text["type"] == "input_text" and text["text"].startswith(LINE)
+    assert image == {"type": "input_image", "image_url": "data:image/png;base64,%s" % base64.b64encode(PNG).decode()}

@@ -1,0 +1,37 @@
+"""Output that cannot be written (a full disk: ``> /dev/full``) ends the command with one error
+line and exit status 5, as every other failure; it was a traceback and status 1 (which means
+"verify found a problem"). A reader closing the pipe keeps its quiet 141."""
+
+import errno
+import io
+import sys
+
+from websearch_sync.cli import main
+
+
+class _Full(io.StringIO):
+    """A stdout on a full disk."""
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+
+class _Closed(io.StringIO):
+    """A stdout whose reader went away."""
+
+    def write(self, text: str) -> int:
+        raise BrokenPipeError(errno.EPIPE, "Broken pipe")
+
+
+def test_a_full_disk_is_one_error_line_and_status_5(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdout", _Full())
+    assert main(["search", "q"]) == 5
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "error: cannot write the output: [Errno 28] No space left on device"
+    )
+
+
+def test_a_closed_pipe_stays_quiet_with_141(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdout", _Closed())
+    assert main(["search", "q"]) == 141
+    assert "error" not in capsys.readouterr().err

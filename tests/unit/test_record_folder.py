@@ -1,0 +1,56 @@
+"""``record --fixtures DIR`` where no case can be written (a file, a folder that cannot be made)
+is one error line naming the folder, exit 2, before the live search (which it would waste);
+it was a ``NotADirectoryError`` traceback after the search."""
+
+import pytest
+
+import websearch_sync as ws
+from websearch_sync.cli import main
+from websearch_sync.contract.recording import record_case
+
+
+def test_record_into_a_file_is_refused_before_the_search(tmp_path, monkeypatch):
+    blocker = tmp_path / "fixtures"
+    blocker.write_text("not a folder", encoding="utf-8")
+    monkeypatch.setattr(
+        "websearch_sync.contract.recording._capture", lambda *a, **k: pytest.fail("searched before checking the folder")
+    )
+    with pytest.raises(ws.InvalidInput) as caught:
+        record_case("stub", "q", fixtures_dir=blocker)
+    assert caught.value.detail_code == "bad_arguments"
+    assert caught.value.message == "cannot write the case under %s: %s is not a folder" % (blocker, blocker)
+
+
+def test_the_command_says_it_in_one_line(tmp_path, capsys):
+    blocker = tmp_path / "fixtures"
+    blocker.write_text("not a folder", encoding="utf-8")
+    assert main(["record", "stub", "q", "--fixtures", str(blocker)]) == 2
+    err = capsys.readouterr().err
+    assert err.strip() == "error: InvalidInput/bad_arguments: cannot write the case under %s: %s is not a folder" % (
+        blocker,
+        blocker,
+    )
+
+
+def test_verify_of_a_file_says_it_is_not_a_folder(tmp_path, capsys):
+    """It said the folder "does not exist", of a file that does."""
+    blocker = tmp_path / "fixtures"
+    blocker.write_text("not a folder", encoding="utf-8")
+    assert main(["verify", "--fixtures", str(blocker)]) == 2
+    assert (
+        "error: InvalidInput/no_cases: fixture folder %s is a file, not a folder" % blocker in capsys.readouterr().err
+    )
+
+
+def test_a_folder_that_cannot_be_made_after_all_is_the_same_error(tmp_path, monkeypatch):
+    """/proc looks writable to root and refuses the folder: refused as the check refuses."""
+    from pathlib import Path
+
+    def refuse(self, *args, **kwargs):
+        raise FileNotFoundError(2, "No such file or directory", str(self))
+
+    monkeypatch.setattr(Path, "mkdir", refuse)
+    with pytest.raises(ws.InvalidInput) as caught:
+        record_case("stub", "q", fixtures_dir=tmp_path / "fixtures")
+    assert caught.value.detail_code == "bad_arguments"
+    assert caught.value.message.startswith("cannot write the case under %s: [Errno 2]" % (tmp_path / "fixtures"))

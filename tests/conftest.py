@@ -117,6 +117,16 @@ def pytest_xdist_make_scheduler(config, log):
     return make_scheduler(config, log)
 
 
+def pytest_collection_finish(session):
+    """Note which costly packages collecting imported (``scheduling.NOT_AT_COLLECTION``; checked by
+    ``tests/unit/test_suite_setup.py``): every worker collects every module and would pay them."""
+    import sys
+
+    from scheduling import COLLECTION_IMPORTS, costly_imports
+
+    session.config.stash[COLLECTION_IMPORTS] = costly_imports(sys.modules)
+
+
 def pytest_collection_modifyitems(config, items):
     """In an xdist worker, the tests in the order ``scheduling.run_order`` gives (every worker
     collects the same order, which xdist checks); a run in one process keeps the collected order."""

@@ -13,8 +13,31 @@ its CPU time on 2 cores:
   collection order (``--no-loadscope-reorder``), the many short unit tests last.
 """
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import Any
+
+import pytest
+
+#: The agent frameworks and model SDKs: their import costs seconds of CPU. A test module that
+#: imports one (inside its tests) is listed in :data:`AGENT_FRAMEWORK_MODULES`.
+AGENT_FRAMEWORK_PACKAGES = frozenset(
+    {"agents", "anthropic", "langchain", "langchain_core", "langchain_mcp_adapters", "llama_index", "openai"}
+    | {"pydantic_ai", "smolagents"}
+)
+#: What no test module may import when it is collected, which every worker does for every module:
+#: the agent frameworks and the MCP SDK (about a second of CPU, pydantic models built at import).
+#: Tests import them when they run. ``tests/conftest.py`` notes what collecting imported of them.
+NOT_AT_COLLECTION = AGENT_FRAMEWORK_PACKAGES | {"mcp", "mcp_types"}
+
+
+#: Where ``tests/conftest.py`` keeps :func:`costly_imports` of the modules imported by collection.
+COLLECTION_IMPORTS = pytest.StashKey[list[str]]()
+
+
+def costly_imports(modules: Iterable[str]) -> list[str]:
+    """The packages of :data:`NOT_AT_COLLECTION` among ``modules`` (names as in ``sys.modules``)."""
+    return sorted({name.split(".", 1)[0] for name in modules} & NOT_AT_COLLECTION)
+
 
 #: Modules whose tests import an agent framework or a model SDK in the worker's process.
 #: ``tests/unit/test_suite_setup.py`` checks that every such module is listed.

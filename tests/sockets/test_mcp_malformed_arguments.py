@@ -8,7 +8,14 @@ import json
 import pytest
 from test_mcp import INITIALIZE, RawServer, call_line
 
-from websearch_sync.mcp.transport import parse_line
+
+def parse_line(line):
+    """``websearch_sync.mcp.transport.parse_line``, imported when a test runs: the transport
+    imports the MCP SDK (a second of CPU), which collecting the suite must not pay in every worker."""
+    from websearch_sync.mcp.transport import parse_line
+
+    return parse_line(line)
+
 
 MALFORMED = [
     ('"rust"', "a string ('rust')"),

@@ -106,14 +106,6 @@ def test_the_tier_check_finds_a_package_import():
     assert _package_imports(probe) == [2, 3]
 
 
-#: The packages whose import costs seconds: a test module importing one runs in the one unit
-#: that pays it (``scheduling.AGENT_FRAMEWORK_MODULES``). The MCP SDK (under a second) is not one.
-AGENT_FRAMEWORKS = frozenset(
-    {"agents", "anthropic", "langchain", "langchain_core", "langchain_mcp_adapters", "llama_index", "openai"}
-    | {"pydantic_ai", "smolagents"}
-)
-
-
 def _imported_packages(source: str) -> set[str]:
     """The top-level names of the packages ``source`` imports, anywhere in it."""
     names = set()
@@ -134,13 +126,27 @@ def test_the_modules_importing_an_agent_framework_share_one_worker():
     importing = {
         path.relative_to(ROOT).as_posix()
         for path in sorted((ROOT / "tests").rglob("test_*.py"))
-        if _imported_packages(path.read_text(encoding="utf-8")) & AGENT_FRAMEWORKS
+        if _imported_packages(path.read_text(encoding="utf-8")) & scheduling.AGENT_FRAMEWORK_PACKAGES
     }
     assert importing and importing <= listed, sorted(importing - listed)
     units = {scheduling.unit_of(module + "::test") for module in listed}
     assert units == {scheduling.AGENT_FRAMEWORKS}
     named = listed | set(scheduling.RUN_FIRST) - {scheduling.AGENT_FRAMEWORKS}
     assert [module for module in sorted(named) if not (ROOT / module).is_file()] == []
+
+
+def test_collecting_the_suite_imports_no_agent_framework_or_sdk(request):
+    """Every worker collects every module: a module-level import of the MCP SDK (one test module's
+    ``from websearch_sync.mcp.transport import parse_line``) cost each worker 1.3 to 2.4 s of CPU."""
+    import scheduling
+
+    assert request.config.stash[scheduling.COLLECTION_IMPORTS] == []
+
+
+def test_the_costly_import_check_names_the_package():
+    import scheduling
+
+    assert scheduling.costly_imports(["json", "mcp.types", "mcp", "openai._client", "mcpx"]) == ["mcp", "openai"]
 
 
 def test_the_long_units_are_handed_out_first_and_the_rest_as_collected():

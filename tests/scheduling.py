@@ -25,9 +25,10 @@ AGENT_FRAMEWORK_PACKAGES = frozenset(
     | {"pydantic_ai", "smolagents"}
 )
 #: What no test module may import when it is collected, which every worker does for every module:
-#: the agent frameworks and the MCP SDK (about a second of CPU, pydantic models built at import).
-#: Tests import them when they run. ``tests/conftest.py`` notes what collecting imported of them.
-NOT_AT_COLLECTION = AGENT_FRAMEWORK_PACKAGES | {"mcp", "mcp_types"}
+#: the agent frameworks and the MCP SDK (about a second of CPU, pydantic models built at import),
+#: and curl_cffi (an optional extra). Tests import them when they run. ``tests/conftest.py`` notes
+#: what collecting imported of them.
+NOT_AT_COLLECTION = AGENT_FRAMEWORK_PACKAGES | {"mcp", "mcp_types", "curl_cffi"}
 
 
 #: Where ``tests/conftest.py`` keeps :func:`costly_imports` of the modules imported by collection.

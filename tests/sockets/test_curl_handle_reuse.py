@@ -1,4 +1,4 @@
-"""A pooled curl handle keeps its options from one request to the next (net/wire_curl.py,
+"""A pooled curl handle keeps its options from one request to the next (net/_curl().py,
 ``_Options``): whatever a request set (a form body, a method, a pinned address, a fresh
 connection, the header order after a redirect), the next request on that handle goes out
 exactly as it would on a new handle: same method, body, headers and header order, and a kept
@@ -10,7 +10,6 @@ import threading
 import pytest
 from transports import needs_browser
 
-from websearch_sync.net import wire_curl
 from websearch_sync.net.deadline import Deadline
 from websearch_sync.net.wire import WireRequest
 
@@ -71,6 +70,14 @@ class RecordingServer:
         self.server.server_close()
 
 
+def _curl():
+    """``websearch_sync.net.wire_curl``, imported when a test runs: at collection every worker
+    would pay for curl_cffi's import (and a checkout without the browser extra could not collect)."""
+    from websearch_sync.net import wire_curl
+
+    return wire_curl
+
+
 def _send(wire, request):
     sink = _Sink()
     wire.exchange(request, sink, deadline=Deadline(5000), provider="t")
@@ -79,7 +86,7 @@ def _send(wire, request):
 
 
 def _as_sent_on_a_new_handle(server, request):
-    wire = wire_curl.CurlWire("chrome")
+    wire = _curl().CurlWire("chrome")
     try:
         _send(wire, request)
     finally:
@@ -106,7 +113,7 @@ SEQUENCE = [
 
 def test_every_request_on_a_reused_handle_goes_out_as_on_a_new_one():
     with RecordingServer() as server:
-        wire = wire_curl.CurlWire("chrome")
+        wire = _curl().CurlWire("chrome")
         try:
             for method, body, headers, redirected in SEQUENCE:
                 request = WireRequest(
@@ -123,7 +130,7 @@ def test_every_request_on_a_reused_handle_goes_out_as_on_a_new_one():
 
 def test_a_pinned_requests_fresh_connection_is_not_kept_for_the_requests_after_it():
     with RecordingServer() as server:
-        wire = wire_curl.CurlWire("chrome")
+        wire = _curl().CurlWire("chrome")
         try:
             _send(wire, WireRequest("GET", server.url("/a")))
             _send(wire, WireRequest("GET", server.url("/b")))
@@ -143,19 +150,19 @@ def test_a_request_given_up_before_it_was_sent_leaves_nothing_on_the_handle(monk
     """Ctrl-C while the transfer is handed over: the request's header list is curl_cffi's to free
     at the transfer's end, which never comes; the next request must not send it too."""
     with RecordingServer() as server:
-        wire = wire_curl.CurlWire("chrome")
+        wire = _curl().CurlWire("chrome")
         try:
-            real = wire_curl.run_interruptibly
+            real = _curl().run_interruptibly
 
             def interrupted_before_the_work(work, *, abandon, release):
                 release()
                 raise KeyboardInterrupt
 
-            monkeypatch.setattr(wire_curl, "run_interruptibly", interrupted_before_the_work)
+            monkeypatch.setattr(_curl(), "run_interruptibly", interrupted_before_the_work)
             given_up = WireRequest("POST", server.url("/x"), [("X-Given-Up", "1")] + FORM, "q=gone", browser=True)
             with pytest.raises(KeyboardInterrupt):
                 _send(wire, given_up)
-            monkeypatch.setattr(wire_curl, "run_interruptibly", real)
+            monkeypatch.setattr(_curl(), "run_interruptibly", real)
             _send(wire, WireRequest("GET", server.url("/next"), [("Referer", "http://127.0.0.1/")]))
         finally:
             wire.close()
@@ -168,7 +175,7 @@ def test_a_request_given_up_before_it_was_sent_leaves_nothing_on_the_handle(monk
 def test_a_post_without_a_body_sends_an_empty_one_not_the_processs_stdin():
     """libcurl's default read function reads stdin: a POST with no body set streamed it, chunked."""
     with RecordingServer() as server:
-        wire = wire_curl.CurlWire("chrome")
+        wire = _curl().CurlWire("chrome")
         try:
             _send(wire, WireRequest("POST", server.url("/x")))
         finally:

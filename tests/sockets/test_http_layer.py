@@ -15,6 +15,7 @@ from faults import (
     never_answer,
     reset_mid_body,
     respond,
+    sequence,
     stall_after_headers,
     trickle,
     truncated_chunked,
@@ -165,6 +166,14 @@ def test_status_mapping(testjson, status, code, detail, retryable):
     assert error.status == status
     assert error.retryable is retryable
     assert error.provider == "testjson"
+
+
+def test_a_retry_the_deadline_cuts_short_ends_with_the_failure_it_retried(testjson):
+    """A 502, then a retry the upstream never answers: the call ends at its deadline with the 502
+    (why it failed), not with a Timeout that says only that time ran out."""
+    with FaultServer({"/s": sequence(respond(502, b"bad gateway"), never_answer())}) as server:
+        expect_error(server.url("/s"), "BadGateway", "http_502", timeout_ms=1000)
+        assert len(server.requests) == 2  # the retry was sent
 
 
 def test_429_carries_retry_after(testjson):

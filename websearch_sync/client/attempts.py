@@ -135,7 +135,7 @@ class BackendRunner:
                 with backend_call(backend_endpoint(backend)), pacing(pace):
                     result = call_backend(backend, params, self.transport, budget.sooner(backend.timeout_ms(timeout)))
             except WebSearchError as error:
-                last_error = error
+                last_error, cause = error, last_error
                 if isinstance(error, AuthError):
                     _of_backend(backend, partial(self.cooldowns.refused.record, backend, error))
                 delay = retry_delay(policy, attempt, error, budget)
@@ -145,6 +145,8 @@ class BackendRunner:
                 if delay is None:
                     if isinstance(error, WebBlocked):
                         self._cool_host(backend, error, budget)
+                    if cause is not None and cut_short(error, budget):
+                        raise cause from None
                     raise
                 announce_retry(name, error, attempt, delay)
                 self.clock.sleep(delay)
@@ -287,16 +289,26 @@ def with_retries(call: Callable[[], T], name: str, policy: RetryPolicy, budget: 
     and each page of ``include_content``: their requests wait for the transport's gate, the
     client's spacing per host and cool-downs, like a search's)."""
     attempt = 0
+    cause: Optional[WebSearchError] = None
     while True:
         try:
             return call()
         except WebSearchError as error:
             delay = retry_delay(policy, attempt, error, budget)
             if delay is None:
+                if cause is not None and cut_short(error, budget):
+                    raise cause from None
                 raise
             announce_retry(name, error, attempt, delay)
             clock.sleep(delay)
-            attempt += 1
+            attempt, cause = attempt + 1, error
+
+
+def cut_short(error: WebSearchError, budget: Deadline) -> bool:
+    """Whether ``error``, a retry's failure, is only the call's deadline cutting the retry short:
+    then the call raises the failure that was being retried (the 502 is why the call failed; the
+    ``Timeout`` says only that time ran out), as when a retry does not fit in the budget at all."""
+    return isinstance(error, Timeout) and budget.expired()
 
 
 class _LaterRequests:

@@ -108,6 +108,7 @@ BUDGET_EXHAUSTED = "budget_exhausted"  #: a rate-limit slot would come after the
 ENGINE_TIMEOUT = "engine_timeout"  #: a SearXNG engine timed out inside the instance
 # NetworkError
 DNS_ERROR = "dns_error"
+NETWORK_BLOCKED = "network_blocked"  #: a test blocked the connection (websearch_sync.testing.no_network)
 CONNECTION_REFUSED = "connection_refused"
 CONNECTION_RESET = "connection_reset"
 CONNECTION_ERROR = "connection_error"
@@ -309,11 +310,12 @@ class Timeout(WebSearchError):
 class NetworkError(WebSearchError):
     """DNS failure, refused or reset connection, TLS or proxy failure, broken body.
 
-    Not retryable: ``dns_error`` (the host name does not resolve)."""
+    Not retryable: ``dns_error`` (the host name does not resolve), ``network_blocked`` (a test
+    blocked the connection: :class:`websearch_sync.testing.NetworkAccessBlocked`)."""
 
     code = "NetworkError"
     default_retryable = True
-    final_details = (DNS_ERROR,)
+    final_details = (DNS_ERROR, NETWORK_BLOCKED)
 
 
 class WebBlocked(WebSearchError):

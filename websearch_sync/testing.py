@@ -49,7 +49,7 @@ from .contract.conformance import conformance_checks as _conformance_checks
 from .contract.replay import ReplayWire
 from .engine import registry
 from .engine.base import Backend
-from .errors import BAD_PARSE_RESULT, NO_RECORDED_CASE, WebProviderError, WebSearchError
+from .errors import BAD_PARSE_RESULT, NETWORK_BLOCKED, NO_RECORDED_CASE, NetworkError, WebProviderError, WebSearchError
 from .models import ParseResult, SearchParams, StrPath
 from .net.deadline import Deadline
 from .net.transport import HttpTransport
@@ -75,8 +75,19 @@ __all__ = [
 ]
 
 
-class NetworkAccessBlocked(RuntimeError):
-    """A test tried to open a connection to a non-loopback address."""
+class NetworkAccessBlocked(NetworkError, RuntimeError):
+    """A test tried to open a connection to (or resolve) a non-loopback address.
+
+    A typed ``NetworkError(network_blocked)``, not retried: a search that tries it ends with
+    this error and its message (which host; how to replay instead), where a bare exception
+    would have been the search's ``internal_error`` with a traceback in the log."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(
+            message,
+            detail_code=NETWORK_BLOCKED,
+            hint="no_network blocks it: replay the backend (replay_fixtures, fake_results) or serve on 127.0.0.1",
+        )
 
 
 def _is_loopback(address: Any) -> bool:

@@ -222,6 +222,20 @@ def test_matching_rule(recorded):
     assert "'rust async'" in info.value.message and "'blocked query'" in info.value.message
 
 
+@pytest.mark.parametrize("impersonate", ["off", None], ids=["requests", "browser"])
+def test_a_search_reaching_an_unreplayed_backend_says_the_network_is_blocked(recorded, impersonate, caplog):
+    """A backend left out of ``replay_fixtures(backends=...)`` meets the block: the search's own
+    typed error names the host and what to do (it was ``internal_error`` with a traceback logged)."""
+    if impersonate is None and not browser_available():
+        pytest.skip("needs the browser extra")
+    with replay_fixtures(recorded, backends=["testhtml"]), pytest.raises(ws.NetworkError) as info:
+        ws.search("q", backend="mojeek_html", settings=ws.Settings(impersonate=impersonate), retries=0)
+    assert isinstance(info.value, NetworkAccessBlocked)
+    assert info.value.detail_code == "network_blocked" and info.value.retryable is False
+    assert "www.mojeek.com" in info.value.message and "replay" in str(info.value)
+    assert not [record for record in caplog.records if record.levelname == "ERROR"]
+
+
 def test_replay_swaps_backends_only_inside_the_block(recorded):
     dead = ws.Settings(endpoints={"testhtml": "http://127.0.0.1:%d/html" % free_port()})
     with ws.SearchClient("testhtml", settings=dead, retries=0, cache_ttl_s=0) as client:  # created before the block

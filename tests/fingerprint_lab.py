@@ -20,7 +20,7 @@ import socket
 import ssl
 import threading
 import time
-from typing import Any
+from typing import Any, Optional
 
 PREFACE = b"PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n"
 
@@ -325,7 +325,7 @@ def h2_fingerprint(frames, headers):
     }
 
 
-def serve_h2(tls, record):
+def serve_h2(tls, record, answers=None):
     import h2.config
     import h2.connection
     import h2.events
@@ -370,6 +370,11 @@ def serve_h2(tls, record):
             elif isinstance(event, h2.events.StreamEnded) and paths.get(event.stream_id, "").startswith("/hop"):
                 conn.send_headers(event.stream_id, [(":status", "302"), ("location", "/page"), ("content-length", "0")])
                 conn.send_data(event.stream_id, b"", end_stream=True)
+            elif isinstance(event, h2.events.StreamEnded) and paths.get(event.stream_id) in (answers or {}):
+                # this file's own: an answer without content-length, whose end only the stream marks
+                content_type, body = answers[paths[event.stream_id]]
+                conn.send_headers(event.stream_id, [(":status", "200"), ("content-type", content_type)])
+                conn.send_data(event.stream_id, body, end_stream=True)
             elif isinstance(event, h2.events.StreamEnded):
                 conn.send_headers(
                     event.stream_id,
@@ -448,7 +453,9 @@ KEY = os.path.join(TLS_DIR, "localhost.key")
 class FingerprintServer:
     """TLS on 127.0.0.1 recording each connection's fingerprint; a context manager."""
 
-    def __init__(self) -> None:
+    def __init__(self, answers: Optional[dict[str, tuple[str, bytes]]] = None) -> None:
+        #: ``{path: (content type, body)}`` answered over HTTP/2 without a content-length
+        self.answers = answers or {}
         self.ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
         self.ctx.load_cert_chain(CERT, KEY)
         self.ctx.set_alpn_protocols(["h2", "http/1.1"])
@@ -500,7 +507,7 @@ class FingerprintServer:
             record["alpn_offered"] = [p.decode("ascii", "replace") for p in hello["alpn"]]
             tls = self.ctx.wrap_socket(sock, server_side=True)
             if tls.selected_alpn_protocol() == "h2":
-                serve_h2(tls, record)
+                serve_h2(tls, record, self.answers)
             else:
                 serve_h1(tls, record)
                 record.setdefault("http", "http/1.1")

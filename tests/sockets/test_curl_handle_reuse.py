@@ -21,7 +21,7 @@ class _Sink:
         self.status = 0
         self.body = b""
 
-    def head(self, status, headers, url):
+    def head(self, status, headers, url, framed=False):
         self.status = status
         return True
 

@@ -92,10 +92,10 @@ class _TeeSink:
         self.sink, self.exchange = sink, exchange
         self.stopped = False
 
-    def head(self, status: int, headers: Mapping[str, str], url: str) -> bool:
+    def head(self, status: int, headers: Mapping[str, str], url: str, framed: bool = False) -> bool:
         """Keep the status line and headers, then hand them on."""
         self.exchange.status, self.exchange.headers, self.exchange.url = status, dict(headers), url
-        wanted = self.sink.head(status, headers, url)
+        wanted = self.sink.head(status, headers, url, framed)
         self.stopped = not wanted
         return wanted
 

@@ -172,9 +172,9 @@ class DecodingSink:
         self.failures: tuple[type[Exception], ...] = ()  # what the decoders raise on bytes not in their coding
         self.fed = False
 
-    def head(self, status: int, headers: Mapping[str, str], url: str) -> bool:
+    def head(self, status: int, headers: Mapping[str, str], url: str, framed: bool = False) -> bool:
         """The sink's answer; the decoders of the body's codings once it wants the body."""
-        wanted = self.sink.head(status, headers, url)
+        wanted = self.sink.head(status, headers, url, framed)
         self.redirect = 300 <= status < 400 and bool(_header(headers, "location"))
         codings = [token.strip().lower() for token in _header(headers, "content-encoding").split(",")]
         self.codings = [name for name in codings if name in _CODINGS]  # names of ours: safe to quote

@@ -23,6 +23,9 @@ class HttpResponse:
     url: str
     truncated: bool = False
     elapsed_ms: float = 0.0
+    #: The protocol itself marked where the body ends (an HTTP/2 or HTTP/3 stream's end): read to
+    #: its end (not ``truncated``), it is the whole body whatever ``Content-Length`` says or not.
+    framed: bool = False
     _text: Optional[str] = field(default=None, repr=False)
     _json: Any = field(default=_NOT_PARSED, repr=False)
 

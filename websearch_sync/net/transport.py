@@ -110,10 +110,11 @@ class _Body:
         self.total = 0
         self.truncated = False
         self.redirect = False
+        self.framed = False
 
-    def head(self, status: int, headers: Mapping[str, str], url: str) -> bool:
+    def head(self, status: int, headers: Mapping[str, str], url: str, framed: bool = False) -> bool:
         """Keep the status line and headers; say whether the body is wanted."""
-        self.status, self.headers, self.url = status, CaseInsensitiveDict(headers), url
+        self.status, self.headers, self.url, self.framed = status, CaseInsensitiveDict(headers), url, framed
         self.redirect = self.follow and status in _REDIRECT_STATUSES and bool(self.headers.get("Location"))
         if self.redirect:
             self.max_bytes, self.truncate = min(self.max_bytes, _REDIRECT_BODY_BYTES), True
@@ -317,7 +318,9 @@ class HttpTransport:
             if self.gate is not None:
                 self.gate.before(current.url, deadline, provider)
             body = self._exchange_pinned(current, deadline, provider, reading, addresses, same_origin)
-            response = HttpResponse(body.status, body.headers, body.content(), body.url or current.url, body.truncated)
+            response = HttpResponse(
+                body.status, body.headers, body.content(), body.url or current.url, body.truncated, framed=body.framed
+            )
             target = body.headers["Location"] if body.redirect else None
             found = self._answer(rules, response, deadline)
             target = target or found

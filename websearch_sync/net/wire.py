@@ -69,8 +69,10 @@ class WireRequest:
 class BodySink(Protocol):
     """Where a wire puts the answer (see the module docstring)."""
 
-    def head(self, status: int, headers: Mapping[str, str], url: str) -> bool:
-        """The status and headers have arrived; false: do not read the body."""
+    def head(self, status: int, headers: Mapping[str, str], url: str, framed: bool = False) -> bool:
+        """The status and headers have arrived; false: do not read the body. ``framed``: the
+        protocol itself marks where the body ends (an HTTP/2 or HTTP/3 stream's end), so a body
+        read to its end is whole whatever its headers say."""
 
     def data(self, chunk: bytes) -> bool:
         """A decoded chunk of the body; false: stop reading (the rest is not wanted)."""

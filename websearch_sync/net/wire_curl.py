@@ -88,6 +88,9 @@ _TLS_CODES = (
 _PROXY_CONNECT_CODES = (CurlECode.COULDNT_CONNECT, CurlECode.COULDNT_RESOLVE_PROXY)
 #: The profile's ``Accept-Encoding``: the codings :mod:`.decoding` names as the browser's.
 _ACCEPT_ENCODING = ", ".join(BROWSER_CODINGS).encode("ascii")
+#: Status lines of the HTTP versions whose streams mark where a body ends (libcurl writes
+#: ``HTTP/2 200``, ``HTTP/3 200``): a body read to its end is whole without a length.
+_FRAMED_VERSIONS = ("HTTP/2", "HTTP/3")
 _BROKEN_BODY = (CurlECode.PARTIAL_FILE, CurlECode.RECV_ERROR, CurlECode.HTTP2, CurlECode.HTTP2_STREAM)
 
 
@@ -106,6 +109,7 @@ class _Exchange:
         self.status = 0
         self.lines: list[tuple[str, str]] = []
         self.expect_status = True  # at the start of a header block
+        self.framed = False  # an HTTP/2 or HTTP/3 answer: its stream's end marks the body's
         self.headed = False
         self.stopped = False  # the sink wanted no more: not an error
         self.abandoned = False  # the caller has gone (Ctrl-C)
@@ -119,6 +123,7 @@ class _Exchange:
             return len(line)  # a trailer line: the answer's status and headers are settled
         if self.expect_status:
             self.status, self.lines, self.expect_status = _status_code(text), [], False
+            self.framed = text.startswith(_FRAMED_VERSIONS)
             if self.status:
                 return len(line)
             self.error = NetworkError(
@@ -130,7 +135,8 @@ class _Exchange:
         if not text:
             if self.status >= 200:
                 self.headed = True
-                return self._fed(lambda: self.sink.head(self.status, _joined(self.lines), self.url), len(line))
+                framed = self.framed
+                return self._fed(lambda: self.sink.head(self.status, _joined(self.lines), self.url, framed), len(line))
             self.expect_status = True  # an interim answer (1xx): the real one follows
         elif text[0] in " \t" and self.lines:
             name, value = self.lines[-1]

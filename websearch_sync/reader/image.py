@@ -114,11 +114,12 @@ def image_text(response: HttpResponse, *, provider: Optional[str], images: bool)
 def _whole(response: HttpResponse) -> bool:
     """Whether HTTP marked where the body ends, so that a body read to its end (not cut by
     ``max_bytes``) is the whole file the server holds: a ``Content-Length`` (the transport
-    refuses a body that stops short of it, ``NetworkError(incomplete_body)``) or the chunked
-    transfer coding (which ends with a last chunk). Without either, the body ends where the
+    refuses a body that stops short of it, ``NetworkError(incomplete_body)``), the chunked
+    transfer coding (which ends with a last chunk) or an HTTP/2 or HTTP/3 stream (which ends
+    with its last frame: ``response.framed``). Without any, an HTTP/1 body ends where the
     connection closed, whatever closed it."""
     chunked = "chunked" in (response.headers.get("Transfer-Encoding") or "").lower()
-    return not response.truncated and ("Content-Length" in response.headers or chunked)
+    return not response.truncated and (response.framed or "Content-Length" in response.headers or chunked)
 
 
 def _unreadable(

@@ -384,6 +384,17 @@ def test_state_required_without_a_state_url_is_refused(url):
     assert info.value.detail_code == "bad_state_url"
 
 
+def test_state_clear_with_an_unreachable_redis_says_so_once_and_fails(capsys, caplog):
+    """The command's own error says nothing was cleared; the library's outage warning (what calls
+    do meanwhile) is no news to a one-shot command and is left out."""
+    pytest.importorskip("redis")
+    with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+        code = cli_main(["state", "clear", "--state-url", "redis://127.0.0.1:%d/0" % free_port()])
+    assert code == 4
+    assert capsys.readouterr().err.startswith("error: NetworkError/state_unavailable: ")
+    assert not [record.getMessage() for record in caplog.records if "meanwhile" in record.getMessage()]
+
+
 def test_with_state_required_an_unreachable_redis_fails_the_call_before_any_request():
     with FaultServer({"/search": respond(200, b'{"results": []}', content_type="application/json")}) as upstream:
         settings = ws.Settings(

@@ -6,7 +6,10 @@ obeys them, and this command deletes them there.
 """
 
 import argparse
+import contextlib
+import logging
 import sys
+from collections.abc import Iterator
 
 from .output import EXIT_OK
 
@@ -48,7 +51,7 @@ def run_clear(args: argparse.Namespace) -> int:
     from ..client.search_client import SearchClient
     from ..engine import registry
 
-    with SearchClient("stub", state_url=args.state_url, cache_ttl_s=0) as client:
+    with _without_outage_warning(), SearchClient("stub", state_url=args.state_url, cache_ttl_s=0) as client:
         if args.backend is not None:  # a misspelt name is refused with a shared state or without one
             registry.backend_class(args.backend)
         if not (args.state_url or client.settings.state_url):
@@ -63,3 +66,20 @@ def run_clear(args: argparse.Namespace) -> int:
         % (len(lifted), "" if len(lifted) == 1 else "s", ": " + ", ".join(lifted) if lifted else "")
     )
     return EXIT_OK
+
+
+@contextlib.contextmanager
+def _without_outage_warning() -> Iterator[None]:
+    """Leave out the library's warning that the shared state is down and what calls do meanwhile:
+    this command's own error (``state_unavailable``: nothing was cleared) says it for a one-shot run."""
+    from ..client.state.server import OUTAGE_RECORD
+
+    def keep(record: logging.LogRecord) -> bool:
+        return not getattr(record, OUTAGE_RECORD, False)
+
+    library = logging.getLogger("websearch_sync")
+    library.addFilter(keep)
+    try:
+        yield
+    finally:
+        library.removeFilter(keep)

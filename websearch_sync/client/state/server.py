@@ -32,6 +32,9 @@ from ..clock import Clock
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 logger = logging.getLogger("websearch_sync")
+#: The attribute marking the log record of an outage's start (a one-shot command whose own
+#: error says so leaves it out: what "calls do meanwhile" is no news to it).
+OUTAGE_RECORD = "state_outage"
 
 #: Every key starts with this (then the optional prefix), so applications can share a Redis.
 NAMESPACE = "websearch_sync:"
@@ -371,6 +374,7 @@ class StateServer:
                 if required
                 else "calls use this process's own cache, rate limits and cool-downs meanwhile",
                 RETRY_AFTER_S,
+                extra={OUTAGE_RECORD: True},
             )
 
     def answered(self) -> None:

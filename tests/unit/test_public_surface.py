@@ -91,6 +91,8 @@ PUBLIC: dict[str, list[str]] = {
         "page_number",
         "split_locale",
         "dig",
+        "register",
+        "unregister",
     ],
     "websearch_sync.backends.stub": ["OfflineResultsWarning"],
     "websearch_sync.testing": [

@@ -12,7 +12,7 @@ backend"): subclass :class:`Backend` (or :class:`HtmlEngine` for a results page,
 (a tuple of :class:`Setting`) and the ``search()`` options it takes in ``options`` (a tuple of
 :class:`Option`), build a :class:`RequestSpec` from :class:`SearchParams`,
 read the :class:`HttpResponse` into a :class:`ParseResult`, and declare the class in
-the ``websearch_sync.backends`` entry-point group. The parsing helpers the built-in
+the ``websearch_sync.backends`` entry-point group (or :func:`register` it in code). The parsing helpers the built-in
 engines are made of (the block walker, link and date readers, bot walls) are exported
 here too, so an outside engine costs what a built-in one does.
 """
@@ -51,6 +51,8 @@ __all__ = [
     "page_number",
     "split_locale",
     "dig",
+    "register",
+    "unregister",
 ]
 
 if TYPE_CHECKING:
@@ -74,6 +76,7 @@ if TYPE_CHECKING:
     )
     from ..engine.json_api import JsonApiBackend as JsonApiEngine
     from ..engine.option import PAGENO, Option
+    from ..engine.registry import register, unregister
     from ..engine.setting import Setting
     from ..models import ParseResult, SearchParams
     from ..net.botwall import BotWall
@@ -93,6 +96,8 @@ else:
             "HtmlEngine": "..engine.html_engine",
             "JsonApiEngine": "..engine.json_api:JsonApiBackend",
             "Setting": "..engine.setting",
+            "register": "..engine.registry",
+            "unregister": "..engine.registry",
             "Option": "..engine.option",
             "PAGENO": "..engine.option",
             "ParseResult": "..models",

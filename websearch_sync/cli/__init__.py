@@ -77,6 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands.required = True
     for command in COMMANDS:
         command.add_parser(commands)
+    for command_parser in commands.choices.values():  # whose usage an unknown argument shows
+        command_parser.set_defaults(command_parser=command_parser)
     return parser
 
 
@@ -91,7 +93,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     """
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args, unknown = parser.parse_known_args(argv)
+        if unknown:  # said with the command's usage (argparse's parse_args shows the top level's)
+            getattr(args, "command_parser", parser).error("unrecognized arguments: %s" % " ".join(unknown))
     except SystemExit as exc:  # argparse: --help/--version (0) or usage error (2)
         return int(exc.code or 0)
     from ..backends.stub import offline_warning_given

@@ -17,6 +17,7 @@ once what it decoded (fonts' character maps included) holds ``MAX_CONTENT`` byte
 ``CONTENT_PER_BYTE`` times the file's size when that is more.
 """
 
+import importlib.util
 import io
 import logging
 import re
@@ -77,6 +78,12 @@ _MALFORMED = (
     ZeroDivisionError,
     NotImplementedError,
 )
+
+
+def pdf_readable() -> bool:
+    """Whether fetch reads PDFs here (the ``pdf`` extra is installed), without importing pypdf:
+    the fetch tool's description says so only then."""
+    return importlib.util.find_spec("pypdf") is not None
 
 
 def _pypdf() -> Any:

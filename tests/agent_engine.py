@@ -63,3 +63,24 @@ def integration(name: str, framework: str) -> ModuleType:
     """``websearch_sync.integrations.<name>``; skips the calling test when ``framework`` is not installed."""
     pytest.importorskip(framework)
     return importlib.import_module("websearch_sync.integrations." + name)
+
+
+def scripted_pydantic_model(calls, *, also_seen=()):
+    """A pydantic-ai ``FunctionModel`` asking for ``calls`` ((name, arguments) pairs) one per turn,
+    then answering "done"; and ``seen``, which collects the tool-result parts each turn showed the
+    model (``ToolReturnPart``, and the part classes of ``also_seen``: ``RetryPromptPart``)."""
+    from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart, ToolReturnPart
+    from pydantic_ai.models.function import AgentInfo, FunctionModel
+
+    kinds = (ToolReturnPart, *also_seen)
+    seen = []
+
+    def respond(messages, info: AgentInfo):
+        seen.extend(part for part in messages[-1].parts if isinstance(part, kinds))
+        turn = sum(1 for message in messages if isinstance(message, ModelResponse))
+        if turn < len(calls):
+            name, arguments = calls[turn]
+            return ModelResponse(parts=[ToolCallPart(name, arguments, tool_call_id="call_%d" % turn)])
+        return ModelResponse(parts=[TextPart("done")])
+
+    return FunctionModel(respond), seen

@@ -9,6 +9,7 @@ import re
 from pathlib import Path
 
 import pytest
+from agent_engine import scripted_pydantic_model
 
 from websearch_sync.client.default_client import close_default_client
 
@@ -135,19 +136,9 @@ def run_smolagents(agent):
 
 
 def run_pydantic_ai(agent):
-    from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart, ToolReturnPart
-    from pydantic_ai.models.function import FunctionModel
-
-    seen = []
-
-    def respond(messages, info):
-        seen.extend(part.content for part in messages[-1].parts if isinstance(part, ToolReturnPart))
-        if not any(isinstance(m, ModelResponse) for m in messages):
-            return ModelResponse(parts=[ToolCallPart("web_search", {"query": QUERY}, tool_call_id="call_0")])
-        return ModelResponse(parts=[TextPart("done")])
-
-    assert agent.run_sync("find rust", model=FunctionModel(respond)).output == "done"
-    return seen
+    model, seen = scripted_pydantic_model([("web_search", {"query": QUERY})])
+    assert agent.run_sync("find rust", model=model).output == "done"
+    return [part.content for part in seen]
 
 
 def run_openai_agents(agent):

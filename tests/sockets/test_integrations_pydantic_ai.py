@@ -2,7 +2,7 @@
 FunctionModel test double, against the loopback engine (no network, no model)."""
 
 import pytest
-from agent_engine import CAPTCHA_PAGE, FIRST_TITLE, ddg_engine, integration, searches
+from agent_engine import CAPTCHA_PAGE, FIRST_TITLE, ddg_engine, integration, scripted_pydantic_model, searches
 
 
 @pytest.fixture(scope="module")
@@ -14,20 +14,7 @@ def pydantic_ai():
 def scripted(*calls):
     """A FunctionModel asking for ``calls`` (name, arguments) one per turn, then answering "done";
     ``seen`` collects the tool results each turn showed the model."""
-    from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart, ToolReturnPart
-    from pydantic_ai.models.function import AgentInfo, FunctionModel
-
-    seen = []
-
-    def respond(messages, info: AgentInfo):
-        seen.extend(part for part in messages[-1].parts if isinstance(part, ToolReturnPart))
-        turn = sum(1 for m in messages if isinstance(m, ModelResponse))
-        if turn < len(calls):
-            name, arguments = calls[turn]
-            return ModelResponse(parts=[ToolCallPart(name, arguments, tool_call_id="call_%d" % turn)])
-        return ModelResponse(parts=[TextPart("done")])
-
-    return FunctionModel(respond), seen
+    return scripted_pydantic_model(calls)
 
 
 def test_the_tools_are_strict_compatible_for_openai(pydantic_ai):

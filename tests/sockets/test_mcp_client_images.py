@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from agent_engine import scripted_pydantic_model
 from faults import respond
 from images import png
 from servers import FaultServer
@@ -30,16 +31,8 @@ def test_pydantic_ai_mcp_toolset_gives_the_model_the_line_and_the_image(image_ur
     from fastmcp.client.transports import StdioTransport
     from pydantic_ai import Agent
     from pydantic_ai.mcp import MCPToolset
-    from pydantic_ai.messages import ModelResponse, TextPart, ToolCallPart, ToolReturnPart
-    from pydantic_ai.models.function import FunctionModel
 
-    returned = []
-
-    def respond_(messages, info):
-        returned.extend(part.content for part in messages[-1].parts if isinstance(part, ToolReturnPart))
-        if not any(isinstance(m, ModelResponse) for m in messages):
-            return ModelResponse(parts=[ToolCallPart("web_fetch", {"url": image_url}, tool_call_id="call_0")])
-        return ModelResponse(parts=[TextPart("done")])
+    model, returned = scripted_pydantic_model([("web_fetch", {"url": image_url})])
 
     transport = StdioTransport(
         sys.executable,
@@ -47,14 +40,14 @@ def test_pydantic_ai_mcp_toolset_gives_the_model_the_line_and_the_image(image_ur
         env={"PATH": os.environ["PATH"]},
         cwd=str(ROOT),
     )
-    agent = Agent(FunctionModel(respond_), toolsets=[MCPToolset(transport, init_timeout=30)])
+    agent = Agent(model, toolsets=[MCPToolset(transport, init_timeout=30)])
 
     async def scenario():
         async with agent:
             return (await agent.run("look")).output
 
     assert run_bounded(scenario) == "done"
-    [(line, image)] = returned
+    [(line, image)] = [part.content for part in returned]
     assert line.startswith(LINE) and "\n" not in line
     assert (image.media_type, image.data) == ("image/png", PNG)
 

@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from agent_engine import CAPTCHA_PAGE, ddg_engine, searches
+from agent_engine import CAPTCHA_PAGE, ddg_engine, scripted_pydantic_model, searches
 
 import websearch_sync as ws
 from websearch_sync import tool
@@ -138,23 +138,14 @@ def pydantic_ai_run(engine, **toolset_options):
     pydantic_ai_mcp = pytest.importorskip("pydantic_ai.mcp")
     from fastmcp.client.transports import StdioTransport
     from pydantic_ai import Agent
-    from pydantic_ai.messages import ModelResponse, RetryPromptPart, TextPart, ToolCallPart, ToolReturnPart
-    from pydantic_ai.models.function import FunctionModel
+    from pydantic_ai.messages import RetryPromptPart
 
-    seen = []
-
-    def respond(messages, info):
-        seen.extend(part for part in messages[-1].parts if isinstance(part, (ToolReturnPart, RetryPromptPart)))
-        turn = sum(1 for message in messages if isinstance(message, ModelResponse))
-        if turn < len(BLOCKED_SEARCHES):
-            name, arguments = BLOCKED_SEARCHES[turn]
-            return ModelResponse(parts=[ToolCallPart(name, arguments, tool_call_id="call_%d" % turn)])
-        return ModelResponse(parts=[TextPart("done")])
+    model, seen = scripted_pydantic_model(BLOCKED_SEARCHES, also_seen=(RetryPromptPart,))
 
     transport = StdioTransport(sys.executable, ["-m", "websearch_sync", "mcp"], env=engine_env(engine), cwd=str(ROOT))
     # init_timeout: starting the server takes ~1-3 s, more on a loaded machine; pydantic-ai allows 5 s.
     toolset = pydantic_ai_mcp.MCPToolset(transport, init_timeout=CLIENT_TIMEOUT_S, **toolset_options)
-    agent = Agent(FunctionModel(respond), toolsets=[toolset])
+    agent = Agent(model, toolsets=[toolset])
 
     async def scenario():
         async with agent:  # one server for all the agent's runs

@@ -59,6 +59,38 @@ def _read_request(conn: socket.socket) -> Optional[Request]:
 Handler = Callable[[socket.socket, Request, "FaultServer"], None]
 
 
+class LoopbackListener:
+    """A TCP listener on 127.0.0.1 (``port``) handing each connection to :meth:`connected` in a
+    thread of its own; a context manager whose exit stops accepting and sets ``stopping``, which
+    the connections' threads watch."""
+
+    def __init__(self) -> None:
+        self.stopping = threading.Event()
+        self.listener = socket.create_server(("127.0.0.1", 0))
+        self.listener.settimeout(0.2)
+        self.port = self.listener.getsockname()[1]
+
+    def __enter__(self):
+        threading.Thread(target=self._accept, daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stopping.set()
+        self.listener.close()
+
+    def _accept(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                conn, _ = self.listener.accept()
+            except OSError:  # the 0.2 s poll, or the listener closed by __exit__
+                continue
+            threading.Thread(target=self.connected, args=(conn,), daemon=True).start()
+
+    def connected(self, conn: socket.socket) -> None:
+        """Serve one connection (in its own thread)."""
+        raise NotImplementedError
+
+
 class FaultServer:
     """``with FaultServer({"/path": handler}) as server: server.url("/path")``.
 

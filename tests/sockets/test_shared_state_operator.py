@@ -20,6 +20,7 @@ import pytest
 from clocks import FakeClock, deadline_margin_s, machine_pace
 from faults import free_port
 from redis_server import NO_REDIS_REASON, REDIS_UP_TIMEOUT_S, RedisServer, redis_db, redis_server, redis_server_binary  # noqa: F401  (fixtures)
+from servers import LoopbackListener
 
 import websearch_sync as ws
 from websearch_sync.net.deadline import Deadline
@@ -42,36 +43,25 @@ def up(url: str) -> str:
 # -- a Redis behind a link that delivers its replies a byte at a time ----------------------------
 
 
-class TrickleProxy:
-    """A TCP proxy on 127.0.0.1 in front of ``port``: what the client sends passes at once,
-    what Redis answers reaches the client one byte every ``byte_s`` (each byte well inside
+class TrickleProxy(LoopbackListener):
+    """A TCP proxy on 127.0.0.1 in front of ``upstream_port``: what the client sends passes at
+    once, what Redis answers reaches the client one byte every ``byte_s`` (each byte well inside
     any socket timeout, so no single read ever times out). Every thread ends when it is closed."""
 
-    def __init__(self, port: int, byte_s: float) -> None:
-        self.port = port
+    def __init__(self, upstream_port: int, byte_s: float) -> None:
+        super().__init__()
+        self.upstream_port = upstream_port
         self.byte_s = byte_s
-        self.stopping = threading.Event()
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.listener.settimeout(0.2)
-        self.url = "redis://127.0.0.1:%d/0" % self.listener.getsockname()[1]
+        self.url = "redis://127.0.0.1:%d/0" % self.port
 
-    def __enter__(self) -> "TrickleProxy":
-        threading.Thread(target=self._accept, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.stopping.set()
-        self.listener.close()
-
-    def _accept(self) -> None:
-        while not self.stopping.is_set():
-            try:
-                client, _ = self.listener.accept()
-                upstream = socket.create_connection(("127.0.0.1", self.port), timeout=5)
-            except OSError:
-                continue
-            for source, sink, pause in ((client, upstream, 0.0), (upstream, client, self.byte_s)):
-                threading.Thread(target=self._pipe, args=(source, sink, pause), daemon=True).start()
+    def connected(self, client: socket.socket) -> None:
+        try:
+            upstream = socket.create_connection(("127.0.0.1", self.upstream_port), timeout=5)
+        except OSError:
+            client.close()
+            return
+        for source, sink, pause in ((client, upstream, 0.0), (upstream, client, self.byte_s)):
+            threading.Thread(target=self._pipe, args=(source, sink, pause), daemon=True).start()
 
     def _pipe(self, source: socket.socket, sink: socket.socket, pause: float) -> None:
         source.settimeout(0.2)

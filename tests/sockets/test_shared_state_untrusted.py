@@ -7,13 +7,13 @@ of the wrong shape come from a tiny RESP server on loopback that answers what a 
 import json
 import socket
 import sqlite3
-import threading
 import time
 from typing import Callable, Optional
 
 import pytest
 from clocks import deadline_margin_s, machine_pace
 from redis_server import redis_db, redis_server  # noqa: F401  (fixtures)
+from servers import LoopbackListener
 
 import websearch_sync as ws
 from websearch_sync.cli import main as cli_main
@@ -181,37 +181,19 @@ def test_a_planted_flight_key_holds_no_one_back(redis_db, redis_server, monkeypa
 # -- a Redis that answers what the test says ---------------------------------------------------
 
 
-class FakeRedis:
+class FakeRedis(LoopbackListener):
     """A RESP server on 127.0.0.1: ``reply(command)`` gives the bytes each command gets back
     (``None``: ``+OK``). A round trip (the first command of a pipeline: GET, SET, EVALSHA,
     EXISTS) is answered after ``delay_s``. ``commands`` lists what arrived."""
 
     def __init__(self, reply: Callable[[list[bytes]], Optional[bytes]], delay_s: float = 0.0) -> None:
+        super().__init__()
         self.reply = reply
         self.delay_s = delay_s
         self.commands: list[list[bytes]] = []
-        self.stopping = threading.Event()
-        self.listener = socket.create_server(("127.0.0.1", 0))
-        self.listener.settimeout(0.2)
-        self.url = "redis://127.0.0.1:%d/0" % self.listener.getsockname()[1]
+        self.url = "redis://127.0.0.1:%d/0" % self.port
 
-    def __enter__(self) -> "FakeRedis":
-        threading.Thread(target=self._accept, daemon=True).start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.stopping.set()
-        self.listener.close()
-
-    def _accept(self) -> None:
-        while not self.stopping.is_set():
-            try:
-                conn, _ = self.listener.accept()
-            except OSError:
-                continue
-            threading.Thread(target=self._serve, args=(conn,), daemon=True).start()
-
-    def _serve(self, conn: socket.socket) -> None:
+    def connected(self, conn: socket.socket) -> None:
         conn.settimeout(10)
         reader = conn.makefile("rb")
         try:

@@ -393,7 +393,7 @@ class _Options:
         self.profiled = False
         self.values: dict[int, Any] = {}  # option: the value the last request set (absent: the default)
         self.method = _GET
-        self.resolving = False
+        self.lists: set[int] = set()  # the list options the last request set
 
     def set(self, handle: Curl, option: int, value: Any) -> None:
         """``option`` to ``value`` (``None``: libcurl's default) unless the handle has it already."""
@@ -405,9 +405,10 @@ class _Options:
         """A list option (freed after each transfer): set when there is one, cleared once when not."""
         if items is not None:
             handle.setopt(option, items)  # type: ignore[arg-type]
-        elif self.resolving:
+            self.lists.add(option)
+        elif option in self.lists:
             handle.setopt(option, [])  # type: ignore[arg-type]  # an empty list: libcurl's NULL
-        self.resolving = items is not None
+            self.lists.discard(option)
 
     def set_method(self, handle: Curl, request: WireRequest) -> None:
         """The method and body: the last request's undone first when it differs (a POST's body

@@ -17,6 +17,7 @@ from requests.structures import CaseInsensitiveDict
 
 import websearch_sync as ws
 from websearch_sync.backends.stub import Stub
+from websearch_sync.backends.wikipedia import Wikipedia
 from websearch_sync.engine.base import Backend
 from websearch_sync.engine.registry import _engines
 from websearch_sync.models import SearchParams
@@ -93,6 +94,58 @@ def test_the_declaration_says_not_sent_exactly_when_the_request_goes_without_the
                     % (name, value, "carries it" if carried else "goes without it", "not sent" if declared else "sent")
                 )
     assert disagreements == []
+
+
+def _other_language(locale: str) -> str:
+    """``locale`` with a language no service lists (``de-DE`` -> ``zz-DE``)."""
+    return "-".join(["zz"] + locale.split("-")[1:])
+
+
+@pytest.mark.parametrize("cls", _engine_cases())
+def test_each_part_of_a_locale_is_declared_not_sent_exactly_when_the_request_goes_without_it(
+    cls: type[Backend],
+) -> None:
+    """The region is carried when the request differs from that of the locale's language alone
+    (``de-DE`` against ``de``), the language when it differs from that of another language with the
+    same region (``zz-DE``); the declaration must name a part exactly when it is not carried (the
+    whole ``locale`` when no part given is)."""
+    backend = _configured(cls)
+    plain = SearchParams(query="solar panels", max_results=5, vertical=cls.vertical)
+    disagreements = []
+    for locale in GIVEN["locale"]:
+        given = dataclasses.replace(plain, locale=locale)
+        sent = _requests(backend, given)
+        compared = {"language": _other_language(locale)}
+        if "-" in locale:
+            compared["region"] = locale.split("-")[0]
+        reported = backend.not_sent(given)
+        for part, other in compared.items():
+            carried = sent != _requests(backend, dataclasses.replace(plain, locale=other))
+            declared = "locale" in reported or "locale." + part in reported
+            if carried == declared:
+                disagreements.append("%s of %r: carried %s, declared %s" % (part, locale, carried, reported))
+        if all(name in reported for name in ("locale.language", "locale.region")):
+            disagreements.append("%r: both parts named, not the whole locale" % locale)
+    assert disagreements == []
+
+
+def test_a_part_of_the_locale_is_named_when_the_other_is_sent() -> None:
+    class RegionOnly(Backend):
+        name = "regiononly"
+        unsent = ("locale.language",)
+
+    backend = RegionOnly(ws.Settings())
+    assert backend.not_sent(SearchParams(query="q", max_results=3, locale="de-DE")) == ["locale.language"]
+    assert backend.not_sent(SearchParams(query="q", max_results=3, locale="de")) == ["locale"]  # all it gave
+    assert backend.not_sent(SearchParams(query="q", max_results=3)) == []
+
+
+def test_a_wikipedia_edition_chosen_otherwise_sends_no_locale() -> None:
+    wiki = ws.Settings(endpoints={"wikipedia": "https://wiki.example/w/api.php"})
+    params = SearchParams(query="q", max_results=3, locale="de-DE")
+    assert Wikipedia(ws.Settings()).not_sent(params) == ["locale.region"]
+    assert Wikipedia(wiki).not_sent(params) == ["locale"]
+    assert Wikipedia(ws.Settings()).not_sent(dataclasses.replace(params, options={"wiki": "fr"})) == ["locale"]
 
 
 def test_only_inputs_the_call_gave_are_reported_sorted() -> None:

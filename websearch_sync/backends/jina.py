@@ -28,6 +28,7 @@ from typing import Any, Optional
 from ..engine.base import answer_within_s, split_locale, traditional_chinese
 from ..engine.json_api import JsonApiBackend, try_json
 from ..engine.setting import Setting
+from ..engine.unsent import locale_parts_unsent
 from ..errors import WebSearchError
 from ..models import ParseResult, SearchParams
 from ..net.deadline import Deadline
@@ -96,8 +97,9 @@ class Jina(JsonApiBackend):
         return RequestSpec("GET", self.endpoint_url(), params=query, headers=headers)
 
     def dropped(self, params: SearchParams) -> tuple[str, ...]:
-        """The locale, when Jina lists neither its region nor its language."""
-        return () if _locale_fields(params.locale) else ("locale",)
+        """The parts of the locale Jina does not list (:func:`~..engine.unsent.locale_parts_unsent`)."""
+        fields = _locale_fields(params.locale)
+        return locale_parts_unsent("hl" in fields, "gl" in fields)
 
     def fit_request(self, spec: RequestSpec, deadline: Deadline) -> RequestSpec:
         """With page texts asked, ``X-Timeout``: the whole seconds (1..180) Jina may spend reading the

@@ -46,7 +46,7 @@ class Tavily(JsonApiBackend):
     """The Tavily search API (built for LLM agents)."""
 
     name = "tavily"
-    unsent = ("safe_search",)  # Tavily has no safe search (docs/backends.md)
+    unsent = ("safe_search", "locale.language")  # Tavily has no safe search, no language (docs/backends.md)
     auto_rank = 40
     text_format = "text"  # content is extracted page text, no markup
     provides_content = True
@@ -105,8 +105,8 @@ class Tavily(JsonApiBackend):
         return None
 
     def dropped(self, params: SearchParams) -> tuple[str, ...]:
-        """The locale, when no country is sent for it (Tavily has no language parameter)."""
-        return () if self._country(params) else ("locale",)
+        """The locale's region, when no country is sent for it (its language is never sent: :attr:`unsent`)."""
+        return () if self._country(params) else ("locale.region",)
 
     def error_envelope(self, data: Any) -> Optional[tuple[Any, Optional[str]]]:
         """``{"detail": {"error": "..."}}`` (FastAPI's ``{"detail": "..."}`` too)."""

@@ -5,7 +5,11 @@ no filter for a year) answers as if the caller had not given it. The response sa
 staying silent: each engine declares what its request builder leaves out
 (:attr:`~websearch_sync.engine.base.Backend.unsent`), as an input's name (``"safe_search"``),
 ``"<input>=<value>"`` for the values it cannot express alone (``"time_range=year"``), or
-``"locale=language-only"`` for an engine that sends a locale's region alone (``de`` is not sent). An input
+``"locale=language-only"`` for an engine that sends a locale's region alone (``de`` is not sent), or
+a part of the locale the request goes without (``"locale.region"``: Mojeek's ``lb`` is a language,
+``en-GB`` is searched as ``en``; ``"locale.language"``: Tavily's ``country`` is a region). A locale whose
+every given part is not sent is reported whole (``"locale"``); one part of it sent, the other not,
+is reported as that part, so the caller learns exactly what the answer ignored. An input
 counts as sent when a query parameter, body field, preference cookie or the address carries it;
 an ``Accept-Language`` header alone is a browser's hint, not the service's filter.
 """
@@ -20,24 +24,45 @@ __all__: list[str] = []  # internal: documented in docs/backends.md and docs/ re
 COMMON_INPUTS = ("locale", "safe_search", "site_filter", "time_range")
 #: The value of ``locale`` in a declaration that means "a locale without a region".
 LANGUAGE_ONLY = "language-only"
+#: The parts of a locale a declaration (and ``not_sent``) may name alone.
+LOCALE_LANGUAGE = "locale.language"
+LOCALE_REGION = "locale.region"
+LOCALE_PARTS = (LOCALE_LANGUAGE, LOCALE_REGION)
 
 
 def unsent_inputs(declared: Iterable[str], params: SearchParams, language_only: Callable[[str], bool]) -> list[str]:
-    """The inputs among ``declared`` (``"name"`` or ``"name=value"``) that the call gave (a
-    value other than the default, ``None``), sorted: the ones its request goes without.
-    ``language_only`` tells a locale without a region (``de``) for ``"locale=language-only"``."""
+    """The inputs among ``declared`` (``"name"``, ``"name=value"`` or a part of the locale) that the
+    call gave (a value other than the default, ``None``), sorted: the ones its request goes without.
+    ``language_only`` tells a locale without a region (``de``): for ``"locale=language-only"``, and
+    because such a locale has no region to drop (``"locale.region"`` says nothing of it)."""
     unsent = set()
+    parts = set()
     for entry in declared:
         name, _, value = entry.partition("=")
+        if name in LOCALE_PARTS:
+            parts.add(name)
+            continue
         given = getattr(params, name) if name in COMMON_INPUTS else None
         if given and (not value or given == value or (value == LANGUAGE_ONLY and language_only(given))):
             unsent.add(name)
+    if params.locale and "locale" not in unsent and parts:
+        given_parts = {LOCALE_LANGUAGE} if language_only(params.locale) else set(LOCALE_PARTS)
+        dropped = parts & given_parts
+        unsent.update(("locale",) if dropped == given_parts else dropped)
     return sorted(unsent)
+
+
+def locale_parts_unsent(language_sent: bool, region_sent: bool) -> tuple[str, ...]:
+    """The parts of a locale a request goes without (for :meth:`Backend.dropped` of an engine that
+    sends each part only when the service lists it); a part the call did not give is not reported."""
+    return tuple(part for part, sent in ((LOCALE_LANGUAGE, language_sent), (LOCALE_REGION, region_sent)) if not sent)
 
 
 def usable_declaration(declared: object) -> bool:
     """Whether ``declared`` is a usable ``unsent`` declaration: a tuple of ``"<input>"`` or
-    ``"<input>=<value>"`` strings naming inputs of :data:`COMMON_INPUTS`."""
+    ``"<input>=<value>"`` strings naming inputs of :data:`COMMON_INPUTS`, or parts of the locale
+    (:data:`LOCALE_PARTS`)."""
     return isinstance(declared, tuple) and all(
-        isinstance(entry, str) and entry.partition("=")[0] in COMMON_INPUTS for entry in declared
+        isinstance(entry, str) and (entry in LOCALE_PARTS or entry.partition("=")[0] in COMMON_INPUTS)
+        for entry in declared
     )

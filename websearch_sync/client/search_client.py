@@ -560,7 +560,7 @@ class SearchClient:
             ), backends
         specific = registry.backend_options() if any(name not in COMMON_OPTIONS for name in options) else ()
         params = search_params(query, max_results, options, self.settings, specific)
-        names = resolve_backends(backend, self._backend, self.settings, params.locale, params.vertical)
+        names = resolve_backends(backend, self._backend, self.settings, params)
         classes = tuple(registry.backend_class(name, params.vertical) for name in names)  # unsupported_vertical
         if params.options:  # an option no backend of this call takes would be dropped without a word
             every = {name: registry.primary_class(name).option_names() for name in registry.backend_names()}

@@ -125,6 +125,7 @@ class SearchItem(_SearchItemKeys, total=False):
     published_at: str
     providers: list[str]
     content: str
+    content_by: str  #: who read ``content``: the backend whose service gave it, or ``"fetch"`` (read by this library)
 
 
 class _ProviderMetaKeys(TypedDict):

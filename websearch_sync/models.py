@@ -144,7 +144,7 @@ class ProviderMeta(_ProviderMetaKeys, total=False):
     extras: dict[str, list[Any]]  #: what the service answered besides results (SearXNG's answers, infoboxes ...)
     pages: int  #: result pages read, when the call asked for more results than one page holds
     vertical: str  #: what was searched for, when not the web: news, images or videos
-    not_sent: list[str]  #: the common inputs the call gave that the answering backend's request did not carry
+    not_sent: list[str]  #: the inputs (common ones, backend options) the call gave the answering backend did not send
     not_sent_by: dict[str, list[str]]  #: in a merge: ``not_sent`` by backend (those that went without one)
 
 

@@ -14,7 +14,7 @@ from websearch_sync.cli import main
 from websearch_sync.client.selection import auto_backends, keyless_chain, resolve_backends
 from websearch_sync.engine import registry
 from websearch_sync.models import SearchParams
-from websearch_sync.tool import call_tool
+from websearch_sync.tool import call_tool, format_for_model
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 HTML = "text/html; charset=utf-8"
@@ -163,6 +163,25 @@ def test_an_engine_that_drops_an_input_still_answers_when_the_others_fail_and_sa
     assert result["provider_meta"]["provider_name"] == "bing_html"
     assert result["provider_meta"]["not_sent"] == ["time_range"]
     assert [e["provider"] for e in result["errors"]] == ["ddg_html", "mojeek_html", "ddg_lite"]
+
+
+def test_auto_asks_the_engines_that_take_a_backend_option_first():
+    """``pageno=2``: DuckDuckGo (either endpoint) has no page parameter here and would answer
+    its first page: the engines that take it are asked first."""
+    expected = ["bing_html", "mojeek_html", "yahoo_html", "ddg_html", "ddg_lite"]
+    assert _auto(options={"pageno": 2}) == expected
+
+
+def test_an_engine_without_a_backend_option_says_so_when_it_answers():
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        serve(mock, {BING: TURNSTILE, MOJEEK: ALTCHA, YAHOO: ANOMALY, DDG: DDG_PAGE})
+        with ws.SearchClient("auto", settings=ws.Settings(), cache_ttl_s=0, clock=FakeClock()) as client:
+            result = client.search("rust programming language", max_results=10, pageno=2)
+        assert hosts(mock) == ["www.bing.com", "www.mojeek.com", "search.yahoo.com", "html.duckduckgo.com"]
+    assert result["provider_meta"]["provider_name"] == "ddg_html"
+    assert result["provider_meta"]["not_sent"] == ["pageno"]  # its first page: said, not hidden
+    text, _ = format_for_model(result)
+    assert "Not applied by ddg_html: pageno" in text.splitlines()
 
 
 # -- merge, tool, CLI ------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ import websearch_sync as ws
 from websearch_sync.backends.stub import Stub
 from websearch_sync.backends.wikipedia import Wikipedia
 from websearch_sync.engine.base import Backend
+from websearch_sync.engine.option import PAGENO
 from websearch_sync.engine.registry import _engines
 from websearch_sync.models import SearchParams
 from websearch_sync.net.response import HttpResponse
@@ -159,6 +160,22 @@ def test_only_inputs_the_call_gave_are_reported_sorted() -> None:
         "locale",
         "time_range",
     ]
+
+
+def test_a_backend_option_the_engine_does_not_take_is_reported() -> None:
+    """A chain's call may give an option another backend takes (``pageno`` for Bing): the engine
+    without it answers as if it had not been given. The client's own ``max_content_chars`` is no engine's."""
+
+    class Pageless(Backend):
+        name = "pageless"
+
+    class Paged(Backend):
+        name = "paged"
+        options = (PAGENO,)
+
+    params = SearchParams(query="q", max_results=3, options={"pageno": 2, "max_content_chars": 100})
+    assert Pageless(ws.Settings()).not_sent(params) == ["pageno"]
+    assert Paged(ws.Settings()).not_sent(params) == []
 
 
 def test_a_value_declaration_reports_that_value_only() -> None:

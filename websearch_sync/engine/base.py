@@ -47,7 +47,7 @@ from .identity import identity
 from .option import PAGENO, Option, declared, read_options
 from .pace import before_next_request, later_request_failed
 from .setting import COMMON_SETTINGS, Setting, from_env_vars, merged
-from .unsent import unsent_inputs
+from .unsent import unsent_inputs, untaken_options
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -348,9 +348,13 @@ class Backend:
         read_options(self.name, self.declared_options(), params.options)
 
     def not_sent(self, params: SearchParams) -> list[str]:
-        """The common inputs the call gave that this engine's request does not carry, sorted
-        (``provider_meta["not_sent"]``): those :attr:`unsent` declares and those :meth:`dropped` names."""
-        return unsent_inputs(self.unsent + self.dropped(params), params, lambda locale: split_locale(locale)[1] is None)
+        """The inputs the call gave that this engine's request does not carry, sorted
+        (``provider_meta["not_sent"]``): the common ones :attr:`unsent` declares and :meth:`dropped`
+        names, and the backend options it does not take (another backend of the call does)."""
+        common = unsent_inputs(
+            self.unsent + self.dropped(params), params, lambda locale: split_locale(locale)[1] is None
+        )
+        return sorted(common + untaken_options(params.options, self.option_names()))
 
     def dropped(self, params: SearchParams) -> tuple[str, ...]:
         """The inputs the request goes without for these values only (default none): an engine that

@@ -12,11 +12,17 @@ every given part is not sent is reported whole (``"locale"``); one part of it se
 is reported as that part, so the caller learns exactly what the answer ignored. An input
 counts as sent when a query parameter, body field, preference cookie or the address carries it;
 an ``Accept-Language`` header alone is a browser's hint, not the service's filter.
+
+A backend-specific option the call gave (``pageno=2``, ``topic="news"``) that the answering engine
+does not take is reported too (:func:`untaken_options`): in a chain or ``auto``, another backend
+took it, this one answered without it (DuckDuckGo's first page for ``pageno=2``).
 """
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
+from typing import Any
 
 from ..models import SearchParams
+from ..validate import COMMON_OPTIONS
 
 __all__: list[str] = []  # internal: documented in docs/backends.md and docs/ result shape
 
@@ -56,6 +62,14 @@ def locale_parts_unsent(language_sent: bool, region_sent: bool) -> tuple[str, ..
     """The parts of a locale a request goes without (for :meth:`Backend.dropped` of an engine that
     sends each part only when the service lists it); a part the call did not give is not reported."""
     return tuple(part for part, sent in ((LOCALE_LANGUAGE, language_sent), (LOCALE_REGION, region_sent)) if not sent)
+
+
+def untaken_options(options: Mapping[str, Any], taken: Iterable[str]) -> list[str]:
+    """The backend-specific options among the call's ``options`` (those given: ``SearchParams.options``)
+    that an engine taking ``taken`` does not take; the client's own (``max_content_chars``) are no
+    engine's."""
+    names = set(taken)
+    return sorted(name for name in options if name not in names and name not in COMMON_OPTIONS)
 
 
 def usable_declaration(declared: object) -> bool:

@@ -97,9 +97,10 @@ class Jina(JsonApiBackend):
         return RequestSpec("GET", self.endpoint_url(), params=query, headers=headers)
 
     def dropped(self, params: SearchParams) -> tuple[str, ...]:
-        """The parts of the locale Jina does not list (:func:`~..engine.unsent.locale_parts_unsent`)."""
+        """The parts of the locale Jina does not list (:func:`~..engine.unsent.locale_parts_unsent`); an
+        ``hl`` with a region (``es-419``, ``pt-br``) carries the region too."""
         fields = _locale_fields(params.locale)
-        return locale_parts_unsent("hl" in fields, "gl" in fields)
+        return locale_parts_unsent("hl" in fields, "gl" in fields or "-" in fields.get("hl", ""))
 
     def fit_request(self, spec: RequestSpec, deadline: Deadline) -> RequestSpec:
         """With page texts asked, ``X-Timeout``: the whole seconds (1..180) Jina may spend reading the

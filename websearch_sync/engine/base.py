@@ -351,9 +351,7 @@ class Backend:
         """The inputs the call gave that this engine's request does not carry, sorted
         (``provider_meta["not_sent"]``): the common ones :attr:`unsent` declares and :meth:`dropped`
         names, and the backend options it does not take (another backend of the call does)."""
-        common = unsent_inputs(
-            self.unsent + self.dropped(params), params, lambda locale: split_locale(locale)[1] is None
-        )
+        common = unsent_inputs(self.unsent + self.dropped(params), params, _LocaleParts)
         return sorted(common + untaken_options(params.options, self.option_names()))
 
     def dropped(self, params: SearchParams) -> tuple[str, ...]:
@@ -728,11 +726,32 @@ def listed_results(items: list[dict[str, Any]], vertical: str, provider: str) ->
     return items
 
 
+class _LocaleParts:
+    """What :func:`~.unsent.unsent_inputs` asks of a locale (here, beside :func:`split_locale`: no import cycle)."""
+
+    @staticmethod
+    def language_only(locale: str) -> bool:
+        """No country (``de``, ``es-419``): what an engine that sends a country alone cannot send."""
+        return split_locale(locale)[1] is None
+
+    @staticmethod
+    def has_region(locale: str) -> bool:
+        """A region subtag of any kind (``es-419`` too): a part the call gave."""
+        return locale_region(locale) is not None
+
+
 def split_locale(locale: str) -> tuple[str, Optional[str]]:
-    """``"en-US"`` -> ``("en", "US")``; ``"zh-Hant-TW"`` -> ``("zh", "TW")``; ``"de"`` -> ``("de", None)``."""
-    parts = locale.replace("_", "-").split("-")
-    country = next((p.upper() for p in parts[1:] if len(p) == 2 and p.isalpha()), None)
-    return parts[0].lower(), country
+    """``"en-US"`` -> ``("en", "US")``; ``"zh-Hant-TW"`` -> ``("zh", "TW")``; ``"de"`` -> ``("de", None)``;
+    ``"es-419"`` -> ``("es", None)``: a region of UN M.49 digits is no country (:func:`locale_region`)."""
+    region = locale_region(locale)
+    return locale.replace("_", "-").split("-")[0].lower(), region if region and region.isalpha() else None
+
+
+def locale_region(locale: str) -> Optional[str]:
+    """The region subtag of ``locale``: two letters (``"US"``) or three UN M.49 digits (``"419"``,
+    Latin America), ``None`` without one (``"zh-Hant"``: a script)."""
+    parts = locale.replace("_", "-").split("-")[1:]
+    return next((p.upper() for p in parts if (len(p) == 2 and p.isalpha()) or (len(p) == 3 and p.isdigit())), None)
 
 
 #: What a service told how long it may take (SearXNG's ``timeout_limit``, Jina's ``X-Timeout``) leaves

@@ -18,8 +18,8 @@ does not take is reported too (:func:`untaken_options`): in a chain or ``auto``,
 took it, this one answered without it (DuckDuckGo's first page for ``pageno=2``).
 """
 
-from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from collections.abc import Iterable, Mapping
+from typing import Any, Protocol
 
 from ..models import SearchParams
 from ..validate import COMMON_OPTIONS
@@ -36,11 +36,21 @@ LOCALE_REGION = "locale.region"
 LOCALE_PARTS = (LOCALE_LANGUAGE, LOCALE_REGION)
 
 
-def unsent_inputs(declared: Iterable[str], params: SearchParams, language_only: Callable[[str], bool]) -> list[str]:
+class LocaleParts(Protocol):
+    """How a locale is told apart (the engine base's, beside its ``split_locale``)."""
+
+    def language_only(self, locale: str) -> bool:
+        """No country (``de``, ``es-419``): for ``"locale=language-only"``."""
+
+    def has_region(self, locale: str) -> bool:
+        """A region subtag of any kind (``en-US``, ``es-419``): a part the call gave."""
+
+
+def unsent_inputs(declared: Iterable[str], params: SearchParams, locales: LocaleParts) -> list[str]:
     """The inputs among ``declared`` (``"name"``, ``"name=value"`` or a part of the locale) that the
     call gave (a value other than the default, ``None``), sorted: the ones its request goes without.
-    ``language_only`` tells a locale without a region (``de``): for ``"locale=language-only"``, and
-    because such a locale has no region to drop (``"locale.region"`` says nothing of it)."""
+    ``locales`` tells a locale without a country (for ``"locale=language-only"``) and one without
+    a region at all (``de``: no region to drop, ``"locale.region"`` says nothing of it)."""
     unsent = set()
     parts = set()
     for entry in declared:
@@ -49,10 +59,10 @@ def unsent_inputs(declared: Iterable[str], params: SearchParams, language_only: 
             parts.add(name)
             continue
         given = getattr(params, name) if name in COMMON_INPUTS else None
-        if given and (not value or given == value or (value == LANGUAGE_ONLY and language_only(given))):
+        if given and (not value or given == value or (value == LANGUAGE_ONLY and locales.language_only(given))):
             unsent.add(name)
     if params.locale and "locale" not in unsent and parts:
-        given_parts = {LOCALE_LANGUAGE} if language_only(params.locale) else set(LOCALE_PARTS)
+        given_parts = set(LOCALE_PARTS) if locales.has_region(params.locale) else {LOCALE_LANGUAGE}
         dropped = parts & given_parts
         unsent.update(("locale",) if dropped == given_parts else dropped)
     return sorted(unsent)

@@ -249,3 +249,23 @@ def test_a_cached_answer_says_it_too_and_shares_no_list_with_the_cache(quiet_eng
         client.search("q", time_range="day")["provider_meta"]["not_sent"].append("mutated")
         hit = client.search("q", time_range="day")["provider_meta"]
     assert (hit["cached"], hit["not_sent"]) == (True, ["time_range"])
+
+
+class _BrokenDeclaration(Stub):
+    """A plugin whose ``dropped`` has a bug."""
+
+    name = "plugin_brokendrop"
+
+    def dropped(self, params: SearchParams) -> tuple[str, ...]:
+        raise RuntimeError("a bug in the plugin")
+
+
+@pytest.mark.parametrize("strategy", ["fallback", "merge"])
+def test_a_defect_in_a_plugins_declaration_is_typed_and_logged(strategy: str, caplog: Any) -> None:
+    """It escaped the search as a bare RuntimeError."""
+    with registered(_BrokenDeclaration):
+        with ws.SearchClient("plugin_brokendrop,stub", strategy=strategy, cache_ttl_s=0, clock=FakeClock()) as client:
+            with pytest.raises(ws.WebProviderError) as info:
+                client.search("q", time_range="day")
+    assert (info.value.detail_code, info.value.provider) == ("internal_error", "plugin_brokendrop")
+    assert any(record.levelname == "ERROR" and record.exc_info for record in caplog.records)

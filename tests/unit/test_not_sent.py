@@ -18,6 +18,7 @@ from requests.structures import CaseInsensitiveDict
 import websearch_sync as ws
 from websearch_sync.backends.stub import Stub
 from websearch_sync.backends.wikipedia import Wikipedia
+from websearch_sync.engine import registry
 from websearch_sync.engine.base import Backend, locale_region
 from websearch_sync.engine.option import PAGENO
 from websearch_sync.engine.registry import _engines
@@ -269,3 +270,22 @@ def test_a_defect_in_a_plugins_declaration_is_typed_and_logged(strategy: str, ca
                 client.search("q", time_range="day")
     assert (info.value.detail_code, info.value.provider) == ("internal_error", "plugin_brokendrop")
     assert any(record.levelname == "ERROR" and record.exc_info for record in caplog.records)
+
+
+@pytest.mark.parametrize("name", ["tavily", "jina"])
+def test_asking_more_results_than_one_request_of_the_service_gives_is_reported(name: str) -> None:
+    """Tavily and Jina give at most 20 results and read no next page: a call for 30 got 20 without a word."""
+    backend = _configured(registry.backend_class(name))
+    assert backend.not_sent(SearchParams(query="q", max_results=20)) == []
+    assert backend.not_sent(SearchParams(query="q", max_results=30)) == ["max_results"]
+    asked = backend.build_request(SearchParams(query="q", max_results=30))
+    sent = dict(asked.params or {}).get("num") or (asked.json or {}).get("max_results")
+    assert int(sent) == backend.max_results_limit == 20  # what the declaration says is what is asked
+
+
+def test_a_declared_limit_is_an_int() -> None:
+    class Limited(Stub):
+        name = "plugin_limited"
+        max_results_limit = "20"
+
+    assert "max_results_limit" in (registry.declaration_problem(Limited) or "")

@@ -77,6 +77,7 @@ class Jina(JsonApiBackend):
     auto_rank = 60
     text_format = "text"  # titles and descriptions are plain text (a bare "&" in the recording)
     provides_content = True
+    max_results_limit = MAX_RESULTS  # one request a search, no next page: a call for more is told (not_sent)
     summary = "Jina AI search, s.jina.ai (needs JINA_API_KEY)"
     default_base_url = "https://s.jina.ai"
     endpoint_path = "/"
@@ -92,7 +93,7 @@ class Jina(JsonApiBackend):
         headers = self.json_headers(self.bearer())
         if not params.include_content:
             headers["X-Respond-With"] = "no-content"
-        query = {"q": params.full_query, "num": str(min(params.max_results, MAX_RESULTS))}
+        query = {"q": params.full_query, "num": str(min(params.max_results, self.max_results_limit))}
         query.update(_locale_fields(params.locale))
         return RequestSpec("GET", self.endpoint_url(), params=query, headers=headers)
 

@@ -50,6 +50,7 @@ class Tavily(JsonApiBackend):
     auto_rank = 40
     text_format = "text"  # content is extracted page text, no markup
     provides_content = True
+    max_results_limit = MAX_RESULTS  # no next page: a call for more is told (not_sent)
     result_fields = {"title": "title", "url": "url", "snippet": "content", "published_at": "published_date"}
     content_field = "raw_content"
     summary = "Tavily Search API (needs TAVILY_API_KEY)"
@@ -84,7 +85,10 @@ class Tavily(JsonApiBackend):
         """JSON ``{query, max_results}`` (at most :data:`MAX_RESULTS`) plus ``topic``, ``time_range``,
         ``country`` (the locale's region, general topic only) and ``include_raw_content`` (for
         ``include_content``) when asked."""
-        body: dict[str, Any] = {"query": params.full_query, "max_results": min(params.max_results, MAX_RESULTS)}
+        body: dict[str, Any] = {
+            "query": params.full_query,
+            "max_results": min(params.max_results, self.max_results_limit),
+        }
         topic = self.option(params, "topic")
         if topic:
             body["topic"] = topic

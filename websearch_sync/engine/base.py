@@ -110,6 +110,8 @@ class Backend:
             with the same ``name`` (its items' ``provider``), registered beside its web engine.
         results_per_page: how many results one of its pages holds; a call asking for more
             reads the next pages (:meth:`next_page`); ``None``: one page is all it reads.
+        max_results_limit: the most results its one request can give (Tavily's and Jina's 20)
+            when it reads no next page; a call asking more is told (``not_sent``: ``max_results``).
         unsent: the common inputs (``locale``, ``safe_search``, ``site_filter``, ``time_range``)
             its request does not carry, as its request builder leaves them out: a name, or
             ``"time_range=year"`` for one value only (:mod:`.unsent`); a call that gives one
@@ -136,6 +138,7 @@ class Backend:
     volatile_params: ClassVar[tuple[str, ...]] = ()
     vertical: ClassVar[str] = "web"
     results_per_page: ClassVar[Optional[int]] = None
+    max_results_limit: ClassVar[Optional[int]] = None
     #: The locale words (``validate.LOCALE_WORDS``: ``auto``) the service understands.
     locale_words: ClassVar[tuple[str, ...]] = ()
     unsent: ClassVar[tuple[str, ...]] = ()
@@ -350,9 +353,12 @@ class Backend:
     def not_sent(self, params: SearchParams) -> list[str]:
         """The inputs the call gave that this engine's request does not carry, sorted
         (``provider_meta["not_sent"]``): the common ones :attr:`unsent` declares and :meth:`dropped`
-        names, and the backend options it does not take (another backend of the call does)."""
+        names, the backend options it does not take (another backend of the call does), and
+        ``max_results`` when the call asks more than :attr:`max_results_limit`."""
         common = unsent_inputs(self.unsent + self.dropped(params), params, _LocaleParts)
-        return sorted(common + untaken_options(params.options, self.option_names()))
+        limit = self.max_results_limit
+        capped = ["max_results"] if limit is not None and params.max_results > limit else []
+        return sorted(common + capped + untaken_options(params.options, self.option_names()))
 
     def dropped(self, params: SearchParams) -> tuple[str, ...]:
         """The inputs the request goes without for these values only (default none): an engine that

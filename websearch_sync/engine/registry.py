@@ -140,6 +140,7 @@ _DECLARATIONS: tuple[tuple[str, str, Callable[[Any], bool]], ...] = (
         lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v < float("inf"),
     ),
     ("max_query_chars", "an int or None", _optional_int),
+    ("max_results_limit", "an int or None", _optional_int),
     ("auto_rank", "an int or None", _optional_int),
     ("provides_content", "True or False", lambda v: isinstance(v, bool)),
     (

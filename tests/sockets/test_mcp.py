@@ -123,7 +123,7 @@ def default_server():
 
 
 def test_lists_both_tools_with_the_adapters_schemas_and_searches_the_stub(default_server):
-    expected_definitions = tool.tool_definitions("json_schema", names=TOOL_NAMES, settings=ws.Settings())
+    expected_definitions = tool.tool_definitions("json_schema", names=TOOL_NAMES, settings=ws.Settings(), images=True)
     with SearchClient() as client:
         expected = tool.call_tool("web_search", {"query": "mcp stub", "max_results": 2}, client=client)
 
@@ -435,7 +435,7 @@ def test_optional_arguments_are_nullable_and_the_schema_stays_valid():
 def test_mcp_tools_mirror_the_tool_adapter():
     with SearchClient() as client:
         tools = McpTools(client)
-        adapter = tool.tool_definitions("json_schema", names=TOOL_NAMES, settings=ws.Settings())
+        adapter = tool.tool_definitions("json_schema", names=TOOL_NAMES, settings=ws.Settings(), images=True)
         assert tools.definitions() == [dict(d, parameters=nullable_optional(d["parameters"])) for d in adapter]
         outcome = tools.call("web_search", {"query": "q", "max_results": 1})
         assert outcome.is_error is False and same_wrapper(outcome.text) == same_wrapper(

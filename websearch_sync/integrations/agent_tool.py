@@ -13,7 +13,7 @@ during a search.
 import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 from ..client.default_client import default_client
 from ..client.search_client import SearchClient
@@ -90,7 +90,7 @@ def agent_tools(
     style: str = "text",
     *,
     strict: bool = False,
-    images: bool = False,
+    images: Union[bool, str] = False,
 ) -> list[AgentTool]:
     """The tools that can work with the configuration, all over one client.
 
@@ -102,19 +102,25 @@ def agent_tools(
             limit stated in the schema (default: the client's settings).
         style: ``"text"`` or ``"markdown"`` output (see ``format_results``).
         strict: OpenAI strict-mode schemas (every property required, optional ones nullable).
-        images: ``web_fetch`` returns an image to the model in the framework's own image type
-            (a framework without one gets the one line describing it); refused when false.
+        images: ``web_fetch`` returns an image to the model in the framework's own image type;
+            ``"line"`` (:data:`~websearch_sync.tool.IMAGE_LINE`, a framework without one): the
+            one line describing it; refused when false. The fetch tool's description says which.
     """
     if style not in ("text", "markdown"):  # refused here rather than at the model's first call
         raise InvalidInput("style must be 'text' or 'markdown', got %r" % (style,), detail_code=BAD_STYLE)
     if client is None:
         client = SearchClient(settings=settings) if settings is not None else default_client()
     definitions = tool_definitions(
-        "openai", settings=settings if settings is not None else client.settings, strict=strict
+        "openai", settings=settings if settings is not None else client.settings, strict=strict, images=images
     )
     return [
         AgentTool(
-            d["function"]["name"], d["function"]["description"], d["function"]["parameters"], client, style, images
+            d["function"]["name"],
+            d["function"]["description"],
+            d["function"]["parameters"],
+            client,
+            style,
+            bool(images),
         )
         for d in definitions
     ]

@@ -12,6 +12,7 @@ An image without its end marker is returned only when HTTP marked where its body
 """
 
 import base64
+import importlib.util
 import io
 import math
 from typing import Any, Optional
@@ -42,6 +43,12 @@ _FORMATS = {"image/png": "PNG", "image/jpeg": "JPEG", "image/gif": "GIF", "image
 _RETURNABLE = (*_FORMATS, "image/jpg", "image/pjpeg", "image/x-png", "image/apng")
 #: Attempts at re-encoding smaller when the first downscaled image is still over the byte cap.
 _ATTEMPTS = 4
+
+
+def image_downscalable() -> bool:
+    """Whether fetch downscales an image over the caps here (the ``images`` extra is installed),
+    without importing Pillow: the fetch tool's description says so only then."""
+    return importlib.util.find_spec("PIL") is not None
 
 
 def _pillow() -> Any:

@@ -183,17 +183,25 @@ _ARGUMENTS: dict[str, tuple[Argument, ...]] = {
 }
 
 
-def tool_schema(tool: str, *, strict: bool = False, settings: Optional[Settings] = None) -> dict[str, Any]:
+def tool_schema(
+    tool: str,
+    *,
+    strict: bool = False,
+    settings: Optional[Settings] = None,
+    keywords: Optional[frozenset[str]] = None,
+) -> dict[str, Any]:
     """The JSON Schema of a tool's arguments (``"web.search"`` or ``"web.fetch"``), a copy.
 
-    ``strict=True`` gives the form OpenAI's strict mode accepts (see :func:`strict_schema`).
+    ``strict=True`` gives the form OpenAI's strict mode accepts (see :func:`strict_schema`);
+    ``keywords``, the keywords another strict mode takes instead (:data:`ANTHROPIC_STRICT_KEYWORDS`:
+    Anthropic's, a subset of OpenAI's, so that schema is accepted by both).
     With ``settings``, the search query's ``maxLength`` is what the configured backends take
     (see :func:`query_limit`) instead of the library's own limit, and ``max_results`` goes up
     to ``settings.tool_max_results`` (default 10) instead of 10. The vendor spelling
     (``"web_search"``) names the same tool; another name is ``ToolNotFound``.
     """
     schema = arguments_schema(_arguments(_resolve_tool(tool, None), settings))
-    return strict_schema(schema) if strict else schema
+    return strict_schema(schema, keywords or STRICT_KEYWORDS) if strict else schema
 
 
 def _arguments(tool: str, settings: Optional[Settings]) -> tuple[Argument, ...]:
@@ -411,10 +419,8 @@ def tool_definitions(
     definitions: list[dict[str, Any]] = []
     for tool in wanted:
         name, description = chosen[tool], _description(tool, images)
-        if strict and style == "anthropic":
-            schema = strict_schema(tool_schema(tool, settings=settings), ANTHROPIC_STRICT_KEYWORDS)
-        else:
-            schema = tool_schema(tool, strict=strict, settings=settings)
+        keywords = ANTHROPIC_STRICT_KEYWORDS if style == "anthropic" else None
+        schema = tool_schema(tool, strict=strict, settings=settings, keywords=keywords)
         if style == "openai":
             function: dict[str, Any] = {"name": name, "description": description, "parameters": schema}
             if strict:

@@ -90,6 +90,7 @@ def agent_tools(
     style: str = "text",
     *,
     strict: bool = False,
+    portable: bool = False,
     images: Union[bool, str] = False,
 ) -> list[AgentTool]:
     """The tools that can work with the configuration, all over one client.
@@ -102,6 +103,9 @@ def agent_tools(
             limit stated in the schema (default: the client's settings).
         style: ``"text"`` or ``"markdown"`` output (see ``format_results``).
         strict: OpenAI strict-mode schemas (every property required, optional ones nullable).
+        portable: with ``strict``, schemas in the subset Anthropic's strict tool use takes too (the
+            numeric bounds in the descriptions), for a framework that binds one tool list to
+            either provider's model.
         images: ``web_fetch`` returns an image to the model in the framework's own image type;
             ``"line"`` (:data:`~websearch_sync.tool.IMAGE_LINE`, a framework without one): the
             one line describing it; refused when false. The fetch tool's description says which.
@@ -111,19 +115,14 @@ def agent_tools(
     if client is None:
         client = SearchClient(settings=settings) if settings is not None else default_client()
     definitions = tool_definitions(
-        "openai", settings=settings if settings is not None else client.settings, strict=strict, images=images
+        # Anthropic's strict subset is within OpenAI's: its schemas are the portable ones
+        "anthropic" if strict and portable else "openai",
+        settings=settings if settings is not None else client.settings,
+        strict=strict,
+        images=images,
     )
-    return [
-        AgentTool(
-            d["function"]["name"],
-            d["function"]["description"],
-            d["function"]["parameters"],
-            client,
-            style,
-            bool(images),
-        )
-        for d in definitions
-    ]
+    functions = [d.get("function") or dict(d, parameters=d["input_schema"]) for d in definitions]
+    return [AgentTool(f["name"], f["description"], f["parameters"], client, style, bool(images)) for f in functions]
 
 
 def missing_extra(integration: str, package: str) -> ImportError:

@@ -95,3 +95,15 @@ def test_text_with_nul_bytes_in_its_encoding_or_a_few_stray_ones_is_read(body, c
         result = fetch(server.url("/t"))
     assert "ordinary article text" in result["text"] or "stray" in result["text"]
     assert not UNSENDABLE.search(result["text"])
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"[" * 5000 + b"]" * 5000, b'{"id": 1' + b"0" * 5000 + b"}"],
+    ids=["nested 5000 deep", "an integer of 5001 digits"],
+)
+def test_json_the_parser_cannot_hold_is_shown_as_it_is_not_called_something_else(body):
+    # valid JSON (Python's parser stops at its recursion limit and at 4300 digits): a model reads it
+    with FaultServer({"/j": respond(200, body, content_type="application/json")}) as server:
+        result = fetch(server.url("/j"))
+    assert (result["extractor"], result["text"]) == ("json", body.decode())

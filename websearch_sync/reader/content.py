@@ -122,7 +122,7 @@ def _no_readable_text(response: HttpResponse, host: str, provider: Optional[str]
 def _pretty_json(response: HttpResponse, host: str, provider: Optional[str]) -> str:
     try:
         data = response.json()
-    except ValueError:
+    except json.JSONDecodeError:
         if response.truncated:  # cut by max_bytes: show what arrived
             return response.text
         raise WebParseError(
@@ -131,4 +131,6 @@ def _pretty_json(response: HttpResponse, host: str, provider: Optional[str]) -> 
             detail_code=NOT_JSON,
             status=response.status,
         ) from None
+    except ValueError:  # JSON the parser cannot hold (nested too deeply, an integer of 5000 digits): as it is
+        return response.text
     return json.dumps(data, indent=2, ensure_ascii=False)

@@ -189,19 +189,21 @@ def tool_schema(
     strict: bool = False,
     settings: Optional[Settings] = None,
     keywords: Optional[frozenset[str]] = None,
+    every_required: bool = True,
 ) -> dict[str, Any]:
     """The JSON Schema of a tool's arguments (``"web.search"`` or ``"web.fetch"``), a copy.
 
     ``strict=True`` gives the form OpenAI's strict mode accepts (see :func:`strict_schema`);
     ``keywords``, the keywords another strict mode takes instead (:data:`ANTHROPIC_STRICT_KEYWORDS`:
-    Anthropic's, a subset of OpenAI's, so that schema is accepted by both).
+    Anthropic's, a subset of OpenAI's, so that schema is accepted by both);
+    ``every_required=False``: optional arguments stay optional (Anthropic's strict mode).
     With ``settings``, the search query's ``maxLength`` is what the configured backends take
     (see :func:`query_limit`) instead of the library's own limit, and ``max_results`` goes up
     to ``settings.tool_max_results`` (default 10) instead of 10. The vendor spelling
     (``"web_search"``) names the same tool; another name is ``ToolNotFound``.
     """
     schema = arguments_schema(_arguments(_resolve_tool(tool, None), settings))
-    return strict_schema(schema, keywords or STRICT_KEYWORDS) if strict else schema
+    return strict_schema(schema, keywords or STRICT_KEYWORDS, every_required=every_required) if strict else schema
 
 
 def _arguments(tool: str, settings: Optional[Settings]) -> tuple[Argument, ...]:
@@ -289,7 +291,9 @@ _KEYWORD_WORDS: dict[str, Callable[[Any], str]] = {
 }
 
 
-def strict_schema(schema: Mapping[str, Any], keywords: frozenset[str] = STRICT_KEYWORDS) -> dict[str, Any]:
+def strict_schema(
+    schema: Mapping[str, Any], keywords: frozenset[str] = STRICT_KEYWORDS, *, every_required: bool = True
+) -> dict[str, Any]:
     """``schema`` in the form OpenAI's strict mode accepts as it is, a new dict.
 
     Every object lists all its properties as required and sets ``additionalProperties:
@@ -298,20 +302,23 @@ def strict_schema(schema: Mapping[str, Any], keywords: frozenset[str] = STRICT_K
     refuses (``minLength``, ``maxLength``, ...) are moved into the description, so the
     model still reads them and :func:`call_tool` still checks them. ``keywords``: those the
     strict mode takes (:data:`ANTHROPIC_STRICT_KEYWORDS` for Anthropic's).
+    ``every_required=False`` (Anthropic's strict mode, which takes optional properties): an
+    optional property stays optional, not nullable; Anthropic counts a nullable one against
+    its 16 union-typed parameters a request, an optional one against its 24 optional ones.
     """
     result = {key: value for key, value in schema.items() if key in keywords or key == "$schema"}
     refused = [(key, value) for key, value in schema.items() if key not in result]
     if refused:
         result["description"] = _described(result.get("description"), refused)
     if "items" in schema:
-        result["items"] = strict_schema(schema["items"], keywords)
+        result["items"] = strict_schema(schema["items"], keywords, every_required=every_required)
     if "properties" in schema or schema.get("type") == "object":
         properties, required = schema.get("properties", {}), set(schema.get("required", ()))
-        result["properties"] = {
-            name: strict_schema(spec, keywords) if name in required else _nullable(strict_schema(spec, keywords))
-            for name, spec in properties.items()
-        }
-        result["required"] = list(properties)
+        result["properties"] = {}
+        for name, spec in properties.items():
+            strict = strict_schema(spec, keywords, every_required=every_required)
+            result["properties"][name] = strict if name in required or not every_required else _nullable(strict)
+        result["required"] = list(properties) if every_required else [name for name in properties if name in required]
         result["additionalProperties"] = False
     return result
 
@@ -419,8 +426,12 @@ def tool_definitions(
     definitions: list[dict[str, Any]] = []
     for tool in wanted:
         name, description = chosen[tool], _description(tool, images)
-        keywords = ANTHROPIC_STRICT_KEYWORDS if style == "anthropic" else None
-        schema = tool_schema(tool, strict=strict, settings=settings, keywords=keywords)
+        if style == "anthropic":  # its strict subset; optional arguments left out rather than null
+            schema = tool_schema(
+                tool, strict=strict, settings=settings, keywords=ANTHROPIC_STRICT_KEYWORDS, every_required=False
+            )
+        else:
+            schema = tool_schema(tool, strict=strict, settings=settings)
         if style == "openai":
             function: dict[str, Any] = {"name": name, "description": description, "parameters": schema}
             if strict:

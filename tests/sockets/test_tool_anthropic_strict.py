@@ -38,6 +38,10 @@ def test_strict_anthropic_definitions_ask_for_strict_tool_use_in_its_schema_subs
         assert definition["strict"] is True
         assert tool_param.validate_python(definition, strict=True) == definition
         assert transform_schema(definition["input_schema"]) == enum_untyped(definition["input_schema"])
+    # optional arguments stay optional: a nullable one (anyOf with null) would count against
+    # Anthropic's 16 union-typed parameters a request, shared with the caller's other strict tools
+    assert [d["input_schema"]["required"] for d in definitions] == [["query"], ["url"]]
+    assert not any("anyOf" in spec for d in definitions for spec in d["input_schema"]["properties"].values())
     search = definitions[0]["input_schema"]["properties"]
     # the bounds are still read by the model, in words, and still checked by call_tool
     assert search["max_results"]["description"] == "How many results (1-10, default 5). At least 1, at most 10."

@@ -20,6 +20,7 @@ from ..client.search_client import SearchClient
 from ..config import Settings
 from ..errors import BAD_STYLE, InvalidInput
 from ..tool import (
+    ANTHROPIC_STRICT_KEYWORDS,
     FETCH_TOOL,
     SEARCH_TOOL,
     call_tool,
@@ -27,6 +28,7 @@ from ..tool import (
     format_results,
     is_argument_error,
     tool_definitions,
+    tool_schema,
 )
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -114,15 +116,15 @@ def agent_tools(
         raise InvalidInput("style must be 'text' or 'markdown', got %r" % (style,), detail_code=BAD_STYLE)
     if client is None:
         client = SearchClient(settings=settings) if settings is not None else default_client()
-    definitions = tool_definitions(
-        # Anthropic's strict subset is within OpenAI's: its schemas are the portable ones
-        "anthropic" if strict and portable else "openai",
-        settings=settings if settings is not None else client.settings,
-        strict=strict,
-        images=images,
-    )
-    functions = [d.get("function") or dict(d, parameters=d["input_schema"]) for d in definitions]
-    return [AgentTool(f["name"], f["description"], f["parameters"], client, style, bool(images)) for f in functions]
+    settings = settings if settings is not None else client.settings
+    definitions = [d["function"] for d in tool_definitions("openai", settings=settings, strict=strict, images=images)]
+    tools = []
+    for d in definitions:
+        parameters = d["parameters"]
+        if strict and portable:  # Anthropic's strict keywords are a subset of OpenAI's, every argument required
+            parameters = tool_schema(d["name"], strict=True, settings=settings, keywords=ANTHROPIC_STRICT_KEYWORDS)
+        tools.append(AgentTool(d["name"], d["description"], parameters, client, style, bool(images)))
+    return tools
 
 
 def missing_extra(integration: str, package: str) -> ImportError:

@@ -102,8 +102,9 @@ def test_text_with_nul_bytes_in_its_encoding_or_a_few_stray_ones_is_read(body, c
     [b"[" * 5000 + b"]" * 5000, b'{"id": 1' + b"0" * 5000 + b"}"],
     ids=["nested 5000 deep", "an integer of 5001 digits"],
 )
-def test_json_the_parser_cannot_hold_is_shown_as_it_is_not_called_something_else(body):
-    # valid JSON (Python's parser stops at its recursion limit and at 4300 digits): a model reads it
+def test_json_the_parser_cannot_hold_is_not_json_saying_why_not_something_else(body):
+    # Python's parser stops at its recursion limit (before it knows whether the rest is JSON) and at 4300 digits
     with FaultServer({"/j": respond(200, body, content_type="application/json")}) as server:
-        result = fetch(server.url("/j"))
-    assert (result["extractor"], result["text"]) == ("json", body.decode())
+        error = fetch_error(server.url("/j"))
+    assert (type(error).__name__, error.detail_code) == ("WebParseError", "not_json")
+    assert "cannot be read: nested too deeply, or holding a number of over 4300 digits" in error.message

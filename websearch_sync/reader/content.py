@@ -67,11 +67,12 @@ def page_text(
         )
     if kind == "pdf":
         return pdf_text(response, mode=mode, provider=provider, max_chars=max_chars, deadline=deadline)
-    if kind in ("html", "text") and binary(response.text):  # an archive or an image labelled text: mojibake
-        raise _unsupported(response, provider, "binary data as %s, not text" % (declared or "text"))
-    if kind == "html":
-        if not readable(response.text):  # nothing to extract: spare readability a page of NUL bytes
+    if kind in ("html", "text"):
+        if not readable(response.text):  # nothing to read: spare readability a page of NUL bytes
             raise _no_readable_text(response, host, provider, "%s returned no readable text" % host)
+        if binary(response.text):  # an archive or an image labelled text: mojibake
+            raise _unsupported(response, provider, "binary data as %s, not text" % (declared or "text"))
+    if kind == "html":
         rules = DEFAULT_RULES - {COMMENT_RULE} if include_comments else DEFAULT_RULES
         extraction = extract_html(response.text, url=response.url, mode=mode, rules=rules)
         result = PageText(extraction.title, extraction.text.strip(), extraction.extractor)
@@ -131,6 +132,11 @@ def _pretty_json(response: HttpResponse, host: str, provider: Optional[str]) -> 
             detail_code=NOT_JSON,
             status=response.status,
         ) from None
-    except ValueError:  # JSON the parser cannot hold (nested too deeply, an integer of 5000 digits): as it is
-        return response.text
+    except ValueError:  # nested too deeply for the parser (whether JSON or not), an integer of 5000 digits
+        raise WebParseError(
+            "%s sent JSON that cannot be read: nested too deeply, or holding a number of over 4300 digits" % host,
+            provider=provider,
+            detail_code=NOT_JSON,
+            status=response.status,
+        ) from None
     return json.dumps(data, indent=2, ensure_ascii=False)

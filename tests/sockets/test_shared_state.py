@@ -191,7 +191,7 @@ def test_rate_limit_slots_are_booked_for_every_limiter_and_refused_ones_book_not
     assert 1.9 < second.next_free_in("brave") <= 2.0
     assert 1.9 < first.reserve("brave", 1.0, 10) <= 2.0  # the refused reservation took no slot
     assert first.reserve("ddg_html", 1.0, 0) == 0.0  # backends are independent
-    assert 3_000 < redis_db.pttl("websearch_sync:slot:brave") <= 4_000  # the key expires by itself
+    assert 3_000 < redis_db.pttl("websearch_sync:slot:{brave}") <= 4_000  # the key expires by itself
 
 
 def test_a_block_one_client_met_is_obeyed_by_another_until_its_key_expires(redis_db, redis_server):  # noqa: F811

@@ -19,26 +19,19 @@ from pathlib import Path
 import pytest
 from clocks import FakeClock, deadline_margin_s, machine_pace
 from faults import free_port
-from redis_server import NO_REDIS_REASON, REDIS_UP_TIMEOUT_S, RedisServer, redis_db, redis_server, redis_server_binary  # noqa: F401  (fixtures)
+from redis_server import (  # noqa: F401  (fixtures)
+    NO_REDIS_REASON,
+    REDIS_UP_TIMEOUT_S,
+    RedisServer,
+    redis_db,
+    redis_server,
+    redis_server_binary,
+    up,
+)
 from servers import LoopbackListener
 
 import websearch_sync as ws
 from websearch_sync.net.deadline import Deadline
-
-
-def up(url: str) -> str:
-    """``url`` with the tests' bound on a command (a Redis that answers must not count as down on a
-    loaded machine; the production 0.25 s is the subject of the tests that keep it)."""
-    return (
-        url
-        + ("&" if "?" in url else "?")
-        + "socket_timeout=%g&socket_connect_timeout=%g"
-        % (
-            REDIS_UP_TIMEOUT_S,
-            REDIS_UP_TIMEOUT_S,
-        )
-    )
-
 
 # -- a Redis behind a link that delivers its replies a byte at a time ----------------------------
 
@@ -262,7 +255,7 @@ def test_a_full_state_redis_keeps_the_pace_shared_under_the_documented_policy(
                 client.search("answer %d" % number, max_results=10)
         warned = [record.getMessage() for record in caplog.records if "unavailable" in record.getMessage()]
         assert bool(warned) is outage, warned
-        assert outage or redis_db.exists("websearch_sync:slot:stub", "websearch_sync:fleet:stub") == 2
+        assert outage or redis_db.exists("websearch_sync:slot:{stub}", "websearch_sync:fleet:{stub}") == 2
         assert not outage or "OutOfMemoryError" in warned[0]
     finally:
         redis_db.flushdb()

@@ -185,7 +185,7 @@ class Cooldowns:
 
 def backend_of(key: str) -> str:
     """The backend a cool-down key names: keys are ``<backend>``, ``<backend>@<endpoint>`` and
-    ``<backend…>[<part>]`` (see :meth:`~websearch_sync.engine.base.Backend.cooldown_scope`)."""
+    ``<backend…>[<part>]`` (see :meth:`~websearch_sync.engine.base.Backend.upstream_key`)."""
     return key.partition("[")[0].partition("@")[0]
 
 

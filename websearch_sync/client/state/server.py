@@ -18,6 +18,7 @@ from ...errors import (
     BAD_STATE_URL,
     DEADLINE_EXCEEDED,
     MISSING_REDIS_EXTRA,
+    STATE_IS_CLUSTER,
     STATE_UNAVAILABLE,
     InvalidInput,
     NetworkError,
@@ -340,6 +341,13 @@ class StateServer:
         pool.connection_class = _bounded_connections(pool.connection_class)
         self.errors: tuple[type[BaseException], ...] = (redis.RedisError, OSError, BadReply)
         self.response_error: type[BaseException] = redis.ResponseError
+        #: A node of a sharded cluster sends a key it does not hold elsewhere (MOVED, ASK); CROSSSLOT: a
+        #: command's keys in two hash slots, which only a cluster refuses.
+        self.cluster_errors: tuple[type[BaseException], ...] = tuple(
+            getattr(redis.exceptions, name) for name in ("AskError", "ClusterCrossSlotError")
+        )
+        #: Why this URL is a cluster node the state cannot use (set at its first redirect; then every use raises).
+        self.cluster = ""
         # what the sockets really use: a ``socket_timeout`` in the URL overrides ours, and a call
         # asks Redis only while it has that long left (``SharedState.run``)
         effective = self.redis.connection_pool.connection_kwargs
@@ -348,7 +356,7 @@ class StateServer:
             float(effective.get("socket_connect_timeout") or timeout_s),
         )
         self.shown = shown_url(url)
-        self._secrets = url_secrets(url)
+        self.secrets = url_secrets(url)
         self._lock = threading.Lock()
         self._retry_at: Optional[float] = None
         self.last_error = ""
@@ -364,7 +372,7 @@ class StateServer:
         with self._lock:
             was_down = self._retry_at is not None
             self._retry_at = now + RETRY_AFTER_S
-            self.last_error = redact("%s: %s" % (type(error).__name__, error), self._secrets)
+            self.last_error = redact("%s: %s" % (type(error).__name__, error), self.secrets)
         if not was_down:
             logger.warning(
                 "shared state %s unavailable (%s); %s; trying again in %.0f s (this is logged once until it answers)",
@@ -414,6 +422,13 @@ class SharedState:
         """``websearch_sync:[prefix:]<kind>:<name>`` (``kind`` one of :data:`KINDS`)."""
         return "%s%s:%s" % (self.namespace, kind, name)
 
+    def script_keys(self, name: str, *kinds: str) -> list[str]:
+        """The keys of ``kinds`` for ``name`` that one script reads and writes together, each
+        ``…<kind>:{<name>}``: the hash tag puts them in one Redis Cluster hash slot (a cluster
+        refuses a script whose keys are in two: CROSSSLOT), and the namespace and kinds hold no
+        brace, so the tag is the name's whatever it holds."""
+        return [self.key(kind, "{%s}" % name) for kind in kinds]
+
     def run(
         self,
         operation: Callable[[Any], T],
@@ -434,7 +449,10 @@ class SharedState:
             NetworkError: ``state_unavailable``, instead of returning ``default``, when required.
             Timeout: ``deadline_exceeded`` when required and the call has no time left for a
                 read (a ``write`` that does not fit is skipped: what it records expires anyway).
+            InvalidInput: ``state_is_cluster`` (always) once the server answered as a node of a
+                Redis Cluster that does not hold every key.
         """
+        self._check_not_cluster()
         if left_s is not None and left_s < self.server.timeout_s:
             if self.required and not write:
                 raise Timeout(
@@ -449,6 +467,11 @@ class SharedState:
             _OPERATION.limit = float("inf") if left_s is None else started + left_s
             try:
                 result = operation(self.server.redis)
+            except self.server.cluster_errors as error:
+                code = getattr(error, "status_code", None) or type(error).__name__
+                said = str(error).rpartition("caused error: ")[2]  # a pipeline's reply names the command first
+                self.server.cluster = redact("%s %s" % (code, said), self.server.secrets)
+                self._check_not_cluster()  # raises
             except self.server.response_error as error:
                 if "WRONGTYPE" not in str(error):
                     self.server.failed(error, now, self.required)
@@ -463,6 +486,18 @@ class SharedState:
             finally:
                 _OPERATION.ends = None
         return self._unavailable(default)
+
+    def _check_not_cluster(self) -> None:
+        """Raise ``InvalidInput(state_is_cluster)`` once the server has answered like a node of a
+        Redis Cluster that does not hold every key (MOVED, ASK, CROSSSLOT): a silent fallback to
+        local state would split the fleet's pace, one per process."""
+        if self.server.cluster:
+            raise InvalidInput(
+                "the shared state %s answered as a node of a Redis Cluster (%s): only a cluster that serves every"
+                " key at one address (one shard, or behind a cluster proxy) can hold the state; use one Redis (a"
+                " primary, with replicas if you like) or such an endpoint" % (self.server.shown, self.server.cluster),
+                detail_code=STATE_IS_CLUSTER,
+            )
 
     def _unavailable(self, default: T) -> T:
         if self.required:

@@ -1,4 +1,5 @@
-"""Rate-limit slots in Redis: each backend's next free slot, booked atomically for every process,
+"""Rate-limit slots in Redis: each upstream's next free slot (a backend at its endpoint,
+:meth:`~websearch_sync.engine.base.Backend.upstream_key`), booked atomically for every process,
 and the fleet sharing it: each booking notes its process, so every process knows how many
 share the pace and, while Redis cannot be reached, keeps its share of it alone."""
 
@@ -10,9 +11,9 @@ from .server import BadReply, SharedState
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
-#: KEYS[1]: the backend's next free slot, in microseconds on the Redis clock (the one
+#: KEYS[1]: the upstream's next free slot, in microseconds on the Redis clock (the one
 #: clock every process agrees on); KEYS[2]: the fleet, the processes that booked a slot of
-#: that backend lately (a sorted set: process id -> when). ARGV[1]: the interval, ARGV[2]: the
+#: that upstream lately (a sorted set: process id -> when). ARGV[1]: the interval, ARGV[2]: the
 #: longest wait allowed, ARGV[3]: this process's id, ARGV[4]: how long a process stays in the
 #: fleet after its last booking, ARGV[5]: the earliest slot this process may take, from now
 #: (microseconds). Notes the process in the fleet, then books the slot and answers
@@ -35,7 +36,7 @@ redis.call('SET', KEYS[1], string.format('%.0f', after), 'PX', math.ceil((after 
 return {1, wait, fleet}
 """
 
-#: KEYS[1]: the backend's next free slot, KEYS[2]: when its last request left (microseconds on
+#: KEYS[1]: the upstream's next free slot, KEYS[2]: when its last request left (microseconds on
 #: the Redis clock). ARGV[1]: the interval. Right before a request leaves: when the last one
 #: left less than an interval ago (it left late, after its slot), answers the microseconds
 #: to wait; else notes this one as leaving now, keeps the next free slot an interval away,
@@ -56,7 +57,7 @@ return 0
 
 #: Waits are bounded anyway by the call's budget (at most ten minutes).
 _MAX_WAIT_US = 3600 * 1000000
-#: A process counts in a backend's fleet for so long after it last booked one of its slots.
+#: A process counts in an upstream's fleet for so long after it last booked one of its slots.
 FLEET_WINDOW_S = 30.0
 #: This process in every fleet: its pid (forked workers share what was imported before the fork) and a
 #: random part (two machines may run the same pid).
@@ -84,7 +85,7 @@ def _answer(reply: Any, max_wait_us: int) -> tuple[bool, float, int]:
 
 class SharedSlots:
     """Books rate-limit slots in Redis, in one round trip (a Lua script), and remembers how many
-    processes share each backend's pace (the fleet), for when Redis cannot be reached."""
+    processes share each upstream's pace (the fleet), for when Redis cannot be reached."""
 
     def __init__(self, state: SharedState) -> None:
         self.state = state
@@ -98,7 +99,7 @@ class SharedSlots:
         """``(booked, seconds to wait for the slot)``; ``None`` when Redis cannot be used
         (the call's budget, ``max_wait_s``, bounds the command too). ``not_before_s``: no slot
         sooner than that from now (slots this process booked alone are still to come)."""
-        keys = [self.state.key("slot", name), self.state.key("fleet", name)]
+        keys = self.state.script_keys(name, "slot", "fleet")
         max_wait_us = int(min(max(0.0, max_wait_s) * 1e6, _MAX_WAIT_US))
         not_before_us = int(min(max(0.0, not_before_s) * 1e6, _MAX_WAIT_US))
         args = [int(round(interval * 1e6)), max_wait_us, process_id(), int(FLEET_WINDOW_S * 1e6), not_before_us]
@@ -111,7 +112,7 @@ class SharedSlots:
     def sending(self, name: str, interval: float, left_s: Optional[float] = None) -> Optional[float]:
         """Right before a request to ``name`` leaves: 0 when it may leave now (noted in Redis),
         else the seconds to wait first; ``None`` when Redis cannot be used."""
-        keys = [self.state.key("slot", name), self.state.key("sent", name)]
+        keys = self.state.script_keys(name, "slot", "sent")
         interval_us = int(round(interval * 1e6))
 
         def ask(redis: Any) -> float:

@@ -157,8 +157,9 @@ class AclRedis(RedisServer):
 
 def test_the_documented_acl_is_all_the_state_needs(caplog):
     """docs/scaling.md gives the commands a restricted user needs; with exactly those, a database
-    number and a prefix, every part works (cache, pace, single flight, cool-downs, state clear)
-    and Redis never counts as failing (a missing command would log the outage warning)."""
+    number, a client name (CLIENT SETNAME at each connection: without it in the ACL every
+    connection failed) and a prefix, every part works (cache, pace, single flight, cool-downs,
+    state clear) and Redis never counts as failing (a missing command would log the outage warning)."""
     if redis_server_binary() is None:
         pytest.skip(NO_REDIS_REASON)
     pytest.importorskip("redis")
@@ -168,7 +169,7 @@ def test_the_documented_acl_is_all_the_state_needs(caplog):
     user, password = words[1], next(word[1:] for word in words if word.startswith(">"))
     assert "~websearch_sync:*" in words
     with AclRedis() as server:
-        url = up("redis://%s:%s@127.0.0.1:%d/2" % (user, password, server.port))
+        url = up("redis://%s:%s@127.0.0.1:%d/2?client_name=crawler-7" % (user, password, server.port))
         settings = ws.Settings(state_url=url, state_prefix="crawler", state_required=True)
         with (
             caplog.at_level(logging.WARNING, logger="websearch_sync"),

@@ -449,3 +449,25 @@ def test_a_unix_socket_url_with_a_database_shares_the_state(caplog):
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     assert not [record.getMessage() for record in caplog.records if "unavailable" in record.getMessage()]
+
+
+# -- settings that differ between the processes of a fleet ------------------------------------------
+
+
+@pytest.mark.parametrize("intervals, warned", [((0.4, 0.04), True), ((0.4, 0.4), False)])
+def test_a_process_pacing_an_upstream_unlike_the_fleet_is_warned_of(redis_db, redis_server, caplog, intervals, warned):  # noqa: F811
+    """Each booking spaces the next slot by its own process's interval: a worker left on an old
+    ``min_interval_s`` (0.04 s where the fleet keeps 0.4 s) set the pace the upstream saw, and
+    nothing said so. Now the slot remembers its booker's interval and a process booking at
+    another one warns, once."""
+    from websearch_sync.client.state import slots
+
+    slots._UNEVEN.clear()
+    with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+        for interval in intervals + intervals:
+            with ws.SearchClient("stub", state_url=up(redis_server.url), min_interval_s={"stub": interval}) as client:
+                client.search("pace %s" % interval, cache_ttl_s=0)
+    uneven = [record.getMessage() for record in caplog.records if "unevenly" in record.getMessage()]
+    assert len(uneven) == (2 if warned else 0), uneven  # once for each process's view, not at every booking
+    if warned:
+        assert "this process waits 0.04 s between requests, another 0.4 s" in uneven[0]

@@ -235,7 +235,7 @@ WRONG_REPLIES = {
         GET=b"$-1\r\n", PTTL=b":-2\r\n", EVALSHA=b"+wait\r\n", EXISTS=b":0\r\n"
     ),
     "the slot script says wait 3600 s": _by_command(
-        GET=b"$-1\r\n", PTTL=b":-2\r\n", EVALSHA=b"*3\r\n:1\r\n:3600000000\r\n:1\r\n", EXISTS=b":0\r\n"
+        GET=b"$-1\r\n", PTTL=b":-2\r\n", EVALSHA=b"*4\r\n:1\r\n:3600000000\r\n:1\r\n:0\r\n", EXISTS=b":0\r\n"
     ),
 }
 

@@ -31,6 +31,7 @@ from redis_server import (  # noqa: F401  (fixtures)
 from servers import LoopbackListener
 
 import websearch_sync as ws
+from websearch_sync.cli import main as cli_main
 from websearch_sync.net.deadline import Deadline
 
 # -- a Redis behind a link that delivers its replies a byte at a time ----------------------------
@@ -155,11 +156,11 @@ class AclRedis(RedisServer):
         return super().command() + ["--user", "default", "on", "nopass", "-@all", "+ping", "--user", *words[1:]]
 
 
-def test_the_documented_acl_is_all_the_state_needs(caplog):
+def test_the_documented_acl_is_all_the_state_needs(caplog, capsys, monkeypatch):
     """docs/scaling.md gives the commands a restricted user needs; with exactly those, a database
     number, a client name (CLIENT SETNAME at each connection: without it in the ACL every
     connection failed) and a prefix, every part works (cache, pace, single flight, cool-downs,
-    state clear) and Redis never counts as failing (a missing command would log the outage warning)."""
+    state clear, state show) and Redis never counts as failing (a missing command would log the outage warning)."""
     if redis_server_binary() is None:
         pytest.skip(NO_REDIS_REASON)
     pytest.importorskip("redis")
@@ -183,6 +184,9 @@ def test_the_documented_acl_is_all_the_state_needs(caplog):
                 second.search("another", cache_ttl_s=0)
             assert second.clear_cooldowns() == ["stub"]
             assert first.search("another", cache_ttl_s=0)["items"]
+        monkeypatch.setenv("WEB_SEARCH_STATE_PREFIX", "crawler")
+        assert cli_main(["state", "show", "--state-url", url]) == 0
+        assert capsys.readouterr().out.splitlines()[-1] == "cached answers: 1"
         keys = redis.Redis(port=server.port, db=2, username=user, password=password).scan_iter(match="*")
         assert {key.decode().split(":")[2] for key in keys} >= {"cache", "slot", "fleet", "sent"}
     assert not [record.getMessage() for record in caplog.records if "unavailable" in record.getMessage()]

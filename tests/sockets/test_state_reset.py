@@ -202,3 +202,37 @@ def test_state_clear_fails_loudly_when_redis_cannot_be_reached(capsys):
     with ws.SearchClient("stub", state_url=url) as client, pytest.raises(ws.NetworkError) as info:
         client.clear_cooldowns()
     assert info.value.detail_code == "state_unavailable"
+
+
+# -- websearch-sync state show -----------------------------------------------------------------------
+
+
+def test_state_show_lists_what_every_worker_obeys(redis_db, redis_server, capsys):  # noqa: F811
+    """An operator had no way to see the shared cool-downs, paces or cache but redis-cli and the
+    key layout; ``state show`` lists them (a key's name shown on one line, whoever wrote it)."""
+    Cooldowns(shared=_shared(redis_server.url)).record(
+        ws.WebBlocked("429", provider="searxng", detail_code="http_429", retry_after=120), "searxng@127.0.0.1:8888"
+    )
+    redis_db.set("websearch_sync:cooldown:evil\nline\x1b[2J", "not a record", ex=60)
+    redis_db.set("websearch_sync:other:cooldown:brave", "another application's", ex=60)
+    with ws.SearchClient("stub", state_url=redis_server.url, min_interval_s={"stub": 30.0}) as client:
+        client.search("shown")
+    assert cli_main(["state", "show", "--state-url", redis_server.url]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "shared state %s" % redis_server.url
+    assert lines[1:4] == ["cool-downs: 2", "  evil line[2J  (unreadable record)  60 s left", lines[3]]
+    assert re.fullmatch(r"  searxng@127\.0\.0\.1:8888  http_429  1[12]\d s left", lines[3]), lines[3]
+    assert lines[4] == "paces: 1"
+    assert re.fullmatch(r"  stub  1 process lately, next slot in (29\.\d|30\.0) s", lines[5]), lines[5]
+    assert lines[6:] == ["questions in flight: 0", "cached answers: 1"]
+
+
+def test_state_show_without_a_shared_state_says_there_is_nothing_to_show(capsys):
+    assert cli_main(["state", "show"]) == 0
+    assert "no shared state configured" in capsys.readouterr().err
+
+
+def test_state_show_fails_loudly_when_redis_cannot_be_reached(capsys):
+    pytest.importorskip("redis")
+    assert cli_main(["state", "show", "--state-url", "redis://127.0.0.1:%d/0" % free_port()]) == 4
+    assert "state_unavailable" in capsys.readouterr().err

@@ -222,6 +222,15 @@ def _bounded_connections(connection_class: type) -> type:
     return bounded
 
 
+#: The characters a Redis ``SCAN MATCH`` pattern gives a meaning.
+_GLOB_SPECIAL = re.compile(r"([*?\[\]\\])")
+
+
+def glob(text: str) -> str:
+    """``text`` matched literally by a Redis ``SCAN MATCH`` pattern."""
+    return _GLOB_SPECIAL.sub(r"\\\1", text)
+
+
 class BadReply(Exception):
     """Redis answered something no command of this library gets back (a broken or hostile server)."""
 
@@ -486,6 +495,23 @@ class SharedState:
             finally:
                 _OPERATION.ends = None
         return self._unavailable(default)
+
+    def for_operator(self, operation: Callable[[Any], T], undone: str) -> T:
+        """``operation(redis)`` for an operator's command (``state clear``, ``state show``): each of
+        its round trips may take a command's timeout (a scan of every key).
+
+        Raises:
+            NetworkError: ``state_unavailable`` when Redis cannot be reached, saying what was
+                ``undone`` (an operator asked: nothing here falls back to local state).
+        """
+        missing = object()
+        done = self.run(operation, missing, each_round_trip=True)
+        if done is missing:
+            raise NetworkError(
+                "the shared state %s is unavailable (%s): %s" % (self.server.shown, self.server.last_error, undone),
+                detail_code=STATE_UNAVAILABLE,
+            )
+        return done  # type: ignore[return-value]  # not the marker: the operation's result
 
     def _check_not_cluster(self) -> None:
         """Raise ``InvalidInput(state_is_cluster)`` once the server has answered like a node of a

@@ -82,6 +82,13 @@ FLEET_WINDOW_S = 30.0
 _BOOT = uuid.uuid4().hex[:12]
 
 
+def slot_time_us(value: Any) -> int:
+    """The next free slot a slot key's value holds (microseconds on the Redis clock; 0 for a
+    value that is not one: read as the scripts read it)."""
+    head = value.split(b" ", 1)[0] if isinstance(value, bytes) else b""
+    return int(head) if head.isdigit() else 0
+
+
 def process_id() -> str:
     """This process's member name in the fleets."""
     return "%d-%s" % (os.getpid(), _BOOT)

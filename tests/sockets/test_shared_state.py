@@ -29,7 +29,7 @@ SECRET = "sk-live-0123456789abcdef"
 
 
 def _state(url, prefix="", required=False, clock=None):
-    return SharedState(state_server(url, 0.25), prefix, required, clock or Clock())
+    return SharedState(state_server(url), prefix, required, clock or Clock())
 
 
 def _warnings(caplog):
@@ -454,7 +454,7 @@ sys.path[:0] = {paths!r}
 from websearch_sync.client.clock import Clock
 from websearch_sync.client.state import SharedFlights, SharedState
 from websearch_sync.client.state.server import state_server
-flights = SharedFlights(SharedState(state_server({url!r}, 0.25), "", False, Clock()))
+flights = SharedFlights(SharedState(state_server({url!r}), "", False, Clock()))
 assert flights.claim(("search", "asked by a worker that dies"), 60.0)
 print("claimed", flush=True)
 time.sleep(120)

@@ -475,3 +475,14 @@ def test_a_process_pacing_an_upstream_unlike_the_fleet_is_warned_of(redis_db, re
     assert len(uneven) == (2 if warned else 0), uneven  # once for each process's view, not at every booking
     if warned:
         assert "this process waits 0.04 s between requests, another 0.4 s" in uneven[0]
+
+
+def test_calls_with_many_deadlines_share_one_connection_pool(redis_db, redis_server):  # noqa: F811
+    """A worker gives each job the time it has left (``Settings(timeout_ms=...)``): every distinct
+    deadline made a connection pool of its own, and kept its connection open, so a long-lived worker
+    piled up connections on the Redis (toward ``maxclients``: then every worker's state is down)."""
+    before = redis_db.info("clients")["connected_clients"]
+    for number in range(40):
+        settings = ws.Settings(state_url=redis_server.url, timeout_ms=2000 + 10 * number)
+        ws.search("deadline %d" % number, backend="stub", settings=settings)
+    assert redis_db.info("clients")["connected_clients"] - before <= 2

@@ -29,7 +29,7 @@ def _block(provider="ddg_html"):
 
 
 def _shared(url, prefix=""):
-    return SharedCooldowns(SharedState(state_server(url, 0.25), prefix, False, Clock()))
+    return SharedCooldowns(SharedState(state_server(url), prefix, False, Clock()))
 
 
 # -- the process-wide state of ws.search() --------------------------------------------------------

@@ -15,7 +15,7 @@ from ..clock import Clock
 from .cooldowns import SharedCooldowns
 from .flights import SharedFlights
 from .results import RedisCache
-from .server import DEFAULT_TIMEOUT_S, SharedState, check_state_prefix, check_state_url, state_server
+from .server import SharedState, check_state_prefix, check_state_url, state_server
 from .slots import SharedSlots
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -65,5 +65,8 @@ def shared_state(settings: Settings, state_url: Optional[str], clock: Clock, dea
         )
     if not url:
         return None
-    server = state_server(check_state_url(url), min(DEFAULT_TIMEOUT_S, deadline_ms / 10000.0))
-    return SharedState(server, check_state_prefix(settings.state_prefix), bool(settings.state_required), clock)
+    server = state_server(check_state_url(url))
+    timeout_s = server.command_timeout_s(deadline_ms / 1000.0)
+    return SharedState(
+        server, check_state_prefix(settings.state_prefix), bool(settings.state_required), clock, timeout_s
+    )

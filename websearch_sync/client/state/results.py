@@ -35,7 +35,7 @@ class RedisCache:
     @property
     def timeout_s(self) -> float:
         """The longest one Redis call may take (the connection's socket timeout)."""
-        return self.state.server.timeout_s
+        return self.state.timeout_s
 
     def key_name(self, key: Hashable) -> str:
         """The Redis key of a cache key."""

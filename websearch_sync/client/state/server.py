@@ -51,6 +51,8 @@ RETRY_AFTER_S = 5.0
 MAX_EXPIRY_S = 365 * 86400.0
 
 SCHEMES = ("redis", "rediss", "unix")
+#: The URL options that set a command's timeout.
+_TIMEOUT_OPTIONS = ("socket_timeout", "socket_connect_timeout", "timeout")
 _PREFIX = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 #: The query options a state URL may carry: name -> the check of its value (redis-py passes
 #: unknown ones to the connection, which fails at every command instead of once, here).
@@ -336,8 +338,9 @@ class StateServer:
     tried again :data:`RETRY_AFTER_S` after the last failure, not on every call.
     """
 
-    def __init__(self, url: str, timeout_s: float) -> None:
+    def __init__(self, url: str) -> None:
         redis, no_retry = _redis_module()
+        timeout_s = DEFAULT_TIMEOUT_S
         try:
             # RESP2 (redis-py >= 5 would say HELLO 3): the replies this library reads are checked by it, not reshaped
             protocol = {"protocol": 2} if int(redis.__version__.split(".")[0]) >= 5 else {}
@@ -364,6 +367,8 @@ class StateServer:
             float(effective.get("socket_timeout") or timeout_s),
             float(effective.get("socket_connect_timeout") or timeout_s),
         )
+        #: The URL sets the command timeout itself (else each client's is shorter for a short deadline).
+        self.url_timeout = any(name in _TIMEOUT_OPTIONS for name, _ in parse_qsl(urlsplit(url).query))
         self.shown = shown_url(url)
         self.secrets = url_secrets(url)
         self._lock = threading.Lock()
@@ -394,6 +399,12 @@ class StateServer:
                 extra={OUTAGE_RECORD: True},
             )
 
+    def command_timeout_s(self, deadline_s: float) -> float:
+        """How long one command of a client with a ``deadline_s`` deadline may take: the URL's
+        timeout when it sets one, else :data:`DEFAULT_TIMEOUT_S` or a tenth of the deadline when
+        that is shorter (a dead Redis costs a call little of its time)."""
+        return self.timeout_s if self.url_timeout else min(self.timeout_s, deadline_s / 10.0)
+
     def answered(self) -> None:
         """Note a success (logs once when Redis is back after an outage)."""
         if self._retry_at is None:
@@ -404,16 +415,18 @@ class StateServer:
             logger.info("shared state %s answers again", self.shown)
 
 
-_SERVERS: dict[tuple[str, float], StateServer] = {}
+_SERVERS: dict[str, StateServer] = {}
 _SERVERS_LOCK = threading.Lock()
 
 
-def state_server(url: str, timeout_s: float) -> StateServer:
-    """The process's :class:`StateServer` for ``url`` (created at the first use)."""
+def state_server(url: str) -> StateServer:
+    """The process's :class:`StateServer` for ``url`` (created at the first use): one connection
+    pool per URL, whatever the deadlines of its clients (one per deadline opened a pool, and a
+    connection, per distinct ``timeout_ms`` a worker used)."""
     with _SERVERS_LOCK:
-        server = _SERVERS.get((url, timeout_s))
+        server = _SERVERS.get(url)
         if server is None:
-            server = _SERVERS[(url, timeout_s)] = StateServer(url, timeout_s)
+            server = _SERVERS[url] = StateServer(url)
         return server
 
 
@@ -421,11 +434,15 @@ class SharedState:
     """One client's view of the shared state: its key namespace, its clock, and whether
     an unreachable Redis is an error (``required``) or a reason to use local state."""
 
-    def __init__(self, server: StateServer, prefix: str, required: bool, clock: Clock) -> None:
+    def __init__(
+        self, server: StateServer, prefix: str, required: bool, clock: Clock, timeout_s: Optional[float] = None
+    ) -> None:
         self.server = server
         self.namespace = NAMESPACE + (prefix + ":" if prefix else "")
         self.required = required
         self.clock = clock
+        #: How long one command may take (default: the server's; :meth:`StateServer.command_timeout_s`).
+        self.timeout_s = server.timeout_s if timeout_s is None else timeout_s
 
     def key(self, kind: str, name: str) -> str:
         """``websearch_sync:[prefix:]<kind>:<name>`` (``kind`` one of :data:`KINDS`)."""
@@ -462,7 +479,7 @@ class SharedState:
                 Redis Cluster that does not hold every key.
         """
         self._check_not_cluster()
-        if left_s is not None and left_s < self.server.timeout_s:
+        if left_s is not None and left_s < self.timeout_s:
             if self.required and not write:
                 raise Timeout(
                     "%.0f ms left: too little for the shared state (state_required is set)" % (max(0.0, left_s) * 1000),
@@ -472,7 +489,7 @@ class SharedState:
         now = self.clock.monotonic()
         if self.server.usable(now):
             started = time.monotonic()
-            _OPERATION.ends = None if each_round_trip else started + self.server.timeout_s
+            _OPERATION.ends = None if each_round_trip else started + self.timeout_s
             _OPERATION.limit = float("inf") if left_s is None else started + left_s
             try:
                 result = operation(self.server.redis)

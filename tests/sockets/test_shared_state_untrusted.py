@@ -153,6 +153,30 @@ def test_a_key_of_the_wrong_type_is_unusable_for_that_key_only(redis_db, redis_s
         assert second.search("wrong type")["provider_meta"]["cached"] is True
 
 
+def _redis_now_us(db) -> int:
+    seconds, micros = db.time()
+    return seconds * 1_000_000 + micros
+
+
+@pytest.mark.parametrize(
+    "slot",
+    [
+        pytest.param(lambda db: ("99999999999999999 1000000", None), id="planted, without expiry"),
+        # written by a primary whose clock ran an hour ahead of this one's (a failover): its key lives that hour too
+        pytest.param(lambda db: ("%d 1000000" % (_redis_now_us(db) + 3600 * 10**6), 3601), id="an hour ahead"),
+    ],
+)
+def test_a_slot_no_call_could_have_booked_holds_no_one_back(redis_db, redis_server, slot):  # noqa: F811
+    """No call books a slot further away than its budget (at most ten minutes) and an interval:
+    one further ahead refused every booking of that upstream (``budget_exhausted`` in every
+    process) until its key expired, never for one planted without an expiry."""
+    value, expiry_s = slot(redis_db)
+    redis_db.set("websearch_sync:slot:{stub}", value, ex=expiry_s)
+    with ws.SearchClient("stub", state_url=redis_server.url, min_interval_s={"stub": 1.0}) as client:
+        assert client.search("booked", timeout_ms=5000, cache_ttl_s=0)["items"]
+    assert 0 < redis_db.pttl("websearch_sync:slot:{stub}") <= 2000  # booked anew, expiring by itself
+
+
 @pytest.mark.parametrize(
     "plant",
     [

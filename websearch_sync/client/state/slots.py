@@ -7,6 +7,7 @@ import os
 import uuid
 from typing import Any, Optional
 
+from ...validate import MAX_TIMEOUT_MS
 from .server import BadReply, SharedState, logger
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -23,7 +24,9 @@ local paced = tonumber(string.match(stored, ' (%d+)$')) or 0
 #: fleet, the processes that booked a slot of that upstream lately (a sorted set: process id ->
 #: when). ARGV[1]: the interval, ARGV[2]: the longest wait allowed, ARGV[3]: this process's id,
 #: ARGV[4]: how long a process stays in the fleet after its last booking, ARGV[5]: the earliest
-#: slot this process may take, from now (microseconds). Notes the process in the fleet, then
+#: slot this process may take, from now, ARGV[6]: the longest wait any call may book (microseconds):
+#: a slot further ahead than that and its booker's interval was booked on another clock (a
+#: failover to a server whose clock is behind) or planted, and is taken for none. Notes the process in the fleet, then
 #: books the slot and answers {1, wait, fleet size, the interval of the slot's last booker (0:
 #: none)} when the wait fits; books nothing and answers {0, wait, fleet size, that interval}
 #: when it does not. The slot key expires one second after the slot it holds has passed.
@@ -39,6 +42,7 @@ local fleet = redis.call('ZCARD', KEYS[2])
 """
     + _READ_SLOT
     + """
+if slot > now + tonumber(ARGV[6]) + paced then slot = 0 end
 if slot < now + tonumber(ARGV[5]) then slot = now + tonumber(ARGV[5]) end
 local wait = slot - now
 if wait > tonumber(ARGV[2]) then return {0, wait, fleet, paced} end
@@ -75,6 +79,8 @@ return 0
 
 #: Waits are bounded anyway by the call's budget (at most ten minutes).
 _MAX_WAIT_US = 3600 * 1000000
+#: No call books a slot further away than its budget, at most this (microseconds).
+_LONGEST_WAIT_US = MAX_TIMEOUT_MS * 1000
 #: A process counts in an upstream's fleet for so long after it last booked one of its slots.
 FLEET_WINDOW_S = 30.0
 #: This process in every fleet: its pid (forked workers share what was imported before the fork) and a
@@ -149,7 +155,7 @@ class SharedSlots:
         max_wait_us = int(min(max(0.0, max_wait_s) * 1e6, _MAX_WAIT_US))
         not_before_us = int(min(max(0.0, not_before_s) * 1e6, _MAX_WAIT_US))
         interval_us = int(round(interval * 1e6))
-        args = [interval_us, max_wait_us, process_id(), int(FLEET_WINDOW_S * 1e6), not_before_us]
+        args = [interval_us, max_wait_us, process_id(), int(FLEET_WINDOW_S * 1e6), not_before_us, _LONGEST_WAIT_US]
         answer = self.state.run(lambda redis: _answer(self._book(keys=keys, args=args), max_wait_us), None, max_wait_s)
         if answer is None:
             return None

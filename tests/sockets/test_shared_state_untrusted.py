@@ -5,6 +5,7 @@ of the wrong shape come from a tiny RESP server on loopback that answers what a 
 """
 
 import json
+import logging
 import socket
 import sqlite3
 import time
@@ -175,6 +176,19 @@ def test_a_slot_no_call_could_have_booked_holds_no_one_back(redis_db, redis_serv
     with ws.SearchClient("stub", state_url=redis_server.url, min_interval_s={"stub": 1.0}) as client:
         assert client.search("booked", timeout_ms=5000, cache_ttl_s=0)["items"]
     assert 0 < redis_db.pttl("websearch_sync:slot:{stub}") <= 2000  # booked anew, expiring by itself
+
+
+def test_a_departure_no_clock_has_reached_counts_as_none_not_as_a_failing_redis(redis_db, redis_server, caplog):  # noqa: F811
+    """A request's departure noted an hour ahead of the Redis clock (a failover to a server whose
+    clock is behind, or planted) made the sending script answer an hour's wait: a reply no call
+    can get, so every call counted the whole state as down (its cache and cool-downs too)."""
+    redis_db.set("websearch_sync:sent:{stub}", "%d" % (_redis_now_us(redis_db) + 3600 * 10**6), ex=3601)
+    with (
+        caplog.at_level(logging.WARNING, logger="websearch_sync"),
+        ws.SearchClient("stub", state_url=redis_server.url, min_interval_s={"stub": 0.01}) as client,
+    ):
+        assert client.search("departed", cache_ttl_s=0)["items"]
+    assert not [record.getMessage() for record in caplog.records if "unavailable" in record.getMessage()]
 
 
 @pytest.mark.parametrize(

@@ -56,7 +56,8 @@ return {1, wait, fleet, paced}
 #: the Redis clock). ARGV[1]: the interval. Right before a request leaves: when the last one
 #: left less than an interval ago (it left late, after its slot), answers the microseconds
 #: to wait; else notes this one as leaving now, keeps the next free slot an interval away,
-#: and answers 0.
+#: and answers 0. A departure later than now was noted on another clock (a failover to a server
+#: whose clock is behind) or planted: it is taken for none.
 _SENDING = (
     """
 if redis.replicate_commands then redis.replicate_commands() end
@@ -64,6 +65,7 @@ local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
 local interval = tonumber(ARGV[1])
 local last = tonumber(redis.call('GET', KEYS[2]) or '0') or 0
+if last > now then last = 0 end
 if now < last + interval then return last + interval - now end
 local expiry = math.ceil(interval / 1000) + 1000
 redis.call('SET', KEYS[2], string.format('%.0f', now), 'PX', expiry)

@@ -236,3 +236,25 @@ def test_state_show_fails_loudly_when_redis_cannot_be_reached(capsys):
     pytest.importorskip("redis")
     assert cli_main(["state", "show", "--state-url", "redis://127.0.0.1:%d/0" % free_port()]) == 4
     assert "state_unavailable" in capsys.readouterr().err
+
+
+def test_state_clear_cache_deletes_every_cached_answer_and_nothing_else(redis_db, redis_server, capsys):  # noqa: F811
+    """Answers read before a parser fix stayed shared for their TTL (up to a year) with no way to
+    drop them but redis-cli and the key layout; ``state clear --cache`` deletes them (this
+    application's only), and the next call asks the upstream again."""
+    with ws.SearchClient("stub", state_url=redis_server.url) as client:
+        for query in ("kept 1", "kept 2", "kept 3"):
+            client.search(query)
+    Cooldowns(shared=_shared(redis_server.url)).record(_block(), key="ddg_html")
+    redis_db.set("websearch_sync:app:cache:another-application", "{}", ex=60)
+    assert cli_main(["state", "clear", "--cache", "--state-url", redis_server.url]) == 0
+    assert capsys.readouterr().out == "deleted 3 cached answers\n"
+    keys = sorted(key.decode() for key in redis_db.keys("*"))
+    assert keys == ["websearch_sync:app:cache:another-application", "websearch_sync:cooldown:ddg_html"]
+    with ws.SearchClient("stub", state_url=redis_server.url) as client:
+        assert client.search("kept 1")["provider_meta"]["cached"] is False
+
+
+def test_state_clear_cache_refuses_a_backend(redis_server, capsys):  # noqa: F811
+    assert cli_main(["state", "clear", "--cache", "--backend", "brave", "--state-url", redis_server.url]) == 2
+    assert "bad_arguments" in capsys.readouterr().err

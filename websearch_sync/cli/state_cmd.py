@@ -11,8 +11,12 @@ import contextlib
 import logging
 import sys
 from collections.abc import Iterator
+from typing import TYPE_CHECKING, Optional
 
 from .output import EXIT_OK, terminal_text
+
+if TYPE_CHECKING:
+    from ..client.state.server import SharedState
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -43,6 +47,11 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     clear.add_argument("--backend", "-b", metavar="NAME", help="only this backend (its parts too)")
+    clear.add_argument(
+        "--cache",
+        action="store_true",
+        help="delete the cached answers instead (every one: answers are not kept by backend)",
+    )
     show = actions.add_parser(
         "show",
         help="list the shared cool-downs and paces, count questions in flight and cached answers",
@@ -63,9 +72,12 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 
 def run_clear(args: argparse.Namespace) -> int:
-    """Clear the cool-downs; print what was lifted."""
+    """Clear the cool-downs (or, with ``--cache``, the cached answers); print what was lifted."""
     from ..client.search_client import SearchClient
     from ..engine import registry
+
+    if args.cache:
+        return _clear_answers(args)
 
     with _without_outage_warning(), SearchClient("stub", state_url=args.state_url, cache_ttl_s=0) as client:
         if args.backend is not None:  # a misspelt name is refused with a shared state or without one
@@ -81,23 +93,52 @@ def run_clear(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def run_show(args: argparse.Namespace) -> int:
-    """Print what the shared state holds: cool-downs, paces, questions in flight, cached answers."""
+def _clear_answers(args: argparse.Namespace) -> int:
+    """``state clear --cache``: delete the shared cache's answers; print how many."""
+    from ..client.state.results import RedisCache
+    from ..errors import BAD_ARGUMENTS, InvalidInput
+
+    if args.backend is not None:
+        raise InvalidInput(
+            "state clear --cache deletes every cached answer: answers are kept by a hash of the call, not by"
+            " backend (leave out --backend)",
+            detail_code=BAD_ARGUMENTS,
+        )
+    with _without_outage_warning():
+        state = _operator_state(args, "clear")
+        if state is None:
+            return EXIT_OK
+        deleted = RedisCache(state, []).clear()
+    sys.stdout.write("deleted %d cached answer%s\n" % (deleted, "" if deleted == 1 else "s"))
+    return EXIT_OK
+
+
+def _operator_state(args: argparse.Namespace, action: str) -> "Optional[SharedState]":
+    """The shared state of ``--state-url`` (else the environment's); ``None``, said on stderr, without one."""
     from ..client.clock import SYSTEM_CLOCK
     from ..client.state import shared_state
-    from ..client.state.survey import survey
     from ..config import Settings
 
     settings = Settings.from_env()
+    state = shared_state(settings, args.state_url, SYSTEM_CLOCK, settings.timeout_ms)
+    if state is None:
+        sys.stderr.write(NO_STATE % action)
+    return state
+
+
+def run_show(args: argparse.Namespace) -> int:
+    """Print what the shared state holds: cool-downs, paces, questions in flight, cached answers."""
+    from ..client.state.server import NAMESPACE
+    from ..client.state.survey import survey
+
     with _without_outage_warning():
-        state = shared_state(settings, args.state_url, SYSTEM_CLOCK, settings.timeout_ms)
+        state = _operator_state(args, "show")
         if state is None:
-            sys.stderr.write(NO_STATE % "show")
             return EXIT_OK
         found = survey(state)
     lines = [
         "shared state %s%s"
-        % (state.server.shown, " (prefix %s)" % settings.state_prefix if settings.state_prefix else "")
+        % (state.server.shown, " (keys %s*)" % state.namespace if state.namespace != NAMESPACE else "")
     ]
     lines.append("cool-downs: %d" % len(found.cooldowns))
     lines += [

@@ -119,14 +119,6 @@ class SharedCooldowns:
             NetworkError: ``state_unavailable`` when Redis cannot be reached (an operator asked:
                 nothing here falls back silently).
         """
-        prefix = self.state.key("cooldown", "")
-        own = glob(prefix) + ("*" if backend is None else glob(backend))
+        own = "*" if backend is None else glob(backend)
         patterns = [own] if backend is None else [own, own + "@*", own + "\\[*"]  # its endpoints and parts
-
-        def delete(redis: Any) -> list[str]:
-            keys = [key for pattern in patterns for key in redis.scan_iter(match=pattern, count=1000)]
-            if keys:
-                redis.delete(*keys)
-            return [key.decode("utf-8", "replace")[len(prefix) :] for key in keys]
-
-        return self.state.for_operator(delete, "no cool-down was cleared there")
+        return self.state.delete_matching("cooldown", patterns, "no cool-down was cleared there")

@@ -69,3 +69,13 @@ class RedisCache:
         if too_long(text, max_bytes):
             return
         self.state.set_for(self.key_name(key), text, ttl_s, left_s)
+
+    def clear(self) -> int:
+        """Delete every answer of the namespace, for every process (an operator's reset: answers
+        read before a parser was fixed, say); how many. Answers a running process copied to its
+        memory stay there for the time they had left.
+
+        Raises:
+            NetworkError: ``state_unavailable`` when Redis cannot be reached.
+        """
+        return len(self.state.delete_matching("cache", ["*"], "no cached answer was deleted there"))

@@ -530,6 +530,36 @@ class SharedState:
             )
         return done  # type: ignore[return-value]  # not the marker: the operation's result
 
+    def delete_matching(self, kind: str, patterns: list[str], undone: str) -> list[str]:
+        """Delete the keys of ``kind`` whose names match one of ``patterns`` (``SCAN MATCH``
+        globs of the part after ``<kind>:``), a page of the scan at a time; the names deleted.
+
+        Raises:
+            NetworkError: ``state_unavailable`` when Redis cannot be reached (:meth:`for_operator`).
+        """
+        prefix = self.key(kind, "")
+
+        def delete(redis: Any) -> list[str]:
+            deleted: list[str] = []
+            for pattern in patterns:
+                page: list[bytes] = []
+                for key in redis.scan_iter(match=glob(prefix) + pattern, count=1000):
+                    page.append(key)
+                    if len(page) == 1000:
+                        deleted += self._deleted(redis, page, prefix)
+                        page = []
+                deleted += self._deleted(redis, page, prefix)
+            return deleted
+
+        return self.for_operator(delete, undone)
+
+    @staticmethod
+    def _deleted(redis: Any, keys: list[bytes], prefix: str) -> list[str]:
+        """Delete ``keys``; their names (the part after ``prefix``)."""
+        if keys:
+            redis.delete(*keys)
+        return [key.decode("utf-8", "replace")[len(prefix) :] for key in keys]
+
     def _check_not_cluster(self) -> None:
         """Raise ``InvalidInput(state_is_cluster)`` once the server has answered like a node of a
         Redis Cluster that does not hold every key (MOVED, ASK, CROSSSLOT): a silent fallback to

@@ -2,6 +2,7 @@
 and the pytest plugin's reset before each test, ``SearchClient.clear_cooldowns`` and
 ``websearch-sync state clear`` (local state and a real redis-server)."""
 
+import json
 import re
 import subprocess
 import textwrap
@@ -225,6 +226,12 @@ def test_state_show_lists_what_every_worker_obeys(redis_db, redis_server, capsys
     assert lines[4] == "paces: 1"
     assert re.fullmatch(r"  stub  1 process lately, next slot in (29\.\d|30\.0) s", lines[5]), lines[5]
     assert lines[6:] == ["questions in flight: 0", "cached answers: 1"]
+    assert cli_main(["state", "show", "--json", "--state-url", redis_server.url]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [cooldown["name"] for cooldown in report["cooldowns"]] == ["evil\nline\x1b[2J", "searxng@127.0.0.1:8888"]
+    assert report["cooldowns"][1]["detail_code"] == "http_429" and 100 < report["cooldowns"][1]["left_s"] <= 120
+    assert [(pace["upstream"], pace["processes"]) for pace in report["paces"]] == [("stub", 1)]
+    assert (report["flights"], report["answers"], report["namespace"]) == (0, 1, "websearch_sync:")
 
 
 def test_state_show_without_a_shared_state_says_there_is_nothing_to_show(capsys):

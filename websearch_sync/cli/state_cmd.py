@@ -13,7 +13,7 @@ import sys
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Optional
 
-from .output import EXIT_OK, terminal_text
+from .output import EXIT_OK, json_text, terminal_text
 
 if TYPE_CHECKING:
     from ..client.state.server import SharedState
@@ -23,8 +23,9 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 EPILOG = """examples:
   WEB_SEARCH_STATE_URL=redis://localhost:6379/0 websearch-sync state clear
   websearch-sync state clear --backend ddg_html --state-url redis://localhost:6379/0"""
-SHOW_EPILOG = """example:
-  WEB_SEARCH_STATE_URL=redis://localhost:6379/0 websearch-sync state show"""
+SHOW_EPILOG = """examples:
+  WEB_SEARCH_STATE_URL=redis://localhost:6379/0 websearch-sync state show
+  websearch-sync state show --json --state-url redis://localhost:6379/0"""
 #: Said when there is no shared state to read or clear.
 NO_STATE = "no shared state configured (WEB_SEARCH_STATE_URL or --state-url): cool-downs and paces live in each process and end with it; nothing to %s\n"
 
@@ -67,6 +68,7 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
             metavar="URL",
             help="redis://host:port/db holding the shared state (default: WEB_SEARCH_STATE_URL)",
         )
+    show.add_argument("--json", action="store_true", help="print what was found as JSON (for a monitor)")
     clear.set_defaults(run=run_clear)
     show.set_defaults(run=run_show)
 
@@ -136,6 +138,17 @@ def run_show(args: argparse.Namespace) -> int:
         if state is None:
             return EXIT_OK
         found = survey(state)
+    if args.json:
+        report = {
+            "state": state.server.shown,
+            "namespace": state.namespace,
+            "cooldowns": [cooldown._asdict() for cooldown in found.cooldowns],
+            "paces": [pace._asdict() for pace in found.paces],
+            "flights": found.flights,
+            "answers": found.answers,
+        }
+        sys.stdout.write(json_text(report, sys.stdout, indent=2) + "\n")
+        return EXIT_OK
     lines = [
         "shared state %s%s"
         % (state.server.shown, " (keys %s*)" % state.namespace if state.namespace != NAMESPACE else "")

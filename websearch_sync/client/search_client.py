@@ -66,7 +66,7 @@ from ..validate import (
 from .answers import page_answer_bytes, search_answer_bytes, valid_page_answer, valid_search_answer
 from .attempts import BackendRunner, CallState, refusal, with_retries
 from .cache import MemoryCache, ResultCache, SqliteCache
-from .cachekey import Fingerprints, fetch_key, search_key
+from .cachekey import Fingerprints, SectionsSnapshot, fetch_key, search_key
 from .clock import SYSTEM_CLOCK, Clock
 from .cooldown import DEFAULT_COOLDOWNS_S, Cooldowns
 from .flight import Flights
@@ -558,6 +558,7 @@ class SearchClient:
             return shape._replace(
                 params=params, keys={}, refused=refused, refusing=refusing, generation=generation
             ), backends
+        sections = SectionsSnapshot(self.settings)  # before reading them: an edit meanwhile is seen next call
         specific = registry.backend_options() if any(name not in COMMON_OPTIONS for name in options) else ()
         params = search_params(query, max_results, options, self.settings, specific)
         names = resolve_backends(backend, self._backend, self.settings, params.locale, params.vertical)
@@ -583,6 +584,7 @@ class SearchClient:
             refused,
             refusing,
             generation,
+            sections,
         ), backends
 
     def _search_key(self, plan: "_Plan", call: "_CallSettings") -> Hashable:

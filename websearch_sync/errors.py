@@ -69,6 +69,7 @@ MISSING_BROWSER_EXTRA = "missing_browser_extra"  #: a browser profile without th
 BAD_STATE_URL = "bad_state_url"
 BAD_STATE_PREFIX = "bad_state_prefix"
 MISSING_REDIS_EXTRA = "missing_redis_extra"
+STATE_IS_CLUSTER = "state_is_cluster"  #: the state URL names a node of a sharded Redis Cluster (it answers MOVED)
 MISSING_MCP_EXTRA = "missing_mcp_extra"
 BAD_MAX_CONCURRENT = "bad_max_concurrent"
 INVALID_PARAMS = "invalid_params"  #: the service refused the parameters (Brave 422, Kagi, Wikipedia)

@@ -899,11 +899,9 @@ def markdown_destination(url: Any) -> str:
 def _format_search(result: Mapping[str, Any], style: str, tag: Optional[str], offline_note: bool = True) -> str:
     items = result.get("items") or []
     answers = _answers(result, style)
-    if not items and not answers:
-        return "No results found."
     vertical = (result.get("provider_meta") or {}).get("vertical")
-    blocks = answers + [_format_item(item, style, tag, vertical) for item in items]
-    blocks.extend(_failure_notes(result, style))
+    blocks = answers + [_format_item(item, style, tag, vertical) for item in items] or ["No results found."]
+    blocks.extend(_failure_notes(result, style))  # with no results too: a source that failed may have had some
     blocks.extend(_not_sent_notes(result.get("provider_meta") or {}, style))
     if offline_note and offline_backends(result):
         blocks.append(OFFLINE_NOTE)

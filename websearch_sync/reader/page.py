@@ -410,7 +410,8 @@ def add_page_content(
     """Fetch every item's page in threads and put its text in ``item["content"]``.
 
     At most ``max_workers`` pages at once, all within ``deadline``; each text is
-    capped at ``max_content_chars``. Items that already have a non-empty
+    capped at ``max_content_chars``, and ``content_by`` says it was read here
+    (``"fetch"``). Items that already have a non-empty
     ``content`` are left alone. A failed page leaves ``content`` empty and adds
     an error entry ``{"type", "message", "retryable", "detail_code", "provider",
     "url"}`` to the returned list; nothing is raised for a page.
@@ -453,8 +454,10 @@ def add_page_content(
                     detail_code=DEADLINE_EXCEEDED,
                 )
             item["content"] = future.result()["text"]
-        except WebSearchError as error:
-            errors.append({**error.to_dict(), "url": item["url"]})
+            item["content_by"] = PROVIDER
+        except WebSearchError as error:  # one that names no provider (a refusal to connect) is the reading's too
+            entry = error.to_dict()
+            errors.append({**entry, "provider": entry["provider"] or PROVIDER, "url": item["url"]})
         except Exception as exc:  # a defect in fetch: logged loudly, reported typed, never fails the search
             logger.error("reading %s for include_content failed unexpectedly", shown_url(item["url"]), exc_info=exc)
             entry = WebProviderError(

@@ -403,19 +403,11 @@ class Backend:
         options = dict(params.options, pageno=first + page.number - 1)
         return self.build_request(dataclasses.replace(params, options=options))
 
-    def cooldown_scope(self) -> str:
-        """What a block suspends: this backend at its endpoint's host. The backend's name at
-        its default endpoint; ``<name>@<host[:port]>`` at a configured one (two SearXNG
-        instances, two gateways never share a cool-down; the paths of one host do: one
-        server, one limiter)."""
-        try:
-            parts = urlsplit(self.configured_base() or "")
-            host, port = (parts.hostname or "").lower(), parts.port
-        except ValueError:  # refused before sending anyway (check_configured)
-            host, port = "", None
-        if not host:
-            return self.name
-        return "%s@%s" % (self.name, host if port is None else "%s:%d" % (host, port))
+    def upstream_key(self) -> str:
+        """What is paced and cooled down as one (the rate-limited unit): this backend at its
+        endpoint's host (:func:`upstream_key`). Its rate-limit slots and its cool-downs are
+        kept under this key, in the process and in the shared state."""
+        return upstream_key(self.name, self.configured_base())
 
     def configured_base(self) -> Optional[str]:
         """The endpoint the settings give this backend instead of its default (``None``: the
@@ -424,15 +416,15 @@ class Backend:
 
     def cooldown_keys(self, params: SearchParams) -> tuple[str, ...]:
         """The cool-down keys whose suspension stops a call with ``params`` (default: the
-        backend at its endpoint, :meth:`cooldown_scope`). A meta-engine adds a narrower key for
-        the engines the call asks for, spelt ``<scope>[<part>]`` (the cool-down's error names
+        backend at its endpoint, :meth:`upstream_key`). A meta-engine adds a narrower key for
+        the engines the call asks for, spelt ``<upstream key>[<part>]`` (the cool-down's error names
         the backend before the ``@`` or ``[``)."""
-        return (self.cooldown_scope(),)
+        return (self.upstream_key(),)
 
     def cooldown_key(self, params: SearchParams, error: WebBlocked) -> str:
         """The key a block met by a call with ``params`` is recorded under: one of
         :meth:`cooldown_keys` (default: the backend at its endpoint, i.e. all of it)."""
-        return self.cooldown_scope()
+        return self.upstream_key()
 
     def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
         """An error recognised in the response (bot wall, vendor error envelope), or ``None``.
@@ -633,6 +625,21 @@ class Backend:
 
 #: Engines whose parsers stop at checkpoints: the ones of this package (:meth:`Backend._within`).
 _OWN_MODULES = "websearch_sync."
+
+
+def upstream_key(name: str, configured_base: Optional[str]) -> str:
+    """The key of backend ``name``'s pace and cool-downs: the name at its default endpoint;
+    ``<name>@<host[:port]>`` at a configured one (``configured_base``), so two SearXNG
+    instances or two gateways never share a pace or a cool-down, while the paths of one host
+    do (one server, one limiter)."""
+    try:
+        parts = urlsplit(configured_base or "")
+        host, port = (parts.hostname or "").lower(), parts.port
+    except ValueError:  # refused before sending anyway (check_configured)
+        host, port = "", None
+    if not host:
+        return name
+    return "%s@%s" % (name, host if port is None else "%s:%d" % (host, port))
 
 
 def answered_at(response: HttpResponse, params: SearchParams) -> datetime.datetime:

@@ -59,6 +59,7 @@ from ..net.urls import host_token, request_url, shown_url
 from ..secrets import redact, redact_error
 from ..validate import check_number, check_timeout_ms
 from .content import PageText, page_text, wanted
+from .pagetext import sendable
 from .refresh import RefreshChain
 from .service import ReaderService, carries_credentials, read_with_service, reader_service
 
@@ -380,8 +381,8 @@ def _result(
         "status": status,
         "content_type": content_type if page.image is None else page.image.content_type,
         "extractor": page.extractor,
-        "title": page.title[:max_chars],  # the page chose it too: max_chars holds on it
-        "text": text,
+        "title": sendable(page.title[:max_chars]),  # the page chose it too: max_chars holds on it
+        "text": sendable(text),  # whatever the reader: no control character or lone surrogate
         "truncated": truncated,
         "length": len(text),
     }

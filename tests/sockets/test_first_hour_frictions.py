@@ -1,7 +1,10 @@
 """A newcomer's smaller frictions (issue 34.8): each message says what to do, once."""
 
 import configparser
+import functools
+import http.server
 import re
+import threading
 from importlib import metadata
 from pathlib import Path
 
@@ -154,3 +157,25 @@ def test_include_content_failures_name_the_url_and_the_reason():
     assert note.startswith("Note: 1 page(s) could not be read for their content: %s (" % url)
     assert "%s/%s" % (errors[0]["type"], errors[0]["detail_code"]) in note
     assert "source(s) failed" not in tool.format_results({"items": items, "errors": errors})
+
+
+def test_https_to_a_plain_http_server_says_so(tmp_path, capsys):
+    """A local ``python -m http.server`` asked with https:// was "TLS failure with 127.0.0.1": no why."""
+
+    class Quiet(http.server.SimpleHTTPRequestHandler):
+        def log_message(self, *args):
+            """No access log on the test's stderr."""
+
+    handler = functools.partial(Quiet, directory=str(tmp_path))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        url = "https://127.0.0.1:%d/" % server.server_address[1]
+        assert cli_main(["fetch", url, "--allow-private", "--impersonate", "off"]) == 4
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join()
+    err = capsys.readouterr().err
+    assert "NetworkError/tls_error: TLS failure with 127.0.0.1: it answered in plain HTTP, not TLS" in err

@@ -13,6 +13,7 @@ call's deadline (:mod:`.requests_adapter`).
 import http.client
 import os
 import socket
+import ssl
 import time
 from typing import Any, Optional
 from urllib.parse import urlsplit
@@ -308,7 +309,9 @@ def _request_error(
             detail_code=READ_TIMEOUT,
         )
     if isinstance(exc, errors.SSLError):
-        return NetworkError("TLS failure with %s" % host, provider=provider, detail_code=TLS_ERROR)
+        return NetworkError(
+            "TLS failure with %s%s" % (host, _tls_reason(exc)), provider=provider, detail_code=TLS_ERROR
+        )
     if isinstance(exc, errors.InvalidSchema) and "socks" in str(exc).lower():
         return InvalidInput(
             "a socks5 proxy needs PySocks: pip install 'requests[socks]' (from a checkout: pip install -e '.[socks]')",
@@ -342,6 +345,23 @@ def _request_error(
 def _no_auth(request: requests.PreparedRequest) -> requests.PreparedRequest:
     """An auth that adds nothing (keeps a session's own auth off a cross-origin redirect)."""
     return request
+
+
+#: OpenSSL's reasons when the server answered a TLS greeting in plain HTTP (3.0: the first; 3.2+: the others).
+_PLAIN_HTTP_REASONS = frozenset({"WRONG_VERSION_NUMBER", "RECORD_LAYER_FAILURE", "HTTP_REQUEST"})
+
+
+def _tls_reason(exc: BaseException) -> str:
+    """``": <why>"`` from the ``ssl`` error under ``exc``, else ``""``: "TLS failure" alone left
+    a plain-HTTP server behind an https:// URL (a local ``http.server``) and an unknown CA alike."""
+    for cause in _cause_chain(exc):
+        if isinstance(cause, ssl.SSLCertVerificationError):
+            return ": its certificate did not verify (%s)" % cause.verify_message
+        if isinstance(cause, ssl.SSLError) and cause.reason in _PLAIN_HTTP_REASONS:
+            return ": it answered in plain HTTP, not TLS (is the URL http://?)"
+        if isinstance(cause, ssl.SSLError) and isinstance(cause.reason, str):
+            return ": %s" % cause.reason.lower().replace("_", " ")
+    return ""
 
 
 def _cause_chain(exc: BaseException) -> list[BaseException]:

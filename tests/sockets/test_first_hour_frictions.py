@@ -94,6 +94,8 @@ def test_wikipedia_edition_codes_are_accepted(edition):
         ("example.com", "https://example.com/"),
         ("docs.python.org/3/", "https://docs.python.org/3/"),
         ("localhost:8000/x", "https://localhost:8000/x"),
+        ("127.0.0.1:8000/x", "https://127.0.0.1:8000/x"),
+        ("192.168.1.10", "https://192.168.1.10/"),
     ],
 )
 def test_a_url_typed_without_its_scheme_gets_one_suggested(typed, meant, capsys):

@@ -128,14 +128,14 @@ _HOST_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
 
 
 def _bare_host(text: str) -> bool:
-    """True for a host name (``example.com``, ``localhost``) with an optional port: what a URL
+    """True for a host name (``example.com``, ``localhost``) or IPv4 address with an optional port: what a URL
     typed without its scheme starts with (no regex: the text is the user's)."""
     host, colon, port = text.lower().partition(":")
     if colon and not (port.isdigit() and len(port) <= 5):
         return False
     labels = host.split(".")
-    if host == "localhost":
-        return True
+    if host == "localhost" or (len(labels) == 4 and all(label.isdigit() and int(label) < 256 for label in labels)):
+        return True  # localhost or an IPv4 address (``127.0.0.1:8000``: a local server)
     return (
         2 <= len(labels) <= 31
         and all(0 < len(label) <= 63 and set(label) <= _HOST_CHARS for label in labels)

@@ -710,8 +710,15 @@ def json_body(response: HttpResponse, provider: str) -> Any:
         ) from None
 
 
-def dig(data: Any, path: Sequence[str], provider: str) -> Any:
-    """``data[path[0]][path[1]]...`` or ``WebParseError`` naming the missing key."""
+def json_path(path: Union[str, Sequence[str]]) -> tuple[str, ...]:
+    """``path`` as a tuple of keys: a str is one key (``"hits"``, not ``h``, ``i``, ``t``, ``s``:
+    read letter by letter, a plugin's own slip was reported as the vendor's answer without ``'h'``)."""
+    return (path,) if isinstance(path, str) else tuple(path)
+
+
+def dig(data: Any, path: Union[str, Sequence[str]], provider: str) -> Any:
+    """``data[path[0]][path[1]]...`` (a str ``path``: one key) or ``WebParseError`` naming the missing key."""
+    path = json_path(path)
     current = data
     for i, key in enumerate(path):
         if not isinstance(current, Mapping) or key not in current:

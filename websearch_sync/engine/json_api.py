@@ -47,7 +47,7 @@ from ..net.ssrf import forbidden_reason, literal_address
 from ..net.transport import HttpResponse, status_error
 from ..net.urls import shown_url
 from . import registry
-from .base import Backend, dig, json_body
+from .base import Backend, dig, json_body, json_path
 from .setting import Setting
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -226,9 +226,10 @@ class JsonApiBackend(Backend):
             item["content"] = result.get(self.content_field)
         return item
 
-    def result_list(self, data: Any, path: Sequence[str]) -> list[Any]:
-        """The list of results at ``path`` in a JSON answer: ``WebParseError`` naming the path
-        when it is absent or not a list (``null``, an object)."""
+    def result_list(self, data: Any, path: Union[str, Sequence[str]]) -> list[Any]:
+        """The list of results at ``path`` (a key, or a sequence of keys) in a JSON answer:
+        ``WebParseError`` naming the path when it is absent or not a list (``null``, an object)."""
+        path = json_path(path)
         results = dig(data, path, self.name)
         if not isinstance(results, list):
             raise WebParseError(

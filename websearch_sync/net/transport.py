@@ -83,6 +83,19 @@ class RequestSpec:
     #: differently then (Chromium sends its client hints after the fetch metadata).
     redirected: bool = False
 
+    def __post_init__(self) -> None:
+        """A plugin's misbuilt request fails here, in its ``build_request``, naming the field:
+        headers given as ``("Authorization", "Bearer ...")`` used to fail deep in the transport
+        with "dictionary update sequence element #0 has length 13"."""
+        for name in ("method", "url"):
+            if not isinstance(getattr(self, name), str):
+                raise TypeError("RequestSpec.%s must be a str, got %s" % (name, type(getattr(self, name)).__name__))
+        if not isinstance(self.headers, Mapping):  # a value's type is the transport's check (bad_header)
+            raise TypeError(
+                "RequestSpec.headers must be a dict of header names to values, got a %s"
+                " (JsonApiEngine: headers=self.json_headers(self.bearer()))" % type(self.headers).__name__
+            )
+
 
 class _Body:
     """The policy's :class:`~.wire.BodySink`: the byte cap on decoded bytes (so also the

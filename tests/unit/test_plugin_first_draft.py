@@ -31,7 +31,9 @@ class Demo(JsonApiEngine):
 DATA = {"hits": [{"url": "https://a.example/"}], "web": {"results": []}}
 
 
-@pytest.mark.parametrize(("path", "found"), [("hits", DATA["hits"]), (("web", "results"), []), (["hits"], DATA["hits"])])
+@pytest.mark.parametrize(
+    ("path", "found"), [("hits", DATA["hits"]), (("web", "results"), []), (["hits"], DATA["hits"])]
+)
 def test_a_json_path_is_one_key_or_a_sequence_of_keys(path, found):
     assert Demo(Settings()).result_list(DATA, path) == found
     assert dig(DATA, path, "demo") == found

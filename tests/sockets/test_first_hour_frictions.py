@@ -181,3 +181,24 @@ def test_https_to_a_plain_http_server_says_so(tmp_path, capsys):
         thread.join()
     err = capsys.readouterr().err
     assert "NetworkError/tls_error: TLS failure with 127.0.0.1: it answered in plain HTTP, not TLS" in err
+
+
+def test_record_names_the_body_by_a_content_type_header_of_any_spelling(tmp_path, monkeypatch):
+    """Python's ``http.server`` sends ``Content-type``: the recorded page was ``<case>.bin``, not ``.html``."""
+    from fixture_backends import PAGE_RESULTS, HtmlTestBackend, result_page
+
+    from websearch_sync.engine.registry import register, unregister
+
+    register(HtmlTestBackend)
+    page = respond(200, result_page(PAGE_RESULTS), headers={"Content-type": "text/html"}, content_type=None)
+    try:
+        with FaultServer({"/html": page}) as server:
+            monkeypatch.setenv("WEB_SEARCH_ENDPOINT_TESTHTML", server.url("/html"))
+            assert cli_main(["record", "testhtml", "rust async", "--fixtures", str(tmp_path), "--name", "case"]) == 0
+    finally:
+        unregister(HtmlTestBackend.name)
+    assert sorted(path.name for path in (tmp_path / "testhtml").iterdir()) == [
+        "case.expected.json",
+        "case.html",
+        "case.meta.json",
+    ]

@@ -620,7 +620,7 @@ def _redacted_exchanges(
         response_meta, body = _response_meta(exchange, redactor, prefix + "response")
         recorded.append({"request": request_meta, "response": response_meta})
         bodies.append(
-            (body, _suffix(exchange.headers.get("Content-Type") or exchange.headers.get("content-type") or ""))
+            (body, _suffix(CaseInsensitiveDict(exchange.headers).get("Content-Type") or ""))  # any spelling
         )
     return recorded, bodies
 

@@ -677,6 +677,8 @@ _AUTOLINK = re.compile(r"(?i):(?=//)|(?<=www)\.")
 #: Characters a link destination in ``<...>`` must escape.
 _DESTINATION_SPECIAL = re.compile(r"([<>&\\])")
 _WHITESPACE = re.compile(r"\s")
+#: Runs of backticks (a code span's fence must be longer than any of them).
+_BACKTICKS = re.compile(r"`+")
 
 
 def _new_nonce() -> str:
@@ -889,6 +891,18 @@ def markdown_text(text: Any) -> str:
     )
 
 
+def _markdown_code(text: Any) -> str:
+    """``text`` on one line as a code span: shown as written, never a link, a tag or an entity
+    (a fetched page's URL was escaped text, ``http\\://...``: not one to copy from a terminal).
+    The fence is one backtick longer than the longest run inside, as CommonMark allows."""
+    flat = " ".join(str(text or "").split())
+    if not flat:
+        return ""
+    fence = "`" * (max((len(run) for run in _BACKTICKS.findall(flat)), default=0) + 1)
+    pad = " " if flat[0] == "`" or flat[-1] == "`" else ""
+    return fence + pad + flat + pad + fence
+
+
 def markdown_destination(url: Any) -> str:
     """``url`` as a link destination in ``<...>``: a ``)`` or ``](`` inside it cannot end the link
     (whitespace, which cannot stand there, is percent-encoded)."""
@@ -1067,7 +1081,7 @@ def _format_fetch(result: Mapping[str, Any], style: str, tag: Optional[str]) -> 
     url = str(result.get("final_url") or result.get("url", ""))
     title = _page_title(result) or url
     if style == "markdown":
-        header = "# %s\n%s" % (markdown_text(title), markdown_text(url))
+        header = "# %s\n%s" % (markdown_text(title), _markdown_code(url))
     else:
         header = "%s\nURL: %s" % (title, " ".join(url.split()))
     if result.get("truncated"):

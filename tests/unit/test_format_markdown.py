@@ -106,6 +106,25 @@ def test_a_fetched_pages_title_and_url_are_text(rendered):
     assert soup.h1.get_text() == result["title"]
 
 
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:8734/",
+        "https://www.example.org/a?b=1&c=2",
+        "https://a.example/x`y``z`",
+        "`https://a.example/`",
+    ],
+)
+def test_a_fetched_pages_url_reads_as_written(rendered, url):
+    """The URL line was escaped text (``http\\://127.0.0.1:8734/``), what `websearch-sync fetch`
+    printed by default: a code span shows the URL as written, to copy, and is still no link."""
+    result = {"url": url, "final_url": url, "title": "T", "text": "body", "truncated": False, "length": 4}
+    markdown = tool.format_results(result, "markdown", untrusted_notice=False)
+    assert "\\" not in markdown.splitlines()[1]
+    soup = rendered(markdown)
+    assert soup.find("a") is None and soup.code.get_text() == url
+
+
 def test_markdown_text_keeps_ordinary_text_readable():
     assert (
         tool.markdown_text("Python requests: timeout, retries and sessions.")

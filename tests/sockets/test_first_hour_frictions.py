@@ -202,3 +202,21 @@ def test_record_names_the_body_by_a_content_type_header_of_any_spelling(tmp_path
         "case.html",
         "case.meta.json",
     ]
+
+
+@pytest.mark.parametrize(
+    ("argv", "hint"),
+    [
+        (["search", "q", "-n", "0"], "max_results is -n on the command line"),
+        (["search", "q", "--timeout-ms", "0"], "timeout_ms is --timeout-ms on the command line"),
+        (["search", "q", "--retries", "11"], "retries is --retries on the command line"),
+        (["search", "q", "--cache-ttl", "-1"], "cache_ttl_s is --cache-ttl on the command line"),
+        (["fetch", "https://a.example/", "--max-chars", "0"], "max_chars is --max-chars on the command line"),
+        (["fetch", "https://a.example/", "--max-bytes", "0"], "max_bytes is --max-bytes on the command line"),
+    ],
+)
+def test_a_refused_value_names_the_flag_it_came_from(argv, hint, capsys):
+    """The library's message names the Python argument (``max_results must be in 1..50``): the
+    command line says which of its flags that is."""
+    assert cli_main(argv) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == "hint: " + hint

@@ -19,7 +19,17 @@ from collections.abc import Iterator
 from typing import Any, Optional, TextIO
 
 from ..config import DEFAULT_TIMEOUT_MS
-from ..errors import NO_CONTENT, PRIVATE_ADDRESS, WebSearchError
+from ..errors import (
+    BAD_CACHE_TTL_S,
+    BAD_MAX_BYTES,
+    BAD_MAX_CHARS,
+    BAD_MAX_RESULTS,
+    BAD_RETRIES,
+    BAD_TIMEOUT,
+    NO_CONTENT,
+    PRIVATE_ADDRESS,
+    WebSearchError,
+)
 from ..net.browser import IMPERSONATE_CHOICES
 from ..reader.lastresort import last_resort, only_handler
 
@@ -66,6 +76,16 @@ _CLI_HINTS = {
     PRIVATE_ADDRESS: "pass --allow-private only for trusted local use",
     NO_CONTENT: "raise --max-bytes",
 }
+#: The flag whose value a library check refused, by detail code: its message names the Python
+#: argument (``max_results must be in 1..50``), which the command line spells otherwise (``-n``).
+_FLAG_OF = {
+    BAD_MAX_RESULTS: ("max_results", "-n"),
+    BAD_TIMEOUT: ("timeout_ms", "--timeout-ms"),
+    BAD_MAX_CHARS: ("max_chars", "--max-chars"),
+    BAD_MAX_BYTES: ("max_bytes", "--max-bytes"),
+    BAD_RETRIES: ("retries", "--retries"),
+    BAD_CACHE_TTL_S: ("cache_ttl_s", "--cache-ttl"),
+}
 #: Below this a deadline cannot cover one request over the network (DNS, TLS and a reply).
 _USABLE_TIMEOUT_MS = 1000
 
@@ -83,7 +103,8 @@ def cli_hint(error: WebSearchError, timeout_ms: Optional[int]) -> Optional[str]:
         )
     if error.hint is not None:
         return _CLI_HINTS.get(error.detail_code or "")
-    return None
+    named = _FLAG_OF.get(error.detail_code or "")
+    return "%s is %s on the command line" % named if named else None
 
 
 class _RetryLines(logging.Handler):

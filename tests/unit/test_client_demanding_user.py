@@ -478,3 +478,11 @@ def test_verify_names_the_backend_a_misspelt_backend_meant(capsys):
     assert capsys.readouterr().err.startswith(
         "error: InvalidInput/unknown_backend: --backend='ddg' names unknown backend 'ddg' (did you mean ddg_html?)"
     )
+
+
+def test_auto_given_as_a_strategy_says_it_is_a_backend():
+    """docs/client.md listed auto among the strategies: ``strategy="auto"`` is refused saying where it goes."""
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.SearchClient("stub", strategy="auto")
+    assert info.value.detail_code == "bad_strategy"
+    assert "(auto is a backend: SearchClient('auto'), backend='auto', a fallback chain)" in info.value.message

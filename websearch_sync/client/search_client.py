@@ -114,8 +114,15 @@ def _check_strategy(strategy: Any) -> Strategy:
     """``strategy`` in lower case (as ``time_range``, ``vertical`` and backend names are read), or
     ``InvalidInput(bad_strategy)``."""
     if not isinstance(strategy, str) or strategy.lower() not in STRATEGIES:
+        auto = isinstance(strategy, str) and strategy.lower() == "auto"  # docs/client.md lists it beside them
         raise InvalidInput(
-            "strategy must be one of %s, got %r" % (", ".join(STRATEGIES), strategy), detail_code=BAD_STRATEGY
+            "strategy must be one of %s, got %r%s"
+            % (
+                ", ".join(STRATEGIES),
+                strategy,
+                " (auto is a backend: SearchClient('auto'), backend='auto', a fallback chain)" if auto else "",
+            ),
+            detail_code=BAD_STRATEGY,
         )
     return cast(Strategy, strategy.lower())
 

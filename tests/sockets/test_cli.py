@@ -46,6 +46,27 @@ def test_errors_are_one_line_on_stderr_with_a_status(capsys, argv, status, line)
     assert first.startswith(line) and [r for r in rest if not r.startswith("hint: ")] == [] and len(rest) <= 1
 
 
+@pytest.mark.parametrize(
+    "argv, indent",
+    [
+        (["search", "q", "--json", "--time-range", "yesterday"], 2),
+        (["search", "q", "--format", "jsonl", "-n", "many"], None),
+        (["fetch", "https://a.example/", "--json", "--mode", "html"], 2),
+    ],
+)
+def test_a_usage_error_of_a_json_command_is_the_json_error_form_too(capsys, argv, indent):
+    """docs/cli.md: with --json (or jsonl, a batch) the error form also goes to stdout. A usage
+    error (argparse's) left stdout empty: a script reading JSON got nothing to read."""
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    error = json.loads(out)["error"]
+    assert (error["type"], error["detail_code"], error["retryable"]) == ("InvalidInput", "bad_arguments", False)
+    assert error["message"] in err  # the same words as argparse's line on stderr
+    assert out.startswith("{\n  ") if indent else out.count("\n") == 1
+    assert main(["search", "q", "-n", "many"]) == 2  # a text command's usage error: nothing on stdout
+    assert capsys.readouterr().out == ""
+
+
 def test_usage_errors_exit_2(capsys):
     assert main([]) == 2
     assert main(["search"]) == 2

@@ -18,10 +18,10 @@ import io
 import os
 import sys
 from collections.abc import Sequence
-from typing import Callable, Optional, TextIO
+from typing import Callable, NoReturn, Optional, TextIO
 
 from ..config import VERSION as __version__
-from ..errors import WebSearchError
+from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
 from . import backends_cmd, contract_cmd, fetch_cmd, mcp_cmd, search_cmd, state_cmd
 from .output import (
     EXIT_BROKEN_PIPE,
@@ -64,9 +64,35 @@ def docs_location() -> str:
     return "the docs/ folder of the source repository"
 
 
+class _Parser(argparse.ArgumentParser):
+    """argparse's parser, whose usage error also keeps its message (:attr:`usage_error`), so
+    that a command asked for JSON can give it as the JSON error form too (docs/cli.md)."""
+
+    usage_error: Optional[str] = None
+
+    def error(self, message: str) -> "NoReturn":
+        """Keep ``message`` on the class (sub-command parsers are other instances), then as argparse."""
+        _Parser.usage_error = message
+        super().error(message)
+
+
+def _json_indent(argv: Optional[Sequence[str]]) -> Optional[int]:
+    """The JSON indent the command line asked for (``--json``, ``--format json``/``jsonl``, a
+    batch), read from ``argv`` alone: after a usage error there is no parsed namespace."""
+    flags = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+    flags.add_argument("--json", action="store_true")
+    flags.add_argument("--format")
+    flags.add_argument("--queries-file")
+    try:
+        known, _ = flags.parse_known_args(list(sys.argv[1:] if argv is None else argv))
+    except SystemExit:  # e.g. --format without a value: no JSON was asked for clearly
+        return None
+    return wants_json(known)
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``websearch-sync``."""
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="websearch-sync",
         description="Search the web and read pages from the command line, with one result shape and clear errors.",
         epilog=EPILOG + "\n\ndocumentation: %s (cli.md: the commands; errors.md: every error)" % docs_location(),
@@ -97,6 +123,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if unknown:  # said with the command's usage (argparse's parse_args shows the top level's)
             getattr(args, "command_parser", parser).error("unrecognized arguments: %s" % " ".join(unknown))
     except SystemExit as exc:  # argparse: --help/--version (0) or usage error (2)
+        indent = _json_indent(argv) if exc.code and _Parser.usage_error is not None else None
+        if indent is not None:  # the error form on stdout, as for any other failure of a JSON command
+            usage = InvalidInput(_Parser.usage_error or "", detail_code=BAD_ARGUMENTS)
+            sys.stdout.write(json_text({"error": usage.to_dict()}, sys.stdout, indent or None) + "\n")
+        _Parser.usage_error = None
         return int(exc.code or 0)
     from ..backends.stub import offline_warning_given
 

@@ -381,6 +381,28 @@ def test_module_level_calls_on_another_wire_obey_the_block_one_met():
         assert len(upstream.log) == 1, "requests inside the Retry-After: %d" % (len(upstream.log) - 1)
 
 
+def test_module_level_calls_with_other_deadlines_obey_the_block_one_met_while_redis_is_down():
+    """A worker sets each job's ``Settings(timeout_ms=...)``; Redis is down (nothing listens). The
+    process kept a pace and cool-downs per ``timeout_ms``, so a 429 (Retry-After 30 s) met under one
+    deadline stopped nothing under another: it asked at once."""
+    from shared_state_worker import Upstream
+
+    pytest.importorskip("redis")
+    dead = "redis://127.0.0.1:%d/0" % free_port()
+    with Upstream("browse-API__1") as upstream:
+        upstream.answer_next_with("http_429_retry_after", retry_after="30")
+        outcomes = []
+        for timeout_ms in (8000, 9000):
+            settings = _searxng(upstream).replace(state_url=dead, timeout_ms=timeout_ms)
+            try:
+                ws.search("deadlines", backend="searxng", settings=settings, retries=0)
+                outcomes.append("answered")
+            except ws.WebBlocked as error:
+                outcomes.append(error.detail_code)
+        assert outcomes == ["http_429", "http_429"]
+        assert len(upstream.log) == 1, "requests inside the Retry-After: %d" % (len(upstream.log) - 1)
+
+
 def test_clients_on_two_wires_share_one_cool_down_through_redis(redis_db, redis_server):  # noqa: F811
     """Two workers of one fleet on different wires: a block one met stops the other (Redis keys
     cool-downs by backend and endpoint, never by wire)."""

@@ -95,6 +95,7 @@ CLIENT_CLOSED = "client_closed"  #: a search or fetch on a SearchClient after it
 BAD_ARGUMENTS = "bad_arguments"
 BAD_TOOL_NAME = "bad_tool_name"
 BAD_STYLE = "bad_style"
+BAD_IMAGES = "bad_images"  #: tool_definitions: ``images`` not True, False or "line"
 BAD_MAX_REPEATS = "bad_max_repeats"
 BAD_REPEAT_WINDOW = "bad_repeat_window"
 CASE_EXISTS = "case_exists"

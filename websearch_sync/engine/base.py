@@ -47,7 +47,7 @@ from .identity import identity
 from .option import PAGENO, Option, declared, read_options
 from .pace import before_next_request, later_request_failed
 from .setting import COMMON_SETTINGS, Setting, from_env_vars, merged
-from .unsent import unsent_inputs
+from .unsent import unsent_inputs, untaken_options
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -110,6 +110,8 @@ class Backend:
             with the same ``name`` (its items' ``provider``), registered beside its web engine.
         results_per_page: how many results one of its pages holds; a call asking for more
             reads the next pages (:meth:`next_page`); ``None``: one page is all it reads.
+        max_results_limit: the most results its one request can give (Tavily's and Jina's 20)
+            when it reads no next page; a call asking more is told (``not_sent``: ``max_results``).
         unsent: the common inputs (``locale``, ``safe_search``, ``site_filter``, ``time_range``)
             its request does not carry, as its request builder leaves them out: a name, or
             ``"time_range=year"`` for one value only (:mod:`.unsent`); a call that gives one
@@ -136,6 +138,7 @@ class Backend:
     volatile_params: ClassVar[tuple[str, ...]] = ()
     vertical: ClassVar[str] = "web"
     results_per_page: ClassVar[Optional[int]] = None
+    max_results_limit: ClassVar[Optional[int]] = None
     #: The locale words (``validate.LOCALE_WORDS``: ``auto``) the service understands.
     locale_words: ClassVar[tuple[str, ...]] = ()
     unsent: ClassVar[tuple[str, ...]] = ()
@@ -348,9 +351,14 @@ class Backend:
         read_options(self.name, self.declared_options(), params.options)
 
     def not_sent(self, params: SearchParams) -> list[str]:
-        """The common inputs the call gave that this engine's request does not carry, sorted
-        (``provider_meta["not_sent"]``): those :attr:`unsent` declares and those :meth:`dropped` names."""
-        return unsent_inputs(self.unsent + self.dropped(params), params, lambda locale: split_locale(locale)[1] is None)
+        """The inputs the call gave that this engine's request does not carry, sorted
+        (``provider_meta["not_sent"]``): the common ones :attr:`unsent` declares and :meth:`dropped`
+        names, the backend options it does not take (another backend of the call does), and
+        ``max_results`` when the call asks more than :attr:`max_results_limit`."""
+        common = unsent_inputs(self.unsent + self.dropped(params), params, _LocaleParts)
+        limit = self.max_results_limit
+        capped = ["max_results"] if limit is not None and params.max_results > limit else []
+        return sorted(common + capped + untaken_options(params.options, self.option_names()))
 
     def dropped(self, params: SearchParams) -> tuple[str, ...]:
         """The inputs the request goes without for these values only (default none): an engine that
@@ -731,11 +739,32 @@ def listed_results(items: list[dict[str, Any]], vertical: str, provider: str) ->
     return items
 
 
+class _LocaleParts:
+    """What :func:`~.unsent.unsent_inputs` asks of a locale (here, beside :func:`split_locale`: no import cycle)."""
+
+    @staticmethod
+    def language_only(locale: str) -> bool:
+        """No country (``de``, ``es-419``): what an engine that sends a country alone cannot send."""
+        return split_locale(locale)[1] is None
+
+    @staticmethod
+    def has_region(locale: str) -> bool:
+        """A region subtag of any kind (``es-419`` too): a part the call gave."""
+        return locale_region(locale) is not None
+
+
 def split_locale(locale: str) -> tuple[str, Optional[str]]:
-    """``"en-US"`` -> ``("en", "US")``; ``"zh-Hant-TW"`` -> ``("zh", "TW")``; ``"de"`` -> ``("de", None)``."""
-    parts = locale.replace("_", "-").split("-")
-    country = next((p.upper() for p in parts[1:] if len(p) == 2 and p.isalpha()), None)
-    return parts[0].lower(), country
+    """``"en-US"`` -> ``("en", "US")``; ``"zh-Hant-TW"`` -> ``("zh", "TW")``; ``"de"`` -> ``("de", None)``;
+    ``"es-419"`` -> ``("es", None)``: a region of UN M.49 digits is no country (:func:`locale_region`)."""
+    region = locale_region(locale)
+    return locale.replace("_", "-").split("-")[0].lower(), region if region and region.isalpha() else None
+
+
+def locale_region(locale: str) -> Optional[str]:
+    """The region subtag of ``locale``: two letters (``"US"``) or three UN M.49 digits (``"419"``,
+    Latin America), ``None`` without one (``"zh-Hant"``: a script)."""
+    parts = locale.replace("_", "-").split("-")[1:]
+    return next((p.upper() for p in parts if (len(p) == 2 and p.isalpha()) or (len(p) == 3 and p.isdigit())), None)
 
 
 #: What a service told how long it may take (SearXNG's ``timeout_limit``, Jina's ``X-Timeout``) leaves

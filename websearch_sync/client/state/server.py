@@ -46,6 +46,10 @@ KINDS = ("cache", "slot", "sent", "fleet", "cooldown", "flight")
 DEFAULT_TIMEOUT_S = 0.25
 #: After a failure, this process uses its local state for so long before trying Redis again.
 RETRY_AFTER_S = 5.0
+#: A pooled connection idle longer than this is replaced before its next command: a NAT or a load
+#: balancer between may have forgotten it (AWS's after 350 s, Azure's after 240 s, some firewalls
+#: sooner) and reset it at its next command, which made Redis count as down for every call.
+MAX_IDLE_S = 30.0
 #: The longest a key lives: a longer (or infinite) TTL is cut to this, which Redis takes (it refuses
 #: an expiry past its range, and that one refusal made Redis count as down for the whole process).
 MAX_EXPIRY_S = 365 * 86400.0
@@ -112,6 +116,7 @@ class _BoundedSocket:
         self._timeout: Optional[float] = sock.gettimeout()  # what redis-py set
         self._inner = self._timeout  # what the socket has now
         self._round_trip_ends: Optional[float] = None
+        self.used_at = time.monotonic()  #: when it last sent or read (see :data:`MAX_IDLE_S`)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._sock, name)
@@ -144,17 +149,24 @@ class _BoundedSocket:
 
     def sendall(self, data: Any, *flags: Any) -> None:
         """Send a command; outside an operation, its round trip ends one socket timeout from now."""
+        self.used_at = time.monotonic()
         if self._timeout:
-            self._round_trip_ends = time.monotonic() + self._timeout
+            self._round_trip_ends = self.used_at + self._timeout
         self._bounded(self._sock.sendall, data, *flags)
 
     def recv(self, *args: Any) -> bytes:
         """Read, within the round trip's time."""
-        return self._bounded(self._sock.recv, *args)
+        data = self._bounded(self._sock.recv, *args)
+        if data:  # a poll that found nothing (redis-py's check of a pooled connection) is no use
+            self.used_at = time.monotonic()
+        return data
 
     def recv_into(self, *args: Any) -> int:
         """Read, within the round trip's time."""
-        return self._bounded(self._sock.recv_into, *args)
+        read = self._bounded(self._sock.recv_into, *args)
+        if read:
+            self.used_at = time.monotonic()
+        return read
 
 
 class _Connecting:
@@ -200,7 +212,8 @@ _BOUNDED_CLASSES: dict[type, type] = {}
 
 def _bounded_connections(connection_class: type) -> type:
     """``connection_class`` (redis-py's TCP, TLS or unix connection) with a :class:`_BoundedSocket`,
-    connected within the operation's time (in a worker thread: a new connection is rare)."""
+    connected within the operation's time (in a worker thread: a new connection is rare), and
+    connected again before a command after :data:`MAX_IDLE_S` of silence."""
     bounded = _BOUNDED_CLASSES.get(connection_class)
     if bounded is None:
 
@@ -218,8 +231,16 @@ def _bounded_connections(connection_class: type) -> type:
             _OPERATION.ends = min(_OPERATION.limit, max(ends, time.monotonic() + (self.socket_timeout or 0.0)))
             return sock
 
+        def send_packed_command(self: Any, command: Any, *args: Any, **kwargs: Any) -> None:
+            sock = self._sock
+            if isinstance(sock, _BoundedSocket) and time.monotonic() - sock.used_at > MAX_IDLE_S:
+                self.disconnect()  # connected again at once, within the operation's time (``_connect``)
+            super(bounded, self).send_packed_command(command, *args, **kwargs)  # type: ignore[arg-type]
+
         bounded = _BOUNDED_CLASSES[connection_class] = type(
-            "Bounded" + connection_class.__name__, (connection_class,), {"_connect": _connect}
+            "Bounded" + connection_class.__name__,
+            (connection_class,),
+            {"_connect": _connect, "send_packed_command": send_packed_command},
         )
     return bounded
 

@@ -11,7 +11,7 @@ type is skipped.
 from typing import Any, NamedTuple, Optional
 
 from .cooldowns import MAX_RECORD_BYTES, read_block
-from .server import SharedState, glob
+from .server import BadReply, SharedState, glob
 from .slots import slot_time_us
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -69,6 +69,15 @@ def _in_batches(redis: Any, names: list[str], ask: Any) -> list[Any]:
     return replies
 
 
+def _now_us(reply: Any) -> int:
+    """The Redis clock's now, in microseconds, from ``TIME``'s reply (another shape: a failing Redis)."""
+    try:
+        seconds, micros = reply
+        return int(seconds) * 1_000_000 + int(micros)
+    except (TypeError, ValueError):
+        raise BadReply("TIME answered %r" % (reply,)) from None
+
+
 def survey(state: SharedState) -> Survey:
     """The cool-downs, paces, questions in flight and cached answers of ``state``'s namespace.
 
@@ -93,8 +102,7 @@ def survey(state: SharedState) -> Survey:
                 left = block.left_s if block else ttl_ms / 1000.0  # an unreadable record is obeyed by no one, but held
                 cooldowns.append(Cooldown(name, block.detail_code if block else None, left))
         fleets = [name[1:-1] for name in _names(redis, state, "fleet") if name[:1] == "{" and name[-1:] == "}"]
-        seconds, micros = redis.time()
-        now_us = int(seconds) * 1_000_000 + int(micros)
+        now_us = _now_us(redis.time())
         replies = _in_batches(
             redis,
             fleets,

@@ -55,6 +55,8 @@ MAX_IDLE_S = 30.0
 MAX_EXPIRY_S = 365 * 86400.0
 
 SCHEMES = ("redis", "rediss", "unix")
+#: What a Redis Cluster node answers a ``SELECT`` of a database other than 0 (at each new connection).
+_CLUSTER_SELECT = "SELECT is not allowed in cluster mode"
 #: The URL options that set a command's timeout.
 _TIMEOUT_OPTIONS = ("socket_timeout", "socket_connect_timeout", "timeout")
 _PREFIX = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
@@ -497,7 +499,7 @@ class SharedState:
             Timeout: ``deadline_exceeded`` when required and the call has no time left for a
                 read (a ``write`` that does not fit is skipped: what it records expires anyway).
             InvalidInput: ``state_is_cluster`` (always) once the server answered as a node of a
-                Redis Cluster that does not hold every key.
+                Redis Cluster that does not hold every key, or refused the URL's database number.
         """
         self._check_not_cluster()
         if left_s is not None and left_s < self.timeout_s:
@@ -520,6 +522,9 @@ class SharedState:
                 self.server.cluster = redact("%s %s" % (code, said), self.server.secrets)
                 self._check_not_cluster()  # raises
             except self.server.response_error as error:
+                if _CLUSTER_SELECT in str(error):  # a database number in the URL: a cluster has only 0
+                    self.server.cluster = "%s: database 0 only" % _CLUSTER_SELECT
+                    self._check_not_cluster()  # raises
                 if "WRONGTYPE" not in str(error):
                     self.server.failed(error, now, self.required)
                     return self._unavailable(default)
@@ -587,9 +592,9 @@ class SharedState:
         local state would split the fleet's pace, one per process."""
         if self.server.cluster:
             raise InvalidInput(
-                "the shared state %s answered as a node of a Redis Cluster (%s): only a cluster that serves every"
-                " key at one address (one shard, or behind a cluster proxy) can hold the state; use one Redis (a"
-                " primary, with replicas if you like) or such an endpoint" % (self.server.shown, self.server.cluster),
+                "the shared state %s answered as a node of a Redis Cluster (%s): the state works on a cluster that"
+                " serves every key at one address (one shard, or behind a cluster proxy), in database 0; else use"
+                " one Redis (a primary, with replicas if you like)" % (self.server.shown, self.server.cluster),
                 detail_code=STATE_IS_CLUSTER,
             )
 

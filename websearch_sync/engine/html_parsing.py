@@ -347,29 +347,24 @@ def walk_blocks(
     tests = _PartTests(parts)
     nothing: frozenset[str] = frozenset()
     # The open elements' places: the block and parts of each one's own strings (the text after an
-    # element, its tail, belongs to its parent's). The innermost one's also kept in locals, and the
-    # text added in place (the loop runs twice per element: 64 in a DuckDuckGo region).
-    frames: list[tuple[Optional[Block], frozenset[str]]] = []
+    # element, its tail, belongs to its parent's), on a bottom place for the root's parent; the
+    # innermost one's also kept in locals, and each string added in place (the loop runs twice
+    # per element: 64 in a DuckDuckGo region).
+    frames: list[tuple[Optional[Block], frozenset[str]]] = [(None, nothing)]
     block: Optional[Block] = None
-    inside = nothing
+    inside = nothing  # parts are only ever inside a block
     walker = etree.iterwalk(root, events=_WALK_EVENTS)
+    next(walker)  # the root: its own strings belong to no block
+    frames.append((None, nothing))
     visited = 0
     for event, node in walker:
-        if event == "end":
-            frames.pop()
-            if frames:  # the text after an element belongs to its parent's parts
+        if event != "start":  # an element's end, a comment or a processing instruction: the text after it
+            if event == "end":
+                frames.pop()
                 block, inside = frames[-1]
-                text = node.tail
-                if inside and text and block is not None:
-                    block.add_text(inside, text)
-            continue
-        if event != "start":  # a comment or a processing instruction: only the text after it is read
             text = node.tail
-            if inside and text and block is not None:
-                block.add_text(inside, text)
-            continue
-        if not frames:  # the root: its own strings belong to no block
-            frames.append((None, nothing))
+            if inside and text:
+                cast(Block, block).add_text(inside, text)
             continue
         if skip is not None and skip(node):  # what follows a skipped subtree is still read
             walker.skip_subtree()
@@ -382,12 +377,19 @@ def walk_blocks(
                 block, inside = Block(node), nothing
                 blocks.append(block)
             elif block is not None:
-                inside = block.enter(node, inside, tests)
-                text = node.text
-                if inside and text:
-                    block.add_text(inside, text)
+                inside = _entered(block, node, inside, tests)
         frames.append((block, inside))
     return blocks
+
+
+def _entered(block: Block, node: Tag, inside: frozenset[str], tests: _PartTests) -> frozenset[str]:
+    """The parts of ``block`` that ``node``'s own strings belong to (those it starts, see
+    :meth:`Block.enter`), its text added to them."""
+    inside = block.enter(node, inside, tests)
+    text = node.text
+    if inside and text:
+        block.add_text(inside, text)
+    return inside
 
 
 def text_of(node: Optional[Tag], without: AbstractSet[Tag] = frozenset()) -> str:

@@ -19,26 +19,20 @@ from pathlib import Path
 import pytest
 from clocks import FakeClock, deadline_margin_s, machine_pace
 from faults import free_port
-from redis_server import NO_REDIS_REASON, REDIS_UP_TIMEOUT_S, RedisServer, redis_db, redis_server, redis_server_binary  # noqa: F401  (fixtures)
+from redis_server import (  # noqa: F401  (fixtures)
+    NO_REDIS_REASON,
+    REDIS_UP_TIMEOUT_S,
+    RedisServer,
+    redis_db,
+    redis_server,
+    redis_server_binary,
+    up,
+)
 from servers import LoopbackListener
 
 import websearch_sync as ws
+from websearch_sync.cli import main as cli_main
 from websearch_sync.net.deadline import Deadline
-
-
-def up(url: str) -> str:
-    """``url`` with the tests' bound on a command (a Redis that answers must not count as down on a
-    loaded machine; the production 0.25 s is the subject of the tests that keep it)."""
-    return (
-        url
-        + ("&" if "?" in url else "?")
-        + "socket_timeout=%g&socket_connect_timeout=%g"
-        % (
-            REDIS_UP_TIMEOUT_S,
-            REDIS_UP_TIMEOUT_S,
-        )
-    )
-
 
 # -- a Redis behind a link that delivers its replies a byte at a time ----------------------------
 
@@ -162,10 +156,11 @@ class AclRedis(RedisServer):
         return super().command() + ["--user", "default", "on", "nopass", "-@all", "+ping", "--user", *words[1:]]
 
 
-def test_the_documented_acl_is_all_the_state_needs(caplog):
+def test_the_documented_acl_is_all_the_state_needs(caplog, capsys, monkeypatch):
     """docs/scaling.md gives the commands a restricted user needs; with exactly those, a database
-    number and a prefix, every part works (cache, pace, single flight, cool-downs, state clear)
-    and Redis never counts as failing (a missing command would log the outage warning)."""
+    number, a client name (CLIENT SETNAME at each connection: without it in the ACL every
+    connection failed) and a prefix, every part works (cache, pace, single flight, cool-downs,
+    state clear, state show) and Redis never counts as failing (a missing command would log the outage warning)."""
     if redis_server_binary() is None:
         pytest.skip(NO_REDIS_REASON)
     pytest.importorskip("redis")
@@ -175,7 +170,7 @@ def test_the_documented_acl_is_all_the_state_needs(caplog):
     user, password = words[1], next(word[1:] for word in words if word.startswith(">"))
     assert "~websearch_sync:*" in words
     with AclRedis() as server:
-        url = up("redis://%s:%s@127.0.0.1:%d/2" % (user, password, server.port))
+        url = up("redis://%s:%s@127.0.0.1:%d/2?client_name=crawler-7" % (user, password, server.port))
         settings = ws.Settings(state_url=url, state_prefix="crawler", state_required=True)
         with (
             caplog.at_level(logging.WARNING, logger="websearch_sync"),
@@ -189,6 +184,9 @@ def test_the_documented_acl_is_all_the_state_needs(caplog):
                 second.search("another", cache_ttl_s=0)
             assert second.clear_cooldowns() == ["stub"]
             assert first.search("another", cache_ttl_s=0)["items"]
+        monkeypatch.setenv("WEB_SEARCH_STATE_PREFIX", "crawler")
+        assert cli_main(["state", "show", "--state-url", url]) == 0
+        assert capsys.readouterr().out.splitlines()[-1] == "cached answers: 1"
         keys = redis.Redis(port=server.port, db=2, username=user, password=password).scan_iter(match="*")
         assert {key.decode().split(":")[2] for key in keys} >= {"cache", "slot", "fleet", "sent"}
     assert not [record.getMessage() for record in caplog.records if "unavailable" in record.getMessage()]
@@ -262,7 +260,7 @@ def test_a_full_state_redis_keeps_the_pace_shared_under_the_documented_policy(
                 client.search("answer %d" % number, max_results=10)
         warned = [record.getMessage() for record in caplog.records if "unavailable" in record.getMessage()]
         assert bool(warned) is outage, warned
-        assert outage or redis_db.exists("websearch_sync:slot:stub", "websearch_sync:fleet:stub") == 2
+        assert outage or redis_db.exists("websearch_sync:slot:{stub}", "websearch_sync:fleet:{stub}") == 2
         assert not outage or "OutOfMemoryError" in warned[0]
     finally:
         redis_db.flushdb()
@@ -455,3 +453,36 @@ def test_a_unix_socket_url_with_a_database_shares_the_state(caplog):
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     assert not [record.getMessage() for record in caplog.records if "unavailable" in record.getMessage()]
+
+
+# -- settings that differ between the processes of a fleet ------------------------------------------
+
+
+@pytest.mark.parametrize("intervals, warned", [((0.4, 0.04), True), ((0.4, 0.4), False)])
+def test_a_process_pacing_an_upstream_unlike_the_fleet_is_warned_of(redis_db, redis_server, caplog, intervals, warned):  # noqa: F811
+    """Each booking spaces the next slot by its own process's interval: a worker left on an old
+    ``min_interval_s`` (0.04 s where the fleet keeps 0.4 s) set the pace the upstream saw, and
+    nothing said so. Now the slot remembers its booker's interval and a process booking at
+    another one warns, once."""
+    from websearch_sync.client.state import slots
+
+    slots._UNEVEN.clear()
+    with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+        for interval in intervals + intervals:
+            with ws.SearchClient("stub", state_url=up(redis_server.url), min_interval_s={"stub": interval}) as client:
+                client.search("pace %s" % interval, cache_ttl_s=0)
+    uneven = [record.getMessage() for record in caplog.records if "unevenly" in record.getMessage()]
+    assert len(uneven) == (2 if warned else 0), uneven  # once for each process's view, not at every booking
+    if warned:
+        assert "this process waits 0.04 s between requests, another 0.4 s" in uneven[0]
+
+
+def test_calls_with_many_deadlines_share_one_connection_pool(redis_db, redis_server):  # noqa: F811
+    """A worker gives each job the time it has left (``Settings(timeout_ms=...)``): every distinct
+    deadline made a connection pool of its own, and kept its connection open, so a long-lived worker
+    piled up connections on the Redis (toward ``maxclients``: then every worker's state is down)."""
+    before = redis_db.info("clients")["connected_clients"]
+    for number in range(40):
+        settings = ws.Settings(state_url=redis_server.url, timeout_ms=2000 + 10 * number)
+        ws.search("deadline %d" % number, backend="stub", settings=settings)
+    assert redis_db.info("clients")["connected_clients"] - before <= 2

@@ -30,7 +30,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 from ..config import Settings
 from ..engine import registry
-from ..engine.base import Page
+from ..engine.base import Page, split_locale
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import (
     HasClass,
@@ -284,13 +284,12 @@ def _form_fields(form: Tag) -> dict[str, str]:
 
 
 def ddg_region(locale: Optional[str]) -> Optional[str]:
-    """DDG's ``kl`` region for a locale: ``en-US`` -> ``us-en`` (``None`` without a country)."""
+    """DDG's ``kl`` region for a locale: ``en-US`` -> ``us-en``, ``sr-Latn-RS`` -> ``rs-sr``; ``None``
+    without a country (``de``; ``zh-Hant``, a script; ``es-419``, a region DuckDuckGo has no ``kl`` for)."""
     if not locale:
         return None
-    parts = locale.replace("_", "-").split("-")
-    if len(parts) < 2:
-        return None
-    return "%s-%s" % (parts[-1].lower(), parts[0].lower())
+    language, country = split_locale(locale)
+    return "%s-%s" % (country.lower(), language) if country else None
 
 
 class _DuckDuckGo(HtmlEngine):

@@ -313,14 +313,20 @@ def strict_schema(
     if "items" in schema:
         result["items"] = strict_schema(schema["items"], keywords, every_required=every_required)
     if "properties" in schema or schema.get("type") == "object":
-        properties, required = schema.get("properties", {}), set(schema.get("required", ()))
-        result["properties"] = {}
-        for name, spec in properties.items():
-            strict = strict_schema(spec, keywords, every_required=every_required)
-            result["properties"][name] = strict if name in required or not every_required else _nullable(strict)
-        result["required"] = list(properties) if every_required else [name for name in properties if name in required]
-        result["additionalProperties"] = False
+        result.update(_strict_object(schema, keywords, every_required))
     return result
+
+
+def _strict_object(schema: Mapping[str, Any], keywords: frozenset[str], every_required: bool) -> dict[str, Any]:
+    """An object schema's ``properties``, ``required`` and ``additionalProperties`` in strict form
+    (see :func:`strict_schema`)."""
+    properties, required = schema.get("properties", {}), set(schema.get("required", ()))
+    strict = {}
+    for name, spec in properties.items():
+        one = strict_schema(spec, keywords, every_required=every_required)
+        strict[name] = one if name in required or not every_required else _nullable(one)
+    listed = list(properties) if every_required else [name for name in properties if name in required]
+    return {"properties": strict, "required": listed, "additionalProperties": False}
 
 
 def _described(description: Optional[str], refused: list[tuple[str, Any]]) -> str:

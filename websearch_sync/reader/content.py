@@ -68,10 +68,7 @@ def page_text(
     if kind == "pdf":
         return pdf_text(response, mode=mode, provider=provider, max_chars=max_chars, deadline=deadline)
     if kind in ("html", "text"):
-        if not readable(response.text):  # nothing to read: spare readability a page of NUL bytes
-            raise _no_readable_text(response, host, provider, "%s returned no readable text" % host)
-        if binary(response.text):  # an archive or an image labelled text: mojibake
-            raise _unsupported(response, provider, "binary data as %s, not text" % (declared or "text"))
+        _check_text(response, host, provider, declared)
     if kind == "html":
         rules = DEFAULT_RULES - {COMMENT_RULE} if include_comments else DEFAULT_RULES
         extraction = extract_html(response.text, url=response.url, mode=mode, rules=rules)
@@ -93,6 +90,16 @@ def page_text(
             "%s returned no readable text" % host, provider=provider, detail_code=NO_CONTENT, status=response.status
         )
     return result
+
+
+def _check_text(response: HttpResponse, host: str, provider: Optional[str], declared: Optional[str]) -> None:
+    """Refuse a body declared as HTML or text with nothing to read (``no_content``: spare
+    readability a page of NUL bytes), or that is binary data (``unsupported_content``: an
+    archive or an image labelled text would be mojibake)."""
+    if not readable(response.text):
+        raise _no_readable_text(response, host, provider, "%s returned no readable text" % host)
+    if binary(response.text):
+        raise _unsupported(response, provider, "binary data as %s, not text" % (declared or "text"))
 
 
 def _unsupported(response: HttpResponse, provider: Optional[str], served: str, only: str = "") -> WebProviderError:
@@ -120,21 +127,19 @@ def _no_readable_text(response: HttpResponse, host: str, provider: Optional[str]
     return WebParseError(whole_page, provider=provider, detail_code=NO_CONTENT, status=response.status)
 
 
+_UNREADABLE_JSON = "sent JSON that cannot be read: nested too deeply, or holding a number of over 4300 digits"
+
+
 def _pretty_json(response: HttpResponse, host: str, provider: Optional[str]) -> str:
     try:
         data = response.json()
-    except json.JSONDecodeError:
+    except ValueError as error:
         if response.truncated:  # cut by max_bytes: show what arrived
             return response.text
+        # not a syntax error: nested too deeply for the parser (JSON or not), or an integer of 5000 digits
+        why = "declared JSON but sent something else" if isinstance(error, json.JSONDecodeError) else _UNREADABLE_JSON
         raise WebParseError(
-            "%s declared JSON but sent something else" % host,
-            provider=provider,
-            detail_code=NOT_JSON,
-            status=response.status,
-        ) from None
-    except ValueError:  # nested too deeply for the parser (whether JSON or not), an integer of 5000 digits
-        raise WebParseError(
-            "%s sent JSON that cannot be read: nested too deeply, or holding a number of over 4300 digits" % host,
+            "%s %s" % (host, why),
             provider=provider,
             detail_code=NOT_JSON,
             status=response.status,

@@ -463,6 +463,7 @@ class RawServer:
             stderr=subprocess.DEVNULL,
         )
         self.lines = []
+        self.taken = 0  # how many of them :meth:`next_answers` gave out
         self.arrived = threading.Condition()
         # the server imports the MCP SDK first (seconds of CPU): as many times longer as the machine runs slower
         self.limit_s = paced_budget_s(SESSION_LIMIT_S)
@@ -484,9 +485,31 @@ class RawServer:
             assert self.arrived.wait_for(lambda: len(self.lines) >= count, self.limit_s), "no answer: %s" % self.lines
             return self.lines[count - 1]
 
+    def next_answers(self, count):
+        """The next ``count`` messages from the server after those this method already gave out."""
+        answers = [self.answer(self.taken + n) for n in range(1, count + 1)]
+        self.taken += count
+        return answers
+
     def close(self):
         self.process.stdin.close()
         assert self.process.wait(self.limit_s) == 0
+
+
+@pytest.fixture(scope="module")
+def raw_server():
+    """One initialized :class:`RawServer` for the tests of this module that send it what no client
+    should (a server's start is a second of CPU): each sends its lines and reads its answers with
+    :meth:`RawServer.next_answers`, and the server still serves the next test. It must then end
+    cleanly when its stdin closes (status 0)."""
+    server = RawServer()
+    try:
+        server.send(json.dumps(INITIALIZE))
+        assert server.next_answers(1)[0]["id"] == 1
+        server.send('{"jsonrpc":"2.0","method":"notifications/initialized"}')
+        yield server
+    finally:
+        server.close()
 
 
 def call_line(request_id, arguments_json):
@@ -496,21 +519,15 @@ def call_line(request_id, arguments_json):
     )
 
 
-def test_every_request_gets_an_answer_even_one_the_sdk_cannot_parse():
-    server = RawServer()
-    try:
-        server.send(json.dumps(INITIALIZE))
-        assert server.answer(1)["id"] == 1
-        server.send('{"jsonrpc":"2.0","method":"notifications/initialized"}')
-        server.send(call_line(2, '{"query":"a\\ud800b"}'))  # a lone surrogate escape
-        server.send(call_line(3, '{"query":"x","locale":%s}' % ("[" * 300 + "]" * 300)))  # nested 300 deep
-        server.send("this line is not JSON")
-        server.send('{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"web_search",}')  # cut short
-        server.send('["not", "a", "message"]')
-        server.send(call_line(5, '{"query":"still serving"}'))
-        answers = [server.answer(n) for n in range(2, 8)]  # tool calls run in threads: answers come in any order
-    finally:
-        server.close()
+def test_every_request_gets_an_answer_even_one_the_sdk_cannot_parse(raw_server):
+    server = raw_server
+    server.send(call_line(2, '{"query":"a\\ud800b"}'))  # a lone surrogate escape
+    server.send(call_line(3, '{"query":"x","locale":%s}' % ("[" * 300 + "]" * 300)))  # nested 300 deep
+    server.send("this line is not JSON")
+    server.send('{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"web_search",}')  # cut short
+    server.send('["not", "a", "message"]')
+    server.send(call_line(5, '{"query":"still serving"}'))
+    answers = server.next_answers(6)  # tool calls run in threads: answers come in any order
     by_id = {answer["id"]: answer for answer in answers if answer["id"] is not None}
     anonymous = sorted(
         (answer["error"]["code"], answer["error"]["message"]) for answer in answers if answer["id"] is None
@@ -525,20 +542,13 @@ def test_every_request_gets_an_answer_even_one_the_sdk_cannot_parse():
     ]
 
 
-def test_a_request_whose_id_is_not_a_string_or_an_integer_gets_an_invalid_request_answer():
+def test_a_request_whose_id_is_not_a_string_or_an_integer_gets_an_invalid_request_answer(raw_server):
     """Issue 33.8: the SDK took these for notifications and never answered."""
     ids = ["1.5", "true", "null", "[1]", '{"n": 1}']
-    server = RawServer()
-    try:
-        server.send(json.dumps(INITIALIZE))
-        assert server.answer(1)["id"] == 1
-        server.send('{"jsonrpc":"2.0","method":"notifications/initialized"}')
-        for request_id in ids:
-            server.send('{"jsonrpc":"2.0","id":%s,"method":"tools/list"}' % request_id)
-        server.send('{"jsonrpc":"2.0","id":7,"method":"tools/list"}')
-        answers = [server.answer(n) for n in range(2, 2 + len(ids) + 1)]
-    finally:
-        server.close()
+    for request_id in ids:
+        raw_server.send('{"jsonrpc":"2.0","id":%s,"method":"tools/list"}' % request_id)
+    raw_server.send('{"jsonrpc":"2.0","id":7,"method":"tools/list"}')
+    answers = raw_server.next_answers(len(ids) + 1)
     assert [answer["id"] for answer in answers] == [None] * len(ids) + [7]
     assert all(answer["error"]["code"] == -32600 for answer in answers[:-1])
     assert answers[-1]["result"]["tools"]  # and the server still serves

@@ -89,14 +89,15 @@ def same_wrapper(text):
 
 
 @pytest.fixture(scope="module")
-def default_server():
-    """One ``websearch-sync mcp`` (the offline stub) for the two tests below, one process instead
-    of two (its start is 1.2 s of CPU): the tools listed and the same search three times, then
+def default_server(tmp_path_factory):
+    """One ``websearch-sync mcp`` (the offline stub) for the three tests below, one process instead
+    of three (its start is 1.2 s of CPU): the tools listed and the same search three times, then
     the failing calls, none of which is that search (its cache and lookup count stay the first
-    test's). ``{"listed": (server_info, tools, first, again, third), "failures": [...]}``."""
+    test's). ``{"listed": (server_info, tools, first, again, third), "failures": [...], "stderr": text}``."""
+    log = tmp_path_factory.mktemp("default_server") / "stderr.log"
 
     async def scenario():
-        async with mcp_session() as session:
+        async with mcp_session(errlog=str(log)) as session:
             listed = (await session.list_tools()).tools
             first = await session.call_tool("web_search", {"query": "mcp stub", "max_results": 2})
             again = await session.call_tool("web_search", {"query": "mcp stub", "max_results": 2})
@@ -119,7 +120,7 @@ def default_server():
         except Exception as error:  # kept as the call's outcome: the failures test asserts there is none
             return error
 
-    return run_bounded(scenario)
+    return dict(run_bounded(scenario), stderr=log.read_text())
 
 
 def test_lists_both_tools_with_the_adapters_schemas_and_searches_the_stub(default_server):
@@ -216,21 +217,21 @@ def test_fetch_and_eight_concurrent_calls_with_allow_private():
     assert not gate.broken
 
 
-def test_the_server_says_on_stderr_when_it_serves_offline_stub_results(tmp_path):
+def test_the_server_says_on_stderr_when_it_serves_offline_stub_results(default_server, tmp_path):
+    """The stub server (``default_server``: its searches and failed calls) says it once on stderr,
+    and nothing else; a server of a real engine does not say it."""
     from websearch_sync.backends.stub import OFFLINE_WARNING
 
     async def scenario(log, *args):
         async with mcp_session(*args, errlog=log) as session:
-            listed = await session.list_tools()
-            return await session.call_tool("web_search", {"query": "offline"}) if not args else listed
+            return await session.list_tools()
 
-    stub_result = run_bounded(scenario, str(tmp_path / "stub.log"))
     run_bounded(scenario, str(tmp_path / "web.log"), "--backend", "ddg_html")  # nothing searched: no network
-    assert (tmp_path / "stub.log").read_text().splitlines() == [
+    assert default_server["stderr"].splitlines() == [
         "websearch-sync mcp: warning: %s (backend: stub)" % OFFLINE_WARNING
     ]
     assert OFFLINE_WARNING not in (tmp_path / "web.log").read_text()
-    assert text_of(stub_result).endswith(tool.OFFLINE_NOTE)
+    assert text_of(default_server["listed"][2]).endswith(tool.OFFLINE_NOTE)
 
 
 def test_modern_protocol_discovery_serves_the_same_tools():

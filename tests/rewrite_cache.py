@@ -86,7 +86,7 @@ def share(config: Any) -> None:
             continue
         try:
             key, code = rewrite._rewrite_test(source, config)
-        except SyntaxError:  # pytest reports it when it imports the module
+        except (SyntaxError, ValueError, OSError):  # unreadable or not Python: pytest reports it when it imports it
             continue
         pyc.parent.mkdir(parents=True, exist_ok=True)
         rewrite._write_pyc(state, code, key, pyc)  # written aside and renamed: a reader sees a whole file or none

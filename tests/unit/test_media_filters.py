@@ -7,6 +7,7 @@ that sends them.
 The token page and the JSON answers are the recorded ones of tests/unit/backends/test_ddg_verticals.py."""
 
 import json
+import re
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
@@ -16,6 +17,7 @@ from clocks import FakeClock
 
 import websearch_sync as ws
 from websearch_sync.cli import main
+from websearch_sync.cli.backends_cmd import backend_rows
 from websearch_sync.client.selection import sending_everything_first
 from websearch_sync.engine import registry
 from websearch_sync.engine.base import Backend
@@ -228,3 +230,48 @@ def test_the_cli_says_what_a_bad_filter_takes_with_exit_2(capsys):
 def test_the_cli_reports_a_filter_the_backend_did_not_send(capsys):
     assert main(["search", "q", "-b", "stub", "--vertical", "images", "--image-size", "large", "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["provider_meta"]["not_sent"] == ["image_size"]
+
+
+def _docs_table() -> dict[str, tuple[list[str], list[str]]]:
+    """docs/verticals.md's filter table: ``{option: (values, backends that send it)}``."""
+    page = (Path(__file__).resolve().parents[2] / "docs" / "verticals.md").read_text(encoding="utf-8")
+    section = page.split("## Image and video filters", 1)[1].split("\n## ", 1)[0]
+    rows = {}
+    for line in section.splitlines():
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if len(cells) == 3 and cells[0].startswith("`"):
+            rows[cells[0].strip("`")] = (
+                re.findall(r"`([a-z_]+)`", cells[1]),
+                re.findall(r"`([a-z_]+)`", cells[2]),
+            )
+    return rows
+
+
+def test_the_docs_table_lists_every_filter_its_values_and_the_backends_that_send_each_value():
+    rows = {row["name"]: row for row in backend_rows(ws.Settings())}
+    expected = {
+        name: (
+            list(values),
+            sorted(backend for backend, row in rows.items() if sorted(row["filters"].get(name, ())) == sorted(values)),
+        )
+        for name, (_, values) in MEDIA_FILTERS.items()
+    }
+    assert _docs_table() == expected
+    # an engine sending some values of a filter only would need the table to say which
+    assert all(
+        set(row["filters"].get(name, values)) == set(values)
+        for row in rows.values()
+        for name, (_, values) in MEDIA_FILTERS.items()
+    )
+
+
+def test_one_client_sends_each_calls_own_filters_and_caches_them_apart():
+    """The validated-call memo and the cache key tell calls apart by their filters."""
+    settings = ws.Settings(impersonate="off")
+    with responses.RequestsMock() as mock, ws.SearchClient("ddg_html", settings=settings, clock=FakeClock()) as client:
+        mock.get("https://duckduckgo.com/", body=TOKEN_PAGE, content_type="text/html; charset=UTF-8")
+        mock.get("https://duckduckgo.com/i.js", json={"results": [], "next": None})
+        for size in ("large", "small", "large"):
+            client.search("red panda", vertical="images", image_size=size)
+        sent = [dict(parse_qsl(urlsplit(call.request.url).query)).get("f") for call in mock.calls]
+    assert sent == [None, ",size:Large,,,,", None, ",size:Small,,,,"]  # the third call: the cached answer

@@ -275,3 +275,8 @@ def test_one_client_sends_each_calls_own_filters_and_caches_them_apart():
             client.search("red panda", vertical="images", image_size=size)
         sent = [dict(parse_qsl(urlsplit(call.request.url).query)).get("f") for call in mock.calls]
     assert sent == [None, ",size:Large,,,,", None, ",size:Small,,,,"]  # the third call: the cached answer
+
+
+def test_a_misspelt_filter_name_is_a_type_error_naming_the_filter():
+    with pytest.raises(TypeError, match=r"image_sise \(did you mean 'image_size'\?\)"):
+        ws.search("red panda", backend="stub", vertical="images", image_sise="large")

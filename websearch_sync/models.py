@@ -217,6 +217,8 @@ class NewsItem(_VerticalItemKeys, total=False):
     published_at: str
     image_url: str
     providers: list[str]
+    content: str  #: with ``include_content``, as a web item's (:class:`SearchItem`)
+    content_by: str
 
 
 class _ImageItemKeys(_VerticalItemKeys):
@@ -231,6 +233,8 @@ class ImageItem(_ImageItemKeys, total=False):
     height: int
     source: str
     providers: list[str]
+    content: str  #: with ``include_content``: the text of the page the image is on
+    content_by: str
 
 
 class VideoItem(_VerticalItemKeys, total=False):
@@ -243,6 +247,8 @@ class VideoItem(_VerticalItemKeys, total=False):
     thumbnail_url: str
     view_count: int
     providers: list[str]
+    content: str  #: with ``include_content``: the text of the video's page
+    content_by: str
 
 
 class _NewsResponseKeys(TypedDict):

@@ -54,3 +54,12 @@ def test_a_yes_no_setting_is_true_or_false_not_a_truthy_value(name, value):
     with pytest.raises(ws.InvalidInput) as info:
         ws.Settings(**{name: value})
     assert info.value.detail_code == "bad_setting" and name in str(info.value)
+
+
+def test_a_yes_no_setting_assigned_later_is_checked_too():
+    settings = ws.Settings()
+    with pytest.raises(ws.InvalidInput) as info:
+        settings.allow_private = "false"
+    assert info.value.detail_code == "bad_setting" and settings.allow_private is False
+    settings.allow_private = True
+    assert settings.replace(allow_private=False).allow_private is False

@@ -86,8 +86,8 @@ def _date_part(part: str, order: Optional[bool]) -> tuple[bool, Optional[str]]:
         return True, day
     if reads_as_instant(part):
         return True, part
-    whole = [not rest.strip() for day, rest in (leading_date(part, True), leading_date(part, False)) if day]
-    return any(whole), None
+    either_order = (leading_date(part, True), leading_date(part, False))
+    return any(read and not after.strip() for read, after in either_order), None
 
 
 def news_item(result: dict[str, Any], params: SearchParams) -> dict[str, Any]:

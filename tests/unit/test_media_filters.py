@@ -14,14 +14,16 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 import responses
 from clocks import FakeClock
+from requests.structures import CaseInsensitiveDict
 
 import websearch_sync as ws
 from websearch_sync.cli import main
 from websearch_sync.cli.backends_cmd import backend_rows
 from websearch_sync.client.selection import sending_everything_first
 from websearch_sync.engine import registry
-from websearch_sync.engine.base import Backend
+from websearch_sync.engine.base import Backend, Page
 from websearch_sync.models import MEDIA_FILTERS, SearchParams
+from websearch_sync.net.transport import HttpResponse
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "ddg_html"
 TOKEN_PAGE = (FIXTURES / "phrona__news_rust_programming.1.html").read_text(encoding="utf-8")
@@ -280,3 +282,29 @@ def test_one_client_sends_each_calls_own_filters_and_caches_them_apart():
 def test_a_misspelt_filter_name_is_a_type_error_naming_the_filter():
     with pytest.raises(TypeError, match=r"image_sise \(did you mean 'image_size'\?\)"):
         ws.search("red panda", backend="stub", vertical="images", image_sise="large")
+
+
+def _next_request(vertical, recorded, **filters):
+    """The request for the page after the recorded answer ``recorded`` of a call with ``filters``."""
+    engine = registry.backend_class("ddg_html", vertical)(ws.Settings())
+    body = (FIXTURES / recorded).read_bytes()
+    headers = {"Content-Type": "application/json"}
+    answer = HttpResponse(200, CaseInsensitiveDict(headers), body, "https://duckduckgo.com/" + _ENDPOINTS[vertical])
+    params = SearchParams(query="q", max_results=50, vertical=vertical, filters=filters)
+    spec = engine.next_page(params, Page(2, 60, answer, engine.parse(answer, params)))
+    assert spec is not None
+    return spec
+
+
+def test_a_next_page_without_f_is_asked_with_the_calls_filters():
+    """The recorded video answer's ``next`` has no ``f``: page 2 would be unfiltered without it."""
+    spec = _next_request("videos", "phrona__videos_rust_programming.2.json", video_duration="short")
+    assert "f=" not in spec.url and spec.params == {"f": ",,videoDuration:short,"}
+    assert _next_request("videos", "phrona__videos_rust_programming.2.json").params is None
+
+
+def test_a_next_page_with_its_own_f_keeps_it():
+    """The recorded image answer's ``next`` repeats the ``f`` its request sent (``f=,,,,,``)."""
+    spec = _next_request("images", "duck-duck-scrape__images_minecraft.2.json", image_size="large")
+    assert dict(parse_qsl(urlsplit(spec.url).query, keep_blank_values=True))["f"] == ",,,,,"
+    assert "f" not in (spec.params or {})

@@ -17,7 +17,8 @@ The flow a browser follows on duckduckgo.com's News, Images and Videos tabs (Sea
    (``ddgs/engines/duckduckgo_images.py``: ``f=<time>,size:…,color:…,type:…,layout:…,license:…``;
    ``duckduckgo_videos.py``: ``f=<time>,videoDefinition:…,videoDuration:…,videoLicense:…``; the
    values as its README and ``api_server/api.py`` list them): every slot in that order, empty
-   where not given, once a filter is given; the time alone (as before) otherwise.
+   where not given, once a filter is given (as a recorded client did: duck-duck-scrape's image
+   answer's ``next`` repeats its ``f=,,,,,``); the time alone (as before) otherwise.
 3. More results: the answer's own ``next`` (``news.js?…&s=30&vqd=…``) on the same host, with the
    answer's ``vqd`` added when ``next`` lacks it (as the page's script does); never a made-up token.
 
@@ -40,7 +41,7 @@ none goes to duckduckgo.com behind its back).
 
 import re
 from typing import Any, ClassVar, Optional
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import parse_qsl, urljoin, urlsplit
 
 from ..engine import registry
 from ..engine.base import Backend, Page, dig, json_body, listed_results
@@ -148,15 +149,18 @@ class _DuckDuckGoVertical(Backend):
             "p": _SAFE_SEARCH[params.safe_search or "moderate"],
             **self.extra_fields,
         }
+        fields.update(self.narrowing(params))
+        url = urljoin(self.endpoint_url(), self.endpoint_path)
+        return RequestSpec("GET", url, params=fields, headers=self.headers(params, _ACCEPT_JSON))
+
+    def narrowing(self, params: SearchParams) -> dict[str, str]:
+        """The call's time range and filters as their field (``f``; news ``df``), or nothing."""
         name, values = self.time_field
         time = values.get(params.time_range or "", "")
         tokens = self.filter_tokens(params)
         if tokens:  # the time is f's first slot (images, videos: the engines with filters)
-            fields[name] = ",".join([time, *(tokens.get(slot, "") for slot in self.filter_slots)])
-        elif time:
-            fields[name] = time
-        url = urljoin(self.endpoint_url(), self.endpoint_path)
-        return RequestSpec("GET", url, params=fields, headers=self.headers(params, _ACCEPT_JSON))
+            return {name: ",".join([time, *(tokens.get(slot, "") for slot in self.filter_slots)])}
+        return {name: time} if time else {}
 
     def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
         """Any registered bot wall is ``WebBlocked(captcha_required)``, whatever the status."""
@@ -179,7 +183,10 @@ class _DuckDuckGoVertical(Backend):
         raise NotImplementedError
 
     def next_page(self, params: SearchParams, page: Page) -> Optional[RequestSpec]:
-        """The answer's ``next`` on the endpoint's host, with the answer's token when it lacks one.
+        """The answer's ``next`` on the endpoint's host, with the answer's token when it lacks one,
+        and the call's time range and filters when it lacks their field (the recorded image
+        answers' ``next`` repeats the ``f`` asked, ``f=,,,,,``; the video answer's has none, and
+        ddgs sends them with every page).
 
         A ``next`` on another host is not followed (the token and the pace are this host's)
         and is no last page either: ``WebParseError``, which leaves the pages read."""
@@ -195,7 +202,8 @@ class _DuckDuckGoVertical(Backend):
                 provider=self.name,
                 detail_code=UNEXPECTED_SHAPE,
             )
-        extra: dict[str, str] = {}
+        present = {key for key, _ in parse_qsl(urlsplit(url).query, keep_blank_values=True)}
+        extra = {key: value for key, value in self.narrowing(params).items() if key not in present}
         tokens = answer.get("vqd")
         if "vqd=" not in urlsplit(url).query and isinstance(tokens, dict) and len(tokens) == 1:
             extra["vqd"] = str(next(iter(tokens.values())))

@@ -79,7 +79,7 @@ _ACCEPT_JSON = "application/json, text/javascript, */*; q=0.01"
 _ACCEPT_PAGE = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
 
 
-def tokens(key: str, values: dict[str, str]) -> dict[str, str]:
+def slot_tokens(key: str, values: dict[str, str]) -> dict[str, str]:
     """A filter's tokens in ``f``: ``key:<upstream value>`` for each of our values."""
     return {ours: "%s:%s" % (key, theirs) for ours, theirs in values.items()}
 
@@ -242,10 +242,10 @@ class DuckDuckGoImages(_DuckDuckGoVertical):
     time_field = ("f", {"day": "time:Day", "week": "time:Week", "month": "time:Month", "year": "time:Year"})
     filter_slots = ("image_size", "image_color", "image_type", "image_layout", "image_license")
     filters = {
-        "image_size": tokens(
+        "image_size": slot_tokens(
             "size", {"small": "Small", "medium": "Medium", "large": "Large", "wallpaper": "Wallpaper"}
         ),
-        "image_color": tokens(
+        "image_color": slot_tokens(
             "color",
             {
                 "color": "color",
@@ -253,9 +253,9 @@ class DuckDuckGoImages(_DuckDuckGoVertical):
                 **{name: name.capitalize() for name in _HUES},  # red: Red
             },
         ),
-        "image_type": tokens("type", {name: name for name in ("photo", "clipart", "gif", "transparent", "line")}),
-        "image_layout": tokens("layout", {"square": "Square", "tall": "Tall", "wide": "Wide"}),
-        "image_license": tokens(
+        "image_type": slot_tokens("type", {name: name for name in ("photo", "clipart", "gif", "transparent", "line")}),
+        "image_layout": slot_tokens("layout", {"square": "Square", "tall": "Tall", "wide": "Wide"}),
+        "image_license": slot_tokens(
             "license",
             {
                 "creative_commons": "any",  # ddgs: "any (All Creative Commons)"
@@ -292,9 +292,9 @@ class DuckDuckGoVideos(_DuckDuckGoVertical):
     extra_fields = {"noamp": "1"}
     filter_slots = ("video_resolution", "video_duration", "video_license")
     filters = {
-        "video_resolution": tokens("videoDefinition", {"high": "high", "standard": "standard"}),
-        "video_duration": tokens("videoDuration", {"short": "short", "medium": "medium", "long": "long"}),
-        "video_license": tokens("videoLicense", {"creative_commons": "creativeCommon", "youtube": "youtube"}),
+        "video_resolution": slot_tokens("videoDefinition", {"high": "high", "standard": "standard"}),
+        "video_duration": slot_tokens("videoDuration", {"short": "short", "medium": "medium", "long": "long"}),
+        "video_license": slot_tokens("videoLicense", {"creative_commons": "creativeCommon", "youtube": "youtube"}),
     }
 
     def item(self, result: dict[str, Any]) -> dict[str, Any]:

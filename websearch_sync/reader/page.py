@@ -53,7 +53,7 @@ from ..net.botwall import bot_wall_error
 from ..net.deadline import INLINE_MAX_BYTES, Deadline, DeadlinePassed, each_within, run_within
 from ..net.hops import HopRules, RedirectPolicy
 from ..net.media import content_kind
-from ..net.ssrf import AddressGuard, ResolvedHost, Resolver
+from ..net.ssrf import AddressGuard, ResolvedHost, Resolver, no_lookup
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..net.urls import host_token, request_url, shown_url
 from ..secrets import redact, redact_error
@@ -157,6 +157,8 @@ def fetch_page(
             deadline = Deadline(timeout or settings.timeout_ms)
         else:
             deadline = deadline.sooner(timeout)
+        if resolver is None and not transport.resolves_names:
+            resolver = no_lookup  # a stand-in wire answers: no name leaves the machine
         guard = AddressGuard(
             allow_private=allow_private or settings.allow_private, resolver=resolver, trusted_networks=trusted_networks
         )

@@ -59,3 +59,27 @@ def test_a_replayed_case_reads_no_unrecorded_page_from_the_network(lookups):
         ("fetch", "network_blocked", "https://github.com/cloudwego/eino")
     ]
     assert lookups == []
+
+
+def test_a_fetch_mocked_with_responses_works_where_the_name_does_not_resolve(lookups):
+    """Before, the address check's failed lookup ended the fetch (``dns_error``) before the mock
+    was asked: a mocked fetch needed a name the machine could resolve, so offline CI failed."""
+    import responses
+
+    with responses.RequestsMock() as mock:
+        mock.add(responses.GET, "https://docs.example.org/guide", body=PAGE, content_type="text/html")
+        assert ws.fetch("https://docs.example.org/guide")["title"] == "A mocked page"
+    assert lookups == ["docs.example.org"]  # looked up (a name that resolves is still checked), then left to the mock
+
+
+def test_under_a_mock_of_requests_a_name_that_resolves_to_a_private_address_is_still_refused(monkeypatch):
+    import responses
+
+    monkeypatch.setattr(
+        socket, "getaddrinfo", lambda *a, **k: [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("10.1.2.3", 443))]
+    )
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        mock.add(responses.GET, "https://intranet.example.org/", body=PAGE, content_type="text/html")
+        with pytest.raises(ws.InvalidInput) as info:
+            ws.fetch("https://intranet.example.org/")
+    assert info.value.detail_code == "private_address"

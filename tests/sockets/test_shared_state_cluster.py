@@ -91,3 +91,16 @@ def test_a_node_of_a_sharded_cluster_is_refused_with_a_typed_error_at_its_first_
         assert len(fake.commands) == sent  # known now: no round trip to find it out again
     assert info.value.detail_code == "state_is_cluster"
     assert "MOVED 3999 127.0.0.1:7001" in info.value.message and "Cluster" in info.value.message
+
+
+def test_a_database_number_on_a_cluster_is_refused_with_a_typed_error():
+    """A cluster has database 0 only: each new connection's SELECT failed, and every call counted
+    Redis as down for ever (a warning, local state), a setting no retry could heal."""
+    if redis_server_binary() is None:
+        pytest.skip(NO_REDIS_REASON)
+    pytest.importorskip("redis")
+    with OneShardCluster() as server:
+        url = up("redis://127.0.0.1:%d/2" % server.port)
+        with ws.SearchClient("stub", state_url=url) as client, pytest.raises(ws.InvalidInput) as info:
+            client.search("q")
+    assert info.value.detail_code == "state_is_cluster" and "database 0" in info.value.message

@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import socket
+import struct
 import tempfile
 import threading
 import time
@@ -94,6 +95,76 @@ def test_a_redis_that_answers_a_byte_at_a_time_never_makes_a_call_outlast_its_bu
                 limit = budget_s + deadline_margin_s(pace.slowdown)
                 assert elapsed < limit, "a %d ms search took %.2f s (limit %.2f s)" % (budget_s * 1000, elapsed, limit)
                 assert answer["items"] and answer["provider_meta"]["cached"] is False
+
+
+# -- a NAT between the workers and Redis that forgets idle connections ------------------------------
+
+
+class ForgetfulNat(LoopbackListener):
+    """A TCP proxy on 127.0.0.1 in front of ``upstream_port`` that forgets a connection idle for
+    ``idle_s``: the client's next bytes are answered with a reset, as a NAT or a cloud load balancer
+    does after its idle timeout (the client hears nothing until it sends)."""
+
+    def __init__(self, upstream_port: int, idle_s: float) -> None:
+        super().__init__()
+        self.upstream_port = upstream_port
+        self.idle_s = idle_s
+        self.resets = 0
+        self.url = "redis://127.0.0.1:%d/0" % self.port
+
+    def connected(self, client: socket.socket) -> None:
+        upstream = socket.create_connection(("127.0.0.1", self.upstream_port), timeout=5)
+        last = [time.monotonic()]
+        threading.Thread(target=self._answers, args=(upstream, client, last), daemon=True).start()
+        client.settimeout(0.2)
+        try:
+            while not self.stopping.is_set():
+                try:
+                    data = client.recv(65536)
+                except socket.timeout:
+                    continue
+                if not data:
+                    return
+                if time.monotonic() - last[0] > self.idle_s:
+                    self.resets += 1
+                    client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                    return  # closed with linger 0: a reset
+                last[0] = time.monotonic()
+                upstream.sendall(data)
+        except OSError:
+            return
+        finally:
+            client.close()
+            upstream.close()
+
+    def _answers(self, upstream: socket.socket, client: socket.socket, last: list) -> None:
+        try:
+            while True:
+                data = upstream.recv(65536)
+                if not data:
+                    return
+                last[0] = time.monotonic()
+                client.sendall(data)
+        except OSError:
+            return
+
+
+def test_a_connection_a_nat_forgot_is_replaced_before_it_fails_a_call(redis_server, caplog, monkeypatch):  # noqa: F811
+    """A batch worker idles longer than the NAT in front of Redis keeps a connection: its next
+    command met a reset, and Redis counted as down for 5 s (one warning, local state meanwhile,
+    nothing shared) after every idle spell. A connection idle longer than ``MAX_IDLE_S`` is
+    replaced before its next command (here 0.2 s, the NAT's idle timeout 0.5 s)."""
+    from websearch_sync.client.state import server
+
+    monkeypatch.setattr(server, "MAX_IDLE_S", 0.2)
+    with ForgetfulNat(redis_server.port, idle_s=0.5) as nat, caplog.at_level(logging.WARNING, logger="websearch_sync"):
+        with ws.SearchClient("stub", state_url=up(nat.url), min_interval_s={"stub": 0.01}) as client:
+            assert client.search("before the idle spell")["provider_meta"]["cached"] is False
+        time.sleep(1.0)
+        with ws.SearchClient("stub", state_url=up(nat.url), min_interval_s={"stub": 0.01}) as client:
+            assert client.search("before the idle spell")["provider_meta"]["cached"] is True  # from Redis
+    assert nat.resets == 0
+    assert not [record.getMessage() for record in caplog.records if "unavailable" in record.getMessage()]
 
 
 # -- a worker killed while it asked: one of the others takes the question over, not all ----------
@@ -374,6 +445,28 @@ def test_module_level_calls_on_another_wire_obey_the_block_one_met():
         for impersonate in ("off", "chrome"):
             try:
                 ws.search("two wires", backend="searxng", settings=settings.replace(impersonate=impersonate))
+                outcomes.append("answered")
+            except ws.WebBlocked as error:
+                outcomes.append(error.detail_code)
+        assert outcomes == ["http_429", "http_429"]
+        assert len(upstream.log) == 1, "requests inside the Retry-After: %d" % (len(upstream.log) - 1)
+
+
+def test_module_level_calls_with_other_deadlines_obey_the_block_one_met_while_redis_is_down():
+    """A worker sets each job's ``Settings(timeout_ms=...)``; Redis is down (nothing listens). The
+    process kept a pace and cool-downs per ``timeout_ms``, so a 429 (Retry-After 30 s) met under one
+    deadline stopped nothing under another: it asked at once."""
+    from shared_state_worker import Upstream
+
+    pytest.importorskip("redis")
+    dead = "redis://127.0.0.1:%d/0" % free_port()
+    with Upstream("browse-API__1") as upstream:
+        upstream.answer_next_with("http_429_retry_after", retry_after="30")
+        outcomes = []
+        for timeout_ms in (8000, 9000):
+            settings = _searxng(upstream).replace(state_url=dead, timeout_ms=timeout_ms)
+            try:
+                ws.search("deadlines", backend="searxng", settings=settings, retries=0)
                 outcomes.append("answered")
             except ws.WebBlocked as error:
                 outcomes.append(error.detail_code)

@@ -100,3 +100,18 @@ def test_the_gateway_at_two_urls_is_two_upstreams():
         endpoints={"service": "https://search-c.internal/api"}, providers={"service": {"api_key": "k"}}
     )
     assert registry.instance(service, by_endpoint).upstream_key() == "service@search-c.internal"
+
+
+def test_a_page_of_an_instances_host_keeps_that_instances_pace_only(two_instances):
+    """The fetch gate knew engines by their default or overridden endpoint only: a SearXNG instance
+    set by its base URL was no engine host, so its pages were fetched at any pace. A page of
+    instance A's host now takes A's next slot (60 s away: refused at once), B's host is not held."""
+    one, two = two_instances
+    with ws.SearchClient("searxng", settings=_instance(one), retries=0) as client:
+        client.search("paced", timeout_ms=BUDGET_MS)
+        with pytest.raises(ws.Timeout) as info:
+            client.fetch(one.server.url("/page"), allow_private=True, timeout_ms=BUDGET_MS)
+        assert info.value.detail_code == "budget_exhausted"
+        with pytest.raises(ws.WebSearchError) as other:
+            client.fetch(two.server.url("/page"), allow_private=True, timeout_ms=BUDGET_MS)
+        assert other.value.status == 404  # asked at once (the lab answers no page)

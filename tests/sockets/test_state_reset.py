@@ -225,13 +225,18 @@ def test_state_show_lists_what_every_worker_obeys(redis_db, redis_server, capsys
     assert re.fullmatch(r"  searxng@127\.0\.0\.1:8888  http_429  1[12]\d s left", lines[3]), lines[3]
     assert lines[4] == "paces: 1"
     assert re.fullmatch(r"  stub  1 process lately, next slot in (29\.\d|30\.0) s", lines[5]), lines[5]
-    assert lines[6:] == ["questions in flight: 0", "cached answers: 1"]
+    assert lines[6:] == [  # the other application's keys are only named: a prefix a worker lacks shows here
+        "questions in flight: 0",
+        "cached answers: 1",
+        "other namespaces here: websearch_sync:other:",
+    ]
     assert cli_main(["state", "show", "--json", "--state-url", redis_server.url]) == 0
     report = json.loads(capsys.readouterr().out)
     assert [cooldown["name"] for cooldown in report["cooldowns"]] == ["evil\nline\x1b[2J", "searxng@127.0.0.1:8888"]
     assert report["cooldowns"][1]["detail_code"] == "http_429" and 100 < report["cooldowns"][1]["left_s"] <= 120
     assert [(pace["upstream"], pace["processes"]) for pace in report["paces"]] == [("stub", 1)]
     assert (report["flights"], report["answers"], report["namespace"]) == (0, 1, "websearch_sync:")
+    assert report["other_namespaces"] == ["websearch_sync:other:"]
 
 
 def test_state_show_without_a_shared_state_says_there_is_nothing_to_show(capsys):

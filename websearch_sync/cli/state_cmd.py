@@ -146,6 +146,7 @@ def run_show(args: argparse.Namespace) -> int:
             "paces": [pace._asdict() for pace in found.paces],
             "flights": found.flights,
             "answers": found.answers,
+            "other_namespaces": found.other_namespaces,
         }
         sys.stdout.write(json_text(report, sys.stdout, indent=2) + "\n")
         return EXIT_OK
@@ -171,6 +172,8 @@ def run_show(args: argparse.Namespace) -> int:
         for pace in found.paces
     ]
     lines += ["questions in flight: %d" % found.flights, "cached answers: %d" % found.answers]
+    if found.other_namespaces:  # a worker given another prefix (or none) keeps a state of its own
+        lines.append("other namespaces here: %s" % ", ".join(_shown(name) for name in found.other_namespaces))
     sys.stdout.write("\n".join(lines) + "\n")
     return EXIT_OK
 

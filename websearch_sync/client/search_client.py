@@ -609,7 +609,8 @@ class SearchClient:
         validation reused for a repeat (:class:`PlanMemo`) was made at an earlier call, and a
         time range ends at the search's ``now`` (Baidu's ``gpc``, Mojeek's ``since``)."""
         policy = self._retry.with_total(call.retries)
-        params = plan.params.asked_now()
+        # a validation made in this call was made now; one reused for a repeat is asked now again
+        params = plan.params if plan.backends is not None else plan.params.asked_now()
 
         def recheck() -> None:
             found = self._cached(plan, key) if key is not None else None

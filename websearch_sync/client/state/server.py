@@ -46,11 +46,17 @@ KINDS = ("cache", "slot", "sent", "fleet", "cooldown", "flight")
 DEFAULT_TIMEOUT_S = 0.25
 #: After a failure, this process uses its local state for so long before trying Redis again.
 RETRY_AFTER_S = 5.0
+#: A pooled connection idle longer than this is replaced before its next command: a NAT or a load
+#: balancer between may have forgotten it (AWS's after 350 s, Azure's after 240 s, some firewalls
+#: sooner) and reset it at its next command, which made Redis count as down for every call.
+MAX_IDLE_S = 30.0
 #: The longest a key lives: a longer (or infinite) TTL is cut to this, which Redis takes (it refuses
 #: an expiry past its range, and that one refusal made Redis count as down for the whole process).
 MAX_EXPIRY_S = 365 * 86400.0
 
 SCHEMES = ("redis", "rediss", "unix")
+#: What a Redis Cluster node answers a ``SELECT`` of a database other than 0 (at each new connection).
+_CLUSTER_SELECT = "SELECT is not allowed in cluster mode"
 #: The URL options that set a command's timeout.
 _TIMEOUT_OPTIONS = ("socket_timeout", "socket_connect_timeout", "timeout")
 _PREFIX = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
@@ -112,6 +118,7 @@ class _BoundedSocket:
         self._timeout: Optional[float] = sock.gettimeout()  # what redis-py set
         self._inner = self._timeout  # what the socket has now
         self._round_trip_ends: Optional[float] = None
+        self.used_at = time.monotonic()  #: when it last sent or read (see :data:`MAX_IDLE_S`)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._sock, name)
@@ -144,17 +151,24 @@ class _BoundedSocket:
 
     def sendall(self, data: Any, *flags: Any) -> None:
         """Send a command; outside an operation, its round trip ends one socket timeout from now."""
+        self.used_at = time.monotonic()
         if self._timeout:
-            self._round_trip_ends = time.monotonic() + self._timeout
+            self._round_trip_ends = self.used_at + self._timeout
         self._bounded(self._sock.sendall, data, *flags)
 
     def recv(self, *args: Any) -> bytes:
         """Read, within the round trip's time."""
-        return self._bounded(self._sock.recv, *args)
+        data = self._bounded(self._sock.recv, *args)
+        if data:  # a poll that found nothing (redis-py's check of a pooled connection) is no use
+            self.used_at = time.monotonic()
+        return data
 
     def recv_into(self, *args: Any) -> int:
         """Read, within the round trip's time."""
-        return self._bounded(self._sock.recv_into, *args)
+        read = self._bounded(self._sock.recv_into, *args)
+        if read:
+            self.used_at = time.monotonic()
+        return read
 
 
 class _Connecting:
@@ -200,7 +214,8 @@ _BOUNDED_CLASSES: dict[type, type] = {}
 
 def _bounded_connections(connection_class: type) -> type:
     """``connection_class`` (redis-py's TCP, TLS or unix connection) with a :class:`_BoundedSocket`,
-    connected within the operation's time (in a worker thread: a new connection is rare)."""
+    connected within the operation's time (in a worker thread: a new connection is rare), and
+    connected again before a command after :data:`MAX_IDLE_S` of silence."""
     bounded = _BOUNDED_CLASSES.get(connection_class)
     if bounded is None:
 
@@ -218,8 +233,16 @@ def _bounded_connections(connection_class: type) -> type:
             _OPERATION.ends = min(_OPERATION.limit, max(ends, time.monotonic() + (self.socket_timeout or 0.0)))
             return sock
 
+        def send_packed_command(self: Any, command: Any, *args: Any, **kwargs: Any) -> None:
+            sock = self._sock
+            if isinstance(sock, _BoundedSocket) and time.monotonic() - sock.used_at > MAX_IDLE_S:
+                self.disconnect()  # connected again at once, within the operation's time (``_connect``)
+            super(bounded, self).send_packed_command(command, *args, **kwargs)  # type: ignore[arg-type]
+
         bounded = _BOUNDED_CLASSES[connection_class] = type(
-            "Bounded" + connection_class.__name__, (connection_class,), {"_connect": _connect}
+            "Bounded" + connection_class.__name__,
+            (connection_class,),
+            {"_connect": _connect, "send_packed_command": send_packed_command},
         )
     return bounded
 
@@ -476,7 +499,7 @@ class SharedState:
             Timeout: ``deadline_exceeded`` when required and the call has no time left for a
                 read (a ``write`` that does not fit is skipped: what it records expires anyway).
             InvalidInput: ``state_is_cluster`` (always) once the server answered as a node of a
-                Redis Cluster that does not hold every key.
+                Redis Cluster that does not hold every key, or refused the URL's database number.
         """
         self._check_not_cluster()
         if left_s is not None and left_s < self.timeout_s:
@@ -499,6 +522,9 @@ class SharedState:
                 self.server.cluster = redact("%s %s" % (code, said), self.server.secrets)
                 self._check_not_cluster()  # raises
             except self.server.response_error as error:
+                if _CLUSTER_SELECT in str(error):  # a database number in the URL: a cluster has only 0
+                    self.server.cluster = "%s: database 0 only" % _CLUSTER_SELECT
+                    self._check_not_cluster()  # raises
                 if "WRONGTYPE" not in str(error):
                     self.server.failed(error, now, self.required)
                     return self._unavailable(default)
@@ -566,9 +592,9 @@ class SharedState:
         local state would split the fleet's pace, one per process."""
         if self.server.cluster:
             raise InvalidInput(
-                "the shared state %s answered as a node of a Redis Cluster (%s): only a cluster that serves every"
-                " key at one address (one shard, or behind a cluster proxy) can hold the state; use one Redis (a"
-                " primary, with replicas if you like) or such an endpoint" % (self.server.shown, self.server.cluster),
+                "the shared state %s answered as a node of a Redis Cluster (%s): the state works on a cluster that"
+                " serves every key at one address (one shard, or behind a cluster proxy), in database 0; else use"
+                " one Redis (a primary, with replicas if you like)" % (self.server.shown, self.server.cluster),
                 detail_code=STATE_IS_CLUSTER,
             )
 

@@ -2,7 +2,8 @@
 cool-downs every worker obeys, the paces the fleet keeps, and how many questions are in flight
 and answers cached.
 
-Read with ``SCAN`` (never ``KEYS``: a large Redis is not held up) in the client's namespace only.
+Read with one ``SCAN`` of this library's keys (never ``KEYS``: a large Redis is not held up); of
+the other namespaces (other prefixes) only their names are told.
 What is read is untrusted like everything in Redis: a cool-down record is parsed as the
 clients parse it (one that does not parse is listed without a detail code), a key of the wrong
 type is skipped.
@@ -11,7 +12,7 @@ type is skipped.
 from typing import Any, NamedTuple, Optional
 
 from .cooldowns import MAX_RECORD_BYTES, read_block
-from .server import SharedState, glob
+from .server import KINDS, NAMESPACE, BadReply, SharedState, glob
 from .slots import slot_time_us
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -43,18 +44,38 @@ class Survey(NamedTuple):
     paces: list[Pace]
     flights: int
     answers: int
+    #: The other namespaces of the database (other applications, or workers given another prefix).
+    other_namespaces: list[str]
 
 
-def _names(redis: Any, state: SharedState, kind: str) -> list[str]:
-    """The names of ``kind``'s keys in ``state``'s namespace (the part after ``<kind>:``), sorted."""
-    prefix = state.key(kind, "")
-    found = redis.scan_iter(match=glob(prefix) + "*", count=1000)
-    return sorted(key.decode("utf-8", "replace")[len(prefix) :] for key in found)
+class _Inventory(NamedTuple):
+    """One scan's findings: the names of the cool-downs and fleets of the namespace surveyed, how
+    many keys of each kind it holds, and the other namespaces of the database."""
+
+    names: dict[str, list[str]]
+    counts: dict[str, int]
+    others: list[str]
 
 
-def _count(redis: Any, state: SharedState, kind: str) -> int:
-    """How many keys of ``kind`` ``state``'s namespace holds (counted, not kept: a cache may hold millions)."""
-    return sum(1 for _ in redis.scan_iter(match=glob(state.key(kind, "")) + "*", count=1000))
+def _inventory(redis: Any, state: SharedState) -> _Inventory:
+    """One ``SCAN`` of every key of this library in the database. A key's namespace ends before
+    its first part named like a kind of key (no prefix has such a part: ``check_state_prefix``)."""
+    names: dict[str, list[str]] = {"cooldown": [], "fleet": []}
+    counts = dict.fromkeys(KINDS, 0)
+    others: set[str] = set()
+    for key in redis.scan_iter(match=glob(NAMESPACE) + "*", count=1000):
+        parts = key.decode("utf-8", "replace")[len(NAMESPACE) :].split(":")
+        at = next((index for index, part in enumerate(parts) if part in KINDS), None)
+        if at is None:
+            continue
+        namespace = NAMESPACE + "".join(part + ":" for part in parts[:at])
+        if namespace != state.namespace:
+            others.add(namespace)
+            continue
+        counts[parts[at]] += 1
+        if parts[at] in names:
+            names[parts[at]].append(":".join(parts[at + 1 :]))
+    return _Inventory({kind: sorted(found) for kind, found in names.items()}, counts, sorted(others))
 
 
 def _in_batches(redis: Any, names: list[str], ask: Any) -> list[Any]:
@@ -69,6 +90,15 @@ def _in_batches(redis: Any, names: list[str], ask: Any) -> list[Any]:
     return replies
 
 
+def _now_us(reply: Any) -> int:
+    """The Redis clock's now, in microseconds, from ``TIME``'s reply (another shape: a failing Redis)."""
+    try:
+        seconds, micros = reply
+        return int(seconds) * 1_000_000 + int(micros)
+    except (TypeError, ValueError):
+        raise BadReply("TIME answered %r" % (reply,)) from None
+
+
 def survey(state: SharedState) -> Survey:
     """The cool-downs, paces, questions in flight and cached answers of ``state``'s namespace.
 
@@ -77,7 +107,8 @@ def survey(state: SharedState) -> Survey:
     """
 
     def read(redis: Any) -> Survey:
-        cooled = _names(redis, state, "cooldown")
+        found = _inventory(redis, state)
+        cooled = found.names["cooldown"]
         replies = _in_batches(
             redis,
             cooled,
@@ -92,9 +123,8 @@ def survey(state: SharedState) -> Survey:
                 block = read_block(value, ttl_ms / 1000.0)
                 left = block.left_s if block else ttl_ms / 1000.0  # an unreadable record is obeyed by no one, but held
                 cooldowns.append(Cooldown(name, block.detail_code if block else None, left))
-        fleets = [name[1:-1] for name in _names(redis, state, "fleet") if name[:1] == "{" and name[-1:] == "}"]
-        seconds, micros = redis.time()
-        now_us = int(seconds) * 1_000_000 + int(micros)
+        fleets = [name[1:-1] for name in found.names["fleet"] if name[:1] == "{" and name[-1:] == "}"]
+        now_us = _now_us(redis.time())
         replies = _in_batches(
             redis,
             fleets,
@@ -108,6 +138,6 @@ def survey(state: SharedState) -> Survey:
             for name, processes, slot in zip(fleets, replies[::2], replies[1::2])
             if type(processes) is int and processes > 0
         ]
-        return Survey(cooldowns, paces, _count(redis, state, "flight"), _count(redis, state, "cache"))
+        return Survey(cooldowns, paces, found.counts["flight"], found.counts["cache"], found.others)
 
     return state.for_operator(read, "nothing was read")

@@ -22,6 +22,8 @@ def test_asking_for_a_browser_without_the_extra_names_the_extra(source, monkeypa
         ws.SearchClient("stub", settings=settings)
     assert info.value.detail_code == "missing_browser_extra"
     assert "pip install -e '.[browser]'" in info.value.message
+    # said once ("needs the browser extra: install the browser extra: ..."), with the command line's spelling
+    assert info.value.message.count("browser extra") == 1 and "--impersonate off" in info.value.message
 
 
 @pytest.mark.parametrize("value", ["firefox", "safari", "edge", "Chrome99"])

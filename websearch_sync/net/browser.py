@@ -59,7 +59,8 @@ def resolve_impersonate(value: Optional[str], *, need_extra: bool = True) -> str
         )
     if name != "off" and need_extra and not browser_available():
         raise InvalidInput(
-            "impersonate=%s needs the browser extra: %s; or set impersonate=off" % (name, EXTRA_HINT),
+            "impersonate=%s needs curl_cffi: %s; or turn it off (--impersonate off, WEB_SEARCH_IMPERSONATE=off,"
+            " impersonate='off')" % (name, EXTRA_HINT),
             detail_code=MISSING_BROWSER_EXTRA,
         )
     return name

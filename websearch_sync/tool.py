@@ -1079,11 +1079,11 @@ def _format_fetch(result: Mapping[str, Any], style: str, tag: Optional[str]) -> 
         line = " ".join(str(result.get("text") or "").split())
         return markdown_text(line) if style == "markdown" else line
     url = str(result.get("final_url") or result.get("url", ""))
-    title = _page_title(result) or url
-    if style == "markdown":
-        header = "# %s\n%s" % (markdown_text(title), _markdown_code(url))
+    title = _page_title(result)
+    if style == "markdown":  # a page without a title is headed by its URL, as written
+        header = "# %s\n%s" % (markdown_text(title) if title else _markdown_code(url), _markdown_code(url))
     else:
-        header = "%s\nURL: %s" % (title, " ".join(url.split()))
+        header = "%s\nURL: %s" % (title or url, " ".join(url.split()))
     if result.get("truncated"):
         header += "\n(truncated to %d characters)" % result.get("length", 0)
     return header + "\n\n" + _wrap(result.get("text", ""), url, tag)

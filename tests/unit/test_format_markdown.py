@@ -118,11 +118,13 @@ def test_a_fetched_pages_title_and_url_are_text(rendered):
 def test_a_fetched_pages_url_reads_as_written(rendered, url):
     """The URL line was escaped text (``http\\://127.0.0.1:8734/``), what `websearch-sync fetch`
     printed by default: a code span shows the URL as written, to copy, and is still no link."""
-    result = {"url": url, "final_url": url, "title": "T", "text": "body", "truncated": False, "length": 4}
-    markdown = tool.format_results(result, "markdown", untrusted_notice=False)
-    assert "\\" not in markdown.splitlines()[1]
-    soup = rendered(markdown)
-    assert soup.find("a") is None and soup.code.get_text() == url
+    for title in ("T", ""):  # a page without a title (a text file) is headed by its URL
+        result = {"url": url, "final_url": url, "title": title, "text": "body", "truncated": False, "length": 4}
+        markdown = tool.format_results(result, "markdown", untrusted_notice=False)
+        assert "\\" not in "".join(markdown.splitlines()[:2])
+        soup = rendered(markdown)
+        assert soup.find("a") is None and [code.get_text() for code in soup.find_all("code")][-1] == url
+        assert soup.h1.get_text() == (title or url)
 
 
 def test_markdown_text_keeps_ordinary_text_readable():

@@ -220,3 +220,18 @@ def test_a_refused_value_names_the_flag_it_came_from(argv, hint, capsys):
     command line says which of its flags that is."""
     assert cli_main(argv) == 2
     assert capsys.readouterr().err.splitlines()[-1] == "hint: " + hint
+
+
+@pytest.mark.parametrize(
+    ("url", "said"),
+    [
+        ("http://127.0.0.1:8000/", "refusing to fetch from 127.0.0.1, a loopback address"),
+        ("http://[::1]:8000/", "refusing to fetch from ::1, a loopback address"),
+        ("http://0x7f.1:8000/", "refusing to fetch from 0x7f.1: that is 127.0.0.1, a loopback address"),
+    ],
+)
+def test_a_private_address_is_named_once(url, said):
+    """``refusing to fetch from 127.0.0.1: that is 127.0.0.1, ...`` said the address twice."""
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.fetch(url)
+    assert info.value.detail_code == "private_address" and info.value.message == said

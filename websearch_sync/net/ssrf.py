@@ -264,9 +264,12 @@ class AddressGuard:
             if reason is None or any(address in network for network in self.trusted):
                 continue
             if not self.allow_private:
-                what = "it resolves to %s" % address if literal is None else "that is %s" % address
+                if literal is None:
+                    what = ": it resolves to %s," % address
+                else:  # 127.0.0.1 as such, or another spelling of it (0x7f.1): named as read
+                    what = "," if str(address) == host.strip("[]") else ": that is %s," % address
                 raise InvalidInput(
-                    "refusing to fetch from %s: %s, a %s address" % (host, what, reason),
+                    "refusing to fetch from %s%s a %s address" % (host, what, reason),
                     provider=provider,
                     detail_code=PRIVATE_ADDRESS,
                     hint="pass allow_private=True (or set WEB_FETCH_ALLOW_PRIVATE=1) only for trusted local use",

@@ -16,6 +16,7 @@ import websearch_sync as ws
 from websearch_sync import tool
 from websearch_sync.cli import build_parser
 from websearch_sync.cli import main as cli_main
+from websearch_sync.net.browser import browser_available
 from websearch_sync.net.deadline import Deadline
 from websearch_sync.net.ssrf import static_resolver
 from websearch_sync.net.transport import HttpTransport
@@ -161,7 +162,8 @@ def test_include_content_failures_name_the_url_and_the_reason():
     assert "source(s) failed" not in tool.format_results({"items": items, "errors": errors})
 
 
-def test_https_to_a_plain_http_server_says_so(tmp_path, capsys):
+@pytest.mark.parametrize("impersonate", ["chrome", "off"])
+def test_https_to_a_plain_http_server_says_so(impersonate, tmp_path, capsys):
     """A local ``python -m http.server`` asked with https:// was "TLS failure with 127.0.0.1": no why."""
 
     class Quiet(http.server.SimpleHTTPRequestHandler):
@@ -174,7 +176,9 @@ def test_https_to_a_plain_http_server_says_so(tmp_path, capsys):
     thread.start()
     try:
         url = "https://127.0.0.1:%d/" % server.server_address[1]
-        assert cli_main(["fetch", url, "--allow-private", "--impersonate", "off"]) == 4
+        if impersonate == "chrome" and not browser_available():
+            pytest.skip("needs the browser extra (curl_cffi)")
+        assert cli_main(["fetch", url, "--allow-private", "--impersonate", impersonate]) == 4
     finally:
         server.shutdown()
         server.server_close()

@@ -50,7 +50,7 @@ from .decoding import BROWSER_CODINGS, DECODERS, DecodingSink, broken_body, deco
 from .interrupt import run_interruptibly
 from .mocks import say_once
 from .wire import CONNECTION_CHECKS, BodySink, WireRequest, browser_request
-from .wire_requests import deadline_error, not_http, proxy_error
+from .wire_requests import deadline_error, not_http, proxy_error, tls_failure
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -501,6 +501,9 @@ def _error(
     reset = "reset" in str(exc).lower()
     if headed and code in _BROKEN_BODY:
         return broken_body(host, provider, reset)
+    if code in _TLS_CODES:  # libcurl's text holds the TLS library's reason
+        unverified = str(exc).split("SSL certificate problem: ", 1)[-1].split(".", 1)[0]
+        return tls_failure(host, provider, str(exc), unverified if code == CurlECode.PEER_FAILED_VERIFICATION else None)
     detail, what = _network_failure(code, reset, headed, refused)
     return NetworkError("%s %s" % (what, host), provider=provider, detail_code=detail)
 

@@ -341,9 +341,7 @@ def _request_error(
             detail_code=READ_TIMEOUT,
         )
     if isinstance(exc, errors.SSLError):
-        return NetworkError(
-            "TLS failure with %s%s" % (host, _tls_reason(exc)), provider=provider, detail_code=TLS_ERROR
-        )
+        return _tls_error(exc, host, provider)
     if isinstance(exc, errors.InvalidSchema) and "socks" in str(exc).lower():
         return InvalidInput(
             "a socks5 proxy needs PySocks: pip install 'requests[socks]' (from a checkout: pip install -e '.[socks]')",
@@ -380,20 +378,30 @@ def _no_auth(request: requests.PreparedRequest) -> requests.PreparedRequest:
 
 
 #: OpenSSL's reasons when the server answered a TLS greeting in plain HTTP (3.0: the first; 3.2+: the others).
-_PLAIN_HTTP_REASONS = frozenset({"WRONG_VERSION_NUMBER", "RECORD_LAYER_FAILURE", "HTTP_REQUEST"})
+_PLAIN_HTTP_REASONS = ("WRONG_VERSION_NUMBER", "RECORD_LAYER_FAILURE", "HTTP_REQUEST")
 
 
-def _tls_reason(exc: BaseException) -> str:
-    """``": <why>"`` from the ``ssl`` error under ``exc``, else ``""``: "TLS failure" alone left
-    a plain-HTTP server behind an https:// URL (a local ``http.server``) and an unknown CA alike."""
+def tls_failure(host: str, provider: Optional[str], reason: str, unverified: Optional[str] = None) -> NetworkError:
+    """``NetworkError(tls_error)`` saying why, for both wires: "TLS failure" alone left a plain-HTTP
+    server behind an https:// URL (a local ``http.server``) and an unknown CA alike. ``reason``
+    is the TLS library's text; ``unverified`` what the certificate check said, when it failed."""
+    if unverified is not None:
+        why = ": its certificate did not verify (%s)" % unverified
+    elif any(name in reason.upper() for name in _PLAIN_HTTP_REASONS):
+        why = ": it answered in plain HTTP, not TLS (is the URL http://?)"
+    else:
+        why = ""
+    return NetworkError("TLS failure with %s%s" % (host, why), provider=provider, detail_code=TLS_ERROR)
+
+
+def _tls_error(exc: BaseException, host: str, provider: Optional[str]) -> NetworkError:
+    """:func:`tls_failure` for an ``ssl`` error under ``requests``' exception."""
     for cause in _cause_chain(exc):
         if isinstance(cause, ssl.SSLCertVerificationError):
-            return ": its certificate did not verify (%s)" % cause.verify_message
-        if isinstance(cause, ssl.SSLError) and cause.reason in _PLAIN_HTTP_REASONS:
-            return ": it answered in plain HTTP, not TLS (is the URL http://?)"
+            return tls_failure(host, provider, "", str(cause.verify_message))
         if isinstance(cause, ssl.SSLError) and isinstance(cause.reason, str):
-            return ": %s" % cause.reason.lower().replace("_", " ")
-    return ""
+            return tls_failure(host, provider, cause.reason)
+    return tls_failure(host, provider, "")
 
 
 def _cause_chain(exc: BaseException) -> list[BaseException]:

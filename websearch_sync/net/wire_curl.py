@@ -501,7 +501,16 @@ def _error(
     reset = "reset" in str(exc).lower()
     if headed and code in _BROKEN_BODY:
         return broken_body(host, provider, reset)
-    if code in _TLS_CODES:  # libcurl's text holds the TLS library's reason
+    return _network_error(exc, host, provider, reset, headed, refused)
+
+
+def _network_error(
+    exc: CurlError, host: str, provider: Optional[str], reset: bool, headed: bool, refused: bool
+) -> NetworkError:
+    """The error for a libcurl failure that is neither a timeout nor our mistake; a TLS one says
+    why (libcurl's text holds the TLS library's reason)."""
+    code = getattr(exc, "code", 0)
+    if code in _TLS_CODES:
         unverified = str(exc).split("SSL certificate problem: ", 1)[-1].split(".", 1)[0]
         return tls_failure(host, provider, str(exc), unverified if code == CurlECode.PEER_FAILED_VERIFICATION else None)
     detail, what = _network_failure(code, reset, headed, refused)

@@ -39,6 +39,7 @@ from .second import EXTRACTOR as SECOND_EXTRACTOR
 from .second import NEAR_EMPTY_CHARS, near_empty, second_opinion
 from .tables import widen_to_column
 from .teasers import teaser_runs
+from .textlength import link_density
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -217,6 +218,9 @@ def _tree_document_class() -> Any:
             checkpoint()  # once per scored or sanitised element
             weight: int = super().class_weight(element)
             return weight
+
+        def get_link_density(self, elem: lxml.html.HtmlElement) -> float:
+            return link_density(elem)  # readability's figure, without its quadratic whitespace scans
 
         def remove_unlikely_candidates(self) -> None:
             checkpoint()

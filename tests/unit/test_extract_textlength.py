@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from readability import Document
 from readability.readability import clean
 
+from websearch_sync.extract import boilerplate
 from websearch_sync.extract.textlength import clean_length, link_density
 
 PAGE = os.path.join(
@@ -57,3 +58,20 @@ def test_link_density_is_readabilitys_on_every_element_of_a_page():
     assert len(elements) > 200
     for element in elements:
         assert link_density(element) == document.get_link_density(element)
+
+
+def test_text_within_is_the_length_of_the_normalised_text():
+    with gzip.open(PAGE, "rb") as handle:
+        root = lxml.html.document_fromstring(handle.read())
+    for element in root.iter(lxml.etree.Element):
+        length = len(boilerplate._text(element))
+        for limit in (0, length - 1, length, length + 1, 20):
+            assert boilerplate.text_within(element, limit) == (length <= limit)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.one_of(PIECES, st.sampled_from(["<b>", "</b>", "<i>x</i>", "<br>"])), max_size=30).map("".join))
+def test_text_within_across_inline_markup(markup):
+    element = lxml.html.fragment_fromstring("<div>%s</div>" % markup)
+    length = len(boilerplate._text(element))
+    assert boilerplate.text_within(element, length) and not boilerplate.text_within(element, length - 1)

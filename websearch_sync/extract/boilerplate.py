@@ -411,7 +411,7 @@ def preclean(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES) -> Non
     limit: Optional[float] = None  # measured only once a block matches
     doomed: set[etree._Element] = set()
     for element in _outside_code(body, doomed):
-        if not (element.tag in tags or class_words(element) & words):
+        if not (element.tag in tags or (words and class_words(element) & words)):  # no page rule has words now
             continue
         if limit is None:
             limit = 0.3 * text_size(body)

@@ -74,8 +74,8 @@ def _promo_page() -> str:
 
 def test_the_same_page_gives_the_same_extraction_in_other_processes():
     """Sets of elements iterate by memory address, which ``PYTHONHASHSEED`` moves (other string
-    hashes, other allocations): with the boxes dropped in a set's order, each of these
-    processes gave another text."""
+    hashes, other allocations): with the boxes dropped in a set's order (and the space between
+    them dropped with the first), each of these processes gave another text."""
     page = _promo_page()
     outputs = set()
     for seed in ("0", "1", "2"):

@@ -195,12 +195,13 @@ def _outside_code(node: etree._Element, doomed: set[etree._Element]) -> Iterator
 
 
 def drop(element: etree._Element) -> None:
-    """Removes ``element`` but keeps its tail text in the document."""
+    """Removes ``element`` but keeps its tail text in the document, a space too: the space after
+    a hidden marker between two words is what keeps them apart ("2018 Human", not "2018Human")."""
     parent = element.getparent()
     if parent is None:
         return
     tail = element.tail
-    if tail and tail.strip():
+    if tail:
         previous = element.getprevious()
         if previous is not None:
             previous.tail = (previous.tail or "") + tail

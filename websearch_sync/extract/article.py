@@ -312,12 +312,13 @@ def _inside(article: etree._Element, region: etree._Element) -> bool:
 
 
 def _recover_fragment(
-    root: etree._Element, article: etree._Element, rules: frozenset[str], title: str
+    root: etree._Element, article: etree._Element, rules: frozenset[str], title: str, page: int
 ) -> etree._Element:
     """``article``, or the page's main text region (cleaned like an article) when the article
-    is an implausibly small part of it. ``root`` is the pre-cleaned page; it is used up."""
+    is an implausibly small part of it. ``root`` is the pre-cleaned page (``page``: its text
+    size); it is used up."""
     body = _body(root)
-    extracted, page = text_size(article), text_size(body)
+    extracted = text_size(article)
     if page - extracted < FRAGMENT_MIN_MISSING or extracted >= FRAGMENT_SHARE * page:
         return article  # too large a part of the whole page to be a fragment of any region
     region = main_region(body, stage_words("recovery", rules))
@@ -377,10 +378,12 @@ def _titled(selection: _Selection, article: Optional[etree._Element], rules: fro
 
 
 def _recover(
-    root: etree._Element, selection: _Selection, rules: frozenset[str], title: str
+    root: etree._Element, selection: _Selection, rules: frozenset[str], title: str, page_chars: int
 ) -> Optional[etree._Element]:
     """The article readability selected, cleaned, or what the ``recovery.*`` rules take instead
-    (its table column, the main region for a tiny or a fragmentary article)."""
+    (its table column, the main region for a tiny or a fragmentary article). ``root`` is the
+    pre-cleaned page, whose text size is ``page_chars`` (readability works on a copy of it, and
+    nothing before the last recovery changes it)."""
     article = selection.article
     for run in selection.teasers:
         drop(run)
@@ -391,7 +394,7 @@ def _recover(
     if "recovery.tiny" in rules and (article is None or text_size(article) < TINY_ARTICLE_CHARS):
         return _recover_tiny(root, article, rules, title)
     if article is not None and "recovery.fragment" in rules and not _titled(selection, article, rules):
-        return _recover_fragment(root, article, rules, title)
+        return _recover_fragment(root, article, rules, title, page_chars)
     return article
 
 
@@ -422,7 +425,7 @@ def extract_html(
     page_chars = text_size(_body(root))
     selection = _article(root, rules, title)
     text = ""
-    article = _recover(root, selection, rules, title)
+    article = _recover(root, selection, rules, title, page_chars)
     titled = _titled(selection, article, rules)
     if article is not None and article is selection.article:
         for box in selection.boxes:  # after the recovery rules, which judge readability's selection as it was

@@ -29,6 +29,7 @@ from lxml import etree
 from ..checkpoints import checked, checkpoint
 from .boilerplate import clean_article, drop, preclean, sole_wrappers, strip_junk, text_size
 from .boxes import blocks_before_title, boxes_after_title, follows_title
+from .divs import transform_misused_divs
 from .frames import unframe
 from .nesting import cut_by_depth, parse_capped
 from .region import FRAGMENT_MIN_MISSING, FRAGMENT_SHARE, is_fragment, main_region
@@ -224,6 +225,12 @@ def _tree_document_class() -> Any:
 
         def get_link_density(self, elem: lxml.html.HtmlElement) -> float:
             return link_density(elem)  # readability's figure, without its quadratic whitespace scans
+
+        def transform_misused_divs_into_paragraphs(self) -> None:
+            from readability.readability import REGEXES
+
+            # readability's step, without serializing every division's content once per ancestor
+            transform_misused_divs(self.html, self.tags, REGEXES["divToPElementsRe"])
 
         def remove_unlikely_candidates(self) -> None:
             checkpoint()

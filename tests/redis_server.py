@@ -15,7 +15,7 @@ from typing import Optional
 
 from faults import free_port
 
-__all__ = ["RedisServer", "redis_server_binary", "free_port", "NO_REDIS_REASON"]
+__all__ = ["RedisServer", "redis_server_binary", "free_port", "up", "NO_REDIS_REASON", "REDIS_UP_TIMEOUT_S"]
 
 START_WAIT_S = 10.0
 STOP_WAIT_S = 5.0
@@ -23,6 +23,15 @@ STOP_WAIT_S = 5.0
 #: not about that bound (the default, 0.25 s, is for production; a loaded machine's TLS handshake or
 #: scheduling can outlast it; far less than the calls' 15 s budget, which a command must fit in).
 REDIS_UP_TIMEOUT_S = 2.0
+
+
+def up(url: str) -> str:
+    """``url`` with :data:`REDIS_UP_TIMEOUT_S` as its command and connect timeouts (a Redis that
+    answers must not count as down on a loaded machine; the production 0.25 s is the subject of
+    the tests that keep it)."""
+    bound = "socket_timeout=%g&socket_connect_timeout=%g" % (REDIS_UP_TIMEOUT_S, REDIS_UP_TIMEOUT_S)
+    return url + ("&" if "?" in url else "?") + bound
+
 
 NO_REDIS_REASON = "no redis-server binary on PATH (Debian: apt-get install redis-server; .ci/run installs it)"
 

@@ -222,6 +222,8 @@ class Settings:
                 "was built (transport, shared state, pace, cache key); build a new client with "
                 "settings=settings.replace(%s=...)" % (name, name)
             )
+        if name in _FLAGS:
+            _check_flag(name, value)
         object.__setattr__(self, name, value)
 
     def __getstate__(self) -> dict[str, Any]:
@@ -432,6 +434,20 @@ def _check_optional_strings(settings: "Settings", names: tuple[str, ...]) -> Non
     for name in names:
         if getattr(settings, name) is not None and not isinstance(getattr(settings, name), str):
             raise InvalidInput("Settings.%s must be a string" % name, detail_code=BAD_SETTING)
+
+
+#: The yes/no settings: checked whenever set, when the settings are built and by a later assignment.
+_FLAGS = ("allow_private", "state_required")
+
+
+def _check_flag(name: str, value: Any) -> None:
+    """``InvalidInput(bad_setting)`` unless ``value`` is ``True`` or ``False``: a string is truthy
+    whatever it says (``allow_private="false"`` would let fetch read private addresses)."""
+    if not isinstance(value, bool):
+        raise InvalidInput(
+            "Settings.%s must be True or False, got %r" % (name, value if not isinstance(value, str) else value[:40]),
+            detail_code=BAD_SETTING,
+        )
 
 
 def _check_ca_bundle(path: Optional[str], where: str) -> None:

@@ -125,6 +125,7 @@ class SearchItem(_SearchItemKeys, total=False):
     published_at: str
     providers: list[str]
     content: str
+    content_by: str  #: who read ``content``: the backend whose service gave it, or ``"fetch"`` (read by this library)
 
 
 class _ProviderMetaKeys(TypedDict):
@@ -143,7 +144,7 @@ class ProviderMeta(_ProviderMetaKeys, total=False):
     extras: dict[str, list[Any]]  #: what the service answered besides results (SearXNG's answers, infoboxes ...)
     pages: int  #: result pages read, when the call asked for more results than one page holds
     vertical: str  #: what was searched for, when not the web: news, images or videos
-    not_sent: list[str]  #: the common inputs the call gave that the answering backend's request did not carry
+    not_sent: list[str]  #: the inputs (common ones, backend options) the call gave the answering backend did not send
     not_sent_by: dict[str, list[str]]  #: in a merge: ``not_sent`` by backend (those that went without one)
 
 
@@ -178,6 +179,8 @@ class NewsItem(_VerticalItemKeys, total=False):
     published_at: str
     image_url: str
     providers: list[str]
+    content: str  #: with ``include_content``, as a web item's (:class:`SearchItem`)
+    content_by: str
 
 
 class _ImageItemKeys(_VerticalItemKeys):
@@ -192,6 +195,8 @@ class ImageItem(_ImageItemKeys, total=False):
     height: int
     source: str
     providers: list[str]
+    content: str  #: with ``include_content``: the text of the page the image is on
+    content_by: str
 
 
 class VideoItem(_VerticalItemKeys, total=False):
@@ -204,6 +209,8 @@ class VideoItem(_VerticalItemKeys, total=False):
     thumbnail_url: str
     view_count: int
     providers: list[str]
+    content: str  #: with ``include_content``: the text of the video's page
+    content_by: str
 
 
 class _NewsResponseKeys(TypedDict):

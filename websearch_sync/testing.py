@@ -457,7 +457,18 @@ def fake_results(
 # -- the contract ---------------------------------------------------------------------------------
 
 _RESPONSE_KEYS = ("items", "provider_meta", "errors")
-_ITEM_KEYS = ("title", "url", "snippet", "provider", "rank", "source", "published_at", "providers", "content")
+_ITEM_KEYS = (
+    "title",
+    "url",
+    "snippet",
+    "provider",
+    "rank",
+    "source",
+    "published_at",
+    "providers",
+    "content",
+    "content_by",
+)
 
 
 def contract_problems(result: Any, max_results: Optional[int] = None, provider: Optional[str] = None) -> list[str]:

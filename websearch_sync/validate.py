@@ -235,8 +235,14 @@ def search_params(
     known_specific = set(backend_options)
     _check_known(options, known_specific)
     max_content_chars = options.get("max_content_chars")
+    include_content = _include_content(options.get("include_content", False))
     if max_content_chars is not None:
         check_number("max_content_chars", max_content_chars, detail=BAD_MAX_CONTENT_CHARS)
+        if not include_content:  # it would be dropped without a word
+            raise InvalidInput(
+                "max_content_chars caps the page text include_content=True reads; without it no page text is read",
+                detail_code=BAD_MAX_CONTENT_CHARS,
+            )
     specific = {k: v for k, v in options.items() if k in known_specific and v is not None}
     if max_content_chars is not None:
         specific["max_content_chars"] = max_content_chars
@@ -250,7 +256,7 @@ def search_params(
             "safe_search", _safe_search(options.get("safe_search")), SAFE_SEARCH_LEVELS, BAD_SAFE_SEARCH
         ),
         trace_id=_check_pattern("trace_id", options.get("trace_id"), _HEADER_SAFE, BAD_TRACE_ID),
-        include_content=_include_content(options.get("include_content", False)),
+        include_content=include_content,
         vertical=_check_choice("vertical", options.get("vertical"), VERTICALS, BAD_VERTICAL) or "web",
         options=specific,
     )

@@ -23,6 +23,7 @@ from faults import delayed
 
 import websearch_sync as ws
 from websearch_sync.client import attempts
+from websearch_sync.client.cooldown import backend_of
 from websearch_sync.testing import assert_contract
 
 THREADS = 16
@@ -199,7 +200,8 @@ def spy_on(
     def booking(name, interval, max_wait_s):
         wait = reserve(name, interval, max_wait_s)
         if wait is not None and interval > 0:
-            slots[name].append(clock.last() + wait)  # reserve read the clock once: slot = now + wait
+            # reserve read the clock once: slot = now + wait; slots are booked per upstream (backend@host)
+            slots[backend_of(name)].append(clock.last() + wait)
         return wait
 
     client._cooldowns.record = recording

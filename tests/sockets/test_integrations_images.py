@@ -103,3 +103,24 @@ def test_smolagents_has_no_image_output_and_gets_the_line():
         assert LINE in fetch(url=url)
         with pytest.raises(smolagents.WebToolError, match="unsupported_content"):
             smolagents.tools(client)[-1](url=url)
+
+
+def test_each_frameworks_fetch_tool_says_what_it_returns_of_an_image():
+    """The description the model reads matches what the tool does: the image itself where the
+    framework passes it on, the line where it has no image type, nothing when images are refused."""
+    client = ws.SearchClient(settings=ws.Settings(backend="stub"))
+    shown = {"langchain": "langchain_core", "llama_index": "llama_index.core", "pydantic_ai": "pydantic_ai"}
+    shown.update(openai_agents="agents", smolagents="smolagents")
+    for name, package in shown.items():
+        module = integration(name, package)
+        with_images = _fetch_description(module.tools(client, images=True)[-1])
+        without = _fetch_description(module.tools(client)[-1])
+        said = "returns one line describing the image" if name == "smolagents" else "returns the image itself"
+        assert said in with_images, name
+        assert "image" not in without.lower(), name
+
+
+def _fetch_description(tool):
+    """A framework tool's description, wherever the framework keeps it."""
+    metadata = getattr(tool, "metadata", None)  # LlamaIndex
+    return metadata.description if metadata is not None else tool.description

@@ -123,7 +123,7 @@ def default_server():
 
 
 def test_lists_both_tools_with_the_adapters_schemas_and_searches_the_stub(default_server):
-    expected_definitions = tool.tool_definitions("json_schema", names=TOOL_NAMES, settings=ws.Settings())
+    expected_definitions = tool.tool_definitions("json_schema", names=TOOL_NAMES, settings=ws.Settings(), images=True)
     with SearchClient() as client:
         expected = tool.call_tool("web_search", {"query": "mcp stub", "max_results": 2}, client=client)
 
@@ -435,7 +435,7 @@ def test_optional_arguments_are_nullable_and_the_schema_stays_valid():
 def test_mcp_tools_mirror_the_tool_adapter():
     with SearchClient() as client:
         tools = McpTools(client)
-        adapter = tool.tool_definitions("json_schema", names=TOOL_NAMES, settings=ws.Settings())
+        adapter = tool.tool_definitions("json_schema", names=TOOL_NAMES, settings=ws.Settings(), images=True)
         assert tools.definitions() == [dict(d, parameters=nullable_optional(d["parameters"])) for d in adapter]
         outcome = tools.call("web_search", {"query": "q", "max_results": 1})
         assert outcome.is_error is False and same_wrapper(outcome.text) == same_wrapper(
@@ -706,3 +706,22 @@ def test_a_call_cancelled_while_its_request_ran_does_not_use_up_max_repeats():
             tools.call("web_fetch", {"url": site.url("/page")}, cancel)
             again = tools.call("web_fetch", {"url": site.url("/page")}, threading.Event())
     assert again.is_error is False and len(site.requests) == 2
+
+
+def test_no_images_refuses_an_image_and_the_fetch_tool_says_nothing_of_images():
+    """``mcp --no-images``, for a host whose model reads text only: an image is refused, as
+    ``fetch`` refuses it, and web_fetch's description does not offer what it will not return."""
+    from images import png
+
+    with FaultServer({"/i.png": respond(200, png(20, 10), content_type="image/png")}) as server:
+
+        async def scenario(*args):
+            async with mcp_session("--allow-private", *args) as session:
+                listed = {t.name: t.description for t in (await session.list_tools()).tools}
+                return listed["web_fetch"], await session.call_tool("web_fetch", {"url": server.url("/i.png")})
+
+        offered, image = run_bounded(scenario)
+        text_only, refused = run_bounded(scenario, "--no-images")
+    assert "returns the image itself" in offered and [c.type for c in image.content] == ["text", "image"]
+    assert "image" not in text_only.lower()
+    assert refused.is_error is True and "unsupported_content" in text_of(refused)

@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import socket
+import struct
 import tempfile
 import threading
 import time
@@ -19,26 +20,20 @@ from pathlib import Path
 import pytest
 from clocks import FakeClock, deadline_margin_s, machine_pace
 from faults import free_port
-from redis_server import NO_REDIS_REASON, REDIS_UP_TIMEOUT_S, RedisServer, redis_db, redis_server, redis_server_binary  # noqa: F401  (fixtures)
+from redis_server import (  # noqa: F401  (fixtures)
+    NO_REDIS_REASON,
+    REDIS_UP_TIMEOUT_S,
+    RedisServer,
+    redis_db,
+    redis_server,
+    redis_server_binary,
+    up,
+)
 from servers import LoopbackListener
 
 import websearch_sync as ws
+from websearch_sync.cli import main as cli_main
 from websearch_sync.net.deadline import Deadline
-
-
-def up(url: str) -> str:
-    """``url`` with the tests' bound on a command (a Redis that answers must not count as down on a
-    loaded machine; the production 0.25 s is the subject of the tests that keep it)."""
-    return (
-        url
-        + ("&" if "?" in url else "?")
-        + "socket_timeout=%g&socket_connect_timeout=%g"
-        % (
-            REDIS_UP_TIMEOUT_S,
-            REDIS_UP_TIMEOUT_S,
-        )
-    )
-
 
 # -- a Redis behind a link that delivers its replies a byte at a time ----------------------------
 
@@ -102,6 +97,76 @@ def test_a_redis_that_answers_a_byte_at_a_time_never_makes_a_call_outlast_its_bu
                 assert answer["items"] and answer["provider_meta"]["cached"] is False
 
 
+# -- a NAT between the workers and Redis that forgets idle connections ------------------------------
+
+
+class ForgetfulNat(LoopbackListener):
+    """A TCP proxy on 127.0.0.1 in front of ``upstream_port`` that forgets a connection idle for
+    ``idle_s``: the client's next bytes are answered with a reset, as a NAT or a cloud load balancer
+    does after its idle timeout (the client hears nothing until it sends)."""
+
+    def __init__(self, upstream_port: int, idle_s: float) -> None:
+        super().__init__()
+        self.upstream_port = upstream_port
+        self.idle_s = idle_s
+        self.resets = 0
+        self.url = "redis://127.0.0.1:%d/0" % self.port
+
+    def connected(self, client: socket.socket) -> None:
+        upstream = socket.create_connection(("127.0.0.1", self.upstream_port), timeout=5)
+        last = [time.monotonic()]
+        threading.Thread(target=self._answers, args=(upstream, client, last), daemon=True).start()
+        client.settimeout(0.2)
+        try:
+            while not self.stopping.is_set():
+                try:
+                    data = client.recv(65536)
+                except socket.timeout:
+                    continue
+                if not data:
+                    return
+                if time.monotonic() - last[0] > self.idle_s:
+                    self.resets += 1
+                    client.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+                    return  # closed with linger 0: a reset
+                last[0] = time.monotonic()
+                upstream.sendall(data)
+        except OSError:
+            return
+        finally:
+            client.close()
+            upstream.close()
+
+    def _answers(self, upstream: socket.socket, client: socket.socket, last: list) -> None:
+        try:
+            while True:
+                data = upstream.recv(65536)
+                if not data:
+                    return
+                last[0] = time.monotonic()
+                client.sendall(data)
+        except OSError:
+            return
+
+
+def test_a_connection_a_nat_forgot_is_replaced_before_it_fails_a_call(redis_server, caplog, monkeypatch):  # noqa: F811
+    """A batch worker idles longer than the NAT in front of Redis keeps a connection: its next
+    command met a reset, and Redis counted as down for 5 s (one warning, local state meanwhile,
+    nothing shared) after every idle spell. A connection idle longer than ``MAX_IDLE_S`` is
+    replaced before its next command (here 0.2 s, the NAT's idle timeout 0.5 s)."""
+    from websearch_sync.client.state import server
+
+    monkeypatch.setattr(server, "MAX_IDLE_S", 0.2)
+    with ForgetfulNat(redis_server.port, idle_s=0.5) as nat, caplog.at_level(logging.WARNING, logger="websearch_sync"):
+        with ws.SearchClient("stub", state_url=up(nat.url), min_interval_s={"stub": 0.01}) as client:
+            assert client.search("before the idle spell")["provider_meta"]["cached"] is False
+        time.sleep(1.0)
+        with ws.SearchClient("stub", state_url=up(nat.url), min_interval_s={"stub": 0.01}) as client:
+            assert client.search("before the idle spell")["provider_meta"]["cached"] is True  # from Redis
+    assert nat.resets == 0
+    assert not [record.getMessage() for record in caplog.records if "unavailable" in record.getMessage()]
+
+
 # -- a worker killed while it asked: one of the others takes the question over, not all ----------
 
 
@@ -162,10 +227,11 @@ class AclRedis(RedisServer):
         return super().command() + ["--user", "default", "on", "nopass", "-@all", "+ping", "--user", *words[1:]]
 
 
-def test_the_documented_acl_is_all_the_state_needs(caplog):
+def test_the_documented_acl_is_all_the_state_needs(caplog, capsys, monkeypatch):
     """docs/scaling.md gives the commands a restricted user needs; with exactly those, a database
-    number and a prefix, every part works (cache, pace, single flight, cool-downs, state clear)
-    and Redis never counts as failing (a missing command would log the outage warning)."""
+    number, a client name (CLIENT SETNAME at each connection: without it in the ACL every
+    connection failed) and a prefix, every part works (cache, pace, single flight, cool-downs,
+    state clear, state show) and Redis never counts as failing (a missing command would log the outage warning)."""
     if redis_server_binary() is None:
         pytest.skip(NO_REDIS_REASON)
     pytest.importorskip("redis")
@@ -175,7 +241,7 @@ def test_the_documented_acl_is_all_the_state_needs(caplog):
     user, password = words[1], next(word[1:] for word in words if word.startswith(">"))
     assert "~websearch_sync:*" in words
     with AclRedis() as server:
-        url = up("redis://%s:%s@127.0.0.1:%d/2" % (user, password, server.port))
+        url = up("redis://%s:%s@127.0.0.1:%d/2?client_name=crawler-7" % (user, password, server.port))
         settings = ws.Settings(state_url=url, state_prefix="crawler", state_required=True)
         with (
             caplog.at_level(logging.WARNING, logger="websearch_sync"),
@@ -189,6 +255,9 @@ def test_the_documented_acl_is_all_the_state_needs(caplog):
                 second.search("another", cache_ttl_s=0)
             assert second.clear_cooldowns() == ["stub"]
             assert first.search("another", cache_ttl_s=0)["items"]
+        monkeypatch.setenv("WEB_SEARCH_STATE_PREFIX", "crawler")
+        assert cli_main(["state", "show", "--state-url", url]) == 0
+        assert capsys.readouterr().out.splitlines()[-1] == "cached answers: 1"
         keys = redis.Redis(port=server.port, db=2, username=user, password=password).scan_iter(match="*")
         assert {key.decode().split(":")[2] for key in keys} >= {"cache", "slot", "fleet", "sent"}
     assert not [record.getMessage() for record in caplog.records if "unavailable" in record.getMessage()]
@@ -262,7 +331,7 @@ def test_a_full_state_redis_keeps_the_pace_shared_under_the_documented_policy(
                 client.search("answer %d" % number, max_results=10)
         warned = [record.getMessage() for record in caplog.records if "unavailable" in record.getMessage()]
         assert bool(warned) is outage, warned
-        assert outage or redis_db.exists("websearch_sync:slot:stub", "websearch_sync:fleet:stub") == 2
+        assert outage or redis_db.exists("websearch_sync:slot:{stub}", "websearch_sync:fleet:{stub}") == 2
         assert not outage or "OutOfMemoryError" in warned[0]
     finally:
         redis_db.flushdb()
@@ -383,6 +452,28 @@ def test_module_level_calls_on_another_wire_obey_the_block_one_met():
         assert len(upstream.log) == 1, "requests inside the Retry-After: %d" % (len(upstream.log) - 1)
 
 
+def test_module_level_calls_with_other_deadlines_obey_the_block_one_met_while_redis_is_down():
+    """A worker sets each job's ``Settings(timeout_ms=...)``; Redis is down (nothing listens). The
+    process kept a pace and cool-downs per ``timeout_ms``, so a 429 (Retry-After 30 s) met under one
+    deadline stopped nothing under another: it asked at once."""
+    from shared_state_worker import Upstream
+
+    pytest.importorskip("redis")
+    dead = "redis://127.0.0.1:%d/0" % free_port()
+    with Upstream("browse-API__1") as upstream:
+        upstream.answer_next_with("http_429_retry_after", retry_after="30")
+        outcomes = []
+        for timeout_ms in (8000, 9000):
+            settings = _searxng(upstream).replace(state_url=dead, timeout_ms=timeout_ms)
+            try:
+                ws.search("deadlines", backend="searxng", settings=settings, retries=0)
+                outcomes.append("answered")
+            except ws.WebBlocked as error:
+                outcomes.append(error.detail_code)
+        assert outcomes == ["http_429", "http_429"]
+        assert len(upstream.log) == 1, "requests inside the Retry-After: %d" % (len(upstream.log) - 1)
+
+
 def test_clients_on_two_wires_share_one_cool_down_through_redis(redis_db, redis_server):  # noqa: F811
     """Two workers of one fleet on different wires: a block one met stops the other (Redis keys
     cool-downs by backend and endpoint, never by wire)."""
@@ -455,3 +546,36 @@ def test_a_unix_socket_url_with_a_database_shares_the_state(caplog):
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     assert not [record.getMessage() for record in caplog.records if "unavailable" in record.getMessage()]
+
+
+# -- settings that differ between the processes of a fleet ------------------------------------------
+
+
+@pytest.mark.parametrize("intervals, warned", [((0.4, 0.04), True), ((0.4, 0.4), False)])
+def test_a_process_pacing_an_upstream_unlike_the_fleet_is_warned_of(redis_db, redis_server, caplog, intervals, warned):  # noqa: F811
+    """Each booking spaces the next slot by its own process's interval: a worker left on an old
+    ``min_interval_s`` (0.04 s where the fleet keeps 0.4 s) set the pace the upstream saw, and
+    nothing said so. Now the slot remembers its booker's interval and a process booking at
+    another one warns, once."""
+    from websearch_sync.client.state import slots
+
+    slots._UNEVEN.clear()
+    with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+        for interval in intervals + intervals:
+            with ws.SearchClient("stub", state_url=up(redis_server.url), min_interval_s={"stub": interval}) as client:
+                client.search("pace %s" % interval, cache_ttl_s=0)
+    uneven = [record.getMessage() for record in caplog.records if "unevenly" in record.getMessage()]
+    assert len(uneven) == (2 if warned else 0), uneven  # once for each process's view, not at every booking
+    if warned:
+        assert "this process waits 0.04 s between requests, another 0.4 s" in uneven[0]
+
+
+def test_calls_with_many_deadlines_share_one_connection_pool(redis_db, redis_server):  # noqa: F811
+    """A worker gives each job the time it has left (``Settings(timeout_ms=...)``): every distinct
+    deadline made a connection pool of its own, and kept its connection open, so a long-lived worker
+    piled up connections on the Redis (toward ``maxclients``: then every worker's state is down)."""
+    before = redis_db.info("clients")["connected_clients"]
+    for number in range(40):
+        settings = ws.Settings(state_url=redis_server.url, timeout_ms=2000 + 10 * number)
+        ws.search("deadline %d" % number, backend="stub", settings=settings)
+    assert redis_db.info("clients")["connected_clients"] - before <= 2

@@ -5,6 +5,7 @@ of the wrong shape come from a tiny RESP server on loopback that answers what a 
 """
 
 import json
+import logging
 import socket
 import sqlite3
 import time
@@ -153,6 +154,43 @@ def test_a_key_of_the_wrong_type_is_unusable_for_that_key_only(redis_db, redis_s
         assert second.search("wrong type")["provider_meta"]["cached"] is True
 
 
+def _redis_now_us(db) -> int:
+    seconds, micros = db.time()
+    return seconds * 1_000_000 + micros
+
+
+@pytest.mark.parametrize(
+    "slot",
+    [
+        pytest.param(lambda db: ("99999999999999999 1000000", None), id="planted, without expiry"),
+        # written by a primary whose clock ran an hour ahead of this one's (a failover): its key lives that hour too
+        pytest.param(lambda db: ("%d 1000000" % (_redis_now_us(db) + 3600 * 10**6), 3601), id="an hour ahead"),
+    ],
+)
+def test_a_slot_no_call_could_have_booked_holds_no_one_back(redis_db, redis_server, slot):  # noqa: F811
+    """No call books a slot further away than its budget (at most ten minutes) and an interval:
+    one further ahead refused every booking of that upstream (``budget_exhausted`` in every
+    process) until its key expired, never for one planted without an expiry."""
+    value, expiry_s = slot(redis_db)
+    redis_db.set("websearch_sync:slot:{stub}", value, ex=expiry_s)
+    with ws.SearchClient("stub", state_url=redis_server.url, min_interval_s={"stub": 1.0}) as client:
+        assert client.search("booked", timeout_ms=5000, cache_ttl_s=0)["items"]
+    assert 0 < redis_db.pttl("websearch_sync:slot:{stub}") <= 2000  # booked anew, expiring by itself
+
+
+def test_a_departure_no_clock_has_reached_counts_as_none_not_as_a_failing_redis(redis_db, redis_server, caplog):  # noqa: F811
+    """A request's departure noted an hour ahead of the Redis clock (a failover to a server whose
+    clock is behind, or planted) made the sending script answer an hour's wait: a reply no call
+    can get, so every call counted the whole state as down (its cache and cool-downs too)."""
+    redis_db.set("websearch_sync:sent:{stub}", "%d" % (_redis_now_us(redis_db) + 3600 * 10**6), ex=3601)
+    with (
+        caplog.at_level(logging.WARNING, logger="websearch_sync"),
+        ws.SearchClient("stub", state_url=redis_server.url, min_interval_s={"stub": 0.01}) as client,
+    ):
+        assert client.search("departed", cache_ttl_s=0)["items"]
+    assert not [record.getMessage() for record in caplog.records if "unavailable" in record.getMessage()]
+
+
 @pytest.mark.parametrize(
     "plant",
     [
@@ -235,7 +273,7 @@ WRONG_REPLIES = {
         GET=b"$-1\r\n", PTTL=b":-2\r\n", EVALSHA=b"+wait\r\n", EXISTS=b":0\r\n"
     ),
     "the slot script says wait 3600 s": _by_command(
-        GET=b"$-1\r\n", PTTL=b":-2\r\n", EVALSHA=b"*3\r\n:1\r\n:3600000000\r\n:1\r\n", EXISTS=b":0\r\n"
+        GET=b"$-1\r\n", PTTL=b":-2\r\n", EVALSHA=b"*4\r\n:1\r\n:3600000000\r\n:1\r\n:0\r\n", EXISTS=b":0\r\n"
     ),
 }
 

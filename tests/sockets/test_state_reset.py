@@ -2,6 +2,7 @@
 and the pytest plugin's reset before each test, ``SearchClient.clear_cooldowns`` and
 ``websearch-sync state clear`` (local state and a real redis-server)."""
 
+import json
 import re
 import subprocess
 import textwrap
@@ -29,7 +30,7 @@ def _block(provider="ddg_html"):
 
 
 def _shared(url, prefix=""):
-    return SharedCooldowns(SharedState(state_server(url, 0.25), prefix, False, Clock()))
+    return SharedCooldowns(SharedState(state_server(url), prefix, False, Clock()))
 
 
 # -- the process-wide state of ws.search() --------------------------------------------------------
@@ -202,3 +203,70 @@ def test_state_clear_fails_loudly_when_redis_cannot_be_reached(capsys):
     with ws.SearchClient("stub", state_url=url) as client, pytest.raises(ws.NetworkError) as info:
         client.clear_cooldowns()
     assert info.value.detail_code == "state_unavailable"
+
+
+# -- websearch-sync state show -----------------------------------------------------------------------
+
+
+def test_state_show_lists_what_every_worker_obeys(redis_db, redis_server, capsys):  # noqa: F811
+    """An operator had no way to see the shared cool-downs, paces or cache but redis-cli and the
+    key layout; ``state show`` lists them (a key's name shown on one line, whoever wrote it)."""
+    Cooldowns(shared=_shared(redis_server.url)).record(
+        ws.WebBlocked("429", provider="searxng", detail_code="http_429", retry_after=120), "searxng@127.0.0.1:8888"
+    )
+    redis_db.set("websearch_sync:cooldown:evil\nline\x1b[2J", "not a record", ex=60)
+    redis_db.set("websearch_sync:other:cooldown:brave", "another application's", ex=60)
+    with ws.SearchClient("stub", state_url=redis_server.url, min_interval_s={"stub": 30.0}) as client:
+        client.search("shown")
+    assert cli_main(["state", "show", "--state-url", redis_server.url]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "shared state %s" % redis_server.url
+    assert lines[1:4] == ["cool-downs: 2", "  evil line[2J  (unreadable record)  60 s left", lines[3]]
+    assert re.fullmatch(r"  searxng@127\.0\.0\.1:8888  http_429  1[12]\d s left", lines[3]), lines[3]
+    assert lines[4] == "paces: 1"
+    assert re.fullmatch(r"  stub  1 process lately, next slot in (29\.\d|30\.0) s", lines[5]), lines[5]
+    assert lines[6:] == [  # the other application's keys are only named: a prefix a worker lacks shows here
+        "questions in flight: 0",
+        "cached answers: 1",
+        "other namespaces here: websearch_sync:other:",
+    ]
+    assert cli_main(["state", "show", "--json", "--state-url", redis_server.url]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert [cooldown["name"] for cooldown in report["cooldowns"]] == ["evil\nline\x1b[2J", "searxng@127.0.0.1:8888"]
+    assert report["cooldowns"][1]["detail_code"] == "http_429" and 100 < report["cooldowns"][1]["left_s"] <= 120
+    assert [(pace["upstream"], pace["processes"]) for pace in report["paces"]] == [("stub", 1)]
+    assert (report["flights"], report["answers"], report["namespace"]) == (0, 1, "websearch_sync:")
+    assert report["other_namespaces"] == ["websearch_sync:other:"]
+
+
+def test_state_show_without_a_shared_state_says_there_is_nothing_to_show(capsys):
+    assert cli_main(["state", "show"]) == 0
+    assert "no shared state configured" in capsys.readouterr().err
+
+
+def test_state_show_fails_loudly_when_redis_cannot_be_reached(capsys):
+    pytest.importorskip("redis")
+    assert cli_main(["state", "show", "--state-url", "redis://127.0.0.1:%d/0" % free_port()]) == 4
+    assert "state_unavailable" in capsys.readouterr().err
+
+
+def test_state_clear_cache_deletes_every_cached_answer_and_nothing_else(redis_db, redis_server, capsys):  # noqa: F811
+    """Answers read before a parser fix stayed shared for their TTL (up to a year) with no way to
+    drop them but redis-cli and the key layout; ``state clear --cache`` deletes them (this
+    application's only), and the next call asks the upstream again."""
+    with ws.SearchClient("stub", state_url=redis_server.url) as client:
+        for query in ("kept 1", "kept 2", "kept 3"):
+            client.search(query)
+    Cooldowns(shared=_shared(redis_server.url)).record(_block(), key="ddg_html")
+    redis_db.set("websearch_sync:app:cache:another-application", "{}", ex=60)
+    assert cli_main(["state", "clear", "--cache", "--state-url", redis_server.url]) == 0
+    assert capsys.readouterr().out == "deleted 3 cached answers\n"
+    keys = sorted(key.decode() for key in redis_db.keys("*"))
+    assert keys == ["websearch_sync:app:cache:another-application", "websearch_sync:cooldown:ddg_html"]
+    with ws.SearchClient("stub", state_url=redis_server.url) as client:
+        assert client.search("kept 1")["provider_meta"]["cached"] is False
+
+
+def test_state_clear_cache_refuses_a_backend(redis_server, capsys):  # noqa: F811
+    assert cli_main(["state", "clear", "--cache", "--backend", "brave", "--state-url", redis_server.url]) == 2
+    assert "bad_arguments" in capsys.readouterr().err

@@ -38,6 +38,10 @@ def test_strict_anthropic_definitions_ask_for_strict_tool_use_in_its_schema_subs
         assert definition["strict"] is True
         assert tool_param.validate_python(definition, strict=True) == definition
         assert transform_schema(definition["input_schema"]) == enum_untyped(definition["input_schema"])
+    # optional arguments stay optional: a nullable one (anyOf with null) would count against
+    # Anthropic's 16 union-typed parameters a request, shared with the caller's other strict tools
+    assert [d["input_schema"]["required"] for d in definitions] == [["query"], ["url"]]
+    assert not any("anyOf" in spec for d in definitions for spec in d["input_schema"]["properties"].values())
     search = definitions[0]["input_schema"]["properties"]
     # the bounds are still read by the model, in words, and still checked by call_tool
     assert search["max_results"]["description"] == "How many results (1-10, default 5). At least 1, at most 10."
@@ -48,3 +52,21 @@ def test_plain_anthropic_definitions_keep_their_bounds_and_say_nothing_of_strict
     [search, fetch] = tool.tool_definitions("anthropic", settings=SETTINGS)
     assert "strict" not in search
     assert search["input_schema"]["properties"]["max_results"]["maximum"] == 10
+
+
+def test_langchains_strict_tools_are_in_anthropics_subset_too(anthropic_sdk):
+    """LangChain binds one tool list to any chat model: ``ChatAnthropic.bind_tools(tools,
+    strict=True)`` sends each tool's schema as LangChain's OpenAI conversion gives it, so the
+    schemas ``langchain.tools(strict=True)`` makes must be in the subset both strict modes take."""
+    from agent_engine import integration
+    from langchain_core.utils.function_calling import convert_to_openai_tool
+
+    transform_schema, _ = anthropic_sdk
+    langchain = integration("langchain", "langchain_core")
+    for built in langchain.tools(settings=SETTINGS, strict=True):
+        schema = convert_to_openai_tool(built, strict=True)["function"]["parameters"]
+        assert transform_schema(schema) == enum_untyped(schema), built.name
+        assert sorted(schema["required"]) == sorted(schema["properties"]) and schema["additionalProperties"] is False
+    # the bounds Anthropic's strict mode refuses are words in the description (call_tool checks them)
+    search = langchain.tools(settings=SETTINGS, strict=True)[0].args_schema["properties"]
+    assert search["max_results"]["description"] == "How many results (1-10, default 5). At least 1, at most 10."

@@ -10,6 +10,8 @@ from servers import FaultServer
 import websearch_sync as ws
 from websearch_sync.net.deadline import Deadline
 from websearch_sync.net.transport import HttpTransport, RequestSpec
+from websearch_sync.net.wire import WireRequest
+from websearch_sync.net.wire_requests import RequestsWire
 
 PROXY_VARIABLES = (
     "HTTP_PROXY",
@@ -68,3 +70,37 @@ def test_a_proxy_variable_set_between_two_requests_counts_at_once(no_proxy_varia
             assert _get(transport, server.url("/a")).content == b"a"
         finally:
             transport.close()
+
+
+def test_the_wire_prepares_its_requests_as_its_session_would(no_proxy_variables, tmp_path):
+    """The wire's own session is merged without ``Session.prepare_request`` (its cookie-jar copies
+    cost a third of a request's preparation): the same request goes out as through a caller's
+    session, a ``~/.netrc`` entry for the host included (requests reads it when the session trusts
+    the environment), and a cookie the upstream set goes back; a request that must not carry
+    credentials (``keep_auth=False``: a redirect that left the origin) carries none."""
+    netrc = tmp_path / "netrc"
+    netrc.write_text("machine 127.0.0.1 login reader password s3cret\n")
+    no_proxy_variables.setenv("NETRC", str(netrc))
+    routes = {"/set": respond(200, b"set", headers={"Set-Cookie": "sid=abc; Path=/"}), "/a": respond(200, b"a")}
+    with FaultServer(routes) as server:
+        for session in (None, requests.Session()):
+            wire = RequestsWire(session=session)
+            try:
+                for path, keep_auth in (("/set", True), ("/a", True), ("/a", False)):
+                    request = WireRequest("GET", server.url(path), [("X-Wanted", "1")], keep_auth=keep_auth)
+                    wire.exchange(request, _Sink(), deadline=Deadline(3000), provider="t")
+            finally:
+                wire.close()
+    mine, theirs = server.requests[:3], server.requests[3:]
+    assert [(r.path, list(r.headers.items())) for r in mine] == [(r.path, list(r.headers.items())) for r in theirs]
+    assert [r.headers.get("authorization") for r in mine] == ["Basic cmVhZGVyOnMzY3JldA=="] * 2 + [None]
+    assert [r.headers.get("cookie") for r in mine] == [None, "sid=abc", "sid=abc"]
+    assert list(mine[0].headers)[:6] == ["host", "user-agent", "accept-encoding", "accept", "connection", "x-wanted"]
+
+
+class _Sink:
+    def head(self, status, headers, url, framed=False):
+        return True
+
+    def data(self, chunk):
+        return True

@@ -11,9 +11,10 @@ from clocks import FakeClock
 
 import websearch_sync as ws
 from websearch_sync.cli import main
-from websearch_sync.client.selection import auto_backends, keyless_chain
+from websearch_sync.client.selection import auto_backends, keyless_chain, resolve_backends
 from websearch_sync.engine import registry
-from websearch_sync.tool import call_tool
+from websearch_sync.models import SearchParams
+from websearch_sync.tool import call_tool, format_for_model
 
 FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 HTML = "text/html; charset=utf-8"
@@ -129,6 +130,58 @@ def test_when_every_engine_is_blocked_the_call_fails_with_a_block_naming_all():
         assert len(mock.calls) == 5
     assert info.value.detail_code == "captcha_required"
     assert sorted([info.value.provider] + [e.provider for e in info.value.errors]) == sorted(keyless_chain())
+
+
+# -- the inputs each engine sends --------------------------------------------------------------------
+
+
+def _auto(settings=None, **inputs):
+    return resolve_backends("auto", None, settings or ws.Settings(), SearchParams(query="q", max_results=5, **inputs))
+
+
+def test_auto_asks_the_engines_that_send_every_input_first_in_their_own_order():
+    # Bing and Yahoo have no year filter; Mojeek and Yahoo search a language, not a region
+    assert _auto(time_range="year") == ["ddg_html", "mojeek_html", "ddg_lite", "bing_html", "yahoo_html"]
+    assert _auto(locale="de-DE") == ["ddg_html", "bing_html", "ddg_lite", "mojeek_html", "yahoo_html"]
+    assert _auto(time_range="week", locale="de") == ["bing_html", "mojeek_html", "yahoo_html", "ddg_html", "ddg_lite"]
+    assert _auto(time_range="week") == list(keyless_chain())  # every engine sends it: the configured order
+
+
+def test_an_api_backend_that_would_ignore_an_input_waits_behind_the_engines_that_send_it():
+    settings = ws.Settings(providers={"kagi": {"api_key": "kagi-key-123"}, "brave": {"api_key": "brave-key-123"}})
+    assert _auto(settings)[:2] == ["brave", "kagi"]
+    assert _auto(settings, time_range="day") == ["brave"] + list(keyless_chain()) + ["kagi"]
+    assert resolve_backends(["kagi", "auto"], None, settings, SearchParams("q", 5, time_range="day"))[0] == "kagi"
+
+
+def test_an_engine_that_drops_an_input_still_answers_when_the_others_fail_and_says_so():
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        serve(mock, {DDG: ANOMALY, MOJEEK: ALTCHA, DDG_LITE: ANOMALY, BING: BING_PAGE})
+        with ws.SearchClient("auto", settings=ws.Settings(), cache_ttl_s=0, clock=FakeClock()) as client:
+            result = client.search("javascript tutorial", max_results=10, time_range="year")
+        assert hosts(mock) == ["html.duckduckgo.com", "www.mojeek.com", "lite.duckduckgo.com", "www.bing.com"]
+    assert result["provider_meta"]["provider_name"] == "bing_html"
+    assert result["provider_meta"]["not_sent"] == ["time_range"]
+    assert [e["provider"] for e in result["errors"]] == ["ddg_html", "mojeek_html", "ddg_lite"]
+
+
+def test_auto_asks_the_engines_that_take_a_backend_option_first():
+    """``pageno=2``: DuckDuckGo (either endpoint) has no page parameter here and would answer
+    its first page: the engines that take it are asked first."""
+    expected = ["bing_html", "mojeek_html", "yahoo_html", "ddg_html", "ddg_lite"]
+    assert _auto(options={"pageno": 2}) == expected
+
+
+def test_an_engine_without_a_backend_option_says_so_when_it_answers():
+    with responses.RequestsMock(assert_all_requests_are_fired=False) as mock:
+        serve(mock, {BING: TURNSTILE, MOJEEK: ALTCHA, YAHOO: ANOMALY, DDG: DDG_PAGE})
+        with ws.SearchClient("auto", settings=ws.Settings(), cache_ttl_s=0, clock=FakeClock()) as client:
+            result = client.search("rust programming language", max_results=10, pageno=2)
+        assert hosts(mock) == ["www.bing.com", "www.mojeek.com", "search.yahoo.com", "html.duckduckgo.com"]
+    assert result["provider_meta"]["provider_name"] == "ddg_html"
+    assert result["provider_meta"]["not_sent"] == ["pageno"]  # its first page: said, not hidden
+    text, _ = format_for_model(result)
+    assert "Not applied by ddg_html: pageno" in text.splitlines()
 
 
 # -- merge, tool, CLI ------------------------------------------------------------------------------

@@ -3,6 +3,7 @@ otherwise be ignored or misread, and settings that cannot silently go stale."""
 
 import dataclasses
 import logging
+from pathlib import Path
 
 import pytest
 from backend_kit import registered
@@ -11,6 +12,8 @@ import websearch_sync as ws
 from websearch_sync.backends import Backend
 from websearch_sync.cli import main
 from websearch_sync.net.wire_mock import MockResponse, MockWire
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures"
 
 
 @pytest.mark.parametrize(
@@ -127,3 +130,36 @@ def test_settings_backend_takes_a_generator_for_every_search_and_refuses_a_set()
     with pytest.raises(ws.InvalidInput, match="a set has no order") as info:
         ws.Settings(backend={"stub", "ddg_html"})  # type: ignore[arg-type]
     assert info.value.detail_code == "unknown_backend"
+
+
+def test_an_endpoint_edited_in_place_is_not_answered_from_the_cache_of_the_old_one():
+    """Before, an edit inside ``settings.endpoints`` reached the next request but not the cache
+    key: the answer cached from the old instance was served for the new one."""
+    recorded = (FIXTURES / "searxng" / "browse-API__1.json").read_bytes()
+    wire = MockWire(lambda request: MockResponse(headers={"Content-Type": "application/json"}, body=recorded))
+    settings = ws.Settings(endpoints={"searxng": "http://127.0.0.1:9/"}, allow_private=True)
+    with ws.SearchClient("searxng", settings=settings, wire=wire, cache_ttl_s=60, retries=0) as client:
+        first = client.search("python")
+        assert client.search("python")["items"] == first["items"] and len(wire.requests) == 1  # cached
+        settings.endpoints["searxng"] = "http://127.0.0.2:9/"
+        assert client.search("python")["items"] == first["items"]
+        settings.providers["searxng"] = {"timeout_ms": 5000}  # a provider setting: a new key too
+        client.search("python")
+        settings.providers["searxng"]["timeout_ms"] = 6000  # edited inside the provider's section
+        client.search("python")
+    assert [request.url.split("/")[2] for request in wire.requests] == ["127.0.0.1:9"] + ["127.0.0.2:9"] * 3
+
+
+def test_a_key_set_in_place_after_a_refusal_is_used_by_the_next_call():
+    """Validated calls are remembered per client; one refused for want of a key must not be
+    remembered past the key's being set in place (a guard for the memo's snapshot of the sections)."""
+    recorded = (FIXTURES / "brave" / "brave-search-python-client__1.json").read_bytes()
+    wire = MockWire(lambda request: MockResponse(headers={"Content-Type": "application/json"}, body=recorded))
+    settings = ws.Settings(providers={"brave": {}})
+    with ws.SearchClient("brave", settings=settings, wire=wire, retries=0) as client:
+        with pytest.raises(ws.AuthError) as info:
+            client.search("python")
+        assert info.value.detail_code == "missing_api_key" and not wire.requests
+        settings.providers["brave"]["api_key"] = "a-key-set-later"
+        assert client.search("python")["items"]
+    assert [dict(request.headers).get("X-Subscription-Token") for request in wire.requests] == ["a-key-set-later"]

@@ -1,5 +1,5 @@
 """No cool-down outlives a day: a huge duration (a setting, or a Retry-After from a service)
-must not overflow the time arithmetic of every later call."""
+must not overflow the time arithmetic of every later call; and none outlives its end in memory."""
 
 import math
 
@@ -35,3 +35,17 @@ def test_a_nan_retry_after_suspends_nothing():
     cooldowns = Cooldowns(clock=FakeClock())
     cooldowns.record(ws.WebBlocked("slow down", provider="brave", detail_code="http_429", retry_after=math.nan))
     cooldowns.check("brave")
+
+
+def test_suspensions_that_are_over_do_not_pile_up_in_a_long_lived_process():
+    """A crawler meets walls on hosts it never asks again: each host's suspension stayed in the
+    process-wide table after it ended (forgotten only when its key was checked again)."""
+    clock = FakeClock()
+    cooldowns = Cooldowns(clock=clock)
+    for number in range(5000):
+        cooldowns.record(ws.WebBlocked("wall", detail_code="http_429", retry_after=1), "host:h%d.example" % number)
+        clock.advance(0.01)  # 100 hosts a second: about a hundred suspended at a time
+    assert len(cooldowns._until) < 600  # the live ones (about 100), and at most twice that swept since
+    cooldowns.record(ws.WebBlocked("wall", detail_code="http_429", retry_after=60), "host:still.example")
+    clock.advance(2)
+    assert cooldowns.lift() == ["host:still.example"]  # what is over is neither lifted nor reported

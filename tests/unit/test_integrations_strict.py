@@ -135,8 +135,11 @@ def test_optional_arguments_become_nullable_and_refused_keywords_move_into_descr
 
 
 def test_the_other_styles_take_strict_schemas_too():
-    anthropic = tool.tool_definitions("anthropic", strict=True, settings=ws.Settings())
-    assert strict_problems(anthropic[0]["input_schema"]) == []
+    # Anthropic's strict mode takes optional properties: there they stay optional, not nullable
+    # (tests/sockets/test_tool_anthropic_strict.py), and otherwise keep OpenAI's rules
+    anthropic = tool.tool_definitions("anthropic", strict=True, settings=ws.Settings())[0]["input_schema"]
+    assert anthropic["required"] == ["query"]
+    assert strict_problems(dict(anthropic, required=list(anthropic["properties"]))) == []
     plain = tool.tool_definitions("json_schema", strict=True, settings=ws.Settings())
     assert plain[0]["parameters"]["$schema"].startswith("https://json-schema.org/")
     assert strict_problems({k: v for k, v in plain[0]["parameters"].items() if k != "$schema"}) == []

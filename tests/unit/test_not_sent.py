@@ -17,7 +17,10 @@ from requests.structures import CaseInsensitiveDict
 
 import websearch_sync as ws
 from websearch_sync.backends.stub import Stub
-from websearch_sync.engine.base import Backend
+from websearch_sync.backends.wikipedia import Wikipedia
+from websearch_sync.engine import registry
+from websearch_sync.engine.base import Backend, locale_region
+from websearch_sync.engine.option import PAGENO
 from websearch_sync.engine.registry import _engines
 from websearch_sync.models import SearchParams
 from websearch_sync.net.response import HttpResponse
@@ -26,7 +29,7 @@ from websearch_sync.tool import format_for_model
 
 #: Each common input with the values a call can give (every time range: some engines drop one).
 GIVEN = {
-    "locale": ("de-DE", "de", "en-SG", "fa-IR", "xx-QQ"),
+    "locale": ("de-DE", "de", "en-SG", "fa-IR", "xx-QQ", "es-419", "zh-Hant"),
     "safe_search": ("off", "moderate", "strict"),
     "site_filter": ("example.org",),
     "time_range": ("day", "week", "month", "year"),
@@ -71,6 +74,15 @@ def _requests(backend: Backend, params: SearchParams) -> list[RequestSpec]:
     return [_without_hint(spec) for spec in sent]
 
 
+def refused(backend: Backend, params: SearchParams) -> bool:
+    """Whether ``backend`` refuses ``params`` before any request (SearXNG and ``es-419``): nothing is sent."""
+    try:
+        backend.check_params(params)
+    except ws.InvalidInput:
+        return True
+    return False
+
+
 def _without_hint(spec: RequestSpec) -> RequestSpec:
     headers = {k: v for k, v in spec.headers.items() if k.lower() != "accept-language"}
     return dataclasses.replace(spec, headers=headers)
@@ -85,6 +97,8 @@ def test_the_declaration_says_not_sent_exactly_when_the_request_goes_without_the
     for name, values in GIVEN.items():
         for value in values:
             given = dataclasses.replace(plain, **{name: value})
+            if refused(backend, given):
+                continue
             carried = _requests(backend, given) != without or FILLED_IN.get((cls.name, name)) == value
             declared = name in backend.not_sent(given)
             if carried == declared:
@@ -93,6 +107,60 @@ def test_the_declaration_says_not_sent_exactly_when_the_request_goes_without_the
                     % (name, value, "carries it" if carried else "goes without it", "not sent" if declared else "sent")
                 )
     assert disagreements == []
+
+
+def _other_language(locale: str) -> str:
+    """``locale`` with a language no service lists (``de-DE`` -> ``zz-DE``)."""
+    return "-".join(["zz"] + locale.split("-")[1:])
+
+
+@pytest.mark.parametrize("cls", _engine_cases())
+def test_each_part_of_a_locale_is_declared_not_sent_exactly_when_the_request_goes_without_it(
+    cls: type[Backend],
+) -> None:
+    """The region is carried when the request differs from that of the locale's language alone
+    (``de-DE`` against ``de``), the language when it differs from that of another language with the
+    same region (``zz-DE``); the declaration must name a part exactly when it is not carried (the
+    whole ``locale`` when no part given is)."""
+    backend = _configured(cls)
+    plain = SearchParams(query="solar panels", max_results=5, vertical=cls.vertical)
+    disagreements = []
+    for locale in GIVEN["locale"]:
+        given = dataclasses.replace(plain, locale=locale)
+        if refused(backend, given):
+            continue
+        sent = _requests(backend, given)
+        compared = {"language": _other_language(locale)}
+        if locale_region(locale):  # zh-Hant has none: a script
+            compared["region"] = locale.split("-")[0]
+        reported = backend.not_sent(given)
+        for part, other in compared.items():
+            carried = sent != _requests(backend, dataclasses.replace(plain, locale=other))
+            declared = "locale" in reported or "locale." + part in reported
+            if carried == declared:
+                disagreements.append("%s of %r: carried %s, declared %s" % (part, locale, carried, reported))
+        if all(name in reported for name in ("locale.language", "locale.region")):
+            disagreements.append("%r: both parts named, not the whole locale" % locale)
+    assert disagreements == []
+
+
+def test_a_part_of_the_locale_is_named_when_the_other_is_sent() -> None:
+    class RegionOnly(Backend):
+        name = "regiononly"
+        unsent = ("locale.language",)
+
+    backend = RegionOnly(ws.Settings())
+    assert backend.not_sent(SearchParams(query="q", max_results=3, locale="de-DE")) == ["locale.language"]
+    assert backend.not_sent(SearchParams(query="q", max_results=3, locale="de")) == ["locale"]  # all it gave
+    assert backend.not_sent(SearchParams(query="q", max_results=3)) == []
+
+
+def test_a_wikipedia_edition_chosen_otherwise_sends_no_locale() -> None:
+    wiki = ws.Settings(endpoints={"wikipedia": "https://wiki.example/w/api.php"})
+    params = SearchParams(query="q", max_results=3, locale="de-DE")
+    assert Wikipedia(ws.Settings()).not_sent(params) == ["locale.region"]
+    assert Wikipedia(wiki).not_sent(params) == ["locale"]
+    assert Wikipedia(ws.Settings()).not_sent(dataclasses.replace(params, options={"wiki": "fr"})) == ["locale"]
 
 
 def test_only_inputs_the_call_gave_are_reported_sorted() -> None:
@@ -106,6 +174,22 @@ def test_only_inputs_the_call_gave_are_reported_sorted() -> None:
         "locale",
         "time_range",
     ]
+
+
+def test_a_backend_option_the_engine_does_not_take_is_reported() -> None:
+    """A chain's call may give an option another backend takes (``pageno`` for Bing): the engine
+    without it answers as if it had not been given. The client's own ``max_content_chars`` is no engine's."""
+
+    class Pageless(Backend):
+        name = "pageless"
+
+    class Paged(Backend):
+        name = "paged"
+        options = (PAGENO,)
+
+    params = SearchParams(query="q", max_results=3, options={"pageno": 2, "max_content_chars": 100})
+    assert Pageless(ws.Settings()).not_sent(params) == ["pageno"]
+    assert Paged(ws.Settings()).not_sent(params) == []
 
 
 def test_a_value_declaration_reports_that_value_only() -> None:
@@ -166,3 +250,42 @@ def test_a_cached_answer_says_it_too_and_shares_no_list_with_the_cache(quiet_eng
         client.search("q", time_range="day")["provider_meta"]["not_sent"].append("mutated")
         hit = client.search("q", time_range="day")["provider_meta"]
     assert (hit["cached"], hit["not_sent"]) == (True, ["time_range"])
+
+
+class _BrokenDeclaration(Stub):
+    """A plugin whose ``dropped`` has a bug."""
+
+    name = "plugin_brokendrop"
+
+    def dropped(self, params: SearchParams) -> tuple[str, ...]:
+        raise RuntimeError("a bug in the plugin")
+
+
+@pytest.mark.parametrize("strategy", ["fallback", "merge"])
+def test_a_defect_in_a_plugins_declaration_is_typed_and_logged(strategy: str, caplog: Any) -> None:
+    """It escaped the search as a bare RuntimeError."""
+    with registered(_BrokenDeclaration):
+        with ws.SearchClient("plugin_brokendrop,stub", strategy=strategy, cache_ttl_s=0, clock=FakeClock()) as client:
+            with pytest.raises(ws.WebProviderError) as info:
+                client.search("q", time_range="day")
+    assert (info.value.detail_code, info.value.provider) == ("internal_error", "plugin_brokendrop")
+    assert any(record.levelname == "ERROR" and record.exc_info for record in caplog.records)
+
+
+@pytest.mark.parametrize("name", ["tavily", "jina"])
+def test_asking_more_results_than_one_request_of_the_service_gives_is_reported(name: str) -> None:
+    """Tavily and Jina give at most 20 results and read no next page: a call for 30 got 20 without a word."""
+    backend = _configured(registry.backend_class(name))
+    assert backend.not_sent(SearchParams(query="q", max_results=20)) == []
+    assert backend.not_sent(SearchParams(query="q", max_results=30)) == ["max_results"]
+    asked = backend.build_request(SearchParams(query="q", max_results=30))
+    sent = dict(asked.params or {}).get("num") or (asked.json or {}).get("max_results")
+    assert int(sent) == backend.max_results_limit == 20  # what the declaration says is what is asked
+
+
+def test_a_declared_limit_is_an_int() -> None:
+    class Limited(Stub):
+        name = "plugin_limited"
+        max_results_limit = "20"
+
+    assert "max_results_limit" in (registry.declaration_problem(Limited) or "")

@@ -45,3 +45,21 @@ def test_a_backend_without_an_endpoint_says_where_to_set_one():
         "backend plugin_no_endpoint has no endpoint configured: set Settings.endpoints['plugin_no_endpoint'] "
         "or WEB_SEARCH_ENDPOINT_PLUGIN_NO_ENDPOINT (a backend declares its own in default_endpoint)"
     )
+
+
+@pytest.mark.parametrize("name", ["allow_private", "state_required"])
+@pytest.mark.parametrize("value", ["false", "no", "0", 1, None])
+def test_a_yes_no_setting_is_true_or_false_not_a_truthy_value(name, value):
+    """``Settings(allow_private="false")`` was a true string: fetch read private addresses."""
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.Settings(**{name: value})
+    assert info.value.detail_code == "bad_setting" and name in str(info.value)
+
+
+def test_a_yes_no_setting_assigned_later_is_checked_too():
+    settings = ws.Settings()
+    with pytest.raises(ws.InvalidInput) as info:
+        settings.allow_private = "false"
+    assert info.value.detail_code == "bad_setting" and settings.allow_private is False
+    settings.allow_private = True
+    assert settings.replace(allow_private=False).allow_private is False

@@ -365,3 +365,26 @@ def test_failed_lookups_do_not_count_as_repeats(monkeypatch):
     results = [session.call_tool("web_search", {"query": "same"}) for _ in range(4)]
     assert [r.get("error", {}).get("type") or "ok" for r in results[:3]] == ["Timeout", "Timeout", "ok"]
     assert results[3]["items"] == [] and "note" in results[3]  # the one answer, from the session's memory
+
+
+@pytest.mark.parametrize("style", ["text", "markdown"])
+def test_no_results_still_says_which_sources_failed_and_what_was_not_applied(style):
+    """An empty answer after a blocked engine is no proof that nothing exists: the model is told
+    that a source failed (and what the answering one ignored), not only "No results found."."""
+    result = {
+        "items": [],
+        "provider_meta": {"provider_name": "kagi", "not_sent": ["time_range"]},
+        "errors": [
+            {
+                "type": "WebBlocked",
+                "message": "captcha",
+                "retryable": False,
+                "detail_code": "captcha_required",
+                "provider": "ddg_html",
+            }
+        ],
+    }
+    text = tool.format_results(result, style, untrusted_notice=False)
+    assert text.splitlines()[0] == "No results found."
+    assert "ddg_html" in text and "Not applied by kagi: time_range" in text.replace("\\", "")
+    assert tool.format_results({"items": []}, style) == "No results found."

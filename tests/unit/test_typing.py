@@ -43,6 +43,8 @@ print(images["items"][0]["width"] + images["items"][0]["height"], images["items"
 videos = ws.search("q", vertical="videos")
 print(videos["items"][0]["duration"] + 1, videos["items"][0]["view_count"])
 print(ws.search("q")["items"][0]["image_url"])
+read = ws.search("q", vertical="news", include_content=True)["items"][0]  # include_content fills them in any vertical
+print(read["content"], read["content_by"], images["items"][0]["content"], videos["items"][0]["content_by"])
 """
 
 

@@ -111,3 +111,12 @@ def test_a_language_name_is_not_a_locale(locale):
 @pytest.mark.parametrize("locale", ["en", "en-US", "en_GB", "zh-Hant-TW", "es-419", "fil-PH", "pt-br"])
 def test_language_tags_are_locales(locale):
     assert ws.search("q", locale=locale)["items"]
+
+
+def test_max_content_chars_without_include_content_is_refused_not_dropped():
+    """It caps the page text include_content reads: without it, it would be ignored without a word."""
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.search("q", max_content_chars=100)
+    assert info.value.detail_code == "bad_max_content_chars" and "include_content" in info.value.message
+    with pytest.raises(ws.InvalidInput):
+        ws.search("q", include_content=False, max_content_chars=100)

@@ -49,6 +49,7 @@ from ..engine.html_parsing import (
     parse_fragment,
     walk_blocks,
 )
+from ..engine.unsent import locale_parts_unsent
 from ..models import SearchParams
 from ..net.botwall import BotWall
 from ..net.transport import RequestSpec
@@ -136,6 +137,10 @@ class BingHtml(HtmlEngine):
     region_end: ClassVar[tuple[str, ...]] = ('id="b_context"', "id=b_context", 'id="b_footer"', "id=b_footer")
     no_results: ClassVar[tuple[str, ...]] = ('<li class="b_no"', "<li class=b_no")
     bot_walls = (TURNSTILE,)
+
+    def dropped(self, params: SearchParams) -> tuple[str, ...]:
+        """The locale's region when it is no country (``es-419``): ``cc`` takes two letters."""
+        return locale_parts_unsent(True, split_locale(params.locale)[1] is not None) if params.locale else ()
 
     def query(self, params: SearchParams) -> dict[str, str]:
         """``q``, ``count``, ``first`` (page > 1), ``setlang``/``cc``, ``filters``, ``adlt``."""

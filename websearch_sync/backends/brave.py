@@ -22,6 +22,7 @@ from ..engine.base import Page, split_locale, traditional_chinese
 from ..engine.json_api import JsonApiBackend
 from ..engine.media_fields import nested
 from ..engine.setting import Setting
+from ..engine.unsent import locale_parts_unsent
 from ..errors import (
     INVALID_API_KEY,
     INVALID_PARAMS,
@@ -103,8 +104,9 @@ class Brave(JsonApiBackend):
         )
 
     def dropped(self, params: SearchParams) -> tuple[str, ...]:
-        """The locale, when Brave lists neither its language nor its region."""
-        return () if _locale_fields(params.locale) else ("locale",)
+        """The parts of the locale Brave does not list (:func:`~..engine.unsent.locale_parts_unsent`)."""
+        fields = _locale_fields(params.locale)
+        return locale_parts_unsent("search_lang" in fields, "country" in fields)
 
     def next_page(self, params: SearchParams, page: Page) -> Optional[RequestSpec]:
         """The call's request at the next ``offset`` (a page index), none after the last page or

@@ -30,7 +30,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 from ..config import Settings
 from ..engine import registry
-from ..engine.base import Page
+from ..engine.base import Page, split_locale
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import (
     HasClass,
@@ -80,6 +80,15 @@ _LITE_SKIP = re.compile(
 _LITE_MARKERS = ("class='result-link'", 'class="result-link"')
 
 
+#: How DuckDuckGo writes nearly every result link (``//duckduckgo.com/l/?uddg=...&rut=...``, read
+#: as https): its query is read without splitting the URL (5 us a link on a page not seen before),
+#: as urlsplit reads it when the link holds none of the characters urlsplit drops (tabs and line
+#: breaks: such a link, which no page has shown, is split as before).
+_REDIRECT_LINK = "https://duckduckgo.com/l/?"
+#: The path of DuckDuckGo's ad links (``duckduckgo.com/y.js?...``).
+_AD_PATH = "/y.js"
+
+
 def decode_ddg_href(href: str) -> str:
     """The target of a DuckDuckGo result link.
 
@@ -93,21 +102,28 @@ def decode_ddg_href(href: str) -> str:
         href = "https:" + href
     elif href.startswith("/"):
         href = "https://duckduckgo.com" + href
-    parsed = url_parts(href)
-    if parsed is None:  # a malformed link (``http://[``): kept as it is, normalisation drops it
-        return href
-    parts = parsed[0]
-    if host_in(href, "duckduckgo.com") and parts.path.rstrip("/") == "/l":
-        for pair in parts.query.split("&"):
-            key, _, value = pair.partition("=")
-            if key == "uddg" and value:
-                return unquote(value)
+    if href.startswith(_REDIRECT_LINK) and href.isprintable():  # no tab or line break, which urlsplit drops
+        query = href[len(_REDIRECT_LINK) :].partition("#")[0]  # what urlsplit reads of it, without its work
+    else:
+        parsed = url_parts(href)
+        if parsed is None:  # a malformed link (``http://[``): kept as it is, normalisation drops it
+            return href
+        parts = parsed[0]
+        if not (host_in(href, "duckduckgo.com") and parts.path.rstrip("/") == "/l"):
+            return href
+        query = parts.query
+    for pair in query.split("&"):
+        key, _, value = pair.partition("=")
+        if key == "uddg" and value:
+            return unquote(value)
     return href
 
 
 def _is_ad(url: str) -> bool:
+    if _AD_PATH not in url:  # no URL whose path is it (the usual result: not split to see)
+        return False
     parsed = url_parts(url)  # None for a malformed link: not an ad (normalisation drops it)
-    return parsed is not None and host_in(url, "duckduckgo.com") and parsed[0].path == "/y.js"
+    return parsed is not None and host_in(url, "duckduckgo.com") and parsed[0].path == _AD_PATH
 
 
 def _is_eof(title: str, url: str) -> bool:
@@ -268,13 +284,12 @@ def _form_fields(form: Tag) -> dict[str, str]:
 
 
 def ddg_region(locale: Optional[str]) -> Optional[str]:
-    """DDG's ``kl`` region for a locale: ``en-US`` -> ``us-en`` (``None`` without a country)."""
+    """DDG's ``kl`` region for a locale: ``en-US`` -> ``us-en``, ``sr-Latn-RS`` -> ``rs-sr``; ``None``
+    without a country (``de``; ``zh-Hant``, a script; ``es-419``, a region DuckDuckGo has no ``kl`` for)."""
     if not locale:
         return None
-    parts = locale.replace("_", "-").split("-")
-    if len(parts) < 2:
-        return None
-    return "%s-%s" % (parts[-1].lower(), parts[0].lower())
+    language, country = split_locale(locale)
+    return "%s-%s" % (country.lower(), language) if country else None
 
 
 class _DuckDuckGo(HtmlEngine):

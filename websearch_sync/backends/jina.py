@@ -28,6 +28,7 @@ from typing import Any, Optional
 from ..engine.base import answer_within_s, split_locale, traditional_chinese
 from ..engine.json_api import JsonApiBackend, try_json
 from ..engine.setting import Setting
+from ..engine.unsent import locale_parts_unsent
 from ..errors import WebSearchError
 from ..models import ParseResult, SearchParams
 from ..net.deadline import Deadline
@@ -76,6 +77,7 @@ class Jina(JsonApiBackend):
     auto_rank = 60
     text_format = "text"  # titles and descriptions are plain text (a bare "&" in the recording)
     provides_content = True
+    max_results_limit = MAX_RESULTS  # one request a search, no next page: a call for more is told (not_sent)
     summary = "Jina AI search, s.jina.ai (needs JINA_API_KEY)"
     default_base_url = "https://s.jina.ai"
     endpoint_path = "/"
@@ -91,13 +93,15 @@ class Jina(JsonApiBackend):
         headers = self.json_headers(self.bearer())
         if not params.include_content:
             headers["X-Respond-With"] = "no-content"
-        query = {"q": params.full_query, "num": str(min(params.max_results, MAX_RESULTS))}
+        query = {"q": params.full_query, "num": str(min(params.max_results, self.max_results_limit))}
         query.update(_locale_fields(params.locale))
         return RequestSpec("GET", self.endpoint_url(), params=query, headers=headers)
 
     def dropped(self, params: SearchParams) -> tuple[str, ...]:
-        """The locale, when Jina lists neither its region nor its language."""
-        return () if _locale_fields(params.locale) else ("locale",)
+        """The parts of the locale Jina does not list (:func:`~..engine.unsent.locale_parts_unsent`); an
+        ``hl`` with a region (``es-419``, ``pt-br``) carries the region too."""
+        fields = _locale_fields(params.locale)
+        return locale_parts_unsent("hl" in fields, "gl" in fields or "-" in fields.get("hl", ""))
 
     def fit_request(self, spec: RequestSpec, deadline: Deadline) -> RequestSpec:
         """With page texts asked, ``X-Timeout``: the whole seconds (1..180) Jina may spend reading the

@@ -83,6 +83,7 @@ class MojeekHtml(HtmlEngine):
     region_end = ("<!--le-->", 'class="pagination"')
     bot_walls = (ALTCHA,)
     volatile_params = ("since",)  # a date from the search's time: recorded as a placeholder
+    unsent = ("locale.region",)  # lb is a language: en-GB is searched as en (docs/backends.md)
 
     def query(self, params: SearchParams) -> dict[str, str]:
         """``q``, ``s`` (page > 1), ``safe``, ``lb``, ``since``."""

@@ -307,12 +307,12 @@ class SearXNG(JsonApiBackend):
 
     def cooldown_keys(self, params: SearchParams) -> tuple[str, ...]:
         """The instance (its limiter, its 403) and the engines/categories this call asks for."""
-        return (self.cooldown_scope(), self._engines_key(params))
+        return (self.upstream_key(), self._engines_key(params))
 
     def cooldown_key(self, params: SearchParams, error: WebBlocked) -> str:
         """A block of the engines asked (no results, engines failed: the error lists them)
         cools down only those engines/categories; a block of the instance, all of it."""
-        return self._engines_key(params) if error.errors else self.cooldown_scope()
+        return self._engines_key(params) if error.errors else self.upstream_key()
 
     def _engines_key(self, params: SearchParams) -> str:
         asked = [
@@ -321,7 +321,7 @@ class SearXNG(JsonApiBackend):
             for names in [self._names(params, name)]
             if names
         ]
-        return "%s[%s]" % (self.cooldown_scope(), "; ".join(asked) or "default engines")
+        return "%s[%s]" % (self.upstream_key(), "; ".join(asked) or "default engines")
 
     def interpret(self, response: HttpResponse, params: SearchParams) -> ParseResult:
         """Note a slow answer (:func:`.searxng_config.slow_answer`), then read it."""

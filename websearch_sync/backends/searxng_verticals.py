@@ -10,9 +10,14 @@ seconds, by ``searx/webutils.py``'s JSON encoder):
 
 * news (``default.html``): ``title``, ``url``, ``content`` (the snippet),
   ``publishedDate`` (``null`` when the engine gave none: all ten items of the recorded
-  answer, whose Bing News engine puts "13 hours ago | Barchart on MSN" in a free-text
-  ``metadata`` this parser does not read), ``img_src`` or ``thumbnail`` (the picture;
-  the recorded answer has ``img_src: ""`` beside a ``thumbnail``). No publisher field.
+  answer), ``img_src`` or ``thumbnail`` (the picture; the recorded answer has ``img_src: ""``
+  beside a ``thumbnail``), and ``metadata``, free text an engine fills as it likes: SearXNG's
+  Bing News engine joins the card's age and publisher with ``" | "`` (``"13 hours ago |
+  Barchart on MSN"``, ``"6/13/2023 | The Wall Street Journal"``; ``searx/engines/bing_news.py``),
+  its Reuters engine puts a section there (``"World"``). Read by structure
+  (:func:`metadata_date_and_source`): the part that is a date is the date (when
+  ``publishedDate`` gives none), and the one other part beside it the publisher (``source``);
+  metadata without a date names no publisher. No publisher field otherwise.
 * images (``images.html``): ``url`` (the page), ``img_src`` (the image),
   ``thumbnail_src``, ``resolution`` (``"700 x 444"``, read as width and height) and
   ``source``.
@@ -27,7 +32,9 @@ from collections.abc import Iterable
 from typing import Any, Callable, Optional
 
 from ..engine.base import listed_results
+from ..engine.html_parsing import leading_date, month_first
 from ..engine.media_fields import pixel_size, present, text, view_count, whole_number
+from ..engine.values import reads_as_instant
 from ..errors import WebBlocked
 from ..models import ParseResult, SearchParams
 from ..net.transport import HttpResponse, RequestSpec
@@ -48,18 +55,55 @@ def _count(value: Any) -> Optional[int]:
     return whole_number(value) if not isinstance(value, str) else view_count(value)
 
 
-def news_item(result: dict[str, Any]) -> dict[str, Any]:
+#: The longest ``metadata`` read (an engine's line of facts, not a text).
+_METADATA_CHARS = 300
+
+
+def metadata_date_and_source(metadata: Any, order: Optional[bool]) -> tuple[Optional[str], Optional[str]]:
+    """``(date, publisher)`` of a news result's free-text ``metadata``: its ``|``-separated parts, the
+    first that is a date (a slashed one read in ``order``, :func:`leading_date`'s ``month_first``:
+    one the order leaves ambiguous is still the date part, unread) and the one other part beside it,
+    the publisher. A date is returned as written (an age is resolved against the answer's moment
+    by normalisation) or as ``YYYY-MM-DD``; without a date part, or with more than one other
+    part, no publisher."""
+    if not isinstance(metadata, str) or len(metadata) > _METADATA_CHARS:
+        return None, None
+    parts = [part.strip() for part in metadata.split("|") if part.strip()]
+    for position, part in enumerate(parts):
+        is_date, date = _date_part(part, order)
+        if is_date:
+            others = parts[:position] + parts[position + 1 :]
+            return date, others[0] if len(others) == 1 else None
+    return None, None
+
+
+def _date_part(part: str, order: Optional[bool]) -> tuple[bool, Optional[str]]:
+    """Whether ``part`` is a date, and its value: a slashed day read in ``order``, else the text as
+    :func:`~..engine.values.instant` will read it; a slashed day ``order`` leaves ambiguous
+    (``6/10/2023`` without a market) is a date part all the same, without a value."""
+    day, rest = leading_date(part, order)
+    if day and not rest.strip():
+        return True, day
+    if reads_as_instant(part):
+        return True, part
+    either_order = (leading_date(part, True), leading_date(part, False))
+    return any(read and not after.strip() for read, after in either_order), None
+
+
+def news_item(result: dict[str, Any], params: SearchParams) -> dict[str, Any]:
     """The raw news item of one result."""
+    date, publisher = metadata_date_and_source(result.get("metadata"), month_first(params.locale))
     return present(
         title=text(result.get("title")),
         url=text(result.get("url")),
         snippet=text(result.get("content")),
-        published_at=text(result.get("publishedDate")),
+        source=publisher,
+        published_at=text(result.get("publishedDate")) or date,
         image_url=text(result.get("img_src")) or text(result.get("thumbnail")),
     )
 
 
-def image_item(result: dict[str, Any]) -> dict[str, Any]:
+def image_item(result: dict[str, Any], params: SearchParams) -> dict[str, Any]:
     """The raw image item of one result."""
     size = pixel_size(text(result.get("resolution")))
     return present(
@@ -73,7 +117,7 @@ def image_item(result: dict[str, Any]) -> dict[str, Any]:
     )
 
 
-def video_item(result: dict[str, Any]) -> dict[str, Any]:
+def video_item(result: dict[str, Any], params: SearchParams) -> dict[str, Any]:
     """The raw video item of one result."""
     return present(
         title=text(result.get("title")),
@@ -86,8 +130,8 @@ def video_item(result: dict[str, Any]) -> dict[str, Any]:
     )
 
 
-#: How a result of each category becomes a raw item.
-READERS: dict[str, Callable[[dict[str, Any]], dict[str, Any]]] = {
+#: How a result of each category becomes a raw item (the call's parameters: its locale's date order).
+READERS: dict[str, Callable[[dict[str, Any], SearchParams], dict[str, Any]]] = {
     "news": news_item,
     "images": image_item,
     "videos": video_item,
@@ -128,7 +172,7 @@ class SearXNGVertical(SearXNG):
         unknown shape, never "no results" (:func:`~..engine.base.listed_results`)."""
         read = READERS[self.vertical]
         return listed_results(
-            [read(result) for result in results if isinstance(result, dict)], self.vertical, self.name
+            [read(result, params) for result in results if isinstance(result, dict)], self.vertical, self.name
         )
 
 

@@ -70,6 +70,11 @@ class SearchService(JsonApiBackend):
         """``Settings.endpoints["service"]``, else the ``url`` setting, used as it is."""
         return self.settings.endpoints.get(self.name) or self.config.get("url") or super().endpoint_url()
 
+    def configured_base(self) -> Optional[str]:
+        """The endpoint override, else the ``url`` setting: two gateways keep two paces and
+        two cool-downs (:meth:`~..engine.base.Backend.upstream_key`)."""
+        return self.settings.endpoints.get(self.name) or self.config.get("url") or None
+
     def missing_settings(self) -> list[str]:
         """Required settings not set; an endpoint override stands in for ``url``."""
         missing = super().missing_settings()

@@ -46,10 +46,11 @@ class Tavily(JsonApiBackend):
     """The Tavily search API (built for LLM agents)."""
 
     name = "tavily"
-    unsent = ("safe_search",)  # Tavily has no safe search (docs/backends.md)
+    unsent = ("safe_search", "locale.language")  # Tavily has no safe search, no language (docs/backends.md)
     auto_rank = 40
     text_format = "text"  # content is extracted page text, no markup
     provides_content = True
+    max_results_limit = MAX_RESULTS  # no next page: a call for more is told (not_sent)
     result_fields = {"title": "title", "url": "url", "snippet": "content", "published_at": "published_date"}
     content_field = "raw_content"
     summary = "Tavily Search API (needs TAVILY_API_KEY)"
@@ -84,7 +85,10 @@ class Tavily(JsonApiBackend):
         """JSON ``{query, max_results}`` (at most :data:`MAX_RESULTS`) plus ``topic``, ``time_range``,
         ``country`` (the locale's region, general topic only) and ``include_raw_content`` (for
         ``include_content``) when asked."""
-        body: dict[str, Any] = {"query": params.full_query, "max_results": min(params.max_results, MAX_RESULTS)}
+        body: dict[str, Any] = {
+            "query": params.full_query,
+            "max_results": min(params.max_results, self.max_results_limit),
+        }
         topic = self.option(params, "topic")
         if topic:
             body["topic"] = topic
@@ -105,8 +109,8 @@ class Tavily(JsonApiBackend):
         return None
 
     def dropped(self, params: SearchParams) -> tuple[str, ...]:
-        """The locale, when no country is sent for it (Tavily has no language parameter)."""
-        return () if self._country(params) else ("locale",)
+        """The locale's region, when no country is sent for it (its language is never sent: :attr:`unsent`)."""
+        return () if self._country(params) else ("locale.region",)
 
     def error_envelope(self, data: Any) -> Optional[tuple[Any, Optional[str]]]:
         """``{"detail": {"error": "..."}}`` (FastAPI's ``{"detail": "..."}`` too)."""

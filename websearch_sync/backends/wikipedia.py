@@ -90,7 +90,8 @@ class Wikipedia(JsonApiBackend):
         "safe_search",
         "site_filter",
         "time_range",
-    )  # an encyclopedia's full-text search: they do not apply (docs/backends.md)
+        "locale.region",
+    )  # an encyclopedia's full-text search: they do not apply; the edition is a language (docs/backends.md)
     summary = "Wikipedia full-text search (MediaWiki API), no key; an encyclopedia, not in auto"
     provider_settings = (
         Setting("lang", env="WIKIPEDIA_LANG", default="en"),
@@ -113,6 +114,12 @@ class Wikipedia(JsonApiBackend):
         "invalidparammix": (InvalidInput, INVALID_PARAMS),
         "cirrussearch-query-too-long": (InvalidInput, QUERY_TOO_LONG),
     }
+
+    def dropped(self, params: SearchParams) -> tuple[str, ...]:
+        """The locale, when the edition does not come from it: the ``wiki`` option chose one, or
+        ``Settings.endpoints`` fixed the address."""
+        chosen = self.option(params, "wiki") is not None or self.name in self.settings.endpoints
+        return ("locale",) if chosen else ()
 
     def edition(self, params: Optional[SearchParams] = None) -> str:
         """The Wikipedia edition asked for: option ``wiki``, else the locale's language, else the setting, else ``en``."""

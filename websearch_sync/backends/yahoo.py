@@ -114,7 +114,8 @@ class YahooHtml(HtmlEngine):
     """Yahoo web search, parsed from the results page."""
 
     name = "yahoo_html"
-    unsent: ClassVar[tuple[str, ...]] = ("time_range=year",)  # Yahoo's btf has no year (docs/backends.md)
+    #: Yahoo's btf has no year; its ``vl`` preference is a language (docs/backends.md)
+    unsent: ClassVar[tuple[str, ...]] = ("time_range=year", "locale.region")
     auto_rank = 140
     results_per_page = 10  #: a call asking for more reads the next ``pageno``
     summary = "Yahoo results page, no key; decodes RU= redirect links, drops sponsored blocks"

@@ -24,8 +24,9 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         help="list the backends, whether each is configured, and what it reads",
         description="List every registered backend (plugins too): its kind, the verticals it serves (web, news,"
         " images, videos), whether it is configured (else what to set), its rate limit, the transport it uses and"
-        " the environment variables it reads; --json adds its endpoint and its declared settings and options"
-        " (kinds, defaults, allowed values).",
+        " the environment variables it reads; --json adds its endpoint, its declared settings and options"
+        " (kinds, defaults, allowed values) and the most results one call can give (max_results_limit; null: the"
+        " call's max_results).",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     add_impersonate(parser)
@@ -57,6 +58,7 @@ def backend_rows(settings: Settings) -> list[dict[str, Any]]:
             "missing": [],
             "env": variables,
             "min_interval_s": cls.min_interval_s,
+            "max_results_limit": cls.max_results_limit,  # a call for more gets these and is told (not_sent)
             "transport": transport_of(cls.kind, profile) if cls.kind != "offline" else "-",
             "summary": cls.summary,
             "endpoint": None,

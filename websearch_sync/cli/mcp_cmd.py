@@ -86,6 +86,12 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         % DEFAULT_REPEAT_WINDOW_S,
     )
     parser.add_argument(
+        "--no-images",
+        dest="images",
+        action="store_false",
+        help="web_fetch refuses images instead of returning them as image blocks (a host whose model reads text only)",
+    )
+    parser.add_argument(
         "--log-level", choices=LOG_LEVELS, default="warning", help="logging on stderr (default warning)"
     )
     parser.set_defaults(run=run, protocol_on_stdout=True)
@@ -126,7 +132,9 @@ def run(args: argparse.Namespace) -> int:
     )
     clock = CancellableClock()  # a cancelled call stops at its next wait instead of reaching the upstream
     with SearchClient(clock=clock, **_client_options(args)) as client:
-        tools = McpTools(client, max_repeats=args.max_repeats, repeat_window_s=args.repeat_window, clock=clock)
+        tools = McpTools(
+            client, max_repeats=args.max_repeats, repeat_window_s=args.repeat_window, clock=clock, images=args.images
+        )
         offline = offline_default(client.settings)
         if offline:  # made-up results must not pass for real ones: the server's log says so from the start
             sys.stderr.write("websearch-sync mcp: warning: %s (backend: %s)\n" % (OFFLINE_WARNING, ", ".join(offline)))

@@ -19,7 +19,16 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 _ITEM_TEXT = ("title", "url", "provider")
 #: Text an item of a vertical must have besides those (docs/verticals.md: an image result has no snippet).
 _VERTICAL_TEXT = {"web": ("snippet",), "images": ("image_url",)}
-_ITEM_OPTIONAL_TEXT = ("snippet", "source", "published_at", "content", "publisher", "image_url", "thumbnail_url")
+_ITEM_OPTIONAL_TEXT = (
+    "snippet",
+    "source",
+    "published_at",
+    "content",
+    "content_by",
+    "publisher",
+    "image_url",
+    "thumbnail_url",
+)
 _ITEM_OPTIONAL_COUNTS = ("width", "height", "duration", "view_count")
 _PAGE_TEXT = ("url", "final_url", "title", "text")
 

@@ -180,8 +180,9 @@ class BackendRunner:
         for key in keys:
             self.cooldowns.check(key, own, budget.remaining_s())
         interval = self.intervals.get(backend.name, backend.min_interval_s)
+        upstream = reported(backend, backend.upstream_key)  # the pace is the upstream's: one per endpoint host
         need = send_need_s(budget)
-        wait = self._book_slot(backend, interval, budget, need, last_error)
+        wait = self._book_slot(backend, upstream, interval, budget, need, last_error)
         state.count_wait(wait)
         slot_at = self.clock.monotonic() + wait
         self.clock.sleep(max(0.0, wait - self.check_ahead_s))  # a request leaves at its slot: it wakes there (0: now)
@@ -193,12 +194,12 @@ class BackendRunner:
                 self.clock.sleep(rest)
             for key in keys:  # right before it leaves: a block met while it waited stops it
                 self.cooldowns.check(key, own, budget.remaining_s())
-        late = self.limiter.sending(backend.name, interval, budget.remaining_s())
+        late = self.limiter.sending(upstream, interval, budget.remaining_s())
         while late > 0:  # the request before this one left late: the upstream still sees the interval
             self._too_late(backend, interval, budget, need, late, last_error)
             state.count_wait(late)
             self.clock.sleep(late)
-            late = self.limiter.sending(backend.name, interval, budget.remaining_s())
+            late = self.limiter.sending(upstream, interval, budget.remaining_s())
         self._too_late(backend, interval, budget, need, 0.0, last_error)
 
     @staticmethod
@@ -233,18 +234,19 @@ class BackendRunner:
     def _book_slot(
         self,
         backend: Backend,
+        upstream: str,
         interval: float,
         budget: Deadline,
         need: float,
         last_error: Optional[WebSearchError],
     ) -> float:
-        """Book the backend's next rate-limit slot that leaves ``need`` seconds of the budget;
-        the seconds until it comes."""
-        wait = self.limiter.reserve(backend.name, interval, budget.remaining_s() - need)
+        """Book the next rate-limit slot of ``upstream`` (the backend at its endpoint) that leaves
+        ``need`` seconds of the budget; the seconds until it comes."""
+        wait = self.limiter.reserve(upstream, interval, budget.remaining_s() - need)
         if wait is None:  # budget first: do not wait for a slot that comes too late
             raise last_error or Timeout(
                 "%s allows one request every %.1f s; the next slot is %.1f s away but only %.0f ms of the budget are left"
-                % (backend.name, interval, self.limiter.next_free_in(backend.name), max(0.0, budget.remaining_ms())),
+                % (backend.name, interval, self.limiter.next_free_in(upstream), max(0.0, budget.remaining_ms())),
                 provider=backend.name,
                 detail_code=BUDGET_EXHAUSTED,
             )

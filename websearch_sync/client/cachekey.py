@@ -15,6 +15,7 @@ cache is consulted); fetch arguments are keyed by type and value (``5`` and
 that an identical, validated call stored.
 """
 
+import copy
 import dataclasses
 import hashlib
 import json
@@ -80,26 +81,51 @@ def settings_fingerprint(settings: Settings, backends: Sequence[str], reads_page
     return _digest(document)[:32]
 
 
+class SectionsSnapshot:
+    """``settings.endpoints`` and ``settings.providers`` as they were when taken.
+
+    The shared fields of an open client's settings refuse edits, but these two are plain dicts
+    that a caller may edit in place (``settings.endpoints["searxng"] = url``), and such an edit
+    reaches the next request (backends are built per call). Whatever a client remembers from
+    them (a validated call, a cache key's fingerprint) holds only while :meth:`holds` is true:
+    a comparison of two small dicts, far cheaper than validating or hashing again.
+    """
+
+    __slots__ = ("_sections",)
+
+    def __init__(self, settings: Settings) -> None:
+        self._sections = copy.deepcopy((settings.endpoints, settings.providers))
+
+    def holds(self, settings: Settings) -> bool:
+        """Whether ``settings``' endpoints and provider settings are still those taken."""
+        return self._sections == (settings.endpoints, settings.providers)
+
+
 class Fingerprints:
     """Fingerprints of one client's settings, computed once per set of backends (thread-safe).
 
-    A client whose ``settings`` attribute is replaced by another object starts afresh.
+    A client whose ``settings`` attribute is replaced by another object, or whose endpoints or
+    provider settings were edited in place (:class:`SectionsSnapshot`), starts afresh.
     """
 
     def __init__(self) -> None:
         self._settings: Any = None
+        self._sections: Optional[SectionsSnapshot] = None
         self._known: dict[tuple[tuple[str, ...], bool], str] = {}
         self._lock = threading.Lock()
 
     def get(self, settings: Settings, backends: Sequence[str], reads_pages: bool) -> str:
         """The fingerprint of ``settings`` for a call to ``backends``."""
         key = (tuple(backends), reads_pages)
-        found = self._known.get(key) if settings is self._settings else None
+        sections = self._sections
+        fresh = settings is self._settings and sections is not None and sections.holds(settings)
+        found = self._known.get(key) if fresh else None
         if found is None:
+            taken = None if fresh else SectionsSnapshot(settings)  # before hashing: an edit meanwhile is seen next
             found = settings_fingerprint(settings, backends, reads_pages)
             with self._lock:
-                if settings is not self._settings:
-                    self._settings, self._known = settings, {}
+                if taken is not None:
+                    self._settings, self._sections, self._known = settings, taken, {}
                 self._known[key] = found
         return found
 

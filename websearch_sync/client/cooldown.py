@@ -21,6 +21,8 @@ DEFAULT_COOLDOWNS_S: dict[str, float] = {CAPTCHA_REQUIRED: 600.0, HTTP_429: 60.0
 #: No suspension lasts longer than the longest wait a service may ask for (one day), whatever
 #: a setting asks (a huge duration would overflow the clock arithmetic of every later call).
 MAX_COOLDOWN_S = MAX_RETRY_AFTER_S
+#: The fewest suspensions a table holds before the ones that are over are swept out.
+_MIN_SWEEP = 256
 
 
 class _Entry(NamedTuple):
@@ -51,6 +53,7 @@ class Cooldowns:
         self.durations_s = dict(DEFAULT_COOLDOWNS_S)
         self.durations_s.update(durations_s or {})
         self._until: dict[str, _Entry] = {}
+        self._sweep_above = _MIN_SWEEP  # forget the suspensions that are over once there are more than this
         self._lock = threading.Lock()
         #: The keys services refused (not a suspension: kept here so that what keeps a client's or the
         #: process's cool-downs keeps them, and what lifts cool-downs lifts them).
@@ -105,6 +108,18 @@ class Cooldowns:
             current = self._until.get(name)
             if current is None or current.until <= now + duration:
                 self._until[name] = _Entry(now + duration, wall_until, cause, now, token, shared)
+            if len(self._until) > self._sweep_above:
+                self._forget_over(now)
+
+    def _forget_over(self, now: float) -> None:
+        """Forget the suspensions that are over (called under the lock). A suspension is forgotten
+        when its key is checked after it ended, but a crawler's walls are on hosts it may never
+        ask again: the process-wide table would keep each of them (its error and message) for
+        the process's life. Swept when the table doubled since the last sweep: amortized, no
+        sweep per record."""
+        for name in [name for name, entry in self._until.items() if entry.until <= now]:
+            del self._until[name]
+        self._sweep_above = max(_MIN_SWEEP, 2 * len(self._until))
 
     def clear(self, name: str, started: Optional[float] = None) -> None:
         """Lift a suspension (after a success).
@@ -128,6 +143,7 @@ class Cooldowns:
             NetworkError: ``state_unavailable`` when the shared tier could not be reached.
         """
         with self._lock:
+            self._forget_over(self._clock.monotonic())  # over already: nothing to lift, nothing to report
             names = [name for name in self._until if backend is None or backend_of(name) in (backend, *hosts)]
             for name in names:
                 del self._until[name]
@@ -185,7 +201,7 @@ class Cooldowns:
 
 def backend_of(key: str) -> str:
     """The backend a cool-down key names: keys are ``<backend>``, ``<backend>@<endpoint>`` and
-    ``<backend…>[<part>]`` (see :meth:`~websearch_sync.engine.base.Backend.cooldown_scope`)."""
+    ``<backend…>[<part>]`` (see :meth:`~websearch_sync.engine.base.Backend.upstream_key`)."""
     return key.partition("[")[0].partition("@")[0]
 
 

@@ -73,13 +73,20 @@ def backend_hosts(name: str, settings: Settings) -> list[str]:
     return keys
 
 
-def engine_hosts(settings: Settings) -> dict[str, tuple[str, ...]]:
-    """``{host key: backend names}``: the backends whose endpoint (configured or default) is on each host."""
-    by_host: dict[str, tuple[str, ...]] = {}
+def engine_hosts(settings: Settings) -> dict[str, tuple[tuple[str, str], ...]]:
+    """``{host key: ((backend name, its upstream key), ...)}``: the backends whose web endpoint
+    (configured or default) is on each host, with the key of their pace and cool-downs
+    (:meth:`~..engine.base.Backend.upstream_key`)."""
+    by_host: dict[str, tuple[tuple[str, str], ...]] = {}
     for name in registry.backend_names():
-        key = host_key(settings.endpoints.get(name) or registry.backend_class(name).default_endpoint or "")
+        try:
+            backend = registry.instance(registry.backend_class(name), settings)
+            upstream = registry.reported(backend, backend.upstream_key)
+        except WebSearchError:  # a backend that cannot be built under these settings sends nothing
+            continue
+        key = host_key(backend_endpoint(backend))
         if key is not None:
-            by_host[key] = by_host.get(key, ()) + (name,)
+            by_host[key] = by_host.get(key, ()) + ((name, upstream),)
     return by_host
 
 
@@ -115,11 +122,11 @@ class HostGate:
         self.clock = clock
         self.settings = settings
         self.intervals = intervals  #: a backend's spacing (the client's, else its own)
-        self._engines: Optional[Mapping[str, tuple[str, ...]]] = None
+        self._engines: Optional[Mapping[str, tuple[tuple[str, str], ...]]] = None
 
     @property
-    def engines(self) -> Mapping[str, tuple[str, ...]]:
-        """By host key: the backends on that host (read from the registry at the first request
+    def engines(self) -> Mapping[str, tuple[tuple[str, str], ...]]:
+        """By host key: the backends on that host and their upstream keys (read from the registry at the first request
         that is not a backend's own: a search alone never pays for it)."""
         if self._engines is None:
             self._engines = engine_hosts(self.settings)
@@ -135,23 +142,23 @@ class HostGate:
             return
         engines = self.engines.get(key, ())
         try:
-            for name in (key, *engines):
+            for name in (key, *(upstream for _, upstream in engines)):
                 self.cooldowns.check(name, None, deadline.remaining_s())
         except WebBlocked as error:
             error.provider = provider
             raise
-        for name in engines:  # the engine's own slot: a page of its host keeps its searches' pace
-            self._wait_for_slot(name, deadline, provider)
+        for name, upstream in engines:  # the engine's own slot: a page of its host keeps its searches' pace
+            self._wait_for_slot(name, upstream, deadline, provider)
 
-    def _wait_for_slot(self, name: str, deadline: Deadline, provider: Optional[str]) -> None:
+    def _wait_for_slot(self, name: str, upstream: str, deadline: Deadline, provider: Optional[str]) -> None:
         interval = self.intervals(name)
         if interval <= 0:
             return
-        wait = self.limiter.reserve(name, interval, deadline.remaining_s())
+        wait = self.limiter.reserve(upstream, interval, deadline.remaining_s())
         if wait is None:  # budget first: do not wait for a slot that comes too late
             raise Timeout(
                 "%s allows one request every %.1f s; the next slot is %.1f s away but only %.0f ms of the"
-                " deadline are left" % (name, interval, self.limiter.next_free_in(name), deadline.remaining_ms()),
+                " deadline are left" % (name, interval, self.limiter.next_free_in(upstream), deadline.remaining_ms()),
                 provider=provider,
                 detail_code=BUDGET_EXHAUSTED,
             )

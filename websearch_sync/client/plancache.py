@@ -3,7 +3,8 @@
 Validation stays in front of every cache lookup: a call's arguments are looked up
 here by type and value (``5``, ``5.0`` and ``True`` are different arguments, so a
 value validation would refuse never matches one it accepted), and only an exact
-repeat of a call validated before, with the same settings object, the same
+repeat of a call validated before, with the same settings object (its endpoints and
+provider settings not edited in place since), the same
 registered backend classes and nothing registered or unregistered since, reuses that validation. Anything unhashable is
 validated afresh. This keeps a memory-cache hit at a few microseconds.
 
@@ -23,6 +24,7 @@ from ..engine import registry
 from ..engine.base import Backend
 from ..errors import InvalidInput
 from ..models import SearchParams
+from .cachekey import SectionsSnapshot
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -44,6 +46,7 @@ class Validated(NamedTuple):
     refused: dict[str, bool]  #: by strategy: the call asks no one (its backends refuse it), so no cache, no flight
     refusing: frozenset[str]  #: the backends that refuse the call before sending (a missing key...)
     generation: int = -1  #: the registry's (:func:`registry.generation`) when validated
+    sections: Optional[SectionsSnapshot] = None  #: the endpoints and provider settings it was made with
 
 
 def _typed(value: Any) -> Hashable:
@@ -104,6 +107,8 @@ class PlanMemo:
             return None
         found = plans.get(key)
         if found is None or found.settings is not settings or found.generation != registry.generation():
+            return None
+        if found.sections is None or not found.sections.holds(settings):  # edited in place since
             return None
         try:
             for name, cls in zip(found.names, found.classes):

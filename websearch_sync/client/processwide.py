@@ -20,6 +20,7 @@ from .cooldown import Cooldowns
 from .flight import Flights
 from .ratelimit import RateLimiter
 from .state import SharedTiers
+from .state.server import DEFAULT_TIMEOUT_S
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -31,14 +32,19 @@ _PARTS: "OrderedDict[Hashable, Parts]" = OrderedDict()
 _LOCK = threading.Lock()
 
 
+#: Every deadline from this long up gives Redis commands the default timeout (a tenth of a shorter one).
+_SAME_COMMAND_TIMEOUT_MS = int(DEFAULT_TIMEOUT_S * 10 * 1000)
+
+
 def _settings_key(settings: Settings) -> Hashable:
-    """What the parts of ``settings`` differ by: the state settings (``timeout_ms`` only with a
-    shared state: its Redis commands' timeouts come from it)."""
+    """What the parts of ``settings`` differ by: the state settings (with a shared state, the Redis
+    command timeout ``timeout_ms`` gives: a tenth of it below 2.5 s, else one for all, so that a
+    worker varying ``timeout_ms`` keeps one pace and one set of cool-downs through an outage)."""
     return (
         settings.state_url or "",
         settings.state_prefix,
         settings.state_required,
-        settings.timeout_ms if settings.state_url else None,
+        min(settings.timeout_ms, _SAME_COMMAND_TIMEOUT_MS) if settings.state_url else None,
     )
 
 

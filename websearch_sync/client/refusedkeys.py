@@ -3,7 +3,7 @@
 A refused key does not heal by itself: without this, every ``auto`` or fallback call would pay
 a round trip (and the vendor's log line) to be refused again before the next backend answers.
 The client remembers the refusal (an ``AuthError`` from the service's answer) per backend at its
-endpoint (:meth:`~websearch_sync.engine.base.Backend.cooldown_scope`) and per key: a SHA-256 of
+endpoint (:meth:`~websearch_sync.engine.base.Backend.upstream_key`) and per key: a SHA-256 of
 the backend's secrets (:meth:`~websearch_sync.engine.base.Backend.secrets`), never the key itself.
 
 * the key itself refused (:data:`~websearch_sync.errors.KEY_REFUSALS`: ``http_401``,
@@ -59,7 +59,7 @@ class RefusedKeys:
         lasts = math.inf if error.detail_code in KEY_REFUSALS else ACCOUNT_REFUSAL_S
         refusal = _Refusal(error, self._clock.time(), self._clock.monotonic() + lasts)
         with self._lock:
-            self._refused[(backend.cooldown_scope(), digest)] = refusal
+            self._refused[(backend.upstream_key(), digest)] = refusal
 
     def check(self, backend: Backend) -> None:
         """Raise the remembered refusal of ``backend``'s current key, if there is one."""
@@ -68,7 +68,7 @@ class RefusedKeys:
         digest = key_digest(backend)
         if digest is None:
             return
-        key = (backend.cooldown_scope(), digest)
+        key = (backend.upstream_key(), digest)
         with self._lock:
             refusal = self._refused.get(key)
             if refusal is not None and refusal.until <= self._clock.monotonic():

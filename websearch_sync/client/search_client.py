@@ -66,7 +66,7 @@ from ..validate import (
 from .answers import page_answer_bytes, search_answer_bytes, valid_page_answer, valid_search_answer
 from .attempts import BackendRunner, CallState, refusal, with_retries
 from .cache import MemoryCache, ResultCache, SqliteCache
-from .cachekey import Fingerprints, fetch_key, search_key
+from .cachekey import Fingerprints, SectionsSnapshot, fetch_key, search_key
 from .clock import SYSTEM_CLOCK, Clock
 from .cooldown import DEFAULT_COOLDOWNS_S, Cooldowns
 from .flight import Flights
@@ -558,9 +558,10 @@ class SearchClient:
             return shape._replace(
                 params=params, keys={}, refused=refused, refusing=refusing, generation=generation
             ), backends
+        sections = SectionsSnapshot(self.settings)  # before reading them: an edit meanwhile is seen next call
         specific = registry.backend_options() if any(name not in COMMON_OPTIONS for name in options) else ()
         params = search_params(query, max_results, options, self.settings, specific)
-        names = resolve_backends(backend, self._backend, self.settings, params.locale, params.vertical)
+        names = resolve_backends(backend, self._backend, self.settings, params)
         classes = tuple(registry.backend_class(name, params.vertical) for name in names)  # unsupported_vertical
         if params.options:  # an option no backend of this call takes would be dropped without a word
             every = {name: registry.primary_class(name).option_names() for name in registry.backend_names()}
@@ -583,6 +584,7 @@ class SearchClient:
             refused,
             refusing,
             generation,
+            sections,
         ), backends
 
     def _search_key(self, plan: "_Plan", call: "_CallSettings") -> Hashable:
@@ -600,7 +602,8 @@ class SearchClient:
         validation reused for a repeat (:class:`PlanMemo`) was made at an earlier call, and a
         time range ends at the search's ``now`` (Baidu's ``gpc``, Mojeek's ``since``)."""
         policy = self._retry.with_total(call.retries)
-        params = plan.params.asked_now()
+        # a validation made in this call was made now; one reused for a repeat is asked now again
+        params = plan.params if plan.backends is not None else plan.params.asked_now()
 
         def recheck() -> None:
             found = self._cached(plan, key) if key is not None else None
@@ -620,15 +623,20 @@ class SearchClient:
         return response, cacheable
 
     def _add_content(self, response: SearchResponse, params: SearchParams, budget: Deadline) -> bool:
-        """Read the result pages into ``content`` (the text a service gave itself is cut to the same
-        ``max_content_chars``); false when some page could not be read."""
+        """Read the result pages into ``content``; false when some page could not be read. The text
+        a service gave itself (Tavily's, Jina's) is kept, cut to the same ``max_content_chars``
+        (``content_by``: that backend); a page it gave none for is read as any other
+        (``content_by``: ``"fetch"``), for ``include_content`` promises page text. The pages of an
+        offline backend that gives its own text (the stub's are made up) are never read."""
         limit = params.options.get("max_content_chars", DEFAULT_CONTENT_CHARS)
         to_read = []
         for item in response["items"]:
-            if not registry.backend_class(item["provider"], params.vertical).provides_content:
-                to_read.append(item)
-            elif len(item.get("content") or "") > limit:
+            cls = registry.backend_class(item["provider"], params.vertical)
+            if item.get("content"):
                 item["content"] = item["content"][:limit]
+                item["content_by"] = item["provider"]
+            elif not (cls.provides_content and cls.kind == "offline"):
+                to_read.append(item)
         page_errors = add_page_content(
             to_read,
             transport=self._transport,

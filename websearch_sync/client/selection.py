@@ -5,7 +5,8 @@ from typing import Optional
 from ..config import Settings
 from ..engine import registry
 from ..engine.base import split_locale
-from ..errors import NOT_CONFIGURED, InvalidInput
+from ..errors import NOT_CONFIGURED, InvalidInput, WebProviderError
+from ..models import SearchParams
 from ..validate import BackendArg, backend_list
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -69,21 +70,44 @@ def auto_backends(settings: Settings, locale: Optional[str] = None, vertical: st
     return chosen
 
 
+def sending_everything_first(names: list[str], settings: Settings, params: SearchParams) -> list[str]:
+    """``names`` with the backends that send every input the call gave (none :meth:`~Backend.not_sent`)
+    first, each group in its own order: ``auto`` asks an engine that would ignore the call's time
+    range or locale only after those that apply it. An engine that joins ``auto`` for some languages
+    only (``auto_languages``: Baidu for Chinese) is there because of the locale, its index is in that
+    language: its locale counts as applied. One whose declaration raises (a plugin's defect, logged
+    by :func:`registry.reported`) goes with those that do not send everything."""
+
+    def sends_everything(name: str) -> bool:
+        cls = registry.backend_class(name, params.vertical)
+        try:
+            unsent = registry.reported(cls, lambda: registry.instance(cls, settings).not_sent(params))
+        except WebProviderError:
+            return False
+        return not [given for given in unsent if not (cls.auto_languages and given.partition(".")[0] == "locale")]
+
+    complete = [sends_everything(name) for name in names]
+    return [name for name, ok in zip(names, complete) if ok] + [name for name, ok in zip(names, complete) if not ok]
+
+
 def resolve_backends(
     backend: BackendArg,
     client_default: Optional[list[str]],
     settings: Settings,
-    locale: Optional[str] = None,
-    vertical: str = "web",
+    params: Optional[SearchParams] = None,
 ) -> list[str]:
     """The call's backend names: its own, else the client's, else the settings'; ``auto`` expanded
-    for the call's ``locale`` and ``vertical``, no repeats."""
+    for the call's ``params`` (its locale, its vertical; those of its engines that send every input
+    it gave first: :func:`sending_everything_first`), no repeats."""
     names = check_backends(backend_list(backend)) or client_default or default_backends(settings)
     if "auto" not in names:
         return names
+    chain = auto_backends(settings, params.locale, params.vertical) if params else auto_backends(settings)
+    if params is not None:
+        chain = sending_everything_first(chain, settings, params)
     expanded: list[str] = []
     for name in names:
-        for item in auto_backends(settings, locale, vertical) if name == "auto" else [name]:
+        for item in chain if name == "auto" else [name]:
             if item not in expanded:
                 expanded.append(item)
     return expanded

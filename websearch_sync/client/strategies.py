@@ -10,10 +10,12 @@ import concurrent.futures
 import contextvars
 import logging
 from collections.abc import Collection, Sequence
+from functools import partial
 from typing import Any, Callable, Optional
 
 from ..engine.base import Backend
 from ..engine.normalize import normalize_items
+from ..engine.registry import reported
 from ..errors import (
     BAD_PARSE_RESULT,
     DEADLINE_EXCEEDED,
@@ -81,7 +83,7 @@ def fallback(
         items = normalize_items(result.items, backend.name, params.max_results, params.vertical, result.answered_at)
         cacheable = not result.partial and only_refusals(failures, refusing)
         response = _response(items, backend.name, result, failures, params.vertical)
-        _add_not_sent(response["provider_meta"], {backend.name: backend.not_sent(params)})
+        _add_not_sent(response["provider_meta"], {backend.name: _not_sent(backend, params)})
         return response, cacheable
     raise most_informative(failures)
 
@@ -166,7 +168,7 @@ def merge(
         add_extras(extras, result)
         if result.request_id:
             request_ids.append(result.request_id)
-        not_sent[backend.name] = backend.not_sent(params)
+        not_sent[backend.name] = _not_sent(backend, params)
     if not lists:
         raise most_informative(failures)
     items = normalize_items(
@@ -208,6 +210,12 @@ def _merged_result(
         raise error
     failures.append(error)
     return None
+
+
+def _not_sent(backend: Backend, params: SearchParams) -> list[str]:
+    """:meth:`Backend.not_sent`, a defect in it (a plugin's ``dropped``) reported typed and logged
+    (``WebProviderError(internal_error)`` naming the backend), never a stray exception."""
+    return reported(backend, partial(backend.not_sent, params))
 
 
 def _add_not_sent(meta: ProviderMeta, not_sent: dict[str, list[str]]) -> None:

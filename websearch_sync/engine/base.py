@@ -47,7 +47,7 @@ from .identity import identity
 from .option import PAGENO, Option, declared, read_options
 from .pace import before_next_request, later_request_failed
 from .setting import COMMON_SETTINGS, Setting, from_env_vars, merged
-from .unsent import unsent_inputs
+from .unsent import unsent_inputs, untaken_options
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -110,6 +110,8 @@ class Backend:
             with the same ``name`` (its items' ``provider``), registered beside its web engine.
         results_per_page: how many results one of its pages holds; a call asking for more
             reads the next pages (:meth:`next_page`); ``None``: one page is all it reads.
+        max_results_limit: the most results its one request can give (Tavily's and Jina's 20)
+            when it reads no next page; a call asking more is told (``not_sent``: ``max_results``).
         unsent: the common inputs (``locale``, ``safe_search``, ``site_filter``, ``time_range``)
             its request does not carry, as its request builder leaves them out: a name, or
             ``"time_range=year"`` for one value only (:mod:`.unsent`); a call that gives one
@@ -136,6 +138,7 @@ class Backend:
     volatile_params: ClassVar[tuple[str, ...]] = ()
     vertical: ClassVar[str] = "web"
     results_per_page: ClassVar[Optional[int]] = None
+    max_results_limit: ClassVar[Optional[int]] = None
     #: The locale words (``validate.LOCALE_WORDS``: ``auto``) the service understands.
     locale_words: ClassVar[tuple[str, ...]] = ()
     unsent: ClassVar[tuple[str, ...]] = ()
@@ -348,9 +351,14 @@ class Backend:
         read_options(self.name, self.declared_options(), params.options)
 
     def not_sent(self, params: SearchParams) -> list[str]:
-        """The common inputs the call gave that this engine's request does not carry, sorted
-        (``provider_meta["not_sent"]``): those :attr:`unsent` declares and those :meth:`dropped` names."""
-        return unsent_inputs(self.unsent + self.dropped(params), params, lambda locale: split_locale(locale)[1] is None)
+        """The inputs the call gave that this engine's request does not carry, sorted
+        (``provider_meta["not_sent"]``): the common ones :attr:`unsent` declares and :meth:`dropped`
+        names, the backend options it does not take (another backend of the call does), and
+        ``max_results`` when the call asks more than :attr:`max_results_limit`."""
+        common = unsent_inputs(self.unsent + self.dropped(params), params, _LocaleParts)
+        limit = self.max_results_limit
+        capped = ["max_results"] if limit is not None and params.max_results > limit else []
+        return sorted(common + capped + untaken_options(params.options, self.option_names()))
 
     def dropped(self, params: SearchParams) -> tuple[str, ...]:
         """The inputs the request goes without for these values only (default none): an engine that
@@ -395,19 +403,11 @@ class Backend:
         options = dict(params.options, pageno=first + page.number - 1)
         return self.build_request(dataclasses.replace(params, options=options))
 
-    def cooldown_scope(self) -> str:
-        """What a block suspends: this backend at its endpoint's host. The backend's name at
-        its default endpoint; ``<name>@<host[:port]>`` at a configured one (two SearXNG
-        instances, two gateways never share a cool-down; the paths of one host do: one
-        server, one limiter)."""
-        try:
-            parts = urlsplit(self.configured_base() or "")
-            host, port = (parts.hostname or "").lower(), parts.port
-        except ValueError:  # refused before sending anyway (check_configured)
-            host, port = "", None
-        if not host:
-            return self.name
-        return "%s@%s" % (self.name, host if port is None else "%s:%d" % (host, port))
+    def upstream_key(self) -> str:
+        """What is paced and cooled down as one (the rate-limited unit): this backend at its
+        endpoint's host (:func:`upstream_key`). Its rate-limit slots and its cool-downs are
+        kept under this key, in the process and in the shared state."""
+        return upstream_key(self.name, self.configured_base())
 
     def configured_base(self) -> Optional[str]:
         """The endpoint the settings give this backend instead of its default (``None``: the
@@ -416,15 +416,15 @@ class Backend:
 
     def cooldown_keys(self, params: SearchParams) -> tuple[str, ...]:
         """The cool-down keys whose suspension stops a call with ``params`` (default: the
-        backend at its endpoint, :meth:`cooldown_scope`). A meta-engine adds a narrower key for
-        the engines the call asks for, spelt ``<scope>[<part>]`` (the cool-down's error names
+        backend at its endpoint, :meth:`upstream_key`). A meta-engine adds a narrower key for
+        the engines the call asks for, spelt ``<upstream key>[<part>]`` (the cool-down's error names
         the backend before the ``@`` or ``[``)."""
-        return (self.cooldown_scope(),)
+        return (self.upstream_key(),)
 
     def cooldown_key(self, params: SearchParams, error: WebBlocked) -> str:
         """The key a block met by a call with ``params`` is recorded under: one of
         :meth:`cooldown_keys` (default: the backend at its endpoint, i.e. all of it)."""
-        return self.cooldown_scope()
+        return self.upstream_key()
 
     def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
         """An error recognised in the response (bot wall, vendor error envelope), or ``None``.
@@ -627,6 +627,21 @@ class Backend:
 _OWN_MODULES = "websearch_sync."
 
 
+def upstream_key(name: str, configured_base: Optional[str]) -> str:
+    """The key of backend ``name``'s pace and cool-downs: the name at its default endpoint;
+    ``<name>@<host[:port]>`` at a configured one (``configured_base``), so two SearXNG
+    instances or two gateways never share a pace or a cool-down, while the paths of one host
+    do (one server, one limiter)."""
+    try:
+        parts = urlsplit(configured_base or "")
+        host, port = (parts.hostname or "").lower(), parts.port
+    except ValueError:  # refused before sending anyway (check_configured)
+        host, port = "", None
+    if not host:
+        return name
+    return "%s@%s" % (name, host if port is None else "%s:%d" % (host, port))
+
+
 def answered_at(response: HttpResponse, params: SearchParams) -> datetime.datetime:
     """When the service answered: its ``Date`` header (UTC), else when the search was asked for."""
     try:
@@ -724,11 +739,32 @@ def listed_results(items: list[dict[str, Any]], vertical: str, provider: str) ->
     return items
 
 
+class _LocaleParts:
+    """What :func:`~.unsent.unsent_inputs` asks of a locale (here, beside :func:`split_locale`: no import cycle)."""
+
+    @staticmethod
+    def language_only(locale: str) -> bool:
+        """No country (``de``, ``es-419``): what an engine that sends a country alone cannot send."""
+        return split_locale(locale)[1] is None
+
+    @staticmethod
+    def has_region(locale: str) -> bool:
+        """A region subtag of any kind (``es-419`` too): a part the call gave."""
+        return locale_region(locale) is not None
+
+
 def split_locale(locale: str) -> tuple[str, Optional[str]]:
-    """``"en-US"`` -> ``("en", "US")``; ``"zh-Hant-TW"`` -> ``("zh", "TW")``; ``"de"`` -> ``("de", None)``."""
-    parts = locale.replace("_", "-").split("-")
-    country = next((p.upper() for p in parts[1:] if len(p) == 2 and p.isalpha()), None)
-    return parts[0].lower(), country
+    """``"en-US"`` -> ``("en", "US")``; ``"zh-Hant-TW"`` -> ``("zh", "TW")``; ``"de"`` -> ``("de", None)``;
+    ``"es-419"`` -> ``("es", None)``: a region of UN M.49 digits is no country (:func:`locale_region`)."""
+    region = locale_region(locale)
+    return locale.replace("_", "-").split("-")[0].lower(), region if region and region.isalpha() else None
+
+
+def locale_region(locale: str) -> Optional[str]:
+    """The region subtag of ``locale``: two letters (``"US"``) or three UN M.49 digits (``"419"``,
+    Latin America), ``None`` without one (``"zh-Hant"``: a script)."""
+    parts = locale.replace("_", "-").split("-")[1:]
+    return next((p.upper() for p in parts if (len(p) == 2 and p.isalpha()) or (len(p) == 3 and p.isdigit())), None)
 
 
 #: What a service told how long it may take (SearXNG's ``timeout_limit``, Jina's ``X-Timeout``) leaves

@@ -135,6 +135,7 @@ class HtmlEngine(Backend):
                 data=fields,
                 headers=self.headers(params),
                 allow_redirects=self.follow_redirects,
+                browser=True,  # what Backend._send makes of an HTML engine's request: built so, not copied
             )
         return RequestSpec(
             "GET",
@@ -142,6 +143,7 @@ class HtmlEngine(Backend):
             params=fields,
             headers=self.headers(params),
             allow_redirects=self.follow_redirects,
+            browser=True,
         )
 
     def classify(self, response: HttpResponse) -> Optional[WebSearchError]:

@@ -319,9 +319,6 @@ class _PartTests:
                 self.others.append((part, test))
 
 
-#: A walk's place: the block and parts an open element's own strings belong to, and those its
-#: tail (the text after it) belongs to.
-_Frame = tuple[Optional[Block], frozenset[str], Optional[Block], frozenset[str]]
 #: The events of a walk: comments and processing instructions only for the text after them.
 _WALK_EVENTS: tuple[Literal["start", "end", "comment", "pi"], ...] = ("start", "end", "comment", "pi")
 
@@ -349,27 +346,26 @@ def walk_blocks(
     blocks: list[Block] = []
     tests = _PartTests(parts)
     nothing: frozenset[str] = frozenset()
-    # The open elements: (the block and parts of its own strings, those of its tail); the innermost
-    # one's pair also kept in locals (the loop runs twice per element: 64 in a DuckDuckGo region).
-    frames: list[_Frame] = []
+    # The open elements' places: the block and parts of each one's own strings (the text after an
+    # element, its tail, belongs to its parent's), on a bottom place for the root's parent; the
+    # innermost one's also kept in locals, and each string added in place (the loop runs twice
+    # per element: 64 in a DuckDuckGo region).
+    frames: list[tuple[Optional[Block], frozenset[str]]] = [(None, nothing)]
     block: Optional[Block] = None
-    inside = nothing
+    inside = nothing  # parts are only ever inside a block
     walker = etree.iterwalk(root, events=_WALK_EVENTS)
+    next(walker)  # the root: its own strings belong to no block
+    frames.append((None, nothing))
     visited = 0
     for event, node in walker:
-        if event == "end":
-            _, _, outer, around = frames.pop()
-            if frames:  # the text after an element belongs to its parent's parts
-                block, inside = frames[-1][0], frames[-1][1]
-                _add_text(outer, around, node.tail)
+        if event != "start":  # an element's end, a comment or a processing instruction: the text after it
+            if event == "end":
+                frames.pop()
+                block, inside = frames[-1]
+            text = node.tail
+            if inside and text:
+                cast(Block, block).add_text(inside, text)
             continue
-        if event != "start":  # a comment or a processing instruction: only the text after it is read
-            _add_text(block, inside, node.tail)
-            continue
-        if not frames:  # the root: its own strings belong to no block
-            frames.append((None, nothing, None, nothing))
-            continue
-        outer, around = block, inside
         if skip is not None and skip(node):  # what follows a skipped subtree is still read
             walker.skip_subtree()
             block, inside = None, nothing
@@ -377,32 +373,23 @@ def walk_blocks(
             visited += 1
             if not visited % _CHECK_EVERY:
                 checkpoint()
-            block, inside = _opened(node, block, inside, is_block, tests, blocks)
-            _add_text(block, inside, node.text)
-        frames.append((block, inside, outer, around))
+            if is_block(node):
+                block, inside = Block(node), nothing
+                blocks.append(block)
+            elif block is not None:
+                inside = _entered(block, node, inside, tests)
+        frames.append((block, inside))
     return blocks
 
 
-def _opened(
-    node: Tag,
-    block: Optional[Block],
-    inside: frozenset[str],
-    is_block: Callable[[Tag], bool],
-    tests: _PartTests,
-    blocks: list[Block],
-) -> tuple[Optional[Block], frozenset[str]]:
-    """The block and parts ``node``'s own strings belong to: a new block (added to ``blocks``) when
-    it is one, else its parent's block with the parts it starts (none outside a block)."""
-    if is_block(node):
-        opened = Block(node)
-        blocks.append(opened)
-        return opened, frozenset()
-    return block, block.enter(node, inside, tests) if block is not None else inside
-
-
-def _add_text(block: Optional[Block], inside: frozenset[str], text: Optional[str]) -> None:
-    if block is not None and inside and text:
+def _entered(block: Block, node: Tag, inside: frozenset[str], tests: _PartTests) -> frozenset[str]:
+    """The parts of ``block`` that ``node``'s own strings belong to (those it starts, see
+    :meth:`Block.enter`), its text added to them."""
+    inside = block.enter(node, inside, tests)
+    text = node.text
+    if inside and text:
         block.add_text(inside, text)
+    return inside
 
 
 def text_of(node: Optional[Tag], without: AbstractSet[Tag] = frozenset()) -> str:

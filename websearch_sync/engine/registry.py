@@ -46,7 +46,7 @@ from .base import TEXT_FORMATS, Backend
 from .builtin import BUILT_IN, PACKAGE, BuiltIn
 from .option import Option
 from .setting import Setting, merged, read_settings
-from .unsent import COMMON_INPUTS, usable_declaration
+from .unsent import COMMON_INPUTS, LOCALE_PARTS, usable_declaration
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -130,7 +130,8 @@ _DECLARATIONS: tuple[tuple[str, str, Callable[[Any], bool]], ...] = (
     ("volatile_params", "a tuple of strings", _strings),
     (
         "unsent",
-        "a tuple of common inputs (%s), each maybe with =<value>" % ", ".join(COMMON_INPUTS),
+        "a tuple of common inputs (%s), each maybe with =<value>, or parts of the locale (%s)"
+        % (", ".join(COMMON_INPUTS), ", ".join(LOCALE_PARTS)),
         usable_declaration,
     ),
     (
@@ -139,6 +140,7 @@ _DECLARATIONS: tuple[tuple[str, str, Callable[[Any], bool]], ...] = (
         lambda v: isinstance(v, (int, float)) and not isinstance(v, bool) and 0 <= v < float("inf"),
     ),
     ("max_query_chars", "an int or None", _optional_int),
+    ("max_results_limit", "an int or None", _optional_int),
     ("auto_rank", "an int or None", _optional_int),
     ("provides_content", "True or False", lambda v: isinstance(v, bool)),
     (

@@ -5,14 +5,24 @@ no filter for a year) answers as if the caller had not given it. The response sa
 staying silent: each engine declares what its request builder leaves out
 (:attr:`~websearch_sync.engine.base.Backend.unsent`), as an input's name (``"safe_search"``),
 ``"<input>=<value>"`` for the values it cannot express alone (``"time_range=year"``), or
-``"locale=language-only"`` for an engine that sends a locale's region alone (``de`` is not sent). An input
+``"locale=language-only"`` for an engine that sends a locale's region alone (``de`` is not sent), or
+a part of the locale the request goes without (``"locale.region"``: Mojeek's ``lb`` is a language,
+``en-GB`` is searched as ``en``; ``"locale.language"``: Tavily's ``country`` is a region). A locale whose
+every given part is not sent is reported whole (``"locale"``); one part of it sent, the other not,
+is reported as that part, so the caller learns exactly what the answer ignored. An input
 counts as sent when a query parameter, body field, preference cookie or the address carries it;
 an ``Accept-Language`` header alone is a browser's hint, not the service's filter.
+
+A backend-specific option the call gave (``pageno=2``, ``topic="news"``) that the answering engine
+does not take is reported too (:func:`untaken_options`): in a chain or ``auto``, another backend
+took it, this one answered without it (DuckDuckGo's first page for ``pageno=2``).
 """
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable, Mapping
+from typing import Any, Protocol
 
 from ..models import SearchParams
+from ..validate import COMMON_OPTIONS
 
 __all__: list[str] = []  # internal: documented in docs/backends.md and docs/ result shape
 
@@ -20,24 +30,63 @@ __all__: list[str] = []  # internal: documented in docs/backends.md and docs/ re
 COMMON_INPUTS = ("locale", "safe_search", "site_filter", "time_range")
 #: The value of ``locale`` in a declaration that means "a locale without a region".
 LANGUAGE_ONLY = "language-only"
+#: The parts of a locale a declaration (and ``not_sent``) may name alone.
+LOCALE_LANGUAGE = "locale.language"
+LOCALE_REGION = "locale.region"
+LOCALE_PARTS = (LOCALE_LANGUAGE, LOCALE_REGION)
 
 
-def unsent_inputs(declared: Iterable[str], params: SearchParams, language_only: Callable[[str], bool]) -> list[str]:
-    """The inputs among ``declared`` (``"name"`` or ``"name=value"``) that the call gave (a
-    value other than the default, ``None``), sorted: the ones its request goes without.
-    ``language_only`` tells a locale without a region (``de``) for ``"locale=language-only"``."""
+class LocaleParts(Protocol):
+    """How a locale is told apart (the engine base's, beside its ``split_locale``)."""
+
+    def language_only(self, locale: str) -> bool:
+        """No country (``de``, ``es-419``): for ``"locale=language-only"``."""
+
+    def has_region(self, locale: str) -> bool:
+        """A region subtag of any kind (``en-US``, ``es-419``): a part the call gave."""
+
+
+def unsent_inputs(declared: Iterable[str], params: SearchParams, locales: LocaleParts) -> list[str]:
+    """The inputs among ``declared`` (``"name"``, ``"name=value"`` or a part of the locale) that the
+    call gave (a value other than the default, ``None``), sorted: the ones its request goes without.
+    ``locales`` tells a locale without a country (for ``"locale=language-only"``) and one without
+    a region at all (``de``: no region to drop, ``"locale.region"`` says nothing of it)."""
     unsent = set()
+    parts = set()
     for entry in declared:
         name, _, value = entry.partition("=")
+        if name in LOCALE_PARTS:
+            parts.add(name)
+            continue
         given = getattr(params, name) if name in COMMON_INPUTS else None
-        if given and (not value or given == value or (value == LANGUAGE_ONLY and language_only(given))):
+        if given and (not value or given == value or (value == LANGUAGE_ONLY and locales.language_only(given))):
             unsent.add(name)
+    if params.locale and "locale" not in unsent and parts:
+        given_parts = set(LOCALE_PARTS) if locales.has_region(params.locale) else {LOCALE_LANGUAGE}
+        dropped = parts & given_parts
+        unsent.update(("locale",) if dropped == given_parts else dropped)
     return sorted(unsent)
+
+
+def locale_parts_unsent(language_sent: bool, region_sent: bool) -> tuple[str, ...]:
+    """The parts of a locale a request goes without (for :meth:`Backend.dropped` of an engine that
+    sends each part only when the service lists it); a part the call did not give is not reported."""
+    return tuple(part for part, sent in ((LOCALE_LANGUAGE, language_sent), (LOCALE_REGION, region_sent)) if not sent)
+
+
+def untaken_options(options: Mapping[str, Any], taken: Iterable[str]) -> list[str]:
+    """The backend-specific options among the call's ``options`` (those given: ``SearchParams.options``)
+    that an engine taking ``taken`` does not take; the client's own (``max_content_chars``) are no
+    engine's."""
+    names = set(taken)
+    return sorted(name for name in options if name not in names and name not in COMMON_OPTIONS)
 
 
 def usable_declaration(declared: object) -> bool:
     """Whether ``declared`` is a usable ``unsent`` declaration: a tuple of ``"<input>"`` or
-    ``"<input>=<value>"`` strings naming inputs of :data:`COMMON_INPUTS`."""
+    ``"<input>=<value>"`` strings naming inputs of :data:`COMMON_INPUTS`, or parts of the locale
+    (:data:`LOCALE_PARTS`)."""
     return isinstance(declared, tuple) and all(
-        isinstance(entry, str) and entry.partition("=")[0] in COMMON_INPUTS for entry in declared
+        isinstance(entry, str) and (entry in LOCALE_PARTS or entry.partition("=")[0] in COMMON_INPUTS)
+        for entry in declared
     )

@@ -125,6 +125,17 @@ def instant(value: Any, answered_at: datetime.datetime) -> Optional[str]:
     return day if day is not None and not rest.strip(" ,.") else None
 
 
+def reads_as_instant(value: Any) -> bool:
+    """Whether :func:`instant` reads ``value`` as a date (at any moment): for a parser that picks the
+    date among free-text parts (``"13 hours ago | Barchart on MSN"``) and leaves its reading to
+    normalisation, which resolves it against the answer's moment."""
+    return instant(value, _ANY_MOMENT) is not None
+
+
+#: A moment to tell whether a text reads as a date: which moment does not change that.
+_ANY_MOMENT = datetime.datetime(2000, 1, 1, tzinfo=_UTC)
+
+
 def _mail_date(text: str) -> Optional[str]:
     """``Fri, 07 May 2021 12:00:00 GMT`` (RFC 5322's date, RSS's ``pubDate``) in UTC, or ``None``.
     Only a numeric offset or a zone the RFC names is read: ``parsedate_tz`` takes any other

@@ -13,13 +13,14 @@ during a search.
 import asyncio
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import Any, Optional, Union
 
 from ..client.default_client import default_client
 from ..client.search_client import SearchClient
 from ..config import Settings
 from ..errors import BAD_STYLE, InvalidInput
 from ..tool import (
+    ANTHROPIC_STRICT_KEYWORDS,
     FETCH_TOOL,
     SEARCH_TOOL,
     call_tool,
@@ -27,6 +28,7 @@ from ..tool import (
     format_results,
     is_argument_error,
     tool_definitions,
+    tool_schema,
 )
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -90,7 +92,8 @@ def agent_tools(
     style: str = "text",
     *,
     strict: bool = False,
-    images: bool = False,
+    portable: bool = False,
+    images: Union[bool, str] = False,
 ) -> list[AgentTool]:
     """The tools that can work with the configuration, all over one client.
 
@@ -102,22 +105,26 @@ def agent_tools(
             limit stated in the schema (default: the client's settings).
         style: ``"text"`` or ``"markdown"`` output (see ``format_results``).
         strict: OpenAI strict-mode schemas (every property required, optional ones nullable).
-        images: ``web_fetch`` returns an image to the model in the framework's own image type
-            (a framework without one gets the one line describing it); refused when false.
+        portable: with ``strict``, schemas in the subset Anthropic's strict tool use takes too (the
+            numeric bounds in the descriptions), for a framework that binds one tool list to
+            either provider's model.
+        images: ``web_fetch`` returns an image to the model in the framework's own image type;
+            ``"line"`` (:data:`~websearch_sync.tool.IMAGE_LINE`, a framework without one): the
+            one line describing it; refused when false. The fetch tool's description says which.
     """
     if style not in ("text", "markdown"):  # refused here rather than at the model's first call
         raise InvalidInput("style must be 'text' or 'markdown', got %r" % (style,), detail_code=BAD_STYLE)
     if client is None:
         client = SearchClient(settings=settings) if settings is not None else default_client()
-    definitions = tool_definitions(
-        "openai", settings=settings if settings is not None else client.settings, strict=strict
-    )
-    return [
-        AgentTool(
-            d["function"]["name"], d["function"]["description"], d["function"]["parameters"], client, style, images
-        )
-        for d in definitions
-    ]
+    settings = settings if settings is not None else client.settings
+    definitions = [d["function"] for d in tool_definitions("openai", settings=settings, strict=strict, images=images)]
+    tools = []
+    for d in definitions:
+        parameters = d["parameters"]
+        if strict and portable:  # Anthropic's strict keywords are a subset of OpenAI's, every argument required
+            parameters = tool_schema(d["name"], strict=True, settings=settings, keywords=ANTHROPIC_STRICT_KEYWORDS)
+        tools.append(AgentTool(d["name"], d["description"], parameters, client, style, bool(images)))
+    return tools
 
 
 def missing_extra(integration: str, package: str) -> ImportError:

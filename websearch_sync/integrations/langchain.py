@@ -37,10 +37,14 @@ def tools(
 
     Args:
         client, settings, style, images: see :func:`websearch_sync.integrations.agent_tool.agent_tools`.
-        strict: schemas in OpenAI's strict form (use with ``bind_tools(..., strict=True)``,
-            where LangChain would otherwise make every argument required and non-null).
+        strict: schemas in strict form (use with ``bind_tools(..., strict=True)``, where LangChain
+            would otherwise make every argument required and non-null), in the subset both OpenAI's
+            strict mode and Anthropic's strict tool use take: LangChain passes them to either model
+            as they are, and Anthropic's refuses ``minimum`` and ``maximum`` (they are in the
+            descriptions instead; ``call_tool`` still checks them).
     """
-    return [_structured_tool(tool) for tool in agent_tools(client, settings, style, strict=strict, images=images)]
+    chosen = agent_tools(client, settings, style, strict=strict, portable=True, images=images)
+    return [_structured_tool(tool) for tool in chosen]
 
 
 def _answer(outcome: ToolOutcome) -> Union[str, list[dict[str, Any]]]:

@@ -18,6 +18,7 @@ from typing import Any, Optional
 
 from ..client.search_client import SearchClient
 from ..config import Settings
+from ..tool import IMAGE_LINE
 from .agent_tool import AgentTool, ToolOutcome, agent_tools, missing_extra
 
 try:
@@ -87,4 +88,5 @@ def tools(
 
     See :func:`websearch_sync.integrations.agent_tool.agent_tools` for the arguments.
     """
-    return [WebTool(tool) for tool in agent_tools(client, settings, style, images=images)]
+    # one output type (text): the model reads the line describing an image, and the description says so
+    return [WebTool(tool) for tool in agent_tools(client, settings, style, images=IMAGE_LINE if images else False)]

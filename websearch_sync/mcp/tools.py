@@ -112,6 +112,8 @@ class McpTools:
         repeat_window_s: seconds within which lookups count as repeats (None: the server's life).
         clock: the :class:`CancellableClock` ``client`` was built with, so that a cancelled
             call stops at its next wait (without it a cancelled call runs to its end).
+        images: ``web_fetch`` returns an image as an MCP image block (default); false: it refuses
+            images, as for a text-only model. ``web_fetch``'s description says which.
 
     Thread-safe: the server calls :meth:`call` from several worker threads at once.
     """
@@ -123,12 +125,13 @@ class McpTools:
         max_repeats: int = 2,
         repeat_window_s: Optional[float] = DEFAULT_REPEAT_WINDOW_S,
         clock: Optional[CancellableClock] = None,
+        images: bool = True,
     ) -> None:
         self.client = client
         self.clock = clock
         # web_fetch returns an image as an MCP image block (with its one-line description as text)
         self.session = ToolSession(
-            client, max_repeats=max_repeats, repeat_window_s=repeat_window_s, names=TOOL_NAMES, images=True
+            client, max_repeats=max_repeats, repeat_window_s=repeat_window_s, names=TOOL_NAMES, images=images
         )
         self._definitions: Optional[list[dict[str, Any]]] = None
         self._lock = threading.Lock()
@@ -145,7 +148,9 @@ class McpTools:
             if self._definitions is None:
                 self._definitions = [
                     dict(definition, parameters=nullable_optional(definition["parameters"]))
-                    for definition in tool_definitions("json_schema", names=TOOL_NAMES, settings=self.client.settings)
+                    for definition in tool_definitions(
+                        "json_schema", names=TOOL_NAMES, settings=self.client.settings, images=self.session.images
+                    )
                 ]
             return [dict(definition) for definition in self._definitions]
 

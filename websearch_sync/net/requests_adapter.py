@@ -29,6 +29,7 @@ import urllib3.connection
 import urllib3.connectionpool
 from requests import PreparedRequest
 from requests.adapters import DEFAULT_POOLBLOCK, HTTPAdapter
+from requests.exceptions import InvalidURL
 from requests.structures import CaseInsensitiveDict
 from requests.utils import select_proxy
 from urllib3.connectionpool import ConnectionPool
@@ -245,16 +246,19 @@ class DeadlineAdapter(HTTPAdapter):
     ) -> ConnectionPool:
         """The pool for the address this request connects to (see the module docstring)."""
         exchange = current_exchange()
-        url = request.url or ""
-        host_params, key_attributes = self.build_connection_pool_key_attributes(request, verify, cert)
+        if exchange is None or select_proxy(request.url or "", dict(proxies or {})):
+            return super().get_connection_with_tls_context(request, verify, proxies=proxies, cert=cert)
+        try:
+            host_params, key_attributes = self.build_connection_pool_key_attributes(request, verify, cert)
+        except ValueError as exc:  # as requests says it
+            raise InvalidURL(exc, request=request) from None
         pool_kwargs: dict[str, Any] = dict(key_attributes)
         host = host_params["host"]
-        if exchange is None or select_proxy(url, dict(proxies or {})):
-            return super().get_connection_with_tls_context(request, verify, proxies=proxies, cert=cert)
         address = exchange.pin
         if address is None:
-            if literal_address(host) is not None:  # nothing to resolve
-                return super().get_connection_with_tls_context(request, verify, proxies=proxies, cert=cert)
+            if literal_address(host) is not None:  # nothing to resolve: the pool requests would take (no proxy)
+                same: ConnectionPool = self.poolmanager.connection_from_host(**host_params, pool_kwargs=key_attributes)
+                return same
             address = self.addresses.resolve(host, host_params["port"], exchange)
         if host_params["scheme"] == "https":
             pool_kwargs.update(server_hostname=host, assert_hostname=host)

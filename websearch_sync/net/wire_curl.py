@@ -55,6 +55,7 @@ from .wire_requests import deadline_error, not_http, proxy_error
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _MAX_CONNECT_S = 10.0
+_MAX_CONNECT_MS = int(_MAX_CONNECT_S * 1000)
 _CLOCK_SLACK_S = 0.005
 #: Where each browser puts each header (HTTP/2, lower case), as real Chromium 156 sends them
 #: (../shared/fingerprint/README.md): a navigation is the profile's own order; a form post adds
@@ -315,7 +316,9 @@ class CurlWire:
             headers.append(b"Cache-Control:")  # the profile's own goes: Chrome sends it on a form post only
         handle.setopt(CurlOpt.HTTPHEADER, headers + [b"Expect:"])
         handle.setopt(CurlOpt.TIMEOUT_MS, math.ceil(remaining * 1000))
-        options.set(handle, CurlOpt.CONNECTTIMEOUT_MS, math.ceil(min(remaining, _MAX_CONNECT_S) * 1000))
+        # connecting within 10 s when the deadline is further off; within the deadline (TIMEOUT_MS) anyway,
+        # so the option is the same on every request and a pooled handle keeps it (:class:`_Options`)
+        options.set(handle, CurlOpt.CONNECTTIMEOUT_MS, _MAX_CONNECT_MS if remaining > _MAX_CONNECT_S else None)
         handle.setopt(CurlOpt.HEADERFUNCTION, transfer.header)
         handle.setopt(CurlOpt.WRITEFUNCTION, transfer.data)
         self._pin(handle, request, options)

@@ -16,7 +16,7 @@ from ..net.media import content_kind, media_kind, media_token
 from ..net.transport import HttpResponse
 from .image import image_text
 from .pagetext import PageText as PageText  # the readers' result, named here for fetch and the service path
-from .pagetext import readable
+from .pagetext import binary, readable
 from .pdf import pdf_text
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -57,19 +57,19 @@ def page_text(
     kind = content_kind(response)
     if kind == "image":
         return image_text(response, provider=provider, images=images)
+    declared = media_token(response.content_type) if response.content_type else None
     if kind not in READ_KINDS:
-        raise WebProviderError(
-            "%s served %s content, which fetch cannot read (only HTML, JSON, plain text, markdown and PDF)"
-            % (host, media_token(response.content_type) if response.content_type else "binary"),
-            provider=provider,
-            detail_code=UNSUPPORTED_CONTENT,
-            status=response.status,
+        raise _unsupported(
+            response,
+            provider,
+            "%s content" % (declared or "binary"),
+            " (only HTML, JSON, plain text, markdown and PDF)",
         )
     if kind == "pdf":
         return pdf_text(response, mode=mode, provider=provider, max_chars=max_chars, deadline=deadline)
+    if kind in ("html", "text"):
+        _check_text(response, host, provider, declared)
     if kind == "html":
-        if not readable(response.text):  # nothing to extract: spare readability a page of NUL bytes
-            raise _no_readable_text(response, host, provider, "%s returned no readable text" % host)
         rules = DEFAULT_RULES - {COMMENT_RULE} if include_comments else DEFAULT_RULES
         extraction = extract_html(response.text, url=response.url, mode=mode, rules=rules)
         result = PageText(extraction.title, extraction.text.strip(), extraction.extractor)
@@ -92,6 +92,26 @@ def page_text(
     return result
 
 
+def _check_text(response: HttpResponse, host: str, provider: Optional[str], declared: Optional[str]) -> None:
+    """Refuse a body declared as HTML or text with nothing to read (``no_content``: spare
+    readability a page of NUL bytes), or that is binary data (``unsupported_content``: an
+    archive or an image labelled text would be mojibake)."""
+    if not readable(response.text):
+        raise _no_readable_text(response, host, provider, "%s returned no readable text" % host)
+    if binary(response.text):
+        raise _unsupported(response, provider, "binary data as %s, not text" % (declared or "text"))
+
+
+def _unsupported(response: HttpResponse, provider: Optional[str], served: str, only: str = "") -> WebProviderError:
+    """``unsupported_content``: the host ``served`` (what, in words), which fetch cannot read."""
+    return WebProviderError(
+        "%s served %s, which fetch cannot read%s" % (urlsplit(response.url).hostname or "the site", served, only),
+        provider=provider,
+        detail_code=UNSUPPORTED_CONTENT,
+        status=response.status,
+    )
+
+
 def _no_readable_text(response: HttpResponse, host: str, provider: Optional[str], whole_page: str) -> WebParseError:
     """``no_content``: the byte cap cut the page before its text began (``hint``: raise it),
     else ``whole_page``, the reason for a page read to its end."""
@@ -107,14 +127,19 @@ def _no_readable_text(response: HttpResponse, host: str, provider: Optional[str]
     return WebParseError(whole_page, provider=provider, detail_code=NO_CONTENT, status=response.status)
 
 
+_UNREADABLE_JSON = "sent JSON that cannot be read: nested too deeply, or holding a number of over 4300 digits"
+
+
 def _pretty_json(response: HttpResponse, host: str, provider: Optional[str]) -> str:
     try:
         data = response.json()
-    except ValueError:
+    except ValueError as error:
         if response.truncated:  # cut by max_bytes: show what arrived
             return response.text
+        # not a syntax error: nested too deeply for the parser (JSON or not), or an integer of 5000 digits
+        why = "declared JSON but sent something else" if isinstance(error, json.JSONDecodeError) else _UNREADABLE_JSON
         raise WebParseError(
-            "%s declared JSON but sent something else" % host,
+            "%s %s" % (host, why),
             provider=provider,
             detail_code=NOT_JSON,
             status=response.status,

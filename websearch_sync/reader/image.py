@@ -8,10 +8,13 @@ take, for the largest size any part of it declares) is downscaled when Pillow is
 (the ``images`` extra), else refused with ``WebProviderError(image_too_large)``; one so
 large that decoding it is itself the risk (over ``MAX_DECODE_PIXELS``) is refused either way.
 An image without its end marker is returned only when HTTP marked where its body ends
-(:func:`_whole`): then it is the file the server holds, which browsers show.
+(:func:`_whole`): then it is the file the server holds, which browsers show. An animated GIF
+is returned as its first frame (:func:`~.imagesize.gif_first_frame`): OpenAI's vision input
+takes only a GIF that is not animated, and Anthropic's documents GIF without animation.
 """
 
 import base64
+import importlib.util
 import io
 import math
 from typing import Any, Optional
@@ -20,7 +23,7 @@ from urllib.parse import urlsplit
 from ..errors import IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNSUPPORTED_CONTENT, WebParseError, WebProviderError
 from ..net.media import media_token, sniffed_image_type
 from ..net.transport import HttpResponse
-from .imagesize import Header, read_header
+from .imagesize import Header, gif_first_frame, read_header
 from .pagetext import ImageData, PageText
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -44,6 +47,12 @@ _RETURNABLE = (*_FORMATS, "image/jpg", "image/pjpeg", "image/x-png", "image/apng
 _ATTEMPTS = 4
 
 
+def image_downscalable() -> bool:
+    """Whether fetch downscales an image over the caps here (the ``images`` extra is installed),
+    without importing Pillow: the fetch tool's description says so only then."""
+    return importlib.util.find_spec("PIL") is not None
+
+
 def _pillow() -> Any:
     """Pillow's ``Image`` module, or ``None`` without the ``images`` extra."""
     try:
@@ -53,14 +62,16 @@ def _pillow() -> Any:
     return Image
 
 
-def describe(image: ImageData, url: str) -> str:
-    """The one line a text-only reader gets for an image."""
+def describe(image: ImageData, url: str, frames: int = 1) -> str:
+    """The one line a text-only reader gets for an image (``frames``: of the animation it is the
+    first frame of)."""
     size = len(image.data) * 3 // 4
-    return "[image: %s, %dx%d pixels, %.1f KB, from %s]" % (
+    return "[image: %s, %dx%d pixels, %.1f KB, %sfrom %s]" % (
         image.content_type,
         image.width,
         image.height,
         size / 1000,
+        "the first of %d frames, " % frames if frames > 1 else "",
         url,
     )
 
@@ -106,9 +117,15 @@ def image_text(response: HttpResponse, *, provider: Optional[str], images: bool)
     header = read_header(response.content, media)
     if header is None or not (header.ended or _whole(response)):
         raise _unreadable(host, provider, response.status)
-    content, (width, height) = _within_caps(response.content, media, header, host, provider, response.status)
+    content, frames = response.content, header.frames
+    if frames > 1:  # the model APIs take a still GIF only: the animation's first frame, cut out undecoded
+        content = gif_first_frame(content)
+        header = read_header(content, media)
+        if header is None:  # the cut keeps blocks read whole: a header is there to read
+            raise _unreadable(host, provider, response.status)
+    content, (width, height) = _within_caps(content, media, header, host, provider, response.status)
     image = ImageData(media, width, height, base64.b64encode(content).decode("ascii"))
-    return PageText("", describe(image, response.url), EXTRACTOR, image=image)
+    return PageText("", describe(image, response.url, frames), EXTRACTOR, image=image)
 
 
 def _whole(response: HttpResponse) -> bool:

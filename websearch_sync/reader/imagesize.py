@@ -46,6 +46,8 @@ class Header(NamedTuple):
     #: Whether the file reaches its end marker: PNG's ``IEND`` chunk, JPEG's end-of-image
     #: marker after a scan, GIF's trailer (a WebP declares its length up front: always true).
     ended: bool
+    #: A GIF's frames (more than one: an animation); 1 for the other formats.
+    frames: int = 1
 
 
 def _big(data: bytes, start: int, size: int) -> int:
@@ -210,33 +212,71 @@ def _sub_blocks(data: bytes, position: int) -> Optional[tuple[int, int]]:
     return position, carried
 
 
+#: What :func:`_gif_blocks` yields for the block introducers: an extension, a frame, the trailer.
+_EXTENSION, _FRAME, _TRAILER = 0x21, 0x2C, 0x3B
+#: The extension label of a graphic control extension (a frame's transparency and delay).
+_GRAPHIC_CONTROL = 0xF9
+
+
+def _gif_blocks(data: bytes) -> Iterator[tuple[int, int, int, int]]:
+    """``(introducer, start, end, bytes carried)`` of the blocks after the screen descriptor
+    and its colour table, in order: extensions (``!``: a label, then sub-blocks), frames
+    (``,``: a descriptor, a colour table, the LZW code size and the data) and the trailer
+    (``;``, last); ``_BROKEN`` last when a block runs past the data. The walk ends without
+    either at the data's end or at a stray byte."""
+    position = 13 + _palette(data[10])
+    while position < len(data) and data[position] in b"!,;":
+        introducer = data[position]
+        if introducer == _TRAILER:
+            yield _TRAILER, position, position + 1, 0
+            return
+        if introducer == _EXTENSION:
+            walked = _sub_blocks(data, position + 2)
+        elif position + 10 > len(data):
+            walked = None
+        else:
+            walked = _sub_blocks(data, position + 10 + _palette(data[position + 9]) + 1)
+        if walked is None:
+            yield _BROKEN, position, position, 0
+            return
+        yield introducer, position, walked[0], walked[1]
+        position = walked[0]
+
+
 def _gif(data: bytes) -> Optional[Header]:
-    """The screen descriptor (and its colour table), then blocks: extensions (``!``), frames
-    (``,``: a descriptor, a colour table, the LZW code size and the data), the trailer ``;``."""
+    """The screen descriptor, then the blocks (:func:`_gif_blocks`): each frame's extent and
+    data, up to the trailer."""
     if len(data) < 13:
         return None
     size = _little(data, 6, 2), _little(data, 8, 2)
     wide, tall = size
     frames, holds, ended = 0, True, False
-    position = 13 + _palette(data[10])
-    for _ in checked(count()):
-        if position >= len(data) or data[position] not in b"!,":  # the end, without a trailer or at a stray byte
-            ended = position < len(data) and data[position] == 0x3B
-            break
-        if data[position] == 0x21:  # an extension: its label, then sub-blocks
-            walked = _sub_blocks(data, position + 2)
-        else:
-            if position + 10 > len(data):
-                return None
-            left, top, width, height = (_little(data, position + 1 + 2 * n, 2) for n in range(4))
-            wide, tall = max(wide, left + width), max(tall, top + height)
-            walked = _sub_blocks(data, position + 10 + _palette(data[position + 9]) + 1)
-            frames += 1
-            holds = holds and walked is not None and 3 * width * height <= _LZW_PIXELS_PER_3_BYTES * walked[1]
-        if walked is None:
+    for introducer, start, _, carried in checked(_gif_blocks(data)):
+        if introducer == _BROKEN:
             return None
-        position = walked[0]
-    return Header(size, (wide, tall), holds, ended) if frames else None
+        ended = introducer == _TRAILER
+        if introducer == _FRAME:
+            left, top, width, height = (_little(data, start + 1 + 2 * n, 2) for n in range(4))
+            wide, tall = max(wide, left + width), max(tall, top + height)
+            frames += 1
+            holds = holds and 3 * width * height <= _LZW_PIXELS_PER_3_BYTES * carried
+    return Header(size, (wide, tall), holds, ended, frames) if frames else None
+
+
+def gif_first_frame(data: bytes) -> bytes:
+    """The GIF ``data`` (one :func:`read_header` reads) cut to its first frame: the header, the
+    screen and its colour table, the graphic control extensions before the first frame (its
+    transparency), the frame, the trailer. A still GIF that shows what the animation shows
+    first, byte for byte, without decoding it (a model API takes a GIF only when not animated);
+    the application extensions (the NETSCAPE loop count) are left out with the other frames."""
+    kept = [data[: 13 + _palette(data[10])]]
+    for introducer, start, end, _ in checked(_gif_blocks(data)):
+        if introducer == _EXTENSION and data[start + 1] == _GRAPHIC_CONTROL:
+            kept.append(data[start:end])
+        elif introducer == _FRAME:
+            kept.append(data[start:end])
+            break
+    return b"".join(kept) + bytes([_TRAILER])
 
 
 # -- WebP -----------------------------------------------------------------------------------------

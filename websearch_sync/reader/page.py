@@ -59,6 +59,7 @@ from ..net.urls import host_token, request_url, shown_url
 from ..secrets import redact, redact_error
 from ..validate import check_number, check_timeout_ms
 from .content import PageText, page_text, wanted
+from .pagetext import sendable
 from .refresh import RefreshChain
 from .service import ReaderService, carries_credentials, read_with_service, reader_service
 
@@ -380,8 +381,8 @@ def _result(
         "status": status,
         "content_type": content_type if page.image is None else page.image.content_type,
         "extractor": page.extractor,
-        "title": page.title[:max_chars],  # the page chose it too: max_chars holds on it
-        "text": text,
+        "title": sendable(page.title[:max_chars]),  # the page chose it too: max_chars holds on it
+        "text": sendable(text),  # whatever the reader: no control character or lone surrogate
         "truncated": truncated,
         "length": len(text),
     }
@@ -409,7 +410,8 @@ def add_page_content(
     """Fetch every item's page in threads and put its text in ``item["content"]``.
 
     At most ``max_workers`` pages at once, all within ``deadline``; each text is
-    capped at ``max_content_chars``. Items that already have a non-empty
+    capped at ``max_content_chars``, and ``content_by`` says it was read here
+    (``"fetch"``). Items that already have a non-empty
     ``content`` are left alone. A failed page leaves ``content`` empty and adds
     an error entry ``{"type", "message", "retryable", "detail_code", "provider",
     "url"}`` to the returned list; nothing is raised for a page.
@@ -452,8 +454,10 @@ def add_page_content(
                     detail_code=DEADLINE_EXCEEDED,
                 )
             item["content"] = future.result()["text"]
-        except WebSearchError as error:
-            errors.append({**error.to_dict(), "url": item["url"]})
+            item["content_by"] = PROVIDER
+        except WebSearchError as error:  # one that names no provider (a refusal to connect) is the reading's too
+            entry = error.to_dict()
+            errors.append({**entry, "provider": entry["provider"] or PROVIDER, "url": item["url"]})
         except Exception as exc:  # a defect in fetch: logged loudly, reported typed, never fails the search
             logger.error("reading %s for include_content failed unexpectedly", shown_url(item["url"]), exc_info=exc)
             entry = WebProviderError(

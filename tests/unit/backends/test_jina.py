@@ -60,6 +60,14 @@ def test_jina_is_spaced_for_its_free_rate_limit():
     assert row["min_interval_s"] == 1.5 and row["missing"] == ["JINA_API_KEY"]
 
 
+def test_the_backends_listing_says_how_many_results_one_call_can_give():
+    """A user asking 50 learns from ``backends --json`` that Jina gives 20, before any call."""
+    from websearch_sync.cli.backends_cmd import backend_rows
+
+    limits = {row["name"]: row["max_results_limit"] for row in backend_rows(ws.Settings())}
+    assert (limits["jina"], limits["tavily"], limits["ddg_html"]) == (20, 20, None)
+
+
 # -- the request ------------------------------------------------------------------------
 
 

@@ -16,6 +16,8 @@ from vertical_answers import JSON, answer, body
 
 from websearch_sync.backends.searxng_verticals import SearXNGImages, SearXNGNews, SearXNGVideos
 from websearch_sync.config import Settings
+from websearch_sync.engine.base import answered_at
+from websearch_sync.engine.normalize import normalize_items
 from websearch_sync.errors import WebBlocked, WebParseError
 from websearch_sync.models import SearchParams
 
@@ -60,9 +62,16 @@ def test_news_answer():
         "as-the-retailer-pushes-deeper-into-artificial-intelligence-what-it-means-for-tgt-stock/ar-AA29YO3s",
         "snippet": "Artificial intelligence has quickly become a major spending priority. Worldwide AI spending is "
         "expected to reach $2.59 ...",
+        "source": "Barchart on MSN",  # metadata "13 hours ago | Barchart on MSN"
+        "published_at": "13 hours ago",  # resolved against the answer's Date by normalisation
         "image_url": "https://www.bing.com//th?id=ONUT.K3gfiVsQDvcawttNxLCQKg&pid=News&w=234&h=132&c=14&rs=2&qlt=90",
     }
-    assert not any("published_at" in item for item in result.items)  # publishedDate is null throughout
+    # publishedDate is null throughout: every date and publisher is the metadata's
+    assert [(item["published_at"], item["source"]) for item in result.items[7:]] == [
+        ("44 minutes ago", "MSN"),
+        ("2023-06-13", "The Wall Street Journal"),  # "6/13/2023": month first whatever the market
+        ("1 day ago", "The Motley Fool"),
+    ]
     assert [error["engine"] for error in result.errors] == [
         "brave.news",
         "duckduckgo news",
@@ -77,6 +86,36 @@ def test_a_news_date_and_img_src_are_read():
     data["results"][0].update(publishedDate="2026-08-13T09:00:00", img_src="https://img.example.org/a.jpg")
     item = parsed(NEWS, data).items[0]
     assert item["published_at"] == "2026-08-13T09:00:00" and item["image_url"] == "https://img.example.org/a.jpg"
+    assert item["source"] == "Barchart on MSN"  # publishedDate beats the metadata's age, the publisher stays
+
+
+@pytest.mark.parametrize(
+    "metadata, locale, published_at, source",
+    [
+        ("6/10/2023 | WSJ", "en-US", "2023-06-10", "WSJ"),  # a slashed day read in the market's order
+        ("6/10/2023 | WSJ", "de-DE", "2023-10-06", "WSJ"),
+        ("6/10/2023 | WSJ", None, None, "WSJ"),  # no market: the order is unknown, the day unread
+        ("World", None, None, None),  # SearXNG's Reuters engine: a section, no date, no publisher
+        ("2 days ago", None, "2 days ago", None),
+        ("Posted by x | 3 comments | 1 day ago", None, "1 day ago", None),  # two other parts: which one?
+        ("x" * 301 + " | 1 day ago", None, None, None),  # not a line of facts
+    ],
+)
+def test_the_metadata_is_read_by_its_structure(metadata, locale, published_at, source):
+    data = json.loads(body("searxng", "browse-API__news.json"))
+    data["results"][0]["metadata"] = metadata
+    item = parsed(NEWS, data, locale=locale).items[0]
+    assert (item.get("published_at"), item.get("source")) == (published_at, source)
+
+
+def test_a_relative_age_is_resolved_against_the_answers_date():
+    """The recorded answer with the Date header its contract case gives it (fixtures/searxng/
+    browse-API__news_vertical.meta.json): "13 hours ago" is 13 hours before it."""
+    response = answer(body("searxng", "browse-API__news.json"), URL, content_type=JSON)
+    response.headers["Date"] = "Thu, 13 Aug 2026 23:32:17 GMT"
+    result = NEWS.interpret(response, params())
+    items = normalize_items(result.items, "searxng", 10, "news", answered_at(response, params()))
+    assert [item["published_at"] for item in items[:2]] == ["2026-08-13T10:32:17Z", "2026-08-07"]
 
 
 def test_image_results():

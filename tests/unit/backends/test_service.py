@@ -147,8 +147,13 @@ def test_include_content_enables_page_crawling_and_returns_page_texts():
     assert all("content" not in item for item in plain["items"])
     crawled, calls = search(answer(), include_content=True)
     assert sent_json(calls[0])["enable_page_crawling"] is True
-    assert crawled["items"][0]["content"] == "# Eino\n\nFull page text."
-    assert "content" not in crawled["items"][1]  # empty content: none
+    assert (crawled["items"][0]["content"], crawled["items"][0]["content_by"]) == (
+        "# Eino\n\nFull page text.",
+        "service",
+    )
+    # empty content: the client reads the page itself (refused here: no network in tests)
+    assert crawled["items"][1]["content"] == ""
+    assert [(e["provider"], e["url"]) for e in crawled["errors"]] == [("fetch", crawled["items"][1]["url"])]
 
 
 def test_trace_id_goes_in_the_request_id_header():

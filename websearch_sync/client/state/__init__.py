@@ -15,7 +15,7 @@ from ..clock import Clock
 from .cooldowns import SharedCooldowns
 from .flights import SharedFlights
 from .results import RedisCache
-from .server import DEFAULT_TIMEOUT_S, SharedState, check_state_prefix, check_state_url, state_server
+from .server import SharedState, check_state_prefix, check_state_url, state_server
 from .slots import SharedSlots
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -37,6 +37,21 @@ def shared_tiers(settings: Settings, state_url: Optional[str], clock: Clock, dea
     deadline (``deadline_ms``), so that a dead Redis costs a call little of its time.
 
     Raises:
+        InvalidInput: as :func:`shared_state`.
+    """
+    state = shared_state(settings, state_url, clock, deadline_ms)
+    if state is None:
+        return SharedTiers()
+    return SharedTiers(
+        RedisCache(state, settings.secrets()), SharedSlots(state), SharedCooldowns(state), SharedFlights(state)
+    )
+
+
+def shared_state(settings: Settings, state_url: Optional[str], clock: Clock, deadline_ms: int) -> Optional[SharedState]:
+    """The shared state ``state_url`` names if given (``""``: none), else ``settings.state_url``;
+    ``None`` without one.
+
+    Raises:
         InvalidInput: ``bad_state_url`` (also ``state_required`` without a state URL: the
             process would keep a pace and cool-downs of its own, what it was set to refuse),
             ``bad_state_prefix``, or ``missing_redis_extra`` when redis-py is not installed.
@@ -49,9 +64,9 @@ def shared_tiers(settings: Settings, state_url: Optional[str], clock: Clock, dea
             detail_code=BAD_STATE_URL,
         )
     if not url:
-        return SharedTiers()
-    server = state_server(check_state_url(url), min(DEFAULT_TIMEOUT_S, deadline_ms / 10000.0))
-    state = SharedState(server, check_state_prefix(settings.state_prefix), bool(settings.state_required), clock)
-    return SharedTiers(
-        RedisCache(state, settings.secrets()), SharedSlots(state), SharedCooldowns(state), SharedFlights(state)
+        return None
+    server = state_server(check_state_url(url))
+    timeout_s = server.command_timeout_s(deadline_ms / 1000.0)
+    return SharedState(
+        server, check_state_prefix(settings.state_prefix), bool(settings.state_required), clock, timeout_s
     )

@@ -12,9 +12,9 @@ import math
 import re
 from typing import Any, Optional
 
-from ...errors import STATE_UNAVAILABLE, NetworkError, WebSearchError
+from ...errors import WebSearchError
 from ..tiers import SharedBlock
-from .server import SharedState
+from .server import SharedState, glob
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -22,15 +22,6 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 MAX_SHARED_COOLDOWN_S = 86400.0
 #: A wall-clock time a message can show (year 1970..9999).
 _MAX_WALL_S = 253402300799.0
-
-
-#: The characters a Redis ``SCAN MATCH`` pattern gives a meaning.
-_GLOB_SPECIAL = re.compile(r"([*?\[\]\\])")
-
-
-def _glob(text: str) -> str:
-    """``text`` matched literally by a Redis ``SCAN MATCH`` pattern."""
-    return _GLOB_SPECIAL.sub(r"\\\1", text)
 
 
 def _text(value: Any, limit: int = 64) -> Optional[str]:
@@ -49,10 +40,11 @@ def _hint(value: Any) -> Optional[str]:
 
 
 #: A record is a few short fields: anything longer is not one (and is read no further).
-_MAX_RECORD_BYTES = 4096
+MAX_RECORD_BYTES = 4096
 
 
-def _block(value: Optional[bytes], left_s: float) -> Optional[SharedBlock]:
+def read_block(value: Optional[bytes], left_s: float) -> Optional[SharedBlock]:
+    """The cool-down a record read from Redis holds, ``left_s`` its key's time left; ``None`` for one that does not parse."""
     if value is None:
         return None
     try:
@@ -108,7 +100,7 @@ class SharedCooldowns:
 
     def lookup(self, name: str, left_s: Optional[float] = None) -> Optional[SharedBlock]:
         """The cool-down of ``name`` another process (or this one) recorded; ``None`` if none, unreadable or Redis is down."""
-        return _block(*self.state.get_with_ttl(self.state.key("cooldown", name), left_s, _MAX_RECORD_BYTES))
+        return read_block(*self.state.get_with_ttl(self.state.key("cooldown", name), left_s, MAX_RECORD_BYTES))
 
     def absent(self, name: str, left_s: Optional[float] = None) -> bool:
         """True only when Redis answers that ``name`` has no cool-down (lifted, or over); false
@@ -127,22 +119,6 @@ class SharedCooldowns:
             NetworkError: ``state_unavailable`` when Redis cannot be reached (an operator asked:
                 nothing here falls back silently).
         """
-        prefix = self.state.key("cooldown", "")
-        own = _glob(prefix) + ("*" if backend is None else _glob(backend))
+        own = "*" if backend is None else glob(backend)
         patterns = [own] if backend is None else [own, own + "@*", own + "\\[*"]  # its endpoints and parts
-
-        def delete(redis: Any) -> list[str]:
-            keys = [key for pattern in patterns for key in redis.scan_iter(match=pattern, count=1000)]
-            if keys:
-                redis.delete(*keys)
-            return [key.decode("utf-8", "replace")[len(prefix) :] for key in keys]
-
-        deleted = self.state.run(delete, None, each_round_trip=True)
-        if deleted is None:
-            server = self.state.server
-            raise NetworkError(
-                "the shared state %s is unavailable (%s): no cool-down was cleared there"
-                % (server.shown, server.last_error),
-                detail_code=STATE_UNAVAILABLE,
-            )
-        return deleted
+        return self.state.delete_matching("cooldown", patterns, "no cool-down was cleared there")

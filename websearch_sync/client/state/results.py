@@ -35,7 +35,7 @@ class RedisCache:
     @property
     def timeout_s(self) -> float:
         """The longest one Redis call may take (the connection's socket timeout)."""
-        return self.state.server.timeout_s
+        return self.state.timeout_s
 
     def key_name(self, key: Hashable) -> str:
         """The Redis key of a cache key."""
@@ -69,3 +69,13 @@ class RedisCache:
         if too_long(text, max_bytes):
             return
         self.state.set_for(self.key_name(key), text, ttl_s, left_s)
+
+    def clear(self) -> int:
+        """Delete every answer of the namespace, for every process (an operator's reset: answers
+        read before a parser was fixed, say); how many. Answers a running process copied to its
+        memory stay there for the time they had left.
+
+        Raises:
+            NetworkError: ``state_unavailable`` when Redis cannot be reached.
+        """
+        return len(self.state.delete_matching("cache", ["*"], "no cached answer was deleted there"))

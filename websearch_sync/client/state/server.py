@@ -18,6 +18,7 @@ from ...errors import (
     BAD_STATE_URL,
     DEADLINE_EXCEEDED,
     MISSING_REDIS_EXTRA,
+    STATE_IS_CLUSTER,
     STATE_UNAVAILABLE,
     InvalidInput,
     NetworkError,
@@ -45,11 +46,19 @@ KINDS = ("cache", "slot", "sent", "fleet", "cooldown", "flight")
 DEFAULT_TIMEOUT_S = 0.25
 #: After a failure, this process uses its local state for so long before trying Redis again.
 RETRY_AFTER_S = 5.0
+#: A pooled connection idle longer than this is replaced before its next command: a NAT or a load
+#: balancer between may have forgotten it (AWS's after 350 s, Azure's after 240 s, some firewalls
+#: sooner) and reset it at its next command, which made Redis count as down for every call.
+MAX_IDLE_S = 30.0
 #: The longest a key lives: a longer (or infinite) TTL is cut to this, which Redis takes (it refuses
 #: an expiry past its range, and that one refusal made Redis count as down for the whole process).
 MAX_EXPIRY_S = 365 * 86400.0
 
 SCHEMES = ("redis", "rediss", "unix")
+#: What a Redis Cluster node answers a ``SELECT`` of a database other than 0 (at each new connection).
+_CLUSTER_SELECT = "SELECT is not allowed in cluster mode"
+#: The URL options that set a command's timeout.
+_TIMEOUT_OPTIONS = ("socket_timeout", "socket_connect_timeout", "timeout")
 _PREFIX = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 #: The query options a state URL may carry: name -> the check of its value (redis-py passes
 #: unknown ones to the connection, which fails at every command instead of once, here).
@@ -109,6 +118,7 @@ class _BoundedSocket:
         self._timeout: Optional[float] = sock.gettimeout()  # what redis-py set
         self._inner = self._timeout  # what the socket has now
         self._round_trip_ends: Optional[float] = None
+        self.used_at = time.monotonic()  #: when it last sent or read (see :data:`MAX_IDLE_S`)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._sock, name)
@@ -141,17 +151,24 @@ class _BoundedSocket:
 
     def sendall(self, data: Any, *flags: Any) -> None:
         """Send a command; outside an operation, its round trip ends one socket timeout from now."""
+        self.used_at = time.monotonic()
         if self._timeout:
-            self._round_trip_ends = time.monotonic() + self._timeout
+            self._round_trip_ends = self.used_at + self._timeout
         self._bounded(self._sock.sendall, data, *flags)
 
     def recv(self, *args: Any) -> bytes:
         """Read, within the round trip's time."""
-        return self._bounded(self._sock.recv, *args)
+        data = self._bounded(self._sock.recv, *args)
+        if data:  # a poll that found nothing (redis-py's check of a pooled connection) is no use
+            self.used_at = time.monotonic()
+        return data
 
     def recv_into(self, *args: Any) -> int:
         """Read, within the round trip's time."""
-        return self._bounded(self._sock.recv_into, *args)
+        read = self._bounded(self._sock.recv_into, *args)
+        if read:
+            self.used_at = time.monotonic()
+        return read
 
 
 class _Connecting:
@@ -197,7 +214,8 @@ _BOUNDED_CLASSES: dict[type, type] = {}
 
 def _bounded_connections(connection_class: type) -> type:
     """``connection_class`` (redis-py's TCP, TLS or unix connection) with a :class:`_BoundedSocket`,
-    connected within the operation's time (in a worker thread: a new connection is rare)."""
+    connected within the operation's time (in a worker thread: a new connection is rare), and
+    connected again before a command after :data:`MAX_IDLE_S` of silence."""
     bounded = _BOUNDED_CLASSES.get(connection_class)
     if bounded is None:
 
@@ -215,10 +233,27 @@ def _bounded_connections(connection_class: type) -> type:
             _OPERATION.ends = min(_OPERATION.limit, max(ends, time.monotonic() + (self.socket_timeout or 0.0)))
             return sock
 
+        def send_packed_command(self: Any, command: Any, *args: Any, **kwargs: Any) -> None:
+            sock = self._sock
+            if isinstance(sock, _BoundedSocket) and time.monotonic() - sock.used_at > MAX_IDLE_S:
+                self.disconnect()  # connected again at once, within the operation's time (``_connect``)
+            super(bounded, self).send_packed_command(command, *args, **kwargs)  # type: ignore[arg-type]
+
         bounded = _BOUNDED_CLASSES[connection_class] = type(
-            "Bounded" + connection_class.__name__, (connection_class,), {"_connect": _connect}
+            "Bounded" + connection_class.__name__,
+            (connection_class,),
+            {"_connect": _connect, "send_packed_command": send_packed_command},
         )
     return bounded
+
+
+#: The characters a Redis ``SCAN MATCH`` pattern gives a meaning.
+_GLOB_SPECIAL = re.compile(r"([*?\[\]\\])")
+
+
+def glob(text: str) -> str:
+    """``text`` matched literally by a Redis ``SCAN MATCH`` pattern."""
+    return _GLOB_SPECIAL.sub(r"\\\1", text)
 
 
 class BadReply(Exception):
@@ -326,8 +361,9 @@ class StateServer:
     tried again :data:`RETRY_AFTER_S` after the last failure, not on every call.
     """
 
-    def __init__(self, url: str, timeout_s: float) -> None:
+    def __init__(self, url: str) -> None:
         redis, no_retry = _redis_module()
+        timeout_s = DEFAULT_TIMEOUT_S
         try:
             # RESP2 (redis-py >= 5 would say HELLO 3): the replies this library reads are checked by it, not reshaped
             protocol = {"protocol": 2} if int(redis.__version__.split(".")[0]) >= 5 else {}
@@ -340,6 +376,13 @@ class StateServer:
         pool.connection_class = _bounded_connections(pool.connection_class)
         self.errors: tuple[type[BaseException], ...] = (redis.RedisError, OSError, BadReply)
         self.response_error: type[BaseException] = redis.ResponseError
+        #: A node of a sharded cluster sends a key it does not hold elsewhere (MOVED, ASK); CROSSSLOT: a
+        #: command's keys in two hash slots, which only a cluster refuses.
+        self.cluster_errors: tuple[type[BaseException], ...] = tuple(
+            getattr(redis.exceptions, name) for name in ("AskError", "ClusterCrossSlotError")
+        )
+        #: Why this URL is a cluster node the state cannot use (set at its first redirect; then every use raises).
+        self.cluster = ""
         # what the sockets really use: a ``socket_timeout`` in the URL overrides ours, and a call
         # asks Redis only while it has that long left (``SharedState.run``)
         effective = self.redis.connection_pool.connection_kwargs
@@ -347,8 +390,10 @@ class StateServer:
             float(effective.get("socket_timeout") or timeout_s),
             float(effective.get("socket_connect_timeout") or timeout_s),
         )
+        #: The URL sets the command timeout itself (else each client's is shorter for a short deadline).
+        self.url_timeout = any(name in _TIMEOUT_OPTIONS for name, _ in parse_qsl(urlsplit(url).query))
         self.shown = shown_url(url)
-        self._secrets = url_secrets(url)
+        self.secrets = url_secrets(url)
         self._lock = threading.Lock()
         self._retry_at: Optional[float] = None
         self.last_error = ""
@@ -364,7 +409,7 @@ class StateServer:
         with self._lock:
             was_down = self._retry_at is not None
             self._retry_at = now + RETRY_AFTER_S
-            self.last_error = redact("%s: %s" % (type(error).__name__, error), self._secrets)
+            self.last_error = redact("%s: %s" % (type(error).__name__, error), self.secrets)
         if not was_down:
             logger.warning(
                 "shared state %s unavailable (%s); %s; trying again in %.0f s (this is logged once until it answers)",
@@ -377,6 +422,12 @@ class StateServer:
                 extra={OUTAGE_RECORD: True},
             )
 
+    def command_timeout_s(self, deadline_s: float) -> float:
+        """How long one command of a client with a ``deadline_s`` deadline may take: the URL's
+        timeout when it sets one, else :data:`DEFAULT_TIMEOUT_S` or a tenth of the deadline when
+        that is shorter (a dead Redis costs a call little of its time)."""
+        return self.timeout_s if self.url_timeout else min(self.timeout_s, deadline_s / 10.0)
+
     def answered(self) -> None:
         """Note a success (logs once when Redis is back after an outage)."""
         if self._retry_at is None:
@@ -387,16 +438,18 @@ class StateServer:
             logger.info("shared state %s answers again", self.shown)
 
 
-_SERVERS: dict[tuple[str, float], StateServer] = {}
+_SERVERS: dict[str, StateServer] = {}
 _SERVERS_LOCK = threading.Lock()
 
 
-def state_server(url: str, timeout_s: float) -> StateServer:
-    """The process's :class:`StateServer` for ``url`` (created at the first use)."""
+def state_server(url: str) -> StateServer:
+    """The process's :class:`StateServer` for ``url`` (created at the first use): one connection
+    pool per URL, whatever the deadlines of its clients (one per deadline opened a pool, and a
+    connection, per distinct ``timeout_ms`` a worker used)."""
     with _SERVERS_LOCK:
-        server = _SERVERS.get((url, timeout_s))
+        server = _SERVERS.get(url)
         if server is None:
-            server = _SERVERS[(url, timeout_s)] = StateServer(url, timeout_s)
+            server = _SERVERS[url] = StateServer(url)
         return server
 
 
@@ -404,15 +457,26 @@ class SharedState:
     """One client's view of the shared state: its key namespace, its clock, and whether
     an unreachable Redis is an error (``required``) or a reason to use local state."""
 
-    def __init__(self, server: StateServer, prefix: str, required: bool, clock: Clock) -> None:
+    def __init__(
+        self, server: StateServer, prefix: str, required: bool, clock: Clock, timeout_s: Optional[float] = None
+    ) -> None:
         self.server = server
         self.namespace = NAMESPACE + (prefix + ":" if prefix else "")
         self.required = required
         self.clock = clock
+        #: How long one command may take (default: the server's; :meth:`StateServer.command_timeout_s`).
+        self.timeout_s = server.timeout_s if timeout_s is None else timeout_s
 
     def key(self, kind: str, name: str) -> str:
         """``websearch_sync:[prefix:]<kind>:<name>`` (``kind`` one of :data:`KINDS`)."""
         return "%s%s:%s" % (self.namespace, kind, name)
+
+    def script_keys(self, name: str, *kinds: str) -> list[str]:
+        """The keys of ``kinds`` for ``name`` that one script reads and writes together, each
+        ``…<kind>:{<name>}``: the hash tag puts them in one Redis Cluster hash slot (a cluster
+        refuses a script whose keys are in two: CROSSSLOT), and the namespace and kinds hold no
+        brace, so the tag is the name's whatever it holds."""
+        return [self.key(kind, "{%s}" % name) for kind in kinds]
 
     def run(
         self,
@@ -434,8 +498,11 @@ class SharedState:
             NetworkError: ``state_unavailable``, instead of returning ``default``, when required.
             Timeout: ``deadline_exceeded`` when required and the call has no time left for a
                 read (a ``write`` that does not fit is skipped: what it records expires anyway).
+            InvalidInput: ``state_is_cluster`` (always) once the server answered as a node of a
+                Redis Cluster that does not hold every key, or refused the URL's database number.
         """
-        if left_s is not None and left_s < self.server.timeout_s:
+        self._check_not_cluster()
+        if left_s is not None and left_s < self.timeout_s:
             if self.required and not write:
                 raise Timeout(
                     "%.0f ms left: too little for the shared state (state_required is set)" % (max(0.0, left_s) * 1000),
@@ -445,11 +512,19 @@ class SharedState:
         now = self.clock.monotonic()
         if self.server.usable(now):
             started = time.monotonic()
-            _OPERATION.ends = None if each_round_trip else started + self.server.timeout_s
+            _OPERATION.ends = None if each_round_trip else started + self.timeout_s
             _OPERATION.limit = float("inf") if left_s is None else started + left_s
             try:
                 result = operation(self.server.redis)
+            except self.server.cluster_errors as error:
+                code = getattr(error, "status_code", None) or type(error).__name__
+                said = str(error).rpartition("caused error: ")[2]  # a pipeline's reply names the command first
+                self.server.cluster = redact("%s %s" % (code, said), self.server.secrets)
+                self._check_not_cluster()  # raises
             except self.server.response_error as error:
+                if _CLUSTER_SELECT in str(error):  # a database number in the URL: a cluster has only 0
+                    self.server.cluster = "%s: database 0 only" % _CLUSTER_SELECT
+                    self._check_not_cluster()  # raises
                 if "WRONGTYPE" not in str(error):
                     self.server.failed(error, now, self.required)
                     return self._unavailable(default)
@@ -463,6 +538,65 @@ class SharedState:
             finally:
                 _OPERATION.ends = None
         return self._unavailable(default)
+
+    def for_operator(self, operation: Callable[[Any], T], undone: str) -> T:
+        """``operation(redis)`` for an operator's command (``state clear``, ``state show``): each of
+        its round trips may take a command's timeout (a scan of every key).
+
+        Raises:
+            NetworkError: ``state_unavailable`` when Redis cannot be reached, saying what was
+                ``undone`` (an operator asked: nothing here falls back to local state).
+        """
+        missing = object()
+        done = self.run(operation, missing, each_round_trip=True)
+        if done is missing:
+            raise NetworkError(
+                "the shared state %s is unavailable (%s): %s" % (self.server.shown, self.server.last_error, undone),
+                detail_code=STATE_UNAVAILABLE,
+            )
+        return done  # type: ignore[return-value]  # not the marker: the operation's result
+
+    def delete_matching(self, kind: str, patterns: list[str], undone: str) -> list[str]:
+        """Delete the keys of ``kind`` whose names match one of ``patterns`` (``SCAN MATCH``
+        globs of the part after ``<kind>:``), a page of the scan at a time; the names deleted.
+
+        Raises:
+            NetworkError: ``state_unavailable`` when Redis cannot be reached (:meth:`for_operator`).
+        """
+        prefix = self.key(kind, "")
+
+        def delete(redis: Any) -> list[str]:
+            deleted: list[str] = []
+            for pattern in patterns:
+                page: list[bytes] = []
+                for key in redis.scan_iter(match=glob(prefix) + pattern, count=1000):
+                    page.append(key)
+                    if len(page) == 1000:
+                        deleted += self._deleted(redis, page, prefix)
+                        page = []
+                deleted += self._deleted(redis, page, prefix)
+            return deleted
+
+        return self.for_operator(delete, undone)
+
+    @staticmethod
+    def _deleted(redis: Any, keys: list[bytes], prefix: str) -> list[str]:
+        """Delete ``keys``; their names (the part after ``prefix``)."""
+        if keys:
+            redis.delete(*keys)
+        return [key.decode("utf-8", "replace")[len(prefix) :] for key in keys]
+
+    def _check_not_cluster(self) -> None:
+        """Raise ``InvalidInput(state_is_cluster)`` once the server has answered like a node of a
+        Redis Cluster that does not hold every key (MOVED, ASK, CROSSSLOT): a silent fallback to
+        local state would split the fleet's pace, one per process."""
+        if self.server.cluster:
+            raise InvalidInput(
+                "the shared state %s answered as a node of a Redis Cluster (%s): the state works on a cluster that"
+                " serves every key at one address (one shard, or behind a cluster proxy), in database 0; else use"
+                " one Redis (a primary, with replicas if you like)" % (self.server.shown, self.server.cluster),
+                detail_code=STATE_IS_CLUSTER,
+            )
 
     def _unavailable(self, default: T) -> T:
         if self.required:

@@ -1,4 +1,5 @@
-"""Rate-limit slots in Redis: each backend's next free slot, booked atomically for every process,
+"""Rate-limit slots in Redis: each upstream's next free slot (a backend at its endpoint,
+:meth:`~websearch_sync.engine.base.Backend.upstream_key`), booked atomically for every process,
 and the fleet sharing it: each booking notes its process, so every process knows how many
 share the pace and, while Redis cannot be reached, keeps its share of it alone."""
 
@@ -6,19 +7,31 @@ import os
 import uuid
 from typing import Any, Optional
 
-from .server import BadReply, SharedState
+from ...validate import MAX_TIMEOUT_MS
+from .server import BadReply, SharedState, logger
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
-#: KEYS[1]: the backend's next free slot, in microseconds on the Redis clock (the one
-#: clock every process agrees on); KEYS[2]: the fleet, the processes that booked a slot of
-#: that backend lately (a sorted set: process id -> when). ARGV[1]: the interval, ARGV[2]: the
-#: longest wait allowed, ARGV[3]: this process's id, ARGV[4]: how long a process stays in the
-#: fleet after its last booking, ARGV[5]: the earliest slot this process may take, from now
-#: (microseconds). Notes the process in the fleet, then books the slot and answers
-#: {1, wait, fleet size} when the wait fits; books nothing and answers {0, wait, fleet size}
+#: The slot key's value: ``<next free slot> <interval of the process that set it>`` (microseconds).
+_READ_SLOT = """
+local stored = redis.call('GET', KEYS[1]) or ''
+local slot = tonumber(string.match(stored, '^(%d+)')) or 0
+local paced = tonumber(string.match(stored, ' (%d+)$')) or 0
+"""
+
+#: KEYS[1]: the upstream's next free slot, in microseconds on the Redis clock (the one
+#: clock every process agrees on), with the interval of the process that booked it; KEYS[2]: the
+#: fleet, the processes that booked a slot of that upstream lately (a sorted set: process id ->
+#: when). ARGV[1]: the interval, ARGV[2]: the longest wait allowed, ARGV[3]: this process's id,
+#: ARGV[4]: how long a process stays in the fleet after its last booking, ARGV[5]: the earliest
+#: slot this process may take, from now, ARGV[6]: the longest wait any call may book (microseconds):
+#: a slot further ahead than that and its booker's interval was booked on another clock (a
+#: failover to a server whose clock is behind) or planted, and is taken for none. Notes the process in the fleet, then
+#: books the slot and answers {1, wait, fleet size, the interval of the slot's last booker (0:
+#: none)} when the wait fits; books nothing and answers {0, wait, fleet size, that interval}
 #: when it does not. The slot key expires one second after the slot it holds has passed.
-_BOOK = """
+_BOOK = (
+    """
 if redis.replicate_commands then redis.replicate_commands() end
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
@@ -26,41 +39,62 @@ redis.call('ZADD', KEYS[2], now, ARGV[3])
 redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now - tonumber(ARGV[4]))
 redis.call('PEXPIRE', KEYS[2], math.ceil(tonumber(ARGV[4]) / 1000))
 local fleet = redis.call('ZCARD', KEYS[2])
-local slot = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
+"""
+    + _READ_SLOT
+    + """
+if slot > now + tonumber(ARGV[6]) + paced then slot = 0 end
 if slot < now + tonumber(ARGV[5]) then slot = now + tonumber(ARGV[5]) end
 local wait = slot - now
-if wait > tonumber(ARGV[2]) then return {0, wait, fleet} end
+if wait > tonumber(ARGV[2]) then return {0, wait, fleet, paced} end
 local after = slot + tonumber(ARGV[1])
-redis.call('SET', KEYS[1], string.format('%.0f', after), 'PX', math.ceil((after - now) / 1000) + 1000)
-return {1, wait, fleet}
+redis.call('SET', KEYS[1], string.format('%.0f %s', after, ARGV[1]), 'PX', math.ceil((after - now) / 1000) + 1000)
+return {1, wait, fleet, paced}
 """
+)
 
-#: KEYS[1]: the backend's next free slot, KEYS[2]: when its last request left (microseconds on
+#: KEYS[1]: the upstream's next free slot, KEYS[2]: when its last request left (microseconds on
 #: the Redis clock). ARGV[1]: the interval. Right before a request leaves: when the last one
 #: left less than an interval ago (it left late, after its slot), answers the microseconds
 #: to wait; else notes this one as leaving now, keeps the next free slot an interval away,
-#: and answers 0.
-_SENDING = """
+#: and answers 0. A departure later than now was noted on another clock (a failover to a server
+#: whose clock is behind) or planted: it is taken for none.
+_SENDING = (
+    """
 if redis.replicate_commands then redis.replicate_commands() end
 local clock = redis.call('TIME')
 local now = tonumber(clock[1]) * 1000000 + tonumber(clock[2])
 local interval = tonumber(ARGV[1])
 local last = tonumber(redis.call('GET', KEYS[2]) or '0') or 0
+if last > now then last = 0 end
 if now < last + interval then return last + interval - now end
 local expiry = math.ceil(interval / 1000) + 1000
 redis.call('SET', KEYS[2], string.format('%.0f', now), 'PX', expiry)
-local slot = tonumber(redis.call('GET', KEYS[1]) or '0') or 0
-if slot < now + interval then redis.call('SET', KEYS[1], string.format('%.0f', now + interval), 'PX', expiry) end
+"""
+    + _READ_SLOT
+    + """
+if slot < now + interval then
+  redis.call('SET', KEYS[1], string.format('%.0f %s', now + interval, ARGV[1]), 'PX', expiry)
+end
 return 0
 """
+)
 
 #: Waits are bounded anyway by the call's budget (at most ten minutes).
 _MAX_WAIT_US = 3600 * 1000000
-#: A process counts in a backend's fleet for so long after it last booked one of its slots.
+#: No call books a slot further away than its budget, at most this (microseconds).
+_LONGEST_WAIT_US = MAX_TIMEOUT_MS * 1000
+#: A process counts in an upstream's fleet for so long after it last booked one of its slots.
 FLEET_WINDOW_S = 30.0
 #: This process in every fleet: its pid (forked workers share what was imported before the fork) and a
 #: random part (two machines may run the same pid).
 _BOOT = uuid.uuid4().hex[:12]
+
+
+def slot_time_us(value: Any) -> int:
+    """The next free slot a slot key's value holds (microseconds on the Redis clock; 0 for a
+    value that is not one: read as the scripts read it)."""
+    head = value.split(b" ", 1)[0] if isinstance(value, bytes) else b""
+    return int(head) if head.isdigit() else 0
 
 
 def process_id() -> str:
@@ -68,23 +102,44 @@ def process_id() -> str:
     return "%d-%s" % (os.getpid(), _BOOT)
 
 
-def _answer(reply: Any, max_wait_us: int) -> tuple[bool, float, int]:
-    """The script's ``{booked, wait, fleet}``; a reply of another shape, or a booked wait longer
-    than the caller allowed, is a failing Redis (never a wait past the budget)."""
-    if not isinstance(reply, list) or len(reply) != 3 or not all(type(part) is int for part in reply):
+def _answer(reply: Any, max_wait_us: int) -> tuple[bool, float, int, float]:
+    """The script's ``{booked, wait, fleet, paced}`` (``paced``: the interval of the slot's last
+    booker, seconds); a reply of another shape, or a booked wait longer than the caller allowed,
+    is a failing Redis (never a wait past the budget)."""
+    if not isinstance(reply, list) or len(reply) != 4 or not all(type(part) is int for part in reply):
         raise BadReply("the slot script answered %r" % (reply,))
-    booked, wait_us, fleet = reply
-    if booked not in (0, 1) or wait_us < 0 or (booked and wait_us > max_wait_us) or fleet < 1:
+    booked, wait_us, fleet, paced_us = reply
+    if booked not in (0, 1) or wait_us < 0 or (booked and wait_us > max_wait_us) or fleet < 1 or paced_us < 0:
         raise BadReply(
-            "the slot script answered booked=%r wait=%r us fleet=%r (at most %d us allowed)"
-            % (booked, wait_us, fleet, max_wait_us)
+            "the slot script answered booked=%r wait=%r us fleet=%r paced=%r us (at most %d us allowed)"
+            % (booked, wait_us, fleet, paced_us, max_wait_us)
         )
-    return bool(booked), wait_us / 1e6, fleet
+    return bool(booked), wait_us / 1e6, fleet, paced_us / 1e6
+
+
+#: The (upstream, this process's interval, the other's) already warned of: once each per process.
+_UNEVEN: set[tuple[str, float, float]] = set()
+
+
+def _warn_uneven(name: str, interval: float, paced: float) -> None:
+    """Warn (once) that another process paces ``name`` at another interval than this one: the
+    slots are booked by each booker's own interval, so the upstream sees the shortest one."""
+    if not paced or abs(paced - interval) < 1e-6 or (name, interval, paced) in _UNEVEN:
+        return
+    _UNEVEN.add((name, interval, paced))
+    logger.warning(
+        "the fleet paces %s unevenly: this process waits %g s between requests, another %g s"
+        " (min_interval_s differs between processes); the upstream sees the shorter pace:"
+        " give every process of the fleet the same min_interval_s",
+        name,
+        interval,
+        paced,
+    )
 
 
 class SharedSlots:
     """Books rate-limit slots in Redis, in one round trip (a Lua script), and remembers how many
-    processes share each backend's pace (the fleet), for when Redis cannot be reached."""
+    processes share each upstream's pace (the fleet), for when Redis cannot be reached."""
 
     def __init__(self, state: SharedState) -> None:
         self.state = state
@@ -98,20 +153,22 @@ class SharedSlots:
         """``(booked, seconds to wait for the slot)``; ``None`` when Redis cannot be used
         (the call's budget, ``max_wait_s``, bounds the command too). ``not_before_s``: no slot
         sooner than that from now (slots this process booked alone are still to come)."""
-        keys = [self.state.key("slot", name), self.state.key("fleet", name)]
+        keys = self.state.script_keys(name, "slot", "fleet")
         max_wait_us = int(min(max(0.0, max_wait_s) * 1e6, _MAX_WAIT_US))
         not_before_us = int(min(max(0.0, not_before_s) * 1e6, _MAX_WAIT_US))
-        args = [int(round(interval * 1e6)), max_wait_us, process_id(), int(FLEET_WINDOW_S * 1e6), not_before_us]
+        interval_us = int(round(interval * 1e6))
+        args = [interval_us, max_wait_us, process_id(), int(FLEET_WINDOW_S * 1e6), not_before_us, _LONGEST_WAIT_US]
         answer = self.state.run(lambda redis: _answer(self._book(keys=keys, args=args), max_wait_us), None, max_wait_s)
         if answer is None:
             return None
-        booked, wait, self._fleets[name] = answer
+        booked, wait, self._fleets[name], paced = answer
+        _warn_uneven(name, interval_us / 1e6, paced)
         return booked, wait
 
     def sending(self, name: str, interval: float, left_s: Optional[float] = None) -> Optional[float]:
         """Right before a request to ``name`` leaves: 0 when it may leave now (noted in Redis),
         else the seconds to wait first; ``None`` when Redis cannot be used."""
-        keys = [self.state.key("slot", name), self.state.key("sent", name)]
+        keys = self.state.script_keys(name, "slot", "sent")
         interval_us = int(round(interval * 1e6))
 
         def ask(redis: Any) -> float:

@@ -1,0 +1,143 @@
+"""What the shared state holds now, for an operator (``websearch-sync state show``): the
+cool-downs every worker obeys, the paces the fleet keeps, and how many questions are in flight
+and answers cached.
+
+Read with one ``SCAN`` of this library's keys (never ``KEYS``: a large Redis is not held up); of
+the other namespaces (other prefixes) only their names are told.
+What is read is untrusted like everything in Redis: a cool-down record is parsed as the
+clients parse it (one that does not parse is listed without a detail code), a key of the wrong
+type is skipped.
+"""
+
+from typing import Any, NamedTuple, Optional
+
+from .cooldowns import MAX_RECORD_BYTES, read_block
+from .server import KINDS, NAMESPACE, BadReply, SharedState, glob
+from .slots import slot_time_us
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+#: Keys asked about per round trip (a pipeline of GETRANGE and PTTL, or GET and ZCARD, for each).
+_BATCH = 500
+
+
+class Cooldown(NamedTuple):
+    """One shared cool-down."""
+
+    name: str  #: the upstream key, a part of it (``searxng[engines=brave]``) or a host (``host:example.com``)
+    detail_code: Optional[str]
+    left_s: float
+
+
+class Pace(NamedTuple):
+    """One upstream's shared pace."""
+
+    upstream: str
+    processes: int  #: the processes that booked one of its slots lately (the fleet, :data:`~.slots.FLEET_WINDOW_S`)
+    next_slot_s: float  #: seconds until its next free slot (0: free now)
+
+
+class Survey(NamedTuple):
+    """What :func:`survey` found."""
+
+    cooldowns: list[Cooldown]
+    paces: list[Pace]
+    flights: int
+    answers: int
+    #: The other namespaces of the database (other applications, or workers given another prefix).
+    other_namespaces: list[str]
+
+
+class _Inventory(NamedTuple):
+    """One scan's findings: the names of the cool-downs and fleets of the namespace surveyed, how
+    many keys of each kind it holds, and the other namespaces of the database."""
+
+    names: dict[str, list[str]]
+    counts: dict[str, int]
+    others: list[str]
+
+
+def _inventory(redis: Any, state: SharedState) -> _Inventory:
+    """One ``SCAN`` of every key of this library in the database. A key's namespace ends before
+    its first part named like a kind of key (no prefix has such a part: ``check_state_prefix``)."""
+    names: dict[str, list[str]] = {"cooldown": [], "fleet": []}
+    counts = dict.fromkeys(KINDS, 0)
+    others: set[str] = set()
+    for key in redis.scan_iter(match=glob(NAMESPACE) + "*", count=1000):
+        parts = key.decode("utf-8", "replace")[len(NAMESPACE) :].split(":")
+        at = next((index for index, part in enumerate(parts) if part in KINDS), None)
+        if at is None:
+            continue
+        namespace = NAMESPACE + "".join(part + ":" for part in parts[:at])
+        if namespace != state.namespace:
+            others.add(namespace)
+            continue
+        counts[parts[at]] += 1
+        if parts[at] in names:
+            names[parts[at]].append(":".join(parts[at + 1 :]))
+    return _Inventory({kind: sorted(found) for kind, found in names.items()}, counts, sorted(others))
+
+
+def _in_batches(redis: Any, names: list[str], ask: Any) -> list[Any]:
+    """``ask(pipeline, name)`` for each name, in pipelines of :data:`_BATCH`; each name's replies
+    (an error reply in place of one the key's type refused)."""
+    replies: list[Any] = []
+    for start in range(0, len(names), _BATCH):
+        pipe = redis.pipeline(transaction=False)
+        for name in names[start : start + _BATCH]:
+            ask(pipe, name)
+        replies += pipe.execute(raise_on_error=False)
+    return replies
+
+
+def _now_us(reply: Any) -> int:
+    """The Redis clock's now, in microseconds, from ``TIME``'s reply (another shape: a failing Redis)."""
+    try:
+        seconds, micros = reply
+        return int(seconds) * 1_000_000 + int(micros)
+    except (TypeError, ValueError):
+        raise BadReply("TIME answered %r" % (reply,)) from None
+
+
+def survey(state: SharedState) -> Survey:
+    """The cool-downs, paces, questions in flight and cached answers of ``state``'s namespace.
+
+    Raises:
+        NetworkError: ``state_unavailable`` when Redis cannot be reached.
+    """
+
+    def read(redis: Any) -> Survey:
+        found = _inventory(redis, state)
+        cooled = found.names["cooldown"]
+        replies = _in_batches(
+            redis,
+            cooled,
+            lambda pipe, name: (
+                pipe.getrange(state.key("cooldown", name), 0, MAX_RECORD_BYTES),
+                pipe.pttl(state.key("cooldown", name)),
+            ),
+        )
+        cooldowns = []
+        for name, value, ttl_ms in zip(cooled, replies[::2], replies[1::2]):
+            if type(ttl_ms) is int and ttl_ms > 0 and isinstance(value, bytes):
+                block = read_block(value, ttl_ms / 1000.0)
+                left = block.left_s if block else ttl_ms / 1000.0  # an unreadable record is obeyed by no one, but held
+                cooldowns.append(Cooldown(name, block.detail_code if block else None, left))
+        fleets = [name[1:-1] for name in found.names["fleet"] if name[:1] == "{" and name[-1:] == "}"]
+        now_us = _now_us(redis.time())
+        replies = _in_batches(
+            redis,
+            fleets,
+            lambda pipe, name: (
+                pipe.zcard(state.script_keys(name, "fleet")[0]),
+                pipe.get(state.script_keys(name, "slot")[0]),
+            ),
+        )
+        paces = [
+            Pace(name, processes, max(0.0, (slot_time_us(slot) - now_us) / 1e6))
+            for name, processes, slot in zip(fleets, replies[::2], replies[1::2])
+            if type(processes) is int and processes > 0
+        ]
+        return Survey(cooldowns, paces, found.counts["flight"], found.counts["cache"], found.others)
+
+    return state.for_operator(read, "nothing was read")

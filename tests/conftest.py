@@ -13,7 +13,8 @@ The suite, by kind (``pytest`` runs all of it, offline):
 Helpers at this level: ``servers.py`` (the local server), ``faults.py`` (the catalogue of every way
 it misbehaves, also served by the fault lab), ``clocks.py`` (``FakeClock``),
 ``backend_kit.py`` (a backend's dummy settings and recorded answers), ``fixture_backends.py``,
-``scheduling.py`` (which tests share an xdist worker, and which start first).
+``scheduling.py`` (which tests share an xdist worker, and which start first), ``rewrite_cache.py`` (the
+workers share one rewriting of the test modules' asserts).
 """
 
 import pytest
@@ -104,6 +105,28 @@ def json_backends():
     yield make
     for name in registered:
         unregister(name)
+
+
+def pytest_configure(config):
+    """In an xdist worker, the rewritten test modules shared with the other workers (``rewrite_cache.py``)."""
+    import rewrite_cache
+
+    rewrite_cache.share(config)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node):
+    """The folder where the xdist workers share their rewritten test modules, when they should (``rewrite_cache.py``)."""
+    import rewrite_cache
+
+    if rewrite_cache.wanted(node.config):
+        node.workerinput[rewrite_cache.WORKERINPUT_KEY] = rewrite_cache.make_folder(node.config)
+
+
+def pytest_unconfigure(config):
+    import rewrite_cache
+
+    rewrite_cache.remove_folder(config)
 
 
 @pytest.hookimpl(tryfirst=True, optionalhook=True)

@@ -58,6 +58,7 @@ UNKNOWN_CATEGORIES = "unknown_categories"  #: a warning: ... from the categories
 UNKNOWN_BACKEND = "unknown_backend"
 BAD_VERTICAL = "bad_vertical"  #: ``vertical=`` is not one of web, news, images, videos
 UNSUPPORTED_VERTICAL = "unsupported_vertical"  #: a backend of the call does not serve the vertical
+BAD_FILTER = "bad_filter"  #: an image or video filter's value, or one given for another vertical
 # InvalidInput: configuration
 NOT_CONFIGURED = "not_configured"
 BAD_SETTING = "bad_setting"

@@ -17,6 +17,39 @@ TIME_RANGES = ("day", "week", "month", "year")
 #: What a search looks for: web pages (the default), news articles, images or videos (docs/verticals.md).
 VERTICALS = ("web", "news", "images", "videos")
 SAFE_SEARCH_LEVELS = ("off", "moderate", "strict")
+#: The filters of an image or video search (docs/verticals.md): each option's vertical and the
+#: values it takes, in our words; a backend maps each to its upstream's token (``Backend.filters``).
+MEDIA_FILTERS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "image_size": ("images", ("small", "medium", "large", "wallpaper")),
+    "image_color": (
+        "images",
+        (
+            "color",
+            "monochrome",
+            "red",
+            "orange",
+            "yellow",
+            "green",
+            "blue",
+            "purple",
+            "pink",
+            "brown",
+            "black",
+            "gray",
+            "teal",
+            "white",
+        ),
+    ),
+    "image_type": ("images", ("photo", "clipart", "gif", "transparent", "line")),
+    "image_layout": ("images", ("square", "tall", "wide")),
+    "image_license": (
+        "images",
+        ("creative_commons", "public_domain", "share", "share_commercially", "modify", "modify_commercially"),
+    ),
+    "video_resolution": ("videos", ("high", "standard")),
+    "video_duration": ("videos", ("short", "medium", "long")),
+    "video_license": ("videos", ("creative_commons", "youtube")),
+}
 #: How a call with several backends uses them (the values of ``strategy``).
 STRATEGIES = ("fallback", "merge")
 
@@ -39,7 +72,8 @@ def _utc_now() -> datetime.datetime:
 class SearchParams:
     """Validated parameters of one search, as backends see them.
 
-    ``options`` holds backend-specific options (e.g. SearXNG ``categories``).
+    ``options`` holds backend-specific options (e.g. SearXNG ``categories``); ``filters`` the
+    image or video filters given (``{"image_size": "large"}``: :data:`MEDIA_FILTERS`).
     ``now`` is when the search was asked for (UTC; set when the parameters are made):
     request builders stay pure and still send dates (Mojeek's ``since``).
     """
@@ -54,6 +88,7 @@ class SearchParams:
     include_content: bool = False
     vertical: str = "web"
     options: dict[str, Any] = dataclasses.field(default_factory=dict)
+    filters: dict[str, str] = dataclasses.field(default_factory=dict)
     now: datetime.datetime = dataclasses.field(default_factory=lambda: _utc_now(), compare=False)
 
     def asked_now(self) -> "SearchParams":
@@ -69,7 +104,9 @@ class SearchParams:
         return self.query
 
     def cache_key(self) -> tuple[Any, ...]:
-        """Every parameter that can change the answer, hashable."""
+        """Every parameter that can change the answer, hashable (the filters only when given:
+        the key of a call without them is what it was before they existed)."""
+        filters = (tuple(sorted(self.filters.items())),) if self.filters else ()
         return (
             self.query,
             self.max_results,
@@ -80,6 +117,7 @@ class SearchParams:
             self.include_content,
             self.vertical,
             tuple(sorted((k, repr(v)) for k, v in self.options.items())),
+            *filters,
         )
 
 

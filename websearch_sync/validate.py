@@ -19,6 +19,7 @@ from typing import Any, Literal, Optional, Protocol, Union, cast, overload
 
 from .errors import (
     BAD_ARGUMENTS,
+    BAD_FILTER,
     BAD_INCLUDE_CONTENT,
     BAD_LOCALE,
     BAD_MAX_CONTENT_CHARS,
@@ -36,7 +37,7 @@ from .errors import (
     UNKNOWN_BACKEND,
     InvalidInput,
 )
-from .models import SAFE_SEARCH_LEVELS, TIME_RANGES, VERTICALS, SearchParams
+from .models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, TIME_RANGES, VERTICALS, SearchParams
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -60,6 +61,7 @@ COMMON_OPTIONS = (
     "include_content",
     "max_content_chars",
     "vertical",
+    *MEDIA_FILTERS,
 )
 
 #: A BCP 47 language tag: a 2-3 letter ISO 639 language, then script, region or variant subtags
@@ -246,6 +248,7 @@ def search_params(
     specific = {k: v for k, v in options.items() if k in known_specific and v is not None}
     if max_content_chars is not None:
         specific["max_content_chars"] = max_content_chars
+    vertical = _check_choice("vertical", options.get("vertical"), VERTICALS, BAD_VERTICAL) or "web"
     return SearchParams(
         query=check_query(query),
         max_results=check_max_results(max_results, settings.max_results),
@@ -257,9 +260,40 @@ def search_params(
         ),
         trace_id=_check_pattern("trace_id", options.get("trace_id"), _HEADER_SAFE, BAD_TRACE_ID),
         include_content=include_content,
-        vertical=_check_choice("vertical", options.get("vertical"), VERTICALS, BAD_VERTICAL) or "web",
+        vertical=vertical,
         options=specific,
+        filters=media_filters(options, vertical),
     )
+
+
+def media_filters(options: Mapping[str, Any], vertical: str) -> dict[str, str]:
+    """The image or video filters among ``options`` (:data:`~.models.MEDIA_FILTERS`), each value
+    lower-cased; ``InvalidInput(bad_filter)`` for a value outside its list (naming the list and
+    the closest value) or a filter of another vertical than the call's (it would filter nothing)."""
+    filters: dict[str, str] = {}
+    for name, (filtered, values) in MEDIA_FILTERS.items():
+        value = options.get(name)
+        if value is None:
+            continue
+        if filtered != vertical:
+            raise InvalidInput(
+                "%s filters %s: give it with vertical=%r (this call searches %s)"
+                % (name, filtered, filtered, vertical),
+                detail_code=BAD_FILTER,
+            )
+        if not isinstance(value, str) or value.lower() not in values:
+            raise InvalidInput(
+                "%s must be one of %s, got %r%s"
+                % (
+                    name,
+                    ", ".join(values),
+                    value,
+                    close_match(value.lower(), values) if isinstance(value, str) else "",
+                ),
+                detail_code=BAD_FILTER,
+            )
+        filters[name] = value.lower()
+    return filters
 
 
 def _check_known(options: dict[str, Any], known_specific: Iterable[str]) -> None:

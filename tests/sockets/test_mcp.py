@@ -89,14 +89,15 @@ def same_wrapper(text):
 
 
 @pytest.fixture(scope="module")
-def default_server():
-    """One ``websearch-sync mcp`` (the offline stub) for the two tests below, one process instead
-    of two (its start is 1.2 s of CPU): the tools listed and the same search three times, then
+def default_server(tmp_path_factory):
+    """One ``websearch-sync mcp`` (the offline stub) for the three tests below, one process instead
+    of three (its start is 1.2 s of CPU): the tools listed and the same search three times, then
     the failing calls, none of which is that search (its cache and lookup count stay the first
-    test's). ``{"listed": (server_info, tools, first, again, third), "failures": [...]}``."""
+    test's). ``{"listed": (server_info, tools, first, again, third), "failures": [...], "stderr": text}``."""
+    log = tmp_path_factory.mktemp("default_server") / "stderr.log"
 
     async def scenario():
-        async with mcp_session() as session:
+        async with mcp_session(errlog=str(log)) as session:
             listed = (await session.list_tools()).tools
             first = await session.call_tool("web_search", {"query": "mcp stub", "max_results": 2})
             again = await session.call_tool("web_search", {"query": "mcp stub", "max_results": 2})
@@ -119,7 +120,7 @@ def default_server():
         except Exception as error:  # kept as the call's outcome: the failures test asserts there is none
             return error
 
-    return run_bounded(scenario)
+    return dict(run_bounded(scenario), stderr=log.read_text())
 
 
 def test_lists_both_tools_with_the_adapters_schemas_and_searches_the_stub(default_server):
@@ -216,21 +217,21 @@ def test_fetch_and_eight_concurrent_calls_with_allow_private():
     assert not gate.broken
 
 
-def test_the_server_says_on_stderr_when_it_serves_offline_stub_results(tmp_path):
+def test_the_server_says_on_stderr_when_it_serves_offline_stub_results(default_server, tmp_path):
+    """The stub server (``default_server``: its searches and failed calls) says it once on stderr,
+    and nothing else; a server of a real engine does not say it."""
     from websearch_sync.backends.stub import OFFLINE_WARNING
 
     async def scenario(log, *args):
         async with mcp_session(*args, errlog=log) as session:
-            listed = await session.list_tools()
-            return await session.call_tool("web_search", {"query": "offline"}) if not args else listed
+            return await session.list_tools()
 
-    stub_result = run_bounded(scenario, str(tmp_path / "stub.log"))
     run_bounded(scenario, str(tmp_path / "web.log"), "--backend", "ddg_html")  # nothing searched: no network
-    assert (tmp_path / "stub.log").read_text().splitlines() == [
+    assert default_server["stderr"].splitlines() == [
         "websearch-sync mcp: warning: %s (backend: stub)" % OFFLINE_WARNING
     ]
     assert OFFLINE_WARNING not in (tmp_path / "web.log").read_text()
-    assert text_of(stub_result).endswith(tool.OFFLINE_NOTE)
+    assert text_of(default_server["listed"][2]).endswith(tool.OFFLINE_NOTE)
 
 
 def test_modern_protocol_discovery_serves_the_same_tools():
@@ -463,6 +464,7 @@ class RawServer:
             stderr=subprocess.DEVNULL,
         )
         self.lines = []
+        self.taken = 0  # how many of them :meth:`next_answers` gave out
         self.arrived = threading.Condition()
         # the server imports the MCP SDK first (seconds of CPU): as many times longer as the machine runs slower
         self.limit_s = paced_budget_s(SESSION_LIMIT_S)
@@ -484,9 +486,31 @@ class RawServer:
             assert self.arrived.wait_for(lambda: len(self.lines) >= count, self.limit_s), "no answer: %s" % self.lines
             return self.lines[count - 1]
 
+    def next_answers(self, count):
+        """The next ``count`` messages from the server after those this method already gave out."""
+        answers = [self.answer(self.taken + n) for n in range(1, count + 1)]
+        self.taken += count
+        return answers
+
     def close(self):
         self.process.stdin.close()
         assert self.process.wait(self.limit_s) == 0
+
+
+@pytest.fixture(scope="module")
+def raw_server():
+    """One initialized :class:`RawServer` for the tests of this module that send it what no client
+    should (a server's start is a second of CPU): each sends its lines and reads its answers with
+    :meth:`RawServer.next_answers`, and the server still serves the next test. It must then end
+    cleanly when its stdin closes (status 0)."""
+    server = RawServer()
+    try:
+        server.send(json.dumps(INITIALIZE))
+        assert server.next_answers(1)[0]["id"] == 1
+        server.send('{"jsonrpc":"2.0","method":"notifications/initialized"}')
+        yield server
+    finally:
+        server.close()
 
 
 def call_line(request_id, arguments_json):
@@ -496,21 +520,15 @@ def call_line(request_id, arguments_json):
     )
 
 
-def test_every_request_gets_an_answer_even_one_the_sdk_cannot_parse():
-    server = RawServer()
-    try:
-        server.send(json.dumps(INITIALIZE))
-        assert server.answer(1)["id"] == 1
-        server.send('{"jsonrpc":"2.0","method":"notifications/initialized"}')
-        server.send(call_line(2, '{"query":"a\\ud800b"}'))  # a lone surrogate escape
-        server.send(call_line(3, '{"query":"x","locale":%s}' % ("[" * 300 + "]" * 300)))  # nested 300 deep
-        server.send("this line is not JSON")
-        server.send('{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"web_search",}')  # cut short
-        server.send('["not", "a", "message"]')
-        server.send(call_line(5, '{"query":"still serving"}'))
-        answers = [server.answer(n) for n in range(2, 8)]  # tool calls run in threads: answers come in any order
-    finally:
-        server.close()
+def test_every_request_gets_an_answer_even_one_the_sdk_cannot_parse(raw_server):
+    server = raw_server
+    server.send(call_line(2, '{"query":"a\\ud800b"}'))  # a lone surrogate escape
+    server.send(call_line(3, '{"query":"x","locale":%s}' % ("[" * 300 + "]" * 300)))  # nested 300 deep
+    server.send("this line is not JSON")
+    server.send('{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"web_search",}')  # cut short
+    server.send('["not", "a", "message"]')
+    server.send(call_line(5, '{"query":"still serving"}'))
+    answers = server.next_answers(6)  # tool calls run in threads: answers come in any order
     by_id = {answer["id"]: answer for answer in answers if answer["id"] is not None}
     anonymous = sorted(
         (answer["error"]["code"], answer["error"]["message"]) for answer in answers if answer["id"] is None
@@ -525,20 +543,13 @@ def test_every_request_gets_an_answer_even_one_the_sdk_cannot_parse():
     ]
 
 
-def test_a_request_whose_id_is_not_a_string_or_an_integer_gets_an_invalid_request_answer():
+def test_a_request_whose_id_is_not_a_string_or_an_integer_gets_an_invalid_request_answer(raw_server):
     """Issue 33.8: the SDK took these for notifications and never answered."""
     ids = ["1.5", "true", "null", "[1]", '{"n": 1}']
-    server = RawServer()
-    try:
-        server.send(json.dumps(INITIALIZE))
-        assert server.answer(1)["id"] == 1
-        server.send('{"jsonrpc":"2.0","method":"notifications/initialized"}')
-        for request_id in ids:
-            server.send('{"jsonrpc":"2.0","id":%s,"method":"tools/list"}' % request_id)
-        server.send('{"jsonrpc":"2.0","id":7,"method":"tools/list"}')
-        answers = [server.answer(n) for n in range(2, 2 + len(ids) + 1)]
-    finally:
-        server.close()
+    for request_id in ids:
+        raw_server.send('{"jsonrpc":"2.0","id":%s,"method":"tools/list"}' % request_id)
+    raw_server.send('{"jsonrpc":"2.0","id":7,"method":"tools/list"}')
+    answers = raw_server.next_answers(len(ids) + 1)
     assert [answer["id"] for answer in answers] == [None] * len(ids) + [7]
     assert all(answer["error"]["code"] == -32600 for answer in answers[:-1])
     assert answers[-1]["result"]["tools"]  # and the server still serves

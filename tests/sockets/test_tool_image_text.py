@@ -1,7 +1,8 @@
 """A text-only consumer of a fetched image reads one line describing it (issue 35 item 2), in
 ``format_results``' text and markdown, on the MCP text block and in a repeat's answer: the line
 is written by the library (type, size, URL), not page text, so it carries no untrusted-content
-block and no page header repeating the URL."""
+block and no page header repeating the URL. The MCP text block is checked in
+tests/sockets/test_tool_images.py, on the session of one server those tests share."""
 
 import pytest
 from faults import respond
@@ -38,18 +39,3 @@ def test_format_results_gives_the_image_as_its_one_line(image_result):
 def test_a_repeat_gives_its_note_then_the_line(image_result):
     first, repeat = image_result
     assert tool.format_results(repeat) == "%s\n\n%s" % (repeat["note"], first["text"])
-
-
-def test_the_mcp_text_block_of_an_image_is_its_one_line():
-    from test_mcp import mcp_session, run_bounded
-
-    with FaultServer({"/i.png": respond(200, PNG, content_type="image/png")}) as server:
-
-        async def scenario():
-            async with mcp_session("--allow-private") as session:
-                return await session.call_tool("web_fetch", {"url": server.url("/i.png")})
-
-        result = run_bounded(scenario)
-    text, image = result.content
-    assert text.text.startswith("[image: image/png, 64x48 pixels, ") and "\n" not in text.text
-    assert text.text == result.structured_content["text"] and image.type == "image"

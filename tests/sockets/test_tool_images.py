@@ -82,15 +82,28 @@ def test_call_tool_over_the_cap_is_a_clear_error(client, monkeypatch):
     assert tool.format_results(result).startswith("Error")
 
 
-@pytest.mark.parametrize("body, media, size", IMAGES)
-def test_mcp_web_fetch_returns_an_image_block(body, media, size):
-    with FaultServer({"/i": respond(200, body, content_type=media)}) as server:
+@pytest.fixture(scope="module")
+def mcp_fetched():
+    """``{media: result}``: the MCP ``web_fetch`` of each image of :data:`IMAGES`, in one session of one
+    ``websearch-sync mcp --allow-private`` (a server's start is a second of CPU: one start, not two)."""
+    routes = {
+        "/%d" % index: respond(200, image.values[0], content_type=image.values[1]) for index, image in enumerate(IMAGES)
+    }
+    with FaultServer(routes) as server:
 
         async def scenario():
             async with mcp_session("--allow-private") as session:
-                return await session.call_tool("web_fetch", {"url": server.url("/i")})
+                return {
+                    image.values[1]: await session.call_tool("web_fetch", {"url": server.url("/%d" % index)})
+                    for index, image in enumerate(IMAGES)
+                }
 
-        result = run_bounded(scenario)
+        return run_bounded(scenario)
+
+
+@pytest.mark.parametrize("body, media, size", IMAGES)
+def test_mcp_web_fetch_returns_an_image_block(body, media, size, mcp_fetched):
+    result = mcp_fetched[media]
     assert result.is_error is False
     kinds = [block.type for block in result.content]
     assert kinds == ["text", "image"]
@@ -98,3 +111,12 @@ def test_mcp_web_fetch_returns_an_image_block(body, media, size):
     image = result.content[1]
     assert (image.mime_type, base64.b64decode(image.data)) == (media, body)
     assert "data" not in result.structured_content and result.structured_content["width"] == size[0]
+
+
+def test_the_mcp_text_block_of_an_image_is_its_one_line(mcp_fetched):
+    """Issue 35 item 2 (with tests/sockets/test_tool_image_text.py): the text block of an image
+    is the library's one line, the same as the structured result's text."""
+    result = mcp_fetched["image/png"]
+    text, image = result.content
+    assert text.text.startswith("[image: image/png, 64x48 pixels, ") and "\n" not in text.text
+    assert text.text == result.structured_content["text"] and image.type == "image"

@@ -22,7 +22,7 @@ from websearch_sync.engine import registry
 from websearch_sync.engine.base import Backend, locale_region
 from websearch_sync.engine.option import PAGENO
 from websearch_sync.engine.registry import _engines
-from websearch_sync.models import SearchParams
+from websearch_sync.models import MEDIA_FILTERS, SearchParams
 from websearch_sync.net.response import HttpResponse
 from websearch_sync.net.transport import RequestSpec
 from websearch_sync.tool import format_for_model
@@ -106,6 +106,35 @@ def test_the_declaration_says_not_sent_exactly_when_the_request_goes_without_the
                     "%s=%r: request %s, declared %s"
                     % (name, value, "carries it" if carried else "goes without it", "not sent" if declared else "sent")
                 )
+    assert disagreements == []
+
+
+@pytest.mark.parametrize("cls", _engine_cases())
+def test_each_filter_value_is_declared_not_sent_exactly_when_the_request_goes_without_it(cls: type[Backend]) -> None:
+    """The image and video filters (``Backend.filters``): every value of every filter of the
+    engine's vertical, sent (the request changes, and each value's request is its own) or
+    reported in ``not_sent`` by name, or as ``<filter>=<value>`` for a value the engine lacks."""
+    backend = _configured(cls)
+    plain = SearchParams(query="solar panels", max_results=5, vertical=cls.vertical)
+    without = _requests(backend, plain)
+    disagreements = []
+    for name, (vertical, values) in MEDIA_FILTERS.items():
+        if vertical != cls.vertical:
+            continue
+        sent = {}
+        for value in values:
+            given = dataclasses.replace(plain, filters={name: value})
+            requests = _requests(backend, given)
+            carried = requests != without
+            declared = bool({name, "%s=%s" % (name, value)} & set(backend.not_sent(given)))
+            if carried == declared:
+                disagreements.append(
+                    "%s=%s: request %s" % (name, value, "carries it" if carried else "goes without it")
+                )
+            if carried:
+                sent[value] = requests
+        if len({repr(requests) for requests in sent.values()}) != len(sent):
+            disagreements.append("%s: two values send the same request" % name)
     assert disagreements == []
 
 

@@ -160,3 +160,17 @@ def test_the_long_units_are_handed_out_first_and_the_rest_as_collected():
         scheduling.AGENT_FRAMEWORK_MODULES[0] + "::test_five",
     ]
     assert scheduling.run_order(nodeids) == [3, 4, 1, 0, 2]
+
+
+def test_the_workers_share_one_rewriting_of_the_test_modules(request):
+    """Every xdist worker collects every module: with no bytecode written, each rewrote every
+    module's asserts (3.4 s of CPU apiece) until they shared one folder (tests/rewrite_cache.py)."""
+    import rewrite_cache
+    from _pytest.assertion.rewrite import PYC_TAIL, _read_pyc
+
+    assert Path(__file__) in rewrite_cache.rewritten_files(request.config)
+    assert "@pytest_ar" in globals(), "this module's asserts are not rewritten"
+    folder = getattr(request.config, "workerinput", {}).get(rewrite_cache.WORKERINPUT_KEY)
+    if folder is not None:
+        pyc = Path(folder, *Path(__file__).parts[1:-1], Path(__file__).stem + PYC_TAIL)
+        assert _read_pyc(Path(__file__), pyc) is not None, "no rewritten module shared for %s" % __file__

@@ -13,6 +13,12 @@ The flow a browser follows on duckduckgo.com's News, Images and Videos tabs (Sea
    strict, ``-1`` moderate, DDG's default, ``-2`` off), news and videos ``noamp=1``, and the time
    range (news ``df``; videos ``f=publishedAfter:d``; images ``f=time:Day``). Both requests go
    as the same browser's (``kind="html"``): DuckDuckGo ties the token to who asked.
+   Image and video filters (docs/verticals.md) go in ``f`` too, as ddgs sends them
+   (``ddgs/engines/duckduckgo_images.py``: ``f=<time>,size:…,color:…,type:…,layout:…,license:…``;
+   ``duckduckgo_videos.py``: ``f=<time>,videoDefinition:…,videoDuration:…,videoLicense:…``; the
+   values as its README and ``api_server/api.py`` list them): every slot in that order, empty
+   where not given, once a filter is given (as a recorded client did: duck-duck-scrape's image
+   answer's ``next`` repeats its ``f=,,,,,``); the time alone (as before) otherwise.
 3. More results: the answer's own ``next`` (``news.js?…&s=30&vqd=…``) on the same host, with the
    answer's ``vqd`` added when ``next`` lacks it (as the page's script does); never a made-up token.
 
@@ -35,7 +41,7 @@ none goes to duckduckgo.com behind its back).
 
 import re
 from typing import Any, ClassVar, Optional
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import parse_qsl, urljoin, urlsplit
 
 from ..engine import registry
 from ..engine.base import Backend, Page, dig, json_body, listed_results
@@ -66,9 +72,16 @@ DEEP_506 = BotWall(
 )
 #: The token in each shape the recorded pages carry it: ``vqd="4-…"``, ``vqd='3-…'``, ``vqd=3-…&``.
 _VQD = re.compile(r"""vqd=["']?(\d-[0-9-]{1,200})""")
+#: The colours of ``image_color`` besides ``color`` and ``monochrome``, each written capitalised in ``f``.
+_HUES = ("red", "orange", "yellow", "green", "blue", "purple", "pink", "brown", "black", "gray", "teal", "white")
 _SAFE_SEARCH = {"strict": "1", "moderate": "-1", "off": "-2"}
 _ACCEPT_JSON = "application/json, text/javascript, */*; q=0.01"
 _ACCEPT_PAGE = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+def slot_tokens(key: str, values: dict[str, str]) -> dict[str, str]:
+    """A filter's tokens in ``f``: ``key:<upstream value>`` for each of our values."""
+    return {ours: "%s:%s" % (key, theirs) for ours, theirs in values.items()}
 
 
 def vqd_token(text: str) -> Optional[str]:
@@ -95,6 +108,8 @@ class _DuckDuckGoVertical(Backend):
     endpoint_path: ClassVar[str] = ""
     time_field: ClassVar[tuple[str, dict[str, str]]] = ("", {})
     extra_fields: ClassVar[dict[str, str]] = {}
+    #: The filters' slots in ``f`` after the time, in the order ddgs sends them.
+    filter_slots: ClassVar[tuple[str, ...]] = ()
 
     def headers(self, params: SearchParams, accept: str) -> dict[str, str]:
         """What the page's own requests carry: same-origin, Referer the site, the locale's language."""
@@ -134,11 +149,18 @@ class _DuckDuckGoVertical(Backend):
             "p": _SAFE_SEARCH[params.safe_search or "moderate"],
             **self.extra_fields,
         }
-        name, values = self.time_field
-        if params.time_range in values:
-            fields[name] = values[params.time_range]
+        fields.update(self.narrowing(params))
         url = urljoin(self.endpoint_url(), self.endpoint_path)
         return RequestSpec("GET", url, params=fields, headers=self.headers(params, _ACCEPT_JSON))
+
+    def narrowing(self, params: SearchParams) -> dict[str, str]:
+        """The call's time range and filters as their field (``f``; news ``df``), or nothing."""
+        name, values = self.time_field
+        time = values.get(params.time_range or "", "")
+        tokens = self.filter_tokens(params)
+        if tokens:  # the time is f's first slot (images, videos: the engines with filters)
+            return {name: ",".join([time, *(tokens.get(slot, "") for slot in self.filter_slots)])}
+        return {name: time} if time else {}
 
     def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
         """Any registered bot wall is ``WebBlocked(captcha_required)``, whatever the status."""
@@ -161,7 +183,10 @@ class _DuckDuckGoVertical(Backend):
         raise NotImplementedError
 
     def next_page(self, params: SearchParams, page: Page) -> Optional[RequestSpec]:
-        """The answer's ``next`` on the endpoint's host, with the answer's token when it lacks one.
+        """The answer's ``next`` on the endpoint's host, with the answer's token when it lacks one,
+        and the call's time range and filters when it lacks their field (the recorded image
+        answers' ``next`` repeats the ``f`` asked, ``f=,,,,,``; the video answer's has none, and
+        ddgs sends them with every page).
 
         A ``next`` on another host is not followed (the token and the pace are this host's)
         and is no last page either: ``WebParseError``, which leaves the pages read."""
@@ -177,7 +202,8 @@ class _DuckDuckGoVertical(Backend):
                 provider=self.name,
                 detail_code=UNEXPECTED_SHAPE,
             )
-        extra: dict[str, str] = {}
+        present = {key for key, _ in parse_qsl(urlsplit(url).query, keep_blank_values=True)}
+        extra = {key: value for key, value in self.narrowing(params).items() if key not in present}
         tokens = answer.get("vqd")
         if "vqd=" not in urlsplit(url).query and isinstance(tokens, dict) and len(tokens) == 1:
             extra["vqd"] = str(next(iter(tokens.values())))
@@ -214,6 +240,33 @@ class DuckDuckGoImages(_DuckDuckGoVertical):
     summary = "DuckDuckGo images (i.js behind the vqd token of the search page)"
     endpoint_path = "i.js"
     time_field = ("f", {"day": "time:Day", "week": "time:Week", "month": "time:Month", "year": "time:Year"})
+    filter_slots = ("image_size", "image_color", "image_type", "image_layout", "image_license")
+    filters = {
+        "image_size": slot_tokens(
+            "size", {"small": "Small", "medium": "Medium", "large": "Large", "wallpaper": "Wallpaper"}
+        ),
+        "image_color": slot_tokens(
+            "color",
+            {
+                "color": "color",
+                "monochrome": "Monochrome",
+                **{name: name.capitalize() for name in _HUES},  # red: Red
+            },
+        ),
+        "image_type": slot_tokens("type", {name: name for name in ("photo", "clipart", "gif", "transparent", "line")}),
+        "image_layout": slot_tokens("layout", {"square": "Square", "tall": "Tall", "wide": "Wide"}),
+        "image_license": slot_tokens(
+            "license",
+            {
+                "creative_commons": "any",  # ddgs: "any (All Creative Commons)"
+                "public_domain": "Public",
+                "share": "Share",
+                "share_commercially": "ShareCommercially",
+                "modify": "Modify",
+                "modify_commercially": "ModifyCommercially",
+            },
+        ),
+    }
 
     def item(self, result: dict[str, Any]) -> dict[str, Any]:
         """Title, the page, the image, its thumbnail and size (not ``source``: DuckDuckGo's upstream)."""
@@ -237,6 +290,12 @@ class DuckDuckGoVideos(_DuckDuckGoVertical):
     endpoint_path = "v.js"
     time_field = ("f", {"day": "publishedAfter:d", "week": "publishedAfter:w", "month": "publishedAfter:m"})
     extra_fields = {"noamp": "1"}
+    filter_slots = ("video_resolution", "video_duration", "video_license")
+    filters = {
+        "video_resolution": slot_tokens("videoDefinition", {"high": "high", "standard": "standard"}),
+        "video_duration": slot_tokens("videoDuration", {"short": "short", "medium": "medium", "long": "long"}),
+        "video_license": slot_tokens("videoLicense", {"creative_commons": "creativeCommon", "youtube": "youtube"}),
+    }
 
     def item(self, result: dict[str, Any]) -> dict[str, Any]:
         """Title, the video's page, description, date, duration, publisher, thumbnail, views."""

@@ -25,8 +25,8 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         description="List every registered backend (plugins too): its kind, the verticals it serves (web, news,"
         " images, videos), whether it is configured (else what to set), its rate limit, the transport it uses and"
         " the environment variables it reads; --json adds its endpoint, its declared settings and options"
-        " (kinds, defaults, allowed values) and the most results one call can give (max_results_limit; null: the"
-        " call's max_results).",
+        " (kinds, defaults, allowed values), the most results one call can give (max_results_limit; null: the"
+        " call's max_results) and the image and video filters it sends.",
     )
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     add_impersonate(parser)
@@ -64,6 +64,7 @@ def backend_rows(settings: Settings) -> list[dict[str, Any]]:
             "endpoint": None,
             "settings": [setting.describe() for setting in cls.declared_settings()],
             "options": option_rows(name),
+            "filters": filter_rows(name),
         }
         try:
             backend = registry.instance(cls, settings)
@@ -90,6 +91,18 @@ def endpoint_of(backend: "Backend") -> Optional[str]:
         return shown_url(backend.endpoint_url())
     except InvalidInput:  # no URL configured (SearXNG without its base URL) or a bad setting
         return None
+
+
+def filter_rows(name: str) -> dict[str, list[str]]:
+    """The image and video filters backend ``name``'s engines send, each with the values they
+    send (``--json``'s ``filters``; docs/verticals.md's table): what is not here is ``not_sent``."""
+    from ..engine import registry
+
+    return {
+        filter_name: list(tokens)
+        for vertical in registry.verticals_of(name)
+        for filter_name, tokens in registry.backend_class(name, vertical).filters.items()
+    }
 
 
 def option_rows(name: str) -> list[dict[str, Any]]:

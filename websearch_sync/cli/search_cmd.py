@@ -7,7 +7,7 @@ from typing import Any, Optional
 
 from ..config import Settings, check_backend_names
 from ..errors import BAD_ARGUMENTS, InvalidInput
-from ..models import SAFE_SEARCH_LEVELS, STRATEGIES, TIME_RANGES, VERTICALS, SearchResponse
+from ..models import MEDIA_FILTERS, SAFE_SEARCH_LEVELS, STRATEGIES, TIME_RANGES, VERTICALS, SearchResponse
 from ..validate import COMMON_OPTIONS, check_number, close_match
 from .batch import PROGRESS_EVERY_S, done_queries, end_cut_line, run_batch
 from .output import (
@@ -72,6 +72,12 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         metavar="DOMAIN",
         help="only results from this site (site_filter), e.g. docs.python.org",
     )
+    for name, (vertical, values) in MEDIA_FILTERS.items():  # no argparse choices: the library names the closest
+        parser.add_argument(
+            "--" + name.replace("_", "-"),
+            metavar="|".join(values) if len(values) <= 5 else name.partition("_")[2].upper(),
+            help="with --vertical %s: %s" % (vertical, ", ".join(values)),
+        )
     parser.add_argument(
         "--option",
         action="append",
@@ -132,7 +138,7 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
 
 def _options(args: argparse.Namespace) -> dict[str, Any]:
     options: dict[str, Any] = {"max_results": args.max_results, "timeout_ms": args.timeout_ms}
-    for name in ("strategy", "locale", "time_range", "safe_search", "site_filter", "vertical"):
+    for name in ("strategy", "locale", "time_range", "safe_search", "site_filter", "vertical", *MEDIA_FILTERS):
         if getattr(args, name) is not None:
             options[name] = getattr(args, name)
     if args.include_content:

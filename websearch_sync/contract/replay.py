@@ -29,11 +29,12 @@ from urllib.parse import parse_qsl, urlsplit
 import requests
 from requests.structures import CaseInsensitiveDict
 
-from ..errors import CONNECTION_ERROR, NetworkError
+from ..errors import CONNECTION_ERROR, NETWORK_BLOCKED, NetworkError
 from ..net.deadline import Deadline
 from ..net.wire import BodySink, WireRequest
 from ..net.wire_mock import MockResponse, deliver
 from ..net.wire_requests import request_error
+from ..reader.page import PROVIDER as PAGE_READER
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -207,8 +208,22 @@ class ReplayWire:
         self.mismatches: list[str] = []
 
     def exchange(self, request: WireRequest, sink: BodySink, *, deadline: Deadline, provider: Optional[str]) -> None:
-        """Stream the recorded response for ``request`` into ``sink`` (or raise the recorded failure)."""
+        """Stream the recorded response for ``request`` into ``sink`` (or raise the recorded failure).
+
+        A page read (fetch, ``include_content``) of a URL the recording holds no request for is
+        ``NetworkError(network_blocked)``, the same wherever the replay runs: a replay reads no
+        page from the network, and a page left out of a recording is no mismatch of the backend's."""
         with self._lock:
+            if provider == PAGE_READER and not any(
+                _without_query(str((e.get("request") or {}).get("url", ""))) == _without_query(request.url)
+                for e in self._pending
+            ):
+                raise NetworkError(
+                    "the recording holds no answer for %s %s: a replay reads no page from the network"
+                    % (request.method, request.url),
+                    provider=provider,
+                    detail_code=NETWORK_BLOCKED,
+                )
             self.sent += 1
             response = self._take(request)
         exception = response.get("exception")

@@ -47,7 +47,7 @@ from .identity import identity
 from .option import PAGENO, Option, declared, read_options
 from .pace import before_next_request, later_request_failed
 from .setting import COMMON_SETTINGS, Setting, from_env_vars, merged
-from .unsent import unsent_inputs, untaken_options
+from .unsent import unsent_filters, unsent_inputs, untaken_options
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -116,6 +116,9 @@ class Backend:
             its request does not carry, as its request builder leaves them out: a name, or
             ``"time_range=year"`` for one value only (:mod:`.unsent`); a call that gives one
             is told in ``provider_meta["not_sent"]`` (:meth:`not_sent`).
+        filters: the image or video filters its request carries (docs/verticals.md), as data:
+            ``{"image_size": {"large": "size:Large", ...}}``, our value to the upstream's token
+            (:meth:`filter_tokens`); a filter or value it lacks is reported in ``not_sent``.
     """
 
     name: ClassVar[str] = ""
@@ -142,6 +145,7 @@ class Backend:
     #: The locale words (``validate.LOCALE_WORDS``: ``auto``) the service understands.
     locale_words: ClassVar[tuple[str, ...]] = ()
     unsent: ClassVar[tuple[str, ...]] = ()
+    filters: ClassVar[Mapping[str, Mapping[str, str]]] = {}
     #: The parameters this object's :meth:`check` last accepted, and its configuration then (:meth:`check_once`).
     _accepted: Optional[tuple[SearchParams, int]] = None
 
@@ -358,7 +362,14 @@ class Backend:
         common = unsent_inputs(self.unsent + self.dropped(params), params, _LocaleParts)
         limit = self.max_results_limit
         capped = ["max_results"] if limit is not None and params.max_results > limit else []
-        return sorted(common + capped + untaken_options(params.options, self.option_names()))
+        untaken = untaken_options(params.options, self.option_names())
+        return sorted(common + capped + untaken + unsent_filters(self.filters, params.filters))
+
+    def filter_tokens(self, params: SearchParams) -> dict[str, str]:
+        """The upstream token of each filter the call gave that this engine sends (:attr:`filters`):
+        ``{"image_size": "size:Large"}``; the others are in :meth:`not_sent`."""
+        tokens = {name: self.filters.get(name, {}).get(value) for name, value in params.filters.items()}
+        return {name: token for name, token in tokens.items() if token is not None}
 
     def dropped(self, params: SearchParams) -> tuple[str, ...]:
         """The inputs the request goes without for these values only (default none): an engine that

@@ -39,14 +39,14 @@ from ..errors import (
     WebProviderError,
     WebSearchError,
 )
-from ..models import VERTICALS, ParseResult
+from ..models import MEDIA_FILTERS, VERTICALS, ParseResult
 from ..net.botwall import BotWall, bot_wall_error
 from ..net.transport import HttpResponse
 from .base import TEXT_FORMATS, Backend
 from .builtin import BUILT_IN, PACKAGE, BuiltIn
 from .option import Option
 from .setting import Setting, merged, read_settings
-from .unsent import COMMON_INPUTS, LOCALE_PARTS, usable_declaration
+from .unsent import COMMON_INPUTS, LOCALE_PARTS, usable_declaration, usable_filters
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -170,6 +170,12 @@ def declaration_problem(cls: object) -> Optional[str]:
     problem = _misnamed(cls)
     if problem is not None:
         return problem
+    if not usable_filters(cls.filters, cls.vertical):  # after the loop: vertical is known to be one
+        return "its filters are %r, not filters of its vertical %s mapping their values to tokens (%s)" % (
+            cls.filters,
+            cls.vertical,
+            ", ".join(name for name, (vertical, _) in MEDIA_FILTERS.items() if vertical == cls.vertical) or "none",
+        )
     try:
         cls.declared_settings()
     except TypeError as exc:  # env_vars naming an empty variable

@@ -13,6 +13,10 @@ is reported as that part, so the caller learns exactly what the answer ignored. 
 counts as sent when a query parameter, body field, preference cookie or the address carries it;
 an ``Accept-Language`` header alone is a browser's hint, not the service's filter.
 
+An image or video filter the call gave (``image_size="large"``) that the engine has no upstream
+token for is reported by its name, or as ``"<filter>=<value>"`` for a value it lacks
+(:func:`unsent_filters`, from the engine's declarative ``filters``).
+
 A backend-specific option the call gave (``pageno=2``, ``topic="news"``) that the answering engine
 does not take is reported too (:func:`untaken_options`): in a chain or ``auto``, another backend
 took it, this one answered without it (DuckDuckGo's first page for ``pageno=2``).
@@ -21,7 +25,7 @@ took it, this one answered without it (DuckDuckGo's first page for ``pageno=2``)
 from collections.abc import Iterable, Mapping
 from typing import Any, Protocol
 
-from ..models import SearchParams
+from ..models import MEDIA_FILTERS, SearchParams
 from ..validate import COMMON_OPTIONS
 
 __all__: list[str] = []  # internal: documented in docs/backends.md and docs/ result shape
@@ -80,6 +84,34 @@ def untaken_options(options: Mapping[str, Any], taken: Iterable[str]) -> list[st
     engine's."""
     names = set(taken)
     return sorted(name for name in options if name not in names and name not in COMMON_OPTIONS)
+
+
+def unsent_filters(declared: Mapping[str, Mapping[str, str]], filters: Mapping[str, str]) -> list[str]:
+    """The image or video filters among the call's ``filters`` (``SearchParams.filters``) that an
+    engine declaring ``declared`` (:attr:`Backend.filters`: filter -> our value -> upstream token)
+    cannot send: the filter's name when it has no such filter, ``"<filter>=<value>"`` when it has
+    the filter but not that value."""
+    unsent = []
+    for name, value in filters.items():
+        tokens = declared.get(name)
+        if tokens is None:
+            unsent.append(name)
+        elif value not in tokens:
+            unsent.append("%s=%s" % (name, value))
+    return sorted(unsent)
+
+
+def usable_filters(declared: object, vertical: object) -> bool:
+    """Whether ``declared`` is a usable ``filters`` declaration of an engine of ``vertical``: a
+    mapping of its vertical's filters (:data:`~websearch_sync.models.MEDIA_FILTERS`) to mappings
+    of their values to upstream tokens (strings)."""
+    return isinstance(declared, Mapping) and all(
+        name in MEDIA_FILTERS
+        and MEDIA_FILTERS[name][0] == vertical
+        and isinstance(tokens, Mapping)
+        and all(value in MEDIA_FILTERS[name][1] and isinstance(token, str) for value, token in tokens.items())
+        for name, tokens in declared.items()
+    )
 
 
 def usable_declaration(declared: object) -> bool:

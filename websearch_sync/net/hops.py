@@ -49,7 +49,7 @@ class Hop:
     @property
     def address(self) -> Optional[str]:
         """The checked address to connect to, or ``None`` to resolve as usual (a trusted host)."""
-        return self.resolved.addresses[0] if self.resolved is not None else None
+        return self.resolved.addresses[0] if self.resolved is not None and self.resolved.addresses else None
 
 
 class RedirectPolicy:

@@ -206,6 +206,9 @@ class HttpTransport:
         self.user_agent = user_agent or DEFAULT_USER_AGENT
         self.allow_private = allow_private
         self._owned: tuple[Wire, ...] = ()
+        #: Whether a request's host names are looked up before it is sent: not under a stand-in
+        #: wire, which connects nowhere (fetch's address check then reads address literals only).
+        self.resolves_names = wire is None or callable(wire)
         if wire is not None and not callable(wire):
             profile = resolve_impersonate(impersonate, need_extra=False)
             self.api: Wire = wire

@@ -53,7 +53,8 @@ from ..net.botwall import bot_wall_error
 from ..net.deadline import INLINE_MAX_BYTES, Deadline, DeadlinePassed, each_within, run_within
 from ..net.hops import HopRules, RedirectPolicy
 from ..net.media import content_kind
-from ..net.ssrf import AddressGuard, ResolvedHost, Resolver
+from ..net.mocks import requests_patched
+from ..net.ssrf import AddressGuard, ResolvedHost, Resolver, lookup_under_mock, no_lookup
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..net.urls import host_token, request_url, shown_url
 from ..secrets import redact, redact_error
@@ -158,7 +159,9 @@ def fetch_page(
         else:
             deadline = deadline.sooner(timeout)
         guard = AddressGuard(
-            allow_private=allow_private or settings.allow_private, resolver=resolver, trusted_networks=trusted_networks
+            allow_private=allow_private or settings.allow_private,
+            resolver=resolver or _resolver_for(transport),
+            trusted_networks=trusted_networks,
         )
         service = reader_service(settings)
         first, unresolved = _first_host(guard, start, deadline, service is not None)
@@ -179,6 +182,17 @@ def fetch_page(
     except WebSearchError as error:
         redact_error(error, secrets)  # in place
         raise
+
+
+def _resolver_for(transport: HttpTransport) -> Optional[Resolver]:
+    """How fetch's address check looks names up when the caller gave no resolver: not at all
+    under a stand-in wire (it connects nowhere), leaving a name the machine cannot resolve to a
+    mock of ``requests`` while one answers, else with the system's resolver (``None``)."""
+    if not transport.resolves_names:
+        return no_lookup
+    if requests_patched() is not None:
+        return lookup_under_mock
+    return None
 
 
 def _via_service(

@@ -2,7 +2,7 @@
 no network) on both development sets side by side, against plain readability-lxml
 (``Document(html).summary()`` + lxml ``text_content()``) measured in the same run.
 
-    python bench/extraction.py [--set NAME=DIR ...] [--repeat N] [--ablate] [--no-cross]
+    python bench/extraction.py [--set NAME=DIR ...] [--repeat N] [--ablate] [--no-cross] [--no-fetch] [--cpu]
                                [--rules-off RULE,...] [--worst N] [--per-page FILE]
 
 Sets (default): ``articles`` = ../shared/extraction-benchmark (91 pages of the
@@ -16,12 +16,23 @@ benchmark README's (``extraction_metric.py``).
 Prints per set: F1/P/R of both systems, bootstrap std (1,000 page resamples), the paired
 bootstrap of ours minus readability-lxml, empty pages, pages under 0.2 recall, pages under
 0.5 recall that readability-lxml gets above 0.8, median and total ms/page and the time
-ratios, and the pages whose markdown extraction carries other words than the text one; then the generalization figures (rules tuned on one set and scored on the other;
-tuned on 4/5 of a set's pages and scored on the rest; see ``extraction_ablation.py``) and,
-with ``--ablate``, the per-rule table.
+ratios: of the medians and totals, and per page (median, 90th percentile and worst page,
+each page's time over readability-lxml's on it); the same ratios on the whole fetch path
+(``SearchClient.fetch`` of the page served on 127.0.0.1, ``loopback_fetch``; issue 35's
+"time is fetch's"; ``--no-fetch`` leaves it out) and what fetch adds to ``extract_html`` a
+page; and the pages whose markdown extraction carries other words than the text one; then
+the generalization figures (rules tuned on one set and scored on the other; tuned on 4/5 of
+a set's pages and scored on the rest; see ``extraction_ablation.py``) and, with
+``--ablate``, the per-rule table. ``--worst N`` lists the N pages of lowest F1 and the N
+slowest pages against readability-lxml.
+
+Times are wall-clock (``--cpu``: this process's CPU time, which other jobs' load moves least),
+best of ``--repeat`` runs per page, the systems interleaved page by page so that they see the
+same machine load.
 """
 
 import argparse
+import contextlib
 import gzip
 import json
 import os
@@ -111,18 +122,21 @@ def load(data_dir: str) -> Pages:
     return pages
 
 
-def run(pages: Pages, systems: dict[str, Callable[[str], str]], repeat: int):
+def run(
+    pages: Pages, systems: dict[str, Callable[[str], str]], repeat: int, clock: Callable[[], float] = time.perf_counter
+):
     """Runs every system on every page, interleaved so both see the same machine load.
-    Returns {name: (predictions, per-page best ms)}."""
+    Returns {name: (predictions, per-page best ms)}; ``clock``: wall time by default,
+    ``time.process_time`` for this process's CPU time (what the load of other jobs moves least)."""
     out = {name: ([""] * len(pages), [float("inf")] * len(pages)) for name in systems}
     for system in systems.values():  # imports and regex compilation are not per-page costs
         system(pages[0][1])
     for _ in range(repeat):
         for index, (_, html, _) in enumerate(pages):
             for name, system in systems.items():
-                start = time.perf_counter()
+                start = clock()
                 text = system(html)
-                elapsed = (time.perf_counter() - start) * 1000
+                elapsed = (clock() - start) * 1000
                 preds, times = out[name]
                 preds[index] = text
                 times[index] = min(times[index], elapsed)
@@ -147,29 +161,58 @@ def _paired(first: Sequence[Scored], second: Sequence[Scored]) -> str:
     return "%+.4f (std %.4f, 95%% %+.4f..%+.4f)" % (spread["delta"], spread["std"], spread["low"], spread["high"])
 
 
-def set_rows(scores: dict[str, list[Scored]], times: dict[str, list[float]]) -> list[tuple[str, str]]:
-    """(label, value) rows of one set."""
-    ours, base = scores["ours"], scores["baseline"]
-    ratio_median = statistics.median(times["ours"]) / statistics.median(times["baseline"])
-    ratio_total = sum(times["ours"]) / sum(times["baseline"])
+def page_ratios(times: list[float], baseline: list[float]) -> list[float]:
+    """Each page's time over readability-lxml's on the same page, sorted."""
+    return sorted(ms / max(base, 1e-6) for ms, base in zip(times, baseline))
+
+
+def _spread(ratios: list[float]) -> str:
+    """Median / 90th percentile / worst of sorted per-page ratios."""
+    return "%.2f / %.2f / %.2f" % (statistics.median(ratios), ratios[int(0.9 * (len(ratios) - 1))], ratios[-1])
+
+
+def _ratio_rows(system: str, label: str, times: dict[str, list[float]]) -> list[tuple[str, str]]:
+    """The time rows of ``system`` against readability-lxml."""
+    base = times["baseline"]
     return [
-        ("ours F1 / P / R", _prf(ours)),
-        ("  bootstrap std of F1", "%.4f" % bootstrap_std(ours)),
-        ("readability-lxml F1 / P / R", _prf(base)),
-        ("  bootstrap std of F1", "%.4f" % bootstrap_std(base)),
-        ("ours - readability-lxml (paired)", _paired(ours, base)),
-        ("empty: ours / readability-lxml", "%d / %d" % (sum(not s[1] for s in ours), sum(not s[1] for s in base))),
         (
-            "recall < 0.2: ours / readability-lxml",
-            "%d / %d" % (sum(s[0][1] < 0.2 for s in ours), sum(s[0][1] < 0.2 for s in base)),
+            "%s ÷ r-lxml: of medians, of totals" % label,
+            "%.2f, %.2f" % (statistics.median(times[system]) / statistics.median(base), sum(times[system]) / sum(base)),
         ),
-        ("ours recall < 0.5 where r-lxml > 0.8", "%d" % _lost(ours, base)),
-        (
-            "median ms/page: ours / readability-lxml",
-            "%.2f / %.2f" % (statistics.median(times["ours"]), statistics.median(times["baseline"])),
-        ),
-        ("time ratio ours/r-lxml: median, total", "%.2f, %.2f" % (ratio_median, ratio_total)),
+        ("%s ÷ r-lxml per page: med / p90 / max" % label, _spread(page_ratios(times[system], base))),
     ]
+
+
+def set_rows(scores: dict[str, list[Scored]], times: dict[str, list[float]]) -> list[tuple[str, str]]:
+    """(label, value) rows of one set (the fetch-path rows when ``times`` has ``fetch``)."""
+    ours, base = scores["ours"], scores["baseline"]
+    fetch_rows = []
+    if "fetch" in times:
+        added = [f - o for f, o in zip(times["fetch"], times["ours"])]
+        fetch_rows = _ratio_rows("fetch", "fetch", times) + [
+            ("fetch adds to ours: median ms a page", "%.2f" % statistics.median(added))
+        ]
+    return (
+        [
+            ("ours F1 / P / R", _prf(ours)),
+            ("  bootstrap std of F1", "%.4f" % bootstrap_std(ours)),
+            ("readability-lxml F1 / P / R", _prf(base)),
+            ("  bootstrap std of F1", "%.4f" % bootstrap_std(base)),
+            ("ours - readability-lxml (paired)", _paired(ours, base)),
+            ("empty: ours / readability-lxml", "%d / %d" % (sum(not s[1] for s in ours), sum(not s[1] for s in base))),
+            (
+                "recall < 0.2: ours / readability-lxml",
+                "%d / %d" % (sum(s[0][1] < 0.2 for s in ours), sum(s[0][1] < 0.2 for s in base)),
+            ),
+            ("ours recall < 0.5 where r-lxml > 0.8", "%d" % _lost(ours, base)),
+            (
+                "median ms/page: ours / readability-lxml",
+                "%.2f / %.2f" % (statistics.median(times["ours"]), statistics.median(times["baseline"])),
+            ),
+        ]
+        + _ratio_rows("ours", "ours", times)
+        + fetch_rows
+    )
 
 
 def print_side_by_side(columns: dict[str, list[tuple[str, str]]]) -> None:
@@ -189,6 +232,19 @@ def print_worst(pages: Pages, scores: dict[str, list[Scored]], count: int) -> No
         print("  %-44s ours P %.2f R %.2f   r-lxml P %.2f R %.2f" % (pages[index][0][:44], op, orec, bp, brec))
 
 
+def print_slowest(pages: Pages, times: dict[str, list[float]], count: int) -> None:
+    """The ``count`` pages where ours (or fetch) takes longest against readability-lxml."""
+    base = times["baseline"]
+    system = "fetch" if "fetch" in times else "ours"
+    order = sorted(range(len(pages)), key=lambda i: times[system][i] / max(base[i], 1e-6), reverse=True)
+    for index in order[:count]:
+        through = "  fetch %7.2f ms" % times["fetch"][index] if "fetch" in times else ""
+        print(
+            "  %-44s ours %7.2f ms%s   r-lxml %7.2f ms"
+            % (pages[index][0][:44], times["ours"][index], through, base[index])
+        )
+
+
 # --------------------------------------------------------------------------- main
 
 
@@ -203,8 +259,15 @@ def _parse_args(argv: Optional[Sequence[str]]) -> argparse.Namespace:
     parser.add_argument("--repeat", type=int, default=3, help="runs per page; the fastest counts (default: 3)")
     parser.add_argument("--ablate", action="store_true", help="print the per-rule table")
     parser.add_argument("--no-cross", action="store_true", help="skip the ablation runs and the generalization figures")
+    parser.add_argument("--no-fetch", action="store_true", help="skip the whole-fetch-path timing (a loopback server)")
+    parser.add_argument(
+        "--cpu",
+        action="store_true",
+        help="time this process's CPU (time.process_time) instead of the wall clock: the load of other jobs moves it"
+        " least; the fetch path's figure is then the client's work, without the server's and the wait for it",
+    )
     parser.add_argument("--rules-off", default="", help="comma-separated rules to switch off for 'ours'")
-    parser.add_argument("--worst", type=int, default=0, help="list the N worst pages of each set")
+    parser.add_argument("--worst", type=int, default=0, help="list the N worst and N slowest pages of each set")
     parser.add_argument("--per-page", help="write per-page precision/recall/ms of both systems as JSON here")
     return parser.parse_args(argv)
 
@@ -225,12 +288,21 @@ def _present(directories: dict[str, str]) -> bool:
     return not missing
 
 
-def measure_set(pages: Pages, rules: frozenset[str], repeat: int):
-    """Runs both systems on one set. Returns ({system: scores}, {system: ms per page},
-    pages whose text and markdown extractions differ in words)."""
-    results = run(pages, {"ours": lambda html: ours_text(html, rules), "baseline": baseline_text}, repeat)
+def measure_set(
+    pages: Pages, rules: frozenset[str], repeat: int, fetch: bool = True, clock: Callable[[], float] = time.perf_counter
+):
+    """Runs both systems on one set (and, with ``fetch``, the whole fetch path: timed only).
+    Returns ({system: scores}, {system: ms per page}, pages whose text and markdown
+    extractions differ in words)."""
+    systems: dict[str, Callable[[str], str]] = {"ours": lambda html: ours_text(html, rules), "baseline": baseline_text}
+    with contextlib.ExitStack() as stack:
+        if fetch:
+            from loopback_fetch import fetch_system
+
+            systems["fetch"] = stack.enter_context(fetch_system([html for _, html, _ in pages]))
+        results = run(pages, systems, repeat, clock)
     truths = [truth for _, _, truth in pages]
-    scores = {system: score_pages(truths, preds) for system, (preds, _) in results.items()}
+    scores = {system: score_pages(truths, results[system][0]) for system in ("ours", "baseline")}
     return (
         scores,
         {system: ms for system, (_, ms) in results.items()},
@@ -239,13 +311,17 @@ def measure_set(pages: Pages, rules: frozenset[str], repeat: int):
 
 
 def _per_page(pages: Pages, scores: dict[str, list[Scored]], times: dict[str, list[float]]):
-    return {
+    """{system: {page: {"p", "r", "ms"}}}; ours also has ``fetch_ms`` when the fetch path was timed."""
+    out = {
         system: {
             pid: {"p": s[0][0], "r": s[0][1], "ms": ms}
             for (pid, _, _), s, ms in zip(pages, scores[system], times[system])
         }
         for system in scores
     }
+    for (pid, _, _), ms in zip(pages, times.get("fetch", ())):
+        out["ours"][pid]["fetch_ms"] = ms
+    return out
 
 
 def _generalization_rows(
@@ -309,14 +385,23 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if not _present(directories):
         return 2
     sets = {name: load(path) for name, path in directories.items()}
-    columns, scores, per_page = {}, {}, {}
+    columns, scores, times, per_page = {}, {}, {}, {}
     for name, pages in sets.items():
-        scores[name], times, mismatches = measure_set(pages, rules, max(1, args.repeat))
-        columns["%s (%d pages)" % (name, len(pages))] = set_rows(scores[name], times) + [
+        scores[name], times[name], mismatches = measure_set(
+            pages, rules, max(1, args.repeat), not args.no_fetch, time.process_time if args.cpu else time.perf_counter
+        )
+        columns["%s (%d pages)" % (name, len(pages))] = set_rows(scores[name], times[name]) + [
             ("text vs markdown: pages with other words", "%d" % mismatches)
         ]
-        per_page[name] = _per_page(pages, scores[name], times)
-    print("fastest of %d runs per page; %s" % (args.repeat, ", ".join("%s: %s" % item for item in directories.items())))
+        per_page[name] = _per_page(pages, scores[name], times[name])
+    print(
+        "fastest of %d runs per page (%s); %s"
+        % (
+            args.repeat,
+            "CPU time" if args.cpu else "wall clock",
+            ", ".join("%s: %s" % item for item in directories.items()),
+        )
+    )
     if rules != DEFAULT_RULES:
         print("rules off: %s" % ", ".join(sorted(DEFAULT_RULES - rules)))
     print_side_by_side(columns)
@@ -324,6 +409,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         if args.worst:
             print("\nworst pages of %s:" % name)
             print_worst(pages, scores[name], args.worst)
+            print("slowest pages of %s against readability-lxml:" % name)
+            print_slowest(pages, times[name], args.worst)
     if not args.no_cross and len(sets) > 1:
         _generalization(
             sets,

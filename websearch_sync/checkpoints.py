@@ -15,6 +15,7 @@ a layer below the network, can stop at the same checkpoints as the parsers above
 import threading
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from itertools import islice
 from typing import Optional, Protocol, TypeVar
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -72,8 +73,11 @@ EVERY = 256
 
 def checked(items: Iterable[T]) -> Iterator[T]:
     """``items``, with a :func:`checkpoint` every :data:`EVERY` of them: a walk over a page's
-    elements that stops once its work was abandoned."""
-    for count, item in enumerate(items):
-        if not count % EVERY:
-            checkpoint()
-        yield item
+    elements that stops once its work was abandoned. Lazy: an item is taken from ``items`` only
+    when it is asked for (a walk may change the tree it walks); the items between two
+    checkpoints are handed on by ``islice``, without a Python step each."""
+    iterator = iter(items)
+    for first in iterator:
+        checkpoint()
+        yield first
+        yield from islice(iterator, EVERY - 1)

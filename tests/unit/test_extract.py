@@ -298,6 +298,22 @@ def test_visible_text_drops_hidden_and_script_content():
     assert visible_text(page, "markdown") == "shown\n\nalso shown"
 
 
+def test_a_hidden_element_between_two_words_leaves_them_apart():
+    """A wiki's hidden "[update]" marker between a year and the link after it (Readability.js's
+    wikipedia-2 page): removing it kept the text around it but not the space after it, which
+    glued "2018Human"."""
+    sentence = (
+        "New Zealand ranked 16th in the 2018<sup class='update' style='display:none;'><a href='/edit'>[update]</a></sup>"
+        " <a href='/wiki/HDI'>Human Development Index</a> and third in the 2018<sup style='display:none;'>"
+        "<a href='/edit'>[update]</a></sup> <a href='/wiki/IEF'>Index of Economic Freedom</a>."
+    )
+    page = "<html><body><div id='content'><p>%s</p><p>%s</p></div></body></html>" % (sentence, sentence)
+    for mode in ("text", "markdown"):
+        text = extract_html(page, mode=mode).text
+        assert "2018Human" not in text and "2018Index" not in text
+        assert "2018 Human" in text or "2018 [Human" in text
+
+
 def test_class_words_split_bem_and_camel_case():
     element = node('<div class="article__media-caption shareBar" id="relatedStories_2">x</div>')[0]
     assert class_words(element) == {"article", "media", "caption", "share", "bar", "related", "stories"}

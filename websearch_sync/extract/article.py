@@ -29,6 +29,7 @@ from lxml import etree
 from ..checkpoints import checked, checkpoint
 from .boilerplate import clean_article, drop, preclean, sole_wrappers, strip_junk, text_size
 from .boxes import blocks_before_title, boxes_after_title, follows_title
+from .divs import transform_misused_divs
 from .frames import unframe
 from .nesting import cut_by_depth, parse_capped
 from .region import FRAGMENT_MIN_MISSING, FRAGMENT_SHARE, is_fragment, main_region
@@ -39,6 +40,7 @@ from .second import EXTRACTOR as SECOND_EXTRACTOR
 from .second import NEAR_EMPTY_CHARS, near_empty, second_opinion
 from .tables import widen_to_column
 from .teasers import teaser_runs
+from .textlength import link_density
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -62,6 +64,8 @@ _PARSER.set_element_class_lookup(
 #: refuses that text when it is set on another element (``ValueError``), as the ``<br>``
 #: paragraph split does. Read as spaces, as a browser shows them.
 _CONTROLS = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
+#: The same characters as UTF-8 bytes (each is its own byte: no other character's encoding holds one).
+_CONTROL_BYTES = bytes((*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20)))
 _TITLE_SEPARATORS = re.compile(r"(?<!\s)\s+(?:[|\u2013\u2014:\u00bb\u00b7/]|-|::)\s+")
 
 
@@ -98,8 +102,9 @@ def _parse(html: Union[str, bytes], repair: bool = True, frames: bool = True) ->
         return None
     if repair:
         html = repair_markup(html)
-    html = _CONTROLS.sub(" ", html)
     data = html.encode("utf-8", "replace")
+    if len(data.translate(None, _CONTROL_BYTES)) != len(data):  # a byte-wise test: 4x faster than the pattern's scan
+        data = _CONTROLS.sub(" ", html).encode("utf-8", "replace")
     try:
         parsed = lxml.html.document_fromstring(data, parser=_PARSER)
         rebuilt = parse_capped(data, _PARSER) if cut_by_depth(parsed) else None
@@ -218,6 +223,15 @@ def _tree_document_class() -> Any:
             weight: int = super().class_weight(element)
             return weight
 
+        def get_link_density(self, elem: lxml.html.HtmlElement) -> float:
+            return link_density(elem)  # readability's figure, without its quadratic whitespace scans
+
+        def transform_misused_divs_into_paragraphs(self) -> None:
+            from readability.readability import REGEXES
+
+            # readability's step, without serializing every division's content once per ancestor
+            transform_misused_divs(self.html, self.tags, REGEXES["divToPElementsRe"])
+
         def remove_unlikely_candidates(self) -> None:
             checkpoint()
             super().remove_unlikely_candidates()
@@ -226,6 +240,8 @@ def _tree_document_class() -> Any:
             if html_partial:  # before readability moves the candidate into its output
                 self.titled = follows_title(best_candidate["elem"], self.title)
             article: etree._Element = super().get_article(candidates, best_candidate, html_partial=html_partial)
+            if html_partial:
+                article = self._in_page_document(article)
             if self.title_boxes and html_partial:
                 self.boxes = boxes_after_title(article, best_candidate["elem"], self.title)
             if self.title_start and html_partial:
@@ -233,6 +249,16 @@ def _tree_document_class() -> Any:
             if self.find_teasers and self.titled:  # before readability's cleaning drops their headlines
                 self.teasers = teaser_runs(article)
             return article
+
+        def _in_page_document(self, output: etree._Element) -> etree._Element:
+            """readability's output ``<div>`` (its content moved) as an element of the page's own
+            document: readability builds it with lxml.html's parser, whose element classes are
+            looked up by a Python call for every element proxy the later walks create (a twentieth
+            of a small page's extraction); the page's parser looks them up in C."""
+            home: etree._Element = self.html.makeelement(output.tag, dict(output.attrib))
+            home.text = output.text
+            home.extend(list(output))
+            return home
 
     return _TreeDocument
 
@@ -293,12 +319,13 @@ def _inside(article: etree._Element, region: etree._Element) -> bool:
 
 
 def _recover_fragment(
-    root: etree._Element, article: etree._Element, rules: frozenset[str], title: str
+    root: etree._Element, article: etree._Element, rules: frozenset[str], title: str, page: int
 ) -> etree._Element:
     """``article``, or the page's main text region (cleaned like an article) when the article
-    is an implausibly small part of it. ``root`` is the pre-cleaned page; it is used up."""
+    is an implausibly small part of it. ``root`` is the pre-cleaned page (``page``: its text
+    size); it is used up."""
     body = _body(root)
-    extracted, page = text_size(article), text_size(body)
+    extracted = text_size(article)
     if page - extracted < FRAGMENT_MIN_MISSING or extracted >= FRAGMENT_SHARE * page:
         return article  # too large a part of the whole page to be a fragment of any region
     region = main_region(body, stage_words("recovery", rules))
@@ -358,10 +385,12 @@ def _titled(selection: _Selection, article: Optional[etree._Element], rules: fro
 
 
 def _recover(
-    root: etree._Element, selection: _Selection, rules: frozenset[str], title: str
+    root: etree._Element, selection: _Selection, rules: frozenset[str], title: str, page_chars: int
 ) -> Optional[etree._Element]:
     """The article readability selected, cleaned, or what the ``recovery.*`` rules take instead
-    (its table column, the main region for a tiny or a fragmentary article)."""
+    (its table column, the main region for a tiny or a fragmentary article). ``root`` is the
+    pre-cleaned page, whose text size is ``page_chars`` (readability works on a copy of it, and
+    nothing before the last recovery changes it)."""
     article = selection.article
     for run in selection.teasers:
         drop(run)
@@ -372,7 +401,7 @@ def _recover(
     if "recovery.tiny" in rules and (article is None or text_size(article) < TINY_ARTICLE_CHARS):
         return _recover_tiny(root, article, rules, title)
     if article is not None and "recovery.fragment" in rules and not _titled(selection, article, rules):
-        return _recover_fragment(root, article, rules, title)
+        return _recover_fragment(root, article, rules, title, page_chars)
     return article
 
 
@@ -403,7 +432,7 @@ def extract_html(
     page_chars = text_size(_body(root))
     selection = _article(root, rules, title)
     text = ""
-    article = _recover(root, selection, rules, title)
+    article = _recover(root, selection, rules, title, page_chars)
     titled = _titled(selection, article, rules)
     if article is not None and article is selection.article:
         for box in selection.boxes:  # after the recovery rules, which judge readability's selection as it was

@@ -119,18 +119,43 @@ _NO_WORDS: frozenset[str] = frozenset()
 _NEGATIONS = frozenset(("no", "non", "not", "without"))
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=16384)
 def _words(value: str) -> frozenset[str]:
-    words = set()
+    words: set[str] = set()
     for name in value.split():
-        found = _WORD.findall(_CAMEL.sub(r"\1 \2", name).lower())
+        found = _name_words(name)
         if found and found[0] not in _NEGATIONS:
             words.update(found)
     return frozenset(words)
 
 
+@functools.lru_cache(maxsize=16384)
+def _name_words(name: str) -> tuple[str, ...]:
+    """The words of one class or id name, in order (a page's ``class`` values combine the same
+    few names: each is split once)."""
+    return tuple(_WORD.findall(_CAMEL.sub(r"\1 \2", name).lower()))
+
+
 def _text(element: etree._Element) -> str:
     return " ".join("".join(element.itertext()).split())
+
+
+def text_within(element: etree._Element, limit: int) -> bool:
+    """``len(_text(element)) <= limit``, reading the element's text only until it is longer (a
+    wrapper's test against a whole article's text stops after ``limit`` characters)."""
+    chars = words = 0
+    in_word = False  # the text so far ends inside a word, which the next piece may continue
+    for piece in element.itertext():
+        if not piece:
+            continue
+        parts = piece.split()
+        if parts:
+            chars += sum(map(len, parts))
+            words += len(parts) - (in_word and not piece[0].isspace())
+            if chars + words - 1 > limit:
+                return False
+        in_word = not piece[-1].isspace()
+    return chars + max(words - 1, 0) <= limit
 
 
 def text_size(element: etree._Element) -> int:
@@ -170,12 +195,13 @@ def _outside_code(node: etree._Element, doomed: set[etree._Element]) -> Iterator
 
 
 def drop(element: etree._Element) -> None:
-    """Removes ``element`` but keeps its tail text in the document."""
+    """Removes ``element`` but keeps its tail text in the document, a space too: the space after
+    a hidden marker between two words is what keeps them apart ("2018 Human", not "2018Human")."""
     parent = element.getparent()
     if parent is None:
         return
     tail = element.tail
-    if tail and tail.strip():
+    if tail:
         previous = element.getprevious()
         if previous is not None:
             previous.tail = (previous.tail or "") + tail
@@ -322,7 +348,7 @@ def sole_wrappers(element: etree._Element) -> Iterator[etree._Element]:
         parent is not None
         and parent.tag in _WRAPPERS
         and parent.getparent() is not None
-        and len(_text(parent)) <= size + 20
+        and text_within(parent, size + 20)
     ):
         yield parent
         parent = parent.getparent()
@@ -386,7 +412,7 @@ def preclean(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES) -> Non
     limit: Optional[float] = None  # measured only once a block matches
     doomed: set[etree._Element] = set()
     for element in _outside_code(body, doomed):
-        if not (element.tag in tags or class_words(element) & words):
+        if not (element.tag in tags or (words and class_words(element) & words)):  # no page rule has words now
             continue
         if limit is None:
             limit = 0.3 * text_size(body)
@@ -519,7 +545,14 @@ _MAX_NAME_WORDS = 3
 
 def _comment_words(element: etree._Element) -> bool:
     """True when a class/id name of ``element`` names a comment thread (module docstring)."""
-    names = "%s %s" % (element.get("class") or "", element.get("id") or "")
+    names = element.get("class"), element.get("id")
+    return bool(names[0] or names[1]) and _names_comments("%s %s" % (names[0] or "", names[1] or ""))
+
+
+@functools.lru_cache(maxsize=16384)
+def _names_comments(names: str) -> bool:
+    """``_comment_words`` of an element whose class and id are ``names`` (measured once per page's
+    distinct class and id values)."""
     return any(
         len(words) <= _MAX_NAME_WORDS
         and any(

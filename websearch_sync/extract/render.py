@@ -195,7 +195,8 @@ def _visible_strings(node: etree._Element, lines: bool = False) -> Iterator[str]
 def _code_text(node: etree._Element) -> str:
     """The text of a ``<pre>``, a line per line however the page marks its lines up (a block's
     end ends its line unless the line ended already)."""
-    return _LINE_ENDS.sub("\n", "".join(_visible_strings(node, lines=True))).strip("\n")
+    text = "".join(_visible_strings(node, lines=True))
+    return (_LINE_ENDS.sub("\n", text) if _LINE_END in text else text).strip("\n")
 
 
 class _Renderer:
@@ -267,7 +268,9 @@ class _Renderer:
             lines.pop()
         while lines and lines[0] in edges:
             lines.pop(0)
-        return _CODE_BLANK_LINE.sub("", _BLANK_LINES.sub("\n\n", "\n".join(lines)))
+        text = _BLANK_LINES.sub("\n\n", "\n".join(lines))
+        # the pattern's look-behind is tried at every character: only for code's blank lines
+        return _CODE_BLANK_LINE.sub("", text) if _CODE_BLANK in text else text
 
     # ------------------------------------------------------------------ walking
     def children(self, node: etree._Element) -> None:

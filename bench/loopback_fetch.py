@@ -1,0 +1,67 @@
+"""The whole fetch path as a benchmark system: ``SearchClient.fetch`` of a page served on
+127.0.0.1, for ``bench/extraction.py`` and ``bench/fetch_path.py`` (issue 35: "time is
+fetch's").
+
+Each page is served as ``text/html; charset=utf-8`` by a keep-alive server without Nagle's
+delay, in a process of its own (its work must not share the client's GIL), so what is timed is
+the client's work: the request, the byte cap, the answer's look (bot walls, client-side
+redirect), the extraction and the result.
+"""
+
+import contextlib
+import http.server
+import multiprocessing
+from collections.abc import Iterator, Sequence
+from typing import Callable
+
+import websearch_sync as ws
+
+
+def serve(pages: dict[str, bytes]) -> "tuple[http.server.ThreadingHTTPServer, multiprocessing.process.BaseProcess]":
+    """A loopback server answering ``/<index>`` with that page, serving from a child process."""
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        disable_nagle_algorithm = True
+
+        def do_GET(self) -> None:
+            body = pages[self.path]
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    process = multiprocessing.get_context("fork").Process(target=server.serve_forever, daemon=True)
+    process.start()
+    return server, process
+
+
+@contextlib.contextmanager
+def fetch_system(htmls: Sequence[str], impersonate: str = "off", mode: str = "text") -> Iterator[Callable[[str], str]]:
+    """A system ``html -> text`` for ``extraction.run`` that fetches the page holding ``html``
+    (one of ``htmls``) from a loopback server started for the block; a page with no readable
+    text gives ``""`` (its time still counts)."""
+    paths = {html: "/%d" % index for index, html in enumerate(htmls)}
+    server, process = serve({path: html.encode("utf-8") for html, path in paths.items()})
+    base = "http://127.0.0.1:%d" % server.server_address[1]
+    settings = ws.Settings(allow_private=True, impersonate=impersonate)
+    client = ws.SearchClient("stub", settings=settings, cache_ttl_s=0, min_interval_s=0, retries=0)
+
+    def through_fetch(html: str) -> str:
+        try:
+            return client.fetch(base + paths[html], allow_private=True, extract_mode=mode, max_chars=1_000_000)["text"]
+        except ws.WebSearchError:
+            return ""
+
+    try:
+        yield through_fetch
+    finally:
+        client.close()
+        process.terminate()
+        process.join()
+        server.server_close()

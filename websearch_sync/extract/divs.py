@@ -1,0 +1,87 @@
+"""readability-lxml's ``transform_misused_divs_into_paragraphs``, without its quadratic first pass.
+
+readability turns a ``<div>`` that holds no block (``divToPElementsRe`` finds no ``<p``,
+``<div``, ``<table``... in its serialized children) into a ``<p>``, then wraps the loose text
+and inline runs of the divisions left in paragraphs. Its first pass serializes each division's
+whole content to search it: a division inside ten others is serialized eleven times (a tenth of
+the extraction of a deeply nested page). ``blocks_below`` answers the same question for every
+element in one pass from the leaves up: a start tag the pattern finds is ``<`` and the tag's
+name (the text, tails and attribute values of the serialization are escaped), and a comment or
+processing instruction is searched as it serializes. The second pass is readability's own
+(readability-lxml 0.9), unchanged; ``tests/unit/test_extract_divs.py`` holds the whole step to
+readability's on pages, so a readability release that changes it fails there.
+"""
+
+from collections.abc import Iterator
+from re import Pattern
+from typing import Callable, Optional
+
+from lxml import etree
+from lxml.html import fragment_fromstring
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+#: readability's inline tags (its second pass groups runs of them into paragraphs).
+_INLINE_TAGS = frozenset(("a", "b", "cite", "code", "em", "font", "i", "small", "span", "strong", "sub", "sup", "u"))
+
+
+def blocks_below(root: etree._Element, blocks: Pattern[str]) -> dict[etree._Element, bool]:
+    """{element of ``root``'s tree: whether ``blocks`` finds a match in readability's
+    serialization of its children, ``str(b"".join(tostring(child, encoding="utf-8") ...))``}."""
+    named: dict[str, bool] = {}
+
+    def marks(child: etree._Element) -> bool:
+        tag = child.tag
+        if isinstance(tag, str) and not tag.startswith("{"):
+            if tag not in named:  # the start tag as the bytes' repr shows it
+                named[tag] = blocks.search(str(("<" + tag).encode("utf-8"))) is not None
+            return named[tag]
+        return blocks.search(str(etree.tostring(child, encoding="utf-8"))) is not None
+
+    below: dict[etree._Element, bool] = {}
+    for element in reversed(list(root.iter())):  # every element after all of its descendants
+        if isinstance(element.tag, str):
+            below[element] = any(marks(child) or below.get(child, False) for child in element)
+    return below
+
+
+def transform_misused_divs(
+    root: etree._Element, tags: Callable[..., Iterator[etree._Element]], blocks: Pattern[str]
+) -> None:
+    """readability's ``transform_misused_divs_into_paragraphs`` on ``root`` (``tags``: the
+    document's ``tags``, ``blocks``: its ``divToPElementsRe``), the same result, in place."""
+    below = blocks_below(root, blocks)
+    for elem in tags(root, "div"):
+        if not below[elem]:
+            elem.tag = "p"
+
+    for elem in tags(root, "div"):  # readability-lxml 0.9's second pass, as it is
+        children = list(elem)
+        paragraph: Optional[etree._Element] = None
+        if elem.text and elem.text.strip():
+            p = fragment_fromstring("<p/>")
+            p.text = elem.text
+            elem.text = None
+            elem.insert(0, p)
+            paragraph = p
+
+        for child in children:
+            if child.tag == "br":
+                paragraph = None
+                continue
+            if child.tag not in _INLINE_TAGS or blocks.search(etree.tostring(child, method="html", encoding="unicode")):
+                paragraph = None
+                continue
+            if paragraph is None:
+                paragraph = fragment_fromstring("<p/>")
+                child.addprevious(paragraph)
+            paragraph.append(child)
+
+        for pos, child in reversed(list(enumerate(elem))):
+            if child.tail and child.tail.strip():
+                p = fragment_fromstring("<p/>")
+                p.text = child.tail
+                child.tail = None
+                elem.insert(pos + 1, p)
+            if child.tag == "br":
+                child.drop_tree()  # type: ignore[attr-defined]  # an lxml.html element, as in readability

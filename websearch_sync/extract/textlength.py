@@ -1,0 +1,56 @@
+"""readability-lxml's text length and link density, the same numbers in a fraction of the time.
+
+readability scores every candidate block by its link density: the length of its links' text
+over the length of its own, each measured as ``len(clean(element.text_content()))``, where
+``clean`` collapses whitespace with three regular expressions. The first of them,
+``\\s{255,}``, is tried at every whitespace character and rescans the rest of its run each time
+(quadratic in the run: indentation in a page's text is long runs), and the second,
+``\\s*\\n\\s*``, rescans a run without a line break the same way. Nested candidates measure the
+same text again and again: on the development pages these measurements were a quarter of the
+whole extraction's time.
+
+``clean_length`` gives ``len(readability.readability.clean(text))`` for every string: each
+run of whitespace is a match of both expressions from its first character or of neither
+(``\\s{255,}`` matches a run of 255 or more whitespace characters whole; ``\\s*\\n\\s*`` a run
+holding a line break whole), so anchoring them at a run's start (``(?<!\\s)``) finds the same
+matches in one pass; the third expression and the second only run when the text holds a tab,
+two spaces or a line break, without which they match nothing.
+"""
+
+import re
+
+from lxml.html import HtmlElement
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+#: readability's ``\s{255,}`` (a run of 255 whitespace characters or more becomes 255 spaces),
+#: tried only where a run starts.
+_LONG_RUN = re.compile(r"(?<!\s)\s{255,}")
+#: readability's ``\s*\n\s*`` (a run holding a line break becomes the line break), tried only
+#: where a run starts.
+_BROKEN_RUN = re.compile(r"(?<!\s)\s*\n\s*")
+#: readability's ``\t|[ \t]{2,}`` as it is (it matches each tab, and spaces and tabs from a space on).
+_BLANKS = re.compile(r"\t|[ \t]{2,}")
+_LONG_RUN_SPACES = " " * 255
+
+
+def clean_length(text: str) -> int:
+    """``len(readability.readability.clean(text))``, computed faster (module docstring)."""
+    text = _LONG_RUN.sub(_LONG_RUN_SPACES, text)
+    if "\n" in text:
+        text = _BROKEN_RUN.sub("\n", text)
+    if "\t" in text or "  " in text:
+        text = _BLANKS.sub(" ", text)
+    return len(text.strip())
+
+
+def text_length(element: HtmlElement) -> int:
+    """readability's ``text_length(element)``: the length of its cleaned text."""
+    return clean_length(element.text_content() or "")
+
+
+def link_density(element: HtmlElement) -> float:
+    """readability's ``Document.get_link_density(element)``: the text length of the links inside
+    ``element`` over its own (at least 1)."""
+    links = sum(text_length(link) for link in element.findall(".//a"))
+    return float(links) / max(text_length(element), 1)

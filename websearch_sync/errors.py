@@ -384,3 +384,26 @@ def error_from_code(code: str, message: str, **kwargs: Any) -> WebSearchError:
     The inverse of ``error.to_dict()["type"]``: a caller that got an error form as data
     (a worker's return value, a tool result) raises the same exception again."""
     return ERROR_CLASSES.get(code, WebProviderError)(message, **kwargs)
+
+
+def install_hint(extra: str) -> str:
+    """How to install the optional ``extra``, whatever way this package was installed: its
+    packages as this installation's metadata lists them (``pip install 'pypdf>=6.0'`` works
+    after a git URL, a wheel or a checkout alike), and the checkout's spelling. The package is
+    not on PyPI, so ``websearch-sync[pdf]`` alone would not resolve."""
+    from importlib import metadata  # only when a message needs it
+
+    marker = 'extra == "%s"' % extra
+    try:
+        requires = metadata.requires("websearch-sync") or []
+    except metadata.PackageNotFoundError:  # run from a source tree that was never installed
+        requires = []
+    packages = [requirement.split(";", 1)[0].strip() for requirement in requires if marker in requirement]
+    checkout = "pip install -e '.[%s]'" % extra
+    if not packages:
+        return "the `%s` extra (from a checkout: %s)" % (extra, checkout)
+    return "the `%s` extra: pip install %s (from a checkout: %s)" % (
+        extra,
+        " ".join("'%s'" % package.replace(" ", "") for package in packages),
+        checkout,
+    )

@@ -210,7 +210,9 @@ def test_without_the_extra_backends_says_how_to_turn_browser_requests_on(monkeyp
     monkeypatch.setattr(browser, "browser_available", lambda: False)
     assert main(["backends"]) == 0
     out = capsys.readouterr().out
-    assert "pip install -e '.[browser]'" in out and "curl_cffi" not in out.split("TRANSPORT")[1]
+    table, note = out.rsplit("transport:", 1)
+    assert "curl_cffi" not in table.split("TRANSPORT")[1]  # no row claims the browser wire
+    assert "pip install 'curl_cffi>=" in note and "(from a checkout: pip install -e '.[browser]')" in note
     with pytest.raises(ws.InvalidInput) as info:
         ws.SearchClient("stub", settings=ws.Settings(impersonate="chrome"))
     assert info.value.detail_code == "missing_browser_extra" and "[browser]" in info.value.message

@@ -172,7 +172,7 @@ def test_without_pillow_an_image_over_the_cap_is_refused_naming_the_extra(monkey
     with FaultServer({"/i": respond(200, body, content_type="image/png")}) as server:
         error = fetch_error(server.url("/i"), images=True)
     assert (type(error).__name__, error.detail_code) == ("WebProviderError", "image_too_large")
-    assert "8001x10" in error.message and "'images' extra" in error.message
+    assert "8001x10" in error.message and "the `images` extra: pip install 'Pillow>=" in error.message
 
 
 def test_an_image_too_large_to_decode_is_refused_even_with_pillow():

@@ -374,7 +374,8 @@ def test_without_the_mcp_extra_the_command_exits_2_with_one_line(monkeypatch, ca
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err.startswith("error: InvalidInput/missing_mcp_extra: ")
-    assert "pip install -e '.[mcp]' from a checkout" in captured.err and captured.err.count("\n") == 1
+    assert "the `mcp` extra: pip install 'mcp" in captured.err and captured.err.count("\n") == 1
+    assert "(from a checkout: pip install -e '.[mcp]')" in captured.err
 
 
 def test_an_old_sdk_is_refused_with_the_same_line(monkeypatch, capsys):

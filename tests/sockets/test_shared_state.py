@@ -56,7 +56,8 @@ def test_without_redis_py_a_state_url_is_invalid_input_naming_the_extra(monkeypa
     with pytest.raises(ws.InvalidInput) as info:
         ws.SearchClient(state_url="redis://127.0.0.1:%d/0" % free_port())
     assert info.value.detail_code == "missing_redis_extra"
-    assert "pip install -e '.[redis]' from a checkout" in info.value.message
+    assert "the `redis` extra: pip install 'redis>=" in info.value.message
+    assert "(from a checkout: pip install -e '.[redis]')" in info.value.message
 
 
 @pytest.mark.parametrize(

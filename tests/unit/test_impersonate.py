@@ -21,9 +21,11 @@ def test_asking_for_a_browser_without_the_extra_names_the_extra(source, monkeypa
     with pytest.raises(ws.InvalidInput) as info:
         ws.SearchClient("stub", settings=settings)
     assert info.value.detail_code == "missing_browser_extra"
-    assert "pip install -e '.[browser]'" in info.value.message
+    # the packages as any installation can install them (the package is on no index), and a checkout's spelling
+    assert "pip install 'curl_cffi>=" in info.value.message
+    assert "(from a checkout: pip install -e '.[browser]')" in info.value.message
     # said once ("needs the browser extra: install the browser extra: ..."), with the command line's spelling
-    assert info.value.message.count("browser extra") == 1 and "--impersonate off" in info.value.message
+    assert info.value.message.count("`browser` extra") == 1 and "--impersonate off" in info.value.message
 
 
 @pytest.mark.parametrize("value", ["firefox", "safari", "edge", "Chrome99"])

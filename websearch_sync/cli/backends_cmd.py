@@ -8,7 +8,7 @@ from ..config import Settings
 from ..engine.option import by_declaration
 from ..errors import InvalidInput, WebSearchError
 from ..net import browser
-from ..net.browser import EXTRA_HINT, resolve_impersonate
+from ..net.browser import extra_hint, resolve_impersonate
 from .output import EXIT_OK, add_impersonate, json_text
 
 if TYPE_CHECKING:  # the engines (and requests) load when the command runs, not for --help
@@ -130,7 +130,7 @@ def transport_note(settings: Settings) -> str:
     profile = resolve_impersonate(settings.impersonate)
     if profile != "off":
         return "transport: web pages and fetch as %s (curl_cffi); API backends over requests" % profile
-    how = "set WEB_SEARCH_IMPERSONATE=chrome" if browser.browser_available() else EXTRA_HINT
+    how = "set WEB_SEARCH_IMPERSONATE=chrome" if browser.browser_available() else extra_hint()
     return "transport: requests for everything (browser requests off; to turn them on: %s)" % how
 
 

@@ -53,7 +53,7 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "mcp",
         help="serve web_search and web_fetch to an MCP client over stdio",
         description="Run an MCP server on stdin/stdout offering web_search and web_fetch (needs the mcp extra: "
-        "pip install -e '.[mcp]' from a checkout). It runs until the client closes stdin.",
+        "without it the command says what to install). It runs until the client closes stdin.",
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )

@@ -18,7 +18,7 @@ from typing import Any, Optional, Union
 from ..client.default_client import default_client
 from ..client.search_client import SearchClient
 from ..config import Settings
-from ..errors import BAD_STYLE, InvalidInput
+from ..errors import BAD_STYLE, InvalidInput, install_hint
 from ..tool import (
     ANTHROPIC_STRICT_KEYWORDS,
     FETCH_TOOL,
@@ -131,6 +131,6 @@ def missing_extra(integration: str, package: str) -> ImportError:
     """The ``ImportError`` for an integration whose framework is not installed, naming the extra
     (the integration's name spelt with dashes, as pip spells extras)."""
     return ImportError(
-        "websearch_sync.integrations.%s needs %s, which is not installed: the `%s` extra (pip install -e '.[%s]' from a checkout)"
-        % (integration, package, integration.replace("_", "-"), integration.replace("_", "-"))
+        "websearch_sync.integrations.%s needs %s, which is not installed: %s"
+        % (integration, package, install_hint(integration.replace("_", "-")))
     )

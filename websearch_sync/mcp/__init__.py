@@ -8,7 +8,7 @@ loads :mod:`.server`, after :func:`require_mcp` has checked that the SDK is ther
 
 from typing import TYPE_CHECKING
 
-from ..errors import BAD_MAX_CONCURRENT, MISSING_MCP_EXTRA, InvalidInput
+from ..errors import BAD_MAX_CONCURRENT, MISSING_MCP_EXTRA, InvalidInput, install_hint
 from ..validate import check_number
 
 if TYPE_CHECKING:
@@ -28,8 +28,6 @@ DEFAULT_MAX_CONCURRENT = 8
 #: conversations, and a later one may ask the same thing again.
 DEFAULT_REPEAT_WINDOW_S = 600.0
 
-_INSTALL = "pip install -e '.[mcp]' from a checkout"
-
 
 def require_mcp() -> None:
     """Check that the MCP SDK (``mcp>=2.3``) is installed.
@@ -41,7 +39,7 @@ def require_mcp() -> None:
         import mcp  # noqa: F401  (the official SDK, not this package: imports are absolute)
     except ImportError:
         raise InvalidInput(
-            "the MCP server needs the 'mcp' package: " + _INSTALL, detail_code=MISSING_MCP_EXTRA
+            "the MCP server needs the 'mcp' package: " + install_hint("mcp"), detail_code=MISSING_MCP_EXTRA
         ) from None
     from importlib import metadata
 
@@ -51,7 +49,8 @@ def require_mcp() -> None:
         return  # a source checkout or an unusual version string: let the import decide
     if found < MIN_MCP_VERSION:
         raise InvalidInput(
-            "the MCP server needs mcp>=%d.%d, found %s: %s" % (MIN_MCP_VERSION + (metadata.version("mcp"), _INSTALL)),
+            "the MCP server needs mcp>=%d.%d, found %s: %s"
+            % (MIN_MCP_VERSION + (metadata.version("mcp"), install_hint("mcp"))),
             detail_code=MISSING_MCP_EXTRA,
         )
 

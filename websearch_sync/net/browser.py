@@ -12,7 +12,7 @@ import importlib.util
 import os
 from typing import TYPE_CHECKING, Optional
 
-from ..errors import BAD_IMPERSONATE, MISSING_BROWSER_EXTRA, InvalidInput
+from ..errors import BAD_IMPERSONATE, MISSING_BROWSER_EXTRA, InvalidInput, install_hint
 
 if TYPE_CHECKING:
     from .wire import Wire
@@ -23,8 +23,6 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 PROFILES: tuple[str, ...] = ("chrome",)
 #: Every value ``impersonate`` accepts.
 IMPERSONATE_CHOICES: tuple[str, ...] = PROFILES + ("off",)
-#: How to turn browser requests on.
-EXTRA_HINT = "install the browser extra: pip install -e '.[browser]' from a checkout"
 #: Profiles curl_cffi has but the lab does not find consistent (docs/configuration.md#transports).
 _REFUSED = {
     "firefox": "curl_cffi 0.17's Firefox profile sends a TLS fingerprint (JA4) no real Firefox sends",
@@ -35,6 +33,11 @@ _REFUSED = {
 def browser_available() -> bool:
     """True when the ``browser`` extra (``curl_cffi``) is installed."""
     return importlib.util.find_spec("curl_cffi") is not None
+
+
+def extra_hint() -> str:
+    """How to turn browser requests on: install the ``browser`` extra (:func:`~..errors.install_hint`)."""
+    return "install " + install_hint("browser")
 
 
 def resolve_impersonate(value: Optional[str], *, need_extra: bool = True) -> str:
@@ -60,7 +63,7 @@ def resolve_impersonate(value: Optional[str], *, need_extra: bool = True) -> str
     if name != "off" and need_extra and not browser_available():
         raise InvalidInput(
             "impersonate=%s needs curl_cffi: %s; or turn it off (--impersonate off, WEB_SEARCH_IMPERSONATE=off,"
-            " impersonate='off')" % (name, EXTRA_HINT),
+            " impersonate='off')" % (name, extra_hint()),
             detail_code=MISSING_BROWSER_EXTRA,
         )
     return name

@@ -46,6 +46,7 @@ from ..errors import (
     NetworkError,
     Timeout,
     WebSearchError,
+    install_hint,
 )
 from .deadline import Deadline
 from .decoding import DECODERS, DecodingSink, broken_body
@@ -344,7 +345,7 @@ def _request_error(
         return _tls_error(exc, host, provider)
     if isinstance(exc, errors.InvalidSchema) and "socks" in str(exc).lower():
         return InvalidInput(
-            "a socks5 proxy needs PySocks: pip install 'requests[socks]' (from a checkout: pip install -e '.[socks]')",
+            "a socks5 proxy needs PySocks, " + install_hint("socks"),
             provider=provider,
             detail_code=BAD_PROXY,
         )

@@ -20,7 +20,14 @@ import math
 from typing import Any, Optional
 from urllib.parse import urlsplit
 
-from ..errors import IMAGE_TOO_LARGE, IMAGE_UNREADABLE, UNSUPPORTED_CONTENT, WebParseError, WebProviderError
+from ..errors import (
+    IMAGE_TOO_LARGE,
+    IMAGE_UNREADABLE,
+    UNSUPPORTED_CONTENT,
+    WebParseError,
+    WebProviderError,
+    install_hint,
+)
 from ..net.media import media_token, sniffed_image_type
 from ..net.transport import HttpResponse
 from .imagesize import Header, gif_first_frame, read_header
@@ -192,7 +199,7 @@ def _within_caps(
     pillow = _pillow()
     if pillow is None:
         raise _too_large(
-            "%s; downscaling needs the optional 'images' extra (pip install -e '.[images]' from a checkout)" % over,
+            "%s; downscaling needs %s" % (over, install_hint("images")),
             provider,
             status,
             "install the images extra (Pillow) to downscale it",

@@ -36,6 +36,7 @@ from ..errors import (
     Timeout,
     WebParseError,
     WebProviderError,
+    install_hint,
 )
 from ..extract.mdescape import escape_lines
 from ..net.deadline import Deadline
@@ -117,8 +118,7 @@ def pdf_text(
     pypdf = _pypdf()
     if pypdf is None:
         raise WebProviderError(
-            "%s served a PDF; reading PDFs needs the optional 'pdf' extra (pip install -e '.[pdf]' from a checkout)"
-            % host,
+            "%s served a PDF; reading PDFs needs %s" % (host, install_hint("pdf")),
             provider=provider,
             detail_code=UNSUPPORTED_CONTENT,
             status=response.status,

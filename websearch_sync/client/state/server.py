@@ -23,6 +23,7 @@ from ...errors import (
     InvalidInput,
     NetworkError,
     Timeout,
+    install_hint,
     redact,
 )
 from ...net import workers
@@ -92,7 +93,7 @@ def _redis_module() -> Any:
         from redis.retry import Retry
     except ImportError:
         raise InvalidInput(
-            "a shared state URL needs redis-py, the `redis` extra: pip install -e '.[redis]' from a checkout",
+            "a shared state URL needs redis-py, " + install_hint("redis"),
             detail_code=MISSING_REDIS_EXTRA,
         ) from None
     return redis, Retry(NoBackoff(), 0)

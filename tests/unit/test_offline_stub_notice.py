@@ -62,3 +62,10 @@ def test_include_content_never_reads_the_stubs_made_up_pages():
             result = client.search("anything", include_content=True, timeout_ms=2000)
         assert len(mocked.calls) == 0
     assert "errors" not in result and all("content" not in item for item in result["items"])
+    # and says so (before, the call's results simply had no content, without a word)
+    assert result["provider_meta"]["not_sent"] == ["include_content"]
+
+
+def test_a_stub_search_without_include_content_reports_nothing_unsent():
+    with ws.SearchClient("stub", settings=ws.Settings()) as client:
+        assert "not_sent" not in client.search("anything")["provider_meta"]

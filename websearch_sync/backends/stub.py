@@ -69,6 +69,12 @@ class Stub(Backend):
         """Only the parameters: the stub has no endpoint or key to check."""
         self.check_params(params)
 
+    def not_sent(self, params: SearchParams) -> list[str]:
+        """Besides the base's: ``include_content``, whose pages are made up and never read (the
+        call's results carry no ``content``, and say why instead of staying silent)."""
+        unsent = super().not_sent(params)
+        return sorted(unsent + ["include_content"]) if params.include_content else unsent
+
     def search(self, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
         """Build the items; no request is sent."""
         self.check_once(params)

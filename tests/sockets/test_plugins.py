@@ -547,3 +547,26 @@ print(ws.search("still works", settings=settings)["items"][0]["provider"])
         "No module named 'fancylib_not_there'" in first
     ), first
     assert second == "stub"
+
+
+def test_the_backends_listing_shows_a_skipped_plugin_with_why(tmp_path):
+    """Before, a plugin that failed to import was only a warning on stderr above the table (or
+    lost in a program's logging); the table and ``--json`` left it out."""
+    _distribution(
+        tmp_path, "broken_import", "broken_import", "import fancylib_not_there\n", "broken = broken_import:Backend\n"
+    )
+    code = """
+import json, sys
+from websearch_sync.cli import main
+main(["backends", "--json"])
+main(["backends"])
+"""
+    done = _run(tmp_path, code)
+    assert done.returncode == 0, done.stderr
+    listing, table = done.stdout.split("\nBACKEND", 1)
+    rows = {row["name"]: row for row in json.loads(listing)}
+    why = "its plugin broken_import:Backend was skipped: it failed to load: ModuleNotFoundError: No module named 'fancylib_not_there'"
+    assert (rows["broken"]["kind"], rows["broken"]["configured"], rows["broken"]["error"]) == ("plugin", False, why)
+    assert rows["ddg_html"]["kind"] == "html" and "error" not in rows["ddg_html"]  # the others as before
+    (line,) = [line for line in table.splitlines() if line.startswith("broken ")]
+    assert "plugin" in line and "no (%s)" % why in line

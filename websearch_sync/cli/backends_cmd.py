@@ -77,7 +77,29 @@ def backend_rows(settings: Settings) -> list[dict[str, Any]]:
                 endpoint=endpoint_of(backend),
             )
         rows.append(row)
-    return rows
+    return rows + [skipped_row(name, why) for name, why in registry.skipped_plugins().items()]
+
+
+def skipped_row(name: str, why: str) -> dict[str, Any]:
+    """The row of an installed plugin that was skipped (a failed import...): listed with why, as
+    the stderr warning of its loading scrolls by or a program's logging hides it."""
+    return {
+        "name": name,
+        "kind": "plugin",
+        "verticals": [],
+        "configured": False,
+        "missing": [],
+        "env": [],
+        "min_interval_s": None,
+        "max_results_limit": None,
+        "transport": "-",
+        "summary": "",
+        "endpoint": None,
+        "settings": [],
+        "options": [],
+        "filters": {},
+        "error": why,
+    }
 
 
 def endpoint_of(backend: "Backend") -> Optional[str]:

@@ -390,6 +390,13 @@ def closest_backend(name: Any) -> Optional[str]:
     return close[0] if close else None
 
 
+def skipped_plugins() -> dict[str, str]:
+    """Why each installed plugin that is not registered was skipped, by its entry point's name
+    (a backend's name, unless the name is one no backend can have), in the order they loaded."""
+    load_plugins()
+    return {name: why for name, why in _SKIPPED.items() if name not in _REGISTRY}
+
+
 def skipped_plugin(name: Any) -> Optional[str]:
     """Why the plugin declaring backend ``name`` was skipped (``None``: no plugin was). A plugin
     skipped under an entry-point name no backend can have (``demo-search``) may be the one

@@ -570,6 +570,33 @@ def test_a_process_pacing_an_upstream_unlike_the_fleet_is_warned_of(redis_db, re
         assert "this process waits 0.04 s between requests, another 0.4 s" in uneven[0]
 
 
+def test_a_process_that_does_not_pace_a_paced_upstream_is_warned_of(redis_db, redis_server, caplog):  # noqa: F811
+    """A worker left on ``min_interval_s=0`` books no slot, so it never learned the fleet's pace
+    and nothing said it went around it. Now it reads the pace once per upstream and warns."""
+    from websearch_sync.client.state import slots
+
+    slots._UNEVEN.clear()
+    url = up(redis_server.url)
+    with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+        with ws.SearchClient("stub", state_url=url, min_interval_s={"stub": 0.4}) as paced:
+            paced.search("the fleet's pace", cache_ttl_s=0)
+        with ws.SearchClient("stub", state_url=url, min_interval_s={"stub": 0}) as unpaced:
+            for query in ("one", "two"):
+                unpaced.search(query, cache_ttl_s=0)
+    uneven = [record.getMessage() for record in caplog.records if "unevenly" in record.getMessage()]
+    assert len(uneven) == 1 and "this process waits 0 s between requests, another 0.4 s" in uneven[0], uneven
+
+
+def test_an_unpaced_process_alone_is_not_warned_of(redis_db, redis_server, caplog):  # noqa: F811
+    from websearch_sync.client.state import slots
+
+    slots._UNEVEN.clear()
+    with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+        with ws.SearchClient("stub", state_url=up(redis_server.url), min_interval_s={"stub": 0}) as client:
+            client.search("alone", cache_ttl_s=0)
+    assert not [record for record in caplog.records if "unevenly" in record.getMessage()]
+
+
 def test_calls_with_many_deadlines_share_one_connection_pool(redis_db, redis_server):  # noqa: F811
     """A worker gives each job the time it has left (``Settings(timeout_ms=...)``): every distinct
     deadline made a connection pool of its own, and kept its connection open, so a long-lived worker

@@ -43,11 +43,15 @@ class RateLimiter:
         self._handover: dict[str, tuple[float, int]] = {}  # the tier is back: (until when, the share) to keep
         self._sent: dict[str, float] = {}  # when the last request booked here left
         self._shared_next: dict[str, float] = {}  # when a shared slot was refused: when it comes
+        self._looked: set[str] = set()  # upstreams not paced here whose fleet pace was looked at
         self._lock = threading.Lock()
 
     def reserve(self, name: str, interval: float, max_wait_s: float) -> Optional[float]:
         """Book a slot for ``name``; the seconds to wait, or ``None`` if over ``max_wait_s``."""
         if interval <= 0:
+            if self._shared is not None and name not in self._looked:  # once: is the fleet pacing it?
+                self._looked.add(name)
+                self._shared.look(name, max_wait_s)
             return 0.0
         if self._shared is not None:
             with self._lock:

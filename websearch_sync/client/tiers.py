@@ -58,6 +58,9 @@ class SharedSlotsTier(Protocol):
         """``(booked, seconds to wait)`` for a slot at least ``not_before_s`` from now; ``None``
         when the tier cannot be used."""
 
+    def look(self, name: str, left_s: Optional[float] = None) -> None:
+        """For a process that does not pace ``name``: warn once if the fleet does."""
+
     def sending(self, name: str, interval: float, left_s: Optional[float] = None) -> Optional[float]:
         """Right before a request leaves: 0 (noted as leaving now) or the seconds to wait
         first; ``None`` when the tier cannot be used."""

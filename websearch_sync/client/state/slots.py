@@ -165,6 +165,26 @@ class SharedSlots:
         _warn_uneven(name, interval_us / 1e6, paced)
         return booked, wait
 
+    def look(self, name: str, left_s: Optional[float] = None) -> None:
+        """For a process that does not pace ``name`` (``min_interval_s`` 0), which books no slot
+        and so never learns the fleet's pace: read the slot's last booker's interval, and warn
+        (once) when the fleet paces it (this process's requests go around that pace)."""
+        (key,) = self.state.script_keys(name, "slot")
+
+        def read(redis: Any) -> float:
+            stored = redis.get(key)
+            if stored is None:
+                return 0.0
+            text = stored.decode("ascii", "replace") if isinstance(stored, bytes) else str(stored)
+            paced = text.rpartition(" ")[2]
+            if not paced.isdigit():
+                raise BadReply("the slot key holds %r" % text[:40])
+            return int(paced) / 1e6
+
+        paced = self.state.run(read, None, left_s)
+        if paced:
+            _warn_uneven(name, 0.0, paced)
+
     def sending(self, name: str, interval: float, left_s: Optional[float] = None) -> Optional[float]:
         """Right before a request to ``name`` leaves: 0 when it may leave now (noted in Redis),
         else the seconds to wait first; ``None`` when Redis cannot be used."""

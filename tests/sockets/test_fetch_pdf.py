@@ -26,7 +26,7 @@ from pdfs import (
     text_run,
     textless_pdf,
 )
-from pypdf.generic import ArrayObject, NumberObject
+from pypdf.generic import ArrayObject, ByteStringObject, NumberObject
 from servers import FaultServer
 
 import websearch_sync as ws
@@ -87,8 +87,12 @@ def test_a_pdf_is_read_as_markdown_with_its_title_and_page_headings():
         ("Harbour\x1b[2J report\x00 2024\x07", "Harbour [2J report 2024"),
         (ArrayObject([NumberObject(1), NumberObject(2)]), ""),
         (NumberObject(42), ""),
+        # UTF-16 with a lone surrogate: pypdf gives up on it and reads the bytes as PDFDocEncoding
+        # ("þÿ AØ  B"); read as UTF-16 with the broken unit replaced, as a browser shows it
+        (ByteStringObject(b"\xfe\xff\x00A\xd8\x00\x00B"), "A\ufffdB"),
+        (ByteStringObject("Harbour report".encode("utf-16-le")[:-1].join([b"\xff\xfe", b""])), "Harbour repor\ufffd"),
     ],
-    ids=["control characters", "an array", "a number"],
+    ids=["control characters", "an array", "a number", "broken UTF-16", "UTF-16LE cut short"],
 )
 def test_a_pdf_title_is_a_line_of_text_or_empty(title, shown):
     body = text_pdf([["A one-page notice."]], title=title)

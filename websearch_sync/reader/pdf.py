@@ -17,6 +17,7 @@ once what it decoded (fonts' character maps included) holds ``MAX_CONTENT`` byte
 ``CONTENT_PER_BYTE`` times the file's size when that is more.
 """
 
+import codecs
 import importlib.util
 import io
 import logging
@@ -225,6 +226,12 @@ def _title(reader: Any) -> str:
     string belongs (pypdf then returns that object: an array, a number, a dictionary)."""
     metadata = reader.metadata
     title = metadata.title if metadata is not None else None
+    raw = metadata.get("/Title") if metadata is not None else None
+    raw = raw.get_object() if raw is not None else None
+    if isinstance(raw, bytes) and raw[:2] in (codecs.BOM_UTF16_BE, codecs.BOM_UTF16_LE):
+        # UTF-16 that pypdf could not decode (a lone surrogate, an odd byte) it reads as
+        # PDFDocEncoding: "þÿ" and the bytes as Latin letters. Read as UTF-16, the broken unit replaced.
+        title = raw.decode("utf-16", errors="replace")
     return " ".join(_CONTROLS.sub(" ", title).split()) if isinstance(title, str) else ""
 
 

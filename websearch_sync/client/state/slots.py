@@ -97,6 +97,13 @@ def slot_time_us(value: Any) -> int:
     return int(head) if head.isdigit() else 0
 
 
+def slot_interval_us(value: Any) -> int:
+    """The interval of the process that booked a slot key's value (microseconds; 0 for none, as
+    in a value another version wrote without it: read as the scripts read it)."""
+    _, space, tail = value.rpartition(b" ") if isinstance(value, bytes) else (b"", b"", b"")
+    return int(tail) if space and tail.isdigit() else 0
+
+
 def process_id() -> str:
     """This process's member name in the fleets."""
     return "%d-%s" % (os.getpid(), _BOOT)
@@ -170,20 +177,9 @@ class SharedSlots:
         and so never learns the fleet's pace: read the slot's last booker's interval, and warn
         (once) when the fleet paces it (this process's requests go around that pace)."""
         (key,) = self.state.script_keys(name, "slot")
-
-        def read(redis: Any) -> float:
-            stored = redis.get(key)
-            if stored is None:
-                return 0.0
-            text = stored.decode("ascii", "replace") if isinstance(stored, bytes) else str(stored)
-            paced = text.rpartition(" ")[2]
-            if not paced.isdigit():
-                raise BadReply("the slot key holds %r" % text[:40])
-            return int(paced) / 1e6
-
-        paced = self.state.run(read, None, left_s)
-        if paced:
-            _warn_uneven(name, 0.0, paced)
+        paced_us = self.state.run(lambda redis: slot_interval_us(redis.get(key)), None, left_s)
+        if paced_us:
+            _warn_uneven(name, 0.0, paced_us / 1e6)
 
     def sending(self, name: str, interval: float, left_s: Optional[float] = None) -> Optional[float]:
         """Right before a request to ``name`` leaves: 0 when it may leave now (noted in Redis),

@@ -50,22 +50,18 @@ def backend_rows(settings: Settings) -> list[dict[str, Any]]:
         variables = [setting.env for setting in cls.declared_settings() if setting.env]
         if cls.kind != "offline":
             variables.append("WEB_SEARCH_ENDPOINT_" + name.upper())
-        row: dict[str, Any] = {
-            "name": name,
-            "kind": cls.kind,
-            "verticals": list(registry.verticals_of(name)),
-            "configured": False,
-            "missing": [],
-            "env": variables,
-            "min_interval_s": cls.min_interval_s,
-            "max_results_limit": cls.max_results_limit,  # a call for more gets these and is told (not_sent)
-            "transport": transport_of(cls.kind, profile) if cls.kind != "offline" else "-",
-            "summary": cls.summary,
-            "endpoint": None,
-            "settings": [setting.describe() for setting in cls.declared_settings()],
-            "options": option_rows(name),
-            "filters": filter_rows(name),
-        }
+        row = blank_row(name, cls.kind)
+        row.update(
+            verticals=list(registry.verticals_of(name)),
+            env=variables,
+            min_interval_s=cls.min_interval_s,
+            max_results_limit=cls.max_results_limit,  # a call for more gets these and is told (not_sent)
+            transport=transport_of(cls.kind, profile) if cls.kind != "offline" else "-",
+            summary=cls.summary,
+            settings=[setting.describe() for setting in cls.declared_settings()],
+            options=option_rows(name),
+            filters=filter_rows(name),
+        )
         try:
             backend = registry.instance(cls, settings)
         except WebSearchError as error:  # a plugin that cannot be built (its traceback logged): listed, saying so
@@ -80,12 +76,12 @@ def backend_rows(settings: Settings) -> list[dict[str, Any]]:
     return rows + [skipped_row(name, why) for name, why in registry.skipped_plugins().items()]
 
 
-def skipped_row(name: str, why: str) -> dict[str, Any]:
-    """The row of an installed plugin that was skipped (a failed import...): listed with why, as
-    the stderr warning of its loading scrolls by or a program's logging hides it."""
+def blank_row(name: str, kind: str) -> dict[str, Any]:
+    """A row of the listing with every field, before its backend's class is read: a skipped
+    plugin's row stays so (nothing of it could be read)."""
     return {
         "name": name,
-        "kind": "plugin",
+        "kind": kind,
         "verticals": [],
         "configured": False,
         "missing": [],
@@ -98,8 +94,13 @@ def skipped_row(name: str, why: str) -> dict[str, Any]:
         "settings": [],
         "options": [],
         "filters": {},
-        "error": why,
     }
+
+
+def skipped_row(name: str, why: str) -> dict[str, Any]:
+    """The row of an installed plugin that was skipped (a failed import...): listed with why, as
+    the stderr warning of its loading scrolls by or a program's logging hides it."""
+    return {**blank_row(name, "plugin"), "error": why}
 
 
 def endpoint_of(backend: "Backend") -> Optional[str]:

@@ -370,6 +370,8 @@ def _fake_items(name: str, value: Any, params: SearchParams) -> ParseResult:
         raise error
     if callable(value):
         value = value(params)
+        if isinstance(value, Iterator):  # a generator: read once, for the check and the items alike
+            value = list(value)
         problem = _answer_problem(name, value)
         if problem is not None:  # the shape check of a backend's parse result, as this answer stands for one
             raise WebProviderError(problem, provider=name, detail_code=BAD_PARSE_RESULT)
@@ -380,10 +382,8 @@ def _answer_problem(name: str, value: Any) -> Optional[str]:
     """What makes a given answer unusable (``None``: nothing): not a list of item dicts, or an
     item without a ``url`` (one with the vendor's ``link`` would be dropped by normalisation: a
     search answering nothing, unexplained)."""
-    if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable):
-        return "fake_results: the answer for %s must be a list of item dicts, a WebSearchError or a callable" % name
-    items = list(value)
-    if not all(isinstance(item, Mapping) for item in items):
+    items = None if isinstance(value, (str, bytes, Mapping)) or not isinstance(value, Iterable) else list(value)
+    if items is None or not all(isinstance(item, Mapping) for item in items):
         return "fake_results: the answer for %s must be a list of item dicts, a WebSearchError or a callable" % name
     for position, item in enumerate(items, 1):
         if "url" not in item:

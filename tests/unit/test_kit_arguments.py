@@ -82,3 +82,11 @@ def test_a_callable_answer_of_the_wrong_shape_says_what_is_wrong(answer, says):
             ws.search("q", backend="ddg_html")
     assert caught.value.detail_code == "bad_parse_result"
     assert says in caught.value.message
+
+
+def test_a_callable_answering_with_a_generator_gives_its_items():
+    """The shape check read the generator through, and the items were then built from what was
+    left of it: nothing (a search of 0 results where the callable gave one)."""
+    with fake_results({"ddg_html": lambda params: ({"title": t, "url": "https://%s.example/" % t} for t in "ab")}):
+        found = ws.search("q", backend="ddg_html")
+    assert [item["url"] for item in found["items"]] == ["https://a.example/", "https://b.example/"]

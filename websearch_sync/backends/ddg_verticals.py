@@ -50,7 +50,7 @@ from ..engine.media_fields import nested, text
 from ..engine.normalize import clean_text
 from ..errors import UNEXPECTED_SHAPE, WebParseError, WebSearchError
 from ..models import ParseResult, SearchParams
-from ..net.botwall import BotWall, bot_wall_error
+from ..net.botwall import BotWall
 from ..net.transport import HttpResponse, RequestSpec
 from .ddg import ANOMALY, ddg_region
 
@@ -164,7 +164,7 @@ class _DuckDuckGoVertical(Backend):
 
     def classify(self, response: HttpResponse) -> Optional[WebSearchError]:
         """Any registered bot wall is ``WebBlocked(captcha_required)``, whatever the status."""
-        return bot_wall_error(response, self.name, registry.bot_walls())
+        return registry.wall_error(response, self.name)
 
     def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
         """The raw items of the answer's ``results`` (results none of which can be read: ``WebParseError``)."""

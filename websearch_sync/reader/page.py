@@ -49,7 +49,6 @@ from ..errors import (
 )
 from ..extract.article import EXTRACT_MODES
 from ..models import ExtractMode, FetchResult, SearchItem
-from ..net.botwall import bot_wall_error
 from ..net.deadline import INLINE_MAX_BYTES, Deadline, DeadlinePassed, each_within, run_within
 from ..net.hops import HopRules, RedirectPolicy
 from ..net.media import content_kind
@@ -265,7 +264,7 @@ def _fetch_direct(
         """A wall, or an HTTP 429 no refresh's carrier stands in for, ends the fetch here (so
         that the hop loop cools the host down: a 403 may be one page's, and does not); else
         where the page sends the browser."""
-        blocked: Optional[WebSearchError] = bot_wall_error(response, PROVIDER, registry.bot_walls())
+        blocked: Optional[WebSearchError] = registry.wall_error(response, PROVIDER)
         if blocked is None and response.status == 429 and refreshes.carrier is None:
             blocked = status_error(response, PROVIDER)  # WebBlocked(http_429)
         if blocked is not None:

@@ -39,7 +39,6 @@ from ..errors import (
     DNS_ERROR,
     MALFORMED_RESPONSE,
     PROXY_ERROR,
-    TLS_ERROR,
     InvalidInput,
     NetworkError,
     Timeout,
@@ -466,13 +465,13 @@ def _port(url: str) -> int:
     return parts.port or (443 if parts.scheme == "https" else 80)
 
 
-#: libcurl failures by code: (detail code, what happened). Timeouts, refusals and broken bodies are decided in :func:`_error`.
+#: libcurl failures by code: (detail code, what happened). Timeouts, refusals and broken bodies are decided in
+#: :func:`_error`, TLS failures (:data:`_TLS_CODES`) in :func:`_network_error`.
 _FAILURES: dict[int, tuple[str, str]] = {
     CurlECode.COULDNT_RESOLVE_HOST: (DNS_ERROR, "could not resolve the host name"),
     CurlECode.PROXY: (PROXY_ERROR, "proxy failure while reaching"),
     CurlECode.BAD_CONTENT_ENCODING: (BAD_CONTENT_ENCODING, "a body that does not decompress from"),
     CurlECode.WEIRD_SERVER_REPLY: (MALFORMED_RESPONSE, "a malformed response from"),
-    **dict.fromkeys(_TLS_CODES, (TLS_ERROR, "TLS failure with")),
 }
 
 

@@ -68,7 +68,7 @@ class SearchService(JsonApiBackend):
 
     def endpoint_url(self) -> str:
         """``Settings.endpoints["service"]``, else the ``url`` setting, used as it is."""
-        return self.settings.endpoints.get(self.name) or self.config.get("url") or super().endpoint_url()
+        return self.configured_base() or super().endpoint_url()
 
     def configured_base(self) -> Optional[str]:
         """The endpoint override, else the ``url`` setting: two gateways keep two paces and

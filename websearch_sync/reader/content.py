@@ -61,6 +61,7 @@ def page_text(
     if kind not in READ_KINDS:
         raise _unsupported(
             response,
+            host,
             provider,
             "%s content" % (declared or "binary"),
             " (only HTML, JSON, plain text, markdown and PDF)",
@@ -99,13 +100,15 @@ def _check_text(response: HttpResponse, host: str, provider: Optional[str], decl
     if not readable(response.text):
         raise _no_readable_text(response, host, provider, "%s returned no readable text" % host)
     if binary(response.text):
-        raise _unsupported(response, provider, "binary data as %s, not text" % (declared or "text"))
+        raise _unsupported(response, host, provider, "binary data as %s, not text" % (declared or "text"))
 
 
-def _unsupported(response: HttpResponse, provider: Optional[str], served: str, only: str = "") -> WebProviderError:
-    """``unsupported_content``: the host ``served`` (what, in words), which fetch cannot read."""
+def _unsupported(
+    response: HttpResponse, host: str, provider: Optional[str], served: str, only: str = ""
+) -> WebProviderError:
+    """``unsupported_content``: ``host`` served (what, in words), which fetch cannot read."""
     return WebProviderError(
-        "%s served %s, which fetch cannot read%s" % (urlsplit(response.url).hostname or "the site", served, only),
+        "%s served %s, which fetch cannot read%s" % (host, served, only),
         provider=provider,
         detail_code=UNSUPPORTED_CONTENT,
         status=response.status,

@@ -187,11 +187,19 @@ def check_timeout_ms(value: Any, name: str = "timeout_ms", detail: str = BAD_TIM
 
 
 def _check_choice(name: str, value: Any, choices: Iterable[str], detail: str) -> Optional[str]:
-    if value is None:
-        return None
+    """:func:`_choice`, ``None`` (not given) staying ``None``."""
+    return None if value is None else _choice(name, value, choices, detail)
+
+
+def _choice(name: str, value: Any, choices: Iterable[str], detail: str) -> str:
+    """``value`` lower-cased when it is one of ``choices``, else ``InvalidInput(detail)`` naming
+    the choices and the closest one."""
     choices = tuple(choices)
     if not isinstance(value, str) or value.lower() not in choices:
-        raise InvalidInput("%s must be one of %s, got %r" % (name, ", ".join(choices), value), detail_code=detail)
+        closest = close_match(value.lower(), choices) if isinstance(value, str) else ""
+        raise InvalidInput(
+            "%s must be one of %s, got %r%s" % (name, ", ".join(choices), value, closest), detail_code=detail
+        )
     return value.lower()
 
 
@@ -281,18 +289,7 @@ def media_filters(options: Mapping[str, Any], vertical: str) -> dict[str, str]:
                 % (name, filtered, filtered, vertical),
                 detail_code=BAD_FILTER,
             )
-        if not isinstance(value, str) or value.lower() not in values:
-            raise InvalidInput(
-                "%s must be one of %s, got %r%s"
-                % (
-                    name,
-                    ", ".join(values),
-                    value,
-                    close_match(value.lower(), values) if isinstance(value, str) else "",
-                ),
-                detail_code=BAD_FILTER,
-            )
-        filters[name] = value.lower()
+        filters[name] = _choice(name, value, values, BAD_FILTER)
     return filters
 
 

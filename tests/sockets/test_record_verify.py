@@ -551,14 +551,6 @@ def test_verify_with_nothing_to_verify_fails(tmp_path, capsys):
     assert main(["verify", "--backend", "nope"]) == 2
 
 
-def test_verify_works_without_the_test_extra(monkeypatch, capsys):
-    """verify replays through the library's own transport: no ``responses`` needed (a plain ``pip install .``)."""
-    monkeypatch.setitem(sys.modules, "responses", None)  # import responses -> ImportError
-    assert main(["verify", "--fixtures", str(Path(__file__).resolve().parents[2] / "fixtures")]) == 0
-    out = capsys.readouterr().out.splitlines()
-    assert out[:-2] and all(line.startswith("PASS ") for line in out[:-2])
-
-
 def test_a_replay_takes_its_waits_on_its_own_clock_without_sleeping(monkeypatch):
     """A two-page case waits its backend's pace between the pages: on the replay's clock, which
     moves on by the wait at once (``verify`` over the project's cases slept ~14 s otherwise)."""
@@ -581,14 +573,20 @@ _PROJECT_VERIFY: dict[str, tuple[int, str]] = {}
 
 def _verify_project_fixtures(capsys) -> tuple[int, str]:
     """Exit status and output of one ``verify`` over the project's fixtures, run in the first
-    test that asks (with its clean environment) and read by the others (~1 s of CPU a run)."""
+    test that asks (with its clean environment) and read by the others (~1 s of CPU a run).
+    ``responses`` (the test extra) cannot be imported during the run, as after a plain
+    ``pip install .``: the library never imports it, so the run is the same with it."""
     if "run" not in _PROJECT_VERIFY:
-        status = main(["verify", "--fixtures", str(PROJECT_FIXTURES)])
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setitem(sys.modules, "responses", None)  # import responses -> ImportError
+            status = main(["verify", "--fixtures", str(PROJECT_FIXTURES)])
         _PROJECT_VERIFY["run"] = (status, capsys.readouterr().out)
     return _PROJECT_VERIFY["run"]
 
 
-def test_the_project_fixtures_verify(capsys):
+def test_the_project_fixtures_verify_without_the_test_extra(capsys):
+    """Every project case verifies, and verify replays through the library's own transport: no
+    ``responses`` needed (a plain ``pip install .``): the shared run has it unimportable."""
     status, out = _verify_project_fixtures(capsys)
     assert status == 0
     lines = out.splitlines()

@@ -171,22 +171,32 @@ def test_failures_are_error_results_never_protocol_errors(default_server):
     assert "web_search, web_fetch" in text_of(results[4])
 
 
-def test_fetch_and_eight_concurrent_calls_with_allow_private():
+@pytest.fixture(scope="module")
+def allow_private_server():
+    """One ``websearch-sync mcp --allow-private`` for the fetch tests below (one server start fewer,
+    about a second of CPU): its tools listed, the article fetched, eight fetches at once (each
+    answered only once all eight wait at the page: the server runs them side by side), then the
+    PNG. ``{"url": the page server's url(), "listed", "single", "parallel", "image"}``."""
     import anyio
+    from images import png
 
     html = article_html()
     gate = threading.Barrier(8, timeout=10)
 
-    def gated(conn, request, server):
+    def gated_page(conn, request, server):
         gate.wait()  # answers only once 8 requests are waiting at the same time
         respond(200, html)(conn, request, server)
 
-    with FaultServer({"/article": respond(200, html), "*": gated}) as server:
-        with SearchClient(settings=ws.Settings(allow_private=True)) as client:
-            expected = tool.call_tool("web_fetch", {"url": server.url("/article")}, client=client)
+    routes = {
+        "/article": respond(200, html),
+        "/i.png": respond(200, png(20, 10), content_type="image/png"),
+        "*": gated_page,
+    }
+    with FaultServer(routes) as server:
 
         async def scenario():
             async with mcp_session("--allow-private") as session:
+                listed = {t.name: t.description for t in (await session.list_tools()).tools}
                 single = await session.call_tool("web_fetch", {"url": server.url("/article")})
                 parallel = [None] * 8
 
@@ -198,23 +208,32 @@ def test_fetch_and_eight_concurrent_calls_with_allow_private():
                 async with anyio.create_task_group() as group:
                     for index in range(8):
                         group.start_soon(fetch, index)
-                return single, parallel
+                image = await session.call_tool("web_fetch", {"url": server.url("/i.png")})
+                return {"listed": listed, "single": single, "parallel": parallel, "image": image}
 
-        single, parallel = run_bounded(scenario)
+        answers = run_bounded(scenario)
+        with SearchClient(settings=ws.Settings(allow_private=True)) as client:
+            expected = tool.call_tool("web_fetch", {"url": server.url("/article")}, client=client)
+    return dict(answers, url=server.url, expected=expected, gate_broken=gate.broken)
+
+
+def test_fetch_and_eight_concurrent_calls_with_allow_private(allow_private_server):
+    url, expected = allow_private_server["url"], allow_private_server["expected"]
+    single, parallel = allow_private_server["single"], allow_private_server["parallel"]
     assert "error" not in expected
     assert single.is_error is False
     assert same_wrapper(text_of(single)) == same_wrapper(tool.format_results(expected))
     assert text_of(single).startswith("Die elektronische Patientenakte (ePA)")
-    assert '<untrusted-web-content-CODE source="%s">' % server.url("/article") in same_wrapper(text_of(single))
+    assert '<untrusted-web-content-CODE source="%s">' % url("/article") in same_wrapper(text_of(single))
     # the structured channel carries the same untrusted-content block, under the same tag, as the text
     tag = re.search(r"<(untrusted-web-content-[0-9a-f]{16}) ", text_of(single)).group(1)
-    assert single.structured_content["text"].startswith('<%s source="%s">\n' % (tag, server.url("/article")))
+    assert single.structured_content["text"].startswith('<%s source="%s">\n' % (tag, url("/article")))
     assert single.structured_content["text"].endswith(expected["text"] + "\n</%s>" % tag)
     assert dict(single.structured_content, text=None) == dict(expected, text=None)
     assert [result.is_error for result in parallel] == [False] * 8, [text_of(r) for r in parallel if r.is_error]
-    assert [result.structured_content["url"] for result in parallel] == [server.url("/gate/%d" % i) for i in range(8)]
+    assert [result.structured_content["url"] for result in parallel] == [url("/gate/%d" % i) for i in range(8)]
     assert all(result.structured_content["truncated"] for result in parallel)
-    assert not gate.broken
+    assert not allow_private_server["gate_broken"]
 
 
 def test_the_server_says_on_stderr_when_it_serves_offline_stub_results(default_server, tmp_path):
@@ -720,9 +739,10 @@ def test_a_call_cancelled_while_its_request_ran_does_not_use_up_max_repeats():
     assert again.is_error is False and len(site.requests) == 2
 
 
-def test_no_images_refuses_an_image_and_the_fetch_tool_says_nothing_of_images():
+def test_no_images_refuses_an_image_and_the_fetch_tool_says_nothing_of_images(allow_private_server):
     """``mcp --no-images``, for a host whose model reads text only: an image is refused, as
-    ``fetch`` refuses it, and web_fetch's description does not offer what it will not return."""
+    ``fetch`` refuses it, and web_fetch's description does not offer what it will not return
+    (against the same server without it: ``allow_private_server``)."""
     from images import png
 
     with FaultServer({"/i.png": respond(200, png(20, 10), content_type="image/png")}) as server:
@@ -732,8 +752,8 @@ def test_no_images_refuses_an_image_and_the_fetch_tool_says_nothing_of_images():
                 listed = {t.name: t.description for t in (await session.list_tools()).tools}
                 return listed["web_fetch"], await session.call_tool("web_fetch", {"url": server.url("/i.png")})
 
-        offered, image = run_bounded(scenario)
         text_only, refused = run_bounded(scenario, "--no-images")
+    offered, image = allow_private_server["listed"]["web_fetch"], allow_private_server["image"]
     assert "returns the image itself" in offered and [c.type for c in image.content] == ["text", "image"]
     assert "image" not in text_only.lower()
     assert refused.is_error is True and "unsupported_content" in text_of(refused)

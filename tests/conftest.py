@@ -14,7 +14,8 @@ Helpers at this level: ``servers.py`` (the local server), ``faults.py`` (the cat
 it misbehaves, also served by the fault lab), ``clocks.py`` (``FakeClock``),
 ``backend_kit.py`` (a backend's dummy settings and recorded answers), ``fixture_backends.py``,
 ``scheduling.py`` (which tests share an xdist worker, and which start first), ``rewrite_cache.py`` (the
-workers share one rewriting of the test modules' asserts).
+workers share one rewriting of the test modules' asserts), ``bytecode.py`` (the library compiled once
+for every process of a run when Python writes no bytecode).
 """
 
 import pytest
@@ -108,10 +109,14 @@ def json_backends():
 
 
 def pytest_configure(config):
-    """In an xdist worker, the rewritten test modules shared with the other workers (``rewrite_cache.py``)."""
+    """In an xdist worker, the rewritten test modules shared with the other workers (``rewrite_cache.py``);
+    in the run's first process, the library's bytecode for every process of the run (``bytecode.py``)."""
+    import bytecode
     import rewrite_cache
 
     rewrite_cache.share(config)
+    if bytecode.wanted(config):
+        bytecode.compile_all(config)
 
 
 @pytest.hookimpl(optionalhook=True)
@@ -124,9 +129,11 @@ def pytest_configure_node(node):
 
 
 def pytest_unconfigure(config):
+    import bytecode
     import rewrite_cache
 
     rewrite_cache.remove_folder(config)
+    bytecode.remove_written(config)
 
 
 @pytest.hookimpl(tryfirst=True, optionalhook=True)

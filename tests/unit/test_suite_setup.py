@@ -174,3 +174,55 @@ def test_the_workers_share_one_rewriting_of_the_test_modules(request):
     if folder is not None:
         pyc = Path(folder, *Path(__file__).parts[1:-1], Path(__file__).stem + PYC_TAIL)
         assert _read_pyc(Path(__file__), pyc) is not None, "no rewritten module shared for %s" % __file__
+
+
+def test_every_process_of_the_run_reads_the_librarys_bytecode(request):
+    """With no bytecode written, each worker and each Python child of the tests compiled the
+    modules it imported from source (a quarter to a third of a child's CPU): the run's first
+    process compiles them once (tests/bytecode.py), for this worker and the processes it starts."""
+    import sys
+
+    import bytecode
+
+    assert not (hasattr(request.config, "workerinput") and bytecode.wanted(request.config))
+    compiled = bytecode.sources(request.config)
+    assert ROOT / "websearch_sync" / "__init__.py" in compiled and ROOT / "tests" / "faults.py" in compiled
+    assert Path(__file__) not in compiled and ROOT / "tests" / "conftest.py" not in compiled  # pytest rewrites them
+    if sys.dont_write_bytecode:
+        for source in (ROOT / "websearch_sync" / "__init__.py", ROOT / "tests" / "shared_state_worker.py"):
+            assert bytecode._fresh(source, Path(importlib.util.cache_from_source(str(source)))), source
+
+
+def test_the_run_removes_the_bytecode_it_added_and_keeps_the_rest(tmp_path, monkeypatch):
+    import py_compile
+
+    import bytecode
+
+    class Config:
+        def getini(self, name):
+            assert name == "python_files"
+            return ["test_*.py"]
+
+    package = tmp_path / "websearch_sync"
+    package.mkdir()
+    for name, text in {
+        "new.py": "A = 1\n",
+        "kept.py": "B = 2\n",
+        "broken.py": "def (\n",
+        "test_x.py": "C = 3\n",
+    }.items():
+        (package / name).write_text(text)
+    kept = Path(importlib.util.cache_from_source(str(package / "kept.py")))
+    py_compile.compile(str(package / "kept.py"), cfile=str(kept), doraise=True)
+    monkeypatch.setattr(bytecode, "FOLDERS", (package,))
+    config = Config()
+
+    bytecode.compile_all(config)
+    new = Path(importlib.util.cache_from_source(str(package / "new.py")))
+    assert bytecode._fresh(package / "new.py", new) and bytecode._fresh(package / "kept.py", kept)
+    assert not Path(importlib.util.cache_from_source(str(package / "broken.py"))).exists()
+    test_x = Path(importlib.util.cache_from_source(str(package / "test_x.py")))  # not under tests/: compiled
+    assert sorted(config._websearch_bytecode) == sorted([new, test_x])  # kept.py's was there already
+
+    bytecode.remove_written(config)
+    assert not new.exists() and kept.exists()

@@ -7,15 +7,18 @@ run on in the thread its fetch had abandoned (and to keep its memory) after the 
 import subprocess
 import sys
 import textwrap
+import time
 from pathlib import Path
 
 import pytest
 from clocks import abandoned_work_left, deadline_margin_s, machine_pace
 from faults import respond
-from pdfs import chained_xref_pdf
+from pdfs import chained_xref_pdf, xref_stream_pdf
 from servers import FaultServer
 from sigint import children_get_sigint
 from test_fetch_pdf import PDF, fetch_error
+
+import websearch_sync as ws
 
 SECTIONS = 60_000
 
@@ -82,3 +85,15 @@ def test_ctrl_c_during_the_open_ends_the_call_and_the_open():
     # next read of the file, where it used to run on for the rest of its 2 s of CPU
     assert interrupted < deadline_margin_s(pace.slowdown, 1.0), child.stdout
     assert stopped < deadline_margin_s(pace.slowdown, 1.0), child.stdout
+
+
+def test_a_cross_reference_stream_of_more_entries_than_the_file_could_hold_is_broken_at_once():
+    # 1,990,000 entries of zeros in 6 KB: pypdf reads each from the decoded stream, never from
+    # the file (2.5 s of CPU on an idle machine, which no checkpoint interrupts)
+    body = xref_stream_pdf(1_990_000)
+    with FaultServer({"/x.pdf": respond(200, body, content_type=PDF)}) as server, machine_pace() as pace:
+        started = time.monotonic()
+        error = fetch_error(server.url("/x.pdf"))
+        elapsed = time.monotonic() - started
+    assert (type(error), error.detail_code) == (ws.WebParseError, "pdf_broken"), repr(error)
+    assert elapsed < deadline_margin_s(pace.slowdown, 0.75), "took %.2f s" % elapsed

@@ -10,9 +10,9 @@ stops when its caller has abandoned it (:func:`~websearch_sync.checkpoints.check
 does pypdf's own work wherever it reads the file (:class:`_CheckedFile`): opening it (the
 cross-reference tables and their chain, a broken file's rebuilt table), resolving its
 objects. A read its caller abandoned at the deadline or on Ctrl-C thus ends at its next read
-of the file; pypdf's work on data it already decoded (a cross-reference stream's entries, at
-most 2,000,000 by pypdf's own limit; a page's content, at most ``MAX_PAGE_CONTENT`` bytes) runs
-to its end first.
+of the file; pypdf's work on data it already decoded runs to its end first: a cross-reference
+stream's entries, at most one per ``BYTES_PER_XREF_ENTRY`` bytes of the file; a page's
+content, at most ``MAX_PAGE_CONTENT`` bytes.
 
 What a page costs is not bounded by the file's size: its content (and the forms it draws)
 can decompress to tens of MB from a few KB, pypdf's text extraction of one long run of
@@ -69,6 +69,12 @@ MAX_CONTENT = 50_000_000
 #: ... or this many times the file's size when that is more: a document decodes to a few times
 #: its size (a large tagged one's object streams too), a bomb to a thousand times.
 CONTENT_PER_BYTE = 10
+#: Bytes of the file for each cross-reference stream entry pypdf reads when it opens it (and at
+#: least ``MIN_XREF_ENTRIES``): an object takes more than that in a real file, while zeros
+#: compress to nothing (2,000,000 entries, pypdf's own cap, are 6 KB and 2.5 s of its work
+#: on data already decoded, which no read of the file interrupts).
+BYTES_PER_XREF_ENTRY = 8
+MIN_XREF_ENTRIES = 10_000
 #: Control characters (an escape sequence, a bell, NUL), which a title may hold as bytes.
 _CONTROLS = re.compile("[\x00-\x1f\x7f]")
 #: What a malformed file makes pypdf raise besides its own errors (it parses untrusted
@@ -213,7 +219,8 @@ def _open(pypdf: Any, content: bytes, host: str, provider: Optional[str], status
     certificate's (``/Adobe.PubSec``) or an unknown version, and raises
     ``NotImplementedError`` for them while opening the file."""
     try:
-        return pypdf.PdfReader(_CheckedFile(content))
+        entries = max(MIN_XREF_ENTRIES, len(content) // BYTES_PER_XREF_ENTRY)
+        return pypdf.PdfReader(_CheckedFile(content), xref_stream_maximum_entries=entries)
     except NotImplementedError:
         if b"/Encrypt" not in content:  # not the encryption: a filter pypdf lacks (pdf_broken)
             raise

@@ -124,3 +124,14 @@ def test_call_tool_gives_every_provider_a_still_image(kind, style):
     url = {"openai": lambda: block["image_url"]["url"], "openai_responses": lambda: block["image_url"]}
     encoded = block["source"]["data"] if style == "anthropic" else url[style]().split(";base64,", 1)[1]
     assert frame(base64.b64decode(encoded))[1:] == (1, False)
+
+
+def test_a_frame_on_a_canvas_of_too_many_pixels_to_decode_is_refused_before_decoding():
+    from images import pillow_image
+
+    # a 64x48 frame on a 10000x6000 canvas (60 megapixels): the decoder would allocate the canvas
+    body = webp_animation((10000, 6000), [(0, 0, pillow_image(64, 48, "WEBP"))])
+    with FaultServer({"/a": respond(200, body, content_type="image/webp")}) as server:
+        error = fetch_error(server.url("/a"), images=True)
+    assert (type(error), error.detail_code) == (ws.WebProviderError, "image_too_large")
+    assert "too large to cut a frame from (10000x6000 pixels" in error.message

@@ -23,7 +23,7 @@ the walks are the ones it makes, bounded by the data's length.
 
 import struct
 import zlib
-from typing import Callable, NamedTuple, Optional
+from typing import NamedTuple, Optional
 
 from .imagesize import ANMF_HEADER, CUT, anmf_frame, gif_first_frame, png_chunks, webp_chunks, webp_declared_size
 
@@ -69,23 +69,25 @@ def _apng_still(data: bytes) -> Still:
     first_control = next((n for n, (kind, _, _) in enumerate(chunks) if kind == b"fcTL"), None)
     first_data = next((n for n, (kind, _, _) in enumerate(chunks) if kind == b"IDAT"), len(chunks))
     if first_control is not None and first_control > first_data:  # the default image is not a frame
-        built = _apng_frame(data, chunks, first_control)
+        built = _apng_frame(data, chunks, first_control, first_data)
         if built is not None:
             return Still(built)
-        return Still(_kept(data, chunks, lambda kind: kind not in _APNG_CHUNKS), first=False)
-    return Still(_kept(data, chunks, lambda kind: kind not in _APNG_CHUNKS))
+        return Still(_still_chunks(data, chunks), first=False)
+    return Still(_still_chunks(data, chunks))
 
 
-def _kept(data: bytes, chunks: list[tuple[bytes, int, int]], keep: Callable[[bytes], bool]) -> bytes:
-    """The signature and the chunks ``keep`` takes, each as it is (its CRC unchanged)."""
-    return data[:8] + b"".join(data[start:end] for kind, start, end in chunks if kind != CUT and keep(kind))
+def _still_chunks(data: bytes, chunks: list[tuple[bytes, int, int]]) -> bytes:
+    """The signature and the chunks but the animation's, each as it is (its CRC unchanged)."""
+    kept = (data[start:end] for kind, start, end in chunks if kind != CUT and kind not in _APNG_CHUNKS)
+    return data[:8] + b"".join(kept)
 
 
-def _apng_frame(data: bytes, chunks: list[tuple[bytes, int, int]], control: int) -> Optional[bytes]:
+def _apng_frame(data: bytes, chunks: list[tuple[bytes, int, int]], control: int, first_data: int) -> Optional[bytes]:
     """The frame whose control is ``chunks[control]`` as a still PNG: the chunks before the
-    default image's data (``IHDR``, the palette, the colour information), the frame's ``fdAT``
-    data as ``IDAT``, ``IEND``; ``None`` when the frame does not cover the image from its
-    corner, or its control or data chunks are too short to be what they say."""
+    default image's data (``chunks[first_data]``: ``IHDR``, the palette, the colour
+    information), the frame's ``fdAT`` data as ``IDAT``, ``IEND``; ``None`` when the frame does
+    not cover the image from its corner, or its control or data chunks are too short to be what
+    they say."""
     _, start, end = chunks[control]
     width, height = struct.unpack(">II", data[16:24])
     if end - start - 12 < _FCTL_LENGTH or struct.unpack(">IIII", data[start + 12 : start + 28]) != (
@@ -104,9 +106,7 @@ def _apng_frame(data: bytes, chunks: list[tuple[bytes, int, int]], control: int)
         frame.append(_png_chunk(b"IDAT", data[chunk_start + 12 : chunk_end - 4]))
     if not frame:
         return None
-    first_data = next(n for n, (kind, _, _) in enumerate(chunks) if kind == b"IDAT")
-    head = _kept(data, chunks[:first_data], lambda kind: kind not in _APNG_CHUNKS)
-    return head + b"".join(frame) + _png_chunk(b"IEND", b"")
+    return _still_chunks(data, chunks[:first_data]) + b"".join(frame) + _png_chunk(b"IEND", b"")
 
 
 def _riff(chunks: bytes) -> bytes:

@@ -1,4 +1,4 @@
-"""``langchain.images_after_tool_messages``' rewrite of a request's messages: each run of tool
+"""``langchain.move_tool_images``, ``images_after_tool_messages``' rewrite of a request's messages: each run of tool
 messages answering one model turn keeps its text, and one user message after the run holds the
 run's images in order; messages without images, and the list it was given, are left as they are."""
 
@@ -24,7 +24,7 @@ def test_each_run_of_tool_messages_is_followed_by_a_user_message_of_its_images()
         AIMessage(content="", tool_calls=[{"name": "web_fetch", "args": {}, "id": "c4"}]),
         fetched(4),
     ]
-    moved = langchain._images_moved(messages)
+    moved = langchain.move_tool_images(messages)
     assert [type(message).__name__ for message in moved] == [
         "HumanMessage",
         "AIMessage",
@@ -40,4 +40,4 @@ def test_each_run_of_tool_messages_is_followed_by_a_user_message_of_its_images()
     assert moved[5].content == [{"type": "text", "text": langchain.IMAGES_NOTE}, image(1), image(3)]
     assert moved[8].content == [{"type": "text", "text": langchain.IMAGES_NOTE}, image(4)]
     assert messages[2].content[1] == image(1)  # the agent's own history is not changed
-    assert langchain._images_moved(messages[:2]) == messages[:2]
+    assert langchain.move_tool_images(messages[:2]) == messages[:2]

@@ -25,7 +25,7 @@ try:
 except ImportError as error:  # pragma: no cover - exercised with the module hidden
     raise missing_extra("langchain", "langchain-core") from error
 
-__all__ = ["tools", "images_after_tool_messages"]
+__all__ = ["tools", "images_after_tool_messages", "move_tool_images"]
 
 
 def tools(
@@ -98,16 +98,18 @@ def images_after_tool_messages() -> Any:
         """Moves tool messages' images into a user message (see :func:`images_after_tool_messages`)."""
 
         def wrap_model_call(self, request: Any, handler: Any) -> Any:
-            return handler(request.override(messages=_images_moved(request.messages)))
+            return handler(request.override(messages=move_tool_images(request.messages)))
 
         async def awrap_model_call(self, request: Any, handler: Any) -> Any:
-            return await handler(request.override(messages=_images_moved(request.messages)))
+            return await handler(request.override(messages=move_tool_images(request.messages)))
 
     return ImagesAfterToolMessages()
 
 
-def _images_moved(messages: list[Any]) -> list[Any]:
-    """``messages`` with each run of tool messages' image blocks moved into a user message after the run."""
+def move_tool_images(messages: list[Any]) -> list[Any]:
+    """``messages`` with each run of tool messages' image blocks moved into a user message after
+    the run (see :func:`images_after_tool_messages`), a new list (``messages`` is left as it is):
+    in a LangGraph graph of your own, call the model with ``move_tool_images(state["messages"])``."""
     from langchain_core.messages import HumanMessage, ToolMessage
 
     moved: list[Any] = []

@@ -96,4 +96,5 @@ def test_a_cross_reference_stream_of_more_entries_than_the_file_could_hold_is_br
         error = fetch_error(server.url("/x.pdf"))
         elapsed = time.monotonic() - started
     assert (type(error), error.detail_code) == (ws.WebParseError, "pdf_broken"), repr(error)
-    assert elapsed < deadline_margin_s(pace.slowdown, 0.75), "took %.2f s" % elapsed
+    # (a first fetch in a process also spends a few tenths setting up: the margin is 1 s)
+    assert elapsed < deadline_margin_s(pace.slowdown, 1.0), "took %.2f s" % elapsed

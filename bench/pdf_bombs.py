@@ -32,7 +32,9 @@ past its 1 s deadline with or without the change; a second call returns within i
 pypdf's own work reading the file reaching a checkpoint at every read (``_CheckedFile``), load
 average 8-10, before / after: 60,000 chained tables 1.09 / 0.00 s of CPU after the call returned;
 the cross-reference stream 1.76 / 1.50 s (pypdf reads its entries from the decoded stream, not
-the file: unchanged).
+the file: unchanged), then, its entries capped at one per 8 bytes of the file, ``pdf_broken`` in
+0.81 s of wall time (a fresh process's first call) and 0.00 s after. The other cases unchanged
+in outcome, 0.00 s of CPU after the call each.
 """
 
 import argparse

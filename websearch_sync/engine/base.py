@@ -451,6 +451,14 @@ class Backend:
         really says "no results"."""
         raise NotImplementedError
 
+    @classmethod
+    def reader_problem(cls) -> Optional[str]:
+        """What the class lacks to read an answer (``None``: nothing): a ``parse`` of its own (a
+        misnamed ``parse_response`` would be a ``NotImplementedError`` at its first search)."""
+        if cls.parse is Backend.parse and cls.interpret is Backend.interpret:
+            return "it does not implement parse(response, params)"
+        return None
+
     def structure_report(self, response: HttpResponse, params: Optional[SearchParams] = None) -> dict[str, bool]:
         """Which parts of the page structure this parser relies on were found:
         ``{check_name: found}``, all true when the page still looks as the parser knows it.

@@ -91,6 +91,17 @@ def _optional_int(value: object) -> bool:
     return value is None or (isinstance(value, int) and not isinstance(value, bool))
 
 
+def _json_path(value: object) -> bool:
+    """A place in a JSON answer: a key, or a non-empty tuple (or list) of keys."""
+    keys = (value,) if isinstance(value, str) else value
+    return isinstance(keys, (tuple, list)) and bool(keys) and all(isinstance(key, str) and key for key in keys)
+
+
+def _optional_path(value: object) -> bool:
+    return value is None or _json_path(value)
+
+
+_PATH = "a key, a tuple of keys (a path into the JSON) or None"
 #: Each class declaration a backend makes, and what a usable value of it is.
 _DECLARATIONS: tuple[tuple[str, str, Callable[[Any], bool]], ...] = (
     (
@@ -148,6 +159,15 @@ _DECLARATIONS: tuple[tuple[str, str, Callable[[Any], bool]], ...] = (
         "a tuple of BotWall",
         lambda v: isinstance(v, tuple) and all(isinstance(wall, BotWall) for wall in v),
     ),
+    # A JSON API's declared reading (JsonApiEngine; another backend has none of them: None).
+    ("results_at", _PATH, _optional_path),
+    ("request_id_at", _PATH, _optional_path),
+    ("content_field", _PATH, _optional_path),
+    (
+        "result_fields",
+        "a dict of item fields to vendor fields (each %s)" % _PATH.replace(" or None", ""),
+        lambda v: v is None or (isinstance(v, Mapping) and _strings(list(v)) and all(map(_json_path, v.values()))),
+    ),
 )
 
 
@@ -161,7 +181,7 @@ def declaration_problem(cls: object) -> Optional[str]:
         return "not a websearch_sync.backends.Backend subclass"
     for attribute, expected, usable in _DECLARATIONS:
         try:
-            value = getattr(cls, attribute)
+            value = getattr(cls, attribute, None)  # None: a declaration of one kind of backend only
             ok = usable(value)
         except Exception as exc:  # a property of a third-party class: anything may come out of it
             return "reading its %s raised %s: %s" % (attribute, type(exc).__name__, exc)
@@ -223,9 +243,7 @@ def _unimplemented(cls: type[Backend]) -> Optional[str]:
         return None
     if cls.build_request is Backend.build_request:
         return "it does not implement build_request(params)"
-    if cls.parse is Backend.parse and cls.interpret is Backend.interpret:
-        return "it does not implement parse(response, params)"
-    return None
+    return cls.reader_problem()
 
 
 def register(cls: type[Backend]) -> type[Backend]:

@@ -229,7 +229,7 @@ class JsonApiBackend(Backend):
         by ``result_fields``), and the request id at ``request_id_at`` (:meth:`request_id`)."""
         data = self.data(response)
         items = self.items_from(self.results(data, params), params)
-        return ParseResult(items=items, request_id=self.request_id(data))
+        return ParseResult(items=items, request_id=self.request_id(data, response))
 
     def results(self, data: Any, params: SearchParams) -> list[Any]:
         """The vendor results of a JSON answer: the list at ``results_at`` (:meth:`result_list`).
@@ -239,8 +239,9 @@ class JsonApiBackend(Backend):
             raise NotImplementedError("%s declares no results_at and reads no answer of its own" % self.name)
         return self.result_list(data, self.results_at)
 
-    def request_id(self, data: Any) -> Optional[str]:
-        """The vendor's id of this request at ``request_id_at`` (its text), ``None`` when not given."""
+    def request_id(self, data: Any, response: HttpResponse) -> Optional[str]:
+        """The vendor's id of this request at ``request_id_at`` in the answer (its text), ``None`` when
+        not given. Override for one the answer's headers carry."""
         value = nested(data, *json_path(self.request_id_at)) if self.request_id_at is not None else None
         return str(value) if value else None
 

@@ -42,3 +42,55 @@ def test_a_json_path_is_one_key_or_a_sequence_of_keys(path, found):
 def test_a_missing_key_given_as_a_str_is_named_whole():
     with pytest.raises(WebParseError, match="without 'results' in its JSON"):
         dig(DATA, "results", "demo")
+
+
+# -- the declared reading (results_at, result_fields): a slip says what the answer holds instead
+
+
+def test_a_missing_key_names_what_the_answer_holds_there():
+    with pytest.raises(WebParseError) as caught:
+        dig({"data": {"hits": [], "total": 0}}, ("data", "results"), "demo")
+    assert "without 'data.results' in its JSON (what is there: an object with keys hits, total)" in caught.value.message
+    with pytest.raises(WebParseError, match=r"without 'data' in its JSON \(what is there: a list\)"):
+        dig([1], "data", "demo")
+
+
+def test_a_dotted_key_is_told_how_a_path_is_written():
+    with pytest.raises(WebParseError, match=r"a path is a sequence of keys: \('data', 'hits'\)"):
+        dig({"data": {"hits": []}}, "data.hits", "demo")
+
+
+def test_results_without_the_declared_url_field_name_the_fields_they_have():
+    class WrongUrl(Demo):
+        results_at = "hits"
+        result_fields = {"title": "name", "url": "url"}
+
+    from websearch_sync.backends import SearchParams
+
+    with pytest.raises(WebParseError) as caught:
+        WrongUrl(Settings()).items_from([{"name": "a", "link": "https://a.example/"}], SearchParams("q", 5))
+    assert "none a JSON object with a `url` text" in caught.value.message
+    assert "the first result: an object with keys name, link" in caught.value.message
+
+
+@pytest.mark.parametrize(
+    "misspelt, value, says",
+    [
+        ("result_at", "hits", "its result_at is no declaration (did you mean results_at?)"),
+        ("result_field", {"url": "link"}, "its result_field is no declaration (did you mean result_fields?)"),
+        ("min_interval", 1.0, "its min_interval is no declaration (did you mean min_interval_s?)"),
+        # the hook's name for the declaration's: the method is gone (a TypeError blamed on the answer, else)
+        (
+            "request_id",
+            "trace",
+            "its request_id is a str, which replaces JsonApiEngine.request_id (did you mean request_id_at?)",
+        ),
+        ("region_starts", ("<ol",), None),  # an HtmlEngine declaration, no JSON engine's: a name of its own
+    ],
+)
+def test_a_misspelt_declaration_is_refused_with_the_name_meant(misspelt, value, says):
+    """A declaration's name misspelt was its default without a word: a ``result_at`` plugin was
+    skipped as one that "declares no results_at", a ``min_interval`` one went unpaced."""
+    from websearch_sync.engine.registry import declaration_problem
+
+    assert declaration_problem(type("Slip", (Demo,), {misspelt: value})) == says

@@ -741,13 +741,37 @@ def dig(data: Any, path: Union[str, Sequence[str]], provider: str) -> Any:
     current = data
     for i, key in enumerate(path):
         if not isinstance(current, Mapping) or key not in current:
+            dotted = "; a path is a sequence of keys: %r" % (tuple(key.split(".")),) if "." in key else ""
             raise WebParseError(
-                "%s answered without %r in its JSON" % (provider, ".".join(path[: i + 1])),
+                "%s answered without %r in its JSON (what is there: %s%s)"
+                % (provider, ".".join(path[: i + 1]), json_shape(current), dotted),
                 provider=provider,
                 detail_code=UNEXPECTED_SHAPE,
             )
         current = current[key]
     return current
+
+
+#: The most keys of an object an error message names (:func:`json_shape`).
+_SHOWN_KEYS = 12
+_JSON_KINDS = {
+    type(None): "null",
+    bool: "a boolean",
+    str: "a string",
+    list: "a list",
+    int: "a number",
+    float: "a number",
+}
+
+
+def json_shape(value: Any) -> str:
+    """A JSON value described for an error message that helps fix a path or a field name: an
+    object by its keys (the first :data:`_SHOWN_KEYS`), anything else by its kind."""
+    if isinstance(value, Mapping):
+        keys = [" ".join(str(key).split())[:40] for key in list(value)[:_SHOWN_KEYS]]
+        more = ", ..." if len(value) > _SHOWN_KEYS else ""
+        return "an object with keys %s%s" % (", ".join(keys), more) if keys else "an empty object"
+    return _JSON_KINDS.get(type(value), type(value).__name__)
 
 
 def listed_results(items: list[dict[str, Any]], vertical: str, provider: str) -> list[dict[str, Any]]:

@@ -50,7 +50,7 @@ from ..net.ssrf import forbidden_reason, literal_address
 from ..net.transport import HttpResponse, status_error
 from ..net.urls import shown_url
 from . import registry
-from .base import Backend, dig, json_body, json_path
+from .base import Backend, dig, json_body, json_path, json_shape
 from .media_fields import nested
 from .setting import Setting
 
@@ -257,9 +257,11 @@ class JsonApiBackend(Backend):
         entries = list(results)
         items = [self.item_of(result, params) for result in entries if isinstance(result, dict)]
         if entries and "url" in self.result_fields and not any(_text(item.get("url")) for item in items):
+            first = next((entry for entry in entries if isinstance(entry, dict)), entries[0])
             raise WebParseError(
                 "%s answered with %d result(s), none a JSON object with a `%s` text (an unknown shape, not "
-                "'no results')" % (self.name, len(entries), ".".join(json_path(self.result_fields["url"]))),
+                "'no results'; the first result: %s)"
+                % (self.name, len(entries), ".".join(json_path(self.result_fields["url"])), json_shape(first)),
                 provider=self.name,
                 detail_code=UNEXPECTED_SHAPE,
             )
@@ -281,8 +283,7 @@ class JsonApiBackend(Backend):
         results = dig(data, path, self.name)
         if not isinstance(results, list):
             raise WebParseError(
-                "%s answered with a `%s` that is not a list (%s)"
-                % (self.name, ".".join(path), "null" if results is None else type(results).__name__),
+                "%s answered with a `%s` that is not a list (%s)" % (self.name, ".".join(path), json_shape(results)),
                 provider=self.name,
                 detail_code=UNEXPECTED_SHAPE,
             )

@@ -187,7 +187,7 @@ def declaration_problem(cls: object) -> Optional[str]:
             return "reading its %s raised %s: %s" % (attribute, type(exc).__name__, exc)
         if not ok:
             return "its %s is %r, not %s" % (attribute, value, expected)
-    problem = _misnamed(cls)
+    problem = _misnamed(cls) or _misspelt(cls)
     if problem is not None:
         return problem
     if not usable_filters(cls.filters, cls.vertical):  # after the loop: vertical is known to be one
@@ -216,24 +216,62 @@ def _did_you_mean_declaration(name: str) -> str:
     return " (did you mean %s?)" % close[0] if close else ""
 
 
+def _is_code(value: object) -> bool:
+    """Whether a class attribute is a method (a function, classmethod, staticmethod or property), not a value."""
+    return callable(value) or isinstance(value, (classmethod, staticmethod, property))
+
+
+#: The modules of the classes a backend is made of (Backend, HtmlEngine, JsonApiEngine): their
+#: attributes are the declarations (:func:`_misspelt`).
+_KIT_MODULES = PACKAGE.rsplit(".", 1)[0] + ".engine."
+
+
+def _misspelt(cls: type[Backend]) -> Optional[str]:
+    """A class value whose name is a declaration's, misspelt (``result_field`` for ``result_fields``,
+    ``min_interval`` for ``min_interval_s``): the declaration meant is not made, and its default
+    would be read without a word."""
+    kit = [klass for klass in cls.__mro__ if klass.__module__.startswith(_KIT_MODULES)]
+    known = {name for klass in kit for name in vars(klass)}
+    declarations = sorted(
+        name for klass in kit for name, value in vars(klass).items() if not name.startswith("_") and not _is_code(value)
+    )
+    for klass in cls.__mro__:
+        if klass in kit or klass is object:
+            continue
+        for name, value in vars(klass).items():
+            if name.startswith("_") or name in known or _is_code(value):
+                continue
+            close = difflib.get_close_matches(name, declarations, n=1, cutoff=0.85)
+            if close:
+                return "its %s is no declaration (did you mean %s?)" % (name, close[0])
+    return None
+
+
 def _misnamed(cls: type[Backend]) -> Optional[str]:
-    """A class attribute that replaces what every backend needs: a method of :class:`Backend`
-    made a value (``option = (...)`` for ``options``), or an instance field set on the class
-    (``settings = (...)`` for ``provider_settings``); the declaration meant is then not made."""
+    """A class attribute that replaces what every backend needs: a method of the kit (:class:`Backend`,
+    ``JsonApiEngine``...) made a value (``option = (...)`` for ``options``, ``request_id = "trace"``
+    for ``request_id_at``), or an instance field set on the class (``settings = (...)`` for
+    ``provider_settings``); the declaration meant is then not made."""
+    kit = [klass for klass in cls.__mro__ if klass.__module__.startswith(_KIT_MODULES)]
     for klass in cls.__mro__[: cls.__mro__.index(Backend)]:  # the classes above Backend, mixins too
         for name, value in vars(klass).items():
             if name in _INSTANCE_FIELDS:
                 return "its %s is set on the class%s" % (name, _did_you_mean_declaration(name))
-            if name.startswith("_") or not inspect.isfunction(getattr(Backend, name, None)):
+            owner = next((k for k in kit if inspect.isfunction(vars(k).get(name))), None)
+            if name.startswith("_") or owner is None or _is_code(value):
                 continue
-            if not (callable(value) or isinstance(value, (classmethod, staticmethod, property))):
-                return "its %s is a %s, which replaces Backend.%s%s" % (
-                    name,
-                    type(value).__name__,
-                    name,
-                    _did_you_mean_declaration(name),
-                )
+            return "its %s is a %s, which replaces %s.%s%s" % (
+                name,
+                type(value).__name__,
+                _PUBLIC_NAMES.get(owner.__name__, owner.__name__),
+                name,
+                _did_you_mean_declaration(name),
+            )
     return None
+
+
+#: The kit's classes by the names plugins import them under (``websearch_sync.backends``).
+_PUBLIC_NAMES = {"JsonApiBackend": "JsonApiEngine"}
 
 
 def _unimplemented(cls: type[Backend]) -> Optional[str]:

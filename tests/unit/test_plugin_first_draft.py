@@ -94,3 +94,49 @@ def test_a_misspelt_declaration_is_refused_with_the_name_meant(misspelt, value, 
     from websearch_sync.engine.registry import declaration_problem
 
     assert declaration_problem(type("Slip", (Demo,), {misspelt: value})) == says
+
+
+@pytest.mark.parametrize(
+    "fields, says",
+    [
+        (
+            {"title": "name", "link": "link"},
+            "its result_fields names link, no field of a web item (title, url, snippet, source, published_at)",
+        ),
+        (
+            {"title": "name", "snippet": "text"},
+            "its result_fields has no url (the vendor field of the result's address): every item would be dropped",
+        ),
+        (
+            {"title": "name", "url": "link", "content": "body"},
+            "its result_fields names content, no field of a web item",
+        ),
+        ({"title": "name", "url": "link"}, None),
+    ],
+)
+def test_result_fields_name_the_items_fields(fields, says):
+    """The item's field names on the left: ``{"link": "link"}`` read every result into an item
+    without a URL, which normalisation drops: each answer was "no results"."""
+    from websearch_sync.engine.registry import declaration_problem
+
+    problem = declaration_problem(type("Fields", (Demo,), {"results_at": "hits", "result_fields": fields}))
+    assert problem == says if says is None else (problem or "").startswith(says)
+
+
+def test_a_vertical_engine_declares_the_fields_of_its_items():
+    from websearch_sync.engine.registry import declaration_problem
+
+    fields = {"url": "link", "image_url": ("image", "src"), "width": "w"}
+    assert declaration_problem(type("Images", (Demo,), {"vertical": "images", "result_fields": fields})) is None
+    problem = declaration_problem(
+        type("Images", (Demo,), {"vertical": "images", "result_fields": dict(fields, snippet="s")})
+    )
+    assert (problem or "").startswith("its result_fields names snippet, no field of a images item")
+
+
+def test_an_engine_reading_its_answers_itself_is_not_held_to_its_result_fields():
+    """Wikipedia builds the URL from the title in its own parse."""
+    from websearch_sync.engine.registry import declaration_problem
+
+    own = type("Own", (Demo,), {"result_fields": {"title": "title"}, "parse": lambda self, response, params: None})
+    assert declaration_problem(own) is None

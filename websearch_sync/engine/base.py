@@ -452,6 +452,12 @@ class Backend:
         raise NotImplementedError
 
     @classmethod
+    def reading_problem(cls) -> Optional[str]:
+        """What makes the class's declared reading of answers unusable (``None``: nothing, or it
+        declares none: a JSON API's ``result_fields`` are checked by its own)."""
+        return None
+
+    @classmethod
     def reader_problem(cls) -> Optional[str]:
         """What the class lacks to read an answer (``None``: nothing): a ``parse`` of its own (a
         misnamed ``parse_response`` would be a ``NotImplementedError`` at its first search)."""

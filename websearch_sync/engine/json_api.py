@@ -28,6 +28,7 @@ setting holding the key for an ``AuthError``, the one the endpoint came from for
 """
 
 import dataclasses
+import difflib
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Optional, Union
@@ -45,7 +46,7 @@ from ..errors import (
     WebSearchError,
     http_status,
 )
-from ..models import ParseResult, SearchParams
+from ..models import ImageItem, NewsItem, ParseResult, SearchItem, SearchParams, VideoItem
 from ..net.ssrf import forbidden_reason, literal_address
 from ..net.transport import HttpResponse, status_error
 from ..net.urls import shown_url
@@ -64,6 +65,16 @@ VendorCode = Union[None, str, int]
 JsonPath = Union[str, Sequence[str]]
 
 _MAX_UPSTREAM_MESSAGE = 300
+#: The canonical item of each vertical: its keys are the fields a vendor field can be declared as.
+_ITEM_TYPES: dict[str, Any] = {"web": SearchItem, "news": NewsItem, "images": ImageItem, "videos": VideoItem}
+#: Item keys no vendor field fills by ``result_fields``: written by normalisation and the client, or
+#: the page text (``content_field``, read only when ``include_content`` is asked).
+_NOT_DECLARED = ("rank", "provider", "providers", "content", "content_by")
+
+
+def item_fields(vertical: str) -> tuple[str, ...]:
+    """The item fields ``result_fields`` may name for ``vertical`` (``title``, ``url``, ``snippet`` ...)."""
+    return tuple(key for key in _ITEM_TYPES[vertical].__annotations__ if key not in _NOT_DECLARED)
 
 
 def try_json(response: HttpResponse) -> Any:
@@ -222,6 +233,33 @@ class JsonApiBackend(Backend):
             "it declares no results_at (where its answers list their results) "
             "and does not implement parse(response, params)"
         )
+
+    @classmethod
+    def reading_problem(cls) -> Optional[str]:
+        """What makes the declared reading unusable, for a class that reads its answers by it (its
+        ``parse`` and ``item_of`` are the kit's): ``result_fields`` naming a field no item of its
+        vertical has (``link``: the item's is ``url``), or no ``url`` (normalisation would drop
+        every item: an answer would read as "no results")."""
+        if cls.parse is not JsonApiBackend.parse or cls.item_of is not JsonApiBackend.item_of:
+            return None
+        fields = item_fields(cls.vertical)
+        unknown = [name for name in cls.result_fields if name not in fields]
+        if unknown:
+            close = difflib.get_close_matches(unknown[0], fields, n=1)
+            hint = " (did you mean %s?)" % close[0] if close else ""
+            if "content" in unknown:
+                hint += " (the page text is declared in content_field: read when include_content is asked)"
+            return "its result_fields names %s, no field of a %s item (%s)%s" % (
+                ", ".join(unknown),
+                cls.vertical,
+                ", ".join(fields),
+                hint,
+            )
+        if "url" not in cls.result_fields:
+            return (
+                "its result_fields has no url (the vendor field of the result's address): every item would be dropped"
+            )
+        return None
 
     def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
         """The declared reading of an answer: its JSON (:meth:`data`), the vendor results in it

@@ -102,6 +102,8 @@ def _optional_path(value: object) -> bool:
 
 
 _PATH = "a key, a tuple of keys (a path into the JSON) or None"
+#: What :func:`declaration_problem` reads of a declaration the class does not have.
+_ABSENT = object()
 #: Each class declaration a backend makes, and what a usable value of it is.
 _DECLARATIONS: tuple[tuple[str, str, Callable[[Any], bool]], ...] = (
     (
@@ -159,14 +161,14 @@ _DECLARATIONS: tuple[tuple[str, str, Callable[[Any], bool]], ...] = (
         "a tuple of BotWall",
         lambda v: isinstance(v, tuple) and all(isinstance(wall, BotWall) for wall in v),
     ),
-    # A JSON API's declared reading (JsonApiEngine; another backend has none of them: None).
+    # A JSON API's declared reading (JsonApiEngine's; another backend has none of them).
     ("results_at", _PATH, _optional_path),
     ("request_id_at", _PATH, _optional_path),
     ("content_field", _PATH, _optional_path),
     (
         "result_fields",
         "a dict of item fields to vendor fields (each %s)" % _PATH.replace(" or None", ""),
-        lambda v: v is None or (isinstance(v, Mapping) and _strings(list(v)) and all(map(_json_path, v.values()))),
+        lambda v: isinstance(v, Mapping) and _strings(list(v)) and all(map(_json_path, v.values())),
     ),
 )
 
@@ -181,13 +183,13 @@ def declaration_problem(cls: object) -> Optional[str]:
         return "not a websearch_sync.backends.Backend subclass"
     for attribute, expected, usable in _DECLARATIONS:
         try:
-            value = getattr(cls, attribute, None)  # None: a declaration of one kind of backend only
-            ok = usable(value)
+            value = getattr(cls, attribute, _ABSENT)
+            ok = value is _ABSENT or usable(value)  # absent: a declaration of another kind of backend
         except Exception as exc:  # a property of a third-party class: anything may come out of it
             return "reading its %s raised %s: %s" % (attribute, type(exc).__name__, exc)
         if not ok:
             return "its %s is %r, not %s" % (attribute, value, expected)
-    problem = _misnamed(cls) or _misspelt(cls)
+    problem = _misnamed(cls) or _misspelt(cls) or cls.reading_problem()
     if problem is not None:
         return problem
     if not usable_filters(cls.filters, cls.vertical):  # after the loop: vertical is known to be one

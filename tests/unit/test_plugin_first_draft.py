@@ -140,3 +140,20 @@ def test_an_engine_reading_its_answers_itself_is_not_held_to_its_result_fields()
 
     own = type("Own", (Demo,), {"result_fields": {"title": "title"}, "parse": lambda self, response, params: None})
     assert declaration_problem(own) is None
+
+
+def test_a_declared_reading_on_the_plain_base_is_told_which_base_reads_it():
+    """The older docs' example derived from ``Backend``; its declarations alone read nothing there."""
+    from websearch_sync.backends import Backend
+
+    class OnBackend(Backend):
+        name = "on_backend"
+        results_at = "hits"
+        result_fields = {"title": "name", "url": "link"}
+
+        def build_request(self, params):
+            return RequestSpec("GET", "https://api.demo.example/s")
+
+    assert OnBackend.reader_problem() == (
+        "it does not implement parse(response, params) (results_at, result_fields: read by JsonApiEngine, derive from it)"
+    )

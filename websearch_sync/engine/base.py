@@ -460,9 +460,12 @@ class Backend:
     @classmethod
     def reader_problem(cls) -> Optional[str]:
         """What the class lacks to read an answer (``None``: nothing): a ``parse`` of its own (a
-        misnamed ``parse_response`` would be a ``NotImplementedError`` at its first search)."""
+        misnamed ``parse_response`` would be a ``NotImplementedError`` at its first search). A class
+        declaring where a JSON answer lists its results on the wrong base is told which base reads that."""
         if cls.parse is Backend.parse and cls.interpret is Backend.interpret:
-            return "it does not implement parse(response, params)"
+            declared = [name for name in _JSON_READING if hasattr(cls, name)]
+            hint = " (%s: read by JsonApiEngine, derive from it)" % ", ".join(declared) if declared else ""
+            return "it does not implement parse(response, params)" + hint
         return None
 
     def structure_report(self, response: HttpResponse, params: Optional[SearchParams] = None) -> dict[str, bool]:
@@ -648,6 +651,8 @@ class Backend:
             ) from exc
 
 
+#: What a JSON API's engine declares to have its answers read for it (``JsonApiEngine``).
+_JSON_READING = ("results_at", "result_fields", "request_id_at")
 #: Engines whose parsers stop at checkpoints: the ones of this package (:meth:`Backend._within`).
 _OWN_MODULES = "websearch_sync."
 

@@ -181,15 +181,7 @@ def declaration_problem(cls: object) -> Optional[str]:
     rather than listed and unusable), or a declaration that raises when read."""
     if not (inspect.isclass(cls) and issubclass(cls, Backend)):
         return "not a websearch_sync.backends.Backend subclass"
-    for attribute, expected, usable in _DECLARATIONS:
-        try:
-            value = getattr(cls, attribute, _ABSENT)
-            ok = value is _ABSENT or usable(value)  # absent: a declaration of another kind of backend
-        except Exception as exc:  # a property of a third-party class: anything may come out of it
-            return "reading its %s raised %s: %s" % (attribute, type(exc).__name__, exc)
-        if not ok:
-            return "its %s is %r, not %s" % (attribute, value, expected)
-    problem = _misnamed(cls) or _misspelt(cls) or cls.reading_problem()
+    problem = _unusable_value(cls) or _misnamed(cls) or _misspelt(cls) or cls.reading_problem()
     if problem is not None:
         return problem
     if not usable_filters(cls.filters, cls.vertical):  # after the loop: vertical is known to be one
@@ -206,6 +198,19 @@ def declaration_problem(cls: object) -> Optional[str]:
         cls.declared_options()
     except TypeError as exc:  # a name in options that is no keyword
         return "its options are unusable: %s" % exc
+    return None
+
+
+def _unusable_value(cls: type[Backend]) -> Optional[str]:
+    """The first declaration of :data:`_DECLARATIONS` whose value is of the wrong kind or raises when read."""
+    for attribute, expected, usable in _DECLARATIONS:
+        try:
+            value = getattr(cls, attribute, _ABSENT)
+            ok = value is _ABSENT or usable(value)  # absent: a declaration of another kind of backend
+        except Exception as exc:  # a property of a third-party class: anything may come out of it
+            return "reading its %s raised %s: %s" % (attribute, type(exc).__name__, exc)
+        if not ok:
+            return "its %s is %r, not %s" % (attribute, value, expected)
     return None
 
 
@@ -232,21 +237,28 @@ def _misspelt(cls: type[Backend]) -> Optional[str]:
     """A class value whose name is a declaration's, misspelt (``result_field`` for ``result_fields``,
     ``min_interval`` for ``min_interval_s``): the declaration meant is not made, and its default
     would be read without a word."""
-    kit = [klass for klass in cls.__mro__ if klass.__module__.startswith(_KIT_MODULES)]
+    kit = _kit(cls)
     known = {name for klass in kit for name in vars(klass)}
-    declarations = sorted(
-        name for klass in kit for name, value in vars(klass).items() if not name.startswith("_") and not _is_code(value)
-    )
-    for klass in cls.__mro__:
-        if klass in kit or klass is object:
-            continue
-        for name, value in vars(klass).items():
-            if name.startswith("_") or name in known or _is_code(value):
-                continue
-            close = difflib.get_close_matches(name, declarations, n=1, cutoff=0.85)
-            if close:
-                return "its %s is no declaration (did you mean %s?)" % (name, close[0])
+    declarations = sorted(name for name, _ in _values(kit))
+    own = [klass for klass in cls.__mro__ if klass not in kit and klass is not object]
+    for name, _ in _values(own):
+        close = difflib.get_close_matches(name, declarations, n=1, cutoff=0.85) if name not in known else None
+        if close:
+            return "its %s is no declaration (did you mean %s?)" % (name, close[0])
     return None
+
+
+def _kit(cls: type[Backend]) -> list[type]:
+    """The classes of the kit ``cls`` is made of (:data:`_KIT_MODULES`)."""
+    return [klass for klass in cls.__mro__ if klass.__module__.startswith(_KIT_MODULES)]
+
+
+def _values(classes: list[type]) -> Iterator[tuple[str, object]]:
+    """The public class values (not methods) the classes define, by name."""
+    for klass in classes:
+        for name, value in vars(klass).items():
+            if not name.startswith("_") and not _is_code(value):
+                yield name, value
 
 
 def _misnamed(cls: type[Backend]) -> Optional[str]:
@@ -254,7 +266,7 @@ def _misnamed(cls: type[Backend]) -> Optional[str]:
     ``JsonApiEngine``...) made a value (``option = (...)`` for ``options``, ``request_id = "trace"``
     for ``request_id_at``), or an instance field set on the class (``settings = (...)`` for
     ``provider_settings``); the declaration meant is then not made."""
-    kit = [klass for klass in cls.__mro__ if klass.__module__.startswith(_KIT_MODULES)]
+    kit = _kit(cls)
     for klass in cls.__mro__[: cls.__mro__.index(Backend)]:  # the classes above Backend, mixins too
         for name, value in vars(klass).items():
             if name in _INSTANCE_FIELDS:

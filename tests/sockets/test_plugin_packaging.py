@@ -69,17 +69,40 @@ def test_the_docs_plugin_files_install_and_register_the_backend(installed, tmp_p
     assert re.search(r"^demo +json +web +no \(set DEMO_API_KEY\)", listed.stdout, re.M), listed.stdout + listed.stderr
 
 
+#: The error the docs quote for an answer without ``hits``.
+SHAPE_ERROR = re.search(r"\(`(demo answered without 'hits' in its JSON \(what is there: [^)]*\))`", DOCS).group(1)
+_SEARCHES = """
+import json, sys, websearch_sync as ws
+out = {"result": ws.search("python", backend="demo")}
+try:
+    ws.search("python", backend="demo", settings=ws.Settings.from_env().replace(endpoints={"demo": sys.argv[1]}))
+except ws.WebParseError as error:
+    out["error"] = error.message
+print(json.dumps(out))
+"""
+
+
 def test_the_docs_json_plugin_reads_the_docs_answer_into_the_docs_item(installed, tmp_path):
-    code = "import json, websearch_sync as ws; print(json.dumps(ws.search('python', backend='demo')))"
-    with FaultServer({"/api": respond(200, ANSWER.encode("utf-8"), content_type="application/json")}) as server:
+    other = json.dumps({"trace": "req-8", "results": []}).encode()
+    answers = {
+        "/api": respond(200, ANSWER.encode("utf-8"), content_type="application/json"),
+        "/other": respond(200, other, content_type="application/json"),
+    }
+    with FaultServer(answers) as server:
         env = dict(installed, DEMO_API_KEY="k-1", WEB_SEARCH_ENDPOINT_DEMO=server.url("/api"))
         run = subprocess.run(
-            [sys.executable, "-c", code], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120
+            [sys.executable, "-c", _SEARCHES, server.url("/other")],
+            env=env,
+            cwd=tmp_path,
+            capture_output=True,
+            text=True,
+            timeout=120,
         )
     assert run.returncode == 0, run.stderr
-    result = json.loads(run.stdout)
-    assert result["items"] == [ITEM]  # the declared fields, the hook's snippet, the item without a link dropped
-    assert result["provider_meta"]["request_id"] == REQUEST_ID
+    out = json.loads(run.stdout)
+    assert out["result"]["items"] == [ITEM]  # the declared fields, the hook's snippet, the item without a link dropped
+    assert out["result"]["provider_meta"]["request_id"] == REQUEST_ID
+    assert out["error"] == SHAPE_ERROR  # another shape: what is there, as the docs say
 
 
 def test_the_docs_json_plugin_passes_the_conformance_kit(installed, tmp_path):

@@ -1,8 +1,8 @@
-"""What JSON API backends share: base-URL endpoints, auth headers, and the one
-mapping from a vendor's error code or HTTP status to an error.
+"""What JSON API backends share: base-URL endpoints, auth headers, the declared reading of
+an answer, and the one mapping from a vendor's error code or HTTP status to an error.
 
-A JSON API backend (searxng, brave, bocha; later tavily, kagi, jina, service)
-derives from :class:`JsonApiBackend` and declares:
+A JSON API backend (brave, bocha, tavily, kagi, jina, service, wikipedia, searxng; a
+plugin's ``JsonApiEngine``) derives from :class:`JsonApiBackend` and declares:
 
 * ``default_base_url`` / ``endpoint_path``: the endpoint is
   ``Settings.endpoints[name]`` if given, else ``base_url`` (provider setting, else

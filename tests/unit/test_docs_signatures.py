@@ -3,8 +3,9 @@ at the head of a list item or paragraph (`` `call_tool(name, arguments, *, clien
 names its real parameters, with their real defaults, keyword-only where the code says so; the
 per-call keywords docs/client.md lists are the ones ``SearchClient.search`` takes; every flag of
 docs/cli.md's synopsis is one its command accepts; every public function, class and method of the
-public modules has a docstring; and the error class a module raises with a detail code is the one
-docs/errors.md's row for that code names. Reads source and docs only: no call is made."""
+public modules has a docstring; the error class a module raises with a detail code is the one
+docs/errors.md's row for that code names; and docs/verticals.md's table of who serves what is the
+engines' own. Reads source and docs only: no call is made."""
 
 import argparse
 import ast
@@ -243,3 +244,24 @@ def test_each_code_is_raised_with_the_class_its_row_names():
         if cls not in documented.get(code, ())
     ]
     assert not wrong
+
+
+# -- docs/verticals.md: who serves what ----------------------------------------------------------
+
+
+def test_the_verticals_table_is_what_the_engines_serve():
+    from websearch_sync.engine.builtin import BUILT_IN
+    from websearch_sync.models import VERTICALS
+
+    served: dict[str, set] = {}
+    for row in BUILT_IN:
+        served.setdefault(row.name, set()).add(row.vertical)
+    text = (ROOT / "docs" / "verticals.md").read_text(encoding="utf-8")
+    header = "| backend | %s |" % " | ".join(VERTICALS)
+    table = text.split(header, 1)[1].split("\n\n", 1)[0]
+    rows = re.findall(r"^\| `(\w+)`[^|]*\|(.*)\|$", table, re.M)
+    assert len(rows) >= 8  # the table was read
+    written = {
+        name: {v for v, cell in zip(VERTICALS, cells.split("|")) if cell.strip() == "yes"} for name, cells in rows
+    }
+    assert written == {name: served[name] for name in written}

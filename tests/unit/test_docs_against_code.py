@@ -4,8 +4,9 @@ names its real parameters, with their real defaults, keyword-only where the code
 per-call keywords docs/client.md lists are the ones ``SearchClient.search`` takes; every flag of
 docs/cli.md's synopsis is one its command accepts; every public function, class and method of the
 public modules has a docstring; the error class a module raises with a detail code is the one
-docs/errors.md's row for that code names; and docs/verticals.md's table of who serves what is the
-engines' own. Reads source and docs only: no call is made."""
+docs/errors.md's row for that code names; docs/verticals.md's table of who serves what is the
+engines' own; and every Python block parses and the library names it uses exist. Reads source and
+docs only: no call is made."""
 
 import argparse
 import ast
@@ -265,3 +266,53 @@ def test_the_verticals_table_is_what_the_engines_serve():
         name: {v for v, cell in zip(VERTICALS, cells.split("|")) if cell.strip() == "yes"} for name, cells in rows
     }
     assert written == {name: served[name] for name in written}
+
+
+# -- every Python block of the docs --------------------------------------------------------------
+
+
+def _python_blocks():
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        for match in re.finditer(r"^```python\n(.*?)^```", text, re.S | re.M):
+            line = text[: match.start()].count("\n") + 1
+            yield pytest.param(match.group(1), id="%s:%d" % (page.name, line))
+
+
+def _resolves(dotted: str) -> bool:
+    """Whether ``websearch_sync.a.b`` names a module or an attribute of one (nothing else is imported)."""
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            found: object = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for part in parts[cut:]:
+            if not hasattr(found, part):
+                return False
+            found = getattr(found, part)
+        return True
+    return False
+
+
+@pytest.mark.parametrize("block", list(_python_blocks()))
+def test_a_python_block_parses_and_its_library_names_exist(block):
+    tree = ast.parse(block)  # a block that is no Python (a typo, a stray "...") fails here
+    named = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("websearch_sync"):
+            named += ["%s.%s" % (node.module, alias.name) for alias in node.names]
+        elif isinstance(node, ast.Import):
+            named += [alias.name for alias in node.names if alias.name.startswith("websearch_sync")]
+    named += ["websearch_sync." + found for found in re.findall(r"\bws\.(\w+)", block)]
+    named += re.findall(r"\b(websearch_sync(?:\.\w+)+)", block)
+    missing = [name for name in named if "integrations" not in name and not _resolves(name)]
+    assert not missing
+
+
+def test_every_ws_name_of_the_prose_exists():
+    """``ws.X`` in the text outside code blocks too (`` `ws.Settings.from_env()` ``)."""
+    text = " ".join(page.read_text(encoding="utf-8") for page in PAGES)
+    named = {"websearch_sync." + name for name in re.findall(r"\bws\.(\w+(?:\.\w+)?)", text)}
+    missing = sorted(name for name in named if not _resolves(name))
+    assert not missing

@@ -2,11 +2,12 @@
 at the head of a list item or paragraph (`` `call_tool(name, arguments, *, client=None)` ``)
 names its real parameters, with their real defaults, keyword-only where the code says so; the
 per-call keywords docs/client.md lists are the ones ``SearchClient.search`` takes; every flag of
-docs/cli.md's synopsis is one its command accepts; every public function, class and method of the
-public modules has a docstring; the error class a module raises with a detail code is the one
-docs/errors.md's row for that code names; docs/verticals.md's table of who serves what is the
-engines' own; and every Python block parses and the library names it uses exist. Reads source and
-docs only: no call is made."""
+docs/cli.md's synopsis, and every flag written after ``websearch-sync <command>`` anywhere, is
+one that command accepts; every public function, class and method of the public modules has a
+docstring; the error class a module raises with a detail code is the one docs/errors.md's row
+for that code names; docs/verticals.md's table of who serves what is the engines' own; and every
+Python block parses and the library names it uses exist. Reads source and docs only: no call is
+made."""
 
 import argparse
 import ast
@@ -152,6 +153,29 @@ def test_every_flag_of_the_synopsis_exists(command, flag):
 
 def test_the_synopsis_was_read():
     assert {command for command, _ in _synopsis_flags()} >= {"search", "fetch", "backends", "state clear", "verify"}
+
+
+def _written_commands():
+    """``(page:line, command, flag)`` of each flag written after ``websearch-sync <command>`` on
+    one line of the docs (a code span, a block, a table cell)."""
+    commands = sorted(_parsers(), key=len, reverse=True)
+    for page in PAGES:
+        for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            for written in re.findall(r"websearch-sync ([^`|#]*)", line):
+                command = next((name for name in commands if (written + " ").startswith(name + " ")), None)
+                for flag in re.findall(r"(?<![\w-])(--?[a-z][\w-]*)", written) if command else ():
+                    yield "%s:%d" % (page.name, number), command, flag
+
+
+def test_every_flag_written_after_a_command_exists():
+    written = list(_written_commands())
+    assert len(written) > 50  # the commands were read
+    unknown = [
+        (where, command, flag)
+        for where, command, flag in written
+        if flag not in _parsers()[command]._option_string_actions
+    ]
+    assert not unknown
 
 
 # -- docstrings ---------------------------------------------------------------------------------------

@@ -5,12 +5,14 @@ per-call keywords docs/client.md lists are the ones ``SearchClient.search`` take
 docs/cli.md's synopsis, and every flag written after ``websearch-sync <command>`` anywhere, is
 one that command accepts; every public function, class and method of the public modules has a
 docstring; the error class a module raises with a detail code is the one docs/errors.md's row
-for that code names; docs/verticals.md's table of who serves what is the engines' own; and every
-Python block parses and the library names it uses exist. Reads source and docs only: no call is
+for that code names; docs/verticals.md's table of who serves what is the engines' own; every
+extra of setup.cfg, and what it installs, is named in docs/configuration.md; and every Python
+block parses and the library names it uses exist. Reads source and docs only: no call is
 made."""
 
 import argparse
 import ast
+import configparser
 import functools
 import importlib
 import inspect
@@ -340,3 +342,22 @@ def test_every_ws_name_of_the_prose_exists():
     named = {"websearch_sync." + name for name in re.findall(r"\bws\.(\w+(?:\.\w+)?)", text)}
     missing = sorted(name for name in named if not _resolves(name))
     assert not missing
+
+
+# -- docs/configuration.md: the extras ---------------------------------------------------------------
+
+
+def test_every_extra_and_what_it_installs_is_in_the_dependencies_section():
+    config = configparser.ConfigParser()
+    config.read(ROOT / "setup.cfg", encoding="utf-8")
+    extras = {name: value.split() for name, value in config["options.extras_require"].items()}
+    section = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8").split("\n## Dependencies\n", 1)[1]
+    assert len(extras) > 10  # setup.cfg was read
+    unnamed = [name for name in extras if name != "test" and "`%s`" % name not in section]
+    uninstalled = [
+        requirement
+        for requirements in extras.values()
+        for requirement in requirements
+        if re.split(r"[<>=!~;\[ ]", requirement)[0].lower() not in section.lower()
+    ]
+    assert not unnamed and not uninstalled

@@ -18,8 +18,9 @@ Brave does not list is not sent.
 import dataclasses
 from typing import Any, ClassVar, Optional
 
-from ..engine.base import Page, split_locale, traditional_chinese
+from ..engine.base import Page
 from ..engine.json_api import JsonApiBackend
+from ..engine.locales import split_locale, traditional_chinese
 from ..engine.media_fields import nested
 from ..engine.setting import Setting
 from ..engine.unsent import locale_parts_unsent

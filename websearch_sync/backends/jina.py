@@ -25,8 +25,9 @@ else none.
 import dataclasses
 from typing import Any, Optional
 
-from ..engine.base import answer_within_s, split_locale, traditional_chinese
+from ..engine.base import answer_within_s
 from ..engine.json_api import JsonApiBackend, try_json
+from ..engine.locales import split_locale, traditional_chinese
 from ..engine.setting import Setting
 from ..engine.unsent import locale_parts_unsent
 from ..errors import WebSearchError

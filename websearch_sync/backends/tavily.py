@@ -22,8 +22,8 @@ that list, sends none. Tavily has no language parameter.
 
 from typing import Any, Optional
 
-from ..engine.base import split_locale
 from ..engine.json_api import JsonApiBackend
+from ..engine.locales import split_locale
 from ..engine.option import Option
 from ..engine.setting import Setting
 from ..errors import BAD_TOPIC, QUERY_TOO_LONG, UNSUPPORTED_QUERY, InvalidInput

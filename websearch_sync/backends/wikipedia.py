@@ -31,8 +31,9 @@ from typing import Any, Optional
 from urllib.parse import quote
 
 from ..config import VERSION
-from ..engine.base import dig, split_locale
+from ..engine.base import dig
 from ..engine.json_api import JsonApiBackend
+from ..engine.locales import split_locale
 from ..engine.option import PAGENO, Option
 from ..engine.setting import Setting
 from ..errors import (

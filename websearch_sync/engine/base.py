@@ -360,7 +360,7 @@ class Backend:
         (``provider_meta["not_sent"]``): the common ones :attr:`unsent` declares and :meth:`dropped`
         names, the backend options it does not take (another backend of the call does), and
         ``max_results`` when the call asks more than :attr:`max_results_limit`."""
-        common = unsent_inputs(self.unsent + self.dropped(params), params, _LocaleParts)
+        common = unsent_inputs(self.unsent + self.dropped(params), params)
         limit = self.max_results_limit
         capped = ["max_results"] if limit is not None and params.max_results > limit else []
         untaken = untaken_options(params.options, self.option_names())
@@ -758,34 +758,6 @@ def listed_results(items: list[dict[str, Any]], vertical: str, provider: str) ->
     return items
 
 
-class _LocaleParts:
-    """What :func:`~.unsent.unsent_inputs` asks of a locale (here, beside :func:`split_locale`: no import cycle)."""
-
-    @staticmethod
-    def language_only(locale: str) -> bool:
-        """No country (``de``, ``es-419``): what an engine that sends a country alone cannot send."""
-        return split_locale(locale)[1] is None
-
-    @staticmethod
-    def has_region(locale: str) -> bool:
-        """A region subtag of any kind (``es-419`` too): a part the call gave."""
-        return locale_region(locale) is not None
-
-
-def split_locale(locale: str) -> tuple[str, Optional[str]]:
-    """``"en-US"`` -> ``("en", "US")``; ``"zh-Hant-TW"`` -> ``("zh", "TW")``; ``"de"`` -> ``("de", None)``;
-    ``"es-419"`` -> ``("es", None)``: a region of UN M.49 digits is no country (:func:`locale_region`)."""
-    region = locale_region(locale)
-    return locale.replace("_", "-").split("-")[0].lower(), region if region and region.isalpha() else None
-
-
-def locale_region(locale: str) -> Optional[str]:
-    """The region subtag of ``locale``: two letters (``"US"``) or three UN M.49 digits (``"419"``,
-    Latin America), ``None`` without one (``"zh-Hant"``: a script)."""
-    parts = locale.replace("_", "-").split("-")[1:]
-    return next((p.upper() for p in parts if (len(p) == 2 and p.isalpha()) or (len(p) == 3 and p.isdigit())), None)
-
-
 #: What a service told how long it may take (SearXNG's ``timeout_limit``, Jina's ``X-Timeout``) leaves
 #: of the call's remaining time for the round trip and our parsing: a fixed part plus a share of it.
 ANSWER_MARGIN_S = 0.25
@@ -797,12 +769,6 @@ def answer_within_s(deadline: Deadline) -> float:
     what is left of it minus :data:`ANSWER_MARGIN_S` and :data:`ANSWER_MARGIN_SHARE` of it."""
     left = deadline.remaining_s()
     return left - ANSWER_MARGIN_S - ANSWER_MARGIN_SHARE * left
-
-
-def traditional_chinese(locale: str) -> bool:
-    """Whether a Chinese ``locale`` is written in traditional characters: the ``Hant`` script, or
-    a region that writes them (Taiwan, Hong Kong, Macao); ``zh``, ``zh-CN``, ``zh-SG``: simplified."""
-    return any(part in ("hant", "tw", "hk", "mo") for part in locale.lower().replace("_", "-").split("-")[1:])
 
 
 def page_number(params: SearchParams, provider: str) -> int:

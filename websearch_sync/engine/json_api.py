@@ -44,6 +44,7 @@ from ..errors import (
 )
 from ..models import SearchParams
 from ..net.ssrf import forbidden_reason, literal_address
+from ..net.status import edge_refusal
 from ..net.transport import HttpResponse, status_error
 from ..net.urls import shown_url
 from . import registry
@@ -93,7 +94,9 @@ def api_error(
     ``vendor_codes`` decides the error class and detail; a numeric code (Bocha's
     ``"403"``) stands for an HTTP status, so a 200 whose body says ``"429"`` is a
     429. Otherwise the HTTP status decides. ``auth_statuses`` become
-    ``AuthError(http_<n>)``; every other status goes through the shared
+    ``AuthError(http_<n>)``, unless Cloudflare's edge in front of the service refused the request
+    (:func:`~websearch_sync.net.status.edge_refusal`: a block, the key never reached the service);
+    every other status goes through the shared
     :func:`~websearch_sync.net.transport.status_error` (429 -> ``WebBlocked`` with
     ``retry_after``, 5xx -> ``BadGateway`` ...). ``message`` (the vendor's own
     words) is appended to the error message. ``status`` on the error is always
@@ -121,7 +124,7 @@ def api_error(
             )
     if 200 <= effective < 300:
         return None
-    if effective in auth_statuses:
+    if effective in auth_statuses and (effective != response.status or edge_refusal(response) is None):
         return AuthError(
             "%s refused the API key or account (HTTP %d%s)%s"
             % (host, response.status, "" if effective == response.status else ", code %d" % effective, upstream),

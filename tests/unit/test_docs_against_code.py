@@ -6,9 +6,9 @@ docs/cli.md's synopsis, and every flag written after ``websearch-sync <command>`
 one that command accepts; every public function, class and method of the public modules has a
 docstring; the error class a module raises with a detail code is the one docs/errors.md's row
 for that code names; docs/verticals.md's table of who serves what is the engines' own; every
-extra of setup.cfg, and what it installs, is named in docs/configuration.md; and every Python
-block parses and the library names it uses exist. Reads source and docs only: no call is
-made."""
+extra of setup.cfg, and what it installs, is named in docs/configuration.md; docs/mcp.md quotes
+the line a missing SDK gives; and every Python block parses and the library names it uses
+exist. Reads the source and the docs (no search is made): well under a second."""
 
 import argparse
 import ast
@@ -17,6 +17,7 @@ import functools
 import importlib
 import inspect
 import re
+import sys
 from pathlib import Path
 
 import pytest
@@ -361,3 +362,17 @@ def test_every_extra_and_what_it_installs_is_in_the_dependencies_section():
         if re.split(r"[<>=!~;\[ ]", requirement)[0].lower() not in section.lower()
     ]
     assert not unnamed and not uninstalled
+
+
+# -- docs/mcp.md: the line a missing extra prints --------------------------------------------------
+
+
+def test_the_missing_mcp_extra_line_is_the_one_the_command_prints(monkeypatch):
+    from websearch_sync.mcp import require_mcp
+
+    monkeypatch.setitem(sys.modules, "mcp", None)  # the SDK not installed: its import fails
+    with pytest.raises(errors.InvalidInput) as caught:
+        require_mcp()
+    text = (ROOT / "docs" / "mcp.md").read_text(encoding="utf-8")
+    written = re.search(r"`` (error: InvalidInput/missing_mcp_extra: .*?) ``", text).group(1)
+    assert written == "error: %s/%s: %s" % (caught.value.code, caught.value.detail_code, caught.value.message)

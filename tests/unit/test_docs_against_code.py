@@ -7,14 +7,15 @@ one that command accepts; every public function, class and method of the public 
 docstring; the error class a module raises with a detail code is the one docs/errors.md's row
 for that code names; docs/verticals.md's table of who serves what is the engines' own; every
 extra of setup.cfg, and what it installs, is named in docs/configuration.md; docs/mcp.md quotes
-the line a missing SDK gives; and every Python block parses and the library names it uses
-exist. Reads the source and the docs (no search is made): well under a second."""
+the line a missing SDK gives; a name the docs spell under a public module is exported by it; and
+every Python block parses and the library names it uses exist. Reads the source and the docs (no search is made): well under a second."""
 
 import argparse
 import ast
 import configparser
 import functools
 import importlib
+import importlib.util
 import inspect
 import re
 import sys
@@ -376,3 +377,16 @@ def test_the_missing_mcp_extra_line_is_the_one_the_command_prints(monkeypatch):
     text = (ROOT / "docs" / "mcp.md").read_text(encoding="utf-8")
     written = re.search(r"`` (error: InvalidInput/missing_mcp_extra: .*?) ``", text).group(1)
     assert written == "error: %s/%s: %s" % (caught.value.code, caught.value.detail_code, caught.value.message)
+
+
+def test_every_dotted_name_of_a_public_module_is_exported():
+    """``websearch_sync.testing.no_network`` in the docs is in ``websearch_sync.testing.__all__``
+    (what ``import *`` and the API reference give), unless it names a module."""
+    text = " ".join(page.read_text(encoding="utf-8") for page in PAGES)
+    unexported = [
+        "%s.%s" % (module, name)
+        for module in PUBLIC
+        for name in set(re.findall(r"(?<![\w/])" + re.escape(module) + r"\.(\w+)", text))  # not in a URL
+        if name not in PUBLIC[module] and not importlib.util.find_spec("%s.%s" % (module, name))
+    ]
+    assert not unexported

@@ -8,7 +8,8 @@ docstring; the error class a module raises with a detail code is the one docs/er
 for that code names; docs/verticals.md's table of who serves what is the engines' own; every
 extra of setup.cfg, and what it installs, is named in docs/configuration.md; docs/mcp.md quotes
 the line a missing SDK gives; a name the docs spell under a public module is exported by it; and
-every Python block parses and the library names it uses exist. Reads the source and the docs (no search is made): well under a second."""
+every Python block parses, the library names it uses exist and its calls of them use keywords
+they take. Reads the source and the docs (no search is made): well under a second."""
 
 import argparse
 import ast
@@ -336,6 +337,53 @@ def test_a_python_block_parses_and_its_library_names_exist(block):
     named += re.findall(r"\b(websearch_sync(?:\.\w+)+)", block)
     missing = [name for name in named if "integrations" not in name and not _resolves(name)]
     assert not missing
+    assert not _unknown_keywords(tree)
+
+
+@functools.cache
+def _search_keywords() -> frozenset:
+    """The keywords ``search()`` takes besides its parameters: the options, the client's per-call ones."""
+    from websearch_sync.engine import registry
+    from websearch_sync.validate import COMMON_OPTIONS
+
+    return (
+        frozenset(COMMON_OPTIONS)
+        | frozenset(registry.backend_options())
+        | frozenset(inspect.signature(ws.SearchClient.search).parameters)
+    )
+
+
+def _unknown_keywords(tree: ast.AST) -> list:
+    """``name(keyword=...)`` of the calls of library callables (``ws.X``, names imported from the
+    package, ``client.search``/``client.fetch``) whose keyword the callable does not take."""
+    imported = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("websearch_sync"):
+            if "integrations" not in node.module:
+                module = importlib.import_module(node.module)
+                imported.update({a.asname or a.name: getattr(module, a.name, None) for a in node.names})
+    unknown = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        called, target = node.func, None
+        if isinstance(called, ast.Attribute) and isinstance(called.value, ast.Name):
+            if called.value.id == "ws":
+                target = getattr(ws, called.attr, None)
+            elif called.value.id == "client" and called.attr in ("search", "fetch"):
+                target = getattr(ws.SearchClient, called.attr)
+        elif isinstance(called, ast.Name):
+            target = imported.get(called.id)
+        if not callable(target):
+            continue
+        parameters = inspect.signature(target).parameters
+        takes_any = any(p.kind is p.VAR_KEYWORD for p in parameters.values())
+        searches = target in (ws.search, ws.SearchClient.search)
+        for keyword in node.keywords:
+            name = keyword.arg
+            if name and name not in parameters and (not takes_any or (searches and name not in _search_keywords())):
+                unknown.append("%s(%s=...)" % (ast.unparse(called), name))
+    return unknown
 
 
 def test_every_ws_name_of_the_prose_exists():
@@ -383,10 +431,11 @@ def test_every_dotted_name_of_a_public_module_is_exported():
     """``websearch_sync.testing.no_network`` in the docs is in ``websearch_sync.testing.__all__``
     (what ``import *`` and the API reference give), unless it names a module."""
     text = " ".join(page.read_text(encoding="utf-8") for page in PAGES)
+    dotted = set(re.findall(r"(?<![\w/])websearch_sync(?:\.\w+)+", text))  # not in a URL
     unexported = [
-        "%s.%s" % (module, name)
-        for module in PUBLIC
-        for name in set(re.findall(r"(?<![\w/])" + re.escape(module) + r"\.(\w+)", text))  # not in a URL
-        if name not in PUBLIC[module] and not importlib.util.find_spec("%s.%s" % (module, name))
+        name
+        for name in sorted(dotted)
+        for module, _, last in [name.rpartition(".")]
+        if module in PUBLIC and last not in PUBLIC[module] and not importlib.util.find_spec(name)
     ]
-    assert not unexported
+    assert len(dotted) > 20 and not unexported

@@ -647,9 +647,10 @@ def env_int(env: Mapping[str, str], name: str, maximum: Optional[int], minimum: 
     except ValueError:
         number = None
     if number is None or number < minimum or (maximum is not None and number > maximum):
-        logger.warning(
-            "ignoring %s=%r: expected an integer in %d..%s; using the default", name, text, minimum, maximum or "inf"
+        wanted = (
+            "an integer in %d..%d" % (minimum, maximum) if maximum is not None else "a whole number >= %d" % minimum
         )
+        logger.warning("ignoring %s=%r: expected %s; using the default", name, text, wanted)
         return None
     return number
 

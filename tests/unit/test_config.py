@@ -59,6 +59,13 @@ def test_malformed_numbers_warn_and_use_the_default(value, caplog):
     assert "WEB_SEARCH_TIMEOUT_MS" in caplog.text
 
 
+def test_an_unbounded_number_warning_says_what_it_takes(caplog):
+    with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+        settings = ws.Settings.from_env(environ={"WEB_SEARCH_MAX_BYTES": "-5"})
+    assert settings.max_response_bytes == 5_000_000
+    assert "expected a whole number >= 1" in caplog.text and "inf" not in caplog.text
+
+
 def test_precedence_argument_over_settings_over_environment():
     settings = ws.Settings.from_env(environ={"WEB_SEARCH_MAX_RESULTS": "1"}, max_results=2)
     assert settings.max_results == 2

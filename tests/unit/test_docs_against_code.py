@@ -5,11 +5,12 @@ per-call keywords docs/client.md lists are the ones ``SearchClient.search`` take
 docs/cli.md's synopsis, and every flag written after ``websearch-sync <command>`` anywhere, is
 one that command accepts; every public function, class and method of the public modules has a
 docstring; the error class a module raises with a detail code is the one docs/errors.md's row
-for that code names; docs/verticals.md's table of who serves what is the engines' own; every
-extra of setup.cfg, and what it installs, is named in docs/configuration.md; docs/mcp.md quotes
-the line a missing SDK gives; a name the docs spell under a public module is exported by it; and
-every Python block parses, the library names it uses exist and its calls of them use keywords
-they take. Reads the source and the docs (no search is made): well under a second."""
+for that code names; docs/verticals.md's tables of who serves what and of each vertical's fields
+are the engines' and the item types' own; every extra of setup.cfg, and what it installs, is
+named in docs/configuration.md; docs/mcp.md quotes the line a missing SDK gives; a name the docs
+spell under a public module is exported by it; and every Python block parses, the library names
+it uses exist and its calls of them use keywords they take. Reads the source and the docs (no
+search is made): well under a second."""
 
 import argparse
 import ast
@@ -446,3 +447,16 @@ def test_every_dotted_name_of_a_public_module_is_exported():
         if module in PUBLIC and last not in PUBLIC[module] and not _is_module(name)
     ]
     assert len(dotted) > 20 and not unexported
+
+
+def test_the_item_fields_of_each_vertical_are_its_item_types():
+    """docs/verticals.md's table of each vertical's fields is its item type's fields, besides the
+    ones every item has (said above the table) and ``content``/``content_by``/``providers``
+    (told below it, and in docs/api.md)."""
+    text = (ROOT / "docs" / "verticals.md").read_text(encoding="utf-8")
+    table = text.split("| vertical | fields |", 1)[1].split("\n\n", 1)[0]
+    rows = re.findall(r"^\| (\w+) \|(.*)\|$", table, re.M)
+    told = {"title", "url", "provider", "rank", "content", "content_by", "providers"}
+    written = {vertical: set(re.findall(r"`(\w+)`", fields)) - told for vertical, fields in rows}
+    types = {"news": ws.NewsItem, "images": ws.ImageItem, "videos": ws.VideoItem}
+    assert written == {vertical: set(item.__annotations__) - told for vertical, item in types.items()}

@@ -301,7 +301,6 @@ class Backend:
         whose ``search`` needs no endpoint (an offline one) overrides it.
         """
         self.check_configured()
-        self._check_locale_word(params)
         self.check_params(params)
 
     def check_once(self, params: SearchParams) -> None:
@@ -338,13 +337,15 @@ class Backend:
 
     def check_params(self, params: SearchParams) -> None:
         """Refuse parameters the service would refuse (before any request): a vertical it does
-        not search, a query too long, a value one of its :attr:`options` refuses."""
+        not search, a locale word it has not (``auto``: :attr:`locale_words`), a query too long,
+        a value one of its :attr:`options` refuses."""
         if params.vertical != self.vertical:  # the client picks the engine by vertical: a guard for direct calls
             raise InvalidInput(
                 "%s's %s engine does not search %s" % (self.name, self.vertical, params.vertical),
                 provider=self.name,
                 detail_code=UNSUPPORTED_VERTICAL,
             )
+        self._check_locale_word(params)
         if self.max_query_chars is not None and len(params.full_query) >= self.max_query_chars:
             raise InvalidInput(
                 "%s accepts queries shorter than %d characters (got %d)"

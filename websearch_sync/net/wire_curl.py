@@ -49,7 +49,7 @@ from .decoding import BROWSER_CODINGS, DECODERS, DecodingSink, broken_body, deco
 from .interrupt import run_interruptibly
 from .mocks import say_once
 from .wire import CONNECTION_CHECKS, BodySink, WireRequest, browser_request
-from .wire_requests import deadline_error, not_http, proxy_error, tls_failure
+from .wire_requests import deadline_error, head_too_large, not_http, proxy_error, tls_failure
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -497,10 +497,20 @@ def _error(
         return InvalidInput("not an http(s) endpoint: %s" % host, provider=provider, detail_code=BAD_ENDPOINT)
     if code == CurlECode.UNSUPPORTED_PROTOCOL:  # the URL is http(s) (checked before sending): the answer is not HTTP
         return not_http(host, provider)
+    if not headed and _head_too_large(code, str(exc)):
+        return head_too_large(host, provider)
     reset = "reset" in str(exc).lower()
     if headed and code in _BROKEN_BODY:
         return broken_body(host, provider, reset)
     return _network_error(exc, host, provider, reset, headed, refused)
+
+
+def _head_too_large(code: int, text: str) -> bool:
+    """libcurl refused a header block for its size: ``TOO_LARGE`` (over 5000 lines, a line over
+    100 KB), or a receive error saying so (over 300 KB, interim answers counted)."""
+    return code == CurlECode.TOO_LARGE or (
+        code == CurlECode.RECV_ERROR and "too large response headers" in text.lower()
+    )
 
 
 def _network_error(

@@ -98,6 +98,17 @@ def not_http(host: str, provider: Optional[str]) -> NetworkError:
     )
 
 
+def head_too_large(host: str, provider: Optional[str]) -> NetworkError:
+    """``NetworkError(malformed_response)``: ``host`` sent more header lines, or longer ones, than
+    the wire reads (``http.client``: 100 lines of 64 KB; libcurl: 5000 lines, 300 KB with interim
+    answers). Said as such, not as a connection that failed."""
+    return NetworkError(
+        "%s answered with a header block too large to read (too many header lines, or one too long)" % host,
+        provider=provider,
+        detail_code=MALFORMED_RESPONSE,
+    )
+
+
 class _WireSession(requests.Session):
     """The session every request of the wire is sent by (see the module docstring).
 
@@ -361,6 +372,8 @@ def _request_error(
             provider=provider,
             detail_code=MALFORMED_RESPONSE,
         )
+    if isinstance(exc, _CUT_BY_DEADLINE) and any(_is_head_too_large(e) for e in _cause_chain(exc)):
+        return head_too_large(host, provider)
     if isinstance(exc, _CUT_BY_DEADLINE):
         detail, what = _network_detail(exc)
         return NetworkError("%s: %s" % (what, host), provider=provider, detail_code=detail)
@@ -423,6 +436,13 @@ def _cause_chain(exc: BaseException) -> list[BaseException]:
     return chain
 
 
+def _is_head_too_large(exc: BaseException) -> bool:
+    """``http.client``'s refusal of a status or header line over 64 KB, or of over 100 header lines."""
+    return isinstance(exc, http.client.LineTooLong) or (
+        type(exc) is http.client.HTTPException and "more than" in str(exc)
+    )
+
+
 def _network_detail(exc: BaseException) -> tuple[str, str]:
     chain = _cause_chain(exc)
     if any(isinstance(e, (urllib3.exceptions.NameResolutionError, socket.gaierror)) for e in chain):
@@ -431,7 +451,7 @@ def _network_detail(exc: BaseException) -> tuple[str, str]:
         return CONNECTION_REFUSED, "connection refused"
     if any(isinstance(e, ConnectionResetError) for e in chain):
         return CONNECTION_RESET, "connection reset by peer"
-    if any(isinstance(e, http.client.BadStatusLine) for e in chain):
+    if any(isinstance(e, (http.client.BadStatusLine, http.client.UnknownProtocol)) for e in chain):
         return MALFORMED_RESPONSE, "answer that is not HTTP"
     return CONNECTION_ERROR, "connection failed"
 

@@ -100,3 +100,33 @@ def test_a_dead_proxy_is_a_proxy_error_naming_the_proxy(impersonate):
     assert info.value.detail_code == "proxy_error", repr(info.value)
     assert "127.0.0.1:%d" % port in info.value.message
     assert "secret" not in info.value.message and "user" not in info.value.message
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+@pytest.mark.parametrize(
+    "status, said", [(407, "asks for credentials (HTTP 407)"), (403, "refused to reach it (HTTP 403)")]
+)
+@pytest.mark.parametrize("scheme", ["http", "https"])
+def test_a_proxy_refusing_the_tunnel_is_said_to_refuse_not_to_be_unreachable(impersonate, status, said, scheme):
+    """The proxy answered ``CONNECT`` (libcurl tunnels plain http too) with a refusal: it was reached.
+    The browser wire said "could not be reached", requests "failed", neither why."""
+    refusal = respond(status, b"no", {"Proxy-Authenticate": 'Basic realm="proxy"'})
+    with FaultServer({"*": refusal}) as proxy:
+        try:
+            send("%s://search.example/html/" % scheme, impersonate, proxy="http://127.0.0.1:%d" % proxy.port)
+        except ws.NetworkError as error:
+            assert error.detail_code == "proxy_error", repr(error)
+            assert said in error.message and "127.0.0.1:%d" % proxy.port in error.message
+        else:  # requests sends plain http through the proxy without CONNECT: its answer is a response
+            assert (impersonate, scheme) == ("off", "http")
+
+
+def test_a_407_answer_is_a_proxy_asking_for_credentials(json_backends):
+    """A 407 comes from a proxy only (``requests`` sends plain http through it without ``CONNECT``):
+    it was "unexpected HTTP 407" from the search service."""
+    json_backends("aa")
+    with FaultServer({"*": respond(407, b"no", {"Proxy-Authenticate": 'Basic realm="proxy"'})}) as proxy:
+        settings = ws.Settings(endpoints={"aa": "http://search.example/s"}, proxy=proxy.url(""), impersonate="off")
+        with pytest.raises(ws.NetworkError) as info:
+            ws.search("q", backend="aa", settings=settings, retries=0, timeout_ms=3000)
+    assert info.value.detail_code == "proxy_error" and "asks for credentials (HTTP 407)" in info.value.message

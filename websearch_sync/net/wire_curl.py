@@ -49,7 +49,7 @@ from .decoding import BROWSER_CODINGS, DECODERS, DecodingSink, broken_body, deco
 from .interrupt import run_interruptibly
 from .mocks import say_once
 from .wire import CONNECTION_CHECKS, BodySink, WireRequest, browser_request
-from .wire_requests import deadline_error, head_too_large, not_http, proxy_error, tls_failure
+from .wire_requests import deadline_error, head_too_large, not_http, proxy_error, proxy_refused, tls_failure
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -264,7 +264,7 @@ class CurlWire:
             self._forget(handle)  # options half set: the next request starts from a reset handle
             self._release(handle)
             raise
-        failure: list[tuple[CurlError, bool]] = []
+        failure: list[tuple[CurlError, bool, int]] = []
         performed = False
 
         def perform() -> None:
@@ -273,7 +273,9 @@ class CurlWire:
             try:
                 handle.perform()
             except CurlError as exc:
-                failure.append((exc, handle.getinfo(CurlInfo.OS_ERRNO) == errno.ECONNREFUSED))
+                refused = handle.getinfo(CurlInfo.OS_ERRNO) == errno.ECONNREFUSED
+                tunnel = handle.getinfo(CurlInfo.HTTP_CONNECTCODE)  # the proxy's answer to CONNECT, 0 for none
+                failure.append((exc, refused, tunnel if isinstance(tunnel, int) else 0))
 
         def release() -> None:
             if not performed:  # Ctrl-C before the transfer began: its lists are not curl_cffi's to free now
@@ -284,7 +286,9 @@ class CurlWire:
         if transfer.error is not None:
             raise transfer.error
         if failure and not transfer.stopped:
-            exc, refused = failure[0]
+            exc, refused, tunnel_status = failure[0]
+            if self.proxy and tunnel_status >= 300:  # the proxy answered CONNECT: it refused, it was reached
+                raise proxy_refused(self.proxy, host, tunnel_status, provider) from None
             raise _error(exc, deadline, host, provider, transfer.headed, refused, self.proxy) from None
         if transfer.headed and not transfer.stopped and isinstance(transfer.sink, DecodingSink):
             transfer.sink.end()  # the body ended by itself: its compressed stream must have too

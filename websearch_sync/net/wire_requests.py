@@ -12,6 +12,7 @@ call's deadline (:mod:`.requests_adapter`).
 
 import http.client
 import os
+import re
 import socket
 import ssl
 import time
@@ -88,6 +89,26 @@ def proxy_error(proxy: str, host: str, what: str, provider: Optional[str]) -> Ne
     return NetworkError(
         "the proxy %s %s (while reaching %s)" % (shown, what, host), provider=provider, detail_code=PROXY_ERROR
     )
+
+
+def proxy_refused(proxy: str, host: str, status: int, provider: Optional[str]) -> NetworkError:
+    """``NetworkError(proxy_error)``: the proxy answered, and refused to reach ``host`` (HTTP
+    ``status`` to ``CONNECT``): not a proxy that "could not be reached", nor the upstream's answer."""
+    what = "asks for credentials (HTTP 407)" if status == 407 else "refused to reach it (HTTP %d)" % status
+    return proxy_error(proxy, host, what, provider)
+
+
+#: How ``http.client`` says a proxy refused a ``CONNECT`` (``Tunnel connection failed: 407 ...``).
+_TUNNEL_REFUSED = re.compile(r"Tunnel connection failed: (\d{3})\b")
+
+
+def _tunnel_status(exc: BaseException) -> Optional[int]:
+    """The status a proxy refused a ``CONNECT`` with, from ``http.client``'s error, else ``None``."""
+    for cause in _cause_chain(exc):
+        found = _TUNNEL_REFUSED.search(str(cause)) if isinstance(cause, OSError) else None
+        if found:
+            return int(found.group(1))
+    return None
 
 
 def not_http(host: str, provider: Optional[str]) -> NetworkError:
@@ -224,8 +245,11 @@ class RequestsWire:
             return self._sender.send(prepared, allow_redirects=False, stream=True, timeout=timeout, **options)
         except requests.exceptions.RequestException as exc:
             if isinstance(exc, requests.exceptions.ProxyError):
-                proxy = select_proxy(prepared.url or request.url, options.get("proxies") or {})
-                raise proxy_error(proxy or "(unknown proxy)", host, "failed", provider) from exc
+                proxy = select_proxy(prepared.url or request.url, options.get("proxies") or {}) or "(unknown proxy)"
+                status = _tunnel_status(exc)
+                if status is not None:
+                    raise proxy_refused(proxy, host, status, provider) from None
+                raise proxy_error(proxy, host, "failed", provider) from exc
             if deadline.expired() and isinstance(exc, _CUT_BY_DEADLINE):
                 raise deadline_error(deadline, host, provider) from None
             error = _request_error(exc, host, timeout[0], deadline, provider)

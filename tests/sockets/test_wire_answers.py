@@ -130,3 +130,15 @@ def test_a_407_answer_is_a_proxy_asking_for_credentials(json_backends):
         with pytest.raises(ws.NetworkError) as info:
             ws.search("q", backend="aa", settings=settings, retries=0, timeout_ms=3000)
     assert info.value.detail_code == "proxy_error" and "asks for credentials (HTTP 407)" in info.value.message
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+@pytest.mark.parametrize("answer", [b"", b"HTTP/1.1 100 Continue\r\n\r\n"], ids=["nothing", "only-100-continue"])
+def test_a_server_closing_without_an_answer_is_said_to_have_closed(impersonate, answer):
+    """The connection opened and the server hung up without a final answer: the browser wire said
+    "connection failed" (connection_error, as if it never connected), requests "reset by peer"."""
+    with FaultServer({"*": raw(answer)}) as server:
+        with pytest.raises(ws.NetworkError) as info:
+            send(server.url("/s"), impersonate)
+    assert info.value.detail_code == "connection_reset", repr(info.value)
+    assert "no answer: the connection was closed by the server" in info.value.message

@@ -49,7 +49,15 @@ from .decoding import BROWSER_CODINGS, DECODERS, DecodingSink, broken_body, deco
 from .interrupt import run_interruptibly
 from .mocks import say_once
 from .wire import CONNECTION_CHECKS, BodySink, WireRequest, browser_request
-from .wire_requests import deadline_error, head_too_large, not_http, proxy_error, proxy_refused, tls_failure
+from .wire_requests import (
+    CLOSED_WITHOUT_ANSWER,
+    deadline_error,
+    head_too_large,
+    not_http,
+    proxy_error,
+    proxy_refused,
+    tls_failure,
+)
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -476,6 +484,7 @@ _FAILURES: dict[int, tuple[str, str]] = {
     CurlECode.PROXY: (PROXY_ERROR, "proxy failure while reaching"),
     CurlECode.BAD_CONTENT_ENCODING: (BAD_CONTENT_ENCODING, "a body that does not decompress from"),
     CurlECode.WEIRD_SERVER_REPLY: (MALFORMED_RESPONSE, "a malformed response from"),
+    CurlECode.GOT_NOTHING: (CONNECTION_RESET, CLOSED_WITHOUT_ANSWER),
 }
 
 

@@ -98,6 +98,10 @@ def proxy_refused(proxy: str, host: str, status: int, provider: Optional[str]) -
     return proxy_error(proxy, host, what, provider)
 
 
+#: The words for a server that accepted the connection and closed it without a byte of answer
+#: (``http.client``'s ``RemoteDisconnected``, libcurl's "empty reply"): not a connection that failed.
+CLOSED_WITHOUT_ANSWER = "no answer: the connection was closed by the server"
+
 #: How ``http.client`` says a proxy refused a ``CONNECT`` (``Tunnel connection failed: 407 ...``).
 _TUNNEL_REFUSED = re.compile(r"Tunnel connection failed: (\d{3})\b")
 
@@ -473,6 +477,8 @@ def _network_detail(exc: BaseException) -> tuple[str, str]:
         return DNS_ERROR, "could not resolve the host name"
     if any(isinstance(e, ConnectionRefusedError) for e in chain):
         return CONNECTION_REFUSED, "connection refused"
+    if any(isinstance(e, http.client.RemoteDisconnected) for e in chain):
+        return CONNECTION_RESET, CLOSED_WITHOUT_ANSWER
     if any(isinstance(e, ConnectionResetError) for e in chain):
         return CONNECTION_RESET, "connection reset by peer"
     if any(isinstance(e, (http.client.BadStatusLine, http.client.UnknownProtocol)) for e in chain):

@@ -510,8 +510,6 @@ def _error(
         return InvalidInput("not an http(s) endpoint: %s" % host, provider=provider, detail_code=BAD_ENDPOINT)
     if code == CurlECode.UNSUPPORTED_PROTOCOL:  # the URL is http(s) (checked before sending): the answer is not HTTP
         return not_http(host, provider)
-    if not headed and _head_too_large(code, str(exc)):
-        return head_too_large(host, provider)
     reset = "reset" in str(exc).lower()
     if headed and code in _BROKEN_BODY:
         return broken_body(host, provider, reset)
@@ -530,8 +528,10 @@ def _network_error(
     exc: CurlError, host: str, provider: Optional[str], reset: bool, headed: bool, refused: bool
 ) -> NetworkError:
     """The error for a libcurl failure that is neither a timeout nor our mistake; a TLS one says
-    why (libcurl's text holds the TLS library's reason)."""
+    why (libcurl's text holds the TLS library's reason), as does a header block too large to read."""
     code = getattr(exc, "code", 0)
+    if not headed and _head_too_large(code, str(exc)):
+        return head_too_large(host, provider)
     if code in _TLS_CODES:
         unverified = str(exc).split("SSL certificate problem: ", 1)[-1].split(".", 1)[0]
         return tls_failure(host, provider, str(exc), unverified if code == CurlECode.PEER_FAILED_VERIFICATION else None)

@@ -14,7 +14,7 @@ import time
 import pytest
 from clocks import deadline_margin_s, machine_pace
 from faults import SilentDns, SilentTcp, endless, slow_header_lines, trickle
-from servers import FaultServer, LoopbackListener
+from servers import FaultServer, Socks5Proxy
 from transports import BOTH
 
 import websearch_sync as ws
@@ -83,34 +83,17 @@ def test_a_proxy_trickling_header_lines_ends_at_the_deadline(impersonate, scheme
     assert error.detail_code in ("deadline_exceeded", "read_timeout")
 
 
-class TricklingSocks5(LoopbackListener):
-    """A SOCKS5 proxy (no authentication) that says yes to any ``CONNECT`` and then plays the
-    upstream itself: one header line every 0.1 s, never the blank line."""
-
-    def connected(self, conn: socket.socket) -> None:
-        conn.settimeout(5)
-        with conn:
-            try:
-                greeting = conn.recv(2)
-                conn.recv(greeting[1])
-                conn.sendall(b"\x05\x00")
-                request = conn.recv(4)
-                conn.recv({1: 4, 4: 16}.get(request[3]) or conn.recv(1)[0])
-                conn.recv(2)
-                conn.sendall(b"\x05\x00\x00\x01\x00\x00\x00\x00\x00\x00")
-                conn.recv(65536)  # the HTTP request
-                conn.sendall(b"HTTP/1.1 200 OK\r\n")
-                while not self.stopping.wait(0.1):
-                    conn.sendall(b"X-Slow: 1\r\n")
-            except (OSError, IndexError):
-                pass
+def _trickling_header_lines(conn, stopping):
+    conn.sendall(b"HTTP/1.1 200 OK\r\n")
+    while not stopping.wait(0.1):
+        conn.sendall(b"X-Slow: 1\r\n")
 
 
 def test_an_upstream_trickling_header_lines_through_a_socks_proxy_ends_at_the_deadline():
     """requests only (the browser wire's libcurl holds every phase to its own total timeout)."""
     pytest.importorskip("socks")
-    with TricklingSocks5() as proxy:
-        error = timed(lambda: search("http://search.example/html/", "off", proxy="socks5h://127.0.0.1:%d" % proxy.port))
+    with Socks5Proxy(upstream=_trickling_header_lines) as proxy:
+        error = timed(lambda: search("http://search.example/html/", "off", proxy=proxy.url()))
     assert error.detail_code in ("deadline_exceeded", "read_timeout")
 
 

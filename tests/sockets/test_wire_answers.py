@@ -10,7 +10,7 @@ import json
 
 import pytest
 from faults import free_port, raw, respond
-from servers import FaultServer
+from servers import FaultServer, Socks5Proxy
 from transports import BOTH
 
 import websearch_sync as ws
@@ -142,3 +142,16 @@ def test_a_server_closing_without_an_answer_is_said_to_have_closed(impersonate, 
             send(server.url("/s"), impersonate)
     assert info.value.detail_code == "connection_reset", repr(info.value)
     assert "no answer: the connection was closed by the server" in info.value.message
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+@pytest.mark.parametrize("reply", [2, 4], ids=["not-allowed", "host-unreachable"])
+def test_a_socks_proxy_refusing_is_a_proxy_error_naming_the_proxy(impersonate, reply):
+    """requests read a SOCKS proxy's refusal as the upstream failing (connection_error
+    "connection failed: search.example"); the browser wire did not name the proxy."""
+    pytest.importorskip("socks")
+    with Socks5Proxy(reply=reply) as proxy:
+        with pytest.raises(ws.NetworkError) as info:
+            send("http://search.example/html/", impersonate, proxy=proxy.url())
+    assert info.value.detail_code == "proxy_error", repr(info.value)
+    assert "the proxy 127.0.0.1:%d failed or refused the connection" % proxy.port in info.value.message

@@ -92,8 +92,13 @@ _TLS_CODES = (
     CurlECode.SSL_ISSUER_ERROR,
     CurlECode.SSL_SHUTDOWN_FAILED,
 )
-#: Failures that, with a proxy configured, happened on the way to the proxy (not the upstream).
-_PROXY_CONNECT_CODES = (CurlECode.COULDNT_CONNECT, CurlECode.COULDNT_RESOLVE_PROXY)
+#: Failures that, with a proxy configured, are the proxy's (not the upstream's): on the way to it,
+#: or its own (a SOCKS proxy's refusal: libcurl's PROXY), by what happened.
+_PROXY_FAILURES: dict[int, str] = {
+    CurlECode.COULDNT_CONNECT: "could not be reached",
+    CurlECode.COULDNT_RESOLVE_PROXY: "could not be reached",
+    CurlECode.PROXY: "failed or refused the connection",
+}
 #: The profile's ``Accept-Encoding``: the codings :mod:`.decoding` names as the browser's.
 _ACCEPT_ENCODING = ", ".join(BROWSER_CODINGS).encode("ascii")
 #: Status lines of the HTTP versions whose streams mark where a body ends (libcurl writes
@@ -500,8 +505,8 @@ def _error(
     """The package's error for a libcurl failure."""
     code = getattr(exc, "code", 0)
     expired = deadline.remaining_s() <= _CLOCK_SLACK_S  # libcurl's clock is not ours: it may fire a hair early
-    if proxy and code in _PROXY_CONNECT_CODES and not (expired or headed):
-        return proxy_error(proxy, host, "could not be reached", provider)
+    if proxy and code in _PROXY_FAILURES and not (expired or headed):
+        return proxy_error(proxy, host, _PROXY_FAILURES[code], provider)
     if code == CurlECode.OPERATION_TIMEDOUT and not (expired or headed):  # only the 10 s connect limit comes first
         return Timeout("timed out connecting to %s" % host, provider=provider, detail_code=CONNECT_TIMEOUT)
     if code == CurlECode.OPERATION_TIMEDOUT or expired:

@@ -15,6 +15,7 @@ import os
 import re
 import socket
 import ssl
+import sys
 import time
 from typing import Any, Optional
 from urllib.parse import urlsplit
@@ -113,6 +114,31 @@ def _tunnel_status(exc: BaseException) -> Optional[int]:
         if found:
             return int(found.group(1))
     return None
+
+
+def _proxy_failure(
+    exc: requests.exceptions.RequestException,
+    proxy: Optional[str],
+    deadline: Deadline,
+    host: str,
+    provider: Optional[str],
+) -> Optional[NetworkError]:
+    """``proxy_error`` naming the proxy when it failed or refused: an HTTP proxy (``requests``'
+    ``ProxyError``), or a SOCKS one (PySocks' errors arrive as a plain connection error, which
+    read as ``example.com`` failing); ``None`` when the failure was not the proxy's."""
+    socks = sys.modules.get("socks")  # PySocks: imported by urllib3 once a SOCKS proxy was used
+    through_socks = (
+        proxy is not None
+        and socks is not None
+        and not deadline.expired()  # the deadline's watch cut the handshake: a timeout, not the proxy
+        and any(isinstance(cause, socks.ProxyError) for cause in _cause_chain(exc))
+    )
+    if not (isinstance(exc, requests.exceptions.ProxyError) or through_socks):
+        return None
+    status = _tunnel_status(exc)
+    if status is not None:
+        return proxy_refused(proxy or "(unknown proxy)", host, status, provider)
+    return proxy_error(proxy or "(unknown proxy)", host, "failed or refused the connection", provider)
 
 
 def not_http(host: str, provider: Optional[str]) -> NetworkError:
@@ -248,12 +274,10 @@ class RequestsWire:
         try:
             return self._sender.send(prepared, allow_redirects=False, stream=True, timeout=timeout, **options)
         except requests.exceptions.RequestException as exc:
-            if isinstance(exc, requests.exceptions.ProxyError):
-                proxy = select_proxy(prepared.url or request.url, options.get("proxies") or {}) or "(unknown proxy)"
-                status = _tunnel_status(exc)
-                if status is not None:
-                    raise proxy_refused(proxy, host, status, provider) from None
-                raise proxy_error(proxy, host, "failed", provider) from exc
+            proxy = select_proxy(prepared.url or request.url, options.get("proxies") or {})
+            failure = _proxy_failure(exc, proxy, deadline, host, provider)
+            if failure is not None:
+                raise failure from None
             if deadline.expired() and isinstance(exc, _CUT_BY_DEADLINE):
                 raise deadline_error(deadline, host, provider) from None
             error = _request_error(exc, host, timeout[0], deadline, provider)

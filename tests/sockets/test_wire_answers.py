@@ -155,3 +155,19 @@ def test_a_socks_proxy_refusing_is_a_proxy_error_naming_the_proxy(impersonate, r
             send("http://search.example/html/", impersonate, proxy=proxy.url())
     assert info.value.detail_code == "proxy_error", repr(info.value)
     assert "the proxy 127.0.0.1:%d failed or refused the connection" % proxy.port in info.value.message
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+@pytest.mark.parametrize("answer", [b"HTTP/1.1 200 OK\r\n", b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nX-Cut: a"])
+def test_a_header_block_the_connection_cut_is_no_answer_of_status_0(impersonate, answer):
+    """libcurl ends such a transfer without an error and without a final head: the browser wire
+    handed on an answer of status 0 (fetch: "unexpected HTTP 0", not retryable). http.client
+    reads the cut block as a whole one (an empty body follows)."""
+    with FaultServer({"*": raw(answer)}) as server:
+        try:
+            response = send(server.url("/s"), impersonate)
+        except ws.NetworkError as error:
+            assert error.detail_code == "connection_reset", repr(error)
+            assert "no answer: the connection was closed by the server" in error.message
+        else:
+            assert (impersonate, response.status, response.content) == ("off", 200, b"")

@@ -490,6 +490,7 @@ _FAILURES: dict[int, tuple[str, str]] = {
     CurlECode.BAD_CONTENT_ENCODING: (BAD_CONTENT_ENCODING, "a body that does not decompress from"),
     CurlECode.WEIRD_SERVER_REPLY: (MALFORMED_RESPONSE, "a malformed response from"),
     CurlECode.GOT_NOTHING: (CONNECTION_RESET, CLOSED_WITHOUT_ANSWER),
+    CurlECode.PARTIAL_FILE: (CONNECTION_RESET, CLOSED_WITHOUT_ANSWER),  # before our head: inside its header block
 }
 
 

@@ -25,6 +25,8 @@ OVERSIZED = {
     + b"".join(b"Set-Cookie: c%d=v; Path=/\r\n" % i for i in range(10_000))
     + TAIL,
     "100000-interim-answers": b"HTTP/1.1 100 Continue\r\n\r\n" * 100_000 + b"HTTP/1.1 200 OK\r\n" + TAIL,
+    "a-chunked-trailer-line-of-1-MB": b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n%x\r\n%s\r\n0\r\nX-Big: %s\r\n\r\n"
+    % (len(BODY), BODY, b"a" * 1_000_000),
 }
 
 

@@ -522,11 +522,12 @@ def _error(
     return _network_error(exc, host, provider, reset, headed, refused)
 
 
-def _head_too_large(code: int, text: str) -> bool:
+def _head_too_large(code: int, text: str, headed: bool) -> bool:
     """libcurl refused a header block for its size: ``TOO_LARGE`` (over 5000 lines, a line over
-    100 KB), or a receive error saying so (over 300 KB, interim answers counted)."""
+    100 KB; after the head: a chunked body's trailer), or, before the head, a receive error
+    saying so (over 300 KB, interim answers counted)."""
     return code == CurlECode.TOO_LARGE or (
-        code == CurlECode.RECV_ERROR and "too large response headers" in text.lower()
+        not headed and code == CurlECode.RECV_ERROR and "too large response headers" in text.lower()
     )
 
 
@@ -536,7 +537,7 @@ def _network_error(
     """The error for a libcurl failure that is neither a timeout nor our mistake; a TLS one says
     why (libcurl's text holds the TLS library's reason), as does a header block too large to read."""
     code = getattr(exc, "code", 0)
-    if not headed and _head_too_large(code, str(exc)):
+    if _head_too_large(code, str(exc), headed):
         return head_too_large(host, provider)
     if code in _TLS_CODES:
         unverified = str(exc).split("SSL certificate problem: ", 1)[-1].split(".", 1)[0]

@@ -105,6 +105,8 @@ PUBLIC: dict[str, list[str]] = {
         "conformance_checks",
         "check_conformance",
         "reset",
+        "no_network",
+        "NetworkAccessBlocked",
     ],
     "websearch_sync.tool": [
         "tool_definitions",

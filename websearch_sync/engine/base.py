@@ -40,6 +40,7 @@ from ..errors import (
 from ..models import ParseResult, SearchParams
 from ..net.botwall import BotWall
 from ..net.deadline import INLINE_MAX_BYTES, Deadline, DeadlinePassed, run_within
+from ..net.media import media_kind, media_token
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..secrets import is_secret_name, redact
 from ..validate import LOCALE_WORDS
@@ -732,13 +733,23 @@ def json_body(response: HttpResponse, provider: str) -> Any:
     try:
         return response.json()
     except ValueError:
-        kind = (response.content_type or "unknown content type") if response.content.strip() else "an empty body"
         raise WebParseError(
-            "%s answered with %s instead of JSON" % (provider, kind),
+            "%s answered with %s" % (provider, _not_json(response)),
             provider=provider,
             detail_code=NOT_JSON,
             status=response.status,
         ) from None
+
+
+def _not_json(response: HttpResponse) -> str:
+    """What came instead of JSON, in words the library chose: the server's Content-Type only as a
+    well-formed media type (:func:`~..net.media.media_token`; an error line reaches a model)."""
+    if not response.content.strip():
+        return "an empty body instead of JSON"
+    media = response.content_type
+    if media_kind(media) == "json":
+        return "JSON that does not parse (cut short or malformed)"
+    return "%s content instead of JSON" % media_token(media) if media else "a body of no content type instead of JSON"
 
 
 def json_path(path: Union[str, Sequence[str]]) -> tuple[str, ...]:

@@ -190,15 +190,19 @@ def _text(value: Any) -> bool:
 
 
 def _upstream_words(code: VendorCode, message: Optional[str]) -> str:
+    """``": <code>: <message>"``: the vendor's own words for an error, each on one line and cut at
+    :data:`_MAX_UPSTREAM_MESSAGE` characters (they reach a model through the tool's error line)."""
     parts = []
     if isinstance(code, str) and _code_as_status(code) is None:
-        parts.append(code)
+        parts.append(_one_line(code))
     if message:
-        text = " ".join(str(message).split())
-        if len(text) > _MAX_UPSTREAM_MESSAGE:
-            text = text[:_MAX_UPSTREAM_MESSAGE] + "..."
-        parts.append(text)
+        parts.append(_one_line(str(message)))
     return ": " + ": ".join(parts) if parts else ""
+
+
+def _one_line(words: str) -> str:
+    text = " ".join(words.split())
+    return text[:_MAX_UPSTREAM_MESSAGE] + "..." if len(text) > _MAX_UPSTREAM_MESSAGE else text
 
 
 def _host(response: HttpResponse) -> str:

@@ -14,7 +14,7 @@ from typing import Callable, Optional
 
 from faults import MAX_WAIT_S, respond
 
-__all__ = ["Request", "FaultServer", "json_results", "fetch_once"]
+__all__ = ["Request", "FaultServer", "Socks5Proxy", "json_results", "fetch_once"]
 
 
 @dataclass
@@ -89,6 +89,36 @@ class LoopbackListener:
     def connected(self, conn: socket.socket) -> None:
         """Serve one connection (in its own thread)."""
         raise NotImplementedError
+
+
+class Socks5Proxy(LoopbackListener):
+    """A SOCKS5 proxy on 127.0.0.1 (no authentication) answering every ``CONNECT`` with ``reply``
+    (0 grants it; else a SOCKS5 failure code: 2 not allowed, 4 host unreachable...). Granted, it
+    reads the request and plays the upstream itself: ``upstream(conn, stopping)`` (a
+    ``threading.Event`` set when the proxy stops)."""
+
+    def __init__(self, reply: int = 0, upstream: Optional[Callable[[socket.socket, threading.Event], None]] = None):
+        super().__init__()
+        self.reply, self.upstream = reply, upstream
+
+    def url(self, scheme: str = "socks5h") -> str:
+        return "%s://127.0.0.1:%d" % (scheme, self.port)
+
+    def connected(self, conn: socket.socket) -> None:
+        conn.settimeout(MAX_WAIT_S)
+        with conn:
+            try:
+                conn.recv(conn.recv(2)[1])  # the methods offered
+                conn.sendall(b"\x05\x00")  # no authentication
+                request = conn.recv(4)
+                conn.recv({1: 4, 4: 16}.get(request[3]) or conn.recv(1)[0])  # the address (a name: its length first)
+                conn.recv(2)  # the port
+                conn.sendall(b"\x05%c\x00\x01\x00\x00\x00\x00\x00\x00" % self.reply)
+                if self.reply == 0 and self.upstream is not None:
+                    conn.recv(65536)  # the HTTP request
+                    self.upstream(conn, self.stopping)
+            except (OSError, IndexError):  # the client hung up
+                pass
 
 
 class FaultServer:

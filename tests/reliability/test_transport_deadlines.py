@@ -14,7 +14,7 @@ import time
 import pytest
 from clocks import deadline_margin_s, machine_pace
 from faults import SilentDns, SilentTcp, endless, slow_header_lines, trickle
-from servers import FaultServer
+from servers import FaultServer, Socks5Proxy
 from transports import BOTH
 
 import websearch_sync as ws
@@ -46,8 +46,8 @@ def fetch(url, impersonate, **kwargs):
         transport.close()
 
 
-def search(endpoint, impersonate, backend="ddg_html"):
-    settings = ws.Settings(endpoints={backend: endpoint}, impersonate=impersonate, timeout_ms=DEADLINE_MS)
+def search(endpoint, impersonate, backend="ddg_html", proxy=None):
+    settings = ws.Settings(endpoints={backend: endpoint}, impersonate=impersonate, timeout_ms=DEADLINE_MS, proxy=proxy)
     with ws.SearchClient(backend, settings=settings, retries=0, cache_ttl_s=0) as client:
         return client.search("deadline")
 
@@ -70,6 +70,31 @@ def test_a_search_endpoint_trickling_header_lines_ends_at_the_deadline(impersona
     with FaultServer({"/html/": slow_header_lines(0.1)}) as server:
         error = timed(lambda: search(server.url("/html/"), impersonate))
     assert error.detail_code in ("deadline_exceeded", "read_timeout")  # the read timeout is the time left: either fires
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+@pytest.mark.parametrize("scheme", ["http", "https"])
+def test_a_proxy_trickling_header_lines_ends_at_the_deadline(impersonate, scheme):
+    """The proxy's answer (to a proxied request, or to ``CONNECT`` for an https endpoint): on
+    requests its connections were not watched, and one header line every 0.1 s held a 600 ms
+    search for the proxy's whole 20 s."""
+    with FaultServer({"*": slow_header_lines(0.1)}) as proxy:
+        error = timed(lambda: search("%s://search.example/html/" % scheme, impersonate, proxy=proxy.url("")))
+    assert error.detail_code in ("deadline_exceeded", "read_timeout")
+
+
+def _trickling_header_lines(conn, stopping):
+    conn.sendall(b"HTTP/1.1 200 OK\r\n")
+    while not stopping.wait(0.1):
+        conn.sendall(b"X-Slow: 1\r\n")
+
+
+def test_an_upstream_trickling_header_lines_through_a_socks_proxy_ends_at_the_deadline():
+    """requests only (the browser wire's libcurl holds every phase to its own total timeout)."""
+    pytest.importorskip("socks")
+    with Socks5Proxy(upstream=_trickling_header_lines) as proxy:
+        error = timed(lambda: search("http://search.example/html/", "off", proxy=proxy.url()))
+    assert error.detail_code in ("deadline_exceeded", "read_timeout")
 
 
 @pytest.mark.parametrize("impersonate", BOTH)

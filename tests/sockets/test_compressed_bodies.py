@@ -182,3 +182,28 @@ def test_without_brotli_and_zstandard_the_browser_wire_leaves_decoding_to_libcur
         response = send(server.url("/p"), "chrome")
     assert (response.status, response.content, response.truncated) == (200, PAGE, False)
     assert "libcurl decodes bodies" in caplog.text
+
+
+def _stacked(layers):
+    body = PAGE
+    for _ in range(layers):
+        body = gzip.compress(body, 1)
+    return respond(200, body, {"Content-Encoding": ", ".join(["gzip"] * layers)})
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+def test_codings_one_inside_the_other_are_decoded_up_to_five(impersonate):
+    with FaultServer({"/p": _stacked(5)}) as server:
+        assert send(server.url("/p"), impersonate).content == PAGE
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+def test_a_longer_chain_of_codings_is_refused_not_a_recursion_error(impersonate):
+    """2000 stacked gzip (a 53 KB body) raised RecursionError out of fetch: one generator per coding."""
+    with FaultServer({"/p": _stacked(2000)}) as server:
+        with pytest.raises(ws.NetworkError) as info:
+            ws.fetch(
+                server.url("/p"), allow_private=True, timeout_ms=5000, settings=ws.Settings(impersonate=impersonate)
+            )
+    assert info.value.detail_code == "bad_content_encoding"
+    assert "2000 codings one inside the other" in info.value.message

@@ -10,7 +10,7 @@ import json
 
 import pytest
 from faults import free_port, raw, respond
-from servers import FaultServer
+from servers import FaultServer, Socks5Proxy
 from transports import BOTH
 
 import websearch_sync as ws
@@ -100,3 +100,85 @@ def test_a_dead_proxy_is_a_proxy_error_naming_the_proxy(impersonate):
     assert info.value.detail_code == "proxy_error", repr(info.value)
     assert "127.0.0.1:%d" % port in info.value.message
     assert "secret" not in info.value.message and "user" not in info.value.message
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+@pytest.mark.parametrize(
+    "status, said", [(407, "asks for credentials (HTTP 407)"), (403, "refused to reach it (HTTP 403)")]
+)
+@pytest.mark.parametrize("scheme", ["http", "https"])
+def test_a_proxy_refusing_the_tunnel_is_said_to_refuse_not_to_be_unreachable(impersonate, status, said, scheme):
+    """The proxy answered ``CONNECT`` (libcurl tunnels plain http too) with a refusal: it was reached.
+    The browser wire said "could not be reached", requests "failed", neither why."""
+    refusal = respond(status, b"no", {"Proxy-Authenticate": 'Basic realm="proxy"'})
+    with FaultServer({"*": refusal}) as proxy:
+        try:
+            send("%s://search.example/html/" % scheme, impersonate, proxy="http://127.0.0.1:%d" % proxy.port)
+        except ws.NetworkError as error:
+            assert error.detail_code == "proxy_error", repr(error)
+            assert said in error.message and "127.0.0.1:%d" % proxy.port in error.message
+        else:  # requests sends plain http through the proxy without CONNECT: its answer is a response
+            assert (impersonate, scheme) == ("off", "http")
+
+
+def test_a_407_answer_is_a_proxy_asking_for_credentials(json_backends):
+    """A 407 comes from a proxy only (``requests`` sends plain http through it without ``CONNECT``):
+    it was "unexpected HTTP 407" from the search service."""
+    json_backends("aa")
+    with FaultServer({"*": respond(407, b"no", {"Proxy-Authenticate": 'Basic realm="proxy"'})}) as proxy:
+        settings = ws.Settings(endpoints={"aa": "http://search.example/s"}, proxy=proxy.url(""), impersonate="off")
+        with pytest.raises(ws.NetworkError) as info:
+            ws.search("q", backend="aa", settings=settings, retries=0, timeout_ms=3000)
+    assert info.value.detail_code == "proxy_error" and "asks for credentials (HTTP 407)" in info.value.message
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+@pytest.mark.parametrize("answer", [b"", b"HTTP/1.1 100 Continue\r\n\r\n"], ids=["nothing", "only-100-continue"])
+def test_a_server_closing_without_an_answer_is_said_to_have_closed(impersonate, answer):
+    """The connection opened and the server hung up without a final answer: the browser wire said
+    "connection failed" (connection_error, as if it never connected), requests "reset by peer"."""
+    with FaultServer({"*": raw(answer)}) as server:
+        with pytest.raises(ws.NetworkError) as info:
+            send(server.url("/s"), impersonate)
+    assert info.value.detail_code == "connection_reset", repr(info.value)
+    assert "no answer: the connection was closed by the server" in info.value.message
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+@pytest.mark.parametrize("reply", [2, 4], ids=["not-allowed", "host-unreachable"])
+def test_a_socks_proxy_refusing_is_a_proxy_error_naming_the_proxy(impersonate, reply):
+    """requests read a SOCKS proxy's refusal as the upstream failing (connection_error
+    "connection failed: search.example"); the browser wire did not name the proxy."""
+    pytest.importorskip("socks")
+    with Socks5Proxy(reply=reply) as proxy:
+        with pytest.raises(ws.NetworkError) as info:
+            send("http://search.example/html/", impersonate, proxy=proxy.url())
+    assert info.value.detail_code == "proxy_error", repr(info.value)
+    assert "the proxy 127.0.0.1:%d failed or refused the connection" % proxy.port in info.value.message
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+@pytest.mark.parametrize(
+    "answer",
+    [
+        b"HTTP/1.1 200 OK\r\n",
+        b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nX-Cut: a",
+        b"HTTP/1.1 200 OK\r\nContent-Length: 1233\r\n><body><p>hello",
+    ],
+)
+def test_a_header_block_the_connection_cut_is_no_answer(impersonate, answer):
+    """libcurl ends such a transfer without an error and without a final head (the browser wire
+    handed on an answer of status 0: fetch said "unexpected HTTP 0", not retryable), or, when a
+    length was declared, with PARTIAL_FILE before the head ("connection failed"). http.client
+    reads the cut block as a whole one, its body what follows."""
+    with FaultServer({"*": raw(answer)}) as server:
+        try:
+            response = send(server.url("/s"), impersonate)
+        except ws.NetworkError as error:
+            if impersonate == "off":  # the block read whole, then its declared body did not come
+                assert error.detail_code == "incomplete_body", repr(error)
+            else:
+                assert error.detail_code == "connection_reset", repr(error)
+                assert "no answer: the connection was closed by the server" in error.message
+        else:
+            assert (impersonate, response.status) == ("off", 200)

@@ -81,3 +81,13 @@ def test_a_legacy_page_labelled_utf8_is_still_read_in_its_charset():
     clean = decode_body(RECORDED.read_bytes(), "text/html; charset=utf-8")
     legacy = clean.encode("cp1252", "replace")
     assert decode_body(legacy, "text/html; charset=utf-8") == legacy.decode("cp1252")
+
+
+@pytest.mark.parametrize("label", ["utf-16", "UTF-16LE", "utf-16be"])
+def test_a_meta_naming_utf16_means_utf8(label):
+    """The HTML standard's prescan: a ``<meta>`` found in ASCII bytes cannot mean UTF-16 (the
+    page was read as UTF-16: every two bytes one CJK-looking character)."""
+    page = '<html><head><meta charset="%s"><title>Grüße</title></head><body><p>Käse</p></body></html>' % label
+    text = decode_body(page.encode(), "text/html")
+    assert text == page
+    assert decode_body(page.encode(), None) == page

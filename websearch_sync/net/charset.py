@@ -76,10 +76,19 @@ def declared_charset(content_type: Optional[str]) -> Optional[str]:
     return _codec(match.group(1)) if match else None
 
 
+#: UTF-16 codecs: a ``<meta>`` naming one means UTF-8 (see :func:`meta_charset`).
+_UTF16 = frozenset(["utf-16", "utf-16-le", "utf-16-be"])
+
+
 def meta_charset(content: bytes) -> Optional[str]:
-    """The codec named by a ``<meta charset>`` / ``http-equiv`` tag near the top of a page."""
+    """The codec named by a ``<meta charset>`` / ``http-equiv`` tag near the top of a page.
+
+    A tag naming UTF-16 means UTF-8, as the HTML standard's prescan rules: the tag was
+    read as ASCII bytes, which a UTF-16 page cannot hold (its text read as UTF-16 is mojibake).
+    """
     match = _META_CHARSET.search(content[:_META_SCAN_BYTES])
-    return _codec(match.group(1).decode("ascii", "ignore")) if match else None
+    codec = _codec(match.group(1).decode("ascii", "ignore")) if match else None
+    return "utf-8" if codec in _UTF16 else codec
 
 
 def _bom(content: bytes) -> Optional[str]:

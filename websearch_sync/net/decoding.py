@@ -29,6 +29,10 @@ from .wire import BodySink
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
+#: At most this many codings are decoded one inside the other (urllib3's limit since
+#: CVE-2025-66418): a longer chain is no server's real answer, and each coding is a decoder
+#: (2000 stacked ``gzip`` raised ``RecursionError`` out of fetch).
+MAX_CODINGS = 5
 #: At most this many decoded bytes are handed to the sink at a time.
 PIECE_BYTES = 65536
 #: zstd input fed at a time: a zstd block expands at most 32768 times, so a slice decodes to at most 8 MB.
@@ -178,6 +182,13 @@ class DecodingSink:
         self.redirect = 300 <= status < 400 and bool(_header(headers, "location"))
         codings = [token.strip().lower() for token in _header(headers, "content-encoding").split(",")]
         self.codings = [name for name in codings if name in _CODINGS]  # names of ours: safe to quote
+        if len(self.codings) > MAX_CODINGS:
+            raise NetworkError(
+                "%s sent a body in %d codings one inside the other (Content-Encoding; at most %d are decoded)"
+                % (self.host, len(self.codings), MAX_CODINGS),
+                provider=self.provider,
+                detail_code=BAD_CONTENT_ENCODING,
+            )
         self.decoders = [_CODINGS[name]() for name in reversed(self.codings)]
         self.failures = tuple(dict.fromkeys(decoder.failure for decoder in self.decoders))
         return wanted

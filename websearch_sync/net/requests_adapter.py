@@ -14,9 +14,11 @@ connections pinned to checked addresses, through documented extension points onl
   for their sum, by a :class:`Watch`: one daemon thread shuts the connection's socket
   down once the deadline has passed (header lines trickling in, each within the read
   timeout, would otherwise add up). The socket is the connection's public ``sock``,
-  recorded by the pool's connection class (``connect`` and ``request`` overrides).
+  recorded by the pool's connection class (``connect`` and ``request`` overrides), for
+  direct connections and those through an HTTP or SOCKS proxy alike.
 """
 
+import functools
 import heapq
 import itertools
 import socket
@@ -25,14 +27,12 @@ import time
 from collections.abc import Mapping
 from typing import Any, Optional
 
-import urllib3.connection
-import urllib3.connectionpool
 from requests import PreparedRequest
 from requests.adapters import DEFAULT_POOLBLOCK, HTTPAdapter
 from requests.exceptions import InvalidURL
 from requests.structures import CaseInsensitiveDict
 from requests.utils import select_proxy
-from urllib3.connectionpool import ConnectionPool
+from urllib3.connectionpool import ConnectionPool, HTTPConnectionPool
 
 from ..errors import DEADLINE_EXCEEDED, DNS_ERROR, DNS_TIMEOUT, NetworkError, Timeout
 from .deadline import Deadline
@@ -156,20 +156,21 @@ class _Watched:
         super().request(*args, **kwargs)  # type: ignore[misc]
 
 
-class _HTTPConnection(_Watched, urllib3.connection.HTTPConnection):
-    pass
+@functools.cache
+def _watched_pool(pool: type[HTTPConnectionPool]) -> type[HTTPConnectionPool]:
+    """``pool`` (any urllib3 pool class: plain, TLS, SOCKS) whose connections are :class:`_Watched`."""
+    connection = pool.ConnectionCls
+    watched = type("Watched" + connection.__name__, (_Watched, connection), {})
+    return type("Watched" + pool.__name__, (pool,), {"ConnectionCls": watched})
 
 
-class _HTTPSConnection(_Watched, urllib3.connection.HTTPSConnection):
-    pass
-
-
-class _HTTPPool(urllib3.connectionpool.HTTPConnectionPool):
-    ConnectionCls = _HTTPConnection
-
-
-class _HTTPSPool(urllib3.connectionpool.HTTPSConnectionPool):
-    ConnectionCls = _HTTPSConnection
+def _watch_pools(manager: Any) -> Any:
+    """``manager`` (a urllib3 pool manager: direct, through an HTTP proxy or a SOCKS one), its
+    pools' connections watched, so every way out is held to the deadline."""
+    manager.pool_classes_by_scheme = {
+        scheme: _watched_pool(pool) for scheme, pool in manager.pool_classes_by_scheme.items()
+    }
+    return manager
 
 
 class _Addresses:
@@ -235,7 +236,14 @@ class DeadlineAdapter(HTTPAdapter):
     ) -> None:
         """The pool manager, with pools whose connections report to the exchange's :class:`Watch`."""
         super().init_poolmanager(connections, maxsize, block, **pool_kwargs)
-        self.poolmanager.pool_classes_by_scheme = {"http": _HTTPPool, "https": _HTTPSPool}
+        _watch_pools(self.poolmanager)
+
+    def proxy_manager_for(self, proxy: str, **proxy_kwargs: Any) -> Any:
+        """The proxy's pool manager (made once per proxy), its connections watched too: a proxy
+        trickling its answer, or its answer to ``CONNECT``, is held to the deadline (it was not)."""
+        known = proxy in self.proxy_manager
+        manager = super().proxy_manager_for(proxy, **proxy_kwargs)
+        return manager if known else _watch_pools(manager)
 
     def get_connection_with_tls_context(
         self,

@@ -23,6 +23,7 @@ from ..errors import (
     BAD_HEADER,
     CONNECTION_ERROR,
     CONNECTION_REFUSED,
+    CONNECTION_RESET,
     RESPONSE_TOO_LARGE,
     InvalidInput,
     NetworkError,
@@ -43,7 +44,7 @@ from .status import MAX_RETRY_AFTER_S as MAX_RETRY_AFTER_S
 from .status import retry_after_seconds as retry_after_seconds
 from .status import status_error as status_error
 from .wire import BrowserRequests, Wire, WireRequest
-from .wire_requests import RequestsWire, deadline_error
+from .wire_requests import CLOSED_WITHOUT_ANSWER, RequestsWire, deadline_error
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -414,6 +415,8 @@ class HttpTransport:
         except NetworkError:
             if not (body.redirect and body.status):
                 raise  # a broken redirect body does not matter: the Location header is what counts
+        if not body.status:  # the connection closed before a final answer's header block ended (libcurl: no error)
+            raise NetworkError("%s %s" % (CLOSED_WITHOUT_ANSWER, host), provider=provider, detail_code=CONNECTION_RESET)
         return body
 
 

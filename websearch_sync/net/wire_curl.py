@@ -49,7 +49,15 @@ from .decoding import BROWSER_CODINGS, DECODERS, DecodingSink, broken_body, deco
 from .interrupt import run_interruptibly
 from .mocks import say_once
 from .wire import CONNECTION_CHECKS, BodySink, WireRequest, browser_request
-from .wire_requests import deadline_error, not_http, proxy_error, tls_failure
+from .wire_requests import (
+    CLOSED_WITHOUT_ANSWER,
+    deadline_error,
+    head_too_large,
+    not_http,
+    proxy_error,
+    proxy_refused,
+    tls_failure,
+)
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -84,8 +92,13 @@ _TLS_CODES = (
     CurlECode.SSL_ISSUER_ERROR,
     CurlECode.SSL_SHUTDOWN_FAILED,
 )
-#: Failures that, with a proxy configured, happened on the way to the proxy (not the upstream).
-_PROXY_CONNECT_CODES = (CurlECode.COULDNT_CONNECT, CurlECode.COULDNT_RESOLVE_PROXY)
+#: Failures that, with a proxy configured, are the proxy's (not the upstream's): on the way to it,
+#: or its own (a SOCKS proxy's refusal: libcurl's PROXY), by what happened.
+_PROXY_FAILURES: dict[int, str] = {
+    CurlECode.COULDNT_CONNECT: "could not be reached",
+    CurlECode.COULDNT_RESOLVE_PROXY: "could not be reached",
+    CurlECode.PROXY: "failed or refused the connection",
+}
 #: The profile's ``Accept-Encoding``: the codings :mod:`.decoding` names as the browser's.
 _ACCEPT_ENCODING = ", ".join(BROWSER_CODINGS).encode("ascii")
 #: Status lines of the HTTP versions whose streams mark where a body ends (libcurl writes
@@ -264,7 +277,7 @@ class CurlWire:
             self._forget(handle)  # options half set: the next request starts from a reset handle
             self._release(handle)
             raise
-        failure: list[tuple[CurlError, bool]] = []
+        failure: list[tuple[CurlError, bool, int]] = []
         performed = False
 
         def perform() -> None:
@@ -273,7 +286,9 @@ class CurlWire:
             try:
                 handle.perform()
             except CurlError as exc:
-                failure.append((exc, handle.getinfo(CurlInfo.OS_ERRNO) == errno.ECONNREFUSED))
+                refused = handle.getinfo(CurlInfo.OS_ERRNO) == errno.ECONNREFUSED
+                tunnel = handle.getinfo(CurlInfo.HTTP_CONNECTCODE)  # the proxy's answer to CONNECT, 0 for none
+                failure.append((exc, refused, tunnel if isinstance(tunnel, int) else 0))
 
         def release() -> None:
             if not performed:  # Ctrl-C before the transfer began: its lists are not curl_cffi's to free now
@@ -284,7 +299,9 @@ class CurlWire:
         if transfer.error is not None:
             raise transfer.error
         if failure and not transfer.stopped:
-            exc, refused = failure[0]
+            exc, refused, tunnel_status = failure[0]
+            if self.proxy and tunnel_status >= 300:  # the proxy answered CONNECT: it refused, it was reached
+                raise proxy_refused(self.proxy, host, tunnel_status, provider) from None
             raise _error(exc, deadline, host, provider, transfer.headed, refused, self.proxy) from None
         if transfer.headed and not transfer.stopped and isinstance(transfer.sink, DecodingSink):
             transfer.sink.end()  # the body ended by itself: its compressed stream must have too
@@ -472,6 +489,8 @@ _FAILURES: dict[int, tuple[str, str]] = {
     CurlECode.PROXY: (PROXY_ERROR, "proxy failure while reaching"),
     CurlECode.BAD_CONTENT_ENCODING: (BAD_CONTENT_ENCODING, "a body that does not decompress from"),
     CurlECode.WEIRD_SERVER_REPLY: (MALFORMED_RESPONSE, "a malformed response from"),
+    CurlECode.GOT_NOTHING: (CONNECTION_RESET, CLOSED_WITHOUT_ANSWER),
+    CurlECode.PARTIAL_FILE: (CONNECTION_RESET, CLOSED_WITHOUT_ANSWER),  # before our head: inside its header block
 }
 
 
@@ -487,8 +506,8 @@ def _error(
     """The package's error for a libcurl failure."""
     code = getattr(exc, "code", 0)
     expired = deadline.remaining_s() <= _CLOCK_SLACK_S  # libcurl's clock is not ours: it may fire a hair early
-    if proxy and code in _PROXY_CONNECT_CODES and not (expired or headed):
-        return proxy_error(proxy, host, "could not be reached", provider)
+    if proxy and code in _PROXY_FAILURES and not (expired or headed):
+        return proxy_error(proxy, host, _PROXY_FAILURES[code], provider)
     if code == CurlECode.OPERATION_TIMEDOUT and not (expired or headed):  # only the 10 s connect limit comes first
         return Timeout("timed out connecting to %s" % host, provider=provider, detail_code=CONNECT_TIMEOUT)
     if code == CurlECode.OPERATION_TIMEDOUT or expired:
@@ -503,12 +522,23 @@ def _error(
     return _network_error(exc, host, provider, reset, headed, refused)
 
 
+def _head_too_large(code: int, text: str, headed: bool) -> bool:
+    """libcurl refused a header block for its size: ``TOO_LARGE`` (over 5000 lines, a line over
+    100 KB; after the head: a chunked body's trailer), or, before the head, a receive error
+    saying so (over 300 KB, interim answers counted)."""
+    return code == CurlECode.TOO_LARGE or (
+        not headed and code == CurlECode.RECV_ERROR and "too large response headers" in text.lower()
+    )
+
+
 def _network_error(
     exc: CurlError, host: str, provider: Optional[str], reset: bool, headed: bool, refused: bool
 ) -> NetworkError:
     """The error for a libcurl failure that is neither a timeout nor our mistake; a TLS one says
-    why (libcurl's text holds the TLS library's reason)."""
+    why (libcurl's text holds the TLS library's reason), as does a header block too large to read."""
     code = getattr(exc, "code", 0)
+    if _head_too_large(code, str(exc), headed):
+        return head_too_large(host, provider)
     if code in _TLS_CODES:
         unverified = str(exc).split("SSL certificate problem: ", 1)[-1].split(".", 1)[0]
         return tls_failure(host, provider, str(exc), unverified if code == CurlECode.PEER_FAILED_VERIFICATION else None)

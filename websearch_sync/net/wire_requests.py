@@ -12,8 +12,10 @@ call's deadline (:mod:`.requests_adapter`).
 
 import http.client
 import os
+import re
 import socket
 import ssl
+import sys
 import time
 from typing import Any, Optional
 from urllib.parse import urlsplit
@@ -90,11 +92,71 @@ def proxy_error(proxy: str, host: str, what: str, provider: Optional[str]) -> Ne
     )
 
 
+def proxy_refused(proxy: str, host: str, status: int, provider: Optional[str]) -> NetworkError:
+    """``NetworkError(proxy_error)``: the proxy answered, and refused to reach ``host`` (HTTP
+    ``status`` to ``CONNECT``): not a proxy that "could not be reached", nor the upstream's answer."""
+    what = "asks for credentials (HTTP 407)" if status == 407 else "refused to reach it (HTTP %d)" % status
+    return proxy_error(proxy, host, what, provider)
+
+
+#: The words for a server that accepted the connection and closed it without a byte of answer
+#: (``http.client``'s ``RemoteDisconnected``, libcurl's "empty reply"): not a connection that failed.
+CLOSED_WITHOUT_ANSWER = "no answer: the connection was closed by the server"
+
+#: How ``http.client`` says a proxy refused a ``CONNECT`` (``Tunnel connection failed: 407 ...``).
+_TUNNEL_REFUSED = re.compile(r"Tunnel connection failed: (\d{3})\b")
+
+
+def _tunnel_status(exc: BaseException) -> Optional[int]:
+    """The status a proxy refused a ``CONNECT`` with, from ``http.client``'s error, else ``None``."""
+    for cause in _cause_chain(exc):
+        found = _TUNNEL_REFUSED.search(str(cause)) if isinstance(cause, OSError) else None
+        if found:
+            return int(found.group(1))
+    return None
+
+
+def _proxy_failure(
+    exc: requests.exceptions.RequestException,
+    proxy: Optional[str],
+    deadline: Deadline,
+    host: str,
+    provider: Optional[str],
+) -> Optional[NetworkError]:
+    """``proxy_error`` naming the proxy when it failed or refused: an HTTP proxy (``requests``'
+    ``ProxyError``), or a SOCKS one (PySocks' errors arrive as a plain connection error, which
+    read as ``example.com`` failing); ``None`` when the failure was not the proxy's."""
+    socks = sys.modules.get("socks")  # PySocks: imported by urllib3 once a SOCKS proxy was used
+    through_socks = (
+        proxy is not None
+        and socks is not None
+        and not deadline.expired()  # the deadline's watch cut the handshake: a timeout, not the proxy
+        and any(isinstance(cause, socks.ProxyError) for cause in _cause_chain(exc))
+    )
+    if not (isinstance(exc, requests.exceptions.ProxyError) or through_socks):
+        return None
+    status = _tunnel_status(exc)
+    if status is not None:
+        return proxy_refused(proxy or "(unknown proxy)", host, status, provider)
+    return proxy_error(proxy or "(unknown proxy)", host, "failed or refused the connection", provider)
+
+
 def not_http(host: str, provider: Optional[str]) -> NetworkError:
     """``NetworkError(malformed_response)``: ``host`` answered with something that is not HTTP
     (the upstream's fault: a fallback chain goes on)."""
     return NetworkError(
         "%s answered with something that is not HTTP" % host, provider=provider, detail_code=MALFORMED_RESPONSE
+    )
+
+
+def head_too_large(host: str, provider: Optional[str]) -> NetworkError:
+    """``NetworkError(malformed_response)``: ``host`` sent more header lines, or longer ones, than
+    the wire reads (``http.client``: 100 lines of 64 KB; libcurl: 5000 lines, 300 KB with interim
+    answers). Said as such, not as a connection that failed."""
+    return NetworkError(
+        "%s answered with a header block too large to read (too many header lines, or one too long)" % host,
+        provider=provider,
+        detail_code=MALFORMED_RESPONSE,
     )
 
 
@@ -212,9 +274,10 @@ class RequestsWire:
         try:
             return self._sender.send(prepared, allow_redirects=False, stream=True, timeout=timeout, **options)
         except requests.exceptions.RequestException as exc:
-            if isinstance(exc, requests.exceptions.ProxyError):
-                proxy = select_proxy(prepared.url or request.url, options.get("proxies") or {})
-                raise proxy_error(proxy or "(unknown proxy)", host, "failed", provider) from exc
+            proxy = select_proxy(prepared.url or request.url, options.get("proxies") or {})
+            failure = _proxy_failure(exc, proxy, deadline, host, provider)
+            if failure is not None:
+                raise failure from None
             if deadline.expired() and isinstance(exc, _CUT_BY_DEADLINE):
                 raise deadline_error(deadline, host, provider) from None
             error = _request_error(exc, host, timeout[0], deadline, provider)
@@ -316,6 +379,8 @@ def _body_error(exc: Exception, deadline: Deadline, host: str, provider: Optiona
         return deadline_error(deadline, host, provider)
     if isinstance(exc, (urllib3.exceptions.ReadTimeoutError, socket.timeout, TimeoutError)):
         return Timeout("%s stopped sending the body" % host, provider=provider, detail_code=READ_TIMEOUT)
+    if any(_is_head_too_large(e) for e in _cause_chain(exc)):  # a chunked body's trailer
+        return head_too_large(host, provider)
     reset = any(isinstance(e, ConnectionResetError) for e in _cause_chain(exc))
     return broken_body(host, provider, reset)
 
@@ -361,6 +426,8 @@ def _request_error(
             provider=provider,
             detail_code=MALFORMED_RESPONSE,
         )
+    if isinstance(exc, _CUT_BY_DEADLINE) and any(_is_head_too_large(e) for e in _cause_chain(exc)):
+        return head_too_large(host, provider)
     if isinstance(exc, _CUT_BY_DEADLINE):
         detail, what = _network_detail(exc)
         return NetworkError("%s: %s" % (what, host), provider=provider, detail_code=detail)
@@ -423,15 +490,24 @@ def _cause_chain(exc: BaseException) -> list[BaseException]:
     return chain
 
 
+def _is_head_too_large(exc: BaseException) -> bool:
+    """``http.client``'s refusal of a status or header line over 64 KB, or of over 100 header lines."""
+    return isinstance(exc, http.client.LineTooLong) or (
+        type(exc) is http.client.HTTPException and "more than" in str(exc)
+    )
+
+
 def _network_detail(exc: BaseException) -> tuple[str, str]:
     chain = _cause_chain(exc)
     if any(isinstance(e, (urllib3.exceptions.NameResolutionError, socket.gaierror)) for e in chain):
         return DNS_ERROR, "could not resolve the host name"
     if any(isinstance(e, ConnectionRefusedError) for e in chain):
         return CONNECTION_REFUSED, "connection refused"
+    if any(isinstance(e, http.client.RemoteDisconnected) for e in chain):
+        return CONNECTION_RESET, CLOSED_WITHOUT_ANSWER
     if any(isinstance(e, ConnectionResetError) for e in chain):
         return CONNECTION_RESET, "connection reset by peer"
-    if any(isinstance(e, http.client.BadStatusLine) for e in chain):
+    if any(isinstance(e, (http.client.BadStatusLine, http.client.UnknownProtocol)) for e in chain):
         return MALFORMED_RESPONSE, "answer that is not HTTP"
     return CONNECTION_ERROR, "connection failed"
 

@@ -193,6 +193,16 @@ def test_422_with_another_code_is_a_provider_error():
     assert "SOMETHING_NEW" in error.message
 
 
+def test_a_vendor_code_of_any_length_reaches_the_message_on_one_line_and_cut():
+    """The vendor's code is its own words, as its message is: a hostile 20 KB code with line breaks
+    went whole into the error (and the tool's error line a model reads)."""
+    code = "CODE_" + "X\n" * 10_000
+    error, _ = search(brave_error(422, code, "?"), status=422)
+    assert isinstance(error, ws.WebProviderError) and error.detail_code == "http_422"
+    assert "\n" not in error.message and "CODE_X X" in error.message
+    assert len(error.message) < 1000
+
+
 def test_429_carries_the_rate_limit_reset():
     headers = {"X-RateLimit-Limit": "1, 2000", "X-RateLimit-Remaining": "0, 1998", "X-RateLimit-Reset": "1, 1419704"}
     error, _ = search(

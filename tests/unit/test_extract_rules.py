@@ -209,7 +209,30 @@ ABOUT = (
     "places where they live and work, and we welcome new contributors of every age."
 )
 PITCH = "Sign up to our free weekly newsletter, delivered to your inbox every Friday, and never miss a story again."
+#: A short article in a layout table's cell, and below it in the same column a cell of teaser
+#: cards (a headline link, a one-sentence summary) holding more running text than the article.
+COLUMN_TEASERS = (
+    "<html><head><title>Footbridge reopens</title></head><body><table><tr><td rowspan='2'>"
+    + "".join("<a href='/n%d'>Section %d</a><br>" % (n, n) for n in range(8))
+    + "</td><td><h2>Footbridge reopens</h2>"
+    "<p>The river authority opened the new footbridge on Saturday morning after eighteen months of work on "
+    "the old stone piers, which had been closed to walkers since the flood two winters ago.</p>"
+    "<p>Engineers replaced the timber deck with steel and raised it by half a metre, so that the spring high "
+    "water no longer reaches the walkway; the cost was shared by the county and the town.</p></td></tr><tr><td>"
+    + "".join(
+        "<div class='card'><a href='/s%d'>%s</a><p>A short summary of this other story, one sentence long, "
+        "written for the reader who wants to know more about the news of the town.</p></div>" % (n, headline)
+        for n, headline in enumerate(
+            ["Market hall roof repairs begin in June", "School choir wins the regional final", "New bus timetable"]
+        )
+    )
+    + "</td></tr></table></body></html>"
+)
+
 REMOVAL_CASES = {
+    # the article's cell holds under 60% of its column's running text, the rest teaser cards:
+    # the column is thinner prose than the article, which stands
+    "recovery.column_prose": (COLUMN_TEASERS, "School choir wins"),
     # readability drops the form and keeps the sign-up box's pitch as a sibling of a short article
     "page.form_boxes": (
         "<html><body><div id='wrap'><div><h1>Road closed</h1>" + PARAGRAPH * 3 + "</div>"

@@ -32,6 +32,7 @@ from .boxes import blocks_before_title, boxes_after_title, follows_title
 from .divs import transform_misused_divs
 from .frames import unframe
 from .nesting import cut_by_depth, parse_capped
+from .prose import as_dense
 from .region import FRAGMENT_MIN_MISSING, FRAGMENT_SHARE, is_fragment, main_region
 from .render import render_element
 from .repair import repair_markup
@@ -362,11 +363,15 @@ def _widen_to_column(
     root: etree._Element, article: etree._Element, rules: frozenset[str], title: str
 ) -> etree._Element:
     """``article``, or the text cells of its layout-table column (cleaned like an article) when
-    its cell is a fraction of them (``tables.widen_to_column``)."""
+    its cell is a fraction of them (``tables.widen_to_column``) and, with
+    ``recovery.column_prose``, they are as dense in prose as the article (``prose.as_dense``:
+    teaser and link cells of the same column make a wider block of thinner prose)."""
     widened = widen_to_column(_body(root), article)
     if widened is None:
         return article
     clean_article(widened, rules, title=title)
+    if "recovery.column_prose" in rules and not as_dense(widened, article):
+        return article
     return widened
 
 

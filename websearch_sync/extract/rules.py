@@ -149,6 +149,12 @@ RULES = (
         "running text is widened to the column's text cells (navigation, sidebar and link-dense cells left out)",
     ),
     _rule(
+        "recovery.column_prose",
+        "recovery",
+        "the table column stands for the article only when it is as dense in prose (90% of the article's share of "
+        "text in running-text blocks): teaser and link cells thin it",
+    ),
+    _rule(
         "recovery.titled",
         "recovery",
         "an article readability selected from the page's title heading on (100 characters or more) stands: "

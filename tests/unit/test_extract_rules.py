@@ -337,7 +337,7 @@ def test_every_rule_has_a_switch_test():
         | set(PAGE_CASES)
         | set(REMOVAL_CASES)
         | set(KEEP_CASES)
-        | {"recovery.second_opinion"}
+        | {"recovery.second_opinion", "recovery.second_prose"}
     )  # test_extract_second.py
     assert covered == RULE_NAMES
 

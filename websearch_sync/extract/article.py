@@ -32,7 +32,7 @@ from .boxes import blocks_before_title, boxes_after_title, follows_title
 from .divs import transform_misused_divs
 from .frames import unframe
 from .nesting import cut_by_depth, parse_capped
-from .prose import as_dense
+from .prose import as_dense, held_prose
 from .region import FRAGMENT_MIN_MISSING, FRAGMENT_SHARE, is_fragment, main_region
 from .render import render_element
 from .repair import repair_markup
@@ -410,6 +410,17 @@ def _recover(
     return article
 
 
+def _takes_second(text: str, other: str, rules: frozenset[str]) -> bool:
+    """Whether the second opinion ``other`` replaces the near-empty extraction ``text``: it holds
+    ``NEAR_EMPTY_CHARS`` and twice as much, and (``recovery.second_prose``) it is not the same
+    prose with more text around it (``prose.held_prose``: a short article that survived the
+    fragment test, which trafilatura returns with the teaser summaries or comments beside it;
+    candidates are compared by their prose, not their length)."""
+    if _chars(other) < max(2 * _chars(text), NEAR_EMPTY_CHARS):
+        return False
+    return "recovery.second_prose" not in rules or not held_prose(text, other)
+
+
 def extract_html(
     html: str, *, url: Optional[str] = None, mode: str = "markdown", rules: Iterable[str] = DEFAULT_RULES
 ) -> Extraction:
@@ -446,7 +457,7 @@ def extract_html(
         text = render_element(article, mode, base_url=link_base)
     if "recovery.second_opinion" in rules and not titled and near_empty(_chars(text), page_chars):
         other = second_opinion(html, url=url, mode=mode, include_comments=COMMENT_RULE not in rules)
-        if other is not None and _chars(other) >= max(2 * _chars(text), NEAR_EMPTY_CHARS):
+        if other is not None and _takes_second(text, other, rules):
             return Extraction(title=title, text=other, extractor=SECOND_EXTRACTOR)
     if text.strip():
         return Extraction(title=title, text=text, extractor="readability")

@@ -174,6 +174,12 @@ RULES = (
         "trafilatura (optional extra) before the whole-page fallback",
     ),
     _rule(
+        "recovery.second_prose",
+        "recovery",
+        "a near-empty extraction that is prose (80% of it in sentence lines, 100+ characters of them) stands when "
+        "the second opinion holds it: the same article with more text around it is not a better one",
+    ),
+    _rule(
         "recovery.fragment",
         "recovery",
         "an implausibly small extraction is widened to the main text region (which leaves out comments and reviews)",

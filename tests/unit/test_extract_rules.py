@@ -229,7 +229,28 @@ COLUMN_TEASERS = (
     + "</td></tr></table></body></html>"
 )
 
+#: A short article with no title heading, and after it in the same container a run of teaser
+#: cards (a headline link, a summary) that readability appends to it.
+UNTITLED_TEASERS = (
+    "<html><head><title>Footbridge reopens | Town</title></head><body><div class='main'><div class='body'>"
+    "<p>The river authority opened the new footbridge on Saturday morning after eighteen months of work on "
+    "the old stone piers, which had been closed to walkers since the flood.</p><p>Engineers replaced the "
+    "timber deck with steel and raised it by half a metre, so that the spring high water no longer reaches "
+    "the walkway.</p></div><ul class='more'>"
+    + "".join(
+        "<li class='item'><a href='/s%d'>%s</a><p>A short summary of this other story, one sentence long, "
+        "written for the reader who wants to know more about it, with a clause, and another.</p></li>" % (n, headline)
+        for n, headline in enumerate(
+            ["Market hall roof repairs begin", "School choir wins the final", "New bus timetable", "Library hours"]
+        )
+    )
+    + "</ul></div></body></html>"
+)
+
 REMOVAL_CASES = {
+    # readability's pick is not from a title heading on (there is none): the run ends the
+    # article, which keeps its two paragraphs (150+ characters of running text) without it
+    "article.teaser_tail": (UNTITLED_TEASERS, "School choir wins"),
     # the article's cell holds under 60% of its column's running text, the rest teaser cards:
     # the column is thinner prose than the article, which stands
     "recovery.column_prose": (COLUMN_TEASERS, "School choir wins"),
@@ -360,3 +381,21 @@ def test_unknown_rule_names_are_refused():
     with pytest.raises(ValueError):
         extract_html("<p>x</p>", mode="text", rules={"page.nope"})
     assert extract_html("<p>plain text</p>", mode="text", rules=()).text == "plain text"
+
+
+def test_teaser_tail_keeps_a_digest_whose_items_are_the_article():
+    # a news digest: two lines of introduction (100+ characters: article.teaser_runs's own
+    # guard passes), then items that are linked headlines with a summary, nothing after them;
+    # without the run, under 150 characters of running text would be left
+    items = "".join(
+        "<li><strong><a href='/story%d'>Headline of the news item number %d of the day</a>.</strong> The summary of "
+        "item %d says what happened and why it matters to the readers today.</li>" % (n, n, n)
+        for n in range(6)
+    )
+    page = (
+        "<html><head><title>Things you need to know today</title></head><body><div class='post'>"
+        "<p>Good morning! This is the news you need to know this Tuesday, in six short items, picked by our editors.</p>"
+        "<p>Sign up to get it by email.</p><ol>" + items + "</ol></div></body></html>"
+    )
+    text = extract_html(page, mode="text").text
+    assert "item 4 says what happened" in text and "number 4 of the day" in text

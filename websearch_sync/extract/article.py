@@ -189,6 +189,7 @@ def _tree_document_class() -> Any:
         title: Optional[str] = None
         titled = False  # the best candidate holds the title heading (see _article)
         find_teasers = False
+        untitled_teasers = False
         teasers: list[etree._Element] = []
 
         def _parse(self, input: etree._Element) -> etree._Element:  # noqa: A002 - readability's signature
@@ -247,8 +248,9 @@ def _tree_document_class() -> Any:
                 self.boxes = boxes_after_title(article, best_candidate["elem"], self.title)
             if self.title_start and html_partial:
                 self.boxes = blocks_before_title(article, best_candidate["elem"], self.title) + self.boxes
-            if self.find_teasers and self.titled:  # before readability's cleaning drops their headlines
-                self.teasers = teaser_runs(article)
+            if self.find_teasers and html_partial and (self.titled or self.untitled_teasers):
+                # before readability's cleaning drops their headlines
+                self.teasers = teaser_runs(article, 0 if self.titled else TEASER_TAIL_PROSE)
             return article
 
         def _in_page_document(self, output: etree._Element) -> etree._Element:
@@ -262,6 +264,12 @@ def _tree_document_class() -> Any:
             return home
 
     return _TreeDocument
+
+
+#: An article not selected from its title on loses a run of teaser cards ending it only when it
+#: keeps this many characters of running text without it (``article.teaser_tail``): a digest's
+#: items are linked headlines with a summary too, after an introduction of a line or two.
+TEASER_TAIL_PROSE = 150
 
 
 @dataclass
@@ -300,6 +308,7 @@ def _article(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title:
     document.title_boxes = "readability.title_boxes" in rules
     document.title = title
     document.find_teasers = "article.teaser_runs" in rules
+    document.untitled_teasers = "article.teaser_tail" in rules
     document.title_start = "readability.title_start" in rules
     try:
         summary = document.summary(html_partial=True)

@@ -137,6 +137,12 @@ RULES = (
         "first, a short summary) with no article text after it",
     ),
     _rule(
+        "article.teaser_tail",
+        "article",
+        "article.teaser_runs also in an article not selected from its title heading on, when it keeps 150 characters "
+        "or more of running text without the run",
+    ),
+    _rule(
         "article.comments",
         "article",
         "reader comment threads (class/id words, compounds such as 'commentlist' split) unless little else is left",

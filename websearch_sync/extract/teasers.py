@@ -15,6 +15,7 @@ from typing import Optional
 from lxml import etree
 
 from ..checkpoints import checked
+from .prose import element_prose
 from .region import DENSE_MIN_CHARS
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -108,10 +109,11 @@ def _run(element: etree._Element, sizes: _Sizes) -> bool:
     return cards >= MIN_CARDS
 
 
-def teaser_runs(article: etree._Element) -> list[etree._Element]:
+def teaser_runs(article: etree._Element, min_left_prose: int = 0) -> list[etree._Element]:
     """The outermost runs of teaser cards in ``article`` with less than ``region.DENSE_MIN_CHARS``
     of its text after them, in document order; none when the article would keep less than
-    ``MIN_LEFT_CHARS`` without them."""
+    ``MIN_LEFT_CHARS`` without them, or less than ``min_left_prose`` characters of running text
+    (``prose.element_prose``)."""
     sizes = _Sizes(article)
     runs: list[etree._Element] = []
     inside: set[etree._Element] = set()  # membership only: the runs are listed in document order
@@ -125,4 +127,7 @@ def teaser_runs(article: etree._Element) -> list[etree._Element]:
             inside.add(element)
     if runs and sizes.total - sum(sizes.size(run) for run in runs) < MIN_LEFT_CHARS:
         return []
+    if runs and min_left_prose:
+        left = element_prose(article)[1] - sum(element_prose(run)[1] for run in runs)
+        return runs if left >= min_left_prose else []
     return runs

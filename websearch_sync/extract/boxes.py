@@ -42,14 +42,17 @@ _SHORT_LINE_CHARS = 100
 
 def follows_title(element: etree._Element, title: Optional[str]) -> bool:
     """Whether ``element`` holds the title heading (``holds_title``) or comes after it among its
-    siblings with only short lines (``_SHORT_LINE_CHARS``: bylines, dates) in between: the
-    article from its title on, its body in a container of its own."""
+    siblings with only short lines (``_SHORT_LINE_CHARS``: bylines, dates) in between, in the
+    title's block too: the article from its title on, its body in a container of its own. A
+    block after a sibling that holds the title and running text (the article itself) is not."""
     if holds_title(element, title):
         return True
     for sibling in checked(element.itersiblings(preceding=True)):
+        size = len("".join("".join(sibling.itertext()).split()))
         if holds_title(sibling, title):
-            return True
-        if len("".join("".join(sibling.itertext()).split())) >= _SHORT_LINE_CHARS:
+            # the title's own block: a heading with short lines, not the article under its title
+            return size - len("".join((title or "").split())) < _SHORT_LINE_CHARS
+        if size >= _SHORT_LINE_CHARS:
             return False
     return False
 
@@ -94,3 +97,4 @@ def blocks_before_title(article: etree._Element, best: etree._Element, title: Op
         return []
     siblings = list(article)
     return siblings[: siblings.index(best)]
+

@@ -28,11 +28,11 @@ from lxml import etree
 
 from ..checkpoints import checked, checkpoint
 from .boilerplate import clean_article, drop, preclean, sole_wrappers, strip_junk, text_size
-from .boxes import blocks_before_title, boxes_after_title, follows_title
+from .boxes import blocks_before_title, boxes_after_title, follows_title, title_block
 from .divs import transform_misused_divs
 from .frames import unframe
 from .nesting import cut_by_depth, parse_capped
-from .prose import as_dense, held_prose
+from .prose import as_dense, held_prose, prose_lines
 from .region import FRAGMENT_MIN_MISSING, FRAGMENT_SHARE, is_fragment, main_region
 from .render import render_element
 from .repair import repair_markup
@@ -40,7 +40,7 @@ from .rules import COMMENT_RULE, DEFAULT_RULES, check_rules, stage_words
 from .second import EXTRACTOR as SECOND_EXTRACTOR
 from .second import NEAR_EMPTY_CHARS, near_empty, second_opinion
 from .tables import widen_to_column
-from .teasers import teaser_runs
+from .teasers import card_share, teaser_runs
 from .textlength import link_density
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -190,12 +190,15 @@ def _tree_document_class() -> Any:
         titled = False  # the best candidate holds the title heading (see _article)
         find_teasers = False
         untitled_teasers = False
+        title_pick = False
+        cards = 0.0  # the share of a pick not from its title on that is teaser cards
         teasers: list[etree._Element] = []
 
         def _parse(self, input: etree._Element) -> etree._Element:  # noqa: A002 - readability's signature
             self.boxes = []  # each attempt starts again
             self.titled = False
             self.teasers = []
+            self.cards = 0.0
             return copy.deepcopy(input)
 
         def get_clean_html(self) -> str:
@@ -251,6 +254,8 @@ def _tree_document_class() -> Any:
             if self.find_teasers and html_partial and (self.titled or self.untitled_teasers):
                 # before readability's cleaning drops their headlines
                 self.teasers = teaser_runs(article, 0 if self.titled else TEASER_TAIL_PROSE)
+            if self.title_pick and html_partial and not self.titled:
+                self.cards = card_share(article)
             return article
 
         def _in_page_document(self, output: etree._Element) -> etree._Element:
@@ -279,12 +284,14 @@ class _Selection:
     candidate holds the page's title heading or follows it (``titled``: the article from its
     title on, ``boxes.follows_title``), and the runs of teaser cards in such an article
     (``teasers``, ``article.teaser_runs``: found before readability's cleaning, which keeps
-    their summaries and drops their headline links)."""
+    their summaries and drops their headline links), and the share of an article not selected
+    from its title on that is teaser cards (``cards``, ``teasers.card_share``)."""
 
     article: Optional[etree._Element]
     boxes: list[etree._Element]
     titled: bool = False
     teasers: list[etree._Element] = field(default_factory=list)
+    cards: float = 0.0
 
 
 def _article(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title: Optional[str] = None) -> _Selection:
@@ -309,6 +316,7 @@ def _article(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title:
     document.title = title
     document.find_teasers = "article.teaser_runs" in rules
     document.untitled_teasers = "article.teaser_tail" in rules
+    document.title_pick = "recovery.title_block" in rules
     document.title_start = "readability.title_start" in rules
     try:
         summary = document.summary(html_partial=True)
@@ -316,7 +324,7 @@ def _article(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title:
         return _Selection(None, [])
     if document.article is None and summary:  # a readability without the hook above
         return _Selection(lxml.html.fragment_fromstring(summary, create_parent="div"), [])
-    return _Selection(document.article, document.boxes, document.titled, document.teasers)
+    return _Selection(document.article, document.boxes, document.titled, document.teasers, document.cards)
 
 
 def _inside(article: etree._Element, region: etree._Element) -> bool:
@@ -384,6 +392,29 @@ def _widen_to_column(
     return widened
 
 
+#: readability's pick is mostly a run of teaser cards from this share of its text on.
+CARD_PICK_SHARE = 0.5
+#: The title's block replaces such a pick when it keeps this many prose lines (paragraphs).
+TITLE_BLOCK_LINES = 2
+
+
+def _title_block(
+    root: etree._Element, pick: etree._Element, rules: frozenset[str], title: str
+) -> Optional[etree._Element]:
+    """The block around the page's title heading (``boxes.title_block``, cleaned like an
+    article) instead of readability's ``pick``, a run of teaser cards beside a short article:
+    when the block holds running text, not the pick, and is not mostly teaser cards itself, and
+    cleaned it keeps ``TITLE_BLOCK_LINES`` prose lines (``prose.prose_lines``; a heading with
+    a one-sentence standfirst above a digest of linked items is not an article beside them).
+    None otherwise."""
+    found = title_block(_body(root), title, TINY_ARTICLE_CHARS)
+    if found is None or _inside(pick, found) or card_share(found) >= CARD_PICK_SHARE:
+        return None
+    block = copy.deepcopy(found)  # the page stays whole for the other recoveries
+    clean_article(block, rules, title=title)
+    return block if prose_lines(render_element(block, "text")) >= TITLE_BLOCK_LINES else None
+
+
 def _titled(selection: _Selection, article: Optional[etree._Element], rules: frozenset[str]) -> bool:
     """True when ``article`` is readability's selection, opening with the page's title heading,
     and not tiny (``recovery.titled``): the article from its title on, however short. A
@@ -406,6 +437,10 @@ def _recover(
     pre-cleaned page, whose text size is ``page_chars`` (readability works on a copy of it, and
     nothing before the last recovery changes it)."""
     article = selection.article
+    if article is not None and "recovery.title_block" in rules and selection.cards >= CARD_PICK_SHARE:
+        block = _title_block(root, article, rules, title)
+        if block is not None:
+            return block
     for run in selection.teasers:
         drop(run)
     if article is not None:

@@ -70,6 +70,11 @@ def text_prose(text: str) -> tuple[int, int]:
     return total, prose
 
 
+def prose_lines(text: str) -> int:
+    """The number of prose lines of ``text``."""
+    return sum(1 for line in _LINK_TARGET.sub("]", text).splitlines() if _prose_line(line))
+
+
 def _shingles(text: str) -> Counter[tuple[str, ...]]:
     """4-word windows of ``text``, link targets left out (the two candidates may write a link's
     address differently, or not at all)."""

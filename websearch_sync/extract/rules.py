@@ -161,6 +161,12 @@ RULES = (
         "text in running-text blocks): teaser and link cells thin it",
     ),
     _rule(
+        "recovery.title_block",
+        "recovery",
+        "readability's pick not from the title heading on and mostly (50%) teaser cards gives way to the block around "
+        "the title heading holding 100+ characters of running text, when that block is denser prose and not the pick",
+    ),
+    _rule(
         "recovery.titled",
         "recovery",
         "an article readability selected from the page's title heading on (100 characters or more) stands: "

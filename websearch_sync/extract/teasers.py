@@ -109,12 +109,9 @@ def _run(element: etree._Element, sizes: _Sizes) -> bool:
     return cards >= MIN_CARDS
 
 
-def teaser_runs(article: etree._Element, min_left_prose: int = 0) -> list[etree._Element]:
-    """The outermost runs of teaser cards in ``article`` with less than ``region.DENSE_MIN_CHARS``
-    of its text after them, in document order; none when the article would keep less than
-    ``MIN_LEFT_CHARS`` without them, or less than ``min_left_prose`` characters of running text
-    (``prose.element_prose``)."""
-    sizes = _Sizes(article)
+def _runs(article: etree._Element, sizes: _Sizes, at_end: bool) -> list[etree._Element]:
+    """The outermost runs of teaser cards in ``article``, in document order (``at_end``: only
+    those with less than ``region.DENSE_MIN_CHARS`` of its text after them)."""
     runs: list[etree._Element] = []
     inside: set[etree._Element] = set()  # membership only: the runs are listed in document order
     for element in checked(article.iter()):
@@ -122,12 +119,29 @@ def teaser_runs(article: etree._Element, min_left_prose: int = 0) -> list[etree.
             continue
         if any(ancestor in inside for ancestor in element.iterancestors()):
             continue
-        if sizes.after(element) < DENSE_MIN_CHARS and _run(element, sizes):
+        if (not at_end or sizes.after(element) < DENSE_MIN_CHARS) and _run(element, sizes):
             runs.append(element)
             inside.add(element)
+    return runs
+
+
+def teaser_runs(article: etree._Element, min_left_prose: int = 0) -> list[etree._Element]:
+    """The outermost runs of teaser cards in ``article`` with less than ``region.DENSE_MIN_CHARS``
+    of its text after them, in document order; none when the article would keep less than
+    ``MIN_LEFT_CHARS`` without them, or less than ``min_left_prose`` characters of running text
+    (``prose.element_prose``)."""
+    sizes = _Sizes(article)
+    runs = _runs(article, sizes, at_end=True)
     if runs and sizes.total - sum(sizes.size(run) for run in runs) < MIN_LEFT_CHARS:
         return []
     if runs and min_left_prose:
         left = element_prose(article)[1] - sum(element_prose(run)[1] for run in runs)
         return runs if left >= min_left_prose else []
     return runs
+
+
+def card_share(article: etree._Element) -> float:
+    """The share of ``article``'s text in runs of teaser cards, wherever they sit (0 without text)."""
+    sizes = _Sizes(article)
+    runs = _runs(article, sizes, at_end=False)
+    return sum(sizes.size(run) for run in runs) / sizes.total if sizes.total else 0.0

@@ -266,7 +266,26 @@ CARDS_AFTER_TITLED = (
     + "</div></body></html>"
 )
 
+#: A two-paragraph article with no title heading, and in the same column a long run of teaser
+#: cards (kicker, headline link, summary): the article is under a quarter of the column's
+#: running text, a "fragment" of it by size.
+COLUMN_OF_CARDS = (
+    "<html><head><title>Town news</title></head><body><div id='col'><div class='story'><span>Footbridge</span>"
+    "<p>The river authority opened the new footbridge on Saturday morning after eighteen months of work on the "
+    "old stone piers, which had been closed to walkers since the flood.</p><p>Engineers replaced the timber deck "
+    "with steel and raised it by half a metre, so that the spring high water no longer reaches the walkway.</p>"
+    "</div><div class='list'>"
+    + "".join(
+        "<div class='c'><span>Town</span> <a href='/s%d'>Other story number %d of the week</a><br>A short summary "
+        "of this other story, written for the reader who wants to know more about it, with a clause.</div>" % (n, n)
+        for n in range(16)
+    )
+    + "</div></div></body></html>"
+)
+
 REMOVAL_CASES = {
+    # the column is thinner prose (every card a headline link and a kicker) than the article
+    "recovery.fragment_prose": (COLUMN_OF_CARDS, "Other story number 3"),
     # readability's pick is the run of cards; the block around the title heading holds the
     # article (two prose paragraphs) and not the run
     "recovery.title_block": (CARDS_AFTER_TITLED, "A short summary of this other story"),

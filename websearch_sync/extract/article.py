@@ -340,8 +340,8 @@ def _recover_fragment(
     root: etree._Element, article: etree._Element, rules: frozenset[str], title: str, page: int
 ) -> etree._Element:
     """``article``, or the page's main text region (cleaned like an article) when the article
-    is an implausibly small part of it. ``root`` is the pre-cleaned page (``page``: its text
-    size); it is used up."""
+    is an implausibly small part of it (and, ``recovery.fragment_prose``, ``_widens_prose``).
+    ``root`` is the pre-cleaned page (``page``: its text size); it is used up."""
     body = _body(root)
     extracted = text_size(article)
     if page - extracted < FRAGMENT_MIN_MISSING or extracted >= FRAGMENT_SHARE * page:
@@ -350,7 +350,21 @@ def _recover_fragment(
     if not is_fragment(extracted, region, _inside(article, region.element)):
         return article
     clean_article(region.element, rules, title=title)
+    if "recovery.fragment_prose" in rules and not _widens_prose(region.element, article):
+        return article
     return region.element
+
+
+#: An extraction of this many prose lines (paragraphs) is an article, however short.
+ARTICLE_LINES = 2
+
+
+def _widens_prose(wider: etree._Element, article: etree._Element) -> bool:
+    """Whether ``wider`` may replace ``article`` (``recovery.fragment_prose``): a one-line
+    extraction (a notice, a caption, one teaser's summary) is a fragment of any region; an
+    article of ``ARTICLE_LINES`` prose lines or more only of one as dense in prose
+    (``prose.as_dense``), not of its column with the teaser cards beside it."""
+    return prose_lines(render_element(article, "text")) < ARTICLE_LINES or as_dense(wider, article)
 
 
 def _chars(text: str) -> int:

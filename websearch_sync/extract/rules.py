@@ -180,6 +180,12 @@ RULES = (
         words="comment comments review reviews reply replies respond discussion",
     ),
     _rule(
+        "recovery.fragment_prose",
+        "recovery",
+        "an article of two prose lines or more is widened to the main region only when that is as dense in prose "
+        "(90% of its share of running text): not to its column with the teaser cards beside it",
+    ),
+    _rule(
         "recovery.second_opinion",
         "recovery",
         "a near-empty extraction of a page with text is asked of "

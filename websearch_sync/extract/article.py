@@ -40,7 +40,8 @@ from .rules import COMMENT_RULE, DEFAULT_RULES, check_rules, stage_words
 from .second import EXTRACTOR as SECOND_EXTRACTOR
 from .second import NEAR_EMPTY_CHARS, near_empty, second_opinion
 from .tables import widen_to_column
-from .teasers import card_share, teaser_runs
+from .teasers import card_share
+from .teasers import scan as scan_teasers
 from .textlength import link_density
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -251,11 +252,13 @@ def _tree_document_class() -> Any:
                 self.boxes = boxes_after_title(article, best_candidate["elem"], self.title)
             if self.title_start and html_partial:
                 self.boxes = blocks_before_title(article, best_candidate["elem"], self.title) + self.boxes
-            if self.find_teasers and html_partial and (self.titled or self.untitled_teasers):
+            if html_partial and (self.find_teasers or self.title_pick):
                 # before readability's cleaning drops their headlines
-                self.teasers = teaser_runs(article, 0 if self.titled else TEASER_TAIL_PROSE)
-            if self.title_pick and html_partial and not self.titled:
-                self.cards = card_share(article)
+                runs, cards = scan_teasers(article, 0 if self.titled else TEASER_TAIL_PROSE)
+                if self.find_teasers and (self.titled or self.untitled_teasers):
+                    self.teasers = runs
+                if self.title_pick and not self.titled:
+                    self.cards = cards
             return article
 
         def _in_page_document(self, output: etree._Element) -> etree._Element:

@@ -109,9 +109,8 @@ def _run(element: etree._Element, sizes: _Sizes) -> bool:
     return cards >= MIN_CARDS
 
 
-def _runs(article: etree._Element, sizes: _Sizes, at_end: bool) -> list[etree._Element]:
-    """The outermost runs of teaser cards in ``article``, in document order (``at_end``: only
-    those with less than ``region.DENSE_MIN_CHARS`` of its text after them)."""
+def _runs(article: etree._Element, sizes: _Sizes) -> list[etree._Element]:
+    """The outermost runs of teaser cards in ``article``, in document order."""
     runs: list[etree._Element] = []
     inside: set[etree._Element] = set()  # membership only: the runs are listed in document order
     for element in checked(article.iter()):
@@ -119,29 +118,40 @@ def _runs(article: etree._Element, sizes: _Sizes, at_end: bool) -> list[etree._E
             continue
         if any(ancestor in inside for ancestor in element.iterancestors()):
             continue
-        if (not at_end or sizes.after(element) < DENSE_MIN_CHARS) and _run(element, sizes):
+        if _run(element, sizes):
             runs.append(element)
             inside.add(element)
     return runs
 
 
-def teaser_runs(article: etree._Element, min_left_prose: int = 0) -> list[etree._Element]:
-    """The outermost runs of teaser cards in ``article`` with less than ``region.DENSE_MIN_CHARS``
-    of its text after them, in document order; none when the article would keep less than
-    ``MIN_LEFT_CHARS`` without them, or less than ``min_left_prose`` characters of running text
-    (``prose.element_prose``)."""
-    sizes = _Sizes(article)
-    runs = _runs(article, sizes, at_end=True)
-    if runs and sizes.total - sum(sizes.size(run) for run in runs) < MIN_LEFT_CHARS:
+def _ending(
+    article: etree._Element, sizes: _Sizes, runs: list[etree._Element], min_left_prose: int
+) -> list[etree._Element]:
+    """Of the outermost ``runs``, those with less than ``region.DENSE_MIN_CHARS`` of the
+    article's text after them (a run inside another is after none of its text either), unless
+    the article would keep less than ``MIN_LEFT_CHARS`` without them, or less than
+    ``min_left_prose`` characters of running text (``prose.element_prose``)."""
+    ending = [run for run in runs if sizes.after(run) < DENSE_MIN_CHARS]
+    if ending and sizes.total - sum(sizes.size(run) for run in ending) < MIN_LEFT_CHARS:
         return []
-    if runs and min_left_prose:
-        left = element_prose(article)[1] - sum(element_prose(run)[1] for run in runs)
-        return runs if left >= min_left_prose else []
-    return runs
+    if ending and min_left_prose:
+        left = element_prose(article)[1] - sum(element_prose(run)[1] for run in ending)
+        return ending if left >= min_left_prose else []
+    return ending
+
+
+def scan(article: etree._Element, min_left_prose: int = 0) -> tuple[list[etree._Element], float]:
+    """The runs of teaser cards to leave out of ``article``: the outermost runs with less than
+    ``region.DENSE_MIN_CHARS`` of its text after them, in document order, none when the article
+    would keep less than ``MIN_LEFT_CHARS`` without them or less than ``min_left_prose``
+    characters of running text (``prose.element_prose``); and ``card_share(article)``. One
+    walk of the article for both."""
+    sizes = _Sizes(article)
+    runs = _runs(article, sizes)
+    share = sum(sizes.size(run) for run in runs) / sizes.total if sizes.total else 0.0
+    return _ending(article, sizes, runs, min_left_prose), share
 
 
 def card_share(article: etree._Element) -> float:
     """The share of ``article``'s text in runs of teaser cards, wherever they sit (0 without text)."""
-    sizes = _Sizes(article)
-    runs = _runs(article, sizes, at_end=False)
-    return sum(sizes.size(run) for run in runs) / sizes.total if sizes.total else 0.0
+    return scan(article)[1]

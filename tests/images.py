@@ -9,7 +9,17 @@ import struct
 import zlib
 from typing import Optional
 
-__all__ = ["png", "pillow_image", "noise_png", "gif", "jpeg_frame", "webp_frame"]
+__all__ = [
+    "png",
+    "apng",
+    "pillow_image",
+    "noise_png",
+    "gif",
+    "jpeg_frame",
+    "webp_frame",
+    "animation",
+    "webp_animation",
+]
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -26,6 +36,36 @@ def png(width: int, height: int, *, pixels: bool = True) -> bytes:
         + _chunk(b"IDAT", zlib.compress(rows))
         + _chunk(b"IEND", b"")
     )
+
+
+def _grey_rows(width: int, height: int, grey: int) -> bytes:
+    return zlib.compress(b"".join(b"\x00" + bytes([grey]) * width for _ in range(height)))
+
+
+def apng(
+    size: tuple[int, int],
+    frames: list[tuple[int, int, int, int, int]],
+    *,
+    default_frame: bool = True,
+    claimed: Optional[int] = None,
+) -> bytes:
+    """An APNG written here chunk by chunk (greyscale, 8-bit): its default image of ``size``,
+    grey 0x80, then ``frames`` as ``(left, top, width, height, grey)``, each a frame control
+    and one ``fdAT``; ``default_frame``: the default image is the animation's first frame
+    (its frame control before ``IDAT``); ``claimed``: the frame count ``acTL`` states."""
+    count = len(frames) + default_frame
+    out = b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", struct.pack(">IIBBBBB", *size, 8, 0, 0, 0, 0))
+    out += _chunk(b"acTL", struct.pack(">II", count if claimed is None else claimed, 0))
+    sequence = 0
+    if default_frame:
+        out += _chunk(b"fcTL", struct.pack(">IIIIIHHBB", sequence, *size, 0, 0, 1, 10, 0, 0))
+        sequence += 1
+    out += _chunk(b"IDAT", _grey_rows(*size, 0x80))
+    for left, top, width, height, grey in frames:
+        out += _chunk(b"fcTL", struct.pack(">IIIIIHHBB", sequence, width, height, left, top, 1, 10, 0, 0))
+        out += _chunk(b"fdAT", struct.pack(">I", sequence + 1) + _grey_rows(width, height, grey))
+        sequence += 2
+    return out + _chunk(b"IEND", b"")
 
 
 def pillow_image(width: int, height: int, kind: str) -> bytes:
@@ -76,3 +116,56 @@ def webp_frame(body: bytes, width: int, height: int, *, canvas: Optional[tuple[i
         extended = struct.pack("<I", 0) + (canvas[0] - 1).to_bytes(3, "little") + (canvas[1] - 1).to_bytes(3, "little")
         chunk = bytearray(b"VP8X" + struct.pack("<I", len(extended)) + extended) + chunk
     return b"RIFF" + struct.pack("<I", 4 + len(chunk)) + b"WEBP" + bytes(chunk)
+
+
+def animation(
+    kind: str, size: tuple[int, int] = (48, 32), frames: int = 3, *, corner: bool = True, **options: object
+) -> bytes:
+    """An animation of ``frames`` RGBA frames of different colours written by Pillow in its
+    ``kind`` format (``PNG``: an APNG, ``WEBP``, ``GIF``); ``corner``: each frame leaves a
+    transparent 4-pixel strip at its top and left (libwebp then stores the first frame without
+    it: a frame that does not cover the canvas); ``options`` go to Pillow's ``save``
+    (``default_image=True``: an APNG whose default image is not a frame; ``lossless``)."""
+    from PIL import Image, ImageDraw
+
+    images = []
+    for n in range(frames):
+        image = Image.new("RGBA", size, (0, 0, 0, 0) if corner else (20, 20, 20, 255))
+        ImageDraw.Draw(image).rectangle((4, 4, size[0] - 1, size[1] - 1), fill=(200 - 60 * n, 30 + 60 * n, 30, 255))
+        images.append(image)
+    out = io.BytesIO()
+    images[0].save(out, format=kind, save_all=True, append_images=images[1:], duration=80, loop=0, **options)
+    return out.getvalue()
+
+
+def _riff_chunk(kind: bytes, data: bytes) -> bytes:
+    return kind + struct.pack("<I", len(data)) + data + b"\x00" * (len(data) & 1)
+
+
+def webp_animation(canvas: tuple[int, int], frames: list[tuple[int, int, bytes]]) -> bytes:
+    """An animated WebP of ``canvas`` written here chunk by chunk, whose frames are ``(left,
+    top, still WebP)`` (offsets even, as the format stores them halved): each still's chunks
+    after its own header (``VP8X`` left out: ``ALPH``, ``VP8 ``, ``VP8L``) in an ``ANMF``."""
+    flags = 0x02  # animation
+    anmf = b""
+    for left, top, still in frames:
+        inner = b""
+        position = 12
+        while position < len(still):
+            kind, length = still[position : position + 4], struct.unpack("<I", still[position + 4 : position + 8])[0]
+            if kind != b"VP8X":
+                inner += still[position : position + 8 + length + (length & 1)]
+            flags |= 0x10 if kind == b"ALPH" else 0
+            position += 8 + length + (length & 1)
+        from PIL import Image
+
+        with Image.open(io.BytesIO(still)) as image:
+            width, height = image.size
+        header = (
+            b"".join(value.to_bytes(3, "little") for value in (left // 2, top // 2, width - 1, height - 1, 80))
+            + b"\x00"
+        )
+        anmf += _riff_chunk(b"ANMF", header + inner)
+    extended = bytes([flags, 0, 0, 0]) + (canvas[0] - 1).to_bytes(3, "little") + (canvas[1] - 1).to_bytes(3, "little")
+    chunks = _riff_chunk(b"VP8X", extended) + _riff_chunk(b"ANIM", b"\x00\x00\x00\x00\x00\x00") + anmf
+    return b"RIFF" + struct.pack("<I", 4 + len(chunks)) + b"WEBP" + chunks

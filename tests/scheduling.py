@@ -21,7 +21,8 @@ import pytest
 #: The agent frameworks and model SDKs: their import costs seconds of CPU. A test module that
 #: imports one (inside its tests) is listed in :data:`AGENT_FRAMEWORK_MODULES`.
 AGENT_FRAMEWORK_PACKAGES = frozenset(
-    {"agents", "anthropic", "langchain", "langchain_core", "langchain_mcp_adapters", "llama_index", "openai"}
+    {"agents", "anthropic", "langchain", "langchain_core", "langchain_mcp_adapters", "langchain_openai", "openai"}
+    | {"llama_index"}
     | {"pydantic_ai", "smolagents"}
 )
 #: What no test module may import when it is collected, which every worker does for every module:
@@ -46,6 +47,7 @@ AGENT_FRAMEWORK_MODULES = (
     "tests/unit/test_public_surface.py",
     "tests/unit/test_api_reference.py",
     "tests/unit/test_integrations_strict.py",
+    "tests/unit/test_langchain_images_moved.py",
     "tests/sockets/test_docs_agent_examples.py",
     "tests/sockets/test_docs_image_examples.py",
     "tests/sockets/test_first_hour_frictions.py",
@@ -55,6 +57,7 @@ AGENT_FRAMEWORK_MODULES = (
     "tests/sockets/test_integrations_openai_agents.py",
     "tests/sockets/test_integrations_pydantic_ai.py",
     "tests/sockets/test_integrations_smolagents.py",
+    "tests/sockets/test_langchain_openai_images.py",
     "tests/sockets/test_mcp_client_images.py",
     "tests/sockets/test_mcp_clients.py",
     "tests/sockets/test_tool_anthropic_strict.py",

@@ -335,11 +335,13 @@ class Settings:
             value = getattr(self, field.name)
             if field.name == "providers":
                 value = {
-                    name: {k: (_mask(v) if is_secret_name(k) else v) for k, v in sub.items()}
+                    name: {k: (_mask(v) if is_secret_name(k) else _shown_url(v)) for k, v in sub.items()}
                     for name, sub in value.items()
                 }
-            elif field.name in ("proxy", "state_url") and isinstance(value, str) and value:
-                value = _mask_proxy(value)
+            elif field.name == "endpoints":
+                value = {name: _shown_url(url) for name, url in value.items()}
+            elif field.name in ("proxy", "state_url", "fetch_service_url"):
+                value = _shown_url(value)
             elif is_secret_name(field.name):
                 value = _mask(value)
             shown.append("%s=%r" % (field.name, value))
@@ -647,9 +649,10 @@ def env_int(env: Mapping[str, str], name: str, maximum: Optional[int], minimum: 
     except ValueError:
         number = None
     if number is None or number < minimum or (maximum is not None and number > maximum):
-        logger.warning(
-            "ignoring %s=%r: expected an integer in %d..%s; using the default", name, text, minimum, maximum or "inf"
+        wanted = (
+            "an integer in %d..%d" % (minimum, maximum) if maximum is not None else "a whole number >= %d" % minimum
         )
+        logger.warning("ignoring %s=%r: expected %s; using the default", name, text, wanted)
         return None
     return number
 
@@ -702,6 +705,12 @@ def _query_secrets(url: Optional[str]) -> list[str]:
         return []
     query = url.split("?", 1)[1].split("#", 1)[0]
     return [value for name, value in parse_qsl(query, keep_blank_values=False) if value and is_secret_name(name)]
+
+
+def _shown_url(value: Any) -> Any:
+    """``value`` as ``repr`` shows it: a URL with its password and secret query values masked
+    (a SearXNG behind Basic auth, a reader service's token), anything else as it is."""
+    return _mask_proxy(value) if isinstance(value, str) and "://" in value else value
 
 
 def _mask_proxy(url: str) -> str:

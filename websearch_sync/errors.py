@@ -388,7 +388,7 @@ def error_from_code(code: str, message: str, **kwargs: Any) -> WebSearchError:
 
 def install_hint(extra: str) -> str:
     """How to install the optional ``extra``, whatever way this package was installed: its
-    packages as this installation's metadata lists them (``pip install 'pypdf>=6.0'`` works
+    packages as this installation's metadata lists them (``pip install 'pypdf>=6.21.3'`` works
     after a git URL, a wheel or a checkout alike), and the checkout's spelling: the package is
     on no index, so a requirement naming it with the extra would not resolve."""
     from importlib import metadata  # only when a message needs it

@@ -72,6 +72,8 @@ __all__ = [
     "contract_problems",
     "conformance_checks",
     "check_conformance",
+    "no_network",
+    "NetworkAccessBlocked",
 ]
 
 

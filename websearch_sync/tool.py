@@ -107,7 +107,7 @@ _DESCRIPTIONS = {
 _IMAGE_SENTENCES = {
     True: (
         " An image URL (PNG, JPEG, GIF or WebP) returns the image itself, at most %s MB and %d pixels a side "
-        "(%s); an animated GIF returns its first frame."
+        "(%s); an animation (GIF, APNG, WebP) returns its first frame."
     ),
     IMAGE_LINE: " An image URL (PNG, JPEG, GIF or WebP) returns one line describing the image (type, size), not the image.",
 }

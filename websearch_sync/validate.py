@@ -235,15 +235,18 @@ def search_params(
     options: dict[str, Any],
     settings: "Defaults",
     backend_options: Iterable[str] = (),
+    keywords: Iterable[str] = (),
 ) -> SearchParams:
     """Validate a search call's inputs into :class:`SearchParams`.
 
     ``options`` are the extra keyword arguments of ``search()``; names that
     neither the common options nor any backend (``backend_options``) know are a
-    caller's programming error and raise ``TypeError``, like any unknown keyword.
+    caller's programming error and raise ``TypeError``, like any unknown keyword,
+    naming the closest option or ``search()``'s own keyword (``keywords``: ``retires``
+    is ``retries`` mistyped, not an option).
     """
     known_specific = set(backend_options)
-    _check_known(options, known_specific)
+    _check_known(options, known_specific, keywords)
     max_content_chars = options.get("max_content_chars")
     include_content = _include_content(options.get("include_content", False))
     if max_content_chars is not None:
@@ -293,15 +296,16 @@ def media_filters(options: Mapping[str, Any], vertical: str) -> dict[str, str]:
     return filters
 
 
-def _check_known(options: dict[str, Any], known_specific: Iterable[str]) -> None:
+def _check_known(options: dict[str, Any], known_specific: Iterable[str], keywords: Iterable[str] = ()) -> None:
     """``TypeError`` for an option neither the common ones nor any backend knows (a programming
-    error), with the closest known name."""
+    error), with the closest known name: an option's, or one of the call's ``keywords``."""
     known = sorted(set(COMMON_OPTIONS) | set(known_specific))
     unknown = sorted(k for k in options if k not in known)
     if unknown:
+        names = known + sorted(set(keywords) - set(known))
         raise TypeError(
             "search() got unexpected keyword argument(s) %s; known options: %s"
-            % (", ".join(name + close_match(name, known) for name in unknown), ", ".join(known))
+            % (", ".join(name + close_match(name, names) for name in unknown), ", ".join(known))
         )
 
 

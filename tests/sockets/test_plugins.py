@@ -21,7 +21,8 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 PLUGIN_SOURCE = '''
-"""A complete third-party backend, as docs/backends.md shows it."""
+"""A complete third-party backend on the plain Backend, with a parse of its own (docs/backends.md's
+example, a JsonApiEngine, declares its reading instead: tests/sockets/test_plugin_packaging.py)."""
 
 from websearch_sync.backends import Backend, HttpResponse, ParseResult, RequestSpec, SearchParams
 

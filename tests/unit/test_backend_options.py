@@ -206,3 +206,15 @@ def test_a_setting_reads_its_declared_default_when_unset():
     assert wikipedia(ws.Settings(providers={"wikipedia": {"lang": "de"}})).setting_value("lang") == "de"
     service = registry.backend_class("service")
     assert service(ws.Settings()).request_id_header() == "X-Request-Id"
+
+
+@pytest.mark.parametrize(
+    "typo, meant",
+    [("retires", "retries"), ("timeout", "timeout_ms"), ("strategie", "strategy"), ("max_result", "max_results")],
+)
+def test_a_mistyped_keyword_of_search_itself_gets_that_keyword(typo, meant):
+    # docs/api.md: "a name no backend takes is a TypeError naming the closest one"; the closest
+    # is search()'s own keyword, not a backend option that looks alike (timeout: image_layout)
+    with pytest.raises(TypeError) as info:
+        ws.search("q", backend="stub", **{typo: 1})
+    assert "%s (did you mean %r?)" % (typo, meant) in str(info.value)

@@ -33,3 +33,13 @@ def test_a_batch_with_a_text_format_is_refused(tmp_path, capsys):
 def test_the_json_forms_stay_usable_together(capsys):
     assert main(["search", "q", "--json", "--format", "json"]) == 0
     assert capsys.readouterr().out.startswith("{")
+
+
+def test_a_bad_max_concurrent_of_the_mcp_server_comes_alone(capsys, monkeypatch):
+    """``mcp --max-concurrent 0`` printed the offline stub's warning before its usage error, as if
+    the server had started; the number is checked first, as the other flags are."""
+    monkeypatch.delenv("WEB_SEARCH_BACKEND", raising=False)
+    assert main(["mcp", "--max-concurrent", "0"]) != 0
+    err = capsys.readouterr().err
+    assert "bad_max_concurrent" in err
+    assert "warning" not in err

@@ -59,6 +59,26 @@ def test_malformed_numbers_warn_and_use_the_default(value, caplog):
     assert "WEB_SEARCH_TIMEOUT_MS" in caplog.text
 
 
+def test_an_unbounded_number_warning_says_what_it_takes(caplog):
+    with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+        settings = ws.Settings.from_env(environ={"WEB_SEARCH_MAX_BYTES": "-5"})
+    assert settings.max_response_bytes == 5_000_000
+    assert "expected a whole number >= 1" in caplog.text and "inf" not in caplog.text
+
+
+def test_repr_shows_no_password_of_any_url_setting():
+    # docs/api.md: "repr(settings) never shows a key"; a user name and password in a URL is one
+    # (SEARXNG_BASE_URL with Basic auth, docs/configuration.md), in whichever setting it is
+    settings = ws.Settings(
+        providers={"searxng": {"base_url": "https://user:pw-searx@searx.example"}},
+        endpoints={"ddg_html": "https://user:pw-endpoint@mirror.example/html/"},
+        fetch_service_url="https://user:pw-reader@reader.example/?token=tk-reader",
+    )
+    shown = repr(settings)
+    assert not [secret for secret in ("pw-searx", "pw-endpoint", "pw-reader", "tk-reader") if secret in shown], shown
+    assert "searx.example" in shown and "mirror.example" in shown and "reader.example" in shown
+
+
 def test_precedence_argument_over_settings_over_environment():
     settings = ws.Settings.from_env(environ={"WEB_SEARCH_MAX_RESULTS": "1"}, max_results=2)
     assert settings.max_results == 2

@@ -78,7 +78,7 @@ out = {"names": ws.backend_names()}
 settings = ws.Settings(providers={"demo": {"api_key": "k-1", "page_size": 7}})
 with responses.RequestsMock() as mock:
     mock.add(responses.GET, "https://search.demo.example/api",
-             json={"hits": [{"name": " A  hit ", "link": "https://a.example/", "text": "one"}]})
+             json={"hits": [{"name": " A  hit ", "link": "https://a.example/", "highlights": ["one"]}]})
     out["result"] = ws.search("python", backend="demo", settings=settings)
     request = mock.calls[0].request
     out["request"] = [request.url, request.headers["Authorization"]]

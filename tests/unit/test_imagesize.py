@@ -8,9 +8,10 @@ import io
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from images import gif, pillow_image, png
+from images import apng, gif, pillow_image, png
 
-from websearch_sync.reader.imagesize import Header, gif_first_frame, read_header
+from websearch_sync.reader.imagesize import Header, read_header
+from websearch_sync.reader.stills import first_frame
 
 SETTINGS = settings(deadline=None, max_examples=300, suppress_health_check=[HealthCheck.too_slow])
 
@@ -33,6 +34,7 @@ IMAGES = [
     (pillow_image(40, 30, "WEBP"), "image/webp"),
     (_animated("WEBP"), "image/webp"),
     (_animated("PNG"), "image/png"),
+    (apng((40, 30), [(0, 0, 40, 30, 0x20), (4, 4, 10, 10, 0x40)], default_frame=False), "image/png"),
 ]
 
 
@@ -61,14 +63,16 @@ def test_a_mangled_image_gives_a_header_or_none_never_an_error(case):
     if header is not None:
         assert isinstance(header, Header) and min(header.size) > 0
         assert header.extent[0] >= header.size[0] and header.extent[1] >= header.size[1]
-    if header is not None and header.frames > 1:  # fetch sends the first frame: a still GIF it reads again
-        first = read_header(gif_first_frame(data), media)
-        assert first is not None and first.frames == 1 and first.ended and first.size == header.size
+    still = first_frame(data, media) if header is not None and header.animated else None
+    if still is not None:  # fetch sends the first frame: a still image it reads again
+        first = read_header(still.data, media)
+        assert first is not None and not first.animated and first.size == header.size
+        assert first.ended or not header.ended
 
 
-def test_a_gifs_frames_are_counted_the_other_formats_one():
-    # an animated WebP's and an APNG's frames are not counted: the model APIs take them as they are
-    assert [read_header(body, media).frames for body, media in IMAGES] == [1, 2, 1, 3, 1, 1, 1, 1]
+def test_the_frames_of_animations_are_counted():
+    assert [read_header(body, media).frames for body, media in IMAGES] == [1, 2, 1, 3, 1, 1, 3, 3, 2]
+    assert [read_header(body, media).animated for body, media in IMAGES] == [0, 1, 0, 1, 0, 0, 1, 1, 1]
 
 
 def test_the_images_mangled_are_read_whole():

@@ -19,7 +19,8 @@ import websearch_sync as ws
 from websearch_sync.backends.stub import Stub
 from websearch_sync.backends.wikipedia import Wikipedia
 from websearch_sync.engine import registry
-from websearch_sync.engine.base import Backend, locale_region
+from websearch_sync.engine.base import Backend
+from websearch_sync.engine.locales import locale_region
 from websearch_sync.engine.option import PAGENO
 from websearch_sync.engine.registry import _engines
 from websearch_sync.models import MEDIA_FILTERS, SearchParams

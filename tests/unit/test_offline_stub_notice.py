@@ -69,3 +69,15 @@ def test_include_content_never_reads_the_stubs_made_up_pages():
 def test_a_stub_search_without_include_content_reports_nothing_unsent():
     with ws.SearchClient("stub", settings=ws.Settings()) as client:
         assert "not_sent" not in client.search("anything")["provider_meta"]
+
+
+def test_the_stub_refuses_the_locale_word_as_the_web_backends_do():
+    # docs/api.md: locale="auto" lets SearXNG detect the language, "other backends refuse it":
+    # code tried on the offline default must not pass there and fail on a real engine
+    for backend in ("stub", "ddg_html"):
+        try:
+            ws.search("q", backend=backend, locale="auto", settings=ws.Settings())
+        except ws.InvalidInput as error:
+            assert (error.detail_code, error.provider) == ("bad_locale", backend)
+        else:
+            raise AssertionError("%s took locale='auto'" % backend)

@@ -42,3 +42,118 @@ def test_a_json_path_is_one_key_or_a_sequence_of_keys(path, found):
 def test_a_missing_key_given_as_a_str_is_named_whole():
     with pytest.raises(WebParseError, match="without 'results' in its JSON"):
         dig(DATA, "results", "demo")
+
+
+# -- the declared reading (results_at, result_fields): a slip says what the answer holds instead
+
+
+def test_a_missing_key_names_what_the_answer_holds_there():
+    with pytest.raises(WebParseError) as caught:
+        dig({"data": {"hits": [], "total": 0}}, ("data", "results"), "demo")
+    assert "without 'data.results' in its JSON (what is there: an object with keys hits, total)" in caught.value.message
+    with pytest.raises(WebParseError, match=r"without 'data' in its JSON \(what is there: a list\)"):
+        dig([1], "data", "demo")
+
+
+def test_a_dotted_key_is_told_how_a_path_is_written():
+    with pytest.raises(WebParseError, match=r"a path is a sequence of keys: \('data', 'hits'\)"):
+        dig({"data": {"hits": []}}, "data.hits", "demo")
+
+
+def test_results_without_the_declared_url_field_name_the_fields_they_have():
+    class WrongUrl(Demo):
+        results_at = "hits"
+        result_fields = {"title": "name", "url": "url"}
+
+    from websearch_sync.backends import SearchParams
+
+    with pytest.raises(WebParseError) as caught:
+        WrongUrl(Settings()).items_from([{"name": "a", "link": "https://a.example/"}], SearchParams("q", 5))
+    assert "none a JSON object with a `url` text" in caught.value.message
+    assert "the first result: an object with keys name, link" in caught.value.message
+
+
+@pytest.mark.parametrize(
+    "misspelt, value, says",
+    [
+        ("result_at", "hits", "its result_at is no declaration (did you mean results_at?)"),
+        ("result_field", {"url": "link"}, "its result_field is no declaration (did you mean result_fields?)"),
+        ("min_interval", 1.0, "its min_interval is no declaration (did you mean min_interval_s?)"),
+        # the hook's name for the declaration's: the method is gone (a TypeError blamed on the answer, else)
+        (
+            "request_id",
+            "trace",
+            "its request_id is a str, which replaces JsonApiEngine.request_id (did you mean request_id_at?)",
+        ),
+        ("region_starts", ("<ol",), None),  # an HtmlEngine declaration, no JSON engine's: a name of its own
+    ],
+)
+def test_a_misspelt_declaration_is_refused_with_the_name_meant(misspelt, value, says):
+    """A declaration's name misspelt was its default without a word: a ``result_at`` plugin was
+    skipped as one that "declares no results_at", a ``min_interval`` one went unpaced."""
+    from websearch_sync.engine.registry import declaration_problem
+
+    assert declaration_problem(type("Slip", (Demo,), {misspelt: value})) == says
+
+
+@pytest.mark.parametrize(
+    "fields, says",
+    [
+        (
+            {"title": "name", "link": "link"},
+            "its result_fields names link, no field of a web item (title, url, snippet, source, published_at)",
+        ),
+        (
+            {"title": "name", "snippet": "text"},
+            "its result_fields has no url (the vendor field of the result's address): every item would be dropped",
+        ),
+        (
+            {"title": "name", "url": "link", "content": "body"},
+            "its result_fields names content, no field of a web item",
+        ),
+        ({"title": "name", "url": "link"}, None),
+    ],
+)
+def test_result_fields_name_the_items_fields(fields, says):
+    """The item's field names on the left: ``{"link": "link"}`` read every result into an item
+    without a URL, which normalisation drops: each answer was "no results"."""
+    from websearch_sync.engine.registry import declaration_problem
+
+    problem = declaration_problem(type("Fields", (Demo,), {"results_at": "hits", "result_fields": fields}))
+    assert problem == says if says is None else (problem or "").startswith(says)
+
+
+def test_a_vertical_engine_declares_the_fields_of_its_items():
+    from websearch_sync.engine.registry import declaration_problem
+
+    fields = {"url": "link", "image_url": ("image", "src"), "width": "w"}
+    assert declaration_problem(type("Images", (Demo,), {"vertical": "images", "result_fields": fields})) is None
+    problem = declaration_problem(
+        type("Images", (Demo,), {"vertical": "images", "result_fields": dict(fields, snippet="s")})
+    )
+    assert (problem or "").startswith("its result_fields names snippet, no field of a images item")
+
+
+def test_an_engine_reading_its_answers_itself_is_not_held_to_its_result_fields():
+    """Wikipedia builds the URL from the title in its own parse."""
+    from websearch_sync.engine.registry import declaration_problem
+
+    own = type("Own", (Demo,), {"result_fields": {"title": "title"}, "parse": lambda self, response, params: None})
+    assert declaration_problem(own) is None
+
+
+def test_a_declared_reading_on_the_plain_base_is_told_which_base_reads_it():
+    """The older docs' example derived from ``Backend``; its declarations alone read nothing there."""
+    from websearch_sync.backends import Backend
+
+    class OnBackend(Backend):
+        name = "on_backend"
+        results_at = "hits"
+        result_fields = {"title": "name", "url": "link"}
+
+        def build_request(self, params):
+            return RequestSpec("GET", "https://api.demo.example/s")
+
+    assert OnBackend.reader_problem() == (
+        "it does not implement parse(response, params) (results_at, result_fields: read by JsonApiEngine, derive from it)"
+    )

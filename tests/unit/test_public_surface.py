@@ -105,6 +105,8 @@ PUBLIC: dict[str, list[str]] = {
         "conformance_checks",
         "check_conformance",
         "reset",
+        "no_network",
+        "NetworkAccessBlocked",
     ],
     "websearch_sync.tool": [
         "tool_definitions",
@@ -119,7 +121,7 @@ PUBLIC: dict[str, list[str]] = {
     "websearch_sync.mcp": ["McpTools", "CancellableClock", "serve_stdio"],
     "websearch_sync.extract": ["extract_html"],
     "websearch_sync.client.default_client": ["default_client", "close_default_client"],
-    "websearch_sync.integrations.langchain": ["tools"],
+    "websearch_sync.integrations.langchain": ["tools", "images_after_tool_messages", "move_tool_images"],
     "websearch_sync.integrations.llama_index": ["tools"],
     "websearch_sync.integrations.openai_agents": ["tools"],
     "websearch_sync.integrations.pydantic_ai": ["tools"],

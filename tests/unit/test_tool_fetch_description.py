@@ -31,7 +31,7 @@ def test_the_fetch_tools_description_names_images_with_their_caps_where_the_host
     text = returned["description"]
     assert "An image URL (PNG, JPEG, GIF or WebP) returns the image itself, at most 3.9 MB and 8000 pixels" in text
     assert larger in text
-    assert "an animated GIF returns its first frame" in text
+    assert "an animation (GIF, APNG, WebP) returns its first frame" in text
     [refused] = tool.tool_definitions("anthropic", tools=("fetch",))
     assert "image" not in refused["description"].lower()
     [line] = tool.tool_definitions("anthropic", tools=("fetch",), images=tool.IMAGE_LINE)

@@ -56,7 +56,7 @@ __all__ = [
 ]
 
 if TYPE_CHECKING:
-    from ..engine.base import Backend, dig, page_number, split_locale
+    from ..engine.base import Backend, dig, page_number
     from ..engine.html_engine import HtmlEngine
     from ..engine.html_parsing import (
         Block,
@@ -75,6 +75,7 @@ if TYPE_CHECKING:
         walk_blocks,
     )
     from ..engine.json_api import JsonApiBackend as JsonApiEngine
+    from ..engine.locales import split_locale
     from ..engine.option import PAGENO, Option
     from ..engine.registry import register, unregister
     from ..engine.setting import Setting
@@ -92,7 +93,7 @@ else:
             "Backend": "..engine.base",
             "dig": "..engine.base",
             "page_number": "..engine.base",
-            "split_locale": "..engine.base",
+            "split_locale": "..engine.locales",
             "HtmlEngine": "..engine.html_engine",
             "JsonApiEngine": "..engine.json_api:JsonApiBackend",
             "Setting": "..engine.setting",

@@ -35,7 +35,7 @@ import re
 from typing import Any, ClassVar, Optional
 from urllib.parse import parse_qsl
 
-from ..engine.base import Page, split_locale
+from ..engine.base import Page
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import (
     Block,
@@ -49,6 +49,7 @@ from ..engine.html_parsing import (
     parse_fragment,
     walk_blocks,
 )
+from ..engine.locales import split_locale
 from ..engine.unsent import locale_parts_unsent
 from ..models import SearchParams
 from ..net.botwall import BotWall

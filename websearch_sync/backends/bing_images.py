@@ -19,8 +19,9 @@ What the recorded fragment (2026-08, en-US, 35 tiles) shows:
 
 from typing import Any, Optional
 
-from ..engine.base import page_number, split_locale
+from ..engine.base import page_number
 from ..engine.html_parsing import Block, PartTest, Tag, attribute, classes, has_class, parse_fragment, walk_blocks
+from ..engine.locales import split_locale
 from ..engine.media_fields import json_object, pixel_size, present, text
 from ..models import SearchParams
 from .bing import BingHtml

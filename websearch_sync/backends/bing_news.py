@@ -26,7 +26,7 @@ What the recorded fragment (2026-08, en-US) shows:
 from typing import Any, Optional
 from urllib.parse import urljoin
 
-from ..engine.base import Backend, Page, split_locale
+from ..engine.base import Backend, Page
 from ..engine.html_parsing import (
     Block,
     PartTest,
@@ -39,6 +39,7 @@ from ..engine.html_parsing import (
     parse_fragment,
     walk_blocks,
 )
+from ..engine.locales import split_locale
 from ..engine.media_fields import present
 from ..models import SearchParams
 from ..net.transport import RequestSpec

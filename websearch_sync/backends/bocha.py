@@ -12,8 +12,8 @@ from ..engine.json_api import JsonApiBackend
 from ..engine.option import Option
 from ..engine.setting import Setting, own_timeout
 from ..errors import BAD_SUMMARY, UNEXPECTED_SHAPE, WebParseError
-from ..models import ParseResult, SearchParams
-from ..net.transport import HttpResponse, RequestSpec
+from ..models import SearchParams
+from ..net.transport import RequestSpec
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -30,6 +30,14 @@ class Bocha(JsonApiBackend):
     text_format = "text"  # recorded snippets are plain text (a bare "&" in "普华永道&AIGCC")
     summary = "Bocha web-search API (needs BOCHA_API_KEY)"
     default_base_url = "https://api.bochaai.com"
+    result_fields = {
+        "title": "name",
+        "url": "url",
+        "snippet": "snippet",
+        "source": "siteName",
+        "published_at": "datePublished",
+    }
+    request_id_at = "log_id"
     endpoint_path = "/v1/web-search"
     provider_settings = (
         Setting("api_key", env="BOCHA_API_KEY", required=True),
@@ -68,34 +76,23 @@ class Bocha(JsonApiBackend):
             message = "%s (log_id %s)" % (message or "no message", data["log_id"])
         return data["code"], message
 
-    def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
-        """Items from ``data.webPages.value[]`` (or a gateway's top-level ``webPages``)."""
-        data = self.data(response)
+    def results(self, data: Any, params: SearchParams) -> list[Any]:
+        """``data.webPages.value[]`` (a gateway's top-level ``webPages.value[]``); none in a search
+        answer without ``webPages``."""
         if not isinstance(data, dict):
             raise WebParseError(
                 "bocha answered with JSON that is not an object", provider=self.name, detail_code=UNEXPECTED_SHAPE
             )
         inner: dict[str, Any] = data["data"] if isinstance(data.get("data"), dict) else data
-        pages = inner.get("webPages")
-        if pages is None:
+        if inner.get("webPages") is None:
             if inner.get("_type") == "SearchResponse":  # a search answer without web pages: no results
-                return ParseResult(items=[], request_id=_log_id(data))
+                return []
             raise WebParseError("bocha answered without `webPages`", provider=self.name, detail_code=UNEXPECTED_SHAPE)
-        items = self.items_from(self.result_list(pages, ["value"]), params)
-        return ParseResult(items=items, request_id=_log_id(data))
+        return self.result_list(inner["webPages"], ["value"])
 
     def item_of(self, result: dict[str, Any], params: SearchParams) -> dict[str, Any]:
-        """``name`` is the title; Bocha's ``summary`` is the snippet when the ``summary`` option asks for it."""
-        snippet = (result.get("summary") if self.option(params, "summary") else None) or result.get("snippet")
-        return {
-            "title": result.get("name"),
-            "url": result.get("url"),
-            "snippet": snippet,
-            "source": result.get("siteName"),
-            "published_at": result.get("datePublished"),
-        }
-
-
-def _log_id(data: dict[str, Any]) -> Optional[str]:
-    value = data.get("log_id")
-    return str(value) if value else None
+        """Bocha's ``summary`` is the snippet when the ``summary`` option asks for it (else its ``snippet``)."""
+        item = super().item_of(result, params)
+        if self.option(params, "summary") and result.get("summary"):
+            item["snippet"] = result["summary"]
+        return item

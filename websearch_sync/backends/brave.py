@@ -18,8 +18,9 @@ Brave does not list is not sent.
 import dataclasses
 from typing import Any, ClassVar, Optional
 
-from ..engine.base import Page, split_locale, traditional_chinese
+from ..engine.base import Page
 from ..engine.json_api import JsonApiBackend
+from ..engine.locales import split_locale, traditional_chinese
 from ..engine.media_fields import nested
 from ..engine.setting import Setting
 from ..engine.unsent import locale_parts_unsent
@@ -32,8 +33,8 @@ from ..errors import (
     InvalidInput,
     WebParseError,
 )
-from ..models import ParseResult, SearchParams
-from ..net.transport import HttpResponse, RequestSpec
+from ..models import SearchParams
+from ..net.transport import RequestSpec
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -68,6 +69,7 @@ class Brave(JsonApiBackend):
     min_interval_s = 1.0
     #: Web search's largest ``count``: a call for more reads the next pages (``offset``).
     results_per_page: ClassVar[Optional[int]] = 20
+    results_at = ("web", "results")
     result_fields = {"title": "title", "url": "url", "snippet": "description", "published_at": "page_age"}
     max_query_chars = 401  # Brave accepts at most 400 characters (and 50 words)
     vendor_codes = {
@@ -128,17 +130,15 @@ class Brave(JsonApiBackend):
             return None, None
         return error.get("code"), error.get("detail")
 
-    def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
-        """Items from ``web.results[]``; a search answer without ``web`` has no web results."""
-        data = self.data(response)
+    def results(self, data: Any, params: SearchParams) -> list[Any]:
+        """``web.results[]`` of a search answer (``type`` ``search``); one without ``web`` has no web results."""
         if not isinstance(data, dict) or data.get("type") != "search":
             raise WebParseError(
                 "brave answered with JSON that is not a search response",
                 provider=self.name,
                 detail_code=UNEXPECTED_SHAPE,
             )
-        results = self.result_list(data, ["web", "results"]) if "web" in data else []
-        return ParseResult(items=self.items_from(results, params))
+        return super().results(data, params) if "web" in data else []
 
 
 def _locale_fields(locale: Optional[str]) -> dict[str, str]:

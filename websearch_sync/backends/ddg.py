@@ -30,7 +30,7 @@ from urllib.parse import unquote, urljoin, urlsplit
 
 from ..config import Settings
 from ..engine import registry
-from ..engine.base import Page, split_locale
+from ..engine.base import Page
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import (
     HasClass,
@@ -46,6 +46,7 @@ from ..engine.html_parsing import (
     text_of,
     walk_blocks,
 )
+from ..engine.locales import split_locale
 from ..models import SearchParams
 from ..net.botwall import BotWall
 from ..net.transport import RequestSpec

@@ -25,12 +25,13 @@ else none.
 import dataclasses
 from typing import Any, Optional
 
-from ..engine.base import answer_within_s, split_locale, traditional_chinese
+from ..engine.base import answer_within_s
 from ..engine.json_api import JsonApiBackend, try_json
+from ..engine.locales import split_locale, traditional_chinese
 from ..engine.setting import Setting
 from ..engine.unsent import locale_parts_unsent
 from ..errors import WebSearchError
-from ..models import ParseResult, SearchParams
+from ..models import SearchParams
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse, RequestSpec
 
@@ -87,6 +88,9 @@ class Jina(JsonApiBackend):
     )
     min_interval_s = 1.5  # 40 requests per minute with a free key
     auth_statuses = (401, 402, 403)
+    results_at = "data"
+    result_fields = {"title": "title", "url": "url", "snippet": "description", "published_at": "date"}
+    content_field = "content"  # the page text (include_content)
 
     def build_request(self, params: SearchParams) -> RequestSpec:
         """``GET /?q=…&num=…`` (``gl``, ``hl`` from the locale); page texts only when ``include_content`` is asked."""
@@ -126,29 +130,16 @@ class Jina(JsonApiBackend):
         words = [str(data[key]) for key in ("name", "message") if data.get(key)]
         return data["code"], ": ".join(words) or None
 
-    def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
-        """Items from ``data[]``: ``description`` (else the start of ``content``) is the
-        snippet; ``content`` is the page text when ``include_content`` was asked."""
-        data = self.data(response)
-        if _no_results(data):
-            return ParseResult(items=[])
-        return ParseResult(items=self.items_from(self.result_list(data, ["data"]), params))
+    def results(self, data: Any, params: SearchParams) -> list[Any]:
+        """``data[]``; none in Jina's answer to a query without results."""
+        return [] if _no_results(data) else super().results(data, params)
 
     def item_of(self, result: dict[str, Any], params: SearchParams) -> dict[str, Any]:
-        """``description`` (else the start of ``content``) is the snippet; ``content`` is the
-        page text when ``include_content`` was asked."""
+        """A result without ``description`` has the start of its page text as the snippet."""
+        item = super().item_of(result, params)
         content = result.get("content")
-        snippet = result.get("description")
-        if not snippet and isinstance(content, str):
-            snippet = content[:SNIPPET_FROM_CONTENT_CHARS]
-        item = {
-            "title": result.get("title"),
-            "url": result.get("url"),
-            "snippet": snippet,
-            "published_at": result.get("date"),
-        }
-        if params.include_content:
-            item["content"] = content
+        if not item["snippet"] and isinstance(content, str):
+            item["snippet"] = content[:SNIPPET_FROM_CONTENT_CHARS]
         return item
 
 

@@ -21,8 +21,8 @@ from ..errors import (
     AuthError,
     InvalidInput,
 )
-from ..models import ParseResult, SearchParams
-from ..net.transport import HttpResponse, RequestSpec
+from ..models import SearchParams
+from ..net.transport import RequestSpec
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -44,7 +44,9 @@ class Kagi(JsonApiBackend):
     unsent = ("locale", "safe_search", "time_range")  # v0 search takes q and limit only (docs/backends.md)
     auto_rank = 50
     text_format = "html"  # snippets carry <b> highlights and entities (&quot;, &nbsp;)
+    results_at = "data"  # search results (t == 0) and related searches (t == 1): results()
     result_fields = {"title": "title", "url": "url", "snippet": "snippet", "published_at": "published"}
+    request_id_at = ("meta", "id")
     summary = "Kagi Search API v0 (needs KAGI_API_KEY)"
     default_base_url = "https://kagi.com/api/v0"
     endpoint_path = "/search"
@@ -81,12 +83,7 @@ class Kagi(JsonApiBackend):
             message = "%s (request %s)" % (message or "no message", data["meta"]["id"])
         return name, message
 
-    def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
-        """Items from ``data[]`` entries with ``t == 0``; ``meta.id`` is the request id."""
-        data = self.data(response)
-        entries = self.result_list(data, ["data"])
-        items = self.items_from(
-            (entry for entry in entries if isinstance(entry, dict) and entry.get("t") == _SEARCH_RESULT), params
-        )
-        meta: dict[str, Any] = data["meta"] if isinstance(data.get("meta"), dict) else {}
-        return ParseResult(items=items, request_id=str(meta["id"]) if meta.get("id") else None)
+    def results(self, data: Any, params: SearchParams) -> list[Any]:
+        """The entries of ``data[]`` that are search results (``t == 0``), not related searches."""
+        entries = super().results(data, params)
+        return [entry for entry in entries if isinstance(entry, dict) and entry.get("t") == _SEARCH_RESULT]

@@ -25,9 +25,9 @@ import datetime
 import re
 from typing import Any, Optional
 
-from ..engine.base import split_locale
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import Tag, attribute, classes, elements, first_of, has_class, parse_fragment, text_of
+from ..engine.locales import split_locale
 from ..models import SearchParams
 from ..net.botwall import BotWall
 

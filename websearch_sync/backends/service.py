@@ -25,7 +25,7 @@ from typing import Any, Optional
 from ..engine.json_api import JsonApiBackend
 from ..engine.setting import Setting, bad_setting, own_timeout
 from ..errors import InvalidInput, WebSearchError, redact
-from ..models import ParseResult, SearchParams
+from ..models import SearchParams
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse, RequestSpec
 
@@ -54,7 +54,8 @@ class SearchService(JsonApiBackend):
         "source": "site_name",
         "published_at": "date",
     }
-    content_field = "content"
+    results_at = "search_results"
+    content_field = "content"  # the page text (include_content)
     summary = "generic search gateway, POST JSON (needs WEB_SEARCH_SERVICE_URL and WEB_SEARCH_SERVICE_KEY)"
     provider_settings = (
         Setting("url", env="WEB_SEARCH_SERVICE_URL", kind="url", required=True),
@@ -184,10 +185,9 @@ class SearchService(JsonApiBackend):
             error.args = (error.message,)
         return error
 
-    def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
-        """Items from ``search_results[]``; the answer's request-id header, if any, is the request id."""
-        items = self.items_from(self.result_list(self.data(response), ["search_results"]), params)
-        return ParseResult(items=items, request_id=response.headers.get(self.request_id_header()) or None)
+    def request_id(self, data: Any, response: HttpResponse) -> Optional[str]:
+        """The answer's request-id header, if any."""
+        return response.headers.get(self.request_id_header()) or None
 
 
 def _timeout_seconds(timeout_ms: float) -> int:

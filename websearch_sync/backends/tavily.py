@@ -22,13 +22,13 @@ that list, sends none. Tavily has no language parameter.
 
 from typing import Any, Optional
 
-from ..engine.base import split_locale
 from ..engine.json_api import JsonApiBackend
+from ..engine.locales import split_locale
 from ..engine.option import Option
 from ..engine.setting import Setting
 from ..errors import BAD_TOPIC, QUERY_TOO_LONG, UNSUPPORTED_QUERY, InvalidInput
-from ..models import ParseResult, SearchParams
-from ..net.transport import HttpResponse, RequestSpec
+from ..models import SearchParams
+from ..net.transport import RequestSpec
 from .tavily_countries import TAVILY_COUNTRIES
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -51,8 +51,10 @@ class Tavily(JsonApiBackend):
     text_format = "text"  # content is extracted page text, no markup
     provides_content = True
     max_results_limit = MAX_RESULTS  # no next page: a call for more is told (not_sent)
+    results_at = "results"
     result_fields = {"title": "title", "url": "url", "snippet": "content", "published_at": "published_date"}
-    content_field = "raw_content"
+    content_field = "raw_content"  # the page text (include_content)
+    request_id_at = "request_id"
     summary = "Tavily Search API (needs TAVILY_API_KEY)"
     default_base_url = "https://api.tavily.com"
     endpoint_path = "/search"
@@ -123,10 +125,3 @@ class Tavily(JsonApiBackend):
             return None, None
         code = next((code for start, code in _REFUSED_QUERIES.items() if detail.startswith(start)), None)
         return code, detail
-
-    def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
-        """Items from ``results[]``: ``content`` is the snippet, ``raw_content`` the page text."""
-        data = self.data(response)
-        items = self.items_from(self.result_list(data, ["results"]), params)
-        request_id = data.get("request_id")
-        return ParseResult(items=items, request_id=str(request_id) if request_id else None)

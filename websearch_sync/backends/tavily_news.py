@@ -11,7 +11,6 @@ is built from the vendor's documented fields (docs/backends.md).
 """
 
 import email.utils
-from collections.abc import Iterable
 from typing import Any, Optional
 
 from ..engine.option import Option
@@ -50,11 +49,8 @@ class TavilyNews(Tavily):
         ),
     )
 
-    def items_from(self, results: Iterable[Any], params: SearchParams) -> list[dict[str, Any]]:
-        """Web search's items with ``published_date`` as ISO 8601."""
-        items = super().items_from(results, params)
-        for item in items:
-            published = iso_date(item.pop("published_at", None))
-            if published:
-                item["published_at"] = published
-        return items
+    def item_of(self, result: dict[str, Any], params: SearchParams) -> dict[str, Any]:
+        """Web search's item with ``published_date`` as ISO 8601."""
+        item = super().item_of(result, params)
+        item["published_at"] = iso_date(item["published_at"])
+        return item

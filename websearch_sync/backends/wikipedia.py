@@ -31,8 +31,8 @@ from typing import Any, Optional
 from urllib.parse import quote
 
 from ..config import VERSION
-from ..engine.base import dig, split_locale
 from ..engine.json_api import JsonApiBackend
+from ..engine.locales import split_locale
 from ..engine.option import PAGENO, Option
 from ..engine.setting import Setting
 from ..errors import (
@@ -42,14 +42,12 @@ from ..errors import (
     INVALID_PARAMS,
     MAXLAG,
     QUERY_TOO_LONG,
-    UNEXPECTED_SHAPE,
     BadGateway,
     InvalidInput,
     WebBlocked,
-    WebParseError,
     WebSearchError,
 )
-from ..models import ParseResult, SearchParams
+from ..models import SearchParams
 from ..net.transport import HttpResponse, RequestSpec, retry_after_seconds
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -104,7 +102,8 @@ class Wikipedia(JsonApiBackend):
     min_interval_s = 0.5  # API etiquette: requests in series, not in bursts
     max_query_chars = 301  # CirrusSearch refuses queries over 300 characters
     auth_statuses = ()  # a 403 from Wikimedia is a blocked client (User-Agent policy), not a key problem
-    result_fields = {"title": "title", "snippet": "snippet", "published_at": "timestamp"}
+    results_at = ("query", "search")
+    result_fields = {"title": "title", "snippet": "snippet", "published_at": "timestamp"}  # the URL: item_of
     vendor_codes = {
         "maxlag": (BadGateway, MAXLAG),
         "ratelimited": (WebBlocked, HTTP_429),
@@ -172,18 +171,10 @@ class Wikipedia(JsonApiBackend):
             error.retry_after = retry_after_seconds(response.headers)
         return error
 
-    def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
-        """Items from ``query.search[]``; an answer without that list is ``WebParseError``."""
-        data = self.data(response)
-        results = dig(data, ["query", "search"], self.name) if isinstance(data, dict) else None
-        if not isinstance(results, list):
-            raise WebParseError(
-                "wikipedia answered with JSON that is not a list=search answer",
-                provider=self.name,
-                detail_code=UNEXPECTED_SHAPE,
-            )
-        edition = self.edition(params)
-        items = [
-            item for item in self.items_from(results, params) if isinstance(item.get("title"), str) and item["title"]
-        ]
-        return ParseResult(items=[dict(item, url=article_url(edition, item["title"])) for item in items])
+    def item_of(self, result: dict[str, Any], params: SearchParams) -> dict[str, Any]:
+        """The article's URL, built from its title (the answer names none); a result without a
+        title has none (normalisation drops it)."""
+        item = super().item_of(result, params)
+        title = item["title"]
+        item["url"] = article_url(self.edition(params), title) if isinstance(title, str) and title else None
+        return item

@@ -27,7 +27,6 @@ What the recorded pages (2015 → 2026) show:
 from typing import Any, ClassVar, Optional
 from urllib.parse import unquote, urlencode
 
-from ..engine.base import split_locale
 from ..engine.html_engine import HtmlEngine
 from ..engine.html_parsing import (
     Block,
@@ -40,6 +39,7 @@ from ..engine.html_parsing import (
     parse_fragment,
     walk_blocks,
 )
+from ..engine.locales import split_locale
 from ..models import SearchParams
 from ..net.urls import url_parts
 

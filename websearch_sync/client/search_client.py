@@ -8,6 +8,7 @@ it, and the cache, rate limiter and cool-down table are locked.
 
 import dataclasses
 import datetime
+import inspect
 from collections.abc import Hashable, Mapping
 from functools import partial
 from typing import Any, Callable, Literal, Optional, Union, cast, overload
@@ -567,7 +568,7 @@ class SearchClient:
             ), backends
         sections = SectionsSnapshot(self.settings)  # before reading them: an edit meanwhile is seen next call
         specific = registry.backend_options() if any(name not in COMMON_OPTIONS for name in options) else ()
-        params = search_params(query, max_results, options, self.settings, specific)
+        params = search_params(query, max_results, options, self.settings, specific, _SEARCH_KEYWORDS)
         names = resolve_backends(backend, self._backend, self.settings, params)
         classes = tuple(registry.backend_class(name, params.vertical) for name in names)  # unsupported_vertical
         if params.options:  # an option no backend of this call takes would be dropped without a word
@@ -741,6 +742,15 @@ class SearchClient:
         return with_retries(
             lambda: fetch_page(url, deadline=deadline, **arguments), "fetch", self._retry, deadline, self._clock
         )
+
+
+#: ``search()``'s own keywords (``retries``, ``timeout_ms``...): the ``TypeError`` of an unknown
+#: keyword names a mistyped one (``retires``) as the closest, before an option that looks alike.
+_SEARCH_KEYWORDS = tuple(
+    name
+    for name, parameter in inspect.signature(SearchClient.search).parameters.items()
+    if parameter.kind is parameter.KEYWORD_ONLY
+)
 
 
 class _AnsweredMeanwhile(Exception):

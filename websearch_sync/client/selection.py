@@ -4,7 +4,7 @@ from typing import Optional
 
 from ..config import Settings
 from ..engine import registry
-from ..engine.base import split_locale
+from ..engine.locales import split_locale
 from ..errors import NOT_CONFIGURED, InvalidInput, WebProviderError
 from ..models import SearchParams
 from ..validate import BackendArg, backend_list

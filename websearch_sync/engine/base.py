@@ -301,7 +301,6 @@ class Backend:
         whose ``search`` needs no endpoint (an offline one) overrides it.
         """
         self.check_configured()
-        self._check_locale_word(params)
         self.check_params(params)
 
     def check_once(self, params: SearchParams) -> None:
@@ -338,13 +337,15 @@ class Backend:
 
     def check_params(self, params: SearchParams) -> None:
         """Refuse parameters the service would refuse (before any request): a vertical it does
-        not search, a query too long, a value one of its :attr:`options` refuses."""
+        not search, a locale word it has not (``auto``: :attr:`locale_words`), a query too long,
+        a value one of its :attr:`options` refuses."""
         if params.vertical != self.vertical:  # the client picks the engine by vertical: a guard for direct calls
             raise InvalidInput(
                 "%s's %s engine does not search %s" % (self.name, self.vertical, params.vertical),
                 provider=self.name,
                 detail_code=UNSUPPORTED_VERTICAL,
             )
+        self._check_locale_word(params)
         if self.max_query_chars is not None and len(params.full_query) >= self.max_query_chars:
             raise InvalidInput(
                 "%s accepts queries shorter than %d characters (got %d)"
@@ -359,7 +360,7 @@ class Backend:
         (``provider_meta["not_sent"]``): the common ones :attr:`unsent` declares and :meth:`dropped`
         names, the backend options it does not take (another backend of the call does), and
         ``max_results`` when the call asks more than :attr:`max_results_limit`."""
-        common = unsent_inputs(self.unsent + self.dropped(params), params, _LocaleParts)
+        common = unsent_inputs(self.unsent + self.dropped(params), params)
         limit = self.max_results_limit
         capped = ["max_results"] if limit is not None and params.max_results > limit else []
         untaken = untaken_options(params.options, self.option_names())
@@ -450,6 +451,23 @@ class Backend:
         when the body is not recognisable; returns no items only for a page that
         really says "no results"."""
         raise NotImplementedError
+
+    @classmethod
+    def reading_problem(cls) -> Optional[str]:
+        """What makes the class's declared reading of answers unusable (``None``: nothing, or it
+        declares none: a JSON API's ``result_fields`` are checked by its own)."""
+        return None
+
+    @classmethod
+    def reader_problem(cls) -> Optional[str]:
+        """What the class lacks to read an answer (``None``: nothing): a ``parse`` of its own (a
+        misnamed ``parse_response`` would be a ``NotImplementedError`` at its first search). A class
+        declaring where a JSON answer lists its results on the wrong base is told which base reads that."""
+        if cls.parse is Backend.parse and cls.interpret is Backend.interpret:
+            declared = [name for name in _JSON_READING if hasattr(cls, name)]
+            hint = " (%s: read by JsonApiEngine, derive from it)" % ", ".join(declared) if declared else ""
+            return "it does not implement parse(response, params)" + hint
+        return None
 
     def structure_report(self, response: HttpResponse, params: Optional[SearchParams] = None) -> dict[str, bool]:
         """Which parts of the page structure this parser relies on were found:
@@ -634,6 +652,8 @@ class Backend:
             ) from exc
 
 
+#: What a JSON API's engine declares to have its answers read for it (``JsonApiEngine``).
+_JSON_READING = ("results_at", "result_fields", "request_id_at")
 #: Engines whose parsers stop at checkpoints: the ones of this package (:meth:`Backend._within`).
 _OWN_MODULES = "websearch_sync."
 
@@ -733,13 +753,37 @@ def dig(data: Any, path: Union[str, Sequence[str]], provider: str) -> Any:
     current = data
     for i, key in enumerate(path):
         if not isinstance(current, Mapping) or key not in current:
+            dotted = "; a path is a sequence of keys: %r" % (tuple(key.split(".")),) if "." in key else ""
             raise WebParseError(
-                "%s answered without %r in its JSON" % (provider, ".".join(path[: i + 1])),
+                "%s answered without %r in its JSON (what is there: %s%s)"
+                % (provider, ".".join(path[: i + 1]), json_shape(current), dotted),
                 provider=provider,
                 detail_code=UNEXPECTED_SHAPE,
             )
         current = current[key]
     return current
+
+
+#: The most keys of an object an error message names (:func:`json_shape`).
+_SHOWN_KEYS = 12
+_JSON_KINDS = {
+    type(None): "null",
+    bool: "a boolean",
+    str: "a string",
+    list: "a list",
+    int: "a number",
+    float: "a number",
+}
+
+
+def json_shape(value: Any) -> str:
+    """A JSON value described for an error message that helps fix a path or a field name: an
+    object by its keys (the first :data:`_SHOWN_KEYS`), anything else by its kind."""
+    if isinstance(value, Mapping):
+        keys = [" ".join(str(key).split())[:40] for key in list(value)[:_SHOWN_KEYS]]
+        more = ", ..." if len(value) > _SHOWN_KEYS else ""
+        return "an object with keys %s%s" % (", ".join(keys), more) if keys else "an empty object"
+    return _JSON_KINDS.get(type(value), type(value).__name__)
 
 
 def listed_results(items: list[dict[str, Any]], vertical: str, provider: str) -> list[dict[str, Any]]:
@@ -757,34 +801,6 @@ def listed_results(items: list[dict[str, Any]], vertical: str, provider: str) ->
     return items
 
 
-class _LocaleParts:
-    """What :func:`~.unsent.unsent_inputs` asks of a locale (here, beside :func:`split_locale`: no import cycle)."""
-
-    @staticmethod
-    def language_only(locale: str) -> bool:
-        """No country (``de``, ``es-419``): what an engine that sends a country alone cannot send."""
-        return split_locale(locale)[1] is None
-
-    @staticmethod
-    def has_region(locale: str) -> bool:
-        """A region subtag of any kind (``es-419`` too): a part the call gave."""
-        return locale_region(locale) is not None
-
-
-def split_locale(locale: str) -> tuple[str, Optional[str]]:
-    """``"en-US"`` -> ``("en", "US")``; ``"zh-Hant-TW"`` -> ``("zh", "TW")``; ``"de"`` -> ``("de", None)``;
-    ``"es-419"`` -> ``("es", None)``: a region of UN M.49 digits is no country (:func:`locale_region`)."""
-    region = locale_region(locale)
-    return locale.replace("_", "-").split("-")[0].lower(), region if region and region.isalpha() else None
-
-
-def locale_region(locale: str) -> Optional[str]:
-    """The region subtag of ``locale``: two letters (``"US"``) or three UN M.49 digits (``"419"``,
-    Latin America), ``None`` without one (``"zh-Hant"``: a script)."""
-    parts = locale.replace("_", "-").split("-")[1:]
-    return next((p.upper() for p in parts if (len(p) == 2 and p.isalpha()) or (len(p) == 3 and p.isdigit())), None)
-
-
 #: What a service told how long it may take (SearXNG's ``timeout_limit``, Jina's ``X-Timeout``) leaves
 #: of the call's remaining time for the round trip and our parsing: a fixed part plus a share of it.
 ANSWER_MARGIN_S = 0.25
@@ -796,12 +812,6 @@ def answer_within_s(deadline: Deadline) -> float:
     what is left of it minus :data:`ANSWER_MARGIN_S` and :data:`ANSWER_MARGIN_SHARE` of it."""
     left = deadline.remaining_s()
     return left - ANSWER_MARGIN_S - ANSWER_MARGIN_SHARE * left
-
-
-def traditional_chinese(locale: str) -> bool:
-    """Whether a Chinese ``locale`` is written in traditional characters: the ``Hant`` script, or
-    a region that writes them (Taiwan, Hong Kong, Macao); ``zh``, ``zh-CN``, ``zh-SG``: simplified."""
-    return any(part in ("hant", "tw", "hk", "mo") for part in locale.lower().replace("_", "-").split("-")[1:])
 
 
 def page_number(params: SearchParams, provider: str) -> int:

@@ -40,8 +40,9 @@ from ..models import ParseResult, SearchParams
 from ..net.botwall import bot_wall_error
 from ..net.transport import HttpResponse, RequestSpec
 from . import registry
-from .base import Backend, split_locale
+from .base import Backend
 from .html_parsing import notice_shown, region
+from .locales import split_locale
 from .option import PAGENO, Option
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README

@@ -31,7 +31,7 @@ import lxml.html
 from lxml import etree
 
 from ..checkpoints import checkpoint
-from .base import split_locale
+from .locales import split_locale
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 

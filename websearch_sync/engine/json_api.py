@@ -1,16 +1,19 @@
-"""What JSON API backends share: base-URL endpoints, auth headers, and the one
-mapping from a vendor's error code or HTTP status to an error.
+"""What JSON API backends share: base-URL endpoints, auth headers, the declared reading of
+an answer, and the one mapping from a vendor's error code or HTTP status to an error.
 
-A JSON API backend (searxng, brave, bocha; later tavily, kagi, jina, service)
-derives from :class:`JsonApiBackend` and declares:
+A JSON API backend (brave, bocha, tavily, kagi, jina, service, wikipedia, searxng; a
+plugin's ``JsonApiEngine``) derives from :class:`JsonApiBackend` and declares:
 
 * ``default_base_url`` / ``endpoint_path``: the endpoint is
   ``Settings.endpoints[name]`` if given, else ``base_url`` (provider setting, else
   ``default_base_url``) + ``endpoint_path`` (a base URL already ending with it, as the
   vendor's docs show the endpoint, is used as it is);
-* ``result_fields`` (or :meth:`JsonApiBackend.item_of`): how one vendor result becomes a raw
-  item; :meth:`JsonApiBackend.items_from` refuses results none of which holds a URL (a
-  renamed field is an unknown shape, never "no results");
+* ``results_at`` (where the answer lists its results), ``result_fields`` (how one vendor
+  result becomes a raw item) and ``request_id_at``: with them the backend writes no ``parse``
+  (:meth:`JsonApiBackend.parse`); :meth:`JsonApiBackend.results` and
+  :meth:`JsonApiBackend.item_of` are the hooks for an answer or a field with a quirk.
+  :meth:`JsonApiBackend.items_from` refuses results none of which holds a URL (a renamed
+  field is an unknown shape, never "no results");
 * ``auth_statuses``: statuses (HTTP or vendor code) meaning "the key or the
   instance refused us" -> ``AuthError`` (401 and 403 by default: a 403 from an API
   is a refused key or plan, not a bot wall);
@@ -25,6 +28,7 @@ setting holding the key for an ``AuthError``, the one the endpoint came from for
 """
 
 import dataclasses
+import difflib
 import logging
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, ClassVar, Optional, Union
@@ -42,12 +46,14 @@ from ..errors import (
     WebSearchError,
     http_status,
 )
-from ..models import SearchParams
+from ..models import ImageItem, NewsItem, ParseResult, SearchItem, SearchParams, VideoItem
 from ..net.ssrf import forbidden_reason, literal_address
+from ..net.status import edge_refusal
 from ..net.transport import HttpResponse, status_error
 from ..net.urls import shown_url
 from . import registry
-from .base import Backend, dig, json_body, json_path
+from .base import Backend, dig, json_body, json_path, json_shape
+from .media_fields import nested
 from .setting import Setting
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -56,8 +62,20 @@ logger = logging.getLogger("websearch_sync")
 
 #: A vendor error code: a string (``"SUBSCRIPTION_TOKEN_INVALID"``, ``"403"``) or an int.
 VendorCode = Union[None, str, int]
+#: A place in a JSON object: a key (``"hits"``) or a sequence of keys (``("web", "results")``).
+JsonPath = Union[str, Sequence[str]]
 
 _MAX_UPSTREAM_MESSAGE = 300
+#: The canonical item of each vertical: its keys are the fields a vendor field can be declared as.
+_ITEM_TYPES: dict[str, Any] = {"web": SearchItem, "news": NewsItem, "images": ImageItem, "videos": VideoItem}
+#: Item keys no vendor field fills by ``result_fields``: written by normalisation and the client, or
+#: the page text (``content_field``, read only when ``include_content`` is asked).
+_NOT_DECLARED = ("rank", "provider", "providers", "content", "content_by")
+
+
+def item_fields(vertical: str) -> tuple[str, ...]:
+    """The item fields ``result_fields`` may name for ``vertical`` (``title``, ``url``, ``snippet`` ...)."""
+    return tuple(key for key in _ITEM_TYPES[vertical].__annotations__ if key not in _NOT_DECLARED)
 
 
 def try_json(response: HttpResponse) -> Any:
@@ -93,7 +111,9 @@ def api_error(
     ``vendor_codes`` decides the error class and detail; a numeric code (Bocha's
     ``"403"``) stands for an HTTP status, so a 200 whose body says ``"429"`` is a
     429. Otherwise the HTTP status decides. ``auth_statuses`` become
-    ``AuthError(http_<n>)``; every other status goes through the shared
+    ``AuthError(http_<n>)``, unless Cloudflare's edge in front of the service refused the request
+    (:func:`~websearch_sync.net.status.edge_refusal`: a block, the key never reached the service);
+    every other status goes through the shared
     :func:`~websearch_sync.net.transport.status_error` (429 -> ``WebBlocked`` with
     ``retry_after``, 5xx -> ``BadGateway`` ...). ``message`` (the vendor's own
     words) is appended to the error message. ``status`` on the error is always
@@ -121,7 +141,7 @@ def api_error(
             )
     if 200 <= effective < 300:
         return None
-    if effective in auth_statuses:
+    if effective in auth_statuses and (effective != response.status or edge_refusal(response) is None):
         return AuthError(
             "%s refused the API key or account (HTTP %d%s)%s"
             % (host, response.status, "" if effective == response.status else ", code %d" % effective, upstream),
@@ -193,10 +213,78 @@ class JsonApiBackend(Backend):
     endpoint_path: ClassVar[str] = ""
     auth_statuses: ClassVar[tuple[int, ...]] = (401, 403)
     vendor_codes: ClassVar[dict[str, tuple[type[WebSearchError], str]]] = {}
-    #: How one vendor result becomes a raw item: ``{item field: vendor field}``.
-    result_fields: ClassVar[dict[str, str]] = {"title": "title", "url": "url"}
+    #: Where the answer lists its results: a key or a path (``("web", "results")``). With it the
+    #: backend needs no ``parse`` of its own (:meth:`parse`); ``None``: it reads its answers itself.
+    results_at: ClassVar[Optional[JsonPath]] = None
+    #: How one vendor result becomes a raw item: ``{item field: vendor field}``, a vendor field a key
+    #: or a path into the result (``("thumbnail", "src")``; a part that is missing reads as ``None``).
+    result_fields: ClassVar[Mapping[str, JsonPath]] = {"title": "title", "url": "url"}
     #: The vendor field holding the page text, read when ``include_content`` was asked.
-    content_field: ClassVar[Optional[str]] = None
+    content_field: ClassVar[Optional[JsonPath]] = None
+    #: Where the answer names its request id (``"request_id"``, ``("meta", "id")``), if it does.
+    request_id_at: ClassVar[Optional[JsonPath]] = None
+
+    @classmethod
+    def reader_problem(cls) -> Optional[str]:
+        """What the class lacks to read an answer: it declares no ``results_at`` (nor overrides
+        :meth:`results`) and has no ``parse`` of its own (``None``: it reads them)."""
+        if cls.results_at is not None or cls.results is not JsonApiBackend.results:
+            return None
+        if cls.parse is not JsonApiBackend.parse or cls.interpret is not Backend.interpret:
+            return None
+        return (
+            "it declares no results_at (where its answers list their results) "
+            "and does not implement parse(response, params)"
+        )
+
+    @classmethod
+    def reading_problem(cls) -> Optional[str]:
+        """What makes the declared reading unusable, for a class that reads its answers by it (its
+        ``parse`` and ``item_of`` are the kit's): ``result_fields`` naming a field no item of its
+        vertical has (``link``: the item's is ``url``), or no ``url`` (normalisation would drop
+        every item: an answer would read as "no results")."""
+        if cls.parse is not JsonApiBackend.parse or cls.item_of is not JsonApiBackend.item_of:
+            return None
+        fields = item_fields(cls.vertical)
+        unknown = [name for name in cls.result_fields if name not in fields]
+        if unknown:
+            close = difflib.get_close_matches(unknown[0], fields, n=1)
+            hint = " (did you mean %s?)" % close[0] if close else ""
+            if "content" in unknown:
+                hint += " (the page text is declared in content_field: read when include_content is asked)"
+            return "its result_fields names %s, no field of a %s item (%s)%s" % (
+                ", ".join(unknown),
+                cls.vertical,
+                ", ".join(fields),
+                hint,
+            )
+        if "url" not in cls.result_fields:
+            return (
+                "its result_fields has no url (the vendor field of the result's address): every item would be dropped"
+            )
+        return None
+
+    def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
+        """The declared reading of an answer: its JSON (:meth:`data`), the vendor results in it
+        (:meth:`results`: the list at ``results_at``), each one a raw item (:meth:`items_from`,
+        by ``result_fields``), and the request id at ``request_id_at`` (:meth:`request_id`)."""
+        data = self.data(response)
+        items = self.items_from(self.results(data, params), params)
+        return ParseResult(items=items, request_id=self.request_id(data, response))
+
+    def results(self, data: Any, params: SearchParams) -> list[Any]:
+        """The vendor results of a JSON answer: the list at ``results_at`` (:meth:`result_list`).
+        Override for an answer with a quirk (an envelope that says what it is, an answer that
+        means "no results", entries of other kinds to leave out), reading the list by ``super()``."""
+        if self.results_at is None:
+            raise NotImplementedError("%s declares no results_at and reads no answer of its own" % self.name)
+        return self.result_list(data, self.results_at)
+
+    def request_id(self, data: Any, response: HttpResponse) -> Optional[str]:
+        """The vendor's id of this request at ``request_id_at`` in the answer (its text), ``None`` when
+        not given. Override for one the answer's headers carry."""
+        value = nested(data, *json_path(self.request_id_at)) if self.request_id_at is not None else None
+        return str(value) if value else None
 
     def items_from(self, results: Iterable[Any], params: SearchParams) -> list[dict[str, Any]]:
         """Raw items of vendor results, each JSON object by :meth:`item_of`; entries that are
@@ -210,9 +298,11 @@ class JsonApiBackend(Backend):
         entries = list(results)
         items = [self.item_of(result, params) for result in entries if isinstance(result, dict)]
         if entries and "url" in self.result_fields and not any(_text(item.get("url")) for item in items):
+            first = next((entry for entry in entries if isinstance(entry, dict)), entries[0])
             raise WebParseError(
                 "%s answered with %d result(s), none a JSON object with a `%s` text (an unknown shape, not "
-                "'no results')" % (self.name, len(entries), self.result_fields["url"]),
+                "'no results'; the first result: %s)"
+                % (self.name, len(entries), ".".join(json_path(self.result_fields["url"])), json_shape(first)),
                 provider=self.name,
                 detail_code=UNEXPECTED_SHAPE,
             )
@@ -220,21 +310,21 @@ class JsonApiBackend(Backend):
 
     def item_of(self, result: dict[str, Any], params: SearchParams) -> dict[str, Any]:
         """One vendor result as a raw item: by ``result_fields`` (and ``content_field`` when
-        ``include_content`` was asked). Override for a vendor whose fields need more."""
-        item = {ours: result.get(theirs) for ours, theirs in self.result_fields.items()}
+        ``include_content`` was asked). Override for a field that needs more, starting from
+        ``super().item_of(result, params)``."""
+        item = {ours: nested(result, *json_path(theirs)) for ours, theirs in self.result_fields.items()}
         if params.include_content and self.content_field:
-            item["content"] = result.get(self.content_field)
+            item["content"] = nested(result, *json_path(self.content_field))
         return item
 
-    def result_list(self, data: Any, path: Union[str, Sequence[str]]) -> list[Any]:
+    def result_list(self, data: Any, path: JsonPath) -> list[Any]:
         """The list of results at ``path`` (a key, or a sequence of keys) in a JSON answer:
         ``WebParseError`` naming the path when it is absent or not a list (``null``, an object)."""
         path = json_path(path)
         results = dig(data, path, self.name)
         if not isinstance(results, list):
             raise WebParseError(
-                "%s answered with a `%s` that is not a list (%s)"
-                % (self.name, ".".join(path), "null" if results is None else type(results).__name__),
+                "%s answered with a `%s` that is not a list (%s)" % (self.name, ".".join(path), json_shape(results)),
                 provider=self.name,
                 detail_code=UNEXPECTED_SHAPE,
             )

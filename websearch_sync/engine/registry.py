@@ -91,6 +91,19 @@ def _optional_int(value: object) -> bool:
     return value is None or (isinstance(value, int) and not isinstance(value, bool))
 
 
+def _json_path(value: object) -> bool:
+    """A place in a JSON answer: a key, or a non-empty tuple (or list) of keys."""
+    keys = (value,) if isinstance(value, str) else value
+    return isinstance(keys, (tuple, list)) and bool(keys) and all(isinstance(key, str) and key for key in keys)
+
+
+def _optional_path(value: object) -> bool:
+    return value is None or _json_path(value)
+
+
+_PATH = "a key, a tuple of keys (a path into the JSON) or None"
+#: What :func:`declaration_problem` reads of a declaration the class does not have.
+_ABSENT = object()
 #: Each class declaration a backend makes, and what a usable value of it is.
 _DECLARATIONS: tuple[tuple[str, str, Callable[[Any], bool]], ...] = (
     (
@@ -148,6 +161,15 @@ _DECLARATIONS: tuple[tuple[str, str, Callable[[Any], bool]], ...] = (
         "a tuple of BotWall",
         lambda v: isinstance(v, tuple) and all(isinstance(wall, BotWall) for wall in v),
     ),
+    # A JSON API's declared reading (JsonApiEngine's; another backend has none of them).
+    ("results_at", _PATH, _optional_path),
+    ("request_id_at", _PATH, _optional_path),
+    ("content_field", _PATH, _optional_path),
+    (
+        "result_fields",
+        "a dict of item fields to vendor fields (each %s)" % _PATH.replace(" or None", ""),
+        lambda v: isinstance(v, Mapping) and _strings(list(v)) and all(map(_json_path, v.values())),
+    ),
 )
 
 
@@ -159,15 +181,7 @@ def declaration_problem(cls: object) -> Optional[str]:
     rather than listed and unusable), or a declaration that raises when read."""
     if not (inspect.isclass(cls) and issubclass(cls, Backend)):
         return "not a websearch_sync.backends.Backend subclass"
-    for attribute, expected, usable in _DECLARATIONS:
-        try:
-            value = getattr(cls, attribute)
-            ok = usable(value)
-        except Exception as exc:  # a property of a third-party class: anything may come out of it
-            return "reading its %s raised %s: %s" % (attribute, type(exc).__name__, exc)
-        if not ok:
-            return "its %s is %r, not %s" % (attribute, value, expected)
-    problem = _misnamed(cls)
+    problem = _unusable_value(cls) or _misnamed(cls) or _misspelt(cls) or cls.reading_problem()
     if problem is not None:
         return problem
     if not usable_filters(cls.filters, cls.vertical):  # after the loop: vertical is known to be one
@@ -187,6 +201,19 @@ def declaration_problem(cls: object) -> Optional[str]:
     return None
 
 
+def _unusable_value(cls: type[Backend]) -> Optional[str]:
+    """The first declaration of :data:`_DECLARATIONS` whose value is of the wrong kind or raises when read."""
+    for attribute, expected, usable in _DECLARATIONS:
+        try:
+            value = getattr(cls, attribute, _ABSENT)
+            ok = value is _ABSENT or usable(value)  # absent: a declaration of another kind of backend
+        except Exception as exc:  # a property of a third-party class: anything may come out of it
+            return "reading its %s raised %s: %s" % (attribute, type(exc).__name__, exc)
+        if not ok:
+            return "its %s is %r, not %s" % (attribute, value, expected)
+    return None
+
+
 #: What :class:`Backend` sets on each instance: a class attribute of that name is a declaration misnamed.
 _INSTANCE_FIELDS = ("settings", "config")
 
@@ -196,24 +223,69 @@ def _did_you_mean_declaration(name: str) -> str:
     return " (did you mean %s?)" % close[0] if close else ""
 
 
+def _is_code(value: object) -> bool:
+    """Whether a class attribute is a method (a function, classmethod, staticmethod or property), not a value."""
+    return callable(value) or isinstance(value, (classmethod, staticmethod, property))
+
+
+#: The modules of the classes a backend is made of (Backend, HtmlEngine, JsonApiEngine): their
+#: attributes are the declarations (:func:`_misspelt`).
+_KIT_MODULES = PACKAGE.rsplit(".", 1)[0] + ".engine."
+
+
+def _misspelt(cls: type[Backend]) -> Optional[str]:
+    """A class value whose name is a declaration's, misspelt (``result_field`` for ``result_fields``,
+    ``min_interval`` for ``min_interval_s``): the declaration meant is not made, and its default
+    would be read without a word."""
+    kit = _kit(cls)
+    known = {name for klass in kit for name in vars(klass)}
+    declarations = sorted(name for name, _ in _values(kit))
+    own = [klass for klass in cls.__mro__ if klass not in kit and klass is not object]
+    for name, _ in _values(own):
+        close = difflib.get_close_matches(name, declarations, n=1, cutoff=0.85) if name not in known else None
+        if close:
+            return "its %s is no declaration (did you mean %s?)" % (name, close[0])
+    return None
+
+
+def _kit(cls: type[Backend]) -> list[type]:
+    """The classes of the kit ``cls`` is made of (:data:`_KIT_MODULES`)."""
+    return [klass for klass in cls.__mro__ if klass.__module__.startswith(_KIT_MODULES)]
+
+
+def _values(classes: list[type]) -> Iterator[tuple[str, object]]:
+    """The public class values (not methods) the classes define, by name."""
+    for klass in classes:
+        for name, value in vars(klass).items():
+            if not name.startswith("_") and not _is_code(value):
+                yield name, value
+
+
 def _misnamed(cls: type[Backend]) -> Optional[str]:
-    """A class attribute that replaces what every backend needs: a method of :class:`Backend`
-    made a value (``option = (...)`` for ``options``), or an instance field set on the class
-    (``settings = (...)`` for ``provider_settings``); the declaration meant is then not made."""
+    """A class attribute that replaces what every backend needs: a method of the kit (:class:`Backend`,
+    ``JsonApiEngine``...) made a value (``option = (...)`` for ``options``, ``request_id = "trace"``
+    for ``request_id_at``), or an instance field set on the class (``settings = (...)`` for
+    ``provider_settings``); the declaration meant is then not made."""
+    kit = _kit(cls)
     for klass in cls.__mro__[: cls.__mro__.index(Backend)]:  # the classes above Backend, mixins too
         for name, value in vars(klass).items():
             if name in _INSTANCE_FIELDS:
                 return "its %s is set on the class%s" % (name, _did_you_mean_declaration(name))
-            if name.startswith("_") or not inspect.isfunction(getattr(Backend, name, None)):
+            owner = next((k for k in kit if inspect.isfunction(vars(k).get(name))), None)
+            if name.startswith("_") or owner is None or _is_code(value):
                 continue
-            if not (callable(value) or isinstance(value, (classmethod, staticmethod, property))):
-                return "its %s is a %s, which replaces Backend.%s%s" % (
-                    name,
-                    type(value).__name__,
-                    name,
-                    _did_you_mean_declaration(name),
-                )
+            return "its %s is a %s, which replaces %s.%s%s" % (
+                name,
+                type(value).__name__,
+                _PUBLIC_NAMES.get(owner.__name__, owner.__name__),
+                name,
+                _did_you_mean_declaration(name),
+            )
     return None
+
+
+#: The kit's classes by the names plugins import them under (``websearch_sync.backends``).
+_PUBLIC_NAMES = {"JsonApiBackend": "JsonApiEngine"}
 
 
 def _unimplemented(cls: type[Backend]) -> Optional[str]:
@@ -223,9 +295,7 @@ def _unimplemented(cls: type[Backend]) -> Optional[str]:
         return None
     if cls.build_request is Backend.build_request:
         return "it does not implement build_request(params)"
-    if cls.parse is Backend.parse and cls.interpret is Backend.interpret:
-        return "it does not implement parse(response, params)"
-    return None
+    return cls.reader_problem()
 
 
 def register(cls: type[Backend]) -> type[Backend]:

@@ -23,10 +23,11 @@ took it, this one answered without it (DuckDuckGo's first page for ``pageno=2``)
 """
 
 from collections.abc import Iterable, Mapping
-from typing import Any, Protocol
+from typing import Any
 
 from ..models import MEDIA_FILTERS, SearchParams
 from ..validate import COMMON_OPTIONS
+from .locales import locale_region, split_locale
 
 __all__: list[str] = []  # internal: documented in docs/backends.md and docs/ result shape
 
@@ -40,21 +41,11 @@ LOCALE_REGION = "locale.region"
 LOCALE_PARTS = (LOCALE_LANGUAGE, LOCALE_REGION)
 
 
-class LocaleParts(Protocol):
-    """How a locale is told apart (the engine base's, beside its ``split_locale``)."""
-
-    def language_only(self, locale: str) -> bool:
-        """No country (``de``, ``es-419``): for ``"locale=language-only"``."""
-
-    def has_region(self, locale: str) -> bool:
-        """A region subtag of any kind (``en-US``, ``es-419``): a part the call gave."""
-
-
-def unsent_inputs(declared: Iterable[str], params: SearchParams, locales: LocaleParts) -> list[str]:
+def unsent_inputs(declared: Iterable[str], params: SearchParams) -> list[str]:
     """The inputs among ``declared`` (``"name"``, ``"name=value"`` or a part of the locale) that the
     call gave (a value other than the default, ``None``), sorted: the ones its request goes without.
-    ``locales`` tells a locale without a country (for ``"locale=language-only"``) and one without
-    a region at all (``de``: no region to drop, ``"locale.region"`` says nothing of it)."""
+    ``"locale=language-only"`` matches a locale without a country (``de``, ``es-419``); a locale
+    without a region at all (``de``) has no region to drop, so ``"locale.region"`` says nothing of it."""
     unsent = set()
     parts = set()
     for entry in declared:
@@ -63,10 +54,10 @@ def unsent_inputs(declared: Iterable[str], params: SearchParams, locales: Locale
             parts.add(name)
             continue
         given = getattr(params, name) if name in COMMON_INPUTS else None
-        if given and (not value or given == value or (value == LANGUAGE_ONLY and locales.language_only(given))):
+        if given and (not value or given == value or (value == LANGUAGE_ONLY and split_locale(given)[1] is None)):
             unsent.add(name)
     if params.locale and "locale" not in unsent and parts:
-        given_parts = set(LOCALE_PARTS) if locales.has_region(params.locale) else {LOCALE_LANGUAGE}
+        given_parts = set(LOCALE_PARTS) if locale_region(params.locale) is not None else {LOCALE_LANGUAGE}
         dropped = parts & given_parts
         unsent.update(("locale",) if dropped == given_parts else dropped)
     return sorted(unsent)

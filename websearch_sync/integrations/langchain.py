@@ -8,7 +8,10 @@ turns into a ``ToolMessage`` with ``status="error"`` and that line as content.
 The async path (``ainvoke``, LangGraph) runs the search in a worker thread. With
 ``images=True`` a fetched image comes back as the ``ToolMessage``'s content blocks: our
 one-line description and a standard image block (``{"type": "image", "base64", "mime_type"}``).
-Needs the ``langchain`` extra (langchain-core).
+OpenAI's Chat Completions API takes a tool message as text only (``ChatOpenAI`` sends the block
+there as it is): :func:`images_after_tool_messages` is the agent middleware that moves such
+images into a user message after the tool messages, where that API takes them.
+Needs the ``langchain`` extra (langchain-core; the middleware, langchain's agents).
 """
 
 from typing import Any, Optional, Union
@@ -22,7 +25,7 @@ try:
 except ImportError as error:  # pragma: no cover - exercised with the module hidden
     raise missing_extra("langchain", "langchain-core") from error
 
-__all__ = ["tools"]
+__all__ = ["tools", "images_after_tool_messages", "move_tool_images"]
 
 
 def tools(
@@ -71,3 +74,56 @@ def _structured_tool(tool: AgentTool) -> StructuredTool:
         coroutine=arun,
         handle_tool_error=True,  # the ToolException's message (our line) becomes the error ToolMessage
     )
+
+
+#: The text of the user message :func:`images_after_tool_messages` adds, before the images.
+IMAGES_NOTE = "The images the tool calls above returned, in order:"
+
+
+def images_after_tool_messages() -> Any:
+    """A ``create_agent`` middleware for OpenAI's Chat Completions API (``ChatOpenAI`` without
+    ``use_responses_api``), which takes a tool message as text only: in each request to the
+    model, the image blocks of tool messages are moved into one user message after the run of
+    tool messages that answer one model turn (the API wants those right after the turn), its
+    text :data:`IMAGES_NOTE`; each tool message keeps its text (our line describing its image).
+    The agent's own message history is left as it is. Other models take images in a tool
+    result (Anthropic's, the Responses API's): they need no middleware.
+
+        agent = create_agent(ChatOpenAI(model=...), tools=langchain.tools(images=True),
+                             middleware=[langchain.images_after_tool_messages()])
+    """
+    from langchain.agents.middleware import AgentMiddleware
+
+    class ImagesAfterToolMessages(AgentMiddleware):
+        """Moves tool messages' images into a user message (see :func:`images_after_tool_messages`)."""
+
+        def wrap_model_call(self, request: Any, handler: Any) -> Any:
+            return handler(request.override(messages=move_tool_images(request.messages)))
+
+        async def awrap_model_call(self, request: Any, handler: Any) -> Any:
+            return await handler(request.override(messages=move_tool_images(request.messages)))
+
+    return ImagesAfterToolMessages()
+
+
+def move_tool_images(messages: list[Any]) -> list[Any]:
+    """``messages`` with each run of tool messages' image blocks moved into a user message after
+    the run (see :func:`images_after_tool_messages`), a new list (``messages`` is left as it is):
+    in a LangGraph graph of your own, call the model with ``move_tool_images(state["messages"])``."""
+    from langchain_core.messages import HumanMessage, ToolMessage
+
+    moved: list[Any] = []
+    images: list[dict[str, Any]] = []
+    for message in [*messages, None]:
+        if images and not isinstance(message, ToolMessage):  # the run of tool messages ended
+            moved.append(HumanMessage(content=[{"type": "text", "text": IMAGES_NOTE}, *images]))
+            images = []
+        if isinstance(message, ToolMessage) and isinstance(message.content, list):
+            blocks = [block for block in message.content if isinstance(block, dict) and block.get("type") == "image"]
+            if blocks:
+                images.extend(blocks)
+                rest = [block for block in message.content if block not in blocks]
+                message = message.model_copy(update={"content": rest})
+        if message is not None:
+            moved.append(message)
+    return moved

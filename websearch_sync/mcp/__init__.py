@@ -55,6 +55,12 @@ def require_mcp() -> None:
         )
 
 
+def check_max_concurrent(max_concurrent: object) -> None:
+    """``InvalidInput(bad_max_concurrent)`` unless ``max_concurrent`` is a whole number >= 1: checked
+    by the CLI before it says anything else, and by :func:`serve_stdio`."""
+    check_number("max_concurrent", max_concurrent, detail=BAD_MAX_CONCURRENT)
+
+
 def serve_stdio(tools: "McpTools", *, max_concurrent: int = DEFAULT_MAX_CONCURRENT) -> None:
     """Serve ``tools`` to one MCP client over stdin/stdout until the client closes stdin.
 
@@ -62,7 +68,7 @@ def serve_stdio(tools: "McpTools", *, max_concurrent: int = DEFAULT_MAX_CONCURRE
     ``max_concurrent`` at once. Raises ``InvalidInput``: ``bad_max_concurrent``,
     or ``missing_mcp_extra`` when the SDK is not installed.
     """
-    check_number("max_concurrent", max_concurrent, detail=BAD_MAX_CONCURRENT)
+    check_max_concurrent(max_concurrent)
     require_mcp()
     from .server import run_stdio
 

@@ -81,10 +81,36 @@ def _until_date(text: str) -> Optional[float]:
     return min(MAX_RETRY_AFTER_S, max(0.0, wait))
 
 
+#: The longest body an edge refusal has: ``error code: 1020`` is 16 bytes.
+_EDGE_BODY_MAX = 32
+_EDGE_PREFIX = b"error code: "
+
+
+def edge_refusal(response: HttpResponse) -> Optional[str]:
+    """Cloudflare's error code (``"1020"``) when its edge refused ``response``'s request itself, else ``None``.
+
+    In front of an API, Cloudflare answers a request one of its site's rules refuses (a firewall
+    rule: 1020; a banned browser signature: 1010; a banned address: 1006) with a 4xx and a short
+    plain-text body, ``error code: 1020``, carrying its ``cf-ray`` header. The service behind it
+    never saw the request: its key is not the cause, and a 403 of this kind is a block, not a
+    refused key. Recorded: ``HTTP/2 403``, ``content-type: text/plain; charset=UTF-8``,
+    ``content-length: 16``, ``server: cloudflare``, ``cf-ray: 74385ccaab1ab3d3-MIA``, body
+    ``error code: 1020`` (hadoanngoc/php-bypass-cloudflare-challenge#2; the body alone: curl/curl#5127).
+    """
+    if not 400 <= response.status < 500 or len(response.content) > _EDGE_BODY_MAX:
+        return None
+    if "cf-ray" not in response.headers and (response.headers.get("Server") or "").strip().lower() != "cloudflare":
+        return None
+    body = response.content.strip().lower()
+    code = body[len(_EDGE_PREFIX) :]
+    return code.decode("ascii") if body.startswith(_EDGE_PREFIX) and len(code) == 4 and code.isdigit() else None
+
+
 def status_error(response: HttpResponse, provider: Optional[str]) -> Optional[WebSearchError]:
     """The generic error for a non-2xx status, or ``None`` for a success.
 
-    401 -> AuthError, 403 -> WebBlocked(http_403), 429 -> WebBlocked(http_429),
+    401 -> AuthError, 403 -> WebBlocked(http_403) (saying so when Cloudflare's edge refused it:
+    :func:`edge_refusal`), 429 -> WebBlocked(http_429),
     5xx -> BadGateway, any other status outside 2xx -> WebProviderError(http_<status>).
     A 429's wait (``Retry-After`` or ``X-RateLimit-Reset``) and a 5xx's ``Retry-After`` (a 503
     for maintenance) are the error's ``retry_after``: a retry waits for it or, when it does not
@@ -101,9 +127,14 @@ def status_error(response: HttpResponse, provider: Optional[str]) -> Optional[We
             "%s rejected the credentials (HTTP 401)" % host, provider=provider, detail_code=detail, status=status
         )
     if status == 403:
-        return WebBlocked(
-            "%s refused the request (HTTP 403)" % host, provider=provider, detail_code=detail, status=status
+        edge = edge_refusal(response)
+        said = (
+            "%s refused the request at Cloudflare's edge (HTTP 403, Cloudflare error %s); the service behind it "
+            "never saw it, so no key or account of it is the cause" % (host, edge)
+            if edge
+            else "%s refused the request (HTTP 403)" % host
         )
+        return WebBlocked(said, provider=provider, detail_code=detail, status=status)
     if status == 429:
         wait = retry_after_seconds(response.headers)
         return WebBlocked(

@@ -8,9 +8,10 @@ take, for the largest size any part of it declares) is downscaled when Pillow is
 (the ``images`` extra), else refused with ``WebProviderError(image_too_large)``; one so
 large that decoding it is itself the risk (over ``MAX_DECODE_PIXELS``) is refused either way.
 An image without its end marker is returned only when HTTP marked where its body ends
-(:func:`_whole`): then it is the file the server holds, which browsers show. An animated GIF
-is returned as its first frame (:func:`~.imagesize.gif_first_frame`): OpenAI's vision input
-takes only a GIF that is not animated, and Anthropic's documents GIF without animation.
+(:func:`_whole`): then it is the file the server holds, which browsers show. An animation (GIF,
+APNG, WebP) is returned as a still image of its first frame (:mod:`.stills`, :func:`_still`):
+OpenAI's vision input takes a GIF only when it is not animated, Anthropic's documents GIF without
+animation: a still image is what every model API takes.
 """
 
 import base64
@@ -30,8 +31,9 @@ from ..errors import (
 )
 from ..net.media import media_token, sniffed_image_type
 from ..net.transport import HttpResponse
-from .imagesize import Header, gif_first_frame, read_header
+from .imagesize import Header, read_header
 from .pagetext import ImageData, PageText
+from .stills import first_frame
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -69,16 +71,16 @@ def _pillow() -> Any:
     return Image
 
 
-def describe(image: ImageData, url: str, frames: int = 1) -> str:
-    """The one line a text-only reader gets for an image (``frames``: of the animation it is the
-    first frame of)."""
+def describe(image: ImageData, url: str, still: str = "") -> str:
+    """The one line a text-only reader gets for an image (``still``: what it is of the
+    animation it was cut from, :func:`_still`)."""
     size = len(image.data) * 3 // 4
     return "[image: %s, %dx%d pixels, %.1f KB, %sfrom %s]" % (
         image.content_type,
         image.width,
         image.height,
         size / 1000,
-        "the first of %d frames, " % frames if frames > 1 else "",
+        still + ", " if still else "",
         url,
     )
 
@@ -124,15 +126,61 @@ def image_text(response: HttpResponse, *, provider: Optional[str], images: bool)
     header = read_header(response.content, media)
     if header is None or not (header.ended or _whole(response)):
         raise _unreadable(host, provider, response.status)
-    content, frames = response.content, header.frames
-    if frames > 1:  # the model APIs take a still GIF only: the animation's first frame, cut out undecoded
-        content = gif_first_frame(content)
+    content, still = response.content, ""
+    if header.animated:  # the model APIs take still images only: the animation's first frame
+        content, still = _still(content, media, header, host, provider, response.status)
         header = read_header(content, media)
-        if header is None:  # the cut keeps blocks read whole: a header is there to read
+        if header is None:  # the cut keeps chunks read whole: a header is there to read
             raise _unreadable(host, provider, response.status)
     content, (width, height) = _within_caps(content, media, header, host, provider, response.status)
     image = ImageData(media, width, height, base64.b64encode(content).decode("ascii"))
-    return PageText("", describe(image, response.url, frames), EXTRACTOR, image=image)
+    return PageText("", describe(image, response.url, still), EXTRACTOR, image=image)
+
+
+def _still(
+    content: bytes, media: str, header: Header, host: str, provider: Optional[str], status: int
+) -> tuple[bytes, str]:
+    """A still image of the animation ``content`` and what the line says it is: its first
+    frame, cut out of the bytes (:func:`~.stills.first_frame`), else decoded by Pillow (an
+    animated WebP whose first frame does not cover the canvas is composed onto it); without
+    Pillow, ``WebProviderError(unsupported_content)`` naming the ``images`` extra."""
+    cut = first_frame(content, media)
+    if cut is not None and not cut.first:  # an APNG's default image, not part of the animation
+        return cut.data, "the still image beside its animation of %d frames" % header.frames
+    data = cut.data if cut is not None else _decoded_first_frame(content, media, header, host, provider, status)
+    return data, "the first of %d frames" % header.frames if header.frames > 1 else ""
+
+
+def _decoded_first_frame(
+    content: bytes, media: str, header: Header, host: str, provider: Optional[str], status: int
+) -> bytes:
+    """The first frame of the animation ``content``, decoded by Pillow and encoded as a still
+    image of its type, within the same decoding cap as a downscale."""
+    pillow = _pillow()
+    if pillow is None:
+        raise WebProviderError(
+            "%s served an animated image whose first frame is drawn onto a larger canvas; returning it as a "
+            "still image (model APIs take no animation) needs %s" % (host, install_hint("images")),
+            provider=provider,
+            detail_code=UNSUPPORTED_CONTENT,
+            status=status,
+            hint="install the images extra (Pillow) to receive its first frame",
+        )
+    what = "%s served an animated %dx%d image" % (host, *header.size)
+    if header.extent[0] * header.extent[1] > MAX_DECODE_PIXELS:
+        raise _undecodable(what, header.extent, provider, status, "cut a frame from")
+    if not header.holds:
+        raise _unreadable(host, provider, status, "declares %dx%d pixels, more than its data can hold" % header.size)
+    out = io.BytesIO()
+    try:
+        with pillow.open(io.BytesIO(content)) as image:
+            if image.width * image.height > MAX_DECODE_PIXELS:
+                raise _undecodable(what, image.size, provider, status, "cut a frame from")
+            image.seek(0)
+            image.save(out, format=_FORMATS[media])  # the frame shown, alone: no save_all
+    except (OSError, ValueError, EOFError, pillow.DecompressionBombError):
+        raise _unreadable(host, provider, status) from None
+    return out.getvalue()
 
 
 def _whole(response: HttpResponse) -> bool:
@@ -164,6 +212,19 @@ def _too_large(message: str, provider: Optional[str], status: int, hint: str) ->
     return WebProviderError(message, provider=provider, detail_code=IMAGE_TOO_LARGE, status=status, hint=hint)
 
 
+def _undecodable(
+    what: str, size: tuple[int, int], provider: Optional[str], status: int, to: str = "downscale"
+) -> WebProviderError:
+    """``image_too_large`` for an image with too many pixels to decode (``what``: the message's
+    start; ``to``: what decoding it was for)."""
+    return _too_large(
+        "%s; it is too large to %s (%dx%d pixels to decode, over %d)" % (what, to, *size, MAX_DECODE_PIXELS),
+        provider,
+        status,
+        "fetch a smaller rendition of the image",
+    )
+
+
 def _within_caps(
     content: bytes, media: str, header: Header, host: str, provider: Optional[str], status: int
 ) -> tuple[bytes, tuple[int, int]]:
@@ -182,16 +243,8 @@ def _within_caps(
         MAX_IMAGE_SIDE,
     )
 
-    def undecodable(size: tuple[int, int]) -> WebProviderError:
-        return _too_large(
-            "%s; it is too large to downscale (%dx%d pixels to decode, over %d)" % (over, *size, MAX_DECODE_PIXELS),
-            provider,
-            status,
-            "fetch a smaller rendition of the image",
-        )
-
     if not within and header.extent[0] * header.extent[1] > MAX_DECODE_PIXELS:
-        raise undecodable(header.extent)
+        raise _undecodable(over, header.extent, provider, status)
     if not header.holds:
         raise _unreadable(host, provider, status, "declares %dx%d pixels, more than its data can hold" % header.size)
     if within:
@@ -209,7 +262,7 @@ def _within_caps(
             # Pillow decodes the size it reads: checked again before decoding, should it read
             # one the header walk (frames, further frame headers included) did not see
             if image.width * image.height > MAX_DECODE_PIXELS:
-                raise undecodable(image.size)
+                raise _undecodable(over, image.size, provider, status)
             smaller = _downscale(image, media)
     except (OSError, ValueError, pillow.DecompressionBombError):
         raise _unreadable(host, provider, status) from None

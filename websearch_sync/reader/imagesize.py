@@ -46,8 +46,12 @@ class Header(NamedTuple):
     #: Whether the file reaches its end marker: PNG's ``IEND`` chunk, JPEG's end-of-image
     #: marker after a scan, GIF's trailer (a WebP declares its length up front: always true).
     ended: bool
-    #: A GIF's frames (more than one: an animation); 1 for the other formats.
+    #: The frames of an animation (a GIF's, an APNG's frame controls, an animated WebP's
+    #: ``ANMF`` chunks, as the file holds them: not what it claims to hold); 1 for a still image.
     frames: int = 1
+    #: Whether the file is an animation: a GIF of several frames, a PNG with an animation
+    #: control chunk (APNG), a WebP with animation frames.
+    animated: bool = False
 
 
 def _big(data: bytes, start: int, size: int) -> int:
@@ -71,28 +75,47 @@ _DEFLATE_RATIO = 1100
 _PNG_CHANNELS = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}
 
 
+#: What :func:`png_chunks` gives as the type of a chunk that runs past the data's end (its head included).
+CUT = b""
+
+
+def png_chunks(data: bytes) -> Iterator[tuple[bytes, int, int]]:
+    """``(type, start, end)`` of the chunks after the signature (length, type, data, CRC:
+    ``data[start:end]`` is the whole chunk), in order, up to ``IEND`` or the data's end;
+    :data:`CUT` last when a chunk runs past the data. Each step moves on by 12 bytes at
+    least (a chunk of no data), so the walk ends within ``len(data) / 12`` steps."""
+    position = 8
+    for _ in checked(count()):
+        if position >= len(data):
+            return
+        end = position + 12 + _big(data, position, 4)
+        if end > len(data):
+            yield CUT, position, position
+            return
+        kind = data[position + 4 : position + 8]
+        yield kind, position, end
+        if kind == b"IEND":
+            return
+        position = end
+
+
 def _png(data: bytes) -> Optional[Header]:
-    """Chunks (length, type, data, CRC) after the signature, up to ``IEND``."""
+    """Chunks (:func:`png_chunks`) up to ``IEND``; an APNG's frames are its frame controls
+    (``fcTL``) after its animation control (``acTL``)."""
     if len(data) < 26 or data[12:16] != b"IHDR":
         return None
     size = _big(data, 16, 4), _big(data, 20, 4)
-    position, compressed, ended = 8, 0, False
-    for _ in checked(count()):
-        if position == len(data):
-            break
-        end = position + 12 + _big(data, position, 4)
-        if end > len(data):  # a chunk cut (its head included)
+    compressed, ended, animated, frames = 0, False, False, 0
+    for kind, start, end in png_chunks(data):
+        if kind == CUT:
             return None
-        kind = data[position + 4 : position + 8]
-        if kind == b"IDAT":
-            compressed += end - position - 12
-        if kind == b"IEND":
-            ended = True
-            break
-        position = end
+        compressed += end - start - 12 if kind == b"IDAT" else 0
+        animated = animated or kind == b"acTL"
+        frames += kind == b"fcTL"
+        ended = kind == b"IEND"
     bits = data[24] * _PNG_CHANNELS.get(data[25], 1)
     holds = compressed * _DEFLATE_RATIO >= size[1] * ((size[0] * bits + 7) // 8)
-    return Header(size, size, holds, ended)
+    return Header(size, size, holds, ended, max(frames, 1) if animated else 1, animated)
 
 
 # -- JPEG -----------------------------------------------------------------------------------------
@@ -260,7 +283,7 @@ def _gif(data: bytes) -> Optional[Header]:
             wide, tall = max(wide, left + width), max(tall, top + height)
             frames += 1
             holds = holds and 3 * width * height <= _LZW_PIXELS_PER_3_BYTES * carried
-    return Header(size, (wide, tall), holds, ended, frames) if frames else None
+    return Header(size, (wide, tall), holds, ended, frames, frames > 1) if frames else None
 
 
 def gif_first_frame(data: bytes) -> bytes:
@@ -282,7 +305,7 @@ def gif_first_frame(data: bytes) -> bytes:
 # -- WebP -----------------------------------------------------------------------------------------
 
 
-def _webp_bitstream(data: bytes, kind: bytes, start: int, length: int) -> Optional[tuple[int, int]]:
+def webp_declared_size(data: bytes, kind: bytes, start: int, length: int) -> Optional[tuple[int, int]]:
     """The size a ``VP8X`` chunk (the canvas) or a lossy or lossless bitstream (``VP8 ``,
     ``VP8L``) declares; ``None`` for another chunk, or one too short to say."""
     if kind == b"VP8X" and length >= 10:
@@ -295,33 +318,61 @@ def _webp_bitstream(data: bytes, kind: bytes, start: int, length: int) -> Option
     return None
 
 
-def _webp_chunks(data: bytes, position: int, end: int, sizes: list[tuple[int, int]], nested: bool) -> Optional[bool]:
-    """Walk the RIFF chunks between ``position`` and ``end`` (four-character code, length,
-    data, a pad byte to an even length), adding each size they declare to ``sizes``: the
-    canvas and the bitstreams' frames (:func:`_webp_bitstream`) and an animation frame's
-    extent (``ANMF``, whose data holds chunks in turn, walked unless ``nested``). Whether
-    every lossy bitstream holds its macroblocks; ``None`` when a chunk runs past ``end``."""
-    holds = True
+def webp_chunks(data: bytes, position: int, end: int) -> Iterator[tuple[bytes, int, int]]:
+    """``(four-character code, start, stop)`` of the RIFF chunks between ``position`` and
+    ``end`` (code, length, data, a pad byte to an even length: ``data[start:stop]`` is the
+    chunk's data), in order; :data:`CUT` last when a chunk runs past ``end``. Each step moves
+    on by 8 bytes at least, so the walk ends within ``(end - position) / 8`` steps."""
     for _ in checked(count()):
         if position >= end:
-            break
+            return
         start, stop = position + 8, position + 8 + _little(data, position + 4, 4)
         if stop > end:
+            yield CUT, position, position
+            return
+        yield data[position : position + 4], start, stop
+        position = stop + ((stop - start) & 1)
+
+
+#: An animation frame's header: offset, size, duration, flags (``ANMF``'s first 16 bytes).
+ANMF_HEADER = 16
+
+
+def anmf_frame(data: bytes, start: int) -> tuple[int, int, int, int]:
+    """``(left, top, width, height)`` of the animation frame whose ``ANMF`` data starts at ``start``."""
+    return (
+        2 * _little(data, start, 3),
+        2 * _little(data, start + 3, 3),
+        _little(data, start + 6, 3) + 1,
+        _little(data, start + 9, 3) + 1,
+    )
+
+
+def _webp_walk(
+    data: bytes, position: int, end: int, sizes: list[tuple[int, int]], nested: bool
+) -> Optional[tuple[bool, int]]:
+    """Walk the RIFF chunks between ``position`` and ``end`` (:func:`webp_chunks`), adding each
+    size they declare to ``sizes``: the canvas and the bitstreams' frames
+    (:func:`_webp_bitstream`) and an animation frame's extent (``ANMF``, whose data holds
+    chunks in turn, walked unless ``nested``). Whether every lossy bitstream holds its
+    macroblocks, and the animation frames found; ``None`` when a chunk runs past ``end``."""
+    holds, frames = True, 0
+    for kind, start, stop in webp_chunks(data, position, end):
+        if kind == CUT:
             return None
-        kind, length = data[position : position + 4], stop - start
-        size = _webp_bitstream(data, kind, start, length)
+        length = stop - start
+        size = webp_declared_size(data, kind, start, length)
         if size is not None:
             sizes.append(size)
             holds = holds and (kind != b"VP8 " or 8 * length >= _blocks(size[0], 16) * _blocks(size[1], 16))
-        elif kind == b"ANMF" and length >= 16 and not nested:
-            left, top = 2 * _little(data, start, 3), 2 * _little(data, start + 3, 3)
-            sizes.append((left + _little(data, start + 6, 3) + 1, top + _little(data, start + 9, 3) + 1))
-            inner = _webp_chunks(data, start + 16, stop, sizes, nested=True)
+        elif kind == b"ANMF" and length >= ANMF_HEADER and not nested:
+            left, top, width, height = anmf_frame(data, start)
+            sizes.append((left + width, top + height))
+            inner = _webp_walk(data, start + ANMF_HEADER, stop, sizes, nested=True)
             if inner is None:
                 return None
-            holds = holds and inner
-        position = stop + (length & 1)
-    return holds
+            holds, frames = holds and inner[0], frames + 1
+    return holds, frames
 
 
 def _webp(data: bytes) -> Optional[Header]:
@@ -330,11 +381,12 @@ def _webp(data: bytes) -> Optional[Header]:
     if len(data) < max(end, 20):
         return None
     sizes: list[tuple[int, int]] = []
-    holds = _webp_chunks(data, 12, end, sizes, nested=False)
-    if holds is None or not sizes:
+    walked = _webp_walk(data, 12, end, sizes, nested=False)
+    if walked is None or not sizes:
         return None
     extent = max(width for width, _ in sizes), max(height for _, height in sizes)
-    return Header(sizes[0], extent, holds, True)
+    holds, frames = walked
+    return Header(sizes[0], extent, holds, True, max(frames, 1), frames > 0)
 
 
 _READERS = {"image/png": _png, "image/gif": _gif, "image/webp": _webp, "image/jpeg": _jpeg}

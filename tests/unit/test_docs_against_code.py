@@ -1,0 +1,462 @@
+"""What the docs say a name takes is what the code takes: a public callable's signature written
+at the head of a list item or paragraph (`` `call_tool(name, arguments, *, client=None)` ``)
+names its real parameters, with their real defaults, keyword-only where the code says so; the
+per-call keywords docs/client.md lists are the ones ``SearchClient.search`` takes; every flag of
+docs/cli.md's synopsis, and every flag written after ``websearch-sync <command>`` anywhere, is
+one that command accepts; every public function, class and method of the public modules has a
+docstring; the error class a module raises with a detail code is the one docs/errors.md's row
+for that code names; docs/verticals.md's tables of who serves what and of each vertical's fields
+are the engines' and the item types' own; every extra of setup.cfg, and what it installs, is
+named in docs/configuration.md; docs/mcp.md quotes the line a missing SDK gives; a name the docs
+spell under a public module is exported by it; and every Python block parses, the library names
+it uses exist and its calls of them use keywords they take. Reads the source and the docs (no
+search is made): well under a second."""
+
+import argparse
+import ast
+import configparser
+import functools
+import importlib
+import importlib.util
+import inspect
+import re
+import sys
+from pathlib import Path
+
+import pytest
+from test_public_surface import PUBLIC
+
+import websearch_sync as ws
+from websearch_sync import errors, testing, tool
+from websearch_sync.cli import build_parser
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGE = ROOT / "websearch_sync"
+PAGES = [ROOT / "README.md"] + sorted((ROOT / "docs").glob("*.md"))
+
+#: The public callables whose signatures the docs write out, by the name the docs use.
+CALLABLES = {
+    "search": ws.search,
+    "fetch": ws.fetch,
+    "tool_definitions": tool.tool_definitions,
+    "tool_schema": tool.tool_schema,
+    "call_tool": tool.call_tool,
+    "format_results": tool.format_results,
+    "format_for_model": tool.format_for_model,
+    "image_block": tool.image_block,
+    "ToolSession": tool.ToolSession,
+    "replay_fixtures": testing.replay_fixtures,
+    "fake_results": testing.fake_results,
+    "assert_contract": testing.assert_contract,
+    "contract_problems": testing.contract_problems,
+    "error_from_code": errors.error_from_code,
+}
+#: `name(params)` at the head of a list item or a line; params may hold one level of parentheses.
+_HEAD = re.compile(r"^(- )?`(?:[\w.]+\.)?(\w+)\(([^`()]*(?:\([^`()]*\)[^`()]*)*)\)", re.M)
+
+
+def _written_signatures():
+    """Each signature the docs write out: a list item's head, or a line's head with a ``*``
+    (``f(a, *, b=None)``); a call shown as an example (``search("q", vertical="news")``) is not one."""
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        for match in _HEAD.finditer(text):
+            item, name, params = match.groups()
+            if name in CALLABLES and params and "..." not in params and (item or "*" in params):
+                line = text[: match.start()].count("\n") + 1
+                yield pytest.param(name, params, id="%s:%d:%s" % (page.name, line, name))
+
+
+def _written_arguments(params: str) -> ast.arguments:
+    """The parameters as written, parsed as a ``def``'s (``"text"|"markdown"``: its first value)."""
+    plain = re.sub(r'("[^"]*")(?:\|"[^"]*")+', r"\1", params)
+    function = ast.parse("def f(%s): pass" % plain).body[0]
+    assert isinstance(function, ast.FunctionDef)
+    return function.args
+
+
+def test_the_signatures_were_read():
+    read = {param.values[0] for param in _written_signatures()}
+    assert read >= {"search", "fetch", "call_tool", "tool_definitions", "format_results", "replay_fixtures"}
+
+
+@pytest.mark.parametrize("name, params", list(_written_signatures()))
+def test_a_written_signature_is_the_real_one(name, params):
+    real = inspect.signature(CALLABLES[name]).parameters
+    by_position = [p for p in real.values() if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    written = _written_arguments(params)
+    positional = [arg.arg for arg in written.posonlyargs + written.args]
+    keyword_only = [arg.arg for arg in written.kwonlyargs]
+    # written before `*`: taken by position (a placeholder name such as `dir` is fine); after it, by name
+    assert len(positional) <= len(by_position), "%s takes %s by position" % (name, [p.name for p in by_position])
+    takes_more = any(p.kind is p.VAR_KEYWORD for p in real.values())
+    for parameter in keyword_only:
+        assert parameter in real or takes_more, "%s has no parameter %r: %s" % (name, parameter, list(real))
+    required = [p.name for p in by_position if p.default is p.empty]
+    assert len(positional) >= len(required), "%s: the required %s are not all written" % (name, required)
+    defaults = dict(zip(positional[len(positional) - len(written.defaults) :], written.defaults))
+    defaults.update({arg.arg: default for arg, default in zip(written.kwonlyargs, written.kw_defaults) if default})
+    for parameter, default in defaults.items():
+        if parameter in real:
+            assert real[parameter].default == ast.literal_eval(default), "%s: %s defaults to %r" % (
+                name,
+                parameter,
+                real[parameter].default,
+            )
+
+
+def test_the_per_call_keywords_of_the_client_page_are_the_ones_search_takes():
+    text = " ".join((ROOT / "docs" / "client.md").read_text(encoding="utf-8").split())
+    sentence = re.search(r"The constructor arguments (.*?) can be overridden per call.*?the others \((.*?)\)", text)
+    per_call = set(re.findall(r"`(\w+)`", sentence.group(1)))
+    others = set(re.findall(r"`(\w+)`", sentence.group(2)))
+    constructor = set(inspect.signature(ws.SearchClient).parameters)
+    per_search = set(inspect.signature(ws.SearchClient.search).parameters)
+    assert per_call | others == constructor
+    assert per_call == constructor & per_search
+
+
+# -- docs/cli.md's synopsis ---------------------------------------------------------------------
+
+
+@functools.cache
+def _parsers() -> dict[str, argparse.ArgumentParser]:
+    """``{"search": parser, ..., "state clear": parser}``: each command's parser."""
+    found: dict[str, argparse.ArgumentParser] = {}
+
+    def walk(parser: argparse.ArgumentParser, prefix: str) -> None:
+        for action in parser._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, sub in action.choices.items():
+                    found[(prefix + " " + name).strip()] = sub
+                    walk(sub, prefix + " " + name)
+
+    walk(build_parser(), "")
+    return found
+
+
+def _synopsis_flags():
+    """``(command, flag)`` of every flag the synopsis block of docs/cli.md writes."""
+    text = (ROOT / "docs" / "cli.md").read_text(encoding="utf-8")
+    block = re.search(r"^```\n(websearch-sync .*?)^```", text, re.S | re.M).group(1)
+    commands = sorted(_parsers(), key=len, reverse=True)
+    command = None
+    for line in block.splitlines():
+        written = line.split("#", 1)[0]
+        head = re.match(r"websearch-sync ([a-z -]+)", written)
+        if head:
+            command = next((name for name in commands if head.group(1).startswith(name)), None)
+        if command is not None:
+            for flag in re.findall(r"(?<![\w-])(--?[a-z][\w-]*)", written):
+                yield command, flag
+
+
+@pytest.mark.parametrize("command, flag", sorted(set(_synopsis_flags())))
+def test_every_flag_of_the_synopsis_exists(command, flag):
+    parser = _parsers()[command]
+    assert flag in parser._option_string_actions, "websearch-sync %s has no %s" % (command, flag)
+
+
+def test_the_synopsis_was_read():
+    assert {command for command, _ in _synopsis_flags()} >= {"search", "fetch", "backends", "state clear", "verify"}
+
+
+def _written_commands():
+    """``(page:line, command, flag)`` of each flag written after ``websearch-sync <command>`` on
+    one line of the docs (a code span, a block, a table cell)."""
+    commands = sorted(_parsers(), key=len, reverse=True)
+    for page in PAGES:
+        for number, line in enumerate(page.read_text(encoding="utf-8").splitlines(), 1):
+            for written in re.findall(r"websearch-sync ([^`|#]*)", line):
+                command = next((name for name in commands if (written + " ").startswith(name + " ")), None)
+                for flag in re.findall(r"(?<![\w-])(--?[a-z][\w-]*)", written) if command else ():
+                    yield "%s:%d" % (page.name, number), command, flag
+
+
+def test_every_flag_written_after_a_command_exists():
+    written = list(_written_commands())
+    assert len(written) > 50  # the commands were read
+    unknown = [
+        (where, command, flag)
+        for where, command, flag in written
+        if flag not in _parsers()[command]._option_string_actions
+    ]
+    assert not unknown
+
+
+# -- docstrings ---------------------------------------------------------------------------------------
+
+
+def _public_objects():
+    """``(module, qualified name, object)`` of each public function, class and method."""
+    for module_name, names in PUBLIC.items():
+        if module_name.startswith("websearch_sync.integrations"):
+            continue  # importing the agent frameworks takes seconds: read from the source below
+        module = importlib.import_module(module_name)
+        for name in names:
+            value = getattr(module, name)
+            if inspect.isfunction(value) or inspect.isclass(value):
+                yield module_name, name, value
+            if inspect.isclass(value):
+                for attribute, member in vars(value).items():
+                    function = member.fget if isinstance(member, property) else getattr(member, "__func__", member)
+                    if not attribute.startswith("_") and inspect.isfunction(function):
+                        yield module_name, "%s.%s" % (name, attribute), function
+
+
+def _integration_objects():
+    """``(module, name, docstring)`` of the integrations' public names, read from their source."""
+    for module_name, names in PUBLIC.items():
+        if module_name.startswith("websearch_sync.integrations"):
+            path = ROOT / (module_name.replace(".", "/") + ".py")
+            for node in ast.parse(path.read_text(encoding="utf-8")).body:
+                if isinstance(node, (ast.FunctionDef, ast.ClassDef)) and node.name in names:
+                    yield module_name, node.name, ast.get_docstring(node)
+
+
+def test_every_public_function_class_and_method_has_a_docstring():
+    missing = [(module, name) for module, name, value in _public_objects() if not (value.__doc__ or "").strip()]
+    missing += [(module, name) for module, name, doc in _integration_objects() if not (doc or "").strip()]
+    assert not missing
+
+
+def test_the_public_objects_were_read():
+    assert len(list(_public_objects())) > 100
+    assert len(list(_integration_objects())) == sum(
+        len(names) for module, names in PUBLIC.items() if module.startswith("websearch_sync.integrations")
+    )
+
+
+# -- docs/errors.md: the class of each code ------------------------------------------------------
+
+_CLASSES = [name for name in errors.__all__ if name != "error_from_code"]
+_CALL = re.compile(r"\b(%s)\(" % "|".join(_CLASSES))
+_CODE = re.compile(r"detail_code=(?:errors\.)?([A-Z][A-Z0-9_]*)\b")
+
+
+def _raised(source: str):
+    """``(class, code, offset)`` of each ``ErrorClass(..., detail_code=CONSTANT, ...)`` (the
+    keyword of that call, not of a call inside it). A scan of the text, not a parse of every
+    module: ten times cheaper, and the same calls."""
+    for call in _CALL.finditer(source):
+        depth, index, quote = 1, call.end(), ""
+        while depth and index < len(source):
+            char = source[index]
+            if quote:
+                index += char == "\\"
+                quote = "" if char == quote else quote
+            elif char in "\"'":
+                quote = char
+            elif char in "()":
+                depth += 1 if char == "(" else -1
+            elif depth == 1 and (found := _CODE.match(source, index)):
+                code = getattr(errors, found.group(1), None)
+                if isinstance(code, str):
+                    yield call.group(1), code, call.start()
+            index += 1
+
+
+def test_each_code_is_raised_with_the_class_its_row_names():
+    documented: dict[str, set] = {}
+    text = (ROOT / "docs" / "errors.md").read_text(encoding="utf-8")
+    for cls, rest in re.findall(r"^\| `(\w+)` \|(.*)\|\s*$", text, re.M):
+        for token in re.findall(r"`([^`]+)`", rest.split("|")[-1]):
+            documented.setdefault(token, set()).add(cls)
+    raised = [
+        (path, cls, code, offset)
+        for path in sorted(PACKAGE.rglob("*.py"))
+        for cls, code, offset in _raised(path.read_text(encoding="utf-8"))
+    ]
+    assert len({code for _, _, code, _ in raised}) > 60  # the calls were found
+    wrong = [
+        "%s: %s(detail_code=%s), which the table gives to %s"
+        % (path.relative_to(ROOT), cls, code, documented.get(code))
+        for path, cls, code, _ in raised
+        if cls not in documented.get(code, ())
+    ]
+    assert not wrong
+
+
+# -- docs/verticals.md: who serves what ----------------------------------------------------------
+
+
+def test_the_verticals_table_is_what_the_engines_serve():
+    from websearch_sync.engine.builtin import BUILT_IN
+    from websearch_sync.models import VERTICALS
+
+    served: dict[str, set] = {}
+    for row in BUILT_IN:
+        served.setdefault(row.name, set()).add(row.vertical)
+    text = (ROOT / "docs" / "verticals.md").read_text(encoding="utf-8")
+    header = "| backend | %s |" % " | ".join(VERTICALS)
+    table = text.split(header, 1)[1].split("\n\n", 1)[0]
+    rows = re.findall(r"^\| `(\w+)`[^|]*\|(.*)\|$", table, re.M)
+    assert len(rows) >= 8  # the table was read
+    written = {
+        name: {v for v, cell in zip(VERTICALS, cells.split("|")) if cell.strip() == "yes"} for name, cells in rows
+    }
+    assert written == {name: served[name] for name in written}
+
+
+# -- every Python block of the docs --------------------------------------------------------------
+
+
+def _python_blocks():
+    for page in PAGES:
+        text = page.read_text(encoding="utf-8")
+        for match in re.finditer(r"^```python\n(.*?)^```", text, re.S | re.M):
+            line = text[: match.start()].count("\n") + 1
+            yield pytest.param(match.group(1), id="%s:%d" % (page.name, line))
+
+
+def _resolves(dotted: str) -> bool:
+    """Whether ``websearch_sync.a.b`` names a module or an attribute of one (nothing else is imported)."""
+    parts = dotted.split(".")
+    for cut in range(len(parts), 0, -1):
+        try:
+            found: object = importlib.import_module(".".join(parts[:cut]))
+        except ImportError:
+            continue
+        for part in parts[cut:]:
+            if not hasattr(found, part):
+                return False
+            found = getattr(found, part)
+        return True
+    return False
+
+
+@pytest.mark.parametrize("block", list(_python_blocks()))
+def test_a_python_block_parses_and_its_library_names_exist(block):
+    tree = ast.parse(block)  # a block that is no Python (a typo, a stray "...") fails here
+    named = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("websearch_sync"):
+            named += ["%s.%s" % (node.module, alias.name) for alias in node.names]
+        elif isinstance(node, ast.Import):
+            named += [alias.name for alias in node.names if alias.name.startswith("websearch_sync")]
+    named += ["websearch_sync." + found for found in re.findall(r"\bws\.(\w+)", block)]
+    named += re.findall(r"\b(websearch_sync(?:\.\w+)+)", block)
+    missing = [name for name in named if "integrations" not in name and not _resolves(name)]
+    assert not missing
+    assert not _unknown_keywords(tree)
+
+
+@functools.cache
+def _search_keywords() -> frozenset:
+    """The keywords ``search()`` takes besides its parameters: the options, the client's per-call ones."""
+    from websearch_sync.engine import registry
+    from websearch_sync.validate import COMMON_OPTIONS
+
+    return (
+        frozenset(COMMON_OPTIONS)
+        | frozenset(registry.backend_options())
+        | frozenset(inspect.signature(ws.SearchClient.search).parameters)
+    )
+
+
+def _unknown_keywords(tree: ast.AST) -> list:
+    """``name(keyword=...)`` of the calls of library callables (``ws.X``, names imported from the
+    package, ``client.search``/``client.fetch``) whose keyword the callable does not take."""
+    imported = {}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("websearch_sync"):
+            if "integrations" not in node.module:
+                module = importlib.import_module(node.module)
+                imported.update({a.asname or a.name: getattr(module, a.name, None) for a in node.names})
+    unknown = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        called, target = node.func, None
+        if isinstance(called, ast.Attribute) and isinstance(called.value, ast.Name):
+            if called.value.id == "ws":
+                target = getattr(ws, called.attr, None)
+            elif called.value.id == "client" and called.attr in ("search", "fetch"):
+                target = getattr(ws.SearchClient, called.attr)
+        elif isinstance(called, ast.Name):
+            target = imported.get(called.id)
+        if not callable(target):
+            continue
+        parameters = inspect.signature(target).parameters
+        takes_any = any(p.kind is p.VAR_KEYWORD for p in parameters.values())
+        searches = target in (ws.search, ws.SearchClient.search)
+        for keyword in node.keywords:
+            name = keyword.arg
+            if name and name not in parameters and (not takes_any or (searches and name not in _search_keywords())):
+                unknown.append("%s(%s=...)" % (ast.unparse(called), name))
+    return unknown
+
+
+def test_every_ws_name_of_the_prose_exists():
+    """``ws.X`` in the text outside code blocks too (`` `ws.Settings.from_env()` ``)."""
+    text = " ".join(page.read_text(encoding="utf-8") for page in PAGES)
+    named = {"websearch_sync." + name for name in re.findall(r"\bws\.(\w+(?:\.\w+)?)", text)}
+    missing = sorted(name for name in named if not _resolves(name))
+    assert not missing
+
+
+# -- docs/configuration.md: the extras ---------------------------------------------------------------
+
+
+def test_every_extra_and_what_it_installs_is_in_the_dependencies_section():
+    config = configparser.ConfigParser()
+    config.read(ROOT / "setup.cfg", encoding="utf-8")
+    extras = {name: value.split() for name, value in config["options.extras_require"].items()}
+    section = (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8").split("\n## Dependencies\n", 1)[1]
+    assert len(extras) > 10  # setup.cfg was read
+    unnamed = [name for name in extras if name != "test" and "`%s`" % name not in section]
+    uninstalled = [
+        requirement
+        for requirements in extras.values()
+        for requirement in requirements
+        if re.split(r"[<>=!~;\[ ]", requirement)[0].lower() not in section.lower()
+    ]
+    assert not unnamed and not uninstalled
+
+
+# -- docs/mcp.md: the line a missing extra prints --------------------------------------------------
+
+
+def test_the_missing_mcp_extra_line_is_the_one_the_command_prints(monkeypatch):
+    from websearch_sync.mcp import require_mcp
+
+    monkeypatch.setitem(sys.modules, "mcp", None)  # the SDK not installed: its import fails
+    with pytest.raises(errors.InvalidInput) as caught:
+        require_mcp()
+    text = (ROOT / "docs" / "mcp.md").read_text(encoding="utf-8")
+    written = re.search(r"`` (error: InvalidInput/missing_mcp_extra: .*?) ``", text).group(1)
+    assert written == "error: %s/%s: %s" % (caught.value.code, caught.value.detail_code, caught.value.message)
+
+
+def _is_module(name: str) -> bool:
+    try:
+        return importlib.util.find_spec(name) is not None
+    except ModuleNotFoundError:  # its parent is a module, not a package
+        return False
+
+
+def test_every_dotted_name_of_a_public_module_is_exported():
+    """``websearch_sync.testing.no_network`` in the docs is in ``websearch_sync.testing.__all__``
+    (what ``import *`` and the API reference give), unless it names a module."""
+    text = " ".join(page.read_text(encoding="utf-8") for page in PAGES)
+    dotted = set(re.findall(r"(?<![\w/])websearch_sync(?:\.\w+)+", text))  # not in a URL
+    unexported = [
+        name
+        for name in sorted(dotted)
+        for module, _, last in [name.rpartition(".")]
+        if module in PUBLIC and last not in PUBLIC[module] and not _is_module(name)
+    ]
+    assert len(dotted) > 20 and not unexported
+
+
+def test_the_item_fields_of_each_vertical_are_its_item_types():
+    """docs/verticals.md's table of each vertical's fields is its item type's fields, besides the
+    ones every item has (said above the table) and ``content``/``content_by``/``providers``
+    (told below it, and in docs/api.md)."""
+    text = (ROOT / "docs" / "verticals.md").read_text(encoding="utf-8")
+    table = text.split("| vertical | fields |", 1)[1].split("\n\n", 1)[0]
+    rows = re.findall(r"^\| (\w+) \|(.*)\|$", table, re.M)
+    told = {"title", "url", "provider", "rank", "content", "content_by", "providers"}
+    written = {vertical: set(re.findall(r"`(\w+)`", fields)) - told for vertical, fields in rows}
+    types = {"news": ws.NewsItem, "images": ws.ImageItem, "videos": ws.VideoItem}
+    assert written == {vertical: set(item.__annotations__) - told for vertical, item in types.items()}

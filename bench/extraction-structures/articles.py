@@ -318,4 +318,22 @@ ARTICLES = [
         "The light was converted to electricity in 1931 and has worked automatically since the last keeper retired. It is now looked after by the harbour commissioners.",
         "Visitors can climb the tower on summer weekends, when volunteers from the local history society open it to the public.",
     ]),
+    # ------------------------------------------------------------------ title block with its article, a card block after it
+    ("cards-after-title-1", "cards_after_title", "Footbridge over the weir reopens", [
+        "The footbridge over the weir opened again on Saturday after eighteen months of repairs to its stone piers.",
+        "Its new steel deck sits half a metre higher, so the spring floods should no longer close it.",
+    ]),
+    ("cards-after-title-2", "cards_after_title", "Post office counter moves into the shop", [
+        "From next month the post office counter will be inside the village shop, which is open longer hours than the old office.",
+        "Parcels, pensions and banking will all still be available, and the counter will have its own entrance from the car park.",
+    ]),
+    # ------------------------------------------------------------------ short article, no title heading in its container, cards after it
+    ("untitled-cards-1", "untitled_cards", "Swimming pool to close for repairs", [
+        "The swimming pool will close for six weeks from the end of July while the roof over the main pool is replaced.",
+        "Swimming lessons will move to the school pool in the town for the summer, at the usual times.",
+    ]),
+    ("untitled-cards-2", "untitled_cards", "Bus shelter rebuilt after storm", [
+        "The bus shelter at the top of the hill, flattened by the storm in February, has been rebuilt in brick.",
+        "The parish council paid for the work and thanks the bus company for lending a temporary shelter.",
+    ]),
 ]

@@ -276,6 +276,21 @@ def teaser_run(title: str, paras: List[str], i: int) -> str:
     return _page(title, i, article + _cards(i) + ("</main>" if i % 3 == 2 else ""))
 
 
+def cards_after_title(title: str, paras: List[str], i: int) -> str:
+    """A short article under its title heading in a block of its own, and after that block a
+    run of teaser cards holding more text: readability picks the cards."""
+    article = '<div class="wrap"><h1>%s</h1><div class="text">%s</div></div>\n' % (
+        esc(title), "".join("<p>%s</p>" % esc(p) for p in paras))
+    return _page(title, i, '<div class="main">%s%s</div>' % (article, _cards(i, 8)))
+
+
+def untitled_cards(title: str, paras: List[str], i: int) -> str:
+    """A short article whose container holds no title heading (the title is a line of the
+    page's header), and a run of teaser cards after it in the same column."""
+    return _page(title, i, '<div class="headline">%s</div><div class="main"><div class="text">%s</div>%s</div>' % (
+        esc(title), "".join("<p>%s</p>" % esc(p) for p in paras), _cards(i + 1, 8)))
+
+
 def column_lists(title: str, paras: List[str], i: int) -> str:
     """A short article in a column that also holds teasers written without ``<p>`` (a headline
     link and a summary line) and a list of links: the column has far more running text than
@@ -390,7 +405,8 @@ TEMPLATES: Dict[str, Callable[[str, List[str], int], str]] = {
     "table_row_split": table_row_split, "br_text": br_text,
     "div_text": div_text, "unclosed_title": unclosed_title, "stray_html_end": stray_html_end,
     "unclosed_head": unclosed_head, "comments_inside": comments_inside, "short_boxes": short_boxes, "tabs": tabs,
-    "teaser_run": teaser_run, "column_lists": column_lists, "inner_boxes": inner_boxes, "after_end": after_end,
+    "teaser_run": teaser_run, "cards_after_title": cards_after_title, "untitled_cards": untitled_cards,
+    "column_lists": column_lists, "inner_boxes": inner_boxes, "after_end": after_end,
     "table_cell": table_cell, "table_br_cell": table_br_cell, "hidden_panels": hidden_panels,
 }
 

@@ -182,12 +182,14 @@ class _PluginSlowToBuild(DuckDuckGoHtml):
 def test_a_plugin_parser_without_checkpoints_is_still_cut_at_the_deadline(plugin, doing):
     """The library's own parsers read a small answer in the calling thread (their checkpoints
     stop them at the deadline); a plugin's parser is not trusted to have checkpoints and runs in
-    a thread the call stops waiting for: a 300 ms search ends at 300 ms, not after the 3 s parse.
+    a thread the call stops waiting for: a 1 s search ends at 1 s, not after the 30 s parse.
     Likewise a plugin's slow ``build_request`` (before, the search waited for it, then blamed
-    the server: "no complete answer from 127.0.0.1 within the 300 ms deadline")."""
+    the server: "no complete answer from 127.0.0.1 within the 300 ms deadline").
+    The budget leaves a loaded machine's set-up room to reach the plugin (300 ms was spent before
+    the request was built once, at load 12: ``budget_exhausted``, the subject never reached)."""
     plugin.release.clear()
     registry.register(plugin)
-    budget_s = paced_budget_s(0.3)
+    budget_s = paced_budget_s(1.0)
     try:
         with FaultServer({"/s": respond(200, huge_ddg_page(3))}) as server:
             settings = ws.Settings(endpoints={plugin.name: server.url("/s")})

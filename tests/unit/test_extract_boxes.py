@@ -3,7 +3,10 @@ the title heading (a heading and a paragraph of the site's own) is left out, and
 the article's next section (sharing the container's class, or after a container without the
 title) stays, and the trimmed article is not taken for a fragment of the page."""
 
+import lxml.html
+
 from websearch_sync.extract.article import extract_html
+from websearch_sync.extract.boxes import follows_title
 from websearch_sync.extract.rules import DEFAULT_RULES
 
 TITLE = "Road closed for resurfacing next week"
@@ -69,3 +72,16 @@ def test_a_heading_opened_sibling_of_a_container_without_the_title_is_kept():
         % (TITLE, ARTICLE, SECOND)
     )
     assert "first of three phases" in text(html)
+
+
+def test_a_block_after_the_title_and_the_article_under_it_does_not_follow_the_title():
+    page = lxml.html.fromstring(
+        "<div><div><h1>Footbridge reopens</h1><p>"
+        + "The river authority opened the new footbridge. " * 4
+        + "</p></div>"
+        "<div class='more'><p>Other stories</p></div>"
+        "<div><h1>Footbridge reopens</h1><p>By the town reporter</p></div><div class='body'><p>Text.</p></div></div>"
+    )
+    after_article, after_heading = page.find_class("more")[0], page.find_class("body")[0]
+    assert not follows_title(after_article, "Footbridge reopens")  # the sibling is the article itself
+    assert follows_title(after_heading, "Footbridge reopens")  # a heading with a byline: the title's block

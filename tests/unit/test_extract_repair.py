@@ -33,6 +33,34 @@ def test_well_formed_markup_is_unchanged():
     assert repair_markup(trailing) == trailing
 
 
+XHTML_HEAD = (
+    '<?xml version="1.0"?>\n<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" '
+    '"http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd" [\n<!ENTITY publisher "The Council">\n]>\n'
+)
+
+
+def test_an_internal_doctype_subset_does_not_leak_into_the_text():
+    """libxml2's HTML parser ends the doctype at the subset's first ``>``: "]>" was the page's
+    first text (a fuzzer's find on both wires' fetch)."""
+    page = (
+        XHTML_HEAD
+        + '<html xmlns="http://www.w3.org/1999/xhtml"><head><title>T</title></head><body><p>Short.</p></body></html>'
+    )
+    extraction = extract_html(page, mode="text")
+    assert extraction.text == "Short." and extraction.title == "T"
+    assert repair_markup(page).startswith('<?xml version="1.0"?>\n<!DOCTYPE html PUBLIC')
+    assert '"http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd" >\n<html' in repair_markup(page)
+
+
+def test_a_bracket_after_the_doctype_or_in_the_page_is_left_alone():
+    plain = "<!DOCTYPE html><html><body><p>[1] a note]></p></body></html>"
+    assert repair_markup(plain) == plain
+    unclosed = "<!DOCTYPE html [ <p>" + "x" * 1000
+    assert repair_markup(unclosed) == unclosed
+    many = "<!DOCTYPE html [" + "] " * 50_000  # no "]>": the search is linear and gives up
+    assert repair_markup(many) == many
+
+
 def test_repair_is_linear_on_many_openers():
     page = "<title>" + "<title " * 50_000
     assert repair_markup(page).count("</title>") == 1

@@ -17,6 +17,7 @@ from typing import Optional
 from lxml import etree
 
 from ..checkpoints import checked
+from .prose import element_prose
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -42,14 +43,17 @@ _SHORT_LINE_CHARS = 100
 
 def follows_title(element: etree._Element, title: Optional[str]) -> bool:
     """Whether ``element`` holds the title heading (``holds_title``) or comes after it among its
-    siblings with only short lines (``_SHORT_LINE_CHARS``: bylines, dates) in between: the
-    article from its title on, its body in a container of its own."""
+    siblings with only short lines (``_SHORT_LINE_CHARS``: bylines, dates) in between, in the
+    title's block too: the article from its title on, its body in a container of its own. A
+    block after a sibling that holds the title and running text (the article itself) is not."""
     if holds_title(element, title):
         return True
     for sibling in checked(element.itersiblings(preceding=True)):
+        size = len("".join("".join(sibling.itertext()).split()))
         if holds_title(sibling, title):
-            return True
-        if len("".join("".join(sibling.itertext()).split())) >= _SHORT_LINE_CHARS:
+            # the title's own block: a heading with short lines, not the article under its title
+            return size - len("".join((title or "").split())) < _SHORT_LINE_CHARS
+        if size >= _SHORT_LINE_CHARS:
             return False
     return False
 
@@ -94,3 +98,22 @@ def blocks_before_title(article: etree._Element, best: etree._Element, title: Op
         return []
     siblings = list(article)
     return siblings[: siblings.index(best)]
+
+
+def title_block(body: etree._Element, title: Optional[str], min_prose: int) -> Optional[etree._Element]:
+    """The smallest element around the page's first ``title`` heading (``h1``, ``h2``) that holds
+    ``min_prose`` characters or more of running text (``prose.element_prose``): the article from
+    its title on, where readability selected something else. None without such a heading, or
+    when only ``body`` holds that much."""
+    if not title:
+        return None
+    wanted = _normal(title)
+    heading = next((h for h in checked(body.iter(*_TITLE_HEADINGS)) if _normal("".join(h.itertext())) == wanted), None)
+    if heading is None:
+        return None
+    for ancestor in heading.iterancestors():
+        if ancestor is body:
+            return None
+        if element_prose(ancestor)[1] >= min_prose:
+            return ancestor
+    return None

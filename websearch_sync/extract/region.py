@@ -56,7 +56,7 @@ def _chars(text: Optional[str]) -> int:
     return len(text) - text.count(" ") - text.count("\n") - text.count("\t") - text.count("\r")
 
 
-def _own_text(
+def own_text(
     body: etree._Element, skip_words: frozenset[str]
 ) -> tuple[dict[etree._Element, list[int]], list[etree._Element]]:
     """Per block element, [characters, link characters] of the text it owns, and the
@@ -97,7 +97,7 @@ def main_region(body: etree._Element, skip_words: frozenset[str] = frozenset()) 
     running text for it, link text of link-heavy blocks against it (of equal weights, the
     outermost: it keeps the headings around the text); subtrees whose class/id has one of
     ``skip_words`` are left out."""
-    own, order = _own_text(body, skip_words)
+    own, order = own_text(body, skip_words)
     weight: dict[etree._Element, float] = {}
     dense: dict[etree._Element, int] = {}
     for block, (chars, link) in own.items():

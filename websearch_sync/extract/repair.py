@@ -5,7 +5,10 @@ A browser and libxml2 both read an unclosed ``<title>`` as text up to ``</title>
 the whole page the title and the body is empty. libxml2 also drops everything after an
 early ``</html>``, where browsers keep reading into the body. Both are repaired on the
 text: the title is closed at the first tag after it, and end tags of ``body``/``html``
-followed by more elements are removed (the parser closes both at the end anyway).
+followed by more elements are removed (the parser closes both at the end anyway). An
+XHTML page's document type with an internal subset (``<!DOCTYPE html ... [<!ENTITY ...>]>``)
+is not understood by libxml2's HTML parser, which ends the doctype at the subset's first
+``>`` and keeps the rest (``]>`` at least) as the page's first text: the subset is dropped.
 Linear time: plain ``find`` calls and one tag pattern that cannot backtrack.
 """
 
@@ -21,6 +24,8 @@ _ELEMENT = re.compile(r"<[a-zA-Z]")
 _TITLE_OPEN = re.compile(r"<title", re.I)
 _TITLE_CLOSE = re.compile(r"</title", re.I)
 _TITLE_LIMIT = re.compile(r"<body|</head", re.I)
+_DOCTYPE = re.compile(r"<!doctype", re.I)
+_SUBSET_END = re.compile(r"\][ \t\r\n]*>")
 
 
 def _find(pattern: "re.Pattern[str]", text: str, start: int) -> Optional[int]:
@@ -54,7 +59,24 @@ def _drop_early_ends(html: str) -> str:
     return _END_TAG.sub("", html)
 
 
+def _drop_internal_subset(html: str) -> str:
+    """``html`` with the internal subset (``[...]``) of a document type before the first element removed."""
+    doctype = _DOCTYPE.search(html)
+    if doctype is None:
+        return html
+    element = _ELEMENT.search(html)
+    if element is not None and element.start() < doctype.start():
+        return html
+    bracket, closed = html.find("[", doctype.end()), html.find(">", doctype.end())
+    if bracket < 0 or (0 <= closed < bracket):
+        return html
+    end = _SUBSET_END.search(html, bracket)
+    if end is None:
+        return html
+    return html[:bracket] + ">" + html[end.end() :]
+
+
 def repair_markup(html: str) -> str:
-    """``html`` with an unclosed ``<title>`` closed and early ``</body>``/``</html>`` end tags
-    removed (module docstring); unchanged when neither occurs."""
-    return _drop_early_ends(_close_title(html))
+    """``html`` with an internal document type subset dropped, an unclosed ``<title>`` closed and
+    early ``</body>``/``</html>`` end tags removed (module docstring); unchanged when none occurs."""
+    return _drop_early_ends(_close_title(_drop_internal_subset(html)))

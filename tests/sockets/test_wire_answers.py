@@ -9,7 +9,7 @@ so a fallback chain goes on), on both wires alike; a proxy that cannot be reache
 import json
 
 import pytest
-from faults import free_port, raw, respond
+from faults import free_port, listener_that_never_accepts, raw, respond
 from servers import FaultServer, Socks5Proxy
 from transports import BOTH
 
@@ -100,6 +100,25 @@ def test_a_dead_proxy_is_a_proxy_error_naming_the_proxy(impersonate):
     assert info.value.detail_code == "proxy_error", repr(info.value)
     assert "127.0.0.1:%d" % port in info.value.message
     assert "secret" not in info.value.message and "user" not in info.value.message
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+def test_a_deadline_passing_while_connecting_to_a_proxy_is_the_deadline_not_the_proxy(impersonate):
+    """A proxy whose connection never opens, and the call's deadline passes: requests said the
+    proxy "failed or refused the connection" (proxy_error), the browser wire the deadline."""
+    with listener_that_never_accepts() as proxy:
+        transport = HttpTransport(impersonate=impersonate, proxy=proxy.url(""))
+        try:
+            with pytest.raises(ws.Timeout) as info:
+                transport.send(
+                    RequestSpec("GET", "http://search.example/html/", browser=True),
+                    deadline=Deadline(800),
+                    provider="t",
+                    max_bytes=1 << 20,
+                )
+        finally:
+            transport.close()
+    assert info.value.detail_code == "deadline_exceeded", repr(info.value)
 
 
 @pytest.mark.parametrize("impersonate", BOTH)

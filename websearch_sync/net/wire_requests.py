@@ -125,12 +125,14 @@ def _proxy_failure(
 ) -> Optional[NetworkError]:
     """``proxy_error`` naming the proxy when it failed or refused: an HTTP proxy (``requests``'
     ``ProxyError``), or a SOCKS one (PySocks' errors arrive as a plain connection error, which
-    read as ``example.com`` failing); ``None`` when the failure was not the proxy's."""
+    read as ``example.com`` failing); ``None`` when the failure was not the proxy's, or when the
+    deadline had passed (its watch or timeout cut the connection or the handshake: a timeout)."""
+    if deadline.expired():
+        return None
     socks = sys.modules.get("socks")  # PySocks: imported by urllib3 once a SOCKS proxy was used
     through_socks = (
         proxy is not None
         and socks is not None
-        and not deadline.expired()  # the deadline's watch cut the handshake: a timeout, not the proxy
         and any(isinstance(cause, socks.ProxyError) for cause in _cause_chain(exc))
     )
     if not (isinstance(exc, requests.exceptions.ProxyError) or through_socks):

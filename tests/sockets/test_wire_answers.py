@@ -136,8 +136,8 @@ def test_a_proxy_refusing_the_tunnel_is_said_to_refuse_not_to_be_unreachable(imp
         except ws.NetworkError as error:
             assert error.detail_code == "proxy_error", repr(error)
             assert said in error.message and "127.0.0.1:%d" % proxy.port in error.message
-        else:  # requests sends plain http through the proxy without CONNECT: its answer is a response
-            assert (impersonate, scheme) == ("off", "http")
+        else:  # requests sends plain http through the proxy without CONNECT: its 403 is a response
+            assert (impersonate, scheme, status) == ("off", "http", 403)
 
 
 def test_a_407_answer_is_a_proxy_asking_for_credentials(json_backends):
@@ -149,6 +149,18 @@ def test_a_407_answer_is_a_proxy_asking_for_credentials(json_backends):
         with pytest.raises(ws.NetworkError) as info:
             ws.search("q", backend="aa", settings=settings, retries=0, timeout_ms=3000)
     assert info.value.detail_code == "proxy_error" and "asks for credentials (HTTP 407)" in info.value.message
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+def test_a_407_answer_with_no_proxy_is_the_page_s_answer(impersonate):
+    """No proxy configured: the 407 is the server's own answer, fetch's ``http_407`` like any other 4xx
+    (it was a retryable proxy_error "a proxy on the way to 127.0.0.1 asks for credentials")."""
+    with FaultServer({"*": respond(407, b"no", {"Proxy-Authenticate": 'Basic realm="proxy"'})}) as server:
+        with pytest.raises(ws.WebProviderError) as info:
+            ws.fetch(
+                server.url("/"), allow_private=True, timeout_ms=3000, settings=ws.Settings(impersonate=impersonate)
+            )
+    assert info.value.detail_code == "http_407", repr(info.value)
 
 
 @pytest.mark.parametrize("impersonate", BOTH)

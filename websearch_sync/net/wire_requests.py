@@ -143,6 +143,12 @@ def _proxy_failure(
     return proxy_error(proxy or "(unknown proxy)", host, "failed or refused the connection", provider)
 
 
+def _forwards(url: str, proxy: str) -> bool:
+    """Whether ``proxy`` answers ``url``'s request itself: an HTTP proxy forwarding plain http
+    (https goes through a ``CONNECT`` tunnel, a SOCKS proxy relays bytes: the answer is the upstream's)."""
+    return url.lower().startswith("http:") and not proxy.lower().startswith("socks")
+
+
 def not_http(host: str, provider: Optional[str]) -> NetworkError:
     """``NetworkError(malformed_response)``: ``host`` answered with something that is not HTTP
     (the upstream's fault: a fallback chain goes on)."""
@@ -270,11 +276,13 @@ class RequestsWire:
         (cookies, auth, verify, environment proxies, hooks); the answer's head.
 
         Headers (ours and the session's) and proxy credentials that cannot be sent are
-        ``InvalidInput`` (:mod:`.headers`) before anything is sent.
+        ``InvalidInput`` (:mod:`.headers`) before anything is sent. A 407 the proxy answered
+        itself (plain http goes through an HTTP proxy without ``CONNECT``) is the proxy refusing,
+        as its 407 to ``CONNECT`` is (:func:`proxy_refused`).
         """
         prepared, options = self._prepare(request, provider)
         try:
-            return self._sender.send(prepared, allow_redirects=False, stream=True, timeout=timeout, **options)
+            response = self._sender.send(prepared, allow_redirects=False, stream=True, timeout=timeout, **options)
         except requests.exceptions.RequestException as exc:
             proxy = select_proxy(prepared.url or request.url, options.get("proxies") or {})
             failure = _proxy_failure(exc, proxy, deadline, host, provider)
@@ -284,6 +292,13 @@ class RequestsWire:
                 raise deadline_error(deadline, host, provider) from None
             error = _request_error(exc, host, timeout[0], deadline, provider)
             raise error from (exc if isinstance(exc, requests.exceptions.SSLError) else None)
+        if response.status_code == 407:
+            url = prepared.url or request.url
+            proxy = select_proxy(url, options.get("proxies") or {})
+            if proxy is not None and _forwards(url, proxy):
+                response.close()
+                raise proxy_refused(proxy, host, 407, provider)
+        return response
 
     def _prepare(
         self, request: WireRequest, provider: Optional[str]

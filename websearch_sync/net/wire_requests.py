@@ -507,11 +507,16 @@ def _cause_chain(exc: BaseException) -> list[BaseException]:
     return chain
 
 
+#: The lines of a header block (or a chunked body's trailer) ``http.client``'s ``LineTooLong`` names;
+#: its "chunk size" line is the body's (a 100 KB chunk extension: a broken body, not a header block).
+_HEAD_LINES = ("status line", "header line", "trailer line")
+
+
 def _is_head_too_large(exc: BaseException) -> bool:
-    """``http.client``'s refusal of a status or header line over 64 KB, or of over 100 header lines."""
-    return isinstance(exc, http.client.LineTooLong) or (
-        type(exc) is http.client.HTTPException and "more than" in str(exc)
-    )
+    """``http.client``'s refusal of a status, header or trailer line over 64 KB, or of over 100 header lines."""
+    if isinstance(exc, http.client.LineTooLong):
+        return str(exc).endswith(_HEAD_LINES)
+    return type(exc) is http.client.HTTPException and "more than" in str(exc)
 
 
 def _network_detail(exc: BaseException) -> tuple[str, str]:

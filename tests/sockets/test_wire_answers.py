@@ -190,6 +190,20 @@ def test_a_socks_proxy_refusing_is_a_proxy_error_naming_the_proxy(impersonate, r
 
 
 @pytest.mark.parametrize("impersonate", BOTH)
+def test_a_socks_proxy_from_the_environment_refusing_is_a_proxy_error(impersonate, monkeypatch):
+    """``ALL_PROXY``, no proxy setting: libcurl reads the variable itself (the browser wire does not
+    know the proxy, so cannot name it), requests merges it into the request's proxies."""
+    pytest.importorskip("socks")
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy", "all_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    with Socks5Proxy(reply=2) as proxy:
+        monkeypatch.setenv("ALL_PROXY", proxy.url())
+        with pytest.raises(ws.NetworkError) as info:
+            send("http://127.0.0.1:%d/html/" % free_port(), impersonate)  # the proxy refuses: never reached
+    assert info.value.detail_code == "proxy_error", repr(info.value)
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
 @pytest.mark.parametrize(
     "answer",
     [

@@ -483,6 +483,8 @@ def _port(url: str) -> int:
 #: :func:`_error`, TLS failures (:data:`_TLS_CODES`) in :func:`_network_error`.
 _FAILURES: dict[int, tuple[str, str]] = {
     CurlECode.COULDNT_RESOLVE_HOST: (DNS_ERROR, "could not resolve the host name"),
+    # a proxy libcurl took from the environment (``ALL_PROXY``): the wire cannot name it (a configured one
+    # is named by :func:`_error`, which leaves this one only the rare failure after the head)
     CurlECode.PROXY: (PROXY_ERROR, "proxy failure while reaching"),
     CurlECode.BAD_CONTENT_ENCODING: (BAD_CONTENT_ENCODING, "a body that does not decompress from"),
     CurlECode.WEIRD_SERVER_REPLY: (MALFORMED_RESPONSE, "a malformed response from"),

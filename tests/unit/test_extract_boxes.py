@@ -77,7 +77,9 @@ def test_a_heading_opened_sibling_of_a_container_without_the_title_is_kept():
 def test_a_block_after_the_title_and_the_article_under_it_does_not_follow_the_title():
     page = lxml.html.fromstring(
         "<div><div><h1>Footbridge reopens</h1><p>"
-        + "The river authority opened the new footbridge. " * 4
+        + "The river authority opened the new footbridge. " * 2
+        + "</p><p>"
+        + "Engineers raised the deck above the spring high water. " * 2
         + "</p></div>"
         "<div class='more'><p>Other stories</p></div>"
         "<div><h1>Footbridge reopens</h1><p>By the town reporter</p></div><div class='body'><p>Text.</p></div></div>"
@@ -85,3 +87,15 @@ def test_a_block_after_the_title_and_the_article_under_it_does_not_follow_the_ti
     after_article, after_heading = page.find_class("more")[0], page.find_class("body")[0]
     assert not follows_title(after_article, "Footbridge reopens")  # the sibling is the article itself
     assert follows_title(after_heading, "Footbridge reopens")  # a heading with a byline: the title's block
+
+
+def test_a_block_after_the_title_and_its_standfirst_follows_the_title():
+    """A standfirst of 100+ characters under the title is the title's block, not the article (a
+    reviewer's page: the body after it lost its "from the title on", and the teaser cards after
+    the body were kept)."""
+    page = lxml.html.fromstring(
+        "<div><div class='head'><h1>Footbridge reopens</h1><p>"
+        + "After eighteen months of work on the old stone piers, walkers can cross the river again. " * 2
+        + "</p></div><div class='story'><p>Text.</p></div></div>"
+    )
+    assert follows_title(page.find_class("story")[0], "Footbridge reopens")

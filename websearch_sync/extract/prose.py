@@ -31,6 +31,7 @@ _LINK_TARGET = re.compile(r"\]\([^()\s]*\)")
 _CLOSERS = "\"'\u2019\u201d\u00bb)]*_"
 _SENTENCE_END = frozenset(".!?\u2026\u3002\uff01\uff1f")
 _WORD = re.compile(r"\w+")
+_HEADLINES = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 
 
 def element_prose(element: etree._Element) -> tuple[int, int]:
@@ -39,9 +40,19 @@ def element_prose(element: etree._Element) -> tuple[int, int]:
     total = prose = 0
     for chars, link in own.values():
         total += chars
-        if chars - link >= DENSE_MIN_CHARS and link <= DENSE_MAX_LINK_SHARE * chars:
+        if _running(chars, link):
             prose += chars - link
     return total, prose
+
+
+def prose_blocks(element: etree._Element) -> int:
+    """How many running text blocks ``element`` holds (a heading is none: it owns a headline)."""
+    own, _ = own_text(element, frozenset())
+    return sum(1 for block, (chars, link) in own.items() if block.tag not in _HEADLINES and _running(chars, link))
+
+
+def _running(chars: int, link: int) -> bool:
+    return chars - link >= DENSE_MIN_CHARS and link <= DENSE_MAX_LINK_SHARE * chars
 
 
 def prose_share(element: etree._Element) -> float:

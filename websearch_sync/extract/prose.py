@@ -45,6 +45,19 @@ def element_prose(element: etree._Element) -> tuple[int, int]:
     return total, prose
 
 
+def prose_totals(body: etree._Element) -> dict[etree._Element, int]:
+    """Per element of ``body``, the characters of running text it holds (``element_prose``'s
+    second figure for each, by one walk of ``body``: summed bottom-up in reverse document order,
+    where asking each of a deep element's ancestors in turn walks the page once per level)."""
+    own, order = own_text(body, frozenset())
+    totals = {block: chars - link if _running(chars, link) else 0 for block, (chars, link) in own.items()}
+    for element in reversed(order):  # an element comes after its ancestors in document order
+        parent = element.getparent()
+        if parent is not None and element in totals:
+            totals[parent] = totals.get(parent, 0) + totals[element]
+    return totals
+
+
 def prose_blocks(element: etree._Element) -> int:
     """How many running text blocks ``element`` holds (a heading is none: it owns a headline)."""
     own, _ = own_text(element, frozenset())

@@ -93,9 +93,20 @@ _TLS_CODES = (
     CurlECode.SSL_ISSUER_ERROR,
     CurlECode.SSL_SHUTDOWN_FAILED,
 )
-#: Failures that, with a proxy configured, are the proxy's (not the upstream's): on the way to it
-#: (it could not be reached), or its own (a SOCKS proxy's refusal: libcurl's PROXY).
-_PROXY_UNREACHED = (CurlECode.COULDNT_CONNECT, CurlECode.COULDNT_RESOLVE_PROXY)
+
+
+def _proxy_unreached(proxy: str, host: str, provider: Optional[str]) -> NetworkError:
+    """``proxy_error``: no connection to the proxy (refused, or its name did not resolve)."""
+    return proxy_error(proxy, host, "could not be reached", provider)
+
+
+#: Failures that, with a proxy configured, are the proxy's (not the upstream's): on the way to it,
+#: or its own (a SOCKS proxy's refusal: libcurl's PROXY), by what happened.
+_PROXY_FAILURES: dict[int, Callable[[str, str, Optional[str]], NetworkError]] = {
+    CurlECode.COULDNT_CONNECT: _proxy_unreached,
+    CurlECode.COULDNT_RESOLVE_PROXY: _proxy_unreached,
+    CurlECode.PROXY: proxy_failed,
+}
 #: The profile's ``Accept-Encoding``: the codings :mod:`.decoding` names as the browser's.
 _ACCEPT_ENCODING = ", ".join(BROWSER_CODINGS).encode("ascii")
 #: Status lines of the HTTP versions whose streams mark where a body ends (libcurl writes
@@ -506,10 +517,8 @@ def _error(
     """The package's error for a libcurl failure."""
     code = getattr(exc, "code", 0)
     expired = deadline.remaining_s() <= _CLOCK_SLACK_S  # libcurl's clock is not ours: it may fire a hair early
-    if proxy and code in _PROXY_UNREACHED and not (expired or headed):
-        return proxy_error(proxy, host, "could not be reached", provider)
-    if proxy and code == CurlECode.PROXY and not (expired or headed):
-        return proxy_failed(proxy, host, provider)
+    if proxy and code in _PROXY_FAILURES and not (expired or headed):
+        return _PROXY_FAILURES[code](proxy, host, provider)
     if code == CurlECode.OPERATION_TIMEDOUT and not (expired or headed):  # only the 10 s connect limit comes first
         return Timeout("timed out connecting to %s" % host, provider=provider, detail_code=CONNECT_TIMEOUT)
     if code == CurlECode.OPERATION_TIMEDOUT or expired:

@@ -97,6 +97,27 @@ def test_a_misspelt_declaration_is_refused_with_the_name_meant(misspelt, value, 
 
 
 @pytest.mark.parametrize(
+    "values",
+    [
+        {"names": ("a", "b")},  # beside Demo's own name
+        {"vertical": "web", "verticals": ("web",)},
+        {"filters": {}, "filter": "strict"},
+        {"max_results_limit": 20, "results_limit": 10},
+        {"min_interval_s": 1.0, "min_interval": 1.0},
+    ],
+)
+def test_a_value_close_to_a_declaration_the_plugin_makes_is_its_own(values):
+    """``names`` beside the plugin's ``name`` is no slip for ``name``: the declaration it resembles
+    is made, so nothing is read by default; the plugin was refused for a value of its own."""
+    from websearch_sync.engine.registry import declaration_problem
+
+    assert declaration_problem(type("Own", (Demo,), values)) is None
+    slip = {name: value for name, value in values.items() if name not in ("max_results_limit", "min_interval_s")}
+    if slip != values:  # the same value without the declaration it resembles is still a slip
+        assert "is no declaration (did you mean" in (declaration_problem(type("Slip", (Demo,), slip)) or "")
+
+
+@pytest.mark.parametrize(
     "fields, says",
     [
         (

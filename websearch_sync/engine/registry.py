@@ -236,13 +236,17 @@ _KIT_MODULES = PACKAGE.rsplit(".", 1)[0] + ".engine."
 def _misspelt(cls: type[Backend]) -> Optional[str]:
     """A class value whose name is a declaration's, misspelt (``result_field`` for ``result_fields``,
     ``min_interval`` for ``min_interval_s``): the declaration meant is not made, and its default
-    would be read without a word."""
+    would be read without a word. A name close to declarations the plugin's own classes all make
+    (``names`` beside its ``name``, ``filter`` beside its ``filters``) is a value of its own, no slip."""
     kit = _kit(cls)
     known = {name for klass in kit for name in vars(klass)}
     declarations = sorted(name for name, _ in _values(kit))
     own = [klass for klass in cls.__mro__ if klass not in kit and klass is not object]
+    made = {name for klass in own for name in vars(klass)}
     for name, _ in _values(own):
-        close = difflib.get_close_matches(name, declarations, n=1, cutoff=0.85) if name not in known else None
+        if name in known:
+            continue
+        close = [meant for meant in difflib.get_close_matches(name, declarations, cutoff=0.85) if meant not in made]
         if close:
             return "its %s is no declaration (did you mean %s?)" % (name, close[0])
     return None

@@ -163,6 +163,18 @@ def test_an_engine_reading_its_answers_itself_is_not_held_to_its_result_fields()
     assert declaration_problem(own) is None
 
 
+def test_an_engine_building_its_items_itself_is_not_held_to_its_result_fields():
+    """SearXNG's verticals build their items in their own ``items_from``: result_fields is never read."""
+    from websearch_sync.engine.registry import declaration_problem
+
+    def items_from(self, results, params):
+        return [{"url": result["link"]} for result in results]
+
+    for fields in ({"title": "title"}, {"title": "title", "link": "link"}):
+        own = type("Own", (Demo,), {"results_at": "hits", "result_fields": fields, "items_from": items_from})
+        assert declaration_problem(own) is None
+
+
 def test_a_declared_reading_on_the_plain_base_is_told_which_base_reads_it():
     """The older docs' example derived from ``Backend``; its declarations alone read nothing there."""
     from websearch_sync.backends import Backend

@@ -244,10 +244,14 @@ class JsonApiBackend(Backend):
     @classmethod
     def reading_problem(cls) -> Optional[str]:
         """What makes the declared reading unusable, for a class that reads its answers by it (its
-        ``parse`` and ``item_of`` are the kit's): ``result_fields`` naming a field no item of its
-        vertical has (``link``: the item's is ``url``), or no ``url`` (normalisation would drop
-        every item: an answer would read as "no results")."""
-        if cls.parse is not JsonApiBackend.parse or cls.item_of is not JsonApiBackend.item_of:
+        ``parse``, ``items_from`` and ``item_of`` are the kit's): ``result_fields`` naming a field no
+        item of its vertical has (``link``: the item's is ``url``), or no ``url`` (normalisation would
+        drop every item: an answer would read as "no results")."""
+        if (
+            cls.parse is not JsonApiBackend.parse
+            or cls.items_from is not JsonApiBackend.items_from
+            or cls.item_of is not JsonApiBackend.item_of
+        ):
             return None
         fields = item_fields(cls.vertical)
         unknown = [name for name in cls.result_fields if name not in fields]

@@ -175,6 +175,30 @@ def test_an_engine_building_its_items_itself_is_not_held_to_its_result_fields():
         assert declaration_problem(own) is None
 
 
+def test_the_json_declarations_names_are_free_on_a_backend_that_reads_no_json():
+    """Nothing reads an HtmlEngine's or a plain Backend's ``result_fields``: a plugin's own
+    ``{"title": <a function>}`` there was refused as a JSON API's declaration of the wrong kind."""
+    from websearch_sync.backends import Backend, HtmlEngine
+    from websearch_sync.engine.registry import declaration_problem
+    from websearch_sync.models import ParseResult
+
+    def parse(self, response, params):
+        return ParseResult(items=[])
+
+    def build_request(self, params):
+        return RequestSpec("GET", "https://own.example/s")
+
+    own = {"result_fields": {"title": str.strip}, "results_at": 3, "parse": parse}
+    html = type("OwnHtml", (HtmlEngine,), dict(own, name="own_html", default_endpoint="https://own.example/s"))
+    plain = type("OwnPlain", (Backend,), dict(own, name="own_plain", build_request=build_request))
+    assert declaration_problem(html) is None
+    assert declaration_problem(plain) is None
+    # a JSON API reads them, its own parse or not: refused there
+    assert declaration_problem(type("Json", (Demo,), own)) == (
+        "its results_at is 3, not a key, a tuple of keys (a path into the JSON) or None"
+    )
+
+
 def test_a_declared_reading_on_the_plain_base_is_told_which_base_reads_it():
     """The older docs' example derived from ``Backend``; its declarations alone read nothing there."""
     from websearch_sync.backends import Backend

@@ -246,7 +246,11 @@ class JsonApiBackend(Backend):
         """What makes the declared reading unusable, for a class that reads its answers by it (its
         ``parse``, ``items_from`` and ``item_of`` are the kit's): ``result_fields`` naming a field no
         item of its vertical has (``link``: the item's is ``url``), or no ``url`` (normalisation would
-        drop every item: an answer would read as "no results")."""
+        drop every item: an answer would read as "no results"); before those, any of its JSON
+        declarations of the wrong kind (``results_at=3``), whoever reads them."""
+        problem = registry.unusable_value(cls, registry.JSON_DECLARATIONS)
+        if problem is not None:
+            return problem
         if (
             cls.parse is not JsonApiBackend.parse
             or cls.items_from is not JsonApiBackend.items_from

@@ -104,8 +104,10 @@ def _optional_path(value: object) -> bool:
 _PATH = "a key, a tuple of keys (a path into the JSON) or None"
 #: What :func:`declaration_problem` reads of a declaration the class does not have.
 _ABSENT = object()
-#: Each class declaration a backend makes, and what a usable value of it is.
-_DECLARATIONS: tuple[tuple[str, str, Callable[[Any], bool]], ...] = (
+#: Class declarations, each by its name, what a usable value of it is, and the check of that.
+Declarations = tuple[tuple[str, str, Callable[[Any], bool]], ...]
+#: Each class declaration a backend makes.
+_DECLARATIONS: Declarations = (
     (
         "name",
         "lower-case letters, digits and _, starting with a letter, other than auto",
@@ -161,7 +163,11 @@ _DECLARATIONS: tuple[tuple[str, str, Callable[[Any], bool]], ...] = (
         "a tuple of BotWall",
         lambda v: isinstance(v, tuple) and all(isinstance(wall, BotWall) for wall in v),
     ),
-    # A JSON API's declared reading (JsonApiEngine's; another backend has none of them).
+)
+
+#: A JSON API's declared reading: JsonApiEngine's, checked by its ``reading_problem``
+#: (:func:`unusable_value`); another backend has none of them, and a value of its own by those names is its own.
+JSON_DECLARATIONS: Declarations = (
     ("results_at", _PATH, _optional_path),
     ("request_id_at", _PATH, _optional_path),
     ("content_field", _PATH, _optional_path),
@@ -181,7 +187,7 @@ def declaration_problem(cls: object) -> Optional[str]:
     rather than listed and unusable), or a declaration that raises when read."""
     if not (inspect.isclass(cls) and issubclass(cls, Backend)):
         return "not a websearch_sync.backends.Backend subclass"
-    problem = _unusable_value(cls) or _misnamed(cls) or _misspelt(cls) or cls.reading_problem()
+    problem = unusable_value(cls, _DECLARATIONS) or _misnamed(cls) or _misspelt(cls) or cls.reading_problem()
     if problem is not None:
         return problem
     if not usable_filters(cls.filters, cls.vertical):  # after the loop: vertical is known to be one
@@ -201,9 +207,10 @@ def declaration_problem(cls: object) -> Optional[str]:
     return None
 
 
-def _unusable_value(cls: type[Backend]) -> Optional[str]:
-    """The first declaration of :data:`_DECLARATIONS` whose value is of the wrong kind or raises when read."""
-    for attribute, expected, usable in _DECLARATIONS:
+def unusable_value(cls: type[Backend], declarations: Declarations) -> Optional[str]:
+    """The first of the ``declarations`` (:data:`_DECLARATIONS`, :data:`JSON_DECLARATIONS`) whose
+    value on ``cls`` is of the wrong kind or raises when read."""
+    for attribute, expected, usable in declarations:
         try:
             value = getattr(cls, attribute, _ABSENT)
             ok = value is _ABSENT or usable(value)  # absent: a declaration of another kind of backend
@@ -219,7 +226,7 @@ _INSTANCE_FIELDS = ("settings", "config")
 
 
 def _did_you_mean_declaration(name: str) -> str:
-    close = difflib.get_close_matches(name, [declared for declared, _, _ in _DECLARATIONS], n=1)
+    close = difflib.get_close_matches(name, [declared for declared, _, _ in _DECLARATIONS + JSON_DECLARATIONS], n=1)
     return " (did you mean %s?)" % close[0] if close else ""
 
 

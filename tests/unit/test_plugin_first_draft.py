@@ -74,6 +74,26 @@ def test_results_without_the_declared_url_field_name_the_fields_they_have():
 
 
 @pytest.mark.parametrize(
+    "value, request_id",
+    [
+        ("  abc-1 ", "abc-1"),
+        (" ", None),
+        (0, "0"),
+        (42, "42"),
+        (True, None),  # was "True"
+        ({"a": 1}, None),  # was "{'a': 1}"
+        ([1], None),
+        (1.5, None),
+        (None, None),
+    ],
+)
+def test_a_request_id_is_the_answers_text_or_number(value, request_id):
+    """Shown to a user as the vendor's id: only text or a whole number is one."""
+    engine = type("Ided", (Demo,), {"request_id_at": ("meta", "id")})(Settings())
+    assert engine.request_id({"meta": {"id": value}}, None) == request_id
+
+
+@pytest.mark.parametrize(
     "misspelt, value, says",
     [
         ("result_at", "hits", "its result_at is no declaration (did you mean results_at?)"),

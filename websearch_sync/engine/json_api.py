@@ -293,10 +293,16 @@ class JsonApiBackend(Backend):
         return self.result_list(data, self.results_at)
 
     def request_id(self, data: Any, response: HttpResponse) -> Optional[str]:
-        """The vendor's id of this request at ``request_id_at`` in the answer (its text), ``None`` when
-        not given. Override for one the answer's headers carry."""
+        """The vendor's id of this request at ``request_id_at`` in the answer: its text, or its
+        number's digits (``0`` included); ``None`` when not given, blank or of another kind (an
+        object or ``true`` is no id: its Python spelling would be shown as one). Override for one
+        the answer's headers carry."""
         value = nested(data, *json_path(self.request_id_at)) if self.request_id_at is not None else None
-        return str(value) if value else None
+        if isinstance(value, str):
+            return value.strip() or None
+        if isinstance(value, int) and not isinstance(value, bool):
+            return str(value)
+        return None
 
     def items_from(self, results: Iterable[Any], params: SearchParams) -> list[dict[str, Any]]:
         """Raw items of vendor results, each JSON object by :meth:`item_of`; entries that are

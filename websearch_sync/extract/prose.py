@@ -103,6 +103,8 @@ def _shingles(text: str) -> Counter[tuple[str, ...]]:
     """4-word windows of ``text``, link targets left out (the two candidates may write a link's
     address differently, or not at all)."""
     words = _WORD.findall(_LINK_TARGET.sub("]", text).casefold())
+    if not words:
+        return Counter()
     return Counter(tuple(words[i : i + 4]) for i in range(max(1, len(words) - 3)))
 
 

@@ -18,7 +18,7 @@ from .client.cooldown import Cooldowns
 from .client.flight import Flights
 from .client.processwide import process_parts
 from .client.ratelimit import RateLimiter
-from .client.search_client import SearchClient
+from .client.search_client import SearchClient, keyword_names
 from .client.state import SharedTiers
 from .config import Settings
 from .models import (
@@ -159,6 +159,8 @@ class _OneCallClient(SearchClient):
 
     The call's deadline counts from the client's making: building it is part of the call (the
     first in a process imports its wires, a few tenths of a second), which ``timeout_ms`` bounds."""
+
+    called_keywords = keyword_names(search)
 
     def __init__(self, **kwargs: Any) -> None:
         self._started = time.monotonic()

@@ -695,7 +695,7 @@ def check_backend_names(backend: Any, where: str) -> None:
 def _userinfo_secret(url: Optional[str]) -> list[str]:
     if not url or "@" not in url:
         return []
-    userinfo = url.split("://", 1)[-1].split("@", 1)[0]
+    userinfo = url.split("://", 1)[-1].split("@", 1)[0].lstrip("/")  # "//user:pw@host" has no scheme
     return [part for part in (userinfo, userinfo.split(":", 1)[-1]) if part]
 
 
@@ -709,8 +709,9 @@ def _query_secrets(url: Optional[str]) -> list[str]:
 
 def _shown_url(value: Any) -> Any:
     """``value`` as ``repr`` shows it: a URL with its password and secret query values masked
-    (a SearXNG behind Basic auth, a reader service's token), anything else as it is."""
-    return _mask_proxy(value) if isinstance(value, str) and "://" in value else value
+    (a SearXNG behind Basic auth, a reader service's token), anything else as it is. A text with
+    a ``@`` or ``?`` is read as a URL too: ``user:pw@host/api`` and ``//user:pw@host`` have no scheme."""
+    return _mask_proxy(value) if isinstance(value, str) and any(mark in value for mark in ("://", "@", "?")) else value
 
 
 def _mask_proxy(url: str) -> str:

@@ -49,7 +49,8 @@ def test_a_header_block_too_large_to_read_is_said_to_be_one(impersonate, answer)
         except NetworkError as error:
             assert error.detail_code == "malformed_response", repr(error)
             assert "header block too large" in error.message
-        else:  # a client may read the whole block (http.client skips interim answers one by one)
+        else:  # http.client skips interim answers one by one: it reads that block whole
+            assert (impersonate, answer) == ("off", "100000-interim-answers")
             assert (response.status, response.content) == (200, BODY)
 
 
@@ -61,4 +62,23 @@ def test_a_status_line_of_a_version_the_wire_does_not_speak_is_no_connection_fai
         except NetworkError as error:  # http.client: UnknownProtocol
             assert error.detail_code == "malformed_response", repr(error)
         else:  # libcurl reads it as HTTP/1.x
+            assert (response.status, response.content) == (200, BODY)
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+def test_a_chunk_size_line_too_long_is_a_body_fault_not_a_header_block(impersonate):
+    """A 100 KB chunk extension: http.client refuses the chunk-size line (``LineTooLong("chunk size")``)
+    while reading the body, which requests said was "a header block too large"; libcurl reads it."""
+    answer = b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n%x;x=%s\r\n%s\r\n0\r\n\r\n" % (
+        len(BODY),
+        b"a" * 100_000,
+        BODY,
+    )
+    with FaultServer({"/p": raw(answer)}) as server:
+        try:
+            response = send(server.url("/p"), impersonate)
+        except NetworkError as error:
+            assert impersonate == "off" and error.detail_code == "incomplete_body", repr(error)
+            assert "cut short" in error.message
+        else:
             assert (response.status, response.content) == (200, BODY)

@@ -11,7 +11,7 @@ import time
 import pytest
 from clocks import FakeClock, deadline_margin_s, machine_pace
 from faults import free_port, listener_that_never_accepts, respond
-from redis_server import RedisServer, redis_db, redis_server  # noqa: F401  (fixtures)
+from redis_server import RedisServer, redis_db, redis_server, up  # noqa: F401  (fixtures)
 from servers import FaultServer
 
 import websearch_sync as ws
@@ -88,7 +88,7 @@ def test_tls_options_on_a_rediss_url_are_accepted(redis_server):  # noqa: F811
 @pytest.mark.parametrize("prefix", ["has space", "x" * 65, "a/b", "\n"])
 def test_a_bad_prefix_is_invalid_input(redis_server, prefix):  # noqa: F811
     with pytest.raises(ws.InvalidInput) as info:
-        ws.SearchClient(settings=ws.Settings(state_url=redis_server.url, state_prefix=prefix))
+        ws.SearchClient(settings=ws.Settings(state_url=up(redis_server.url), state_prefix=prefix))
     assert info.value.detail_code == "bad_state_prefix"
     assert "WEB_SEARCH_STATE_PREFIX" in info.value.message
 
@@ -111,7 +111,7 @@ def test_settings_read_the_state_from_the_environment_and_hide_the_password():
 
 
 def test_an_empty_state_url_turns_the_settings_one_off(redis_server):  # noqa: F811
-    settings = ws.Settings(state_url=redis_server.url)
+    settings = ws.Settings(state_url=up(redis_server.url))
     assert shared_tiers(settings, "", Clock(), 15000).cache is None
     assert shared_tiers(settings, None, Clock(), 15000).cache is not None
 
@@ -120,9 +120,9 @@ def test_an_empty_state_url_turns_the_settings_one_off(redis_server):  # noqa: F
 
 
 def test_clients_share_answers_with_their_ttl_under_the_namespace(redis_db, redis_server):  # noqa: F811
-    with ws.SearchClient(state_url=redis_server.url, cache_ttl_s=120) as first:
+    with ws.SearchClient(state_url=up(redis_server.url), cache_ttl_s=120) as first:
         fresh = first.search("shared cache", max_results=2)
-    with ws.SearchClient(state_url=redis_server.url) as second:
+    with ws.SearchClient(state_url=up(redis_server.url)) as second:
         hit = second.search("shared cache", max_results=2)
         other = second.search("shared cache", max_results=3)  # another call: another key
     assert fresh["provider_meta"]["cached"] is False
@@ -136,7 +136,7 @@ def test_clients_share_answers_with_their_ttl_under_the_namespace(redis_db, redi
 
 
 def test_cache_keys_are_the_local_keys_serialized_as_sqlite_does_then_hashed(redis_db, redis_server, tmp_path):  # noqa: F811
-    tiers = shared_tiers(ws.Settings(state_url=redis_server.url), None, Clock(), 15000)
+    tiers = shared_tiers(ws.Settings(state_url=up(redis_server.url)), None, Clock(), 15000)
     key = ("search", "q", ("a", "b"), 3, "fallback", (("locale", "de-DE"),))
     expected = hashlib.sha256(SqliteCache._key(key).encode("utf-8")).hexdigest()
     assert tiers.cache.key_name(key) == "websearch_sync:cache:" + expected
@@ -145,9 +145,9 @@ def test_cache_keys_are_the_local_keys_serialized_as_sqlite_does_then_hashed(red
 
 
 def test_a_prefix_separates_applications(redis_db, redis_server):  # noqa: F811
-    with ws.SearchClient(settings=ws.Settings(state_url=redis_server.url, state_prefix="app-one")) as one:
+    with ws.SearchClient(settings=ws.Settings(state_url=up(redis_server.url), state_prefix="app-one")) as one:
         one.search("same question")
-    with ws.SearchClient(settings=ws.Settings(state_url=redis_server.url, state_prefix="app-two")) as two:
+    with ws.SearchClient(settings=ws.Settings(state_url=up(redis_server.url), state_prefix="app-two")) as two:
         assert two.search("same question")["provider_meta"]["cached"] is False
     assert sorted(k.split(b":")[1] for k in redis_db.keys("*")) == [b"app-one", b"app-two"]
 
@@ -167,7 +167,7 @@ class EchoKeyStub(Stub):
 def test_secrets_are_never_stored(redis_db, redis_server):  # noqa: F811
     register(EchoKeyStub)
     try:
-        settings = ws.Settings(providers={"echokey": {"api_key": SECRET}}, state_url=redis_server.url)
+        settings = ws.Settings(providers={"echokey": {"api_key": SECRET}}, state_url=up(redis_server.url))
         with ws.SearchClient("echokey", settings=settings) as client:
             client.search("leak check")
         with ws.SearchClient("echokey", settings=settings) as client:
@@ -249,7 +249,7 @@ def test_a_block_another_process_met_advises_as_the_first_refusal_did(redis_db, 
 def test_a_client_skips_a_backend_another_client_saw_blocked_without_a_request(redis_db, redis_server):  # noqa: F811
     page = respond(429, b"Too Many Requests", {"Retry-After": "30"}, content_type="text/plain")
     with FaultServer({"/search": page}) as upstream:
-        settings = ws.Settings(providers={"searxng": {"base_url": upstream.url("")}}, state_url=redis_server.url)
+        settings = ws.Settings(providers={"searxng": {"base_url": upstream.url("")}}, state_url=up(redis_server.url))
         with (
             ws.SearchClient(["searxng", "stub"], settings=settings) as first,
             ws.SearchClient(["searxng", "stub"], settings=settings) as second,
@@ -267,7 +267,7 @@ def test_two_searxng_instances_do_not_share_a_cool_down(redis_db, redis_server):
     blocked = respond(429, b"Too Many Requests", {"Retry-After": "30"}, content_type="text/plain")
     with FaultServer({"/search": blocked}) as one, FaultServer({"/search": blocked}) as two:
         first, second = (
-            ws.Settings(providers={"searxng": {"base_url": server.url("")}}, state_url=redis_server.url)
+            ws.Settings(providers={"searxng": {"base_url": server.url("")}}, state_url=up(redis_server.url))
             for server in (one, two)
         )
         with ws.SearchClient("searxng", settings=first, retries=0) as client, pytest.raises(ws.WebBlocked):
@@ -296,7 +296,7 @@ def test_a_block_met_while_a_request_waits_for_its_slot_stops_it_right_before_it
 
     clock = FakeClock()
     with ws.SearchClient(
-        "stub", state_url=redis_server.url, min_interval_s={"stub": 0.3}, clock=clock, cache_ttl_s=0
+        "stub", state_url=up(redis_server.url), min_interval_s={"stub": 0.3}, clock=clock, cache_ttl_s=0
     ) as client:
         client.search("one")
         clock.on_sleep = another_process_meets_a_429  # while "two" waits for its slot, 0.3 s away
@@ -494,9 +494,9 @@ def test_a_killed_leader_frees_its_question_within_a_lease(redis_db, redis_serve
 def test_a_ttl_past_what_redis_takes_keeps_the_answer_a_year(redis_db, redis_server, ttl):  # noqa: F811
     """``cache_ttl_s=inf`` raised a bare OverflowError out of search(); 1e300 was refused by Redis,
     which then counted as down for the whole process (no shared cache, slots or cool-downs for 5 s)."""
-    with ws.SearchClient("stub", state_url=redis_server.url, cache_ttl_s=ttl) as client:
+    with ws.SearchClient("stub", state_url=up(redis_server.url), cache_ttl_s=ttl) as client:
         assert client.search("forever")["provider_meta"]["cached"] is False
     (key,) = redis_db.keys("websearch_sync:cache:*")
     assert 364 * 86400 < redis_db.ttl(key) <= 365 * 86400
-    with ws.SearchClient("stub", state_url=redis_server.url) as other:
+    with ws.SearchClient("stub", state_url=up(redis_server.url)) as other:
         assert other.search("forever")["provider_meta"]["cached"] is True

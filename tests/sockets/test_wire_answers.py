@@ -9,7 +9,7 @@ so a fallback chain goes on), on both wires alike; a proxy that cannot be reache
 import json
 
 import pytest
-from faults import free_port, raw, respond
+from faults import free_port, listener_that_never_accepts, raw, respond
 from servers import FaultServer, Socks5Proxy
 from transports import BOTH
 
@@ -103,6 +103,25 @@ def test_a_dead_proxy_is_a_proxy_error_naming_the_proxy(impersonate):
 
 
 @pytest.mark.parametrize("impersonate", BOTH)
+def test_a_deadline_passing_while_connecting_to_a_proxy_is_the_deadline_not_the_proxy(impersonate):
+    """A proxy whose connection never opens, and the call's deadline passes: requests said the
+    proxy "failed or refused the connection" (proxy_error), the browser wire the deadline."""
+    with listener_that_never_accepts() as proxy:
+        transport = HttpTransport(impersonate=impersonate, proxy=proxy.url(""))
+        try:
+            with pytest.raises(ws.Timeout) as info:
+                transport.send(
+                    RequestSpec("GET", "http://search.example/html/", browser=True),
+                    deadline=Deadline(800),
+                    provider="t",
+                    max_bytes=1 << 20,
+                )
+        finally:
+            transport.close()
+    assert info.value.detail_code == "deadline_exceeded", repr(info.value)
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
 @pytest.mark.parametrize(
     "status, said", [(407, "asks for credentials (HTTP 407)"), (403, "refused to reach it (HTTP 403)")]
 )
@@ -117,8 +136,8 @@ def test_a_proxy_refusing_the_tunnel_is_said_to_refuse_not_to_be_unreachable(imp
         except ws.NetworkError as error:
             assert error.detail_code == "proxy_error", repr(error)
             assert said in error.message and "127.0.0.1:%d" % proxy.port in error.message
-        else:  # requests sends plain http through the proxy without CONNECT: its answer is a response
-            assert (impersonate, scheme) == ("off", "http")
+        else:  # requests sends plain http through the proxy without CONNECT: its 403 is a response
+            assert (impersonate, scheme, status) == ("off", "http", 403)
 
 
 def test_a_407_answer_is_a_proxy_asking_for_credentials(json_backends):
@@ -133,15 +152,28 @@ def test_a_407_answer_is_a_proxy_asking_for_credentials(json_backends):
 
 
 @pytest.mark.parametrize("impersonate", BOTH)
+def test_a_407_answer_with_no_proxy_is_the_page_s_answer(impersonate):
+    """No proxy configured: the 407 is the server's own answer, fetch's ``http_407`` like any other 4xx
+    (it was a retryable proxy_error "a proxy on the way to 127.0.0.1 asks for credentials")."""
+    with FaultServer({"*": respond(407, b"no", {"Proxy-Authenticate": 'Basic realm="proxy"'})}) as server:
+        with pytest.raises(ws.WebProviderError) as info:
+            ws.fetch(
+                server.url("/"), allow_private=True, timeout_ms=3000, settings=ws.Settings(impersonate=impersonate)
+            )
+    assert info.value.detail_code == "http_407", repr(info.value)
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
 @pytest.mark.parametrize("answer", [b"", b"HTTP/1.1 100 Continue\r\n\r\n"], ids=["nothing", "only-100-continue"])
 def test_a_server_closing_without_an_answer_is_said_to_have_closed(impersonate, answer):
     """The connection opened and the server hung up without a final answer: the browser wire said
-    "connection failed" (connection_error, as if it never connected), requests "reset by peer"."""
+    "connection failed" (connection_error, as if it never connected), requests "reset by peer";
+    then each in its own words ("...by the server: 127.0.0.1" on requests)."""
     with FaultServer({"*": raw(answer)}) as server:
         with pytest.raises(ws.NetworkError) as info:
             send(server.url("/s"), impersonate)
     assert info.value.detail_code == "connection_reset", repr(info.value)
-    assert "no answer: the connection was closed by the server" in info.value.message
+    assert info.value.message == "no answer: the connection was closed by the server 127.0.0.1"
 
 
 @pytest.mark.parametrize("impersonate", BOTH)
@@ -155,6 +187,20 @@ def test_a_socks_proxy_refusing_is_a_proxy_error_naming_the_proxy(impersonate, r
             send("http://search.example/html/", impersonate, proxy=proxy.url())
     assert info.value.detail_code == "proxy_error", repr(info.value)
     assert "the proxy 127.0.0.1:%d failed or refused the connection" % proxy.port in info.value.message
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+def test_a_socks_proxy_from_the_environment_refusing_is_a_proxy_error(impersonate, monkeypatch):
+    """``ALL_PROXY``, no proxy setting: libcurl reads the variable itself (the browser wire does not
+    know the proxy, so cannot name it), requests merges it into the request's proxies."""
+    pytest.importorskip("socks")
+    for name in ("HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "http_proxy", "https_proxy", "no_proxy", "all_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    with Socks5Proxy(reply=2) as proxy:
+        monkeypatch.setenv("ALL_PROXY", proxy.url())
+        with pytest.raises(ws.NetworkError) as info:
+            send("http://127.0.0.1:%d/html/" % free_port(), impersonate)  # the proxy refuses: never reached
+    assert info.value.detail_code == "proxy_error", repr(info.value)
 
 
 @pytest.mark.parametrize("impersonate", BOTH)

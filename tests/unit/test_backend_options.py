@@ -210,7 +210,13 @@ def test_a_setting_reads_its_declared_default_when_unset():
 
 @pytest.mark.parametrize(
     "typo, meant",
-    [("retires", "retries"), ("timeout", "timeout_ms"), ("strategie", "strategy"), ("max_result", "max_results")],
+    [
+        ("retires", "retries"),
+        ("timeout", "timeout_ms"),
+        ("strategie", "strategy"),
+        ("max_result", "max_results"),
+        ("setings", "settings"),  # the module-level search()'s own
+    ],
 )
 def test_a_mistyped_keyword_of_search_itself_gets_that_keyword(typo, meant):
     # docs/api.md: "a name no backend takes is a TypeError naming the closest one"; the closest

@@ -57,6 +57,8 @@ def test_a_bracket_after_the_doctype_or_in_the_page_is_left_alone():
     assert repair_markup(plain) == plain
     unclosed = "<!DOCTYPE html [ <p>" + "x" * 1000
     assert repair_markup(unclosed) == unclosed
+    body = "<html><body><h1>T</h1><p>%s</p><script>if(a[0]>1){}</script></body></html>" % TEXT
+    assert repair_markup("<!DOCTYPE html [\n" + body) == "<!DOCTYPE html [\n" + body  # never closed before <html>
     many = "<!DOCTYPE html [" + "] " * 50_000  # no "]>": the search is linear and gives up
     assert repair_markup(many) == many
 

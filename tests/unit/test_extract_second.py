@@ -121,3 +121,4 @@ def test_text_prose_counts_sentence_lines_outside_link_targets():
     assert prose == len("".join(ARTICLE.split()))
     assert total == prose + len("".join("## A headline without a full stop[Read more]".split()))
     assert contained_share("the library opens at ten", "THE LIBRARY opens at ten o'clock") == 1.0
+    assert contained_share("...", "any text with words") == 1.0  # nothing of it to miss, as documented

@@ -16,10 +16,11 @@ Brave does not list is not sent.
 """
 
 import dataclasses
+from collections.abc import Mapping
 from typing import Any, ClassVar, Optional
 
 from ..engine.base import Page
-from ..engine.json_api import JsonApiBackend
+from ..engine.json_api import JsonApiBackend, JsonPath
 from ..engine.locales import split_locale, traditional_chinese
 from ..engine.media_fields import nested
 from ..engine.setting import Setting
@@ -69,8 +70,13 @@ class Brave(JsonApiBackend):
     min_interval_s = 1.0
     #: Web search's largest ``count``: a call for more reads the next pages (``offset``).
     results_per_page: ClassVar[Optional[int]] = 20
-    results_at = ("web", "results")
-    result_fields = {"title": "title", "url": "url", "snippet": "description", "published_at": "page_age"}
+    results_at: ClassVar[Optional[JsonPath]] = ("web", "results")
+    result_fields: ClassVar[Mapping[str, JsonPath]] = {
+        "title": "title",
+        "url": "url",
+        "snippet": "description",
+        "published_at": "page_age",
+    }
     max_query_chars = 401  # Brave accepts at most 400 characters (and 50 words)
     vendor_codes = {
         "SUBSCRIPTION_TOKEN_INVALID": (AuthError, INVALID_API_KEY),

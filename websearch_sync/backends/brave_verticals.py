@@ -27,13 +27,15 @@ search's descriptions are HTML, these are not).
 """
 
 import dataclasses
+from collections.abc import Iterable
 from typing import Any, Callable
 
-from ..engine.base import dig, listed_results
+from ..engine.base import listed_results
+from ..engine.json_api import JsonApiBackend
 from ..engine.media_fields import nested, present, text, whole_number
 from ..errors import UNEXPECTED_SHAPE, WebParseError
-from ..models import ParseResult, SearchParams
-from ..net.transport import HttpResponse, RequestSpec
+from ..models import SearchParams
+from ..net.transport import RequestSpec
 from .brave import Brave
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -96,24 +98,27 @@ class BraveVertical(Brave):
     text_format = "text"
     results_per_page = None  # ``count`` goes up to 50 (news, videos) or 200 (images): one request holds any call
 
-    def parse(self, response: HttpResponse, params: SearchParams) -> ParseResult:
-        """Items from ``results[]`` of an answer whose ``type`` is the vertical (results none of
-        which can be read: ``WebParseError``)."""
-        data = self.data(response)
+    results_at = "results"
+    result_fields = {}  # each result is read by its READERS entry (item_of)
+
+    def results(self, data: Any, params: SearchParams) -> list[Any]:
+        """``results[]`` of an answer whose ``type`` is the vertical (a web answer's reading is not theirs)."""
         if not isinstance(data, dict) or data.get("type") != self.vertical:
             raise WebParseError(
                 "brave answered with JSON that is not a %s response" % self.vertical,
-                provider="brave",
+                provider=self.name,
                 detail_code=UNEXPECTED_SHAPE,
             )
-        results = dig(data, ["results"], "brave")
-        if not isinstance(results, list):
-            raise WebParseError(
-                "brave answered with a non-list `results`", provider="brave", detail_code=UNEXPECTED_SHAPE
-            )
-        read = READERS[self.vertical]
-        items = [read(result) for result in results if isinstance(result, dict)]
-        return ParseResult(items=listed_results(items, self.vertical, self.name))
+        return JsonApiBackend.results(self, data, params)
+
+    def item_of(self, result: dict[str, Any], params: SearchParams) -> dict[str, Any]:
+        """One result as a raw item, by the vertical's :data:`READERS` entry."""
+        return READERS[self.vertical](result)
+
+    def items_from(self, results: Iterable[Any], params: SearchParams) -> list[dict[str, Any]]:
+        """Raw items of the results; results none of which has what an item of the vertical is
+        known by (an image's image) are ``WebParseError`` (:func:`~..engine.base.listed_results`)."""
+        return listed_results(super().items_from(results, params), self.vertical, self.name)
 
 
 class BraveNews(BraveVertical):

@@ -11,7 +11,7 @@ import datetime
 import inspect
 from collections.abc import Hashable, Mapping
 from functools import partial
-from typing import Any, Callable, Literal, Optional, Union, cast, overload
+from typing import Any, Callable, ClassVar, Literal, Optional, Union, cast, overload
 
 import requests
 
@@ -181,6 +181,10 @@ class SearchClient:
     Every ``search()`` argument of the same name overrides these per call.
     Use the client as a context manager, or call :meth:`close` when done.
     """
+
+    #: Keywords of the function the caller called besides :meth:`search`'s own (the module-level
+    #: ``search()``'s ``settings``): the hint for a mistyped keyword names them too.
+    called_keywords: ClassVar[tuple[str, ...]] = ()
 
     def __init__(
         self,
@@ -568,7 +572,9 @@ class SearchClient:
             ), backends
         sections = SectionsSnapshot(self.settings)  # before reading them: an edit meanwhile is seen next call
         specific = registry.backend_options() if any(name not in COMMON_OPTIONS for name in options) else ()
-        params = search_params(query, max_results, options, self.settings, specific, _SEARCH_KEYWORDS)
+        params = search_params(
+            query, max_results, options, self.settings, specific, _SEARCH_KEYWORDS + self.called_keywords
+        )
         names = resolve_backends(backend, self._backend, self.settings, params)
         classes = tuple(registry.backend_class(name, params.vertical) for name in names)  # unsupported_vertical
         if params.options:  # an option no backend of this call takes would be dropped without a word
@@ -746,11 +752,16 @@ class SearchClient:
 
 #: ``search()``'s own keywords (``retries``, ``timeout_ms``...): the ``TypeError`` of an unknown
 #: keyword names a mistyped one (``retires``) as the closest, before an option that looks alike.
-_SEARCH_KEYWORDS = tuple(
-    name
-    for name, parameter in inspect.signature(SearchClient.search).parameters.items()
-    if parameter.kind is parameter.KEYWORD_ONLY
-)
+def keyword_names(function: Callable[..., Any]) -> tuple[str, ...]:
+    """The names of ``function``'s keyword-only parameters (``retries``, ``timeout_ms``...)."""
+    return tuple(
+        name
+        for name, parameter in inspect.signature(function).parameters.items()
+        if parameter.kind is parameter.KEYWORD_ONLY
+    )
+
+
+_SEARCH_KEYWORDS = keyword_names(SearchClient.search)
 
 
 class _AnsweredMeanwhile(Exception):

@@ -9,10 +9,12 @@ deadline, status mapping, normalisation) is shared.
 
 import dataclasses
 import datetime
+import re
 import weakref
 from collections.abc import Mapping, Sequence
 from email.utils import parsedate_to_datetime
 from functools import partial
+from itertools import islice
 from typing import Any, Callable, ClassVar, Optional, TypeVar, Union
 from urllib.parse import urlsplit, urlunsplit
 
@@ -775,8 +777,13 @@ def dig(data: Any, path: Union[str, Sequence[str]], provider: str) -> Any:
     return current
 
 
-#: The most keys of an object an error message names (:func:`json_shape`).
+#: The most keys of an object an error message names (:func:`json_shape`), and their most characters.
 _SHOWN_KEYS = 12
+_SHOWN_KEYS_CHARS = 200
+#: A vendor's key an error message quotes: a well-formed token (an error line may reach a model:
+#: a key of newlines or instructions is described, never quoted). No backtracking: at most 41 characters read.
+_SHOWN_KEY = re.compile(r"[\w.$@-]{1,40}", re.ASCII)
+_OTHER_KEY = "a key of other characters"
 _JSON_KINDS = {
     type(None): "null",
     bool: "a boolean",
@@ -789,11 +796,19 @@ _JSON_KINDS = {
 
 def json_shape(value: Any) -> str:
     """A JSON value described for an error message that helps fix a path or a field name: an
-    object by its keys (the first :data:`_SHOWN_KEYS`), anything else by its kind."""
+    object by its keys (the first :data:`_SHOWN_KEYS`, within :data:`_SHOWN_KEYS_CHARS`; a key
+    that is no :data:`_SHOWN_KEY` token is "a key of other characters"), anything else by its kind."""
     if isinstance(value, Mapping):
-        keys = [" ".join(str(key).split())[:40] for key in list(value)[:_SHOWN_KEYS]]
-        more = ", ..." if len(value) > _SHOWN_KEYS else ""
-        return "an object with keys %s%s" % (", ".join(keys), more) if keys else "an empty object"
+        if not value:
+            return "an empty object"
+        keys: list[str] = []
+        for key in islice(value, _SHOWN_KEYS):
+            shown = key if isinstance(key, str) and _SHOWN_KEY.fullmatch(key) else _OTHER_KEY
+            if sum(map(len, keys)) + len(shown) > _SHOWN_KEYS_CHARS:
+                break
+            keys.append(shown)
+        more = ", ..." if len(keys) < len(value) else ""
+        return "an object with keys %s%s" % (", ".join(keys), more)
     return _JSON_KINDS.get(type(value), type(value).__name__)
 
 

@@ -244,10 +244,18 @@ class JsonApiBackend(Backend):
     @classmethod
     def reading_problem(cls) -> Optional[str]:
         """What makes the declared reading unusable, for a class that reads its answers by it (its
-        ``parse`` and ``item_of`` are the kit's): ``result_fields`` naming a field no item of its
-        vertical has (``link``: the item's is ``url``), or no ``url`` (normalisation would drop
-        every item: an answer would read as "no results")."""
-        if cls.parse is not JsonApiBackend.parse or cls.item_of is not JsonApiBackend.item_of:
+        ``parse``, ``items_from`` and ``item_of`` are the kit's): ``result_fields`` naming a field no
+        item of its vertical has (``link``: the item's is ``url``), or no ``url`` (normalisation would
+        drop every item: an answer would read as "no results"); before those, any of its JSON
+        declarations of the wrong kind (``results_at=3``), whoever reads them."""
+        problem = registry.unusable_value(cls, registry.JSON_DECLARATIONS)
+        if problem is not None:
+            return problem
+        if (
+            cls.parse is not JsonApiBackend.parse
+            or cls.items_from is not JsonApiBackend.items_from
+            or cls.item_of is not JsonApiBackend.item_of
+        ):
             return None
         fields = item_fields(cls.vertical)
         unknown = [name for name in cls.result_fields if name not in fields]
@@ -285,10 +293,16 @@ class JsonApiBackend(Backend):
         return self.result_list(data, self.results_at)
 
     def request_id(self, data: Any, response: HttpResponse) -> Optional[str]:
-        """The vendor's id of this request at ``request_id_at`` in the answer (its text), ``None`` when
-        not given. Override for one the answer's headers carry."""
+        """The vendor's id of this request at ``request_id_at`` in the answer: its text, or its
+        number's digits (``0`` included); ``None`` when not given, blank or of another kind (an
+        object or ``true`` is no id: its Python spelling would be shown as one). Override for one
+        the answer's headers carry."""
         value = nested(data, *json_path(self.request_id_at)) if self.request_id_at is not None else None
-        return str(value) if value else None
+        if isinstance(value, str):
+            return value.strip() or None
+        if isinstance(value, int) and not isinstance(value, bool):
+            return str(value)
+        return None
 
     def items_from(self, results: Iterable[Any], params: SearchParams) -> list[dict[str, Any]]:
         """Raw items of vendor results, each JSON object by :meth:`item_of`; entries that are

@@ -104,8 +104,10 @@ def _optional_path(value: object) -> bool:
 _PATH = "a key, a tuple of keys (a path into the JSON) or None"
 #: What :func:`declaration_problem` reads of a declaration the class does not have.
 _ABSENT = object()
-#: Each class declaration a backend makes, and what a usable value of it is.
-_DECLARATIONS: tuple[tuple[str, str, Callable[[Any], bool]], ...] = (
+#: Class declarations, each by its name, what a usable value of it is, and the check of that.
+Declarations = tuple[tuple[str, str, Callable[[Any], bool]], ...]
+#: Each class declaration a backend makes.
+_DECLARATIONS: Declarations = (
     (
         "name",
         "lower-case letters, digits and _, starting with a letter, other than auto",
@@ -161,7 +163,11 @@ _DECLARATIONS: tuple[tuple[str, str, Callable[[Any], bool]], ...] = (
         "a tuple of BotWall",
         lambda v: isinstance(v, tuple) and all(isinstance(wall, BotWall) for wall in v),
     ),
-    # A JSON API's declared reading (JsonApiEngine's; another backend has none of them).
+)
+
+#: A JSON API's declared reading: JsonApiEngine's, checked by its ``reading_problem``
+#: (:func:`unusable_value`); another backend has none of them, and a value of its own by those names is its own.
+JSON_DECLARATIONS: Declarations = (
     ("results_at", _PATH, _optional_path),
     ("request_id_at", _PATH, _optional_path),
     ("content_field", _PATH, _optional_path),
@@ -181,7 +187,7 @@ def declaration_problem(cls: object) -> Optional[str]:
     rather than listed and unusable), or a declaration that raises when read."""
     if not (inspect.isclass(cls) and issubclass(cls, Backend)):
         return "not a websearch_sync.backends.Backend subclass"
-    problem = _unusable_value(cls) or _misnamed(cls) or _misspelt(cls) or cls.reading_problem()
+    problem = unusable_value(cls, _DECLARATIONS) or _misnamed(cls) or _misspelt(cls) or cls.reading_problem()
     if problem is not None:
         return problem
     if not usable_filters(cls.filters, cls.vertical):  # after the loop: vertical is known to be one
@@ -201,9 +207,10 @@ def declaration_problem(cls: object) -> Optional[str]:
     return None
 
 
-def _unusable_value(cls: type[Backend]) -> Optional[str]:
-    """The first declaration of :data:`_DECLARATIONS` whose value is of the wrong kind or raises when read."""
-    for attribute, expected, usable in _DECLARATIONS:
+def unusable_value(cls: type[Backend], declarations: Declarations) -> Optional[str]:
+    """The first of the ``declarations`` (:data:`_DECLARATIONS`, :data:`JSON_DECLARATIONS`) whose
+    value on ``cls`` is of the wrong kind or raises when read."""
+    for attribute, expected, usable in declarations:
         try:
             value = getattr(cls, attribute, _ABSENT)
             ok = value is _ABSENT or usable(value)  # absent: a declaration of another kind of backend
@@ -219,7 +226,7 @@ _INSTANCE_FIELDS = ("settings", "config")
 
 
 def _did_you_mean_declaration(name: str) -> str:
-    close = difflib.get_close_matches(name, [declared for declared, _, _ in _DECLARATIONS], n=1)
+    close = difflib.get_close_matches(name, [declared for declared, _, _ in _DECLARATIONS + JSON_DECLARATIONS], n=1)
     return " (did you mean %s?)" % close[0] if close else ""
 
 
@@ -236,13 +243,17 @@ _KIT_MODULES = PACKAGE.rsplit(".", 1)[0] + ".engine."
 def _misspelt(cls: type[Backend]) -> Optional[str]:
     """A class value whose name is a declaration's, misspelt (``result_field`` for ``result_fields``,
     ``min_interval`` for ``min_interval_s``): the declaration meant is not made, and its default
-    would be read without a word."""
+    would be read without a word. A name close to declarations the plugin's own classes all make
+    (``names`` beside its ``name``, ``filter`` beside its ``filters``) is a value of its own, no slip."""
     kit = _kit(cls)
     known = {name for klass in kit for name in vars(klass)}
     declarations = sorted(name for name, _ in _values(kit))
     own = [klass for klass in cls.__mro__ if klass not in kit and klass is not object]
+    made = {name for klass in own for name in vars(klass)}
     for name, _ in _values(own):
-        close = difflib.get_close_matches(name, declarations, n=1, cutoff=0.85) if name not in known else None
+        if name in known:
+            continue
+        close = [meant for meant in difflib.get_close_matches(name, declarations, cutoff=0.85) if meant not in made]
         if close:
             return "its %s is no declaration (did you mean %s?)" % (name, close[0])
     return None

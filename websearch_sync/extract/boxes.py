@@ -17,7 +17,7 @@ from typing import Optional
 from lxml import etree
 
 from ..checkpoints import checked
-from .prose import element_prose
+from .prose import prose_blocks, prose_totals
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -39,21 +39,22 @@ def holds_title(element: etree._Element, title: Optional[str]) -> bool:
 
 #: Text between the title heading and readability's best candidate: a byline, a date line.
 _SHORT_LINE_CHARS = 100
+#: Running text blocks beside the title heading that make its block the article itself.
+_ARTICLE_BLOCKS = 2
 
 
 def follows_title(element: etree._Element, title: Optional[str]) -> bool:
     """Whether ``element`` holds the title heading (``holds_title``) or comes after it among its
     siblings with only short lines (``_SHORT_LINE_CHARS``: bylines, dates) in between, in the
     title's block too: the article from its title on, its body in a container of its own. A
-    block after a sibling that holds the title and running text (the article itself) is not."""
+    block after a sibling that holds the title and the article under it (two running text
+    blocks or more: ``prose.prose_blocks``; a standfirst is one) is not."""
     if holds_title(element, title):
         return True
     for sibling in checked(element.itersiblings(preceding=True)):
-        size = len("".join("".join(sibling.itertext()).split()))
         if holds_title(sibling, title):
-            # the title's own block: a heading with short lines, not the article under its title
-            return size - len("".join((title or "").split())) < _SHORT_LINE_CHARS
-        if size >= _SHORT_LINE_CHARS:
+            return prose_blocks(sibling) < _ARTICLE_BLOCKS
+        if len("".join("".join(sibling.itertext()).split())) >= _SHORT_LINE_CHARS:
             return False
     return False
 
@@ -102,18 +103,19 @@ def blocks_before_title(article: etree._Element, best: etree._Element, title: Op
 
 def title_block(body: etree._Element, title: Optional[str], min_prose: int) -> Optional[etree._Element]:
     """The smallest element around the page's first ``title`` heading (``h1``, ``h2``) that holds
-    ``min_prose`` characters or more of running text (``prose.element_prose``): the article from
-    its title on, where readability selected something else. None without such a heading, or
-    when only ``body`` holds that much."""
+    ``min_prose`` characters or more of running text (``prose.prose_totals``, one walk of the
+    page): the article from its title on, where readability selected something else. None
+    without such a heading, or when only ``body`` holds that much."""
     if not title:
         return None
     wanted = _normal(title)
     heading = next((h for h in checked(body.iter(*_TITLE_HEADINGS)) if _normal("".join(h.itertext())) == wanted), None)
     if heading is None:
         return None
+    totals = prose_totals(body)
     for ancestor in heading.iterancestors():
         if ancestor is body:
             return None
-        if element_prose(ancestor)[1] >= min_prose:
+        if totals.get(ancestor, 0) >= min_prose:
             return ancestor
     return None

@@ -31,6 +31,7 @@ _LINK_TARGET = re.compile(r"\]\([^()\s]*\)")
 _CLOSERS = "\"'\u2019\u201d\u00bb)]*_"
 _SENTENCE_END = frozenset(".!?\u2026\u3002\uff01\uff1f")
 _WORD = re.compile(r"\w+")
+_HEADLINES = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 
 
 def element_prose(element: etree._Element) -> tuple[int, int]:
@@ -39,9 +40,32 @@ def element_prose(element: etree._Element) -> tuple[int, int]:
     total = prose = 0
     for chars, link in own.values():
         total += chars
-        if chars - link >= DENSE_MIN_CHARS and link <= DENSE_MAX_LINK_SHARE * chars:
+        if _running(chars, link):
             prose += chars - link
     return total, prose
+
+
+def prose_totals(body: etree._Element) -> dict[etree._Element, int]:
+    """Per element of ``body``, the characters of running text it holds (``element_prose``'s
+    second figure for each, by one walk of ``body``: summed bottom-up in reverse document order,
+    where asking each of a deep element's ancestors in turn walks the page once per level)."""
+    own, order = own_text(body, frozenset())
+    totals = {block: chars - link if _running(chars, link) else 0 for block, (chars, link) in own.items()}
+    for element in reversed(order):  # an element comes after its ancestors in document order
+        parent = element.getparent()
+        if parent is not None and element in totals:
+            totals[parent] = totals.get(parent, 0) + totals[element]
+    return totals
+
+
+def prose_blocks(element: etree._Element) -> int:
+    """How many running text blocks ``element`` holds (a heading is none: it owns a headline)."""
+    own, _ = own_text(element, frozenset())
+    return sum(1 for block, (chars, link) in own.items() if block.tag not in _HEADLINES and _running(chars, link))
+
+
+def _running(chars: int, link: int) -> bool:
+    return chars - link >= DENSE_MIN_CHARS and link <= DENSE_MAX_LINK_SHARE * chars
 
 
 def prose_share(element: etree._Element) -> float:
@@ -79,6 +103,8 @@ def _shingles(text: str) -> Counter[tuple[str, ...]]:
     """4-word windows of ``text``, link targets left out (the two candidates may write a link's
     address differently, or not at all)."""
     words = _WORD.findall(_LINK_TARGET.sub("]", text).casefold())
+    if not words:
+        return Counter()
     return Counter(tuple(words[i : i + 4]) for i in range(max(1, len(words) - 3)))
 
 

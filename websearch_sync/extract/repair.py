@@ -60,7 +60,8 @@ def _drop_early_ends(html: str) -> str:
 
 
 def _drop_internal_subset(html: str) -> str:
-    """``html`` with the internal subset (``[...]``) of a document type before the first element removed."""
+    """``html`` with the internal subset (``[...]``) of a document type before the first element removed;
+    a subset not closed before the next element is left to the parser (a browser ends the doctype at its ``>``)."""
     doctype = _DOCTYPE.search(html)
     if doctype is None:
         return html
@@ -70,7 +71,8 @@ def _drop_internal_subset(html: str) -> str:
     bracket, closed = html.find("[", doctype.end()), html.find(">", doctype.end())
     if bracket < 0 or (0 <= closed < bracket):
         return html
-    end = _SUBSET_END.search(html, bracket)
+    element = _ELEMENT.search(html, bracket)  # a subset holds declarations (<!...>, <?...>) only
+    end = _SUBSET_END.search(html, bracket, element.start() if element else len(html))
     if end is None:
         return html
     return html[:bracket] + ">" + html[end.end() :]

@@ -164,7 +164,8 @@ RULES = (
         "recovery.title_block",
         "recovery",
         "readability's pick not from the title heading on and mostly (50%) teaser cards gives way to the block around "
-        "the title heading holding 100+ characters of running text, when that block is denser prose and not the pick",
+        "the title heading holding 100+ characters of running text, when that block is not the pick, is not mostly "
+        "cards itself, and keeps two prose lines once cleaned",
     ),
     _rule(
         "recovery.titled",

@@ -78,6 +78,9 @@ def _structured_tool(tool: AgentTool) -> StructuredTool:
 
 #: The text of the user message :func:`images_after_tool_messages` adds, before the images.
 IMAGES_NOTE = "The images the tool calls above returned, in order:"
+#: What a tool message that held only images says once they are moved (an empty content list
+#: is no message a chat API takes).
+MOVED_NOTE = "[its image is in the user message after the tool results]"
 
 
 def images_after_tool_messages() -> Any:
@@ -107,9 +110,11 @@ def images_after_tool_messages() -> Any:
 
 
 def move_tool_images(messages: list[Any]) -> list[Any]:
-    """``messages`` with each run of tool messages' image blocks moved into a user message after
-    the run (see :func:`images_after_tool_messages`), a new list (``messages`` is left as it is):
-    in a LangGraph graph of your own, call the model with ``move_tool_images(state["messages"])``."""
+    """``messages`` with each run of tool messages' image blocks (LangChain's standard ``"image"``
+    blocks, what this library's tools return) moved into a user message after the run (see
+    :func:`images_after_tool_messages`), a new list (``messages`` and its messages are left as
+    they are; a tool message that held only images says :data:`MOVED_NOTE`): in a LangGraph
+    graph of your own, call the model with ``move_tool_images(state["messages"])``."""
     from langchain_core.messages import HumanMessage, ToolMessage
 
     moved: list[Any] = []
@@ -123,7 +128,7 @@ def move_tool_images(messages: list[Any]) -> list[Any]:
             if blocks:
                 images.extend(blocks)
                 rest = [block for block in message.content if block not in blocks]
-                message = message.model_copy(update={"content": rest})
+                message = message.model_copy(update={"content": rest or [{"type": "text", "text": MOVED_NOTE}]})
         if message is not None:
             moved.append(message)
     return moved

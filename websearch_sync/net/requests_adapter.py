@@ -158,8 +158,11 @@ class _Watched:
 
 @functools.cache
 def _watched_pool(pool: type[HTTPConnectionPool]) -> type[HTTPConnectionPool]:
-    """``pool`` (any urllib3 pool class: plain, TLS, SOCKS) whose connections are :class:`_Watched`."""
+    """``pool`` (any urllib3 pool class: plain, TLS, SOCKS) whose connections are :class:`_Watched`
+    (``pool`` itself when they are: threads first using a proxy together may each watch its manager)."""
     connection = pool.ConnectionCls
+    if issubclass(connection, _Watched):
+        return pool
     watched = type("Watched" + connection.__name__, (_Watched, connection), {})
     return type("Watched" + pool.__name__, (pool,), {"ConnectionCls": watched})
 
@@ -240,10 +243,11 @@ class DeadlineAdapter(HTTPAdapter):
 
     def proxy_manager_for(self, proxy: str, **proxy_kwargs: Any) -> Any:
         """The proxy's pool manager (made once per proxy), its connections watched too: a proxy
-        trickling its answer, or its answer to ``CONNECT``, is held to the deadline (it was not)."""
-        known = proxy in self.proxy_manager
-        manager = super().proxy_manager_for(proxy, **proxy_kwargs)
-        return manager if known else _watch_pools(manager)
+        trickling its answer, or its answer to ``CONNECT``, is held to the deadline (it was not).
+
+        Watched on every call, not only when made: another thread may have made it and not yet
+        watched it (watching twice changes nothing)."""
+        return _watch_pools(super().proxy_manager_for(proxy, **proxy_kwargs))
 
     def get_connection_with_tls_context(
         self,

@@ -8,10 +8,8 @@ from typing import Optional
 from urllib.parse import urlsplit
 
 from ..errors import (
-    PROXY_ERROR,
     AuthError,
     BadGateway,
-    NetworkError,
     WebBlocked,
     WebProviderError,
     WebSearchError,
@@ -119,8 +117,9 @@ def status_error(response: HttpResponse, provider: Optional[str]) -> Optional[We
     """The generic error for a non-2xx status, or ``None`` for a success.
 
     401 -> AuthError, 403 -> WebBlocked(http_403) (saying so when Cloudflare's edge refused it:
-    :func:`edge_refusal`), 407 -> NetworkError(proxy_error), 429 -> WebBlocked(http_429),
-    5xx -> BadGateway, any other status outside 2xx -> WebProviderError(http_<status>).
+    :func:`edge_refusal`), 429 -> WebBlocked(http_429), 5xx -> BadGateway, any other status
+    outside 2xx -> WebProviderError(http_<status>) (a configured proxy's own 407 is the wire's
+    ``NetworkError(proxy_error)``: this one is the upstream's).
     A 429's wait (``Retry-After`` or ``X-RateLimit-Reset``) and a 5xx's ``Retry-After`` (a 503
     for maintenance) are the error's ``retry_after``: a retry waits for it or, when it does not
     fit in the call's budget, is not sent.
@@ -134,13 +133,6 @@ def status_error(response: HttpResponse, provider: Optional[str]) -> Optional[We
     if status == 401:
         return AuthError(
             "%s rejected the credentials (HTTP 401)" % host, provider=provider, detail_code=detail, status=status
-        )
-    if status == 407:  # only a proxy sends it: the upstream never answered
-        return NetworkError(
-            "a proxy on the way to %s asks for credentials (HTTP 407)" % host,
-            provider=provider,
-            detail_code=PROXY_ERROR,
-            status=status,
         )
     if status == 403:
         edge = edge_refusal(response)

@@ -23,7 +23,6 @@ from ..errors import (
     BAD_HEADER,
     CONNECTION_ERROR,
     CONNECTION_REFUSED,
-    CONNECTION_RESET,
     RESPONSE_TOO_LARGE,
     InvalidInput,
     NetworkError,
@@ -44,7 +43,7 @@ from .status import MAX_RETRY_AFTER_S as MAX_RETRY_AFTER_S
 from .status import retry_after_seconds as retry_after_seconds
 from .status import status_error as status_error
 from .wire import BrowserRequests, Wire, WireRequest
-from .wire_requests import CLOSED_WITHOUT_ANSWER, RequestsWire, deadline_error
+from .wire_requests import RequestsWire, closed_without_answer, deadline_error
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -416,7 +415,7 @@ class HttpTransport:
             if not (body.redirect and body.status):
                 raise  # a broken redirect body does not matter: the Location header is what counts
         if not body.status:  # the connection closed before a final answer's header block ended (libcurl: no error)
-            raise NetworkError("%s %s" % (CLOSED_WITHOUT_ANSWER, host), provider=provider, detail_code=CONNECTION_RESET)
+            raise closed_without_answer(host, provider)
         return body
 
 

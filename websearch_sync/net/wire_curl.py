@@ -50,11 +50,12 @@ from .interrupt import run_interruptibly
 from .mocks import say_once
 from .wire import CONNECTION_CHECKS, BodySink, WireRequest, browser_request
 from .wire_requests import (
-    CLOSED_WITHOUT_ANSWER,
+    closed_without_answer,
     deadline_error,
     head_too_large,
     not_http,
     proxy_error,
+    proxy_failed,
     proxy_refused,
     tls_failure,
 )
@@ -92,12 +93,19 @@ _TLS_CODES = (
     CurlECode.SSL_ISSUER_ERROR,
     CurlECode.SSL_SHUTDOWN_FAILED,
 )
+
+
+def _proxy_unreached(proxy: str, host: str, provider: Optional[str]) -> NetworkError:
+    """``proxy_error``: no connection to the proxy (refused, or its name did not resolve)."""
+    return proxy_error(proxy, host, "could not be reached", provider)
+
+
 #: Failures that, with a proxy configured, are the proxy's (not the upstream's): on the way to it,
 #: or its own (a SOCKS proxy's refusal: libcurl's PROXY), by what happened.
-_PROXY_FAILURES: dict[int, str] = {
-    CurlECode.COULDNT_CONNECT: "could not be reached",
-    CurlECode.COULDNT_RESOLVE_PROXY: "could not be reached",
-    CurlECode.PROXY: "failed or refused the connection",
+_PROXY_FAILURES: dict[int, Callable[[str, str, Optional[str]], NetworkError]] = {
+    CurlECode.COULDNT_CONNECT: _proxy_unreached,
+    CurlECode.COULDNT_RESOLVE_PROXY: _proxy_unreached,
+    CurlECode.PROXY: proxy_failed,
 }
 #: The profile's ``Accept-Encoding``: the codings :mod:`.decoding` names as the browser's.
 _ACCEPT_ENCODING = ", ".join(BROWSER_CODINGS).encode("ascii")
@@ -486,12 +494,15 @@ def _port(url: str) -> int:
 #: :func:`_error`, TLS failures (:data:`_TLS_CODES`) in :func:`_network_error`.
 _FAILURES: dict[int, tuple[str, str]] = {
     CurlECode.COULDNT_RESOLVE_HOST: (DNS_ERROR, "could not resolve the host name"),
+    # a proxy libcurl took from the environment (``ALL_PROXY``): the wire cannot name it (a configured one
+    # is named by :func:`_error`, which leaves this one only the rare failure after the head)
     CurlECode.PROXY: (PROXY_ERROR, "proxy failure while reaching"),
     CurlECode.BAD_CONTENT_ENCODING: (BAD_CONTENT_ENCODING, "a body that does not decompress from"),
     CurlECode.WEIRD_SERVER_REPLY: (MALFORMED_RESPONSE, "a malformed response from"),
-    CurlECode.GOT_NOTHING: (CONNECTION_RESET, CLOSED_WITHOUT_ANSWER),
-    CurlECode.PARTIAL_FILE: (CONNECTION_RESET, CLOSED_WITHOUT_ANSWER),  # before our head: inside its header block
 }
+#: Failures of a server that accepted the connection and closed it without an answer (PARTIAL_FILE
+#: before our head: inside its header block).
+_CLOSED_WITHOUT_ANSWER = (CurlECode.GOT_NOTHING, CurlECode.PARTIAL_FILE)
 
 
 def _error(
@@ -507,7 +518,7 @@ def _error(
     code = getattr(exc, "code", 0)
     expired = deadline.remaining_s() <= _CLOCK_SLACK_S  # libcurl's clock is not ours: it may fire a hair early
     if proxy and code in _PROXY_FAILURES and not (expired or headed):
-        return proxy_error(proxy, host, _PROXY_FAILURES[code], provider)
+        return _PROXY_FAILURES[code](proxy, host, provider)
     if code == CurlECode.OPERATION_TIMEDOUT and not (expired or headed):  # only the 10 s connect limit comes first
         return Timeout("timed out connecting to %s" % host, provider=provider, detail_code=CONNECT_TIMEOUT)
     if code == CurlECode.OPERATION_TIMEDOUT or expired:
@@ -539,6 +550,8 @@ def _network_error(
     code = getattr(exc, "code", 0)
     if _head_too_large(code, str(exc), headed):
         return head_too_large(host, provider)
+    if code in _CLOSED_WITHOUT_ANSWER:
+        return closed_without_answer(host, provider)
     if code in _TLS_CODES:
         unverified = str(exc).split("SSL certificate problem: ", 1)[-1].split(".", 1)[0]
         return tls_failure(host, provider, str(exc), unverified if code == CurlECode.PEER_FAILED_VERIFICATION else None)

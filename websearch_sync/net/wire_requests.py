@@ -99,9 +99,11 @@ def proxy_refused(proxy: str, host: str, status: int, provider: Optional[str]) -
     return proxy_error(proxy, host, what, provider)
 
 
-#: The words for a server that accepted the connection and closed it without a byte of answer
-#: (``http.client``'s ``RemoteDisconnected``, libcurl's "empty reply"): not a connection that failed.
-CLOSED_WITHOUT_ANSWER = "no answer: the connection was closed by the server"
+def proxy_failed(proxy: str, host: str, provider: Optional[str]) -> NetworkError:
+    """``NetworkError(proxy_error)``: the proxy failed or refused the connection (an HTTP proxy's
+    error, a SOCKS proxy's refusal), in the same words on both wires."""
+    return proxy_error(proxy, host, "failed or refused the connection", provider)
+
 
 #: How ``http.client`` says a proxy refused a ``CONNECT`` (``Tunnel connection failed: 407 ...``).
 _TUNNEL_REFUSED = re.compile(r"Tunnel connection failed: (\d{3})\b")
@@ -125,12 +127,14 @@ def _proxy_failure(
 ) -> Optional[NetworkError]:
     """``proxy_error`` naming the proxy when it failed or refused: an HTTP proxy (``requests``'
     ``ProxyError``), or a SOCKS one (PySocks' errors arrive as a plain connection error, which
-    read as ``example.com`` failing); ``None`` when the failure was not the proxy's."""
+    read as ``example.com`` failing); ``None`` when the failure was not the proxy's, or when the
+    deadline had passed (its watch or timeout cut the connection or the handshake: a timeout)."""
+    if deadline.expired():
+        return None
     socks = sys.modules.get("socks")  # PySocks: imported by urllib3 once a SOCKS proxy was used
     through_socks = (
         proxy is not None
         and socks is not None
-        and not deadline.expired()  # the deadline's watch cut the handshake: a timeout, not the proxy
         and any(isinstance(cause, socks.ProxyError) for cause in _cause_chain(exc))
     )
     if not (isinstance(exc, requests.exceptions.ProxyError) or through_socks):
@@ -138,7 +142,13 @@ def _proxy_failure(
     status = _tunnel_status(exc)
     if status is not None:
         return proxy_refused(proxy or "(unknown proxy)", host, status, provider)
-    return proxy_error(proxy or "(unknown proxy)", host, "failed or refused the connection", provider)
+    return proxy_failed(proxy or "(unknown proxy)", host, provider)
+
+
+def _forwards(url: str, proxy: str) -> bool:
+    """Whether ``proxy`` answers ``url``'s request itself: an HTTP proxy forwarding plain http
+    (https goes through a ``CONNECT`` tunnel, a SOCKS proxy relays bytes: the answer is the upstream's)."""
+    return url.lower().startswith("http:") and not proxy.lower().startswith("socks")
 
 
 def not_http(host: str, provider: Optional[str]) -> NetworkError:
@@ -146,6 +156,15 @@ def not_http(host: str, provider: Optional[str]) -> NetworkError:
     (the upstream's fault: a fallback chain goes on)."""
     return NetworkError(
         "%s answered with something that is not HTTP" % host, provider=provider, detail_code=MALFORMED_RESPONSE
+    )
+
+
+def closed_without_answer(host: str, provider: Optional[str]) -> NetworkError:
+    """``NetworkError(connection_reset)``: ``host`` accepted the connection and closed it without a
+    final answer (``http.client``'s ``RemoteDisconnected``, libcurl's "empty reply", a header block
+    cut short): not a connection that failed, in the same words on both wires."""
+    return NetworkError(
+        "no answer: the connection was closed by the server %s" % host, provider=provider, detail_code=CONNECTION_RESET
     )
 
 
@@ -268,11 +287,13 @@ class RequestsWire:
         (cookies, auth, verify, environment proxies, hooks); the answer's head.
 
         Headers (ours and the session's) and proxy credentials that cannot be sent are
-        ``InvalidInput`` (:mod:`.headers`) before anything is sent.
+        ``InvalidInput`` (:mod:`.headers`) before anything is sent. A 407 the proxy answered
+        itself (plain http goes through an HTTP proxy without ``CONNECT``) is the proxy refusing,
+        as its 407 to ``CONNECT`` is (:func:`proxy_refused`).
         """
         prepared, options = self._prepare(request, provider)
         try:
-            return self._sender.send(prepared, allow_redirects=False, stream=True, timeout=timeout, **options)
+            response = self._sender.send(prepared, allow_redirects=False, stream=True, timeout=timeout, **options)
         except requests.exceptions.RequestException as exc:
             proxy = select_proxy(prepared.url or request.url, options.get("proxies") or {})
             failure = _proxy_failure(exc, proxy, deadline, host, provider)
@@ -282,6 +303,13 @@ class RequestsWire:
                 raise deadline_error(deadline, host, provider) from None
             error = _request_error(exc, host, timeout[0], deadline, provider)
             raise error from (exc if isinstance(exc, requests.exceptions.SSLError) else None)
+        if response.status_code == 407:
+            url = prepared.url or request.url
+            proxy = select_proxy(url, options.get("proxies") or {})
+            if proxy is not None and _forwards(url, proxy):
+                response.close()
+                raise proxy_refused(proxy, host, 407, provider)
+        return response
 
     def _prepare(
         self, request: WireRequest, provider: Optional[str]
@@ -429,8 +457,7 @@ def _request_error(
     if isinstance(exc, _CUT_BY_DEADLINE) and any(_is_head_too_large(e) for e in _cause_chain(exc)):
         return head_too_large(host, provider)
     if isinstance(exc, _CUT_BY_DEADLINE):
-        detail, what = _network_detail(exc)
-        return NetworkError("%s: %s" % (what, host), provider=provider, detail_code=detail)
+        return _network_error(exc, host, provider)
     if isinstance(exc, errors.ContentDecodingError):
         return NetworkError(
             "%s sent a body that does not decompress" % host, provider=provider, detail_code=BAD_CONTENT_ENCODING
@@ -490,26 +517,38 @@ def _cause_chain(exc: BaseException) -> list[BaseException]:
     return chain
 
 
+#: The lines of a header block (or a chunked body's trailer) ``http.client``'s ``LineTooLong`` names;
+#: its "chunk size" line is the body's (a 100 KB chunk extension: a broken body, not a header block).
+_HEAD_LINES = ("status line", "header line", "trailer line")
+
+
 def _is_head_too_large(exc: BaseException) -> bool:
-    """``http.client``'s refusal of a status or header line over 64 KB, or of over 100 header lines."""
-    return isinstance(exc, http.client.LineTooLong) or (
-        type(exc) is http.client.HTTPException and "more than" in str(exc)
-    )
+    """``http.client``'s refusal of a status, header or trailer line over 64 KB, or of over 100 header lines."""
+    if isinstance(exc, http.client.LineTooLong):
+        return str(exc).endswith(_HEAD_LINES)
+    return type(exc) is http.client.HTTPException and "more than" in str(exc)
 
 
-def _network_detail(exc: BaseException) -> tuple[str, str]:
+def _network_error(exc: BaseException, host: str, provider: Optional[str]) -> NetworkError:
+    """The error for a connection that failed before the answer's head, by what its chain says happened."""
     chain = _cause_chain(exc)
-    if any(isinstance(e, (urllib3.exceptions.NameResolutionError, socket.gaierror)) for e in chain):
-        return DNS_ERROR, "could not resolve the host name"
-    if any(isinstance(e, ConnectionRefusedError) for e in chain):
-        return CONNECTION_REFUSED, "connection refused"
-    if any(isinstance(e, http.client.RemoteDisconnected) for e in chain):
-        return CONNECTION_RESET, CLOSED_WITHOUT_ANSWER
-    if any(isinstance(e, ConnectionResetError) for e in chain):
-        return CONNECTION_RESET, "connection reset by peer"
-    if any(isinstance(e, (http.client.BadStatusLine, http.client.UnknownProtocol)) for e in chain):
-        return MALFORMED_RESPONSE, "answer that is not HTTP"
-    return CONNECTION_ERROR, "connection failed"
+
+    def found(*kinds: type[BaseException]) -> bool:
+        return any(isinstance(e, kinds) for e in chain)
+
+    if found(urllib3.exceptions.NameResolutionError, socket.gaierror):
+        detail, what = DNS_ERROR, "could not resolve the host name"
+    elif found(ConnectionRefusedError):
+        detail, what = CONNECTION_REFUSED, "connection refused"
+    elif found(http.client.RemoteDisconnected):
+        return closed_without_answer(host, provider)
+    elif found(ConnectionResetError):
+        detail, what = CONNECTION_RESET, "connection reset by peer"
+    elif found(http.client.BadStatusLine, http.client.UnknownProtocol):
+        detail, what = MALFORMED_RESPONSE, "answer that is not HTTP"
+    else:
+        detail, what = CONNECTION_ERROR, "connection failed"
+    return NetworkError("%s: %s" % (what, host), provider=provider, detail_code=detail)
 
 
 #: The package's error for a failure of ``requests`` (also a recorded one, replayed by the replay wire).

@@ -100,8 +100,8 @@ def png_chunks(data: bytes) -> Iterator[tuple[bytes, int, int]]:
 
 
 def _png(data: bytes) -> Optional[Header]:
-    """Chunks (:func:`png_chunks`) up to ``IEND``; an APNG's frames are its frame controls
-    (``fcTL``) after its animation control (``acTL``)."""
+    """Chunks (:func:`png_chunks`) up to ``IEND``; an APNG (one with an animation control,
+    ``acTL``) has as many frames as frame controls (``fcTL``)."""
     if len(data) < 26 or data[12:16] != b"IHDR":
         return None
     size = _big(data, 16, 4), _big(data, 20, 4)
@@ -353,7 +353,7 @@ def _webp_walk(
 ) -> Optional[tuple[bool, int]]:
     """Walk the RIFF chunks between ``position`` and ``end`` (:func:`webp_chunks`), adding each
     size they declare to ``sizes``: the canvas and the bitstreams' frames
-    (:func:`_webp_bitstream`) and an animation frame's extent (``ANMF``, whose data holds
+    (:func:`webp_declared_size`) and an animation frame's extent (``ANMF``, whose data holds
     chunks in turn, walked unless ``nested``). Whether every lossy bitstream holds its
     macroblocks, and the animation frames found; ``None`` when a chunk runs past ``end``."""
     holds, frames = True, 0

@@ -180,3 +180,15 @@ def test_a_date_no_datetime_holds_in_utc_is_no_date_not_a_crash():
         mock.get(NEWS.default_endpoint, json=data)
         items = ws.search("hello world", backend="brave", vertical="news", settings=SETTINGS, retries=0)["items"]
     assert "published_at" not in items[0] and items[1]["published_at"].startswith("20")
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda engine: engine.vertical)
+def test_the_vertical_reads_its_answers_by_the_json_kit_hooks(engine):
+    """The kit's hooks read a vertical's answer, not web search's (before, ``results()`` was
+    Brave web's: "not a search response"; ``results_at`` was ``web.results``), so the recorded
+    answer's results are its 20, and a ``results`` that is not a list names what is there."""
+    data = json.loads(body("brave", "brave-search-python-client__%s.json" % engine.vertical))
+    assert engine.results(data, params()) == data["results"] and len(data["results"]) == 20
+    assert engine.results_at == "results"
+    with pytest.raises(WebParseError, match=r"a `results` that is not a list \(an object with keys not\)"):
+        engine.results({"type": engine.vertical, "results": {"not": "a list"}}, params())

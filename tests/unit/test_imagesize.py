@@ -79,3 +79,16 @@ def test_the_images_mangled_are_read_whole():
     for body, media in IMAGES:
         header = read_header(body, media)
         assert header is not None and header.holds and header.ended, (media, header)
+
+
+def test_a_first_frame_whose_bitstream_says_no_width_is_not_cut_out():
+    """Hypothesis's find: an animated WebP whose first frame's lossy bitstream declares a width
+    of 0 was cut into a still no reader reads (``read_header`` gave None for it); it is not cut
+    out, so fetch decodes it or refuses it."""
+    data = bytearray(_animated("WEBP"))
+    start = data.index(b"\x9d\x01\x2a", data.index(b"ANMF"))  # the first frame's VP8 key frame start code
+    data[start + 3 : start + 5] = b"\x00\x00"  # its width
+    header = read_header(bytes(data), "image/webp")
+    assert header is not None and header.animated  # the canvas still says 40 x 30
+    assert first_frame(bytes(data), "image/webp") is None
+    assert first_frame(_animated("WEBP"), "image/webp") is not None

@@ -25,7 +25,16 @@ import struct
 import zlib
 from typing import NamedTuple, Optional
 
-from .imagesize import ANMF_HEADER, CUT, anmf_frame, gif_first_frame, png_chunks, webp_chunks, webp_declared_size
+from .imagesize import (
+    ANMF_HEADER,
+    CUT,
+    anmf_frame,
+    gif_first_frame,
+    png_chunks,
+    read_header,
+    webp_chunks,
+    webp_declared_size,
+)
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -49,7 +58,19 @@ class Still(NamedTuple):
 def first_frame(data: bytes, media: str) -> Optional[Still]:
     """The still image to return for the animated image ``data`` of type ``media``; ``None``
     when it cannot be cut out of the bytes (a WebP whose first frame does not cover the
-    canvas, or that has no frame to cut: it must be decoded)."""
+    canvas, or that has no frame to cut: it must be decoded), or when what was cut is no still
+    image of the animation's size (a frame whose bitstream says another size, or none: a
+    consumer could not read it)."""
+    still = _cut(data, media)
+    if still is None:
+        return None
+    animation, cut = read_header(data, media), read_header(still.data, media)
+    if animation is None or cut is None or cut.animated or cut.size != animation.size:
+        return None
+    return still
+
+
+def _cut(data: bytes, media: str) -> Optional[Still]:
     if media == "image/gif":
         return Still(gif_first_frame(data))
     if media == "image/png":

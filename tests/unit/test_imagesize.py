@@ -63,7 +63,7 @@ def test_a_mangled_image_gives_a_header_or_none_never_an_error(case):
     if header is not None:
         assert isinstance(header, Header) and min(header.size) > 0
         assert header.extent[0] >= header.size[0] and header.extent[1] >= header.size[1]
-    still = first_frame(data, media) if header is not None and header.animated else None
+    still = first_frame(data, media, header.size) if header is not None and header.animated else None
     if still is not None:  # fetch sends the first frame: a still image it reads again
         first = read_header(still.data, media)
         assert first is not None and not first.animated and first.size == header.size
@@ -90,5 +90,5 @@ def test_a_first_frame_whose_bitstream_says_no_width_is_not_cut_out():
     data[start + 3 : start + 5] = b"\x00\x00"  # its width
     header = read_header(bytes(data), "image/webp")
     assert header is not None and header.animated  # the canvas still says 40 x 30
-    assert first_frame(bytes(data), "image/webp") is None
-    assert first_frame(_animated("WEBP"), "image/webp") is not None
+    assert first_frame(bytes(data), "image/webp", header.size) is None
+    assert first_frame(_animated("WEBP"), "image/webp", header.size) is not None

@@ -31,7 +31,7 @@ def _replaced(body: bytes, kind: bytes, data: bytes) -> bytes:
 def _still_of(data: bytes, media: str):
     header = read_header(data, media)
     assert header is not None and header.animated
-    still = first_frame(data, media)
+    still = first_frame(data, media, header.size)
     if still is not None:
         again = read_header(still.data, media)
         assert again is not None and not again.animated and again.ended and again.size == header.size
@@ -110,5 +110,6 @@ def test_a_cut_webp_frame_header_is_not_a_frame():
     short = b"ANMF" + struct.pack("<I", 4) + bytes(4)
     body = webp_animation((48, 32), []) + short
     body = body[:4] + struct.pack("<I", len(body) - 8) + body[8:]
-    assert read_header(body, "image/webp") is not None
-    assert first_frame(body, "image/webp") is None
+    header = read_header(body, "image/webp")
+    assert header is not None
+    assert first_frame(body, "image/webp", header.size) is None

@@ -144,7 +144,7 @@ def _still(
     frame, cut out of the bytes (:func:`~.stills.first_frame`), else decoded by Pillow (an
     animated WebP whose first frame does not cover the canvas is composed onto it); without
     Pillow, ``WebProviderError(unsupported_content)`` naming the ``images`` extra."""
-    cut = first_frame(content, media)
+    cut = first_frame(content, media, header.size)
     if cut is not None and not cut.first:  # an APNG's default image, not part of the animation
         return cut.data, "the still image beside its animation of %d frames" % header.frames
     data = cut.data if cut is not None else _decoded_first_frame(content, media, header, host, provider, status)

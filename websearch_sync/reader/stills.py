@@ -55,17 +55,17 @@ class Still(NamedTuple):
     first: bool = True
 
 
-def first_frame(data: bytes, media: str) -> Optional[Still]:
-    """The still image to return for the animated image ``data`` of type ``media``; ``None``
-    when it cannot be cut out of the bytes (a WebP whose first frame does not cover the
-    canvas, or that has no frame to cut: it must be decoded), or when what was cut is no still
-    image of the animation's size (a frame whose bitstream says another size, or none: a
-    consumer could not read it)."""
+def first_frame(data: bytes, media: str, size: tuple[int, int]) -> Optional[Still]:
+    """The still image to return for the animated image ``data`` of type ``media`` and ``size``
+    (its header's, which the caller has read); ``None`` when it cannot be cut out of the bytes
+    (a WebP whose first frame does not cover the canvas, or that has no frame to cut: it must be
+    decoded), or when what was cut is no still image of that size (a frame whose bitstream says
+    another size, or none: a consumer could not read it)."""
     still = _cut(data, media)
     if still is None:
         return None
-    animation, cut = read_header(data, media), read_header(still.data, media)
-    if animation is None or cut is None or cut.animated or cut.size != animation.size:
+    cut = read_header(still.data, media)
+    if cut is None or cut.animated or cut.size != size:
         return None
     return still
 

@@ -31,7 +31,8 @@ _LINK_TARGET = re.compile(r"\]\([^()\s]*\)")
 _CLOSERS = "\"'\u2019\u201d\u00bb)]*_"
 _SENTENCE_END = frozenset(".!?\u2026\u3002\uff01\uff1f")
 _WORD = re.compile(r"\w+")
-_HEADLINES = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
+#: Every heading level: a heading owns a headline, never running text.
+HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 
 
 def element_prose(element: etree._Element) -> tuple[int, int]:
@@ -61,7 +62,7 @@ def prose_totals(body: etree._Element) -> dict[etree._Element, int]:
 def prose_blocks(element: etree._Element) -> int:
     """How many running text blocks ``element`` holds (a heading is none: it owns a headline)."""
     own, _ = own_text(element, frozenset())
-    return sum(1 for block, (chars, link) in own.items() if block.tag not in _HEADLINES and _running(chars, link))
+    return sum(1 for block, (chars, link) in own.items() if block.tag not in HEADINGS and _running(chars, link))
 
 
 def _running(chars: int, link: int) -> bool:

@@ -15,7 +15,7 @@ from typing import Optional
 from lxml import etree
 
 from ..checkpoints import checked
-from .prose import element_prose
+from .prose import HEADINGS, element_prose
 from .region import DENSE_MIN_CHARS
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -28,8 +28,6 @@ KICKER_CHARS = 30
 CARD_MAX_CHARS = 400
 #: The article must keep this many non-space characters outside its teaser runs.
 MIN_LEFT_CHARS = 100
-
-_HEADINGS = frozenset(("h1", "h2", "h3", "h4", "h5", "h6"))
 
 
 def _chars(text: Optional[str]) -> int:
@@ -104,7 +102,7 @@ def _run(element: etree._Element, sizes: _Sizes) -> bool:
             continue
         if _card(child, sizes):
             cards += 1
-        elif child.tag not in _HEADINGS:
+        elif child.tag not in HEADINGS:
             return False
     return cards >= MIN_CARDS
 

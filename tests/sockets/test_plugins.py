@@ -205,25 +205,24 @@ def test_an_installed_plugin_does_not_enter_the_projects_own_sweeping_tests(tmp_
     _distribution(tmp_path, "demo_search", "demo_search", PLUGIN_SOURCE, "demo = demo_search:DemoSearch\n")
     environ = {k: v for k, v in os.environ.items() if not k.startswith(("WEB_SEARCH_", "DEMO_", "PYTEST_"))}
     environ["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(ROOT)])
-    listed = subprocess.run(
-        [sys.executable, "-c", "import websearch_sync as ws; print('demo' in ws.backend_names())"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=environ,
-        cwd=str(ROOT),
+    # one process: it says the plugin is registered there, then collects the sweeps (as ``python -m pytest``)
+    code = (
+        "import sys, pytest, websearch_sync as ws\n"
+        "print('demo' in ws.backend_names(), flush=True)\n"
+        "sys.exit(pytest.main(sys.argv[1:]))\n"
     )
-    assert listed.stdout.strip() == "True", listed.stderr  # the plugin is installed and registered
     collected = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-n", "0", "-p", "no:cacheprovider", *SWEEPING],
+        [sys.executable, "-c", code, "--collect-only", "-q", "-n", "0", "-p", "no:cacheprovider", *SWEEPING],
         capture_output=True,
         text=True,
         timeout=600,
         env=environ,
         cwd=str(ROOT),
     )
-    assert collected.returncode == 0, collected.stdout[-2000:] + collected.stderr[-2000:]
-    ids = [line for line in collected.stdout.splitlines() if "::" in line]
+    listed, _, collection = collected.stdout.partition("\n")
+    assert listed == "True", collected.stderr  # the plugin is installed and registered
+    assert collected.returncode == 0, collection[-2000:] + collected.stderr[-2000:]
+    ids = [line for line in collection.splitlines() if "::" in line]
     assert len(ids) > 500
     assert not [test_id for test_id in ids if "demo" in test_id.split("::", 1)[1]]
 

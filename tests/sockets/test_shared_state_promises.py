@@ -63,23 +63,22 @@ def test_module_level_calls_keep_their_pace_and_cool_downs_through_a_redis_outag
     pace set by WEB_SEARCH_MIN_INTERVAL_S_SEARXNG, and a 429 one call met stops the next ones."""
     pace = 0.3
     dead_state_url = "redis://127.0.0.1:%d/0" % free_port()
+    paced, cooled = ["p%d" % i for i in range(6)], ["c1", "c2", "c3"]
+    job = {"queries": paced + cooled, "options": {"retries": 0}, "departures": True, "pause_after": len(paced)}
     with Upstream("browse-API__1") as upstream:
-        lines = run_workers(
-            [{"queries": ["p%d" % i for i in range(6)], "options": {"retries": 0}, "departures": True}],
-            worker_env(upstream, dead_state_url, pace),
-        )[0]
-        assert len(upstream.arrivals) == 6
-        # measured from when the limiter let each request leave (``left_at``), not from its arrival:
-        # a loaded machine may hold one in transit, and the next then arrives less than the pace after it
-        left = [line["left_at"] for line in lines]
-        assert all(len(times) == 1 for times in left), left
-        gaps = [later[0] - earlier[0] for earlier, later in zip(left, left[1:])]
-        assert min(gaps) >= pace - LIMITER_ROUNDING_S, "two requests left %.3f s apart" % min(gaps)
+        with Workers([job], worker_env(upstream, dead_state_url, pace)) as worker:
+            (lines,) = worker.until_paused()
+            assert len(upstream.arrivals) == 6
+            # measured from when the limiter let each request leave (``left_at``), not from its arrival:
+            # a loaded machine may hold one in transit, and the next then arrives less than the pace after it
+            left = [line["left_at"] for line in lines]
+            assert all(len(times) == 1 for times in left), left
+            gaps = [later[0] - earlier[0] for earlier, later in zip(left, left[1:])]
+            assert min(gaps) >= pace - LIMITER_ROUNDING_S, "two requests left %.3f s apart" % min(gaps)
 
-        upstream.answer_next_with("http_429_retry_after", retry_after="30")
-        lines = run_workers(
-            [{"queries": ["c1", "c2", "c3"], "options": {"retries": 0}}], worker_env(upstream, dead_state_url, 0)
-        )[0]
+            upstream.answer_next_with("http_429_retry_after", retry_after="30")
+            (lines,) = worker.go()  # the same process goes on
+    assert [line["query"] for line in lines] == cooled
     assert [line["detail_code"] for line in lines] == ["http_429", "http_429", "http_429"]
     assert len(upstream.arrivals) == 7  # the first call met the 429; the next two obeyed its cool-down
 

@@ -61,13 +61,13 @@ def main() -> None:
 
 def preload() -> None:
     """Import what a worker's first search imports (the client, the engines, redis-py for a state
-    URL, the browser wire): done once by a fleet's parent before it forks, as bench/worker_fork.py's
-    preloading fork does. Only imports: no client, connection, thread or state of the library."""
+    URL): done once by a fleet's parent before it forks, as bench/worker_fork.py's preloading
+    fork does. Only imports: no client, connection, thread or state of the library. (SearXNG's
+    JSON API needs no browser wire: its first search loads no curl_cffi.)"""
     Settings.from_env()  # every engine's declarations: the engines
-    extra = ["redis"] if os.environ.get("WEB_SEARCH_STATE_URL") else []
-    for name in extra + ["curl_cffi", "websearch_sync.net.wire_curl"]:
-        with contextlib.suppress(ImportError):  # an extra not installed: the worker meets it as before
-            importlib.import_module(name)
+    if os.environ.get("WEB_SEARCH_STATE_URL"):
+        with contextlib.suppress(ImportError):  # redis-py not installed: the worker meets it as before
+            importlib.import_module("redis")
 
 
 def fleet(jobs: list[dict[str, Any]], fds: list[list[int]]) -> int:

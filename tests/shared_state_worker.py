@@ -303,8 +303,19 @@ class Workers:
         return self
 
     def _say_go(self) -> None:
-        for stdin in self._stdins:
-            os.write(stdin, b"go\n")
+        for worker in range(len(self._stdins)):
+            self.start(worker)
+
+    def start(self, worker: int) -> None:
+        """Let one worker begin (or go on after a pause) before the others; :meth:`go` then lets
+        the others begin (one that has begun gets the line too: it goes on at its job's next
+        pause, if any, at once)."""
+        os.write(self._stdins[worker], b"go\n")
+
+    def printed(self, worker: int) -> bool:
+        """Whether ``worker`` printed anything since the last line taken from it (without waiting)."""
+        ready, _, _ = select.select([self._stdouts[worker]], [], [], 0)
+        return bool(self._read[worker] or ready)
 
     def until_paused(self) -> list[list[dict[str, Any]]]:
         """Start every worker's queries and wait until each has printed ``paused`` (its job's

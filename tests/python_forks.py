@@ -21,11 +21,16 @@ import signal
 import subprocess
 import sys
 import tempfile
+from collections.abc import Sequence
 from typing import Optional
 
 #: Imported once, before any fork: the third-party libraries the library imports on first use
 #: (no state of the library's), then the package itself, as a script's first line does.
 PRELOAD = ("requests", "urllib3", "lxml.html", "bs4", "websearch_sync")
+#: The code of ``python -m pytest`` (pytest/__main__.py) and of ``python -m websearch_sync``, for
+#: :meth:`PythonForks.run` (pytest imported before the fork too: ``preload=PRELOAD + ("pytest",)``).
+PYTEST = "import pytest\nraise SystemExit(pytest.console_main())\n"
+CLI = "import runpy\nrunpy.run_module('websearch_sync', run_name='__main__', alter_sys=True)\n"
 
 _SERVE = r"""
 import importlib, json, os, sys
@@ -66,10 +71,10 @@ for line in sys.stdin:
 class PythonForks:
     """``with PythonForks() as forks: forks.run(code, env)``: see the module docstring."""
 
-    def __init__(self, env: Optional[dict[str, str]] = None) -> None:
+    def __init__(self, env: Optional[dict[str, str]] = None, preload: Sequence[str] = PRELOAD) -> None:
         self._folder = tempfile.TemporaryDirectory(prefix="python_forks")
         self._server = subprocess.Popen(
-            [sys.executable, "-c", _SERVE, *PRELOAD],
+            [sys.executable, "-c", _SERVE, *preload],
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             env=env,

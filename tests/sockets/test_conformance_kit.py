@@ -162,11 +162,11 @@ def _example_fixtures(folder: Path) -> None:
 @pytest.fixture(scope="module")
 def forks():
     """One Python for the module's pytest and CLI runs (``python -m pytest``, ``python -m
-    websearch_sync``), each a child forked after pytest and ``websearch_sync.testing`` (the
-    plugin every pytest run here loads first; it brings the client) were imported
+    websearch_sync``), each a child forked after pytest and websearch_sync were imported
     (tests/python_forks.py): each is a user's run in a process of its own, without paying the
-    interpreter's start and those imports again (0.3-0.4 s of CPU each)."""
-    with PythonForks(preload=PRELOAD + ("pytest", "websearch_sync.testing")) as started:
+    interpreter's start and those imports again. Not ``websearch_sync.testing``: pytest rewrites
+    the asserts of a plugin it imports, and warns when it was imported before."""
+    with PythonForks(preload=PRELOAD + ("pytest",)) as started:
         yield started
 
 

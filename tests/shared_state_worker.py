@@ -36,6 +36,7 @@ import sys
 import threading
 import time
 import traceback
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Optional
 from urllib.parse import parse_qsl, urlsplit
@@ -251,6 +252,7 @@ class Workers:
         self._stdins: list[int] = []
         self._stdouts: list[int] = []
         self._read = [b"" for _ in jobs]  # what each worker printed and was not taken yet
+        self._ended: set[int] = set()  # the workers whose stdout ended (they did)
         theirs: list[list[int]] = []
         try:
             for _ in jobs:
@@ -333,12 +335,15 @@ class Workers:
             done.append(lines)
         return done
 
-    def go(self) -> list[list[dict[str, Any]]]:
-        """Start every worker's queries; each one's JSON lines once all are done (read side by
-        side: no worker waits for its pipe to be read while another one's is)."""
-        self._say_go()
+    def go(self, workers: Optional[Sequence[int]] = None) -> list[list[dict[str, Any]]]:
+        """Start every worker's queries (only ``workers``' when given: the others wait for a later
+        call); each one's JSON lines once they are all done (read side by side: no worker waits
+        for its pipe to be read while another one's is)."""
+        chosen = list(range(len(self._stdouts))) if workers is None else list(workers)
+        for worker in chosen:
+            self.start(worker)
         self.deadline = time.monotonic() + WORKER_WAIT_S
-        open_ = {fd: worker for worker, fd in enumerate(self._stdouts)}
+        open_ = {self._stdouts[worker]: worker for worker in chosen}
         while open_:
             ready, _, _ = select.select(list(open_), [], [], max(0.0, self.deadline - time.monotonic()))
             if not ready:
@@ -348,11 +353,12 @@ class Workers:
                 if chunk:
                     self._read[open_[fd]] += chunk
                 else:  # the worker ended
-                    del open_[fd]
-        status = self.parent.wait(max(1.0, self.deadline - time.monotonic()))
-        if status != 0:
-            raise RuntimeError("a worker failed (fleet exit status %s): its traceback is above" % status)
-        texts = [text.decode() for text in self._read]
+                    self._ended.add(open_.pop(fd))
+        if len(self._ended) == len(self._stdouts):  # the fleet's parent ends with its last worker
+            status = self.parent.wait(max(1.0, self.deadline - time.monotonic()))
+            if status != 0:
+                raise RuntimeError("a worker failed (fleet exit status %s): its traceback is above" % status)
+        texts = [self._read[worker].decode() for worker in chosen]
         return [[json.loads(line) for line in text.splitlines() if line.strip()] for text in texts]
 
     def __exit__(self, *exc_info: Any) -> None:

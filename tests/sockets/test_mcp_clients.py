@@ -6,7 +6,8 @@ One test per client library that installs beside the server's SDK (openai-agents
 server's cache and a captcha's cool-down keeps later searches off the engine; a client timeout
 longer than our deadline; an error that reaches the client (and the model) as one plain line.
 Clients on SDK 1.x (langchain-mcp-adapters, smolagents' mcpadapt) run from an environment of
-their own. A client library that is not installed skips its test.
+their own. A client library that is not installed skips its test. The servers of the SDK 2.x
+clients are forked from the module's ``zygote`` (mcp_zygote.py; test_mcp.py starts the real command).
 """
 
 import os
@@ -15,6 +16,8 @@ from pathlib import Path
 
 import pytest
 from agent_engine import CAPTCHA_PAGE, ddg_engine, scripted_pydantic_model, searches
+from clocks import paced_budget_s
+from mcp_zygote import Zygote
 
 import websearch_sync as ws
 from websearch_sync import tool
@@ -35,8 +38,17 @@ def run_bounded(scenario):
     return anyio.run(bounded)
 
 
-def server_command():
-    return {"command": sys.executable, "args": ["-m", "websearch_sync", "mcp"], "cwd": str(ROOT)}
+@pytest.fixture(scope="module")
+def zygote():
+    """One process that has imported the server, forking one for each test that asks (mcp_zygote.py)."""
+    with Zygote(str(ROOT), paced_budget_s(LIMIT_S)) as forks:
+        yield forks
+
+
+def server_command(zygote):
+    """``websearch-sync mcp`` forked from ``zygote``, as the stdio parameters a client takes."""
+    command, *args = zygote.command()
+    return {"command": command, "args": args, "cwd": str(ROOT)}
 
 
 def engine_env(engine):
@@ -84,12 +96,12 @@ def test_the_docs_give_openai_agents_default_timeout_as_it_is():
     )
 
 
-def test_openai_agents_mcp_server_stdio():
+def test_openai_agents_mcp_server_stdio(zygote):
     agents_mcp = pytest.importorskip("agents.mcp")
 
     async def scenario():
         server = agents_mcp.MCPServerStdio(
-            params=server_command(), client_session_timeout_seconds=CLIENT_TIMEOUT_S, cache_tools_list=True
+            params=server_command(zygote), client_session_timeout_seconds=CLIENT_TIMEOUT_S, cache_tools_list=True
         )
         async with server:  # one server for the agent's whole life
             names = [t.name for t in await server.list_tools()]
@@ -108,13 +120,13 @@ def test_openai_agents_mcp_server_stdio():
     ]
 
 
-def test_llama_index_mcp_tool_spec_over_one_session():
+def test_llama_index_mcp_tool_spec_over_one_session(zygote):
     mcp_tools = pytest.importorskip("llama_index.tools.mcp")
     from mcp import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
     async def scenario():
-        params = StdioServerParameters(**server_command())
+        params = StdioServerParameters(**server_command(zygote))
         with open(os.devnull, "w") as log:
             async with stdio_client(params, errlog=log) as streams:
                 async with ClientSession(*streams) as session:  # one session, not BasicMCPClient (a server per call)
@@ -130,7 +142,7 @@ def test_llama_index_mcp_tool_spec_over_one_session():
     assert again.structured_content["provider_meta"]["cached"] is True
 
 
-def pydantic_ai_run(engine, **toolset_options):
+def pydantic_ai_run(zygote, engine, **toolset_options):
     """An agent run over ``MCPToolset`` (one server, entered once with ``async with agent``) whose
     FunctionModel asks for three blocked searches; returns its output (or the exception that
     ended it) and the tool results the model was shown."""
@@ -142,7 +154,8 @@ def pydantic_ai_run(engine, **toolset_options):
 
     model, seen = scripted_pydantic_model(BLOCKED_SEARCHES, also_seen=(RetryPromptPart,))
 
-    transport = StdioTransport(sys.executable, ["-m", "websearch_sync", "mcp"], env=engine_env(engine), cwd=str(ROOT))
+    command, *args = zygote.command()
+    transport = StdioTransport(command, args, env=engine_env(engine), cwd=str(ROOT))
     # init_timeout: starting the server takes ~1-3 s, more on a loaded machine; pydantic-ai allows 5 s.
     toolset = pydantic_ai_mcp.MCPToolset(transport, init_timeout=CLIENT_TIMEOUT_S, **toolset_options)
     agent = Agent(model, toolsets=[toolset])
@@ -157,9 +170,9 @@ def pydantic_ai_run(engine, **toolset_options):
     return run_bounded(scenario), seen
 
 
-def test_pydantic_ai_mcp_toolset_with_failed_tool_errors_keeps_the_run_going():
+def test_pydantic_ai_mcp_toolset_with_failed_tool_errors_keeps_the_run_going(zygote):
     with ddg_engine(CAPTCHA_PAGE) as (engine, _):
-        output, seen = pydantic_ai_run(engine, tool_error_behavior="failed")
+        output, seen = pydantic_ai_run(zygote, engine, tool_error_behavior="failed")
         assert (
             searches(engine) == 1
         )  # the captcha's cool-down held in the one server: later searches stayed off the engine
@@ -170,11 +183,11 @@ def test_pydantic_ai_mcp_toolset_with_failed_tool_errors_keeps_the_run_going():
     assert seen[0].content in seen[0].model_response_str()  # what the model is shown
 
 
-def test_pydantic_ai_mcp_toolset_default_retry_ends_the_run_on_the_second_blocked_search():
+def test_pydantic_ai_mcp_toolset_default_retry_ends_the_run_on_the_second_blocked_search(zygote):
     """docs/mcp.md's warning: with the default ``tool_error_behavior='retry'`` and one retry, the run ends."""
     unexpected = pytest.importorskip("pydantic_ai.exceptions").UnexpectedModelBehavior
     with ddg_engine(CAPTCHA_PAGE) as (engine, _):
-        output, seen = pydantic_ai_run(engine)
+        output, seen = pydantic_ai_run(zygote, engine)
     assert isinstance(output, unexpected) and "exceeded max retries" in str(output)
     assert [part.content for part in seen] == [blocked_line()]
 

@@ -14,9 +14,9 @@ The client talks to that child over the launcher's pipes, as to any stdio server
 
 What a forked server does not go through: the interpreter's start and the imports (whatever
 they would print, the time they take) and the interpreter's exit (a child flushes its streams
-and ends with ``os._exit``). The tests about those start the real command (test_mcp.py: the
-default server, stdout holding the protocol only, EOF, a client that disconnects mid-call; the
-import test). A child's CPU is charged to the zygote, which waits for it, and so to the test
+and ends with ``os._exit``). The tests about those start the real command (test_mcp.py: stdout
+holding the protocol only and stderr the server's own lines, EOF, a client that disconnects
+mid-call; the import test). A child's CPU is charged to the zygote, which waits for it, and so to the test
 that closes the zygote (``RUSAGE_CHILDREN`` counts waited-for descendants).
 """
 
@@ -25,12 +25,13 @@ import os
 import socket
 import sys
 
-#: What ``websearch-sync mcp`` imports before it serves (the server's modules, the SDK, the client
-#: and its engines); a child imports anything else on first use, as the real command does.
+#: What ``websearch-sync mcp`` imports before it serves: the server's modules, the SDK, the client,
+#: and (:func:`preload`) every built-in engine's module (reading the settings from the environment
+#: asks each engine for its own) and the browser wire's (the default when ``curl_cffi`` is there).
+#: A child imports anything else on first use, as the real command does.
 PRELOADED = (
     "websearch_sync.cli",
     "websearch_sync.cli.mcp_cmd",
-    "websearch_sync.backends.stub",
     "websearch_sync.client.search_client",
     "websearch_sync.mcp.tools",
     "websearch_sync.mcp.server",
@@ -55,13 +56,11 @@ def serve(path: str) -> None:
     to ``path``, and tell each launcher its server's exit status. Ends when its stdin closes and its
     children have ended."""
     import gc
-    import importlib
     import select
     import signal
 
     sys.path[0] = os.getcwd()  # as for ``python -m``: the working directory, not this file's folder
-    for name in PRELOADED:
-        importlib.import_module(name)
+    preload()
     listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     listener.bind(path)
     listener.listen(16)
@@ -97,6 +96,21 @@ def serve(path: str) -> None:
         if wake_read in readable:
             _drain(wake_read)
         _reap(waiting)
+
+
+def preload() -> None:
+    """Import :data:`PRELOADED`, the built-in engines' modules and the browser wire's, and nothing more."""
+    import importlib
+    import importlib.util
+
+    for name in PRELOADED:
+        importlib.import_module(name)
+    from websearch_sync.engine.builtin import BUILT_IN, PACKAGE
+
+    for module in dict.fromkeys(engine.module for engine in BUILT_IN):
+        importlib.import_module(PACKAGE + "." + module)
+    if importlib.util.find_spec("curl_cffi") is not None:
+        importlib.import_module("websearch_sync.net.wire_curl")
 
 
 def _drain(fd: int) -> None:

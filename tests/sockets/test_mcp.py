@@ -106,16 +106,15 @@ def same_wrapper(text):
 
 
 @pytest.fixture(scope="module")
-def default_server(tmp_path_factory):
-    """One ``websearch-sync mcp`` (the offline stub; the real command, not a fork: what its start
-    says on stderr is checked too) for the three tests below, one process instead of three (its
-    start is 1.2 s of CPU): the tools listed and the same search three times, then
+def default_server(zygote, tmp_path_factory):
+    """One ``websearch-sync mcp`` (the offline stub) for the three tests below, one server instead
+    of three: the tools listed and the same search three times, then
     the failing calls, none of which is that search (its cache and lookup count stay the first
     test's). ``{"listed": (server_info, tools, first, again, third), "failures": [...], "stderr": text}``."""
     log = tmp_path_factory.mktemp("default_server") / "stderr.log"
 
     async def scenario():
-        async with mcp_session(errlog=str(log)) as session:
+        async with mcp_session(errlog=str(log), zygote=zygote) as session:
             listed = (await session.list_tools()).tools
             first = await session.call_tool("web_search", {"query": "mcp stub", "max_results": 2})
             again = await session.call_tool("web_search", {"query": "mcp stub", "max_results": 2})
@@ -359,6 +358,8 @@ def test_unconfigured_search_backend_is_left_out_stdout_is_protocol_only_and_eof
     assert answers[3]["result"]["content"][0]["text"].startswith("Error: ToolNotFound (unknown_tool): ")
     assert "not offering the search tool: backend brave is not configured" in err
     assert "MCP client closed the connection" in err
+    # a fresh interpreter's start and exit add nothing of their own (what the forked servers do not go through)
+    assert all(line.startswith("websearch-sync mcp: ") for line in err.splitlines()), err
 
 
 def test_a_client_that_disconnects_mid_call_ends_the_server_cleanly():

@@ -186,6 +186,7 @@ class Zygote:
             stdout=subprocess.PIPE,
             cwd=root,
             env={"PATH": os.environ.get("PATH", "")},
+            start_new_session=True,  # its own process group, which its children join: see close()
         )
         assert self.process.stdout is not None
         if self.process.stdout.readline() != b"ready\n":  # it has imported the server's modules
@@ -203,8 +204,11 @@ class Zygote:
         return [sys.executable, os.path.abspath(__file__), "launch", self.path, "mcp", *args]
 
     def close(self) -> None:
-        """Stop the zygote once its servers have ended (each ends when its client closes stdin)."""
+        """Stop the zygote once its servers have ended (each ends when its client closes stdin).
+        A server still running after ``limit_s`` is killed with the zygote (their process group),
+        and the wait's ``TimeoutExpired`` says so."""
         import shutil
+        import signal
 
         assert self.process.stdin is not None and self.process.stdout is not None
         self.process.stdin.close()
@@ -212,7 +216,7 @@ class Zygote:
             self.process.wait(self.limit_s)
         finally:
             if self.process.poll() is None:
-                self.process.kill()
+                os.killpg(self.process.pid, signal.SIGKILL)
                 self.process.wait()
             self.process.stdout.close()
             shutil.rmtree(self.folder, ignore_errors=True)

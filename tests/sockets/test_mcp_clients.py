@@ -6,12 +6,11 @@ One test per client library that installs beside the server's SDK (openai-agents
 server's cache and a captcha's cool-down keeps later searches off the engine; a client timeout
 longer than our deadline; an error that reaches the client (and the model) as one plain line.
 Clients on SDK 1.x (langchain-mcp-adapters, smolagents' mcpadapt) run from an environment of
-their own. A client library that is not installed skips its test. The servers of the SDK 2.x
-clients are forked from the module's ``zygote`` (mcp_zygote.py; test_mcp.py starts the real command).
+their own. A client library that is not installed skips its test. The servers the clients talk to
+are forked from the module's ``zygote`` (mcp_zygote.py; test_mcp.py starts the real command).
 """
 
 import os
-import sys
 from pathlib import Path
 
 import pytest
@@ -204,11 +203,11 @@ from importlib.metadata import version
 from langchain_mcp_adapters.client import MultiServerMCPClient
 from langchain_mcp_adapters.tools import load_mcp_tools
 
-server_python, cwd, path = sys.argv[1:4]
+server_command, cwd, path = json.loads(sys.argv[1]), sys.argv[2], sys.argv[3]
 
 async def main():
     client = MultiServerMCPClient({"websearch": {
-        "transport": "stdio", "command": server_python, "args": ["-m", "websearch_sync", "mcp"], "cwd": cwd,
+        "transport": "stdio", "command": server_command[0], "args": server_command[1:], "cwd": cwd,
         "env": {"PYTHONPATH": cwd, "PATH": path}, "session_kwargs": {"read_timeout_seconds": timedelta(seconds=30)}}})
     async with client.session("websearch") as session:  # one server for the session
         tools = {t.name: t for t in await load_mcp_tools(session)}
@@ -230,13 +229,15 @@ needs_mcp1_client = pytest.mark.skipif(
 )
 
 
-def run_mcp1_client(script, *arguments):
-    """Run ``script`` in the SDK 1.x client environment; its JSON report (its last line: smolagents prints)."""
+def run_mcp1_client(zygote, script, *arguments):
+    """Run ``script`` in the SDK 1.x client environment, with a server forked from ``zygote`` (its
+    command line, then the working directory, then ``arguments``); its JSON report (its last line:
+    smolagents prints)."""
     import json
     import subprocess
 
     done = subprocess.run(
-        [MCP1_CLIENT_PYTHON, "-c", script, sys.executable, str(ROOT), *arguments],
+        [MCP1_CLIENT_PYTHON, "-c", script, json.dumps(zygote.command()), str(ROOT), *arguments],
         capture_output=True,
         text=True,
         timeout=LIMIT_S,
@@ -248,8 +249,8 @@ def run_mcp1_client(script, *arguments):
 
 
 @needs_mcp1_client
-def test_langchain_mcp_adapters_on_sdk_1_drives_the_server_from_its_own_environment():
-    report = run_mcp1_client(LANGCHAIN_CLIENT, os.environ["PATH"])
+def test_langchain_mcp_adapters_on_sdk_1_drives_the_server_from_its_own_environment(zygote):
+    report = run_mcp1_client(zygote, LANGCHAIN_CLIENT, os.environ["PATH"])
     assert report["tools"] == ["web_fetch", "web_search"]
     first, again, error = report["answers"]
     assert (first["status"], first["cached"], again["cached"]) == ("success", False, True)
@@ -269,7 +270,7 @@ from smolagents import MCPClient, Model, ToolCallingAgent
 from smolagents.memory import ActionStep
 from smolagents.models import ChatMessage, ChatMessageToolCall, ChatMessageToolCallFunction, MessageRole
 
-server_python, cwd, env, calls = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), json.loads(sys.argv[4])
+server_command, cwd, env, calls = json.loads(sys.argv[1]), sys.argv[2], json.loads(sys.argv[3]), json.loads(sys.argv[4])
 
 class ScriptedModel(Model):
     def __init__(self):
@@ -281,7 +282,7 @@ class ScriptedModel(Model):
         call = ChatMessageToolCall(ChatMessageToolCallFunction(arguments, name), id=str(len(self.calls)), type="function")
         return ChatMessage(role=MessageRole.ASSISTANT, content="", tool_calls=[call])
 
-params = StdioServerParameters(command=server_python, args=["-m", "websearch_sync", "mcp"], env=env, cwd=cwd)
+params = StdioServerParameters(command=server_command[0], args=server_command[1:], env=env, cwd=cwd)
 client = MCPClient(params, structured_output=False, adapter_kwargs={"client_session_timeout_seconds": 30.0})
 with client as tools:  # one server for the agent's runs
     timeout = client._adapter.sessions[0]._session_read_timeout_seconds
@@ -294,7 +295,7 @@ print(json.dumps({"mcp": version("mcp"), "tools": sorted(t.name for t in tools),
 
 
 @needs_mcp1_client
-def test_smolagents_mcp_client_on_sdk_1_keeps_the_run_going_on_blocked_searches():
+def test_smolagents_mcp_client_on_sdk_1_keeps_the_run_going_on_blocked_searches(zygote):
     """smolagents takes an argument as optional only when its schema says ``"nullable": true``
     (mcpadapt passes the MCP ``inputSchema`` through); the server's optional arguments say so
     (issue 33.19), so a model that gives only the query is not refused (it was:
@@ -302,7 +303,9 @@ def test_smolagents_mcp_client_on_sdk_1_keeps_the_run_going_on_blocked_searches(
     import json
 
     with ddg_engine(CAPTCHA_PAGE) as (engine, _):
-        report = run_mcp1_client(SMOLAGENTS_CLIENT, json.dumps(engine_env(engine)), json.dumps(BLOCKED_SEARCHES))
+        report = run_mcp1_client(
+            zygote, SMOLAGENTS_CLIENT, json.dumps(engine_env(engine)), json.dumps(BLOCKED_SEARCHES)
+        )
         assert searches(engine) == 1  # one server for the agent: the captcha's cool-down held
     assert report["tools"] == ["web_fetch", "web_search"]
     assert report["timeout_s"] == CLIENT_TIMEOUT_S  # mcpadapt's read timeout, as docs/mcp.md sets it (a float)

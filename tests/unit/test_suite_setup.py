@@ -226,3 +226,75 @@ def test_the_run_removes_the_bytecode_it_added_and_keeps_the_rest(tmp_path, monk
 
     bytecode.remove_written(config)
     assert not new.exists() and kept.exists()
+
+
+def test_each_test_runs_without_the_developers_search_settings(monkeypatch, testjson):
+    """tests/conftest.py takes the project's variables and every registered backend's (a test
+    backend registered meanwhile too) out of the environment for a test, and puts them back."""
+    import os
+
+    from search_env import without_search_settings
+
+    monkeypatch.setenv("BRAVE_API_KEY", "developer-key")
+    monkeypatch.setenv("TESTJSON_API_KEY", "developer-key")
+    monkeypatch.setenv("PATH_OF_SOMETHING_ELSE", "kept")
+    with without_search_settings():
+        assert "BRAVE_API_KEY" not in os.environ and "TESTJSON_API_KEY" not in os.environ
+        assert os.environ["PATH_OF_SOMETHING_ELSE"] == "kept"
+    assert os.environ["BRAVE_API_KEY"] == os.environ["TESTJSON_API_KEY"] == "developer-key"
+
+
+def test_the_scheduler_hands_out_and_ends_as_xdists_own():
+    """tests/scheduling.py keeps xdist's ``loadscope`` decisions (what each worker gets, when it is
+    told to stop) with constant work per finished test: a simulated run of two workers, tests
+    finishing in turn, gives the same sequence of events with both schedulers."""
+    import random
+    import types
+
+    import scheduling
+    from xdist.scheduler import LoadScopeScheduling
+
+    class Worker:
+        def __init__(self, name, events):
+            self.name, self.events, self.shutting_down, self.queue = name, events, False, []
+            self.gateway = types.SimpleNamespace(id=name)
+
+        def send_runtest_some(self, indexes):
+            self.events.append((self.name, "run", list(indexes)))
+            self.queue.extend(indexes)
+
+        def shutdown(self):
+            self.events.append((self.name, "shutdown"))
+            self.shutting_down = True
+
+    collection = [
+        "tests/unit/test_%s.py::test_%d" % (module, i) for module in "abcdefg" for i in range(5 + len(module))
+    ]
+    collection += [module + "::test" for module in scheduling.AGENT_FRAMEWORK_MODULES[:3]]
+
+    def simulate(make):
+        config = types.SimpleNamespace(
+            getvalue=lambda name: ["2*popen"], option=types.SimpleNamespace(loadscopereorder=False)
+        )
+        events, turn = [], random.Random(5)
+        sched = make(config)
+        workers = [Worker("gw0", events), Worker("gw1", events)]
+        for worker in workers:
+            sched.add_node(worker)
+            sched.add_node_collection(worker, collection)
+        sched.schedule()
+        while any(worker.queue for worker in workers):
+            worker = turn.choice([w for w in workers if w.queue])
+            sched.mark_test_complete(worker, worker.queue.pop(0))
+            pending = [sched._pending_of(sched.assigned_work[w]) for w in workers]
+            events.append(("pending", sched.tests_finished, sched.has_pending, pending))
+        return events
+
+    ours = simulate(lambda config: scheduling.make_scheduler(config, None))
+    assert ours == simulate(
+        lambda config: type("Loadscope", (LoadScopeScheduling,), {"_split_scope": staticmethod(scheduling.unit_of)})(
+            config
+        )
+    )
+    assert sum(1 for event in ours if event[0] == "pending") == len(collection)
+    assert ours[-1] == ("pending", True, False, [0, 0])

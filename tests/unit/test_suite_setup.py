@@ -298,3 +298,11 @@ def test_the_scheduler_hands_out_and_ends_as_xdists_own():
     )
     assert sum(1 for event in ours if event[0] == "pending") == len(collection)
     assert ours[-1] == ("pending", True, False, [0, 0])
+
+
+def test_what_collection_made_is_frozen_out_of_the_collectors_way():
+    """tests/conftest.py freezes the modules and collected tests once collected (every full
+    collection while the tests run walked them again)."""
+    import gc
+
+    assert gc.get_freeze_count() > 1000

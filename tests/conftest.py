@@ -106,8 +106,9 @@ def json_backends():
 
 
 def pytest_configure(config):
-    """In an xdist worker, the rewritten test modules shared with the other workers (``rewrite_cache.py``);
-    in the run's first process, the library's bytecode for every process of the run (``bytecode.py``)."""
+    """The rewritten test modules read from the run's folder, kept between runs, and this process's
+    share of them written there (``rewrite_cache.py``); in the run's first process, the library's
+    bytecode for every process of the run (``bytecode.py``)."""
     import bytecode
     import rewrite_cache
 
@@ -127,7 +128,7 @@ def pytest_configure_node(node):
 
 @pytest.hookimpl(trylast=True)
 def pytest_unconfigure(config):
-    """The controller's shared folders removed; in an xdist worker, whose process ends next, the
+    """The controller's temporary folders removed; in an xdist worker, whose process ends next, the
     collector frozen: every object it holds stays until the exit, and the full collection that
     ending a Python process runs would walk them all (a worker's exit took 1-3 s of CPU, a
     quarter of a second for a process that only imported the library and the test plugins)."""

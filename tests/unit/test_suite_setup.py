@@ -164,16 +164,39 @@ def test_the_long_units_are_handed_out_first_and_the_rest_as_collected():
 
 def test_the_workers_share_one_rewriting_of_the_test_modules(request):
     """Every xdist worker collects every module: with no bytecode written, each rewrote every
-    module's asserts (3.4 s of CPU apiece) until they shared one folder (tests/rewrite_cache.py)."""
+    module's asserts (3.4 s of CPU apiece) until they shared one folder (tests/rewrite_cache.py),
+    which pytest's cache keeps between runs (every run rewrote them all again)."""
+    import sys
+
     import rewrite_cache
     from _pytest.assertion.rewrite import PYC_TAIL, _read_pyc
 
     assert Path(__file__) in rewrite_cache.rewritten_files(request.config)
     assert "@pytest_ar" in globals(), "this module's asserts are not rewritten"
     folder = getattr(request.config, "workerinput", {}).get(rewrite_cache.WORKERINPUT_KEY)
+    if folder is None and sys.dont_write_bytecode and getattr(request.config, "cache", None) is not None:
+        folder = getattr(request.config, "_websearch_rewritten_tests", None)  # a run in one process
+        assert folder == str(request.config.cache.mkdir(rewrite_cache.CACHE_NAME))
     if folder is not None:
         pyc = Path(folder, *Path(__file__).parts[1:-1], Path(__file__).stem + PYC_TAIL)
         assert _read_pyc(Path(__file__), pyc) is not None, "no rewritten module shared for %s" % __file__
+
+
+def test_a_temporary_folder_of_rewritten_modules_is_removed_and_the_cache_s_kept(tmp_path):
+    import types
+
+    import rewrite_cache
+
+    cached = types.SimpleNamespace(cache=types.SimpleNamespace(mkdir=lambda name: tmp_path / name))
+    (tmp_path / rewrite_cache.CACHE_NAME).mkdir()
+    kept = rewrite_cache.make_folder(cached)
+    rewrite_cache.remove_folder(cached)
+    assert kept == str(tmp_path / rewrite_cache.CACHE_NAME) and Path(kept).is_dir()
+    uncached = types.SimpleNamespace(cache=None)
+    temporary = rewrite_cache.make_folder(uncached)
+    assert Path(temporary).is_dir() and Path(temporary).parent != tmp_path
+    rewrite_cache.remove_folder(uncached)
+    assert not Path(temporary).exists()
 
 
 def test_every_process_of_the_run_reads_the_librarys_bytecode(request):

@@ -43,11 +43,15 @@ def test_ci_runs_the_readme_commands_with_the_pip_a_new_venv_ships():
 
 #: Wall-clock reads and real sleeps: what makes a test's outcome depend on the machine's load.
 WALL_CLOCK = frozenset({"sleep", "monotonic", "monotonic_ns", "time", "time_ns", "perf_counter", "perf_counter_ns"})
+#: Sources without the word ``time`` use no wall clock: they are not parsed (parsing is these checks' cost).
+TIME_WORD = re.compile(r"\btime\b")
 
 
 def _wall_clock_uses(source: str) -> list[tuple[int, str]]:
     """``(line, time.name)`` of every wall-clock use (``time.sleep(...)``, ``from time import monotonic``) in ``source``."""
-    found = []
+    found: list[tuple[int, str]] = []
+    if not TIME_WORD.search(source):
+        return found
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "time":
             names = [node.attr]
@@ -76,10 +80,18 @@ def test_the_unit_and_conformance_tiers_read_no_wall_clock():
 def test_the_wall_clock_check_finds_a_sleep():
     probe = "import time\nfrom time import monotonic\ntime.sleep(0.1)\ntime.thread_time()\nclock.sleep(1)\n"
     assert _wall_clock_uses(probe) == [(2, "time.monotonic"), (3, "time.sleep")]
+    assert _wall_clock_uses("from  time import (perf_counter)\n") == [(1, "time.perf_counter")]
+
+
+#: The word ``tests`` as an import can spell it: never followed by a slash or a quote, as in
+#: the paths and strings that name the folder. Sources without it are not parsed.
+TESTS_WORD = re.compile(r"\btests\b(?![/\"'])")
 
 
 def _package_imports(source: str) -> list[int]:
     """Lines of ``source`` that import through the ``tests`` package (``from tests.clocks import ...``)."""
+    if not TESTS_WORD.search(source):
+        return []
     return sorted(
         node.lineno
         for node in ast.walk(ast.parse(source))
@@ -104,6 +116,7 @@ def test_each_tier_runs_on_its_own_with_plain_pytest():
 def test_the_tier_check_finds_a_package_import():
     probe = "import clocks\nfrom tests.clocks import FakeClock\nimport tests.faults\nfrom testsuite import x\n"
     assert _package_imports(probe) == [2, 3]
+    assert _package_imports("ROOT / 'tests' / 'unit'\nimport os, tests\n") == [2]
 
 
 def _imported_packages(source: str) -> set[str]:
@@ -117,6 +130,11 @@ def _imported_packages(source: str) -> set[str]:
     return names
 
 
+def _spells_any(source: str, packages: frozenset[str]) -> bool:
+    """Whether ``source`` spells one of ``packages``: one that does not imports none (and is not parsed)."""
+    return any(package in source for package in packages)
+
+
 def test_the_modules_importing_an_agent_framework_share_one_worker():
     """Each worker that runs such a module pays the frameworks' import (about 6 s of CPU): they are
     one unit of tests/scheduling.py, so one worker does. A new one left out costs every worker."""
@@ -126,7 +144,8 @@ def test_the_modules_importing_an_agent_framework_share_one_worker():
     importing = {
         path.relative_to(ROOT).as_posix()
         for path in sorted((ROOT / "tests").rglob("test_*.py"))
-        if _imported_packages(path.read_text(encoding="utf-8")) & scheduling.AGENT_FRAMEWORK_PACKAGES
+        if _spells_any(text := path.read_text(encoding="utf-8"), scheduling.AGENT_FRAMEWORK_PACKAGES)
+        and _imported_packages(text) & scheduling.AGENT_FRAMEWORK_PACKAGES
     }
     assert importing and importing <= listed, sorted(importing - listed)
     units = {scheduling.unit_of(module + "::test") for module in listed}

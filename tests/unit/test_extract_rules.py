@@ -1,14 +1,12 @@
 """The rule table: every rule is live and switchable by name (what the benchmark's ablation
 relies on), class names are read generically, and unknown rule names are refused."""
 
-import copy
-
 import lxml.html
 import pytest
 from test_extract import ARTICLE_PAGE
 from test_extract_recovery import LIST_POST, VIDEO_PAGE
 
-from websearch_sync.extract.article import _title_block, extract_html, render
+from websearch_sync.extract.article import extract_html, render
 from websearch_sync.extract.boilerplate import class_words, clean_article, preclean
 from websearch_sync.extract.rules import DEFAULT_RULES, RULE_NAMES, RULES, check_rules
 
@@ -211,90 +209,7 @@ ABOUT = (
     "places where they live and work, and we welcome new contributors of every age."
 )
 PITCH = "Sign up to our free weekly newsletter, delivered to your inbox every Friday, and never miss a story again."
-#: A short article in a layout table's cell, and below it in the same column a cell of teaser
-#: cards (a headline link, a one-sentence summary) holding more running text than the article.
-COLUMN_TEASERS = (
-    "<html><head><title>Footbridge reopens</title></head><body><table><tr><td rowspan='2'>"
-    + "".join("<a href='/n%d'>Section %d</a><br>" % (n, n) for n in range(8))
-    + "</td><td><h2>Footbridge reopens</h2>"
-    "<p>The river authority opened the new footbridge on Saturday morning after eighteen months of work on "
-    "the old stone piers, which had been closed to walkers since the flood two winters ago.</p>"
-    "<p>Engineers replaced the timber deck with steel and raised it by half a metre, so that the spring high "
-    "water no longer reaches the walkway; the cost was shared by the county and the town.</p></td></tr><tr><td>"
-    + "".join(
-        "<div class='card'><a href='/s%d'>%s</a><p>A short summary of this other story, one sentence long, "
-        "written for the reader who wants to know more about the news of the town.</p></div>" % (n, headline)
-        for n, headline in enumerate(
-            ["Market hall roof repairs begin in June", "School choir wins the regional final", "New bus timetable"]
-        )
-    )
-    + "</td></tr></table></body></html>"
-)
-
-#: A short article with no title heading, and after it in the same container a run of teaser
-#: cards (a headline link, a summary) that readability appends to it.
-UNTITLED_TEASERS = (
-    "<html><head><title>Footbridge reopens | Town</title></head><body><div class='main'><div class='body'>"
-    "<p>The river authority opened the new footbridge on Saturday morning after eighteen months of work on "
-    "the old stone piers, which had been closed to walkers since the flood.</p><p>Engineers replaced the "
-    "timber deck with steel and raised it by half a metre, so that the spring high water no longer reaches "
-    "the walkway.</p></div><ul class='more'>"
-    + "".join(
-        "<li class='item'><a href='/s%d'>%s</a><p>A short summary of this other story, one sentence long, "
-        "written for the reader who wants to know more about it, with a clause, and another.</p></li>" % (n, headline)
-        for n, headline in enumerate(
-            ["Market hall roof repairs begin", "School choir wins the final", "New bus timetable", "Library hours"]
-        )
-    )
-    + "</ul></div></body></html>"
-)
-
-#: A short article under its title heading, and after that block a run of teaser cards
-#: (a linked headline in a heading, a summary) holding more text: readability picks the run.
-CARDS_AFTER_TITLED = (
-    "<html><head><title>Footbridge reopens | Town</title></head><body><div class='wrap'><h1>Footbridge reopens</h1>"
-    "<div><p>The river authority opened the new footbridge on Saturday morning after eighteen months of work on "
-    "the old stone piers, which had been closed to walkers since the flood.</p><p>Engineers replaced the timber "
-    "deck with steel and raised it by half a metre, so that the spring high water no longer reaches the "
-    "walkway.</p></div></div><div class='more'>"
-    + "".join(
-        "<div><h3><a href='/s%d'>Other story number %d of the town</a></h3><p>A short summary of this other story, "
-        "one sentence long, written for the reader who wants to know more about it, with a clause, and another."
-        "</p></div>" % (n, n)
-        for n in range(6)
-    )
-    + "</div></body></html>"
-)
-
-#: A two-paragraph article with no title heading, and in the same column a long run of teaser
-#: cards (kicker, headline link, summary): the article is under a quarter of the column's
-#: running text, a "fragment" of it by size.
-COLUMN_OF_CARDS = (
-    "<html><head><title>Town news</title></head><body><div id='col'><div class='story'><span>Footbridge</span>"
-    "<p>The river authority opened the new footbridge on Saturday morning after eighteen months of work on the "
-    "old stone piers, which had been closed to walkers since the flood.</p><p>Engineers replaced the timber deck "
-    "with steel and raised it by half a metre, so that the spring high water no longer reaches the walkway.</p>"
-    "</div><div class='list'>"
-    + "".join(
-        "<div class='c'><span>Town</span> <a href='/s%d'>Other story number %d of the week</a><br>A short summary "
-        "of this other story, written for the reader who wants to know more about it, with a clause.</div>" % (n, n)
-        for n in range(16)
-    )
-    + "</div></div></body></html>"
-)
-
 REMOVAL_CASES = {
-    # the column is thinner prose (every card a headline link and a kicker) than the article
-    "recovery.fragment_prose": (COLUMN_OF_CARDS, "Other story number 3"),
-    # readability's pick is the run of cards; the block around the title heading holds the
-    # article (two prose paragraphs) and not the run
-    "recovery.title_block": (CARDS_AFTER_TITLED, "A short summary of this other story"),
-    # readability's pick is not from a title heading on (there is none): the run ends the
-    # article, which keeps its two paragraphs (150+ characters of running text) without it
-    "article.teaser_tail": (UNTITLED_TEASERS, "School choir wins"),
-    # the article's cell holds under 60% of its column's running text, the rest teaser cards:
-    # the column is thinner prose than the article, which stands
-    "recovery.column_prose": (COLUMN_TEASERS, "School choir wins"),
     # readability drops the form and keeps the sign-up box's pitch as a sibling of a short article
     "page.form_boxes": (
         "<html><body><div id='wrap'><div><h1>Road closed</h1>" + PARAGRAPH * 3 + "</div>"
@@ -399,7 +314,7 @@ def test_every_rule_has_a_switch_test():
         | set(PAGE_CASES)
         | set(REMOVAL_CASES)
         | set(KEEP_CASES)
-        | {"recovery.second_opinion", "recovery.second_prose"}
+        | {"recovery.second_opinion"}
     )  # test_extract_second.py
     assert covered == RULE_NAMES
 
@@ -422,50 +337,3 @@ def test_unknown_rule_names_are_refused():
     with pytest.raises(ValueError):
         extract_html("<p>x</p>", mode="text", rules={"page.nope"})
     assert extract_html("<p>plain text</p>", mode="text", rules=()).text == "plain text"
-
-
-def _digest_items(item: str, count: int) -> str:
-    """``count`` items of a news digest, ``item`` formatted with each number."""
-    return "".join(item.format(n) for n in range(count))
-
-
-def test_teaser_tail_keeps_a_digest_whose_items_are_the_article():
-    # a news digest: two lines of introduction (100+ characters: article.teaser_runs's own
-    # guard passes), then items that are linked headlines with a summary, nothing after them;
-    # without the run, under 150 characters of running text would be left
-    items = _digest_items(
-        "<li><strong><a href='/story{0}'>Headline of the news item number {0} of the day</a>.</strong> The summary "
-        "of item {0} says what happened and why it matters to the readers today.</li>",
-        6,
-    )
-    page = (
-        "<html><head><title>Things you need to know today</title></head><body><div class='post'>"
-        "<p>Good morning! This is the news you need to know this Tuesday, in six short items, picked by our editors.</p>"
-        "<p>Sign up to get it by email.</p><ol>" + items + "</ol></div></body></html>"
-    )
-    text = extract_html(page, mode="text").text
-    assert "item 4 says what happened" in text and "number 4 of the day" in text
-
-
-def test_title_block_needs_an_article_not_a_standfirst():
-    # readability's pick is a digest of linked items after the title's block: the block gives
-    # way to nothing when it is a heading and a one-sentence standfirst (one prose line), and
-    # is the article beside the items when it holds two prose paragraphs
-    items = _digest_items(
-        "<li><a href='/story{0}'>Headline of the news item number {0}</a><p>The summary of item {0} says what "
-        "happened and why it matters to the readers today, in a sentence.</p></li>",
-        8,
-    )
-    standfirst = (
-        "<p>Eight stories our editors picked for this Tuesday morning, from the town hall and "
-        "the school board to the harbour and the market.</p>"
-    )
-    second = "<p>The harbour board met on Monday and approved the plan for the new quay, after a long debate.</p>"
-    for head, expected in ((standfirst, None), (standfirst + second, "approved the plan")):
-        root = lxml.html.document_fromstring(
-            "<html><body><div class='head'><h1>Things you need to know today</h1>" + head + "</div>"
-            "<ol class='items'>" + items + "</ol></body></html>"
-        )
-        pick = copy.deepcopy(root.find(".//ol"))
-        block = _title_block(root, pick, DEFAULT_RULES, "Things you need to know today")
-        assert (block is None) if expected is None else expected in render(block, "text")

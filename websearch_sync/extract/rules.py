@@ -137,12 +137,6 @@ RULES = (
         "first, a short summary) with no article text after it",
     ),
     _rule(
-        "article.teaser_tail",
-        "article",
-        "article.teaser_runs also in an article not selected from its title heading on, when it keeps 150 characters "
-        "or more of running text without the run",
-    ),
-    _rule(
         "article.comments",
         "article",
         "reader comment threads (class/id words, compounds such as 'commentlist' split) unless little else is left",
@@ -153,19 +147,6 @@ RULES = (
         "recovery",
         "an article whose table cell holds under 60% of its column's "
         "running text is widened to the column's text cells (navigation, sidebar and link-dense cells left out)",
-    ),
-    _rule(
-        "recovery.column_prose",
-        "recovery",
-        "the table column stands for the article only when it is as dense in prose (90% of the article's share of "
-        "text in running-text blocks): teaser and link cells thin it",
-    ),
-    _rule(
-        "recovery.title_block",
-        "recovery",
-        "readability's pick not from the title heading on and mostly (50%) teaser cards gives way to the block around "
-        "the title heading holding 100+ characters of running text, when that block is not the pick, is not mostly "
-        "cards itself, and keeps two prose lines once cleaned",
     ),
     _rule(
         "recovery.titled",
@@ -181,22 +162,10 @@ RULES = (
         words="comment comments review reviews reply replies respond discussion",
     ),
     _rule(
-        "recovery.fragment_prose",
-        "recovery",
-        "an article of two prose lines or more is widened to the main region only when that is as dense in prose "
-        "(90% of its share of running text): not to its column with the teaser cards beside it",
-    ),
-    _rule(
         "recovery.second_opinion",
         "recovery",
         "a near-empty extraction of a page with text is asked of "
         "trafilatura (optional extra) before the whole-page fallback",
-    ),
-    _rule(
-        "recovery.second_prose",
-        "recovery",
-        "a near-empty extraction that is prose (80% of it in sentence lines, 100+ characters of them) stands when "
-        "the second opinion holds it: the same article with more text around it is not a better one",
     ),
     _rule(
         "recovery.fragment",

@@ -336,4 +336,17 @@ ARTICLES = [
         "The bus shelter at the top of the hill, flattened by the storm in February, has been rebuilt in brick.",
         "The parish council paid for the work and thanks the bus company for lending a temporary shelter.",
     ]),
+    # ------------------------------------------------------------------ a related-posts widget classed in one word
+    ("related-widget-1", "related_widget", "The library garden opens to readers", [
+        "The walled garden behind the library opened to readers on Monday, with benches under the old pear trees and a shelf of books that can be read outside on fine days.",
+        "Friends of the library cleared the beds over the winter and planted herbs along the paths. The garden is open whenever the library is, and children's story time will move outdoors in June.",
+        "The garden was laid out in the 1890s for the mill owner who gave the library to the town, and for most of the last century it was used to store coal and, later, broken furniture. Old photographs in the local history room helped the volunteers put the paths back where they were.",
+        "Readers are asked not to take books from the main library into the garden unless they have borrowed them first, and to leave the gate closed behind them, because the hedgehogs that have moved in under the compost heap are not allowed to wander into the road.",
+    ]),
+    ("related-widget-2", "related_widget", "A new home for the town band", [
+        "After thirty years of rehearsing in a cold scout hut, the town band has moved into the old chapel on Mill Street, which the band bought last year with a grant and a long run of concerts.",
+        "The chapel has room for the whole band and an audience of eighty, and its walls are thick enough that the neighbours should not be troubled on practice nights.",
+        "Members spent the spring painting the walls, mending the windows and building a low stage from timber given by the builders' merchant. The old pews were sold to pay for new chairs, except for two that now stand by the door for anyone waiting for a lift home.",
+        "The band's first concert in its new home will be on the last Saturday of the month, and tickets are on sale at the newsagent. New players of any age are welcome at rehearsals on Tuesday evenings, and the band can lend an instrument to anyone who wants to learn.",
+    ]),
 ]

@@ -400,6 +400,26 @@ def hidden_panels(title: str, paras: List[str], i: int) -> str:
     return _page(title, i, main)
 
 
+def related_widget(title: str, paras: List[str], i: int) -> str:
+    """A blog post whose content block goes on with a share box and a related-posts widget, its
+    class names written as one word (``relatedposts``, ``relatedarticles``): items of an image
+    link, a linked headline, an excerpt, a date and a category line."""
+    word = ("relatedposts", "relatedarticles")[i % 2]
+    items = "".join(
+        '<div class="%s-post"><a href="/r%d"><img src="/r%d.jpg" alt=""></a><h4 class="%s-title">%s</h4>'
+        '<p class="%s-excerpt">%s</p><p class="%s-date">%d March</p><p class="%s-context">In "Local news"</p></div>\n'
+        % (word, n, n, word, links([h]), word, esc(s), word, n + 3, word)
+        for n, (h, s) in enumerate(TEASERS[3 * (i % 2) : 3 * (i % 2) + 3])
+    )
+    widget = ('<div class="sharedaddy"><h3>Share this:</h3><ul><li>%s</li></ul></div>\n'
+              '<div id="%s" class="%s"><h3 class="%s-headline"><em>Related</em></h3><div class="%s-items">\n%s</div></div>'
+              % (links(["Facebook", "Twitter", "Email"], "</li><li>"), word, word, word, word, items))
+    main = ('<article class="post"><header class="entry-header"><h1 class="entry-title">%s</h1>'
+            '<div class="entry-meta">Posted on 12 March by the editor</div></header>\n<div class="entry-content">%s%s</div>'
+            '</article>' % (esc(title), "".join("<p>%s</p>\n" % esc(p) for p in paras), widget))
+    return _page(title, i, main)
+
+
 TEMPLATES: Dict[str, Callable[[str, List[str], int], str]] = {
     "table_rows": table_rows, "table_cells": table_cells, "table_split": table_split, "table_br": table_br,
     "table_row_split": table_row_split, "br_text": br_text,
@@ -408,6 +428,7 @@ TEMPLATES: Dict[str, Callable[[str, List[str], int], str]] = {
     "teaser_run": teaser_run, "cards_after_title": cards_after_title, "untitled_cards": untitled_cards,
     "column_lists": column_lists, "inner_boxes": inner_boxes, "after_end": after_end,
     "table_cell": table_cell, "table_br_cell": table_br_cell, "hidden_panels": hidden_panels,
+    "related_widget": related_widget,
 }
 
 

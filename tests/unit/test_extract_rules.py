@@ -1,6 +1,10 @@
 """The rule table: every rule is live and switchable by name (what the benchmark's ablation
 relies on), class names are read generically, and unknown rule names are refused."""
 
+import gzip
+import json
+from pathlib import Path
+
 import lxml.html
 import pytest
 from test_extract import ARTICLE_PAGE
@@ -328,6 +332,24 @@ def test_negated_class_names_say_what_an_element_is_not():
     element = _node("<div class='item no_caption no-ads without-sidebar wide-image'>x</div>")[0]
     assert class_words(element) == {"item", "wide", "image"}
     assert "marked" in _clean(PARAGRAPH + "<div class='no-caption'>marked</div>", DEFAULT_RULES)
+
+
+STRUCTURES = Path(__file__).resolve().parents[2] / "bench" / "extraction-structures"
+
+
+@pytest.mark.parametrize("page", ["related-widget-1", "related-widget-2"])
+def test_a_related_posts_widget_classed_in_one_word_is_left_out(page):
+    # a blog post's content block goes on with a related-posts widget whose class names are one
+    # word ("relatedposts-post": no "related" word of its own); its excerpts are long paragraphs
+    # and come back with the article when the word is not read as "related" + "posts"
+    html = gzip.decompress((STRUCTURES / "html" / ("%s.html.gz" % page)).read_bytes()).decode("utf-8")
+    truth = json.loads((STRUCTURES / "ground-truth.json").read_text("utf-8"))[page]["articleBody"]
+    for rules, widget in ((DEFAULT_RULES, False), (DEFAULT_RULES - {"article.related"}, True)):
+        text = extract_html(html, mode="text", rules=rules).text
+        assert all(paragraph in text for paragraph in truth.splitlines())
+        assert ('In "Local news"' in text) is widget
+    assert "related" in class_words(_node("<div class='jp-relatedposts-items'>x</div>")[0])
+    assert "related" not in class_words(_node("<div class='unrelated'>x</div>")[0])
 
 
 def test_unknown_rule_names_are_refused():

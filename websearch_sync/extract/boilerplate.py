@@ -24,7 +24,7 @@ from lxml import etree
 
 from ..checkpoints import EVERY, checkpoint
 from .paragraphs import split_br_runs
-from .rules import DEFAULT_RULES, RULES, stage_tags, stage_words
+from .rules import COMPOUND_PREFIXES, DEFAULT_RULES, RULES, stage_tags, stage_words
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -104,9 +104,10 @@ _LONG_PARAGRAPH = 125  # non-space characters (about 150 characters)
 
 def class_words(element: etree._Element) -> frozenset[str]:
     """Lower-case alphabetic words of an element's ``class`` and ``id``
-    (``article__media-caption`` -> {article, media, caption}; camelCase is split). A class
-    name that is a negation (``no_caption``, ``no-ads``, ``without-sidebar``) says what the
-    element is not: its words are left out."""
+    (``article__media-caption`` -> {article, media, caption}; camelCase is split; a word that
+    starts with one of ``rules.COMPOUND_PREFIXES`` has that word too: ``jp-relatedposts`` ->
+    {jp, relatedposts, related}). A class name that is a negation (``no_caption``, ``no-ads``,
+    ``without-sidebar``) says what the element is not: its words are left out."""
     names = element.get("class"), element.get("id")
     if not (names[0] or names[1]):
         return _NO_WORDS
@@ -126,6 +127,7 @@ def _words(value: str) -> frozenset[str]:
         found = _name_words(name)
         if found and found[0] not in _NEGATIONS:
             words.update(found)
+            words.update(prefix for word in found for prefix in COMPOUND_PREFIXES if word.startswith(prefix))
     return frozenset(words)
 
 

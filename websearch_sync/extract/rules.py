@@ -28,7 +28,9 @@ class Rule:
     ``readability`` (readability's own cleaning), ``article`` (inside the selected
     article) or ``recovery``; ``tags`` and ``words`` are what it removes (both empty for a
     behaviour looked up by name); ``long_blocks``: its words remove a block even when it
-    holds several long paragraphs (slideshow captions)."""
+    holds several long paragraphs (slideshow captions); ``prefixes``: those of its words that
+    name a block at the start of a longer class word too (``relatedposts``: a name written as
+    one word, where ``related-posts`` and ``relatedPosts`` split into words already)."""
 
     name: str
     stage: str
@@ -36,10 +38,20 @@ class Rule:
     tags: frozenset[str] = frozenset()
     words: frozenset[str] = frozenset()
     long_blocks: bool = False
+    prefixes: frozenset[str] = frozenset()
 
 
 def _rule(name: str, stage: str, summary: str, tags: str = "", words: str = "", long_blocks: bool = False) -> Rule:
-    return Rule(name, stage, summary, frozenset(tags.split()), frozenset(words.split()), long_blocks)
+    """A ``Rule``; a word of ``words`` written with a trailing ``*`` is one of its ``prefixes``."""
+    return Rule(
+        name,
+        stage,
+        summary,
+        frozenset(tags.split()),
+        frozenset(word.rstrip("*") for word in words.split()),
+        long_blocks,
+        frozenset(word[:-1] for word in words.split() if word.endswith("*")),
+    )
 
 
 RULES = (
@@ -100,8 +112,8 @@ RULES = (
     _rule(
         "article.related",
         "article",
-        "related/teaser/recirculation blocks",
-        words="related promo teaser trending popular recirc recirculation outbrain taboola carousel slider swiper rail",
+        "related/teaser/recirculation blocks (also a class word that starts with 'related': 'relatedposts')",
+        words="related* promo teaser trending popular recirc recirculation outbrain taboola carousel slider swiper rail",
     ),
     _rule(
         "article.inner_boxes",
@@ -176,6 +188,8 @@ RULES = (
 )
 
 RULE_NAMES = frozenset(rule.name for rule in RULES)
+#: Words that name a block at the start of a longer class word too (``Rule.prefixes``), in a fixed order.
+COMPOUND_PREFIXES = tuple(sorted(prefix for rule in RULES for prefix in rule.prefixes))
 #: The rule ``include_comments`` switches off.
 COMMENT_RULE = "article.comments"
 DEFAULT_RULES = RULE_NAMES

@@ -349,4 +349,21 @@ ARTICLES = [
         "Members spent the spring painting the walls, mending the windows and building a low stage from timber given by the builders' merchant. The old pews were sold to pay for new chairs, except for two that now stand by the door for anyone waiting for a lift home.",
         "The band's first concert in its new home will be on the last Saturday of the month, and tickets are on sale at the newsagent. New players of any age are welcome at rehearsals on Tuesday evenings, and the band can lend an instrument to anyone who wants to learn.",
     ]),
+    # ------------------------------------------------------------------ a list of sentences, some of them mostly one link
+    ("link-items-1", "link_items", "Volunteer work on the canal this month", [
+        "It has been a busy month on the canal, and the work party would like to thank everyone who turned out in the rain.",
+        "The lock gates at the bottom of the flight were painted on two Saturdays, and the balance beams now have new handrails.",
+        "Priya has written up a guide to clearing the overflow weir safely before the winter storms arrive.",
+        "The towpath between the two bridges was cut back, and the brambles were taken away to the compost site by the council.",
+        "Tom has finished the survey of the old boat weighing machine and sent the results to the trust.",
+        "The next work party meets at the top lock at nine on the first Saturday of next month, with tea provided.",
+    ]),
+    ("link-items-2", "link_items", "What the repair café fixed in May", [
+        "Forty-one things came through the door of the repair café in May, and thirty-three of them went home working again.",
+        "Two toasters, a lamp and a food mixer were mended at the electrical table, mostly by replacing worn plugs and cables.",
+        "Ellen has put together a short guide to sharpening garden shears with a file and an old cork.",
+        "The sewing table shortened three pairs of trousers and patched the elbows of a much loved school jumper.",
+        "Raj has written an account of bringing a forty-year-old radio back to life with a single new valve.",
+        "The café will be closed in August, and will open again on the second Saturday of September at the library.",
+    ]),
 ]

@@ -420,6 +420,21 @@ def related_widget(title: str, paras: List[str], i: int) -> str:
     return _page(title, i, main)
 
 
+def link_items(title: str, paras: List[str], i: int) -> str:
+    """A progress report: an introduction, then a list of sentences, two of which are mostly one
+    link (a name, then a linked account of what was done), the others text with a link or none;
+    a list of links to related reports after it."""
+    def item(n: int, text: str) -> str:
+        if n % 2:
+            name, rest = text.split(" ", 1)
+            return '<li>%s <a href="/work/%d">%s</a></li>' % (esc(name), n, esc(rest))
+        return "<li>%s</li>" % esc(text)
+    main = ('<div class="post"><h1>%s</h1>\n<p>%s</p>\n<ul>\n%s\n</ul>\n<h3>Earlier reports</h3>\n<ul class="more">%s</ul></div>'
+            % (esc(title), esc(paras[0]), "\n".join(item(n, p) for n, p in enumerate(paras[1:])),
+               "".join("<li>%s</li>" % links([r]) for r in RELATED)))
+    return _page(title, i, main)
+
+
 TEMPLATES: Dict[str, Callable[[str, List[str], int], str]] = {
     "table_rows": table_rows, "table_cells": table_cells, "table_split": table_split, "table_br": table_br,
     "table_row_split": table_row_split, "br_text": br_text,
@@ -428,7 +443,7 @@ TEMPLATES: Dict[str, Callable[[str, List[str], int], str]] = {
     "teaser_run": teaser_run, "cards_after_title": cards_after_title, "untitled_cards": untitled_cards,
     "column_lists": column_lists, "inner_boxes": inner_boxes, "after_end": after_end,
     "table_cell": table_cell, "table_br_cell": table_br_cell, "hidden_panels": hidden_panels,
-    "related_widget": related_widget,
+    "related_widget": related_widget, "link_items": link_items,
 }
 
 

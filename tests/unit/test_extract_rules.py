@@ -337,19 +337,36 @@ def test_negated_class_names_say_what_an_element_is_not():
 STRUCTURES = Path(__file__).resolve().parents[2] / "bench" / "extraction-structures"
 
 
+def _structure_page(page):
+    """A page of the structures set and its truth's lines."""
+    html = gzip.decompress((STRUCTURES / "html" / ("%s.html.gz" % page)).read_bytes()).decode("utf-8")
+    return html, json.loads((STRUCTURES / "ground-truth.json").read_text("utf-8"))[page]["articleBody"].splitlines()
+
+
 @pytest.mark.parametrize("page", ["related-widget-1", "related-widget-2"])
 def test_a_related_posts_widget_classed_in_one_word_is_left_out(page):
     # a blog post's content block goes on with a related-posts widget whose class names are one
     # word ("relatedposts-post": no "related" word of its own); its excerpts are long paragraphs
     # and come back with the article when the word is not read as "related" + "posts"
-    html = gzip.decompress((STRUCTURES / "html" / ("%s.html.gz" % page)).read_bytes()).decode("utf-8")
-    truth = json.loads((STRUCTURES / "ground-truth.json").read_text("utf-8"))[page]["articleBody"]
+    html, truth = _structure_page(page)
     for rules, widget in ((DEFAULT_RULES, False), (DEFAULT_RULES - {"article.related"}, True)):
         text = extract_html(html, mode="text", rules=rules).text
-        assert all(paragraph in text for paragraph in truth.splitlines())
+        assert all(paragraph in text for paragraph in truth)
         assert ('In "Local news"' in text) is widget
     assert "related" in class_words(_node("<div class='jp-relatedposts-items'>x</div>")[0])
     assert "related" not in class_words(_node("<div class='unrelated'>x</div>")[0])
+
+
+@pytest.mark.parametrize("page", ["link-items-1", "link-items-2"])
+def test_link_dense_keeps_the_items_of_a_list_of_sentences(page):
+    # a report's list of sentences, two of them a name and then one link ("Priya has <a>written
+    # up a guide ...</a>"); the list of earlier reports after it is all links and goes
+    html, truth = _structure_page(page)
+    text = extract_html(html, mode="text").text
+    assert all(line in text for line in truth)
+    assert "Spring fair raises record sum" not in text
+    without = extract_html(html, mode="text", rules=DEFAULT_RULES - {"article.link_dense"}).text
+    assert "Spring fair raises record sum" in without
 
 
 def test_unknown_rule_names_are_refused():

@@ -460,7 +460,8 @@ def _link_lead(element: etree._Element, text: str) -> bool:
 def _link_dense(element: etree._Element, text: str) -> bool:
     """A block that is (nearly) all link text: teasers, link lists, promo links. A block
     whose text is a URL is kept (sources quoted as bare links), and so is a heading (a
-    section named after what it links to; a teaser's heading goes with its block)."""
+    section named after what it links to; a teaser's heading goes with its block); so is an
+    item of a list whose items are mostly not link text (``_keep_prose_list_items``)."""
     if not text or element.tag in _HEADINGS or text.startswith(("http://", "https://", "www.")):
         return False
     return _link_text_length(element) >= 0.8 * len(text)
@@ -608,7 +609,33 @@ def _removals(
         )
         if name is not None:
             removals.setdefault(name, set()).add(element)
+    if "article.link_dense" in removals:
+        _keep_prose_list_items(removals["article.link_dense"])
     return removals
+
+
+#: A link-dense list item stays when fewer than this share of its list's items are link-dense.
+PROSE_LIST_SHARE = 0.5
+
+
+def _keep_prose_list_items(dense: set[etree._Element]) -> None:
+    """Takes out of ``dense`` (the blocks ``article.link_dense`` removes) the items of a list
+    fewer than ``PROSE_LIST_SHARE`` of whose items with text are link-dense: a list of
+    sentences, one of which is mostly its link ("X has <a>a patch to move the store off the old
+    API</a>"), is the article's list; a list of links (related stories, a tag list) is not."""
+    linked: dict[etree._Element, int] = {}
+    for element in dense:  # counts per list: the order of the set does not matter
+        parent = element.getparent()
+        if element.tag == "li" and parent is not None:
+            linked[parent] = linked.get(parent, 0) + 1
+    for parent, count in linked.items():
+        items = [child for child in parent if child.tag == "li" and _has_text(child)]
+        if count < PROSE_LIST_SHARE * len(items):
+            dense.difference_update(items)
+
+
+def _has_text(element: etree._Element) -> bool:
+    return any(piece.strip() for piece in element.itertext())
 
 
 def _title_line(node: etree._Element, title: Optional[str]) -> Optional[etree._Element]:

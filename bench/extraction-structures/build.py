@@ -435,6 +435,19 @@ def link_items(title: str, paras: List[str], i: int) -> str:
     return _page(title, i, main)
 
 
+def split_body(title: str, paras: List[str], i: int) -> str:
+    """An article whose first three paragraphs sit in its container and the rest in a wrapper
+    inside it (a "read more" expander's markup): readability picks the wrapper and appends the
+    paragraphs before it by their own text, which for the second, opening with a link or with
+    emphasis, ends before its first word."""
+    name, rest = paras[1].split(" ", 1)
+    second = ('<p><a href="/people/%d">%s</a> %s</p>' if i % 2 else "<p><em>%s</em> %s</p>") % (
+        *((i,) if i % 2 else ()), esc(name), esc(rest))
+    main = ('<div class="column"><h1>%s</h1>\n<p>%s</p>\n%s\n<p>%s</p>\n<div class="more">\n%s</div></div>'
+            % (esc(title), esc(paras[0]), second, esc(paras[2]), "".join("<p>%s</p>\n" % esc(p) for p in paras[3:])))
+    return _page(title, i, main)
+
+
 TEMPLATES: Dict[str, Callable[[str, List[str], int], str]] = {
     "table_rows": table_rows, "table_cells": table_cells, "table_split": table_split, "table_br": table_br,
     "table_row_split": table_row_split, "br_text": br_text,
@@ -443,7 +456,7 @@ TEMPLATES: Dict[str, Callable[[str, List[str], int], str]] = {
     "teaser_run": teaser_run, "cards_after_title": cards_after_title, "untitled_cards": untitled_cards,
     "column_lists": column_lists, "inner_boxes": inner_boxes, "after_end": after_end,
     "table_cell": table_cell, "table_br_cell": table_br_cell, "hidden_panels": hidden_panels,
-    "related_widget": related_widget, "link_items": link_items,
+    "related_widget": related_widget, "link_items": link_items, "split_body": split_body,
 }
 
 

@@ -108,6 +108,15 @@ def _extracted(page, rules):
     return extract_html(page, mode="text", rules=rules).text
 
 
+STRUCTURES = Path(__file__).resolve().parents[2] / "bench" / "extraction-structures"
+
+
+def _structure_page(page):
+    """A page of the structures set and its truth's lines."""
+    html = gzip.decompress((STRUCTURES / "html" / ("%s.html.gz" % page)).read_bytes()).decode("utf-8")
+    return html, json.loads((STRUCTURES / "ground-truth.json").read_text("utf-8"))[page]["articleBody"].splitlines()
+
+
 def _row_split_page():
     """A layout table whose article column is split over three rows (paragraphs wrapped in
     <font>), navigation and sidebar cells spanning them: readability keeps one row."""
@@ -135,6 +144,9 @@ def _row_split_page():
 
 
 PAGE_CASES = {
+    # readability picks the wrapper of the later paragraphs and appends those before it by
+    # their own text: the second opens with a link or emphasis, its own text ends before a word
+    "readability.sibling_gaps": (_structure_page("split-body-1")[0], "after a petition signed by"),
     "recovery.table_column": (_row_split_page(), "The closing paragraph"),
     # an embedded post's <blockquote class="twitter-tweet"> is "unlikely" for readability
     "page.quotations": (ARTICLE_PAGE, "The Danube at sunset"),
@@ -334,15 +346,6 @@ def test_negated_class_names_say_what_an_element_is_not():
     assert "marked" in _clean(PARAGRAPH + "<div class='no-caption'>marked</div>", DEFAULT_RULES)
 
 
-STRUCTURES = Path(__file__).resolve().parents[2] / "bench" / "extraction-structures"
-
-
-def _structure_page(page):
-    """A page of the structures set and its truth's lines."""
-    html = gzip.decompress((STRUCTURES / "html" / ("%s.html.gz" % page)).read_bytes()).decode("utf-8")
-    return html, json.loads((STRUCTURES / "ground-truth.json").read_text("utf-8"))[page]["articleBody"].splitlines()
-
-
 @pytest.mark.parametrize("page", ["related-widget-1", "related-widget-2"])
 def test_a_related_posts_widget_classed_in_one_word_is_left_out(page):
     # a blog post's content block goes on with a related-posts widget whose class names are one
@@ -367,6 +370,15 @@ def test_link_dense_keeps_the_items_of_a_list_of_sentences(page):
     assert "Spring fair raises record sum" not in text
     without = extract_html(html, mode="text", rules=DEFAULT_RULES - {"article.link_dense"}).text
     assert "Spring fair raises record sum" in without
+
+
+@pytest.mark.parametrize("page", ["split-body-1", "split-body-2"])
+def test_a_paragraph_between_two_appended_blocks_is_appended_in_its_place(page):
+    html, truth = _structure_page(page)
+    text = extract_html(html, mode="text").text
+    assert [line for line in text.splitlines() if line] == truth
+    without = extract_html(html, mode="text", rules=DEFAULT_RULES - {"readability.sibling_gaps"}).text
+    assert truth[1] not in without
 
 
 def test_unknown_rule_names_are_refused():

@@ -31,6 +31,7 @@ from .boilerplate import clean_article, drop, preclean, sole_wrappers, strip_jun
 from .boxes import blocks_before_title, boxes_after_title, follows_title
 from .divs import transform_misused_divs
 from .frames import unframe
+from .gaps import fill_gaps
 from .nesting import cut_by_depth, parse_capped
 from .region import FRAGMENT_MIN_MISSING, FRAGMENT_SHARE, is_fragment, main_region
 from .render import render_element
@@ -188,6 +189,7 @@ def _tree_document_class() -> Any:
         title: Optional[str] = None
         titled = False  # the best candidate holds the title heading (see _article)
         find_teasers = False
+        sibling_gaps = False
         teasers: list[etree._Element] = []
 
         def _parse(self, input: etree._Element) -> etree._Element:  # noqa: A002 - readability's signature
@@ -237,9 +239,13 @@ def _tree_document_class() -> Any:
             super().remove_unlikely_candidates()
 
         def get_article(self, candidates: Any, best_candidate: Any, html_partial: bool = False) -> etree._Element:
+            parent = best_candidate["elem"].getparent()
+            siblings = list(parent) if html_partial and self.sibling_gaps and parent is not None else []
             if html_partial:  # before readability moves the candidate into its output
                 self.titled = follows_title(best_candidate["elem"], self.title)
             article: etree._Element = super().get_article(candidates, best_candidate, html_partial=html_partial)
+            if siblings:
+                fill_gaps(siblings, parent, article)
             if html_partial:
                 article = self._in_page_document(article)
             if self.title_boxes and html_partial:
@@ -299,6 +305,7 @@ def _article(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title:
     document.title_boxes = "readability.title_boxes" in rules
     document.title = title
     document.find_teasers = "article.teaser_runs" in rules
+    document.sibling_gaps = "readability.sibling_gaps" in rules
     document.title_start = "readability.title_start" in rules
     try:
         summary = document.summary(html_partial=True)

@@ -86,6 +86,13 @@ RULES = (
         "a short article is kept, not selected again without readability's filter of unlikely blocks",
     ),
     _rule(
+        "readability.sibling_gaps",
+        "readability",
+        "a paragraph, list, quotation or code block between two blocks readability appended is appended too when it "
+        "is running text (100+ characters, link density 0.3 at most): readability's test reads only a paragraph's "
+        "text before its first link or emphasis",
+    ),
+    _rule(
         "readability.title_boxes",
         "readability",
         "a block appended after an article that holds its title heading is left out when it opens with a "

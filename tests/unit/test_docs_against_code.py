@@ -460,3 +460,31 @@ def test_the_item_fields_of_each_vertical_are_its_item_types():
     written = {vertical: set(re.findall(r"`(\w+)`", fields)) - told for vertical, fields in rows}
     types = {"news": ws.NewsItem, "images": ws.ImageItem, "videos": ws.VideoItem}
     assert written == {vertical: set(item.__annotations__) - told for vertical, item in types.items()}
+
+
+# -- install lines: the pip a fresh venv ships ------------------------------------------------------
+
+
+def _clashing_extras() -> set:
+    """The extras that bring trafilatura (jusText asks for ``lxml[html_clean]``, readability-lxml for
+    ``lxml[html-clean]``): with them, the pip 23.2.1 of a fresh Python 3.11/3.12 venv stops on an
+    ``AssertionError`` (README, Quickstart)."""
+    config = configparser.ConfigParser()
+    config.read(ROOT / "setup.cfg", encoding="utf-8")
+    return {name for name, value in config["options.extras_require"].items() if "trafilatura" in value}
+
+
+def test_every_install_of_an_extra_that_clashes_upgrades_pip_first():
+    """A newcomer copies the line as written: each ``pip install`` of the checkout with the test or
+    trafilatura extra upgrades pip first in the same line, as the Quickstart's second command does."""
+    extras = _clashing_extras()
+    assert {"test", "trafilatura"} <= extras  # setup.cfg was read
+    spelled = re.compile(r"pip install (?:-e )?'?\.\[([\w,-]+)\]")
+    unsafe = [
+        "%s: %s" % (page.name, line.strip())
+        for page in PAGES
+        for line in page.read_text(encoding="utf-8").splitlines()
+        for match in spelled.finditer(line)
+        if extras & set(match.group(1).split(",")) and "pip install -U pip &&" not in line[: match.start()]
+    ]
+    assert not unsafe

@@ -5,8 +5,8 @@ that scripts, CI and examples run anywhere. Set ``WEB_SEARCH_BACKEND`` (or pass
 ``backend=``) to search the web for real.
 
 Made-up results must never pass for real ones: the first search the stub answers
-in a process raises an :class:`OfflineResultsWarning` and logs a warning (once per
-process; a caller that tells the user itself, like the command line, calls
+in a process raises an :class:`OfflineResultsWarning` and, where logging is configured, logs
+a warning (once per process; a caller that tells the user itself, like the command line, calls
 :func:`offline_warning_given` first), ``tool.format_results`` marks its results,
 and its pages are never read (``include_content`` leaves them without content).
 """
@@ -68,7 +68,8 @@ def _warn_once() -> None:
             return
         _warned.set()
     warnings.warn(OFFLINE_WARNING, OfflineResultsWarning, stacklevel=_caller_level())
-    logger.warning(OFFLINE_WARNING)
+    if logger.hasHandlers():  # a service's log; else logging's last resort would print the warning twice
+        logger.warning(OFFLINE_WARNING)
 
 
 class Stub(Backend):

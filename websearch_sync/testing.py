@@ -19,7 +19,8 @@
 - pytest fixtures ``websearch_replay`` and ``websearch_fake`` wrap the two context
   managers; this module is a pytest plugin (the ``pytest11`` entry point
   ``websearch_sync.testing``), so installed, its fixtures are there in every test, and
-  :func:`reset` runs before each test (not for one marked ``websearch_keep_state``).
+  :func:`reset` runs before each test (not for one marked ``websearch_keep_state``); a backend
+  a test registers or unregisters is undone after it.
 
 Matching rule of :func:`replay_fixtures`: a search is answered by a recorded case
 of the same backend whose query is the same once whitespace is collapsed
@@ -613,10 +614,13 @@ if _pytest is not None:
         )
 
     @_pytest.fixture(autouse=True)
-    def _websearch_fresh_state(request: Any) -> None:
-        """Each test starts with the process-wide state of a fresh process (see :func:`reset`)."""
+    def _websearch_fresh_state(request: Any) -> Iterator[None]:
+        """Each test starts with the process-wide state of a fresh process (see :func:`reset`),
+        and the backends registered as it started: one it registers or unregisters is undone."""
         if request.node.get_closest_marker(KEEP_STATE_MARKER) is None:
             reset()
+        with registry.kept():
+            yield
 
     __all__ += ["websearch_replay", "websearch_fake"]
 

@@ -1,0 +1,96 @@
+"""``registry.kept()``: what a block (the pytest plugin: each test) registers, replaces or
+unregisters is undone as it ends, so one test's ``register`` cannot change the backends of the
+tests after it (docs/backends.md suggests ``register`` in a test; a backend with an ``auto_rank``
+joined every later ``auto`` search, and unregistering a test's replacement of ``ddg_html``
+removed the built-in ``ddg_html`` for the rest of the process)."""
+
+import pytest
+from user_pytest import run_pytest
+
+import websearch_sync as ws
+from websearch_sync.backends import ParseResult, RequestSpec, register, unregister
+from websearch_sync.backends.stub import Stub
+from websearch_sync.engine import registry
+
+
+class _Joining(Stub):
+    name = "kept_probe"
+    auto_rank = 50  # joins backend="auto"
+
+
+class _Replacing(Stub):
+    name = "ddg_html"
+
+    def build_request(self, params):
+        return RequestSpec("GET", "https://replaced.example/")
+
+    def parse(self, response, params):
+        return ParseResult(items=[])
+
+
+def test_a_backend_registered_in_the_block_is_gone_after_it():
+    with registry.kept():
+        register(_Joining)
+        assert "kept_probe" in ws.backend_names()
+    assert "kept_probe" not in ws.backend_names()
+    with pytest.raises(ws.InvalidInput, match="unknown backend"):
+        ws.search("q", backend="kept_probe")
+
+
+def test_a_built_in_replaced_then_unregistered_in_the_block_is_back_after_it():
+    built_in = registry.backend_class("ddg_html")
+    with registry.kept():
+        register(_Replacing)
+        unregister("ddg_html")
+        assert "ddg_html" not in ws.backend_names()
+    assert "ddg_html" in ws.backend_names()
+    assert registry.backend_class("ddg_html") is built_in
+
+
+def test_a_block_that_registers_nothing_leaves_the_registry_as_it_was():
+    before = registry.backend_names()
+    with registry.kept():
+        ws.search("q", backend="stub", settings=ws.Settings())
+    assert registry.backend_names() == before
+
+
+USER_TESTS = {
+    "registers": """
+from websearch_sync.backends import register, unregister
+from websearch_sync.backends.stub import Stub
+
+
+class Joining(Stub):
+    name = "kept_probe"
+    auto_rank = 50
+
+
+class Replacing(Stub):
+    name = "ddg_html"
+
+
+def test_registers():
+    register(Joining)
+    register(Replacing)
+    unregister("ddg_html")
+""",
+    "sees": """
+import websearch_sync as ws
+
+
+def test_sees_the_backends_as_installed():
+    names = ws.backend_names()
+    assert "kept_probe" not in names and "ddg_html" in names
+""",
+}
+
+
+@pytest.mark.parametrize("order", [("registers", "sees"), ("sees", "registers")])
+def test_a_users_tests_see_the_installed_backends_whatever_ran_before(tmp_path, order):
+    """A user's suite in a folder of its own, in one process (the plugin through its entry point)."""
+    for number, name in enumerate(order):
+        (tmp_path / ("test_%d_%s.py" % (number, name))).write_text(USER_TESTS[name], encoding="utf-8")
+    (tmp_path / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+    done = run_pytest(tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "2 passed" in done.stdout

@@ -9,8 +9,9 @@ for that code names; docs/verticals.md's tables of who serves what and of each v
 are the engines' and the item types' own; every extra of setup.cfg, and what it installs, is
 named in docs/configuration.md; docs/mcp.md quotes the line a missing SDK gives; a name the docs
 spell under a public module is exported by it; and every Python block parses, the library names
-it uses exist and its calls of them use keywords they take. Reads the source and the docs (no
-search is made): well under a second."""
+it uses exist and its calls of them use keywords they take; each install line of an extra that
+the pip of a fresh venv cannot resolve upgrades pip first; docs/agent-tools.md's first block runs
+as written (offline, on the stub). Reads the source and the docs (no search leaves the process)."""
 
 import argparse
 import ast
@@ -488,3 +489,18 @@ def test_every_install_of_an_extra_that_clashes_upgrades_pip_first():
         if extras & set(match.group(1).split(",")) and "pip install -U pip &&" not in line[: match.start()]
     ]
     assert not unsafe
+
+
+# -- docs/agent-tools.md: the first example runs as written ---------------------------------------
+
+
+def test_the_agent_tools_first_example_runs_as_written():
+    """Copied into a script, the page's first block runs (before, it used a ``client`` and
+    ``arguments`` it never defined): offline, the default backend's results, numbered."""
+    page = (ROOT / "docs" / "agent-tools.md").read_text(encoding="utf-8")
+    block = page.split("```python\n", 1)[1].split("```", 1)[0]
+    names: dict = {}
+    exec(compile(block, "agent-tools.md", "exec"), names)  # the default backend: the offline stub
+    assert names["result"]["provider_meta"]["provider_name"] == "stub" and len(names["result"]["items"]) == 3
+    assert names["reply"].startswith("1. python requests timeout - Overview\n")
+    assert [t["function"]["name"] for t in names["tools"]] == ["web_search", "web_fetch"]

@@ -532,7 +532,9 @@ def reset() -> None:
 
     The pytest plugin calls it before each test; call it yourself under another runner. A
     ``SearchClient`` you built keeps its own state (see ``SearchClient.clear_cooldowns``), and
-    so does a shared state in Redis (``websearch-sync state clear``).
+    so does a shared state in Redis (``websearch-sync state clear``). The offline stub's
+    ``OfflineResultsWarning`` stays once per process (a suite is told once, not once a test):
+    ``pytest.warns`` sees it in the first test that searches the stub only.
     """
     forget_process_parts()
     forget_configs()

@@ -43,6 +43,7 @@ from typing import Any, Callable, Optional, Union
 from .backends.searxng_config import forget_configs
 from .client.default_client import close_default_client
 from .client.processwide import forget_process_parts
+from .client.search_client import open_clients_learn_afresh
 from .config import Settings
 from .contract.cases import VERTICAL_TYPES, Case, contract_violations, discover
 from .contract.conformance import ConformanceCheck
@@ -530,15 +531,17 @@ def reset() -> None:
     single-flight tables, the SearXNG instances' ``/config`` read. A block a test provokes (``fake_results({"ddg_html": WebBlocked(...)})``)
     would otherwise leave that backend cooling down for the tests after it.
 
-    The pytest plugin calls it before each test; call it yourself under another runner. A
-    ``SearchClient`` you built keeps its own state (see ``SearchClient.clear_cooldowns``), and
-    so does a shared state in Redis (``websearch-sync state clear``). The offline stub's
+    Every open ``SearchClient`` (an application's module-level one too) forgets the same of its
+    own, and the answers it cached in memory; its cache file is kept, and so is a shared state
+    in Redis (``websearch-sync state clear``). The pytest plugin calls it before each test; call
+    it yourself under another runner. The offline stub's
     ``OfflineResultsWarning`` stays once per process (a suite is told once, not once a test):
     ``pytest.warns`` sees it in the first test that searches the stub only.
     """
     forget_process_parts()
     forget_configs()
     close_default_client()
+    open_clients_learn_afresh()
 
 
 #: Where the conformance checks are written: a failed check's traceback starts there.

@@ -5,7 +5,6 @@ joined every later ``auto`` search, and unregistering a test's replacement of ``
 removed the built-in ``ddg_html`` for the rest of the process)."""
 
 import pytest
-from user_pytest import run_pytest
 
 import websearch_sync as ws
 from websearch_sync.backends import ParseResult, RequestSpec, register, unregister
@@ -52,45 +51,3 @@ def test_a_block_that_registers_nothing_leaves_the_registry_as_it_was():
     with registry.kept():
         ws.search("q", backend="stub", settings=ws.Settings())
     assert registry.backend_names() == before
-
-
-USER_TESTS = {
-    "registers": """
-from websearch_sync.backends import register, unregister
-from websearch_sync.backends.stub import Stub
-
-
-class Joining(Stub):
-    name = "kept_probe"
-    auto_rank = 50
-
-
-class Replacing(Stub):
-    name = "ddg_html"
-
-
-def test_registers():
-    register(Joining)
-    register(Replacing)
-    unregister("ddg_html")
-""",
-    "sees": """
-import websearch_sync as ws
-
-
-def test_sees_the_backends_as_installed():
-    names = ws.backend_names()
-    assert "kept_probe" not in names and "ddg_html" in names
-""",
-}
-
-
-@pytest.mark.parametrize("order", [("registers", "sees"), ("sees", "registers")])
-def test_a_users_tests_see_the_installed_backends_whatever_ran_before(tmp_path, order):
-    """A user's suite in a folder of its own, in one process (the plugin through its entry point)."""
-    for number, name in enumerate(order):
-        (tmp_path / ("test_%d_%s.py" % (number, name))).write_text(USER_TESTS[name], encoding="utf-8")
-    (tmp_path / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
-    done = run_pytest(tmp_path)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "2 passed" in done.stdout

@@ -534,9 +534,9 @@ def reset() -> None:
     Every open ``SearchClient`` (an application's module-level one too) forgets the same of its
     own, and the answers it cached in memory; its cache file is kept, and so is a shared state
     in Redis (``websearch-sync state clear``). The pytest plugin calls it before each test; call
-    it yourself under another runner. The offline stub's
-    ``OfflineResultsWarning`` stays once per process (a suite is told once, not once a test):
-    ``pytest.warns`` sees it in the first test that searches the stub only.
+    it yourself under another runner. The offline stub's ``OfflineResultsWarning`` stays once per
+    process (a suite is told once, not once a test): ``pytest.warns`` sees it in the first test
+    that searches the stub only.
     """
     forget_process_parts()
     forget_configs()

@@ -516,7 +516,8 @@ def test_the_api_reference_command_leaves_out_an_integration_whose_framework_is_
     import docs_scripts
 
     script = docs_scripts.load("api_reference")
-    monkeypatch.setitem(sys.modules, "langchain_core", None)  # not installed: its import fails
+    for name in ["langchain_core"] + [name for name in sys.modules if name.startswith("langchain_core.")]:
+        monkeypatch.setitem(sys.modules, name, None)  # not installed (nor imported before): its import fails
     monkeypatch.delitem(sys.modules, "websearch_sync.integrations.langchain", raising=False)
     assert "websearch_sync.integrations.langchain" in script.PUBLIC_MODULES
     # (not the other integrations: importing their frameworks takes seconds)

@@ -9,6 +9,7 @@ it, and the cache, rate limiter and cool-down table are locked.
 import dataclasses
 import datetime
 import inspect
+import threading
 import weakref
 from collections.abc import Hashable, Mapping
 from functools import partial
@@ -83,14 +84,18 @@ from .strategies import asks_no_one, fallback, merge
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
-#: The clients not closed yet (weakly: one dropped unclosed is forgotten with it).
+#: The clients not closed yet (weakly: one dropped unclosed is forgotten with it), under its lock
+#: (clients open and close in any thread: a set iterated while another thread adds fails).
 _OPEN: "weakref.WeakSet[SearchClient]" = weakref.WeakSet()
+_OPEN_LOCK = threading.Lock()
 
 
 def open_clients_learn_afresh() -> None:
     """Every open client forgets what it learnt running (``SearchClient._learn_afresh``): what
     ``websearch_sync.testing.reset()`` does between two tests."""
-    for client in list(_OPEN):
+    with _OPEN_LOCK:
+        clients = list(_OPEN)
+    for client in clients:
         client._learn_afresh()
 
 
@@ -243,7 +248,8 @@ class SearchClient:
         self._learn_afresh()
         self._closed = False
         hold(self.settings, self)  # while open, the settings it read cannot change under it
-        _OPEN.add(self)
+        with _OPEN_LOCK:
+            _OPEN.add(self)
 
     def _learn_afresh(self) -> None:
         """Make new what the client learns as it runs: answers cached in memory, plans, its pace,
@@ -296,7 +302,8 @@ class SearchClient:
         with no one to close them (and a browser transport's cannot be)."""
         if not self._closed:
             self._closed = True
-            _OPEN.discard(self)
+            with _OPEN_LOCK:
+                _OPEN.discard(self)
             self._transport.close()
             self._cache.close()
 

@@ -68,6 +68,8 @@ _REGISTRY: dict[str, dict[str, Union[type[Backend], BuiltIn]]] = {
 }
 #: The built-in backends' names (a plugin may not replace them).
 _BUILT_IN = frozenset(_REGISTRY)
+#: The registry as installed, before any plugin loads or registration (:func:`forget_registrations`).
+_INSTALLED = {name: dict(engines) for name, engines in _REGISTRY.items()}
 #: ``{entry-point name: why}`` of the plugins skipped: an error naming one of them says why.
 _SKIPPED: dict[str, str] = {}
 #: Those of :data:`_SKIPPED` whose entry-point name cannot be a backend's (``demo-search``).
@@ -338,6 +340,17 @@ def kept() -> Iterator[None]:
     finally:
         if _GENERATION != generation:
             _restore(saved)
+
+
+def forget_registrations() -> None:
+    """Back to the backends as installed: the built-in ones, and the plugins loaded again at the
+    next question (the pytest plugin, after the test in which the library came into use)."""
+    global _PLUGINS_LOADED
+    with _PLUGINS_LOCK:
+        _restore(_INSTALLED)
+        _SKIPPED.clear()
+        _SKIPPED_ELSEWHERE.clear()
+        _PLUGINS_LOADED = False
 
 
 def _restore(saved: Mapping[str, dict[str, Union[type[Backend], BuiltIn]]]) -> None:

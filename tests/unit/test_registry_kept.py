@@ -51,3 +51,16 @@ def test_a_block_that_registers_nothing_leaves_the_registry_as_it_was():
     with registry.kept():
         ws.search("q", backend="stub", settings=ws.Settings())
     assert registry.backend_names() == before
+
+
+def test_forget_registrations_goes_back_to_the_backends_as_installed():
+    """What the pytest plugin does after the test in which the library came into use (no registry
+    was there to keep as that test started)."""
+    built_in = registry.backend_class("ddg_html")
+    with registry.kept():  # this suite's own registrations come back after
+        register(_Joining)
+        unregister("ddg_html")
+        registry.forget_registrations()
+        names = registry.backend_names()  # a question: the plugins load again
+        assert "kept_probe" not in names and set(registry._BUILT_IN) <= set(names)
+        assert registry.backend_class("ddg_html") is built_in

@@ -69,7 +69,12 @@ else:  # no __dir__ listing them: pytest and pluggy read every name dir() gives 
         __name__, {name: "..net.wire_mock" if name.startswith("Mock") else ".kit" for name in __all__}
     )
 
-try:  # the pytest plugin's fixtures and hooks (pytest finds them on this module by name)
+try:  # the pytest fixtures exist only where pytest does
+    import pytest as _pytest
+except ImportError:  # pragma: no cover - pytest is in the test extra
+    _pytest = None  # type: ignore[assignment]
+
+if _pytest is not None:  # the plugin's fixtures and hooks (pytest finds them on this module by name)
     from .plugin import (  # noqa: F401
         _websearch_fresh_state,
         pytest_addoption,
@@ -78,7 +83,5 @@ try:  # the pytest plugin's fixtures and hooks (pytest finds them on this module
         websearch_fake,
         websearch_replay,
     )
-except ImportError:  # pragma: no cover - pytest is in the test extra; without it there are no fixtures
-    pass
-else:
+
     __all__ += ["websearch_replay", "websearch_fake"]

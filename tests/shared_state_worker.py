@@ -1,6 +1,7 @@
 """Worker processes of the shared-state tests and bench, run as RQ workers would run jobs.
 
     python tests/shared_state_worker.py '{"queries": [...], "options": {...}}'
+    python tests/shared_state_worker.py '{"fleet": [job, ...], "fds": [[stdin, stdout], ...]}'
 
 It searches with the module-level ``websearch_sync.search`` and nothing but the
 environment (``WEB_SEARCH_STATE_URL``, ``WEB_SEARCH_BACKEND=searxng``,
@@ -13,17 +14,29 @@ in the job it prints ``paused`` after ``n`` queries and waits for another line
 (:meth:`Workers.until_paused`). With ``"departures": true`` each line also has ``"left_at"``:
 when the rate limiter let the query's requests leave (:func:`spy_on_departures`).
 
+A fleet is one such process per job, forked by one parent (a preforking server, RQ's forking
+worker) that imported the library and what a first search loads (:func:`preload`) and did
+nothing else: each child is a worker of its own, with its own pid, connections and
+process-wide state, configured by the environment only, and its stdin and stdout are the
+pipes ``fds`` names. Starting the library once per fleet instead of once per worker takes
+about two thirds of each worker's CPU away (0.5 s of 0.75 s on a loaded 2-core machine).
+
 The parent side: :class:`Upstream` (a local SearXNG answering with a recorded case and
-noting when each request arrived) and :func:`run_workers`.
+noting when each request arrived), :class:`Workers` and :func:`run_workers`.
 """
 
+import contextlib
+import importlib
 import json
 import os
 import select
+import signal
 import subprocess
 import sys
 import threading
 import time
+import traceback
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Optional
 from urllib.parse import parse_qsl, urlsplit
@@ -32,7 +45,7 @@ from clocks import ThreadClock
 from faults import respond
 from servers import FaultServer
 
-from websearch_sync import search
+from websearch_sync import Settings, search
 from websearch_sync.client.clock import SYSTEM_CLOCK
 from websearch_sync.client.ratelimit import RateLimiter
 from websearch_sync.contract.cases import Case, load_case, outcome_of
@@ -40,8 +53,57 @@ from websearch_sync.errors import WebSearchError
 
 
 def main() -> None:
-    """Run the queries given in ``argv[1]``."""
-    job = json.loads(sys.argv[1])
+    """Run the job given in ``argv[1]``, or fork a worker for each job of the fleet given there."""
+    spec = json.loads(sys.argv[1])
+    if "fleet" in spec:
+        sys.exit(fleet(spec["fleet"], spec["fds"]))
+    work(spec)
+
+
+def preload() -> None:
+    """Import what a worker's first search imports (the client, the engines, redis-py for a state
+    URL): done once by a fleet's parent before it forks, as bench/worker_fork.py's preloading
+    fork does. Only imports: no client, connection, thread or state of the library. (SearXNG's
+    JSON API needs no browser wire: its first search loads no curl_cffi.)"""
+    Settings.from_env()  # every engine's declarations: the engines
+    if os.environ.get("WEB_SEARCH_STATE_URL"):
+        with contextlib.suppress(ImportError):  # redis-py not installed: the worker meets it as before
+            importlib.import_module("redis")
+
+
+def fleet(jobs: list[dict[str, Any]], fds: list[list[int]]) -> int:
+    """Fork one worker per job (its stdin and stdout the pipes of its ``fds`` pair) and wait for
+    them all; 0 when each ran its job to the end, else 1."""
+    preload()
+    assert threading.active_count() == 1, "a fork copies no thread: the preload must start none"
+    every = [fd for pair in fds for fd in pair]
+    children = []
+    for job, (stdin_fd, stdout_fd) in zip(jobs, fds):
+        pid = os.fork()
+        if pid == 0:  # the worker: its own pipes only, so that its stdout ends when it does
+            status = 1
+            try:
+                os.dup2(stdin_fd, 0)
+                os.dup2(stdout_fd, 1)
+                for fd in every:
+                    os.close(fd)
+                work(job)
+                status = 0
+            except BaseException:
+                traceback.print_exc()
+            finally:
+                with contextlib.suppress(BaseException):
+                    sys.stdout.flush()
+                os._exit(status)  # not the parent's exit path: it waits for the others
+        children.append(pid)
+    for fd in every:
+        os.close(fd)
+    codes = [os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for pid in children]
+    return 0 if not any(codes) else 1
+
+
+def work(job: dict[str, Any]) -> None:
+    """Run one job's queries (see the module docstring)."""
     pauses = job.get("pause_after", [])
     pauses = [pauses] if isinstance(pauses, int) else pauses
     departures = spy_on_departures() if job.get("departures") else None
@@ -179,66 +241,133 @@ def worker_env(upstream: Upstream, state_url: str, min_interval_s: float) -> dic
 
 
 class Workers:
-    """Worker processes started and ready (``with Workers(jobs, env) as workers``); :meth:`go`
-    lets them all begin together and returns each one's JSON lines."""
+    """A fleet of worker processes started and ready (``with Workers(jobs, env) as workers``);
+    :meth:`go` lets them all begin together and returns each one's JSON lines.
+
+    One process (the fleet's parent, in a session of its own) forks the workers; this side holds
+    the write end of each one's stdin and the read end of its stdout."""
 
     def __init__(self, jobs: list[dict[str, Any]], env: dict[str, str]) -> None:
         self.deadline = time.monotonic() + WORKER_WAIT_S
-        self.procs = [
-            subprocess.Popen(
-                [sys.executable, __file__, json.dumps(job)],
-                stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE,
+        self._stdins: list[int] = []
+        self._stdouts: list[int] = []
+        self._read = [b"" for _ in jobs]  # what each worker printed and was not taken yet
+        self._ended: set[int] = set()  # the workers whose stdout ended (they did)
+        theirs: list[list[int]] = []
+        try:
+            for _ in jobs:
+                stdin_r, stdin_w = os.pipe()  # not inherited: only the fds passed below reach the fleet
+                self._stdins.append(stdin_w)
+                theirs.append([stdin_r])
+                stdout_r, stdout_w = os.pipe()
+                self._stdouts.append(stdout_r)
+                theirs[-1].append(stdout_w)
+            self.parent = subprocess.Popen(
+                [sys.executable, __file__, json.dumps({"fleet": jobs, "fds": theirs})],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
                 env=env,
-                text=True,
+                pass_fds=[fd for pair in theirs for fd in pair],
+                start_new_session=True,  # its process group is the fleet: __exit__ ends them all
             )
-            for job in jobs
-        ]
+        except BaseException:
+            self._close(self._stdins + self._stdouts)
+            raise
+        finally:
+            self._close([fd for pair in theirs for fd in pair])
+
+    @staticmethod
+    def _close(fds: list[int]) -> None:
+        for fd in fds:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+
+    def _line(self, worker: int, what: str) -> str:
+        """The next line ``worker`` prints (within the deadline); ``RuntimeError`` naming ``what``
+        it did not do when it ended or the deadline passed first."""
+        while b"\n" not in self._read[worker]:
+            ready, _, _ = select.select([self._stdouts[worker]], [], [], max(0.0, self.deadline - time.monotonic()))
+            chunk = os.read(self._stdouts[worker], 65536) if ready else b""
+            if not chunk:
+                raise RuntimeError("a worker did not %s (fleet exit status %s)" % (what, self.parent.poll()))
+            self._read[worker] += chunk
+        line, self._read[worker] = self._read[worker].split(b"\n", 1)
+        return line.decode()
 
     def __enter__(self) -> "Workers":
         try:
-            for proc in self.procs:
-                ready, _, _ = select.select([proc.stdout], [], [], max(0.0, self.deadline - time.monotonic()))
-                if not ready or proc.stdout.readline().strip() != "ready":
-                    raise RuntimeError("a worker did not start (exit status %s)" % proc.poll())
+            for worker in range(len(self._stdouts)):
+                if self._line(worker, "start").strip() != "ready":
+                    raise RuntimeError("a worker did not start (fleet exit status %s)" % self.parent.poll())
         except BaseException:
             self.__exit__()
             raise
         return self
 
+    def _say_go(self) -> None:
+        for worker in range(len(self._stdins)):
+            self.start(worker)
+
+    def start(self, worker: int) -> None:
+        """Let one worker begin (or go on after a pause) before the others; :meth:`go` then lets
+        the others begin (one that has begun gets the line too: it goes on at its job's next
+        pause, if any, at once)."""
+        os.write(self._stdins[worker], b"go\n")
+
+    def printed(self, worker: int) -> bool:
+        """Whether ``worker`` printed anything since the last line taken from it (without waiting)."""
+        ready, _, _ = select.select([self._stdouts[worker]], [], [], 0)
+        return bool(self._read[worker] or ready)
+
     def until_paused(self) -> list[list[dict[str, Any]]]:
         """Start every worker's queries and wait until each has printed ``paused`` (its job's
         ``pause_after``); each one's JSON lines so far. :meth:`go` then lets them go on."""
-        for proc in self.procs:
-            proc.stdin.write("go\n")
-            proc.stdin.flush()
+        self._say_go()
+        self.deadline = time.monotonic() + WORKER_WAIT_S
         done: list[list[dict[str, Any]]] = []
-        for proc in self.procs:
+        for worker in range(len(self._stdouts)):
             lines: list[dict[str, Any]] = []
             while True:
-                line = proc.stdout.readline()  # a line, or "" when the worker died (its queries are bounded)
-                if not line:
-                    raise RuntimeError("a worker did not pause (exit status %s)" % proc.poll())
+                line = self._line(worker, "pause")  # its queries are bounded
                 if line.strip() == "paused":
                     break
                 lines.append(json.loads(line))
             done.append(lines)
         return done
 
-    def go(self) -> list[list[dict[str, Any]]]:
-        """Start every worker's queries; each one's JSON lines once all are done."""
-        for proc in self.procs:
-            proc.stdin.write("go\n")
-            proc.stdin.flush()
+    def go(self, workers: Optional[Sequence[int]] = None) -> list[list[dict[str, Any]]]:
+        """Start every worker's queries (only ``workers``' when given: the others wait for a later
+        call); each one's JSON lines once they are all done (read side by side: no worker waits
+        for its pipe to be read while another one's is)."""
+        chosen = list(range(len(self._stdouts))) if workers is None else list(workers)
+        for worker in chosen:
+            self.start(worker)
         self.deadline = time.monotonic() + WORKER_WAIT_S
-        outputs = [proc.communicate(timeout=max(1.0, self.deadline - time.monotonic()))[0] for proc in self.procs]
-        return [[json.loads(line) for line in out.splitlines() if line.strip()] for out in outputs]
+        open_ = {self._stdouts[worker]: worker for worker in chosen}
+        while open_:
+            ready, _, _ = select.select(list(open_), [], [], max(0.0, self.deadline - time.monotonic()))
+            if not ready:
+                raise RuntimeError("the workers did not finish within %.0f s" % WORKER_WAIT_S)
+            for fd in ready:
+                chunk = os.read(fd, 65536)
+                if chunk:
+                    self._read[open_[fd]] += chunk
+                else:  # the worker ended
+                    self._ended.add(open_.pop(fd))
+        if len(self._ended) == len(self._stdouts):  # the fleet's parent ends with its last worker
+            status = self.parent.wait(max(1.0, self.deadline - time.monotonic()))
+            if status != 0:
+                raise RuntimeError("a worker failed (fleet exit status %s): its traceback is above" % status)
+        texts = [self._read[worker].decode() for worker in chosen]
+        return [[json.loads(line) for line in text.splitlines() if line.strip()] for text in texts]
 
     def __exit__(self, *exc_info: Any) -> None:
-        for proc in self.procs:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
+        if self.parent.poll() is None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.parent.pid, signal.SIGKILL)  # the fleet's parent and every worker
+            self.parent.wait()
+        self._close(self._stdins + self._stdouts)
+        self._stdins, self._stdouts = [], []
 
 
 def run_workers(jobs: list[dict[str, Any]], env: dict[str, str]) -> list[list[dict[str, Any]]]:

@@ -6,10 +6,17 @@ that the agent extras bring) have nothing to do with what these runs check and c
 CPU to load in each run (measured: 2.0 s -> 0.4 s user for a one-test run); they are turned off
 by name, so ours still loads the way a user's does."""
 
+import os
 import subprocess
 import sys
 from importlib import metadata
 from pathlib import Path
+from typing import TYPE_CHECKING, Optional
+
+from python_forks import PYTEST
+
+if TYPE_CHECKING:
+    from python_forks import PythonForks
 
 OURS = "websearch_sync.testing"
 
@@ -20,7 +27,13 @@ def other_plugins() -> list[str]:
     return [arg for name in names for arg in ("-p", "no:" + name)]
 
 
-def run_pytest(folder: Path, *args: str, timeout: float = 300) -> subprocess.CompletedProcess:
-    """``python -m pytest -q ARGS FOLDER`` in ``folder``, without the cache and the other plugins."""
-    command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *other_plugins(), *args, str(folder)]
+def run_pytest(
+    folder: Path, *args: str, timeout: float = 300, forks: Optional["PythonForks"] = None
+) -> subprocess.CompletedProcess:
+    """``python -m pytest -q ARGS FOLDER`` in ``folder``, without the cache and the other plugins
+    (in a child of ``forks``, tests/python_forks.py, when given: pytest imported before the fork)."""
+    arguments = ["-q", "-p", "no:cacheprovider", *other_plugins(), *args, str(folder)]
+    if forks is not None:
+        return forks.run(PYTEST, dict(os.environ), *arguments, cwd=str(folder), timeout=timeout)
+    command = [sys.executable, "-m", "pytest", *arguments]
     return subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd=str(folder))

@@ -11,13 +11,13 @@ import os
 import re
 import shlex
 import shutil
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from backend_kit import FIXTURES, project_backends
+from python_forks import CLI, PRELOAD, PYTEST, PythonForks
 from test_plugins import _distribution
+from user_pytest import run_pytest
 
 from websearch_sync import Timeout
 from websearch_sync.backends import HtmlEngine, Option, ParseResult, SearchParams
@@ -159,6 +159,17 @@ def _example_fixtures(folder: Path) -> None:
         (target / (case + ".expected.json")).write_text(json.dumps(golden), encoding="utf-8")
 
 
+@pytest.fixture(scope="module")
+def forks():
+    """One Python for the module's pytest and CLI runs (``python -m pytest``, ``python -m
+    websearch_sync``), each a child forked after pytest and websearch_sync were imported
+    (tests/python_forks.py): each is a user's run in a process of its own, without paying the
+    interpreter's start and those imports again. Not ``websearch_sync.testing``: pytest rewrites
+    the asserts of a plugin it imports, and warns when it was imported before."""
+    with PythonForks(preload=PRELOAD + ("pytest",)) as started:
+        yield started
+
+
 @pytest.fixture
 def example_plugin(tmp_path):
     """The docs' example engine installed as a distribution; (environment, fixtures folder)."""
@@ -176,42 +187,34 @@ def test_the_docs_example_plugin_uses_public_names_only():
     assert imported and set(imported) == {"websearch_sync.backends"}
 
 
-def test_the_docs_example_plugin_passes_the_kit_with_real_pages(example_plugin, tmp_path):
+def test_the_docs_example_plugin_passes_the_kit_with_real_pages(example_plugin, tmp_path, forks):
     env, fixtures = example_plugin
     tests = tmp_path / "plugin_tests"
     tests.mkdir()
-    run = subprocess.run(
-        [
-            sys.executable,
-            "-m",
-            "pytest",
-            "-p",
-            "websearch_sync.testing",  # the plugin alone: other installed plugins cost seconds to load
-            "-p",
-            "no:cacheprovider",
-            "-q",
-            str(tests),
-            "--websearch-conformance",
-            "example_mojeek",
-            "--websearch-fixtures",
-            str(fixtures),
-        ],
-        env=dict(env, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1"),
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
+    run = forks.run(
+        PYTEST,
+        dict(env, PYTEST_DISABLE_PLUGIN_AUTOLOAD="1"),
+        "-p",
+        "websearch_sync.testing",  # the plugin alone: other installed plugins cost seconds to load
+        "-p",
+        "no:cacheprovider",
+        "-q",
+        str(tests),
+        "--websearch-conformance",
+        "example_mojeek",
+        "--websearch-fixtures",
+        str(fixtures),
+        cwd=str(tmp_path),
         timeout=120,
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert re.search(r"\b9 passed\b", run.stdout), run.stdout  # with `options`: HtmlEngine declares pageno
 
 
-def test_the_pytest_option_on_an_unknown_backend_is_a_usage_error(tmp_path):
+def test_the_pytest_option_on_an_unknown_backend_is_a_usage_error(tmp_path, forks):
     """A mistyped name, or a plugin that failed to load: pytest's usage error naming the backend
     and why, not an INTERNALERROR traceback of the collection hook."""
-    from user_pytest import run_pytest
-
-    run = run_pytest(tmp_path, "--websearch-conformance", "mojek_html")
+    run = run_pytest(tmp_path, "--websearch-conformance", "mojek_html", forks=forks)
     assert run.returncode == pytest.ExitCode.USAGE_ERROR, run.stdout + run.stderr
     assert "INTERNALERROR" not in run.stdout + run.stderr
     assert "ERROR: --websearch-conformance: unknown backend 'mojek_html' (did you mean mojeek_html?)" in run.stderr
@@ -234,7 +237,7 @@ class QueryNotSent(HtmlEngine):
 """
 
 
-def test_a_failed_check_under_the_pytest_option_reads_as_its_finding(tmp_path):
+def test_a_failed_check_under_the_pytest_option_reads_as_its_finding(tmp_path, forks):
     """Before, each failed check printed pytest's and pluggy's own frames (some 200 lines) above
     the one line saying what the backend got wrong."""
     from test_plugins import _distribution as distribution
@@ -246,17 +249,16 @@ def test_a_failed_check_under_the_pytest_option_reads_as_its_finding(tmp_path):
     )
     tests = tmp_path / "tests"
     tests.mkdir()
-    run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "websearch_sync.testing", "-p", "no:cacheprovider", "-q", str(tests)]
-        + ["--websearch-conformance", "kit_query_not_sent"],
-        env=dict(
+    run = forks.run(
+        PYTEST,
+        dict(
             os.environ,
             PYTHONPATH=os.pathsep.join([str(site), os.environ.get("PYTHONPATH", "")]),
             PYTEST_DISABLE_PLUGIN_AUTOLOAD="1",
         ),
-        cwd=tmp_path,
-        capture_output=True,
-        text=True,
+        *["-p", "websearch_sync.testing", "-p", "no:cacheprovider", "-q", str(tests)],
+        *["--websearch-conformance", "kit_query_not_sent"],
+        cwd=str(tmp_path),
         timeout=120,
     )
     assert run.returncode == 1, run.stdout + run.stderr
@@ -273,7 +275,7 @@ AUTHOR_COMMANDS = re.search(
 ).group(1)
 
 
-def test_the_docs_record_and_verify_loop_works_on_the_example_engine(example_plugin, tmp_path):
+def test_the_docs_record_and_verify_loop_works_on_the_example_engine(example_plugin, tmp_path, forks):
     """The docs' commands, as written, for the docs' example engine (``demo`` is its name there),
     recording from a server on 127.0.0.1 that serves the Mojeek page, on a plain install's wire
     (no browser extra). Before, ``record`` wrote a case that did not replay (exit 1)."""
@@ -292,33 +294,22 @@ def test_the_docs_record_and_verify_loop_works_on_the_example_engine(example_plu
         env = dict(env, WEB_SEARCH_ENDPOINT_EXAMPLE_MOJEEK=server.url("/search"), WEB_SEARCH_IMPERSONATE="off")
         for line in lines:
             argv = shlex.split(re.sub(r"\bdemo\b", "example_mojeek", line))
-            run = subprocess.run(
-                [sys.executable, "-m", "websearch_sync", *argv[1:]],
-                env=env,
-                cwd=tmp_path,
-                capture_output=True,
-                text=True,
-                timeout=120,
-            )
+            run = forks.run(CLI, env, *argv[1:], cwd=str(tmp_path), timeout=120)  # python -m websearch_sync
             assert run.returncode == 0, (line, run.stdout, run.stderr)
     assert (tmp_path / "tests" / "fixtures" / "example_mojeek" / "python-requests.expected.json").is_file()
 
 
-def test_the_pytest_option_takes_a_comma_list_like_the_command_line(tmp_path):
+def test_the_pytest_option_takes_a_comma_list_like_the_command_line(tmp_path, forks):
     """``--websearch-conformance ddg_lite,mojeek_html`` (``-b`` takes such a list) was one unknown
     name, "did you mean mojeek_html?"."""
-    from user_pytest import run_pytest
-
-    run = run_pytest(tmp_path, "--websearch-conformance", "ddg_lite,mojeek_html", "--co")
+    run = run_pytest(tmp_path, "--websearch-conformance", "ddg_lite,mojeek_html", "--co", forks=forks)
     assert run.returncode == pytest.ExitCode.OK, run.stdout + run.stderr
     assert "conformance[ddg_lite-request]" in run.stdout and "conformance[mojeek_html-request]" in run.stdout
 
 
-def test_fixtures_without_a_backend_to_check_are_a_usage_error(tmp_path):
+def test_fixtures_without_a_backend_to_check_are_a_usage_error(tmp_path, forks):
     """``--websearch-fixtures DIR`` alone ran nothing and said nothing: the recorded cases looked
     checked."""
-    from user_pytest import run_pytest
-
-    run = run_pytest(tmp_path, "--websearch-fixtures", "tests/fixtures")
+    run = run_pytest(tmp_path, "--websearch-fixtures", "tests/fixtures", forks=forks)
     assert run.returncode == pytest.ExitCode.USAGE_ERROR, run.stdout + run.stderr
     assert "ERROR: --websearch-fixtures is read by --websearch-conformance BACKEND only" in run.stderr

@@ -3,8 +3,10 @@ group ``websearch_sync.backends`` becomes a backend like a built-in one; a broke
 plugin is skipped with a warning naming it.
 
 Each test installs real distributions (a module plus its ``.dist-info`` with
-``entry_points.txt``) into a temporary folder on ``PYTHONPATH`` and runs a fresh
-interpreter, so entry-point discovery is the real ``importlib.metadata`` one.
+``entry_points.txt``) into a temporary folder on ``PYTHONPATH`` and runs a script in a process
+of its own, so entry-point discovery is the real ``importlib.metadata`` one: a child forked
+from an interpreter that has started and imported ``websearch_sync`` (and no client, engine or
+plugin: tests/python_forks.py), as each script's first line does.
 """
 
 import json
@@ -17,6 +19,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
+from python_forks import PythonForks
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -102,11 +105,29 @@ def demo_api():
         server.server_close()
 
 
-def _run(site: Path, code: str, **env: str) -> subprocess.CompletedProcess:
+def _environ(**env: str) -> dict[str, str]:
     environ = {k: v for k, v in os.environ.items() if not k.startswith(("WEB_SEARCH_", "DEMO_"))}
     environ.update(env)
-    environ["PYTHONPATH"] = os.pathsep.join([str(site), str(ROOT)])
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, env=environ)
+    return environ
+
+
+_forks: list[PythonForks] = []
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _python_forks():
+    """One Python for the module that forks each :func:`_run`'s ``python -c`` (tests/python_forks.py:
+    a child is a fresh interpreter after ``import websearch_sync``, which every script here does
+    first; 13 interpreters' start and third-party imports, ~3 s of CPU, are paid once)."""
+    with PythonForks(_environ(PYTHONPATH=str(ROOT))) as forks:
+        _forks.append(forks)
+        yield
+        _forks.remove(forks)
+
+
+def _run(site: Path, code: str, **env: str) -> subprocess.CompletedProcess:
+    """``python -c code`` with the distributions of ``site`` on its path (forked: see above)."""
+    return _forks[0].run(code, _environ(PYTHONPATH=os.pathsep.join([str(site), str(ROOT)]), **env))
 
 
 def test_an_installed_plugin_is_a_backend_like_a_built_in_one(tmp_path, demo_api):
@@ -205,25 +226,24 @@ def test_an_installed_plugin_does_not_enter_the_projects_own_sweeping_tests(tmp_
     _distribution(tmp_path, "demo_search", "demo_search", PLUGIN_SOURCE, "demo = demo_search:DemoSearch\n")
     environ = {k: v for k, v in os.environ.items() if not k.startswith(("WEB_SEARCH_", "DEMO_", "PYTEST_"))}
     environ["PYTHONPATH"] = os.pathsep.join([str(tmp_path), str(ROOT)])
-    listed = subprocess.run(
-        [sys.executable, "-c", "import websearch_sync as ws; print('demo' in ws.backend_names())"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        env=environ,
-        cwd=str(ROOT),
+    # one process: it says the plugin is registered there, then collects the sweeps (as ``python -m pytest``)
+    code = (
+        "import sys, pytest, websearch_sync as ws\n"
+        "print('demo' in ws.backend_names(), flush=True)\n"
+        "sys.exit(pytest.main(sys.argv[1:]))\n"
     )
-    assert listed.stdout.strip() == "True", listed.stderr  # the plugin is installed and registered
     collected = subprocess.run(
-        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-n", "0", "-p", "no:cacheprovider", *SWEEPING],
+        [sys.executable, "-c", code, "--collect-only", "-q", "-n", "0", "-p", "no:cacheprovider", *SWEEPING],
         capture_output=True,
         text=True,
         timeout=600,
         env=environ,
         cwd=str(ROOT),
     )
-    assert collected.returncode == 0, collected.stdout[-2000:] + collected.stderr[-2000:]
-    ids = [line for line in collected.stdout.splitlines() if "::" in line]
+    listed, _, collection = collected.stdout.partition("\n")
+    assert listed == "True", collected.stderr  # the plugin is installed and registered
+    assert collected.returncode == 0, collection[-2000:] + collected.stderr[-2000:]
+    ids = [line for line in collection.splitlines() if "::" in line]
     assert len(ids) > 500
     assert not [test_id for test_id in ids if "demo" in test_id.split("::", 1)[1]]
 

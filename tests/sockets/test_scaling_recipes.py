@@ -3,6 +3,7 @@ read from the page; only the host names change (two local redis-servers: the que
 shared state's), the backend is a local SearXNG answering recorded responses, and the RQ worker
 line gets ``--burst`` so that the worker stops when the queue is empty."""
 
+import contextlib
 import json
 import os
 import re
@@ -114,17 +115,23 @@ def _stop(worker):
 
 
 def _until_ended(jobs, workers):
-    """Wait (bounded) until every job has finished or failed, then stop the workers."""
+    """Wait (bounded) until every job has finished or failed; the workers go on running."""
     from rq.job import JobStatus
 
     ended = (JobStatus.FINISHED, JobStatus.FAILED)
     deadline = time.monotonic() + WAIT_S
+    while not all(job.get_status(refresh=True) in ended for job in jobs):
+        for worker in workers:
+            assert worker.poll() is None, worker.stderr.read().decode(errors="replace")[-2000:]
+        assert time.monotonic() < deadline, [job.get_status() for job in jobs]
+        time.sleep(0.1)
+
+
+@contextlib.contextmanager
+def _running(workers):
+    """The workers for the block; stopped after it."""
     try:
-        while not all(job.get_status(refresh=True) in ended for job in jobs):
-            for worker in workers:
-                assert worker.poll() is None, worker.stderr.read().decode(errors="replace")[-2000:]
-            assert time.monotonic() < deadline, [job.get_status() for job in jobs]
-            time.sleep(0.1)
+        yield workers
     finally:
         for worker in workers:
             _stop(worker)
@@ -147,15 +154,17 @@ def test_the_rq_recipe_retries_when_the_cool_down_ends_and_returns_errors_as_dat
         upstream.answer_next_with("http_429_retry_after", retry_after="1")
         scope: dict = {}
         exec(_as_written(_block("# enqueue.py"), queue, state), scope)  # noqa: S102 - the documented script
-        _until_ended(scope["enqueued"], _rq_workers(2, queue, state, upstream, tmp_path))
-        exec(_block("# collect.py"), scope)  # noqa: S102
-        answers = [job.return_value() for job in scope["enqueued"]]
+        with _running(_rq_workers(2, queue, state, upstream, tmp_path)) as workers:
+            _until_ended(scope["enqueued"], workers)
+            exec(_block("# collect.py"), scope)  # noqa: S102
+            answers = [job.return_value() for job in scope["enqueued"]]
 
-        refused = load_golden(upstream.answer_with("http_403_json_format_disabled"))
-        (tmp_path / "queries.txt").write_text("rq refused\n")
-        exec(_as_written(_block("# enqueue.py"), queue, state), scope)  # noqa: S102
-        _until_ended(scope["enqueued"], _rq_workers(1, queue, state, upstream, tmp_path))
-        (job,) = scope["enqueued"]
+            # the same workers, as a fleet's live on: the cool-down the 429 set is over
+            refused = load_golden(upstream.answer_with("http_403_json_format_disabled"))
+            (tmp_path / "queries.txt").write_text("rq refused\n")
+            exec(_as_written(_block("# enqueue.py"), queue, state), scope)  # noqa: S102
+            _until_ended(scope["enqueued"], workers)
+            (job,) = scope["enqueued"]
     assert all(outcome_of(answer) == _first(golden, 5) for answer in answers), answers
     met, limited, status = upstream.log[0]
     assert status == 429 and sorted(q for _, q, code in upstream.log if code == 200) == sorted(queries)

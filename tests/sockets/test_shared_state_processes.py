@@ -75,13 +75,20 @@ def test_four_workers_share_rate_limit_cache_and_cooldowns(redis_server):  # noq
     # four workers and this process on a loaded machine: a command may outlast the production
     # bound (0.25 s), which would count as an outage (each worker's own pace); not this test's subject
     state_url = redis_server.url + "?socket_timeout=%g" % REDIS_UP_TIMEOUT_S
-    with Upstream("browse-API__1") as upstream:
-        env = worker_env(upstream, state_url, MIN_INTERVAL_S)
+    # a fifth worker (started with them, idle until the end) asks the same 40 questions, then a new one
+    fifth = {
+        "queries": [q for job in _jobs() for q in job["queries"]] + ["fresh two"],
+        "options": _jobs()[0]["options"],
+    }
+    with (
+        Upstream("browse-API__1") as upstream,
+        Workers(_jobs() + [fifth], worker_env(upstream, state_url, MIN_INTERVAL_S)) as fleet,
+    ):
         golden = load_golden(upstream.answer_with("browse-API__1"))
 
         # four workers, ten distinct queries each, all at once: one slot every 0.1 s for all of them
-        with Workers(_jobs(), env) as workers, machine_pace() as pace, WakeUpLateness() as lateness:
-            lines = [line for out in workers.go() for line in out]  # sampled from "go" on, not at start-up
+        with machine_pace() as pace, WakeUpLateness() as lateness:
+            lines = [line for out in fleet.go(range(WORKERS)) for line in out]  # sampled from "go" on
         assert len(lines) == WORKERS * QUERIES_EACH
         assert all(line["outcome"] == golden and line["cached"] is False for line in lines)
         assert len(upstream.arrivals) == WORKERS * QUERIES_EACH
@@ -117,10 +124,9 @@ def test_four_workers_share_rate_limit_cache_and_cooldowns(redis_server):  # noq
         assert len(upstream.arrivals) == WORKERS * QUERIES_EACH + 1
         upstream.answer_with("browse-API__1")
 
-        # ... and a fifth worker asks the same 40 questions, then a new one: 40 answers from the
+        # ... and the fifth worker asks the same 40 questions, then a new one: 40 answers from the
         # shared cache, and the new question fails fast with the cool-down, all without a request
-        queries = [q for job in _jobs() for q in job["queries"]] + ["fresh two"]
-        fifth = run_workers([{"queries": queries, "options": _jobs()[0]["options"]}], env)[0]
+        (fifth,) = fleet.go([WORKERS])
         assert [line["cached"] for line in fifth] == [True] * (WORKERS * QUERIES_EACH) + [None]
         assert all(line["outcome"] == golden for line in fifth[:-1])
         assert fifth[-1]["outcome"] == blocked  # the same WebBlocked(http_429), from the shared cool-down

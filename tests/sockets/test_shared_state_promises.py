@@ -8,9 +8,7 @@ local SearXNG answering with recorded responses.
 5. identical queries in flight at once send one request.
 """
 
-import threading
 import time
-from typing import Any
 
 import pytest
 from faults import free_port
@@ -31,27 +29,25 @@ def test_a_429_is_shared_before_the_worker_that_met_it_waits(redis_db, redis_ser
     nothing before the window ends: they fail fast with the cool-down."""
     holder_job = {"queries": ["holder"], "options": {"retries": 1, "max_results": 10}}
     jobs = [{"queries": ["w%d-%d" % (w, i) for i in range(5)], "options": {"max_results": 10}} for w in range(3)]
+    holder = len(jobs)
     with Upstream("browse-API__1") as upstream:
         golden = load_golden(upstream.answer_with("browse-API__1"))
         upstream.answer_next_with("http_429_retry_after", retry_after="%g" % RETRY_AFTER_S)
         env = worker_env(upstream, redis_server.url, MIN_INTERVAL_S)
-        with Workers(jobs, env) as others, Workers([holder_job], env) as holder:
-            result: list[list[dict[str, Any]]] = []
-            thread = threading.Thread(target=lambda: result.extend(holder.go()))
-            thread.start()
-            try:
-                deadline = time.monotonic() + WORKER_WAIT_S
-                while not (upstream.log and redis_db.keys("websearch_sync:cooldown:searxng@127.0.0.1:*")):
-                    assert thread.is_alive() and time.monotonic() < deadline, (
-                        "no shared cool-down while the worker waits"
-                    )
-                    time.sleep(0.01)
-                met = upstream.log[0][0]
-                lines = [line for out in others.go() for line in out]
-            finally:
-                thread.join(WORKER_WAIT_S)
+        with Workers(jobs + [holder_job], env) as fleet:
+            fleet.start(holder)  # the others are ready, and wait
+            deadline = time.monotonic() + WORKER_WAIT_S
+            while not (upstream.log and redis_db.keys("websearch_sync:cooldown:searxng@127.0.0.1:*")):
+                # the holder prints its answer once it has waited out the Retry-After and asked again
+                assert not fleet.printed(holder) and time.monotonic() < deadline, (
+                    "no shared cool-down while the worker waits"
+                )
+                time.sleep(0.01)
+            met = upstream.log[0][0]
+            outs = fleet.go()  # the three others begin while the holder waits
+    lines, result = [line for out in outs[:holder] for line in out], outs[holder]
     assert upstream.log[0][1:] == ("holder", 429)
-    assert result[0][0]["outcome"] == golden  # the holder waited and got its answer
+    assert result[0]["outcome"] == golden  # the holder waited and got its answer
     inside = [(round(t - met, 3), q) for t, q, _ in upstream.log[1:] if t < met + RETRY_AFTER_S]
     assert inside == [], "requests inside the Retry-After window: %r" % inside
     if all(line["detail_code"] != "http_429" for line in lines):  # a machine too slow to ask inside the window
@@ -63,23 +59,22 @@ def test_module_level_calls_keep_their_pace_and_cool_downs_through_a_redis_outag
     pace set by WEB_SEARCH_MIN_INTERVAL_S_SEARXNG, and a 429 one call met stops the next ones."""
     pace = 0.3
     dead_state_url = "redis://127.0.0.1:%d/0" % free_port()
+    paced, cooled = ["p%d" % i for i in range(6)], ["c1", "c2", "c3"]
+    job = {"queries": paced + cooled, "options": {"retries": 0}, "departures": True, "pause_after": len(paced)}
     with Upstream("browse-API__1") as upstream:
-        lines = run_workers(
-            [{"queries": ["p%d" % i for i in range(6)], "options": {"retries": 0}, "departures": True}],
-            worker_env(upstream, dead_state_url, pace),
-        )[0]
-        assert len(upstream.arrivals) == 6
-        # measured from when the limiter let each request leave (``left_at``), not from its arrival:
-        # a loaded machine may hold one in transit, and the next then arrives less than the pace after it
-        left = [line["left_at"] for line in lines]
-        assert all(len(times) == 1 for times in left), left
-        gaps = [later[0] - earlier[0] for earlier, later in zip(left, left[1:])]
-        assert min(gaps) >= pace - LIMITER_ROUNDING_S, "two requests left %.3f s apart" % min(gaps)
+        with Workers([job], worker_env(upstream, dead_state_url, pace)) as worker:
+            (lines,) = worker.until_paused()
+            assert len(upstream.arrivals) == 6
+            # measured from when the limiter let each request leave (``left_at``), not from its arrival:
+            # a loaded machine may hold one in transit, and the next then arrives less than the pace after it
+            left = [line["left_at"] for line in lines]
+            assert all(len(times) == 1 for times in left), left
+            gaps = [later[0] - earlier[0] for earlier, later in zip(left, left[1:])]
+            assert min(gaps) >= pace - LIMITER_ROUNDING_S, "two requests left %.3f s apart" % min(gaps)
 
-        upstream.answer_next_with("http_429_retry_after", retry_after="30")
-        lines = run_workers(
-            [{"queries": ["c1", "c2", "c3"], "options": {"retries": 0}}], worker_env(upstream, dead_state_url, 0)
-        )[0]
+            upstream.answer_next_with("http_429_retry_after", retry_after="30")
+            (lines,) = worker.go()  # the same process goes on
+    assert [line["query"] for line in lines] == cooled
     assert [line["detail_code"] for line in lines] == ["http_429", "http_429", "http_429"]
     assert len(upstream.arrivals) == 7  # the first call met the 429; the next two obeyed its cool-down
 

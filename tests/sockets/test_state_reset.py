@@ -5,7 +5,6 @@ and the pytest plugin's reset before each test, ``SearchClient.clear_cooldowns``
 import json
 import re
 import subprocess
-import textwrap
 import time
 from pathlib import Path
 
@@ -47,12 +46,6 @@ def test_reset_forgets_the_cooldown_a_module_level_search_met():
         assert ws.search("q", backend="ddg_html")["items"][0]["url"] == "https://t.example/"
 
 
-def _pytest_in(folder: Path, *args: str) -> subprocess.CompletedProcess:
-    """pytest in a folder of its own (no conftest of ours): only the installed plugin isolates."""
-    (folder / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
-    return run_pytest(folder, *args)
-
-
 def _doc_tests() -> tuple[str, dict[str, str]]:
     """The imports and each test function of docs/contract.md's testing example."""
     page = (ROOT / "docs" / "contract.md").read_text(encoding="utf-8")
@@ -61,38 +54,55 @@ def _doc_tests() -> tuple[str, dict[str, str]]:
     return head, {re.match(r"def (\w+)", f).group(1): f for f in functions}
 
 
-def test_the_docs_testing_examples_pass_in_one_process_in_either_order(tmp_path):
+KEPT = """
+import pytest
+
+
+@pytest.mark.websearch_keep_state
+def test_kept():
+    with fake_results({"ddg_html": [{"title": "T", "url": "https://t.example/"}]}):
+        with pytest.raises(ws.WebBlocked, match="cooling down"):
+            ws.search("q", backend="ddg_html")
+"""
+
+
+@pytest.fixture(scope="module")
+def users_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[str], subprocess.CompletedProcess]:
+    """One pytest run of a user's folder (no conftest of ours: only the installed plugin isolates)
+    holding both tests' modules below: the docs' examples in both orders (``test_0_docs.py``,
+    ``test_1_docs.py``) and ``test_kept.py`` (a pytest process each cost 0.7 s of CPU). Its
+    runnable docs examples, and the run (``-rA``: a ``PASSED module::test`` line for each test
+    that passed; each test below reads its own modules' lines)."""
+    folder = tmp_path_factory.mktemp("users_tests")
     head, tests = _doc_tests()
     # test_with_recorded_pages needs the reader's own recordings; the others run as written
     runnable = [name for name, text in tests.items() if "replay_fixtures(" not in text]
-    assert "test_fallback_when_blocked" in runnable and len(runnable) >= 2, runnable
-    assert 'backend="ddg_html"' in tests["test_with_given_items"]  # the backend the fallback test blocks
     for number, order in enumerate([runnable, runnable[::-1]]):
         body = head + "\n\n" + "\n\n".join(tests[name] for name in order)
-        (tmp_path / ("test_%d_docs.py" % number)).write_text(body, encoding="utf-8")
-    done = _pytest_in(tmp_path)
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "%d passed" % (2 * len(runnable)) in done.stdout
+        (folder / ("test_%d_docs.py" % number)).write_text(body, encoding="utf-8")
+    kept = head + "\n\n" + tests["test_fallback_when_blocked"] + KEPT
+    (folder / "test_kept.py").write_text(kept, encoding="utf-8")
+    (folder / "pytest.ini").write_text("[pytest]\n", encoding="utf-8")
+    return runnable, run_pytest(folder, "--strict-markers", "-rA")
 
 
-def test_a_test_marked_websearch_keep_state_sees_the_cooldown_before_it(tmp_path):
-    head, tests = _doc_tests()
-    kept = textwrap.dedent(
-        """
-        import pytest
+def _passed(run: subprocess.CompletedProcess) -> list[str]:
+    return sorted(line.split(" ", 1)[1] for line in run.stdout.splitlines() if line.startswith("PASSED "))
 
 
-        @pytest.mark.websearch_keep_state
-        def test_kept():
-            with fake_results({"ddg_html": [{"title": "T", "url": "https://t.example/"}]}):
-                with pytest.raises(ws.WebBlocked, match="cooling down"):
-                    ws.search("q", backend="ddg_html")
-        """
-    )
-    (tmp_path / "test_kept.py").write_text(head + "\n\n" + tests["test_fallback_when_blocked"] + kept, encoding="utf-8")
-    done = _pytest_in(tmp_path, "--strict-markers")
-    assert done.returncode == 0, done.stdout + done.stderr
-    assert "2 passed" in done.stdout
+def test_the_docs_testing_examples_pass_in_one_process_in_either_order(users_run):
+    runnable, done = users_run
+    _, tests = _doc_tests()
+    assert "test_fallback_when_blocked" in runnable and len(runnable) >= 2, runnable
+    assert 'backend="ddg_html"' in tests["test_with_given_items"]  # the backend the fallback test blocks
+    docs = ["test_%d_docs.py::%s" % (number, name) for number in (0, 1) for name in runnable]
+    assert [test for test in _passed(done) if "_docs.py::" in test] == sorted(docs), done.stdout + done.stderr
+
+
+def test_a_test_marked_websearch_keep_state_sees_the_cooldown_before_it(users_run):
+    _, done = users_run
+    kept = ["test_kept.py::test_fallback_when_blocked", "test_kept.py::test_kept"]
+    assert [test for test in _passed(done) if test.startswith("test_kept.py::")] == kept, done.stdout + done.stderr
 
 
 # -- a client's own cool-downs ------------------------------------------------------------------

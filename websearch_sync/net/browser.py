@@ -69,11 +69,8 @@ def resolve_impersonate(value: Optional[str], *, need_extra: bool = True) -> str
     return name
 
 
-def browser_wire(impersonate: Optional[str], *, proxy: Optional[str], ca_bundle: Optional[str]) -> Optional["Wire"]:
-    """The browser wire for ``impersonate``, or ``None`` when impersonation is off."""
-    profile = resolve_impersonate(impersonate)
-    if profile == "off":
-        return None
+def browser_wire(profile: str, *, proxy: Optional[str], ca_bundle: Optional[str]) -> "Wire":
+    """The browser wire of ``profile`` (one :func:`resolve_impersonate` gave, not ``"off"``)."""
     from .wire_curl import CurlWire  # the optional dependency, imported only when used
 
     return CurlWire(profile, proxy=proxy, ca_bundle=ca_bundle)

@@ -8,6 +8,7 @@ a browser for the requests a browser would make).
 
 import logging
 import re
+import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -204,6 +205,8 @@ class HttpTransport:
 
     #: What every hop waits for before it leaves (:class:`~.hops.RequestGate`); none by default.
     gate: Optional[RequestGate] = None
+    #: What builds the browser wire at its first use: the wrapper, profile, proxy and CA bundle.
+    _browser_of: tuple[Callable[[Wire], Wire], str, Optional[str], Optional[str]]
 
     def __init__(
         self,
@@ -219,23 +222,47 @@ class HttpTransport:
         self.user_agent = user_agent or DEFAULT_USER_AGENT
         self.allow_private = allow_private
         self._owned: tuple[Wire, ...] = ()
+        self._browser: Optional[Wire] = None
+        self._building = threading.Lock()
         #: Whether a request's host names are looked up before it is sent: not under a stand-in
         #: wire, which connects nowhere (fetch's address check then reads address literals only).
         self.resolves_names = wire is None or callable(wire)
         if wire is not None and not callable(wire):
             profile = resolve_impersonate(impersonate, need_extra=False)
             self.api: Wire = wire
-            self.browser: Wire = wire if profile == "off" else BrowserRequests(wire, profile)
+            self._browser = wire if profile == "off" else BrowserRequests(wire, profile)
             return
         bundle = ca_bundle_path(ca_bundle)
         wrap: Callable[[Wire], Wire] = wire if wire is not None else _as_is
         api = RequestsWire(session=session, proxy=proxy, ca_bundle=bundle)
-        browser = None if session is not None else browser_wire(impersonate, proxy=proxy, ca_bundle=bundle)
+        profile = "off" if session is not None else resolve_impersonate(impersonate)  # a bad value is refused here
         if session is not None:
             say_once("a requests.Session was given: every request goes through requests (its adapters)")
         self.api = wrap(api)
-        self.browser = wrap(browser) if browser is not None else self.api
-        self._owned = (self.api,) if browser is None else (self.api, self.browser)
+        self._owned = (self.api,)
+        if profile == "off":
+            self._browser = self.api
+        else:  # built at the first browser request: a client asking APIs only never loads curl_cffi
+            self._browser_of = (wrap, profile, proxy, bundle)
+
+    @property
+    def browser(self) -> Wire:
+        """The wire of browser requests: the API wire when impersonation is off, else the browser
+        wire, built at its first use (``curl_cffi`` and a curl session cost ~0.1 s of a process's
+        start: most clients ask APIs only)."""
+        browser = self._browser
+        if browser is None:
+            with self._building:
+                if self._browser is None:
+                    wrap, profile, proxy, bundle = self._browser_of
+                    self._browser = wrap(browser_wire(profile, proxy=proxy, ca_bundle=bundle))
+                    self._owned += (self._browser,)
+                browser = self._browser
+        return browser
+
+    @browser.setter
+    def browser(self, wire: Wire) -> None:
+        self._browser = wire
 
     def close(self) -> None:
         """Release the connections of the wires built here (a caller's wire or session stays open)."""

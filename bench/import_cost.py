@@ -1,5 +1,6 @@
 """What ``import websearch_sync`` and the CLI's ``--version``/``--help`` cost against
-``import requests``, side by side in one run (issue 34.6: at most half).
+``import requests``, side by side in one run (issue 34.6: at most half), and the import of the
+pytest plugin (``websearch_sync.testing``), which pytest loads in every session of the environment.
 
     python bench/import_cost.py [--repeat 9]
 
@@ -27,7 +28,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-IMPORT = "import sys, time\nt = time.process_time()\nimport {module}\nprint(time.process_time() - t, len(sys.modules))"
+IMPORT = "import sys, time\n{before}t = time.process_time()\nimport {module}\nprint(time.process_time() - t, len(sys.modules))"
+#: What is loaded before a module is timed: the plugin's import is what pytest, already loaded, adds.
+BEFORE = {"websearch_sync.testing": "import pytest\n"}
 
 
 #: The children's environment: bytecode caches written and read, as in an installed package.
@@ -37,7 +40,11 @@ ENV = {name: value for name, value in os.environ.items() if name != "PYTHONDONTW
 def import_cost(module: str) -> tuple[float, int]:
     """Seconds of CPU ``import module`` takes in a fresh interpreter, and the modules then loaded."""
     out = subprocess.run(
-        [sys.executable, "-c", IMPORT.format(module=module)], capture_output=True, text=True, check=True, env=ENV
+        [sys.executable, "-c", IMPORT.format(module=module, before=BEFORE.get(module, ""))],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=ENV,
     )
     seconds, modules = out.stdout.split()
     return float(seconds), int(modules)
@@ -64,7 +71,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=9, help="runs of each measurement (default 9)")
     repeat = parser.parse_args().repeat
 
-    imports: dict[str, list[tuple[float, int]]] = {"websearch_sync": [], "requests": []}
+    # websearch_sync.testing: the pytest plugin, which pytest imports in every session of the environment
+    imports: dict[str, list[tuple[float, int]]] = {"websearch_sync": [], "requests": [], "websearch_sync.testing": []}
     for module in imports:
         import_cost(module)  # untimed: writes the bytecode caches
     for _ in range(repeat):
@@ -83,6 +91,11 @@ def main() -> None:
             loaded["requests"],
             cpu["websearch_sync"] / cpu["requests"],
         )
+    )
+
+    print(
+        "   websearch_sync.testing (the pytest plugin every session of the environment loads), pytest loaded "
+        "before: %.1f ms (%d modules in all)" % (cpu["websearch_sync.testing"] * 1000, loaded["websearch_sync.testing"])
     )
 
     commands = {

@@ -7,6 +7,7 @@ configuration for backend X" and "X's best recorded answer" mean one thing every
 """
 
 import contextlib
+import functools
 import json
 from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass
@@ -139,9 +140,9 @@ class Recorded:
     response: dict[str, Any]
     golden: dict[str, Any]
 
-    @property
+    @functools.cached_property
     def body(self) -> bytes:
-        """The recorded body (empty when none was recorded)."""
+        """The recorded body (empty when none was recorded); read once."""
         return (
             self.case.body_bytes(self.response)
             if (self.response.get("body") or self.response.get("body_text"))
@@ -162,7 +163,14 @@ class Recorded:
 
 def recorded_exchanges(name: str) -> list[Recorded]:
     """The backend's readable web cases of exactly one recorded HTTP exchange (transport failures
-    excluded; a news, image or video case is another engine's, of the same name)."""
+    excluded; a news, image or video case is another engine's, of the same name). Read once per
+    process (the conformance tests of each backend asked again, each reading every case of it):
+    the recordings are not to be changed by their readers."""
+    return list(_recorded_exchanges(name))
+
+
+@functools.cache
+def _recorded_exchanges(name: str) -> tuple[Recorded, ...]:
     found = []
     for case in discover(FIXTURES, name):
         if case.problem or len(case.exchanges()) != 1 or (case.meta.get("vertical") or "web") != "web":
@@ -172,7 +180,7 @@ def recorded_exchanges(name: str) -> list[Recorded]:
         if response.get("status") is None:  # a recorded connection failure or timeout
             continue
         found.append(Recorded(case, exchange.get("request") or {}, response, load_golden(case) or {}))
-    return found
+    return tuple(found)
 
 
 def recorded_success(name: str) -> Recorded:

@@ -18,7 +18,7 @@ from typing import Callable, NoReturn, Optional
 from websearch_sync.checkpoints import checkpoint
 from websearch_sync.client.clock import Clock
 
-__all__ = ["FakeClock", "ThreadClock", "Pace", "machine_pace", "slowdown", "deadline_margin_s"]
+__all__ = ["FakeClock", "ThreadClock", "Pace", "PaceMonitor", "machine_pace", "slowdown", "deadline_margin_s"]
 
 
 class FakeClock(Clock):
@@ -136,6 +136,67 @@ def machine_pace() -> Iterator[Pace]:
     before = slowdown()
     yield pace
     pace.slowdown = max(before, slowdown())
+
+
+class PaceMonitor:
+    """The machine's pace for many timed calls at once, sampled by one thread while any of them runs.
+
+    ``with PaceMonitor() as monitor:`` then ``with monitor.watch() as pace: <timed call>`` in any
+    number of threads; ``pace.slowdown`` is the highest :func:`slowdown` sampled from just before
+    the call to just after it (every ``every_s`` while a call runs; one taken at its end when
+    none fell within it). :func:`machine_pace` spins two samples of its own per call: a matrix of
+    sixteen threads each timing its calls spun a second of CPU that one sampler spends a fraction
+    of, while sampling each call more often than twice.
+    """
+
+    def __init__(self, every_s: float = 0.1) -> None:
+        self.every_s = every_s
+        self._samples: list[tuple[float, float, float]] = []  #: (started, ended, slowdown), in order
+        self._watching = 0
+        self._lock = threading.Lock()
+        self._wake = threading.Condition(self._lock)
+        self._stopped = False
+        self._thread = threading.Thread(target=self._sample, name="pace-monitor", daemon=True)
+
+    def __enter__(self) -> "PaceMonitor":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        with self._lock:
+            self._stopped = True
+            self._wake.notify()
+        self._thread.join()
+
+    def _sample(self) -> None:
+        while True:
+            with self._lock:
+                while not self._watching and not self._stopped:
+                    self._wake.wait()
+                if self._stopped:
+                    return
+            started = time.monotonic()
+            measured = slowdown()
+            with self._lock:
+                self._samples.append((started, time.monotonic(), measured))
+            time.sleep(self.every_s)
+
+    @contextlib.contextmanager
+    def watch(self) -> Iterator[Pace]:
+        """Around one timed call: its :class:`Pace` (the samples from one period before it to one after)."""
+        pace = Pace()
+        with self._lock:
+            self._watching += 1
+            self._wake.notify()
+        started = time.monotonic()
+        try:
+            yield pace
+        finally:
+            ended = time.monotonic()
+            with self._lock:
+                self._watching -= 1
+                seen = [s for begun, done, s in self._samples if done >= started - self.every_s and begun <= ended]
+            pace.slowdown = max(seen + [slowdown()]) if len(seen) < 2 else max(seen)
 
 
 def paced_budget_s(idle_budget_s: float) -> float:

@@ -1,13 +1,17 @@
-"""The xdist workers share one assertion-rewriting of the test modules when no bytecode is written.
+"""One assertion-rewriting of the test modules, kept between runs, when no bytecode is written.
 
 pytest rewrites the ``assert`` statements of every test module it imports (about 3.4 s of CPU for
 the whole suite) and keeps the result beside the module (``__pycache__/*-pytest-*.pyc``), but only
 where Python writes bytecode: with ``PYTHONDONTWRITEBYTECODE`` set (as on the project's machines)
-every xdist worker, each of which collects every module, rewrote all of them again. Here the
-controller makes one temporary folder for the run (removed at its end, nothing is written beside
-the sources), each worker rewrites its share of the modules into it, and every worker reads the
-others' from it: pytest checks each cached file against its source before using it, and rewrites
-a module whose file is not there yet itself, as it always did.
+every run rewrote all of them, and every xdist worker, each of which collects every module, did
+again. Here the rewritten modules go to one folder, nothing beside the sources: pytest's cache
+folder (``.pytest_cache/d/websearch_rewritten_tests``), kept from run to run, or when the cache
+is off (``-p no:cacheprovider``) a temporary one for the run, removed at its end. In an xdist
+run each worker rewrites its share of the modules that are not there yet and reads the others'
+from it; a run in one process rewrites the ones it collects that are not there yet. pytest
+checks each cached file against its source's content (a hash) before using it, and rewrites a
+module whose file is missing or out of date itself, as it always did: a kept file can make a
+run faster, never different.
 
 pytest has no public interface for this: :func:`share` uses its rewriting functions
 (``_pytest.assertion.rewrite``) and does nothing when they are not there, which only makes the run
@@ -29,7 +33,7 @@ def _rewrite_module() -> Optional[Any]:
     """pytest's rewriting module, when it has what :func:`share` uses."""
     from _pytest.assertion import rewrite
 
-    needed = ("_rewrite_test", "_write_pyc", "get_cache_dir", "PYC_TAIL")
+    needed = ("_rewrite_test", "_write_pyc", "_read_pyc", "get_cache_dir", "PYC_TAIL")
     return rewrite if all(hasattr(rewrite, name) for name in needed) else None
 
 
@@ -38,19 +42,29 @@ def wanted(config: Any) -> bool:
     return config.getoption("assertmode") == "rewrite" and sys.dont_write_bytecode and _rewrite_module() is not None
 
 
+#: The folder of pytest's cache (``config.cache.mkdir``) that keeps the rewritten modules.
+CACHE_NAME = "websearch_rewritten_tests"
+
+
 def make_folder(config: Any) -> str:
-    """The controller's shared folder for this run (made on the first call), removed by :func:`remove_folder`."""
+    """This run's folder of rewritten modules (made on the first call): pytest's cache folder for
+    them, or a temporary one when the cache is off (removed by :func:`remove_folder`)."""
     folder = getattr(config, "_websearch_rewritten_tests", None)
     if folder is None:
-        folder = tempfile.mkdtemp(prefix="websearch-rewritten-tests-")
+        cache = getattr(config, "cache", None)
+        if cache is not None:
+            folder = str(cache.mkdir(CACHE_NAME))
+        else:
+            folder = tempfile.mkdtemp(prefix="websearch-rewritten-tests-")
+            config._websearch_rewritten_temporary = True
         config._websearch_rewritten_tests = folder
     return folder
 
 
 def remove_folder(config: Any) -> None:
-    """Remove the controller's shared folder, if it made one."""
+    """Remove the folder :func:`make_folder` made, if it is a temporary one."""
     folder = getattr(config, "_websearch_rewritten_tests", None)
-    if folder is not None:
+    if folder is not None and getattr(config, "_websearch_rewritten_temporary", False):
         shutil.rmtree(folder, ignore_errors=True)
 
 
@@ -65,9 +79,18 @@ def rewritten_files(config: Any) -> list[Path]:
     return sorted(files)
 
 
+def _runs_the_tests_alone(config: Any) -> bool:
+    """Whether this process runs every test itself: not an xdist worker, nor a controller of workers."""
+    return not hasattr(config, "workerinput") and not config.getoption("numprocesses", None)
+
+
 def share(config: Any) -> None:
-    """In an xdist worker given a shared folder: read rewritten modules from it, and write this worker's share."""
+    """Read the rewritten modules from this run's folder, and write there the ones of this
+    process's share that are missing or out of date: an xdist worker's share of the modules
+    (the controller gave it the folder), or all of them in a run in one process with the cache on."""
     folder = getattr(config, "workerinput", {}).get(WORKERINPUT_KEY)
+    if folder is None and _runs_the_tests_alone(config) and wanted(config) and getattr(config, "cache", None):
+        folder = make_folder(config)
     rewrite = _rewrite_module()
     if folder is None or rewrite is None:
         return
@@ -77,12 +100,13 @@ def share(config: Any) -> None:
         return Path(folder, *source.parts[1:-1])
 
     rewrite.get_cache_dir = cache_dir  # where pytest's import hook looks for the rewritten module
-    workers = int(config.workerinput["workercount"])
-    index = int(config.workerinput["workerid"].lstrip("gw"))
+    workerinput = getattr(config, "workerinput", {})
+    workers = int(workerinput.get("workercount", 1))
+    index = int(workerinput.get("workerid", "gw0").lstrip("gw"))
     state = config.stash[assertstate_key]
     for source in rewritten_files(config)[index::workers]:
         pyc = cache_dir(source) / (source.name[: -len(".py")] + rewrite.PYC_TAIL)
-        if pyc.exists():
+        if rewrite._read_pyc(source, pyc) is not None:  # there, and of the source as it is now
             continue
         try:
             key, code = rewrite._rewrite_test(source, config)

@@ -400,6 +400,54 @@ def hidden_panels(title: str, paras: List[str], i: int) -> str:
     return _page(title, i, main)
 
 
+def related_widget(title: str, paras: List[str], i: int) -> str:
+    """A blog post whose content block goes on with a share box and a related-posts widget, its
+    class names written as one word (``relatedposts``, ``relatedarticles``): items of an image
+    link, a linked headline, an excerpt, a date and a category line."""
+    word = ("relatedposts", "relatedarticles")[i % 2]
+    items = "".join(
+        '<div class="%s-post"><a href="/r%d"><img src="/r%d.jpg" alt=""></a><h4 class="%s-title">%s</h4>'
+        '<p class="%s-excerpt">%s</p><p class="%s-date">%d March</p><p class="%s-context">In "Local news"</p></div>\n'
+        % (word, n, n, word, links([h]), word, esc(s), word, n + 3, word)
+        for n, (h, s) in enumerate(TEASERS[3 * (i % 2) : 3 * (i % 2) + 3])
+    )
+    widget = ('<div class="sharedaddy"><h3>Share this:</h3><ul><li>%s</li></ul></div>\n'
+              '<div id="%s" class="%s"><h3 class="%s-headline"><em>Related</em></h3><div class="%s-items">\n%s</div></div>'
+              % (links(["Facebook", "Twitter", "Email"], "</li><li>"), word, word, word, word, items))
+    main = ('<article class="post"><header class="entry-header"><h1 class="entry-title">%s</h1>'
+            '<div class="entry-meta">Posted on 12 March by the editor</div></header>\n<div class="entry-content">%s%s</div>'
+            '</article>' % (esc(title), "".join("<p>%s</p>\n" % esc(p) for p in paras), widget))
+    return _page(title, i, main)
+
+
+def link_items(title: str, paras: List[str], i: int) -> str:
+    """A progress report: an introduction, then a list of sentences, two of which are mostly one
+    link (a name, then a linked account of what was done), the others text with a link or none;
+    a list of links to related reports after it."""
+    def item(n: int, text: str) -> str:
+        if n % 2:
+            name, rest = text.split(" ", 1)
+            return '<li>%s <a href="/work/%d">%s</a></li>' % (esc(name), n, esc(rest))
+        return "<li>%s</li>" % esc(text)
+    main = ('<div class="post"><h1>%s</h1>\n<p>%s</p>\n<ul>\n%s\n</ul>\n<h3>Earlier reports</h3>\n<ul class="more">%s</ul></div>'
+            % (esc(title), esc(paras[0]), "\n".join(item(n, p) for n, p in enumerate(paras[1:])),
+               "".join("<li>%s</li>" % links([r]) for r in RELATED)))
+    return _page(title, i, main)
+
+
+def split_body(title: str, paras: List[str], i: int) -> str:
+    """An article whose first three paragraphs sit in its container and the rest in a wrapper
+    inside it (a "read more" expander's markup): readability picks the wrapper and appends the
+    paragraphs before it by their own text, which for the second, opening with a link or with
+    emphasis, ends before its first word."""
+    name, rest = paras[1].split(" ", 1)
+    second = ('<p><a href="/people/%d">%s</a> %s</p>' if i % 2 else "<p><em>%s</em> %s</p>") % (
+        *((i,) if i % 2 else ()), esc(name), esc(rest))
+    main = ('<div class="column"><h1>%s</h1>\n<p>%s</p>\n%s\n<p>%s</p>\n<div class="more">\n%s</div></div>'
+            % (esc(title), esc(paras[0]), second, esc(paras[2]), "".join("<p>%s</p>\n" % esc(p) for p in paras[3:])))
+    return _page(title, i, main)
+
+
 TEMPLATES: Dict[str, Callable[[str, List[str], int], str]] = {
     "table_rows": table_rows, "table_cells": table_cells, "table_split": table_split, "table_br": table_br,
     "table_row_split": table_row_split, "br_text": br_text,
@@ -408,6 +456,7 @@ TEMPLATES: Dict[str, Callable[[str, List[str], int], str]] = {
     "teaser_run": teaser_run, "cards_after_title": cards_after_title, "untitled_cards": untitled_cards,
     "column_lists": column_lists, "inner_boxes": inner_boxes, "after_end": after_end,
     "table_cell": table_cell, "table_br_cell": table_br_cell, "hidden_panels": hidden_panels,
+    "related_widget": related_widget, "link_items": link_items, "split_body": split_body,
 }
 
 

@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Optional
+from typing import Any, Callable, ContextManager, Optional
 
 ROOT = Path(__file__).resolve().parents[2]
 for _path in (ROOT / "tests", ROOT):
@@ -37,7 +37,7 @@ for _path in (ROOT / "tests", ROOT):
 
 import faults as catalogue  # noqa: E402
 from backend_kit import dummy_config, network_backends, recorded_exchanges, recorded_success  # noqa: E402,F401
-from clocks import FakeClock, Pace, deadline_margin_s, machine_pace  # noqa: E402
+from clocks import FakeClock, Pace, PaceMonitor, deadline_margin_s, machine_pace  # noqa: E402
 from servers import FaultServer  # noqa: E402
 
 import websearch_sync as ws  # noqa: E402
@@ -511,7 +511,7 @@ class Cell:
     memory_limit: int = 0
     contract_problems: list[str] = field(default_factory=list)
     after_ok: Optional[bool] = None  #: a good request on the same client succeeded afterwards
-    slowdown: float = 1.0  #: how many times slower than idle the machine ran around the call (``clocks.machine_pace``)
+    slowdown: float = 1.0  #: how many times slower than idle the machine ran around the call (``Runner.pace``)
     after_problem: str = ""
     crash: str = ""  #: traceback of an exception that is not a WebSearchError
 
@@ -528,8 +528,9 @@ class Cell:
         """What the call may take beyond its deadline: a little on an idle machine, more when
         the machine was measured to run slower around it (``clocks.deadline_margin_s``).
         A call that ignores its deadline overruns by seconds on a machine that is not late.
-        The pace is measured around the cells that must end in ``Timeout`` only (its probe
-        spins the CPU for 20 ms): the others have a deadline of
+        The pace is measured around the cells that must end in ``Timeout`` only (a probe spins
+        the CPU for 10 ms; :func:`run_matrix` has one thread sample it for all of them): the
+        others have a deadline of
         :data:`CLASSIFY_DEADLINE_MS`, which a call that answers never comes near."""
         return deadline_margin_s(self.slowdown)
 
@@ -594,9 +595,16 @@ def lab_settings(server: LabServer, names: Sequence[str], **overrides: Any) -> w
 class Runner:
     """Runs faults against one target with one long-lived client (or transport, for fetch)."""
 
-    def __init__(self, server: LabServer, target: Target, impersonate: Optional[str] = None) -> None:
+    def __init__(
+        self,
+        server: LabServer,
+        target: Target,
+        impersonate: Optional[str] = None,
+        pace: Callable[[], ContextManager[Pace]] = machine_pace,
+    ) -> None:
         self.server = server
         self.target = target
+        self.pace = pace  #: measures the machine's pace around a timed call (``clocks.PaceMonitor.watch``)
         self.settings = lab_settings(server, [target.name] if target.kind != "fetch" else [], impersonate=impersonate)
         self.clock = FakeClock()  #: the client's cool-downs run on it: a Retry-After passes without waiting
         if target.kind == "fetch":
@@ -665,7 +673,7 @@ class Runner:
         cell.deadline_s = deadline_ms / 1000.0
         if measure_memory:
             tracemalloc.start()
-        with machine_pace() if timed else contextlib.nullcontext(Pace()) as pace:
+        with self.pace() if timed else contextlib.nullcontext(Pace()) as pace:
             started = time.monotonic()
             try:
                 result = self.call(fault, timeout_ms=deadline_ms)
@@ -720,10 +728,15 @@ class Runner:
 
 
 def run_target(
-    server: LabServer, target: Target, faults: Sequence[str], measure_memory: bool, impersonate: Optional[str] = None
+    server: LabServer,
+    target: Target,
+    faults: Sequence[str],
+    measure_memory: bool,
+    impersonate: Optional[str] = None,
+    pace: Callable[[], ContextManager[Pace]] = machine_pace,
 ) -> list[Cell]:
     """Run ``faults`` against one target, in order, with one client."""
-    runner = Runner(server, target, impersonate)
+    runner = Runner(server, target, impersonate, pace)
     try:
         return [runner.run(fault, measure_memory=measure_memory and FAULTS[fault].memory) for fault in faults]
     finally:
@@ -745,18 +758,20 @@ def run_matrix(
     catalogue.gzip_bomb_payload(BOMB_EXPANDED_BYTES)  # built once, not in a cell's time
     decode_body(_GARBAGE, None)  # the first charset detection in a process loads its tables (~70 ms): not a cell's cost
     cells: list[Cell] = []
-    with LabServer(targets) as server:
+    # one sampler of the machine's pace for every timed call (the targets' run side by side)
+    with LabServer(targets) as server, PaceMonitor() as monitor:
         plain = [f for f in faults if not FAULTS[f].memory]
         heavy = [f for f in faults if FAULTS[f].memory]
         if parallel:
             with ThreadPoolExecutor(max_workers=len(targets)) as pool:
-                for found in pool.map(lambda t: run_target(server, t, plain, False, impersonate), targets):
+                runs = pool.map(lambda t: run_target(server, t, plain, False, impersonate, monitor.watch), targets)
+                for found in runs:
                     cells.extend(found)
         else:
             for target in targets:
-                cells.extend(run_target(server, target, plain, True, impersonate))
+                cells.extend(run_target(server, target, plain, True, impersonate, monitor.watch))
         for target in targets:
-            cells.extend(run_target(server, target, heavy, True, impersonate))
+            cells.extend(run_target(server, target, heavy, True, impersonate, monitor.watch))
     order = {f: i for i, f in enumerate(faults)}
     names = [t.name for t in targets]
     cells.sort(key=lambda c: (names.index(c.target), order[c.fault]))

@@ -163,3 +163,23 @@ def test_the_lab_answers_a_good_request_per_target():
                 data += chunk
             sock.close()
         assert data.startswith(b"HTTP/1.1 200") and data.endswith(target.good_body)
+
+
+def test_one_pace_sampler_covers_every_timed_call(monkeypatch):
+    """``clocks.PaceMonitor``: a call's pace is the highest sample taken while it ran (a load that
+    came and went inside it counts), a short call gets one taken at its end, and the sampler
+    spins nothing while no call is watched."""
+    import clocks
+
+    readings = iter([1.0, 4.0, 1.5] + [1.2] * 1000)
+    monkeypatch.setattr(clocks, "slowdown", lambda: next(readings))
+    with clocks.PaceMonitor(every_s=0.05) as monitor:
+        with monitor.watch() as long_call:
+            time.sleep(0.4)
+        taken = len(monitor._samples)
+        time.sleep(0.3)
+        assert len(monitor._samples) == taken  # idle between calls
+        with monitor.watch() as short_call:
+            pass
+    assert taken >= 3 and long_call.slowdown == 4.0
+    assert short_call.slowdown == 1.2

@@ -151,8 +151,8 @@ def test_control_characters_and_rtl_marks_reach_the_service_intact(lab_client):
 
 @functools.cache
 def recorded_bodies(backend: str) -> list[Any]:
-    """``(case, response)`` of every recorded answer of ``backend`` with a body (read when a test
-    needs them, not when the module is collected in every worker)."""
+    """``(case, response, body)`` of every recorded answer of ``backend`` with a body (read when a
+    test needs them, not when the module is collected in every worker; once, not per example)."""
     found = []
     for case in discover(faultlab.FIXTURES, backend):
         if case.problem:
@@ -160,7 +160,7 @@ def recorded_bodies(backend: str) -> list[Any]:
         for exchange in case.exchanges():
             response = exchange.get("response") or {}
             if response.get("body") or response.get("body_text"):
-                found.append((case, response))
+                found.append((case, response, case.body_bytes(response)))
     return found
 
 
@@ -171,13 +171,34 @@ def _position(data: Any, body: bytes) -> int:
     return data.draw(st.integers(0, len(body)), label="position")
 
 
+@functools.lru_cache(maxsize=64)
+def _tags(body: bytes) -> list[tuple[int, int]]:
+    """Where the tags of ``body`` are (its first 400 KB): a recorded body's, found once for all examples."""
+    return [m.span() for m in _TAG.finditer(body[:400_000])]
+
+
 def _tag_span(data: Any, body: bytes):
-    tags = [m.span() for m in _TAG.finditer(body[:400_000])]
+    tags = _tags(body)
     if not tags:
         return None
     first = data.draw(st.integers(0, len(tags) - 1), label="tag")
     last = data.draw(st.integers(first, min(len(tags) - 1, first + 6)), label="tags")
     return tags[first][0], tags[last][1]
+
+
+#: A value of another type than the one it replaces (built once: hypothesis does not cache a
+#: strategy holding a dict).
+JSON_REPLACEMENTS = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=False),
+    st.text(ALL_CHARS, max_size=20),
+    st.lists(st.integers(), max_size=3),
+    st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
+    st.just({"url": "javascript:alert(1)", "title": ["x"], "description": {"a": 1}}),
+    st.just({"url": "https://dup.example/", "title": "\ud800<b>x</b>\u202e", "snippet": None}),
+)
 
 
 def _json_mutation(data: Any, body: bytes) -> bytes:
@@ -201,20 +222,7 @@ def _json_mutation(data: Any, body: bytes) -> bytes:
 
     walk(document, [])
     path = data.draw(st.sampled_from(paths), label="json path")
-    replacement = data.draw(
-        st.one_of(
-            st.none(),
-            st.booleans(),
-            st.integers(),
-            st.floats(allow_nan=False),
-            st.text(ALL_CHARS, max_size=20),
-            st.lists(st.integers(), max_size=3),
-            st.dictionaries(st.text(max_size=5), st.integers(), max_size=3),
-            st.just({"url": "javascript:alert(1)", "title": ["x"], "description": {"a": 1}}),
-            st.just({"url": "https://dup.example/", "title": "\ud800<b>x</b>\u202e", "snippet": None}),
-        ),
-        label="replacement",
-    )
+    replacement = data.draw(JSON_REPLACEMENTS, label="replacement")
     if not path:
         document = replacement
     else:
@@ -249,8 +257,12 @@ MUTATIONS = {
 }
 
 
+#: One to three mutations, applied in turn.
+MUTATION_CHAINS = st.lists(st.sampled_from(sorted(MUTATIONS)), min_size=1, max_size=3)
+
+
 def _mutated(data: Any, body: bytes) -> bytes:
-    for name in data.draw(st.lists(st.sampled_from(sorted(MUTATIONS)), min_size=1, max_size=3), label="mutations"):
+    for name in data.draw(MUTATION_CHAINS, label="mutations"):
         body = MUTATIONS[name](data, body)
     return body
 
@@ -286,8 +298,8 @@ def _response(case: Any, recorded: dict[str, Any], content: bytes) -> HttpRespon
 @given(data=st.data())
 def test_mutated_recorded_bodies_parse_or_fail_cleanly(backend, data):
     assert recorded_bodies(backend), "fixtures/%s has no recorded body" % backend
-    case, recorded = data.draw(st.sampled_from(recorded_bodies(backend)), label="case")
-    content = _mutated(data, case.body_bytes(recorded))
+    case, recorded, body = data.draw(st.sampled_from(recorded_bodies(backend)), label="case")
+    content = _mutated(data, body)
     instance = registry.backend_class(backend)(_case_settings(case, backend))
     params = search_params(
         case.meta.get("query") or "q",
@@ -323,11 +335,9 @@ HTML_PAGES = ("ddg_html", "baidu_html")
 )
 @given(data=st.data(), mode=st.sampled_from(["markdown", "text"]))
 def test_fetch_extraction_of_mutated_pages_gives_text_or_a_clean_error(data, mode):
-    pages = [
-        (case, recorded) for name in HTML_PAGES if name in BACKENDS for case, recorded in recorded_bodies(name)[:3]
-    ]
-    case, recorded = data.draw(st.sampled_from(pages), label="page")
-    response = _response(case, recorded, _mutated(data, case.body_bytes(recorded)))
+    pages = [page for name in HTML_PAGES if name in BACKENDS for page in recorded_bodies(name)[:3]]
+    case, recorded, body = data.draw(st.sampled_from(pages), label="page")
+    response = _response(case, recorded, _mutated(data, body))
     try:
         page = page_text(response, mode=mode, provider="fetch")
     except ws.WebSearchError as error:
@@ -445,7 +455,7 @@ DEEP = b"[" * 100_000
 
 @pytest.mark.parametrize("backend", [n for n in BACKENDS if registry.backend_class(n).kind == "json"])
 def test_deeply_nested_json_is_a_parse_error(backend):
-    case, recorded = next((c, r) for c, r in recorded_bodies(backend) if r.get("status") == 200)
+    case, recorded = next((c, r) for c, r, _ in recorded_bodies(backend) if r.get("status") == 200)
     instance = registry.backend_class(backend)(_case_settings(case, backend))
     with pytest.raises(ws.WebParseError) as info:
         instance.interpret(_response(case, recorded, DEEP), search_params("q", 5, {}, ws.Settings()))

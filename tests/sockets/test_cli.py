@@ -104,22 +104,6 @@ def test_upstream_failures_have_their_own_statuses(testjson, capsys, fake_clock)
         del os.environ["WEB_SEARCH_ENDPOINT_TESTJSON"]
 
 
-def test_module_runs_as_a_subprocess():
-    proc = subprocess.run(
-        [sys.executable, "-m", "websearch_sync", "search", "hello world", "--json"],
-        capture_output=True,
-        text=True,
-        timeout=60,
-        env={"PATH": "", "PYTHONIOENCODING": "utf-8"},
-    )
-    assert proc.returncode == 0, proc.stderr
-    assert json.loads(proc.stdout)["items"][0]["url"] == "https://example.com/search?q=hello+world"
-    proc = subprocess.run(
-        [sys.executable, "-m", "websearch_sync", "search", " "], capture_output=True, text=True, timeout=60
-    )
-    assert proc.returncode == 2 and proc.stderr.startswith("error: InvalidInput")
-
-
 def test_search_options_and_formats(capsys):
     assert (
         main(
@@ -229,18 +213,22 @@ def test_backends_never_prints_values(monkeypatch, capsys, json_backends):
     assert "super-secret-value-123" not in out and '"configured": true' in out
 
 
-def test_batch_mode_as_a_subprocess(tmp_path):
+def test_the_module_runs_a_batch_as_a_subprocess(tmp_path):
+    """``python -m websearch_sync`` with no PATH: one line per query on a real pipe, the status of
+    the failed query as the process's exit status, no progress bar on a stderr that is not a terminal."""
     queries = tmp_path / "queries.txt"
-    queries.write_text("one\n" + "y" * 2001 + "\ntwo\n", encoding="utf-8")
+    queries.write_text("hello world\n" + "y" * 2001 + "\ntwo\n", encoding="utf-8")
     proc = subprocess.run(
         [sys.executable, "-m", "websearch_sync", "search", "--queries-file", str(queries)],
         capture_output=True,
         text=True,
         timeout=60,
+        env={"PATH": "", "PYTHONIOENCODING": "utf-8"},
     )
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
-    assert proc.returncode == 2
+    assert proc.returncode == 2, proc.stderr
     assert ["items" in line for line in lines] == [True, False, True]
+    assert lines[0]["items"][0]["url"] == "https://example.com/search?q=hello+world"
     assert "\r" not in proc.stderr  # no progress bar when stderr is not a terminal
     assert proc.stderr.splitlines()[-1] == "2 ok, 1 failed"
 

@@ -329,20 +329,23 @@ with ws.SearchClient("testjson", settings=settings, cache_path=sys.argv[2]) as c
 """
 
 
-def test_persistent_cache_is_shared_across_processes(tmp_path):
+def test_persistent_cache_is_shared_across_processes(tmp_path, testjson):
+    """This process searches and writes the cache file; another process, started after the
+    server is gone, can only answer from that file."""
     script = tmp_path / "run.py"
     script.write_text(CACHE_SCRIPT.format(tests=str(Path(__file__).resolve().parents[1])))
     db = str(tmp_path / "cache.sqlite3")
     with FaultServer({"/s": json_results("https://a.example/")}) as server:
         url = server.url("/s")
-        first = subprocess.run([sys.executable, str(script), url, db], capture_output=True, text=True, timeout=60)
-        assert first.returncode == 0, first.stderr
-    # the server is gone: the second process can only answer from the cache file
+        settings = ws.Settings(endpoints={"testjson": url})
+        with ws.SearchClient("testjson", settings=settings, cache_path=db) as client:
+            first = json.loads(json.dumps(client.search("persistent query")))
+        assert len(server.requests) == 1
     second = subprocess.run([sys.executable, str(script), url, db], capture_output=True, text=True, timeout=60)
     assert second.returncode == 0, second.stderr
-    assert json.loads(first.stdout)["provider_meta"]["cached"] is False
+    assert first["provider_meta"]["cached"] is False
     assert json.loads(second.stdout)["provider_meta"]["cached"] is True
-    assert json.loads(second.stdout)["items"] == json.loads(first.stdout)["items"]
+    assert json.loads(second.stdout)["items"] == first["items"]
 
 
 # -- rate limits, deadlines, threads --------------------------------------------------------

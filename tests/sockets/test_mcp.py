@@ -1,7 +1,10 @@
 """The MCP server (``websearch-sync mcp``), driven by the official SDK's own stdio client.
 
-Each server test starts the real command as a subprocess and talks to it through
-``mcp.client.stdio.stdio_client`` + ``ClientSession``; every test is bounded in time.
+Each server test talks to a server subprocess through ``mcp.client.stdio.stdio_client`` +
+``ClientSession`` (or line by line, for what no client sends); every test is bounded in time.
+The tests about the command's start, stdout and exit start the real command; the others get
+their server forked from the module's ``zygote`` (mcp_zygote.py: the same CLI and server, on the
+client's own pipes, without the 1.5 s of CPU a fresh interpreter spends importing them).
 Expected texts and results come from the library itself (``call_tool`` and
 ``format_results`` on the same input), so the server is checked against the tool
 adapter it promises to mirror.
@@ -21,6 +24,7 @@ from pathlib import Path
 import pytest
 from clocks import FakeClock, paced_budget_s
 from faults import gated, respond
+from mcp_zygote import Zygote
 from servers import FaultServer
 
 import websearch_sync as ws
@@ -40,20 +44,33 @@ def article_html() -> bytes:
     return gzip.decompress(ARTICLE.read_bytes())
 
 
+def server_command(*args, zygote=None):
+    """``websearch-sync mcp ARGS``: the real command (``python -m websearch_sync``), or a server
+    forked from ``zygote``."""
+    return zygote.command(*args) if zygote else [sys.executable, "-m", "websearch_sync", "mcp", *args]
+
+
+@pytest.fixture(scope="module")
+def zygote():
+    """One process that has imported the server, forking one for each test that asks (mcp_zygote.py)."""
+    with Zygote(str(ROOT), paced_budget_s(SESSION_LIMIT_S)) as forks:
+        yield forks
+
+
 @asynccontextmanager
-async def mcp_session(*args, modern=False, errlog=os.devnull, env=None):
-    """A ready ClientSession with ``websearch-sync mcp ARGS`` (``python -m websearch_sync``): the
-    ``initialize`` handshake, or with ``modern`` the 2026-07-28 ``server/discover``. The server's
-    environment is the SDK's default (PATH, HOME ...) plus ``env``: no search settings unless given.
-    The SDK is imported here, when a test runs: collecting the suite imports no SDK."""
+async def mcp_session(*args, modern=False, errlog=os.devnull, env=None, zygote=None):
+    """A ready ClientSession with ``websearch-sync mcp ARGS`` (``python -m websearch_sync``, or forked
+    from ``zygote``): the ``initialize`` handshake, or with ``modern`` the 2026-07-28
+    ``server/discover``. The server's environment is the SDK's default (PATH, HOME ...) plus ``env``:
+    no search settings unless given. The SDK is imported here, when a test runs: collecting the
+    suite imports no SDK."""
     from mcp import ClientSession
     from mcp.client.stdio import StdioServerParameters, get_default_environment, stdio_client
 
     if env is not None:
         env = dict(get_default_environment(), **env)
-    params = StdioServerParameters(
-        command=sys.executable, args=["-m", "websearch_sync", "mcp", *args], cwd=str(ROOT), env=env
-    )
+    command, *arguments = server_command(*args, zygote=zygote)
+    params = StdioServerParameters(command=command, args=arguments, cwd=str(ROOT), env=env)
     with open(errlog, "w") as log:
         async with stdio_client(params, errlog=log) as (read, write):
             async with ClientSession(read, write) as session:
@@ -89,15 +106,15 @@ def same_wrapper(text):
 
 
 @pytest.fixture(scope="module")
-def default_server(tmp_path_factory):
-    """One ``websearch-sync mcp`` (the offline stub) for the three tests below, one process instead
-    of three (its start is 1.2 s of CPU): the tools listed and the same search three times, then
+def default_server(zygote, tmp_path_factory):
+    """One ``websearch-sync mcp`` (the offline stub) for the three tests below, one server instead
+    of three: the tools listed and the same search three times, then
     the failing calls, none of which is that search (its cache and lookup count stay the first
     test's). ``{"listed": (server_info, tools, first, again, third), "failures": [...], "stderr": text}``."""
     log = tmp_path_factory.mktemp("default_server") / "stderr.log"
 
     async def scenario():
-        async with mcp_session(errlog=str(log)) as session:
+        async with mcp_session(errlog=str(log), zygote=zygote) as session:
             listed = (await session.list_tools()).tools
             first = await session.call_tool("web_search", {"query": "mcp stub", "max_results": 2})
             again = await session.call_tool("web_search", {"query": "mcp stub", "max_results": 2})
@@ -172,7 +189,7 @@ def test_failures_are_error_results_never_protocol_errors(default_server):
 
 
 @pytest.fixture(scope="module")
-def allow_private_server():
+def allow_private_server(zygote):
     """One ``websearch-sync mcp --allow-private`` for the fetch tests below (one server start fewer,
     about a second of CPU): its tools listed, the article fetched, eight fetches at once (each
     answered only once all eight wait at the page: the server runs them side by side), then the
@@ -195,7 +212,7 @@ def allow_private_server():
     with FaultServer(routes) as server:
 
         async def scenario():
-            async with mcp_session("--allow-private") as session:
+            async with mcp_session("--allow-private", zygote=zygote) as session:
                 listed = {t.name: t.description for t in (await session.list_tools()).tools}
                 single = await session.call_tool("web_fetch", {"url": server.url("/article")})
                 parallel = [None] * 8
@@ -236,13 +253,13 @@ def test_fetch_and_eight_concurrent_calls_with_allow_private(allow_private_serve
     assert not allow_private_server["gate_broken"]
 
 
-def test_the_server_says_on_stderr_when_it_serves_offline_stub_results(default_server, tmp_path):
+def test_the_server_says_on_stderr_when_it_serves_offline_stub_results(default_server, zygote, tmp_path):
     """The stub server (``default_server``: its searches and failed calls) says it once on stderr,
     and nothing else; a server of a real engine does not say it."""
     from websearch_sync.backends.stub import OFFLINE_WARNING
 
     async def scenario(log, *args):
-        async with mcp_session(*args, errlog=log) as session:
+        async with mcp_session(*args, errlog=log, zygote=zygote) as session:
             return await session.list_tools()
 
     run_bounded(scenario, str(tmp_path / "web.log"), "--backend", "ddg_html")  # nothing searched: no network
@@ -253,11 +270,11 @@ def test_the_server_says_on_stderr_when_it_serves_offline_stub_results(default_s
     assert text_of(default_server["listed"][2]).endswith(tool.OFFLINE_NOTE)
 
 
-def test_modern_protocol_discovery_serves_the_same_tools():
+def test_modern_protocol_discovery_serves_the_same_tools(zygote):
     """A client of the 2026-07-28 protocol (``server/discover``, no handshake) gets the same tools and results."""
 
     async def scenario():
-        async with mcp_session(modern=True) as session:
+        async with mcp_session(modern=True, zygote=zygote) as session:
             listed = (await session.list_tools()).tools
             return (
                 session.protocol_version,
@@ -341,6 +358,8 @@ def test_unconfigured_search_backend_is_left_out_stdout_is_protocol_only_and_eof
     assert answers[3]["result"]["content"][0]["text"].startswith("Error: ToolNotFound (unknown_tool): ")
     assert "not offering the search tool: backend brave is not configured" in err
     assert "MCP client closed the connection" in err
+    # a fresh interpreter's start and exit add nothing of their own (what the forked servers do not go through)
+    assert all(line.startswith("websearch-sync mcp: ") for line in err.splitlines()), err
 
 
 def test_a_client_that_disconnects_mid_call_ends_the_server_cleanly():
@@ -473,11 +492,12 @@ def test_mcp_tools_mirror_the_tool_adapter():
 
 
 class RawServer:
-    """``websearch-sync mcp`` driven line by line, for input no well-behaved client sends."""
+    """``websearch-sync mcp`` (or the ``command`` of one) driven line by line, for input no
+    well-behaved client sends."""
 
-    def __init__(self):
+    def __init__(self, command=None):
         self.process = subprocess.Popen(
-            [sys.executable, "-m", "websearch_sync", "mcp"],
+            command or server_command(),
             cwd=str(ROOT),
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
@@ -518,12 +538,12 @@ class RawServer:
 
 
 @pytest.fixture(scope="module")
-def raw_server():
+def raw_server(zygote):
     """One initialized :class:`RawServer` for the tests of this module that send it what no client
     should (a server's start is a second of CPU): each sends its lines and reads its answers with
     :meth:`RawServer.next_answers`, and the server still serves the next test. It must then end
     cleanly when its stdin closes (status 0)."""
-    server = RawServer()
+    server = RawServer(zygote.command())
     try:
         server.send(json.dumps(INITIALIZE))
         assert server.next_answers(1)[0]["id"] == 1
@@ -575,10 +595,67 @@ def test_a_request_whose_id_is_not_a_string_or_an_integer_gets_an_invalid_reques
     assert answers[-1]["result"]["tools"]  # and the server still serves
 
 
+# -- a tools/call whose arguments are not an object --------------------------------------------------
+# (a string, an array, a number: a client passing a model's arguments on as the model wrote them) is
+# answered as any wrong argument is, with a tool result the model reads (``isError``, our one line),
+# not with the SDK's protocol error -32602 "Invalid request parameters", which the model never sees.
+
+
+def parse_line(line):
+    """``websearch_sync.mcp.transport.parse_line``, imported when a test runs: the transport
+    imports the MCP SDK (a second of CPU), which collecting the suite must not pay in every worker."""
+    from websearch_sync.mcp.transport import parse_line
+
+    return parse_line(line)
+
+
+MALFORMED = [
+    ('"rust"', "a string ('rust')"),
+    ('["rust", 3]', "an array"),
+    ("5", "a number (5)"),
+    ("true", "a boolean (true)"),
+]
+
+
+@pytest.mark.parametrize("arguments, said", MALFORMED)
+def test_the_transport_answers_arguments_not_an_object_with_an_error_result(arguments, said):
+    message, answer = parse_line(call_line(7, arguments))
+    assert message is None
+    assert answer == {
+        "jsonrpc": "2.0",
+        "id": 7,
+        "result": {
+            "content": [
+                {
+                    "type": "text",
+                    "text": "Error: InvalidInput (bad_arguments): arguments must be a JSON object, got %s. "
+                    "Correct the arguments and call again." % said,
+                }
+            ],
+            "isError": True,
+        },
+    }
+
+
+def test_arguments_that_are_an_object_or_null_still_go_to_the_server():
+    for arguments in ('{"query": "rust"}', "null"):
+        message, answer = parse_line(call_line(7, arguments))
+        assert message is not None and answer is None
+
+
+def test_the_server_answers_arguments_not_an_object_and_goes_on_serving(raw_server):
+    raw_server.send(call_line(12, '"rust"'))
+    raw_server.send(call_line(13, '{"query": "still serving"}'))
+    answers = {answer["id"]: answer for answer in raw_server.next_answers(2)}
+    assert answers[12]["result"]["isError"] is True
+    assert "arguments must be a JSON object, got a string ('rust')" in answers[12]["result"]["content"][0]["text"]
+    assert answers[13]["result"]["isError"] is False
+
+
 # -- cancelled and failed calls (issue 25, point 7) ---------------------------------------------------
 
 
-def test_a_cancelled_call_stops_before_the_upstream_and_frees_its_worker():
+def test_a_cancelled_call_stops_before_the_upstream_and_frees_its_worker(zygote):
     import anyio
 
     arrivals = {"engine": [], "site": []}
@@ -602,7 +679,7 @@ def test_a_cancelled_call_stops_before_the_upstream_and_frees_its_worker():
         }
 
         async def scenario():
-            async with mcp_session("--max-concurrent", "1", "--allow-private", env=env) as session:
+            async with mcp_session("--max-concurrent", "1", "--allow-private", env=env, zygote=zygote) as session:
                 first = await session.call_tool("web_search", {"query": "first"})  # takes Brave's one-per-second slot
                 with anyio.move_on_after(0.3):  # the next call waits ~1 s for its slot: cancel it while it waits
                     await session.call_tool("web_search", {"query": "second"})
@@ -617,7 +694,7 @@ def test_a_cancelled_call_stops_before_the_upstream_and_frees_its_worker():
     assert arrivals["site"][0] < arrivals["engine"][0] + 1.0
 
 
-def test_a_cancelled_call_keeps_its_place_until_its_upstream_request_ends():
+def test_a_cancelled_call_keeps_its_place_until_its_upstream_request_ends(zygote):
     """Issue 33.8: with ``--max-concurrent 1``, a call cancelled while its request to the upstream is
     under way answers at once, but the next call reaches its upstream only once that request ended."""
     import anyio
@@ -636,7 +713,7 @@ def test_a_cancelled_call_keeps_its_place_until_its_upstream_request_ends():
     with FaultServer({"/slow": slow, "/quick": quick}) as site:
 
         async def scenario():
-            async with mcp_session("--max-concurrent", "1", "--allow-private") as session:
+            async with mcp_session("--max-concurrent", "1", "--allow-private", zygote=zygote) as session:
                 with anyio.move_on_after(10):
                     while "slow" not in seen:  # cancel the first call once its request is under way
                         with anyio.move_on_after(0.2):
@@ -649,7 +726,7 @@ def test_a_cancelled_call_keeps_its_place_until_its_upstream_request_ends():
     assert seen["quick"] >= seen["slow done"], "the next call reached the upstream while the cancelled one ran"
 
 
-def test_a_cancelled_merge_stops_every_backend_before_the_upstream():
+def test_a_cancelled_merge_stops_every_backend_before_the_upstream(zygote):
     """With ``--strategy merge`` each backend waits in a thread of its own: the cancellation reaches them too."""
     import anyio
 
@@ -677,7 +754,8 @@ def test_a_cancelled_merge_stops_every_backend_before_the_upstream():
         }
 
         async def scenario():
-            async with mcp_session("--backend", "brave,searxng", "--strategy", "merge", env=env) as session:
+            merge = ("--backend", "brave,searxng", "--strategy", "merge")
+            async with mcp_session(*merge, env=env, zygote=zygote) as session:
                 first = await session.call_tool("web_search", {"query": "first"})  # takes both engines' 1 s slots
                 with anyio.move_on_after(0.3):  # the next call's backends wait ~1 s for their slots: cancel it
                     await session.call_tool("web_search", {"query": "second"})
@@ -739,7 +817,7 @@ def test_a_call_cancelled_while_its_request_ran_does_not_use_up_max_repeats():
     assert again.is_error is False and len(site.requests) == 2
 
 
-def test_no_images_refuses_an_image_and_the_fetch_tool_says_nothing_of_images(allow_private_server):
+def test_no_images_refuses_an_image_and_the_fetch_tool_says_nothing_of_images(allow_private_server, zygote):
     """``mcp --no-images``, for a host whose model reads text only: an image is refused, as
     ``fetch`` refuses it, and web_fetch's description does not offer what it will not return
     (against the same server without it: ``allow_private_server``)."""
@@ -748,7 +826,7 @@ def test_no_images_refuses_an_image_and_the_fetch_tool_says_nothing_of_images(al
     with FaultServer({"/i.png": respond(200, png(20, 10), content_type="image/png")}) as server:
 
         async def scenario(*args):
-            async with mcp_session("--allow-private", *args) as session:
+            async with mcp_session("--allow-private", *args, zygote=zygote) as session:
                 listed = {t.name: t.description for t in (await session.list_tools()).tools}
                 return listed["web_fetch"], await session.call_tool("web_fetch", {"url": server.url("/i.png")})
 

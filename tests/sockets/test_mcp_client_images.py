@@ -1,23 +1,32 @@
 """A fetched image through the MCP server reaches the model through the client libraries that
 install beside the server's SDK 2.x: pydantic-ai's ``MCPToolset`` hands the model our one line
 and the image (``BinaryImage``), openai-agents' ``MCPServerStdio`` a ``function_call_output``
-of ``input_text`` (our line) and ``input_image`` (a data URL of the same bytes)."""
+of ``input_text`` (our line) and ``input_image`` (a data URL of the same bytes). The servers are
+forked from the module's ``zygote`` (mcp_zygote.py)."""
 
 import base64
 import os
-import sys
 from pathlib import Path
 
 import pytest
 from agent_engine import scripted_pydantic_model
+from clocks import paced_budget_s
 from faults import respond
 from images import png
+from mcp_zygote import Zygote
 from servers import FaultServer
-from test_mcp import run_bounded
+from test_mcp import SESSION_LIMIT_S, run_bounded
 
 ROOT = Path(__file__).resolve().parents[2]
 PNG = png(64, 48)
 LINE = "[image: image/png, 64x48 pixels, "
+
+
+@pytest.fixture(scope="module")
+def zygote():
+    """One process that has imported the server, forking one for each test that asks (mcp_zygote.py)."""
+    with Zygote(str(ROOT), paced_budget_s(SESSION_LIMIT_S)) as forks:
+        yield forks
 
 
 @pytest.fixture
@@ -26,7 +35,7 @@ def image_url():
         yield server.url("/i.png")
 
 
-def test_pydantic_ai_mcp_toolset_gives_the_model_the_line_and_the_image(image_url):
+def test_pydantic_ai_mcp_toolset_gives_the_model_the_line_and_the_image(zygote, image_url):
     pytest.importorskip("fastmcp")
     from fastmcp.client.transports import StdioTransport
     from pydantic_ai import Agent
@@ -34,12 +43,8 @@ def test_pydantic_ai_mcp_toolset_gives_the_model_the_line_and_the_image(image_ur
 
     model, returned = scripted_pydantic_model([("web_fetch", {"url": image_url})])
 
-    transport = StdioTransport(
-        sys.executable,
-        ["-m", "websearch_sync", "mcp", "--allow-private"],
-        env={"PATH": os.environ["PATH"]},
-        cwd=str(ROOT),
-    )
+    command, *args = zygote.command("--allow-private")
+    transport = StdioTransport(command, args, env={"PATH": os.environ["PATH"]}, cwd=str(ROOT))
     agent = Agent(model, toolsets=[MCPToolset(transport, init_timeout=30)])
 
     async def scenario():
@@ -52,7 +57,7 @@ def test_pydantic_ai_mcp_toolset_gives_the_model_the_line_and_the_image(image_ur
     assert (image.media_type, image.data) == ("image/png", PNG)
 
 
-def test_openai_agents_mcp_server_gives_the_model_input_text_and_input_image(image_url):
+def test_openai_agents_mcp_server_gives_the_model_input_text_and_input_image(zygote, image_url):
     from agents import Agent, RunConfig, Runner
     from agents.mcp import MCPServerStdio
     from agents.testing import ScriptedModel, assistant_message, function_call
@@ -60,7 +65,8 @@ def test_openai_agents_mcp_server_gives_the_model_input_text_and_input_image(ima
     model = ScriptedModel(
         [[function_call("web_fetch", {"url": image_url}, call_id="call_0")], [assistant_message("done")]]
     )
-    params = {"command": sys.executable, "args": ["-m", "websearch_sync", "mcp", "--allow-private"], "cwd": str(ROOT)}
+    command, *args = zygote.command("--allow-private")
+    params = {"command": command, "args": args, "cwd": str(ROOT)}
 
     async def scenario():
         async with MCPServerStdio(params=params, client_session_timeout_seconds=30, cache_tools_list=True) as server:

@@ -6,15 +6,17 @@ One test per client library that installs beside the server's SDK (openai-agents
 server's cache and a captcha's cool-down keeps later searches off the engine; a client timeout
 longer than our deadline; an error that reaches the client (and the model) as one plain line.
 Clients on SDK 1.x (langchain-mcp-adapters, smolagents' mcpadapt) run from an environment of
-their own. A client library that is not installed skips its test.
+their own. A client library that is not installed skips its test. The servers the clients talk to
+are forked from the module's ``zygote`` (mcp_zygote.py; test_mcp.py starts the real command).
 """
 
 import os
-import sys
 from pathlib import Path
 
 import pytest
 from agent_engine import CAPTCHA_PAGE, ddg_engine, scripted_pydantic_model, searches
+from clocks import paced_budget_s
+from mcp_zygote import Zygote
 
 import websearch_sync as ws
 from websearch_sync import tool
@@ -35,8 +37,17 @@ def run_bounded(scenario):
     return anyio.run(bounded)
 
 
-def server_command():
-    return {"command": sys.executable, "args": ["-m", "websearch_sync", "mcp"], "cwd": str(ROOT)}
+@pytest.fixture(scope="module")
+def zygote():
+    """One process that has imported the server, forking one for each test that asks (mcp_zygote.py)."""
+    with Zygote(str(ROOT), paced_budget_s(LIMIT_S)) as forks:
+        yield forks
+
+
+def server_command(zygote):
+    """``websearch-sync mcp`` forked from ``zygote``, as the stdio parameters a client takes."""
+    command, *args = zygote.command()
+    return {"command": command, "args": args, "cwd": str(ROOT)}
 
 
 def engine_env(engine):
@@ -84,12 +95,12 @@ def test_the_docs_give_openai_agents_default_timeout_as_it_is():
     )
 
 
-def test_openai_agents_mcp_server_stdio():
+def test_openai_agents_mcp_server_stdio(zygote):
     agents_mcp = pytest.importorskip("agents.mcp")
 
     async def scenario():
         server = agents_mcp.MCPServerStdio(
-            params=server_command(), client_session_timeout_seconds=CLIENT_TIMEOUT_S, cache_tools_list=True
+            params=server_command(zygote), client_session_timeout_seconds=CLIENT_TIMEOUT_S, cache_tools_list=True
         )
         async with server:  # one server for the agent's whole life
             names = [t.name for t in await server.list_tools()]
@@ -108,13 +119,13 @@ def test_openai_agents_mcp_server_stdio():
     ]
 
 
-def test_llama_index_mcp_tool_spec_over_one_session():
+def test_llama_index_mcp_tool_spec_over_one_session(zygote):
     mcp_tools = pytest.importorskip("llama_index.tools.mcp")
     from mcp import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
 
     async def scenario():
-        params = StdioServerParameters(**server_command())
+        params = StdioServerParameters(**server_command(zygote))
         with open(os.devnull, "w") as log:
             async with stdio_client(params, errlog=log) as streams:
                 async with ClientSession(*streams) as session:  # one session, not BasicMCPClient (a server per call)
@@ -130,7 +141,7 @@ def test_llama_index_mcp_tool_spec_over_one_session():
     assert again.structured_content["provider_meta"]["cached"] is True
 
 
-def pydantic_ai_run(engine, **toolset_options):
+def pydantic_ai_run(zygote, engine, **toolset_options):
     """An agent run over ``MCPToolset`` (one server, entered once with ``async with agent``) whose
     FunctionModel asks for three blocked searches; returns its output (or the exception that
     ended it) and the tool results the model was shown."""
@@ -142,7 +153,8 @@ def pydantic_ai_run(engine, **toolset_options):
 
     model, seen = scripted_pydantic_model(BLOCKED_SEARCHES, also_seen=(RetryPromptPart,))
 
-    transport = StdioTransport(sys.executable, ["-m", "websearch_sync", "mcp"], env=engine_env(engine), cwd=str(ROOT))
+    command, *args = zygote.command()
+    transport = StdioTransport(command, args, env=engine_env(engine), cwd=str(ROOT))
     # init_timeout: starting the server takes ~1-3 s, more on a loaded machine; pydantic-ai allows 5 s.
     toolset = pydantic_ai_mcp.MCPToolset(transport, init_timeout=CLIENT_TIMEOUT_S, **toolset_options)
     agent = Agent(model, toolsets=[toolset])
@@ -157,9 +169,9 @@ def pydantic_ai_run(engine, **toolset_options):
     return run_bounded(scenario), seen
 
 
-def test_pydantic_ai_mcp_toolset_with_failed_tool_errors_keeps_the_run_going():
+def test_pydantic_ai_mcp_toolset_with_failed_tool_errors_keeps_the_run_going(zygote):
     with ddg_engine(CAPTCHA_PAGE) as (engine, _):
-        output, seen = pydantic_ai_run(engine, tool_error_behavior="failed")
+        output, seen = pydantic_ai_run(zygote, engine, tool_error_behavior="failed")
         assert (
             searches(engine) == 1
         )  # the captcha's cool-down held in the one server: later searches stayed off the engine
@@ -170,11 +182,11 @@ def test_pydantic_ai_mcp_toolset_with_failed_tool_errors_keeps_the_run_going():
     assert seen[0].content in seen[0].model_response_str()  # what the model is shown
 
 
-def test_pydantic_ai_mcp_toolset_default_retry_ends_the_run_on_the_second_blocked_search():
+def test_pydantic_ai_mcp_toolset_default_retry_ends_the_run_on_the_second_blocked_search(zygote):
     """docs/mcp.md's warning: with the default ``tool_error_behavior='retry'`` and one retry, the run ends."""
     unexpected = pytest.importorskip("pydantic_ai.exceptions").UnexpectedModelBehavior
     with ddg_engine(CAPTCHA_PAGE) as (engine, _):
-        output, seen = pydantic_ai_run(engine)
+        output, seen = pydantic_ai_run(zygote, engine)
     assert isinstance(output, unexpected) and "exceeded max retries" in str(output)
     assert [part.content for part in seen] == [blocked_line()]
 
@@ -191,11 +203,11 @@ from importlib.metadata import version
 from langchain_mcp_adapters.client import MultiServerMCPClient
 from langchain_mcp_adapters.tools import load_mcp_tools
 
-server_python, cwd, path = sys.argv[1:4]
+server_command, cwd, path = json.loads(sys.argv[1]), sys.argv[2], sys.argv[3]
 
 async def main():
     client = MultiServerMCPClient({"websearch": {
-        "transport": "stdio", "command": server_python, "args": ["-m", "websearch_sync", "mcp"], "cwd": cwd,
+        "transport": "stdio", "command": server_command[0], "args": server_command[1:], "cwd": cwd,
         "env": {"PYTHONPATH": cwd, "PATH": path}, "session_kwargs": {"read_timeout_seconds": timedelta(seconds=30)}}})
     async with client.session("websearch") as session:  # one server for the session
         tools = {t.name: t for t in await load_mcp_tools(session)}
@@ -217,13 +229,15 @@ needs_mcp1_client = pytest.mark.skipif(
 )
 
 
-def run_mcp1_client(script, *arguments):
-    """Run ``script`` in the SDK 1.x client environment; its JSON report (its last line: smolagents prints)."""
+def run_mcp1_client(zygote, script, *arguments):
+    """Run ``script`` in the SDK 1.x client environment, with a server forked from ``zygote`` (its
+    command line, then the working directory, then ``arguments``); its JSON report (its last line:
+    smolagents prints)."""
     import json
     import subprocess
 
     done = subprocess.run(
-        [MCP1_CLIENT_PYTHON, "-c", script, sys.executable, str(ROOT), *arguments],
+        [MCP1_CLIENT_PYTHON, "-c", script, json.dumps(zygote.command()), str(ROOT), *arguments],
         capture_output=True,
         text=True,
         timeout=LIMIT_S,
@@ -235,8 +249,8 @@ def run_mcp1_client(script, *arguments):
 
 
 @needs_mcp1_client
-def test_langchain_mcp_adapters_on_sdk_1_drives_the_server_from_its_own_environment():
-    report = run_mcp1_client(LANGCHAIN_CLIENT, os.environ["PATH"])
+def test_langchain_mcp_adapters_on_sdk_1_drives_the_server_from_its_own_environment(zygote):
+    report = run_mcp1_client(zygote, LANGCHAIN_CLIENT, os.environ["PATH"])
     assert report["tools"] == ["web_fetch", "web_search"]
     first, again, error = report["answers"]
     assert (first["status"], first["cached"], again["cached"]) == ("success", False, True)
@@ -256,7 +270,7 @@ from smolagents import MCPClient, Model, ToolCallingAgent
 from smolagents.memory import ActionStep
 from smolagents.models import ChatMessage, ChatMessageToolCall, ChatMessageToolCallFunction, MessageRole
 
-server_python, cwd, env, calls = sys.argv[1], sys.argv[2], json.loads(sys.argv[3]), json.loads(sys.argv[4])
+server_command, cwd, env, calls = json.loads(sys.argv[1]), sys.argv[2], json.loads(sys.argv[3]), json.loads(sys.argv[4])
 
 class ScriptedModel(Model):
     def __init__(self):
@@ -268,7 +282,7 @@ class ScriptedModel(Model):
         call = ChatMessageToolCall(ChatMessageToolCallFunction(arguments, name), id=str(len(self.calls)), type="function")
         return ChatMessage(role=MessageRole.ASSISTANT, content="", tool_calls=[call])
 
-params = StdioServerParameters(command=server_python, args=["-m", "websearch_sync", "mcp"], env=env, cwd=cwd)
+params = StdioServerParameters(command=server_command[0], args=server_command[1:], env=env, cwd=cwd)
 client = MCPClient(params, structured_output=False, adapter_kwargs={"client_session_timeout_seconds": 30.0})
 with client as tools:  # one server for the agent's runs
     timeout = client._adapter.sessions[0]._session_read_timeout_seconds
@@ -281,7 +295,7 @@ print(json.dumps({"mcp": version("mcp"), "tools": sorted(t.name for t in tools),
 
 
 @needs_mcp1_client
-def test_smolagents_mcp_client_on_sdk_1_keeps_the_run_going_on_blocked_searches():
+def test_smolagents_mcp_client_on_sdk_1_keeps_the_run_going_on_blocked_searches(zygote):
     """smolagents takes an argument as optional only when its schema says ``"nullable": true``
     (mcpadapt passes the MCP ``inputSchema`` through); the server's optional arguments say so
     (issue 33.19), so a model that gives only the query is not refused (it was:
@@ -289,7 +303,9 @@ def test_smolagents_mcp_client_on_sdk_1_keeps_the_run_going_on_blocked_searches(
     import json
 
     with ddg_engine(CAPTCHA_PAGE) as (engine, _):
-        report = run_mcp1_client(SMOLAGENTS_CLIENT, json.dumps(engine_env(engine)), json.dumps(BLOCKED_SEARCHES))
+        report = run_mcp1_client(
+            zygote, SMOLAGENTS_CLIENT, json.dumps(engine_env(engine)), json.dumps(BLOCKED_SEARCHES)
+        )
         assert searches(engine) == 1  # one server for the agent: the captcha's cool-down held
     assert report["tools"] == ["web_fetch", "web_search"]
     assert report["timeout_s"] == CLIENT_TIMEOUT_S  # mcpadapt's read timeout, as docs/mcp.md sets it (a float)

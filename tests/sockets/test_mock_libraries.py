@@ -3,9 +3,9 @@
 ``curl_cffi`` importable (the browser wire is the default) and with the extra hidden; the same
 holds for requests-mock, and for a fetch."""
 
+import logging
+import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -13,8 +13,9 @@ import requests_mock
 import responses
 
 import websearch_sync as ws
-from websearch_sync.net import mocks, ssrf
+from websearch_sync.net import browser, mocks, ssrf
 from websearch_sync.net.browser import browser_available
+from websearch_sync.testing import no_network
 
 ROOT = Path(__file__).resolve().parents[2]
 CONTRACT_DOC = (ROOT / "docs" / "contract.md").read_text(encoding="utf-8")
@@ -25,36 +26,29 @@ needs_browser = pytest.mark.skipif(
     not browser_available(), reason="needs the browser extra (curl_cffi, Python >= 3.10)"
 )
 
-#: Run before the example: the extra present (and the default), or hidden as on an install without it.
-SETUPS = {
-    "browser-extra": "from websearch_sync.net.browser import resolve_impersonate\n"
-    "assert resolve_impersonate(None) == 'chrome', 'the browser wire is the default here'\n",
-    "no-browser-extra": "import websearch_sync.net.browser as browser\nbrowser.browser_available = lambda: False\n",
-}
-RUN = """
-import logging
-logging.basicConfig(level=logging.INFO)
-from websearch_sync.testing import no_network
-with no_network():
-    test_search_with_responses()
-print("PASSED")
-"""
 
-
-def _run(script: str) -> subprocess.CompletedProcess:
-    environ = {k: v for k, v in __import__("os").environ.items() if not k.startswith(("WEB_SEARCH_", "WEB_FETCH_"))}
-    environ["PYTHONPATH"] = str(ROOT)
-    return subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=environ)
-
-
-@pytest.mark.parametrize("setup", sorted(SETUPS))
-def test_the_responses_example_of_the_docs_passes_with_and_without_the_browser_extra(setup):
-    if setup == "browser-extra" and not browser_available():
-        pytest.skip("needs the browser extra (curl_cffi, Python >= 3.10)")
-    done = _run(SETUPS[setup] + RESPONSES_EXAMPLE + RUN)
-    assert done.returncode == 0 and done.stdout.strip().endswith("PASSED"), done.stderr[-3000:]
-    said = done.stderr.count("requests is patched by responses")
-    assert said == (1 if setup == "browser-extra" else 0), done.stderr[-3000:]  # said once, only when it matters
+@pytest.mark.parametrize("extra", ["browser-extra", "no-browser-extra"])
+def test_the_responses_example_of_the_docs_passes_with_and_without_the_browser_extra(extra, monkeypatch, caplog):
+    """The example as written, in this process: its settings from no environment, the process-wide
+    state forgotten (the pytest plugin's reset, as in a user's run), the message said once per
+    process (mocks' memory of it emptied) and only when it matters: with the extra hidden the
+    requests wire is the default and needs no telling."""
+    for name in [name for name in os.environ if name.startswith(("WEB_SEARCH_", "WEB_FETCH_"))]:
+        monkeypatch.delenv(name)
+    if extra == "browser-extra":
+        if not browser_available():
+            pytest.skip("needs the browser extra (curl_cffi, Python >= 3.10)")
+        assert browser.resolve_impersonate(None) == "chrome", "the browser wire is the default here"
+    else:
+        monkeypatch.setattr(browser, "browser_available", lambda: False)
+    monkeypatch.setattr(mocks, "_said", set())
+    caplog.set_level(logging.INFO, logger="websearch_sync")
+    example: dict = {}
+    exec(compile(RESPONSES_EXAMPLE, "docs/contract.md", "exec"), example)  # noqa: S102 - the docs' own example
+    with no_network():
+        example["test_search_with_responses"]()
+    said = [record for record in caplog.records if "requests is patched by responses" in record.getMessage()]
+    assert len(said) == (1 if extra == "browser-extra" else 0), said
 
 
 def test_the_mock_wire_example_of_the_docs_runs():

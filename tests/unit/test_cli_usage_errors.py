@@ -37,7 +37,14 @@ def test_the_json_forms_stay_usable_together(capsys):
 
 def test_a_bad_max_concurrent_of_the_mcp_server_comes_alone(capsys, monkeypatch):
     """``mcp --max-concurrent 0`` printed the offline stub's warning before its usage error, as if
-    the server had started; the number is checked first, as the other flags are."""
+    the server had started; the number is checked first, as the other flags are, before the MCP
+    SDK is imported (require_mcp: a second of CPU for a usage error)."""
+    import websearch_sync.mcp
+
+    def no_sdk_import():
+        raise AssertionError("the SDK is imported before the usage error")
+
+    monkeypatch.setattr(websearch_sync.mcp, "require_mcp", no_sdk_import)
     monkeypatch.delenv("WEB_SEARCH_BACKEND", raising=False)
     assert main(["mcp", "--max-concurrent", "0"]) != 0
     err = capsys.readouterr().err

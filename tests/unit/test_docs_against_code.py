@@ -9,8 +9,9 @@ for that code names; docs/verticals.md's tables of who serves what and of each v
 are the engines' and the item types' own; every extra of setup.cfg, and what it installs, is
 named in docs/configuration.md; docs/mcp.md quotes the line a missing SDK gives; a name the docs
 spell under a public module is exported by it; and every Python block parses, the library names
-it uses exist and its calls of them use keywords they take. Reads the source and the docs (no
-search is made): well under a second."""
+it uses exist and its calls of them use keywords they take; each install line of an extra that
+the pip of a fresh venv cannot resolve upgrades pip first; docs/agent-tools.md's first block runs
+as written (offline, on the stub). Reads the source and the docs (no search leaves the process)."""
 
 import argparse
 import ast
@@ -460,3 +461,77 @@ def test_the_item_fields_of_each_vertical_are_its_item_types():
     written = {vertical: set(re.findall(r"`(\w+)`", fields)) - told for vertical, fields in rows}
     types = {"news": ws.NewsItem, "images": ws.ImageItem, "videos": ws.VideoItem}
     assert written == {vertical: set(item.__annotations__) - told for vertical, item in types.items()}
+
+
+# -- install lines: the pip a fresh venv ships ------------------------------------------------------
+
+
+def _clashing_extras() -> set:
+    """The extras that bring trafilatura (jusText asks for ``lxml[html_clean]``, readability-lxml for
+    ``lxml[html-clean]``): with them, the pip 23.2.1 of a fresh Python 3.11/3.12 venv stops on an
+    ``AssertionError`` (README, Quickstart)."""
+    config = configparser.ConfigParser()
+    config.read(ROOT / "setup.cfg", encoding="utf-8")
+    return {name for name, value in config["options.extras_require"].items() if "trafilatura" in value}
+
+
+def test_every_install_of_an_extra_that_clashes_upgrades_pip_first():
+    """A newcomer copies the line as written: each ``pip install`` of the checkout with the test or
+    trafilatura extra upgrades pip first in the same line, as the Quickstart's second command does."""
+    extras = _clashing_extras()
+    assert {"test", "trafilatura"} <= extras  # setup.cfg was read
+    spelled = re.compile(r"pip install (?:-e )?'?\.\[([\w,-]+)\]")
+    unsafe = [
+        "%s: %s" % (page.name, line.strip())
+        for page in PAGES
+        for line in page.read_text(encoding="utf-8").splitlines()
+        for match in spelled.finditer(line)
+        if extras & set(match.group(1).split(",")) and "pip install -U pip &&" not in line[: match.start()]
+    ]
+    assert not unsafe
+
+
+# -- docs/agent-tools.md: the first example runs as written ---------------------------------------
+
+
+def test_the_agent_tools_first_example_runs_as_written():
+    """Copied into a script, the page's first block runs (before, it used a ``client`` and
+    ``arguments`` it never defined): offline, the default backend's results, numbered."""
+    page = (ROOT / "docs" / "agent-tools.md").read_text(encoding="utf-8")
+    block = page.split("```python\n", 1)[1].split("```", 1)[0]
+    names: dict = {}
+    exec(compile(block, "agent-tools.md", "exec"), names)  # the default backend: the offline stub
+    assert names["result"]["provider_meta"]["provider_name"] == "stub" and len(names["result"]["items"]) == 3
+    assert names["reply"].startswith("1. python requests timeout - Overview\n")
+    assert [t["function"]["name"] for t in names["tools"]] == ["web_search", "web_fetch"]
+
+
+# -- docs/api.md: the API reference without the agent frameworks ------------------------------------
+
+
+def test_the_api_reference_command_leaves_out_an_integration_whose_framework_is_missing(monkeypatch):
+    """docs/api.md's command after ``pip install -e '.[docs]'`` (no framework installed) stopped on
+    pdoc's "Error importing websearch_sync.integrations.langchain"; now that module is left out,
+    saying why, and every other one is built."""
+    import docs_scripts
+
+    script = docs_scripts.load("api_reference")
+    for name in ["langchain_core"] + [name for name in sys.modules if name.startswith("langchain_core.")]:
+        monkeypatch.setitem(sys.modules, name, None)  # not installed (nor imported before): its import fails
+    monkeypatch.delitem(sys.modules, "websearch_sync.integrations.langchain", raising=False)
+    assert "websearch_sync.integrations.langchain" in script.PUBLIC_MODULES
+    # (not the other integrations: importing their frameworks takes seconds)
+    kept, left_out = script.without_missing_frameworks(["websearch_sync", "websearch_sync.integrations.langchain"])
+    assert kept == ["websearch_sync"]
+    assert len(left_out) == 1 and "pip install -e '.[langchain]'" in left_out[0]
+    page = (ROOT / "docs" / "api.md").read_text(encoding="utf-8")
+    assert "pip install -e '.[docs]' && python docs/api_reference.py build/api" in page  # the newcomer's line
+    assert 'api_reference.py "$(mktemp -d)/api" --all' in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_the_api_reference_still_fails_on_a_module_that_does_not_import():
+    import docs_scripts
+
+    script = docs_scripts.load("api_reference")
+    with pytest.raises(ModuleNotFoundError):  # a public module gone (a defect, not a missing extra)
+        script.without_missing_frameworks(["websearch_sync", "websearch_sync.no_such_module"])

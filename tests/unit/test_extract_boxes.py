@@ -7,7 +7,6 @@ import lxml.html
 
 from websearch_sync.extract.article import extract_html
 from websearch_sync.extract.boxes import follows_title
-from websearch_sync.extract.region import own_text as region_own_text
 from websearch_sync.extract.rules import DEFAULT_RULES
 
 TITLE = "Road closed for resurfacing next week"
@@ -100,30 +99,3 @@ def test_a_block_after_the_title_and_its_standfirst_follows_the_title():
         + "</p></div><div class='story'><p>Text.</p></div></div>"
     )
     assert follows_title(page.find_class("story")[0], "Footbridge reopens")
-
-
-def test_the_title_block_is_found_by_one_walk_of_the_page(monkeypatch):
-    """Asking each of a deep heading's ancestors for its prose walked the page once per level
-    (a crafted 1 MB page: 11.7 s); the totals now come from one walk, and agree with each
-    element's own count outside links."""
-    from websearch_sync.extract import boxes, prose
-
-    depth = 150
-    page = lxml.html.fromstring(
-        "<html><body>"
-        + "<div>" * depth
-        + "<h1>Footbridge reopens</h1><p>"
-        + "The river authority opened the new footbridge on Saturday. " * 3
-        + "</p>"
-        + "</div>" * depth
-        + "".join("<div class='c'><p>%s</p></div>" % ("Another block of running text here. " * 2) for _ in range(50))
-        + "</body></html>"
-    )
-    body = page.find("body")
-    walks = []
-    monkeypatch.setattr(prose, "own_text", lambda *args: walks.append(1) or region_own_text(*args))
-    block = boxes.title_block(body, "Footbridge reopens", 100)
-    assert block is not None and block.tag == "div" and len(walks) == 1
-    totals = prose.prose_totals(body)
-    for element in body.iter("div", "p"):
-        assert totals.get(element, 0) == prose.element_prose(element)[1]

@@ -1,14 +1,16 @@
 """The rule table: every rule is live and switchable by name (what the benchmark's ablation
 relies on), class names are read generically, and unknown rule names are refused."""
 
-import copy
+import gzip
+import json
+from pathlib import Path
 
 import lxml.html
 import pytest
 from test_extract import ARTICLE_PAGE
 from test_extract_recovery import LIST_POST, VIDEO_PAGE
 
-from websearch_sync.extract.article import _title_block, extract_html, render
+from websearch_sync.extract.article import extract_html, render
 from websearch_sync.extract.boilerplate import class_words, clean_article, preclean
 from websearch_sync.extract.rules import DEFAULT_RULES, RULE_NAMES, RULES, check_rules
 
@@ -106,6 +108,15 @@ def _extracted(page, rules):
     return extract_html(page, mode="text", rules=rules).text
 
 
+STRUCTURES = Path(__file__).resolve().parents[2] / "bench" / "extraction-structures"
+
+
+def _structure_page(page):
+    """A page of the structures set and its truth's lines."""
+    html = gzip.decompress((STRUCTURES / "html" / ("%s.html.gz" % page)).read_bytes()).decode("utf-8")
+    return html, json.loads((STRUCTURES / "ground-truth.json").read_text("utf-8"))[page]["articleBody"].splitlines()
+
+
 def _row_split_page():
     """A layout table whose article column is split over three rows (paragraphs wrapped in
     <font>), navigation and sidebar cells spanning them: readability keeps one row."""
@@ -133,6 +144,9 @@ def _row_split_page():
 
 
 PAGE_CASES = {
+    # readability picks the wrapper of the later paragraphs and appends those before it by
+    # their own text: the second opens with a link or emphasis, its own text ends before a word
+    "readability.sibling_gaps": (_structure_page("split-body-1")[0], "after a petition signed by"),
     "recovery.table_column": (_row_split_page(), "The closing paragraph"),
     # an embedded post's <blockquote class="twitter-tweet"> is "unlikely" for readability
     "page.quotations": (ARTICLE_PAGE, "The Danube at sunset"),
@@ -211,90 +225,7 @@ ABOUT = (
     "places where they live and work, and we welcome new contributors of every age."
 )
 PITCH = "Sign up to our free weekly newsletter, delivered to your inbox every Friday, and never miss a story again."
-#: A short article in a layout table's cell, and below it in the same column a cell of teaser
-#: cards (a headline link, a one-sentence summary) holding more running text than the article.
-COLUMN_TEASERS = (
-    "<html><head><title>Footbridge reopens</title></head><body><table><tr><td rowspan='2'>"
-    + "".join("<a href='/n%d'>Section %d</a><br>" % (n, n) for n in range(8))
-    + "</td><td><h2>Footbridge reopens</h2>"
-    "<p>The river authority opened the new footbridge on Saturday morning after eighteen months of work on "
-    "the old stone piers, which had been closed to walkers since the flood two winters ago.</p>"
-    "<p>Engineers replaced the timber deck with steel and raised it by half a metre, so that the spring high "
-    "water no longer reaches the walkway; the cost was shared by the county and the town.</p></td></tr><tr><td>"
-    + "".join(
-        "<div class='card'><a href='/s%d'>%s</a><p>A short summary of this other story, one sentence long, "
-        "written for the reader who wants to know more about the news of the town.</p></div>" % (n, headline)
-        for n, headline in enumerate(
-            ["Market hall roof repairs begin in June", "School choir wins the regional final", "New bus timetable"]
-        )
-    )
-    + "</td></tr></table></body></html>"
-)
-
-#: A short article with no title heading, and after it in the same container a run of teaser
-#: cards (a headline link, a summary) that readability appends to it.
-UNTITLED_TEASERS = (
-    "<html><head><title>Footbridge reopens | Town</title></head><body><div class='main'><div class='body'>"
-    "<p>The river authority opened the new footbridge on Saturday morning after eighteen months of work on "
-    "the old stone piers, which had been closed to walkers since the flood.</p><p>Engineers replaced the "
-    "timber deck with steel and raised it by half a metre, so that the spring high water no longer reaches "
-    "the walkway.</p></div><ul class='more'>"
-    + "".join(
-        "<li class='item'><a href='/s%d'>%s</a><p>A short summary of this other story, one sentence long, "
-        "written for the reader who wants to know more about it, with a clause, and another.</p></li>" % (n, headline)
-        for n, headline in enumerate(
-            ["Market hall roof repairs begin", "School choir wins the final", "New bus timetable", "Library hours"]
-        )
-    )
-    + "</ul></div></body></html>"
-)
-
-#: A short article under its title heading, and after that block a run of teaser cards
-#: (a linked headline in a heading, a summary) holding more text: readability picks the run.
-CARDS_AFTER_TITLED = (
-    "<html><head><title>Footbridge reopens | Town</title></head><body><div class='wrap'><h1>Footbridge reopens</h1>"
-    "<div><p>The river authority opened the new footbridge on Saturday morning after eighteen months of work on "
-    "the old stone piers, which had been closed to walkers since the flood.</p><p>Engineers replaced the timber "
-    "deck with steel and raised it by half a metre, so that the spring high water no longer reaches the "
-    "walkway.</p></div></div><div class='more'>"
-    + "".join(
-        "<div><h3><a href='/s%d'>Other story number %d of the town</a></h3><p>A short summary of this other story, "
-        "one sentence long, written for the reader who wants to know more about it, with a clause, and another."
-        "</p></div>" % (n, n)
-        for n in range(6)
-    )
-    + "</div></body></html>"
-)
-
-#: A two-paragraph article with no title heading, and in the same column a long run of teaser
-#: cards (kicker, headline link, summary): the article is under a quarter of the column's
-#: running text, a "fragment" of it by size.
-COLUMN_OF_CARDS = (
-    "<html><head><title>Town news</title></head><body><div id='col'><div class='story'><span>Footbridge</span>"
-    "<p>The river authority opened the new footbridge on Saturday morning after eighteen months of work on the "
-    "old stone piers, which had been closed to walkers since the flood.</p><p>Engineers replaced the timber deck "
-    "with steel and raised it by half a metre, so that the spring high water no longer reaches the walkway.</p>"
-    "</div><div class='list'>"
-    + "".join(
-        "<div class='c'><span>Town</span> <a href='/s%d'>Other story number %d of the week</a><br>A short summary "
-        "of this other story, written for the reader who wants to know more about it, with a clause.</div>" % (n, n)
-        for n in range(16)
-    )
-    + "</div></div></body></html>"
-)
-
 REMOVAL_CASES = {
-    # the column is thinner prose (every card a headline link and a kicker) than the article
-    "recovery.fragment_prose": (COLUMN_OF_CARDS, "Other story number 3"),
-    # readability's pick is the run of cards; the block around the title heading holds the
-    # article (two prose paragraphs) and not the run
-    "recovery.title_block": (CARDS_AFTER_TITLED, "A short summary of this other story"),
-    # readability's pick is not from a title heading on (there is none): the run ends the
-    # article, which keeps its two paragraphs (150+ characters of running text) without it
-    "article.teaser_tail": (UNTITLED_TEASERS, "School choir wins"),
-    # the article's cell holds under 60% of its column's running text, the rest teaser cards:
-    # the column is thinner prose than the article, which stands
-    "recovery.column_prose": (COLUMN_TEASERS, "School choir wins"),
     # readability drops the form and keeps the sign-up box's pitch as a sibling of a short article
     "page.form_boxes": (
         "<html><body><div id='wrap'><div><h1>Road closed</h1>" + PARAGRAPH * 3 + "</div>"
@@ -399,7 +330,7 @@ def test_every_rule_has_a_switch_test():
         | set(PAGE_CASES)
         | set(REMOVAL_CASES)
         | set(KEEP_CASES)
-        | {"recovery.second_opinion", "recovery.second_prose"}
+        | {"recovery.second_opinion"}
     )  # test_extract_second.py
     assert covered == RULE_NAMES
 
@@ -415,6 +346,41 @@ def test_negated_class_names_say_what_an_element_is_not():
     assert "marked" in _clean(PARAGRAPH + "<div class='no-caption'>marked</div>", DEFAULT_RULES)
 
 
+@pytest.mark.parametrize("page", ["related-widget-1", "related-widget-2"])
+def test_a_related_posts_widget_classed_in_one_word_is_left_out(page):
+    # a blog post's content block goes on with a related-posts widget whose class names are one
+    # word ("relatedposts-post": no "related" word of its own); its excerpts are long paragraphs
+    # and come back with the article when the word is not read as "related" + "posts"
+    html, truth = _structure_page(page)
+    for rules, widget in ((DEFAULT_RULES, False), (DEFAULT_RULES - {"article.related"}, True)):
+        text = extract_html(html, mode="text", rules=rules).text
+        assert all(paragraph in text for paragraph in truth)
+        assert ('In "Local news"' in text) is widget
+    assert "related" in class_words(_node("<div class='jp-relatedposts-items'>x</div>")[0])
+    assert "related" not in class_words(_node("<div class='unrelated'>x</div>")[0])
+
+
+@pytest.mark.parametrize("page", ["link-items-1", "link-items-2"])
+def test_link_dense_keeps_the_items_of_a_list_of_sentences(page):
+    # a report's list of sentences, two of them a name and then one link ("Priya has <a>written
+    # up a guide ...</a>"); the list of earlier reports after it is all links and goes
+    html, truth = _structure_page(page)
+    text = extract_html(html, mode="text").text
+    assert all(line in text for line in truth)
+    assert "Spring fair raises record sum" not in text
+    without = extract_html(html, mode="text", rules=DEFAULT_RULES - {"article.link_dense"}).text
+    assert "Spring fair raises record sum" in without
+
+
+@pytest.mark.parametrize("page", ["split-body-1", "split-body-2"])
+def test_a_paragraph_between_two_appended_blocks_is_appended_in_its_place(page):
+    html, truth = _structure_page(page)
+    text = extract_html(html, mode="text").text
+    assert [line for line in text.splitlines() if line] == truth
+    without = extract_html(html, mode="text", rules=DEFAULT_RULES - {"readability.sibling_gaps"}).text
+    assert truth[1] not in without
+
+
 def test_unknown_rule_names_are_refused():
     assert check_rules(["article.title"]) == {"article.title"}
     with pytest.raises(ValueError, match="article.nope"):
@@ -422,50 +388,3 @@ def test_unknown_rule_names_are_refused():
     with pytest.raises(ValueError):
         extract_html("<p>x</p>", mode="text", rules={"page.nope"})
     assert extract_html("<p>plain text</p>", mode="text", rules=()).text == "plain text"
-
-
-def _digest_items(item: str, count: int) -> str:
-    """``count`` items of a news digest, ``item`` formatted with each number."""
-    return "".join(item.format(n) for n in range(count))
-
-
-def test_teaser_tail_keeps_a_digest_whose_items_are_the_article():
-    # a news digest: two lines of introduction (100+ characters: article.teaser_runs's own
-    # guard passes), then items that are linked headlines with a summary, nothing after them;
-    # without the run, under 150 characters of running text would be left
-    items = _digest_items(
-        "<li><strong><a href='/story{0}'>Headline of the news item number {0} of the day</a>.</strong> The summary "
-        "of item {0} says what happened and why it matters to the readers today.</li>",
-        6,
-    )
-    page = (
-        "<html><head><title>Things you need to know today</title></head><body><div class='post'>"
-        "<p>Good morning! This is the news you need to know this Tuesday, in six short items, picked by our editors.</p>"
-        "<p>Sign up to get it by email.</p><ol>" + items + "</ol></div></body></html>"
-    )
-    text = extract_html(page, mode="text").text
-    assert "item 4 says what happened" in text and "number 4 of the day" in text
-
-
-def test_title_block_needs_an_article_not_a_standfirst():
-    # readability's pick is a digest of linked items after the title's block: the block gives
-    # way to nothing when it is a heading and a one-sentence standfirst (one prose line), and
-    # is the article beside the items when it holds two prose paragraphs
-    items = _digest_items(
-        "<li><a href='/story{0}'>Headline of the news item number {0}</a><p>The summary of item {0} says what "
-        "happened and why it matters to the readers today, in a sentence.</p></li>",
-        8,
-    )
-    standfirst = (
-        "<p>Eight stories our editors picked for this Tuesday morning, from the town hall and "
-        "the school board to the harbour and the market.</p>"
-    )
-    second = "<p>The harbour board met on Monday and approved the plan for the new quay, after a long debate.</p>"
-    for head, expected in ((standfirst, None), (standfirst + second, "approved the plan")):
-        root = lxml.html.document_fromstring(
-            "<html><body><div class='head'><h1>Things you need to know today</h1>" + head + "</div>"
-            "<ol class='items'>" + items + "</ol></body></html>"
-        )
-        pick = copy.deepcopy(root.find(".//ol"))
-        block = _title_block(root, pick, DEFAULT_RULES, "Things you need to know today")
-        assert (block is None) if expected is None else expected in render(block, "text")

@@ -7,7 +7,6 @@ import builtins
 import pytest
 
 from websearch_sync.extract.article import extract_html
-from websearch_sync.extract.prose import contained_share, held_prose, text_prose
 from websearch_sync.extract.rules import DEFAULT_RULES
 from websearch_sync.extract.second import near_empty
 
@@ -76,49 +75,7 @@ def test_a_short_article_from_its_title_on_is_not_replaced():
     result = extract_html(SHORT_ARTICLE_PAGE, mode="text")
     assert result.extractor == "readability"
     assert "stays open until seven" in result.text and "other story 3" not in result.text
-    # without the three, trafilatura replaces it (without recovery.titled alone, the main region does)
-    off = {"recovery.titled", "article.teaser_runs", "recovery.second_prose"}
+    # without the two, trafilatura replaces it (without recovery.titled alone, the main region does)
+    off = {"recovery.titled", "article.teaser_runs"}
     without = extract_html(SHORT_ARTICLE_PAGE, mode="text", rules=DEFAULT_RULES - off)
     assert without.extractor == "trafilatura" and "other story 3" in without.text
-
-
-@pytest.mark.parametrize("mode", ["text", "markdown"])
-def test_a_prose_article_the_second_opinion_only_extends_stands(mode):
-    # readability's pick is not from the title heading on (recovery.titled off): trafilatura
-    # returns the article with the teaser summaries, the same prose with more around it
-    pytest.importorskip("trafilatura")
-    off = {"recovery.titled", "article.teaser_runs"}
-    result = extract_html(SHORT_ARTICLE_PAGE, mode=mode, rules=DEFAULT_RULES - off)
-    assert result.extractor == "readability"
-    assert "stays open until seven" in result.text and "other story 3" not in result.text
-
-
-ARTICLE = (
-    "From Monday the library opens at ten instead of nine on weekdays, after a survey of its readers.\n"
-    "It stays open until seven on Thursdays."
-)
-OTHER = (
-    ARTICLE + "\n" + "\n".join("Summary of other story %d, a sentence about the town this week." % n for n in range(9))
-)
-
-
-@pytest.mark.parametrize(
-    ("ours", "other", "held"),
-    [
-        (ARTICLE, OTHER, True),  # the same prose, more around it
-        ("Photo: the library's reading room", OTHER, False),  # not prose: a caption line
-        (ARTICLE, "A different article altogether, which the first candidate does not hold at all. " * 9, False),
-        ("Read more\nShare this\nPhoto: the reading room of the library\n" + ARTICLE, OTHER, False),  # 80%- prose
-    ],
-)
-def test_held_prose_compares_candidates_by_their_prose(ours, other, held):
-    assert held_prose(ours, other) is held
-
-
-def test_text_prose_counts_sentence_lines_outside_link_targets():
-    text = "## A headline without a full stop\n[Read more](https://example.org/a/very/long/address/indeed)\n" + ARTICLE
-    total, prose = text_prose(text)
-    assert prose == len("".join(ARTICLE.split()))
-    assert total == prose + len("".join("## A headline without a full stop[Read more]".split()))
-    assert contained_share("the library opens at ten", "THE LIBRARY opens at ten o'clock") == 1.0
-    assert contained_share("...", "any text with words") == 1.0  # nothing of it to miss, as documented

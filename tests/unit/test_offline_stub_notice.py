@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 import responses
 
 import websearch_sync as ws
@@ -38,7 +39,26 @@ def test_python_callers_are_warned_once_per_process():
     done = subprocess.run([sys.executable, "-c", script], env=clean_env(), capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == repr([("OfflineResultsWarning", OFFLINE_WARNING)])
-    assert done.stderr.count(OFFLINE_WARNING) == 1  # the log record (the last-resort handler writes it to stderr)
+    assert OFFLINE_WARNING not in done.stderr  # recorded above; no logging configured: no log record either
+
+
+@pytest.mark.parametrize(
+    "logging_setup, lines",
+    [
+        ("", ["<string>:2: OfflineResultsWarning: " + OFFLINE_WARNING]),  # the warning alone, at the caller's line
+        (
+            "import logging; logging.basicConfig(format='LOG %(message)s')",
+            ["<string>:2: OfflineResultsWarning: " + OFFLINE_WARNING, "LOG " + OFFLINE_WARNING],
+        ),
+    ],
+    ids=["a script without logging", "an application that configured logging"],
+)
+def test_a_script_sees_the_notice_once_and_a_configured_log_gets_it(logging_setup, lines):
+    # before, logging's last resort printed the log record beside the warning: the same words twice
+    script = "import websearch_sync as ws; %s\nws.search('one'); ws.search('two')\n" % logging_setup
+    done = subprocess.run([sys.executable, "-c", script], env=clean_env(), capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert [line for line in done.stderr.splitlines() if OFFLINE_WARNING in line] == lines
 
 
 def test_the_formatted_tool_output_says_the_results_are_made_up():

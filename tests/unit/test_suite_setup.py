@@ -43,11 +43,15 @@ def test_ci_runs_the_readme_commands_with_the_pip_a_new_venv_ships():
 
 #: Wall-clock reads and real sleeps: what makes a test's outcome depend on the machine's load.
 WALL_CLOCK = frozenset({"sleep", "monotonic", "monotonic_ns", "time", "time_ns", "perf_counter", "perf_counter_ns"})
+#: Sources without the word ``time`` use no wall clock: they are not parsed (parsing is these checks' cost).
+TIME_WORD = re.compile(r"\btime\b")
 
 
 def _wall_clock_uses(source: str) -> list[tuple[int, str]]:
     """``(line, time.name)`` of every wall-clock use (``time.sleep(...)``, ``from time import monotonic``) in ``source``."""
-    found = []
+    found: list[tuple[int, str]] = []
+    if not TIME_WORD.search(source):
+        return found
     for node in ast.walk(ast.parse(source)):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id == "time":
             names = [node.attr]
@@ -76,10 +80,18 @@ def test_the_unit_and_conformance_tiers_read_no_wall_clock():
 def test_the_wall_clock_check_finds_a_sleep():
     probe = "import time\nfrom time import monotonic\ntime.sleep(0.1)\ntime.thread_time()\nclock.sleep(1)\n"
     assert _wall_clock_uses(probe) == [(2, "time.monotonic"), (3, "time.sleep")]
+    assert _wall_clock_uses("from  time import (perf_counter)\n") == [(1, "time.perf_counter")]
+
+
+#: The word ``tests`` as an import can spell it: never followed by a slash or a quote, as in
+#: the paths and strings that name the folder. Sources without it are not parsed.
+TESTS_WORD = re.compile(r"\btests\b(?![/\"'])")
 
 
 def _package_imports(source: str) -> list[int]:
     """Lines of ``source`` that import through the ``tests`` package (``from tests.clocks import ...``)."""
+    if not TESTS_WORD.search(source):
+        return []
     return sorted(
         node.lineno
         for node in ast.walk(ast.parse(source))
@@ -104,6 +116,7 @@ def test_each_tier_runs_on_its_own_with_plain_pytest():
 def test_the_tier_check_finds_a_package_import():
     probe = "import clocks\nfrom tests.clocks import FakeClock\nimport tests.faults\nfrom testsuite import x\n"
     assert _package_imports(probe) == [2, 3]
+    assert _package_imports("ROOT / 'tests' / 'unit'\nimport os, tests\n") == [2]
 
 
 def _imported_packages(source: str) -> set[str]:
@@ -117,6 +130,11 @@ def _imported_packages(source: str) -> set[str]:
     return names
 
 
+def _spells_any(source: str, packages: frozenset[str]) -> bool:
+    """Whether ``source`` spells one of ``packages``: one that does not imports none (and is not parsed)."""
+    return any(package in source for package in packages)
+
+
 def test_the_modules_importing_an_agent_framework_share_one_worker():
     """Each worker that runs such a module pays the frameworks' import (about 6 s of CPU): they are
     one unit of tests/scheduling.py, so one worker does. A new one left out costs every worker."""
@@ -126,7 +144,8 @@ def test_the_modules_importing_an_agent_framework_share_one_worker():
     importing = {
         path.relative_to(ROOT).as_posix()
         for path in sorted((ROOT / "tests").rglob("test_*.py"))
-        if _imported_packages(path.read_text(encoding="utf-8")) & scheduling.AGENT_FRAMEWORK_PACKAGES
+        if _spells_any(text := path.read_text(encoding="utf-8"), scheduling.AGENT_FRAMEWORK_PACKAGES)
+        and _imported_packages(text) & scheduling.AGENT_FRAMEWORK_PACKAGES
     }
     assert importing and importing <= listed, sorted(importing - listed)
     units = {scheduling.unit_of(module + "::test") for module in listed}
@@ -164,16 +183,39 @@ def test_the_long_units_are_handed_out_first_and_the_rest_as_collected():
 
 def test_the_workers_share_one_rewriting_of_the_test_modules(request):
     """Every xdist worker collects every module: with no bytecode written, each rewrote every
-    module's asserts (3.4 s of CPU apiece) until they shared one folder (tests/rewrite_cache.py)."""
+    module's asserts (3.4 s of CPU apiece) until they shared one folder (tests/rewrite_cache.py),
+    which pytest's cache keeps between runs (every run rewrote them all again)."""
+    import sys
+
     import rewrite_cache
     from _pytest.assertion.rewrite import PYC_TAIL, _read_pyc
 
     assert Path(__file__) in rewrite_cache.rewritten_files(request.config)
     assert "@pytest_ar" in globals(), "this module's asserts are not rewritten"
     folder = getattr(request.config, "workerinput", {}).get(rewrite_cache.WORKERINPUT_KEY)
+    if folder is None and sys.dont_write_bytecode and getattr(request.config, "cache", None) is not None:
+        folder = getattr(request.config, "_websearch_rewritten_tests", None)  # a run in one process
+        assert folder == str(request.config.cache.mkdir(rewrite_cache.CACHE_NAME))
     if folder is not None:
         pyc = Path(folder, *Path(__file__).parts[1:-1], Path(__file__).stem + PYC_TAIL)
         assert _read_pyc(Path(__file__), pyc) is not None, "no rewritten module shared for %s" % __file__
+
+
+def test_a_temporary_folder_of_rewritten_modules_is_removed_and_the_cache_s_kept(tmp_path):
+    import types
+
+    import rewrite_cache
+
+    cached = types.SimpleNamespace(cache=types.SimpleNamespace(mkdir=lambda name: tmp_path / name))
+    (tmp_path / rewrite_cache.CACHE_NAME).mkdir()
+    kept = rewrite_cache.make_folder(cached)
+    rewrite_cache.remove_folder(cached)
+    assert kept == str(tmp_path / rewrite_cache.CACHE_NAME) and Path(kept).is_dir()
+    uncached = types.SimpleNamespace(cache=None)
+    temporary = rewrite_cache.make_folder(uncached)
+    assert Path(temporary).is_dir() and Path(temporary).parent != tmp_path
+    rewrite_cache.remove_folder(uncached)
+    assert not Path(temporary).exists()
 
 
 def test_every_process_of_the_run_reads_the_librarys_bytecode(request):
@@ -226,3 +268,83 @@ def test_the_run_removes_the_bytecode_it_added_and_keeps_the_rest(tmp_path, monk
 
     bytecode.remove_written(config)
     assert not new.exists() and kept.exists()
+
+
+def test_each_test_runs_without_the_developers_search_settings(monkeypatch, testjson):
+    """tests/conftest.py takes the project's variables and every registered backend's (a test
+    backend registered meanwhile too) out of the environment for a test, and puts them back."""
+    import os
+
+    from search_env import without_search_settings
+
+    monkeypatch.setenv("BRAVE_API_KEY", "developer-key")
+    monkeypatch.setenv("TESTJSON_API_KEY", "developer-key")
+    monkeypatch.setenv("PATH_OF_SOMETHING_ELSE", "kept")
+    with without_search_settings():
+        assert "BRAVE_API_KEY" not in os.environ and "TESTJSON_API_KEY" not in os.environ
+        assert os.environ["PATH_OF_SOMETHING_ELSE"] == "kept"
+    assert os.environ["BRAVE_API_KEY"] == os.environ["TESTJSON_API_KEY"] == "developer-key"
+
+
+def test_the_scheduler_hands_out_and_ends_as_xdists_own():
+    """tests/scheduling.py keeps xdist's ``loadscope`` decisions (what each worker gets, when it is
+    told to stop) with constant work per finished test: a simulated run of two workers, tests
+    finishing in turn, gives the same sequence of events with both schedulers."""
+    import random
+    import types
+
+    import scheduling
+    from xdist.scheduler import LoadScopeScheduling
+
+    class Worker:
+        def __init__(self, name, events):
+            self.name, self.events, self.shutting_down, self.queue = name, events, False, []
+            self.gateway = types.SimpleNamespace(id=name)
+
+        def send_runtest_some(self, indexes):
+            self.events.append((self.name, "run", list(indexes)))
+            self.queue.extend(indexes)
+
+        def shutdown(self):
+            self.events.append((self.name, "shutdown"))
+            self.shutting_down = True
+
+    collection = [
+        "tests/unit/test_%s.py::test_%d" % (module, i) for module in "abcdefg" for i in range(5 + len(module))
+    ]
+    collection += [module + "::test" for module in scheduling.AGENT_FRAMEWORK_MODULES[:3]]
+
+    def simulate(make):
+        config = types.SimpleNamespace(
+            getvalue=lambda name: ["2*popen"], option=types.SimpleNamespace(loadscopereorder=False)
+        )
+        events, turn = [], random.Random(5)
+        sched = make(config)
+        workers = [Worker("gw0", events), Worker("gw1", events)]
+        for worker in workers:
+            sched.add_node(worker)
+            sched.add_node_collection(worker, collection)
+        sched.schedule()
+        while any(worker.queue for worker in workers):
+            worker = turn.choice([w for w in workers if w.queue])
+            sched.mark_test_complete(worker, worker.queue.pop(0))
+            pending = [sched._pending_of(sched.assigned_work[w]) for w in workers]
+            events.append(("pending", sched.tests_finished, sched.has_pending, pending))
+        return events
+
+    ours = simulate(lambda config: scheduling.make_scheduler(config, None))
+    assert ours == simulate(
+        lambda config: type("Loadscope", (LoadScopeScheduling,), {"_split_scope": staticmethod(scheduling.unit_of)})(
+            config
+        )
+    )
+    assert sum(1 for event in ours if event[0] == "pending") == len(collection)
+    assert ours[-1] == ("pending", True, False, [0, 0])
+
+
+def test_what_collection_made_is_frozen_out_of_the_collectors_way():
+    """tests/conftest.py freezes the modules and collected tests once collected (every full
+    collection while the tests run walked them again)."""
+    import gc
+
+    assert gc.get_freeze_count() > 1000

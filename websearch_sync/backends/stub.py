@@ -5,16 +5,18 @@ that scripts, CI and examples run anywhere. Set ``WEB_SEARCH_BACKEND`` (or pass
 ``backend=``) to search the web for real.
 
 Made-up results must never pass for real ones: the first search the stub answers
-in a process raises an :class:`OfflineResultsWarning` and logs a warning (once per
-process; a caller that tells the user itself, like the command line, calls
+in a process raises an :class:`OfflineResultsWarning` and, where logging is configured, logs
+a warning (once per process; a caller that tells the user itself, like the command line, calls
 :func:`offline_warning_given` first), ``tool.format_results`` marks its results,
 and its pages are never read (``include_content`` leaves them without content).
 """
 
 import logging
+import sys
 import threading
 import warnings
-from typing import Any
+from types import FrameType
+from typing import Any, Optional
 from urllib.parse import quote, quote_plus
 
 from ..engine.base import Backend
@@ -25,6 +27,8 @@ from ..net.transport import HttpTransport
 __all__ = ["OfflineResultsWarning"]
 
 logger = logging.getLogger("websearch_sync")
+#: The top-level package, whose frames the warning looks past.
+_PACKAGE = __name__.partition(".")[0]
 
 OFFLINE_WARNING = (
     "searches are answered by the offline 'stub' backend: made-up example results, not the web; "
@@ -45,6 +49,17 @@ def offline_warning_given() -> None:
     _warned.set()
 
 
+def _caller_level() -> int:
+    """``warnings.warn``'s stacklevel, from :func:`_warn_once`, of the first frame outside this
+    package: the caller's line that searched, which the warning (and pytest's summary) then names
+    instead of the stub's; the stub itself in a thread that has no such frame (a merge's worker)."""
+    frame: Optional[FrameType] = sys._getframe(2)  # the frame that called _warn_once: the stub's search
+    level = 2
+    while frame is not None and frame.f_globals.get("__name__", "").partition(".")[0] == _PACKAGE:
+        frame, level = frame.f_back, level + 1
+    return level if frame is not None else 2
+
+
 def _warn_once() -> None:
     if _warned.is_set():  # the common case: no lock taken
         return
@@ -52,8 +67,9 @@ def _warn_once() -> None:
         if _warned.is_set():
             return
         _warned.set()
-    warnings.warn(OFFLINE_WARNING, OfflineResultsWarning, stacklevel=2)
-    logger.warning(OFFLINE_WARNING)
+    warnings.warn(OFFLINE_WARNING, OfflineResultsWarning, stacklevel=_caller_level())
+    if logger.hasHandlers():  # a service's log; else logging's last resort would print the warning twice
+        logger.warning(OFFLINE_WARNING)
 
 
 class Stub(Backend):

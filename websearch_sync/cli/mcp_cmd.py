@@ -120,12 +120,15 @@ def offline_default(settings: Settings) -> list[str]:
 
 def run(args: argparse.Namespace) -> int:
     """Serve until the MCP client closes stdin."""
+    from ..mcp import check_max_concurrent
+
+    # a usage error comes alone, before the stub's warning, and before the SDK's import (a second of CPU)
+    check_max_concurrent(args.max_concurrent)
     from ..backends.stub import OFFLINE_WARNING
     from ..client.search_client import SearchClient
-    from ..mcp import CancellableClock, McpTools, check_max_concurrent, require_mcp, serve_stdio
+    from ..mcp import CancellableClock, McpTools, require_mcp, serve_stdio
 
     require_mcp()
-    check_max_concurrent(args.max_concurrent)  # a usage error comes alone, before the stub's warning
     logging.basicConfig(
         stream=sys.stderr,
         level=args.log_level.upper(),

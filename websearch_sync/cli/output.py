@@ -26,6 +26,7 @@ from ..errors import (
     BAD_MAX_RESULTS,
     BAD_RETRIES,
     BAD_TIMEOUT,
+    DNS_ERROR,
     NO_CONTENT,
     PRIVATE_ADDRESS,
     WebSearchError,
@@ -86,6 +87,11 @@ _FLAG_OF = {
     BAD_RETRIES: ("retries", "--retries"),
     BAD_CACHE_TTL_S: ("cache_ttl_s", "--cache-ttl"),
 }
+#: What to check when no host name resolved (every backend asked, or the page's host).
+_UNRESOLVED = (
+    "this machine could not resolve the host name: check its network connection and DNS (or set a proxy: "
+    "WEB_SEARCH_PROXY), and the name's spelling"
+)
 #: Below this a deadline cannot cover one request over the network (DNS, TLS and a reply).
 _USABLE_TIMEOUT_MS = 1000
 
@@ -103,6 +109,8 @@ def cli_hint(error: WebSearchError, timeout_ms: Optional[int]) -> Optional[str]:
         )
     if error.hint is not None:
         return _CLI_HINTS.get(error.detail_code or "")
+    if all(failure.detail_code == DNS_ERROR for failure in [error, *error.errors]):
+        return _UNRESOLVED  # offline, most often: the first command a newcomer runs with a real backend
     named = _FLAG_OF.get(error.detail_code or "")
     return "%s is %s on the command line" % named if named else None
 

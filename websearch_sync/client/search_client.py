@@ -9,6 +9,8 @@ it, and the cache, rate limiter and cool-down table are locked.
 import dataclasses
 import datetime
 import inspect
+import threading
+import weakref
 from collections.abc import Hashable, Mapping
 from functools import partial
 from typing import Any, Callable, ClassVar, Literal, Optional, Union, cast, overload
@@ -81,6 +83,20 @@ from .strategies import STRATEGIES as STRATEGIES  # STRATEGIES: the CLI imports 
 from .strategies import asks_no_one, fallback, merge
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+#: The clients not closed yet (weakly: one dropped unclosed is forgotten with it), under its lock
+#: (clients open and close in any thread: a set iterated while another thread adds fails).
+_OPEN: "weakref.WeakSet[SearchClient]" = weakref.WeakSet()
+_OPEN_LOCK = threading.Lock()
+
+
+def open_clients_learn_afresh() -> None:
+    """Every open client forgets what it learnt running (``SearchClient._learn_afresh``): what
+    ``websearch_sync.testing.reset()`` does between two tests."""
+    with _OPEN_LOCK:
+        clients = list(_OPEN)
+    for client in clients:
+        client._learn_afresh()
 
 
 def _check_ttl(value: object) -> float:
@@ -216,14 +232,8 @@ class SearchClient:
         intervals.update(_check_intervals(min_interval_s))
         self._retry: RetryPolicy = DEFAULT_RETRY.with_total(self.retries)
         # Both tiers exist whatever the default TTL: a call may ask for caching with its own cache_ttl_s.
-        shared = shared_tiers(self.settings, state_url, clock, self.budget_ms or self.settings.timeout_ms)
-        self._cache = ResultCache(
-            MemoryCache(self.cache_ttl_s, clock=clock),
-            SqliteCache(cache_path, self.cache_ttl_s, clock=clock) if cache_path else None,
-            shared.cache,
-        )
-        self._fingerprints = Fingerprints()
-        self._plans = PlanMemo()
+        self._shared = shared_tiers(self.settings, state_url, clock, self.budget_ms or self.settings.timeout_ms)
+        self._disk = SqliteCache(cache_path, self.cache_ttl_s, clock=clock) if cache_path else None
         self._transport = HttpTransport(
             wire=wire,
             session=session,
@@ -233,15 +243,31 @@ class SearchClient:
             impersonate=self.settings.impersonate,
             ca_bundle=self.settings.ca_bundle,
         )
-        limiter, self._cooldowns, self._flights = self._state_parts(cooldown_s, clock, shared)
-        ahead = 2 * shared.cache.timeout_s if shared.cache is not None else 0.0  # two round trips: cache and cool-down
-        # every request of this client (search, fetch, include_content, link resolution) waits at the gate
-        gate = HostGate(limiter, self._cooldowns, clock, self.settings, self._runner_interval(intervals))
-        self._transport.gate = gate
-        self._runner = BackendRunner(self._transport, limiter, self._cooldowns, intervals, clock, ahead, gate)
+        self._cooldown_s, self._intervals = cooldown_s, intervals
         self._clock = clock
+        self._learn_afresh()
         self._closed = False
         hold(self.settings, self)  # while open, the settings it read cannot change under it
+        with _OPEN_LOCK:
+            _OPEN.add(self)
+
+    def _learn_afresh(self) -> None:
+        """Make new what the client learns as it runs: answers cached in memory, plans, its pace,
+        cool-downs and questions in flight (its file cache and a shared state are kept). At its
+        making, and again for every open client at ``websearch_sync.testing.reset()`` (an
+        application's module-level client must not carry one test's block or answers into the next)."""
+        shared = self._shared
+        self._cache = ResultCache(MemoryCache(self.cache_ttl_s, clock=self._clock), self._disk, shared.cache)
+        self._fingerprints = Fingerprints()
+        self._plans = PlanMemo()
+        limiter, self._cooldowns, self._flights = self._state_parts(self._cooldown_s, self._clock, shared)
+        ahead = 2 * shared.cache.timeout_s if shared.cache is not None else 0.0  # two round trips: cache and cool-down
+        # every request of this client (search, fetch, include_content, link resolution) waits at the gate
+        gate = HostGate(limiter, self._cooldowns, self._clock, self.settings, self._runner_interval(self._intervals))
+        self._transport.gate = gate
+        self._runner = BackendRunner(
+            self._transport, limiter, self._cooldowns, self._intervals, self._clock, ahead, gate
+        )
 
     @staticmethod
     def _runner_interval(intervals: dict[str, float]) -> Callable[[str], float]:
@@ -276,6 +302,8 @@ class SearchClient:
         with no one to close them (and a browser transport's cannot be)."""
         if not self._closed:
             self._closed = True
+            with _OPEN_LOCK:
+                _OPEN.discard(self)
             self._transport.close()
             self._cache.close()
 

@@ -18,6 +18,7 @@ checked too (:func:`checked_result`), so a plugin answering the wrong shape is a
 ``WebProviderError`` naming it.
 """
 
+import contextlib
 import difflib
 import importlib
 import inspect
@@ -67,6 +68,8 @@ _REGISTRY: dict[str, dict[str, Union[type[Backend], BuiltIn]]] = {
 }
 #: The built-in backends' names (a plugin may not replace them).
 _BUILT_IN = frozenset(_REGISTRY)
+#: The registry as installed, before any plugin loads or registration (:func:`forget_registrations`).
+_INSTALLED = {name: dict(engines) for name, engines in _REGISTRY.items()}
 #: ``{entry-point name: why}`` of the plugins skipped: an error naming one of them says why.
 _SKIPPED: dict[str, str] = {}
 #: Those of :data:`_SKIPPED` whose entry-point name cannot be a backend's (``demo-search``).
@@ -321,6 +324,40 @@ def register(cls: type[Backend]) -> type[Backend]:
     _REGISTRY[cls.name] = {v: engines[v] for v in VERTICALS if v in engines}  # in the order of VERTICALS
     _GENERATION += 1
     return cls
+
+
+@contextlib.contextmanager
+def kept() -> Iterator[None]:
+    """What is registered as the block opens is registered again as it ends: a backend
+    registered, replaced or unregistered inside it is undone (the pytest plugin wraps each test
+    in it, so a test's ``register`` cannot change the backends of the tests after it). The
+    plugins are loaded first, so the block does not own their loading."""
+    load_plugins()
+    generation = _GENERATION
+    saved = {name: dict(engines) for name, engines in _REGISTRY.items()}
+    try:
+        yield
+    finally:
+        if _GENERATION != generation:
+            _restore(saved)
+
+
+def forget_registrations() -> None:
+    """Back to the backends as installed: the built-in ones, and the plugins loaded again at the
+    next question (the pytest plugin, after the test in which the library came into use)."""
+    global _PLUGINS_LOADED
+    with _PLUGINS_LOCK:
+        _restore(_INSTALLED)
+        _SKIPPED.clear()
+        _SKIPPED_ELSEWHERE.clear()
+        _PLUGINS_LOADED = False
+
+
+def _restore(saved: Mapping[str, dict[str, Union[type[Backend], BuiltIn]]]) -> None:
+    global _GENERATION
+    _REGISTRY.clear()
+    _REGISTRY.update((name, dict(engines)) for name, engines in saved.items())
+    _GENERATION += 1
 
 
 def unregister(name: str, vertical: Optional[str] = None) -> None:

@@ -28,11 +28,11 @@ from lxml import etree
 
 from ..checkpoints import checked, checkpoint
 from .boilerplate import clean_article, drop, preclean, sole_wrappers, strip_junk, text_size
-from .boxes import blocks_before_title, boxes_after_title, follows_title, title_block
+from .boxes import blocks_before_title, boxes_after_title, follows_title
 from .divs import transform_misused_divs
 from .frames import unframe
+from .gaps import fill_gaps
 from .nesting import cut_by_depth, parse_capped
-from .prose import as_dense, held_prose, prose_lines
 from .region import FRAGMENT_MIN_MISSING, FRAGMENT_SHARE, is_fragment, main_region
 from .render import render_element
 from .repair import repair_markup
@@ -40,7 +40,6 @@ from .rules import COMMENT_RULE, DEFAULT_RULES, check_rules, stage_words
 from .second import EXTRACTOR as SECOND_EXTRACTOR
 from .second import NEAR_EMPTY_CHARS, near_empty, second_opinion
 from .tables import widen_to_column
-from .teasers import card_share
 from .teasers import scan as scan_teasers
 from .textlength import link_density
 
@@ -190,16 +189,13 @@ def _tree_document_class() -> Any:
         title: Optional[str] = None
         titled = False  # the best candidate holds the title heading (see _article)
         find_teasers = False
-        untitled_teasers = False
-        title_pick = False
-        cards = 0.0  # the share of a pick not from its title on that is teaser cards
+        sibling_gaps = False
         teasers: list[etree._Element] = []
 
         def _parse(self, input: etree._Element) -> etree._Element:  # noqa: A002 - readability's signature
             self.boxes = []  # each attempt starts again
             self.titled = False
             self.teasers = []
-            self.cards = 0.0
             return copy.deepcopy(input)
 
         def get_clean_html(self) -> str:
@@ -243,22 +239,21 @@ def _tree_document_class() -> Any:
             super().remove_unlikely_candidates()
 
         def get_article(self, candidates: Any, best_candidate: Any, html_partial: bool = False) -> etree._Element:
+            parent = best_candidate["elem"].getparent()
+            siblings = list(parent) if html_partial and self.sibling_gaps and parent is not None else []
             if html_partial:  # before readability moves the candidate into its output
                 self.titled = follows_title(best_candidate["elem"], self.title)
             article: etree._Element = super().get_article(candidates, best_candidate, html_partial=html_partial)
+            if siblings:
+                fill_gaps(siblings, parent, article)
             if html_partial:
                 article = self._in_page_document(article)
             if self.title_boxes and html_partial:
                 self.boxes = boxes_after_title(article, best_candidate["elem"], self.title)
             if self.title_start and html_partial:
                 self.boxes = blocks_before_title(article, best_candidate["elem"], self.title) + self.boxes
-            if html_partial and (self.find_teasers or self.title_pick):
-                # before readability's cleaning drops their headlines
-                runs, cards = scan_teasers(article, 0 if self.titled else TEASER_TAIL_PROSE)
-                if self.find_teasers and (self.titled or self.untitled_teasers):
-                    self.teasers = runs
-                if self.title_pick and not self.titled:
-                    self.cards = cards
+            if html_partial and self.find_teasers and self.titled:
+                self.teasers = scan_teasers(article)  # before readability's cleaning drops their headlines
             return article
 
         def _in_page_document(self, output: etree._Element) -> etree._Element:
@@ -274,12 +269,6 @@ def _tree_document_class() -> Any:
     return _TreeDocument
 
 
-#: An article not selected from its title on loses a run of teaser cards ending it only when it
-#: keeps this many characters of running text without it (``article.teaser_tail``): a digest's
-#: items are linked headlines with a summary too, after an introduction of a line or two.
-TEASER_TAIL_PROSE = 150
-
-
 @dataclass
 class _Selection:
     """What readability selected: the ``article`` element (None when it found none), the
@@ -287,14 +276,12 @@ class _Selection:
     candidate holds the page's title heading or follows it (``titled``: the article from its
     title on, ``boxes.follows_title``), and the runs of teaser cards in such an article
     (``teasers``, ``article.teaser_runs``: found before readability's cleaning, which keeps
-    their summaries and drops their headline links), and the share of an article not selected
-    from its title on that is teaser cards (``cards``, ``teasers.card_share``)."""
+    their summaries and drops their headline links)."""
 
     article: Optional[etree._Element]
     boxes: list[etree._Element]
     titled: bool = False
     teasers: list[etree._Element] = field(default_factory=list)
-    cards: float = 0.0
 
 
 def _article(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title: Optional[str] = None) -> _Selection:
@@ -318,8 +305,7 @@ def _article(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title:
     document.title_boxes = "readability.title_boxes" in rules
     document.title = title
     document.find_teasers = "article.teaser_runs" in rules
-    document.untitled_teasers = "article.teaser_tail" in rules
-    document.title_pick = "recovery.title_block" in rules
+    document.sibling_gaps = "readability.sibling_gaps" in rules
     document.title_start = "readability.title_start" in rules
     try:
         summary = document.summary(html_partial=True)
@@ -327,7 +313,7 @@ def _article(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title:
         return _Selection(None, [])
     if document.article is None and summary:  # a readability without the hook above
         return _Selection(lxml.html.fragment_fromstring(summary, create_parent="div"), [])
-    return _Selection(document.article, document.boxes, document.titled, document.teasers, document.cards)
+    return _Selection(document.article, document.boxes, document.titled, document.teasers)
 
 
 def _inside(article: etree._Element, region: etree._Element) -> bool:
@@ -343,7 +329,7 @@ def _recover_fragment(
     root: etree._Element, article: etree._Element, rules: frozenset[str], title: str, page: int
 ) -> etree._Element:
     """``article``, or the page's main text region (cleaned like an article) when the article
-    is an implausibly small part of it (and, ``recovery.fragment_prose``, ``_widens_prose``).
+    is an implausibly small part of it.
     ``root`` is the pre-cleaned page (``page``: its text size); it is used up."""
     body = _body(root)
     extracted = text_size(article)
@@ -353,21 +339,7 @@ def _recover_fragment(
     if not is_fragment(extracted, region, _inside(article, region.element)):
         return article
     clean_article(region.element, rules, title=title)
-    if "recovery.fragment_prose" in rules and not _widens_prose(region.element, article):
-        return article
     return region.element
-
-
-#: An extraction of this many prose lines (paragraphs) is an article, however short.
-ARTICLE_LINES = 2
-
-
-def _widens_prose(wider: etree._Element, article: etree._Element) -> bool:
-    """Whether ``wider`` may replace ``article`` (``recovery.fragment_prose``): a one-line
-    extraction (a notice, a caption, one teaser's summary) is a fragment of any region; an
-    article of ``ARTICLE_LINES`` prose lines or more only of one as dense in prose
-    (``prose.as_dense``), not of its column with the teaser cards beside it."""
-    return prose_lines(render_element(article, "text")) < ARTICLE_LINES or as_dense(wider, article)
 
 
 def _chars(text: str) -> int:
@@ -397,39 +369,12 @@ def _widen_to_column(
     root: etree._Element, article: etree._Element, rules: frozenset[str], title: str
 ) -> etree._Element:
     """``article``, or the text cells of its layout-table column (cleaned like an article) when
-    its cell is a fraction of them (``tables.widen_to_column``) and, with
-    ``recovery.column_prose``, they are as dense in prose as the article (``prose.as_dense``:
-    teaser and link cells of the same column make a wider block of thinner prose)."""
+    its cell is a fraction of them (``tables.widen_to_column``)."""
     widened = widen_to_column(_body(root), article)
     if widened is None:
         return article
     clean_article(widened, rules, title=title)
-    if "recovery.column_prose" in rules and not as_dense(widened, article):
-        return article
     return widened
-
-
-#: readability's pick is mostly a run of teaser cards from this share of its text on.
-CARD_PICK_SHARE = 0.5
-#: The title's block replaces such a pick when it keeps this many prose lines (paragraphs).
-TITLE_BLOCK_LINES = 2
-
-
-def _title_block(
-    root: etree._Element, pick: etree._Element, rules: frozenset[str], title: str
-) -> Optional[etree._Element]:
-    """The block around the page's title heading (``boxes.title_block``, cleaned like an
-    article) instead of readability's ``pick``, a run of teaser cards beside a short article:
-    when the block holds running text, not the pick, and is not mostly teaser cards itself, and
-    cleaned it keeps ``TITLE_BLOCK_LINES`` prose lines (``prose.prose_lines``; a heading with
-    a one-sentence standfirst above a digest of linked items is not an article beside them).
-    None otherwise."""
-    found = title_block(_body(root), title, TINY_ARTICLE_CHARS)
-    if found is None or _inside(pick, found) or card_share(found) >= CARD_PICK_SHARE:
-        return None
-    block = copy.deepcopy(found)  # the page stays whole for the other recoveries
-    clean_article(block, rules, title=title)
-    return block if prose_lines(render_element(block, "text")) >= TITLE_BLOCK_LINES else None
 
 
 def _titled(selection: _Selection, article: Optional[etree._Element], rules: frozenset[str]) -> bool:
@@ -454,10 +399,6 @@ def _recover(
     pre-cleaned page, whose text size is ``page_chars`` (readability works on a copy of it, and
     nothing before the last recovery changes it)."""
     article = selection.article
-    if article is not None and "recovery.title_block" in rules and selection.cards >= CARD_PICK_SHARE:
-        block = _title_block(root, article, rules, title)
-        if block is not None:
-            return block
     for run in selection.teasers:
         drop(run)
     if article is not None:
@@ -469,17 +410,6 @@ def _recover(
     if article is not None and "recovery.fragment" in rules and not _titled(selection, article, rules):
         return _recover_fragment(root, article, rules, title, page_chars)
     return article
-
-
-def _takes_second(text: str, other: str, rules: frozenset[str]) -> bool:
-    """Whether the second opinion ``other`` replaces the near-empty extraction ``text``: it holds
-    ``NEAR_EMPTY_CHARS`` and twice as much, and (``recovery.second_prose``) it is not the same
-    prose with more text around it (``prose.held_prose``: a short article that survived the
-    fragment test, which trafilatura returns with the teaser summaries or comments beside it;
-    candidates are compared by their prose, not their length)."""
-    if _chars(other) < max(2 * _chars(text), NEAR_EMPTY_CHARS):
-        return False
-    return "recovery.second_prose" not in rules or not held_prose(text, other)
 
 
 def extract_html(
@@ -518,7 +448,7 @@ def extract_html(
         text = render_element(article, mode, base_url=link_base)
     if "recovery.second_opinion" in rules and not titled and near_empty(_chars(text), page_chars):
         other = second_opinion(html, url=url, mode=mode, include_comments=COMMENT_RULE not in rules)
-        if other is not None and _takes_second(text, other, rules):
+        if other is not None and _chars(other) >= max(2 * _chars(text), NEAR_EMPTY_CHARS):
             return Extraction(title=title, text=other, extractor=SECOND_EXTRACTOR)
     if text.strip():
         return Extraction(title=title, text=text, extractor="readability")

@@ -24,7 +24,7 @@ from lxml import etree
 
 from ..checkpoints import EVERY, checkpoint
 from .paragraphs import split_br_runs
-from .rules import DEFAULT_RULES, RULES, stage_tags, stage_words
+from .rules import COMPOUND_PREFIXES, DEFAULT_RULES, RULES, stage_tags, stage_words
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -104,9 +104,10 @@ _LONG_PARAGRAPH = 125  # non-space characters (about 150 characters)
 
 def class_words(element: etree._Element) -> frozenset[str]:
     """Lower-case alphabetic words of an element's ``class`` and ``id``
-    (``article__media-caption`` -> {article, media, caption}; camelCase is split). A class
-    name that is a negation (``no_caption``, ``no-ads``, ``without-sidebar``) says what the
-    element is not: its words are left out."""
+    (``article__media-caption`` -> {article, media, caption}; camelCase is split; a word that
+    starts with one of ``rules.COMPOUND_PREFIXES`` has that word too: ``jp-relatedposts`` ->
+    {jp, relatedposts, related}). A class name that is a negation (``no_caption``, ``no-ads``,
+    ``without-sidebar``) says what the element is not: its words are left out."""
     names = element.get("class"), element.get("id")
     if not (names[0] or names[1]):
         return _NO_WORDS
@@ -126,6 +127,7 @@ def _words(value: str) -> frozenset[str]:
         found = _name_words(name)
         if found and found[0] not in _NEGATIONS:
             words.update(found)
+            words.update(prefix for word in found for prefix in COMPOUND_PREFIXES if word.startswith(prefix))
     return frozenset(words)
 
 
@@ -458,7 +460,8 @@ def _link_lead(element: etree._Element, text: str) -> bool:
 def _link_dense(element: etree._Element, text: str) -> bool:
     """A block that is (nearly) all link text: teasers, link lists, promo links. A block
     whose text is a URL is kept (sources quoted as bare links), and so is a heading (a
-    section named after what it links to; a teaser's heading goes with its block)."""
+    section named after what it links to; a teaser's heading goes with its block); so is an
+    item of a list whose items are mostly not link text (``_keep_prose_list_items``)."""
     if not text or element.tag in _HEADINGS or text.startswith(("http://", "https://", "www.")):
         return False
     return _link_text_length(element) >= 0.8 * len(text)
@@ -606,7 +609,33 @@ def _removals(
         )
         if name is not None:
             removals.setdefault(name, set()).add(element)
+    if "article.link_dense" in removals:
+        _keep_prose_list_items(removals["article.link_dense"])
     return removals
+
+
+#: A link-dense list item stays when fewer than this share of its list's items are link-dense.
+PROSE_LIST_SHARE = 0.5
+
+
+def _keep_prose_list_items(dense: set[etree._Element]) -> None:
+    """Takes out of ``dense`` (the blocks ``article.link_dense`` removes) the items of a list
+    fewer than ``PROSE_LIST_SHARE`` of whose items with text are link-dense: a list of
+    sentences, one of which is mostly its link ("X has <a>a patch to move the store off the old
+    API</a>"), is the article's list; a list of links (related stories, a tag list) is not."""
+    linked: dict[etree._Element, int] = {}
+    for element in dense:  # counts per list: the order of the set does not matter
+        parent = element.getparent()
+        if element.tag == "li" and parent is not None:
+            linked[parent] = linked.get(parent, 0) + 1
+    for parent, count in linked.items():
+        items = [child for child in parent if child.tag == "li" and _has_text(child)]
+        if count < PROSE_LIST_SHARE * len(items):
+            dense.difference_update(items)
+
+
+def _has_text(element: etree._Element) -> bool:
+    return any(piece.strip() for piece in element.itertext())
 
 
 def _title_line(node: etree._Element, title: Optional[str]) -> Optional[etree._Element]:

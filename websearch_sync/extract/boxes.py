@@ -17,7 +17,7 @@ from typing import Optional
 from lxml import etree
 
 from ..checkpoints import checked
-from .prose import prose_blocks, prose_totals
+from .prose import prose_blocks
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -99,23 +99,3 @@ def blocks_before_title(article: etree._Element, best: etree._Element, title: Op
         return []
     siblings = list(article)
     return siblings[: siblings.index(best)]
-
-
-def title_block(body: etree._Element, title: Optional[str], min_prose: int) -> Optional[etree._Element]:
-    """The smallest element around the page's first ``title`` heading (``h1``, ``h2``) that holds
-    ``min_prose`` characters or more of running text (``prose.prose_totals``, one walk of the
-    page): the article from its title on, where readability selected something else. None
-    without such a heading, or when only ``body`` holds that much."""
-    if not title:
-        return None
-    wanted = _normal(title)
-    heading = next((h for h in checked(body.iter(*_TITLE_HEADINGS)) if _normal("".join(h.itertext())) == wanted), None)
-    if heading is None:
-        return None
-    totals = prose_totals(body)
-    for ancestor in heading.iterancestors():
-        if ancestor is body:
-            return None
-        if totals.get(ancestor, 0) >= min_prose:
-            return ancestor
-    return None

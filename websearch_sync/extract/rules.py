@@ -28,7 +28,9 @@ class Rule:
     ``readability`` (readability's own cleaning), ``article`` (inside the selected
     article) or ``recovery``; ``tags`` and ``words`` are what it removes (both empty for a
     behaviour looked up by name); ``long_blocks``: its words remove a block even when it
-    holds several long paragraphs (slideshow captions)."""
+    holds several long paragraphs (slideshow captions); ``prefixes``: those of its words that
+    name a block at the start of a longer class word too (``relatedposts``: a name written as
+    one word, where ``related-posts`` and ``relatedPosts`` split into words already)."""
 
     name: str
     stage: str
@@ -36,10 +38,20 @@ class Rule:
     tags: frozenset[str] = frozenset()
     words: frozenset[str] = frozenset()
     long_blocks: bool = False
+    prefixes: frozenset[str] = frozenset()
 
 
 def _rule(name: str, stage: str, summary: str, tags: str = "", words: str = "", long_blocks: bool = False) -> Rule:
-    return Rule(name, stage, summary, frozenset(tags.split()), frozenset(words.split()), long_blocks)
+    """A ``Rule``; a word of ``words`` written with a trailing ``*`` is one of its ``prefixes``."""
+    return Rule(
+        name,
+        stage,
+        summary,
+        frozenset(tags.split()),
+        frozenset(word.rstrip("*") for word in words.split()),
+        long_blocks,
+        frozenset(word[:-1] for word in words.split() if word.endswith("*")),
+    )
 
 
 RULES = (
@@ -74,6 +86,13 @@ RULES = (
         "a short article is kept, not selected again without readability's filter of unlikely blocks",
     ),
     _rule(
+        "readability.sibling_gaps",
+        "readability",
+        "a paragraph, list, quotation or code block between two blocks readability appended is appended too when it "
+        "is running text (100+ characters, link density 0.3 at most): readability's test reads only a paragraph's "
+        "text before its first link or emphasis",
+    ),
+    _rule(
         "readability.title_boxes",
         "readability",
         "a block appended after an article that holds its title heading is left out when it opens with a "
@@ -100,8 +119,8 @@ RULES = (
     _rule(
         "article.related",
         "article",
-        "related/teaser/recirculation blocks",
-        words="related promo teaser trending popular recirc recirculation outbrain taboola carousel slider swiper rail",
+        "related/teaser/recirculation blocks (also a class word that starts with 'related': 'relatedposts')",
+        words="related* promo teaser trending popular recirc recirculation outbrain taboola carousel slider swiper rail",
     ),
     _rule(
         "article.inner_boxes",
@@ -137,12 +156,6 @@ RULES = (
         "first, a short summary) with no article text after it",
     ),
     _rule(
-        "article.teaser_tail",
-        "article",
-        "article.teaser_runs also in an article not selected from its title heading on, when it keeps 150 characters "
-        "or more of running text without the run",
-    ),
-    _rule(
         "article.comments",
         "article",
         "reader comment threads (class/id words, compounds such as 'commentlist' split) unless little else is left",
@@ -153,19 +166,6 @@ RULES = (
         "recovery",
         "an article whose table cell holds under 60% of its column's "
         "running text is widened to the column's text cells (navigation, sidebar and link-dense cells left out)",
-    ),
-    _rule(
-        "recovery.column_prose",
-        "recovery",
-        "the table column stands for the article only when it is as dense in prose (90% of the article's share of "
-        "text in running-text blocks): teaser and link cells thin it",
-    ),
-    _rule(
-        "recovery.title_block",
-        "recovery",
-        "readability's pick not from the title heading on and mostly (50%) teaser cards gives way to the block around "
-        "the title heading holding 100+ characters of running text, when that block is not the pick, is not mostly "
-        "cards itself, and keeps two prose lines once cleaned",
     ),
     _rule(
         "recovery.titled",
@@ -181,22 +181,10 @@ RULES = (
         words="comment comments review reviews reply replies respond discussion",
     ),
     _rule(
-        "recovery.fragment_prose",
-        "recovery",
-        "an article of two prose lines or more is widened to the main region only when that is as dense in prose "
-        "(90% of its share of running text): not to its column with the teaser cards beside it",
-    ),
-    _rule(
         "recovery.second_opinion",
         "recovery",
         "a near-empty extraction of a page with text is asked of "
         "trafilatura (optional extra) before the whole-page fallback",
-    ),
-    _rule(
-        "recovery.second_prose",
-        "recovery",
-        "a near-empty extraction that is prose (80% of it in sentence lines, 100+ characters of them) stands when "
-        "the second opinion holds it: the same article with more text around it is not a better one",
     ),
     _rule(
         "recovery.fragment",
@@ -207,6 +195,8 @@ RULES = (
 )
 
 RULE_NAMES = frozenset(rule.name for rule in RULES)
+#: Words that name a block at the start of a longer class word too (``Rule.prefixes``), in a fixed order.
+COMPOUND_PREFIXES = tuple(sorted(prefix for rule in RULES for prefix in rule.prefixes))
 #: The rule ``include_comments`` switches off.
 COMMENT_RULE = "article.comments"
 DEFAULT_RULES = RULE_NAMES

@@ -15,7 +15,7 @@ from typing import Optional
 from lxml import etree
 
 from ..checkpoints import checked
-from .prose import HEADINGS, element_prose
+from .prose import HEADINGS
 from .region import DENSE_MIN_CHARS
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -122,34 +122,19 @@ def _runs(article: etree._Element, sizes: _Sizes) -> list[etree._Element]:
     return runs
 
 
-def _ending(
-    article: etree._Element, sizes: _Sizes, runs: list[etree._Element], min_left_prose: int
-) -> list[etree._Element]:
+def _ending(article: etree._Element, sizes: _Sizes, runs: list[etree._Element]) -> list[etree._Element]:
     """Of the outermost ``runs``, those with less than ``region.DENSE_MIN_CHARS`` of the
     article's text after them (a run inside another is after none of its text either), unless
-    the article would keep less than ``MIN_LEFT_CHARS`` without them, or less than
-    ``min_left_prose`` characters of running text (``prose.element_prose``)."""
+    the article would keep less than ``MIN_LEFT_CHARS`` without them."""
     ending = [run for run in runs if sizes.after(run) < DENSE_MIN_CHARS]
     if ending and sizes.total - sum(sizes.size(run) for run in ending) < MIN_LEFT_CHARS:
         return []
-    if ending and min_left_prose:
-        left = element_prose(article)[1] - sum(element_prose(run)[1] for run in ending)
-        return ending if left >= min_left_prose else []
     return ending
 
 
-def scan(article: etree._Element, min_left_prose: int = 0) -> tuple[list[etree._Element], float]:
+def scan(article: etree._Element) -> list[etree._Element]:
     """The runs of teaser cards to leave out of ``article``: the outermost runs with less than
     ``region.DENSE_MIN_CHARS`` of its text after them, in document order, none when the article
-    would keep less than ``MIN_LEFT_CHARS`` without them or less than ``min_left_prose``
-    characters of running text (``prose.element_prose``); and ``card_share(article)``. One
-    walk of the article for both."""
+    would keep less than ``MIN_LEFT_CHARS`` without them. One walk of the article."""
     sizes = _Sizes(article)
-    runs = _runs(article, sizes)
-    share = sum(sizes.size(run) for run in runs) / sizes.total if sizes.total else 0.0
-    return _ending(article, sizes, runs, min_left_prose), share
-
-
-def card_share(article: etree._Element) -> float:
-    """The share of ``article``'s text in runs of teaser cards, wherever they sit (0 without text)."""
-    return scan(article)[1]
+    return _ending(article, sizes, _runs(article, sizes))

@@ -1,33 +1,5 @@
-"""Helpers for test suites (ours and users'): keep searches off the network.
-
-- :func:`no_network` makes any socket connection to a non-loopback address fail
-  loudly, so a test that would reach the internet fails instead of passing by luck.
-- :func:`replay_fixtures` makes every (non-offline) backend answer from a folder of
-  recorded cases (``websearch-sync record`` writes them): the backend's real parser
-  runs on the recorded body, through the real HTTP layer, with no socket opened.
-- :func:`fake_results` makes backends answer with given items (or errors).
-- :class:`MockWire` (with :class:`MockResponse`) answers every request of a
-  ``SearchClient(wire=...)`` from a function, below the client's policy.
-- :func:`assert_contract` checks that a result honours the canonical shape.
-- :func:`reset` forgets what ``websearch_sync.search()`` and the tools' shared client keep
-  for the whole process (pace, cool-downs, single-flight tables), so a test starts as a
-  fresh process would.
-- :func:`conformance_checks` / :func:`check_conformance` run the conformance kit (status
-  mapping, unknown layouts, the deadline, recorded cases and their bot walls) on any
-  registered backend, a plugin's included; ``pytest --websearch-conformance NAME`` runs it
-  as tests.
-- pytest fixtures ``websearch_replay`` and ``websearch_fake`` wrap the two context
-  managers; this module is a pytest plugin (the ``pytest11`` entry point
-  ``websearch_sync.testing``), so installed, its fixtures are there in every test, and
-  :func:`reset` runs before each test (not for one marked ``websearch_keep_state``).
-
-Matching rule of :func:`replay_fixtures`: a search is answered by a recorded case
-of the same backend whose query is the same once whitespace is collapsed
-(case-sensitive). When several cases match, one recorded with the same options
-(``locale``, ``time_range``, ...) and ``max_results`` wins, then one with the same
-options, then the first by case name. A search no case matches fails with
-``WebProviderError(no_recorded_case)`` naming the recorded queries.
-"""
+"""What :mod:`websearch_sync.testing` exports, imported the first time one of its names is read
+(the package itself, which pytest loads as a plugin in every session, imports nothing heavy)."""
 
 import contextlib
 import copy
@@ -39,42 +11,25 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Union
 
-from .backends.searxng_config import forget_configs
-from .client.default_client import close_default_client
-from .client.processwide import forget_process_parts
-from .config import Settings
-from .contract.cases import VERTICAL_TYPES, Case, contract_violations, discover
-from .contract.conformance import ConformanceCheck
-from .contract.conformance import conformance_checks as _conformance_checks
-from .contract.replay import ReplayWire
-from .engine import registry
-from .engine.base import Backend
-from .errors import BAD_PARSE_RESULT, NETWORK_BLOCKED, NO_RECORDED_CASE, NetworkError, WebProviderError, WebSearchError
-from .models import ParseResult, SearchParams, StrPath
-from .net.deadline import Deadline
-from .net.transport import HttpTransport
-from .net.wire import CONNECTION_CHECKS
-from .net.wire_mock import MockResponse, MockWire
-from .validate import MAX_RESULTS
+from ..backends.searxng_config import forget_configs
+from ..client.default_client import close_default_client
+from ..client.processwide import forget_process_parts
+from ..client.search_client import open_clients_learn_afresh
+from ..config import Settings
+from ..contract.cases import VERTICAL_TYPES, Case, contract_violations, discover
+from ..contract.conformance import ConformanceCheck
+from ..contract.conformance import conformance_checks as _conformance_checks
+from ..contract.replay import ReplayWire
+from ..engine import registry
+from ..engine.base import Backend
+from ..errors import BAD_PARSE_RESULT, NETWORK_BLOCKED, NO_RECORDED_CASE, NetworkError, WebProviderError, WebSearchError
+from ..models import ParseResult, SearchParams, StrPath
+from ..net.deadline import Deadline
+from ..net.transport import HttpTransport
+from ..net.wire import CONNECTION_CHECKS
+from ..validate import MAX_RESULTS
 
-try:  # the pytest fixtures exist only where pytest does
-    import pytest as _pytest
-except ImportError:  # pragma: no cover - pytest is in the test extra
-    _pytest = None  # type: ignore[assignment]  # fixtures below are defined only when it is set
-
-__all__ = [
-    "reset",
-    "MockWire",
-    "MockResponse",
-    "replay_fixtures",
-    "fake_results",
-    "assert_contract",
-    "contract_problems",
-    "conformance_checks",
-    "check_conformance",
-    "no_network",
-    "NetworkAccessBlocked",
-]
+__all__: list[str] = []  # websearch_sync.testing exports these names
 
 
 class NetworkAccessBlocked(NetworkError, RuntimeError):
@@ -529,19 +484,17 @@ def reset() -> None:
     single-flight tables, the SearXNG instances' ``/config`` read. A block a test provokes (``fake_results({"ddg_html": WebBlocked(...)})``)
     would otherwise leave that backend cooling down for the tests after it.
 
-    The pytest plugin calls it before each test; call it yourself under another runner. A
-    ``SearchClient`` you built keeps its own state (see ``SearchClient.clear_cooldowns``), and
-    so does a shared state in Redis (``websearch-sync state clear``).
+    Every open ``SearchClient`` (an application's module-level one too) forgets the same of its
+    own, and the answers it cached in memory; its cache file is kept, and so is a shared state
+    in Redis (``websearch-sync state clear``). The pytest plugin calls it before each test; call
+    it yourself under another runner. The offline stub's ``OfflineResultsWarning`` stays once per
+    process (a suite is told once, not once a test): ``pytest.warns`` sees it in the first test
+    that searches the stub only.
     """
     forget_process_parts()
     forget_configs()
     close_default_client()
-
-
-#: Where the conformance checks are written: a failed check's traceback starts there.
-_CONFORMANCE_FILE = _conformance_checks.__code__.co_filename
-#: The marker that keeps the process-wide state from the test before (no :func:`reset`).
-KEEP_STATE_MARKER = "websearch_keep_state"
+    open_clients_learn_afresh()
 
 
 # -- the conformance kit ---------------------------------------------------------------------------
@@ -586,94 +539,3 @@ def check_conformance(
             failures.append("%s: %s" % (check, error))
     if failures:
         raise AssertionError("%s breaks the conformance kit:\n  " % backend + "\n  ".join(failures))
-
-
-# -- pytest fixtures --------------------------------------------------------------------------------
-
-if _pytest is not None:
-
-    @_pytest.fixture
-    def websearch_replay() -> Iterator[Callable[..., FixtureReplay]]:
-        """``websearch_replay(fixtures_dir, backends=None)``: backends answer from recorded
-        cases until the test ends (see :func:`replay_fixtures`); returns the :class:`FixtureReplay`."""
-        with contextlib.ExitStack() as stack:
-            yield lambda fixtures_dir, **kwargs: stack.enter_context(replay_fixtures(fixtures_dir, **kwargs))
-
-    @_pytest.fixture
-    def websearch_fake() -> Iterator[Callable[..., FakeResults]]:
-        """``websearch_fake(items_or_mapping)``: backends answer with given items until the
-        test ends (see :func:`fake_results`); returns the :class:`FakeResults`."""
-        with contextlib.ExitStack() as stack:
-            yield lambda results, **kwargs: stack.enter_context(fake_results(results, **kwargs))
-
-    def pytest_configure(config: Any) -> None:
-        """Register the ``websearch_keep_state`` marker."""
-        config.addinivalue_line(
-            "markers", KEEP_STATE_MARKER + ": keep the process-wide pace and cool-downs of the test before (no reset)"
-        )
-
-    @_pytest.fixture(autouse=True)
-    def _websearch_fresh_state(request: Any) -> None:
-        """Each test starts with the process-wide state of a fresh process (see :func:`reset`)."""
-        if request.node.get_closest_marker(KEEP_STATE_MARKER) is None:
-            reset()
-
-    __all__ += ["websearch_replay", "websearch_fake"]
-
-    class ConformanceItem(_pytest.Item):
-        """One conformance check run as a test (``--websearch-conformance``)."""
-
-        def __init__(self, *, check: ConformanceCheck, **kwargs: Any) -> None:
-            super().__init__(**kwargs)
-            self.check = check
-
-        def runtest(self) -> None:
-            """Run the check."""
-            self.check()
-
-        def reportinfo(self) -> tuple[str, Optional[int], str]:
-            """Where the report says the test is."""
-            return "websearch-conformance", None, str(self.check)
-
-        def repr_failure(self, excinfo: Any, style: Any = None) -> Any:
-            """A check's finding as its one line; anything else (the backend raised) with the
-            traceback from the kit down, without pytest's own frames above it."""
-            if isinstance(excinfo.value, AssertionError):
-                return "%s: %s" % (self.check, excinfo.value)
-            excinfo.traceback = excinfo.traceback.cut(path=_CONFORMANCE_FILE)
-            return super().repr_failure(excinfo, style)
-
-    def pytest_addoption(parser: Any) -> None:
-        """``--websearch-conformance NAME`` (repeatable) and ``--websearch-fixtures DIR``."""
-        group = parser.getgroup("websearch_sync")
-        group.addoption(
-            "--websearch-conformance",
-            action="append",
-            default=[],
-            metavar="BACKEND",
-            help="run the websearch_sync conformance kit on a registered backend (repeatable, or a comma list)",
-        )
-        group.addoption(
-            "--websearch-fixtures",
-            default=None,
-            metavar="DIR",
-            help="recorded cases for --websearch-conformance (websearch-sync record writes them)",
-        )
-
-    def pytest_collection_modifyitems(session: Any, config: Any, items: list[Any]) -> None:
-        """Add one test per conformance check of each ``--websearch-conformance`` backend (one
-        name or a comma list, as ``-b`` takes; an unknown one, e.g. a plugin that failed to load,
-        is pytest's usage error saying why, and so is ``--websearch-fixtures`` with no backend)."""
-        given = config.getoption("websearch_conformance", default=None) or ()
-        fixtures = config.getoption("websearch_fixtures", default=None)
-        if fixtures is not None and not given:
-            raise _pytest.UsageError(
-                "--websearch-fixtures is read by --websearch-conformance BACKEND only: name the backend to check"
-            )
-        for backend in [name.strip() for value in given for name in value.split(",") if name.strip()]:
-            try:
-                checks = conformance_checks(backend, fixtures=fixtures)
-            except WebSearchError as error:
-                raise _pytest.UsageError("--websearch-conformance: %s" % error.message) from None
-            for check in checks:
-                items.append(ConformanceItem.from_parent(session, name="conformance[%s]" % check, check=check))

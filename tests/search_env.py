@@ -1,0 +1,42 @@
+"""The developer's search settings out of the environment for each test (``tests/conftest.py``).
+
+Every test runs as on a machine with no search configured: the project's variables and every
+registered backend's (plugins and test backends too) are taken away, and put back after it.
+"""
+
+import contextlib
+import os
+from collections.abc import Iterator
+
+from websearch_sync.engine.registry import backend_class, backend_names, generation
+
+ENV_PREFIXES = ("WEB_SEARCH_", "WEB_FETCH_", "SEARXNG_", "BRAVE_", "BOCHA_", "TAVILY_", "KAGI_", "JINA_")
+
+
+#: ``(registry generation, names)``: the environment variables the registered backends declare,
+#: worked out again only when what is registered changed (every test cleans them: 0.05 ms a time).
+_declared_env: tuple[int, frozenset[str]] = (-1, frozenset())
+
+
+def _declared_env_names() -> frozenset[str]:
+    """The environment variables every registered backend reads (plugins and test backends too)."""
+    global _declared_env
+    current = generation()
+    if _declared_env[0] != current:
+        names = {s.env for name in backend_names() for s in backend_class(name).declared_settings() if s.env}
+        _declared_env = (current, frozenset(names))
+    return _declared_env[1]
+
+
+@contextlib.contextmanager
+def without_search_settings() -> Iterator[None]:
+    """The developer's search settings (the project's prefixes, every registered backend's
+    variables) out of the environment, and back afterwards, as ``monkeypatch.delenv`` would."""
+    declared = _declared_env_names()
+    removed = {
+        name: os.environ.pop(name) for name in list(os.environ) if name.startswith(ENV_PREFIXES) or name in declared
+    }
+    try:
+        yield
+    finally:
+        os.environ.update(removed)

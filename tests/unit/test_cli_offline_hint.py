@@ -1,0 +1,43 @@
+"""What the command line says when no host name resolves: the first real search a newcomer runs
+on a machine without network (``WEB_SEARCH_BACKEND=auto websearch-sync search ...``) ended with
+five "could not resolve the host name" lines and nothing on what to check."""
+
+import pytest
+
+import websearch_sync as ws
+from websearch_sync.cli import main
+from websearch_sync.cli.output import cli_hint
+from websearch_sync.testing import fake_results
+
+HINT = "hint: this machine could not resolve the host name: check its network connection and DNS"
+
+
+def _unresolved(provider, host):
+    return ws.NetworkError("could not resolve the host name: %s" % host, provider=provider, detail_code="dns_error")
+
+
+def test_a_chain_whose_every_host_did_not_resolve_says_what_to_check(capsys):
+    answers = {"ddg_html": _unresolved("ddg_html", "html.duckduckgo.com"), "bing_html": _unresolved("bing_html", "b")}
+    with fake_results(answers):
+        assert main(["search", "q", "-b", "ddg_html,bing_html"]) == 4
+    lines = capsys.readouterr().err.splitlines()
+    assert lines[0].startswith("error: NetworkError/dns_error: ") and lines[-1].startswith(HINT)
+
+
+def test_a_page_whose_host_did_not_resolve_says_what_to_check():
+    error = ws.NetworkError("could not resolve the host name exampel.com", provider="fetch", detail_code="dns_error")
+    assert ("hint: %s" % cli_hint(error, None)).startswith(HINT)
+
+
+@pytest.mark.parametrize(
+    "other",
+    [
+        ws.WebBlocked("wall", provider="bing_html", detail_code="captcha_required"),
+        ws.Timeout("slow", provider="bing_html", detail_code="deadline_exceeded"),
+    ],
+)
+def test_no_such_hint_when_another_backend_was_reached(capsys, other):
+    with fake_results({"ddg_html": _unresolved("ddg_html", "html.duckduckgo.com"), "bing_html": other}):
+        main(["search", "q", "-b", "ddg_html,bing_html", "--retries", "0"])
+    err = capsys.readouterr().err
+    assert "could not resolve" in err and HINT not in err

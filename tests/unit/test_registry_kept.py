@@ -1,0 +1,66 @@
+"""``registry.kept()``: what a block (the pytest plugin: each test) registers, replaces or
+unregisters is undone as it ends, so one test's ``register`` cannot change the backends of the
+tests after it (docs/backends.md suggests ``register`` in a test; a backend with an ``auto_rank``
+joined every later ``auto`` search, and unregistering a test's replacement of ``ddg_html``
+removed the built-in ``ddg_html`` for the rest of the process)."""
+
+import pytest
+
+import websearch_sync as ws
+from websearch_sync.backends import ParseResult, RequestSpec, register, unregister
+from websearch_sync.backends.stub import Stub
+from websearch_sync.engine import registry
+
+
+class _Joining(Stub):
+    name = "kept_probe"
+    auto_rank = 50  # joins backend="auto"
+
+
+class _Replacing(Stub):
+    name = "ddg_html"
+
+    def build_request(self, params):
+        return RequestSpec("GET", "https://replaced.example/")
+
+    def parse(self, response, params):
+        return ParseResult(items=[])
+
+
+def test_a_backend_registered_in_the_block_is_gone_after_it():
+    with registry.kept():
+        register(_Joining)
+        assert "kept_probe" in ws.backend_names()
+    assert "kept_probe" not in ws.backend_names()
+    with pytest.raises(ws.InvalidInput, match="unknown backend"):
+        ws.search("q", backend="kept_probe")
+
+
+def test_a_built_in_replaced_then_unregistered_in_the_block_is_back_after_it():
+    built_in = registry.backend_class("ddg_html")
+    with registry.kept():
+        register(_Replacing)
+        unregister("ddg_html")
+        assert "ddg_html" not in ws.backend_names()
+    assert "ddg_html" in ws.backend_names()
+    assert registry.backend_class("ddg_html") is built_in
+
+
+def test_a_block_that_registers_nothing_leaves_the_registry_as_it_was():
+    before = registry.backend_names()
+    with registry.kept():
+        ws.search("q", backend="stub", settings=ws.Settings())
+    assert registry.backend_names() == before
+
+
+def test_forget_registrations_goes_back_to_the_backends_as_installed():
+    """What the pytest plugin does after the test in which the library came into use (no registry
+    was there to keep as that test started)."""
+    built_in = registry.backend_class("ddg_html")
+    with registry.kept():  # this suite's own registrations come back after
+        register(_Joining)
+        unregister("ddg_html")
+        registry.forget_registrations()
+        names = registry.backend_names()  # a question: the plugins load again
+        assert "kept_probe" not in names and set(registry._BUILT_IN) <= set(names)
+        assert registry.backend_class("ddg_html") is built_in

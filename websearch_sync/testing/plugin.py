@@ -1,0 +1,140 @@
+"""The pytest plugin of :mod:`websearch_sync.testing`: its fixtures, the ``websearch_keep_state``
+marker, the reset before each test and ``--websearch-conformance``.
+
+pytest loads an installed plugin in every session of its environment, a project that never
+searches included, so this module imports pytest alone: the library (requests, lxml, the
+client...) is imported when a test uses it, and until then there is nothing to reset.
+"""
+
+import contextlib
+import sys
+from collections.abc import Iterator
+from typing import Any, Callable, Optional
+
+import pytest
+
+__all__: list[str] = []  # websearch_sync.testing exports the fixtures
+
+#: The marker that keeps the process-wide state from the test before (no reset).
+KEEP_STATE_MARKER = "websearch_keep_state"
+#: Loaded once the library is in use (a search, a client, a backend registered): before, there is
+#: neither state to reset nor a registry to keep.
+_IN_USE = ("websearch_sync.engine.registry", "websearch_sync.client.search_client")
+
+
+@pytest.fixture
+def websearch_replay() -> Iterator[Callable[..., Any]]:
+    """``websearch_replay(fixtures_dir, backends=None)``: backends answer from recorded
+    cases until the test ends (see :func:`~websearch_sync.testing.replay_fixtures`); returns
+    the ``FixtureReplay``."""
+    from .kit import replay_fixtures
+
+    with contextlib.ExitStack() as stack:
+        yield lambda fixtures_dir, **kwargs: stack.enter_context(replay_fixtures(fixtures_dir, **kwargs))
+
+
+@pytest.fixture
+def websearch_fake() -> Iterator[Callable[..., Any]]:
+    """``websearch_fake(items_or_mapping)``: backends answer with given items until the
+    test ends (see :func:`~websearch_sync.testing.fake_results`); returns the ``FakeResults``."""
+    from .kit import fake_results
+
+    with contextlib.ExitStack() as stack:
+        yield lambda results, **kwargs: stack.enter_context(fake_results(results, **kwargs))
+
+
+def pytest_configure(config: Any) -> None:
+    """Register the ``websearch_keep_state`` marker."""
+    config.addinivalue_line(
+        "markers", KEEP_STATE_MARKER + ": keep the process-wide pace and cool-downs of the test before (no reset)"
+    )
+
+
+@pytest.fixture(autouse=True)
+def _websearch_fresh_state(request: Any) -> Iterator[None]:
+    """Each test starts with the process-wide state of a fresh process (see
+    :func:`~websearch_sync.testing.reset`), and the backends registered as it started: one it
+    registers or unregisters is undone (after the test in which the library came into use: the
+    backends as installed)."""
+    if not any(name in sys.modules for name in _IN_USE):
+        yield
+        if "websearch_sync.engine.registry" in sys.modules:
+            from ..engine import registry
+
+            registry.forget_registrations()
+        return
+    from ..engine import registry
+    from .kit import reset
+
+    if request.node.get_closest_marker(KEEP_STATE_MARKER) is None:
+        reset()
+    with registry.kept():
+        yield
+
+
+class ConformanceItem(pytest.Item):
+    """One conformance check run as a test (``--websearch-conformance``)."""
+
+    def __init__(self, *, check: Any, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.check = check
+
+    def runtest(self) -> None:
+        """Run the check."""
+        self.check()
+
+    def reportinfo(self) -> tuple[str, Optional[int], str]:
+        """Where the report says the test is."""
+        return "websearch-conformance", None, str(self.check)
+
+    def repr_failure(self, excinfo: Any, style: Any = None) -> Any:
+        """A check's finding as its one line; anything else (the backend raised) with the
+        traceback from the kit down, without pytest's own frames above it."""
+        from ..contract.conformance import conformance_checks
+
+        if isinstance(excinfo.value, AssertionError):
+            return "%s: %s" % (self.check, excinfo.value)
+        excinfo.traceback = excinfo.traceback.cut(path=conformance_checks.__code__.co_filename)
+        return super().repr_failure(excinfo, style)
+
+
+def pytest_addoption(parser: Any) -> None:
+    """``--websearch-conformance NAME`` (repeatable) and ``--websearch-fixtures DIR``."""
+    group = parser.getgroup("websearch_sync")
+    group.addoption(
+        "--websearch-conformance",
+        action="append",
+        default=[],
+        metavar="BACKEND",
+        help="run the websearch_sync conformance kit on a registered backend (repeatable, or a comma list)",
+    )
+    group.addoption(
+        "--websearch-fixtures",
+        default=None,
+        metavar="DIR",
+        help="recorded cases for --websearch-conformance (websearch-sync record writes them)",
+    )
+
+
+def pytest_collection_modifyitems(session: Any, config: Any, items: list[Any]) -> None:
+    """Add one test per conformance check of each ``--websearch-conformance`` backend (one
+    name or a comma list, as ``-b`` takes; an unknown one, e.g. a plugin that failed to load,
+    is pytest's usage error saying why, and so is ``--websearch-fixtures`` with no backend)."""
+    given = config.getoption("websearch_conformance", default=None) or ()
+    fixtures = config.getoption("websearch_fixtures", default=None)
+    if fixtures is not None and not given:
+        raise pytest.UsageError(
+            "--websearch-fixtures is read by --websearch-conformance BACKEND only: name the backend to check"
+        )
+    if not given:
+        return
+    from ..errors import WebSearchError
+    from .kit import conformance_checks
+
+    for backend in [name.strip() for value in given for name in value.split(",") if name.strip()]:
+        try:
+            checks = conformance_checks(backend, fixtures=fixtures)
+        except WebSearchError as error:
+            raise pytest.UsageError("--websearch-conformance: %s" % error.message) from None
+        for check in checks:
+            items.append(ConformanceItem.from_parent(session, name="conformance[%s]" % check, check=check))

@@ -1,7 +1,6 @@
 """Worker processes of the shared-state tests and bench, run as RQ workers would run jobs.
 
     python tests/shared_state_worker.py '{"queries": [...], "options": {...}}'
-    python tests/shared_state_worker.py '{"fleet": [job, ...], "fds": [[stdin, stdout], ...]}'
 
 It searches with the module-level ``websearch_sync.search`` and nothing but the
 environment (``WEB_SEARCH_STATE_URL``, ``WEB_SEARCH_BACKEND=searxng``,
@@ -15,10 +14,10 @@ in the job it prints ``paused`` after ``n`` queries and waits for another line
 when the rate limiter let the query's requests leave (:func:`spy_on_departures`).
 
 A fleet is one such process per job, forked by one parent (a preforking server, RQ's forking
-worker) that imported the library and what a first search loads (:func:`preload`) and did
-nothing else: each child is a worker of its own, with its own pid, connections and
-process-wide state, configured by the environment only, and its stdin and stdout are the
-pipes ``fds`` names. Starting the library once per fleet instead of once per worker takes
+worker; here a fork server, tests/forkserver.py, one request per job) that imported the library
+and what a first search loads (:func:`preload`) and did nothing else: each child is a worker of
+its own, with its own pid, connections and process-wide state, configured by the environment
+only, and its stdin and stdout are pipes of the test's (its stderr the test's). Starting the library once per fleet instead of once per worker takes
 about two thirds of each worker's CPU away (0.5 s of 0.75 s on a loaded 2-core machine).
 
 The parent side: :class:`Upstream` (a local SearXNG answering with a recorded case and
@@ -30,12 +29,9 @@ import importlib
 import json
 import os
 import select
-import signal
-import subprocess
 import sys
 import threading
 import time
-import traceback
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Optional
@@ -43,6 +39,7 @@ from urllib.parse import parse_qsl, urlsplit
 
 from clocks import ThreadClock
 from faults import respond
+from forkserver import ForkServer, status
 from servers import FaultServer
 
 from websearch_sync import Settings, search
@@ -53,11 +50,8 @@ from websearch_sync.errors import WebSearchError
 
 
 def main() -> None:
-    """Run the job given in ``argv[1]``, or fork a worker for each job of the fleet given there."""
-    spec = json.loads(sys.argv[1])
-    if "fleet" in spec:
-        sys.exit(fleet(spec["fleet"], spec["fds"]))
-    work(spec)
+    """Run the job given in ``argv[1]``."""
+    work(json.loads(sys.argv[1]))
 
 
 def preload() -> None:
@@ -69,37 +63,6 @@ def preload() -> None:
     if os.environ.get("WEB_SEARCH_STATE_URL"):
         with contextlib.suppress(ImportError):  # redis-py not installed: the worker meets it as before
             importlib.import_module("redis")
-
-
-def fleet(jobs: list[dict[str, Any]], fds: list[list[int]]) -> int:
-    """Fork one worker per job (its stdin and stdout the pipes of its ``fds`` pair) and wait for
-    them all; 0 when each ran its job to the end, else 1."""
-    preload()
-    assert threading.active_count() == 1, "a fork copies no thread: the preload must start none"
-    every = [fd for pair in fds for fd in pair]
-    children = []
-    for job, (stdin_fd, stdout_fd) in zip(jobs, fds):
-        pid = os.fork()
-        if pid == 0:  # the worker: its own pipes only, so that its stdout ends when it does
-            status = 1
-            try:
-                os.dup2(stdin_fd, 0)
-                os.dup2(stdout_fd, 1)
-                for fd in every:
-                    os.close(fd)
-                work(job)
-                status = 0
-            except BaseException:
-                traceback.print_exc()
-            finally:
-                with contextlib.suppress(BaseException):
-                    sys.stdout.flush()
-                os._exit(status)  # not the parent's exit path: it waits for the others
-        children.append(pid)
-    for fd in every:
-        os.close(fd)
-    codes = [os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for pid in children]
-    return 0 if not any(codes) else 1
 
 
 def work(job: dict[str, Any]) -> None:
@@ -244,37 +207,36 @@ class Workers:
     """A fleet of worker processes started and ready (``with Workers(jobs, env) as workers``);
     :meth:`go` lets them all begin together and returns each one's JSON lines.
 
-    One process (the fleet's parent, in a session of its own) forks the workers; this side holds
-    the write end of each one's stdin and the read end of its stdout."""
+    One process (the fleet's parent: a fork server with :func:`preload`, in a session of its own)
+    forks the workers, one request each; this side holds the write end of each one's stdin and the
+    read end of its stdout."""
 
     def __init__(self, jobs: list[dict[str, Any]], env: dict[str, str]) -> None:
         self.deadline = time.monotonic() + WORKER_WAIT_S
         self._stdins: list[int] = []
         self._stdouts: list[int] = []
+        self._conns: list[Any] = []  # where each worker's exit status comes
+        self._statuses: Optional[list[Optional[int]]] = None
         self._read = [b"" for _ in jobs]  # what each worker printed and was not taken yet
         self._ended: set[int] = set()  # the workers whose stdout ended (they did)
-        theirs: list[list[int]] = []
+        self.server = ForkServer(["shared_state_worker:preload"], env=env)  # as ``python THIS_FILE``
+        spec = {"env": env, "cwd": os.getcwd(), "path0": os.path.dirname(os.path.abspath(__file__))}
         try:
-            for _ in jobs:
-                stdin_r, stdin_w = os.pipe()  # not inherited: only the fds passed below reach the fleet
+            for job in jobs:
+                stdin_r, stdin_w = os.pipe()  # not inherited: only the fds sent below reach the worker
                 self._stdins.append(stdin_w)
-                theirs.append([stdin_r])
                 stdout_r, stdout_w = os.pipe()
                 self._stdouts.append(stdout_r)
-                theirs[-1].append(stdout_w)
-            self.parent = subprocess.Popen(
-                [sys.executable, __file__, json.dumps({"fleet": jobs, "fds": theirs})],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                env=env,
-                pass_fds=[fd for pair in theirs for fd in pair],
-                start_new_session=True,  # its process group is the fleet: __exit__ ends them all
-            )
+                try:
+                    argv = [os.path.abspath(__file__), json.dumps(job)]
+                    self._conns.append(
+                        self.server.send([stdin_r, stdout_w, 2], argv=argv, call="shared_state_worker:main", **spec)
+                    )
+                finally:
+                    self._close([stdin_r, stdout_w])
         except BaseException:
-            self._close(self._stdins + self._stdouts)
+            self.__exit__()
             raise
-        finally:
-            self._close([fd for pair in theirs for fd in pair])
 
     @staticmethod
     def _close(fds: list[int]) -> None:
@@ -289,7 +251,9 @@ class Workers:
             ready, _, _ = select.select([self._stdouts[worker]], [], [], max(0.0, self.deadline - time.monotonic()))
             chunk = os.read(self._stdouts[worker], 65536) if ready else b""
             if not chunk:
-                raise RuntimeError("a worker did not %s (fleet exit status %s)" % (what, self.parent.poll()))
+                raise RuntimeError(
+                    "a worker did not %s (fork server exit status %s)" % (what, self.server.process.poll())
+                )
             self._read[worker] += chunk
         line, self._read[worker] = self._read[worker].split(b"\n", 1)
         return line.decode()
@@ -298,7 +262,9 @@ class Workers:
         try:
             for worker in range(len(self._stdouts)):
                 if self._line(worker, "start").strip() != "ready":
-                    raise RuntimeError("a worker did not start (fleet exit status %s)" % self.parent.poll())
+                    raise RuntimeError(
+                        "a worker did not start (fork server exit status %s)" % self.server.process.poll()
+                    )
         except BaseException:
             self.__exit__()
             raise
@@ -354,18 +320,18 @@ class Workers:
                     self._read[open_[fd]] += chunk
                 else:  # the worker ended
                     self._ended.add(open_.pop(fd))
-        if len(self._ended) == len(self._stdouts):  # the fleet's parent ends with its last worker
-            status = self.parent.wait(max(1.0, self.deadline - time.monotonic()))
-            if status != 0:
-                raise RuntimeError("a worker failed (fleet exit status %s): its traceback is above" % status)
+        if len(self._ended) == len(self._stdouts) and self._statuses is None:  # they have all ended
+            self._statuses = [status(conn, max(1.0, self.deadline - time.monotonic())) for conn in self._conns]
+            if any(self._statuses):
+                raise RuntimeError("a worker failed (exit statuses %s): its traceback is above" % self._statuses)
         texts = [self._read[worker].decode() for worker in chosen]
         return [[json.loads(line) for line in text.splitlines() if line.strip()] for text in texts]
 
     def __exit__(self, *exc_info: Any) -> None:
-        if self.parent.poll() is None:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(self.parent.pid, signal.SIGKILL)  # the fleet's parent and every worker
-            self.parent.wait()
+        # the server ends once its workers have; one still running is killed with it (their group)
+        self.server.close(1.0 if self._statuses is not None else 0.0)
+        for conn in self._conns:
+            conn.close()
         self._close(self._stdins + self._stdouts)
         self._stdins, self._stdouts = [], []
 

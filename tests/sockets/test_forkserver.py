@@ -1,0 +1,88 @@
+"""The tests' fork server (tests/forkserver.py): what a forked child is given and how it ends.
+
+Its users' tests (the MCP zygote's, PythonForks', the shared-state fleet's) check what their
+children do; these check the mechanism they share on its own, with nothing preloaded."""
+
+import json
+import os
+import signal
+
+import pytest
+from forkserver import ForkServer, status
+
+#: A child that has nothing left to run ends within this; the server answers at once.
+STATUS_WAIT_S = 60.0
+
+
+def _run(server: ForkServer, code: str, **spec):
+    """Run ``code`` in a child on a pipe of ours as its stdout; (exit status, what it printed)."""
+    read, write = os.pipe()
+    null = os.open(os.devnull, os.O_RDONLY)
+    try:
+        base = {"env": {"GIVEN": "yes"}, "cwd": os.path.dirname(os.devnull), "path0": "", "argv": ["-c", "one"]}
+        conn = server.send([null, write, 2], code=code, **dict(base, **spec))
+    finally:
+        os.close(null)
+        os.close(write)
+    with os.fdopen(read, encoding="utf-8") as out:
+        printed = out.read()  # to its end: the child has closed its copy
+    return status(conn, STATUS_WAIT_S), printed
+
+
+def test_a_child_gets_the_requests_fds_environment_directory_argv_and_path():
+    code = (
+        "import json, os, sys\n"
+        "print(json.dumps([sys.argv, os.getcwd(), dict(os.environ), sys.path[0], sys.stdin.read()]))\n"
+        "raise SystemExit(3)\n"
+    )
+    with ForkServer([]) as server:
+        code_, printed = _run(server, code)
+    argv, cwd, env, path0, stdin = json.loads(printed)
+    assert code_ == 3
+    assert (argv, cwd, env, path0, stdin) == (["-c", "one"], os.path.dirname(os.devnull), {"GIVEN": "yes"}, "", "")
+
+
+def test_the_interpreters_exit_runs_only_when_asked_and_an_exception_exits_1():
+    code = "import atexit\natexit.register(print, 'exit ran')\nprint('ran', flush=True)\n"
+    failing = "print('ran', flush=True)\nraise ValueError('from the code')\n"
+    with ForkServer([]) as server:
+        assert _run(server, code) == (0, "ran\n")
+        assert _run(server, code, interpreter_exit=True) == (0, "ran\nexit ran\n")
+        assert _run(server, failing) == (1, "ran\n")
+        assert _run(server, failing, interpreter_exit=True) == (1, "ran\n")
+
+
+def test_a_callable_by_name_gives_the_status_and_a_signal_is_a_negative_status(tmp_path):
+    (tmp_path / "seven.py").write_text("def main():\n    return 7\n")
+    with ForkServer([]) as server:  # found on the path the request's PYTHONPATH makes
+        assert _run(server, "", call="seven:main", env={"PYTHONPATH": str(tmp_path)}) == (7, "")
+        assert _run(server, "import os, signal\nos.kill(os.getpid(), signal.SIGKILL)\n")[0] == -signal.SIGKILL
+
+
+def test_close_kills_a_child_that_does_not_end():
+    server = ForkServer([])
+    read, write = os.pipe()
+    null = os.open(os.devnull, os.O_RDONLY)
+    conn = server.send(
+        [null, write, 2],
+        code="import os, time\nprint(os.getpid(), flush=True)\ntime.sleep(600)\n",
+        env={},
+        cwd="/",
+        path0="",
+        argv=["-c"],
+    )
+    os.close(null)
+    os.close(write)
+    with os.fdopen(read, encoding="utf-8") as out:
+        pid = int(out.readline())
+        assert server.close(0.2) is False
+        assert out.read() == ""  # its stdout ended: the child is gone
+    assert pid > 0 and status(conn, STATUS_WAIT_S) is None  # the server was killed before it could tell
+
+
+def test_a_preload_that_starts_a_thread_is_refused(tmp_path):
+    (tmp_path / "starts_a_thread.py").write_text(
+        "import threading, time\nthreading.Thread(target=time.sleep, args=(60,), daemon=True).start()\n"
+    )
+    with pytest.raises(RuntimeError, match="did not start"):
+        ForkServer(["starts_a_thread"], env=dict(os.environ, PYTHONPATH=str(tmp_path)))

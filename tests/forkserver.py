@@ -235,8 +235,10 @@ def become(fds: list[int], request: dict[str, Any], installation: list[str]) -> 
         code = 1
         try:
             code = _run(fds, request, installation)
-        except SystemExit as exit_:
+        except SystemExit as exit_:  # as the interpreter ends on it: a message is printed, status 1
             code = exit_.code if isinstance(exit_.code, int) else (0 if exit_.code is None else 1)
+            if code == 1 and not isinstance(exit_.code, int):
+                print(exit_.code, file=sys.stderr)
         except BaseException:
             import traceback
 

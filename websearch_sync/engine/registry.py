@@ -24,6 +24,7 @@ import importlib
 import inspect
 import logging
 import re
+import sys
 import threading
 from collections.abc import Iterator, Mapping
 from functools import partial
@@ -82,6 +83,11 @@ _PLUGINS_LOCK = threading.RLock()
 #: Counts the changes of what is registered (:func:`register`, :func:`unregister`): what is worked
 #: out of the registry on every call (:func:`bot_walls`) is kept while it stays the same.
 _GENERATION = 0
+#: Registrations and unregistrations that outlive the :func:`kept` block they are made in, as
+#: ``(name, vertical, class)`` (class ``None``: unregistered; vertical ``None``: every vertical): those an
+#: imported module's top level makes (an application's ``@register`` at import: the import is not
+#: made again) and those of a :func:`lasting` block (a pytest fixture wider than a test).
+_LASTING: list[tuple[str, Optional[str], Optional[type[Backend]]]] = []
 #: A backend name: what users type (``backend="ddg_html"``) and what items carry as ``provider``.
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
 
@@ -319,11 +325,17 @@ def register(cls: type[Backend]) -> type[Backend]:
     if problem is not None:
         raise TypeError("register(%r): %s" % (cls, problem))
     global _GENERATION
-    engines = _REGISTRY.setdefault(cls.name, {})
-    engines[cls.vertical] = cls
-    _REGISTRY[cls.name] = {v: engines[v] for v in VERTICALS if v in engines}  # in the order of VERTICALS
+    _placed(cls)
     _GENERATION += 1
+    if _at_import():
+        _LASTING.append((cls.name, cls.vertical, cls))
     return cls
+
+
+def _at_import() -> bool:
+    """Whether the caller of :func:`register` or :func:`unregister` is a module's top level (its
+    import, or a script's): such a change outlives the :func:`kept` block it is made in."""
+    return sys._getframe(2).f_code.co_name == "<module>"
 
 
 @contextlib.contextmanager
@@ -334,36 +346,94 @@ def kept() -> Iterator[None]:
     plugins are loaded first, so the block does not own their loading."""
     load_plugins()
     generation = _GENERATION
-    saved = {name: dict(engines) for name, engines in _REGISTRY.items()}
+    saved = _snapshot()
+    lasting_before = len(_LASTING)
     try:
         yield
     finally:
         if _GENERATION != generation:
-            _restore(saved)
+            _restore(saved, _LASTING[lasting_before:])
+
+
+@contextlib.contextmanager
+def lasting() -> Iterator[None]:
+    """What is registered, replaced or unregistered inside the block outlives the :func:`kept`
+    blocks open around it (the pytest plugin opens one around the set-up of each fixture wider
+    than a test: a session fixture's backend stays for the session)."""
+    before = _snapshot()
+    try:
+        yield
+    finally:
+        lasting_since(before)
+
+
+def lasting_since(before: Optional[Mapping[str, Mapping[str, Union[type[Backend], BuiltIn]]]] = None) -> None:
+    """Make what changed since the registry was ``before`` (a :func:`_snapshot`; ``None``: as
+    installed, for a block in which the registry was first imported) outlive the :func:`kept`
+    blocks open (:func:`lasting`)."""
+    if before is None:
+        before = _INSTALLED
+    for name, engines in _REGISTRY.items():
+        for vertical, engine in engines.items():
+            was = before.get(name, {}).get(vertical)
+            if was is not engine and not (isinstance(was, BuiltIn) and _loaded(was) is engine):
+                _LASTING.append((name, vertical, _loaded(engine)))
+    for name, verticals in before.items():
+        for vertical in verticals:
+            if vertical not in _REGISTRY.get(name, {}):
+                _LASTING.append((name, vertical, None))
+
+
+def _snapshot() -> dict[str, dict[str, Union[type[Backend], BuiltIn]]]:
+    return {name: dict(engines) for name, engines in _REGISTRY.items()}
 
 
 def forget_registrations() -> None:
-    """Back to the backends as installed: the built-in ones, and the plugins loaded again at the
-    next question (the pytest plugin, after the test in which the library came into use)."""
+    """Back to the backends as installed: the built-in ones, those registered to last (an imported
+    module's ``register``, :func:`lasting`), and the plugins loaded again at the next question (the
+    pytest plugin, after the test in which the library came into use)."""
     global _PLUGINS_LOADED
     with _PLUGINS_LOCK:
-        _restore(_INSTALLED)
+        _restore(_INSTALLED, _LASTING)
         _SKIPPED.clear()
         _SKIPPED_ELSEWHERE.clear()
         _PLUGINS_LOADED = False
 
 
-def _restore(saved: Mapping[str, dict[str, Union[type[Backend], BuiltIn]]]) -> None:
+def _restore(
+    saved: Mapping[str, dict[str, Union[type[Backend], BuiltIn]]],
+    lasting: list[tuple[str, Optional[str], Optional[type[Backend]]]],
+) -> None:
+    """The registry as ``saved``, with the ``lasting`` changes made again in order."""
     global _GENERATION
     _REGISTRY.clear()
     _REGISTRY.update((name, dict(engines)) for name, engines in saved.items())
+    for name, vertical, cls in lasting:
+        if cls is None:
+            _unregistered(name, vertical)
+        else:
+            _placed(cls, name, vertical)
     _GENERATION += 1
+
+
+def _placed(cls: type[Backend], name: Optional[str] = None, vertical: Optional[str] = None) -> None:
+    """Put ``cls`` in the registry under ``name`` and ``vertical`` (its own by default)."""
+    name = name or cls.name
+    engines = _REGISTRY.setdefault(name, {})
+    engines[vertical or cls.vertical] = cls
+    _REGISTRY[name] = {v: engines[v] for v in VERTICALS if v in engines}  # in the order of VERTICALS
 
 
 def unregister(name: str, vertical: Optional[str] = None) -> None:
     """Remove a registered backend, all its verticals or one (for tests and plug-ins)."""
     global _GENERATION
     _GENERATION += 1
+    if _at_import():
+        _LASTING.append((name, vertical, None))
+    _unregistered(name, vertical)
+
+
+def _unregistered(name: str, vertical: Optional[str]) -> None:
     if vertical is None:
         _REGISTRY.pop(name, None)
         return

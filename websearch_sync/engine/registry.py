@@ -78,7 +78,8 @@ _SKIPPED_ELSEWHERE: dict[str, str] = {}
 _PLUGINS_LOADED = False
 _PLUGINS_LOADING = False
 #: Held while plugins load: another thread's first question waits for them (re-entrant: a
-#: plugin asking the registry while it loads is answered without them).
+#: plugin asking the registry while it loads is answered without them); and while the registry
+#: changes (readers read :data:`_REGISTRY` anew each time, never a reference kept from before).
 _PLUGINS_LOCK = threading.RLock()
 #: Counts the changes of what is registered (:func:`register`, :func:`unregister`): what is worked
 #: out of the registry on every call (:func:`bot_walls`) is kept while it stays the same.
@@ -325,8 +326,9 @@ def register(cls: type[Backend]) -> type[Backend]:
     if problem is not None:
         raise TypeError("register(%r): %s" % (cls, problem))
     global _GENERATION
-    _placed(cls)
-    _GENERATION += 1
+    with _PLUGINS_LOCK:
+        _placed(_REGISTRY, cls)
+        _GENERATION += 1
     if _at_import():
         _LASTING.append((cls.name, cls.vertical, cls))
     return cls
@@ -404,43 +406,57 @@ def _restore(
     saved: Mapping[str, dict[str, Union[type[Backend], BuiltIn]]],
     lasting: list[tuple[str, Optional[str], Optional[type[Backend]]]],
 ) -> None:
-    """The registry as ``saved``, with the ``lasting`` changes made again in order."""
-    global _GENERATION
-    _REGISTRY.clear()
-    _REGISTRY.update((name, dict(engines)) for name, engines in saved.items())
+    """The registry as ``saved``, with the ``lasting`` changes made again in order: built aside and
+    put in place in one step, under the lock, so that another thread (a server a session fixture
+    started) never reads a registry half restored."""
+    global _GENERATION, _REGISTRY
+    restored = {name: dict(engines) for name, engines in saved.items()}
     for name, vertical, cls in lasting:
         if cls is None:
-            _unregistered(name, vertical)
+            _unregistered(restored, name, vertical)
         else:
-            _placed(cls, name, vertical)
-    _GENERATION += 1
+            _placed(restored, cls, name, vertical)
+    with _PLUGINS_LOCK:
+        _REGISTRY = restored
+        _GENERATION += 1
 
 
-def _placed(cls: type[Backend], name: Optional[str] = None, vertical: Optional[str] = None) -> None:
-    """Put ``cls`` in the registry under ``name`` and ``vertical`` (its own by default)."""
+def _placed(
+    into: dict[str, dict[str, Union[type[Backend], BuiltIn]]],
+    cls: type[Backend],
+    name: Optional[str] = None,
+    vertical: Optional[str] = None,
+) -> None:
+    """Put ``cls`` in the registry ``into`` under ``name`` and ``vertical`` (its own by default)."""
     name = name or cls.name
-    engines = _REGISTRY.setdefault(name, {})
+    engines = dict(into.get(name, {}))
     engines[vertical or cls.vertical] = cls
-    _REGISTRY[name] = {v: engines[v] for v in VERTICALS if v in engines}  # in the order of VERTICALS
+    into[name] = {v: engines[v] for v in VERTICALS if v in engines}  # in the order of VERTICALS
 
 
 def unregister(name: str, vertical: Optional[str] = None) -> None:
     """Remove a registered backend, all its verticals or one (for tests and plug-ins)."""
     global _GENERATION
-    _GENERATION += 1
+    with _PLUGINS_LOCK:
+        _unregistered(_REGISTRY, name, vertical)
+        _GENERATION += 1
     if _at_import():
         _LASTING.append((name, vertical, None))
-    _unregistered(name, vertical)
 
 
-def _unregistered(name: str, vertical: Optional[str]) -> None:
+def _unregistered(
+    into: dict[str, dict[str, Union[type[Backend], BuiltIn]]], name: str, vertical: Optional[str]
+) -> None:
+    """Remove backend ``name`` (or its ``vertical`` engine) from the registry ``into``; each
+    backend's engines are replaced, never changed in place, so a reader iterating them is safe."""
     if vertical is None:
-        _REGISTRY.pop(name, None)
+        into.pop(name, None)
         return
-    engines = _REGISTRY.get(name, {})
-    engines.pop(vertical, None)
-    if not engines:
-        _REGISTRY.pop(name, None)
+    engines = {v: engine for v, engine in into.get(name, {}).items() if v != vertical}
+    if engines:
+        into[name] = engines
+    else:
+        into.pop(name, None)
 
 
 class _Catalogue:

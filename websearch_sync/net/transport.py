@@ -22,6 +22,7 @@ from ..errors import (
     BAD_CONTENT_ENCODING,
     BAD_ENDPOINT,
     BAD_HEADER,
+    CLIENT_CLOSED,
     CONNECTION_ERROR,
     CONNECTION_REFUSED,
     RESPONSE_TOO_LARGE,
@@ -224,6 +225,7 @@ class HttpTransport:
         self._owned: tuple[Wire, ...] = ()
         self._browser: Optional[Wire] = None
         self._building = threading.Lock()
+        self._closed = False
         #: Whether a request's host names are looked up before it is sent: not under a stand-in
         #: wire, which connects nowhere (fetch's address check then reads address literals only).
         self.resolves_names = wire is None or callable(wire)
@@ -249,11 +251,17 @@ class HttpTransport:
     def browser(self) -> Wire:
         """The wire of browser requests: the API wire when impersonation is off, else the browser
         wire, built at its first use (``curl_cffi`` and a curl session cost ~0.1 s of a process's
-        start: most clients ask APIs only)."""
+        start: most clients ask APIs only); ``InvalidInput(missing_browser_extra)`` when curl_cffi
+        fails to import, ``InvalidInput(client_closed)`` after :meth:`close`."""
         browser = self._browser
         if browser is None:
             with self._building:
                 if self._browser is None:
+                    if self._closed:  # a wire built now would stay open: nothing closes it again
+                        raise InvalidInput(
+                            "this client is closed (its close() or with block): make a new client",
+                            detail_code=CLIENT_CLOSED,
+                        )
                     wrap, profile, proxy, bundle = self._browser_of
                     self._browser = wrap(browser_wire(profile, proxy=proxy, ca_bundle=bundle))
                     self._owned += (self._browser,)
@@ -265,8 +273,12 @@ class HttpTransport:
         self._browser = wire
 
     def close(self) -> None:
-        """Release the connections of the wires built here (a caller's wire or session stays open)."""
-        for wire in self._owned:
+        """Release the connections of the wires built here (a caller's wire or session stays open);
+        the browser wire, if not built yet, is not built after (``InvalidInput(client_closed)``)."""
+        with self._building:
+            self._closed = True
+            owned = self._owned
+        for wire in owned:
             wire.close()
 
     def __repr__(self) -> str:

@@ -206,6 +206,9 @@ class HttpTransport:
 
     #: What every hop waits for before it leaves (:class:`~.hops.RequestGate`); none by default.
     gate: Optional[RequestGate] = None
+    #: The browser profile of browser requests (``None``: impersonation off), known without
+    #: building the browser wire (the replay kit reads it on every search).
+    profile: Optional[str]
     #: What builds the browser wire at its first use: the wrapper, profile, proxy and CA bundle.
     _browser_of: tuple[Callable[[Wire], Wire], str, Optional[str], Optional[str]]
 
@@ -232,6 +235,7 @@ class HttpTransport:
         if wire is not None and not callable(wire):
             profile = resolve_impersonate(impersonate, need_extra=False)
             self.api: Wire = wire
+            self.profile = None if profile == "off" else profile
             self._browser = wire if profile == "off" else BrowserRequests(wire, profile)
             return
         bundle = ca_bundle_path(ca_bundle)
@@ -242,6 +246,7 @@ class HttpTransport:
             say_once("a requests.Session was given: every request goes through requests (its adapters)")
         self.api = wrap(api)
         self._owned = (self.api,)
+        self.profile = None if profile == "off" else profile
         if profile == "off":
             self._browser = self.api
         else:  # built at the first browser request: a client asking APIs only never loads curl_cffi
@@ -271,6 +276,7 @@ class HttpTransport:
     @browser.setter
     def browser(self, wire: Wire) -> None:
         self._browser = wire
+        self.profile = wire.profile
 
     def close(self) -> None:
         """Release the connections of the wires built here (a caller's wire or session stays open);
@@ -282,9 +288,10 @@ class HttpTransport:
             wire.close()
 
     def __repr__(self) -> str:
+        built = self._browser  # not built here: a repr (a log line, a debugger) opens no curl session
         return "HttpTransport(browser=%s%s)" % (
-            self.browser.name,
-            "/" + self.browser.profile if self.browser.profile else "",
+            built.name if built is not None else "not built yet",
+            "/" + self.profile if self.profile else "",
         )
 
     def wire_for(self, spec: RequestSpec) -> Wire:

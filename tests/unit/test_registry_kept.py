@@ -96,3 +96,21 @@ def test_another_thread_never_sees_a_built_in_missing_while_a_block_restores():
         asking.join()
         sys.setswitchinterval(interval)
     assert failures == []
+
+
+def test_what_a_module_registers_as_it_is_imported_or_a_lasting_block_outlives_the_block(monkeypatch):
+    """An application's ``@register`` at import (a test's ``import`` is not made again) and a
+    session fixture's registration (the plugin's :func:`registry.lasting`) outlive every block
+    open; the block's own ``register`` does not."""
+    monkeypatch.setattr(registry, "_LASTING", [])  # what lasts here is forgotten after this test
+    with registry.kept():  # the registry as it was after this test
+        with registry.kept():
+            exec(compile("register(cls)", "registering_app.py", "exec"), {"register": register, "cls": _Joining})
+            with registry.lasting():
+                unregister("ddg_lite")
+            register(_Replacing)  # the block's own: undone
+        names = ws.backend_names()
+        assert "kept_probe" in names and "ddg_lite" not in names
+        assert registry.backend_class("ddg_html") is not _Replacing
+        registry._LASTING.clear()
+    assert "kept_probe" not in ws.backend_names() and "ddg_lite" in ws.backend_names()

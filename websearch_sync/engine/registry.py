@@ -344,8 +344,9 @@ def _at_import() -> bool:
 def kept() -> Iterator[None]:
     """What is registered as the block opens is registered again as it ends: a backend
     registered, replaced or unregistered inside it is undone (the pytest plugin wraps each test
-    in it, so a test's ``register`` cannot change the backends of the tests after it). The
-    plugins are loaded first, so the block does not own their loading."""
+    in it, so a test's ``register`` cannot change the backends of the tests after it), except
+    what lasts (:data:`_LASTING`: a module's import, a :func:`lasting` block). The plugins are
+    loaded first, so the block does not own their loading."""
     load_plugins()
     generation = _GENERATION
     saved = _snapshot()

@@ -12,7 +12,6 @@ plugin: tests/python_forks.py), as each script's first line does.
 import json
 import os
 import subprocess
-import sys
 import textwrap
 import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -232,14 +231,8 @@ def test_an_installed_plugin_does_not_enter_the_projects_own_sweeping_tests(tmp_
         "print('demo' in ws.backend_names(), flush=True)\n"
         "sys.exit(pytest.main(sys.argv[1:]))\n"
     )
-    collected = subprocess.run(
-        [sys.executable, "-c", code, "--collect-only", "-q", "-n", "0", "-p", "no:cacheprovider", *SWEEPING],
-        capture_output=True,
-        text=True,
-        timeout=600,
-        env=environ,
-        cwd=str(ROOT),
-    )
+    arguments = ["--collect-only", "-q", "-n", "0", "-p", "no:cacheprovider", *SWEEPING]
+    collected = _forks[0].run(code, environ, *arguments, cwd=str(ROOT), timeout=600)  # forked, as _run
     listed, _, collection = collected.stdout.partition("\n")
     assert listed == "True", collected.stderr  # the plugin is installed and registered
     assert collected.returncode == 0, collection[-2000:] + collected.stderr[-2000:]

@@ -48,13 +48,16 @@ CACHE_NAME = "websearch_rewritten_tests"
 
 def make_folder(config: Any) -> str:
     """This run's folder of rewritten modules (made on the first call): pytest's cache folder for
-    them, or a temporary one when the cache is off (removed by :func:`remove_folder`)."""
+    them, or a temporary one when the cache is off or cannot be written (removed by
+    :func:`remove_folder`)."""
     folder = getattr(config, "_websearch_rewritten_tests", None)
     if folder is None:
         cache = getattr(config, "cache", None)
-        if cache is not None:
-            folder = str(cache.mkdir(CACHE_NAME))
-        else:
+        try:
+            folder = str(cache.mkdir(CACHE_NAME)) if cache is not None else None
+        except OSError:  # a cache that cannot be written (read-only checkout): pytest only warns there
+            folder = None
+        if folder is None:
             folder = tempfile.mkdtemp(prefix="websearch-rewritten-tests-")
             config._websearch_rewritten_temporary = True
         config._websearch_rewritten_tests = folder

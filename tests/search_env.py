@@ -1,7 +1,8 @@
 """The developer's search settings out of the environment for each test (``tests/conftest.py``).
 
 Every test runs as on a machine with no search configured: the project's variables and every
-registered backend's (plugins and test backends too) are taken away, and put back after it.
+registered backend's (plugins and test backends too) are taken away, and put back after it,
+with anything else the test changed in the environment.
 """
 
 import contextlib
@@ -31,12 +32,18 @@ def _declared_env_names() -> frozenset[str]:
 @contextlib.contextmanager
 def without_search_settings() -> Iterator[None]:
     """The developer's search settings (the project's prefixes, every registered backend's
-    variables) out of the environment, and back afterwards, as ``monkeypatch.delenv`` would."""
+    variables) out of the environment, and back afterwards, as ``monkeypatch.delenv`` would; and
+    the environment as it was, should the test have changed it without ``monkeypatch``."""
     declared = _declared_env_names()
     removed = {
         name: os.environ.pop(name) for name in list(os.environ) if name.startswith(ENV_PREFIXES) or name in declared
     }
+    before = dict(os.environ)
     try:
         yield
     finally:
+        if os.environ != before:  # a variable the test set or removed itself, not by monkeypatch
+            for name in set(os.environ) - set(before):
+                del os.environ[name]
+            os.environ.update(before)
         os.environ.update(removed)

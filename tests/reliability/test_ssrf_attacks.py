@@ -24,7 +24,7 @@ from faults import respond
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from servers import FaultServer
-from transports import BOTH
+from transports import BOTH, needs_browser
 
 import websearch_sync as ws
 from websearch_sync.net.ssrf import forbidden_reason
@@ -227,16 +227,33 @@ def redirector():
 
 #: ``(kind, impersonate)`` of the redirects: a 302 on both transports (a wire that followed it
 #: itself would go around the guard); a page's own redirect (meta refresh, ``location.replace``)
-#: on one: the reader reads it from the page the wire returned, and neither wire reads HTML
-#: (the page itself is fetched on both transports by the 302 cases and test_fetch_refuses_the_attack).
+#: on the requests transport for every target: the reader reads it from the page the wire
+#: returned, whichever wire (the browser wire's page redirects are checked on a few targets by
+#: test_a_page_redirect_read_through_the_browser_wire_is_refused_too).
+PAGE_REDIRECTS = ("meta_refresh", "location_replace")
 REDIRECTS = [pytest.param("302", *run.values, id="302-" + run.id, marks=run.marks) for run in BOTH] + [
-    pytest.param(kind, "off", id=kind + "-requests") for kind in ("meta_refresh", "location_replace")
+    pytest.param(kind, "off", id=kind + "-requests") for kind in PAGE_REDIRECTS
 ]
+#: The targets a page redirect read through the browser wire is tried with: loopback, the cloud
+#: metadata address, IPv6 loopback.
+BROWSER_PAGE_TARGETS = ("http://127.0.0.1/", "http://169.254.169.254/latest/meta-data/", "http://[::1]/")
 
 
 @pytest.mark.parametrize("kind, impersonate", REDIRECTS)
 @pytest.mark.parametrize("url, detail", REDIRECTABLE, ids=[u[:60] for u, _ in REDIRECTABLE])
 def test_fetch_refuses_to_be_redirected_there(redirector, kind, url, detail, impersonate):
+    _refused_after_one_trusted_page(redirector, kind, url, detail, impersonate)
+
+
+@needs_browser
+@pytest.mark.parametrize("kind", PAGE_REDIRECTS)
+@pytest.mark.parametrize("url", BROWSER_PAGE_TARGETS)
+def test_a_page_redirect_read_through_the_browser_wire_is_refused_too(redirector, kind, url):
+    assert (url, P) in ATTACKS
+    _refused_after_one_trusted_page(redirector, kind, url, P, None)
+
+
+def _refused_after_one_trusted_page(redirector, kind, url, detail, impersonate):
     from urllib.parse import urlencode
 
     start = "http://%s:%d/go?%s" % (faultlab.FETCH_HOST, redirector.port, urlencode({"kind": kind, "to": url.strip()}))

@@ -12,7 +12,7 @@ import time
 
 import pytest
 from faults import free_port
-from redis_server import REDIS_UP_TIMEOUT_S, RedisServer, redis_db, redis_server  # noqa: F401  (fixtures)
+from redis_server import REDIS_UP_TIMEOUT_S, RedisServer, redis_db, redis_server, up  # noqa: F401  (fixtures)
 from shared_state_worker import WORKER_WAIT_S, Upstream, Workers, run_workers, worker_env
 
 from websearch_sync.contract.cases import load_golden
@@ -33,7 +33,7 @@ def test_a_429_is_shared_before_the_worker_that_met_it_waits(redis_db, redis_ser
     with Upstream("browse-API__1") as upstream:
         golden = load_golden(upstream.answer_with("browse-API__1"))
         upstream.answer_next_with("http_429_retry_after", retry_after="%g" % RETRY_AFTER_S)
-        env = worker_env(upstream, redis_server.url, MIN_INTERVAL_S)
+        env = worker_env(upstream, up(redis_server.url), MIN_INTERVAL_S)
         with Workers(jobs + [holder_job], env) as fleet:
             fleet.start(holder)  # the others are ready, and wait
             deadline = time.monotonic() + WORKER_WAIT_S
@@ -86,7 +86,7 @@ def test_identical_queries_in_flight_send_one_request(redis_db, redis_server):  
     jobs = [{"queries": queries, "options": {"max_results": 10}} for _ in range(4)]
     with Upstream("browse-API__1", delay_s=0.2) as upstream:
         golden = load_golden(upstream.answer_with("browse-API__1"))
-        lines = [line for out in run_workers(jobs, worker_env(upstream, redis_server.url, 0)) for line in out]
+        lines = [line for out in run_workers(jobs, worker_env(upstream, up(redis_server.url), 0)) for line in out]
     assert len(lines) == 40 and all(line["outcome"] == golden for line in lines)
     assert sorted(q for _, q, _ in upstream.log) == sorted(queries)
 

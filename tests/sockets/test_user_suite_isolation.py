@@ -5,6 +5,7 @@ cached answer into the next test (``testing.reset`` makes open clients learn afr
 a test registered, or a built-in it replaced and unregistered, outlived it (``registry.kept``).
 And a suite that never searches does not load the library through the plugin."""
 
+import pytest
 from user_pytest import run_pytest
 
 APP = """
@@ -108,3 +109,77 @@ def test_a_suite_that_never_searches_does_not_load_the_library(tmp_path):
     done = run_pytest(tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "1 passed" in done.stdout
+
+
+#: An application registering its backend as it is imported (docs/backends.md: ``register`` in an
+#: application), first imported inside a test: the next test's ``import`` is cached, so its
+#: backend must outlive the test that imported it.
+REGISTERING_APP = """
+from websearch_sync.backends import register
+from websearch_sync.backends.stub import Stub
+
+
+@register
+class Mine(Stub):
+    name = "mine"
+"""
+
+APP_TESTS = """
+import websearch_sync as ws
+
+
+def test_one():
+    import registering_app
+    assert "mine" in ws.backend_names()
+
+
+def test_two():
+    import registering_app
+    assert "mine" in ws.backend_names()
+"""
+
+#: A session fixture registering a backend, first set up by a test's ``getfixturevalue``: it is
+#: cached for the session, so its backend must stay for the session.
+SESSION_CONFTEST = """
+import pytest
+
+
+@pytest.fixture(scope="session")
+def sess_backend():
+    from websearch_sync.backends import register
+    from websearch_sync.backends.stub import Stub
+
+    class Theirs(Stub):
+        name = "theirs"
+
+    register(Theirs)
+    return "theirs"
+"""
+
+SESSION_TESTS = """
+import websearch_sync as ws
+
+
+def test_a(request):
+    assert request.getfixturevalue("sess_backend") in ws.backend_names()
+
+
+def test_b(sess_backend):
+    assert sess_backend in ws.backend_names()
+"""
+
+
+@pytest.mark.parametrize("first", ["app", "session"])
+def test_backends_registered_at_import_or_by_a_wider_fixture_outlive_the_test(tmp_path, first):
+    """Which comes first is the test in which the library comes into use (the backends as installed
+    are restored after it); the other runs under the kept registry of a library in use."""
+    (tmp_path / "registering_app.py").write_text(REGISTERING_APP, encoding="utf-8")
+    (tmp_path / "conftest.py").write_text(SESSION_CONFTEST, encoding="utf-8")
+    order = ["app", "session"] if first == "app" else ["session", "app"]
+    texts = {"app": APP_TESTS, "session": SESSION_TESTS}
+    for number, name in enumerate(order):
+        (tmp_path / ("test_%d_%s.py" % (number, name))).write_text(texts[name], encoding="utf-8")
+    (tmp_path / "pytest.ini").write_text("[pytest]\npythonpath = .\n", encoding="utf-8")
+    done = run_pytest(tmp_path)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "4 passed" in done.stdout

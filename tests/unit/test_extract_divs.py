@@ -7,9 +7,11 @@ the step fails here."""
 
 import copy
 import gzip
+import itertools
 import os
 
 import lxml.html
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from lxml import etree
@@ -77,3 +79,21 @@ def test_generated_markup_is_rewritten_as_readability_rewrites_it(body):
     root = lxml.html.document_fromstring(("<html><body><div>%s</div></body></html>" % body).encode(), parser=PARSER)
     theirs, ours = _both(root)
     assert theirs == ours
+
+
+#: What a division's second pass tells apart: loose text, an inline element, a ``<br>``, a block,
+#: a division of its own (random markup meets some sequences of these rarely).
+PIECES = ("text", "<b>inline</b>", "<br>", "<p>block</p>", "<div>inner</div>", "<span>a<br>b</span>")
+#: Where the pieces stand: alone in a division, and beside a block before and after them (a division
+#: holding a block is the one whose loose runs the second pass wraps), and in a division in one.
+OUTER = ("<div>%s</div>", "<div><p>block</p>%s</div>", "<div>%s<p>block</p></div>", "<div><div>%s</div>tail</div>")
+
+
+@pytest.mark.parametrize("length", [1, 2, 3])
+def test_every_short_sequence_of_text_inline_br_and_blocks_is_rewritten_as_readability_does(length):
+    for pieces in itertools.product(PIECES, repeat=length):
+        for outer in OUTER:
+            markup = "<html><body>%s</body></html>" % (outer % "".join(pieces))
+            root = lxml.html.document_fromstring(markup.encode(), parser=PARSER)
+            theirs, ours = _both(root)
+            assert theirs == ours, markup

@@ -4,6 +4,9 @@ tests after it (docs/backends.md suggests ``register`` in a test; a backend with
 joined every later ``auto`` search, and unregistering a test's replacement of ``ddg_html``
 removed the built-in ``ddg_html`` for the rest of the process)."""
 
+import sys
+import threading
+
 import pytest
 
 import websearch_sync as ws
@@ -64,3 +67,50 @@ def test_forget_registrations_goes_back_to_the_backends_as_installed():
         names = registry.backend_names()  # a question: the plugins load again
         assert "kept_probe" not in names and set(registry._BUILT_IN) <= set(names)
         assert registry.backend_class("ddg_html") is built_in
+
+
+def test_another_thread_never_sees_a_built_in_missing_while_a_block_restores():
+    """A server a session fixture started answers from its own thread while each test's block
+    ends: the registry was emptied, then filled again, so that thread read ``unknown backend
+    'ddg_html'`` between tests (reviewer: 972 times in 20,000 blocks)."""
+    failures = []
+    done = threading.Event()
+
+    def ask():
+        while not done.is_set():
+            try:
+                registry.backend_class("ddg_html")
+            except ws.InvalidInput as exc:
+                failures.append(exc)
+
+    asking = threading.Thread(target=ask)
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # switch threads as often as the interpreter can: inside a restore too
+    asking.start()
+    try:
+        for _ in range(3000):
+            with registry.kept():
+                register(_Joining)
+    finally:
+        done.set()
+        asking.join()
+        sys.setswitchinterval(interval)
+    assert failures == []
+
+
+def test_what_a_module_registers_as_it_is_imported_or_a_lasting_block_outlives_the_block(monkeypatch):
+    """An application's ``@register`` at import (a test's ``import`` is not made again) and a
+    session fixture's registration (the plugin's :func:`registry.lasting`) outlive every block
+    open; the block's own ``register`` does not."""
+    monkeypatch.setattr(registry, "_LASTING", [])  # what lasts here is forgotten after this test
+    with registry.kept():  # the registry as it was after this test
+        with registry.kept():
+            exec(compile("register(cls)", "registering_app.py", "exec"), {"register": register, "cls": _Joining})
+            with registry.lasting():
+                unregister("ddg_lite")
+            register(_Replacing)  # the block's own: undone
+        names = ws.backend_names()
+        assert "kept_probe" in names and "ddg_lite" not in names
+        assert registry.backend_class("ddg_html") is not _Replacing
+        registry._LASTING.clear()
+    assert "kept_probe" not in ws.backend_names() and "ddg_lite" in ws.backend_names()

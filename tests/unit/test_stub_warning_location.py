@@ -47,4 +47,7 @@ def test_a_search_in_a_worker_thread_still_warns_once(unwarned):
     with fake_results({"ddg_html": [{"title": "T", "url": "https://t.example/"}]}):
         ws.search("q", backend=["stub", "ddg_html"], strategy="merge", settings=ws.Settings())
     [warning] = _offline(unwarned)
-    assert warning.filename  # somewhere: the stub's own line when the thread has no caller's
+    # the stub's own line, where the thread has no caller's (not concurrent/futures/thread.py's)
+    lines, first = inspect.getsourcelines(stub.Stub.search)
+    [warns] = [first + n for n, text in enumerate(lines) if "_warn_once()" in text]
+    assert (warning.filename, warning.lineno) == (stub.__file__, warns)

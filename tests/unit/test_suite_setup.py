@@ -218,6 +218,22 @@ def test_a_temporary_folder_of_rewritten_modules_is_removed_and_the_cache_s_kept
     assert not Path(temporary).exists()
 
 
+def test_a_cache_that_cannot_be_written_gives_a_temporary_folder_not_an_internal_error(tmp_path):
+    """pytest only warns when its cache cannot be written (a read-only checkout): so does the suite."""
+    import types
+
+    import rewrite_cache
+
+    def unwritable(name):
+        raise FileExistsError(17, "File exists", str(tmp_path / name))
+
+    run = types.SimpleNamespace(cache=types.SimpleNamespace(mkdir=unwritable))
+    temporary = rewrite_cache.make_folder(run)
+    assert Path(temporary).is_dir() and Path(temporary).parent != tmp_path
+    rewrite_cache.remove_folder(run)
+    assert not Path(temporary).exists()
+
+
 def test_every_process_of_the_run_reads_the_librarys_bytecode(request):
     """With no bytecode written, each worker and each Python child of the tests compiled the
     modules it imported from source (a quarter to a third of a child's CPU): the run's first
@@ -348,3 +364,22 @@ def test_what_collection_made_is_frozen_out_of_the_collectors_way():
     import gc
 
     assert gc.get_freeze_count() > 1000
+
+
+def test_the_environment_is_as_before_a_test_that_changed_it_without_monkeypatch(monkeypatch):
+    """A variable a test sets or removes through ``os.environ`` itself must not reach the next
+    test (tests/search_env.py puts the environment back, not only the search settings)."""
+    import os
+
+    from search_env import without_search_settings
+
+    monkeypatch.setenv("WSS_SUITE_PROBE_KEPT", "developer's")
+    monkeypatch.setenv("WEB_SEARCH_BACKEND", "developer's")
+    with without_search_settings():
+        assert "WEB_SEARCH_BACKEND" not in os.environ
+        os.environ["WSS_SUITE_PROBE_SET"] = "the test's"
+        del os.environ["WSS_SUITE_PROBE_KEPT"]
+        os.environ["WEB_SEARCH_BACKEND"] = "the test's"
+    assert "WSS_SUITE_PROBE_SET" not in os.environ
+    assert os.environ["WSS_SUITE_PROBE_KEPT"] == "developer's"
+    assert os.environ["WEB_SEARCH_BACKEND"] == "developer's"

@@ -49,15 +49,22 @@ def offline_warning_given() -> None:
     _warned.set()
 
 
+#: The top-level modules that start a thread's work: a frame of theirs above the library's is no caller.
+_THREAD_MACHINERY = ("threading", "concurrent")
+
+
 def _caller_level() -> int:
     """``warnings.warn``'s stacklevel, from :func:`_warn_once`, of the first frame outside this
     package: the caller's line that searched, which the warning (and pytest's summary) then names
-    instead of the stub's; the stub itself in a thread that has no such frame (a merge's worker)."""
+    instead of the stub's; the stub itself in a thread that has no such frame (a merge's worker,
+    whose first frame outside the package is Python's thread start, :data:`_THREAD_MACHINERY`)."""
     frame: Optional[FrameType] = sys._getframe(2)  # the frame that called _warn_once: the stub's search
     level = 2
     while frame is not None and frame.f_globals.get("__name__", "").partition(".")[0] == _PACKAGE:
         frame, level = frame.f_back, level + 1
-    return level if frame is not None else 2
+    if frame is None or frame.f_globals.get("__name__", "").partition(".")[0] in _THREAD_MACHINERY:
+        return 2  # the library's own worker thread: above it, Python's thread start, no caller's line
+    return level
 
 
 def _warn_once() -> None:

@@ -24,6 +24,7 @@ import importlib
 import inspect
 import logging
 import re
+import sys
 import threading
 from collections.abc import Iterator, Mapping
 from functools import partial
@@ -77,11 +78,17 @@ _SKIPPED_ELSEWHERE: dict[str, str] = {}
 _PLUGINS_LOADED = False
 _PLUGINS_LOADING = False
 #: Held while plugins load: another thread's first question waits for them (re-entrant: a
-#: plugin asking the registry while it loads is answered without them).
+#: plugin asking the registry while it loads is answered without them); and while the registry
+#: changes (readers read :data:`_REGISTRY` anew each time, never a reference kept from before).
 _PLUGINS_LOCK = threading.RLock()
 #: Counts the changes of what is registered (:func:`register`, :func:`unregister`): what is worked
 #: out of the registry on every call (:func:`bot_walls`) is kept while it stays the same.
 _GENERATION = 0
+#: Registrations and unregistrations that outlive the :func:`kept` block they are made in, as
+#: ``(name, vertical, class)`` (class ``None``: unregistered; vertical ``None``: every vertical): those an
+#: imported module's top level makes (an application's ``@register`` at import: the import is not
+#: made again) and those of a :func:`lasting` block (a pytest fixture wider than a test).
+_LASTING: list[tuple[str, Optional[str], Optional[type[Backend]]]] = []
 #: A backend name: what users type (``backend="ddg_html"``) and what items carry as ``provider``.
 _NAME = re.compile(r"[a-z][a-z0-9_]{0,63}")
 
@@ -319,58 +326,138 @@ def register(cls: type[Backend]) -> type[Backend]:
     if problem is not None:
         raise TypeError("register(%r): %s" % (cls, problem))
     global _GENERATION
-    engines = _REGISTRY.setdefault(cls.name, {})
-    engines[cls.vertical] = cls
-    _REGISTRY[cls.name] = {v: engines[v] for v in VERTICALS if v in engines}  # in the order of VERTICALS
-    _GENERATION += 1
+    with _PLUGINS_LOCK:
+        _placed(_REGISTRY, cls)
+        _GENERATION += 1
+    if _at_import():
+        _LASTING.append((cls.name, cls.vertical, cls))
     return cls
+
+
+def _at_import() -> bool:
+    """Whether the caller of :func:`register` or :func:`unregister` is a module's top level (its
+    import, or a script's): such a change outlives the :func:`kept` block it is made in."""
+    return sys._getframe(2).f_code.co_name == "<module>"
 
 
 @contextlib.contextmanager
 def kept() -> Iterator[None]:
     """What is registered as the block opens is registered again as it ends: a backend
     registered, replaced or unregistered inside it is undone (the pytest plugin wraps each test
-    in it, so a test's ``register`` cannot change the backends of the tests after it). The
-    plugins are loaded first, so the block does not own their loading."""
+    in it, so a test's ``register`` cannot change the backends of the tests after it), except
+    what lasts (:data:`_LASTING`: a module's import, a :func:`lasting` block). The plugins are
+    loaded first, so the block does not own their loading."""
     load_plugins()
     generation = _GENERATION
-    saved = {name: dict(engines) for name, engines in _REGISTRY.items()}
+    saved = _snapshot()
+    lasting_before = len(_LASTING)
     try:
         yield
     finally:
         if _GENERATION != generation:
-            _restore(saved)
+            _restore(saved, _LASTING[lasting_before:])
+
+
+@contextlib.contextmanager
+def lasting() -> Iterator[None]:
+    """What is registered, replaced or unregistered inside the block outlives the :func:`kept`
+    blocks open around it (the pytest plugin opens one around the set-up of each fixture wider
+    than a test: a session fixture's backend stays for the session)."""
+    before = _snapshot()
+    try:
+        yield
+    finally:
+        lasting_since(before)
+
+
+def lasting_since(before: Optional[Mapping[str, Mapping[str, Union[type[Backend], BuiltIn]]]] = None) -> None:
+    """Make what changed since the registry was ``before`` (a :func:`_snapshot`; ``None``: as
+    installed, for a block in which the registry was first imported) outlive the :func:`kept`
+    blocks open (:func:`lasting`)."""
+    if before is None:
+        before = _INSTALLED
+    for name, engines in _REGISTRY.items():
+        for vertical, engine in engines.items():
+            was = before.get(name, {}).get(vertical)
+            if was is not engine and not (isinstance(was, BuiltIn) and _loaded(was) is engine):
+                _LASTING.append((name, vertical, _loaded(engine)))
+    for name, verticals in before.items():
+        for vertical in verticals:
+            if vertical not in _REGISTRY.get(name, {}):
+                _LASTING.append((name, vertical, None))
+
+
+def _snapshot() -> dict[str, dict[str, Union[type[Backend], BuiltIn]]]:
+    return {name: dict(engines) for name, engines in _REGISTRY.items()}
 
 
 def forget_registrations() -> None:
-    """Back to the backends as installed: the built-in ones, and the plugins loaded again at the
-    next question (the pytest plugin, after the test in which the library came into use)."""
+    """Back to the backends as installed: the built-in ones, those registered to last (an imported
+    module's ``register``, :func:`lasting`), and the plugins loaded again at the next question (the
+    pytest plugin, after the test in which the library came into use)."""
     global _PLUGINS_LOADED
     with _PLUGINS_LOCK:
-        _restore(_INSTALLED)
+        _restore(_INSTALLED, _LASTING)
         _SKIPPED.clear()
         _SKIPPED_ELSEWHERE.clear()
         _PLUGINS_LOADED = False
 
 
-def _restore(saved: Mapping[str, dict[str, Union[type[Backend], BuiltIn]]]) -> None:
-    global _GENERATION
-    _REGISTRY.clear()
-    _REGISTRY.update((name, dict(engines)) for name, engines in saved.items())
-    _GENERATION += 1
+def _restore(
+    saved: Mapping[str, dict[str, Union[type[Backend], BuiltIn]]],
+    lasting: list[tuple[str, Optional[str], Optional[type[Backend]]]],
+) -> None:
+    """The registry as ``saved``, with the ``lasting`` changes made again in order: built aside and
+    put in place in one step, under the lock, so that another thread (a server a session fixture
+    started) never reads a registry half restored."""
+    global _GENERATION, _REGISTRY
+    restored = {name: dict(engines) for name, engines in saved.items()}
+    for name, vertical, cls in lasting:
+        if cls is None:
+            _unregistered(restored, name, vertical)
+        else:
+            _placed(restored, cls, name, vertical)
+    with _PLUGINS_LOCK:
+        _REGISTRY = restored
+        _GENERATION += 1
+
+
+def _placed(
+    into: dict[str, dict[str, Union[type[Backend], BuiltIn]]],
+    cls: type[Backend],
+    name: Optional[str] = None,
+    vertical: Optional[str] = None,
+) -> None:
+    """Put ``cls`` in the registry ``into`` under ``name`` and ``vertical`` (its own by default)."""
+    name = name or cls.name
+    engines = dict(into.get(name, {}))
+    engines[vertical or cls.vertical] = cls
+    into[name] = {v: engines[v] for v in VERTICALS if v in engines}  # in the order of VERTICALS
 
 
 def unregister(name: str, vertical: Optional[str] = None) -> None:
     """Remove a registered backend, all its verticals or one (for tests and plug-ins)."""
     global _GENERATION
-    _GENERATION += 1
+    with _PLUGINS_LOCK:
+        _unregistered(_REGISTRY, name, vertical)
+        _GENERATION += 1
+    if _at_import():
+        _LASTING.append((name, vertical, None))
+
+
+def _unregistered(
+    into: dict[str, dict[str, Union[type[Backend], BuiltIn]]], name: str, vertical: Optional[str]
+) -> None:
+    """Remove backend ``name`` (or its ``vertical`` engine) from the registry ``into``; each
+    backend's engines are replaced, never changed in place, so a reader iterating them is safe."""
     if vertical is None:
-        _REGISTRY.pop(name, None)
+        into.pop(name, None)
         return
-    engines = _REGISTRY.get(name, {})
-    engines.pop(vertical, None)
-    if not engines:
-        _REGISTRY.pop(name, None)
+    engines = {v: engine for v, engine in into.get(name, {}).items() if v != vertical}
+    if engines:
+        into[name] = engines
+    else:
+        into.pop(name, None)
 
 
 class _Catalogue:

@@ -62,17 +62,26 @@ def resolve_impersonate(value: Optional[str], *, need_extra: bool = True) -> str
         )
     if name != "off" and need_extra and not browser_available():
         raise InvalidInput(
-            "impersonate=%s needs curl_cffi: %s; or turn it off (--impersonate off, WEB_SEARCH_IMPERSONATE=off,"
-            " impersonate='off')" % (name, extra_hint()),
+            "impersonate=%s needs curl_cffi: %s; %s" % (name, extra_hint(), _TURN_OFF),
             detail_code=MISSING_BROWSER_EXTRA,
         )
     return name
 
 
-def browser_wire(profile: str, *, proxy: Optional[str], ca_bundle: Optional[str]) -> "Wire":
-    """The browser wire of ``profile`` (one :func:`resolve_impersonate` gave, not ``"off"``)."""
-    from .wire_curl import CurlWire  # the optional dependency, imported only when used
+_TURN_OFF = "or turn it off (--impersonate off, WEB_SEARCH_IMPERSONATE=off, impersonate='off')"
 
+
+def browser_wire(profile: str, *, proxy: Optional[str], ca_bundle: Optional[str]) -> "Wire":
+    """The browser wire of ``profile`` (one :func:`resolve_impersonate` gave, not ``"off"``);
+    ``InvalidInput(missing_browser_extra)`` when ``curl_cffi`` is installed but fails to import."""
+    try:
+        from .wire_curl import CurlWire  # the optional dependency, imported only when used
+    except ImportError as exc:  # installed (resolve_impersonate found it) but broken: a half-upgrade, a missing libcurl
+        raise InvalidInput(
+            "impersonate=%s needs curl_cffi, which is installed but fails to import (%s: %s): %s again; %s"
+            % (profile, type(exc).__name__, exc, extra_hint(), _TURN_OFF),
+            detail_code=MISSING_BROWSER_EXTRA,
+        ) from exc
     return CurlWire(profile, proxy=proxy, ca_bundle=ca_bundle)
 
 

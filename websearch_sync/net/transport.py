@@ -22,6 +22,7 @@ from ..errors import (
     BAD_CONTENT_ENCODING,
     BAD_ENDPOINT,
     BAD_HEADER,
+    CLIENT_CLOSED,
     CONNECTION_ERROR,
     CONNECTION_REFUSED,
     RESPONSE_TOO_LARGE,
@@ -205,6 +206,9 @@ class HttpTransport:
 
     #: What every hop waits for before it leaves (:class:`~.hops.RequestGate`); none by default.
     gate: Optional[RequestGate] = None
+    #: The browser profile of browser requests (``None``: impersonation off), known without
+    #: building the browser wire (the replay kit reads it on every search).
+    profile: Optional[str]
     #: What builds the browser wire at its first use: the wrapper, profile, proxy and CA bundle.
     _browser_of: tuple[Callable[[Wire], Wire], str, Optional[str], Optional[str]]
 
@@ -224,12 +228,14 @@ class HttpTransport:
         self._owned: tuple[Wire, ...] = ()
         self._browser: Optional[Wire] = None
         self._building = threading.Lock()
+        self._closed = False
         #: Whether a request's host names are looked up before it is sent: not under a stand-in
         #: wire, which connects nowhere (fetch's address check then reads address literals only).
         self.resolves_names = wire is None or callable(wire)
         if wire is not None and not callable(wire):
             profile = resolve_impersonate(impersonate, need_extra=False)
             self.api: Wire = wire
+            self.profile = None if profile == "off" else profile
             self._browser = wire if profile == "off" else BrowserRequests(wire, profile)
             return
         bundle = ca_bundle_path(ca_bundle)
@@ -240,6 +246,7 @@ class HttpTransport:
             say_once("a requests.Session was given: every request goes through requests (its adapters)")
         self.api = wrap(api)
         self._owned = (self.api,)
+        self.profile = None if profile == "off" else profile
         if profile == "off":
             self._browser = self.api
         else:  # built at the first browser request: a client asking APIs only never loads curl_cffi
@@ -249,11 +256,17 @@ class HttpTransport:
     def browser(self) -> Wire:
         """The wire of browser requests: the API wire when impersonation is off, else the browser
         wire, built at its first use (``curl_cffi`` and a curl session cost ~0.1 s of a process's
-        start: most clients ask APIs only)."""
+        start: most clients ask APIs only); ``InvalidInput(missing_browser_extra)`` when curl_cffi
+        fails to import, ``InvalidInput(client_closed)`` after :meth:`close`."""
         browser = self._browser
         if browser is None:
             with self._building:
                 if self._browser is None:
+                    if self._closed:  # a wire built now would stay open: nothing closes it again
+                        raise InvalidInput(
+                            "this client is closed (its close() or with block): make a new client",
+                            detail_code=CLIENT_CLOSED,
+                        )
                     wrap, profile, proxy, bundle = self._browser_of
                     self._browser = wrap(browser_wire(profile, proxy=proxy, ca_bundle=bundle))
                     self._owned += (self._browser,)
@@ -263,16 +276,22 @@ class HttpTransport:
     @browser.setter
     def browser(self, wire: Wire) -> None:
         self._browser = wire
+        self.profile = wire.profile
 
     def close(self) -> None:
-        """Release the connections of the wires built here (a caller's wire or session stays open)."""
-        for wire in self._owned:
+        """Release the connections of the wires built here (a caller's wire or session stays open);
+        the browser wire, if not built yet, is not built after (``InvalidInput(client_closed)``)."""
+        with self._building:
+            self._closed = True
+            owned = self._owned
+        for wire in owned:
             wire.close()
 
     def __repr__(self) -> str:
+        built = self._browser  # not built here: a repr (a log line, a debugger) opens no curl session
         return "HttpTransport(browser=%s%s)" % (
-            self.browser.name,
-            "/" + self.browser.profile if self.browser.profile else "",
+            built.name if built is not None else "not built yet",
+            "/" + self.profile if self.profile else "",
         )
 
     def wire_for(self, spec: RequestSpec) -> Wire:

@@ -21,7 +21,8 @@
   ``websearch_sync.testing``, importing nothing of the library until a test uses it: pytest
   loads it in every session), so installed, its fixtures are there in every test, and
   :func:`reset` runs before each test (not for one marked ``websearch_keep_state``); a backend
-  a test registers or unregisters is undone after it.
+  a test registers or unregisters is undone after it (not one a module registers as it is
+  imported, or a fixture wider than a test as it is set up: docs/contract.md).
 
 Matching rule of :func:`replay_fixtures`: a search is answered by a recorded case
 of the same backend whose query is the same once whitespace is collapsed
@@ -80,6 +81,7 @@ if _pytest is not None:  # the plugin's fixtures and hooks (pytest finds them on
         pytest_addoption,
         pytest_collection_modifyitems,
         pytest_configure,
+        pytest_fixture_setup,
         websearch_fake,
         websearch_replay,
     )

@@ -297,7 +297,7 @@ def replay_fixtures(
             case = replay.find(name, params)
             replay.calls.append(SearchCall(name, params.query, params.max_results, _call_options(params), case.case_id))
             recorded = originals[params.vertical](Settings(**(case.meta.get("settings") or {})))
-            replayed = _replay_transport(case, transport.browser.profile or "off")
+            replayed = _replay_transport(case, transport.profile or "off")  # builds no browser wire
             return recorded.search(params, replayed, deadline)
 
         return answer

@@ -50,12 +50,35 @@ def pytest_configure(config: Any) -> None:
     )
 
 
+@pytest.hookimpl(hookwrapper=True)
+def pytest_fixture_setup(fixturedef: Any, request: Any) -> Iterator[None]:
+    """A backend a fixture wider than a test registers or unregisters as it is set up lasts as the
+    fixture does, even when a test first asks for it (``request.getfixturevalue``): it is not undone
+    after that test (:func:`~websearch_sync.engine.registry.lasting`)."""
+    if fixturedef.scope == "function":
+        yield
+        return
+    loaded = "websearch_sync.engine.registry" in sys.modules
+    if not loaded:
+        yield
+        if "websearch_sync.engine.registry" in sys.modules:  # the library came into use in this set-up
+            from ..engine import registry
+
+            registry.lasting_since()
+        return
+    from ..engine import registry
+
+    with registry.lasting():
+        yield
+
+
 @pytest.fixture(autouse=True)
 def _websearch_fresh_state(request: Any) -> Iterator[None]:
     """Each test starts with the process-wide state of a fresh process (see
     :func:`~websearch_sync.testing.reset`), and the backends registered as it started: one it
     registers or unregisters is undone (after the test in which the library came into use: the
-    backends as installed)."""
+    backends as installed), except those a module's import or a fixture wider than a test
+    registers (docs/contract.md)."""
     if not any(name in sys.modules for name in _IN_USE):
         yield
         if "websearch_sync.engine.registry" in sys.modules:

@@ -11,6 +11,7 @@ are forked from the module's ``zygote`` (mcp_zygote.py; test_mcp.py starts the r
 """
 
 import os
+import sys
 from pathlib import Path
 
 import pytest
@@ -229,15 +230,15 @@ needs_mcp1_client = pytest.mark.skipif(
 )
 
 
-def run_mcp1_client(zygote, script, *arguments):
-    """Run ``script`` in the SDK 1.x client environment, with a server forked from ``zygote`` (its
-    command line, then the working directory, then ``arguments``); its JSON report (its last line:
-    smolagents prints)."""
+def run_mcp1_client(server_command, script, *arguments):
+    """Run ``script`` in the SDK 1.x client environment, with the server ``server_command`` starts
+    (its command line, then the working directory, then ``arguments``); its JSON report (its last
+    line: smolagents prints)."""
     import json
     import subprocess
 
     done = subprocess.run(
-        [MCP1_CLIENT_PYTHON, "-c", script, json.dumps(zygote.command()), str(ROOT), *arguments],
+        [MCP1_CLIENT_PYTHON, "-c", script, json.dumps(server_command), str(ROOT), *arguments],
         capture_output=True,
         text=True,
         timeout=LIMIT_S,
@@ -249,8 +250,10 @@ def run_mcp1_client(zygote, script, *arguments):
 
 
 @needs_mcp1_client
-def test_langchain_mcp_adapters_on_sdk_1_drives_the_server_from_its_own_environment(zygote):
-    report = run_mcp1_client(zygote, LANGCHAIN_CLIENT, os.environ["PATH"])
+def test_langchain_mcp_adapters_on_sdk_1_drives_the_server_from_its_own_environment():
+    """The real command, not a forked server: the server starts in an environment the client
+    gives it (its PYTHONPATH and PATH only), which a fork from this environment would skip."""
+    report = run_mcp1_client([sys.executable, "-m", "websearch_sync", "mcp"], LANGCHAIN_CLIENT, os.environ["PATH"])
     assert report["tools"] == ["web_fetch", "web_search"]
     first, again, error = report["answers"]
     assert (first["status"], first["cached"], again["cached"]) == ("success", False, True)
@@ -304,7 +307,7 @@ def test_smolagents_mcp_client_on_sdk_1_keeps_the_run_going_on_blocked_searches(
 
     with ddg_engine(CAPTCHA_PAGE) as (engine, _):
         report = run_mcp1_client(
-            zygote, SMOLAGENTS_CLIENT, json.dumps(engine_env(engine)), json.dumps(BLOCKED_SEARCHES)
+            zygote.command(), SMOLAGENTS_CLIENT, json.dumps(engine_env(engine)), json.dumps(BLOCKED_SEARCHES)
         )
         assert searches(engine) == 1  # one server for the agent: the captcha's cool-down held
     assert report["tools"] == ["web_fetch", "web_search"]

@@ -386,6 +386,15 @@ def error_from_code(code: str, message: str, **kwargs: Any) -> WebSearchError:
     return ERROR_CLASSES.get(code, WebProviderError)(message, **kwargs)
 
 
+def client_closed() -> InvalidInput:
+    """The error of a search or fetch on a client after its ``close()``: one wording, whether the
+    client or its transport (a browser wire not built before the close) finds it."""
+    return InvalidInput(
+        "this SearchClient is closed (close() was called, or its with block ended); make a new one",
+        detail_code=CLIENT_CLOSED,
+    )
+
+
 def install_hint(extra: str) -> str:
     """How to install the optional ``extra``, whatever way this package was installed: its
     packages as this installation's metadata lists them (``pip install 'pypdf>=6.21.3'`` works

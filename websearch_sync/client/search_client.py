@@ -27,9 +27,9 @@ from ..errors import (
     BAD_MIN_INTERVAL_S,
     BAD_RETRIES,
     BAD_STRATEGY,
-    CLIENT_CLOSED,
     InvalidInput,
     WebSearchError,
+    client_closed,
 )
 from ..models import (
     AnyResponse,
@@ -337,10 +337,7 @@ class SearchClient:
 
     def _check_open(self) -> None:
         if self._closed:
-            raise InvalidInput(
-                "this SearchClient is closed (close() was called, or its with block ended); make a new one",
-                detail_code=CLIENT_CLOSED,
-            )
+            raise client_closed()
 
     def __exit__(self, *exc_info: Any) -> None:
         self.close()

@@ -22,7 +22,6 @@ from ..errors import (
     BAD_CONTENT_ENCODING,
     BAD_ENDPOINT,
     BAD_HEADER,
-    CLIENT_CLOSED,
     CONNECTION_ERROR,
     CONNECTION_REFUSED,
     RESPONSE_TOO_LARGE,
@@ -31,6 +30,7 @@ from ..errors import (
     WebBlocked,
     WebProviderError,
     WebSearchError,
+    client_closed,
 )
 from ..secrets import is_secret_name, redact, redact_error
 from .browser import browser_wire, ca_bundle_path, resolve_impersonate
@@ -263,10 +263,7 @@ class HttpTransport:
             with self._building:
                 if self._browser is None:
                     if self._closed:  # a wire built now would stay open: nothing closes it again
-                        raise InvalidInput(
-                            "this client is closed (its close() or with block): make a new client",
-                            detail_code=CLIENT_CLOSED,
-                        )
+                        raise client_closed()
                     wrap, profile, proxy, bundle = self._browser_of
                     self._browser = wrap(browser_wire(profile, proxy=proxy, ca_bundle=bundle))
                     self._owned += (self._browser,)

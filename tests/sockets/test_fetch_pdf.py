@@ -264,9 +264,19 @@ def test_a_form_a_page_holds_but_never_draws_does_not_count():
     assert (result["text"], result["truncated"]) == ("The quay opened in October.", False)
 
 
-def test_the_read_stops_once_its_pages_decode_to_the_content_budget():
-    # pages of blanks just under the page cap (1 KB each compressed): pypdf keeps each decoded
-    # page until the read ends, so 60 of them would hold 60 MB for an 80 KB file
+@pytest.fixture
+def caps_a_tenth(monkeypatch):
+    """The content caps at a tenth (a page 100 KB, a read 5 MB): a budget test's document then
+    decodes to 5 MB, not 50, read and built in a tenth of the CPU (0.3-0.5 s each at full size).
+    What these tests check is how the caps are counted, which no size changes; the caps' own
+    sizes are the ones the module documents."""
+    monkeypatch.setattr(pdf, "MAX_PAGE_CONTENT", pdf.MAX_PAGE_CONTENT // 10)
+    monkeypatch.setattr(pdf, "MAX_CONTENT", pdf.MAX_CONTENT // 10)
+
+
+def test_the_read_stops_once_its_pages_decode_to_the_content_budget(caps_a_tenth):
+    # pages of blanks just under the page cap (1 KB each compressed at full size): pypdf keeps
+    # each decoded page until the read ends, so 60 of them would hold 60 MB for an 80 KB file
     blank = b" " * (pdf.MAX_PAGE_CONTENT - 1000)
     count = pdf.MAX_CONTENT // len(blank) + 2
     body = bomb_pdf([["Annual report of the harbour authority"], *[blank] * count, ["The end."]])
@@ -275,21 +285,23 @@ def test_the_read_stops_once_its_pages_decode_to_the_content_budget():
     assert result["text"] == "## Page 1\n\nAnnual report of the harbour authority" and result["truncated"]
 
 
-def test_a_larger_file_has_a_larger_content_budget():
-    # the same pages in a file of 6 MB (random bytes no page uses): a document decodes to a
-    # few times its size, so its budget is CONTENT_PER_BYTE times that, and all is read
+def test_a_larger_file_has_a_larger_content_budget(caps_a_tenth):
+    # the same pages in a file an eighth of MAX_CONTENT larger (6 MB at full size; random bytes
+    # no page uses): a document decodes to a few times its size, so its budget is
+    # CONTENT_PER_BYTE times that, and all is read
     blank = b" " * (pdf.MAX_PAGE_CONTENT - 1000)
     count = pdf.MAX_CONTENT // len(blank) + 2
-    body = bomb_pdf([*[blank] * count, ["The end."]], ballast=6_000_000)
+    body = bomb_pdf([*[blank] * count, ["The end."]], ballast=pdf.MAX_CONTENT // 8)
     assert pdf.CONTENT_PER_BYTE * len(body) > len(blank) * count
     with FaultServer({"/b.pdf": respond(200, body, content_type=PDF)}) as server:
         result = fetch(server.url("/b.pdf"), max_chars=10**8, max_bytes=10_000_000)
     assert (result["text"], result["truncated"]) == ("## Page %d\n\nThe end." % (count + 1), False)
 
 
-def test_fonts_character_maps_count_to_the_content_budget_not_to_the_page_cap():
-    # every page's font has its own 2 MB map (pypdf decodes each and keeps it): a map is no
-    # drawing (a CJK font's map can be a MB), so the pages are read until the budget is spent
+def test_fonts_character_maps_count_to_the_content_budget_not_to_the_page_cap(caps_a_tenth):
+    # every page's font has its own map of twice the page cap (2 MB at full size; pypdf decodes
+    # each and keeps it): a map is no drawing (a CJK font's map can be a MB), so the pages are
+    # read until the budget is spent
     count = pdf.MAX_CONTENT // (2 * pdf.MAX_PAGE_CONTENT) + 2
     body = mapped_font_pdf([["Page %d of the report." % (n + 1)] for n in range(count)], 2 * pdf.MAX_PAGE_CONTENT)
     with FaultServer({"/b.pdf": respond(200, body, content_type=PDF)}) as server:
@@ -298,10 +310,12 @@ def test_fonts_character_maps_count_to_the_content_budget_not_to_the_page_cap():
     assert "Page %d of the report." % count not in result["text"]
 
 
-def test_object_streams_count_to_the_content_budget_before_pypdf_lists_the_pages():
-    # two page objects, each in an object stream of 26 MB of blanks (50 KB of file): pypdf
-    # scans their blanks a byte at a time when it lists the pages (about 3.5 s), and keeps them
-    body = object_stream_pdf(2, pdf.MAX_CONTENT // 2 + 1_000_000)
+def test_object_streams_count_to_the_content_budget_before_pypdf_lists_the_pages(caps_a_tenth):
+    # two page objects, each in an object stream of over half the budget in blanks (26 MB in
+    # 50 KB of file at full size): pypdf scans their blanks a byte at a time when it lists the
+    # pages (about 3.5 s at full size), and keeps them; read so, the blank pages would be a
+    # pdf_no_text error
+    body = object_stream_pdf(2, pdf.MAX_CONTENT // 2 + pdf.MAX_PAGE_CONTENT)
     with FaultServer({"/b.pdf": respond(200, body, content_type=PDF)}) as server, machine_pace() as pace:
         started = time.monotonic()
         error = fetch_error(server.url("/b.pdf"), timeout_ms=20_000)

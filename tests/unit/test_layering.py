@@ -6,7 +6,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from package_source import parsed
+from package_source import parsed, statements
 
 PACKAGE = Path(__file__).resolve().parents[2] / "websearch_sync"
 
@@ -63,7 +63,7 @@ def _imports(module: str, path: Path, known: set[str]) -> list[str]:
     if not is_package:
         base = base[:-1]
     targets = []
-    for node in ast.walk(parsed(path)):
+    for node in statements(parsed(path)):
         if isinstance(node, ast.ImportFrom):
             if node.level:
                 anchor = base[: len(base) - (node.level - 1)] if node.level > 1 else base

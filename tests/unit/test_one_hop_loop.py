@@ -2,13 +2,8 @@
 fetch) are followed only by HttpTransport.send's loop; others pass it their HopRules."""
 
 import ast
-from pathlib import Path
 
-from package_source import parsed
-
-import websearch_sync
-
-PACKAGE = Path(websearch_sync.__file__).parent
+from package_source import PACKAGE, parsed, spelling
 
 
 def _calls(name: str, within_same_name: bool = True) -> dict:
@@ -16,7 +11,7 @@ def _calls(name: str, within_same_name: bool = True) -> dict:
     ``within_same_name`` false, not counting a call made inside a method of that same name:
     a wire layer's ``exchange`` handing the request to the wire it wraps is no hop loop)."""
     found: dict = {}
-    for path in PACKAGE.rglob("*.py"):
+    for path in spelling(name):
         tree = parsed(path)
         delegating = set()
         if not within_same_name:

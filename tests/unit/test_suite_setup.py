@@ -7,6 +7,8 @@ import importlib.util
 import re
 from pathlib import Path
 
+from package_source import statements
+
 import websearch_sync
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -94,7 +96,7 @@ def _package_imports(source: str) -> list[int]:
         return []
     return sorted(
         node.lineno
-        for node in ast.walk(ast.parse(source))
+        for node in statements(ast.parse(source))
         if (isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "tests")
         or (isinstance(node, ast.Import) and any(alias.name.split(".")[0] == "tests" for alias in node.names))
     )
@@ -122,7 +124,7 @@ def test_the_tier_check_finds_a_package_import():
 def _imported_packages(source: str) -> set[str]:
     """The top-level names of the packages ``source`` imports, anywhere in it."""
     names = set()
-    for node in ast.walk(ast.parse(source)):
+    for node in statements(ast.parse(source)):
         if isinstance(node, ast.Import):
             names.update(alias.name.split(".")[0] for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:

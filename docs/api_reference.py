@@ -52,12 +52,14 @@ def without_missing_frameworks(modules: Sequence[str]) -> tuple[list[str], list[
     return kept, left_out
 
 
-def build(output: Path, modules: Sequence[str] = PUBLIC_MODULES) -> list[Path]:
-    """Write the reference of ``modules`` under ``output``; the HTML page of each."""
+def build(output: Path, modules: Sequence[str] = PUBLIC_MODULES, *, show_source: bool = True) -> list[Path]:
+    """Write the reference of ``modules`` under ``output``; the HTML page of each. Without
+    ``show_source``, the pages leave out each member's highlighted source: the test that
+    checks every public name has its entry builds them so (the highlighting is 40% of a build)."""
     import pdoc
     import pdoc.render
 
-    pdoc.render.configure(docformat="google", footer_text="websearch-sync API reference")
+    pdoc.render.configure(docformat="google", footer_text="websearch-sync API reference", show_source=show_source)
     with warnings.catch_warnings():  # pdoc cannot tell where a TypedDict's fields come from: noise here
         warnings.filterwarnings("ignore", message="Cannot determine where", category=UserWarning)
         pdoc.pdoc(*modules, output_directory=output)

@@ -119,7 +119,8 @@ def status_error(response: HttpResponse, provider: Optional[str]) -> Optional[We
     401 -> AuthError, 403 -> WebBlocked(http_403) (saying so when Cloudflare's edge refused it:
     :func:`edge_refusal`), 429 -> WebBlocked(http_429), 5xx -> BadGateway, any other status
     outside 2xx -> WebProviderError(http_<status>) (a configured proxy's own 407 is the wire's
-    ``NetworkError(proxy_error)``: this one is the upstream's).
+    ``NetworkError(proxy_error)``: this one is the upstream's). A status past 599 (``999``, which
+    some sites answer scrapers with) is no server error: unexpected, not retried.
     A 429's wait (``Retry-After`` or ``X-RateLimit-Reset``) and a 5xx's ``Retry-After`` (a 503
     for maintenance) are the error's ``retry_after``: a retry waits for it or, when it does not
     fit in the call's budget, is not sent.
@@ -152,7 +153,7 @@ def status_error(response: HttpResponse, provider: Optional[str]) -> Optional[We
             status=status,
             retry_after=wait,
         )
-    if status >= 500:
+    if 500 <= status <= 599:
         wait = retry_after_header(response.headers)
         return BadGateway(
             "%s failed with HTTP %d%s" % (host, status, _retry_hint(wait)),

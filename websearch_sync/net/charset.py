@@ -157,7 +157,9 @@ def _detect(content: bytes) -> Optional[str]:
     best = matches.best()
     if best is None:
         return None
-    tied = [_codec(match.encoding) for match in matches if (match.chaos, match.coherence) == (best.chaos, best.coherence)]
+    tied = [
+        _codec(match.encoding) for match in matches if (match.chaos, match.coherence) == (best.chaos, best.coherence)
+    ]
     return _LEGACY_DEFAULT if _LEGACY_DEFAULT in tied else _codec(best.encoding)
 
 

@@ -20,6 +20,9 @@ from .response import HttpResponse
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 
+#: The statuses that redirect (to their ``Location``).
+REDIRECT_STATUSES = (301, 302, 303, 307, 308)
+
 #: The longest wait a service may ask for: Retry-After and X-RateLimit-Reset are capped here
 #: (a hostile ``inf`` or ``1e18`` would otherwise become a cool-down no clock can add).
 MAX_RETRY_AFTER_S = 86400.0
@@ -162,9 +165,14 @@ def status_error(response: HttpResponse, provider: Optional[str]) -> Optional[We
             status=status,
             retry_after=wait,
         )
-    return WebProviderError(
-        "%s answered with unexpected HTTP %d" % (host, status), provider=provider, detail_code=detail, status=status
-    )
+    if status in REDIRECT_STATUSES and not (response.location or "").strip():
+        said = (
+            "%s answered with a redirect (HTTP %d) that names no target (its Location header is missing or empty)"
+            % (host, status)
+        )
+    else:
+        said = "%s answered with unexpected HTTP %d" % (host, status)
+    return WebProviderError(said, provider=provider, detail_code=detail, status=status)
 
 
 def _retry_hint(wait: Optional[float]) -> str:

@@ -1,6 +1,7 @@
 """A redirect with two different ``Location`` headers is a malformed answer on both wires, as a
 browser refuses it (Chromium: ``ERR_RESPONSE_HEADERS_MULTIPLE_LOCATION``; libcurl too). The requests
-wire joined them into one URL (``/ok, /other``) and fetched that (an ``http_404`` here)."""
+wire joined them into one URL (``/ok, /other``) and fetched that (an ``http_404`` here); both wires
+joined one target sent twice (``/ok, /ok``) instead of following it."""
 
 import pytest
 from faults import raw, respond
@@ -39,7 +40,8 @@ def test_the_requests_wire_says_why():
     )
 
 
-def test_one_location_sent_twice_is_followed():
+@pytest.mark.parametrize("impersonate", BOTH)
+def test_one_location_sent_twice_is_followed(impersonate):
     with FaultServer({"/moved": SAME_TWICE, "/ok": respond(200, PAGE)}) as server:
-        page = fetch(server.url("/moved"), "off")
+        page = fetch(server.url("/moved"), impersonate)
     assert page["final_url"] == server.url("/ok")

@@ -46,15 +46,31 @@ def _window_reset(headers: Mapping[str, str]) -> Optional[float]:
     Brave sends one value per window, shortest first: ``X-RateLimit-Reset: 1, 1419704`` (seconds
     until the per-second and the per-month windows reset) beside ``X-RateLimit-Remaining: 0, 1998``.
     The wait is that of the longest window ``X-RateLimit-Remaining`` shows at 0 (a month's quota
-    used up is not healed in a second), else of the first window.
+    used up is not healed in a second), else of the first window. A value past
+    :data:`_RESET_AT_FLOOR` is the time of the reset in Unix seconds (GitHub's and many
+    gateways' form), not a wait: read as one, any 429 carrying it cooled the backend for a day.
     """
     resets = [part.strip() for part in (headers.get("X-RateLimit-Reset") or "").split(",")]
     if not resets[0]:
         return None
     left = [part.strip() for part in (headers.get("X-RateLimit-Remaining") or "").split(",")]
-    spent = [_seconds(reset) for reset, remaining in zip(resets, left) if remaining == "0"]
+    spent = [_reset_wait(reset) for reset, remaining in zip(resets, left) if remaining == "0"]
     waits = [wait for wait in spent if wait is not None]
-    return max(waits) if waits and len(left) == len(resets) else _seconds(resets[0])
+    return max(waits) if waits and len(left) == len(resets) else _reset_wait(resets[0])
+
+
+#: An ``X-RateLimit-Reset`` from this value on is a time (Unix seconds; 1e9 is 2001-09-09), not a
+#: number of seconds to wait (31 years).
+_RESET_AT_FLOOR = 1e9
+
+
+def _reset_wait(text: str) -> Optional[float]:
+    """Seconds until a window resets, from an ``X-RateLimit-Reset`` value: a wait, or a time."""
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return _clamped(max(0.0, value - time.time()) if value >= _RESET_AT_FLOOR else value)
 
 
 def retry_after_header(headers: Mapping[str, str]) -> Optional[float]:
@@ -76,6 +92,11 @@ def _seconds(text: str) -> Optional[float]:
         value = float(text)
     except ValueError:
         return None
+    return _clamped(value)
+
+
+def _clamped(value: float) -> Optional[float]:
+    """``value`` within ``0..MAX_RETRY_AFTER_S``, or ``None`` for NaN and a negative one."""
     if not value >= 0:  # NaN, negative
         return None
     return min(MAX_RETRY_AFTER_S, max(0.0, value))

@@ -8,7 +8,6 @@ import sys
 import pytest
 
 from websearch_sync.cli import main
-from websearch_sync.mcp.transport import _claimed_stdio
 
 
 @pytest.mark.parametrize("stream", ["stdin", "stdout"])
@@ -22,6 +21,8 @@ def test_without_its_wire_the_server_says_which_stream_is_missing(stream, monkey
 
 
 def test_without_stderr_stray_output_goes_to_the_null_device(monkeypatch, tmp_path):
+    from websearch_sync.mcp.transport import _claimed_stdio  # imports the MCP SDK: not at collection
+
     with open(tmp_path / "in", "w+b") as stdin, open(tmp_path / "out", "w+b") as stdout:
         monkeypatch.setattr(sys, "stdin", os.fdopen(os.dup(stdin.fileno()), "r"))
         monkeypatch.setattr(sys, "stdout", os.fdopen(os.dup(stdout.fileno()), "w"))

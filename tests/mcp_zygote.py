@@ -51,13 +51,9 @@ def launch(path: str, argv: list[str]) -> int:
 
 def preload() -> list[str]:
     """:data:`PRELOADED`, the built-in engines' modules and the browser wire's, and nothing more."""
-    import importlib.util
+    from python_forks import engines_and_wire  # here: the launcher imports only a few standard modules
 
-    from websearch_sync.engine.builtin import BUILT_IN, PACKAGE
-
-    engines = [PACKAGE + "." + module for module in dict.fromkeys(engine.module for engine in BUILT_IN)]
-    wire = ["websearch_sync.net.wire_curl"] if importlib.util.find_spec("curl_cffi") is not None else []
-    return [*PRELOADED, *engines, *wire]
+    return [*PRELOADED, *engines_and_wire()]
 
 
 class Zygote:

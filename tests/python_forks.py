@@ -44,6 +44,15 @@ def engines_and_wire() -> list[str]:
     return engines + wire
 
 
+def searching_preload(*extra: str) -> tuple[str, ...]:
+    """:data:`PRELOAD`, then ``extra``, then the modules a search or a CLI command imports on first
+    use: the client, the CLI, the engines and the browser wire (:func:`engines_and_wire`). Only
+    imported: the registry is built and plugins are discovered at a child's first question, with
+    its own environment and path. A child left nothing of the library to import costs about a
+    tenth of a fresh interpreter's search (0.05 of 0.45 s of CPU)."""
+    return (*PRELOAD, *extra, "websearch_sync.client.search_client", "websearch_sync.cli", *engines_and_wire())
+
+
 class PythonForks:
     """``with PythonForks() as forks: forks.run(code, env)``: see the module docstring."""
 

@@ -25,7 +25,7 @@ import pytest
 from clocks import deadline_margin_s, machine_pace
 from faults import never_answer
 from forkserver import ForkServer, status
-from python_forks import CLI, PRELOAD, engines_and_wire
+from python_forks import CLI, searching_preload
 from servers import FaultServer
 from sigint import children_get_sigint
 from transports import needs_browser
@@ -143,9 +143,7 @@ def interrupted(tmp_path_factory):
     with FaultServer(routes) as server:
         children = {}
         with children_get_sigint():  # the fork server too: its children keep its SIGINT handler
-            forks = ForkServer(
-                [*PRELOAD, "websearch_sync.cli", "websearch_sync.client.search_client", *engines_and_wire()]
-            )
+            forks = ForkServer(list(searching_preload()))
             try:
                 for index, (kind, wire) in enumerate(cases):
                     env = dict(

@@ -22,6 +22,7 @@ that closes the zygote (``RUSAGE_CHILDREN`` counts waited-for descendants).
 
 import os
 import sys
+from typing import Any
 
 import forkserver
 
@@ -83,6 +84,22 @@ class Zygote:
             import subprocess
 
             raise subprocess.TimeoutExpired(self.server.process.args, self.limit_s)
+
+
+_SHARED: list[Zygote] = []
+
+
+def shared(config: Any, root: str, limit_s: float) -> Zygote:
+    """The zygote the test modules of this pytest process share: started by the first module that
+    asks (with its ``limit_s``), closed as the session ends (``config.add_cleanup``). The modules of
+    the MCP clients run in one worker (tests/scheduling.py's agent-frameworks unit): one import of
+    the server for all of them instead of one each (about a second of CPU). One that died (killed)
+    is replaced."""
+    if not _SHARED or _SHARED[0].server.process.poll() is not None:
+        zygote = Zygote(root, limit_s)
+        config.add_cleanup(zygote.close)
+        _SHARED[:] = [zygote]
+    return _SHARED[0]
 
 
 if __name__ == "__main__":  # the launcher

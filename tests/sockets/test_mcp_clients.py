@@ -7,17 +7,17 @@ server's cache and a captcha's cool-down keeps later searches off the engine; a 
 longer than our deadline; an error that reaches the client (and the model) as one plain line.
 Clients on SDK 1.x (langchain-mcp-adapters, smolagents' mcpadapt) run from an environment of
 their own. A client library that is not installed skips its test. The servers the clients talk to
-are forked from the module's ``zygote`` (mcp_zygote.py; test_mcp.py starts the real command).
+are forked from the ``zygote`` the client modules share (mcp_zygote.py; test_mcp.py starts the real command).
 """
 
 import os
 import sys
 from pathlib import Path
 
+import mcp_zygote
 import pytest
 from agent_engine import CAPTCHA_PAGE, ddg_engine, scripted_pydantic_model, searches
 from clocks import paced_budget_s
-from mcp_zygote import Zygote
 
 import websearch_sync as ws
 from websearch_sync import tool
@@ -39,10 +39,10 @@ def run_bounded(scenario):
 
 
 @pytest.fixture(scope="module")
-def zygote():
-    """One process that has imported the server, forking one for each test that asks (mcp_zygote.py)."""
-    with Zygote(str(ROOT), paced_budget_s(LIMIT_S)) as forks:
-        yield forks
+def zygote(request):
+    """A process that has imported the server, forking one for each test that asks: the one this
+    pytest process's MCP client modules share (mcp_zygote.shared)."""
+    return mcp_zygote.shared(request.config, str(ROOT), paced_budget_s(LIMIT_S))
 
 
 def server_command(zygote):

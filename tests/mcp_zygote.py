@@ -86,20 +86,12 @@ class Zygote:
             raise subprocess.TimeoutExpired(self.server.process.args, self.limit_s)
 
 
-_SHARED: list[Zygote] = []
-
-
 def shared(config: Any, root: str, limit_s: float) -> Zygote:
-    """The zygote the test modules of this pytest process share: started by the first module that
-    asks (with its ``limit_s``), closed as the session ends (``config.add_cleanup``). The modules of
-    the MCP clients run in one worker (tests/scheduling.py's agent-frameworks unit): one import of
-    the server for all of them instead of one each (about a second of CPU). One that died (killed)
-    is replaced."""
-    if not _SHARED or _SHARED[0].server.process.poll() is not None:
-        zygote = Zygote(root, limit_s)
-        config.add_cleanup(zygote.close)
-        _SHARED[:] = [zygote]
-    return _SHARED[0]
+    """The zygote the test modules of this pytest process share (:func:`forkserver.shared`: the first
+    module that asks starts it, with its ``limit_s``). The modules of the MCP clients run in one
+    worker (tests/scheduling.py's agent-frameworks unit): one import of the server for all of them
+    instead of one each (about a second of CPU)."""
+    return forkserver.shared(config, "mcp zygote", lambda: Zygote(root, limit_s))
 
 
 if __name__ == "__main__":  # the launcher

@@ -58,7 +58,7 @@ class PythonForks:
 
     def __init__(self, env: Optional[dict[str, str]] = None, preload: Sequence[str] = PRELOAD) -> None:
         self._folder = tempfile.TemporaryDirectory(prefix="python_forks")
-        self._server = ForkServer(list(preload), env=env, path0="")  # as ``python -c`` starts
+        self.server = ForkServer(list(preload), env=env, path0="")  # as ``python -c`` starts
 
     def run(
         self, code: str, env: dict[str, str], *args: str, cwd: Optional[str] = None, timeout: float = 60
@@ -70,7 +70,7 @@ class PythonForks:
         try:
             fds += [os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC) for path in (out, err)]
             spec = {"env": env, "cwd": cwd or os.getcwd(), "path0": "", "argv": ["-c", *args]}
-            conn = self._server.send(fds, code=code, interpreter_exit=True, **spec)
+            conn = self.server.send(fds, code=code, interpreter_exit=True, **spec)
         finally:
             for fd in fds:
                 os.close(fd)
@@ -78,16 +78,16 @@ class PythonForks:
             code_ = status(conn, timeout)
         except TimeoutError:
             conn.close()
-            self._server.kill()  # the child that hangs, and the server
+            self.server.kill()  # the child that hangs, and the server
             raise subprocess.TimeoutExpired(["python", "-c", code], timeout) from None
         if code_ is None:
-            raise RuntimeError("the forking Python ended (exit status %s)" % self._server.process.poll())
+            raise RuntimeError("the forking Python ended (exit status %s)" % self.server.process.poll())
         with open(out, encoding="utf-8") as stdout, open(err, encoding="utf-8") as stderr:
             return subprocess.CompletedProcess(["python", "-c", code], code_, stdout.read(), stderr.read())
 
     def close(self) -> None:
         """End the forking Python: asked (its stdin closed), killed with any child of it that hangs."""
-        self._server.close(10.0)
+        self.server.close(10.0)
         self._folder.cleanup()
 
     def __enter__(self) -> "PythonForks":

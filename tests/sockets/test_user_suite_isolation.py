@@ -5,26 +5,20 @@ cached answer into the next test (``testing.reset`` makes open clients learn afr
 a test registered, or a built-in it replaced and unregistered, outlived it (``registry.kept``).
 And a suite that never searches does not load the library through the plugin.
 
-The suites that search run in children forked from one Python that imported pytest and the
-library's third-party dependencies (tests/python_forks.py), not the library: pytest marks an
-installed plugin's distribution for assertion rewriting, so the library is imported in the child,
-after pytest has started there and loaded the plugin through its entry point, as in a user's run.
-The suite that never searches starts a real ``python -m pytest``: what it checks is what that
-start imports."""
+The suites that search run in pytest children forked from a Python that imported pytest and the
+library's third-party dependencies, not the library (user_pytest.shared_forks: the library is
+imported after pytest has started in the child and loaded the plugin through its entry point, as
+in a user's run). The suite that never searches starts a real ``python -m pytest``: what it
+checks is what that start imports."""
 
 import pytest
-from python_forks import PRELOAD, PythonForks
-from user_pytest import run_pytest
-
-#: What the fork server imports: pytest and the library's dependencies, not the library (see above).
-THIRD_PARTY = tuple(name for name in PRELOAD if not name.startswith("websearch_sync")) + ("pytest",)
+from user_pytest import run_pytest, shared_forks
 
 
 @pytest.fixture(scope="module")
-def forks():
-    """One Python for the module's searching suites (tests/python_forks.py), :data:`THIRD_PARTY` imported."""
-    with PythonForks(preload=THIRD_PARTY) as started:
-        yield started
+def forks(request):
+    """The fork server of user runs (user_pytest.shared_forks)."""
+    return shared_forks(request.config)
 
 
 APP = """

@@ -1,0 +1,59 @@
+"""tests/scheduling.py: a unit that mostly waits goes to a worker only while few others run one."""
+
+import types
+from pathlib import Path
+
+import pytest
+import scheduling
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize(
+    ("workers", "cores", "limit"), [(4, 2, 2), (3, 2, 1), (5, 2, 3), (2, 2, None), (4, 8, None), (2, 1, 1)]
+)
+def test_as_many_workers_may_wait_at_once_as_there_are_workers_beyond_the_cores(workers, cores, limit):
+    assert scheduling.waiting_limit(workers, cores) == limit
+
+
+def test_every_waiting_unit_is_a_test_module():
+    assert [module for module in sorted(scheduling.WAITING) if not (ROOT / module).is_file()] == []
+
+
+class Worker:
+    """Stands for an xdist worker controller: the test indexes it was sent."""
+
+    def __init__(self, name):
+        self.name, self.shutting_down, self.queue = name, False, []
+        self.gateway = types.SimpleNamespace(id=name)
+
+    def send_runtest_some(self, indexes):
+        self.queue.extend(indexes)
+
+    def shutdown(self):
+        self.shutting_down = True
+
+
+def test_a_third_waiting_unit_waits_for_one_of_two_running_to_end(monkeypatch):
+    monkeypatch.setattr(scheduling, "cores", lambda: 2)
+    waiting = sorted(scheduling.WAITING)[:3]
+    computing = ["tests/unit/test_%s.py" % name for name in "abcde"]
+    collection = ["%s::test_%d" % (module, i) for module in waiting + computing for i in range(5)]
+    config = types.SimpleNamespace(
+        getvalue=lambda name: ["4*popen"], option=types.SimpleNamespace(loadscopereorder=False)
+    )
+    sched = scheduling.make_scheduler(config, None)
+    workers = [Worker("gw%d" % i) for i in range(4)]
+    for worker in workers:
+        sched.add_node(worker)
+        sched.add_node_collection(worker, collection)
+    sched.schedule()
+
+    def units_of(worker):
+        return [scheduling.unit_of(collection[i]) for i in worker.queue]
+
+    assert [units_of(worker)[0] for worker in workers] == waiting[:2] + computing[:2]
+    first = workers[0]
+    for index in list(first.queue):
+        sched.mark_test_complete(first, index)
+    assert units_of(first)[-1] == waiting[2]

@@ -123,11 +123,14 @@ def pytest_configure(config):
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_configure_node(node):
-    """The folder where the xdist workers share their rewritten test modules, when they should (``rewrite_cache.py``)."""
+    """The folder where the xdist workers share their rewritten test modules, when they should
+    (``rewrite_cache.py``); whether the workers order their tests for ``scheduling.py``'s units."""
     import rewrite_cache
+    import scheduling
 
     if rewrite_cache.wanted(node.config):
         node.workerinput[rewrite_cache.WORKERINPUT_KEY] = rewrite_cache.make_folder(node.config)
+    node.workerinput[scheduling.RUN_ORDER_KEY] = node.config.getvalue("dist") == "loadscope"
 
 
 @pytest.hookimpl(trylast=True)
@@ -194,11 +197,14 @@ def pytest_collection_finish(session):
 
 
 def pytest_collection_modifyitems(config, items):
-    """In an xdist worker, the tests in the order ``scheduling.run_order`` gives (every worker
-    collects the same order, which xdist checks); a run in one process keeps the collected order."""
-    if not hasattr(config, "workerinput") or config.getvalue("dist") != "loadscope":
+    """In an xdist worker of a ``--dist loadscope`` run (the controller says so: a worker's own
+    ``dist`` option is always "no"), the tests in the order ``scheduling.run_order`` gives, which
+    is the order the controller hands their units out in (every worker collects the same order,
+    which xdist checks); a run in one process keeps the collected order."""
+    from scheduling import RUN_ORDER_KEY, run_order
+
+    if not getattr(config, "workerinput", {}).get(RUN_ORDER_KEY):
         return
-    from scheduling import run_order
 
     items[:] = [items[i] for i in run_order([item.nodeid for item in items])]
 

@@ -139,6 +139,12 @@ WAITING = frozenset(
 )
 
 
+#: The key of a worker's ``workerinput`` that tells it to order its tests by :func:`run_order`:
+#: xdist sets every worker's own ``dist`` option to "no", so a worker cannot tell a ``loadscope``
+#: run from its options (until 2026-11-30 no worker did, and the units went out as collected).
+RUN_ORDER_KEY = "websearch_run_order"
+
+
 def unit_of(nodeid: str) -> str:
     """The unit a test runs in: its module, or :data:`AGENT_FRAMEWORKS` for those modules."""
     module = nodeid.split("::", 1)[0]

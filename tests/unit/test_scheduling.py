@@ -57,3 +57,19 @@ def test_a_third_waiting_unit_waits_for_one_of_two_running_to_end(monkeypatch):
     for index in list(first.queue):
         sched.mark_test_complete(first, index)
     assert units_of(first)[-1] == waiting[2]
+
+
+def test_this_runs_worker_has_its_tests_in_the_order_the_units_go_out(request):
+    """tests/conftest.py orders a worker's tests by ``run_order``; the controller hands the units
+    out in that order, the long ones (``RUN_FIRST``) first."""
+    config = request.config
+    if not hasattr(config, "workerinput"):
+        pytest.skip("not in an xdist worker (-n 0)")
+    ordered = config.workerinput.get(scheduling.RUN_ORDER_KEY)
+    if ordered is False:
+        pytest.skip("the worker of a run of another --dist")
+    assert ordered is True, "the controller did not tell its workers whether to order their tests"
+    nodeids = [item.nodeid for item in request.session.items]
+    assert scheduling.run_order(nodeids) == list(range(len(nodeids)))
+    ranked = [scheduling.unit_of(nodeid) in scheduling.RUN_FIRST for nodeid in nodeids]
+    assert ranked == sorted(ranked, reverse=True)

@@ -33,6 +33,7 @@ from websearch_sync.cli import main
 from websearch_sync.client.search_client import SearchClient
 from websearch_sync.mcp import McpTools, serve_stdio
 from websearch_sync.mcp.tools import TOOL_NAMES, CancellableClock, nullable_optional
+from websearch_sync.models import MEDIA_FILTERS
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTICLE = ROOT / "tests" / "data" / "fetch" / "57b4dafd18cfd0531b69f81e87158648227c673ef159f8d8c87d34e34bdb21f2.html.gz"
@@ -469,6 +470,7 @@ def test_optional_arguments_are_nullable_and_the_schema_stays_valid():
         "time_range",
         "include_content",
         "vertical",
+        *MEDIA_FILTERS,
     }
 
 

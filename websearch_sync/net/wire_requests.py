@@ -38,7 +38,6 @@ from ..errors import (
     CONNECTION_REFUSED,
     CONNECTION_RESET,
     DEADLINE_EXCEEDED,
-    DNS_ERROR,
     MALFORMED_RESPONSE,
     PROXY_ERROR,
     READ_TIMEOUT,
@@ -49,6 +48,7 @@ from ..errors import (
     Timeout,
     WebSearchError,
     install_hint,
+    unresolved_host,
 )
 from .deadline import Deadline
 from .decoding import DECODERS, DecodingSink, broken_body
@@ -537,8 +537,8 @@ def _network_error(exc: BaseException, host: str, provider: Optional[str]) -> Ne
         return any(isinstance(e, kinds) for e in chain)
 
     if found(urllib3.exceptions.NameResolutionError, socket.gaierror):
-        detail, what = DNS_ERROR, "could not resolve the host name"
-    elif found(ConnectionRefusedError):
+        return unresolved_host(host, provider)
+    if found(ConnectionRefusedError):
         detail, what = CONNECTION_REFUSED, "connection refused"
     elif found(http.client.RemoteDisconnected):
         return closed_without_answer(host, provider)

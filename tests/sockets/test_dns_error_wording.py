@@ -1,0 +1,94 @@
+"""``NetworkError(dns_error)`` says the same thing whoever resolved the name: a search's requests
+wire, libcurl's own resolver on the browser wire, and fetch's address check (docs/errors.md).
+
+The name is a reserved ``.invalid`` one. No test resolves it for real: the suite's ``no_network``
+guard refuses every lookup but loopback (``NetworkAccessBlocked``), so the lookup is answered as
+the operating system answers a name that does not exist (``socket.getaddrinfo`` raising
+``EAI_NONAME``), and libcurl, which resolves by itself, fails its transfer with its own
+``COULDNT_RESOLVE_HOST`` without opening a connection."""
+
+import socket
+
+import pytest
+from clocks import FakeClock
+
+import websearch_sync as ws
+from websearch_sync.net import wire_curl
+from websearch_sync.net.deadline import Deadline
+from websearch_sync.net.ssrf import AddressGuard
+
+HOST = "search.invalid"
+SAID = "could not resolve the host name %s" % HOST
+
+
+@pytest.fixture
+def unknown_names(monkeypatch):
+    """``getaddrinfo`` answering every name as one that does not exist; the names asked."""
+    asked = []
+
+    def no_such_name(host, *args, **kwargs):
+        asked.append(host)
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "getaddrinfo", no_such_name)
+    return asked
+
+
+@pytest.fixture
+def curl_unresolved(monkeypatch):
+    """libcurl failing each transfer as it does for a name its resolver does not find; the hosts asked.
+    The guard's check of the wire's connections is lifted: no transfer reaches the network."""
+    pytest.importorskip("curl_cffi")
+    from curl_cffi import Curl, CurlECode, CurlError
+
+    asked = []
+
+    def unresolved(handle):
+        raise CurlError(
+            "Failed to perform, curl: (6) Could not resolve host: %s" % HOST, CurlECode.COULDNT_RESOLVE_HOST
+        )
+
+    monkeypatch.setattr(wire_curl, "CONNECTION_CHECKS", [asked.append])
+    monkeypatch.setattr(Curl, "perform", unresolved)
+    return asked
+
+
+def failure(call):
+    with pytest.raises(ws.NetworkError) as raised:
+        call()
+    return raised.value
+
+
+def search_error(impersonate):
+    settings = ws.Settings(impersonate=impersonate, endpoints={"ddg_html": "https://%s/html/" % HOST})
+    with ws.SearchClient("ddg_html", settings=settings, clock=FakeClock(), cache_ttl_s=0) as client:
+        return failure(lambda: client.search("red panda"))
+
+
+def fetch_error(impersonate):
+    with ws.SearchClient(settings=ws.Settings(impersonate=impersonate), clock=FakeClock()) as client:
+        return failure(lambda: client.fetch("https://%s/page" % HOST))
+
+
+def test_search_and_fetch_say_the_same_on_the_requests_wire(unknown_names):
+    searched, fetched = search_error("off"), fetch_error("off")
+    assert (str(searched), searched.provider, searched.detail_code) == (SAID, "ddg_html", "dns_error")
+    assert (str(fetched), fetched.provider, fetched.detail_code) == (SAID, "fetch", "dns_error")
+    assert searched.retryable is fetched.retryable is False
+    assert unknown_names == [HOST, HOST]  # once each: a name that does not resolve is not asked again
+
+
+def test_libcurls_resolver_says_it_in_the_same_words(curl_unresolved, unknown_names):
+    """The browser wire: a search's name is libcurl's to resolve; a fetch's is checked first (then pinned)."""
+    searched, fetched = search_error("chrome"), fetch_error("chrome")
+    assert (str(searched), searched.provider, searched.detail_code) == (SAID, "ddg_html", "dns_error")
+    assert (str(fetched), fetched.provider, fetched.detail_code) == (SAID, "fetch", "dns_error")
+    assert curl_unresolved == [HOST] and unknown_names == [HOST]
+
+
+def test_a_resolver_that_gives_no_address_says_it_too():
+    """fetch's address check with a resolver answering no address (a stand-in's; ``getaddrinfo``
+    raises instead): the same words, not a second wording of one failure."""
+    guard = AddressGuard(resolver=lambda host, port, timeout_s: [])
+    error = failure(lambda: guard.check(HOST, 443, Deadline(1000), provider="fetch"))
+    assert (str(error), error.detail_code) == (SAID, "dns_error")

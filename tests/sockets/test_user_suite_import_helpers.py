@@ -6,7 +6,7 @@ as one registered by the module's top level itself does, at any depth of calls; 
 registers inside a test is still undone after that test."""
 
 import pytest
-from user_pytest import run_pytest
+from user_pytest import run_pytest, write_suite
 
 #: A module of the user's with the helpers (another module's functions, called at a test module's import).
 HELPERS = """
@@ -141,11 +141,7 @@ def test_imports_it_again():
     ids=["in_use_from_collection", "first_used_in_a_test"],
 )
 def test_backends_a_helper_registers_at_a_modules_import_outlive_the_test(tmp_path, tests, passed):
-    (tmp_path / "helpers.py").write_text(HELPERS, encoding="utf-8")
-    (tmp_path / "lazy_app.py").write_text(LAZY_APP, encoding="utf-8")
-    for number, (name, text) in enumerate(tests.items()):
-        (tmp_path / ("test_%d_%s.py" % (number, name))).write_text(text, encoding="utf-8")
-    (tmp_path / "pytest.ini").write_text("[pytest]\npythonpath = .\n", encoding="utf-8")
+    write_suite(tmp_path, {"helpers": HELPERS, "lazy_app": LAZY_APP}, tests)
     done = run_pytest(tmp_path)
     assert done.returncode == 0, done.stdout + done.stderr
     assert passed in done.stdout

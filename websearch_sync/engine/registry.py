@@ -323,6 +323,15 @@ def _unimplemented(cls: type[Backend]) -> Optional[str]:
 def register(cls: type[Backend]) -> type[Backend]:
     """Register a backend class under ``(cls.name, cls.vertical)`` (usable as a class
     decorator); ``TypeError`` naming the problem when its declarations are unusable."""
+    _register(cls)
+    if _at_import():
+        _LASTING.append((cls.name, cls.vertical, cls))
+    return cls
+
+
+def _register(cls: type[Backend]) -> None:
+    """:func:`register` without deciding whether it lasts: a plugin :func:`load_plugins` registers
+    is loaded afresh after :func:`forget_registrations`, whatever import asked the first question."""
     problem = declaration_problem(cls)
     if problem is not None:
         raise TypeError("register(%r): %s" % (cls, problem))
@@ -330,9 +339,6 @@ def register(cls: type[Backend]) -> type[Backend]:
     with _PLUGINS_LOCK:
         _placed(_REGISTRY, cls)
         _GENERATION += 1
-    if _at_import():
-        _LASTING.append((cls.name, cls.vertical, cls))
-    return cls
 
 
 def _at_import() -> bool:
@@ -716,7 +722,7 @@ def _load_plugin(entry: Any) -> None:
     if problem is not None:
         _skip(entry, problem)
     else:
-        register(cls)
+        _register(cls)
 
 
 def _plugin_problem(cls: Any) -> Optional[str]:
@@ -846,4 +852,5 @@ def load_plugins() -> None:
             for entry in _entry_points():
                 _load_plugin(entry)
         finally:
-            _PLUGINS_LOADED = True
+            # loaded until forget_registrations says otherwise: then the next question loads them again
+            _PLUGINS_LOADED, _PLUGINS_LOADING = True, False

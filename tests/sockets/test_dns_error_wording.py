@@ -11,6 +11,7 @@ import socket
 
 import pytest
 from clocks import FakeClock
+from servers import Socks5Proxy
 
 import websearch_sync as ws
 from websearch_sync.net import wire_curl
@@ -23,10 +24,13 @@ SAID = "could not resolve the host name %s" % HOST
 
 @pytest.fixture
 def unknown_names(monkeypatch):
-    """``getaddrinfo`` answering every name as one that does not exist; the names asked."""
-    asked = []
+    """``getaddrinfo`` answering every name but ``127.0.0.1`` (a loopback server's) as one that
+    does not exist; the names asked."""
+    asked, looked_up = [], socket.getaddrinfo
 
     def no_such_name(host, *args, **kwargs):
+        if host == "127.0.0.1":
+            return looked_up(host, *args, **kwargs)
         asked.append(host)
         raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
 
@@ -92,3 +96,17 @@ def test_a_resolver_that_gives_no_address_says_it_too():
     guard = AddressGuard(resolver=lambda host, port, timeout_s: [])
     error = failure(lambda: guard.check(HOST, 443, Deadline(1000), provider="fetch"))
     assert (str(error), error.detail_code) == (SAID, "dns_error")
+
+
+def test_through_a_socks_proxy_resolving_names_here_it_is_the_name_not_the_proxy(unknown_names):
+    """``socks5://`` (not ``socks5h://``): the requests wire (PySocks) resolves the upstream's name
+    itself once the proxy is reached, and said "the proxy ... failed or refused the connection"."""
+    pytest.importorskip("socks")
+    with Socks5Proxy(reply=0) as proxy:
+        settings = ws.Settings(
+            impersonate="off", proxy=proxy.url("socks5"), endpoints={"ddg_html": "http://%s/html/" % HOST}
+        )
+        with ws.SearchClient("ddg_html", settings=settings, clock=FakeClock(), cache_ttl_s=0) as client:
+            error = failure(lambda: client.search("red panda"))
+    assert (str(error), error.provider, error.detail_code) == (SAID, "ddg_html", "dns_error")
+    assert unknown_names == [HOST]

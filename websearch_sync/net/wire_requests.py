@@ -132,11 +132,15 @@ def _proxy_failure(
     if deadline.expired():
         return None
     socks = sys.modules.get("socks")  # PySocks: imported by urllib3 once a SOCKS proxy was used
-    through_socks = (
-        proxy is not None
-        and socks is not None
-        and any(isinstance(cause, socks.ProxyError) for cause in _cause_chain(exc))
-    )
+    chain = _cause_chain(exc)
+    through_socks = False
+    if proxy is not None and socks is not None and any(isinstance(c, socks.ProxyError) for c in chain):
+        reached = not any(isinstance(c, socks.ProxyConnectionError) for c in chain)
+        if reached and any(isinstance(c, socket.gaierror) for c in chain):
+            # socks5:// (not socks5h://): PySocks resolves the upstream's name itself once it reached the
+            # proxy; a name that does not resolve is dns_error (:func:`_network_error`), as libcurl says it
+            return None
+        through_socks = True
     if not (isinstance(exc, requests.exceptions.ProxyError) or through_socks):
         return None
     status = _tunnel_status(exc)

@@ -37,25 +37,29 @@ def unknown_names(monkeypatch):
     return asked
 
 
-@pytest.fixture
-def curl_unresolved(monkeypatch):
-    """libcurl failing each transfer as it does for a name its resolver does not find; the hosts asked.
-    The guard's check of the wire's connections is lifted: no transfer reaches the network."""
+def fail_transfers(monkeypatch, code, said):
+    """libcurl failing each transfer with ``code`` (its message ``said``) without opening a
+    connection; the hosts the wire would have connected to (the guard's check of the wire's
+    connections is lifted: no transfer reaches the network)."""
     pytest.importorskip("curl_cffi")
-    from curl_cffi import Curl, CurlECode, CurlError
+    from curl_cffi import Curl, CurlError
 
     from websearch_sync.net import wire_curl  # imported when a test runs: collecting imports no curl_cffi
 
     asked = []
 
-    def unresolved(handle):
-        raise CurlError(
-            "Failed to perform, curl: (6) Could not resolve host: %s" % HOST, CurlECode.COULDNT_RESOLVE_HOST
-        )
+    def failing(handle):
+        raise CurlError("Failed to perform, curl: (%d) %s" % (code, said), code)
 
     monkeypatch.setattr(wire_curl, "CONNECTION_CHECKS", [asked.append])
-    monkeypatch.setattr(Curl, "perform", unresolved)
+    monkeypatch.setattr(Curl, "perform", failing)
     return asked
+
+
+@pytest.fixture
+def curl_unresolved(monkeypatch):
+    """libcurl failing each transfer as it does for a name its resolver does not find; the hosts asked."""
+    return fail_transfers(monkeypatch, 6, "Could not resolve host: %s" % HOST)  # CURLE_COULDNT_RESOLVE_HOST
 
 
 def failure(call):
@@ -111,3 +115,31 @@ def test_through_a_socks_proxy_resolving_names_here_it_is_the_name_not_the_proxy
             error = failure(lambda: client.search("red panda"))
     assert (str(error), error.provider, error.detail_code) == (SAID, "ddg_html", "dns_error")
     assert unknown_names == [HOST]
+
+
+PROXY = "proxy.invalid"
+
+
+@pytest.mark.parametrize("scheme", ["http", "socks5", "socks5h"])
+def test_a_proxy_whose_own_name_does_not_resolve_is_the_proxy_unreached_on_both_wires(
+    scheme, unknown_names, monkeypatch
+):
+    """requests said "could not resolve the host name 127.0.0.1" (the upstream, an address) for a
+    ``socks5://`` proxy's name, "the proxy ... failed or refused the connection" for an HTTP one's;
+    libcurl says it could not be reached (COULDNT_RESOLVE_PROXY)."""
+    if scheme != "http":
+        pytest.importorskip("socks")
+    errors = []
+    for impersonate in ("off", "chrome"):
+        if impersonate == "chrome":
+            fail_transfers(monkeypatch, 5, "Could not resolve proxy: %s" % PROXY)  # CURLE_COULDNT_RESOLVE_PROXY
+        settings = ws.Settings(
+            impersonate=impersonate,
+            proxy="%s://%s:1080" % (scheme, PROXY),
+            endpoints={"ddg_html": "http://127.0.0.1:9/html/"},  # never reached: the proxy comes first
+        )
+        with ws.SearchClient("ddg_html", settings=settings, clock=FakeClock(), cache_ttl_s=0) as client:
+            errors.append(failure(lambda: client.search("red panda")))
+    said = "the proxy %s:1080 could not be reached (while reaching 127.0.0.1)" % PROXY
+    assert [(str(error), error.detail_code) for error in errors] == [(said, "proxy_error")] * 2
+    assert set(unknown_names) == {PROXY}  # the requests wire looked the proxy up; libcurl is faked

@@ -54,9 +54,9 @@ from .wire_requests import (
     deadline_error,
     head_too_large,
     not_http,
-    proxy_error,
     proxy_failed,
     proxy_refused,
+    proxy_unreached,
     tls_failure,
 )
 
@@ -95,16 +95,11 @@ _TLS_CODES = (
 )
 
 
-def _proxy_unreached(proxy: str, host: str, provider: Optional[str]) -> NetworkError:
-    """``proxy_error``: no connection to the proxy (refused, or its name did not resolve)."""
-    return proxy_error(proxy, host, "could not be reached", provider)
-
-
 #: Failures that, with a proxy configured, are the proxy's (not the upstream's): on the way to it,
 #: or its own (a SOCKS proxy's refusal: libcurl's PROXY), by what happened.
 _PROXY_FAILURES: dict[int, Callable[[str, str, Optional[str]], NetworkError]] = {
-    CurlECode.COULDNT_CONNECT: _proxy_unreached,
-    CurlECode.COULDNT_RESOLVE_PROXY: _proxy_unreached,
+    CurlECode.COULDNT_CONNECT: proxy_unreached,
+    CurlECode.COULDNT_RESOLVE_PROXY: proxy_unreached,
     CurlECode.PROXY: proxy_failed,
 }
 #: The profile's ``Accept-Encoding``: the codings :mod:`.decoding` names as the browser's.

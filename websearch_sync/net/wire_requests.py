@@ -105,6 +105,12 @@ def proxy_failed(proxy: str, host: str, provider: Optional[str]) -> NetworkError
     return proxy_error(proxy, host, "failed or refused the connection", provider)
 
 
+def proxy_unreached(proxy: str, host: str, provider: Optional[str]) -> NetworkError:
+    """``NetworkError(proxy_error)``: no connection to the proxy (refused, or its own name did not
+    resolve), in the same words on both wires."""
+    return proxy_error(proxy, host, "could not be reached", provider)
+
+
 #: How ``http.client`` says a proxy refused a ``CONNECT`` (``Tunnel connection failed: 407 ...``).
 _TUNNEL_REFUSED = re.compile(r"Tunnel connection failed: (\d{3})\b")
 
@@ -133,20 +139,29 @@ def _proxy_failure(
         return None
     socks = sys.modules.get("socks")  # PySocks: imported by urllib3 once a SOCKS proxy was used
     chain = _cause_chain(exc)
+    unresolved = any(isinstance(c, socket.gaierror) for c in chain)
     through_socks = False
     if proxy is not None and socks is not None and any(isinstance(c, socks.ProxyError) for c in chain):
-        reached = not any(isinstance(c, socks.ProxyConnectionError) for c in chain)
-        if reached and any(isinstance(c, socket.gaierror) for c in chain):
+        if unresolved and not any(isinstance(c, socks.ProxyConnectionError) for c in chain):
             # socks5:// (not socks5h://): PySocks resolves the upstream's name itself once it reached the
             # proxy; a name that does not resolve is dns_error (:func:`_network_error`), as libcurl says it
             return None
         through_socks = True
+    if proxy is not None and unresolved and (through_socks or _is_proxy_connection(exc, proxy)):
+        return proxy_unreached(proxy, host, provider)  # the proxy's own name: as libcurl's COULDNT_RESOLVE_PROXY
     if not (isinstance(exc, requests.exceptions.ProxyError) or through_socks):
         return None
     status = _tunnel_status(exc)
     if status is not None:
         return proxy_refused(proxy or "(unknown proxy)", host, status, provider)
     return proxy_failed(proxy or "(unknown proxy)", host, provider)
+
+
+def _is_proxy_connection(exc: requests.exceptions.RequestException, proxy: str) -> bool:
+    """Whether ``exc`` is a failure to connect to ``proxy`` itself: requests' ``ProxyError`` (an HTTP
+    proxy), or any connection failure through a SOCKS proxy without a SOCKS error (PySocks had not
+    reached the proxy yet: the upstream's name, resolved only after that, is in a SOCKS error)."""
+    return isinstance(exc, requests.exceptions.ProxyError) or proxy.lower().startswith("socks")
 
 
 def _forwards(url: str, proxy: str) -> bool:

@@ -417,17 +417,18 @@ def test_without_the_mcp_extra_the_command_exits_2_with_one_line(monkeypatch, ca
     assert "(from a checkout: pip install -e '.[mcp]')" in captured.err
 
 
-@pytest.fixture
-def sdk_imported():
-    """The MCP SDK imported before ``capsys`` takes ``sys.stderr``: ``import mcp`` imports
+@pytest.fixture(autouse=True)
+def _sdk_imported_before_capsys():
+    """The MCP SDK imported before a test's ``capsys`` takes ``sys.stderr``: ``import mcp`` imports
     ``mcp.client.stdio``, whose ``stdio_client`` binds its ``errlog`` default to the ``sys.stderr``
-    of that moment. Imported first under ``capsys`` (a stream without a file descriptor), every
-    later client in the worker relying on that default (openai-agents' ``MCPServerStdio``) failed
-    to start its server: ``io.UnsupportedOperation: fileno``."""
+    of that moment. Imported first under ``capsys`` (a stream without a file descriptor: the
+    old-SDK and bad-concurrency tests reach ``import mcp``), every later client in the worker
+    relying on that default (openai-agents' ``MCPServerStdio``) failed to start its server:
+    ``io.UnsupportedOperation: fileno``."""
     import mcp  # noqa: F401
 
 
-def test_an_old_sdk_is_refused_with_the_same_line(sdk_imported, monkeypatch, capsys):
+def test_an_old_sdk_is_refused_with_the_same_line(monkeypatch, capsys):
     from importlib import metadata
 
     real_version = metadata.version

@@ -131,37 +131,41 @@ def _proxy_failure(
     host: str,
     provider: Optional[str],
 ) -> Optional[NetworkError]:
-    """``proxy_error`` naming the proxy when it failed or refused: an HTTP proxy (``requests``'
-    ``ProxyError``), or a SOCKS one (PySocks' errors arrive as a plain connection error, which
-    read as ``example.com`` failing); ``None`` when the failure was not the proxy's, or when the
-    deadline had passed (its watch or timeout cut the connection or the handshake: a timeout)."""
-    if deadline.expired():
+    """``proxy_error`` naming the proxy when it failed, refused or could not be reached: an HTTP proxy
+    (``requests``' ``ProxyError``), or a SOCKS one (PySocks' errors arrive as a plain connection
+    error, which read as ``example.com`` failing); ``None`` when the failure was not the proxy's, or
+    when the deadline had passed (its watch or timeout cut the connection or the handshake: a timeout)."""
+    blame = None if deadline.expired() else _proxy_blame(exc, proxy)
+    if blame is None:
         return None
-    socks = sys.modules.get("socks")  # PySocks: imported by urllib3 once a SOCKS proxy was used
-    chain = _cause_chain(exc)
-    unresolved = any(isinstance(c, socket.gaierror) for c in chain)
-    through_socks = False
-    if proxy is not None and socks is not None and any(isinstance(c, socks.ProxyError) for c in chain):
-        if unresolved and not any(isinstance(c, socks.ProxyConnectionError) for c in chain):
-            # socks5:// (not socks5h://): PySocks resolves the upstream's name itself once it reached the
-            # proxy; a name that does not resolve is dns_error (:func:`_network_error`), as libcurl says it
-            return None
-        through_socks = True
-    if proxy is not None and unresolved and (through_socks or _is_proxy_connection(exc, proxy)):
-        return proxy_unreached(proxy, host, provider)  # the proxy's own name: as libcurl's COULDNT_RESOLVE_PROXY
-    if not (isinstance(exc, requests.exceptions.ProxyError) or through_socks):
-        return None
+    shown = proxy or "(unknown proxy)"
+    if blame == _UNREACHED:
+        return proxy_unreached(shown, host, provider)  # its own name: as libcurl's COULDNT_RESOLVE_PROXY
     status = _tunnel_status(exc)
     if status is not None:
-        return proxy_refused(proxy or "(unknown proxy)", host, status, provider)
-    return proxy_failed(proxy or "(unknown proxy)", host, provider)
+        return proxy_refused(shown, host, status, provider)
+    return proxy_failed(shown, host, provider)
 
 
-def _is_proxy_connection(exc: requests.exceptions.RequestException, proxy: str) -> bool:
-    """Whether ``exc`` is a failure to connect to ``proxy`` itself: requests' ``ProxyError`` (an HTTP
-    proxy), or any connection failure through a SOCKS proxy without a SOCKS error (PySocks had not
-    reached the proxy yet: the upstream's name, resolved only after that, is in a SOCKS error)."""
-    return isinstance(exc, requests.exceptions.ProxyError) or proxy.lower().startswith("socks")
+#: What :func:`_proxy_blame` finds the proxy did: not reached (its name did not resolve), or failed.
+_UNREACHED, _FAILED = "unreached", "failed"
+
+
+def _proxy_blame(exc: requests.exceptions.RequestException, proxy: Optional[str]) -> Optional[str]:
+    """:data:`_UNREACHED`, :data:`_FAILED`, or ``None`` when the failure is not the proxy's. A name
+    that does not resolve inside a SOCKS error that is not PySocks' failure to connect to the proxy
+    is the upstream's, which PySocks resolves itself once it reached a ``socks5://`` proxy: the
+    upstream's ``dns_error`` (:func:`_network_error`), as libcurl says it. Any other is the proxy's
+    own name: a SOCKS proxy's (PySocks had not reached it: no SOCKS error yet) or an HTTP one's."""
+    chain = _cause_chain(exc)
+    socks: Any = sys.modules.get("socks")  # PySocks: imported by urllib3 once a SOCKS proxy was used
+    socks_errors = [c for c in chain if isinstance(c, socks.ProxyError)] if socks and proxy else []
+    blamed = bool(socks_errors) or isinstance(exc, requests.exceptions.ProxyError)
+    if proxy is None or not any(isinstance(c, socket.gaierror) for c in chain):
+        return _FAILED if blamed else None
+    if socks_errors and not any(isinstance(c, socks.ProxyConnectionError) for c in socks_errors):
+        return None
+    return _UNREACHED if blamed or proxy.lower().startswith("socks") else None
 
 
 def _forwards(url: str, proxy: str) -> bool:

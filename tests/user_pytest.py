@@ -52,3 +52,14 @@ def run_pytest(
         return forks.run(PYTEST, dict(os.environ), *arguments, cwd=str(folder), timeout=timeout)
     command = [sys.executable, "-m", "pytest", *arguments]
     return subprocess.run(command, capture_output=True, text=True, timeout=timeout, cwd=str(folder))
+
+
+def write_suite(folder: Path, modules: "dict[str, str]", tests: "dict[str, str]") -> None:
+    """A user's project in ``folder``: its ``modules`` (``{name: text}``, as ``name.py``), its test
+    files (``test_<n>_<name>.py``, which pytest runs in the order given) and a ``pytest.ini`` putting
+    the folder on the path."""
+    for name, text in modules.items():
+        (folder / (name + ".py")).write_text(text, encoding="utf-8")
+    for number, (name, text) in enumerate(tests.items()):
+        (folder / ("test_%d_%s.py" % (number, name))).write_text(text, encoding="utf-8")
+    (folder / "pytest.ini").write_text("[pytest]\npythonpath = .\n", encoding="utf-8")

@@ -34,6 +34,7 @@ from websearch_sync.cli import main
 from websearch_sync.client.search_client import SearchClient
 from websearch_sync.mcp import McpTools, serve_stdio
 from websearch_sync.mcp.tools import TOOL_NAMES, CancellableClock, nullable_optional
+from websearch_sync.models import MEDIA_FILTERS
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTICLE = ROOT / "tests" / "data" / "fetch" / "57b4dafd18cfd0531b69f81e87158648227c673ef159f8d8c87d34e34bdb21f2.html.gz"
@@ -446,6 +447,17 @@ def test_without_the_mcp_extra_the_command_exits_2_with_one_line(monkeypatch, ca
     assert "(from a checkout: pip install -e '.[mcp]')" in captured.err
 
 
+@pytest.fixture(autouse=True)
+def _sdk_imported_before_capsys():
+    """The MCP SDK imported before a test's ``capsys`` takes ``sys.stderr``: ``import mcp`` imports
+    ``mcp.client.stdio``, whose ``stdio_client`` binds its ``errlog`` default to the ``sys.stderr``
+    of that moment. Imported first under ``capsys`` (a stream without a file descriptor: the
+    old-SDK and bad-concurrency tests reach ``import mcp``), every later client in the worker
+    relying on that default (openai-agents' ``MCPServerStdio``) failed to start its server:
+    ``io.UnsupportedOperation: fileno``."""
+    import mcp  # noqa: F401
+
+
 def test_an_old_sdk_is_refused_with_the_same_line(monkeypatch, capsys):
     from importlib import metadata
 
@@ -499,6 +511,7 @@ def test_optional_arguments_are_nullable_and_the_schema_stays_valid():
         "time_range",
         "include_content",
         "vertical",
+        *MEDIA_FILTERS,
     }
 
 

@@ -35,7 +35,7 @@ from requests.structures import CaseInsensitiveDict
 from requests.utils import select_proxy
 from urllib3.connectionpool import ConnectionPool, HTTPConnectionPool
 
-from ..errors import DEADLINE_EXCEEDED, DNS_ERROR, DNS_TIMEOUT, NetworkError, Timeout
+from ..errors import DEADLINE_EXCEEDED, DNS_TIMEOUT, Timeout, unresolved_host
 from .deadline import Deadline
 from .ssrf import host_header, literal_address, system_resolver
 
@@ -232,9 +232,7 @@ class _Addresses:
                 detail_code=DEADLINE_EXCEEDED,
             ) from None
         except (OSError, UnicodeError, IndexError):
-            raise NetworkError(
-                "could not resolve the host name: %s" % host, provider=exchange.provider, detail_code=DNS_ERROR
-            ) from None
+            raise unresolved_host(host, exchange.provider) from None
         with self._lock:
             if len(self._table) >= _MAX_ADDRESSES_KEPT:
                 self._table.clear()

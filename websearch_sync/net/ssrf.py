@@ -29,6 +29,7 @@ from ..errors import (
     InvalidInput,
     NetworkError,
     Timeout,
+    unresolved_host,
 )
 from .deadline import Deadline
 
@@ -297,12 +298,10 @@ class AddressGuard:
                 provider=provider,
                 detail_code=DNS_TIMEOUT,
             ) from None
-        except (OSError, UnicodeError) as exc:
-            raise NetworkError(
-                "could not resolve the host name %s (%s)" % (host, exc), provider=provider, detail_code=DNS_ERROR
-            ) from None
+        except (OSError, UnicodeError):
+            raise unresolved_host(host, provider) from None
         if not addresses and self.resolver not in UNPINNED_RESOLVERS:
-            raise NetworkError("the host name %s has no address" % host, provider=provider, detail_code=DNS_ERROR)
+            raise unresolved_host(host, provider)
         return addresses
 
 

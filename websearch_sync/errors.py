@@ -395,6 +395,12 @@ def client_closed() -> InvalidInput:
     )
 
 
+def unresolved_host(host: str, provider: Optional[str] = None) -> NetworkError:
+    """``NetworkError(dns_error)``: ``host`` does not resolve (no address, or the resolver said no), in
+    one wording whoever resolved it: a search's wire, libcurl's own resolver, fetch's address check."""
+    return NetworkError("could not resolve the host name %s" % host, provider=provider, detail_code=DNS_ERROR)
+
+
 def install_hint(extra: str) -> str:
     """How to install the optional ``extra``, whatever way this package was installed: its
     packages as this installation's metadata lists them (``pip install 'pypdf>=6.21.3'`` works

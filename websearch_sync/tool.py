@@ -33,6 +33,7 @@ from .errors import (
     ANSWER_ONLY,
     BAD_ARGUMENTS,
     BAD_EXTRACT_MODE,
+    BAD_FILTER,
     BAD_IMAGES,
     BAD_INCLUDE_CONTENT,
     BAD_LOCALE,
@@ -53,7 +54,7 @@ from .errors import (
     WebSearchError,
 )
 from .extract.article import EXTRACT_MODES
-from .models import TIME_RANGES, VERTICALS, AnyResponse, FetchResult, ToolResult
+from .models import MEDIA_FILTERS, TIME_RANGES, VERTICALS, AnyResponse, FetchResult, ToolResult
 from .net.urls import MAX_URL_CHARS, dedupe_key
 from .reader.image import EXTRACTOR as IMAGE_EXTRACTOR
 from .reader.image import MAX_DECODE_PIXELS, MAX_IMAGE_BYTES, MAX_IMAGE_SIDE, image_downscalable
@@ -154,6 +155,12 @@ _ARGUMENTS: dict[str, tuple[Argument, ...]] = {
             "string",
             "What to look for: web pages (default), news articles, images or videos.",
             choices=VERTICALS,
+        ),
+        # the image and video filters, their values from the one list search() checks them against;
+        # search() refuses one with another vertical (bad_filter), which the model reads as its error
+        *(
+            Argument(name, "string", "Only with vertical %s." % vertical, choices=values)
+            for name, (vertical, values) in MEDIA_FILTERS.items()
         ),
     ),
     FETCH_TOOL: (
@@ -637,10 +644,11 @@ class ToolSession:
 
 
 def _lookup_key(tool: str, args: dict[str, Any]) -> str:
-    if tool == SEARCH_TOOL:  # the same words in another vertical, time range or locale find other results
+    if tool == SEARCH_TOOL:  # the same words in another vertical, time range, locale or filter find other results
         words = " ".join(str(args["query"]).lower().split())
         vertical = args.get("vertical") if args.get("vertical") != "web" else None
         scope = [str(value).lower() for value in (vertical, args.get("time_range"), args.get("locale")) if value]
+        scope.extend("%s=%s" % (name, args[name]) for name in MEDIA_FILTERS if name in args)
         return "%s [%s]" % (words, ", ".join(scope)) if scope else words
     url = str(args["url"]).strip()
     try:
@@ -715,6 +723,7 @@ ARGUMENT_ERRORS = frozenset(
         BAD_EXTRACT_MODE,
         BAD_INCLUDE_CONTENT,
         BAD_MAX_CONTENT_CHARS,
+        BAD_FILTER,  # an image filter with vertical web: the model adds the vertical or drops the filter
     }
 )
 

@@ -117,3 +117,29 @@ def test_langgraph_tool_node_runs_the_tools_and_reports_the_block(langchain):
         "Error: WebBlocked (captcha_required): 127.0.0.1 answered with a bot wall (DuckDuckGo anomaly (bot check) page)"
     )
     assert second[0].content.startswith("Error: WebBlocked (captcha_required): ddg_html is cooling down")
+
+
+def test_the_search_tool_offers_the_image_and_video_filters_and_reports_bad_filter(langchain):
+    """The filters (docs/verticals.md) are in the schema LangChain sends, each with its values; one
+    given with another vertical is the search's ``bad_filter``, an error ToolMessage with our line."""
+    from langchain_core.utils.function_calling import convert_to_openai_tool
+
+    import websearch_sync as ws
+    from websearch_sync.models import MEDIA_FILTERS
+
+    with ws.SearchClient() as client:  # the offline stub: it answers videos, sending no filter
+        tools = langchain.tools(client)
+        parameters = convert_to_openai_tool(tools[0])["function"]["parameters"]
+        refused, found = run_tool_calls(
+            tools,
+            model_asking(
+                ("web_search", {"query": "rust talk", "video_license": "youtube"}),
+                ("web_search", {"query": "rust talk", "vertical": "videos", "video_license": "youtube"}),
+            ),
+        )
+    assert {name: parameters["properties"][name]["enum"] for name in MEDIA_FILTERS} == {
+        name: list(values) for name, (_, values) in MEDIA_FILTERS.items()
+    }
+    assert refused.status == "error"
+    assert refused.content.startswith("Error: InvalidInput (bad_filter): video_license filters videos")
+    assert found.status == "success" and "Not applied by stub: video_license" in found.content

@@ -114,3 +114,47 @@ def test_what_a_module_registers_as_it_is_imported_or_a_lasting_block_outlives_t
         assert registry.backend_class("ddg_html") is not _Replacing
         registry._LASTING.clear()
     assert "kept_probe" not in ws.backend_names() and "ddg_lite" in ws.backend_names()
+
+
+class _Plugin(_Replacing):
+    name = "import_probe_plugin"
+
+
+class _PluginEntry:
+    """An installed plugin's entry point, as ``importlib.metadata`` gives it."""
+
+    name = value = "import_probe_plugin"
+
+    def load(self):
+        return _Plugin
+
+
+def test_a_plugin_loaded_while_a_module_is_imported_is_loaded_afresh_after_forget_registrations(tmp_path, monkeypatch):
+    """A registration made while a module is imported lasts (at any depth: the module's helper), but
+    not the plugins the registry loads then (a module asking the registry its first question at its
+    import): after ``forget_registrations`` they are loaded again, from the entry points installed."""
+    (tmp_path / "asks_at_import.py").write_text(
+        "import websearch_sync as ws\n"
+        "from websearch_sync.backends import register\n"
+        "from websearch_sync.backends.stub import Stub\n\n\n"
+        "class Mine(Stub):\n    name = 'import_probe_mine'\n\n\n"
+        "def setup():\n    register(Mine)\n    return ws.backend_names()\n\n\n"
+        "NAMES = setup()\n",
+        encoding="utf-8",
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(registry, "_entry_points", lambda: [_PluginEntry()])
+    lasting = list(registry._LASTING)
+    try:
+        with registry.kept():
+            registry.forget_registrations()  # the plugins load at the next question: the import's
+            module = __import__("asks_at_import")
+            assert "import_probe_plugin" in module.NAMES and "import_probe_mine" in module.NAMES
+            monkeypatch.setattr(registry, "_entry_points", lambda: [])  # the plugin uninstalled
+            registry.forget_registrations()
+            names = ws.backend_names()
+            assert "import_probe_mine" in names and "import_probe_plugin" not in names
+    finally:
+        sys.modules.pop("asks_at_import", None)
+        registry._LASTING[:] = lasting
+        registry.forget_registrations()

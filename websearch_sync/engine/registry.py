@@ -28,6 +28,7 @@ import sys
 import threading
 from collections.abc import Iterator, Mapping
 from functools import partial
+from types import FrameType
 from typing import Any, Callable, Optional, TypeVar, Union
 
 from .. import config
@@ -322,6 +323,15 @@ def _unimplemented(cls: type[Backend]) -> Optional[str]:
 def register(cls: type[Backend]) -> type[Backend]:
     """Register a backend class under ``(cls.name, cls.vertical)`` (usable as a class
     decorator); ``TypeError`` naming the problem when its declarations are unusable."""
+    _register(cls)
+    if _at_import():
+        _LASTING.append((cls.name, cls.vertical, cls))
+    return cls
+
+
+def _register(cls: type[Backend]) -> None:
+    """:func:`register` without deciding whether it lasts: a plugin :func:`load_plugins` registers
+    is loaded afresh after :func:`forget_registrations`, whatever import asked the first question."""
     problem = declaration_problem(cls)
     if problem is not None:
         raise TypeError("register(%r): %s" % (cls, problem))
@@ -329,15 +339,31 @@ def register(cls: type[Backend]) -> type[Backend]:
     with _PLUGINS_LOCK:
         _placed(_REGISTRY, cls)
         _GENERATION += 1
-    if _at_import():
-        _LASTING.append((cls.name, cls.vertical, cls))
-    return cls
 
 
 def _at_import() -> bool:
-    """Whether the caller of :func:`register` or :func:`unregister` is a module's top level (its
-    import, or a script's): such a change outlives the :func:`kept` block it is made in."""
-    return sys._getframe(2).f_code.co_name == "<module>"
+    """Whether :func:`register` or :func:`unregister` is called from a module's top level (its
+    import, or a script's) or while a module is imported, at any depth (a ``setup_backends()``
+    helper the module calls as it is imported): such a change outlives the :func:`kept` block it
+    is made in, as the import is not made again."""
+    caller: Optional[FrameType] = sys._getframe(2)
+    if caller is not None and caller.f_code.co_name == "<module>":
+        return True
+    while caller is not None:
+        if caller.f_code.co_name == "<module>" and _importing(caller):
+            return True
+        caller = caller.f_back
+    return False
+
+
+def _importing(frame: FrameType) -> bool:
+    """Whether ``frame`` (a module's top level) runs the import of a module: its globals are those of
+    a module in ``sys.modules`` (there from the import's start), not ``__main__``'s, the script whose
+    top level is at the bottom of every stack (``python -m pytest``'s too), nor a namespace a host
+    runs code in that is no module's (an xdist worker's ``__channelexec__``)."""
+    name = frame.f_globals.get("__name__")
+    module = sys.modules.get(name) if isinstance(name, str) and name != "__main__" else None
+    return module is not None and getattr(module, "__dict__", None) is frame.f_globals
 
 
 @contextlib.contextmanager
@@ -696,7 +722,7 @@ def _load_plugin(entry: Any) -> None:
     if problem is not None:
         _skip(entry, problem)
     else:
-        register(cls)
+        _register(cls)
 
 
 def _plugin_problem(cls: Any) -> Optional[str]:
@@ -826,4 +852,5 @@ def load_plugins() -> None:
             for entry in _entry_points():
                 _load_plugin(entry)
         finally:
-            _PLUGINS_LOADED = True
+            # loaded until forget_registrations says otherwise: then the next question loads them again
+            _PLUGINS_LOADED, _PLUGINS_LOADING = True, False

@@ -29,6 +29,7 @@ from ..errors import (
     InvalidInput,
     NetworkError,
     Timeout,
+    unresolved_host,
 )
 from .deadline import Deadline
 
@@ -268,8 +269,9 @@ class AddressGuard:
                     what = ": it resolves to %s," % address
                 else:  # 127.0.0.1 as such, or another spelling of it (0x7f.1): named as read
                     what = "," if str(address) == host.strip("[]") else ": that is %s," % address
+                article = "an" if reason[0] in "aeiou" else "a"  # an unspecified address
                 raise InvalidInput(
-                    "refusing to fetch from %s%s a %s address" % (host, what, reason),
+                    "refusing to fetch from %s%s %s %s address" % (host, what, article, reason),
                     provider=provider,
                     detail_code=PRIVATE_ADDRESS,
                     hint="pass allow_private=True (or set WEB_FETCH_ALLOW_PRIVATE=1) only for trusted local use",
@@ -296,12 +298,10 @@ class AddressGuard:
                 provider=provider,
                 detail_code=DNS_TIMEOUT,
             ) from None
-        except (OSError, UnicodeError) as exc:
-            raise NetworkError(
-                "could not resolve the host name %s (%s)" % (host, exc), provider=provider, detail_code=DNS_ERROR
-            ) from None
+        except (OSError, UnicodeError):
+            raise unresolved_host(host, provider) from None
         if not addresses and self.resolver not in UNPINNED_RESOLVERS:
-            raise NetworkError("the host name %s has no address" % host, provider=provider, detail_code=DNS_ERROR)
+            raise unresolved_host(host, provider)
         return addresses
 
 

@@ -36,13 +36,13 @@ from ..errors import (
     CONNECTION_ERROR,
     CONNECTION_REFUSED,
     CONNECTION_RESET,
-    DNS_ERROR,
     MALFORMED_RESPONSE,
     PROXY_ERROR,
     InvalidInput,
     NetworkError,
     Timeout,
     WebSearchError,
+    unresolved_host,
 )
 from .deadline import Deadline
 from .decoding import BROWSER_CODINGS, DECODERS, DecodingSink, broken_body, decodes_all
@@ -54,9 +54,9 @@ from .wire_requests import (
     deadline_error,
     head_too_large,
     not_http,
-    proxy_error,
     proxy_failed,
     proxy_refused,
+    proxy_unreached,
     tls_failure,
 )
 
@@ -95,16 +95,11 @@ _TLS_CODES = (
 )
 
 
-def _proxy_unreached(proxy: str, host: str, provider: Optional[str]) -> NetworkError:
-    """``proxy_error``: no connection to the proxy (refused, or its name did not resolve)."""
-    return proxy_error(proxy, host, "could not be reached", provider)
-
-
 #: Failures that, with a proxy configured, are the proxy's (not the upstream's): on the way to it,
 #: or its own (a SOCKS proxy's refusal: libcurl's PROXY), by what happened.
 _PROXY_FAILURES: dict[int, Callable[[str, str, Optional[str]], NetworkError]] = {
-    CurlECode.COULDNT_CONNECT: _proxy_unreached,
-    CurlECode.COULDNT_RESOLVE_PROXY: _proxy_unreached,
+    CurlECode.COULDNT_CONNECT: proxy_unreached,
+    CurlECode.COULDNT_RESOLVE_PROXY: proxy_unreached,
     CurlECode.PROXY: proxy_failed,
 }
 #: The profile's ``Accept-Encoding``: the codings :mod:`.decoding` names as the browser's.
@@ -197,12 +192,17 @@ def _status_code(line: str) -> int:
 
 
 def _joined(lines: list[tuple[str, str]]) -> dict[str, str]:
-    """Header lines as one mapping (a repeated name's values joined by commas, as ``requests`` does)."""
+    """Header lines as one mapping (a repeated name's values joined by commas, as ``requests`` does),
+    but for a ``Location`` sent twice with one target: that target, as a browser follows it (two
+    different ones are libcurl's error, as a browser's)."""
     headers: dict[str, str] = {}
     index: dict[str, str] = {}
     for name, value in lines:
         key = index.setdefault(name.lower(), name)
-        headers[key] = headers[key] + ", " + value if key in headers else value
+        if key in headers and not (key.lower() == "location" and headers[key] == value):
+            headers[key] = headers[key] + ", " + value
+        else:
+            headers[key] = value
     return headers
 
 
@@ -493,7 +493,6 @@ def _port(url: str) -> int:
 #: libcurl failures by code: (detail code, what happened). Timeouts, refusals and broken bodies are decided in
 #: :func:`_error`, TLS failures (:data:`_TLS_CODES`) in :func:`_network_error`.
 _FAILURES: dict[int, tuple[str, str]] = {
-    CurlECode.COULDNT_RESOLVE_HOST: (DNS_ERROR, "could not resolve the host name"),
     # a proxy libcurl took from the environment (``ALL_PROXY``): the wire cannot name it (a configured one
     # is named by :func:`_error`, which leaves this one only the rare failure after the head)
     CurlECode.PROXY: (PROXY_ERROR, "proxy failure while reaching"),
@@ -552,6 +551,8 @@ def _network_error(
         return head_too_large(host, provider)
     if code in _CLOSED_WITHOUT_ANSWER:
         return closed_without_answer(host, provider)
+    if code == CurlECode.COULDNT_RESOLVE_HOST:
+        return unresolved_host(host, provider)
     if code in _TLS_CODES:
         unverified = str(exc).split("SSL certificate problem: ", 1)[-1].split(".", 1)[0]
         return tls_failure(host, provider, str(exc), unverified if code == CurlECode.PEER_FAILED_VERIFICATION else None)

@@ -38,7 +38,6 @@ from ..errors import (
     CONNECTION_REFUSED,
     CONNECTION_RESET,
     DEADLINE_EXCEEDED,
-    DNS_ERROR,
     MALFORMED_RESPONSE,
     PROXY_ERROR,
     READ_TIMEOUT,
@@ -49,6 +48,7 @@ from ..errors import (
     Timeout,
     WebSearchError,
     install_hint,
+    unresolved_host,
 )
 from .deadline import Deadline
 from .decoding import DECODERS, DecodingSink, broken_body
@@ -105,6 +105,12 @@ def proxy_failed(proxy: str, host: str, provider: Optional[str]) -> NetworkError
     return proxy_error(proxy, host, "failed or refused the connection", provider)
 
 
+def proxy_unreached(proxy: str, host: str, provider: Optional[str]) -> NetworkError:
+    """``NetworkError(proxy_error)``: no connection to the proxy (refused, or its own name did not
+    resolve), in the same words on both wires."""
+    return proxy_error(proxy, host, "could not be reached", provider)
+
+
 #: How ``http.client`` says a proxy refused a ``CONNECT`` (``Tunnel connection failed: 407 ...``).
 _TUNNEL_REFUSED = re.compile(r"Tunnel connection failed: (\d{3})\b")
 
@@ -125,24 +131,41 @@ def _proxy_failure(
     host: str,
     provider: Optional[str],
 ) -> Optional[NetworkError]:
-    """``proxy_error`` naming the proxy when it failed or refused: an HTTP proxy (``requests``'
-    ``ProxyError``), or a SOCKS one (PySocks' errors arrive as a plain connection error, which
-    read as ``example.com`` failing); ``None`` when the failure was not the proxy's, or when the
-    deadline had passed (its watch or timeout cut the connection or the handshake: a timeout)."""
-    if deadline.expired():
+    """``proxy_error`` naming the proxy when it failed, refused or could not be reached: an HTTP proxy
+    (``requests``' ``ProxyError``), or a SOCKS one (PySocks' errors arrive as a plain connection
+    error, which read as ``example.com`` failing); ``None`` when the failure was not the proxy's, or
+    when the deadline had passed (its watch or timeout cut the connection or the handshake: a timeout)."""
+    blame = None if deadline.expired() else _proxy_blame(exc, proxy)
+    if blame is None:
         return None
-    socks = sys.modules.get("socks")  # PySocks: imported by urllib3 once a SOCKS proxy was used
-    through_socks = (
-        proxy is not None
-        and socks is not None
-        and any(isinstance(cause, socks.ProxyError) for cause in _cause_chain(exc))
-    )
-    if not (isinstance(exc, requests.exceptions.ProxyError) or through_socks):
-        return None
+    shown = proxy or "(unknown proxy)"
+    if blame == _UNREACHED:
+        return proxy_unreached(shown, host, provider)  # its own name: as libcurl's COULDNT_RESOLVE_PROXY
     status = _tunnel_status(exc)
     if status is not None:
-        return proxy_refused(proxy or "(unknown proxy)", host, status, provider)
-    return proxy_failed(proxy or "(unknown proxy)", host, provider)
+        return proxy_refused(shown, host, status, provider)
+    return proxy_failed(shown, host, provider)
+
+
+#: What :func:`_proxy_blame` finds the proxy did: not reached (its name did not resolve), or failed.
+_UNREACHED, _FAILED = "unreached", "failed"
+
+
+def _proxy_blame(exc: requests.exceptions.RequestException, proxy: Optional[str]) -> Optional[str]:
+    """:data:`_UNREACHED`, :data:`_FAILED`, or ``None`` when the failure is not the proxy's. A name
+    that does not resolve inside a SOCKS error that is not PySocks' failure to connect to the proxy
+    is the upstream's, which PySocks resolves itself once it reached a ``socks5://`` proxy: the
+    upstream's ``dns_error`` (:func:`_network_error`), as libcurl says it. Any other is the proxy's
+    own name: a SOCKS proxy's (PySocks had not reached it: no SOCKS error yet) or an HTTP one's."""
+    chain = _cause_chain(exc)
+    socks: Any = sys.modules.get("socks")  # PySocks: imported by urllib3 once a SOCKS proxy was used
+    socks_errors = [c for c in chain if isinstance(c, socks.ProxyError)] if socks and proxy else []
+    blamed = bool(socks_errors) or isinstance(exc, requests.exceptions.ProxyError)
+    if proxy is None or not any(isinstance(c, socket.gaierror) for c in chain):
+        return _FAILED if blamed else None
+    if socks_errors and not any(isinstance(c, socks.ProxyConnectionError) for c in socks_errors):
+        return None
+    return _UNREACHED if blamed or proxy.lower().startswith("socks") else None
 
 
 def _forwards(url: str, proxy: str) -> bool:
@@ -166,6 +189,24 @@ def closed_without_answer(host: str, provider: Optional[str]) -> NetworkError:
     return NetworkError(
         "no answer: the connection was closed by the server %s" % host, provider=provider, detail_code=CONNECTION_RESET
     )
+
+
+def several_locations(host: str, provider: Optional[str]) -> NetworkError:
+    """``NetworkError(malformed_response)``: ``host`` answered with different ``Location`` headers.
+    A browser refuses such an answer (Chromium: ``ERR_RESPONSE_HEADERS_MULTIPLE_LOCATION``), and so
+    does libcurl on the browser wire; ``requests`` joins them into one URL (``/a, /b``) to follow."""
+    return NetworkError(
+        "%s answered with several different Location headers (a browser refuses such an answer)" % host,
+        provider=provider,
+        detail_code=MALFORMED_RESPONSE,
+    )
+
+
+def _header_values(response: requests.Response, name: str) -> list[str]:
+    """Every value of the header ``name`` as received (urllib3's ``HTTPHeaderDict.getlist``;
+    ``requests`` joins them with commas); none from a response a mock built without one."""
+    getlist = getattr(getattr(response.raw, "headers", None), "getlist", None)
+    return [value.strip() for value in getlist(name)] if callable(getlist) else []
 
 
 def head_too_large(host: str, provider: Optional[str]) -> NetworkError:
@@ -269,6 +310,11 @@ class RequestsWire:
             response = self._send(request, deadline, (min(_MAX_CONNECT_S, remaining), remaining), host, provider)
             try:
                 exchange.watch.arm(time.monotonic() + max(0.0, deadline.remaining_s()) + 0.01)
+                locations = _header_values(response, "Location")
+                if len(set(locations)) > 1:
+                    raise several_locations(host, provider)
+                if len(locations) > 1:  # one target sent twice: that one, not requests' "/a, /a"
+                    response.headers["Location"] = locations[0]
                 decoding = DecodingSink(sink, host, provider)
                 if decoding.head(response.status_code, response.headers, response.url or request.url):
                     self._read(response, decoding, deadline, host, provider)
@@ -542,8 +588,8 @@ def _network_error(exc: BaseException, host: str, provider: Optional[str]) -> Ne
         return any(isinstance(e, kinds) for e in chain)
 
     if found(urllib3.exceptions.NameResolutionError, socket.gaierror):
-        detail, what = DNS_ERROR, "could not resolve the host name"
-    elif found(ConnectionRefusedError):
+        return unresolved_host(host, provider)
+    if found(ConnectionRefusedError):
         detail, what = CONNECTION_REFUSED, "connection refused"
     elif found(http.client.RemoteDisconnected):
         return closed_without_answer(host, provider)

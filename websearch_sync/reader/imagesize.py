@@ -101,16 +101,18 @@ def png_chunks(data: bytes) -> Iterator[tuple[bytes, int, int]]:
 
 def _png(data: bytes) -> Optional[Header]:
     """Chunks (:func:`png_chunks`) up to ``IEND``; an APNG (one with an animation control,
-    ``acTL``) has as many frames as frame controls (``fcTL``)."""
+    ``acTL``, before its image data: the APNG specification's condition, after which a decoder
+    takes the file for a still PNG) has as many frames as frame controls (``fcTL``)."""
     if len(data) < 26 or data[12:16] != b"IHDR":
         return None
     size = _big(data, 16, 4), _big(data, 20, 4)
-    compressed, ended, animated, frames = 0, False, False, 0
+    compressed, ended, animated, imaged, frames = 0, False, False, False, 0
     for kind, start, end in png_chunks(data):
         if kind == CUT:
             return None
+        animated = animated or (kind == b"acTL" and not imaged)
+        imaged = imaged or kind == b"IDAT"
         compressed += end - start - 12 if kind == b"IDAT" else 0
-        animated = animated or kind == b"acTL"
         frames += kind == b"fcTL"
         ended = kind == b"IEND"
     bits = data[24] * _PNG_CHANNELS.get(data[25], 1)

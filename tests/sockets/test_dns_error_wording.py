@@ -1,0 +1,145 @@
+"""``NetworkError(dns_error)`` says the same thing whoever resolved the name: a search's requests
+wire, libcurl's own resolver on the browser wire, and fetch's address check (docs/errors.md).
+
+The name is a reserved ``.invalid`` one. No test resolves it for real: the suite's ``no_network``
+guard refuses every lookup but loopback (``NetworkAccessBlocked``), so the lookup is answered as
+the operating system answers a name that does not exist (``socket.getaddrinfo`` raising
+``EAI_NONAME``), and libcurl, which resolves by itself, fails its transfer with its own
+``COULDNT_RESOLVE_HOST`` without opening a connection."""
+
+import socket
+
+import pytest
+from clocks import FakeClock
+from servers import Socks5Proxy
+
+import websearch_sync as ws
+from websearch_sync.net.deadline import Deadline
+from websearch_sync.net.ssrf import AddressGuard
+
+HOST = "search.invalid"
+SAID = "could not resolve the host name %s" % HOST
+
+
+@pytest.fixture
+def unknown_names(monkeypatch):
+    """``getaddrinfo`` answering every name but ``127.0.0.1`` (a loopback server's) as one that
+    does not exist; the names asked."""
+    asked, looked_up = [], socket.getaddrinfo
+
+    def no_such_name(host, *args, **kwargs):
+        if host == "127.0.0.1":
+            return looked_up(host, *args, **kwargs)
+        asked.append(host)
+        raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
+
+    monkeypatch.setattr(socket, "getaddrinfo", no_such_name)
+    return asked
+
+
+def fail_transfers(monkeypatch, code, said):
+    """libcurl failing each transfer with ``code`` (its message ``said``) without opening a
+    connection; the hosts the wire would have connected to (the guard's check of the wire's
+    connections is lifted: no transfer reaches the network)."""
+    pytest.importorskip("curl_cffi")
+    from curl_cffi import Curl, CurlError
+
+    from websearch_sync.net import wire_curl  # imported when a test runs: collecting imports no curl_cffi
+
+    asked = []
+
+    def failing(handle):
+        raise CurlError("Failed to perform, curl: (%d) %s" % (code, said), code)
+
+    monkeypatch.setattr(wire_curl, "CONNECTION_CHECKS", [asked.append])
+    monkeypatch.setattr(Curl, "perform", failing)
+    return asked
+
+
+@pytest.fixture
+def curl_unresolved(monkeypatch):
+    """libcurl failing each transfer as it does for a name its resolver does not find; the hosts asked."""
+    return fail_transfers(monkeypatch, 6, "Could not resolve host: %s" % HOST)  # CURLE_COULDNT_RESOLVE_HOST
+
+
+def failure(call):
+    with pytest.raises(ws.NetworkError) as raised:
+        call()
+    return raised.value
+
+
+def search_error(impersonate):
+    settings = ws.Settings(impersonate=impersonate, endpoints={"ddg_html": "https://%s/html/" % HOST})
+    with ws.SearchClient("ddg_html", settings=settings, clock=FakeClock(), cache_ttl_s=0) as client:
+        return failure(lambda: client.search("red panda"))
+
+
+def fetch_error(impersonate):
+    with ws.SearchClient(settings=ws.Settings(impersonate=impersonate), clock=FakeClock()) as client:
+        return failure(lambda: client.fetch("https://%s/page" % HOST))
+
+
+def test_search_and_fetch_say_the_same_on_the_requests_wire(unknown_names):
+    searched, fetched = search_error("off"), fetch_error("off")
+    assert (str(searched), searched.provider, searched.detail_code) == (SAID, "ddg_html", "dns_error")
+    assert (str(fetched), fetched.provider, fetched.detail_code) == (SAID, "fetch", "dns_error")
+    assert searched.retryable is fetched.retryable is False
+    assert unknown_names == [HOST, HOST]  # once each: a name that does not resolve is not asked again
+
+
+def test_libcurls_resolver_says_it_in_the_same_words(curl_unresolved, unknown_names):
+    """The browser wire: a search's name is libcurl's to resolve; a fetch's is checked first (then pinned)."""
+    searched, fetched = search_error("chrome"), fetch_error("chrome")
+    assert (str(searched), searched.provider, searched.detail_code) == (SAID, "ddg_html", "dns_error")
+    assert (str(fetched), fetched.provider, fetched.detail_code) == (SAID, "fetch", "dns_error")
+    assert curl_unresolved == [HOST] and unknown_names == [HOST]
+
+
+def test_a_resolver_that_gives_no_address_says_it_too():
+    """fetch's address check with a resolver answering no address (a stand-in's; ``getaddrinfo``
+    raises instead): the same words, not a second wording of one failure."""
+    guard = AddressGuard(resolver=lambda host, port, timeout_s: [])
+    error = failure(lambda: guard.check(HOST, 443, Deadline(1000), provider="fetch"))
+    assert (str(error), error.detail_code) == (SAID, "dns_error")
+
+
+def test_through_a_socks_proxy_resolving_names_here_it_is_the_name_not_the_proxy(unknown_names):
+    """``socks5://`` (not ``socks5h://``): the requests wire (PySocks) resolves the upstream's name
+    itself once the proxy is reached, and said "the proxy ... failed or refused the connection"."""
+    pytest.importorskip("socks")
+    with Socks5Proxy(reply=0) as proxy:
+        settings = ws.Settings(
+            impersonate="off", proxy=proxy.url("socks5"), endpoints={"ddg_html": "http://%s/html/" % HOST}
+        )
+        with ws.SearchClient("ddg_html", settings=settings, clock=FakeClock(), cache_ttl_s=0) as client:
+            error = failure(lambda: client.search("red panda"))
+    assert (str(error), error.provider, error.detail_code) == (SAID, "ddg_html", "dns_error")
+    assert unknown_names == [HOST]
+
+
+PROXY = "proxy.invalid"
+
+
+@pytest.mark.parametrize("scheme", ["http", "socks5", "socks5h"])
+def test_a_proxy_whose_own_name_does_not_resolve_is_the_proxy_unreached_on_both_wires(
+    scheme, unknown_names, monkeypatch
+):
+    """requests said "could not resolve the host name 127.0.0.1" (the upstream, an address) for a
+    ``socks5://`` proxy's name, "the proxy ... failed or refused the connection" for an HTTP one's;
+    libcurl says it could not be reached (COULDNT_RESOLVE_PROXY)."""
+    if scheme != "http":
+        pytest.importorskip("socks")
+    errors = []
+    for impersonate in ("off", "chrome"):
+        if impersonate == "chrome":
+            fail_transfers(monkeypatch, 5, "Could not resolve proxy: %s" % PROXY)  # CURLE_COULDNT_RESOLVE_PROXY
+        settings = ws.Settings(
+            impersonate=impersonate,
+            proxy="%s://%s:1080" % (scheme, PROXY),
+            endpoints={"ddg_html": "http://127.0.0.1:9/html/"},  # never reached: the proxy comes first
+        )
+        with ws.SearchClient("ddg_html", settings=settings, clock=FakeClock(), cache_ttl_s=0) as client:
+            errors.append(failure(lambda: client.search("red panda")))
+    said = "the proxy %s:1080 could not be reached (while reaching 127.0.0.1)" % PROXY
+    assert [(str(error), error.detail_code) for error in errors] == [(said, "proxy_error")] * 2
+    assert set(unknown_names) == {PROXY}  # the requests wire looked the proxy up; libcurl is faked

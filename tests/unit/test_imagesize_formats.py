@@ -1,0 +1,139 @@
+"""The sizes ``fetch(..., images=True)`` reports for WebP (a lossy ``VP8 ``, a lossless ``VP8L``,
+an extended ``VP8X`` file, an animation) and APNG (one whose default image is not the animation's
+first frame), checked against their specifications: WebP files Pillow writes (libwebp), whose sizes
+Pillow reads back as the oracle, and PNGs written chunk by chunk here (tests/images.py).
+
+WebP (https://developers.google.com/speed/webp/docs/riff_container): ``VP8 `` holds a key frame,
+3 bytes of frame tag, the start code ``9d 01 2a``, then width and height in 14 bits each (2 bits of
+scale above); ``VP8L`` a signature byte ``2f``, then width - 1 and height - 1 in 14 bits each;
+``VP8X`` flags, 3 reserved bytes, then canvas width - 1 and height - 1 in 24 bits each.
+APNG (https://wiki.mozilla.org/APNG_Specification): "To be recognized as an APNG, an `acTL` chunk
+must appear in the stream before any `IDAT` chunks"; a file whose ``acTL`` comes after is a still
+PNG, which a decoder shows as its ``IDAT`` image.
+"""
+
+import base64
+import io
+import struct
+
+import pytest
+from images import _chunk, _grey_rows, apng
+from requests.structures import CaseInsensitiveDict
+
+from websearch_sync.net.response import HttpResponse
+from websearch_sync.reader.image import image_text
+from websearch_sync.reader.imagesize import read_header
+from websearch_sync.reader.stills import first_frame
+
+SIZES = [(1, 1), (17, 9), (640, 480), (16383, 2), (3, 16383)]
+
+
+def webp(size, mode="RGB", **options):
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new(mode, size, (30, 200, 30, 128)[: len(mode)] if mode != "L" else 90).save(out, "WEBP", **options)
+    return out.getvalue()
+
+
+def pillow_size(data):
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as image:
+        return image.size
+
+
+def first_chunk(data):
+    return data[12:16]
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize(
+    "mode, options, chunk",
+    [
+        ("RGB", {"lossless": False}, b"VP8 "),
+        ("L", {"lossless": False}, b"VP8 "),
+        ("RGB", {"lossless": True}, b"VP8L"),
+        ("RGBA", {"lossless": True}, b"VP8L"),
+        ("RGBA", {"lossless": False}, b"VP8X"),  # lossy with alpha: VP8X, ALPH, VP8
+        ("RGB", {"lossless": True, "icc_profile": b"\0" * 20}, b"VP8X"),  # a colour profile: VP8X, ICCP, VP8L
+    ],
+)
+def test_a_still_webp_reports_the_size_libwebp_reads(size, mode, options, chunk):
+    data = webp(size, mode, **options)
+    assert first_chunk(data) == chunk
+    header = read_header(data, "image/webp")
+    assert header is not None and not header.animated
+    assert header.size == header.extent == pillow_size(data) == size
+
+
+def test_the_scale_bits_of_a_lossy_bitstream_are_not_its_size():
+    """The two bits above each 14-bit side of a ``VP8 `` key frame are an upscaling hint, which
+    libwebp does not apply: the size is the 14 bits."""
+    data = bytearray(webp((17, 9)))
+    start = data.index(b"\x9d\x01\x2a") + 3
+    for at in (start + 1, start + 3):  # the high byte of the width, of the height
+        data[at] |= 0xC0
+    assert read_header(bytes(data), "image/webp").size == pillow_size(bytes(data)) == (17, 9)
+
+
+@pytest.mark.parametrize("lossless", [False, True])
+@pytest.mark.parametrize("size", [(17, 9), (640, 480)])
+def test_an_animated_webp_reports_its_canvas_and_its_first_frame_has_that_size(size, lossless):
+    from PIL import Image
+
+    frames = [Image.new("RGB", size, (60 * n, 20, 20)) for n in range(3)]
+    out = io.BytesIO()
+    frames[0].save(out, "WEBP", save_all=True, append_images=frames[1:], lossless=lossless)
+    data = out.getvalue()
+    header = read_header(data, "image/webp")
+    assert first_chunk(data) == b"VP8X"
+    assert (header.size, header.animated, header.frames) == (pillow_size(data), True, 3)
+    still = first_frame(data, "image/webp", header.size)
+    assert still is not None and pillow_size(still.data) == size
+
+
+def grey_at(data, where=(0, 0)):
+    from PIL import Image
+
+    with Image.open(io.BytesIO(data)) as image:
+        return image.convert("L").getpixel(where)
+
+
+def test_an_apng_whose_default_image_is_not_a_frame_gives_its_first_frame():
+    data = apng((40, 30), [(0, 0, 40, 30, 0x20), (4, 4, 10, 10, 0x40)], default_frame=False)
+    header = read_header(data, "image/png")
+    assert (header.size, header.animated, header.frames) == ((40, 30), True, 2)
+    still = first_frame(data, "image/png", header.size)
+    assert still.first and pillow_size(still.data) == (40, 30)
+    assert grey_at(still.data) == 0x20  # the first frame's grey, not the default image's 0x80
+
+
+def still_png_with_animation_chunks_after_its_data(size=(40, 30)):
+    """A PNG whose ``acTL``, frame control and frame data come after its ``IDAT``: a still PNG."""
+    width, height = size
+    return (
+        b"\x89PNG\r\n\x1a\n"
+        + _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
+        + _chunk(b"IDAT", _grey_rows(width, height, 0x80))
+        + _chunk(b"acTL", struct.pack(">II", 1, 0))
+        + _chunk(b"fcTL", struct.pack(">IIIIIHHBB", 0, width, height, 0, 0, 1, 10, 0, 0))
+        + _chunk(b"fdAT", struct.pack(">I", 1) + _grey_rows(width, height, 0x20))
+        + _chunk(b"IEND", b"")
+    )
+
+
+def test_a_png_whose_animation_control_comes_after_its_data_is_a_still_image():
+    data = still_png_with_animation_chunks_after_its_data()
+    header = read_header(data, "image/png")
+    assert (header.size, header.animated, header.frames) == ((40, 30), False, 1)
+    assert grey_at(data) == 0x80  # what a decoder shows: the IDAT image (Pillow too)
+
+
+def test_fetch_returns_such_a_png_as_it_is_not_a_frame_cut_out_of_it():
+    data = still_png_with_animation_chunks_after_its_data()
+    headers = CaseInsensitiveDict({"Content-Type": "image/png", "Content-Length": str(len(data))})
+    page = image_text(HttpResponse(200, headers, data, "https://example.com/a.png"), provider="fetch", images=True)
+    assert base64.b64decode(page.image.data) == data
+    assert (page.image.width, page.image.height) == (40, 30)
+    assert "frames" not in page.text

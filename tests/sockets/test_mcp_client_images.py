@@ -13,7 +13,7 @@ from agent_engine import scripted_pydantic_model
 from clocks import paced_budget_s
 from faults import respond
 from images import png
-from mcp_zygote import Zygote
+from mcp_zygote import Zygote, stderr_for_sdk_clients
 from servers import FaultServer
 from test_mcp import SESSION_LIMIT_S, run_bounded
 
@@ -57,10 +57,12 @@ def test_pydantic_ai_mcp_toolset_gives_the_model_the_line_and_the_image(zygote, 
     assert (image.media_type, image.data) == ("image/png", PNG)
 
 
-def test_openai_agents_mcp_server_gives_the_model_input_text_and_input_image(zygote, image_url):
+def test_openai_agents_mcp_server_gives_the_model_input_text_and_input_image(zygote, image_url, monkeypatch):
     from agents import Agent, RunConfig, Runner
     from agents.mcp import MCPServerStdio
     from agents.testing import ScriptedModel, assistant_message, function_call
+
+    stderr_for_sdk_clients(monkeypatch)  # MCPServerStdio relies on stdio_client's errlog default
 
     model = ScriptedModel(
         [[function_call("web_fetch", {"url": image_url}, call_id="call_0")], [assistant_message("done")]]

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from agent_engine import CAPTCHA_PAGE, ddg_engine, scripted_pydantic_model, searches
 from clocks import paced_budget_s
-from mcp_zygote import Zygote
+from mcp_zygote import Zygote, stderr_for_sdk_clients
 
 import websearch_sync as ws
 from websearch_sync import tool
@@ -96,8 +96,9 @@ def test_the_docs_give_openai_agents_default_timeout_as_it_is():
     )
 
 
-def test_openai_agents_mcp_server_stdio(zygote):
+def test_openai_agents_mcp_server_stdio(zygote, monkeypatch):
     agents_mcp = pytest.importorskip("agents.mcp")
+    stderr_for_sdk_clients(monkeypatch)  # MCPServerStdio relies on stdio_client's errlog default
 
     async def scenario():
         server = agents_mcp.MCPServerStdio(

@@ -14,6 +14,10 @@ end of collection (interpreter and pytest start, plugins, collecting every modul
   the rest (the controller, processes nobody waited for);
 * CPU per top-level directory and per module, largest first, with the child processes' part;
 * the ``--top`` tests by CPU (own + children) and by wall time;
+* the timeline (each test's start and end on the system's monotonic clock, which every process
+  shares): when each worker collected, started and finished, how long only one, two or three
+  workers were busy, the units each worker ran last, and the wall during which the tests that
+  ran wanted less than the 2 cores (each running test wants its CPU / its wall of a core);
 * the load average before and after, since wall seconds on a shared machine are noise and the
   CPU seconds are the figure to compare (on 2 cores the suite's wall is at least CPU / 2).
 
@@ -27,6 +31,7 @@ import resource
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import defaultdict
 from pathlib import Path
@@ -37,6 +42,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 #: The folder each pytest process writes its figures to (set by the driver for its children).
 OUT_ENV = "WEBSEARCH_SUITE_TIME_DIR"
+#: How often the driver counts the run's runnable threads (seconds).
+SAMPLE_PERIOD = 0.05
 
 
 def _cpu(usage: resource.struct_rusage) -> float:
@@ -49,20 +56,29 @@ _tests: dict[str, list[float]] = {}
 _marks: dict[str, float] = {}
 
 
+def pytest_configure(config: Any) -> None:
+    """When pytest had started in this process (monotonic)."""
+    _marks["configured_at"] = time.monotonic()
+
+
 def pytest_collection_finish(session: Any) -> None:
     """The process's CPU so far: interpreter and pytest start, plugins, collection."""
     _marks["collected_cpu"] = _cpu(resource.getrusage(resource.RUSAGE_SELF))
+    _marks["collected_at"] = time.monotonic()
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item: Any, nextitem: Any) -> Any:
-    """One test's own CPU, its waited-for children's CPU and its wall time."""
+    """One test's own CPU, its waited-for children's CPU, its wall time, its start and end (monotonic)."""
     own, children, wall = time.process_time(), _cpu(resource.getrusage(resource.RUSAGE_CHILDREN)), time.monotonic()
     yield
+    end = time.monotonic()
     _tests[item.nodeid] = [
         time.process_time() - own,
         _cpu(resource.getrusage(resource.RUSAGE_CHILDREN)) - children,
-        time.monotonic() - wall,
+        end - wall,
+        wall,
+        end,
     ]
 
 
@@ -75,6 +91,9 @@ def pytest_unconfigure(config: Any) -> None:
     record = {
         "worker": worker,
         "collected_cpu": _marks.get("collected_cpu", 0.0),
+        "configured_at": _marks.get("configured_at", 0.0),
+        "collected_at": _marks.get("collected_at", 0.0),
+        "ended_at": time.monotonic(),
         "self_cpu": _cpu(resource.getrusage(resource.RUSAGE_SELF)),
         "children_cpu": _cpu(resource.getrusage(resource.RUSAGE_CHILDREN)),
         "tests": _tests,
@@ -123,7 +142,7 @@ def report(records: list[dict[str, Any]], wall: float, total_cpu: float, top: in
         )
     for depth, title in ((1, "directory"), (2, "module")):
         groups: dict[str, list[float]] = defaultdict(lambda: [0.0, 0.0, 0.0, 0])
-        for nodeid, (cpu, child, spent) in tests.items():
+        for nodeid, (cpu, child, spent, *_) in tests.items():
             group = groups[_group(nodeid, depth if depth == 1 else 9)]
             group[0] += cpu
             group[1] += child
@@ -134,44 +153,213 @@ def report(records: list[dict[str, Any]], wall: float, total_cpu: float, top: in
         for name, (cpu, child, spent, count) in rows[: top if depth > 1 else None]:
             print("  %7.2f %7.2f %7.1f %5d  %s" % (cpu + child, child, spent, count, name))
     print("\ntop %d tests by CPU (own + children, children, wall):" % top)
-    for nodeid, (cpu, child, spent) in sorted(tests.items(), key=lambda kv: -(kv[1][0] + kv[1][1]))[:top]:
+    for nodeid, (cpu, child, spent, *_) in sorted(tests.items(), key=lambda kv: -(kv[1][0] + kv[1][1]))[:top]:
         print("  %6.2f %6.2f %6.2f  %s" % (cpu + child, child, spent, nodeid))
     print("\ntop %d tests by wall (wall, own + children CPU):" % top)
-    for nodeid, (cpu, child, spent) in sorted(tests.items(), key=lambda kv: -kv[1][2])[:top]:
+    for nodeid, (cpu, child, spent, *_) in sorted(tests.items(), key=lambda kv: -kv[1][2])[:top]:
         print("  %6.2f %6.2f  %s" % (spent, cpu + child, nodeid))
+
+
+def _unit_of() -> Any:
+    """The suite's scheduler's unit of a test (``tests/scheduling.py``: its module, or a group)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    try:
+        from scheduling import unit_of  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(str(ROOT / "tests"))
+    return unit_of
+
+
+def _profile(events: list[tuple[float, float]], since: float, until: float) -> dict[float, float]:
+    """Wall seconds spent at each level of a step function given as (time, change) events, from ``since``."""
+    spent: dict[float, float] = defaultdict(float)
+    level, at = 0.0, since
+    for when, change in sorted(events):
+        spent[round(level, 6)] += max(0.0, when - at)
+        level, at = level + change, max(at, when)
+    spent[round(level, 6)] += max(0.0, until - at)
+    return spent
+
+
+def _threads_of(pid: int) -> list[str]:
+    """The paths of the ``stat`` of every thread of ``pid`` and of its descendants."""
+    found, pending = [], [pid]
+    while pending:
+        process = pending.pop()
+        try:
+            tasks = os.listdir("/proc/%d/task" % process)
+            for task in tasks:
+                found.append("/proc/%d/task/%s/stat" % (process, task))
+                with open("/proc/%d/task/%s/children" % (process, task)) as children:
+                    pending.extend(int(child) for child in children.read().split())
+        except OSError:  # the process ended while it was read
+            continue
+    return found
+
+
+def sample_runnable(pid: int, period: float, samples: list[tuple[float, int]]) -> None:
+    """Every ``period`` until ``pid`` ends: how many threads of the run (the pytest process and every
+    descendant) are runnable, i.e. running or waiting for a core (state ``R``)."""
+    while os.path.exists("/proc/%d" % pid):
+        runnable = 0
+        for path in _threads_of(pid):
+            try:
+                with open(path) as stat:
+                    runnable += stat.read().rsplit(")", 1)[1].split()[0] == "R"
+            except (OSError, IndexError):
+                continue
+        samples.append((time.monotonic(), runnable))
+        time.sleep(period)
+
+
+def _runnable_report(samples: list[tuple[float, int]], phases: list[tuple[str, float, float]]) -> None:
+    """Per phase of the run, the wall with 0, 1 and 2 or more runnable threads (from the samples)."""
+    print("  runnable threads of the run (sampled every %.2f s), wall with 0 / 1 / 2+:" % SAMPLE_PERIOD)
+    for name, since, until in phases:
+        spent = [0.0, 0.0, 0.0]
+        for (at, runnable), (following, _) in zip(samples, samples[1:]):
+            overlap = min(following, until) - max(at, since)
+            if overlap > 0:
+                spent[min(runnable, 2)] += overlap
+        print(
+            "    %-28s %6.1f s: %5.1f / %5.1f / %5.1f s; under 2 cores used: %.1f s"
+            % (name, until - since, spent[0], spent[1], spent[2], spent[0] + spent[1] / 2)
+        )
+
+
+def _unit_of() -> Any:
+    """The suite's scheduler's unit of a test (``tests/scheduling.py``: its module, or a group)."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    try:
+        from scheduling import unit_of  # type: ignore[import-not-found]
+    finally:
+        sys.path.remove(str(ROOT / "tests"))
+    return unit_of
+
+
+def timeline(run: dict[str, Any], top: int) -> None:
+    """When each worker worked, how many were busy when, what ran last, and the cores left unused."""
+    workers = [r for r in run["records"] if r["worker"] != "controller" and r["tests"]]
+    if "started" not in run or not workers or len(next(iter(workers[0]["tests"].values()))) < 5:
+        print("\nno timeline: the run's figures have no start and end of each test (an older --json)")
+        return
+    started, wall = run["started"], run["wall"]
+    print("\ntimeline (seconds from the start of the run):")
+    print("  worker  pytest up  collected  first test  last test ends  exit  busy in tests  tests")
+    finished = []
+    for record in sorted(workers, key=lambda r: r["worker"]):
+        runs = sorted(t[3:5] for t in record["tests"].values())
+        finished.append(runs[-1][1] - started)
+        print(
+            "  %-6s  %9.1f  %9.1f  %10.1f  %14.1f  %4.1f  %13.1f  %5d"
+            % (
+                record["worker"],
+                record["configured_at"] - started,
+                record["collected_at"] - started,
+                runs[0][0] - started,
+                runs[-1][1] - started,
+                record["ended_at"] - started,
+                sum(end - begin for begin, end in runs),
+                len(runs),
+            )
+        )
+    finished.sort()
+    first = min(t[3] for r in workers for t in r["tests"].values()) - started
+    last = finished[-1]
+    print("  tests ran from %.1f s to %.1f s; pytest ended at %.1f s" % (first, last, wall))
+    print(
+        "  the end: %s"
+        % ", ".join(
+            "%d busy for %.1f s" % (alone, last - finished[len(finished) - 1 - alone])
+            for alone in range(1, len(finished))
+        )
+    )
+    busy_events: list[tuple[float, float]] = []
+    want_events: list[tuple[float, float]] = []
+    for record in workers:
+        for own, child, spent, begin, end in record["tests"].values():
+            busy_events += [(begin - started, 1), (end - started, -1)]
+            rate = min(1.0, (own + child) / spent) if spent > 0 else 0.0
+            want_events += [(begin - started, rate), (end - started, -rate)]
+    busy = _profile(busy_events, first, last)
+    print("  workers in a test: %s" % ", ".join("%d for %.1f s" % (n, busy[n]) for n in sorted(busy) if busy[n] > 0.05))
+    # Each running test wants (its CPU / its wall) of a core: one that sleeps or waits wants little.
+    wants = _profile(want_events, first, last)
+    short = {level: spent for level, spent in wants.items() if level < 2 - 1e-6}
+    print(
+        "  while tests ran, the running tests wanted under 2 cores for %.1f s (%.1f core-seconds unused)"
+        % (sum(short.values()), sum((2 - level) * spent for level, spent in short.items()))
+    )
+    samples = [(at - started, runnable) for at, runnable in run.get("runnable", [])]
+    if len(samples) > 1:
+        _runnable_report(
+            samples,
+            [("start and collection", 0.0, first), ("tests", first, last), ("after the last test", last, wall)],
+        )
+    print("  the units each worker ran last (start-end, wall, CPU):")
+    unit_of = _unit_of()
+    for record in sorted(workers, key=lambda r: r["worker"]):
+        units: dict[str, list[float]] = {}
+        for nodeid, (own, child, _, begin, end) in record["tests"].items():
+            unit = units.setdefault(unit_of(nodeid), [begin, end, 0.0])
+            unit[0], unit[1], unit[2] = min(unit[0], begin), max(unit[1], end), unit[2] + own + child
+        tail = sorted(units.items(), key=lambda kv: kv[1][1])[-max(1, top // 3) :]
+        print(
+            "    %s: %s"
+            % (
+                record["worker"],
+                "; ".join(
+                    "%s %.1f-%.1f (%.1f, %.1f)" % (name.removeprefix("tests/"), b - started, e - started, e - b, cpu)
+                    for name, (b, e, cpu) in tail
+                ),
+            )
+        )
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--top", type=int, default=40)
     parser.add_argument("--json", help="write the per-test figures here")
+    parser.add_argument("--report", metavar="JSON", help="print the figures of an earlier run's --json; run nothing")
     parser.add_argument("pytest_args", nargs="*")
     args = parser.parse_args()
+    if args.report:
+        run = json.loads(Path(args.report).read_text())
+        report(run["records"], run["wall"], run["cpu"], args.top)
+        timeline(run, args.top)
+        return 0
     with tempfile.TemporaryDirectory(prefix="suite-time-") as folder:
         env = dict(os.environ, **{OUT_ENV: folder})
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(ROOT / "bench"), env.get("PYTHONPATH")]))
         load_before = os.getloadavg()
         before = _cpu(resource.getrusage(resource.RUSAGE_CHILDREN))
         started = time.monotonic()
-        done = subprocess.run(
+        with subprocess.Popen(
             [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "suite_time", "-q", *args.pytest_args],
             cwd=str(ROOT),
             env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
-        )
+        ) as done:
+            samples: list[tuple[float, int]] = []
+            sampler = threading.Thread(target=sample_runnable, args=(done.pid, SAMPLE_PERIOD, samples), daemon=True)
+            sampler.start()
+            output = done.communicate()[0]
         wall = time.monotonic() - started
         total = _cpu(resource.getrusage(resource.RUSAGE_CHILDREN)) - before
-        print("\n".join(done.stdout.rstrip().splitlines()[-3:]))
+        sampler.join()
+        print("\n".join(output.rstrip().splitlines()[-3:]))
         records = [json.loads(p.read_text()) for p in sorted(Path(folder).glob("*.json"))]
     print(
         "load average before %s, after %s"
         % (" ".join("%.1f" % x for x in load_before), " ".join("%.1f" % x for x in os.getloadavg()))
     )
+    run = {"wall": wall, "cpu": total, "started": started, "runnable": samples, "records": records}
     report(records, wall, total, args.top)
+    timeline(run, args.top)
     if args.json:
-        Path(args.json).write_text(json.dumps({"wall": wall, "cpu": total, "records": records}))
+        Path(args.json).write_text(json.dumps(run))
     return done.returncode
 
 

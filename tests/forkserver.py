@@ -32,7 +32,7 @@ import json
 import os
 import socket
 import sys
-from typing import Any, Optional
+from typing import Any, Callable, Optional, TypeVar
 
 
 def send(path: str, fds: list[int], spec: dict[str, Any]) -> socket.socket:
@@ -139,6 +139,22 @@ class ForkServer:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close(10.0)
+
+
+Started = TypeVar("Started")
+_SHARED: dict[str, Any] = {}
+
+
+def shared(config: Any, key: str, start: Callable[[], Started]) -> Started:
+    """One ``start()`` (a :class:`ForkServer`'s user: its ``server``, and ``close()``) under ``key``
+    for every test module of this pytest process that asks: started by the first, or again once the
+    last one's server has died (killed), and closed as the session ends (``config.add_cleanup``).
+    Modules that one worker runs pay one server's start and preload instead of one each."""
+    held = _SHARED.get(key)
+    if held is None or held.server.process.poll() is not None:
+        held = _SHARED[key] = start()
+        config.add_cleanup(held.close)
+    return held
 
 
 # -- the server ---------------------------------------------------------------------------------

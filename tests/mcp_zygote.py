@@ -22,7 +22,7 @@ that closes the zygote (``RUSAGE_CHILDREN`` counts waited-for descendants).
 
 import os
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import forkserver
 
@@ -55,13 +55,9 @@ def launch(path: str, argv: list[str]) -> int:
 
 def preload() -> list[str]:
     """:data:`PRELOADED`, the built-in engines' modules and the browser wire's, and nothing more."""
-    import importlib.util
+    from python_forks import engines_and_wire  # here: the launcher imports only a few standard modules
 
-    from websearch_sync.engine.builtin import BUILT_IN, PACKAGE
-
-    engines = [PACKAGE + "." + module for module in dict.fromkeys(engine.module for engine in BUILT_IN)]
-    wire = ["websearch_sync.net.wire_curl"] if importlib.util.find_spec("curl_cffi") is not None else []
-    return [*PRELOADED, *engines, *wire]
+    return [*PRELOADED, *engines_and_wire()]
 
 
 class Zygote:
@@ -93,8 +89,12 @@ class Zygote:
             raise subprocess.TimeoutExpired(self.server.process.args, self.limit_s)
 
 
-if __name__ == "__main__":  # the launcher
-    sys.exit(launch(sys.argv[1], sys.argv[2:]))
+def shared(config: Any, root: str, limit_s: float) -> Zygote:
+    """The zygote the test modules of this pytest process share (:func:`forkserver.shared`: the first
+    module that asks starts it, with its ``limit_s``). The modules of the MCP clients run in one
+    worker (tests/scheduling.py's agent-frameworks unit): one import of the server for all of them
+    instead of one each (about a second of CPU)."""
+    return forkserver.shared(config, "mcp zygote", lambda: Zygote(root, limit_s))
 
 
 def stderr_for_sdk_clients(monkeypatch: "pytest.MonkeyPatch") -> None:
@@ -108,3 +108,7 @@ def stderr_for_sdk_clients(monkeypatch: "pytest.MonkeyPatch") -> None:
     from mcp.client import stdio
 
     monkeypatch.setattr(stdio.stdio_client.__wrapped__, "__defaults__", (sys.stderr,))
+
+
+if __name__ == "__main__":  # the launcher
+    sys.exit(launch(sys.argv[1], sys.argv[2:]))

@@ -11,10 +11,15 @@ its CPU time on 2 cores:
   hypothesis search) were handed out last, so one worker ran them alone at the end while the
   others had finished. The units of :data:`RUN_FIRST` start first; the others follow in
   collection order (``--no-loadscope-reorder``), the many short unit tests last.
+* Four workers share 2 cores because many tests wait rather than compute; but when three of them
+  ran waiting tests at once, a core stood idle. A unit of :data:`WAITING` goes to a worker only
+  while fewer other workers than workers beyond the cores (here 4 - 2) run one; otherwise the
+  worker gets the next unit that computes.
 """
 
+import os
 from collections.abc import Iterable, Sequence
-from typing import Any
+from typing import Any, Optional
 
 import pytest
 
@@ -67,25 +72,77 @@ AGENT_FRAMEWORK_MODULES = (
 #: The scope name of :data:`AGENT_FRAMEWORK_MODULES` (not a file: no test module is named so).
 AGENT_FRAMEWORKS = "agent frameworks"
 
-#: Units handed out first, longest first: the agent frameworks, then every module that took over
-#: 10 s in a two-worker run (2026-11-29, 6,519 tests), most of them waiting on processes and
-#: servers of their own (test_mcp.py 43 s ... test_shared_state.py 10 s).
+#: Units handed out first, longest first: every unit that took 4 s or more of wall in an idle
+#: four-worker run (2026-11-30, 7,705 tests, ``bench/suite_time.py``; wall, CPU own + children),
+#: so that none of them is the last a worker runs while the others have finished.
 RUN_FIRST = (
-    AGENT_FRAMEWORKS,
-    "tests/sockets/test_mcp.py",
-    "tests/sockets/test_shared_state_promises.py",
-    "tests/reliability/test_fault_matrix.py",
-    "tests/sockets/test_plugins.py",
-    "tests/sockets/test_scaling_recipes.py",
-    "tests/sockets/test_hardening_regex.py",
-    "tests/reliability/test_hostile_input.py",
-    "tests/sockets/test_searxng_config.py",
-    "tests/sockets/test_cli_output.py",
-    "tests/sockets/test_conformance_kit.py",
-    "tests/unit/test_extract_fuzz.py",
-    "tests/sockets/test_shared_state_processes.py",
-    "tests/sockets/test_shared_state.py",
+    AGENT_FRAMEWORKS,  # 35.3 s, 21.8 s
+    "tests/sockets/test_shared_state_promises.py",  # 17.0 s, 2.9 s
+    "tests/sockets/test_mcp.py",  # 15.6 s, 5.9 s
+    "tests/reliability/test_fault_matrix.py",  # 15.0 s, 7.1 s
+    "tests/reliability/test_transport_deadlines.py",  # 12.9 s, 0.7 s
+    "tests/reliability/test_hostile_input.py",  # 12.3 s, 7.8 s
+    "tests/sockets/test_searxng_config.py",  # 12.0 s, 0.1 s
+    "tests/sockets/test_scaling_recipes.py",  # 10.6 s, 3.0 s
+    "tests/reliability/test_parse_deadline.py",  # 8.8 s, 1.4 s
+    "tests/sockets/test_shared_state.py",  # 8.5 s, 1.1 s
+    "tests/sockets/test_hardening_regex.py",  # 7.7 s, 4.3 s
+    "tests/reliability/test_no_secret_leaks.py",  # 7.6 s, 4.7 s
+    "tests/sockets/test_conformance_kit.py",  # 6.8 s, 2.2 s
+    "tests/sockets/test_shared_state_operator.py",  # 6.0 s, 0.6 s
+    "tests/conformance/test_conformance.py",  # 5.9 s, 2.5 s
+    "tests/sockets/test_shared_state_processes.py",  # 5.8 s, 1.5 s
+    "tests/sockets/test_compressed_bodies.py",  # 5.6 s, 0.5 s
+    "tests/unit/test_extract_fuzz.py",  # 5.5 s, 3.2 s
+    "tests/sockets/test_fetch.py",  # 5.4 s, 1.2 s
+    "tests/sockets/test_fetch_pdf.py",  # 5.3 s, 3.9 s
+    "tests/sockets/test_fetch_images.py",  # 5.1 s, 1.0 s
+    "tests/unit/test_typing.py",  # 5.0 s, 2.3 s
+    "tests/sockets/test_http_layer.py",  # 5.0 s, 0.8 s
+    "tests/sockets/test_interrupt.py",  # 4.9 s, 4.7 s
+    "tests/sockets/test_searxng_query_syntax.py",  # 4.7 s, 0.1 s
+    "tests/sockets/test_shared_state_cluster.py",  # 4.4 s, 0.2 s
+    "tests/conformance/test_http_failures.py",  # 4.4 s, 2.3 s
+    "tests/sockets/test_plugins.py",  # 4.4 s, 2.9 s
+    "tests/sockets/test_plugin_packaging.py",  # 4.2 s, 1.9 s
 )
+
+#: Units whose tests mostly wait (on deadlines, timeouts, other processes and servers): under 0.3 s
+#: of CPU per second of wall, 2 s of wall or more, in that run. On 2 cores, four workers kept both
+#: busy only while at least two of them ran something else: :func:`make_scheduler` hands one of
+#: these out only while fewer other workers than that run one.
+WAITING = frozenset(
+    {
+        "tests/sockets/test_shared_state_promises.py",
+        "tests/reliability/test_transport_deadlines.py",
+        "tests/sockets/test_searxng_config.py",
+        "tests/sockets/test_scaling_recipes.py",
+        "tests/reliability/test_parse_deadline.py",
+        "tests/sockets/test_shared_state.py",
+        "tests/sockets/test_shared_state_operator.py",
+        "tests/sockets/test_shared_state_processes.py",
+        "tests/sockets/test_compressed_bodies.py",
+        "tests/sockets/test_fetch.py",
+        "tests/sockets/test_fetch_images.py",
+        "tests/sockets/test_http_layer.py",
+        "tests/sockets/test_searxng_query_syntax.py",
+        "tests/sockets/test_shared_state_cluster.py",
+        "tests/sockets/test_curl_handle_reuse.py",
+        "tests/sockets/test_wire_answers.py",
+        "tests/sockets/test_check_live.py",
+        "tests/reliability/test_fetch_deadline.py",
+        "tests/sockets/test_fingerprint.py",
+        "tests/sockets/test_tool_provider_limits.py",
+        "tests/sockets/test_backend_deadlines.py",
+        "tests/sockets/test_searxng_metaengine.py",
+    }
+)
+
+
+#: The key of a worker's ``workerinput`` that tells it to order its tests by :func:`run_order`:
+#: xdist sets every worker's own ``dist`` option to "no", so a worker cannot tell a ``loadscope``
+#: run from its options (until 2026-11-30 no worker did, and the units went out as collected).
+RUN_ORDER_KEY = "websearch_run_order"
 
 
 def unit_of(nodeid: str) -> str:
@@ -101,8 +158,21 @@ def run_order(nodeids: Sequence[str]) -> list[int]:
     return sorted(range(len(nodeids)), key=lambda i: rank.get(unit_of(nodeids[i]), len(RUN_FIRST)))
 
 
+def cores() -> int:
+    """The cores this process may run on."""
+    affinity = getattr(os, "sched_getaffinity", None)
+    return len(affinity(0)) if affinity is not None else os.cpu_count() or 1
+
+
+def waiting_limit(workers: int, cores: int) -> Optional[int]:
+    """How many workers may run a unit of :data:`WAITING` at once: the workers beyond the cores
+    (at least one), or ``None`` (no limit) when every worker has a core of its own."""
+    return max(1, workers - cores) if workers > cores else None
+
+
 def make_scheduler(config: Any, log: Any) -> Any:
-    """xdist's ``loadscope`` scheduling, with :func:`unit_of` as the unit of work.
+    """xdist's ``loadscope`` scheduling, with :func:`unit_of` as the unit of work, and a unit of
+    :data:`WAITING` handed out only while fewer than :func:`waiting_limit` other workers run one.
 
     And with the controller's work per finished test kept constant. xdist's own looks each test
     handed out up in the whole collection (``list.index``) and, at every report, counts a worker's
@@ -120,9 +190,26 @@ def make_scheduler(config: Any, log: Any) -> Any:
         def _split_scope(self, nodeid: str) -> str:
             return unit_of(nodeid)
 
+        def _next_unit(self, node: Any) -> str:
+            """The first unit of the queue, unless it waits and :func:`waiting_limit` other workers
+            run one: then the first unit that does not wait (the first, if none is left)."""
+            first = next(iter(self.workqueue))
+            limit = waiting_limit(len(self.nodes), cores())
+            if first not in WAITING or limit is None:
+                return first
+            running = sum(
+                1
+                for other, units in self.assigned_work.items()
+                if other is not node and any(self.left.get(scope) for scope in units if scope in WAITING)
+            )
+            if running < limit:
+                return first
+            return next((scope for scope in self.workqueue if scope not in WAITING), first)
+
         def _assign_work_unit(self, node: Any) -> None:
-            """As xdist's: the next unit to ``node``, its unfinished tests sent by index."""
-            scope, work_unit = self.workqueue.popitem(last=False)
+            """As xdist's: the next unit (:meth:`_next_unit`) to ``node``, its unfinished tests sent by index."""
+            scope = self._next_unit(node)
+            work_unit = self.workqueue.pop(scope)
             self.assigned_work.setdefault(node, {})[scope] = work_unit
             if node not in self.positions:
                 self.positions[node] = {nodeid: i for i, nodeid in enumerate(self.registered_collections[node])}

@@ -26,6 +26,7 @@ noting when each request arrived), :class:`Workers` and :func:`run_workers`.
 
 import contextlib
 import importlib
+import importlib.util
 import json
 import os
 import select
@@ -203,15 +204,44 @@ def worker_env(upstream: Upstream, state_url: str, min_interval_s: float) -> dic
     return env
 
 
+class FleetParent:
+    """One fleets' parent for several fleets in turn (a test module's: ``with FleetParent() as
+    parent``, then ``Workers(jobs, env, parent)``), so the parent's start and :func:`preload`
+    (about 0.6 s of CPU) are paid once, not once a fleet. Each worker still gets its fleet's
+    environment in its request; the parent imports redis-py when installed, as a parent given a
+    state URL does (a fleet without one never uses it). A fleet that does not end by itself (a
+    failed test) is killed with the parent, and the next fleet gets a new parent."""
+
+    def __init__(self) -> None:
+        self._server: Optional[ForkServer] = None
+
+    def server(self) -> ForkServer:
+        """The running parent (a new one if there is none, or the last was killed)."""
+        if self._server is None or self._server.process.poll() is not None:
+            if self._server is not None:
+                self._server.close(0.0)
+            env = {k: v for k, v in os.environ.items() if not k.startswith("WEB_SEARCH_")}
+            redis = ["redis"] if importlib.util.find_spec("redis") is not None else []
+            self._server = ForkServer(["shared_state_worker:preload", *redis], env=env)
+        return self._server
+
+    def __enter__(self) -> "FleetParent":
+        return self
+
+    def __exit__(self, *exc_info: Any) -> None:
+        if self._server is not None:
+            self._server.close(10.0)  # its fleets have ended: it ends at once
+
+
 class Workers:
     """A fleet of worker processes started and ready (``with Workers(jobs, env) as workers``);
     :meth:`go` lets them all begin together and returns each one's JSON lines.
 
-    One process (the fleet's parent: a fork server with :func:`preload`, in a session of its own)
-    forks the workers, one request each; this side holds the write end of each one's stdin and the
-    read end of its stdout."""
+    One process (the fleet's parent: a fork server with :func:`preload`, in a session of its own;
+    ``parent``'s when given, see :class:`FleetParent`) forks the workers, one request each; this
+    side holds the write end of each one's stdin and the read end of its stdout."""
 
-    def __init__(self, jobs: list[dict[str, Any]], env: dict[str, str]) -> None:
+    def __init__(self, jobs: list[dict[str, Any]], env: dict[str, str], parent: Optional[FleetParent] = None) -> None:
         self.deadline = time.monotonic() + WORKER_WAIT_S
         self._stdins: list[int] = []
         self._stdouts: list[int] = []
@@ -219,7 +249,9 @@ class Workers:
         self._statuses: Optional[list[Optional[int]]] = None
         self._read = [b"" for _ in jobs]  # what each worker printed and was not taken yet
         self._ended: set[int] = set()  # the workers whose stdout ended (they did)
-        self.server = ForkServer(["shared_state_worker:preload"], env=env)  # as ``python THIS_FILE``
+        self._parent = parent
+        # as ``python THIS_FILE``
+        self.server = parent.server() if parent else ForkServer(["shared_state_worker:preload"], env=env)
         spec = {"env": env, "cwd": os.getcwd(), "path0": os.path.dirname(os.path.abspath(__file__))}
         try:
             for job in jobs:
@@ -328,17 +360,22 @@ class Workers:
         return [[json.loads(line) for line in text.splitlines() if line.strip()] for text in texts]
 
     def __exit__(self, *exc_info: Any) -> None:
-        # the server ends once its workers have; one still running is killed with it (their group)
-        self.server.close(1.0 if self._statuses is not None else 0.0)
+        # the server ends once its workers have; one still running is killed with it (their group).
+        # A shared parent goes on once this fleet has ended; killed with one still running.
+        if self._parent is None or self._statuses is None:
+            self.server.close(1.0 if self._statuses is not None and self._parent is None else 0.0)
         for conn in self._conns:
             conn.close()
         self._close(self._stdins + self._stdouts)
         self._stdins, self._stdouts = [], []
 
 
-def run_workers(jobs: list[dict[str, Any]], env: dict[str, str]) -> list[list[dict[str, Any]]]:
-    """Start one worker per job, let them all begin together, and return each one's JSON lines."""
-    with Workers(jobs, env) as workers:
+def run_workers(
+    jobs: list[dict[str, Any]], env: dict[str, str], parent: Optional[FleetParent] = None
+) -> list[list[dict[str, Any]]]:
+    """Start one worker per job (forked by ``parent`` when given), let them all begin together, and
+    return each one's JSON lines."""
+    with Workers(jobs, env, parent) as workers:
         return workers.go()
 
 

@@ -11,20 +11,35 @@ import subprocess
 import sys
 from importlib import metadata
 from pathlib import Path
-from typing import TYPE_CHECKING, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
-from python_forks import PYTEST
+from python_forks import PRELOAD, PYTEST
 
 if TYPE_CHECKING:
     from python_forks import PythonForks
 
 OURS = "websearch_sync.testing"
+#: What the fork server of :func:`shared_forks` imports: pytest and the library's third-party
+#: dependencies, not the library. pytest marks an installed plugin's distribution for assertion
+#: rewriting; the library imported before would not be rewritten (and pytest warns), unlike in a
+#: user's run, where it is imported after pytest has started and loaded the plugin.
+THIRD_PARTY = tuple(name for name in PRELOAD if not name.startswith("websearch_sync")) + ("pytest",)
 
 
 def other_plugins() -> list[str]:
     """``-p no:NAME`` for every installed pytest11 plugin but ours."""
     names = sorted({ep.name for ep in metadata.entry_points(group="pytest11") if ep.value.split(":")[0] != OURS})
     return [arg for name in names for arg in ("-p", "no:" + name)]
+
+
+def shared_forks(config: Any) -> "PythonForks":
+    """The fork server (tests/python_forks.py, :data:`THIRD_PARTY` imported) for the user runs of
+    every test module of this pytest process that asks (``forkserver.shared``): a forked run costs
+    about two thirds of a started one, the server's start once per worker."""
+    import forkserver
+    from python_forks import PythonForks
+
+    return forkserver.shared(config, "user pytest", lambda: PythonForks(preload=THIRD_PARTY))
 
 
 def run_pytest(

@@ -7,12 +7,15 @@ body, and the same client answers a good request afterwards (with the recorded i
 
 The matrix runs once per module (targets in parallel threads; the memory cells one at
 a time), with retries off and a 600 ms deadline; ``python bench/reliability.py``
-prints it.
+prints it. One test per target and transport checks its cells and names every cell that
+fails: the matrix runs whole whichever tests are selected, so a test per cell (600) only
+repeated pytest's per-test work around the same run.
 """
 
 import functools
 import socket
 import time
+from typing import Optional
 
 import faultlab
 import pytest
@@ -34,13 +37,12 @@ def _on_requests_in_both(name: str) -> bool:
     return name != "fetch" and registry.backend_class(name).kind == "json"
 
 
-#: ``(impersonate, target, fault)`` of every cell the two runs make.
-CELLS = [
-    pytest.param(run.values[0], target, fault, id="%s-%s-%s" % (run.id, target, fault), marks=run.marks)
+#: ``(impersonate, target)`` of every target the two runs put under every fault.
+RUNS = [
+    pytest.param(run.values[0], target, id="%s-%s" % (run.id, target), marks=run.marks)
     for run in TRANSPORTS
     for target in TARGETS
     if run.values[0] is None or not _on_requests_in_both(target)
-    for fault in FAULT_NAMES
 ]
 
 
@@ -78,21 +80,33 @@ def _wait_for_abandoned_work(limit_s: float = 120.0) -> None:
         wait_for_work(name, max(0.0, ends - time.monotonic()))
 
 
-@pytest.mark.parametrize("impersonate, target, fault", CELLS)
-def test_fault(matrix, impersonate, target, fault):
+def _problem(cell: faultlab.Cell) -> Optional[str]:
+    """What is wrong with one cell (``None``: nothing)."""
+    if cell.crashed:
+        return "an exception other than WebSearchError escaped:\n" + cell.crash
+    if not cell.classified:
+        return cell.describe()
+    if not cell.in_time:
+        return "%s took %.0f ms (deadline %.0f ms + %.0f ms margin)" % (
+            cell.describe(),
+            cell.wall_s * 1000,
+            cell.deadline_s * 1000,
+            cell.margin_s * 1000,
+        )
+    if not cell.memory_ok:
+        return "peak memory %d bytes > %d: %s" % (cell.peak_bytes, cell.memory_limit, cell.describe())
+    if not cell.after_ok:
+        return "the client did not recover: " + cell.describe()
+    return None
+
+
+@pytest.mark.parametrize("impersonate, target", RUNS)
+def test_every_fault(matrix, impersonate, target):
     found = matrix(impersonate)
     assert (target, None) not in found, found.get((target, None))
-    cell = found[(target, fault)]
-    assert not cell.crashed, "an exception other than WebSearchError escaped:\n" + cell.crash
-    assert cell.classified, cell.describe()
-    assert cell.in_time, "%s took %.0f ms (deadline %.0f ms + %.0f ms margin)" % (
-        cell.describe(),
-        cell.wall_s * 1000,
-        cell.deadline_s * 1000,
-        cell.margin_s * 1000,
-    )
-    assert cell.memory_ok, "peak memory %d bytes > %d: %s" % (cell.peak_bytes, cell.memory_limit, cell.describe())
-    assert cell.after_ok, "the client did not recover: " + cell.describe()
+    problems = [(fault, _problem(found[(target, fault)])) for fault in FAULT_NAMES]
+    failed = ["%s: %s" % (fault, problem) for fault, problem in problems if problem is not None]
+    assert not failed, "%d of %d faults:\n%s" % (len(failed), len(FAULT_NAMES), "\n".join(failed))
 
 
 def test_the_matrix_covers_every_network_backend_and_every_fault():

@@ -462,6 +462,23 @@ def test_deeply_nested_json_is_a_parse_error(backend):
     assert info.value.detail_code == "not_json"
 
 
+@pytest.mark.parametrize("cut", ["deeply_nested", "truncated"])
+@pytest.mark.parametrize("backend", [n for n in BACKENDS if registry.backend_class(n).kind == "json"])
+def test_an_answer_that_is_not_json_is_parsed_once(monkeypatch, backend, cut):
+    """The structure report, the bot-wall check, the envelope and the parser all read the body: one
+    that is not JSON (cut short, nested too deeply) was parsed again by each, up to 1 ms a read."""
+    case, recorded, body = next((c, r, b) for c, r, b in recorded_bodies(backend) if r.get("status") == 200)
+    response = _response(case, recorded, DEEP if cut == "deeply_nested" else body[: len(body) // 2])
+    instance = registry.backend_class(backend)(_case_settings(case, backend))
+    reads = []
+    loads = json.loads
+    monkeypatch.setattr(json, "loads", lambda text, *args, **kwargs: reads.append(text) or loads(text, *args, **kwargs))
+    assert instance.structure_report(response, search_params("q", 5, {}, ws.Settings())) == {"recognised": False}
+    with pytest.raises(ws.WebParseError) as info:
+        instance.interpret(response, search_params("q", 5, {}, ws.Settings()))
+    assert info.value.detail_code == "not_json" and len(reads) == 1
+
+
 def test_deeply_nested_json_page_is_not_json_for_fetch():
     response = HttpResponse(
         status=200,

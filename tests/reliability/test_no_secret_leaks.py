@@ -22,7 +22,7 @@ from backend_kit import env_vars, project_backends, required, secret_settings
 from faults import head
 
 import websearch_sync as ws
-from websearch_sync import tool
+from websearch_sync import cli, tool
 from websearch_sync.cli import main
 from websearch_sync.contract.recording import record_case
 from websearch_sync.engine import registry
@@ -127,6 +127,16 @@ def lab():
                 server.handlers[(target.name, "echo_%d" % status)] = echo(status)
                 server.handlers[(target.name, "html_echo_%d" % status)] = html_echo(status)
         yield server
+
+
+@pytest.fixture(scope="module")
+def one_parser():
+    """``main`` parses every command line of the module with one parser (built as ``main`` builds it):
+    building argparse's parser, a few milliseconds, was half the CPU of the 300 CLI runs here."""
+    parser = cli.build_parser()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cli, "build_parser", lambda: parser)
+        yield parser
 
 
 def keyed_settings(server, **overrides) -> ws.Settings:
@@ -282,7 +292,7 @@ def _env_for(lab, fault: str) -> dict[str, str]:
 
 
 @pytest.mark.parametrize("fault", ["echo_401", "echo_422", "echo_200", "html_echo_200", "redirect_private", "good"])
-def test_cli_output_never_shows_a_key(lab, monkeypatch, capsys, caplog, fault):
+def test_cli_output_never_shows_a_key(lab, one_parser, monkeypatch, capsys, caplog, fault):
     caplog.set_level(logging.DEBUG)
     for variable, value in _env_for(lab, fault).items():
         monkeypatch.setenv(variable, value)
@@ -305,7 +315,7 @@ def test_cli_output_never_shows_a_key(lab, monkeypatch, capsys, caplog, fault):
     assert_no_key(caplog.text, " in the logs")
 
 
-def test_recorded_fixtures_never_hold_a_key(lab, tmp_path, monkeypatch, capsys):
+def test_recorded_fixtures_never_hold_a_key(lab, one_parser, tmp_path, monkeypatch, capsys):
     settings = keyed_settings(lab)
     recorded = 0
     for backend in BACKENDS:

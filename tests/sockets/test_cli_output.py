@@ -16,15 +16,6 @@ from websearch_sync.cli import build_parser, main
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_cli(*argv, env=None, **kwargs):
-    """``python -m websearch_sync ARGV`` in a clean environment (no network settings)."""
-    base = {k: v for k, v in os.environ.items() if not k.startswith(("WEB_SEARCH_", "WEB_FETCH_"))}
-    base.update(env or {})
-    return subprocess.run(
-        [sys.executable, "-m", "websearch_sync", *argv], capture_output=True, timeout=60, env=base, **kwargs
-    )
-
-
 # -- JSON output of failures ---------------------------------------------------------------------
 
 
@@ -127,14 +118,32 @@ def test_a_closed_pipe_ends_the_batch_quietly(tmp_path):
     assert proc.returncode == 141
 
 
+#: The command line's ``main`` run on each argv in turn in one process, each output followed by a
+#: NUL and its exit status: how a stdout the interpreter opened in an encoding meets the output.
+RUN_EACH = """import sys
+from websearch_sync.cli import main
+for argv in %r:
+    status = main(argv)
+    sys.stdout.write("\\x00%%d" %% status)
+    sys.stdout.flush()
+"""
+
+
 @pytest.mark.parametrize("encoding", ["ascii", "cp1252"])
 def test_a_stdout_that_cannot_encode_the_text_does_not_crash(encoding):
-    proc = run_cli("search", "北京 天气 ☃", "-n", "1", env={"PYTHONIOENCODING": encoding})
+    """A text and a JSON search in one interpreter whose stdout encoding is ``encoding`` (set at its
+    start by ``PYTHONIOENCODING``): the test is about the output, one process start does for both."""
+    text = ["search", "北京 天气 ☃", "-n", "1"]
+    as_json = ["search", "北京 天气 ☃ \U0001f600", "-n", "1", "--json"]
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("WEB_SEARCH_", "WEB_FETCH_"))}
+    command = [sys.executable, "-c", RUN_EACH % [text, as_json]]
+    proc = subprocess.run(command, capture_output=True, timeout=60, env=dict(base, PYTHONIOENCODING=encoding))
     assert proc.returncode == 0, proc.stderr.decode(encoding, "replace")
-    assert b"1. " in proc.stdout
-    proc = run_cli("search", "北京 天气 ☃ \U0001f600", "-n", "1", "--json", env={"PYTHONIOENCODING": encoding})
-    assert proc.returncode == 0
-    assert json.loads(proc.stdout.decode(encoding))["items"][0]["title"].startswith("北京 天气 ☃ \U0001f600")
+    text_out, text_status, json_out, json_status = re.split(rb"\x00(\d+)", proc.stdout)[:4]
+    assert text_status == b"0", proc.stderr.decode(encoding, "replace")
+    assert b"1. " in text_out
+    assert json_status == b"0", proc.stderr.decode(encoding, "replace")
+    assert json.loads(json_out.decode(encoding))["items"][0]["title"].startswith("北京 天气 ☃ \U0001f600")
 
 
 ESCAPES = "\x1b[31mRED\x1b[0m \x1b]0;pwned\x07 \x9b2J \x08\x7f\r"

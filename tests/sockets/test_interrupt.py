@@ -5,9 +5,17 @@ fetches or runs a batch against it with the default 15 s deadline; SIGINT comes 
 after the server got the child's request. The child must be gone within 3 s of the signal (the browser
 wire used to hold Ctrl-C for the whole deadline: libcurl runs in C). The ten children run side by
 side (each on paths of its own), so the module takes one child's time; each case is its own test.
+
+The CLI's search on the browser wire (the requests one without ``curl_cffi``) starts the real
+command (``python -m websearch_sync``, SIGINT at Python's default as a shell gives it); the other
+children are forked from one Python that imported the library, its CLI, engines and browser wire
+once (tests/forkserver.py): what they check is how a running call meets the signal, not how an
+interpreter starts, and a real start costs about 0.45 s of CPU where a forked child costs a tenth
+of that.
 """
 
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -17,6 +25,8 @@ import time
 import pytest
 from clocks import deadline_margin_s, machine_pace
 from faults import never_answer
+from forkserver import ForkServer, status
+from python_forks import CLI, searching_preload
 from servers import FaultServer
 from sigint import children_get_sigint
 from transports import needs_browser
@@ -70,6 +80,52 @@ def _command(kind, url, impersonate, tmp_path):
 
 KINDS = ["cli-search", "cli-fetch", "cli-batch", "python-search", "python-fetch"]
 WIRES = {"browser": None, "requests": "off"}
+#: The command a user types, started for real on the first wire there is (see the module docstring).
+STARTED = "cli-search"
+
+
+class _Forked:
+    """A child of the fork server running ``command`` (``python -m websearch_sync ...`` or ``python
+    -c ...``) as that command would, with the part of ``subprocess.Popen`` this module uses. It
+    writes its pid to a file first (the server tells the requester only the exit status), before
+    it searches: the pid is there once the loopback server has the child's request."""
+
+    def __init__(self, server: ForkServer, command: list[str], env: dict[str, str], folder) -> None:
+        self._pid_file, self._stderr = folder / "pid", folder / "stderr"
+        self.returncode = None
+        code = "import os\nwith open(%r, 'w') as out:\n    out.write(str(os.getpid()))\n" % str(self._pid_file)
+        if command[1] == "-m":
+            code, argv, path0 = code + CLI, ["-m", *command[3:]], os.getcwd()
+        else:
+            code, argv, path0 = code + command[2], ["-c"], ""
+        fds = [os.open(os.devnull, os.O_RDONLY), os.open(os.devnull, os.O_WRONLY)]
+        try:
+            fds.append(os.open(self._stderr, os.O_WRONLY | os.O_CREAT | os.O_TRUNC))
+            spec = {"env": env, "cwd": os.getcwd(), "path0": path0, "argv": argv}
+            self._conn = server.send(fds, code=code, interpreter_exit=True, **spec)
+        finally:
+            for fd in fds:
+                os.close(fd)
+
+    def poll(self):
+        """The exit status once the server has reaped the child (a signal's as a negative number)."""
+        if self.returncode is None and select.select([self._conn], [], [], 0)[0]:
+            ended = status(self._conn)
+            self.returncode = -signal.SIGKILL if ended is None else ended  # None: killed with the server
+        return self.returncode
+
+    def send_signal(self, signum: int) -> None:
+        os.kill(int(self._pid_file.read_text()), signum)
+
+    def kill(self) -> None:
+        if self._pid_file.exists():
+            self.send_signal(signal.SIGKILL)
+
+    def communicate(self):
+        """(no stdout, the stderr text), once the child has ended (the fixture ends them all)."""
+        while self.poll() is None:
+            select.select([self._conn], [], [])
+        return "", self._stderr.read_text()
 
 
 @pytest.fixture(scope="module")
@@ -87,21 +143,34 @@ def interrupted(tmp_path_factory):
     outcomes = {}
     with FaultServer(routes) as server:
         children = {}
-        with children_get_sigint():
-            for index, (kind, wire) in enumerate(cases):
-                env = dict(
-                    os.environ, WEB_SEARCH_ENDPOINT_DDG_HTML=server.url("/html%d/" % index), WEB_SEARCH_CACHE_TTL="0"
-                )
-                folder = tmp_path_factory.mktemp("case%d" % index)
-                command = _command(kind, server.url("/page%d" % index), wires[wire], folder)
-                child = subprocess.Popen(command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-                children[index] = child
+        with children_get_sigint():  # the fork server too: its children keep its SIGINT handler
+            forks = ForkServer(list(searching_preload()))
+            try:
+                for index, (kind, wire) in enumerate(cases):
+                    env = dict(
+                        os.environ,
+                        WEB_SEARCH_ENDPOINT_DDG_HTML=server.url("/html%d/" % index),
+                        WEB_SEARCH_CACHE_TTL="0",
+                    )
+                    folder = tmp_path_factory.mktemp("case%d" % index)
+                    command = _command(kind, server.url("/page%d" % index), wires[wire], folder)
+                    if (kind, wire) == (STARTED, next(iter(wires))):
+                        children[index] = subprocess.Popen(
+                            command, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+                        )
+                    else:
+                        children[index] = _Forked(forks, command, env, folder)
+            except BaseException:
+                forks.kill()
+                raise
         try:
             outcomes = _signal_each(server, cases, children)
         finally:
             for child in children.values():
                 if child.poll() is None:
                     child.kill()
+            forks.close(LOADED_LIMIT_S)  # kills any child still running (one that never reached the server)
+            for child in children.values():
                 child.communicate()
     return outcomes
 

@@ -10,6 +10,7 @@ Expected texts and results come from the library itself (``call_tool`` and
 adapter it promises to mirror.
 """
 
+import base64
 import gzip
 import json
 import os
@@ -193,10 +194,11 @@ def test_failures_are_error_results_never_protocol_errors(default_server):
 def allow_private_server(zygote):
     """One ``websearch-sync mcp --allow-private`` for the fetch tests below (one server start fewer,
     about a second of CPU): its tools listed, the article fetched, eight fetches at once (each
-    answered only once all eight wait at the page: the server runs them side by side), then the
-    PNG. ``{"url": the page server's url(), "listed", "single", "parallel", "image"}``."""
+    answered only once all eight wait at the page: the server runs them side by side), then a PNG
+    and a JPEG. ``{"url": the page server's url(), "listed", "single", "parallel", "images":
+    {media type: (body, (width, height), result)}}``."""
     import anyio
-    from images import png
+    from images import pillow_image, png
 
     html = article_html()
     gate = threading.Barrier(8, timeout=10)
@@ -207,9 +209,11 @@ def allow_private_server(zygote):
 
     routes = {
         "/article": respond(200, html),
-        "/i.png": respond(200, png(20, 10), content_type="image/png"),
         "*": gated_page,
     }
+    pictures = {"image/png": (png(20, 10), (20, 10)), "image/jpeg": (pillow_image(120, 90, "JPEG"), (120, 90))}
+    paths = {"image/png": "/i.png", "image/jpeg": "/i.jpg"}
+    routes.update({paths[media]: respond(200, body, content_type=media) for media, (body, _) in pictures.items()})
     with FaultServer(routes) as server:
 
         async def scenario():
@@ -226,13 +230,16 @@ def allow_private_server(zygote):
                 async with anyio.create_task_group() as group:
                     for index in range(8):
                         group.start_soon(fetch, index)
-                image = await session.call_tool("web_fetch", {"url": server.url("/i.png")})
-                return {"listed": listed, "single": single, "parallel": parallel, "image": image}
+                images = {
+                    media: await session.call_tool("web_fetch", {"url": server.url(paths[media])}) for media in paths
+                }
+                return {"listed": listed, "single": single, "parallel": parallel, "images": images}
 
         answers = run_bounded(scenario)
         with SearchClient(settings=ws.Settings(allow_private=True)) as client:
             expected = tool.call_tool("web_fetch", {"url": server.url("/article")}, client=client)
-    return dict(answers, url=server.url, expected=expected, gate_broken=gate.broken)
+    images = {media: (body, size, answers["images"][media]) for media, (body, size) in pictures.items()}
+    return dict(answers, images=images, url=server.url, expected=expected, gate_broken=gate.broken)
 
 
 def test_fetch_and_eight_concurrent_calls_with_allow_private(allow_private_server):
@@ -252,6 +259,29 @@ def test_fetch_and_eight_concurrent_calls_with_allow_private(allow_private_serve
     assert [result.structured_content["url"] for result in parallel] == [url("/gate/%d" % i) for i in range(8)]
     assert all(result.structured_content["truncated"] for result in parallel)
     assert not allow_private_server["gate_broken"]
+
+
+@pytest.mark.parametrize("media", ["image/png", "image/jpeg"])
+def test_mcp_web_fetch_returns_an_image_block(media, allow_private_server):
+    """web_fetch of an image (the tool adapter's side: tests/sockets/test_tool_images.py): a text
+    block and the image block, the structured result without the image's data."""
+    body, size, result = allow_private_server["images"][media]
+    assert result.is_error is False
+    kinds = [block.type for block in result.content]
+    assert kinds == ["text", "image"]
+    assert "[image: %s, %dx%d pixels" % (media, *size) in result.content[0].text
+    image = result.content[1]
+    assert (image.mime_type, base64.b64decode(image.data)) == (media, body)
+    assert "data" not in result.structured_content and result.structured_content["width"] == size[0]
+
+
+def test_the_mcp_text_block_of_an_image_is_its_one_line(allow_private_server):
+    """Issue 35 item 2 (with tests/sockets/test_tool_image_text.py): the text block of an image
+    is the library's one line, the same as the structured result's text."""
+    result = allow_private_server["images"]["image/png"][2]
+    text, image = result.content
+    assert text.text.startswith("[image: image/png, 20x10 pixels, ") and "\n" not in text.text
+    assert text.text == result.structured_content["text"] and image.type == "image"
 
 
 def test_the_server_says_on_stderr_when_it_serves_offline_stub_results(default_server, zygote, tmp_path):
@@ -844,7 +874,7 @@ def test_no_images_refuses_an_image_and_the_fetch_tool_says_nothing_of_images(al
                 return listed["web_fetch"], await session.call_tool("web_fetch", {"url": server.url("/i.png")})
 
         text_only, refused = run_bounded(scenario, "--no-images")
-    offered, image = allow_private_server["listed"]["web_fetch"], allow_private_server["image"]
+    offered, image = allow_private_server["listed"]["web_fetch"], allow_private_server["images"]["image/png"][2]
     assert "returns the image itself" in offered and [c.type for c in image.content] == ["text", "image"]
     assert "image" not in text_only.lower()
     assert refused.is_error is True and "unsupported_content" in text_of(refused)

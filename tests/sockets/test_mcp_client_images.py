@@ -2,18 +2,18 @@
 install beside the server's SDK 2.x: pydantic-ai's ``MCPToolset`` hands the model our one line
 and the image (``BinaryImage``), openai-agents' ``MCPServerStdio`` a ``function_call_output``
 of ``input_text`` (our line) and ``input_image`` (a data URL of the same bytes). The servers are
-forked from the module's ``zygote`` (mcp_zygote.py)."""
+forked from the ``zygote`` the client modules share (mcp_zygote.py)."""
 
 import base64
 import os
 from pathlib import Path
 
+import mcp_zygote
 import pytest
 from agent_engine import scripted_pydantic_model
 from clocks import paced_budget_s
 from faults import respond
 from images import png
-from mcp_zygote import Zygote, stderr_for_sdk_clients
 from servers import FaultServer
 from test_mcp import SESSION_LIMIT_S, run_bounded
 
@@ -23,10 +23,10 @@ LINE = "[image: image/png, 64x48 pixels, "
 
 
 @pytest.fixture(scope="module")
-def zygote():
-    """One process that has imported the server, forking one for each test that asks (mcp_zygote.py)."""
-    with Zygote(str(ROOT), paced_budget_s(SESSION_LIMIT_S)) as forks:
-        yield forks
+def zygote(request):
+    """A process that has imported the server, forking one for each test that asks: the one this
+    pytest process's MCP client modules share (mcp_zygote.shared)."""
+    return mcp_zygote.shared(request.config, str(ROOT), paced_budget_s(SESSION_LIMIT_S))
 
 
 @pytest.fixture
@@ -62,7 +62,7 @@ def test_openai_agents_mcp_server_gives_the_model_input_text_and_input_image(zyg
     from agents.mcp import MCPServerStdio
     from agents.testing import ScriptedModel, assistant_message, function_call
 
-    stderr_for_sdk_clients(monkeypatch)  # MCPServerStdio relies on stdio_client's errlog default
+    mcp_zygote.stderr_for_sdk_clients(monkeypatch)  # MCPServerStdio relies on stdio_client's errlog default
 
     model = ScriptedModel(
         [[function_call("web_fetch", {"url": image_url}, call_id="call_0")], [assistant_message("done")]]

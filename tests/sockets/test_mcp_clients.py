@@ -6,18 +6,18 @@ One test per client library that installs beside the server's SDK (openai-agents
 server's cache and a captcha's cool-down keeps later searches off the engine; a client timeout
 longer than our deadline; an error that reaches the client (and the model) as one plain line.
 Clients on SDK 1.x (langchain-mcp-adapters, smolagents' mcpadapt) run from an environment of
-their own. A client library that is not installed skips its test. The servers the clients talk to
-are forked from the module's ``zygote`` (mcp_zygote.py; test_mcp.py starts the real command).
+their own, one after the other in one process of it. A client library that is not installed skips its test. The servers the clients talk to
+are forked from the ``zygote`` the client modules share (mcp_zygote.py; test_mcp.py starts the real command).
 """
 
 import os
 import sys
 from pathlib import Path
 
+import mcp_zygote
 import pytest
 from agent_engine import CAPTCHA_PAGE, ddg_engine, scripted_pydantic_model, searches
 from clocks import paced_budget_s
-from mcp_zygote import Zygote, stderr_for_sdk_clients
 
 import websearch_sync as ws
 from websearch_sync import tool
@@ -39,10 +39,10 @@ def run_bounded(scenario):
 
 
 @pytest.fixture(scope="module")
-def zygote():
-    """One process that has imported the server, forking one for each test that asks (mcp_zygote.py)."""
-    with Zygote(str(ROOT), paced_budget_s(LIMIT_S)) as forks:
-        yield forks
+def zygote(request):
+    """A process that has imported the server, forking one for each test that asks: the one this
+    pytest process's MCP client modules share (mcp_zygote.shared)."""
+    return mcp_zygote.shared(request.config, str(ROOT), paced_budget_s(LIMIT_S))
 
 
 def server_command(zygote):
@@ -98,7 +98,7 @@ def test_the_docs_give_openai_agents_default_timeout_as_it_is():
 
 def test_openai_agents_mcp_server_stdio(zygote, monkeypatch):
     agents_mcp = pytest.importorskip("agents.mcp")
-    stderr_for_sdk_clients(monkeypatch)  # MCPServerStdio relies on stdio_client's errlog default
+    mcp_zygote.stderr_for_sdk_clients(monkeypatch)  # MCPServerStdio relies on stdio_client's errlog default
 
     async def scenario():
         server = agents_mcp.MCPServerStdio(
@@ -231,30 +231,63 @@ needs_mcp1_client = pytest.mark.skipif(
 )
 
 
-def run_mcp1_client(server_command, script, *arguments):
-    """Run ``script`` in the SDK 1.x client environment, with the server ``server_command`` starts
-    (its command line, then the working directory, then ``arguments``); its JSON report (its last
-    line: smolagents prints)."""
+#: Runs each ``[script, argv]`` of the JSON list in ``sys.argv[1]`` in turn, as ``python -c script
+#: argv...`` would (in ``__main__``, with that ``sys.argv``), a NUL line after each one's output: the
+#: two SDK 1.x clients in one process of their environment, whose start and SDK import (about
+#: 0.8 s of CPU) they share.
+EACH_SCRIPT = r"""
+import json, sys
+for script, argv in json.loads(sys.argv[1]):
+    sys.argv = ["-c", *argv]
+    exec(compile(script, "<string>", "exec"), {"__name__": "__main__", "__builtins__": __builtins__})
+    print("\x00", flush=True)
+"""
+
+
+def run_mcp1_clients(*clients):
+    """Run each ``(server_command, script, *arguments)`` in turn in one process of the SDK 1.x client
+    environment, with the server ``server_command`` starts (the script's argv: its command line,
+    the working directory, then ``arguments``); each one's JSON report (the last line of its
+    output: smolagents prints)."""
     import json
     import subprocess
 
+    runs = [[script, [json.dumps(command), str(ROOT), *arguments]] for command, script, *arguments in clients]
     done = subprocess.run(
-        [MCP1_CLIENT_PYTHON, "-c", script, json.dumps(server_command), str(ROOT), *arguments],
+        [MCP1_CLIENT_PYTHON, "-c", EACH_SCRIPT, json.dumps(runs)],
         capture_output=True,
         text=True,
-        timeout=LIMIT_S,
+        timeout=LIMIT_S * len(clients),
     )
     assert done.returncode == 0, done.stderr
-    report = json.loads(done.stdout.splitlines()[-1])
-    assert report["mcp"].startswith("1.")  # the client's SDK is 1.x; the server's (this environment) is 2.x
-    return report
+    outputs = done.stdout.split("\x00\n")
+    assert len(outputs) == len(clients) + 1 and outputs[-1] == "", done.stdout
+    reports = [json.loads(output.splitlines()[-1]) for output in outputs[:-1]]
+    assert all(report["mcp"].startswith("1.") for report in reports)  # the client's SDK is 1.x; the server's 2.x
+    return reports
+
+
+@pytest.fixture(scope="module")
+def mcp1_reports(zygote):
+    """The SDK 1.x clients' reports, from one process (:func:`run_mcp1_clients`):
+    ``{"langchain": report, "smolagents": (report, searches the engine got)}``."""
+    import json
+
+    with ddg_engine(CAPTCHA_PAGE) as (engine, _):
+        langchain, smolagents = run_mcp1_clients(
+            # the real command, not a forked server: the server starts in the environment the client
+            # gives it (its PYTHONPATH and PATH only), which a fork from this environment would skip
+            ([sys.executable, "-m", "websearch_sync", "mcp"], LANGCHAIN_CLIENT, os.environ["PATH"]),
+            (zygote.command(), SMOLAGENTS_CLIENT, json.dumps(engine_env(engine)), json.dumps(BLOCKED_SEARCHES)),
+        )
+        return {"langchain": langchain, "smolagents": (smolagents, searches(engine))}
 
 
 @needs_mcp1_client
-def test_langchain_mcp_adapters_on_sdk_1_drives_the_server_from_its_own_environment():
+def test_langchain_mcp_adapters_on_sdk_1_drives_the_server_from_its_own_environment(mcp1_reports):
     """The real command, not a forked server: the server starts in an environment the client
     gives it (its PYTHONPATH and PATH only), which a fork from this environment would skip."""
-    report = run_mcp1_client([sys.executable, "-m", "websearch_sync", "mcp"], LANGCHAIN_CLIENT, os.environ["PATH"])
+    report = mcp1_reports["langchain"]
     assert report["tools"] == ["web_fetch", "web_search"]
     first, again, error = report["answers"]
     assert (first["status"], first["cached"], again["cached"]) == ("success", False, True)
@@ -299,18 +332,13 @@ print(json.dumps({"mcp": version("mcp"), "tools": sorted(t.name for t in tools),
 
 
 @needs_mcp1_client
-def test_smolagents_mcp_client_on_sdk_1_keeps_the_run_going_on_blocked_searches(zygote):
+def test_smolagents_mcp_client_on_sdk_1_keeps_the_run_going_on_blocked_searches(mcp1_reports):
     """smolagents takes an argument as optional only when its schema says ``"nullable": true``
     (mcpadapt passes the MCP ``inputSchema`` through); the server's optional arguments say so
     (issue 33.19), so a model that gives only the query is not refused (it was:
     ``Argument max_results is required``)."""
-    import json
-
-    with ddg_engine(CAPTCHA_PAGE) as (engine, _):
-        report = run_mcp1_client(
-            zygote.command(), SMOLAGENTS_CLIENT, json.dumps(engine_env(engine)), json.dumps(BLOCKED_SEARCHES)
-        )
-        assert searches(engine) == 1  # one server for the agent: the captcha's cool-down held
+    report, searched = mcp1_reports["smolagents"]
+    assert searched == 1  # one server for the agent: the captcha's cool-down held
     assert report["tools"] == ["web_fetch", "web_search"]
     assert report["timeout_s"] == CLIENT_TIMEOUT_S  # mcpadapt's read timeout, as docs/mcp.md sets it (a float)
     assert report["final"] == "done"

@@ -174,7 +174,10 @@ def test_followers_of_a_killed_leader_ask_once_between_them(redis_db, redis_serv
     """A worker that claimed a question was killed: its lease is left to lapse. Four workers (four
     clients: only Redis joins them) wait for that question's answer, with no pace to hold them
     back (an API backend). When the lease lapsed, each of them asked the upstream itself: four
-    requests for one question. One takes the question over; the others wait for its answer."""
+    requests for one question. One takes the question over; the others wait for its answer.
+    Under load, 1 run of 80 still sent two: a waiter read the lease in its last millisecond (PTTL
+    0, its claim still refused) and asked without the question; tests/unit/test_flight_takeover.py
+    places that and the other stalls exactly."""
     from shared_state_worker import Upstream
 
     from websearch_sync.client.state.flights import SharedFlights

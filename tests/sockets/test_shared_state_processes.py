@@ -11,7 +11,7 @@ import time
 import pytest
 from clocks import deadline_margin_s, machine_pace
 from redis_server import REDIS_UP_TIMEOUT_S, redis_server  # noqa: F401  (fixture)
-from shared_state_worker import Upstream, Workers, run_workers, worker_env
+from shared_state_worker import FleetParent, Upstream, Workers, run_workers, worker_env
 
 from websearch_sync import SearchClient, Settings, WebBlocked
 from websearch_sync.contract.cases import load_golden, outcome_of
@@ -55,6 +55,13 @@ class WakeUpLateness:
         self._thread.join()
 
 
+@pytest.fixture(scope="module")
+def fleet_parent():
+    """One parent forking every fleet of the module (shared_state_worker.FleetParent)."""
+    with FleetParent() as parent:
+        yield parent
+
+
 def _jobs():
     return [
         {"queries": ["q%d-%d" % (w, i) for i in range(QUERIES_EACH)], "options": {"max_results": 10, "retries": 0}}
@@ -71,7 +78,7 @@ def _span(arrivals):
     return max(arrivals) - min(arrivals)
 
 
-def test_four_workers_share_rate_limit_cache_and_cooldowns(redis_server):  # noqa: F811
+def test_four_workers_share_rate_limit_cache_and_cooldowns(redis_server, fleet_parent):  # noqa: F811
     # four workers and this process on a loaded machine: a command may outlast the production
     # bound (0.25 s), which would count as an outage (each worker's own pace); not this test's subject
     state_url = redis_server.url + "?socket_timeout=%g" % REDIS_UP_TIMEOUT_S
@@ -82,7 +89,7 @@ def test_four_workers_share_rate_limit_cache_and_cooldowns(redis_server):  # noq
     }
     with (
         Upstream("browse-API__1") as upstream,
-        Workers(_jobs() + [fifth], worker_env(upstream, state_url, MIN_INTERVAL_S)) as fleet,
+        Workers(_jobs() + [fifth], worker_env(upstream, state_url, MIN_INTERVAL_S), fleet_parent) as fleet,
     ):
         golden = load_golden(upstream.answer_with("browse-API__1"))
 
@@ -133,10 +140,10 @@ def test_four_workers_share_rate_limit_cache_and_cooldowns(redis_server):  # noq
         assert len(upstream.arrivals) == WORKERS * QUERIES_EACH + 1
 
 
-def test_without_a_state_url_each_worker_keeps_its_own_pace():
+def test_without_a_state_url_each_worker_keeps_its_own_pace(fleet_parent):
     """The control: the same four workers without shared state send faster than the rate (the test above can fail)."""
     with Upstream("browse-API__1") as upstream:
-        run_workers(_jobs(), worker_env(upstream, "", MIN_INTERVAL_S))
+        run_workers(_jobs(), worker_env(upstream, "", MIN_INTERVAL_S), fleet_parent)
     # each worker keeps its own pace (one that left late holds its next one back: on a loaded machine a
     # worker's ten requests take well over 0.9 s), but nothing keeps two workers apart
     assert _tightest_window(upstream.arrivals) < 10 * MIN_INTERVAL_S

@@ -13,7 +13,7 @@ import time
 import pytest
 from faults import free_port
 from redis_server import REDIS_UP_TIMEOUT_S, RedisServer, redis_db, redis_server, up  # noqa: F401  (fixtures)
-from shared_state_worker import WORKER_WAIT_S, Upstream, Workers, run_workers, worker_env
+from shared_state_worker import WORKER_WAIT_S, FleetParent, Upstream, Workers, run_workers, worker_env
 
 from websearch_sync.contract.cases import load_golden
 
@@ -23,7 +23,14 @@ MIN_INTERVAL_S = 0.05
 LIMITER_ROUNDING_S = 1e-6
 
 
-def test_a_429_is_shared_before_the_worker_that_met_it_waits(redis_db, redis_server):  # noqa: F811
+@pytest.fixture(scope="module")
+def fleet_parent():
+    """One parent forking every fleet of the module (shared_state_worker.FleetParent)."""
+    with FleetParent() as parent:
+        yield parent
+
+
+def test_a_429_is_shared_before_the_worker_that_met_it_waits(redis_db, redis_server, fleet_parent):  # noqa: F811
     """One worker meets a 429 and waits out its Retry-After to try again; while it waits, the
     shared cool-down is already in Redis, and three workers (started before, let go then) send
     nothing before the window ends: they fail fast with the cool-down."""
@@ -34,7 +41,7 @@ def test_a_429_is_shared_before_the_worker_that_met_it_waits(redis_db, redis_ser
         golden = load_golden(upstream.answer_with("browse-API__1"))
         upstream.answer_next_with("http_429_retry_after", retry_after="%g" % RETRY_AFTER_S)
         env = worker_env(upstream, up(redis_server.url), MIN_INTERVAL_S)
-        with Workers(jobs + [holder_job], env) as fleet:
+        with Workers(jobs + [holder_job], env, fleet_parent) as fleet:
             fleet.start(holder)  # the others are ready, and wait
             deadline = time.monotonic() + WORKER_WAIT_S
             while not (upstream.log and redis_db.keys("websearch_sync:cooldown:searxng@127.0.0.1:*")):
@@ -54,7 +61,7 @@ def test_a_429_is_shared_before_the_worker_that_met_it_waits(redis_db, redis_ser
         pytest.skip("the other workers only asked after the %.0f s window (machine too slow)" % RETRY_AFTER_S)
 
 
-def test_module_level_calls_keep_their_pace_and_cool_downs_through_a_redis_outage():
+def test_module_level_calls_keep_their_pace_and_cool_downs_through_a_redis_outage(fleet_parent):
     """Redis is down (nothing listens on its port): one worker's module-level calls keep the
     pace set by WEB_SEARCH_MIN_INTERVAL_S_SEARXNG, and a 429 one call met stops the next ones."""
     pace = 0.3
@@ -62,7 +69,7 @@ def test_module_level_calls_keep_their_pace_and_cool_downs_through_a_redis_outag
     paced, cooled = ["p%d" % i for i in range(6)], ["c1", "c2", "c3"]
     job = {"queries": paced + cooled, "options": {"retries": 0}, "departures": True, "pause_after": len(paced)}
     with Upstream("browse-API__1") as upstream:
-        with Workers([job], worker_env(upstream, dead_state_url, pace)) as worker:
+        with Workers([job], worker_env(upstream, dead_state_url, pace), fleet_parent) as worker:
             (lines,) = worker.until_paused()
             assert len(upstream.arrivals) == 6
             # measured from when the limiter let each request leave (``left_at``), not from its arrival:
@@ -79,27 +86,31 @@ def test_module_level_calls_keep_their_pace_and_cool_downs_through_a_redis_outag
     assert len(upstream.arrivals) == 7  # the first call met the 429; the next two obeyed its cool-down
 
 
-def test_identical_queries_in_flight_send_one_request(redis_db, redis_server):  # noqa: F811
+def test_identical_queries_in_flight_send_one_request(redis_db, redis_server, fleet_parent):  # noqa: F811
     """Four workers ask the same ten questions at the same moments (the upstream takes 0.2 s):
     one request per question reaches it (collapse ratio 1.0)."""
     queries = ["same %d" % i for i in range(10)]
     jobs = [{"queries": queries, "options": {"max_results": 10}} for _ in range(4)]
     with Upstream("browse-API__1", delay_s=0.2) as upstream:
         golden = load_golden(upstream.answer_with("browse-API__1"))
-        lines = [line for out in run_workers(jobs, worker_env(upstream, up(redis_server.url), 0)) for line in out]
+        lines = [
+            line
+            for out in run_workers(jobs, worker_env(upstream, up(redis_server.url), 0), fleet_parent)
+            for line in out
+        ]
     assert len(lines) == 40 and all(line["outcome"] == golden for line in lines)
     assert sorted(q for _, q, _ in upstream.log) == sorted(queries)
 
 
-def test_without_shared_state_the_same_workers_ask_every_copy():
+def test_without_shared_state_the_same_workers_ask_every_copy(fleet_parent):
     """The control: separate processes without a shared state cannot collapse (the test above can fail)."""
     queries = ["same %d" % i for i in range(5)]
     with Upstream("browse-API__1", delay_s=0.2) as upstream:
-        run_workers([{"queries": queries} for _ in range(3)], worker_env(upstream, "", 0))
+        run_workers([{"queries": queries} for _ in range(3)], worker_env(upstream, "", 0), fleet_parent)
     assert len(upstream.log) == 15
 
 
-def test_four_workers_keep_the_fleets_pace_through_a_redis_outage(redis_server):  # noqa: F811  (skips without one)
+def test_four_workers_keep_the_fleets_pace_through_a_redis_outage(redis_server, fleet_parent):  # noqa: F811  (skips without one)
     """Issue 33.16: four workers share one pace through Redis; Redis dies; each worker now keeps
     a quarter of the pace alone (the fleet's size it learnt while Redis answered), so the fleet
     still sends at the fleet's rate, not four times it.
@@ -128,7 +139,7 @@ def test_four_workers_keep_the_fleets_pace_through_a_redis_outage(redis_server):
         # while it runs, a Redis slowed by the machine's load must not count as down (a booking not
         # answered teaches no fleet); once stopped, it refuses connections at once
         state_url = redis.url + "?socket_timeout=%g" % REDIS_UP_TIMEOUT_S
-        with Workers(jobs, worker_env(upstream, state_url, interval)) as fleet:
+        with Workers(jobs, worker_env(upstream, state_url, interval), fleet_parent) as fleet:
             fleet.until_paused()  # one query each: the four are in the fleet
             fleet.until_paused()  # each booked again, and learnt the four
             redis.stop()  # nothing listens on its port any more

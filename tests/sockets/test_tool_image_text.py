@@ -2,7 +2,7 @@
 ``format_results``' text and markdown, on the MCP text block and in a repeat's answer: the line
 is written by the library (type, size, URL), not page text, so it carries no untrusted-content
 block and no page header repeating the URL. The MCP text block is checked in
-tests/sockets/test_tool_images.py, on the session of one server those tests share."""
+tests/sockets/test_mcp.py, on the session of one server its fetch tests share."""
 
 import pytest
 from faults import respond

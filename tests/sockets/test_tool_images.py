@@ -1,6 +1,7 @@
-"""Images through the tool adapter and the MCP server: call_tool(images=True) returns the
-image, image_block gives the model API's own block (checked against the OpenAI and
-Anthropic SDKs' types), format_results one line, and the MCP web_fetch an image block."""
+"""Images through the tool adapter: call_tool(images=True) returns the image, image_block gives
+the model API's own block (checked against the OpenAI and Anthropic SDKs' types), format_results
+one line. The MCP web_fetch's image block is checked in tests/sockets/test_mcp.py, on the
+session of the ``--allow-private`` server its fetch tests share (no server start of its own)."""
 
 import base64
 import sys
@@ -9,7 +10,6 @@ import pytest
 from faults import respond
 from images import pillow_image, png
 from servers import FaultServer
-from test_mcp import mcp_session, run_bounded
 
 import websearch_sync as ws
 from websearch_sync import tool
@@ -80,43 +80,3 @@ def test_call_tool_over_the_cap_is_a_clear_error(client, monkeypatch):
     assert (error["type"], error["detail_code"]) == ("WebProviderError", "image_too_large")
     assert "%dx20" % (image_reader.MAX_IMAGE_SIDE + 100) in error["message"]
     assert tool.format_results(result).startswith("Error")
-
-
-@pytest.fixture(scope="module")
-def mcp_fetched():
-    """``{media: result}``: the MCP ``web_fetch`` of each image of :data:`IMAGES`, in one session of one
-    ``websearch-sync mcp --allow-private`` (a server's start is a second of CPU: one start, not two)."""
-    routes = {
-        "/%d" % index: respond(200, image.values[0], content_type=image.values[1]) for index, image in enumerate(IMAGES)
-    }
-    with FaultServer(routes) as server:
-
-        async def scenario():
-            async with mcp_session("--allow-private") as session:
-                return {
-                    image.values[1]: await session.call_tool("web_fetch", {"url": server.url("/%d" % index)})
-                    for index, image in enumerate(IMAGES)
-                }
-
-        return run_bounded(scenario)
-
-
-@pytest.mark.parametrize("body, media, size", IMAGES)
-def test_mcp_web_fetch_returns_an_image_block(body, media, size, mcp_fetched):
-    result = mcp_fetched[media]
-    assert result.is_error is False
-    kinds = [block.type for block in result.content]
-    assert kinds == ["text", "image"]
-    assert "[image: %s, %dx%d pixels" % (media, *size) in result.content[0].text
-    image = result.content[1]
-    assert (image.mime_type, base64.b64decode(image.data)) == (media, body)
-    assert "data" not in result.structured_content and result.structured_content["width"] == size[0]
-
-
-def test_the_mcp_text_block_of_an_image_is_its_one_line(mcp_fetched):
-    """Issue 35 item 2 (with tests/sockets/test_tool_image_text.py): the text block of an image
-    is the library's one line, the same as the structured result's text."""
-    result = mcp_fetched["image/png"]
-    text, image = result.content
-    assert text.text.startswith("[image: image/png, 64x48 pixels, ") and "\n" not in text.text
-    assert text.text == result.structured_content["text"] and image.type == "image"

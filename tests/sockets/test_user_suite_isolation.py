@@ -3,10 +3,23 @@ through its entry point): nothing one test does reaches the tests after it. Each
 without one of the plugin's resets: an application's module-level client carried a block and a
 cached answer into the next test (``testing.reset`` makes open clients learn afresh), and a backend
 a test registered, or a built-in it replaced and unregistered, outlived it (``registry.kept``).
-And a suite that never searches does not load the library through the plugin."""
+And a suite that never searches does not load the library through the plugin.
+
+The suites that search run in pytest children forked from a Python that imported pytest and the
+library's third-party dependencies, not the library (user_pytest.shared_forks: the library is
+imported after pytest has started in the child and loaded the plugin through its entry point, as
+in a user's run). The suite that never searches starts a real ``python -m pytest``: what it
+checks is what that start imports."""
 
 import pytest
-from user_pytest import run_pytest
+from user_pytest import run_pytest, shared_forks
+
+
+@pytest.fixture(scope="module")
+def forks(request):
+    """The fork server of user runs (user_pytest.shared_forks)."""
+    return shared_forks(request.config)
+
 
 APP = """
 import websearch_sync as ws
@@ -78,12 +91,12 @@ def test_sees_the_backends_as_installed():
 }
 
 
-def test_a_users_suite_isolates_its_tests(tmp_path):
+def test_a_users_suite_isolates_its_tests(tmp_path, forks):
     (tmp_path / "myapp.py").write_text(APP, encoding="utf-8")
     for number, (name, text) in enumerate(USER_TESTS.items()):
         (tmp_path / ("test_%d_%s.py" % (number, name))).write_text(text, encoding="utf-8")
     (tmp_path / "pytest.ini").write_text("[pytest]\npythonpath = .\n", encoding="utf-8")
-    done = run_pytest(tmp_path)
+    done = run_pytest(tmp_path, forks=forks)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "5 passed" in done.stdout
 
@@ -170,7 +183,7 @@ def test_b(sess_backend):
 
 
 @pytest.mark.parametrize("first", ["app", "session"])
-def test_backends_registered_at_import_or_by_a_wider_fixture_outlive_the_test(tmp_path, first):
+def test_backends_registered_at_import_or_by_a_wider_fixture_outlive_the_test(tmp_path, first, forks):
     """Which comes first is the test in which the library comes into use (the backends as installed
     are restored after it); the other runs under the kept registry of a library in use."""
     (tmp_path / "registering_app.py").write_text(REGISTERING_APP, encoding="utf-8")
@@ -180,6 +193,6 @@ def test_backends_registered_at_import_or_by_a_wider_fixture_outlive_the_test(tm
     for number, name in enumerate(order):
         (tmp_path / ("test_%d_%s.py" % (number, name))).write_text(texts[name], encoding="utf-8")
     (tmp_path / "pytest.ini").write_text("[pytest]\npythonpath = .\n", encoding="utf-8")
-    done = run_pytest(tmp_path)
+    done = run_pytest(tmp_path, forks=forks)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "4 passed" in done.stdout

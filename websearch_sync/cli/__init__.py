@@ -27,11 +27,11 @@ from .output import (
     EXIT_BROKEN_PIPE,
     EXIT_OTHER,
     OutputFailed,
-    TerminalStream,
     cli_hint,
     error_lines,
     exit_status,
     json_text,
+    terminal_stream,
     wants_json,
 )
 
@@ -115,7 +115,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     wrappers (no control characters, no encoding crash), except for a command whose
     stdout carries a protocol (``mcp``). A reader that closes the
     pipe (``| head -1``) ends the command quietly with status 141; output that cannot be
-    written otherwise (a full disk) with one error line and status 5.
+    written otherwise (a full disk, a process started without stdout) with one error line and
+    status 5; without stderr its lines are dropped (:class:`~.output.MissingStream`).
     """
     parser = build_parser()
     try:
@@ -124,7 +125,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             getattr(args, "command_parser", parser).error("unrecognized arguments: %s" % " ".join(unknown))
     except SystemExit as exc:  # argparse: --help/--version (0) or usage error (2)
         indent = _json_indent(argv) if exc.code and _Parser.usage_error is not None else None
-        if indent is not None:  # the error form on stdout, as for any other failure of a JSON command
+        if (
+            indent is not None and sys.stdout is not None
+        ):  # the error form on stdout, as for any other failure of a JSON command
             usage = InvalidInput(_Parser.usage_error or "", detail_code=BAD_ARGUMENTS)
             sys.stdout.write(json_text({"error": usage.to_dict()}, sys.stdout, indent or None) + "\n")
         _Parser.usage_error = None
@@ -135,7 +138,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if getattr(args, "protocol_on_stdout", False):  # mcp: stdout carries a protocol, not text for a terminal
         return _run(args)
     stdout, stderr = sys.stdout, sys.stderr
-    sys.stdout, sys.stderr = TerminalStream(stdout), TerminalStream(stderr)
+    sys.stdout, sys.stderr = terminal_stream(stdout, "stdout"), terminal_stream(stderr, "stderr")
     try:
         status = _run(args)
         sys.stdout.flush()  # here, where a closed pipe is handled, not at interpreter exit
@@ -145,7 +148,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return EXIT_BROKEN_PIPE
     except OutputFailed as failure:
         _discard_output(stdout)
-        with contextlib.suppress(OSError):  # stderr on the same full disk: the status still says it
+        with contextlib.suppress(OSError, AttributeError):  # stderr on the same full disk, or none: the status says it
             stderr.write("error: cannot write the output: %s\n" % failure)
         return EXIT_OTHER
     finally:
@@ -171,8 +174,10 @@ def _run(args: argparse.Namespace) -> int:
         return 130
 
 
-def _discard_output(stream: TextIO) -> None:
+def _discard_output(stream: Optional[TextIO]) -> None:
     """Point ``stream``'s descriptor at /dev/null, so that flushing it at exit cannot fail again."""
+    if stream is None:  # started without stdout: nothing to flush
+        return
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, stream.fileno())

@@ -11,6 +11,7 @@ import sys
 from typing import Any
 
 from ..config import Settings, check_backend_names
+from ..errors import BAD_ARGUMENTS, InvalidInput
 from ..mcp import DEFAULT_MAX_CONCURRENT, DEFAULT_REPEAT_WINDOW_S
 from ..models import STRATEGIES
 from .output import EXIT_OK, int_arg
@@ -124,6 +125,13 @@ def run(args: argparse.Namespace) -> int:
 
     # a usage error comes alone, before the stub's warning, and before the SDK's import (a second of CPU)
     check_max_concurrent(args.max_concurrent)
+    missing = [name for name in ("stdin", "stdout") if getattr(sys, name) is None]  # started with <&- or >&-
+    if missing:
+        raise InvalidInput(
+            "the MCP server talks to its client over stdin and stdout; it was started without %s"
+            % " and ".join(missing),
+            detail_code=BAD_ARGUMENTS,
+        )
     from ..backends.stub import OFFLINE_WARNING
     from ..client.search_client import SearchClient
     from ..mcp import CancellableClock, McpTools, require_mcp, serve_stdio
@@ -140,7 +148,7 @@ def run(args: argparse.Namespace) -> int:
             client, max_repeats=args.max_repeats, repeat_window_s=args.repeat_window, clock=clock, images=args.images
         )
         offline = offline_default(client.settings)
-        if offline:  # made-up results must not pass for real ones: the server's log says so from the start
+        if offline and sys.stderr is not None:  # made-up results must not pass for real ones: the log says so at once
             sys.stderr.write("websearch-sync mcp: warning: %s (backend: %s)\n" % (OFFLINE_WARNING, ", ".join(offline)))
             sys.stderr.flush()
         serve_stdio(tools, max_concurrent=args.max_concurrent)

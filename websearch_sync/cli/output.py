@@ -228,6 +228,48 @@ class TerminalStream(io.TextIOBase):
         return True
 
 
+class MissingStream(io.TextIOBase):
+    """What a standard stream the process was started without stands for (``>&-`` or ``2>&-``:
+    Python sets ``sys.stdout`` or ``sys.stderr`` to ``None``).
+
+    Without stdout the command's output cannot be written: its first write is
+    :class:`OutputFailed`, the command's error line and status 5. Without stderr the
+    diagnostics have nowhere to go and are dropped, as ``print`` drops them: the exit status
+    still says how the command ended (a search that succeeded exited 1 on a traceback).
+    """
+
+    def __init__(self, name: str, *, output: bool) -> None:
+        super().__init__()
+        self.name = name
+        self.output = output
+
+    def write(self, text: str) -> int:
+        """Fail (stdout) or drop ``text`` (stderr)."""
+        if self.output and text:
+            raise OutputFailed("%s is closed (the command was started without it)" % self.name)
+        return len(text)
+
+    def write_controls(self, text: str) -> None:
+        """As :meth:`write` (the progress line's cursor controls)."""
+        self.write(text)
+
+    def isatty(self) -> bool:
+        """Never a terminal."""
+        return False
+
+    def writable(self) -> bool:
+        """Always true: the write says what becomes of the text."""
+        return True
+
+
+def terminal_stream(stream: Optional[TextIO], name: str) -> io.TextIOBase:
+    """``sys.stdout`` (``name="stdout"``) or ``sys.stderr`` as the command line writes to it: a
+    :class:`TerminalStream`, or a :class:`MissingStream` when the process has none."""
+    if stream is None:
+        return MissingStream(name, output=name == "stdout")
+    return TerminalStream(stream)
+
+
 def json_text(value: Any, stream: Optional[TextIO] = None, indent: Optional[int] = None) -> str:
     """``value`` as JSON for ``stream``: non-ASCII as is on a UTF-8 stream, else as ``\\uXXXX`` escapes."""
     encoding = (getattr(stream, "encoding", None) or "utf-8").lower().replace("-", "").replace("_", "")

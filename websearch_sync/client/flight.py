@@ -87,38 +87,48 @@ class Flights:
         if self._shared is None:
             yield None
             return
-        token = self._claim(key, budget)
+        token, lapses_at = self._claim(key, budget)
         while token is None:  # another process asks: wait for its answer while it holds the question
-            found, lapsed = self._wait_for_answer(key, budget, lookup)
+            found, lapsed = self._wait_for_answer(key, budget, lookup, lapses_at)
             if found is not None or budget.expired() or not lapsed:
                 yield found  # None: it let go without an answer for us (it failed): ask
                 return
             # its lease lapsed (it died): one of the waiters takes the question over, the others
             # wait for that one (not every one of them asks)
-            token = self._claim(key, budget)
+            token, lapses_at = self._claim(key, budget)
         try:
             # the owner before this one may have answered and let go between this caller's cache read and its claim
             yield lookup() if token else None
         finally:
             self._shared.release(key, token, budget.remaining_s())
 
-    def _claim(self, key: Hashable, budget: Deadline) -> Optional[str]:
-        """A token when this caller now asks the question (``""``: nothing to release); ``None``
-        while another caller holds it. A key that is no lease (planted) holds no one back."""
+    def _claim(self, key: Hashable, budget: Deadline) -> tuple[Optional[str], float]:
+        """A token when this caller now asks the question (``""``: nothing to release), or ``None``
+        while another caller holds it, with when (``time.monotonic()``) that caller's lease lapses
+        at the earliest. A key that is no lease (planted) holds no one back."""
         assert self._shared is not None
-        token = self._shared.claim(key, max(0.001, budget.remaining_s()), budget.remaining_s())
-        if token is None and not self._shared.held_for(key, budget.remaining_s()):
-            return ""
-        return token
+        for _ in range(2):  # a question let go between the claim and the look at its lease: claim it again
+            token = self._shared.claim(key, max(0.001, budget.remaining_s()), budget.remaining_s())
+            if token is not None:
+                return token, float("inf")
+            asked = time.monotonic()
+            held = self._shared.held_for(key, budget.remaining_s())
+            if held:
+                return None, asked + held
+        return "", float("inf")
 
     def _wait_for_answer(
-        self, key: Hashable, budget: Deadline, lookup: Lookup
+        self, key: Hashable, budget: Deadline, lookup: Lookup, lapses_at: float
     ) -> tuple[Optional[dict[str, Any]], bool]:
         """The answer once found (``None`` when the question was let go without one, or the budget
         ran out), and whether the question was let go by its lease lapsing (its owner died) rather
-        than released (its owner is done: it failed, or its answer was not for the cache)."""
+        than released (its owner is done: it failed, or its answer was not for the cache).
+
+        ``lapses_at``: the earliest its lease can lapse (the time left it was last read with, counted
+        from before that read). The lease is gone by the time the read that found it gone returned:
+        timed then, a lease that lapsed is never taken for released, however late a loaded machine
+        sent either read (timed when sent, one waiter of four asked the upstream itself)."""
         assert self._shared is not None
-        lapses_at = float("inf")
         while True:
             time.sleep(max(0.0, min(POLL_S, budget.remaining_s())))
             found = lookup()
@@ -127,6 +137,7 @@ class Flights:
             asked = time.monotonic()
             held = self._shared.held_for(key, budget.remaining_s())
             if not held:
+                gone = time.monotonic()
                 found = lookup()
-                return found, found is None and asked >= lapses_at - LAPSE_MARGIN_S
+                return found, found is None and gone >= lapses_at - LAPSE_MARGIN_S
             lapses_at = asked + held

@@ -135,7 +135,7 @@ def declared_error(cls: type[Backend], status: int) -> type[WebSearchError]:
         return AuthError
     if status in (403, 429):
         return WebBlocked
-    return BadGateway if status >= 500 else WebProviderError
+    return BadGateway if 500 <= status <= 599 else WebProviderError
 
 
 def _answer(status: int, body: str, content_type: str, headers: Optional[dict[str, str]] = None) -> HttpResponse:

@@ -264,9 +264,17 @@ class Backend:
         an endpoint that is not an http(s) URL with a host is ``InvalidInput(bad_endpoint)``.
         """
         self._check_missing()
-        if not _usable_endpoint(self.endpoint_url()):  # the URL itself is not shown: it may carry credentials
+        endpoint = self.endpoint_url()
+        if not _usable_endpoint(endpoint):  # the URL itself is not shown: it may carry credentials
+            quoted = endpoint[:1] in ("'", '"')
             raise InvalidInput(
-                "%s: the endpoint is not an http(s) URL with a host (check %s)" % (self.name, self._endpoint_origin()),
+                "%s: the endpoint is not an http(s) URL with a host (check %s)%s"
+                % (
+                    self.name,
+                    self._endpoint_origin(),
+                    # docker's --env-file and systemd's EnvironmentFile= keep quotes a shell would remove
+                    "; it is written in quotes: remove them" if quoted else "",
+                ),
                 provider=self.name,
                 detail_code=BAD_ENDPOINT,
             )

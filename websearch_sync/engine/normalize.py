@@ -121,7 +121,7 @@ def normalize_items(
 
     Drops items whose URL is not http(s), cleans title/snippet/extras (markup is
     stripped only when the item's provider declared HTML text), removes duplicate
-    URLs by :func:`~websearch_sync.net.urls.dedupe_key` (trailing slash, fragment, ``utm_*``, host case: the first
+    URLs by :func:`~websearch_sync.net.urls.dedupe_key` (trailing slash, fragment, ``utm_*``, host case, default port: the first
     wins), keeps at most ``max_results`` and writes
     ``rank`` 1..n. ``provider`` is used when an item does not name one.
 

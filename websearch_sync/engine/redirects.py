@@ -4,8 +4,9 @@ the browser without a new click (``<meta http-equiv="refresh">``, ``location.rep
 One reader for fetch (``reader.refresh`` decides which of them a fetch follows) and for
 Baidu's ``/link?url=`` resolution (which takes any of them: each names the result).
 
-What a browser with scripting on acts on is the first ``<meta http-equiv="refresh">`` of the
-markup it parses whose ``content`` is a valid declaration (``engine.declarative``: the HTML
+What a browser with scripting on acts on is an HTTP ``Refresh`` header (the same declaration,
+read when the document is created, so before any tag), else the first
+``<meta http-equiv="refresh">`` of the markup it parses whose ``content`` is a valid declaration (``engine.declarative``: the HTML
 standard's shared declarative refresh steps; a declaration it ignores, ``1e3;url=/x``, does
 not stop a later one), its URL resolved against the page's first ``<base href>`` before it,
 else the page's address (an unparsable URL, or a ``javascript:`` one, is ignored too). It
@@ -211,5 +212,9 @@ def client_redirects(response: HttpResponse) -> ClientRedirects:
     markup = response.text[:SCAN_CHARS]
     unseen = _spans(_ascii_lower(markup), _UNSEEN)
     acted, noscript, tags = _refresh_tags(markup, unseen, response.url)
+    header = response.headers.get("Refresh")
+    declared = _refresh(header, response.url) if header else None
+    if declared is not None:  # read when the document is created, before any tag of it
+        acted = declared
     hidden = sorted([(start, end) for start, end, _ in unseen] + tags)
     return ClientRedirects(acted, noscript, _script_target(response, markup, hidden))

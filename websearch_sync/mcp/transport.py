@@ -135,7 +135,8 @@ def parse_line(line: str) -> tuple[Optional[Any], Optional[dict[str, Any]]]:
 @contextmanager
 def _claimed_stdio() -> Iterator[tuple[BinaryIO, BinaryIO]]:
     """Private copies of stdin and stdout for the protocol; fd 0 reads the null device and fd 1
-    goes to stderr until the block ends (streams without a file descriptor are used as they are)."""
+    goes to stderr (the null device without one) until the block ends (streams without a file
+    descriptor are used as they are)."""
     try:
         fds = (sys.stdin.fileno(), sys.stdout.fileno())
     except (AttributeError, OSError, ValueError):
@@ -143,10 +144,10 @@ def _claimed_stdio() -> Iterator[tuple[BinaryIO, BinaryIO]]:
         return
     sys.stdout.flush()
     saved = [os.dup(fd) for fd in fds]
-    null = os.open(os.devnull, os.O_RDONLY)
+    null = os.open(os.devnull, os.O_RDWR)
     try:
         os.dup2(null, fds[0])
-        os.dup2(sys.stderr.fileno(), fds[1])
+        os.dup2(_stderr_fd(null), fds[1])
         with os.fdopen(os.dup(saved[0]), "rb") as wire_in, os.fdopen(os.dup(saved[1]), "wb") as wire_out:
             yield wire_in, wire_out
     finally:
@@ -154,6 +155,15 @@ def _claimed_stdio() -> Iterator[tuple[BinaryIO, BinaryIO]]:
             os.dup2(copy, fd)
             os.close(copy)
         os.close(null)
+
+
+def _stderr_fd(fallback: int) -> int:
+    """stderr's file descriptor, or ``fallback`` (the null device) for a process started without
+    stderr (``2>&-``: ``sys.stderr`` is ``None``), where a stray print has nowhere else to go."""
+    try:
+        return sys.stderr.fileno()
+    except (AttributeError, OSError, ValueError):
+        return fallback
 
 
 async def _read(

@@ -140,13 +140,27 @@ def _strict(content: bytes, codec: Optional[str]) -> Optional[str]:
         return None
 
 
+#: The legacy encoding of an undeclared page when detection cannot tell it from another: the
+#: HTML standard's fallback for most locales and the web's most common legacy charset.
+_LEGACY_DEFAULT = "cp1252"
+
+
 def _detect(content: bytes) -> Optional[str]:
+    """The encoding charset_normalizer finds most likely; of several it rates alike (the same
+    chaos and coherence: a Spanish page reads the same as cp1252 and cp1250 but for its ``ñ``,
+    cp1250's ``ń``), :data:`_LEGACY_DEFAULT` when it is one of them, as a browser reads it."""
     try:
         from charset_normalizer import from_bytes  # installed with requests
     except ImportError:  # pragma: no cover - requests may use chardet instead
         return None
-    best = from_bytes(content[:200_000]).best()
-    return _codec(best.encoding) if best is not None else None
+    matches = from_bytes(content[:200_000])
+    best = matches.best()
+    if best is None:
+        return None
+    tied = [
+        _codec(match.encoding) for match in matches if (match.chaos, match.coherence) == (best.chaos, best.coherence)
+    ]
+    return _LEGACY_DEFAULT if _LEGACY_DEFAULT in tied else _codec(best.encoding)
 
 
 def decode_body(content: bytes, content_type: Optional[str] = None) -> str:

@@ -20,6 +20,7 @@ connections pinned to checked addresses, through documented extension points onl
 
 import functools
 import heapq
+import http.client
 import itertools
 import socket
 import threading
@@ -136,10 +137,34 @@ def current_exchange() -> Optional[Exchange]:
     return getattr(_call, "exchange", None)
 
 
+#: How many interim (1xx) answers may come before the final one; more is a header block too
+#: large (libcurl counts them into its 300 KB of header lines on the browser wire).
+MAX_INTERIM_ANSWERS = 100
+
+
+class _FinalAnswer(http.client.HTTPResponse):
+    """The answer read past every interim one. ``http.client`` skips only ``100 Continue``: a
+    ``103 Early Hints`` (or ``102 Processing``) was taken for the answer (``unexpected HTTP 103``)
+    and the final one left unread, where RFC 9110 (15.2) has a client read any number of 1xx
+    answers before it, as libcurl does. ``101`` is final: no request here asks to switch protocols."""
+
+    def begin(self) -> None:
+        super().begin()
+        for _ in range(MAX_INTERIM_ANSWERS):
+            if not 100 <= self.status < 200 or self.status == 101:
+                return
+            self.headers = None  # type: ignore[assignment]  # begin() reads an answer only while it has none
+            super().begin()
+        raise http.client.HTTPException("got more than %d interim answers" % MAX_INTERIM_ANSWERS)
+
+
 class _Watched:
-    """Connection mixin: tells the running exchange's :class:`Watch` which connection and socket to end."""
+    """Connection mixin: tells the running exchange's :class:`Watch` which connection and socket to end,
+    and reads each answer past its interim ones (:class:`_FinalAnswer`, ``http.client``'s documented
+    ``response_class`` hook, which urllib3's ``getresponse`` uses)."""
 
     sock: Optional[socket.socket]
+    response_class = _FinalAnswer
 
     def connect(self) -> None:
         exchange = current_exchange()

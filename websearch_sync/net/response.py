@@ -28,6 +28,7 @@ class HttpResponse:
     framed: bool = False
     _text: Optional[str] = field(default=None, repr=False)
     _json: Any = field(default=_NOT_PARSED, repr=False)
+    _json_error: Optional[ValueError] = field(default=None, repr=False, compare=False)
 
     @property
     def content_type(self) -> str:
@@ -43,13 +44,20 @@ class HttpResponse:
 
     def json(self) -> Any:
         """The body parsed as JSON (raises ``ValueError`` when it is not JSON, or nested
-        too deeply for the parser). Parsed once: classifying and parsing an answer both
-        read it, so treat the value as read-only."""
+        too deeply for the parser). Parsed once, whether it is JSON or not: classifying and
+        parsing an answer both read it (a truncated or deeply nested body was parsed again by
+        each), so treat the value as read-only."""
         if self._json is _NOT_PARSED:
+            if self._json_error is not None:
+                raise self._json_error.with_traceback(None)
             try:
                 self._json = json.loads(self.text)
             except RecursionError:
-                raise ValueError("JSON nested too deeply") from None
+                self._json_error = ValueError("JSON nested too deeply")
+                raise self._json_error from None
+            except ValueError as error:
+                self._json_error = error
+                raise
         return self._json
 
     @property

@@ -269,8 +269,9 @@ class AddressGuard:
                     what = ": it resolves to %s," % address
                 else:  # 127.0.0.1 as such, or another spelling of it (0x7f.1): named as read
                     what = "," if str(address) == host.strip("[]") else ": that is %s," % address
+                article = "an" if reason[0] in "aeiou" else "a"  # an unspecified address
                 raise InvalidInput(
-                    "refusing to fetch from %s%s a %s address" % (host, what, reason),
+                    "refusing to fetch from %s%s %s %s address" % (host, what, article, reason),
                     provider=provider,
                     detail_code=PRIVATE_ADDRESS,
                     hint="pass allow_private=True (or set WEB_FETCH_ALLOW_PRIVATE=1) only for trusted local use",

@@ -20,6 +20,9 @@ from .response import HttpResponse
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 
+#: The statuses that redirect (to their ``Location``).
+REDIRECT_STATUSES = (301, 302, 303, 307, 308)
+
 #: The longest wait a service may ask for: Retry-After and X-RateLimit-Reset are capped here
 #: (a hostile ``inf`` or ``1e18`` would otherwise become a cool-down no clock can add).
 MAX_RETRY_AFTER_S = 86400.0
@@ -43,15 +46,31 @@ def _window_reset(headers: Mapping[str, str]) -> Optional[float]:
     Brave sends one value per window, shortest first: ``X-RateLimit-Reset: 1, 1419704`` (seconds
     until the per-second and the per-month windows reset) beside ``X-RateLimit-Remaining: 0, 1998``.
     The wait is that of the longest window ``X-RateLimit-Remaining`` shows at 0 (a month's quota
-    used up is not healed in a second), else of the first window.
+    used up is not healed in a second), else of the first window. A value past
+    :data:`_RESET_AT_FLOOR` is the time of the reset in Unix seconds (GitHub's and many
+    gateways' form), not a wait: read as one, any 429 carrying it cooled the backend for a day.
     """
     resets = [part.strip() for part in (headers.get("X-RateLimit-Reset") or "").split(",")]
     if not resets[0]:
         return None
     left = [part.strip() for part in (headers.get("X-RateLimit-Remaining") or "").split(",")]
-    spent = [_seconds(reset) for reset, remaining in zip(resets, left) if remaining == "0"]
+    spent = [_reset_wait(reset) for reset, remaining in zip(resets, left) if remaining == "0"]
     waits = [wait for wait in spent if wait is not None]
-    return max(waits) if waits and len(left) == len(resets) else _seconds(resets[0])
+    return max(waits) if waits and len(left) == len(resets) else _reset_wait(resets[0])
+
+
+#: An ``X-RateLimit-Reset`` from this value on is a time (Unix seconds; 1e9 is 2001-09-09), not a
+#: number of seconds to wait (31 years).
+_RESET_AT_FLOOR = 1e9
+
+
+def _reset_wait(text: str) -> Optional[float]:
+    """Seconds until a window resets, from an ``X-RateLimit-Reset`` value: a wait, or a time."""
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return _clamped(max(0.0, value - time.time()) if value >= _RESET_AT_FLOOR else value)
 
 
 def retry_after_header(headers: Mapping[str, str]) -> Optional[float]:
@@ -73,6 +92,11 @@ def _seconds(text: str) -> Optional[float]:
         value = float(text)
     except ValueError:
         return None
+    return _clamped(value)
+
+
+def _clamped(value: float) -> Optional[float]:
+    """``value`` within ``0..MAX_RETRY_AFTER_S``, or ``None`` for NaN and a negative one."""
     if not value >= 0:  # NaN, negative
         return None
     return min(MAX_RETRY_AFTER_S, max(0.0, value))
@@ -119,7 +143,8 @@ def status_error(response: HttpResponse, provider: Optional[str]) -> Optional[We
     401 -> AuthError, 403 -> WebBlocked(http_403) (saying so when Cloudflare's edge refused it:
     :func:`edge_refusal`), 429 -> WebBlocked(http_429), 5xx -> BadGateway, any other status
     outside 2xx -> WebProviderError(http_<status>) (a configured proxy's own 407 is the wire's
-    ``NetworkError(proxy_error)``: this one is the upstream's).
+    ``NetworkError(proxy_error)``: this one is the upstream's). A status past 599 (``999``, which
+    some sites answer scrapers with) is no server error: unexpected, not retried.
     A 429's wait (``Retry-After`` or ``X-RateLimit-Reset``) and a 5xx's ``Retry-After`` (a 503
     for maintenance) are the error's ``retry_after``: a retry waits for it or, when it does not
     fit in the call's budget, is not sent.
@@ -152,7 +177,7 @@ def status_error(response: HttpResponse, provider: Optional[str]) -> Optional[We
             status=status,
             retry_after=wait,
         )
-    if status >= 500:
+    if 500 <= status <= 599:
         wait = retry_after_header(response.headers)
         return BadGateway(
             "%s failed with HTTP %d%s" % (host, status, _retry_hint(wait)),
@@ -161,9 +186,14 @@ def status_error(response: HttpResponse, provider: Optional[str]) -> Optional[We
             status=status,
             retry_after=wait,
         )
-    return WebProviderError(
-        "%s answered with unexpected HTTP %d" % (host, status), provider=provider, detail_code=detail, status=status
-    )
+    if status in REDIRECT_STATUSES and not (response.location or "").strip():
+        said = (
+            "%s answered with a redirect (HTTP %d) that names no target (its Location header is missing or empty)"
+            % (host, status)
+        )
+    else:
+        said = "%s answered with unexpected HTTP %d" % (host, status)
+    return WebProviderError(said, provider=provider, detail_code=detail, status=status)
 
 
 def _retry_hint(wait: Optional[float]) -> str:

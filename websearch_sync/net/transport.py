@@ -42,6 +42,7 @@ from .mocks import requests_patched, say_once
 from .response import HttpResponse as HttpResponse
 from .ssrf import AddressGuard
 from .status import MAX_RETRY_AFTER_S as MAX_RETRY_AFTER_S
+from .status import REDIRECT_STATUSES
 from .status import retry_after_seconds as retry_after_seconds
 from .status import status_error as status_error
 from .wire import BrowserRequests, Wire, WireRequest
@@ -54,7 +55,6 @@ logger = logging.getLogger("websearch_sync")
 DEFAULT_USER_AGENT = (
     "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/142.0.0.0 Safari/537.36"
 )
-_REDIRECT_STATUSES = (301, 302, 303, 307, 308)
 #: How much of a redirect's body is read (then the connection is dropped): a redirect
 #: body carries nothing we use, and it may be endless.
 _REDIRECT_BODY_BYTES = 65536
@@ -130,7 +130,7 @@ class _Body:
     def head(self, status: int, headers: Mapping[str, str], url: str, framed: bool = False) -> bool:
         """Keep the status line and headers; say whether the body is wanted."""
         self.status, self.headers, self.url, self.framed = status, CaseInsensitiveDict(headers), url, framed
-        self.redirect = self.follow and status in _REDIRECT_STATUSES and bool(self.headers.get("Location"))
+        self.redirect = self.follow and status in REDIRECT_STATUSES and bool(self.headers.get("Location"))
         if self.redirect:
             self.max_bytes, self.truncate = min(self.max_bytes, _REDIRECT_BODY_BYTES), True
         elif self.read_body is not None and not self.read_body(status, headers):

@@ -86,6 +86,10 @@ def result_url(value: object) -> Optional[str]:
     return url
 
 
+#: The port a URL of each scheme names when it names none.
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
 def _port(parts: SplitResult) -> Optional[int]:
     """``parts.port``, not parsed again for the usual URL without a ``:`` after its userinfo (no port)."""
     return parts.port if ":" in parts.netloc.rpartition("@")[2] else None
@@ -105,15 +109,16 @@ def dedupe_key(url: str) -> str:
 
     Ignores what does not change the page a reader gets: the scheme (engines disagree on
     http/https for one page), a leading ``www.``, the host's case, a trailing slash, the
-    fragment and tracking parameters (``utm_*``, ``fbclid``, ``gclid`` ...); the port and
-    the other query parameters count. ``ValueError`` for a malformed URL (``http://[::1``).
+    fragment and tracking parameters (``utm_*``, ``fbclid``, ``gclid`` ...); the port (but
+    the scheme's own, ``:443`` on https, which is no port) and the other query parameters
+    count. ``ValueError`` for a malformed URL (``http://[::1``).
     """
     parts = urlsplit(url)
     host = (parts.hostname or "").lower()
     if host.startswith("www."):
         host = host[4:]
     port = _port(parts)
-    if port:
+    if port and port != _DEFAULT_PORTS.get(parts.scheme.lower()):
         host = "%s:%d" % (host, port)
     path = parts.path.rstrip("/")
     query = (

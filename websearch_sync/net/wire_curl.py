@@ -192,12 +192,17 @@ def _status_code(line: str) -> int:
 
 
 def _joined(lines: list[tuple[str, str]]) -> dict[str, str]:
-    """Header lines as one mapping (a repeated name's values joined by commas, as ``requests`` does)."""
+    """Header lines as one mapping (a repeated name's values joined by commas, as ``requests`` does),
+    but for a ``Location`` sent twice with one target: that target, as a browser follows it (two
+    different ones are libcurl's error, as a browser's)."""
     headers: dict[str, str] = {}
     index: dict[str, str] = {}
     for name, value in lines:
         key = index.setdefault(name.lower(), name)
-        headers[key] = headers[key] + ", " + value if key in headers else value
+        if key in headers and not (key.lower() == "location" and headers[key] == value):
+            headers[key] = headers[key] + ", " + value
+        else:
+            headers[key] = value
     return headers
 
 

@@ -191,6 +191,24 @@ def closed_without_answer(host: str, provider: Optional[str]) -> NetworkError:
     )
 
 
+def several_locations(host: str, provider: Optional[str]) -> NetworkError:
+    """``NetworkError(malformed_response)``: ``host`` answered with different ``Location`` headers.
+    A browser refuses such an answer (Chromium: ``ERR_RESPONSE_HEADERS_MULTIPLE_LOCATION``), and so
+    does libcurl on the browser wire; ``requests`` joins them into one URL (``/a, /b``) to follow."""
+    return NetworkError(
+        "%s answered with several different Location headers (a browser refuses such an answer)" % host,
+        provider=provider,
+        detail_code=MALFORMED_RESPONSE,
+    )
+
+
+def _header_values(response: requests.Response, name: str) -> list[str]:
+    """Every value of the header ``name`` as received (urllib3's ``HTTPHeaderDict.getlist``;
+    ``requests`` joins them with commas); none from a response a mock built without one."""
+    getlist = getattr(getattr(response.raw, "headers", None), "getlist", None)
+    return [value.strip() for value in getlist(name)] if callable(getlist) else []
+
+
 def head_too_large(host: str, provider: Optional[str]) -> NetworkError:
     """``NetworkError(malformed_response)``: ``host`` sent more header lines, or longer ones, than
     the wire reads (``http.client``: 100 lines of 64 KB; libcurl: 5000 lines, 300 KB with interim
@@ -292,6 +310,11 @@ class RequestsWire:
             response = self._send(request, deadline, (min(_MAX_CONNECT_S, remaining), remaining), host, provider)
             try:
                 exchange.watch.arm(time.monotonic() + max(0.0, deadline.remaining_s()) + 0.01)
+                locations = _header_values(response, "Location")
+                if len(set(locations)) > 1:
+                    raise several_locations(host, provider)
+                if len(locations) > 1:  # one target sent twice: that one, not requests' "/a, /a"
+                    response.headers["Location"] = locations[0]
                 decoding = DecodingSink(sink, host, provider)
                 if decoding.head(response.status_code, response.headers, response.url or request.url):
                     self._read(response, decoding, deadline, host, provider)

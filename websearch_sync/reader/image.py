@@ -94,13 +94,14 @@ def image_text(response: HttpResponse, *, provider: Optional[str], images: bool)
     ``max_bytes``, or over the caps without Pillow); ``WebParseError(image_unreadable)``.
     """
     host = urlsplit(response.url).hostname or "the site"
-    declared = media_token(response.content_type) if response.content_type else "an image"  # the server chose it
+    # the server chose the type: named as a media type only (media_token), or said to be missing
+    declared = "%s content" % media_token(response.content_type) if response.content_type else "content without a type"
     media = sniffed_image_type(response.content[:16])
     # a type fetch never returns (SVG, BMP...) is refused as such, not with a hint to ask for
     # images (the body of a declared image is read only when they are asked for)
     if media is None and response.content_type not in _RETURNABLE and (response.content or not images):
         raise WebProviderError(
-            "%s served %s content, which fetch cannot return (PNG, JPEG, GIF and WebP images only)" % (host, declared),
+            "%s served %s, which fetch cannot return (PNG, JPEG, GIF and WebP images only)" % (host, declared),
             provider=provider,
             detail_code=UNSUPPORTED_CONTENT,
             status=response.status,
@@ -108,7 +109,7 @@ def image_text(response: HttpResponse, *, provider: Optional[str], images: bool)
     if not images:
         raise WebProviderError(
             # the message reaches a model through the tools too: the Python parameter is in the hint only
-            "%s served %s content, an image; fetch returns images only when asked" % (host, declared),
+            "%s served %s, an image; fetch returns images only when asked" % (host, declared),
             provider=provider,
             detail_code=UNSUPPORTED_CONTENT,
             status=response.status,

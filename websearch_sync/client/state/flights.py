@@ -92,10 +92,11 @@ class SharedFlights:
         """The seconds another caller's lease on the question has left (0.0: no one holds it): the
         key lives no longer than a lease. A key without an expiry, with a longer one, or of
         another type (planted: no claim is such) holds nothing: waiting on it would end every
-        call of that question at its deadline."""
+        call of that question at its deadline. Redis rounds the time left down: a lease in its
+        last millisecond says 0 and still refuses a claim, so it holds the question for 1 ms."""
         name = self._key(key)
         left_ms = self.state.run(lambda redis: redis.pttl(name), -2, left_s)
-        return left_ms / 1000.0 if type(left_ms) is int and 0 < left_ms <= LEASE_S * 1000 else 0.0
+        return max(1, left_ms) / 1000.0 if type(left_ms) is int and 0 <= left_ms <= LEASE_S * 1000 else 0.0
 
     def release(self, key: Hashable, token: str, left_s: Optional[float] = None) -> None:
         """Free the question if ``token`` still holds it (a call without the time for it leaves

@@ -1,0 +1,38 @@
+"""A command started without stdout or stderr (``>&-``, ``2>&-``: Python sets the stream to
+``None``). Without stdout the output cannot be written: one error line and status 5, as for a
+full disk. Without stderr its notes are dropped and the command ends as it would: a search that
+succeeded exited 1 on an ``AttributeError`` traceback in either case."""
+
+import sys
+
+from websearch_sync.cli import main
+
+
+def test_without_stdout_the_command_says_it_cannot_write_and_exits_5(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdout", None)
+    assert main(["search", "q"]) == 5
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "error: cannot write the output: stdout is closed (the command was started without it)"
+    )
+
+
+def test_without_stderr_a_search_that_succeeds_exits_0_with_its_results(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stderr", None)
+    assert main(["search", "q", "-n", "1"]) == 0
+    assert capsys.readouterr().out.splitlines()[0] == "1. q - Overview"
+
+
+def test_without_stderr_a_failure_keeps_its_exit_status(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stderr", None)
+    assert main(["search", " "]) == 2
+    assert capsys.readouterr().out == ""
+
+
+def test_without_stdout_a_batch_says_it_cannot_write_and_exits_5(monkeypatch, capsys, tmp_path):
+    queries = tmp_path / "queries.txt"
+    queries.write_text("alpha\nbeta\n", encoding="utf-8")
+    monkeypatch.setattr(sys, "stdout", None)
+    assert main(["search", "--queries-file", str(queries)]) == 5
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "error: cannot write the output: stdout is closed (the command was started without it)"
+    )

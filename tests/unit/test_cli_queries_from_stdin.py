@@ -1,0 +1,38 @@
+"""``--queries-file -`` reads stdin as UTF-8, as it reads a file: bytes that are not UTF-8 are one
+usage error (exit 2) naming the file, not a query per line that fails with a lone surrogate
+(``'\\udcff' ... cannot be encoded``); started without stdin (``<&-``) it says so, where it was an
+``AttributeError`` traceback and exit 1."""
+
+import io
+import json
+import sys
+
+from websearch_sync.cli import main
+
+
+def stdin_of(data: bytes) -> io.TextIOWrapper:
+    """A stdin holding ``data``, decoded as Python decodes a pipe in the C locale (surrogateescape)."""
+    return io.TextIOWrapper(io.BytesIO(data), encoding="utf-8", errors="surrogateescape")
+
+
+def test_stdin_that_is_not_utf8_is_a_usage_error_as_a_file_is(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", stdin_of(b"\xff\xfeq\n"))
+    assert main(["search", "--queries-file", "-"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "error: InvalidInput/bad_arguments: cannot read --queries-file -: "
+        "'utf-8' codec can't decode byte 0xff in position 0: invalid start byte"
+    )
+
+
+def test_utf8_stdin_gives_one_query_a_line(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", stdin_of("\ufeffcafé\r\nthé\n".encode()))
+    assert main(["search", "--queries-file", "-"]) == 0
+    assert [json.loads(line)["query"] for line in capsys.readouterr().out.splitlines()] == ["café", "thé"]
+
+
+def test_without_stdin_the_batch_says_so(monkeypatch, capsys):
+    monkeypatch.setattr(sys, "stdin", None)
+    assert main(["search", "--queries-file", "-"]) == 2
+    assert capsys.readouterr().err.splitlines()[-1] == (
+        "error: InvalidInput/bad_arguments: cannot read --queries-file -: the command was started without stdin"
+    )

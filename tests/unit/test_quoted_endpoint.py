@@ -1,0 +1,39 @@
+"""An endpoint written in quotes (``SEARXNG_BASE_URL="http://..."`` in a file that docker's
+``--env-file`` or systemd's ``EnvironmentFile=`` reads keeps them) is refused as before, and the
+message says what is wrong with it: the quotes, not only "not an http(s) URL"."""
+
+import pytest
+
+import websearch_sync as ws
+
+
+@pytest.mark.parametrize(
+    "settings, origin",
+    [
+        (
+            ws.Settings(providers={"searxng": {"base_url": '"http://searx.example/"'}}),
+            "Settings.providers['searxng']['base_url'] or SEARXNG_BASE_URL",
+        ),
+        (
+            ws.Settings(endpoints={"searxng": "'http://searx.example/search'"}),
+            "Settings.endpoints['searxng'] or WEB_SEARCH_ENDPOINT_SEARXNG",
+        ),
+    ],
+)
+def test_a_quoted_endpoint_is_refused_naming_the_quotes(settings, origin):
+    with pytest.raises(ws.InvalidInput) as caught:
+        ws.search("q", backend="searxng", settings=settings)
+    assert (caught.value.detail_code, caught.value.message) == (
+        "bad_endpoint",
+        "searxng: the endpoint is not an http(s) URL with a host (check %s); it is written in quotes: remove them"
+        % origin,
+    )
+
+
+def test_an_unquoted_bad_endpoint_keeps_its_message():
+    with pytest.raises(ws.InvalidInput) as caught:
+        ws.search("q", backend="searxng", settings=ws.Settings(endpoints={"searxng": "ftp://searx.example/"}))
+    assert caught.value.message == (
+        "searxng: the endpoint is not an http(s) URL with a host "
+        "(check Settings.endpoints['searxng'] or WEB_SEARCH_ENDPOINT_SEARXNG)"
+    )

@@ -239,8 +239,11 @@ def _unit_of() -> Any:
 
 def timeline(run: dict[str, Any], top: int) -> None:
     """When each worker worked, how many were busy when, what ran last, and the cores left unused."""
-    started, wall = run["started"], run["wall"]
     workers = [r for r in run["records"] if r["worker"] != "controller" and r["tests"]]
+    if "started" not in run or not workers or len(next(iter(workers[0]["tests"].values()))) < 5:
+        print("\nno timeline: the run's figures have no start and end of each test (an older --json)")
+        return
+    started, wall = run["started"], run["wall"]
     print("\ntimeline (seconds from the start of the run):")
     print("  worker  pytest up  collected  first test  last test ends  exit  busy in tests  tests")
     finished = []

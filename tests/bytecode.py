@@ -17,12 +17,22 @@ or under ``PYTHONPYCACHEPREFIX``), and removes the files it added at the end of 
 ``.pyc`` already there is refreshed when stale (a run cut short left it), never removed. Python
 checks each one against its source before using it: a changed source is compiled again, as
 without any; a file that cannot be written leaves its module compiled from source, as before.
+
+Two runs in one checkout at once (the whole suite, and one test module run beside it) share
+those files: a run that ended removed the files the other one's processes were reading
+(``test_every_process_of_the_run_reads_the_librarys_bytecode`` failed in the run still going).
+Each run notes itself in a folder of the checkout's runs (:func:`runs_folder`, its process id
+and the files it added); a run that ends while another is alive leaves its files to the last
+run out, which removes them with its own (and those of a run that was killed).
 """
 
 import fnmatch
+import hashlib
 import importlib.util
+import os
 import py_compile
 import sys
+import tempfile
 from pathlib import Path
 from typing import Any
 
@@ -64,10 +74,44 @@ def _fresh(source: Path, target: Path) -> bool:
     return header == expected
 
 
+def runs_folder() -> Path:
+    """Where the runs compiling :data:`FOLDERS` note themselves: one folder per checkout, in the
+    temporary folder (a file per run, named by its process id, listing the ``.pyc`` it added;
+    ``left``: those of runs that ended while another was alive)."""
+    key = hashlib.sha1("\0".join(str(folder) for folder in FOLDERS).encode()).hexdigest()[:16]
+    return Path(tempfile.gettempdir(), "websearch-bytecode-runs-" + key)
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` is running."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's: running
+        return True
+    return True
+
+
+def _listed(path: Path) -> list[Path]:
+    """The ``.pyc`` paths a run's file (or ``left``) lists."""
+    try:
+        return [Path(line) for line in path.read_text(encoding="utf-8").splitlines() if line]
+    except OSError:
+        return []
+
+
 def compile_all(config: Any) -> None:
-    """Compile every source of :func:`sources` whose ``.pyc`` is missing or stale; note the new files."""
+    """Note this run in :func:`runs_folder`, compile every source of :func:`sources` whose
+    ``.pyc`` is missing or stale, and note the new files (in the run's file too)."""
     written: list[Path] = []
     config._websearch_bytecode = written
+    noted = runs_folder() / str(os.getpid())
+    try:
+        noted.parent.mkdir(exist_ok=True)
+        noted.touch()
+    except OSError:  # no temporary folder to write: the run removes its files at its end, as before
+        pass
     for source in sources(config):
         target = Path(importlib.util.cache_from_source(str(source)))
         if _fresh(source, target):
@@ -83,15 +127,46 @@ def compile_all(config: Any) -> None:
             break
         if not existed:
             written.append(target)
+    try:
+        noted.write_text("".join("%s\n" % target for target in written), encoding="utf-8")
+    except OSError:
+        pass
 
 
 def remove_written(config: Any) -> None:
-    """Remove the ``.pyc`` files :func:`compile_all` wrote, and the ``__pycache__`` folders it left empty."""
-    written = getattr(config, "_websearch_bytecode", [])
+    """Remove the ``.pyc`` files :func:`compile_all` wrote, and the ``__pycache__`` folders it left
+    empty, with those of the runs that ended before (``left``) or were killed; unless another run
+    noted in :func:`runs_folder` is alive: then add them to ``left`` for the last run out."""
+    if not hasattr(config, "_websearch_bytecode"):
+        return
+    written = list(config._websearch_bytecode)
+    folder = runs_folder()
+    (folder / str(os.getpid())).unlink(missing_ok=True)
+    try:
+        others = [path for path in folder.iterdir() if path.name.isdigit()]
+    except OSError:
+        others = []
+    alive = False
+    for other in others:
+        if _alive(int(other.name)):
+            alive = True
+        else:  # killed before its end: its files are the last run's to remove
+            written += _listed(other)
+            other.unlink(missing_ok=True)
+    left = folder / "left"
+    if alive:
+        try:
+            with left.open("a", encoding="utf-8") as listing:
+                listing.write("".join("%s\n" % target for target in written))
+        except OSError:
+            pass
+        return
+    written += _listed(left)
+    left.unlink(missing_ok=True)
     for target in written:
         target.unlink(missing_ok=True)
-    for folder in sorted({target.parent for target in written}, reverse=True):
+    for pycache in sorted({target.parent for target in written}, reverse=True):
         try:
-            folder.rmdir()  # only when empty: another run's or Python's own files stay
+            pycache.rmdir()  # only when empty: another run's or Python's own files stay
         except OSError:
             pass

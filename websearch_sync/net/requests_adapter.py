@@ -146,7 +146,12 @@ class _FinalAnswer(http.client.HTTPResponse):
     """The answer read past every interim one. ``http.client`` skips only ``100 Continue``: a
     ``103 Early Hints`` (or ``102 Processing``) was taken for the answer (``unexpected HTTP 103``)
     and the final one left unread, where RFC 9110 (15.2) has a client read any number of 1xx
-    answers before it, as libcurl does. ``101`` is final: no request here asks to switch protocols."""
+    answers before it, as libcurl does. ``101`` is final: no request here asks to switch protocols.
+
+    This relies on undocumented ``http.client`` behaviour (CPython calls it an implementation
+    detail): ``begin()`` reads a status line and header block, and returns at once while
+    ``headers`` is set, so clearing ``headers`` makes it read the next answer.
+    ``tests/unit/test_stdlib_interim_reading.py`` pins it, to fail loudly on a Python that changes it."""
 
     def begin(self) -> None:
         super().begin()
@@ -160,8 +165,9 @@ class _FinalAnswer(http.client.HTTPResponse):
 
 class _Watched:
     """Connection mixin: tells the running exchange's :class:`Watch` which connection and socket to end,
-    and reads each answer past its interim ones (:class:`_FinalAnswer`, ``http.client``'s documented
-    ``response_class`` hook, which urllib3's ``getresponse`` uses)."""
+    and reads each answer past its interim ones (:class:`_FinalAnswer`). That relies on
+    ``HTTPConnection.getresponse`` building its answer from the ``response_class`` attribute, which
+    urllib3's ``getresponse`` calls: undocumented, pinned by ``tests/unit/test_stdlib_interim_reading.py``."""
 
     sock: Optional[socket.socket]
     response_class = _FinalAnswer

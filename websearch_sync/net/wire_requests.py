@@ -53,7 +53,7 @@ from ..errors import (
 from .deadline import Deadline
 from .decoding import DECODERS, DecodingSink, broken_body
 from .headers import check_headers, check_proxy
-from .requests_adapter import DeadlineAdapter, Exchange, current_exchange, name_host
+from .requests_adapter import DeadlineAdapter, Exchange, InterimHeadTooLarge, current_exchange, name_host
 from .wire import BodySink, WireRequest
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -211,8 +211,8 @@ def _header_values(response: requests.Response, name: str) -> list[str]:
 
 def head_too_large(host: str, provider: Optional[str]) -> NetworkError:
     """``NetworkError(malformed_response)``: ``host`` sent more header lines, or longer ones, than
-    the wire reads (``http.client``: 100 lines of 64 KB; libcurl: 5000 lines, 300 KB with interim
-    answers). Said as such, not as a connection that failed."""
+    the wire reads (``http.client``: 100 lines of 64 KB, and 300 KB of interim answers' lines; libcurl:
+    5000 lines, 300 KB with interim answers). Said as such, not as a connection that failed."""
     return NetworkError(
         "%s answered with a header block too large to read (too many header lines, or one too long)" % host,
         provider=provider,
@@ -569,7 +569,10 @@ _HEAD_LINES = ("status line", "header line", "trailer line")
 
 
 def _is_head_too_large(exc: BaseException) -> bool:
-    """``http.client``'s refusal of a status, header or trailer line over 64 KB, or of over 100 header lines."""
+    """``http.client``'s refusal of a status, header or trailer line over 64 KB, or of over 100 header
+    lines; or the interim answers' (:class:`InterimHeadTooLarge`)."""
+    if isinstance(exc, InterimHeadTooLarge):
+        return True
     if isinstance(exc, http.client.LineTooLong):
         return str(exc).endswith(_HEAD_LINES)
     return type(exc) is http.client.HTTPException and "more than" in str(exc)

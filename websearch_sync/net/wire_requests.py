@@ -310,10 +310,11 @@ class RequestsWire:
             response = self._send(request, deadline, (min(_MAX_CONNECT_S, remaining), remaining), host, provider)
             try:
                 exchange.watch.arm(time.monotonic() + max(0.0, deadline.remaining_s()) + 0.01)
-                locations = _header_values(response, "Location")
+                sent = _header_values(response, "Location")
+                locations = [value for value in sent if value]  # an empty one beside another: skipped, as libcurl does
                 if len(set(locations)) > 1:
                     raise several_locations(host, provider)
-                if len(locations) > 1:  # one target sent twice: that one, not requests' "/a, /a"
+                if len(sent) > 1 and locations:  # one target: that one, not requests' "/a, /a" or "/a, "
                     response.headers["Location"] = locations[0]
                 decoding = DecodingSink(sink, host, provider)
                 if decoding.head(response.status_code, response.headers, response.url or request.url):

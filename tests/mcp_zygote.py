@@ -22,9 +22,12 @@ that closes the zygote (``RUSAGE_CHILDREN`` counts waited-for descendants).
 
 import os
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import forkserver
+
+if TYPE_CHECKING:
+    import pytest
 
 #: What ``websearch-sync mcp`` imports before it serves: the server's modules, the SDK, the client,
 #: and (:func:`preload`) every built-in engine's module (reading the settings from the environment
@@ -92,6 +95,19 @@ def shared(config: Any, root: str, limit_s: float) -> Zygote:
     worker (tests/scheduling.py's agent-frameworks unit): one import of the server for all of them
     instead of one each (about a second of CPU)."""
     return forkserver.shared(config, "mcp zygote", lambda: Zygote(root, limit_s))
+
+
+def stderr_for_sdk_clients(monkeypatch: "pytest.MonkeyPatch") -> None:
+    """``mcp.client.stdio.stdio_client``'s ``errlog`` default set to this test's ``sys.stderr``.
+
+    The SDK binds that default to the ``sys.stderr`` of the moment it is first imported, which in a
+    test worker may be a stream without a file descriptor (a ``capsys`` capture, or the CLI's
+    ``TerminalStream`` while an in-process ``main(["mcp", ...])`` ran): a client relying on the
+    default (openai-agents' ``MCPServerStdio``) then cannot start its server
+    (``io.UnsupportedOperation: fileno``), whichever test imported the SDK first."""
+    from mcp.client import stdio
+
+    monkeypatch.setattr(stdio.stdio_client.__wrapped__, "__defaults__", (sys.stderr,))
 
 
 if __name__ == "__main__":  # the launcher

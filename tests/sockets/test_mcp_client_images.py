@@ -57,10 +57,12 @@ def test_pydantic_ai_mcp_toolset_gives_the_model_the_line_and_the_image(zygote, 
     assert (image.media_type, image.data) == ("image/png", PNG)
 
 
-def test_openai_agents_mcp_server_gives_the_model_input_text_and_input_image(zygote, image_url):
+def test_openai_agents_mcp_server_gives_the_model_input_text_and_input_image(zygote, image_url, monkeypatch):
     from agents import Agent, RunConfig, Runner
     from agents.mcp import MCPServerStdio
     from agents.testing import ScriptedModel, assistant_message, function_call
+
+    mcp_zygote.stderr_for_sdk_clients(monkeypatch)  # MCPServerStdio relies on stdio_client's errlog default
 
     model = ScriptedModel(
         [[function_call("web_fetch", {"url": image_url}, call_id="call_0")], [assistant_message("done")]]

@@ -96,8 +96,9 @@ def test_the_docs_give_openai_agents_default_timeout_as_it_is():
     )
 
 
-def test_openai_agents_mcp_server_stdio(zygote):
+def test_openai_agents_mcp_server_stdio(zygote, monkeypatch):
     agents_mcp = pytest.importorskip("agents.mcp")
+    mcp_zygote.stderr_for_sdk_clients(monkeypatch)  # MCPServerStdio relies on stdio_client's errlog default
 
     async def scenario():
         server = agents_mcp.MCPServerStdio(

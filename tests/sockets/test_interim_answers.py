@@ -51,3 +51,14 @@ def test_endless_early_hints_are_a_header_block_too_large():
         with pytest.raises(ws.NetworkError) as caught:
             ws.fetch(server.url("/page"), allow_private=True, settings=ws.Settings(impersonate="off"))
     assert caught.value.detail_code == "malformed_response"
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+def test_interim_answers_over_300_kb_are_a_header_block_too_large_on_both_wires(impersonate):
+    # Each block within http.client's 100 lines of 64 KB; together past libcurl's 300 KB of header lines.
+    padded = b"HTTP/1.1 103 Early Hints\r\n" + b"X-Pad: %s\r\n" % (b"a" * 1000) * 99 + b"\r\n"
+    flood = raw(padded * 4 + answer(b"", PAGE, "text/html"))
+    with FaultServer({"/page": flood}) as server:
+        with pytest.raises(ws.NetworkError) as caught:
+            ws.fetch(server.url("/page"), allow_private=True, settings=ws.Settings(impersonate=impersonate))
+    assert (caught.value.detail_code, "header block too large" in caught.value.message) == ("malformed_response", True)

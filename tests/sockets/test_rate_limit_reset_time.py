@@ -29,8 +29,9 @@ def test_a_429_whose_reset_is_a_time_waits_until_then():
     assert reset_at - started - elapsed <= caught.value.retry_after <= reset_at - started  # until then, not a day
 
 
-def test_a_reset_time_already_past_is_no_wait():
-    assert retry_after_seconds({"X-RateLimit-Reset": "1000000000"}) == 0.0  # 2001-09-09
+def test_a_reset_time_already_past_is_no_duration():
+    # None: the block's own cool-down applies (0.0 suspended nothing: "ask again now")
+    assert retry_after_seconds({"X-RateLimit-Reset": "1000000000"}) is None  # 2001-09-09
 
 
 def test_a_small_reset_stays_a_number_of_seconds():

@@ -1,6 +1,7 @@
-"""An undeclared page in a legacy charset: where charset detection rates cp1252 and another code page
-alike, the page is read as cp1252, as a browser reads it (a Spanish page read as cp1250 turned every
-``ñ`` into ``ń``); a page detection tells apart keeps its own charset."""
+"""An undeclared page in a legacy charset: where charset detection rates cp1252 and cp1250 alike, the
+page is read in the one whose letters spell a language (a Spanish page read as cp1250 turned every
+``ñ`` into ``ń``; a Hungarian, Romanian or Croatian page read as cp1252 turns ``ő`` into ``õ``, ``ş``
+into ``º``, ``ć`` into ``æ``); a page detection tells apart keeps its own charset."""
 
 import pytest
 
@@ -20,6 +21,16 @@ CZECH = (
     "Malé firmy dostanou příspěvky. Příliš žluťoučký kůň úpěl ďábelské ódy."
 )
 
+HUNGARIAN = (
+    "A kormány szerdán új törvényt fogadott el a környezetvédelemről. A lakók könnyebben jelenthetik a "
+    "szennyezést, és a hatóságoknak harminc napon belül válaszolniuk kell. Ősszel újabb szabályok jönnek."
+)
+ROMANIAN = (
+    "Guvernul a adoptat astăzi o nouă lege privind protecţia mediului. Locuitorii oraşelor vor putea "
+    "raporta mai uşor poluarea, iar autorităţile trebuie să răspundă în treizeci de zile."
+)
+CROATIAN = "Vlada je u srijedu objavila novi paket mjera za pomoć poduzećima. Mala poduzeća će dobiti potporu."
+
 
 def page(text: str) -> str:
     return "<html><head><title>x</title></head><body><p>%s</p></body></html>" % text
@@ -33,3 +44,9 @@ def test_an_undeclared_or_mislabelled_cp1252_page_keeps_its_letters(content_type
 @pytest.mark.parametrize("text", [POLISH, CZECH], ids=["polish", "czech"])
 def test_a_cp1250_page_detection_tells_apart_stays_cp1250(text):
     assert decode_body(page(text).encode("cp1250"), "text/html") == page(text)
+
+
+@pytest.mark.parametrize("content_type", ["text/html", "text/html; charset=utf-8"])
+@pytest.mark.parametrize("text", [HUNGARIAN, ROMANIAN, CROATIAN], ids=["hungarian", "romanian", "croatian"])
+def test_an_undeclared_or_mislabelled_cp1250_page_detection_rates_like_cp1252_keeps_its_letters(text, content_type):
+    assert decode_body(page(text).encode("cp1250"), content_type) == page(text)

@@ -36,3 +36,13 @@ def test_without_stdin_the_batch_says_so(monkeypatch, capsys):
     assert capsys.readouterr().err.splitlines()[-1] == (
         "error: InvalidInput/bad_arguments: cannot read --queries-file -: the command was started without stdin"
     )
+
+
+def test_a_lone_cr_ends_a_query_on_stdin_as_in_a_file(monkeypatch, capsys, tmp_path):
+    (tmp_path / "queries.txt").write_bytes(b"a\rb\n")
+    assert main(["search", "--queries-file", str(tmp_path / "queries.txt")]) == 0
+    from_file = [json.loads(line)["query"] for line in capsys.readouterr().out.splitlines()]
+    monkeypatch.setattr(sys, "stdin", stdin_of(b"a\rb\n"))
+    assert main(["search", "--queries-file", "-"]) == 0
+    from_stdin = [json.loads(line)["query"] for line in capsys.readouterr().out.splitlines()]
+    assert (from_stdin, from_file) == (["a", "b"], ["a", "b"])

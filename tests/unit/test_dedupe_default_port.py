@@ -1,5 +1,7 @@
-"""Results whose URLs differ only by the scheme's own port (``https://host:443/a``, ``https://host/a``)
-are one page: the second is removed as a duplicate (both were kept); another port is another page."""
+"""Results whose URLs differ only by a default port (``https://host:443/a``, ``https://host/a``)
+are one page: the second is removed as a duplicate (both were kept); so are two schemes on one
+default port (the key ignores the scheme: ``http://host:443/a`` is ``https://host:443/a``); another
+port is another page."""
 
 from websearch_sync.engine.normalize import normalize_items
 
@@ -15,9 +17,15 @@ def test_the_schemes_own_port_is_no_port():
     ]
 
 
+def test_one_default_port_under_two_schemes_is_one_page():
+    assert urls("http://example.com:443/a", "https://example.com:443/a", "https://example.com:80/a") == [
+        "http://example.com:443/a"
+    ]
+
+
 def test_another_port_is_another_page():
-    assert urls("https://example.com/a", "https://example.com:8443/a", "http://example.com:443/a") == [
+    assert urls("https://example.com/a", "https://example.com:8443/a", "http://example.com:8080/a") == [
         "https://example.com/a",
         "https://example.com:8443/a",
-        "http://example.com:443/a",
+        "http://example.com:8080/a",
     ]

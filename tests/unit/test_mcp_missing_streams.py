@@ -33,3 +33,14 @@ def test_without_stderr_stray_output_goes_to_the_null_device(monkeypatch, tmp_pa
         sys.stdin.close()
         sys.stdout.close()
     assert (tmp_path / "out").read_bytes() == b'{"jsonrpc": "2.0"}\n'
+
+
+@pytest.mark.parametrize(
+    "argv, missing",
+    [(["mcp"], ["stdin", "stderr"]), (["mcp", "--max-concurrent", "0"], ["stderr"])],
+    ids=["no-stdin-no-stderr", "bad-option-no-stderr"],
+)
+def test_an_error_without_stderr_keeps_its_exit_status(argv, missing, monkeypatch):
+    for stream in missing:  # the error line has nowhere to go: dropped, not a crash writing to None (exit 1)
+        monkeypatch.setattr(sys, stream, None)
+    assert main(argv) == 2

@@ -37,3 +37,9 @@ def test_an_unquoted_bad_endpoint_keeps_its_message():
         "searxng: the endpoint is not an http(s) URL with a host "
         "(check Settings.endpoints['searxng'] or WEB_SEARCH_ENDPOINT_SEARXNG)"
     )
+
+
+def test_an_endpoint_that_is_not_a_string_is_a_bad_endpoint_not_an_internal_error():
+    with pytest.raises(ws.InvalidInput) as caught:
+        ws.search("q", backend="searxng", settings=ws.Settings(endpoints={"searxng": 5}))
+    assert (caught.value.detail_code, "it is written in quotes" in caught.value.message) == ("bad_endpoint", False)

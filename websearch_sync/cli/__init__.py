@@ -113,7 +113,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     While it runs, ``sys.stdout`` and ``sys.stderr`` are :class:`~.output.TerminalStream`
     wrappers (no control characters, no encoding crash), except for a command whose
-    stdout carries a protocol (``mcp``). A reader that closes the
+    stdout carries a protocol (``mcp``: only a missing stderr is replaced). A reader that closes the
     pipe (``| head -1``) ends the command quietly with status 141; output that cannot be
     written otherwise (a full disk, a process started without stdout) with one error line and
     status 5; without stderr its lines are dropped (:class:`~.output.MissingStream`).
@@ -136,7 +136,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
     offline_warning_given()  # the commands say it themselves when results come from the offline stub
     if getattr(args, "protocol_on_stdout", False):  # mcp: stdout carries a protocol, not text for a terminal
-        return _run(args)
+        return _run_protocol(args)
     stdout, stderr = sys.stdout, sys.stderr
     sys.stdout, sys.stderr = terminal_stream(stdout, "stdout"), terminal_stream(stderr, "stderr")
     try:
@@ -153,6 +153,18 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return EXIT_OTHER
     finally:
         sys.stdout, sys.stderr = stdout, stderr
+
+
+def _run_protocol(args: argparse.Namespace) -> int:
+    """Run a command whose stdout carries a protocol (``mcp``): its streams as they are, but for a
+    missing stderr, whose error lines are dropped (:class:`~.output.MissingStream`), not a crash."""
+    stderr = sys.stderr
+    if stderr is None:
+        sys.stderr = terminal_stream(None, "stderr")
+    try:
+        return _run(args)
+    finally:
+        sys.stderr = stderr
 
 
 def _run(args: argparse.Namespace) -> int:

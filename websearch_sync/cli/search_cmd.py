@@ -330,12 +330,14 @@ BYTE_ORDER_MARK = "\ufeff"
 def _read_queries(path: str) -> list[str]:
     """The queries of ``path`` (``-``: stdin), read as UTF-8 from a file and from stdin alike."""
     try:
-        # one query a line: "\n" (CRLF read as it), not splitlines' form feeds, U+0085 and U+2028
+        # one query a line: "\n", CRLF or a lone CR (universal newlines, as a file is read), not
+        # splitlines' form feeds, U+0085 and U+2028
         if path == "-":
             if sys.stdin is None:  # started with stdin closed (<&-)
                 raise OSError("the command was started without stdin")
             stdin = getattr(sys.stdin, "buffer", None)  # bytes, not the locale's reading of them
-            text = (stdin.read().decode("utf-8") if stdin is not None else sys.stdin.read()).replace("\r\n", "\n")
+            text = stdin.read().decode("utf-8") if stdin is not None else sys.stdin.read()
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
         else:
             with open(path, encoding="utf-8") as handle:
                 text = handle.read()

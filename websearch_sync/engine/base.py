@@ -266,7 +266,7 @@ class Backend:
         self._check_missing()
         endpoint = self.endpoint_url()
         if not _usable_endpoint(endpoint):  # the URL itself is not shown: it may carry credentials
-            quoted = endpoint[:1] in ("'", '"')
+            quoted = isinstance(endpoint, str) and endpoint[:1] in ("'", '"')  # Settings takes any value
             raise InvalidInput(
                 "%s: the endpoint is not an http(s) URL with a host (check %s)%s"
                 % (

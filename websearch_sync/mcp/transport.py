@@ -159,7 +159,8 @@ def _claimed_stdio() -> Iterator[tuple[BinaryIO, BinaryIO]]:
 
 def _stderr_fd(fallback: int) -> int:
     """stderr's file descriptor, or ``fallback`` (the null device) for a process started without
-    stderr (``2>&-``: ``sys.stderr`` is ``None``), where a stray print has nowhere else to go."""
+    stderr (``2>&-``: ``sys.stderr`` is ``None``, or the command line's stand-in without a descriptor),
+    where a stray print has nowhere else to go."""
     try:
         return sys.stderr.fileno()
     except (AttributeError, OSError, ValueError):

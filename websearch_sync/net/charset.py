@@ -4,6 +4,8 @@ import codecs
 import re
 from typing import Optional
 
+from websearch_sync.net.alphabets import spelling_candidates
+
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _CHARSET_PARAM = re.compile(r"charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:\-]+)", re.I)
@@ -140,15 +142,11 @@ def _strict(content: bytes, codec: Optional[str]) -> Optional[str]:
         return None
 
 
-#: The legacy encoding of an undeclared page when detection cannot tell it from another: the
-#: HTML standard's fallback for most locales and the web's most common legacy charset.
-_LEGACY_DEFAULT = "cp1252"
-
-
 def _detect(content: bytes) -> Optional[str]:
-    """The encoding charset_normalizer finds most likely; of several it rates alike (the same
-    chaos and coherence: a Spanish page reads the same as cp1252 and cp1250 but for its ``ñ``,
-    cp1250's ``ń``), :data:`_LEGACY_DEFAULT` when it is one of them, as a browser reads it."""
+    """The encoding charset_normalizer finds most likely. Of several it rates alike (the same chaos
+    and coherence: a Spanish page reads the same as cp1252 and cp1250 but for its ``ñ``, cp1250's
+    ``ń``; a Hungarian page the same but for its ``ő``, cp1252's ``õ``), the one decoding whose
+    accented letters spell one language's alphabet; when none or several do, the most likely."""
     try:
         from charset_normalizer import from_bytes  # installed with requests
     except ImportError:  # pragma: no cover - requests may use chardet instead
@@ -157,10 +155,9 @@ def _detect(content: bytes) -> Optional[str]:
     best = matches.best()
     if best is None:
         return None
-    tied = [
-        _codec(match.encoding) for match in matches if (match.chaos, match.coherence) == (best.chaos, best.coherence)
-    ]
-    return _LEGACY_DEFAULT if _LEGACY_DEFAULT in tied else _codec(best.encoding)
+    tied = [match for match in matches if (match.chaos, match.coherence) == (best.chaos, best.coherence)]
+    spelled = spelling_candidates(str(match) for match in tied)
+    return _codec(tied[spelled[0]].encoding if len(spelled) == 1 else best.encoding)
 
 
 def decode_body(content: bytes, content_type: Optional[str] = None) -> str:

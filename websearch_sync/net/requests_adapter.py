@@ -137,31 +137,56 @@ def current_exchange() -> Optional[Exchange]:
     return getattr(_call, "exchange", None)
 
 
-#: How many interim (1xx) answers may come before the final one; more is a header block too
-#: large (libcurl counts them into its 300 KB of header lines on the browser wire).
+#: How many interim (1xx) answers may come before the final one; more is a header block too large.
 MAX_INTERIM_ANSWERS = 100
+
+#: How many bytes of status and header lines the interim answers may hold together; more is a
+#: header block too large, as on the browser wire (libcurl counts them into its 300 KB of header
+#: lines), not hundreds of megabytes read (each block alone may hold 100 lines of 64 KB).
+MAX_INTERIM_HEAD_BYTES = 300 * 1024
+
+
+class InterimHeadTooLarge(http.client.HTTPException):
+    """More interim answers, or more bytes of them, than the wire reads before the final answer."""
+
+
+def _head_bytes(response: http.client.HTTPResponse) -> int:
+    """The bytes of ``response``'s status line and header block, as parsed (``HTTP/1.1 103 reason``,
+    ``name: value`` lines, each with its CRLF, and the blank line)."""
+    lines = sum(len(name) + len(value) + 4 for name, value in response.headers.raw_items())
+    return len("HTTP/1.1 100 \r\n") + len(response.reason) + lines + 2
 
 
 class _FinalAnswer(http.client.HTTPResponse):
     """The answer read past every interim one. ``http.client`` skips only ``100 Continue``: a
     ``103 Early Hints`` (or ``102 Processing``) was taken for the answer (``unexpected HTTP 103``)
     and the final one left unread, where RFC 9110 (15.2) has a client read any number of 1xx
-    answers before it, as libcurl does. ``101`` is final: no request here asks to switch protocols."""
+    answers before it, as libcurl does. ``101`` is final: no request here asks to switch protocols.
+
+    This relies on undocumented ``http.client`` behaviour (CPython calls it an implementation
+    detail): ``begin()`` reads a status line and header block, and returns at once while
+    ``headers`` is set, so clearing ``headers`` makes it read the next answer.
+    ``tests/unit/test_stdlib_interim_reading.py`` pins it, to fail loudly on a Python that changes it."""
 
     def begin(self) -> None:
         super().begin()
+        interim_bytes = 0
         for _ in range(MAX_INTERIM_ANSWERS):
             if not 100 <= self.status < 200 or self.status == 101:
                 return
+            interim_bytes += _head_bytes(self)
+            if interim_bytes > MAX_INTERIM_HEAD_BYTES:
+                raise InterimHeadTooLarge("got more than %d bytes of interim answers" % MAX_INTERIM_HEAD_BYTES)
             self.headers = None  # type: ignore[assignment]  # begin() reads an answer only while it has none
             super().begin()
-        raise http.client.HTTPException("got more than %d interim answers" % MAX_INTERIM_ANSWERS)
+        raise InterimHeadTooLarge("got more than %d interim answers" % MAX_INTERIM_ANSWERS)
 
 
 class _Watched:
     """Connection mixin: tells the running exchange's :class:`Watch` which connection and socket to end,
-    and reads each answer past its interim ones (:class:`_FinalAnswer`, ``http.client``'s documented
-    ``response_class`` hook, which urllib3's ``getresponse`` uses)."""
+    and reads each answer past its interim ones (:class:`_FinalAnswer`). That relies on
+    ``HTTPConnection.getresponse`` building its answer from the ``response_class`` attribute, which
+    urllib3's ``getresponse`` calls: undocumented, pinned by ``tests/unit/test_stdlib_interim_reading.py``."""
 
     sock: Optional[socket.socket]
     response_class = _FinalAnswer

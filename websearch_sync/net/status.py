@@ -65,12 +65,17 @@ _RESET_AT_FLOOR = 1e9
 
 
 def _reset_wait(text: str) -> Optional[float]:
-    """Seconds until a window resets, from an ``X-RateLimit-Reset`` value: a wait, or a time."""
+    """Seconds until a window resets, from an ``X-RateLimit-Reset`` value: a wait, or a time; ``None``
+    for a time not in the future (no duration: the block's own cool-down applies, not "ask again now")."""
     try:
         value = float(text)
     except ValueError:
         return None
-    return _clamped(max(0.0, value - time.time()) if value >= _RESET_AT_FLOOR else value)
+    if value >= _RESET_AT_FLOOR:
+        value -= time.time()
+        if not value > 0:
+            return None
+    return _clamped(value)
 
 
 def retry_after_header(headers: Mapping[str, str]) -> Optional[float]:

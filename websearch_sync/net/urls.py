@@ -112,15 +112,16 @@ def dedupe_key(url: str) -> str:
     Ignores what does not change the page a reader gets: the scheme (engines disagree on
     http/https for one page), a leading ``www.``, the host's case, a trailing slash, the
     fragment and tracking parameters (``utm_*``, ``fbclid``, ``gclid`` ...); the port (but
-    the scheme's own, ``:443`` on https, which is no port) and the other query parameters
-    count. ``ValueError`` for a malformed URL (``http://[::1``).
+    a default one, ``:80`` or ``:443``, which is no port whatever the scheme: the key ignores
+    the scheme) and the other query parameters count. ``ValueError`` for a malformed URL
+    (``http://[::1``).
     """
     parts = urlsplit(url)
     host = (parts.hostname or "").lower()
     if host.startswith("www."):
         host = host[4:]
     port = _port(parts)
-    if port and port != _DEFAULT_PORTS.get(parts.scheme.lower()):
+    if port and port not in _DEFAULT_PORTS.values():
         host = "%s:%d" % (host, port)
     path = parts.path.rstrip("/")
     query = (

@@ -194,10 +194,14 @@ def _status_code(line: str) -> int:
 def _joined(lines: list[tuple[str, str]]) -> dict[str, str]:
     """Header lines as one mapping (a repeated name's values joined by commas, as ``requests`` does),
     but for a ``Location`` sent twice with one target: that target, as a browser follows it (two
-    different ones are libcurl's error, as a browser's)."""
+    different ones are libcurl's error, as a browser's); an empty ``Location`` beside another is
+    skipped, as libcurl skips it (``/ok`` and an empty one were followed to ``/ok,``)."""
     headers: dict[str, str] = {}
     index: dict[str, str] = {}
+    targeted = any(name.lower() == "location" and value.strip() for name, value in lines)
     for name, value in lines:
+        if targeted and name.lower() == "location" and not value.strip():
+            continue
         key = index.setdefault(name.lower(), name)
         if key in headers and not (key.lower() == "location" and headers[key] == value):
             headers[key] = headers[key] + ", " + value

@@ -53,7 +53,7 @@ from ..errors import (
 from .deadline import Deadline
 from .decoding import DECODERS, DecodingSink, broken_body
 from .headers import check_headers, check_proxy
-from .requests_adapter import DeadlineAdapter, Exchange, current_exchange, name_host
+from .requests_adapter import DeadlineAdapter, Exchange, InterimHeadTooLarge, current_exchange, name_host
 from .wire import BodySink, WireRequest
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -211,8 +211,8 @@ def _header_values(response: requests.Response, name: str) -> list[str]:
 
 def head_too_large(host: str, provider: Optional[str]) -> NetworkError:
     """``NetworkError(malformed_response)``: ``host`` sent more header lines, or longer ones, than
-    the wire reads (``http.client``: 100 lines of 64 KB; libcurl: 5000 lines, 300 KB with interim
-    answers). Said as such, not as a connection that failed."""
+    the wire reads (``http.client``: 100 lines of 64 KB, and 300 KB of interim answers' lines; libcurl:
+    5000 lines, 300 KB with interim answers). Said as such, not as a connection that failed."""
     return NetworkError(
         "%s answered with a header block too large to read (too many header lines, or one too long)" % host,
         provider=provider,
@@ -310,10 +310,11 @@ class RequestsWire:
             response = self._send(request, deadline, (min(_MAX_CONNECT_S, remaining), remaining), host, provider)
             try:
                 exchange.watch.arm(time.monotonic() + max(0.0, deadline.remaining_s()) + 0.01)
-                locations = _header_values(response, "Location")
+                sent = _header_values(response, "Location")
+                locations = [value for value in sent if value]  # an empty one beside another: skipped, as libcurl does
                 if len(set(locations)) > 1:
                     raise several_locations(host, provider)
-                if len(locations) > 1:  # one target sent twice: that one, not requests' "/a, /a"
+                if len(sent) > 1 and locations:  # one target: that one, not requests' "/a, /a" or "/a, "
                     response.headers["Location"] = locations[0]
                 decoding = DecodingSink(sink, host, provider)
                 if decoding.head(response.status_code, response.headers, response.url or request.url):
@@ -571,7 +572,10 @@ _HEAD_LINES = ("status line", "header line", "trailer line")
 
 
 def _is_head_too_large(exc: BaseException) -> bool:
-    """``http.client``'s refusal of a status, header or trailer line over 64 KB, or of over 100 header lines."""
+    """``http.client``'s refusal of a status, header or trailer line over 64 KB, or of over 100 header
+    lines; or the interim answers' (:class:`InterimHeadTooLarge`)."""
+    if isinstance(exc, InterimHeadTooLarge):
+        return True
     if isinstance(exc, http.client.LineTooLong):
         return str(exc).endswith(_HEAD_LINES)
     return type(exc) is http.client.HTTPException and "more than" in str(exc)

@@ -9,6 +9,10 @@ debug messages, so its debug log reads as before when it is on. The descriptions
 use (every call sits in a ``log.debug`` argument) and no effect on the steps (they only read the
 tree; readability's own ``describe`` also keeps each described element in a module-wide table
 until the next page, which is not done for a message never logged).
+
+The copy is taken at the first extraction: a global of readability's module rebound after it
+(its ``log`` replaced by another logger object, say) is not seen by these four steps, while
+changing that logger's level is.
 """
 
 import logging
@@ -26,13 +30,11 @@ def quiet_steps(document: type) -> dict[str, Callable[..., Any]]:
     own code in a copy of its module's namespace whose descriptions are made only when logged."""
     from readability import debug, readability
 
-    log = readability.log
-
     def describe(node: Any, depth: int = 1) -> str:
-        return str(debug.describe(node, depth)) if log.isEnabledFor(logging.DEBUG) else ""
+        return str(debug.describe(node, depth)) if readability.log.isEnabledFor(logging.DEBUG) else ""
 
     def text_content(elem: Any, length: int = 40) -> str:
-        return str(debug.text_content(elem, length)) if log.isEnabledFor(logging.DEBUG) else ""
+        return str(debug.text_content(elem, length)) if readability.log.isEnabledFor(logging.DEBUG) else ""
 
     namespace = dict(vars(readability), describe=describe, text_content=text_content)
     steps: dict[str, Callable[..., Any]] = {}

@@ -5,7 +5,8 @@ alone, measured interleaved in this one run (issue 35: "time is fetch's", goal <
     python bench/fetch_path.py [--set NAME=DIR ...] [--repeat N] [--impersonate off|chrome] [--cpu]
 
 Per set: median and total ms per page of each system (best of ``--repeat`` runs per page),
-the ratios to readability-lxml, and what fetch adds to ``extract_html`` (median ms). The pages
+the ratios to readability-lxml (of the medians and totals, then per page: median, 90th
+percentile and worst page), and what fetch adds to ``extract_html`` (median ms). The pages
 are those of ``bench/extraction.py`` (its ``DEFAULT_SETS``), served as ``loopback_fetch``
 serves them (``bench/extraction.py`` prints the same figures per set beside the F1).
 """
@@ -22,7 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))
 
-from extraction import DEFAULT_SETS, baseline_text, load, ours_text, run  # noqa: E402
+from extraction import DEFAULT_SETS, _spread, baseline_text, load, ours_text, page_ratios, run  # noqa: E402
 from loopback_fetch import fetch_system  # noqa: E402
 
 
@@ -48,6 +49,11 @@ def measure(name: str, data_dir: str, repeat: int, impersonate: str, cpu: bool =
                 statistics.median(per_page) / base_median,
                 sum(per_page) / base_total,
             )
+        )
+    for system in ("extract_html", "fetch"):
+        print(
+            "  %-16s per page ÷ readability-lxml: median / p90 / worst %s"
+            % (system, _spread(page_ratios(times[system], times["readability-lxml"])))
         )
     added = [f - e for f, e in zip(times["fetch"], times["extract_html"])]
     print(

@@ -24,10 +24,26 @@ from typing import Any
 EVERY_PHASE_OPTIONS = ("durations", "xmlpath")
 
 
+#: The keys of a serialised report that pytest and xdist write themselves. A report with another
+#: key carries a plugin's payload (hypothesis puts its statistics on the teardown report, which
+#: ``--hypothesis-show-statistics`` reads in the controller) and is always sent.
+OWN_KEYS = frozenset(
+    {"duration", "keywords", "location", "longrepr", "nodeid", "outcome", "sections", "start", "stop"}
+    | {"user_properties", "when", "$report_type", "item_index", "worker_id", "testrun_uid"}
+)
+
+
 def shown(data: dict[str, Any]) -> bool:
     """Whether the controller shows or counts anything of this serialised test report: a call
-    report, a setup or teardown that did not pass, or one that captured output."""
-    return data.get("when") == "call" or data.get("outcome") != "passed" or bool(data.get("sections"))
+    report, a setup or teardown that did not pass, one that captured output or recorded
+    properties, or one that carries a plugin's payload (a key beyond :data:`OWN_KEYS`)."""
+    return (
+        data.get("when") == "call"
+        or data.get("outcome") != "passed"
+        or bool(data.get("sections"))
+        or bool(data.get("user_properties"))
+        or not OWN_KEYS.issuperset(data)
+    )
 
 
 def records_every_phase(config: Any) -> bool:

@@ -59,8 +59,9 @@ FETCH_DATA = ROOT / "tests" / "data" / "fetch"
 DEADLINE_MS = 600
 CLASSIFY_DEADLINE_MS = 10_000
 #: How often the matrix samples the machine's pace while a timed call runs (``clocks.PaceMonitor``:
-#: 10 ms of CPU spun a sample). A timed call lasts at least its deadline, so every one still sees
-#: at least three samples; at 0.1 s the sampler spun a tenth of a core for the whole matrix.
+#: 10 ms of CPU spun a sample). A call that runs near its deadline (the timed ones) sees at least
+#: three samples; one that ends far sooner needs none, and ``PaceMonitor.watch`` takes one more
+#: when it saw fewer than two. At 0.1 s the sampler spun a tenth of a core for the whole matrix.
 PACE_EVERY_S = 0.2
 RECOVERY_DEADLINE_MS = 10_000  #: the good request after each fault
 #: Byte caps of the matrix: search responses and fetch reads.

@@ -20,6 +20,9 @@ def _report(when, outcome="passed", sections=()):
         (_report("setup", "skipped"), True),
         (_report("teardown", "failed"), True),
         (_report("teardown", sections=[("Captured stdout teardown", "bye")]), True),
+        (dict(_report("teardown"), _hypothesis_stats={"stats": []}), True),  # --hypothesis-show-statistics
+        (dict(_report("setup"), user_properties=[("key", "value")]), True),
+        (dict(_report("setup"), item_index=3, worker_id="gw0", testrun_uid="u"), False),
     ],
 )
 def test_what_the_controller_shows_is_sent(report, sent):

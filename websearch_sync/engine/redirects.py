@@ -45,6 +45,11 @@ _JS_REDIRECT = re.compile(
     r"location(?:\.replace\(\s*|\.assign\(\s*|\.href\s*=\s*|\s*=\s*)"
     r"(\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*')"
 )
+#: The literal every :data:`_JS_REDIRECT` match holds, and the attribute name every refresh tag
+#: has (in ASCII lower case, as tags' attribute names are read): a page without it has none, and
+#: is not walked tag by tag or searched with the pattern (fetch looks at every page it reads).
+_JS_LOCATION = "location"
+_REFRESH_NAME = "http-equiv"
 #: What may stand before ``location``: nothing word-like, or one of these objects.
 _JS_OWNER = re.compile(r"(?:^|[^\w$.])(?:(?:window|document|top|self)\.)?$")
 _JS_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|(.))", re.S)
@@ -163,7 +168,7 @@ def _without(markup: str, spans: list[tuple[int, int]]) -> str:
 def _script_target(response: HttpResponse, markup: str, hidden: list[tuple[int, int]]) -> Optional[str]:
     """A near-empty stub's script redirect, absolute, read in the markup a browser runs
     (``hidden``: comments, ``<noscript>`` blocks and meta refresh tags)."""
-    if len(response.content) > _STUB_BYTES:
+    if len(response.content) > _STUB_BYTES or _JS_LOCATION not in markup:
         return None
     seen = _without(markup, hidden)
     for match in _JS_REDIRECT.finditer(seen):
@@ -210,8 +215,11 @@ def client_redirects(response: HttpResponse) -> ClientRedirects:
     if content_kind(response) != "html" or not (200 <= response.status < 300):
         return ClientRedirects()
     markup = response.text[:SCAN_CHARS]
-    unseen = _spans(_ascii_lower(markup), _UNSEEN)
-    acted, noscript, tags = _refresh_tags(markup, unseen, response.url)
+    lowered = _ascii_lower(markup)
+    unseen = _spans(lowered, _UNSEEN)
+    acted, noscript, tags = (
+        _refresh_tags(markup, unseen, response.url) if _REFRESH_NAME in lowered else (None, None, [])
+    )
     header = response.headers.get("Refresh")
     declared = _refresh(header, response.url) if header else None
     if declared is not None:  # read when the document is created, before any tag of it

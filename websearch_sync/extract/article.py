@@ -33,6 +33,7 @@ from .divs import transform_misused_divs
 from .frames import unframe
 from .gaps import fill_gaps
 from .nesting import cut_by_depth, parse_capped
+from .quiet import quiet_steps
 from .region import FRAGMENT_MIN_MISSING, FRAGMENT_SHARE, is_fragment, main_region
 from .render import render_element
 from .repair import repair_markup
@@ -173,10 +174,13 @@ def _link_base(root: etree._Element, url: Optional[str]) -> Optional[str]:
 @functools.cache
 def _tree_document_class() -> Any:
     """readability's ``Document`` working on our parsed tree (built once, on first use, so that
-    importing this module does not import readability)."""
+    importing this module does not import readability), its steps describing elements for its
+    debug log only when that log is on (:mod:`.quiet`)."""
     from readability import Document
 
-    class _TreeDocument(Document):  # type: ignore[misc]  # readability has no type information
+    quiet_document = type("_QuietDocument", (Document,), quiet_steps(Document))
+
+    class _TreeDocument(quiet_document):  # type: ignore[misc,valid-type]  # readability has no type information
         # readability re-parses its input for each attempt and cleans it with lxml's
         # Cleaner; start from a copy of our pre-cleaned tree instead (same result, much
         # less work). summary() serialises the article; keep the element itself.

@@ -281,7 +281,7 @@ class DeadlineAdapter(HTTPAdapter):
     ) -> ConnectionPool:
         """The pool for the address this request connects to (see the module docstring)."""
         exchange = current_exchange()
-        if exchange is None or select_proxy(request.url or "", dict(proxies or {})):
+        if exchange is None or (proxies and select_proxy(request.url or "", dict(proxies))):
             return super().get_connection_with_tls_context(request, verify, proxies=proxies, cert=cert)
         try:
             host_params, key_attributes = self.build_connection_pool_key_attributes(request, verify, cert)

@@ -291,7 +291,7 @@ class RequestsWire:
         if not self._owns_session:  # a caller's session may change its own proxies or verify
             return self._merged_options(url)
         parts = urlsplit(url)
-        key = (parts.scheme, parts.netloc, tuple(os.environ.get(name) for name in _ENVIRONMENT))
+        key = (parts.scheme, parts.netloc, tuple(map(os.environ.get, _ENVIRONMENT)))
         options = self._options.get(key)
         if options is None:
             if len(self._options) >= _OPTIONS_KEPT:
@@ -387,8 +387,10 @@ class RequestsWire:
         check_headers(prepared.headers, provider)
         url = prepared.url or request.url
         options = self._environment_options(url)
-        check_proxy(url, options.get("proxies") or {}, provider)
-        if request.connect_to is not None and not select_proxy(url, options.get("proxies") or {}):
+        proxies = options.get("proxies")
+        if proxies:
+            check_proxy(url, proxies, provider)
+        if request.connect_to is not None and not (proxies and select_proxy(url, proxies)):
             name_host(prepared)  # also where a mock replaces the adapter's connection
         return prepared, options
 

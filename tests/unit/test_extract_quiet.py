@@ -1,0 +1,51 @@
+"""readability's debug descriptions are made only while its debug log is on (extract.quiet): off,
+readability's ``describe`` is never called; on, its messages name the elements as before; the
+extraction is the same either way."""
+
+import logging
+
+import pytest
+from readability import debug
+
+from websearch_sync.extract.article import extract_html
+
+PAGE = (
+    "<html><head><title>Tides</title></head><body>"
+    "<div class='sidebar'><p>Related: a list of other stories to read next.</p></div>"
+    "<div id='story'><h1>Tides</h1>"
+    + "".join(
+        "<p>The tide rises and falls twice a day, pulled by the moon and the sun, paragraph %d.</p>" % n
+        for n in range(8)
+    )
+    + "</div><div class='footer'><p>Copyright, contact, about us.</p></div></body></html>"
+)
+
+
+@pytest.fixture
+def described(monkeypatch):
+    calls = []
+    original = debug.describe
+
+    def counting(node, depth=1):
+        calls.append(node)
+        return original(node, depth)
+
+    monkeypatch.setattr(debug, "describe", counting)
+    return calls
+
+
+def test_no_element_is_described_while_readability_s_debug_log_is_off(described, caplog):
+    caplog.set_level(logging.INFO, logger="readability.readability")
+    assert "paragraph 7" in extract_html(PAGE, mode="text").text
+    assert described == []
+
+
+def test_its_debug_messages_describe_the_elements_while_the_log_is_on(described, caplog):
+    quiet = extract_html(PAGE, mode="text")
+    caplog.set_level(logging.DEBUG, logger="readability.readability")
+    logged = extract_html(PAGE, mode="text")
+    messages = [record.getMessage() for record in caplog.records if record.name == "readability.readability"]
+    assert described, "readability described no element with its debug log on"
+    assert any("Removing unlikely candidate - " in m and "sidebar" in m for m in messages), messages
+    assert any(m.startswith("Branch ") and "#story" in m for m in messages), messages
+    assert (logged.title, logged.text) == (quiet.title, quiet.text)

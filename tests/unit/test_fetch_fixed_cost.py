@@ -1,0 +1,78 @@
+"""The shortcuts fetch takes on every page it reads (issue 35: "time is fetch's") answer exactly
+what the full walks answer: the control-character and binary-data counts taken with
+``bytes.translate`` on ASCII text, and the client-redirect reader skipping the tag walk on a page
+without ``http-equiv`` and the script search on one without ``location``."""
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from requests.structures import CaseInsensitiveDict
+
+from websearch_sync.engine.redirects import client_redirects
+from websearch_sync.net.response import HttpResponse
+from websearch_sync.reader.pagetext import binary, sendable
+
+# The patterns as pagetext.py states them, applied the slow way.
+_BINARY = re.compile("[\x00-\x08\x0b\x0e-\x1f\x7f-\x9f\ufffd]")
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x0c\x0e-\x1f\x7f-\x9f]")
+_SURROGATES = re.compile("[\ud800-\udfff]")
+
+
+def walked_sendable(text: str) -> str:
+    return _SURROGATES.sub("\ufffd", _CONTROLS.sub(" ", text))
+
+
+def walked_binary(text: str) -> bool:
+    sample = text[:4096]
+    found = len(_BINARY.findall(sample))
+    return found > 32 and found > 0.1 * len(sample)
+
+
+@pytest.mark.parametrize("code", range(128))
+def test_every_ascii_character_is_counted_as_the_patterns_count_it(code):
+    character = chr(code)
+    for text in ("ab%scd" % character, character * 40 + "x" * 300, character * 400):
+        assert sendable(text) == walked_sendable(text)
+        assert binary(text) == walked_binary(text)
+
+
+_TEXT = st.text(
+    alphabet=st.one_of(
+        st.characters(max_codepoint=0x7F),
+        st.characters(min_codepoint=0x80, max_codepoint=0x9F),
+        st.sampled_from(["\ufffd", "\ud800", "é", "\u2028"]),
+    ),
+    max_size=200,
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TEXT)
+def test_any_text_is_made_sendable_and_judged_binary_as_the_patterns_do(text):
+    assert sendable(text) == walked_sendable(text)
+    assert binary(text) == walked_binary(text)
+    assert binary(text * 30) == walked_binary(text * 30)
+
+
+def page(markup: str) -> HttpResponse:
+    headers = CaseInsensitiveDict({"Content-Type": "text/html; charset=utf-8"})
+    return HttpResponse(200, headers, markup.encode("utf-8"), "https://a.example/page")
+
+
+@pytest.mark.parametrize(
+    "head, expected",
+    [
+        ("<META HTTP-EQUIV='Refresh' CONTENT='0; URL=https://b.example/x'>", "https://b.example/x"),
+        ("<meta Http-Equiv='&#114;efresh' content='0;url=https://b.example/x'>", "https://b.example/x"),
+        ("<meta http-equiv=refresh content='0;url=https://b.example/x'>", "https://b.example/x"),
+        ("<meta name='refresh' content='0;url=https://b.example/x'>", None),  # no http-equiv: no refresh
+        ("<script>top.location = 'https://b.example/s'</script>", "https://b.example/s"),
+        ("<script>top.Location = 'https://b.example/s'</script>", None),  # the property is case-sensitive
+    ],
+)
+def test_a_page_s_redirect_is_found_whatever_the_case_of_its_markup(head, expected):
+    redirects = client_redirects(page("<html><head>%s</head><body></body></html>" % head))
+    found = redirects.refresh.target if redirects.refresh is not None else redirects.script
+    assert found == expected

@@ -161,9 +161,9 @@ def _proxy_blame(exc: requests.exceptions.RequestException, proxy: Optional[str]
     own name: a SOCKS proxy's (PySocks had not reached it: no SOCKS error yet) or an HTTP one's."""
     chain = _cause_chain(exc)
     socks: Any = sys.modules.get("socks")  # PySocks: imported by urllib3 once a SOCKS proxy was used
-    socks_errors = [c for c in chain if isinstance(c, socks.ProxyError)] if socks and proxy else []
+    socks_errors = _socks_errors(chain, socks) if proxy else []
     blamed = bool(socks_errors) or isinstance(exc, requests.exceptions.ProxyError)
-    if blamed and any(isinstance(c, _refusals(socks)) for c in chain):
+    if blamed and _refused(chain, socks):
         return _UNREACHED  # no connection to the proxy: as libcurl's COULDNT_CONNECT
     if proxy is None or not any(isinstance(c, socket.gaierror) for c in chain):
         return _FAILED if blamed else None
@@ -172,10 +172,16 @@ def _proxy_blame(exc: requests.exceptions.RequestException, proxy: Optional[str]
     return _UNREACHED if blamed or proxy.lower().startswith("socks") else None
 
 
-def _refusals(socks: Any) -> tuple[type[BaseException], ...]:
-    """What says the proxy refused the connection to itself: the operating system's refusal, or
-    PySocks' failure to connect to the proxy (``socks``: PySocks, or ``None`` before it is used)."""
-    return (ConnectionRefusedError, socks.ProxyConnectionError) if socks else (ConnectionRefusedError,)
+def _socks_errors(chain: list[BaseException], socks: Any) -> list[BaseException]:
+    """PySocks' errors in ``chain`` (``socks``: PySocks, or ``None`` before it is used: none)."""
+    return [c for c in chain if isinstance(c, socks.ProxyError)] if socks else []
+
+
+def _refused(chain: list[BaseException], socks: Any) -> bool:
+    """Whether ``chain`` says the proxy refused the connection to itself: the operating system's
+    refusal, or PySocks' failure to connect to the proxy (``socks``: PySocks, or ``None``)."""
+    refusals = (ConnectionRefusedError, socks.ProxyConnectionError) if socks else (ConnectionRefusedError,)
+    return any(isinstance(c, refusals) for c in chain)
 
 
 def _forwards(url: str, proxy: str) -> bool:

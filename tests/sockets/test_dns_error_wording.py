@@ -120,6 +120,23 @@ def test_through_a_socks_proxy_resolving_names_here_it_is_the_name_not_the_proxy
 PROXY = "proxy.invalid"
 
 
+def unresolved_proxy_errors(monkeypatch, proxy):
+    """A search's error on the requests wire, then on the browser wire (libcurl failing with
+    COULDNT_RESOLVE_PROXY), through ``proxy`` (``None``: the environment's)."""
+    errors = []
+    for impersonate in ("off", "chrome"):
+        if impersonate == "chrome":
+            fail_transfers(monkeypatch, 5, "Could not resolve proxy: %s" % PROXY)  # CURLE_COULDNT_RESOLVE_PROXY
+        settings = ws.Settings(
+            impersonate=impersonate,
+            proxy=proxy,
+            endpoints={"ddg_html": "http://127.0.0.1:9/html/"},  # never reached: the proxy comes first
+        )
+        with ws.SearchClient("ddg_html", settings=settings, clock=FakeClock(), cache_ttl_s=0) as client:
+            errors.append(failure(lambda: client.search("red panda")))
+    return errors
+
+
 @pytest.mark.parametrize("scheme", ["http", "socks5", "socks5h"])
 def test_a_proxy_whose_own_name_does_not_resolve_is_the_proxy_unreached_on_both_wires(
     scheme, unknown_names, monkeypatch
@@ -129,17 +146,58 @@ def test_a_proxy_whose_own_name_does_not_resolve_is_the_proxy_unreached_on_both_
     libcurl says it could not be reached (COULDNT_RESOLVE_PROXY)."""
     if scheme != "http":
         pytest.importorskip("socks")
-    errors = []
-    for impersonate in ("off", "chrome"):
-        if impersonate == "chrome":
-            fail_transfers(monkeypatch, 5, "Could not resolve proxy: %s" % PROXY)  # CURLE_COULDNT_RESOLVE_PROXY
-        settings = ws.Settings(
-            impersonate=impersonate,
-            proxy="%s://%s:1080" % (scheme, PROXY),
-            endpoints={"ddg_html": "http://127.0.0.1:9/html/"},  # never reached: the proxy comes first
-        )
-        with ws.SearchClient("ddg_html", settings=settings, clock=FakeClock(), cache_ttl_s=0) as client:
-            errors.append(failure(lambda: client.search("red panda")))
+    errors = unresolved_proxy_errors(monkeypatch, "%s://%s:1080" % (scheme, PROXY))
     said = "the proxy %s:1080 could not be reached (while reaching 127.0.0.1)" % PROXY
     assert [(str(error), error.detail_code) for error in errors] == [(said, "proxy_error")] * 2
     assert set(unknown_names) == {PROXY}  # the requests wire looked the proxy up; libcurl is faked
+
+
+def test_a_proxy_from_the_environment_whose_name_does_not_resolve_is_named_on_both_wires(unknown_names, monkeypatch):
+    """libcurl takes ``ALL_PROXY`` itself: its COULDNT_RESOLVE_PROXY read "connection failed:
+    127.0.0.1" (``connection_error``, the upstream), where the requests wire named the proxy."""
+    pytest.importorskip("socks")
+    for name in ("NO_PROXY", "no_proxy", "http_proxy", "HTTP_PROXY", "https_proxy", "HTTPS_PROXY", "all_proxy"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("ALL_PROXY", "socks5://%s:1080" % PROXY)
+    errors = unresolved_proxy_errors(monkeypatch, None)
+    said = "the proxy %s:1080 could not be reached (while reaching 127.0.0.1)" % PROXY
+    assert [(str(error), error.detail_code) for error in errors] == [(said, "proxy_error")] * 2
+
+
+@pytest.mark.parametrize("url", ["https://a..b.com/", "https://%s.com/" % ("a" * 64)])
+@pytest.mark.parametrize("impersonate", ["off", "chrome"])
+def test_a_host_name_idna_cannot_encode_is_the_urls_fault_never_looked_up(url, impersonate, unknown_names):
+    """An empty label or one over 63 characters was looked up and read as ``dns_error``."""
+    if impersonate == "chrome":
+        pytest.importorskip("curl_cffi")
+    with ws.SearchClient(settings=ws.Settings(impersonate=impersonate), clock=FakeClock()) as client:
+        with pytest.raises(ws.InvalidInput) as raised:
+            client.fetch(url)
+    host = url.split("/")[2]
+    assert (str(raised.value), raised.value.detail_code) == (
+        "%s is not a valid host name (label empty or too long)" % host,
+        "bad_url",
+    )
+    assert unknown_names == []
+
+
+@pytest.mark.parametrize("scheme", ["http", "socks5", "socks5h"])
+def test_a_proxy_that_refuses_the_connection_is_unreached_in_the_same_words_on_both_wires(scheme):
+    """The requests wire said "failed or refused the connection", libcurl (COULDNT_CONNECT) "could not be reached"."""
+    if scheme != "http":
+        pytest.importorskip("socks")
+    pytest.importorskip("curl_cffi")
+    with socket.socket() as closed:  # a port nothing listens on: bound, never listening, refuses
+        closed.bind(("127.0.0.1", 0))
+        port = closed.getsockname()[1]
+        errors = []
+        for impersonate in ("off", "chrome"):
+            settings = ws.Settings(
+                impersonate=impersonate,
+                proxy="%s://127.0.0.1:%d" % (scheme, port),
+                endpoints={"ddg_html": "http://127.0.0.1:9/html/"},  # never reached: the proxy comes first
+            )
+            with ws.SearchClient("ddg_html", settings=settings, clock=FakeClock(), cache_ttl_s=0) as client:
+                errors.append(failure(lambda: client.search("red panda")))
+    said = "the proxy 127.0.0.1:%d could not be reached (while reaching 127.0.0.1)" % port
+    assert [(str(error), error.detail_code) for error in errors] == [(said, "proxy_error")] * 2

@@ -13,7 +13,7 @@ from typing import Callable, Optional
 
 import pytest
 from clocks import deadline_margin_s, machine_pace
-from redis_server import redis_db, redis_server  # noqa: F401  (fixtures)
+from redis_server import redis_db, redis_server, up  # noqa: F401  (fixtures)
 from servers import LoopbackListener
 
 import websearch_sync as ws
@@ -64,11 +64,11 @@ def _crafted(name: str) -> str:
 
 @pytest.mark.parametrize("name", sorted(CRAFTED_ANSWERS))
 def test_a_crafted_cache_entry_in_redis_is_a_miss(redis_db, redis_server, name):  # noqa: F811
-    with ws.SearchClient("stub", state_url=redis_server.url) as writer:
+    with ws.SearchClient("stub", state_url=up(redis_server.url)) as writer:
         writer.search("crafted", max_results=3)
     (key,) = _cache_keys(redis_db)
     redis_db.set(key, _crafted(name), ex=60)
-    with ws.SearchClient("stub", state_url=redis_server.url) as reader:
+    with ws.SearchClient("stub", state_url=up(redis_server.url)) as reader:
         answer = reader.search("crafted", max_results=3)
     assert answer["provider_meta"]["cached"] is False
     assert len(answer["items"]) == 3 and all(item["url"].startswith("https://") for item in answer["items"])
@@ -130,7 +130,7 @@ CRAFTED_COOLDOWNS = {
 @pytest.mark.parametrize("name", sorted(CRAFTED_COOLDOWNS))
 def test_a_crafted_cool_down_record_is_ignored(redis_db, redis_server, name):  # noqa: F811
     redis_db.set("websearch_sync:cooldown:stub", CRAFTED_COOLDOWNS[name], ex=3600)
-    with ws.SearchClient("stub", state_url=redis_server.url) as client:
+    with ws.SearchClient("stub", state_url=up(redis_server.url)) as client:
         assert client.search("q")["items"]
 
 
@@ -141,16 +141,18 @@ def test_a_shared_cool_down_lasts_at_most_a_day_whatever_its_key_says(redis_db, 
         json.dumps({"detail_code": "http_429", "status": 429, "until": until}),
         ex=5 * 86400,
     )
-    with ws.SearchClient("stub", state_url=redis_server.url) as client, pytest.raises(ws.WebBlocked) as info:
+    with ws.SearchClient("stub", state_url=up(redis_server.url)) as client, pytest.raises(ws.WebBlocked) as info:
         client.search("q")
     assert 86400 - 60 < info.value.retry_after <= 86400
 
 
 def test_a_key_of_the_wrong_type_is_unusable_for_that_key_only(redis_db, redis_server):  # noqa: F811
     redis_db.lpush("websearch_sync:cooldown:stub", "x")
-    with ws.SearchClient("stub", state_url=redis_server.url) as first:
+    with ws.SearchClient("stub", state_url=up(redis_server.url)) as first:
         assert first.search("wrong type")["provider_meta"]["cached"] is False
-    with ws.SearchClient("stub", state_url=redis_server.url) as second:  # Redis was not given up: the answer is there
+    with ws.SearchClient(
+        "stub", state_url=up(redis_server.url)
+    ) as second:  # Redis was not given up: the answer is there
         assert second.search("wrong type")["provider_meta"]["cached"] is True
 
 
@@ -173,7 +175,7 @@ def test_a_slot_no_call_could_have_booked_holds_no_one_back(redis_db, redis_serv
     process) until its key expired, never for one planted without an expiry."""
     value, expiry_s = slot(redis_db)
     redis_db.set("websearch_sync:slot:{stub}", value, ex=expiry_s)
-    with ws.SearchClient("stub", state_url=redis_server.url, min_interval_s={"stub": 1.0}) as client:
+    with ws.SearchClient("stub", state_url=up(redis_server.url), min_interval_s={"stub": 1.0}) as client:
         assert client.search("booked", timeout_ms=5000, cache_ttl_s=0)["items"]
     assert 0 < redis_db.pttl("websearch_sync:slot:{stub}") <= 2000  # booked anew, expiring by itself
 
@@ -185,7 +187,7 @@ def test_a_departure_no_clock_has_reached_counts_as_none_not_as_a_failing_redis(
     redis_db.set("websearch_sync:sent:{stub}", "%d" % (_redis_now_us(redis_db) + 3600 * 10**6), ex=3601)
     with (
         caplog.at_level(logging.WARNING, logger="websearch_sync"),
-        ws.SearchClient("stub", state_url=redis_server.url, min_interval_s={"stub": 0.01}) as client,
+        ws.SearchClient("stub", state_url=up(redis_server.url), min_interval_s={"stub": 0.01}) as client,
     ):
         assert client.search("departed", cache_ttl_s=0)["items"]
     assert not [record.getMessage() for record in caplog.records if "unavailable" in record.getMessage()]
@@ -207,11 +209,11 @@ def test_a_planted_flight_key_holds_no_one_back(redis_db, redis_server, monkeypa
     names = []
     real_key = SharedFlights._key
     monkeypatch.setattr(SharedFlights, "_key", lambda self, key: names.append(real_key(self, key)) or names[-1])
-    with ws.SearchClient("stub", state_url=redis_server.url, cache_ttl_s=0.001) as client:
+    with ws.SearchClient("stub", state_url=up(redis_server.url), cache_ttl_s=0.001) as client:
         client.search("planted")
     redis_db.flushdb()
     plant(redis_db, names[0])
-    with ws.SearchClient("stub", state_url=redis_server.url) as client:
+    with ws.SearchClient("stub", state_url=up(redis_server.url)) as client:
         answer = client.search("planted", timeout_ms=3000)
     assert answer["items"] and answer["provider_meta"]["cached"] is False
 

@@ -46,6 +46,19 @@ def test_reset_forgets_the_cooldown_a_module_level_search_met():
         assert ws.search("q", backend="ddg_html")["items"][0]["url"] == "https://t.example/"
 
 
+def test_reset_forgets_a_redis_outage_so_the_next_tests_redis_answers(redis_db, redis_server):  # noqa: F811
+    """A Redis that failed in one test (a command a loaded machine made slower than its 0.25 s, a
+    port nothing listened on that a later test's Redis took) rested its URL for 5 s in the process,
+    for the tests after it too: their searches wrote and read no shared cache (five failures of
+    test_shared_state_untrusted.py in one loaded run)."""
+    url = redis_server.url
+    state_server(url).failed(ConnectionError("a command outlasted its timeout"), Clock().monotonic())
+    reset()  # as before each test
+    with ws.SearchClient("stub", state_url=url) as client:
+        client.search("after an outage")
+    assert redis_db.keys("websearch_sync:cache:*")  # Redis was asked, not rested
+
+
 def _doc_tests() -> tuple[str, dict[str, str]]:
     """The imports and each test function of docs/contract.md's testing example."""
     page = (ROOT / "docs" / "contract.md").read_text(encoding="utf-8")

@@ -246,7 +246,8 @@ class AddressGuard:
         """Resolve ``host`` and return its addresses, or raise.
 
         Raises ``InvalidInput(private_address)`` when any address is not public
-        (unless allowed), ``NetworkError(dns_error)`` when the name does not
+        (unless allowed), ``InvalidInput(bad_url)`` when ``host`` is no host name
+        (``a..b.com``: IDNA cannot encode it), ``NetworkError(dns_error)`` when the name does not
         resolve, ``Timeout(deadline_exceeded)`` when resolving outlasts the deadline.
         """
         literal = literal_address(host)
@@ -284,6 +285,13 @@ class AddressGuard:
         if remaining <= 0:
             raise Timeout("no time left to resolve %s" % host, provider=provider, detail_code=DEADLINE_EXCEEDED)
         limit = min(remaining, _MAX_DNS_S)
+        try:
+            host.encode("idna")  # as the resolver will: a name that cannot be is the URL's fault, never looked up
+        except UnicodeError as exc:
+            reason = exc.__cause__ or exc  # the codec's own reason: "label empty or too long"
+            raise InvalidInput(
+                "%s is not a valid host name (%s)" % (host, reason), provider=provider, detail_code=BAD_URL
+            ) from None
         try:
             addresses = list(self.resolver(host, port, limit))
         except TimeoutError:

@@ -28,6 +28,7 @@ from curl_cffi.const import CurlECode, CurlLockData
 from curl_cffi.curl import CURL_WRITEFUNC_ERROR, CurlShare
 from curl_cffi.requests import Session as CurlSession
 from curl_cffi.requests.impersonate import resolve_latest_browser_type
+from requests.utils import get_environ_proxies, select_proxy
 
 from ..errors import (
     BAD_CONTENT_ENCODING,
@@ -314,7 +315,8 @@ class CurlWire:
             exc, refused, tunnel_status = failure[0]
             if self.proxy and tunnel_status >= 300:  # the proxy answered CONNECT: it refused, it was reached
                 raise proxy_refused(self.proxy, host, tunnel_status, provider) from None
-            raise _error(exc, deadline, host, provider, transfer.headed, refused, self.proxy) from None
+            proxy = self.proxy or _environ_proxy(request.url, exc)
+            raise _error(exc, deadline, host, provider, transfer.headed, refused, proxy) from None
         if transfer.headed and not transfer.stopped and isinstance(transfer.sink, DecodingSink):
             transfer.sink.end()  # the body ended by itself: its compressed stream must have too
 
@@ -497,15 +499,30 @@ def _port(url: str) -> int:
 #: libcurl failures by code: (detail code, what happened). Timeouts, refusals and broken bodies are decided in
 #: :func:`_error`, TLS failures (:data:`_TLS_CODES`) in :func:`_network_error`.
 _FAILURES: dict[int, tuple[str, str]] = {
-    # a proxy libcurl took from the environment (``ALL_PROXY``): the wire cannot name it (a configured one
-    # is named by :func:`_error`, which leaves this one only the rare failure after the head)
+    # a proxy libcurl took from the environment that :func:`_environ_proxy` does not name (a named one is
+    # :func:`_error`'s, which leaves these only the rare failure after the head)
     CurlECode.PROXY: (PROXY_ERROR, "proxy failure while reaching"),
+    CurlECode.COULDNT_RESOLVE_PROXY: (PROXY_ERROR, "could not reach the proxy while reaching"),
     CurlECode.BAD_CONTENT_ENCODING: (BAD_CONTENT_ENCODING, "a body that does not decompress from"),
     CurlECode.WEIRD_SERVER_REPLY: (MALFORMED_RESPONSE, "a malformed response from"),
 }
 #: Failures of a server that accepted the connection and closed it without an answer (PARTIAL_FILE
 #: before our head: inside its header block).
 _CLOSED_WITHOUT_ANSWER = (CurlECode.GOT_NOTHING, CurlECode.PARTIAL_FILE)
+
+
+#: Failures that can only be a proxy's: one libcurl took from the environment is named in them.
+_PROXY_ONLY = (CurlECode.COULDNT_RESOLVE_PROXY, CurlECode.PROXY)
+
+
+def _environ_proxy(url: str, exc: CurlError) -> Optional[str]:
+    """The proxy from the environment (``ALL_PROXY``, ``https_proxy``, ``NO_PROXY``) for ``url``, read as the
+    requests wire reads it so both name the same proxy, when ``exc`` can only be a proxy's failure; else
+    ``None``: a failed connection may be the upstream's (libcurl reads ``http_proxy`` in lower case only)."""
+    if getattr(exc, "code", 0) not in _PROXY_ONLY:
+        return None
+    found: Optional[str] = select_proxy(url, get_environ_proxies(url))
+    return found
 
 
 def _error(

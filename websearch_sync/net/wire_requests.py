@@ -140,32 +140,48 @@ def _proxy_failure(
         return None
     shown = proxy or "(unknown proxy)"
     if blame == _UNREACHED:
-        return proxy_unreached(shown, host, provider)  # its own name: as libcurl's COULDNT_RESOLVE_PROXY
+        return proxy_unreached(shown, host, provider)  # refused, or its name: as libcurl
     status = _tunnel_status(exc)
     if status is not None:
         return proxy_refused(shown, host, status, provider)
     return proxy_failed(shown, host, provider)
 
 
-#: What :func:`_proxy_blame` finds the proxy did: not reached (its name did not resolve), or failed.
+#: What :func:`_proxy_blame` finds the proxy did: not reached (it refused the connection, its name
+#: did not resolve), or failed.
 _UNREACHED, _FAILED = "unreached", "failed"
 
 
 def _proxy_blame(exc: requests.exceptions.RequestException, proxy: Optional[str]) -> Optional[str]:
-    """:data:`_UNREACHED`, :data:`_FAILED`, or ``None`` when the failure is not the proxy's. A name
+    """:data:`_UNREACHED`, :data:`_FAILED`, or ``None`` when the failure is not the proxy's. A proxy
+    that refused the connection was not reached. A name
     that does not resolve inside a SOCKS error that is not PySocks' failure to connect to the proxy
     is the upstream's, which PySocks resolves itself once it reached a ``socks5://`` proxy: the
     upstream's ``dns_error`` (:func:`_network_error`), as libcurl says it. Any other is the proxy's
     own name: a SOCKS proxy's (PySocks had not reached it: no SOCKS error yet) or an HTTP one's."""
     chain = _cause_chain(exc)
     socks: Any = sys.modules.get("socks")  # PySocks: imported by urllib3 once a SOCKS proxy was used
-    socks_errors = [c for c in chain if isinstance(c, socks.ProxyError)] if socks and proxy else []
+    socks_errors = _socks_errors(chain, socks) if proxy else []
     blamed = bool(socks_errors) or isinstance(exc, requests.exceptions.ProxyError)
+    if blamed and _refused(chain, socks):
+        return _UNREACHED  # no connection to the proxy: as libcurl's COULDNT_CONNECT
     if proxy is None or not any(isinstance(c, socket.gaierror) for c in chain):
         return _FAILED if blamed else None
     if socks_errors and not any(isinstance(c, socks.ProxyConnectionError) for c in socks_errors):
         return None
     return _UNREACHED if blamed or proxy.lower().startswith("socks") else None
+
+
+def _socks_errors(chain: list[BaseException], socks: Any) -> list[BaseException]:
+    """PySocks' errors in ``chain`` (``socks``: PySocks, or ``None`` before it is used: none)."""
+    return [c for c in chain if isinstance(c, socks.ProxyError)] if socks else []
+
+
+def _refused(chain: list[BaseException], socks: Any) -> bool:
+    """Whether ``chain`` says the proxy refused the connection to itself: the operating system's
+    refusal, or PySocks' failure to connect to the proxy (``socks``: PySocks, or ``None``)."""
+    refusals = (ConnectionRefusedError, socks.ProxyConnectionError) if socks else (ConnectionRefusedError,)
+    return any(isinstance(c, refusals) for c in chain)
 
 
 def _forwards(url: str, proxy: str) -> bool:

@@ -15,6 +15,7 @@ from ..backends.searxng_config import forget_configs
 from ..client.default_client import close_default_client
 from ..client.processwide import forget_process_parts
 from ..client.search_client import open_clients_learn_afresh
+from ..client.state.server import forget_outages
 from ..config import Settings
 from ..contract.cases import VERTICAL_TYPES, Case, contract_violations, discover
 from ..contract.conformance import ConformanceCheck
@@ -481,7 +482,8 @@ def assert_contract(result: Any, max_results: Optional[int] = None, provider: Op
 def reset() -> None:
     """Forget the process-wide state of the module-level calls (``websearch_sync.search``,
     ``fetch``) and of the tools' shared client: rate-limit pace, cool-downs after a block,
-    single-flight tables, the SearXNG instances' ``/config`` read. A block a test provokes (``fake_results({"ddg_html": WebBlocked(...)})``)
+    single-flight tables, the SearXNG instances' ``/config`` read, a shared state's outage (Redis is
+    tried again at once, not :data:`~websearch_sync.client.state.server.RETRY_AFTER_S` later). A block a test provokes (``fake_results({"ddg_html": WebBlocked(...)})``)
     would otherwise leave that backend cooling down for the tests after it.
 
     Every open ``SearchClient`` (an application's module-level one too) forgets the same of its
@@ -492,6 +494,7 @@ def reset() -> None:
     that searches the stub only.
     """
     forget_process_parts()
+    forget_outages()
     forget_configs()
     close_default_client()
     open_clients_learn_afresh()

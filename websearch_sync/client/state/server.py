@@ -429,6 +429,12 @@ class StateServer:
         that is shorter (a dead Redis costs a call little of its time)."""
         return self.timeout_s if self.url_timeout else min(self.timeout_s, deadline_s / 10.0)
 
+    def forget_outage(self) -> None:
+        """Try Redis at the next command, silently, as if it had never failed (a test's outage must
+        not rest the URL for the tests after it: :func:`forget_outages`)."""
+        with self._lock:
+            self._retry_at = None
+
     def answered(self) -> None:
         """Note a success (logs once when Redis is back after an outage)."""
         if self._retry_at is None:
@@ -452,6 +458,17 @@ def state_server(url: str) -> StateServer:
         if server is None:
             server = _SERVERS[url] = StateServer(url)
         return server
+
+
+def forget_outages() -> None:
+    """Forget the outage of every Redis the process noted one for (``websearch_sync.testing.reset``):
+    each is tried at its next command. A URL names a port, and a test's failing Redis (a port nothing
+    listens on, a command a loaded machine made slow) rested that URL for ``RETRY_AFTER_S`` for the
+    tests after it: a later test's Redis on the same port, or the same module's, answered nothing."""
+    with _SERVERS_LOCK:
+        servers = list(_SERVERS.values())
+    for server in servers:
+        server.forget_outage()
 
 
 class SharedState:

@@ -18,7 +18,16 @@ from typing import Callable, NoReturn, Optional
 from websearch_sync.checkpoints import checkpoint
 from websearch_sync.client.clock import Clock
 
-__all__ = ["FakeClock", "ThreadClock", "Pace", "PaceMonitor", "machine_pace", "slowdown", "deadline_margin_s"]
+__all__ = [
+    "FakeClock",
+    "ThreadClock",
+    "Pace",
+    "PaceMonitor",
+    "machine_pace",
+    "pace_throughout",
+    "slowdown",
+    "deadline_margin_s",
+]
 
 
 class FakeClock(Clock):
@@ -197,6 +206,16 @@ class PaceMonitor:
                 self._watching -= 1
                 seen = [s for begun, done, s in self._samples if done >= started - self.every_s and begun <= ended]
             pace.slowdown = max(seen + [slowdown()]) if len(seen) < 2 else max(seen)
+
+
+@contextlib.contextmanager
+def pace_throughout(every_s: float = 0.1) -> Iterator[Pace]:
+    """``with pace_throughout() as pace: <timed call>``; then ``deadline_margin_s(pace.slowdown)``.
+
+    :func:`machine_pace` with samples taken while the call runs too (:meth:`PaceMonitor.watch`):
+    a burst of load that came and went within a call of a second slowed it unseen before and after."""
+    with PaceMonitor(every_s) as monitor, monitor.watch() as pace:
+        yield pace
 
 
 def paced_budget_s(idle_budget_s: float) -> float:

@@ -227,16 +227,6 @@ def _runnable_report(samples: list[tuple[float, int]], phases: list[tuple[str, f
         )
 
 
-def _unit_of() -> Any:
-    """The suite's scheduler's unit of a test (``tests/scheduling.py``: its module, or a group)."""
-    sys.path.insert(0, str(ROOT / "tests"))
-    try:
-        from scheduling import unit_of  # type: ignore[import-not-found]
-    finally:
-        sys.path.remove(str(ROOT / "tests"))
-    return unit_of
-
-
 def timeline(run: dict[str, Any], top: int) -> None:
     """When each worker worked, how many were busy when, what ran last, and the cores left unused."""
     workers = [r for r in run["records"] if r["worker"] != "controller" and r["tests"]]

@@ -232,10 +232,14 @@ def test_a_refused_value_names_the_flag_it_came_from(argv, hint, capsys):
         ("http://127.0.0.1:8000/", "refusing to fetch from 127.0.0.1, a loopback address"),
         ("http://[::1]:8000/", "refusing to fetch from ::1, a loopback address"),
         ("http://0x7f.1:8000/", "refusing to fetch from 0x7f.1: that is 127.0.0.1, a loopback address"),
+        ("http://0.0.0.0/", "refusing to fetch from 0.0.0.0, an unspecified address"),
+        ("http://[::]/", "refusing to fetch from ::, an unspecified address"),
+        ("http://0/", "refusing to fetch from 0: that is 0.0.0.0, an unspecified address"),
     ],
 )
 def test_a_private_address_is_named_once(url, said):
-    """``refusing to fetch from 127.0.0.1: that is 127.0.0.1, ...`` said the address twice."""
+    """``refusing to fetch from 127.0.0.1: that is 127.0.0.1, ...`` said the address twice; the
+    kind of address reads as English (``0.0.0.0`` and ``::`` were "a unspecified address")."""
     with pytest.raises(ws.InvalidInput) as info:
         ws.fetch(url)
     assert info.value.detail_code == "private_address" and info.value.message == said

@@ -36,3 +36,21 @@ def test_credential_names_are_secret_everywhere(name):
 def test_plain_names_are_not(name):
     assert not is_secret_name(name)
     assert not carries_credentials("https://example.com/a?%s=1" % name)
+
+
+def test_a_name_is_judged_once_however_often_it_is_asked(monkeypatch):
+    """Every request asks the rule of the same few names: the verdict is remembered by name."""
+    from websearch_sync import secrets
+
+    splits = []
+    pattern = secrets._NON_WORD
+
+    class CountingPattern:
+        def split(self, text):
+            splits.append(text)
+            return pattern.split(text)
+
+    monkeypatch.setattr(secrets, "_NON_WORD", CountingPattern())
+    assert all(is_secret_name("X-Judged-Once-Token") for _ in range(5))
+    assert not any(is_secret_name("judged_once_page") for _ in range(5))
+    assert len(splits) == 2

@@ -5,13 +5,15 @@ finder) and the imports of requests, urllib3, lxml and BeautifulSoup: 0.24 of it
 for a one-search script. :class:`PythonForks` starts one interpreter (a fork server,
 tests/forkserver.py) that does all that and then imports ``websearch_sync`` alone (its light
 layers: what any such script does first, and no client, engine, registry or plugin of the
-library), and forks a child per :meth:`PythonForks.run` (one request, with the interpreter's exit).
-The child is then what a fresh ``python -c CODE`` is after its first import: its own process,
+library), and forks a child per :meth:`PythonForks.run` (one request, with the interpreter's exit;
+its output in files) or :meth:`PythonForks.popen` (its stdout and stderr pipes the test reads, and
+may close). The child is then what a fresh ``python -c CODE`` is after its first import: its own process,
 stdin from ``/dev/null``, stdout and stderr of its own, the given environment, ``sys.path`` as
 ``PYTHONPATH`` makes it (``''`` first), ``sys.argv == ['-c']``; an exception that escapes the code
 is printed and exits 1, ``sys.exit`` exits as it says, and the interpreter's exit runs (atexit,
 non-daemon threads joined). Not for what the interpreter reads at its start: stdio encodings,
 signal dispositions, ``-X`` options; those tests start ``python`` themselves.
+:func:`shared_searching` is one such server per pytest process, for the modules whose children search.
 """
 
 import os

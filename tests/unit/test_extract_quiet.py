@@ -5,9 +5,11 @@ extraction is the same either way."""
 import logging
 
 import pytest
-from readability import debug
+from readability import Document, debug, readability
 
 from websearch_sync.extract.article import extract_html
+from websearch_sync.extract.quiet import quiet_steps
+from websearch_sync.extract.textlength import link_density
 
 PAGE = (
     "<html><head><title>Tides</title></head><body>"
@@ -49,3 +51,19 @@ def test_its_debug_messages_describe_the_elements_while_the_log_is_on(described,
     assert any("Removing unlikely candidate - " in m and "sidebar" in m for m in messages), messages
     assert any(m.startswith("Branch ") and "#story" in m for m in messages), messages
     assert (logged.title, logged.text) == (quiet.title, quiet.text)
+
+
+def test_its_steps_measure_text_with_textlength_not_readabilitys_patterns(monkeypatch):
+    """readability's steps run with ``textlength``'s ``clean`` and ``text_length`` (the same
+    strings and numbers, found in one pass): with readability's own made to fail, its summary is
+    the one readability gives."""
+    expected = Document(PAGE).summary(html_partial=True)
+
+    def refused(*args):
+        raise AssertionError("readability's own text measure was called")
+
+    monkeypatch.setattr(readability, "clean", refused)
+    monkeypatch.setattr(readability, "text_length", refused)
+    steps = quiet_steps(Document)
+    steps["get_link_density"] = lambda self, elem: link_density(elem)  # not a step of quiet's: textlength's own
+    assert type("Quiet", (Document,), steps)(PAGE).summary(html_partial=True) == expected

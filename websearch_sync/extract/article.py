@@ -43,6 +43,7 @@ from .second import NEAR_EMPTY_CHARS, near_empty, second_opinion
 from .tables import widen_to_column
 from .teasers import scan as scan_teasers
 from .textlength import link_density
+from .unlikely import remove_unlikely_candidates
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -239,8 +240,11 @@ def _tree_document_class() -> Any:
             transform_misused_divs(self.html, self.tags, REGEXES["divToPElementsRe"])
 
         def remove_unlikely_candidates(self) -> None:
+            from readability.readability import REGEXES, describe, log
+
             checkpoint()
-            super().remove_unlikely_candidates()
+            # readability's step, judging only the elements with a class or an id (the others cannot match)
+            remove_unlikely_candidates(self.html, REGEXES, log, describe)
 
         def get_article(self, candidates: Any, best_candidate: Any, html_partial: bool = False) -> etree._Element:
             parent = best_candidate["elem"].getparent()

@@ -547,18 +547,21 @@ def _error(
         return InvalidInput("not an http(s) endpoint: %s" % host, provider=provider, detail_code=BAD_ENDPOINT)
     if code == CurlECode.UNSUPPORTED_PROTOCOL:  # the URL is http(s) (checked before sending): the answer is not HTTP
         return not_http(host, provider)
+    if _head_too_large(code, str(exc)):
+        return head_too_large(host, provider)
     reset = "reset" in str(exc).lower()
     if headed and code in _BROKEN_BODY:
         return broken_body(host, provider, reset)
     return _network_error(exc, host, provider, reset, headed, refused)
 
 
-def _head_too_large(code: int, text: str, headed: bool) -> bool:
+def _head_too_large(code: int, text: str) -> bool:
     """libcurl refused a header block for its size: ``TOO_LARGE`` (over 5000 lines, a line over
-    100 KB; after the head: a chunked body's trailer), or, before the head, a receive error
-    saying so (over 300 KB, interim answers counted)."""
+    100 KB; after the head: a chunked body's trailer), or a receive error saying so (over 300 KB,
+    interim answers counted). libcurl counts a line after handing it over, so the blank line that
+    tips a head over 300 KB fails the transfer after the head was delivered: a head, not a body, fault."""
     return code == CurlECode.TOO_LARGE or (
-        not headed and code == CurlECode.RECV_ERROR and "too large response headers" in text.lower()
+        code == CurlECode.RECV_ERROR and "too large response headers" in text.lower()
     )
 
 
@@ -566,10 +569,8 @@ def _network_error(
     exc: CurlError, host: str, provider: Optional[str], reset: bool, headed: bool, refused: bool
 ) -> NetworkError:
     """The error for a libcurl failure that is neither a timeout nor our mistake; a TLS one says
-    why (libcurl's text holds the TLS library's reason), as does a header block too large to read."""
+    why (libcurl's text holds the TLS library's reason)."""
     code = getattr(exc, "code", 0)
-    if _head_too_large(code, str(exc), headed):
-        return head_too_large(host, provider)
     if code in _CLOSED_WITHOUT_ANSWER:
         return closed_without_answer(host, provider)
     if code == CurlECode.COULDNT_RESOLVE_HOST:

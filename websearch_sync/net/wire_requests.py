@@ -53,7 +53,7 @@ from ..errors import (
 from .deadline import Deadline
 from .decoding import DECODERS, DecodingSink, broken_body
 from .headers import check_headers, check_proxy
-from .requests_adapter import DeadlineAdapter, Exchange, InterimHeadTooLarge, current_exchange, name_host
+from .requests_adapter import DeadlineAdapter, Exchange, HeadTooLarge, current_exchange, name_host
 from .wire import BodySink, WireRequest
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -227,10 +227,11 @@ def _header_values(response: requests.Response, name: str) -> list[str]:
 
 def head_too_large(host: str, provider: Optional[str]) -> NetworkError:
     """``NetworkError(malformed_response)``: ``host`` sent more header lines, or longer ones, than
-    the wire reads (``http.client``: 100 lines of 64 KB, and 300 KB of interim answers' lines; libcurl:
-    5000 lines, 300 KB with interim answers). Said as such, not as a connection that failed."""
+    the wire reads (``http.client``: 100 lines of 64 KB; libcurl: 5000 lines of 100 KB; both: 300 KB
+    of them, interim answers' included). Said as such, not as a connection that failed."""
     return NetworkError(
-        "%s answered with a header block too large to read (too many header lines, or one too long)" % host,
+        "%s answered with a header block too large to read (too many header lines, one too long, or over 300 KB)"
+        % host,
         provider=provider,
         detail_code=MALFORMED_RESPONSE,
     )
@@ -589,8 +590,8 @@ _HEAD_LINES = ("status line", "header line", "trailer line")
 
 def _is_head_too_large(exc: BaseException) -> bool:
     """``http.client``'s refusal of a status, header or trailer line over 64 KB, or of over 100 header
-    lines; or the interim answers' (:class:`InterimHeadTooLarge`)."""
-    if isinstance(exc, InterimHeadTooLarge):
+    lines; or the wire's own, of over 300 KB of header lines or 100 interim answers (:class:`HeadTooLarge`)."""
+    if isinstance(exc, HeadTooLarge):
         return True
     if isinstance(exc, http.client.LineTooLong):
         return str(exc).endswith(_HEAD_LINES)
@@ -613,7 +614,7 @@ def _network_error(exc: BaseException, host: str, provider: Optional[str]) -> Ne
     elif found(ConnectionResetError):
         detail, what = CONNECTION_RESET, "connection reset by peer"
     elif found(http.client.BadStatusLine, http.client.UnknownProtocol):
-        detail, what = MALFORMED_RESPONSE, "answer that is not HTTP"
+        return not_http(host, provider)
     else:
         detail, what = CONNECTION_ERROR, "connection failed"
     return NetworkError("%s: %s" % (what, host), provider=provider, detail_code=detail)

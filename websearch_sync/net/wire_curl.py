@@ -8,6 +8,10 @@ headers that are the browser's identity (:func:`~.wire.browser_owned`), where th
 profile wins; a header the profile lacks (Referer, Origin, Content-Type, Cookie) goes
 where that browser puts it (libcurl-impersonate's header order, set to real Chrome's).
 
+The proxy is the configured one, else the environment's as the requests wire reads it
+(:mod:`.environment`), always handed to libcurl (an empty one: none), so libcurl's own reading
+of the environment never applies and both wires go through the same proxy.
+
 libcurl's total timeout (``TIMEOUT_MS``) is the call's remaining time, so DNS, connect,
 TLS, the status line, header lines and body are all bounded by the deadline. In the main
 thread the transfer runs in a helper thread (:mod:`.interrupt`), so Ctrl-C is not held
@@ -28,7 +32,6 @@ from curl_cffi.const import CurlECode, CurlLockData
 from curl_cffi.curl import CURL_WRITEFUNC_ERROR, CurlShare
 from curl_cffi.requests import Session as CurlSession
 from curl_cffi.requests.impersonate import resolve_latest_browser_type
-from requests.utils import get_environ_proxies, select_proxy
 
 from ..errors import (
     BAD_CONTENT_ENCODING,
@@ -47,6 +50,7 @@ from ..errors import (
 )
 from .deadline import Deadline
 from .decoding import BROWSER_CODINGS, DECODERS, DecodingSink, broken_body, decodes_all
+from .environment import PROXY_VARIABLES, PerOrigin, environment_proxy
 from .interrupt import run_interruptibly
 from .mocks import say_once
 from .wire import CONNECTION_CHECKS, BodySink, WireRequest, browser_request
@@ -235,6 +239,8 @@ class CurlWire:
         self.target: str = resolve_latest_browser_type(profile)  # type: ignore[no-untyped-call]
         self.order, self.redirected_order = _ORDER.get(profile), _REDIRECTED_ORDER.get(profile)
         self.proxy = proxy
+        #: The environment's proxy per origin, read as the requests wire reads it (:mod:`.environment`).
+        self._environment = PerOrigin(environment_proxy, PROXY_VARIABLES)
         self.ca_bundle = ca_bundle
         share = CurlShare(connect=False, dns=False, ssl_session=True)
         share.share(CurlLockData.COOKIE)
@@ -280,12 +286,13 @@ class CurlWire:
         remaining = deadline.remaining_s()
         if remaining <= 0:
             raise deadline_error(deadline, host, provider)
+        proxy = self.proxy or self._environment.get(request.url)
         for check in list(CONNECTION_CHECKS):
-            check(host_of(self.proxy) if self.proxy else request.connect_to or host)  # the one libcurl connects to
+            check(host_of(proxy) if proxy else request.connect_to or host)  # the one libcurl connects to
         handle = self._acquire()
         transfer = _Exchange(sink, request.url, host, provider, self.decodes_body)
         try:
-            self._configure(handle, request, transfer, remaining)
+            self._configure(handle, request, transfer, remaining, proxy)
         except BaseException:
             self._forget(handle)  # options half set: the next request starts from a reset handle
             self._release(handle)
@@ -313,9 +320,8 @@ class CurlWire:
             raise transfer.error
         if failure and not transfer.stopped:
             exc, refused, tunnel_status = failure[0]
-            if self.proxy and tunnel_status >= 300:  # the proxy answered CONNECT: it refused, it was reached
-                raise proxy_refused(self.proxy, host, tunnel_status, provider) from None
-            proxy = self.proxy or _environ_proxy(request.url, exc)
+            if proxy and tunnel_status >= 300:  # the proxy answered CONNECT: it refused, it was reached
+                raise proxy_refused(proxy, host, tunnel_status, provider) from None
             raise _error(exc, deadline, host, provider, transfer.headed, refused, proxy) from None
         if transfer.headed and not transfer.stopped and isinstance(transfer.sink, DecodingSink):
             transfer.sink.end()  # the body ended by itself: its compressed stream must have too
@@ -330,7 +336,9 @@ class CurlWire:
         if options is not None:
             options.forget()
 
-    def _configure(self, handle: Curl, request: WireRequest, transfer: _Exchange, remaining: float) -> None:
+    def _configure(
+        self, handle: Curl, request: WireRequest, transfer: _Exchange, remaining: float, proxy: Optional[str]
+    ) -> None:
         with self._lock:
             options = self._options.get(handle)
             if options is None:
@@ -351,7 +359,10 @@ class CurlWire:
         options.set(handle, CurlOpt.CONNECTTIMEOUT_MS, _MAX_CONNECT_MS if remaining > _MAX_CONNECT_S else None)
         handle.setopt(CurlOpt.HEADERFUNCTION, transfer.header)
         handle.setopt(CurlOpt.WRITEFUNCTION, transfer.data)
-        self._pin(handle, request, options)
+        # always set: libcurl's default (none set) is its own reading of the environment
+        options.set(handle, CurlOpt.PROXY, (proxy or "").encode())
+        options.set(handle, CurlOpt.HTTPPROXYTUNNEL, 1 if proxy and not proxy.lower().startswith("socks") else 0)
+        self._pin(handle, request, options, proxy)
 
     def _set_profile(self, handle: Curl) -> None:
         """The options every request of this wire has: set once per handle (and after a reset)."""
@@ -367,12 +378,9 @@ class CurlWire:
         if self.ca_bundle:
             handle.setopt(CurlOpt.CAINFO, self.ca_bundle.encode())
             handle.setopt(CurlOpt.PROXY_CAINFO, self.ca_bundle.encode())
-        if self.proxy:
-            handle.setopt(CurlOpt.PROXY, self.proxy.encode())
-            handle.setopt(CurlOpt.HTTPPROXYTUNNEL, 0 if self.proxy.startswith("socks") else 1)
-            handle.setopt(CurlOpt.SUPPRESS_CONNECT_HEADERS, 1)  # the tunnel's own answer is not the upstream's
+        handle.setopt(CurlOpt.SUPPRESS_CONNECT_HEADERS, 1)  # a proxy tunnel's own answer is not the upstream's
 
-    def _pin(self, handle: Curl, request: WireRequest, options: "_Options") -> None:
+    def _pin(self, handle: Curl, request: WireRequest, options: "_Options", proxy: Optional[str]) -> None:
         """Connect a pinned request to its checked address (curl's ``RESOLVE``), over a connection
         of this handle when every connection it may hold to that host went to a checked address
         (so the hops of one fetch share a connection, as Chrome's do); else over a fresh one, not kept."""
@@ -385,7 +393,7 @@ class CurlWire:
         else:
             address = "[%s]" % request.connect_to if ":" in request.connect_to else request.connect_to
             options.set_list(handle, CurlOpt.RESOLVE, ["-%s:%d" % key, "%s:%d:%s" % (key[0], key[1], address)])
-            fresh = bool(self.proxy) or seen.get(key, _CHECKED) == _UNCHECKED
+            fresh = bool(proxy) or seen.get(key, _CHECKED) == _UNCHECKED
             if not fresh:
                 seen[key] = _CHECKED
         options.set(handle, CurlOpt.FRESH_CONNECT, 1 if fresh else None)
@@ -499,8 +507,7 @@ def _port(url: str) -> int:
 #: libcurl failures by code: (detail code, what happened). Timeouts, refusals and broken bodies are decided in
 #: :func:`_error`, TLS failures (:data:`_TLS_CODES`) in :func:`_network_error`.
 _FAILURES: dict[int, tuple[str, str]] = {
-    # a proxy libcurl took from the environment that :func:`_environ_proxy` does not name (a named one is
-    # :func:`_error`'s, which leaves these only the rare failure after the head)
+    # a proxy's failure after the head (before it, :func:`_error` names the proxy)
     CurlECode.PROXY: (PROXY_ERROR, "proxy failure while reaching"),
     CurlECode.COULDNT_RESOLVE_PROXY: (PROXY_ERROR, "could not reach the proxy while reaching"),
     CurlECode.BAD_CONTENT_ENCODING: (BAD_CONTENT_ENCODING, "a body that does not decompress from"),
@@ -509,20 +516,6 @@ _FAILURES: dict[int, tuple[str, str]] = {
 #: Failures of a server that accepted the connection and closed it without an answer (PARTIAL_FILE
 #: before our head: inside its header block).
 _CLOSED_WITHOUT_ANSWER = (CurlECode.GOT_NOTHING, CurlECode.PARTIAL_FILE)
-
-
-#: Failures that can only be a proxy's: one libcurl took from the environment is named in them.
-_PROXY_ONLY = (CurlECode.COULDNT_RESOLVE_PROXY, CurlECode.PROXY)
-
-
-def _environ_proxy(url: str, exc: CurlError) -> Optional[str]:
-    """The proxy from the environment (``ALL_PROXY``, ``https_proxy``, ``NO_PROXY``) for ``url``, read as the
-    requests wire reads it so both name the same proxy, when ``exc`` can only be a proxy's failure; else
-    ``None``: a failed connection may be the upstream's (libcurl reads ``http_proxy`` in lower case only)."""
-    if getattr(exc, "code", 0) not in _PROXY_ONLY:
-        return None
-    found: Optional[str] = select_proxy(url, get_environ_proxies(url))
-    return found
 
 
 def _error(

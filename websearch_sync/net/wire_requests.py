@@ -11,7 +11,6 @@ call's deadline (:mod:`.requests_adapter`).
 """
 
 import http.client
-import os
 import re
 import socket
 import ssl
@@ -52,6 +51,7 @@ from ..errors import (
 )
 from .deadline import Deadline
 from .decoding import DECODERS, DecodingSink, broken_body
+from .environment import PROXY_VARIABLES, PerOrigin
 from .headers import check_headers, check_proxy
 from .requests_adapter import DeadlineAdapter, Exchange, HeadTooLarge, current_exchange, name_host
 from .wire import BodySink, WireRequest
@@ -61,13 +61,8 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 _CHUNK = 65536
 _MAX_CONNECT_S = 10.0
 _POOL_SIZE = 32
-#: The environment variables requests reads for a request's proxies and ``verify`` (urllib's
-#: ``getproxies`` on every platform reads the ``*_proxy`` ones of both cases first).
-_ENVIRONMENT = tuple(
-    name for base in ("http_proxy", "https_proxy", "all_proxy", "no_proxy") for name in (base, base.upper())
-) + ("REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE")
-#: How many origins' options a wire keeps (then it starts again).
-_OPTIONS_KEPT = 256
+#: The environment variables requests reads for a request's proxies and ``verify``.
+_ENVIRONMENT = PROXY_VARIABLES + ("REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE")
 
 
 def deadline_error(deadline: Deadline, host: str, provider: Optional[str]) -> Timeout:
@@ -81,9 +76,10 @@ def deadline_error(deadline: Deadline, host: str, provider: Optional[str]) -> Ti
 
 def proxy_error(proxy: str, host: str, what: str, provider: Optional[str]) -> NetworkError:
     """``NetworkError(proxy_error)`` naming the proxy (its host and port, never its credentials), not
-    the upstream: a dead proxy is not the search engine refusing."""
+    the upstream: a dead proxy is not the search engine refusing. A proxy without a scheme (as the
+    environment may name one: ``HTTPS_PROXY=host:3128``) is an HTTP one, as both wires take it."""
     try:
-        parts = urlsplit(proxy)
+        parts = urlsplit(proxy if "://" in proxy else "http://" + proxy)
         shown = "%s:%s" % (parts.hostname or "?", parts.port or "default port")
     except ValueError:
         shown = "(unreadable proxy URL)"
@@ -287,23 +283,16 @@ class RequestsWire:
         self.session: requests.Session = session if session is not None else self._sender
         self.proxies = {"http": proxy, "https": proxy} if proxy else None
         self.ca_bundle = ca_bundle if session is None else None  # a caller's session keeps its own ``verify``
-        self._options: dict[tuple[str, str, tuple[Optional[str], ...]], dict[str, Any]] = {}
+        self._options = PerOrigin(self._merged_options, _ENVIRONMENT)
 
     def _environment_options(self, url: str) -> dict[str, Any]:
         """The options ``Session.send`` takes for ``url``: proxies and ``verify`` as requests merges
         them from the session, this wire's settings and the environment (``HTTPS_PROXY``,
-        ``NO_PROXY``, ``REQUESTS_CA_BUNDLE``...). requests reads the whole environment for it on
-        every request (a tenth of a warm search's CPU); the wire's own session keeps the answer
-        per origin and values of those variables, so a changed variable still counts at once."""
+        ``NO_PROXY``, ``REQUESTS_CA_BUNDLE``...); the wire's own session keeps the answer per origin
+        and values of those variables (:class:`~.environment.PerOrigin`)."""
         if not self._owns_session:  # a caller's session may change its own proxies or verify
             return self._merged_options(url)
-        parts = urlsplit(url)
-        key = (parts.scheme, parts.netloc, tuple(map(os.environ.get, _ENVIRONMENT)))
-        options = self._options.get(key)
-        if options is None:
-            if len(self._options) >= _OPTIONS_KEPT:
-                self._options.clear()
-            options = self._options[key] = self._merged_options(url)
+        options = self._options.get(url)
         return dict(options, proxies=dict(options.get("proxies") or {}))
 
     def _merged_options(self, url: str) -> dict[str, Any]:

@@ -215,6 +215,25 @@ def http_url(url: str) -> str:
     return url
 
 
+#: The schemes whose URLs read a backslash as a slash (WHATWG URL's "special" schemes).
+_SPECIAL_SCHEMES = frozenset(("http", "https", "ws", "wss", "ftp", "file"))
+#: A URL's scheme, at its start (one pass: no repetition that can backtrack).
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+
+
+def browser_target(location: str) -> str:
+    """``location`` (a redirect target, read against an http(s) page) as a browser reads it: before
+    its query and fragment a backslash is a slash, as in any URL of a special scheme (WHATWG URL:
+    ``\\ok`` is ``/ok``, ``\\\\host\\x`` is ``//host/x``, another host's); the query and fragment
+    keep theirs. ``urljoin`` took a backslash for a path character (``/%5Cok``), on both wires."""
+    scheme = _SCHEME.match(location)
+    if scheme is not None and scheme.group()[:-1].lower() not in _SPECIAL_SCHEMES:
+        return location
+    ends = [at for at in (location.find("?"), location.find("#")) if at >= 0]
+    end = min(ends) if ends else len(location)
+    return location[:end].replace("\\", "/") + location[end:]
+
+
 def page_key(url: str) -> str:
     """The document a request for ``url`` (request form) gets: ``url`` without its fragment.
 

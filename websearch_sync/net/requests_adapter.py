@@ -22,6 +22,7 @@ import functools
 import heapq
 import http.client
 import itertools
+import re
 import socket
 import threading
 import time
@@ -157,6 +158,16 @@ class HeadCutShort(http.client.RemoteDisconnected):
     and the missing body for an empty one)."""
 
 
+class MalformedHead(http.client.HTTPException):
+    """A head breaking HTTP's rules that libcurl refuses and ``http.client`` reads past: a NUL or a
+    lone CR in a line, a header line without a colon (``http.client`` took it, and every header
+    after it, for the body), a ``Content-Length`` that is no single number."""
+
+
+#: The start of a status line as libcurl takes one for HTTP/1.x (in any case): the version, one space
+#: or tab, three digits. ``http.client`` also took ``HTTP/1.1  200`` (two spaces), which libcurl calls no HTTP.
+STATUS_SHAPE = re.compile(r"HTTP/[0-9]\.[0-9][ \t][0-9]{3}", re.IGNORECASE)
+
 #: What a status line cut short may start with to be one (libcurl waits for more of a line that may
 #: still become ``HTTP/``; any other is no HTTP at all).
 _STATUS_START = b"HTTP/"
@@ -164,14 +175,16 @@ _STATUS_START = b"HTTP/"
 
 class _HeadLines:
     """The answer's reader while its heads are read (``begin`` reads them by ``readline`` only, and
-    ``close`` on a bad status line): counts their bytes (:data:`MAX_HEAD_BYTES`) and keeps the last
-    line, to tell a block that ended with its blank line from one the connection's end cut."""
+    ``close`` on a bad status line): counts their bytes (:data:`MAX_HEAD_BYTES`), refuses a line
+    libcurl refuses (:class:`MalformedHead`) and keeps the last line, to tell a block that ended
+    with its blank line from one the connection's end cut."""
 
     def __init__(self, fp: Any) -> None:
         self.fp = fp
         self.count = 0
         self.last = b""
         self.cut = False  # the last read met the end of the input inside a head
+        self.at_status = True  # the next line is a status line (the first, or after a blank line)
 
     def readline(self, limit: int = -1) -> bytes:
         line: bytes = self.fp.readline(limit)
@@ -181,7 +194,21 @@ class _HeadLines:
         # a lone CR ends a block for libcurl, which looks at a line's first byte only
         self.cut = not line and self.last != b"\r"
         self.last = line
+        if line.endswith(b"\n"):  # a whole line (one the input's end cut is no answer at all)
+            self._check(line.rstrip(b"\r\n"))
         return line
+
+    def _check(self, text: bytes) -> None:
+        """Refuse a line as libcurl does: a NUL or a CR in it; a status line not of its shape
+        (:data:`STATUS_SHAPE`); a header line (not a folded one's continuation) without a colon."""
+        if b"\0" in text or b"\r" in text:
+            raise MalformedHead("a NUL or CR inside a header line")
+        if self.at_status and not STATUS_SHAPE.match(text.decode("latin-1")):
+            raise http.client.BadStatusLine(text.decode("latin-1"))
+        if self.at_status or not text:
+            self.at_status = not text  # a blank line ends a block: an interim answer's, another follows
+        elif b":" not in text and text[:1] not in (b" ", b"\t"):
+            raise MalformedHead("a header line without a colon")
 
     def close(self) -> None:
         self.fp.close()
@@ -224,6 +251,8 @@ class _FinalAnswer(http.client.HTTPResponse):
                 self.fp = fp
         if lines.cut:
             raise HeadCutShort("the connection closed inside the header block")
+        if self.status not in (204, 304) and not _one_length(self.msg.get_all("Content-Length") or []):
+            raise MalformedHead("a Content-Length that is no single number")  # (libcurl reads none of a 204's)
 
     def _heads(self, lines: _HeadLines) -> None:
         """Read the interim answers and the final one's head."""
@@ -234,6 +263,13 @@ class _FinalAnswer(http.client.HTTPResponse):
             self.headers = None  # type: ignore[assignment]  # begin() reads an answer only while it has none
             super().begin()
         raise HeadTooLarge("got more than %d interim answers" % MAX_INTERIM_ANSWERS)
+
+
+def _one_length(values: list[str]) -> bool:
+    """Whether ``Content-Length`` values (a repeated header's, each maybe a list) name one length
+    in digits, or none: RFC 9110 (8.6) allows a list of one number repeated, nothing else."""
+    lengths = {length.strip() for value in values for length in value.split(",")}
+    return not lengths or (len(lengths) == 1 and all(length.isascii() and length.isdigit() for length in lengths))
 
 
 class _Watched:

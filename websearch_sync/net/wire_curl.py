@@ -40,7 +40,6 @@ from ..errors import (
     CONNECTION_ERROR,
     CONNECTION_REFUSED,
     CONNECTION_RESET,
-    MALFORMED_RESPONSE,
     PROXY_ERROR,
     InvalidInput,
     NetworkError,
@@ -55,9 +54,11 @@ from .interrupt import run_interruptibly
 from .mocks import say_once
 from .wire import CONNECTION_CHECKS, BodySink, WireRequest, browser_request
 from .wire_requests import (
+    bad_status_line,
     closed_without_answer,
     deadline_error,
     head_too_large,
+    malformed_headers,
     not_http,
     proxy_failed,
     proxy_refused,
@@ -147,11 +148,7 @@ class _Exchange:
             self.framed = text.startswith(_FRAMED_VERSIONS)
             if self.status:
                 return len(line)
-            self.error = NetworkError(
-                "%s answered with a malformed status line" % self.host,
-                provider=self.provider,
-                detail_code=MALFORMED_RESPONSE,
-            )
+            self.error = bad_status_line(self.host, self.provider, text)
             return int(CURL_WRITEFUNC_ERROR)
         if not text:
             if self.status >= 200:
@@ -511,7 +508,6 @@ _FAILURES: dict[int, tuple[str, str]] = {
     CurlECode.PROXY: (PROXY_ERROR, "proxy failure while reaching"),
     CurlECode.COULDNT_RESOLVE_PROXY: (PROXY_ERROR, "could not reach the proxy while reaching"),
     CurlECode.BAD_CONTENT_ENCODING: (BAD_CONTENT_ENCODING, "a body that does not decompress from"),
-    CurlECode.WEIRD_SERVER_REPLY: (MALFORMED_RESPONSE, "a malformed response from"),
 }
 #: Failures of a server that accepted the connection and closed it without an answer (PARTIAL_FILE
 #: before our head: inside its header block).
@@ -566,6 +562,8 @@ def _network_error(
     code = getattr(exc, "code", 0)
     if code in _CLOSED_WITHOUT_ANSWER:
         return closed_without_answer(host, provider)
+    if code == CurlECode.WEIRD_SERVER_REPLY:  # a header block breaking HTTP's rules (libcurl refuses it)
+        return malformed_headers(host, provider)
     if code == CurlECode.COULDNT_RESOLVE_HOST:
         return unresolved_host(host, provider)
     if code in _TLS_CODES:

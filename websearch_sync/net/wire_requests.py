@@ -53,7 +53,15 @@ from .deadline import Deadline
 from .decoding import DECODERS, DecodingSink, broken_body
 from .environment import PROXY_VARIABLES, PerOrigin
 from .headers import check_headers, check_proxy
-from .requests_adapter import DeadlineAdapter, Exchange, HeadTooLarge, current_exchange, name_host
+from .requests_adapter import (
+    STATUS_SHAPE,
+    DeadlineAdapter,
+    Exchange,
+    HeadTooLarge,
+    MalformedHead,
+    current_exchange,
+    name_host,
+)
 from .wire import BodySink, WireRequest
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -191,6 +199,30 @@ def not_http(host: str, provider: Optional[str]) -> NetworkError:
     (the upstream's fault: a fallback chain goes on)."""
     return NetworkError(
         "%s answered with something that is not HTTP" % host, provider=provider, detail_code=MALFORMED_RESPONSE
+    )
+
+
+def bad_status_line(host: str, provider: Optional[str], line: str) -> NetworkError:
+    """``NetworkError(malformed_response)`` for a first line that is no status line: one of the
+    shape libcurl takes for a status line is a malformed one (``HTTP/1.1 099``, ``HTTP/1.1 1000``,
+    ``http/1.1 200``), any other is not HTTP at all (:func:`not_http`: ``ICY 200``, ``HTTP/1.1 2x0``),
+    in the same words on both wires."""
+    if not STATUS_SHAPE.match(line):
+        return not_http(host, provider)
+    return NetworkError(
+        "%s answered with a malformed status line" % host, provider=provider, detail_code=MALFORMED_RESPONSE
+    )
+
+
+def malformed_headers(host: str, provider: Optional[str]) -> NetworkError:
+    """``NetworkError(malformed_response)``: ``host``'s header block breaks HTTP's rules (conflicting
+    or invalid ``Content-Length``, a line that is no header), as libcurl refuses it, in the same words
+    on both wires."""
+    return NetworkError(
+        "%s answered with malformed headers (e.g. a conflicting or invalid Content-Length, a line that is no header)"
+        % host,
+        provider=provider,
+        detail_code=MALFORMED_RESPONSE,
     )
 
 
@@ -504,11 +536,7 @@ def _request_error(
             "invalid request for %s: %s" % (host, type(exc).__name__), provider=provider, detail_code=BAD_ENDPOINT
         )
     if isinstance(exc, errors.InvalidHeader):  # our headers are checked before sending: this one is the answer's
-        return NetworkError(
-            "%s answered with malformed headers (e.g. conflicting Content-Length)" % host,
-            provider=provider,
-            detail_code=MALFORMED_RESPONSE,
-        )
+        return malformed_headers(host, provider)
     if isinstance(exc, _CUT_BY_DEADLINE) and any(_is_head_too_large(e) for e in _cause_chain(exc)):
         return head_too_large(host, provider)
     if isinstance(exc, _CUT_BY_DEADLINE):
@@ -596,6 +624,8 @@ def _network_error(exc: BaseException, host: str, provider: Optional[str]) -> Ne
 
     if found(urllib3.exceptions.NameResolutionError, socket.gaierror):
         return unresolved_host(host, provider)
+    if found(MalformedHead):
+        return malformed_headers(host, provider)
     if found(ConnectionRefusedError):
         detail, what = CONNECTION_REFUSED, "connection refused"
     elif found(http.client.RemoteDisconnected):
@@ -603,7 +633,9 @@ def _network_error(exc: BaseException, host: str, provider: Optional[str]) -> Ne
     elif found(ConnectionResetError):
         detail, what = CONNECTION_RESET, "connection reset by peer"
     elif found(http.client.BadStatusLine, http.client.UnknownProtocol):
-        return not_http(host, provider)
+        refused = next(e for e in chain if isinstance(e, (http.client.BadStatusLine, http.client.UnknownProtocol)))
+        line = refused.args[0] if refused.args and isinstance(refused.args[0], str) else ""
+        return bad_status_line(host, provider, line)
     else:
         detail, what = CONNECTION_ERROR, "connection failed"
     return NetworkError("%s: %s" % (what, host), provider=provider, detail_code=detail)

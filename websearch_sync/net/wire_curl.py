@@ -23,6 +23,7 @@ resolved that host itself (:meth:`CurlWire._pin`).
 
 import errno
 import math
+import re
 import threading
 from typing import Any, Callable, Optional, Union
 from urllib.parse import urlsplit
@@ -48,7 +49,7 @@ from ..errors import (
     unresolved_host,
 )
 from .deadline import Deadline
-from .decoding import BROWSER_CODINGS, DECODERS, DecodingSink, broken_body, decodes_all
+from .decoding import BROWSER_CODINGS, DECODERS, DecodingSink, broken_body, decodes_all, unreadable_transfer
 from .environment import PROXY_VARIABLES, PerOrigin, environment_proxy
 from .interrupt import run_interruptibly
 from .mocks import say_once
@@ -536,12 +537,29 @@ def _error(
         return InvalidInput("not an http(s) endpoint: %s" % host, provider=provider, detail_code=BAD_ENDPOINT)
     if code == CurlECode.UNSUPPORTED_PROTOCOL:  # the URL is http(s) (checked before sending): the answer is not HTTP
         return not_http(host, provider)
-    if _head_too_large(code, str(exc)):
-        return head_too_large(host, provider)
+    refused_head = _refused_head(code, str(exc), host, provider)
+    if refused_head is not None:
+        return refused_head
     reset = "reset" in str(exc).lower()
     if headed and code in _BROKEN_BODY:
         return broken_body(host, provider, reset)
     return _network_error(exc, host, provider, reset, headed, refused)
+
+
+#: How libcurl names a transfer coding it refuses (``Unsolicited Transfer-Encoding (gzip) found``,
+#: ``A Transfer-Encoding (gzip) was listed after chunked``).
+_TRANSFER_REFUSED = re.compile(r"Transfer-Encoding \(([^()]{0,100})\)")
+
+
+def _refused_head(code: int, text: str, host: str, provider: Optional[str]) -> Optional[NetworkError]:
+    """The error for a head libcurl refused whatever it had delivered: one too large, or one naming a
+    transfer coding it does not read ("Unsolicited Transfer-Encoding (gzip) found"); else ``None``."""
+    if _head_too_large(code, text):
+        return head_too_large(host, provider)
+    refused_coding = _TRANSFER_REFUSED.search(text) if code == CurlECode.BAD_CONTENT_ENCODING else None
+    if refused_coding:
+        return unreadable_transfer(host, provider, refused_coding.group(1).strip().lower())
+    return None
 
 
 def _head_too_large(code: int, text: str) -> bool:

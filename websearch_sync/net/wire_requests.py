@@ -50,7 +50,7 @@ from ..errors import (
     unresolved_host,
 )
 from .deadline import Deadline
-from .decoding import DECODERS, DecodingSink, broken_body
+from .decoding import DECODERS, TRANSFER_CODINGS, DecodingSink, broken_body, unreadable_transfer
 from .environment import PROXY_VARIABLES, PerOrigin
 from .headers import check_headers, check_proxy
 from .requests_adapter import (
@@ -253,6 +253,16 @@ def _header_values(response: requests.Response, name: str) -> list[str]:
     return [value.strip() for value in getlist(name)] if callable(getlist) else []
 
 
+def _check_transfer(response: requests.Response, host: str, provider: Optional[str]) -> None:
+    """Refuse a body in a ``Transfer-Encoding`` other than chunked (:func:`~.decoding.unreadable_transfer`):
+    ``http.client`` reads one it does not know as the raw bytes up to the connection's end."""
+    for value in _header_values(response, "Transfer-Encoding"):
+        for token in value.split(","):
+            coding = token.strip().lower()
+            if coding and coding not in TRANSFER_CODINGS:
+                raise unreadable_transfer(host, provider, coding)
+
+
 def head_too_large(host: str, provider: Optional[str]) -> NetworkError:
     """``NetworkError(malformed_response)``: ``host`` sent more header lines, or longer ones, than
     the wire reads (``http.client``: 100 lines of 64 KB; libcurl: 5000 lines of 100 KB; both: 300 KB
@@ -354,6 +364,7 @@ class RequestsWire:
                     raise several_locations(host, provider)
                 if len(sent) > 1 and locations:  # one target: that one, not requests' "/a, /a" or "/a, "
                     response.headers["Location"] = locations[0]
+                _check_transfer(response, host, provider)
                 decoding = DecodingSink(sink, host, provider)
                 if decoding.head(response.status_code, response.headers, response.url or request.url):
                     self._read(response, decoding, deadline, host, provider)

@@ -3,8 +3,9 @@ requests wire refuses too, in the same words, and what both read they read alike
 
 Found by comparing the wires answer by answer: ``http.client`` read past a header line without a
 colon (taking it, and every header after it, for the body: a ``Content-Length`` or ``Location``
-after it was lost), a NUL or CR inside a line, and a ``Content-Length`` that is no number
-(``-1``, ``abc``, ``+12``, empty), all of which libcurl refuses; and the two wires said a
+after it was lost), a NUL or CR inside a line, a ``Content-Length`` that is no number (``-1``,
+``abc``, ``+12``, empty) and a status line of another shape (``HTTP/1.2``, ``HTTP/0.9``, two
+spaces), all of which libcurl refuses; and the two wires said a
 malformed status line, and malformed headers, in different words."""
 
 import pytest
@@ -35,6 +36,9 @@ REFUSED = {
     "lower-case-version": (answer(b"http/1.1 200 OK"), MALFORMED_STATUS),
     "blank-line-first": (b"\r\n" + answer(), NOT_HTTP),
     "icy-status-line": (answer(b"ICY 200 OK"), NOT_HTTP),
+    "version-1.2": (answer(b"HTTP/1.2 200 OK"), NOT_HTTP),
+    "version-0.9": (answer(b"HTTP/0.9 200 OK"), NOT_HTTP),
+    "two-spaces-after-the-version": (answer(b"HTTP/1.1  200 OK"), NOT_HTTP),
     "two-different-lengths": (answer(headers=LENGTH + b"Content-Length: 99\r\n"), MALFORMED_HEADERS),
     "negative-length": (answer(headers=b"Content-Length: -1\r\n"), MALFORMED_HEADERS),
     "length-not-a-number": (answer(headers=b"Content-Length: abc\r\n"), MALFORMED_HEADERS),

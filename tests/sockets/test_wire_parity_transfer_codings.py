@@ -3,7 +3,8 @@
 
 libcurl refuses such a body ("Unsolicited Transfer-Encoding"), which the browser wire said as "a body
 that does not decompress"; ``http.client`` knows only ``chunked`` spelled alone and read any other
-as the raw bytes up to the connection's end: ``gzip, chunked`` gave the chunks' framing as the page."""
+as the raw bytes up to the connection's end: ``gzip, chunked`` gave the chunks' framing as the page,
+and so did ``identity, chunked``, which libcurl reads as chunked."""
 
 import gzip
 
@@ -41,6 +42,8 @@ READ = [
     (b"chunked", chunked(BODY)),
     (b"Chunked", chunked(BODY)),
     (b"identity", BODY),
+    (b"identity, chunked", chunked(BODY)),
+    (b"chunked, chunked", chunked(BODY)),
 ]
 
 

@@ -1,7 +1,8 @@
 """The undocumented ``http.client`` behaviour the requests wire holds an answer's head to libcurl's
 bounds by (``net/requests_adapter.py``: ``_HeadLines``): ``HTTPResponse.begin()`` reads the status
-line and the header block by the reader's ``readline`` alone, and a header block at the end of the
-input ends without a blank line (no error). A Python release that changes either fails here by name."""
+line and the header block by the reader's ``readline`` alone, a header block at the end of the
+input ends without a blank line (no error), and ``read`` decodes chunks by the ``chunked`` attribute
+``begin()`` sets. A Python release that changes any of these fails here by name."""
 
 import http.client
 import socket
@@ -49,3 +50,12 @@ def test_a_header_block_the_input_ends_inside_is_taken_for_a_whole_one():
     response, lines = _begun(b"HTTP/1.1 200 OK\r\nX-Trace: ab")
     assert lines.lines[-2:] == [b"X-Trace: ab", b""]
     assert (response.status, response.getheader("X-Trace")) == (200, "ab")
+
+
+def test_a_response_read_as_chunked_once_begin_set_chunked():
+    """``_FinalAnswer`` reads ``identity, chunked`` as chunked by setting ``chunked``, ``chunk_left``
+    and ``length`` after ``begin()``: ``read`` decodes by those attributes."""
+    response, _ = _begun(b"HTTP/1.1 200 OK\r\nTransfer-Encoding: identity, chunked\r\n\r\n2\r\nok\r\n0\r\n\r\n")
+    assert response.chunked is False  # http.client knows only "chunked" spelled alone
+    response.chunked, response.chunk_left, response.length = True, None, None
+    assert response.read() == b"ok"

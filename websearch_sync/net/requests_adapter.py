@@ -164,9 +164,10 @@ class MalformedHead(http.client.HTTPException):
     after it, for the body), a ``Content-Length`` that is no single number."""
 
 
-#: The start of a status line as libcurl takes one for HTTP/1.x (in any case): the version, one space
-#: or tab, three digits. ``http.client`` also took ``HTTP/1.1  200`` (two spaces), which libcurl calls no HTTP.
-STATUS_SHAPE = re.compile(r"HTTP/[0-9]\.[0-9][ \t][0-9]{3}", re.IGNORECASE)
+#: The start of a status line as libcurl takes one from an HTTP/1.x server (in any case): the version
+#: 1.0 or 1.1, one space or tab, three digits. ``http.client`` also took ``HTTP/1.1  200`` (two
+#: spaces), ``HTTP/1.2`` and ``HTTP/0.9``, which libcurl calls no HTTP.
+STATUS_SHAPE = re.compile(r"HTTP/1\.[01][ \t][0-9]{3}", re.IGNORECASE)
 
 #: What a status line cut short may start with to be one (libcurl waits for more of a line that may
 #: still become ``HTTP/``; any other is no HTTP at all).
@@ -253,6 +254,8 @@ class _FinalAnswer(http.client.HTTPResponse):
             raise HeadCutShort("the connection closed inside the header block")
         if self.status not in (204, 304) and not _one_length(self.msg.get_all("Content-Length") or []):
             raise MalformedHead("a Content-Length that is no single number")  # (libcurl reads none of a 204's)
+        if not self.chunked and _chunked_last(self.msg.get_all("Transfer-Encoding") or []):
+            self.chunked, self.chunk_left, self.length = True, None, None
 
     def _heads(self, lines: _HeadLines) -> None:
         """Read the interim answers and the final one's head."""
@@ -263,6 +266,15 @@ class _FinalAnswer(http.client.HTTPResponse):
             self.headers = None  # type: ignore[assignment]  # begin() reads an answer only while it has none
             super().begin()
         raise HeadTooLarge("got more than %d interim answers" % MAX_INTERIM_ANSWERS)
+
+
+def _chunked_last(values: list[str]) -> bool:
+    """Whether ``Transfer-Encoding`` values end in ``chunked`` after codings that change nothing
+    (``identity, chunked``, ``chunked, chunked``): a chunked body, as libcurl reads it, where
+    ``http.client`` knows only ``chunked`` spelled alone and read the chunks' framing as the body.
+    (Any other coding is refused by the wire before the body: ``decoding.unreadable_transfer``.)"""
+    codings = [token.strip().lower() for value in values for token in value.split(",") if token.strip()]
+    return bool(codings) and codings[-1] == "chunked" and set(codings) <= {"chunked", "identity"}
 
 
 def _one_length(values: list[str]) -> bool:

@@ -123,6 +123,13 @@ class Exchange:
     def __init__(self, deadline: Deadline, pin: Optional[str], provider: Optional[str]) -> None:
         self.deadline, self.pin, self.provider = deadline, pin, provider
         self.watch = Watch()
+        #: Whether the request went out on a connection opened for it (``False``: a kept one, or none yet).
+        self.connected = False
+
+    def on_kept_connection(self) -> bool:
+        """Whether the request went out on a kept connection of the wire's own pools (one it did not
+        open: :class:`_Watched` notes both)."""
+        return self.watch.connection is not None and not self.connected
 
     def __enter__(self) -> "Exchange":
         _call.exchange = self
@@ -296,7 +303,7 @@ class _Watched:
     def connect(self) -> None:
         exchange = current_exchange()
         if exchange is not None:
-            exchange.watch.connection = self
+            exchange.watch.connection, exchange.connected = self, True
         super().connect()  # type: ignore[misc]
         if exchange is not None:
             exchange.watch.sock = self.sock

@@ -57,6 +57,7 @@ from .requests_adapter import (
     STATUS_SHAPE,
     DeadlineAdapter,
     Exchange,
+    HeadCutShort,
     HeadTooLarge,
     MalformedHead,
     current_exchange,
@@ -389,7 +390,7 @@ class RequestsWire:
         """
         prepared, options = self._prepare(request, provider)
         try:
-            response = self._sender.send(prepared, allow_redirects=False, stream=True, timeout=timeout, **options)
+            response = self._sent(prepared, options, timeout, deadline)
         except requests.exceptions.RequestException as exc:
             proxy = select_proxy(prepared.url or request.url, options.get("proxies") or {})
             failure = _proxy_failure(exc, proxy, deadline, host, provider)
@@ -406,6 +407,32 @@ class RequestsWire:
                 response.close()
                 raise proxy_refused(proxy, host, 407, provider)
         return response
+
+    def _sent(
+        self,
+        prepared: requests.PreparedRequest,
+        options: dict[str, Any],
+        timeout: tuple[float, float],
+        deadline: Deadline,
+    ) -> requests.Response:
+        """``prepared`` sent, its answer's head; sent again on a fresh connection when a kept one had
+        died (the server closed or reset it, unanswered, while it sat in the pool), as libcurl and
+        browsers send it again (a fault of the pool's, not the server's answer to this request),
+        at most :data:`_KEPT_CONNECTION_TRIES` times in all."""
+        exchange, tries = current_exchange(), 1
+        while True:
+            if exchange is not None:
+                exchange.connected = False
+            try:
+                response: requests.Response = self._sender.send(
+                    prepared, allow_redirects=False, stream=True, timeout=timeout, **options
+                )
+                return response
+            except requests.exceptions.ConnectionError as exc:
+                died = exchange is not None and exchange.on_kept_connection() and _died_unanswered(exc)
+                if not (died and tries < _KEPT_CONNECTION_TRIES and not deadline.expired()):
+                    raise
+                tries += 1
 
     def _prepare(
         self, request: WireRequest, provider: Optional[str]
@@ -497,6 +524,20 @@ class RequestsWire:
             OSError,
         ) as exc:
             raise _body_error(exc, deadline, host, provider) from None
+
+
+#: How many times a request is sent when kept connections die under it (each try after the first
+#: on a connection the server had closed while it sat in the pool; libcurl tries 5 times).
+_KEPT_CONNECTION_TRIES = 3
+
+
+def _died_unanswered(exc: BaseException) -> bool:
+    """Whether ``exc`` says the connection died before any byte of an answer: closed without one
+    (not inside a head: :class:`HeadCutShort`, whose bytes came), reset, or gone when sending."""
+    chain = _cause_chain(exc)
+    if any(isinstance(e, HeadCutShort) for e in chain):
+        return False
+    return any(isinstance(e, (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError)) for e in chain)
 
 
 def _body_error(exc: Exception, deadline: Deadline, host: str, provider: Optional[str]) -> WebSearchError:

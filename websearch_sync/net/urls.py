@@ -217,8 +217,8 @@ def http_url(url: str) -> str:
 
 #: The schemes whose URLs read a backslash as a slash (WHATWG URL's "special" schemes).
 _SPECIAL_SCHEMES = frozenset(("http", "https", "ws", "wss", "ftp", "file"))
-#: A URL's scheme, at its start (one pass: no repetition that can backtrack).
-_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:")
+#: What a scheme is made of after its first letter (RFC 3986).
+_SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789+.-")
 
 
 def browser_target(location: str) -> str:
@@ -226,9 +226,10 @@ def browser_target(location: str) -> str:
     its query and fragment a backslash is a slash, as in any URL of a special scheme (WHATWG URL:
     ``\\ok`` is ``/ok``, ``\\\\host\\x`` is ``//host/x``, another host's); the query and fragment
     keep theirs. ``urljoin`` took a backslash for a path character (``/%5Cok``), on both wires."""
-    scheme = _SCHEME.match(location)
-    if scheme is not None and scheme.group()[:-1].lower() not in _SPECIAL_SCHEMES:
-        return location
+    scheme, colon, _ = location.partition(":")
+    scheme = scheme.lower()
+    if colon and scheme[:1].isalpha() and set(scheme) <= _SCHEME_CHARS and scheme not in _SPECIAL_SCHEMES:
+        return location  # another scheme's URL (refused as a hop anyway)
     ends = [at for at in (location.find("?"), location.find("#")) if at >= 0]
     end = min(ends) if ends else len(location)
     return location[:end].replace("\\", "/") + location[end:]

@@ -23,7 +23,6 @@ resolved that host itself (:meth:`CurlWire._pin`).
 
 import errno
 import math
-import re
 import threading
 from typing import Any, Callable, Optional, Union
 from urllib.parse import urlsplit
@@ -546,9 +545,9 @@ def _error(
     return _network_error(exc, host, provider, reset, headed, refused)
 
 
-#: How libcurl names a transfer coding it refuses (``Unsolicited Transfer-Encoding (gzip) found``,
-#: ``A Transfer-Encoding (gzip) was listed after chunked``).
-_TRANSFER_REFUSED = re.compile(r"Transfer-Encoding \(([^()]{0,100})\)")
+#: What precedes the transfer coding libcurl refuses in its message (``Unsolicited Transfer-Encoding
+#: (gzip) found``, ``A Transfer-Encoding (gzip) was listed after chunked``).
+_TRANSFER_REFUSED = "Transfer-Encoding ("
 
 
 def _refused_head(code: int, text: str, host: str, provider: Optional[str]) -> Optional[NetworkError]:
@@ -556,9 +555,9 @@ def _refused_head(code: int, text: str, host: str, provider: Optional[str]) -> O
     transfer coding it does not read ("Unsolicited Transfer-Encoding (gzip) found"); else ``None``."""
     if _head_too_large(code, text):
         return head_too_large(host, provider)
-    refused_coding = _TRANSFER_REFUSED.search(text) if code == CurlECode.BAD_CONTENT_ENCODING else None
-    if refused_coding:
-        return unreadable_transfer(host, provider, refused_coding.group(1).strip().lower())
+    before, named, after = text.partition(_TRANSFER_REFUSED)
+    if code == CurlECode.BAD_CONTENT_ENCODING and named and ")" in after[:100]:
+        return unreadable_transfer(host, provider, after.partition(")")[0].strip().lower())
     return None
 
 

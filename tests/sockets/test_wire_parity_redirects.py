@@ -1,7 +1,9 @@
 """A redirect's ``Location`` is read as a browser reads it, on both wires, for fetch and search:
 before its query a backslash is a slash (WHATWG URL, for every special scheme's URL, which is
-what Chromium follows), so ``\\ok`` leads to ``/ok``, and ``\\\\host:port\\ok`` to another host.
-Both wires followed ``\\ok`` to ``/%5Cok`` (``urljoin`` keeps a backslash as a path character)."""
+what Chromium follows), so ``\\ok`` leads to ``/ok``; and two or more slashes or backslashes
+where a host may start open it (``\\\\host:port\\ok``, ``///host:port/ok``: another host). Both
+wires followed ``\\ok`` to ``/%5Cok`` (``urljoin`` keeps a backslash as a path character) and
+``///host/ok`` to ``/host/ok`` on the same host."""
 
 import pytest
 from faults import redirect, respond
@@ -34,9 +36,15 @@ def test_fetch_follows_a_backslash_as_a_slash(impersonate, location, path):
 
 
 @pytest.mark.parametrize("impersonate", BOTH)
-def test_two_backslashes_lead_to_another_host_as_in_a_browser(impersonate):
+@pytest.mark.parametrize(
+    "written",
+    ["\\\\127.0.0.1:%d\\ok", "///127.0.0.1:%d/ok", "/\\127.0.0.1:%d/ok", "http:///127.0.0.1:%d/ok"],
+    ids=["two-backslashes", "three-slashes", "slash-backslash", "scheme-and-three-slashes"],
+)
+def test_slashes_and_backslashes_open_another_host_as_in_a_browser(impersonate, written):
+    """However many slashes or backslashes where a host may start: the host follows them."""
     with FaultServer({"*": respond(200, PAGE)}) as other:
-        target = "\\\\127.0.0.1:%d\\ok" % other.port
+        target = written % other.port
         with FaultServer({"/from": redirect(target)}) as server:
             page = ws.fetch(server.url("/from"), allow_private=True, settings=ws.Settings(impersonate=impersonate))
     assert (page["final_url"], [r.path for r in other.requests]) == (other.url("/ok"), ["/ok"])

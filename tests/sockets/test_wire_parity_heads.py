@@ -110,3 +110,21 @@ def test_a_lone_cr_ending_the_head_at_the_end_of_the_input_is_a_whole_head(imper
     with FaultServer({"/p": raw(b"HTTP/1.1 200 OK\r\nContent-Type: text/html\r\n\r")}) as server:
         response = send_once(server.url("/p"), impersonate)
     assert (response.status, response.content) == (200, b"")
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+@pytest.mark.parametrize(
+    "answer",
+    [
+        b"HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n",
+        b"HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 101 Switching Protocols\r\n\r\n",
+    ],
+    ids=["alone", "after-100"],
+)
+def test_a_101_nothing_asked_for_is_an_unexpected_status_on_both_wires(impersonate, answer):
+    """A 101 is final and has no body (RFC 9110 15.2.2): libcurl took it for an interim answer and
+    said "connection failed" when none followed; the requests wire, "unexpected HTTP 101"."""
+    with FaultServer({"/p": raw(answer)}) as server:
+        with pytest.raises(ws.WebProviderError) as raised:
+            ws.fetch(server.url("/p"), allow_private=True, settings=ws.Settings(impersonate=impersonate))
+    assert (str(raised.value), raised.value.detail_code) == ("127.0.0.1 answered with unexpected HTTP 101", "http_101")

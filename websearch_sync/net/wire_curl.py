@@ -71,6 +71,8 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 _MAX_CONNECT_S = 10.0
 _MAX_CONNECT_MS = int(_MAX_CONNECT_S * 1000)
 _CLOCK_SLACK_S = 0.005
+#: The status of an answer switching protocols: final on an HTTP/1.1 connection, with no body.
+SWITCHING_PROTOCOLS = 101
 #: Where each browser puts each header (HTTP/2, lower case), as real Chromium 156 sends them
 #: (../shared/fingerprint/README.md): a navigation is the profile's own order; a form post adds
 #: content-length and cache-control first, content-type before user-agent, origin before accept,
@@ -134,6 +136,7 @@ class _Exchange:
         self.framed = False  # an HTTP/2 or HTTP/3 answer: its stream's end marks the body's
         self.headed = False
         self.stopped = False  # the sink wanted no more: not an error
+        self.ended = False  # the answer has no body (a 101): it ended with its head
         self.abandoned = False  # the caller has gone (Ctrl-C)
         self.error: Optional[WebSearchError] = None  # what the sink raised (libcurl only sees "write error")
 
@@ -155,6 +158,12 @@ class _Exchange:
                 self.headed = True
                 framed = self.framed
                 return self._fed(lambda: self.sink.head(self.status, _joined(self.lines), self.url, framed), len(line))
+            if self.status == SWITCHING_PROTOCOLS:  # final, with no body (nothing here asks to switch)
+                self.headed = True
+                fed = self._fed(lambda: self.sink.head(self.status, _joined(self.lines), self.url, True), len(line))
+                self.ended = fed == len(line)  # the body it wants is none: ended here, as http.client ends it
+                self.stopped = True
+                return int(CURL_WRITEFUNC_ERROR)
             self.expect_status = True  # an interim answer (1xx): the real one follows
         elif text[0] in " \t" and self.lines:
             name, value = self.lines[-1]
@@ -320,7 +329,7 @@ class CurlWire:
             if proxy and tunnel_status >= 300:  # the proxy answered CONNECT: it refused, it was reached
                 raise proxy_refused(proxy, host, tunnel_status, provider) from None
             raise _error(exc, deadline, host, provider, transfer.headed, refused, proxy) from None
-        if transfer.headed and not transfer.stopped and isinstance(transfer.sink, DecodingSink):
+        if transfer.headed and (transfer.ended or not transfer.stopped) and isinstance(transfer.sink, DecodingSink):
             transfer.sink.end()  # the body ended by itself: its compressed stream must have too
 
     def _forget(self, handle: Curl) -> None:

@@ -176,6 +176,12 @@ class _Exchange:
     def data(self, chunk: bytes) -> Any:
         return self._fed(lambda: self.sink.data(chunk), len(chunk))
 
+    def finish(self) -> None:
+        """The transfer ended without an error: a body that ended by itself (or a head that has
+        none) must have ended its compressed stream too (:meth:`DecodingSink.end`)."""
+        if self.headed and (self.ended or not self.stopped) and isinstance(self.sink, DecodingSink):
+            self.sink.end()
+
     def abandon(self) -> None:
         """Nobody waits for this transfer any more (Ctrl-C): end it at its next callback."""
         self.abandoned = True
@@ -329,8 +335,7 @@ class CurlWire:
             if proxy and tunnel_status >= 300:  # the proxy answered CONNECT: it refused, it was reached
                 raise proxy_refused(proxy, host, tunnel_status, provider) from None
             raise _error(exc, deadline, host, provider, transfer.headed, refused, proxy) from None
-        if transfer.headed and (transfer.ended or not transfer.stopped) and isinstance(transfer.sink, DecodingSink):
-            transfer.sink.end()  # the body ended by itself: its compressed stream must have too
+        transfer.finish()
 
     def _forget(self, handle: Curl) -> None:
         """Reset ``handle`` to libcurl's defaults (its connections, cookies and TLS sessions stay):

@@ -9,6 +9,7 @@ wire sends it (libcurl's own reading skips ``HTTP_PROXY``, and reads ``NO_PROXY`
 
 import os
 import threading
+from collections.abc import Hashable
 from typing import Callable, Generic, Optional, TypeVar
 from urllib.parse import urlsplit
 
@@ -28,21 +29,22 @@ T = TypeVar("T")
 
 
 class PerOrigin(Generic[T]):
-    """``read(url)``'s answers, kept per origin (scheme, host, port) and values of ``variables``."""
+    """Answers kept per origin (scheme, host, port), values of ``variables`` and what else the
+    caller says the answer depends on (a wire's CA bundle): one table may serve several wires."""
 
-    def __init__(self, read: Callable[[str], T], variables: tuple[str, ...]) -> None:
-        self.read, self.variables = read, variables
-        self._kept: dict[tuple[str, str, tuple[Optional[str], ...]], T] = {}
+    def __init__(self, variables: tuple[str, ...]) -> None:
+        self.variables = variables
+        self._kept: dict[tuple[Hashable, ...], T] = {}
         self._lock = threading.Lock()
 
-    def get(self, url: str) -> T:
-        """The answer for ``url`` as the environment now stands."""
+    def get(self, url: str, read: Callable[[str], T], *depends: Hashable) -> T:
+        """``read(url)``'s answer as the environment now stands (read once per key)."""
         parts = urlsplit(url)
-        key = (parts.scheme, parts.netloc, tuple(map(os.environ.get, self.variables)))
+        key = (parts.scheme, parts.netloc, tuple(map(os.environ.get, self.variables))) + depends
         with self._lock:
             if key in self._kept:
                 return self._kept[key]
-        answer = self.read(url)
+        answer = read(url)
         with self._lock:
             if len(self._kept) >= _KEPT:
                 self._kept.clear()

@@ -89,6 +89,8 @@ _REDIRECTED_ORDER = {
     "sec-fetch-site,sec-fetch-mode,sec-fetch-user,sec-fetch-dest,sec-ch-ua,sec-ch-ua-mobile,sec-ch-ua-platform,"
     "referer,accept-encoding,accept-language,priority,cookie",
 }
+#: The environment's proxy per origin, read as the requests wire reads it (:mod:`.environment`), for every wire.
+_ENVIRONMENT_PROXIES: PerOrigin[Optional[str]] = PerOrigin(PROXY_VARIABLES)
 _IDLE_HANDLES = 32
 _HOSTS_PER_HANDLE = 256
 _CHECKED, _UNCHECKED = "checked", "unchecked"
@@ -251,8 +253,6 @@ class CurlWire:
         self.target: str = resolve_latest_browser_type(profile)  # type: ignore[no-untyped-call]
         self.order, self.redirected_order = _ORDER.get(profile), _REDIRECTED_ORDER.get(profile)
         self.proxy = proxy
-        #: The environment's proxy per origin, read as the requests wire reads it (:mod:`.environment`).
-        self._environment = PerOrigin(environment_proxy, PROXY_VARIABLES)
         self.ca_bundle = ca_bundle
         share = CurlShare(connect=False, dns=False, ssl_session=True)
         share.share(CurlLockData.COOKIE)
@@ -298,7 +298,7 @@ class CurlWire:
         remaining = deadline.remaining_s()
         if remaining <= 0:
             raise deadline_error(deadline, host, provider)
-        proxy = self.proxy or self._environment.get(request.url)
+        proxy = self.proxy or _ENVIRONMENT_PROXIES.get(request.url, environment_proxy)
         for check in list(CONNECTION_CHECKS):
             check(host_of(proxy) if proxy else request.connect_to or host)  # the one libcurl connects to
         handle = self._acquire()

@@ -43,6 +43,7 @@ from ..models import ParseResult, SearchParams
 from ..net.botwall import BotWall
 from ..net.deadline import INLINE_MAX_BYTES, Deadline, DeadlinePassed, run_within
 from ..net.media import media_kind, media_token
+from ..net.ssrf import idna_refusal
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..secrets import is_secret_name, redact
 from ..validate import LOCALE_WORDS
@@ -261,23 +262,25 @@ class Backend:
         """Raise before any request when a required setting is missing or the endpoint is unusable.
 
         A missing key is ``AuthError``; a missing URL is ``InvalidInput(not_configured)``;
-        an endpoint that is not an http(s) URL with a host is ``InvalidInput(bad_endpoint)``.
+        an endpoint that is not an http(s) URL with a host, or whose host IDNA cannot encode, is
+        ``InvalidInput(bad_endpoint)``.
         """
         self._check_missing()
         endpoint = self.endpoint_url()
-        if not _usable_endpoint(endpoint):  # the URL itself is not shown: it may carry credentials
-            quoted = isinstance(endpoint, str) and endpoint[:1] in ("'", '"')  # Settings takes any value
-            raise InvalidInput(
-                "%s: the endpoint is not an http(s) URL with a host (check %s)%s"
-                % (
-                    self.name,
-                    self._endpoint_origin(),
-                    # docker's --env-file and systemd's EnvironmentFile= keep quotes a shell would remove
-                    "; it is written in quotes: remove them" if quoted else "",
-                ),
-                provider=self.name,
-                detail_code=BAD_ENDPOINT,
+        fault = _endpoint_fault(endpoint)
+        if fault is None:
+            return
+        if fault != _NOT_HTTP:  # a host name IDNA cannot encode: refused here, never looked up (as fetch's)
+            what = "the endpoint's host is not a valid host name (%s; check %s)" % (fault, self._endpoint_origin())
+        else:  # the URL itself is not shown: it may carry credentials
+            what = "the endpoint is not an http(s) URL with a host (check %s)%s" % (
+                self._endpoint_origin(),
+                # docker's --env-file and systemd's EnvironmentFile= keep quotes a shell would remove
+                "; it is written in quotes: remove them"
+                if isinstance(endpoint, str) and endpoint[:1] in ("'", '"')
+                else "",
             )
+        raise InvalidInput("%s: %s" % (self.name, what), provider=self.name, detail_code=BAD_ENDPOINT)
 
     def _endpoint_origin(self) -> str:
         """Where the endpoint URL was set, in the terms of both ways to set it: the endpoint
@@ -701,26 +704,32 @@ def answered_at(response: HttpResponse, params: SearchParams) -> datetime.dateti
 _DECLARED: "weakref.WeakKeyDictionary[type, tuple[tuple[Any, ...], tuple[Setting, ...]]]" = weakref.WeakKeyDictionary()
 
 
-def _usable_endpoint(url: Any) -> bool:
-    """Whether ``url`` is an http(s) URL with a host (and no port 0); a string's answer is
-    remembered (:data:`_USABLE`: a backend's endpoint is the same on every call)."""
-    known = _USABLE.get(url) if type(url) is str else None
-    if known is not None:
-        return known
+#: :func:`_endpoint_fault` of a URL that is not an http(s) URL with a host.
+_NOT_HTTP = "not an http(s) URL with a host"
+
+
+def _endpoint_fault(url: Any) -> Optional[str]:
+    """Why ``url`` is no usable endpoint: :data:`_NOT_HTTP` unless it is an http(s) URL with a host
+    (and no port 0), IDNA's reason for a host name it cannot encode (:func:`~..net.ssrf.idna_refusal`),
+    ``None`` for a usable one. A string's answer is remembered (:data:`_FAULTS`: a backend's endpoint
+    is the same on every call)."""
+    if type(url) is str and url in _FAULTS:
+        return _FAULTS[url]
     try:
         parts = urlsplit(url.encode("utf-8").decode("utf-8"))
         usable = parts.scheme.lower() in ("http", "https") and bool(parts.hostname) and parts.port != 0
+        fault = idna_refusal(parts.hostname or "") if usable else _NOT_HTTP
     except (ValueError, TypeError, AttributeError):  # a bad IPv6 literal or port, a lone surrogate, not a string
-        usable = False
+        fault = _NOT_HTTP
     if type(url) is str:
-        if len(_USABLE) >= 256:
-            _USABLE.clear()
-        _USABLE[url] = usable
-    return usable
+        if len(_FAULTS) >= 256:
+            _FAULTS.clear()
+        _FAULTS[url] = fault
+    return fault
 
 
-#: Endpoint URLs and whether each is usable (:func:`_usable_endpoint`).
-_USABLE: dict[str, bool] = {}
+#: Endpoint URLs and what is wrong with each (:func:`_endpoint_fault`).
+_FAULTS: dict[str, Optional[str]] = {}
 
 
 def _declared_at(cls: type, *attributes: str) -> int:

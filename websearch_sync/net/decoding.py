@@ -20,6 +20,7 @@ body in that coding is refused as undecodable (``bad_content_encoding``).
 import functools
 import importlib
 import importlib.util
+import re
 import zlib
 from collections.abc import Iterator, Mapping
 from typing import Any, Callable, Optional
@@ -60,6 +61,25 @@ def cut_short(host: str, provider: Optional[str], why: str, reset: bool = False)
 def broken_body(host: str, provider: Optional[str], reset: bool) -> NetworkError:
     """:func:`cut_short` for a connection that broke (or was ``reset``) mid-body, on either wire."""
     return cut_short(host, provider, "the connection %s while reading it" % ("was reset" if reset else "broke"), reset)
+
+
+#: A coding as a message may name it (the server chose it: no free text in an error line).
+CODING_TOKEN = re.compile(r"[a-z0-9._+-]{1,40}")
+
+#: The transfer codings both wires read: libcurl refuses a body in any other (``gzip``, ``foo``).
+TRANSFER_CODINGS = ("chunked", "identity")
+
+
+def unreadable_transfer(host: str, provider: Optional[str], coding: str) -> NetworkError:
+    """``NetworkError(bad_content_encoding)``: ``host`` sent a body in a ``Transfer-Encoding`` other
+    than chunked, which libcurl refuses and ``http.client`` read raw (``gzip, chunked``: the chunks'
+    framing taken for the page), in the same words on both wires."""
+    return NetworkError(
+        "%s sent a body in a Transfer-Encoding (%s) that cannot be read here (readable: chunked)"
+        % (host, coding if CODING_TOKEN.fullmatch(coding) else "unnamed"),
+        provider=provider,
+        detail_code=BAD_CONTENT_ENCODING,
+    )
 
 
 class _Zlib:

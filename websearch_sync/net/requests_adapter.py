@@ -22,6 +22,7 @@ import functools
 import heapq
 import http.client
 import itertools
+import re
 import socket
 import threading
 import time
@@ -122,6 +123,13 @@ class Exchange:
     def __init__(self, deadline: Deadline, pin: Optional[str], provider: Optional[str]) -> None:
         self.deadline, self.pin, self.provider = deadline, pin, provider
         self.watch = Watch()
+        #: Whether the request went out on a connection opened for it (``False``: a kept one, or none yet).
+        self.connected = False
+
+    def on_kept_connection(self) -> bool:
+        """Whether the request went out on a kept connection of the wire's own pools (one it did not
+        open: :class:`_Watched` notes both)."""
+        return self.watch.connection is not None and not self.connected
 
     def __enter__(self) -> "Exchange":
         _call.exchange = self
@@ -140,21 +148,83 @@ def current_exchange() -> Optional[Exchange]:
 #: How many interim (1xx) answers may come before the final one; more is a header block too large.
 MAX_INTERIM_ANSWERS = 100
 
-#: How many bytes of status and header lines the interim answers may hold together; more is a
-#: header block too large, as on the browser wire (libcurl counts them into its 300 KB of header
-#: lines), not hundreds of megabytes read (each block alone may hold 100 lines of 64 KB).
-MAX_INTERIM_HEAD_BYTES = 300 * 1024
+#: How many bytes of status and header lines an answer may hold, its interim answers' included;
+#: more is a header block too large, as on the browser wire (libcurl counts every header line as it
+#: arrives, CRLF and blank line included, and refuses more than 300 KB), not megabytes read
+#: (``http.client`` alone takes 100 lines of 64 KB per block, and any number of interim blocks).
+MAX_HEAD_BYTES = 300 * 1024
 
 
-class InterimHeadTooLarge(http.client.HTTPException):
-    """More interim answers, or more bytes of them, than the wire reads before the final answer."""
+class HeadTooLarge(http.client.HTTPException):
+    """More interim answers, or more bytes of header lines, than the wire reads before the body."""
 
 
-def _head_bytes(response: http.client.HTTPResponse) -> int:
-    """The bytes of ``response``'s status line and header block, as parsed (``HTTP/1.1 103 reason``,
-    ``name: value`` lines, each with its CRLF, and the blank line)."""
-    lines = sum(len(name) + len(value) + 4 for name, value in response.headers.raw_items())
-    return len("HTTP/1.1 100 \r\n") + len(response.reason) + lines + 2
+class HeadCutShort(http.client.RemoteDisconnected):
+    """The connection closed inside the answer's status line or header block (before its blank
+    line): no answer, as libcurl says it (``http.client`` took the lines it had for a whole head,
+    and the missing body for an empty one)."""
+
+
+class MalformedHead(http.client.HTTPException):
+    """A head breaking HTTP's rules that libcurl refuses and ``http.client`` reads past: a NUL or a
+    lone CR in a line, a header line without a colon (``http.client`` took it, and every header
+    after it, for the body), a ``Content-Length`` that is no single number."""
+
+
+#: The start of a status line as libcurl takes one from an HTTP/1.x server (in any case): the version
+#: 1.0 or 1.1, one space or tab, three digits. ``http.client`` also took ``HTTP/1.1  200`` (two
+#: spaces), ``HTTP/1.2`` and ``HTTP/0.9``, which libcurl calls no HTTP.
+STATUS_SHAPE = re.compile(r"HTTP/1\.[01][ \t][0-9]{3}", re.IGNORECASE)
+
+#: What a status line cut short may start with to be one (libcurl waits for more of a line that may
+#: still become ``HTTP/``; any other is no HTTP at all).
+_STATUS_START = b"HTTP/"
+
+
+class _HeadLines:
+    """The answer's reader while its heads are read (``begin`` reads them by ``readline`` only, and
+    ``close`` on a bad status line): counts their bytes (:data:`MAX_HEAD_BYTES`), refuses a line
+    libcurl refuses (:class:`MalformedHead`) and keeps the last line, to tell a block that ended
+    with its blank line from one the connection's end cut."""
+
+    def __init__(self, fp: Any) -> None:
+        self.fp = fp
+        self.count = 0
+        self.last = b""
+        self.cut = False  # the last read met the end of the input inside a head
+        self.at_status = True  # the next line is a status line (the first, or after a blank line)
+
+    def readline(self, limit: int = -1) -> bytes:
+        line: bytes = self.fp.readline(limit)
+        self.count += len(line)
+        if self.count > MAX_HEAD_BYTES:
+            raise HeadTooLarge("got more than %d bytes of header lines" % MAX_HEAD_BYTES)
+        # a lone CR ends a block for libcurl, which looks at a line's first byte only
+        self.cut = not line and self.last != b"\r"
+        self.last = line
+        if line.endswith(b"\n"):  # a whole line (one the input's end cut is no answer at all)
+            self._check(line.rstrip(b"\r\n"))
+        return line
+
+    def _check(self, text: bytes) -> None:
+        """Refuse a line as libcurl does: a NUL or a CR in it; a status line not of its shape
+        (:data:`STATUS_SHAPE`); a header line (not a folded one's continuation) without a colon."""
+        if b"\0" in text or b"\r" in text:
+            raise MalformedHead("a NUL or CR inside a header line")
+        if self.at_status and not STATUS_SHAPE.match(text.decode("latin-1")):
+            raise http.client.BadStatusLine(text.decode("latin-1"))
+        if self.at_status or not text:
+            self.at_status = not text  # a blank line ends a block: an interim answer's, another follows
+        elif b":" not in text and text[:1] not in (b" ", b"\t"):
+            raise MalformedHead("a header line without a colon")
+
+    def close(self) -> None:
+        self.fp.close()
+
+    def status_cut(self) -> bool:
+        """Whether the status line just refused was cut short by the connection's end (it has no
+        line end) while it could still have become one (``HTT``, ``HTTP/1.1 20``)."""
+        return not self.last.endswith(b"\n") and _STATUS_START.startswith(self.last[:5])
 
 
 class _FinalAnswer(http.client.HTTPResponse):
@@ -163,23 +233,62 @@ class _FinalAnswer(http.client.HTTPResponse):
     and the final one left unread, where RFC 9110 (15.2) has a client read any number of 1xx
     answers before it, as libcurl does. ``101`` is final: no request here asks to switch protocols.
 
+    While the heads are read, the answer's reader is a :class:`_HeadLines`, so a head is held to
+    libcurl's bounds (:data:`MAX_HEAD_BYTES`) and a head the connection's end cut short is no
+    answer (:class:`HeadCutShort`), on both wires alike.
+
     This relies on undocumented ``http.client`` behaviour (CPython calls it an implementation
-    detail): ``begin()`` reads a status line and header block, and returns at once while
-    ``headers`` is set, so clearing ``headers`` makes it read the next answer.
-    ``tests/unit/test_stdlib_interim_reading.py`` pins it, to fail loudly on a Python that changes it."""
+    detail): ``begin()`` reads a status line and header block from ``fp`` by ``readline``, and returns
+    at once while ``headers`` is set, so clearing ``headers`` makes it read the next answer.
+    ``tests/unit/test_stdlib_interim_reading.py`` and ``tests/unit/test_stdlib_head_reading.py`` pin it,
+    to fail loudly on a Python that changes it."""
 
     def begin(self) -> None:
+        fp = self.fp
+        lines = self.fp = _HeadLines(fp)  # type: ignore[assignment]
+        try:
+            self._heads(lines)
+        except http.client.RemoteDisconnected:
+            raise
+        except http.client.BadStatusLine:
+            if lines.status_cut():
+                raise HeadCutShort("the connection closed inside the status line") from None
+            raise
+        finally:
+            if self.fp is not None:  # (a bad status line closed it: None)
+                self.fp = fp
+        if lines.cut:
+            raise HeadCutShort("the connection closed inside the header block")
+        if self.status not in (204, 304) and not _one_length(self.msg.get_all("Content-Length") or []):
+            raise MalformedHead("a Content-Length that is no single number")  # (libcurl reads none of a 204's)
+        if not self.chunked and _chunked_last(self.msg.get_all("Transfer-Encoding") or []):
+            self.chunked, self.chunk_left, self.length = True, None, None
+
+    def _heads(self, lines: _HeadLines) -> None:
+        """Read the interim answers and the final one's head."""
         super().begin()
-        interim_bytes = 0
         for _ in range(MAX_INTERIM_ANSWERS):
-            if not 100 <= self.status < 200 or self.status == 101:
+            if not 100 <= self.status < 200 or self.status == 101 or lines.cut:
                 return
-            interim_bytes += _head_bytes(self)
-            if interim_bytes > MAX_INTERIM_HEAD_BYTES:
-                raise InterimHeadTooLarge("got more than %d bytes of interim answers" % MAX_INTERIM_HEAD_BYTES)
             self.headers = None  # type: ignore[assignment]  # begin() reads an answer only while it has none
             super().begin()
-        raise InterimHeadTooLarge("got more than %d interim answers" % MAX_INTERIM_ANSWERS)
+        raise HeadTooLarge("got more than %d interim answers" % MAX_INTERIM_ANSWERS)
+
+
+def _chunked_last(values: list[str]) -> bool:
+    """Whether ``Transfer-Encoding`` values end in ``chunked`` after codings that change nothing
+    (``identity, chunked``, ``chunked, chunked``): a chunked body, as libcurl reads it, where
+    ``http.client`` knows only ``chunked`` spelled alone and read the chunks' framing as the body.
+    (Any other coding is refused by the wire before the body: ``decoding.unreadable_transfer``.)"""
+    codings = [token.strip().lower() for value in values for token in value.split(",") if token.strip()]
+    return bool(codings) and codings[-1] == "chunked" and set(codings) <= {"chunked", "identity"}
+
+
+def _one_length(values: list[str]) -> bool:
+    """Whether ``Content-Length`` values (a repeated header's, each maybe a list) name one length
+    in digits, or none: RFC 9110 (8.6) allows a list of one number repeated, nothing else."""
+    lengths = {length.strip() for value in values for length in value.split(",")}
+    return not lengths or (len(lengths) == 1 and all(length.isascii() and length.isdigit() for length in lengths))
 
 
 class _Watched:
@@ -194,7 +303,7 @@ class _Watched:
     def connect(self) -> None:
         exchange = current_exchange()
         if exchange is not None:
-            exchange.watch.connection = self
+            exchange.watch.connection, exchange.connected = self, True
         super().connect()  # type: ignore[misc]
         if exchange is not None:
             exchange.watch.sock = self.sock

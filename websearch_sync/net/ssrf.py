@@ -220,6 +220,17 @@ class ResolvedHost:
     private: bool = False
 
 
+def idna_refusal(host: str) -> Optional[str]:
+    """Why IDNA cannot encode ``host`` (the codec's own reason: "label empty or too long"), or
+    ``None``: the resolver encodes a name so, and a name that cannot be is the URL's fault (its
+    ``a..b.com`` or 64-character label), refused before any lookup, never a ``dns_error``."""
+    try:
+        host.encode("idna")
+    except UnicodeError as exc:
+        return str(exc.__cause__ or exc)
+    return None
+
+
 class AddressGuard:
     """Resolves a host once and refuses non-public targets.
 
@@ -285,13 +296,11 @@ class AddressGuard:
         if remaining <= 0:
             raise Timeout("no time left to resolve %s" % host, provider=provider, detail_code=DEADLINE_EXCEEDED)
         limit = min(remaining, _MAX_DNS_S)
-        try:
-            host.encode("idna")  # as the resolver will: a name that cannot be is the URL's fault, never looked up
-        except UnicodeError as exc:
-            reason = exc.__cause__ or exc  # the codec's own reason: "label empty or too long"
+        reason = idna_refusal(host)
+        if reason is not None:
             raise InvalidInput(
                 "%s is not a valid host name (%s)" % (host, reason), provider=provider, detail_code=BAD_URL
-            ) from None
+            )
         try:
             addresses = list(self.resolver(host, port, limit))
         except TimeoutError:

@@ -7,7 +7,6 @@ a browser for the requests a browser would make).
 """
 
 import logging
-import re
 import threading
 import time
 from collections.abc import Iterable, Mapping, Sequence
@@ -35,6 +34,7 @@ from ..errors import (
 from ..secrets import is_secret_name, redact, redact_error
 from .browser import browser_wire, ca_bundle_path, resolve_impersonate
 from .deadline import Deadline
+from .decoding import CODING_TOKEN
 from .encode import body_of, encoded, endpoint, url_credentials, with_query
 from .headers import check_headers
 from .hops import HopRules, RedirectPolicy, RequestGate
@@ -60,9 +60,6 @@ DEFAULT_USER_AGENT = (
 _REDIRECT_BODY_BYTES = 65536
 #: How many of a checked host's addresses a hop tries when connecting fails outright.
 MAX_ADDRESSES = 3
-
-#: A content coding as a message may name it (the server chose it: no free text in an error line).
-_CODING_TOKEN = re.compile(r"[a-z0-9._+-]{1,40}")
 
 Params = Union[None, Mapping[str, Any], Sequence[tuple[str, Any]]]
 
@@ -167,7 +164,7 @@ class _Body:
             if name and name != "identity" and name not in self.decoders:
                 raise NetworkError(
                     "%s sent a body in a Content-Encoding (%s) that cannot be decoded here (decodable: %s)"
-                    % (self.host, name if _CODING_TOKEN.fullmatch(name) else "unnamed", ", ".join(self.decoders)),
+                    % (self.host, name if CODING_TOKEN.fullmatch(name) else "unnamed", ", ".join(self.decoders)),
                     provider=self.provider,
                     detail_code=BAD_CONTENT_ENCODING,
                 )

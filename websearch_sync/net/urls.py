@@ -215,6 +215,34 @@ def http_url(url: str) -> str:
     return url
 
 
+#: The schemes whose URLs read a backslash as a slash (WHATWG URL's "special" schemes).
+_SPECIAL_SCHEMES = frozenset(("http", "https", "ws", "wss", "ftp", "file"))
+#: What a scheme is made of after its first letter (RFC 3986).
+_SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789+.-")
+
+
+def browser_target(location: str) -> str:
+    """``location`` (a redirect target, read against an http(s) page) as a browser reads it (WHATWG
+    URL, for any special scheme's URL): before its query and fragment a backslash is a slash
+    (``\\ok`` is ``/ok``), and a run of two or more slashes where the host may start, at the start
+    or after ``http:``, opens the host, however long (``///host/x`` and ``\\\\host\\x`` are
+    ``//host/x``, another host's); the query and fragment keep theirs. ``urljoin`` took a backslash
+    for a path character (``/%5Cok``) and ``///host`` for a path, on both wires."""
+    scheme, colon, _ = location.partition(":")
+    scheme = scheme.lower()
+    named = bool(colon) and scheme[:1].isalpha() and set(scheme) <= _SCHEME_CHARS
+    if named and scheme not in _SPECIAL_SCHEMES:
+        return location  # another scheme's URL (refused as a hop anyway)
+    ends = [at for at in (location.find("?"), location.find("#")) if at >= 0]
+    end = min(ends) if ends else len(location)
+    target = location[:end].replace("\\", "/") + location[end:]
+    prefix = target[: len(scheme) + 1] if named else ""
+    rest = target[len(prefix) :]
+    if rest.startswith("//"):
+        target = prefix + "//" + rest.lstrip("/")
+    return target
+
+
 def page_key(url: str) -> str:
     """The document a request for ``url`` (request form) gets: ``url`` without its fragment.
 

@@ -8,6 +8,10 @@ headers that are the browser's identity (:func:`~.wire.browser_owned`), where th
 profile wins; a header the profile lacks (Referer, Origin, Content-Type, Cookie) goes
 where that browser puts it (libcurl-impersonate's header order, set to real Chrome's).
 
+The proxy is the configured one, else the environment's as the requests wire reads it
+(:mod:`.environment`), always handed to libcurl (an empty one: none), so libcurl's own reading
+of the environment never applies and both wires go through the same proxy.
+
 libcurl's total timeout (``TIMEOUT_MS``) is the call's remaining time, so DNS, connect,
 TLS, the status line, header lines and body are all bounded by the deadline. In the main
 thread the transfer runs in a helper thread (:mod:`.interrupt`), so Ctrl-C is not held
@@ -29,7 +33,6 @@ from curl_cffi.const import CurlECode, CurlLockData
 from curl_cffi.curl import CURL_WRITEFUNC_ERROR, CurlShare
 from curl_cffi.requests import Session as CurlSession
 from curl_cffi.requests.impersonate import resolve_latest_browser_type
-from requests.utils import get_environ_proxies, select_proxy
 
 from ..errors import (
     BAD_CONTENT_ENCODING,
@@ -38,7 +41,6 @@ from ..errors import (
     CONNECTION_ERROR,
     CONNECTION_REFUSED,
     CONNECTION_RESET,
-    MALFORMED_RESPONSE,
     PROXY_ERROR,
     InvalidInput,
     NetworkError,
@@ -47,14 +49,17 @@ from ..errors import (
     unresolved_host,
 )
 from .deadline import Deadline
-from .decoding import BROWSER_CODINGS, DECODERS, DecodingSink, broken_body, decodes_all
+from .decoding import BROWSER_CODINGS, DECODERS, DecodingSink, broken_body, decodes_all, unreadable_transfer
+from .environment import PROXY_VARIABLES, PerOrigin, environment_proxy
 from .interrupt import run_interruptibly
 from .mocks import say_once
 from .wire import CONNECTION_CHECKS, BodySink, WireRequest, browser_request
 from .wire_requests import (
+    bad_status_line,
     closed_without_answer,
     deadline_error,
     head_too_large,
+    malformed_headers,
     not_http,
     proxy_failed,
     proxy_refused,
@@ -67,6 +72,8 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 _MAX_CONNECT_S = 10.0
 _MAX_CONNECT_MS = int(_MAX_CONNECT_S * 1000)
 _CLOCK_SLACK_S = 0.005
+#: The status of an answer switching protocols: final on an HTTP/1.1 connection, with no body.
+SWITCHING_PROTOCOLS = 101
 #: Where each browser puts each header (HTTP/2, lower case), as real Chromium 156 sends them
 #: (../shared/fingerprint/README.md): a navigation is the profile's own order; a form post adds
 #: content-length and cache-control first, content-type before user-agent, origin before accept,
@@ -83,6 +90,8 @@ _REDIRECTED_ORDER = {
     "sec-fetch-site,sec-fetch-mode,sec-fetch-user,sec-fetch-dest,sec-ch-ua,sec-ch-ua-mobile,sec-ch-ua-platform,"
     "referer,accept-encoding,accept-language,priority,cookie",
 }
+#: The environment's proxy per origin, read as the requests wire reads it (:mod:`.environment`), for every wire.
+_ENVIRONMENT_PROXIES: PerOrigin[Optional[str]] = PerOrigin(PROXY_VARIABLES)
 _IDLE_HANDLES = 32
 _HOSTS_PER_HANDLE = 256
 _CHECKED, _UNCHECKED = "checked", "unchecked"
@@ -130,6 +139,7 @@ class _Exchange:
         self.framed = False  # an HTTP/2 or HTTP/3 answer: its stream's end marks the body's
         self.headed = False
         self.stopped = False  # the sink wanted no more: not an error
+        self.ended = False  # the answer has no body (a 101): it ended with its head
         self.abandoned = False  # the caller has gone (Ctrl-C)
         self.error: Optional[WebSearchError] = None  # what the sink raised (libcurl only sees "write error")
 
@@ -144,17 +154,19 @@ class _Exchange:
             self.framed = text.startswith(_FRAMED_VERSIONS)
             if self.status:
                 return len(line)
-            self.error = NetworkError(
-                "%s answered with a malformed status line" % self.host,
-                provider=self.provider,
-                detail_code=MALFORMED_RESPONSE,
-            )
+            self.error = bad_status_line(self.host, self.provider, text)
             return int(CURL_WRITEFUNC_ERROR)
         if not text:
             if self.status >= 200:
                 self.headed = True
                 framed = self.framed
                 return self._fed(lambda: self.sink.head(self.status, _joined(self.lines), self.url, framed), len(line))
+            if self.status == SWITCHING_PROTOCOLS:  # final, with no body (nothing here asks to switch)
+                self.headed = True
+                fed = self._fed(lambda: self.sink.head(self.status, _joined(self.lines), self.url, True), len(line))
+                self.ended = fed == len(line)  # the body it wants is none: ended here, as http.client ends it
+                self.stopped = True
+                return int(CURL_WRITEFUNC_ERROR)
             self.expect_status = True  # an interim answer (1xx): the real one follows
         elif text[0] in " \t" and self.lines:
             name, value = self.lines[-1]
@@ -166,6 +178,12 @@ class _Exchange:
 
     def data(self, chunk: bytes) -> Any:
         return self._fed(lambda: self.sink.data(chunk), len(chunk))
+
+    def finish(self) -> None:
+        """The transfer ended without an error: a body that ended by itself (or a head that has
+        none) must have ended its compressed stream too (:meth:`DecodingSink.end`)."""
+        if self.headed and (self.ended or not self.stopped) and isinstance(self.sink, DecodingSink):
+            self.sink.end()
 
     def abandon(self) -> None:
         """Nobody waits for this transfer any more (Ctrl-C): end it at its next callback."""
@@ -281,12 +299,13 @@ class CurlWire:
         remaining = deadline.remaining_s()
         if remaining <= 0:
             raise deadline_error(deadline, host, provider)
+        proxy = self.proxy or _ENVIRONMENT_PROXIES.get(request.url, environment_proxy)
         for check in list(CONNECTION_CHECKS):
-            check(host_of(self.proxy) if self.proxy else request.connect_to or host)  # the one libcurl connects to
+            check(host_of(proxy) if proxy else request.connect_to or host)  # the one libcurl connects to
         handle = self._acquire()
         transfer = _Exchange(sink, request.url, host, provider, self.decodes_body)
         try:
-            self._configure(handle, request, transfer, remaining)
+            self._configure(handle, request, transfer, remaining, proxy)
         except BaseException:
             self._forget(handle)  # options half set: the next request starts from a reset handle
             self._release(handle)
@@ -314,12 +333,10 @@ class CurlWire:
             raise transfer.error
         if failure and not transfer.stopped:
             exc, refused, tunnel_status = failure[0]
-            if self.proxy and tunnel_status >= 300:  # the proxy answered CONNECT: it refused, it was reached
-                raise proxy_refused(self.proxy, host, tunnel_status, provider) from None
-            proxy = self.proxy or _environ_proxy(request.url, exc)
+            if proxy and tunnel_status >= 300:  # the proxy answered CONNECT: it refused, it was reached
+                raise proxy_refused(proxy, host, tunnel_status, provider) from None
             raise _error(exc, deadline, host, provider, transfer.headed, refused, proxy) from None
-        if transfer.headed and not transfer.stopped and isinstance(transfer.sink, DecodingSink):
-            transfer.sink.end()  # the body ended by itself: its compressed stream must have too
+        transfer.finish()
 
     def _forget(self, handle: Curl) -> None:
         """Reset ``handle`` to libcurl's defaults (its connections, cookies and TLS sessions stay):
@@ -331,7 +348,9 @@ class CurlWire:
         if options is not None:
             options.forget()
 
-    def _configure(self, handle: Curl, request: WireRequest, transfer: _Exchange, remaining: float) -> None:
+    def _configure(
+        self, handle: Curl, request: WireRequest, transfer: _Exchange, remaining: float, proxy: Optional[str]
+    ) -> None:
         with self._lock:
             options = self._options.get(handle)
             if options is None:
@@ -352,7 +371,10 @@ class CurlWire:
         options.set(handle, CurlOpt.CONNECTTIMEOUT_MS, _MAX_CONNECT_MS if remaining > _MAX_CONNECT_S else None)
         handle.setopt(CurlOpt.HEADERFUNCTION, transfer.header)
         handle.setopt(CurlOpt.WRITEFUNCTION, transfer.data)
-        self._pin(handle, request, options)
+        # always set: libcurl's default (none set) is its own reading of the environment
+        options.set(handle, CurlOpt.PROXY, (proxy or "").encode())
+        options.set(handle, CurlOpt.HTTPPROXYTUNNEL, 1 if proxy and not proxy.lower().startswith("socks") else 0)
+        self._pin(handle, request, options, proxy)
 
     def _set_profile(self, handle: Curl) -> None:
         """The options every request of this wire has: set once per handle (and after a reset)."""
@@ -368,12 +390,9 @@ class CurlWire:
         if self.ca_bundle:
             handle.setopt(CurlOpt.CAINFO, self.ca_bundle.encode())
             handle.setopt(CurlOpt.PROXY_CAINFO, self.ca_bundle.encode())
-        if self.proxy:
-            handle.setopt(CurlOpt.PROXY, self.proxy.encode())
-            handle.setopt(CurlOpt.HTTPPROXYTUNNEL, 0 if self.proxy.startswith("socks") else 1)
-            handle.setopt(CurlOpt.SUPPRESS_CONNECT_HEADERS, 1)  # the tunnel's own answer is not the upstream's
+        handle.setopt(CurlOpt.SUPPRESS_CONNECT_HEADERS, 1)  # a proxy tunnel's own answer is not the upstream's
 
-    def _pin(self, handle: Curl, request: WireRequest, options: "_Options") -> None:
+    def _pin(self, handle: Curl, request: WireRequest, options: "_Options", proxy: Optional[str]) -> None:
         """Connect a pinned request to its checked address (curl's ``RESOLVE``), over a connection
         of this handle when every connection it may hold to that host went to a checked address
         (so the hops of one fetch share a connection, as Chrome's do); else over a fresh one, not kept."""
@@ -386,7 +405,7 @@ class CurlWire:
         else:
             address = "[%s]" % request.connect_to if ":" in request.connect_to else request.connect_to
             options.set_list(handle, CurlOpt.RESOLVE, ["-%s:%d" % key, "%s:%d:%s" % (key[0], key[1], address)])
-            fresh = bool(self.proxy) or seen.get(key, _CHECKED) == _UNCHECKED
+            fresh = bool(proxy) or seen.get(key, _CHECKED) == _UNCHECKED
             if not fresh:
                 seen[key] = _CHECKED
         options.set(handle, CurlOpt.FRESH_CONNECT, 1 if fresh else None)
@@ -501,30 +520,14 @@ def _port(url: str) -> int:
 #: libcurl failures by code: (detail code, what happened). Timeouts, refusals and broken bodies are decided in
 #: :func:`_error`, TLS failures (:data:`_TLS_CODES`) in :func:`_network_error`.
 _FAILURES: dict[int, tuple[str, str]] = {
-    # a proxy libcurl took from the environment that :func:`_environ_proxy` does not name (a named one is
-    # :func:`_error`'s, which leaves these only the rare failure after the head)
+    # a proxy's failure after the head (before it, :func:`_error` names the proxy)
     CurlECode.PROXY: (PROXY_ERROR, "proxy failure while reaching"),
     CurlECode.COULDNT_RESOLVE_PROXY: (PROXY_ERROR, "could not reach the proxy while reaching"),
     CurlECode.BAD_CONTENT_ENCODING: (BAD_CONTENT_ENCODING, "a body that does not decompress from"),
-    CurlECode.WEIRD_SERVER_REPLY: (MALFORMED_RESPONSE, "a malformed response from"),
 }
 #: Failures of a server that accepted the connection and closed it without an answer (PARTIAL_FILE
 #: before our head: inside its header block).
 _CLOSED_WITHOUT_ANSWER = (CurlECode.GOT_NOTHING, CurlECode.PARTIAL_FILE)
-
-
-#: Failures that can only be a proxy's: one libcurl took from the environment is named in them.
-_PROXY_ONLY = (CurlECode.COULDNT_RESOLVE_PROXY, CurlECode.PROXY)
-
-
-def _environ_proxy(url: str, exc: CurlError) -> Optional[str]:
-    """The proxy from the environment (``ALL_PROXY``, ``https_proxy``, ``NO_PROXY``) for ``url``, read as the
-    requests wire reads it so both name the same proxy, when ``exc`` can only be a proxy's failure; else
-    ``None``: a failed connection may be the upstream's (libcurl reads ``http_proxy`` in lower case only)."""
-    if getattr(exc, "code", 0) not in _PROXY_ONLY:
-        return None
-    found: Optional[str] = select_proxy(url, get_environ_proxies(url))
-    return found
 
 
 def _error(
@@ -549,18 +552,38 @@ def _error(
         return InvalidInput("not an http(s) endpoint: %s" % host, provider=provider, detail_code=BAD_ENDPOINT)
     if code == CurlECode.UNSUPPORTED_PROTOCOL:  # the URL is http(s) (checked before sending): the answer is not HTTP
         return not_http(host, provider)
+    refused_head = _refused_head(code, str(exc), host, provider)
+    if refused_head is not None:
+        return refused_head
     reset = "reset" in str(exc).lower()
     if headed and code in _BROKEN_BODY:
         return broken_body(host, provider, reset)
     return _network_error(exc, host, provider, reset, headed, refused)
 
 
-def _head_too_large(code: int, text: str, headed: bool) -> bool:
+#: What precedes the transfer coding libcurl refuses in its message (``Unsolicited Transfer-Encoding
+#: (gzip) found``, ``A Transfer-Encoding (gzip) was listed after chunked``).
+_TRANSFER_REFUSED = "Transfer-Encoding ("
+
+
+def _refused_head(code: int, text: str, host: str, provider: Optional[str]) -> Optional[NetworkError]:
+    """The error for a head libcurl refused whatever it had delivered: one too large, or one naming a
+    transfer coding it does not read ("Unsolicited Transfer-Encoding (gzip) found"); else ``None``."""
+    if _head_too_large(code, text):
+        return head_too_large(host, provider)
+    before, named, after = text.partition(_TRANSFER_REFUSED)
+    if code == CurlECode.BAD_CONTENT_ENCODING and named and ")" in after[:100]:
+        return unreadable_transfer(host, provider, after.partition(")")[0].strip().lower())
+    return None
+
+
+def _head_too_large(code: int, text: str) -> bool:
     """libcurl refused a header block for its size: ``TOO_LARGE`` (over 5000 lines, a line over
-    100 KB; after the head: a chunked body's trailer), or, before the head, a receive error
-    saying so (over 300 KB, interim answers counted)."""
+    100 KB; after the head: a chunked body's trailer), or a receive error saying so (over 300 KB,
+    interim answers counted). libcurl counts a line after handing it over, so the blank line that
+    tips a head over 300 KB fails the transfer after the head was delivered: a head, not a body, fault."""
     return code == CurlECode.TOO_LARGE or (
-        not headed and code == CurlECode.RECV_ERROR and "too large response headers" in text.lower()
+        code == CurlECode.RECV_ERROR and "too large response headers" in text.lower()
     )
 
 
@@ -568,12 +591,12 @@ def _network_error(
     exc: CurlError, host: str, provider: Optional[str], reset: bool, headed: bool, refused: bool
 ) -> NetworkError:
     """The error for a libcurl failure that is neither a timeout nor our mistake; a TLS one says
-    why (libcurl's text holds the TLS library's reason), as does a header block too large to read."""
+    why (libcurl's text holds the TLS library's reason)."""
     code = getattr(exc, "code", 0)
-    if _head_too_large(code, str(exc), headed):
-        return head_too_large(host, provider)
     if code in _CLOSED_WITHOUT_ANSWER:
         return closed_without_answer(host, provider)
+    if code == CurlECode.WEIRD_SERVER_REPLY:  # a header block breaking HTTP's rules (libcurl refuses it)
+        return malformed_headers(host, provider)
     if code == CurlECode.COULDNT_RESOLVE_HOST:
         return unresolved_host(host, provider)
     if code in _TLS_CODES:

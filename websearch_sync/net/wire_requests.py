@@ -11,7 +11,6 @@ call's deadline (:mod:`.requests_adapter`).
 """
 
 import http.client
-import os
 import re
 import socket
 import ssl
@@ -52,9 +51,19 @@ from ..errors import (
     unresolved_host,
 )
 from .deadline import Deadline
-from .decoding import DECODERS, DecodingSink, broken_body
+from .decoding import DECODERS, TRANSFER_CODINGS, DecodingSink, broken_body, unreadable_transfer
+from .environment import PROXY_VARIABLES, PerOrigin
 from .headers import check_headers, check_proxy
-from .requests_adapter import DeadlineAdapter, Exchange, InterimHeadTooLarge, current_exchange, name_host
+from .requests_adapter import (
+    STATUS_SHAPE,
+    DeadlineAdapter,
+    Exchange,
+    HeadCutShort,
+    HeadTooLarge,
+    MalformedHead,
+    current_exchange,
+    name_host,
+)
 from .wire import BodySink, WireRequest
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -62,17 +71,12 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 _CHUNK = 65536
 _MAX_CONNECT_S = 10.0
 _POOL_SIZE = 32
-#: The environment variables requests reads for a request's proxies and ``verify`` (urllib's
-#: ``getproxies`` on every platform reads the ``*_proxy`` ones of both cases first).
-_ENVIRONMENT = tuple(
-    name for base in ("http_proxy", "https_proxy", "all_proxy", "no_proxy") for name in (base, base.upper())
-) + ("REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE")
-#: How many origins' options a wire keeps (then it starts again).
-_OPTIONS_KEPT = 256
+#: The environment variables requests reads for a request's proxies and ``verify``.
+_ENVIRONMENT = PROXY_VARIABLES + ("REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE")
 #: The options of the wires that own their session and have no proxy of their own, by origin, values
 #: of :data:`_ENVIRONMENT` and CA bundle: every such wire merges the same, so a new client's first
 #: request to an origin does not read the whole environment again (0.3-0.6 ms a new client).
-_SHARED_OPTIONS: dict[tuple[Any, ...], dict[str, Any]] = {}
+_SHARED_OPTIONS: PerOrigin[dict[str, Any]] = PerOrigin(_ENVIRONMENT)
 
 
 @lru_cache(maxsize=256)  # a pure function of the URL (urllib3's parser: about 10 us a request)
@@ -92,9 +96,10 @@ def deadline_error(deadline: Deadline, host: str, provider: Optional[str]) -> Ti
 
 def proxy_error(proxy: str, host: str, what: str, provider: Optional[str]) -> NetworkError:
     """``NetworkError(proxy_error)`` naming the proxy (its host and port, never its credentials), not
-    the upstream: a dead proxy is not the search engine refusing."""
+    the upstream: a dead proxy is not the search engine refusing. A proxy without a scheme (as the
+    environment may name one: ``HTTPS_PROXY=host:3128``) is an HTTP one, as both wires take it."""
     try:
-        parts = urlsplit(proxy)
+        parts = urlsplit(proxy if "://" in proxy else "http://" + proxy)
         shown = "%s:%s" % (parts.hostname or "?", parts.port or "default port")
     except ValueError:
         shown = "(unreadable proxy URL)"
@@ -209,6 +214,30 @@ def not_http(host: str, provider: Optional[str]) -> NetworkError:
     )
 
 
+def bad_status_line(host: str, provider: Optional[str], line: str) -> NetworkError:
+    """``NetworkError(malformed_response)`` for a first line that is no status line: one of the
+    shape libcurl takes for a status line is a malformed one (``HTTP/1.1 099``, ``HTTP/1.1 1000``,
+    ``http/1.1 200``), any other is not HTTP at all (:func:`not_http`: ``ICY 200``, ``HTTP/1.1 2x0``),
+    in the same words on both wires."""
+    if not STATUS_SHAPE.match(line):
+        return not_http(host, provider)
+    return NetworkError(
+        "%s answered with a malformed status line" % host, provider=provider, detail_code=MALFORMED_RESPONSE
+    )
+
+
+def malformed_headers(host: str, provider: Optional[str]) -> NetworkError:
+    """``NetworkError(malformed_response)``: ``host``'s header block breaks HTTP's rules (conflicting
+    or invalid ``Content-Length``, a line that is no header), as libcurl refuses it, in the same words
+    on both wires."""
+    return NetworkError(
+        "%s answered with malformed headers (e.g. a conflicting or invalid Content-Length, a line that is no header)"
+        % host,
+        provider=provider,
+        detail_code=MALFORMED_RESPONSE,
+    )
+
+
 def closed_without_answer(host: str, provider: Optional[str]) -> NetworkError:
     """``NetworkError(connection_reset)``: ``host`` accepted the connection and closed it without a
     final answer (``http.client``'s ``RemoteDisconnected``, libcurl's "empty reply", a header block
@@ -236,12 +265,23 @@ def _header_values(response: requests.Response, name: str) -> list[str]:
     return [value.strip() for value in getlist(name)] if callable(getlist) else []
 
 
+def _check_transfer(response: requests.Response, host: str, provider: Optional[str]) -> None:
+    """Refuse a body in a ``Transfer-Encoding`` other than chunked (:func:`~.decoding.unreadable_transfer`):
+    ``http.client`` reads one it does not know as the raw bytes up to the connection's end."""
+    for value in _header_values(response, "Transfer-Encoding"):
+        for token in value.split(","):
+            coding = token.strip().lower()
+            if coding and coding not in TRANSFER_CODINGS:
+                raise unreadable_transfer(host, provider, coding)
+
+
 def head_too_large(host: str, provider: Optional[str]) -> NetworkError:
     """``NetworkError(malformed_response)``: ``host`` sent more header lines, or longer ones, than
-    the wire reads (``http.client``: 100 lines of 64 KB, and 300 KB of interim answers' lines; libcurl:
-    5000 lines, 300 KB with interim answers). Said as such, not as a connection that failed."""
+    the wire reads (``http.client``: 100 lines of 64 KB; libcurl: 5000 lines of 100 KB; both: 300 KB
+    of them, interim answers' included). Said as such, not as a connection that failed."""
     return NetworkError(
-        "%s answered with a header block too large to read (too many header lines, or one too long)" % host,
+        "%s answered with a header block too large to read (too many header lines, one too long, or over 300 KB)"
+        % host,
         provider=provider,
         detail_code=MALFORMED_RESPONSE,
     )
@@ -297,25 +337,18 @@ class RequestsWire:
         self.session: requests.Session = session if session is not None else self._sender
         self.proxies = {"http": proxy, "https": proxy} if proxy else None
         self.ca_bundle = ca_bundle if session is None else None  # a caller's session keeps its own ``verify``
-        self._options: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self._options: PerOrigin[dict[str, Any]] = PerOrigin(_ENVIRONMENT)
 
     def _environment_options(self, url: str) -> dict[str, Any]:
         """The options ``Session.send`` takes for ``url``: proxies and ``verify`` as requests merges
         them from the session, this wire's settings and the environment (``HTTPS_PROXY``,
-        ``NO_PROXY``, ``REQUESTS_CA_BUNDLE``...). requests reads the whole environment for it on
-        every request (a tenth of a warm search's CPU); the wire's own session keeps the answer
-        per origin and values of those variables, so a changed variable still counts at once
-        (shared by the wires without a proxy of their own, :data:`_SHARED_OPTIONS`)."""
+        ``NO_PROXY``, ``REQUESTS_CA_BUNDLE``...); the wire's own session keeps the answer per origin
+        and values of those variables (:class:`~.environment.PerOrigin`), shared by the wires without
+        a proxy of their own (:data:`_SHARED_OPTIONS`)."""
         if not self._owns_session:  # a caller's session may change its own proxies or verify
             return self._merged_options(url)
-        parts = urlsplit(url)
-        key = (parts.scheme, parts.netloc, tuple(map(os.environ.get, _ENVIRONMENT)), self.ca_bundle)
         kept = _SHARED_OPTIONS if self.proxies is None else self._options
-        options = kept.get(key)
-        if options is None:
-            if len(kept) >= _OPTIONS_KEPT:
-                kept.clear()
-            options = kept[key] = self._merged_options(url)
+        options = kept.get(url, self._merged_options, self.ca_bundle)
         return dict(options, proxies=dict(options.get("proxies") or {}))
 
     def _merged_options(self, url: str) -> dict[str, Any]:
@@ -345,6 +378,7 @@ class RequestsWire:
                     raise several_locations(host, provider)
                 if len(sent) > 1 and locations:  # one target: that one, not requests' "/a, /a" or "/a, "
                     response.headers["Location"] = locations[0]
+                _check_transfer(response, host, provider)
                 decoding = DecodingSink(sink, host, provider)
                 if decoding.head(response.status_code, response.headers, response.url or request.url):
                     self._read(response, decoding, deadline, host, provider)
@@ -369,7 +403,7 @@ class RequestsWire:
         """
         prepared, options = self._prepare(request, provider)
         try:
-            response = self._sender.send(prepared, allow_redirects=False, stream=True, timeout=timeout, **options)
+            response = self._sent(prepared, options, timeout, deadline)
         except requests.exceptions.RequestException as exc:
             proxy = select_proxy(prepared.url or request.url, options.get("proxies") or {})
             failure = _proxy_failure(exc, proxy, deadline, host, provider)
@@ -386,6 +420,32 @@ class RequestsWire:
                 response.close()
                 raise proxy_refused(proxy, host, 407, provider)
         return response
+
+    def _sent(
+        self,
+        prepared: requests.PreparedRequest,
+        options: dict[str, Any],
+        timeout: tuple[float, float],
+        deadline: Deadline,
+    ) -> requests.Response:
+        """``prepared`` sent, its answer's head; sent again on a fresh connection when a kept one had
+        died (the server closed or reset it, unanswered, while it sat in the pool), as libcurl and
+        browsers send it again (a fault of the pool's, not the server's answer to this request),
+        at most :data:`_KEPT_CONNECTION_TRIES` times in all."""
+        exchange, tries = current_exchange(), 1
+        while True:
+            if exchange is not None:
+                exchange.connected = False
+            try:
+                response: requests.Response = self._sender.send(
+                    prepared, allow_redirects=False, stream=True, timeout=timeout, **options
+                )
+                return response
+            except requests.exceptions.ConnectionError as exc:
+                died = exchange is not None and exchange.on_kept_connection() and _died_unanswered(exc)
+                if not (died and tries < _KEPT_CONNECTION_TRIES and not deadline.expired()):
+                    raise
+                tries += 1
 
     def _prepare(
         self, request: WireRequest, provider: Optional[str]
@@ -479,6 +539,20 @@ class RequestsWire:
             raise _body_error(exc, deadline, host, provider) from None
 
 
+#: How many times a request is sent when kept connections die under it (each try after the first
+#: on a connection the server had closed while it sat in the pool; libcurl tries 5 times).
+_KEPT_CONNECTION_TRIES = 3
+
+
+def _died_unanswered(exc: BaseException) -> bool:
+    """Whether ``exc`` says the connection died before any byte of an answer: closed without one
+    (not inside a head: :class:`HeadCutShort`, whose bytes came), reset, or gone when sending."""
+    chain = _cause_chain(exc)
+    if any(isinstance(e, HeadCutShort) for e in chain):
+        return False
+    return any(isinstance(e, (http.client.RemoteDisconnected, ConnectionResetError, BrokenPipeError)) for e in chain)
+
+
 def _body_error(exc: Exception, deadline: Deadline, host: str, provider: Optional[str]) -> WebSearchError:
     """The package's error for a failure while reading the body."""
     if deadline.expired():
@@ -527,11 +601,7 @@ def _request_error(
             "invalid request for %s: %s" % (host, type(exc).__name__), provider=provider, detail_code=BAD_ENDPOINT
         )
     if isinstance(exc, errors.InvalidHeader):  # our headers are checked before sending: this one is the answer's
-        return NetworkError(
-            "%s answered with malformed headers (e.g. conflicting Content-Length)" % host,
-            provider=provider,
-            detail_code=MALFORMED_RESPONSE,
-        )
+        return malformed_headers(host, provider)
     if isinstance(exc, _CUT_BY_DEADLINE) and any(_is_head_too_large(e) for e in _cause_chain(exc)):
         return head_too_large(host, provider)
     if isinstance(exc, _CUT_BY_DEADLINE):
@@ -602,8 +672,8 @@ _HEAD_LINES = ("status line", "header line", "trailer line")
 
 def _is_head_too_large(exc: BaseException) -> bool:
     """``http.client``'s refusal of a status, header or trailer line over 64 KB, or of over 100 header
-    lines; or the interim answers' (:class:`InterimHeadTooLarge`)."""
-    if isinstance(exc, InterimHeadTooLarge):
+    lines; or the wire's own, of over 300 KB of header lines or 100 interim answers (:class:`HeadTooLarge`)."""
+    if isinstance(exc, HeadTooLarge):
         return True
     if isinstance(exc, http.client.LineTooLong):
         return str(exc).endswith(_HEAD_LINES)
@@ -619,6 +689,8 @@ def _network_error(exc: BaseException, host: str, provider: Optional[str]) -> Ne
 
     if found(urllib3.exceptions.NameResolutionError, socket.gaierror):
         return unresolved_host(host, provider)
+    if found(MalformedHead):
+        return malformed_headers(host, provider)
     if found(ConnectionRefusedError):
         detail, what = CONNECTION_REFUSED, "connection refused"
     elif found(http.client.RemoteDisconnected):
@@ -626,7 +698,9 @@ def _network_error(exc: BaseException, host: str, provider: Optional[str]) -> Ne
     elif found(ConnectionResetError):
         detail, what = CONNECTION_RESET, "connection reset by peer"
     elif found(http.client.BadStatusLine, http.client.UnknownProtocol):
-        detail, what = MALFORMED_RESPONSE, "answer that is not HTTP"
+        refused = next(e for e in chain if isinstance(e, (http.client.BadStatusLine, http.client.UnknownProtocol)))
+        line = refused.args[0] if refused.args and isinstance(refused.args[0], str) else ""
+        return bad_status_line(host, provider, line)
     else:
         detail, what = CONNECTION_ERROR, "connection failed"
     return NetworkError("%s: %s" % (what, host), provider=provider, detail_code=detail)

@@ -1,0 +1,66 @@
+"""A redirect's ``Location`` is read as a browser reads it, on both wires, for fetch and search:
+before its query a backslash is a slash (WHATWG URL, for every special scheme's URL, which is
+what Chromium follows), so ``\\ok`` leads to ``/ok``; and two or more slashes or backslashes
+where a host may start open it (``\\\\host:port\\ok``, ``///host:port/ok``: another host). Both
+wires followed ``\\ok`` to ``/%5Cok`` (``urljoin`` keeps a backslash as a path character) and
+``///host/ok`` to ``/host/ok`` on the same host."""
+
+import pytest
+from faults import redirect, respond
+from servers import FaultServer
+from transports import BOTH, send_once
+
+import websearch_sync as ws
+
+PAGE = (
+    b"<html><head><title>Harbour works</title></head><body><p>"
+    + b"The harbour board met. " * 20
+    + b"</p></body></html>"
+)
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+@pytest.mark.parametrize(
+    "location, path",
+    [
+        ("\\ok", "/ok"),
+        ("ok\\deeper", "/from/ok/deeper"),
+        ("\\ok\\deeper\\", "/ok/deeper/"),
+        ("\\ok?q=1", "/ok?q=1"),
+    ],
+)
+def test_fetch_follows_a_backslash_as_a_slash(impersonate, location, path):
+    with FaultServer({"/from/here": redirect(location), "*": respond(200, PAGE)}) as server:
+        page = ws.fetch(server.url("/from/here"), allow_private=True, settings=ws.Settings(impersonate=impersonate))
+    assert (page["final_url"], page["title"], server.requests[-1].path) == (server.url(path), "Harbour works", path)
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+@pytest.mark.parametrize(
+    "written",
+    ["\\\\127.0.0.1:%d\\ok", "///127.0.0.1:%d/ok", "/\\127.0.0.1:%d/ok", "http:///127.0.0.1:%d/ok"],
+    ids=["two-backslashes", "three-slashes", "slash-backslash", "scheme-and-three-slashes"],
+)
+def test_slashes_and_backslashes_open_another_host_as_in_a_browser(impersonate, written):
+    """However many slashes or backslashes where a host may start: the host follows them."""
+    with FaultServer({"*": respond(200, PAGE)}) as other:
+        target = written % other.port
+        with FaultServer({"/from": redirect(target)}) as server:
+            page = ws.fetch(server.url("/from"), allow_private=True, settings=ws.Settings(impersonate=impersonate))
+    assert (page["final_url"], [r.path for r in other.requests]) == (other.url("/ok"), ["/ok"])
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+def test_a_search_follows_a_backslash_as_a_slash(impersonate):
+    """A search's hops keep the target as sent (no fetch canonical form): the same reading."""
+    routes = {
+        "/search": redirect("\\results"),
+        "/results": respond(200, b'{"ok": true}', content_type="application/json"),
+    }
+    with FaultServer(routes) as server:
+        response = send_once(server.url("/search"), impersonate)
+    assert (response.status, response.json(), [r.path for r in server.requests]) == (
+        200,
+        {"ok": True},
+        ["/search", "/results"],
+    )

@@ -1,11 +1,11 @@
 """A response as the policy hands it to backends and fetch: read (or capped), decoded on demand."""
 
-import json
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from requests.structures import CaseInsensitiveDict
 
+from . import jsontext
 from .charset import decode_body
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -43,18 +43,15 @@ class HttpResponse:
         return self._text
 
     def json(self) -> Any:
-        """The body parsed as JSON (raises ``ValueError`` when it is not JSON, or nested
-        too deeply for the parser). Parsed once, whether it is JSON or not: classifying and
-        parsing an answer both read it (a truncated or deeply nested body was parsed again by
+        """The body parsed as JSON (raises ``ValueError`` when it is not JSON, its subclass
+        :class:`~.jsontext.JsonTooDeep` when nested too deeply to be read). Parsed once, whether
+        it is JSON or not: classifying and parsing an answer both read it (a truncated or deeply nested body was parsed again by
         each), so treat the value as read-only."""
         if self._json is _NOT_PARSED:
             if self._json_error is not None:
                 raise self._json_error.with_traceback(None)
             try:
-                self._json = json.loads(self.text)
-            except RecursionError:
-                self._json_error = ValueError("JSON nested too deeply")
-                raise self._json_error from None
+                self._json = jsontext.loads(self.text)
             except ValueError as error:
                 self._json_error = error
                 raise

@@ -12,6 +12,7 @@ from ..errors import NO_CONTENT, NOT_JSON, UNSUPPORTED_CONTENT, WebParseError, W
 from ..extract.article import extract_html
 from ..extract.rules import COMMENT_RULE, DEFAULT_RULES
 from ..net.deadline import Deadline
+from ..net.jsontext import JsonTooDeep
 from ..net.media import content_kind, media_kind, media_token
 from ..net.transport import HttpResponse
 from .image import image_text
@@ -130,21 +131,27 @@ def _no_readable_text(response: HttpResponse, host: str, provider: Optional[str]
     return WebParseError(whole_page, provider=provider, detail_code=NO_CONTENT, status=response.status)
 
 
-_UNREADABLE_JSON = "sent JSON that cannot be read: nested too deeply, or holding a number of over 4300 digits"
-
-
 def _pretty_json(response: HttpResponse, host: str, provider: Optional[str]) -> str:
     try:
         data = response.json()
     except ValueError as error:
-        if response.truncated:  # cut by max_bytes: show what arrived
+        if response.truncated and not isinstance(error, JsonTooDeep):  # cut by max_bytes: show what arrived
             return response.text
-        # not a syntax error: nested too deeply for the parser (JSON or not), or an integer of 5000 digits
-        why = "declared JSON but sent something else" if isinstance(error, json.JSONDecodeError) else _UNREADABLE_JSON
         raise WebParseError(
-            "%s %s" % (host, why),
+            "%s %s" % (host, _unreadable_json(error)),
             provider=provider,
             detail_code=NOT_JSON,
             status=response.status,
         ) from None
     return json.dumps(data, indent=2, ensure_ascii=False)
+
+
+def _unreadable_json(error: ValueError) -> str:
+    """Why a body declared as JSON was not read, in words fetch chose (an error line reaches a
+    model): nested too deeply (the start of it suffices), a syntax error, else Python's own
+    refusal of valid JSON, an integer of over 4300 digits."""
+    if isinstance(error, JsonTooDeep):
+        return "sent %s, which fetch does not read" % error
+    if isinstance(error, json.JSONDecodeError):
+        return "declared JSON but sent something else"
+    return "sent JSON that cannot be read: it holds a number of over 4300 digits"

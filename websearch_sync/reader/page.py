@@ -26,6 +26,7 @@ from ..config import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES  # DEFAULT_MAX_BYTES
 from ..config import DEFAULT_MAX_CHARS as DEFAULT_MAX_CHARS  # in config: the CLI's --help reads it without the reader
 from ..config import Settings
 from ..engine import registry
+from ..engine.redirects import Refresh
 from ..errors import (
     BAD_ALLOW_PRIVATE,
     BAD_EXTRACT_MODE,
@@ -294,9 +295,13 @@ def _fetch_direct(
     try:
         return response, _extract(response, mode, deadline, include_comments, max_chars, images)
     except WebParseError as empty:
-        if empty.detail_code != NO_CONTENT or refreshes.unfollowed is None:
+        if empty.detail_code != NO_CONTENT:
             raise
-        raise _naming_noscript_target(empty, response.url, refreshes.unfollowed) from None
+        if refreshes.unfollowed is not None:
+            raise _naming_noscript_target(empty, response.url, refreshes.unfollowed) from None
+        if refreshes.reload is not None and not response.truncated:
+            raise _refreshing_itself(empty, response.url, refreshes.reload) from None
+        raise
 
 
 def _naming_noscript_target(empty: WebParseError, page_url: str, target: str) -> WebParseError:
@@ -314,6 +319,20 @@ def _naming_noscript_target(empty: WebParseError, page_url: str, target: str) ->
         detail_code=empty.detail_code,
         status=empty.status,
         hint=empty.hint,
+    )
+
+
+def _refreshing_itself(empty: WebParseError, page_url: str, reload: Refresh) -> WebParseError:
+    """``empty`` (``no_content``) of a page whose only way on is a refresh to its own address:
+    said as what it is (a browser would load the same empty page again, and so would fetch),
+    not as a page that needs JavaScript."""
+    when = "at once" if reload.delay_s < 1 else "after %d s" % reload.delay_s
+    return WebParseError(
+        "%s returned a page with no readable text that only refreshes itself (it loads the same address again %s)"
+        % (host_token(page_url, "the site"), when),
+        provider=empty.provider,
+        detail_code=empty.detail_code,
+        status=empty.status,
     )
 
 

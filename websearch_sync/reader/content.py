@@ -73,7 +73,8 @@ def page_text(
         _check_text(response, host, provider, declared)
     if kind == "html":
         rules = DEFAULT_RULES - {COMMENT_RULE} if include_comments else DEFAULT_RULES
-        extraction = extract_html(response.text, url=response.url, mode=mode, rules=rules)
+        markup = _without_cut_tag(response.text) if response.truncated else response.text
+        extraction = extract_html(markup, url=response.url, mode=mode, rules=rules)
         result = PageText(extraction.title, extraction.text.strip(), extraction.extractor)
         if not readable(result.text):
             raise _no_readable_text(
@@ -92,6 +93,14 @@ def page_text(
             "%s returned no readable text" % host, provider=provider, detail_code=NO_CONTENT, status=response.status
         )
     return result
+
+
+def _without_cut_tag(markup: str) -> str:
+    """Markup cut by ``max_bytes`` without the tag the cut fell in: an HTML parser at the end of
+    its input shows a lone ``<`` (or ``</``) as text, which here is no text of the page but
+    the cut's (a page cut after ``...</p><`` ended in ``<``)."""
+    start = markup.rfind("<")
+    return markup[:start] if start >= 0 and markup.find(">", start) < 0 else markup
 
 
 def _check_text(response: HttpResponse, host: str, provider: Optional[str], declared: Optional[str]) -> None:

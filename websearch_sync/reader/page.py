@@ -24,7 +24,7 @@ from urllib.parse import urlsplit
 
 from ..config import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES  # DEFAULT_MAX_BYTES: fetch's default, imported here
 from ..config import DEFAULT_MAX_CHARS as DEFAULT_MAX_CHARS  # in config: the CLI's --help reads it without the reader
-from ..config import Settings
+from ..config import MIN_FETCH_BYTES, Settings
 from ..engine import registry
 from ..engine.redirects import Refresh
 from ..errors import (
@@ -130,7 +130,8 @@ def fetch_page(
         extract_mode: ``"markdown"`` or ``"text"``.
         max_chars: cap on the returned text (``truncated`` tells when it cut).
         timeout_ms: deadline of the whole call (default ``settings.timeout_ms``).
-        max_bytes: cap on the bytes read from the page (the rest is not read).
+        max_bytes: cap on the bytes read from the page (the rest is not read), at least
+            ``MIN_FETCH_BYTES`` (1024).
         allow_private: let loopback/private/link-local targets through
             (``settings.allow_private`` does too).
         deadline: an outer deadline to respect as well (e.g. a search's).
@@ -150,7 +151,7 @@ def fetch_page(
     try:
         mode = _check_mode(extract_mode)
         max_chars = check_number("max_chars", max_chars, detail=BAD_MAX_CHARS)
-        max_bytes = check_number("max_bytes", max_bytes, detail=BAD_MAX_BYTES)
+        max_bytes = check_number("max_bytes", max_bytes, minimum=MIN_FETCH_BYTES, detail=BAD_MAX_BYTES)
         timeout = check_timeout_ms(timeout_ms)
         _check_flags(allow_private=allow_private, include_comments=include_comments, images=images)
         start = request_url(url)

@@ -45,3 +45,35 @@ def test_a_cut_inside_a_tag_leaves_no_markup_in_the_text(cut_after):
         result = fetch(server.url("/a"), max_bytes=len(body), extract_mode="text")
     assert result["truncated"] is True
     assert result["text"].endswith("long public hearing.")
+
+
+JAPANESE = "日本語の文章です。港の工事について。" * 80
+CHINESE = "港口工程的文章在这里。" * 150
+UTF8_HTML = "<html><head><meta charset=utf-8></head><body><p>"
+GBK_HTML = "<html><head><meta charset=gbk></head><body><p>"
+
+
+@pytest.mark.parametrize(
+    "opening, text, codec, content_type, into_character",
+    [
+        (UTF8_HTML, JAPANESE, "utf-8", "text/html", 1),
+        (UTF8_HTML, JAPANESE, "utf-8", "text/html", 2),
+        ("", JAPANESE, "utf-8", "text/plain; charset=utf-8", 2),
+        ("", JAPANESE, "utf-8", "text/plain", 1),  # no charset named: a cut character sent it to detection
+        (GBK_HTML, CHINESE, "gbk", "text/html", 1),
+    ],
+    ids=["utf-8 html, 1 byte in", "utf-8 html, 2 bytes in", "utf-8 text", "undeclared utf-8 text", "gbk html"],
+)
+def test_a_cut_inside_a_character_leaves_it_out_not_a_replacement_character(
+    opening, text, codec, content_type, into_character
+):
+    """The cut falls ``into_character`` bytes into a character: its first bytes were read as one
+    or two U+FFFD at the end of the text."""
+    body = (opening + text).encode(codec)
+    whole = next(n for n in range(len(text)) if len((opening + text[:n]).encode(codec)) > MIN_FETCH_BYTES)
+    cap = len((opening + text[:whole]).encode(codec)) + into_character
+    with FaultServer({"/a": respond(200, body, content_type=content_type)}) as server:
+        result = fetch(server.url("/a"), max_bytes=cap, extract_mode="text")
+    assert result["truncated"] is True
+    assert "\ufffd" not in result["text"]
+    assert result["text"].endswith(text[:whole][-5:])

@@ -37,9 +37,10 @@ class HttpResponse:
 
     @property
     def text(self) -> str:
-        """The body decoded: header charset, then ``<meta>``, then detection."""
+        """The body decoded: header charset, then ``<meta>``, then detection (a body cut by the
+        byte cap without the character the cut fell in)."""
         if self._text is None:
-            self._text = decode_body(self.content, self.headers.get("Content-Type"))
+            self._text = decode_body(self.content, self.headers.get("Content-Type"), cut=self.truncated)
         return self._text
 
     def json(self) -> Any:

@@ -9,6 +9,11 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 TEXT_TYPES = ("text/plain", "text/markdown", "text/x-markdown")
+#: Text read as it is besides those: what ``text/*`` names (CSV, XML, CSS, JavaScript, source
+#: code...), XML (``application/xml``, feeds: ``application/rss+xml``, ``application/atom+xml``) and
+#: JavaScript; not a stream that never ends (``text/event-stream``).
+_OTHER_TEXT = ("application/xml", "application/javascript", "application/x-javascript", "application/ecmascript")
+_STREAMS = ("text/event-stream",)
 PDF_TYPES = ("application/pdf", "application/x-pdf")
 #: A type servers send for any file: the body says what it is (as for a missing type).
 UNTYPED = ("application/octet-stream", "binary/octet-stream")
@@ -31,8 +36,9 @@ def media_token(media: str) -> str:
 
 
 def media_kind(media: str) -> Optional[str]:
-    """``"html"``, ``"json"``, ``"text"``, ``"pdf"``, ``"image"`` or ``"other"`` for a media type;
-    ``None`` when it is empty or says nothing of the body (``application/octet-stream``)."""
+    """``"html"``, ``"json"``, ``"text"``, ``"pdf"``, ``"image"`` or ``"other"`` for a media type
+    (``"text"``: every text type besides HTML, XML and JavaScript, read as they are); ``None``
+    when it is empty or says nothing of the body (``application/octet-stream``)."""
     if media in HTML_TYPES:
         return "html"
     if media in ("application/json", "text/json") or media.endswith("+json"):
@@ -43,7 +49,14 @@ def media_kind(media: str) -> Optional[str]:
         return "pdf"
     if media.startswith("image/"):
         return "image"
+    if (media.startswith("text/") and media not in _STREAMS) or media in _OTHER_TEXT or _xml_document(media):
+        return "text"
     return "other" if media and media not in UNTYPED else None
+
+
+def _xml_document(media: str) -> bool:
+    """An ``application/*+xml`` type (a feed, a sitemap): XML text."""
+    return media.startswith("application/") and media.endswith("+xml")
 
 
 def sniffed_image_type(content: bytes) -> Optional[str]:

@@ -65,7 +65,7 @@ def page_text(
             host,
             provider,
             "%s content" % (declared or "binary"),
-            " (only HTML, JSON, plain text, markdown and PDF)",
+            " (only HTML, JSON, text and PDF)",
         )
     if kind == "pdf":
         return pdf_text(response, mode=mode, provider=provider, max_chars=max_chars, deadline=deadline)

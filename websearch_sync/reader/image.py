@@ -117,8 +117,13 @@ def image_text(response: HttpResponse, *, provider: Optional[str], images: bool)
             status=response.status,
             hint="pass images=True to receive it as base64 data with its size",
         )
-    if media is None:
-        raise _unreadable(host, provider, response.status)
+    if media is None:  # declared an image, sent something else (an error page): not "cut short or malformed"
+        raise WebParseError(
+            "%s served %s that is no image: it opens with no PNG, JPEG, GIF or WebP signature" % (host, declared),
+            provider=provider,
+            detail_code=IMAGE_UNREADABLE,
+            status=response.status,
+        )
     if response.truncated:
         raise _too_large(
             "%s served an image larger than the %d-byte cap" % (host, len(response.content)),

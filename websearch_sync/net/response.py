@@ -13,6 +13,22 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 _NOT_PARSED = object()
 
 
+def media_type(value: Optional[str]) -> str:
+    """The media type of a ``Content-Type`` value, without parameters, lower-case (``""`` when
+    absent or none is valid). Of several (two ``Content-Type`` headers arrive joined by a comma),
+    the last that is a type, as the Fetch standard's "extract a MIME type" reads them: "text/html,
+    text/html" is HTML to a browser, and was a type fetch could not read."""
+    value = value or ""
+    if "," not in value:  # the usual single value
+        return value.split(";", 1)[0].strip().lower()
+    for piece in reversed(value.split(",")):
+        media = piece.split(";", 1)[0].strip().lower()
+        kind, slash, subtype = media.partition("/")
+        if kind and slash and subtype and media != "*/*" and not any(c.isspace() for c in media):
+            return media
+    return ""
+
+
 @dataclass
 class HttpResponse:
     """A fully read (or capped) response."""
@@ -32,8 +48,8 @@ class HttpResponse:
 
     @property
     def content_type(self) -> str:
-        """The media type without parameters, lower-case (``""`` when absent)."""
-        return (self.headers.get("Content-Type") or "").split(";", 1)[0].strip().lower()
+        """The media type without parameters, lower-case (``""`` when absent): :func:`media_type`."""
+        return media_type(self.headers.get("Content-Type"))
 
     @property
     def text(self) -> str:

@@ -54,6 +54,7 @@ from ..net.deadline import INLINE_MAX_BYTES, Deadline, DeadlinePassed, each_with
 from ..net.hops import HopRules, RedirectPolicy
 from ..net.media import content_kind
 from ..net.mocks import requests_patched
+from ..net.response import media_type
 from ..net.ssrf import AddressGuard, ResolvedHost, Resolver, lookup_under_mock, no_lookup
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..net.urls import host_token, request_url, shown_url
@@ -339,7 +340,7 @@ def _refreshing_itself(empty: WebParseError, page_url: str, reload: Refresh) -> 
 
 def _worth_reading(status: int, headers: Mapping[str, str], images: bool = False) -> bool:
     """False for a successful answer of a content type fetch refuses anyway (a video, an archive...)."""
-    return wanted(status, (headers.get("Content-Type") or "").split(";", 1)[0].strip().lower(), images)
+    return wanted(status, media_type(headers.get("Content-Type")), images)
 
 
 def _worth_reading_images(status: int, headers: Mapping[str, str]) -> bool:

@@ -82,13 +82,39 @@ def content_kind(response: HttpResponse) -> str:
     if kind is not None:
         return kind
     head = response.content[:1024].lstrip().lower()
-    if head.startswith((b"<!doctype html", b"<html")) or b"<body" in head:
+    if _opens_as_html(head) or b"<body" in head:
         return "html"
     if head.startswith((b"{", b"[")):
         return "json"
     if b"\x00" not in response.content[:8192]:
         return "text"
     return "other"
+
+
+#: How an untyped HTML page opens: the MIME Sniffing standard's HTML patterns, each followed by a
+#: space or ``>`` (a tag-terminating byte), after a byte-order mark, white space, comments and an
+#: XML declaration (``<!-- generated -->``, ``<?xml ...?>`` before an XHTML page's doctype).
+_HTML_OPENINGS = (
+    *(b"<!doctype html", b"<html", b"<head", b"<script", b"<iframe", b"<h1", b"<div", b"<font"),
+    *(b"<table", b"<a", b"<style", b"<title", b"<b", b"<body", b"<br", b"<p"),
+)
+_PROLOGUE = ((b"<!--", b"-->"), (b"<?xml", b"?>"))
+
+
+def _opens_as_html(head: bytes) -> bool:
+    """Whether ``head`` (the body's first KB, lower case) opens as an HTML page. Each prologue
+    item is skipped once found whole (at most one pass over ``head``)."""
+    head = head.removeprefix(b"\xef\xbb\xbf").lstrip()
+    skipped = True
+    while skipped:
+        skipped = False
+        for opener, closer in _PROLOGUE:
+            end = head.find(closer, len(opener)) if head.startswith(opener) else -1
+            if end >= 0:
+                head, skipped = head[end + len(closer) :].lstrip(), True
+    return any(
+        head.startswith(opening) and head[len(opening) : len(opening) + 1] in (b" ", b">") for opening in _HTML_OPENINGS
+    )
 
 
 def _signed_kind(content: bytes) -> Optional[str]:

@@ -35,11 +35,14 @@ from ..errors import (
     BAD_MAX_BYTES,
     BAD_MAX_CHARS,
     BAD_MAX_CONTENT_CHARS,
+    BAD_REDIRECT,
+    BAD_URL,
     DEADLINE_EXCEEDED,
     DNS_ERROR,
     DNS_TIMEOUT,
     INTERNAL_ERROR,
     NO_CONTENT,
+    PRIVATE_ADDRESS,
     ErrorInfo,
     InvalidInput,
     NetworkError,
@@ -286,10 +289,10 @@ def _fetch_direct(
             read_body=_worth_reading_images if images else _worth_reading,
             hops=HopRules(policy, first, answer),
         )
-    except NetworkError:
-        if refreshes.carrier is None:
+    except WebSearchError as failed:
+        if refreshes.carrier is None or not _target_failure(failed):
             raise
-        response = refreshes.carrier  # the refresh target is unreachable: stay on the page
+        response = refreshes.carrier  # the refresh target is unreachable or refused: stay on the page
     response = refreshes.settle(response)
     error = status_error(response, PROVIDER)
     if error is not None:
@@ -304,6 +307,18 @@ def _fetch_direct(
         if refreshes.reload is not None and not response.truncated:
             raise _refreshing_itself(empty, response.url, refreshes.reload) from None
         raise
+
+
+#: What the hop loop refuses a client-side redirect's target for: fetch does not go there, a
+#: browser would not either (a ``file:``, ``mailto:`` or ``data:`` URL from a web page, a host name
+#: that is none) or fetch's policy stops it (a private address).
+_REFUSED_TARGETS = (BAD_REDIRECT, BAD_URL, PRIVATE_ADDRESS)
+
+
+def _target_failure(error: WebSearchError) -> bool:
+    """Whether ``error`` is the failure of a page that a refresh led to (unreachable, or refused
+    by the hop loop), after which fetch returns the page that carried the refresh."""
+    return isinstance(error, NetworkError) or error.detail_code in _REFUSED_TARGETS
 
 
 def _naming_noscript_target(empty: WebParseError, page_url: str, target: str) -> WebParseError:

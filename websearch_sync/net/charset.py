@@ -130,10 +130,13 @@ def _mostly_utf8(content: bytes) -> Optional[str]:
     return _ESCAPED_BYTE.sub("\ufffd", text)
 
 
-def _strict(content: bytes, codec: Optional[str]) -> Optional[str]:
-    """``content`` decoded by ``codec`` without a byte replaced (UTF-8: see :func:`_mostly_utf8`), else ``None``."""
+def _strict(content: bytes, codec: Optional[str], cut: bool = False) -> Optional[str]:
+    """``content`` decoded by ``codec`` without a byte replaced (UTF-8: see :func:`_mostly_utf8`), else
+    ``None``; when ``cut`` by the byte cap, without the character the cut fell in (:func:`_whole_characters`)."""
     if not codec:
         return None
+    if cut:
+        content = _whole_characters(content, codec)
     if codec == "utf-8":
         return _mostly_utf8(content)
     try:
@@ -199,11 +202,11 @@ def decode_body(content: bytes, content_type: Optional[str] = None, *, cut: bool
         # "ISO-8859-1" is the classic wrong label: bytes that are valid UTF-8 are UTF-8.
         candidates.insert(1, "utf-8")
     for codec in candidates:
-        text = _strict(_whole_characters(content, codec) if cut else content, codec)
+        text = _strict(content, codec, cut)
         if text is not None:
             return text
     detected = _detect(content)
-    text = _strict(_whole_characters(content, detected) if cut else content, detected)
+    text = _strict(content, detected, cut)
     if text is not None:
         return text
     codec = header or detected or "utf-8"

@@ -55,7 +55,7 @@ def page_text(
     ``WebParseError(no_content)`` when nothing readable is left.
     """
     host = urlsplit(response.url).hostname or "the site"
-    kind = content_kind(response)
+    kind = _kind(response)
     if kind == "image":
         return image_text(response, provider=provider, images=images)
     declared = media_token(response.content_type) if response.content_type else None
@@ -93,6 +93,25 @@ def page_text(
             "%s returned no readable text" % host, provider=provider, detail_code=NO_CONTENT, status=response.status
         )
     return result
+
+
+def _kind(response: HttpResponse) -> str:
+    """The kind of body fetch reads (``net.media.content_kind``), JSON declared as HTML as JSON."""
+    kind = content_kind(response)
+    return "json" if kind == "html" and _json_as_html(response) else kind
+
+
+def _json_as_html(response: HttpResponse) -> bool:
+    """Whether a body declared as HTML is JSON (APIs that leave their server's default type):
+    it opens with ``{`` or ``[`` and parses. Read as HTML, its strings lost their markup
+    (``<b>x</b>`` became ``**x**``) and gained markdown escapes: the JSON came back altered."""
+    if response.content[:256].lstrip(b"\xef\xbb\xbf\t\n\r ")[:1] not in (b"{", b"["):
+        return False
+    try:
+        response.json()
+    except ValueError:
+        return False
+    return True
 
 
 def _without_cut_tag(markup: str) -> str:

@@ -18,6 +18,7 @@ call; :func:`add_page_content` fills ``content`` for ``search(include_content=Tr
 """
 
 import logging
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any, Callable, Optional
 from urllib.parse import urlsplit
@@ -182,7 +183,7 @@ def fetch_page(
         response, page = _fetch_direct(
             start, first, guard, transport, deadline, mode, max_bytes, include_comments, max_chars, images
         )
-        truncated = response.truncated or page.truncated
+        truncated = response.truncated or page.truncated or _partial(response)
         return _result(url.strip(), response.url, response.status, response.content_type, page, truncated, max_chars)
     except WebSearchError as error:
         redact_error(error, secrets)  # in place
@@ -241,6 +242,25 @@ def _first_host(
             raise
         logger.debug("%s does not resolve here (%s); asking the fetch service", shown_url(url), error.detail_code)
         return None, error
+
+
+#: A ``Content-Range`` of bytes: first, last, and the whole's length (``*``: unknown). Anchored,
+#: each part one run of digits: linear.
+_CONTENT_RANGE = re.compile(r"bytes +(\d{1,18})-(\d{1,18})/(\d{1,18}|\*)", re.IGNORECASE)
+
+
+def _partial(response: HttpResponse) -> bool:
+    """Whether the answer is a part of the page short of the whole: a 206 Partial Content (which
+    fetch never asks for: it sends no ``Range``; some servers and caches answer so anyway)
+    whose ``Content-Range`` does not run from the first byte to the last, or cannot be read.
+    Returned as if whole, its text said ``truncated: false``."""
+    if response.status != 206:
+        return False
+    found = _CONTENT_RANGE.fullmatch((response.headers.get("Content-Range") or "").strip())
+    if found is None:
+        return True
+    first, last, total = found.groups()
+    return not (int(first) == 0 and total != "*" and int(last) + 1 == int(total))
 
 
 def _check_host(guard: AddressGuard, url: str, deadline: Deadline) -> ResolvedHost:

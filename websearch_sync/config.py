@@ -34,6 +34,9 @@ DEFAULT_MAX_RESULTS = 5
 #: The one byte cap default: of a search response and of a fetched page.
 DEFAULT_MAX_BYTES = 5_000_000
 DEFAULT_MAX_RESPONSE_BYTES = DEFAULT_MAX_BYTES
+#: The smallest byte cap fetch takes: the HTML standard reads a page's first 1024 bytes to find
+#: its charset; under that no page's opening fits (``max_bytes=1`` returned "<" as the page).
+MIN_FETCH_BYTES = 1024
 #: How many characters of a page fetch returns by default.
 DEFAULT_MAX_CHARS = 50_000
 

@@ -29,6 +29,7 @@ import websearch_sync as ws
 from websearch_sync.contract.cases import contract_violations, discover
 from websearch_sync.engine import registry
 from websearch_sync.engine.normalize import normalize_items
+from websearch_sync.net import jsontext
 from websearch_sync.net.transport import HttpResponse
 from websearch_sync.reader.content import page_text
 from websearch_sync.secrets import is_secret_name
@@ -464,6 +465,7 @@ def test_deeply_nested_json_is_a_parse_error(backend):
     with pytest.raises(ws.WebParseError) as info:
         instance.interpret(_response(case, recorded, DEEP), search_params("q", 5, {}, ws.Settings()))
     assert info.value.detail_code == "not_json"
+    assert info.value.message.endswith(" answered with JSON nested over 256 levels deep, which is not read")
 
 
 @pytest.mark.parametrize("cut", ["deeply_nested", "truncated"])
@@ -475,8 +477,8 @@ def test_an_answer_that_is_not_json_is_parsed_once(monkeypatch, backend, cut):
     response = _response(case, recorded, DEEP if cut == "deeply_nested" else body[: len(body) // 2])
     instance = registry.backend_class(backend)(_case_settings(case, backend))
     reads = []
-    loads = json.loads
-    monkeypatch.setattr(json, "loads", lambda text, *args, **kwargs: reads.append(text) or loads(text, *args, **kwargs))
+    loads = jsontext.loads
+    monkeypatch.setattr(jsontext, "loads", lambda text: reads.append(text) or loads(text))
     assert instance.structure_report(response, search_params("q", 5, {}, ws.Settings())) == {"recognised": False}
     with pytest.raises(ws.WebParseError) as info:
         instance.interpret(response, search_params("q", 5, {}, ws.Settings()))

@@ -154,6 +154,19 @@ def test_configuration_errors_stop_before_any_request(capsys, monkeypatch):
         unregister(KeyedJsonBackend.name)
 
 
+@pytest.mark.parametrize("endpoint", [None, "http://127.0.0.1:9/"])
+def test_the_offline_stub_is_refused_as_nothing_live_to_check(endpoint, capsys, monkeypatch):
+    """The stub sends no request: check-live once told to set WEB_SEARCH_ENDPOINT_STUB, and with it
+    set reported two made-up answers as a healthy service. Both ways the CLI argument is refused."""
+    if endpoint:
+        monkeypatch.setenv("WEB_SEARCH_ENDPOINT_STUB", endpoint)
+    assert main(["check-live", "stub"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: InvalidInput/bad_arguments: stub is an offline backend: it sends no request")
+    assert "WEB_SEARCH_ENDPOINT_STUB" not in err and "endpoint" not in err
+    assert "websearch-sync backends" in err
+
+
 def test_a_json_backend_uses_the_default_structure_report(monkeypatch, capsys):
     register(KeyedJsonBackend)
 

@@ -298,3 +298,18 @@ def test_an_image_whose_own_lengths_run_past_its_end_is_unreadable_even_when_who
         error = fetch_error(server.url("/i"), images=True)
     assert (type(error).__name__, error.detail_code) == ("WebParseError", "image_unreadable"), repr(error)
     assert "cut short" in error.message
+
+
+@pytest.mark.parametrize(
+    "body",
+    [b"<!doctype html><html><body><h1>Access denied</h1></body></html>", b"", b"\x00" * 64],
+    ids=["an html page", "nothing", "zero bytes"],
+)
+def test_a_body_declared_as_an_image_that_is_none_says_so(body):
+    """It read "an image that is cut short or malformed (its header gives no size ...)"."""
+    with FaultServer({"/i.png": respond(200, body, content_type="image/png")}) as server:
+        error = fetch_error(server.url("/i.png"), images=True)
+    assert (type(error).__name__, error.detail_code) == ("WebParseError", "image_unreadable")
+    assert error.message == (
+        "127.0.0.1 served image/png content that is no image: it opens with no PNG, JPEG, GIF or WebP signature"
+    )

@@ -64,6 +64,23 @@ def test_a_reload_is_no_redirect_for_either():
     assert link_target(response, PAGE) is None
 
 
+@pytest.mark.parametrize(
+    "head",
+    [
+        "<base href='https://cdn.example/'><meta http-equiv='refresh' content='0'>",  # no URL: not the base's
+        "<meta http-equiv='refresh' content='0; url=HTTPS://WWW.BAIDU.COM:443/./link?url=abc'>",
+        "<meta http-equiv='refresh' content='0; url=#'>",
+    ],
+    ids=["no url beside a base elsewhere", "its own address spelt otherwise", "a bare #"],
+)
+def test_a_reload_written_any_way_is_no_redirect_for_either(head):
+    response = stub(head)
+    chain = RefreshChain()
+    assert client_redirects(response).targets(PAGE) == []
+    assert chain.client_redirect(response) is None and chain.reload is not None
+    assert link_target(response, PAGE) is None
+
+
 def _rendered_sizes(monkeypatch) -> list:
     sizes: list = []
     real = refresh_module.visible_text

@@ -139,6 +139,14 @@ def test_an_ignored_declaration_leaves_the_next_one_to_act():
     assert found == Refresh("https://web-platform.test/next", 0)
 
 
+def test_no_url_is_the_documents_own_an_empty_one_is_parsed_against_the_base():
+    """The steps start from the document's URL and parse a URL only when one is written."""
+    assert declarative_refresh("0") == (0, None) and declarative_refresh("0; url=") == (0, "")
+    base = "<base href='https://cdn.example/dir/'>"
+    assert refresh_of(base + "<meta http-equiv=refresh content='0'>") == Refresh(PAGE, 0)
+    assert refresh_of(base + "<meta http-equiv=refresh content='0; url='>") == Refresh("https://cdn.example/dir/", 0)
+
+
 def test_a_valid_reload_stops_a_later_refresh():
     assert refresh_of("<meta http-equiv=refresh content='5'><meta http-equiv=refresh content='0;url=/x'>") == Refresh(
         PAGE, 5

@@ -3,7 +3,7 @@
 import argparse
 import sys
 
-from ..config import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, Settings
+from ..config import DEFAULT_MAX_BYTES, DEFAULT_MAX_CHARS, MIN_FETCH_BYTES, Settings
 from .output import EXIT_OK, add_impersonate, int_arg, json_text
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -33,7 +33,7 @@ def add_parser(commands: "argparse._SubParsersAction[argparse.ArgumentParser]") 
         "--max-bytes",
         type=int_arg,
         default=DEFAULT_MAX_BYTES,
-        help="cap on the bytes read (default %d)" % DEFAULT_MAX_BYTES,
+        help="cap on the bytes read, at least %d (default %d)" % (MIN_FETCH_BYTES, DEFAULT_MAX_BYTES),
     )
     parser.add_argument(
         "--timeout-ms", type=int_arg, help="deadline of the whole call in milliseconds (redirects and reading included)"

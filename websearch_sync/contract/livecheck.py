@@ -17,7 +17,7 @@ from ..client.search_client import SearchClient
 from ..config import Settings
 from ..engine import registry
 from ..engine.registry import reported
-from ..errors import WebSearchError
+from ..errors import BAD_ARGUMENTS, InvalidInput, WebSearchError
 from ..models import SearchParams
 from .recording import Recorder
 
@@ -90,12 +90,21 @@ def check_live(
     """Run each query live against ``backend`` (its ``vertical`` engine) and report how it went.
 
     ``settings`` default to ``Settings.from_env()``. Raises (before any request)
-    ``InvalidInput`` for an unknown backend and the configuration errors of the
-    backend (``AuthError(missing_api_key)``, ``InvalidInput(not_configured)``);
-    every failure of a query itself is reported in its :class:`LiveCheck`.
+    ``InvalidInput`` for an unknown backend, ``InvalidInput(bad_arguments)`` for an offline
+    one (the ``stub``: it sends no request, so no answer of it says anything about a service),
+    and the configuration errors of the backend (``AuthError(missing_api_key)``,
+    ``InvalidInput(not_configured)``); every failure of a query itself is reported in its
+    :class:`LiveCheck`.
     """
     settings = settings if settings is not None else Settings.from_env()
     checker = registry.instance(registry.backend_class(backend, vertical), settings)
+    if checker.kind == "offline":  # else its missing endpoint is reported, and setting one "passes" the check
+        raise InvalidInput(
+            "%s is an offline backend: it sends no request, so there is nothing live to check; "
+            "name a backend that searches the web (websearch-sync backends lists them)" % checker.name,
+            provider=checker.name,
+            detail_code=BAD_ARGUMENTS,
+        )
     checker.check_configured()
     checks: list[LiveCheck] = []
     with Recorder() as recorder:

@@ -42,6 +42,7 @@ from ..errors import (
 from ..models import ParseResult, SearchParams
 from ..net.botwall import BotWall
 from ..net.deadline import INLINE_MAX_BYTES, Deadline, DeadlinePassed, run_within
+from ..net.jsontext import JsonTooDeep
 from ..net.media import media_kind, media_token
 from ..net.ssrf import idna_refusal
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
@@ -752,18 +753,20 @@ def json_body(response: HttpResponse, provider: str) -> Any:
     """The response parsed as JSON, or ``WebParseError`` naming what came instead."""
     try:
         return response.json()
-    except ValueError:
+    except ValueError as error:
         raise WebParseError(
-            "%s answered with %s" % (provider, _not_json(response)),
+            "%s answered with %s" % (provider, _not_json(response, error)),
             provider=provider,
             detail_code=NOT_JSON,
             status=response.status,
         ) from None
 
 
-def _not_json(response: HttpResponse) -> str:
+def _not_json(response: HttpResponse, error: ValueError) -> str:
     """What came instead of JSON, in words the library chose: the server's Content-Type only as a
     well-formed media type (:func:`~..net.media.media_token`; an error line reaches a model)."""
+    if isinstance(error, JsonTooDeep):  # JSON, or its start, too deep to read: not "cut short or malformed"
+        return "%s, which is not read" % error
     if not response.content.strip():
         return "an empty body instead of JSON"
     media = response.content_type

@@ -94,10 +94,11 @@ def start_tags(markup: str) -> Iterator[tuple[int, int, str, dict[str, str]]]:
         yield opener.start(), position, opener.group(1).lower(), attributes
 
 
-def declarative_refresh(value: str) -> Optional[tuple[float, str]]:
-    """(time in seconds, URL string: ``""`` when none is named) of a refresh declaration (a meta
-    refresh's ``content``), read by the shared declarative refresh steps up to the URL's
-    parsing; None when a browser ignores the declaration. The time is the whole seconds
+def declarative_refresh(value: str) -> Optional[tuple[float, Optional[str]]]:
+    """(time in seconds, URL string: None when none is named, the document's own address,
+    where an empty one, ``url=``, is parsed against the base URL as any other) of a refresh
+    declaration (a meta refresh's ``content``), read by the shared declarative refresh steps up
+    to the URL's parsing; None when a browser ignores the declaration. The time is the whole seconds
     (``1.9`` is 1 s, ``.5`` is 0 s); ``1e3``, ``+1`` or ``1x`` is no time at all."""
     position = _skip(value, 0, WHITESPACE)
     start = position
@@ -114,7 +115,7 @@ def declarative_refresh(value: str) -> Optional[tuple[float, str]]:
             position += 1
         position = _skip(value, position, WHITESPACE)
     if position >= len(value):
-        return seconds, ""
+        return seconds, None
     url = value[position:]
     if value[position] in "Uu":
         if value[position + 1 : position + 2] not in ("R", "r") or value[position + 2 : position + 3] not in ("L", "l"):

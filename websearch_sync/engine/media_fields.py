@@ -6,11 +6,11 @@ and leave dates and durations to the shared normaliser. Every pattern here is
 anchored and bounded: linear on any upstream text.
 """
 
-import json
 import re
 from typing import Any, Optional
 from urllib.parse import parse_qsl, urlsplit
 
+from ..net.jsontext import loads
 from .values import count_opening
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -61,9 +61,10 @@ def nested(value: Any, *path: str) -> Any:
 
 
 def json_object(text: str) -> dict[str, Any]:
-    """The JSON object ``text`` holds (``{}`` when it holds none: an attribute of a page's tile)."""
+    """The JSON object ``text`` holds (``{}`` when it holds none: an attribute of a page's tile;
+    also when nested too deeply to read, which raised ``RecursionError`` out of the parser)."""
     try:
-        data = json.loads(text) if text else {}
+        data = loads(text) if text else {}
     except ValueError:
         return {}
     return data if isinstance(data, dict) else {}

@@ -22,12 +22,13 @@ the body): the reading is bounded whatever the page's size.
 import re
 from dataclasses import dataclass
 from typing import Optional
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin, urlsplit, urlunsplit
 
+from ..errors import InvalidInput
 from ..extract.article import visible_text
 from ..net.media import content_kind
 from ..net.response import HttpResponse
-from ..net.urls import page_key
+from ..net.urls import page_key, request_url
 from .declarative import declarative_refresh, start_tags
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -64,6 +65,9 @@ _REFRESH_LETTER = re.compile(
 _JS_OWNER = re.compile(r"(?:^|[^\w$.])(?:(?:window|document|top|self)\.)?$")
 _JS_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|(.))", re.S)
 
+#: The port an http(s) URL names by leaving it out.
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
 #: Markup a browser with scripting on never acts on: (opener, closer), lower case.
 _UNSEEN = (("<!--", "-->"), ("<noscript", "</noscript"))
 
@@ -74,6 +78,10 @@ class Refresh:
 
     target: str
     delay_s: float
+
+    def reloads(self, page_url: str) -> bool:
+        """Whether it loads ``page_url`` again (:func:`same_document`) rather than leaving it."""
+        return same_document(self.target, page_url)
 
 
 @dataclass(frozen=True)
@@ -95,7 +103,28 @@ class ClientRedirects:
             self.script,
             self.noscript.target if self.noscript is not None else None,
         ]
-        return [url for url in found if url and page_key(url) != page_key(page_url)]
+        return [url for url in found if url and not same_document(url, page_url)]
+
+
+def same_document(target: str, page_url: str) -> bool:
+    """Whether a client-side redirect to ``target`` loads ``page_url`` again, a reload rather
+    than a redirect: the same address once both are in the form a request sends (scheme and
+    host in lower case, dot segments resolved, percent-encoding as sent, the default port left
+    out), fragments aside. Compared as written, a refresh to ``HTTP://Host/page`` or to
+    ``/./page`` was followed to the page itself, which the hop loop then refused as a redirect
+    loop, and a page that only refreshes itself was said to need JavaScript."""
+    return target == page_url or _document(target) == _document(page_url)
+
+
+def _document(url: str) -> str:
+    """``url`` in the form :func:`same_document` compares (as it is when no request can take it)."""
+    try:
+        parts = urlsplit(request_url(url))
+        default = parts.port is not None and parts.port == _DEFAULT_PORTS.get(parts.scheme)
+    except (InvalidInput, ValueError):
+        return page_key(url)
+    netloc = parts.netloc.rpartition(":")[0] if default else parts.netloc
+    return urlunsplit((parts.scheme, netloc, parts.path, parts.query, ""))
 
 
 def _ascii_lower(text: str) -> str:
@@ -126,18 +155,20 @@ def _spans(lowered: str, pairs: tuple[tuple[str, str], ...]) -> list[tuple[int, 
         position = end
 
 
-def _refresh(content: str, base_url: str) -> Optional[Refresh]:
-    """The refresh a meta refresh's ``content`` asks for, its URL parsed against ``base_url``;
-    None when a browser ignores it: no valid declaration, a URL the parser refuses
+def _refresh(content: str, base_url: str, page_url: str) -> Optional[Refresh]:
+    """The refresh a meta refresh's ``content`` asks for, its URL parsed against ``base_url``
+    (``page_url`` when it names none: the steps' "document's URL"); None when a browser ignores it: no valid declaration, a URL the parser refuses
     (``http://[::1``), or a ``javascript:`` URL (the standard's steps; Chromium: "Refused to
     refresh ... to a javascript: URL")."""
     parsed = declarative_refresh(content) if content else None
     if parsed is None:
         return None
     delay, url = parsed
+    if url is None:  # no URL: the document's own address (not the base URL, which may be elsewhere)
+        return Refresh(page_url, delay)
     url = url.strip(_URL_EDGES).translate(_URL_INSIDE)
     try:
-        target = urljoin(base_url, url) if url else base_url
+        target = urljoin(base_url, url)
         scheme = urlsplit(target).scheme
     except ValueError:
         return None
@@ -214,7 +245,7 @@ def _refresh_tags(
         elif _ascii_lower(attributes.get("http-equiv", "")) == "refresh":  # ASCII case-insensitively, as the standard
             spans.append((start, end))
             if block in (None, "<noscript") and block not in found:
-                refresh = _refresh(attributes.get("content", ""), base or page_url)
+                refresh = _refresh(attributes.get("content", ""), base or page_url, page_url)
                 if refresh is not None:
                     found[block] = refresh
     return found.get(None), found.get("<noscript"), spans
@@ -232,7 +263,7 @@ def client_redirects(response: HttpResponse) -> ClientRedirects:
     )
     acted, noscript, tags = _refresh_tags(markup, unseen, response.url) if may_refresh else (None, None, [])
     header = response.headers.get("Refresh")
-    declared = _refresh(header, response.url) if header else None
+    declared = _refresh(header, response.url, response.url) if header else None
     if declared is not None:  # read when the document is created, before any tag of it
         acted = declared
     hidden = sorted([(start, end) for start, end, _ in unseen] + tags)

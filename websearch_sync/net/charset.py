@@ -129,16 +129,35 @@ def _mostly_utf8(content: bytes) -> Optional[str]:
     return replaced
 
 
-def _strict(content: bytes, codec: Optional[str]) -> Optional[str]:
-    """``content`` decoded by ``codec`` without a byte replaced (UTF-8: see :func:`_mostly_utf8`), else ``None``."""
+def _strict(content: bytes, codec: Optional[str], cut: bool = False) -> Optional[str]:
+    """``content`` decoded by ``codec`` without a byte replaced (UTF-8: see :func:`_mostly_utf8`), else
+    ``None``; when ``cut`` by the byte cap, without the character the cut fell in (:func:`_whole_characters`)."""
     if not codec:
         return None
+    if cut:
+        content = _whole_characters(content, codec)
     if codec == "utf-8":
         return _mostly_utf8(content)
     try:
         return content.decode(codec)
     except (UnicodeError, LookupError):  # UnicodeError: what some codecs raise instead of UnicodeDecodeError
         return None
+
+
+def _whole_characters(content: bytes, codec: Optional[str]) -> bytes:
+    """``content``, cut by the byte cap, without the first bytes of the character the cut fell
+    in: decoded, they were a U+FFFD at the end of the text (two or three for a cut UTF-8
+    character), and they failed a strict decoding, sending a page in its declared charset to
+    detection. Found by the codec's own incremental decoder: what it holds back unfinished."""
+    if not codec:
+        return content
+    try:
+        decoder = codecs.getincrementaldecoder(codec)("surrogateescape")
+        decoder.decode(content, final=False)
+        pending: bytes = decoder.getstate()[0]
+    except (UnicodeError, LookupError):  # a charset Python does not know: the caller's decoding says so
+        return content
+    return content[: len(content) - len(pending)] if pending else content
 
 
 def _detect(content: bytes) -> Optional[str]:
@@ -159,7 +178,7 @@ def _detect(content: bytes) -> Optional[str]:
     return _codec(tied[spelled[0]].encoding if len(spelled) == 1 else best.encoding)
 
 
-def decode_body(content: bytes, content_type: Optional[str] = None) -> str:
+def decode_body(content: bytes, content_type: Optional[str] = None, *, cut: bool = False) -> str:
     """Decode a response body to text.
 
     Order: byte-order mark, the header's charset, ``<meta charset>``, UTF-8, then
@@ -167,7 +186,8 @@ def decode_body(content: bytes, content_type: Optional[str] = None) -> str:
     trusted blindly (servers lie); UTF-8 fits a page whose non-ASCII bytes are UTF-8 but
     for a few stray ones (each read as U+FFFD, as a browser shows them: one bad byte does
     not turn the page into another charset). The last resort decodes with replacement
-    characters, so this never raises.
+    characters, so this never raises. A body ``cut`` by the byte cap is read without the
+    character the cut fell in (:func:`_whole_characters`).
     """
     if not content:
         return ""
@@ -181,14 +201,15 @@ def decode_body(content: bytes, content_type: Optional[str] = None) -> str:
         # "ISO-8859-1" is the classic wrong label: bytes that are valid UTF-8 are UTF-8.
         candidates.insert(1, "utf-8")
     for codec in candidates:
-        text = _strict(content, codec)
+        text = _strict(content, codec, cut)
         if text is not None:
             return text
     detected = _detect(content)
-    text = _strict(content, detected)
+    text = _strict(content, detected, cut)
     if text is not None:
         return text
+    codec = header or detected or "utf-8"
     try:
-        return content.decode(header or detected or "utf-8", errors="replace")
+        return (_whole_characters(content, codec) if cut else content).decode(codec, errors="replace")
     except (UnicodeError, LookupError):  # pragma: no cover - web encodings decode anything with "replace"
         return content.decode("utf-8", errors="replace")

@@ -9,6 +9,11 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 
 HTML_TYPES = ("text/html", "application/xhtml+xml")
 TEXT_TYPES = ("text/plain", "text/markdown", "text/x-markdown")
+#: Text read as it is besides those: what ``text/*`` names (CSV, XML, CSS, JavaScript, source
+#: code...), XML (``application/xml``, feeds: ``application/rss+xml``, ``application/atom+xml``) and
+#: JavaScript; not a stream that never ends (``text/event-stream``).
+_OTHER_TEXT = ("application/xml", "application/javascript", "application/x-javascript", "application/ecmascript")
+_STREAMS = ("text/event-stream",)
 PDF_TYPES = ("application/pdf", "application/x-pdf")
 #: A type servers send for any file: the body says what it is (as for a missing type).
 UNTYPED = ("application/octet-stream", "binary/octet-stream")
@@ -31,8 +36,9 @@ def media_token(media: str) -> str:
 
 
 def media_kind(media: str) -> Optional[str]:
-    """``"html"``, ``"json"``, ``"text"``, ``"pdf"``, ``"image"`` or ``"other"`` for a media type;
-    ``None`` when it is empty or says nothing of the body (``application/octet-stream``)."""
+    """``"html"``, ``"json"``, ``"text"``, ``"pdf"``, ``"image"`` or ``"other"`` for a media type
+    (``"text"``: every text type besides HTML, XML and JavaScript, read as they are); ``None``
+    when it is empty or says nothing of the body (``application/octet-stream``)."""
     if media in HTML_TYPES:
         return "html"
     if media in ("application/json", "text/json") or media.endswith("+json"):
@@ -43,7 +49,14 @@ def media_kind(media: str) -> Optional[str]:
         return "pdf"
     if media.startswith("image/"):
         return "image"
+    if (media.startswith("text/") and media not in _STREAMS) or media in _OTHER_TEXT or _xml_document(media):
+        return "text"
     return "other" if media and media not in UNTYPED else None
+
+
+def _xml_document(media: str) -> bool:
+    """An ``application/*+xml`` type (a feed, a sitemap): XML text."""
+    return media.startswith("application/") and media.endswith("+xml")
 
 
 def sniffed_image_type(content: bytes) -> Optional[str]:
@@ -69,13 +82,39 @@ def content_kind(response: HttpResponse) -> str:
     if kind is not None:
         return kind
     head = response.content[:1024].lstrip().lower()
-    if head.startswith((b"<!doctype html", b"<html")) or b"<body" in head:
+    if _opens_as_html(head) or b"<body" in head:
         return "html"
     if head.startswith((b"{", b"[")):
         return "json"
     if b"\x00" not in response.content[:8192]:
         return "text"
     return "other"
+
+
+#: How an untyped HTML page opens: the MIME Sniffing standard's HTML patterns, each followed by a
+#: space or ``>`` (a tag-terminating byte), after a byte-order mark, white space, comments and an
+#: XML declaration (``<!-- generated -->``, ``<?xml ...?>`` before an XHTML page's doctype).
+_HTML_OPENINGS = (
+    *(b"<!doctype html", b"<html", b"<head", b"<script", b"<iframe", b"<h1", b"<div", b"<font"),
+    *(b"<table", b"<a", b"<style", b"<title", b"<b", b"<body", b"<br", b"<p"),
+)
+_PROLOGUE = ((b"<!--", b"-->"), (b"<?xml", b"?>"))
+
+
+def _opens_as_html(head: bytes) -> bool:
+    """Whether ``head`` (the body's first KB, lower case) opens as an HTML page. Each prologue
+    item is skipped once found whole (at most one pass over ``head``)."""
+    head = head.removeprefix(b"\xef\xbb\xbf").lstrip()
+    skipped = True
+    while skipped:
+        skipped = False
+        for opener, closer in _PROLOGUE:
+            end = head.find(closer, len(opener)) if head.startswith(opener) else -1
+            if end >= 0:
+                head, skipped = head[end + len(closer) :].lstrip(), True
+    return any(
+        head.startswith(opening) and head[len(opening) : len(opening) + 1] in (b" ", b">") for opening in _HTML_OPENINGS
+    )
 
 
 def _signed_kind(content: bytes) -> Optional[str]:

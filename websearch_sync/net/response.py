@@ -1,16 +1,32 @@
 """A response as the policy hands it to backends and fetch: read (or capped), decoded on demand."""
 
-import json
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
 from requests.structures import CaseInsensitiveDict
 
+from . import jsontext
 from .charset import decode_body
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _NOT_PARSED = object()
+
+
+def media_type(value: Optional[str]) -> str:
+    """The media type of a ``Content-Type`` value, without parameters, lower-case (``""`` when
+    absent or none is valid). Of several (two ``Content-Type`` headers arrive joined by a comma),
+    the last that is a type, as the Fetch standard's "extract a MIME type" reads them: "text/html,
+    text/html" is HTML to a browser, and was a type fetch could not read."""
+    value = value or ""
+    if "," not in value:  # the usual single value
+        return value.split(";", 1)[0].strip().lower()
+    for piece in reversed(value.split(",")):
+        media = piece.split(";", 1)[0].strip().lower()
+        kind, slash, subtype = media.partition("/")
+        if kind and slash and subtype and media != "*/*" and not any(c.isspace() for c in media):
+            return media
+    return ""
 
 
 @dataclass
@@ -32,29 +48,27 @@ class HttpResponse:
 
     @property
     def content_type(self) -> str:
-        """The media type without parameters, lower-case (``""`` when absent)."""
-        return (self.headers.get("Content-Type") or "").split(";", 1)[0].strip().lower()
+        """The media type without parameters, lower-case (``""`` when absent): :func:`media_type`."""
+        return media_type(self.headers.get("Content-Type"))
 
     @property
     def text(self) -> str:
-        """The body decoded: header charset, then ``<meta>``, then detection."""
+        """The body decoded: header charset, then ``<meta>``, then detection (a body cut by the
+        byte cap without the character the cut fell in)."""
         if self._text is None:
-            self._text = decode_body(self.content, self.headers.get("Content-Type"))
+            self._text = decode_body(self.content, self.headers.get("Content-Type"), cut=self.truncated)
         return self._text
 
     def json(self) -> Any:
-        """The body parsed as JSON (raises ``ValueError`` when it is not JSON, or nested
-        too deeply for the parser). Parsed once, whether it is JSON or not: classifying and
-        parsing an answer both read it (a truncated or deeply nested body was parsed again by
+        """The body parsed as JSON (raises ``ValueError`` when it is not JSON, its subclass
+        :class:`~.jsontext.JsonTooDeep` when nested too deeply to be read). Parsed once, whether
+        it is JSON or not: classifying and parsing an answer both read it (a truncated or deeply nested body was parsed again by
         each), so treat the value as read-only."""
         if self._json is _NOT_PARSED:
             if self._json_error is not None:
                 raise self._json_error.with_traceback(None)
             try:
-                self._json = json.loads(self.text)
-            except RecursionError:
-                self._json_error = ValueError("JSON nested too deeply")
-                raise self._json_error from None
+                self._json = jsontext.loads(self.text)
             except ValueError as error:
                 self._json_error = error
                 raise

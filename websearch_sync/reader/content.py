@@ -12,6 +12,7 @@ from ..errors import NO_CONTENT, NOT_JSON, UNSUPPORTED_CONTENT, WebParseError, W
 from ..extract.article import extract_html
 from ..extract.rules import COMMENT_RULE, DEFAULT_RULES
 from ..net.deadline import Deadline
+from ..net.jsontext import JsonTooDeep
 from ..net.media import content_kind, media_kind, media_token
 from ..net.transport import HttpResponse
 from .image import image_text
@@ -54,7 +55,7 @@ def page_text(
     ``WebParseError(no_content)`` when nothing readable is left.
     """
     host = urlsplit(response.url).hostname or "the site"
-    kind = content_kind(response)
+    kind = _kind(response)
     if kind == "image":
         return image_text(response, provider=provider, images=images)
     declared = media_token(response.content_type) if response.content_type else None
@@ -64,7 +65,7 @@ def page_text(
             host,
             provider,
             "%s content" % (declared or "binary"),
-            " (only HTML, JSON, plain text, markdown and PDF)",
+            " (only HTML, JSON, text and PDF)",
         )
     if kind == "pdf":
         return pdf_text(response, mode=mode, provider=provider, max_chars=max_chars, deadline=deadline)
@@ -72,7 +73,8 @@ def page_text(
         _check_text(response, host, provider, declared)
     if kind == "html":
         rules = DEFAULT_RULES - {COMMENT_RULE} if include_comments else DEFAULT_RULES
-        extraction = extract_html(response.text, url=response.url, mode=mode, rules=rules)
+        markup = _without_cut_tag(response.text) if response.truncated else response.text
+        extraction = extract_html(markup, url=response.url, mode=mode, rules=rules)
         result = PageText(extraction.title, extraction.text.strip(), extraction.extractor)
         if not readable(result.text):
             raise _no_readable_text(
@@ -91,6 +93,33 @@ def page_text(
             "%s returned no readable text" % host, provider=provider, detail_code=NO_CONTENT, status=response.status
         )
     return result
+
+
+def _kind(response: HttpResponse) -> str:
+    """The kind of body fetch reads (``net.media.content_kind``), JSON declared as HTML as JSON."""
+    kind = content_kind(response)
+    return "json" if kind == "html" and _json_as_html(response) else kind
+
+
+def _json_as_html(response: HttpResponse) -> bool:
+    """Whether a body declared as HTML is JSON (APIs that leave their server's default type):
+    it opens with ``{`` or ``[`` and parses. Read as HTML, its strings lost their markup
+    (``<b>x</b>`` became ``**x**``) and gained markdown escapes: the JSON came back altered."""
+    if response.content[:256].lstrip(b"\xef\xbb\xbf\t\n\r ")[:1] not in (b"{", b"["):
+        return False
+    try:
+        response.json()
+    except ValueError:
+        return False
+    return True
+
+
+def _without_cut_tag(markup: str) -> str:
+    """Markup cut by ``max_bytes`` without the tag the cut fell in: an HTML parser at the end of
+    its input shows a lone ``<`` (or ``</``) as text, which here is no text of the page but
+    the cut's (a page cut after ``...</p><`` ended in ``<``)."""
+    start = markup.rfind("<")
+    return markup[:start] if start >= 0 and markup.find(">", start) < 0 else markup
 
 
 def _check_text(response: HttpResponse, host: str, provider: Optional[str], declared: Optional[str]) -> None:
@@ -130,21 +159,27 @@ def _no_readable_text(response: HttpResponse, host: str, provider: Optional[str]
     return WebParseError(whole_page, provider=provider, detail_code=NO_CONTENT, status=response.status)
 
 
-_UNREADABLE_JSON = "sent JSON that cannot be read: nested too deeply, or holding a number of over 4300 digits"
-
-
 def _pretty_json(response: HttpResponse, host: str, provider: Optional[str]) -> str:
     try:
         data = response.json()
     except ValueError as error:
-        if response.truncated:  # cut by max_bytes: show what arrived
+        if response.truncated and not isinstance(error, JsonTooDeep):  # cut by max_bytes: show what arrived
             return response.text
-        # not a syntax error: nested too deeply for the parser (JSON or not), or an integer of 5000 digits
-        why = "declared JSON but sent something else" if isinstance(error, json.JSONDecodeError) else _UNREADABLE_JSON
         raise WebParseError(
-            "%s %s" % (host, why),
+            "%s %s" % (host, _unreadable_json(error)),
             provider=provider,
             detail_code=NOT_JSON,
             status=response.status,
         ) from None
     return json.dumps(data, indent=2, ensure_ascii=False)
+
+
+def _unreadable_json(error: ValueError) -> str:
+    """Why a body declared as JSON was not read, in words fetch chose (an error line reaches a
+    model): nested too deeply (the start of it suffices), a syntax error, else Python's own
+    refusal of valid JSON, an integer of over 4300 digits."""
+    if isinstance(error, JsonTooDeep):
+        return "sent %s, which fetch does not read" % error
+    if isinstance(error, json.JSONDecodeError):
+        return "declared JSON but sent something else"
+    return "sent JSON that cannot be read: it holds a number of over 4300 digits"

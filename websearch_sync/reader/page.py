@@ -18,14 +18,16 @@ call; :func:`add_page_content` fills ``content`` for ``search(include_content=Tr
 """
 
 import logging
+import re
 from collections.abc import Iterable, Mapping
 from typing import Any, Callable, Optional
 from urllib.parse import urlsplit
 
 from ..config import DEFAULT_MAX_BYTES as DEFAULT_MAX_BYTES  # DEFAULT_MAX_BYTES: fetch's default, imported here
 from ..config import DEFAULT_MAX_CHARS as DEFAULT_MAX_CHARS  # in config: the CLI's --help reads it without the reader
-from ..config import Settings
+from ..config import MIN_FETCH_BYTES, Settings
 from ..engine import registry
+from ..engine.redirects import Refresh
 from ..errors import (
     BAD_ALLOW_PRIVATE,
     BAD_EXTRACT_MODE,
@@ -34,11 +36,14 @@ from ..errors import (
     BAD_MAX_BYTES,
     BAD_MAX_CHARS,
     BAD_MAX_CONTENT_CHARS,
+    BAD_REDIRECT,
+    BAD_URL,
     DEADLINE_EXCEEDED,
     DNS_ERROR,
     DNS_TIMEOUT,
     INTERNAL_ERROR,
     NO_CONTENT,
+    PRIVATE_ADDRESS,
     ErrorInfo,
     InvalidInput,
     NetworkError,
@@ -53,6 +58,7 @@ from ..net.deadline import INLINE_MAX_BYTES, Deadline, DeadlinePassed, each_with
 from ..net.hops import HopRules, RedirectPolicy
 from ..net.media import content_kind
 from ..net.mocks import requests_patched
+from ..net.response import media_type
 from ..net.ssrf import AddressGuard, ResolvedHost, Resolver, lookup_under_mock, no_lookup
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..net.urls import host_token, request_url, shown_url
@@ -129,7 +135,8 @@ def fetch_page(
         extract_mode: ``"markdown"`` or ``"text"``.
         max_chars: cap on the returned text (``truncated`` tells when it cut).
         timeout_ms: deadline of the whole call (default ``settings.timeout_ms``).
-        max_bytes: cap on the bytes read from the page (the rest is not read).
+        max_bytes: cap on the bytes read from the page (the rest is not read), at least
+            ``MIN_FETCH_BYTES`` (1024).
         allow_private: let loopback/private/link-local targets through
             (``settings.allow_private`` does too).
         deadline: an outer deadline to respect as well (e.g. a search's).
@@ -149,7 +156,7 @@ def fetch_page(
     try:
         mode = _check_mode(extract_mode)
         max_chars = check_number("max_chars", max_chars, detail=BAD_MAX_CHARS)
-        max_bytes = check_number("max_bytes", max_bytes, detail=BAD_MAX_BYTES)
+        max_bytes = check_number("max_bytes", max_bytes, minimum=MIN_FETCH_BYTES, detail=BAD_MAX_BYTES)
         timeout = check_timeout_ms(timeout_ms)
         _check_flags(allow_private=allow_private, include_comments=include_comments, images=images)
         start = request_url(url)
@@ -176,7 +183,7 @@ def fetch_page(
         response, page = _fetch_direct(
             start, first, guard, transport, deadline, mode, max_bytes, include_comments, max_chars, images
         )
-        truncated = response.truncated or page.truncated
+        truncated = response.truncated or page.truncated or _partial(response)
         return _result(url.strip(), response.url, response.status, response.content_type, page, truncated, max_chars)
     except WebSearchError as error:
         redact_error(error, secrets)  # in place
@@ -237,6 +244,25 @@ def _first_host(
         return None, error
 
 
+#: A ``Content-Range`` of bytes: first, last, and the whole's length (``*``: unknown). Anchored,
+#: each part one run of digits: linear.
+_CONTENT_RANGE = re.compile(r"bytes +(\d{1,18})-(\d{1,18})/(\d{1,18}|\*)", re.IGNORECASE)
+
+
+def _partial(response: HttpResponse) -> bool:
+    """Whether the answer is a part of the page short of the whole: a 206 Partial Content (which
+    fetch never asks for: it sends no ``Range``; some servers and caches answer so anyway)
+    whose ``Content-Range`` does not run from the first byte to the last, or cannot be read.
+    Returned as if whole, its text said ``truncated: false``."""
+    if response.status != 206:
+        return False
+    found = _CONTENT_RANGE.fullmatch((response.headers.get("Content-Range") or "").strip())
+    if found is None:
+        return True
+    first, last, total = found.groups()
+    return not (int(first) == 0 and total != "*" and int(last) + 1 == int(total))
+
+
 def _check_host(guard: AddressGuard, url: str, deadline: Deadline) -> ResolvedHost:
     parts = urlsplit(url)
     port = parts.port or (443 if parts.scheme == "https" else 80)
@@ -283,10 +309,10 @@ def _fetch_direct(
             read_body=_worth_reading_images if images else _worth_reading,
             hops=HopRules(policy, first, answer),
         )
-    except NetworkError:
-        if refreshes.carrier is None:
+    except WebSearchError as failed:
+        if refreshes.carrier is None or not _target_failure(failed):
             raise
-        response = refreshes.carrier  # the refresh target is unreachable: stay on the page
+        response = refreshes.carrier  # the refresh target is unreachable or refused: stay on the page
     response = refreshes.settle(response)
     error = status_error(response, PROVIDER)
     if error is not None:
@@ -294,9 +320,25 @@ def _fetch_direct(
     try:
         return response, _extract(response, mode, deadline, include_comments, max_chars, images)
     except WebParseError as empty:
-        if empty.detail_code != NO_CONTENT or refreshes.unfollowed is None:
+        if empty.detail_code != NO_CONTENT:
             raise
-        raise _naming_noscript_target(empty, response.url, refreshes.unfollowed) from None
+        if refreshes.unfollowed is not None:
+            raise _naming_noscript_target(empty, response.url, refreshes.unfollowed) from None
+        if refreshes.reload is not None and not response.truncated:
+            raise _refreshing_itself(empty, response.url, refreshes.reload) from None
+        raise
+
+
+#: What the hop loop refuses a client-side redirect's target for: fetch does not go there, a
+#: browser would not either (a ``file:``, ``mailto:`` or ``data:`` URL from a web page, a host name
+#: that is none) or fetch's policy stops it (a private address).
+_REFUSED_TARGETS = (BAD_REDIRECT, BAD_URL, PRIVATE_ADDRESS)
+
+
+def _target_failure(error: WebSearchError) -> bool:
+    """Whether ``error`` is the failure of a page that a refresh led to (unreachable, or refused
+    by the hop loop), after which fetch returns the page that carried the refresh."""
+    return isinstance(error, NetworkError) or error.detail_code in _REFUSED_TARGETS
 
 
 def _naming_noscript_target(empty: WebParseError, page_url: str, target: str) -> WebParseError:
@@ -317,9 +359,23 @@ def _naming_noscript_target(empty: WebParseError, page_url: str, target: str) ->
     )
 
 
+def _refreshing_itself(empty: WebParseError, page_url: str, reload: Refresh) -> WebParseError:
+    """``empty`` (``no_content``) of a page whose only way on is a refresh to its own address:
+    said as what it is (a browser would load the same empty page again, and so would fetch),
+    not as a page that needs JavaScript."""
+    when = "at once" if reload.delay_s < 1 else "after %d s" % reload.delay_s
+    return WebParseError(
+        "%s returned a page with no readable text that only refreshes itself (it loads the same address again %s)"
+        % (host_token(page_url, "the site"), when),
+        provider=empty.provider,
+        detail_code=empty.detail_code,
+        status=empty.status,
+    )
+
+
 def _worth_reading(status: int, headers: Mapping[str, str], images: bool = False) -> bool:
     """False for a successful answer of a content type fetch refuses anyway (a video, an archive...)."""
-    return wanted(status, (headers.get("Content-Type") or "").split(";", 1)[0].strip().lower(), images)
+    return wanted(status, media_type(headers.get("Content-Type")), images)
 
 
 def _worth_reading_images(status: int, headers: Mapping[str, str]) -> bool:

@@ -25,10 +25,9 @@ content (never a notice), so deciding about a refresh costs the same on a 5 MB p
 
 from typing import Optional
 
-from ..engine.redirects import SCAN_CHARS, Refresh, client_redirects
+from ..engine.redirects import SCAN_CHARS, Refresh, client_redirects, same_document
 from ..extract.article import visible_text
 from ..net.transport import HttpResponse
-from ..net.urls import page_key
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -52,29 +51,30 @@ def _readable(response: HttpResponse) -> Optional[str]:
 class RefreshChain:
     """What fetch follows from one page to the next, as a browser would; the last page
     whose meta refresh it followed (``carrier``: what a reader is left with when the
-    refresh target fails); and the ``<noscript>`` refresh target of the last page read when
-    nothing on that page was followed (``unfollowed``: where a browser without scripts
-    would go, for fetch to name when the page has nothing to read)."""
+    refresh target fails); and, of the last page read when nothing on it was followed, its
+    ``<noscript>`` refresh target (``unfollowed``: where a browser without scripts would go)
+    and its refresh to itself (``reload``): for fetch to name when the page has nothing to read."""
 
     def __init__(self) -> None:
         self.carrier: Optional[HttpResponse] = None
         self.unfollowed: Optional[str] = None
+        self.reload: Optional[Refresh] = None
 
     def client_redirect(self, response: HttpResponse) -> Optional[str]:
         """Where a 2xx HTML page sends the browser (``engine.redirects``): a meta refresh it acts
         on (module docstring), else a near-empty stub's script redirect."""
-        self.unfollowed = None
+        self.unfollowed = self.reload = None
         found = client_redirects(response)
         refresh = found.refresh
-        if refresh is not None and _same_page(refresh.target, response.url):
-            refresh = None  # a reload: nothing to follow, the script (if any) still runs
+        if refresh is not None and refresh.reloads(response.url):
+            self.reload, refresh = refresh, None  # nothing to follow: the page is read; the script (if any) still runs
         if refresh is not None:
             target = self._followed(refresh, response)
             if target is not None:
                 return target
-        elif found.script is not None and not _same_page(found.script, response.url):
+        elif found.script is not None and not same_document(found.script, response.url):
             return found.script
-        if found.noscript is not None and not _same_page(found.noscript.target, response.url):
+        if found.noscript is not None and not found.noscript.reloads(response.url):
             self.unfollowed = found.noscript.target
         return None
 
@@ -95,8 +95,3 @@ class RefreshChain:
         if response.status >= 400 and self.carrier is not None:
             return self.carrier
         return response
-
-
-def _same_page(target: str, url: str) -> bool:
-    """Whether ``target`` is ``url`` (fragments aside): a refresh to it only reloads."""
-    return page_key(target) == page_key(url)

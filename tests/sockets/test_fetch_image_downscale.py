@@ -1,0 +1,64 @@
+"""An image over fetch's caps is decoded once and encoded once, at the size that fits them: it was
+first encoded again at full size (for a 20-megapixel PNG most of the step's time: 11 s of CPU
+of 12, bench/image_downscale.py) only to find that over the byte cap. A JPEG is decoded at the
+reduction its decoder offers when the target is at most half its size."""
+
+import base64
+import io
+
+import pytest
+from faults import respond
+from images import noise_png
+from servers import FaultServer
+from test_fetch_pdf import fetch
+
+from websearch_sync.reader import image as image_reader
+
+Image = pytest.importorskip("PIL.Image")
+
+
+@pytest.fixture
+def encodings(monkeypatch):
+    """The size of every image Pillow encodes, and of every image it resizes from, in order."""
+    seen = {"saved": [], "resized_from": []}
+    save, resize = Image.Image.save, Image.Image.resize
+
+    def saving(self, *args, **kwargs):
+        seen["saved"].append(self.size)
+        return save(self, *args, **kwargs)
+
+    def resizing(self, *args, **kwargs):
+        seen["resized_from"].append(self.size)
+        return resize(self, *args, **kwargs)
+
+    monkeypatch.setattr(Image.Image, "save", saving)
+    monkeypatch.setattr(Image.Image, "resize", resizing)
+    return seen
+
+
+def test_a_png_over_the_byte_cap_is_encoded_once_at_a_size_under_it(encodings):
+    body = noise_png(1400, 1300)  # about 5.5 MB of random pixels
+    assert len(body) > image_reader.MAX_IMAGE_BYTES
+    encodings["saved"].clear()  # building it
+    with FaultServer({"/i": respond(200, body, content_type="image/png")}) as server:
+        result = fetch(server.url("/i"), images=True, max_bytes=10_000_000, timeout_ms=30_000)
+    data = base64.b64decode(result["data"])
+    assert len(data) <= image_reader.MAX_IMAGE_BYTES
+    assert encodings["saved"] == [(result["width"], result["height"])]  # once, and not at 1400x1300
+    assert result["width"] < 1400 and abs(result["width"] / result["height"] - 1400 / 1300) < 0.01
+
+
+def test_a_jpeg_far_over_the_byte_cap_is_decoded_at_a_reduced_size(encodings, monkeypatch):
+    monkeypatch.setattr(image_reader, "MAX_IMAGE_BYTES", 60_000)
+    out = io.BytesIO()
+    Image.effect_noise((1200, 1000), 60).convert("RGB").save(out, format="JPEG", quality=95)
+    body = out.getvalue()
+    assert len(body) > 10 * image_reader.MAX_IMAGE_BYTES  # the target: under a third of each side
+    encodings["saved"].clear()
+    with FaultServer({"/i": respond(200, body, content_type="image/jpeg")}) as server:
+        result = fetch(server.url("/i"), images=True, timeout_ms=30_000)
+    assert len(base64.b64decode(result["data"])) <= 60_000
+    [(width, height)] = encodings["resized_from"]  # decoded once, at the decoder's 1/2, 1/4 or 1/8
+    assert 1200 % width == 0 and width < 1200 and (width, height) == (1200 * height // 1000, height)
+    assert width // 2 < result["width"] <= width  # the smallest reduction still larger than the target
+    assert encodings["saved"] == [(result["width"], result["height"])]

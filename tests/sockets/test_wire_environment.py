@@ -10,6 +10,7 @@ from faults import free_port, respond
 from servers import FaultServer
 
 import websearch_sync as ws
+import websearch_sync.testing
 from websearch_sync.net import wire_requests
 from websearch_sync.net.deadline import Deadline
 from websearch_sync.net.transport import HttpTransport, RequestSpec
@@ -120,6 +121,16 @@ def test_where_the_system_proxy_settings_count_each_client_merges_afresh(merged)
         patch.setattr(wire_requests, "SYSTEM_PROXIES", True)
         assert [_through_new_client(server.url("/a")) for _ in range(3)] == [b"a"] * 3
     assert len(merged) == 3
+
+
+def test_reset_forgets_the_options_the_clients_share(merged):
+    """``websearch_sync.testing.reset`` starts a test afresh: a loopback port an earlier test used
+    does not find the options that test merged for it."""
+    with FaultServer({"/a": respond(200, b"a")}) as server:
+        assert _through_new_client(server.url("/a")) == b"a"
+        websearch_sync.testing.reset()
+        assert _through_new_client(server.url("/a")) == b"a"
+    assert len(merged) == 2
 
 
 def test_a_proxy_variable_set_between_two_requests_counts_at_once(no_proxy_variables):

@@ -34,6 +34,10 @@ _SECRET_ENDINGS = (
 )
 #: Name words that are secrets by themselves (or in the plural).
 _SECRET_WORDS = ("auth", "authorization", "cookie", "pwd", "sig", "signature", "session", "sid")
+#: Names up to this long have their verdict remembered. Real setting, header and field names are
+#: short; longer ones can come from upstream (a page's refresh target, a fetched URL, up to 64 K
+#: each), and 4096 of those kept would pin hundreds of megabytes.
+REMEMBERED_NAME_LEN = 64
 _CAMEL = re.compile(r"([a-z0-9])([A-Z])")
 _NON_WORD = re.compile(r"[^A-Za-z0-9]+")
 
@@ -48,13 +52,19 @@ def is_secret_name(name: str) -> bool:
     headers/credential/jwt/sessid/sessionid, or one of auth/authorization/cookie/session/
     sid/sig(nature)/pwd, marks a secret. ``keyword``, ``q`` or ``max_results`` do not.
     """
-    return _secret_name(str(name))
+    name = str(name)
+    return _secret_name(name) if len(name) <= REMEMBERED_NAME_LEN else _judge_name(name)
 
 
 @functools.lru_cache(maxsize=4096)
 def _secret_name(name: str) -> bool:
-    """:func:`is_secret_name`, remembered by name: every request asks it of the same few setting,
-    header and field names (a dozen times a search, 6 us each, a regex split every time)."""
+    """:func:`is_secret_name` of a short name, remembered: every request asks it of the same few
+    setting, header and field names (a dozen times a search, 6 us each, a regex split every time)."""
+    return _judge_name(name)
+
+
+def _judge_name(name: str) -> bool:
+    """The verdict of :func:`is_secret_name`, worked out afresh."""
     words = [w for w in _NON_WORD.split(_CAMEL.sub(r"\1 \2", name).lower()) if w]
     return any(_secret_word(w) or (w.endswith("s") and _secret_word(w[:-1])) for w in words)
 

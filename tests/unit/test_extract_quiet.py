@@ -8,7 +8,7 @@ import lxml.html
 import pytest
 from readability import Document, debug, readability
 
-from websearch_sync.extract.article import extract_html
+from websearch_sync.extract.article import _tree_document_class, extract_html
 from websearch_sync.extract.quiet import quiet_steps
 from websearch_sync.extract.textlength import link_density
 
@@ -86,3 +86,48 @@ def test_the_article_is_collected_in_a_division_made_not_parsed(monkeypatch):
     steps = quiet_steps(Document)
     steps["get_link_density"] = lambda self, elem: link_density(elem)
     assert type("Quiet", (Document,), steps)(PAGE).summary(html_partial=True) == expected
+
+
+@pytest.fixture
+def fresh_document_class():
+    """The extractor's readability class is built again for the test and again after it."""
+    _tree_document_class.cache_clear()
+    yield
+    _tree_document_class.cache_clear()
+
+
+def test_a_step_a_readability_release_no_longer_has_leaves_its_own_code_running(
+    fresh_document_class, monkeypatch, caplog
+):
+    """A readability release without one of the copied steps (``is_quote_lead`` inlined into its
+    caller, simulated) still extracts the page, readability's own code running for it."""
+    expected = extract_html(PAGE, mode="text")
+    _tree_document_class.cache_clear()
+    is_quote_lead = Document.is_quote_lead
+
+    def get_preserved_elements(self, node):  # the release's own, with is_quote_lead inlined
+        allowed = {elem: True for elem in self.tags(node, "ul") if self.is_toc_list(elem)}
+        allowed.update({elem: True for elem in self.tags(node, "div", "section") if is_quote_lead(self, elem)})
+        return allowed
+
+    monkeypatch.setattr(Document, "get_preserved_elements", get_preserved_elements)
+    monkeypatch.delattr(Document, "is_quote_lead")
+    with caplog.at_level(logging.WARNING, logger="websearch_sync.extract.quiet"):
+        result = extract_html(PAGE, mode="text")
+    assert (result.extractor, result.title, result.text) == (expected.extractor, expected.title, expected.text)
+    assert "paragraph 7" in result.text
+    assert any("'is_quote_lead'" in record.getMessage() for record in caplog.records), caplog.records
+
+
+def test_every_step_reads_readability_s_globals_from_one_copy(fresh_document_class, monkeypatch, caplog):
+    """The unlikely-candidate step rewritten in article.py logs through the same copy of
+    readability's globals as the copied steps: a ``log`` rebound after the first extraction is
+    seen by none of them."""
+    extract_html(PAGE, mode="text")  # the copy is taken
+    rebound = logging.getLogger("rebound-readability-log")
+    monkeypatch.setattr(readability, "log", rebound)
+    caplog.set_level(logging.DEBUG, logger="readability.readability")
+    caplog.set_level(logging.DEBUG, logger=rebound.name)
+    extract_html(PAGE, mode="text")
+    names = {record.name for record in caplog.records}
+    assert "readability.readability" in names and rebound.name not in names, names

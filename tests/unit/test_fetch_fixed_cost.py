@@ -7,7 +7,7 @@ reference, and the script search on one without ``location``."""
 import re
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from requests.structures import CaseInsensitiveDict
 
@@ -110,15 +110,24 @@ _PIECES = st.sampled_from(
             "&#1140;efresh",
             "Content-Type",
             "ref&amp;resh",
+            # not refresh to the standard's ASCII case-insensitive match, though to casefold (U+017F
+            # LONG S is s) or NFKC (fullwidth r): the walk and the shortcut must agree on them
+            "refre\u017fh",
+            "REFRE\u017fH",
+            "\uff52efresh",
         )
         for content in ("0;url=/x", "1; URL='https://b.example/y'", "text/html")
     ]
     + ["<base href='https://c.example/'>", "<!--", "-->", "<noscript>", "</noscript>", "&#38;", " refresh ", "<p>"]
+    # U+212A KELVIN SIGN lower-cases to an ASCII k, U+0130 to two characters, U+017F casefolds to s
+    + ["\u212a", "\u0130", "\u017f"]
 )
 
 
 @settings(max_examples=300, deadline=None)
 @given(st.lists(_PIECES, max_size=8).map("".join))
+@example("<meta http-equiv='refre\u017fh' content='0;url=/x'>")
+@example("<meta http-equiv='\uff52efresh' content='0;url=/x'>")
 def test_the_tag_walk_s_shortcut_answers_what_the_walk_answers(markup):
     response = page("<html><head>%s</head><body>text</body></html>" % markup)
     with pytest.MonkeyPatch.context() as patch:

@@ -42,6 +42,7 @@ def test_a_name_is_judged_once_however_often_it_is_asked(monkeypatch):
     """Every request asks the rule of the same few names: the verdict is remembered by name."""
     from websearch_sync import secrets
 
+    secrets._secret_name.cache_clear()  # a verdict an earlier test or run left would go uncounted
     splits = []
     pattern = secrets._NON_WORD
 
@@ -61,8 +62,9 @@ def test_redaction_builds_its_pattern_once_for_the_same_secrets(monkeypatch):
     them is built once, and still redacts the longest first and leaves short values alone."""
     import re
 
-    from websearch_sync.secrets import redact
+    from websearch_sync.secrets import _secrets_pattern, redact
 
+    _secrets_pattern.cache_clear()  # a pattern an earlier test or run left would go uncounted
     compiled = []
     compile_ = re.compile
     monkeypatch.setattr(re, "compile", lambda pattern, *args: compiled.append(pattern) or compile_(pattern, *args))
@@ -71,3 +73,18 @@ def test_redaction_builds_its_pattern_once_for_the_same_secrets(monkeypatch):
     assert [redact(text, secrets) for text in texts] == ["a *** b", "***!", "abc stays", "nothing here", "***"]
     assert [redact(text, iter(secrets)) for text in texts[:2]] == ["a *** b", "***!"]
     assert len(compiled) == 1
+
+
+def test_long_names_are_judged_without_being_remembered():
+    """Names can come from upstream (a page's refresh target, a fetched URL's query, 64 K each):
+    only short names are remembered, so the cache's memory stays small, and the verdict is the same."""
+    from websearch_sync import secrets
+
+    filler = "x" * 1000
+    secrets._secret_name.cache_clear()
+    assert is_secret_name("X-Remembered-Token")
+    assert secrets._secret_name.cache_info().currsize == 1
+    assert is_secret_name(filler + "-Subscription-Token")
+    assert is_secret_name(filler + "_api_keys")
+    assert not is_secret_name(filler + "_max_results")
+    assert secrets._secret_name.cache_info().currsize == 1

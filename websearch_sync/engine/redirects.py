@@ -53,7 +53,8 @@ _REFRESH_NAME = "http-equiv"
 #: What a refresh tag's markup holds besides :data:`_REFRESH_NAME` (in ASCII lower case): its
 #: value ``refresh`` as it is, or with a letter of it written as a numeric character reference
 #: (``&#114;``, ``&#x52``, leading zeros allowed: :data:`_REFRESH_LETTER`; no named reference
-#: stands for an ASCII letter, and no other character lower-cases to one of ``refresh``'s). A
+#: stands for an ASCII letter, and the tag walk folds case in ASCII only, as the standard and this
+#: search do: ``refre\u017fh`` is not ``refresh`` to either, whatever ``casefold`` says). A
 #: page whose ``http-equiv`` is only a ``Content-Type`` or ``X-UA-Compatible`` one is not walked.
 _REFRESH_VALUE = "refresh"
 _REFRESH_LETTER = re.compile(
@@ -210,7 +211,7 @@ def _refresh_tags(
         if name == "base":
             if block is None and base is None and "href" in attributes:
                 base = _base_url(attributes["href"], page_url)
-        elif attributes.get("http-equiv", "").lower() == "refresh":
+        elif _ascii_lower(attributes.get("http-equiv", "")) == "refresh":  # ASCII case-insensitively, as the standard
             spans.append((start, end))
             if block in (None, "<noscript") and block not in found:
                 refresh = _refresh(attributes.get("content", ""), base or page_url)

@@ -34,7 +34,7 @@ from .divs import transform_misused_divs
 from .frames import unframe
 from .gaps import fill_gaps
 from .nesting import cut_by_depth, parse_capped
-from .quiet import quiet_steps
+from .quiet import quiet_namespace, quiet_steps
 from .region import FRAGMENT_MIN_MISSING, FRAGMENT_SHARE, is_fragment, main_region
 from .render import render_element
 from .repair import repair_markup
@@ -180,7 +180,8 @@ def _tree_document_class() -> Any:
     debug log only when that log is on (:mod:`.quiet`)."""
     from readability import Document
 
-    quiet_document = type("_QuietDocument", (Document,), quiet_steps(Document))
+    namespace = quiet_namespace()  # one copy of readability's globals for every step (quiet.py)
+    quiet_document = type("_QuietDocument", (Document,), quiet_steps(Document, namespace))
 
     class _TreeDocument(quiet_document):  # type: ignore[misc,valid-type]  # readability has no type information
         # readability re-parses its input for each attempt and cleans it with lxml's
@@ -238,17 +239,13 @@ def _tree_document_class() -> Any:
             return link_density(elem)  # readability's figure, without its quadratic whitespace scans
 
         def transform_misused_divs_into_paragraphs(self) -> None:
-            from readability.readability import REGEXES
-
             # readability's step, without serializing every division's content once per ancestor
-            transform_misused_divs(self.html, self.tags, REGEXES["divToPElementsRe"])
+            transform_misused_divs(self.html, self.tags, namespace["REGEXES"]["divToPElementsRe"])
 
         def remove_unlikely_candidates(self) -> None:
-            from readability.readability import REGEXES, describe, log
-
             checkpoint()
             # readability's step, judging only the elements with a class or an id (the others cannot match)
-            remove_unlikely_candidates(self.html, REGEXES, log, describe)
+            remove_unlikely_candidates(self.html, namespace["REGEXES"], namespace["log"], namespace["describe"])
 
         def get_article(self, candidates: Any, best_candidate: Any, html_partial: bool = False) -> etree._Element:
             parent = best_candidate["elem"].getparent()
@@ -311,15 +308,15 @@ def _article(root: etree._Element, rules: frozenset[str] = DEFAULT_RULES, title:
     article that holds the ``title`` heading are returned, to be left out (``boxes``)."""
     from readability.readability import Unparseable
 
-    document = _tree_document_class()(root, **({"retry_length": 0} if "readability.no_retry" in rules else {}))
-    document.keep_lists = "readability.keep_lists" in rules
-    document.keep_code = "readability.code_blocks" in rules
-    document.title_boxes = "readability.title_boxes" in rules
-    document.title = title
-    document.find_teasers = "article.teaser_runs" in rules
-    document.sibling_gaps = "readability.sibling_gaps" in rules
-    document.title_start = "readability.title_start" in rules
-    try:
+    try:  # the class is built here too, on first use: with readability's errors handled alike
+        document = _tree_document_class()(root, **({"retry_length": 0} if "readability.no_retry" in rules else {}))
+        document.keep_lists = "readability.keep_lists" in rules
+        document.keep_code = "readability.code_blocks" in rules
+        document.title_boxes = "readability.title_boxes" in rules
+        document.title = title
+        document.find_teasers = "article.teaser_runs" in rules
+        document.sibling_gaps = "readability.sibling_gaps" in rules
+        document.title_start = "readability.title_start" in rules
         summary = document.summary(html_partial=True)
     except Unparseable:
         return _Selection(None, [])

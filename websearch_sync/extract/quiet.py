@@ -18,19 +18,26 @@ the steps (they only read the tree; readability's own ``describe`` also keeps ea
 element in a module-wide table until the next page, which is not done for a message never
 logged).
 
-The copy is taken at the first extraction: a global of readability's module rebound after it
-(its ``log`` replaced by another logger object, say) is not seen by these steps, while
-changing that logger's level is.
+The copy (:func:`quiet_namespace`) is taken at the first extraction, and the steps
+``article.py`` rewrites read readability's ``REGEXES``, ``log`` and ``describe`` from the same
+copy: a global of readability's module rebound after it (its ``log`` replaced by another logger
+object, say) is seen by none of them, while changing that logger's level is.
+
+:data:`STEPS` are readability-lxml 0.9's (setup.cfg keeps it to that series). A name the class
+lacks, or that is not a plain function there, is skipped with a warning: readability's own step
+runs instead (the same result, without these savings), so a renamed step never breaks extraction.
 """
 
 import logging
 import re
 import types
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 import lxml.html
 
 from .textlength import clean_text, text_length
+
+log = logging.getLogger(__name__)
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -60,10 +67,9 @@ def _fragment_fromstring(html: str, *args: Any, **kwargs: Any) -> Any:
     return lxml.html.Element(empty.group(1)) if empty else lxml.html.fragment_fromstring(html, *args, **kwargs)
 
 
-def quiet_steps(document: type) -> dict[str, Callable[..., Any]]:
-    """``{name: function}`` of :data:`STEPS` of readability's ``document`` class, each running its
-    own code in a copy of its module's namespace whose descriptions are made only when logged and
-    whose text measures are :mod:`.textlength`'s."""
+def quiet_namespace() -> dict[str, Any]:
+    """A copy of readability's module namespace whose descriptions are made only when logged and
+    whose text measures are :mod:`.textlength`'s: the globals the quiet steps run with."""
     from readability import debug, readability
 
     def describe(node: Any, depth: int = 1) -> str:
@@ -72,7 +78,7 @@ def quiet_steps(document: type) -> dict[str, Callable[..., Any]]:
     def text_content(elem: Any, length: int = 40) -> str:
         return str(debug.text_content(elem, length)) if readability.log.isEnabledFor(logging.DEBUG) else ""
 
-    namespace = dict(
+    return dict(
         vars(readability),
         describe=describe,
         text_content=text_content,
@@ -80,9 +86,21 @@ def quiet_steps(document: type) -> dict[str, Callable[..., Any]]:
         text_length=text_length,
         fragment_fromstring=_fragment_fromstring,
     )
+
+
+def quiet_steps(document: type, namespace: Optional[dict[str, Any]] = None) -> dict[str, Callable[..., Any]]:
+    """``{name: function}`` of :data:`STEPS` of readability's ``document`` class, each running its
+    own code in ``namespace`` (a new :func:`quiet_namespace` by default). A step the class lacks,
+    or that is not a plain function, is left out (logged as a warning), so readability's own runs."""
+    namespace = quiet_namespace() if namespace is None else namespace
     steps: dict[str, Callable[..., Any]] = {}
     for name in STEPS:
-        step = getattr(document, name)
+        step = getattr(document, name, None)
+        if not isinstance(step, types.FunctionType):
+            log.warning(
+                "readability-lxml's %s has no step %r as 0.9 has; its own code runs instead", document.__name__, name
+            )
+            continue
         quiet = types.FunctionType(step.__code__, namespace, step.__name__, step.__defaults__, step.__closure__)
         quiet.__kwdefaults__, quiet.__qualname__, quiet.__doc__ = step.__kwdefaults__, step.__qualname__, step.__doc__
         steps[name] = quiet

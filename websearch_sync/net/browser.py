@@ -8,7 +8,6 @@ with the lab's finding (a browser that is wrong in one layer is worse than none)
 ``curl_cffi`` is imported only when a browser wire is built.
 """
 
-import functools
 import importlib.util
 import os
 from typing import TYPE_CHECKING, Optional
@@ -31,11 +30,19 @@ _REFUSED = {
 }
 
 
-@functools.cache
+#: Whether the extra was found: a positive answer is kept, since every new transport asks.
+_found = False
+
+
 def browser_available() -> bool:
-    """True when the ``browser`` extra (``curl_cffi``) is installed. Looked up once: every new
-    transport asks (its default profile), and the lookup searches the import path (0.5 ms)."""
-    return importlib.util.find_spec("curl_cffi") is not None
+    """True when the ``browser`` extra (``curl_cffi``) is installed. Once found it is not looked up
+    again (every new transport asks, and the lookup searches the import path: 0.5 ms); "not
+    installed" is asked afresh, so an extra installed into a running process (a notebook, a
+    long-running host) is picked up by the next transport."""
+    global _found
+    if not _found:
+        _found = importlib.util.find_spec("curl_cffi") is not None
+    return _found
 
 
 def extra_hint() -> str:

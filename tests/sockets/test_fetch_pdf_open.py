@@ -45,7 +45,7 @@ def file_reads(monkeypatch):
 
 def test_an_open_abandoned_at_the_deadline_stops_at_its_next_read_of_the_file(slow_to_open, file_reads):
     with FaultServer({"/c.pdf": respond(200, slow_to_open, content_type=PDF)}) as server:
-        # the deadline leaves the call's set-up and the download their time: the open (2 s of CPU) is what it cuts
+        # the deadline leaves the call its set-up and download: the open (2 s of CPU) is what it cuts
         deadline_s = paced_budget_s(0.5) + 2 * download_s(server.url("/c.pdf"))
         error = fetch_error(server.url("/c.pdf"), timeout_ms=int(deadline_s * 1000))
         returned = time.monotonic()

@@ -5,22 +5,26 @@ finder) and the imports of requests, urllib3, lxml and BeautifulSoup: 0.24 of it
 for a one-search script. :class:`PythonForks` starts one interpreter (a fork server,
 tests/forkserver.py) that does all that and then imports ``websearch_sync`` alone (its light
 layers: what any such script does first, and no client, engine, registry or plugin of the
-library), and forks a child per :meth:`PythonForks.run` (one request, with the interpreter's exit).
-The child is then what a fresh ``python -c CODE`` is after its first import: its own process,
+library), and forks a child per :meth:`PythonForks.run` (one request, with the interpreter's exit;
+its output in files) or :meth:`PythonForks.popen` (its stdout and stderr pipes the test reads, and
+may close). The child is then what a fresh ``python -c CODE`` is after its first import: its own process,
 stdin from ``/dev/null``, stdout and stderr of its own, the given environment, ``sys.path`` as
 ``PYTHONPATH`` makes it (``''`` first), ``sys.argv == ['-c']``; an exception that escapes the code
 is printed and exits 1, ``sys.exit`` exits as it says, and the interpreter's exit runs (atexit,
 non-daemon threads joined). Not for what the interpreter reads at its start: stdio encodings,
 signal dispositions, ``-X`` options; those tests start ``python`` themselves.
+:func:`shared_searching` is one such server per pytest process, for the modules whose children search.
 """
 
 import os
+import selectors
+import socket
 import subprocess
 import tempfile
 from collections.abc import Sequence
-from typing import Optional
+from typing import IO, Any, Optional
 
-from forkserver import ForkServer, status
+from forkserver import ForkServer, shared, status
 
 #: Imported once, before any fork: the third-party libraries the library imports on first use
 #: (no state of the library's), then the package itself, as a script's first line does.
@@ -51,6 +55,60 @@ def searching_preload(*extra: str) -> tuple[str, ...]:
     its own environment and path. A child left nothing of the library to import costs about a
     tenth of a fresh interpreter's search (0.05 of 0.45 s of CPU)."""
     return (*PRELOAD, *extra, "websearch_sync.client.search_client", "websearch_sync.cli", *engines_and_wire())
+
+
+class ForkedProcess:
+    """A child of :meth:`PythonForks.popen` on pipes: the part of ``subprocess.Popen`` the tests use
+    (``stdout`` and ``stderr`` binary, ``wait``, ``communicate``, ``returncode``; ``with`` closes the
+    pipes and waits)."""
+
+    def __init__(self, forks: "PythonForks", conn: socket.socket, stdout: IO[bytes], stderr: IO[bytes]) -> None:
+        self._forks, self._conn = forks, conn
+        self.stdout, self.stderr = stdout, stderr
+        self.returncode: Optional[int] = None
+
+    def wait(self, timeout: Optional[float] = None) -> int:
+        """The exit status once the child has ended (``subprocess.TimeoutExpired`` after ``timeout``:
+        the child and its server are then killed)."""
+        if self.returncode is None:
+            try:
+                code = status(self._conn, timeout)
+            except TimeoutError:
+                self._conn.close()
+                self._forks.server.kill()
+                raise subprocess.TimeoutExpired(["python", "-c"], timeout or 0) from None
+            if code is None:
+                raise RuntimeError("the forking Python ended (exit status %s)" % self._forks.server.process.poll())
+            self.returncode = code
+        return self.returncode
+
+    def communicate(self, timeout: float = 60) -> tuple[bytes, bytes]:
+        """Everything the child writes on stdout and stderr until both close, and its end (``wait``)."""
+        read: dict[Any, list[bytes]] = {self.stdout: [], self.stderr: []}
+        with selectors.DefaultSelector() as selector:
+            for stream in read:
+                selector.register(stream, selectors.EVENT_READ)
+            while selector.get_map():
+                events = selector.select(timeout)
+                if not events:  # nothing within ``timeout``: the child hangs
+                    self._forks.server.kill()
+                    raise subprocess.TimeoutExpired(["python", "-c"], timeout)
+                for key, _ in events:
+                    chunk = os.read(key.fd, 65536)
+                    if chunk:
+                        read[key.fileobj].append(chunk)
+                    else:
+                        selector.unregister(key.fileobj)
+        self.wait(timeout)
+        return b"".join(read[self.stdout]), b"".join(read[self.stderr])
+
+    def __enter__(self) -> "ForkedProcess":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        for stream in (self.stdout, self.stderr):
+            stream.close()
+        self.wait(60)
 
 
 class PythonForks:
@@ -85,6 +143,26 @@ class PythonForks:
         with open(out, encoding="utf-8") as stdout, open(err, encoding="utf-8") as stderr:
             return subprocess.CompletedProcess(["python", "-c", code], code_, stdout.read(), stderr.read())
 
+    def popen(self, code: str, env: dict[str, str], *args: str, path0: str = "") -> ForkedProcess:
+        """What ``subprocess.Popen([python, "-c", code, *args], env=env, stdin=DEVNULL, stdout=PIPE,
+        stderr=PIPE)`` gives, from a forked child: its stdout and stderr are pipes the test reads
+        (and may close, as a reader that has gone). ``path0``: ``sys.path[0]`` (the working
+        directory for a ``python -m`` command)."""
+        out_read, out_write = os.pipe()
+        err_read, err_write = os.pipe()
+        fds = [os.open(os.devnull, os.O_RDONLY), out_write, err_write]
+        try:
+            spec = {"env": env, "cwd": os.getcwd(), "path0": path0, "argv": ["-c", *args]}
+            conn = self.server.send(fds, code=code, interpreter_exit=True, **spec)
+        except BaseException:
+            os.close(out_read)
+            os.close(err_read)
+            raise
+        finally:
+            for fd in fds:
+                os.close(fd)
+        return ForkedProcess(self, conn, os.fdopen(out_read, "rb"), os.fdopen(err_read, "rb"))
+
     def close(self) -> None:
         """End the forking Python: asked (its stdin closed), killed with any child of it that hangs."""
         self.server.close(10.0)
@@ -95,3 +173,12 @@ class PythonForks:
 
     def __exit__(self, *exc_info: object) -> None:
         self.close()
+
+
+def shared_searching(config: Any) -> PythonForks:
+    """The fork server with :func:`searching_preload` and pytest imported that the test modules of
+    this pytest process share (``forkserver.shared``: started by the first that asks, closed as
+    the session ends): the modules whose children run a search, a CLI command or a user's pytest
+    (test_cli_output.py, test_offline_stub_notice.py, test_plugins.py, test_conformance_kit.py)
+    pay one server's start and imports per worker (about 0.5 s of CPU) instead of one each."""
+    return shared(config, "searching", lambda: PythonForks(preload=searching_preload("pytest")))

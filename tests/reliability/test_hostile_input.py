@@ -13,6 +13,7 @@
 """
 
 import functools
+import itertools
 import json
 import re
 from typing import Any
@@ -171,19 +172,22 @@ def _position(data: Any, body: bytes) -> int:
     return data.draw(st.integers(0, len(body)), label="position")
 
 
-@functools.lru_cache(maxsize=64)
-def _tags(body: bytes) -> list[tuple[int, int]]:
-    """Where the tags of ``body`` are (its first 400 KB): a recorded body's, found once for all examples."""
-    return [m.span() for m in _TAG.finditer(body[:400_000])]
+#: How far into a body tags are looked for.
+_TAG_SCAN_BYTES = 400_000
 
 
 def _tag_span(data: Any, body: bytes):
-    tags = _tags(body)
-    if not tags:
+    """One to seven consecutive tags of ``body`` (its first 400 KB), from the first tag at or after a
+    drawn position: found from there, not listed for the whole body (a mutated body is new in each
+    example: its every tag was listed afresh for the one span drawn)."""
+    end = min(len(body), _TAG_SCAN_BYTES)
+    start = data.draw(st.integers(0, end), label="tag position")
+    first = _TAG.search(body, start, end) or _TAG.search(body, 0, end)
+    if first is None:
         return None
-    first = data.draw(st.integers(0, len(tags) - 1), label="tag")
-    last = data.draw(st.integers(first, min(len(tags) - 1, first + 6)), label="tags")
-    return tags[first][0], tags[last][1]
+    count = data.draw(st.integers(1, 7), label="tags")
+    spans = [m.span() for m in itertools.islice(_TAG.finditer(body, first.start(), end), count)]
+    return spans[0][0], spans[-1][1]
 
 
 #: A value of another type than the one it replaces (built once: hypothesis does not cache a

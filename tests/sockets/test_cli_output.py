@@ -1,19 +1,37 @@
-"""The command line's output: JSON errors, every backend's failure, notices, pipes, encodings, control characters."""
+"""The command line's output: JSON errors, every backend's failure, notices, pipes, encodings, control characters.
+
+The pipe and encoding tests run the command in a child process forked from a Python that has
+imported the library, its CLI and engines (tests/python_forks.py ``shared_searching``): what they
+check is how the command's output meets a closed pipe or a narrow encoding and how the process
+then ends (through the interpreter's exit, as a started one), not how an interpreter starts; the
+real command is started in tests/sockets/test_cli.py (``search``), test_interrupt.py and
+test_plugin_packaging.py (``backends``).
+"""
 
 import json
 import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 from faults import respond
+from python_forks import CLI, shared_searching
 from servers import FaultServer
 
 from websearch_sync.cli import build_parser, main
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def forks(request):
+    """The fork server for this module's commands (see the module docstring)."""
+    return shared_searching(request.config)
+
+
+def command_env():
+    """The environment of a child command: this test's, without search settings."""
+    return {k: v for k, v in os.environ.items() if not k.startswith(("WEB_SEARCH_", "WEB_FETCH_"))}
 
 
 # -- JSON output of failures ---------------------------------------------------------------------
@@ -100,14 +118,10 @@ def test_real_backends_have_no_stub_notice(testjson, monkeypatch, capsys):
 # -- pipes and encodings -------------------------------------------------------------------------
 
 
-def test_a_closed_pipe_ends_the_batch_quietly(tmp_path):
+def test_a_closed_pipe_ends_the_batch_quietly(tmp_path, forks):
     queries = tmp_path / "q.txt"
     queries.write_text("".join("query number %d\n" % i for i in range(3000)), encoding="utf-8")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "websearch_sync", "search", "--queries-file", str(queries)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-    )
+    proc = forks.popen(CLI, command_env(), "search", "--queries-file", str(queries), path0=os.getcwd())
     with proc:  # closes the pipes
         first = proc.stdout.readline()
         proc.stdout.close()
@@ -119,8 +133,12 @@ def test_a_closed_pipe_ends_the_batch_quietly(tmp_path):
 
 
 #: The command line's ``main`` run on each argv in turn in one process, each output followed by a
-#: NUL and its exit status: how a stdout the interpreter opened in an encoding meets the output.
-RUN_EACH = """import sys
+#: NUL and its exit status: how a stdout in an encoding meets the output. First the streams an
+#: interpreter opens when ``PYTHONIOENCODING`` names the encoding (stdout strict, stderr with
+#: backslash escapes and written through).
+RUN_EACH = """import io, sys
+sys.stdout = io.TextIOWrapper(open(1, "wb", closefd=False), encoding=%r, errors="strict")
+sys.stderr = io.TextIOWrapper(open(2, "wb", closefd=False), encoding=%r, errors="backslashreplace", write_through=True)
 from websearch_sync.cli import main
 for argv in %r:
     status = main(argv)
@@ -130,19 +148,18 @@ for argv in %r:
 
 
 @pytest.mark.parametrize("encoding", ["ascii", "cp1252"])
-def test_a_stdout_that_cannot_encode_the_text_does_not_crash(encoding):
-    """A text and a JSON search in one interpreter whose stdout encoding is ``encoding`` (set at its
-    start by ``PYTHONIOENCODING``): the test is about the output, one process start does for both."""
+def test_a_stdout_that_cannot_encode_the_text_does_not_crash(encoding, forks):
+    """A text and a JSON search in one process whose stdout encoding is ``encoding`` (as
+    ``PYTHONIOENCODING`` sets it): the test is about the output, one process does for both."""
     text = ["search", "北京 天气 ☃", "-n", "1"]
     as_json = ["search", "北京 天气 ☃ \U0001f600", "-n", "1", "--json"]
-    base = {k: v for k, v in os.environ.items() if not k.startswith(("WEB_SEARCH_", "WEB_FETCH_"))}
-    command = [sys.executable, "-c", RUN_EACH % [text, as_json]]
-    proc = subprocess.run(command, capture_output=True, timeout=60, env=dict(base, PYTHONIOENCODING=encoding))
-    assert proc.returncode == 0, proc.stderr.decode(encoding, "replace")
-    text_out, text_status, json_out, json_status = re.split(rb"\x00(\d+)", proc.stdout)[:4]
-    assert text_status == b"0", proc.stderr.decode(encoding, "replace")
+    with forks.popen(RUN_EACH % (encoding, encoding, [text, as_json]), command_env()) as proc:
+        stdout, stderr = proc.communicate()
+    assert proc.returncode == 0, stderr.decode(encoding, "replace")
+    text_out, text_status, json_out, json_status = re.split(rb"\x00(\d+)", stdout)[:4]
+    assert text_status == b"0", stderr.decode(encoding, "replace")
     assert b"1. " in text_out
-    assert json_status == b"0", proc.stderr.decode(encoding, "replace")
+    assert json_status == b"0", stderr.decode(encoding, "replace")
     assert json.loads(json_out.decode(encoding))["items"][0]["title"].startswith("北京 天气 ☃ \U0001f600")
 
 
@@ -197,10 +214,8 @@ def test_no_message_or_doc_names_the_unpublished_package():
 
 
 @pytest.mark.parametrize("argv", [["search", "q"], ["search", "q", "--json"], ["backends"]])
-def test_a_reader_gone_before_the_output_is_quiet_too(argv):
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "websearch_sync", *argv], stdout=subprocess.PIPE, stderr=subprocess.PIPE
-    )
+def test_a_reader_gone_before_the_output_is_quiet_too(argv, forks):
+    proc = forks.popen(CLI, command_env(), *argv, path0=os.getcwd())
     with proc:  # closes the pipes
         proc.stdout.close()
         err = proc.stderr.read().decode()

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from backend_kit import FIXTURES, project_backends
-from python_forks import CLI, PYTEST, PythonForks, searching_preload
+from python_forks import CLI, PYTEST, shared_searching
 from test_plugins import _distribution
 from user_pytest import run_pytest
 
@@ -160,14 +160,14 @@ def _example_fixtures(folder: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def forks():
-    """One Python for the module's pytest and CLI runs (``python -m pytest``, ``python -m
+def forks(request):
+    """The Python for the module's pytest and CLI runs (``python -m pytest``, ``python -m
     websearch_sync``), each a child forked after pytest, websearch_sync and the modules a search
-    imports were (tests/python_forks.py ``searching_preload``): each is a user's run in a process
-    of its own, without paying the interpreter's start and those imports again. Not ``websearch_sync.testing``: pytest rewrites
-    the asserts of a plugin it imports, and warns when it was imported before."""
-    with PythonForks(preload=searching_preload("pytest")) as started:
-        yield started
+    imports were (tests/python_forks.py ``shared_searching``, one per pytest process): each is a
+    user's run in a process of its own, without paying the interpreter's start and those imports
+    again. Not ``websearch_sync.testing``: pytest rewrites the asserts of a plugin it imports, and
+    warns when it was imported before."""
+    return shared_searching(request.config)
 
 
 @pytest.fixture

@@ -352,50 +352,13 @@ def mcp_process(*args, **env):
     )
 
 
-def test_unconfigured_search_backend_is_left_out_stdout_is_protocol_only_and_eof_exits_cleanly():
-    process = mcp_process("--log-level", "info", WEB_SEARCH_BACKEND="brave")  # no BRAVE_API_KEY
-    try:
-        process.stdin.write(
-            _jsonrpc(
-                INITIALIZE,
-                {"jsonrpc": "2.0", "method": "notifications/initialized"},
-                {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
-                {
-                    "jsonrpc": "2.0",
-                    "id": 3,
-                    "method": "tools/call",
-                    "params": {"name": "web_search", "arguments": {"query": "x"}},
-                },
-            )
-        )
-        process.stdin.flush()
-        answers = {}
-        while len(answers) < 3:  # bounded by the communicate() timeout below if the server stalls
-            line = process.stdout.readline()
-            assert line, "the server closed stdout early"
-            message = json.loads(line)
-            assert message["jsonrpc"] == "2.0"
-            answers[message["id"]] = message
-        out, err = process.communicate("", timeout=SESSION_LIMIT_S)  # closes stdin: the client is gone
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-    assert process.returncode == 0
-    assert out == ""
-    assert [t["name"] for t in answers[2]["result"]["tools"]] == ["web_fetch"]
-    assert answers[3]["result"]["isError"] is True
-    assert "structuredContent" not in answers[3]["result"]
-    assert answers[3]["result"]["content"][0]["text"].startswith("Error: ToolNotFound (unknown_tool): ")
-    assert "not offering the search tool: backend brave is not configured" in err
-    assert "MCP client closed the connection" in err
-    # a fresh interpreter's start and exit add nothing of their own (what the forked servers do not go through)
-    assert all(line.startswith("websearch-sync mcp: ") for line in err.splitlines()), err
-
-
-def test_a_client_that_disconnects_mid_call_ends_the_server_cleanly():
-    """The client's process dies while a fetch runs (stdin and stdout both close): the answer has
-    no reader, and the server ends as on a closed stdin (status 0), not on a broken pipe's traceback."""
+def test_the_started_command_serves_protocol_only_and_ends_cleanly_when_its_client_disconnects_mid_call():
+    """The real command (``python -m websearch_sync mcp``: its interpreter's start and exit, which the
+    forked servers skip), once: an unconfigured search backend is left out and named on stderr,
+    stdout carries protocol messages only, and when the client's process dies while a fetch runs
+    (stdin and stdout both close) the answer has no reader and the server ends as on a closed stdin
+    (status 0, the closing line), not on a broken pipe's traceback; stderr holds the server's own
+    lines only (output at the interpreter's exit on the closed stdout would add Python's)."""
     arrived, release = threading.Event(), threading.Event()
 
     def page(conn, request, server):
@@ -403,22 +366,35 @@ def test_a_client_that_disconnects_mid_call_ends_the_server_cleanly():
         gated(release, respond(200, article_html()))(conn, request, server)
 
     with FaultServer({"*": page}) as site:
-        process = mcp_process("--allow-private")
+        process = mcp_process("--allow-private", "--log-level", "info", WEB_SEARCH_BACKEND="brave")  # no BRAVE_API_KEY
         try:
             process.stdin.write(
                 _jsonrpc(
                     INITIALIZE,
                     {"jsonrpc": "2.0", "method": "notifications/initialized"},
+                    {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
                     {
                         "jsonrpc": "2.0",
-                        "id": 2,
+                        "id": 3,
+                        "method": "tools/call",
+                        "params": {"name": "web_search", "arguments": {"query": "x"}},
+                    },
+                    {
+                        "jsonrpc": "2.0",
+                        "id": 4,
                         "method": "tools/call",
                         "params": {"name": "web_fetch", "arguments": {"url": site.url("/page")}},
                     },
                 )
             )
             process.stdin.flush()
-            assert json.loads(process.stdout.readline())["id"] == 1
+            answers = {}
+            while len(answers) < 3:  # the fetch's answer waits for the page, which waits for the release
+                line = process.stdout.readline()
+                assert line, "the server closed stdout early"
+                message = json.loads(line)
+                assert message["jsonrpc"] == "2.0"
+                answers[message["id"]] = message
             assert arrived.wait(SESSION_LIMIT_S), "the fetch did not reach the page"
             process.stdout.close()  # the client is gone: nothing reads the answer
             process.stdin.close()
@@ -430,8 +406,17 @@ def test_a_client_that_disconnects_mid_call_ends_the_server_cleanly():
                 process.kill()
                 process.wait()
             process.stderr.close()
+    assert sorted(answers) == [1, 2, 3]
+    assert [t["name"] for t in answers[2]["result"]["tools"]] == ["web_fetch"]
+    assert answers[3]["result"]["isError"] is True
+    assert "structuredContent" not in answers[3]["result"]
+    assert answers[3]["result"]["content"][0]["text"].startswith("Error: ToolNotFound (unknown_tool): ")
+    assert "not offering the search tool: backend brave is not configured" in err
+    assert "MCP client closed the connection" in err
     assert "Traceback" not in err and "BrokenPipeError" not in err
     assert process.returncode == 0
+    # a fresh interpreter's start and exit add nothing of their own (what the forked servers do not go through)
+    assert all(line.startswith("websearch-sync mcp: ") for line in err.splitlines()), err
 
 
 # -- without the SDK, and the pieces ------------------------------------------------------------------

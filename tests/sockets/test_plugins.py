@@ -6,7 +6,7 @@ Each test installs real distributions (a module plus its ``.dist-info`` with
 ``entry_points.txt``) into a temporary folder on ``PYTHONPATH`` and runs a script in a process
 of its own, so entry-point discovery is the real ``importlib.metadata`` one: a child forked
 from an interpreter that has started and imported ``websearch_sync``, its client, CLI and built-in
-engines' modules (tests/python_forks.py ``searching_preload``: modules only; no registry is built
+engines' modules (tests/python_forks.py ``shared_searching``: modules only; no registry is built
 and no plugin discovered before a child's first question, on its own path).
 """
 
@@ -19,7 +19,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
-from python_forks import PythonForks, searching_preload
+from python_forks import PythonForks, shared_searching
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -115,15 +115,15 @@ _forks: list[PythonForks] = []
 
 
 @pytest.fixture(scope="module", autouse=True)
-def _python_forks():
-    """One Python for the module that forks each :func:`_run`'s ``python -c`` (tests/python_forks.py:
-    a child is a fresh interpreter after ``import websearch_sync`` and the modules a search imports;
-    13 interpreters' start and imports, ~3 s of CPU, are paid once; 2.6 -> 1.6 s with the
-    library's modules preloaded too)."""
-    with PythonForks(_environ(PYTHONPATH=str(ROOT)), preload=searching_preload()) as forks:
-        _forks.append(forks)
-        yield
-        _forks.remove(forks)
+def _python_forks(request):
+    """The Python that forks each :func:`_run`'s ``python -c`` (tests/python_forks.py
+    ``shared_searching``, one per pytest process: a child is a fresh interpreter after ``import
+    websearch_sync`` and the modules a search imports; 13 interpreters' start and imports, ~3 s of
+    CPU, are not paid: 2.6 -> 1.6 s with the library's modules preloaded, the server's start
+    shared with the other modules of the worker that fork from it)."""
+    _forks.append(shared_searching(request.config))
+    yield
+    _forks.clear()
 
 
 def _run(site: Path, code: str, **env: str) -> subprocess.CompletedProcess:

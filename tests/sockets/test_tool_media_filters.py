@@ -3,18 +3,19 @@
 search, and a filter given with another vertical is the search's own ``bad_filter``, returned
 as the tool's error. Through ``call_tool`` (DuckDuckGo's recorded token page on a mocked
 wire: the ``f`` parameter a filter becomes is pinned in tests/unit/test_media_filters.py), a
-``ToolSession`` and an MCP server forked from a zygote (as test_mcp.py drives it); LangChain's
-tools in test_integrations_langchain.py.
+``ToolSession`` and an MCP server forked from the zygote the MCP client modules of the worker
+share (mcp_zygote.shared; test_mcp.py drives the server the same way); LangChain's tools in
+test_integrations_langchain.py.
 """
 
 import os
 from pathlib import Path
 from urllib.parse import parse_qsl, urlsplit
 
+import mcp_zygote
 import pytest
 import responses
 from clocks import FakeClock, paced_budget_s
-from mcp_zygote import Zygote
 
 import websearch_sync as ws
 from websearch_sync import tool
@@ -116,9 +117,10 @@ def test_the_same_words_with_other_filters_are_another_lookup_for_the_repeat_gua
 
 
 @pytest.fixture(scope="module")
-def mcp_answers():
-    """One MCP server of the offline stub (forked from a zygote, as in test_mcp.py), asked for its
-    tools, an image search with a filter and the same filter with vertical web."""
+def mcp_answers(request):
+    """One MCP server of the offline stub (forked from the worker's shared zygote, as in
+    test_mcp_clients.py), asked for its tools, an image search with a filter and the same filter
+    with vertical web."""
     import anyio
     from mcp import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -140,8 +142,8 @@ def mcp_answers():
         with anyio.fail_after(SESSION_LIMIT_S):
             return await scenario(command)
 
-    with Zygote(str(ROOT), paced_budget_s(SESSION_LIMIT_S)) as zygote:
-        return anyio.run(bounded, zygote.command())
+    zygote = mcp_zygote.shared(request.config, str(ROOT), paced_budget_s(SESSION_LIMIT_S))
+    return anyio.run(bounded, zygote.command())
 
 
 def test_the_mcp_search_tool_lists_the_filters(mcp_answers):

@@ -3,10 +3,11 @@ own, the plugin through its entry point) whose modules register their backends t
 function they call as they are imported: ``def setup_backends(): register(Mine)``, then
 ``setup_backends()`` at the module's top. The import is not made again, so such a backend lasts
 as one registered by the module's top level itself does, at any depth of calls; one a helper
-registers inside a test is still undone after that test."""
+registers inside a test is still undone after that test. The user's pytest runs in a child forked
+from a Python that imported pytest and the library's third-party dependencies (user_pytest.shared_forks)."""
 
 import pytest
-from user_pytest import run_pytest, write_suite
+from user_pytest import run_pytest, shared_forks, write_suite
 
 #: A module of the user's with the helpers (another module's functions, called at a test module's import).
 HELPERS = """
@@ -140,8 +141,8 @@ def test_imports_it_again():
     [(USER_TESTS, "6 passed"), (FIRST_USE_TESTS, "2 passed")],
     ids=["in_use_from_collection", "first_used_in_a_test"],
 )
-def test_backends_a_helper_registers_at_a_modules_import_outlive_the_test(tmp_path, tests, passed):
+def test_backends_a_helper_registers_at_a_modules_import_outlive_the_test(tmp_path, tests, passed, request):
     write_suite(tmp_path, {"helpers": HELPERS, "lazy_app": LAZY_APP}, tests)
-    done = run_pytest(tmp_path)
+    done = run_pytest(tmp_path, forks=shared_forks(request.config))
     assert done.returncode == 0, done.stdout + done.stderr
     assert passed in done.stdout

@@ -36,15 +36,21 @@ def no_proxy_variables(monkeypatch):
     return monkeypatch
 
 
-def test_the_environment_is_merged_once_per_origin(no_proxy_variables):
-    merged = []
+@pytest.fixture
+def merged(no_proxy_variables):
+    """The URLs requests merged the environment for (``Session.merge_environment_settings``)."""
+    urls = []
     original = requests.Session.merge_environment_settings
 
     def counting(self, url, *args):
-        merged.append(url)
+        urls.append(url)
         return original(self, url, *args)
 
     no_proxy_variables.setattr(requests.Session, "merge_environment_settings", counting)
+    return urls
+
+
+def test_the_environment_is_merged_once_per_origin(merged):
     with FaultServer({"/a": respond(200, b"a"), "/b": respond(200, b"b")}) as server:
         transport = HttpTransport(impersonate="off")
         try:
@@ -52,6 +58,26 @@ def test_the_environment_is_merged_once_per_origin(no_proxy_variables):
         finally:
             transport.close()
     assert answers == [b"a", b"b", b"a"] and len(merged) == 1
+
+
+def test_new_clients_share_an_origins_merged_environment_and_a_wires_own_proxy_keeps_its_own(merged):
+    """Every client's transport has a wire of its own: a new client's first request read the whole
+    environment again. Wires without a proxy of their own share what they merged; one with a proxy
+    does not take it (nor give its own away)."""
+    dead = "http://127.0.0.1:%d" % free_port()
+    with FaultServer({"/a": respond(200, b"a")}) as server:
+        for proxy in (None, None, dead, None):
+            transport = HttpTransport(impersonate="off", proxy=proxy)
+            try:
+                if proxy is None:
+                    assert _get(transport, server.url("/a")).content == b"a"
+                else:
+                    with pytest.raises(ws.NetworkError) as info:
+                        _get(transport, server.url("/a"))
+                    assert info.value.detail_code == "proxy_error", repr(info.value)
+            finally:
+                transport.close()
+    assert len(merged) == 2  # once for the three wires without a proxy, once for the proxied one
 
 
 def test_a_proxy_variable_set_between_two_requests_counts_at_once(no_proxy_variables):

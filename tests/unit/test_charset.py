@@ -91,3 +91,27 @@ def test_a_meta_naming_utf16_means_utf8(label):
     text = decode_body(page.encode(), "text/html")
     assert text == page
     assert decode_body(page.encode(), None) == page
+
+
+def test_a_few_stray_bytes_are_counted_and_replaced_in_one_scan(monkeypatch):
+    """A UTF-8 page with a stray byte is read with U+FFFD in its place; the stray bytes are counted
+    by the substitution that replaces them (counting first scanned the page twice)."""
+    from websearch_sync.net import charset
+
+    scans = []
+    pattern = charset._ESCAPED_BYTE
+
+    class CountingPattern:
+        def __getattr__(self, name):
+            method = getattr(pattern, name)
+
+            def counted(*args, **kwargs):
+                scans.append(name)
+                return method(*args, **kwargs)
+
+            return counted
+
+    monkeypatch.setattr(charset, "_ESCAPED_BYTE", CountingPattern())
+    text = "<p>café crème " * 200
+    assert decode_body(text.encode() + b"\xff<p>fin</p>", "text/html; charset=utf-8") == text + "\ufffd<p>fin</p>"
+    assert len(scans) == 1

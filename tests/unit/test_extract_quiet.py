@@ -4,10 +4,13 @@ extraction is the same either way."""
 
 import logging
 
+import lxml.html
 import pytest
-from readability import debug
+from readability import Document, debug, readability
 
 from websearch_sync.extract.article import extract_html
+from websearch_sync.extract.quiet import quiet_steps
+from websearch_sync.extract.textlength import link_density
 
 PAGE = (
     "<html><head><title>Tides</title></head><body>"
@@ -49,3 +52,37 @@ def test_its_debug_messages_describe_the_elements_while_the_log_is_on(described,
     assert any("Removing unlikely candidate - " in m and "sidebar" in m for m in messages), messages
     assert any(m.startswith("Branch ") and "#story" in m for m in messages), messages
     assert (logged.title, logged.text) == (quiet.title, quiet.text)
+
+
+def test_its_steps_measure_text_with_textlength_not_readabilitys_patterns(monkeypatch):
+    """readability's steps run with ``textlength``'s ``clean`` and ``text_length`` (the same
+    strings and numbers, found in one pass): with readability's own made to fail, its summary is
+    the one readability gives."""
+    expected = Document(PAGE).summary(html_partial=True)
+
+    def refused(*args):
+        raise AssertionError("readability's own text measure was called")
+
+    monkeypatch.setattr(readability, "clean", refused)
+    monkeypatch.setattr(readability, "text_length", refused)
+    steps = quiet_steps(Document)
+    steps["get_link_density"] = lambda self, elem: link_density(elem)  # not a step of quiet's: textlength's own
+    assert type("Quiet", (Document,), steps)(PAGE).summary(html_partial=True) == expected
+
+
+def test_the_article_is_collected_in_a_division_made_not_parsed(monkeypatch):
+    """readability's ``get_article`` collects the article in ``fragment_fromstring("<div/>")``:
+    a parse of its own (30 us) for one empty element, which quiet's steps make instead; the
+    summary is the one readability gives."""
+    expected = Document(PAGE).summary(html_partial=True)
+    parse = lxml.html.fragment_fromstring
+
+    def no_empty_division(html, *args, **kwargs):
+        assert html != "<div/>", "an empty division was parsed"
+        return parse(html, *args, **kwargs)
+
+    monkeypatch.setattr(lxml.html, "fragment_fromstring", no_empty_division)
+    monkeypatch.setattr(readability, "fragment_fromstring", no_empty_division)
+    steps = quiet_steps(Document)
+    steps["get_link_density"] = lambda self, elem: link_density(elem)
+    assert type("Quiet", (Document,), steps)(PAGE).summary(html_partial=True) == expected

@@ -1,5 +1,5 @@
-"""``extract.textlength`` gives readability-lxml's own numbers: ``clean_length`` is
-``len(readability.readability.clean(text))`` for any text (whitespace runs of every kind and
+"""``extract.textlength`` gives readability-lxml's own numbers: ``clean_text`` is
+``readability.readability.clean(text)`` and ``clean_length`` its length for any text (whitespace runs of every kind and
 length, the 255-character cap), and ``link_density`` is ``Document.get_link_density`` on every
 element of a recorded page. A readability release that measures otherwise fails here."""
 
@@ -15,7 +15,7 @@ from readability import Document
 from readability.readability import clean
 
 from websearch_sync.extract import boilerplate
-from websearch_sync.extract.textlength import clean_length, link_density
+from websearch_sync.extract.textlength import clean_length, clean_text, link_density
 
 PAGE = os.path.join(
     os.path.dirname(os.path.dirname(__file__)),
@@ -42,6 +42,7 @@ def _strings(alphabet, longest):
 @settings(max_examples=200, deadline=None)
 @given(st.lists(PIECES, max_size=40).map("".join))
 def test_clean_length_is_readabilitys(text):
+    assert clean_text(text) == clean(text)
     assert clean_length(text) == len(clean(text))
 
 
@@ -56,6 +57,7 @@ def test_clean_length_on_the_runs_that_change_length():
     for text in itertools.chain(
         ["a" + "\t" * 300 + "b", "a \n\t b", "\t\ta  \t b\xa0 \xa0c"], _strings(" \t\n\r\x0b\xa0a", 4), runs
     ):
+        assert clean_text(text) == clean(text), repr(text)
         assert clean_length(text) == len(clean(text)), repr(text)
 
 

@@ -1,7 +1,8 @@
 """The shortcuts fetch takes on every page it reads (issue 35: "time is fetch's") answer exactly
 what the full walks answer: the control-character and binary-data counts taken with
 ``bytes.translate`` on ASCII text, and the client-redirect reader skipping the tag walk on a page
-without ``http-equiv`` and the script search on one without ``location``."""
+without ``http-equiv``, or whose markup holds neither ``refresh`` nor a numeric character
+reference, and the script search on one without ``location``."""
 
 import re
 
@@ -10,6 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from requests.structures import CaseInsensitiveDict
 
+from websearch_sync.engine import redirects
 from websearch_sync.engine.redirects import client_redirects
 from websearch_sync.net.response import HttpResponse
 from websearch_sync.reader.pagetext import binary, sendable
@@ -66,6 +68,12 @@ def page(markup: str) -> HttpResponse:
     [
         ("<META HTTP-EQUIV='Refresh' CONTENT='0; URL=https://b.example/x'>", "https://b.example/x"),
         ("<meta Http-Equiv='&#114;efresh' content='0;url=https://b.example/x'>", "https://b.example/x"),
+        ("<meta http-equiv='R&#X45;fresh' content='0;url=https://b.example/x'>", "https://b.example/x"),
+        (
+            "<meta http-equiv='&#82;&#69;&#70;&#82;&#69;&#83;&#72;' content='0;url=https://b.example/x'>",
+            "https://b.example/x",
+        ),
+        ("<meta http-equiv='Content-Type' content='0;url=https://b.example/x'>", None),
         ("<meta http-equiv=refresh content='0;url=https://b.example/x'>", "https://b.example/x"),
         ("<meta name='refresh' content='0;url=https://b.example/x'>", None),  # no http-equiv: no refresh
         ("<script>top.location = 'https://b.example/s'</script>", "https://b.example/s"),
@@ -76,3 +84,44 @@ def test_a_page_s_redirect_is_found_whatever_the_case_of_its_markup(head, expect
     redirects = client_redirects(page("<html><head>%s</head><body></body></html>" % head))
     found = redirects.refresh.target if redirects.refresh is not None else redirects.script
     assert found == expected
+
+
+def test_a_page_whose_http_equiv_cannot_be_a_refresh_is_not_walked_tag_by_tag(monkeypatch):
+    def walked(markup):
+        raise AssertionError("the tags were walked")
+
+    monkeypatch.setattr(redirects, "start_tags", walked)
+    head = "<meta http-equiv='Content-Type' content='text/html'><base href='/b/'><meta http-equiv=X-UA-Compatible>"
+    body = "&amp; a page &#8217;s text, &#x201C;quoted&#x201d; &#1140; &#x720;"
+    assert client_redirects(page("<html><head>%s</head><body>%s</body></html>" % (head, body))).refresh is None
+
+
+_PIECES = st.sampled_from(
+    [
+        "<meta http-equiv='%s' content='%s'>" % (value, content)
+        for value in (
+            "refresh",
+            "REFRESH",
+            "&#114;efresh",
+            "r&#x65;fresh",
+            "&#0082;EFRESH",
+            "&#X00052;efresh",
+            "refres&#104",
+            "&#1140;efresh",
+            "Content-Type",
+            "ref&amp;resh",
+        )
+        for content in ("0;url=/x", "1; URL='https://b.example/y'", "text/html")
+    ]
+    + ["<base href='https://c.example/'>", "<!--", "-->", "<noscript>", "</noscript>", "&#38;", " refresh ", "<p>"]
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, max_size=8).map("".join))
+def test_the_tag_walk_s_shortcut_answers_what_the_walk_answers(markup):
+    response = page("<html><head>%s</head><body>text</body></html>" % markup)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(redirects, "_REFRESH_VALUE", "")  # every page with http-equiv walked
+        walked = client_redirects(response)
+    assert client_redirects(response) == walked

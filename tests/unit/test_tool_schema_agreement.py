@@ -11,8 +11,6 @@ import websearch_sync as ws
 from websearch_sync import tool
 from websearch_sync.net.urls import MAX_URL_CHARS
 
-jsonschema = pytest.importorskip("jsonschema")  # installed with the mcp extra (the test extra)
-
 SETTINGS = ws.Settings(backend="stub")
 
 
@@ -51,6 +49,8 @@ def cases():
 
 @pytest.mark.parametrize("name, schema, arguments", list(cases()))
 def test_the_check_accepts_exactly_what_the_schema_accepts(name, schema, arguments):
+    # installed with the mcp extra (the test extra); imported here, not by every worker's collection
+    jsonschema = pytest.importorskip("jsonschema")
     published = jsonschema.Draft202012Validator(schema).is_valid(
         {key: value for key, value in arguments.items() if value is not None}  # null: "not given"
     )

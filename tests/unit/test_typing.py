@@ -73,8 +73,21 @@ extra_checks = False
 SCRIPTS = {"user_script": USER_SCRIPT, "strict_user_script": VERTICAL_SCRIPT}
 
 
+#: The folder of pytest's cache (``config.cache.mkdir``) where mypy keeps its incremental cache.
+MYPY_CACHE = "websearch_mypy"
+
+
+def mypy_cache_dir(config: pytest.Config) -> str:
+    """Where mypy keeps its cache between runs: in pytest's cache folder, so a run after the first
+    analyses again only the modules that changed and what depends on them (mypy checks every
+    cached module against its source; 1.5 s -> 0.2 s of CPU when nothing changed). With the cache
+    off (``-p no:cacheprovider``) mypy's documented way to write none."""
+    cache = getattr(config, "cache", None)
+    return str(cache.mkdir(MYPY_CACHE)) if cache is not None else os.devnull
+
+
 @pytest.fixture(scope="module")
-def mypy_errors(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[int, str]]:
+def mypy_errors(tmp_path_factory: pytest.TempPathFactory, pytestconfig: pytest.Config) -> dict[str, dict[int, str]]:
     """mypy's errors on each user script of :data:`SCRIPTS`, by script and line (line 0: the whole output)."""
     pytest.importorskip("mypy")
     folder = tmp_path_factory.mktemp("typing")
@@ -92,7 +105,7 @@ def mypy_errors(tmp_path_factory: pytest.TempPathFactory) -> dict[str, dict[int,
             "--strict",
             "--follow-imports=silent",
             "--cache-dir",
-            os.devnull,  # one run: a cache would only be written (mypy's documented way to write none; -10% CPU)
+            mypy_cache_dir(pytestconfig),
             "--no-error-summary",
             "--hide-error-context",
             *(name + ".py" for name in SCRIPTS),

@@ -19,6 +19,7 @@ by the backend runner already, and pass (:func:`backend_call`).
 import contextlib
 from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
+from functools import lru_cache
 from typing import Callable, Optional
 from urllib.parse import urlsplit
 
@@ -36,6 +37,7 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
+@lru_cache(maxsize=256)  # a pure function of the URL, asked twice per request
 def host_key(url: str) -> Optional[str]:
     """The pace and cool-down key of ``url``'s host (``host:<host>``, with ``:<port>`` when it
     is not the scheme's default), or ``None`` for a URL without a host."""

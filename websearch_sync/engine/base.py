@@ -13,7 +13,7 @@ import re
 import weakref
 from collections.abc import Mapping, Sequence
 from email.utils import parsedate_to_datetime
-from functools import partial
+from functools import lru_cache, partial
 from itertools import islice
 from typing import Any, Callable, ClassVar, Optional, TypeVar, Union
 from urllib.parse import urlsplit, urlunsplit
@@ -669,6 +669,7 @@ _JSON_READING = ("results_at", "result_fields", "request_id_at")
 _OWN_MODULES = "websearch_sync."
 
 
+@lru_cache(maxsize=256)  # a pure function of two strings, asked twice per call
 def upstream_key(name: str, configured_base: Optional[str]) -> str:
     """The key of backend ``name``'s pace and cool-downs: the name at its default endpoint;
     ``<name>@<host[:port]>`` at a configured one (``configured_base``), so two SearXNG

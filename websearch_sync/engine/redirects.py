@@ -50,6 +50,15 @@ _JS_REDIRECT = re.compile(
 #: is not walked tag by tag or searched with the pattern (fetch looks at every page it reads).
 _JS_LOCATION = "location"
 _REFRESH_NAME = "http-equiv"
+#: What a refresh tag's markup holds besides :data:`_REFRESH_NAME` (in ASCII lower case): its
+#: value ``refresh`` as it is, or with a letter of it written as a numeric character reference
+#: (``&#114;``, ``&#x52``, leading zeros allowed: :data:`_REFRESH_LETTER`; no named reference
+#: stands for an ASCII letter, and no other character lower-cases to one of ``refresh``'s). A
+#: page whose ``http-equiv`` is only a ``Content-Type`` or ``X-UA-Compatible`` one is not walked.
+_REFRESH_VALUE = "refresh"
+_REFRESH_LETTER = re.compile(
+    r"&#(?:x0*(?:72|65|66|73|68|52|45|46|53|48)(?![0-9a-f])|0*(?:114|101|102|115|104|82|69|70|83|72)(?![0-9]))"
+)
 #: What may stand before ``location``: nothing word-like, or one of these objects.
 _JS_OWNER = re.compile(r"(?:^|[^\w$.])(?:(?:window|document|top|self)\.)?$")
 _JS_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|(.))", re.S)
@@ -217,9 +226,10 @@ def client_redirects(response: HttpResponse) -> ClientRedirects:
     markup = response.text[:SCAN_CHARS]
     lowered = _ascii_lower(markup)
     unseen = _spans(lowered, _UNSEEN)
-    acted, noscript, tags = (
-        _refresh_tags(markup, unseen, response.url) if _REFRESH_NAME in lowered else (None, None, [])
+    may_refresh = _REFRESH_NAME in lowered and (
+        _REFRESH_VALUE in lowered or _REFRESH_LETTER.search(lowered) is not None
     )
+    acted, noscript, tags = _refresh_tags(markup, unseen, response.url) if may_refresh else (None, None, [])
     header = response.headers.get("Refresh")
     declared = _refresh(header, response.url) if header else None
     if declared is not None:  # read when the document is created, before any tag of it

@@ -23,6 +23,7 @@ import difflib
 import importlib
 import inspect
 import logging
+import operator
 import re
 import sys
 import threading
@@ -557,6 +558,10 @@ def _engines() -> Iterator[type[Backend]]:
 _walls_seen: tuple[int, tuple[type[Backend], ...], tuple[tuple[BotWall, ...], ...], list[BotWall]] = (-1, (), (), [])
 
 
+#: An engine class's declared walls (its ``bot_walls``).
+_DECLARED_WALLS = operator.attrgetter("bot_walls")
+
+
 def bot_walls() -> list[BotWall]:
     """The bot walls every registered backend declares, in registration order (each once).
 
@@ -570,8 +575,9 @@ def bot_walls() -> list[BotWall]:
     if fresh:
         generation = _GENERATION  # read first: a registration meanwhile makes the next call look again
         engines = tuple(_engines())  # loads the plugins (a new generation) the first time
-    if fresh or any(cls.bot_walls is not own for cls, own in zip(engines, declared)):
-        declared = tuple(cls.bot_walls for cls in engines)
+    now = tuple(map(_DECLARED_WALLS, engines))  # in C: no Python step per engine (35 of them)
+    if fresh or not all(map(operator.is_, now, declared)):
+        declared = now
         walls = list(dict.fromkeys(wall for engine_walls in declared for wall in engine_walls))
         _walls_seen = (generation, engines, declared, walls)
     return list(walls)

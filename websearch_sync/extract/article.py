@@ -20,6 +20,7 @@ import functools
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Any, Optional, Union
 from urllib.parse import urljoin
 
@@ -43,6 +44,7 @@ from .second import NEAR_EMPTY_CHARS, near_empty, second_opinion
 from .tables import widen_to_column
 from .teasers import scan as scan_teasers
 from .textlength import link_density
+from .unlikely import remove_unlikely_candidates
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -217,12 +219,15 @@ def _tree_document_class() -> Any:
                 preserved.update((box, True) for code in node.iter("pre") for box in sole_wrappers(code))
             return preserved
 
-        # readability's walks go through these: each stops once the extraction was abandoned
+        # readability's walks go through these: each stops once the extraction was abandoned. Its
+        # own are generators of ``findall(".//<tag>")`` per tag name, each list taken once the one
+        # before it is used up; chained in C, the same lists are handed on without a Python step
+        # per element (tests/unit/test_extract_walks.py).
         def tags(self, node: etree._Element, *tag_names: str) -> Iterator[etree._Element]:
-            return checked(super().tags(node, *tag_names))
+            return checked(chain.from_iterable(node.findall(".//%s" % name) for name in tag_names))
 
         def reverse_tags(self, node: etree._Element, *tag_names: str) -> Iterator[etree._Element]:
-            return checked(super().reverse_tags(node, *tag_names))
+            return checked(chain.from_iterable(reversed(node.findall(".//%s" % name)) for name in tag_names))
 
         def class_weight(self, element: etree._Element) -> int:
             checkpoint()  # once per scored or sanitised element
@@ -239,8 +244,11 @@ def _tree_document_class() -> Any:
             transform_misused_divs(self.html, self.tags, REGEXES["divToPElementsRe"])
 
         def remove_unlikely_candidates(self) -> None:
+            from readability.readability import REGEXES, describe, log
+
             checkpoint()
-            super().remove_unlikely_candidates()
+            # readability's step, judging only the elements with a class or an id (the others cannot match)
+            remove_unlikely_candidates(self.html, REGEXES, log, describe)
 
         def get_article(self, candidates: Any, best_candidate: Any, html_partial: bool = False) -> etree._Element:
             parent = best_candidate["elem"].getparent()

@@ -9,8 +9,8 @@ over the length of its own, each measured as ``len(clean(element.text_content())
 same text again and again: on the development pages these measurements were a quarter of the
 whole extraction's time.
 
-``clean_length`` gives ``len(readability.readability.clean(text))`` for every string: each
-run of whitespace is a match of both expressions from its first character or of neither
+``clean_text`` gives ``readability.readability.clean(text)`` for every string (``clean_length``
+its length; readability's steps run with it, :mod:`.quiet`): each run of whitespace is a match of both expressions from its first character or of neither
 (``\\s{255,}`` matches a run of 255 or more whitespace characters whole; ``\\s*\\n\\s*`` a run
 holding a line break whole), so anchoring them at a run's start (``(?<!\\s)``) finds the same
 matches in one pass; the third expression and the second only run when the text holds a tab,
@@ -34,14 +34,20 @@ _BLANKS = re.compile(r"\t|[ \t]{2,}")
 _LONG_RUN_SPACES = " " * 255
 
 
-def clean_length(text: str) -> int:
-    """``len(readability.readability.clean(text))``, computed faster (module docstring)."""
-    text = _LONG_RUN.sub(_LONG_RUN_SPACES, text)
+def clean_text(text: str) -> str:
+    """``readability.readability.clean(text)``, the same string computed faster (module docstring)."""
+    if len(text) >= 255:  # a shorter text holds no run of 255
+        text = _LONG_RUN.sub(_LONG_RUN_SPACES, text)
     if "\n" in text:
         text = _BROKEN_RUN.sub("\n", text)
     if "\t" in text or "  " in text:
         text = _BLANKS.sub(" ", text)
-    return len(text.strip())
+    return text.strip()
+
+
+def clean_length(text: str) -> int:
+    """``len(readability.readability.clean(text))``, computed faster (module docstring)."""
+    return len(clean_text(text))
 
 
 def text_length(element: HtmlElement) -> int:

@@ -8,6 +8,7 @@ with the lab's finding (a browser that is wrong in one layer is worse than none)
 ``curl_cffi`` is imported only when a browser wire is built.
 """
 
+import functools
 import importlib.util
 import os
 from typing import TYPE_CHECKING, Optional
@@ -30,8 +31,10 @@ _REFUSED = {
 }
 
 
+@functools.cache
 def browser_available() -> bool:
-    """True when the ``browser`` extra (``curl_cffi``) is installed."""
+    """True when the ``browser`` extra (``curl_cffi``) is installed. Looked up once: every new
+    transport asks (its default profile), and the lookup searches the import path (0.5 ms)."""
     return importlib.util.find_spec("curl_cffi") is not None
 
 

@@ -116,18 +116,17 @@ def _mostly_utf8(content: bytes) -> Optional[str]:
     declared UTF-8); ``None`` when they are not, so detection reads a mislabelled page.
 
     A page that is UTF-8 throughout (nearly every one) is decoded strictly first: the same
-    text, without the scan for stray bytes (a DuckDuckGo page: 82 -> 8 us)."""
+    text, without the scan for stray bytes (a DuckDuckGo page: 82 -> 8 us). Otherwise one
+    substitution both replaces and counts the stray bytes (a count, then a replacement, scanned
+    a 180 KB page twice: 8.7 -> 4.2 ms)."""
     try:
         return content.decode("utf-8")
     except UnicodeDecodeError:
         pass
-    text = content.decode("utf-8", "surrogateescape")
-    stray = len(_ESCAPED_BYTE.findall(text))
-    if not stray:
-        return text
+    replaced, stray = _ESCAPED_BYTE.subn("\ufffd", content.decode("utf-8", "surrogateescape"))
     if stray > (1 - _UTF8_SHARE) * len(content.translate(None, _ASCII)):
         return None
-    return _ESCAPED_BYTE.sub("\ufffd", text)
+    return replaced
 
 
 def _strict(content: bytes, codec: Optional[str]) -> Optional[str]:

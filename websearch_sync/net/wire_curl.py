@@ -20,6 +20,7 @@ resolved that host itself (:meth:`CurlWire._pin`).
 import errno
 import math
 import threading
+from functools import lru_cache
 from typing import Any, Callable, Optional, Union
 from urllib.parse import urlsplit
 
@@ -339,7 +340,7 @@ class CurlWire:
             self._set_profile(handle)
             options.profiled = True
         options.set(handle, CurlOpt.HTTPHEADER_ORDER, self.redirected_order if request.redirected else self.order)
-        handle.setopt(CurlOpt.URL, request.url.encode("utf-8"))
+        options.set(handle, CurlOpt.URL, request.url.encode("utf-8"))  # libcurl keeps a copy: again only when new
         options.set_method(handle, request)
         headers = [("%s: %s" % (name, value)).encode("latin-1") for name, value in request.headers]
         if not any(name.lower() == "cache-control" for name, _ in request.headers):
@@ -482,6 +483,7 @@ def _set_body(handle: Curl, body: Union[str, bytes]) -> None:
     handle.setopt(CurlOpt.POSTFIELDSIZE, len(data))
 
 
+@lru_cache(maxsize=256)  # a pure function of the URL, asked twice per request
 def host_of(url: str) -> str:
     """The URL's host as curl's ``RESOLVE`` names it (IPv6 without brackets)."""
     return urlsplit(url).hostname or ""

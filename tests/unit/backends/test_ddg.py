@@ -14,6 +14,7 @@ from backend_kit import replay_search
 
 import websearch_sync as ws
 from websearch_sync.backends.ddg import decode_ddg_href, parse_ddg_page
+from websearch_sync.engine import html_parsing
 from websearch_sync.engine.html_parsing import iso_datetime, parse_fragment, reduce_markup, region, text_of
 
 FIXTURES = Path(__file__).resolve().parents[3] / "fixtures"
@@ -290,6 +291,22 @@ def test_reduce_markup_drops_each_kind_of_noise_in_either_case(noise):
         assert reduce_markup("<p>a%sb</p>" % spelt) == "<p>ab</p>", spelt
     assert reduce_markup("<p>a<br>b<BR/>c</p>") == "<p>a\nb\nc</p>"
     assert reduce_markup("<p>a<i>b</i><div>c</div></p>") == "<p>a<i>b</i><div>c</div></p>"  # kept
+
+
+def _reduced_with_a_call_per_match(markup, images=False):
+    """reduce_markup as it was before its shortcut: the noise pass calls back for every match."""
+    noise = html_parsing._NOISE_BUT_IMAGES if images else html_parsing._NOISE
+    return html_parsing._INDENT.sub("><", noise.sub(html_parsing._noise_replacement, markup))
+
+
+@pytest.mark.parametrize("path", sorted(FIXTURES.glob("*/*.html")), ids=lambda path: path.parent.name + "/" + path.name)
+def test_reduce_markup_answers_what_a_call_per_match_answers(path):
+    """The noise pass replaces its matches by nothing without calling back when the markup holds
+    no ``<br`` (in any case): every recorded page reduces as before, with and without images."""
+    text = path.read_text(encoding="utf-8", errors="replace")
+    for markup in (text, text.replace("<br", "<bR"), text + "<Br >", "<p>a<b>b</b>c</p>"):
+        for images in (False, True):
+            assert reduce_markup(markup, images) == _reduced_with_a_call_per_match(markup, images)
 
 
 def test_region_cuts_at_the_tags_holding_the_markers():

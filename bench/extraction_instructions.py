@@ -1,0 +1,87 @@
+"""Instructions per pass over a development set, of readability-lxml, ``extract_html`` and the
+whole fetch path, counted by valgrind's cachegrind: a figure the machine's load does not move
+(CPU time under a load of 5-20 on 2 CPUs moves by 20-40% between runs).
+
+    python bench/extraction_instructions.py [--set NAME ...] [--system NAME ...] [--passes N]
+
+For each set and system: the instructions of this client process (user space, the loopback
+server's child process left out) for a run of ``N`` passes over the pages minus a run of none,
+over ``N`` (each run makes one warm-up pass first), and each system's over readability-lxml's.
+What it does not count: the kernel's side of a loopback exchange and the cost of memory stalls,
+which CPU time weighs (``bench/extraction.py --cpu`` times them). Needs ``valgrind`` on the PATH;
+about a minute a run on the structures set, several on the article sets.
+"""
+
+import argparse
+import contextlib
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from typing import Optional
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.dirname(HERE))
+
+from extraction import DEFAULT_SETS, baseline_text, load, ours_text  # noqa: E402
+
+SYSTEMS = ("readability-lxml", "extract_html", "fetch")
+
+
+def passes(set_dir: str, system: str, count: int) -> None:
+    """One warm-up pass of ``system`` over the set's pages, then ``count`` passes (run under valgrind)."""
+    htmls = [html for _, html, _ in load(set_dir)]
+    with contextlib.ExitStack() as stack:
+        if system == "fetch":
+            from loopback_fetch import fetch_system
+
+            run = stack.enter_context(fetch_system(htmls))
+        else:
+            run = baseline_text if system == "readability-lxml" else ours_text
+        for _ in range(count + 1):
+            for html in htmls:
+                run(html)
+
+
+def counted(set_dir: str, system: str, count: int) -> int:
+    """The client process's instructions for a run of ``count`` passes (and its warm-up)."""
+    with tempfile.TemporaryDirectory() as out:
+        command = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--cachegrind-out-file=%s/cg.%%p" % out]
+        command += [sys.executable, __file__, "--run", set_dir, system, str(count)]
+        process = subprocess.run(command, capture_output=True, text=True, check=True)
+        client = re.search(r"==(\d+)== Cachegrind", process.stderr)  # the first process valgrind names
+        if client is None:
+            raise RuntimeError("valgrind did not name the process it ran: %s" % process.stderr[-500:])
+        with open(os.path.join(out, "cg.%s" % client.group(1)), encoding="utf-8") as handle:
+            summary = next(line for line in handle if line.startswith("summary:"))
+    return int(summary.split()[1])
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    """Command-line entry point (see the module docstring)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--set", action="append", default=[], help="a development set's name (default: all three)")
+    parser.add_argument("--system", action="append", default=[], choices=SYSTEMS, help="default: all three")
+    parser.add_argument("--passes", type=int, default=1, help="passes counted (default 1)")
+    parser.add_argument("--run", nargs=3, help=argparse.SUPPRESS)  # the child run under valgrind
+    args = parser.parse_args(argv)
+    if args.run:
+        passes(args.run[0], args.run[1], int(args.run[2]))
+        return 0
+    sets = dict(DEFAULT_SETS)
+    for name in args.set or list(sets):
+        figures = {}
+        for system in args.system or SYSTEMS:
+            figures[system] = (counted(sets[name], system, args.passes) - counted(sets[name], system, 0)) / args.passes
+        base = figures.get("readability-lxml")
+        for system, instructions in figures.items():
+            ratio = " (%.3f of readability-lxml)" % (instructions / base) if base else ""
+            print("%-12s %-17s %8.1f M instructions a pass%s" % (name, system, instructions / 1e6, ratio))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

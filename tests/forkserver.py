@@ -13,6 +13,8 @@ request's ``PYTHONPATH`` and the installation make it) and what to run: ``code``
 ``python -c`` runs it, in ``__main__``) or ``call`` (a ``module:function`` called without
 arguments; what it returns is the exit status). The requester reads the child's exit status on
 the same connection (:func:`status`; a signal's as a negative number, as ``subprocess`` says).
+An :func:`idle` request is answered once no child of the server is running (a test module's check
+that the children it caused have ended).
 
 A child ends with ``os._exit`` after flushing its streams (a traceback printed and status 1 for an
 exception), skipping the interpreter's exit; with ``interpreter_exit`` it goes through it as a
@@ -34,6 +36,9 @@ import socket
 import sys
 from typing import Any, Callable, Optional, TypeVar
 
+#: A request's first byte: fork a child (fds and a JSON spec follow), or answer once none is running.
+FORK, IDLE = b"F", b"I"
+
 
 def send(path: str, fds: list[int], spec: dict[str, Any]) -> socket.socket:
     """Ask the server at ``path`` for a child on ``fds`` (its 0, 1, 2...) running ``spec`` (see the
@@ -42,7 +47,7 @@ def send(path: str, fds: list[int], spec: dict[str, Any]) -> socket.socket:
     conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     try:
         conn.connect(path)
-        socket.send_fds(conn, [b"F"], fds)
+        socket.send_fds(conn, [FORK], fds)
         conn.sendall(json.dumps(spec).encode("utf-8") + b"\n")
     except BaseException:
         conn.close()
@@ -63,6 +68,20 @@ def status(conn: socket.socket, timeout: Optional[float] = None) -> Optional[int
 def request(path: str, fds: list[int], spec: dict[str, Any]) -> Optional[int]:
     """:func:`send` then :func:`status`: run a child and wait for it."""
     return status(send(path, fds, spec))
+
+
+def idle(path: str, timeout: float) -> bool:
+    """Whether the server at ``path`` has no running child within ``timeout``: it answers this
+    request once every child it forked has ended (a module's check that its children did end)."""
+    conn = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        conn.connect(path)
+        conn.sendall(IDLE)
+        return status(conn, timeout) == 0
+    except TimeoutError:
+        return False
+    finally:
+        conn.close()
 
 
 class ForkServer:
@@ -100,6 +119,10 @@ class ForkServer:
     def send(self, fds: list[int], **spec: Any) -> socket.socket:
         """Ask for a child (:func:`send`); the connection its status comes on."""
         return send(self.path, fds, spec)
+
+    def idle(self, timeout: float) -> bool:
+        """Whether every child of the server has ended within ``timeout`` (:func:`idle`)."""
+        return idle(self.path, timeout)
 
     def kill(self) -> None:
         """Kill the server and every child of it (their process group) now."""
@@ -191,6 +214,7 @@ def serve(path: str, spec: dict[str, Any]) -> Optional[tuple[list[int], dict[str
     signal.signal(signal.SIGCHLD, lambda signum, frame: None)  # wakes the select below
     gc.freeze()  # the imported objects stay out of the children's collections (and shared pages)
     waiting: dict[int, socket.socket] = {}  # a running child's pid -> its requester's connection
+    idlers: list[socket.socket] = []  # the connections of IDLE requests, answered once ``waiting`` is empty
     sys.stdout.write("ready\n")
     sys.stdout.flush()
     accepting = True
@@ -201,23 +225,28 @@ def serve(path: str, spec: dict[str, Any]) -> Optional[tuple[list[int], dict[str
             listener.close()
         if listener in readable and accepting:
             conn, _ = listener.accept()
-            _, fds, _, _ = socket.recv_fds(conn, 1, 16)
-            request = json.loads(conn.makefile("rb").readline())
-            pid = os.fork()
-            if pid == 0:
-                for other in [listener, conn, *waiting.values()]:
-                    other.close()
-                os.close(wake_read)
-                os.close(wake_write)
-                signal.set_wakeup_fd(-1)
-                signal.signal(signal.SIGCHLD, signal.SIG_DFL)
-                return fds, request, installation
-            for fd in fds:
-                os.close(fd)
-            waiting[pid] = conn
+            kind, fds, _, _ = socket.recv_fds(conn, 1, 16)
+            if kind == IDLE:
+                idlers.append(conn)
+            else:
+                request = json.loads(conn.makefile("rb").readline())
+                pid = os.fork()
+                if pid == 0:
+                    for other in [listener, conn, *waiting.values(), *idlers]:
+                        other.close()
+                    os.close(wake_read)
+                    os.close(wake_write)
+                    signal.set_wakeup_fd(-1)
+                    signal.signal(signal.SIGCHLD, signal.SIG_DFL)
+                    return fds, request, installation
+                for fd in fds:
+                    os.close(fd)
+                waiting[pid] = conn
         if wake_read in readable:
             _drain(wake_read)
         _reap(waiting)
+        if not waiting:
+            _answer(idlers)
     return None
 
 
@@ -228,6 +257,17 @@ def _drain(fd: int) -> None:
             pass
     except BlockingIOError:
         pass
+
+
+def _answer(idlers: list[socket.socket]) -> None:
+    """Tell the IDLE requesters that no child is running (status 0), and forget them."""
+    for conn in idlers:
+        try:
+            conn.sendall(b"0\n")
+        except OSError:  # the requester gave up waiting
+            pass
+        conn.close()
+    idlers.clear()
 
 
 def _reap(waiting: dict[int, socket.socket]) -> None:

@@ -79,6 +79,18 @@ class Zygote:
         """``websearch-sync mcp ARGS`` as a forked server: the command line an MCP client starts."""
         return [sys.executable, os.path.abspath(__file__), self.path, "mcp", *args]
 
+    def servers_ended(self) -> None:
+        """Check that every server forked so far ends within ``limit_s`` (each ends when its client
+        closes stdin): what a module asks once its clients have gone, so that a server outliving its
+        client fails that module's tests; the session's end (:meth:`close`) names no test, and
+        under xdist reports nothing. A server still running is killed with the zygote (the next
+        module that asks starts another), and ``TimeoutExpired`` says so."""
+        if not self.server.idle(self.limit_s):
+            import subprocess
+
+            self.server.kill()
+            raise subprocess.TimeoutExpired(self.server.process.args, self.limit_s)
+
     def close(self) -> None:
         """Stop the zygote once its servers have ended (each ends when its client closes stdin).
         A server still running after ``limit_s`` is killed with the zygote (their process group),

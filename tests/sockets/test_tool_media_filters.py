@@ -120,7 +120,7 @@ def test_the_same_words_with_other_filters_are_another_lookup_for_the_repeat_gua
 def mcp_answers(request):
     """One MCP server of the offline stub (forked from the worker's shared zygote, as in
     test_mcp_clients.py), asked for its tools, an image search with a filter and the same filter
-    with vertical web."""
+    with vertical web; it must have ended once its client had gone."""
     import anyio
     from mcp import ClientSession
     from mcp.client.stdio import StdioServerParameters, stdio_client
@@ -143,7 +143,9 @@ def mcp_answers(request):
             return await scenario(command)
 
     zygote = mcp_zygote.shared(request.config, str(ROOT), paced_budget_s(SESSION_LIMIT_S))
-    return anyio.run(bounded, zygote.command())
+    answers = anyio.run(bounded, zygote.command())
+    zygote.servers_ended()  # the server ended once the client had closed its stdin
+    return answers
 
 
 def test_the_mcp_search_tool_lists_the_filters(mcp_answers):

@@ -339,26 +339,54 @@ INITIALIZE = {
 }
 
 
-def mcp_process(*args, **env):
-    """``websearch-sync mcp ARGS`` as a subprocess talking text on pipes; its environment is PATH and ``env``."""
-    return subprocess.Popen(
-        [sys.executable, "-m", "websearch_sync", "mcp", *args],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        cwd=str(ROOT),
-        env={"PATH": os.environ.get("PATH", ""), **env},
-        text=True,
-    )
+def read_lines(stream, count, limit_s):
+    """The next ``count`` lines of ``stream`` (fewer when it ends first), read within ``limit_s``:
+    a server that hangs fails the test instead of hanging it (the caller then kills it)."""
+    lines = []
+
+    def read():
+        while len(lines) < count and (line := stream.readline()):
+            lines.append(line)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    reader.join(limit_s)
+    assert not reader.is_alive(), "no %d lines within %s s: %r" % (count, limit_s, lines)
+    return lines
 
 
-def test_the_started_command_serves_protocol_only_and_ends_cleanly_when_its_client_disconnects_mid_call():
-    """The real command (``python -m websearch_sync mcp``: its interpreter's start and exit, which the
-    forked servers skip), once: an unconfigured search backend is left out and named on stderr,
-    stdout carries protocol messages only, and when the client's process dies while a fetch runs
-    (stdin and stdout both close) the answer has no reader and the server ends as on a closed stdin
-    (status 0, the closing line), not on a broken pipe's traceback; stderr holds the server's own
-    lines only (output at the interpreter's exit on the closed stdout would add Python's)."""
+def test_the_started_command_serves_protocol_only_and_ends_cleanly_at_eof(tmp_path):
+    """The real command (its interpreter's start and exit, which the forked servers skip): an
+    unconfigured search backend is left out and named on stderr; stdout carries the answers and
+    nothing else until the server ends, which it does cleanly (status 0) once its stdin closes
+    with no call in flight and its stdout still read (whatever the interpreter's exit wrote there
+    would show)."""
+    env = {"PATH": os.environ.get("PATH", ""), "WEB_SEARCH_BACKEND": "brave"}  # no BRAVE_API_KEY
+    with open(tmp_path / "stderr", "wb") as err_file:
+        server = RawServer(server_command(), env=env, stderr=err_file)
+    try:
+        server.send(json.dumps(INITIALIZE))
+        server.send('{"jsonrpc":"2.0","method":"notifications/initialized"}')
+        server.send('{"jsonrpc":"2.0","id":2,"method":"tools/list"}')
+        server.send(call_line(3, '{"query":"x"}'))
+        answers = {answer["id"]: answer for answer in server.next_answers(3)}
+    finally:
+        server.close()  # stdin closed: nothing more on stdout, status 0
+    err = (tmp_path / "stderr").read_text(encoding="utf-8")
+    assert sorted(answers) == [1, 2, 3]
+    assert [t["name"] for t in answers[2]["result"]["tools"]] == ["web_fetch"]
+    assert answers[3]["result"]["isError"] is True
+    assert "structuredContent" not in answers[3]["result"]
+    assert answers[3]["result"]["content"][0]["text"].startswith("Error: ToolNotFound (unknown_tool): ")
+    assert "not offering the search tool: backend brave is not configured" in err
+    assert all(line.startswith("websearch-sync mcp: ") for line in err.splitlines()), err
+
+
+def test_the_started_command_ends_cleanly_when_its_client_disconnects_mid_call():
+    """The real command, its client's process dying while a fetch runs (stdin and stdout both
+    close): the answer has no reader and the server ends as on a closed stdin (status 0, the
+    closing line), not on a broken pipe's traceback; stderr holds the server's own lines only
+    (output at the interpreter's exit on the closed stdout would add Python's)."""
     arrived, release = threading.Event(), threading.Event()
 
     def page(conn, request, server):
@@ -366,52 +394,43 @@ def test_the_started_command_serves_protocol_only_and_ends_cleanly_when_its_clie
         gated(release, respond(200, article_html()))(conn, request, server)
 
     with FaultServer({"*": page}) as site:
-        process = mcp_process("--allow-private", "--log-level", "info", WEB_SEARCH_BACKEND="brave")  # no BRAVE_API_KEY
+        process = subprocess.Popen(
+            server_command("--allow-private", "--log-level", "info"),
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            cwd=str(ROOT),
+            env={"PATH": os.environ.get("PATH", "")},
+            text=True,
+        )
         try:
             process.stdin.write(
                 _jsonrpc(
                     INITIALIZE,
                     {"jsonrpc": "2.0", "method": "notifications/initialized"},
-                    {"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
                     {
                         "jsonrpc": "2.0",
-                        "id": 3,
-                        "method": "tools/call",
-                        "params": {"name": "web_search", "arguments": {"query": "x"}},
-                    },
-                    {
-                        "jsonrpc": "2.0",
-                        "id": 4,
+                        "id": 2,
                         "method": "tools/call",
                         "params": {"name": "web_fetch", "arguments": {"url": site.url("/page")}},
                     },
                 )
             )
             process.stdin.flush()
-            answers = {}
-            while len(answers) < 3:  # the fetch's answer waits for the page, which waits for the release
-                line = process.stdout.readline()
-                assert line, "the server closed stdout early"
-                message = json.loads(line)
-                assert message["jsonrpc"] == "2.0"
-                answers[message["id"]] = message
+            # the fetch's answer waits for the page, which waits for the release
+            [line] = read_lines(process.stdout, 1, paced_budget_s(SESSION_LIMIT_S))
+            assert json.loads(line)["id"] == 1
             assert arrived.wait(SESSION_LIMIT_S), "the fetch did not reach the page"
             process.stdout.close()  # the client is gone: nothing reads the answer
             process.stdin.close()
             release.set()
             process.wait(timeout=SESSION_LIMIT_S)
-            err = process.stderr.read()
+            err = process.stderr.read()  # the server has ended: its stderr is at its end
         finally:
             if process.poll() is None:
                 process.kill()
                 process.wait()
             process.stderr.close()
-    assert sorted(answers) == [1, 2, 3]
-    assert [t["name"] for t in answers[2]["result"]["tools"]] == ["web_fetch"]
-    assert answers[3]["result"]["isError"] is True
-    assert "structuredContent" not in answers[3]["result"]
-    assert answers[3]["result"]["content"][0]["text"].startswith("Error: ToolNotFound (unknown_tool): ")
-    assert "not offering the search tool: backend brave is not configured" in err
     assert "MCP client closed the connection" in err
     assert "Traceback" not in err and "BrokenPipeError" not in err
     assert process.returncode == 0
@@ -521,28 +540,45 @@ def test_mcp_tools_mirror_the_tool_adapter():
 
 class RawServer:
     """``websearch-sync mcp`` (or the ``command`` of one) driven line by line, for input no
-    well-behaved client sends."""
+    well-behaved client sends. Every line of its stdout must be a JSON-RPC message: another
+    fails the test at the next :meth:`answer`, :meth:`rest` or :meth:`close`."""
 
-    def __init__(self, command=None):
+    def __init__(self, command=None, env=None, stderr=subprocess.DEVNULL):
         self.process = subprocess.Popen(
             command or server_command(),
             cwd=str(ROOT),
+            env=env,
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
+            stderr=stderr,
         )
         self.lines = []
         self.taken = 0  # how many of them :meth:`next_answers` gave out
+        self.ended = False  # stdout at its end (or unreadable: ``error``)
+        self.error = None  # what made a line of stdout no protocol message
         self.arrived = threading.Condition()
         # the server imports the MCP SDK first (seconds of CPU): as many times longer as the machine runs slower
         self.limit_s = paced_budget_s(SESSION_LIMIT_S)
         threading.Thread(target=self._collect, daemon=True).start()
 
     def _collect(self):
-        for line in self.process.stdout:
+        try:
+            for line in self.process.stdout:
+                message = json.loads(line)
+                assert isinstance(message, dict) and message.get("jsonrpc") == "2.0", line
+                with self.arrived:
+                    self.lines.append(message)
+                    self.arrived.notify_all()
+        except (ValueError, AssertionError) as error:  # not JSON-RPC: raised in the test by _checked
+            self.error = error
+        finally:
             with self.arrived:
-                self.lines.append(json.loads(line))
+                self.ended = True
                 self.arrived.notify_all()
+
+    def _checked(self):
+        if self.error is not None:
+            raise AssertionError("not a protocol message on stdout") from self.error
 
     def send(self, text):
         self.process.stdin.write(text.encode("utf-8") + b"\n")
@@ -551,7 +587,9 @@ class RawServer:
     def answer(self, count):
         """The ``count``-th message from the server (1-based), waiting up to ``limit_s`` for it."""
         with self.arrived:
-            assert self.arrived.wait_for(lambda: len(self.lines) >= count, self.limit_s), "no answer: %s" % self.lines
+            arrived = self.arrived.wait_for(lambda: len(self.lines) >= count or self.ended, self.limit_s)
+            self._checked()
+            assert arrived and len(self.lines) >= count, "no answer: %s" % self.lines
             return self.lines[count - 1]
 
     def next_answers(self, count):
@@ -560,9 +598,23 @@ class RawServer:
         self.taken += count
         return answers
 
+    def rest(self):
+        """The messages after those :meth:`next_answers` gave out, once stdout has ended (within ``limit_s``)."""
+        with self.arrived:
+            assert self.arrived.wait_for(lambda: self.ended, self.limit_s), "stdout still open: %s" % self.lines
+            self._checked()
+            return self.lines[self.taken :]
+
     def close(self):
-        self.process.stdin.close()
-        assert self.process.wait(self.limit_s) == 0
+        """Close stdin: the server writes nothing more on stdout and ends with status 0."""
+        try:
+            self.process.stdin.close()
+            assert self.rest() == []
+            assert self.process.wait(self.limit_s) == 0
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+                self.process.wait()
 
 
 @pytest.fixture(scope="module")

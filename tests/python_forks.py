@@ -18,9 +18,11 @@ signal dispositions, ``-X`` options; those tests start ``python`` themselves.
 
 import os
 import selectors
+import signal
 import socket
 import subprocess
 import tempfile
+import time
 from collections.abc import Sequence
 from typing import IO, Any, Optional
 
@@ -60,46 +62,85 @@ def searching_preload(*extra: str) -> tuple[str, ...]:
 class ForkedProcess:
     """A child of :meth:`PythonForks.popen` on pipes: the part of ``subprocess.Popen`` the tests use
     (``stdout`` and ``stderr`` binary, ``wait``, ``communicate``, ``returncode``; ``with`` closes the
-    pipes and waits)."""
+    pipes and waits), and reads with a deadline (:meth:`readline`, :meth:`read`). Every wait and
+    read is bounded: past its ``timeout`` the child and its server are killed (their process group)
+    and ``subprocess.TimeoutExpired`` says so."""
 
     def __init__(self, forks: "PythonForks", conn: socket.socket, stdout: IO[bytes], stderr: IO[bytes]) -> None:
         self._forks, self._conn = forks, conn
         self.stdout, self.stderr = stdout, stderr
         self.returncode: Optional[int] = None
+        self._pending: dict[Any, bytes] = {}  # what :meth:`readline` read past a line, by stream
+
+    def _expired(self, timeout: Optional[float]) -> subprocess.TimeoutExpired:
+        """Kill the child and its server; the error to raise. ``returncode`` says the kill, so that
+        ``with`` waits no more and the timeout stays the test's error."""
+        self._conn.close()
+        self._forks.server.kill()
+        self.returncode = -signal.SIGKILL
+        return subprocess.TimeoutExpired(["python", "-c"], timeout or 0)
 
     def wait(self, timeout: Optional[float] = None) -> int:
-        """The exit status once the child has ended (``subprocess.TimeoutExpired`` after ``timeout``:
-        the child and its server are then killed)."""
+        """The exit status once the child has ended (``subprocess.TimeoutExpired`` after ``timeout``)."""
+        return self._wait(timeout, timeout)
+
+    def _wait(self, left: Optional[float], timeout: Optional[float]) -> int:
         if self.returncode is None:
             try:
-                code = status(self._conn, timeout)
+                code = status(self._conn, left)
             except TimeoutError:
-                self._conn.close()
-                self._forks.server.kill()
-                raise subprocess.TimeoutExpired(["python", "-c"], timeout or 0) from None
+                raise self._expired(timeout) from None
             if code is None:
                 raise RuntimeError("the forking Python ended (exit status %s)" % self._forks.server.process.poll())
             self.returncode = code
         return self.returncode
 
+    def readline(self, stream: IO[bytes], timeout: float = 60) -> bytes:
+        """The next line the child writes on ``stream`` (its ``stdout`` or ``stderr``; shorter, or
+        ``b""``, once it closes), within ``timeout``."""
+        line, sep, rest = self._read(stream, time.monotonic() + timeout, timeout, line=True).partition(b"\n")
+        if rest:
+            self._pending[stream] = rest
+        return line + sep
+
+    def read(self, stream: IO[bytes], timeout: float = 60) -> bytes:
+        """Everything the child writes on ``stream`` until it closes, within ``timeout``."""
+        return self._read(stream, time.monotonic() + timeout, timeout, line=False)
+
+    def _read(self, stream: IO[bytes], deadline: float, timeout: float, line: bool) -> bytes:
+        data = self._pending.pop(stream, b"")
+        with selectors.DefaultSelector() as selector:
+            selector.register(stream, selectors.EVENT_READ)
+            while not (line and b"\n" in data):
+                if not selector.select(max(0.0, deadline - time.monotonic())):
+                    raise self._expired(timeout)
+                chunk = os.read(stream.fileno(), 65536)
+                if not chunk:
+                    break
+                data += chunk
+        return data
+
     def communicate(self, timeout: float = 60) -> tuple[bytes, bytes]:
-        """Everything the child writes on stdout and stderr until both close, and its end (``wait``)."""
-        read: dict[Any, list[bytes]] = {self.stdout: [], self.stderr: []}
+        """Everything the child writes on stdout and stderr until both close, and its end (``wait``),
+        all within ``timeout``."""
+        deadline = time.monotonic() + timeout
+        read: dict[Any, list[bytes]] = {
+            stream: [self._pending.pop(stream, b"")] for stream in (self.stdout, self.stderr)
+        }
         with selectors.DefaultSelector() as selector:
             for stream in read:
                 selector.register(stream, selectors.EVENT_READ)
             while selector.get_map():
-                events = selector.select(timeout)
-                if not events:  # nothing within ``timeout``: the child hangs
-                    self._forks.server.kill()
-                    raise subprocess.TimeoutExpired(["python", "-c"], timeout)
+                events = selector.select(max(0.0, deadline - time.monotonic()))
+                if not events:  # the child hangs, or trickles output past the deadline
+                    raise self._expired(timeout)
                 for key, _ in events:
                     chunk = os.read(key.fd, 65536)
                     if chunk:
                         read[key.fileobj].append(chunk)
                     else:
                         selector.unregister(key.fileobj)
-        self.wait(timeout)
+        self._wait(max(deadline - time.monotonic(), 0.001), timeout)
         return b"".join(read[self.stdout]), b"".join(read[self.stderr])
 
     def __enter__(self) -> "ForkedProcess":

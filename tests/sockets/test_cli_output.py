@@ -123,9 +123,9 @@ def test_a_closed_pipe_ends_the_batch_quietly(tmp_path, forks):
     queries.write_text("".join("query number %d\n" % i for i in range(3000)), encoding="utf-8")
     proc = forks.popen(CLI, command_env(), "search", "--queries-file", str(queries), path0=os.getcwd())
     with proc:  # closes the pipes
-        first = proc.stdout.readline()
+        first = proc.readline(proc.stdout, 60)
         proc.stdout.close()
-        err = proc.stderr.read().decode()
+        err = proc.read(proc.stderr, 60).decode()
         proc.wait(60)
     assert json.loads(first)["query"] == "query number 0"
     assert "Traceback" not in err and "BrokenPipe" not in err and "Exception ignored" not in err, err
@@ -218,7 +218,7 @@ def test_a_reader_gone_before_the_output_is_quiet_too(argv, forks):
     proc = forks.popen(CLI, command_env(), *argv, path0=os.getcwd())
     with proc:  # closes the pipes
         proc.stdout.close()
-        err = proc.stderr.read().decode()
+        err = proc.read(proc.stderr, 60).decode()
         proc.wait(60)
     assert "Traceback" not in err and "Exception ignored" not in err, err
     assert proc.returncode == 141

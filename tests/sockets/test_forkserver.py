@@ -6,9 +6,11 @@ children do; these check the mechanism they share on its own, with nothing prelo
 import json
 import os
 import signal
+import subprocess
 
 import pytest
 from forkserver import ForkServer, status
+from python_forks import PythonForks
 
 #: A child that has nothing left to run ends within this; the server answers at once.
 STATUS_WAIT_S = 60.0
@@ -78,6 +80,50 @@ def test_close_kills_a_child_that_does_not_end():
         assert server.close(0.2) is False
         assert out.read() == ""  # its stdout ended: the child is gone
     assert pid > 0 and status(conn, STATUS_WAIT_S) is None  # the server was killed before it could tell
+
+
+def test_the_server_answers_idle_once_its_children_have_ended():
+    with ForkServer([]) as server:
+        read, write = os.pipe()
+        null = os.open(os.devnull, os.O_RDONLY)
+        try:
+            conn = server.send(
+                [read, null, 2], code="import sys\nsys.stdin.read()\n", env={}, cwd="/", path0="", argv=["-c"]
+            )
+        finally:
+            os.close(null)
+            os.close(read)
+        try:
+            assert server.idle(0.2) is False  # the child reads its stdin, which we hold open
+        finally:
+            os.close(write)
+        assert server.idle(STATUS_WAIT_S) is True
+        assert status(conn, STATUS_WAIT_S) == 0
+
+
+#: A forked child that never ends by itself, and one that writes a line every tenth of a second forever.
+SLEEPS = "import time\ntime.sleep(600)\n"
+TRICKLES = "import sys, time\nwhile True:\n    print('.', flush=True)\n    time.sleep(0.1)\n"
+
+
+@pytest.mark.parametrize(
+    "code, use",
+    [
+        (SLEEPS, lambda proc: proc.wait(0.5)),
+        (SLEEPS, lambda proc: proc.readline(proc.stdout, 0.5)),
+        (SLEEPS, lambda proc: proc.read(proc.stderr, 0.5)),
+        (TRICKLES, lambda proc: proc.read(proc.stdout, 0.5)),
+        (TRICKLES, lambda proc: proc.communicate(0.5)),  # the bound is the whole call's, not each read's
+    ],
+    ids=["wait", "readline", "read", "read-trickling", "communicate-trickling"],
+)
+def test_a_forked_process_past_its_timeout_is_killed_and_says_timeout_expired(code, use):
+    with PythonForks(preload=()) as forks:
+        with pytest.raises(subprocess.TimeoutExpired):
+            with forks.popen(code, {}) as proc:  # ``with`` adds no error of its own
+                use(proc)
+        assert proc.returncode == -signal.SIGKILL
+        assert forks.server.process.poll() is not None  # killed with its server
 
 
 def test_a_preload_that_starts_a_thread_is_refused(tmp_path):

@@ -36,6 +36,12 @@ import socket
 import sys
 from typing import Any, Callable, Optional, TypeVar
 
+#: What :meth:`ForkServer.close` writes on the server's stdin before closing it: it bounds the wait
+#: for the children itself. A stdin that closes without it means the tests' process has gone
+#: (killed): the server then gives its children :data:`ORPHANED_S` to end, kills those left, and
+#: exits with status 1 (as after the kill of a requester that waits no more), removing its folder.
+CLOSING = b"closing\n"
+ORPHANED_S = 60.0
 #: A request's first byte: fork a child (fds and a JSON spec follow), or answer once none is running.
 FORK, IDLE = b"F", b"I"
 
@@ -93,16 +99,18 @@ class ForkServer:
         env: Optional[dict[str, str]] = None,
         cwd: Optional[str] = None,
         path0: Optional[str] = None,
+        orphaned_s: float = ORPHANED_S,
     ) -> None:
         """Start the server: ``preload`` imported (and called, for ``module:function``) with
         ``path0`` first on its ``sys.path`` (default: this file's folder, as for a script), in
-        ``env`` and ``cwd``."""
+        ``env`` and ``cwd``; ``orphaned_s``: how long its children have to end once its stdin has
+        closed without :data:`CLOSING`."""
         import subprocess
         import tempfile
 
         self.folder = tempfile.mkdtemp(prefix="forkserver-")
         self.path = os.path.join(self.folder, "socket")
-        spec = {"preload": list(preload), "path0": path0}
+        spec = {"preload": list(preload), "path0": path0, "orphaned_s": orphaned_s}
         self.process = subprocess.Popen(
             [sys.executable, os.path.abspath(__file__), self.path, json.dumps(spec)],
             stdin=subprocess.PIPE,
@@ -143,12 +151,12 @@ class ForkServer:
 
         assert self.process.stdin is not None and self.process.stdout is not None
         try:
+            self.process.stdin.write(CLOSING)  # this side bounds the wait for the children
             self.process.stdin.close()
         except OSError:
             pass
         try:
-            self.process.wait(wait_s)
-            ended = True
+            ended = self.process.wait(wait_s) == 0
         except subprocess.TimeoutExpired:
             ended = False
         finally:
@@ -192,6 +200,7 @@ def serve(path: str, spec: dict[str, Any]) -> Optional[tuple[list[int], dict[str
     import select
     import signal
     import threading
+    import time
 
     start_path = list(sys.path)  # this file's folder, the server's PYTHONPATH, the installation's
     if spec.get("path0") is not None:
@@ -217,12 +226,18 @@ def serve(path: str, spec: dict[str, Any]) -> Optional[tuple[list[int], dict[str
     idlers: list[socket.socket] = []  # the connections of IDLE requests, answered once ``waiting`` is empty
     sys.stdout.write("ready\n")
     sys.stdout.flush()
-    accepting = True
+    accepting, closing = True, False
+    deadline: Optional[float] = None  # once orphaned: when the children left are killed
     while accepting or waiting:
-        readable, _, _ = select.select([wake_read] + ([listener, 0] if accepting else []), [], [])
-        if 0 in readable and not os.read(0, 1024):  # the tests are done: no more requests
-            accepting = False
-            listener.close()
+        wait_s = None if deadline is None else max(0.0, deadline - time.monotonic())
+        readable, _, _ = select.select([wake_read] + ([listener, 0] if accepting else []), [], [], wait_s)
+        if 0 in readable:
+            read = os.read(0, 1024)
+            closing = closing or CLOSING in read
+            if not read:  # the tests are done (or gone): no more requests
+                accepting = False
+                listener.close()
+                deadline = None if closing else time.monotonic() + spec["orphaned_s"]
         if listener in readable and accepting:
             conn, _ = listener.accept()
             kind, fds, _, _ = socket.recv_fds(conn, 1, 16)
@@ -247,6 +262,11 @@ def serve(path: str, spec: dict[str, Any]) -> Optional[tuple[list[int], dict[str
         _reap(waiting)
         if not waiting:
             _answer(idlers)
+        elif deadline is not None and time.monotonic() >= deadline:
+            for pid in waiting:
+                os.kill(pid, signal.SIGKILL)
+            _reap(waiting, block=True)
+            raise SystemExit(1)
     return None
 
 
@@ -270,10 +290,11 @@ def _answer(idlers: list[socket.socket]) -> None:
     idlers.clear()
 
 
-def _reap(waiting: dict[int, socket.socket]) -> None:
-    """Tell the requesters of the children that have ended their status."""
+def _reap(waiting: dict[int, socket.socket], block: bool = False) -> None:
+    """Tell the requesters of the children that have ended their status (with ``block``: of every
+    child, once each has ended)."""
     while waiting:
-        pid, code = os.waitpid(-1, os.WNOHANG)
+        pid, code = os.waitpid(-1, 0 if block else os.WNOHANG)
         if pid == 0:
             return
         conn = waiting.pop(pid)
@@ -335,6 +356,13 @@ def _run(fds: list[int], request: dict[str, Any], installation: list[str]) -> in
 
 
 if __name__ == "__main__":
-    forked = serve(sys.argv[1], json.loads(sys.argv[2]))
+    server = os.getpid()
+    try:
+        forked = serve(sys.argv[1], json.loads(sys.argv[2]))
+    finally:
+        if os.getpid() == server:  # not in a child: the folder (its socket, its users' files) goes with the server
+            import shutil
+
+            shutil.rmtree(os.path.dirname(sys.argv[1]), ignore_errors=True)
     if forked is not None:
         become(*forked)

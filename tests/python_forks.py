@@ -21,7 +21,6 @@ import selectors
 import signal
 import socket
 import subprocess
-import tempfile
 import time
 from collections.abc import Sequence
 from typing import IO, Any, Optional
@@ -156,7 +155,6 @@ class PythonForks:
     """``with PythonForks() as forks: forks.run(code, env)``: see the module docstring."""
 
     def __init__(self, env: Optional[dict[str, str]] = None, preload: Sequence[str] = PRELOAD) -> None:
-        self._folder = tempfile.TemporaryDirectory(prefix="python_forks")
         self.server = ForkServer(list(preload), env=env, path0="")  # as ``python -c`` starts
 
     def run(
@@ -164,7 +162,8 @@ class PythonForks:
     ) -> subprocess.CompletedProcess:
         """What ``subprocess.run([python, "-c", code, *args], env=env, cwd=cwd, capture_output=True,
         text=True, timeout=timeout)`` gives, from a forked child."""
-        out, err = (os.path.join(self._folder.name, name) for name in ("stdout", "stderr"))
+        # in the server's folder, which it removes as it ends (even when the tests' process is killed)
+        out, err = (os.path.join(self.server.folder, name) for name in ("stdout", "stderr"))
         fds = [os.open(os.devnull, os.O_RDONLY)]
         try:
             fds += [os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC) for path in (out, err)]
@@ -207,7 +206,6 @@ class PythonForks:
     def close(self) -> None:
         """End the forking Python: asked (its stdin closed), killed with any child of it that hangs."""
         self.server.close(10.0)
-        self._folder.cleanup()
 
     def __enter__(self) -> "PythonForks":
         return self

@@ -101,6 +101,25 @@ def test_the_server_answers_idle_once_its_children_have_ended():
         assert status(conn, STATUS_WAIT_S) == 0
 
 
+def test_a_server_whose_tests_have_gone_kills_its_children_after_a_bound_and_removes_its_folder():
+    server = ForkServer([], orphaned_s=0.5)
+    null = os.open(os.devnull, os.O_RDONLY)
+    try:
+        conn = server.send(
+            [null, null, 2], code="import time\ntime.sleep(600)\n", env={}, cwd="/", path0="", argv=["-c"]
+        )
+    finally:
+        os.close(null)
+    try:
+        server.process.stdin.close()  # as when the tests' process is killed: no CLOSING first
+        assert server.process.wait(STATUS_WAIT_S) == 1  # it did not wait for the child without a bound
+        assert status(conn, STATUS_WAIT_S) == -signal.SIGKILL
+        assert not os.path.exists(server.folder)
+    finally:
+        server.kill()
+        server.process.stdout.close()
+
+
 #: A forked child that never ends by itself, and one that writes a line every tenth of a second forever.
 SLEEPS = "import time\ntime.sleep(600)\n"
 TRICKLES = "import sys, time\nwhile True:\n    print('.', flush=True)\n    time.sleep(0.1)\n"

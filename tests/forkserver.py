@@ -231,13 +231,6 @@ def serve(path: str, spec: dict[str, Any]) -> Optional[tuple[list[int], dict[str
     while accepting or waiting:
         wait_s = None if deadline is None else max(0.0, deadline - time.monotonic())
         readable, _, _ = select.select([wake_read] + ([listener, 0] if accepting else []), [], [], wait_s)
-        if 0 in readable:
-            read = os.read(0, 1024)
-            closing = closing or CLOSING in read
-            if not read:  # the tests are done (or gone): no more requests
-                accepting = False
-                listener.close()
-                deadline = None if closing else time.monotonic() + spec["orphaned_s"]
         if listener in readable and accepting:
             conn, _ = listener.accept()
             kind, fds, _, _ = socket.recv_fds(conn, 1, 16)
@@ -257,6 +250,13 @@ def serve(path: str, spec: dict[str, Any]) -> Optional[tuple[list[int], dict[str
                 for fd in fds:
                     os.close(fd)
                 waiting[pid] = conn
+        if 0 in readable:  # after the requests already made (connected before stdin closed)
+            read = os.read(0, 1024)
+            closing = closing or CLOSING in read
+            if not read:  # the tests are done (or gone): no more requests
+                accepting = False
+                listener.close()
+                deadline = None if closing else time.monotonic() + spec["orphaned_s"]
         if wake_read in readable:
             _drain(wake_read)
         _reap(waiting)

@@ -117,9 +117,15 @@ def _json_as_html(response: HttpResponse) -> bool:
 def _without_cut_tag(markup: str) -> str:
     """Markup cut by ``max_bytes`` without the tag the cut fell in: an HTML parser at the end of
     its input shows a lone ``<`` (or ``</``) as text, which here is no text of the page but
-    the cut's (a page cut after ``...</p><`` ended in ``<``)."""
+    the cut's (a page cut after ``...</p><`` ended in ``<``). Only a ``<`` that opens a tag by
+    HTML's rule (a letter, ``/``, ``!`` or ``?`` after it, or the cut right after it) is cut:
+    a ``<`` in text (``x < y``, ``<5 mg``) is the page's, and cutting there lost all that followed."""
     start = markup.rfind("<")
-    return markup[:start] if start >= 0 and markup.find(">", start) < 0 else markup
+    if start < 0 or markup.find(">", start) >= 0:
+        return markup
+    opener = markup[start + 1 : start + 2]
+    opens_tag = not opener or (opener.isascii() and opener.isalpha()) or opener in "/!?"
+    return markup[:start] if opens_tag else markup
 
 
 def _check_text(response: HttpResponse, host: str, provider: Optional[str], declared: Optional[str]) -> None:

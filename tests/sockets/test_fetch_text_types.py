@@ -86,8 +86,13 @@ def with_content_types(*values: bytes, body: bytes = ARTICLE):
 
 @pytest.mark.parametrize(
     "values",
-    [(b"text/html", b"text/html; charset=utf-8"), (b"text/plain", b"text/html"), (b"text/html, text/html",)],
-    ids=["the same twice", "the last one counts", "two in one header"],
+    [
+        (b"text/html", b"text/html; charset=utf-8"),
+        (b"text/plain", b"text/html"),
+        (b"text/html, text/html",),
+        (b'text/html; charset="x, application/json"',),
+    ],
+    ids=["the same twice", "the last one counts", "two in one header", "a comma inside quotes"],
 )
 @pytest.mark.parametrize("impersonate", ["off", "chrome"])
 def test_several_content_types_are_read_as_a_browser_reads_them(values, impersonate):
@@ -97,3 +102,19 @@ def test_several_content_types_are_read_as_a_browser_reads_them(values, imperson
         result = fetch(server.url("/p"), settings=ws.Settings(impersonate=impersonate))
     assert (result["extractor"], result["content_type"]) == ("readability", "text/html")
     assert result["text"].startswith("The harbour board approved")
+
+
+CYRILLIC = (
+    "<html><head><title>Порт</title></head><body><article><h1>Порт</h1><p>"
+    + "Совет порта одобрил план дноуглубления после долгих публичных слушаний. " * 6
+    + "</p></article></body></html>"
+).encode()
+
+
+def test_the_charset_is_the_one_of_the_type_that_counts():
+    """The charset goes with the last type: the first one named read a UTF-8 page as windows-1251."""
+    value = b"text/plain; charset=windows-1251, text/html; charset=utf-8"
+    with FaultServer({"/p": with_content_types(value, body=CYRILLIC)}) as server:
+        result = fetch(server.url("/p"))
+    assert (result["extractor"], result["title"]) == ("readability", "Порт")
+    assert result["text"].startswith("Совет порта одобрил план дноуглубления")

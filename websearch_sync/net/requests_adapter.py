@@ -205,7 +205,10 @@ class _HeadLines:
         self.cut = not line and self.last != b"\r"
         self.last = line
         if line.endswith(b"\n"):  # a whole line (one the input's end cut is no answer at all)
-            self._check(line.rstrip(b"\r\n"))
+            if line[:1] == b"\r" and not self.at_status:
+                line = b"\r\n"  # a blank line for libcurl (its first byte), as ``X: y\r\r\n`` is no header
+            text = line[:-1]  # one line end exactly: a CR before a CRLF is a lone CR inside the line
+            self._check(text[:-1] if text.endswith(b"\r") else text)
         return line
 
     def _check(self, text: bytes) -> None:

@@ -50,7 +50,7 @@ from ..errors import (
 )
 from .deadline import Deadline
 from .decoding import BROWSER_CODINGS, DECODERS, DecodingSink, broken_body, decodes_all, unreadable_transfer
-from .environment import PROXY_VARIABLES, PerOrigin, environment_proxy
+from .environment import SYSTEM_PROXIES, PerOrigin, environment_proxy
 from .interrupt import run_interruptibly
 from .mocks import say_once
 from .wire import CONNECTION_CHECKS, BodySink, WireRequest, browser_request
@@ -90,8 +90,9 @@ _REDIRECTED_ORDER = {
     "sec-fetch-site,sec-fetch-mode,sec-fetch-user,sec-fetch-dest,sec-ch-ua,sec-ch-ua-mobile,sec-ch-ua-platform,"
     "referer,accept-encoding,accept-language,priority,cookie",
 }
-#: The environment's proxy per origin, read as the requests wire reads it (:mod:`.environment`), for every wire.
-_ENVIRONMENT_PROXIES: PerOrigin[Optional[str]] = PerOrigin(PROXY_VARIABLES)
+#: The environment's proxy per origin, read as the requests wire reads it (:mod:`.environment`), for
+#: every wire (each its own where the system's proxy settings count: :data:`~.environment.SYSTEM_PROXIES`).
+_ENVIRONMENT_PROXIES: PerOrigin[Optional[str]] = PerOrigin()
 _IDLE_HANDLES = 32
 _HOSTS_PER_HANDLE = 256
 _CHECKED, _UNCHECKED = "checked", "unchecked"
@@ -255,6 +256,7 @@ class CurlWire:
         self.order, self.redirected_order = _ORDER.get(profile), _REDIRECTED_ORDER.get(profile)
         self.proxy = proxy
         self.ca_bundle = ca_bundle
+        self._environment_proxies = PerOrigin[Optional[str]]() if SYSTEM_PROXIES else _ENVIRONMENT_PROXIES
         share = CurlShare(connect=False, dns=False, ssl_session=True)
         share.share(CurlLockData.COOKIE)
         # curl_cffi attaches a share to a handle only through its Session (and keeps it attached
@@ -299,7 +301,7 @@ class CurlWire:
         remaining = deadline.remaining_s()
         if remaining <= 0:
             raise deadline_error(deadline, host, provider)
-        proxy = self.proxy or _ENVIRONMENT_PROXIES.get(request.url, environment_proxy)
+        proxy = self.proxy or self._environment_proxies.get(request.url, environment_proxy)
         for check in list(CONNECTION_CHECKS):
             check(host_of(proxy) if proxy else request.connect_to or host)  # the one libcurl connects to
         handle = self._acquire()

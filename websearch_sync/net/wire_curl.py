@@ -9,8 +9,10 @@ profile wins; a header the profile lacks (Referer, Origin, Content-Type, Cookie)
 where that browser puts it (libcurl-impersonate's header order, set to real Chrome's).
 
 The proxy is the configured one, else the environment's as the requests wire reads it
-(:mod:`.environment`), always handed to libcurl (an empty one: none), so libcurl's own reading
-of the environment never applies and both wires go through the same proxy.
+(:mod:`.environment`), always handed to libcurl (an empty one: none) with an empty ``NOPROXY``,
+so libcurl's own reading of the environment (``NO_PROXY`` included) never applies and both wires
+go through the same proxy. Only an https request goes through a CONNECT tunnel; a plain http one
+is sent to an HTTP proxy as ``GET http://...``, as requests and Chrome send it.
 
 libcurl's total timeout (``TIMEOUT_MS``) is the call's remaining time, so DNS, connect,
 TLS, the status line, header lines and body are all bounded by the deadline. In the main
@@ -371,9 +373,14 @@ class CurlWire:
         options.set(handle, CurlOpt.CONNECTTIMEOUT_MS, _MAX_CONNECT_MS if remaining > _MAX_CONNECT_S else None)
         handle.setopt(CurlOpt.HEADERFUNCTION, transfer.header)
         handle.setopt(CurlOpt.WRITEFUNCTION, transfer.data)
-        # always set: libcurl's default (none set) is its own reading of the environment
+        # always set: libcurl's default (none set) is its own reading of the environment; an empty
+        # NOPROXY keeps libcurl from skipping the proxy by its own reading of NO_PROXY (the proxy
+        # was chosen as requests chooses it, NO_PROXY included)
         options.set(handle, CurlOpt.PROXY, (proxy or "").encode())
-        options.set(handle, CurlOpt.HTTPPROXYTUNNEL, 1 if proxy and not proxy.lower().startswith("socks") else 0)
+        options.set(handle, CurlOpt.NOPROXY, b"")
+        # a tunnel for https only: plain http goes to the proxy as ``GET http://...``, as requests and Chrome send it
+        tunnel = proxy and not proxy.lower().startswith("socks") and request.url[:6].lower() == "https:"
+        options.set(handle, CurlOpt.HTTPPROXYTUNNEL, 1 if tunnel else 0)
         self._pin(handle, request, options, proxy)
 
     def _set_profile(self, handle: Curl) -> None:

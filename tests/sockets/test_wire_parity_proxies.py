@@ -170,3 +170,52 @@ def test_an_http_url_goes_to_an_http_proxy_as_an_absolute_get_on_both_wires(impe
         b"<html>via proxy</html>",
         [("GET", "http://example.test/page")],
     )
+
+
+def _chain(error):
+    """``error`` and every exception it was raised from or during."""
+    seen = []
+    while error is not None and error not in seen:
+        seen.append(error)
+        error = error.__cause__ or error.__context__
+    return seen
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+@pytest.mark.parametrize("call", ["search", "fetch"])
+@pytest.mark.parametrize(
+    "value, problem",
+    [
+        ("http://user:s3cret@proxy.corp:99999", "its port is not a number in 0..65535"),
+        ("http://user:s3cret@[::1", "it cannot be read as a URL"),
+        ("http://user:s3cret@exa mple:1", "it contains whitespace or control characters"),
+        ("user:s3cret@127.0.0.1:1", "its scheme must be one of http, https, socks4, socks4a, socks5, socks5h"),
+        (
+            "http://us\u20acr:s3cret@127.0.0.1:1",
+            "user name or password cannot be sent: HTTP proxy credentials carry Latin-1 only "
+            "(percent-encoding does not help: they are decoded before sending)",
+        ),
+    ],
+)
+def test_a_malformed_environment_proxy_is_bad_proxy_naming_the_variable_never_the_password(
+    impersonate, call, value, problem, environment, caplog
+):
+    """urllib3's parse error quoted the whole URL: the browser wire let it out (and the search path
+    logged it with its traceback, as internal_error), the requests wire blamed the endpoint."""
+    environment.setenv("HTTPS_PROXY", value)
+    settings = ws.Settings(impersonate=impersonate, endpoints={"ddg_html": "https://127.0.0.1:9/html/"})
+    caplog.set_level("DEBUG")
+    with pytest.raises(ws.WebSearchError) as raised:
+        if call == "search":
+            with ws.SearchClient("ddg_html", settings=settings, clock=FakeClock(), cache_ttl_s=0) as client:
+                client.search("red panda")
+        else:
+            ws.fetch("https://127.0.0.1:9/page", allow_private=True, settings=settings)
+    error = raised.value
+    shown = [str(e) for e in _chain(error)] + [repr(e) for e in _chain(error)] + [caplog.text]
+    assert (type(error).__name__, error.detail_code, str(error), [t for t in shown if "s3cret" in t]) == (
+        "InvalidInput",
+        "bad_proxy",
+        "the proxy in HTTPS_PROXY is not a usable proxy URL such as http://proxy.example:3128: " + problem,
+        [],
+    )

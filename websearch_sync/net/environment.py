@@ -15,6 +15,10 @@ from urllib.parse import urlsplit
 
 from requests.utils import get_environ_proxies, prepend_scheme_if_needed, select_proxy
 
+from ..config import proxy_problem
+from ..errors import BAD_PROXY, InvalidInput
+from .headers import credentials_problem
+
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: The variables the environment's proxy for a URL comes from (urllib's ``getproxies`` reads the
@@ -52,8 +56,45 @@ class PerOrigin(Generic[T]):
         return answer
 
 
-def environment_proxy(url: str) -> Optional[str]:
+def environment_proxy(url: str, provider: Optional[str] = None) -> Optional[str]:
     """The proxy the environment names for ``url`` as ``requests`` reads it, or ``None`` (none, or
-    ``NO_PROXY`` names its host); one written without a scheme is an HTTP proxy, as requests takes it."""
-    found: Optional[str] = select_proxy(url, get_environ_proxies(url))
-    return prepend_scheme_if_needed(found, "http") if found else None  # type: ignore[no-untyped-call]
+    ``NO_PROXY`` names its host); one written without a scheme is an HTTP proxy, as requests takes it.
+
+    One that is no usable proxy URL is ``InvalidInput(bad_proxy)`` on both wires, judged as a
+    configured proxy is, naming the variable and never its value (urllib3's parse error quotes
+    the whole URL, password included)."""
+    proxies = get_environ_proxies(url)
+    found: Optional[str] = select_proxy(url, proxies)
+    if not found:
+        return None
+    proxy: Optional[str]
+    try:
+        proxy = prepend_scheme_if_needed(found, "http")  # type: ignore[no-untyped-call]
+    except ValueError:  # urllib3's LocationParseError: its message is the whole URL
+        proxy = None
+    problem = proxy_problem(proxy or found) or ("it cannot be read as a URL" if proxy is None else None)
+    problem = problem or credentials_problem(found)
+    if problem:
+        raise InvalidInput(
+            "the proxy in %s is not a usable proxy URL such as http://proxy.example:3128: %s"
+            % (_variable(url, proxies, found), problem),
+            provider=provider,
+            detail_code=BAD_PROXY,
+        )
+    return proxy
+
+
+#: The environment's proxy per origin, for every wire (a bad one is refused again on each request).
+_PROXIES: PerOrigin[Optional[str]] = PerOrigin(PROXY_VARIABLES)
+
+
+def proxy_from_environment(url: str, provider: Optional[str]) -> Optional[str]:
+    """:func:`environment_proxy`, read once per origin and values of the proxy variables."""
+    return _PROXIES.get(url, lambda target: environment_proxy(target, provider))
+
+
+def _variable(url: str, proxies: dict[str, str], found: str) -> str:
+    """The variable ``found`` came from (``HTTPS_PROXY`` or ``https_proxy``, else ``ALL_PROXY``...)."""
+    scheme = urlsplit(url).scheme
+    base = (scheme if proxies.get(scheme) == found else "all") + "_proxy"
+    return base if os.environ.get(base) == found else base.upper()

@@ -52,7 +52,7 @@ from ..errors import (
 )
 from .deadline import Deadline
 from .decoding import BROWSER_CODINGS, DECODERS, DecodingSink, broken_body, decodes_all, unreadable_transfer
-from .environment import PROXY_VARIABLES, PerOrigin, environment_proxy
+from .environment import proxy_from_environment
 from .interrupt import run_interruptibly
 from .mocks import say_once
 from .wire import CONNECTION_CHECKS, BodySink, WireRequest, browser_request
@@ -64,6 +64,7 @@ from .wire_requests import (
     malformed_headers,
     not_http,
     proxy_failed,
+    proxy_forwards,
     proxy_refused,
     proxy_unreached,
     tls_failure,
@@ -92,8 +93,6 @@ _REDIRECTED_ORDER = {
     "sec-fetch-site,sec-fetch-mode,sec-fetch-user,sec-fetch-dest,sec-ch-ua,sec-ch-ua-mobile,sec-ch-ua-platform,"
     "referer,accept-encoding,accept-language,priority,cookie",
 }
-#: The environment's proxy per origin, read as the requests wire reads it (:mod:`.environment`), for every wire.
-_ENVIRONMENT_PROXIES: PerOrigin[Optional[str]] = PerOrigin(PROXY_VARIABLES)
 _IDLE_HANDLES = 32
 _HOSTS_PER_HANDLE = 256
 _CHECKED, _UNCHECKED = "checked", "unchecked"
@@ -132,9 +131,13 @@ class _Exchange:
     answer, so a header or trailer that starts with ``HTTP/`` is never taken for a status.
     """
 
-    def __init__(self, sink: BodySink, url: str, host: str, provider: Optional[str], decode: bool) -> None:
+    def __init__(
+        self, sink: BodySink, url: str, host: str, provider: Optional[str], decode: bool, proxy: Optional[str]
+    ) -> None:
         self.sink: Union[BodySink, DecodingSink] = DecodingSink(sink, host, provider) if decode else sink
         self.url, self.host, self.provider = url, host, provider
+        #: The HTTP proxy that answers this request itself (plain http, no tunnel): its 407 is its own.
+        self.forwarder = proxy if proxy and proxy_forwards(url, proxy) else None
         self.status = 0
         self.lines: list[tuple[str, str]] = []
         self.expect_status = True  # at the start of a header block
@@ -159,6 +162,9 @@ class _Exchange:
             self.error = bad_status_line(self.host, self.provider, text)
             return int(CURL_WRITEFUNC_ERROR)
         if not text:
+            if self.status == 407 and self.forwarder:  # the proxy refusing, as its 407 to CONNECT is
+                self.error = proxy_refused(self.forwarder, self.host, 407, self.provider)
+                return int(CURL_WRITEFUNC_ERROR)
             if self.status >= 200:
                 self.headed = True
                 framed = self.framed
@@ -301,11 +307,11 @@ class CurlWire:
         remaining = deadline.remaining_s()
         if remaining <= 0:
             raise deadline_error(deadline, host, provider)
-        proxy = self.proxy or _ENVIRONMENT_PROXIES.get(request.url, environment_proxy)
+        proxy = self.proxy or proxy_from_environment(request.url, provider)
         for check in list(CONNECTION_CHECKS):
             check(host_of(proxy) if proxy else request.connect_to or host)  # the one libcurl connects to
         handle = self._acquire()
-        transfer = _Exchange(sink, request.url, host, provider, self.decodes_body)
+        transfer = _Exchange(sink, request.url, host, provider, self.decodes_body, proxy)
         try:
             self._configure(handle, request, transfer, remaining, proxy)
         except BaseException:
@@ -379,7 +385,7 @@ class CurlWire:
         options.set(handle, CurlOpt.PROXY, (proxy or "").encode())
         options.set(handle, CurlOpt.NOPROXY, b"")
         # a tunnel for https only: plain http goes to the proxy as ``GET http://...``, as requests and Chrome send it
-        tunnel = proxy and not proxy.lower().startswith("socks") and request.url[:6].lower() == "https:"
+        tunnel = proxy and not proxy.lower().startswith("socks") and not proxy_forwards(request.url, proxy)
         options.set(handle, CurlOpt.HTTPPROXYTUNNEL, 1 if tunnel else 0)
         self._pin(handle, request, options, proxy)
 

@@ -52,7 +52,7 @@ from ..errors import (
 )
 from .deadline import Deadline
 from .decoding import DECODERS, TRANSFER_CODINGS, DecodingSink, broken_body, unreadable_transfer
-from .environment import PROXY_VARIABLES, PerOrigin
+from .environment import PROXY_VARIABLES, PerOrigin, proxy_from_environment
 from .headers import check_headers, check_proxy
 from .requests_adapter import (
     STATUS_SHAPE,
@@ -200,7 +200,7 @@ def _refused(chain: list[BaseException], socks: Any) -> bool:
     return any(isinstance(c, refusals) for c in chain)
 
 
-def _forwards(url: str, proxy: str) -> bool:
+def proxy_forwards(url: str, proxy: str) -> bool:
     """Whether ``proxy`` answers ``url``'s request itself: an HTTP proxy forwarding plain http
     (https goes through a ``CONNECT`` tunnel, a SOCKS proxy relays bytes: the answer is the upstream's)."""
     return url.lower().startswith("http:") and not proxy.lower().startswith("socks")
@@ -416,7 +416,7 @@ class RequestsWire:
         if response.status_code == 407:
             url = prepared.url or request.url
             proxy = select_proxy(url, options.get("proxies") or {})
-            if proxy is not None and _forwards(url, proxy):
+            if proxy is not None and proxy_forwards(url, proxy):
                 response.close()
                 raise proxy_refused(proxy, host, 407, provider)
         return response
@@ -467,6 +467,8 @@ class RequestsWire:
         check_headers(prepared.headers, provider)
         url = prepared.url or request.url
         options = self._environment_options(url)
+        if self.proxies is None and self.session.trust_env:
+            proxy_from_environment(url, provider)  # a bad one: bad_proxy, judged as the browser wire judges it
         proxies = options.get("proxies")
         if proxies:
             check_proxy(url, proxies, provider)

@@ -17,6 +17,8 @@ from servers import FaultServer
 from transports import BOTH, send_once
 
 import websearch_sync as ws
+from websearch_sync.net.deadline import Deadline
+from websearch_sync.net.transport import HttpTransport, RequestSpec
 from websearch_sync.testing import no_network
 
 PROXY_VARIABLES = ("http_proxy", "https_proxy", "all_proxy", "no_proxy")
@@ -219,3 +221,23 @@ def test_a_malformed_environment_proxy_is_bad_proxy_naming_the_variable_never_th
         "the proxy in HTTPS_PROXY is not a usable proxy URL such as http://proxy.example:3128: " + problem,
         [],
     )
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+def test_a_pooled_connection_keeps_no_stale_proxy_on_both_wires(impersonate, environment):
+    """One transport, the proxy variable set, unset, set again: each request goes where the
+    environment says at its time (a pooled browser handle keeps its options between requests)."""
+    with FaultServer({"*": respond(200, b"direct")}) as server, FaultServer({"*": respond(200, b"proxy")}) as proxy:
+        transport = HttpTransport(impersonate=impersonate)
+        answers = []
+        try:
+            for proxied in (True, False, True):
+                if proxied:
+                    environment.setenv("HTTP_PROXY", "http://127.0.0.1:%d" % proxy.port)
+                else:
+                    environment.delenv("HTTP_PROXY")
+                spec = RequestSpec("GET", server.url("/page"), browser=True)
+                answers.append(transport.send(spec, deadline=Deadline(3000), provider="t", max_bytes=1 << 20).content)
+        finally:
+            transport.close()
+    assert (answers, len(proxy.requests), len(server.requests)) == ([b"proxy", b"direct", b"proxy"], 2, 1)

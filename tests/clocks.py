@@ -10,10 +10,11 @@ cool-downs then cost no real time, and a test asserts on what was waited
 """
 
 import contextlib
+import functools
 import threading
 import time
 from collections.abc import Iterator
-from typing import Callable, NoReturn, Optional
+from typing import Any, Callable, NoReturn, Optional, TypeVar
 
 from websearch_sync.checkpoints import checkpoint
 from websearch_sync.client.clock import Clock
@@ -27,7 +28,11 @@ __all__ = [
     "pace_throughout",
     "slowdown",
     "deadline_margin_s",
+    "download_s",
+    "WorkUnits",
 ]
+
+T = TypeVar("T")
 
 
 class FakeClock(Clock):
@@ -226,6 +231,16 @@ def paced_budget_s(idle_budget_s: float) -> float:
     return idle_budget_s * max(1.0, slowdown())
 
 
+def download_s(url: str) -> float:
+    """Seconds one plain download of ``url`` takes right now (nothing parsed): what a deadline must
+    leave for the download before the work a test is about (the parse, the extraction) begins."""
+    import requests  # here: the clocks themselves need no HTTP client
+
+    started = time.monotonic()
+    assert requests.get(url, timeout=30).content
+    return time.monotonic() - started
+
+
 def deadline_margin_s(pace_slowdown: float, idle_margin_s: float = IDLE_MARGIN_S) -> float:
     """What a call may take beyond its deadline: ``idle_margin_s`` on an idle machine, that many
     times more on a machine running ``pace_slowdown`` times slower. A call that ignores its
@@ -258,14 +273,46 @@ def work_until_stopped(what: str, seconds: float = 10.0) -> NoReturn:
     raise AssertionError("%s was not stopped" % what)
 
 
-def abandoned_work_left(thread_name: str, idle_margin_s: float) -> tuple[int, float]:
-    """After a call gave up on work it ran in threads named ``thread_name``: how many still run it
-    once the margin (``idle_margin_s`` on an idle machine, scaled by the measured slowdown) has
-    passed, and the seconds waited. Work still running then is waited for (up to a minute), so it
-    does not slow the next tests."""
-    started = time.monotonic()
-    wait_for_work(thread_name, deadline_margin_s(slowdown(), idle_margin_s))
-    waited, left = time.monotonic() - started, running(thread_name)
-    if left:  # the old behaviour: let it finish before the next tests
-        wait_for_work(thread_name, 60)
-    return left, waited
+class WorkUnits:
+    """When work running in threads named ``thread_name`` did each unit of its work (a page, a
+    read of a file, a result block, a step), to count the units it did after its call returned.
+
+    Whether work a call abandoned stops is a count, not a time: a stop that works leaves at most
+    the units up to the work's next checkpoint, one that does not leaves the rest of the work,
+    thousands of units. A time cannot say it as surely: a margin from the machine's pace sampled
+    while the abandoned work runs is slowed by that work itself (it holds the GIL in this
+    process), and stretches by as much as a run that does not stop; sampled at one instant it
+    misses the bursts of load that delay the thread's end. Count the units with :meth:`done` or
+    :meth:`counted`, note ``returned = time.monotonic()`` as the call returns, then
+    :meth:`after`."""
+
+    def __init__(self, thread_name: str) -> None:
+        self.thread_name = thread_name
+        self._times: list[float] = []  # list.append is atomic: threads may record at once
+
+    def done(self) -> None:
+        """One unit done now (ignored outside threads named ``thread_name``)."""
+        if threading.current_thread().name == self.thread_name:
+            self._times.append(time.monotonic())
+
+    def counted(self, function: Callable[..., T]) -> Callable[..., T]:
+        """``function``, each call of it a unit begun."""
+
+        @functools.wraps(function)
+        def counting(*args: Any, **kwargs: Any) -> T:
+            self.done()
+            return function(*args, **kwargs)
+
+        return counting
+
+    def after(self, returned: float) -> int:
+        """The units done after ``returned``, once no thread runs ``thread_name`` work any more
+        (it is waited for, up to a minute: work that does not stop runs to its end, a few seconds)."""
+        assert wait_for_work(self.thread_name, 60), "the %s work was still running a minute after its call returned" % (
+            self.thread_name
+        )
+        return sum(1 for when in self._times if when > returned)
+
+    def __len__(self) -> int:
+        """The units done so far."""
+        return len(self._times)

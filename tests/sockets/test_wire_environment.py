@@ -2,27 +2,20 @@
 environment on every request (a tenth of a warm search's CPU), and still honours a variable
 changed between two requests of one client."""
 
+import os
+
 import pytest
 import requests
 from faults import free_port, respond
 from servers import FaultServer
 
 import websearch_sync as ws
+import websearch_sync.testing
+from websearch_sync.net import wire_requests
 from websearch_sync.net.deadline import Deadline
 from websearch_sync.net.transport import HttpTransport, RequestSpec
 from websearch_sync.net.wire import WireRequest
 from websearch_sync.net.wire_requests import RequestsWire
-
-PROXY_VARIABLES = (
-    "HTTP_PROXY",
-    "HTTPS_PROXY",
-    "ALL_PROXY",
-    "NO_PROXY",
-    "http_proxy",
-    "https_proxy",
-    "all_proxy",
-    "no_proxy",
-)
 
 
 def _get(transport, url):
@@ -31,9 +24,22 @@ def _get(transport, url):
 
 @pytest.fixture
 def no_proxy_variables(monkeypatch):
-    for name in PROXY_VARIABLES:
-        monkeypatch.delenv(name, raising=False)
+    """No variable urllib's proxy reading takes: any spelling of ``*_proxy``, ``REQUEST_METHOD``."""
+    for name in list(os.environ):
+        if name.lower().endswith("_proxy") or name == "REQUEST_METHOD":
+            monkeypatch.delenv(name)
     return monkeypatch
+
+
+def _through_new_client(url):
+    """A new client's answer for ``url``: its body, or the ``detail_code`` of its network error."""
+    transport = HttpTransport(impersonate="off")
+    try:
+        return _get(transport, url).content
+    except ws.NetworkError as error:
+        return error.detail_code
+    finally:
+        transport.close()
 
 
 @pytest.fixture
@@ -78,6 +84,53 @@ def test_new_clients_share_an_origins_merged_environment_and_a_wires_own_proxy_k
             finally:
                 transport.close()
     assert len(merged) == 2  # once for the three wires without a proxy, once for the proxied one
+
+
+def test_a_new_client_reads_a_proxy_variable_of_any_spelling_and_the_httpoxy_guard(no_proxy_variables):
+    """urllib reads ``*_proxy`` in any case (``Http_Proxy``) and ignores ``HTTP_PROXY`` when
+    ``REQUEST_METHOD`` is set (a CGI script: httpoxy); a new client sees either change at once,
+    though an earlier client merged the same origin."""
+    dead = "http://127.0.0.1:%d" % free_port()
+    with FaultServer({"/a": respond(200, b"a")}) as server:
+        url = server.url("/a")
+        assert _through_new_client(url) == b"a"
+        no_proxy_variables.setenv("Http_Proxy", dead)
+        assert _through_new_client(url) == "proxy_error"
+        no_proxy_variables.delenv("Http_Proxy")
+        no_proxy_variables.setenv("HTTP_PROXY", dead)
+        assert _through_new_client(url) == "proxy_error"
+        no_proxy_variables.setenv("REQUEST_METHOD", "GET")
+        assert _through_new_client(url) == b"a"
+
+
+def test_no_table_keeps_a_urls_credentials_after_its_client_closed(merged):
+    """The merged options depend on the host and port only: a password in a URL's userinfo is
+    not kept in the table the wires share, which outlives them."""
+    with FaultServer({"/a": respond(200, b"a")}) as server:
+        url = server.url("/a").replace("http://", "http://reader:s3cret-pass@")
+        assert _through_new_client(url) == b"a"
+        assert _through_new_client(server.url("/a")) == b"a"
+    assert len(merged) == 1  # the same origin, with or without userinfo
+    assert "s3cret-pass" not in repr(wire_requests._SHARED_OPTIONS._kept)
+
+
+def test_where_the_system_proxy_settings_count_each_client_merges_afresh(merged):
+    """On macOS and Windows urllib also reads the system's proxy settings, which no key sees: a new
+    client must not take an answer merged under settings since changed."""
+    with FaultServer({"/a": respond(200, b"a")}) as server, pytest.MonkeyPatch.context() as patch:
+        patch.setattr(wire_requests, "SYSTEM_PROXIES", True)
+        assert [_through_new_client(server.url("/a")) for _ in range(3)] == [b"a"] * 3
+    assert len(merged) == 3
+
+
+def test_reset_forgets_the_options_the_clients_share(merged):
+    """``websearch_sync.testing.reset`` starts a test afresh: a loopback port an earlier test used
+    does not find the options that test merged for it."""
+    with FaultServer({"/a": respond(200, b"a")}) as server:
+        assert _through_new_client(server.url("/a")) == b"a"
+        websearch_sync.testing.reset()
+        assert _through_new_client(server.url("/a")) == b"a"
+    assert len(merged) == 2
 
 
 def test_a_proxy_variable_set_between_two_requests_counts_at_once(no_proxy_variables):

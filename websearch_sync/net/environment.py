@@ -8,7 +8,9 @@ wire sends it (libcurl's own reading skips ``HTTP_PROXY``, and reads ``NO_PROXY`
 """
 
 import os
+import sys
 import threading
+import weakref
 from collections.abc import Hashable
 from typing import Callable, Generic, Optional, TypeVar
 from urllib.parse import urlsplit
@@ -21,30 +23,42 @@ from .headers import credentials_problem
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
-#: The variables the environment's proxy for a URL comes from (urllib's ``getproxies`` reads the
-#: ``*_proxy`` ones of both cases on every platform).
-PROXY_VARIABLES = tuple(
-    name for base in ("http_proxy", "https_proxy", "all_proxy", "no_proxy") for name in (base, base.upper())
-)
 #: How many origins' answers a memo keeps (then it starts again).
 _KEPT = 256
+#: Whether urllib also reads the system's proxy settings (macOS, Windows) when no variable names
+#: one: no key sees them, so there a wire keeps its answers to itself and a new client reads afresh.
+SYSTEM_PROXIES = sys.platform in ("darwin", "win32")
+#: Every table, so that :func:`forget_answers` can empty them.
+_TABLES: "weakref.WeakSet[PerOrigin[object]]" = weakref.WeakSet()
 
 T = TypeVar("T")
 
 
-class PerOrigin(Generic[T]):
-    """Answers kept per origin (scheme, host, port), values of ``variables`` and what else the
-    caller says the answer depends on (a wire's CA bundle): one table may serve several wires."""
+def proxy_environment() -> tuple[Hashable, ...]:
+    """What urllib's proxy reading takes from the environment: every variable whose lower-cased
+    name ends in ``_proxy`` (``getproxies_environment`` reads any spelling: ``Https_Proxy``) and
+    whether ``REQUEST_METHOD`` is set (then it ignores ``HTTP_PROXY``: the httpoxy guard)."""
+    named = tuple(sorted(item for item in os.environ.items() if item[0][-6:].lower() == "_proxy"))
+    return named + ("REQUEST_METHOD" in os.environ,)
 
-    def __init__(self, variables: tuple[str, ...]) -> None:
+
+class PerOrigin(Generic[T]):
+    """Answers kept per origin (scheme, host, port), the proxy environment
+    (:func:`proxy_environment`), the values of ``variables`` and what else the caller says the
+    answer depends on (a wire's CA bundle): one table may serve several wires. The key holds no
+    URL userinfo, so a table outliving a client keeps none of its credentials."""
+
+    def __init__(self, variables: tuple[str, ...] = ()) -> None:
         self.variables = variables
         self._kept: dict[tuple[Hashable, ...], T] = {}
         self._lock = threading.Lock()
+        _TABLES.add(self)  # type: ignore[arg-type]
 
     def get(self, url: str, read: Callable[[str], T], *depends: Hashable) -> T:
         """``read(url)``'s answer as the environment now stands (read once per key)."""
         parts = urlsplit(url)
-        key = (parts.scheme, parts.netloc, tuple(map(os.environ.get, self.variables))) + depends
+        origin = parts.netloc.rpartition("@")[2].lower()  # host and port: all the answer depends on
+        key = (parts.scheme, origin, proxy_environment(), tuple(map(os.environ.get, self.variables))) + depends
         with self._lock:
             if key in self._kept:
                 return self._kept[key]
@@ -54,6 +68,17 @@ class PerOrigin(Generic[T]):
                 self._kept.clear()
             self._kept[key] = answer
         return answer
+
+    def forget(self) -> None:
+        """Forget every answer."""
+        with self._lock:
+            self._kept.clear()
+
+
+def forget_answers() -> None:
+    """Forget every table's answers (``websearch_sync.testing.reset``: a test starts afresh)."""
+    for table in list(_TABLES):
+        table.forget()
 
 
 def environment_proxy(url: str, provider: Optional[str] = None) -> Optional[str]:
@@ -84,17 +109,22 @@ def environment_proxy(url: str, provider: Optional[str] = None) -> Optional[str]
     return proxy
 
 
-#: The environment's proxy per origin, for every wire (a bad one is refused again on each request).
-_PROXIES: PerOrigin[Optional[str]] = PerOrigin(PROXY_VARIABLES)
+#: The environment's proxy per origin, shared by the wires (:func:`proxy_table`).
+_SHARED_PROXIES: PerOrigin[Optional[str]] = PerOrigin()
 
 
-def proxy_from_environment(url: str, provider: Optional[str]) -> Optional[str]:
-    """:func:`environment_proxy`, read once per origin and values of the proxy variables."""
-    return _PROXIES.get(url, lambda target: environment_proxy(target, provider))
+def proxy_table() -> PerOrigin[Optional[str]]:
+    """A wire's memo of :func:`environment_proxy`: one every wire shares, or its own where the
+    system's proxy settings count (:data:`SYSTEM_PROXIES`: no key sees them)."""
+    return PerOrigin() if SYSTEM_PROXIES else _SHARED_PROXIES
 
 
 def _variable(url: str, proxies: dict[str, str], found: str) -> str:
-    """The variable ``found`` came from (``HTTPS_PROXY`` or ``https_proxy``, else ``ALL_PROXY``...)."""
+    """The variable ``found`` came from (``HTTPS_PROXY`` or ``https_proxy``, else ``ALL_PROXY``...),
+    or the system's settings."""
     scheme = urlsplit(url).scheme
     base = (scheme if proxies.get(scheme) == found else "all") + "_proxy"
-    return base if os.environ.get(base) == found else base.upper()
+    for name, value in os.environ.items():  # any spelling: urllib reads ``Https_Proxy`` too
+        if name.lower() == base and value == found:
+            return name
+    return "the system's proxy settings"  # urllib reads them on macOS and Windows

@@ -26,7 +26,7 @@ resolved that host itself (:meth:`CurlWire._pin`).
 import errno
 import math
 import threading
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Callable, Optional, Union
 from urllib.parse import urlsplit
 
@@ -52,7 +52,7 @@ from ..errors import (
 )
 from .deadline import Deadline
 from .decoding import BROWSER_CODINGS, DECODERS, DecodingSink, broken_body, decodes_all, unreadable_transfer
-from .environment import proxy_from_environment
+from .environment import environment_proxy, proxy_table
 from .interrupt import run_interruptibly
 from .mocks import say_once
 from .wire import CONNECTION_CHECKS, BodySink, WireRequest, browser_request
@@ -263,6 +263,7 @@ class CurlWire:
         self.order, self.redirected_order = _ORDER.get(profile), _REDIRECTED_ORDER.get(profile)
         self.proxy = proxy
         self.ca_bundle = ca_bundle
+        self._environment_proxies = proxy_table()
         share = CurlShare(connect=False, dns=False, ssl_session=True)
         share.share(CurlLockData.COOKIE)
         # curl_cffi attaches a share to a handle only through its Session (and keeps it attached
@@ -307,7 +308,7 @@ class CurlWire:
         remaining = deadline.remaining_s()
         if remaining <= 0:
             raise deadline_error(deadline, host, provider)
-        proxy = self.proxy or proxy_from_environment(request.url, provider)
+        proxy = self.proxy or self._environment_proxies.get(request.url, partial(environment_proxy, provider=provider))
         for check in list(CONNECTION_CHECKS):
             check(host_of(proxy) if proxy else request.connect_to or host)  # the one libcurl connects to
         handle = self._acquire()

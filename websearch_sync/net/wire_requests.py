@@ -16,7 +16,7 @@ import socket
 import ssl
 import sys
 import time
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Optional
 from urllib.parse import urlsplit
 
@@ -52,7 +52,7 @@ from ..errors import (
 )
 from .deadline import Deadline
 from .decoding import DECODERS, TRANSFER_CODINGS, DecodingSink, broken_body, unreadable_transfer
-from .environment import PROXY_VARIABLES, PerOrigin, proxy_from_environment
+from .environment import SYSTEM_PROXIES, PerOrigin, environment_proxy, proxy_table
 from .headers import check_headers, check_proxy
 from .requests_adapter import (
     STATUS_SHAPE,
@@ -71,11 +71,13 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 _CHUNK = 65536
 _MAX_CONNECT_S = 10.0
 _POOL_SIZE = 32
-#: The environment variables requests reads for a request's proxies and ``verify``.
-_ENVIRONMENT = PROXY_VARIABLES + ("REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE")
-#: The options of the wires that own their session and have no proxy of their own, by origin, values
-#: of :data:`_ENVIRONMENT` and CA bundle: every such wire merges the same, so a new client's first
-#: request to an origin does not read the whole environment again (0.3-0.6 ms a new client).
+#: The environment variables requests reads for a request's ``verify`` (its proxies' are
+#: :func:`~.environment.proxy_environment`, which every key holds).
+_ENVIRONMENT = ("REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE")
+#: The options of the wires that own their session and have no proxy of their own, by origin, proxy
+#: environment, values of :data:`_ENVIRONMENT` and CA bundle: every such wire merges the same, so a
+#: new client's first request to an origin does not read the whole environment again (0.3-0.6 ms a
+#: new client). Not where the system's proxy settings count (:data:`~.environment.SYSTEM_PROXIES`).
 _SHARED_OPTIONS: PerOrigin[dict[str, Any]] = PerOrigin(_ENVIRONMENT)
 
 
@@ -338,6 +340,7 @@ class RequestsWire:
         self.proxies = {"http": proxy, "https": proxy} if proxy else None
         self.ca_bundle = ca_bundle if session is None else None  # a caller's session keeps its own ``verify``
         self._options: PerOrigin[dict[str, Any]] = PerOrigin(_ENVIRONMENT)
+        self._environment_proxies = proxy_table()  # to judge the environment's proxy as the browser wire does
 
     def _environment_options(self, url: str) -> dict[str, Any]:
         """The options ``Session.send`` takes for ``url``: proxies and ``verify`` as requests merges
@@ -347,7 +350,7 @@ class RequestsWire:
         a proxy of their own (:data:`_SHARED_OPTIONS`)."""
         if not self._owns_session:  # a caller's session may change its own proxies or verify
             return self._merged_options(url)
-        kept = _SHARED_OPTIONS if self.proxies is None else self._options
+        kept = _SHARED_OPTIONS if self.proxies is None and not SYSTEM_PROXIES else self._options
         options = kept.get(url, self._merged_options, self.ca_bundle)
         return dict(options, proxies=dict(options.get("proxies") or {}))
 
@@ -468,7 +471,7 @@ class RequestsWire:
         url = prepared.url or request.url
         options = self._environment_options(url)
         if self.proxies is None and self.session.trust_env:
-            proxy_from_environment(url, provider)  # a bad one: bad_proxy, judged as the browser wire judges it
+            self._environment_proxies.get(url, partial(environment_proxy, provider=provider))  # a bad one: bad_proxy
         proxies = options.get("proxies")
         if proxies:
             check_proxy(url, proxies, provider)

@@ -26,6 +26,7 @@ from ..engine.base import Backend
 from ..errors import BAD_PARSE_RESULT, NETWORK_BLOCKED, NO_RECORDED_CASE, NetworkError, WebProviderError, WebSearchError
 from ..models import ParseResult, SearchParams, StrPath
 from ..net.deadline import Deadline
+from ..net.environment import forget_answers as forget_environment_answers
 from ..net.transport import HttpTransport
 from ..net.wire import CONNECTION_CHECKS
 from ..validate import MAX_RESULTS
@@ -482,7 +483,7 @@ def assert_contract(result: Any, max_results: Optional[int] = None, provider: Op
 def reset() -> None:
     """Forget the process-wide state of the module-level calls (``websearch_sync.search``,
     ``fetch``) and of the tools' shared client: rate-limit pace, cool-downs after a block,
-    single-flight tables, the SearXNG instances' ``/config`` read, a shared state's outage (Redis is
+    single-flight tables, the wires' proxy and CA options read from the environment, the SearXNG instances' ``/config`` read, a shared state's outage (Redis is
     tried again at once, not :data:`~websearch_sync.client.state.server.RETRY_AFTER_S` later). A block a test provokes (``fake_results({"ddg_html": WebBlocked(...)})``)
     would otherwise leave that backend cooling down for the tests after it.
 
@@ -494,6 +495,7 @@ def reset() -> None:
     that searches the stub only.
     """
     forget_process_parts()
+    forget_environment_answers()
     forget_outages()
     forget_configs()
     close_default_client()

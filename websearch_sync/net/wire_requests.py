@@ -16,7 +16,7 @@ import socket
 import ssl
 import sys
 import time
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Optional
 from urllib.parse import urlsplit
 
@@ -52,7 +52,7 @@ from ..errors import (
 )
 from .deadline import Deadline
 from .decoding import DECODERS, TRANSFER_CODINGS, DecodingSink, broken_body, unreadable_transfer
-from .environment import SYSTEM_PROXIES, PerOrigin
+from .environment import SYSTEM_PROXIES, PerOrigin, environment_proxy, proxy_table
 from .headers import check_headers, check_proxy
 from .requests_adapter import (
     STATUS_SHAPE,
@@ -202,7 +202,7 @@ def _refused(chain: list[BaseException], socks: Any) -> bool:
     return any(isinstance(c, refusals) for c in chain)
 
 
-def _forwards(url: str, proxy: str) -> bool:
+def proxy_forwards(url: str, proxy: str) -> bool:
     """Whether ``proxy`` answers ``url``'s request itself: an HTTP proxy forwarding plain http
     (https goes through a ``CONNECT`` tunnel, a SOCKS proxy relays bytes: the answer is the upstream's)."""
     return url.lower().startswith("http:") and not proxy.lower().startswith("socks")
@@ -340,6 +340,7 @@ class RequestsWire:
         self.proxies = {"http": proxy, "https": proxy} if proxy else None
         self.ca_bundle = ca_bundle if session is None else None  # a caller's session keeps its own ``verify``
         self._options: PerOrigin[dict[str, Any]] = PerOrigin(_ENVIRONMENT)
+        self._environment_proxies = proxy_table()  # to judge the environment's proxy as the browser wire does
 
     def _environment_options(self, url: str) -> dict[str, Any]:
         """The options ``Session.send`` takes for ``url``: proxies and ``verify`` as requests merges
@@ -418,7 +419,7 @@ class RequestsWire:
         if response.status_code == 407:
             url = prepared.url or request.url
             proxy = select_proxy(url, options.get("proxies") or {})
-            if proxy is not None and _forwards(url, proxy):
+            if proxy is not None and proxy_forwards(url, proxy):
                 response.close()
                 raise proxy_refused(proxy, host, 407, provider)
         return response
@@ -479,6 +480,8 @@ class RequestsWire:
         check_headers(prepared.headers, provider)
         url = prepared.url or request.url
         options = self._environment_options(url)
+        if self.proxies is None and self.session.trust_env:
+            self._environment_proxies.get(url, partial(environment_proxy, provider=provider))  # a bad one: bad_proxy
         proxies = options.get("proxies")
         if proxies:
             check_proxy(url, proxies, provider)

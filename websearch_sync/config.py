@@ -420,14 +420,18 @@ def _check_providers(providers: Mapping[str, Mapping[str, Any]], endpoints: Mapp
 _PROXY_SCHEMES = ("http", "https", "socks4", "socks4a", "socks5", "socks5h")
 
 
-def _proxy_problem(url: Any) -> Optional[str]:
-    """What makes ``url`` unusable as a proxy URL, or ``None``."""
+def proxy_problem(url: Any) -> Optional[str]:
+    """What makes ``url`` unusable as a proxy URL, or ``None`` (never the URL itself, which may hold
+    a password): a configured proxy and the environment's are judged alike."""
     if not isinstance(url, str):
         return "not a string"
     if any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in url):
         return "it contains whitespace or control characters"
     try:
         parts = urlsplit(url)
+    except ValueError:  # an unclosed ``[``
+        return "it cannot be read as a URL"
+    try:
         parts.port  # noqa: B018 - raises ValueError for a port that is not a number in 0..65535
     except ValueError:
         return "its port is not a number in 0..65535"
@@ -473,7 +477,7 @@ def _check_proxy(url: Any, where: str) -> None:
     """``InvalidInput(bad_proxy)`` unless ``url`` is empty or a usable proxy URL (before any request)."""
     if url is None or url == "":
         return
-    problem = _proxy_problem(url)
+    problem = proxy_problem(url)
     if problem is not None:
         shown = _mask_proxy(url) if isinstance(url, str) else type(url).__name__
         raise InvalidInput(

@@ -104,7 +104,7 @@ class RedirectPolicy:
         return Hop(target, parts, self._checked(parts, deadline), same_origin(self.origin, parts))
 
     def _target(self, base_url: str, location: str, shown: str) -> str:
-        target = browser_target(location.strip())
+        target = browser_target(location)
         try:
             target = urljoin(base_url, target)
             return self.canonical(target)

@@ -62,7 +62,10 @@ SHARED_ENV_VARS: dict[str, tuple[str, str]] = {
         "ca_bundle",
         "CA bundle file for both transports (else REQUESTS_CA_BUNDLE, else SSL_CERT_FILE)",
     ),
-    "WEB_SEARCH_MAX_BYTES": ("max_response_bytes", "cap on bytes read from one search response (default 5000000)"),
+    "WEB_SEARCH_MAX_BYTES": (
+        "max_response_bytes",
+        "cap on bytes read from one search response (default 5000000, at least 1024)",
+    ),
     "WEB_FETCH_SERVICE_URL": ("fetch_service_url", "optional page-reading service tried before local fetch"),
     "WEB_FETCH_SERVICE_KEY": ("fetch_service_key", "bearer key for WEB_FETCH_SERVICE_URL (secret)"),
     "WEB_SEARCH_STATE_URL": (
@@ -167,7 +170,8 @@ class Settings:
         endpoints: ``{backend_name: url}`` overriding a backend's endpoint URL.
         providers: per-backend settings, e.g. ``{"brave": {"api_key": "..."},
             "searxng": {"base_url": "https://searx.example", "timeout_ms": 8000}}``.
-        max_response_bytes: cap on the bytes read from one search response.
+        max_response_bytes: cap on the bytes read from one search response, and from each page
+            whose content a search adds; at least ``MIN_FETCH_BYTES`` (1024), fetch's smallest.
         fetch_service_url, fetch_service_key: optional page-reading service for fetch.
         allow_private: let fetch read loopback/private/link-local addresses.
         state_url: a Redis URL (``redis://host:port/db``, ``rediss://``, ``unix://``)
@@ -185,8 +189,8 @@ class Settings:
             a call gets when it falls back on that variable (:meth:`default_backend`). A call
             naming its backend, and fetch, never read it.
 
-    Checked at construction (``InvalidInput``): numbers are positive integers
-    (``bad_setting``), ``proxy`` is a proxy URL (``bad_proxy``), ``backend`` names
+    Checked at construction (``InvalidInput``): numbers are positive integers, and
+    ``max_response_bytes`` at least 1024 (``bad_setting``), ``proxy`` is a proxy URL (``bad_proxy``), ``backend`` names
     registered backends or ``auto`` (``unknown_backend``, with the closest name), so do the keys
     of ``endpoints`` and ``providers`` (register a plugin in code before its settings), and each known
     backend's ``providers`` section holds only the settings that backend declares
@@ -234,13 +238,13 @@ class Settings:
         return {name: value for name, value in self.__dict__.items() if name != "_users"}
 
     def __post_init__(self) -> None:
-        for name, maximum in (
-            ("timeout_ms", MAX_TIMEOUT_MS),
-            ("max_results", MAX_RESULTS),
-            ("tool_max_results", MAX_RESULTS),
-            ("max_response_bytes", None),
+        for name, minimum, maximum in (
+            ("timeout_ms", 1, MAX_TIMEOUT_MS),
+            ("max_results", 1, MAX_RESULTS),
+            ("tool_max_results", 1, MAX_RESULTS),
+            ("max_response_bytes", MIN_FETCH_BYTES, None),  # it is also fetch's max_bytes for page content
         ):
-            check_number("Settings." + name, getattr(self, name), maximum=maximum, detail=BAD_SETTING)
+            check_number("Settings." + name, getattr(self, name), minimum=minimum, maximum=maximum, detail=BAD_SETTING)
         if not isinstance(self.endpoints, Mapping):
             raise InvalidInput("Settings.endpoints must be a mapping {backend: url}", detail_code=BAD_SETTING)
         if not isinstance(self.providers, Mapping):
@@ -416,14 +420,18 @@ def _check_providers(providers: Mapping[str, Mapping[str, Any]], endpoints: Mapp
 _PROXY_SCHEMES = ("http", "https", "socks4", "socks4a", "socks5", "socks5h")
 
 
-def _proxy_problem(url: Any) -> Optional[str]:
-    """What makes ``url`` unusable as a proxy URL, or ``None``."""
+def proxy_problem(url: Any) -> Optional[str]:
+    """What makes ``url`` unusable as a proxy URL, or ``None`` (never the URL itself, which may hold
+    a password): a configured proxy and the environment's are judged alike."""
     if not isinstance(url, str):
         return "not a string"
     if any(ch.isspace() or ord(ch) < 32 or ord(ch) == 127 for ch in url):
         return "it contains whitespace or control characters"
     try:
         parts = urlsplit(url)
+    except ValueError:  # an unclosed ``[``
+        return "it cannot be read as a URL"
+    try:
         parts.port  # noqa: B018 - raises ValueError for a port that is not a number in 0..65535
     except ValueError:
         return "its port is not a number in 0..65535"
@@ -469,7 +477,7 @@ def _check_proxy(url: Any, where: str) -> None:
     """``InvalidInput(bad_proxy)`` unless ``url`` is empty or a usable proxy URL (before any request)."""
     if url is None or url == "":
         return
-    problem = _proxy_problem(url)
+    problem = proxy_problem(url)
     if problem is not None:
         shown = _mask_proxy(url) if isinstance(url, str) else type(url).__name__
         raise InvalidInput(
@@ -490,13 +498,13 @@ def _shared_from_env(env: Mapping[str, str], overridden: set[str]) -> dict[str, 
             values["env_backend_problem"] = problem
         else:
             values["backend"] = names[0] if len(names) == 1 else names
-    for var, field_name, maximum in (
-        ("WEB_SEARCH_TIMEOUT_MS", "timeout_ms", MAX_TIMEOUT_MS),
-        ("WEB_SEARCH_MAX_RESULTS", "max_results", MAX_RESULTS),
-        ("WEB_SEARCH_TOOL_MAX_RESULTS", "tool_max_results", MAX_RESULTS),
-        ("WEB_SEARCH_MAX_BYTES", "max_response_bytes", None),
+    for var, field_name, minimum, maximum in (
+        ("WEB_SEARCH_TIMEOUT_MS", "timeout_ms", 1, MAX_TIMEOUT_MS),
+        ("WEB_SEARCH_MAX_RESULTS", "max_results", 1, MAX_RESULTS),
+        ("WEB_SEARCH_TOOL_MAX_RESULTS", "tool_max_results", 1, MAX_RESULTS),
+        ("WEB_SEARCH_MAX_BYTES", "max_response_bytes", MIN_FETCH_BYTES, None),
     ):
-        number = env_int(env, var, maximum)
+        number = env_int(env, var, maximum, minimum)
         if number is not None:
             values[field_name] = number
     for var, field_name in (

@@ -245,6 +245,14 @@ def test_fetch_refuses_to_be_redirected_there(redirector, kind, url, detail, imp
     _refused_after_one_trusted_page(redirector, kind, url, detail, impersonate)
 
 
+@pytest.mark.parametrize("impersonate", BOTH)
+@pytest.mark.parametrize("url", ["https:/\t/10.0.0.1/", "https://10.0.0.1\t/x", "ht\ttps://10.0.0.1/"])
+def test_a_location_with_tabs_is_refused_as_the_private_host_it_names(redirector, url, impersonate):
+    """Tabs dropped first (WHATWG), as the hop is sent: the guard refuses the host it would go to,
+    in another scheme's URL too (``urljoin`` keeps those as written)."""
+    _refused_after_one_trusted_page(redirector, "302", url, P, impersonate)
+
+
 @needs_browser
 @pytest.mark.parametrize("kind", PAGE_REDIRECTS)
 @pytest.mark.parametrize("url", BROWSER_PAGE_TARGETS)

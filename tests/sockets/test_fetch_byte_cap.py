@@ -77,3 +77,23 @@ def test_a_cut_inside_a_character_leaves_it_out_not_a_replacement_character(
     assert result["truncated"] is True
     assert "\ufffd" not in result["text"]
     assert result["text"].endswith(text[:whole][-5:])
+
+
+INEQUALITY = (
+    b"<html><head><title>T</title></head><body><article><h1>Inequalities</h1>"
+    b"<p>When x < y the following holds for every real number we consider. "
+    + b"Longer explanation sentence number one. " * 60
+    + b"</p></article></body></html>"
+)
+
+
+@pytest.mark.parametrize("max_bytes", [MIN_FETCH_BYTES, 2 * MIN_FETCH_BYTES])
+def test_a_cut_after_a_less_than_sign_in_text_keeps_the_text(max_bytes):
+    """A ``<`` followed by a space opens no tag: the text after it is the page's, not a cut tag
+    (it was dropped, leaving "When x" of a paragraph of over a thousand characters)."""
+    with FaultServer({"/a": respond(200, INEQUALITY)}) as server:
+        result = fetch(server.url("/a"), max_bytes=max_bytes, extract_mode="text")
+    assert result["truncated"] is True
+    assert result["text"].startswith("When x < y the following holds")
+    assert "Longer explanation sentence number one. " * 10 in result["text"]
+    assert len(result["text"]) > max_bytes - 200

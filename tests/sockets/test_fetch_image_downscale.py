@@ -62,3 +62,23 @@ def test_a_jpeg_far_over_the_byte_cap_is_decoded_at_a_reduced_size(encodings, mo
     assert 1200 % width == 0 and width < 1200 and (width, height) == (1200 * height // 1000, height)
     assert width // 2 < result["width"] <= width  # the smallest reduction still larger than the target
     assert encodings["saved"] == [(result["width"], result["height"])]
+
+
+@pytest.mark.parametrize("orientation", [6, 8])
+def test_a_downscaled_photo_taken_on_its_side_comes_back_upright(monkeypatch, orientation):
+    """The downscaled encoding keeps no EXIF: a JPEG whose Orientation tag turns it for display
+    (6: a quarter turn clockwise, 8: counter-clockwise) came back sideways. It is turned first."""
+    monkeypatch.setattr(image_reader, "MAX_IMAGE_BYTES", 60_000)
+    stored = Image.effect_noise((1200, 1000), 60).convert("RGB")
+    stored.paste((255, 0, 0), (0, 0, 600, 1000))  # the stored left half: the top (6) or bottom (8) shown
+    exif = Image.Exif()
+    exif[0x0112] = orientation
+    out = io.BytesIO()
+    stored.save(out, format="JPEG", quality=95, exif=exif)
+    with FaultServer({"/i": respond(200, out.getvalue(), content_type="image/jpeg")}) as server:
+        result = fetch(server.url("/i"), images=True, timeout_ms=30_000)
+    with Image.open(io.BytesIO(base64.b64decode(result["data"]))) as shown:
+        assert shown.size == (result["width"], result["height"]) and result["width"] < result["height"]
+        red_row = shown.height // 4 if orientation == 6 else shown.height * 3 // 4
+        red, green, blue = shown.convert("RGB").getpixel((shown.width // 2, red_row))
+    assert red > 200 and green < 60 and blue < 60

@@ -41,6 +41,22 @@ def test_an_empty_page_whose_refresh_is_refused_gets_the_targets_error(target, c
     assert info.value.detail_code == code
 
 
+@pytest.mark.parametrize(
+    "target, named",
+    [("file:///etc/passwd", "a file: address"), ("mailto:desk@harbour.example", "a mailto: address")],
+)
+def test_a_refused_target_of_another_scheme_is_named_by_its_scheme(target, named):
+    """``file:///etc/passwd`` was "an address on etc": its path read as a host."""
+    empty = b"<html><head>%s</head><body></body></html>" % refreshing_to(target)
+    with FaultServer({"/p": respond(200, empty)}) as server:
+        with pytest.raises(ws.WebSearchError) as info:
+            fetch(server.url("/p"))
+    assert info.value.detail_code == "bad_redirect"
+    assert info.value.message == (
+        "127.0.0.1 redirected to %s that cannot be followed (not an http(s) URL with a valid host)" % named
+    )
+
+
 def test_a_refresh_to_a_private_address_is_not_followed_and_the_page_is_read():
     """The page's own loopback address is trusted here; the refresh's 10.0.0.1 is not."""
     page = article(refreshing_to("http://10.0.0.1/admin"))

@@ -36,6 +36,27 @@ def test_a_text_type_is_read_as_it_is(content_type):
     assert result["text"] == body.decode().strip() and result["truncated"] is False
 
 
+XHTML = (
+    b'\xef\xbb\xbf<?xml version="1.0" encoding="utf-8"?>\n<!-- served by a static site -->\n'
+    b'<!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0 Strict//EN" "http://www.w3.org/TR/xhtml1/DTD/xhtml1-strict.dtd">\n'
+    b'<html xmlns="http://www.w3.org/1999/xhtml"><head><title>Harbour works</title>'
+    b"<script>var tracking_id = 1;</script></head><body><article><h1>Harbour works</h1><p>"
+    + b"The harbour board approved the dredging plan after a long public hearing on Tuesday. " * 4
+    + b"</p></article></body></html>"
+)
+
+
+@pytest.mark.parametrize("content_type", ["text/xml", "application/xml", "application/xhtml+xml"])
+def test_xhtml_served_as_xml_is_read_as_a_page(content_type):
+    """An XML document whose root is ``<html>`` is a page a browser shows as one: its markup and
+    scripts came back as the text when served as ``text/xml`` or ``application/xml``."""
+    with FaultServer({"/f": respond(200, XHTML, content_type=content_type)}) as server:
+        result = fetch(server.url("/f"), extract_mode="text")
+    assert result["extractor"] != "text" and result["title"] == "Harbour works"
+    assert result["text"].startswith("The harbour board approved the dredging plan")
+    assert "<" not in result["text"] and "tracking_id" not in result["text"]
+
+
 def test_binary_data_under_a_text_type_is_still_refused():
     with FaultServer({"/f": respond(200, bytes(range(256)) * 64, content_type="text/csv")}) as server:
         error = fetch_error(server.url("/f"))
@@ -65,8 +86,13 @@ def with_content_types(*values: bytes, body: bytes = ARTICLE):
 
 @pytest.mark.parametrize(
     "values",
-    [(b"text/html", b"text/html; charset=utf-8"), (b"text/plain", b"text/html"), (b"text/html, text/html",)],
-    ids=["the same twice", "the last one counts", "two in one header"],
+    [
+        (b"text/html", b"text/html; charset=utf-8"),
+        (b"text/plain", b"text/html"),
+        (b"text/html, text/html",),
+        (b'text/html; charset="x, application/json"',),
+    ],
+    ids=["the same twice", "the last one counts", "two in one header", "a comma inside quotes"],
 )
 @pytest.mark.parametrize("impersonate", ["off", "chrome"])
 def test_several_content_types_are_read_as_a_browser_reads_them(values, impersonate):
@@ -76,3 +102,19 @@ def test_several_content_types_are_read_as_a_browser_reads_them(values, imperson
         result = fetch(server.url("/p"), settings=ws.Settings(impersonate=impersonate))
     assert (result["extractor"], result["content_type"]) == ("readability", "text/html")
     assert result["text"].startswith("The harbour board approved")
+
+
+CYRILLIC = (
+    "<html><head><title>Порт</title></head><body><article><h1>Порт</h1><p>"
+    + "Совет порта одобрил план дноуглубления после долгих публичных слушаний. " * 6
+    + "</p></article></body></html>"
+).encode()
+
+
+def test_the_charset_is_the_one_of_the_type_that_counts():
+    """The charset goes with the last type: the first one named read a UTF-8 page as windows-1251."""
+    value = b"text/plain; charset=windows-1251, text/html; charset=utf-8"
+    with FaultServer({"/p": with_content_types(value, body=CYRILLIC)}) as server:
+        result = fetch(server.url("/p"))
+    assert (result["extractor"], result["title"]) == ("readability", "Порт")
+    assert result["text"].startswith("Совет порта одобрил план дноуглубления")

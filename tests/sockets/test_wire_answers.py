@@ -127,8 +127,8 @@ def test_a_deadline_passing_while_connecting_to_a_proxy_is_the_deadline_not_the_
 )
 @pytest.mark.parametrize("scheme", ["http", "https"])
 def test_a_proxy_refusing_the_tunnel_is_said_to_refuse_not_to_be_unreachable(impersonate, status, said, scheme):
-    """The proxy answered ``CONNECT`` (libcurl tunnels plain http too) with a refusal: it was reached.
-    The browser wire said "could not be reached", requests "failed", neither why."""
+    """The proxy answered ``CONNECT`` (https) with a refusal, or plain http's request with a 407: it
+    was reached. The browser wire said "could not be reached", requests "failed", neither why."""
     refusal = respond(status, b"no", {"Proxy-Authenticate": 'Basic realm="proxy"'})
     with FaultServer({"*": refusal}) as proxy:
         try:
@@ -136,8 +136,8 @@ def test_a_proxy_refusing_the_tunnel_is_said_to_refuse_not_to_be_unreachable(imp
         except ws.NetworkError as error:
             assert error.detail_code == "proxy_error", repr(error)
             assert said in error.message and "127.0.0.1:%d" % proxy.port in error.message
-        else:  # requests sends plain http through the proxy without CONNECT: its 403 is a response
-            assert (impersonate, scheme, status) == ("off", "http", 403)
+        else:  # both wires send plain http through the proxy without CONNECT: its 403 is a response
+            assert (scheme, status) == ("http", 403)
 
 
 def test_a_407_answer_is_a_proxy_asking_for_credentials(json_backends):

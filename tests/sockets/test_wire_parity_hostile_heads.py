@@ -55,6 +55,8 @@ REFUSED = {
     "nul-in-a-value": (answer(headers=b"X-A: a\x00b\r\n" + LENGTH), MALFORMED_HEADERS),
     "nul-in-the-status-line": (answer(b"HTTP/1.1 200 O\x00K"), MALFORMED_HEADERS),
     "cr-in-a-value": (answer(headers=b"X-A: a\rb\r\n" + LENGTH), MALFORMED_HEADERS),
+    "two-crs-ending-a-line": (answer(headers=b"X-A: b\r\r\n" + LENGTH), MALFORMED_HEADERS),
+    "two-crs-ending-the-last-line": (answer(headers=LENGTH + b"X-A: b\r\r\n"), MALFORMED_HEADERS),
 }
 
 #: name -> an answer both wires read: status 200 (or 204) and the body
@@ -66,6 +68,7 @@ READ = {
     "continuation-line-first": answer(headers=b" folded: x\r\n" + LENGTH),
     "name-empty": answer(headers=b":novalue\r\n" + LENGTH),
     "folded-value": answer(headers=b"X-A: a\r\n b\r\n" + LENGTH),
+    "blank-line-of-two-crs": answer(headers=LENGTH + b"\r"),  # libcurl: a line opening with a CR ends the head
 }
 
 

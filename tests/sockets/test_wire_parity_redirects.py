@@ -5,6 +5,9 @@ where a host may start open it (``\\\\host:port\\ok``, ``///host:port/ok``: anot
 wires followed ``\\ok`` to ``/%5Cok`` (``urljoin`` keeps a backslash as a path character) and
 ``///host/ok`` to ``/host/ok`` on the same host."""
 
+import socket
+import threading
+
 import pytest
 from faults import redirect, respond
 from servers import FaultServer
@@ -64,3 +67,40 @@ def test_a_search_follows_a_backslash_as_a_slash(impersonate):
         {"ok": True},
         ["/search", "/results"],
     )
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+@pytest.mark.parametrize(
+    "written",
+    ["https:/\t/127.0.0.1:%d/ok", "https://127.0.0.1:%d\t/ok", "ht\ttps://127.0.0.1:%d/ok "],
+    ids=["tab-between-the-slashes", "tab-after-the-port", "tab-in-the-scheme-space-last"],
+)
+def test_a_location_is_sent_to_the_host_checked_without_its_tabs(impersonate, written):
+    """WHATWG drops every tab (CR, LF) of a URL, and control characters and spaces at its ends,
+    before it reads it: the hop goes to the host the guard checked (``urlsplit`` drops them; in
+    another scheme's URL ``urljoin`` kept them, and the wire was sent a URL with a tab in it:
+    "invalid request", no connection). The target speaks no TLS: what shows the hop went out is
+    the TLS handshake's first byte (0x16) reaching it, for search and fetch."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    firsts = []
+
+    def accept():
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            with conn:
+                firsts.append(conn.recv(1))
+
+    threading.Thread(target=accept, daemon=True).start()
+    try:
+        with FaultServer({"/from": redirect(written % listener.getsockname()[1])}) as server:
+            with pytest.raises(ws.NetworkError):
+                send_once(server.url("/from"), impersonate)
+            searched = len(firsts)
+            with pytest.raises(ws.NetworkError):
+                ws.fetch(server.url("/from"), allow_private=True, settings=ws.Settings(impersonate=impersonate))
+    finally:
+        listener.close()
+    assert searched >= 1 and len(firsts) > searched and set(firsts) == {b"\x16"}

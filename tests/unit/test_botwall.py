@@ -4,6 +4,7 @@ body is scanned for."""
 
 import logging
 import re
+from urllib.parse import urlsplit
 
 import pytest
 
@@ -86,3 +87,13 @@ def test_an_address_test_that_raises_is_logged_and_skipped(caplog):
     with caplog.at_level(logging.ERROR, logger="websearch_sync"):
         assert bot_wall("https://site.example/captcha", "", [broken, good]) == "good wall"
     assert "bot wall 'broken wall': its address test failed" in caplog.text and "ZeroDivisionError" in caplog.text
+
+
+@pytest.mark.parametrize(
+    "location", ["\\\\captcha.example\\solve", "/\t/captcha.example/solve", "http:/\t/captcha.example/solve"]
+)
+def test_a_wall_redirect_is_read_as_the_hop_reads_it(location):
+    """A ``Location`` is read as a browser and the hop loop read it (backslashes as slashes, tabs
+    dropped): the wall at another host is recognised where the redirect leads."""
+    wall = BotWall("host wall", address=lambda url: urlsplit(url).hostname == "captcha.example")
+    assert bot_wall("https://e.example/", PAGE, [wall], location=location, scanned=[]) == "host wall"

@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from websearch_sync.net.charset import declared_charset, decode_body, meta_charset
+from websearch_sync.net.response import media_type
 
 CHINESE = "<html><head>%s<title>百度一下，你就知道</title></head><body><p>北京天气预报，今天晴转多云，气温十五度。</p></body></html>"
 
@@ -115,3 +116,28 @@ def test_a_few_stray_bytes_are_counted_and_replaced_in_one_scan(monkeypatch):
     text = "<p>café crème " * 200
     assert decode_body(text.encode() + b"\xff<p>fin</p>", "text/html; charset=utf-8") == text + "\ufffd<p>fin</p>"
     assert len(scans) == 1
+
+
+@pytest.mark.parametrize(
+    "content_type, media, codec",
+    [
+        ('text/html; charset="x, application/json"', "text/html", None),
+        ("text/plain; charset=latin1, text/html; charset=utf-8", "text/html", "utf-8"),
+        ("text/html; charset=utf-8, text/html; charset=windows-1251", "text/html", "cp1251"),
+        ("text/plain; charset=windows-1251, text/html", "text/html", None),
+        ("text/html; charset=gbk, text/html", "text/html", "gb18030"),
+        ('text/html; charset="utf-8"; q="a;b", text/html', "text/html", "utf-8"),
+    ],
+    ids=[
+        "comma inside quotes",
+        "charset of the last type",
+        "the last charset",
+        "another type's",
+        "same type's",
+        "quoted",
+    ],
+)
+def test_the_charset_goes_with_the_type_that_counts(content_type, media, codec):
+    """As the Fetch standard's "extract a MIME type": a quoted parameter's comma splits nothing (the
+    type read as ``application/json"``), and the charset is the winning type's, not the first named."""
+    assert (media_type(content_type), declared_charset(content_type)) == (media, codec)

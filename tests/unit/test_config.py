@@ -63,7 +63,22 @@ def test_an_unbounded_number_warning_says_what_it_takes(caplog):
     with caplog.at_level(logging.WARNING, logger="websearch_sync"):
         settings = ws.Settings.from_env(environ={"WEB_SEARCH_MAX_BYTES": "-5"})
     assert settings.max_response_bytes == 5_000_000
-    assert "expected a whole number >= 1" in caplog.text and "inf" not in caplog.text
+    assert "expected a whole number >= 1024" in caplog.text and "inf" not in caplog.text
+
+
+def test_a_byte_cap_under_fetchs_smallest_is_a_bad_setting(caplog):
+    """``max_response_bytes`` is also the byte cap of each page whose content a search adds, and
+    fetch reads no page under 1024 bytes: 500 was accepted, then every page failed with an error
+    naming ``max_bytes``, an argument the caller never passed."""
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.Settings(max_response_bytes=500)
+    assert info.value.detail_code == "bad_setting"
+    assert info.value.message == "Settings.max_response_bytes must be an integer >= 1024, got 500"
+    assert ws.Settings(max_response_bytes=1024).max_response_bytes == 1024
+    with caplog.at_level(logging.WARNING, logger="websearch_sync"):
+        settings = ws.Settings.from_env(environ={"WEB_SEARCH_MAX_BYTES": "500"})
+    assert settings.max_response_bytes == 5_000_000
+    assert "ignoring WEB_SEARCH_MAX_BYTES='500': expected a whole number >= 1024" in caplog.text
 
 
 @pytest.mark.parametrize(

@@ -8,6 +8,9 @@ import pytest
 import websearch_sync as ws
 from websearch_sync.client.fusion import fuse
 from websearch_sync.engine.normalize import normalize_items
+from websearch_sync.net.deadline import Deadline
+from websearch_sync.net.hops import RedirectPolicy
+from websearch_sync.net.ssrf import AddressGuard
 from websearch_sync.net.urls import (
     MAX_URL_CHARS,
     dedupe_key,
@@ -234,3 +237,43 @@ def test_a_port_is_read_after_the_userinfo_only(url, result, key):
     assert result_url(url) == result
     if result is not None:
         assert dedupe_key(result) == key
+
+
+class _RecordingGuard(AddressGuard):
+    """The address guard (private addresses let through), noting each host it checks."""
+
+    def __init__(self):
+        super().__init__(allow_private=True)
+        self.checked = []
+
+    def check(self, host, port, deadline, provider=None):
+        self.checked.append(host)
+        return super().check(host, port, deadline, provider)
+
+
+@pytest.mark.parametrize("canonical", [http_url, request_url], ids=["search", "fetch"])
+@pytest.mark.parametrize(
+    "location",
+    [
+        "http:/\t/10.0.0.1/x",
+        "http:/\n/10.0.0.1/x",
+        "http://10.0.0.1\r/x",
+        "\x00 http://10.0.0.1/x\t\x0c ",
+        "h\tttp://10.0.0.1/x",
+    ],
+)
+def test_a_redirect_target_is_sent_as_it_is_checked(location, canonical):
+    """WHATWG drops tab, CR and LF anywhere and C0 controls and spaces at the ends before reading a
+    URL: from an https page to an http URL (``urljoin`` keeps another scheme's URL as written) the
+    hop's URL carries none of them, and its host is the one the guard checked."""
+    guard = _RecordingGuard()
+    policy = RedirectPolicy("https://start.test/a", guard, provider=None, canonical=canonical)
+    hop = policy.follow("https://start.test/a", location, Deadline(10_000))
+    assert (hop.url, guard.checked) == ("http://10.0.0.1/x", ["10.0.0.1"])
+
+
+def test_a_redirect_target_with_a_tab_is_refused_as_the_private_address_it_names():
+    policy = RedirectPolicy("https://start.test/a", AddressGuard(), provider=None, canonical=request_url)
+    with pytest.raises(ws.InvalidInput) as refused:
+        policy.follow("https://start.test/a", "http:/\t/10.0.0.1/", Deadline(10_000))
+    assert refused.value.detail_code == "private_address"

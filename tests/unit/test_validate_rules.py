@@ -7,6 +7,7 @@ import pytest
 import websearch_sync as ws
 from websearch_sync import tool
 from websearch_sync.cli import main as cli_main
+from websearch_sync.config import MIN_FETCH_BYTES
 from websearch_sync.mcp import McpTools, serve_stdio
 from websearch_sync.validate import Argument, arguments_schema, check_arguments, check_number
 
@@ -51,12 +52,12 @@ def test_an_accepted_number_comes_back_unchanged(value, limits):
 #: value, and the detail code its refusal carries.
 COUNTS = [
     ("Settings.timeout_ms", lambda v: ws.Settings(timeout_ms=v), 1, "bad_setting"),
-    ("Settings.max_response_bytes", lambda v: ws.Settings(max_response_bytes=v), 1, "bad_setting"),
+    ("Settings.max_response_bytes", lambda v: ws.Settings(max_response_bytes=v), MIN_FETCH_BYTES, "bad_setting"),
     ("max_results", lambda v: ws.search("q", max_results=v), 1, "bad_max_results"),
     ("max_content_chars", lambda v: ws.search("q", max_content_chars=v), 1, "bad_max_content_chars"),
     ("timeout_ms", lambda v: ws.search("q", timeout_ms=v), 1, "bad_timeout"),
     ("max_chars", lambda v: ws.fetch("http://example.com/", max_chars=v), 1, "bad_max_chars"),
-    ("max_bytes", lambda v: ws.fetch("http://example.com/", max_bytes=v), 1, "bad_max_bytes"),
+    ("max_bytes", lambda v: ws.fetch("http://example.com/", max_bytes=v), MIN_FETCH_BYTES, "bad_max_bytes"),
     ("max_repeats", lambda v: tool.ToolSession(ws.SearchClient("stub"), max_repeats=v), 1, "bad_max_repeats"),
     (
         "repeat_window_s",

@@ -19,6 +19,7 @@ from urllib.parse import urljoin, urlsplit
 from ..errors import CAPTCHA_REQUIRED, WebBlocked
 from .status import retry_after_header
 from .transport import HttpResponse
+from .urls import browser_target
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -115,10 +116,11 @@ def bot_wall(
 
 
 def _absolute(url: str, location: str) -> str:
-    """``location`` read against ``url``; as it is when it cannot be (``http://[::1``: the walls'
+    """``location`` read against ``url`` as a browser and the hop loop read it
+    (:func:`~.urls.browser_target`); as it is when it cannot be (``http://[::1``: the walls'
     address tests then see the malformed text, which is no wall's address)."""
     try:
-        return urljoin(url, location.strip())
+        return urljoin(url, browser_target(location))
     except ValueError:
         return location
 

@@ -5,10 +5,10 @@ import re
 from typing import Optional
 
 from websearch_sync.net.alphabets import spelling_candidates
+from websearch_sync.net.contenttype import charset_label
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
-_CHARSET_PARAM = re.compile(r"charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:\-]+)", re.I)
 _META_CHARSET = re.compile(rb"<meta[^<>]{0,300}?charset\s*=\s*[\"']?\s*([A-Za-z0-9_.:\-]+)", re.I)
 _META_SCAN_BYTES = 16384
 
@@ -71,11 +71,9 @@ def _codec(label: Optional[str]) -> Optional[str]:
 
 
 def declared_charset(content_type: Optional[str]) -> Optional[str]:
-    """The codec named by a Content-Type header's ``charset`` parameter, if valid."""
-    if not content_type:
-        return None
-    match = _CHARSET_PARAM.search(content_type)
-    return _codec(match.group(1)) if match else None
+    """The codec named by a Content-Type header's ``charset`` parameter, if valid: the one that
+    goes with the type that counts (``contenttype.charset_label``)."""
+    return _codec(charset_label(content_type))
 
 
 #: UTF-16 codecs: a ``<meta>`` naming one means UTF-8 (see :func:`meta_charset`).

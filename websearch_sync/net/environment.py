@@ -17,6 +17,10 @@ from urllib.parse import urlsplit
 
 from requests.utils import get_environ_proxies, prepend_scheme_if_needed, select_proxy
 
+from ..config import proxy_problem
+from ..errors import BAD_PROXY, InvalidInput
+from .headers import credentials_problem
+
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: How many origins' answers a memo keeps (then it starts again).
@@ -77,8 +81,50 @@ def forget_answers() -> None:
         table.forget()
 
 
-def environment_proxy(url: str) -> Optional[str]:
+def environment_proxy(url: str, provider: Optional[str] = None) -> Optional[str]:
     """The proxy the environment names for ``url`` as ``requests`` reads it, or ``None`` (none, or
-    ``NO_PROXY`` names its host); one written without a scheme is an HTTP proxy, as requests takes it."""
-    found: Optional[str] = select_proxy(url, get_environ_proxies(url))
-    return prepend_scheme_if_needed(found, "http") if found else None  # type: ignore[no-untyped-call]
+    ``NO_PROXY`` names its host); one written without a scheme is an HTTP proxy, as requests takes it.
+
+    One that is no usable proxy URL is ``InvalidInput(bad_proxy)`` on both wires, judged as a
+    configured proxy is, naming the variable and never its value (urllib3's parse error quotes
+    the whole URL, password included)."""
+    proxies = get_environ_proxies(url)
+    found: Optional[str] = select_proxy(url, proxies)
+    if not found:
+        return None
+    proxy: Optional[str]
+    try:
+        proxy = prepend_scheme_if_needed(found, "http")  # type: ignore[no-untyped-call]
+    except ValueError:  # urllib3's LocationParseError: its message is the whole URL
+        proxy = None
+    problem = proxy_problem(proxy or found) or ("it cannot be read as a URL" if proxy is None else None)
+    problem = problem or credentials_problem(found)
+    if problem:
+        raise InvalidInput(
+            "the proxy in %s is not a usable proxy URL such as http://proxy.example:3128: %s"
+            % (_variable(url, proxies, found), problem),
+            provider=provider,
+            detail_code=BAD_PROXY,
+        )
+    return proxy
+
+
+#: The environment's proxy per origin, shared by the wires (:func:`proxy_table`).
+_SHARED_PROXIES: PerOrigin[Optional[str]] = PerOrigin()
+
+
+def proxy_table() -> PerOrigin[Optional[str]]:
+    """A wire's memo of :func:`environment_proxy`: one every wire shares, or its own where the
+    system's proxy settings count (:data:`SYSTEM_PROXIES`: no key sees them)."""
+    return PerOrigin() if SYSTEM_PROXIES else _SHARED_PROXIES
+
+
+def _variable(url: str, proxies: dict[str, str], found: str) -> str:
+    """The variable ``found`` came from (``HTTPS_PROXY`` or ``https_proxy``, else ``ALL_PROXY``...),
+    or the system's settings."""
+    scheme = urlsplit(url).scheme
+    base = (scheme if proxies.get(scheme) == found else "all") + "_proxy"
+    for name, value in os.environ.items():  # any spelling: urllib reads ``Https_Proxy`` too
+        if name.lower() == base and value == found:
+            return name
+    return "the system's proxy settings"  # urllib reads them on macOS and Windows

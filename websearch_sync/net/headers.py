@@ -64,20 +64,25 @@ def check_proxy(url: str, proxies: Mapping[str, str], provider: Optional[str]) -
     """``InvalidInput(bad_proxy)`` when the proxy ``url`` would go through has credentials
     that cannot be sent (``requests`` encodes them as Latin-1 for ``Proxy-Authorization``)."""
     proxy = select_proxy(url, dict(proxies)) if proxies else None
-    if not proxy:
-        return
+    problem = credentials_problem(proxy) if proxy else None
+    if problem:
+        raise InvalidInput("the proxy's " + problem, provider=provider, detail_code=BAD_PROXY)
+
+
+def credentials_problem(proxy: str) -> Optional[str]:
+    """Why the user name or password in the proxy URL ``proxy`` cannot be sent, or ``None`` (also
+    for a URL too malformed to read: that is refused as such, :mod:`.environment`, ``config``)."""
     try:
         parts = urlsplit(proxy)
         credentials = [unquote(parts.username or ""), unquote(parts.password or "")]
     except ValueError:
-        return  # a malformed proxy URL is refused by requests itself (bad_proxy / bad_endpoint)
+        return None
     if any(_problem(part) for part in credentials):
-        raise InvalidInput(
-            "the proxy's user name or password cannot be sent: HTTP proxy credentials carry Latin-1 only "
-            "(percent-encoding does not help: they are decoded before sending)",
-            provider=provider,
-            detail_code=BAD_PROXY,
+        return (
+            "user name or password cannot be sent: HTTP proxy credentials carry Latin-1 only "
+            "(percent-encoding does not help: they are decoded before sending)"
         )
+    return None
 
 
 def _shown_name(name: object) -> str:

@@ -104,15 +104,14 @@ class RedirectPolicy:
         return Hop(target, parts, self._checked(parts, deadline), same_origin(self.origin, parts))
 
     def _target(self, base_url: str, location: str, shown: str) -> str:
-        target = browser_target(location.strip())
+        target = browser_target(location)
         try:
             target = urljoin(base_url, target)
             return self.canonical(target)
         except (InvalidInput, ValueError):
-            host = host_token(target, "")  # the page chose the target: its host at most, never the text
             raise WebProviderError(
-                "%s redirected to an address%s that cannot be followed (not an http(s) URL with a valid host)"
-                % (shown, " on " + host if host else ""),
+                "%s redirected to %s that cannot be followed (not an http(s) URL with a valid host)"
+                % (shown, _unfollowable(target)),
                 provider=self.provider,
                 detail_code=BAD_REDIRECT,
             ) from None
@@ -123,6 +122,20 @@ class RedirectPolicy:
             return None
         port = parts.port or (443 if parts.scheme.lower() == "https" else 80)
         return self.guard.check(parts.hostname or "", port, deadline, self.provider)
+
+
+def _unfollowable(target: str) -> str:
+    """How an error names a redirect target it cannot follow: by its scheme when that is not
+    http(s) (``file:///etc/passwd`` was "an address on etc", its path read as a host), else by
+    its host. The page chose the target: a scheme or a host at most, never the text."""
+    try:
+        scheme = urlsplit(target).scheme.lower()  # urlsplit takes only a scheme's characters
+    except ValueError:
+        scheme = ""
+    if scheme and scheme not in ("http", "https") and len(scheme) <= 32 and scheme.isascii():
+        return "a %s: address" % scheme
+    host = host_token(target, "")
+    return "an address on " + host if host else "an address"
 
 
 class RequestGate(Protocol):

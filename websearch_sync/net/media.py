@@ -59,6 +59,11 @@ def _xml_document(media: str) -> bool:
     return media.startswith("application/") and media.endswith("+xml")
 
 
+def _xml_type(media: str) -> bool:
+    """An XML type, whose document a browser shows as a web page when its root is ``<html>``."""
+    return media in ("text/xml", "application/xml") or _xml_document(media)
+
+
 def sniffed_image_type(content: bytes) -> Optional[str]:
     """The media type of an image by its first bytes (PNG, JPEG, GIF, WebP), or None."""
     for signature, media in IMAGE_SIGNATURES:
@@ -79,6 +84,8 @@ def content_kind(response: HttpResponse) -> str:
         signed = _signed_kind(response.content)
         if signed is not None:
             return signed
+    if kind == "text" and _xml_type(response.content_type) and _xml_root_is_html(response.content[:1024].lower()):
+        return "html"
     if kind is not None:
         return kind
     head = response.content[:1024].lstrip().lower()
@@ -99,22 +106,38 @@ _HTML_OPENINGS = (
     *(b"<table", b"<a", b"<style", b"<title", b"<b", b"<body", b"<br", b"<p"),
 )
 _PROLOGUE = ((b"<!--", b"-->"), (b"<?xml", b"?>"))
+#: What an XML document may hold before its root element: those and a doctype.
+_XML_PROLOGUE = (*_PROLOGUE, (b"<!doctype", b">"))
 
 
 def _opens_as_html(head: bytes) -> bool:
-    """Whether ``head`` (the body's first KB, lower case) opens as an HTML page. Each prologue
-    item is skipped once found whole (at most one pass over ``head``)."""
+    """Whether ``head`` (the body's first KB, lower case) opens as an HTML page."""
+    head = _past_prologue(head, _PROLOGUE)
+    return any(
+        head.startswith(opening) and head[len(opening) : len(opening) + 1] in (b" ", b">") for opening in _HTML_OPENINGS
+    )
+
+
+def _xml_root_is_html(head: bytes) -> bool:
+    """Whether the XML document ``head`` opens (its first KB, lower case) has ``<html>`` as its
+    root: XHTML served as XML, which a browser shows as a page, so fetch extracts it as one
+    (returned as it is, its scripts and markup came back as the page's text)."""
+    head = _past_prologue(head, _XML_PROLOGUE)
+    return head.startswith(b"<html") and head[5:6] in (b" ", b"\t", b"\r", b"\n", b">")
+
+
+def _past_prologue(head: bytes, prologue: tuple[tuple[bytes, bytes], ...]) -> bytes:
+    """``head`` after a byte-order mark, white space and the ``prologue`` items (opener,
+    closer) it opens with. Each item is skipped once found whole (at most one pass over ``head``)."""
     head = head.removeprefix(b"\xef\xbb\xbf").lstrip()
     skipped = True
     while skipped:
         skipped = False
-        for opener, closer in _PROLOGUE:
+        for opener, closer in prologue:
             end = head.find(closer, len(opener)) if head.startswith(opener) else -1
             if end >= 0:
                 head, skipped = head[end + len(closer) :].lstrip(), True
-    return any(
-        head.startswith(opening) and head[len(opening) : len(opening) + 1] in (b" ", b">") for opening in _HTML_OPENINGS
-    )
+    return head
 
 
 def _signed_kind(content: bytes) -> Optional[str]:

@@ -125,6 +125,8 @@ class Exchange:
         self.watch = Watch()
         #: Whether the request went out on a connection opened for it (``False``: a kept one, or none yet).
         self.connected = False
+        #: Whether any byte of an answer to the request came (the wire sends again only one that got none).
+        self.answered = False
 
     def on_kept_connection(self) -> bool:
         """Whether the request went out on a kept connection of the wire's own pools (one it did not
@@ -203,7 +205,10 @@ class _HeadLines:
         self.cut = not line and self.last != b"\r"
         self.last = line
         if line.endswith(b"\n"):  # a whole line (one the input's end cut is no answer at all)
-            self._check(line.rstrip(b"\r\n"))
+            if line[:1] == b"\r" and not self.at_status:
+                line = b"\r\n"  # a blank line for libcurl (its first byte), as ``X: y\r\r\n`` is no header
+            text = line[:-1]  # one line end exactly: a CR before a CRLF is a lone CR inside the line
+            self._check(text[:-1] if text.endswith(b"\r") else text)
         return line
 
     def _check(self, text: bytes) -> None:
@@ -257,6 +262,9 @@ class _FinalAnswer(http.client.HTTPResponse):
         finally:
             if self.fp is not None:  # (a bad status line closed it: None)
                 self.fp = fp
+            exchange = current_exchange()
+            if exchange is not None and lines.count:
+                exchange.answered = True
         if lines.cut:
             raise HeadCutShort("the connection closed inside the header block")
         if self.status not in (204, 304) and not _one_length(self.msg.get_all("Content-Length") or []):

@@ -7,26 +7,11 @@ from requests.structures import CaseInsensitiveDict
 
 from . import jsontext
 from .charset import decode_body
+from .contenttype import media_type
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 _NOT_PARSED = object()
-
-
-def media_type(value: Optional[str]) -> str:
-    """The media type of a ``Content-Type`` value, without parameters, lower-case (``""`` when
-    absent or none is valid). Of several (two ``Content-Type`` headers arrive joined by a comma),
-    the last that is a type, as the Fetch standard's "extract a MIME type" reads them: "text/html,
-    text/html" is HTML to a browser, and was a type fetch could not read."""
-    value = value or ""
-    if "," not in value:  # the usual single value
-        return value.split(";", 1)[0].strip().lower()
-    for piece in reversed(value.split(",")):
-        media = piece.split(";", 1)[0].strip().lower()
-        kind, slash, subtype = media.partition("/")
-        if kind and slash and subtype and media != "*/*" and not any(c.isspace() for c in media):
-            return media
-    return ""
 
 
 @dataclass

@@ -217,6 +217,10 @@ def http_url(url: str) -> str:
 
 #: The schemes whose URLs read a backslash as a slash (WHATWG URL's "special" schemes).
 _SPECIAL_SCHEMES = frozenset(("http", "https", "ws", "wss", "ftp", "file"))
+#: What WHATWG URL parsing strips from a URL's ends (C0 controls and space) ...
+_C0_AND_SPACE = "".join(map(chr, range(0x21)))
+#: ... and removes from anywhere in it (ASCII tab and newline).
+_TAB_AND_NEWLINE = dict.fromkeys(map(ord, "\t\n\r"))
 #: What a scheme is made of after its first letter (RFC 3986).
 _SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789+.-")
 
@@ -227,7 +231,12 @@ def browser_target(location: str) -> str:
     (``\\ok`` is ``/ok``), and a run of two or more slashes where the host may start, at the start
     or after ``http:``, opens the host, however long (``///host/x`` and ``\\\\host\\x`` are
     ``//host/x``, another host's); the query and fragment keep theirs. ``urljoin`` took a backslash
-    for a path character (``/%5Cok``) and ``///host`` for a path, on both wires."""
+    for a path character (``/%5Cok``) and ``///host`` for a path, on both wires.
+
+    First, as WHATWG does before anything else, control characters and spaces at either end go,
+    and every tab, CR and LF: ``urlsplit`` drops those (the host the guard checks) but ``urljoin``
+    keeps them in another scheme's URL, so the URL sent would not be the URL checked."""
+    location = location.strip(_C0_AND_SPACE).translate(_TAB_AND_NEWLINE)
     scheme, colon, _ = location.partition(":")
     scheme = scheme.lower()
     named = bool(colon) and scheme[:1].isalpha() and set(scheme) <= _SCHEME_CHARS

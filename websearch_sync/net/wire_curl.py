@@ -9,8 +9,10 @@ profile wins; a header the profile lacks (Referer, Origin, Content-Type, Cookie)
 where that browser puts it (libcurl-impersonate's header order, set to real Chrome's).
 
 The proxy is the configured one, else the environment's as the requests wire reads it
-(:mod:`.environment`), always handed to libcurl (an empty one: none), so libcurl's own reading
-of the environment never applies and both wires go through the same proxy.
+(:mod:`.environment`), always handed to libcurl (an empty one: none) with an empty ``NOPROXY``,
+so libcurl's own reading of the environment (``NO_PROXY`` included) never applies and both wires
+go through the same proxy. Only an https request goes through a CONNECT tunnel; a plain http one
+is sent to an HTTP proxy as ``GET http://...``, as requests and Chrome send it.
 
 libcurl's total timeout (``TIMEOUT_MS``) is the call's remaining time, so DNS, connect,
 TLS, the status line, header lines and body are all bounded by the deadline. In the main
@@ -24,7 +26,7 @@ resolved that host itself (:meth:`CurlWire._pin`).
 import errno
 import math
 import threading
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Callable, Optional, Union
 from urllib.parse import urlsplit
 
@@ -50,7 +52,7 @@ from ..errors import (
 )
 from .deadline import Deadline
 from .decoding import BROWSER_CODINGS, DECODERS, DecodingSink, broken_body, decodes_all, unreadable_transfer
-from .environment import SYSTEM_PROXIES, PerOrigin, environment_proxy
+from .environment import environment_proxy, proxy_table
 from .interrupt import run_interruptibly
 from .mocks import say_once
 from .wire import CONNECTION_CHECKS, BodySink, WireRequest, browser_request
@@ -62,6 +64,7 @@ from .wire_requests import (
     malformed_headers,
     not_http,
     proxy_failed,
+    proxy_forwards,
     proxy_refused,
     proxy_unreached,
     tls_failure,
@@ -90,9 +93,6 @@ _REDIRECTED_ORDER = {
     "sec-fetch-site,sec-fetch-mode,sec-fetch-user,sec-fetch-dest,sec-ch-ua,sec-ch-ua-mobile,sec-ch-ua-platform,"
     "referer,accept-encoding,accept-language,priority,cookie",
 }
-#: The environment's proxy per origin, read as the requests wire reads it (:mod:`.environment`), for
-#: every wire (each its own where the system's proxy settings count: :data:`~.environment.SYSTEM_PROXIES`).
-_ENVIRONMENT_PROXIES: PerOrigin[Optional[str]] = PerOrigin()
 _IDLE_HANDLES = 32
 _HOSTS_PER_HANDLE = 256
 _CHECKED, _UNCHECKED = "checked", "unchecked"
@@ -131,9 +131,13 @@ class _Exchange:
     answer, so a header or trailer that starts with ``HTTP/`` is never taken for a status.
     """
 
-    def __init__(self, sink: BodySink, url: str, host: str, provider: Optional[str], decode: bool) -> None:
+    def __init__(
+        self, sink: BodySink, url: str, host: str, provider: Optional[str], decode: bool, proxy: Optional[str]
+    ) -> None:
         self.sink: Union[BodySink, DecodingSink] = DecodingSink(sink, host, provider) if decode else sink
         self.url, self.host, self.provider = url, host, provider
+        #: The HTTP proxy that answers this request itself (plain http, no tunnel): its 407 is its own.
+        self.forwarder = proxy if proxy and proxy_forwards(url, proxy) else None
         self.status = 0
         self.lines: list[tuple[str, str]] = []
         self.expect_status = True  # at the start of a header block
@@ -158,6 +162,9 @@ class _Exchange:
             self.error = bad_status_line(self.host, self.provider, text)
             return int(CURL_WRITEFUNC_ERROR)
         if not text:
+            if self.status == 407 and self.forwarder:  # the proxy refusing, as its 407 to CONNECT is
+                self.error = proxy_refused(self.forwarder, self.host, 407, self.provider)
+                return int(CURL_WRITEFUNC_ERROR)
             if self.status >= 200:
                 self.headed = True
                 framed = self.framed
@@ -256,7 +263,7 @@ class CurlWire:
         self.order, self.redirected_order = _ORDER.get(profile), _REDIRECTED_ORDER.get(profile)
         self.proxy = proxy
         self.ca_bundle = ca_bundle
-        self._environment_proxies = PerOrigin[Optional[str]]() if SYSTEM_PROXIES else _ENVIRONMENT_PROXIES
+        self._environment_proxies = proxy_table()
         share = CurlShare(connect=False, dns=False, ssl_session=True)
         share.share(CurlLockData.COOKIE)
         # curl_cffi attaches a share to a handle only through its Session (and keeps it attached
@@ -301,11 +308,11 @@ class CurlWire:
         remaining = deadline.remaining_s()
         if remaining <= 0:
             raise deadline_error(deadline, host, provider)
-        proxy = self.proxy or self._environment_proxies.get(request.url, environment_proxy)
+        proxy = self.proxy or self._environment_proxies.get(request.url, partial(environment_proxy, provider=provider))
         for check in list(CONNECTION_CHECKS):
             check(host_of(proxy) if proxy else request.connect_to or host)  # the one libcurl connects to
         handle = self._acquire()
-        transfer = _Exchange(sink, request.url, host, provider, self.decodes_body)
+        transfer = _Exchange(sink, request.url, host, provider, self.decodes_body, proxy)
         try:
             self._configure(handle, request, transfer, remaining, proxy)
         except BaseException:
@@ -373,9 +380,14 @@ class CurlWire:
         options.set(handle, CurlOpt.CONNECTTIMEOUT_MS, _MAX_CONNECT_MS if remaining > _MAX_CONNECT_S else None)
         handle.setopt(CurlOpt.HEADERFUNCTION, transfer.header)
         handle.setopt(CurlOpt.WRITEFUNCTION, transfer.data)
-        # always set: libcurl's default (none set) is its own reading of the environment
+        # always set: libcurl's default (none set) is its own reading of the environment; an empty
+        # NOPROXY keeps libcurl from skipping the proxy by its own reading of NO_PROXY (the proxy
+        # was chosen as requests chooses it, NO_PROXY included)
         options.set(handle, CurlOpt.PROXY, (proxy or "").encode())
-        options.set(handle, CurlOpt.HTTPPROXYTUNNEL, 1 if proxy and not proxy.lower().startswith("socks") else 0)
+        options.set(handle, CurlOpt.NOPROXY, b"")
+        # a tunnel for https only: plain http goes to the proxy as ``GET http://...``, as requests and Chrome send it
+        tunnel = proxy and not proxy.lower().startswith("socks") and not proxy_forwards(request.url, proxy)
+        options.set(handle, CurlOpt.HTTPPROXYTUNNEL, 1 if tunnel else 0)
         self._pin(handle, request, options, proxy)
 
     def _set_profile(self, handle: Curl) -> None:

@@ -16,7 +16,7 @@ import socket
 import ssl
 import sys
 import time
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any, Optional
 from urllib.parse import urlsplit
 
@@ -52,7 +52,7 @@ from ..errors import (
 )
 from .deadline import Deadline
 from .decoding import DECODERS, TRANSFER_CODINGS, DecodingSink, broken_body, unreadable_transfer
-from .environment import SYSTEM_PROXIES, PerOrigin
+from .environment import SYSTEM_PROXIES, PerOrigin, environment_proxy, proxy_table
 from .headers import check_headers, check_proxy
 from .requests_adapter import (
     STATUS_SHAPE,
@@ -202,7 +202,7 @@ def _refused(chain: list[BaseException], socks: Any) -> bool:
     return any(isinstance(c, refusals) for c in chain)
 
 
-def _forwards(url: str, proxy: str) -> bool:
+def proxy_forwards(url: str, proxy: str) -> bool:
     """Whether ``proxy`` answers ``url``'s request itself: an HTTP proxy forwarding plain http
     (https goes through a ``CONNECT`` tunnel, a SOCKS proxy relays bytes: the answer is the upstream's)."""
     return url.lower().startswith("http:") and not proxy.lower().startswith("socks")
@@ -340,6 +340,7 @@ class RequestsWire:
         self.proxies = {"http": proxy, "https": proxy} if proxy else None
         self.ca_bundle = ca_bundle if session is None else None  # a caller's session keeps its own ``verify``
         self._options: PerOrigin[dict[str, Any]] = PerOrigin(_ENVIRONMENT)
+        self._environment_proxies = proxy_table()  # to judge the environment's proxy as the browser wire does
 
     def _environment_options(self, url: str) -> dict[str, Any]:
         """The options ``Session.send`` takes for ``url``: proxies and ``verify`` as requests merges
@@ -418,7 +419,7 @@ class RequestsWire:
         if response.status_code == 407:
             url = prepared.url or request.url
             proxy = select_proxy(url, options.get("proxies") or {})
-            if proxy is not None and _forwards(url, proxy):
+            if proxy is not None and proxy_forwards(url, proxy):
                 response.close()
                 raise proxy_refused(proxy, host, 407, provider)
         return response
@@ -430,21 +431,31 @@ class RequestsWire:
         timeout: tuple[float, float],
         deadline: Deadline,
     ) -> requests.Response:
-        """``prepared`` sent, its answer's head; sent again on a fresh connection when a kept one had
-        died (the server closed or reset it, unanswered, while it sat in the pool), as libcurl and
-        browsers send it again (a fault of the pool's, not the server's answer to this request),
-        at most :data:`_KEPT_CONNECTION_TRIES` times in all."""
+        """``prepared`` sent, its answer's head. Sent once more, on another connection, only when
+        all of these hold: it went out on a kept (pooled) connection, that connection failed
+        before any byte of an answer came (closed, reset or gone while sending: it died in the
+        pool), its method is idempotent (urllib3's ``Retry.DEFAULT_ALLOWED_METHODS``, RFC 9110's
+        GET, HEAD, OPTIONS, PUT, DELETE, TRACE), and the deadline has not passed. That is the
+        pool's fault, not a retry policy (which is ``client.retry.RetryPolicy``'s alone, and
+        ``retries=0`` does not turn this off): a POST, or any request after part of an answer,
+        is never sent again here (the server may have acted on it); its error goes to the policy."""
         exchange, tries = current_exchange(), 1
         while True:
             if exchange is not None:
-                exchange.connected = False
+                exchange.connected = exchange.answered = False
             try:
                 response: requests.Response = self._sender.send(
                     prepared, allow_redirects=False, stream=True, timeout=timeout, **options
                 )
                 return response
             except requests.exceptions.ConnectionError as exc:
-                died = exchange is not None and exchange.on_kept_connection() and _died_unanswered(exc)
+                died = (
+                    exchange is not None
+                    and exchange.on_kept_connection()
+                    and not exchange.answered
+                    and prepared.method in IDEMPOTENT_METHODS
+                    and _died_unanswered(exc)
+                )
                 if not (died and tries < _KEPT_CONNECTION_TRIES and not deadline.expired()):
                     raise
                 tries += 1
@@ -469,6 +480,8 @@ class RequestsWire:
         check_headers(prepared.headers, provider)
         url = prepared.url or request.url
         options = self._environment_options(url)
+        if self.proxies is None and self.session.trust_env:
+            self._environment_proxies.get(url, partial(environment_proxy, provider=provider))  # a bad one: bad_proxy
         proxies = options.get("proxies")
         if proxies:
             check_proxy(url, proxies, provider)
@@ -541,14 +554,19 @@ class RequestsWire:
             raise _body_error(exc, deadline, host, provider) from None
 
 
-#: How many times a request is sent when kept connections die under it (each try after the first
-#: on a connection the server had closed while it sat in the pool; libcurl tries 5 times).
-_KEPT_CONNECTION_TRIES = 3
+#: How many times a request is sent when a kept connection dies under it: once more, no retry
+#: policy (:meth:`RequestsWire._sent`; libcurl tries 5 times).
+_KEPT_CONNECTION_TRIES = 2
+
+#: The methods the wire may send again when a kept connection died unanswered: the idempotent ones,
+#: as urllib3's own retries define them (RFC 9110, 9.2.2).
+IDEMPOTENT_METHODS = urllib3.util.Retry.DEFAULT_ALLOWED_METHODS
 
 
 def _died_unanswered(exc: BaseException) -> bool:
-    """Whether ``exc`` says the connection died before any byte of an answer: closed without one
-    (not inside a head: :class:`HeadCutShort`, whose bytes came), reset, or gone when sending."""
+    """Whether ``exc`` says the connection died: closed without an answer (not inside a head:
+    :class:`HeadCutShort`, whose bytes came), reset, or gone when sending. (Whether any byte of an
+    answer came first is the exchange's :attr:`~.requests_adapter.Exchange.answered`.)"""
     chain = _cause_chain(exc)
     if any(isinstance(e, HeadCutShort) for e in chain):
         return False

@@ -103,23 +103,47 @@ def _kind(response: HttpResponse) -> str:
 
 def _json_as_html(response: HttpResponse) -> bool:
     """Whether a body declared as HTML is JSON (APIs that leave their server's default type):
-    it opens with ``{`` or ``[`` and parses. Read as HTML, its strings lost their markup
-    (``<b>x</b>`` became ``**x**``) and gained markdown escapes: the JSON came back altered."""
+    it opens with ``{`` or ``[`` and parses, or would but for ``max_bytes`` cutting it or its
+    nesting over 256 levels (then it gets JSON's answer: what arrived, or ``not_json``, not
+    HTML extraction). Read as HTML, its strings lost their markup (``<b>x</b>`` became
+    ``**x**``) and gained markdown escapes: the JSON came back altered."""
     if response.content[:256].lstrip(b"\xef\xbb\xbf\t\n\r ")[:1] not in (b"{", b"["):
         return False
     try:
         response.json()
-    except ValueError:
+    except JsonTooDeep:
+        return True
+    except json.JSONDecodeError as error:
+        return response.truncated and _fails_at_the_cut(error)
+    except ValueError:  # an integer of over 4300 digits, which Python refuses: read as before
         return False
     return True
+
+
+#: How far before the end of a cut JSON text its parser may stop: a literal or number cut short
+#: (``fals``, ``1.5e+``, ``Infinit``) is refused where it begins, at most this many characters back.
+_CUT_TOKEN = 8
+
+
+def _fails_at_the_cut(error: json.JSONDecodeError) -> bool:
+    """Whether the parser refused the text only where ``max_bytes`` cut it (a prefix of JSON):
+    at its end, in a token the cut fell in, or in a string left open. HTML that opens with a
+    brace (``{ draft } <p>...``) fails at its start, and stays HTML."""
+    return len(error.doc) - error.pos <= _CUT_TOKEN or error.msg.startswith("Unterminated string")
 
 
 def _without_cut_tag(markup: str) -> str:
     """Markup cut by ``max_bytes`` without the tag the cut fell in: an HTML parser at the end of
     its input shows a lone ``<`` (or ``</``) as text, which here is no text of the page but
-    the cut's (a page cut after ``...</p><`` ended in ``<``)."""
+    the cut's (a page cut after ``...</p><`` ended in ``<``). Only a ``<`` that opens a tag by
+    HTML's rule (a letter, ``/``, ``!`` or ``?`` after it, or the cut right after it) is cut:
+    a ``<`` in text (``x < y``, ``<5 mg``) is the page's, and cutting there lost all that followed."""
     start = markup.rfind("<")
-    return markup[:start] if start >= 0 and markup.find(">", start) < 0 else markup
+    if start < 0 or markup.find(">", start) >= 0:
+        return markup
+    opener = markup[start + 1 : start + 2]
+    opens_tag = not opener or (opener.isascii() and opener.isalpha()) or opener in "/!?"
+    return markup[:start] if opens_tag else markup
 
 
 def _check_text(response: HttpResponse, host: str, provider: Optional[str], declared: Optional[str]) -> None:

@@ -279,6 +279,21 @@ def _within_caps(
     return smaller
 
 
+#: The EXIF tag saying how a camera image is turned for display (1: as stored).
+_ORIENTATION = 0x0112
+
+
+def _upright(image: Any, width: int, height: int, target: tuple[int, int]) -> tuple[Any, int, int, tuple[int, int]]:
+    """``image`` turned as its EXIF orientation says, with its size and ``target`` turned alike:
+    the encoding keeps no EXIF, so a photo taken on its side came back sideways."""
+    from PIL import ImageOps
+
+    upright = ImageOps.exif_transpose(image)
+    if upright.size == image.size:
+        return upright, width, height, target
+    return upright, height, width, (target[1], target[0])
+
+
 def _downscale(image: Any, media: str, encoded_bytes: int) -> Optional[tuple[bytes, tuple[int, int]]]:
     """The opened ``image`` decoded once and encoded once, in its own format, at the size that
     fits the caps: scaled to the side cap and to the byte cap, the bytes an encoding takes
@@ -295,6 +310,8 @@ def _downscale(image: Any, media: str, encoded_bytes: int) -> Optional[tuple[byt
     if media == "image/jpeg":
         image.draft(None, target)  # before decoding: the decoder's own reduction (a size at least the target)
     image.load()
+    if image.getexif().get(_ORIENTATION, 1) != 1:
+        image, width, height, target = _upright(image, width, height, target)
     if media == "image/jpeg" and image.mode not in ("RGB", "L"):
         image = image.convert("RGB")
     for _ in range(_ATTEMPTS):

@@ -54,11 +54,11 @@ from ..errors import (
 )
 from ..extract.article import EXTRACT_MODES
 from ..models import ExtractMode, FetchResult, SearchItem
+from ..net.contenttype import media_type
 from ..net.deadline import INLINE_MAX_BYTES, Deadline, DeadlinePassed, each_within, run_within
 from ..net.hops import HopRules, RedirectPolicy
 from ..net.media import content_kind
 from ..net.mocks import requests_patched
-from ..net.response import media_type
 from ..net.ssrf import AddressGuard, ResolvedHost, Resolver, lookup_under_mock, no_lookup
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, status_error
 from ..net.urls import host_token, request_url, shown_url

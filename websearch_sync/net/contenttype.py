@@ -1,0 +1,97 @@
+"""A ``Content-Type`` value's media type and charset, read as the Fetch standard's "extract a
+MIME type" reads them: of several types (two headers arrive joined by a comma), the last valid
+one, and the charset that goes with it. Commas and semicolons inside a quoted parameter value
+belong to it (``charset="x, application/json"`` names no second type)."""
+
+from typing import Optional
+
+__all__: list[str] = []  # internal: the public names are documented in docs/ and README
+
+
+def media_type(value: Optional[str]) -> str:
+    """The media type of a ``Content-Type`` value, without parameters, lower-case (``""`` when
+    absent or none is valid). Of several, the last that is a type: "text/html, text/html" is
+    HTML to a browser, and was a type fetch could not read."""
+    value = value or ""
+    if "," not in value:  # the usual single value
+        return value.split(";", 1)[0].strip().lower()
+    for piece in reversed(_split_outside_quotes(value, ",")):
+        media = _essence(piece)
+        if media:
+            return media
+    return ""
+
+
+def charset_label(value: Optional[str]) -> Optional[str]:
+    """The ``charset`` parameter that goes with :func:`media_type`'s type, unquoted, or None.
+    As in the Fetch standard: an earlier piece of the same type lends its charset to a later one
+    that names none; a piece of another type ends the search (its charset is not this type's)."""
+    if not value:
+        return None
+    if "," not in value:  # the usual single value
+        return _charset_param(value)
+    wanted = ""
+    for piece in reversed(_split_outside_quotes(value, ",")):
+        media = _essence(piece)
+        if not media:
+            continue
+        if wanted and media != wanted:
+            return None
+        wanted = media
+        label = _charset_param(piece)
+        if label is not None:
+            return label
+    return None
+
+
+def _essence(piece: str) -> str:
+    """``type/subtype`` of one comma-separated piece, lower-case, or ``""`` when it names none."""
+    media = piece.split(";", 1)[0].strip().lower()
+    kind, slash, subtype = media.partition("/")
+    valid = kind and slash and subtype and media != "*/*" and not any(c.isspace() for c in media)
+    return media if valid else ""
+
+
+def _charset_param(piece: str) -> Optional[str]:
+    """The value of the piece's ``charset`` parameter (a quoted one unquoted), or None."""
+    for parameter in _split_outside_quotes(piece, ";")[1:]:
+        name, equals, raw = parameter.partition("=")
+        if equals and name.strip().lower() == "charset":
+            raw = raw.strip()
+            return _unquoted(raw) if raw.startswith('"') else raw
+    return None
+
+
+def _split_outside_quotes(value: str, separator: str) -> list[str]:
+    """``value`` split at each ``separator`` outside an HTTP quoted string (``"..."``, with
+    backslash escapes): one pass, no backtracking."""
+    pieces, start, quoted, escaped = [], 0, False, False
+    for index, char in enumerate(value):
+        if escaped:
+            escaped = False
+        elif quoted and char == "\\":
+            escaped = True
+        elif char == '"':
+            quoted = not quoted
+        elif char == separator and not quoted:
+            pieces.append(value[start:index])
+            start = index + 1
+    pieces.append(value[start:])
+    return pieces
+
+
+def _unquoted(raw: str) -> str:
+    """An HTTP quoted string's content (``raw`` opens with ``"``), escapes resolved; what follows
+    its closing quote is ignored, as the Fetch standard's parser does."""
+    chars, escaped = [], False
+    for char in raw[1:]:
+        if escaped:
+            chars.append(char)
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif char == '"':
+            break
+        else:
+            chars.append(char)
+    return "".join(chars)

@@ -6,6 +6,7 @@ caller got its ``Timeout``. Here each phase of extraction runs in a thread whose
 already abandoned: it must raise ``WorkAbandoned`` instead of finishing. No wall clock.
 """
 
+import re
 import threading
 
 import lxml.html
@@ -14,6 +15,7 @@ import pytest
 from websearch_sync.checkpoints import EVERY, WorkAbandoned, abandonable, checked, checkpoint
 from websearch_sync.extract.article import _article, extract_html
 from websearch_sync.extract.boilerplate import clean_article, preclean
+from websearch_sync.extract.divs import blocks_below
 from websearch_sync.extract.region import main_region
 from websearch_sync.extract.render import render_element
 
@@ -38,6 +40,7 @@ PHASES = {
     "clean_article": lambda: clean_article(_tree().find("body")),
     "main_region": lambda: main_region(_tree().find("body")),
     "render": lambda: render_element(_tree().find("body"), "markdown"),
+    "blocks_below": lambda: blocks_below(_tree(), re.compile("<(a|table|pre)")),
 }
 
 

@@ -30,7 +30,7 @@ from typing import Any, Callable, Literal, Optional, cast
 import lxml.html
 from lxml import etree
 
-from ..checkpoints import checkpoint
+from ..checkpoints import checked, checkpoint
 from .locales import split_locale
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -339,12 +339,22 @@ def _children(node: Tag) -> Iterator[Tag]:
     return cast(Iterator[Tag], iter(node))
 
 
+class Blocks(list[Block]):
+    """The result blocks :func:`walk_blocks` found. Iterating them stops at a checkpoint every
+    :data:`~websearch_sync.checkpoints.EVERY` blocks: the engines build an item per block after
+    the walk, and a parse abandoned at its deadline must stop in that loop too, not only in the
+    walk."""
+
+    def __iter__(self) -> Iterator[Block]:
+        return checked(super().__iter__())
+
+
 def walk_blocks(
     root: Tag,
     is_block: Callable[[Tag], bool],
     parts: Mapping[str, PartTest],
     skip: Optional[Callable[[Tag], bool]] = None,
-) -> list[Block]:
+) -> Blocks:
     """The result blocks below ``root`` with their parts, in one walk over the tree.
 
     An element passing ``is_block`` opens a block; each element below it (and not
@@ -354,7 +364,7 @@ def walk_blocks(
     element and string is visited once, so the walk is linear whatever nests in what;
     lxml's own walk (``iterwalk``) moves through the tree, this loop only decides.
     """
-    blocks: list[Block] = []
+    blocks = Blocks()
     tests = _PartTests(parts)
     nothing: frozenset[str] = frozenset()
     # The open elements' places: the block and parts of each one's own strings (the text after an

@@ -19,6 +19,8 @@ from typing import Callable, Optional
 from lxml import etree
 from lxml.html import fragment_fromstring
 
+from ..checkpoints import checked
+
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 #: readability's inline tags (its second pass groups runs of them into paragraphs).
@@ -39,7 +41,7 @@ def blocks_below(root: etree._Element, blocks: Pattern[str]) -> dict[etree._Elem
         return blocks.search(str(etree.tostring(child, encoding="utf-8"))) is not None
 
     below: dict[etree._Element, bool] = {}
-    for element in reversed(list(root.iter())):  # every element after all of its descendants
+    for element in checked(reversed(list(root.iter()))):  # every element after its descendants
         if isinstance(element.tag, str):
             below[element] = any(marks(child) or below.get(child, False) for child in element)
     return below

@@ -5,16 +5,19 @@ publishes at ``/config``. The fake instance (tests/fake_searxng.py) computes its
 as ``searx/search/__init__.py`` does and serves ``/config`` as ``searx/webapp.py`` does.
 
 Until ``/config`` is read, ``timeout_limit`` is at most SearXNG's default engine timeout (3 s);
-``/config`` is read after an answer that ran into it; the tests other than the first two note
-such an answer directly (``slow_answer``) instead of waiting 3 s.
+``/config`` is read after an answer that ran into it. The first two tests wait for such an answer
+with that default scaled down to half a second (``short_default``: the same steps, a sixth of the
+waiting); the others note one directly (``slow_answer``) instead of waiting at all.
 """
 
+import pytest
 from clocks import FakeClock
 from fake_searxng import Engine, FakeSearXNG
 from faults import respond
 
 import websearch_sync as ws
-from websearch_sync.backends.searxng_config import DEFAULT_ENGINE_TIMEOUT_S, slow_answer
+from websearch_sync.backends import searxng, searxng_config
+from websearch_sync.backends.searxng_config import slow_answer
 
 
 def client(sx):
@@ -32,34 +35,47 @@ def seen_slow(sx):
     slow_answer(sx.url + "/config", 4.0, 8.0)
 
 
-def test_the_first_search_waits_no_longer_than_a_default_instance_then_the_engines_own_timeout():
+@pytest.fixture
+def short_default(monkeypatch):
+    """SearXNG's default engine timeout as the backend takes it, half a second instead of 3 s:
+    what the first two tests show (a first search no longer than it, an answer that ran into it
+    reads ``/config``) needs an answer as slow as it, and the fake instance compares each engine's
+    delay with the time it gives them (no race: a loaded machine only makes answers slower)."""
+    default_s = 0.5
+    monkeypatch.setattr(searxng_config, "DEFAULT_ENGINE_TIMEOUT_S", default_s)
+    monkeypatch.setattr(searxng, "DEFAULT_ENGINE_TIMEOUT_S", default_s)
+    return default_s
+
+
+def test_the_first_search_waits_no_longer_than_a_default_instance_then_the_engines_own_timeout(short_default):
     """Before: every search sent what was left of 10 s (8.25 s), which the instance gave its engines
-    instead of their own 0.3 s, so each search waited 3.5 s for the slow engine. Now the first
-    search (``/config`` not known yet) sends SearXNG's default engine timeout (3 s); its answer
+    instead of their own 0.3 s, so each search waited for the slow engine. Now the first
+    search (``/config`` not known yet) sends SearXNG's default engine timeout; its answer
     ran into that limit, so ``/config`` is read and the next search sends the engines' own 0.3 s."""
-    engines = [Engine("google", timeout_s=0.3), Engine("qwant", delay_s=3.5, timeout_s=0.3)]
+    engines = [Engine("google", timeout_s=0.3), Engine("qwant", delay_s=short_default + 0.5, timeout_s=0.3)]
     with FakeSearXNG(engines, max_request_timeout_s=15.0) as sx:
         c = client(sx)
         first = search(c, timeout_ms=10000, max_results=10)
         second = search(c, timeout_ms=10000, max_results=10)
         limits = [float(s["timeout_limit"]) for s in sx.searches]
         assert sx.config_reads == 1
-    assert limits == [DEFAULT_ENGINE_TIMEOUT_S, 0.3]
+    assert limits == [short_default, 0.3]
     for answer in (first, second):  # the slow engine was not waited for past the limit
         assert len(answer["items"]) == 3
         assert [(e["engine"], e["detail_code"]) for e in answer["errors"]] == [("qwant", "engine_timeout")]
 
 
-def test_an_engine_with_a_longer_timeout_of_its_own_gets_it_once_config_is_read():
-    """The 3 s of the first search cut an engine the instance gives 5 s; ``/config`` says so,
-    and the next search waits for it."""
-    engines = [Engine("google", timeout_s=1.0), Engine("wolfram", delay_s=4.0, timeout_s=5.0)]
+def test_an_engine_with_a_longer_timeout_of_its_own_gets_it_once_config_is_read(short_default):
+    """The default engine timeout of the first search cut an engine the instance gives twice as
+    long; ``/config`` says so, and the next search waits for it."""
+    own_s = 2 * short_default
+    engines = [Engine("google", timeout_s=0.3), Engine("wolfram", delay_s=0.8 * own_s, timeout_s=own_s)]
     with FakeSearXNG(engines) as sx:
         c = client(sx)
         first = search(c, timeout_ms=10000, max_results=10)
         second = search(c, timeout_ms=10000, max_results=10)
         limits = [float(s["timeout_limit"]) for s in sx.searches]
-    assert limits == [DEFAULT_ENGINE_TIMEOUT_S, 5.0]
+    assert limits == [short_default, own_s]
     assert len(first["items"]) == 3 and len(second["items"]) == 6 and "errors" not in second
 
 

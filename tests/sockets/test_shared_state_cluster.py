@@ -59,13 +59,23 @@ class OneShardCluster(RedisServer):
         shutil.rmtree(self.folder, ignore_errors=True)
 
 
-def test_a_cluster_of_one_shard_shares_the_pace_cache_and_cool_downs(caplog):
-    """The slot and sending scripts ran on two hash slots (``slot:stub`` and ``fleet:stub``): the
-    cluster refused them (CROSSSLOT) and every process counted Redis as failing (one pace each)."""
+@pytest.fixture(scope="module")
+def one_shard_cluster():
+    """One cluster for the module's tests: a cluster node answers ``cluster_state:ok`` no sooner
+    than 2 s after it started (redis-server's ``CLUSTER_WRITABLE_DELAY``), a wait paid once here.
+    The tests use different databases of it (0, and 2 which it refuses) or keys of their own."""
     if redis_server_binary() is None:
         pytest.skip(NO_REDIS_REASON)
     pytest.importorskip("redis")
-    with OneShardCluster() as server, caplog.at_level(logging.WARNING, logger="websearch_sync"):
+    with OneShardCluster() as server:
+        yield server
+
+
+def test_a_cluster_of_one_shard_shares_the_pace_cache_and_cool_downs(one_shard_cluster, caplog):
+    """The slot and sending scripts ran on two hash slots (``slot:stub`` and ``fleet:stub``): the
+    cluster refused them (CROSSSLOT) and every process counted Redis as failing (one pace each)."""
+    server = one_shard_cluster
+    with caplog.at_level(logging.WARNING, logger="websearch_sync"):
         settings = ws.Settings(state_url=up(server.url), state_required=True)
         with ws.SearchClient("stub", settings=settings, min_interval_s={"stub": 60.0}) as first:
             assert first.search("clustered")["provider_meta"]["cached"] is False
@@ -93,14 +103,10 @@ def test_a_node_of_a_sharded_cluster_is_refused_with_a_typed_error_at_its_first_
     assert "MOVED 3999 127.0.0.1:7001" in info.value.message and "Cluster" in info.value.message
 
 
-def test_a_database_number_on_a_cluster_is_refused_with_a_typed_error():
+def test_a_database_number_on_a_cluster_is_refused_with_a_typed_error(one_shard_cluster):
     """A cluster has database 0 only: each new connection's SELECT failed, and every call counted
     Redis as down for ever (a warning, local state), a setting no retry could heal."""
-    if redis_server_binary() is None:
-        pytest.skip(NO_REDIS_REASON)
-    pytest.importorskip("redis")
-    with OneShardCluster() as server:
-        url = up("redis://127.0.0.1:%d/2" % server.port)
-        with ws.SearchClient("stub", state_url=url) as client, pytest.raises(ws.InvalidInput) as info:
-            client.search("q")
+    url = up("redis://127.0.0.1:%d/2" % one_shard_cluster.port)
+    with ws.SearchClient("stub", state_url=url) as client, pytest.raises(ws.InvalidInput) as info:
+        client.search("q")
     assert info.value.detail_code == "state_is_cluster" and "database 0" in info.value.message

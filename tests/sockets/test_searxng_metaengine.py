@@ -5,7 +5,7 @@ that answers like the real one."""
 import json
 
 import pytest
-from clocks import FakeClock
+from clocks import FakeClock, paced_budget_s
 from fake_searxng import Engine, FakeSearXNG
 
 import websearch_sync as ws
@@ -99,15 +99,19 @@ def test_the_cli_lists_each_failed_engine_once(capsys, monkeypatch, fake_clock):
 
 
 def test_the_instance_is_given_the_deadline_and_answers_with_the_engines_in_time():
-    """Without timeout_limit the instance waits for its slow engine (5 s) past our 3 s deadline; with
-    it, the instance answers after the time it is given, our margin (0.7 s here) before our deadline."""
-    with FakeSearXNG([Engine("google", results=5), Engine("qwant", delay_s=10.0)], request_timeout_s=5.0) as sx:
-        result = search(client(sx), timeout_ms=3000)
+    """Without timeout_limit the instance waits for its slow engine past our deadline; with it, the
+    instance answers after the time it is given, our margin (0.25 s and 15 % of what is left) before
+    our deadline. The deadline: a second on an idle machine (the instance waits most of it), more on
+    a slower one."""
+    budget_s = paced_budget_s(1.0)
+    engines = [Engine("google", results=5), Engine("qwant", delay_s=10.0 * budget_s)]
+    with FakeSearXNG(engines, request_timeout_s=5.0 * budget_s) as sx:
+        result = search(client(sx), timeout_ms=int(budget_s * 1000))
         sent = float(sx.searches[0]["timeout_limit"])
     assert not isinstance(result, ws.WebSearchError), result
     assert len(result["items"]) == 5
     assert [(e["engine"], e["detail_code"]) for e in result["errors"]] == [("qwant", "engine_timeout")]
-    assert 0.1 <= sent <= 3.0 - 0.25 - 0.45 + 0.01  # what was left minus the margin (fixed part + 15 %)
+    assert 0.1 <= sent <= budget_s - 0.25 - 0.15 * budget_s + 0.01  # what was left minus the margin
 
 
 # -- 3. the limiter ---------------------------------------------------------------------------------

@@ -18,7 +18,11 @@ from websearch_sync.contract.cases import load_golden, outcome_of
 
 MIN_INTERVAL_S = 0.1
 WORKERS = 4
+#: Each worker's distinct queries in the control (ten: a loaded machine may start the workers apart).
 QUERIES_EACH = 10
+#: Each worker's distinct queries where they share one pace: five (20 requests, 1.9 s at the pace)
+#: hold more than the 11 consecutive arrivals the pace is checked on, as the 40 of ten each did.
+SHARED_QUERIES_EACH = 5
 #: How much sooner than the rate allows 11 consecutive requests may arrive on an idle machine
 #: (the work between a worker's slot and the request's arrival: waking, building and sending it);
 #: scaled by how much slower the machine ran (``clocks.machine_pace``).
@@ -62,9 +66,9 @@ def fleet_parent():
         yield parent
 
 
-def _jobs():
+def _jobs(each=QUERIES_EACH):
     return [
-        {"queries": ["q%d-%d" % (w, i) for i in range(QUERIES_EACH)], "options": {"max_results": 10, "retries": 0}}
+        {"queries": ["q%d-%d" % (w, i) for i in range(each)], "options": {"max_results": 10, "retries": 0}}
         for w in range(WORKERS)
     ]
 
@@ -82,25 +86,23 @@ def test_four_workers_share_rate_limit_cache_and_cooldowns(redis_server, fleet_p
     # four workers and this process on a loaded machine: a command may outlast the production
     # bound (0.25 s), which would count as an outage (each worker's own pace); not this test's subject
     state_url = redis_server.url + "?socket_timeout=%g" % REDIS_UP_TIMEOUT_S
-    # a fifth worker (started with them, idle until the end) asks the same 40 questions, then a new one
-    fifth = {
-        "queries": [q for job in _jobs() for q in job["queries"]] + ["fresh two"],
-        "options": _jobs()[0]["options"],
-    }
+    # a fifth worker (started with them, idle until the end) asks the same 20 questions, then a new one
+    jobs = _jobs(SHARED_QUERIES_EACH)
+    fifth = {"queries": [q for job in jobs for q in job["queries"]] + ["fresh two"], "options": jobs[0]["options"]}
     with (
         Upstream("browse-API__1") as upstream,
-        Workers(_jobs() + [fifth], worker_env(upstream, state_url, MIN_INTERVAL_S), fleet_parent) as fleet,
+        Workers(jobs + [fifth], worker_env(upstream, state_url, MIN_INTERVAL_S), fleet_parent) as fleet,
     ):
         golden = load_golden(upstream.answer_with("browse-API__1"))
 
-        # four workers, ten distinct queries each, all at once: one slot every 0.1 s for all of them
+        # four workers, five distinct queries each, all at once: one slot every 0.1 s for all of them
         with machine_pace() as pace, WakeUpLateness() as lateness:
             lines = [line for out in fleet.go(range(WORKERS)) for line in out]  # sampled from "go" on
-        assert len(lines) == WORKERS * QUERIES_EACH
+        assert len(lines) == WORKERS * SHARED_QUERIES_EACH
         assert all(line["outcome"] == golden and line["cached"] is False for line in lines)
-        assert len(upstream.arrivals) == WORKERS * QUERIES_EACH
+        assert len(upstream.arrivals) == WORKERS * SHARED_QUERIES_EACH
         # a request arrives at its slot or later, never sooner: 11 consecutive arrivals span 10
-        # intervals but for the lateness of the first; all 40 span 39 intervals but for that of the first
+        # intervals but for the lateness of the first; all 20 span 19 intervals but for that of the first
         slack = deadline_margin_s(pace.slowdown, SCHEDULING_SLACK_S) + 2 * lateness.worst
         window = _tightest_window(upstream.arrivals)
         assert window >= 10 * MIN_INTERVAL_S - slack, (
@@ -128,16 +130,16 @@ def test_four_workers_share_rate_limit_cache_and_cooldowns(redis_server, fleet_p
         with SearchClient("searxng", settings=settings, retries=0) as client, pytest.raises(WebBlocked) as info:
             client.search("fresh one")
         assert outcome_of(info.value) == blocked
-        assert len(upstream.arrivals) == WORKERS * QUERIES_EACH + 1
+        assert len(upstream.arrivals) == WORKERS * SHARED_QUERIES_EACH + 1
         upstream.answer_with("browse-API__1")
 
-        # ... and the fifth worker asks the same 40 questions, then a new one: 40 answers from the
+        # ... and the fifth worker asks the same 20 questions, then a new one: 20 answers from the
         # shared cache, and the new question fails fast with the cool-down, all without a request
         (fifth,) = fleet.go([WORKERS])
-        assert [line["cached"] for line in fifth] == [True] * (WORKERS * QUERIES_EACH) + [None]
+        assert [line["cached"] for line in fifth] == [True] * (WORKERS * SHARED_QUERIES_EACH) + [None]
         assert all(line["outcome"] == golden for line in fifth[:-1])
         assert fifth[-1]["outcome"] == blocked  # the same WebBlocked(http_429), from the shared cool-down
-        assert len(upstream.arrivals) == WORKERS * QUERIES_EACH + 1
+        assert len(upstream.arrivals) == WORKERS * SHARED_QUERIES_EACH + 1
 
 
 def test_without_a_state_url_each_worker_keeps_its_own_pace(fleet_parent):

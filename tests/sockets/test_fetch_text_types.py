@@ -46,11 +46,18 @@ XHTML = (
 )
 
 
+#: The same document in UTF-16, opening with its byte-order mark.
+XHTML_UTF16 = XHTML[3:].replace(b"utf-8", b"utf-16").decode().encode("utf-16")
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16"])
 @pytest.mark.parametrize("content_type", ["text/xml", "application/xml", "application/xhtml+xml"])
-def test_xhtml_served_as_xml_is_read_as_a_page(content_type):
+def test_xhtml_served_as_xml_is_read_as_a_page(content_type, encoding):
     """An XML document whose root is ``<html>`` is a page a browser shows as one: its markup and
-    scripts came back as the text when served as ``text/xml`` or ``application/xml``."""
-    with FaultServer({"/f": respond(200, XHTML, content_type=content_type)}) as server:
+    scripts came back as the text when served as ``text/xml`` or ``application/xml`` (a UTF-16
+    one too: its root was looked for in its raw bytes, where ``<html`` is spelt with NULs)."""
+    body = XHTML if encoding == "utf-8" else XHTML_UTF16
+    with FaultServer({"/f": respond(200, body, content_type=content_type)}) as server:
         result = fetch(server.url("/f"), extract_mode="text")
     assert result["extractor"] != "text" and result["title"] == "Harbour works"
     assert result["text"].startswith("The harbour board approved the dredging plan")

@@ -415,6 +415,22 @@ def test_every_extra_and_what_it_installs_is_in_the_dependencies_section():
     assert not unnamed and not uninstalled
 
 
+# -- docs/configuration.md: the proxy schemes -----------------------------------------------------
+
+
+def test_the_proxy_row_names_every_scheme_a_proxy_url_may_have():
+    with pytest.raises(ws.InvalidInput) as refused:
+        ws.Settings(proxy="ftp://proxy.example:3128")
+    accepted = re.search(r"must be one of ([a-z0-9, ]+)", refused.value.message).group(1).strip().split(", ")
+    row = next(
+        line
+        for line in (ROOT / "docs" / "configuration.md").read_text(encoding="utf-8").splitlines()
+        if line.startswith("| `WEB_SEARCH_PROXY` |")
+    )
+    named = re.findall(r"`([a-z0-9]+)://`", row)
+    assert len(accepted) > 3 and set(named) == set(accepted)
+
+
 # -- docs/mcp.md: the line a missing extra prints --------------------------------------------------
 
 

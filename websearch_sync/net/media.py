@@ -84,7 +84,7 @@ def content_kind(response: HttpResponse) -> str:
         signed = _signed_kind(response.content)
         if signed is not None:
             return signed
-    if kind == "text" and _xml_type(response.content_type) and _xml_root_is_html(response.content[:1024].lower()):
+    if kind == "text" and _xml_type(response.content_type) and _xml_root_is_html(_xml_head(response.content)):
         return "html"
     if kind is not None:
         return kind
@@ -116,6 +116,19 @@ def _opens_as_html(head: bytes) -> bool:
     return any(
         head.startswith(opening) and head[len(opening) : len(opening) + 1] in (b" ", b">") for opening in _HTML_OPENINGS
     )
+
+
+#: The byte-order marks a UTF-16 document opens with.
+_UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
+
+
+def _xml_head(content: bytes) -> bytes:
+    """The first KB of an XML document's text, lower case, as bytes that compare with ASCII
+    markup: a UTF-16 document (known by its byte-order mark, as the body's decoding knows it)
+    decoded first, so its ``<html>`` root is seen as a UTF-8 one's is."""
+    if content.startswith(_UTF16_MARKS):
+        return content[:2048].decode("utf-16", errors="replace").encode("utf-8", errors="replace").lower()
+    return content[:1024].lower()
 
 
 def _xml_root_is_html(head: bytes) -> bool:

@@ -28,13 +28,12 @@ from ..engine import registry
 from ..engine.base import Backend
 from ..errors import BUDGET_EXHAUSTED, Timeout, WebBlocked, WebSearchError
 from ..net.deadline import Deadline
+from ..net.urls import DEFAULT_PORTS
 from .clock import Clock
 from .cooldown import Cooldowns
 from .ratelimit import RateLimiter
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
-
-_DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 @lru_cache(maxsize=256)  # a pure function of the URL, asked twice per request
@@ -48,7 +47,7 @@ def host_key(url: str) -> Optional[str]:
         return None
     if not host:
         return None
-    if port is not None and port != _DEFAULT_PORTS.get(parts.scheme.lower()):
+    if port is not None and port != DEFAULT_PORTS.get(parts.scheme.lower()):
         return "host:%s:%d" % (host, port)
     return "host:" + host
 

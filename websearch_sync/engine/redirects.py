@@ -28,7 +28,7 @@ from ..errors import InvalidInput
 from ..extract.article import visible_text
 from ..net.media import content_kind
 from ..net.response import HttpResponse
-from ..net.urls import page_key, request_url
+from ..net.urls import DEFAULT_PORTS, page_key, request_url
 from .declarative import declarative_refresh, start_tags
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -64,9 +64,6 @@ _REFRESH_LETTER = re.compile(
 #: What may stand before ``location``: nothing word-like, or one of these objects.
 _JS_OWNER = re.compile(r"(?:^|[^\w$.])(?:(?:window|document|top|self)\.)?$")
 _JS_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|(.))", re.S)
-
-#: The port an http(s) URL names by leaving it out.
-_DEFAULT_PORTS = {"http": 80, "https": 443}
 
 #: Markup a browser with scripting on never acts on: (opener, closer), lower case.
 _UNSEEN = (("<!--", "-->"), ("<noscript", "</noscript"))
@@ -120,7 +117,7 @@ def _document(url: str) -> str:
     """``url`` in the form :func:`same_document` compares (as it is when no request can take it)."""
     try:
         parts = urlsplit(request_url(url))
-        default = parts.port is not None and parts.port == _DEFAULT_PORTS.get(parts.scheme)
+        default = parts.port is not None and parts.port == DEFAULT_PORTS.get(parts.scheme)
     except (InvalidInput, ValueError):
         return page_key(url)
     netloc = parts.netloc.rpartition(":")[0] if default else parts.netloc

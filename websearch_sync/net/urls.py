@@ -88,8 +88,9 @@ def result_url(value: object) -> Optional[str]:
     return url
 
 
-#: The port a URL of each scheme names when it names none.
-_DEFAULT_PORTS = {"http": 80, "https": 443}
+#: The port an http(s) URL names when it names none (the one table: the pace keys, the client-side
+#: redirects' reload test and the dedupe key read it).
+DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 def _port(parts: SplitResult) -> Optional[int]:
@@ -121,7 +122,7 @@ def dedupe_key(url: str) -> str:
     if host.startswith("www."):
         host = host[4:]
     port = _port(parts)
-    if port and port not in _DEFAULT_PORTS.values():
+    if port and port not in DEFAULT_PORTS.values():
         host = "%s:%d" % (host, port)
     path = parts.path.rstrip("/")
     query = (

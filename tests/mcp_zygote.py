@@ -22,6 +22,8 @@ that closes the zygote (``RUSAGE_CHILDREN`` counts waited-for descendants).
 
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 import forkserver
@@ -107,6 +109,16 @@ def shared(config: Any, root: str, limit_s: float) -> Zygote:
     worker (tests/scheduling.py's agent-frameworks unit): one import of the server for all of them
     instead of one each (about a second of CPU)."""
     return forkserver.shared(config, "mcp zygote", lambda: Zygote(root, limit_s))
+
+
+@contextmanager
+def servers_of(config: Any, root: str, limit_s: float) -> Iterator[Zygote]:
+    """The :func:`shared` zygote for a module's (or a test's) servers: once the block is left, every
+    server it forked must have ended (:meth:`Zygote.servers_ended`), which fails the module's
+    tests when one outlives its client."""
+    zygote = shared(config, root, limit_s)
+    yield zygote
+    zygote.servers_ended()
 
 
 def stderr_for_sdk_clients(monkeypatch: "pytest.MonkeyPatch") -> None:

@@ -25,11 +25,10 @@ LINE = "[image: image/png, 64x48 pixels, "
 @pytest.fixture(scope="module")
 def zygote(request):
     """A process that has imported the server, forking one for each test that asks: the one this
-    pytest process's MCP client modules share (mcp_zygote.shared). Every server it forked must
-    have ended once the module's clients have gone."""
-    zygote = mcp_zygote.shared(request.config, str(ROOT), paced_budget_s(SESSION_LIMIT_S))
-    yield zygote
-    zygote.servers_ended()
+    pytest process's MCP client modules share. Every server it forked must have ended once the
+    module's clients have gone (mcp_zygote.servers_of)."""
+    with mcp_zygote.servers_of(request.config, str(ROOT), paced_budget_s(SESSION_LIMIT_S)) as zygote:
+        yield zygote
 
 
 @pytest.fixture

@@ -41,11 +41,10 @@ def run_bounded(scenario):
 @pytest.fixture(scope="module")
 def zygote(request):
     """A process that has imported the server, forking one for each test that asks: the one this
-    pytest process's MCP client modules share (mcp_zygote.shared). Every server it forked must
-    have ended once the module's clients have gone."""
-    zygote = mcp_zygote.shared(request.config, str(ROOT), paced_budget_s(LIMIT_S))
-    yield zygote
-    zygote.servers_ended()
+    pytest process's MCP client modules share. Every server it forked must have ended once the
+    module's clients have gone (mcp_zygote.servers_of)."""
+    with mcp_zygote.servers_of(request.config, str(ROOT), paced_budget_s(LIMIT_S)) as zygote:
+        yield zygote
 
 
 def server_command(zygote):

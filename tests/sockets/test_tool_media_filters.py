@@ -142,10 +142,8 @@ def mcp_answers(request):
         with anyio.fail_after(SESSION_LIMIT_S):
             return await scenario(command)
 
-    zygote = mcp_zygote.shared(request.config, str(ROOT), paced_budget_s(SESSION_LIMIT_S))
-    answers = anyio.run(bounded, zygote.command())
-    zygote.servers_ended()  # the server ended once the client had closed its stdin
-    return answers
+    with mcp_zygote.servers_of(request.config, str(ROOT), paced_budget_s(SESSION_LIMIT_S)) as zygote:
+        return anyio.run(bounded, zygote.command())  # the server must end once the client closed its stdin
 
 
 def test_the_mcp_search_tool_lists_the_filters(mcp_answers):

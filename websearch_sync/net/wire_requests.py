@@ -52,7 +52,7 @@ from ..errors import (
 )
 from .deadline import Deadline
 from .decoding import DECODERS, TRANSFER_CODINGS, DecodingSink, broken_body, unreadable_transfer
-from .environment import SYSTEM_PROXIES, PerOrigin, environment_proxy, proxy_table
+from .environment import SYSTEM_PROXIES, PerOrigin, environment_proxy
 from .headers import check_headers, check_proxy
 from .requests_adapter import (
     STATUS_SHAPE,
@@ -340,21 +340,27 @@ class RequestsWire:
         self.proxies = {"http": proxy, "https": proxy} if proxy else None
         self.ca_bundle = ca_bundle if session is None else None  # a caller's session keeps its own ``verify``
         self._options: PerOrigin[dict[str, Any]] = PerOrigin(_ENVIRONMENT)
-        self._environment_proxies = proxy_table()  # to judge the environment's proxy as the browser wire does
 
-    def _environment_options(self, url: str) -> dict[str, Any]:
+    def _environment_options(self, url: str, provider: Optional[str]) -> dict[str, Any]:
         """The options ``Session.send`` takes for ``url``: proxies and ``verify`` as requests merges
         them from the session, this wire's settings and the environment (``HTTPS_PROXY``,
         ``NO_PROXY``, ``REQUESTS_CA_BUNDLE``...); the wire's own session keeps the answer per origin
         and values of those variables (:class:`~.environment.PerOrigin`), shared by the wires without
         a proxy of their own (:data:`_SHARED_OPTIONS`)."""
+        merged = partial(self._merged_options, provider=provider)
         if not self._owns_session:  # a caller's session may change its own proxies or verify
-            return self._merged_options(url)
+            return merged(url)
         kept = _SHARED_OPTIONS if self.proxies is None and not SYSTEM_PROXIES else self._options
-        options = kept.get(url, self._merged_options, self.ca_bundle)
+        options = kept.get(url, merged, self.ca_bundle)
         return dict(options, proxies=dict(options.get("proxies") or {}))
 
-    def _merged_options(self, url: str) -> dict[str, Any]:
+    def _merged_options(self, url: str, provider: Optional[str]) -> dict[str, Any]:
+        """requests' merge of the options for ``url``. A proxy the environment names that is no
+        usable proxy URL is ``bad_proxy`` here, judged as the browser wire judges it
+        (:func:`~.environment.environment_proxy`); a refusal is not kept, so it is met again as long
+        as the environment names that proxy, and kept options were merged under a proxy that passed."""
+        if self.proxies is None and self.session.trust_env:
+            environment_proxy(url, provider)
         settings = self.session.merge_environment_settings(url, self.proxies or {}, True, self.ca_bundle or None, None)
         return {name: value for name, value in settings.items() if name != "stream"}
 
@@ -479,9 +485,7 @@ class RequestsWire:
             ) from None
         check_headers(prepared.headers, provider)
         url = prepared.url or request.url
-        options = self._environment_options(url)
-        if self.proxies is None and self.session.trust_env:
-            self._environment_proxies.get(url, partial(environment_proxy, provider=provider))  # a bad one: bad_proxy
+        options = self._environment_options(url, provider)
         proxies = options.get("proxies")
         if proxies:
             check_proxy(url, proxies, provider)

@@ -22,7 +22,7 @@ import importlib
 import importlib.util
 import re
 import zlib
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any, Callable, Optional
 
 from ..errors import BAD_CONTENT_ENCODING, CONNECTION_RESET, INCOMPLETE_BODY, NetworkError
@@ -68,6 +68,12 @@ CODING_TOKEN = re.compile(r"[a-z0-9._+-]{1,40}")
 
 #: The transfer codings both wires read: libcurl refuses a body in any other (``gzip``, ``foo``).
 TRANSFER_CODINGS = ("chunked", "identity")
+
+
+def listed_codings(values: Iterable[str]) -> list[str]:
+    """The codings a coding header lists, in order, lower case: its values (a repeated header's
+    one after another), each a comma-separated list (``identity, chunked``), empty items left out."""
+    return [token.strip().lower() for value in values for token in value.split(",") if token.strip()]
 
 
 def unreadable_transfer(host: str, provider: Optional[str], coding: str) -> NetworkError:

@@ -38,6 +38,7 @@ from urllib3.connectionpool import ConnectionPool, HTTPConnectionPool
 
 from ..errors import DEADLINE_EXCEEDED, DNS_TIMEOUT, Timeout, unresolved_host
 from .deadline import Deadline
+from .decoding import listed_codings
 from .ssrf import host_header, literal_address, system_resolver
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -288,7 +289,7 @@ def _chunked_last(values: list[str]) -> bool:
     (``identity, chunked``, ``chunked, chunked``): a chunked body, as libcurl reads it, where
     ``http.client`` knows only ``chunked`` spelled alone and read the chunks' framing as the body.
     (Any other coding is refused by the wire before the body: ``decoding.unreadable_transfer``.)"""
-    codings = [token.strip().lower() for value in values for token in value.split(",") if token.strip()]
+    codings = listed_codings(values)
     return bool(codings) and codings[-1] == "chunked" and set(codings) <= {"chunked", "identity"}
 
 

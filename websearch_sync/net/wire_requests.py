@@ -51,7 +51,7 @@ from ..errors import (
     unresolved_host,
 )
 from .deadline import Deadline
-from .decoding import DECODERS, TRANSFER_CODINGS, DecodingSink, broken_body, unreadable_transfer
+from .decoding import DECODERS, TRANSFER_CODINGS, DecodingSink, broken_body, listed_codings, unreadable_transfer
 from .environment import SYSTEM_PROXIES, PerOrigin, environment_proxy
 from .headers import check_headers, check_proxy
 from .requests_adapter import (
@@ -270,11 +270,9 @@ def _header_values(response: requests.Response, name: str) -> list[str]:
 def _check_transfer(response: requests.Response, host: str, provider: Optional[str]) -> None:
     """Refuse a body in a ``Transfer-Encoding`` other than chunked (:func:`~.decoding.unreadable_transfer`):
     ``http.client`` reads one it does not know as the raw bytes up to the connection's end."""
-    for value in _header_values(response, "Transfer-Encoding"):
-        for token in value.split(","):
-            coding = token.strip().lower()
-            if coding and coding not in TRANSFER_CODINGS:
-                raise unreadable_transfer(host, provider, coding)
+    for coding in listed_codings(_header_values(response, "Transfer-Encoding")):
+        if coding not in TRANSFER_CODINGS:
+            raise unreadable_transfer(host, provider, coding)
 
 
 def head_too_large(host: str, provider: Optional[str]) -> NetworkError:

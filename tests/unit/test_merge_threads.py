@@ -1,0 +1,27 @@
+"""A merge asks its backends in threads the interpreter does not wait for at its end."""
+
+import threading
+
+import websearch_sync as ws
+from websearch_sync.testing import fake_results
+
+
+def test_merged_backends_run_in_daemon_threads():
+    """Ctrl-C during a merge, or a process ending while a merged backend was still asking, waited
+    for that backend's request (up to the call's deadline: 18.7 s after Ctrl-C against a server
+    that never answered, 0.2 s for one backend): its thread was a thread pool's, which an
+    interpreter joins before it ends. tests/sockets/test_interrupt.py times the real Ctrl-C."""
+    seen = {}
+
+    def answer(name):
+        def items(params):
+            seen[name] = threading.current_thread().daemon
+            return [{"title": name, "url": "https://%s.example/" % name, "snippet": ""}]
+
+        return items
+
+    with fake_results({"bing_html": answer("bing"), "mojeek_html": answer("mojeek")}):
+        with ws.SearchClient(["bing_html", "mojeek_html"], strategy="merge", cache_ttl_s=0) as client:
+            response = client.search("q")
+    assert response["provider_meta"]["providers"] == ["bing_html", "mojeek_html"]
+    assert seen == {"bing": True, "mojeek": True}

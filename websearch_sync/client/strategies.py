@@ -28,8 +28,8 @@ from ..errors import (
 )
 from ..models import STRATEGIES as STRATEGIES  # STRATEGIES: in models, where the CLI reads it without the engines
 from ..models import ParseResult, ProviderMeta, SearchItem, SearchParams, SearchResponse
-from ..net import workers
 from ..net.deadline import Deadline, wait_all
+from ..net.workers import run_each
 from .fusion import fuse
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -144,7 +144,8 @@ def merge(
     other than a ``WebSearchError`` (such a cancellation) ends the call with it.
     """
     # one context copy per backend: a context cannot be entered by two threads at once
-    futures = [_started(contextvars.copy_context().run, run, b) for b in backends]
+    contexts = [(contextvars.copy_context(), backend) for backend in backends]
+    futures = run_each(lambda pair: pair[0].run(run, pair[1]), contexts, len(contexts), "websearch-merge")
     wait_all(futures, max(0.0, budget.remaining_s()) + _MERGE_MARGIN_S)  # in slices: Ctrl-C is raised soon
     lists: list[tuple[str, list[SearchItem]]] = []
     failures: list[WebSearchError] = []
@@ -186,23 +187,6 @@ def merge(
     if errors:
         response["errors"] = errors
     return response, not partial and only_refusals(failures, refusing)
-
-
-def _started(call: Callable[..., ParseResult], *args: Any) -> "concurrent.futures.Future[ParseResult]":
-    """``call(*args)`` running in a daemon thread of :mod:`~..net.workers`, its outcome in the future.
-    Not a thread pool's: an interpreter ends only after joining those, so a Ctrl-C during a merge
-    (or its end with a backend still asking) waited for that backend's request, up to the deadline."""
-    future: concurrent.futures.Future[ParseResult] = concurrent.futures.Future()
-    future.set_running_or_notify_cancel()
-
-    def job() -> None:
-        try:
-            future.set_result(call(*args))
-        except BaseException as exc:  # handed to the merging thread, which raises what is no backend failure
-            future.set_exception(exc)
-
-    workers.submit(job, "websearch-merge")
-    return future
 
 
 def _merged_result(

@@ -77,10 +77,20 @@ class _Parser(argparse.ArgumentParser):
         super().error(message)
 
 
+class _SilentParser(argparse.ArgumentParser):
+    """A parser that reads a few flags again and says nothing of what it cannot read: the
+    command's own parser has said it (a second usage and error line, of a parser named after
+    ``sys.argv[0]``, ``__main__.py``, followed the real ones)."""
+
+    def error(self, message: str) -> "NoReturn":
+        """Give up on ``argv`` without a word."""
+        raise SystemExit(2)
+
+
 def _json_indent(argv: Optional[Sequence[str]]) -> Optional[int]:
     """The JSON indent the command line asked for (``--json``, ``--format json``/``jsonl``, a
     batch), read from ``argv`` alone: after a usage error there is no parsed namespace."""
-    flags = argparse.ArgumentParser(add_help=False, allow_abbrev=False)
+    flags = _SilentParser(add_help=False, allow_abbrev=False)
     flags.add_argument("--json", action="store_true")
     flags.add_argument("--format")
     flags.add_argument("--queries-file")

@@ -253,8 +253,9 @@ def installed_console_script(name: str) -> Path:
     declared = {script.strip(): target.strip() for script, target in (line.split("=", 1) for line in lines)}
     scripts = {ep.name: ep.value for ep in installed.entry_points.select(group="console_scripts")}
     assert scripts == declared, "installed before setup.cfg changed: reinstall (pip install -e '.[test]')"
-    [script] = [path for path in installed.files or () if path.name in (name, name + ".exe")]
-    return Path(os.path.normpath(installed.locate_file(script)))
+    listed = [path for path in installed.files or () if path.name in (name, name + ".exe")]
+    assert len(listed) == 1, "the installation's RECORD lists %r as %s" % (name, listed)
+    return Path(os.path.normpath(installed.locate_file(listed[0])))
 
 
 def test_the_installed_command_searches_with_an_ascii_stdout(capsys):

@@ -1,5 +1,6 @@
 """The command line, through main(argv) and as a real subprocess."""
 
+import argparse
 import configparser
 import json
 import os
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 import websearch_sync as ws
-from websearch_sync.cli import main
+from websearch_sync.cli import build_parser, main
 from websearch_sync.net import browser
 from websearch_sync.net.browser import browser_available
 
@@ -84,6 +85,24 @@ def test_version_and_help(capsys):
     assert "websearch-sync" in capsys.readouterr().out
     assert main(["--help"]) == 0
     assert "example" in capsys.readouterr().out
+
+
+def _command_parsers(parser, path=()):
+    """``(argv before --help, parser)`` for the command line and each of its commands, nested ones too."""
+    yield path, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, command in action.choices.items():
+                yield from _command_parsers(command, (*path, name))
+
+
+def test_every_commands_help_can_be_printed():
+    """argparse expands ``%`` in a help string only when it prints the help: a stray ``%`` (``100%``)
+    or an unknown ``%(name)s`` makes that command's ``--help`` a traceback, which nothing else shows."""
+    commands = dict(_command_parsers(build_parser()))
+    assert {("state", "clear"), ("mcp",), ("check-live",)} <= set(commands)  # the walk reaches nested commands
+    for path, parser in commands.items():
+        assert parser.format_help().startswith("usage: " + " ".join(("websearch-sync", *path))), path
 
 
 def test_upstream_failures_have_their_own_statuses(testjson, capsys, fake_clock):

@@ -1,5 +1,5 @@
-"""Long work shows progress (issue 23, point 17): a batch's progress line on stderr (redrawn on a terminal, lines in a log file
-too), the counts on Ctrl-C, resuming with ``--skip-done``, one stderr line per retry wait,
+"""Long work shows progress (issue 23, point 17): a batch's progress line on stderr (redrawn on a
+terminal, printed in a log file), the counts on Ctrl-C, resuming with ``--skip-done``, one stderr line per retry wait,
 ``--retries`` and ``--cache-ttl`` on the command line."""
 
 import io

@@ -3,6 +3,8 @@
 import re
 from typing import Optional
 
+from .charset import xml_encoding
+from .contenttype import xml_media
 from .transport import HttpResponse
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -59,11 +61,6 @@ def _xml_document(media: str) -> bool:
     return media.startswith("application/") and media.endswith("+xml")
 
 
-def _xml_type(media: str) -> bool:
-    """An XML type, whose document a browser shows as a web page when its root is ``<html>``."""
-    return media in ("text/xml", "application/xml") or _xml_document(media)
-
-
 def sniffed_image_type(content: bytes) -> Optional[str]:
     """The media type of an image by its first bytes (PNG, JPEG, GIF, WebP), or None."""
     for signature, media in IMAGE_SIGNATURES:
@@ -84,7 +81,7 @@ def content_kind(response: HttpResponse) -> str:
         signed = _signed_kind(response.content)
         if signed is not None:
             return signed
-    if kind == "text" and _xml_type(response.content_type) and _xml_root_is_html(_xml_head(response.content)):
+    if kind == "text" and xml_media(response.content_type) and _xml_root_is_html(_xml_head(response.content)):
         return "html"
     if kind is not None:
         return kind
@@ -118,25 +115,49 @@ def _opens_as_html(head: bytes) -> bool:
     )
 
 
-#: The byte-order marks a UTF-16 document opens with.
-_UTF16_MARKS = (b"\xff\xfe", b"\xfe\xff")
+#: The bytes of the first KB of text in a UTF-16 or UTF-32 document.
+_WIDE_HEAD = 4096
 
 
 def _xml_head(content: bytes) -> bytes:
     """The first KB of an XML document's text, lower case, as bytes that compare with ASCII
-    markup: a UTF-16 document (known by its byte-order mark, as the body's decoding knows it)
-    decoded first, so its ``<html>`` root is seen as a UTF-8 one's is."""
-    if content.startswith(_UTF16_MARKS):
-        return content[:2048].decode("utf-16", errors="replace").encode("utf-8", errors="replace").lower()
+    markup: a UTF-16 or UTF-32 document (known by its first bytes, as the body's decoding knows
+    it: ``charset.xml_encoding``) decoded first, so its ``<html>`` root is seen as a UTF-8 one's is."""
+    codec = xml_encoding(content)
+    if codec is not None and codec.startswith(("utf-16", "utf-32")):
+        text = content[:_WIDE_HEAD].decode(codec, errors="replace")[:1024]
+        return text.encode("utf-8", errors="replace").lower()
     return content[:1024].lower()
 
 
+#: The XHTML namespace, lower case as :func:`_xml_head` gives it.
+_XHTML_NAMESPACE = b"http://www.w3.org/1999/xhtml"
+#: The root element's start tag: its name, then each attribute (``name="value"`` or ``'value'``).
+_TAG_NAME = re.compile(rb"<([^\s/>]{1,100})")
+_ATTRIBUTE = re.compile(rb"\s+([^\s=/>]{1,100})\s*=\s*(?:\"([^\"<]*)\"|'([^'<]*)')")
+
+
 def _xml_root_is_html(head: bytes) -> bool:
-    """Whether the XML document ``head`` opens (its first KB, lower case) has ``<html>`` as its
-    root: XHTML served as XML, which a browser shows as a page, so fetch extracts it as one
-    (returned as it is, its scripts and markup came back as the page's text)."""
+    """Whether the XML document ``head`` opens (its first KB, lower case) has an ``html`` root in
+    the XHTML namespace (or in none): XHTML served as XML, which a browser shows as a page, so fetch
+    extracts it as one (returned as it is, its scripts and markup came back as the page's text). The
+    namespace counts, not the prefix: ``<h:html xmlns:h="http://www.w3.org/1999/xhtml">`` is XHTML,
+    and came back as its markup."""
     head = _past_prologue(head, _XML_PROLOGUE)
-    return head.startswith(b"<html") and head[5:6] in (b" ", b"\t", b"\r", b"\n", b">")
+    name = _TAG_NAME.match(head)
+    if name is None:
+        return False
+    prefix, colon, local = name.group(1).rpartition(b":")
+    if local != b"html":
+        return False
+    namespaces: dict[bytes, bytes] = {}
+    position = name.end()
+    while (attribute := _ATTRIBUTE.match(head, position)) is not None:
+        value = attribute.group(2) if attribute.group(2) is not None else attribute.group(3)
+        namespaces[attribute.group(1)] = value.strip()
+        position = attribute.end()
+    namespace = namespaces.get(b"xmlns:" + prefix if colon else b"xmlns")
+    return namespace == _XHTML_NAMESPACE or (not colon and not namespace)
 
 
 def _past_prologue(head: bytes, prologue: tuple[tuple[bytes, bytes], ...]) -> bytes:

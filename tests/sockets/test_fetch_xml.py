@@ -152,3 +152,24 @@ def test_xml_encoding_follows_bom_header_then_declaration(content_type, declared
         result = fetch(server.url("/p"), extract_mode="text")
     assert (result["extractor"], result["title"]) == ("readability", "Порт")
     assert result["text"].startswith("Совет порта одобрил план дноуглубления")
+
+
+ROOT = PAGE.split("\n", 1)[1]
+
+
+@pytest.mark.parametrize(
+    "prologue",
+    [
+        '<?xml version="1.0"?>\n<?oxygen RNGSchema="xhtml.rng" type="xml"?>\n',
+        '<?xml version="1.0"?>\n<!DOCTYPE html [\n  <!ENTITY site "Harbour">\n  <!ENTITY % x "<!-- -->">\n]>\n',
+        '<?xml version="1.0"?>\n<!--\n%s-->\n' % ("  Licensed under the terms of the licence below.\n" * 60),
+    ],
+    ids=["a processing instruction", "a doctype with an internal subset", "a licence comment of 3 KB"],
+)
+def test_the_root_is_found_past_any_prologue(prologue):
+    """An XML prologue holds comments, processing instructions (any, not only ``<?xml...?>``) and a
+    doctype whose internal subset holds ``>``; the root was looked for in the first KB only, and
+    each of these hid it: the page came back as its markup."""
+    body = (prologue + ROOT).encode()
+    with FaultServer({"/p": respond(200, body, content_type="application/xml")}) as server:
+        read_page(fetch(server.url("/p"), extract_mode="text"))

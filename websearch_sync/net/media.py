@@ -3,9 +3,9 @@
 import re
 from typing import Optional
 
-from .charset import xml_encoding
 from .contenttype import xml_media
 from .transport import HttpResponse
+from .xmlroot import xhtml_root
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -81,7 +81,7 @@ def content_kind(response: HttpResponse) -> str:
         signed = _signed_kind(response.content)
         if signed is not None:
             return signed
-    if kind == "text" and xml_media(response.content_type) and _xml_root_is_html(_xml_head(response.content)):
+    if kind == "text" and xml_media(response.content_type) and xhtml_root(response.content):
         return "html"
     if kind is not None:
         return kind
@@ -103,8 +103,6 @@ _HTML_OPENINGS = (
     *(b"<table", b"<a", b"<style", b"<title", b"<b", b"<body", b"<br", b"<p"),
 )
 _PROLOGUE = ((b"<!--", b"-->"), (b"<?xml", b"?>"))
-#: What an XML document may hold before its root element: those and a doctype.
-_XML_PROLOGUE = (*_PROLOGUE, (b"<!doctype", b">"))
 
 
 def _opens_as_html(head: bytes) -> bool:
@@ -113,51 +111,6 @@ def _opens_as_html(head: bytes) -> bool:
     return any(
         head.startswith(opening) and head[len(opening) : len(opening) + 1] in (b" ", b">") for opening in _HTML_OPENINGS
     )
-
-
-#: The bytes of the first KB of text in a UTF-16 or UTF-32 document.
-_WIDE_HEAD = 4096
-
-
-def _xml_head(content: bytes) -> bytes:
-    """The first KB of an XML document's text, lower case, as bytes that compare with ASCII
-    markup: a UTF-16 or UTF-32 document (known by its first bytes, as the body's decoding knows
-    it: ``charset.xml_encoding``) decoded first, so its ``<html>`` root is seen as a UTF-8 one's is."""
-    codec = xml_encoding(content)
-    if codec is not None and codec.startswith(("utf-16", "utf-32")):
-        text = content[:_WIDE_HEAD].decode(codec, errors="replace")[:1024]
-        return text.encode("utf-8", errors="replace").lower()
-    return content[:1024].lower()
-
-
-#: The XHTML namespace, lower case as :func:`_xml_head` gives it.
-_XHTML_NAMESPACE = b"http://www.w3.org/1999/xhtml"
-#: The root element's start tag: its name, then each attribute (``name="value"`` or ``'value'``).
-_TAG_NAME = re.compile(rb"<([^\s/>]{1,100})")
-_ATTRIBUTE = re.compile(rb"\s+([^\s=/>]{1,100})\s*=\s*(?:\"([^\"<]*)\"|'([^'<]*)')")
-
-
-def _xml_root_is_html(head: bytes) -> bool:
-    """Whether the XML document ``head`` opens (its first KB, lower case) has an ``html`` root in
-    the XHTML namespace (or in none): XHTML served as XML, which a browser shows as a page, so fetch
-    extracts it as one (returned as it is, its scripts and markup came back as the page's text). The
-    namespace counts, not the prefix: ``<h:html xmlns:h="http://www.w3.org/1999/xhtml">`` is XHTML,
-    and came back as its markup."""
-    head = _past_prologue(head, _XML_PROLOGUE)
-    name = _TAG_NAME.match(head)
-    if name is None:
-        return False
-    prefix, colon, local = name.group(1).rpartition(b":")
-    if local != b"html":
-        return False
-    namespaces: dict[bytes, bytes] = {}
-    position = name.end()
-    while (attribute := _ATTRIBUTE.match(head, position)) is not None:
-        value = attribute.group(2) if attribute.group(2) is not None else attribute.group(3)
-        namespaces[attribute.group(1)] = value.strip()
-        position = attribute.end()
-    namespace = namespaces.get(b"xmlns:" + prefix if colon else b"xmlns")
-    return namespace == _XHTML_NAMESPACE or (not colon and not namespace)
 
 
 def _past_prologue(head: bytes, prologue: tuple[tuple[bytes, bytes], ...]) -> bytes:

@@ -173,3 +173,46 @@ def test_the_root_is_found_past_any_prologue(prologue):
     body = (prologue + ROOT).encode()
     with FaultServer({"/p": respond(200, body, content_type="application/xml")}) as server:
         read_page(fetch(server.url("/p"), extract_mode="text"))
+
+
+ATOM = (
+    b'<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom"><title>Harbour news</title>'
+    b'<entry><title>Dredging approved</title><link href="https://harbour.example/dredging"/>'
+    b"<summary>The board approved the plan.</summary></entry></feed>"
+)
+RDF = (
+    b'<?xml version="1.0"?><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" '
+    b'xmlns="http://purl.org/rss/1.0/"><channel><title>Harbour news</title></channel><item>'
+    b"<title>Dredging approved</title><link>https://harbour.example/dredging</link></item></rdf:RDF>"
+)
+RSS = (
+    b'<?xml version="1.0" encoding="utf-8"?><rss version="2.0"><channel><title>Harbour news</title>'
+    b"<item><title>Dredging approved</title><link>https://harbour.example/dredging</link>"
+    b"<description>The board approved the plan.</description></item></channel></rss>"
+)
+
+
+@pytest.mark.parametrize("body", [RSS, ATOM, RDF], ids=["rss", "atom", "rss 1.0 (rdf)"])
+def test_a_feed_labelled_html_is_its_xml(body):
+    """A feed a server sent as ``text/html`` is the feed (as under an XML type, its XML as it is):
+    read as HTML its items' titles and links were lost (``<link>`` is an empty element in HTML)."""
+    with FaultServer({"/feed": respond(200, body, content_type="text/html; charset=utf-8")}) as server:
+        result = fetch(server.url("/feed"))
+    assert (result["extractor"], result["text"]) == ("text", body.decode())
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        PAGE.replace("%s", "utf-8").encode(),
+        b'<?xml version="1.0"?>\n<div><article><h1>Harbour works</h1><p>'
+        + b"The harbour board approved the dredging plan after a long public hearing on Tuesday. " * 4
+        + b"</p></article></div>",
+    ],
+    ids=["xhtml", "html opening with an xml declaration"],
+)
+def test_html_that_opens_with_an_xml_declaration_stays_html(body):
+    with FaultServer({"/p": respond(200, body, content_type="text/html")}) as server:
+        result = fetch(server.url("/p"), extract_mode="text")
+    assert result["extractor"] != "text" and "<" not in result["text"]
+    assert "The harbour board approved the dredging plan after a long public hearing" in result["text"]

@@ -116,7 +116,7 @@ def xml_encoding(content: bytes) -> Optional[str]:
     if content.startswith(_UTF32_MARKS):
         return "utf-32"
     marked = _bom(content)
-    if marked:
+    if marked or b"\x00" not in content[:4]:  # an ASCII-compatible opening has no NUL: no decoding tried
         return marked
     for form in _WIDE_FORMS:
         try:

@@ -5,7 +5,7 @@ from typing import Optional
 
 from .contenttype import xml_media
 from .transport import HttpResponse
-from .xmlroot import xhtml_root
+from .xmlroot import foreign_root, xhtml_root
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -83,6 +83,8 @@ def content_kind(response: HttpResponse) -> str:
             return signed
     if kind == "text" and xml_media(response.content_type) and xhtml_root(response.content):
         return "html"
+    if response.content_type == "text/html" and foreign_root(response.content):
+        return "text"  # a feed or other XML labelled HTML: its XML, as under an XML type
     if kind is not None:
         return kind
     head = response.content[:1024].lstrip().lower()

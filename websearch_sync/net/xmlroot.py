@@ -3,6 +3,8 @@ namespace. A browser shows such a document as a page, so fetch extracts it as on
 is, its scripts and markup came back as the page's text)."""
 
 import re
+from dataclasses import dataclass
+from typing import Optional
 
 from .charset import xml_encoding
 
@@ -13,6 +15,9 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 HEAD_CHARS = 16384
 #: The XHTML namespace, lower case as :func:`_head` gives the document.
 _XHTML_NAMESPACE = b"http://www.w3.org/1999/xhtml"
+_UTF8_MARK = b"\xef\xbb\xbf"
+#: How many bytes :func:`foreign_root` looks at first, before the document's head.
+_OPENING = 64
 #: XML's white space, byte by byte.
 _SPACE = (b" ", b"\t", b"\r", b"\n")
 #: The items of a prologue but the doctype, by opener and closer: comments and processing
@@ -27,22 +32,59 @@ def xhtml_root(content: bytes) -> bool:
     """Whether the XML document ``content`` has an ``html`` root in the XHTML namespace (or in none).
     The namespace counts, not the prefix: ``<h:html xmlns:h="http://www.w3.org/1999/xhtml">`` is
     XHTML (it came back as its markup), an ``html`` root in another namespace is not."""
+    root = _root(_head(content))
+    if root is None or root.local != b"html":
+        return False
+    return root.namespace == _XHTML_NAMESPACE or (root.namespace is None and not root.prefixed)
+
+
+def foreign_root(content: bytes) -> bool:
+    """Whether a body declared as HTML is an XML document of another vocabulary: it opens with an XML
+    declaration, and its root element is in a namespace other than XHTML's, or in none and named as
+    no HTML element is (``<rss>``, ``<feed xmlns="http://www.w3.org/2005/Atom">``, ``<urlset>``). A
+    feed a server labelled ``text/html`` lost its items' titles and links read as HTML (an HTML
+    parser reads ``<link>`` as an empty element); an XHTML page, or HTML that opens with a
+    declaration (``<?xml ...?><div>``), is neither."""
+    opening = content[:_OPENING].lstrip(b" \t\r\n")
+    if not opening.startswith((b"<?xml", _UTF8_MARK)) and xml_encoding(opening) in (None, "utf-8-sig"):
+        return False  # nearly every page: told by its first bytes, not by its head's reading
     head = _head(content)
-    position = _past_prologue(head)
-    name = _TAG_NAME.match(head, position)
+    if not head.startswith(b"<?xml", _past_space(head, 3 if head.startswith(_UTF8_MARK) else 0)):
+        return False
+    from lxml.html.defs import tags  # HTML's element names; lxml.html is loaded to extract the page anyway
+
+    root = _root(head)
+    if root is None:
+        return False
+    if root.namespace is None and not root.prefixed:
+        return root.local.decode("ascii", "replace") not in tags
+    return root.namespace != _XHTML_NAMESPACE
+
+
+@dataclass(frozen=True)
+class _Root:
+    """A root element's local name, namespace (``None``: in none) and whether it has a prefix."""
+
+    local: bytes
+    namespace: Optional[bytes]
+    prefixed: bool
+
+
+def _root(head: bytes) -> Optional[_Root]:
+    """The root element of the document ``head`` opens (its first characters, lower case), its
+    namespace the one its prefix, or the default, is bound to in its own start tag (a root has no
+    ancestor to inherit one from); ``None`` when ``head`` shows no start tag past the prologue."""
+    name = _TAG_NAME.match(head, _past_prologue(head))
     if name is None:
-        return False
+        return None
     prefix, colon, local = name.group(1).rpartition(b":")
-    if local != b"html":
-        return False
     namespaces: dict[bytes, bytes] = {}
     position = name.end()
     while (attribute := _ATTRIBUTE.match(head, position)) is not None:
         value = attribute.group(2) if attribute.group(2) is not None else attribute.group(3)
         namespaces[attribute.group(1)] = value.strip()
         position = attribute.end()
-    namespace = namespaces.get(b"xmlns:" + prefix if colon else b"xmlns")
-    return namespace == _XHTML_NAMESPACE or (not colon and not namespace)
+    return _Root(local, namespaces.get(b"xmlns:" + prefix if colon else b"xmlns") or None, bool(colon))
 
 
 def _head(content: bytes) -> bytes:
@@ -59,7 +101,7 @@ def _head(content: bytes) -> bytes:
 def _past_prologue(head: bytes) -> int:
     """Where the root element of the document ``head`` opens may begin: past a UTF-8 byte-order mark,
     white space, comments, processing instructions and a doctype (at most one pass over ``head``)."""
-    position = _past_space(head, 3 if head.startswith(b"\xef\xbb\xbf") else 0)
+    position = _past_space(head, 3 if head.startswith(_UTF8_MARK) else 0)
     while (end := _item_end(head, position)) > 0:
         position = _past_space(head, end)
     return position

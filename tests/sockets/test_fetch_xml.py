@@ -9,12 +9,13 @@ from servers import FaultServer
 from test_fetch_pdf import fetch, fetch_error
 
 XML_TYPES = ["text/xml", "application/xml", "application/xhtml+xml"]
+HEARING = b"The harbour board approved the dredging plan after a long public hearing on Tuesday. " * 4
 
 PAGE = (
     '<?xml version="1.0" encoding="%s"?>\n'
     '<html xmlns="http://www.w3.org/1999/xhtml"><head><title>Harbour works</title>'
     "<script>var tracking_id = 1;</script></head><body><article><h1>Harbour works</h1><p>"
-    + "The harbour board approved the dredging plan after a long public hearing on Tuesday. " * 4
+    + HEARING.decode()
     + "</p></article></body></html>"
 )
 
@@ -98,7 +99,7 @@ PREFIXED = (
     b'<h:html xmlns:h="http://www.w3.org/1999/xhtml">'
     b"<h:head><h:title>Harbour works</h:title></h:head><h:body><h:article><h:h1>Harbour works</h:h1>"
     b"<h:h2>The&#160;hearing</h:h2><h:p>"
-    + b"The harbour board approved the dredging plan after a long public hearing on Tuesday. " * 4
+    + HEARING
     + b'<h:a href="/plan">Read the plan</h:a>.</h:p></h:article></h:body></h:html>'
 )
 
@@ -205,9 +206,7 @@ def test_a_feed_labelled_html_is_its_xml(body):
     "body",
     [
         PAGE.replace("%s", "utf-8").encode(),
-        b'<?xml version="1.0"?>\n<div><article><h1>Harbour works</h1><p>'
-        + b"The harbour board approved the dredging plan after a long public hearing on Tuesday. " * 4
-        + b"</p></article></div>",
+        b'<?xml version="1.0"?>\n<div><article><h1>Harbour works</h1><p>' + HEARING + b"</p></article></div>",
     ],
     ids=["xhtml", "html opening with an xml declaration"],
 )
@@ -216,3 +215,40 @@ def test_html_that_opens_with_an_xml_declaration_stays_html(body):
         result = fetch(server.url("/p"), extract_mode="text")
     assert result["extractor"] != "text" and "<" not in result["text"]
     assert "The harbour board approved the dredging plan after a long public hearing" in result["text"]
+
+
+CDATA = (
+    b'<?xml version="1.0" encoding="utf-8"?>\n<html xmlns="http://www.w3.org/1999/xhtml"><head>'
+    b"<title>Harbour works</title><script>//<![CDATA[\nif (depth < 12 && width > 40) { warn(); }\n//]]></script>"
+    b"</head><body><article><h1>Harbour works</h1><p>"
+    + HEARING
+    + b"</p><p><![CDATA[The channel: depth < 12 m & width > 40 m, as the plan says.]]></p>"
+    b"<pre><code><![CDATA[if (depth < 12) {\n  dredge();\n}]]></code></pre></article></body></html>"
+)
+
+
+@pytest.mark.parametrize("content_type", XML_TYPES)
+def test_a_cdata_section_of_xhtml_served_as_xml_is_its_text(content_type):
+    """An HTML parser reads ``<![CDATA[...]]>`` as a bogus comment that ends at its first ``>``:
+    the text before it was lost and ``40 m, as the plan says.]]>`` came back; the code block was lost."""
+    with FaultServer({"/p": respond(200, CDATA, content_type=content_type)}) as server:
+        result = fetch(server.url("/p"))
+    assert result["title"] == "Harbour works" and "warn()" not in result["text"]
+    assert "The channel: depth < 12 m & width > 40 m, as the plan says." in result["text"]
+    assert "```\nif (depth < 12) {\n  dredge();\n}\n```" in result["text"]
+    assert "]]>" not in result["text"]
+
+
+#: XHTML that is not well-formed XML (an entity no DTD declares, an unclosed ``<br>``, a bare
+#: ``&``): a browser shows an XML error; the HTML parser reads it whole.
+TAG_SOUP = (
+    b'<html xmlns="http://www.w3.org/1999/xhtml"><head><title>Harbour works</title></head><body><article>'
+    b"<h1>Harbour&nbsp;works</h1><p>Fish & chips<br>" + HEARING + b"</p></article></body></html>"
+)
+
+
+def test_xhtml_that_is_not_well_formed_is_read_by_the_html_parser():
+    with FaultServer({"/p": respond(200, TAG_SOUP, content_type="application/xhtml+xml")}) as server:
+        result = fetch(server.url("/p"), extract_mode="text")
+    assert result["title"] == "Harbour works"
+    assert result["text"].startswith("Fish & chips\nThe harbour board approved the dredging plan")

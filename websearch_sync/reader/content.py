@@ -20,7 +20,7 @@ from .image import image_text
 from .pagetext import PageText as PageText  # the readers' result, named here for fetch and the service path
 from .pagetext import binary, readable
 from .pdf import pdf_text
-from .xhtml import html_names
+from .xhtml import xhtml_as_html
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -76,8 +76,8 @@ def page_text(
     if kind == "html":
         rules = DEFAULT_RULES - {COMMENT_RULE} if include_comments else DEFAULT_RULES
         markup = _without_cut_tag(response.text) if response.truncated else response.text
-        if xml_media(response.content_type):  # XHTML served as XML: its elements may carry a prefix
-            markup = html_names(markup)
+        if xml_media(response.content_type):  # XHTML served as XML: read as XML, as a browser reads it
+            markup = xhtml_as_html(markup)
         extraction = extract_html(markup, url=response.url, mode=mode, rules=rules)
         result = PageText(extraction.title, extraction.text.strip(), extraction.extractor)
         if not readable(result.text):

@@ -1,6 +1,7 @@
-"""Whether an XML document is XHTML: its root element, past the prologue, is ``html`` in the XHTML
-namespace. A browser shows such a document as a page, so fetch extracts it as one (returned as it
-is, its scripts and markup came back as the page's text)."""
+"""What an XML document's root element, past its prologue, says of the body: XHTML (``html`` in the
+XHTML namespace), which a browser shows as a page, so fetch extracts it as one (returned as it is,
+its scripts and markup came back as the page's text); or, under an HTML label, XML of another
+vocabulary (a feed), which fetch returns as XML as it returns it under an XML type."""
 
 import re
 from dataclasses import dataclass

@@ -252,3 +252,15 @@ def test_xhtml_that_is_not_well_formed_is_read_by_the_html_parser():
         result = fetch(server.url("/p"), extract_mode="text")
     assert result["title"] == "Harbour works"
     assert result["text"].startswith("Fish & chips\nThe harbour board approved the dredging plan")
+
+
+def test_prefixed_xhtml_cut_by_the_byte_cap_is_read_up_to_the_cut():
+    """Cut by ``max_bytes``, a document is not well-formed: one with prefixed elements is recovered
+    as XML (the HTML parser cannot read them), its text up to the cut kept."""
+    body = PREFIXED.replace(HEARING, HEARING * 4)  # the cut falls inside the paragraph
+    assert len(body) > 1024 and body.index(HEARING) < 1024
+    with FaultServer({"/p": respond(200, body, content_type="application/xhtml+xml")}) as server:
+        result = fetch(server.url("/p"), max_bytes=1024)
+    assert result["truncated"] is True and result["title"] == "Harbour works"
+    assert result["text"].startswith("## The hearing\n\nThe harbour board approved the dredging plan")
+    assert "h:p" not in result["text"] and "<" not in result["text"]

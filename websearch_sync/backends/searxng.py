@@ -391,8 +391,9 @@ class SearXNG(JsonApiBackend):
         )
 
     def _forbidden(self, response: HttpResponse) -> WebSearchError:
-        """SearXNG's own 403 (JSON disabled) or a 403 from something in front of it (a challenge's 403
-        is a wall :meth:`classify` found first)."""
+        """SearXNG's own 403 (JSON disabled), Cloudflare's edge refusing it (the shared mapping's
+        ``WebBlocked``), or a 403 from something else in front of it (a challenge's 403 is a wall
+        :meth:`classify` found first)."""
         if all(marker in response.content[:4096] for marker in _WERKZEUG_403):
             return AuthError(
                 "SearXNG instance refused JSON output (HTTP 403 with its standard page): enable `json` in the "
@@ -403,6 +404,8 @@ class SearXNG(JsonApiBackend):
             )
         error = super().classify(response)
         assert error is not None  # a 403 is never a success
+        if isinstance(error, WebBlocked):  # Cloudflare's edge refused it (net.status.edge_refusal): its words
+            return error
         return _reworded(
             error,
             "searxng: HTTP 403 from something in front of the instance at %s (a reverse proxy, firewall or access "

@@ -85,7 +85,7 @@ from .searxng_config import (
 )
 from .searxng_extras import extras_of
 from .searxng_failures import EngineFailure, engine_failure, no_results_because
-from .searxng_names import categories_undecided, ignored_names
+from .searxng_names import categories_undecided, ignored_names, time_range_skipped
 from .searxng_query import has_external_bang, within_deadline
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -252,12 +252,14 @@ class SearXNG(JsonApiBackend):
         return headers
 
     def search(self, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
-        """Read the instance's ``/config`` first when a slow answer asked for it
+        """Read the instance's ``/config`` first when a slow answer or a time range asked for it
         (:mod:`.searxng_config`), then search; after an answer whose categories only ``/config``
         can judge (:func:`.searxng_names.categories_undecided`), read it then and judge them."""
         self.check(params)
         headers = self._headers(searxng_language(params.locale) if params.locale else None)
         url = self._config_url()
+        if params.time_range:  # which engines the instance skips for it: only /config says
+            want_config(url)
         if wanted(url):
             read_config_at(transport, url, headers, deadline, self.name, self.secrets())
             before_next_request()  # the search is this call's second request: it keeps the call's pace
@@ -493,13 +495,18 @@ class SearXNG(JsonApiBackend):
     def _names_searched(
         self, params: SearchParams, results: list[Any], problems: list[EngineFailure]
     ) -> list[WebSearchError]:
-        """The warnings on the names the instance did not search; an answer whose categories only
-        ``/config`` can judge is kept for :meth:`search`, which reads it."""
+        """The warnings on the names the instance did not search, and on the engines it did not ask
+        for the time range (:func:`.searxng_names.time_range_skipped`); an answer whose categories
+        only ``/config`` can judge is kept for :meth:`search`, which reads it."""
         failed = [p.engine for p in problems]
         asked = self._names(params, "categories")
         if self.instance() is None and categories_undecided(asked, results):
             self.undecided = (results, failed)
-        return self._warnings(params, results, failed, self.instance())
+        warnings = self._warnings(params, results, failed, self.instance())
+        skipped = (
+            time_range_skipped(self.instance(), self._names(params, "engines"), asked) if params.time_range else None
+        )
+        return warnings + ([skipped] if skipped is not None else [])
 
     def _warnings(
         self,

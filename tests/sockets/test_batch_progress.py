@@ -98,6 +98,7 @@ def test_ctrl_c_prints_the_counts(tmp_path, monkeypatch, capsys):
     captured = capsys.readouterr()
     assert len(captured.out.splitlines()) == 2
     assert "interrupted: 2 ok, 0 failed, 3 not run" in captured.err.splitlines()
+    assert "interrupted" not in captured.err.splitlines()  # said once: no second, bare line after the summary
 
 
 def test_skip_done_resumes_a_batch_from_its_jsonl_output(tmp_path, capsys):

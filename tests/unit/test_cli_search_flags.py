@@ -83,3 +83,22 @@ def test_a_value_its_kind_refuses_gets_the_options_own_error(monkeypatch, capsys
     with responses.RequestsMock():  # refused before any request
         assert main(["search", "q", "-b", "searxng", "--option", "pageno=two"]) == 2
     assert "InvalidInput/bad_pageno" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["--vertical", "images", "--option", "vertical=news"],
+        ["--time-range", "week", "--option", "time_range=day"],
+        ["--site", "a.example", "--option", "site_filter=b.example"],
+        ["--option", "pageno=2", "--option", "pageno=3"],
+    ],
+)
+def test_an_input_set_twice_is_refused_not_silently_overridden(argv, capsys):
+    """A flag and ``--option`` for the same input, or one ``--option`` KEY twice: exit 2 naming
+    both (before: the ``--option`` or the last one silently won, ``--vertical images`` gave news)."""
+    with responses.RequestsMock():  # refused before any request
+        assert main(["search", "q", "-b", "searxng", "--json", *argv]) == 2
+    error = json.loads(capsys.readouterr().out)["error"]
+    assert error["detail_code"] == "bad_arguments"
+    assert argv[-1].partition("=")[0] in error["message"]

@@ -223,12 +223,14 @@ def _tree_document_class() -> Any:
         # readability's walks go through these: each stops once the extraction was abandoned. Its
         # own are generators of ``findall(".//<tag>")`` per tag name, each list taken once the one
         # before it is used up; chained in C, the same lists are handed on without a Python step
-        # per element (tests/unit/test_extract_walks.py).
+        # per element (tests/unit/test_extract_walks.py). Each list is taken as ``findall`` takes
+        # it (lxml's path ``.//<tag>`` walks ``iterdescendants(<tag>)``) without compiling and
+        # running the path: a third less, and readability walks some thirty names a page.
         def tags(self, node: etree._Element, *tag_names: str) -> Iterator[etree._Element]:
-            return checked(chain.from_iterable(node.findall(".//%s" % name) for name in tag_names))
+            return checked(chain.from_iterable(list(node.iterdescendants(name)) for name in tag_names))
 
         def reverse_tags(self, node: etree._Element, *tag_names: str) -> Iterator[etree._Element]:
-            return checked(chain.from_iterable(reversed(node.findall(".//%s" % name)) for name in tag_names))
+            return checked(chain.from_iterable(reversed(list(node.iterdescendants(name))) for name in tag_names))
 
         def class_weight(self, element: etree._Element) -> int:
             checkpoint()  # once per scored or sanitised element

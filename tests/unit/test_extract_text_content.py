@@ -1,7 +1,8 @@
 """The elements of a page extraction parses answer ``text_content()`` without XPath
-(``article._PageElement``): the same string lxml.html's own ``text_content`` gives, on every
-element of a recorded page and of markup holding comments, processing instructions, CDATA,
-character references, scripts and nesting."""
+(``article._PageElement``), and ``boilerplate._text`` reads an element's text in one call: the
+same strings as lxml.html's own ``text_content`` and as the pieces ``itertext()`` hands out, on
+every element of a recorded page and of markup holding comments, processing instructions,
+CDATA, character references, scripts and nesting."""
 
 import gzip
 import os
@@ -11,6 +12,7 @@ import lxml.html
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from websearch_sync.extract import boilerplate
 from websearch_sync.extract.article import _PageElement, _parse
 
 PAGE = os.path.join(
@@ -34,6 +36,7 @@ def _same_as_lxml_html(root: lxml.etree._Element) -> int:
     for element in root.iter(lxml.etree.Element):
         assert isinstance(element, _PageElement)
         assert element.text_content() == lxml.html.HtmlElement.text_content(element)
+        assert boilerplate._text(element) == " ".join("".join(element.itertext()).split())
         compared += 1
     return compared
 

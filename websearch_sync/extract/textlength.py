@@ -51,8 +51,8 @@ def clean_text(text: str) -> str:
 
 
 def _joined_lines(text: str) -> str:
-    """readability's ``re.sub(r"\\s*\\n\\s*", "\\n", text)``: every run of whitespace holding a
-    line break made that one line break (see the module docstring)."""
+    """What readability's substitution of ``\\s*\\n\\s*`` by a line break makes of ``text``: every run
+    of whitespace holding a line break made that one line break (see the module docstring)."""
     lines = text.split("\n")
     inner = [line for line in map(str.strip, lines[1:-1]) if line]
     return "\n".join([lines[0].rstrip(), *inner, lines[-1].lstrip()])

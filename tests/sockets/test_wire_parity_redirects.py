@@ -75,7 +75,7 @@ def test_a_search_follows_a_backslash_as_a_slash(impersonate):
     ["https:/\t/127.0.0.1:%d/ok", "https://127.0.0.1:%d\t/ok", "ht\ttps://127.0.0.1:%d/ok "],
     ids=["tab-between-the-slashes", "tab-after-the-port", "tab-in-the-scheme-space-last"],
 )
-def test_a_location_is_sent_to_the_host_checked_without_its_tabs(impersonate, written):
+def test_a_location_is_sent_to_the_host_checked_without_its_tabs(impersonate, written, fake_clock):
     """WHATWG drops every tab (CR, LF) of a URL, and control characters and spaces at its ends,
     before it reads it: the hop goes to the host the guard checked (``urlsplit`` drops them; in
     another scheme's URL ``urljoin`` kept them, and the wire was sent a URL with a tab in it:

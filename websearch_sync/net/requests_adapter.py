@@ -268,8 +268,8 @@ class _FinalAnswer(http.client.HTTPResponse):
                 exchange.answered = True
         if lines.cut:
             raise HeadCutShort("the connection closed inside the header block")
-        if self.status not in (204, 304) and not _one_length(self.msg.get_all("Content-Length") or []):
-            raise MalformedHead("a Content-Length that is no single number")  # (libcurl reads none of a 204's)
+        if not readable_length(self.status, self.msg.get_all("Content-Length") or []):
+            raise MalformedHead("a Content-Length that is no single number below 2^63")
         if not self.chunked and _chunked_last(self.msg.get_all("Transfer-Encoding") or []):
             self.chunked, self.chunk_left, self.length = True, None, None
 
@@ -293,11 +293,30 @@ def _chunked_last(values: list[str]) -> bool:
     return bool(codings) and codings[-1] == "chunked" and set(codings) <= {"chunked", "identity"}
 
 
-def _one_length(values: list[str]) -> bool:
-    """Whether ``Content-Length`` values (a repeated header's, each maybe a list) name one length
-    in digits, or none: RFC 9110 (8.6) allows a list of one number repeated, nothing else."""
+#: The first length no body can have: libcurl reads a length into a signed 64-bit number, and one
+#: past it is no length to it (it reads such a body to the connection's end).
+MAX_CONTENT_LENGTH = 1 << 63
+
+
+def readable_length(status: int, values: list[str]) -> bool:
+    """Whether a final answer's ``Content-Length`` values (a repeated header's, each maybe a list)
+    name one length, or none, both wires read alike: RFC 9110 (8.6) allows a list of one number
+    repeated, nothing else, and a number from 2^63 on is no body's length (``http.client`` waited
+    for those bytes, libcurl read to the connection's end). A 204's or 304's length is not read
+    (libcurl reads none of theirs). The one test of both wires: a length it fails is
+    :func:`~.wire_requests.malformed_headers`."""
+    if status in (204, 304):
+        return True
     lengths = {length.strip() for value in values for length in value.split(",")}
-    return not lengths or (len(lengths) == 1 and all(length.isascii() and length.isdigit() for length in lengths))
+    if not lengths:
+        return True
+    if len(lengths) > 1:
+        return False
+    digits = lengths.pop()
+    significant = digits.lstrip("0")  # (``int`` refuses over 4300 digits: a header may hold more)
+    return (
+        digits.isascii() and digits.isdigit() and len(significant) < 20 and int(significant or "0") < MAX_CONTENT_LENGTH
+    )
 
 
 class _Watched:

@@ -72,14 +72,28 @@ def test_a_search_follows_a_backslash_as_a_slash(impersonate):
 @pytest.mark.parametrize("impersonate", BOTH)
 @pytest.mark.parametrize(
     "written",
-    ["https:/\t/127.0.0.1:%d/ok", "https://127.0.0.1:%d\t/ok", "ht\ttps://127.0.0.1:%d/ok "],
-    ids=["tab-between-the-slashes", "tab-after-the-port", "tab-in-the-scheme-space-last"],
+    [
+        "https:/\t/127.0.0.1:%d/ok",
+        "https://127.0.0.1:%d\t/ok",
+        "ht\ttps://127.0.0.1:%d/ok ",
+        "https:/127.0.0.1:%d/ok",
+        "https:127.0.0.1:%d/ok",
+    ],
+    ids=[
+        "tab-between-the-slashes",
+        "tab-after-the-port",
+        "tab-in-the-scheme-space-last",
+        "another-scheme-one-slash",
+        "another-scheme-no-slash",
+    ],
 )
 def test_a_location_is_sent_to_the_host_checked_without_its_tabs(impersonate, written):
     """WHATWG drops every tab (CR, LF) of a URL, and control characters and spaces at its ends,
     before it reads it: the hop goes to the host the guard checked (``urlsplit`` drops them; in
     another scheme's URL ``urljoin`` kept them, and the wire was sent a URL with a tab in it:
-    "invalid request", no connection). The target speaks no TLS: what shows the hop went out is
+    "invalid request", no connection). Another special scheme than the page's opens the host
+    whatever follows its colon (``https:/host`` from an http page: ``urljoin`` read a path without a
+    host, ``bad_redirect``). The target speaks no TLS: what shows the hop went out is
     the TLS handshake's first byte (0x16) reaching it, for search and fetch."""
     listener = socket.create_server(("127.0.0.1", 0))
     firsts = []

@@ -120,7 +120,7 @@ def _absolute(url: str, location: str) -> str:
     (:func:`~.urls.browser_target`); as it is when it cannot be (``http://[::1``: the walls'
     address tests then see the malformed text, which is no wall's address)."""
     try:
-        return urljoin(url, browser_target(location))
+        return urljoin(url, browser_target(location, urlsplit(url).scheme))
     except ValueError:
         return location
 

@@ -13,7 +13,8 @@ redirect (fetch), goes through :meth:`RedirectPolicy.follow`:
 - at most :data:`MAX_REDIRECTS` hops, and no hop back to a URL already visited
   (``WebProviderError(redirect_loop)``);
 - the target is read as a browser reads it (:func:`~.urls.browser_target`: a backslash before
-  the query is a slash) and must be an http(s) URL with a host (``WebProviderError(bad_redirect)``);
+  the query is a slash, ``http:/host`` from an https page is ``http://host``) and must be an
+  http(s) URL with a host (``WebProviderError(bad_redirect)``);
 - the target's host is checked by the :class:`~.ssrf.AddressGuard` (private,
   loopback, link-local and metadata addresses are refused unless allowed) and the
   hop connects to the address that was checked (no second lookup, so no DNS
@@ -104,7 +105,7 @@ class RedirectPolicy:
         return Hop(target, parts, self._checked(parts, deadline), same_origin(self.origin, parts))
 
     def _target(self, base_url: str, location: str, shown: str) -> str:
-        target = browser_target(location)
+        target = browser_target(location, urlsplit(base_url).scheme)
         try:
             target = urljoin(base_url, target)
             return self.canonical(target)

@@ -226,13 +226,19 @@ _TAB_AND_NEWLINE = dict.fromkeys(map(ord, "\t\n\r"))
 _SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789+.-")
 
 
-def browser_target(location: str) -> str:
-    """``location`` (a redirect target, read against an http(s) page) as a browser reads it (WHATWG
-    URL, for any special scheme's URL): before its query and fragment a backslash is a slash
-    (``\\ok`` is ``/ok``), and a run of two or more slashes where the host may start, at the start
-    or after ``http:``, opens the host, however long (``///host/x`` and ``\\\\host\\x`` are
-    ``//host/x``, another host's); the query and fragment keep theirs. ``urljoin`` took a backslash
-    for a path character (``/%5Cok``) and ``///host`` for a path, on both wires.
+def browser_target(location: str, base_scheme: str) -> str:
+    """``location`` (a redirect target, read against an http(s) page of scheme ``base_scheme``) as a
+    browser reads it (WHATWG URL, for any special scheme's URL): before its query and fragment a
+    backslash is a slash (``\\ok`` is ``/ok``), and a run of two or more slashes where the host may
+    start, at the start or after ``http:``, opens the host, however long (``///host/x`` and
+    ``\\\\host\\x`` are ``//host/x``, another host's); the query and fragment keep theirs. ``urljoin``
+    took a backslash for a path character (``/%5Cok``) and ``///host`` for a path, on both wires.
+
+    A special scheme other than the page's opens the host whatever follows its colon, one slash
+    or none (``http:/10.0.0.1/x`` from an https page is ``http://10.0.0.1/x``, a host the guard
+    then checks like any other; ``urljoin`` read a path without a host); the page's own scheme
+    there starts a path relative to the page (``http:/x`` on an http page), as ``urljoin`` reads it.
+    ``file:`` keeps its slashes (``file:///x`` has an empty host; it is refused as a hop anyway).
 
     First, as WHATWG does before anything else, control characters and spaces at either end go,
     and every tab, CR and LF: ``urlsplit`` drops those (the host the guard checks) but ``urljoin``
@@ -248,7 +254,9 @@ def browser_target(location: str) -> str:
     target = location[:end].replace("\\", "/") + location[end:]
     prefix = target[: len(scheme) + 1] if named else ""
     rest = target[len(prefix) :]
-    if rest.startswith("//"):
+    if scheme == "file" and named:
+        return target
+    if rest.startswith("//") or (named and scheme != base_scheme.lower()):
         target = prefix + "//" + rest.lstrip("/")
     return target
 

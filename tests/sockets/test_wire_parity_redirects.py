@@ -118,3 +118,31 @@ def test_a_location_is_sent_to_the_host_checked_without_its_tabs(impersonate, wr
     finally:
         listener.close()
     assert searched >= 1 and len(firsts) > searched and set(firsts) == {b"\x16"}
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+@pytest.mark.parametrize(
+    "written", ["http://127.0.0.1:%d\\ok", "http://127.0.0.1:%d/a\\ok", "http:\\\\127.0.0.1:%d\\ok"]
+)
+def test_a_url_to_fetch_with_a_backslash_before_its_query_is_bad_url_with_a_browsers_reading(impersonate, written):
+    """A URL the caller passes is refused, not rewritten (as ``http:///host`` and a control
+    character are): before the query a browser reads a backslash as a slash, ``urlsplit`` as part
+    of the host (``127.0.0.1:PORT\\ok``: a bad port, ``bad_url``) and ``requests`` as a path
+    character (``/a%5Cok`` was sent), so the one reading to check and send is the caller's to
+    choose; the message names a browser's. Nothing is sent, on either wire."""
+    with FaultServer({"*": respond(200, PAGE)}) as server:
+        url = written % server.port
+        with pytest.raises(ws.InvalidInput) as refused:
+            ws.fetch(url, allow_private=True, settings=ws.Settings(impersonate=impersonate))
+        requests = list(server.requests)
+    browser_reading = url.replace("\\", "/").replace("http:///", "http://")
+    assert (refused.value.detail_code, requests) == ("bad_url", [])
+    assert str(refused.value).endswith("(did you mean %r?)" % browser_reading)
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+def test_a_backslash_in_the_query_of_a_url_to_fetch_is_sent_encoded(impersonate):
+    """After the query starts a backslash is no slash to a browser either: sent as ``%5C``."""
+    with FaultServer({"*": respond(200, PAGE)}) as server:
+        page = ws.fetch(server.url("/a?q=\\x"), allow_private=True, settings=ws.Settings(impersonate=impersonate))
+    assert (page["title"], server.requests[-1].path) == ("Harbour works", "/a?q=%5Cx")

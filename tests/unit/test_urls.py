@@ -139,6 +139,8 @@ def test_the_request_form_is_what_requests_sends(raw, sent):
         "ftp://example.com/",
         "example.com/page",
         "http:///path",
+        "http://example.com\\path",  # host "example.com\\path" to urlsplit, path "/%5Cpath" to requests
+        "http://example.com/a\\b?q",
         "http://[::1",
         "http://example.com:99999/",
         "http://4294967296/",  # a numeric host out of range

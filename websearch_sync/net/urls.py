@@ -166,7 +166,12 @@ def request_url(url: object) -> str:
     unless it is an http(s) URL with a host, at most :data:`MAX_URL_CHARS` long.
 
     The host is IDNA-encoded, the path and query percent-encoded, an empty path is ``/``,
-    the scheme and host are lower case; the fragment stays (see :func:`page_key`).
+    the scheme and host are lower case; the fragment stays (see :func:`page_key`). A backslash
+    before the query is refused, with a browser's reading as a hint (:func:`browser_target`):
+    a browser reads it as a slash, ``urlsplit`` as part of the host (``http://host\\path``: a
+    host ``host\\path``) and ``requests`` as a path character (``/%5Cpath`` on ``host``), so no
+    one reading could be checked and sent; the other odd forms a browser reads (``http:/host``,
+    ``http:///host``) are refused alike (no host).
     """
     if not isinstance(url, str):
         raise InvalidInput("url must be a string, got %s" % type(url).__name__, detail_code=BAD_URL)
@@ -179,6 +184,12 @@ def request_url(url: object) -> str:
         )
     if _CONTROL_CHARS.search(text):
         raise InvalidInput("url contains control characters", detail_code=BAD_URL)
+    if "\\" in text[: _query_start(text)]:
+        raise InvalidInput(
+            "url %r has a backslash before its query, which a browser reads as a slash (did you mean %r?)"
+            % (text[:200], browser_target(text, "")[:200]),
+            detail_code=BAD_URL,
+        )
     try:
         parts = urlsplit(text)
         host, _port = parts.hostname, parts.port
@@ -249,8 +260,7 @@ def browser_target(location: str, base_scheme: str) -> str:
     named = bool(colon) and scheme[:1].isalpha() and set(scheme) <= _SCHEME_CHARS
     if named and scheme not in _SPECIAL_SCHEMES:
         return location  # another scheme's URL (refused as a hop anyway)
-    ends = [at for at in (location.find("?"), location.find("#")) if at >= 0]
-    end = min(ends) if ends else len(location)
+    end = _query_start(location)
     target = location[:end].replace("\\", "/") + location[end:]
     prefix = target[: len(scheme) + 1] if named else ""
     rest = target[len(prefix) :]
@@ -259,6 +269,12 @@ def browser_target(location: str, base_scheme: str) -> str:
     if rest.startswith("//") or (named and scheme != base_scheme.lower()):
         target = prefix + "//" + rest.lstrip("/")
     return target
+
+
+def _query_start(url: str) -> int:
+    """Where ``url``'s query or fragment starts (its length when it has neither)."""
+    ends = [at for at in (url.find("?"), url.find("#")) if at >= 0]
+    return min(ends) if ends else len(url)
 
 
 def page_key(url: str) -> str:

@@ -611,6 +611,9 @@ def _head_too_large(code: int, text: str) -> bool:
 #: How libcurl refuses a status line of HTTP/2 or HTTP/3 on an HTTP/1 connection ("Version mismatch
 #: (from HTTP/1 to HTTP/2)").
 _VERSION_MISMATCH = "Version mismatch"
+#: How libcurl refuses a header line it cannot read as one, with ``BAD_FUNCTION_ARGUMENT`` (a folded
+#: line in a chunked body's trailer): not a connection that failed.
+_INVALID_HEADER = "Invalid response header"
 
 
 def _network_error(
@@ -624,6 +627,8 @@ def _network_error(
     if code == CurlECode.WEIRD_SERVER_REPLY and _VERSION_MISMATCH in str(exc):  # ``HTTP/2 200`` from an HTTP/1 server
         return not_http(host, provider)  # (no status line to http.client either)
     if code == CurlECode.WEIRD_SERVER_REPLY:  # a header block breaking HTTP's rules (libcurl refuses it)
+        return malformed_headers(host, provider)
+    if code == CurlECode.BAD_FUNCTION_ARGUMENT and _INVALID_HEADER in str(exc):  # a folded trailer line
         return malformed_headers(host, provider)
     if code == CurlECode.COULDNT_RESOLVE_HOST:
         return unresolved_host(host, provider)

@@ -583,6 +583,8 @@ def _body_error(exc: Exception, deadline: Deadline, host: str, provider: Optiona
         return Timeout("%s stopped sending the body" % host, provider=provider, detail_code=READ_TIMEOUT)
     if any(_is_head_too_large(e) for e in _cause_chain(exc)):  # a chunked body's trailer
         return head_too_large(host, provider)
+    if any(isinstance(e, MalformedHead) for e in _cause_chain(exc)):  # a trailer line libcurl refuses
+        return malformed_headers(host, provider)
     reset = any(isinstance(e, ConnectionResetError) for e in _cause_chain(exc))
     return broken_body(host, provider, reset)
 

@@ -158,38 +158,49 @@ class _Exchange:
         if self.headed:
             return len(line)  # a trailer line: the answer's status and headers are settled
         if self.expect_status:
-            self.status, self.lines, self.expect_status = _status_code(text), [], False
-            self.framed = text.startswith(_FRAMED_VERSIONS)
-            if self.status and (self.framed or STATUS_SHAPE.match(text)):
-                return len(line)
-            self.error = bad_status_line(self.host, self.provider, text)
-            return int(CURL_WRITEFUNC_ERROR)
+            return self._status_line(text, len(line))
         if not text:
-            if self.status == 407 and self.forwarder:  # the proxy refusing, as its 407 to CONNECT is
-                self.error = proxy_refused(self.forwarder, self.host, 407, self.provider)
-                return int(CURL_WRITEFUNC_ERROR)
-            if self.status >= 200:
-                lengths = [value for name, value in self.lines if name.lower() == "content-length"]
-                if not readable_length(self.status, lengths):  # (one from 2^63 on: libcurl read to the end)
-                    self.error = malformed_headers(self.host, self.provider)
-                    return int(CURL_WRITEFUNC_ERROR)
-                self.headed = True
-                framed = self.framed
-                return self._fed(lambda: self.sink.head(self.status, _joined(self.lines), self.url, framed), len(line))
-            if self.status == SWITCHING_PROTOCOLS:  # final, with no body (nothing here asks to switch)
-                self.headed = True
-                fed = self._fed(lambda: self.sink.head(self.status, _joined(self.lines), self.url, True), len(line))
-                self.ended = fed == len(line)  # the body it wants is none: ended here, as http.client ends it
-                self.stopped = True
-                return int(CURL_WRITEFUNC_ERROR)
-            self.expect_status = True  # an interim answer (1xx): the real one follows
-        elif text[0] in " \t" and self.lines:
+            return self._block_end(len(line))
+        if text[0] in " \t" and self.lines:
             name, value = self.lines[-1]
             self.lines[-1] = (name, value + " " + text.strip())
         elif ":" in text:
             name, _, value = text.partition(":")
             self.lines.append((name.strip(), value.strip()))
         return len(line)
+
+    def _status_line(self, text: str, size: int) -> int:
+        """A header block's first line: its status, or the error of a line that is no status line
+        (libcurl's own ``HTTP/2 200`` aside, held to the HTTP/1 shape the requests wire reads)."""
+        self.status, self.lines, self.expect_status = _status_code(text), [], False
+        self.framed = text.startswith(_FRAMED_VERSIONS)
+        if self.status and (self.framed or STATUS_SHAPE.match(text)):
+            return size
+        self.error = bad_status_line(self.host, self.provider, text)
+        return int(CURL_WRITEFUNC_ERROR)
+
+    def _block_end(self, size: int) -> int:
+        """The blank line ending a header block: the final answer's head goes to the sink (once its
+        ``Content-Length`` is one both wires read); an interim answer's is skipped."""
+        if self.status == 407 and self.forwarder:  # the proxy refusing, as its 407 to CONNECT is
+            self.error = proxy_refused(self.forwarder, self.host, 407, self.provider)
+            return int(CURL_WRITEFUNC_ERROR)
+        if self.status >= 200:
+            lengths = [value for name, value in self.lines if name.lower() == "content-length"]
+            if not readable_length(self.status, lengths):  # (one from 2^63 on: libcurl read to the end)
+                self.error = malformed_headers(self.host, self.provider)
+                return int(CURL_WRITEFUNC_ERROR)
+            self.headed = True
+            framed = self.framed
+            return self._fed(lambda: self.sink.head(self.status, _joined(self.lines), self.url, framed), size)
+        if self.status == SWITCHING_PROTOCOLS:  # final, with no body (nothing here asks to switch)
+            self.headed = True
+            fed = self._fed(lambda: self.sink.head(self.status, _joined(self.lines), self.url, True), size)
+            self.ended = fed == size  # the body it wants is none: ended here, as http.client ends it
+            self.stopped = True
+            return int(CURL_WRITEFUNC_ERROR)
+        self.expect_status = True  # an interim answer (1xx): the real one follows
+        return size
 
     def data(self, chunk: bytes) -> Any:
         return self._fed(lambda: self.sink.data(chunk), len(chunk))

@@ -146,3 +146,32 @@ def test_a_backslash_in_the_query_of_a_url_to_fetch_is_sent_encoded(impersonate)
     with FaultServer({"*": respond(200, PAGE)}) as server:
         page = ws.fetch(server.url("/a?q=\\x"), allow_private=True, settings=ws.Settings(impersonate=impersonate))
     assert (page["title"], server.requests[-1].path) == ("Harbour works", "/a?q=%5Cx")
+
+
+def _refresh_to(target):
+    return b'<html><head><meta http-equiv="refresh" content="0; url=%s"></head><body></body></html>' % target.encode()
+
+
+def _script_to(target):
+    quoted = target.replace("\\", "\\\\").encode()
+    return b'<html><head><script>window.location.href="%s"</script></head><body></body></html>' % quoted
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+@pytest.mark.parametrize("page", [_refresh_to, _script_to], ids=["meta-refresh", "script"])
+def test_a_client_side_redirect_reads_a_backslash_as_a_location_does(impersonate, page):
+    """A meta refresh's or a script's target is read as a ``Location`` is (``urljoin`` first, then
+    the hop's reading, took ``\\ok`` to ``/from//ok`` and ``\\\\host\\ok`` to a path on the same host)."""
+    with FaultServer({"*": respond(200, PAGE)}) as other:
+        routes = {
+            "/from/near": respond(200, page("\\ok")),
+            "/from/far": respond(200, page("\\\\127.0.0.1:%d\\ok" % other.port)),
+        }
+        routes["*"] = respond(200, PAGE)
+        with FaultServer(routes) as server:
+            settings = ws.Settings(impersonate=impersonate)
+            near = ws.fetch(server.url("/from/near"), allow_private=True, settings=settings)
+            far = ws.fetch(server.url("/from/far"), allow_private=True, settings=settings)
+            paths = [r.path for r in server.requests]
+    assert (near["final_url"], far["final_url"]) == (server.url("/ok"), other.url("/ok"))
+    assert (paths, [r.path for r in other.requests]) == (["/from/near", "/ok", "/from/far"], ["/ok"])

@@ -25,13 +25,13 @@ redirect (fetch), goes through :meth:`RedirectPolicy.follow`:
 
 from dataclasses import dataclass
 from typing import Callable, Optional, Protocol
-from urllib.parse import SplitResult, urljoin, urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from ..errors import BAD_REDIRECT, REDIRECT_LOOP, InvalidInput, WebBlocked, WebProviderError
 from .deadline import Deadline
 from .response import HttpResponse
 from .ssrf import AddressGuard, ResolvedHost
-from .urls import browser_target, host_token, http_url, page_key, same_origin
+from .urls import browser_join, host_token, http_url, page_key, same_origin
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -105,9 +105,9 @@ class RedirectPolicy:
         return Hop(target, parts, self._checked(parts, deadline), same_origin(self.origin, parts))
 
     def _target(self, base_url: str, location: str, shown: str) -> str:
-        target = browser_target(location, urlsplit(base_url).scheme)
+        target = location
         try:
-            target = urljoin(base_url, target)
+            target = browser_join(base_url, location)
             return self.canonical(target)
         except (InvalidInput, ValueError):
             raise WebProviderError(

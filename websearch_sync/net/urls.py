@@ -29,7 +29,7 @@ Parsers read links from markup with :func:`url_parts`, which never raises.
 import functools
 import re
 from typing import Optional
-from urllib.parse import SplitResult, parse_qsl, urlencode, urlsplit, urlunsplit
+from urllib.parse import SplitResult, parse_qsl, urlencode, urljoin, urlsplit, urlunsplit
 
 import requests
 
@@ -269,6 +269,13 @@ def browser_target(location: str, base_scheme: str) -> str:
     if rest.startswith("//") or (named and scheme != base_scheme.lower()):
         target = prefix + "//" + rest.lstrip("/")
     return target
+
+
+def browser_join(base_url: str, location: str) -> str:
+    """``location`` (a redirect target: a ``Location``, a meta refresh's or a script's URL) made
+    absolute against the page at ``base_url`` as a browser reads it (:func:`browser_target`);
+    ``ValueError`` for one that cannot be (``http://[::1``)."""
+    return urljoin(base_url, browser_target(location, urlsplit(base_url).scheme))
 
 
 def _query_start(url: str) -> int:

@@ -100,3 +100,23 @@ def test_a_large_chunked_body_read_in_pieces_is_whole(impersonate):
     with FaultServer({"/p": raw(HEAD + body + b"0\r\n\r\n")}) as server:
         response = send_once(server.url("/p"), impersonate)
     assert response.content == b"".join(pieces)
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+@pytest.mark.parametrize("size", [70_000, 300_000])
+def test_a_chunk_extension_longer_than_http_client_reads_is_skipped_as_libcurl_skips_it(impersonate, size):
+    """``http.client`` refused a size line over 64 KB (``LineTooLong("chunk size")``: a body cut
+    short); libcurl skips an extension of any length up to the line's LF."""
+    body = b"5;x=" + b"a" * size + b"\r\nhello\r\n0\r\n\r\n"
+    with FaultServer({"/p": raw(HEAD + body)}) as server:
+        response = send_once(server.url("/p"), impersonate)
+    assert (response.status, response.content) == (200, b"hello")
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+def test_a_connection_closed_inside_a_long_chunk_extension_cuts_the_body_short(impersonate):
+    body = b"5;x=" + b"a" * 70_000
+    with FaultServer({"/p": raw(HEAD + body)}) as server:
+        with pytest.raises(NetworkError) as raised:
+            send_once(server.url("/p"), impersonate)
+    assert (str(raised.value), raised.value.detail_code) == (CUT, "incomplete_body")

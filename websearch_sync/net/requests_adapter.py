@@ -284,17 +284,24 @@ class _ChunkedBody:
 
     def readline(self, limit: int = -1) -> bytes:
         line: bytes = self.fp.readline(limit)
-        if not line.endswith(b"\n"):
-            if self.trailer and (limit < 0 or len(line) < limit):
+        if self.trailer and not line.endswith(b"\n"):
+            if limit < 0 or len(line) < limit:
                 raise MalformedChunk("the connection closed inside the trailer")
-            return line  # over the limit (``http.client`` says so), or cut (``IncompleteRead``)
+            return line  # over the limit: ``http.client`` says so (a header block too large)
         if self.trailer:
             return self._trailer_line(line)
         if self.left != -1:
             return line  # (never asked for: data is read by size)
+        return self._size_line(line, limit)
+
+    def _size_line(self, line: bytes, limit: int) -> bytes:
         size = _CHUNK_SIZE.match(line)
         if size is None or len(size.group()) > _MAX_SIZE_DIGITS or int(size.group(), 16) >= MAX_CONTENT_LENGTH:
             raise MalformedChunk("a chunk size that is no hex number below 2^63")
+        while not line.endswith(b"\n"):  # an extension longer than ``http.client`` reads: skipped, as libcurl does
+            line = self.fp.readline(limit)
+            if not line:
+                raise MalformedChunk("the connection closed inside a chunk size line")
         length = int(size.group(), 16)
         self.left, self.trailer = (length, False) if length else (-1, True)
         return b"%x\r\n" % length

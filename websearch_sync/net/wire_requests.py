@@ -690,7 +690,8 @@ def _cause_chain(exc: BaseException) -> list[BaseException]:
 
 
 #: The lines of a header block (or a chunked body's trailer) ``http.client``'s ``LineTooLong`` names;
-#: its "chunk size" line is the body's (a 100 KB chunk extension: a broken body, not a header block).
+#: its "chunk size" line is the body's (and never too long: ``requests_adapter._ChunkedBody`` skips an
+#: extension of any length, as libcurl does).
 _HEAD_LINES = ("status line", "header line", "trailer line")
 
 

@@ -120,3 +120,14 @@ def test_a_connection_closed_inside_a_long_chunk_extension_cuts_the_body_short(i
         with pytest.raises(NetworkError) as raised:
             send_once(server.url("/p"), impersonate)
     assert (str(raised.value), raised.value.detail_code) == (CUT, "incomplete_body")
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+@pytest.mark.parametrize("status", [b"204 No Content", b"304 Not Modified"])
+def test_a_204_or_304_saying_chunked_ends_with_its_head(impersonate, status):
+    """RFC 9112 (6.3): a 204 or 304 ends at its head whatever its headers say, as libcurl reads it;
+    ``http.client`` waited for the chunks' framing of a body that never comes (``incomplete_body``)."""
+    answer = b"HTTP/1.1 %s\r\nTransfer-Encoding: chunked\r\n\r\n" % status
+    with FaultServer({"/p": raw(answer)}) as server:
+        response = send_once(server.url("/p"), impersonate)
+    assert (response.status, response.content) == (int(status[:3]), b"")

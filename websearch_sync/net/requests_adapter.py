@@ -40,6 +40,7 @@ from ..errors import DEADLINE_EXCEEDED, DNS_TIMEOUT, Timeout, unresolved_host
 from .deadline import Deadline
 from .decoding import listed_codings
 from .ssrf import host_header, literal_address, system_resolver
+from .status import NO_BODY_STATUSES
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -399,7 +400,9 @@ class _FinalAnswer(http.client.HTTPResponse):
             raise HeadCutShort("the connection closed inside the header block")
         if not readable_length(self.status, self.msg.get_all("Content-Length") or []):
             raise MalformedHead("a Content-Length that is no single number below 2^63")
-        if not self.chunked and _chunked_last(self.msg.get_all("Transfer-Encoding") or []):
+        if self.status in NO_BODY_STATUSES:  # (http.client read a 304's chunked framing that never came)
+            self.chunked, self.length = False, 0
+        elif not self.chunked and _chunked_last(self.msg.get_all("Transfer-Encoding") or []):
             self.chunked, self.chunk_left, self.length = True, None, None
         if self.chunked:
             self.fp = _ChunkedBody(self.fp)  # type: ignore[assignment]
@@ -436,7 +439,7 @@ def readable_length(status: int, values: list[str]) -> bool:
     for those bytes, libcurl read to the connection's end). A 204's or 304's length is not read
     (libcurl reads none of theirs). The one test of both wires: a length it fails is
     :func:`~.wire_requests.malformed_headers`."""
-    if status in (204, 304):
+    if status in NO_BODY_STATUSES:
         return True
     lengths = {length.strip() for value in values for length in value.split(",")}
     if not lengths:

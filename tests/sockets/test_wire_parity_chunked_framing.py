@@ -131,3 +131,40 @@ def test_a_204_or_304_saying_chunked_ends_with_its_head(impersonate, status):
     with FaultServer({"/p": raw(answer)}) as server:
         response = send_once(server.url("/p"), impersonate)
     assert (response.status, response.content) == (int(status[:3]), b"")
+
+
+TOO_LARGE = (
+    "127.0.0.1 answered with a header block too large to read (too many header lines, one too long, or over 300 KB)"
+)
+LAST = b"5\r\nhello\r\n0\r\n"
+
+
+def trailer(lines, size):
+    """``lines`` trailer lines of ``size`` bytes each (their CRLF aside), then the blank line."""
+    return LAST + (b"X: " + b"y" * (size - 3) + b"\r\n") * lines + b"\r\n"
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+@pytest.mark.parametrize(
+    "lines, size",
+    [(10_000, 4), (1, 5_000), (400, 1_000), (100_000, 4)],
+    ids=["10000-lines", "a-5000-byte-line", "400-kb", "100000-lines"],
+)
+def test_a_trailer_over_libcurls_bounds_is_a_header_block_too_large_on_both_wires(impersonate, lines, size):
+    """libcurl reads at most 5000 lines of header blocks and trailer together, 300 KB of them, and
+    trailer lines of at most 4093 bytes; ``http.client`` read any number of trailer lines of up
+    to 64 KB (an endless trailer held the requests wire to the deadline)."""
+    with FaultServer({"/p": raw(HEAD + trailer(lines, size))}) as server:
+        with pytest.raises(NetworkError) as raised:
+            send_once(server.url("/p"), impersonate)
+    assert (str(raised.value), raised.value.detail_code) == (TOO_LARGE, "malformed_response")
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+@pytest.mark.parametrize(
+    "lines, size", [(3_000, 4), (1, 4_000), (250, 1_000)], ids=["3000-lines", "a-4000-byte-line", "250-kb"]
+)
+def test_a_trailer_within_libcurls_bounds_is_read_on_both_wires(impersonate, lines, size):
+    with FaultServer({"/p": raw(HEAD + trailer(lines, size))}) as server:
+        response = send_once(server.url("/p"), impersonate)
+    assert (response.status, response.content) == (200, b"hello")

@@ -159,6 +159,14 @@ MAX_INTERIM_ANSWERS = 100
 MAX_HEAD_BYTES = 300 * 1024
 
 
+#: How many lines of header blocks and a chunked body's trailer libcurl reads ("Too many response
+#: headers, 5000 is max"; it counts them its own way, within a line or two of this).
+MAX_HEAD_LINES = 5000
+#: The longest line of a chunked body's trailer libcurl reads (its line end aside: "Out of memory in
+#: chunked-encoding" from 4094 bytes on).
+MAX_TRAILER_LINE = 4093
+
+
 class HeadTooLarge(http.client.HTTPException):
     """More interim answers, or more bytes of header lines, than the wire reads before the body."""
 
@@ -194,6 +202,7 @@ class _HeadLines:
     def __init__(self, fp: Any) -> None:
         self.fp = fp
         self.count = 0
+        self.lines = 0  # lines read, of every head (libcurl bounds them with a trailer's: MAX_HEAD_LINES)
         self.last = b""
         self.cut = False  # the last read met the end of the input inside a head
         self.at_status = True  # the next line is a status line (the first, or after a blank line)
@@ -201,6 +210,7 @@ class _HeadLines:
     def readline(self, limit: int = -1) -> bytes:
         line: bytes = self.fp.readline(limit)
         self.count += len(line)
+        self.lines += 1
         if self.count > MAX_HEAD_BYTES:
             raise HeadTooLarge("got more than %d bytes of header lines" % MAX_HEAD_BYTES)
         # a lone CR ends a block for libcurl, which looks at a line's first byte only
@@ -278,8 +288,9 @@ class _ChunkedBody:
     data by ``read``, ``read1``, ``readinto`` or ``peek`` within its size, the two bytes after the
     data by ``read(2)``."""
 
-    def __init__(self, fp: Any) -> None:
+    def __init__(self, fp: Any, head: _HeadLines) -> None:
         self.fp = fp
+        self.bytes, self.lines = head.count, head.lines  # the head's, which the trailer's add to
         self.left = -1  # data bytes left in the chunk (0: its line end is next; -1: a size line is)
         self.trailer = False  # the last chunk was read: trailer lines, then a blank line
 
@@ -308,12 +319,17 @@ class _ChunkedBody:
         return b"%x\r\n" % length
 
     def _trailer_line(self, line: bytes) -> bytes:
+        self.bytes, self.lines = self.bytes + len(line), self.lines + 1
+        if self.bytes > MAX_HEAD_BYTES or self.lines >= MAX_HEAD_LINES:
+            raise HeadTooLarge("header and trailer lines over libcurl's bounds (bytes or lines)")
         text = line[:-1]
         text = text[:-1] if text.endswith(b"\r") else text
         if b"\r" in text:
             raise MalformedChunk("a CR inside a trailer line")
         if not text:
             return b"\r\n"  # the body's end (``\n`` alone too)
+        if len(text) > MAX_TRAILER_LINE:
+            raise HeadTooLarge("a trailer line over %d bytes" % MAX_TRAILER_LINE)
         if b"\0" in text:
             raise MalformedHead("a NUL inside a trailer line")
         _check_field(text, folds=False)
@@ -405,7 +421,7 @@ class _FinalAnswer(http.client.HTTPResponse):
         elif not self.chunked and _chunked_last(self.msg.get_all("Transfer-Encoding") or []):
             self.chunked, self.chunk_left, self.length = True, None, None
         if self.chunked:
-            self.fp = _ChunkedBody(self.fp)  # type: ignore[assignment]
+            self.fp = _ChunkedBody(self.fp, lines)  # type: ignore[assignment]
 
     def _heads(self, lines: _HeadLines) -> None:
         """Read the interim answers and the final one's head."""

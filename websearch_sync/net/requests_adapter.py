@@ -168,7 +168,8 @@ MAX_TRAILER_LINE = 4093
 
 
 class HeadTooLarge(http.client.HTTPException):
-    """More interim answers, or more bytes of header lines, than the wire reads before the body."""
+    """More interim answers, or more bytes or lines of header lines, than the wire reads (before the
+    body, and with a chunked body's trailer), or a trailer line longer than libcurl reads."""
 
 
 class HeadCutShort(http.client.RemoteDisconnected):

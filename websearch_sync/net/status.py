@@ -24,6 +24,10 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 #: The statuses that redirect (to their ``Location``).
 REDIRECT_STATUSES = (301, 302, 303, 307, 308)
 
+#: The final statuses whose answer ends with its head, whatever its headers say (RFC 9112, 6.3):
+#: no body, no ``Content-Length`` or chunked framing read.
+NO_BODY_STATUSES = (204, 304)
+
 #: The longest wait a service may ask for: Retry-After and X-RateLimit-Reset are capped here
 #: (a hostile ``inf`` or ``1e18`` would otherwise become a cool-down no clock can add).
 MAX_RETRY_AFTER_S = 86400.0

@@ -22,7 +22,9 @@ def searxng(monkeypatch):
 
 
 def _sent(mock):
-    return dict(parse_qsl(urlsplit(mock.calls[0].request.url).query))
+    """The search's query parameters (a time range has the instance's ``/config`` read first)."""
+    [search] = [call for call in mock.calls if urlsplit(call.request.url).path == "/search"]
+    return dict(parse_qsl(urlsplit(search.request.url).query))
 
 
 def test_common_flags_and_backend_options_reach_the_request(searxng, capsys):

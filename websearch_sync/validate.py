@@ -234,13 +234,13 @@ def _site_filter(value: Any) -> Optional[str]:
     matched = _SITE.fullmatch(site)
     host = matched.group(1) if matched else site
     try:
-        read = host.encode("idna").decode("idna")
+        encoded = host.encode("idna")
     except UnicodeError as exc:
         raise InvalidInput(
             "invalid site_filter: %r (%s; expected %s)" % (site, exc.__cause__ or exc, _EXAMPLES["site_filter"]),
             detail_code=BAD_SITE_FILTER,
         ) from None
-    return read + site[len(host) :] if not host.isascii() else site
+    return site if host.isascii() else encoded.decode("idna") + site[len(host) :]
 
 
 class Defaults(Protocol):

@@ -233,14 +233,15 @@ def _site_filter(value: Any) -> Optional[str]:
         return None
     matched = _SITE.fullmatch(site)
     host = matched.group(1) if matched else site
-    try:
+    try:  # reading it back is part of the check: a label xn-- that is no punycode (bücher.xn--zz) is none
         encoded = host.encode("idna")
+        read = host if host.isascii() else encoded.decode("idna")
     except UnicodeError as exc:
         raise InvalidInput(
             "invalid site_filter: %r (%s; expected %s)" % (site, exc.__cause__ or exc, _EXAMPLES["site_filter"]),
             detail_code=BAD_SITE_FILTER,
         ) from None
-    return site if host.isascii() else encoded.decode("idna") + site[len(host) :]
+    return read + site[len(host) :]
 
 
 class Defaults(Protocol):

@@ -29,3 +29,11 @@ def test_a_domain_is_sent_as_idna_reads_it(site, sent):
     """``bücher.de`` is a domain: it was refused with "expected a domain such as docs.python.org"."""
     result = ws.search("q", backend="stub", site_filter=site, max_results=1)
     assert result["items"][0]["title"] == "q site:%s - Overview" % sent
+
+
+def test_an_internationalised_domain_with_a_label_xn_that_is_no_punycode_is_refused():
+    """``bücher.xn--zz``: its IDNA form was read back outside the check, and the codec's own
+    ``UnicodeError`` escaped (the CLI printed a traceback and ended with status 1)."""
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.search("q", backend="stub", site_filter="bücher.xn--zz")
+    assert info.value.detail_code == "bad_site_filter" and "punycode" in info.value.message

@@ -226,16 +226,19 @@ def _check_pattern(name: str, value: Any, pattern: "re.Pattern[str]", detail: st
 def _site_filter(value: Any) -> Optional[str]:
     """``site_filter`` checked: the shape of :data:`_SITE`, and a host whose labels IDNA can
     encode (none empty, none over 63 characters: ``...`` or ``a..b.com`` is no domain, and
-    sent as ``site:...`` it would narrow nothing). A label beyond ASCII is sent as IDNA reads
+    sent as ``site:...`` it would narrow nothing), after one leading dot: ``.gov`` names the
+    domains ending in ``gov``, as ``site:.gov`` does in a search engine. A label beyond ASCII is sent as IDNA reads
     it (``Bücher.de`` is ``bücher.de``; an invisible zero-width space is no part of it)."""
     site = _check_pattern("site_filter", value, _SITE, BAD_SITE_FILTER)
     if site is None:
         return None
     matched = _SITE.fullmatch(site)
     host = matched.group(1) if matched else site
+    # one leading dot restricts to a domain's suffix (site:.gov): the labels are those after it
+    labels = host[1:] if host.startswith(".") and len(host) > 1 else host
     try:  # reading it back is part of the check: a label xn-- that is no punycode (bücher.xn--zz) is none
-        encoded = host.encode("idna")
-        read = host if host.isascii() else encoded.decode("idna")
+        encoded = labels.encode("idna")
+        read = host if host.isascii() else host[: len(host) - len(labels)] + encoded.decode("idna")
     except UnicodeError as exc:
         raise InvalidInput(
             "invalid site_filter: %r (%s; expected %s)" % (site, exc.__cause__ or exc, _EXAMPLES["site_filter"]),

@@ -6,7 +6,7 @@ import pytest
 import websearch_sync as ws
 
 
-@pytest.mark.parametrize("site", ["...", ".", "a..b.com", "a" * 64 + ".com", "docs..python.org/3"])
+@pytest.mark.parametrize("site", ["...", ".", "..gov", "a..b.com", "a" * 64 + ".com", "docs..python.org/3"])
 def test_a_site_with_an_empty_or_over_long_label_is_refused(site):
     """``...`` matched the pattern of letters, digits, dots and hyphens and was sent as
     ``site:...``, which narrows nothing: the results came back unfiltered, as if it had worked."""
@@ -37,3 +37,11 @@ def test_an_internationalised_domain_with_a_label_xn_that_is_no_punycode_is_refu
     with pytest.raises(ws.InvalidInput) as info:
         ws.search("q", backend="stub", site_filter="bücher.xn--zz")
     assert info.value.detail_code == "bad_site_filter" and "punycode" in info.value.message
+
+
+@pytest.mark.parametrize("site", [".gov", ".edu", ".ac.uk/", ".bücher.de"])
+def test_one_leading_dot_restricts_to_a_domain_suffix(site):
+    """``site:.gov`` (any domain ending in ``gov``) is a common idiom: its empty first label
+    made it "label empty or too long"."""
+    result = ws.search("q", backend="stub", site_filter=site, max_results=1)
+    assert result["items"][0]["title"] == "q site:%s - Overview" % site

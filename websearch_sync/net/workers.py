@@ -43,7 +43,7 @@ def submit(job: Callable[[], None], name: str) -> None:
 def run_each(work: Callable[[A], T], items: Sequence[A], threads: int, name: str) -> "list[Future[T]]":
     """``work(item)`` for every item, in at most ``threads`` of these daemon threads; the futures,
     in the order of ``items``. Cancelling a future that has not started keeps its item from
-    running. Not a thread pool: an interpreter joins a pool's threads before it ends, so a Ctrl-C
+    running; an exception while the jobs are handed out (a Ctrl-C) cancels them all. Not a thread pool: an interpreter joins a pool's threads before it ends, so a Ctrl-C
     (or the end of a script) waited for work still running, up to its deadline."""
     futures: list[Future[T]] = [Future() for _ in items]
     indexes = iter(range(len(items)))
@@ -62,8 +62,13 @@ def run_each(work: Callable[[A], T], items: Sequence[A], threads: int, name: str
             except BaseException as exc:  # the waiting thread raises it: a bug is not hidden
                 futures[index].set_exception(exc)
 
-    for _ in range(max(1, min(threads, len(items)))):
-        submit(job, name)
+    try:
+        for _ in range(min(threads, len(items))):
+            submit(job, name)
+    except BaseException:  # Ctrl-C while handing jobs out: the jobs already handed out run no item
+        for future in futures:
+            future.cancel()
+        raise
     return futures
 
 

@@ -2,6 +2,7 @@
 threads the interpreter does not wait for at its end, and none of it runs after the call ended
 (a Ctrl-C, a budget spent). Where jobs are held, not run, no thread or clock decides the outcome."""
 
+import queue
 import threading
 from types import SimpleNamespace
 
@@ -98,3 +99,24 @@ def test_a_merge_runs_no_backend_its_budget_did_not_start(held):
     for job in held:
         job()
     assert ran == []
+
+
+def test_a_thread_beyond_the_idle_cap_ends_after_its_job(monkeypatch):
+    """Idle threads grew to the peak concurrency and lived for the process (66 threads after 8
+    include_content calls at once). A thread finishing its job when ``IDLE_MAX`` others wait ends;
+    it used to take the next job put to it (here one raising), waiting for one forever."""
+    monkeypatch.setattr(workers, "_idle", [object()] * workers.IDLE_MAX)
+    jobs, ran = queue.SimpleQueue(), []
+
+    def never():
+        raise AssertionError("a second job was taken")
+
+    jobs.put((lambda: ran.append(1), "websearch-test"))
+    jobs.put((never, "websearch-test"))
+    me = threading.current_thread()
+    name = me.name
+    try:
+        workers._serve(jobs)  # in this thread: it returns after its job, or raises taking the second
+    finally:
+        me.name = name
+    assert ran == [1] and len(workers._idle) == workers.IDLE_MAX

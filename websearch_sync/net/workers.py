@@ -4,7 +4,7 @@ deadline (:func:`.deadline.run_within`), and work done several at a time (:func:
 merge's backends, the pages ``include_content`` reads), which an interpreter's end never waits for.
 
 Starting a thread per call cost about a sixth of a warm search's CPU; a thread that finished
-its job waits here for the next. While it runs a job it carries the job's name
+its job waits here for the next, up to :data:`IDLE_MAX` of them. While it runs a job it carries the job's name
 (``websearch-parse``, ``websearch-extract``, ``websearch-perform``), and ``websearch-idle``
 between jobs. Abandoned work keeps its thread until it stops (at a checkpoint, or at its own
 deadline); new work then gets another thread. Threads do not survive ``fork``: a forked child
@@ -22,6 +22,13 @@ from typing import Callable, TypeVar
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 IDLE_NAME = "websearch-idle"
+
+#: At most this many threads wait for work; one finishing its job beyond that ends. A call's own
+#: peak (a merge's backends with their parse threads, ``include_content``'s 4 readers with their
+#: extraction) stays under it, so calls one after another never start a thread; the peak of many
+#: calls at once (a batch's ``--workers 8`` with ``include_content``: 66 threads) is not kept for
+#: the life of the process.
+IDLE_MAX = 16
 
 T = TypeVar("T")
 A = TypeVar("A")
@@ -82,6 +89,8 @@ def _serve(jobs: "queue.SimpleQueue[tuple[Callable[[], None], str]]") -> None:
         finally:
             me.name = IDLE_NAME
         with _lock:
+            if len(_idle) >= IDLE_MAX:
+                return  # no one else holds ``jobs``: nothing more can be put in it
             _idle.append(jobs)
 
 

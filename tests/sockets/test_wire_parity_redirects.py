@@ -87,7 +87,7 @@ def test_a_search_follows_a_backslash_as_a_slash(impersonate):
         "another-scheme-no-slash",
     ],
 )
-def test_a_location_is_sent_to_the_host_checked_without_its_tabs(impersonate, written):
+def test_a_location_is_sent_to_the_host_checked_without_its_tabs(impersonate, written, fake_clock):
     """WHATWG drops every tab (CR, LF) of a URL, and control characters and spaces at its ends,
     before it reads it: the hop goes to the host the guard checked (``urlsplit`` drops them; in
     another scheme's URL ``urljoin`` kept them, and the wire was sent a URL with a tab in it:

@@ -26,6 +26,7 @@ from . import backends_cmd, contract_cmd, fetch_cmd, mcp_cmd, search_cmd, state_
 from .output import (
     EXIT_BROKEN_PIPE,
     EXIT_OTHER,
+    Interrupted,
     OutputFailed,
     cli_hint,
     error_lines,
@@ -181,8 +182,9 @@ def _run(args: argparse.Namespace) -> int:
         if indent is not None:  # the error form, as a batch line or call_tool gives it
             sys.stdout.write(json_text({"error": error.to_dict()}, sys.stdout, indent or None) + "\n")
         return exit_status(error)
-    except KeyboardInterrupt:
-        sys.stderr.write("interrupted\n")
+    except KeyboardInterrupt as interrupt:
+        if not isinstance(interrupt, Interrupted):  # else the command said so itself
+            sys.stderr.write("interrupted\n")
         return 130
 
 

@@ -2,16 +2,20 @@
 served on 127.0.0.1, beside plain readability-lxml on the same HTML string and ``extract_html``
 alone, measured interleaved in this one run (issue 35: "time is fetch's", goal <= 1.2x).
 
-    python bench/fetch_path.py [--set NAME=DIR ...] [--repeat N] [--impersonate off|chrome] [--cpu]
+    python bench/fetch_path.py [--set NAME=DIR ...] [--repeat N] [--impersonate off|chrome] [--cpu] [--floor]
 
 Per set: median and total ms per page of each system (best of ``--repeat`` runs per page),
 the ratios to readability-lxml (of the medians and totals, then per page: median, 90th
 percentile and worst page), and what fetch adds to ``extract_html`` (median ms). The pages
 are those of ``bench/extraction.py`` (its ``DEFAULT_SETS``), served as ``loopback_fetch``
 serves them (``bench/extraction.py`` prints the same figures per set beside the F1).
+``--floor`` adds ``requests+extract``: a plain ``requests.Session`` GET and ``extract_html`` of
+its text (``loopback_fetch.requests_floor_system``), what the fetch path would cost were all of
+its own work (deadline, byte cap, address checks, redirects, bot walls) free.
 """
 
 import argparse
+import contextlib
 import os
 import statistics
 import sys
@@ -24,15 +28,19 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.dirname(HERE))
 
 from extraction import DEFAULT_SETS, _spread, baseline_text, load, ours_text, page_ratios, run  # noqa: E402
-from loopback_fetch import fetch_system  # noqa: E402
+from loopback_fetch import fetch_system, requests_floor_system  # noqa: E402
 
 
-def measure(name: str, data_dir: str, repeat: int, impersonate: str, cpu: bool = False) -> None:
+def measure(name: str, data_dir: str, repeat: int, impersonate: str, cpu: bool = False, floor: bool = False) -> None:
     pages = load(data_dir)
+    htmls = [html for _, html, _ in pages]
     systems = {"readability-lxml": baseline_text, "extract_html": ours_text}
-    with fetch_system([html for _, html, _ in pages], impersonate) as through_fetch:
+    with contextlib.ExitStack() as stack:
+        systems["fetch"] = stack.enter_context(fetch_system(htmls, impersonate))
+        if floor:
+            systems["requests+extract"] = stack.enter_context(requests_floor_system(htmls))
         clock = time.process_time if cpu else time.perf_counter
-        out = run(pages, {**systems, "fetch": through_fetch}, repeat, clock)
+        out = run(pages, systems, repeat, clock)
     times = {system: figures[1] for system, figures in out.items()}
     base_total, base_median = sum(times["readability-lxml"]), statistics.median(times["readability-lxml"])
     print(
@@ -50,7 +58,7 @@ def measure(name: str, data_dir: str, repeat: int, impersonate: str, cpu: bool =
                 sum(per_page) / base_total,
             )
         )
-    for system in ("extract_html", "fetch"):
+    for system in [name for name in times if name != "readability-lxml"]:
         print(
             "  %-16s per page ÷ readability-lxml: median / p90 / worst %s"
             % (system, _spread(page_ratios(times[system], times["readability-lxml"])))
@@ -70,10 +78,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     parser.add_argument("--repeat", type=int, default=3, help="runs per page; the best counts (default 3)")
     parser.add_argument("--impersonate", default="off", help="off (requests) or chrome (the browser extra)")
     parser.add_argument("--cpu", action="store_true", help="this process's CPU time instead of the wall clock")
+    parser.add_argument("--floor", action="store_true", help="add requests+extract: a plain requests GET of the page")
     args = parser.parse_args(argv)
     sets = [tuple(spec.split("=", 1)) for spec in args.set] or list(DEFAULT_SETS)
     for name, data_dir in sets:
-        measure(name, data_dir, args.repeat, args.impersonate, args.cpu)
+        measure(name, data_dir, args.repeat, args.impersonate, args.cpu, args.floor)
     return 0
 
 

@@ -42,6 +42,34 @@ def serve(pages: dict[str, bytes]) -> "tuple[http.server.ThreadingHTTPServer, mu
 
 
 @contextlib.contextmanager
+def requests_floor_system(htmls: Sequence[str]) -> Iterator[Callable[[str], str]]:
+    """The floor of any fetch over ``requests``: a plain ``requests.Session`` GET of the page
+    from the same kind of loopback server (no deadline, byte cap, address check, redirect or
+    bot-wall look), its ``text``, then ``extract_html`` (text mode): what the fetch path would
+    cost were all of its own work free."""
+    import requests
+
+    from websearch_sync.extract.article import extract_html
+
+    paths = {html: "/%d" % index for index, html in enumerate(htmls)}
+    server, process = serve({path: html.encode("utf-8") for html, path in paths.items()})
+    base = "http://127.0.0.1:%d" % server.server_address[1]
+    session = requests.Session()
+
+    def through_requests(html: str) -> str:
+        response = session.get(base + paths[html], timeout=30)
+        return extract_html(response.text, url=response.url, mode="text").text
+
+    try:
+        yield through_requests
+    finally:
+        session.close()
+        process.terminate()
+        process.join()
+        server.server_close()
+
+
+@contextlib.contextmanager
 def fetch_system(htmls: Sequence[str], impersonate: str = "off", mode: str = "text") -> Iterator[Callable[[str], str]]:
     """A system ``html -> text`` for ``extraction.run`` that fetches the page holding ``html``
     (one of ``htmls``) from a loopback server started for the block; a page with no readable

@@ -14,6 +14,7 @@ This module sits below ``config`` (which checks its numbers here), so it imports
 import dataclasses
 import difflib
 import re
+import stringprep
 from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
 from typing import Any, Literal, Optional, Protocol, Union, cast, overload
 
@@ -71,7 +72,9 @@ COMMON_OPTIONS = (
 _LOCALE = re.compile(r"^(?:[A-Za-z]{2,3}(?:[-_][A-Za-z0-9]{1,8}){0,3}|(?i:auto))$")
 #: The locale values that are no language tag.
 LOCALE_WORDS = ("auto",)
-_SITE = re.compile(r"^[A-Za-z0-9.-]+(?::\d+)?(?:/[^\s]*)?$")
+#: A site: a host name (letters beyond ASCII too: an internationalised domain, ``bücher.de``), an
+#: optional port and path (``docs.python.org/3``); its labels are checked by :func:`_site_filter`.
+_SITE = re.compile(r"^((?:[A-Za-z0-9.-]|[^\x00-\x7f\s])+)(?::\d+)?(?:/[^\s]*)?$")
 _HEADER_SAFE = re.compile(r"^[\x21-\x7e]{1,200}$")
 
 
@@ -221,6 +224,46 @@ def _check_pattern(name: str, value: Any, pattern: "re.Pattern[str]", detail: st
     return value
 
 
+def _site_filter(value: Any) -> Optional[str]:
+    """``site_filter`` checked, and sent as given: the shape of :data:`_SITE`, and a host whose
+    labels IDNA can encode and read back (none empty, none over 63 characters, no ``xn--`` that
+    is no punycode: ``...`` or ``a..b.com`` is no domain, and sent as ``site:...`` it would
+    narrow nothing), after one leading dot: ``.gov`` names the domains ending in ``gov``, as
+    ``site:.gov`` does in a search engine. The encoding only checks: Python's codec is IDNA 2003,
+    which reads ``straße.de`` as ``strasse.de``, another domain. An invisible character IDNA 2003
+    would drop is refused, not sent hidden in the host (:data:`_JOINERS`)."""
+    site = _check_pattern("site_filter", value, _SITE, BAD_SITE_FILTER)
+    if site is None:
+        return None
+    matched = _SITE.fullmatch(site)
+    host = matched.group(1) if matched else site
+    # one leading dot restricts to a domain's suffix (site:.gov): the labels are those after it
+    labels = host[1:] if host.startswith(".") and len(host) > 1 else host
+    hidden = [char for char in host if stringprep.in_table_b1(char) and char not in _JOINERS]
+    if hidden:
+        raise _bad_site(site, "invisible character U+%04X, no part of a domain" % ord(hidden[0]))
+    try:  # read back lower-cased: the codec takes only a lower-case xn-- as punycode
+        labels.encode("idna").lower().decode("idna")
+    except UnicodeError as exc:
+        raise _bad_site(site, exc.__cause__ or exc) from None
+    return site
+
+
+#: Zero-width non-joiner and joiner: IDNA 2003 drops them, IDNA 2008 allows them where a script
+#: needs them (Persian, Indic scripts); the other invisible characters IDNA 2003 drops (stringprep's
+#: table B.1: zero-width space, soft hyphen, word joiner, byte-order mark, variation selectors)
+#: IDNA 2008 disallows, so a site_filter holding one is refused rather than sent with it.
+_JOINERS = "\u200c\u200d"
+
+
+def _bad_site(site: str, reason: object) -> InvalidInput:
+    """The refusal of ``site``, saying why (``reason``) and what a domain looks like."""
+    return InvalidInput(
+        "invalid site_filter: %r (%s; expected %s)" % (site, reason, _EXAMPLES["site_filter"]),
+        detail_code=BAD_SITE_FILTER,
+    )
+
+
 class Defaults(Protocol):
     """What :func:`search_params` reads of the ``Settings`` (this module sits below ``config``)."""
 
@@ -265,7 +308,7 @@ def search_params(
         max_results=check_max_results(max_results, settings.max_results),
         locale=_check_pattern("locale", _locale(options), _LOCALE, BAD_LOCALE),
         time_range=_check_choice("time_range", options.get("time_range"), TIME_RANGES, BAD_TIME_RANGE),
-        site_filter=_check_pattern("site_filter", options.get("site_filter"), _SITE, BAD_SITE_FILTER),
+        site_filter=_site_filter(options.get("site_filter")),
         safe_search=_check_choice(
             "safe_search", _safe_search(options.get("safe_search")), SAFE_SEARCH_LEVELS, BAD_SAFE_SEARCH
         ),

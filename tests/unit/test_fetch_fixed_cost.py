@@ -1,8 +1,9 @@
 """The shortcuts fetch takes on every page it reads (issue 35: "time is fetch's") answer exactly
 what the full walks answer: the control-character and binary-data counts taken with
 ``bytes.translate`` on ASCII text, and the client-redirect reader skipping the tag walk on a page
-without ``http-equiv``, or whose markup holds neither ``refresh`` nor a numeric character
-reference, and the script search on one without ``location``."""
+without an ``http-equiv`` attribute whose value opens like ``refresh`` (an ``r`` or a character
+reference), the script search on one without ``location``, and the search for comments and
+``<noscript>`` blocks on a page that needs neither."""
 
 import re
 
@@ -93,7 +94,24 @@ def test_a_page_whose_http_equiv_cannot_be_a_refresh_is_not_walked_tag_by_tag(mo
     monkeypatch.setattr(redirects, "start_tags", walked)
     head = "<meta http-equiv='Content-Type' content='text/html'><base href='/b/'><meta http-equiv=X-UA-Compatible>"
     body = "&amp; a page &#8217;s text, &#x201C;quoted&#x201d; &#1140; &#x720;"
-    assert client_redirects(page("<html><head>%s</head><body>%s</body></html>" % (head, body))).refresh is None
+    script = "<script>ads = {autoRefresh: true, refreshRate: 30000}; var equiv = 'http-equiv';</script>"
+    markup = "<html><head>%s</head><body>%s%s refresh</body></html>" % (head, body, script)
+    assert client_redirects(page(markup)).refresh is None
+
+
+def test_comments_are_not_searched_on_a_page_that_can_have_no_redirect_in_them(monkeypatch):
+    """Comments and ``<noscript>`` blocks hide refresh tags and scripts: on a page with neither a
+    refresh attribute nor a stub's script to read, they are not looked for."""
+
+    def searched(lowered, pairs):
+        raise AssertionError("the page was searched for comments")
+
+    monkeypatch.setattr(redirects, "_spans", searched)
+    comments = "<!-- a note --><noscript><p>scripts are off</p></noscript>" * 50
+    small = "<html><head><meta http-equiv=X-UA-Compatible></head><body>%s text</body></html>" % comments
+    large = small.replace(" text", " location = '/x' " + "text " * 8000)  # a stub is at most 32 KB
+    for markup in (small, large):
+        assert client_redirects(page(markup)) == redirects.ClientRedirects()
 
 
 _PIECES = st.sampled_from(
@@ -118,6 +136,10 @@ _PIECES = st.sampled_from(
         )
         for content in ("0;url=/x", "1; URL='https://b.example/y'", "text/html")
     ]
+    + ["<meta http-equiv = \"refresh\" content='0;url=/z'>", "<meta http-equiv\n=\nRefresh content=0;url=/z>"]
+    + ["<meta http-equiv=' refresh' content='0;url=/z'>", "<meta content='0;url=/z' http-equiv=\"&#114;efresh\">"]
+    + ["<meta http-equiv content='0;url=/z'>", "<meta data-http-equiv=refresh http-equiv=x-ua content='0;url=/z'>"]
+    + ["<script>location.replace('/s')</script>", "<script>var a = 'http-equiv=refresh';</script>"]
     + ["<base href='https://c.example/'>", "<!--", "-->", "<noscript>", "</noscript>", "&#38;", " refresh ", "<p>"]
     # U+212A KELVIN SIGN lower-cases to an ASCII k, U+0130 to two characters, U+017F casefolds to s
     + ["\u212a", "\u0130", "\u017f"]
@@ -131,6 +153,6 @@ _PIECES = st.sampled_from(
 def test_the_tag_walk_s_shortcut_answers_what_the_walk_answers(markup):
     response = page("<html><head>%s</head><body>text</body></html>" % markup)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(redirects, "_REFRESH_VALUE", "")  # every page with http-equiv walked
+        patch.setattr(redirects, "_may_refresh", lambda lowered: True)  # every page walked
         walked = client_redirects(response)
     assert client_redirects(response) == walked

@@ -22,13 +22,13 @@ the body): the reading is bounded whatever the page's size.
 import re
 from dataclasses import dataclass
 from typing import Optional
-from urllib.parse import urljoin, urlsplit, urlunsplit
+from urllib.parse import urlsplit, urlunsplit
 
 from ..errors import InvalidInput
 from ..extract.article import visible_text
 from ..net.media import content_kind
 from ..net.response import HttpResponse
-from ..net.urls import DEFAULT_PORTS, page_key, request_url
+from ..net.urls import DEFAULT_PORTS, browser_join, page_key, request_url
 from .declarative import declarative_refresh, start_tags
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -46,21 +46,19 @@ _JS_REDIRECT = re.compile(
     r"location(?:\.replace\(\s*|\.assign\(\s*|\.href\s*=\s*|\s*=\s*)"
     r"(\"(?:[^\"\\]|\\.)*\"|'(?:[^'\\]|\\.)*')"
 )
-#: The literal every :data:`_JS_REDIRECT` match holds, and the attribute name every refresh tag
-#: has (in ASCII lower case, as tags' attribute names are read): a page without it has none, and
-#: is not walked tag by tag or searched with the pattern (fetch looks at every page it reads).
+#: The literal every :data:`_JS_REDIRECT` match holds: a page without it is not searched with the
+#: pattern (fetch looks at every page it reads).
 _JS_LOCATION = "location"
-_REFRESH_NAME = "http-equiv"
-#: What a refresh tag's markup holds besides :data:`_REFRESH_NAME` (in ASCII lower case): its
-#: value ``refresh`` as it is, or with a letter of it written as a numeric character reference
-#: (``&#114;``, ``&#x52``, leading zeros allowed: :data:`_REFRESH_LETTER`; no named reference
-#: stands for an ASCII letter, and the tag walk folds case in ASCII only, as the standard and this
-#: search do: ``refre\u017fh`` is not ``refresh`` to either, whatever ``casefold`` says). A
-#: page whose ``http-equiv`` is only a ``Content-Type`` or ``X-UA-Compatible`` one is not walked.
-_REFRESH_VALUE = "refresh"
-_REFRESH_LETTER = re.compile(
-    r"&#(?:x0*(?:72|65|66|73|68|52|45|46|53|48)(?![0-9a-f])|0*(?:114|101|102|115|104|82|69|70|83|72)(?![0-9]))"
-)
+#: What the markup of a refresh tag holds (in ASCII lower case, as tags' attribute names are read):
+#: an ``http-equiv`` attribute whose value opens with ``r`` or with a character reference (``&#114;``,
+#: ``&#x52``: no named reference stands for an ASCII letter, and the tag walk folds case in ASCII
+#: only, as the standard does), as the tag walk reads a value: after the name, whitespace, ``=``,
+#: whitespace and a quote or none (:func:`~.declarative.tag_attributes`). A page without one is not
+#: walked tag by tag: an ``http-equiv`` that is a ``Content-Type`` or ``X-UA-Compatible`` one, beside
+#: a script's ``autoRefresh`` setting, took a walk over every ``<meta>`` (a twelfth of a 50 KB
+#: page's fetch). Its literal start makes the search a scan for it; each match's tail is bounded by
+#: the whitespace after it (linear).
+_REFRESH_ATTRIBUTE = re.compile(r"http-equiv[\t\n\x0c\r ]*=[\t\n\x0c\r ]*[\"']?[r&]")
 #: What may stand before ``location``: nothing word-like, or one of these objects.
 _JS_OWNER = re.compile(r"(?:^|[^\w$.])(?:(?:window|document|top|self)\.)?$")
 _JS_ESCAPE = re.compile(r"\\(?:u([0-9a-fA-F]{4})|x([0-9a-fA-F]{2})|(.))", re.S)
@@ -165,7 +163,7 @@ def _refresh(content: str, base_url: str, page_url: str) -> Optional[Refresh]:
         return Refresh(page_url, delay)
     url = url.strip(_URL_EDGES).translate(_URL_INSIDE)
     try:
-        target = urljoin(base_url, url)
+        target = browser_join(base_url, url)
         scheme = urlsplit(target).scheme
     except ValueError:
         return None
@@ -175,7 +173,7 @@ def _refresh(content: str, base_url: str, page_url: str) -> Optional[Refresh]:
 def _base_url(href: str, page_url: str) -> str:
     """What a ``<base href>`` makes the page's base URL (the page's own when it does not parse)."""
     try:
-        return urljoin(page_url, href.strip(_URL_EDGES).translate(_URL_INSIDE))
+        return browser_join(page_url, href.strip(_URL_EDGES).translate(_URL_INSIDE))
     except ValueError:
         return page_url
 
@@ -203,11 +201,21 @@ def _without(markup: str, spans: list[tuple[int, int]]) -> str:
     return " ".join(kept)
 
 
+def _may_script(response: HttpResponse, markup: str) -> bool:
+    """Whether the page may be a stub with a script redirect: small, and naming ``location``."""
+    return len(response.content) <= _STUB_BYTES and _JS_LOCATION in markup
+
+
+def _may_refresh(lowered: str) -> bool:
+    """Whether the page's markup (its first :data:`SCAN_CHARS`, in ASCII lower case) may hold a
+    refresh tag (:data:`_REFRESH_ATTRIBUTE`)."""
+    return _REFRESH_ATTRIBUTE.search(lowered) is not None
+
+
 def _script_target(response: HttpResponse, markup: str, hidden: list[tuple[int, int]]) -> Optional[str]:
     """A near-empty stub's script redirect, absolute, read in the markup a browser runs
-    (``hidden``: comments, ``<noscript>`` blocks and meta refresh tags)."""
-    if len(response.content) > _STUB_BYTES or _JS_LOCATION not in markup:
-        return None
+    (``hidden``: comments, ``<noscript>`` blocks and meta refresh tags), on a page that may
+    have one (:func:`_may_script`)."""
     seen = _without(markup, hidden)
     for match in _JS_REDIRECT.finditer(seen):
         if _JS_OWNER.search(seen[max(0, match.start() - 12) : match.start()]):
@@ -215,7 +223,7 @@ def _script_target(response: HttpResponse, markup: str, hidden: list[tuple[int, 
             if not target or len(visible_text(response.text)) >= _STUB_TEXT_CHARS:  # a stub: at most 32 KB
                 return None
             try:
-                return urljoin(response.url, target)
+                return browser_join(response.url, target)
             except ValueError:  # malformed: the caller refuses it as it is
                 return target
     return None
@@ -254,14 +262,13 @@ def client_redirects(response: HttpResponse) -> ClientRedirects:
         return ClientRedirects()
     markup = response.text[:SCAN_CHARS]
     lowered = _ascii_lower(markup)
-    unseen = _spans(lowered, _UNSEEN)
-    may_refresh = _REFRESH_NAME in lowered and (
-        _REFRESH_VALUE in lowered or _REFRESH_LETTER.search(lowered) is not None
-    )
+    may_refresh, may_script = _may_refresh(lowered), _may_script(response, markup)
+    unseen = _spans(lowered, _UNSEEN) if may_refresh or may_script else []  # (comments: a walk of their own)
     acted, noscript, tags = _refresh_tags(markup, unseen, response.url) if may_refresh else (None, None, [])
     header = response.headers.get("Refresh")
     declared = _refresh(header, response.url, response.url) if header else None
     if declared is not None:  # read when the document is created, before any tag of it
         acted = declared
     hidden = sorted([(start, end) for start, end, _ in unseen] + tags)
-    return ClientRedirects(acted, noscript, _script_target(response, markup, hidden))
+    script = _script_target(response, markup, hidden) if may_script else None
+    return ClientRedirects(acted, noscript, script)

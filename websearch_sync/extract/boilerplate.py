@@ -139,7 +139,9 @@ def _name_words(name: str) -> tuple[str, ...]:
 
 
 def _text(element: etree._Element) -> str:
-    return " ".join("".join(element.itertext()).split())
+    """The element's text (its tail left out), each run of whitespace one space: its text read
+    in one call (``tostring(method="text")``: the pieces ``itertext()`` hands out one by one, joined)."""
+    return " ".join(etree.tostring(element, method="text", encoding="unicode", with_tail=False).split())
 
 
 def text_within(element: etree._Element, limit: int) -> bool:

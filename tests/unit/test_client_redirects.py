@@ -125,3 +125,18 @@ def test_a_small_notice_is_still_rendered_to_count_its_text(monkeypatch):
     )
     assert RefreshChain().client_redirect(response) == "https://site.example/next"
     assert sizes and max(sizes) <= SCAN_CHARS
+
+
+@pytest.mark.parametrize(
+    "location, expected",
+    [
+        ("\\\\example.org\\page", "https://example.org/page"),
+        ("http:/example.org/page", "http://example.org/page"),
+        ("///example.org/page", "https://example.org/page"),
+    ],
+)
+def test_baidu_reads_a_location_as_a_browser_and_the_hop_loop_read_it(location, expected):
+    """Before: a plain ``urljoin`` kept ``\\\\example.org`` and ``///example.org`` under baidu.com
+    and gave no URL for ``http:/example.org`` (the hop loop, as a browser, opens the host)."""
+    response = HttpResponse(302, CaseInsensitiveDict({"Location": location}), b"", PAGE)
+    assert link_target(response, PAGE) == expected

@@ -73,7 +73,7 @@ from ..models import ParseResult, SearchParams
 from ..net.botwall import BotWall
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, retry_after_seconds
-from ..net.urls import host_token, shown_url
+from ..net.urls import browser_join, host_token, shown_url
 from .searxng_config import (
     DEFAULT_ENGINE_TIMEOUT_S,
     InstanceConfig,
@@ -531,7 +531,7 @@ def _redirect_target(response: HttpResponse) -> Optional[SplitResult]:
     if response.status not in _REDIRECT_STATUSES or not response.location:
         return None
     try:
-        return urlsplit(urljoin(response.url, response.location.strip()))
+        return urlsplit(browser_join(response.url, response.location))
     except ValueError:  # unparsable: the shared mapping reports the status
         return None
 

@@ -45,6 +45,8 @@ AGREED = [
     ("<meta http-equiv='refresh' content='0; url=http:/a.example/x'>", "http://a.example/x"),
     ("<base href='\\\\a.example\\d\\'><meta http-equiv='refresh' content='0; url=x'>", "https://a.example/d/x"),
     ("<script>window.location.href = '\\\\x'</script>", "https://www.baidu.com/x"),
+    # a script's URL is resolved against the document's base URL, as a refresh's is (it was the page's URL)
+    ("<base href='https://a.example/d/'><script>window.location.href = 'x'</script>", "https://a.example/d/x"),
 ]
 
 

@@ -232,9 +232,9 @@ def _script_target(response: HttpResponse, markup: str, hidden: list[tuple[int, 
 
 def _refresh_tags(
     markup: str, unseen: list[tuple[int, int, str]], page_url: str
-) -> tuple[Optional[Refresh], Optional[Refresh], list[tuple[int, int]], str]:
+) -> tuple[Optional[Refresh], Optional[Refresh], list[tuple[int, int]], Optional[str]]:
     """The refresh a browser with scripts on acts on, the first ``<noscript>`` one, the spans of
-    every refresh tag and the document's base URL (its first ``<base href>``, else ``page_url``),
+    every refresh tag and the document's base URL (its first ``<base href>``; ``None``: the page's),
     in one pass over the tags and the ``unseen`` blocks (both in document order)."""
     found: dict[Optional[str], Refresh] = {}
     spans: list[tuple[int, int]] = []
@@ -254,7 +254,7 @@ def _refresh_tags(
                 refresh = _refresh(attributes.get("content", ""), base or page_url, page_url)
                 if refresh is not None:
                     found[block] = refresh
-    return found.get(None), found.get("<noscript"), spans, base or page_url
+    return found.get(None), found.get("<noscript"), spans, base
 
 
 def client_redirects(response: HttpResponse) -> ClientRedirects:
@@ -265,14 +265,12 @@ def client_redirects(response: HttpResponse) -> ClientRedirects:
     lowered = _ascii_lower(markup)
     may_refresh, may_script = _may_refresh(lowered), _may_script(response, markup)
     unseen = _spans(lowered, _UNSEEN) if may_refresh or may_script else []  # (comments: a walk of their own)
-    no_tags: tuple[Optional[Refresh], Optional[Refresh], list[tuple[int, int]], str] = (None, None, [], response.url)
-    acted, noscript, tags, base_url = (
-        _refresh_tags(markup, unseen, response.url) if may_refresh or may_script else no_tags
-    )
+    no_tags: tuple[Optional[Refresh], Optional[Refresh], list[tuple[int, int]], Optional[str]] = (None, None, [], None)
+    acted, noscript, tags, base = _refresh_tags(markup, unseen, response.url) if may_refresh or may_script else no_tags
     header = response.headers.get("Refresh")
     declared = _refresh(header, response.url, response.url) if header else None
     if declared is not None:  # read when the document is created, before any tag of it
         acted = declared
     hidden = sorted([(start, end) for start, end, _ in unseen] + tags)
-    script = _script_target(response, markup, hidden, base_url) if may_script else None
+    script = _script_target(response, markup, hidden, base or response.url) if may_script else None
     return ClientRedirects(acted, noscript, script)

@@ -624,7 +624,7 @@ def _refused_head(code: int, text: str, host: str, provider: Optional[str]) -> O
 
 
 def _head_too_large(code: int, text: str) -> bool:
-    """libcurl refused a header block for its size: ``TOO_LARGE`` (over 5000 lines, a line over
+    """libcurl refused a header block for its size: ``TOO_LARGE`` (over 5000 header fields, a line over
     100 KB; after the head: a chunked body's trailer), or a receive error saying so (over 300 KB,
     interim answers counted). libcurl counts a line after handing it over, so the blank line that
     tips a head over 300 KB fails the transfer after the head was delivered: a head, not a body, fault."""

@@ -272,6 +272,9 @@ class MalformedChunk(http.client.IncompleteRead):
 #: ("chunk hex-length longer than 17"); the rest of the line up to its LF is skipped.
 _CHUNK_SIZE = re.compile(rb"[0-9a-fA-F]{1,18}")
 _MAX_SIZE_DIGITS = 17
+#: A size line in its canonical form (``hex\r\n``; at most 15 digits: below 2^60, so below 2^63), which
+#: is handed on as it is: the fast path of every chunk (a regex check, not the parse and rebuild).
+_CANONICAL_SIZE = re.compile(rb"[0-9a-fA-F]{1,15}\r\n")
 #: How many bytes of a chunked body's framing beyond the canonical ``hex\r\n`` and ``\r\n`` (chunk
 #: extensions, CRs before a line's LF) the requests wire skips over a whole body; more is a broken
 #: body. libcurl has no such bound (it skips them at C speed until the deadline, 20 MB in 0.4 s): the
@@ -309,6 +312,10 @@ class _ChunkedBody:
 
     def readline(self, limit: int = -1) -> bytes:
         line: bytes = self.fp.readline(limit)
+        if self.left == -1 and not self.trailer and _CANONICAL_SIZE.fullmatch(line):  # (the common case)
+            length = int(line, 16)
+            self.left, self.trailer = (length, False) if length else (-1, True)
+            return line
         if self.trailer and not line.endswith(b"\n"):
             if limit < 0 or len(line) < limit:
                 raise MalformedChunk("the connection closed inside the trailer")
@@ -355,8 +362,11 @@ class _ChunkedBody:
 
     def read(self, amt: int = -1) -> bytes:
         if self.left == 0:  # the data's line end: any CRs, then an LF (read by pieces of lines, not bytes)
+            piece: bytes = self.fp.readline(_LINE_END_PIECE)
+            if piece == b"\r\n":  # (the common case)
+                self.left = -1
+                return piece
             while True:
-                piece: bytes = self.fp.readline(_LINE_END_PIECE)
                 end = piece.endswith(b"\n")
                 if not piece or (piece[:-1] if end else piece).strip(b"\r"):
                     raise MalformedChunk("a chunk's data not followed by its line end")
@@ -364,14 +374,19 @@ class _ChunkedBody:
                 if end:
                     self.left = -1
                     return b"\r\n"
+                piece = self.fp.readline(_LINE_END_PIECE)
         data: bytes = self.fp.read(self._within(amt))
         self._consumed(len(data))
         return data
 
     def read1(self, amt: int = -1) -> bytes:
-        data: bytes = self.fp.read1(self._within(amt))
-        self._consumed(len(data))
-        return data
+        left = self.left
+        if left > 0:  # inside a chunk's data (``_within`` and ``_consumed`` inlined: once per piece read)
+            data: bytes = self.fp.read1(left if amt is None or amt < 0 or amt > left else amt)
+            self.left = left - len(data)
+            return data
+        rest: bytes = self.fp.read1(self._within(amt))
+        return rest
 
     def readinto(self, buffer: Any) -> int:
         view = memoryview(buffer)

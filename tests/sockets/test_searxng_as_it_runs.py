@@ -2,6 +2,9 @@
 limiter, locked preferences and a bot wall in front of it does, and what the library makes of it.
 Every test talks to the fake instance of tests/fake_searxng.py."""
 
+import json
+from urllib.parse import urlsplit
+
 import pytest
 from clocks import FakeClock
 from fake_searxng import Engine, FakeSearXNG
@@ -220,3 +223,71 @@ def test_a_time_range_no_engine_asked_supports_is_said_instead_of_no_results():
     [warning] = result["errors"]
     assert warning["detail_code"] == "time_range_skipped"
     assert "wikipedia; that was every engine of this search" in warning["message"]
+
+
+def _recorded_with_a_time_range(folder):
+    """fixtures/searxng/shortlist__1 as recorded, its search made with ``time_range=week`` (the
+    request said so; the instance's answer is the same): a case recorded before ``/config`` was read."""
+    import json
+    import shutil
+
+    from fake_searxng import FIXTURES
+
+    (folder / "searxng").mkdir()
+    for name in ("shortlist__1.json", "shortlist__1.expected.json"):
+        shutil.copy(FIXTURES / name, folder / "searxng" / name)
+    meta = json.loads((FIXTURES / "shortlist__1.meta.json").read_text(encoding="utf-8"))
+    meta["options"] = {"time_range": "week"}
+    meta["request"]["query_params"]["time_range"] = "week"
+    (folder / "searxng" / "shortlist__1.meta.json").write_text(json.dumps(meta), encoding="utf-8")
+    return meta
+
+
+def test_a_case_recorded_with_a_time_range_before_config_was_read_replays_as_before(tmp_path):
+    """Before: /config went first and took the search's recorded answer (replay_fixtures:
+    no_recorded_case; verify: ERROR request mismatch on /config). It goes after the search now, best
+    effort: a recording without it replays without it (no warning), and verify passes."""
+    from websearch_sync.contract.cases import discover, run_case
+    from websearch_sync.testing import replay_fixtures
+
+    meta = _recorded_with_a_time_range(tmp_path)
+    [case] = discover(tmp_path)
+    verdict = run_case(case)
+    assert verdict.status == "PASS", verdict.diff
+    with replay_fixtures(tmp_path, backends="searxng"):
+        result = ws.search(meta["query"], backend="searxng", max_results=5, time_range="week")
+    assert [item["url"] for item in result["items"]] == [item["url"] for item in verdict.outcome["items"]]
+    assert [e["detail_code"] for e in result["errors"]] == [e["detail_code"] for e in verdict.outcome["errors"]]
+
+
+def test_record_then_verify_keeps_the_config_read_of_a_time_range(tmp_path):
+    """A new recording holds what the wire sent: the search, then /config; its replay (record's
+    own, in the process that has just read /config live, and a later verify) sends both again."""
+    from websearch_sync.contract.cases import discover, load_golden, run_case
+    from websearch_sync.contract.recording import record_case
+    from websearch_sync.testing import reset
+
+    engines = [Engine("google"), Engine("wikipedia", time_range_support=False)]
+    with FakeSearXNG(engines) as sx:
+        settings = ws.Settings(providers={"searxng": {"base_url": sx.url}})
+        recorded = record_case("searxng", "q", fixtures_dir=tmp_path, settings=settings, options={"time_range": "week"})
+    assert recorded.ok, recorded.verdict.diff
+    meta = json.loads((tmp_path / "searxng" / "q.meta.json").read_text(encoding="utf-8"))
+    assert [urlsplit(e["request"]["url"]).path for e in meta["exchanges"]] == ["/search", "/config"]
+    [case] = discover(tmp_path)
+    assert [e["detail_code"] for e in load_golden(case)["errors"]] == ["time_range_skipped"]
+    reset()
+    verdict = run_case(case)
+    assert verdict.status == "PASS", verdict.diff
+
+
+def test_a_time_range_does_not_turn_a_paced_search_into_a_failure():
+    """Before: with one request every 20 s, /config (read first for the time range) took the call's
+    slot and the search failed budget_exhausted. The search goes first; /config gets no slot in the
+    call, so the results stand without the warning (the next call reads it)."""
+    with FakeSearXNG([Engine("google"), Engine("wikipedia", time_range_support=False)]) as sx:
+        settings = ws.Settings(providers={"searxng": {"base_url": sx.url}})
+        with ws.SearchClient(settings=settings, clock=FakeClock(), cache_ttl_s=0, min_interval_s=20) as c:
+            result = c.search("q", backend="searxng", time_range="week")
+        assert sx.config_reads == 0 and len(sx.searches) == 1
+    assert len(result["items"]) == 3 and "errors" not in result

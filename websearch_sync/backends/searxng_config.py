@@ -21,16 +21,20 @@ most), without following redirects; it is kept :data:`KEEP_S` (an instance whose
 failed is not asked again for :data:`RETRY_FAILED_S`). Whatever goes wrong with it (a timeout,
 a 404 from an older instance, a block, an answer of another shape) leaves the search as it
 would be without it. An instance that always answers fast is never asked for it, unless a
-search has a time range: then it is read first, to name the engines the instance will not ask
-(:func:`.searxng_names.time_range_skipped`). The backend also reads it in the call, after the
-answer, when only it can tell whether the categories asked were searched (:mod:`.searxng_names`).
+search has a time range or asks for categories whose search only it can judge: then it is read
+in the call after the answer, best effort (the results stand without it), to name the engines the
+instance did not ask for the time range (:func:`.searxng_names.time_range_skipped`) or to judge
+the categories (:mod:`.searxng_names`). Its request is ``best_effort``: replaying a recording made
+without it answers as it did (:mod:`~websearch_sync.contract.replay`, :func:`fresh_configs`).
 """
 
 import dataclasses
 import math
 import threading
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Optional
 
 from ..errors import WebSearchError
@@ -138,6 +142,26 @@ _KNOWN: dict[str, _Entry] = {}
 _LOCK = threading.Lock()
 #: A wish to read ``/config``: no config yet, good until it is read.
 _WANTED = _Entry(None, math.inf)
+#: The entries of a replayed search (:func:`fresh_configs`), instead of the process's.
+_REPLAYED: ContextVar[Optional[dict[str, _Entry]]] = ContextVar("websearch_sync_searxng_configs", default=None)
+
+
+@contextmanager
+def fresh_configs() -> Iterator[None]:
+    """Within the block, no instance's ``/config`` is known and what is read is kept for the block
+    only: a replayed search answers from its own recording, which has ``/config`` or not, whatever
+    the process learnt of the same instance (live, or replaying another case)."""
+    token = _REPLAYED.set({})
+    try:
+        yield
+    finally:
+        _REPLAYED.reset(token)
+
+
+def _known() -> dict[str, _Entry]:
+    """The entries in use (lock held): the replayed search's, else the process's."""
+    replayed = _REPLAYED.get()
+    return replayed if replayed is not None else _KNOWN
 
 
 def known_config(url: str) -> Optional[InstanceConfig]:
@@ -148,9 +172,10 @@ def known_config(url: str) -> Optional[InstanceConfig]:
 
 def _entry(url: str) -> Optional[_Entry]:
     with _LOCK:
-        entry = _KNOWN.get(url)
+        known = _known()
+        entry = known.get(url)
         if entry is not None and entry.until <= time.monotonic():
-            del _KNOWN[url]
+            del known[url]
             entry = None
     return entry
 
@@ -167,7 +192,7 @@ def slow_answer(url: str, answer_s: float, limit_s: float) -> None:
 def want_config(url: str) -> None:
     """Have ``/config`` at ``url`` read before or after the next search (unless it is known: :func:`wanted`)."""
     with _LOCK:
-        _KNOWN.setdefault(url, _WANTED)
+        _known().setdefault(url, _WANTED)
 
 
 def wanted(url: str) -> bool:
@@ -186,7 +211,7 @@ def read_config_at(
     """Read ``GET url`` (the instance's ``/config``) with ``headers`` within a slice of ``deadline``
     and keep what it says (or that it failed)."""
     budget = deadline.sooner(1000.0 * min(CONFIG_MAX_S, CONFIG_SHARE * max(0.0, deadline.remaining_s())))
-    spec = RequestSpec("GET", url, headers=dict(headers), allow_redirects=False)
+    spec = RequestSpec("GET", url, headers=dict(headers), allow_redirects=False, best_effort=True)
     config: Optional[InstanceConfig] = None
     try:
         response = transport.send(spec, deadline=budget, provider=provider, max_bytes=MAX_CONFIG_BYTES, secrets=secrets)
@@ -196,7 +221,7 @@ def read_config_at(
         config = None
     entry = _Entry(config, time.monotonic() + (KEEP_S if config is not None else RETRY_FAILED_S))
     with _LOCK:
-        _KNOWN[url] = entry
+        _known()[url] = entry
 
 
 def forget_configs() -> None:

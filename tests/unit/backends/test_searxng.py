@@ -65,7 +65,7 @@ def test_request_carries_language_time_range_safesearch_and_options():
         engines="google,bing",
         pageno=2,
     )
-    *config, call = calls  # the time range had /config read first (unanswered here: no warning)
+    call, *config = calls  # the time range has /config read after the search (unanswered here: no warning)
     assert [c.request.url for c in config] == [BASE + "/config"]
     params = sent_params(call)
     assert (

@@ -7,7 +7,8 @@ from urllib.parse import urlsplit
 
 import pytest
 from clocks import FakeClock
-from fake_searxng import Engine, FakeSearXNG
+from fake_searxng import CLOUDFLARE_CHALLENGE, Engine, FakeSearXNG
+from faults import respond
 
 import websearch_sync as ws
 
@@ -291,3 +292,30 @@ def test_a_time_range_does_not_turn_a_paced_search_into_a_failure():
             result = c.search("q", backend="searxng", time_range="week")
         assert sx.config_reads == 0 and len(sx.searches) == 1
     assert len(result["items"]) == 3 and "errors" not in result
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        respond(429, b"Too Many Requests", {"Retry-After": "120"}, content_type="text/plain"),
+        respond(403, CLOUDFLARE_CHALLENGE, {"cf-mitigated": "challenge", "Server": "cloudflare"}),
+    ],
+    ids=["429-retry-after", "cloudflare-challenge"],
+)
+def test_a_block_on_config_cools_the_instance_down_as_a_search_would(answer):
+    """Before: /config's 429 or challenge was dropped as 'no config' and the next search went
+    straight into the block. Its answer is judged as the search's: the instance cools down."""
+    clock = FakeClock()
+
+    def taking_a_second(conn, request, server):  # the call's success clears a block recorded as it began
+        clock.advance(1.0)
+        answer(conn, request, server)
+
+    with FakeSearXNG([Engine("google"), Engine("wikipedia", time_range_support=False)]) as sx:
+        sx.server.routes["/config"] = taking_a_second
+        c = client(sx, clock)
+        first = search(c, time_range="week")
+        again = search(c)
+        assert len(sx.searches) == 1 and sx.config_reads == 1
+    assert len(first["items"]) == 3 and "errors" not in first  # the search itself stands
+    assert isinstance(again, ws.WebBlocked) and "cooling down" in again.message

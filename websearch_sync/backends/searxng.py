@@ -261,7 +261,7 @@ class SearXNG(JsonApiBackend):
         headers = self._headers(searxng_language(params.locale) if params.locale else None)
         url = self._config_url()
         if wanted(url):
-            read_config_at(transport, url, headers, deadline, self.name, self.secrets())
+            read_config_at(transport, url, headers, deadline, self.name, self.secrets(), self.answer_error)
             before_next_request()  # the search is this call's second request: it keeps the call's pace
         result = super().search(params, transport, deadline)
         if not params.time_range and self.undecided is None:
@@ -272,7 +272,7 @@ class SearXNG(JsonApiBackend):
                 before_next_request()
             except WebSearchError:  # no slot left for it in the call: the results stand, unjudged
                 return result
-            read_config_at(transport, url, headers, deadline, self.name, self.secrets())
+            read_config_at(transport, url, headers, deadline, self.name, self.secrets(), self.answer_error)
         if self.undecided is not None:  # were the categories asked searched? /config tells
             results, failed = self.undecided
             warnings = self._warnings(params, results, failed, self.instance(), ("categories",))

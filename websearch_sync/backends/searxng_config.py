@@ -32,14 +32,15 @@ import dataclasses
 import math
 import threading
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any, Optional
 
+from ..engine.pace import later_request_failed
 from ..errors import WebSearchError
 from ..net.deadline import Deadline
-from ..net.transport import HttpTransport, RequestSpec
+from ..net.transport import HttpResponse, HttpTransport, RequestSpec
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -207,15 +208,21 @@ def read_config_at(
     deadline: Deadline,
     provider: str,
     secrets: list[str],
+    answer_error: Callable[[HttpResponse], Optional[WebSearchError]],
 ) -> None:
     """Read ``GET url`` (the instance's ``/config``) with ``headers`` within a slice of ``deadline``
-    and keep what it says (or that it failed)."""
+    and keep what it says (or that it failed). The answer is judged as the search's would be
+    (``answer_error``: the backend's): a block (the limiter's 429, a challenge in front of the
+    instance) cools the instance down as it would after a search (:func:`.later_request_failed`)."""
     budget = deadline.sooner(1000.0 * min(CONFIG_MAX_S, CONFIG_SHARE * max(0.0, deadline.remaining_s())))
     spec = RequestSpec("GET", url, headers=dict(headers), allow_redirects=False, best_effort=True)
     config: Optional[InstanceConfig] = None
     try:
         response = transport.send(spec, deadline=budget, provider=provider, max_bytes=MAX_CONFIG_BYTES, secrets=secrets)
-        if response.status == 200:
+        refusal = answer_error(response)
+        if refusal is not None:
+            later_request_failed(refusal)
+        elif response.status == 200:
             config = read_config(response.json())
     except (WebSearchError, ValueError):  # no config: the search goes on without it
         config = None

@@ -49,6 +49,7 @@ from .errors import (
     QUERY_TOO_LONG,
     UNKNOWN_TOOL,
     UNSUPPORTED_QUERY,
+    WARNINGS,
     InvalidInput,
     ToolNotFound,
     WebSearchError,
@@ -949,9 +950,13 @@ def _failure_notes(result: Mapping[str, Any], style: str) -> list[str]:
     """The notes on a search's failures: the sources (backends) that failed, a backend's result
     page after the first that failed (its results are shown), and the result pages
     ``include_content`` could not read (each with its URL and why). A note that a backend
-    answered with answers only is no failure: the answers are shown."""
-    failures = [e for e in result.get("errors") or [] if isinstance(e, Mapping) and e.get("detail_code") != ANSWER_ONLY]
-    notes = [_later_page_failure(e) for e in failures if isinstance(e.get("page"), int)]
+    answered with answers only is no failure: the answers are shown; a warning (:data:`~.errors.WARNINGS`:
+    the results stand, read with it) is a note of its own carrying its message."""
+    entries = [e for e in result.get("errors") or [] if isinstance(e, Mapping) and e.get("detail_code") != ANSWER_ONLY]
+    warnings = ["Note: %s" % " ".join(str(e.get("message") or "").split()) for e in entries if _is_warning(e)]
+    notes = [markdown_text(note) for note in warnings] if style == "markdown" else warnings
+    failures = [e for e in entries if not _is_warning(e)]
+    notes.extend(_later_page_failure(e) for e in failures if isinstance(e.get("page"), int))
     notes.extend(_sources_failed([e for e in failures if not e.get("url") and not isinstance(e.get("page"), int)]))
     pages = [e for e in failures if e.get("url")]
     if pages:
@@ -961,6 +966,11 @@ def _failure_notes(result: Mapping[str, Any], style: str) -> list[str]:
         )
         notes.append(markdown_text(note) if style == "markdown" else note)
     return notes
+
+
+def _is_warning(entry: Mapping[str, Any]) -> bool:
+    """Whether an ``errors`` entry is a warning on results that stand (not a failed source or page)."""
+    return entry.get("detail_code") in WARNINGS and not entry.get("url") and not isinstance(entry.get("page"), int)
 
 
 def _not_sent_notes(meta: Mapping[str, Any], style: str) -> list[str]:

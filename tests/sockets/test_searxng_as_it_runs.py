@@ -319,3 +319,20 @@ def test_a_block_on_config_cools_the_instance_down_as_a_search_would(answer):
         assert len(sx.searches) == 1 and sx.config_reads == 1
     assert len(first["items"]) == 3 and "errors" not in first  # the search itself stands
     assert isinstance(again, ws.WebBlocked) and "cooling down" in again.message
+
+
+@pytest.mark.parametrize("style", ["text", "markdown"])
+def test_the_models_text_says_a_warning_as_a_note_not_as_a_failed_source(style):
+    """Before: the time_range_skipped warning was counted among the failed sources ('4 source(s)
+    failed: ... searxng WebProviderError'), its message lost. The agent tools (and the MCP server,
+    format_for_model) show the same text."""
+    from websearch_sync.integrations.agent_tool import agent_tools
+
+    engines = [Engine("google"), Engine("wikipedia", time_range_support=False), Engine("brave", fails="CAPTCHA")]
+    with FakeSearXNG(engines) as sx:
+        [web_search] = [t for t in agent_tools(client(sx), style=style) if t.name == "web_search"]
+        text = web_search.run({"query": "q", "time_range": "week"}).text
+    notes = [line for line in text.splitlines() if line.startswith("Note")]
+    assert len(notes) == 2, notes
+    assert "time range" in notes[0] and "wikipedia" in notes[0] and "asked: google" in notes[0]
+    assert notes[1] == "Note: 1 source(s) failed: searxng WebBlocked"

@@ -952,10 +952,8 @@ def _failure_notes(result: Mapping[str, Any], style: str) -> list[str]:
     ``include_content`` could not read (each with its URL and why). A note that a backend
     answered with answers only is no failure: the answers are shown; a warning (:data:`~.errors.WARNINGS`:
     the results stand, read with it) is a note of its own carrying its message."""
-    entries = [e for e in result.get("errors") or [] if isinstance(e, Mapping) and e.get("detail_code") != ANSWER_ONLY]
-    warnings = ["Note: %s" % " ".join(str(e.get("message") or "").split()) for e in entries if _is_warning(e)]
-    notes = [markdown_text(note) for note in warnings] if style == "markdown" else warnings
-    failures = [e for e in entries if not _is_warning(e)]
+    warnings, failures = _warnings_and_failures(result)
+    notes = _warning_notes(warnings, style)
     notes.extend(_later_page_failure(e) for e in failures if isinstance(e.get("page"), int))
     notes.extend(_sources_failed([e for e in failures if not e.get("url") and not isinstance(e.get("page"), int)]))
     pages = [e for e in failures if e.get("url")]
@@ -966,6 +964,19 @@ def _failure_notes(result: Mapping[str, Any], style: str) -> list[str]:
         )
         notes.append(markdown_text(note) if style == "markdown" else note)
     return notes
+
+
+def _warnings_and_failures(result: Mapping[str, Any]) -> tuple[list[Mapping[str, Any]], list[Mapping[str, Any]]]:
+    """The ``errors`` entries that are warnings (:func:`_is_warning`), and the others but a note that
+    a backend answered with answers only (no failure: the answers are shown)."""
+    entries = [e for e in result.get("errors") or [] if isinstance(e, Mapping) and e.get("detail_code") != ANSWER_ONLY]
+    return [e for e in entries if _is_warning(e)], [e for e in entries if not _is_warning(e)]
+
+
+def _warning_notes(warnings: list[Mapping[str, Any]], style: str) -> list[str]:
+    """One ``Note: <message>`` line per warning (the results stand; the message says how to read them)."""
+    notes = ["Note: %s" % " ".join(str(e.get("message") or "").split()) for e in warnings]
+    return [markdown_text(note) for note in notes] if style == "markdown" else notes
 
 
 def _is_warning(entry: Mapping[str, Any]) -> bool:

@@ -269,10 +269,11 @@ class SearXNG(JsonApiBackend):
         want_config(url)
         if wanted(url):
             try:
-                before_next_request()
+                read_config_at(
+                    transport, url, headers, deadline, self.name, self.secrets(), self.answer_error, before_next_request
+                )
             except WebSearchError:  # no slot left for it in the call: the results stand, unjudged
                 return result
-            read_config_at(transport, url, headers, deadline, self.name, self.secrets(), self.answer_error)
         if self.undecided is not None:  # were the categories asked searched? /config tells
             results, failed = self.undecided
             warnings = self._warnings(params, results, failed, self.instance(), ("categories",))

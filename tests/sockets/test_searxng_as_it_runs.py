@@ -229,7 +229,6 @@ def test_a_time_range_no_engine_asked_supports_is_said_instead_of_no_results():
 def _recorded_with_a_time_range(folder):
     """fixtures/searxng/shortlist__1 as recorded, its search made with ``time_range=week`` (the
     request said so; the instance's answer is the same): a case recorded before ``/config`` was read."""
-    import json
     import shutil
 
     from fake_searxng import FIXTURES
@@ -259,6 +258,19 @@ def test_a_case_recorded_with_a_time_range_before_config_was_read_replays_as_bef
         result = ws.search(meta["query"], backend="searxng", max_results=5, time_range="week")
     assert [item["url"] for item in result["items"]] == [item["url"] for item in verdict.outcome["items"]]
     assert [e["detail_code"] for e in result["errors"]] == [e["detail_code"] for e in verdict.outcome["errors"]]
+
+
+def test_the_search_request_itself_is_still_checked_against_the_recording(tmp_path):
+    """/config is best effort in a replay; the search is not: one the recording does not describe
+    (a time range it was not recorded with) is still an ERROR."""
+    from websearch_sync.contract.cases import discover, run_case
+
+    meta = _recorded_with_a_time_range(tmp_path)
+    meta["options"]["time_range"] = "month"
+    (tmp_path / "searxng" / "shortlist__1.meta.json").write_text(json.dumps(meta), encoding="utf-8")
+    [case] = discover(tmp_path)
+    verdict = run_case(case)
+    assert verdict.status == "ERROR" and "time_range" in " ".join(verdict.diff), verdict.diff
 
 
 def test_record_then_verify_keeps_the_config_read_of_a_time_range(tmp_path):

@@ -16,6 +16,10 @@ Two modes:
 - ``check_requests=False`` (``replay_fixtures``): requests are answered with the
   recorded responses in order, whatever they ask.
 
+In both, a request marked ``best_effort`` (a SearXNG instance's ``/config``) whose URL the
+recording lacks is refused with ``NetworkError(network_blocked)`` without taking an answer or
+counting as a mismatch: a case recorded before the backend made it replays as it did.
+
 Recorded secrets: a request value stored as ``<redacted>`` (or containing it, as
 in ``Bearer <redacted>``) matches any non-empty value in its place.
 """

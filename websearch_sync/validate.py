@@ -14,6 +14,7 @@ This module sits below ``config`` (which checks its numbers here), so it imports
 import dataclasses
 import difflib
 import re
+import stringprep
 from collections.abc import Iterable, Iterator, Mapping, Sequence, Set
 from typing import Any, Literal, Optional, Protocol, Union, cast, overload
 
@@ -224,23 +225,43 @@ def _check_pattern(name: str, value: Any, pattern: "re.Pattern[str]", detail: st
 
 
 def _site_filter(value: Any) -> Optional[str]:
-    """``site_filter`` checked: the shape of :data:`_SITE`, and a host whose labels IDNA can
-    encode (none empty, none over 63 characters: ``...`` or ``a..b.com`` is no domain, and
-    sent as ``site:...`` it would narrow nothing). A label beyond ASCII is sent as IDNA reads
-    it (``Bücher.de`` is ``bücher.de``; an invisible zero-width space is no part of it)."""
+    """``site_filter`` checked, and sent as given: the shape of :data:`_SITE`, and a host whose
+    labels IDNA can encode and read back (none empty, none over 63 characters, no ``xn--`` that
+    is no punycode: ``...`` or ``a..b.com`` is no domain, and sent as ``site:...`` it would
+    narrow nothing), after one leading dot: ``.gov`` names the domains ending in ``gov``, as
+    ``site:.gov`` does in a search engine. The encoding only checks: Python's codec is IDNA 2003,
+    which reads ``straße.de`` as ``strasse.de``, another domain. An invisible character IDNA 2003
+    would drop is refused, not sent hidden in the host (:data:`_JOINERS`)."""
     site = _check_pattern("site_filter", value, _SITE, BAD_SITE_FILTER)
     if site is None:
         return None
     matched = _SITE.fullmatch(site)
     host = matched.group(1) if matched else site
-    try:
-        encoded = host.encode("idna")
+    # one leading dot restricts to a domain's suffix (site:.gov): the labels are those after it
+    labels = host[1:] if host.startswith(".") and len(host) > 1 else host
+    hidden = [char for char in host if stringprep.in_table_b1(char) and char not in _JOINERS]
+    if hidden:
+        raise _bad_site(site, "invisible character U+%04X, no part of a domain" % ord(hidden[0]))
+    try:  # read back lower-cased: the codec takes only a lower-case xn-- as punycode
+        labels.encode("idna").lower().decode("idna")
     except UnicodeError as exc:
-        raise InvalidInput(
-            "invalid site_filter: %r (%s; expected %s)" % (site, exc.__cause__ or exc, _EXAMPLES["site_filter"]),
-            detail_code=BAD_SITE_FILTER,
-        ) from None
-    return site if host.isascii() else encoded.decode("idna") + site[len(host) :]
+        raise _bad_site(site, exc.__cause__ or exc) from None
+    return site
+
+
+#: Zero-width non-joiner and joiner: IDNA 2003 drops them, IDNA 2008 allows them where a script
+#: needs them (Persian, Indic scripts); the other invisible characters IDNA 2003 drops (stringprep's
+#: table B.1: zero-width space, soft hyphen, word joiner, byte-order mark, variation selectors)
+#: IDNA 2008 disallows, so a site_filter holding one is refused rather than sent with it.
+_JOINERS = "\u200c\u200d"
+
+
+def _bad_site(site: str, reason: object) -> InvalidInput:
+    """The refusal of ``site``, saying why (``reason``) and what a domain looks like."""
+    return InvalidInput(
+        "invalid site_filter: %r (%s; expected %s)" % (site, reason, _EXAMPLES["site_filter"]),
+        detail_code=BAD_SITE_FILTER,
+    )
 
 
 class Defaults(Protocol):

@@ -9,7 +9,7 @@ import socket
 import threading
 
 import pytest
-from faults import redirect, respond
+from faults import raw, redirect, respond
 from servers import FaultServer
 from transports import BOTH, send_once
 
@@ -175,3 +175,21 @@ def test_a_client_side_redirect_reads_a_backslash_as_a_location_does(impersonate
             paths = [r.path for r in server.requests]
     assert (near["final_url"], far["final_url"]) == (server.url("/ok"), other.url("/ok"))
     assert (paths, [r.path for r in other.requests]) == (["/from/near", "/ok", "/from/far"], ["/ok"])
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+@pytest.mark.parametrize(
+    "header, status, value", [("Location", 302, "/été"), ("Refresh", 200, "0; url=/été")], ids=["location", "refresh"]
+)
+def test_a_url_header_in_raw_utf8_is_read_as_a_browser_reads_it(impersonate, header, status, value):
+    """Both wires hand a header's bytes over as Latin-1 characters: ``/été`` sent unencoded (as many
+    servers send it) was requested as ``/%C3%83%C2%A9t%C3%83%C2%A9``; a browser reads it as UTF-8."""
+    answer = b"HTTP/1.1 %d X\r\n%s: %s\r\nContent-Type: text/html\r\nContent-Length: 0\r\n\r\n" % (
+        status,
+        header.encode(),
+        value.encode("utf-8"),
+    )
+    with FaultServer({"/from": raw(answer), "*": respond(200, PAGE)}) as server:
+        page = ws.fetch(server.url("/from"), allow_private=True, settings=ws.Settings(impersonate=impersonate))
+        paths = [r.path for r in server.requests]
+    assert (page["final_url"], paths) == (server.url("/%C3%A9t%C3%A9"), ["/from", "/%C3%A9t%C3%A9"])

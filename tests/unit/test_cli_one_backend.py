@@ -27,3 +27,18 @@ def test_a_one_backend_command_does_not_suggest_auto(command, capsys):
     assert "unknown backend 'nope'" in captured.err and "or auto" not in captured.err
     if "--json" in command:
         assert json.loads(captured.out)["error"]["detail_code"] == "unknown_backend"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["record", "DDG_HTML", "q"],
+        ["check-live", "DDG_HTML", "q"],
+        ["verify", "--fixtures", FIXTURES, "--backend", "DDG_HTML"],
+    ],
+)
+def test_a_one_backend_command_suggests_the_name_in_another_case(command, capsys):
+    """``search -b DDG_HTML`` takes it; these commands refuse it, and said only "unknown backend"
+    with the list: the close match was sought case-sensitively, and none was near enough."""
+    assert main(command) == 2
+    assert "unknown backend 'DDG_HTML' (did you mean ddg_html?)" in capsys.readouterr().err

@@ -6,7 +6,7 @@ import pytest
 import websearch_sync as ws
 
 
-@pytest.mark.parametrize("site", ["...", ".", "a..b.com", "a" * 64 + ".com", "docs..python.org/3"])
+@pytest.mark.parametrize("site", ["...", ".", "..gov", "a..b.com", "a" * 64 + ".com", "docs..python.org/3"])
 def test_a_site_with_an_empty_or_over_long_label_is_refused(site):
     """``...`` matched the pattern of letters, digits, dots and hyphens and was sent as
     ``site:...``, which narrows nothing: the results came back unfiltered, as if it had worked."""
@@ -16,16 +16,53 @@ def test_a_site_with_an_empty_or_over_long_label_is_refused(site):
 
 
 @pytest.mark.parametrize(
-    ("site", "sent"),
+    "site",
     [
-        ("bücher.de", "bücher.de"),
-        ("Bücher.de/neu", "bücher.de/neu"),
-        ("a\u200b.example", "a.example"),  # a zero-width space is no part of a name
-        ("docs.python.org/3/", "docs.python.org/3/"),
-        ("example.com.", "example.com."),
+        "bücher.de",
+        "Bücher.de/neu",  # upper case is sent as typed: a host's case does not matter to a search engine
+        "straße.de",  # IDNA 2003 (Python's codec) read it as strasse.de, another registered domain
+        "ςοφία.gr",  # ... and this as σοφία.gr
+        "bücher.XN--P1AI",
+        "docs.python.org/3/",
+        "example.com.",
+        "\u0645\u06cc\u200c\u062e\u0648\u0627\u0647\u0645.ir",  # a zero-width non-joiner, part of a Persian name
     ],
 )
-def test_a_domain_is_sent_as_idna_reads_it(site, sent):
-    """``bücher.de`` is a domain: it was refused with "expected a domain such as docs.python.org"."""
+def test_a_domain_is_sent_as_given(site):
+    """``bücher.de`` is a domain: it was refused with "expected a domain such as docs.python.org";
+    then it was sent as Python's IDNA 2003 codec reads it, ``straße.de`` as ``strasse.de``."""
     result = ws.search("q", backend="stub", site_filter=site, max_results=1)
-    assert result["items"][0]["title"] == "q site:%s - Overview" % sent
+    assert result["items"][0]["title"] == "q site:%s - Overview" % site
+
+
+@pytest.mark.parametrize("site", ["a\u200b.example", "ex\u00adample.com", "example.com\ufeff"])
+def test_a_domain_with_an_invisible_character_is_refused(site):
+    """A zero-width space was dropped silently (``a\u200b.example`` sent as ``a.example``): a domain
+    the user did not type. Sent as typed it would be one no search engine has: it is refused."""
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.search("q", backend="stub", site_filter=site)
+    assert info.value.detail_code == "bad_site_filter" and "invisible character U+" in info.value.message
+
+
+@pytest.mark.parametrize("site", ["xn--zz.com", "XN--ZZ.com"])
+def test_a_label_xn_that_is_no_punycode_is_refused_in_an_ascii_domain_too(site):
+    """One rule whatever the host's alphabet: ``bücher.xn--zz`` is refused, so is ``xn--zz.com``."""
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.search("q", backend="stub", site_filter=site)
+    assert info.value.detail_code == "bad_site_filter" and "punycode" in info.value.message
+
+
+def test_an_internationalised_domain_with_a_label_xn_that_is_no_punycode_is_refused():
+    """``bücher.xn--zz``: its IDNA form was read back outside the check, and the codec's own
+    ``UnicodeError`` escaped (the CLI printed a traceback and ended with status 1)."""
+    with pytest.raises(ws.InvalidInput) as info:
+        ws.search("q", backend="stub", site_filter="bücher.xn--zz")
+    assert info.value.detail_code == "bad_site_filter" and "punycode" in info.value.message
+
+
+@pytest.mark.parametrize("site", [".gov", ".edu", ".ac.uk/", ".bücher.de"])
+def test_one_leading_dot_restricts_to_a_domain_suffix(site):
+    """``site:.gov`` (any domain ending in ``gov``) is a common idiom: its empty first label
+    made it "label empty or too long"."""
+    result = ws.search("q", backend="stub", site_filter=site, max_results=1)
+    assert result["items"][0]["title"] == "q site:%s - Overview" % site

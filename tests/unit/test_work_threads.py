@@ -1,9 +1,18 @@
 """The work a call hands to threads (a merge's backends, ``include_content``'s pages) runs in
-threads the interpreter does not wait for at its end."""
+threads the interpreter does not wait for at its end, and none of it runs after the call ended
+(a Ctrl-C, a budget spent). Where jobs are held, not run, no thread or clock decides the outcome."""
 
+import queue
 import threading
+from types import SimpleNamespace
+
+import pytest
 
 import websearch_sync as ws
+from websearch_sync.client import strategies
+from websearch_sync.models import SearchParams
+from websearch_sync.net import workers
+from websearch_sync.net.deadline import Deadline
 from websearch_sync.testing import MockResponse, MockWire, fake_results
 
 PAGE = "<html><head><title>A</title></head><body><article><p>%s</p></article></body></html>" % ("Text. " * 80)
@@ -45,3 +54,69 @@ def test_result_pages_are_read_in_daemon_threads():
             response = client.search("q", include_content=True)
     assert [item["content_by"] for item in response["items"]] == ["fetch", "fetch"]
     assert readers == [True, True]
+
+
+@pytest.fixture
+def held(monkeypatch):
+    """The jobs handed to threads, kept here instead of run."""
+    jobs = []
+    monkeypatch.setattr(workers, "submit", lambda job, name: jobs.append(job))
+    return jobs
+
+
+def test_run_each_with_no_items_hands_out_no_job(held):
+    """An empty list started one thread (``max(1, ...)``) only for it to find nothing to do."""
+    assert workers.run_each(str, [], 4, "websearch-test") == []
+    assert held == []
+
+
+def test_a_ctrl_c_while_handing_out_jobs_leaves_no_item_to_run(monkeypatch):
+    """A KeyboardInterrupt at the second hand-over (as a SIGINT during ``Thread.start``): the job
+    already handed ran every item after the caller had been interrupted; now they are cancelled."""
+    jobs = []
+
+    def submit(job, name):
+        if jobs:
+            raise KeyboardInterrupt
+        jobs.append(job)
+
+    monkeypatch.setattr(workers, "submit", submit)
+    ran = []
+    with pytest.raises(KeyboardInterrupt):
+        workers.run_each(ran.append, list(range(10)), 4, "websearch-test")
+    jobs[0]()  # the thread that got its job before the interrupt
+    assert ran == []
+
+
+def test_a_merge_runs_no_backend_its_budget_did_not_start(held):
+    """A backend not started when the merge's budget has passed is a Timeout of that backend and
+    is not run afterwards (it would send its request after the call returned)."""
+    ran = []
+    backends = [SimpleNamespace(name="first"), SimpleNamespace(name="second")]
+    with pytest.raises(ws.Timeout) as info:
+        strategies.merge(backends, SearchParams(query="q", max_results=5), Deadline(0), lambda b: ran.append(b.name))
+    assert info.value.detail_code == "deadline_exceeded"
+    for job in held:
+        job()
+    assert ran == []
+
+
+def test_a_thread_beyond_the_idle_cap_ends_after_its_job(monkeypatch):
+    """Idle threads grew to the peak concurrency and lived for the process (66 threads after 8
+    include_content calls at once). A thread finishing its job when ``IDLE_MAX`` others wait ends;
+    it used to take the next job put to it (here one raising), waiting for one forever."""
+    monkeypatch.setattr(workers, "_idle", [object()] * workers.IDLE_MAX)
+    jobs, ran = queue.SimpleQueue(), []
+
+    def never():
+        raise AssertionError("a second job was taken")
+
+    jobs.put((lambda: ran.append(1), "websearch-test"))
+    jobs.put((never, "websearch-test"))
+    me = threading.current_thread()
+    name = me.name
+    try:
+        workers._serve(jobs)  # in this thread: it returns after its job, or raises taking the second
+    finally:
+        me.name = name
+    assert ran == [1] and len(workers._idle) == workers.IDLE_MAX

@@ -118,7 +118,8 @@ class BraveVertical(Brave):
     def items_from(self, results: Iterable[Any], params: SearchParams) -> list[dict[str, Any]]:
         """Raw items of the results; results none of which has what an item of the vertical is
         known by (an image's image) are ``WebParseError`` (:func:`~..engine.base.listed_results`)."""
-        return listed_results(super().items_from(results, params), self.vertical, self.name)
+        entries = list(results)  # counted before reading: an entry that is no JSON object gives no item
+        return listed_results(super().items_from(entries, params), self.vertical, self.name, listed=len(entries))
 
 
 class BraveNews(BraveVertical):

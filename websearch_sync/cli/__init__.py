@@ -92,11 +92,12 @@ def _json_indent(argv: Optional[Sequence[str]]) -> Optional[int]:
     batch), read from ``argv`` alone: after a usage error there is no parsed namespace."""
     flags = _SilentParser(add_help=False, allow_abbrev=False)
     flags.add_argument("--json", action="store_true")
-    flags.add_argument("--format")
-    flags.add_argument("--queries-file")
+    # a value may be missing (the usage error being reported): --json still asks for JSON
+    flags.add_argument("--format", nargs="?")
+    flags.add_argument("--queries-file", nargs="?")
     try:
         known, _ = flags.parse_known_args(list(sys.argv[1:] if argv is None else argv))
-    except SystemExit:  # e.g. --format without a value: no JSON was asked for clearly
+    except SystemExit:  # e.g. --json=x: no JSON was asked for clearly
         return None
     return wants_json(known)
 

@@ -28,8 +28,7 @@ from ..errors import (
 )
 from ..models import STRATEGIES as STRATEGIES  # STRATEGIES: in models, where the CLI reads it without the engines
 from ..models import ParseResult, ProviderMeta, SearchItem, SearchParams, SearchResponse
-from ..net.deadline import Deadline, wait_all
-from ..net.workers import run_each
+from ..net.deadline import Deadline, each_within
 from .fusion import fuse
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
@@ -145,8 +144,14 @@ def merge(
     """
     # one context copy per backend: a context cannot be entered by two threads at once
     contexts = [(contextvars.copy_context(), backend) for backend in backends]
-    futures = run_each(lambda pair: pair[0].run(run, pair[1]), contexts, len(contexts), "websearch-merge")
-    wait_all(futures, max(0.0, budget.remaining_s()) + _MERGE_MARGIN_S)  # in slices: Ctrl-C is raised soon
+    futures = each_within(  # waits in slices (Ctrl-C is raised soon); what has not started by then never runs
+        budget,
+        lambda pair: pair[0].run(run, pair[1]),
+        contexts,
+        workers=len(contexts),
+        name="websearch-merge",
+        grace_s=_MERGE_MARGIN_S,
+    )
     lists: list[tuple[str, list[SearchItem]]] = []
     failures: list[WebSearchError] = []
     soft_errors: list[ErrorInfo] = []
@@ -193,7 +198,7 @@ def _merged_result(
     backend: Backend, future: "concurrent.futures.Future[ParseResult]", failures: list[WebSearchError]
 ) -> Any:
     """The backend's result, or ``None`` after adding its failure to ``failures``."""
-    if not future.done():
+    if not future.done() or future.cancelled():  # still running, or not started by the budget's end
         failures.append(
             Timeout(
                 "%s did not answer within the budget" % backend.name,

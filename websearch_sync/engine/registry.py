@@ -615,15 +615,16 @@ def _squeezed(text: str) -> str:
 def closest_backend(name: Any) -> Optional[str]:
     """The registered backend a mistyped or informal ``name`` most likely means, or ``None``:
     the first whose name it begins (``ddg``: ``ddg_html``) or whose summary's first word it
-    is (``duckduckgo``: "DuckDuckGo HTML endpoint"), else the closest spelling (``brvae``)."""
+    is (``duckduckgo``: "DuckDuckGo HTML endpoint"), else the closest spelling in any case
+    (``brvae``, ``DDG_HTML``)."""
     if not isinstance(name, str) or not name.strip():
         return None
-    wanted = _squeezed(name)
+    wanted, lowered = _squeezed(name), name.strip().lower()
     for known in _known():
         summary = primary_class(known).summary
-        if known.startswith(name.strip().lower() + "_") or wanted == _squeezed(summary.split(" ", 1)[0]):
+        if known.startswith(lowered + "_") or wanted == _squeezed(summary.split(" ", 1)[0]):
             return known
-    close = difflib.get_close_matches(name, list(_known()), n=1)
+    close = difflib.get_close_matches(lowered, list(_known()), n=1)  # DDG_HTML: ddg_html, as search reads it
     return close[0] if close else None
 
 

@@ -45,6 +45,7 @@ from .status import MAX_RETRY_AFTER_S as MAX_RETRY_AFTER_S
 from .status import NO_BODY_STATUSES, REDIRECT_STATUSES
 from .status import retry_after_seconds as retry_after_seconds
 from .status import status_error as status_error
+from .urls import URL_HEADERS, header_url
 from .wire import BrowserRequests, Wire, WireRequest
 from .wire_requests import RequestsWire, closed_without_answer, deadline_error
 
@@ -130,6 +131,9 @@ class _Body:
     def head(self, status: int, headers: Mapping[str, str], url: str, framed: bool = False) -> bool:
         """Keep the status line and headers; say whether the body is wanted."""
         self.status, self.headers, self.url, self.framed = status, CaseInsensitiveDict(headers), url, framed
+        for name in URL_HEADERS:
+            if name in self.headers:
+                self.headers[name] = header_url(self.headers[name])
         self.redirect = self.follow and status in REDIRECT_STATUSES and bool(self.headers.get("Location"))
         if self.redirect:
             self.max_bytes, self.truncate = min(self.max_bytes, _REDIRECT_BODY_BYTES), True

@@ -271,6 +271,23 @@ def browser_target(location: str, base_scheme: str) -> str:
     return target
 
 
+#: The response headers whose value holds a URL a browser may go to.
+URL_HEADERS = ("Location", "Refresh")
+
+
+def header_url(value: str) -> str:
+    """A URL header's value (:data:`URL_HEADERS`) as a browser reads it: both wires hand a header's
+    bytes over as Latin-1 characters, and a browser reads a URL's bytes as UTF-8, so one sent with
+    raw UTF-8 in it (``/é``, as many servers send it) was requested as mojibake (``/%C3%83%C2%A9``);
+    bytes that are no UTF-8 stay as they came (as ``requests`` reads its own redirects)."""
+    if value.isascii():
+        return value
+    try:
+        return value.encode("latin-1").decode("utf-8")
+    except UnicodeError:
+        return value
+
+
 def browser_join(base_url: str, location: str) -> str:
     """``location`` (a redirect target: a ``Location``, a meta refresh's or a script's URL) made
     absolute against the page at ``base_url`` as a browser reads it (:func:`browser_target`);

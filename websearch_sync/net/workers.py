@@ -4,7 +4,7 @@ deadline (:func:`.deadline.run_within`), and work done several at a time (:func:
 merge's backends, the pages ``include_content`` reads), which an interpreter's end never waits for.
 
 Starting a thread per call cost about a sixth of a warm search's CPU; a thread that finished
-its job waits here for the next. While it runs a job it carries the job's name
+its job waits here for the next, up to :data:`IDLE_MAX` of them. While it runs a job it carries the job's name
 (``websearch-parse``, ``websearch-extract``, ``websearch-perform``), and ``websearch-idle``
 between jobs. Abandoned work keeps its thread until it stops (at a checkpoint, or at its own
 deadline); new work then gets another thread. Threads do not survive ``fork``: a forked child
@@ -22,6 +22,13 @@ from typing import Callable, TypeVar
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
 IDLE_NAME = "websearch-idle"
+
+#: At most this many threads wait for work; one finishing its job beyond that ends. A call's own
+#: peak (a merge's backends with their parse threads, ``include_content``'s 4 readers with their
+#: extraction) stays under it, so calls one after another never start a thread; the peak of many
+#: calls at once (a batch's ``--workers 8`` with ``include_content``: 66 threads) is not kept for
+#: the life of the process.
+IDLE_MAX = 16
 
 T = TypeVar("T")
 A = TypeVar("A")
@@ -43,7 +50,7 @@ def submit(job: Callable[[], None], name: str) -> None:
 def run_each(work: Callable[[A], T], items: Sequence[A], threads: int, name: str) -> "list[Future[T]]":
     """``work(item)`` for every item, in at most ``threads`` of these daemon threads; the futures,
     in the order of ``items``. Cancelling a future that has not started keeps its item from
-    running. Not a thread pool: an interpreter joins a pool's threads before it ends, so a Ctrl-C
+    running; an exception while the jobs are handed out (a Ctrl-C) cancels them all. Not a thread pool: an interpreter joins a pool's threads before it ends, so a Ctrl-C
     (or the end of a script) waited for work still running, up to its deadline."""
     futures: list[Future[T]] = [Future() for _ in items]
     indexes = iter(range(len(items)))
@@ -62,8 +69,13 @@ def run_each(work: Callable[[A], T], items: Sequence[A], threads: int, name: str
             except BaseException as exc:  # the waiting thread raises it: a bug is not hidden
                 futures[index].set_exception(exc)
 
-    for _ in range(max(1, min(threads, len(items)))):
-        submit(job, name)
+    try:
+        for _ in range(min(threads, len(items))):
+            submit(job, name)
+    except BaseException:  # Ctrl-C while handing jobs out: the jobs already handed out run no item
+        for future in futures:
+            future.cancel()
+        raise
     return futures
 
 
@@ -77,6 +89,8 @@ def _serve(jobs: "queue.SimpleQueue[tuple[Callable[[], None], str]]") -> None:
         finally:
             me.name = IDLE_NAME
         with _lock:
+            if len(_idle) >= IDLE_MAX:
+                return  # no one else holds ``jobs``: nothing more can be put in it
             _idle.append(jobs)
 
 

@@ -26,7 +26,10 @@ _SPACE = (b" ", b"\t", b"\r", b"\n")
 _MISC = ((b"<!--", b"-->"), (b"<?", b"?>"))
 #: The root element's start tag: its name, then each attribute (``name="value"`` or ``'value'``).
 _TAG_NAME = re.compile(rb"<([^\s/>]{1,100})")
-_ATTRIBUTE = re.compile(rb"\s+([^\s=/>]{1,100})\s*=\s*(?:\"([^\"<]*)\"|'([^'<]*)')")
+#: The name opens after white space or at the start (the lookbehind: a search does not try each
+#: position inside a long name); the white space itself is skipped by :func:`_past_space` (``\s+``
+#: opening the pattern backtracked through a run of it at each of its positions: quadratic).
+_ATTRIBUTE = re.compile(rb"(?<![^\s])([^\s=/<>\"']{1,100})\s*=\s*(?:\"([^\"<]*)\"|'([^'<]*)')")
 
 
 def xhtml_root(content: bytes) -> bool:
@@ -81,7 +84,7 @@ def _root(head: bytes) -> Optional[_Root]:
     prefix, colon, local = name.group(1).rpartition(b":")
     namespaces: dict[bytes, bytes] = {}
     position = name.end()
-    while (attribute := _ATTRIBUTE.match(head, position)) is not None:
+    while (start := _past_space(head, position)) > position and (attribute := _ATTRIBUTE.match(head, start)):
         value = attribute.group(2) if attribute.group(2) is not None else attribute.group(3)
         namespaces[attribute.group(1)] = value.strip()
         position = attribute.end()

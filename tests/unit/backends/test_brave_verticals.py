@@ -170,6 +170,18 @@ def test_results_without_the_field_a_result_needs_are_an_unknown_shape_not_no_re
     assert info.value.detail_code == "unexpected_shape" and "20" in info.value.message
 
 
+@pytest.mark.parametrize("engine", ENGINES, ids=str)
+def test_results_that_are_no_json_objects_are_an_unknown_shape_not_no_results(engine):
+    """The recorded answer with each result replaced by its URL (a list of strings, not of
+    objects): 20 results listed, none readable, ``WebParseError`` as docs/verticals.md says
+    (before: each skipped, the answer read as "no results", and cached)."""
+    data = json.loads(body("brave", "brave-search-python-client__%s.json" % engine.vertical))
+    data["results"] = [result.get("url") for result in data["results"]]
+    with pytest.raises(WebParseError) as info:
+        engine.interpret(answer(json.dumps(data), engine.default_endpoint, content_type=JSON), params())
+    assert info.value.detail_code == "unexpected_shape" and "20" in info.value.message
+
+
 def test_a_date_no_datetime_holds_in_utc_is_no_date_not_a_crash():
     """The recorded news answer with its first ``page_age`` ``0001-01-01T00:00:00+01:00`` (in UTC
     before the year 1, which no ``datetime`` holds): that item has no ``published_at``, the others

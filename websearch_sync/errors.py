@@ -161,9 +161,6 @@ ANSWER_ONLY = "answer_only"
 OPTION_OVERRIDDEN = "option_overridden"  #: a warning: SearXNG searched other engines than asked (a locked preference)
 TIME_RANGE_SKIPPED = "time_range_skipped"  #: a warning: SearXNG did not ask its engines without time-range support
 NO_RECORDED_CASE = "no_recorded_case"  #: replay: the request matches no recorded case
-#: The detail codes of ``response["errors"]`` entries that are warnings, not failures: the search
-#: ran and its results stand, to be read with the warning (what the model's text says as a note).
-WARNINGS = frozenset({UNKNOWN_ENGINES, UNKNOWN_CATEGORIES, OPTION_OVERRIDDEN, TIME_RANGE_SKIPPED})
 # ToolNotFound
 UNKNOWN_TOOL = "unknown_tool"
 # -- end of detail codes

@@ -46,10 +46,13 @@ from .errors import (
     BAD_TOOL_NAME,
     BAD_URL,
     EMPTY_QUERY,
+    OPTION_OVERRIDDEN,
     QUERY_TOO_LONG,
+    TIME_RANGE_SKIPPED,
+    UNKNOWN_CATEGORIES,
+    UNKNOWN_ENGINES,
     UNKNOWN_TOOL,
     UNSUPPORTED_QUERY,
-    WARNINGS,
     InvalidInput,
     ToolNotFound,
     WebSearchError,
@@ -946,11 +949,16 @@ def _answers(result: Mapping[str, Any], style: str) -> list[str]:
     return lines
 
 
+#: The detail codes of ``response["errors"]`` entries that are warnings, not failures (docs/errors.md:
+#: "only as a warning"): the search ran and its results stand, to be read with the warning.
+WARNINGS = frozenset({UNKNOWN_ENGINES, UNKNOWN_CATEGORIES, OPTION_OVERRIDDEN, TIME_RANGE_SKIPPED})
+
+
 def _failure_notes(result: Mapping[str, Any], style: str) -> list[str]:
     """The notes on a search's failures: the sources (backends) that failed, a backend's result
     page after the first that failed (its results are shown), and the result pages
     ``include_content`` could not read (each with its URL and why). A note that a backend
-    answered with answers only is no failure: the answers are shown; a warning (:data:`~.errors.WARNINGS`:
+    answered with answers only is no failure: the answers are shown; a warning (:data:`WARNINGS`:
     the results stand, read with it) is a note of its own carrying its message."""
     warnings, failures = _warnings_and_failures(result)
     notes = _warning_notes(warnings, style)

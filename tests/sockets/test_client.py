@@ -13,6 +13,7 @@ from faults import gated, never_answer, respond, sequence
 from servers import FaultServer, json_results
 
 import websearch_sync as ws
+from websearch_sync.client.attempts import MIN_SEND_S
 from websearch_sync.errors import WebSearchError
 
 #: What a call may take beyond its budget on an idle machine (noticing it, closing the connections).
@@ -224,6 +225,23 @@ def test_retry_after_beyond_the_budget_fails_now_with_the_real_error(json_backen
             with pytest.raises(ws.WebBlocked) as info:
                 client.search("q", budget_ms=int(budget_s * 1000))
             assert time.monotonic() - started < budget_s / 2
+    assert info.value.detail_code == "http_429"
+    assert len(server.requests) == 1
+    assert clock.sleeps == []
+
+
+def test_retry_after_that_leaves_no_time_to_send_the_retry_fails_now(json_backends):
+    """A Retry-After shorter than the budget but leaving less than a request needs after it
+    (``send_need_s``: 1 s of a 60 s budget) is not waited out: the retry would be refused after
+    the wait (the whole budget spent for the same 429). Before, the call waited (``clock.sleeps``)."""
+    json_backends("aa")
+    clock = FakeClock()
+    budget_s = 60.0
+    retry_after_s = budget_s - MIN_SEND_S  # fits the budget alone; the first request took some of the rest
+    with FaultServer({"/aa": respond(429, b"", {"Retry-After": "%d" % retry_after_s})}) as server:
+        with client_for(server, ["aa"], retries=1, clock=clock) as client:
+            with pytest.raises(ws.WebBlocked) as info:
+                client.search("q", budget_ms=int(budget_s * 1000))
     assert info.value.detail_code == "http_429"
     assert len(server.requests) == 1
     assert clock.sleeps == []

@@ -138,7 +138,7 @@ class BackendRunner:
                 last_error, cause = error, last_error
                 if isinstance(error, AuthError):
                     _of_backend(backend, partial(self.cooldowns.refused.record, backend, error))
-                delay = retry_delay(policy, attempt, error, budget)
+                delay = retry_delay(policy, attempt, error, budget, send_need_s(budget))
                 if isinstance(error, WebBlocked):  # shared first, then the wait
                     key = reported(backend, partial(backend.cooldown_key, params, error))
                     own = self.cooldowns.record(error, key, delay, budget.remaining_s())
@@ -264,13 +264,16 @@ def send_need_s(budget: Deadline) -> float:
     return min(MIN_SEND_S, MIN_SEND_SHARE * budget.timeout_ms / 1000.0)
 
 
-def retry_delay(policy: RetryPolicy, attempt: int, error: WebSearchError, budget: Deadline) -> Optional[float]:
+def retry_delay(
+    policy: RetryPolicy, attempt: int, error: WebSearchError, budget: Deadline, need_s: float = 0.0
+) -> Optional[float]:
     """The wait before retrying after ``error``; ``None`` when there is no retry (not
-    retryable, no retry left, or the wait does not fit in the budget)."""
+    retryable, no retry left, or the wait and then ``need_s`` to send the retry do not fit
+    in the budget: a wait after which the retry is refused is time lost for nothing)."""
     if attempt >= policy.total or not policy.is_retry(error):
         return None
     delay = policy.delay_s(attempt, error)
-    return delay if delay < budget.remaining_s() else None
+    return delay if delay + need_s < budget.remaining_s() else None
 
 
 def announce_retry(name: str, error: WebSearchError, attempt: int, delay: float) -> None:

@@ -297,13 +297,19 @@ def test_record_then_verify_keeps_the_config_read_of_a_time_range(tmp_path):
 def test_a_time_range_does_not_turn_a_paced_search_into_a_failure():
     """Before: with one request every 20 s, /config (read first for the time range) took the call's
     slot and the search failed budget_exhausted. The search goes first; /config gets no slot in the
-    call, so the results stand without the warning (the next call reads it)."""
+    call, so the results stand without the warning. Nor does the next call (60 s later, its slot
+    free) read /config before its search: before, the read that got no slot left a wish to read it
+    first, which took that call's slot and failed its search."""
+    clock = FakeClock()
     with FakeSearXNG([Engine("google"), Engine("wikipedia", time_range_support=False)]) as sx:
         settings = ws.Settings(providers={"searxng": {"base_url": sx.url}})
-        with ws.SearchClient(settings=settings, clock=FakeClock(), cache_ttl_s=0, min_interval_s=20) as c:
+        with ws.SearchClient(settings=settings, clock=clock, cache_ttl_s=0, min_interval_s=20) as c:
             result = c.search("q", backend="searxng", time_range="week")
-        assert sx.config_reads == 0 and len(sx.searches) == 1
+            clock.advance(60)
+            later = c.search("q", backend="searxng", time_range="week")
+        assert sx.config_reads == 0 and len(sx.searches) == 2
     assert len(result["items"]) == 3 and "errors" not in result
+    assert len(later["items"]) == 3 and "errors" not in later
 
 
 @pytest.mark.parametrize(

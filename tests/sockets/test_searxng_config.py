@@ -10,7 +10,9 @@ with that default scaled down to half a second (``short_default``: the same step
 waiting); the others note one directly (``slow_answer``) instead of waiting at all.
 """
 
+import math
 import threading
+import time
 
 import pytest
 from clocks import FakeClock, paced_budget_s
@@ -203,3 +205,28 @@ def test_searches_at_once_of_a_new_instance_share_one_config_read(monkeypatch):
             thread.join()
         assert sx.config_reads == 1
     assert [[e["detail_code"] for e in r["errors"]] for r in results] == [["time_range_skipped"]] * 4
+
+
+def test_a_search_that_waits_for_another_config_read_books_no_slot_for_it(monkeypatch):
+    """Before: a search that found another search's /config read under way waited for it (sending
+    nothing), then booked a second slot as if it had sent /config: with one request every 20 s
+    the call failed budget_exhausted without sending a request. The other read ends (failed)
+    while this search waits for it."""
+    clock = FakeClock()
+    with FakeSearXNG([Engine("google")]) as sx:
+        url = sx.url + "/config"
+        settings = ws.Settings(providers={"searxng": {"base_url": sx.url}})
+        with ws.SearchClient(settings=settings, clock=clock, min_interval_s=20, cache_ttl_s=0, retries=0) as c:
+            search(c)
+            clock.advance(60)
+            with searxng_config._LOCK:  # another search's read under way
+                searxng_config._keep(url, searxng_config._Entry(None, math.inf, threading.Event()))
+
+            def the_other_read_ends(wait, timeout_s):
+                with searxng_config._LOCK:
+                    searxng_config._keep(url, searxng_config._Entry(None, time.monotonic() + 600.0))
+
+            monkeypatch.setattr(searxng_config, "wait_for", the_other_read_ends)
+            result = search(c)
+        assert sx.config_reads == 0 and len(sx.searches) == 2
+    assert len(result["items"]) == 3

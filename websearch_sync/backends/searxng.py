@@ -44,6 +44,7 @@ any language the instance speaks (:mod:`.searxng_reasons`).
 
 import dataclasses
 import re
+from functools import partial
 from typing import Any, Optional
 from urllib.parse import SplitResult, parse_qs, urljoin, urlsplit, urlunsplit
 
@@ -80,7 +81,7 @@ from .searxng_config import (
     known_config,
     read_config_at,
     slow_answer,
-    want_config,
+    unjudged,
     wanted,
 )
 from .searxng_extras import extras_of
@@ -253,27 +254,31 @@ class SearXNG(JsonApiBackend):
 
     def search(self, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
         """Read the instance's ``/config`` first when a slow answer asked for it (it sets this
-        search's ``timeout_limit``, :mod:`.searxng_config`), then search; after an answer with a
+        search's ``timeout_limit``, :mod:`.searxng_config`), on a rate-limit slot of its own (none
+        left in the call: the search goes without it); then search; after an answer with a
         time range (which engines did the instance skip?) or whose categories only ``/config`` can
         judge (:func:`.searxng_names.categories_undecided`), read it then, best effort (no slot
-        left for it in the call: the results stand without its warnings), and judge them."""
+        left for it in the call: the results stand without its warnings, and no later search reads
+        it first), and judge them."""
         self.check(params)
         headers = self._headers(searxng_language(params.locale) if params.locale else None)
         url = self._config_url()
+        read = partial(read_config_at, transport, url, headers, deadline, self.name, self.secrets(), self.answer_error)
         if wanted(url):
-            read_config_at(transport, url, headers, deadline, self.name, self.secrets(), self.answer_error)
-            before_next_request()  # the search is this call's second request: it keeps the call's pace
+            try:  # on a slot of its own: the call's slot stays the search's
+                read(before_next_request)
+            except WebSearchError:  # no slot for it: the search goes alone, the wish stays
+                pass
         result = super().search(params, transport, deadline)
         if not params.time_range and self.undecided is None:
             return result
-        want_config(url)
-        if wanted(url):
+        if unjudged(url):
             try:
-                read_config_at(
-                    transport, url, headers, deadline, self.name, self.secrets(), self.answer_error, before_next_request
-                )
+                read(before_next_request)
             except WebSearchError:  # no slot left for it in the call: the results stand, unjudged
-                return result
+                pass
+        if self.instance() is None:  # no /config (no slot, failed, waited for in vain)
+            return result
         if self.undecided is not None:  # were the categories asked searched? /config tells
             results, failed = self.undecided
             warnings = self._warnings(params, results, failed, self.instance(), ("categories",))

@@ -312,6 +312,20 @@ def test_a_time_range_does_not_turn_a_paced_search_into_a_failure():
     assert len(later["items"]) == 3 and "errors" not in later
 
 
+def test_a_time_range_answer_not_judged_by_config_is_not_cached():
+    """Before: a time-range answer whose /config read got no slot was cached as whole, so the
+    same search never got the warning while it stayed cached. It is searched again."""
+    clock = FakeClock()
+    with FakeSearXNG([Engine("google"), Engine("wikipedia", time_range_support=False)]) as sx:
+        settings = ws.Settings(providers={"searxng": {"base_url": sx.url}})
+        with ws.SearchClient(settings=settings, clock=clock, min_interval_s=20) as c:
+            first = c.search("q", backend="searxng", time_range="week")
+            clock.advance(60)
+            again = c.search("q", backend="searxng", time_range="week")
+        assert sx.config_reads == 0 and len(sx.searches) == 2
+    assert "errors" not in first and again["provider_meta"].get("cached") is not True
+
+
 @pytest.mark.parametrize(
     "answer",
     [

@@ -277,7 +277,8 @@ class SearXNG(JsonApiBackend):
                 read(before_next_request)
             except WebSearchError:  # no slot left for it in the call: the results stand, unjudged
                 pass
-        if self.instance() is None:  # no /config (no slot, failed, waited for in vain)
+        if self.instance() is None:  # no /config (no slot, failed, waited for in vain): not cached
+            result.partial = True
             return result
         if self.undecided is not None:  # were the categories asked searched? /config tells
             results, failed = self.undecided

@@ -266,7 +266,8 @@ def read_config_at(
     try:
         before_request()
         send = partial(transport.send, deadline=budget, provider=provider, max_bytes=MAX_CONFIG_BYTES, secrets=secrets)
-        spec = RequestSpec("GET", url, headers=dict(headers), allow_redirects=False, best_effort=True)
+        spec = RequestSpec("GET", url, headers=dict(headers), allow_redirects=False)
+        spec.best_effort = True
         config = _read(send, spec, answer_error)
         ended = _Entry(config, time.monotonic() + (KEEP_S if config is not None else RETRY_FAILED_S))
     finally:

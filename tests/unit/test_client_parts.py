@@ -229,3 +229,29 @@ def test_a_budget_spent_before_the_turn_does_not_blame_the_rate_limit():
     with pytest.raises(ws.Timeout) as waited:
         BackendRunner._too_late(backend, 2.0, Deadline(1000), 0.5, 0.8, None)
     assert waited.value.message.startswith("stub allows one request every 2.0 s; only ")
+
+
+def test_a_fallback_chain_out_of_time_names_the_backends_it_never_asked():
+    """``auto`` out of time after DuckDuckGo must not read as if it had tried DuckDuckGo alone: the
+    final error names the engines not asked, and ``errors`` holds one entry for each."""
+    from types import SimpleNamespace
+
+    from websearch_sync.client.strategies import fallback
+    from websearch_sync.net.deadline import Deadline
+
+    asked = []
+
+    def run(backend):
+        asked.append(backend.name)
+        raise ws.Timeout("read timed out", provider=backend.name, detail_code="read_timeout")
+
+    backends = [SimpleNamespace(name=name) for name in ("duckduckgo", "bing", "mojeek")]
+    with pytest.raises(ws.Timeout) as info:
+        fallback(backends, SimpleNamespace(max_results=5), Deadline(0), run)  # no time left after the first
+    assert asked == ["duckduckgo"]
+    assert info.value.provider == "duckduckgo"
+    assert info.value.message.endswith("; not asked: bing, mojeek (no time left)")
+    assert [(e.provider, e.detail_code) for e in info.value.errors] == [
+        ("bing", "deadline_exceeded"),
+        ("mojeek", "deadline_exceeded"),
+    ]

@@ -255,3 +255,27 @@ def test_a_fallback_chain_out_of_time_names_the_backends_it_never_asked():
         ("bing", "deadline_exceeded"),
         ("mojeek", "deadline_exceeded"),
     ]
+
+
+def test_a_huge_interval_is_written_readably_in_the_budget_message():
+    """``min_interval_s=1e300`` (accepted: never again) wrote a 300-digit number twice in the
+    ``budget_exhausted`` message; a span is written in seconds, days, or past a thousand years
+    as a bound."""
+    clock = FakeClock()
+    with ws.SearchClient("stub", min_interval_s=1e300, clock=clock, state_url="") as client:
+        client.search("one")
+        with pytest.raises(ws.Timeout) as exhausted:
+            client.search("two")
+    assert exhausted.value.detail_code == "budget_exhausted"
+    assert exhausted.value.message.startswith(
+        "stub allows one request every 1000+ years; the next slot is 1000+ years away but only "
+    )
+
+
+@pytest.mark.parametrize(
+    "seconds, text", [(2.0, "2.0 s"), (86400.0, "86400.0 s"), (3 * 86400.0, "3.0 days"), (float("inf"), "1000+ years")]
+)
+def test_spans_are_written_in_seconds_days_or_as_a_bound(seconds, text):
+    from websearch_sync.net.spans import span_text
+
+    assert span_text(seconds) == text

@@ -300,6 +300,8 @@ class DuckDuckGoVideos(_DuckDuckGoVertical):
     extra_fields = {"noamp": "1"}
     filter_slots = ("video_resolution", "video_duration", "video_license")
     filters = {
+        # "standard", not ddgs's CLI choice "standart": ddgs sends the value it is given as it is
+        # (``videoDefinition:{resolution}``) and its API documents "high, standard"; the CLI's is a typo
         "video_resolution": slot_tokens("videoDefinition", {"high": "high", "standard": "standard"}),
         "video_duration": slot_tokens("videoDuration", {"short": "short", "medium": "medium", "long": "long"}),
         "video_license": slot_tokens("videoLicense", {"creative_commons": "creativeCommon", "youtube": "youtube"}),

@@ -1,13 +1,16 @@
 """XML as fetch reads it: a document's encoding found as XML finds it (XML 1.0 Appendix F, RFC 7303),
 XHTML known by its namespace whatever its prefix, and binary data under an XML type still refused."""
 
+import gzip
 import random
+from pathlib import Path
 
 import pytest
 from faults import respond
 from servers import FaultServer
 from test_fetch_pdf import fetch, fetch_error
 
+DATA = Path(__file__).resolve().parent.parent / "data" / "fetch"
 XML_TYPES = ["text/xml", "application/xml", "application/xhtml+xml"]
 HEARING = b"The harbour board approved the dredging plan after a long public hearing on Tuesday. " * 4
 
@@ -264,3 +267,37 @@ def test_prefixed_xhtml_cut_by_the_byte_cap_is_read_up_to_the_cut():
     assert result["truncated"] is True and result["title"] == "Harbour works"
     assert result["text"].startswith("## The hearing\n\nThe harbour board approved the dredging plan")
     assert "h:p" not in result["text"] and "<" not in result["text"]
+
+
+ARTICLE = "57b4dafd18cfd0531b69f81e87158648227c673ef159f8d8c87d34e34bdb21f2"  # tests/data/fetch/SOURCES.md
+ARTICLE_TITLE = "Die elektronische Patientenakte (ePA) – der lange Marsch ins Digitale Gesundheitswesen"
+
+
+def article_page(root: bytes, prologue: bytes = b'<?xml version="1.0" encoding="UTF-8"?>\n') -> bytes:
+    """The real article page with its ``<html lang="en">`` start tag replaced by ``root``, after ``prologue``."""
+    html = gzip.decompress((DATA / (ARTICLE + ".html.gz")).read_bytes())
+    assert html.startswith(b'<html lang="en">')
+    return prologue + root + html[len(b'<html lang="en">') :]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        article_page(b'<html xmlns="https://www.w3.org/1999/xhtml" lang="en">'),
+        article_page(b'<html xmlns="http://www.w3.org/1999/xhtml/" lang="en">'),
+        article_page(b'<html xmlns="http://www.w3.org/TR/REC-html40" lang="en">'),
+        article_page(b'<html:html lang="en">'),
+        article_page(b'<html lang="en">', b'<?xml version="1.0"?>\n<!--%s-->\n' % (b" licence text." * 1300)),
+        article_page(b'<html lang="en">', b'<?xml version="1.0"?>\n<!DOCTYPE html [\n'),
+        article_page(b'<html lang="en">', b'<?xml version="1.0"?>\n<?php echo $x; \n'),
+    ],
+    ids=["https typo", "trailing slash", "word's html40", "unbound prefix", "17 kb comment", "open doctype", "<?php"],
+)
+def test_a_page_served_as_html_is_a_page_whatever_its_xmlns_or_prologue(body):
+    """Served as ``text/html`` a browser's HTML parser reads the root by its name, ``xmlns`` ignored:
+    these real pages came back as their markup (their namespace was no XHTML, or a prologue item
+    longer than the head looked through, ``<!--`` or ``<?php``, was taken for the root)."""
+    with FaultServer({"/p": respond(200, body, content_type="text/html; charset=utf-8")}) as server:
+        result = fetch(server.url("/p"), extract_mode="text")
+    assert result["extractor"] != "text" and result["title"] == ARTICLE_TITLE
+    assert "<" not in result["text"] and "Patientenakte" in result["text"]

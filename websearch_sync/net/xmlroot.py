@@ -25,7 +25,9 @@ _SPACE = (b" ", b"\t", b"\r", b"\n")
 #: instructions (the XML declaration, ``<?xml-stylesheet ...?>``, any other).
 _MISC = ((b"<!--", b"-->"), (b"<?", b"?>"))
 #: The root element's start tag: its name, then each attribute (``name="value"`` or ``'value'``).
-_TAG_NAME = re.compile(rb"<([^\s/>]{1,100})")
+#: Not ``<!`` or ``<?``: a prologue item left open in the head (a comment longer than it, ``<?php``
+#: with no ``?>``) is no root.
+_TAG_NAME = re.compile(rb"<([^\s/>!?][^\s/>]{0,99})")
 #: The name opens after white space or at the start (the lookbehind: a search does not try each
 #: position inside a long name); the white space itself is skipped by :func:`_past_space` (``\s+``
 #: opening the pattern backtracked through a run of it at each of its positions: quadratic).
@@ -44,25 +46,32 @@ def xhtml_root(content: bytes) -> bool:
 
 def foreign_root(content: bytes) -> bool:
     """Whether a body declared as HTML is an XML document of another vocabulary: it opens with an XML
-    declaration, and its root element is in a namespace other than XHTML's, or in none and named as
-    no HTML element is (``<rss>``, ``<feed xmlns="http://www.w3.org/2005/Atom">``, ``<urlset>``). A
-    feed a server labelled ``text/html`` lost its items' titles and links read as HTML (an HTML
-    parser reads ``<link>`` as an empty element); an XHTML page, or HTML that opens with a
-    declaration (``<?xml ...?><div>``), is neither."""
+    declaration, and its root element's local name is no HTML element's (``<rss>``, ``<feed>``,
+    ``<rdf:RDF>``, ``<urlset>``). A feed a server labelled ``text/html`` lost its items' titles and
+    links read as HTML (an HTML parser reads ``<link>`` as an empty element). The name alone counts,
+    as in a browser, whose HTML parser ignores ``xmlns``: real pages declare XHTML's namespace
+    misspelt (``https://``), Word's ``http://www.w3.org/TR/REC-html40``, or an unbound ``html:``
+    prefix. A head in which no root is found (a prologue item longer than it) is HTML."""
     opening = content[:_OPENING].lstrip(b" \t\r\n")
     if not opening.startswith((b"<?xml", _UTF8_MARK)) and xml_encoding(opening) in (None, "utf-8-sig"):
         return False  # nearly every page: told by its first bytes, not by its head's reading
     head = _head(content)
     if not head.startswith(b"<?xml", _past_space(head, 3 if head.startswith(_UTF8_MARK) else 0)):
         return False
+    root = _root(head)
+    return root is not None and not _html_name(root.local.decode("ascii", "replace"))
+
+
+#: HTML5's element names lxml's list (HTML 4's and a few more) lacks.
+_HTML5_TAGS = frozenset(("main", "template", "picture", "dialog", "slot", "search", "data"))
+
+
+def _html_name(local: str) -> bool:
+    """Whether ``local`` names an HTML element: one lxml knows, an HTML5 one, or a custom element
+    (its name holds a hyphen: ``<my-app>``)."""
     from lxml.html.defs import tags  # HTML's element names; lxml.html is loaded to extract the page anyway
 
-    root = _root(head)
-    if root is None:
-        return False
-    if root.namespace is None and not root.prefixed:
-        return root.local.decode("ascii", "replace") not in tags
-    return root.namespace != _XHTML_NAMESPACE
+    return local in tags or local in _HTML5_TAGS or "-" in local
 
 
 @dataclass(frozen=True)

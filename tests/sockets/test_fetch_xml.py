@@ -301,3 +301,28 @@ def test_a_page_served_as_html_is_a_page_whatever_its_xmlns_or_prologue(body):
         result = fetch(server.url("/p"), extract_mode="text")
     assert result["extractor"] != "text" and result["title"] == ARTICLE_TITLE
     assert "<" not in result["text"] and "Patientenakte" in result["text"]
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        TAG_SOUP.replace(b"<html ", b'<html xmlns:html="http://www.w3.org/1999/xhtml" ', 1),
+        TAG_SOUP.replace(b"<article>", b'<article><!-- <x:p xmlns:x="http://www.w3.org/1999/xhtml"/> -->', 1),
+        TAG_SOUP.replace(
+            b"<article>",
+            b'<article><svg xmlns="http://www.w3.org/2000/svg"><foreignObject>'
+            b'<x:div xmlns:x="http://www.w3.org/1999/xhtml"/></foreignObject></svg>',
+            1,
+        ),
+    ],
+    ids=["on the unprefixed root", "in a comment", "in an svg foreignObject"],
+)
+def test_xhtml_binding_a_prefix_below_its_root_is_still_read_by_the_html_parser(body):
+    """A not-well-formed page binding a prefix to XHTML's namespace anywhere in its text was recovered
+    as XML, which dropped all text after the unclosed ``<br>``: only a prefixed XHTML root, whose
+    elements the HTML parser cannot read, needs XML recovery."""
+    with FaultServer({"/p": respond(200, body, content_type="application/xhtml+xml")}) as server:
+        result = fetch(server.url("/p"), extract_mode="text")
+    assert result["title"] == "Harbour works"
+    assert result["text"].startswith("Fish & chips\nThe harbour board approved the dredging plan")
+    assert result["text"].count("The harbour board approved") == 4

@@ -44,6 +44,15 @@ def xhtml_root(content: bytes) -> bool:
     return root.namespace == _XHTML_NAMESPACE or (root.namespace is None and not root.prefixed)
 
 
+def prefixed_xhtml_root(content: bytes) -> bool:
+    """Whether the document ``content`` has its root element in the XHTML namespace under a prefix
+    (``<h:html xmlns:h="http://www.w3.org/1999/xhtml">``): its elements only an XML parser reads.
+    A binding elsewhere (on an unprefixed root, in an SVG ``foreignObject``, a comment, a script)
+    says nothing of the root."""
+    root = _root(_head(content))
+    return root is not None and root.prefixed and root.namespace == _XHTML_NAMESPACE
+
+
 def foreign_root(content: bytes) -> bool:
     """Whether a body declared as HTML is an XML document of another vocabulary: it opens with an XML
     declaration, and its root element's local name is no HTML element's (``<rss>``, ``<feed>``,

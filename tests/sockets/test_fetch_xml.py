@@ -326,3 +326,65 @@ def test_xhtml_binding_a_prefix_below_its_root_is_still_read_by_the_html_parser(
     assert result["title"] == "Harbour works"
     assert result["text"].startswith("Fish & chips\nThe harbour board approved the dredging plan")
     assert result["text"].count("The harbour board approved") == 4
+
+
+#: An XHTML page's root and body around ``&secret;``: unprefixed (well-formed: parsed strictly) and
+#: prefixed and left unclosed (recovered as XML), the two ways ``reader.xhtml`` parses.
+SECRET_PAGES = {
+    "strict": '<html xmlns="http://www.w3.org/1999/xhtml"><head><title>Harbour works</title></head>'
+    "<body><p>Fish &amp; chips &secret; on Tuesday.</p><p>%s</p></body></html>" % HEARING.decode(),
+    "recovered": '<h:html xmlns:h="http://www.w3.org/1999/xhtml"><h:head><h:title>Harbour works</h:title>'
+    "</h:head><h:body><h:p>Fish &amp; chips &secret; on Tuesday.</h:p><h:p>%s" % HEARING.decode(),
+}
+
+
+@pytest.mark.parametrize("parse", SECRET_PAGES)
+@pytest.mark.parametrize("declared", ["entity", "external dtd"])
+def test_xhtml_never_reads_a_local_file_it_names(parse, declared, tmp_path):
+    """An external entity (``<!ENTITY secret SYSTEM "file:...">``), or one an external DTD on disk
+    declares, is not read: the file's content would be the page's text (the XML parser's
+    ``resolve_entities=False`` and ``load_dtd=False``)."""
+    secret = tmp_path / "secret.txt"
+    secret.write_text("LEAKED-FILE-CONTENT")
+    (tmp_path / "x.dtd").write_text('<!ENTITY secret SYSTEM "%s">' % secret.as_uri())
+    doctype = {
+        "entity": '<!DOCTYPE html [<!ENTITY secret SYSTEM "%s">]>' % secret.as_uri(),
+        "external dtd": '<!DOCTYPE html SYSTEM "%s">' % (tmp_path / "x.dtd").as_uri(),
+    }[declared]
+    body = ('<?xml version="1.0"?>\n' + doctype + SECRET_PAGES[parse]).encode()
+    with FaultServer({"/p": respond(200, body, content_type="application/xhtml+xml")}) as server:
+        result = fetch(server.url("/p"), extract_mode="text")
+    assert "The harbour board approved the dredging plan" in result["text"]
+    assert "LEAKED" not in result["text"] and "LEAKED" not in result["title"]
+
+
+@pytest.mark.parametrize("parse", SECRET_PAGES)
+def test_xhtml_never_fetches_the_dtd_it_names(parse):
+    """``<!DOCTYPE html SYSTEM "http://...">`` is not fetched (``no_network=True``, ``load_dtd=False``):
+    a page would make fetch send a request to any host, past ``allow_private``'s checks."""
+    dtd = respond(200, b'<!ENTITY secret "LEAKED-DTD">', content_type="application/xml-dtd")
+    with FaultServer({"/x.dtd": dtd}) as dtd_server:
+        doctype = '<!DOCTYPE html SYSTEM "%s">' % dtd_server.url("/x.dtd")
+        body = ('<?xml version="1.0"?>\n' + doctype + SECRET_PAGES[parse]).encode()
+        with FaultServer({"/p": respond(200, body, content_type="application/xhtml+xml")}) as server:
+            result = fetch(server.url("/p"), extract_mode="text")
+    assert "The harbour board approved the dredging plan" in result["text"]
+    assert dtd_server.requests == [] and "LEAKED" not in result["text"]
+
+
+#: Nine levels of ten references each: ``&lol9;`` is a thousand million ``lol``.
+LAUGHS = "".join(
+    '<!ENTITY lol%d "%s">' % (level, ("&lol%s;" % (level - 1 if level > 1 else "")) * 10) for level in range(1, 10)
+)
+
+
+@pytest.mark.parametrize("parse", SECRET_PAGES)
+def test_xhtml_does_not_expand_nested_entities(parse):
+    """The billion laughs: entities are not expanded (``resolve_entities=False``, and no ``huge_tree``
+    lifting libxml2's limits), so the page reads as the few KB it is, not as 3 GB of ``lol``."""
+    doctype = '<!DOCTYPE html [<!ENTITY lol "lol">%s]>' % LAUGHS
+    body = ('<?xml version="1.0"?>\n' + doctype + SECRET_PAGES[parse].replace("&secret;", "&lol9;")).encode()
+    with FaultServer({"/p": respond(200, body, content_type="application/xhtml+xml")}) as server:
+        result = fetch(server.url("/p"), extract_mode="text")
+    assert result["text"].startswith("Fish & chips")  # libxml2 stops recovery at the bomb: what follows is lost
+    assert "lollol" not in result["text"] and len(result["text"]) < len(body)

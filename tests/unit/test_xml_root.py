@@ -15,3 +15,16 @@ def test_an_html5_or_custom_element_root_is_html(name):
 @pytest.mark.parametrize("root", [b"<rss version='2.0'>", b'<feed xmlns="http://www.w3.org/2005/Atom">', b"<rdf:RDF>"])
 def test_a_feed_root_is_foreign(root):
     assert foreign_root(b'<?xml version="1.0"?>\n' + root + b"<title>Harbour news</title>")
+
+
+FEED = '<?xml version="1.0" encoding="UTF-16"?><rss version="2.0"><channel><title>Harbour news</title></channel></rss>'
+
+
+@pytest.mark.parametrize(
+    "codec, foreign", [("utf-16", True), ("utf-16-le", False), ("utf-16-be", False), ("utf-32", False)]
+)
+def test_a_feed_is_read_in_utf16_only_with_its_byte_order_mark(codec, foreign):
+    """A body declared HTML is decoded as HTML is: a UTF-16 byte-order mark is read, a BOM-less UTF-16
+    or a UTF-32 body is not (binary data). Its root was judged in a decoding the body never got:
+    called a feed, it was refused as binary all the same."""
+    assert foreign_root(FEED.encode(codec)) is foreign

@@ -60,10 +60,13 @@ def foreign_root(content: bytes) -> bool:
     links read as HTML (an HTML parser reads ``<link>`` as an empty element). The name alone counts,
     as in a browser, whose HTML parser ignores ``xmlns``: real pages declare XHTML's namespace
     misspelt (``https://``), Word's ``http://www.w3.org/TR/REC-html40``, or an unbound ``html:``
-    prefix. A head in which no root is found (a prologue item longer than it) is HTML."""
+    prefix. A head in which no root is found (a prologue item longer than it) is HTML. A body in
+    UTF-16 without a byte-order mark is no XML here: decoded as HTML is, it is binary data."""
     opening = content[:_OPENING].lstrip(b" \t\r\n")
-    if not opening.startswith((b"<?xml", _UTF8_MARK)) and xml_encoding(opening) in (None, "utf-8-sig"):
-        return False  # nearly every page: told by its first bytes, not by its head's reading
+    # nearly every page is told by its first bytes; a UTF-16 body is read only with its byte-order
+    # mark, as the body's HTML decoding reads it (without one, or in UTF-32, it is binary data there)
+    if not opening.startswith((b"<?xml", _UTF8_MARK)) and xml_encoding(opening) != "utf-16":
+        return False
     head = _head(content)
     if not head.startswith(b"<?xml", _past_space(head, 3 if head.startswith(_UTF8_MARK) else 0)):
         return False

@@ -14,8 +14,9 @@ __all__: list[str] = []  # internal: the public names are documented in docs/ an
 #: How much of a document's text is looked through for its root: as much as ``<meta charset>`` is
 #: looked for in (a licence comment of a few KB before the root hid it in the first KB).
 HEAD_CHARS = 16384
-#: The XHTML namespace, lower case as :func:`_head` gives the document.
-_XHTML_NAMESPACE = b"http://www.w3.org/1999/xhtml"
+XHTML_NAMESPACE = "http://www.w3.org/1999/xhtml"
+#: The XHTML namespace as :func:`_head` gives the document: bytes, lower case.
+_XHTML_BYTES = XHTML_NAMESPACE.encode("ascii")
 _UTF8_MARK = b"\xef\xbb\xbf"
 #: How many bytes :func:`foreign_root` looks at first, before the document's head.
 _OPENING = 64
@@ -41,7 +42,7 @@ def xhtml_root(content: bytes) -> bool:
     root = _root(_head(content))
     if root is None or root.local != b"html":
         return False
-    return root.namespace == _XHTML_NAMESPACE or (root.namespace is None and not root.prefixed)
+    return root.namespace == _XHTML_BYTES or (root.namespace is None and not root.prefixed)
 
 
 def prefixed_xhtml_root(content: bytes) -> bool:
@@ -50,7 +51,7 @@ def prefixed_xhtml_root(content: bytes) -> bool:
     A binding elsewhere (on an unprefixed root, in an SVG ``foreignObject``, a comment, a script)
     says nothing of the root."""
     root = _root(_head(content))
-    return root is not None and root.prefixed and root.namespace == _XHTML_NAMESPACE
+    return root is not None and root.prefixed and root.namespace == _XHTML_BYTES
 
 
 def foreign_root(content: bytes) -> bool:
@@ -99,7 +100,7 @@ def _root(head: bytes) -> Optional[_Root]:
     """The root element of the document ``head`` opens (its first characters, lower case), its
     namespace the one its prefix, or the default, is bound to in its own start tag (a root has no
     ancestor to inherit one from); ``None`` when ``head`` shows no start tag past the prologue."""
-    name = _TAG_NAME.match(head, _past_prologue(head))
+    name = _TAG_NAME.match(head, past_prologue(head))
     if name is None:
         return None
     prefix, colon, local = name.group(1).rpartition(b":")
@@ -123,11 +124,13 @@ def _head(content: bytes) -> bytes:
     return content[:HEAD_CHARS].lower()
 
 
-def _past_prologue(head: bytes) -> int:
-    """Where the root element of the document ``head`` opens may begin: past a UTF-8 byte-order mark,
-    white space, comments, processing instructions and a doctype (at most one pass over ``head``)."""
+def past_prologue(head: bytes, doctype: bool = True) -> int:
+    """Where the root element of the document ``head`` (lower case) opens may begin: past a UTF-8
+    byte-order mark, white space, comments, processing instructions and (when ``doctype``) a
+    doctype, each skipped once found whole (at most one pass over ``head``). ``media`` sniffing an
+    untyped page keeps its doctype, which says HTML."""
     position = _past_space(head, 3 if head.startswith(_UTF8_MARK) else 0)
-    while (end := _item_end(head, position)) > 0:
+    while (end := _item_end(head, position, doctype)) > 0:
         position = _past_space(head, end)
     return position
 
@@ -139,9 +142,10 @@ def _past_space(head: bytes, position: int) -> int:
     return position
 
 
-def _item_end(head: bytes, position: int) -> int:
-    """Where the prologue item ``head`` holds at ``position`` ends, or -1 when none is there whole."""
-    if head.startswith(b"<!doctype", position):
+def _item_end(head: bytes, position: int, doctype: bool) -> int:
+    """Where the prologue item ``head`` holds at ``position`` ends, or -1 when none is there whole
+    (or it is a doctype and not ``doctype``)."""
+    if doctype and head.startswith(b"<!doctype", position):
         return _doctype_end(head, position)
     for opener, closer in _MISC:
         if head.startswith(opener, position):

@@ -11,11 +11,10 @@ from typing import Optional
 
 from lxml import etree
 
-from ..net.xmlroot import HEAD_CHARS, prefixed_xhtml_root
+from ..net.xmlroot import HEAD_CHARS, XHTML_NAMESPACE, prefixed_xhtml_root
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
-XHTML_NAMESPACE = "http://www.w3.org/1999/xhtml"
 _XHTML_TAG = "{%s}" % XHTML_NAMESPACE
 
 

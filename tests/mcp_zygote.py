@@ -52,6 +52,8 @@ PRELOADED = (
 
 #: The signals the launcher passes on to its child: what a client or a terminal ends a server with.
 PASSED_ON = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+#: Signals whose action is always the default (``signal.signal`` refuses them with OSError).
+_DEFAULT_ONLY = (signal.SIGKILL, signal.SIGSTOP)
 
 
 def launch(path: str, argv: list[str]) -> int:
@@ -69,7 +71,8 @@ def launch(path: str, argv: list[str]) -> int:
     if code is None:
         return 1
     if code < 0:  # the child died of a signal: so does the launcher, with the default action restored
-        signal.signal(-code, signal.SIG_DFL)
+        if -code not in _DEFAULT_ONLY:
+            signal.signal(-code, signal.SIG_DFL)
         os.kill(os.getpid(), -code)
     return code if code >= 0 else 128 - code  # a signal that does not end a process (none passed on)
 

@@ -46,7 +46,11 @@ from .errors import (
     BAD_TOOL_NAME,
     BAD_URL,
     EMPTY_QUERY,
+    OPTION_OVERRIDDEN,
     QUERY_TOO_LONG,
+    TIME_RANGE_SKIPPED,
+    UNKNOWN_CATEGORIES,
+    UNKNOWN_ENGINES,
     UNKNOWN_TOOL,
     UNSUPPORTED_QUERY,
     InvalidInput,
@@ -945,13 +949,20 @@ def _answers(result: Mapping[str, Any], style: str) -> list[str]:
     return lines
 
 
+#: The detail codes of ``response["errors"]`` entries that are warnings, not failures (docs/errors.md:
+#: "only as a warning"): the search ran and its results stand, to be read with the warning.
+WARNINGS = frozenset({UNKNOWN_ENGINES, UNKNOWN_CATEGORIES, OPTION_OVERRIDDEN, TIME_RANGE_SKIPPED})
+
+
 def _failure_notes(result: Mapping[str, Any], style: str) -> list[str]:
     """The notes on a search's failures: the sources (backends) that failed, a backend's result
     page after the first that failed (its results are shown), and the result pages
     ``include_content`` could not read (each with its URL and why). A note that a backend
-    answered with answers only is no failure: the answers are shown."""
-    failures = [e for e in result.get("errors") or [] if isinstance(e, Mapping) and e.get("detail_code") != ANSWER_ONLY]
-    notes = [_later_page_failure(e) for e in failures if isinstance(e.get("page"), int)]
+    answered with answers only is no failure: the answers are shown; a warning (:data:`WARNINGS`:
+    the results stand, read with it) is a note of its own carrying its message."""
+    warnings, failures = _warnings_and_failures(result)
+    notes = _warning_notes(warnings, style)
+    notes.extend(_later_page_failure(e) for e in failures if isinstance(e.get("page"), int))
     notes.extend(_sources_failed([e for e in failures if not e.get("url") and not isinstance(e.get("page"), int)]))
     pages = [e for e in failures if e.get("url")]
     if pages:
@@ -961,6 +972,24 @@ def _failure_notes(result: Mapping[str, Any], style: str) -> list[str]:
         )
         notes.append(markdown_text(note) if style == "markdown" else note)
     return notes
+
+
+def _warnings_and_failures(result: Mapping[str, Any]) -> tuple[list[Mapping[str, Any]], list[Mapping[str, Any]]]:
+    """The ``errors`` entries that are warnings (:func:`_is_warning`), and the others but a note that
+    a backend answered with answers only (no failure: the answers are shown)."""
+    entries = [e for e in result.get("errors") or [] if isinstance(e, Mapping) and e.get("detail_code") != ANSWER_ONLY]
+    return [e for e in entries if _is_warning(e)], [e for e in entries if not _is_warning(e)]
+
+
+def _warning_notes(warnings: list[Mapping[str, Any]], style: str) -> list[str]:
+    """One ``Note: <message>`` line per warning (the results stand; the message says how to read them)."""
+    notes = ["Note: %s" % " ".join(str(e.get("message") or "").split()) for e in warnings]
+    return [markdown_text(note) for note in notes] if style == "markdown" else notes
+
+
+def _is_warning(entry: Mapping[str, Any]) -> bool:
+    """Whether an ``errors`` entry is a warning on results that stand (not a failed source or page)."""
+    return entry.get("detail_code") in WARNINGS and not entry.get("url") and not isinstance(entry.get("page"), int)
 
 
 def _not_sent_notes(meta: Mapping[str, Any], style: str) -> list[str]:

@@ -20,7 +20,7 @@ import subprocess
 import sys
 import threading
 import time
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from pathlib import Path
 
 import pytest
@@ -446,18 +446,49 @@ def test_a_forked_server_ends_on_the_sigterm_a_client_ends_its_server_with(zygot
     process group, not its launcher's: before, the launcher died and the server served on, its
     stdout still open (mcp_zygote.py now passes the signal on). Its stdin stays open here: the
     signal alone must end it."""
-    server = RawServer(zygote.command())
-    try:
-        server.send(json.dumps(INITIALIZE))
-        assert server.next_answers(1)[0]["id"] == 1  # serving
+    with forked_server(zygote) as server:
         os.kill(server.process.pid, signal.SIGTERM)
         assert server.process.wait(server.limit_s) == -signal.SIGTERM
         assert server.rest() == []  # stdout at its end: the server, which shared it, has ended
+
+
+def test_a_forked_server_killed_outright_ends_its_launcher_by_the_same_signal(zygote):
+    """The OOM killer or ``kill -9`` ends the forked server with SIGKILL: the started command would
+    show -9. Before, the launcher's ``signal.signal(SIGKILL, SIG_DFL)`` raised OSError (SIGKILL's
+    action cannot be set) and it exited 1, as if the server had failed."""
+    with forked_server(zygote) as server:
+        [child] = _children(zygote.server.process.pid)  # serving: the zygote's one child
+        os.kill(child, signal.SIGKILL)
+        assert server.process.wait(server.limit_s) == -signal.SIGKILL
+
+
+@contextmanager
+def forked_server(zygote):
+    """A server forked from ``zygote``, serving (its ``initialize`` answered); its stdin stays open
+    (a signal alone must end it), and it is killed at the end if it still runs."""
+    server = RawServer(zygote.command())
+    try:
+        server.send(json.dumps(INITIALIZE))
+        assert server.next_answers(1)[0]["id"] == 1
+        yield server
     finally:
         server.process.stdin.close()
         if server.process.poll() is None:
             server.process.kill()
             server.process.wait()
+
+
+def _children(pid):
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            stat = Path("/proc", entry, "stat").read_text() if entry.isdigit() else ""
+        except OSError:  # ended meanwhile
+            continue
+        if stat and int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            found.append(int(entry))
+    return found
 
 
 # -- without the SDK, and the pieces ------------------------------------------------------------------

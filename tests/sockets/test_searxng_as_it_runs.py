@@ -2,9 +2,13 @@
 limiter, locked preferences and a bot wall in front of it does, and what the library makes of it.
 Every test talks to the fake instance of tests/fake_searxng.py."""
 
+import json
+from urllib.parse import urlsplit
+
 import pytest
 from clocks import FakeClock
-from fake_searxng import Engine, FakeSearXNG
+from fake_searxng import CLOUDFLARE_CHALLENGE, Engine, FakeSearXNG
+from faults import respond
 
 import websearch_sync as ws
 
@@ -220,3 +224,127 @@ def test_a_time_range_no_engine_asked_supports_is_said_instead_of_no_results():
     [warning] = result["errors"]
     assert warning["detail_code"] == "time_range_skipped"
     assert "wikipedia; that was every engine of this search" in warning["message"]
+
+
+def _recorded_with_a_time_range(folder):
+    """fixtures/searxng/shortlist__1 as recorded, its search made with ``time_range=week`` (the
+    request said so; the instance's answer is the same): a case recorded before ``/config`` was read."""
+    import shutil
+
+    from fake_searxng import FIXTURES
+
+    (folder / "searxng").mkdir()
+    for name in ("shortlist__1.json", "shortlist__1.expected.json"):
+        shutil.copy(FIXTURES / name, folder / "searxng" / name)
+    meta = json.loads((FIXTURES / "shortlist__1.meta.json").read_text(encoding="utf-8"))
+    meta["options"] = {"time_range": "week"}
+    meta["request"]["query_params"]["time_range"] = "week"
+    (folder / "searxng" / "shortlist__1.meta.json").write_text(json.dumps(meta), encoding="utf-8")
+    return meta
+
+
+def test_a_case_recorded_with_a_time_range_before_config_was_read_replays_as_before(tmp_path):
+    """Before: /config went first and took the search's recorded answer (replay_fixtures:
+    no_recorded_case; verify: ERROR request mismatch on /config). It goes after the search now, best
+    effort: a recording without it replays without it (no warning), and verify passes."""
+    from websearch_sync.contract.cases import discover, run_case
+    from websearch_sync.testing import replay_fixtures
+
+    meta = _recorded_with_a_time_range(tmp_path)
+    [case] = discover(tmp_path)
+    verdict = run_case(case)
+    assert verdict.status == "PASS", verdict.diff
+    with replay_fixtures(tmp_path, backends="searxng"):
+        result = ws.search(meta["query"], backend="searxng", max_results=5, time_range="week")
+    assert [item["url"] for item in result["items"]] == [item["url"] for item in verdict.outcome["items"]]
+    assert [e["detail_code"] for e in result["errors"]] == [e["detail_code"] for e in verdict.outcome["errors"]]
+
+
+def test_the_search_request_itself_is_still_checked_against_the_recording(tmp_path):
+    """/config is best effort in a replay; the search is not: one the recording does not describe
+    (a time range it was not recorded with) is still an ERROR."""
+    from websearch_sync.contract.cases import discover, run_case
+
+    meta = _recorded_with_a_time_range(tmp_path)
+    meta["options"]["time_range"] = "month"
+    (tmp_path / "searxng" / "shortlist__1.meta.json").write_text(json.dumps(meta), encoding="utf-8")
+    [case] = discover(tmp_path)
+    verdict = run_case(case)
+    assert verdict.status == "ERROR" and "time_range" in " ".join(verdict.diff), verdict.diff
+
+
+def test_record_then_verify_keeps_the_config_read_of_a_time_range(tmp_path):
+    """A new recording holds what the wire sent: the search, then /config; its replay (record's
+    own, in the process that has just read /config live, and a later verify) sends both again."""
+    from websearch_sync.contract.cases import discover, load_golden, run_case
+    from websearch_sync.contract.recording import record_case
+    from websearch_sync.testing import reset
+
+    engines = [Engine("google"), Engine("wikipedia", time_range_support=False)]
+    with FakeSearXNG(engines) as sx:
+        settings = ws.Settings(providers={"searxng": {"base_url": sx.url}})
+        recorded = record_case("searxng", "q", fixtures_dir=tmp_path, settings=settings, options={"time_range": "week"})
+    assert recorded.ok, recorded.verdict.diff
+    meta = json.loads((tmp_path / "searxng" / "q.meta.json").read_text(encoding="utf-8"))
+    assert [urlsplit(e["request"]["url"]).path for e in meta["exchanges"]] == ["/search", "/config"]
+    [case] = discover(tmp_path)
+    assert [e["detail_code"] for e in load_golden(case)["errors"]] == ["time_range_skipped"]
+    reset()
+    verdict = run_case(case)
+    assert verdict.status == "PASS", verdict.diff
+
+
+def test_a_time_range_does_not_turn_a_paced_search_into_a_failure():
+    """Before: with one request every 20 s, /config (read first for the time range) took the call's
+    slot and the search failed budget_exhausted. The search goes first; /config gets no slot in the
+    call, so the results stand without the warning (the next call reads it)."""
+    with FakeSearXNG([Engine("google"), Engine("wikipedia", time_range_support=False)]) as sx:
+        settings = ws.Settings(providers={"searxng": {"base_url": sx.url}})
+        with ws.SearchClient(settings=settings, clock=FakeClock(), cache_ttl_s=0, min_interval_s=20) as c:
+            result = c.search("q", backend="searxng", time_range="week")
+        assert sx.config_reads == 0 and len(sx.searches) == 1
+    assert len(result["items"]) == 3 and "errors" not in result
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        respond(429, b"Too Many Requests", {"Retry-After": "120"}, content_type="text/plain"),
+        respond(403, CLOUDFLARE_CHALLENGE, {"cf-mitigated": "challenge", "Server": "cloudflare"}),
+    ],
+    ids=["429-retry-after", "cloudflare-challenge"],
+)
+def test_a_block_on_config_cools_the_instance_down_as_a_search_would(answer):
+    """Before: /config's 429 or challenge was dropped as 'no config' and the next search went
+    straight into the block. Its answer is judged as the search's: the instance cools down."""
+    clock = FakeClock()
+
+    def taking_a_second(conn, request, server):  # the call's success clears a block recorded as it began
+        clock.advance(1.0)
+        answer(conn, request, server)
+
+    with FakeSearXNG([Engine("google"), Engine("wikipedia", time_range_support=False)]) as sx:
+        sx.server.routes["/config"] = taking_a_second
+        c = client(sx, clock)
+        first = search(c, time_range="week")
+        again = search(c)
+        assert len(sx.searches) == 1 and sx.config_reads == 1
+    assert len(first["items"]) == 3 and "errors" not in first  # the search itself stands
+    assert isinstance(again, ws.WebBlocked) and "cooling down" in again.message
+
+
+@pytest.mark.parametrize("style", ["text", "markdown"])
+def test_the_models_text_says_a_warning_as_a_note_not_as_a_failed_source(style):
+    """Before: the time_range_skipped warning was counted among the failed sources ('4 source(s)
+    failed: ... searxng WebProviderError'), its message lost. The agent tools (and the MCP server,
+    format_for_model) show the same text."""
+    from websearch_sync.integrations.agent_tool import agent_tools
+
+    engines = [Engine("google"), Engine("wikipedia", time_range_support=False), Engine("brave", fails="CAPTCHA")]
+    with FakeSearXNG(engines) as sx:
+        [web_search] = [t for t in agent_tools(client(sx), style=style) if t.name == "web_search"]
+        text = web_search.run({"query": "q", "time_range": "week"}).text
+    notes = [line for line in text.splitlines() if line.startswith("Note")]
+    assert len(notes) == 2, notes
+    assert "time range" in notes[0] and "wikipedia" in notes[0] and "asked: google" in notes[0]
+    assert notes[1] == "Note: 1 source(s) failed: searxng WebBlocked"

@@ -10,8 +10,10 @@ with that default scaled down to half a second (``short_default``: the same step
 waiting); the others note one directly (``slow_answer``) instead of waiting at all.
 """
 
+import threading
+
 import pytest
-from clocks import FakeClock
+from clocks import FakeClock, paced_budget_s
 from fake_searxng import Engine, FakeSearXNG
 from faults import respond
 
@@ -151,3 +153,53 @@ def test_a_config_of_another_shape_is_ignored():
         sent = float(sx.searches[0]["timeout_limit"])
     assert len(result["items"]) == 3
     assert sent > 2.0  # what the deadline gives (3.15 s): no cap from an unreadable /config
+
+
+# -- many instances, many searches at once ----------------------------------------------------------
+
+
+def test_the_configs_kept_are_bounded_the_least_recent_going_first():
+    """Before: every instance ever searched kept its /config (300 instances: 23 MB)."""
+    urls = ["https://searx%d.example/config" % i for i in range(searxng_config.MAX_INSTANCES + 5)]
+    for url in urls:
+        searxng_config.want_config(url)
+    assert len(searxng_config._KNOWN) == searxng_config.MAX_INSTANCES
+    assert not searxng_config.wanted(urls[0]) and searxng_config.wanted(urls[-1])
+
+
+def test_searches_at_once_of_a_new_instance_share_one_config_read(monkeypatch):
+    """Before: four time-range searches started together on an instance not yet known each read
+    /config. The first reads it; the others wait for its answer (within their own slice) and name
+    the skipped engines from it. The fake /config answers once the other three wait for it."""
+    monkeypatch.setattr(searxng_config, "CONFIG_MAX_S", paced_budget_s(10.0))
+    waiting = threading.Semaphore(0)
+    from websearch_sync.net.waits import wait_for as real_wait_for
+
+    def counted_wait(*args, **kwargs):
+        waiting.release()
+        return real_wait_for(*args, **kwargs)
+
+    monkeypatch.setattr(searxng_config, "wait_for", counted_wait, raising=False)
+    with FakeSearXNG([Engine("google"), Engine("wikipedia", time_range_support=False)]) as sx:
+        answer = sx.server.routes["/config"]
+
+        def once_the_others_wait(conn, request, server):
+            for _ in range(3):
+                waiting.acquire(timeout=paced_budget_s(10.0))
+            answer(conn, request, server)
+
+        sx.server.routes["/config"] = once_the_others_wait
+        c = client(sx)
+        results = []
+        threads = [  # other queries: the client's own single flight would make them one search
+            threading.Thread(
+                target=lambda q=q: results.append(c.search(q, backend="searxng", time_range="week", timeout_ms=60_000))
+            )
+            for q in ("q1", "q2", "q3", "q4")
+        ]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        assert sx.config_reads == 1
+    assert [[e["detail_code"] for e in r["errors"]] for r in results] == [["time_range_skipped"]] * 4

@@ -39,11 +39,13 @@ def test_an_external_bang_is_refused_not_followed_to_the_other_site():
     assert "privacy" not in error.message  # the redirect's query is not repeated
 
 
-def test_a_redirect_to_a_login_site_without_a_bang_in_the_query_blames_the_proxy_not_a_bang():
+@pytest.mark.parametrize("origin", ["http://localhost", "\\\\localhost"], ids=["url", "backslashes"])
+def test_a_redirect_to_a_login_site_without_a_bang_in_the_query_blames_the_proxy_not_a_bang(origin):
     """An SSO proxy in front of the instance (oauth2-proxy, Authelia) sends API clients to its login
-    host: before, the message told the user to drop a `!!` word the query never had."""
+    host: before, the message told the user to drop a `!!` word the query never had. A browser reads
+    ``\\\\host/path`` as ``//host/path``: a plain ``urljoin`` put it on the instance's own host."""
     with FaultServer({"*": respond(200, b"<html>sign in</html>")}) as login:
-        login_page = login.url("/oauth2/start?rd=/search").replace("127.0.0.1", "localhost")
+        login_page = login.url("/oauth2/start?rd=/search").replace("http://127.0.0.1", origin)
         with FakeSearXNG([Engine("google")]) as sx:
             sx.server.routes["/search"] = respond(302, b"", {"Location": login_page})
             with pytest.raises(ws.WebProviderError) as info:

@@ -16,6 +16,7 @@ from servers import FaultServer
 from transports import BOTH, send_once
 
 from websearch_sync.errors import NetworkError
+from websearch_sync.net.requests_adapter import MAX_HEADER_FIELDS, MAX_SKIPPED_FRAMING
 
 HEAD = b"HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nTransfer-Encoding: chunked\r\n\r\n"
 CUT = "the body from 127.0.0.1 was cut short: the connection broke while reading it"
@@ -151,7 +152,7 @@ def trailer(lines, size):
     ids=["10000-lines", "a-5000-byte-line", "400-kb", "100000-lines"],
 )
 def test_a_trailer_over_libcurls_bounds_is_a_header_block_too_large_on_both_wires(impersonate, lines, size):
-    """libcurl reads at most 5000 lines of header blocks and trailer together, 300 KB of them, and
+    """libcurl reads at most 5000 header fields in header blocks and trailer together, 300 KB of them, and
     trailer lines of at most 4093 bytes; ``http.client`` read any number of trailer lines of up
     to 64 KB (an endless trailer held the requests wire to the deadline)."""
     with FaultServer({"/p": raw(HEAD + trailer(lines, size))}) as server:
@@ -168,3 +169,62 @@ def test_a_trailer_within_libcurls_bounds_is_read_on_both_wires(impersonate, lin
     with FaultServer({"/p": raw(HEAD + trailer(lines, size))}) as server:
         response = send_once(server.url("/p"), impersonate)
     assert (response.status, response.content) == (200, b"hello")
+
+
+SKIPPED = {
+    "crs-after-data": lambda size: b"5\r\nhello" + b"\r" * size + b"\n0\r\n\r\n",
+    "an-extension": lambda size: b"5;x=" + b"a" * size + b"\r\nhello\r\n0\r\n\r\n",
+    "extensions-of-many-chunks": lambda size: b"1;x=%s\r\nh\r\n" % (b"a" * (size // 4)) * 4 + b"0\r\n\r\n",
+}
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+@pytest.mark.parametrize("name", sorted(SKIPPED))
+def test_framing_skipped_beyond_its_bound_is_a_broken_body_on_the_requests_wire(impersonate, name):
+    """The byte cap counts data only: a server's framing (extensions, CRs before an LF) held the
+    Python reader until the deadline (20 MB of CRs: 8.9 s). The requests wire skips at most
+    MAX_SKIPPED_FRAMING bytes of it per body; libcurl, which skips them at C speed, has no bound
+    (docs/reliability.md)."""
+    body = SKIPPED[name](MAX_SKIPPED_FRAMING + 10)
+    with FaultServer({"/p": raw(HEAD + body)}) as server:
+        if impersonate is None:  # the browser wire
+            assert send_once(server.url("/p"), impersonate).content == (b"hhhh" if "many" in name else b"hello")
+            return
+        with pytest.raises(NetworkError) as raised:
+            send_once(server.url("/p"), impersonate)
+    assert (str(raised.value), raised.value.detail_code) == (CUT, "incomplete_body")
+
+
+def early_hints(blocks):
+    """``blocks`` interim 103 answers of 90 header fields each (their status and blank lines aside)."""
+    return (b"HTTP/1.1 103 Early Hints\r\n" + b"Link: </a>\r\n" * 90 + b"\r\n") * blocks
+
+
+def fields_in_a_trailer(fields):
+    """A chunked answer of ``fields`` header fields: 54 interim answers, the final head (a folded line
+    in it) and the trailer."""
+    head = early_hints(54) + b"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\nX: a\r\n b\r\n\r\n"
+    return head + LAST + b"T: y\r\n" * (fields - 54 * 90 - 2) + b"\r\n"
+
+
+def fields_in_heads(fields):
+    """An answer of ``fields`` header fields, all in heads: 55 interim answers, then the final head."""
+    final = b"HTTP/1.1 200 OK\r\n" + b"X: y\r\n" * (fields - 55 * 90 - 1) + b"Content-Length: 5\r\n\r\nhello"
+    return early_hints(55) + final
+
+
+@pytest.mark.parametrize("impersonate", BOTH)
+@pytest.mark.parametrize("fields", [MAX_HEADER_FIELDS, MAX_HEADER_FIELDS + 1])
+@pytest.mark.parametrize("answer", [fields_in_a_trailer, fields_in_heads], ids=["with-a-trailer", "in-heads"])
+def test_header_fields_are_counted_and_bounded_as_libcurl_counts_them(impersonate, fields, answer):
+    """libcurl reads 5000 header fields in heads and trailer together and refuses 5001 (measured):
+    status lines, blank lines and folded continuations are not counted. The requests wire counted
+    every line (status and blank ones too), so refused a trailer libcurl read (4901 fields), and
+    bounded no head: 100 interim answers of up to 100 fields each (within 300 KB) were read."""
+    with FaultServer({"/p": raw(answer(fields))}) as server:
+        if fields > MAX_HEADER_FIELDS:
+            with pytest.raises(NetworkError) as raised:
+                send_once(server.url("/p"), impersonate)
+            assert (str(raised.value), raised.value.detail_code) == (TOO_LARGE, "malformed_response")
+            return
+        assert send_once(server.url("/p"), impersonate).content == b"hello"

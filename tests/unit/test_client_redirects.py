@@ -45,6 +45,8 @@ AGREED = [
     ("<meta http-equiv='refresh' content='0; url=http:/a.example/x'>", "http://a.example/x"),
     ("<base href='\\\\a.example\\d\\'><meta http-equiv='refresh' content='0; url=x'>", "https://a.example/d/x"),
     ("<script>window.location.href = '\\\\x'</script>", "https://www.baidu.com/x"),
+    # a script's URL is resolved against the document's base URL, as a refresh's is (it was the page's URL)
+    ("<base href='https://a.example/d/'><script>window.location.href = 'x'</script>", "https://a.example/d/x"),
 ]
 
 
@@ -125,3 +127,18 @@ def test_a_small_notice_is_still_rendered_to_count_its_text(monkeypatch):
     )
     assert RefreshChain().client_redirect(response) == "https://site.example/next"
     assert sizes and max(sizes) <= SCAN_CHARS
+
+
+@pytest.mark.parametrize(
+    "location, expected",
+    [
+        ("\\\\example.org\\page", "https://example.org/page"),
+        ("http:/example.org/page", "http://example.org/page"),
+        ("///example.org/page", "https://example.org/page"),
+    ],
+)
+def test_baidu_reads_a_location_as_a_browser_and_the_hop_loop_read_it(location, expected):
+    """Before: a plain ``urljoin`` kept ``\\\\example.org`` and ``///example.org`` under baidu.com
+    and gave no URL for ``http:/example.org`` (the hop loop, as a browser, opens the host)."""
+    response = HttpResponse(302, CaseInsensitiveDict({"Location": location}), b"", PAGE)
+    assert link_target(response, PAGE) == expected

@@ -161,3 +161,26 @@ def test_searxng_says_the_edge_refused_a_1020_too():
     SEARXNG_API_KEY)", Cloudflare's 1020 included; the edge's words are kept."""
     error, _ = _block_page_search("searxng", body=EDGE_BODY, content_type="text/plain; charset=UTF-8")
     assert type(error) is ws.WebBlocked and "Cloudflare error 1020" in error.message, repr(error)
+
+
+def test_a_block_page_is_parsed_once_an_answer(monkeypatch):
+    """Before: an API's 403 with the block page was parsed twice (the key check in api_error, then
+    status_error's message): 2 lxml parses of up to 64 KB each."""
+    from websearch_sync.net import status
+
+    reads = []
+    real = status.block_page_refusal
+    monkeypatch.setattr(status, "block_page_refusal", lambda response: reads.append(1) or real(response))
+    cls = registry.backend_class("tavily")
+    config = dummy_config(cls, "https://t.edge.test/api", "edge-test-secret")
+    error, _ = replay_search(
+        "tavily",
+        endpoint_of(cls, config),
+        BLOCK_PAGE,
+        status=403,
+        headers=EDGE_HEADERS,
+        content_type=HTML,
+        settings=ws.Settings(providers={"tavily": config}),
+    )
+    assert isinstance(error, ws.WebBlocked) and "Sorry, you have been blocked" in error.message
+    assert len(reads) == 1

@@ -25,7 +25,7 @@ cannot be resolved stays as it is.
 import logging
 import re
 from typing import Any, Optional
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urlsplit
 
 from ..config import Settings
 from ..engine.html_engine import HtmlEngine
@@ -37,7 +37,7 @@ from ..models import ParseResult, SearchParams
 from ..net.botwall import BotWall
 from ..net.deadline import Deadline, each_within
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec
-from ..net.urls import host_in, result_url, url_parts
+from ..net.urls import browser_join, host_in, result_url, url_parts
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -159,7 +159,7 @@ def link_target(response: HttpResponse, link: str) -> Optional[str]:
     stub's script, or its ``<noscript>`` refresh (each names the result; a reload names none)."""
     target = None
     if 300 <= response.status < 400 and response.location:
-        target = urljoin(link, response.location.strip())
+        target = browser_join(link, response.location)  # as the hop loop reads it (net.hops)
     elif response.status == 200:
         target = next(iter(client_redirects(response).targets(response.url)), None)
     url = result_url(target)

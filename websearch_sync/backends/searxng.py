@@ -73,7 +73,7 @@ from ..models import ParseResult, SearchParams
 from ..net.botwall import BotWall
 from ..net.deadline import Deadline
 from ..net.transport import HttpResponse, HttpTransport, RequestSpec, retry_after_seconds
-from ..net.urls import host_token, shown_url
+from ..net.urls import browser_join, host_token, shown_url
 from .searxng_config import (
     DEFAULT_ENGINE_TIMEOUT_S,
     InstanceConfig,
@@ -252,29 +252,35 @@ class SearXNG(JsonApiBackend):
         return headers
 
     def search(self, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
-        """Read the instance's ``/config`` first when a slow answer or a time range asked for it
-        (:mod:`.searxng_config`), then search; after an answer whose categories only ``/config``
-        can judge (:func:`.searxng_names.categories_undecided`), read it then and judge them."""
+        """Read the instance's ``/config`` first when a slow answer asked for it (it sets this
+        search's ``timeout_limit``, :mod:`.searxng_config`), then search; after an answer with a
+        time range (which engines did the instance skip?) or whose categories only ``/config`` can
+        judge (:func:`.searxng_names.categories_undecided`), read it then, best effort (no slot
+        left for it in the call: the results stand without its warnings), and judge them."""
         self.check(params)
         headers = self._headers(searxng_language(params.locale) if params.locale else None)
         url = self._config_url()
-        if params.time_range:  # which engines the instance skips for it: only /config says
-            want_config(url)
         if wanted(url):
-            read_config_at(transport, url, headers, deadline, self.name, self.secrets())
+            read_config_at(transport, url, headers, deadline, self.name, self.secrets(), self.answer_error)
             before_next_request()  # the search is this call's second request: it keeps the call's pace
         result = super().search(params, transport, deadline)
+        if not params.time_range and self.undecided is None:
+            return result
+        want_config(url)
+        if wanted(url):
+            try:
+                read_config_at(
+                    transport, url, headers, deadline, self.name, self.secrets(), self.answer_error, before_next_request
+                )
+            except WebSearchError:  # no slot left for it in the call: the results stand, unjudged
+                return result
         if self.undecided is not None:  # were the categories asked searched? /config tells
-            want_config(url)
-            if wanted(url):
-                try:
-                    before_next_request()
-                except WebSearchError:  # no slot left for it in the call: the results stand, unjudged
-                    return result
-                read_config_at(transport, url, headers, deadline, self.name, self.secrets())
             results, failed = self.undecided
             warnings = self._warnings(params, results, failed, self.instance(), ("categories",))
             result.errors.extend(warning.to_dict() for warning in warnings)
+        if params.time_range:  # only /config says which engines SearXNG skipped for it
+            skipped = time_range_skipped(self.instance(), *(self._names(params, o) for o in ("engines", "categories")))
+            result.errors.extend([skipped.to_dict()] if skipped is not None else [])
         return result
 
     def _config_url(self) -> str:
@@ -495,18 +501,14 @@ class SearXNG(JsonApiBackend):
     def _names_searched(
         self, params: SearchParams, results: list[Any], problems: list[EngineFailure]
     ) -> list[WebSearchError]:
-        """The warnings on the names the instance did not search, and on the engines it did not ask
-        for the time range (:func:`.searxng_names.time_range_skipped`); an answer whose categories
-        only ``/config`` can judge is kept for :meth:`search`, which reads it."""
+        """The warnings on the names the instance did not search; an answer whose categories only
+        ``/config`` can judge is kept for :meth:`search`, which reads it (as it does for the engines
+        a time range skipped)."""
         failed = [p.engine for p in problems]
         asked = self._names(params, "categories")
         if self.instance() is None and categories_undecided(asked, results):
             self.undecided = (results, failed)
-        warnings = self._warnings(params, results, failed, self.instance())
-        skipped = (
-            time_range_skipped(self.instance(), self._names(params, "engines"), asked) if params.time_range else None
-        )
-        return warnings + ([skipped] if skipped is not None else [])
+        return self._warnings(params, results, failed, self.instance())
 
     def _warnings(
         self,
@@ -531,7 +533,7 @@ def _redirect_target(response: HttpResponse) -> Optional[SplitResult]:
     if response.status not in _REDIRECT_STATUSES or not response.location:
         return None
     try:
-        return urlsplit(urljoin(response.url, response.location.strip()))
+        return urlsplit(browser_join(response.url, response.location))
     except ValueError:  # unparsable: the shared mapping reports the status
         return None
 

@@ -21,21 +21,28 @@ most), without following redirects; it is kept :data:`KEEP_S` (an instance whose
 failed is not asked again for :data:`RETRY_FAILED_S`). Whatever goes wrong with it (a timeout,
 a 404 from an older instance, a block, an answer of another shape) leaves the search as it
 would be without it. An instance that always answers fast is never asked for it, unless a
-search has a time range: then it is read first, to name the engines the instance will not ask
-(:func:`.searxng_names.time_range_skipped`). The backend also reads it in the call, after the
-answer, when only it can tell whether the categories asked were searched (:mod:`.searxng_names`).
+search has a time range or asks for categories whose search only it can judge: then it is read
+in the call after the answer, best effort (the results stand without it), to name the engines the
+instance did not ask for the time range (:func:`.searxng_names.time_range_skipped`) or to judge
+the categories (:mod:`.searxng_names`). Its request is ``best_effort``: replaying a recording made
+without it answers as it did (:mod:`~websearch_sync.contract.replay`, :func:`fresh_configs`).
 """
 
 import dataclasses
 import math
 import threading
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from functools import partial
 from typing import Any, Optional
 
+from ..engine.pace import later_request_failed
 from ..errors import WebSearchError
 from ..net.deadline import Deadline
-from ..net.transport import HttpTransport, RequestSpec
+from ..net.transport import HttpResponse, HttpTransport, RequestSpec
+from ..net.waits import wait_for
 
 __all__: list[str] = []  # internal: the public names are documented in docs/ and README
 
@@ -131,13 +138,39 @@ def _engine(value: Any) -> Optional[Engine]:
 class _Entry:
     config: Optional[InstanceConfig]
     until: float  #: monotonic time the entry is good until (``inf``: a wish to read ``/config``)
+    #: Set when the read under way ends (an entry being read: other searches wait for it).
+    reading: Optional[threading.Event] = None
 
 
+#: The most instances whose ``/config`` (or wish to read it) is kept; the least recently kept goes
+#: first (a process asking many instances keeps a few hundred KB, not one answer each).
+MAX_INSTANCES = 32
 #: Per ``/config`` URL: what the instance published, or that it is to be read (a slow answer seen).
+#: The key is the URL only, credentials aside: see :func:`read_config_at`.
 _KNOWN: dict[str, _Entry] = {}
 _LOCK = threading.Lock()
 #: A wish to read ``/config``: no config yet, good until it is read.
 _WANTED = _Entry(None, math.inf)
+#: The entries of a replayed search (:func:`fresh_configs`), instead of the process's.
+_REPLAYED: ContextVar[Optional[dict[str, _Entry]]] = ContextVar("websearch_sync_searxng_configs", default=None)
+
+
+@contextmanager
+def fresh_configs() -> Iterator[None]:
+    """Within the block, no instance's ``/config`` is known and what is read is kept for the block
+    only: a replayed search answers from its own recording, which has ``/config`` or not, whatever
+    the process learnt of the same instance (live, or replaying another case)."""
+    token = _REPLAYED.set({})
+    try:
+        yield
+    finally:
+        _REPLAYED.reset(token)
+
+
+def _known() -> dict[str, _Entry]:
+    """The entries in use (lock held): the replayed search's, else the process's."""
+    replayed = _REPLAYED.get()
+    return replayed if replayed is not None else _KNOWN
 
 
 def known_config(url: str) -> Optional[InstanceConfig]:
@@ -148,9 +181,10 @@ def known_config(url: str) -> Optional[InstanceConfig]:
 
 def _entry(url: str) -> Optional[_Entry]:
     with _LOCK:
-        entry = _KNOWN.get(url)
+        known = _known()
+        entry = known.get(url)
         if entry is not None and entry.until <= time.monotonic():
-            del _KNOWN[url]
+            del known[url]
             entry = None
     return entry
 
@@ -167,12 +201,24 @@ def slow_answer(url: str, answer_s: float, limit_s: float) -> None:
 def want_config(url: str) -> None:
     """Have ``/config`` at ``url`` read before or after the next search (unless it is known: :func:`wanted`)."""
     with _LOCK:
-        _KNOWN.setdefault(url, _WANTED)
+        if url not in _known():
+            _keep(url, _WANTED)
 
 
 def wanted(url: str) -> bool:
-    """True when ``/config`` at ``url`` is to be read (:func:`slow_answer`, :func:`want_config`)."""
-    return _entry(url) is _WANTED
+    """True when ``/config`` at ``url`` is to be read (:func:`slow_answer`, :func:`want_config`),
+    or is being read by another search (:func:`read_config_at` waits for it)."""
+    entry = _entry(url)
+    return entry is _WANTED or (entry is not None and entry.reading is not None)
+
+
+def _keep(url: str, entry: _Entry) -> None:
+    """Keep ``entry`` as the newest, dropping the oldest beyond :data:`MAX_INSTANCES` (lock held)."""
+    known = _known()
+    known.pop(url, None)
+    known[url] = entry
+    while len(known) > MAX_INSTANCES:
+        del known[next(iter(known))]
 
 
 def read_config_at(
@@ -182,21 +228,60 @@ def read_config_at(
     deadline: Deadline,
     provider: str,
     secrets: list[str],
+    answer_error: Callable[[HttpResponse], Optional[WebSearchError]],
+    before_request: Callable[[], None] = lambda: None,
 ) -> None:
     """Read ``GET url`` (the instance's ``/config``) with ``headers`` within a slice of ``deadline``
-    and keep what it says (or that it failed)."""
+    and keep what it says (or that it failed). The answer is judged as the search's would be
+    (``answer_error``: the backend's): a block (the limiter's 429, a challenge in front of the
+    instance) cools the instance down as it would after a search (:func:`.later_request_failed`).
+
+    One read per instance at a time: a search that finds another's read under way waits for it
+    within its own slice instead of sending a second one. ``before_request`` runs right before
+    this search sends it (the call's pace: what it raises leaves the wish to read in place).
+    Kept per URL only, not per credentials: SearXNG serves ``/config`` to anyone
+    (``searx/webapp.py: config``), so what one client reads holds for another; a read that failed
+    for a client without the token a proxy wants hides the warnings from a client with it for
+    :data:`RETRY_FAILED_S` at most, and keying by secrets would keep them in memory."""
     budget = deadline.sooner(1000.0 * min(CONFIG_MAX_S, CONFIG_SHARE * max(0.0, deadline.remaining_s())))
-    spec = RequestSpec("GET", url, headers=dict(headers), allow_redirects=False)
-    config: Optional[InstanceConfig] = None
-    try:
-        response = transport.send(spec, deadline=budget, provider=provider, max_bytes=MAX_CONFIG_BYTES, secrets=secrets)
-        if response.status == 200:
-            config = read_config(response.json())
-    except (WebSearchError, ValueError):  # no config: the search goes on without it
-        config = None
-    entry = _Entry(config, time.monotonic() + (KEEP_S if config is not None else RETRY_FAILED_S))
     with _LOCK:
-        _KNOWN[url] = entry
+        entry = _known().get(url)
+        under_way = entry.reading if entry is not None else None
+        if under_way is None:
+            mine = threading.Event()
+            _keep(url, _Entry(None, math.inf, mine))
+    if under_way is not None:
+        wait_for(under_way.wait, max(0.0, budget.remaining_s()))
+        return
+    ended = _WANTED  # no slot for it (or an interrupt): still wished for, not failed
+    try:
+        before_request()
+        send = partial(transport.send, deadline=budget, provider=provider, max_bytes=MAX_CONFIG_BYTES, secrets=secrets)
+        spec = RequestSpec("GET", url, headers=dict(headers), allow_redirects=False, best_effort=True)
+        config = _read(send, spec, answer_error)
+        ended = _Entry(config, time.monotonic() + (KEEP_S if config is not None else RETRY_FAILED_S))
+    finally:
+        with _LOCK:
+            _keep(url, ended)
+        mine.set()  # the searches waiting for it go on
+
+
+def _read(
+    send: Callable[[RequestSpec], HttpResponse],
+    spec: RequestSpec,
+    answer_error: Callable[[HttpResponse], Optional[WebSearchError]],
+) -> Optional[InstanceConfig]:
+    """What ``send(spec)`` answers (``None``: nothing usable); a refusal is reported."""
+    try:
+        response = send(spec)
+        refusal = answer_error(response)
+        if refusal is not None:
+            later_request_failed(refusal)
+        elif response.status == 200:
+            return read_config(response.json())
+    except (WebSearchError, ValueError):  # no config: the search goes on without it
+        pass
+    return None
 
 
 def forget_configs() -> None:

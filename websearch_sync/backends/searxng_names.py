@@ -108,7 +108,7 @@ def ignored_names(
         return WebProviderError(
             "searxng: no result came from the %s asked for (%s), which the instance has, only from %s: it "
             "overrode the call's choice (a locked preference, `preferences.lock` in its settings.yml, or a `!name` "
-            "in the query)" % (option, ", ".join(names), ", ".join(others[:10])),
+            "in the query)" % (option, ", ".join(names), _some(others)),
             provider="searxng",
             detail_code=OPTION_OVERRIDDEN,
         )
@@ -116,8 +116,7 @@ def ignored_names(
     hint = "; names are exact and lower case: did you mean %s?" % ", ".join(repr(n) for n in near) if near else ""
     return InvalidInput(
         "searxng: no result came from the %s asked for (%s), only from %s: the instance ignores names it does not "
-        "know, shortcuts included, and runs its default engines%s"
-        % (option, ", ".join(names), ", ".join(others[:10]), hint),
+        "know, shortcuts included, and runs its default engines%s" % (option, ", ".join(names), _some(others), hint),
         provider="searxng",
         detail_code=UNKNOWN_ENGINES if option == "engines" else UNKNOWN_CATEGORIES,
     )
@@ -139,10 +138,13 @@ def time_range_skipped(
     return WebProviderError(
         "searxng: with a time range the instance does not ask its engines that have no time-range support, "
         "so none of their results are here: %s%s"
-        % (
-            ", ".join(skipped[:10]) + (" and %d more" % (len(skipped) - 10) if len(skipped) > 10 else ""),
-            "; asked: %s" % ", ".join(kept[:10]) if kept else "; that was every engine of this search",
-        ),
+        % (_some(skipped), "; asked: %s" % _some(kept) if kept else "; that was every engine of this search"),
         provider="searxng",
         detail_code=TIME_RANGE_SKIPPED,
     )
+
+
+def _some(names: list[str], shown: int = 10) -> str:
+    """The first ``shown`` of ``names``, and how many more there are."""
+    more = len(names) - shown
+    return ", ".join(names[:shown]) + (" and %d more" % more if more > 0 else "")

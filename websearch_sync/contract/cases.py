@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional, Union
 
+from ..backends.searxng_config import fresh_configs
 from ..client.clock import Clock
 from ..client.search_client import SearchClient
 from ..config import Settings
@@ -323,7 +324,8 @@ def replayed(case: Case, impersonate: str = "off") -> tuple[dict[str, Any], Opti
     wire = ReplayWire(exchanges, lambda response: bodies[id(response)])
     settings = _settings_for(case).replace(impersonate=impersonate)
     try:
-        with SearchClient(settings=settings, wire=wire, cache_ttl_s=0, state_url="", clock=ReplayClock()) as client:
+        client = SearchClient(settings=settings, wire=wire, cache_ttl_s=0, state_url="", clock=ReplayClock())
+        with fresh_configs(), client:
             result: Any = client.search(
                 meta["query"],
                 backend=case.backend,

@@ -16,6 +16,10 @@ Two modes:
 - ``check_requests=False`` (``replay_fixtures``): requests are answered with the
   recorded responses in order, whatever they ask.
 
+In both, a request marked ``best_effort`` (a SearXNG instance's ``/config``) whose URL the
+recording lacks is refused with ``NetworkError(network_blocked)`` without taking an answer or
+counting as a mismatch: a case recorded before the backend made it replays as it did.
+
 Recorded secrets: a request value stored as ``<redacted>`` (or containing it, as
 in ``Bearer <redacted>``) matches any non-empty value in its place.
 """
@@ -210,17 +214,22 @@ class ReplayWire:
     def exchange(self, request: WireRequest, sink: BodySink, *, deadline: Deadline, provider: Optional[str]) -> None:
         """Stream the recorded response for ``request`` into ``sink`` (or raise the recorded failure).
 
-        A page read (fetch, ``include_content``) of a URL the recording holds no request for is
-        ``NetworkError(network_blocked)``, the same wherever the replay runs: a replay reads no
-        page from the network, and a page left out of a recording is no mismatch of the backend's."""
+        A page read (fetch, ``include_content``) or a best-effort request (``best_effort``: a
+        SearXNG instance's ``/config``, which a recording made before it was read lacks) of a URL
+        the recording holds no request for is ``NetworkError(network_blocked)``, the same wherever
+        the replay runs: it takes no recorded answer, is not counted and is no mismatch of the
+        backend's (the caller goes on without it, as it would offline)."""
         with self._lock:
-            if provider == PAGE_READER and not any(
-                _without_query(str((e.get("request") or {}).get("url", ""))) == _without_query(request.url)
-                for e in self._pending
-            ):
+            if (provider == PAGE_READER or request.best_effort) and self._recorded_at(request) is None:
                 raise NetworkError(
-                    "the recording holds no answer for %s %s: a replay reads no page from the network"
-                    % (request.method, request.url),
+                    "the recording holds no answer for %s %s: %s"
+                    % (
+                        request.method,
+                        request.url,
+                        "a replay reads no page from the network"
+                        if provider == PAGE_READER
+                        else "a best-effort request, answered by none",
+                    ),
                     provider=provider,
                     detail_code=NETWORK_BLOCKED,
                 )
@@ -248,8 +257,9 @@ class ReplayWire:
             )
             self.mismatches.append(why)
             raise self._refuse(why)
-        if not self._check_requests:
-            return self._pending.pop(0)["response"]
+        if not self._check_requests:  # in order; a best-effort request takes only an answer to its URL
+            position = self._recorded_at(request) if request.best_effort else 0
+            return self._pending.pop(position or 0)["response"]
         problems = []
         for position, exchange in enumerate(self._pending):
             problem = request_mismatch(exchange.get("request") or {}, request)
@@ -259,6 +269,15 @@ class ReplayWire:
         why = "%s %s matches no recorded request (%s)" % (request.method, request.url, problems[0])
         self.mismatches.append(why)
         raise _refused("replay refused the request: " + why)
+
+    def _recorded_at(self, request: WireRequest) -> Optional[int]:
+        """The position of the first pending exchange recorded for ``request``'s URL (its query
+        aside), or ``None`` (lock held)."""
+        sent = _without_query(request.url)
+        for position, exchange in enumerate(self._pending):
+            if _without_query(str((exchange.get("request") or {}).get("url", ""))) == sent:
+                return position
+        return None
 
     def check_complete(self) -> None:
         """Raise :class:`ReplayMismatch` for a refused request or a count other than the recorded one."""

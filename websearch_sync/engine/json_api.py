@@ -48,7 +48,7 @@ from ..errors import (
 )
 from ..models import ImageItem, NewsItem, ParseResult, SearchItem, SearchParams, VideoItem
 from ..net.ssrf import forbidden_reason, literal_address
-from ..net.status import edge_refusal
+from ..net.status import edge_refusal, forbidden
 from ..net.transport import HttpResponse, status_error
 from ..net.urls import shown_url
 from . import registry
@@ -141,7 +141,8 @@ def api_error(
             )
     if 200 <= effective < 300:
         return None
-    if effective in auth_statuses and (effective != response.status or edge_refusal(response) is None):
+    edge = edge_refusal(response) if effective in auth_statuses and effective == response.status else None
+    if effective in auth_statuses and edge is None:
         return AuthError(
             "%s refused the API key or account (HTTP %d%s)%s"
             % (host, response.status, "" if effective == response.status else ", code %d" % effective, upstream),
@@ -149,7 +150,7 @@ def api_error(
             detail_code=http_status(effective),
             status=response.status,
         )
-    error = status_error(dataclasses.replace(response, status=effective), provider)
+    error = _by_status(response, provider, effective, edge)
     if error is None:  # pragma: no cover - effective is outside 2xx here
         return None
     if effective != response.status:
@@ -158,6 +159,14 @@ def api_error(
     error.args = (error.message,)
     error.status = response.status
     return error
+
+
+def _by_status(response: HttpResponse, provider: str, effective: int, edge: Optional[str]) -> Optional[WebSearchError]:
+    """The shared mapping of status ``effective``; a 403 Cloudflare's edge refused (``edge``, its
+    page read once by :func:`api_error`) is not read again."""
+    if edge is not None and effective == 403:
+        return forbidden(response, provider, edge)
+    return status_error(dataclasses.replace(response, status=effective), provider)
 
 
 def with_path(base: str, path: str) -> str:

@@ -212,8 +212,9 @@ def _may_refresh(lowered: str) -> bool:
     return _REFRESH_ATTRIBUTE.search(lowered) is not None
 
 
-def _script_target(response: HttpResponse, markup: str, hidden: list[tuple[int, int]]) -> Optional[str]:
-    """A near-empty stub's script redirect, absolute, read in the markup a browser runs
+def _script_target(response: HttpResponse, markup: str, hidden: list[tuple[int, int]], base_url: str) -> Optional[str]:
+    """A near-empty stub's script redirect, absolute against the document's base URL (``base_url``:
+    its ``<base href>``, as a browser resolves ``location.href``), read in the markup a browser runs
     (``hidden``: comments, ``<noscript>`` blocks and meta refresh tags), on a page that may
     have one (:func:`_may_script`)."""
     seen = _without(markup, hidden)
@@ -223,7 +224,7 @@ def _script_target(response: HttpResponse, markup: str, hidden: list[tuple[int, 
             if not target or len(visible_text(response.text)) >= _STUB_TEXT_CHARS:  # a stub: at most 32 KB
                 return None
             try:
-                return browser_join(response.url, target)
+                return browser_join(base_url, target)
             except ValueError:  # malformed: the caller refuses it as it is
                 return target
     return None
@@ -231,10 +232,10 @@ def _script_target(response: HttpResponse, markup: str, hidden: list[tuple[int, 
 
 def _refresh_tags(
     markup: str, unseen: list[tuple[int, int, str]], page_url: str
-) -> tuple[Optional[Refresh], Optional[Refresh], list[tuple[int, int]]]:
-    """The refresh a browser with scripts on acts on, the first ``<noscript>`` one, and the
-    spans of every refresh tag, in one pass over the tags and the ``unseen`` blocks (both in
-    document order)."""
+) -> tuple[Optional[Refresh], Optional[Refresh], list[tuple[int, int]], Optional[str]]:
+    """The refresh a browser with scripts on acts on, the first ``<noscript>`` one, the spans of
+    every refresh tag and the document's base URL (its first ``<base href>``; ``None``: the page's),
+    in one pass over the tags and the ``unseen`` blocks (both in document order)."""
     found: dict[Optional[str], Refresh] = {}
     spans: list[tuple[int, int]] = []
     base: Optional[str] = None
@@ -253,7 +254,7 @@ def _refresh_tags(
                 refresh = _refresh(attributes.get("content", ""), base or page_url, page_url)
                 if refresh is not None:
                     found[block] = refresh
-    return found.get(None), found.get("<noscript"), spans
+    return found.get(None), found.get("<noscript"), spans, base
 
 
 def client_redirects(response: HttpResponse) -> ClientRedirects:
@@ -264,11 +265,12 @@ def client_redirects(response: HttpResponse) -> ClientRedirects:
     lowered = _ascii_lower(markup)
     may_refresh, may_script = _may_refresh(lowered), _may_script(response, markup)
     unseen = _spans(lowered, _UNSEEN) if may_refresh or may_script else []  # (comments: a walk of their own)
-    acted, noscript, tags = _refresh_tags(markup, unseen, response.url) if may_refresh else (None, None, [])
+    no_tags: tuple[Optional[Refresh], Optional[Refresh], list[tuple[int, int]], Optional[str]] = (None, None, [], None)
+    acted, noscript, tags, base = _refresh_tags(markup, unseen, response.url) if may_refresh or may_script else no_tags
     header = response.headers.get("Refresh")
     declared = _refresh(header, response.url, response.url) if header else None
     if declared is not None:  # read when the document is created, before any tag of it
         acted = declared
     hidden = sorted([(start, end) for start, end, _ in unseen] + tags)
-    script = _script_target(response, markup, hidden) if may_script else None
+    script = _script_target(response, markup, hidden, base or response.url) if may_script else None
     return ClientRedirects(acted, noscript, script)

@@ -176,14 +176,7 @@ def status_error(response: HttpResponse, provider: Optional[str]) -> Optional[We
             "%s rejected the credentials (HTTP 401)" % host, provider=provider, detail_code=detail, status=status
         )
     if status == 403:
-        edge = edge_refusal(response)
-        said = (
-            "%s refused the request at Cloudflare's edge (HTTP 403, %s); the service behind it "
-            "never saw it, so no key or account of it is the cause" % (host, edge)
-            if edge
-            else "%s refused the request (HTTP 403)" % host
-        )
-        return WebBlocked(said, provider=provider, detail_code=detail, status=status)
+        return forbidden(response, provider, edge_refusal(response))
     if status == 429:
         wait = retry_after_seconds(response.headers)
         return WebBlocked(
@@ -210,6 +203,19 @@ def status_error(response: HttpResponse, provider: Optional[str]) -> Optional[We
     else:
         said = "%s answered with unexpected HTTP %d" % (host, status)
     return WebProviderError(said, provider=provider, detail_code=detail, status=status)
+
+
+def forbidden(response: HttpResponse, provider: Optional[str], edge: Optional[str]) -> WebBlocked:
+    """A 403's ``WebBlocked(http_403)``; ``edge``: what Cloudflare's edge said refusing it
+    (:func:`edge_refusal`, read once by the caller: a block page is parsed once an answer)."""
+    host = urlsplit(response.url).hostname or "upstream"
+    said = (
+        "%s refused the request at Cloudflare's edge (HTTP 403, %s); the service behind it "
+        "never saw it, so no key or account of it is the cause" % (host, edge)
+        if edge
+        else "%s refused the request (HTTP 403)" % host
+    )
+    return WebBlocked(said, provider=provider, detail_code=http_status(403), status=403)
 
 
 def _retry_hint(wait: Optional[float]) -> str:

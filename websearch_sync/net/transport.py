@@ -82,6 +82,9 @@ class RequestSpec:
     #: The request follows a redirect (set by the hop loop): a browser orders its headers
     #: differently then (Chromium sends its client hints after the fetch metadata).
     redirected: bool = False
+    #: The caller goes on without the answer (a SearXNG instance's ``/config``): a replay whose
+    #: recording lacks the request refuses it without counting it a mismatch (:mod:`~websearch_sync.contract.replay`).
+    best_effort: bool = False
 
     def __post_init__(self) -> None:
         """A plugin's misbuilt request fails here, in its ``build_request``, naming the field:
@@ -514,7 +517,15 @@ def wire_request(spec: RequestSpec, user_agent: Optional[str], provider: Optiona
             provider=provider,
             detail_code=BAD_HEADER,
         ) from None
-    return WireRequest(spec.method.upper(), url, sent, body, browser=spec.browser, redirected=spec.redirected)
+    return WireRequest(
+        spec.method.upper(),
+        url,
+        sent,
+        body,
+        browser=spec.browser,
+        redirected=spec.redirected,
+        best_effort=spec.best_effort,
+    )
 
 
 #: Header lists (names and values, in order) that passed :func:`check_headers` and ``requests``'
@@ -575,4 +586,5 @@ def _redirected(spec: RequestSpec, status: int, url: str, secrets: list[str], sa
         allow_redirects=True,
         browser=spec.browser,
         redirected=True,
+        best_effort=spec.best_effort,
     )

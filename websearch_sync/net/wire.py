@@ -53,7 +53,8 @@ class WireRequest:
     own credentials off the request (a redirect that left the origin).
     ``browser`` asks for the browser's request (a navigation or form post):
     only a browser wire treats it differently; so does ``redirected`` (the request follows a
-    redirect, where Chromium puts its client hints after the fetch metadata).
+    redirect, where Chromium puts its client hints after the fetch metadata). ``best_effort``: the
+    caller goes on without the answer (:attr:`~websearch_sync.net.transport.RequestSpec.best_effort`).
     """
 
     method: str
@@ -64,6 +65,7 @@ class WireRequest:
     keep_auth: bool = True
     browser: bool = False
     redirected: bool = False
+    best_effort: bool = False
 
 
 class BodySink(Protocol):

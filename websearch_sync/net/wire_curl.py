@@ -31,7 +31,7 @@ from typing import Any, Callable, Optional, Union
 from urllib.parse import urlsplit
 
 from curl_cffi import Curl, CurlError, CurlInfo, CurlOpt, ffi
-from curl_cffi.const import CurlECode, CurlLockData
+from curl_cffi.const import CurlECode, CurlHttpVersion, CurlLockData
 from curl_cffi.curl import CURL_WRITEFUNC_ERROR, CurlShare
 from curl_cffi.requests import Session as CurlSession
 from curl_cffi.requests.impersonate import resolve_latest_browser_type
@@ -117,11 +117,13 @@ _PROXY_FAILURES: dict[int, Callable[[str, str, Optional[str]], NetworkError]] = 
 }
 #: The profile's ``Accept-Encoding``: the codings :mod:`.decoding` names as the browser's.
 _ACCEPT_ENCODING = ", ".join(BROWSER_CODINGS).encode("ascii")
-#: Status lines of the HTTP versions whose streams mark where a body ends, as libcurl writes them
-#: (``HTTP/2 200``, ``HTTP/3 200``): a body read to its end is whole without a length. Any other
-#: came from an HTTP/1 server, and is held to :data:`~.requests_adapter.STATUS_SHAPE` (libcurl took
-#: ``HTTP/2.0 200`` from one, which ``http.client`` and the requests wire call no HTTP).
-_FRAMED_VERSIONS = ("HTTP/2 ", "HTTP/3 ")
+#: The HTTP versions whose streams mark where a body ends (a body read to its end is whole without a
+#: length), as libcurl negotiated them (``CURLINFO_HTTP_VERSION``), with the status line libcurl writes
+#: for each (``HTTP/2 200``). The version is the connection's, never the status line's text: an HTTP/1
+#: server's ``HTTP/2 200`` is no HTTP (libcurl took it, and its cut body as whole; ``http.client`` and
+#: the requests wire call it no HTTP). An HTTP/1 answer's line is held to
+#: :data:`~.requests_adapter.STATUS_SHAPE` (libcurl also took ``HTTP/2.0 200`` from an HTTP/1 server).
+_FRAMED_VERSIONS = {int(CurlHttpVersion.V2_0): "HTTP/2 ", int(CurlHttpVersion.V3): "HTTP/3 "}
 _BROKEN_BODY = (CurlECode.PARTIAL_FILE, CurlECode.RECV_ERROR, CurlECode.HTTP2, CurlECode.HTTP2_STREAM)
 
 
@@ -135,8 +137,17 @@ class _Exchange:
     """
 
     def __init__(
-        self, sink: BodySink, url: str, host: str, provider: Optional[str], decode: bool, proxy: Optional[str]
+        self,
+        sink: BodySink,
+        url: str,
+        host: str,
+        provider: Optional[str],
+        decode: bool,
+        proxy: Optional[str],
+        version: Callable[[], Any],
     ) -> None:
+        #: The HTTP version libcurl negotiated for the transfer (``CURLINFO_HTTP_VERSION``), read in the callback.
+        self.version = version
         self.sink: Union[BodySink, DecodingSink] = DecodingSink(sink, host, provider) if decode else sink
         self.url, self.host, self.provider = url, host, provider
         #: The HTTP proxy that answers this request itself (plain http, no tunnel): its 407 is its own.
@@ -171,10 +182,12 @@ class _Exchange:
 
     def _status_line(self, text: str, size: int) -> int:
         """A header block's first line: its status, or the error of a line that is no status line
-        (libcurl's own ``HTTP/2 200`` aside, held to the HTTP/1 shape the requests wire reads)."""
+        (libcurl's own ``HTTP/2 200`` on an HTTP/2 or HTTP/3 connection aside, held to the HTTP/1
+        shape the requests wire reads; :data:`_FRAMED_VERSIONS`)."""
         self.status, self.lines, self.expect_status = _status_code(text), [], False
-        self.framed = text.startswith(_FRAMED_VERSIONS)
-        if self.status and (self.framed or STATUS_SHAPE.match(text)):
+        framed_line = _FRAMED_VERSIONS.get(self.version())
+        self.framed = framed_line is not None
+        if self.status and (text.startswith(framed_line) if framed_line else STATUS_SHAPE.match(text)):
             return size
         self.error = bad_status_line(self.host, self.provider, text)
         return int(CURL_WRITEFUNC_ERROR)
@@ -330,7 +343,8 @@ class CurlWire:
         for check in list(CONNECTION_CHECKS):
             check(host_of(proxy) if proxy else request.connect_to or host)  # the one libcurl connects to
         handle = self._acquire()
-        transfer = _Exchange(sink, request.url, host, provider, self.decodes_body, proxy)
+        version = partial(handle.getinfo, CurlInfo.HTTP_VERSION)
+        transfer = _Exchange(sink, request.url, host, provider, self.decodes_body, proxy, version)
         try:
             self._configure(handle, request, transfer, remaining, proxy)
         except BaseException:
@@ -610,7 +624,7 @@ def _refused_head(code: int, text: str, host: str, provider: Optional[str]) -> O
 
 
 def _head_too_large(code: int, text: str) -> bool:
-    """libcurl refused a header block for its size: ``TOO_LARGE`` (over 5000 lines, a line over
+    """libcurl refused a header block for its size: ``TOO_LARGE`` (over 5000 header fields, a line over
     100 KB; after the head: a chunked body's trailer), or a receive error saying so (over 300 KB,
     interim answers counted). libcurl counts a line after handing it over, so the blank line that
     tips a head over 300 KB fails the transfer after the head was delivered: a head, not a body, fault."""

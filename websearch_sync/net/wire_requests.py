@@ -277,9 +277,9 @@ def _check_transfer(response: requests.Response, host: str, provider: Optional[s
 
 def head_too_large(host: str, provider: Optional[str]) -> NetworkError:
     """``NetworkError(malformed_response)``: ``host`` sent more header lines, or longer ones, than
-    the wire reads (``http.client``: 100 lines of 64 KB; libcurl: 5000 lines of 100 KB; both: 300 KB
-    of them, interim answers' and a chunked body's trailer included, whose lines both read up to
-    4093 bytes). Said as such, not as a connection that failed."""
+    the wire reads (``http.client``: 100 lines of 64 KB a block; libcurl: lines of 100 KB; both: 300 KB
+    and 5000 header fields, interim answers' and a chunked body's trailer included, whose lines both
+    read up to 4093 bytes). Said as such, not as a connection that failed."""
     return NetworkError(
         "%s answered with a header block too large to read (too many header lines, one too long, or over 300 KB)"
         % host,

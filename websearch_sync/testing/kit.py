@@ -11,7 +11,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional, Union
 
-from ..backends.searxng_config import forget_configs
+from ..backends.searxng_config import forget_configs, fresh_configs
 from ..client.default_client import close_default_client
 from ..client.processwide import forget_process_parts
 from ..client.search_client import open_clients_learn_afresh
@@ -300,7 +300,8 @@ def replay_fixtures(
             replay.calls.append(SearchCall(name, params.query, params.max_results, _call_options(params), case.case_id))
             recorded = originals[params.vertical](Settings(**(case.meta.get("settings") or {})))
             replayed = _replay_transport(case, transport.profile or "off")  # builds no browser wire
-            return recorded.search(params, replayed, deadline)
+            with fresh_configs():  # what the case recorded, not what the process knows of the instance
+                return recorded.search(params, replayed, deadline)
 
         return answer
 

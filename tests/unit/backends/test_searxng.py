@@ -65,7 +65,7 @@ def test_request_carries_language_time_range_safesearch_and_options():
         engines="google,bing",
         pageno=2,
     )
-    *config, call = calls  # the time range had /config read first (unanswered here: no warning)
+    call, *config = calls  # the time range has /config read after the search (unanswered here: no warning)
     assert [c.request.url for c in config] == [BASE + "/config"]
     params = sent_params(call)
     assert (
@@ -287,3 +287,13 @@ def test_the_recorded_js_challenge_is_the_wall_whole_and_no_page_with_part_of_it
     assert bot_wall(URL, download, [JS_CHALLENGE]) is None
     without_countdown = JS_CHALLENGE_PAGE.replace('id="countdowntimer"', 'id="timer"')
     assert bot_wall(URL, without_countdown, [JS_CHALLENGE]) is None
+
+
+def test_the_engines_asked_beyond_ten_are_counted_not_dropped():
+    """Before: the 'asked' list of time_range_skipped stopped at ten names without saying more were asked."""
+    from websearch_sync.backends.searxng_config import read_config
+    from websearch_sync.backends.searxng_names import time_range_skipped
+
+    engines = [{"name": "e%d" % i, "categories": ["general"], "time_range_support": i != 0} for i in range(15)]
+    warning = time_range_skipped(read_config({"categories": ["general"], "engines": engines}), None, None)
+    assert warning.message.endswith(": e0; asked: e1, e2, e3, e4, e5, e6, e7, e8, e9, e10 and 4 more")

@@ -92,6 +92,7 @@ def test_the_cap_is_the_slowest_engine_the_call_asks():
     with FakeSearXNG(engines, max_request_timeout_s=15.0) as sx:
         seen_slow(sx)
         c = client(sx)
+        search(c, timeout_ms=20000)  # /config is read after it (never before a search)
         search(c, timeout_ms=20000)
         search(c, timeout_ms=20000, engines="wikidata")
         search(c, timeout_ms=20000, categories="news")
@@ -99,8 +100,8 @@ def test_the_cap_is_the_slowest_engine_the_call_asks():
         search(c, timeout_ms=20000, categories="nws")  # a category it does not know: its general engines
         search(c, timeout_ms=2000, engines="bing news")  # the deadline is sooner
         limits = [float(s["timeout_limit"]) for s in sx.searches]
-    assert limits[:5] == [2.0, 1.5, 5.0, 1.5, 2.0]
-    assert limits[5] < 2.0 - 0.25 - 0.3 + 0.01
+    assert limits[:6] == [searxng_config.DEFAULT_ENGINE_TIMEOUT_S, 2.0, 1.5, 5.0, 1.5, 2.0]
+    assert limits[6] < 2.0 - 0.25 - 0.3 + 0.01
 
 
 def test_config_is_read_once_per_instance_with_the_searchs_headers():
@@ -230,3 +231,17 @@ def test_a_search_that_waits_for_another_config_read_books_no_slot_for_it(monkey
             result = search(c)
         assert sx.config_reads == 0 and len(sx.searches) == 2
     assert len(result["items"]) == 3
+
+
+def test_a_slow_answers_config_is_read_after_the_next_search_on_a_slot_of_its_own():
+    """Before: the read a slow answer asked for went before the next search; on a paced instance it
+    waited for a second slot, then /config and the search went out back to back (the search a
+    moment after /config, not a slot later). The search goes first; /config follows on its own slot."""
+    clock = FakeClock()
+    with FakeSearXNG([Engine("google", timeout_s=1.0)]) as sx:
+        seen_slow(sx)
+        settings = ws.Settings(providers={"searxng": {"base_url": sx.url}})
+        with ws.SearchClient(settings=settings, clock=clock, min_interval_s=2, cache_ttl_s=0, retries=0) as c:
+            result = search(c)
+        assert [r.route for r in sx.server.requests] == ["/search", "/config"]
+    assert len(result["items"]) == 3 and searxng_config.known_config(sx.url + "/config") is not None

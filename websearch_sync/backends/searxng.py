@@ -44,7 +44,6 @@ any language the instance speaks (:mod:`.searxng_reasons`).
 
 import dataclasses
 import re
-from functools import partial
 from typing import Any, Optional
 from urllib.parse import SplitResult, parse_qs, urljoin, urlsplit, urlunsplit
 
@@ -253,30 +252,26 @@ class SearXNG(JsonApiBackend):
         return headers
 
     def search(self, params: SearchParams, transport: HttpTransport, deadline: Deadline) -> ParseResult:
-        """Read the instance's ``/config`` first when a slow answer asked for it (it sets this
-        search's ``timeout_limit``, :mod:`.searxng_config`), on a rate-limit slot of its own (none
-        left in the call: the search goes without it); then search; after an answer with a
-        time range (which engines did the instance skip?) or whose categories only ``/config`` can
-        judge (:func:`.searxng_names.categories_undecided`), read it then, best effort (no slot
-        left for it in the call: the results stand without its warnings, and no later search reads
-        it first), and judge them."""
+        """Search, then read the instance's ``/config`` when it matters (:mod:`.searxng_config`):
+        a slow answer (it sets later searches' ``timeout_limit``), or an answer with a time range
+        (which engines did the instance skip?) or whose categories only ``/config`` can judge
+        (:func:`.searxng_names.categories_undecided`), which it then judges. Never before the
+        search, and on a rate-limit slot of its own: none left in the call, the results stand
+        without it (unjudged ones are not cached)."""
         self.check(params)
         headers = self._headers(searxng_language(params.locale) if params.locale else None)
         url = self._config_url()
-        read = partial(read_config_at, transport, url, headers, deadline, self.name, self.secrets(), self.answer_error)
-        if wanted(url):
-            try:  # on a slot of its own: the call's slot stays the search's
-                read(before_next_request)
-            except WebSearchError:  # no slot for it: the search goes alone, the wish stays
-                pass
         result = super().search(params, transport, deadline)
-        if not params.time_range and self.undecided is None:
-            return result
-        if unjudged(url):
+        judged = bool(params.time_range) or self.undecided is not None
+        if unjudged(url) if judged else wanted(url):
             try:
-                read(before_next_request)
-            except WebSearchError:  # no slot left for it in the call: the results stand, unjudged
+                read_config_at(
+                    transport, url, headers, deadline, self.name, self.secrets(), self.answer_error, before_next_request
+                )
+            except WebSearchError:  # no slot left for it in the call: the results stand without it
                 pass
+        if not judged:
+            return result
         if self.instance() is None:  # no /config (no slot, failed, waited for in vain): not cached
             result.partial = True
             return result

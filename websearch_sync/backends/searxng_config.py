@@ -14,16 +14,17 @@ Until ``/config`` is known, ``timeout_limit`` is at most SearXNG's default engin
 ``max_request_timeout`` waits no longer for a slow engine than a default instance would. It is
 read when an answer shows it matters: one that took most of that default timeout
 (:data:`SLOW_SHARE`) while ``timeout_limit`` allowed it all (an engine hit the limit: the
-instance may give its engines less, or, by its own settings, more). The next search
-to that instance (in this process) reads it first, through the client's transport, within the
-call's deadline and pace (at most :data:`CONFIG_SHARE` of what is left, :data:`CONFIG_MAX_S` at
-most; on a rate-limit slot of its own, never the search's), without following redirects; it is kept :data:`KEEP_S` (an instance whose ``/config``
-failed is not asked again for :data:`RETRY_FAILED_S`). Whatever goes wrong with it (a timeout,
-a 404 from an older instance, a block, an answer of another shape) leaves the search as it
-would be without it. An instance that always answers fast is never asked for it, unless a
-search has a time range or asks for categories whose search only it can judge: then it is read
+instance may give its engines less, or, by its own settings, more). It is read right after that
+answer, in the same call (no slot left in the call: after the next search to that instance in
+this process), never before a search: through the client's transport, within the call's deadline
+and pace (at most :data:`CONFIG_SHARE` of what is left, :data:`CONFIG_MAX_S` at most; on a
+rate-limit slot of its own, so it never takes a search's), without following redirects; it is
+kept :data:`KEEP_S` (an instance whose ``/config`` failed is not asked again for
+:data:`RETRY_FAILED_S`). Whatever goes wrong with it (a timeout, a 404 from an older instance, a
+block, an answer of another shape) leaves the searches as they would be without it. An instance
+that always answers fast is never asked for it, unless a search has a time range or asks for categories whose search only it can judge: then it is read
 in the call after the answer, best effort (the results stand without it, and a read that got no
-slot leaves no wish to read it before a later search), to name the engines the
+slot leaves no wish to read it after a later search), to name the engines the
 instance did not ask for the time range (:func:`.searxng_names.time_range_skipped`) or to judge
 the categories (:mod:`.searxng_names`). Its request is ``best_effort``: replaying a recording made
 without it answers as it did (:mod:`~websearch_sync.contract.replay`, :func:`fresh_configs`).
@@ -194,7 +195,7 @@ def slow_answer(url: str, answer_s: float, limit_s: float) -> None:
     """Note an answer of the instance: one that took most of SearXNG's default engine timeout
     while ``timeout_limit`` allowed it all ran into the limit (its engines may be given
     ``timeout_limit`` instead of their own timeouts, or have longer ones of their own), so
-    ``/config`` is read before the next search."""
+    ``/config`` is read after it (:meth:`.SearXNG.search`), or after the next search."""
     if answer_s >= SLOW_SHARE * DEFAULT_ENGINE_TIMEOUT_S and limit_s >= DEFAULT_ENGINE_TIMEOUT_S:
         want_config(url)
 
@@ -214,10 +215,8 @@ def unjudged(url: str) -> bool:
 
 
 def wanted(url: str) -> bool:
-    """True when ``/config`` at ``url`` is to be read (:func:`slow_answer`, :func:`want_config`),
-    or is being read by another search (:func:`read_config_at` waits for it)."""
-    entry = _entry(url)
-    return entry is _WANTED or (entry is not None and entry.reading is not None)
+    """True when ``/config`` at ``url`` is to be read (:func:`slow_answer`, :func:`want_config`)."""
+    return _entry(url) is _WANTED
 
 
 def _keep(url: str, entry: _Entry) -> None:
